@@ -39,6 +39,20 @@ function setup(ws = repoWithCommit({ 'a.txt': 'one\n' })) {
 const ITERATE = ['iterate', '--run', 'r1', '--iteration', '1', '--task', 'the task', '--gate', 'npm test'];
 const WRITE_B = `require('fs').writeFileSync('b.txt', 'two\\n')`;
 
+/** `iterate --json` of ITERATE with the agent `script`, in the background, once the agent has written `ready`. */
+async function iterateInBackground(ws: string, env: Record<string, string>, script: string, ready: string) {
+  const child = spawn(process.execPath, [CLI, ...ITERATE, '--json', '-C', ws, '--', ...agent(script)], {
+    cwd: tempDir('agentgate-cwd-'),
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+  while (!existsSync(ready)) await new Promise((resolve) => setTimeout(resolve, 20));
+  return { child, stdout: () => out, closed };
+}
+
 describe('iterate', () => {
   it('gives the agent our stdin, stdout and stderr, then prints and stores the snapshot with the agent outcome', () => {
     const { ws, run } = setup();
@@ -149,15 +163,7 @@ describe('iterate', () => {
     ];
     // The first agent says it runs, then waits for "go" (a file, polled: no clock in the verdict).
     const script = `const fs = require('fs'); fs.writeFileSync(${JSON.stringify(ready)}, ''); const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(go)})) { clearInterval(t); fs.writeFileSync('b.txt', 'two\\n'); } }, 10);`;
-    const child = spawn(process.execPath, [CLI, ...ITERATE, '--json', '-C', ws, '--', ...agent(script)], {
-      cwd: tempDir('agentgate-cwd-'),
-      env: { ...process.env, NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
-    while (!existsSync(ready)) await new Promise((resolve) => setTimeout(resolve, 20));
+    const { stdout, closed } = await iterateInBackground(ws, env, script, ready);
 
     const touch = `require('fs').writeFileSync(${JSON.stringify(second)}, '')`;
     for (const iteration of ['1', '2']) {
@@ -169,7 +175,7 @@ describe('iterate', () => {
 
     writeFiles(dir, { go: '' });
     expect(await closed).toBe(0);
-    expect(IterationSnapshot.parse(JSON.parse(stdout)).files.map((f) => f.path)).toEqual(['b.txt']);
+    expect(IterationSnapshot.parse(JSON.parse(stdout())).files.map((f) => f.path)).toEqual(['b.txt']);
     const next = run(['iterate', '--run', 'r1', '--iteration', '2', '--json', '--', ...agent(touch)]);
     expect(next.status, next.stderr).toBe(0);
     expect(existsSync(second)).toBe(true);
@@ -184,18 +190,10 @@ describe('iterate', () => {
       `fs.writeFileSync(${JSON.stringify(ready)}, '');`,
       `setInterval(() => {}, 1000);`,
     ].join(' ');
-    const child = spawn(process.execPath, [CLI, ...ITERATE, '--json', '-C', ws, '--', ...agent(script)], {
-      cwd: tempDir('agentgate-cwd-'),
-      env: { ...process.env, NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
-    while (!existsSync(ready)) await new Promise((resolve) => setTimeout(resolve, 20));
+    const { child, stdout, closed } = await iterateInBackground(ws, env, script, ready);
     child.kill('SIGTERM');
     expect(await closed).toBe(5);
-    const snapshot = IterationSnapshot.parse(JSON.parse(stdout));
+    const snapshot = IterationSnapshot.parse(JSON.parse(stdout()));
     expect(snapshot.agent).toMatchObject({ exitCode: 5, signal: null });
     expect(snapshot.files.map((f) => f.path)).toEqual(['got.txt']);
   });

@@ -1,4 +1,5 @@
 import type { HookAgent } from '../../../types/hook-agents.js';
+import { AgentConfigInvalidError } from '../../errors.js';
 import { isOurCommand } from './command.js';
 import type { InstallTarget } from './targets.js';
 
@@ -145,4 +146,37 @@ export function canonical(value: unknown): string {
 
 export function sameValue(a: unknown, b: unknown): boolean {
   return canonical(a) === canonical(b);
+}
+
+/** The error for a config file we cannot merge into, and what to do about it. */
+export function configInvalid(target: InstallTarget, why: string): AgentConfigInvalidError {
+  return new AgentConfigInvalidError(
+    `cannot merge hooks into ${target.file}: ${why}; fix the file (or move it aside) and run the command again`,
+    { details: { file: target.file } },
+  );
+}
+
+/**
+ * Every event list of a file's hooks table that changes: the events we install (with `entryOf`) and
+ * every list already there (ours taken out on uninstall). A value that is not a list under an event
+ * we install is refused; under another event (Codex keeps its trust state in `hooks.state`) it is
+ * the user's and kept.
+ */
+export function changedLists(
+  target: InstallTarget,
+  hooks: Record<string, unknown>,
+  entryOf: ((event: string) => Record<string, unknown>) | null,
+): Array<{ event: string; current: unknown[]; next: NonNullable<ReturnType<typeof nextList>> }> {
+  const out = [];
+  for (const event of new Set([...(entryOf === null ? [] : target.events), ...Object.keys(hooks)])) {
+    const ours = entryOf !== null && target.events.includes(event);
+    const current = hooks[event] === undefined ? [] : hooks[event];
+    if (!Array.isArray(current)) {
+      if (ours) throw configInvalid(target, `"hooks.${event}" is ${describeValue(current)}, not a list`);
+      continue;
+    }
+    const next = nextList(current, target, ours ? entryOf(event) : null);
+    if (next !== null) out.push({ event, current, next });
+  }
+  return out;
 }

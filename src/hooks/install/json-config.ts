@@ -8,8 +8,14 @@ import {
   type Node,
   type ParseError,
 } from 'jsonc-parser';
-import { AgentConfigInvalidError } from '../../errors.js';
-import { describeValue, isRecord, nextList, type EntryChange, type ListEdit } from './entries.js';
+import {
+  changedLists,
+  configInvalid,
+  describeValue,
+  isRecord,
+  type EntryChange,
+  type ListEdit,
+} from './entries.js';
 import { hooksOffNotes } from './hooks-off.js';
 import type { InstallTarget } from './targets.js';
 
@@ -37,19 +43,10 @@ export function planJsonConfig(
   const root = parseConfig(target, text);
   // null is not "no hooks": the agents refuse it too, and it cannot hold ours.
   const hooks = root.hooks === undefined ? {} : root.hooks;
-  if (!isRecord(hooks)) throw invalid(target, `"hooks" is ${describeValue(hooks)}, not an object`);
+  if (!isRecord(hooks)) throw configInvalid(target, `"hooks" is ${describeValue(hooks)}, not an object`);
   const notes = entryOf === null ? [] : hooksOffNotes(target, root);
   const changes: ConfigPlan['changes'] = [];
-  const events = new Set([...(entryOf === null ? [] : target.events), ...Object.keys(hooks)]);
-  for (const event of events) {
-    const ours = entryOf !== null && target.events.includes(event);
-    const current = hooks[event] === undefined ? [] : hooks[event];
-    if (!Array.isArray(current)) {
-      if (ours) throw invalid(target, `"hooks.${event}" is ${describeValue(current)}, not a list`);
-      continue;
-    }
-    const next = nextList(current, target, ours ? entryOf(event) : null);
-    if (next === null) continue;
+  for (const { event, current, next } of changedLists(target, hooks, entryOf)) {
     changes.push({ event, change: next.change });
     text = editList(target, text, event, current, next);
   }
@@ -223,17 +220,10 @@ function parseConfig(target: InstallTarget, text: string): Record<string, unknow
   const first = errors[0];
   if (first !== undefined) {
     const line = text.slice(0, first.offset).split('\n').length;
-    throw invalid(target, `${printParseErrorCode(first.error)} at line ${line}`);
+    throw configInvalid(target, `${printParseErrorCode(first.error)} at line ${line}`);
   }
   if (value === undefined) return {};
   if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw invalid(target, 'the file is not a JSON object');
+    throw configInvalid(target, 'the file is not a JSON object');
   return value as Record<string, unknown>;
-}
-
-function invalid(target: InstallTarget, why: string): AgentConfigInvalidError {
-  return new AgentConfigInvalidError(
-    `cannot merge hooks into ${target.file}: ${why}; fix the file (or move it aside) and run the command again`,
-    { details: { file: target.file } },
-  );
 }

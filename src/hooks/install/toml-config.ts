@@ -1,7 +1,14 @@
 import { parse, stringify, TomlError } from 'smol-toml';
-import { AgentConfigInvalidError } from '../../errors.js';
 import { isOurCommand } from './command.js';
-import { canonical, describeValue, isOurEntry, isRecord, nextList, type ListEdit } from './entries.js';
+import {
+  canonical,
+  changedLists,
+  configInvalid,
+  describeValue,
+  isOurEntry,
+  isRecord,
+  type ListEdit,
+} from './entries.js';
 import { hooksOffNotes } from './hooks-off.js';
 import type { ConfigPlan } from './json-config.js';
 import type { InstallTarget } from './targets.js';
@@ -30,21 +37,12 @@ export function planTomlConfig(
   const rest = withoutBlock(original);
   const restValue = parseToml(target, rest);
   const hooks = restValue.hooks === undefined ? {} : restValue.hooks;
-  if (!isRecord(hooks)) throw invalid(target, `"hooks" is ${describeValue(hooks)}, not a table`);
+  if (!isRecord(hooks)) throw configInvalid(target, `"hooks" is ${describeValue(hooks)}, not a table`);
   const notes = entryOf === null ? [] : hooksOffNotes(target, beforeValue);
   const nextHooks: Record<string, unknown> = { ...hooks };
   const edits: Record<string, ListEdit[]> = {};
   const appended: Record<string, unknown[]> = {};
-  for (const event of new Set([...(entryOf === null ? [] : target.events), ...Object.keys(hooks)])) {
-    const ours = entryOf !== null && target.events.includes(event);
-    const current = hooks[event] === undefined ? [] : hooks[event];
-    // Not an event's list (Codex keeps its trust state in the `hooks.state` table): the user's, kept.
-    if (!Array.isArray(current)) {
-      if (ours) throw invalid(target, `"hooks.${event}" is ${describeValue(current)}, not a list`);
-      continue;
-    }
-    const next = nextList(current, target, ours ? entryOf(event) : null);
-    if (next === null) continue;
+  for (const { event, next } of changedLists(target, hooks, entryOf)) {
     if (next.list.length > 0) nextHooks[event] = next.list;
     else delete nextHooks[event];
     edits[event] = next.edits.filter((e) => e.op !== 'append');
@@ -149,13 +147,6 @@ function parseToml(target: InstallTarget, text: string): Record<string, unknown>
   } catch (error) {
     const why =
       error instanceof TomlError ? `line ${error.line}: ${error.message.split('\n')[0]}` : String(error);
-    throw invalid(target, `not valid TOML (${why})`);
+    throw configInvalid(target, `not valid TOML (${why})`);
   }
-}
-
-function invalid(target: InstallTarget, why: string): AgentConfigInvalidError {
-  return new AgentConfigInvalidError(
-    `cannot merge hooks into ${target.file}: ${why}; fix the file (or move it aside) and run the command again`,
-    { details: { file: target.file } },
-  );
 }
