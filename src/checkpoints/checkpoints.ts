@@ -41,6 +41,7 @@ import { assertRetention, badPruneAge, DEFAULT_PRUNE_AGE } from './retention.js'
 import { CheckpointStore } from './store.js';
 import { commitBytes, dropBudget, readBudget, saveBudget, uncountedBound } from './budget-count.js';
 import { restoreSession, type SessionRestoreOptions } from './session-restore.js';
+import { touchedGitPaths } from './touched.js';
 import { gcStore, keepWithinBudget, readUpkeep, storeBytes, thinCheckpoints } from './upkeep.js';
 
 export type { SessionRestoreOptions } from './session-restore.js';
@@ -124,12 +125,23 @@ export class Checkpoints {
     // The capture is started first: each spawn holds up the next, and its listing leads the
     // longest chain of processes.
     const numbered = opts.beforePrompt === true && opts.session !== undefined;
+    const role = roleOf(opts);
     const capturing = store.capture({ forTrack: true });
     const reading = listRefRecords(
       store.repo,
       numbered ? [CHECKPOINT_REF_PREFIX, META_REF_PREFIX] : [META_REF_PREFIX],
     );
-    const [records, captured, budget] = await Promise.all([reading, capturing, readBudget(store.location)]);
+    // The paths a tool named are placed beside the capture, with file-system calls only.
+    const touching =
+      role === 'change' && opts.touched !== undefined
+        ? touchedGitPaths(store.workspace, store.forbidden, opts.touched)
+        : undefined;
+    const [records, captured, budget, touched] = await Promise.all([
+      reading,
+      capturing,
+      readBudget(store.location),
+      touching,
+    ]);
     if (records.some((r) => r.ref === BASELINE_REF)) store.baselineKnown = true;
     const latest = records.find((r) => r.ref === LATEST_REF);
     const prompt = numbered
@@ -138,7 +150,6 @@ export class Checkpoints {
     // A store whose checkpoints were numbered before claims were kept: the claims continue from it.
     if (prompt !== undefined && prompt !== claimed)
       await notePromptNumber(store.location.promptsDir, opts.session as string, prompt);
-    const role = roleOf(opts);
     if (opts.unlessUnchanged && captured.treeId === (latest?.tree ?? null)) {
       const ref = (await this.markers()).latest?.ref ?? LATEST_REF;
       const skipped = captured.skipped.map((s) => store.skippedFile(s));
@@ -150,6 +161,7 @@ export class Checkpoints {
       ...(opts.event === undefined ? {} : { event: opts.event }),
       ...(prompt === undefined ? {} : { prompt }),
       ...(role === undefined ? {} : { role }),
+      ...(touched === undefined ? {} : { touched }),
     };
     const tagged: AgentTag = { ...owned, ...store.placeAfter(latest, 'track', owned) };
     const uncounted = await uncountedBound({

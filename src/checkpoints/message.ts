@@ -3,6 +3,7 @@ import { CheckpointRole, type CheckpointEntry } from '../../types/checkpoint.js'
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { randomHex } from '../fs/random.js';
 import { firstChars } from '../text.js';
+import { TOUCHED_MAX } from './sessions.js';
 
 /** What a checkpoint commit records about itself, as one JSON line in its message body. */
 export const CheckpointMeta = z.object({
@@ -24,6 +25,14 @@ export const CheckpointMeta = z.object({
   seq: z.optional(z.int().check(z.nonnegative())),
   span: z.optional(z.int().check(z.nonnegative())),
   /**
+   * On a `change` whose tool named the files it wrote: those of them inside the workspace, as git
+   * paths (at most TOUCHED_MAX). The step into it is its session's for these (and below them) only;
+   * absent: the whole step. `runTouched` is the same for the run back to `span` (null: all of it),
+   * absent when it equals `touched` (sessions.ts linePosition).
+   */
+  touched: z.optional(z.array(z.string()).check(z.maxLength(TOUCHED_MAX))),
+  runTouched: z.optional(z.nullable(z.array(z.string()).check(z.maxLength(TOUCHED_MAX)))),
+  /**
    * Set when the track did not count the store's objects: what the tracks since the count at commit
    * `since` may have added at most (src/checkpoints/budget-count.ts).
    */
@@ -41,7 +50,7 @@ export type CheckpointMeta = z.infer<typeof CheckpointMeta>;
 /** What an agent hook records about a checkpoint (see CheckpointMeta). */
 export type AgentTag = Pick<
   CheckpointMeta,
-  'session' | 'event' | 'prompt' | 'role' | 'uncounted' | 'seq' | 'span'
+  'session' | 'event' | 'prompt' | 'role' | 'uncounted' | 'seq' | 'span' | 'touched' | 'runTouched'
 >;
 
 export const CHECKPOINT_REF_PREFIX = 'refs/checkpoints/';

@@ -36,6 +36,12 @@ export interface TrackOptions {
   beforePrompt?: boolean;
   /** Record nothing when the state is the one `latest` already holds (a hook after a read-only tool). */
   unlessUnchanged?: boolean;
+  /**
+   * The files the session's tool says it wrote (absolute, or relative to the workspace root), on a
+   * change checkpoint: the step is the session's for those only (and below them), the rest of it
+   * nobody's. Paths outside the workspace are ignored; none inside, or more than 100: the whole step.
+   */
+  touched?: readonly string[];
 }
 
 /** `track`'s result, plus the prompt number it was given and what went wrong in automatic upkeep (the checkpoint stands). */

@@ -3,7 +3,15 @@ import { changedPathsOfPairs, type TreeEntry } from '../git/checkpoint-trees.js'
 import { listRefRecords } from '../git/refs.js';
 import { CHECKPOINT_REF_PREFIX, decodeMessage, entryOf } from './message.js';
 import { planChanges, type Plan } from './plan.js';
-import { ownerOf, ownsStep, sessionChanges, type LinePosition, type Step } from './sessions.js';
+import {
+  ownerOf,
+  ownsStep,
+  sessionChanges,
+  stepParts,
+  touchedOfStep,
+  type LinePosition,
+  type Step,
+} from './sessions.js';
 import type { CheckpointStore } from './store.js';
 
 /**
@@ -100,8 +108,9 @@ function planned(store: CheckpointStore, plan: Plan): { restored: string[]; dele
 
 /**
  * The steps from checkpoint `from` to the workspace now (tree `now`): each checkpoint after it,
- * oldest first, with its owner and the paths that changed since the one before it; the last step,
- * from the newest checkpoint to now, is nobody's session.
+ * oldest first, with its owner and the paths that changed since the one before it (split where its
+ * tool named the paths it wrote: sessions.ts stepParts); the last step, from the newest checkpoint
+ * to now, is nobody's session.
  */
 async function stepsAfter(store: CheckpointStore, from: CheckpointEntry, now: string): Promise<Step[]> {
   const records = await listRefRecords(store.repo, [CHECKPOINT_REF_PREFIX]);
@@ -112,15 +121,16 @@ async function stepsAfter(store: CheckpointStore, from: CheckpointEntry, now: st
   const pairs = [
     ...after.slice(1).map((e, i) => {
       const previous = after[i] as (typeof after)[number];
-      return { owner: stepOwner(previous, e), from: previous.hash, to: e.hash };
+      const touched = touchedOfStep(previous, e);
+      return { owner: stepOwner(previous, e), touched, from: previous.hash, to: e.hash };
     }),
-    { owner: null, from: (after.at(-1) as (typeof after)[number]).hash, to: now },
+    { owner: null, touched: undefined, from: (after.at(-1) as (typeof after)[number]).hash, to: now },
   ].filter((p) => p.from !== p.to);
   const paths = await changedPathsOfPairs(
     store.repo,
     pairs.map((p) => [p.from, p.to] as const),
   );
-  return pairs.map((p, i) => ({ owner: p.owner, paths: paths[i] ?? [] }));
+  return pairs.flatMap((p, i) => stepParts(p.owner, paths[i] ?? [], p.touched));
 }
 
 /**

@@ -6,31 +6,82 @@ import type { CheckpointEntry } from '../../types/checkpoint.js';
  * checkpoint and the one before it belongs to the later one's owner: the session whose tool or
  * turn (`change`) or restore (`restore`) it records. Everything else (a baseline, a prompt
  * checkpoint, a manual or safety checkpoint, and the workspace now against the newest checkpoint)
- * is nobody's session: another session's tool still running, or a person.
+ * is nobody's session: another session's tool still running, or a person. A step whose checkpoint
+ * names the paths its tool wrote (`touched`) is its owner's for those paths (and what lies below
+ * them) only: the rest of it is nobody's.
  */
 
 type Attributed = Pick<CheckpointEntry, 'kind' | 'session' | 'prompt' | 'role'>;
 
-/** Where a checkpoint stands in the line (see CheckpointMeta's seq and span). */
+/** Where a checkpoint stands in the line, and what of its step is its owner's (see CheckpointMeta). */
 export interface LinePosition {
   seq?: number;
   span?: number;
+  /** The paths its tool named: the step is its owner's for these only (absent: the whole step). */
+  touched?: readonly string[];
+  /** The same for the whole run back to `span` (null: all of it); absent when it equals `touched`. */
+  runTouched?: readonly string[] | null;
+}
+
+/** A new checkpoint's place (see LinePosition). */
+export interface LinePlace {
+  seq: number;
+  span: number;
+  runTouched?: string[] | null;
+}
+
+/** At most this many paths are kept as a step's own (and at most TOUCHED_CHARS in all); more: the whole step. */
+export const TOUCHED_MAX = 100;
+export const TOUCHED_CHARS = 10_000;
+
+/** `paths` sorted without repeats, or undefined (the whole step) past the caps. */
+export function cappedTouched(paths: Iterable<string>): string[] | undefined {
+  const out = [...new Set(paths)].sort();
+  const chars = out.reduce((n, p) => n + p.length, 0);
+  return out.length > TOUCHED_MAX || chars > TOUCHED_CHARS ? undefined : out;
 }
 
 /**
  * The place of a checkpoint recorded after `previous` (the newest one, or null for the first): the
  * next seq; its span reaches back as long as the steps before it are the same owner's (a session's
- * run of tool checkpoints), else to `previous` alone.
+ * run of tool checkpoints), else to `previous` alone. When the run goes on, `runTouched` is what the
+ * run's tools named together, so that the step left when checkpoints of the run are pruned keeps
+ * every path of the owner's (a whole step in the run makes it the whole run).
  */
 export function linePosition(
   previous: (Attributed & LinePosition) | null,
-  next: Attributed,
-): { seq: number; span: number } {
+  next: Attributed & Pick<LinePosition, 'touched'>,
+): LinePlace {
   if (previous === null) return { seq: 1, span: 0 };
   const seq = (previous.seq ?? 0) + 1;
   const owner = ownerOf(next);
   const continues = owner !== null && ownerOf(previous) === owner && previous.span !== undefined;
-  return { seq, span: continues ? (previous.span as number) : seq - 1 };
+  if (!continues) return { seq, span: seq - 1 };
+  const before = runOf(previous);
+  const run =
+    before === undefined || next.touched === undefined
+      ? undefined
+      : cappedTouched([...before, ...next.touched]);
+  const same = run === undefined ? next.touched === undefined : sameList(run, next.touched);
+  return { seq, span: previous.span as number, ...(same ? {} : { runTouched: run ?? null }) };
+}
+
+function sameList(a: readonly string[], b: readonly string[] | undefined): boolean {
+  return b !== undefined && a.length === b.length && a.every((p, i) => p === b[i]);
+}
+
+/** What a checkpoint's run (back to its span) named, or undefined for all of it. */
+function runOf(e: LinePosition): readonly string[] | undefined {
+  return e.runTouched === null ? undefined : (e.runTouched ?? e.touched);
+}
+
+/**
+ * The paths of the step from `previous` to `next` that are `next`'s owner's (undefined: all): what
+ * `next`'s tool named, or, when checkpoints in between were pruned, what the run named.
+ */
+export function touchedOfStep(previous: LinePosition, next: LinePosition): readonly string[] | undefined {
+  const adjacent = previous.seq === undefined || next.seq === undefined || next.seq === previous.seq + 1;
+  return adjacent ? next.touched : runOf(next);
 }
 
 /**
@@ -55,6 +106,25 @@ export function ownerOf(e: Attributed): string | null {
 export interface Step {
   owner: string | null;
   paths: readonly string[];
+}
+
+/**
+ * One step as sessionChanges reads it: the owner's part (the paths at or below one it `touched`,
+ * all of them when undefined), then the rest as nobody's. The rest comes after, so that a path of
+ * the owner's that another path of the step blocks (above or below it) is a conflict.
+ */
+export function stepParts(
+  owner: string | null,
+  paths: readonly string[],
+  touched: readonly string[] | undefined,
+): Step[] {
+  if (owner === null || touched === undefined) return [{ owner, paths }];
+  const named = new Set(touched);
+  const isOwners = (p: string) => named.has('') || named.has(p) || parentsOf(p).some((d) => named.has(d));
+  return [
+    { owner, paths: paths.filter(isOwners) },
+    { owner: null, paths: paths.filter((p) => !isOwners(p)) },
+  ];
 }
 
 /**

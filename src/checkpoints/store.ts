@@ -36,7 +36,7 @@ import {
   type AgentTag,
   type CheckpointMeta,
 } from './message.js';
-import { linePosition } from './sessions.js';
+import { linePosition, type LinePlace } from './sessions.js';
 import { assertCheckpointsOptions, type CheckpointsOptions } from './options.js';
 import type { Plan } from './plan.js';
 import { existingStore, locateStore, storeAbove, storeOf, type StoreLocation } from './project-id.js';
@@ -236,11 +236,7 @@ export class CheckpointStore {
   }
 
   /** The line position (sessions.ts) of a checkpoint `kind`/`tag` recorded after the one `latest` marks. */
-  placeAfter(
-    latest: RefRecord | undefined,
-    kind: CheckpointMeta['kind'],
-    tag: AgentTag,
-  ): { seq: number; span: number } {
+  placeAfter(latest: RefRecord | undefined, kind: CheckpointMeta['kind'], tag: AgentTag): LinePlace {
     return linePosition(latest === undefined ? null : decodeMessage(latest.body, latest.date), {
       kind,
       ...tag,

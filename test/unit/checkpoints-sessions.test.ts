@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
+  cappedTouched,
   ownerOf,
   sessionChanges,
+  stepParts,
   thinnable,
   linePosition,
   ownsStep,
+  touchedOfStep,
+  TOUCHED_MAX,
 } from '../../src/checkpoints/sessions.js';
 
 describe('ownerOf: whose change the step before a checkpoint is', () => {
@@ -121,5 +125,64 @@ describe('sessionChanges: a path blocked by another change above or below it', (
     ];
     expect(sessionChanges('a', steps)).toEqual({ changed: ['d/x', 'f'], conflicts: ['d/x', 'f'] });
     expect(sessionChanges('a', [{ owner: 'b', paths: ['d'] }, ...steps.slice(0, 1)]).conflicts).toEqual([]);
+  });
+});
+
+describe('a step whose tool named the paths it wrote (touched)', () => {
+  it("is its owner's for those paths and what lies below them; the rest of it is nobody's, after the owner's part", () => {
+    const paths = ['a.txt', 'd/x', 'd/y/z', 'dx', 's2.txt'];
+    expect(stepParts('s1', paths, ['a.txt', 'd'])).toEqual([
+      { owner: 's1', paths: ['a.txt', 'd/x', 'd/y/z'] },
+      { owner: null, paths: ['dx', 's2.txt'] },
+    ]);
+    // No paths named (a shell tool), or nobody's step: the step as it is.
+    expect(stepParts('s1', paths, undefined)).toEqual([{ owner: 's1', paths }]);
+    expect(stepParts(null, paths, ['a.txt'])).toEqual([{ owner: null, paths }]);
+    // The workspace root named: all of it.
+    expect(stepParts('s1', paths, [''])[0]).toEqual({ owner: 's1', paths });
+  });
+
+  it("another session's file captured by the session's tool is no longer the session's to restore", () => {
+    const steps = [...stepParts('s1', ['a.txt', 's2.txt'], ['a.txt']), { owner: 's2', paths: [] }];
+    expect(sessionChanges('s1', steps)).toEqual({ changed: ['a.txt'], conflicts: [] });
+    // A path of the owner's that another path of the same step blocks (a file where its directory was) is a conflict.
+    expect(sessionChanges('s1', stepParts('s1', ['d/x', 'd'], ['d/x'])).conflicts).toEqual(['d/x']);
+  });
+
+  it('keeps at most TOUCHED_MAX paths (and TOUCHED_CHARS in all), sorted, without repeats; more is the whole step', () => {
+    expect(cappedTouched(['b', 'a', 'b'])).toEqual(['a', 'b']);
+    const many = Array.from({ length: TOUCHED_MAX }, (_, i) => `f${i}`);
+    expect(cappedTouched(many)).toHaveLength(TOUCHED_MAX);
+    expect(cappedTouched([...many, 'one-more'])).toBeUndefined();
+    expect(cappedTouched(['x'.repeat(4000), 'y'.repeat(4000), 'z'.repeat(4000)])).toBeUndefined();
+  });
+
+  it("a run of one session's changes carries what its tools named together: a pruned step keeps every path of the owner's", () => {
+    const change = (touched?: string[]) => ({
+      kind: 'track' as const,
+      session: 'a',
+      role: 'change' as const,
+      ...(touched === undefined ? {} : { touched }),
+    });
+    const p = { kind: 'track' as const, session: 'a', role: 'prompt' as const, prompt: 1, seq: 1, span: 0 };
+    const a1 = { ...change(['x']), ...linePosition(p, change(['x'])) };
+    expect(a1).toMatchObject({ seq: 2, span: 1 });
+    expect(a1).not.toHaveProperty('runTouched');
+    const a2 = { ...change(['y']), ...linePosition(a1, change(['y'])) };
+    expect(a2).toMatchObject({ seq: 3, span: 1, runTouched: ['x', 'y'] });
+    // A shell tool in the run: the run is all of it from there on (null), its own step too (no touched).
+    const a3 = { ...change(), ...linePosition(a2, change()) };
+    expect(a3).not.toHaveProperty('runTouched');
+    const a4 = { ...change(['z']), ...linePosition(a3, change(['z'])) };
+    expect(a4).toMatchObject({ runTouched: null });
+    // The step from the checkpoint just before: its own paths; over pruned ones: the run's.
+    expect(touchedOfStep(a1, a2)).toEqual(['y']);
+    expect(touchedOfStep(p, a2)).toEqual(['x', 'y']);
+    expect(touchedOfStep(a2, a4)).toBeUndefined();
+    expect(touchedOfStep(a3, a4)).toEqual(['z']);
+    // Another owner starts a run of its own.
+    const b1 = { ...change(['w']), session: 'b', ...linePosition(a4, { ...change(['w']), session: 'b' }) };
+    expect(b1).toMatchObject({ span: b1.seq - 1 });
+    expect(b1).not.toHaveProperty('runTouched');
   });
 });
