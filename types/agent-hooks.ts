@@ -14,6 +14,13 @@ const path = deferred(() => z.string().check(z.minLength(1), z.maxLength(4096)))
 const word = deferred(() => z.string().check(z.maxLength(200)));
 /** A workspace's folders (Cursor's `workspace_roots`, Cline's `workspaceRoots`). */
 const roots = deferred(() => z.array(path).check(z.maxLength(100)));
+/**
+ * A field inside a tool's own input: any other shape reads as absent rather than refusing the
+ * event (its checkpoint is what matters; the paths only narrow whose change it is).
+ */
+const loosePath = deferred(() => z.catch(z.optional(path), undefined));
+/** A tool's input as a text (Codex's apply_patch envelope, Copilot's `toolArgs`): at most 10 MB. */
+const looseText = deferred(() => z.catch(z.optional(z.string().check(z.maxLength(10_000_000))), undefined));
 
 /**
  * Claude Code and the agents that copied its protocol: Codex (plus `turn_id`; the session may come
@@ -33,6 +40,11 @@ export const ClaudeStyleEvent = deferred(() =>
     /** Qwen Code: the text a person typed (absent for continuations after a tool result). */
     submitted_prompt: z.optional(z.string()),
     tool_name: z.optional(word),
+    /** PostToolUse: the file a Write, Edit, MultiEdit (`file_path`) or NotebookEdit (`notebook_path`) wrote; Codex's apply_patch envelope (`command`). */
+    tool_input: z.catch(
+      z.optional(z.object({ file_path: loosePath, notebook_path: loosePath, command: looseText })),
+      undefined,
+    ),
   }),
 );
 export type ClaudeStyleEvent = z.infer<typeof ClaudeStyleEvent>;
@@ -46,6 +58,8 @@ export const GeminiEvent = deferred(() =>
     source: z.optional(word),
     prompt: z.optional(z.string()),
     tool_name: z.optional(word),
+    /** AfterTool of write_file and replace: the file they wrote. */
+    tool_input: z.catch(z.optional(z.object({ file_path: loosePath })), undefined),
   }),
 );
 export type GeminiEvent = z.infer<typeof GeminiEvent>;
@@ -78,6 +92,11 @@ export const CopilotEvent = deferred(() =>
     cwd: path,
     toolName: z.optional(word),
     tool_name: z.optional(word),
+    /** camelCase postToolUse: the tool's arguments, an object or its JSON text (`create`'s `path`). */
+    toolArgs: z.catch(
+      z.optional(z.union([z.string().check(z.maxLength(10_000_000)), z.object({ path: loosePath })])),
+      undefined,
+    ),
     prompt: z.optional(z.string()),
     source: z.optional(word),
   }),
@@ -91,7 +110,14 @@ export const ClineEvent = deferred(() =>
     taskId: id,
     workspaceRoots: z.optional(roots),
     userPromptSubmit: z.optional(z.object({ prompt: z.optional(z.string()) })),
-    postToolUse: z.optional(z.object({ toolName: z.optional(word), success: z.optional(z.boolean()) })),
+    postToolUse: z.optional(
+      z.object({
+        toolName: z.optional(word),
+        success: z.optional(z.boolean()),
+        /** write_to_file, replace_in_file (the SDK's editor): the file, relative to the workspace root. */
+        parameters: z.catch(z.optional(z.object({ path: loosePath })), undefined),
+      }),
+    ),
     taskStart: z.optional(
       z.object({ taskMetadata: z.optional(z.object({ initialTask: z.optional(z.string()) })) }),
     ),

@@ -44,6 +44,12 @@ export interface MappedEvent {
   promptText?: string | undefined;
   /** A word for the label: the session start's source, the tool's name. */
   detail?: string | undefined;
+  /**
+   * The files the event's tool says it wrote, as the event names them (absolute, or relative to
+   * its `cwd`, else its `root`): only where the agent documents such a field (writtenBy). Absent for
+   * a shell or any other tool: the whole change since the last checkpoint is the session's.
+   */
+  touched?: string[] | undefined;
 }
 
 export type Mapping =
@@ -88,4 +94,36 @@ export function noCheckpoint(
     event,
     session,
   };
+}
+
+/**
+ * The paths a tool event names for the file its tool wrote, when the tool is one of `writers` (its
+ * agent's file-writing tools, whose path field is documented); else undefined.
+ */
+export function writtenBy(
+  writers: ReadonlySet<string>,
+  tool: string | undefined,
+  ...paths: Array<string | undefined>
+): string[] | undefined {
+  if (tool === undefined || !writers.has(tool)) return undefined;
+  const named = paths.filter((p): p is string => p !== undefined && p !== '');
+  return named.length > 0 ? named : undefined;
+}
+
+/** A patch names at most this many files here: past 100 its step is the session's whole anyway. */
+const PATCH_PATHS_READ = 1000;
+
+/**
+ * The files an apply_patch envelope (Codex) adds, updates, deletes or moves to, in its order
+ * (`*** Update File: <path>`, `*** Move to: <path>`), relative to the event's cwd.
+ */
+export function patchPaths(patch: string): string[] {
+  const out: string[] = [];
+  for (const m of patch.matchAll(
+    /^\*\*\* (?:Add File|Update File|Delete File|Move to): *(.*\S)[^\S\n]*$/gm,
+  )) {
+    out.push(m[1] as string);
+    if (out.length >= PATCH_PATHS_READ) break;
+  }
+  return out;
 }

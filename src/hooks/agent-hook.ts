@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { HookOutcome } from '../../types/hooks.js';
 import { Checkpoints } from '../checkpoints/index.js';
 import { isAgentgateError } from '../errors.js';
@@ -27,6 +27,11 @@ export interface AgentEvent {
   promptText?: string;
   /** A word for the label: the session start's source, the tool's name. */
   detail?: string;
+  /**
+   * `latest` after a tool: the files the tool says it wrote (absolute, or relative to `workspace`).
+   * The change is then the session's for those files only (TrackOptions.touched); absent: all of it.
+   */
+  touched?: readonly string[];
 }
 
 export interface AgentHookOptions {
@@ -100,6 +105,9 @@ async function checkpointFor(event: AgentEvent, opts: AgentHookOptions): Promise
       session: event.session,
       event: event.event,
       unlessUnchanged: event.kind === 'latest',
+      ...(event.touched === undefined || event.kind !== 'latest'
+        ? {}
+        : { touched: event.touched.map((p) => resolve(event.workspace, p)) }),
     });
   });
   if (!run.done)

@@ -8,7 +8,7 @@ import type { HookAdapter, Mapping } from './adapter.js';
 import { logOutcome, runAgentHook, type AgentHookOptions } from './agent-hook.js';
 import { ADAPTERS } from './agents/index.js';
 import { escapeControlCharsInStrings } from './lenient-json.js';
-import { hookWorkspace } from './workspace.js';
+import { hookWorkspace, nativePath } from './workspace.js';
 
 export interface EventHookOptions extends AgentHookOptions {
   /** The event's name where the payload has none (`--event`, Copilot's camelCase dialect). */
@@ -99,6 +99,10 @@ async function checkpointOf(
       kind: e.kind,
       ...(e.detail === undefined ? {} : { detail: e.detail }),
       ...(e.promptText === undefined ? {} : { promptText: e.promptText }),
+      // Relative to the directory the event names (Cline's paths: its workspace root).
+      ...(e.touched === undefined
+        ? {}
+        : { touched: e.touched.map((p) => resolve(here, nativePath(cwd ?? e.root ?? here), nativePath(p))) }),
     },
     opts,
   );

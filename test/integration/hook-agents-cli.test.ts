@@ -56,12 +56,15 @@ describe('hook CLI across agents', () => {
     const home = tempDir('agentgate-agents-cli-');
     const env = { AGENTGATE_HOME: home };
     const before1 = treeState(ws);
+    // Each tool event names the file its tool wrote.
+    const naming = (agent: HookAgent, name: string, file: string) =>
+      agentEvent(agent, name, ws).replaceAll('factorial.py', file);
     expect(hook('gemini', agentEvent('gemini', 'BeforeAgent', ws), home, ws).status).toBe(0);
     writeFiles(ws, { 'a.txt': 'two\n' });
-    expect(hook('gemini', agentEvent('gemini', 'AfterTool-write_file', ws), home, ws).status).toBe(0);
+    expect(hook('gemini', naming('gemini', 'AfterTool-write_file', 'a.txt'), home, ws).status).toBe(0);
     expect(hook('cline', agentEvent('cline', 'UserPromptSubmit', ws), home, ws).status).toBe(0);
     writeFiles(ws, { 'b.txt': 'new\n' });
-    expect(hook('cline', agentEvent('cline', 'PostToolUse-write_to_file', ws), home, ws).status).toBe(0);
+    expect(hook('cline', naming('cline', 'PostToolUse-write_to_file', 'b.txt'), home, ws).status).toBe(0);
     const restore = runCli(
       [
         'checkpoint',

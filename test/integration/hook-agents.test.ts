@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HookAgent } from '../../types/hook-agents.js';
 import { Checkpoints } from '../../src/checkpoints/index.js';
+import { gitCallCount } from '../../src/git/runner.js';
 import { runEventHook, type EventHookOutcome } from '../../src/hooks/index.js';
 import { agentEvent, eventOfFixture } from '../helpers/agent-hooks.js';
 import { treeState } from '../helpers/checkpoints.js';
@@ -196,14 +197,19 @@ describe('agent quirks', () => {
     ['gemini', 'GEMINI_PROJECT_DIR', ['SessionStart', 'BeforeAgent', 'AfterTool-run_shell_command']],
     ['qwen', 'QWEN_PROJECT_DIR', ['SessionStart', 'UserPromptSubmit', 'PostToolUse-write_file']],
   ] as const)(
-    '%s outside git: a shell event in a subdirectory is checkpointed in the project its %s names',
+    '%s outside git: a tool event in a subdirectory is checkpointed in the project its %s names',
     async (agent, variable, [start, prompt, tool]) => {
       const root = tempDir('agentgate-agents-plain-');
       writeFiles(root, { 'a.txt': 'one\n', 'sub/b.txt': 'bee\n' });
       const home = tempDir('agentgate-agents-home-');
       const env = { [variable]: root };
+      // A file-writing tool's event names the file it wrote: here a.txt, above its cwd.
       const fire = (name: string, cwd: string) =>
-        runEventHook(agent, agentEvent(agent, name, cwd), { home, env, cwd });
+        runEventHook(agent, agentEvent(agent, name, cwd).replaceAll('factorial.py', '../a.txt'), {
+          home,
+          env,
+          cwd,
+        });
       expect((await fire(start, root)).status).toBe('recorded');
       expect((await fire(prompt, join(root, 'sub'))).status).toBe('recorded');
       writeFiles(root, { 'a.txt': 'changed\n' });
@@ -333,5 +339,40 @@ describe('agent quirks', () => {
     expect(o.status).toBe('recorded');
     const [entry] = await (await Checkpoints.open(ws, { home })).list();
     expect(entry?.label).toBe('pre_user_prompt: Add a factorial function and test it');
+  });
+});
+
+describe('a tool event that names the files it wrote', () => {
+  it('costs no git process more than one that names none, in a workspace of 1,000 files, and records them', async () => {
+    const files = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`src/f${i}.txt`, `${i}\n`]));
+    const ws = repoWithCommit(files);
+    const home = tempDir('agentgate-agents-home-');
+    const base = { session_id: 's', cwd: ws };
+    const fire = async (fields: Record<string, unknown>) => {
+      const start = gitCallCount();
+      const o = await runEventHook('claude-code', JSON.stringify({ ...base, ...fields }), { home, cwd: ws });
+      expect([o.status, o.message]).toEqual(['recorded', expect.stringMatching(/^latest checkpoint/)]);
+      return gitCallCount() - start;
+    };
+    await runEventHook('claude-code', JSON.stringify({ ...base, hook_event_name: 'SessionStart' }), { home });
+    await runEventHook('claude-code', JSON.stringify({ ...base, hook_event_name: 'UserPromptSubmit' }), {
+      home,
+    });
+    const tool = (tool_name: string, tool_input: unknown) => ({
+      hook_event_name: 'PostToolUse',
+      tool_name,
+      tool_input,
+    });
+    writeFiles(ws, { 'src/f1.txt': 'by a shell\n' });
+    const shell = await fire(tool('Bash', { command: 'echo "by a shell" > src/f1.txt' }));
+    writeFiles(ws, { 'src/f2.txt': 'by an edit\n' });
+    const named = await fire(tool('Edit', { file_path: join(ws, 'src/f2.txt') }));
+    expect(named).toBe(shell);
+    // The edit's step is the session's for src/f2.txt only.
+    writeFiles(ws, { 'src/f3.txt': 'someone else\n', 'src/f4.txt': 'by an edit\n' });
+    await fire(tool('Write', { file_path: join(ws, 'src/f4.txt') }));
+    const r = await (await Checkpoints.open(ws, { home })).restorePrompt(1, 's', { dryRun: true });
+    expect(r.restored.sort()).toEqual(['src/f1.txt', 'src/f2.txt', 'src/f4.txt'].map((f) => join(ws, f)));
+    expect(r.deleted).toEqual([]);
   });
 });

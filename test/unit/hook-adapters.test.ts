@@ -4,6 +4,9 @@ import { hookCommand, isOurCommand, shellWord } from '../../src/hooks/install/co
 import { escapeControlCharsInStrings } from '../../src/hooks/lenient-json.js';
 import { nativePath } from '../../src/hooks/workspace.js';
 import { ADAPTERS } from '../../src/hooks/index.js';
+import { patchPaths } from '../../src/hooks/adapter.js';
+import type { HookAgent } from '../../types/hook-agents.js';
+import { agentEvent } from '../helpers/agent-hooks.js';
 
 describe('escapeControlCharsInStrings (Windsurf)', () => {
   it('escapes raw control characters inside strings only; valid JSON parses exactly as before', () => {
@@ -55,5 +58,103 @@ describe('adapters', () => {
       {},
     );
     expect(o).toMatchObject({ status: 'ignored' });
+  });
+});
+
+describe('the files a tool event names (touched)', () => {
+  const touchedOf = (agent: HookAgent, raw: unknown, event?: string): unknown => {
+    const m = ADAPTERS[agent].map(raw, { event });
+    if (!('mapped' in m)) throw new Error(m.message);
+    return m.mapped.touched;
+  };
+  const fixture = (agent: HookAgent, name: string) => JSON.parse(agentEvent(agent, name, '/ws')) as unknown;
+
+  it.each([
+    ['claude-code', 'PostToolUse', undefined, ['/ws/factorial.py']],
+    ['qwen', 'PostToolUse-write_file', undefined, ['/ws/factorial.py']],
+    ['gemini', 'AfterTool-write_file', undefined, ['/ws/factorial.py']],
+    ['cursor', 'afterFileEdit', undefined, ['/ws/factorial.py']],
+    ['windsurf', 'post_write_code', undefined, ['/ws/factorial.py']],
+    ['cline', 'PostToolUse-write_to_file', undefined, ['factorial.py']],
+    ['cline', 'sdk-tool_result-editor', undefined, ['factorial.py']],
+    ['codex', 'PostToolUse-apply_patch', undefined, ['factorial.py']],
+    ['copilot', 'postToolUse-create', 'postToolUse', ['/ws/factorial.py']],
+  ] as const)('%s %s: the path its documented field names', (agent, name, event, want) => {
+    expect(touchedOf(agent, fixture(agent, name), event)).toEqual(want);
+  });
+
+  it.each([
+    ['codex', 'PostToolUse-shell', undefined],
+    ['gemini', 'AfterTool-run_shell_command', undefined],
+    ['cursor', 'afterShellExecution', undefined],
+    ['windsurf', 'post_run_command', undefined],
+    ['cline', 'PostToolUse-execute_command', undefined],
+    ['cline', 'sdk-tool_result-run_commands', undefined],
+    ['qwen', 'PostToolUseFailure-run_shell_command', undefined],
+    ['copilot', 'postToolUse-bash', 'postToolUse'],
+    ['claude-code', 'Stop', undefined],
+    ['gemini', 'AfterAgent', undefined],
+  ] as const)('%s %s: a shell tool or the end of a turn names none', (agent, name, event) => {
+    expect(touchedOf(agent, fixture(agent, name), event)).toBeUndefined();
+  });
+
+  it('Claude Code: Edit, MultiEdit and NotebookEdit too; not a tool that writes elsewhere or reads; a field of another shape reads as absent', () => {
+    const claude = (tool_name: string, tool_input: unknown) =>
+      touchedOf('claude-code', {
+        session_id: 's',
+        cwd: '/ws',
+        hook_event_name: 'PostToolUse',
+        tool_name,
+        tool_input,
+      });
+    expect(claude('Edit', { file_path: '/ws/a' })).toEqual(['/ws/a']);
+    expect(claude('MultiEdit', { file_path: 'rel/b' })).toEqual(['rel/b']);
+    expect(claude('NotebookEdit', { notebook_path: '/ws/n.ipynb' })).toEqual(['/ws/n.ipynb']);
+    expect(claude('Read', { file_path: '/ws/a' })).toBeUndefined();
+    expect(claude('Bash', { command: 'echo > a' })).toBeUndefined();
+    expect(claude('mcp__fs__write', { file_path: '/ws/a' })).toBeUndefined();
+    // The event is still checkpointed, as the whole step.
+    expect(claude('Write', { file_path: 42 })).toBeUndefined();
+    expect(claude('Write', 'not an object')).toBeUndefined();
+    expect(claude('Write', { file_path: '' })).toBeUndefined();
+  });
+
+  it('Copilot: toolArgs as an object or as its JSON text; broken text names nothing', () => {
+    const copilot = (toolName: string, toolArgs: unknown) =>
+      touchedOf('copilot', { sessionId: 's', cwd: '/ws', toolName, toolArgs }, 'postToolUse');
+    expect(copilot('edit', { path: '/ws/a' })).toEqual(['/ws/a']);
+    expect(copilot('create', '{"path":"/ws/b"}')).toEqual(['/ws/b']);
+    expect(copilot('create', '{"path":')).toBeUndefined();
+    expect(copilot('create', '{"path":7}')).toBeUndefined();
+  });
+
+  it("Codex's apply_patch: every file its envelope adds, updates, deletes or moves to", () => {
+    const patch = [
+      '*** Begin Patch',
+      '*** Add File: new.txt',
+      '+x',
+      '*** Update File: src/old name.ts\r',
+      '*** Move to: src/new name.ts',
+      '@@',
+      '-a',
+      '+*** Delete File: not a header (an added line)',
+      '*** Delete File: gone.txt',
+      '*** End Patch',
+    ].join('\n');
+    expect(patchPaths(patch)).toEqual(['new.txt', 'src/old name.ts', 'src/new name.ts', 'gone.txt']);
+    const codex = (tool_name: string, command: unknown) =>
+      touchedOf('codex', {
+        session_id: 's',
+        cwd: '/ws',
+        hook_event_name: 'PostToolUse',
+        tool_name,
+        tool_input: { command },
+      });
+    expect(codex('functions.apply_patch', patch)).toHaveLength(4);
+    expect(codex('apply_patch', '*** Begin Patch\n*** End Patch\n')).toBeUndefined();
+    expect(codex('Bash', patch)).toBeUndefined();
+    // Past 100 files its step is the session's whole: the list is not cut to fit.
+    const big = Array.from({ length: 1500 }, (_, i) => `*** Add File: f${i}`).join('\n');
+    expect(patchPaths(big)).toHaveLength(1000);
   });
 });

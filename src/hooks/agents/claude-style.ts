@@ -1,6 +1,14 @@
 import { ClaudeStyleEvent } from '../../../types/agent-hooks.js';
 import type { AgentCheckpointKind } from '../agent-hook.js';
-import { kindOf, noCheckpoint, parseEvent, type HookAdapter, type Mapping } from '../adapter.js';
+import {
+  kindOf,
+  noCheckpoint,
+  parseEvent,
+  patchPaths,
+  writtenBy,
+  type HookAdapter,
+  type Mapping,
+} from '../adapter.js';
 
 /**
  * Claude Code and the agents that speak its protocol (Codex, Qwen Code): a baseline on
@@ -14,7 +22,37 @@ const CLAUDE_KINDS: Readonly<Record<string, AgentCheckpointKind>> = {
   Stop: 'latest',
 };
 
-function claudeStyle(e: ClaudeStyleEvent, session: string, kinds: typeof CLAUDE_KINDS): Mapping {
+/**
+ * The file-writing tools of Claude Code (Write, Edit, MultiEdit: `file_path`; NotebookEdit:
+ * `notebook_path`) and Qwen Code (write_file, edit: `file_path`), which name the one file they wrote.
+ */
+const FILE_WRITERS: ReadonlySet<string> = new Set([
+  'Write',
+  'Edit',
+  'MultiEdit',
+  'NotebookEdit',
+  'write_file',
+  'edit',
+]);
+
+function fileWritten(e: ClaudeStyleEvent): string[] | undefined {
+  return writtenBy(FILE_WRITERS, e.tool_name, e.tool_input?.file_path, e.tool_input?.notebook_path);
+}
+
+/** Codex's apply_patch (`functions.apply_patch` in Codex Desktop): the files its envelope names. */
+function patched(e: ClaudeStyleEvent): string[] | undefined {
+  const patch = e.tool_input?.command;
+  if (patch === undefined || e.tool_name?.replace(/^functions\./, '') !== 'apply_patch') return undefined;
+  const paths = patchPaths(patch);
+  return paths.length > 0 ? paths : undefined;
+}
+
+function claudeStyle(
+  e: ClaudeStyleEvent,
+  session: string,
+  kinds: typeof CLAUDE_KINDS,
+  touchedOf: (e: ClaudeStyleEvent) => string[] | undefined = fileWritten,
+): Mapping {
   const kind = kindOf(kinds, e.hook_event_name);
   if (kind === undefined) return noCheckpoint(kinds, e.hook_event_name, session);
   return {
@@ -25,6 +63,7 @@ function claudeStyle(e: ClaudeStyleEvent, session: string, kinds: typeof CLAUDE_
       cwd: e.cwd,
       detail: e.hook_event_name === 'SessionStart' ? e.source : e.tool_name,
       promptText: kind === 'before-prompt' ? e.prompt : undefined,
+      touched: kind === 'latest' ? touchedOf(e) : undefined,
     },
   };
 }
@@ -57,7 +96,7 @@ export const codex: HookAdapter = {
     if (!('data' in p)) return p;
     const session = p.data.session_id ?? p.data.thread_id ?? p.data['thread-id'];
     if (session === undefined) return missingSession('Codex');
-    return claudeStyle(p.data, session, CLAUDE_KINDS);
+    return claudeStyle(p.data, session, CLAUDE_KINDS, patched);
   },
 };
 

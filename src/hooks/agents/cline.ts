@@ -1,6 +1,6 @@
 import { ClineEvent } from '../../../types/agent-hooks.js';
 import type { AgentCheckpointKind } from '../agent-hook.js';
-import { kindOf, noCheckpoint, parseEvent, type HookAdapter } from '../adapter.js';
+import { kindOf, noCheckpoint, parseEvent, writtenBy, type HookAdapter } from '../adapter.js';
 
 /**
  * Cline: a task is the session. UserPromptSubmit fires for the task's first message too (Cline's
@@ -24,6 +24,12 @@ const KINDS: Readonly<Record<string, AgentCheckpointKind>> = {
   agent_abort: 'latest',
 };
 
+/**
+ * Cline's tools that name the one file they wrote in `parameters.path` (relative to the workspace
+ * root): write_to_file and replace_in_file (the VS Code extension), editor (the SDK).
+ */
+const FILE_WRITERS: ReadonlySet<string> = new Set(['write_to_file', 'replace_in_file', 'editor']);
+
 /** Cline blocks the action when a hook exits non-zero, prints invalid JSON or times out: it must read this. */
 export const CLINE_CARRY_ON = '{"cancel": false}';
 
@@ -44,6 +50,7 @@ export const cline: HookAdapter = {
         root: e.workspaceRoots?.[0],
         detail: e.postToolUse?.toolName,
         promptText: kind === 'before-prompt' ? e.userPromptSubmit?.prompt : undefined,
+        touched: writtenBy(FILE_WRITERS, e.postToolUse?.toolName, e.postToolUse?.parameters?.path),
       },
     };
   },

@@ -1,6 +1,6 @@
 import { CopilotEvent } from '../../../types/agent-hooks.js';
 import type { AgentCheckpointKind } from '../agent-hook.js';
-import { kindOf, noCheckpoint, parseEvent, type HookAdapter } from '../adapter.js';
+import { kindOf, noCheckpoint, parseEvent, writtenBy, type HookAdapter } from '../adapter.js';
 
 /** Both of Copilot's dialects: camelCase (as `hook install copilot` writes it) and PascalCase. */
 const KINDS: Readonly<Record<string, AgentCheckpointKind>> = {
@@ -15,6 +15,21 @@ const KINDS: Readonly<Record<string, AgentCheckpointKind>> = {
   PostToolUseFailure: 'latest',
   Stop: 'latest',
 };
+
+/** Copilot's tools that name the one file they wrote in `toolArgs.path` (camelCase dialect). */
+const FILE_WRITERS: ReadonlySet<string> = new Set(['create', 'edit']);
+
+/** `toolArgs` as an object, or parsed from its JSON text; its `path` when that is a string. */
+function argsPath(args: string | { path?: string | undefined } | undefined): string | undefined {
+  if (typeof args !== 'string') return args?.path;
+  try {
+    const parsed: unknown = JSON.parse(args);
+    const path = (parsed as { path?: unknown } | null)?.path;
+    return typeof path === 'string' && path.length <= 4096 ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** A payload without a session id (older Copilot releases): its prompts are numbered in this one session. */
 const NO_SESSION = 'copilot';
@@ -50,6 +65,7 @@ export const copilot: HookAdapter = {
         cwd: e.cwd,
         detail: e.toolName ?? e.tool_name ?? (kind === 'baseline' ? e.source : undefined),
         promptText: kind === 'before-prompt' ? e.prompt : undefined,
+        touched: writtenBy(FILE_WRITERS, e.toolName, argsPath(e.toolArgs)),
       },
     };
   },

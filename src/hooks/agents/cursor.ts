@@ -36,6 +36,9 @@ export const cursor: HookAdapter = {
         cwd: e.cwd,
         detail: e.tool_name ?? (e.hook_event_name === 'stop' ? e.status : undefined),
         promptText: kind === 'before-prompt' ? e.prompt : undefined,
+        // afterFileEdit names the file its edit wrote.
+        touched:
+          e.hook_event_name === 'afterFileEdit' && e.file_path !== undefined ? [e.file_path] : undefined,
       },
     };
   },

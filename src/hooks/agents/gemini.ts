@@ -1,6 +1,6 @@
 import { GeminiEvent } from '../../../types/agent-hooks.js';
 import type { AgentCheckpointKind } from '../agent-hook.js';
-import { kindOf, noCheckpoint, parseEvent, type HookAdapter } from '../adapter.js';
+import { kindOf, noCheckpoint, parseEvent, writtenBy, type HookAdapter } from '../adapter.js';
 
 /** Gemini CLI: BeforeAgent carries the prompt; AfterTool follows a tool, AfterAgent a turn. */
 const KINDS: Readonly<Record<string, AgentCheckpointKind>> = {
@@ -9,6 +9,9 @@ const KINDS: Readonly<Record<string, AgentCheckpointKind>> = {
   AfterTool: 'latest',
   AfterAgent: 'latest',
 };
+
+/** Gemini CLI's tools that name the one file they wrote (`tool_input.file_path`). */
+const FILE_WRITERS: ReadonlySet<string> = new Set(['write_file', 'replace']);
 
 /** Gemini parses the stdout of a hook that exits 0 as JSON: `{}` asks for nothing. */
 export const gemini: HookAdapter = {
@@ -29,6 +32,7 @@ export const gemini: HookAdapter = {
         cwd: e.cwd,
         detail: e.hook_event_name === 'SessionStart' ? e.source : e.tool_name,
         promptText: kind === 'before-prompt' ? e.prompt : undefined,
+        touched: writtenBy(FILE_WRITERS, e.tool_name, e.tool_input?.file_path),
       },
     };
   },

@@ -34,6 +34,11 @@ export const windsurf: HookAdapter = {
         kind,
         cwd: e.tool_info?.cwd,
         promptText: kind === 'before-prompt' ? e.tool_info?.user_prompt : undefined,
+        // post_write_code names the file Cascade wrote.
+        touched:
+          e.agent_action_name === 'post_write_code' && e.tool_info?.file_path !== undefined
+            ? [e.tool_info.file_path]
+            : undefined,
       },
     };
   },
