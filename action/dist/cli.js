@@ -268,6 +268,101 @@ var init_hook_agents = __esm({
 });
 
 // node_modules/zod/v4/core/util.js
+var util_exports = {};
+__export(util_exports, {
+  BIGINT_FORMAT_RANGES: () => BIGINT_FORMAT_RANGES,
+  CONSTANT_CATCH: () => CONSTANT_CATCH,
+  Class: () => Class,
+  NUMBER_FORMAT_RANGES: () => NUMBER_FORMAT_RANGES,
+  aborted: () => aborted,
+  allowsEval: () => allowsEval,
+  assert: () => assert,
+  assertEqual: () => assertEqual,
+  assertIs: () => assertIs,
+  assertNever: () => assertNever,
+  assertNotEqual: () => assertNotEqual,
+  assignProp: () => assignProp,
+  attachSchema: () => attachSchema,
+  base64ToUint8Array: () => base64ToUint8Array,
+  base64urlToUint8Array: () => base64urlToUint8Array,
+  cached: () => cached,
+  captureStackTrace: () => captureStackTrace,
+  cleanEnum: () => cleanEnum,
+  cleanRegex: () => cleanRegex,
+  clone: () => clone,
+  cloneDef: () => cloneDef,
+  codePointLength: () => codePointLength,
+  constantCatch: () => constantCatch,
+  createTransparentProxy: () => createTransparentProxy,
+  defineLazy: () => defineLazy,
+  defineLazyInternal: () => defineLazyInternal,
+  derived: () => derived,
+  esc: () => esc,
+  escapeRegex: () => escapeRegex,
+  explicitlyAborted: () => explicitlyAborted,
+  extend: () => extend,
+  finalizeIssue: () => finalizeIssue,
+  floatSafeRemainder: () => floatSafeRemainder,
+  getElementAtPath: () => getElementAtPath,
+  getEnumValues: () => getEnumValues,
+  getLengthableOrigin: () => getLengthableOrigin,
+  getParsedType: () => getParsedType,
+  getSizableOrigin: () => getSizableOrigin,
+  hexToUint8Array: () => hexToUint8Array,
+  hide: () => hide,
+  installLazyProp: () => installLazyProp,
+  isObject: () => isObject,
+  isPlainObject: () => isPlainObject,
+  issue: () => issue,
+  joinValues: () => joinValues,
+  jsonStringifyReplacer: () => jsonStringifyReplacer,
+  members: () => members,
+  merge: () => merge,
+  mergeDefs: () => mergeDefs,
+  normalizeParams: () => normalizeParams,
+  nullish: () => nullish,
+  numKeys: () => numKeys,
+  objectClone: () => objectClone,
+  omit: () => omit,
+  optionalKeys: () => optionalKeys,
+  own: () => own,
+  parsedType: () => parsedType,
+  partial: () => partial,
+  pick: () => pick,
+  prefixIssues: () => prefixIssues,
+  primitiveTypes: () => primitiveTypes,
+  promiseAllObject: () => promiseAllObject,
+  propertyKeyTypes: () => propertyKeyTypes,
+  randomString: () => randomString,
+  rawShape: () => rawShape,
+  required: () => required,
+  safeExtend: () => safeExtend,
+  shallowClone: () => shallowClone,
+  sizeCaps: () => sizeCaps,
+  slugify: () => slugify,
+  stringifyPrimitive: () => stringifyPrimitive,
+  toZod: () => toZod,
+  uint8ArrayToBase64: () => uint8ArrayToBase64,
+  uint8ArrayToBase64url: () => uint8ArrayToBase64url,
+  uint8ArrayToHex: () => uint8ArrayToHex,
+  unwrapMessage: () => unwrapMessage
+});
+function assertEqual(val) {
+  return val;
+}
+function assertNotEqual(val) {
+  return val;
+}
+function toZod() {
+  return (schema) => schema;
+}
+function assertIs(_arg) {
+}
+function assertNever(_x) {
+  throw new Error("Unexpected value in exhaustive check");
+}
+function assert(_) {
+}
 function getEnumValues(entries) {
   const numericValues = Object.values(entries).filter((v) => typeof v === "number");
   const values = Object.entries(entries).filter(([k, _]) => numericValues.indexOf(+k) === -1).map(([_, v]) => v);
@@ -291,6 +386,39 @@ function cleanRegex(source) {
   const start = source.startsWith("^") ? 1 : 0;
   const end = source.endsWith("$") ? source.length - 1 : source.length;
   return source.slice(start, end);
+}
+function floatSafeRemainder(val, step) {
+  const ratio = val / step;
+  const roundedRatio = Math.round(ratio);
+  const tolerance = 4 * Number.EPSILON * Math.max(Math.abs(ratio), 1);
+  if (Math.abs(ratio - roundedRatio) < tolerance)
+    return 0;
+  return ratio - roundedRatio;
+}
+function defineLazy(object2, key, getter) {
+  let value = void 0;
+  Object.defineProperty(object2, key, {
+    get() {
+      if (value === EVALUATING) {
+        return void 0;
+      }
+      if (value === void 0) {
+        value = EVALUATING;
+        value = getter();
+      }
+      return value;
+    },
+    set(v) {
+      Object.defineProperty(object2, key, {
+        value: v
+        // configurable: true,
+      });
+    },
+    configurable: true
+  });
+}
+function objectClone(obj) {
+  return Object.create(Object.getPrototypeOf(obj), Object.getOwnPropertyDescriptors(obj));
 }
 function assignProp(target, prop, value) {
   Object.defineProperty(target, prop, {
@@ -358,6 +486,39 @@ function mergeDefs(...defs) {
   }
   return Object.defineProperties({}, mergedDescriptors);
 }
+function cloneDef(schema) {
+  return mergeDefs(schema._zod.def);
+}
+function getElementAtPath(obj, path2) {
+  if (!path2)
+    return obj;
+  return path2.reduce((acc, key) => acc?.[key], obj);
+}
+function promiseAllObject(promisesObj) {
+  const keys = Object.keys(promisesObj);
+  const promises = keys.map((key) => promisesObj[key]);
+  return Promise.all(promises).then((results) => {
+    const resolvedObj = {};
+    for (let i = 0; i < keys.length; i++) {
+      resolvedObj[keys[i]] = results[i];
+    }
+    return resolvedObj;
+  });
+}
+function randomString(length = 10) {
+  const chars = "abcdefghijklmnopqrstuvwxyz";
+  let str = "";
+  for (let i = 0; i < length; i++) {
+    str += chars[Math.floor(Math.random() * chars.length)];
+  }
+  return str;
+}
+function esc(str) {
+  return JSON.stringify(str);
+}
+function slugify(input) {
+  return input.toLowerCase().trim().replace(/[^\w\s-]/g, "").replace(/[\s_-]+/g, "-").replace(/^-+|-+$/g, "");
+}
 function isObject(data) {
   return typeof data === "object" && data !== null && !Array.isArray(data);
 }
@@ -388,6 +549,15 @@ function shallowClone(o) {
     return new Set(o);
   return o;
 }
+function numKeys(data) {
+  let keyCount = 0;
+  for (const key in data) {
+    if (Object.prototype.hasOwnProperty.call(data, key)) {
+      keyCount++;
+    }
+  }
+  return keyCount;
+}
 function escapeRegex(str) {
   return str.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
@@ -412,6 +582,39 @@ function normalizeParams(_params) {
   if (typeof params.error === "string")
     return { ...params, error: () => params.error };
   return params;
+}
+function createTransparentProxy(getter) {
+  let target;
+  return new Proxy({}, {
+    get(_, prop, receiver) {
+      target ?? (target = getter());
+      return Reflect.get(target, prop, receiver);
+    },
+    set(_, prop, value, receiver) {
+      target ?? (target = getter());
+      return Reflect.set(target, prop, value, receiver);
+    },
+    has(_, prop) {
+      target ?? (target = getter());
+      return Reflect.has(target, prop);
+    },
+    deleteProperty(_, prop) {
+      target ?? (target = getter());
+      return Reflect.deleteProperty(target, prop);
+    },
+    ownKeys(_) {
+      target ?? (target = getter());
+      return Reflect.ownKeys(target);
+    },
+    getOwnPropertyDescriptor(_, prop) {
+      target ?? (target = getter());
+      return Reflect.getOwnPropertyDescriptor(target, prop);
+    },
+    defineProperty(_, prop, descriptor) {
+      target ?? (target = getter());
+      return Reflect.defineProperty(target, prop, descriptor);
+    }
+  });
 }
 function stringifyPrimitive(value) {
   if (typeof value === "bigint")
@@ -481,6 +684,52 @@ function extended(schema, shape) {
   mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)));
   mirrorProps(newShape, shape);
   return newShape;
+}
+function safeExtend(schema, shape) {
+  if (!isPlainObject(shape)) {
+    throw new Error("Invalid input to safeExtend: expected a plain object");
+  }
+  return clone(schema, mergeDefs(schema._zod.def, { shape: extended(schema, shape) }));
+}
+function merge(a, b) {
+  if (!b?._zod?.def) {
+    throw new Error("Invalid input to merge: expected an object schema. To merge a plain shape, use `.extend()`.");
+  }
+  if (a._zod.def.checks?.length) {
+    throw new Error(".merge() cannot be used on object schemas containing refinements. Use .safeExtend() instead.");
+  }
+  const newShape = {};
+  mirrorShape(newShape, a, Reflect.ownKeys(sourceShape(a)));
+  mirrorShape(newShape, b, Reflect.ownKeys(sourceShape(b)));
+  const def = mergeDefs(a._zod.def, {
+    shape: newShape,
+    get catchall() {
+      return b._zod.def.catchall;
+    },
+    checks: b._zod.def.checks ?? []
+  });
+  return clone(a, def);
+}
+function partial(Class2, schema, mask, name2 = "partial") {
+  const currDef = schema._zod.def;
+  const checks = currDef.checks;
+  const hasChecks = checks && checks.length > 0;
+  if (hasChecks) {
+    throw new Error(`.${name2}() cannot be used on object schemas containing refinements`);
+  }
+  const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
+  const newShape = {};
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value, key) => selected && !selected.has(key) ? value : new Class2({ type: "optional", innerType: value })));
+  return clone(schema, mergeDefs(schema._zod.def, { shape: newShape, checks: [] }));
+}
+function required(Class2, schema, mask) {
+  const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
+  const newShape = {};
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value, key) => (
+    // overwrite with non-optional
+    selected && !selected.has(key) ? value : new Class2({ type: "nonoptional", innerType: value })
+  ));
+  return clone(schema, mergeDefs(schema._zod.def, { shape: newShape }));
 }
 function aborted(x, startIndex = 0) {
   if (x.aborted === true)
@@ -555,6 +804,15 @@ function finalizeIssue(iss, ctx, config2) {
   }
   return full;
 }
+function getSizableOrigin(input) {
+  if (input instanceof Set)
+    return "set";
+  if (input instanceof Map)
+    return "map";
+  if (input instanceof File)
+    return "file";
+  return "unknown";
+}
 function codePointLength(str) {
   const units = str.length;
   if (!highSurrogate.test(str))
@@ -608,6 +866,48 @@ function issue(...args) {
   }
   return { ...iss };
 }
+function cleanEnum(obj) {
+  return Object.entries(obj).filter(([k, _]) => {
+    return Number.isNaN(Number.parseInt(k, 10));
+  }).map((el) => el[1]);
+}
+function base64ToUint8Array(base64) {
+  const binaryString = atob(base64);
+  const bytes = new Uint8Array(binaryString.length);
+  for (let i = 0; i < binaryString.length; i++) {
+    bytes[i] = binaryString.charCodeAt(i);
+  }
+  return bytes;
+}
+function uint8ArrayToBase64(bytes) {
+  let binaryString = "";
+  for (let i = 0; i < bytes.length; i++) {
+    binaryString += String.fromCharCode(bytes[i]);
+  }
+  return btoa(binaryString);
+}
+function base64urlToUint8Array(base64url) {
+  const base64 = base64url.replace(/-/g, "+").replace(/_/g, "/");
+  const padding = "=".repeat((4 - base64.length % 4) % 4);
+  return base64ToUint8Array(base64 + padding);
+}
+function uint8ArrayToBase64url(bytes) {
+  return uint8ArrayToBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=/g, "");
+}
+function hexToUint8Array(hex) {
+  const cleanHex = hex.replace(/^0x/, "");
+  if (cleanHex.length % 2 !== 0) {
+    throw new Error("Invalid hex string length");
+  }
+  const bytes = new Uint8Array(cleanHex.length / 2);
+  for (let i = 0; i < cleanHex.length; i += 2) {
+    bytes[i / 2] = Number.parseInt(cleanHex.slice(i, i + 2), 16);
+  }
+  return bytes;
+}
+function uint8ArrayToHex(bytes) {
+  return Array.from(bytes).map((b) => b.toString(16).padStart(2, "0")).join("");
+}
 function members(proto, table2) {
   for (const key in table2) {
     const desc = Object.getOwnPropertyDescriptor(table2, key);
@@ -623,6 +923,23 @@ function own(inst, key, value, enumerable = true) {
 }
 function hide(inst, key, value) {
   return own(inst, key, value, false);
+}
+// @__NO_SIDE_EFFECTS__
+function derived(computes, table2) {
+  for (const key in computes) {
+    const compute = computes[key];
+    Object.defineProperty(table2, key, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        return own(this, key, compute(this));
+      },
+      set(value) {
+        own(this, key, value);
+      }
+    });
+  }
+  return table2;
 }
 function defineBound(proto, key, fn) {
   Object.defineProperty(proto, key, {
@@ -689,9 +1006,15 @@ function installLazyProp(inst, key, make, enumerable) {
     }
   });
 }
-var Cached, captureStackTrace, propertyKeyTypes, NUMBER_FORMAT_RANGES, highSurrogate, installing, broke, breaker;
+function constantCatch(value) {
+  const fn = () => value;
+  fn[CONSTANT_CATCH] = true;
+  return fn;
+}
+var Cached, EVALUATING, captureStackTrace, allowsEval, getParsedType, propertyKeyTypes, primitiveTypes, NUMBER_FORMAT_RANGES, BIGINT_FORMAT_RANGES, highSurrogate, Class, installing, broke, breaker, CONSTANT_CATCH;
 var init_util = __esm({
   "node_modules/zod/v4/core/util.js"() {
+    init_core();
     Cached = class {
       constructor(getter) {
         this._getter = getter;
@@ -706,9 +1029,77 @@ var init_util = __esm({
         return this._value;
       }
     };
+    EVALUATING = /* @__PURE__ */ Symbol("evaluating");
     captureStackTrace = "captureStackTrace" in Error ? Error.captureStackTrace : (..._args) => {
     };
+    allowsEval = /* @__PURE__ */ cached(() => {
+      if (globalConfig.jitless) {
+        return false;
+      }
+      if (typeof navigator !== "undefined" && navigator?.userAgent?.includes("Cloudflare")) {
+        return false;
+      }
+      try {
+        const F = Function;
+        new F("");
+        return true;
+      } catch (_) {
+        return false;
+      }
+    });
+    getParsedType = (data) => {
+      const t = typeof data;
+      switch (t) {
+        case "undefined":
+          return "undefined";
+        case "string":
+          return "string";
+        case "number":
+          return Number.isNaN(data) ? "nan" : "number";
+        case "boolean":
+          return "boolean";
+        case "function":
+          return "function";
+        case "bigint":
+          return "bigint";
+        case "symbol":
+          return "symbol";
+        case "object":
+          if (Array.isArray(data)) {
+            return "array";
+          }
+          if (data === null) {
+            return "null";
+          }
+          if (data.then && typeof data.then === "function" && data.catch && typeof data.catch === "function") {
+            return "promise";
+          }
+          if (typeof Map !== "undefined" && data instanceof Map) {
+            return "map";
+          }
+          if (typeof Set !== "undefined" && data instanceof Set) {
+            return "set";
+          }
+          if (typeof Date !== "undefined" && data instanceof Date) {
+            return "date";
+          }
+          if (typeof File !== "undefined" && data instanceof File) {
+            return "file";
+          }
+          return "object";
+        default:
+          throw new Error(`Unknown data type: ${t}`);
+      }
+    };
     propertyKeyTypes = /* @__PURE__ */ new Set(["string", "number", "symbol"]);
+    primitiveTypes = /* @__PURE__ */ new Set([
+      "string",
+      "number",
+      "bigint",
+      "boolean",
+      "symbol",
+      "undefined"
+    ]);
     NUMBER_FORMAT_RANGES = /* @__PURE__ */ (() => ({
       safeint: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
       int32: [-2147483648, 2147483647],
@@ -716,7 +1107,15 @@ var init_util = __esm({
       float32: [-34028234663852886e22, 34028234663852886e22],
       float64: [-Number.MAX_VALUE, Number.MAX_VALUE]
     }))();
+    BIGINT_FORMAT_RANGES = {
+      int64: [/* @__PURE__ */ BigInt("-9223372036854775808"), /* @__PURE__ */ BigInt("9223372036854775807")],
+      uint64: [/* @__PURE__ */ BigInt(0), /* @__PURE__ */ BigInt("18446744073709551615")]
+    };
     highSurrogate = /[\uD800-\uDBFF]/;
+    Class = class {
+      constructor(..._args) {
+      }
+    };
     broke = false;
     breaker = {
       configurable: true,
@@ -725,6 +1124,7 @@ var init_util = __esm({
         return void 0;
       }
     };
+    CONSTANT_CATCH = "~constantCatch";
   }
 });
 
@@ -1467,6 +1867,23 @@ function handleDefaultResult(payload, def) {
   }
   return payload;
 }
+function handleCatchResult(payload, result, def, ctx) {
+  if (!result.issues.length) {
+    payload.value = result.value;
+    if (result.memo)
+      payload.memo = true;
+    return payload;
+  }
+  payload.value = def.catchValue({
+    ...result,
+    value: payload.value,
+    error: {
+      issues: result.issues.map((iss) => finalizeIssue(iss, ctx, config()))
+    },
+    input: payload.value
+  });
+  return payload;
+}
 function handleRefineResult(result, payload, input, inst) {
   if (!result) {
     const _iss = {
@@ -1484,7 +1901,7 @@ function handleRefineResult(result, payload, input, inst) {
     payload.issues.push(issue(_iss));
   }
 }
-var $ZodType, toStandardResult, $ZodString, $ZodStringFormat, $ZodUUID, URL_BAD_FORMAT, URL_UNPARSEABLE, asciiTabOrNewline, $ZodURL, $ZodISODateTime, $ZodISODate, $ZodISOTime, $ZodISODuration, $ZodNumber, $ZodNumberFormat, $ZodBoolean, $ZodUnknown, $ZodNever, arraySize, $ZodArray, NO_SYMBOL_KEYS, $ZodObject, $ZodUnion, $ZodRecord, $ZodEnum, $ZodLiteral, $ZodOptional, $ZodNullable, $ZodDefault, $ZodCustom;
+var $ZodType, toStandardResult, $ZodString, $ZodStringFormat, $ZodUUID, URL_BAD_FORMAT, URL_UNPARSEABLE, asciiTabOrNewline, $ZodURL, $ZodISODateTime, $ZodISODate, $ZodISOTime, $ZodISODuration, $ZodNumber, $ZodNumberFormat, $ZodBoolean, $ZodUnknown, $ZodNever, arraySize, $ZodArray, NO_SYMBOL_KEYS, $ZodObject, $ZodUnion, $ZodRecord, $ZodEnum, $ZodLiteral, $ZodOptional, $ZodNullable, $ZodDefault, $ZodCatch, $ZodCustom;
 var init_schemas = __esm({
   "node_modules/zod/v4/core/schemas.js"() {
     init_checks();
@@ -2221,6 +2638,22 @@ var init_schemas = __esm({
         return handleDefaultResult(result, def);
       };
     });
+    $ZodCatch = /* @__PURE__ */ $constructor("$ZodCatch", (inst, def) => {
+      $ZodType.init(inst, def);
+      defineLazyInternal(inst, "optin", (zod) => zod.def.innerType._zod.optin === "defaulted" ? "defaulted" : "optional");
+      defineLazyInternal(inst, "optout", (zod) => zod.def.innerType._zod.optout);
+      defineLazyInternal(inst, "values", (zod) => zod.def.innerType._zod.values);
+      inst._zod.parse = (payload, ctx) => {
+        if (ctx.direction === "backward") {
+          return def.innerType._zod.run(payload, ctx);
+        }
+        const result = def.innerType._zod.run({ value: payload.value, issues: [] }, ctx);
+        if (result instanceof Promise) {
+          return result.then((result2) => handleCatchResult(payload, result2, def, ctx));
+        }
+        return handleCatchResult(payload, result, def, ctx);
+      };
+    });
     $ZodCustom = /* @__PURE__ */ $constructor("$ZodCustom", (inst, def) => {
       $ZodCheck.init(inst, def);
       $ZodType.init(inst, def);
@@ -2448,12 +2881,12 @@ function snapshotChecks(def) {
   return def;
 }
 // @__NO_SIDE_EFFECTS__
-function _string(Class, params) {
-  return new Class(snapshotChecks({ type: "string", ...normalizeParams(params) }));
+function _string(Class2, params) {
+  return new Class2(snapshotChecks({ type: "string", ...normalizeParams(params) }));
 }
 // @__NO_SIDE_EFFECTS__
-function _uuid(Class, params) {
-  return new Class({
+function _uuid(Class2, params) {
+  return new Class2({
     type: "string",
     format: "uuid",
     check: "string_format",
@@ -2462,8 +2895,8 @@ function _uuid(Class, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _url(Class, params) {
-  return new Class({
+function _url(Class2, params) {
+  return new Class2({
     type: "string",
     format: "url",
     check: "string_format",
@@ -2472,8 +2905,8 @@ function _url(Class, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _isoDateTime(Class, params) {
-  return new Class({
+function _isoDateTime(Class2, params) {
+  return new Class2({
     type: "string",
     format: "datetime",
     check: "string_format",
@@ -2484,8 +2917,8 @@ function _isoDateTime(Class, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _isoDate(Class, params) {
-  return new Class({
+function _isoDate(Class2, params) {
+  return new Class2({
     type: "string",
     format: "date",
     check: "string_format",
@@ -2493,8 +2926,8 @@ function _isoDate(Class, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _isoTime(Class, params) {
-  return new Class({
+function _isoTime(Class2, params) {
+  return new Class2({
     type: "string",
     format: "time",
     check: "string_format",
@@ -2503,8 +2936,8 @@ function _isoTime(Class, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _isoDuration(Class, params) {
-  return new Class({
+function _isoDuration(Class2, params) {
+  return new Class2({
     type: "string",
     format: "duration",
     check: "string_format",
@@ -2512,8 +2945,8 @@ function _isoDuration(Class, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _int(Class, params) {
-  return new Class({
+function _int(Class2, params) {
+  return new Class2({
     type: "number",
     check: "number_format",
     abort: false,
@@ -2522,21 +2955,21 @@ function _int(Class, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _boolean(Class, params) {
-  return new Class({
+function _boolean(Class2, params) {
+  return new Class2({
     type: "boolean",
     ...normalizeParams(params)
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _unknown(Class) {
-  return new Class({
+function _unknown(Class2) {
+  return new Class2({
     type: "unknown"
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _never(Class, params) {
-  return new Class({
+function _never(Class2, params) {
+  return new Class2({
     type: "never",
     ...normalizeParams(params)
   });
@@ -2603,8 +3036,8 @@ function _regex(pattern, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _refine(Class, fn, _params) {
-  const schema = new Class({
+function _refine(Class2, fn, _params) {
+  const schema = new Class2({
     type: "custom",
     check: "custom",
     fn,
@@ -2793,10 +3226,18 @@ function _default(innerType, defaultValue) {
   });
 }
 // @__NO_SIDE_EFFECTS__
+function _catch(innerType, catchValue) {
+  return new ZodMiniCatch({
+    type: "catch",
+    innerType,
+    catchValue: typeof catchValue === "function" ? catchValue : util_exports.constantCatch(catchValue)
+  });
+}
+// @__NO_SIDE_EFFECTS__
 function refine(fn, _params = {}) {
   return _refine(ZodMiniCustom, fn, _params);
 }
-var ZodMiniType, ZodMiniString, ZodMiniStringFormat, ZodMiniUUID, ZodMiniURL, ZodMiniNumber, ZodMiniNumberFormat, ZodMiniBoolean, ZodMiniUnknown, ZodMiniNever, ZodMiniArray, ZodMiniObject, ZodMiniUnion, ZodMiniRecord, ZodMiniEnum, ZodMiniLiteral, ZodMiniOptional, ZodMiniNullable, ZodMiniDefault, ZodMiniCustom;
+var ZodMiniType, ZodMiniString, ZodMiniStringFormat, ZodMiniUUID, ZodMiniURL, ZodMiniNumber, ZodMiniNumberFormat, ZodMiniBoolean, ZodMiniUnknown, ZodMiniNever, ZodMiniArray, ZodMiniObject, ZodMiniUnion, ZodMiniRecord, ZodMiniEnum, ZodMiniLiteral, ZodMiniOptional, ZodMiniNullable, ZodMiniDefault, ZodMiniCatch, ZodMiniCustom;
 var init_schemas2 = __esm({
   "node_modules/zod/v4/mini/schemas.js"() {
     init_core2();
@@ -2924,6 +3365,10 @@ var init_schemas2 = __esm({
     });
     ZodMiniDefault = /* @__PURE__ */ $constructor("ZodMiniDefault", (inst, def) => {
       $ZodDefault.init(inst, def);
+      ZodMiniType.init(inst, def);
+    });
+    ZodMiniCatch = /* @__PURE__ */ $constructor("ZodMiniCatch", (inst, def) => {
+      $ZodCatch.init(inst, def);
       ZodMiniType.init(inst, def);
     });
     ZodMiniCustom = /* @__PURE__ */ $constructor("ZodMiniCustom", (inst, def) => {
@@ -4360,7 +4805,7 @@ async function removeAbandonedLock(path2, repository, waitMs) {
       return "removed";
     }
     if (Date.now() >= deadline) return "held";
-    await new Promise((resolve25) => setTimeout(resolve25, LOCK_SETTLE_MS));
+    await new Promise((resolve26) => setTimeout(resolve26, LOCK_SETTLE_MS));
   }
 }
 async function mayBeOwned(path2, repo) {
@@ -4698,9 +5143,9 @@ async function spawnGit(opts, args, run, consume) {
     if (typeof run.input === "string" || Buffer.isBuffer(run.input)) child.stdin.end(run.input);
     else if (run.input !== void 0) void feed(child.stdin, run.input);
   }
-  const exited = new Promise((resolve25, reject) => {
+  const exited = new Promise((resolve26, reject) => {
     child.once("error", reject);
-    child.once("close", (code2) => resolve25(code2 ?? -1));
+    child.once("close", (code2) => resolve26(code2 ?? -1));
   });
   let consumeError = null;
   const consumed = consume(child.stdout).catch((error2) => {
@@ -6656,7 +7101,7 @@ async function release(handle) {
   }
 }
 function sleep(ms) {
-  return new Promise((resolve25) => setTimeout(resolve25, ms));
+  return new Promise((resolve26) => setTimeout(resolve26, ms));
 }
 var DEFAULT_LOCK_TIMEOUT_MS, HELD;
 var init_lock = __esm({
@@ -7189,7 +7634,7 @@ var init_snapshot_store = __esm({
         const texts = [];
         const ids = await listJsonNames(layout(this.home).snapshots);
         for (let i = 0; i < ids.length; i += SCAN_SLICE) {
-          if (i > 0) await new Promise((resolve25) => setImmediate(resolve25));
+          if (i > 0) await new Promise((resolve26) => setImmediate(resolve26));
           for (const id2 of ids.slice(i, i + SCAN_SLICE)) {
             try {
               texts.push({ id: id2, text: readFileSync3(this.snapshotPath(id2), "utf8") });
@@ -9092,7 +9537,7 @@ function batches() {
             buffer = [];
             yield out;
           } else if (ended) return;
-          else await new Promise((resolve25) => wake = resolve25);
+          else await new Promise((resolve26) => wake = resolve26);
         }
       }
     }
@@ -9735,6 +10180,43 @@ var init_attempt = __esm({
     init_duration();
     init_errors();
     init_paths();
+  }
+});
+
+// src/text.ts
+function extendsPrevious(cp) {
+  return cp === ZWJ || cp >= 127995 && cp <= 127999 || cp >= 917536 && cp <= 917631 || MARK.test(String.fromCodePoint(cp));
+}
+function firstChars2(text, max) {
+  if (text.length <= max) return { text, cut: false };
+  const starts = [];
+  let end = 0;
+  for (const char of text) {
+    if (starts.length === max) break;
+    starts.push(end);
+    end += char.length;
+  }
+  if (end === text.length) return { text, cut: false };
+  starts.push(end);
+  let keep = max;
+  while (keep > 0 && splits(text, starts, keep)) keep -= 1;
+  return { text: text.slice(0, starts[keep === 0 ? max : keep]), cut: true };
+}
+function splits(text, starts, k) {
+  const next = text.codePointAt(starts[k]);
+  if (extendsPrevious(next) || text.codePointAt(starts[k - 1]) === ZWJ) return true;
+  if (!isRegionalIndicator(next)) return false;
+  let run = 0;
+  for (let i = k - 1; i >= 0 && isRegionalIndicator(text.codePointAt(starts[i])); i--) run += 1;
+  return run % 2 === 1;
+}
+var MARK, ZWJ, isRegionalIndicator;
+var init_text = __esm({
+  "src/text.ts"() {
+    "use strict";
+    MARK = new RegExp("^\\p{M}$", "u");
+    ZWJ = 8205;
+    isRegionalIndicator = (cp) => cp !== void 0 && cp >= 127462 && cp <= 127487;
   }
 });
 
@@ -11682,12 +12164,14 @@ function failureOf(c) {
   };
 }
 function cut(text, max) {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}\u2026`;
+  const kept = firstChars2(text, max - 1);
+  return text.length <= max || !kept.cut ? text : `${kept.text}\u2026`;
 }
 var import_saxes, JunitParseError, MAX_NAME, MAX_MESSAGE, MAX_DEPTH, JunitCounter;
 var init_junit = __esm({
   "src/gates/junit.ts"() {
     "use strict";
+    init_text();
     import_saxes = __toESM(require_saxes(), 1);
     init_gate();
     JunitParseError = class extends Error {
@@ -11807,7 +12291,7 @@ var init_junit = __esm({
       addText(text) {
         const p = this.open?.problem;
         if (p === void 0 || p === null || this.path.length < p.depth || p.message !== null) return;
-        if (p.text.length <= MAX_MESSAGE) p.text += text.slice(0, MAX_MESSAGE + 1 - p.text.length);
+        if (p.text.length <= MAX_MESSAGE) p.text += firstChars2(text, MAX_MESSAGE + 1 - p.text.length).text;
       }
     };
   }
@@ -12016,12 +12500,14 @@ function howItEnded(input) {
 }
 function oneLine2(text) {
   const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").trim();
-  return flat.length <= MAX_REASON ? flat : `${flat.slice(0, MAX_REASON - 1)}\u2026`;
+  const kept = firstChars2(flat, MAX_REASON - 1);
+  return flat.length <= MAX_REASON || !kept.cut ? flat : `${kept.text}\u2026`;
 }
 var MAX_REASON;
 var init_verdict = __esm({
   "src/gates/verdict.ts"() {
     "use strict";
+    init_text();
     init_gate_rules();
     init_gate_rules();
     MAX_REASON = 900;
@@ -12388,7 +12874,7 @@ function runUserCommand(options) {
     return Promise.resolve(notStarted(error2, started));
   }
   const stdio = options.stdio === "inherit" ? ["inherit", options.stdoutToStderr ? process.stderr : "inherit", "inherit"] : ["ignore", "pipe", "pipe"];
-  return new Promise((resolve25) => {
+  return new Promise((resolve26) => {
     const child = spawn2(file, args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
@@ -12443,8 +12929,8 @@ function runUserCommand(options) {
       for (const timer of timers) clearTimeout(timer);
       for (const s of options.forwardSignals ?? []) process.off(s, forward);
       endGroup();
-      if (spawnError !== null) return resolve25(notStarted(spawnError, started));
-      resolve25({
+      if (spawnError !== null) return resolve26(notStarted(spawnError, started));
+      resolve26({
         exitCode: code2,
         signal,
         durationMs: Math.round(performance.now() - started),
@@ -15170,7 +15656,7 @@ async function createBundle(repo, file, refs) {
 ` });
 }
 async function verifyBundle(repo, file) {
-  const invalid4 = (why, cause) => new BundleInvalidError(
+  const invalid2 = (why, cause) => new BundleInvalidError(
     `${file} is not a usable agentgate bundle: ${why}; use a file written by "export"`,
     { cause, details: { file } }
   );
@@ -15179,13 +15665,13 @@ async function verifyBundle(repo, file) {
     const heads = (await runGit(withTransport(repo), ["bundle", "list-heads", file])).stdout;
     return heads.split("\n").filter(Boolean).map((line) => {
       const m = /^([0-9a-f]{40}(?:[0-9a-f]{24})?) (\S+)$/.exec(line);
-      if (!m) throw invalid4(`unexpected line ${JSON.stringify(line.slice(0, 100))} in its list of refs`);
+      if (!m) throw invalid2(`unexpected line ${JSON.stringify(line.slice(0, 100))} in its list of refs`);
       return { sha: m[1], ref: m[2] };
     });
   } catch (cause) {
     if (cause instanceof BundleInvalidError) throw cause;
     if (cause instanceof GitFailedError)
-      throw invalid4(
+      throw invalid2(
         String(cause.details.stderr ?? cause.message).split("\n").slice(-2).join(" "),
         cause
       );
@@ -15240,7 +15726,7 @@ async function clearStaleRemoteRefLocks(url2, refs) {
     const first = await stat15(lock).catch(() => null);
     if (first === null || !first.isFile()) continue;
     const young = Math.min(STALE_REMOTE_LOCK_MS, STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs));
-    if (young > 0) await new Promise((resolve25) => setTimeout(resolve25, young));
+    if (young > 0) await new Promise((resolve26) => setTimeout(resolve26, young));
     const again = await stat15(lock).catch(() => null);
     if (again === null || !again.isFile() || again.mtimeMs !== first.mtimeMs) continue;
     await rm14(lock, { force: true });
@@ -26403,8 +26889,8 @@ function closedOr(error2) {
   return isClosedPipe(error2) ? new OutputClosed("output closed", { cause: error2 }) : error2;
 }
 function write(output, text) {
-  return new Promise((resolve25, reject) => {
-    output.write(text, (error2) => error2 ? reject(closedOr(error2)) : resolve25());
+  return new Promise((resolve26, reject) => {
+    output.write(text, (error2) => error2 ? reject(closedOr(error2)) : resolve26());
   });
 }
 var INHERITED, NOT_SERVED, OutputClosed;
@@ -27246,40 +27732,87 @@ var init_checkpoint = __esm({
   }
 });
 
-// src/text.ts
-function extendsPrevious(cp) {
-  return cp === ZWJ || cp >= 127995 && cp <= 127999 || cp >= 917536 && cp <= 917631 || MARK.test(String.fromCodePoint(cp));
+// src/checkpoints/sessions.ts
+function cappedTouched(paths) {
+  const out = [...new Set(paths)].sort();
+  const chars = out.reduce((n, p) => n + p.length, 0);
+  return out.length > TOUCHED_MAX || chars > TOUCHED_CHARS ? void 0 : out;
 }
-function firstChars2(text, max) {
-  if (text.length <= max) return { text, cut: false };
-  const starts = [];
-  let end = 0;
-  for (const char of text) {
-    if (starts.length === max) break;
-    starts.push(end);
-    end += char.length;
-  }
-  if (end === text.length) return { text, cut: false };
-  starts.push(end);
-  let keep = max;
-  while (keep > 0 && splits(text, starts, keep)) keep -= 1;
-  return { text: text.slice(0, starts[keep === 0 ? max : keep]), cut: true };
+function linePosition(previous, next) {
+  if (previous === null) return { seq: 1, span: 0 };
+  const seq = (previous.seq ?? 0) + 1;
+  const owner = ownerOf(next);
+  const continues = owner !== null && ownerOf(previous) === owner && previous.span !== void 0;
+  if (!continues) return { seq, span: seq - 1 };
+  const before2 = runOf2(previous);
+  const run = before2 === void 0 || next.touched === void 0 ? void 0 : cappedTouched([...before2, ...next.touched]);
+  const same = run === void 0 ? next.touched === void 0 : sameList(run, next.touched);
+  return { seq, span: previous.span, ...same ? {} : { runTouched: run ?? null } };
 }
-function splits(text, starts, k) {
-  const next = text.codePointAt(starts[k]);
-  if (extendsPrevious(next) || text.codePointAt(starts[k - 1]) === ZWJ) return true;
-  if (!isRegionalIndicator(next)) return false;
-  let run = 0;
-  for (let i = k - 1; i >= 0 && isRegionalIndicator(text.codePointAt(starts[i])); i--) run += 1;
-  return run % 2 === 1;
+function sameList(a, b) {
+  return b !== void 0 && a.length === b.length && a.every((p, i) => p === b[i]);
 }
-var MARK, ZWJ, isRegionalIndicator;
-var init_text = __esm({
-  "src/text.ts"() {
+function runOf2(e) {
+  return e.runTouched === null ? void 0 : e.runTouched ?? e.touched;
+}
+function touchedOfStep(previous, next) {
+  const adjacent = previous.seq === void 0 || next.seq === void 0 || next.seq === previous.seq + 1;
+  return adjacent ? next.touched : runOf2(next);
+}
+function ownsStep(previous, next) {
+  return previous.seq === void 0 || next.span === void 0 || previous.seq >= next.span;
+}
+function ownerOf(e) {
+  if (e.kind === "safety" || e.session === void 0) return null;
+  if (e.role !== void 0) return e.role === "change" || e.role === "restore" ? e.session : null;
+  return e.prompt === void 0 ? e.session : null;
+}
+function stepParts(owner, paths, touched) {
+  if (owner === null || touched === void 0) return [{ owner, paths }];
+  const named2 = new Set(touched);
+  const isOwners = (p) => named2.has("") || named2.has(p) || parentsOf(p).some((d) => named2.has(d));
+  return [
+    { owner, paths: paths.filter(isOwners) },
+    { owner: null, paths: paths.filter((p) => !isOwners(p)) }
+  ];
+}
+function sessionChanges(session, steps) {
+  const lastMine = /* @__PURE__ */ new Map();
+  const lastOther = /* @__PURE__ */ new Map();
+  const lastOtherBelow = /* @__PURE__ */ new Map();
+  steps.forEach((step, i) => {
+    const mine = step.owner === session;
+    for (const path2 of step.paths) {
+      (mine ? lastMine : lastOther).set(path2, i);
+      if (!mine) for (const dir of parentsOf(path2)) lastOtherBelow.set(dir, i);
+    }
+  });
+  const changed = [...lastMine.keys()].sort();
+  const conflicts = changed.filter((p) => {
+    const mine = lastMine.get(p) ?? -1;
+    const others = [p, ...parentsOf(p)].map((q) => lastOther.get(q) ?? -1);
+    return Math.max(lastOtherBelow.get(p) ?? -1, ...others) > mine;
+  });
+  return { changed, conflicts };
+}
+function parentsOf(path2) {
+  const out = [];
+  for (let i = path2.lastIndexOf("/"); i > 0; i = path2.lastIndexOf("/", i - 1)) out.push(path2.slice(0, i));
+  return out;
+}
+function thinnable(newestFirst2, keep, protectedOids) {
+  return newestFirst2.filter((e, i) => {
+    if (i < keep || e.role !== "change" || protectedOids.has(e.oid)) return false;
+    const newer = newestFirst2[i - 1];
+    return newer !== void 0 && ownerOf(newer) === ownerOf(e);
+  });
+}
+var TOUCHED_MAX, TOUCHED_CHARS;
+var init_sessions = __esm({
+  "src/checkpoints/sessions.ts"() {
     "use strict";
-    MARK = new RegExp("^\\p{M}$", "u");
-    ZWJ = 8205;
-    isRegionalIndicator = (cp) => cp !== void 0 && cp >= 127462 && cp <= 127487;
+    TOUCHED_MAX = 100;
+    TOUCHED_CHARS = 1e4;
   }
 });
 
@@ -27332,6 +27865,7 @@ var init_message2 = __esm({
     init_checkpoint();
     init_random();
     init_text();
+    init_sessions();
     CheckpointMeta = object({
       label: nullable(string2()),
       createdAt: string2(),
@@ -27350,6 +27884,14 @@ var init_message2 = __esm({
        */
       seq: optional(int().check(_nonnegative())),
       span: optional(int().check(_nonnegative())),
+      /**
+       * On a `change` whose tool named the files it wrote: those of them inside the workspace, as git
+       * paths (at most TOUCHED_MAX). The step into it is its session's for these (and below them) only;
+       * absent: the whole step. `runTouched` is the same for the run back to `span` (null: all of it),
+       * absent when it equals `touched` (sessions.ts linePosition).
+       */
+      touched: optional(array(string2()).check(_maxLength(TOUCHED_MAX))),
+      runTouched: optional(nullable(array(string2()).check(_maxLength(TOUCHED_MAX)))),
       /**
        * Set when the track did not count the store's objects: what the tracks since the count at commit
        * `since` may have added at most (src/checkpoints/budget-count.ts).
@@ -27824,59 +28366,6 @@ var init_apply = __esm({
   }
 });
 
-// src/checkpoints/sessions.ts
-function linePosition(previous, next) {
-  if (previous === null) return { seq: 1, span: 0 };
-  const seq = (previous.seq ?? 0) + 1;
-  const owner = ownerOf(next);
-  const continues = owner !== null && ownerOf(previous) === owner && previous.span !== void 0;
-  return { seq, span: continues ? previous.span : seq - 1 };
-}
-function ownsStep(previous, next) {
-  return previous.seq === void 0 || next.span === void 0 || previous.seq >= next.span;
-}
-function ownerOf(e) {
-  if (e.kind === "safety" || e.session === void 0) return null;
-  if (e.role !== void 0) return e.role === "change" || e.role === "restore" ? e.session : null;
-  return e.prompt === void 0 ? e.session : null;
-}
-function sessionChanges(session, steps) {
-  const lastMine = /* @__PURE__ */ new Map();
-  const lastOther = /* @__PURE__ */ new Map();
-  const lastOtherBelow = /* @__PURE__ */ new Map();
-  steps.forEach((step, i) => {
-    const mine = step.owner === session;
-    for (const path2 of step.paths) {
-      (mine ? lastMine : lastOther).set(path2, i);
-      if (!mine) for (const dir of parentsOf(path2)) lastOtherBelow.set(dir, i);
-    }
-  });
-  const changed = [...lastMine.keys()].sort();
-  const conflicts = changed.filter((p) => {
-    const mine = lastMine.get(p) ?? -1;
-    const others = [p, ...parentsOf(p)].map((q) => lastOther.get(q) ?? -1);
-    return Math.max(lastOtherBelow.get(p) ?? -1, ...others) > mine;
-  });
-  return { changed, conflicts };
-}
-function parentsOf(path2) {
-  const out = [];
-  for (let i = path2.lastIndexOf("/"); i > 0; i = path2.lastIndexOf("/", i - 1)) out.push(path2.slice(0, i));
-  return out;
-}
-function thinnable(newestFirst2, keep, protectedOids) {
-  return newestFirst2.filter((e, i) => {
-    if (i < keep || e.role !== "change" || protectedOids.has(e.oid)) return false;
-    const newer = newestFirst2[i - 1];
-    return newer !== void 0 && ownerOf(newer) === ownerOf(e);
-  });
-}
-var init_sessions = __esm({
-  "src/checkpoints/sessions.ts"() {
-    "use strict";
-  }
-});
-
 // src/checkpoints/upkeep.ts
 import { readFile as readFile13, rm as rm17 } from "node:fs/promises";
 import { dirname as dirname18 } from "node:path";
@@ -28107,7 +28596,7 @@ async function findSkipped(root, listing, maxBytes, sizes) {
   ];
   const repoDirs = /* @__PURE__ */ new Map();
   for (let i = 0; i < candidates.length; i += STAT_SLICE) {
-    if (i > 0) await new Promise((resolve25) => setImmediate(resolve25));
+    if (i > 0) await new Promise((resolve26) => setImmediate(resolve26));
     for (const c of candidates.slice(i, i + STAT_SLICE)) {
       const nested = nestedRepositoryAbove(root, c.path, repoDirs);
       if (nested !== null) {
@@ -28724,15 +29213,16 @@ async function stepsAfter(store, from, now) {
   const pairs = [
     ...after2.slice(1).map((e, i) => {
       const previous = after2[i];
-      return { owner: stepOwner(previous, e), from: previous.hash, to: e.hash };
+      const touched = touchedOfStep(previous, e);
+      return { owner: stepOwner(previous, e), touched, from: previous.hash, to: e.hash };
     }),
-    { owner: null, from: after2.at(-1).hash, to: now }
+    { owner: null, touched: void 0, from: after2.at(-1).hash, to: now }
   ].filter((p) => p.from !== p.to);
   const paths = await changedPathsOfPairs(
     store.repo,
     pairs.map((p) => [p.from, p.to])
   );
-  return pairs.map((p, i) => ({ owner: p.owner, paths: paths[i] ?? [] }));
+  return pairs.flatMap((p, i) => stepParts(p.owner, paths[i] ?? [], p.touched));
 }
 function stepOwner(previous, next) {
   if (!ownsStep(previous, next)) return null;
@@ -28747,6 +29237,23 @@ var init_session_restore = __esm({
     init_message2();
     init_plan();
     init_sessions();
+  }
+});
+
+// src/checkpoints/touched.ts
+async function touchedGitPaths(root, forbidden, named2) {
+  if (named2.length === 0 || named2.length > TOUCHED_MAX) return void 0;
+  const placed = await Promise.all(
+    named2.map((p) => toWorkspaceGitPath(root, p, forbidden).catch(() => null))
+  );
+  const inside = placed.filter((p) => p !== null);
+  return inside.length === 0 ? void 0 : cappedTouched(inside);
+}
+var init_touched = __esm({
+  "src/checkpoints/touched.ts"() {
+    "use strict";
+    init_sessions();
+    init_workspace_paths();
   }
 });
 
@@ -28777,6 +29284,7 @@ var init_checkpoints = __esm({
     init_store();
     init_budget_count();
     init_session_restore();
+    init_touched();
     init_upkeep();
     Checkpoints = class _Checkpoints {
       constructor(store) {
@@ -28815,18 +29323,24 @@ var init_checkpoints = __esm({
       async trackLocked(label, opts, claimed) {
         const store = this.store;
         const numbered = opts.beforePrompt === true && opts.session !== void 0;
+        const role = roleOf(opts);
         const capturing = store.capture({ forTrack: true });
         const reading = listRefRecords(
           store.repo,
           numbered ? [CHECKPOINT_REF_PREFIX, META_REF_PREFIX] : [META_REF_PREFIX]
         );
-        const [records, captured, budget] = await Promise.all([reading, capturing, readBudget(store.location)]);
+        const touching = role === "change" && opts.touched !== void 0 ? touchedGitPaths(store.workspace, store.forbidden, opts.touched) : void 0;
+        const [records, captured, budget, touched] = await Promise.all([
+          reading,
+          capturing,
+          readBudget(store.location),
+          touching
+        ]);
         if (records.some((r) => r.ref === BASELINE_REF)) store.baselineKnown = true;
         const latest = records.find((r) => r.ref === LATEST_REF);
         const prompt = numbered ? Math.max(claimed ?? 0, nextPromptOf(records, opts.session)) : void 0;
         if (prompt !== void 0 && prompt !== claimed)
           await notePromptNumber(store.location.promptsDir, opts.session, prompt);
-        const role = roleOf(opts);
         if (opts.unlessUnchanged && captured.treeId === (latest?.tree ?? null)) {
           const ref = (await this.markers()).latest?.ref ?? LATEST_REF;
           const skipped = captured.skipped.map((s) => store.skippedFile(s));
@@ -28836,7 +29350,8 @@ var init_checkpoints = __esm({
           ...opts.session === void 0 ? {} : { session: opts.session },
           ...opts.event === void 0 ? {} : { event: opts.event },
           ...prompt === void 0 ? {} : { prompt },
-          ...role === void 0 ? {} : { role }
+          ...role === void 0 ? {} : { role },
+          ...touched === void 0 ? {} : { touched }
         };
         const tagged = { ...owned, ...store.placeAfter(latest, "track", owned) };
         const uncounted = await uncountedBound({
@@ -28855,7 +29370,7 @@ var init_checkpoints = __esm({
         tracking.catch(() => void 0);
         let counting = null;
         if (uncounted === null) {
-          await new Promise((resolve25) => setImmediate(resolve25));
+          await new Promise((resolve26) => setImmediate(resolve26));
           counting = countObjects(store.repo);
           counting.catch(() => void 0);
         }
@@ -29644,7 +30159,7 @@ var init_gate2 = __esm({
 });
 
 // types/agent-hooks.ts
-var id, name, path, word, roots, ClaudeStyleEvent, GeminiEvent, CursorEvent, CopilotEvent, ClineEvent, WindsurfEvent;
+var id, name, path, word, roots, loosePath, looseText, ClaudeStyleEvent, GeminiEvent, CursorEvent, CopilotEvent, ClineEvent, WindsurfEvent;
 var init_agent_hooks = __esm({
   "types/agent-hooks.ts"() {
     "use strict";
@@ -29656,6 +30171,8 @@ var init_agent_hooks = __esm({
     path = deferred(() => string2().check(_minLength(1), _maxLength(4096)));
     word = deferred(() => string2().check(_maxLength(200)));
     roots = deferred(() => array(path).check(_maxLength(100)));
+    loosePath = deferred(() => _catch(optional(path), void 0));
+    looseText = deferred(() => _catch(optional(string2().check(_maxLength(1e7))), void 0));
     ClaudeStyleEvent = deferred(
       () => object({
         session_id: optional(id),
@@ -29669,7 +30186,12 @@ var init_agent_hooks = __esm({
         prompt: optional(string2()),
         /** Qwen Code: the text a person typed (absent for continuations after a tool result). */
         submitted_prompt: optional(string2()),
-        tool_name: optional(word)
+        tool_name: optional(word),
+        /** PostToolUse: the file a Write, Edit, MultiEdit (`file_path`) or NotebookEdit (`notebook_path`) wrote; Codex's apply_patch envelope (`command`). */
+        tool_input: _catch(
+          optional(object({ file_path: loosePath, notebook_path: loosePath, command: looseText })),
+          void 0
+        )
       })
     );
     GeminiEvent = deferred(
@@ -29679,7 +30201,9 @@ var init_agent_hooks = __esm({
         hook_event_name: name,
         source: optional(word),
         prompt: optional(string2()),
-        tool_name: optional(word)
+        tool_name: optional(word),
+        /** AfterTool of write_file and replace: the file they wrote. */
+        tool_input: _catch(optional(object({ file_path: loosePath })), void 0)
       })
     );
     CursorEvent = deferred(
@@ -29703,6 +30227,11 @@ var init_agent_hooks = __esm({
         cwd: path,
         toolName: optional(word),
         tool_name: optional(word),
+        /** camelCase postToolUse: the tool's arguments, an object or its JSON text (`create`'s `path`). */
+        toolArgs: _catch(
+          optional(union([string2().check(_maxLength(1e7)), object({ path: loosePath })])),
+          void 0
+        ),
         prompt: optional(string2()),
         source: optional(word)
       })
@@ -29713,7 +30242,14 @@ var init_agent_hooks = __esm({
         taskId: id,
         workspaceRoots: optional(roots),
         userPromptSubmit: optional(object({ prompt: optional(string2()) })),
-        postToolUse: optional(object({ toolName: optional(word), success: optional(boolean2()) })),
+        postToolUse: optional(
+          object({
+            toolName: optional(word),
+            success: optional(boolean2()),
+            /** write_to_file, replace_in_file (the SDK's editor): the file, relative to the workspace root. */
+            parameters: _catch(optional(object({ path: loosePath })), void 0)
+          })
+        ),
         taskStart: optional(
           object({ taskMetadata: optional(object({ initialTask: optional(string2()) })) })
         )
@@ -29745,8 +30281,8 @@ async function withinBudget(ms, fn) {
   const wrapped = work.then((value) => ({ value }));
   wrapped.catch(() => void 0);
   let timer;
-  const stop = new Promise((resolve25) => {
-    timer = setTimeout(() => resolve25("late"), stopAt);
+  const stop = new Promise((resolve26) => {
+    timer = setTimeout(() => resolve26("late"), stopAt);
   });
   const first = await Promise.race([wrapped, stop]).finally(() => clearTimeout(timer));
   if (first !== "late") return { done: true, value: first.value };
@@ -29755,7 +30291,7 @@ async function withinBudget(ms, fn) {
     (v) => v,
     () => null
   );
-  const windDown = new Promise((resolve25) => setTimeout(() => resolve25(null), ms - stopAt).unref());
+  const windDown = new Promise((resolve26) => setTimeout(() => resolve26(null), ms - stopAt).unref());
   const last = await Promise.race([settled, windDown]);
   return last === null ? { done: false } : { done: true, value: last.value };
 }
@@ -29806,7 +30342,7 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join43 } from "node:path";
+import { join as join43, resolve as resolve22 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const home = opts.settings?.home ?? resolveHome(opts.home);
   const outcome = await checkpointFor(event, opts).catch(failure2);
@@ -29849,7 +30385,8 @@ async function checkpointFor(event, opts) {
       beforePrompt: event.kind === "before-prompt",
       session: event.session,
       event: event.event,
-      unlessUnchanged: event.kind === "latest"
+      unlessUnchanged: event.kind === "latest",
+      ...event.touched === void 0 || event.kind !== "latest" ? {} : { touched: event.touched.map((p) => resolve22(event.workspace, p)) }
     });
   });
   if (!run.done)
@@ -29927,14 +30464,40 @@ function noCheckpoint(kinds, event, session) {
     session
   };
 }
+function writtenBy(writers, tool, ...paths) {
+  if (tool === void 0 || !writers.has(tool)) return void 0;
+  const named2 = paths.filter((p) => p !== void 0 && p !== "");
+  return named2.length > 0 ? named2 : void 0;
+}
+function patchPaths(patch4) {
+  const out = [];
+  for (const m of patch4.matchAll(
+    /^\*\*\* (?:Add File|Update File|Delete File|Move to): *(.*\S)[^\S\n]*$/gm
+  )) {
+    out.push(m[1]);
+    if (out.length >= PATCH_PATHS_READ) break;
+  }
+  return out;
+}
+var PATCH_PATHS_READ;
 var init_adapter = __esm({
   "src/hooks/adapter.ts"() {
     "use strict";
+    PATCH_PATHS_READ = 1e3;
   }
 });
 
 // src/hooks/agents/claude-style.ts
-function claudeStyle(e, session, kinds) {
+function fileWritten(e) {
+  return writtenBy(FILE_WRITERS, e.tool_name, e.tool_input?.file_path, e.tool_input?.notebook_path);
+}
+function patched(e) {
+  const patch4 = e.tool_input?.command;
+  if (patch4 === void 0 || e.tool_name?.replace(/^functions\./, "") !== "apply_patch") return void 0;
+  const paths = patchPaths(patch4);
+  return paths.length > 0 ? paths : void 0;
+}
+function claudeStyle(e, session, kinds, touchedOf = fileWritten) {
   const kind = kindOf2(kinds, e.hook_event_name);
   if (kind === void 0) return noCheckpoint(kinds, e.hook_event_name, session);
   return {
@@ -29944,14 +30507,15 @@ function claudeStyle(e, session, kinds) {
       kind,
       cwd: e.cwd,
       detail: e.hook_event_name === "SessionStart" ? e.source : e.tool_name,
-      promptText: kind === "before-prompt" ? e.prompt : void 0
+      promptText: kind === "before-prompt" ? e.prompt : void 0,
+      touched: kind === "latest" ? touchedOf(e) : void 0
     }
   };
 }
 function missingSession(what) {
   return { status: "invalid", message: `not a ${what} hook event: session_id: missing` };
 }
-var CLAUDE_KINDS, claudeCode, codex, QWEN_KINDS, qwen;
+var CLAUDE_KINDS, FILE_WRITERS, claudeCode, codex, QWEN_KINDS, qwen;
 var init_claude_style = __esm({
   "src/hooks/agents/claude-style.ts"() {
     "use strict";
@@ -29963,6 +30527,14 @@ var init_claude_style = __esm({
       PostToolUse: "latest",
       Stop: "latest"
     };
+    FILE_WRITERS = /* @__PURE__ */ new Set([
+      "Write",
+      "Edit",
+      "MultiEdit",
+      "NotebookEdit",
+      "write_file",
+      "edit"
+    ]);
     claudeCode = {
       agent: "claude-code",
       projectDirVariable: "CLAUDE_PROJECT_DIR",
@@ -29982,7 +30554,7 @@ var init_claude_style = __esm({
         if (!("data" in p)) return p;
         const session = p.data.session_id ?? p.data.thread_id ?? p.data["thread-id"];
         if (session === void 0) return missingSession("Codex");
-        return claudeStyle(p.data, session, CLAUDE_KINDS);
+        return claudeStyle(p.data, session, CLAUDE_KINDS, patched);
       }
     };
     QWEN_KINDS = {
@@ -30009,7 +30581,7 @@ var init_claude_style = __esm({
 });
 
 // src/hooks/agents/cline.ts
-var KINDS, CLINE_CARRY_ON, cline;
+var KINDS, FILE_WRITERS2, CLINE_CARRY_ON, cline;
 var init_cline = __esm({
   "src/hooks/agents/cline.ts"() {
     "use strict";
@@ -30029,6 +30601,7 @@ var init_cline = __esm({
       agent_end: "latest",
       agent_abort: "latest"
     };
+    FILE_WRITERS2 = /* @__PURE__ */ new Set(["write_to_file", "replace_in_file", "editor"]);
     CLINE_CARRY_ON = '{"cancel": false}';
     cline = {
       agent: "cline",
@@ -30046,7 +30619,8 @@ var init_cline = __esm({
             kind,
             root: e.workspaceRoots?.[0],
             detail: e.postToolUse?.toolName,
-            promptText: kind === "before-prompt" ? e.userPromptSubmit?.prompt : void 0
+            promptText: kind === "before-prompt" ? e.userPromptSubmit?.prompt : void 0,
+            touched: writtenBy(FILE_WRITERS2, e.postToolUse?.toolName, e.postToolUse?.parameters?.path)
           }
         };
       }
@@ -30055,7 +30629,17 @@ var init_cline = __esm({
 });
 
 // src/hooks/agents/copilot.ts
-var KINDS2, NO_SESSION, copilot;
+function argsPath(args) {
+  if (typeof args !== "string") return args?.path;
+  try {
+    const parsed = JSON.parse(args);
+    const path2 = parsed?.path;
+    return typeof path2 === "string" && path2.length <= 4096 ? path2 : void 0;
+  } catch {
+    return void 0;
+  }
+}
+var KINDS2, FILE_WRITERS3, NO_SESSION, copilot;
 var init_copilot = __esm({
   "src/hooks/agents/copilot.ts"() {
     "use strict";
@@ -30073,6 +30657,7 @@ var init_copilot = __esm({
       PostToolUseFailure: "latest",
       Stop: "latest"
     };
+    FILE_WRITERS3 = /* @__PURE__ */ new Set(["create", "edit"]);
     NO_SESSION = "copilot";
     copilot = {
       agent: "copilot",
@@ -30098,7 +30683,8 @@ var init_copilot = __esm({
             kind,
             cwd: e.cwd,
             detail: e.toolName ?? e.tool_name ?? (kind === "baseline" ? e.source : void 0),
-            promptText: kind === "before-prompt" ? e.prompt : void 0
+            promptText: kind === "before-prompt" ? e.prompt : void 0,
+            touched: writtenBy(FILE_WRITERS3, e.toolName, argsPath(e.toolArgs))
           }
         };
       }
@@ -30139,7 +30725,9 @@ var init_cursor = __esm({
             root: e.workspace_roots?.[0],
             cwd: e.cwd,
             detail: e.tool_name ?? (e.hook_event_name === "stop" ? e.status : void 0),
-            promptText: kind === "before-prompt" ? e.prompt : void 0
+            promptText: kind === "before-prompt" ? e.prompt : void 0,
+            // afterFileEdit names the file its edit wrote.
+            touched: e.hook_event_name === "afterFileEdit" && e.file_path !== void 0 ? [e.file_path] : void 0
           }
         };
       }
@@ -30148,7 +30736,7 @@ var init_cursor = __esm({
 });
 
 // src/hooks/agents/gemini.ts
-var KINDS4, gemini;
+var KINDS4, FILE_WRITERS4, gemini;
 var init_gemini = __esm({
   "src/hooks/agents/gemini.ts"() {
     "use strict";
@@ -30160,6 +30748,7 @@ var init_gemini = __esm({
       AfterTool: "latest",
       AfterAgent: "latest"
     };
+    FILE_WRITERS4 = /* @__PURE__ */ new Set(["write_file", "replace"]);
     gemini = {
       agent: "gemini",
       projectDirVariable: "GEMINI_PROJECT_DIR",
@@ -30177,7 +30766,8 @@ var init_gemini = __esm({
             kind,
             cwd: e.cwd,
             detail: e.hook_event_name === "SessionStart" ? e.source : e.tool_name,
-            promptText: kind === "before-prompt" ? e.prompt : void 0
+            promptText: kind === "before-prompt" ? e.prompt : void 0,
+            touched: writtenBy(FILE_WRITERS4, e.tool_name, e.tool_input?.file_path)
           }
         };
       }
@@ -30215,7 +30805,9 @@ var init_windsurf = __esm({
             session: e.trajectory_id,
             kind,
             cwd: e.tool_info?.cwd,
-            promptText: kind === "before-prompt" ? e.tool_info?.user_prompt : void 0
+            promptText: kind === "before-prompt" ? e.tool_info?.user_prompt : void 0,
+            // post_write_code names the file Cascade wrote.
+            touched: e.agent_action_name === "post_write_code" && e.tool_info?.file_path !== void 0 ? [e.tool_info.file_path] : void 0
           }
         };
       }
@@ -30275,12 +30867,12 @@ var init_lenient_json = __esm({
 // src/hooks/workspace.ts
 import { realpath as realpath10, stat as stat24 } from "node:fs/promises";
 import { homedir as homedir5 } from "node:os";
-import { parse as parse2, resolve as resolve22 } from "node:path";
+import { parse as parse2, resolve as resolve23 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
 }
 async function hookWorkspace(candidate, opts = {}) {
-  const path2 = resolve22(nativePath(candidate));
+  const path2 = resolve23(nativePath(candidate));
   const isDir2 = await stat24(path2).then(
     (st) => st.isDirectory(),
     () => false
@@ -30299,7 +30891,7 @@ var init_workspace = __esm({
 });
 
 // src/hooks/event-hook.ts
-import { resolve as resolve23 } from "node:path";
+import { resolve as resolve24 } from "node:path";
 async function runEventHook(agent, input, opts = {}) {
   const adapter = ADAPTERS[agent];
   const outcome = await checkpointOf(adapter, input, opts);
@@ -30336,10 +30928,10 @@ async function checkpointOf(adapter, input, opts) {
   if (!("mapped" in mapping)) return refuse(mapping.status, mapping.message, mapping.event, mapping.session);
   const e = mapping.mapped;
   const here = opts.cwd ?? process.cwd();
-  const cwd = adapter.hooksRunInRoot === true && e.cwd !== void 0 && isInside(here, resolve23(here, e.cwd)) ? here : e.cwd;
+  const cwd = adapter.hooksRunInRoot === true && e.cwd !== void 0 && isInside(here, resolve24(here, e.cwd)) ? here : e.cwd;
   const named2 = e.root ?? cwd ?? here;
   const project = adapter.projectDirVariable && (opts.env ?? process.env)[adapter.projectDirVariable];
-  const inProject = e.root === void 0 && project && isInside(resolve23(project), resolve23(here, named2));
+  const inProject = e.root === void 0 && project && isInside(resolve24(project), resolve24(here, named2));
   const where = await hookWorkspace(inProject ? project : named2, {
     ...opts.homeDir === void 0 ? {} : { homeDir: opts.homeDir }
   });
@@ -30352,7 +30944,9 @@ async function checkpointOf(adapter, input, opts) {
       event: e.event,
       kind: e.kind,
       ...e.detail === void 0 ? {} : { detail: e.detail },
-      ...e.promptText === void 0 ? {} : { promptText: e.promptText }
+      ...e.promptText === void 0 ? {} : { promptText: e.promptText },
+      // Relative to the directory the event names (Cline's paths: its workspace root).
+      ...e.touched === void 0 ? {} : { touched: e.touched.map((p) => resolve24(here, nativePath(cwd ?? e.root ?? here), nativePath(p))) }
     },
     opts
   );
@@ -30499,14 +31093,14 @@ async function readEvent(timeoutMs) {
   if (stdin.isTTY) return { unreadable: "stdin is a terminal; a hook reads its event from a pipe" };
   const chunks = [];
   let size = 0;
-  const result = await new Promise((resolve25) => {
+  const result = await new Promise((resolve26) => {
     const timer = setTimeout(
-      () => resolve25({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
+      () => resolve26({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
       timeoutMs
     );
     const done = (value) => {
       clearTimeout(timer);
-      resolve25(value);
+      resolve26(value);
     };
     stdin.on("data", (chunk) => {
       size += chunk.length;
@@ -30701,9 +31295,30 @@ function canonical(value) {
 function sameValue(a, b) {
   return canonical(a) === canonical(b);
 }
+function configInvalid(target, why) {
+  return new AgentConfigInvalidError(
+    `cannot merge hooks into ${target.file}: ${why}; fix the file (or move it aside) and run the command again`,
+    { details: { file: target.file } }
+  );
+}
+function changedLists(target, hooks, entryOf2) {
+  const out = [];
+  for (const event of /* @__PURE__ */ new Set([...entryOf2 === null ? [] : target.events, ...Object.keys(hooks)])) {
+    const ours = entryOf2 !== null && target.events.includes(event);
+    const current = hooks[event] === void 0 ? [] : hooks[event];
+    if (!Array.isArray(current)) {
+      if (ours) throw configInvalid(target, `"hooks.${event}" is ${describeValue2(current)}, not a list`);
+      continue;
+    }
+    const next = nextList(current, target, ours ? entryOf2(event) : null);
+    if (next !== null) out.push({ event, current, next });
+  }
+  return out;
+}
 var init_entries = __esm({
   "src/hooks/install/entries.ts"() {
     "use strict";
+    init_errors();
     init_command();
   }
 });
@@ -30857,14 +31472,14 @@ var require_main = __commonJS({
 });
 
 // src/hooks/install/targets.ts
-import { join as join44, resolve as resolve24 } from "node:path";
+import { join as join44, resolve as resolve25 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
   const at = (project, user) => join44(base, place.scope === "project" ? project : user);
   const env = place.env ?? process.env;
   const under = (variable, project, dir, file) => {
     const home = env[variable];
-    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve24(home, file) : at(project, join44(dir, file));
+    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve25(home, file) : at(project, join44(dir, file));
   };
   switch (agent) {
     case "claude-code":
@@ -30999,19 +31614,10 @@ function planJsonConfig(target, before2, entryOf2) {
   let text = before2 ?? "{}";
   const root = parseConfig2(target, text);
   const hooks = root.hooks === void 0 ? {} : root.hooks;
-  if (!isRecord(hooks)) throw invalid2(target, `"hooks" is ${describeValue2(hooks)}, not an object`);
+  if (!isRecord(hooks)) throw configInvalid(target, `"hooks" is ${describeValue2(hooks)}, not an object`);
   const notes = entryOf2 === null ? [] : hooksOffNotes(target, root);
   const changes = [];
-  const events = /* @__PURE__ */ new Set([...entryOf2 === null ? [] : target.events, ...Object.keys(hooks)]);
-  for (const event of events) {
-    const ours = entryOf2 !== null && target.events.includes(event);
-    const current = hooks[event] === void 0 ? [] : hooks[event];
-    if (!Array.isArray(current)) {
-      if (ours) throw invalid2(target, `"hooks.${event}" is ${describeValue2(current)}, not a list`);
-      continue;
-    }
-    const next = nextList(current, target, ours ? entryOf2(event) : null);
-    if (next === null) continue;
+  for (const { event, current, next } of changedLists(target, hooks, entryOf2)) {
     changes.push({ event, change: next.change });
     text = editList(target, text, event, current, next);
   }
@@ -31136,25 +31742,18 @@ function parseConfig2(target, text) {
   const first = errors[0];
   if (first !== void 0) {
     const line = text.slice(0, first.offset).split("\n").length;
-    throw invalid2(target, `${(0, import_jsonc_parser.printParseErrorCode)(first.error)} at line ${line}`);
+    throw configInvalid(target, `${(0, import_jsonc_parser.printParseErrorCode)(first.error)} at line ${line}`);
   }
   if (value === void 0) return {};
   if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw invalid2(target, "the file is not a JSON object");
+    throw configInvalid(target, "the file is not a JSON object");
   return value;
-}
-function invalid2(target, why) {
-  return new AgentConfigInvalidError(
-    `cannot merge hooks into ${target.file}: ${why}; fix the file (or move it aside) and run the command again`,
-    { details: { file: target.file } }
-  );
 }
 var import_jsonc_parser, FORMAT;
 var init_json_config = __esm({
   "src/hooks/install/json-config.ts"() {
     "use strict";
     import_jsonc_parser = __toESM(require_main(), 1);
-    init_errors();
     init_entries();
     init_hooks_off();
     FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: "\n" } };
@@ -32327,20 +32926,12 @@ function planTomlConfig(target, before2, entryOf2, dryRun = false) {
   const rest = withoutBlock(original);
   const restValue = parseToml(target, rest);
   const hooks = restValue.hooks === void 0 ? {} : restValue.hooks;
-  if (!isRecord(hooks)) throw invalid3(target, `"hooks" is ${describeValue2(hooks)}, not a table`);
+  if (!isRecord(hooks)) throw configInvalid(target, `"hooks" is ${describeValue2(hooks)}, not a table`);
   const notes = entryOf2 === null ? [] : hooksOffNotes(target, beforeValue);
   const nextHooks = { ...hooks };
   const edits = {};
   const appended = {};
-  for (const event of /* @__PURE__ */ new Set([...entryOf2 === null ? [] : target.events, ...Object.keys(hooks)])) {
-    const ours = entryOf2 !== null && target.events.includes(event);
-    const current = hooks[event] === void 0 ? [] : hooks[event];
-    if (!Array.isArray(current)) {
-      if (ours) throw invalid3(target, `"hooks.${event}" is ${describeValue2(current)}, not a list`);
-      continue;
-    }
-    const next = nextList(current, target, ours ? entryOf2(event) : null);
-    if (next === null) continue;
+  for (const { event, next } of changedLists(target, hooks, entryOf2)) {
     if (next.list.length > 0) nextHooks[event] = next.list;
     else delete nextHooks[event];
     edits[event] = next.edits.filter((e) => e.op !== "append");
@@ -32425,21 +33016,14 @@ function parseToml(target, text) {
     return parseValue(text);
   } catch (error2) {
     const why = error2 instanceof TomlError ? `line ${error2.line}: ${error2.message.split("\n")[0]}` : String(error2);
-    throw invalid3(target, `not valid TOML (${why})`);
+    throw configInvalid(target, `not valid TOML (${why})`);
   }
-}
-function invalid3(target, why) {
-  return new AgentConfigInvalidError(
-    `cannot merge hooks into ${target.file}: ${why}; fix the file (or move it aside) and run the command again`,
-    { details: { file: target.file } }
-  );
 }
 var BEGIN, END;
 var init_toml_config = __esm({
   "src/hooks/install/toml-config.ts"() {
     "use strict";
     init_dist();
-    init_errors();
     init_command();
     init_entries();
     init_hooks_off();
