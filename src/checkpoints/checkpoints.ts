@@ -144,9 +144,7 @@ export class Checkpoints {
     ]);
     if (records.some((r) => r.ref === BASELINE_REF)) store.baselineKnown = true;
     const latest = records.find((r) => r.ref === LATEST_REF);
-    const prompt = numbered
-      ? Math.max(claimed ?? 0, nextPromptOf(records, opts.session as string))
-      : undefined;
+    const prompt = numbered ? promptNumber(records, opts.session as string, claimed) : undefined;
     // A store whose checkpoints were numbered before claims were kept: the claims continue from it.
     if (prompt !== undefined && prompt !== claimed)
       await notePromptNumber(store.location.promptsDir, opts.session as string, prompt);
@@ -386,16 +384,19 @@ export class Checkpoints {
 }
 
 /**
- * One more than the highest prompt number the session's checkpoints carry (1 for a new session).
- * The caller holds the lock, so two hooks of one session never take the same number.
+ * The prompt's number: the one claimed for it (prompt-numbers.ts), unless a checkpoint of the
+ * session already carries it (a store numbered before claims were kept) or none could be claimed;
+ * then one more than the highest the session's checkpoints carry. The caller holds the lock, so two
+ * hooks of one session never take the same number; claims raced by several prompts at once keep
+ * their own numbers whatever order their checkpoints are recorded in.
  */
-function nextPromptOf(records: readonly RefRecord[], session: string): number {
+function promptNumber(records: readonly RefRecord[], session: string, claimed: number | null): number {
   const numbers = records
     .filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX))
     .map(entryOf)
     .filter((e) => e.session === session)
     .map((e) => e.prompt ?? 0);
-  return Math.max(0, ...numbers) + 1;
+  return claimed !== null && !numbers.includes(claimed) ? claimed : Math.max(0, ...numbers) + 1;
 }
 
 /** What a track is to its session: set only on a session's checkpoints (sessions.ts reads it). */

@@ -424,4 +424,15 @@ describe('restores beside other work: ignore rules, pruned steps, restores by ha
     await cp.restorePrompt(3, 's');
     expect(read(ws, 'f.txt')).toBe('v2\n');
   });
+
+  it('a store numbered before prompt claims were kept: the next prompt continues after its highest', async () => {
+    const ws = repoWithCommit({ 'f.txt': 'v0\n' });
+    const cp = await openCheckpoints(ws);
+    const s = session(cp, 's');
+    await s.start();
+    await s.prompt();
+    await s.prompt();
+    rmSync(cp.location.promptsDir, { recursive: true });
+    expect([(await s.prompt()).prompt, (await s.prompt()).prompt]).toEqual([3, 4]);
+  });
 });
