@@ -29258,9 +29258,9 @@ var init_touched = __esm({
 });
 
 // src/checkpoints/checkpoints.ts
-function nextPromptOf(records, session) {
+function promptNumber(records, session, claimed) {
   const numbers = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(entryOf).filter((e) => e.session === session).map((e) => e.prompt ?? 0);
-  return Math.max(0, ...numbers) + 1;
+  return claimed !== null && !numbers.includes(claimed) ? claimed : Math.max(0, ...numbers) + 1;
 }
 function roleOf(opts) {
   if (opts.session === void 0) return void 0;
@@ -29338,7 +29338,7 @@ var init_checkpoints = __esm({
         ]);
         if (records.some((r) => r.ref === BASELINE_REF)) store.baselineKnown = true;
         const latest = records.find((r) => r.ref === LATEST_REF);
-        const prompt = numbered ? Math.max(claimed ?? 0, nextPromptOf(records, opts.session)) : void 0;
+        const prompt = numbered ? promptNumber(records, opts.session, claimed) : void 0;
         if (prompt !== void 0 && prompt !== claimed)
           await notePromptNumber(store.location.promptsDir, opts.session, prompt);
         if (opts.unlessUnchanged && captured.treeId === (latest?.tree ?? null)) {
