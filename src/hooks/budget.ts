@@ -1,3 +1,13 @@
+import { MAX_DURATION_MS } from '../../types/duration.js';
+
+/**
+ * `ms` as a timer's delay: at most MAX_DURATION_MS, since Node fires a longer timer after 1 ms
+ * (a budget near the maximum plus a grace period would end at once), and at least 1.
+ */
+export function timerDelay(ms: number): number {
+  return Math.min(Math.max(ms, 1), MAX_DURATION_MS);
+}
+
 /** At most this long before the deadline, a checkpoint is told to stop, so that it can release its lock and git processes in time. */
 const WIND_DOWN_MS = 1000;
 
@@ -13,7 +23,8 @@ export async function withinBudget<T>(
   fn: (signal: AbortSignal) => Promise<T>,
 ): Promise<{ done: true; value: T } | { done: false }> {
   const controller = new AbortController();
-  const stopAt = Math.max(ms - WIND_DOWN_MS, Math.ceil(ms / 2));
+  const total = timerDelay(ms);
+  const stopAt = Math.max(total - WIND_DOWN_MS, Math.ceil(total / 2));
   const work = fn(controller.signal);
   const wrapped = work.then((value) => ({ value }));
   // A failure after the stop is nobody's to handle: it must not become an unhandled rejection.
@@ -30,7 +41,7 @@ export async function withinBudget<T>(
     () => null,
   );
   // The wind-down's timer does not keep the process alive: what it waits for does, while it runs.
-  const windDown = new Promise<null>((resolve) => setTimeout(() => resolve(null), ms - stopAt).unref());
+  const windDown = new Promise<null>((resolve) => setTimeout(() => resolve(null), total - stopAt).unref());
   const last = await Promise.race([settled, windDown]);
   return last === null ? { done: false } : { done: true, value: last.value };
 }

@@ -82,4 +82,17 @@ process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(made)
     expect(logOf(home)).toMatch(/invalid: no complete event on stdin within hooks\.timeoutMs/);
     expect(list(ws, home)).toEqual([]);
   });
+
+  it('hooks.timeoutMs at the maximum (2147483647): no timer overflows (one would fire after 1 ms), the checkpoint is recorded', () => {
+    const ws = repoWithCommit();
+    const home = tempDir('agentgate-hook-stdin-');
+    writeFileSync(join(home, 'config.yaml'), 'hooks:\n  timeoutMs: 2147483647\n');
+    const res = spawnSync(process.execPath, [CLI, 'hook', 'codex'], {
+      input: agentEvent('codex', 'UserPromptSubmit', ws),
+      env: { ...process.env, AGENTGATE_HOME: home },
+      encoding: 'utf8',
+    });
+    expect([res.status, res.stdout, res.stderr]).toEqual([0, '', '']);
+    expect(list(ws, home)).toEqual([expect.objectContaining({ prompt: 1, event: 'UserPromptSubmit' })]);
+  });
 });

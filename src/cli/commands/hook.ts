@@ -1,7 +1,7 @@
 import { HOOK_AGENTS, type HookAgent } from '../../../types/agent-hooks.js';
 import type { HookOutcome } from '../../../types/hooks.js';
 import { isAgentgateError } from '../../errors.js';
-import { ADAPTERS, logOutcome, runEventHook } from '../../hooks/index.js';
+import { ADAPTERS, logOutcome, runEventHook, timerDelay } from '../../hooks/index.js';
 import { resolveHome } from '../../store/paths.js';
 import { printable } from '../output.js';
 import { defineCommand, PROGRAM, type Command } from '../spec.js';
@@ -70,11 +70,14 @@ function agentCommand(agent: HookAgent): Command {
       };
       // The last word on "within hooks.timeoutMs": whatever still runs then (a file system that never
       // answers: Node's recursive mkdir spins for ever under /proc) is left, the agent gets its answer.
-      setTimeout(() => {
-        process.stderr.write(`${PROGRAM} hook: skipped: not done within hooks.timeoutMs (${budget} ms)\n`);
-        answer(ADAPTERS[agent].answer(undefined));
-        process.exit(0);
-      }, budget + HARD_STOP_GRACE_MS).unref();
+      setTimeout(
+        () => {
+          process.stderr.write(`${PROGRAM} hook: skipped: not done within hooks.timeoutMs (${budget} ms)\n`);
+          answer(ADAPTERS[agent].answer(undefined));
+          process.exit(0);
+        },
+        timerDelay(budget + HARD_STOP_GRACE_MS),
+      ).unref();
       const input = await readEvent(budget);
       const left = Math.max(1, budget - (Date.now() - started));
       const given = (values as { event?: unknown }).event;
@@ -109,7 +112,7 @@ async function readEvent(timeoutMs: number): Promise<string | { unreadable: stri
   const result = await new Promise<string | { unreadable: string }>((resolve) => {
     const timer = setTimeout(
       () => resolve({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
-      timeoutMs,
+      timerDelay(timeoutMs),
     );
     const done = (value: string | { unreadable: string }) => {
       clearTimeout(timer);
