@@ -73,7 +73,8 @@ export const CursorEvent = deferred(() =>
     workspace_roots: z.optional(roots),
     cwd: z.optional(path),
     prompt: z.optional(z.string()),
-    file_path: z.optional(path),
+    /** afterFileEdit: the file its edit wrote. */
+    file_path: loosePath,
     tool_name: z.optional(word),
     status: z.optional(word),
   }),
@@ -131,13 +132,19 @@ export const WindsurfEvent = deferred(() =>
     agent_action_name: name,
     trajectory_id: id,
     execution_id: z.optional(word),
-    tool_info: z.optional(
-      z.object({
-        cwd: z.optional(path),
-        file_path: z.optional(path),
-        command_line: z.optional(z.string()),
-        user_prompt: z.optional(z.string()),
-      }),
+    /** Of another shape (not an object): absent, as a field of it of another shape is. */
+    tool_info: z.catch(
+      z.optional(
+        z.object({
+          /** post_run_command: where the command ran. */
+          cwd: loosePath,
+          /** post_write_code: the file Cascade wrote. */
+          file_path: loosePath,
+          command_line: looseText,
+          user_prompt: z.catch(z.optional(z.string()), undefined),
+        }),
+      ),
+      undefined,
     ),
   }),
 );

@@ -329,6 +329,40 @@ describe('agent quirks', () => {
     expect(named.message).toContain(`in ${ws}`);
   });
 
+  it.each([
+    ['cursor', 'afterFileEdit', (e: Record<string, unknown>) => (e.file_path = null)],
+    ['cursor', 'afterFileEdit', (e: Record<string, unknown>) => (e.file_path = 5)],
+    [
+      'windsurf',
+      'post_write_code',
+      (e: { tool_info: Record<string, unknown> }) => (e.tool_info.file_path = null),
+    ],
+    [
+      'windsurf',
+      'post_write_code',
+      (e: { tool_info: Record<string, unknown> }) => (e.tool_info.file_path = 5),
+    ],
+    [
+      'windsurf',
+      'post_run_command-subdir',
+      (e: { tool_info: Record<string, unknown> }) => (e.tool_info.cwd = null),
+    ],
+  ] as const)(
+    '%s %s: a path field of another shape reads as absent; the step is still recorded',
+    async (agent, name, spoil) => {
+      const ws = repoWithCommit();
+      const home = tempDir('agentgate-agents-home-');
+      const event = JSON.parse(agentEvent(agent, name, ws)) as Record<string, unknown> & {
+        tool_info: Record<string, unknown>;
+      };
+      spoil(event);
+      writeFiles(ws, { 'factorial.py': 'x\n' });
+      const o = await runEventHook(agent, JSON.stringify(event), { home, cwd: ws });
+      expect(o.status).toBe('recorded');
+      expect(await (await Checkpoints.open(ws, { home })).list()).toHaveLength(1);
+    },
+  );
+
   it('Windsurf: raw control characters inside JSON strings are read as the characters they are', async () => {
     const ws = repoWithCommit();
     const home = tempDir('agentgate-agents-home-');

@@ -119,6 +119,37 @@ describe('the files a tool event names (touched)', () => {
     expect(claude('Write', { file_path: '' })).toBeUndefined();
   });
 
+  it.each([5, '', null, ['/ws/a'], { path: '/ws/a' }])(
+    'Cursor afterFileEdit: a file_path of another shape (%j) reads as absent, the event is still checkpointed',
+    (file_path) => {
+      const event = { hook_event_name: 'afterFileEdit', conversation_id: 'c', workspace_roots: ['/ws'] };
+      expect(touchedOf('cursor', { ...event, file_path })).toBeUndefined();
+      expect(touchedOf('cursor', { ...event, file_path: 'a.py' })).toEqual(['a.py']);
+    },
+  );
+
+  it.each([5, '', null, ['/ws/a']])(
+    'Windsurf: a tool_info.file_path or tool_info.cwd of another shape (%j) reads as absent, the event is still checkpointed',
+    (odd) => {
+      const windsurf = (agent_action_name: string, tool_info: unknown) => {
+        const m = ADAPTERS.windsurf.map({ agent_action_name, trajectory_id: 't', tool_info }, {});
+        if (!('mapped' in m)) throw new Error(m.message);
+        return m.mapped;
+      };
+      expect(windsurf('post_write_code', { file_path: odd }).touched).toBeUndefined();
+      expect(windsurf('post_write_code', { file_path: '/ws/a', cwd: odd })).toMatchObject({
+        touched: ['/ws/a'],
+        cwd: undefined,
+      });
+      expect(windsurf('post_run_command', { cwd: odd, command_line: 'ls' }).cwd).toBeUndefined();
+      expect(windsurf('post_write_code', odd).touched).toBeUndefined();
+      expect(windsurf('pre_user_prompt', { user_prompt: 'hi', cwd: odd })).toMatchObject({
+        kind: 'before-prompt',
+        promptText: 'hi',
+      });
+    },
+  );
+
   it('Copilot: toolArgs as an object or as its JSON text; broken text names nothing', () => {
     const copilot = (toolName: string, toolArgs: unknown) =>
       touchedOf('copilot', { sessionId: 's', cwd: '/ws', toolName, toolArgs }, 'postToolUse');
