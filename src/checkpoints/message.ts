@@ -101,12 +101,19 @@ export function newCheckpointRef(now: number = Date.now()): string {
   return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomHex(3)}`;
 }
 
-/** A checkpoint ref as listed: its tree and what its message records. */
-export function entryOf(r: RefRecord): CheckpointEntry {
-  const { label, createdAt, kind, session, event, prompt, role } = decodeMessage(r.body, r.date);
+/** A checkpoint as the line reads it: the entry, with its event, place and the paths its tool named. */
+export function lineEntryOf(
+  r: RefRecord & { oid: string },
+): CheckpointEntry & CheckpointMeta & { oid: string } {
+  return { ...entryOf(r), ...decodeMessage(r.body, r.date), oid: r.oid };
+}
+
+/** The listed fields of a line entry (CheckpointEntry), without its place, paths and oid. */
+export function plainEntry(e: CheckpointEntry): CheckpointEntry {
+  const { ref, hash, label, createdAt, kind, session, event, prompt, role } = e;
   return {
-    ref: r.ref,
-    hash: r.tree,
+    ref,
+    hash,
     label,
     createdAt,
     kind,
@@ -115,4 +122,9 @@ export function entryOf(r: RefRecord): CheckpointEntry {
     ...(prompt === undefined ? {} : { prompt }),
     ...(role === undefined ? {} : { role }),
   };
+}
+
+/** A checkpoint ref as listed: its tree and what its message records. */
+export function entryOf(r: RefRecord): CheckpointEntry {
+  return plainEntry({ ref: r.ref, hash: r.tree, ...decodeMessage(r.body, r.date) });
 }

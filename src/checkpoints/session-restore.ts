@@ -1,7 +1,7 @@
 import type { CheckpointEntry, SessionRestoreResult } from '../../types/checkpoint.js';
 import { changedPathsOfPairs, type TreeEntry } from '../git/checkpoint-trees.js';
 import { listRefRecords } from '../git/refs.js';
-import { CHECKPOINT_REF_PREFIX, decodeMessage, entryOf } from './message.js';
+import { CHECKPOINT_REF_PREFIX, lineEntryOf } from './message.js';
 import { planChanges, type Plan } from './plan.js';
 import {
   ownerOf,
@@ -76,7 +76,7 @@ export function restoreSession(
       `safety before restore of ${label}`,
       'safety',
       false,
-      {},
+      { event: SESSION_RESTORE_EVENT },
       captured,
     );
     const applied = await store.apply(plan, current, safety.skips);
@@ -114,7 +114,7 @@ function planned(store: CheckpointStore, plan: Plan): { restored: string[]; dele
  */
 async function stepsAfter(store: CheckpointStore, from: CheckpointEntry, now: string): Promise<Step[]> {
   const records = await listRefRecords(store.repo, [CHECKPOINT_REF_PREFIX]);
-  const line = records.map((r) => ({ ...entryOf(r), ...decodeMessage(r.body, r.date) })).reverse();
+  const line = records.map(lineEntryOf).reverse();
   const at = line.findIndex((e) => e.ref === from.ref);
   if (at < 0) throw store.notFound(from.hash);
   const after = line.slice(at);
@@ -133,17 +133,21 @@ async function stepsAfter(store: CheckpointStore, from: CheckpointEntry, now: st
   return pairs.flatMap((p, i) => stepParts(p.owner, paths[i] ?? [], p.touched));
 }
 
+/** The event of the safety checkpoint a session's restore takes (its change, if any, is recorded apart). */
+const SESSION_RESTORE_EVENT = 'restore --prompt';
+
 /**
  * Whose the step between two neighbours of the line is: the later one's owner, unless checkpoints
  * in between were pruned by the budget (sessions.ts ownsStep), or the earlier one is the safety
- * checkpoint of a restore or revert that recorded no checkpoint of its own (one by hand): that
- * step holds the restore's change, which is nobody's session.
+ * checkpoint of a restore or revert by hand, which records no checkpoint of its own: that step
+ * holds the restore's change, which is nobody's session.
  */
 function stepOwner(
   previous: CheckpointEntry & LinePosition,
   next: CheckpointEntry & LinePosition,
 ): string | null {
   if (!ownsStep(previous, next)) return null;
-  if (previous.kind === 'safety' && next.role !== 'restore') return null;
+  const byHand = previous.kind === 'safety' && previous.event !== SESSION_RESTORE_EVENT;
+  if (byHand && next.role !== 'restore') return null;
   return ownerOf(next);
 }

@@ -171,7 +171,7 @@ function parentsOf(path: string): string[] {
  * manual and safety checkpoints, the last change of each run of one session's changes, and what
  * a marker points at (`protectedOids`) are kept.
  */
-export function thinnable<T extends Attributed & { oid: string }>(
+export function thinnable<T extends Attributed & LinePosition & { oid: string }>(
   newestFirst: readonly T[],
   keep: number,
   protectedOids: ReadonlySet<string>,
@@ -179,6 +179,15 @@ export function thinnable<T extends Attributed & { oid: string }>(
   return newestFirst.filter((e, i) => {
     if (i < keep || e.role !== 'change' || protectedOids.has(e.oid)) return false;
     const newer = newestFirst[i - 1];
-    return newer !== undefined && ownerOf(newer) === ownerOf(e);
+    const older = newestFirst[i + 1];
+    return (
+      newer !== undefined &&
+      ownerOf(newer) === ownerOf(e) &&
+      // Both steps name their paths, or neither: a merged step is the owner's for exactly what both
+      // were (a whole step merged with a named one would hand the owner what was nobody's).
+      (runOf(e) === undefined) === (newer.touched === undefined) &&
+      // The step after a safety checkpoint is nobody's (a restore by hand): merged, the next would be too.
+      older?.kind !== 'safety'
+    );
   });
 }

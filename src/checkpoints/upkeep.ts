@@ -19,7 +19,7 @@ import {
 } from '../git/checkpoint-repo.js';
 import type { ObjectCounts } from '../git/parsers/count-objects.js';
 import { deleteRefs, listRefRecords } from '../git/refs.js';
-import { CHECKPOINT_REF_PREFIX, entryOf, META_REF_PREFIX } from './message.js';
+import { CHECKPOINT_REF_PREFIX, lineEntryOf, META_REF_PREFIX, plainEntry } from './message.js';
 import { thinnable } from './sessions.js';
 import type { StoreLocation } from './project-id.js';
 import { DEFAULT_PRUNE_AGE, selectRemovals } from './retention.js';
@@ -72,16 +72,14 @@ export async function gcStore(
 export async function thinCheckpoints(repo: CheckpointRepo, keep: number): Promise<CheckpointEntry[]> {
   const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
   const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
-  const entries = records
-    .filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX))
-    .map((r) => ({ ...entryOf(r), oid: r.oid }));
+  const entries = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(lineEntryOf);
   const drop = thinnable(entries, keep, protectedOids);
   if (drop.length > 0)
     await deleteRefs(
       repo,
       drop.map((r) => ({ ref: r.ref, oldSha: r.oid })),
     );
-  return drop.map(({ oid: _oid, ...entry }) => entry);
+  return drop.map(plainEntry);
 }
 
 /**
@@ -169,9 +167,7 @@ export async function keepWithinBudget(
   while (after > maxStoreBytes * PRUNE_TARGET) {
     const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
     const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
-    const line = records
-      .filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX))
-      .map((r) => ({ ...entryOf(r), oid: r.oid }));
+    const line = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(lineEntryOf);
     const tiers = pruningTiers(line, protectedOids);
     const candidates = tiers.flat();
     if (candidates.length === 0) break;
@@ -181,7 +177,7 @@ export async function keepWithinBudget(
       repo,
       drop.map((r) => ({ ref: r.ref, oldSha: r.oid })),
     );
-    removed.push(...drop.map(({ oid: _oid, ...entry }) => entry));
+    removed.push(...drop.map(plainEntry));
     await withSweep(location, () => gcCheckpointRepo(repo, 'now'));
     after = await storeBytes(repo, await countObjects(repo));
   }

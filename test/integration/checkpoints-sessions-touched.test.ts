@@ -155,4 +155,70 @@ describe('tool events that name the files they wrote (touched)', () => {
     });
     expect([read(ws, 'a.txt'), read(ws, 's2.txt')]).toEqual(['a0\n', 'by S2\n']);
   });
+
+  it("thinning keeps a tool checkpoint that names its files when the next one does not: a person's file stays nobody's", async () => {
+    const ws = repoWithCommit({ 'README.md': 'base\n' });
+    const cp = await openCheckpoints(ws, { keep: 1 });
+    const a = session(cp, 'A');
+    await a.start();
+    await a.prompt();
+    writeFiles(ws, { 'a.txt': 'a\n', 'p.txt': 'PERSONAL\n' });
+    await edit(cp, 'A', [join(ws, 'a.txt')]);
+    writeFiles(ws, { 'c.txt': 'c\n' });
+    await a.tool();
+    await a.prompt(); // thinning runs here
+    const plan = await cp.restorePrompt(1, 'A', { dryRun: true });
+    expect(plan.deleted.sort()).toEqual([join(ws, 'a.txt'), join(ws, 'c.txt')]);
+  });
+
+  it("thinning does not join a step to the safety checkpoint of a restore by hand, and a restore that wrote nothing leaves the next change the session's", async () => {
+    const ws = repoWithCommit({ 'README.md': 'base\n' });
+    const cp = await openCheckpoints(ws, { keep: 1 });
+    const a = session(cp, 'A');
+    await a.start();
+    await a.prompt();
+    writeFiles(ws, { 'x.txt': 'x\n' });
+    await edit(cp, 'A', [join(ws, 'x.txt')]);
+    const mark = await cp.track('mark');
+    writeFiles(ws, { 'y.txt': 'y\n' });
+    await edit(cp, 'A', [join(ws, 'y.txt')]);
+    await cp.restore(mark.hash);
+    writeFiles(ws, { 'a1.txt': '1\n' });
+    await edit(cp, 'A', [join(ws, 'a1.txt')]);
+    writeFiles(ws, { 'a2.txt': '2\n' });
+    await edit(cp, 'A', [join(ws, 'a2.txt')]);
+    await a.prompt(); // thinning runs here
+    expect((await cp.restorePrompt(1, 'A', { dryRun: true })).deleted).toContain(join(ws, 'a2.txt'));
+
+    // A restore of the session's that writes nothing (all in conflict) takes nothing from its next change.
+    writeFiles(ws, { 'x.txt': 'a person\n' });
+    const blocked = await cp.restorePrompt(2, 'A');
+    expect([blocked.restored, blocked.deleted]).toEqual([[], []]);
+    writeFiles(ws, { 'z.txt': 'z\n' });
+    await edit(cp, 'A', [join(ws, 'z.txt')]);
+    expect((await cp.restorePrompt(2, 'A', { dryRun: true })).deleted).toEqual([join(ws, 'z.txt')]);
+  });
+});
+
+describe('restore --prompt --force where something of someone else stands in the way', () => {
+  it('is still RESTORE_CONFLICT (exit 3), and says nothing was overwritten', async () => {
+    const ws = repoWithCommit({ f: 'f\n' });
+    const home = tempDir('agentgate-cp-home-');
+    const cp = await openCheckpoints(ws, { home });
+    const a = session(cp, 'A');
+    await a.start();
+    await a.prompt();
+    git(ws, ['rm', '-q', 'f']);
+    await a.tool();
+    writeFiles(ws, { 'f/p.txt': 'a person\n' });
+    const res = runCli(
+      ['checkpoint', 'restore', '--prompt', '1', '--session', 'A', '--force', '--json', '-C', ws],
+      {
+        env: { AGENTGATE_HOME: home },
+      },
+    );
+    expect(res.status).toBe(3);
+    expect((res.json() as { error: { code: string } }).error.code).toBe('RESTORE_CONFLICT');
+    expect(read(ws, 'f/p.txt')).toBe('a person\n');
+  });
 });

@@ -234,11 +234,16 @@ function restorePrompt(r: SessionRestoreResult) {
   const session = printable(r.session);
   const of = `session ${session} before prompt ${r.prompt}`;
   const undo = r.safety === null ? [] : [`Undo with: ${PROGRAM} checkpoint restore ${r.safety}`];
-  if (!r.dryRun && !r.forced && r.conflicts.length > 0)
+  // With --force a conflict is overwritten, unless something of someone else's stands in its way
+  // (a file where its directory was): that one is still in conflict.
+  const blocked = new Set(r.leftAlone);
+  const unresolved = r.forced ? r.conflicts.filter((p) => blocked.has(p)) : r.conflicts;
+  if (!r.dryRun && unresolved.length > 0)
     throw new RestoreConflictError(
-      `restored ${r.restored.length} and deleted ${r.deleted.length} files of ${of}, but left alone ${r.conflicts.length} that another session or a person changed after it: ${r.conflicts.map(printable).join(', ')}; run again with --force to put them back too (--dry-run shows the plan). ${undo.join('')}`,
+      `restored ${r.restored.length} and deleted ${r.deleted.length} files of ${of}, but left alone ${unresolved.length} that another session or a person changed after it: ${unresolved.map(printable).join(', ')}; ${r.forced ? 'something of theirs stands where each would go: move it aside, then run again' : 'run again with --force to put them back too'} (--dry-run shows the plan). ${undo.join('')}`,
       { details: r },
     );
+  const overwritten = r.conflicts.filter((p) => !blocked.has(p));
   const lines = [
     r.dryRun
       ? `Would restore ${r.restored.length} files and delete ${r.deleted.length} (${of}); nothing changed.`
@@ -249,7 +254,13 @@ function restorePrompt(r: SessionRestoreResult) {
       ? []
       : [
           `${r.forced ? 'Overwrote' : 'In conflict'} (changed by another session or a person after ${session}):`,
-          ...r.conflicts.map((p) => `  ${printable(p)}`),
+          ...(r.forced ? overwritten : r.conflicts).map((p) => `  ${printable(p)}`),
+        ]),
+    ...(r.leftAlone.length === 0
+      ? []
+      : [
+          'Left alone (ignored now, skipped, or something else stands there):',
+          ...r.leftAlone.map((p) => `  ${printable(p)}`),
         ]),
     ...undo,
   ];
