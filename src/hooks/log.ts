@@ -23,7 +23,8 @@ const HIDDEN =
  * or null.
  */
 export async function appendHookLog(file: string, line: string): Promise<string | null> {
-  const text = firstChars(escapeHidden(line.replace(/[\r\n]+/g, ' ')), MAX_LINE).text;
+  // CR and LF escaped too (not flattened to a space): a line break inside a session id stays visible.
+  const text = firstChars(escapeHidden(line), MAX_LINE).text;
   try {
     await mkdir(dirname(file), { recursive: true });
     const size = await stat(file).then(

@@ -27,13 +27,16 @@ describe('parseCountObjects', () => {
 });
 
 describe('appendHookLog', () => {
-  it('appends one line per call, newlines flattened and long lines cut', async () => {
+  it('appends one line per call, line breaks escaped (not a space: told apart from one) and long lines cut', async () => {
     const file = join(tempDir('hooklog-'), 'logs', 'hooks.log');
     expect(await appendHookLog(file, 'one\ntwo')).toBeNull();
     expect(await appendHookLog(file, 'x'.repeat(10_000))).toBeNull();
+    expect(await appendHookLog(file, 'session=c\r\nFAKE 2026 one two')).toBeNull();
     const lines = readFileSync(file, 'utf8').split('\n');
-    expect(lines[0]).toBe('one two');
+    expect(lines[0]).toBe('one\\x0atwo');
     expect(lines[1]).toHaveLength(2000);
+    expect(lines[2]).toBe('session=c\\x0d\\x0aFAKE 2026 one two');
+    expect(lines).toHaveLength(4);
   });
 
   it('escapes control characters (a terminal escape in a session id does not run on cat) and cuts on a character', async () => {
