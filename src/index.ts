@@ -6,6 +6,7 @@ export {
   type AfterOptions,
   type IterateOptions,
   type IterationSnapshot,
+  type CherryPickOptions,
 } from './snapshotter/snapshotter.js';
 export { runDemo, type DemoSummary } from './demo/demo.js';
 export {

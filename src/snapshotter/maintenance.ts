@@ -3,11 +3,12 @@ import { dirname } from 'node:path';
 import { SafeId, type CommitInfo, type Snapshot } from '../../types/snapshot.js';
 import { cherryPick as cherryPickCommit } from '../git/cherry-pick.js';
 import { commitTree } from '../git/commit.js';
-import { openRepo } from '../git/repo.js';
-import { getTree } from '../git/refs.js';
+import { openRepo, type Repo } from '../git/repo.js';
+import { batchCheck } from '../git/record-objects.js';
 import {
   CherryPickConflictError,
   EmptySnapshotError,
+  RevisionNotFoundError,
   SnapshotNotFoundError,
   StoreCorruptError,
 } from '../errors.js';
@@ -47,28 +48,36 @@ async function removeArtifact(core: SnapshotterCore, snapshot: Snapshot): Promis
   await rmdir(dirname(local.patchPath)).catch(() => undefined);
 }
 
+/** What `cherryPick` takes besides the snapshot. */
+export interface CherryPickOptions {
+  /** The branch to commit on (a branch name). Default: the workspace's current branch. */
+  onto?: string;
+}
+
 /**
  * Applies the snapshot's whole change (before..after, the agent's own commits included) as one
- * commit on `onto` (default: the current branch).
+ * commit on `onto` (default: the current branch) of `workspace`, which need not be the one where the
+ * snapshot was recorded (a linked worktree, a clone that fetched the run): its repository must hold
+ * the snapshot's commits (REVISION_NOT_FOUND otherwise). A snapshot whose before and after trees are
+ * the same (nothing, or a change undone within the iteration) is EMPTY_SNAPSHOT.
  */
-export async function cherryPick(core: SnapshotterCore, idOrSha: string, onto?: string): Promise<CommitInfo> {
+export async function cherryPick(
+  core: SnapshotterCore,
+  workspace: string,
+  idOrSha: string,
+  opts: CherryPickOptions = {},
+): Promise<CommitInfo> {
   const snapshot = await core.getSnapshot(idOrSha);
-  if (snapshot.beforeSha === snapshot.afterSha) {
-    throw new EmptySnapshotError(`snapshot ${snapshot.id} changed nothing; there is nothing to cherry-pick`, {
-      details: { id: snapshot.id },
-    });
-  }
-  const repo = await openRepo(snapshot.workspace, core.gitOptions());
+  if (snapshot.beforeSha === snapshot.afterSha) throw nothingToPick(snapshot, 'changed nothing');
+  const repo = await openRepo(workspace, core.gitOptions());
+  const [beforeTree, afterTree] = await snapshotTrees(repo, snapshot);
+  if (beforeTree === afterTree) throw nothingToPick(snapshot, 'ends with the tree it started from');
   return withRepoLock(repo, core.options.lockTimeoutMs, async () => {
     const message =
       snapshot.commitMessage || `[agentgate] Run ${snapshot.runId} iteration ${snapshot.iteration}\n`;
-    const squashed = await commitTree(
-      repo,
-      await getTree(repo, snapshot.afterSha),
-      [snapshot.beforeSha],
-      message,
-    );
+    const squashed = await commitTree(repo, afterTree, [snapshot.beforeSha], message);
     const ignore = await workspaceExcludes(repo.topLevel, core.options);
+    const onto = opts.onto;
     return cherryPickCommit(repo, squashed, { ignore, ...(onto === undefined ? {} : { onto }) }).catch(
       (error: unknown) => {
         // The commit git tried is one made here for the purpose: the user knows the snapshot.
@@ -80,5 +89,30 @@ export async function cherryPick(core: SnapshotterCore, idOrSha: string, onto?: 
         );
       },
     );
+  });
+}
+
+/** The trees of the snapshot's before and after commits in `repo`, which must hold both. */
+async function snapshotTrees(repo: Repo, snapshot: Snapshot): Promise<[string, string]> {
+  const [before, after] = await batchCheck(repo, [
+    `${snapshot.beforeSha}^{tree}`,
+    `${snapshot.afterSha}^{tree}`,
+  ]);
+  if (before?.found && after?.found) return [before.id, after.id];
+  throw new RevisionNotFoundError(
+    `the repository of ${repo.topLevel} does not hold snapshot ${snapshot.id}'s commits (${snapshot.beforeSha.slice(0, 12)}..${snapshot.afterSha.slice(0, 12)}, run ${snapshot.runId}); fetch them into it first ("fetch --run ${snapshot.runId}", or git fetch from the repository where the run was recorded), or give -C a workspace whose repository holds them`,
+    {
+      details: {
+        id: snapshot.id,
+        workspace: repo.topLevel,
+        rev: before?.found ? snapshot.afterSha : snapshot.beforeSha,
+      },
+    },
+  );
+}
+
+function nothingToPick(snapshot: Snapshot, why: string): EmptySnapshotError {
+  return new EmptySnapshotError(`snapshot ${snapshot.id} ${why}; there is nothing to cherry-pick`, {
+    details: { id: snapshot.id },
   });
 }

@@ -10,9 +10,16 @@ import { captureAfterState, type AfterOptions } from './after.js';
 import { iterate, type IterateOptions, type IterationSnapshot } from './iterate.js';
 import { generatePatch, getSnapshot, listByRun, stats, streamPatch } from './read.js';
 import { verify } from './verify-store.js';
-import { cherryPick, deleteSnapshot } from './maintenance.js';
+import { cherryPick, deleteSnapshot, type CherryPickOptions } from './maintenance.js';
 
-export type { SnapshotterOptions, BeforeOptions, AfterOptions, IterateOptions, IterationSnapshot };
+export type {
+  SnapshotterOptions,
+  BeforeOptions,
+  AfterOptions,
+  IterateOptions,
+  IterationSnapshot,
+  CherryPickOptions,
+};
 
 /**
  * Run snapshots: the before state of an iteration, one structured commit after it, exact stats,
@@ -107,10 +114,12 @@ export class Snapshotter implements SnapshotterCore {
 
   /**
    * Applies the snapshot's whole change (before..after, the agent's own commits included) as one
-   * commit on `onto` (default: the current branch).
+   * commit on `onto` (default: the current branch) of `workspace`, whose repository must hold the
+   * snapshot's commits (REVISION_NOT_FOUND otherwise: fetch the run first). EMPTY_SNAPSHOT when the
+   * snapshot's before and after trees are the same.
    */
-  cherryPick(idOrSha: string, onto?: string): Promise<CommitInfo> {
-    return cherryPick(this, idOrSha, onto);
+  cherryPick(workspace: string, idOrSha: string, opts: CherryPickOptions = {}): Promise<CommitInfo> {
+    return cherryPick(this, workspace, idOrSha, opts);
   }
 
   /** The snapshot with this machine's paths (see LocalPaths). */

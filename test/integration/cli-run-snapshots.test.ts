@@ -398,6 +398,30 @@ describe('CLI errors', () => {
     expect(fingerprint(dir)).toBe(print);
   });
 
+  it('cherry-pick commits in the workspace -C names (a linked worktree), else the current directory, never where the run was recorded', () => {
+    const dir = repoWithCommit({ 'f.txt': 'base\n' });
+    const { home, run } = cliFor(dir);
+    ok(run(['before', '--run', 'wt', '--json']), BeforeState);
+    writeFiles(dir, { 'g.txt': 'g\n' });
+    const snap = ok(run(['after', '--run', 'wt', '--iteration', '1', '--json']), Snapshot);
+    const linked = join(tempDir('agentgate-wt-'), 'wt');
+    git(dir, ['worktree', 'add', '-q', '-b', 'feature', linked, snap.beforeSha]);
+    const main = git(dir, ['rev-parse', 'main']);
+    const picked = ok(run(['cherry-pick', snap.id, '-C', linked, '--json']), CommitInfo);
+    expect(picked.parents).toEqual([snap.beforeSha]);
+    expect(git(dir, ['rev-parse', 'feature'])).toBe(picked.sha);
+    expect(readFileSync(join(linked, 'g.txt'), 'utf8')).toBe('g\n');
+    expect(git(dir, ['rev-parse', 'main'])).toBe(main);
+    expect(git(dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
+    // Without -C: the current directory, here a repository that lacks the snapshot's commits.
+    const other = repoWithCommit();
+    const print = fingerprint(other);
+    const elsewhere = runCli(['cherry-pick', snap.id], { cwd: other, env: { AGENTGATE_HOME: home } });
+    failsWith(elsewhere, 'REVISION_NOT_FOUND');
+    expect(fingerprint(other)).toBe(print);
+    expect(git(dir, ['rev-parse', 'main'])).toBe(main);
+  });
+
   it('exits 2 on usage errors, before touching any workspace', () => {
     const cwd = tempDir('agentgate-cwd-');
     const { run } = cliFor(cwd);

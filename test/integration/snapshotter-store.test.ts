@@ -303,7 +303,7 @@ describe('cherryPick', () => {
     git(dir, ['checkout', '-q', 'main']);
     const print = fingerprint(dir).replace(releaseTip, 'RELEASE');
 
-    const info = await s.cherryPick(snaps[1].id, 'release');
+    const info = await s.cherryPick(dir, snaps[1].id, { onto: 'release' });
     expect(info.parents).toEqual([releaseTip]);
     expect(git(dir, ['rev-parse', 'release'])).toBe(info.sha);
     expect(info.message.trimEnd()).toBe(snaps[1].commitMessage.trimEnd());
@@ -316,7 +316,7 @@ describe('cherryPick', () => {
     const { dir, s, snaps } = await threeIterations();
     git(dir, ['checkout', '-q', 'release']);
     const tip = head(dir);
-    const info = await s.cherryPick(snaps[1].id);
+    const info = await s.cherryPick(dir, snaps[1].id);
     expect(info.parents).toEqual([tip]);
     expect(head(dir)).toBe(info.sha);
     expect(readFileSync(join(dir, 'b.txt'), 'utf8')).toBe('b\n');
@@ -333,12 +333,12 @@ describe('cherryPick', () => {
     const snap = await s.captureAfterState(dir, before, { runId: 'pick', iteration: 1 });
     expect(existsSync(join(dir, 'agentgate-artifacts', 'pick', 'iteration-1', 'patch.diff'))).toBe(true);
     git(dir, ['checkout', '-q', 'release']);
-    const info = await s.cherryPick(snap.id);
+    const info = await s.cherryPick(dir, snap.id);
     expect(head(dir)).toBe(info.sha);
     expect(readFileSync(join(dir, 'g.txt'), 'utf8')).toBe('g\n');
     // A real change is still refused.
     writeFiles(dir, { 'f.txt': 'edited\n' });
-    await expectCode(s.cherryPick(snap.id), 'DIRTY_WORKSPACE');
+    await expectCode(s.cherryPick(dir, snap.id), 'DIRTY_WORKSPACE');
   });
 
   it('refuses a conflict with CHERRY_PICK_CONFLICT and leaves the repository exactly as it was', async () => {
@@ -348,19 +348,59 @@ describe('cherryPick', () => {
     commitAll(dir, 'clash');
     git(dir, ['checkout', '-q', 'main']);
     let print = fingerprint(dir);
-    await expectCode(s.cherryPick(snaps[1].id, 'clash'), 'CHERRY_PICK_CONFLICT');
+    await expectCode(s.cherryPick(dir, snaps[1].id, { onto: 'clash' }), 'CHERRY_PICK_CONFLICT');
     expect(fingerprint(dir)).toBe(print);
 
     git(dir, ['checkout', '-q', 'clash']);
     print = fingerprint(dir);
-    await expectCode(s.cherryPick(snaps[1].id), 'CHERRY_PICK_CONFLICT');
+    await expectCode(s.cherryPick(dir, snaps[1].id), 'CHERRY_PICK_CONFLICT');
     expect(fingerprint(dir)).toBe(print);
   });
 
   it('refuses a snapshot that changed nothing with EMPTY_SNAPSHOT', async () => {
     const { dir, s, snaps } = await shared();
     const print = fingerprint(dir);
-    await expectCode(s.cherryPick(snaps[2].id, 'release'), 'EMPTY_SNAPSHOT');
+    await expectCode(s.cherryPick(dir, snaps[2].id, { onto: 'release' }), 'EMPTY_SNAPSHOT');
     expect(fingerprint(dir)).toBe(print);
+  });
+
+  it('refuses with EMPTY_SNAPSHOT an iteration whose commits undid their own change (equal trees, other SHAs)', async () => {
+    const dir = repoWithCommit({ 'f.txt': 'base\n' });
+    const s = newSnapshotter();
+    const before = await s.captureBeforeState(dir, { runId: 'undo' });
+    writeFiles(dir, { 'x.txt': 'x\n' });
+    commitAll(dir, 'add x');
+    git(dir, ['rm', '-q', 'x.txt']);
+    commitAll(dir, 'remove x');
+    const snap = await s.captureAfterState(dir, before, { runId: 'undo', iteration: 1 });
+    expect(snap.afterSha).not.toBe(snap.beforeSha);
+    const print = fingerprint(dir);
+    await expectCode(s.cherryPick(dir, snap.id), 'EMPTY_SNAPSHOT');
+    expect(fingerprint(dir)).toBe(print);
+  });
+
+  it('commits in the workspace it is given (a linked worktree), not where the run was recorded', async () => {
+    const { dir, s, snaps } = await threeIterations();
+    const linked = join(tempDir('agentgate-wt-'), 'wt');
+    git(dir, ['worktree', 'add', '-q', '-b', 'feature', linked, 'release']);
+    const main = git(dir, ['rev-parse', 'main']);
+    const feature = git(dir, ['rev-parse', 'feature']);
+    const info = await s.cherryPick(linked, snaps[0].id);
+    expect(info.parents).toEqual([feature]);
+    expect(git(dir, ['rev-parse', 'feature'])).toBe(info.sha);
+    expect(readFileSync(join(linked, 'a.txt'), 'utf8')).toBe('a\n');
+    expect(git(linked, ['status', '--porcelain'])).toBe('');
+    // The recorded workspace, its branch and its files are untouched.
+    expect(git(dir, ['rev-parse', 'main'])).toBe(main);
+    expect(git(dir, ['symbolic-ref', 'HEAD'])).toBe('refs/heads/main');
+    expect(git(dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
+  });
+
+  it('refuses with REVISION_NOT_FOUND a workspace whose repository lacks the commits, changing nothing', async () => {
+    const { s, snaps } = await shared();
+    const other = repoWithCommit({ 'f.txt': 'base\n' });
+    const print = fingerprint(other);
+    await expectCode(s.cherryPick(other, snaps[0].id), 'REVISION_NOT_FOUND');
+    expect(fingerprint(other)).toBe(print);
   });
 });

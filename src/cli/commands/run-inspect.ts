@@ -213,19 +213,21 @@ const cherryPick = defineCommand({
   name: 'cherry-pick',
   usage: 'cherry-pick ID [--onto BRANCH]',
   summary: "Apply a snapshot's whole change (before..after) as one commit on BRANCH.",
+  description: `ID is ${SNAPSHOT_KEY}. The commit is made in the workspace -C names (default: the current directory), as git would, whatever workspace the run was recorded in; its repository must hold the snapshot's commits (REVISION_NOT_FOUND otherwise: fetch the run into it first). EMPTY_SNAPSHOT when the snapshot's before and after trees are the same.`,
   options: {
     onto: {
       type: 'string',
       valueName: 'BRANCH',
-      description: 'the branch to commit on',
-      defaultText: 'the current branch',
+      description: "the branch to commit on, in the workspace's repository",
+      defaultText: "the workspace's current branch",
     },
   },
   positionals: { required: ['ID'] },
   examples: ['cherry-pick 3f2a9c1e0b --onto release'],
   async run(ctx, values, [id]) {
     const snapshotter = await ctx.snapshotter();
-    const commit = await snapshotter.cherryPick(id, values.onto);
+    const onto = values.onto;
+    const commit = await snapshotter.cherryPick(ctx.workspace, id, onto === undefined ? {} : { onto });
     return {
       json: commit,
       human: () =>
