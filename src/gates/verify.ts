@@ -11,7 +11,7 @@ import type { VerifyCheck } from '../../types/verify.js';
 import type { StoreCorruptError } from '../errors.js';
 import { getTree } from '../git/refs.js';
 import { openRepo, type OpenOptions, type Repo } from '../git/repo.js';
-import { gateLogPath } from '../store/paths.js';
+import { gateLogPath, receivedGateLogPath } from '../store/paths.js';
 import { digestFile } from './log.js';
 
 export interface GateVerifyOptions {
@@ -90,18 +90,18 @@ async function verdictChecks(
     );
   }
   if (result.log !== null) {
-    const path = await logHere(result, input.artifactsDir);
-    if (path === null)
-      add('gate-log', true, `log not on this machine; its sha256 ${result.log.sha256} is recorded`);
+    const where = await logHere(result, input.artifactsDir);
+    if ('missing' in where)
+      add('gate-log', true, `${where.missing}; its sha256 ${result.log.sha256} is recorded`);
     else {
-      const actual = await digestFile(path).catch(() => null);
+      const actual = await digestFile(where.path).catch(() => null);
       const ok = actual?.sha256 === result.log.sha256 && actual.bytes === result.log.bytes;
       add(
         'gate-log',
         ok,
         ok
-          ? `${path} sha256 matches`
-          : `${path} is not the recorded log (sha256 ${actual?.sha256 ?? 'unreadable'})`,
+          ? `${where.path} sha256 matches`
+          : `${where.path} is not the recorded log (sha256 ${actual?.sha256 ?? 'unreadable'})`,
       );
     }
   }
@@ -127,23 +127,36 @@ async function verdictChecks(
   return out;
 }
 
-/** The recorded log path, else where this machine's artifacts directory would keep it, else null. */
-async function logHere(result: GateResult, artifactsDir: string): Promise<string | null> {
-  // A verdict received without its log text has none here: the file under its attempt number, if
-  // any, is the log of this machine's own attempt of that number (a matrix numbers attempts apart).
-  if (result.log === null || result.log.path === null) return null;
-  const local = gateLogPath(artifactsDir, result.runId, result.iteration, result.name, result.attempt);
-  for (const path of [result.log.path, local]) {
+/**
+ * The verdict's log on this machine: its recorded path, else (the home moved or copied) its name
+ * under this artifacts directory. A received verdict's log is the copy fetched with it, whose name
+ * holds its id; the file under its attempt number alone is this machine's own attempt's log (a
+ * matrix numbers attempts apart), never the received verdict's. Else why there is none here.
+ */
+async function logHere(
+  result: GateResult,
+  artifactsDir: string,
+): Promise<{ path: string } | { missing: string }> {
+  if (result.log === null || result.log.path === null)
+    return { missing: 'log not on this machine (received without its text)' };
+  const received = result.receivedAt !== undefined;
+  const here = received
+    ? receivedGateLogPath(artifactsDir, result)
+    : gateLogPath(artifactsDir, result.runId, result.iteration, result.name, result.attempt);
+  for (const path of new Set([result.log.path, here])) {
     if (
-      path &&
-      (await stat(path).then(
+      await stat(path).then(
         (s) => s.isFile(),
         () => false,
-      ))
+      )
     )
-      return path;
+      return { path };
   }
-  return null;
+  return {
+    missing: received
+      ? `the log fetched with this verdict is gone (${result.log.path} was deleted or moved, and ${here} is not there either)`
+      : `log not on this machine (${result.log.path} was deleted or moved, and ${here} is not there either)`,
+  };
 }
 
 function requireChecks(input: GateVerifyInput): VerifyCheck[] {

@@ -1,8 +1,8 @@
 /**
- * A gate verdict as a commit: its ref name (one ref per verdict), the objects it is made of, where
- * a received log goes, and the checks a verdict commit from elsewhere passes before it is stored.
+ * A gate verdict as a commit: its ref name (one ref per verdict), the objects it is made of
+ * and the checks a verdict commit from elsewhere passes before it is stored (its log's place:
+ * receivedGateLogPath, src/store/paths.ts).
  */
-import { join } from 'node:path';
 import type { GateResult } from '../../types/gate.js';
 import { verdictContradiction } from '../../types/gate-rules.js';
 import {
@@ -16,7 +16,6 @@ import type { RefusedRecord } from '../../types/sharing.js';
 import { SafeId } from '../../types/snapshot.js';
 import { batchCheck, readBlobs, type CommitRef, type ObjectFormat } from '../git/record-objects.js';
 import type { Repo } from '../git/repo.js';
-import { assertSafeId } from '../store/paths.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import { parseReceivedFile, recordCommit, type RecordObjects } from './record-objects.js';
 
@@ -45,16 +44,6 @@ export function gateRefspecs(runs: readonly string[], all: boolean): string[] {
   return all
     ? [`${GATES_PREFIX}*:${GATES_PREFIX}*`]
     : runs.map((r) => `${GATES_PREFIX}${r}/*:${GATES_PREFIX}${r}/*`);
-}
-
-/** Where a received verdict's log text is written: its id in the name, as two machines may both record attempt 1. */
-export function receivedLogPath(artifactsDir: string, g: TravellingGate): string {
-  return join(
-    artifactsDir,
-    assertSafeId(g.runId, 'run id'),
-    `iteration-${g.iteration}`,
-    `gate-${assertSafeId(g.name, 'gate name')}-${g.attempt}-${assertSafeId(g.id, 'gate id')}.log`,
-  );
 }
 
 /** The verdict as it travels: no path of this machine. */

@@ -21,7 +21,7 @@ import { withRepoLock } from '../git/repo-lock.js';
 import { assertNoLinkInside } from '../fs/inside.js';
 import { sha256File } from '../snapshotter/patch-artifact.js';
 import { GateStore } from '../store/gate-store.js';
-import { layout } from '../store/paths.js';
+import { layout, receivedGateLogPath } from '../store/paths.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import {
   GATE_INCOMING_PREFIX,
@@ -30,7 +30,6 @@ import {
   gateRef,
   parseGateRef,
   readGateCommits,
-  receivedLogPath,
   travellingGate,
   type CheckedGate,
 } from './gate-objects.js';
@@ -218,7 +217,7 @@ export class GateRecords {
       try {
         let path: string | null = null;
         if (c.logBlob !== null && g.log !== null && (await this.gates.load(g.runId, g.id)) === null) {
-          path = receivedLogPath(this.options.artifactsDir, g);
+          path = receivedGateLogPath(this.options.artifactsDir, g);
           await this.writeLog(repo, c.logBlob, g.log.sha256, path);
         }
         const fresh = await this.gates.receive({ ...g, log: g.log === null ? null : { ...g.log, path } });

@@ -64,3 +64,18 @@ export function gateLogPath(
     `gate-${assertSafeId(name, 'gate name')}-${attempt}.log`,
   );
 }
+
+/**
+ * `<artifacts>/<runId>/iteration-<n>/gate-<name>-<attempt>-<id>.log`: a received verdict's log.
+ * Its id is in the name, as two machines of a matrix may both record attempt 1: never the name of
+ * this machine's own attempt's log (gateLogPath).
+ */
+export function receivedGateLogPath(
+  artifactsDir: string,
+  gate: { runId: string; iteration: number; name: string; attempt: number; id: string },
+): string {
+  return join(
+    iterationArtifactsDir(artifactsDir, gate.runId, gate.iteration),
+    `gate-${assertSafeId(gate.name, 'gate name')}-${gate.attempt}-${assertSafeId(gate.id, 'gate id')}.log`,
+  );
+}

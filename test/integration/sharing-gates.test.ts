@@ -3,15 +3,24 @@
  * `includeGateLogs` (digest always), zod-checked on receipt, never replacing a stored verdict, and a
  * verdict tampered with on the remote, in a bundle or in the local home is refused.
  */
-import { mkdirSync, rmSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Sharing } from '../../src/sharing/sharing.js';
-import { receivedLogPath } from '../../src/sharing/gate-objects.js';
+import { receivedGateLogPath } from '../../src/store/paths.js';
 import { GateStore } from '../../src/store/gate-store.js';
 import { portable, recordVerdict, verdictsOf } from '../helpers/gates.js';
 import { git } from '../helpers/repo.js';
-import { failsWith, runIterations, world, type Machine, type World } from '../helpers/sharing.js';
+import { runCli } from '../helpers/cli.js';
+import {
+  failsWith,
+  machineCli,
+  machineOk,
+  runIterations,
+  world,
+  type Machine,
+  type World,
+} from '../helpers/sharing.js';
 
 let w: World;
 afterEach(() => w?.cleanup());
@@ -53,7 +62,7 @@ describe('verdicts travel with push and fetch', () => {
     const theirs = await verdictsOf(b.home, 'run-1');
     expect(theirs.map(portable)).toEqual((await verdictsOf(a.home, 'run-1')).map(portable));
     const got = theirs.find((g) => g.id === green.id)!;
-    expect(got.log?.path).toBe(receivedLogPath(b.artifacts, { ...green, log: null }));
+    expect(got.log?.path).toBe(receivedGateLogPath(b.artifacts, green));
     expect(readFileSync(got.log!.path!, 'utf8')).toBe('ok 12 tests\n');
 
     // Fetching again changes nothing.
@@ -86,6 +95,71 @@ describe('verdicts travel with push and fetch', () => {
     git(b.dir, ['fetch', '-q', 'origin']);
     expect(await b.share.import(b.dir, file)).toMatchObject({ snapshots: 1, gates: 1, refused: [] });
     expect((await verdictsOf(b.home, 'run-1')).map(portable)).toEqual([portable(g)]);
+  });
+});
+
+describe('a matrix whose logs travelled, in a home moved elsewhere', () => {
+  it("verify finds each received verdict's own copy, never this machine's log of the same attempt; a deleted copy is said gone", async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'run-1', 1);
+    await a.share.push({ workspace: a.dir });
+    // Two runners fetch, gate (each records attempt 1), then push.
+    const runners = [w.machine('b1'), w.machine('b2')];
+    for (const [i, m] of runners.entries()) {
+      mkdirSync(m.home, { recursive: true });
+      writeFileSync(join(m.home, 'config.yaml'), 'sharing:\n  includeGateLogs: true\n');
+      machineOk(m, ['fetch']);
+      expect(
+        machineCli(m, [
+          'gate',
+          '--run',
+          'run-1',
+          '--name',
+          't',
+          '--isolated',
+          '--',
+          process.execPath,
+          '-e',
+          `console.log('runner ${i}')`,
+        ]).status,
+      ).toBe(0);
+    }
+    for (const m of runners) machineOk(m, ['push']);
+    const b1 = runners[0]!;
+    machineOk(b1, ['fetch']);
+    const home = join(w.root, 'moved-home');
+    cpSync(b1.home, home, { recursive: true });
+    rmSync(b1.home, { recursive: true, force: true });
+    const verify = () =>
+      runCli([
+        '-C',
+        b1.dir,
+        '--home',
+        home,
+        '--artifacts-dir',
+        join(home, 'artifacts'),
+        'verify',
+        '--run',
+        'run-1',
+        '--json',
+      ]);
+    const logChecks = (res: ReturnType<typeof verify>) =>
+      (res.json() as { checks: Array<{ check: string; ok: boolean; detail: string }> }).checks.filter(
+        (c) => c.check === 'gate-log',
+      );
+    const moved = verify();
+    expect(moved.status).toBe(0);
+    expect(logChecks(moved).map((c) => c.ok)).toEqual([true, true]);
+    const [received] = (await verdictsOf(home, 'run-1')).filter((g) => g.receivedAt !== undefined);
+    const copy = receivedGateLogPath(join(home, 'artifacts'), received!);
+    expect(readFileSync(copy, 'utf8')).toBe('runner 1\n');
+    rmSync(copy);
+    const gone = verify();
+    expect(gone.status).toBe(0);
+    const detail = logChecks(gone).find((c) => c.detail.includes(received!.id))?.detail;
+    expect(detail).toContain(copy);
+    expect(detail).not.toContain('gate-t-1.log');
   });
 });
 
