@@ -5,6 +5,7 @@
  * Each test has its own workspace and AGENTGATE_HOME; state passes between processes only
  * through the store, so persistence across processes is exercised throughout.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +13,8 @@ import * as z from 'zod';
 import { RunRecord } from '../../types/run.js';
 import { BeforeState, CommitInfo, DiffStats, Snapshot } from '../../types/snapshot.js';
 import { VerifyReport } from '../../types/verify.js';
-import { runCli, type CliResult } from '../helpers/cli.js';
+import { CLI, runCli, type CliResult } from '../helpers/cli.js';
+import { encodeBytes } from '../../src/fs/path-bytes.js';
 import { commitAll, git, head, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 import { oracleChanges } from '../helpers/diff-oracle.js';
 import { fingerprint, messageOf } from '../helpers/snapshotter.js';
@@ -420,6 +422,30 @@ describe('CLI errors', () => {
     failsWith(elsewhere, 'REVISION_NOT_FOUND');
     expect(fingerprint(other)).toBe(print);
     expect(git(dir, ['rev-parse', 'main'])).toBe(main);
+  });
+
+  it("patch --json and serve's patch keep bytes that are not UTF-8 (content and name) as \\udcNN: encoded back, they are the raw diff", () => {
+    const dir = repoWithCommit();
+    const { home, run } = cliFor(dir);
+    ok(run(['before', '--run', 'bytes', '--json']), BeforeState);
+    writeFileSync(Buffer.from(join(dir, 'n\xe9'), 'latin1'), Buffer.from('caf\xe9\n', 'latin1'));
+    const snap = ok(run(['after', '--run', 'bytes', '--iteration', '1', '--json']), Snapshot);
+    const raw = (args: string[], input?: string): Buffer => {
+      const res = spawnSync(process.execPath, [CLI, ...args], {
+        cwd: dir,
+        env: { ...process.env, AGENTGATE_HOME: home },
+        ...(input === undefined ? {} : { input }),
+      });
+      expect(res.status, res.stderr.toString()).toBe(0);
+      return res.stdout;
+    };
+    const diff = raw(['patch', snap.id]);
+    expect(diff.includes(Buffer.from('+caf\xe9\n', 'latin1'))).toBe(true);
+    const fromJson = JSON.parse(raw(['patch', snap.id, '--json']).toString('utf8')) as { diff: string };
+    expect(encodeBytes(fromJson.diff).equals(diff)).toBe(true);
+    const served = raw(['serve'], `${JSON.stringify({ id: 1, command: 'patch', args: [snap.id] })}\n`);
+    const answer = JSON.parse(served.toString('utf8')) as { result: { diff: string } };
+    expect(encodeBytes(answer.result.diff).equals(diff)).toBe(true);
   });
 
   it('exits 2 on usage errors, before touching any workspace', () => {

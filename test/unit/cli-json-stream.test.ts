@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeStreamedJson } from '../../src/cli/json-stream.js';
+import { decodeBytes, encodeBytes } from '../../src/fs/path-bytes.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -34,8 +35,28 @@ describe('writeStreamedJson', () => {
     const text = Buffer.from('é"\\\n\t\u2028€😀'.repeat(20_000), 'utf8');
     const content = Buffer.concat([text, all, text.subarray(1), all]);
     const out = await streamed(content);
-    expect(out).toBe(`${JSON.stringify({ id: 'snap-1', diff: content.toString('utf8') }, null, 2)}\n`);
-    expect((JSON.parse(out) as { diff: string }).diff).toBe(content.toString('utf8'));
+    expect(out).toBe(`${JSON.stringify({ id: 'snap-1', diff: decodeBytes(content) }, null, 2)}\n`);
+    expect(encodeBytes((JSON.parse(out) as { diff: string }).diff).equals(content)).toBe(true);
+  });
+
+  it('keeps bytes that are not UTF-8 as \\udcNN, whichever chunk boundary cuts them, so the diff encodes back to its bytes', async () => {
+    // Latin-1 content and a file name, as git prints them, then every cut of a sequence: a lead
+    // byte or a partial sequence at the end of a 64 KiB chunk, completed or broken by the next.
+    const latin1 = Buffer.from('+caf\xe9\ndiff --git a/n\xe9 b/n\xe9\n', 'latin1');
+    const tails = ['\u00e9', '\u20ac', '\u{1F600}'].map((c) => Buffer.from(c, 'utf8'));
+    const parts: Buffer[] = [latin1];
+    for (const tail of tails)
+      for (let keep = 1; keep <= tail.length; keep++)
+        for (const next of [tail.subarray(keep), Buffer.from('x'), Buffer.from([0x80, 0x80, 0x80])]) {
+          const pad = 65536 - (Buffer.concat(parts).length % 65536) - keep;
+          parts.push(Buffer.alloc(pad < 0 ? pad + 65536 : pad, 0x61), tail.subarray(0, keep), next);
+        }
+    const content = Buffer.concat(parts);
+    const out = await streamed(content);
+    expect(out).toBe(`${JSON.stringify({ id: 'snap-1', diff: decodeBytes(content) }, null, 2)}\n`);
+    expect(out).toContain('caf\\udce9');
+    expect(out).not.toContain('\ufffd');
+    expect(encodeBytes((JSON.parse(out) as { diff: string }).diff).equals(content)).toBe(true);
   });
 
   it('writes an empty string for an empty file', async () => {

@@ -105,7 +105,7 @@ const patch = defineCommand({
   name: 'patch',
   usage: 'patch ID [-o, --output FILE]',
   summary: "Print (or write to FILE) the snapshot's unified diff.",
-  description: `ID is ${SNAPSHOT_KEY}. The diff is the patch artifact when it is intact, else regenerated from git, byte for byte. With --json: { "id", "diff" }, or { "id", "path" } with -o.`,
+  description: `ID is ${SNAPSHOT_KEY}. The diff is the patch artifact when it is intact, else regenerated from git, byte for byte. With --json: { "id", "diff" } (a byte that is not UTF-8 as \\udcNN, so that the string encodes back to the exact bytes), or { "id", "path" } with -o.`,
   options: {
     output: {
       type: 'string',
