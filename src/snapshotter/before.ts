@@ -121,6 +121,10 @@ export async function beforeIn(
     branch = opts.branch;
   } else if (state.headState === 'detached' && state.sha) {
     branch = await nameDetachedHead(repo, runId, state.sha);
+  } else if (state.headState === 'unborn' && branch === null) {
+    // Unborn on a ref outside refs/heads/ or on a name that is not UTF-8: the root commit would land
+    // there, under a branch no record can name. It lands on a branch of the run's own instead.
+    branch = await nameDetachedHead(repo, runId, null);
   }
   const unborn = state.headState === 'unborn';
   const message = unborn && !dirty ? `[agentgate] Root commit before run ${runId}\n` : wipMessage(runId);
@@ -247,12 +251,13 @@ export async function openOrInit(
 }
 
 /**
- * Gives a detached HEAD the branch `agentgate/<runId>` (files and index untouched). If that name is
+ * Gives a detached HEAD the branch `agentgate/<runId>` (files and index untouched; an unborn HEAD,
+ * `sha` null, is put on it and the first commit makes it). If that name is
  * taken, or cannot be made beside an existing branch (`agentgate/<runId>/x`, or a branch named
  * `agentgate`, which no `agentgate/...` can sit beside), the next free one of
  * `agentgate/<runId>-2`, `-3`, ..., then `agentgate-<runId>`, `agentgate-<runId>-2`, ...
  */
-export async function nameDetachedHead(repo: Repo, runId: string, sha: string): Promise<string> {
+export async function nameDetachedHead(repo: Repo, runId: string, sha: string | null): Promise<string> {
   const branches = (await listRefs(repo, 'refs/heads/')).map((r) => r.ref);
   const clashes = (name: string): boolean => {
     const ref = `refs/heads/${name}`;

@@ -105,6 +105,36 @@ describe('a repository initialised in a subdirectory (no commit checked out)', (
   });
 });
 
+describe('an unborn HEAD on a ref no record can name', () => {
+  /** The refs and the HEAD file of an unborn repository whose HEAD names `ref` (raw bytes). */
+  const unbornOn = (ref: Buffer): string => {
+    const dir = initRepo();
+    writeFileSync(join(dir, '.git', 'HEAD'), Buffer.concat([Buffer.from('ref: '), ref, Buffer.from('\n')]));
+    return dir;
+  };
+  const cases: Array<[string, Buffer, boolean]> = [
+    ['a remote-tracking ref, clean', Buffer.from('refs/remotes/origin/x'), false],
+    ['a remote-tracking ref, with files', Buffer.from('refs/remotes/origin/x'), true],
+    ['a branch whose name is not UTF-8', Buffer.from('refs/heads/n\xe9', 'latin1'), true],
+  ];
+  for (const [what, ref, withFiles] of cases)
+    it(`(${what}) gets agentgate/<runId>: the first commit lands there and the record names it`, async () => {
+      const s = newSnapshotter();
+      const dir = unbornOn(ref);
+      if (withFiles) writeFiles(dir, { 'a.txt': 'a\n' });
+      const before = await s.captureBeforeState(dir, { runId: 'r' });
+      expect(before).toMatchObject({ branch: 'agentgate/r', headState: 'unborn', sha: head(dir) });
+      expect(git(dir, ['symbolic-ref', 'HEAD'])).toBe('refs/heads/agentgate/r');
+      // Nothing was written under the odd ref: the only ref is the run's branch.
+      expect(git(dir, ['for-each-ref', '--format=%(refname)'])).toBe('refs/heads/agentgate/r');
+      writeFiles(dir, { 'w.txt': 'w\n' });
+      const snap = await s.captureAfterState(dir, null, { runId: 'r', iteration: 1 });
+      expect(snap.branch).toBe('agentgate/r');
+      expect(git(dir, ['rev-parse', 'agentgate/r'])).toBe(snap.afterSha);
+      expect((await s.verify({ runId: 'r' })).ok).toBe(true);
+    });
+});
+
 describe('a branch whose name is not UTF-8', () => {
   /** Puts HEAD on a new branch `br<0xff>x` at HEAD's commit, written as git keeps a loose ref. */
   const oddBranch = (dir: string): Buffer => {
