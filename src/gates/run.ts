@@ -159,8 +159,9 @@ async function observeAndStore(
 
 /**
  * Without --isolated the check judges the workspace itself: it must be exactly the after commit,
- * with no change and no untracked file git does not ignore, except the JUnit reports of this gate
- * (`junit`) and, untracked only, those that earlier gates of this iteration wrote here (docs/gates.md).
+ * with no change and no untracked file git does not ignore, except, untracked only, the JUnit
+ * reports of this gate (`junit`) and those that earlier gates of this iteration wrote in the run's
+ * own workspace (docs/gates.md).
  */
 async function assertAtAfter(
   ctx: GateContext,
@@ -172,8 +173,10 @@ async function assertAtAfter(
   // named file by file (a report in a new directory would otherwise be that directory).
   const reports = reportPaths(repo, junit);
   const ours = await workspaceExcludes(repo.topLevel, ctx.snapshotter.options);
-  // Our own directories as prefixes; a report as exactly that file (a directory named by --junit excuses nothing).
-  const outside = (e: StatusEntry) => hasChangesOutside([e], ours) && !reports.includes(e.path);
+  // Our own directories as prefixes; a report as exactly that file (a directory named by --junit
+  // excuses nothing), and only untracked: a tracked file changed is a change of the tree, whatever names it.
+  const outside = (e: StatusEntry) =>
+    hasChangesOutside([e], ours) && !(e.kind === 'untracked' && reports.includes(e.path));
   // A file marked assume-unchanged or skip-worktree is one status does not look at: its content is unknown.
   const [status, uncompared] = await Promise.all([
     readStatus(repo, reports.length > 0 ? 'all' : 'normal'),
@@ -217,8 +220,10 @@ function reportPaths(repo: Repo, junit: readonly string[]): string[] {
 
 /**
  * The untracked files left once those that earlier gates of this iteration named as their JUnit
- * reports are set aside: verdicts observed here, in this workspace (not isolated, not received), on
- * this very after commit. Only untracked files: a tracked file changed is a change of the tree.
+ * reports are set aside: verdicts observed here (not isolated, not received), on this very after
+ * commit, when the gate runs in the workspace the iteration recorded (the verdicts do not say where
+ * they ran: in a clone, a file of that name was written by someone else). Only untracked files: a
+ * tracked file changed is a change of the tree.
  */
 async function withoutEarlierReports(
   ctx: GateContext,
@@ -240,13 +245,23 @@ async function withoutEarlierReports(
       )
       .flatMap((r) => reportPaths(repo, r.junit ?? [])),
   );
-  if (earlier.size === 0) return changed;
+  if (earlier.size === 0 || !(await inRecordedWorkspace(ctx, repo, snapshot))) return changed;
   // A report in a directory of its own shows as that directory: list the files one by one.
   const entries =
     listedAll || !changed.some((e) => e.path.endsWith('/'))
       ? changed
       : (await readStatus(repo, 'all')).entries.filter(outside);
   return entries.filter((e) => !(e.kind === 'untracked' && earlier.has(e.path)));
+}
+
+/** Whether `repo` is the workspace the snapshot was recorded in (as stored, not a `-C` stand-in), by real path. */
+async function inRecordedWorkspace(ctx: GateContext, repo: Repo, snapshot: Snapshot): Promise<boolean> {
+  const stored = await ctx.snapshotter.store.load(snapshot.id);
+  if (stored === null) return false;
+  const [recorded, here] = await Promise.all(
+    [stored.workspace, repo.topLevel].map((p) => realpath(p).catch(() => null)),
+  );
+  return recorded !== null && recorded === here;
 }
 
 const MAX_PATHS_IN_MESSAGE = 5;

@@ -3,13 +3,13 @@
  * gate of the iteration left untracked does not make the next gate's workspace dirty, anything
  * else still does, and GATE_TREE_MISMATCH names the paths.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GateTreeMismatchError } from '../../src/errors.js';
 import { Gates } from '../../src/gates/gates.js';
 import { quiet } from '../helpers/gates.js';
-import { repoWithCommit, writeFiles } from '../helpers/repo.js';
+import { git, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 import { newSnapshotter } from '../helpers/snapshotter.js';
 
 /** A check that writes a one-test JUnit report at `path` (its directory made as needed). */
@@ -59,6 +59,40 @@ describe('gates of one iteration in the workspace, one after another', () => {
     // A tracked file is part of the tree: an earlier gate that named it as its report excuses nothing.
     expect((await run('readme', writesReport('README.md'), ['README.md'])).verdict).toBe('pass');
     expect((await mismatch(run('lint', ['true']))).details.paths).toEqual(['README.md']);
+    // Nor does naming it with --junit again: the gate does not run on a changed tracked file.
+    expect((await mismatch(run('readme', writesReport('README.md'), ['README.md']))).details.paths).toEqual([
+      'README.md',
+    ]);
+  });
+
+  it('a tracked file changed before the gate is GATE_TREE_MISMATCH even when the gate names it with --junit', async () => {
+    const { dir, gates } = await oneIteration();
+    writeFileSync(join(dir, 'README.md'), 'edited after the iteration\n');
+    const refused = await mismatch(
+      gates.run(dir, {
+        runId: 'r1',
+        name: 'test',
+        command: writesReport('README.md'),
+        junit: ['README.md'],
+        echo: quiet(),
+      }),
+    );
+    expect(refused.details.paths).toEqual(['README.md']);
+    expect((await gates.list({ runId: 'r1' })).results).toEqual([]);
+  });
+
+  it("earlier gates' reports are excused only in the run's own workspace (by real path), not in a clone", async () => {
+    const { dir, gates } = await oneIteration();
+    const run = (where: string, name: string, command: string[], junit: string[] = []) =>
+      gates.run(where, { runId: 'r1', name, command, junit, echo: quiet() });
+    await run(dir, 'test', writesReport('junit.xml'), ['junit.xml']);
+    const link = join(tempDir('agentgate-gate-link-'), 'ws');
+    symlinkSync(dir, link);
+    expect((await run(link, 'lint', ['true'])).verdict).toBe('pass');
+    const clone = join(tempDir('agentgate-gate-clone-'), 'other');
+    git(dir, ['clone', '-q', dir, clone]);
+    writeFileSync(join(clone, 'junit.xml'), 'planted\n');
+    expect((await mismatch(run(clone, 'lint', ['true']))).details.paths).toEqual(['junit.xml']);
   });
 
   it("an isolated gate's reports never reach the workspace: they excuse nothing there", async () => {
