@@ -28,12 +28,57 @@ export function hookCommand(runner: HookRunner, agent: HookAgent, event?: string
   return words.map(shellWord).join(' ');
 }
 
+/** The options we write after `hook <agent>` (and the global ones a user may add by hand), each with a value. */
+const OUR_OPTIONS = new Set(['--home', '--config', '--event']);
+
 /**
- * Whether a command in an agent's config is one of ours (of any install, any path): it runs our
- * bin's `hook <agent>`. Every other entry is the user's and is never touched.
+ * Whether a command in an agent's config is one of ours (of any install, any path): exactly one
+ * simple command that runs our bin's `hook <agent>`, with nothing after it but `--home`, `--config`
+ * or `--event` and their values. A command that does more (`... && ./notify.sh`, a pipe, a
+ * redirection) is the user's and is never touched.
  */
 export function isOurCommand(command: unknown, agent: HookAgent): boolean {
   if (typeof command !== 'string') return false;
-  const bin = /agentgate-snapshot(?:\.js)?'? hook (\S+)/.exec(command);
-  return bin !== null && bin[1] === agent;
+  const words = shellWords(command);
+  const at = words?.findIndex((w) => /(?:^|[/\\])agentgate-snapshot(?:\.js)?$/.test(w)) ?? -1;
+  if (words === null || at < 0 || words[at + 1] !== 'hook' || words[at + 2] !== agent) return false;
+  const rest = words.slice(at + 3);
+  for (let k = 0; k < rest.length; k += 1) {
+    const word = rest[k] as string;
+    const eq = word.indexOf('=');
+    if (word.startsWith('--') && eq > 0 && OUR_OPTIONS.has(word.slice(0, eq))) continue;
+    if (!OUR_OPTIONS.has(word) || rest[k + 1] === undefined) return false;
+    k += 1;
+  }
+  return true;
+}
+
+/**
+ * A command's words as sh splits them (quotes taken off), or null when it is not one plain simple
+ * command: an operator, a redirection, an expansion or an unterminated quote. A backslash escapes
+ * a character sh treats specially (shellWord writes `'\''`); before any other it is kept as it is
+ * (a Windows path).
+ */
+function shellWords(command: string): string[] | null {
+  const words: string[] = [];
+  let word: string | null = null;
+  for (let i = 0; i < command.length; i += 1) {
+    const c = command[i] as string;
+    if (c === ' ' || c === '\t') {
+      if (word !== null) words.push(word);
+      word = null;
+    } else if (c === "'" || c === '"') {
+      const end = command.indexOf(c, i + 1);
+      const quoted = command.slice(i + 1, end);
+      if (end < 0 || (c === '"' && /[$`\\]/.test(quoted))) return null;
+      word = (word ?? '') + quoted;
+      i = end;
+    } else if (c === '\\' && /^[\s'"\\$`;&|<>()#*?[\]{}~]$/.test(command[i + 1] ?? '')) {
+      word = (word ?? '') + (command[i + 1] as string);
+      i += 1;
+    } else if (/[;&|<>()$`\n\r]/.test(c) || (c === '#' && word === null)) return null;
+    else word = (word ?? '') + c;
+  }
+  if (word !== null) words.push(word);
+  return words;
 }
