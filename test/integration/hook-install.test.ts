@@ -20,6 +20,7 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import type { HookAgent } from '../../types/hook-agents.js';
+import { hookCommand } from '../../src/hooks/install/command.js';
 import { installHooks, uninstallHooks } from '../../src/hooks/install/install.js';
 import { installTarget } from '../../src/hooks/install/targets.js';
 import { AGENT_FIXTURES, agentEvent } from '../helpers/agent-hooks.js';
@@ -328,29 +329,36 @@ describe('hook install edits an event list entry by entry', () => {
     );
   });
 
-  it("replaces our entry where it came first: the comment above the user's entry stays, on its line", async () => {
+  it("updates our entry where it came first, in place; uninstall cuts it and the comment above the user's entry stays, on its line", async () => {
     const ws = repoWithCommit();
     const opts = { scope: 'project' as const, workspace: ws, homeDir: tempDir(), runner: RUNNER };
     const file = installTarget('qwen', opts).file;
     mkdirSync(dirname(file), { recursive: true });
     const old = `${process.execPath} /old/place/agentgate-snapshot.js hook qwen`;
+    const user = [
+      '      // my linter hook: keep me!',
+      '      {"hooks": [{"type": "command", "command": "echo user"}]}',
+      '] } }',
+      '',
+    ];
     writeFileSync(
       file,
       [
         '{ "hooks": { "Stop": [',
         `      {"hooks": [{"type": "command", "command": "${old}"}]},`,
-        '      // my linter hook: keep me!',
-        '      {"hooks": [{"type": "command", "command": "echo user"}]}',
-        '] } }',
-        '',
+        ...user,
       ].join('\n'),
     );
-    await installHooks('qwen', opts);
+    const result = await installHooks('qwen', opts);
+    expect(result.changes).toContainEqual({ event: 'Stop', change: 'updated' });
     const text = readFileSync(file, 'utf8');
+    const ours = JSON.stringify(hookCommand(RUNNER, 'qwen'));
     expect(text).toContain(
-      '{ "hooks": { "Stop": [\n      // my linter hook: keep me!\n      {"hooks": [{"type": "command", "command": "echo user"}]},',
+      `{ "hooks": { "Stop": [\n      {"hooks": [{"type": "command", "command": ${ours}}]},\n${user.slice(0, 2).join('\n')}\n`,
     );
     expect(text).not.toContain('/old/place');
+    await uninstallHooks('qwen', opts);
+    expect(readFileSync(file, 'utf8')).toBe(['{ "hooks": { "Stop": [', ...user].join('\n'));
   });
 
   it('with --home the command it writes names that home, and it is still ours: a second install changes nothing, uninstall removes it', async () => {

@@ -8,13 +8,13 @@ export type EntryChange = 'added' | 'updated' | 'removed';
 
 /**
  * One step of an event list's edit, by position in the list as it was: an entry of ours removed,
- * a hook of ours removed from (or its command set in) a group that holds the user's hooks too, our
- * entry appended.
+ * a hook of ours removed from a group, our command set where it stands (`key`: `command`, or
+ * Copilot's `bash`; `j`: the hook's place in a group), our entry appended.
  */
 export type ListEdit =
   | { op: 'remove'; i: number }
   | { op: 'removeHook'; i: number; j: number }
-  | { op: 'setCommand'; i: number; j: number; command: string }
+  | { op: 'setCommand'; i: number; j?: number; key: string; command: string }
   | { op: 'append'; entry: Record<string, unknown> };
 
 /** Our hook entry for one event, in the target's shape. */
@@ -35,56 +35,77 @@ export function isOurEntry(entry: unknown, target: InstallTarget): boolean {
   return isOurCommand(target.shape === 'copilot' ? entry.bash : entry.command, agent);
 }
 
-/** Our hooks inside the groups that hold a hook of the user's too, as [entry, hook] positions. */
-function sharedHooks(current: readonly unknown[], target: InstallTarget): Array<[number, number]> {
-  if (target.shape !== 'grouped') return [];
-  return current.flatMap((entry, i) => {
-    if (!isRecord(entry) || !Array.isArray(entry.hooks) || isOurEntry(entry, target)) return [];
-    return entry.hooks.flatMap((h: unknown, j) =>
-      isRecord(h) && isOurCommand(h.command, target.agent) ? [[i, j] as [number, number]] : [],
+/** One hook of ours in a list: entry `i` (grouped: its hook `j`), and whether its group holds the user's hooks too. */
+interface Place {
+  i: number;
+  j?: number;
+  shared: boolean;
+  command: unknown;
+}
+
+/** Every hook of ours in an event's list, in order. */
+function ourPlaces(current: readonly unknown[], target: InstallTarget): Place[] {
+  const key = commandKey(target);
+  return current.flatMap((entry, i): Place[] => {
+    if (!isRecord(entry)) return [];
+    if (target.shape !== 'grouped')
+      return isOurEntry(entry, target) ? [{ i, shared: false, command: entry[key] }] : [];
+    if (!Array.isArray(entry.hooks)) return [];
+    const shared = !isOurEntry(entry, target);
+    return entry.hooks.flatMap((h: unknown, j): Place[] =>
+      isRecord(h) && isOurCommand(h.command, target.agent) ? [{ i, j, shared, command: h.command }] : [],
     );
   });
 }
 
 /**
- * The new list of one event: the user's entries (and the user's hooks in a group we share) as they
- * were and in their order, and ours once when `wanted`. Ours inside a group of the user's stays
- * where the user put it (its command updated); else an entry of ours that is already `wanted`
- * stays; else ours is appended. Every other place of ours is taken out (a group only when nothing
- * of the user's is in it). Returns null when nothing changes (installing twice writes once).
+ * The new list of one event: the user's entries as they were and in their order, and ours once
+ * when `wanted`. One place of ours stays where it is, with whatever the user added to it (a
+ * `matcher`, a `timeout`, a comment): the one in a group of the user's first, else one that runs
+ * the wanted command, else the first; its command is set when it differs. Every other place of
+ * ours is taken out (a group only when nothing of the user's is in it); with none, ours is
+ * appended. Returns null when nothing changes (installing twice writes once).
  */
 export function nextList(
   current: readonly unknown[],
   target: InstallTarget,
   wanted: Record<string, unknown> | null,
 ): { list: unknown[]; change: EntryChange; edits: ListEdit[] } | null {
-  const whole = current.flatMap((e, i) => (isOurEntry(e, target) ? [i] : []));
-  const shared = sharedHooks(current, target);
+  const places = ourPlaces(current, target);
+  const command = wanted === null ? null : commandOf(wanted);
+  const keep =
+    command === null
+      ? undefined
+      : (places.find((p) => p.shared) ?? places.find((p) => p.command === command) ?? places[0]);
   const edits: ListEdit[] = [];
-  const removeHook = ([i, j]: [number, number]): ListEdit => ({ op: 'removeHook', i, j });
-  if (wanted === null) {
-    edits.push(...whole.map((i): ListEdit => ({ op: 'remove', i })), ...shared.map(removeHook));
-  } else if (shared.length > 0) {
-    const [[i, j], ...others] = shared as [[number, number], ...Array<[number, number]>];
-    const command = commandOf(wanted);
-    if (hookAt(current, i, j)?.command !== command) edits.push({ op: 'setCommand', i, j, command });
-    edits.push(...others.map(removeHook), ...whole.map((k): ListEdit => ({ op: 'remove', i: k })));
-  } else {
-    const keep = whole.find((i) => sameValue(current[i], wanted));
-    edits.push(...whole.filter((i) => i !== keep).map((i): ListEdit => ({ op: 'remove', i })));
-    if (keep === undefined) edits.push({ op: 'append', entry: wanted });
+  for (const place of places) {
+    const { i, j } = place;
+    if (place === keep) {
+      if (place.command !== command)
+        edits.push({
+          op: 'setCommand',
+          i,
+          ...(j === undefined ? {} : { j }),
+          key: commandKey(target),
+          command: command as string,
+        });
+    } else if (j === undefined) edits.push({ op: 'remove', i });
+    // A group of ours goes whole, unless the hook that stays is in it.
+    else if (place.shared || keep?.i === i) edits.push({ op: 'removeHook', i, j });
+    else if (!edits.some((e) => e.op === 'remove' && e.i === i)) edits.push({ op: 'remove', i });
   }
+  if (command !== null && keep === undefined)
+    edits.push({ op: 'append', entry: wanted as Record<string, unknown> });
   if (edits.length === 0) return null;
   // From the end of the list backwards (the appended entry last), so that each position still
   // names what it named.
   const rank = (e: ListEdit): [number, number] =>
-    e.op === 'append' ? [-1, 0] : [e.i, e.op === 'remove' ? 0 : e.j];
+    e.op === 'append' ? [-1, 0] : [e.i, e.op === 'remove' ? 0 : (e.j ?? 0)];
   edits.sort((a, b) => {
     const [[ai, aj], [bi, bj]] = [rank(a), rank(b)];
     return bi - ai || bj - aj;
   });
-  const change: EntryChange =
-    wanted === null ? 'removed' : whole.length + shared.length > 0 ? 'updated' : 'added';
+  const change: EntryChange = wanted === null ? 'removed' : places.length > 0 ? 'updated' : 'added';
   return { list: applyListEdits(current, edits), change, edits };
 }
 
@@ -94,26 +115,29 @@ function applyListEdits(current: readonly unknown[], edits: readonly ListEdit[])
   for (const edit of edits) {
     if (edit.op === 'append') list.push(edit.entry);
     else if (edit.op === 'remove') list.splice(edit.i, 1);
+    else if (edit.op === 'setCommand' && edit.j === undefined)
+      list[edit.i] = { ...(list[edit.i] as Record<string, unknown>), [edit.key]: edit.command };
     else {
       const group = list[edit.i] as Record<string, unknown>;
       const hooks = [...(group.hooks as unknown[])];
-      if (edit.op === 'removeHook') hooks.splice(edit.j, 1);
-      else hooks[edit.j] = { ...(hooks[edit.j] as Record<string, unknown>), command: edit.command };
+      const j = edit.j as number;
+      if (edit.op === 'removeHook') hooks.splice(j, 1);
+      else hooks[j] = { ...(hooks[j] as Record<string, unknown>), [edit.key]: edit.command };
       list[edit.i] = { ...group, hooks };
     }
   }
   return list;
 }
 
+/** The key that holds a hook's command line: Copilot's `bash`, every other agent's `command`. */
+function commandKey(target: InstallTarget): string {
+  return target.shape === 'copilot' ? 'bash' : 'command';
+}
+
 /** The command of our entry (grouped: of its one hook). */
 function commandOf(entry: Record<string, unknown>): string {
   const hook = Array.isArray(entry.hooks) ? (entry.hooks[0] as Record<string, unknown>) : entry;
   return String(hook.command ?? hook.bash);
-}
-
-function hookAt(list: readonly unknown[], i: number, j: number): Record<string, unknown> | undefined {
-  const hooks = (list[i] as { hooks: unknown[] }).hooks;
-  return hooks[j] as Record<string, unknown> | undefined;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -124,7 +148,9 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (value instanceof Date) return 'a date';
-  return Array.isArray(value) ? 'a list' : `a ${typeof value === 'bigint' ? 'number' : typeof value}`;
+  if (Array.isArray(value)) return 'a list';
+  const type = typeof value === 'bigint' ? 'number' : typeof value;
+  return `${type === 'object' || type === 'undefined' ? 'an' : 'a'} ${type}`;
 }
 
 /**
@@ -142,10 +168,6 @@ export function canonical(value: unknown): string {
       );
     return v;
   });
-}
-
-export function sameValue(a: unknown, b: unknown): boolean {
-  return canonical(a) === canonical(b);
 }
 
 /** The error for a config file we cannot merge into, and what to do about it. */

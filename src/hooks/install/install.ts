@@ -1,4 +1,4 @@
-import { readFile, rm } from 'node:fs/promises';
+import { lstat, readFile, rm } from 'node:fs/promises';
 import type { HookAgent } from '../../../types/hook-agents.js';
 import type { HookInstallResult } from '../../../types/hook-install.js';
 import { AgentConfigInvalidError } from '../../errors.js';
@@ -59,7 +59,7 @@ async function apply(
     if (written) await applyScripts(plan);
     return { ...base, written, changes: plan.changes, leftAlone: plan.leftAlone };
   }
-  const before = await readFile(target.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+  const read = await readFile(target.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
     // A directory where the file goes, a file where a directory of its path goes: nothing to merge into.
     throw new AgentConfigInvalidError(
@@ -67,15 +67,31 @@ async function apply(
       { cause: error, details: { file: target.file } },
     );
   });
+  // A byte order mark (some Windows editors write one) is no part of the text, and is kept.
+  const bom = read?.startsWith(BOM) === true ? BOM : '';
+  const before = read === null ? null : read.slice(bom.length);
   const entryOf = install ? (event: string) => ourEntry(target, commandOf(event)) : null;
   const plan: ConfigPlan =
     target.format === 'toml'
       ? planTomlConfig(target, before, entryOf, dryRun)
       : planJsonConfig(target, before, entryOf);
   const written = !dryRun && plan.changes.length > 0;
-  if (written) {
-    if (plan.text === null) await rm(target.file, { force: true });
-    else await writeOwnFileAtomic(target.file, plan.text);
-  }
+  if (written) await writePlan(target.file, plan, bom);
   return { ...base, written, changes: plan.changes, leftAlone: [], notes: [...plan.notes, ...base.notes] };
+}
+
+const BOM = '\uFEFF';
+
+/**
+ * The planned text written (through a symbolic link, to the file it names); a file left with
+ * nothing of the user's removed, unless it is a link: the link is the user's, so the file it
+ * names keeps what is left.
+ */
+async function writePlan(file: string, plan: ConfigPlan, bom: string): Promise<void> {
+  const link = await lstat(file).then(
+    (st) => st.isSymbolicLink(),
+    () => false,
+  );
+  if (plan.text === null || (plan.removable === true && !link)) await rm(file, { force: true });
+  else await writeOwnFileAtomic(file, bom + plan.text);
 }

@@ -1,13 +1,4 @@
-import {
-  applyEdits,
-  findNodeAtLocation,
-  modify,
-  parse,
-  parseTree,
-  printParseErrorCode,
-  type Node,
-  type ParseError,
-} from 'jsonc-parser';
+import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import {
   changedLists,
   configInvalid,
@@ -17,12 +8,23 @@ import {
   type ListEdit,
 } from './entries.js';
 import { hooksOffNotes } from './hooks-off.js';
+import {
+  appendEntry,
+  blankInside,
+  indentOf,
+  intoCommented,
+  nodeAt,
+  pretty,
+  removeChild,
+} from './json-text.js';
 import type { InstallTarget } from './targets.js';
 
 /** What a planned edit of a config file does. */
 export interface ConfigPlan {
-  /** The new text, or null to delete the file (our own file, left empty). */
+  /** The new text (null: there is no file, and none is needed). */
   text: string | null;
+  /** The new text holds nothing of the user's: the file may go (our own file, left empty). */
+  removable?: boolean;
   changes: Array<{ event: string; change: EntryChange }>;
   notes: string[];
 }
@@ -39,66 +41,93 @@ export function planJsonConfig(
   before: string | null,
   entryOf: ((event: string) => Record<string, unknown>) | null,
 ): ConfigPlan {
-  let text = before ?? '{}';
+  const source = before ?? '{}';
+  parseConfig(target, source);
+  // Gemini CLI and Qwen Code read JSON with comments but without trailing commas: none is added.
+  const strict = parses(target, source, true);
+  let text = withoutShadowedLists(target, source);
   const root = parseConfig(target, text);
   // null is not "no hooks": the agents refuse it too, and it cannot hold ours.
   const hooks = root.hooks === undefined ? {} : root.hooks;
   if (!isRecord(hooks)) throw configInvalid(target, `"hooks" is ${describeValue(hooks)}, not an object`);
   const notes = entryOf === null ? [] : hooksOffNotes(target, root);
   const changes: ConfigPlan['changes'] = [];
-  for (const { event, current, next } of changedLists(target, hooks, entryOf)) {
+  for (const { event, next } of changedLists(target, hooks, entryOf)) {
     changes.push({ event, change: next.change });
-    text = editList(target, text, event, current, next);
+    text = editList(target, text, event, next, strict);
   }
   if (changes.length === 0) return { text: before, changes, notes };
   if (entryOf !== null)
     for (const [key, value] of Object.entries(target.root ?? {}))
       if (root[key] === undefined) text = addProperty(target, text, [], key, value);
-  if (entryOf === null && Object.keys(parseConfig(target, text).hooks ?? {}).length === 0)
+  // An emptied `hooks` goes only when nothing is left inside it (a comment of the user's stays).
+  if (entryOf === null && nodeAt(text, ['hooks'])?.type === 'object' && blankInside(text, ['hooks']))
     text = cutOrEdit(target, text, [], 'hooks');
-  // A file left holding nothing but what we wrote (no key, comment or setting of the user's) goes
-  // away on uninstall: it is the file install created, or one that says nothing.
-  if (entryOf === null && holdsNothingOfTheUsers(target, text)) return { text: null, changes, notes };
-  return { text: text.endsWith('\n') ? text : `${text}\n`, changes, notes };
+  const out = text.endsWith('\n') ? text : `${text}\n`;
+  // A file left holding nothing but what we wrote (no key, comment or setting of the user's) may
+  // go on uninstall: it is the file install created, or one that says nothing.
+  return { text: out, changes, notes, removable: entryOf === null && holdsNothingOfTheUsers(target, text) };
 }
 
 /**
- * One event's list edited entry by entry (nextList's edits: ours taken out, our hook's command set
- * where it shares a group, the new one appended), so that the user's entries keep their comments
- * and layout. A list that appears or empties is written whole; so is any edit whose result would
- * not parse to exactly the new list (jsonc-parser's edits are then not trusted).
+ * The text without the earlier of two event lists of the same name in `hooks`, which every reader
+ * overrides with the last (an earlier build's install added a second `"Stop"` after an empty one):
+ * an empty one is cut; any other is refused, as is a second `hooks`, since which one an agent
+ * reads is not ours to guess.
+ */
+function withoutShadowedLists(target: InstallTarget, text: string): string {
+  const twice = (key: unknown) =>
+    configInvalid(
+      target,
+      `${JSON.stringify(key)} is there twice (the agent reads only the last); merge them`,
+    );
+  const names = (path: string[]) => (nodeAt(text, path)?.children ?? []).map((p) => p.children?.[0]?.value);
+  const top = names([]);
+  if (top.filter((k) => k === 'hooks').length > 1) throw twice('hooks');
+  if (nodeAt(text, ['hooks'])?.type !== 'object') return text;
+  const props = nodeAt(text, ['hooks'])?.children ?? [];
+  const keys = names(['hooks']);
+  let out = text;
+  for (let k = props.length - 1; k >= 0; k -= 1) {
+    if (!keys.slice(k + 1).includes(keys[k])) continue;
+    const value = props[k]?.children?.[1];
+    if (value?.type !== 'array' || (value.children?.length ?? 0) > 0) throw twice(`hooks.${String(keys[k])}`);
+    out = removeChild(out, ['hooks'], k);
+  }
+  return out;
+}
+
+/**
+ * One event's list edited entry by entry (nextList's edits: ours taken out, our command set where
+ * it stands, the new one appended), so that the user's entries keep their comments and layout. A
+ * list that appears is added whole; one left empty goes when nothing (no comment) is left in it.
+ * An edit whose result would not parse to exactly the new list (or would leave a trailing comma
+ * in a file that had none) is made through jsonc-parser instead.
  */
 function editList(
   target: InstallTarget,
   text: string,
   event: string,
-  current: readonly unknown[],
   next: { list: readonly unknown[]; edits: readonly ListEdit[] },
+  strict: boolean,
 ): string {
   const { list } = next;
-  const whole = () =>
-    applyEdits(text, modify(text, ['hooks', event], list.length === 0 ? undefined : list, FORMAT));
-  if (list.length === 0) return cutOrEdit(target, text, ['hooks'], event);
-  if (current.length === 0)
+  const path = ['hooks', event];
+  if (nodeAt(text, path) === undefined)
     return nodeAt(text, ['hooks']) === undefined
       ? addProperty(target, text, [], 'hooks', { [event]: list })
       : addProperty(target, text, ['hooks'], event, list);
-  // Cut and pasted here: jsonc-parser's own edits reformat the neighbouring entries.
   let out = text;
   for (const edit of next.edits) {
-    if (edit.op === 'remove') out = removeChild(out, ['hooks', event], edit.i);
-    else if (edit.op === 'removeHook') out = removeChild(out, ['hooks', event, edit.i, 'hooks'], edit.j);
+    if (edit.op === 'remove') out = removeChild(out, path, edit.i);
+    else if (edit.op === 'removeHook') out = removeChild(out, [...path, edit.i, 'hooks'], edit.j);
     else if (edit.op === 'setCommand') {
-      const path = ['hooks', event, edit.i, 'hooks', edit.j, 'command'];
-      out = applyEdits(out, modify(out, path, edit.command, FORMAT));
-    } else out = appendEntry(out, event, edit.entry);
+      const at = edit.j === undefined ? [edit.i] : [edit.i, 'hooks', edit.j];
+      out = applyEdits(out, modify(out, [...path, ...at, edit.key], edit.command, FORMAT));
+    } else out = appendEntry(out, path, edit.entry);
   }
-  try {
-    const hooks = parseConfig(target, out).hooks as Record<string, unknown> | undefined;
-    return JSON.stringify(hooks?.[event]) === JSON.stringify(list) ? out : whole();
-  } catch {
-    return whole();
-  }
+  if (!listIs(target, out, event, list, strict)) out = applyEdits(text, modify(text, path, list, FORMAT));
+  return list.length === 0 && blankInside(out, path) ? cutOrEdit(target, out, ['hooks'], event) : out;
 }
 
 /**
@@ -116,21 +145,24 @@ function addProperty(
 ): string {
   const edited = applyEdits(text, modify(text, [...path, key], value, FORMAT));
   const parent = nodeAt(text, path);
-  const last = parent?.type === 'object' ? parent.children?.at(-1) : undefined;
-  if (parent === undefined || last === undefined) return edited;
-  const end = last.offset + last.length;
   const name = JSON.stringify(key);
+  const last = parent?.type === 'object' ? parent.children?.at(-1) : undefined;
+  if (parent === undefined) return edited;
+  if (last === undefined) {
+    // An object holding only a comment: jsonc-parser's edit would lay out its line anew.
+    if (blankInside(text, path)) return edited;
+    const pasted = intoCommented(text, parent, value, key);
+    return sameValue(target, pasted, edited) ? pasted : edited;
+  }
+  const end = last.offset + last.length;
   let pasted: string;
   if (!text.slice(parent.offset, last.offset).includes('\n')) {
     pasted = `${text.slice(0, end)}, ${name}: ${JSON.stringify(value)}${text.slice(end)}`;
   } else {
-    const lineStart = text.lastIndexOf('\n', last.offset - 1) + 1;
-    const indent = /^[ \t]*/.exec(text.slice(lineStart, last.offset))?.[0] ?? '';
-    const body = JSON.stringify(value, null, 2).split('\n').join(`\n${indent}`);
-    pasted = `${text.slice(0, end)},\n${indent}${name}: ${body}${text.slice(end)}`;
+    const indent = indentOf(text, last.offset);
+    pasted = `${text.slice(0, end)},\n${indent}${name}: ${pretty(value, indent)}${text.slice(end)}`;
   }
-  const same = JSON.stringify(parseConfig(target, pasted)) === JSON.stringify(parseConfig(target, edited));
-  return same ? pasted : edited;
+  return sameValue(target, pasted, edited) ? pasted : edited;
 }
 
 /**
@@ -143,61 +175,16 @@ function cutOrEdit(target: InstallTarget, text: string, path: string[], key: str
   const i = parent?.children?.findIndex((p) => p.children?.[0]?.value === key) ?? -1;
   if (i < 0) return edited;
   const cut = removeChild(text, path, i);
-  const same = JSON.stringify(parseConfig(target, cut)) === JSON.stringify(parseConfig(target, edited));
-  return same ? cut : edited;
+  return sameValue(target, cut, edited) ? cut : edited;
 }
 
-function nodeAt(text: string, path: Array<string | number>): Node | undefined {
-  return findNodeAtLocation(parseTree(text, [], { allowTrailingComma: true }) as Node, path);
-}
-
-/** The entries of an event's list, as jsonc-parser locates them in `text`. */
-function entriesOf(text: string, event: string): Node[] {
-  return nodeAt(text, ['hooks', event])?.children ?? [];
-}
-
-/**
- * The list or object at `path` without its `i`-th child: from the end of the child before, or (the
- * first child) up to its comma and the blanks after it, so that a comment above the next child stays
- * with it. A line left holding only blanks goes too; a container left with only blanks becomes `{}`
- * or `[]`.
- */
-function removeChild(text: string, path: Array<string | number>, i: number): string {
-  const parent = nodeAt(text, path) as Node;
-  const items = parent.children ?? [];
-  const node = items[i] as Node;
-  const [open, close] = [parent.offset + 1, parent.offset + parent.length - 1];
-  if (
-    items.length === 1 &&
-    /^\s*$/.test(text.slice(open, node.offset) + text.slice(node.offset + node.length, close))
-  )
-    return text.slice(0, open) + text.slice(close);
-  const prev = items[i - 1];
-  let start = prev === undefined ? node.offset : prev.offset + prev.length;
-  let end = node.offset + node.length;
-  if (prev === undefined && items[i + 1] !== undefined) {
-    end = text.indexOf(',', end) + 1;
-    while (text[end] === ' ' || text[end] === '\t') end += 1;
+/** Whether a pasted text parses as jsonc-parser's edit does (a paste that does not parse: no). */
+function sameValue(target: InstallTarget, pasted: string, edited: string): boolean {
+  try {
+    return JSON.stringify(parseConfig(target, pasted)) === JSON.stringify(parseConfig(target, edited));
+  } catch {
+    return false;
   }
-  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
-  const eol = /^\r?\n/.exec(text.slice(end));
-  if (eol !== null && /^[ \t]*$/.test(text.slice(lineStart, start))) {
-    start = lineStart;
-    end += eol[0].length;
-  }
-  return text.slice(0, start) + text.slice(end);
-}
-
-/** `entry` after the last entry of the event's list, indented as that entry's line is. */
-function appendEntry(text: string, event: string, entry: Record<string, unknown>): string {
-  const last = entriesOf(text, event).at(-1);
-  if (last === undefined)
-    return applyEdits(text, modify(text, ['hooks', event, -1], entry, { isArrayInsertion: true }));
-  const lineStart = text.lastIndexOf('\n', last.offset - 1) + 1;
-  const indent = /^[ \t]*/.exec(text.slice(lineStart, last.offset))?.[0] ?? '';
-  const end = last.offset + last.length;
-  const body = JSON.stringify(entry, null, 2).split('\n').join(`\n${indent}`);
-  return `${text.slice(0, end)},\n${indent}${body}${text.slice(end)}`;
 }
 
 function holdsNothingOfTheUsers(target: InstallTarget, text: string): boolean {
@@ -210,11 +197,42 @@ function holdsNothingOfTheUsers(target: InstallTarget, text: string): boolean {
   return onlyOurs && text.replace(/\s/g, '') === JSON.stringify(root);
 }
 
-function parseConfig(target: InstallTarget, text: string): Record<string, unknown> & { hooks?: unknown } {
+/** Whether `text` parses (`strict`: without a trailing comma) with `list` as the event's list. */
+function listIs(
+  target: InstallTarget,
+  text: string,
+  event: string,
+  list: readonly unknown[],
+  strict: boolean,
+): boolean {
+  try {
+    const hooks = parseConfig(target, text, strict).hooks as Record<string, unknown> | undefined;
+    return JSON.stringify(hooks?.[event]) === JSON.stringify(list);
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `text` parses (`strict`: without a trailing comma). */
+function parses(target: InstallTarget, text: string, strict: boolean): boolean {
+  try {
+    parseConfig(target, text, strict);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The file's value; `strict`: a trailing comma is an error even where the file allows comments. */
+function parseConfig(
+  target: InstallTarget,
+  text: string,
+  strict = false,
+): Record<string, unknown> & { hooks?: unknown } {
   const errors: ParseError[] = [];
   const value: unknown = parse(text, errors, {
     disallowComments: !target.comments,
-    allowTrailingComma: target.comments,
+    allowTrailingComma: target.comments && !strict,
     allowEmptyContent: true,
   });
   const first = errors[0];

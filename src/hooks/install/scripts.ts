@@ -1,5 +1,5 @@
-import { chmod, readFile, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chmod, lstat, readFile, rm, rmdir, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { AgentConfigInvalidError } from '../../errors.js';
 import { writeFileAtomic } from '../../fs/atomic.js';
 import type { EntryChange } from './entries.js';
@@ -19,28 +19,35 @@ export interface ScriptsPlan {
   writes: Array<{ file: string; text: string | null }>;
   changes: Array<{ event: string; change: EntryChange }>;
   leftAlone: string[];
+  /** The hooks directory: removed when uninstall leaves it empty. */
+  dir?: string;
 }
 
-/** Which hook files to write (or, with `command` null, remove); a file of the user's is left alone. */
+/**
+ * Which hook files to write (or, with `command` null, remove); a file of the user's, and any
+ * symbolic link (even one that names nothing), is left alone. Ours that lost its exec bit is
+ * written again.
+ */
 export async function planScripts(target: InstallTarget, command: string | null): Promise<ScriptsPlan> {
   const plan: ScriptsPlan = { writes: [], changes: [], leftAlone: [] };
   await assertDirectory(target.file);
   for (const event of target.events) {
     const file = join(target.file, event);
     const current = await readHook(file);
-    const ours = typeof current === 'string' && current.split('\n').includes(MARKER);
+    const ours = typeof current === 'object' && current !== null && 'text' in current;
     if (current !== null && !ours) {
       if (command !== null) plan.leftAlone.push(file);
       continue;
     }
     const wanted = command === null ? null : clineScript(command);
-    if (current === wanted || (current === null && wanted === null)) continue;
+    if (current === null ? wanted === null : current.text === wanted && current.executable) continue;
     plan.writes.push({ file, text: wanted });
     plan.changes.push({
       event,
       change: wanted === null ? 'removed' : current === null ? 'added' : 'updated',
     });
   }
+  if (command === null && plan.writes.length > 0) plan.dir = target.file;
   return plan;
 }
 
@@ -53,13 +60,24 @@ async function assertDirectory(dir: string): Promise<void> {
   if (stats !== null && !stats.isDirectory()) throw cannotUse(dir, 'not a directory');
 }
 
-/** A hook file's text, null when there is none, or the user's directory of that name (not ours). */
-async function readHook(file: string): Promise<string | null | { directory: true }> {
-  return readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+/**
+ * A hook file of ours (its text, and whether it is executable), null when there is none, or
+ * something of the user's: a file without our marker, a directory, a symbolic link.
+ */
+async function readHook(
+  file: string,
+): Promise<{ text: string; executable: boolean } | { theirs: true } | null> {
+  const stats = await lstat(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
-    if (error.code === 'EISDIR') return { directory: true as const };
     throw cannotUse(file, error.code ?? error.message, error);
   });
+  if (stats === null) return null;
+  if (!stats.isFile()) return { theirs: true };
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw cannotUse(file, error.code ?? error.message, error);
+  });
+  if (!text.split('\n').includes(MARKER)) return { theirs: true };
+  return { text, executable: (stats.mode & 0o111) === 0o111 };
 }
 
 function cannotUse(path: string, why: string, cause?: unknown): AgentConfigInvalidError {
@@ -77,4 +95,13 @@ export async function applyScripts(plan: ScriptsPlan): Promise<void> {
       await chmod(file, 0o755);
     }
   }
+  if (plan.dir === undefined) return;
+  // Left empty by uninstall: the directory goes, and `.clinerules` when nothing else is in it
+  // (rmdir removes only an empty directory).
+  const gone = await rmdir(plan.dir).then(
+    () => true,
+    () => false,
+  );
+  if (gone && basename(dirname(plan.dir)) === '.clinerules')
+    await rmdir(dirname(plan.dir)).catch(() => undefined);
 }

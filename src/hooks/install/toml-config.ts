@@ -57,12 +57,17 @@ export function planTomlConfig(
     edited === null || Object.keys(appended).length === 0
       ? edited
       : appendBlock(edited, stringify({ hooks: appended }));
-  if (text !== null && sameConfig(text, expected)) return { text, changes, notes };
+  // A file left with nothing (not even a comment) goes on uninstall, as the JSON formats' do.
+  const removable = entryOf === null;
+  if (text !== null && sameConfig(text, expected))
+    return { text, changes, notes, removable: removable && text.trim() === '' };
   const strays = Object.values(edits).some((list) => list.length > 0);
   const why = strays ? 'hooks of ours outside the marked block' : 'its "hooks" table is inline';
   const verb = dryRun ? 'would be' : 'was';
+  const rewritten = stringify(expected, { numbersAsFloat: true }).trimEnd();
   return {
-    text: `${stringify(expected, { numbersAsFloat: true }).trimEnd()}\n`,
+    text: `${rewritten}\n`,
+    removable: removable && rewritten === '',
     changes,
     notes: [`${target.file} ${verb} rewritten whole (${why}): its comments were not kept`, ...notes],
   };

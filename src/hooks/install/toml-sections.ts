@@ -31,7 +31,12 @@ export function editSections(
   for (const [event, list] of Object.entries(edits))
     for (const edit of list) {
       if (edit.op === 'append') continue;
-      const span = edit.op === 'remove' ? groups.get(event)?.[edit.i] : hooks.get(event)?.[edit.i]?.[edit.j];
+      const span =
+        edit.op === 'remove'
+          ? groups.get(event)?.[edit.i]
+          : edit.j === undefined
+            ? undefined
+            : hooks.get(event)?.[edit.i]?.[edit.j];
       if (span === undefined) return null;
       if (edit.op !== 'setCommand') {
         cuts.push(trimmed(lines, span));
