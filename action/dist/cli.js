@@ -267,7 +267,7 @@ var init_hook_agents = __esm({
   }
 });
 
-// node_modules/zod/v4/core/util.js
+// ../../work/main/node_modules/zod/v4/core/util.js
 var util_exports = {};
 __export(util_exports, {
   BIGINT_FORMAT_RANGES: () => BIGINT_FORMAT_RANGES,
@@ -1013,7 +1013,7 @@ function constantCatch(value) {
 }
 var Cached, EVALUATING, captureStackTrace, allowsEval, getParsedType, propertyKeyTypes, primitiveTypes, NUMBER_FORMAT_RANGES, BIGINT_FORMAT_RANGES, highSurrogate, Class, installing, broke, breaker, CONSTANT_CATCH;
 var init_util = __esm({
-  "node_modules/zod/v4/core/util.js"() {
+  "../../work/main/node_modules/zod/v4/core/util.js"() {
     init_core();
     Cached = class {
       constructor(getter) {
@@ -1128,7 +1128,7 @@ var init_util = __esm({
   }
 });
 
-// node_modules/zod/v4/core/core.js
+// ../../work/main/node_modules/zod/v4/core/core.js
 function newError(Definition) {
   const E = _E;
   if (E) {
@@ -1231,7 +1231,7 @@ function config(newConfig) {
 }
 var _a, _zodDesc, _E, $ZodAsyncError, globalConfig;
 var init_core = __esm({
-  "node_modules/zod/v4/core/core.js"() {
+  "../../work/main/node_modules/zod/v4/core/core.js"() {
     init_util();
     _zodDesc = { value: void 0, enumerable: false };
     _E = "captureStackTrace" in Error ? Error : null;
@@ -1245,7 +1245,7 @@ var init_core = __esm({
   }
 });
 
-// node_modules/zod/v4/core/errors.js
+// ../../work/main/node_modules/zod/v4/core/errors.js
 function _getMessage() {
   const internals = this._zod;
   internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
@@ -1256,7 +1256,7 @@ function _setMessage(value) {
 }
 var _messageDesc, _issuesDesc, _installedToString, initializer, $ZodError, $ZodRealError;
 var init_errors2 = __esm({
-  "node_modules/zod/v4/core/errors.js"() {
+  "../../work/main/node_modules/zod/v4/core/errors.js"() {
     init_core();
     init_util();
     _messageDesc = {
@@ -1297,7 +1297,7 @@ var init_errors2 = __esm({
   }
 });
 
-// node_modules/zod/v4/core/parse.js
+// ../../work/main/node_modules/zod/v4/core/parse.js
 function failure(Err, issues, ctx) {
   let error2;
   return {
@@ -1319,7 +1319,7 @@ function failure(Err, issues, ctx) {
 }
 var _parse, parse, _parseAsync, parseAsync, _safeParse, safeParse, _safeParseAsync, safeParseAsync;
 var init_parse = __esm({
-  "node_modules/zod/v4/core/parse.js"() {
+  "../../work/main/node_modules/zod/v4/core/parse.js"() {
     init_core();
     init_errors2();
     init_util();
@@ -1376,7 +1376,7 @@ var init_parse = __esm({
   }
 });
 
-// node_modules/zod/v4/core/regexes.js
+// ../../work/main/node_modules/zod/v4/core/regexes.js
 function anchor(source) {
   return new RegExp(`^${source}$`);
 }
@@ -1398,7 +1398,7 @@ function datetime(args) {
 }
 var duration, uuid, httpProtocol, dateSource, date, anyString, number, boolean;
 var init_regexes = __esm({
-  "node_modules/zod/v4/core/regexes.js"() {
+  "../../work/main/node_modules/zod/v4/core/regexes.js"() {
     duration = /^P(?:(\d+W)|(?!.*W)(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+([.,]\d+)?S)?)?)$/;
     uuid = (version2) => {
       if (!version2)
@@ -1414,10 +1414,10 @@ var init_regexes = __esm({
   }
 });
 
-// node_modules/zod/v4/core/checks.js
+// ../../work/main/node_modules/zod/v4/core/checks.js
 var $ZodCheck, _whenHasLength, numericOriginMap, $ZodCheckLessThan, $ZodCheckGreaterThan, $ZodCheckNumberFormat, $ZodCheckMaxLength, $ZodCheckMinLength, $ZodCheckStringFormat, $ZodCheckRegex;
 var init_checks = __esm({
-  "node_modules/zod/v4/core/checks.js"() {
+  "../../work/main/node_modules/zod/v4/core/checks.js"() {
     init_core();
     init_util();
     $ZodCheck = /* @__PURE__ */ $constructor("$ZodCheck", (inst, def) => {
@@ -1628,16 +1628,16 @@ var init_checks = __esm({
   }
 });
 
-// node_modules/zod/v4/core/doc.js
+// ../../work/main/node_modules/zod/v4/core/doc.js
 var init_doc = __esm({
-  "node_modules/zod/v4/core/doc.js"() {
+  "../../work/main/node_modules/zod/v4/core/doc.js"() {
   }
 });
 
-// node_modules/zod/v4/core/versions.js
+// ../../work/main/node_modules/zod/v4/core/versions.js
 var version;
 var init_versions = __esm({
-  "node_modules/zod/v4/core/versions.js"() {
+  "../../work/main/node_modules/zod/v4/core/versions.js"() {
     version = {
       major: 4,
       minor: 6,
@@ -1646,7 +1646,7 @@ var init_versions = __esm({
   }
 });
 
-// node_modules/zod/v4/core/schemas.js
+// ../../work/main/node_modules/zod/v4/core/schemas.js
 async function validateAsync(inst, value) {
   const ctx = { async: true };
   return toStandardResult(await inst._zod.run({ value, issues: [] }, ctx), ctx);
@@ -1903,7 +1903,7 @@ function handleRefineResult(result, payload, input, inst) {
 }
 var $ZodType, toStandardResult, $ZodString, $ZodStringFormat, $ZodUUID, URL_BAD_FORMAT, URL_UNPARSEABLE, asciiTabOrNewline, $ZodURL, $ZodISODateTime, $ZodISODate, $ZodISOTime, $ZodISODuration, $ZodNumber, $ZodNumberFormat, $ZodBoolean, $ZodUnknown, $ZodNever, arraySize, $ZodArray, NO_SYMBOL_KEYS, $ZodObject, $ZodUnion, $ZodRecord, $ZodEnum, $ZodLiteral, $ZodOptional, $ZodNullable, $ZodDefault, $ZodCatch, $ZodCustom;
 var init_schemas = __esm({
-  "node_modules/zod/v4/core/schemas.js"() {
+  "../../work/main/node_modules/zod/v4/core/schemas.js"() {
     init_checks();
     init_core();
     init_regexes();
@@ -2673,13 +2673,13 @@ var init_schemas = __esm({
   }
 });
 
-// node_modules/zod/v4/core/memoizer.js
+// ../../work/main/node_modules/zod/v4/core/memoizer.js
 var init_memoizer = __esm({
-  "node_modules/zod/v4/core/memoizer.js"() {
+  "../../work/main/node_modules/zod/v4/core/memoizer.js"() {
   }
 });
 
-// node_modules/zod/v4/locales/en.js
+// ../../work/main/node_modules/zod/v4/locales/en.js
 function en_default() {
   return {
     localeError: error()
@@ -2687,7 +2687,7 @@ function en_default() {
 }
 var error;
 var init_en = __esm({
-  "node_modules/zod/v4/locales/en.js"() {
+  "../../work/main/node_modules/zod/v4/locales/en.js"() {
     init_util();
     error = () => {
       const Sizable = {
@@ -2810,19 +2810,19 @@ var init_en = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/index.js
+// ../../work/main/node_modules/zod/v4/locales/index.js
 var init_locales = __esm({
-  "node_modules/zod/v4/locales/index.js"() {
+  "../../work/main/node_modules/zod/v4/locales/index.js"() {
   }
 });
 
-// node_modules/zod/v4/core/registries.js
+// ../../work/main/node_modules/zod/v4/core/registries.js
 function registry() {
   return new $ZodRegistry();
 }
 var _a2, $ZodRegistry, globalRegistry;
 var init_registries = __esm({
-  "node_modules/zod/v4/core/registries.js"() {
+  "../../work/main/node_modules/zod/v4/core/registries.js"() {
     $ZodRegistry = class {
       constructor() {
         this._map = /* @__PURE__ */ new WeakMap();
@@ -2868,13 +2868,13 @@ var init_registries = __esm({
   }
 });
 
-// node_modules/zod/v4/core/compile.js
+// ../../work/main/node_modules/zod/v4/core/compile.js
 var init_compile = __esm({
-  "node_modules/zod/v4/core/compile.js"() {
+  "../../work/main/node_modules/zod/v4/core/compile.js"() {
   }
 });
 
-// node_modules/zod/v4/core/api.js
+// ../../work/main/node_modules/zod/v4/core/api.js
 function snapshotChecks(def) {
   if (def.checks)
     def.checks = [...def.checks];
@@ -3046,27 +3046,27 @@ function _refine(Class2, fn, _params) {
   return schema;
 }
 var init_api = __esm({
-  "node_modules/zod/v4/core/api.js"() {
+  "../../work/main/node_modules/zod/v4/core/api.js"() {
     init_checks();
     init_util();
   }
 });
 
-// node_modules/zod/v4/core/to-json-schema.js
+// ../../work/main/node_modules/zod/v4/core/to-json-schema.js
 var init_to_json_schema = __esm({
-  "node_modules/zod/v4/core/to-json-schema.js"() {
+  "../../work/main/node_modules/zod/v4/core/to-json-schema.js"() {
   }
 });
 
-// node_modules/zod/v4/core/json-schema.js
+// ../../work/main/node_modules/zod/v4/core/json-schema.js
 var init_json_schema = __esm({
-  "node_modules/zod/v4/core/json-schema.js"() {
+  "../../work/main/node_modules/zod/v4/core/json-schema.js"() {
   }
 });
 
-// node_modules/zod/v4/core/index.js
+// ../../work/main/node_modules/zod/v4/core/index.js
 var init_core2 = __esm({
-  "node_modules/zod/v4/core/index.js"() {
+  "../../work/main/node_modules/zod/v4/core/index.js"() {
     init_core();
     init_parse();
     init_errors2();
@@ -3086,14 +3086,14 @@ var init_core2 = __esm({
   }
 });
 
-// node_modules/zod/v4/mini/parse.js
+// ../../work/main/node_modules/zod/v4/mini/parse.js
 var init_parse2 = __esm({
-  "node_modules/zod/v4/mini/parse.js"() {
+  "../../work/main/node_modules/zod/v4/mini/parse.js"() {
     init_core2();
   }
 });
 
-// node_modules/zod/v4/mini/schemas.js
+// ../../work/main/node_modules/zod/v4/mini/schemas.js
 // @__NO_SIDE_EFFECTS__
 function string2(params) {
   return _string(ZodMiniString, params);
@@ -3239,7 +3239,7 @@ function refine(fn, _params = {}) {
 }
 var ZodMiniType, ZodMiniString, ZodMiniStringFormat, ZodMiniUUID, ZodMiniURL, ZodMiniNumber, ZodMiniNumberFormat, ZodMiniBoolean, ZodMiniUnknown, ZodMiniNever, ZodMiniArray, ZodMiniObject, ZodMiniUnion, ZodMiniRecord, ZodMiniEnum, ZodMiniLiteral, ZodMiniOptional, ZodMiniNullable, ZodMiniDefault, ZodMiniCatch, ZodMiniCustom;
 var init_schemas2 = __esm({
-  "node_modules/zod/v4/mini/schemas.js"() {
+  "../../work/main/node_modules/zod/v4/mini/schemas.js"() {
     init_core2();
     init_util();
     init_parse2();
@@ -3378,14 +3378,14 @@ var init_schemas2 = __esm({
   }
 });
 
-// node_modules/zod/v4/mini/checks.js
+// ../../work/main/node_modules/zod/v4/mini/checks.js
 var init_checks2 = __esm({
-  "node_modules/zod/v4/mini/checks.js"() {
+  "../../work/main/node_modules/zod/v4/mini/checks.js"() {
     init_core2();
   }
 });
 
-// node_modules/zod/v4/mini/iso.js
+// ../../work/main/node_modules/zod/v4/mini/iso.js
 var iso_exports = {};
 __export(iso_exports, {
   ZodMiniISODate: () => ZodMiniISODate,
@@ -3415,7 +3415,7 @@ function duration2(params) {
 }
 var ZodMiniISODateTime, ZodMiniISODate, ZodMiniISOTime, ZodMiniISODuration;
 var init_iso = __esm({
-  "node_modules/zod/v4/mini/iso.js"() {
+  "../../work/main/node_modules/zod/v4/mini/iso.js"() {
     init_core2();
     init_schemas2();
     ZodMiniISODateTime = /* @__PURE__ */ $constructor("ZodMiniISODateTime", (inst, def) => {
@@ -3437,15 +3437,15 @@ var init_iso = __esm({
   }
 });
 
-// node_modules/zod/v4/mini/coerce.js
+// ../../work/main/node_modules/zod/v4/mini/coerce.js
 var init_coerce = __esm({
-  "node_modules/zod/v4/mini/coerce.js"() {
+  "../../work/main/node_modules/zod/v4/mini/coerce.js"() {
   }
 });
 
-// node_modules/zod/v4/mini/external.js
+// ../../work/main/node_modules/zod/v4/mini/external.js
 var init_external = __esm({
-  "node_modules/zod/v4/mini/external.js"() {
+  "../../work/main/node_modules/zod/v4/mini/external.js"() {
     init_core2();
     init_parse2();
     init_schemas2();
@@ -3457,9 +3457,9 @@ var init_external = __esm({
   }
 });
 
-// node_modules/zod/mini/index.js
+// ../../work/main/node_modules/zod/mini/index.js
 var init_mini = __esm({
-  "node_modules/zod/mini/index.js"() {
+  "../../work/main/node_modules/zod/mini/index.js"() {
     init_external();
   }
 });
@@ -4521,6 +4521,12 @@ function gateLogPath(artifactsDir, runId, iteration, name2, attempt) {
     `gate-${assertSafeId(name2, "gate name")}-${attempt}.log`
   );
 }
+function receivedGateLogPath(artifactsDir, gate2) {
+  return join2(
+    iterationArtifactsDir(artifactsDir, gate2.runId, gate2.iteration),
+    `gate-${assertSafeId(gate2.name, "gate name")}-${gate2.attempt}-${assertSafeId(gate2.id, "gate id")}.log`
+  );
+}
 var init_paths = __esm({
   "src/store/paths.ts"() {
     "use strict";
@@ -4656,7 +4662,7 @@ var init_run_inspect = __esm({
       name: "patch",
       usage: "patch ID [-o, --output FILE]",
       summary: "Print (or write to FILE) the snapshot's unified diff.",
-      description: `ID is ${SNAPSHOT_KEY}. The diff is the patch artifact when it is intact, else regenerated from git, byte for byte. With --json: { "id", "diff" }, or { "id", "path" } with -o.`,
+      description: `ID is ${SNAPSHOT_KEY}. The diff is the patch artifact when it is intact, else regenerated from git, byte for byte. With --json: { "id", "diff" } (a byte that is not UTF-8 as \\udcNN, so that the string encodes back to the exact bytes), or { "id", "path" } with -o.`,
       options: {
         output: {
           type: "string",
@@ -4733,19 +4739,21 @@ var init_run_inspect = __esm({
       name: "cherry-pick",
       usage: "cherry-pick ID [--onto BRANCH]",
       summary: "Apply a snapshot's whole change (before..after) as one commit on BRANCH.",
+      description: `ID is ${SNAPSHOT_KEY}. The commit is made in the workspace -C names (default: the current directory), as git would, whatever workspace the run was recorded in; its repository must hold the snapshot's commits (REVISION_NOT_FOUND otherwise: fetch the run into it first). EMPTY_SNAPSHOT when the snapshot's before and after trees are the same.`,
       options: {
         onto: {
           type: "string",
           valueName: "BRANCH",
-          description: "the branch to commit on",
-          defaultText: "the current branch"
+          description: "the branch to commit on, in the workspace's repository",
+          defaultText: "the workspace's current branch"
         }
       },
       positionals: { required: ["ID"] },
       examples: ["cherry-pick 3f2a9c1e0b --onto release"],
       async run(ctx, values, [id2]) {
         const snapshotter = await ctx.snapshotter();
-        const commit = await snapshotter.cherryPick(id2, values.onto);
+        const onto = values.onto;
+        const commit = await snapshotter.cherryPick(ctx.workspace, id2, onto === void 0 ? {} : { onto });
         return {
           json: commit,
           human: () => `Created ${short(commit.sha)}${values.onto ? ` on ${printable(values.onto)}` : ""}: ${printable(commit.message.split("\n")[0] ?? "")}`
@@ -8814,7 +8822,7 @@ var init_patch_artifact = __esm({
   }
 });
 
-// node_modules/nanoid/index.js
+// ../../work/main/node_modules/nanoid/index.js
 function customRandom(alphabet, defaultSize, getRandom) {
   let safeByteCutoff = 256 - 256 % alphabet.length;
   if (safeByteCutoff === 256) {
@@ -8849,7 +8857,7 @@ function customRandom(alphabet, defaultSize, getRandom) {
   };
 }
 var init_nanoid = __esm({
-  "node_modules/nanoid/index.js"() {
+  "../../work/main/node_modules/nanoid/index.js"() {
   }
 });
 
@@ -10220,9 +10228,9 @@ var init_text = __esm({
   }
 });
 
-// node_modules/xmlchars/xml/1.0/ed5.js
+// ../../work/main/node_modules/xmlchars/xml/1.0/ed5.js
 var require_ed5 = __commonJS({
-  "node_modules/xmlchars/xml/1.0/ed5.js"(exports) {
+  "../../work/main/node_modules/xmlchars/xml/1.0/ed5.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.CHAR = "	\n\r -\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}";
@@ -10259,9 +10267,9 @@ var require_ed5 = __commonJS({
   }
 });
 
-// node_modules/xmlchars/xml/1.1/ed2.js
+// ../../work/main/node_modules/xmlchars/xml/1.1/ed2.js
 var require_ed2 = __commonJS({
-  "node_modules/xmlchars/xml/1.1/ed2.js"(exports) {
+  "../../work/main/node_modules/xmlchars/xml/1.1/ed2.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.CHAR = "-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}";
@@ -10308,9 +10316,9 @@ var require_ed2 = __commonJS({
   }
 });
 
-// node_modules/xmlchars/xmlns/1.0/ed3.js
+// ../../work/main/node_modules/xmlchars/xmlns/1.0/ed3.js
 var require_ed3 = __commonJS({
-  "node_modules/xmlchars/xmlns/1.0/ed3.js"(exports) {
+  "../../work/main/node_modules/xmlchars/xmlns/1.0/ed3.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.NC_NAME_START_CHAR = "A-Z_a-z\xC0-\xD6\xD8-\xF6\xF8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}";
@@ -10329,9 +10337,9 @@ var require_ed3 = __commonJS({
   }
 });
 
-// node_modules/saxes/saxes.js
+// ../../work/main/node_modules/saxes/saxes.js
 var require_saxes = __commonJS({
-  "node_modules/saxes/saxes.js"(exports) {
+  "../../work/main/node_modules/saxes/saxes.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.SaxesParser = exports.EVENTS = void 0;
@@ -13214,7 +13222,7 @@ async function observeAndStore(ctx, repo, treeId, snapshot, sink, opts, replayOf
 async function assertAtAfter(ctx, repo, snapshot, junit) {
   const reports = reportPaths(repo, junit);
   const ours = await workspaceExcludes(repo.topLevel, ctx.snapshotter.options);
-  const outside = (e) => hasChangesOutside([e], ours) && !reports.includes(e.path);
+  const outside = (e) => hasChangesOutside([e], ours) && !(e.kind === "untracked" && reports.includes(e.path));
   const [status2, uncompared] = await Promise.all([
     readStatus(repo, reports.length > 0 ? "all" : "normal"),
     listUncompared(repo)
@@ -13252,9 +13260,17 @@ async function withoutEarlierReports(ctx, repo, snapshot, outside, changed, list
       (r) => r.iteration === snapshot.iteration && r.afterSha === snapshot.afterSha && r.observed && !r.isolated && r.receivedAt === void 0
     ).flatMap((r) => reportPaths(repo, r.junit ?? []))
   );
-  if (earlier.size === 0) return changed;
+  if (earlier.size === 0 || !await inRecordedWorkspace(ctx, repo, snapshot)) return changed;
   const entries = listedAll || !changed.some((e) => e.path.endsWith("/")) ? changed : (await readStatus(repo, "all")).entries.filter(outside);
   return entries.filter((e) => !(e.kind === "untracked" && earlier.has(e.path)));
+}
+async function inRecordedWorkspace(ctx, repo, snapshot) {
+  const stored = await ctx.snapshotter.store.load(snapshot.id);
+  if (stored === null) return false;
+  const [recorded, here] = await Promise.all(
+    [stored.workspace, repo.topLevel].map((p) => realpath4(p).catch(() => null))
+  );
+  return recorded !== null && recorded === here;
 }
 function describeEntry(e) {
   return e.kind === "untracked" ? `${e.path} (untracked)` : e.path;
@@ -13457,16 +13473,16 @@ async function verdictChecks(result, input, repos) {
     );
   }
   if (result.log !== null) {
-    const path2 = await logHere(result, input.artifactsDir);
-    if (path2 === null)
-      add("gate-log", true, `log not on this machine; its sha256 ${result.log.sha256} is recorded`);
+    const where = await logHere(result, input.artifactsDir);
+    if ("missing" in where)
+      add("gate-log", true, `${where.missing}; its sha256 ${result.log.sha256} is recorded`);
     else {
-      const actual = await digestFile(path2).catch(() => null);
+      const actual = await digestFile(where.path).catch(() => null);
       const ok = actual?.sha256 === result.log.sha256 && actual.bytes === result.log.bytes;
       add(
         "gate-log",
         ok,
-        ok ? `${path2} sha256 matches` : `${path2} is not the recorded log (sha256 ${actual?.sha256 ?? "unreadable"})`
+        ok ? `${where.path} sha256 matches` : `${where.path} is not the recorded log (sha256 ${actual?.sha256 ?? "unreadable"})`
       );
     }
   }
@@ -13487,16 +13503,20 @@ async function verdictChecks(result, input, repos) {
   return out;
 }
 async function logHere(result, artifactsDir) {
-  if (result.log === null || result.log.path === null) return null;
-  const local = gateLogPath(artifactsDir, result.runId, result.iteration, result.name, result.attempt);
-  for (const path2 of [result.log.path, local]) {
-    if (path2 && await stat10(path2).then(
+  if (result.log === null || result.log.path === null)
+    return { missing: "log not on this machine (received without its text)" };
+  const received = result.receivedAt !== void 0;
+  const here = received ? receivedGateLogPath(artifactsDir, result) : gateLogPath(artifactsDir, result.runId, result.iteration, result.name, result.attempt);
+  for (const path2 of /* @__PURE__ */ new Set([result.log.path, here])) {
+    if (await stat10(path2).then(
       (s) => s.isFile(),
       () => false
     ))
-      return path2;
+      return { path: path2 };
   }
-  return null;
+  return {
+    missing: received ? `the log fetched with this verdict is gone (${result.log.path} was deleted or moved, and ${here} is not there either)` : `log not on this machine (${result.log.path} was deleted or moved, and ${here} is not there either)`
+  };
 }
 function requireChecks(input) {
   const names2 = input.requireGates ?? [];
@@ -14255,6 +14275,8 @@ async function beforeIn(core, repo, opts) {
     branch = opts.branch;
   } else if (state.headState === "detached" && state.sha) {
     branch = await nameDetachedHead(repo, runId, state.sha);
+  } else if (state.headState === "unborn" && branch === null) {
+    branch = await nameDetachedHead(repo, runId, null);
   }
   const unborn = state.headState === "unborn";
   const message = unborn && !dirty ? `[agentgate] Root commit before run ${runId}
@@ -15034,24 +15056,18 @@ async function removeArtifact(core, snapshot) {
   await rm12(local.patchPath, { force: true });
   await rmdir(dirname10(local.patchPath)).catch(() => void 0);
 }
-async function cherryPick4(core, idOrSha, onto) {
+async function cherryPick4(core, workspace, idOrSha, opts = {}) {
   const snapshot = await core.getSnapshot(idOrSha);
-  if (snapshot.beforeSha === snapshot.afterSha) {
-    throw new EmptySnapshotError(`snapshot ${snapshot.id} changed nothing; there is nothing to cherry-pick`, {
-      details: { id: snapshot.id }
-    });
-  }
-  const repo = await openRepo(snapshot.workspace, core.gitOptions());
+  if (snapshot.beforeSha === snapshot.afterSha) throw nothingToPick(snapshot, "changed nothing");
+  const repo = await openRepo(workspace, core.gitOptions());
+  const [beforeTree, afterTree] = await snapshotTrees(repo, snapshot);
+  if (beforeTree === afterTree) throw nothingToPick(snapshot, "ends with the tree it started from");
   return withRepoLock(repo, core.options.lockTimeoutMs, async () => {
     const message = snapshot.commitMessage || `[agentgate] Run ${snapshot.runId} iteration ${snapshot.iteration}
 `;
-    const squashed = await commitTree(
-      repo,
-      await getTree(repo, snapshot.afterSha),
-      [snapshot.beforeSha],
-      message
-    );
+    const squashed = await commitTree(repo, afterTree, [snapshot.beforeSha], message);
     const ignore = await workspaceExcludes(repo.topLevel, core.options);
+    const onto = opts.onto;
     return cherryPick3(repo, squashed, { ignore, ...onto === void 0 ? {} : { onto } }).catch(
       (error2) => {
         if (!(error2 instanceof CherryPickConflictError)) throw error2;
@@ -15064,6 +15080,28 @@ async function cherryPick4(core, idOrSha, onto) {
     );
   });
 }
+async function snapshotTrees(repo, snapshot) {
+  const [before2, after2] = await batchCheck(repo, [
+    `${snapshot.beforeSha}^{tree}`,
+    `${snapshot.afterSha}^{tree}`
+  ]);
+  if (before2?.found && after2?.found) return [before2.id, after2.id];
+  throw new RevisionNotFoundError(
+    `the repository of ${repo.topLevel} does not hold snapshot ${snapshot.id}'s commits (${snapshot.beforeSha.slice(0, 12)}..${snapshot.afterSha.slice(0, 12)}, run ${snapshot.runId}); fetch them into it first ("fetch --run ${snapshot.runId}", or git fetch from the repository where the run was recorded), or give -C a workspace whose repository holds them`,
+    {
+      details: {
+        id: snapshot.id,
+        workspace: repo.topLevel,
+        rev: before2?.found ? snapshot.afterSha : snapshot.beforeSha
+      }
+    }
+  );
+}
+function nothingToPick(snapshot, why) {
+  return new EmptySnapshotError(`snapshot ${snapshot.id} ${why}; there is nothing to cherry-pick`, {
+    details: { id: snapshot.id }
+  });
+}
 var init_maintenance = __esm({
   "src/snapshotter/maintenance.ts"() {
     "use strict";
@@ -15071,7 +15109,7 @@ var init_maintenance = __esm({
     init_cherry_pick();
     init_commit();
     init_repo();
-    init_refs();
+    init_record_objects();
     init_errors();
     init_patch_artifact();
     init_repo_lock();
@@ -15173,10 +15211,12 @@ var init_snapshotter = __esm({
       }
       /**
        * Applies the snapshot's whole change (before..after, the agent's own commits included) as one
-       * commit on `onto` (default: the current branch).
+       * commit on `onto` (default: the current branch) of `workspace`, whose repository must hold the
+       * snapshot's commits (REVISION_NOT_FOUND otherwise: fetch the run first). EMPTY_SNAPSHOT when the
+       * snapshot's before and after trees are the same.
        */
-      cherryPick(idOrSha, onto) {
-        return cherryPick4(this, idOrSha, onto);
+      cherryPick(workspace, idOrSha, opts = {}) {
+        return cherryPick4(this, workspace, idOrSha, opts);
       }
       /** The snapshot with this machine's paths (see LocalPaths). */
       withLocalPaths(snapshot) {
@@ -16071,7 +16111,6 @@ var init_gate_record = __esm({
 });
 
 // src/sharing/gate-objects.ts
-import { join as join26 } from "node:path";
 function gateRef(runId, id2, prefix = GATES_PREFIX) {
   return `${prefix}${runId}/${id2}`;
 }
@@ -16083,14 +16122,6 @@ function parseGateRef(ref, prefix) {
 }
 function gateRefspecs(runs3, all) {
   return all ? [`${GATES_PREFIX}*:${GATES_PREFIX}*`] : runs3.map((r) => `${GATES_PREFIX}${r}/*:${GATES_PREFIX}${r}/*`);
-}
-function receivedLogPath(artifactsDir, g) {
-  return join26(
-    artifactsDir,
-    assertSafeId(g.runId, "run id"),
-    `iteration-${g.iteration}`,
-    `gate-${assertSafeId(g.name, "gate name")}-${g.attempt}-${assertSafeId(g.id, "gate id")}.log`
-  );
 }
 function travellingGate({ receivedAt: _, ...result }) {
   return {
@@ -16185,7 +16216,6 @@ var init_gate_objects = __esm({
     init_gate_record();
     init_snapshot();
     init_record_objects();
-    init_paths();
     init_record_objects2();
     GATES_PREFIX = "refs/agentgate/gates/";
     GATE_INCOMING_PREFIX = "refs/agentgate/incoming/gates/";
@@ -16195,7 +16225,7 @@ var init_gate_objects = __esm({
 
 // src/sharing/gate-records.ts
 import { stat as stat16 } from "node:fs/promises";
-import { join as join27 } from "node:path";
+import { join as join26 } from "node:path";
 var MAX_REFSPECS, GateRecords;
 var init_gate_records = __esm({
   "src/sharing/gate-records.ts"() {
@@ -16293,7 +16323,7 @@ var init_gate_records = __esm({
        */
       async receive(repo, source, bring) {
         if (source.length === 0) return { gates: 0, runs: [], refused: [] };
-        const lockPath = join27(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join26(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -16355,7 +16385,7 @@ var init_gate_records = __esm({
           try {
             let path2 = null;
             if (c.logBlob !== null && g.log !== null && await this.gates.load(g.runId, g.id) === null) {
-              path2 = receivedLogPath(this.options.artifactsDir, g);
+              path2 = receivedGateLogPath(this.options.artifactsDir, g);
               await this.writeLog(repo, c.logBlob, g.log.sha256, path2);
             }
             const fresh = await this.gates.receive({ ...g, log: g.log === null ? null : { ...g.log, path: path2 } });
@@ -16669,9 +16699,9 @@ var init_rebuild = __esm({
 });
 
 // src/sharing/receive.ts
-import { join as join28 } from "node:path";
+import { join as join27 } from "node:path";
 async function receive(core, repo, list5, bring) {
-  const lockPath = join28(layout(core.options.home).locks, "sharing.lock");
+  const lockPath = join27(layout(core.options.home).locks, "sharing.lock");
   return withLock(
     lockPath,
     { timeoutMs: core.options.lockTimeoutMs, purpose: "sharing" },
@@ -16717,7 +16747,7 @@ async function receive(core, repo, list5, bring) {
   );
 }
 function indexPath(core) {
-  return join28(layout(core.options.home).home, "sharing", "rebuilt.json");
+  return join27(layout(core.options.home).home, "sharing", "rebuilt.json");
 }
 async function rebuild(core, repo, incoming, localRefs) {
   const refused = [];
@@ -16920,7 +16950,7 @@ var init_anchor_objects = __esm({
 });
 
 // src/sharing/anchor-records.ts
-import { join as join29 } from "node:path";
+import { join as join28 } from "node:path";
 var MAX_REFSPECS3, AnchorRecords;
 var init_anchor_records = __esm({
   "src/sharing/anchor-records.ts"() {
@@ -17003,7 +17033,7 @@ var init_anchor_records = __esm({
        */
       async receive(repo, source, bring, runIds) {
         if (source.length === 0) return { anchors: [], unchanged: 0, refused: [] };
-        const lockPath = join29(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join28(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -19089,9 +19119,9 @@ var init_config_cache = __esm({
   }
 });
 
-// node_modules/yaml/dist/nodes/identity.js
+// ../../work/main/node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "node_modules/yaml/dist/nodes/identity.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/identity.js"(exports) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -19146,9 +19176,9 @@ var require_identity = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/visit.js
+// ../../work/main/node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "node_modules/yaml/dist/visit.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/visit.js"(exports) {
     "use strict";
     var identity = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -19304,9 +19334,9 @@ var require_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/directives.js
+// ../../work/main/node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "node_modules/yaml/dist/doc/directives.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -19475,9 +19505,9 @@ var require_directives = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/anchors.js
+// ../../work/main/node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "node_modules/yaml/dist/doc/anchors.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -19545,9 +19575,9 @@ var require_anchors = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/applyReviver.js
+// ../../work/main/node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
@@ -19595,9 +19625,9 @@ var require_applyReviver = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/toJS.js
+// ../../work/main/node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/toJS.js"(exports) {
     "use strict";
     var identity = require_identity();
     function toJS(value, arg, ctx) {
@@ -19625,9 +19655,9 @@ var require_toJS = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Node.js
+// ../../work/main/node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "node_modules/yaml/dist/nodes/Node.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/Node.js"(exports) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity = require_identity();
@@ -19666,9 +19696,9 @@ var require_Node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Alias.js
+// ../../work/main/node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/Alias.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var visit = require_visit();
@@ -19784,9 +19814,9 @@ var require_Alias = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Scalar.js
+// ../../work/main/node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/Scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Node = require_Node();
@@ -19814,9 +19844,9 @@ var require_Scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/createNode.js
+// ../../work/main/node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "node_modules/yaml/dist/doc/createNode.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/doc/createNode.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -19889,9 +19919,9 @@ var require_createNode = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Collection.js
+// ../../work/main/node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/Collection.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
@@ -20032,9 +20062,9 @@ var require_Collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyComment.js
+// ../../work/main/node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
@@ -20049,9 +20079,9 @@ var require_stringifyComment = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/foldFlowLines.js
+// ../../work/main/node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -20185,9 +20215,9 @@ ${indent}${text.slice(fold + 1, end2)}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyString.js
+// ../../work/main/node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -20468,9 +20498,9 @@ ${indent}`);
   }
 });
 
-// node_modules/yaml/dist/stringify/stringify.js
+// ../../work/main/node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/stringify/stringify.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var identity = require_identity();
@@ -20592,9 +20622,9 @@ ${ctx.indent}${str}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyPair.js
+// ../../work/main/node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -20725,9 +20755,9 @@ ${ctx.indent}`;
   }
 });
 
-// node_modules/yaml/dist/log.js
+// ../../work/main/node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "node_modules/yaml/dist/log.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/log.js"(exports) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages) {
@@ -20747,9 +20777,9 @@ var require_log = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/merge.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -20807,9 +20837,9 @@ var require_merge = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/addPairToJSMap.js
+// ../../work/main/node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
     "use strict";
     var log = require_log();
     var merge2 = require_merge();
@@ -20871,9 +20901,9 @@ var require_addPairToJSMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Pair.js
+// ../../work/main/node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/Pair.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -20911,9 +20941,9 @@ var require_Pair = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyCollection.js
+// ../../work/main/node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var stringify2 = require_stringify();
@@ -21062,9 +21092,9 @@ ${indent}${end}`;
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLMap.js
+// ../../work/main/node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -21206,9 +21236,9 @@ var require_YAMLMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/map.js
+// ../../work/main/node_modules/yaml/dist/schema/common/map.js
 var require_map = __commonJS({
-  "node_modules/yaml/dist/schema/common/map.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/common/map.js"(exports) {
     "use strict";
     var identity = require_identity();
     var YAMLMap = require_YAMLMap();
@@ -21228,9 +21258,9 @@ var require_map = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLSeq.js
+// ../../work/main/node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -21344,9 +21374,9 @@ var require_YAMLSeq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/seq.js
+// ../../work/main/node_modules/yaml/dist/schema/common/seq.js
 var require_seq = __commonJS({
-  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/common/seq.js"(exports) {
     "use strict";
     var identity = require_identity();
     var YAMLSeq = require_YAMLSeq();
@@ -21366,9 +21396,9 @@ var require_seq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/string.js
+// ../../work/main/node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "node_modules/yaml/dist/schema/common/string.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/common/string.js"(exports) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string3 = {
@@ -21385,9 +21415,9 @@ var require_string = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/null.js
+// ../../work/main/node_modules/yaml/dist/schema/common/null.js
 var require_null = __commonJS({
-  "node_modules/yaml/dist/schema/common/null.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/common/null.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
@@ -21403,9 +21433,9 @@ var require_null = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/bool.js
+// ../../work/main/node_modules/yaml/dist/schema/core/bool.js
 var require_bool = __commonJS({
-  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/core/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
@@ -21427,9 +21457,9 @@ var require_bool = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyNumber.js
+// ../../work/main/node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
     "use strict";
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
@@ -21454,9 +21484,9 @@ var require_stringifyNumber = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/float.js
+// ../../work/main/node_modules/yaml/dist/schema/core/float.js
 var require_float = __commonJS({
-  "node_modules/yaml/dist/schema/core/float.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/core/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -21500,9 +21530,9 @@ var require_float = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/int.js
+// ../../work/main/node_modules/yaml/dist/schema/core/int.js
 var require_int = __commonJS({
-  "node_modules/yaml/dist/schema/core/int.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/core/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -21545,9 +21575,9 @@ var require_int = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/schema.js
+// ../../work/main/node_modules/yaml/dist/schema/core/schema.js
 var require_schema = __commonJS({
-  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/core/schema.js"(exports) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -21573,9 +21603,9 @@ var require_schema = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/json/schema.js
+// ../../work/main/node_modules/yaml/dist/schema/json/schema.js
 var require_schema2 = __commonJS({
-  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/json/schema.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var map = require_map();
@@ -21640,9 +21670,9 @@ var require_schema2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/binary.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar = require_Scalar();
@@ -21706,9 +21736,9 @@ var require_binary = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -21784,9 +21814,9 @@ ${cn.comment}` : item.comment;
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/omap.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
     "use strict";
     var identity = require_identity();
     var toJS = require_toJS();
@@ -21862,9 +21892,9 @@ var require_omap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/bool.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function boolStringify({ value, source }, ctx) {
@@ -21894,9 +21924,9 @@ var require_bool2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/float.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -21943,9 +21973,9 @@ var require_float2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/int.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -22022,9 +22052,9 @@ var require_int2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/set.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -22111,9 +22141,9 @@ var require_set = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
@@ -22199,9 +22229,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/schema.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -22243,9 +22273,9 @@ var require_schema3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/tags.js
+// ../../work/main/node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "node_modules/yaml/dist/schema/tags.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/tags.js"(exports) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -22337,9 +22367,9 @@ var require_tags = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/Schema.js
+// ../../work/main/node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "node_modules/yaml/dist/schema/Schema.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/Schema.js"(exports) {
     "use strict";
     var identity = require_identity();
     var map = require_map();
@@ -22369,9 +22399,9 @@ var require_Schema = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyDocument.js
+// ../../work/main/node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity = require_identity();
     var stringify2 = require_stringify();
@@ -22449,9 +22479,9 @@ var require_stringifyDocument = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/Document.js
+// ../../work/main/node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "node_modules/yaml/dist/doc/Document.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/doc/Document.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var Collection = require_Collection();
@@ -22758,9 +22788,9 @@ var require_Document = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/errors.js
+// ../../work/main/node_modules/yaml/dist/errors.js
 var require_errors = __commonJS({
-  "node_modules/yaml/dist/errors.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name2, pos, code2, message) {
@@ -22823,9 +22853,9 @@ ${pointer}
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-props.js
+// ../../work/main/node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -22957,9 +22987,9 @@ var require_resolve_props = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-contains-newline.js
+// ../../work/main/node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
     "use strict";
     function containsNewline(key) {
       if (!key)
@@ -22999,9 +23029,9 @@ var require_util_contains_newline = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-flow-indent-check.js
+// ../../work/main/node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent, fc, onError) {
@@ -23017,9 +23047,9 @@ var require_util_flow_indent_check = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-map-includes.js
+// ../../work/main/node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
     "use strict";
     var identity = require_identity();
     function mapIncludes(ctx, items, search) {
@@ -23033,9 +23063,9 @@ var require_util_map_includes = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-map.js
+// ../../work/main/node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
     "use strict";
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
@@ -23141,9 +23171,9 @@ var require_resolve_block_map = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-seq.js
+// ../../work/main/node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
     "use strict";
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -23192,9 +23222,9 @@ var require_resolve_block_seq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-end.js
+// ../../work/main/node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/resolve-end.js"(exports) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
@@ -23235,9 +23265,9 @@ var require_resolve_end = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-collection.js
+// ../../work/main/node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -23429,9 +23459,9 @@ var require_resolve_flow_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-collection.js
+// ../../work/main/node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/compose-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -23494,9 +23524,9 @@ var require_compose_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-scalar.js
+// ../../work/main/node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -23677,9 +23707,9 @@ var require_resolve_block_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-scalar.js
+// ../../work/main/node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -23898,9 +23928,9 @@ var require_resolve_flow_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-scalar.js
+// ../../work/main/node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -23979,9 +24009,9 @@ var require_compose_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-empty-scalar-position.js
+// ../../work/main/node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
     "use strict";
     function emptyScalarPosition(offset, before2, pos) {
       if (before2) {
@@ -24009,9 +24039,9 @@ var require_util_empty_scalar_position = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-node.js
+// ../../work/main/node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/compose-node.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -24115,9 +24145,9 @@ var require_compose_node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-doc.js
+// ../../work/main/node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/compose-doc.js"(exports) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -24158,9 +24188,9 @@ var require_compose_doc = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/composer.js
+// ../../work/main/node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "node_modules/yaml/dist/compose/composer.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/composer.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -24366,9 +24396,9 @@ ${end.comment}` : end.comment;
   }
 });
 
-// node_modules/yaml/dist/parse/cst-scalar.js
+// ../../work/main/node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -24551,9 +24581,9 @@ var require_cst_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-stringify.js
+// ../../work/main/node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
     var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
@@ -24612,9 +24642,9 @@ var require_cst_stringify = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-visit.js
+// ../../work/main/node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/parse/cst-visit.js"(exports) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -24674,14 +24704,14 @@ var require_cst_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst.js
+// ../../work/main/node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "node_modules/yaml/dist/parse/cst.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/parse/cst.js"(exports) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
     var cstVisit = require_cst_visit();
-    var BOM = "\uFEFF";
+    var BOM2 = "\uFEFF";
     var DOCUMENT = "";
     var FLOW_END = "";
     var SCALAR = "";
@@ -24689,7 +24719,7 @@ var require_cst = __commonJS({
     var isScalar = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
-        case BOM:
+        case BOM2:
           return "<BOM>";
         case DOCUMENT:
           return "<DOC>";
@@ -24703,7 +24733,7 @@ var require_cst = __commonJS({
     }
     function tokenType(source) {
       switch (source) {
-        case BOM:
+        case BOM2:
           return "byte-order-mark";
         case DOCUMENT:
           return "doc-mode";
@@ -24765,7 +24795,7 @@ var require_cst = __commonJS({
     exports.setScalarValue = cstScalar.setScalarValue;
     exports.stringify = cstStringify.stringify;
     exports.visit = cstVisit.visit;
-    exports.BOM = BOM;
+    exports.BOM = BOM2;
     exports.DOCUMENT = DOCUMENT;
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
@@ -24776,9 +24806,9 @@ var require_cst = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/lexer.js
+// ../../work/main/node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "node_modules/yaml/dist/parse/lexer.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/parse/lexer.js"(exports) {
     "use strict";
     var cst = require_cst();
     function isEmpty(ch) {
@@ -25365,9 +25395,9 @@ var require_lexer = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/line-counter.js
+// ../../work/main/node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/parse/line-counter.js"(exports) {
     "use strict";
     var LineCounter = class {
       constructor() {
@@ -25396,9 +25426,9 @@ var require_line_counter = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/parser.js
+// ../../work/main/node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "node_modules/yaml/dist/parse/parser.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/parse/parser.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
@@ -26270,9 +26300,9 @@ var require_parser = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/public-api.js
+// ../../work/main/node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "node_modules/yaml/dist/public-api.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/public-api.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -26367,9 +26397,9 @@ var require_public_api = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/index.js
+// ../../work/main/node_modules/yaml/dist/index.js
 var require_dist = __commonJS({
-  "node_modules/yaml/dist/index.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/index.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -26507,9 +26537,9 @@ var init_config_parse = __esm({
 
 // src/store/config-cache.ts
 import { readFile as readFile10 } from "node:fs/promises";
-import { join as join30 } from "node:path";
+import { join as join29 } from "node:path";
 function configCacheFile(home) {
-  return join30(home, "cache", "config.json");
+  return join29(home, "cache", "config.json");
 }
 async function parseConfigCached(home, file, text) {
   const cached2 = await readRecord(home);
@@ -26545,7 +26575,7 @@ var init_config_cache2 = __esm({
 // src/store/config.ts
 import { readFile as readFile11 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname12, join as join31, resolve as resolve18 } from "node:path";
+import { dirname as dirname12, join as join30, resolve as resolve18 } from "node:path";
 async function resolveSettings(opts) {
   const { config: config2, file } = await readConfig(opts);
   return applySettings(config2, file, opts);
@@ -26581,7 +26611,7 @@ function applySettings(config2, configFile, opts) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve18(opts.cwd ?? process.cwd(), opts.configFile) : join31(resolve18(opts.home), "config.yaml");
+  const file = explicit ? resolve18(opts.cwd ?? process.cwd(), opts.configFile) : join30(resolve18(opts.home), "config.yaml");
   let text;
   try {
     text = await readFile11(file, "utf8");
@@ -26600,7 +26630,7 @@ async function readConfig(opts) {
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join31(homedir3(), value.slice(2));
+  if (value.startsWith("~/")) return join30(homedir3(), value.slice(2));
   return resolve18(base, value);
 }
 var init_config2 = __esm({
@@ -26703,18 +26733,29 @@ __export(json_stream_exports, {
 import { createReadStream as createReadStream5 } from "node:fs";
 import { Readable as Readable2, Transform as Transform3 } from "node:stream";
 import { pipeline as pipeline3 } from "node:stream/promises";
-import { StringDecoder as StringDecoder2 } from "node:string_decoder";
 function jsonStringBody() {
-  const decoder = new StringDecoder2("utf8");
-  const escape = (text) => text.length === 0 ? "" : JSON.stringify(text).slice(1, -1);
+  let held = Buffer.alloc(0);
+  const escape = (bytes) => bytes.length === 0 ? "" : JSON.stringify(decodeBytes(bytes)).slice(1, -1);
   return new Transform3({
     transform(chunk, _encoding, done) {
-      done(null, escape(decoder.write(chunk)));
+      const bytes = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
+      const cut2 = completeUpTo(bytes);
+      held = Buffer.from(bytes.subarray(cut2));
+      done(null, escape(bytes.subarray(0, cut2)));
     },
     flush(done) {
-      done(null, escape(decoder.end()));
+      done(null, escape(held));
     }
   });
+}
+function completeUpTo(bytes) {
+  for (let at = bytes.length - 1; at >= Math.max(0, bytes.length - 3); at--) {
+    const byte = bytes[at];
+    if ((byte & 192) === 128) continue;
+    const needs = byte >= 240 ? 4 : byte >= 224 ? 3 : byte >= 192 ? 2 : 1;
+    return needs > bytes.length - at ? at : bytes.length;
+  }
+  return bytes.length;
 }
 async function writeStreamedJson(doc, out) {
   async function* parts() {
@@ -26727,6 +26768,7 @@ async function writeStreamedJson(doc, out) {
 var init_json_stream = __esm({
   "src/cli/json-stream.ts"() {
     "use strict";
+    init_path_bytes();
   }
 });
 
@@ -26966,7 +27008,7 @@ var init_count_objects = __esm({
 
 // src/git/checkpoint-repo.ts
 import { mkdir as mkdir8, readdir as readdir10, realpath as realpath6, stat as stat20, writeFile as writeFile6 } from "node:fs/promises";
-import { dirname as dirname13, join as join32 } from "node:path";
+import { dirname as dirname13, join as join31 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -26985,7 +27027,7 @@ async function indexBytes(repo) {
   const names2 = await readdir10(repo.gitDir).catch(() => []);
   const shared = await Promise.all(
     names2.filter((name2) => name2.startsWith("sharedindex.")).map(
-      (name2) => stat20(join32(repo.gitDir, name2)).then(
+      (name2) => stat20(join31(repo.gitDir, name2)).then(
         (st) => st.size,
         () => 0
       )
@@ -26997,8 +27039,8 @@ async function initCheckpointRepo(repo) {
   await mkdir8(repo.gitDir, { recursive: true });
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir8(join32(repo.gitDir, "info"), { recursive: true });
-  await writeFile6(join32(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir8(join31(repo.gitDir, "info"), { recursive: true });
+  await writeFile6(join31(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const res = await runGit({ cwd: dir, ...opts }, [
@@ -27020,13 +27062,13 @@ async function probeWorkspace(dir, opts = {}) {
 }
 function probeInputs(dir, probe) {
   if (probe.isRepository) {
-    const gitDir = join32(dir, ".git");
-    if (probe.root !== dir || probe.excludesFile !== join32(gitDir, "info", "exclude")) return null;
-    return [dir, gitDir, join32(gitDir, "config"), join32(gitDir, "config.worktree"), join32(gitDir, "commondir")];
+    const gitDir = join31(dir, ".git");
+    if (probe.root !== dir || probe.excludesFile !== join31(gitDir, "info", "exclude")) return null;
+    return [dir, gitDir, join31(gitDir, "config"), join31(gitDir, "config.worktree"), join31(gitDir, "commondir")];
   }
   const inputs = [];
   for (let p = dir; ; p = dirname13(p)) {
-    inputs.push(join32(p, ".git"), join32(p, "HEAD"));
+    inputs.push(join31(p, ".git"), join31(p, "HEAD"));
     if (dirname13(p) === p) return inputs;
   }
 }
@@ -27053,7 +27095,7 @@ async function countObjects(repo) {
   return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
 }
 async function looseObjectBytes(repo, oid) {
-  const st = await stat20(join32(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  const st = await stat20(join31(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
   return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 async function packLooseObjects(repo) {
@@ -27085,13 +27127,13 @@ var init_checkpoint_repo = __esm({
 
 // src/fs/leading-dirs.ts
 import { lstat as lstat6 } from "node:fs/promises";
-import { join as join33 } from "node:path";
+import { join as join32 } from "node:path";
 async function leadingDirsAreReal(root, path2, real = /* @__PURE__ */ new Map()) {
   for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
     const dir = path2.slice(0, at);
     let ok = real.get(dir);
     if (ok === void 0) {
-      const st = await lstat6(fsPath(join33(root, dir))).catch(() => null);
+      const st = await lstat6(fsPath(join32(root, dir))).catch(() => null);
       ok = st === null || st.isDirectory();
       real.set(dir, ok);
     }
@@ -27361,19 +27403,19 @@ var init_checkpoint_trees = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath7 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname14, join as join34, relative as relative6, resolve as resolve20, sep as sep8 } from "node:path";
+import { basename as basename6, dirname as dirname14, join as join33, relative as relative6, resolve as resolve20, sep as sep8 } from "node:path";
 function toGitPath(root, abs) {
   return relative6(root, abs).split(sep8).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join34(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join33(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
   const tail = [basename6(abs)];
   let head = dirname14(abs);
   for (; ; ) {
     try {
-      return join34(await realpath7(head), ...tail.reverse());
+      return join33(await realpath7(head), ...tail.reverse());
     } catch {
       const up = dirname14(head);
       if (up === head) return abs;
@@ -27471,24 +27513,24 @@ var init_compare2 = __esm({
 // src/checkpoints/project-id.ts
 import { createHash as createHash7 } from "node:crypto";
 import { readdir as readdir11, readFile as readFile12, stat as stat21 } from "node:fs/promises";
-import { dirname as dirname15, join as join35 } from "node:path";
+import { dirname as dirname15, join as join34 } from "node:path";
 function pathKey(realPath) {
   return createHash7("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join35(checkpointsDir, projectId, worktreeKey);
+  const dir = join34(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join35(dir, "git"),
-    indexFile: join35(dir, "index"),
-    metaFile: join35(dir, "store.json"),
-    upkeepFile: join35(dir, "upkeep.json"),
-    probeFile: join35(dir, "probe.json"),
-    promptsDir: join35(dir, "prompts"),
-    lockPath: join35(dir, "lock"),
-    tempDir: join35(dir, "tmp")
+    gitDir: join34(dir, "git"),
+    indexFile: join34(dir, "index"),
+    metaFile: join34(dir, "store.json"),
+    upkeepFile: join34(dir, "upkeep.json"),
+    probeFile: join34(dir, "probe.json"),
+    promptsDir: join34(dir, "prompts"),
+    lockPath: join34(dir, "lock"),
+    tempDir: join34(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -27525,7 +27567,7 @@ async function storeOf(location, root) {
     if (typeof parsed.workspace === "string") return parsed.workspace === root ? "intact" : "none";
   } catch {
   }
-  const head = await stat21(join35(location.gitDir, "HEAD")).catch(() => null);
+  const head = await stat21(join34(location.gitDir, "HEAD")).catch(() => null);
   return head?.isFile() === true ? "damaged" : "none";
 }
 async function listDir2(dir) {
@@ -27543,9 +27585,9 @@ var init_project_id = __esm({
 
 // src/checkpoints/prompt-numbers.ts
 import { mkdir as mkdir9, readdir as readdir12, writeFile as writeFile7 } from "node:fs/promises";
-import { join as join36 } from "node:path";
+import { join as join35 } from "node:path";
 function sessionDir(promptsDir, session) {
-  return join36(promptsDir, pathKey(session));
+  return join35(promptsDir, pathKey(session));
 }
 async function claimPromptNumber(promptsDir, session) {
   const dir = sessionDir(promptsDir, session);
@@ -27553,7 +27595,7 @@ async function claimPromptNumber(promptsDir, session) {
     await mkdir9(dir, { recursive: true });
     let n = Math.max(0, ...(await readdir12(dir)).map((name2) => /^\d+$/.test(name2) ? Number(name2) : 0)) + 1;
     for (; ; ) {
-      if (await create(join36(dir, String(n)))) return n;
+      if (await create(join35(dir, String(n)))) return n;
       n += 1;
     }
   } catch {
@@ -27563,7 +27605,7 @@ async function claimPromptNumber(promptsDir, session) {
 async function notePromptNumber(promptsDir, session, n) {
   const dir = sessionDir(promptsDir, session);
   await mkdir9(dir, { recursive: true }).catch(() => void 0);
-  await create(join36(dir, String(n))).catch(() => void 0);
+  await create(join35(dir, String(n))).catch(() => void 0);
 }
 async function create(path2) {
   try {
@@ -27804,7 +27846,11 @@ function thinnable(newestFirst2, keep, protectedOids) {
   return newestFirst2.filter((e, i) => {
     if (i < keep || e.role !== "change" || protectedOids.has(e.oid)) return false;
     const newer = newestFirst2[i - 1];
-    return newer !== void 0 && ownerOf(newer) === ownerOf(e);
+    const older = newestFirst2[i + 1];
+    return newer !== void 0 && ownerOf(newer) === ownerOf(e) && // Both steps name their paths, or neither: a merged step is the owner's for exactly what both
+    // were (a whole step merged with a named one would hand the owner what was nobody's).
+    runOf2(e) === void 0 === (newer.touched === void 0) && // The step after a safety checkpoint is nobody's (a restore by hand): merged, the next would be too.
+    older?.kind !== "safety";
   });
 }
 var TOUCHED_MAX, TOUCHED_CHARS;
@@ -27843,11 +27889,14 @@ function newCheckpointRef(now = Date.now()) {
   const stamp = iso.replace(/[-:]/g, "").replace(".", "");
   return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomHex(3)}`;
 }
-function entryOf(r) {
-  const { label, createdAt, kind, session, event, prompt, role } = decodeMessage(r.body, r.date);
+function lineEntryOf(r) {
+  return { ...entryOf(r), ...decodeMessage(r.body, r.date), oid: r.oid };
+}
+function plainEntry(e) {
+  const { ref, hash, label, createdAt, kind, session, event, prompt, role } = e;
   return {
-    ref: r.ref,
-    hash: r.tree,
+    ref,
+    hash,
     label,
     createdAt,
     kind,
@@ -27856,6 +27905,9 @@ function entryOf(r) {
     ...prompt === void 0 ? {} : { prompt },
     ...role === void 0 ? {} : { role }
   };
+}
+function entryOf(r) {
+  return plainEntry({ ref: r.ref, hash: r.tree, ...decodeMessage(r.body, r.date) });
 }
 var CheckpointMeta, CHECKPOINT_REF_PREFIX, META_REF_PREFIX, LATEST_REF, BASELINE_REF, SAFETY_REF, CONTROL, lastStamp;
 var init_message2 = __esm({
@@ -28116,7 +28168,7 @@ var init_retention = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute8, join as join37 } from "node:path";
+import { isAbsolute as isAbsolute8, join as join36 } from "node:path";
 function userIgnoreConfigFiles(o) {
   return userConfigFiles({
     HOME: o.home,
@@ -28142,12 +28194,12 @@ async function userExcludesSetting(o) {
   return configured;
 }
 async function userExcludesPath(configured, o) {
-  const xdg = o.xdgConfigHome && isAbsolute8(o.xdgConfigHome) ? o.xdgConfigHome : join37(o.home, ".config");
-  const path2 = configured === null ? join37(xdg, "git", "ignore") : expandHome(configured, o.home);
+  const xdg = o.xdgConfigHome && isAbsolute8(o.xdgConfigHome) ? o.xdgConfigHome : join36(o.home, ".config");
+  const path2 = configured === null ? join36(xdg, "git", "ignore") : expandHome(configured, o.home);
   return isAbsolute8(path2) && await exists3(path2) ? path2 : null;
 }
 function expandHome(path2, home) {
-  return path2 === "~" ? home : path2.startsWith("~/") ? join37(home, path2.slice(2)) : path2;
+  return path2 === "~" ? home : path2.startsWith("~/") ? join36(home, path2.slice(2)) : path2;
 }
 async function exists3(path2) {
   return access2(path2).then(
@@ -28165,7 +28217,7 @@ var init_user_ignore = __esm({
 
 // src/fs/place.ts
 import { mkdir as mkdir10, open as open6, rename as rename5, rm as rm16, stat as stat22, symlink } from "node:fs/promises";
-import { dirname as dirname16, join as join38, sep as sep9 } from "node:path";
+import { dirname as dirname16, join as join37, sep as sep9 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
@@ -28179,7 +28231,7 @@ async function placeFiles(root, stagingDir, items) {
   for (const item of items) {
     const parent = dirname16(item.dest);
     await mkdir10(fsPath(parent), { recursive: true });
-    await placeOne(item, join38(stagingDir, tempName()));
+    await placeOne(item, join37(stagingDir, tempName()));
     for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname16(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
@@ -28397,14 +28449,14 @@ async function gcStore(repo, location, keep, pruneAge) {
 async function thinCheckpoints(repo, keep) {
   const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
   const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
-  const entries = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map((r) => ({ ...entryOf(r), oid: r.oid }));
+  const entries = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(lineEntryOf);
   const drop = thinnable(entries, keep, protectedOids);
   if (drop.length > 0)
     await deleteRefs(
       repo,
       drop.map((r) => ({ ref: r.ref, oldSha: r.oid }))
     );
-  return drop.map(({ oid: _oid, ...entry }) => entry);
+  return drop.map(plainEntry);
 }
 async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   const sweeps = () => [
@@ -28446,7 +28498,7 @@ async function keepWithinBudget(repo, location, maxStoreBytes, counted) {
   while (after2 > maxStoreBytes * PRUNE_TARGET) {
     const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
     const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
-    const line = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map((r) => ({ ...entryOf(r), oid: r.oid }));
+    const line = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(lineEntryOf);
     const tiers = pruningTiers(line, protectedOids);
     const candidates = tiers.flat();
     if (candidates.length === 0) break;
@@ -28455,7 +28507,7 @@ async function keepWithinBudget(repo, location, maxStoreBytes, counted) {
       repo,
       drop.map((r) => ({ ref: r.ref, oldSha: r.oid }))
     );
-    removed.push(...drop.map(({ oid: _oid, ...entry }) => entry));
+    removed.push(...drop.map(plainEntry));
     await withSweep(location, () => gcCheckpointRepo(repo, "now"));
     after2 = await storeBytes(repo, await countObjects(repo));
   }
@@ -28521,7 +28573,7 @@ var init_upkeep = __esm({
 
 // src/checkpoints/budget-count.ts
 import { readFile as readFile14, rm as rm18 } from "node:fs/promises";
-import { join as join39 } from "node:path";
+import { join as join38 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
 }
@@ -28533,7 +28585,7 @@ function commitBytes(meta2, identity) {
   return Buffer.byteLength(encodeMessage(meta2)) + 2 * person + 1024;
 }
 function budgetFile(location) {
-  return join39(location.dir, "budget.json");
+  return join38(location.dir, "budget.json");
 }
 async function readBudget(location) {
   try {
@@ -28792,7 +28844,7 @@ var init_stamps = __esm({
 
 // src/checkpoints/probe-cache.ts
 import { readFile as readFile15 } from "node:fs/promises";
-import { join as join40 } from "node:path";
+import { join as join39 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles2) {
   const record3 = await readRecord2(location);
   if (record3 === null || record3.workspace !== workspace) return {};
@@ -28802,7 +28854,7 @@ async function readCachedAnswers(location, workspace, configFiles2) {
   ]);
   const out = {};
   const p = record3.probe;
-  const expected = p?.isRepository ? join40(workspace, ".git", "info", "exclude") : null;
+  const expected = p?.isRepository ? join39(workspace, ".git", "info", "exclude") : null;
   if (p !== void 0 && p.root === workspace && p.excludesFile === expected && stampsHold(p.stamps, probeNow)) {
     out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
   }
@@ -28858,7 +28910,7 @@ var init_probe_cache = __esm({
 // src/checkpoints/store.ts
 import { access as access3, readFile as readFile16, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join41, sep as sep10 } from "node:path";
+import { join as join40, sep as sep10 } from "node:path";
 async function physicalPath(path2) {
   try {
     await access3(path2);
@@ -29125,7 +29177,7 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const target = join41(this.location.gitDir, "info", "exclude");
+        const target = join40(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
           this.userExcludes === null ? "" : readFile16(this.userExcludes, "utf8").catch(() => ""),
           readFile16(target, "utf8").catch(() => null)
@@ -29178,7 +29230,7 @@ function restoreSession(store, from, opts = {}) {
       `safety before restore of ${label}`,
       "safety",
       false,
-      {},
+      { event: SESSION_RESTORE_EVENT },
       captured
     );
     const applied = await store.apply(plan, current, safety.skips);
@@ -29206,7 +29258,7 @@ function planned(store, plan) {
 }
 async function stepsAfter(store, from, now) {
   const records = await listRefRecords(store.repo, [CHECKPOINT_REF_PREFIX]);
-  const line = records.map((r) => ({ ...entryOf(r), ...decodeMessage(r.body, r.date) })).reverse();
+  const line = records.map(lineEntryOf).reverse();
   const at = line.findIndex((e) => e.ref === from.ref);
   if (at < 0) throw store.notFound(from.hash);
   const after2 = line.slice(at);
@@ -29226,9 +29278,11 @@ async function stepsAfter(store, from, now) {
 }
 function stepOwner(previous, next) {
   if (!ownsStep(previous, next)) return null;
-  if (previous.kind === "safety" && next.role !== "restore") return null;
+  const byHand = previous.kind === "safety" && previous.event !== SESSION_RESTORE_EVENT;
+  if (byHand && next.role !== "restore") return null;
   return ownerOf(next);
 }
+var SESSION_RESTORE_EVENT;
 var init_session_restore = __esm({
   "src/checkpoints/session-restore.ts"() {
     "use strict";
@@ -29237,6 +29291,7 @@ var init_session_restore = __esm({
     init_message2();
     init_plan();
     init_sessions();
+    SESSION_RESTORE_EVENT = "restore --prompt";
   }
 });
 
@@ -29544,7 +29599,7 @@ __export(checkpoint_exports, {
 });
 import { mkdtemp as mkdtemp5, rm as rm19, writeFile as writeFile8 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join42, resolve as resolve21 } from "node:path";
+import { join as join41, resolve as resolve21 } from "node:path";
 function open7(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -29589,18 +29644,25 @@ function restorePrompt(r) {
   const session = printable(r.session);
   const of = `session ${session} before prompt ${r.prompt}`;
   const undo = r.safety === null ? [] : [`Undo with: ${PROGRAM} checkpoint restore ${r.safety}`];
-  if (!r.dryRun && !r.forced && r.conflicts.length > 0)
+  const blocked = new Set(r.leftAlone);
+  const unresolved = r.forced ? r.conflicts.filter((p) => blocked.has(p)) : r.conflicts;
+  if (!r.dryRun && unresolved.length > 0)
     throw new RestoreConflictError(
-      `restored ${r.restored.length} and deleted ${r.deleted.length} files of ${of}, but left alone ${r.conflicts.length} that another session or a person changed after it: ${r.conflicts.map(printable).join(", ")}; run again with --force to put them back too (--dry-run shows the plan). ${undo.join("")}`,
+      `restored ${r.restored.length} and deleted ${r.deleted.length} files of ${of}, but left alone ${unresolved.length} that another session or a person changed after it: ${unresolved.map(printable).join(", ")}; ${r.forced ? "something of theirs stands where each would go: move it aside, then run again" : "run again with --force to put them back too"} (--dry-run shows the plan). ${undo.join("")}`,
       { details: r }
     );
+  const overwritten = r.conflicts.filter((p) => !blocked.has(p));
   const lines = [
     r.dryRun ? `Would restore ${r.restored.length} files and delete ${r.deleted.length} (${of}); nothing changed.` : `Restored ${r.restored.length} files, deleted ${r.deleted.length} (${of}).`,
     ...r.restored.map((p) => `  restore ${printable(p)}`),
     ...r.deleted.map((p) => `  delete  ${printable(p)}`),
     ...r.conflicts.length === 0 ? [] : [
       `${r.forced ? "Overwrote" : "In conflict"} (changed by another session or a person after ${session}):`,
-      ...r.conflicts.map((p) => `  ${printable(p)}`)
+      ...(r.forced ? overwritten : r.conflicts).map((p) => `  ${printable(p)}`)
+    ],
+    ...r.leftAlone.length === 0 ? [] : [
+      "Left alone (ignored now, skipped, or something else stands there):",
+      ...r.leftAlone.map((p) => `  ${printable(p)}`)
     ],
     ...undo
   ];
@@ -29683,8 +29745,8 @@ var init_checkpoint2 = __esm({
         const cp = await open7(ctx);
         const hash = await resolveCheckpoint(cp, name2);
         if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
-        const dir = await mkdtemp5(join42(tmpdir5(), "agentgate-cpdiff-"));
-        const file = join42(dir, "diff.patch");
+        const dir = await mkdtemp5(join41(tmpdir5(), "agentgate-cpdiff-"));
+        const file = join41(dir, "diff.patch");
         const cleanup = () => rm19(dir, { recursive: true, force: true });
         try {
           await writeFile8(file, await cp.diffBytes(hash));
@@ -30214,7 +30276,8 @@ var init_agent_hooks = __esm({
         workspace_roots: optional(roots),
         cwd: optional(path),
         prompt: optional(string2()),
-        file_path: optional(path),
+        /** afterFileEdit: the file its edit wrote. */
+        file_path: loosePath,
         tool_name: optional(word),
         status: optional(word)
       })
@@ -30260,13 +30323,19 @@ var init_agent_hooks = __esm({
         agent_action_name: name,
         trajectory_id: id,
         execution_id: optional(word),
-        tool_info: optional(
-          object({
-            cwd: optional(path),
-            file_path: optional(path),
-            command_line: optional(string2()),
-            user_prompt: optional(string2())
-          })
+        /** Of another shape (not an object): absent, as a field of it of another shape is. */
+        tool_info: _catch(
+          optional(
+            object({
+              /** post_run_command: where the command ran. */
+              cwd: loosePath,
+              /** post_write_code: the file Cascade wrote. */
+              file_path: loosePath,
+              command_line: looseText,
+              user_prompt: _catch(optional(string2()), void 0)
+            })
+          ),
+          void 0
         )
       })
     );
@@ -30274,9 +30343,13 @@ var init_agent_hooks = __esm({
 });
 
 // src/hooks/budget.ts
+function timerDelay(ms) {
+  return Math.min(Math.max(ms, 1), MAX_DURATION_MS);
+}
 async function withinBudget(ms, fn) {
   const controller = new AbortController();
-  const stopAt = Math.max(ms - WIND_DOWN_MS, Math.ceil(ms / 2));
+  const total = timerDelay(ms);
+  const stopAt = Math.max(total - WIND_DOWN_MS, Math.ceil(total / 2));
   const work = fn(controller.signal);
   const wrapped = work.then((value) => ({ value }));
   wrapped.catch(() => void 0);
@@ -30291,7 +30364,7 @@ async function withinBudget(ms, fn) {
     (v) => v,
     () => null
   );
-  const windDown = new Promise((resolve26) => setTimeout(() => resolve26(null), ms - stopAt).unref());
+  const windDown = new Promise((resolve26) => setTimeout(() => resolve26(null), total - stopAt).unref());
   const last = await Promise.race([settled, windDown]);
   return last === null ? { done: false } : { done: true, value: last.value };
 }
@@ -30299,6 +30372,7 @@ var WIND_DOWN_MS;
 var init_budget = __esm({
   "src/hooks/budget.ts"() {
     "use strict";
+    init_duration();
     WIND_DOWN_MS = 1e3;
   }
 });
@@ -30307,7 +30381,7 @@ var init_budget = __esm({
 import { appendFile as appendFile3, mkdir as mkdir11, rename as rename6, stat as stat23 } from "node:fs/promises";
 import { dirname as dirname20 } from "node:path";
 async function appendHookLog(file, line) {
-  const text = firstChars2(escapeHidden(line.replace(/[\r\n]+/g, " ")), MAX_LINE).text;
+  const text = firstChars2(escapeHidden(line), MAX_LINE).text;
   try {
     await mkdir11(dirname20(file), { recursive: true });
     const size = await stat23(file).then(
@@ -30342,7 +30416,7 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join43, resolve as resolve22 } from "node:path";
+import { join as join42, resolve as resolve22 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const home = opts.settings?.home ?? resolveHome(opts.home);
   const outcome = await checkpointFor(event, opts).catch(failure2);
@@ -30359,7 +30433,7 @@ async function logOutcome(home, event, outcome) {
   return outcome;
 }
 function logFile(home) {
-  return join43(layout(home).logs, "hooks.log");
+  return join42(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const settings = opts.settings ?? await resolveSettings({
@@ -30981,6 +31055,7 @@ var init_hooks = __esm({
     init_claude_code();
     init_event_hook();
     init_agents();
+    init_budget();
   }
 });
 
@@ -31063,12 +31138,15 @@ function agentCommand(agent) {
         if (text !== "") writeStdout(`${text}
 `);
       };
-      setTimeout(() => {
-        process.stderr.write(`${PROGRAM} hook: skipped: not done within hooks.timeoutMs (${budget} ms)
+      setTimeout(
+        () => {
+          process.stderr.write(`${PROGRAM} hook: skipped: not done within hooks.timeoutMs (${budget} ms)
 `);
-        answer2(ADAPTERS[agent].answer(void 0));
-        process.exit(0);
-      }, budget + HARD_STOP_GRACE_MS).unref();
+          answer2(ADAPTERS[agent].answer(void 0));
+          process.exit(0);
+        },
+        timerDelay(budget + HARD_STOP_GRACE_MS)
+      ).unref();
       const input = await readEvent(budget);
       const left = Math.max(1, budget - (Date.now() - started));
       const given = values.event;
@@ -31096,7 +31174,7 @@ async function readEvent(timeoutMs) {
   const result = await new Promise((resolve26) => {
     const timer = setTimeout(
       () => resolve26({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
-      timeoutMs
+      timerDelay(timeoutMs)
     );
     const done = (value) => {
       clearTimeout(timer);
@@ -31192,12 +31270,47 @@ function hookCommand(runner, agent, event) {
 }
 function isOurCommand(command, agent) {
   if (typeof command !== "string") return false;
-  const bin = /agentgate-snapshot(?:\.js)?'? hook (\S+)/.exec(command);
-  return bin !== null && bin[1] === agent;
+  const words = shellWords(command);
+  const at = words?.findIndex((w) => /(?:^|[/\\])agentgate-snapshot(?:\.js)?$/.test(w)) ?? -1;
+  if (words === null || at < 0 || words[at + 1] !== "hook" || words[at + 2] !== agent) return false;
+  const rest = words.slice(at + 3);
+  for (let k = 0; k < rest.length; k += 1) {
+    const word2 = rest[k];
+    const eq = word2.indexOf("=");
+    if (word2.startsWith("--") && eq > 0 && OUR_OPTIONS.has(word2.slice(0, eq))) continue;
+    if (!OUR_OPTIONS.has(word2) || rest[k + 1] === void 0) return false;
+    k += 1;
+  }
+  return true;
 }
+function shellWords(command) {
+  const words = [];
+  let word2 = null;
+  for (let i = 0; i < command.length; i += 1) {
+    const c = command[i];
+    if (c === " " || c === "	") {
+      if (word2 !== null) words.push(word2);
+      word2 = null;
+    } else if (c === "'" || c === '"') {
+      const end = command.indexOf(c, i + 1);
+      const quoted = command.slice(i + 1, end);
+      if (end < 0 || c === '"' && /[$`\\]/.test(quoted)) return null;
+      word2 = (word2 ?? "") + quoted;
+      i = end;
+    } else if (c === "\\" && /^[\s'"\\$`;&|<>()#*?[\]{}~]$/.test(command[i + 1] ?? "")) {
+      word2 = (word2 ?? "") + command[i + 1];
+      i += 1;
+    } else if (/[;&|<>()$`\n\r]/.test(c) || c === "#" && word2 === null) return null;
+    else word2 = (word2 ?? "") + c;
+  }
+  if (word2 !== null) words.push(word2);
+  return words;
+}
+var OUR_OPTIONS;
 var init_command = __esm({
   "src/hooks/install/command.ts"() {
     "use strict";
+    OUR_OPTIONS = /* @__PURE__ */ new Set(["--home", "--config", "--event"]);
   }
 });
 
@@ -31216,39 +31329,48 @@ function isOurEntry(entry, target) {
   }
   return isOurCommand(target.shape === "copilot" ? entry.bash : entry.command, agent);
 }
-function sharedHooks(current, target) {
-  if (target.shape !== "grouped") return [];
+function ourPlaces(current, target) {
+  const key = commandKey(target);
   return current.flatMap((entry, i) => {
-    if (!isRecord(entry) || !Array.isArray(entry.hooks) || isOurEntry(entry, target)) return [];
+    if (!isRecord(entry)) return [];
+    if (target.shape !== "grouped")
+      return isOurEntry(entry, target) ? [{ i, shared: false, command: entry[key] }] : [];
+    if (!Array.isArray(entry.hooks)) return [];
+    const shared = !isOurEntry(entry, target);
     return entry.hooks.flatMap(
-      (h, j) => isRecord(h) && isOurCommand(h.command, target.agent) ? [[i, j]] : []
+      (h, j) => isRecord(h) && isOurCommand(h.command, target.agent) ? [{ i, j, shared, command: h.command }] : []
     );
   });
 }
 function nextList(current, target, wanted) {
-  const whole = current.flatMap((e, i) => isOurEntry(e, target) ? [i] : []);
-  const shared = sharedHooks(current, target);
+  const places = ourPlaces(current, target);
+  const command = wanted === null ? null : commandOf(wanted);
+  const keep = command === null ? void 0 : places.find((p) => p.shared) ?? places.find((p) => p.command === command) ?? places[0];
   const edits = [];
-  const removeHook = ([i, j]) => ({ op: "removeHook", i, j });
-  if (wanted === null) {
-    edits.push(...whole.map((i) => ({ op: "remove", i })), ...shared.map(removeHook));
-  } else if (shared.length > 0) {
-    const [[i, j], ...others] = shared;
-    const command = commandOf(wanted);
-    if (hookAt(current, i, j)?.command !== command) edits.push({ op: "setCommand", i, j, command });
-    edits.push(...others.map(removeHook), ...whole.map((k) => ({ op: "remove", i: k })));
-  } else {
-    const keep = whole.find((i) => sameValue(current[i], wanted));
-    edits.push(...whole.filter((i) => i !== keep).map((i) => ({ op: "remove", i })));
-    if (keep === void 0) edits.push({ op: "append", entry: wanted });
+  for (const place of places) {
+    const { i, j } = place;
+    if (place === keep) {
+      if (place.command !== command)
+        edits.push({
+          op: "setCommand",
+          i,
+          ...j === void 0 ? {} : { j },
+          key: commandKey(target),
+          command
+        });
+    } else if (j === void 0) edits.push({ op: "remove", i });
+    else if (place.shared || keep?.i === i) edits.push({ op: "removeHook", i, j });
+    else if (!edits.some((e) => e.op === "remove" && e.i === i)) edits.push({ op: "remove", i });
   }
+  if (command !== null && keep === void 0)
+    edits.push({ op: "append", entry: wanted });
   if (edits.length === 0) return null;
-  const rank = (e) => e.op === "append" ? [-1, 0] : [e.i, e.op === "remove" ? 0 : e.j];
+  const rank = (e) => e.op === "append" ? [-1, 0] : [e.i, e.op === "remove" ? 0 : e.j ?? 0];
   edits.sort((a, b) => {
     const [[ai, aj], [bi, bj]] = [rank(a), rank(b)];
     return bi - ai || bj - aj;
   });
-  const change = wanted === null ? "removed" : whole.length + shared.length > 0 ? "updated" : "added";
+  const change = wanted === null ? "removed" : places.length > 0 ? "updated" : "added";
   return { list: applyListEdits(current, edits), change, edits };
 }
 function applyListEdits(current, edits) {
@@ -31256,23 +31378,25 @@ function applyListEdits(current, edits) {
   for (const edit of edits) {
     if (edit.op === "append") list5.push(edit.entry);
     else if (edit.op === "remove") list5.splice(edit.i, 1);
+    else if (edit.op === "setCommand" && edit.j === void 0)
+      list5[edit.i] = { ...list5[edit.i], [edit.key]: edit.command };
     else {
       const group = list5[edit.i];
       const hooks = [...group.hooks];
-      if (edit.op === "removeHook") hooks.splice(edit.j, 1);
-      else hooks[edit.j] = { ...hooks[edit.j], command: edit.command };
+      const j = edit.j;
+      if (edit.op === "removeHook") hooks.splice(j, 1);
+      else hooks[j] = { ...hooks[j], [edit.key]: edit.command };
       list5[edit.i] = { ...group, hooks };
     }
   }
   return list5;
 }
+function commandKey(target) {
+  return target.shape === "copilot" ? "bash" : "command";
+}
 function commandOf(entry) {
   const hook = Array.isArray(entry.hooks) ? entry.hooks[0] : entry;
   return String(hook.command ?? hook.bash);
-}
-function hookAt(list5, i, j) {
-  const hooks = list5[i].hooks;
-  return hooks[j];
 }
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
@@ -31280,7 +31404,9 @@ function isRecord(value) {
 function describeValue2(value) {
   if (value === null) return "null";
   if (value instanceof Date) return "a date";
-  return Array.isArray(value) ? "a list" : `a ${typeof value === "bigint" ? "number" : typeof value}`;
+  if (Array.isArray(value)) return "a list";
+  const type = typeof value === "bigint" ? "number" : typeof value;
+  return `${type === "object" || type === "undefined" ? "an" : "a"} ${type}`;
 }
 function canonical(value) {
   return JSON.stringify(value, (_key, v) => {
@@ -31291,9 +31417,6 @@ function canonical(value) {
       );
     return v;
   });
-}
-function sameValue(a, b) {
-  return canonical(a) === canonical(b);
 }
 function configInvalid(target, why) {
   return new AgentConfigInvalidError(
@@ -31323,9 +31446,9 @@ var init_entries = __esm({
   }
 });
 
-// node_modules/jsonc-parser/lib/umd/main.js
+// ../../work/main/node_modules/jsonc-parser/lib/umd/main.js
 var require_main = __commonJS({
-  "node_modules/jsonc-parser/lib/umd/main.js"(exports, module) {
+  "../../work/main/node_modules/jsonc-parser/lib/umd/main.js"(exports, module) {
     (function(factory) {
       if (typeof module === "object" && typeof module.exports === "object") {
         var v = factory(__require, exports);
@@ -31472,14 +31595,14 @@ var require_main = __commonJS({
 });
 
 // src/hooks/install/targets.ts
-import { join as join44, resolve as resolve25 } from "node:path";
+import { join as join43, resolve as resolve25 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join44(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join43(base, place.scope === "project" ? project : user);
   const env = place.env ?? process.env;
   const under = (variable, project, dir, file) => {
     const home = env[variable];
-    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve25(home, file) : at(project, join44(dir, file));
+    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve25(home, file) : at(project, join43(dir, file));
   };
   switch (agent) {
     case "claude-code":
@@ -31609,120 +31732,213 @@ var init_hooks_off = __esm({
   }
 });
 
+// src/hooks/install/json-text.ts
+function nodeAt(text, path2) {
+  return (0, import_jsonc_parser.findNodeAtLocation)((0, import_jsonc_parser.parseTree)(text, [], { allowTrailingComma: true }), [...path2]);
+}
+function blankInside(text, path2) {
+  const node = nodeAt(text, path2);
+  return node !== void 0 && /^\s*$/.test(text.slice(node.offset + 1, node.offset + node.length - 1));
+}
+function removeChild(text, path2, i) {
+  const parent = nodeAt(text, path2);
+  const items = parent.children ?? [];
+  const node = items[i];
+  const end = node.offset + node.length;
+  const [open8, close] = [parent.offset + 1, parent.offset + parent.length - 1];
+  const prev = items[i - 1];
+  if (prev === void 0 && items.length === 1)
+    return /^\s*$/.test(text.slice(open8, node.offset) + text.slice(end, close)) ? text.slice(0, open8) + text.slice(close) : cutSpan(text, node.offset, end);
+  if (prev === void 0) {
+    const comma2 = tokenAfter(text, end, COMMA);
+    if (comma2 < 0) return text;
+    let to = comma2 + 1;
+    while (text[to] === " " || text[to] === "	") to += 1;
+    return cutSpan(text, node.offset, to);
+  }
+  const prevEnd = prev.offset + prev.length;
+  const comma = tokenAfter(text, prevEnd, COMMA);
+  if (comma < 0 || comma > node.offset) return text;
+  if (!hasComment(text, prevEnd, node.offset)) return cutSpan(text, prevEnd, end);
+  const withoutComma = text.slice(0, comma) + text.slice(comma + 1);
+  return cutSpan(withoutComma, node.offset - 1, end - 1);
+}
+function cutSpan(text, start, end) {
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const eol = /^[ \t]*\r?\n/.exec(text.slice(end));
+  if (eol !== null && /^[ \t]*$/.test(text.slice(lineStart, start)))
+    return text.slice(0, lineStart) + text.slice(end + eol[0].length);
+  const to = /[ \t]/.test(text[start - 1] ?? "") && text[end] === " " ? end + 1 : end;
+  return text.slice(0, start) + text.slice(to);
+}
+function tokenAfter(text, offset, kind) {
+  const scanner = (0, import_jsonc_parser.createScanner)(text, false);
+  scanner.setPosition(offset);
+  for (; ; ) {
+    const token = scanner.scan();
+    if (token === kind) return scanner.getTokenOffset();
+    if (![LINE_COMMENT, BLOCK_COMMENT, LINE_BREAK, TRIVIA].includes(token)) return -1;
+  }
+}
+function hasComment(text, start, end) {
+  const scanner = (0, import_jsonc_parser.createScanner)(text.slice(start, end), false);
+  for (let token = scanner.scan(); token !== EOF; token = scanner.scan())
+    if (token === LINE_COMMENT || token === BLOCK_COMMENT) return true;
+  return false;
+}
+function appendEntry(text, path2, entry) {
+  const list5 = nodeAt(text, path2);
+  const last = list5.children?.at(-1);
+  if (last !== void 0) {
+    const end = last.offset + last.length;
+    return `${text.slice(0, end)},
+${indentOf(text, last.offset)}${pretty(entry, indentOf(text, last.offset))}${text.slice(end)}`;
+  }
+  const [open8, close] = [list5.offset + 1, list5.offset + list5.length - 1];
+  const indent = indentOf(text, list5.offset);
+  const parent = nodeAt(text, path2.slice(0, -1));
+  if (!text.slice(parent.offset, parent.offset + parent.length).includes("\n")) {
+    const inside = text.slice(open8, close).trim();
+    return `${text.slice(0, open8)}${inside === "" ? "" : `${inside} `}${JSON.stringify(entry)}${text.slice(close)}`;
+  }
+  if (/^\s*$/.test(text.slice(open8, close)))
+    return `${text.slice(0, open8)}
+${indent}  ${pretty(entry, `${indent}  `)}
+${indent}${text.slice(close)}`;
+  return intoCommented(text, list5, entry);
+}
+function intoCommented(text, container, value, name2) {
+  const close = container.offset + container.length - 1;
+  const key = name2 === void 0 ? "" : `${JSON.stringify(name2)}: `;
+  const inner = `${indentOf(text, container.offset)}  `;
+  const closeLine = text.lastIndexOf("\n", close - 1) + 1;
+  if (/^[ \t]*$/.test(text.slice(closeLine, close)))
+    return `${text.slice(0, closeLine)}${inner}${key}${pretty(value, inner)}
+${text.slice(closeLine)}`;
+  const space = /\s/.test(text[close - 1] ?? "") ? "" : " ";
+  return `${text.slice(0, close)}${space}${key}${JSON.stringify(value)} ${text.slice(close)}`;
+}
+function indentOf(text, offset) {
+  const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(lineStart, offset))?.[0] ?? "";
+}
+function pretty(value, indent) {
+  return JSON.stringify(value, null, 2).split("\n").join(`
+${indent}`);
+}
+var import_jsonc_parser, COMMA, LINE_COMMENT, BLOCK_COMMENT, LINE_BREAK, TRIVIA, EOF;
+var init_json_text = __esm({
+  "src/hooks/install/json-text.ts"() {
+    "use strict";
+    import_jsonc_parser = __toESM(require_main(), 1);
+    COMMA = 5;
+    LINE_COMMENT = 12;
+    BLOCK_COMMENT = 13;
+    LINE_BREAK = 14;
+    TRIVIA = 15;
+    EOF = 17;
+  }
+});
+
 // src/hooks/install/json-config.ts
 function planJsonConfig(target, before2, entryOf2) {
-  let text = before2 ?? "{}";
+  const source = before2 ?? "{}";
+  parseConfig2(target, source);
+  const strict = parses(target, source, true);
+  let text = withoutShadowedLists(target, source);
   const root = parseConfig2(target, text);
   const hooks = root.hooks === void 0 ? {} : root.hooks;
   if (!isRecord(hooks)) throw configInvalid(target, `"hooks" is ${describeValue2(hooks)}, not an object`);
   const notes = entryOf2 === null ? [] : hooksOffNotes(target, root);
   const changes = [];
-  for (const { event, current, next } of changedLists(target, hooks, entryOf2)) {
+  for (const { event, next } of changedLists(target, hooks, entryOf2)) {
     changes.push({ event, change: next.change });
-    text = editList(target, text, event, current, next);
+    text = editList(target, text, event, next, strict);
   }
   if (changes.length === 0) return { text: before2, changes, notes };
   if (entryOf2 !== null) {
     for (const [key, value] of Object.entries(target.root ?? {}))
       if (root[key] === void 0) text = addProperty(target, text, [], key, value);
   }
-  if (entryOf2 === null && Object.keys(parseConfig2(target, text).hooks ?? {}).length === 0)
+  if (entryOf2 === null && nodeAt(text, ["hooks"])?.type === "object" && blankInside(text, ["hooks"]))
     text = cutOrEdit(target, text, [], "hooks");
-  if (entryOf2 === null && holdsNothingOfTheUsers(target, text)) return { text: null, changes, notes };
-  return { text: text.endsWith("\n") ? text : `${text}
-`, changes, notes };
+  const out = text.endsWith("\n") ? text : `${text}
+`;
+  return { text: out, changes, notes, removable: entryOf2 === null && holdsNothingOfTheUsers(target, text) };
 }
-function editList(target, text, event, current, next) {
+function withoutShadowedLists(target, text) {
+  const twice = (key) => configInvalid(
+    target,
+    `${JSON.stringify(key)} is there twice (the agent reads only the last); merge them`
+  );
+  const names2 = (path2) => (nodeAt(text, path2)?.children ?? []).map((p) => p.children?.[0]?.value);
+  const top = names2([]);
+  if (top.filter((k) => k === "hooks").length > 1) throw twice("hooks");
+  if (nodeAt(text, ["hooks"])?.type !== "object") return text;
+  const props = nodeAt(text, ["hooks"])?.children ?? [];
+  const keys = names2(["hooks"]);
+  let out = text;
+  for (let k = props.length - 1; k >= 0; k -= 1) {
+    if (!keys.slice(k + 1).includes(keys[k])) continue;
+    const value = props[k]?.children?.[1];
+    if (value?.type !== "array" || (value.children?.length ?? 0) > 0) throw twice(`hooks.${String(keys[k])}`);
+    out = removeChild(out, ["hooks"], k);
+  }
+  return out;
+}
+function editList(target, text, event, next, strict) {
   const { list: list5 } = next;
-  const whole = () => (0, import_jsonc_parser.applyEdits)(text, (0, import_jsonc_parser.modify)(text, ["hooks", event], list5.length === 0 ? void 0 : list5, FORMAT));
-  if (list5.length === 0) return cutOrEdit(target, text, ["hooks"], event);
-  if (current.length === 0)
+  const path2 = ["hooks", event];
+  if (nodeAt(text, path2) === void 0)
     return nodeAt(text, ["hooks"]) === void 0 ? addProperty(target, text, [], "hooks", { [event]: list5 }) : addProperty(target, text, ["hooks"], event, list5);
   let out = text;
   for (const edit of next.edits) {
-    if (edit.op === "remove") out = removeChild(out, ["hooks", event], edit.i);
-    else if (edit.op === "removeHook") out = removeChild(out, ["hooks", event, edit.i, "hooks"], edit.j);
+    if (edit.op === "remove") out = removeChild(out, path2, edit.i);
+    else if (edit.op === "removeHook") out = removeChild(out, [...path2, edit.i, "hooks"], edit.j);
     else if (edit.op === "setCommand") {
-      const path2 = ["hooks", event, edit.i, "hooks", edit.j, "command"];
-      out = (0, import_jsonc_parser.applyEdits)(out, (0, import_jsonc_parser.modify)(out, path2, edit.command, FORMAT));
-    } else out = appendEntry(out, event, edit.entry);
+      const at = edit.j === void 0 ? [edit.i] : [edit.i, "hooks", edit.j];
+      out = (0, import_jsonc_parser2.applyEdits)(out, (0, import_jsonc_parser2.modify)(out, [...path2, ...at, edit.key], edit.command, FORMAT));
+    } else out = appendEntry(out, path2, edit.entry);
   }
-  try {
-    const hooks = parseConfig2(target, out).hooks;
-    return JSON.stringify(hooks?.[event]) === JSON.stringify(list5) ? out : whole();
-  } catch {
-    return whole();
-  }
+  if (!listIs(target, out, event, list5, strict)) out = (0, import_jsonc_parser2.applyEdits)(text, (0, import_jsonc_parser2.modify)(text, path2, list5, FORMAT));
+  return list5.length === 0 && blankInside(out, path2) ? cutOrEdit(target, out, ["hooks"], event) : out;
 }
 function addProperty(target, text, path2, key, value) {
-  const edited = (0, import_jsonc_parser.applyEdits)(text, (0, import_jsonc_parser.modify)(text, [...path2, key], value, FORMAT));
+  const edited = (0, import_jsonc_parser2.applyEdits)(text, (0, import_jsonc_parser2.modify)(text, [...path2, key], value, FORMAT));
   const parent = nodeAt(text, path2);
-  const last = parent?.type === "object" ? parent.children?.at(-1) : void 0;
-  if (parent === void 0 || last === void 0) return edited;
-  const end = last.offset + last.length;
   const name2 = JSON.stringify(key);
+  const last = parent?.type === "object" ? parent.children?.at(-1) : void 0;
+  if (parent === void 0) return edited;
+  if (last === void 0) {
+    if (blankInside(text, path2)) return edited;
+    const pasted2 = intoCommented(text, parent, value, key);
+    return sameValue(target, pasted2, edited) ? pasted2 : edited;
+  }
+  const end = last.offset + last.length;
   let pasted;
   if (!text.slice(parent.offset, last.offset).includes("\n")) {
     pasted = `${text.slice(0, end)}, ${name2}: ${JSON.stringify(value)}${text.slice(end)}`;
   } else {
-    const lineStart = text.lastIndexOf("\n", last.offset - 1) + 1;
-    const indent = /^[ \t]*/.exec(text.slice(lineStart, last.offset))?.[0] ?? "";
-    const body = JSON.stringify(value, null, 2).split("\n").join(`
-${indent}`);
+    const indent = indentOf(text, last.offset);
     pasted = `${text.slice(0, end)},
-${indent}${name2}: ${body}${text.slice(end)}`;
+${indent}${name2}: ${pretty(value, indent)}${text.slice(end)}`;
   }
-  const same = JSON.stringify(parseConfig2(target, pasted)) === JSON.stringify(parseConfig2(target, edited));
-  return same ? pasted : edited;
+  return sameValue(target, pasted, edited) ? pasted : edited;
 }
 function cutOrEdit(target, text, path2, key) {
-  const edited = (0, import_jsonc_parser.applyEdits)(text, (0, import_jsonc_parser.modify)(text, [...path2, key], void 0, FORMAT));
+  const edited = (0, import_jsonc_parser2.applyEdits)(text, (0, import_jsonc_parser2.modify)(text, [...path2, key], void 0, FORMAT));
   const parent = nodeAt(text, path2);
   const i = parent?.children?.findIndex((p) => p.children?.[0]?.value === key) ?? -1;
   if (i < 0) return edited;
   const cut2 = removeChild(text, path2, i);
-  const same = JSON.stringify(parseConfig2(target, cut2)) === JSON.stringify(parseConfig2(target, edited));
-  return same ? cut2 : edited;
+  return sameValue(target, cut2, edited) ? cut2 : edited;
 }
-function nodeAt(text, path2) {
-  return (0, import_jsonc_parser.findNodeAtLocation)((0, import_jsonc_parser.parseTree)(text, [], { allowTrailingComma: true }), path2);
-}
-function entriesOf(text, event) {
-  return nodeAt(text, ["hooks", event])?.children ?? [];
-}
-function removeChild(text, path2, i) {
-  const parent = nodeAt(text, path2);
-  const items = parent.children ?? [];
-  const node = items[i];
-  const [open8, close] = [parent.offset + 1, parent.offset + parent.length - 1];
-  if (items.length === 1 && /^\s*$/.test(text.slice(open8, node.offset) + text.slice(node.offset + node.length, close)))
-    return text.slice(0, open8) + text.slice(close);
-  const prev = items[i - 1];
-  let start = prev === void 0 ? node.offset : prev.offset + prev.length;
-  let end = node.offset + node.length;
-  if (prev === void 0 && items[i + 1] !== void 0) {
-    end = text.indexOf(",", end) + 1;
-    while (text[end] === " " || text[end] === "	") end += 1;
+function sameValue(target, pasted, edited) {
+  try {
+    return JSON.stringify(parseConfig2(target, pasted)) === JSON.stringify(parseConfig2(target, edited));
+  } catch {
+    return false;
   }
-  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
-  const eol = /^\r?\n/.exec(text.slice(end));
-  if (eol !== null && /^[ \t]*$/.test(text.slice(lineStart, start))) {
-    start = lineStart;
-    end += eol[0].length;
-  }
-  return text.slice(0, start) + text.slice(end);
-}
-function appendEntry(text, event, entry) {
-  const last = entriesOf(text, event).at(-1);
-  if (last === void 0)
-    return (0, import_jsonc_parser.applyEdits)(text, (0, import_jsonc_parser.modify)(text, ["hooks", event, -1], entry, { isArrayInsertion: true }));
-  const lineStart = text.lastIndexOf("\n", last.offset - 1) + 1;
-  const indent = /^[ \t]*/.exec(text.slice(lineStart, last.offset))?.[0] ?? "";
-  const end = last.offset + last.length;
-  const body = JSON.stringify(entry, null, 2).split("\n").join(`
-${indent}`);
-  return `${text.slice(0, end)},
-${indent}${body}${text.slice(end)}`;
 }
 function holdsNothingOfTheUsers(target, text) {
   const root = parseConfig2(target, text);
@@ -31732,37 +31948,54 @@ function holdsNothingOfTheUsers(target, text) {
   );
   return onlyOurs && text.replace(/\s/g, "") === JSON.stringify(root);
 }
-function parseConfig2(target, text) {
+function listIs(target, text, event, list5, strict) {
+  try {
+    const hooks = parseConfig2(target, text, strict).hooks;
+    return JSON.stringify(hooks?.[event]) === JSON.stringify(list5);
+  } catch {
+    return false;
+  }
+}
+function parses(target, text, strict) {
+  try {
+    parseConfig2(target, text, strict);
+    return true;
+  } catch {
+    return false;
+  }
+}
+function parseConfig2(target, text, strict = false) {
   const errors = [];
-  const value = (0, import_jsonc_parser.parse)(text, errors, {
+  const value = (0, import_jsonc_parser2.parse)(text, errors, {
     disallowComments: !target.comments,
-    allowTrailingComma: target.comments,
+    allowTrailingComma: target.comments && !strict,
     allowEmptyContent: true
   });
   const first = errors[0];
   if (first !== void 0) {
     const line = text.slice(0, first.offset).split("\n").length;
-    throw configInvalid(target, `${(0, import_jsonc_parser.printParseErrorCode)(first.error)} at line ${line}`);
+    throw configInvalid(target, `${(0, import_jsonc_parser2.printParseErrorCode)(first.error)} at line ${line}`);
   }
   if (value === void 0) return {};
   if (typeof value !== "object" || value === null || Array.isArray(value))
     throw configInvalid(target, "the file is not a JSON object");
   return value;
 }
-var import_jsonc_parser, FORMAT;
+var import_jsonc_parser2, FORMAT;
 var init_json_config = __esm({
   "src/hooks/install/json-config.ts"() {
     "use strict";
-    import_jsonc_parser = __toESM(require_main(), 1);
+    import_jsonc_parser2 = __toESM(require_main(), 1);
     init_entries();
     init_hooks_off();
+    init_json_text();
     FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: "\n" } };
   }
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, readFile as readFile17, rm as rm20, stat as stat25 } from "node:fs/promises";
-import { join as join45 } from "node:path";
+import { chmod, lstat as lstat10, readFile as readFile17, rm as rm20, rmdir as rmdir3, stat as stat25 } from "node:fs/promises";
+import { basename as basename7, dirname as dirname21, join as join44 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
 ${MARKER}
@@ -31773,21 +32006,22 @@ async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   await assertDirectory(target.file);
   for (const event of target.events) {
-    const file = join45(target.file, event);
+    const file = join44(target.file, event);
     const current = await readHook(file);
-    const ours = typeof current === "string" && current.split("\n").includes(MARKER);
+    const ours = typeof current === "object" && current !== null && "text" in current;
     if (current !== null && !ours) {
       if (command !== null) plan.leftAlone.push(file);
       continue;
     }
     const wanted = command === null ? null : clineScript(command);
-    if (current === wanted || current === null && wanted === null) continue;
+    if (current === null ? wanted === null : current.text === wanted && current.executable) continue;
     plan.writes.push({ file, text: wanted });
     plan.changes.push({
       event,
       change: wanted === null ? "removed" : current === null ? "added" : "updated"
     });
   }
+  if (command === null && plan.writes.length > 0) plan.dir = target.file;
   return plan;
 }
 async function assertDirectory(dir) {
@@ -31798,11 +32032,17 @@ async function assertDirectory(dir) {
   if (stats4 !== null && !stats4.isDirectory()) throw cannotUse(dir, "not a directory");
 }
 async function readHook(file) {
-  return readFile17(file, "utf8").catch((error2) => {
+  const stats4 = await lstat10(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
-    if (error2.code === "EISDIR") return { directory: true };
     throw cannotUse(file, error2.code ?? error2.message, error2);
   });
+  if (stats4 === null) return null;
+  if (!stats4.isFile()) return { theirs: true };
+  const text = await readFile17(file, "utf8").catch((error2) => {
+    throw cannotUse(file, error2.code ?? error2.message, error2);
+  });
+  if (!text.split("\n").includes(MARKER)) return { theirs: true };
+  return { text, executable: (stats4.mode & 73) === 73 };
 }
 function cannotUse(path2, why, cause) {
   return new AgentConfigInvalidError(
@@ -31818,6 +32058,13 @@ async function applyScripts(plan) {
       await chmod(file, 493);
     }
   }
+  if (plan.dir === void 0) return;
+  const gone = await rmdir3(plan.dir).then(
+    () => true,
+    () => false
+  );
+  if (gone && basename7(dirname21(plan.dir)) === ".clinerules")
+    await rmdir3(dirname21(plan.dir)).catch(() => void 0);
 }
 var MARKER;
 var init_scripts = __esm({
@@ -31829,7 +32076,7 @@ var init_scripts = __esm({
   }
 });
 
-// node_modules/smol-toml/dist/error.js
+// ../../work/main/node_modules/smol-toml/dist/error.js
 function getLineColFromPtr(string3, ptr) {
   let lines = string3.slice(0, ptr).split(/\r?\n/);
   return [lines.length, lines.pop().length + 1];
@@ -31855,7 +32102,7 @@ function makeCodeBlock(string3, line, column) {
 }
 var TomlError;
 var init_error = __esm({
-  "node_modules/smol-toml/dist/error.js"() {
+  "../../work/main/node_modules/smol-toml/dist/error.js"() {
     TomlError = class _TomlError extends Error {
       line;
       column;
@@ -31878,7 +32125,7 @@ ${codeblock}`, options);
   }
 });
 
-// node_modules/smol-toml/dist/primitive.js
+// ../../work/main/node_modules/smol-toml/dist/primitive.js
 function parseString(ctx) {
   let startPtr = ctx.p;
   let c = ctx.s.charCodeAt(ctx.p++);
@@ -31979,15 +32226,15 @@ function parseString(ctx) {
   TomlError.x("unfinished string", ctx, startPtr);
 }
 var init_primitive = __esm({
-  "node_modules/smol-toml/dist/primitive.js"() {
+  "../../work/main/node_modules/smol-toml/dist/primitive.js"() {
     init_error();
   }
 });
 
-// node_modules/smol-toml/dist/date.js
+// ../../work/main/node_modules/smol-toml/dist/date.js
 var DATE_TIME_RE, TomlDate;
 var init_date = __esm({
-  "node_modules/smol-toml/dist/date.js"() {
+  "../../work/main/node_modules/smol-toml/dist/date.js"() {
     DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})?[Tt ]?(?:(\d{2}):\d{2}(?::\d{2}(?:\.\d+)?)?)?(Z|z|[-+]\d{2}:\d{2})?$/i;
     TomlDate = class _TomlDate extends Date {
       #hasDate = false;
@@ -32104,7 +32351,7 @@ var init_date = __esm({
   }
 });
 
-// node_modules/smol-toml/dist/extract.js
+// ../../work/main/node_modules/smol-toml/dist/extract.js
 function isDigit(char, base = 10) {
   return base === 16 ? char > 47 && char < 58 || char > 64 && char < 71 || char > 96 && char < 103 : char > 47 && char < 48 + base;
 }
@@ -32313,7 +32560,7 @@ function readDate(ctx, str, type, unsafeDelim, errPtr, temporalSuffix) {
   }
 }
 var init_extract = __esm({
-  "node_modules/smol-toml/dist/extract.js"() {
+  "../../work/main/node_modules/smol-toml/dist/extract.js"() {
     init_primitive();
     init_struct();
     init_error();
@@ -32321,7 +32568,7 @@ var init_extract = __esm({
   }
 });
 
-// node_modules/smol-toml/dist/util.js
+// ../../work/main/node_modules/smol-toml/dist/util.js
 function skipComment(ctx) {
   for (; ctx.p < ctx.s.length; ctx.p++) {
     let c = ctx.s.charCodeAt(ctx.p);
@@ -32347,12 +32594,12 @@ function skipVoid(ctx, banNewLines, banComments) {
   }
 }
 var init_util2 = __esm({
-  "node_modules/smol-toml/dist/util.js"() {
+  "../../work/main/node_modules/smol-toml/dist/util.js"() {
     init_error();
   }
 });
 
-// node_modules/smol-toml/dist/struct.js
+// ../../work/main/node_modules/smol-toml/dist/struct.js
 function parseKey(ctx, end = 61) {
   let startPtr;
   let state = 0;
@@ -32469,7 +32716,7 @@ function parseArray(ctx) {
   TomlError.x("unfinished array", ctx, startPtr);
 }
 var init_struct = __esm({
-  "node_modules/smol-toml/dist/struct.js"() {
+  "../../work/main/node_modules/smol-toml/dist/struct.js"() {
     init_primitive();
     init_extract();
     init_util2();
@@ -32477,7 +32724,7 @@ var init_struct = __esm({
   }
 });
 
-// node_modules/smol-toml/dist/parse.js
+// ../../work/main/node_modules/smol-toml/dist/parse.js
 function peekTable(ctx, key, table2, meta2, type) {
   let t = table2;
   let m = meta2;
@@ -32620,7 +32867,7 @@ function parse4(toml, options = {}) {
   return res;
 }
 var init_parse3 = __esm({
-  "node_modules/smol-toml/dist/parse.js"() {
+  "../../work/main/node_modules/smol-toml/dist/parse.js"() {
     init_struct();
     init_extract();
     init_util2();
@@ -32628,7 +32875,7 @@ var init_parse3 = __esm({
   }
 });
 
-// node_modules/smol-toml/dist/stringify.js
+// ../../work/main/node_modules/smol-toml/dist/stringify.js
 function extendedTypeOf(obj) {
   let type = typeof obj;
   if (type === "object") {
@@ -32813,15 +33060,15 @@ function stringify(obj, { maxDepth = 1e3, numbersAsFloat = false, strictTemporal
 }
 var BARE_KEY, HAS_WELLFORMED;
 var init_stringify = __esm({
-  "node_modules/smol-toml/dist/stringify.js"() {
+  "../../work/main/node_modules/smol-toml/dist/stringify.js"() {
     BARE_KEY = /^[a-z0-9-_]+$/i;
     HAS_WELLFORMED = !!"".isWellFormed;
   }
 });
 
-// node_modules/smol-toml/dist/index.js
+// ../../work/main/node_modules/smol-toml/dist/index.js
 var init_dist = __esm({
-  "node_modules/smol-toml/dist/index.js"() {
+  "../../work/main/node_modules/smol-toml/dist/index.js"() {
     init_parse3();
     init_stringify();
     init_date();
@@ -32838,7 +33085,7 @@ function editSections(text, edits) {
   for (const [event, list5] of Object.entries(edits))
     for (const edit of list5) {
       if (edit.op === "append") continue;
-      const span = edit.op === "remove" ? groups.get(event)?.[edit.i] : hooks.get(event)?.[edit.i]?.[edit.j];
+      const span = edit.op === "remove" ? groups.get(event)?.[edit.i] : edit.j === void 0 ? void 0 : hooks.get(event)?.[edit.i]?.[edit.j];
       if (span === void 0) return null;
       if (edit.op !== "setCommand") {
         cuts.push(trimmed(lines, span));
@@ -32943,13 +33190,17 @@ function planTomlConfig(target, before2, entryOf2, dryRun = false) {
   if (changes.length === 0) return { text: before2, changes, notes };
   const edited = editSections(rest, edits);
   const text = edited === null || Object.keys(appended).length === 0 ? edited : appendBlock(edited, stringify({ hooks: appended }));
-  if (text !== null && sameConfig(text, expected)) return { text, changes, notes };
+  const removable = entryOf2 === null;
+  if (text !== null && sameConfig(text, expected))
+    return { text, changes, notes, removable: removable && text.trim() === "" };
   const strays = Object.values(edits).some((list5) => list5.length > 0);
   const why = strays ? "hooks of ours outside the marked block" : 'its "hooks" table is inline';
   const verb = dryRun ? "would be" : "was";
+  const rewritten = stringify(expected, { numbersAsFloat: true }).trimEnd();
   return {
-    text: `${stringify(expected, { numbersAsFloat: true }).trimEnd()}
+    text: `${rewritten}
 `,
+    removable: removable && rewritten === "",
     changes,
     notes: [`${target.file} ${verb} rewritten whole (${why}): its comments were not kept`, ...notes]
   };
@@ -33034,7 +33285,7 @@ var init_toml_config = __esm({
 });
 
 // src/hooks/install/install.ts
-import { readFile as readFile18, rm as rm21 } from "node:fs/promises";
+import { lstat as lstat11, readFile as readFile18, rm as rm21 } from "node:fs/promises";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
 }
@@ -33062,22 +33313,30 @@ async function apply(agent, action, opts) {
     if (written2) await applyScripts(plan2);
     return { ...base, written: written2, changes: plan2.changes, leftAlone: plan2.leftAlone };
   }
-  const before2 = await readFile18(target.file, "utf8").catch((error2) => {
+  const read = await readFile18(target.file, "utf8").catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw new AgentConfigInvalidError(
       `cannot read ${target.file} (${error2.code ?? error2.message}); move what stands there aside and run the command again`,
       { cause: error2, details: { file: target.file } }
     );
   });
+  const bom = read?.startsWith(BOM) === true ? BOM : "";
+  const before2 = read === null ? null : read.slice(bom.length);
   const entryOf2 = install ? (event) => ourEntry(target, commandOf2(event)) : null;
   const plan = target.format === "toml" ? planTomlConfig(target, before2, entryOf2, dryRun) : planJsonConfig(target, before2, entryOf2);
   const written = !dryRun && plan.changes.length > 0;
-  if (written) {
-    if (plan.text === null) await rm21(target.file, { force: true });
-    else await writeOwnFileAtomic(target.file, plan.text);
-  }
+  if (written) await writePlan(target.file, plan, bom);
   return { ...base, written, changes: plan.changes, leftAlone: [], notes: [...plan.notes, ...base.notes] };
 }
+async function writePlan(file, plan, bom) {
+  const link2 = await lstat11(file).then(
+    (st) => st.isSymbolicLink(),
+    () => false
+  );
+  if (plan.text === null || plan.removable === true && !link2) await rm21(file, { force: true });
+  else await writeOwnFileAtomic(file, bom + plan.text);
+}
+var BOM;
 var init_install = __esm({
   "src/hooks/install/install.ts"() {
     "use strict";
@@ -33090,6 +33349,7 @@ var init_install = __esm({
     init_scripts();
     init_targets();
     init_toml_config();
+    BOM = "\uFEFF";
   }
 });
 
