@@ -52,7 +52,7 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 function isAgentgateError(value) {
   return value instanceof AgentgateError;
 }
-var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RunDivergedError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, BranchExistsError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, RestoreConflictError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, DiskFullError, UnsafeRepositoryOwnerError, IndexLockedError, ObjectMissingError, LfsUnsupportedError, RunWorkspaceMismatchError, NoBeforeStateError, IterationOutOfOrderError, NothingToVerifyError, GateTreeMismatchError, ReplayNotConfirmedError, IterationNotFoundError, GateNotFoundError, GateNotReplayableError, GitOutputUnparseableError, PathNotFoundError, OutputTooLargeError, AgentNotStartedError, AgentConfigInvalidError, AnchorNotFoundError, CommitNotGatedError;
+var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RunDivergedError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, BranchExistsError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, RestoreConflictError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, DiskFullError, UnsafeRepositoryOwnerError, IndexLockedError, ObjectMissingError, LfsUnsupportedError, RunWorkspaceMismatchError, NoBeforeStateError, IterationOutOfOrderError, NothingToVerifyError, GateTreeMismatchError, ReplayNotConfirmedError, IterationNotFoundError, GateNotFoundError, GateNotReplayableError, GitOutputUnparseableError, PathNotFoundError, OutputTooLargeError, AgentNotStartedError, IterationInterruptedError, RunIdTakenError, AgentConfigInvalidError, AnchorNotFoundError, CommitNotGatedError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
@@ -236,6 +236,12 @@ var init_errors = __esm({
     AgentNotStartedError = class extends AgentgateError {
       code = "AGENT_NOT_STARTED";
     };
+    IterationInterruptedError = class extends AgentgateError {
+      code = "ITERATION_INTERRUPTED";
+    };
+    RunIdTakenError = class extends AgentgateError {
+      code = "RUN_ID_TAKEN";
+    };
     AgentConfigInvalidError = class extends AgentgateError {
       code = "AGENT_CONFIG_INVALID";
     };
@@ -267,7 +273,7 @@ var init_hook_agents = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/util.js
+// node_modules/zod/v4/core/util.js
 var util_exports = {};
 __export(util_exports, {
   BIGINT_FORMAT_RANGES: () => BIGINT_FORMAT_RANGES,
@@ -1013,7 +1019,7 @@ function constantCatch(value) {
 }
 var Cached, EVALUATING, captureStackTrace, allowsEval, getParsedType, propertyKeyTypes, primitiveTypes, NUMBER_FORMAT_RANGES, BIGINT_FORMAT_RANGES, highSurrogate, Class, installing, broke, breaker, CONSTANT_CATCH;
 var init_util = __esm({
-  "../../work/main/node_modules/zod/v4/core/util.js"() {
+  "node_modules/zod/v4/core/util.js"() {
     init_core();
     Cached = class {
       constructor(getter) {
@@ -1128,7 +1134,7 @@ var init_util = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/core.js
+// node_modules/zod/v4/core/core.js
 function newError(Definition) {
   const E = _E;
   if (E) {
@@ -1231,7 +1237,7 @@ function config(newConfig) {
 }
 var _a, _zodDesc, _E, $ZodAsyncError, globalConfig;
 var init_core = __esm({
-  "../../work/main/node_modules/zod/v4/core/core.js"() {
+  "node_modules/zod/v4/core/core.js"() {
     init_util();
     _zodDesc = { value: void 0, enumerable: false };
     _E = "captureStackTrace" in Error ? Error : null;
@@ -1245,7 +1251,7 @@ var init_core = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/errors.js
+// node_modules/zod/v4/core/errors.js
 function _getMessage() {
   const internals = this._zod;
   internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
@@ -1256,7 +1262,7 @@ function _setMessage(value) {
 }
 var _messageDesc, _issuesDesc, _installedToString, initializer, $ZodError, $ZodRealError;
 var init_errors2 = __esm({
-  "../../work/main/node_modules/zod/v4/core/errors.js"() {
+  "node_modules/zod/v4/core/errors.js"() {
     init_core();
     init_util();
     _messageDesc = {
@@ -1297,7 +1303,7 @@ var init_errors2 = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/parse.js
+// node_modules/zod/v4/core/parse.js
 function failure(Err, issues, ctx) {
   let error2;
   return {
@@ -1319,7 +1325,7 @@ function failure(Err, issues, ctx) {
 }
 var _parse, parse, _parseAsync, parseAsync, _safeParse, safeParse, _safeParseAsync, safeParseAsync;
 var init_parse = __esm({
-  "../../work/main/node_modules/zod/v4/core/parse.js"() {
+  "node_modules/zod/v4/core/parse.js"() {
     init_core();
     init_errors2();
     init_util();
@@ -1376,7 +1382,7 @@ var init_parse = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/regexes.js
+// node_modules/zod/v4/core/regexes.js
 function anchor(source) {
   return new RegExp(`^${source}$`);
 }
@@ -1398,7 +1404,7 @@ function datetime(args) {
 }
 var duration, uuid, httpProtocol, dateSource, date, anyString, number, boolean;
 var init_regexes = __esm({
-  "../../work/main/node_modules/zod/v4/core/regexes.js"() {
+  "node_modules/zod/v4/core/regexes.js"() {
     duration = /^P(?:(\d+W)|(?!.*W)(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+([.,]\d+)?S)?)?)$/;
     uuid = (version2) => {
       if (!version2)
@@ -1414,10 +1420,10 @@ var init_regexes = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/checks.js
+// node_modules/zod/v4/core/checks.js
 var $ZodCheck, _whenHasLength, numericOriginMap, $ZodCheckLessThan, $ZodCheckGreaterThan, $ZodCheckNumberFormat, $ZodCheckMaxLength, $ZodCheckMinLength, $ZodCheckStringFormat, $ZodCheckRegex;
 var init_checks = __esm({
-  "../../work/main/node_modules/zod/v4/core/checks.js"() {
+  "node_modules/zod/v4/core/checks.js"() {
     init_core();
     init_util();
     $ZodCheck = /* @__PURE__ */ $constructor("$ZodCheck", (inst, def) => {
@@ -1628,16 +1634,16 @@ var init_checks = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/doc.js
+// node_modules/zod/v4/core/doc.js
 var init_doc = __esm({
-  "../../work/main/node_modules/zod/v4/core/doc.js"() {
+  "node_modules/zod/v4/core/doc.js"() {
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/versions.js
+// node_modules/zod/v4/core/versions.js
 var version;
 var init_versions = __esm({
-  "../../work/main/node_modules/zod/v4/core/versions.js"() {
+  "node_modules/zod/v4/core/versions.js"() {
     version = {
       major: 4,
       minor: 6,
@@ -1646,7 +1652,7 @@ var init_versions = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/schemas.js
+// node_modules/zod/v4/core/schemas.js
 async function validateAsync(inst, value) {
   const ctx = { async: true };
   return toStandardResult(await inst._zod.run({ value, issues: [] }, ctx), ctx);
@@ -1903,7 +1909,7 @@ function handleRefineResult(result, payload, input, inst) {
 }
 var $ZodType, toStandardResult, $ZodString, $ZodStringFormat, $ZodUUID, URL_BAD_FORMAT, URL_UNPARSEABLE, asciiTabOrNewline, $ZodURL, $ZodISODateTime, $ZodISODate, $ZodISOTime, $ZodISODuration, $ZodNumber, $ZodNumberFormat, $ZodBoolean, $ZodUnknown, $ZodNever, arraySize, $ZodArray, NO_SYMBOL_KEYS, $ZodObject, $ZodUnion, $ZodRecord, $ZodEnum, $ZodLiteral, $ZodOptional, $ZodNullable, $ZodDefault, $ZodCatch, $ZodCustom;
 var init_schemas = __esm({
-  "../../work/main/node_modules/zod/v4/core/schemas.js"() {
+  "node_modules/zod/v4/core/schemas.js"() {
     init_checks();
     init_core();
     init_regexes();
@@ -2673,13 +2679,13 @@ var init_schemas = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/memoizer.js
+// node_modules/zod/v4/core/memoizer.js
 var init_memoizer = __esm({
-  "../../work/main/node_modules/zod/v4/core/memoizer.js"() {
+  "node_modules/zod/v4/core/memoizer.js"() {
   }
 });
 
-// ../../work/main/node_modules/zod/v4/locales/en.js
+// node_modules/zod/v4/locales/en.js
 function en_default() {
   return {
     localeError: error()
@@ -2687,7 +2693,7 @@ function en_default() {
 }
 var error;
 var init_en = __esm({
-  "../../work/main/node_modules/zod/v4/locales/en.js"() {
+  "node_modules/zod/v4/locales/en.js"() {
     init_util();
     error = () => {
       const Sizable = {
@@ -2810,19 +2816,19 @@ var init_en = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/locales/index.js
+// node_modules/zod/v4/locales/index.js
 var init_locales = __esm({
-  "../../work/main/node_modules/zod/v4/locales/index.js"() {
+  "node_modules/zod/v4/locales/index.js"() {
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/registries.js
+// node_modules/zod/v4/core/registries.js
 function registry() {
   return new $ZodRegistry();
 }
 var _a2, $ZodRegistry, globalRegistry;
 var init_registries = __esm({
-  "../../work/main/node_modules/zod/v4/core/registries.js"() {
+  "node_modules/zod/v4/core/registries.js"() {
     $ZodRegistry = class {
       constructor() {
         this._map = /* @__PURE__ */ new WeakMap();
@@ -2868,13 +2874,13 @@ var init_registries = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/compile.js
+// node_modules/zod/v4/core/compile.js
 var init_compile = __esm({
-  "../../work/main/node_modules/zod/v4/core/compile.js"() {
+  "node_modules/zod/v4/core/compile.js"() {
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/api.js
+// node_modules/zod/v4/core/api.js
 function snapshotChecks(def) {
   if (def.checks)
     def.checks = [...def.checks];
@@ -3046,27 +3052,27 @@ function _refine(Class2, fn, _params) {
   return schema;
 }
 var init_api = __esm({
-  "../../work/main/node_modules/zod/v4/core/api.js"() {
+  "node_modules/zod/v4/core/api.js"() {
     init_checks();
     init_util();
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/to-json-schema.js
+// node_modules/zod/v4/core/to-json-schema.js
 var init_to_json_schema = __esm({
-  "../../work/main/node_modules/zod/v4/core/to-json-schema.js"() {
+  "node_modules/zod/v4/core/to-json-schema.js"() {
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/json-schema.js
+// node_modules/zod/v4/core/json-schema.js
 var init_json_schema = __esm({
-  "../../work/main/node_modules/zod/v4/core/json-schema.js"() {
+  "node_modules/zod/v4/core/json-schema.js"() {
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/index.js
+// node_modules/zod/v4/core/index.js
 var init_core2 = __esm({
-  "../../work/main/node_modules/zod/v4/core/index.js"() {
+  "node_modules/zod/v4/core/index.js"() {
     init_core();
     init_parse();
     init_errors2();
@@ -3086,14 +3092,14 @@ var init_core2 = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/mini/parse.js
+// node_modules/zod/v4/mini/parse.js
 var init_parse2 = __esm({
-  "../../work/main/node_modules/zod/v4/mini/parse.js"() {
+  "node_modules/zod/v4/mini/parse.js"() {
     init_core2();
   }
 });
 
-// ../../work/main/node_modules/zod/v4/mini/schemas.js
+// node_modules/zod/v4/mini/schemas.js
 // @__NO_SIDE_EFFECTS__
 function string2(params) {
   return _string(ZodMiniString, params);
@@ -3239,7 +3245,7 @@ function refine(fn, _params = {}) {
 }
 var ZodMiniType, ZodMiniString, ZodMiniStringFormat, ZodMiniUUID, ZodMiniURL, ZodMiniNumber, ZodMiniNumberFormat, ZodMiniBoolean, ZodMiniUnknown, ZodMiniNever, ZodMiniArray, ZodMiniObject, ZodMiniUnion, ZodMiniRecord, ZodMiniEnum, ZodMiniLiteral, ZodMiniOptional, ZodMiniNullable, ZodMiniDefault, ZodMiniCatch, ZodMiniCustom;
 var init_schemas2 = __esm({
-  "../../work/main/node_modules/zod/v4/mini/schemas.js"() {
+  "node_modules/zod/v4/mini/schemas.js"() {
     init_core2();
     init_util();
     init_parse2();
@@ -3378,14 +3384,14 @@ var init_schemas2 = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/mini/checks.js
+// node_modules/zod/v4/mini/checks.js
 var init_checks2 = __esm({
-  "../../work/main/node_modules/zod/v4/mini/checks.js"() {
+  "node_modules/zod/v4/mini/checks.js"() {
     init_core2();
   }
 });
 
-// ../../work/main/node_modules/zod/v4/mini/iso.js
+// node_modules/zod/v4/mini/iso.js
 var iso_exports = {};
 __export(iso_exports, {
   ZodMiniISODate: () => ZodMiniISODate,
@@ -3415,7 +3421,7 @@ function duration2(params) {
 }
 var ZodMiniISODateTime, ZodMiniISODate, ZodMiniISOTime, ZodMiniISODuration;
 var init_iso = __esm({
-  "../../work/main/node_modules/zod/v4/mini/iso.js"() {
+  "node_modules/zod/v4/mini/iso.js"() {
     init_core2();
     init_schemas2();
     ZodMiniISODateTime = /* @__PURE__ */ $constructor("ZodMiniISODateTime", (inst, def) => {
@@ -3437,15 +3443,15 @@ var init_iso = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/mini/coerce.js
+// node_modules/zod/v4/mini/coerce.js
 var init_coerce = __esm({
-  "../../work/main/node_modules/zod/v4/mini/coerce.js"() {
+  "node_modules/zod/v4/mini/coerce.js"() {
   }
 });
 
-// ../../work/main/node_modules/zod/v4/mini/external.js
+// node_modules/zod/v4/mini/external.js
 var init_external = __esm({
-  "../../work/main/node_modules/zod/v4/mini/external.js"() {
+  "node_modules/zod/v4/mini/external.js"() {
     init_core2();
     init_parse2();
     init_schemas2();
@@ -3457,9 +3463,9 @@ var init_external = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/mini/index.js
+// node_modules/zod/mini/index.js
 var init_mini = __esm({
-  "../../work/main/node_modules/zod/mini/index.js"() {
+  "node_modules/zod/mini/index.js"() {
     init_external();
   }
 });
@@ -4013,7 +4019,7 @@ var init_atomic = __esm({
 });
 
 // src/ci/github.ts
-import { appendFile } from "node:fs/promises";
+import { appendFile, stat as stat2 } from "node:fs/promises";
 function detectCi(flag, env = process.env) {
   if (flag !== void 0) {
     if (!CI_MODES.includes(flag))
@@ -4057,9 +4063,26 @@ function randomDelimiter() {
 async function appendKeyValues(file, values) {
   await appendTo(file, formatKeyValues(values));
 }
-async function appendStepSummary(file, markdown) {
-  await appendTo(file, markdown.endsWith("\n") ? markdown : `${markdown}
-`);
+async function appendStepSummary(file, markdown, limit = GITHUB_STEP_SUMMARY_LIMIT) {
+  const used = await stat2(file).then(
+    (s) => s.size,
+    () => 0
+  );
+  const room = limit - used;
+  const section = typeof markdown === "string" ? { text: markdown } : markdown;
+  const tries = [["whole", () => section.text]];
+  if ("cutTo" in section) tries.push(["cut", () => section.cutTo(room)], ["note", () => section.note]);
+  for (const [appended, make] of tries) {
+    const text = withNewline(make());
+    if (Buffer.byteLength(text, "utf8") > room) continue;
+    await appendTo(file, text);
+    return appended;
+  }
+  return "nothing";
+}
+function withNewline(text) {
+  return text.endsWith("\n") ? text : `${text}
+`;
 }
 async function appendTo(file, text) {
   await appendFile(file, text, "utf8").catch((cause) => {
@@ -4089,7 +4112,7 @@ function escapeData(text) {
 function escapeProperty(text) {
   return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
-var CI_MODES, MAX_ANNOTATIONS;
+var CI_MODES, GITHUB_STEP_SUMMARY_LIMIT, MAX_ANNOTATIONS;
 var init_github = __esm({
   "src/ci/github.ts"() {
     "use strict";
@@ -4097,6 +4120,7 @@ var init_github = __esm({
     init_atomic();
     init_random();
     CI_MODES = ["github", "none"];
+    GITHUB_STEP_SUMMARY_LIMIT = 1024 * 1024;
     MAX_ANNOTATIONS = 10;
   }
 });
@@ -4765,7 +4789,7 @@ var init_run_inspect = __esm({
 });
 
 // src/fs/git-locks.ts
-import { readdir, readFile as readFile2, readlink as readlink2, realpath, rm as rm3, stat as stat2 } from "node:fs/promises";
+import { readdir, readFile as readFile2, readlink as readlink2, realpath, rm as rm3, stat as stat3 } from "node:fs/promises";
 import { isAbsolute, join as join4, resolve as resolve3, sep } from "node:path";
 async function removeOrphanedGitLocks(o) {
   if (!Number.isFinite(o.ownerSince)) return [];
@@ -4779,7 +4803,7 @@ async function removeOrphanedGitLocks(o) {
   ];
   const removed = [];
   for (const path2 of candidates) {
-    const info = await stat2(path2).catch(() => null);
+    const info = await stat3(path2).catch(() => null);
     if (info?.isFile() && info.mtimeMs >= o.ownerSince - 1e3) {
       await rm3(path2, { force: true });
       removed.push(path2);
@@ -4788,7 +4812,7 @@ async function removeOrphanedGitLocks(o) {
   return removed;
 }
 async function removeLockOlderThan(path2, olderThanMs) {
-  const info = await stat2(path2).catch(() => null);
+  const info = await stat3(path2).catch(() => null);
   if (info === null || Date.now() - info.mtimeMs < olderThanMs) return false;
   await rm3(path2, { force: true });
   return true;
@@ -4806,7 +4830,7 @@ async function removeAbandonedLock(path2, repository, waitMs) {
   const deadline = Date.now() + waitMs;
   let unowned = 0;
   for (; ; ) {
-    if (await stat2(path2).catch(() => null) === null) return "absent";
+    if (await stat3(path2).catch(() => null) === null) return "absent";
     unowned = await mayBeOwned(path2, repo) ? 0 : unowned + 1;
     if (unowned === 2) {
       await rm3(path2, { force: true });
@@ -4818,7 +4842,7 @@ async function removeAbandonedLock(path2, repository, waitMs) {
 }
 async function mayBeOwned(path2, repo) {
   const pids = await readdir("/proc").catch(() => null);
-  if (pids === null || await stat2("/proc/self/fd").catch(() => null) === null) return true;
+  if (pids === null || await stat3("/proc/self/fd").catch(() => null) === null) return true;
   for (const pid of pids) {
     if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
     if (await holdsOpen(pid, path2) || await isGitIn(pid, repo)) return true;
@@ -5299,7 +5323,7 @@ var init_runner = __esm({
 });
 
 // src/git/repo.ts
-import { appendFile as appendFile2, lstat as lstat3, mkdir as mkdir2, readdir as readdir2, readFile as readFile3, realpath as realpath3, stat as stat3 } from "node:fs/promises";
+import { appendFile as appendFile2, lstat as lstat3, mkdir as mkdir2, readdir as readdir2, readFile as readFile3, realpath as realpath3, stat as stat4 } from "node:fs/promises";
 import { homedir as homedir2 } from "node:os";
 import { dirname as dirname3, join as join7, resolve as resolve4, sep as sep3 } from "node:path";
 async function openRepo(dir, opts = {}) {
@@ -5399,7 +5423,7 @@ async function driverKeys(base, files) {
     const file = queue.shift();
     if (seen.has(file)) continue;
     seen.add(file);
-    if ((await stat3(file).catch(() => null))?.isFile() !== true) continue;
+    if ((await stat4(file).catch(() => null))?.isFile() !== true) continue;
     const res = await runGit(
       base,
       ["config", "--file", file, "-z", "--get-regexp", DRIVER_AND_INCLUDE_PATTERN],
@@ -5417,7 +5441,7 @@ function includedFile(path2, from) {
   return resolve4(dirname3(from), path2);
 }
 async function configValue(file, key) {
-  if ((await stat3(file).catch(() => null))?.isFile() !== true) return null;
+  if ((await stat4(file).catch(() => null))?.isFile() !== true) return null;
   const res = await runGit({ cwd: dirname3(file) }, ["config", "--file", file, "--get", key], {
     okExitCodes: [1]
   });
@@ -5476,7 +5500,7 @@ async function resolveWorkspaceDir(dir) {
   const abs = resolve4(dir);
   try {
     const real = await realpath3(abs);
-    if ((await stat3(real)).isDirectory()) return real;
+    if ((await stat4(real)).isDirectory()) return real;
   } catch (cause) {
     const odd = await notUtf8Component(abs);
     if (odd !== null)
@@ -6283,6 +6307,22 @@ async function updateRefs(repo, updates, opts = {}) {
     guarded === void 0
   );
 }
+async function deleteRef(repo, ref, oldSha) {
+  assertRefName(ref);
+  if (oldSha !== void 0 && !isFullId(oldSha))
+    throw new InvalidArgumentError(`${JSON.stringify(oldSha)} is not a full object id`, {
+      details: { ref, id: oldSha }
+    });
+  const args = [
+    "update-ref",
+    "-m",
+    "agentgate: delete ref",
+    "-d",
+    ref,
+    ...oldSha === void 0 ? [] : [oldSha]
+  ];
+  await withCompareAndSwap(repo, ref, oldSha ?? null, () => runGit(repo, args), oldSha === void 0);
+}
 async function withCompareAndSwap(repo, ref, expected, update, anyValue = false) {
   try {
     await update();
@@ -7076,8 +7116,8 @@ function processStartTime(pid) {
 }
 function processStat(pid) {
   try {
-    const stat26 = readFileSync2(`/proc/${pid}/stat`, "utf8");
-    const fields = stat26.slice(stat26.lastIndexOf(")") + 2).split(" ");
+    const stat27 = readFileSync2(`/proc/${pid}/stat`, "utf8");
+    const fields = stat27.slice(stat27.lastIndexOf(")") + 2).split(" ");
     const [state, startTime] = [fields[0], fields[19]];
     return state === void 0 || startTime === void 0 ? null : { state, startTime };
   } catch {
@@ -7125,7 +7165,7 @@ var init_lock = __esm({
 });
 
 // src/fs/sweep.ts
-import { readdir as readdir3, rm as rm5, stat as stat4 } from "node:fs/promises";
+import { readdir as readdir3, rm as rm5, stat as stat5 } from "node:fs/promises";
 import { join as join8 } from "node:path";
 async function sweepTempFiles(dir, opts = {}) {
   const removed = [];
@@ -7133,7 +7173,7 @@ async function sweepTempFiles(dir, opts = {}) {
     const m = (opts.pattern ?? TEMP_NAME).exec(name2);
     if (m === null) continue;
     const path2 = join8(dir, name2);
-    const info = await stat4(path2).catch(() => null);
+    const info = await stat5(path2).catch(() => null);
     if (info === null) continue;
     const pid = Number(m[1]);
     if (pid !== process.pid && isProcessGone(pid) || Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS) {
@@ -7411,10 +7451,14 @@ var init_run_records = __esm({
        * Runs `fn` (a whole `iterate`: before, the agent, after) while no other process iterates the
        * run. The repository lock is let go while the agent runs, so without this a second call for the
        * run would start a second agent on the same workspace and fail only at its end. Refused at once
-       * (LOCK_TIMEOUT): an agent may run for hours. A holder that died is taken over.
+       * (LOCK_TIMEOUT): an agent may run for hours. A holder that died is taken over, once
+       * `onDeadHolder` (given it) has not refused: a refusal leaves its lock as it was found, so that the
+       * next call sees it too.
        */
-      async whileIterating(runId, iteration, fn) {
+      async whileIterating(runId, iteration, fn, onDeadHolder) {
         const lockPath = join10(layout(this.home).locks, `iterate-${assertSafeId(runId, "run id")}.lock`);
+        const holder = onDeadHolder === void 0 ? null : await readOwner(lockPath);
+        if (holder !== null && isProvablyDead(holder)) await onDeadHolder?.(holder);
         let entered = false;
         try {
           return await withLock(lockPath, { timeoutMs: 0, purpose: `iterate ${runId} ${iteration}` }, () => {
@@ -7521,7 +7565,7 @@ var init_run_records = __esm({
 
 // src/store/snapshot-store.ts
 import { readFileSync as readFileSync3 } from "node:fs";
-import { rm as rm6, stat as stat5 } from "node:fs/promises";
+import { rm as rm6, stat as stat6 } from "node:fs/promises";
 import { join as join11, resolve as resolve5 } from "node:path";
 function byRunThenIteration(a, b) {
   return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
@@ -7533,7 +7577,7 @@ function danglingLink(runFile, id2, snapshotFile) {
   );
 }
 async function removeFile(path2) {
-  const exists4 = await stat5(path2).then(
+  const exists4 = await stat6(path2).then(
     () => true,
     () => false
   );
@@ -7750,8 +7794,8 @@ var init_snapshot_store = __esm({
       }
       /** Every run record that loads, oldest first, and one STORE_CORRUPT per file that does not. */
       /** See RunRecords.whileIterating: one `iterate` of a run at a time. */
-      whileIterating(runId, iteration, fn) {
-        return this.runs.whileIterating(runId, iteration, fn);
+      whileIterating(runId, iteration, fn, onDeadHolder) {
+        return this.runs.whileIterating(runId, iteration, fn, onDeadHolder);
       }
       async listRuns() {
         return this.runs.list();
@@ -8822,7 +8866,7 @@ var init_patch_artifact = __esm({
   }
 });
 
-// ../../work/main/node_modules/nanoid/index.js
+// node_modules/nanoid/index.js
 function customRandom(alphabet, defaultSize, getRandom) {
   let safeByteCutoff = 256 - 256 % alphabet.length;
   if (safeByteCutoff === 256) {
@@ -8857,7 +8901,7 @@ function customRandom(alphabet, defaultSize, getRandom) {
   };
 }
 var init_nanoid = __esm({
-  "../../work/main/node_modules/nanoid/index.js"() {
+  "node_modules/nanoid/index.js"() {
   }
 });
 
@@ -8993,7 +9037,7 @@ var init_gate_store = __esm({
 });
 
 // src/gates/attest.ts
-import { readFile as readFile6, stat as stat6 } from "node:fs/promises";
+import { readFile as readFile6, stat as stat7 } from "node:fs/promises";
 import { resolve as resolve8 } from "node:path";
 function attestSources(snapshotter) {
   return {
@@ -9111,7 +9155,7 @@ function predicateOf(verdicts) {
 }
 async function verifyStatement(src, file, cwd = process.cwd()) {
   const path2 = resolve8(cwd, file);
-  const size = await stat6(path2).then(
+  const size = await stat7(path2).then(
     (s) => s.isFile() ? s.size : -1,
     () => -1
   );
@@ -10228,9 +10272,9 @@ var init_text = __esm({
   }
 });
 
-// ../../work/main/node_modules/xmlchars/xml/1.0/ed5.js
+// node_modules/xmlchars/xml/1.0/ed5.js
 var require_ed5 = __commonJS({
-  "../../work/main/node_modules/xmlchars/xml/1.0/ed5.js"(exports) {
+  "node_modules/xmlchars/xml/1.0/ed5.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.CHAR = "	\n\r -\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}";
@@ -10267,9 +10311,9 @@ var require_ed5 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/xmlchars/xml/1.1/ed2.js
+// node_modules/xmlchars/xml/1.1/ed2.js
 var require_ed2 = __commonJS({
-  "../../work/main/node_modules/xmlchars/xml/1.1/ed2.js"(exports) {
+  "node_modules/xmlchars/xml/1.1/ed2.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.CHAR = "-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}";
@@ -10316,9 +10360,9 @@ var require_ed2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/xmlchars/xmlns/1.0/ed3.js
+// node_modules/xmlchars/xmlns/1.0/ed3.js
 var require_ed3 = __commonJS({
-  "../../work/main/node_modules/xmlchars/xmlns/1.0/ed3.js"(exports) {
+  "node_modules/xmlchars/xmlns/1.0/ed3.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.NC_NAME_START_CHAR = "A-Z_a-z\xC0-\xD6\xD8-\xF6\xF8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}";
@@ -10337,9 +10381,9 @@ var require_ed3 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/saxes/saxes.js
+// node_modules/saxes/saxes.js
 var require_saxes = __commonJS({
-  "../../work/main/node_modules/saxes/saxes.js"(exports) {
+  "node_modules/saxes/saxes.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.SaxesParser = exports.EVENTS = void 0;
@@ -12307,7 +12351,7 @@ var init_junit = __esm({
 
 // src/gates/junit-files.ts
 import { createReadStream } from "node:fs";
-import { stat as stat7 } from "node:fs/promises";
+import { stat as stat8 } from "node:fs/promises";
 import { resolve as resolve11 } from "node:path";
 function versionOf(info) {
   return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
@@ -12316,7 +12360,7 @@ async function reportVersions(files, cwd) {
   const out = /* @__PURE__ */ new Map();
   for (const file of files) {
     const path2 = resolve11(cwd, file);
-    const info = await stat7(path2, { bigint: true }).catch(() => null);
+    const info = await stat8(path2, { bigint: true }).catch(() => null);
     if (info?.isFile() === true) out.set(path2, versionOf(info));
   }
   return out;
@@ -12328,7 +12372,7 @@ async function readJunitFiles(files, cwd, notBefore, earlier = /* @__PURE__ */ n
   for (const file of files) {
     const shown = JSON.stringify(file);
     const path2 = resolve11(cwd, file);
-    const info = await stat7(path2, { bigint: true }).catch((e) => e);
+    const info = await stat8(path2, { bigint: true }).catch((e) => e);
     if (info instanceof Error) {
       return {
         problem: info.code === "ENOENT" ? `${shown} was not written` : `${shown} cannot be read (${info.code ?? info.message})`
@@ -12523,7 +12567,7 @@ var init_verdict = __esm({
 });
 
 // src/gates/record.ts
-import { stat as stat8 } from "node:fs/promises";
+import { stat as stat9 } from "node:fs/promises";
 async function recordGate(ctx, workspace, opts) {
   checkOptions(opts);
   const snapshot = await findIteration(ctx.snapshotter, opts.runId, opts.iteration);
@@ -12545,7 +12589,7 @@ async function recordGate(ctx, workspace, opts) {
   let sink = null;
   let log = null;
   if (opts.logFile !== void 0) {
-    const info = await stat8(opts.logFile).catch(() => null);
+    const info = await stat9(opts.logFile).catch(() => null);
     if (info === null || !info.isFile())
       throw new PathNotFoundError(`--log ${JSON.stringify(opts.logFile)} is not a file`, {
         details: { path: opts.logFile }
@@ -13080,7 +13124,7 @@ var init_checkout_tree = __esm({
 
 // src/gates/isolated.ts
 import { rmSync } from "node:fs";
-import { mkdir as mkdir5, readdir as readdir8, rm as rm8, stat as stat9 } from "node:fs/promises";
+import { mkdir as mkdir5, readdir as readdir8, rm as rm8, stat as stat10 } from "node:fs/promises";
 import { join as join18 } from "node:path";
 async function withIsolatedCheckout(repo, tree, root, fn) {
   await sweepIsolatedCheckouts(root);
@@ -13113,7 +13157,7 @@ async function sweepIsolatedCheckouts(root) {
   return removed;
 }
 async function olderThan(path2, ageMs) {
-  const info = await stat9(path2).catch(() => null);
+  const info = await stat10(path2).catch(() => null);
   return info !== null && Date.now() - info.mtimeMs >= ageMs;
 }
 function removeTree(path2) {
@@ -13427,7 +13471,7 @@ var init_replay2 = __esm({
 });
 
 // src/gates/verify.ts
-import { stat as stat10 } from "node:fs/promises";
+import { stat as stat11 } from "node:fs/promises";
 async function verifyGates(input) {
   const checks = input.problems.map((p) => ({
     snapshotId: null,
@@ -13508,7 +13552,7 @@ async function logHere(result, artifactsDir) {
   const received = result.receivedAt !== void 0;
   const here = received ? receivedGateLogPath(artifactsDir, result) : gateLogPath(artifactsDir, result.runId, result.iteration, result.name, result.attempt);
   for (const path2 of /* @__PURE__ */ new Set([result.log.path, here])) {
-    if (await stat10(path2).then(
+    if (await stat11(path2).then(
       (s) => s.isFile(),
       () => false
     ))
@@ -13678,9 +13722,9 @@ var init_gates2 = __esm({
 });
 
 // src/store/local-paths.ts
-import { stat as stat11 } from "node:fs/promises";
+import { stat as stat12 } from "node:fs/promises";
 async function isA(path2, kind) {
-  return stat11(path2).then(
+  return stat12(path2).then(
     (s) => kind === "file" ? s.isFile() : s.isDirectory(),
     () => false
   );
@@ -13734,11 +13778,12 @@ async function createSnapshotCommit(repo, message, opts = {}) {
   ]);
   const skipped = [...staged, ...hidden];
   const tree = assertGitId((await runGit(repo, ["write-tree"])).stdout.trim(), "write-tree");
-  const also = (sha2) => (opts.alsoPoint ?? []).map((r) => ({ ref: r, newSha: sha2 }));
+  const also = (sha2) => (opts.alsoPoint ?? []).map((r) => ({ ref: r.ref, newSha: sha2, oldSha: r.oldSha }));
   if (parent !== null && parentTree === tree && await opts.commitUnchanged?.(parent) !== true) {
     await updateRefs(repo, also(parent), { message: "agentgate: keep snapshot reachable" });
     return { sha: parent, tree, parent, parentTree, created: false, ref, skipped };
   }
+  await opts.beforeCommit?.();
   const sha = await commitTree(repo, tree, parent === null ? [] : [parent], message);
   const subject = message.split("\n", 1)[0] ?? "";
   await updateRefs(repo, [{ ref, newSha: sha, oldSha: parent }, ...also(sha)], {
@@ -13938,7 +13983,7 @@ var init_commit_info = __esm({
 });
 
 // src/snapshotter/verify.ts
-import { stat as stat12 } from "node:fs/promises";
+import { stat as stat13 } from "node:fs/promises";
 async function verifySnapshot(snapshot, run, git) {
   const checks = [];
   const add = (check, ok, detail) => checks.push({ check, ok, detail });
@@ -13985,7 +14030,7 @@ async function artifactCheck(snapshot, add) {
     add("patch-artifact", ok2, ok2 ? "no change, no artifact" : "changed snapshot has no patch artifact");
     return ok2;
   }
-  const exists4 = await stat12(snapshot.patchPath).then(
+  const exists4 = await stat13(snapshot.patchPath).then(
     (s) => s.isFile(),
     () => false
   );
@@ -14464,11 +14509,18 @@ async function afterIn(core, repo, recovered, before2, opts, agent) {
   await assertNoLfs(repo);
   const detached = head.headState === "detached" && head.sha !== null;
   const branch = detached ? await nameDetachedHead(repo, runId, head.sha) : head.branch ?? start.branch;
-  const ref = `refs/agentgate/runs/${runId}/iteration-${opts.iteration}`;
+  const ref = iterationRef(runId, opts.iteration);
   const messageOf = commitMessages(repo);
+  const held = await heldIterationRef(
+    repo,
+    { runId, iteration: opts.iteration, message, head: head.sha },
+    messageOf
+  );
   const commit = await createSnapshotCommit(repo, message, {
     excludes,
-    alsoPoint: [ref],
+    alsoPoint: [{ ref, oldSha: held.sha }],
+    // Another's ref at HEAD may stay where it is (nothing new to commit), never move.
+    ...held.mayMove ? {} : { beforeCommit: () => Promise.reject(held.taken()) },
     ...detached ? {} : { head: { ref: head.ref, sha: head.sha } },
     // HEAD at a commit another snapshot made (a second run in this workspace, or its WIP commit):
     // this iteration still gets its own commit, whose message and trailers verify checks.
@@ -14569,6 +14621,31 @@ async function assertIterationFree(core, runId, iteration, now) {
   }
   return null;
 }
+function iterationRef(runId, iteration) {
+  return `refs/agentgate/runs/${runId}/iteration-${iteration}`;
+}
+async function heldIterationRef(repo, want, messageOf) {
+  const ref = iterationRef(want.runId, want.iteration);
+  const sha = await readRef(repo, ref);
+  const taken = () => runIdTaken(repo, ref, want.runId, want.iteration, sha);
+  if (sha === null) return { sha, mayMove: true, taken };
+  const found = await messageOf(sha);
+  if (found === want.message.replace(/\n$/, "")) return { sha, mayMove: true, taken };
+  const claims = trailer(found, "Agentgate-Run") === want.runId && trailer(found, "Agentgate-Iteration") === String(want.iteration);
+  if (sha !== want.head || claims) throw taken();
+  return { sha, mayMove: false, taken };
+}
+async function assertIterationRefFree(repo, runId, iteration) {
+  const ref = iterationRef(runId, iteration);
+  const sha = await readRef(repo, ref);
+  if (sha !== null) throw runIdTaken(repo, ref, runId, iteration, sha);
+}
+function runIdTaken(repo, ref, runId, iteration, sha) {
+  return new RunIdTakenError(
+    `the repository of ${repo.topLevel} already holds iteration ${iteration} of a run ${runId} that this home did not record (${ref} is at ${sha.slice(0, 12)}): another home or machine recorded it, or it was fetched. Use another run id; nothing was committed. (If a killed "after" of this very run made that commit, finish it with "after --run ${runId} --iteration ${iteration}" and the same --task and --gate)`,
+    { details: { runId, iteration, ref, sha, workspace: repo.topLevel } }
+  );
+}
 async function assertDescends(repo, beforeSha, state) {
   const fail2 = (why) => {
     throw new HistoryRewrittenError(
@@ -14639,7 +14716,23 @@ var init_after = __esm({
 async function iterate2(core, workspace, opts) {
   const runId = assertSafeId(opts.runId, "run id");
   assertIteration(opts.iteration);
-  return core.store.whileIterating(runId, opts.iteration, () => iterateAlone(core, workspace, runId, opts));
+  return core.store.whileIterating(
+    runId,
+    opts.iteration,
+    () => iterateAlone(core, workspace, runId, opts),
+    (holder) => assertNotInterrupted(core, runId, holder)
+  );
+}
+async function assertNotInterrupted(core, runId, holder) {
+  const run = await core.store.loadRun(runId);
+  const before2 = run?.before ?? null;
+  if (before2 === null || run?.beforeUsedBy || before2.capturedAt < holder.createdAt) return;
+  const iteration = /^iterate \S+ (\d+)$/.exec(holder.purpose)?.[1];
+  const which = iteration === void 0 ? "N (the iteration it was capturing)" : iteration;
+  throw new IterationInterruptedError(
+    `an iterate of run ${runId}${iteration === void 0 ? "" : ` (iteration ${iteration})`}, process ${holder.pid}, was killed after recording its before state (${before2.capturedAt}) and before its snapshot; its agent's work is uncommitted in the workspace, and its agent may still run. Once no agent runs, finish that iteration with "after --run ${runId} --iteration ${which}" (with the same --task and --gate), then iterate the next one`,
+    { details: { runId, iteration: iteration === void 0 ? null : Number(iteration), holder } }
+  );
 }
 async function iterateAlone(core, workspace, runId, opts) {
   const onDirty = opts.onDirty ?? core.options.onDirty;
@@ -14649,6 +14742,7 @@ async function iterateAlone(core, workspace, runId, opts) {
     const run = await core.store.loadRun(runId);
     assertRunWorkspace(run, runId, repo.topLevel);
     if (run !== null) await assertIterationFree(core, runId, opts.iteration, null);
+    await assertIterationRefFree(repo, runId, opts.iteration);
     return beforeIn(core, repo, {
       runId,
       onDirty,
@@ -14694,11 +14788,11 @@ var init_iterate = __esm({
 });
 
 // src/snapshotter/received-artifact.ts
-import { stat as stat13 } from "node:fs/promises";
+import { stat as stat14 } from "node:fs/promises";
 async function buildReceivedArtifact(core, snapshot) {
   const path2 = snapshot.patchPath;
   if (path2 === null || snapshot.recordedWorkspace === void 0) return false;
-  if ((await stat13(path2).catch(() => null))?.isFile() === true) return true;
+  if ((await stat14(path2).catch(() => null))?.isFile() === true) return true;
   try {
     const repo = await openRepo(snapshot.workspace, core.gitOptions());
     await assertNoLinkInside(repo.topLevel, path2);
@@ -15047,7 +15141,18 @@ async function deleteSnapshot(core, idOrSha) {
   const stored = await core.store.load(id2).catch(() => null);
   await core.store.delete(id2);
   if (stored !== null) await removeArtifact(core, stored);
+  if (stored !== null) await removeIterationRef(core, stored);
   return id2;
+}
+async function removeIterationRef(core, snapshot) {
+  const local = await core.withLocalPaths(snapshot);
+  const repo = await openRepo(local.workspace, core.gitOptions()).catch(() => null);
+  if (repo === null) return;
+  const ref = iterationRef(snapshot.runId, snapshot.iteration);
+  if (await readRef(repo, ref) !== snapshot.afterSha) return;
+  await deleteRef(repo, ref, snapshot.afterSha).catch((error2) => {
+    if (!(error2 instanceof ConcurrentUpdateError)) throw error2;
+  });
 }
 async function removeArtifact(core, snapshot) {
   const local = await core.withLocalPaths(snapshot);
@@ -15110,6 +15215,8 @@ var init_maintenance = __esm({
     init_commit();
     init_repo();
     init_record_objects();
+    init_refs();
+    init_after();
     init_errors();
     init_patch_artifact();
     init_repo_lock();
@@ -15205,7 +15312,10 @@ var init_snapshotter = __esm({
       verify(target) {
         return verify(this, target);
       }
-      /** Removes the snapshot's metadata and its link from the run. The commit and its ref stay in git. */
+      /**
+       * Removes the snapshot's metadata and its link from the run. The commit stays in git; its iteration
+       * ref goes when it still points at the snapshot's after commit, so the iteration can be captured again.
+       */
       delete(idOrSha) {
         return deleteSnapshot(this, idOrSha);
       }
@@ -15501,7 +15611,7 @@ var init_anchor_keeper = __esm({
 
 // src/git/transport.ts
 import { isAbsolute as isAbsolute7, resolve as resolve14 } from "node:path";
-import { stat as stat14 } from "node:fs/promises";
+import { stat as stat15 } from "node:fs/promises";
 function checkRemoteUrl(url2) {
   const refuse = (why) => {
     throw new UnsafeRemoteError(
@@ -15573,7 +15683,7 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
   return { name: nameOrUrl, url: nameOrUrl };
 }
 async function isDir(path2) {
-  return stat14(path2).then(
+  return stat15(path2).then(
     (s) => s.isDirectory(),
     () => false
   );
@@ -15751,7 +15861,7 @@ var init_transport = __esm({
 });
 
 // src/git/remote-locks.ts
-import { rm as rm14, stat as stat15 } from "node:fs/promises";
+import { rm as rm14, stat as stat16 } from "node:fs/promises";
 import { join as join24 } from "node:path";
 import { fileURLToPath } from "node:url";
 async function clearStaleRemoteRefLocks(url2, refs) {
@@ -15763,11 +15873,11 @@ async function clearStaleRemoteRefLocks(url2, refs) {
   let removed = false;
   for (const ref of locks) {
     const lock = join24(gitDir, `${ref}.lock`);
-    const first = await stat15(lock).catch(() => null);
+    const first = await stat16(lock).catch(() => null);
     if (first === null || !first.isFile()) continue;
     const young = Math.min(STALE_REMOTE_LOCK_MS, STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs));
     if (young > 0) await new Promise((resolve26) => setTimeout(resolve26, young));
-    const again = await stat15(lock).catch(() => null);
+    const again = await stat16(lock).catch(() => null);
     if (again === null || !again.isFile() || again.mtimeMs !== first.mtimeMs) continue;
     await rm14(lock, { force: true });
     removed = true;
@@ -15775,7 +15885,7 @@ async function clearStaleRemoteRefLocks(url2, refs) {
   return removed;
 }
 async function localGitDir(path2) {
-  const isDir2 = async (p) => (await stat15(p).catch(() => null))?.isDirectory() === true;
+  const isDir2 = async (p) => (await stat16(p).catch(() => null))?.isDirectory() === true;
   if (await isDir2(join24(path2, "refs")) && await isDir2(join24(path2, "objects"))) return path2;
   return await isDir2(join24(path2, ".git", "refs")) ? join24(path2, ".git") : null;
 }
@@ -16009,7 +16119,7 @@ var init_record_objects2 = __esm({
 function recordRef(runId, iteration, prefix = RECORDS_PREFIX) {
   return `${prefix}${runId}/iteration-${iteration}`;
 }
-function iterationRef(runId, iteration) {
+function iterationRef2(runId, iteration) {
   return `${RUNS_PREFIX}${runId}/iteration-${iteration}`;
 }
 function parseRecordRef(ref, prefix) {
@@ -16224,7 +16334,7 @@ var init_gate_objects = __esm({
 });
 
 // src/sharing/gate-records.ts
-import { stat as stat16 } from "node:fs/promises";
+import { stat as stat17 } from "node:fs/promises";
 import { join as join26 } from "node:path";
 var MAX_REFSPECS, GateRecords;
 var init_gate_records = __esm({
@@ -16307,7 +16417,7 @@ var init_gate_records = __esm({
       /** The verdict's log file when it is here and still has the recorded digest; else null (the text stays home). */
       async intactLog(g) {
         if (g.log === null || g.log.path === null) return null;
-        const size = await stat16(g.log.path).then(
+        const size = await stat17(g.log.path).then(
           (s) => s.isFile() ? s.size : -1,
           () => -1
         );
@@ -16419,7 +16529,7 @@ var init_gate_records = __esm({
 });
 
 // src/sharing/publish.ts
-import { stat as stat17 } from "node:fs/promises";
+import { stat as stat18 } from "node:fs/promises";
 async function selectRuns(core, repo, sel) {
   if (sel.runId !== void 0) {
     const run = await core.store.loadRun(assertSafeId(sel.runId, "run id"));
@@ -16452,7 +16562,7 @@ async function runsHere(core, repo, runs3) {
   if (core.options.localWorkspace === void 0) return here;
   const gone = await Promise.all(
     runs3.map(
-      async (r) => r.workspace !== repo.topLevel && !await stat17(r.workspace).then(
+      async (r) => r.workspace !== repo.topLevel && !await stat18(r.workspace).then(
         (st) => st.isDirectory(),
         () => false
       )
@@ -16545,7 +16655,7 @@ var init_core4 = __esm({
 });
 
 // src/sharing/rebuild.ts
-import { stat as stat18 } from "node:fs/promises";
+import { stat as stat19 } from "node:fs/promises";
 async function rebuildAccepted(core, repo, accepted, refuse, index) {
   if (accepted.length === 0) return { done: [], kept: [] };
   const iterationRefs = new Map((await listRefs(repo, "refs/agentgate/runs/")).map((r) => [r.ref, r.sha]));
@@ -16597,7 +16707,7 @@ async function rebuildAccepted(core, repo, accepted, refuse, index) {
         continue;
       }
     }
-    const itRef = iterationRef(s.runId, s.iteration);
+    const itRef = iterationRef2(s.runId, s.iteration);
     const itSha = iterationRefs.get(itRef);
     if (itSha !== void 0 && itSha !== s.afterSha) {
       refuse(a.ref.ref, `${itRef} points at ${itSha}, not at the record's after commit`);
@@ -16673,7 +16783,7 @@ async function checkPatch(core, repo, trees, patch4) {
   }
 }
 async function exists2(path2) {
-  return stat18(path2).then(
+  return stat19(path2).then(
     () => true,
     () => false
   );
@@ -17141,7 +17251,7 @@ var init_anchor_records = __esm({
 });
 
 // src/sharing/sharing.ts
-import { stat as stat19 } from "node:fs/promises";
+import { stat as stat20 } from "node:fs/promises";
 import { resolve as resolve15 } from "node:path";
 async function pushWithLockRepair(repo, url2, specs) {
   const results = await pushRefs(repo, url2, specs);
@@ -17354,7 +17464,7 @@ var init_sharing2 = __esm({
       async import(workspace, file, cwd = process.cwd(), opts = {}) {
         const repo = await this.open(workspace);
         const path2 = resolve15(cwd, file);
-        const isFile = await stat19(path2).then(
+        const isFile = await stat20(path2).then(
           (s) => s.isFile(),
           () => false
         );
@@ -18455,6 +18565,10 @@ function renderMarkdown(report3, limit = STEP_SUMMARY_LIMIT) {
   }
   return out.join("\n");
 }
+function leftOutNote(what, command) {
+  return `_agentgate: ${what} is left out: this step summary is at GitHub's 1 MiB limit. "${command}" has everything._
+`;
+}
 function cell(text) {
   return showBidi(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/([\\`*_{}[\]()#+!|~:@])/g, "\\$1").trim() || "-";
 }
@@ -18644,9 +18758,14 @@ async function reportAnchor(ctx, rev, format, output, summaryFile) {
     };
   }
   if (summaryFile !== null) {
-    await appendStepSummary(summaryFile, text);
+    const short2 = commit.slice(0, 12);
+    const appended = await appendStepSummary(summaryFile, {
+      text,
+      cutTo: (room) => renderAnchorMarkdown(report3, room),
+      note: leftOutNote(`the anchor of \`${short2}\``, `report --anchor ${short2} --format html`)
+    });
     return {
-      json: { summary: summaryFile, format, commit },
+      json: { summary: summaryFile, format, commit, appended },
       human: () => `Appended the anchor of ${commit.slice(0, 12)} to $GITHUB_STEP_SUMMARY.`
     };
   }
@@ -18664,6 +18783,7 @@ var init_report_anchor = __esm({
     init_sources();
     init_anchor_model();
     init_anchor_render();
+    init_markdown();
   }
 });
 
@@ -18955,6 +19075,7 @@ var init_report3 = __esm({
     init_gate_store();
     init_report_anchor();
     init_report2();
+    init_markdown();
     init_spec();
     REPORT_COMMAND = defineCommand({
       name: "report",
@@ -19040,10 +19161,15 @@ var init_report3 = __esm({
         const { report: report3, text } = await renderReport(snapshotter, format, runId, options);
         const annotations = await failedGateCommands(ctx, github, report3.run.runId);
         if (summaryFile !== null) {
-          await appendStepSummary(summaryFile, text);
+          const runId2 = report3.run.runId;
+          const appended = await appendStepSummary(summaryFile, {
+            text,
+            cutTo: (room) => renderMarkdown(report3, room),
+            note: leftOutNote(`the summary of run \`${runId2}\``, `report --run ${runId2} --format html`)
+          });
           return {
             ...annotations,
-            json: { summary: summaryFile, format, runId: report3.run.runId },
+            json: { summary: summaryFile, format, runId: runId2, appended },
             human: () => `Appended the run ${report3.run.runId} summary to $GITHUB_STEP_SUMMARY.`
           };
         }
@@ -19119,9 +19245,9 @@ var init_config_cache = __esm({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/identity.js
+// node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/identity.js"(exports) {
+  "node_modules/yaml/dist/nodes/identity.js"(exports) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -19176,9 +19302,9 @@ var require_identity = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/visit.js
+// node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "../../work/main/node_modules/yaml/dist/visit.js"(exports) {
+  "node_modules/yaml/dist/visit.js"(exports) {
     "use strict";
     var identity = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -19334,9 +19460,9 @@ var require_visit = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/doc/directives.js
+// node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "../../work/main/node_modules/yaml/dist/doc/directives.js"(exports) {
+  "node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -19505,9 +19631,9 @@ var require_directives = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/doc/anchors.js
+// node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "../../work/main/node_modules/yaml/dist/doc/anchors.js"(exports) {
+  "node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -19575,9 +19701,9 @@ var require_anchors = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/doc/applyReviver.js
+// node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "../../work/main/node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
@@ -19625,9 +19751,9 @@ var require_applyReviver = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/toJS.js
+// node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/toJS.js"(exports) {
+  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
     "use strict";
     var identity = require_identity();
     function toJS(value, arg, ctx) {
@@ -19655,9 +19781,9 @@ var require_toJS = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/Node.js
+// node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/Node.js"(exports) {
+  "node_modules/yaml/dist/nodes/Node.js"(exports) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity = require_identity();
@@ -19696,9 +19822,9 @@ var require_Node = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/Alias.js
+// node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/Alias.js"(exports) {
+  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var visit = require_visit();
@@ -19814,9 +19940,9 @@ var require_Alias = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/Scalar.js
+// node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Node = require_Node();
@@ -19844,9 +19970,9 @@ var require_Scalar = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/doc/createNode.js
+// node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "../../work/main/node_modules/yaml/dist/doc/createNode.js"(exports) {
+  "node_modules/yaml/dist/doc/createNode.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -19919,9 +20045,9 @@ var require_createNode = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/Collection.js
+// node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/Collection.js"(exports) {
+  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
@@ -20062,9 +20188,9 @@ var require_Collection = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/stringify/stringifyComment.js
+// node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "../../work/main/node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
@@ -20079,9 +20205,9 @@ var require_stringifyComment = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/stringify/foldFlowLines.js
+// node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "../../work/main/node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -20215,9 +20341,9 @@ ${indent}${text.slice(fold + 1, end2)}`;
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/stringify/stringifyString.js
+// node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "../../work/main/node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -20498,9 +20624,9 @@ ${indent}`);
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/stringify/stringify.js
+// node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "../../work/main/node_modules/yaml/dist/stringify/stringify.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var identity = require_identity();
@@ -20622,9 +20748,9 @@ ${ctx.indent}${str}`;
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/stringify/stringifyPair.js
+// node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "../../work/main/node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -20755,9 +20881,9 @@ ${ctx.indent}`;
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/log.js
+// node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "../../work/main/node_modules/yaml/dist/log.js"(exports) {
+  "node_modules/yaml/dist/log.js"(exports) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages) {
@@ -20777,9 +20903,9 @@ var require_log = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/merge.js
+// node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -20837,9 +20963,9 @@ var require_merge = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/addPairToJSMap.js
+// node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
     "use strict";
     var log = require_log();
     var merge2 = require_merge();
@@ -20901,9 +21027,9 @@ var require_addPairToJSMap = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/Pair.js
+// node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/Pair.js"(exports) {
+  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -20941,9 +21067,9 @@ var require_Pair = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/stringify/stringifyCollection.js
+// node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "../../work/main/node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var stringify2 = require_stringify();
@@ -21092,9 +21218,9 @@ ${indent}${end}`;
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/YAMLMap.js
+// node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -21236,9 +21362,9 @@ var require_YAMLMap = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/common/map.js
+// node_modules/yaml/dist/schema/common/map.js
 var require_map = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/common/map.js"(exports) {
+  "node_modules/yaml/dist/schema/common/map.js"(exports) {
     "use strict";
     var identity = require_identity();
     var YAMLMap = require_YAMLMap();
@@ -21258,9 +21384,9 @@ var require_map = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/YAMLSeq.js
+// node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -21374,9 +21500,9 @@ var require_YAMLSeq = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/common/seq.js
+// node_modules/yaml/dist/schema/common/seq.js
 var require_seq = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/common/seq.js"(exports) {
+  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
     "use strict";
     var identity = require_identity();
     var YAMLSeq = require_YAMLSeq();
@@ -21396,9 +21522,9 @@ var require_seq = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/common/string.js
+// node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/common/string.js"(exports) {
+  "node_modules/yaml/dist/schema/common/string.js"(exports) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string3 = {
@@ -21415,9 +21541,9 @@ var require_string = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/common/null.js
+// node_modules/yaml/dist/schema/common/null.js
 var require_null = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/common/null.js"(exports) {
+  "node_modules/yaml/dist/schema/common/null.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
@@ -21433,9 +21559,9 @@ var require_null = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/core/bool.js
+// node_modules/yaml/dist/schema/core/bool.js
 var require_bool = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/core/bool.js"(exports) {
+  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
@@ -21457,9 +21583,9 @@ var require_bool = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/stringify/stringifyNumber.js
+// node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "../../work/main/node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
     "use strict";
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
@@ -21484,9 +21610,9 @@ var require_stringifyNumber = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/core/float.js
+// node_modules/yaml/dist/schema/core/float.js
 var require_float = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/core/float.js"(exports) {
+  "node_modules/yaml/dist/schema/core/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -21530,9 +21656,9 @@ var require_float = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/core/int.js
+// node_modules/yaml/dist/schema/core/int.js
 var require_int = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/core/int.js"(exports) {
+  "node_modules/yaml/dist/schema/core/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -21575,9 +21701,9 @@ var require_int = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/core/schema.js
+// node_modules/yaml/dist/schema/core/schema.js
 var require_schema = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/core/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -21603,9 +21729,9 @@ var require_schema = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/json/schema.js
+// node_modules/yaml/dist/schema/json/schema.js
 var require_schema2 = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/json/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var map = require_map();
@@ -21670,9 +21796,9 @@ var require_schema2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/binary.js
+// node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar = require_Scalar();
@@ -21736,9 +21862,9 @@ var require_binary = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -21814,9 +21940,9 @@ ${cn.comment}` : item.comment;
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/omap.js
+// node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
     "use strict";
     var identity = require_identity();
     var toJS = require_toJS();
@@ -21892,9 +22018,9 @@ var require_omap = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/bool.js
+// node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool2 = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function boolStringify({ value, source }, ctx) {
@@ -21924,9 +22050,9 @@ var require_bool2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/float.js
+// node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float2 = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -21973,9 +22099,9 @@ var require_float2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/int.js
+// node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int2 = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -22052,9 +22178,9 @@ var require_int2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/set.js
+// node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -22141,9 +22267,9 @@ var require_set = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
@@ -22229,9 +22355,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/schema.js
+// node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema3 = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -22273,9 +22399,9 @@ var require_schema3 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/tags.js
+// node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/tags.js"(exports) {
+  "node_modules/yaml/dist/schema/tags.js"(exports) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -22367,9 +22493,9 @@ var require_tags = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/Schema.js
+// node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/Schema.js"(exports) {
+  "node_modules/yaml/dist/schema/Schema.js"(exports) {
     "use strict";
     var identity = require_identity();
     var map = require_map();
@@ -22399,9 +22525,9 @@ var require_Schema = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/stringify/stringifyDocument.js
+// node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "../../work/main/node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity = require_identity();
     var stringify2 = require_stringify();
@@ -22479,9 +22605,9 @@ var require_stringifyDocument = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/doc/Document.js
+// node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "../../work/main/node_modules/yaml/dist/doc/Document.js"(exports) {
+  "node_modules/yaml/dist/doc/Document.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var Collection = require_Collection();
@@ -22788,9 +22914,9 @@ var require_Document = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/errors.js
+// node_modules/yaml/dist/errors.js
 var require_errors = __commonJS({
-  "../../work/main/node_modules/yaml/dist/errors.js"(exports) {
+  "node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name2, pos, code2, message) {
@@ -22853,9 +22979,9 @@ ${pointer}
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/resolve-props.js
+// node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -22987,9 +23113,9 @@ var require_resolve_props = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/util-contains-newline.js
+// node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
     "use strict";
     function containsNewline(key) {
       if (!key)
@@ -23029,9 +23155,9 @@ var require_util_contains_newline = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/util-flow-indent-check.js
+// node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent, fc, onError) {
@@ -23047,9 +23173,9 @@ var require_util_flow_indent_check = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/util-map-includes.js
+// node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
     "use strict";
     var identity = require_identity();
     function mapIncludes(ctx, items, search) {
@@ -23063,9 +23189,9 @@ var require_util_map_includes = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/resolve-block-map.js
+// node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
     "use strict";
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
@@ -23171,9 +23297,9 @@ var require_resolve_block_map = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/resolve-block-seq.js
+// node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
     "use strict";
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -23222,9 +23348,9 @@ var require_resolve_block_seq = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/resolve-end.js
+// node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
@@ -23265,9 +23391,9 @@ var require_resolve_end = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/resolve-flow-collection.js
+// node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -23459,9 +23585,9 @@ var require_resolve_flow_collection = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/compose-collection.js
+// node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -23524,9 +23650,9 @@ var require_compose_collection = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/resolve-block-scalar.js
+// node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -23707,9 +23833,9 @@ var require_resolve_block_scalar = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/resolve-flow-scalar.js
+// node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -23928,9 +24054,9 @@ var require_resolve_flow_scalar = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/compose-scalar.js
+// node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -24009,9 +24135,9 @@ var require_compose_scalar = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/util-empty-scalar-position.js
+// node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
     "use strict";
     function emptyScalarPosition(offset, before2, pos) {
       if (before2) {
@@ -24039,9 +24165,9 @@ var require_util_empty_scalar_position = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/compose-node.js
+// node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/compose-node.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -24145,9 +24271,9 @@ var require_compose_node = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/compose-doc.js
+// node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -24188,9 +24314,9 @@ var require_compose_doc = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/composer.js
+// node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/composer.js"(exports) {
+  "node_modules/yaml/dist/compose/composer.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -24396,9 +24522,9 @@ ${end.comment}` : end.comment;
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/parse/cst-scalar.js
+// node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "../../work/main/node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -24581,9 +24707,9 @@ var require_cst_scalar = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/parse/cst-stringify.js
+// node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "../../work/main/node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
     var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
@@ -24642,9 +24768,9 @@ var require_cst_stringify = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/parse/cst-visit.js
+// node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "../../work/main/node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -24704,9 +24830,9 @@ var require_cst_visit = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/parse/cst.js
+// node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "../../work/main/node_modules/yaml/dist/parse/cst.js"(exports) {
+  "node_modules/yaml/dist/parse/cst.js"(exports) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -24806,9 +24932,9 @@ var require_cst = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/parse/lexer.js
+// node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "../../work/main/node_modules/yaml/dist/parse/lexer.js"(exports) {
+  "node_modules/yaml/dist/parse/lexer.js"(exports) {
     "use strict";
     var cst = require_cst();
     function isEmpty(ch) {
@@ -25395,9 +25521,9 @@ var require_lexer = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/parse/line-counter.js
+// node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "../../work/main/node_modules/yaml/dist/parse/line-counter.js"(exports) {
+  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
     "use strict";
     var LineCounter = class {
       constructor() {
@@ -25426,9 +25552,9 @@ var require_line_counter = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/parse/parser.js
+// node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "../../work/main/node_modules/yaml/dist/parse/parser.js"(exports) {
+  "node_modules/yaml/dist/parse/parser.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
@@ -26300,9 +26426,9 @@ var require_parser = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/public-api.js
+// node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "../../work/main/node_modules/yaml/dist/public-api.js"(exports) {
+  "node_modules/yaml/dist/public-api.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -26397,9 +26523,9 @@ var require_public_api = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/index.js
+// node_modules/yaml/dist/index.js
 var require_dist = __commonJS({
-  "../../work/main/node_modules/yaml/dist/index.js"(exports) {
+  "node_modules/yaml/dist/index.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -27007,7 +27133,7 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { mkdir as mkdir8, readdir as readdir10, realpath as realpath6, stat as stat20, writeFile as writeFile6 } from "node:fs/promises";
+import { mkdir as mkdir8, readdir as readdir10, realpath as realpath6, stat as stat21, writeFile as writeFile6 } from "node:fs/promises";
 import { dirname as dirname13, join as join31 } from "node:path";
 function checkpointRepo(p) {
   return {
@@ -27022,12 +27148,12 @@ function checkpointRepo(p) {
   };
 }
 async function indexBytes(repo) {
-  const index = await stat20(repo.indexFile).catch(() => null);
+  const index = await stat21(repo.indexFile).catch(() => null);
   if (index === null) return null;
   const names2 = await readdir10(repo.gitDir).catch(() => []);
   const shared = await Promise.all(
     names2.filter((name2) => name2.startsWith("sharedindex.")).map(
-      (name2) => stat20(join31(repo.gitDir, name2)).then(
+      (name2) => stat21(join31(repo.gitDir, name2)).then(
         (st) => st.size,
         () => 0
       )
@@ -27095,7 +27221,7 @@ async function countObjects(repo) {
   return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
 }
 async function looseObjectBytes(repo, oid) {
-  const st = await stat20(join31(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  const st = await stat21(join31(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
   return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 async function packLooseObjects(repo) {
@@ -27512,7 +27638,7 @@ var init_compare2 = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash7 } from "node:crypto";
-import { readdir as readdir11, readFile as readFile12, stat as stat21 } from "node:fs/promises";
+import { readdir as readdir11, readFile as readFile12, stat as stat22 } from "node:fs/promises";
 import { dirname as dirname15, join as join34 } from "node:path";
 function pathKey(realPath) {
   return createHash7("sha256").update(realPath).digest("hex").slice(0, 16);
@@ -27567,7 +27693,7 @@ async function storeOf(location, root) {
     if (typeof parsed.workspace === "string") return parsed.workspace === root ? "intact" : "none";
   } catch {
   }
-  const head = await stat21(join34(location.gitDir, "HEAD")).catch(() => null);
+  const head = await stat22(join34(location.gitDir, "HEAD")).catch(() => null);
   return head?.isFile() === true ? "damaged" : "none";
 }
 async function listDir2(dir) {
@@ -28216,14 +28342,14 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { mkdir as mkdir10, open as open6, rename as rename5, rm as rm16, stat as stat22, symlink } from "node:fs/promises";
+import { mkdir as mkdir10, open as open6, rename as rename5, rm as rm16, stat as stat23, symlink } from "node:fs/promises";
 import { dirname as dirname16, join as join37, sep as sep9 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
   await mkdir10(preferred, { recursive: true });
-  const [a, b] = await Promise.all([stat22(root), stat22(preferred)]);
+  const [a, b] = await Promise.all([stat23(root), stat23(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
 async function placeFiles(root, stagingDir, items) {
@@ -30378,13 +30504,13 @@ var init_budget = __esm({
 });
 
 // src/hooks/log.ts
-import { appendFile as appendFile3, mkdir as mkdir11, rename as rename6, stat as stat23 } from "node:fs/promises";
+import { appendFile as appendFile3, mkdir as mkdir11, rename as rename6, stat as stat24 } from "node:fs/promises";
 import { dirname as dirname20 } from "node:path";
 async function appendHookLog(file, line) {
   const text = firstChars2(escapeHidden(line), MAX_LINE).text;
   try {
     await mkdir11(dirname20(file), { recursive: true });
-    const size = await stat23(file).then(
+    const size = await stat24(file).then(
       (st) => st.size,
       () => 0
     );
@@ -30939,7 +31065,7 @@ var init_lenient_json = __esm({
 });
 
 // src/hooks/workspace.ts
-import { realpath as realpath10, stat as stat24 } from "node:fs/promises";
+import { realpath as realpath10, stat as stat25 } from "node:fs/promises";
 import { homedir as homedir5 } from "node:os";
 import { parse as parse2, resolve as resolve23 } from "node:path";
 function nativePath(path2, platform = process.platform) {
@@ -30947,7 +31073,7 @@ function nativePath(path2, platform = process.platform) {
 }
 async function hookWorkspace(candidate, opts = {}) {
   const path2 = resolve23(nativePath(candidate));
-  const isDir2 = await stat24(path2).then(
+  const isDir2 = await stat25(path2).then(
     (st) => st.isDirectory(),
     () => false
   );
@@ -31446,9 +31572,9 @@ var init_entries = __esm({
   }
 });
 
-// ../../work/main/node_modules/jsonc-parser/lib/umd/main.js
+// node_modules/jsonc-parser/lib/umd/main.js
 var require_main = __commonJS({
-  "../../work/main/node_modules/jsonc-parser/lib/umd/main.js"(exports, module) {
+  "node_modules/jsonc-parser/lib/umd/main.js"(exports, module) {
     (function(factory) {
       if (typeof module === "object" && typeof module.exports === "object") {
         var v = factory(__require, exports);
@@ -31994,7 +32120,7 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, lstat as lstat10, readFile as readFile17, rm as rm20, rmdir as rmdir3, stat as stat25 } from "node:fs/promises";
+import { chmod, lstat as lstat10, readFile as readFile17, rm as rm20, rmdir as rmdir3, stat as stat26 } from "node:fs/promises";
 import { basename as basename7, dirname as dirname21, join as join44 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
@@ -32025,7 +32151,7 @@ async function planScripts(target, command) {
   return plan;
 }
 async function assertDirectory(dir) {
-  const stats4 = await stat25(dir).catch((error2) => {
+  const stats4 = await stat26(dir).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(dir, error2.code ?? error2.message, error2);
   });
@@ -32076,7 +32202,7 @@ var init_scripts = __esm({
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/error.js
+// node_modules/smol-toml/dist/error.js
 function getLineColFromPtr(string3, ptr) {
   let lines = string3.slice(0, ptr).split(/\r?\n/);
   return [lines.length, lines.pop().length + 1];
@@ -32102,7 +32228,7 @@ function makeCodeBlock(string3, line, column) {
 }
 var TomlError;
 var init_error = __esm({
-  "../../work/main/node_modules/smol-toml/dist/error.js"() {
+  "node_modules/smol-toml/dist/error.js"() {
     TomlError = class _TomlError extends Error {
       line;
       column;
@@ -32125,7 +32251,7 @@ ${codeblock}`, options);
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/primitive.js
+// node_modules/smol-toml/dist/primitive.js
 function parseString(ctx) {
   let startPtr = ctx.p;
   let c = ctx.s.charCodeAt(ctx.p++);
@@ -32226,15 +32352,15 @@ function parseString(ctx) {
   TomlError.x("unfinished string", ctx, startPtr);
 }
 var init_primitive = __esm({
-  "../../work/main/node_modules/smol-toml/dist/primitive.js"() {
+  "node_modules/smol-toml/dist/primitive.js"() {
     init_error();
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/date.js
+// node_modules/smol-toml/dist/date.js
 var DATE_TIME_RE, TomlDate;
 var init_date = __esm({
-  "../../work/main/node_modules/smol-toml/dist/date.js"() {
+  "node_modules/smol-toml/dist/date.js"() {
     DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})?[Tt ]?(?:(\d{2}):\d{2}(?::\d{2}(?:\.\d+)?)?)?(Z|z|[-+]\d{2}:\d{2})?$/i;
     TomlDate = class _TomlDate extends Date {
       #hasDate = false;
@@ -32351,7 +32477,7 @@ var init_date = __esm({
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/extract.js
+// node_modules/smol-toml/dist/extract.js
 function isDigit(char, base = 10) {
   return base === 16 ? char > 47 && char < 58 || char > 64 && char < 71 || char > 96 && char < 103 : char > 47 && char < 48 + base;
 }
@@ -32560,7 +32686,7 @@ function readDate(ctx, str, type, unsafeDelim, errPtr, temporalSuffix) {
   }
 }
 var init_extract = __esm({
-  "../../work/main/node_modules/smol-toml/dist/extract.js"() {
+  "node_modules/smol-toml/dist/extract.js"() {
     init_primitive();
     init_struct();
     init_error();
@@ -32568,7 +32694,7 @@ var init_extract = __esm({
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/util.js
+// node_modules/smol-toml/dist/util.js
 function skipComment(ctx) {
   for (; ctx.p < ctx.s.length; ctx.p++) {
     let c = ctx.s.charCodeAt(ctx.p);
@@ -32594,12 +32720,12 @@ function skipVoid(ctx, banNewLines, banComments) {
   }
 }
 var init_util2 = __esm({
-  "../../work/main/node_modules/smol-toml/dist/util.js"() {
+  "node_modules/smol-toml/dist/util.js"() {
     init_error();
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/struct.js
+// node_modules/smol-toml/dist/struct.js
 function parseKey(ctx, end = 61) {
   let startPtr;
   let state = 0;
@@ -32716,7 +32842,7 @@ function parseArray(ctx) {
   TomlError.x("unfinished array", ctx, startPtr);
 }
 var init_struct = __esm({
-  "../../work/main/node_modules/smol-toml/dist/struct.js"() {
+  "node_modules/smol-toml/dist/struct.js"() {
     init_primitive();
     init_extract();
     init_util2();
@@ -32724,7 +32850,7 @@ var init_struct = __esm({
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/parse.js
+// node_modules/smol-toml/dist/parse.js
 function peekTable(ctx, key, table2, meta2, type) {
   let t = table2;
   let m = meta2;
@@ -32867,7 +32993,7 @@ function parse4(toml, options = {}) {
   return res;
 }
 var init_parse3 = __esm({
-  "../../work/main/node_modules/smol-toml/dist/parse.js"() {
+  "node_modules/smol-toml/dist/parse.js"() {
     init_struct();
     init_extract();
     init_util2();
@@ -32875,7 +33001,7 @@ var init_parse3 = __esm({
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/stringify.js
+// node_modules/smol-toml/dist/stringify.js
 function extendedTypeOf(obj) {
   let type = typeof obj;
   if (type === "object") {
@@ -33060,15 +33186,15 @@ function stringify(obj, { maxDepth = 1e3, numbersAsFloat = false, strictTemporal
 }
 var BARE_KEY, HAS_WELLFORMED;
 var init_stringify = __esm({
-  "../../work/main/node_modules/smol-toml/dist/stringify.js"() {
+  "node_modules/smol-toml/dist/stringify.js"() {
     BARE_KEY = /^[a-z0-9-_]+$/i;
     HAS_WELLFORMED = !!"".isWellFormed;
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/index.js
+// node_modules/smol-toml/dist/index.js
 var init_dist = __esm({
-  "../../work/main/node_modules/smol-toml/dist/index.js"() {
+  "node_modules/smol-toml/dist/index.js"() {
     init_parse3();
     init_stringify();
     init_date();

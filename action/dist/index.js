@@ -9,7 +9,7 @@ import { dirname, join as join2, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 // src/ci/github.ts
-import { appendFile } from "node:fs/promises";
+import { appendFile, stat } from "node:fs/promises";
 
 // src/errors.ts
 var AgentgateError = class extends Error {
@@ -73,6 +73,7 @@ function randomDelimiter() {
 async function appendKeyValues(file, values) {
   await appendTo(file, formatKeyValues(values));
 }
+var GITHUB_STEP_SUMMARY_LIMIT = 1024 * 1024;
 async function appendPath(file, dir) {
   if (/[\r\n]/.test(dir))
     throw new InvalidArgumentError("a directory with a line break cannot go on $GITHUB_PATH");
@@ -92,10 +93,19 @@ function escapeData(text) {
 }
 
 // action/src/anchor.ts
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 var ZERO = /^0+$/;
 var SUMMARY_ANCHORS = 20;
+var STEP_SUMMARY_LIMIT = 1024 * 1024;
+function appendWithinLimit(file, text) {
+  let used = 0;
+  try {
+    used = statSync(file).size;
+  } catch {
+  }
+  if (used + Buffer.byteLength(text, "utf8") <= STEP_SUMMARY_LIMIT) appendFileSync(file, text);
+}
 function anchorTarget(io, env) {
   const range = io.input("range");
   if (range) return ["--range", range];
@@ -167,9 +177,12 @@ function reportAndPublish(io, anchors, remote) {
     );
   if (io.stepSummary !== null && io.flag("summary", true)) {
     if (last === void 0)
-      appendFileSync(io.stepSummary, "## agentgate anchor\n\nNo new first-parent commit to anchor.\n");
-    for (const a of anchors.slice(-SUMMARY_ANCHORS))
-      io.cliJson(["report", "--anchor", a.commit, "--format", "md", "--ci", "github"], "summary");
+      appendWithinLimit(io.stepSummary, "## agentgate anchor\n\nNo new first-parent commit to anchor.\n");
+    for (const a of anchors.slice(-SUMMARY_ANCHORS)) {
+      const doc = io.cliJson(["report", "--anchor", a.commit, "--format", "md", "--ci", "github"], "summary");
+      const appended = doc?.appended;
+      if (appended !== void 0 && appended !== "whole") break;
+    }
   }
   if (io.flag("publish", true) && last !== void 0)
     io.cliJson(["push", "--anchors", "only", ...remote], "push");

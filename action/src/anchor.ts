@@ -4,7 +4,7 @@
  * merge commit), publish the anchors (`push --anchors only`), and write the step summary and
  * outputs. The commits come from the `range` or `commit` input, else from the event.
  */
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface ActionIo {
@@ -27,6 +27,19 @@ interface AnchorDoc {
 const ZERO = /^0+$/;
 /** At most this many anchors get a section in the step summary (each is one `report --anchor`). */
 const SUMMARY_ANCHORS = 20;
+/** GitHub shows no step summary file larger than 1 MiB. */
+const STEP_SUMMARY_LIMIT = 1024 * 1024;
+
+/** Appends `text` to the step summary when the file has room for it, else nothing. */
+function appendWithinLimit(file: string, text: string): void {
+  let used = 0;
+  try {
+    used = statSync(file).size;
+  } catch {
+    // No file yet: the append makes it.
+  }
+  if (used + Buffer.byteLength(text, 'utf8') <= STEP_SUMMARY_LIMIT) appendFileSync(file, text);
+}
 
 /** What to anchor: `--range A..B` or one commit, from the inputs or the event GitHub describes. */
 export function anchorTarget(io: Pick<ActionIo, 'input'>, env: NodeJS.ProcessEnv): string[] {
@@ -110,9 +123,14 @@ function reportAndPublish(io: ActionIo, anchors: readonly AnchorDoc[], remote: s
     );
   if (io.stepSummary !== null && io.flag('summary', true)) {
     if (last === undefined)
-      appendFileSync(io.stepSummary, '## agentgate anchor\n\nNo new first-parent commit to anchor.\n');
-    for (const a of anchors.slice(-SUMMARY_ANCHORS))
-      io.cliJson(['report', '--anchor', a.commit, '--format', 'md', '--ci', 'github'], 'summary');
+      appendWithinLimit(io.stepSummary, '## agentgate anchor\n\nNo new first-parent commit to anchor.\n');
+    // Each section is cut to the room the file has left (the CLI sees what is there); once one did
+    // not fit whole, the file is full: the sections after it are left out.
+    for (const a of anchors.slice(-SUMMARY_ANCHORS)) {
+      const doc = io.cliJson(['report', '--anchor', a.commit, '--format', 'md', '--ci', 'github'], 'summary');
+      const appended = (doc as { appended?: unknown } | null)?.appended;
+      if (appended !== undefined && appended !== 'whole') break;
+    }
   }
   if (io.flag('publish', true) && last !== undefined)
     io.cliJson(['push', '--anchors', 'only', ...remote], 'push');

@@ -2,7 +2,7 @@
  * GitHub Actions without a toolkit: step outputs, environment and path files are plain appends,
  * annotations are workflow command lines. Nothing here prints: the CLI prints what it returns.
  */
-import { appendFile } from 'node:fs/promises';
+import { appendFile, stat } from 'node:fs/promises';
 import type { VerifyCheck } from '../../types/verify.js';
 import { CiEnvironmentError, InvalidArgumentError, WriteFailedError } from '../errors.js';
 import { errnoOf } from '../fs/atomic.js';
@@ -82,9 +82,52 @@ export async function appendKeyValues(
   await appendTo(file, formatKeyValues(values));
 }
 
-/** Appends Markdown to the step summary file. */
-export async function appendStepSummary(file: string, markdown: string): Promise<void> {
-  await appendTo(file, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
+/** What `appendStepSummary` appended: the whole text, a cut one (saying so), only the one-line note, or nothing. */
+export type SummaryAppended = 'whole' | 'cut' | 'note' | 'nothing';
+
+/** A Markdown section for the step summary, and how to make it smaller. */
+export interface StepSummarySection {
+  /** The whole section. */
+  text: string;
+  /** The section cut to fit `room` bytes, with a note saying so (larger still when its head alone is). */
+  cutTo: (room: number) => string;
+  /** One line saying the section was left out, for when not even a cut one fits. */
+  note: string;
+}
+
+/** The most a step summary file may hold: GitHub shows none larger than 1 MiB. */
+export const GITHUB_STEP_SUMMARY_LIMIT = 1024 * 1024;
+
+/**
+ * Appends Markdown to the step summary file within the room it has left: the limit is the whole
+ * file's, which earlier calls of the step (`report` more than once, the Action's anchor sections) or
+ * other tools may have filled. The whole section if it fits, else the section cut to the room, else
+ * its note, else nothing (plain text: the whole of it or nothing).
+ */
+export async function appendStepSummary(
+  file: string,
+  markdown: string | StepSummarySection,
+  limit = GITHUB_STEP_SUMMARY_LIMIT,
+): Promise<SummaryAppended> {
+  const used = await stat(file).then(
+    (s) => s.size,
+    () => 0,
+  );
+  const room = limit - used;
+  const section = typeof markdown === 'string' ? { text: markdown } : markdown;
+  const tries: Array<[SummaryAppended, () => string]> = [['whole', () => section.text]];
+  if ('cutTo' in section) tries.push(['cut', () => section.cutTo(room)], ['note', () => section.note]);
+  for (const [appended, make] of tries) {
+    const text = withNewline(make());
+    if (Buffer.byteLength(text, 'utf8') > room) continue;
+    await appendTo(file, text);
+    return appended;
+  }
+  return 'nothing';
+}
+
+function withNewline(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
 }
 
 /** Appends a directory to $GITHUB_PATH (one line; a path with a newline cannot be put there). */

@@ -103,6 +103,14 @@ export function renderMarkdown(report: RunReport, limit = STEP_SUMMARY_LIMIT): s
 }
 
 /**
+ * The one line a step summary gets instead of a section that does not fit even cut (earlier
+ * sections filled the file): what was left out and the command that has it all.
+ */
+export function leftOutNote(what: string, command: string): string {
+  return `_agentgate: ${what} is left out: this step summary is at GitHub's 1 MiB limit. "${command}" has everything._\n`;
+}
+
+/**
  * Text for a table cell: one line, no table or HTML syntax, Markdown punctuation escaped,
  * bidirectional-text controls shown as escapes.
  */

@@ -2,7 +2,7 @@
  * The built CLI: `report` in every format, `after` step outputs and `verify` annotations under
  * GitHub Actions (detected or forced with --ci), and the step summary.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunReport } from '../../types/report.js';
@@ -111,6 +111,46 @@ describe('CLI report and GitHub Actions', () => {
     expect(run(['report', '--run', 'nope', '--json']).json()).toMatchObject({
       error: { code: 'RUN_NOT_FOUND' },
     });
+  });
+
+  it('md to the step summary takes only the room the file has left (1 MiB in all): cut with its note, a one-line note, or nothing', () => {
+    const { dir, files, run } = setup();
+    run(['before', '--run', 'big']);
+    writeFiles(
+      dir,
+      Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`src/file-${i}.txt`, `${i}\n`])),
+    );
+    expect(run(['after', '--run', 'big', '--iteration', '1']).status).toBe(0);
+    const MiB = 1024 * 1024;
+    const summary = files.GITHUB_STEP_SUMMARY;
+    const report = () => {
+      const res = run(['report', '--format', 'md', '--json'], { GITHUB_ACTIONS: 'true', ...files });
+      expect(res.status, res.stderr).toBe(0);
+      return (res.json() as { appended: string }).appended;
+    };
+    expect(report()).toBe('whole');
+    const whole = statSync(summary).size;
+    expect(whole).toBeGreaterThan(10_000);
+    // Earlier sections left room for a few rows only: the section is cut to it.
+    writeFileSync(summary, `${'x'.repeat(MiB - 5000)}\n`);
+    expect(report()).toBe('cut');
+    expect(statSync(summary).size).toBeLessThanOrEqual(MiB);
+    expect(readFileSync(summary, 'utf8')).toMatch(/was cut to stay within GitHub's 1 MiB step summary limit/);
+    // Room for no section, but for one line.
+    writeFileSync(summary, `${'x'.repeat(MiB - 400)}\n`);
+    expect(report()).toBe('note');
+    const text = readFileSync(summary, 'utf8');
+    expect(
+      text
+        .slice(MiB - 399)
+        .split('\n')
+        .filter((l) => l !== ''),
+    ).toHaveLength(1);
+    expect(statSync(summary).size).toBeLessThanOrEqual(MiB);
+    // Full: nothing is appended.
+    writeFileSync(summary, 'x'.repeat(MiB - 10));
+    expect(report()).toBe('nothing');
+    expect(statSync(summary).size).toBe(MiB - 10);
   });
 
   it('verify: failed checks become ::error annotations, on stdout, or on stderr with --json', () => {

@@ -87,3 +87,51 @@ describe('mode anchor: a push that brought no new first-parent commit', () => {
     expect(readFileSync(summary, 'utf8')).toMatch(/No new first-parent commit to anchor/);
   });
 });
+
+describe('mode anchor: the step summary stays within 1 MiB', () => {
+  function anchorIo(inputs: Record<string, string>, summary: string, appended: string[]) {
+    const calls: string[][] = [];
+    const io: ActionIo = {
+      input: (name, fallback = '') => inputs[name] ?? fallback,
+      flag: (_name, fallback) => fallback,
+      cli: () => ({ status: 0, stdout: '' }),
+      cliJson: (args) => {
+        calls.push(args);
+        if (args[0] === 'anchor')
+          return Array.from({ length: 5 }, (_, i) => ({
+            commit: String(i).repeat(40),
+            coverage: { files: 1, filesFromRuns: 1, linesAdded: 1, linesFromRuns: 1 },
+            runs: [],
+          }));
+        if (args[0] === 'report' && args.includes('md')) return { appended: appended.shift() ?? 'whole' };
+        return {};
+      },
+      setOutputs: async () => undefined,
+      stepSummary: summary,
+      outputDir: dir,
+      fail: (message) => new Error(message),
+    };
+    return { io, calls };
+  }
+  const sections = (calls: string[][]) => calls.filter((c) => c[0] === 'report' && c.includes('md')).length;
+
+  it('a section that did not fit whole (cut, a note, nothing) is the last: the anchors after it get none', async () => {
+    const summary = join(dir, 'summary-cut.md');
+    writeFileSync(summary, '');
+    const { io, calls } = anchorIo({ range: `${A}..${B}` }, summary, ['whole', 'cut']);
+    await anchor(io, {});
+    expect(sections(calls)).toBe(2);
+    const all = anchorIo({ range: `${A}..${B}` }, summary, []);
+    await anchor(all.io, {});
+    expect(sections(all.calls)).toBe(5);
+  });
+
+  it('"No new first-parent commit" is not appended to a full summary', async () => {
+    const summary = join(dir, 'summary-full.md');
+    writeFileSync(summary, 'x'.repeat(1024 * 1024 - 10));
+    const { io } = anchorIo({ range: `${A}..${A}` }, summary, []);
+    io.cliJson = (args) => (args[0] === 'anchor' ? [] : {});
+    await anchor(io, {});
+    expect(readFileSync(summary, 'utf8')).toBe('x'.repeat(1024 * 1024 - 10));
+  });
+});

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -84,6 +84,30 @@ describe('GitHub Actions files', () => {
     const text = formatKeyValues({ a: 'x\nD1\ny' }, () => picks.shift() as string);
     expect(text).toBe('a<<D2\nx\nD1\ny\nD2\n');
     expect(codeOf(() => formatKeyValues({ 'bad name': 'x' }))).toBe('INVALID_ARGUMENT');
+  });
+
+  it('a step summary section takes only the room the file has left: whole, cut, its one-line note, or nothing', async () => {
+    const file = join(tmp(), 'summary');
+    const limit = 100;
+    const section = {
+      text: `# section\n${'r'.repeat(50)}\n`,
+      cutTo: (room: number) => `${'c'.repeat(Math.max(0, room - 6))}(cut)`,
+      note: '_left out_\n',
+    };
+    writeFileSync(file, 'x'.repeat(30));
+    expect(await appendStepSummary(file, section, limit)).toBe('whole');
+    expect(statSync(file).size).toBe(91);
+    writeFileSync(file, 'x'.repeat(60));
+    expect(await appendStepSummary(file, section, limit)).toBe('cut');
+    expect(readFileSync(file, 'utf8')).toMatch(/c\(cut\)\n$/);
+    expect(statSync(file).size).toBe(limit);
+    writeFileSync(file, 'x'.repeat(85));
+    expect(await appendStepSummary(file, { ...section, cutTo: () => section.text }, limit)).toBe('note');
+    expect(readFileSync(file, 'utf8')).toBe(`${'x'.repeat(85)}_left out_\n`);
+    writeFileSync(file, 'x'.repeat(95));
+    expect(await appendStepSummary(file, section, limit)).toBe('nothing');
+    expect(await appendStepSummary(file, 'plain text', limit)).toBe('nothing');
+    expect(statSync(file).size).toBe(95);
   });
 
   it('appends to the step summary and the path file', async () => {

@@ -8,6 +8,7 @@ import { openRepo } from '../../git/repo.js';
 import { provenanceSources } from '../../provenance/sources.js';
 import { buildAnchorReport } from '../../report/anchor-model.js';
 import { renderAnchorDotenv, renderAnchorHtml, renderAnchorMarkdown } from '../../report/anchor-render.js';
+import { leftOutNote } from '../../report/markdown.js';
 import type { Context } from '../context.js';
 import type { CommandResult } from '../spec.js';
 
@@ -44,9 +45,14 @@ export async function reportAnchor(
     };
   }
   if (summaryFile !== null) {
-    await appendStepSummary(summaryFile, text);
+    const short = commit.slice(0, 12);
+    const appended = await appendStepSummary(summaryFile, {
+      text,
+      cutTo: (room) => renderAnchorMarkdown(report, room),
+      note: leftOutNote(`the anchor of \`${short}\``, `report --anchor ${short} --format html`),
+    });
     return {
-      json: { summary: summaryFile, format, commit },
+      json: { summary: summaryFile, format, commit, appended },
       human: () => `Appended the anchor of ${commit.slice(0, 12)} to $GITHUB_STEP_SUMMARY.`,
     };
   }

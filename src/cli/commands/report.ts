@@ -10,6 +10,7 @@ import { GateStore } from '../../store/gate-store.js';
 import { reportAnchor } from './report-anchor.js';
 import type { Context } from '../context.js';
 import { renderReport, writeReport } from '../../report/index.js';
+import { leftOutNote, renderMarkdown } from '../../report/markdown.js';
 import { CI_OPTION, defineCommand } from '../spec.js';
 
 /** `report`: one run as HTML (default), Markdown, JSON or GitLab dotenv. */
@@ -112,10 +113,15 @@ export const REPORT_COMMAND = defineCommand({
     const { report, text } = await renderReport(snapshotter, format, runId, options);
     const annotations = await failedGateCommands(ctx, github, report.run.runId);
     if (summaryFile !== null) {
-      await appendStepSummary(summaryFile, text);
+      const runId = report.run.runId;
+      const appended = await appendStepSummary(summaryFile, {
+        text,
+        cutTo: (room) => renderMarkdown(report, room),
+        note: leftOutNote(`the summary of run \`${runId}\``, `report --run ${runId} --format html`),
+      });
       return {
         ...annotations,
-        json: { summary: summaryFile, format, runId: report.run.runId },
+        json: { summary: summaryFile, format, runId, appended },
         human: () => `Appended the run ${report.run.runId} summary to $GITHUB_STEP_SUMMARY.`,
       };
     }
