@@ -224,6 +224,14 @@ export class OutputTooLargeError extends AgentgateError {
 export class AgentNotStartedError extends AgentgateError {
   readonly code = 'AGENT_NOT_STARTED' as const;
 }
+/** `iterate` found the before state that a killed `iterate` of the run recorded, with no snapshot: finish it with `after`. */
+export class IterationInterruptedError extends AgentgateError {
+  readonly code = 'ITERATION_INTERRUPTED' as const;
+}
+/** The repository already holds this iteration of a run with this id, recorded by another home or machine. */
+export class RunIdTakenError extends AgentgateError {
+  readonly code = 'RUN_ID_TAKEN' as const;
+}
 
 /** An agent's own config file (hook install) cannot be parsed or has a shape we cannot merge into. */
 export class AgentConfigInvalidError extends AgentgateError {

@@ -23,8 +23,13 @@ export interface SnapshotCommitOptions {
   expectedHead?: string | null;
   /** HEAD as the caller just read it (saves reading it again). */
   head?: HeadInfo;
-  /** Further refs to point at the resulting commit, in the same transaction (e.g. an iteration ref). */
-  alsoPoint?: readonly string[];
+  /**
+   * Further refs to point at the resulting commit, in the same transaction (an iteration ref), each
+   * by compare-and-swap from `oldSha` (null: it must not exist yet). CONCURRENT_UPDATE otherwise.
+   */
+  alsoPoint?: readonly { ref: string; oldSha: string | null }[];
+  /** Called once a commit is to be made (the staged tree is new, or commitUnchanged said so), before it is: may throw to refuse. */
+  beforeCommit?: () => Promise<void>;
   /**
    * Asked only when the staged tree is the parent's: true makes a commit all the same (a commit of
    * its own, with this message, on a parent that another snapshot made).
@@ -72,11 +77,13 @@ export async function createSnapshotCommit(
   ]);
   const skipped = [...staged, ...hidden];
   const tree = assertGitId((await runGit(repo, ['write-tree'])).stdout.trim(), 'write-tree');
-  const also = (sha: string) => (opts.alsoPoint ?? []).map((r) => ({ ref: r, newSha: sha }));
+  const also = (sha: string) =>
+    (opts.alsoPoint ?? []).map((r) => ({ ref: r.ref, newSha: sha, oldSha: r.oldSha }));
   if (parent !== null && parentTree === tree && (await opts.commitUnchanged?.(parent)) !== true) {
     await updateRefs(repo, also(parent), { message: 'agentgate: keep snapshot reachable' });
     return { sha: parent, tree, parent, parentTree, created: false, ref, skipped };
   }
+  await opts.beforeCommit?.();
   const sha = await commitTree(repo, tree, parent === null ? [] : [parent], message);
   const subject = message.split('\n', 1)[0] ?? '';
   // The branch moves by compare-and-swap, together with the refs that keep the commit reachable.

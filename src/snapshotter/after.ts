@@ -7,7 +7,7 @@ import { createSnapshotCommit } from '../git/commit.js';
 import { getCommitInfo } from '../git/commit-info.js';
 import { treeDiffStats } from '../git/diff-stats.js';
 import { assertNoLfs, openRepo, type Repo } from '../git/repo.js';
-import { getTree, isAncestor, objectExists, resolveRevision } from '../git/refs.js';
+import { getTree, isAncestor, objectExists, readRef, resolveRevision } from '../git/refs.js';
 import { getRepoHead, getRepoState, type RepoState } from '../git/state.js';
 import {
   HistoryRewrittenError,
@@ -15,6 +15,7 @@ import {
   IterationExistsError,
   IterationOutOfOrderError,
   NoBeforeStateError,
+  RunIdTakenError,
   RunNotFoundError,
   StoreCorruptError,
 } from '../errors.js';
@@ -109,11 +110,18 @@ async function afterIn(
   const branch = detached
     ? await nameDetachedHead(repo, runId, head.sha as string)
     : (head.branch ?? start.branch);
-  const ref = `refs/agentgate/runs/${runId}/iteration-${opts.iteration}`;
+  const ref = iterationRef(runId, opts.iteration);
   const messageOf = commitMessages(repo);
+  const held = await heldIterationRef(
+    repo,
+    { runId, iteration: opts.iteration, message, head: head.sha },
+    messageOf,
+  );
   const commit = await createSnapshotCommit(repo, message, {
     excludes,
-    alsoPoint: [ref],
+    alsoPoint: [{ ref, oldSha: held.sha }],
+    // Another's ref at HEAD may stay where it is (nothing new to commit), never move.
+    ...(held.mayMove ? {} : { beforeCommit: () => Promise.reject(held.taken()) }),
     ...(detached ? {} : { head: { ref: head.ref, sha: head.sha } }),
     // HEAD at a commit another snapshot made (a second run in this workspace, or its WIP commit):
     // this iteration still gets its own commit, whose message and trailers verify checks.
@@ -277,6 +285,50 @@ export async function assertIterationFree(
     );
   }
   return null;
+}
+
+/** The ref that keeps an iteration's after commit reachable, and names it for `verify`. */
+export function iterationRef(runId: string, iteration: number): string {
+  return `refs/agentgate/runs/${runId}/iteration-${iteration}`;
+}
+
+/**
+ * The iteration's ref as this capture finds it. It may be set when it is absent or already at the
+ * commit the capture ends on; moved, only off a commit of our own earlier attempt (a killed call:
+ * the same message). Any other commit there is the same run id's iteration recorded by another home
+ * or machine (or fetched), whose ref must not move: RUN_ID_TAKEN, at once when it cannot stay (it is
+ * not HEAD, or it claims this very iteration), else `taken` for the caller to throw before a commit.
+ */
+async function heldIterationRef(
+  repo: Repo,
+  want: { runId: string; iteration: number; message: string; head: string | null },
+  messageOf: (sha: string) => Promise<string>,
+): Promise<{ sha: string | null; mayMove: boolean; taken: () => RunIdTakenError }> {
+  const ref = iterationRef(want.runId, want.iteration);
+  const sha = await readRef(repo, ref);
+  const taken = () => runIdTaken(repo, ref, want.runId, want.iteration, sha as string);
+  if (sha === null) return { sha, mayMove: true, taken };
+  const found = await messageOf(sha);
+  if (found === want.message.replace(/\n$/, '')) return { sha, mayMove: true, taken };
+  const claims =
+    trailer(found, 'Agentgate-Run') === want.runId &&
+    trailer(found, 'Agentgate-Iteration') === String(want.iteration);
+  if (sha !== want.head || claims) throw taken();
+  return { sha, mayMove: false, taken };
+}
+
+/** `iterate`, before its agent runs: the iteration's ref must not exist yet (see heldIterationRef). */
+export async function assertIterationRefFree(repo: Repo, runId: string, iteration: number): Promise<void> {
+  const ref = iterationRef(runId, iteration);
+  const sha = await readRef(repo, ref);
+  if (sha !== null) throw runIdTaken(repo, ref, runId, iteration, sha);
+}
+
+function runIdTaken(repo: Repo, ref: string, runId: string, iteration: number, sha: string): RunIdTakenError {
+  return new RunIdTakenError(
+    `the repository of ${repo.topLevel} already holds iteration ${iteration} of a run ${runId} that this home did not record (${ref} is at ${sha.slice(0, 12)}): another home or machine recorded it, or it was fetched. Use another run id; nothing was committed. (If a killed "after" of this very run made that commit, finish it with "after --run ${runId} --iteration ${iteration}" and the same --task and --gate)`,
+    { details: { runId, iteration, ref, sha, workspace: repo.topLevel } },
+  );
 }
 
 /** The iteration must build on its before SHA: a rewritten history cannot be snapshotted honestly. */

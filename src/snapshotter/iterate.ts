@@ -2,13 +2,20 @@ import type { OnDirty } from '../../types/config.js';
 import type { AgentOutcome, Snapshot } from '../../types/snapshot.js';
 import { resolveWorkspaceDir } from '../git/repo.js';
 import { runUserCommand } from '../process/user-command.js';
-import { AgentNotStartedError } from '../errors.js';
+import { AgentNotStartedError, IterationInterruptedError } from '../errors.js';
+import type { LockOwner } from '../fs/lock.js';
 import { assertSafeId } from '../store/paths.js';
 import { assertRunWorkspace } from '../store/run-records.js';
 import { withRepoLock } from '../git/repo-lock.js';
 import { captureExcludes } from './excludes.js';
 import { beforeIn, openOrInit } from './before.js';
-import { assertIteration, assertIterationFree, captureAfterState, type AfterOptions } from './after.js';
+import {
+  assertIteration,
+  assertIterationFree,
+  assertIterationRefFree,
+  captureAfterState,
+  type AfterOptions,
+} from './after.js';
 import type { SnapshotterCore } from './core.js';
 
 export interface IterateOptions extends AfterOptions {
@@ -47,7 +54,31 @@ export async function iterate(
 ): Promise<IterationSnapshot> {
   const runId = assertSafeId(opts.runId, 'run id');
   assertIteration(opts.iteration);
-  return core.store.whileIterating(runId, opts.iteration, () => iterateAlone(core, workspace, runId, opts));
+  return core.store.whileIterating(
+    runId,
+    opts.iteration,
+    () => iterateAlone(core, workspace, runId, opts),
+    (holder) => assertNotInterrupted(core, runId, holder),
+  );
+}
+
+/**
+ * An `iterate` killed after recording its before state and before its snapshot (during its agent,
+ * most often) left the agent's work uncommitted, and perhaps its agent still running: a new iterate
+ * would take that work into its WIP commit as nobody's, and start a second agent beside the
+ * orphan. Told by the dead holder's lock and a before state it recorded that no `after` used up:
+ * ITERATION_INTERRUPTED, with the lock left in place, until `after` finishes that iteration.
+ */
+async function assertNotInterrupted(core: SnapshotterCore, runId: string, holder: LockOwner): Promise<void> {
+  const run = await core.store.loadRun(runId);
+  const before = run?.before ?? null;
+  if (before === null || run?.beforeUsedBy || before.capturedAt < holder.createdAt) return;
+  const iteration = /^iterate \S+ (\d+)$/.exec(holder.purpose)?.[1];
+  const which = iteration === undefined ? 'N (the iteration it was capturing)' : iteration;
+  throw new IterationInterruptedError(
+    `an iterate of run ${runId}${iteration === undefined ? '' : ` (iteration ${iteration})`}, process ${holder.pid}, was killed after recording its before state (${before.capturedAt}) and before its snapshot; its agent's work is uncommitted in the workspace, and its agent may still run. Once no agent runs, finish that iteration with "after --run ${runId} --iteration ${which}" (with the same --task and --gate), then iterate the next one`,
+    { details: { runId, iteration: iteration === undefined ? null : Number(iteration), holder } },
+  );
 }
 
 async function iterateAlone(
@@ -63,6 +94,7 @@ async function iterateAlone(
     const run = await core.store.loadRun(runId);
     assertRunWorkspace(run, runId, repo.topLevel);
     if (run !== null) await assertIterationFree(core, runId, opts.iteration, null);
+    await assertIterationRefFree(repo, runId, opts.iteration);
     return beforeIn(core, repo, {
       runId,
       onDirty,

@@ -5,8 +5,11 @@ import { cherryPick as cherryPickCommit } from '../git/cherry-pick.js';
 import { commitTree } from '../git/commit.js';
 import { openRepo, type Repo } from '../git/repo.js';
 import { batchCheck } from '../git/record-objects.js';
+import { deleteRef, readRef } from '../git/refs.js';
+import { iterationRef } from './after.js';
 import {
   CherryPickConflictError,
+  ConcurrentUpdateError,
   EmptySnapshotError,
   RevisionNotFoundError,
   SnapshotNotFoundError,
@@ -17,7 +20,11 @@ import { withRepoLock } from '../git/repo-lock.js';
 import { workspaceExcludes } from './excludes.js';
 import type { SnapshotterCore } from './core.js';
 
-/** Removes the snapshot's metadata and its link from the run. The commit and its ref stay in git. */
+/**
+ * Removes the snapshot's metadata and its link from the run. The commit stays in git; its iteration
+ * ref goes when it still points at the snapshot's after commit, so that the iteration can be captured
+ * again (a ref left at another commit is kept: `after` refuses to move it).
+ */
 export async function deleteSnapshot(core: SnapshotterCore, idOrSha: string): Promise<string> {
   // A corrupt or missing file behind a run's link is still deletable by its exact id.
   // A SHA several snapshots share names none of them for a deletion (AMBIGUOUS_ID: give the id).
@@ -36,7 +43,21 @@ export async function deleteSnapshot(core: SnapshotterCore, idOrSha: string): Pr
   await core.store.delete(id);
   // Metadata first: a crash after it leaves an orphan file, never a record without its patch.
   if (stored !== null) await removeArtifact(core, stored);
+  if (stored !== null) await removeIterationRef(core, stored);
   return id;
+}
+
+/** The snapshot's iteration ref, when it still points at its after commit and the repository is here. */
+async function removeIterationRef(core: SnapshotterCore, snapshot: Snapshot): Promise<void> {
+  const local = await core.withLocalPaths(snapshot);
+  const repo = await openRepo(local.workspace, core.gitOptions()).catch(() => null);
+  if (repo === null) return;
+  const ref = iterationRef(snapshot.runId, snapshot.iteration);
+  if ((await readRef(repo, ref)) !== snapshot.afterSha) return;
+  // Compare-and-swap: a ref that moved meanwhile is no longer this snapshot's to remove.
+  await deleteRef(repo, ref, snapshot.afterSha).catch((error: unknown) => {
+    if (!(error instanceof ConcurrentUpdateError)) throw error;
+  });
 }
 
 /** The snapshot's own patch artifact (the recorded one, checked by its sha256), and its iteration directory if that is left empty. */

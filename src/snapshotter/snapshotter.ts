@@ -107,7 +107,10 @@ export class Snapshotter implements SnapshotterCore {
     return verify(this, target);
   }
 
-  /** Removes the snapshot's metadata and its link from the run. The commit and its ref stay in git. */
+  /**
+   * Removes the snapshot's metadata and its link from the run. The commit stays in git; its iteration
+   * ref goes when it still points at the snapshot's after commit, so the iteration can be captured again.
+   */
   delete(idOrSha: string): Promise<string> {
     return deleteSnapshot(this, idOrSha);
   }

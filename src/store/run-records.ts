@@ -9,7 +9,7 @@ import {
 } from '../errors.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
 import { corruptFile, describeIssues, loadAll, readJsonFile } from './json-file.js';
-import { readOwner, withLock } from '../fs/lock.js';
+import { isProvablyDead, readOwner, withLock, type LockOwner } from '../fs/lock.js';
 import { assertSafeId, layout } from './paths.js';
 
 /** The iteration of a stored snapshot, or null when its file is missing or unusable. */
@@ -58,10 +58,19 @@ export class RunRecords {
    * Runs `fn` (a whole `iterate`: before, the agent, after) while no other process iterates the
    * run. The repository lock is let go while the agent runs, so without this a second call for the
    * run would start a second agent on the same workspace and fail only at its end. Refused at once
-   * (LOCK_TIMEOUT): an agent may run for hours. A holder that died is taken over.
+   * (LOCK_TIMEOUT): an agent may run for hours. A holder that died is taken over, once
+   * `onDeadHolder` (given it) has not refused: a refusal leaves its lock as it was found, so that the
+   * next call sees it too.
    */
-  async whileIterating<T>(runId: string, iteration: number, fn: () => Promise<T>): Promise<T> {
+  async whileIterating<T>(
+    runId: string,
+    iteration: number,
+    fn: () => Promise<T>,
+    onDeadHolder?: (holder: LockOwner) => Promise<void>,
+  ): Promise<T> {
     const lockPath = join(layout(this.home).locks, `iterate-${assertSafeId(runId, 'run id')}.lock`);
+    const holder = onDeadHolder === undefined ? null : await readOwner(lockPath);
+    if (holder !== null && isProvablyDead(holder)) await onDeadHolder?.(holder);
     let entered = false;
     try {
       return await withLock(lockPath, { timeoutMs: 0, purpose: `iterate ${runId} ${iteration}` }, () => {

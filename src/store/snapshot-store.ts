@@ -24,7 +24,7 @@ import {
   readJsonText,
 } from './json-file.js';
 import { SnapshotScan, type SnapshotText } from './snapshot-scan.js';
-import { DEFAULT_LOCK_TIMEOUT_MS, withLock } from '../fs/lock.js';
+import { DEFAULT_LOCK_TIMEOUT_MS, withLock, type LockOwner } from '../fs/lock.js';
 import { assertSafeId, layout } from './paths.js';
 import { RunRecords } from './run-records.js';
 
@@ -261,8 +261,13 @@ export class SnapshotStore {
 
   /** Every run record that loads, oldest first, and one STORE_CORRUPT per file that does not. */
   /** See RunRecords.whileIterating: one `iterate` of a run at a time. */
-  whileIterating<T>(runId: string, iteration: number, fn: () => Promise<T>): Promise<T> {
-    return this.runs.whileIterating(runId, iteration, fn);
+  whileIterating<T>(
+    runId: string,
+    iteration: number,
+    fn: () => Promise<T>,
+    onDeadHolder?: (holder: LockOwner) => Promise<void>,
+  ): Promise<T> {
+    return this.runs.whileIterating(runId, iteration, fn, onDeadHolder);
   }
 
   async listRuns(): Promise<{ runs: RunRecord[]; problems: StoreCorruptError[] }> {

@@ -14,6 +14,18 @@ import { RunRecord } from '../../types/run.js';
 import { AgentOutcome, BeforeState, Snapshot } from '../../types/snapshot.js';
 import { CLI, runCli } from '../helpers/cli.js';
 import { git, head, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+import { until } from '../helpers/node-child.js';
+
+/** Whether a process with this pid still runs: it exists (signal 0 sends nothing) and is no zombie. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : '';
+  return !/\) [ZX] /.test(stat);
+}
 
 const IterationSnapshot = z.object({ ...Snapshot.shape, agent: AgentOutcome });
 
@@ -176,6 +188,41 @@ describe('iterate', () => {
     writeFiles(dir, { go: '' });
     expect(await closed).toBe(0);
     expect(IterationSnapshot.parse(JSON.parse(stdout())).files.map((f) => f.path)).toEqual(['b.txt']);
+    const next = run(['iterate', '--run', 'r1', '--iteration', '2', '--json', '--', ...agent(touch)]);
+    expect(next.status, next.stderr).toBe(0);
+    expect(existsSync(second)).toBe(true);
+  });
+
+  it('after a kill -9 during the agent, iterate is ITERATION_INTERRUPTED (no agent, nothing committed) until after finishes the iteration', async () => {
+    const { ws, env, run } = setup();
+    const scratch = tempDir('agentgate-killed-');
+    const [ready, pidFile, second] = ['ready', 'pid', 'second'].map((f) => join(scratch, f)) as [
+      string,
+      string,
+      string,
+    ];
+    const script = `const fs = require('fs'); ${WRITE_B}; fs.writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); fs.writeFileSync(${JSON.stringify(ready)}, ''); setInterval(() => {}, 1000);`;
+    const { child, closed } = await iterateInBackground(ws, env, script, ready);
+    child.kill('SIGKILL');
+    // The orphaned agent (which holds the dead call's output pipes) is ended too, as the message asks.
+    const orphan = Number(readFileSync(pidFile, 'utf8'));
+    process.kill(orphan, 'SIGKILL');
+    await closed;
+    await until(() => !isAlive(orphan));
+    const start = head(ws);
+    const touch = `require('fs').writeFileSync(${JSON.stringify(second)}, '')`;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const res = run(['iterate', '--run', 'r1', '--iteration', '2', '--json', '--', ...agent(touch)]);
+      expect(res.status, res.stderr).toBe(1);
+      const error = (res.json() as { error: { code: string; details: { iteration: number } } }).error;
+      expect(error).toMatchObject({ code: 'ITERATION_INTERRUPTED', details: { iteration: 1 } });
+      expect(existsSync(second)).toBe(false);
+      expect(head(ws)).toBe(start);
+      expect(git(ws, ['status', '--porcelain'])).toBe('?? b.txt');
+    }
+    const finished = run(['after', ...ITERATE.slice(1), '--json']);
+    expect(finished.status, finished.stderr).toBe(0);
+    expect(Snapshot.parse(finished.json()).files.map((f) => f.path)).toEqual(['b.txt']);
     const next = run(['iterate', '--run', 'r1', '--iteration', '2', '--json', '--', ...agent(touch)]);
     expect(next.status, next.stderr).toBe(0);
     expect(existsSync(second)).toBe(true);

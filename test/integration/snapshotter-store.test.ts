@@ -272,13 +272,16 @@ describe('getSnapshot (show)', () => {
 });
 
 describe('delete', () => {
-  it('removes the metadata and the run link; the commit and its ref stay in git', async () => {
+  it('removes the metadata, the run link and the iteration ref; the commit stays in git', async () => {
     const { dir, s, snaps } = await threeIterations();
     expect(await s.delete(snaps[0].id)).toBe(snaps[0].id);
     expect(existsSync(snapshotFile(s, snaps[0].id))).toBe(false);
     expect((await s.store.loadRun('r'))?.snapshotIds).toEqual([snaps[1].id, snaps[2].id]);
     await expectCode(s.getSnapshot(snaps[0].id), 'SNAPSHOT_NOT_FOUND');
-    expect(git(dir, ['rev-parse', 'refs/agentgate/runs/r/iteration-1'])).toBe(snaps[0].afterSha);
+    expect(git(dir, ['for-each-ref', '--format=%(refname)', 'refs/agentgate/runs/r/'])).toBe(
+      'refs/agentgate/runs/r/iteration-2\nrefs/agentgate/runs/r/iteration-3',
+    );
+    expect(git(dir, ['cat-file', '-t', snaps[0].afterSha])).toBe('commit');
     expect((await s.verify({ runId: 'r' })).ok).toBe(true);
     await expectCode(s.delete(snaps[0].id), 'SNAPSHOT_NOT_FOUND');
   });
