@@ -4749,7 +4749,7 @@ var init_run_inspect = __esm({
     del = defineCommand({
       name: "delete",
       usage: "delete ID",
-      summary: "Remove a snapshot's metadata and its link from its run (the commit stays in git).",
+      summary: "Remove a snapshot's metadata, its link from its run and its iteration ref (the commit stays in git).",
       options: {},
       positionals: { required: ["ID"] },
       examples: ["delete 3f2a9c1e0b"],
