@@ -14,19 +14,7 @@ import { installHooks, uninstallHooks } from '../../src/hooks/install/install.js
 import { installTarget } from '../../src/hooks/install/targets.js';
 import { CLI, runCli } from '../helpers/cli.js';
 import { repoWithCommit, tempDir } from '../helpers/repo.js';
-
-const RUNNER = { node: process.execPath, bin: CLI };
-const OLD_RUNNER = { node: process.execPath, bin: '/old/place/dist/bin/agentgate-snapshot.js' };
-
-/** A workspace whose config file for `agent` holds `text`. */
-function withConfig(agent: HookAgent, text: string) {
-  const ws = repoWithCommit();
-  const opts = { scope: 'project' as const, workspace: ws, homeDir: tempDir(), runner: RUNNER };
-  const file = installTarget(agent, opts).file;
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
-  return { ws, opts, file };
-}
+import { OLD_RUNNER, RUNNER, withConfig } from '../helpers/hook-install.js';
 
 /** A JSON settings file whose `event` has one group: the user's lint.sh and our hook, with a comment above. */
 function sharedJson(agent: HookAgent, event: string, command: string): string {
