@@ -24,7 +24,8 @@ describe('isOurCommand', () => {
       'npx agentgate-snapshot hook claude-code --home',
       'npx agentgate-snapshot hook claude-code --json',
       'npx agentgate-snapshot hook claude-code # note',
-      "npx agentgate-snapshot hook 'claude-code",
+      'npx agentgate-snapshot hook claude-code *.log',
+      'npx agentgate-snapshot hook "$AGENT"',
     ])
       expect(isOurCommand(command, 'claude-code'), command).toBe(false);
   });

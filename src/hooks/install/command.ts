@@ -1,3 +1,4 @@
+import { parse } from 'shell-quote';
 import type { HookAgent } from '../../../types/hook-agents.js';
 
 /** How an installed hook runs us: the installed bin, directly (npx costs about 450 ms per event). */
@@ -54,31 +55,12 @@ export function isOurCommand(command: unknown, agent: HookAgent): boolean {
 }
 
 /**
- * A command's words as sh splits them (quotes taken off), or null when it is not one plain simple
- * command: an operator, a redirection, an expansion or an unterminated quote. A backslash escapes
- * a character sh treats specially (shellWord writes `'\''`); before any other it is kept as it is
- * (a Windows path).
+ * A command's words as sh splits them (quotes taken off, by shell-quote), or null when it is not one
+ * plain simple command: an operator, a redirection, a glob, a comment or an expansion. (An
+ * unterminated quote runs to the end, as shell-quote reads it: sh would refuse to run that command.)
  */
 function shellWords(command: string): string[] | null {
-  const words: string[] = [];
-  let word: string | null = null;
-  for (let i = 0; i < command.length; i += 1) {
-    const c = command[i] as string;
-    if (c === ' ' || c === '\t') {
-      if (word !== null) words.push(word);
-      word = null;
-    } else if (c === "'" || c === '"') {
-      const end = command.indexOf(c, i + 1);
-      const quoted = command.slice(i + 1, end);
-      if (end < 0 || (c === '"' && /[$`\\]/.test(quoted))) return null;
-      word = (word ?? '') + quoted;
-      i = end;
-    } else if (c === '\\' && /^[\s'"\\$`;&|<>()#*?[\]{}~]$/.test(command[i + 1] ?? '')) {
-      word = (word ?? '') + (command[i + 1] as string);
-      i += 1;
-    } else if (/[;&|<>()$`\n\r]/.test(c) || (c === '#' && word === null)) return null;
-    else word = (word ?? '') + c;
-  }
-  if (word !== null) words.push(word);
-  return words;
+  const EXPANDED = { op: 'expansion' };
+  const tokens = parse(command, () => EXPANDED);
+  return tokens.every((t): t is string => typeof t === 'string') ? tokens : null;
 }
