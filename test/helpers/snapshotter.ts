@@ -6,7 +6,8 @@ import { existsSync, readdirSync, readFileSync, lstatSync, readlinkSync } from '
 import { join, relative } from 'node:path';
 import { DEFAULT_IDENTITY } from '../../types/config.js';
 import { Snapshotter, type SnapshotterOptions } from '../../src/snapshotter/snapshotter.js';
-import { git, gitRaw, tempDir } from './repo.js';
+import type { Snapshot } from '../../types/snapshot.js';
+import { git, gitRaw, tempDir, writeFiles } from './repo.js';
 
 /** A Snapshotter on a fresh temporary home (artifacts under it unless overridden). */
 export function newSnapshotter(overrides: Partial<SnapshotterOptions> = {}): Snapshotter {
@@ -77,3 +78,16 @@ export function messageOf(dir: string, sha: string): string {
 }
 
 export { expectCode } from './codes.js';
+
+/** One iteration `n` of run `runId` in `ws`: before, `files` written, after. */
+export async function recordIteration(
+  s: Snapshotter,
+  ws: string,
+  runId: string,
+  n: number,
+  files: Record<string, string>,
+): Promise<Snapshot> {
+  const before = await s.captureBeforeState(ws, { runId });
+  writeFiles(ws, files);
+  return s.captureAfterState(ws, before, { runId, iteration: n, taskPrompt: `task ${n}` });
+}

@@ -11,24 +11,7 @@ import type { Snapshot } from '../../types/snapshot.js';
 import { runCli } from '../helpers/cli.js';
 import { deadPid } from '../helpers/node-child.js';
 import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
-import { expectCode, newSnapshotter } from '../helpers/snapshotter.js';
-
-async function iteration(
-  s: ReturnType<typeof newSnapshotter>,
-  ws: string,
-  runId: string,
-  n: number,
-  files: Record<string, string>,
-): Promise<Snapshot> {
-  const before = await s.captureBeforeState(ws, { runId });
-  writeFiles(ws, files);
-  return s.captureAfterState(ws, before, {
-    runId,
-    iteration: n,
-    taskPrompt: `task ${n}`,
-    gatePlanSource: 'npm test',
-  });
-}
+import { expectCode, newSnapshotter, recordIteration } from '../helpers/snapshotter.js';
 
 function snapshotFile(s: ReturnType<typeof newSnapshotter>, id: string): string {
   return join(s.options.home, 'snapshots', `${id}.json`);
@@ -39,7 +22,7 @@ describe('a run belongs to one workspace', () => {
     const s = newSnapshotter();
     const a = repoWithCommit({ 'a.txt': 'a\n' });
     const b = repoWithCommit({ 'b.txt': 'b\n' });
-    await iteration(s, a, 'r', 1, { 'a.txt': 'a2\n' });
+    await recordIteration(s, a, 'r', 1, { 'a.txt': 'a2\n' });
     writeFiles(b, { 'b.txt': 'b2\n' });
     await expectCode(s.captureBeforeState(b, { runId: 'r' }), 'RUN_WORKSPACE_MISMATCH');
     await expectCode(
@@ -54,7 +37,7 @@ describe('a before is used up by its after, and iterations only go forward', () 
   it('a second after without a new before is NO_BEFORE_STATE; --before SHA still works', async () => {
     const s = newSnapshotter();
     const ws = repoWithCommit({ 'a.txt': 'a\n' });
-    const first = await iteration(s, ws, 'r', 1, { 'a.txt': 'a2\n' });
+    const first = await recordIteration(s, ws, 'r', 1, { 'a.txt': 'a2\n' });
     writeFiles(ws, { 'a.txt': 'a3\n' });
     await expectCode(s.captureAfterState(ws, null, { runId: 'r', iteration: 2 }), 'NO_BEFORE_STATE');
     const explicit = await s.captureAfterState(ws, null, {
@@ -97,7 +80,7 @@ describe('a before is used up by its after, and iterations only go forward', () 
   it('an earlier iteration number is ITERATION_OUT_OF_ORDER, the same one ITERATION_EXISTS', async () => {
     const s = newSnapshotter();
     const ws = repoWithCommit({ 'a.txt': 'a\n' });
-    await iteration(s, ws, 'r', 3, { 'a.txt': 'a2\n' });
+    await recordIteration(s, ws, 'r', 3, { 'a.txt': 'a2\n' });
     await s.captureBeforeState(ws, { runId: 'r' });
     writeFiles(ws, { 'a.txt': 'a3\n' });
     await expectCode(s.captureAfterState(ws, null, { runId: 'r', iteration: 0 }), 'ITERATION_OUT_OF_ORDER');
@@ -126,7 +109,7 @@ describe('verify confirms every stored field git can confirm', () => {
     it(`fails a hand-edited ${what}`, async () => {
       const s = newSnapshotter();
       const ws = repoWithCommit({ 'a.txt': 'a\n' });
-      const snap = await iteration(s, ws, 'r', 1, { 'a.txt': 'a2\nmore\n' });
+      const snap = await recordIteration(s, ws, 'r', 1, { 'a.txt': 'a2\nmore\n' });
       expect((await s.verify({ runId: 'r' })).ok).toBe(true);
       writeFileSync(snapshotFile(s, snap.id), JSON.stringify(edit(snap), null, 2));
       const report = await s.verify({ runId: 'r' });
@@ -138,15 +121,15 @@ describe('verify confirms every stored field git can confirm', () => {
   it('checks that each iteration starts where the previous one ended', async () => {
     const s = newSnapshotter();
     const ws = repoWithCommit({ 'a.txt': 'a\n' });
-    const one = await iteration(s, ws, 'r', 1, { 'a.txt': 'a2\n' });
+    const one = await recordIteration(s, ws, 'r', 1, { 'a.txt': 'a2\n' });
     writeFiles(ws, { 'dirty.txt': 'between iterations\n' });
-    await iteration(s, ws, 'r', 2, { 'a.txt': 'a3\n' });
+    await recordIteration(s, ws, 'r', 2, { 'a.txt': 'a3\n' });
     const report = await s.verify({ runId: 'r' });
     expect(report.checks.filter((c) => c.check === 'continuity')).toEqual([
       expect.objectContaining({ ok: true }),
     ]);
     // A second history that does not build on iteration 1.
-    const other = await iteration(s, ws, 'r', 3, { 'a.txt': 'a4\n' });
+    const other = await recordIteration(s, ws, 'r', 3, { 'a.txt': 'a4\n' });
     writeFileSync(snapshotFile(s, other.id), JSON.stringify({ ...other, beforeSha: one.beforeSha }, null, 2));
     const broken = await s.verify({ runId: 'r' });
     expect(broken.checks.filter((c) => c.check === 'continuity' && !c.ok)).toHaveLength(1);
@@ -160,7 +143,7 @@ describe('verify confirms every stored field git can confirm', () => {
     expect((empty.json() as { error: { code: string } }).error.code).toBe('NOTHING_TO_VERIFY');
 
     const ws = repoWithCommit({ 'a.txt': 'a\n' });
-    const snap = await iteration(s, ws, 'r', 1, { 'a.txt': 'a2\n' });
+    const snap = await recordIteration(s, ws, 'r', 1, { 'a.txt': 'a2\n' });
     writeFileSync(snap.patchPath as string, 'tampered\n');
     expect(
       runCli(['verify', '--run', 'r', '--home', s.options.home, '--artifacts-dir', s.options.artifactsDir])
@@ -202,7 +185,7 @@ describe('list, show and delete', () => {
   it('list --json names a corrupt store file on stderr and still lists the good records on stdout', async () => {
     const s = newSnapshotter();
     const ws = repoWithCommit({ 'a.txt': 'a\n' });
-    const snap = await iteration(s, ws, 'r', 1, { 'a.txt': 'a2\n' });
+    const snap = await recordIteration(s, ws, 'r', 1, { 'a.txt': 'a2\n' });
     writeFileSync(join(s.options.home, 'snapshots', 'snap-broken.json'), '{ not json');
     const res = runCli(['list', '--json', '--home', s.options.home]);
     expect(res.status).toBe(0);
@@ -219,8 +202,8 @@ describe('list, show and delete', () => {
   it('an abbreviated SHA shared by a no-change iteration names the snapshot that made the commit', async () => {
     const s = newSnapshotter();
     const ws = repoWithCommit({ 'a.txt': 'a\n' });
-    const made = await iteration(s, ws, 'r', 1, { 'a.txt': 'a2\n' });
-    const none = await iteration(s, ws, 'r', 2, {});
+    const made = await recordIteration(s, ws, 'r', 1, { 'a.txt': 'a2\n' });
+    const none = await recordIteration(s, ws, 'r', 2, {});
     expect(none.afterSha).toBe(made.afterSha);
     expect((await s.getSnapshot(made.afterSha.slice(0, 10))).id).toBe(made.id);
     // A deletion takes no guess: the shared SHA is ambiguous, the ids are not.
@@ -232,7 +215,7 @@ describe('list, show and delete', () => {
   it('delete removes the patch artifact with the record', async () => {
     const s = newSnapshotter();
     const ws = repoWithCommit({ 'a.txt': 'a\n' });
-    const snap = await iteration(s, ws, 'r', 1, { 'a.txt': 'a2\n' });
+    const snap = await recordIteration(s, ws, 'r', 1, { 'a.txt': 'a2\n' });
     const patch = snap.patchPath as string;
     expect(readFileSync(patch, 'utf8')).toContain('a2');
     await s.delete(snap.id);

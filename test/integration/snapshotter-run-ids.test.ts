@@ -6,29 +6,16 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Snapshot } from '../../types/snapshot.js';
 import { git, head, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
-import { expectCode, fingerprint, newSnapshotter } from '../helpers/snapshotter.js';
+import { expectCode, fingerprint, newSnapshotter, recordIteration } from '../helpers/snapshotter.js';
 
 const REF = 'refs/agentgate/runs/r/iteration-1';
-
-async function iteration(
-  s: ReturnType<typeof newSnapshotter>,
-  ws: string,
-  runId: string,
-  n: number,
-  files: Record<string, string>,
-): Promise<Snapshot> {
-  const before = await s.captureBeforeState(ws, { runId });
-  writeFiles(ws, files);
-  return s.captureAfterState(ws, before, { runId, iteration: n, taskPrompt: `task ${n}` });
-}
 
 describe('the same run id recorded by a second home in one repository', () => {
   it("is RUN_ID_TAKEN before anything is committed; the first home's ref and verify are untouched", async () => {
     const ws = repoWithCommit({ 'a.txt': 'a\n' });
     const [first, second] = [newSnapshotter(), newSnapshotter()];
-    const theirs = await iteration(first, ws, 'r', 1, { 'a.txt': 'a2\n' });
+    const theirs = await recordIteration(first, ws, 'r', 1, { 'a.txt': 'a2\n' });
     const before = await second.captureBeforeState(ws, { runId: 'r' });
     writeFiles(ws, { 'a.txt': 'a3\n' });
     const print = fingerprint(ws);
@@ -41,14 +28,14 @@ describe('the same run id recorded by a second home in one repository', () => {
     expect((await first.verify({ runId: 'r' })).ok).toBe(true);
     expect(await second.store.loadByRun('r')).toEqual([]);
     // Another run id is the way on.
-    const mine = await iteration(second, ws, 'r-2', 1, { 'b.txt': 'b\n' });
+    const mine = await recordIteration(second, ws, 'r-2', 1, { 'b.txt': 'b\n' });
     expect((await second.verify({ runId: 'r-2' })).ok).toBe(true);
     expect(mine.beforeSha).toBe(theirs.afterSha);
   });
 
   it('iterate refuses it before its agent runs', async () => {
     const ws = repoWithCommit({ 'a.txt': 'a\n' });
-    await iteration(newSnapshotter(), ws, 'r', 1, { 'a.txt': 'a2\n' });
+    await recordIteration(newSnapshotter(), ws, 'r', 1, { 'a.txt': 'a2\n' });
     const marker = join(tempDir('agentgate-marker-'), 'ran');
     const start = head(ws);
     await expectCode(
@@ -68,7 +55,7 @@ describe('the same run id recorded by a second home in one repository', () => {
   it('a no-change iteration of the first home is not moved by the second home either', async () => {
     const ws = repoWithCommit({ 'a.txt': 'a\n' });
     const [first, second] = [newSnapshotter(), newSnapshotter()];
-    const still = await iteration(first, ws, 'r', 1, {});
+    const still = await recordIteration(first, ws, 'r', 1, {});
     expect(still.afterSha).toBe(still.beforeSha);
     const before = await second.captureBeforeState(ws, { runId: 'r' });
     writeFiles(ws, { 'a.txt': 'a2\n' });
@@ -83,7 +70,7 @@ describe('the iteration ref of one home', () => {
   it('goes with delete (when it still names the snapshot), so the iteration can be captured again', async () => {
     const ws = repoWithCommit({ 'a.txt': 'a\n' });
     const s = newSnapshotter();
-    const first = await iteration(s, ws, 'r', 1, { 'a.txt': 'a2\n' });
+    const first = await recordIteration(s, ws, 'r', 1, { 'a.txt': 'a2\n' });
     const before = await s.captureBeforeState(ws, { runId: 'r' });
     writeFiles(ws, { 'a.txt': 'a3\n' });
     await s.delete(first.id);

@@ -21,6 +21,27 @@ function target(inputs: Record<string, string>, event: unknown, env: NodeJS.Proc
   );
 }
 
+/** The Action's io with our CLI's JSON answers given by `answer`; records the calls and the outputs. */
+function stubIo(inputs: Record<string, string>, summary: string, answer: (args: string[]) => unknown) {
+  const stub = { calls: [] as string[][], outputs: {} as Record<string, string>, io: {} as ActionIo };
+  stub.io = {
+    input: (name, fallback = '') => inputs[name] ?? fallback,
+    flag: (_name, fallback) => fallback,
+    cli: () => ({ status: 0, stdout: '' }),
+    cliJson: (args) => {
+      stub.calls.push(args);
+      return answer(args);
+    },
+    setOutputs: async (values) => {
+      stub.outputs = values;
+    },
+    stepSummary: summary,
+    outputDir: dir,
+    fail: (message) => new Error(message),
+  };
+  return stub;
+}
+
 describe('mode anchor: what it anchors', () => {
   it('a push: every commit of before..after', () => {
     expect(target({}, { before: A, after: B })).toEqual(['--range', `${A}..${B}`]);
@@ -54,27 +75,12 @@ describe('mode anchor: a push that brought no new first-parent commit', () => {
   it('anchors nothing and passes: empty outputs, a summary line, no report and nothing pushed, min-coverage met', async () => {
     const summary = join(dir, 'summary.md');
     writeFileSync(summary, '');
-    const calls: string[][] = [];
-    let outputs: Record<string, string> = {};
-    const inputs: Record<string, string> = { range: `${A}..${A}`, 'min-coverage': '80' };
-    const io: ActionIo = {
-      input: (name, fallback = '') => inputs[name] ?? fallback,
-      flag: (_name, fallback) => fallback,
-      cli: () => ({ status: 0, stdout: '' }),
-      cliJson: (args) => {
-        calls.push(args);
-        return args[0] === 'anchor' ? [] : {};
-      },
-      setOutputs: async (values) => {
-        outputs = values;
-      },
-      stepSummary: summary,
-      outputDir: dir,
-      fail: (message) => new Error(message),
-    };
-    await anchor(io, {});
-    expect(calls.map((c) => c[0])).toEqual(['fetch', 'anchor']);
-    expect(outputs).toEqual({
+    const stub = stubIo({ range: `${A}..${A}`, 'min-coverage': '80' }, summary, (args) =>
+      args[0] === 'anchor' ? [] : {},
+    );
+    await anchor(stub.io, {});
+    expect(stub.calls.map((c) => c[0])).toEqual(['fetch', 'anchor']);
+    expect(stub.outputs).toEqual({
       commits: '',
       runs: '',
       files: '0',
@@ -90,28 +96,16 @@ describe('mode anchor: a push that brought no new first-parent commit', () => {
 
 describe('mode anchor: the step summary stays within 1 MiB', () => {
   function anchorIo(inputs: Record<string, string>, summary: string, appended: string[]) {
-    const calls: string[][] = [];
-    const io: ActionIo = {
-      input: (name, fallback = '') => inputs[name] ?? fallback,
-      flag: (_name, fallback) => fallback,
-      cli: () => ({ status: 0, stdout: '' }),
-      cliJson: (args) => {
-        calls.push(args);
-        if (args[0] === 'anchor')
-          return Array.from({ length: 5 }, (_, i) => ({
-            commit: String(i).repeat(40),
-            coverage: { files: 1, filesFromRuns: 1, linesAdded: 1, linesFromRuns: 1 },
-            runs: [],
-          }));
-        if (args[0] === 'report' && args.includes('md')) return { appended: appended.shift() ?? 'whole' };
-        return {};
-      },
-      setOutputs: async () => undefined,
-      stepSummary: summary,
-      outputDir: dir,
-      fail: (message) => new Error(message),
-    };
-    return { io, calls };
+    return stubIo(inputs, summary, (args) => {
+      if (args[0] === 'anchor')
+        return Array.from({ length: 5 }, (_, i) => ({
+          commit: String(i).repeat(40),
+          coverage: { files: 1, filesFromRuns: 1, linesAdded: 1, linesFromRuns: 1 },
+          runs: [],
+        }));
+      if (args[0] === 'report' && args.includes('md')) return { appended: appended.shift() ?? 'whole' };
+      return {};
+    });
   }
   const sections = (calls: string[][]) => calls.filter((c) => c[0] === 'report' && c.includes('md')).length;
 
