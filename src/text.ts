@@ -51,3 +51,50 @@ function splits(text: string, starts: readonly number[], k: number): boolean {
   for (let i = k - 1; i >= 0 && isRegionalIndicator(text.codePointAt(starts[i] as number)); i--) run += 1;
   return run % 2 === 1;
 }
+
+/**
+ * The characters that hide, reorder or break text for whoever reads it: C0 and C1 controls; the
+ * bidirectional-text controls that reorder what is shown around them (U+061C, U+200E, U+200F,
+ * U+202A-U+202E, U+2066-U+2069: the Trojan Source characters); the line and paragraph separators
+ * U+2028 and U+2029; and the invisible format characters that hide text or join what looks apart
+ * (U+00AD, U+200B-U+200D, U+2060-U+2064, U+FEFF). ESC too, whatever follows it.
+ */
+const HIDDEN_CLASS =
+  '[\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff]';
+const HIDDEN = new RegExp(HIDDEN_CLASS, 'g');
+/** The same, and half a surrogate pair, which UTF-8 cannot hold (a file would get U+FFFD there). */
+const HIDDEN_OR_HALF = new RegExp(
+  `${HIDDEN_CLASS}|[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]`,
+  'g',
+);
+
+/**
+ * `text` with every hidden character shown escaped, `\xNN` or `\uNNNN` (or as `named` names it:
+ * `\n`), so that what a person reads is what the text holds; `halves` escapes half surrogate pairs too.
+ */
+export function escapeHidden(
+  text: string,
+  opts: { named?: Readonly<Record<string, string>>; halves?: boolean } = {},
+): string {
+  return text.replace(opts.halves === true ? HIDDEN_OR_HALF : HIDDEN, (c) => {
+    const code = c.charCodeAt(0);
+    return (
+      opts.named?.[c] ??
+      (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`)
+    );
+  });
+}
+
+/**
+ * The first `limit` code points, cut where the count says (the contract's "first 100 characters" of
+ * a task): never half a surrogate pair, which git would store as U+FFFD.
+ */
+export function firstCodePoints(text: string, limit: number): string {
+  let out = '';
+  let count = 0;
+  for (const char of text) {
+    if (count++ === limit) break;
+    out += char;
+  }
+  return out;
+}

@@ -1,3 +1,4 @@
+import { escapeHidden } from '../text.js';
 import type { StoreCorruptError } from '../errors.js';
 /** Everything the CLI shows people: plain tables, colour only on a TTY and never with NO_COLOR. */
 export function useColour(terminal: boolean): boolean {
@@ -28,34 +29,19 @@ export function visibleWidth(text: string): number {
   return text.replace(ANSI, '').length;
 }
 
-/**
- * What printable() shows escaped: C0 and C1 controls; the bidirectional-text controls that reorder
- * what is shown around them (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069: the Trojan
- * Source characters); the line and paragraph separators U+2028 and U+2029; and the invisible
- * format characters that hide text or join what looks apart (U+00AD, U+200B-U+200D, U+2060-U+2064,
- * U+FEFF). The escape character too, whatever follows it: a colour code in a file name could
- * hide what follows it (ESC[8m) or pass for one of ours.
- */
-const HIDDEN =
-  // eslint-disable-next-line no-control-regex -- control characters are what we look for
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+/** Named escapes printable() uses for the commonest hidden characters. */
+const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /**
  * The one function that makes text from elsewhere (a file name, a branch, a fetched verdict's
- * command or reason, a record) visible as it is, on one line, for people: every character in
- * HIDDEN is shown escaped (`\n`, `\x1b`, `\u202e`), so what a person reads is what the text holds
- * and what would run. A name cannot break a table row, start a line that CI reads as a workflow
- * command (`::warning::`), drive the terminal, or reorder or hide what is around it.
+ * command or reason, a record) visible as it is, on one line, for people: every hidden character
+ * (escapeHidden in src/text.ts) is shown escaped (`\n`, `\x1b`, `\u202e`), so what a person reads is
+ * what the text holds and what would run. A name cannot break a table row, start a line that CI
+ * reads as a workflow command (`::warning::`), drive the terminal, or reorder or hide what is
+ * around it.
  */
 export function printable(text: string): string {
-  return text.replace(HIDDEN, (c) => {
-    const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-    const code = c.charCodeAt(0);
-    return (
-      named[c] ??
-      (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`)
-    );
-  });
+  return escapeHidden(text, { named: NAMED });
 }
 
 // A line CI reads as a workflow command: `::` after any blanks (GitHub's runner trims them first);

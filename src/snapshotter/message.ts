@@ -1,3 +1,5 @@
+import { firstCodePoints } from '../text.js';
+
 /**
  * The after commit's message (CONTRACT.md), with trailers that let the store be rebuilt from the
  * repository alone: `git log --format=%(trailers)` gives back run, iteration and before SHA.
@@ -29,7 +31,7 @@ export function iterationMessage(m: IterationMessage): string {
 
 /** The message's `Task:` line for a task prompt: its first 100 characters on one line. */
 export function taskLine(taskPrompt: string): string {
-  return `Task: ${firstChars(oneLine(taskPrompt), TASK_LIMIT)}`;
+  return `Task: ${firstCodePoints(oneLine(taskPrompt), TASK_LIMIT)}`;
 }
 
 /** The message's `Gate:` line for a gate plan source. */
@@ -53,20 +55,6 @@ export function wipStagedMessage(runId: string): string {
 export function trailer(message: string, key: string): string | null {
   const line = message.split('\n').find((l) => l.startsWith(`${key}: `));
   return line === undefined ? null : line.slice(key.length + 2).trim();
-}
-
-/**
- * The first `limit` characters, counted in code points: cutting UTF-16 units could split a
- * surrogate pair and leave a lone half, which git would store as U+FFFD.
- */
-function firstChars(text: string, limit: number): string {
-  let out = '';
-  let count = 0;
-  for (const char of text) {
-    if (count++ === limit) break;
-    out += char;
-  }
-  return out;
 }
 
 /**
