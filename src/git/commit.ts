@@ -1,14 +1,13 @@
-import { lstat, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import { GitFailedError, InvalidArgumentError } from '../errors.js';
-import { encodeBytes, fsPath } from '../fs/path-bytes.js';
+import { encodeBytes } from '../fs/path-bytes.js';
 import { assertGitId, isFullId } from './ids.js';
 import { getTree, readHead, updateRefs, type HeadInfo } from './refs.js';
 import { isInside, type Repo } from './repo.js';
 import { STAGING_CONFIG } from './hardening.js';
 import { runGit, type GitOptions } from './runner.js';
 import { listUncompared } from './state.js';
-import type { UncomparedEntry } from './parsers/ls-files-tagged.js';
 
 export interface SnapshotCommitOptions {
   /**
@@ -130,21 +129,17 @@ export interface UnstageablePath {
  * `ls-files`, and a `hash-object` only when there are such files.
  */
 async function hiddenChanges(repo: Repo): Promise<UnstageablePath[]> {
-  const present: UncomparedEntry[] = [];
-  for (const e of await listUncompared(repo)) {
-    const st = await lstat(fsPath(resolve(repo.topLevel, e.path))).catch(() => null);
-    // A file a sparse checkout left out is absent: nothing hides there.
-    if (st?.isFile() === true) present.push(e);
-  }
+  const present = await listUncompared(repo);
   if (present.length === 0) return [];
   const plain = present.filter((e) => !e.path.includes('\n'));
   const res = await runGit(repo, ['hash-object', '--stdin-paths'], {
     input: encodeBytes(plain.map((e) => `${e.path}\n`).join('')),
   });
   const ids = res.stdout.split('\n');
+  const unchanged = new Set(plain.filter((e, i) => ids[i] === e.oid));
   // A name with a line break cannot be asked on that stdin: it counts as changed.
   return present
-    .filter((e) => !plain.includes(e) || ids[plain.indexOf(e)] !== e.oid)
+    .filter((e) => !unchanged.has(e))
     .map((e) => ({ path: e.path, reason: 'not-compared' as const }));
 }
 

@@ -1,7 +1,7 @@
-import { access, readFile } from 'node:fs/promises';
+import { access, lstat, readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { HeadState } from '../../types/snapshot.js';
-import { decodeBytes, hasEscapedBytes } from '../fs/path-bytes.js';
+import { decodeBytes, fsPath, hasEscapedBytes } from '../fs/path-bytes.js';
 import { parseUncompared, type UncomparedEntry } from './parsers/ls-files-tagged.js';
 import { parseUnmergedPaths } from './parsers/ls-files-unmerged.js';
 import { parseStatusV2, type StatusEntry, type StatusReport } from './parsers/status.js';
@@ -125,8 +125,18 @@ function excludedBy(excludes: readonly string[]): (path: string) => boolean {
  * `--skip-worktree`): status, diff and add never look at them, so a change there is invisible to
  * every check built on them.
  */
-export async function listUncompared(repo: GitOptions): Promise<UncomparedEntry[]> {
-  return parseUncompared(decodeBytes((await runGitBuffer(repo, ['ls-files', '-z', '-v', '-s'])).stdout));
+export async function listUncompared(repo: Repo): Promise<UncomparedEntry[]> {
+  const all = parseUncompared(decodeBytes((await runGitBuffer(repo, ['ls-files', '-z', '-v', '-s'])).stdout));
+  // A file a sparse checkout left out (skip-worktree, absent) hides nothing: only files on disk count.
+  const onDisk = await Promise.all(
+    all.map((e) =>
+      lstat(fsPath(join(repo.topLevel, e.path))).then(
+        (st) => st.isFile(),
+        () => false,
+      ),
+    ),
+  );
+  return all.filter((_, i) => onDisk[i]);
 }
 
 /**

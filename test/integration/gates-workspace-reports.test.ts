@@ -112,3 +112,17 @@ describe('gates of one iteration in the workspace, one after another', () => {
     expect(refused.details.paths).toEqual(['junit.xml']);
   });
 });
+
+describe('a workspace gate in a sparse checkout', () => {
+  it('runs: the files the cone leaves out are marked skip-worktree but absent, so nothing hides there', async () => {
+    const dir = repoWithCommit({ 'a/x.txt': 'x\n', 'b/y.txt': 'y\n' });
+    const snapshotter = newSnapshotter();
+    await snapshotter.captureBeforeState(dir, { runId: 'r1' });
+    writeFiles(dir, { 'a/z.txt': 'z\n' });
+    await snapshotter.captureAfterState(dir, null, { runId: 'r1', iteration: 1 });
+    git(dir, ['sparse-checkout', 'set', 'a']);
+    const gates = new Gates(snapshotter);
+    const result = await gates.run(dir, { runId: 'r1', name: 'test', command: ['true'], echo: quiet() });
+    expect(result.verdict).toBe('pass');
+  });
+});
