@@ -66,14 +66,6 @@ export async function captureBeforeState(
 ): Promise<BeforeState> {
   const runId = assertSafeId(opts.runId, 'run id');
   const onDirty = opts.onDirty ?? core.options.onDirty;
-  // A misspelt word must not mean "commit": a WIP commit of someone's work is not undone by a retry.
-  if (!(ON_DIRTY as readonly string[]).includes(onDirty))
-    throw new InvalidArgumentError(
-      `onDirty must be one of ${ON_DIRTY.join(', ')}, not ${JSON.stringify(onDirty)}`,
-      {
-        details: { onDirty },
-      },
-    );
   const { repo, nested } = await openOrInit(core, workspace, onDirty, opts.init === true);
   return withRepoLock(repo, core.options.lockTimeoutMs, async () => {
     assertRunWorkspace(await core.store.loadRun(runId), runId, repo.topLevel);
@@ -221,6 +213,15 @@ export async function openOrInit(
   onDirty: OnDirty,
   init: boolean,
 ): Promise<{ repo: Repo; nested: string[] }> {
+  // Checked here, where `before` and `iterate` both start: a misspelt word must not mean "commit"
+  // (a WIP commit of someone's work is not undone by a retry).
+  if (!(ON_DIRTY as readonly string[]).includes(onDirty))
+    throw new InvalidArgumentError(
+      `onDirty must be one of ${ON_DIRTY.join(', ')}, not ${JSON.stringify(onDirty)}`,
+      {
+        details: { onDirty },
+      },
+    );
   try {
     return { repo: await openRepo(workspace, core.gitOptions()), nested: [] };
   } catch (cause) {

@@ -81,6 +81,16 @@ describe('captureBeforeState', () => {
       s.captureBeforeState(dir, { runId: 'r', onDirty: 'eror' as unknown as 'error' }),
       'INVALID_ARGUMENT',
     );
+    // ... by iterate too, before its agent runs.
+    await expectCode(
+      s.iterate(dir, {
+        runId: 'r',
+        iteration: 1,
+        onDirty: 'eror' as unknown as 'error',
+        agent: { argv: ['sh', '-c', 'echo ran > ran.txt'] },
+      }),
+      'INVALID_ARGUMENT',
+    );
     expect(fingerprint(dir)).toBe(print);
   });
 
