@@ -98,3 +98,9 @@ export function firstCodePoints(text: string, limit: number): string {
   }
   return out;
 }
+
+/** `text` as firstChars cuts it to `max` characters, with `…` after it when it was cut. */
+export function ellipsized(text: string, max: number): string {
+  const kept = firstChars(text, max);
+  return kept.cut ? `${kept.text}…` : text;
+}

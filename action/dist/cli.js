@@ -3576,6 +3576,68 @@ var init_config = __esm({
   }
 });
 
+// src/text.ts
+function extendsPrevious(cp) {
+  return cp === ZWJ || cp >= 127995 && cp <= 127999 || cp >= 917536 && cp <= 917631 || MARK.test(String.fromCodePoint(cp));
+}
+function firstChars(text, max) {
+  if (text.length <= max) return { text, cut: false };
+  const starts = [];
+  let end = 0;
+  for (const char of text) {
+    if (starts.length === max) break;
+    starts.push(end);
+    end += char.length;
+  }
+  if (end === text.length) return { text, cut: false };
+  starts.push(end);
+  let keep = max;
+  while (keep > 0 && splits(text, starts, keep)) keep -= 1;
+  return { text: text.slice(0, starts[keep === 0 ? max : keep]), cut: true };
+}
+function splits(text, starts, k) {
+  const next = text.codePointAt(starts[k]);
+  if (extendsPrevious(next) || text.codePointAt(starts[k - 1]) === ZWJ) return true;
+  if (!isRegionalIndicator(next)) return false;
+  let run = 0;
+  for (let i = k - 1; i >= 0 && isRegionalIndicator(text.codePointAt(starts[i])); i--) run += 1;
+  return run % 2 === 1;
+}
+function escapeHidden(text, opts = {}) {
+  return text.replace(opts.halves === true ? HIDDEN_OR_HALF : HIDDEN, (c) => {
+    const code2 = c.charCodeAt(0);
+    return opts.named?.[c] ?? (code2 <= 255 ? `\\x${code2.toString(16).padStart(2, "0")}` : `\\u${code2.toString(16).padStart(4, "0")}`);
+  });
+}
+function firstCodePoints(text, limit) {
+  let out = "";
+  let count = 0;
+  for (const char of text) {
+    if (count++ === limit) break;
+    out += char;
+  }
+  return out;
+}
+function ellipsized(text, max) {
+  const kept = firstChars(text, max);
+  return kept.cut ? `${kept.text}\u2026` : text;
+}
+var MARK, ZWJ, isRegionalIndicator, HIDDEN_CLASS, HIDDEN, HIDDEN_OR_HALF;
+var init_text = __esm({
+  "src/text.ts"() {
+    "use strict";
+    MARK = new RegExp("^\\p{M}$", "u");
+    ZWJ = 8205;
+    isRegionalIndicator = (cp) => cp !== void 0 && cp >= 127462 && cp <= 127487;
+    HIDDEN_CLASS = "[\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff]";
+    HIDDEN = new RegExp(HIDDEN_CLASS, "g");
+    HIDDEN_OR_HALF = new RegExp(
+      `${HIDDEN_CLASS}|[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]`,
+      "g"
+    );
+  }
+});
+
 // src/cli/output.ts
 function useColour(terminal) {
   return terminal && process.env.NO_COLOR === void 0 && process.env.TERM !== "dumb";
@@ -3590,11 +3652,7 @@ function visibleWidth(text) {
   return text.replace(ANSI, "").length;
 }
 function printable(text) {
-  return text.replace(HIDDEN, (c) => {
-    const named2 = { "\n": "\\n", "\r": "\\r", "	": "\\t" };
-    const code2 = c.charCodeAt(0);
-    return named2[c] ?? (code2 <= 255 ? `\\x${code2.toString(16).padStart(2, "0")}` : `\\u${code2.toString(16).padStart(4, "0")}`);
-  });
+  return escapeHidden(text, { named: NAMED });
 }
 function noWorkflowCommands(text) {
   return text.replace(COMMAND_LINE, "$1\\x3a");
@@ -3630,10 +3688,11 @@ function storeWarning(p) {
 function errorJson(code2, message, details = {}) {
   return { code: code2, message, ...Object.keys(details).length > 0 ? { details } : {} };
 }
-var CODES, Painted, ANSI, HIDDEN, COMMAND_LINE, VERIFY_FAILED_EXIT;
+var CODES, Painted, ANSI, NAMED, COMMAND_LINE, VERIFY_FAILED_EXIT;
 var init_output = __esm({
   "src/cli/output.ts"() {
     "use strict";
+    init_text();
     CODES = { red: 31, green: 32, yellow: 33, dim: 2, bold: 1 };
     Painted = class {
       constructor(text) {
@@ -3642,8 +3701,7 @@ var init_output = __esm({
       text;
     };
     ANSI = /\u001b\[[0-9;]*m/g;
-    HIDDEN = // eslint-disable-next-line no-control-regex -- control characters are what we look for
-    /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+    NAMED = { "\n": "\\n", "\r": "\\r", "	": "\\t" };
     COMMAND_LINE = /^([^\S\r\n]*):(?=:)/gm;
     VERIFY_FAILED_EXIT = 3;
   }
@@ -6941,7 +6999,7 @@ function iterationMessage(m) {
   ].join("\n");
 }
 function taskLine(taskPrompt) {
-  return `Task: ${firstChars(oneLine(taskPrompt), TASK_LIMIT)}`;
+  return `Task: ${firstCodePoints(oneLine(taskPrompt), TASK_LIMIT)}`;
 }
 function gateLine(gatePlanSource) {
   return `Gate: ${oneLine(gatePlanSource)}`;
@@ -6962,15 +7020,6 @@ function trailer(message, key) {
   const line = message.split("\n").find((l) => l.startsWith(`${key}: `));
   return line === void 0 ? null : line.slice(key.length + 2).trim();
 }
-function firstChars(text, limit) {
-  let out = "";
-  let count = 0;
-  for (const char of text) {
-    if (count++ === limit) break;
-    out += char;
-  }
-  return out;
-}
 function oneLine(text) {
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, " ").trim();
 }
@@ -6978,6 +7027,7 @@ var WIP_SUBJECT, TASK_LIMIT;
 var init_message = __esm({
   "src/snapshotter/message.ts"() {
     "use strict";
+    init_text();
     WIP_SUBJECT = "[agentgate] WIP before run";
     TASK_LIMIT = 100;
   }
@@ -7792,11 +7842,11 @@ var init_snapshot_store = __esm({
         snapshots.sort(byRunThenIteration);
         return { snapshots, problems };
       }
-      /** Every run record that loads, oldest first, and one STORE_CORRUPT per file that does not. */
       /** See RunRecords.whileIterating: one `iterate` of a run at a time. */
       whileIterating(runId, iteration, fn, onDeadHolder) {
         return this.runs.whileIterating(runId, iteration, fn, onDeadHolder);
       }
+      /** Every run record that loads, oldest first, and one STORE_CORRUPT per file that does not. */
       async listRuns() {
         return this.runs.list();
       }
@@ -10235,43 +10285,6 @@ var init_attempt = __esm({
   }
 });
 
-// src/text.ts
-function extendsPrevious(cp) {
-  return cp === ZWJ || cp >= 127995 && cp <= 127999 || cp >= 917536 && cp <= 917631 || MARK.test(String.fromCodePoint(cp));
-}
-function firstChars2(text, max) {
-  if (text.length <= max) return { text, cut: false };
-  const starts = [];
-  let end = 0;
-  for (const char of text) {
-    if (starts.length === max) break;
-    starts.push(end);
-    end += char.length;
-  }
-  if (end === text.length) return { text, cut: false };
-  starts.push(end);
-  let keep = max;
-  while (keep > 0 && splits(text, starts, keep)) keep -= 1;
-  return { text: text.slice(0, starts[keep === 0 ? max : keep]), cut: true };
-}
-function splits(text, starts, k) {
-  const next = text.codePointAt(starts[k]);
-  if (extendsPrevious(next) || text.codePointAt(starts[k - 1]) === ZWJ) return true;
-  if (!isRegionalIndicator(next)) return false;
-  let run = 0;
-  for (let i = k - 1; i >= 0 && isRegionalIndicator(text.codePointAt(starts[i])); i--) run += 1;
-  return run % 2 === 1;
-}
-var MARK, ZWJ, isRegionalIndicator;
-var init_text = __esm({
-  "src/text.ts"() {
-    "use strict";
-    MARK = new RegExp("^\\p{M}$", "u");
-    ZWJ = 8205;
-    isRegionalIndicator = (cp) => cp !== void 0 && cp >= 127462 && cp <= 127487;
-  }
-});
-
 // node_modules/xmlchars/xml/1.0/ed5.js
 var require_ed5 = __commonJS({
   "node_modules/xmlchars/xml/1.0/ed5.js"(exports) {
@@ -12216,8 +12229,7 @@ function failureOf(c) {
   };
 }
 function cut(text, max) {
-  const kept = firstChars2(text, max - 1);
-  return text.length <= max || !kept.cut ? text : `${kept.text}\u2026`;
+  return text.length <= max ? text : ellipsized(text, max - 1);
 }
 var import_saxes, JunitParseError, MAX_NAME, MAX_MESSAGE, MAX_DEPTH, JunitCounter;
 var init_junit = __esm({
@@ -12343,7 +12355,7 @@ var init_junit = __esm({
       addText(text) {
         const p = this.open?.problem;
         if (p === void 0 || p === null || this.path.length < p.depth || p.message !== null) return;
-        if (p.text.length <= MAX_MESSAGE) p.text += firstChars2(text, MAX_MESSAGE + 1 - p.text.length).text;
+        if (p.text.length <= MAX_MESSAGE) p.text += firstChars(text, MAX_MESSAGE + 1 - p.text.length).text;
       }
     };
   }
@@ -12552,8 +12564,7 @@ function howItEnded(input) {
 }
 function oneLine2(text) {
   const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").trim();
-  const kept = firstChars2(flat, MAX_REASON - 1);
-  return flat.length <= MAX_REASON || !kept.cut ? flat : `${kept.text}\u2026`;
+  return flat.length <= MAX_REASON ? flat : ellipsized(flat, MAX_REASON - 1);
 }
 var MAX_REASON;
 var init_verdict = __esm({
@@ -12792,7 +12803,7 @@ var init_status = __esm({
 });
 
 // src/git/state.ts
-import { access, readFile as readFile7 } from "node:fs/promises";
+import { access, lstat as lstat5, readFile as readFile7 } from "node:fs/promises";
 import { join as join16, sep as sep5 } from "node:path";
 function operationInProgress(op) {
   return {
@@ -12843,7 +12854,16 @@ function excludedBy(excludes) {
   return (path2) => prefixes.some((x) => path2 === x || path2.startsWith(`${x}/`));
 }
 async function listUncompared(repo) {
-  return parseUncompared(decodeBytes((await runGitBuffer(repo, ["ls-files", "-z", "-v", "-s"])).stdout));
+  const all = parseUncompared(decodeBytes((await runGitBuffer(repo, ["ls-files", "-z", "-v", "-s"])).stdout));
+  const onDisk = await Promise.all(
+    all.map(
+      (e) => lstat5(fsPath(join16(repo.topLevel, e.path))).then(
+        (st) => st.isFile(),
+        () => false
+      )
+    )
+  );
+  return all.filter((_, i) => onDisk[i]);
 }
 async function firstTrackedIn(repo, dirs) {
   if (dirs.length === 0) return null;
@@ -13764,7 +13784,7 @@ var init_local_paths = __esm({
 });
 
 // src/git/commit.ts
-import { lstat as lstat5, realpath as realpath5 } from "node:fs/promises";
+import { realpath as realpath5 } from "node:fs/promises";
 import { relative as relative5, resolve as resolve13, sep as sep7 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
@@ -13804,11 +13824,7 @@ async function commitIndex(repo, message) {
   return { ref: head.ref, sha };
 }
 async function hiddenChanges(repo) {
-  const present = [];
-  for (const e of await listUncompared(repo)) {
-    const st = await lstat5(fsPath(resolve13(repo.topLevel, e.path))).catch(() => null);
-    if (st?.isFile() === true) present.push(e);
-  }
+  const present = await listUncompared(repo);
   if (present.length === 0) return [];
   const plain2 = present.filter((e) => !e.path.includes("\n"));
   const res = await runGit(repo, ["hash-object", "--stdin-paths"], {
@@ -13816,7 +13832,8 @@ async function hiddenChanges(repo) {
 `).join(""))
   });
   const ids = res.stdout.split("\n");
-  return present.filter((e) => !plain2.includes(e) || ids[plain2.indexOf(e)] !== e.oid).map((e) => ({ path: e.path, reason: "not-compared" }));
+  const unchanged = new Set(plain2.filter((e, i) => ids[i] === e.oid));
+  return present.filter((e) => !unchanged.has(e)).map((e) => ({ path: e.path, reason: "not-compared" }));
 }
 async function stageAll(repo, excludes) {
   const skipped = [];
@@ -14279,13 +14296,6 @@ var init_core3 = __esm({
 async function captureBeforeState(core, workspace, opts) {
   const runId = assertSafeId(opts.runId, "run id");
   const onDirty = opts.onDirty ?? core.options.onDirty;
-  if (!ON_DIRTY.includes(onDirty))
-    throw new InvalidArgumentError(
-      `onDirty must be one of ${ON_DIRTY.join(", ")}, not ${JSON.stringify(onDirty)}`,
-      {
-        details: { onDirty }
-      }
-    );
   const { repo, nested } = await openOrInit(core, workspace, onDirty, opts.init === true);
   return withRepoLock(repo, core.options.lockTimeoutMs, async () => {
     assertRunWorkspace(await core.store.loadRun(runId), runId, repo.topLevel);
@@ -14379,6 +14389,13 @@ async function assertBuildsOnRun(core, repo, run, start, what, iteration) {
   );
 }
 async function openOrInit(core, workspace, onDirty, init) {
+  if (!ON_DIRTY.includes(onDirty))
+    throw new InvalidArgumentError(
+      `onDirty must be one of ${ON_DIRTY.join(", ")}, not ${JSON.stringify(onDirty)}`,
+      {
+        details: { onDirty }
+      }
+    );
   try {
     return { repo: await openRepo(workspace, core.gitOptions()), nested: [] };
   } catch (cause) {
@@ -15148,11 +15165,11 @@ async function removeIterationRef(core, snapshot) {
   const local = await core.withLocalPaths(snapshot);
   const repo = await openRepo(local.workspace, core.gitOptions()).catch(() => null);
   if (repo === null) return;
-  const ref = iterationRef(snapshot.runId, snapshot.iteration);
-  if (await readRef(repo, ref) !== snapshot.afterSha) return;
-  await deleteRef(repo, ref, snapshot.afterSha).catch((error2) => {
-    if (!(error2 instanceof ConcurrentUpdateError)) throw error2;
-  });
+  await deleteRef(repo, iterationRef(snapshot.runId, snapshot.iteration), snapshot.afterSha).catch(
+    (error2) => {
+      if (!(error2 instanceof ConcurrentUpdateError)) throw error2;
+    }
+  );
 }
 async function removeArtifact(core, snapshot) {
   const local = await core.withLocalPaths(snapshot);
@@ -18477,7 +18494,7 @@ details.file{border-top:1px solid #eaeef2}details.file>summary{cursor:pointer;pa
 });
 
 // src/report/markdown.ts
-function renderMarkdown(report3, limit = STEP_SUMMARY_LIMIT) {
+function renderMarkdown(report3, limit = GITHUB_STEP_SUMMARY_LIMIT) {
   const v = report3.verification;
   const failed = v.checks.filter((c) => !c.ok);
   const head = [
@@ -18575,14 +18592,13 @@ function cell(text) {
 function code(text) {
   return text.replace(/[`\r\n]/g, "");
 }
-var STEP_SUMMARY_LIMIT;
 var init_markdown = __esm({
   "src/report/markdown.ts"() {
     "use strict";
+    init_github();
     init_visible();
     init_gates3();
     init_model();
-    STEP_SUMMARY_LIMIT = 1024 * 1024;
   }
 });
 
@@ -18644,7 +18660,7 @@ ${r.unlisted ? `<p class="none">Lines no run wrote are not listed for ${r.unlist
 </html>
 `;
 }
-function renderAnchorMarkdown(r, limit = STEP_SUMMARY_LIMIT) {
+function renderAnchorMarkdown(r, limit = GITHUB_STEP_SUMMARY_LIMIT) {
   const head = [
     `## agentgate anchor \`${r.commit.slice(0, 12)}\``,
     "",
@@ -18700,6 +18716,7 @@ var init_anchor_render = __esm({
     "use strict";
     init_dotenv();
     init_html();
+    init_github();
     init_markdown();
     RECORDED = {
       same: "the recorded anchor recomputes the same",
@@ -27991,7 +28008,7 @@ var init_sessions = __esm({
 // src/checkpoints/message.ts
 function encodeMessage(meta2) {
   const line = meta2.label?.split("\n")[0] ?? "";
-  const firstLine2 = firstChars2(line, 72).text.replace(CONTROL, " ");
+  const firstLine2 = firstChars(line, 72).text.replace(CONTROL, " ");
   const subject = meta2.kind === "safety" ? "agentgate safety checkpoint" : "agentgate checkpoint";
   return `${subject}${firstLine2 ? `: ${firstLine2}` : ""}
 
@@ -28016,7 +28033,8 @@ function newCheckpointRef(now = Date.now()) {
   return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomHex(3)}`;
 }
 function lineEntryOf(r) {
-  return { ...entryOf(r), ...decodeMessage(r.body, r.date), oid: r.oid };
+  const meta2 = decodeMessage(r.body, r.date);
+  return { ...plainEntry({ ref: r.ref, hash: r.tree, ...meta2 }), ...meta2, oid: r.oid };
 }
 function plainEntry(e) {
   const { ref, hash, label, createdAt, kind, session, event, prompt, role } = e;
@@ -30507,7 +30525,7 @@ var init_budget = __esm({
 import { appendFile as appendFile3, mkdir as mkdir11, rename as rename6, stat as stat24 } from "node:fs/promises";
 import { dirname as dirname20 } from "node:path";
 async function appendHookLog(file, line) {
-  const text = firstChars2(escapeHidden(line), MAX_LINE).text;
+  const text = firstChars(escapeHidden(line, { halves: true }), MAX_LINE).text;
   try {
     await mkdir11(dirname20(file), { recursive: true });
     const size = await stat24(file).then(
@@ -30522,13 +30540,7 @@ async function appendHookLog(file, line) {
     return `could not write the hook log ${file} (${errnoOf(error2)})`;
   }
 }
-function escapeHidden(text) {
-  return text.replace(HIDDEN2, (c) => {
-    const code2 = c.charCodeAt(0);
-    return code2 <= 255 ? `\\x${code2.toString(16).padStart(2, "0")}` : `\\u${code2.toString(16).padStart(4, "0")}`;
-  });
-}
-var HOOK_LOG_MAX_BYTES, MAX_LINE, HIDDEN2;
+var HOOK_LOG_MAX_BYTES, MAX_LINE;
 var init_log2 = __esm({
   "src/hooks/log.ts"() {
     "use strict";
@@ -30536,8 +30548,6 @@ var init_log2 = __esm({
     init_text();
     HOOK_LOG_MAX_BYTES = 1024 * 1024;
     MAX_LINE = 2e3;
-    HIDDEN2 = // eslint-disable-next-line no-control-regex -- control characters are what we look for
-    /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
   }
 });
 
@@ -30614,8 +30624,7 @@ function labelOf(event, recordPrompts) {
   const head = `${event.event}${event.detail ? ` ${event.detail}` : ""}`;
   if (event.promptText === void 0) return head;
   const text = recordPrompts ? event.promptText : event.promptText.trim().replace(/\s+/g, " ");
-  const kept = firstChars2(text, recordPrompts ? RECORDED_PROMPT_MAX : PROMPT_LABEL_CHARS);
-  return `${head}: ${kept.text}${kept.cut ? "\u2026" : ""}`;
+  return `${head}: ${ellipsized(text, recordPrompts ? RECORDED_PROMPT_MAX : PROMPT_LABEL_CHARS)}`;
 }
 function failure2(error2) {
   return {
@@ -31120,7 +31129,7 @@ async function checkpointOf(adapter, input, opts) {
   } catch (error2) {
     return refuse(
       "invalid",
-      `stdin is not a JSON event (${firstChars2(error2.message, 200).text})`,
+      `stdin is not a JSON event (${firstChars(error2.message, 200).text})`,
       opts.event
     );
   }
@@ -32013,7 +32022,7 @@ function changedLists(target, hooks, entryOf2) {
       continue;
     }
     const next = nextList(current, target, ours ? entryOf2(event) : null);
-    if (next !== null) out.push({ event, current, next });
+    if (next !== null) out.push({ event, next });
   }
   return out;
 }
@@ -32606,19 +32615,19 @@ async function planScripts(target, command) {
 async function assertDirectory(dir) {
   const stats4 = await stat26(dir).catch((error2) => {
     if (error2.code === "ENOENT") return null;
-    throw cannotUse(dir, error2.code ?? error2.message, error2);
+    throw cannotUse(dir, errnoOf(error2), error2);
   });
   if (stats4 !== null && !stats4.isDirectory()) throw cannotUse(dir, "not a directory");
 }
 async function readHook(file) {
   const stats4 = await lstat10(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
-    throw cannotUse(file, error2.code ?? error2.message, error2);
+    throw cannotUse(file, errnoOf(error2), error2);
   });
   if (stats4 === null) return null;
   if (!stats4.isFile()) return { theirs: true };
   const text = await readFile17(file, "utf8").catch((error2) => {
-    throw cannotUse(file, error2.code ?? error2.message, error2);
+    throw cannotUse(file, errnoOf(error2), error2);
   });
   if (!text.split("\n").includes(MARKER)) return { theirs: true };
   return { text, executable: (stats4.mode & 73) === 73 };
@@ -33895,7 +33904,7 @@ async function apply(agent, action, opts) {
   const read = await readFile18(target.file, "utf8").catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw new AgentConfigInvalidError(
-      `cannot read ${target.file} (${error2.code ?? error2.message}); move what stands there aside and run the command again`,
+      `cannot read ${target.file} (${errnoOf(error2)}); move what stands there aside and run the command again`,
       { cause: error2, details: { file: target.file } }
     );
   });

@@ -105,7 +105,8 @@ export function newCheckpointRef(now: number = Date.now()): string {
 export function lineEntryOf(
   r: RefRecord & { oid: string },
 ): CheckpointEntry & CheckpointMeta & { oid: string } {
-  return { ...entryOf(r), ...decodeMessage(r.body, r.date), oid: r.oid };
+  const meta = decodeMessage(r.body, r.date);
+  return { ...plainEntry({ ref: r.ref, hash: r.tree, ...meta }), ...meta, oid: r.oid };
 }
 
 /** The listed fields of a line entry (CheckpointEntry), without its place, paths and oid. */

@@ -8,7 +8,7 @@
  * fetched: only XML's five and character references, one character each), at most MAX_DEPTH
  * nested elements, and only the first MAX_MESSAGE characters of a failure's text are kept.
  */
-import { firstChars } from '../text.js';
+import { ellipsized, firstChars } from '../text.js';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { MAX_RECORDED_FAILURES, type TestCounts, type TestFailure } from '../../types/gate.js';
 
@@ -197,6 +197,5 @@ function failureOf(c: OpenCase): TestFailure {
 }
 
 function cut(text: string, max: number): string {
-  const kept = firstChars(text, max - 1);
-  return text.length <= max || !kept.cut ? text : `${kept.text}…`;
+  return text.length <= max ? text : ellipsized(text, max - 1);
 }

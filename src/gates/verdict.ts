@@ -3,7 +3,7 @@
  * reason out. An `error` reason starts with its code (GATE_COMMAND_NOT_FOUND, GATE_TIMEOUT,
  * JUNIT_INVALID), so that a script can tell why without parsing prose.
  */
-import { firstChars } from '../text.js';
+import { ellipsized } from '../text.js';
 import type { GateVerdict, TestCounts } from '../../types/gate.js';
 import { describeCounts } from '../../types/gate-rules.js';
 
@@ -91,6 +91,5 @@ function howItEnded(input: Pick<VerdictInput, 'exitCode' | 'signal'>): string {
 export function oneLine(text: string): string {
   // eslint-disable-next-line no-control-regex
   const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
-  const kept = firstChars(flat, MAX_REASON - 1);
-  return flat.length <= MAX_REASON || !kept.cut ? flat : `${kept.text}…`;
+  return flat.length <= MAX_REASON ? flat : ellipsized(flat, MAX_REASON - 1);
 }

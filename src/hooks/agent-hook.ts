@@ -5,7 +5,7 @@ import { isAgentgateError } from '../errors.js';
 import { resolveSettings, type Settings } from '../store/config.js';
 import { saveParsedConfig } from '../store/config-cache.js';
 import { layout, resolveHome } from '../store/paths.js';
-import { firstChars } from '../text.js';
+import { ellipsized } from '../text.js';
 import { withinBudget } from './budget.js';
 import { appendHookLog } from './log.js';
 
@@ -140,8 +140,7 @@ function labelOf(event: AgentEvent, recordPrompts: boolean): string {
   const head = `${event.event}${event.detail ? ` ${event.detail}` : ''}`;
   if (event.promptText === undefined) return head;
   const text = recordPrompts ? event.promptText : event.promptText.trim().replace(/\s+/g, ' ');
-  const kept = firstChars(text, recordPrompts ? RECORDED_PROMPT_MAX : PROMPT_LABEL_CHARS);
-  return `${head}: ${kept.text}${kept.cut ? '…' : ''}`;
+  return `${head}: ${ellipsized(text, recordPrompts ? RECORDED_PROMPT_MAX : PROMPT_LABEL_CHARS)}`;
 }
 
 function failure(error: unknown): HookOutcome {

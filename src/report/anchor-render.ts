@@ -7,7 +7,8 @@
 import type { AnchorReport, AnchorReportFile, LineSpan } from '../../types/anchor-report.js';
 import { DOTENV_MAX_BYTES, safeValue } from './dotenv.js';
 import { esc } from './html.js';
-import { cell, STEP_SUMMARY_LIMIT } from './markdown.js';
+import { GITHUB_STEP_SUMMARY_LIMIT } from '../ci/github.js';
+import { cell } from './markdown.js';
 
 const RECORDED: Record<AnchorReport['recorded'], string> = {
   same: 'the recorded anchor recomputes the same',
@@ -90,7 +91,7 @@ ${r.unlisted ? `<p class="none">Lines no run wrote are not listed for ${r.unlist
 `;
 }
 
-export function renderAnchorMarkdown(r: AnchorReport, limit = STEP_SUMMARY_LIMIT): string {
+export function renderAnchorMarkdown(r: AnchorReport, limit = GITHUB_STEP_SUMMARY_LIMIT): string {
   const head = [
     `## agentgate anchor \`${r.commit.slice(0, 12)}\``,
     '',

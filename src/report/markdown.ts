@@ -2,14 +2,13 @@
  * `report --format md`: GitHub-flavoured Markdown for a step summary. GitHub takes at most 1 MiB
  * per step summary, so rows are added while they fit and the rest is replaced by a note.
  */
+import { GITHUB_STEP_SUMMARY_LIMIT } from '../ci/github.js';
 import type { RunReport } from '../../types/report.js';
 import { showBidi } from './visible.js';
 import { gateMarkdownBlocks } from './gates.js';
 import { asidePhrase, restartPhrases } from './model.js';
 
-export const STEP_SUMMARY_LIMIT = 1024 * 1024;
-
-export function renderMarkdown(report: RunReport, limit = STEP_SUMMARY_LIMIT): string {
+export function renderMarkdown(report: RunReport, limit = GITHUB_STEP_SUMMARY_LIMIT): string {
   const v = report.verification;
   const failed = v.checks.filter((c) => !c.ok);
   const head: string[] = [

@@ -5,7 +5,7 @@ import { cherryPick as cherryPickCommit } from '../git/cherry-pick.js';
 import { commitTree } from '../git/commit.js';
 import { openRepo, type Repo } from '../git/repo.js';
 import { batchCheck } from '../git/record-objects.js';
-import { deleteRef, readRef } from '../git/refs.js';
+import { deleteRef } from '../git/refs.js';
 import { iterationRef } from './after.js';
 import {
   CherryPickConflictError,
@@ -52,12 +52,12 @@ async function removeIterationRef(core: SnapshotterCore, snapshot: Snapshot): Pr
   const local = await core.withLocalPaths(snapshot);
   const repo = await openRepo(local.workspace, core.gitOptions()).catch(() => null);
   if (repo === null) return;
-  const ref = iterationRef(snapshot.runId, snapshot.iteration);
-  if ((await readRef(repo, ref)) !== snapshot.afterSha) return;
-  // Compare-and-swap: a ref that moved meanwhile is no longer this snapshot's to remove.
-  await deleteRef(repo, ref, snapshot.afterSha).catch((error: unknown) => {
-    if (!(error instanceof ConcurrentUpdateError)) throw error;
-  });
+  // Compare-and-swap: a ref that is gone or names another commit is not this snapshot's to remove.
+  await deleteRef(repo, iterationRef(snapshot.runId, snapshot.iteration), snapshot.afterSha).catch(
+    (error: unknown) => {
+      if (!(error instanceof ConcurrentUpdateError)) throw error;
+    },
+  );
 }
 
 /** The snapshot's own patch artifact (the recorded one, checked by its sha256), and its iteration directory if that is left empty. */

@@ -259,7 +259,6 @@ export class SnapshotStore {
     return { snapshots, problems };
   }
 
-  /** Every run record that loads, oldest first, and one STORE_CORRUPT per file that does not. */
   /** See RunRecords.whileIterating: one `iterate` of a run at a time. */
   whileIterating<T>(
     runId: string,
@@ -270,6 +269,7 @@ export class SnapshotStore {
     return this.runs.whileIterating(runId, iteration, fn, onDeadHolder);
   }
 
+  /** Every run record that loads, oldest first, and one STORE_CORRUPT per file that does not. */
   async listRuns(): Promise<{ runs: RunRecord[]; problems: StoreCorruptError[] }> {
     return this.runs.list();
   }

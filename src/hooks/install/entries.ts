@@ -188,7 +188,7 @@ export function changedLists(
   target: InstallTarget,
   hooks: Record<string, unknown>,
   entryOf: ((event: string) => Record<string, unknown>) | null,
-): Array<{ event: string; current: unknown[]; next: NonNullable<ReturnType<typeof nextList>> }> {
+): Array<{ event: string; next: NonNullable<ReturnType<typeof nextList>> }> {
   const out = [];
   for (const event of new Set([...(entryOf === null ? [] : target.events), ...Object.keys(hooks)])) {
     const ours = entryOf !== null && target.events.includes(event);
@@ -198,7 +198,7 @@ export function changedLists(
       continue;
     }
     const next = nextList(current, target, ours ? entryOf(event) : null);
-    if (next !== null) out.push({ event, current, next });
+    if (next !== null) out.push({ event, next });
   }
   return out;
 }

@@ -2,7 +2,7 @@ import { lstat, readFile, rm } from 'node:fs/promises';
 import type { HookAgent } from '../../../types/hook-agents.js';
 import type { HookInstallResult } from '../../../types/hook-install.js';
 import { AgentConfigInvalidError } from '../../errors.js';
-import { writeOwnFileAtomic } from '../../fs/atomic.js';
+import { errnoOf, writeOwnFileAtomic } from '../../fs/atomic.js';
 import { resolveWorkspaceDir } from '../../git/repo.js';
 import { hookCommand, type HookRunner } from './command.js';
 import { ourEntry } from './entries.js';
@@ -63,7 +63,7 @@ async function apply(
     if (error.code === 'ENOENT') return null;
     // A directory where the file goes, a file where a directory of its path goes: nothing to merge into.
     throw new AgentConfigInvalidError(
-      `cannot read ${target.file} (${error.code ?? error.message}); move what stands there aside and run the command again`,
+      `cannot read ${target.file} (${errnoOf(error)}); move what stands there aside and run the command again`,
       { cause: error, details: { file: target.file } },
     );
   });

@@ -1,7 +1,7 @@
 import { chmod, lstat, readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { AgentConfigInvalidError } from '../../errors.js';
-import { writeFileAtomic } from '../../fs/atomic.js';
+import { errnoOf, writeFileAtomic } from '../../fs/atomic.js';
 import type { EntryChange } from './entries.js';
 import type { InstallTarget } from './targets.js';
 
@@ -55,7 +55,7 @@ export async function planScripts(target: InstallTarget, command: string | null)
 async function assertDirectory(dir: string): Promise<void> {
   const stats = await stat(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
-    throw cannotUse(dir, error.code ?? error.message, error);
+    throw cannotUse(dir, errnoOf(error), error);
   });
   if (stats !== null && !stats.isDirectory()) throw cannotUse(dir, 'not a directory');
 }
@@ -69,12 +69,12 @@ async function readHook(
 ): Promise<{ text: string; executable: boolean } | { theirs: true } | null> {
   const stats = await lstat(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
-    throw cannotUse(file, error.code ?? error.message, error);
+    throw cannotUse(file, errnoOf(error), error);
   });
   if (stats === null) return null;
   if (!stats.isFile()) return { theirs: true };
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw cannotUse(file, error.code ?? error.message, error);
+    throw cannotUse(file, errnoOf(error), error);
   });
   if (!text.split('\n').includes(MARKER)) return { theirs: true };
   return { text, executable: (stats.mode & 0o111) === 0o111 };
