@@ -12815,7 +12815,8 @@ async function getRepoState(repo, ignore = [], untracked = "normal") {
   const [report3, operation] = await Promise.all([readStatus(repo, untracked), detectOperation(repo.gitDir)]);
   const branch = report3.head !== null && hasEscapedBytes(report3.head) ? null : report3.head;
   const headState = report3.oid === null ? "unborn" : branch === null ? "detached" : "branch";
-  const entries = report3.entries.filter((e) => !excludedBy(ignore)(e.path));
+  const excluded = excludedBy(ignore);
+  const entries = report3.entries.filter((e) => !excluded(e.path));
   return {
     topLevel: repo.topLevel,
     headState,
@@ -12844,10 +12845,6 @@ async function getRepoHead(repo) {
     unmergedPaths: parseUnmergedPaths(unmerged.stdout),
     operation
   };
-}
-function hasChangesOutside(entries, excludes) {
-  const excluded = excludedBy(excludes);
-  return entries.some((e) => e.kind !== "ignored" && !excluded(e.path));
 }
 function excludedBy(excludes) {
   const prefixes = excludes.map((x) => x.split(sep5).join("/").replace(/\/+$/, ""));
@@ -13286,7 +13283,8 @@ async function observeAndStore(ctx, repo, treeId, snapshot, sink, opts, replayOf
 async function assertAtAfter(ctx, repo, snapshot, junit) {
   const reports = reportPaths(repo, junit);
   const ours = await workspaceExcludes(repo.topLevel, ctx.snapshotter.options);
-  const outside = (e) => hasChangesOutside([e], ours) && !(e.kind === "untracked" && reports.includes(e.path));
+  const inOurs = excludedBy(ours);
+  const outside = (e) => e.kind !== "ignored" && !inOurs(e.path) && !(e.kind === "untracked" && reports.includes(e.path));
   const [status2, uncompared] = await Promise.all([
     readStatus(repo, reports.length > 0 ? "all" : "normal"),
     listUncompared(repo)
@@ -13999,6 +13997,19 @@ var init_commit_info = __esm({
   }
 });
 
+// src/snapshotter/core.ts
+function iterationRef(runId, iteration) {
+  return `${RUNS_PREFIX}${runId}/iteration-${iteration}`;
+}
+var DEFAULT_BRANCH, RUNS_PREFIX;
+var init_core3 = __esm({
+  "src/snapshotter/core.ts"() {
+    "use strict";
+    DEFAULT_BRANCH = "main";
+    RUNS_PREFIX = "refs/agentgate/runs/";
+  }
+});
+
 // src/snapshotter/verify.ts
 import { stat as stat13 } from "node:fs/promises";
 async function verifySnapshot(snapshot, run, git) {
@@ -14095,7 +14106,7 @@ async function gitChecks(repo, snapshot, line, add) {
   return ancestor;
 }
 async function refCheck(repo, snapshot, add) {
-  const expected = `refs/agentgate/runs/${snapshot.runId}/iteration-${snapshot.iteration}`;
+  const expected = iterationRef(snapshot.runId, snapshot.iteration);
   if (snapshot.ref !== expected) {
     add(
       "ref",
@@ -14245,6 +14256,7 @@ var init_verify2 = __esm({
     init_commit_info();
     init_message();
     init_errors();
+    init_core3();
   }
 });
 
@@ -14280,15 +14292,6 @@ var init_repo_lock = __esm({
     init_errors();
     init_git_locks();
     init_lock();
-  }
-});
-
-// src/snapshotter/core.ts
-var DEFAULT_BRANCH;
-var init_core3 = __esm({
-  "src/snapshotter/core.ts"() {
-    "use strict";
-    DEFAULT_BRANCH = "main";
   }
 });
 
@@ -14637,9 +14640,6 @@ async function assertIterationFree(core, runId, iteration, now) {
     );
   }
   return null;
-}
-function iterationRef(runId, iteration) {
-  return `refs/agentgate/runs/${runId}/iteration-${iteration}`;
 }
 async function heldIterationRef(repo, want, messageOf) {
   const ref = iterationRef(want.runId, want.iteration);
@@ -15233,7 +15233,7 @@ var init_maintenance = __esm({
     init_repo();
     init_record_objects();
     init_refs();
-    init_after();
+    init_core3();
     init_errors();
     init_patch_artifact();
     init_repo_lock();
@@ -16136,9 +16136,6 @@ var init_record_objects2 = __esm({
 function recordRef(runId, iteration, prefix = RECORDS_PREFIX) {
   return `${prefix}${runId}/iteration-${iteration}`;
 }
-function iterationRef2(runId, iteration) {
-  return `${RUNS_PREFIX}${runId}/iteration-${iteration}`;
-}
 function parseRecordRef(ref, prefix) {
   if (!ref.startsWith(prefix)) return null;
   const m = /^([^/]+)\/iteration-(0|[1-9][0-9]{0,14})$/.exec(ref.slice(prefix.length));
@@ -16192,17 +16189,17 @@ Agentgate-Snapshot: ${s.id}
 `
   });
 }
-var RECORDS_PREFIX, INCOMING_PREFIX, RUNS_PREFIX, PATCH_RECIPE_ARGS;
+var RECORDS_PREFIX, INCOMING_PREFIX, PATCH_RECIPE_ARGS;
 var init_records = __esm({
   "src/sharing/records.ts"() {
     "use strict";
+    init_core3();
     init_sharing();
     init_snapshot();
     init_record_objects2();
     init_unified_diff();
     RECORDS_PREFIX = "refs/agentgate/records/";
     INCOMING_PREFIX = "refs/agentgate/incoming/";
-    RUNS_PREFIX = "refs/agentgate/runs/";
     PATCH_RECIPE_ARGS = PATCH_ARGS.slice(1);
   }
 });
@@ -16675,7 +16672,7 @@ var init_core4 = __esm({
 import { stat as stat19 } from "node:fs/promises";
 async function rebuildAccepted(core, repo, accepted, refuse, index) {
   if (accepted.length === 0) return { done: [], kept: [] };
-  const iterationRefs = new Map((await listRefs(repo, "refs/agentgate/runs/")).map((r) => [r.ref, r.sha]));
+  const iterationRefs = new Map((await listRefs(repo, RUNS_PREFIX)).map((r) => [r.ref, r.sha]));
   const trees = await batchCheck(
     repo,
     accepted.flatMap((a) => [
@@ -16724,7 +16721,7 @@ async function rebuildAccepted(core, repo, accepted, refuse, index) {
         continue;
       }
     }
-    const itRef = iterationRef2(s.runId, s.iteration);
+    const itRef = iterationRef(s.runId, s.iteration);
     const itSha = iterationRefs.get(itRef);
     if (itSha !== void 0 && itSha !== s.afterSha) {
       refuse(a.ref.ref, `${itRef} points at ${itSha}, not at the record's after commit`);
@@ -27954,8 +27951,7 @@ function ownerOf(e) {
 }
 function stepParts(owner, paths, touched) {
   if (owner === null || touched === void 0) return [{ owner, paths }];
-  const named2 = new Set(touched);
-  const isOwners = (p) => named2.has("") || named2.has(p) || parentsOf(p).some((d) => named2.has(d));
+  const isOwners = (p) => touched.some((t) => isUnder(p, t));
   return [
     { owner, paths: paths.filter(isOwners) },
     { owner: null, paths: paths.filter((p) => !isOwners(p)) }
@@ -28000,6 +27996,7 @@ var TOUCHED_MAX, TOUCHED_CHARS;
 var init_sessions = __esm({
   "src/checkpoints/sessions.ts"() {
     "use strict";
+    init_workspace_paths();
     TOUCHED_MAX = 100;
     TOUCHED_CHARS = 1e4;
   }

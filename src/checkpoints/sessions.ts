@@ -1,4 +1,5 @@
 import type { CheckpointEntry } from '../../types/checkpoint.js';
+import { isUnder } from './workspace-paths.js';
 
 /**
  * Which session changed what, from the checkpoints alone (pure). The checkpoints of one store form
@@ -119,8 +120,7 @@ export function stepParts(
   touched: readonly string[] | undefined,
 ): Step[] {
   if (owner === null || touched === undefined) return [{ owner, paths }];
-  const named = new Set(touched);
-  const isOwners = (p: string) => named.has('') || named.has(p) || parentsOf(p).some((d) => named.has(d));
+  const isOwners = (p: string) => touched.some((t) => isUnder(p, t));
   return [
     { owner, paths: paths.filter(isOwners) },
     { owner: null, paths: paths.filter((p) => !isOwners(p)) },

@@ -10,7 +10,7 @@ import type { Snapshot } from '../../types/snapshot.js';
 import { GateTreeMismatchError, InvalidArgumentError } from '../errors.js';
 import { getTree } from '../git/refs.js';
 import { isInside, openRepo, type Repo } from '../git/repo.js';
-import { hasChangesOutside, listUncompared, readStatus } from '../git/state.js';
+import { excludedBy, listUncompared, readStatus } from '../git/state.js';
 import type { StatusEntry } from '../git/parsers/status.js';
 import { runUserCommand } from '../process/user-command.js';
 import type { NewGateResult } from '../store/gate-store.js';
@@ -175,8 +175,9 @@ async function assertAtAfter(
   const ours = await workspaceExcludes(repo.topLevel, ctx.snapshotter.options);
   // Our own directories as prefixes; a report as exactly that file (a directory named by --junit
   // excuses nothing), and only untracked: a tracked file changed is a change of the tree, whatever names it.
+  const inOurs = excludedBy(ours);
   const outside = (e: StatusEntry) =>
-    hasChangesOutside([e], ours) && !(e.kind === 'untracked' && reports.includes(e.path));
+    e.kind !== 'ignored' && !inOurs(e.path) && !(e.kind === 'untracked' && reports.includes(e.path));
   // A file marked assume-unchanged or skip-worktree is one status does not look at: its content is unknown.
   const [status, uncompared] = await Promise.all([
     readStatus(repo, reports.length > 0 ? 'all' : 'normal'),

@@ -4,7 +4,7 @@ import type { HeadState } from '../../types/snapshot.js';
 import { decodeBytes, fsPath, hasEscapedBytes } from '../fs/path-bytes.js';
 import { parseUncompared, type UncomparedEntry } from './parsers/ls-files-tagged.js';
 import { parseUnmergedPaths } from './parsers/ls-files-unmerged.js';
-import { parseStatusV2, type StatusEntry, type StatusReport } from './parsers/status.js';
+import { parseStatusV2, type StatusReport } from './parsers/status.js';
 import { readHead } from './refs.js';
 import type { Repo } from './repo.js';
 import { runGitBuffer, type GitOptions } from './runner.js';
@@ -53,7 +53,8 @@ export async function getRepoState(
   // refs/heads/, it is no branch to commit on (the run gets a branch of its own).
   const branch = report.head !== null && hasEscapedBytes(report.head) ? null : report.head;
   const headState: HeadState = report.oid === null ? 'unborn' : branch === null ? 'detached' : 'branch';
-  const entries = report.entries.filter((e) => !excludedBy(ignore)(e.path));
+  const excluded = excludedBy(ignore);
+  const entries = report.entries.filter((e) => !excluded(e.path));
   return {
     topLevel: repo.topLevel,
     headState,
@@ -106,16 +107,10 @@ export async function getRepoHead(repo: Repo): Promise<RepoHead> {
 }
 
 /**
- * Whether status entries show a change outside `excludes` (workspace-relative directories, such as
- * our own artifacts directory inside the workspace). Ignored files never count.
+ * Whether a status path lies in one of `excludes` (workspace-relative directories, such as our own
+ * artifacts directory inside the workspace).
  */
-export function hasChangesOutside(entries: readonly StatusEntry[], excludes: readonly string[]): boolean {
-  const excluded = excludedBy(excludes);
-  return entries.some((e) => e.kind !== 'ignored' && !excluded(e.path));
-}
-
-/** Whether a status path lies in one of `excludes` (workspace-relative directories). */
-function excludedBy(excludes: readonly string[]): (path: string) => boolean {
+export function excludedBy(excludes: readonly string[]): (path: string) => boolean {
   const prefixes = excludes.map((x) => x.split(sep).join('/').replace(/\/+$/, ''));
   return (path) => prefixes.some((x) => path === x || path.startsWith(`${x}/`));
 }

@@ -9,7 +9,7 @@ import { listRefs, updateRefs, type RefUpdate } from '../git/refs.js';
 import { treeDiffSize } from '../git/unified-diff.js';
 import { assertNoLinkInside } from '../fs/inside.js';
 import { patchPath } from '../store/paths.js';
-import { iterationRef, recordRef, RECORDS_PREFIX } from './records.js';
+import { iterationRef, recordRef, RECORDS_PREFIX, RUNS_PREFIX } from './records.js';
 import { MAX_PATCH_BYTES, type SharingCore } from './core.js';
 
 /** A record that passed the checks, with the commit that carries it. */
@@ -23,7 +23,7 @@ export async function rebuildAccepted(
   index: RebuiltIndex,
 ): Promise<{ done: Accepted[]; kept: Accepted[] }> {
   if (accepted.length === 0) return { done: [], kept: [] };
-  const iterationRefs = new Map((await listRefs(repo, 'refs/agentgate/runs/')).map((r) => [r.ref, r.sha]));
+  const iterationRefs = new Map((await listRefs(repo, RUNS_PREFIX)).map((r) => [r.ref, r.sha]));
   const trees = await batchCheck(
     repo,
     accepted.flatMap((a) => [

@@ -1,3 +1,4 @@
+import { iterationRef, RUNS_PREFIX } from '../snapshotter/core.js';
 import type { RunRecord } from '../../types/run.js';
 import {
   RECORD_FILE,
@@ -16,17 +17,12 @@ export const RECORDS_PREFIX = 'refs/agentgate/records/';
 /** Fetches and imports land here first; only records that pass every check are moved to RECORDS_PREFIX. */
 export const INCOMING_PREFIX = 'refs/agentgate/incoming/';
 /** The iteration refs the snapshotter keeps (after commit). */
-export const RUNS_PREFIX = 'refs/agentgate/runs/';
 
 /** The diff-tree arguments of every patch artifact (the two tree ids follow). */
 export const PATCH_RECIPE_ARGS: readonly string[] = PATCH_ARGS.slice(1);
 
 export function recordRef(runId: string, iteration: number, prefix = RECORDS_PREFIX): string {
   return `${prefix}${runId}/iteration-${iteration}`;
-}
-
-export function iterationRef(runId: string, iteration: number): string {
-  return `${RUNS_PREFIX}${runId}/iteration-${iteration}`;
 }
 
 /** `<prefix><runId>/iteration-<n>` back to its parts; null for any other name (untrusted input). */
@@ -93,3 +89,5 @@ export function recordObjects(format: ObjectFormat, record: RecordFileType): Rec
     message: `[agentgate] Record of run ${s.runId} iteration ${s.iteration}\n\nAgentgate-Snapshot: ${s.id}\n`,
   });
 }
+
+export { iterationRef, RUNS_PREFIX };

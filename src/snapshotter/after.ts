@@ -27,7 +27,7 @@ import { withRepoLock } from '../git/repo-lock.js';
 import { captureExcludes } from './excludes.js';
 import { assertNoLinkInside } from '../fs/inside.js';
 import { assertBuildsOnRun, assertNoOperation, nameDetachedHead } from './before.js';
-import { DEFAULT_BRANCH, type SnapshotterCore } from './core.js';
+import { DEFAULT_BRANCH, iterationRef, type SnapshotterCore } from './core.js';
 
 export interface AfterOptions {
   runId: string;
@@ -285,11 +285,6 @@ export async function assertIterationFree(
     );
   }
   return null;
-}
-
-/** The ref that keeps an iteration's after commit reachable, and names it for `verify`. */
-export function iterationRef(runId: string, iteration: number): string {
-  return `refs/agentgate/runs/${runId}/iteration-${iteration}`;
 }
 
 /**

@@ -30,3 +30,11 @@ export interface SnapshotterCore {
 
 /** The branch an initialised repository, or a start with no branch, gets. */
 export const DEFAULT_BRANCH = 'main';
+
+/** Where each run's iterations are kept reachable in the workspace's repository. */
+export const RUNS_PREFIX = 'refs/agentgate/runs/';
+
+/** The ref that keeps an iteration's after commit reachable, and names it for `verify`. */
+export function iterationRef(runId: string, iteration: number): string {
+  return `${RUNS_PREFIX}${runId}/iteration-${iteration}`;
+}

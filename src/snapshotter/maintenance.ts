@@ -6,7 +6,7 @@ import { commitTree } from '../git/commit.js';
 import { openRepo, type Repo } from '../git/repo.js';
 import { batchCheck } from '../git/record-objects.js';
 import { deleteRef } from '../git/refs.js';
-import { iterationRef } from './after.js';
+import { iterationRef, type SnapshotterCore } from './core.js';
 import {
   CherryPickConflictError,
   ConcurrentUpdateError,
@@ -18,7 +18,6 @@ import {
 import { sha256File } from './patch-artifact.js';
 import { withRepoLock } from '../git/repo-lock.js';
 import { workspaceExcludes } from './excludes.js';
-import type { SnapshotterCore } from './core.js';
 
 /**
  * Removes the snapshot's metadata and its link from the run. The commit stays in git; its iteration

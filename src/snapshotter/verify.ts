@@ -11,6 +11,7 @@ import { sha256File } from './patch-artifact.js';
 import { getCommitInfo } from '../git/commit-info.js';
 import { gateLine, taskLine, trailer } from './message.js';
 import { GitOutputUnparseableError } from '../errors.js';
+import { iterationRef } from './core.js';
 
 type Check = Omit<VerifyCheck, 'snapshotId' | 'runId'>;
 
@@ -155,7 +156,7 @@ async function gitChecks(repo: Repo, snapshot: Snapshot, line: RunLine, add: Add
 
 /** The iteration ref exists, has the name the run and iteration give, and holds after. */
 async function refCheck(repo: Repo, snapshot: Snapshot, add: Add): Promise<void> {
-  const expected = `refs/agentgate/runs/${snapshot.runId}/iteration-${snapshot.iteration}`;
+  const expected = iterationRef(snapshot.runId, snapshot.iteration);
   if (snapshot.ref !== expected) {
     add(
       'ref',
