@@ -100,7 +100,11 @@ async function afterIn(
     gate: opts.gatePlanSource ?? null,
     isDirty: async () => (await getRepoState(repo, excludes)).isDirty,
   });
-  if (done) return done;
+  if (done) {
+    // A retry of a call killed before its link: the link, and the before state's use, are made now.
+    await core.store.linkSnapshot(runId, repo.topLevel, done.id, done.iteration, start.usesBefore);
+    return done;
+  }
   // Refused before anything is committed: an artifact path through a link the agent made.
   const artifactPath = patchPath(core.options.artifactsDir, runId, opts.iteration);
   await assertNoLinkInside(repo.topLevel, artifactPath);

@@ -5,8 +5,8 @@
  * and the snapshot equals what `before` + the same work + `after` record.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { constants } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { constants, hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
@@ -226,6 +226,44 @@ describe('iterate', () => {
     const next = run(['iterate', '--run', 'r1', '--iteration', '2', '--json', '--', ...agent(touch)]);
     expect(next.status, next.stderr).toBe(0);
     expect(existsSync(second)).toBe(true);
+  });
+
+  it('an after killed between saving its snapshot and linking it: the retry marks the before state used, and the next iterate runs', async () => {
+    const { ws, home, env, run } = setup();
+    const scratch = tempDir('agentgate-killed-');
+    const [ready, pidFile] = ['ready', 'pid'].map((f) => join(scratch, f)) as [string, string];
+    const script = `const fs = require('fs'); ${WRITE_B}; fs.writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); fs.writeFileSync(${JSON.stringify(ready)}, ''); setInterval(() => {}, 1000);`;
+    const { child, closed } = await iterateInBackground(ws, env, script, ready);
+    const dead = child.pid as number;
+    child.kill('SIGKILL');
+    const orphan = Number(readFileSync(pidFile, 'utf8'));
+    process.kill(orphan, 'SIGKILL');
+    await closed;
+    await until(() => !isAlive(orphan));
+    const finished = run(['after', ...ITERATE.slice(1), '--json']);
+    expect(finished.status, finished.stderr).toBe(0);
+    // What that after leaves when killed after saving its snapshot: no link, the before state
+    // unused, and its repository lock behind (the dead iterate's pid stands in for it).
+    const recordPath = join(home, 'runs', 'r1.json');
+    const record = RunRecord.parse(JSON.parse(readFileSync(recordPath, 'utf8')));
+    writeFileSync(recordPath, JSON.stringify({ ...record, snapshotIds: [], beforeUsedBy: null }));
+    const lock = {
+      pid: dead,
+      hostname: hostname(),
+      createdAt: new Date().toISOString(),
+      token: 'killed',
+      purpose: 'after',
+    };
+    writeFileSync(join(ws, '.git', 'agentgate.lock'), JSON.stringify(lock));
+
+    const retried = run(['after', ...ITERATE.slice(1), '--json']);
+    expect(retried.status, retried.stderr).toBe(0);
+    expect(Snapshot.parse(retried.json()).id).toBe(Snapshot.parse(finished.json()).id);
+    expect(RunRecord.parse(JSON.parse(readFileSync(recordPath, 'utf8'))).beforeUsedBy).toMatchObject({
+      iteration: 1,
+    });
+    const next = run(['iterate', '--run', 'r1', '--iteration', '2', '--json', '--', ...agent('0')]);
+    expect(next.status, next.stderr).toBe(0);
   });
 
   it('forwards SIGTERM to the agent and still records the iteration', async () => {
