@@ -14523,7 +14523,10 @@ async function afterIn(core, repo, recovered, before2, opts, agent) {
     gate: opts.gatePlanSource ?? null,
     isDirty: async () => (await getRepoState(repo, excludes)).isDirty
   });
-  if (done) return done;
+  if (done) {
+    await core.store.linkSnapshot(runId, repo.topLevel, done.id, done.iteration, start.usesBefore);
+    return done;
+  }
   const artifactPath = patchPath(core.options.artifactsDir, runId, opts.iteration);
   await assertNoLinkInside(repo.topLevel, artifactPath);
   await assertNoLfs(repo);
