@@ -70,6 +70,17 @@ export class Context {
     };
   }
 
+  /**
+   * WORKSPACE_NOT_FOUND when -C names no directory. For the commands that read the home alone
+   * (`list`, `runs`, `gate list`, `report`): -C stands in for the recorded workspace in what they
+   * print, and a mistyped one must not pass unnoticed. git is loaded only when -C is given.
+   */
+  async assertGivenWorkspace(): Promise<void> {
+    if (!this.workspaceGiven) return;
+    const { resolveWorkspaceDir } = await import('../git/repo.js');
+    await resolveWorkspaceDir(this.workspace);
+  }
+
   /** The store, for commands that only read it. */
   get store(): SnapshotStore {
     return new SnapshotStore(this.settings.home, { lockTimeoutMs: this.settings.lockTimeoutMs });

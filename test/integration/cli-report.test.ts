@@ -151,6 +151,10 @@ describe('CLI report and GitHub Actions', () => {
     writeFileSync(summary, 'x'.repeat(MiB - 10));
     expect(report()).toBe('nothing');
     expect(statSync(summary).size).toBe(MiB - 10);
+    // The text for people says so, rather than "Appended".
+    const told = run(['report', '--format', 'md'], { GITHUB_ACTIONS: 'true', ...files });
+    expect(told.stdout).toMatch(/is full: the run big summary was not appended/);
+    expect(told.stdout).not.toMatch(/Appended/);
   });
 
   it('verify: failed checks become ::error annotations, on stdout, or on stderr with --json', () => {

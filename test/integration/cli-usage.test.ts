@@ -141,6 +141,20 @@ describe('help, usage errors and --version', () => {
     expect(failure(run(['checkpoint', 'gc', '--keep', 'many']))).toEqual([2, 'INVALID_ARGUMENT']);
   });
 
+  it('the commands that read the home alone refuse a -C that names no directory (WORKSPACE_NOT_FOUND)', () => {
+    const home = temp('agentgate-home-');
+    const file = join(home, 'a-file');
+    writeFileSync(file, '');
+    for (const missing of [join(home, 'missing'), file])
+      for (const command of [['list'], ['runs'], ['gate', 'list'], ['report']]) {
+        const res = runCli([...command, '-C', missing, '--home', home, '--json']);
+        expect(res.status, `${command.join(' ')}: ${res.stdout}`).toBe(1);
+        expect(res.json()).toMatchObject({ error: { code: 'WORKSPACE_NOT_FOUND' } });
+      }
+    // Without -C they read the home from anywhere, as before.
+    expect(runCli(['runs', '--home', home, '--json'], { cwd: temp('agentgate-cwd-') }).json()).toEqual([]);
+  });
+
   it('takes a command option before the command word', () => {
     const dir = repo();
     const res = cliIn(dir)(['--run', 'early', 'before', '--json']);

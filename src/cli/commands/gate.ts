@@ -153,6 +153,7 @@ const list = defineCommand({
   positionals: { required: [] },
   examples: ['gate list --run "$RUN" --json'],
   async run(ctx, values) {
+    await ctx.assertGivenWorkspace();
     const gates = await ctx.gates();
     const { results, problems } = await gates.list({
       ...(values.run === undefined ? {} : { runId: values.run }),

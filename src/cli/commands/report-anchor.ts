@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { AnchorReport } from '../../../types/anchor-report.js';
 import type { ReportFormat } from '../../../types/report.js';
-import { appendStepSummary } from '../../ci/github.js';
+import { appendStepSummary, type SummaryAppended } from '../../ci/github.js';
 import { replaceFileAtomic } from '../../fs/atomic.js';
 import { openRepo } from '../../git/repo.js';
 import { provenanceSources } from '../../provenance/sources.js';
@@ -17,6 +17,15 @@ function render(report: AnchorReport, format: ReportFormat): string {
   if (format === 'md') return renderAnchorMarkdown(report);
   if (format === 'dotenv') return renderAnchorDotenv(report);
   return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+/** What `report` says it put into the step summary: all of `what`, a cut, a note, or nothing. */
+export function summaryText(what: string, appended: SummaryAppended): string {
+  if (appended === 'whole') return `Appended ${what} to $GITHUB_STEP_SUMMARY.`;
+  if (appended === 'cut') return `Appended ${what}, cut to the room left, to $GITHUB_STEP_SUMMARY.`;
+  if (appended === 'note')
+    return `$GITHUB_STEP_SUMMARY had no room for ${what}: appended a note that it was left out.`;
+  return `$GITHUB_STEP_SUMMARY is full: ${what} was not appended.`;
 }
 
 /**
@@ -53,7 +62,7 @@ export async function reportAnchor(
     });
     return {
       json: { summary: summaryFile, format, commit, appended },
-      human: () => `Appended the anchor of ${commit.slice(0, 12)} to $GITHUB_STEP_SUMMARY.`,
+      human: () => summaryText(`the anchor of ${short}`, appended),
     };
   }
   return {

@@ -7,7 +7,7 @@ import { appendStepSummary, detectCi, githubFileFor } from '../../ci/github.js';
 import { buildGateReport, gateAnnotations } from '../../report/gates.js';
 import { UsageError } from '../../errors.js';
 import { GateStore } from '../../store/gate-store.js';
-import { reportAnchor } from './report-anchor.js';
+import { reportAnchor, summaryText } from './report-anchor.js';
 import type { Context } from '../context.js';
 import { renderReport, writeReport } from '../../report/index.js';
 import { leftOutNote, renderMarkdown } from '../../report/markdown.js';
@@ -101,6 +101,7 @@ export const REPORT_COMMAND = defineCommand({
         { details: { format } },
       );
     if (values.anchor !== undefined) return reportAnchor(ctx, values.anchor, format, output, summaryFile);
+    await ctx.assertGivenWorkspace();
     const snapshotter = await ctx.snapshotter();
     if (output !== undefined) {
       const written = await writeReport(snapshotter, format, output, runId, options);
@@ -122,7 +123,7 @@ export const REPORT_COMMAND = defineCommand({
       return {
         ...annotations,
         json: { summary: summaryFile, format, runId, appended },
-        human: () => `Appended the run ${report.run.runId} summary to $GITHUB_STEP_SUMMARY.`,
+        human: () => summaryText(`the run ${runId} summary`, appended),
       };
     }
     // --json promises one JSON document: the json format is that document, the others travel inside one.

@@ -32,6 +32,7 @@ const list = defineCommand({
   examples: ['list --run "$RUN"'],
   async run(ctx, values) {
     const runId = values.run;
+    await ctx.assertGivenWorkspace();
     const listed =
       runId === undefined
         ? await ctx.store.list()
@@ -75,6 +76,7 @@ const runs = defineCommand({
   positionals: { required: [] },
   examples: ['runs --json'],
   async run(ctx) {
+    await ctx.assertGivenWorkspace();
     const listed = await ctx.store.listRuns();
     const local = ctx.localPaths;
     const runs = await Promise.all(listed.runs.map((r) => local.run(r)));
