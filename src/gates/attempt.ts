@@ -64,15 +64,22 @@ export async function findIteration(
   const snapshots = await snapshotter.listByRun(assertSafeId(runId, 'run id'));
   if (snapshots.length === 0 && (await snapshotter.store.loadRun(runId)) === null)
     throw new RunNotFoundError(`no run ${runId}; "runs" lists the recorded runs`, { details: { runId } });
+  return pickIteration(runId, iteration, snapshots);
+}
+
+/** The run's snapshot of `iteration` (undefined: its last), or ITERATION_NOT_FOUND. */
+export function pickIteration(
+  runId: string,
+  iteration: number | undefined,
+  snapshots: readonly Snapshot[],
+): Snapshot {
   const found = iteration === undefined ? snapshots.at(-1) : snapshots.find((s) => s.iteration === iteration);
-  if (found === undefined) {
-    const known = snapshots.map((s) => s.iteration).join(', ') || 'none yet';
-    throw new IterationNotFoundError(
-      `run ${runId} has no iteration ${iteration ?? ''} (recorded: ${known}); run "after" first or give --iteration`,
-      { details: { runId, iteration: iteration ?? null } },
-    );
-  }
-  return found;
+  if (found !== undefined) return found;
+  const known = snapshots.map((s) => s.iteration).join(', ') || 'none yet';
+  throw new IterationNotFoundError(
+    `run ${runId} has no iteration ${iteration ?? ''} (recorded: ${known}); run "after" first or give --iteration`,
+    { details: { runId, iteration: iteration ?? null } },
+  );
 }
 
 export function logDir(snapshotter: Snapshotter, snapshot: Snapshot): string {
