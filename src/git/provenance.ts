@@ -173,8 +173,10 @@ export async function firstParentRange(repo: GitOptions, from: string, to: strin
  * `git blame --porcelain` of one file at one commit, optionally of lines START..END, parsed as git
  * writes it; `onCommit` hears each blamed commit the first time a line names it, while blame still
  * works. `text` is false when the output holds a NUL byte (git's diff may take the file as
- * binary); `renames` names, for each blamed commit that renamed the file, its path in the parent. The repository's `blame.ignoreRevsFile` is cleared: each line goes to the commit whose
- * own change wrote it, never to an older one a config file chose.
+ * binary); `renames` names, for each blamed commit that renamed the file, its path in the parent.
+ * The repository's `blame.ignoreRevsFile` is dropped (`--no-ignore-revs-file`; an empty
+ * `--ignore-revs-file=` still opens the configured files, and fails on one that is missing): each
+ * line goes to the commit whose own change wrote it, never to an older one a config file chose.
  */
 export async function blame(
   repo: GitOptions,
@@ -198,7 +200,7 @@ export async function blame(
     // try to run it) must not turn the file into another text.
     '--no-textconv',
     '--diff-algorithm=myers',
-    '--ignore-revs-file=',
+    '--no-ignore-revs-file',
   ];
   if (range !== undefined) args.push('-L', `${range.start},${range.end}`);
   const parser = new BlamePorcelainParser(onCommit);

@@ -151,6 +151,13 @@ describe('trace and the repository’s blame settings', () => {
       [2, 2, 2],
     ]);
   });
+
+  it('a blame.ignoreRevsFile naming a file that does not exist does not stop trace', async () => {
+    const s = await run([{ 'a.txt': lines('i', 2) }], { base: { 'a.txt': lines('a', 2) } });
+    git(s.dir, ['merge', '--ff-only', '-q', 'agent-run-a']);
+    git(s.dir, ['config', 'blame.ignoreRevsFile', '.git-blame-ignore-revs']);
+    expect(iterationsOf(await bothWays(s, 'a.txt'))).toEqual([[1, 2, 1]]);
+  });
 });
 
 describe('real history: vercel/ms replayed as one run and fast-forwarded', () => {
