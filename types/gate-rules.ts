@@ -21,6 +21,8 @@ export interface VerdictFacts {
   minTests?: number | null | undefined;
   /** The JUnit files it read; absent in verdicts stored before they were recorded. */
   junit?: readonly string[] | undefined;
+  /** The check changed the workspace it judged (GateResult.workspaceChanged). */
+  workspaceChanged?: true | undefined;
 }
 
 /**
@@ -31,7 +33,7 @@ export interface VerdictFacts {
  * counts.
  */
 export function recomputeVerdict(f: VerdictFacts): GateVerdict {
-  if (f.timedOut) return 'error';
+  if (f.timedOut || f.workspaceChanged === true) return 'error';
   if (f.exitCode === null && f.signal === null) return 'error';
   if (f.tests === null && (f.junit ?? []).length > 0) return 'error';
   if (f.exitCode !== 0) return 'fail';
@@ -53,7 +55,8 @@ export function verdictContradiction(g: VerdictFacts & { verdict: GateVerdict })
   const want = recomputeVerdict(g);
   if (want === g.verdict) return null;
   const exit = g.signal !== null ? `ended by ${g.signal}` : `exit code ${g.exitCode ?? 'none'}`;
-  return `it says ${g.verdict}, but its own facts (${exit}${g.timedOut ? ', timed out' : ''}${t === null ? '' : `, ${describeCounts(t)}`}) make it ${want}`;
+  const also = `${g.timedOut ? ', timed out' : ''}${g.workspaceChanged === true ? ', changed the workspace' : ''}`;
+  return `it says ${g.verdict}, but its own facts (${exit}${also}${t === null ? '' : `, ${describeCounts(t)}`}) make it ${want}`;
 }
 
 /** The after commits' dates (the earliest each iteration was recorded), from a run's snapshots. */

@@ -6,6 +6,13 @@ import { IsoDate, SafeId, Sha } from './snapshot.js';
 /** At most this many failed test cases are kept in a verdict; the counts stay exact. */
 export const MAX_RECORDED_FAILURES = 50;
 
+/**
+ * The highest attempt number a verdict may have: far beyond any real use, yet a short number in a
+ * log's name, and one that local numbering (the highest known plus one) can never push past a safe
+ * integer.
+ */
+export const MAX_GATE_ATTEMPT = 2 ** 31 - 1;
+
 /** A gate's name becomes part of a file name (`gate-<name>-<attempt>.log`): a safe id. */
 export const GateName = SafeId;
 
@@ -60,7 +67,7 @@ export const GateResult = deferred(() =>
     iteration: z.int().check(z.nonnegative()),
     name: GateName,
     /** 1, 2, ... per iteration and name, as numbered where it was recorded. */
-    attempt: z.int().check(z.positive()),
+    attempt: z.int().check(z.positive(), z.lte(MAX_GATE_ATTEMPT)),
     /** The tree of the after commit the gate judged. */
     treeId: Sha,
     afterSha: Sha,
@@ -80,13 +87,18 @@ export const GateResult = deferred(() =>
     tests: z.nullable(TestCounts),
     log: z.nullable(GateLog),
     /** The attempt this one replayed (`gate replay`), or null. */
-    replayOf: z.nullable(z.int().check(z.positive())),
+    replayOf: z.nullable(z.int().check(z.positive(), z.lte(MAX_GATE_ATTEMPT))),
     /** The JUnit files as given (relative to where the command ran), so that `gate replay` reads the same ones. */
     junit: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(4096))).check(z.maxLength(100))),
     /** `--min-tests` as given, or null. */
     minTests: z.optional(z.nullable(z.int().check(z.nonnegative()))),
     /** `--timeout` in milliseconds, or null. */
     timeoutMs: z.optional(z.nullable(TimeoutMs)),
+    /**
+     * Only when true: the check, run in the workspace, left it other than the tree it judged (a
+     * file written, HEAD moved), so the verdict is an `error` whatever the command said.
+     */
+    workspaceChanged: z.optional(z.literal(true)),
     /**
      * Only on a verdict recorded elsewhere: when this home received it (`fetch`, `import`). Never
      * travels; it bounds the verdict's place in the order (types/gate-rules.ts, `gateOrder`).

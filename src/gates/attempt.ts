@@ -4,7 +4,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { GateResult, TestCounts } from '../../types/gate.js';
+import { MAX_GATE_ATTEMPT, type GateResult, type TestCounts } from '../../types/gate.js';
 import { timeoutProblem } from '../../types/duration.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import { InvalidArgumentError, IterationNotFoundError, RunNotFoundError } from '../errors.js';
@@ -92,29 +92,51 @@ export async function appendWithLog(
   result: NewGateResult,
   sink: LogSink | null,
 ): Promise<GateResult> {
-  const logPath = (attempt: number) =>
-    gateLogPath(ctx.snapshotter.options.artifactsDir, result.runId, result.iteration, result.name, attempt);
   return ctx.store.append(
     result,
     async (attempt) => {
       if (sink === null || result.log === null) return result;
-      const path = logPath(attempt);
+      const path = logPath(ctx, result, attempt);
       await sink.moveTo(path);
       return { ...result, log: { ...result.log, path } };
     },
-    // A log outlives a verdict file that was damaged: its attempt number stays taken.
-    () => highestLoggedAttempt(dirname(logPath(1)), result.name),
+    loggedAttempts(ctx, result),
   );
 }
 
-/** The highest attempt number of the gate's logs in an iteration's artifacts directory (0: none). */
+/**
+ * Refused before the check runs (INVALID_ARGUMENT): the verdict could not be numbered, so it could
+ * not be stored (GateStore.nextAttempt). The append checks again under the lock.
+ */
+export async function assertAttemptLeft(
+  ctx: GateContext,
+  of: Pick<GateResult, 'runId' | 'iteration' | 'name'>,
+): Promise<void> {
+  await ctx.store.nextAttempt(of, loggedAttempts(ctx, of));
+}
+
+type Numbered = Pick<GateResult, 'runId' | 'iteration' | 'name'>;
+
+function logPath(ctx: GateContext, of: Numbered, attempt: number): string {
+  return gateLogPath(ctx.snapshotter.options.artifactsDir, of.runId, of.iteration, of.name, attempt);
+}
+
+/** A log outlives a verdict file that was damaged: its attempt number stays taken. */
+function loggedAttempts(ctx: GateContext, of: Numbered): () => Promise<number> {
+  return () => highestLoggedAttempt(dirname(logPath(ctx, of, 1)), of.name);
+}
+
+/**
+ * The highest attempt number of the gate's logs in an iteration's artifacts directory (0: none).
+ * A number no verdict may have (past MAX_GATE_ATTEMPT) is no attempt of ours: it takes nothing.
+ */
 async function highestLoggedAttempt(dir: string, name: string): Promise<number> {
   const prefix = `gate-${name}-`;
   const names = await readdir(dir).catch(() => [] as string[]);
   return names.reduce((max, file) => {
     const n =
       file.startsWith(prefix) && file.endsWith('.log') ? file.slice(prefix.length, -'.log'.length) : '';
-    return /^[1-9]\d{0,15}$/.test(n) ? Math.max(max, Number(n)) : max;
+    return /^[1-9]\d{0,9}$/.test(n) && Number(n) <= MAX_GATE_ATTEMPT ? Math.max(max, Number(n)) : max;
   }, 0);
 }
 

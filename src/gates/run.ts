@@ -18,6 +18,7 @@ import { layout } from '../store/paths.js';
 import { workspaceExcludes } from '../snapshotter/excludes.js';
 import {
   appendWithLog,
+  assertAttemptLeft,
   checkOptions,
   countsOf,
   findIteration,
@@ -28,7 +29,7 @@ import {
 import { withIsolatedCheckout } from './isolated.js';
 import { readJunitFiles, reportVersions } from './junit-files.js';
 import { openLogSink, type LogSink } from './log.js';
-import { decideVerdict } from './verdict.js';
+import { decideVerdict, oneLine } from './verdict.js';
 
 export interface GateRunOptions {
   runId: string;
@@ -71,6 +72,7 @@ export async function runGate(
   const [treeId] = await Promise.all([
     getTree(repo, snapshot.afterSha),
     opts.isolated === true ? null : assertAtAfter(ctx, repo, snapshot, junit),
+    assertAttemptLeft(ctx, { runId: snapshot.runId, iteration: snapshot.iteration, name: opts.name }),
   ]);
   const sink = await openLogSink(logDir(ctx.snapshotter, snapshot), opts.name);
   try {
@@ -124,7 +126,8 @@ async function observeAndStore(
         )
       : await observe(repo.topLevel);
   const digest = await sink.finish();
-  const { verdict, reason } = decideVerdict({
+  const changed = opts.isolated === true ? null : await treeMismatch(ctx, repo, snapshot, junit);
+  const decided = decideVerdict({
     exitCode: ran.exitCode,
     signal: ran.signal,
     timedOut: ran.timedOut,
@@ -135,6 +138,7 @@ async function observeAndStore(
     minTests: opts.minTests ?? null,
     outlived: ran.outlived,
   });
+  const { verdict, reason } = changed === null ? decided : changedByCheck(decided, changed);
   const result: NewGateResult = {
     ...judged(snapshot, treeId, opts.name),
     command: [...opts.command],
@@ -153,6 +157,7 @@ async function observeAndStore(
     junit: [...junit],
     minTests: opts.minTests ?? null,
     timeoutMs: opts.timeoutMs ?? null,
+    ...(changed === null ? {} : { workspaceChanged: true }),
   };
   return appendWithLog(ctx, result, sink);
 }
@@ -161,7 +166,7 @@ async function observeAndStore(
  * Without --isolated the check judges the workspace itself: it must be exactly the after commit,
  * with no change and no untracked file git does not ignore, except, untracked only, the JUnit
  * reports of this gate (`junit`) and those that earlier gates of this iteration wrote in the run's
- * own workspace (docs/gates.md).
+ * own workspace (docs/gates.md). GATE_TREE_MISMATCH otherwise.
  */
 async function assertAtAfter(
   ctx: GateContext,
@@ -169,6 +174,55 @@ async function assertAtAfter(
   snapshot: Snapshot,
   junit: readonly string[],
 ): Promise<void> {
+  const mismatch = await treeMismatch(ctx, repo, snapshot, junit);
+  if (mismatch === null) return;
+  throw new GateTreeMismatchError(
+    `${mismatch.why}; the verdict would not be about that tree. Commit or stash, check out the after commit, or use --isolated (write JUnit reports where git ignores them)`,
+    {
+      details: {
+        runId: snapshot.runId,
+        iteration: snapshot.iteration,
+        head: mismatch.head,
+        afterSha: snapshot.afterSha,
+        paths: mismatch.paths.slice(0, MAX_PATHS_IN_DETAILS),
+      },
+    },
+  );
+}
+
+/**
+ * After the check, in the workspace: the same comparison again. A check that changed what it
+ * judged (wrote a tracked file, left an untracked one, moved HEAD) observed no tree we know, and
+ * the next `before` or `after` would sweep its edits into the agent's work: its verdict is an
+ * `error` whatever the command said, and the record says why (`workspaceChanged`).
+ */
+function changedByCheck(
+  decided: { verdict: GateResult['verdict']; reason: string },
+  mismatch: TreeMismatch,
+): { verdict: GateResult['verdict']; reason: string } {
+  return {
+    verdict: 'error',
+    reason: oneLine(
+      `GATE_TREE_MISMATCH: after the check ${mismatch.why}; the verdict is not about the after tree (the check alone: ${decided.verdict}, ${decided.reason})`,
+    ),
+  };
+}
+
+interface TreeMismatch {
+  why: string;
+  /** HEAD's commit, null when unborn. */
+  head: string | null;
+  /** The paths that differ (none when HEAD moved). */
+  paths: string[];
+}
+
+/** How the workspace differs from the iteration's after tree (see assertAtAfter), or null. */
+async function treeMismatch(
+  ctx: GateContext,
+  repo: Repo,
+  snapshot: Snapshot,
+  junit: readonly string[],
+): Promise<TreeMismatch | null> {
   // The check's own reports, left by an earlier attempt, do not make the workspace dirty: each is
   // named file by file (a report in a new directory would otherwise be that directory).
   const reports = reportPaths(repo, junit);
@@ -187,7 +241,7 @@ async function assertAtAfter(
   let changed = status.entries.filter(outside);
   if (atAfter && changed.some((e) => e.kind === 'untracked'))
     changed = await withoutEarlierReports(ctx, repo, snapshot, outside, changed, reports.length > 0);
-  if (atAfter && changed.length === 0 && uncompared.length === 0) return;
+  if (atAfter && changed.length === 0 && uncompared.length === 0) return null;
   const why = !atAfter
     ? `HEAD is ${status.oid ?? 'unborn'}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}`
     : changed.length > 0
@@ -195,18 +249,7 @@ async function assertAtAfter(
       : `${uncompared.length} file(s) are marked assume-unchanged or skip-worktree (${named(
           uncompared.map((e) => e.path),
         )}), so git does not compare them with the after tree; clear the mark ("git update-index --no-assume-unchanged --no-skip-worktree")`;
-  throw new GateTreeMismatchError(
-    `${why}; the verdict would not be about that tree. Commit or stash, check out the after commit, or use --isolated (write JUnit reports where git ignores them)`,
-    {
-      details: {
-        runId: snapshot.runId,
-        iteration: snapshot.iteration,
-        head: status.oid,
-        afterSha: snapshot.afterSha,
-        paths: (atAfter ? changed.map((e) => e.path) : []).slice(0, MAX_PATHS_IN_DETAILS),
-      },
-    },
-  );
+  return { why, head: status.oid, paths: atAfter ? changed.map((e) => e.path) : [] };
 }
 
 /** Paths of JUnit reports inside the workspace, relative to its top level ('/'-separated, as git prints them). */

@@ -27,6 +27,13 @@ export const GATE_INCOMING_PREFIX = 'refs/agentgate/incoming/gates/';
 /** The largest gate.json taken from elsewhere. */
 const MAX_GATE_RECORD_BYTES = 16 * 1024 * 1024;
 
+/**
+ * The highest attempt number taken from elsewhere: more attempts of one gate on one iteration than
+ * anyone makes. Well below what a verdict may hold (MAX_GATE_ATTEMPT), so that a received number
+ * leaves local numbering, which comes after it, all the room it needs.
+ */
+export const MAX_RECEIVED_ATTEMPT = 1_000_000;
+
 export function gateRef(runId: string, id: string, prefix = GATES_PREFIX): string {
   return `${prefix}${runId}/${id}`;
 }
@@ -149,11 +156,19 @@ export async function readGateCommits(
                 ? `iteration ${g.iteration} of run ${g.runId} here has after commit ${afterOf}, not ${g.afterSha}`
                 : s.log !== null && (g.log === null || s.log.size !== g.log.bytes)
                   ? `its ${GATE_LOG_FILE} is not the log the verdict describes`
-                  : verdictContradiction(g);
+                  : (implausibleAttempt(g) ?? verdictContradiction(g));
     if (why !== null) refuse(s.ref.ref, why);
     else checked.push({ ref: s.ref, gate: g, logBlob: s.log?.id ?? null });
   }
   return checked;
+}
+
+/** Why a received verdict's attempt numbers cannot be true, or null. */
+function implausibleAttempt(g: TravellingGate): string | null {
+  const highest = Math.max(g.attempt, g.replayOf ?? 0);
+  return highest > MAX_RECEIVED_ATTEMPT
+    ? `its attempt number ${highest} is implausible: no gate is tried more than ${MAX_RECEIVED_ATTEMPT} times on one iteration`
+    : null;
 }
 
 /** The after commit of a run's iteration in the local home (read once per run), or undefined. */

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GateResult } from '../../types/gate.js';
 import { GATE_LOG_FILE } from '../../types/gate-record.js';
+import { verdictContradiction } from '../../types/gate-rules.js';
 import type { RefusedRecord } from '../../types/sharing.js';
 import { AgentgateError, ConcurrentUpdateError, StoreCorruptError } from '../errors.js';
 import { replaceFileAtomic } from '../fs/atomic.js';
@@ -72,8 +73,8 @@ export class GateRecords {
    * of `ownOn` (runs fetched from elsewhere), has its commit under refs/agentgate/gates/ (under the
    * repository's lock). Returns the refs of those own verdicts on `ownOn`, which travel one by one: a
    * fetched run's other verdicts are not this machine's to publish. A verdict whose tree is not its
-   * after commit's tree, or whose after commit is not here, is never published (STORE_CORRUPT:
-   * `verify` names it).
+   * after commit's tree, whose after commit is not here, or whose own facts contradict it (a
+   * `"verdict"` edited in the home), is never published (STORE_CORRUPT: `verify` names it).
    */
   async materialise(repo: Repo, runIds: readonly string[], ownOn: readonly string[] = []): Promise<string[]> {
     return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
@@ -92,9 +93,14 @@ export class GateRecords {
       );
       pending.forEach((g, i) => {
         const t = trees[i];
-        if (!t?.found || t.id !== g.treeId)
+        // What every receiver would refuse, and `verify` fails here: an edit in the home.
+        const why =
+          !t?.found || t.id !== g.treeId
+            ? `names tree ${g.treeId}, which is not the tree of its after commit ${g.afterSha} here`
+            : verdictContradiction(g);
+        if (why !== null)
           throw new StoreCorruptError(
-            `gate verdict ${g.id} of run ${g.runId} names tree ${g.treeId}, which is not the tree of its after commit ${g.afterSha} here; nothing was published. "verify --run ${g.runId}" shows it`,
+            `gate verdict ${g.id} of run ${g.runId} ${why}; nothing was published. "verify --run ${g.runId}" shows it`,
             { details: { runId: g.runId, id: g.id } },
           );
       });

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { idGenerator } from '../fs/random-id.js';
-import { GateResult } from '../../types/gate.js';
+import { GateResult, MAX_GATE_ATTEMPT } from '../../types/gate.js';
 import { sortGateResults } from '../../types/gate-rules.js';
 import { ConcurrentUpdateError, InvalidArgumentError, type StoreCorruptError } from '../errors.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
@@ -50,17 +50,33 @@ export class GateStore {
     used?: () => Promise<number>,
   ): Promise<GateResult> {
     return this.withRunLock(result.runId, async () => {
-      const { results } = await this.list(result.runId);
-      const attempt =
-        1 +
-        results
-          .filter((r) => r.iteration === result.iteration && r.name === result.name)
-          .reduce((max, r) => Math.max(max, r.attempt), used === undefined ? 0 : await used());
+      const attempt = await this.nextAttempt(result, used);
       const placed = place === undefined ? result : await place(attempt);
       const stored = validate({ ...placed, id: newGateId(), attempt });
       await writeJsonAtomic(this.path(stored.runId, stored.id), stored);
       return stored;
     });
+  }
+
+  /**
+   * The attempt number the next local verdict of `of`'s iteration and name gets (see `append`);
+   * INVALID_ARGUMENT when it would pass MAX_GATE_ATTEMPT, which no stored verdict may. `gate` asks
+   * before its command runs, so that the check never runs for a verdict that cannot be stored.
+   */
+  async nextAttempt(
+    of: Pick<GateResult, 'runId' | 'iteration' | 'name'>,
+    used?: () => Promise<number>,
+  ): Promise<number> {
+    const { results } = await this.list(of.runId);
+    const highest = results
+      .filter((r) => r.iteration === of.iteration && r.name === of.name)
+      .reduce((max, r) => Math.max(max, r.attempt), used === undefined ? 0 : await used());
+    if (highest >= MAX_GATE_ATTEMPT)
+      throw new InvalidArgumentError(
+        `gate ${of.name} of run ${of.runId} iteration ${of.iteration} already has attempt ${highest}, the highest a verdict may have; record it under another --name ("gate list" shows the verdicts)`,
+        { details: { runId: of.runId, iteration: of.iteration, name: of.name, attempt: highest } },
+      );
+    return highest + 1;
   }
 
   /**

@@ -57,7 +57,10 @@ describe('gates of one iteration in the workspace, one after another', () => {
     expect((await mismatch(run('lint', ['true']))).details.paths).toEqual(['stray.txt']);
     rmSync(join(dir, 'stray.txt'));
     // A tracked file is part of the tree: an earlier gate that named it as its report excuses nothing.
-    expect((await run('readme', writesReport('README.md'), ['README.md'])).verdict).toBe('pass');
+    expect(await run('readme', writesReport('README.md'), ['README.md'])).toMatchObject({
+      verdict: 'error',
+      workspaceChanged: true,
+    });
     expect((await mismatch(run('lint', ['true']))).details.paths).toEqual(['README.md']);
     // Nor does naming it with --junit again: the gate does not run on a changed tracked file.
     expect((await mismatch(run('readme', writesReport('README.md'), ['README.md']))).details.paths).toEqual([
@@ -110,6 +113,60 @@ describe('gates of one iteration in the workspace, one after another', () => {
       gates.run(dir, { runId: 'r1', name: 'lint', command: ['true'], echo: quiet() }),
     );
     expect(refused.details.paths).toEqual(['junit.xml']);
+  });
+});
+
+describe('a check that changes the workspace it judges', () => {
+  const edits: Array<[string, (dir: string) => string[], string[]]> = [
+    ['writes a tracked file', () => ['sh', '-c', 'printf "good\\n" > README.md'], ['README.md']],
+    ['leaves an untracked file', () => ['sh', '-c', 'echo x > stray.txt'], ['stray.txt']],
+    ['deletes a tracked file', () => ['rm', 'a.txt'], ['a.txt']],
+    [
+      'commits (HEAD moves)',
+      () => ['sh', '-c', 'echo y > a.txt && git -c user.name=t -c user.email=t@t commit -qam moved'],
+      [],
+    ],
+  ];
+  it.each(edits)(
+    '%s: an error naming what changed, never a pass; verify keeps it',
+    async (_l, command, paths) => {
+      const { dir, gates } = await oneIteration();
+      const result = await gates.run(dir, {
+        runId: 'r1',
+        name: 'lint',
+        command: command(dir),
+        echo: quiet(),
+      });
+      expect(result).toMatchObject({ verdict: 'error', exitCode: 0, workspaceChanged: true });
+      expect(result.reason).toMatch(/^GATE_TREE_MISMATCH: after the check /);
+      for (const p of paths) expect(result.reason).toContain(p);
+      const verified = await gates.verify({ runId: 'r1' }, { requireGates: ['lint'] });
+      expect(verified.checks.filter((c) => !c.ok).map((c) => c.check)).toEqual(['require-gate']);
+    },
+  );
+
+  it('its own report and files git ignores are no change; --isolated is not compared with the workspace', async () => {
+    const { dir, gates } = await oneIteration();
+    writeFileSync(join(dir, '.git', 'info', 'exclude'), 'build/\n');
+    const run = (command: string[], more = {}) =>
+      gates.run(dir, { runId: 'r1', name: 'test', command, junit: ['junit.xml'], echo: quiet(), ...more });
+    const writes = [
+      'sh',
+      '-c',
+      `mkdir -p build && echo o > build/out && ${writesReport('junit.xml')[2]}`,
+      'sh',
+    ];
+    const passed = await run([...writes, 'junit.xml']);
+    expect(passed.verdict).toBe('pass');
+    expect(passed).not.toHaveProperty('workspaceChanged');
+    rmSync(join(dir, 'junit.xml'));
+    const isolated = await run(
+      ['sh', '-c', `echo x > stray.txt && ${writesReport('junit.xml')[2]}`, 'sh', 'junit.xml'],
+      {
+        isolated: true,
+      },
+    );
+    expect(isolated.verdict).toBe('pass');
   });
 });
 

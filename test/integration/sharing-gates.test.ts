@@ -182,6 +182,14 @@ describe('a verdict received is untrusted', () => {
     ],
     ['a verdict moved to another iteration', (g) => (g.iteration = 0), /has after commit/],
     ['an unknown field', (g) => (g.extra = 1), /does not match the gate verdict schema/],
+    ['an attempt number no verdict may hold (2^53-1)', (g) => (g.attempt = 2 ** 53 - 1), /attempt/],
+    ['an attempt number no verdict may hold (1e11)', (g) => (g.attempt = 1e11), /attempt/],
+    [
+      'an implausible attempt number',
+      (g) => (g.attempt = 1_000_001),
+      /attempt number 1000001 is implausible/,
+    ],
+    ['an implausible replayed attempt', (g) => (g.replayOf = 5_000_000), /implausible/],
     ['a machine path in the log', (g) => ((g.log as Record<string, unknown>).path = '/etc/passwd'), /schema/],
     ['another id than its ref', (g) => (g.id = 'other-id'), /describes verdict other-id/],
     [
@@ -210,13 +218,16 @@ describe('a verdict received is untrusted', () => {
     expect(await new GateStore(b.home).load('run-1', id)).toEqual(before);
   });
 
-  it('a verdict tampered with in the local home is never published', async () => {
+  it.each([
+    ['another tree', { treeId: 'e'.repeat(40) }],
+    ['a fail made a pass', { verdict: 'pass' }],
+  ])('a verdict tampered with in the local home (%s) is never published', async (_l, edit) => {
     w = world();
     const a = w.machine('a');
     await runIterations(a, 'run-1', 1);
-    const g = await recordVerdict(a, 'run-1', 0, 'test');
+    const g = await recordVerdict(a, 'run-1', 0, 'test', { verdict: 'fail' });
     const file = new GateStore(a.home).path('run-1', g.id);
-    writeFileSync(file, JSON.stringify({ ...g, treeId: 'e'.repeat(40) }));
+    writeFileSync(file, JSON.stringify({ ...g, ...edit }));
     await failsWith(a.share.push({ workspace: a.dir }), 'STORE_CORRUPT');
     await failsWith(a.share.export({ workspace: a.dir }, join(w.root, 'x.bundle')), 'STORE_CORRUPT');
     expect(git(w.origin, ['for-each-ref', 'refs/agentgate/gates/'])).toBe('');

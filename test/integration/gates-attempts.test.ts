@@ -1,0 +1,60 @@
+/**
+ * Attempt numbers stay within what a verdict may hold: local numbering comes after every attempt
+ * known here, so an implausible number received from elsewhere, or a log left under a number no
+ * verdict may have, must neither overflow it nor let the check run for a verdict that cannot be
+ * stored.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MAX_GATE_ATTEMPT } from '../../types/gate.js';
+import { GateResult } from '../../types/gate.js';
+import { expectCode } from '../helpers/codes.js';
+import { gatedRun, quiet } from '../helpers/gates.js';
+import { tempDir } from '../helpers/repo.js';
+
+/** A check that leaves a mark outside the workspace, so that a test can tell whether it ran. */
+function marking(): { command: string[]; ran: () => boolean } {
+  const mark = join(tempDir('agentgate-gate-mark-'), 'ran');
+  return { command: ['sh', '-c', 'touch "$1"', 'sh', mark], ran: () => existsSync(mark) };
+}
+
+describe('gate attempt numbers', () => {
+  it('a verdict at the highest attempt refuses the next gate of its name before the check runs', async () => {
+    const { dir, gates } = await gatedRun([{ 'a.txt': 'a\n' }]);
+    const first = await gates.run(dir, { runId: 'r1', name: 'test', command: ['true'], echo: quiet() });
+    const file = gates.store.path('r1', first.id);
+    writeFileSync(file, JSON.stringify({ ...first, attempt: MAX_GATE_ATTEMPT }));
+    const check = marking();
+    await expectCode(
+      gates.run(dir, { runId: 'r1', name: 'test', command: check.command, echo: quiet() }),
+      'INVALID_ARGUMENT',
+    );
+    expect(check.ran()).toBe(false);
+    expect((await gates.list({ runId: 'r1' })).results).toHaveLength(1);
+    // Another name has its own numbering.
+    const other = await gates.run(dir, { runId: 'r1', name: 'lint', command: check.command, echo: quiet() });
+    expect(other.attempt).toBe(1);
+  });
+
+  it('a number past what a verdict may hold is refused by the schema; a log under such a number takes none', async () => {
+    const { dir, gates } = await gatedRun([{ 'a.txt': 'a\n' }]);
+    const first = await gates.run(dir, { runId: 'r1', name: 'test', command: ['true'], echo: quiet() });
+    for (const attempt of [MAX_GATE_ATTEMPT + 1, Number.MAX_SAFE_INTEGER, 1e11])
+      expect(GateResult.safeParse({ ...first, attempt }).success).toBe(false);
+    // A received verdict at a high (but accepted) number; a log left by a failed call far past it.
+    await gates.store.receive({ ...first, id: 'received-verdict-1', attempt: 1_000_000 });
+    const logs = dirname(first.log?.path as string);
+    writeFileSync(join(logs, 'gate-test-9007199254740992.log'), 'orphan\n');
+    const next = await gates.run(dir, {
+      runId: 'r1',
+      name: 'test',
+      command: ['echo', 'next'],
+      echo: quiet(),
+    });
+    expect(next.attempt).toBe(1_000_001);
+    expect(readFileSync(next.log?.path as string, 'utf8')).toBe('next\n');
+    const again = await gates.run(dir, { runId: 'r1', name: 'test', command: ['true'], echo: quiet() });
+    expect(again.attempt).toBe(1_000_002);
+  });
+});
