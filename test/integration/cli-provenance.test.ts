@@ -60,6 +60,10 @@ describe('anchor, trace, verify --anchor, attest --commit (CLI)', () => {
       [1, 3, 1, []],
       [4, 4, 2, [{ name: 'test', verdict: 'pass' }]],
     ]);
+    // --format json is the document itself, as with --json (report --format json alike).
+    const asked = cli(['trace', 'a.txt', '--format', 'json']);
+    expect(asked.status, asked.stderr).toBe(0);
+    expect(Trace.parse(asked.json())).toEqual(t);
     const record = cli(['trace', 'a.txt', '--format', 'agent-trace', '--json']);
     expect(record.status, record.stderr).toBe(0);
     expect(record.json()).toMatchObject({ version: '0.1.0', vcs: { type: 'git', revision: t.rev } });

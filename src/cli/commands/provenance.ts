@@ -121,7 +121,7 @@ const trace = defineCommand({
       type: 'string',
       choices: ['json', 'agent-trace'],
       valueName: 'FORMAT',
-      description: 'agent-trace prints an Agent Trace record',
+      description: 'json prints the trace as JSON (as --json does); agent-trace prints an Agent Trace record',
     },
     run: { type: 'string', valueName: 'ID', multiple: true, description: 'only these runs are candidates' },
   },
@@ -142,7 +142,8 @@ const trace = defineCommand({
       const record = toAgentTrace(t, { version: packageVersion() });
       return { json: record, human: () => JSON.stringify(record, null, 2) };
     }
-    return { json: t, human: () => traceText(t) };
+    // --format json asks for the document itself, with or without --json (as report --format json).
+    return { json: t, human: () => (values.format === 'json' ? JSON.stringify(t, null, 2) : traceText(t)) };
   },
 });
 
