@@ -15,7 +15,7 @@ export const TEST_RESULT_PREDICATE_TYPE = 'https://in-toto.io/attestation/test-r
 
 const Name = deferred(() => z.string().check(z.minLength(1), z.maxLength(4096)));
 
-/** A subject: a patch artifact (`sha256`) or an after commit (`gitCommit`). */
+/** A subject: a patch artifact (`sha256`), an after commit or the commit of `attest --commit` (`gitCommit`). */
 export const Subject = deferred(() =>
   z.object({
     name: Name,
@@ -107,12 +107,17 @@ export const AttestationCheck = deferred(() =>
 );
 export type AttestationCheck = z.infer<typeof AttestationCheck>;
 
-/** `verify --attestation FILE` prints this; exit 3 unless `ok`. */
+/**
+ * `verify --attestation FILE` prints this; exit 3 unless `ok`. `runId`: the run the statement
+ * attests (for a commit statement, the run of the iteration whose after tree is the commit's tree),
+ * null when none is; `commit`: a commit statement's commit.
+ */
 export const AttestationReport = deferred(() =>
   z.object({
     ok: z.boolean(),
     file: z.string(),
     runId: z.nullable(SafeId),
+    commit: z.optional(Sha),
     checks: z.array(AttestationCheck),
   }),
 );

@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import {
   AttestationReport,
   type AttestationCheck,
-  type GateConfiguration,
   type SetAsideIteration,
   type Subject,
   Statement,
@@ -11,8 +10,6 @@ import {
   TEST_RESULT_PREDICATE_TYPE,
   type TestResultPredicate,
 } from '../../types/attestation.js';
-import { testTotals, type GateResult } from '../../types/gate.js';
-import { sortGateResults } from '../../types/gate-rules.js';
 import { setAsideBy } from '../../types/run.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import {
@@ -22,6 +19,7 @@ import {
   StoreCorruptError,
 } from '../errors.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
+import { checkPredicate, newestOfEach, predicateOf } from './attest-predicate.js';
 import { sha256File } from '../snapshotter/patch-artifact.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
 import { GateStore } from '../store/gate-store.js';
@@ -145,65 +143,54 @@ async function patchSubject(s: Snapshot): Promise<Subject | null> {
   return { name, digest: { sha256: s.patchSha256 } };
 }
 
-/** The newest verdict of each (iteration, name), in `gate list` order. */
-function newestOfEach(verdicts: GateResult[], snapshots: readonly Snapshot[]): GateResult[] {
-  const newest = new Map<string, GateResult>();
-  for (const g of sortGateResults(verdicts, snapshots)) newest.set(`${g.iteration}/${g.name}`, g);
-  return [...newest.values()].sort((a, b) => a.iteration - b.iteration || (a.name < b.name ? -1 : 1));
-}
-
-function testName(g: Pick<GateResult, 'iteration' | 'name'>): string {
-  return `iteration-${g.iteration}/${g.name}`;
-}
-
-function configurationOf(g: GateResult): GateConfiguration {
-  return {
-    name: testName(g),
-    digest: { gitTree: g.treeId },
-    annotations: {
-      runId: g.runId,
-      iteration: g.iteration,
-      gate: g.name,
-      gateId: g.id,
-      attempt: g.attempt,
-      verdict: g.verdict,
-      observed: g.observed,
-      afterSha: g.afterSha,
-      command: g.command,
-      exitCode: g.exitCode,
-      durationMs: g.durationMs,
-      tests: testTotals(g.tests),
-      logSha256: g.log?.sha256 ?? null,
-    },
-  };
-}
-
 /**
- * The Test Result predicate of these verdicts: an observed pass is passed, a pass the caller only
- * reported (`gate record`) is warned, a fail or error is failed. No verdict at all is FAILED: a
- * statement must never claim that tests passed when none ran.
+ * What git and the records say here of the commit a statement of `attest --commit` names: its tree
+ * (null: the commit is not in this repository) and the iteration whose after tree that is, the one
+ * `attest --commit` picks (null: none). The CLI makes it from provenance (`gatedIteration`).
  */
-function predicateOf(verdicts: GateResult[]): Omit<TestResultPredicate, 'url'> {
-  const passedTests = verdicts.filter((g) => g.verdict === 'pass' && g.observed).map(testName);
-  const warnedTests = verdicts.filter((g) => g.verdict === 'pass' && !g.observed).map(testName);
-  const failedTests = verdicts.filter((g) => g.verdict !== 'pass').map(testName);
-  const result =
-    failedTests.length > 0 || verdicts.length === 0 ? 'FAILED' : warnedTests.length > 0 ? 'WARNED' : 'PASSED';
-  return { result, configuration: verdicts.map(configurationOf), passedTests, warnedTests, failedTests };
+export interface CommitLink {
+  tree: string | null;
+  match: { runId: string; iteration: number; afterSha: string } | null;
 }
+export type CommitLinker = (commit: string) => Promise<CommitLink>;
 
 /**
- * Checks a statement against the local records: each subject's digest against its iteration's
- * patch artifact or after commit, each configuration entry against the stored verdict it names, and
- * the result and test lists against those verdicts. A file that is not a statement of ours fails
- * the "statement" check; only an unreadable file is an error.
+ * Checks a statement against the local records. A run statement (`attest --run`): each subject's
+ * digest against its iteration's patch artifact or after commit. A commit statement (`attest
+ * --commit`): the commit's tree against the iteration whose after tree it is, recomputed here as
+ * `attest --commit` does (`link`), and the verdicts it names against that iteration's. Then each
+ * configuration entry against the stored verdict it names, and the result and test lists against
+ * those verdicts. A file that is not a statement of ours fails the "statement" check; only an
+ * unreadable file is an error.
  */
 export async function verifyStatement(
   src: AttestSources,
   file: string,
   cwd = process.cwd(),
+  link?: CommitLinker,
 ): Promise<AttestationReport> {
   const path = resolve(cwd, file);
+  const read = await readStatement(path);
+  const commit = 'checks' in read ? null : commitOf(read.statement);
+  const { runId, checks } =
+    'checks' in read
+      ? { runId: null, checks: read.checks }
+      : commit !== null
+        ? await commitChecks(src, read.statement, commit, link)
+        : await runChecks(src, read.statement);
+  return AttestationReport.parse({
+    ok: checks.every((c) => c.ok),
+    file: path,
+    runId,
+    ...(commit === null ? {} : { commit }),
+    checks,
+  });
+}
+
+/** The statement in `path`, or the failed "statement" check of a file that is not one. */
+async function readStatement(
+  path: string,
+): Promise<{ statement: Statement } | { checks: AttestationCheck[] }> {
   const size = await stat(path).then(
     (s) => (s.isFile() ? s.size : -1),
     () => -1,
@@ -217,44 +204,121 @@ export async function verifyStatement(
       `${path} is not a readable file of at most ${MAX_STATEMENT_BYTES} bytes; give the file "attest -o" wrote`,
       { details: { file: path } },
     );
-  const checks: AttestationCheck[] = [];
-  const done = (runId: string | null) =>
-    AttestationReport.parse({ ok: checks.every((c) => c.ok), file: path, runId, checks });
   let json: unknown;
   try {
     json = JSON.parse(await readFile(path, 'utf8'));
   } catch {
-    checks.push({ check: 'statement', ok: false, detail: 'not JSON' });
-    return done(null);
+    return { checks: [{ check: 'statement', ok: false, detail: 'not JSON' }] };
   }
   const parsed = Statement.safeParse(json);
-  const runId = parsed.success ? runOf(parsed.data) : null;
-  if (!parsed.success || runId === null) {
-    checks.push({
-      check: 'statement',
-      ok: false,
-      detail: parsed.success
-        ? 'its subjects do not name one run (<runId>/iteration-<n>[/patch.diff])'
-        : `not an in-toto Statement v1 with the Test Result predicate: ${parsed.error.issues
-            .slice(0, 3)
-            .map((i) => `${i.path.join('.')}: ${i.message}`)
-            .join('; ')}`,
-    });
-    return done(runId);
+  if (parsed.success) return { statement: parsed.data };
+  const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`);
+  const detail = `not an in-toto Statement v1 with the Test Result predicate: ${issues.join('; ')}`;
+  return { checks: [{ check: 'statement', ok: false, detail }] };
+}
+
+type Checked = { runId: string | null; checks: AttestationCheck[] };
+
+async function runChecks(src: AttestSources, statement: Statement): Promise<Checked> {
+  const runId = runOf(statement);
+  if (runId === null) {
+    const detail =
+      'its subjects name neither one run (<runId>/iteration-<n>[/patch.diff]) nor one commit (commit/<sha>)';
+    return { runId, checks: [{ check: 'statement', ok: false, detail }] };
   }
-  checks.push({
-    check: 'statement',
-    ok: true,
-    detail: `run ${runId}, ${parsed.data.subject.length} subjects`,
-  });
+  const checks: AttestationCheck[] = [
+    { check: 'statement', ok: true, detail: `run ${runId}, ${statement.subject.length} subjects` },
+  ];
   const listed = await src.snapshotter.listByRun(runId);
   const snapshots = new Map(listed.map((s) => [s.iteration, s]));
-  for (const subject of parsed.data.subject) checks.push(await checkSubject(subject, snapshots));
-  const attested = new Set(parsed.data.subject.map((s) => Number(SUBJECT_NAME.exec(s.name)?.[2])));
-  checks.push(...(await checkPredicate(src, runId, parsed.data.predicate, attested, listed)));
-  if (parsed.data.predicate.setAside !== undefined)
-    checks.push(await checkSetAside(src, runId, parsed.data.predicate.setAside, listed));
-  return done(runId);
+  for (const subject of statement.subject) checks.push(await checkSubject(subject, snapshots));
+  const attested = new Set(statement.subject.map((s) => Number(SUBJECT_NAME.exec(s.name)?.[2])));
+  checks.push(...(await checkPredicate(src.gates, runId, statement.predicate, attested, listed)));
+  if (statement.predicate.setAside !== undefined)
+    checks.push(await checkSetAside(src, runId, statement.predicate.setAside, listed));
+  return { runId, checks };
+}
+
+/** `commit/<sha>`: the one subject of a statement `attest --commit` writes. */
+const COMMIT_SUBJECT = /^commit\/([0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** The commit a statement's subjects name when it is a commit statement (one `commit/<sha>` subject). */
+function commitOf(statement: Statement): string | null {
+  const [only, ...more] = statement.subject;
+  return only === undefined || more.length > 0 ? null : (COMMIT_SUBJECT.exec(only.name)?.[1] ?? null);
+}
+
+/**
+ * A commit statement: its digest is the commit it names, the commit's tree is an iteration's after
+ * tree here (the one `attest --commit` picks now), and its predicate is that iteration's verdicts.
+ */
+async function commitChecks(
+  src: AttestSources,
+  statement: Statement,
+  commit: string,
+  link: CommitLinker | undefined,
+): Promise<Checked> {
+  const checks: AttestationCheck[] = [
+    { check: 'statement', ok: true, detail: `commit ${commit}, 1 subject` },
+  ];
+  const subject = statement.subject[0] as Subject;
+  const check = `subject ${subject.name}`;
+  const digest = 'gitCommit' in subject.digest ? subject.digest.gitCommit : null;
+  if (digest !== commit) {
+    checks.push({
+      check,
+      ok: false,
+      detail: `its digest is ${digest ?? 'no gitCommit'}, not the commit it names`,
+    });
+    return { runId: null, checks };
+  }
+  const here = link === undefined ? null : await link(commit);
+  const match = here?.match ?? null;
+  if (here === null || here.tree === null || match === null) {
+    checks.push({ check, ok: false, detail: unlinked(here) });
+    return { runId: null, checks };
+  }
+  const { runId, iteration } = match;
+  const where = `run ${runId} iteration ${iteration}`;
+  checks.push({
+    check,
+    ok: true,
+    detail: `its tree ${here.tree} is the after tree of ${where} (${match.afterSha})`,
+  });
+  checks.push(checkNamesIteration(statement.predicate, runId, iteration));
+  const listed = await src.snapshotter.listByRun(runId);
+  checks.push(...(await checkPredicate(src.gates, runId, statement.predicate, new Set([iteration]), listed)));
+  if (statement.predicate.setAside !== undefined)
+    checks.push({ check: 'set aside', ok: false, detail: 'a commit statement sets no iteration aside' });
+  return { runId, checks };
+}
+
+/** Why a commit statement's commit is not linked to an iteration here. */
+function unlinked(here: CommitLink | null): string {
+  if (here === null) return 'a commit statement is checked in the repository of its commit (-C DIR)';
+  if (here.tree === null)
+    return 'the commit is not in this repository; fetch it, or verify in the repository it belongs to (-C DIR)';
+  return `its tree ${here.tree} is no recorded iteration's after tree here, so no gate judged it ("fetch" its run?)`;
+}
+
+/** The verdicts of a commit statement are those of the iteration whose after tree the commit's tree is. */
+function checkNamesIteration(
+  predicate: TestResultPredicate,
+  runId: string,
+  iteration: number,
+): AttestationCheck {
+  const others = predicate.configuration
+    .map((c) => c.annotations)
+    .filter((a) => a.runId !== runId || a.iteration !== iteration)
+    .map((a) => `run ${a.runId} iteration ${a.iteration}`);
+  const where = `run ${runId} iteration ${iteration}`;
+  return others.length === 0
+    ? { check: 'iteration', ok: true, detail: `the verdicts named are those of ${where}` }
+    : {
+        check: 'iteration',
+        ok: false,
+        detail: `the statement names verdicts of ${[...new Set(others)].slice(0, 3).join(', ')}; the commit's tree is the after tree of ${where} ("attest --commit" writes its statement again)`,
+      };
 }
 
 const SUBJECT_NAME = /^([^/]+)\/iteration-(0|[1-9]\d{0,14})(\/patch\.diff)?$/;
@@ -312,98 +376,4 @@ async function checkSetAside(
         ok: false,
         detail: `the restarts recorded here set aside ${JSON.stringify(here.map((a) => a.name))}, the statement says ${JSON.stringify(stated.map((a) => a.name))}`,
       };
-}
-
-async function checkPredicate(
-  src: AttestSources,
-  runId: string,
-  predicate: TestResultPredicate,
-  attested: ReadonlySet<number>,
-  snapshots: readonly Snapshot[],
-): Promise<AttestationCheck[]> {
-  const checks: AttestationCheck[] = [];
-  const named: GateResult[] = [];
-  for (const entry of predicate.configuration) {
-    const check = `verdict ${entry.name}`;
-    const g = await src.gates.load(runId, entry.annotations.gateId).catch(() => null);
-    if (g === null) {
-      checks.push({
-        check,
-        ok: false,
-        detail: `verdict ${entry.annotations.gateId} is not recorded here (fetch the run?)`,
-      });
-      continue;
-    }
-    named.push(g);
-    const same = JSON.stringify(configurationOf(g)) === JSON.stringify(entry);
-    checks.push(
-      same
-        ? { check, ok: true, detail: `${g.verdict}, attempt ${g.attempt}` }
-        : {
-            check,
-            ok: false,
-            detail: `the statement does not match verdict ${g.id} as recorded (${g.verdict}, tree ${g.treeId})`,
-          },
-    );
-  }
-  checks.push(await checkComplete(src, runId, named, attested, snapshots));
-  const want = predicateOf(named);
-  const lists = (['passedTests', 'warnedTests', 'failedTests'] as const).filter(
-    (k) => JSON.stringify(want[k]) !== JSON.stringify(predicate[k]),
-  );
-  const differs = [
-    ...(want.result === predicate.result
-      ? []
-      : [`result ${predicate.result}, the verdicts give ${want.result}`]),
-    ...lists.map((k) => `${k} ${listText(predicate[k])}, the verdicts give ${listText(want[k])}`),
-  ];
-  checks.push(
-    differs.length === 0
-      ? { check: 'result', ok: true, detail: predicate.result }
-      : { check: 'result', ok: false, detail: `the statement says ${differs.join('; ')}` },
-  );
-  return checks;
-}
-
-/** A test list in a check's detail: its first names and how many there are. */
-function listText(list: readonly string[]): string {
-  const shown = list.slice(0, 3).join(', ');
-  return `[${shown}${list.length > 3 ? `, … ${list.length} in all` : ''}]`;
-}
-
-/**
- * The statement names the newest verdict (here, in the one order) of every gate of every iteration
- * it attests, and nothing else: a re-run that failed after the statement was written, or a failing
- * gate left out, makes it stale.
- */
-async function checkComplete(
-  src: AttestSources,
-  runId: string,
-  named: readonly GateResult[],
-  attested: ReadonlySet<number>,
-  snapshots: readonly Snapshot[],
-): Promise<AttestationCheck> {
-  const local = (await src.gates.list(runId)).results.filter((g) => attested.has(g.iteration));
-  const newest = newestOfEach(local, snapshots);
-  const namedIds = new Set(named.map((g) => g.id));
-  const newestIds = new Set(newest.map((g) => g.id));
-  const missing = newest.filter((g) => !namedIds.has(g.id));
-  const stale = named.filter((g) => !newestIds.has(g.id));
-  if (missing.length === 0 && stale.length === 0)
-    return {
-      check: 'complete',
-      ok: true,
-      detail: `names the newest verdict of each of ${newest.length} gates`,
-    };
-  const say = (g: GateResult) => `${testName(g)} (${g.verdict}, ${g.id})`;
-  return {
-    check: 'complete',
-    ok: false,
-    detail: [
-      missing.length > 0 ? `leaves out the newest verdicts ${missing.map(say).join(', ')}` : '',
-      stale.length > 0 ? `names verdicts that are not the newest here ${stale.map(say).join(', ')}` : '',
-    ]
-      .filter(Boolean)
-      .join('; '),
-  };
 }

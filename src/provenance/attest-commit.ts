@@ -2,11 +2,10 @@ import { resolve } from 'node:path';
 import { CommitNotGatedError } from '../errors.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
 import { attestSources, buildStatement } from '../gates/attest.js';
-import { readCommitNodes } from '../git/provenance.js';
 import { resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
-import { loadRunChains } from './candidates.js';
-import type { ProvenanceSources } from './sources.js';
+import { loadRunChains, type Iteration } from './candidates.js';
+import type { ProvenanceSources, RecordSources } from './sources.js';
 
 /**
  * `attest --commit REV`: a Statement whose one subject is REV (`gitCommit`), with the Test Result
@@ -21,16 +20,11 @@ export async function writeCommitStatement(
   opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
 ): Promise<{ file: string; subjects: number; runId: string; iteration: number }> {
   const commit = await resolveRevision(repo, rev, 'commit');
-  const node = (await readCommitNodes(repo, [commit])).get(commit);
-  const { chains } = await loadRunChains(src, repo);
-  const match = chains
-    .flatMap((c) => c.iterations)
-    .filter((it) => it.after.tree === node?.tree)
-    .sort((a, b) => Date.parse(b.snapshot.createdAt) - Date.parse(a.snapshot.createdAt))[0];
-  if (match === undefined)
+  const { tree, match } = await gatedIteration(src, repo, commit);
+  if (match === null)
     throw new CommitNotGatedError(
       `the tree of ${commit.slice(0, 12)} is no recorded iteration's after tree, so no gate judged it; attest the run instead ("attest --run ID"), or "anchor ${commit.slice(0, 12)}" to see which runs it came from`,
-      { details: { commit, tree: node?.tree ?? null } },
+      { details: { commit, tree } },
     );
   const statement = await buildStatement(attestSources(src.snapshotter), match.snapshot.runId, {
     iteration: match.iteration,
@@ -40,4 +34,23 @@ export async function writeCommitStatement(
   const path = resolve(opts.cwd ?? process.cwd(), file);
   await writeJsonAtomic(path, statement);
   return { file: path, subjects: 1, runId: match.snapshot.runId, iteration: match.iteration };
+}
+
+/**
+ * The iteration whose after tree is `commit`'s tree (the one recorded last when several are), as
+ * `attest --commit` picks it and `verify --attestation` checks it again; `tree` is null when the
+ * commit (a full id) is not in this repository.
+ */
+export async function gatedIteration(
+  src: RecordSources,
+  repo: Repo,
+  commit: string,
+): Promise<{ tree: string | null; match: Iteration | null }> {
+  const { chains, nodes } = await loadRunChains(src, repo, undefined, [commit]);
+  const tree = nodes.get(commit)?.tree ?? null;
+  const match = chains
+    .flatMap((c) => c.iterations)
+    .filter((it) => tree !== null && it.after.tree === tree)
+    .sort((a, b) => Date.parse(b.snapshot.createdAt) - Date.parse(a.snapshot.createdAt))[0];
+  return { tree, match: match ?? null };
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Statement } from '../../types/attestation.js';
 import { recordVerdict } from '../helpers/gates.js';
+import { git } from '../helpers/repo.js';
 import { machineCli, runIterations, world, type Machine, type World } from '../helpers/sharing.js';
 
 let w: World;
@@ -186,5 +187,76 @@ describe('verify --attestation', () => {
       expect([res.status, res.json()]).toMatchObject([1, { error: { code: 'PATH_NOT_FOUND' } }]);
     }
     expect(cli(b, ['verify', '--run', 'run-1', '--attestation', file]).status).toBe(2);
+  });
+});
+
+describe('verify --attestation of a statement of attest --commit', () => {
+  type Report = {
+    ok: boolean;
+    runId: string | null;
+    commit?: string;
+    checks: Array<{ check: string; ok: boolean }>;
+  };
+  const failed = (r: unknown) => (r as Report).checks.filter((c) => !c.ok).map((c) => c.check.split(' ')[0]);
+
+  it('passes against the records here and where the run was fetched; fails on any edit and when stale', async () => {
+    const a = await twoIterations();
+    // What lands on main: iteration 1's after tree in a commit of its own (a squash merge).
+    const [, last] = await a.snap.listByRun('run-1');
+    const tree = git(a.dir, ['rev-parse', `${last!.afterSha}^{tree}`]);
+    const initial = git(a.dir, ['rev-parse', 'origin/main']);
+    const squash = git(a.dir, ['commit-tree', tree, '-p', initial, '-m', 'squash']);
+    git(a.dir, ['push', '-q', w.origin, `${squash}:refs/heads/main`]);
+    const file = join(w.root, 'commit.intoto.json');
+    expect(cli(a, ['attest', '--commit', squash, '-o', file]).status).toBe(0);
+    const ok = cli(a, ['verify', '--attestation', file, '--json']);
+    expect(ok.status, ok.stdout).toBe(0);
+    expect(ok.json()).toMatchObject({ ok: true, runId: 'run-1', commit: squash });
+
+    // Another clone: the commit is there, the run is not until it is fetched.
+    const b = w.machine('b');
+    const before = cli(b, ['verify', '--attestation', file, '--json']);
+    expect([before.status, failed(before.json())]).toEqual([3, ['subject']]);
+    expect(cli(a, ['push', '--run', 'run-1']).status).toBe(0);
+    expect(cli(b, ['fetch', '--run', 'run-1']).status).toBe(0);
+    expect(cli(b, ['verify', '--attestation', file]).status).toBe(0);
+
+    const original = JSON.parse(readFileSync(file, 'utf8')) as Statement;
+    const other = join(w.root, 'iteration-0.json');
+    expect(cli(a, ['attest', '--run', 'run-1', '--iteration', '0', '-o', other]).status).toBe(0);
+    const iteration0 = JSON.parse(readFileSync(other, 'utf8')) as Statement;
+    const commitSubject = (sha: string) => ({ name: `commit/${sha}`, digest: { gitCommit: sha } });
+    const edits: Array<[string, (s: Statement) => void, string]> = [
+      ['the digest', (s) => (s.subject[0]!.digest = { gitCommit: initial }), 'subject'],
+      ['a commit no gate judged', (s) => (s.subject = [commitSubject(initial)]), 'subject'],
+      ['a commit not in the repository', (s) => (s.subject = [commitSubject('e'.repeat(40))]), 'subject'],
+      ["another iteration's verdicts", (s) => (s.predicate = iteration0.predicate), 'iteration'],
+      ['the result', (s) => (s.predicate.result = 'FAILED'), 'result'],
+      ['a verdict', (s) => (s.predicate.configuration[0]!.annotations.verdict = 'fail'), 'verdict'],
+      ['a verdict left out', (s) => s.predicate.configuration.pop(), 'complete'],
+      [
+        'an iteration set aside',
+        (s) =>
+          (s.predicate.setAside = [
+            { name: 'run-1/iteration-0', afterSha: initial, restartFrom: 0, declaredAt: 'x' },
+          ]),
+        'set',
+      ],
+      ['a second subject', (s) => s.subject.push(commitSubject(initial)), 'statement'],
+    ];
+    for (const [label, edit, check] of edits) {
+      const copy = structuredClone(original);
+      edit(copy);
+      const edited = join(w.root, 'edited.json');
+      writeFileSync(edited, JSON.stringify(copy));
+      const res = cli(b, ['verify', '--attestation', edited, '--json']);
+      expect(res.status, label).toBe(3);
+      expect(failed(res.json()), label).toContain(check);
+    }
+
+    // A re-run that fails after the statement was written makes it stale.
+    await recordVerdict(a, 'run-1', 1, 'test', { verdict: 'fail' });
+    const stale = cli(a, ['verify', '--attestation', file, '--json']);
+    expect([stale.status, failed(stale.json())]).toEqual([3, ['complete']]);
   });
 });

@@ -1,4 +1,10 @@
-import { attestSources, verifyStatement, writeStatement } from '../../gates/attest.js';
+import {
+  attestSources,
+  verifyStatement,
+  writeStatement,
+  type AttestSources,
+  type CommitLinker,
+} from '../../gates/attest.js';
 import { errorAnnotations } from '../../ci/github.js';
 import { UsageError } from '../../errors.js';
 import type { Context } from '../context.js';
@@ -61,8 +67,8 @@ export const ATTEST_COMMAND = defineCommand({
 
 /** `verify --attestation FILE`: exit 0 when the statement matches the local records, 3 when not. */
 export async function verifyAttestation(ctx: Context, file: string, github: boolean): Promise<CommandResult> {
-  const snapshotter = await ctx.snapshotter();
-  const report = await verifyStatement(attestSources(snapshotter), file);
+  const src = attestSources(await ctx.snapshotter());
+  const report = await verifyStatement(src, file, process.cwd(), commitLinker(ctx, src));
   const checks = report.checks.map((c) => ({ ...c, snapshotId: null, runId: report.runId }));
   return {
     json: report,
@@ -81,5 +87,25 @@ export async function verifyAttestation(ctx: Context, file: string, github: bool
           : paint(`${failed} of ${report.checks.length} checks failed.`, 'red', colour);
       return `${table(['', 'CHECK', 'DETAIL'], rows)}\n${verdict}`;
     },
+  };
+}
+
+/** A commit statement is checked in the workspace's repository, as `attest --commit` picked its iteration. */
+function commitLinker(ctx: Context, src: AttestSources): CommitLinker {
+  return async (commit) => {
+    const [{ openRepo }, { gatedIteration }] = await Promise.all([
+      import('../../git/repo.js'),
+      import('../../provenance/attest-commit.js'),
+    ]);
+    const { identity, gitTimeoutMs } = ctx.settings;
+    const repo = await openRepo(ctx.workspace, { identity, timeoutMs: gitTimeoutMs });
+    const { tree, match } = await gatedIteration(src, repo, commit);
+    return {
+      tree,
+      match:
+        match === null
+          ? null
+          : { runId: match.snapshot.runId, iteration: match.iteration, afterSha: match.after.commit },
+    };
   };
 }
