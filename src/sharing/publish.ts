@@ -166,3 +166,26 @@ async function publishRecords(
       throw error;
   }
 }
+
+/**
+ * PUSH_REJECTED's message. A `[rejected]` ref is git's own compare-and-swap (the remote holds
+ * another record or anchor there, or it moved since we looked); any other (`[remote rejected]`,
+ * `[remote failure]`) is the remote's own refusal (a hidden ref, a server hook, a failed update),
+ * and its reason, as the remote gave it, is what to act on.
+ */
+export function rejectionMessage(rejected: ReadonlyArray<{ ref: string; summary: string }>): string {
+  const held = rejected.filter((r) => r.summary.startsWith('[rejected]'));
+  const refused = rejected.filter((r) => !held.includes(r));
+  const some = (refs: typeof rejected, say: (r: { ref: string; summary: string }) => string) =>
+    `${refs.length} ref(s) (${refs.slice(0, 3).map(say).join(', ')}${refs.length > 3 ? ', ...' : ''})`;
+  const parts: string[] = [];
+  if (refused.length > 0)
+    parts.push(`the remote refused ${some(refused, (r) => `${r.ref}: ${r.summary.slice(0, 200)}`)}`);
+  if (held.length > 0)
+    parts.push(`the remote already holds other records or anchors for ${some(held, (r) => r.ref)}`);
+  const next =
+    refused.length === 0
+      ? 'Fetch them to compare, or publish under another run id'
+      : "The remote's reason says what it does not take (its configuration or hooks): fix that and push again";
+  return `${parts.join('; ')}; nothing was overwritten. ${next}`;
+}

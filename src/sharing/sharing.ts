@@ -29,7 +29,7 @@ import { parseRecordRef, RECORDS_PREFIX } from './records.js';
 import { GateRecords, type GatesReceived } from './gate-records.js';
 import { gateRefspecs, GATES_PREFIX } from './gate-objects.js';
 import type { Selection, SharingCore, SharingOptions } from './core.js';
-import { materialise } from './publish.js';
+import { materialise, rejectionMessage } from './publish.js';
 import { receive } from './receive.js';
 import { AnchorRecords } from './anchor-records.js';
 import { anchorRef, ANCHORS_PREFIX } from './anchor-objects.js';
@@ -110,20 +110,14 @@ export class Sharing implements SharingCore {
       rejected = rejected.filter((r) => !same.includes(r));
     }
     if (rejected.length > 0) {
-      throw new PushRejectedError(
-        `the remote already holds other records or anchors for ${rejected.length} ref(s) (${rejected
-          .slice(0, 3)
-          .map((r) => r.ref)
-          .join(', ')}); nothing was overwritten. Fetch them to compare, or publish under another run id`,
-        {
-          details: {
-            remote: remote.name,
-            rejected: rejected.map((r) => ({ ref: r.ref, summary: r.summary })),
-            updated,
-            upToDate,
-          },
+      throw new PushRejectedError(rejectionMessage(rejected), {
+        details: {
+          remote: remote.name,
+          rejected: rejected.map((r) => ({ ref: r.ref, summary: r.summary })),
+          updated,
+          upToDate,
         },
-      );
+      });
     }
     // With --all, the runs are those of every record pushed, whichever home made them.
     return {

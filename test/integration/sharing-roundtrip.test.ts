@@ -194,6 +194,25 @@ describe('push and fetch', () => {
     expect(git(w.origin, ['rev-parse', 'refs/agentgate/records/same/iteration-0'])).toBe(remoteBefore);
   });
 
+  it("PUSH_REJECTED by the remote itself (a hidden ref) says the remote's reason, not a conflict", async () => {
+    w = world();
+    const a = w.machine('a');
+    const b = w.machine('b');
+    await runIterations(a, 'same', 1);
+    await runIterations(b, 'same', 1);
+    await a.share.push({ workspace: a.dir });
+    const held = await expectCode(b.share.push({ workspace: b.dir }), 'PUSH_REJECTED');
+    expect((held as unknown as Error).message).toMatch(/^the remote already holds other records/);
+    git(w.origin, ['config', 'receive.hideRefs', 'refs/agentgate/records/hid']);
+    await runIterations(b, 'hid', 1);
+    const error = await expectCode(b.share.push({ workspace: b.dir, runId: 'hid' }), 'PUSH_REJECTED');
+    const message = (error as unknown as Error).message;
+    expect(message).toContain(
+      'refs/agentgate/records/hid/iteration-0: [remote rejected] (deny updating a hidden ref)',
+    );
+    expect(message).not.toContain('already holds');
+  });
+
   it('mends the ref locks a killed push left in a remote on this machine', async () => {
     w = world();
     const a = w.machine('a');
