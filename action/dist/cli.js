@@ -1935,7 +1935,7 @@ var init_schemas = __esm({
           inst._zod.run = inst._zod.parse;
         });
       } else {
-        const runChecks = (payload, checks2, ctx) => {
+        const runChecks2 = (payload, checks2, ctx) => {
           if (payload.memo)
             return payload;
           let isAborted = aborted(payload);
@@ -1986,7 +1986,7 @@ var init_schemas = __esm({
             canary.aborted = true;
             return canary;
           }
-          const checkResult = runChecks(payload, checks, ctx);
+          const checkResult = runChecks2(payload, checks, ctx);
           if (checkResult instanceof Promise) {
             if (ctx.async === false)
               throw new $ZodAsyncError();
@@ -2011,9 +2011,9 @@ var init_schemas = __esm({
           if (result instanceof Promise) {
             if (ctx.async === false)
               throw new $ZodAsyncError();
-            return result.then((result2) => runChecks(result2, checks, ctx));
+            return result.then((result2) => runChecks2(result2, checks, ctx));
           }
-          return runChecks(result, checks, ctx);
+          return runChecks2(result, checks, ctx);
         };
       }
     }, {
@@ -2951,6 +2951,10 @@ function _isoDuration(Class2, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
+function _number(Class2, params) {
+  return new Class2(snapshotChecks({ type: "number", checks: [], ...normalizeParams(params) }));
+}
+// @__NO_SIDE_EFFECTS__
 function _int(Class2, params) {
   return new Class2({
     type: "number",
@@ -3111,6 +3115,10 @@ function uuid2(params) {
 // @__NO_SIDE_EFFECTS__
 function url(params) {
   return _url(ZodMiniURL, params);
+}
+// @__NO_SIDE_EFFECTS__
+function number2(params) {
+  return _number(ZodMiniNumber, params);
 }
 function int(params) {
   return _int(ZodMiniNumberFormat, params);
@@ -3498,8 +3506,8 @@ var init_zod = __esm({
 });
 
 // types/duration.ts
-function timeoutProblem(ms, what, min = 1) {
-  return Number.isInteger(ms) && ms >= min && ms <= MAX_DURATION_MS ? null : `${what} must be a whole number of milliseconds from ${min} to ${MAX_DURATION_MS} (about 24.8 days), not ${ms}`;
+function timeoutProblem(ms, what2, min = 1) {
+  return Number.isInteger(ms) && ms >= min && ms <= MAX_DURATION_MS ? null : `${what2} must be a whole number of milliseconds from ${min} to ${MAX_DURATION_MS} (about 24.8 days), not ${ms}`;
 }
 var MAX_DURATION_MS, DurationMs, TimeoutMs;
 var init_duration = __esm({
@@ -4559,12 +4567,35 @@ var init_snapshot = __esm({
   }
 });
 
+// src/fs/home-dir.ts
+import { homedir, userInfo } from "node:os";
+import { isAbsolute } from "node:path";
+function accountHome() {
+  const fromEnv = homedir();
+  if (isAbsolute(fromEnv)) return fromEnv;
+  let account = "";
+  try {
+    account = userInfo().homedir;
+  } catch {
+  }
+  if (isAbsolute(account)) return account;
+  throw new ConfigInvalidError(
+    `the home directory is unknown (HOME is ${fromEnv === "" ? "empty" : `not absolute: ${JSON.stringify(fromEnv)}`} and the account names none); set HOME, or AGENTGATE_HOME and --home`,
+    { details: { HOME: fromEnv } }
+  );
+}
+var init_home_dir = __esm({
+  "src/fs/home-dir.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
 // src/store/paths.ts
-import { homedir } from "node:os";
 import { join as join2, resolve as resolve2 } from "node:path";
 function resolveHome(explicit) {
   const chosen = explicit ?? process.env.AGENTGATE_HOME;
-  return chosen ? resolve2(chosen) : join2(homedir(), ".agentgate");
+  return chosen ? resolve2(chosen) : join2(accountHome(), ".agentgate");
 }
 function layout(home) {
   return {
@@ -4581,12 +4612,12 @@ function layout(home) {
     config: join2(home, "config.yaml")
   };
 }
-function assertSafeId(value, what) {
+function assertSafeId(value, what2) {
   const parsed = SafeId.safeParse(value);
   if (!parsed.success) {
     const reason = parsed.error.issues[0]?.message ?? "invalid";
-    throw new InvalidIdError(`${what} ${JSON.stringify(value.slice(0, 80))} is not allowed: ${reason}`, {
-      details: { value: value.slice(0, 200), what }
+    throw new InvalidIdError(`${what2} ${JSON.stringify(value.slice(0, 80))} is not allowed: ${reason}`, {
+      details: { value: value.slice(0, 200), what: what2 }
     });
   }
   return value;
@@ -4614,6 +4645,7 @@ var init_paths = __esm({
     "use strict";
     init_snapshot();
     init_errors();
+    init_home_dir();
   }
 });
 
@@ -4678,6 +4710,7 @@ var init_run_inspect = __esm({
       examples: ['list --run "$RUN"'],
       async run(ctx, values) {
         const runId = values.run;
+        await ctx.assertGivenWorkspace();
         const listed = runId === void 0 ? await ctx.store.list() : await ctx.store.inspectRun(assertSafeId(runId, "run id"));
         const local = ctx.localPaths;
         const snapshots = await Promise.all(listed.snapshots.map((s) => local.snapshot(s)));
@@ -4715,6 +4748,7 @@ var init_run_inspect = __esm({
       positionals: { required: [] },
       examples: ["runs --json"],
       async run(ctx) {
+        await ctx.assertGivenWorkspace();
         const listed = await ctx.store.listRuns();
         const local = ctx.localPaths;
         const runs3 = await Promise.all(listed.runs.map((r) => local.run(r)));
@@ -4848,7 +4882,7 @@ var init_run_inspect = __esm({
 
 // src/fs/git-locks.ts
 import { readdir, readFile as readFile2, readlink as readlink2, realpath, rm as rm3, stat as stat3 } from "node:fs/promises";
-import { isAbsolute, join as join4, resolve as resolve3, sep } from "node:path";
+import { isAbsolute as isAbsolute2, join as join4, resolve as resolve3, sep } from "node:path";
 async function removeOrphanedGitLocks(o) {
   if (!Number.isFinite(o.ownerSince)) return [];
   const common = await commonDir(o.gitDir);
@@ -4878,7 +4912,7 @@ async function removeLockOlderThan(path2, olderThanMs) {
 async function commonDir(gitDir) {
   const named2 = (await readFile2(join4(gitDir, "commondir"), "utf8").catch(() => "")).trim();
   if (named2 === "") return gitDir;
-  return isAbsolute(named2) ? named2 : join4(gitDir, named2);
+  return isAbsolute2(named2) ? named2 : join4(gitDir, named2);
 }
 async function removeAbandonedLock(path2, repository, waitMs) {
   const repo = {
@@ -4944,10 +4978,10 @@ var init_git_locks = __esm({
 
 // src/fs/inside.ts
 import { lstat as lstat2, realpath as realpath2 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute2, join as join5, relative, sep as sep2 } from "node:path";
+import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute3, join as join5, relative, sep as sep2 } from "node:path";
 function isInside(parent, child) {
   const rel = relative(parent, child);
-  return rel === "" || !rel.startsWith("..") && !isAbsolute2(rel);
+  return rel === "" || !rel.startsWith("..") && !isAbsolute3(rel);
 }
 async function realPathOf(path2) {
   const real = await realpath2(path2).catch(() => null);
@@ -4983,7 +5017,7 @@ var init_inside = __esm({
 });
 
 // src/git/hardening.ts
-import { isAbsolute as isAbsolute3, join as join6 } from "node:path";
+import { isAbsolute as isAbsolute4, join as join6 } from "node:path";
 function parseConfigEntries(out) {
   return out.split("\0").filter((record3) => record3 !== "").map((record3) => {
     const nl = record3.indexOf("\n");
@@ -5035,7 +5069,7 @@ function buildEnv(identity, indexFile) {
 }
 function userConfigFiles(env = process.env) {
   const home = env.HOME ?? "";
-  const xdg = env.XDG_CONFIG_HOME && isAbsolute3(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join6(home, ".config");
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute4(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join6(home, ".config");
   const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === "" ? [] : [join6(xdg, "git", "config"), join6(home, ".gitconfig")];
   return { system: env.GIT_CONFIG_NOSYSTEM ? [] : ["/etc/gitconfig"], global };
 }
@@ -5330,10 +5364,10 @@ function locationArgs(opts) {
   return out;
 }
 function gitFailure(args, exitCode, stderr, details) {
-  const what = `git ${args.slice(0, 3).join(" ")}`;
+  const what2 = `git ${args.slice(0, 3).join(" ")}`;
   if (/No space left on device|ENOSPC|Disk quota exceeded|Out of diskspace/i.test(stderr)) {
     return new DiskFullError(
-      `${what} ran out of disk space; free space (or raise the quota) where the repository and the agentgate home live, then retry: nothing was recorded`,
+      `${what2} ran out of disk space; free space (or raise the quota) where the repository and the agentgate home live, then retry: nothing was recorded`,
       { details }
     );
   }
@@ -5356,12 +5390,12 @@ function gitFailure(args, exitCode, stderr, details) {
   }
   if (/lazy fetching disabled|promisor remote|could not fetch .* from promisor/i.test(stderr)) {
     return new ObjectMissingError(
-      `${what} needs objects this partial clone does not have, and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry`,
+      `${what2} needs objects this partial clone does not have, and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry`,
       { details }
     );
   }
   const reason = stderr.split("\n").slice(-3).join(" ") || "no message";
-  return new GitFailedError(`${what} failed (exit ${exitCode}): ${reason}`, { details });
+  return new GitFailedError(`${what2} failed (exit ${exitCode}): ${reason}`, { details });
 }
 function errnoText(cause) {
   const code2 = cause.code;
@@ -5381,6 +5415,17 @@ var init_runner = __esm({
 });
 
 // src/git/repo.ts
+var repo_exports = {};
+__export(repo_exports, {
+  assertNoLfs: () => assertNoLfs,
+  assertOwnWorkTree: () => assertOwnWorkTree,
+  assertSafeWorkspace: () => assertSafeWorkspace,
+  excludeNestedRepositories: () => excludeNestedRepositories,
+  initRepo: () => initRepo,
+  isInside: () => isInside,
+  openRepo: () => openRepo,
+  resolveWorkspaceDir: () => resolveWorkspaceDir
+});
 import { appendFile as appendFile2, lstat as lstat3, mkdir as mkdir2, readdir as readdir2, readFile as readFile3, realpath as realpath3, stat as stat4 } from "node:fs/promises";
 import { homedir as homedir2 } from "node:os";
 import { dirname as dirname3, join as join7, resolve as resolve4, sep as sep3 } from "node:path";
@@ -5620,7 +5665,7 @@ function testTotals(tests) {
     errors: tests.errors
   };
 }
-var MAX_RECORDED_FAILURES, GateName, GateVerdict, TestFailure, TestCounts, TestTotals, GateLog, GateResult;
+var MAX_RECORDED_FAILURES, MAX_GATE_ATTEMPT, GateName, GateVerdict, TestFailure, TestCounts, TestTotals, GateLog, GateResult;
 var init_gate = __esm({
   "types/gate.ts"() {
     "use strict";
@@ -5629,6 +5674,7 @@ var init_gate = __esm({
     init_duration();
     init_snapshot();
     MAX_RECORDED_FAILURES = 50;
+    MAX_GATE_ATTEMPT = 2 ** 31 - 1;
     GateName = SafeId;
     GateVerdict = deferred(() => _enum(["pass", "fail", "error"]));
     TestFailure = deferred(
@@ -5665,7 +5711,7 @@ var init_gate = __esm({
         iteration: int().check(_nonnegative()),
         name: GateName,
         /** 1, 2, ... per iteration and name, as numbered where it was recorded. */
-        attempt: int().check(_positive()),
+        attempt: int().check(_positive(), _lte(MAX_GATE_ATTEMPT)),
         /** The tree of the after commit the gate judged. */
         treeId: Sha,
         afterSha: Sha,
@@ -5685,13 +5731,18 @@ var init_gate = __esm({
         tests: nullable(TestCounts),
         log: nullable(GateLog),
         /** The attempt this one replayed (`gate replay`), or null. */
-        replayOf: nullable(int().check(_positive())),
+        replayOf: nullable(int().check(_positive(), _lte(MAX_GATE_ATTEMPT))),
         /** The JUnit files as given (relative to where the command ran), so that `gate replay` reads the same ones. */
         junit: optional(array(string2().check(_minLength(1), _maxLength(4096))).check(_maxLength(100))),
         /** `--min-tests` as given, or null. */
         minTests: optional(nullable(int().check(_nonnegative()))),
         /** `--timeout` in milliseconds, or null. */
         timeoutMs: optional(nullable(TimeoutMs)),
+        /**
+         * Only when true: the check, run in the workspace, left it other than the tree it judged (a
+         * file written, HEAD moved), so the verdict is an `error` whatever the command said.
+         */
+        workspaceChanged: optional(literal(true)),
         /**
          * Only on a verdict recorded elsewhere: when this home received it (`fetch`, `import`). Never
          * travels; it bounds the verdict's place in the order (types/gate-rules.ts, `gateOrder`).
@@ -5892,8 +5943,8 @@ var init_z_tokens = __esm({
     "use strict";
     init_errors();
     ZTokens = class {
-      constructor(output, what) {
-        this.what = what;
+      constructor(output, what2) {
+        this.what = what2;
         this.fields = output === "" ? [] : output.split("\0");
         if (this.fields.length > 0 && this.fields.pop() !== "")
           throw this.malformed("output does not end with NUL");
@@ -6915,7 +6966,7 @@ async function blame(repo, commit, path2, range, onCommit) {
     // try to run it) must not turn the file into another text.
     "--no-textconv",
     "--diff-algorithm=myers",
-    "--ignore-revs-file="
+    "--no-ignore-revs-file"
   ];
   if (range !== void 0) args.push("-L", `${range.start},${range.end}`);
   const parser = new BlamePorcelainParser(onCommit);
@@ -7274,38 +7325,38 @@ var init_sweep = __esm({
 // src/store/json-file.ts
 import { readdir as readdir4, readFile as readFile5 } from "node:fs/promises";
 import { join as join9 } from "node:path";
-function corruptFile(path2, what, reason, cause) {
+function corruptFile(path2, what2, reason, cause) {
   return new StoreCorruptError(
-    `${path2} is not a valid ${what}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
+    `${path2} is not a valid ${what2}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
     { cause, details: { path: path2, reason } }
   );
 }
-async function readJsonFile(path2, schema, what) {
-  const text = await readJsonText(path2, what);
-  return text === null ? null : parseJsonText(path2, text, schema, what);
+async function readJsonFile(path2, schema, what2) {
+  const text = await readJsonText(path2, what2);
+  return text === null ? null : parseJsonText(path2, text, schema, what2);
 }
-async function readJsonText(path2, what) {
+async function readJsonText(path2, what2) {
   try {
     return await readFile5(path2, "utf8");
   } catch (cause) {
     if (cause.code === "ENOENT") return null;
-    throw corruptFile(path2, what, `unreadable (${errnoOf(cause)})`, cause);
+    throw corruptFile(path2, what2, `unreadable (${errnoOf(cause)})`, cause);
   }
 }
-function parseJsonText(path2, text, schema, what) {
+function parseJsonText(path2, text, schema, what2) {
   let raw;
   try {
     raw = JSON.parse(text);
   } catch (cause) {
     throw corruptFile(
       path2,
-      what,
+      what2,
       `invalid JSON (${cause instanceof Error ? cause.message : String(cause)}; truncated?)`,
       cause
     );
   }
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw corruptFile(path2, what, describeIssues(parsed.error.issues), parsed.error);
+  if (!parsed.success) throw corruptFile(path2, what2, describeIssues(parsed.error.issues), parsed.error);
   return parsed.data;
 }
 function describeIssues(issues) {
@@ -7328,7 +7379,7 @@ async function mapLimit(items, fn, limit = 32) {
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
-async function loadAll(dir, what, load) {
+async function loadAll(dir, what2, load) {
   const items = [];
   const problems = [];
   await mapLimit(await listJsonNames(dir), async (name2) => {
@@ -7336,16 +7387,16 @@ async function loadAll(dir, what, load) {
       const item = await load(name2);
       if (item !== null) items.push(item);
     } catch (error2) {
-      problems.push(asStoreProblem(error2, join9(dir, `${name2}.json`), what));
+      problems.push(asStoreProblem(error2, join9(dir, `${name2}.json`), what2));
     }
   });
   problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
   return { items, problems };
 }
-function asStoreProblem(error2, path2, what) {
+function asStoreProblem(error2, path2, what2) {
   if (error2 instanceof StoreCorruptError) return error2;
   if (error2 instanceof InvalidIdError)
-    return corruptFile(path2, what, "its file name is not a valid id", error2);
+    return corruptFile(path2, what2, "its file name is not a valid id", error2);
   throw error2;
 }
 var init_json_file = __esm({
@@ -7912,11 +7963,11 @@ var init_snapshot_store = __esm({
       async linkUnlinked(runId, workspace, iteration) {
         const linked = new Set((await this.loadRun(runId))?.snapshotIds ?? []);
         const { snapshots } = await this.list();
-        const unlinked = snapshots.filter(
+        const unlinked2 = snapshots.filter(
           (s) => s.runId === runId && s.iteration === iteration && s.workspace === workspace && !linked.has(s.id)
         );
-        for (const s of unlinked) await this.linkSnapshot(runId, workspace, s.id, iteration);
-        return unlinked.map((s) => s.id);
+        for (const s of unlinked2) await this.linkSnapshot(runId, workspace, s.id, iteration);
+        return unlinked2.map((s) => s.id);
       }
       /**
        * Snapshots whose id starts with `prefix`, or whose after SHA does (hexadecimal, at least 4
@@ -8416,14 +8467,14 @@ function blobClaim(node, f, r, brought) {
   return best;
 }
 async function patchIdClaims(repo, links, replays, paths, brought) {
-  const open8 = links.flatMap(
+  const open9 = links.flatMap(
     (l) => l.files.flatMap(
       (f) => replays.filter((r) => !f.claims.some((c) => c.runId === r.chain.runId)).map((r) => ({ l, f, r }))
     )
   );
-  if (open8.length === 0) return;
+  if (open9.length === 0) return;
   const pairs = /* @__PURE__ */ new Map();
-  for (const { r } of open8) {
+  for (const { r } of open9) {
     const first = r.chain.iterations[0];
     const starts = [first.wip?.base.tree ?? first.before.tree, ...first.wip ? [first.wip.commit.tree] : []];
     for (const it of r.chain.iterations)
@@ -8438,11 +8489,11 @@ async function patchIdClaims(repo, links, replays, paths, brought) {
   const idLength = (links[0]?.node.commit ?? "").length || 40;
   const ids = await patchIds(
     repo,
-    [...open8.map((o) => o.f.file.patch), ...runFiles.map((x) => x.file.patch)],
+    [...open9.map((o) => o.f.file.patch), ...runFiles.map((x) => x.file.patch)],
     idLength
   );
-  const runIds = runFiles.map((x, i) => ({ ...x, id: ids[open8.length + i] ?? null }));
-  open8.forEach(({ l, f, r }, i) => {
+  const runIds = runFiles.map((x, i) => ({ ...x, id: ids[open9.length + i] ?? null }));
+  open9.forEach(({ l, f, r }, i) => {
     const id2 = ids[i];
     if (id2 === null || id2 === void 0) return;
     const match = runIds.filter(
@@ -8463,7 +8514,7 @@ async function patchIdClaims(repo, links, replays, paths, brought) {
   });
 }
 async function lineClaims(repo, links, replays, paths) {
-  const open8 = [];
+  const open9 = [];
   for (const l of links)
     for (const f of l.files) {
       if (f.added.length === 0) continue;
@@ -8473,20 +8524,20 @@ async function lineClaims(repo, links, replays, paths) {
         for (const name2 of names2) {
           const v = versions(r, name2).find((x) => x.state.blob !== null);
           if (v === void 0) continue;
-          if (v.state.origins.some((o) => o !== null)) open8.push({ l, f, r, v, name: name2 });
+          if (v.state.origins.some((o) => o !== null)) open9.push({ l, f, r, v, name: name2 });
           break;
         }
       }
     }
-  if (open8.length === 0) return;
+  if (open9.length === 0) return;
   const pairs = /* @__PURE__ */ new Map();
-  for (const o of open8)
+  for (const o of open9)
     pairs.set(`${o.v.commit.tree} ${o.l.node.tree}`, { from: o.v.commit.tree, to: o.l.node.tree });
-  const asked = open8.flatMap((o) => [o.f.file.entry.path, o.name]);
+  const asked = open9.flatMap((o) => [o.f.file.entry.path, o.name]);
   const openPaths = [...new Set(asked)].filter((p) => paths.includes(p));
   const diffs = await diffTreePairs(repo, [...pairs.values()], openPaths);
   const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
-  for (const { l, f, r, v, name: name2 } of open8) {
+  for (const { l, f, r, v, name: name2 } of open9) {
     const path2 = f.file.entry.path;
     const change = (byPair.get(`${v.commit.tree} ${l.node.tree}`) ?? []).find(
       (x) => x.entry.path === path2 && (x.entry.oldPath ?? path2) === name2
@@ -8713,6 +8764,7 @@ var init_attestation = __esm({
         ok: boolean2(),
         file: string2(),
         runId: nullable(SafeId),
+        commit: optional(Sha),
         checks: array(AttestationCheck)
       })
     );
@@ -8728,7 +8780,7 @@ function describeCounts(c) {
   return parts.join(", ");
 }
 function recomputeVerdict(f) {
-  if (f.timedOut) return "error";
+  if (f.timedOut || f.workspaceChanged === true) return "error";
   if (f.exitCode === null && f.signal === null) return "error";
   if (f.tests === null && (f.junit ?? []).length > 0) return "error";
   if (f.exitCode !== 0) return "fail";
@@ -8745,7 +8797,8 @@ function verdictContradiction(g) {
   const want = recomputeVerdict(g);
   if (want === g.verdict) return null;
   const exit = g.signal !== null ? `ended by ${g.signal}` : `exit code ${g.exitCode ?? "none"}`;
-  return `it says ${g.verdict}, but its own facts (${exit}${g.timedOut ? ", timed out" : ""}${t === null ? "" : `, ${describeCounts(t)}`}) make it ${want}`;
+  const also = `${g.timedOut ? ", timed out" : ""}${g.workspaceChanged === true ? ", changed the workspace" : ""}`;
+  return `it says ${g.verdict}, but its own facts (${exit}${also}${t === null ? "" : `, ${describeCounts(t)}`}) make it ${want}`;
 }
 function afterDates(snapshots) {
   const dates = /* @__PURE__ */ new Map();
@@ -8769,6 +8822,116 @@ function sortGateResults(results, snapshots = []) {
 var init_gate_rules = __esm({
   "types/gate-rules.ts"() {
     "use strict";
+  }
+});
+
+// src/gates/attest-predicate.ts
+function newestOfEach(verdicts, snapshots) {
+  const newest = /* @__PURE__ */ new Map();
+  for (const g of sortGateResults(verdicts, snapshots)) newest.set(`${g.iteration}/${g.name}`, g);
+  return [...newest.values()].sort((a, b) => a.iteration - b.iteration || (a.name < b.name ? -1 : 1));
+}
+function testName(g) {
+  return `iteration-${g.iteration}/${g.name}`;
+}
+function configurationOf(g) {
+  return {
+    name: testName(g),
+    digest: { gitTree: g.treeId },
+    annotations: {
+      runId: g.runId,
+      iteration: g.iteration,
+      gate: g.name,
+      gateId: g.id,
+      attempt: g.attempt,
+      verdict: g.verdict,
+      observed: g.observed,
+      afterSha: g.afterSha,
+      command: g.command,
+      exitCode: g.exitCode,
+      durationMs: g.durationMs,
+      tests: testTotals(g.tests),
+      logSha256: g.log?.sha256 ?? null
+    }
+  };
+}
+function predicateOf(verdicts) {
+  const passedTests = verdicts.filter((g) => g.verdict === "pass" && g.observed).map(testName);
+  const warnedTests = verdicts.filter((g) => g.verdict === "pass" && !g.observed).map(testName);
+  const failedTests = verdicts.filter((g) => g.verdict !== "pass").map(testName);
+  const result = failedTests.length > 0 || verdicts.length === 0 ? "FAILED" : warnedTests.length > 0 ? "WARNED" : "PASSED";
+  return { result, configuration: verdicts.map(configurationOf), passedTests, warnedTests, failedTests };
+}
+async function checkPredicate(gates, runId, predicate, attested, snapshots) {
+  const checks = [];
+  const named2 = [];
+  for (const entry of predicate.configuration) {
+    const check = `verdict ${entry.name}`;
+    const g = await gates.load(runId, entry.annotations.gateId).catch(() => null);
+    if (g === null) {
+      checks.push({
+        check,
+        ok: false,
+        detail: `verdict ${entry.annotations.gateId} is not recorded here (fetch the run?)`
+      });
+      continue;
+    }
+    named2.push(g);
+    const same = JSON.stringify(configurationOf(g)) === JSON.stringify(entry);
+    checks.push(
+      same ? { check, ok: true, detail: `${g.verdict}, attempt ${g.attempt}` } : {
+        check,
+        ok: false,
+        detail: `the statement does not match verdict ${g.id} as recorded (${g.verdict}, tree ${g.treeId})`
+      }
+    );
+  }
+  checks.push(await checkComplete(gates, runId, named2, attested, snapshots));
+  const want = predicateOf(named2);
+  const lists = ["passedTests", "warnedTests", "failedTests"].filter(
+    (k) => JSON.stringify(want[k]) !== JSON.stringify(predicate[k])
+  );
+  const differs = [
+    ...want.result === predicate.result ? [] : [`result ${predicate.result}, the verdicts give ${want.result}`],
+    ...lists.map((k) => `${k} ${listText(predicate[k])}, the verdicts give ${listText(want[k])}`)
+  ];
+  checks.push(
+    differs.length === 0 ? { check: "result", ok: true, detail: predicate.result } : { check: "result", ok: false, detail: `the statement says ${differs.join("; ")}` }
+  );
+  return checks;
+}
+function listText(list5) {
+  const shown = list5.slice(0, 3).join(", ");
+  return `[${shown}${list5.length > 3 ? `, \u2026 ${list5.length} in all` : ""}]`;
+}
+async function checkComplete(gates, runId, named2, attested, snapshots) {
+  const local = (await gates.list(runId)).results.filter((g) => attested.has(g.iteration));
+  const newest = newestOfEach(local, snapshots);
+  const namedIds = new Set(named2.map((g) => g.id));
+  const newestIds = new Set(newest.map((g) => g.id));
+  const missing = newest.filter((g) => !namedIds.has(g.id));
+  const stale = named2.filter((g) => !newestIds.has(g.id));
+  if (missing.length === 0 && stale.length === 0)
+    return {
+      check: "complete",
+      ok: true,
+      detail: `names the newest verdict of each of ${newest.length} gates`
+    };
+  const say = (g) => `${testName(g)} (${g.verdict}, ${g.id})`;
+  return {
+    check: "complete",
+    ok: false,
+    detail: [
+      missing.length > 0 ? `leaves out the newest verdicts ${missing.map(say).join(", ")}` : "",
+      stale.length > 0 ? `names verdicts that are not the newest here ${stale.map(say).join(", ")}` : ""
+    ].filter(Boolean).join("; ")
+  };
+}
+var init_attest_predicate = __esm({
+  "src/gates/attest-predicate.ts"() {
+    "use strict";
+    init_gate();
+    init_gate_rules();
   }
 });
 
@@ -9019,13 +9182,27 @@ var init_gate_store = __esm({
        */
       async append(result, place, used) {
         return this.withRunLock(result.runId, async () => {
-          const { results } = await this.list(result.runId);
-          const attempt = 1 + results.filter((r) => r.iteration === result.iteration && r.name === result.name).reduce((max, r) => Math.max(max, r.attempt), used === void 0 ? 0 : await used());
+          const attempt = await this.nextAttempt(result, used);
           const placed = place === void 0 ? result : await place(attempt);
           const stored = validate2({ ...placed, id: newGateId(), attempt });
           await writeJsonAtomic(this.path(stored.runId, stored.id), stored);
           return stored;
         });
+      }
+      /**
+       * The attempt number the next local verdict of `of`'s iteration and name gets (see `append`);
+       * INVALID_ARGUMENT when it would pass MAX_GATE_ATTEMPT, which no stored verdict may. `gate` asks
+       * before its command runs, so that the check never runs for a verdict that cannot be stored.
+       */
+      async nextAttempt(of, used) {
+        const { results } = await this.list(of.runId);
+        const highest = results.filter((r) => r.iteration === of.iteration && r.name === of.name).reduce((max, r) => Math.max(max, r.attempt), used === void 0 ? 0 : await used());
+        if (highest >= MAX_GATE_ATTEMPT)
+          throw new InvalidArgumentError(
+            `gate ${of.name} of run ${of.runId} iteration ${of.iteration} already has attempt ${highest}, the highest a verdict may have; record it under another --name ("gate list" shows the verdicts)`,
+            { details: { runId: of.runId, iteration: of.iteration, name: of.name, attempt: highest } }
+          );
+        return highest + 1;
       }
       /**
        * Stores a verdict recorded elsewhere (fetched or imported) under its own id, with `receivedAt`
@@ -9167,44 +9344,20 @@ async function patchSubject(s) {
     );
   return { name: name2, digest: { sha256: s.patchSha256 } };
 }
-function newestOfEach(verdicts, snapshots) {
-  const newest = /* @__PURE__ */ new Map();
-  for (const g of sortGateResults(verdicts, snapshots)) newest.set(`${g.iteration}/${g.name}`, g);
-  return [...newest.values()].sort((a, b) => a.iteration - b.iteration || (a.name < b.name ? -1 : 1));
-}
-function testName(g) {
-  return `iteration-${g.iteration}/${g.name}`;
-}
-function configurationOf(g) {
-  return {
-    name: testName(g),
-    digest: { gitTree: g.treeId },
-    annotations: {
-      runId: g.runId,
-      iteration: g.iteration,
-      gate: g.name,
-      gateId: g.id,
-      attempt: g.attempt,
-      verdict: g.verdict,
-      observed: g.observed,
-      afterSha: g.afterSha,
-      command: g.command,
-      exitCode: g.exitCode,
-      durationMs: g.durationMs,
-      tests: testTotals(g.tests),
-      logSha256: g.log?.sha256 ?? null
-    }
-  };
-}
-function predicateOf(verdicts) {
-  const passedTests = verdicts.filter((g) => g.verdict === "pass" && g.observed).map(testName);
-  const warnedTests = verdicts.filter((g) => g.verdict === "pass" && !g.observed).map(testName);
-  const failedTests = verdicts.filter((g) => g.verdict !== "pass").map(testName);
-  const result = failedTests.length > 0 || verdicts.length === 0 ? "FAILED" : warnedTests.length > 0 ? "WARNED" : "PASSED";
-  return { result, configuration: verdicts.map(configurationOf), passedTests, warnedTests, failedTests };
-}
-async function verifyStatement(src, file, cwd = process.cwd()) {
+async function verifyStatement(src, file, cwd = process.cwd(), link2) {
   const path2 = resolve8(cwd, file);
+  const read = await readStatement(path2);
+  const commit = "checks" in read ? null : commitOf(read.statement);
+  const { runId, checks } = "checks" in read ? { runId: null, checks: read.checks } : commit !== null ? await commitChecks(src, read.statement, commit, link2) : await runChecks(src, read.statement);
+  return AttestationReport.parse({
+    ok: checks.every((c) => c.ok),
+    file: path2,
+    runId,
+    ...commit === null ? {} : { commit },
+    checks
+  });
+}
+async function readStatement(path2) {
   const size = await stat7(path2).then(
     (s) => s.isFile() ? s.size : -1,
     () => -1
@@ -9218,38 +9371,89 @@ async function verifyStatement(src, file, cwd = process.cwd()) {
       `${path2} is not a readable file of at most ${MAX_STATEMENT_BYTES} bytes; give the file "attest -o" wrote`,
       { details: { file: path2 } }
     );
-  const checks = [];
-  const done = (runId2) => AttestationReport.parse({ ok: checks.every((c) => c.ok), file: path2, runId: runId2, checks });
   let json;
   try {
     json = JSON.parse(await readFile6(path2, "utf8"));
   } catch {
-    checks.push({ check: "statement", ok: false, detail: "not JSON" });
-    return done(null);
+    return { checks: [{ check: "statement", ok: false, detail: "not JSON" }] };
   }
   const parsed = Statement.safeParse(json);
-  const runId = parsed.success ? runOf(parsed.data) : null;
-  if (!parsed.success || runId === null) {
-    checks.push({
-      check: "statement",
-      ok: false,
-      detail: parsed.success ? "its subjects do not name one run (<runId>/iteration-<n>[/patch.diff])" : `not an in-toto Statement v1 with the Test Result predicate: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`
-    });
-    return done(runId);
+  if (parsed.success) return { statement: parsed.data };
+  const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`);
+  const detail = `not an in-toto Statement v1 with the Test Result predicate: ${issues.join("; ")}`;
+  return { checks: [{ check: "statement", ok: false, detail }] };
+}
+async function runChecks(src, statement) {
+  const runId = runOf(statement);
+  if (runId === null) {
+    const detail = "its subjects name neither one run (<runId>/iteration-<n>[/patch.diff]) nor one commit (commit/<sha>)";
+    return { runId, checks: [{ check: "statement", ok: false, detail }] };
   }
-  checks.push({
-    check: "statement",
-    ok: true,
-    detail: `run ${runId}, ${parsed.data.subject.length} subjects`
-  });
+  const checks = [
+    { check: "statement", ok: true, detail: `run ${runId}, ${statement.subject.length} subjects` }
+  ];
   const listed = await src.snapshotter.listByRun(runId);
   const snapshots = new Map(listed.map((s) => [s.iteration, s]));
-  for (const subject of parsed.data.subject) checks.push(await checkSubject(subject, snapshots));
-  const attested = new Set(parsed.data.subject.map((s) => Number(SUBJECT_NAME.exec(s.name)?.[2])));
-  checks.push(...await checkPredicate(src, runId, parsed.data.predicate, attested, listed));
-  if (parsed.data.predicate.setAside !== void 0)
-    checks.push(await checkSetAside(src, runId, parsed.data.predicate.setAside, listed));
-  return done(runId);
+  for (const subject of statement.subject) checks.push(await checkSubject(subject, snapshots));
+  const attested = new Set(statement.subject.map((s) => Number(SUBJECT_NAME.exec(s.name)?.[2])));
+  checks.push(...await checkPredicate(src.gates, runId, statement.predicate, attested, listed));
+  if (statement.predicate.setAside !== void 0)
+    checks.push(await checkSetAside(src, runId, statement.predicate.setAside, listed));
+  return { runId, checks };
+}
+function commitOf(statement) {
+  const [only, ...more] = statement.subject;
+  return only === void 0 || more.length > 0 ? null : COMMIT_SUBJECT.exec(only.name)?.[1] ?? null;
+}
+async function commitChecks(src, statement, commit, link2) {
+  const checks = [
+    { check: "statement", ok: true, detail: `commit ${commit}, 1 subject` }
+  ];
+  const subject = statement.subject[0];
+  const check = `subject ${subject.name}`;
+  const digest = "gitCommit" in subject.digest ? subject.digest.gitCommit : null;
+  if (digest !== commit) {
+    checks.push({
+      check,
+      ok: false,
+      detail: `its digest is ${digest ?? "no gitCommit"}, not the commit it names`
+    });
+    return { runId: null, checks };
+  }
+  const here = link2 === void 0 ? null : await link2(commit);
+  const match = here?.match ?? null;
+  if (here === null || here.tree === null || match === null) {
+    checks.push({ check, ok: false, detail: unlinked(here) });
+    return { runId: null, checks };
+  }
+  const { runId, iteration } = match;
+  const where = `run ${runId} iteration ${iteration}`;
+  checks.push({
+    check,
+    ok: true,
+    detail: `its tree ${here.tree} is the after tree of ${where} (${match.afterSha})`
+  });
+  checks.push(checkNamesIteration(statement.predicate, runId, iteration));
+  const listed = await src.snapshotter.listByRun(runId);
+  checks.push(...await checkPredicate(src.gates, runId, statement.predicate, /* @__PURE__ */ new Set([iteration]), listed));
+  if (statement.predicate.setAside !== void 0)
+    checks.push({ check: "set aside", ok: false, detail: "a commit statement sets no iteration aside" });
+  return { runId, checks };
+}
+function unlinked(here) {
+  if (here === null) return "a commit statement is checked in the repository of its commit (-C DIR)";
+  if (here.tree === null)
+    return "the commit is not in this repository; fetch it, or verify in the repository it belongs to (-C DIR)";
+  return `its tree ${here.tree} is no recorded iteration's after tree here, so no gate judged it ("fetch" its run?)`;
+}
+function checkNamesIteration(predicate, runId, iteration) {
+  const others = predicate.configuration.map((c) => c.annotations).filter((a) => a.runId !== runId || a.iteration !== iteration).map((a) => `run ${a.runId} iteration ${a.iteration}`);
+  const where = `run ${runId} iteration ${iteration}`;
+  return others.length === 0 ? { check: "iteration", ok: true, detail: `the verdicts named are those of ${where}` } : {
+    check: "iteration",
+    ok: false,
+    detail: `the statement names verdicts of ${[...new Set(others)].slice(0, 3).join(", ")}; the commit's tree is the after tree of ${where} ("attest --commit" writes its statement again)`
+  };
 }
 function runOf(statement) {
   const runs3 = new Set(statement.subject.map((s) => SUBJECT_NAME.exec(s.name)?.[1] ?? ""));
@@ -9293,100 +9497,38 @@ async function checkSetAside(src, runId, stated, snapshots) {
     detail: `the restarts recorded here set aside ${JSON.stringify(here.map((a) => a.name))}, the statement says ${JSON.stringify(stated.map((a) => a.name))}`
   };
 }
-async function checkPredicate(src, runId, predicate, attested, snapshots) {
-  const checks = [];
-  const named2 = [];
-  for (const entry of predicate.configuration) {
-    const check = `verdict ${entry.name}`;
-    const g = await src.gates.load(runId, entry.annotations.gateId).catch(() => null);
-    if (g === null) {
-      checks.push({
-        check,
-        ok: false,
-        detail: `verdict ${entry.annotations.gateId} is not recorded here (fetch the run?)`
-      });
-      continue;
-    }
-    named2.push(g);
-    const same = JSON.stringify(configurationOf(g)) === JSON.stringify(entry);
-    checks.push(
-      same ? { check, ok: true, detail: `${g.verdict}, attempt ${g.attempt}` } : {
-        check,
-        ok: false,
-        detail: `the statement does not match verdict ${g.id} as recorded (${g.verdict}, tree ${g.treeId})`
-      }
-    );
-  }
-  checks.push(await checkComplete(src, runId, named2, attested, snapshots));
-  const want = predicateOf(named2);
-  const lists = ["passedTests", "warnedTests", "failedTests"].filter(
-    (k) => JSON.stringify(want[k]) !== JSON.stringify(predicate[k])
-  );
-  const differs = [
-    ...want.result === predicate.result ? [] : [`result ${predicate.result}, the verdicts give ${want.result}`],
-    ...lists.map((k) => `${k} ${listText(predicate[k])}, the verdicts give ${listText(want[k])}`)
-  ];
-  checks.push(
-    differs.length === 0 ? { check: "result", ok: true, detail: predicate.result } : { check: "result", ok: false, detail: `the statement says ${differs.join("; ")}` }
-  );
-  return checks;
-}
-function listText(list5) {
-  const shown = list5.slice(0, 3).join(", ");
-  return `[${shown}${list5.length > 3 ? `, \u2026 ${list5.length} in all` : ""}]`;
-}
-async function checkComplete(src, runId, named2, attested, snapshots) {
-  const local = (await src.gates.list(runId)).results.filter((g) => attested.has(g.iteration));
-  const newest = newestOfEach(local, snapshots);
-  const namedIds = new Set(named2.map((g) => g.id));
-  const newestIds = new Set(newest.map((g) => g.id));
-  const missing = newest.filter((g) => !namedIds.has(g.id));
-  const stale = named2.filter((g) => !newestIds.has(g.id));
-  if (missing.length === 0 && stale.length === 0)
-    return {
-      check: "complete",
-      ok: true,
-      detail: `names the newest verdict of each of ${newest.length} gates`
-    };
-  const say = (g) => `${testName(g)} (${g.verdict}, ${g.id})`;
-  return {
-    check: "complete",
-    ok: false,
-    detail: [
-      missing.length > 0 ? `leaves out the newest verdicts ${missing.map(say).join(", ")}` : "",
-      stale.length > 0 ? `names verdicts that are not the newest here ${stale.map(say).join(", ")}` : ""
-    ].filter(Boolean).join("; ")
-  };
-}
-var MAX_STATEMENT_BYTES, SUBJECT_NAME;
+var MAX_STATEMENT_BYTES, COMMIT_SUBJECT, SUBJECT_NAME;
 var init_attest = __esm({
   "src/gates/attest.ts"() {
     "use strict";
     init_attestation();
-    init_gate();
-    init_gate_rules();
     init_run();
     init_errors();
     init_atomic();
+    init_attest_predicate();
     init_patch_artifact();
     init_gate_store();
     init_paths();
     MAX_STATEMENT_BYTES = 64 * 1024 * 1024;
+    COMMIT_SUBJECT = /^commit\/([0-9a-f]{40}|[0-9a-f]{64})$/;
     SUBJECT_NAME = /^([^/]+)\/iteration-(0|[1-9]\d{0,14})(\/patch\.diff)?$/;
   }
 });
 
 // src/provenance/attest-commit.ts
+var attest_commit_exports = {};
+__export(attest_commit_exports, {
+  gatedIteration: () => gatedIteration,
+  writeCommitStatement: () => writeCommitStatement
+});
 import { resolve as resolve9 } from "node:path";
 async function writeCommitStatement(src, repo, rev, file, opts = {}) {
   const commit = await resolveRevision(repo, rev, "commit");
-  const node = (await readCommitNodes(repo, [commit])).get(commit);
-  const { chains } = await loadRunChains(src, repo);
-  const match = chains.flatMap((c) => c.iterations).filter((it) => it.after.tree === node?.tree).sort((a, b) => Date.parse(b.snapshot.createdAt) - Date.parse(a.snapshot.createdAt))[0];
-  if (match === void 0)
+  const { tree, match } = await gatedIteration(src, repo, commit);
+  if (match === null)
     throw new CommitNotGatedError(
       `the tree of ${commit.slice(0, 12)} is no recorded iteration's after tree, so no gate judged it; attest the run instead ("attest --run ID"), or "anchor ${commit.slice(0, 12)}" to see which runs it came from`,
-      { details: { commit, tree: node?.tree ?? null } }
+      { details: { commit, tree } }
     );
   const statement = await buildStatement(attestSources(src.snapshotter), match.snapshot.runId, {
     iteration: match.iteration,
@@ -9397,21 +9539,31 @@ async function writeCommitStatement(src, repo, rev, file, opts = {}) {
   await writeJsonAtomic(path2, statement);
   return { file: path2, subjects: 1, runId: match.snapshot.runId, iteration: match.iteration };
 }
+async function gatedIteration(src, repo, commit) {
+  const { chains, nodes } = await loadRunChains(src, repo, void 0, [commit]);
+  const tree = nodes.get(commit)?.tree ?? null;
+  const match = chains.flatMap((c) => c.iterations).filter((it) => tree !== null && it.after.tree === tree).sort((a, b) => Date.parse(b.snapshot.createdAt) - Date.parse(a.snapshot.createdAt))[0];
+  return { tree, match: match ?? null };
+}
 var init_attest_commit = __esm({
   "src/provenance/attest-commit.ts"() {
     "use strict";
     init_errors();
     init_atomic();
     init_attest();
-    init_provenance();
     init_refs();
     init_candidates();
   }
 });
 
 // src/provenance/anchor-store.ts
+var anchor_store_exports = {};
+__export(anchor_store_exports, {
+  AnchorStore: () => AnchorStore
+});
+import { readdir as readdir6 } from "node:fs/promises";
 import { join as join13, resolve as resolve10 } from "node:path";
-var AnchorStore;
+var ANCHOR_FILE, AnchorStore;
 var init_anchor_store = __esm({
   "src/provenance/anchor-store.ts"() {
     "use strict";
@@ -9420,6 +9572,7 @@ var init_anchor_store = __esm({
     init_errors();
     init_atomic();
     init_json_file();
+    ANCHOR_FILE = new RegExp(`^(${OBJECT_ID_SOURCE})\\.json$`);
     AnchorStore = class {
       dir;
       constructor(home) {
@@ -9437,9 +9590,31 @@ var init_anchor_store = __esm({
         await writeJsonAtomic(file, Anchor.parse(anchor3));
         return file;
       }
-      /** The recorded anchor of `commit`, or null; STORE_CORRUPT when the file is not a valid anchor. */
+      /**
+       * The recorded anchor of `commit`, or null; STORE_CORRUPT when the file is not a valid anchor
+       * or is the anchor of another commit (it would travel under the wrong ref).
+       */
       async load(commit) {
-        return readJsonFile(this.path(commit), Anchor, "anchor");
+        const path2 = this.path(commit);
+        const anchor3 = await readJsonFile(path2, Anchor, "anchor");
+        if (anchor3 !== null && anchor3.commit !== commit)
+          throw corruptFile(path2, "anchor", `it is the anchor of commit ${anchor3.commit}, not of ${commit}`);
+        return anchor3;
+      }
+      /** The commits that have a recorded anchor file, sorted. */
+      async commits() {
+        const names2 = await readdir6(this.dir).catch(() => []);
+        return names2.flatMap((n) => ANCHOR_FILE.exec(n)?.[1] ?? []).sort();
+      }
+      /** Every recorded anchor file that does not load (`verify --all`), as the error `load` gives. */
+      async problems() {
+        const out = [];
+        for (const commit of await this.commits())
+          await this.load(commit).catch((error2) => {
+            if (!(error2 instanceof StoreCorruptError)) throw error2;
+            out.push(error2);
+          });
+        return out;
       }
     };
   }
@@ -9492,9 +9667,9 @@ var init_gates = __esm({
 });
 
 // src/provenance/tree-path.ts
-import { isAbsolute as isAbsolute4, posix, relative as relative2, sep as sep4 } from "node:path";
+import { isAbsolute as isAbsolute5, posix, relative as relative2, sep as sep4 } from "node:path";
 function treePath(topLevel, path2) {
-  const local = isAbsolute4(path2) ? relative2(topLevel, path2).split(sep4).join("/") : path2;
+  const local = isAbsolute5(path2) ? relative2(topLevel, path2).split(sep4).join("/") : path2;
   const normal = posix.normalize(local).replace(/^\.\//, "");
   const outside = normal === ".." || normal.startsWith("../") || posix.isAbsolute(normal);
   return outside || normal === "" || normal === "." ? null : normal;
@@ -9537,11 +9712,11 @@ var init_trace_ancestry = __esm({
 });
 
 // src/provenance/trace.ts
-import { basename as basename3, dirname as dirname5, isAbsolute as isAbsolute5, join as join14, posix as posix2 } from "node:path";
+import { basename as basename3, dirname as dirname5, isAbsolute as isAbsolute6, join as join14, posix as posix2 } from "node:path";
 async function computeTrace(src, repo, givenPath, opts = {}) {
   const given = opts.rev ?? "HEAD";
   assertRevisionSyntax(given);
-  const named2 = isAbsolute5(givenPath) ? join14(await realPathOf(dirname5(givenPath)), basename3(givenPath)) : givenPath;
+  const named2 = isAbsolute6(givenPath) ? join14(await realPathOf(dirname5(givenPath)), basename3(givenPath)) : givenPath;
   const path2 = treePath(repo.topLevel, named2) ?? notInRepository(givenPath, named2, repo.topLevel);
   const early = OBJECT_ID_PATTERN.test(given) ? blameAndRuns(src, repo, given, path2, opts) : void 0;
   const plain2 = !/[\n\r]/.test(path2) && !given.startsWith(":/");
@@ -9683,7 +9858,7 @@ function traceOrigin(o, gates) {
   };
 }
 function notInRepository(path2, named2, topLevel) {
-  if (treePath(topLevel, isAbsolute5(named2) ? join14(named2, "f") : posix2.join(named2, "f")) === "f")
+  if (treePath(topLevel, isAbsolute6(named2) ? join14(named2, "f") : posix2.join(named2, "f")) === "f")
     throw new PathNotFoundError(
       `${path2} is the repository's top level, a directory; give the path of a file in it`,
       { details: { path: path2, type: "tree" } }
@@ -9964,7 +10139,7 @@ var init_provenance2 = __esm({
           type: "string",
           choices: ["json", "agent-trace"],
           valueName: "FORMAT",
-          description: "agent-trace prints an Agent Trace record"
+          description: "json prints the trace as JSON (as --json does); agent-trace prints an Agent Trace record"
         },
         run: { type: "string", valueName: "ID", multiple: true, description: "only these runs are candidates" }
       },
@@ -9984,7 +10159,7 @@ var init_provenance2 = __esm({
           const record3 = toAgentTrace(t, { version: packageVersion() });
           return { json: record3, human: () => JSON.stringify(record3, null, 2) };
         }
-        return { json: t, human: () => traceText(t) };
+        return { json: t, human: () => values.format === "json" ? JSON.stringify(t, null, 2) : traceText(t) };
       }
     });
     PROVENANCE_COMMANDS = [anchor2, trace];
@@ -9998,8 +10173,8 @@ __export(attest_exports, {
   verifyAttestation: () => verifyAttestation
 });
 async function verifyAttestation(ctx, file, github) {
-  const snapshotter = await ctx.snapshotter();
-  const report3 = await verifyStatement(attestSources(snapshotter), file);
+  const src = attestSources(await ctx.snapshotter());
+  const report3 = await verifyStatement(src, file, process.cwd(), commitLinker(ctx, src));
   const checks = report3.checks.map((c) => ({ ...c, snapshotId: null, runId: report3.runId }));
   return {
     json: report3,
@@ -10016,6 +10191,21 @@ async function verifyAttestation(ctx, file, github) {
       return `${table(["", "CHECK", "DETAIL"], rows)}
 ${verdict}`;
     }
+  };
+}
+function commitLinker(ctx, src) {
+  return async (commit) => {
+    const [{ openRepo: openRepo2 }, { gatedIteration: gatedIteration2 }] = await Promise.all([
+      Promise.resolve().then(() => (init_repo(), repo_exports)),
+      Promise.resolve().then(() => (init_attest_commit(), attest_commit_exports))
+    ]);
+    const { identity, gitTimeoutMs } = ctx.settings;
+    const repo = await openRepo2(ctx.workspace, { identity, timeoutMs: gitTimeoutMs });
+    const { tree, match } = await gatedIteration2(src, repo, commit);
+    return {
+      tree,
+      match: match === null ? null : { runId: match.snapshot.runId, iteration: match.iteration, afterSha: match.after.commit }
+    };
   };
 }
 var ATTEST_COMMAND;
@@ -10080,6 +10270,22 @@ var init_attest2 = __esm({
 });
 
 // src/cli/commands/run-verify.ts
+async function withAnchorFiles(home, verifying) {
+  const { AnchorStore: AnchorStore2 } = await Promise.resolve().then(() => (init_anchor_store(), anchor_store_exports));
+  const problems = await new AnchorStore2(home).problems();
+  const checks = problems.map((p) => ({
+    snapshotId: null,
+    runId: null,
+    check: "store-file",
+    ok: false,
+    detail: p.message
+  }));
+  const report3 = await verifying().catch((error2) => {
+    if (error2 instanceof NothingToVerifyError && checks.length > 0) return { ok: true, checks: [] };
+    throw error2;
+  });
+  return checks.length === 0 ? report3 : { ok: false, checks: [...report3.checks, ...checks] };
+}
 var VERIFY_COMMAND;
 var init_run_verify = __esm({
   "src/cli/commands/run-verify.ts"() {
@@ -10150,10 +10356,11 @@ var init_run_verify = __esm({
         if (values["each-iteration"] && values["require-gate"].length === 0)
           throw new UsageError("--each-iteration asks --require-gate NAME of every iteration: give one");
         const gates = await ctx.gates();
-        const report3 = await gates.verify(target, {
+        const verifying = () => gates.verify(target, {
           requireGates: values["require-gate"],
           eachIteration: values["each-iteration"]
         });
+        const report3 = "all" in target ? await withAnchorFiles(ctx.settings.home, verifying) : await verifying();
         return {
           json: report3,
           exitCode: report3.ok ? 0 : VERIFY_FAILED_EXIT,
@@ -10207,7 +10414,7 @@ var init_run_snapshots = __esm({
 });
 
 // src/gates/attempt.ts
-import { readdir as readdir6 } from "node:fs/promises";
+import { readdir as readdir7 } from "node:fs/promises";
 import { dirname as dirname6 } from "node:path";
 function checkOptions(opts) {
   assertSafeId(opts.runId, "run id");
@@ -10235,39 +10442,47 @@ async function findIteration(snapshotter, runId, iteration) {
   const snapshots = await snapshotter.listByRun(assertSafeId(runId, "run id"));
   if (snapshots.length === 0 && await snapshotter.store.loadRun(runId) === null)
     throw new RunNotFoundError(`no run ${runId}; "runs" lists the recorded runs`, { details: { runId } });
+  return pickIteration(runId, iteration, snapshots);
+}
+function pickIteration(runId, iteration, snapshots) {
   const found = iteration === void 0 ? snapshots.at(-1) : snapshots.find((s) => s.iteration === iteration);
-  if (found === void 0) {
-    const known = snapshots.map((s) => s.iteration).join(", ") || "none yet";
-    throw new IterationNotFoundError(
-      `run ${runId} has no iteration ${iteration ?? ""} (recorded: ${known}); run "after" first or give --iteration`,
-      { details: { runId, iteration: iteration ?? null } }
-    );
-  }
-  return found;
+  if (found !== void 0) return found;
+  const known = snapshots.map((s) => s.iteration).join(", ") || "none yet";
+  throw new IterationNotFoundError(
+    `run ${runId} has no iteration ${iteration ?? ""} (recorded: ${known}); run "after" first or give --iteration`,
+    { details: { runId, iteration: iteration ?? null } }
+  );
 }
 function logDir(snapshotter, snapshot) {
   return iterationArtifactsDir(snapshotter.options.artifactsDir, snapshot.runId, snapshot.iteration);
 }
 async function appendWithLog(ctx, result, sink) {
-  const logPath = (attempt) => gateLogPath(ctx.snapshotter.options.artifactsDir, result.runId, result.iteration, result.name, attempt);
   return ctx.store.append(
     result,
     async (attempt) => {
       if (sink === null || result.log === null) return result;
-      const path2 = logPath(attempt);
+      const path2 = logPath(ctx, result, attempt);
       await sink.moveTo(path2);
       return { ...result, log: { ...result.log, path: path2 } };
     },
-    // A log outlives a verdict file that was damaged: its attempt number stays taken.
-    () => highestLoggedAttempt(dirname6(logPath(1)), result.name)
+    loggedAttempts(ctx, result)
   );
+}
+async function assertAttemptLeft(ctx, of) {
+  await ctx.store.nextAttempt(of, loggedAttempts(ctx, of));
+}
+function logPath(ctx, of, attempt) {
+  return gateLogPath(ctx.snapshotter.options.artifactsDir, of.runId, of.iteration, of.name, attempt);
+}
+function loggedAttempts(ctx, of) {
+  return () => highestLoggedAttempt(dirname6(logPath(ctx, of, 1)), of.name);
 }
 async function highestLoggedAttempt(dir, name2) {
   const prefix = `gate-${name2}-`;
-  const names2 = await readdir6(dir).catch(() => []);
+  const names2 = await readdir7(dir).catch(() => []);
   return names2.reduce((max, file) => {
     const n = file.startsWith(prefix) && file.endsWith(".log") ? file.slice(prefix.length, -".log".length) : "";
-    return /^[1-9]\d{0,15}$/.test(n) ? Math.max(max, Number(n)) : max;
+    return /^[1-9]\d{0,9}$/.test(n) && Number(n) <= MAX_GATE_ATTEMPT ? Math.max(max, Number(n)) : max;
   }, 0);
 }
 function judged(snapshot, treeId, name2) {
@@ -10279,6 +10494,7 @@ function countsOf(tests) {
 var init_attempt = __esm({
   "src/gates/attempt.ts"() {
     "use strict";
+    init_gate();
     init_duration();
     init_errors();
     init_paths();
@@ -12530,9 +12746,9 @@ function decideOnFacts(input) {
   const error2 = (reason) => ({ verdict: "error", reason: oneLine2(reason) });
   const fail2 = (reason) => ({ verdict: "fail", reason: oneLine2(reason) });
   if (input.spawnError !== null) {
-    const what = input.command?.[0] ?? "";
+    const what2 = input.command?.[0] ?? "";
     return error2(
-      input.spawnError === "ENOENT" ? `GATE_COMMAND_NOT_FOUND: ${JSON.stringify(what)} was not found (check the command and PATH)` : `GATE_COMMAND_NOT_FOUND: ${JSON.stringify(what)} could not be started (${input.spawnError})`
+      input.spawnError === "ENOENT" ? `GATE_COMMAND_NOT_FOUND: ${JSON.stringify(what2)} was not found (check the command and PATH)` : `GATE_COMMAND_NOT_FOUND: ${JSON.stringify(what2)} could not be started (${input.spawnError})`
     );
   }
   if (input.timedOut) {
@@ -13068,48 +13284,48 @@ var init_user_command = __esm({
 });
 
 // src/snapshotter/excludes.ts
-import { readdir as readdir7 } from "node:fs/promises";
+import { readdir as readdir8 } from "node:fs/promises";
 import { join as join17, relative as relative3 } from "node:path";
 async function workspaceExcludes(topLevel, dirs) {
   return (await ownDirsInside(topLevel, dirs)).map((d) => d.rel);
 }
 async function captureExcludes(repo, dirs) {
   const inside = await ownDirsInside(repo.topLevel, dirs);
-  for (const { what, dir, rel } of inside) {
+  for (const { what: what2, dir, rel } of inside) {
     const tracked = await firstTrackedIn(repo, [rel]);
     if (tracked === null) continue;
     throw new UnsafeWorkspaceError(
-      `the ${what} ${dir} lies inside the workspace and holds tracked files (${tracked}), which would be left out of every snapshot; put it outside the workspace or in a directory of its own (--home, --artifacts-dir)`,
-      { details: { workspace: repo.topLevel, [detailKey(what)]: dir, tracked } }
+      `the ${what2} ${dir} lies inside the workspace and holds tracked files (${tracked}), which would be left out of every snapshot; put it outside the workspace or in a directory of its own (--home, --artifacts-dir)`,
+      { details: { workspace: repo.topLevel, [detailKey(what2)]: dir, tracked } }
     );
   }
   return inside.map((d) => d.rel);
 }
-function detailKey(what) {
-  return what === "agentgate home" ? "home" : "artifactsDir";
+function detailKey(what2) {
+  return what2 === "agentgate home" ? "home" : "artifactsDir";
 }
 async function ownDirsInside(topLevel, dirs) {
   const out = [];
-  for (const [what, dir] of [
+  for (const [what2, dir] of [
     ["agentgate home", dirs.home],
     ["artifacts directory", dirs.artifactsDir]
   ]) {
     const real = await realPathOf(dir);
     if (real === topLevel) {
       throw new UnsafeWorkspaceError(
-        `the ${what} ${dir} is the workspace itself, so its files would be snapshotted; put it outside the workspace (--home, --artifacts-dir)`,
+        `the ${what2} ${dir} is the workspace itself, so its files would be snapshotted; put it outside the workspace (--home, --artifacts-dir)`,
         {
-          details: { workspace: topLevel, [detailKey(what)]: dir }
+          details: { workspace: topLevel, [detailKey(what2)]: dir }
         }
       );
     }
-    if (isInside(topLevel, real)) out.push({ what, dir, rel: relative3(topLevel, real) });
+    if (isInside(topLevel, real)) out.push({ what: what2, dir, rel: relative3(topLevel, real) });
   }
   return out;
 }
 async function hasUserFiles(dir, dirs) {
   const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
-  const entries = await readdir7(dir);
+  const entries = await readdir8(dir);
   return entries.some((name2) => !ours.some((own2) => isInside(join17(dir, name2), own2)));
 }
 var init_excludes = __esm({
@@ -13141,7 +13357,7 @@ var init_checkout_tree = __esm({
 
 // src/gates/isolated.ts
 import { rmSync } from "node:fs";
-import { mkdir as mkdir5, readdir as readdir8, rm as rm8, stat as stat10 } from "node:fs/promises";
+import { mkdir as mkdir5, readdir as readdir9, rm as rm8, stat as stat10 } from "node:fs/promises";
 import { join as join18 } from "node:path";
 async function withIsolatedCheckout(repo, tree, root, fn) {
   await sweepIsolatedCheckouts(root);
@@ -13158,7 +13374,7 @@ async function withIsolatedCheckout(repo, tree, root, fn) {
   });
 }
 async function sweepIsolatedCheckouts(root) {
-  const names2 = await readdir8(root).catch(() => []);
+  const names2 = await readdir9(root).catch(() => []);
   const removed = [];
   for (const name2 of names2) {
     const lockName = name2.endsWith(".lock") ? name2 : `${name2}.lock`;
@@ -13197,7 +13413,7 @@ var init_isolated = __esm({
 
 // src/gates/run.ts
 import { realpath as realpath4, rm as rm9 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname8, isAbsolute as isAbsolute6, join as join19, relative as relative4, resolve as resolve12, sep as sep6 } from "node:path";
+import { basename as basename4, dirname as dirname8, isAbsolute as isAbsolute7, join as join19, relative as relative4, resolve as resolve12, sep as sep6 } from "node:path";
 async function runGate(ctx, workspace, opts, replayOf) {
   checkOptions(opts);
   if (opts.command.length === 0 || opts.command[0] === "")
@@ -13209,7 +13425,8 @@ async function runGate(ctx, workspace, opts, replayOf) {
   ]);
   const [treeId] = await Promise.all([
     getTree(repo, snapshot.afterSha),
-    opts.isolated === true ? null : assertAtAfter(ctx, repo, snapshot, junit)
+    opts.isolated === true ? null : assertAtAfter(ctx, repo, snapshot, junit),
+    assertAttemptLeft(ctx, { runId: snapshot.runId, iteration: snapshot.iteration, name: opts.name })
   ]);
   const sink = await openLogSink(logDir(ctx.snapshotter, snapshot), opts.name);
   try {
@@ -13248,7 +13465,8 @@ async function observeAndStore(ctx, repo, treeId, snapshot, sink, opts, replayOf
     }
   ) : await observe(repo.topLevel);
   const digest = await sink.finish();
-  const { verdict, reason } = decideVerdict({
+  const changed = opts.isolated === true ? null : await treeMismatch(ctx, repo, snapshot, junit);
+  const decided = decideVerdict({
     exitCode: ran.exitCode,
     signal: ran.signal,
     timedOut: ran.timedOut,
@@ -13259,6 +13477,7 @@ async function observeAndStore(ctx, repo, treeId, snapshot, sink, opts, replayOf
     minTests: opts.minTests ?? null,
     outlived: ran.outlived
   });
+  const { verdict, reason } = changed === null ? decided : changedByCheck(decided, changed);
   const result = {
     ...judged(snapshot, treeId, opts.name),
     command: [...opts.command],
@@ -13276,11 +13495,36 @@ async function observeAndStore(ctx, repo, treeId, snapshot, sink, opts, replayOf
     replayOf,
     junit: [...junit],
     minTests: opts.minTests ?? null,
-    timeoutMs: opts.timeoutMs ?? null
+    timeoutMs: opts.timeoutMs ?? null,
+    ...changed === null ? {} : { workspaceChanged: true }
   };
   return appendWithLog(ctx, result, sink);
 }
 async function assertAtAfter(ctx, repo, snapshot, junit) {
+  const mismatch = await treeMismatch(ctx, repo, snapshot, junit);
+  if (mismatch === null) return;
+  throw new GateTreeMismatchError(
+    `${mismatch.why}; the verdict would not be about that tree. Commit or stash, check out the after commit, or use --isolated (write JUnit reports where git ignores them)`,
+    {
+      details: {
+        runId: snapshot.runId,
+        iteration: snapshot.iteration,
+        head: mismatch.head,
+        afterSha: snapshot.afterSha,
+        paths: mismatch.paths.slice(0, MAX_PATHS_IN_DETAILS)
+      }
+    }
+  );
+}
+function changedByCheck(decided, mismatch) {
+  return {
+    verdict: "error",
+    reason: oneLine2(
+      `GATE_TREE_MISMATCH: after the check ${mismatch.why}; the verdict is not about the after tree (the check alone: ${decided.verdict}, ${decided.reason})`
+    )
+  };
+}
+async function treeMismatch(ctx, repo, snapshot, junit) {
   const reports = reportPaths(repo, junit);
   const ours = await workspaceExcludes(repo.topLevel, ctx.snapshotter.options);
   const inOurs = excludedBy(ours);
@@ -13293,27 +13537,16 @@ async function assertAtAfter(ctx, repo, snapshot, junit) {
   let changed = status2.entries.filter(outside);
   if (atAfter && changed.some((e) => e.kind === "untracked"))
     changed = await withoutEarlierReports(ctx, repo, snapshot, outside, changed, reports.length > 0);
-  if (atAfter && changed.length === 0 && uncompared.length === 0) return;
+  if (atAfter && changed.length === 0 && uncompared.length === 0) return null;
   const why = !atAfter ? `HEAD is ${status2.oid ?? "unborn"}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}` : changed.length > 0 ? `the workspace has uncommitted changes: ${named(changed.map(describeEntry))}` : `${uncompared.length} file(s) are marked assume-unchanged or skip-worktree (${named(
     uncompared.map((e) => e.path)
   )}), so git does not compare them with the after tree; clear the mark ("git update-index --no-assume-unchanged --no-skip-worktree")`;
-  throw new GateTreeMismatchError(
-    `${why}; the verdict would not be about that tree. Commit or stash, check out the after commit, or use --isolated (write JUnit reports where git ignores them)`,
-    {
-      details: {
-        runId: snapshot.runId,
-        iteration: snapshot.iteration,
-        head: status2.oid,
-        afterSha: snapshot.afterSha,
-        paths: (atAfter ? changed.map((e) => e.path) : []).slice(0, MAX_PATHS_IN_DETAILS)
-      }
-    }
-  );
+  return { why, head: status2.oid, paths: atAfter ? changed.map((e) => e.path) : [] };
 }
 function reportPaths(repo, junit) {
   return junit.flatMap((f) => {
     const path2 = relative4(repo.topLevel, resolve12(repo.topLevel, f));
-    return path2 === "" || path2 === ".." || path2.startsWith(`..${sep6}`) || isAbsolute6(path2) ? [] : [path2.split(sep6).join("/")];
+    return path2 === "" || path2 === ".." || path2.startsWith(`..${sep6}`) || isAbsolute7(path2) ? [] : [path2.split(sep6).join("/")];
   });
 }
 async function withoutEarlierReports(ctx, repo, snapshot, outside, changed, listedAll) {
@@ -13460,10 +13693,10 @@ function byAttempt({ results }, opts) {
     }
   );
 }
-function notFound(opts, what) {
+function notFound(opts, what2) {
   const where = opts.name === void 0 ? "" : ` of gate ${opts.name}${opts.iteration === void 0 ? "" : ` on iteration ${opts.iteration}`}`;
   return new GateNotFoundError(
-    `no ${what}${where} of run ${opts.runId}; "gate list --run ${opts.runId}" shows them with their ids`,
+    `no ${what2}${where} of run ${opts.runId}; "gate list --run ${opts.runId}" shows them with their ids`,
     {
       details: {
         runId: opts.runId,
@@ -13632,14 +13865,6 @@ var gates_exports = {};
 __export(gates_exports, {
   Gates: () => Gates
 });
-function assertIterationKnown(runId, iteration, snapshots) {
-  if (snapshots.some((s) => s.iteration === iteration)) return;
-  const known = snapshots.map((s) => s.iteration).join(", ") || "none yet";
-  throw new IterationNotFoundError(
-    `run ${runId} has no iteration ${iteration} (recorded: ${known}); "gate list --run ${runId}" lists its verdicts`,
-    { details: { runId, iteration } }
-  );
-}
 var Gates;
 var init_gates2 = __esm({
   "src/gates/gates.ts"() {
@@ -13648,6 +13873,7 @@ var init_gates2 = __esm({
     init_errors();
     init_gate_store();
     init_paths();
+    init_attempt();
     init_record();
     init_replay2();
     init_run2();
@@ -13688,7 +13914,7 @@ var init_gates2 = __esm({
           problems.push(...listed.problems);
         }
         if (filter.runId !== void 0 && filter.iteration !== void 0 && results.length === 0)
-          assertIterationKnown(filter.runId, filter.iteration, snapshots);
+          pickIteration(filter.runId, filter.iteration, snapshots);
         return { results: sortGateResults(results, snapshots), problems };
       }
       /**
@@ -14260,6 +14486,69 @@ var init_verify2 = __esm({
   }
 });
 
+// src/snapshotter/before-retry.ts
+async function ownWip(repo, runId, head) {
+  if (head === null) return null;
+  const wip = wipMessage(runId).replace(/\n$/, "");
+  const staged = wipStagedMessage(runId).replace(/\n$/, "");
+  const top = await getCommitInfo(repo, head);
+  if (top.message !== wip && top.message !== staged || top.parents.length > 1) return null;
+  const parent = top.parents[0] ?? null;
+  if (top.message === staged || parent === null) return { sha: head, base: parent };
+  const below = await getCommitInfo(repo, parent);
+  const onStaged = below.message === staged && below.parents.length <= 1;
+  return { sha: head, base: onStaged ? below.parents[0] ?? null : parent };
+}
+async function wipAtHead(repo, run, runId, head, base) {
+  if (head === base) return null;
+  if (run?.before && !run.beforeUsedBy && run.before.sha === head) return run.before.wipSha;
+  const wip = await ownWip(repo, runId, head);
+  if (wip === null || base === null) return wip?.sha ?? null;
+  if (wip.base === null) return null;
+  const builds = wip.base === base || await isAncestor(repo, base, wip.base).catch(() => false);
+  return builds ? wip.sha : null;
+}
+function recordedAgain(run, next) {
+  const was = run?.before;
+  if (!was || run.beforeUsedBy) return null;
+  const same = was.sha === next.sha && was.branch === next.branch && was.isDirty === next.isDirty && was.wipSha === next.wipSha;
+  return same ? was : null;
+}
+async function checkoutAdvice(repo, runId, state, sha, wip) {
+  const head = state.sha;
+  const steps = [];
+  if (state.isDirty) steps.push('"git stash" (your uncommitted changes; "git stash pop" there)');
+  const behind = head === null || await isAncestor(repo, head, sha).catch(() => false);
+  if (!behind) {
+    const holds = wip === null ? "" : ", among them a WIP commit holding work that was uncommitted";
+    steps.push(`"git branch kept-${runId} ${head}" (HEAD's commits that ${sha.slice(0, 12)} lacks${holds})`);
+  }
+  steps.push(`"git reset --hard ${sha}"`);
+  return `check that commit out, keeping first what you need: ${steps.join(", then ")}; then retry`;
+}
+async function killedRestart(repo, runId, head, snapshots, error2) {
+  const wip = await ownWip(repo, runId, head).catch(() => null);
+  if (wip === null || wip.base === null) return error2;
+  const base = wip.base;
+  const all = await snapshots();
+  const from = [0, ...all.map((s) => s.iteration)].filter((n) => restartPoint(all, n) === base).at(-1);
+  if (from === void 0) return error2;
+  return new RunDivergedError(
+    `HEAD (${wip.sha}) is run ${runId}'s WIP commit, holding the work that was uncommitted, on ${from === 0 ? "the run's start" : `iteration ${from}'s after commit`} ${base}: a "before --run ${runId} --restart-from ${from}" made it and stopped before recording the restart. Run "before --run ${runId} --restart-from ${from}" again (keep the WIP commit)`,
+    { cause: error2, details: { ...error2.details, restartFrom: from, wipSha: wip.sha } }
+  );
+}
+var init_before_retry = __esm({
+  "src/snapshotter/before-retry.ts"() {
+    "use strict";
+    init_commit_info();
+    init_refs();
+    init_errors();
+    init_message();
+    init_verify2();
+  }
+});
+
 // src/git/repo-lock.ts
 import { join as join21 } from "node:path";
 async function withRepoLock(repo, timeoutMs, fn) {
@@ -14317,7 +14606,8 @@ async function beforeIn(core, repo, opts) {
   const { runId, onDirty, nested, excludes } = opts;
   const state = await getRepoState(repo, excludes);
   assertNoOperation(state);
-  const restart = await startOfNext(core, repo, runId, state.sha, opts.restartFrom);
+  const run = await core.store.loadRun(runId);
+  const { restart, wip } = await startOfNext(core, repo, run, runId, state, opts.restartFrom);
   const dirty = state.isDirty;
   if (dirty && onDirty === "error") {
     throw new DirtyWorkspaceError(
@@ -14342,7 +14632,8 @@ async function beforeIn(core, repo, opts) {
   if (dirty) await assertNoLfs(repo);
   const staged = dirty && state.partlyStaged ? await commitIndex(repo, wipStagedMessage(runId)) : void 0;
   const commit = dirty || unborn ? await createSnapshotCommit(repo, message, { excludes, ...staged ? { head: staged } : {} }) : null;
-  const wipSha = dirty && commit !== null && (commit.created || staged !== void 0) ? commit.sha : null;
+  const made = dirty && commit !== null && (commit.created || staged !== void 0) ? commit.sha : null;
+  const wipSha = made ?? wip;
   const sha = commit?.sha ?? state.sha;
   const before2 = {
     sha,
@@ -14355,39 +14646,54 @@ async function beforeIn(core, repo, opts) {
     ...nested.length > 0 ? { nestedRepositories: nested } : {},
     ...commit !== null && commit.skipped.length > 0 ? { skipped: commit.skipped } : {}
   };
+  const again = restart === null ? recordedAgain(run, before2) : null;
+  if (again !== null) return again;
   await core.store.recordBefore(runId, repo.topLevel, before2, restart);
   return before2;
 }
-async function startOfNext(core, repo, runId, head, restartFrom) {
-  const run = await core.store.loadRun(runId);
-  if (restartFrom !== void 0) {
-    const snapshots = run === null ? [] : await core.store.loadByRun(runId);
-    const last = snapshots.at(-1) ?? null;
-    const sha = restartPoint(snapshots, restartFrom);
-    if (last === null || sha === null)
-      throw new InvalidArgumentError(
-        `run ${runId} has no iteration ${restartFrom} to restart from${last === null ? " (no iteration was recorded yet)" : ""}`,
-        { details: { runId, restartFrom } }
-      );
-    if (head !== sha)
-      throw new RunDivergedError(
-        `HEAD is at ${head ?? "(no commit)"}, not at ${restartFrom === 0 ? "the run's start" : `iteration ${restartFrom}'s after commit`} ${sha}; check that commit out (for example "git reset --hard ${sha}"), then retry`,
-        { details: { runId, restartFrom, expected: sha, head } }
-      );
-    return { from: restartFrom, sha, lastIteration: last.iteration, at: (/* @__PURE__ */ new Date()).toISOString() };
-  }
-  await assertBuildsOnRun(core, repo, run, head, "HEAD");
-  return null;
+async function startOfNext(core, repo, run, runId, state, restartFrom) {
+  const head = state.sha;
+  if (restartFrom !== void 0) return restartOf(core, repo, run, runId, state, restartFrom);
+  const base = await assertBuildsOnRun(core, repo, run, head, "HEAD").catch(async (error2) => {
+    if (!(error2 instanceof RunDivergedError)) throw error2;
+    throw await killedRestart(repo, runId, head, () => core.store.loadByRun(runId), error2);
+  });
+  const wip = state.isDirty || head === null ? null : await wipAtHead(repo, run, runId, head, base);
+  return { restart: null, wip };
 }
-async function assertBuildsOnRun(core, repo, run, start, what, iteration) {
+async function restartOf(core, repo, run, runId, state, from) {
+  const head = state.sha;
+  const snapshots = run === null ? [] : await core.store.loadByRun(runId);
+  const last = snapshots.at(-1) ?? null;
+  const sha = restartPoint(snapshots, from);
+  if (last === null || sha === null)
+    throw new InvalidArgumentError(
+      `run ${runId} has no iteration ${from} to restart from${last === null ? " (no iteration was recorded yet)" : ""}`,
+      { details: { runId, restartFrom: from } }
+    );
+  const wip = head === sha ? null : await ownWip(repo, runId, head);
+  if (head !== sha && wip?.base !== sha)
+    throw new RunDivergedError(
+      `HEAD is at ${head ?? "(no commit)"}, not at ${from === 0 ? "the run's start" : `iteration ${from}'s after commit`} ${sha}; ${await checkoutAdvice(repo, runId, state, sha, wip)}`,
+      { details: { runId, restartFrom: from, expected: sha, head } }
+    );
+  const declared = run?.restarts?.at(-1);
+  const again = declared?.from === from && declared.sha === sha && declared.lastIteration === last.iteration;
+  return {
+    restart: again ? null : { from, sha, lastIteration: last.iteration, at: (/* @__PURE__ */ new Date()).toISOString() },
+    wip: wip?.sha ?? null
+  };
+}
+async function assertBuildsOnRun(core, repo, run, start, what2, iteration) {
   const last = run === null ? null : await core.store.loadLast(run);
-  if (run === null || last === null || iteration !== void 0 && iteration <= last.iteration) return;
+  if (run === null || last === null || iteration !== void 0 && iteration <= last.iteration) return null;
   const declared = (run.restarts ?? []).filter((r) => r.lastIteration === last.iteration).at(-1);
   const base = declared?.sha ?? last.afterSha;
-  if (start !== null && (start === base || await isAncestor(repo, base, start).catch(() => false))) return;
+  if (start !== null && (start === base || await isAncestor(repo, base, start).catch(() => false)))
+    return base;
   const restart = `check out iteration N's after commit and run "before --run ${run.runId} --restart-from N" (N = 0: the run's start)`;
   throw new RunDivergedError(
-    `${what} (${start ?? "no commit"}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; ${what === "HEAD" ? "" : `start the iteration there or later (--before ${base}), or `}to start over from an earlier point, ${restart}`,
+    `${what2} (${start ?? "no commit"}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; ${what2 === "HEAD" ? "" : `start the iteration there or later (--before ${base}), or `}to start over from an earlier point, ${restart}`,
     { details: { runId: run.runId, expected: base, head: start, lastIteration: last.iteration } }
   );
 }
@@ -14457,8 +14763,8 @@ function assertNoOperation(state) {
     );
   }
   if (state.operation) {
-    const { what, giveUp } = operationInProgress(state.operation);
-    throw new OperationInProgressError(`${what}; finish it or give it up (${giveUp}), then retry`, {
+    const { what: what2, giveUp } = operationInProgress(state.operation);
+    throw new OperationInProgressError(`${what2}; finish it or give it up (${giveUp}), then retry`, {
       details: { operation: state.operation }
     });
   }
@@ -14477,6 +14783,7 @@ var init_before = __esm({
     init_run_records();
     init_message();
     init_verify2();
+    init_before_retry();
     init_repo_lock();
     init_excludes();
     init_core3();
@@ -14585,8 +14892,8 @@ async function startOf(core, repo, runId, iteration, given, beforeRev, state) {
   const run = await core.store.loadRun(runId);
   assertRunWorkspace(run, runId, repo.topLevel);
   const start = await givenStart(repo, { runId, run, iteration }, given, beforeRev, state);
-  const what = beforeRev === void 0 ? "the before state" : "the start given with --before";
-  await assertBuildsOnRun(core, repo, run, start.sha, what, iteration);
+  const what2 = beforeRev === void 0 ? "the before state" : "the start given with --before";
+  await assertBuildsOnRun(core, repo, run, start.sha, what2, iteration);
   return start;
 }
 async function givenStart(repo, { runId, run, iteration }, given, beforeRev, state) {
@@ -14624,7 +14931,9 @@ async function assertIterationFree(core, runId, iteration, now) {
   if (last === null || last !== void 0 && iteration > last.iteration) return null;
   const { snapshots } = await core.store.inspectRun(runId);
   const taken = snapshots.find((s) => s.iteration === iteration);
-  const sameCapture = taken !== void 0 && now !== null && taken.beforeSha === now.beforeSha && taken.afterSha === now.headSha && (taken.commitMessage === now.message || taken.commitMessage === "" && taken.afterSha === taken.beforeSha) && // The message keeps only the task's first 100 characters: the whole task and gate must match too.
+  const sameCapture = taken !== void 0 && now !== null && taken.beforeSha === now.beforeSha && taken.afterSha === now.headSha && // Empty when the capture made no commit (no change, or HEAD at the agent's own commit): the
+  // retry finds HEAD at that very commit and makes none either.
+  (taken.commitMessage === now.message || taken.commitMessage === "") && // The message keeps only the task's first 100 characters: the whole task and gate must match too.
   (taken.task ?? null) === now.task && (taken.gate ?? null) === now.gate && !await now.isDirty();
   if (sameCapture) return taken;
   if (taken) {
@@ -14908,8 +15217,8 @@ async function stats3(core, workspace, from, to) {
 }
 async function intactArtifact(snapshot) {
   if (snapshot.patchPath === null) return null;
-  const sha256 = await sha256File(snapshot.patchPath).catch(() => null);
-  return sha256 === snapshot.patchSha256 ? snapshot.patchPath : null;
+  const sha2562 = await sha256File(snapshot.patchPath).catch(() => null);
+  return sha2562 === snapshot.patchSha256 ? snapshot.patchPath : null;
 }
 var init_read = __esm({
   "src/snapshotter/read.ts"() {
@@ -14947,9 +15256,9 @@ async function verify(core, target) {
     checks.push(...once2.map((p) => storeFileCheck(p, null)));
   }
   if (snapshots.length === 0 && checks.length === 0) {
-    const what = "id" in target ? `snapshot ${target.id}` : "runId" in target ? `run ${target.runId}` : `the home ${core.store.home}`;
+    const what2 = "id" in target ? `snapshot ${target.id}` : "runId" in target ? `run ${target.runId}` : `the home ${core.store.home}`;
     throw new NothingToVerifyError(
-      `${what} has no snapshots to verify; check --home (or AGENTGATE_HOME) and the run id: a gate that verifies nothing must not pass`,
+      `${what2} has no snapshots to verify; check --home (or AGENTGATE_HOME) and the run id: a gate that verifies nothing must not pass`,
       { details: { home: core.store.home } }
     );
   }
@@ -14984,16 +15293,86 @@ var init_verify_store = __esm({
   }
 });
 
-// src/git/cherry-pick.ts
-import { mkdtemp as mkdtemp3, readFile as readFile9, rm as rm11, writeFile as writeFile2 } from "node:fs/promises";
+// src/git/cherry-pick-worktree.ts
+import { mkdtemp as mkdtemp3, readdir as readdir10, readFile as readFile9, rm as rm11 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { basename as basename5, join as join22 } from "node:path";
+import { basename as basename5, dirname as dirname10, join as join22 } from "node:path";
+async function withPickWorktree(repo, sha, fn) {
+  const dir = await mkdtemp3(join22(tmpdir3(), PREFIX));
+  if (isInside(repo.topLevel, dir)) {
+    await rm11(dir, { recursive: true, force: true });
+    throw new InvalidArgumentError(
+      `the temp directory ${dir} is inside the workspace; set TMPDIR elsewhere`,
+      {
+        details: { tmpdir: dir }
+      }
+    );
+  }
+  const path2 = join22(dir, basename5(dir));
+  return withLock(`${dir}.lock`, { timeoutMs: 0, purpose: "cherry-pick worktree" }, async () => {
+    let failure3 = null;
+    try {
+      await runGit(repo, ["worktree", "add", "--detach", "--quiet", path2, sha]);
+      return await fn(path2);
+    } catch (error2) {
+      failure3 = error2;
+      throw error2;
+    } finally {
+      await removeWorktree(repo, dir, path2, failure3 !== null);
+    }
+  });
+}
+async function sweepPickWorktrees(repo) {
+  const admin = join22(await commonDir(repo.gitDir), "worktrees");
+  const removed = [];
+  for (const name2 of await readdir10(admin).catch(() => [])) {
+    if (!PICK_NAME.test(name2)) continue;
+    const gitFile = (await readFile9(join22(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
+    const path2 = dirname10(gitFile);
+    if (gitFile === "" || basename5(path2) !== name2 || basename5(dirname10(path2)) !== name2) continue;
+    const dir = dirname10(path2);
+    const owner = await readOwner(`${dir}.lock`);
+    if (owner !== null && !isProvablyDead(owner)) continue;
+    await removeWorktree(repo, dir, path2, true);
+    await rm11(`${dir}.lock`, { force: true }).catch(() => void 0);
+    removed.push(path2);
+  }
+  return removed;
+}
+async function removeWorktree(repo, dir, path2, quiet) {
+  try {
+    const admin = join22(await commonDir(repo.gitDir), "worktrees", basename5(path2));
+    await runGit(repo, ["worktree", "remove", "--force", "--force", path2]).catch(() => void 0);
+    await rm11(dir, { recursive: true, force: true });
+    await rm11(admin, { recursive: true, force: true });
+  } catch (error2) {
+    if (!quiet) throw error2;
+  }
+}
+var PREFIX, PICK_NAME;
+var init_cherry_pick_worktree = __esm({
+  "src/git/cherry-pick-worktree.ts"() {
+    "use strict";
+    init_errors();
+    init_git_locks();
+    init_lock();
+    init_repo();
+    init_runner();
+    PREFIX = "agentgate-pick-";
+    PICK_NAME = /^agentgate-pick-[A-Za-z0-9]{6}$/;
+  }
+});
+
+// src/git/cherry-pick.ts
+import { readFile as readFile10, rm as rm12, writeFile as writeFile2 } from "node:fs/promises";
+import { join as join23 } from "node:path";
 async function cherryPick3(repo, rev, opts = {}) {
   const onto = opts.onto?.replace(/^refs\/heads\//, "");
   const ontoRef = onto === void 0 ? null : await branchRef(repo, onto);
   const source = await getCommitInfo(repo, rev);
   const head = await readHead(repo);
   const ignore = opts.ignore ?? [];
+  await sweepPickWorktrees(repo);
   if (ontoRef === null) return pickInWorkspace(repo, source, ignore);
   if (ontoRef === head.ref) return pickInWorkspace(repo, source, ignore);
   return pickInWorktree(repo, source, ontoRef);
@@ -15018,11 +15397,11 @@ async function pickInWorkspace(repo, source, ignore) {
       { details: { workspace: repo.topLevel } }
     );
   }
-  const origHead = join22(repo.gitDir, "ORIG_HEAD");
-  const savedOrigHead = await readFile9(origHead).catch(() => null);
+  const origHead = join23(repo.gitDir, "ORIG_HEAD");
+  const savedOrigHead = await readFile10(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
-    await (savedOrigHead === null ? rm11(origHead, { force: true }) : writeFile2(origHead, savedOrigHead));
+    await (savedOrigHead === null ? rm12(origHead, { force: true }) : writeFile2(origHead, savedOrigHead));
     await assertRestored(repo, before2);
   };
   let files;
@@ -15039,30 +15418,14 @@ async function pickInWorkspace(repo, source, ignore) {
 async function pickInWorktree(repo, source, ontoRef) {
   const old = await resolveRevision(repo, ontoRef);
   await assertNotCheckedOut(repo, ontoRef, "cherry-pick there instead");
-  const dir = await mkdtemp3(join22(tmpdir3(), "agentgate-pick-"));
-  if (isInside(repo.topLevel, dir)) {
-    await rm11(dir, { recursive: true, force: true });
-    throw new InvalidArgumentError(
-      `the temp directory ${dir} is inside the workspace; set TMPDIR elsewhere`,
-      { details: { tmpdir: dir } }
-    );
-  }
-  const path2 = join22(dir, basename5(dir));
-  let failure3 = null;
-  try {
-    await runGit(repo, ["worktree", "add", "--detach", "--quiet", path2, old]);
+  return withPickWorktree(repo, old, async (path2) => {
     const worktree = worktreeOptions(repo, path2);
     const files = await runPick(worktree, source);
     if (files !== null) throw conflict(source, ontoRef.slice("refs/heads/".length), files);
     const sha = await resolveRevision(worktree, "HEAD");
     await updateRef(repo, ontoRef, sha, old, { message: `agentgate: cherry-pick ${source.sha}` });
-    return await getCommitInfo(repo, sha);
-  } catch (error2) {
-    failure3 = error2;
-    throw error2;
-  } finally {
-    await removeWorktree(repo, dir, path2, failure3 !== null);
-  }
+    return getCommitInfo(repo, sha);
+  });
 }
 async function runPick(opts, source) {
   const mainline = source.parents.length > 1 ? ["-m", "1"] : [];
@@ -15115,16 +15478,6 @@ async function assertRestored(repo, sha) {
     );
   }
 }
-async function removeWorktree(repo, dir, path2, quiet) {
-  try {
-    const admin = join22(await commonDir(repo.gitDir), "worktrees", basename5(path2));
-    await runGit(repo, ["worktree", "remove", "--force", "--force", path2]).catch(() => void 0);
-    await rm11(dir, { recursive: true, force: true });
-    await rm11(admin, { recursive: true, force: true });
-  } catch (error2) {
-    if (!quiet) throw error2;
-  }
-}
 function conflict(source, onto, files) {
   return new CherryPickConflictError(
     `cherry-picking ${source.sha.slice(0, 12)} onto ${onto} conflicts in ${files.length} file(s): ${files.slice(0, 5).join(", ")}; nothing was changed`,
@@ -15139,16 +15492,15 @@ var init_cherry_pick = __esm({
     init_errors();
     init_commit_info();
     init_refs();
-    init_git_locks();
-    init_repo();
+    init_cherry_pick_worktree();
     init_runner();
     init_state();
   }
 });
 
 // src/snapshotter/maintenance.ts
-import { rm as rm12, rmdir } from "node:fs/promises";
-import { dirname as dirname10 } from "node:path";
+import { rm as rm13, rmdir } from "node:fs/promises";
+import { dirname as dirname11 } from "node:path";
 async function deleteSnapshot(core, idOrSha) {
   const id2 = await core.getSnapshot(idOrSha, { exact: true }).then(
     (snapshot) => snapshot.id,
@@ -15178,8 +15530,8 @@ async function removeArtifact(core, snapshot) {
   const local = await core.withLocalPaths(snapshot);
   if (local.patchPath === null || local.patchSha256 === null) return;
   if (await sha256File(local.patchPath).catch(() => null) !== local.patchSha256) return;
-  await rm12(local.patchPath, { force: true });
-  await rmdir(dirname10(local.patchPath)).catch(() => void 0);
+  await rm13(local.patchPath, { force: true });
+  await rmdir(dirname11(local.patchPath)).catch(() => void 0);
 }
 async function cherryPick4(core, workspace, idOrSha, opts = {}) {
   const snapshot = await core.getSnapshot(idOrSha);
@@ -15364,27 +15716,27 @@ var init_snapshotter = __esm({
 });
 
 // src/demo/demo.ts
-import { mkdtemp as mkdtemp4, rename as rename4, rm as rm13, writeFile as writeFile3, mkdir as mkdir6 } from "node:fs/promises";
+import { mkdtemp as mkdtemp4, rename as rename4, rm as rm14, writeFile as writeFile3, mkdir as mkdir6 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
-import { dirname as dirname11, join as join23 } from "node:path";
+import { dirname as dirname12, join as join24 } from "node:path";
 import { Writable } from "node:stream";
 async function runDemo(opts = {}) {
-  const root = await mkdtemp4(join23(tmpdir4(), "agentgate-demo-"));
+  const root = await mkdtemp4(join24(tmpdir4(), "agentgate-demo-"));
   try {
     return { ...await demoIn(root), kept: opts.keep === true };
   } finally {
-    if (opts.keep !== true) await rm13(root, { recursive: true, force: true });
+    if (opts.keep !== true) await rm14(root, { recursive: true, force: true });
   }
 }
 async function demoIn(root) {
-  const workspace = join23(root, "workspace");
-  const home = join23(root, "home");
+  const workspace = join24(root, "workspace");
+  const home = join24(root, "home");
   await put(workspace, "README.md", "# demo\n\nA throwaway workspace.\n");
   await put(workspace, "package.json", '{ "name": "demo", "private": true, "type": "module" }\n');
   await put(workspace, "NOTES.txt", "uncommitted notes from before the run\n");
   const snapshotter = new Snapshotter({
     home,
-    artifactsDir: join23(home, "artifacts"),
+    artifactsDir: join24(home, "artifacts"),
     identity: DEFAULT_IDENTITY,
     gitTimeoutMs: 6e4,
     lockTimeoutMs: 1e4,
@@ -15439,8 +15791,8 @@ async function testGate(gates, workspace, runId, iteration) {
   return { name: result.name, verdict: result.verdict, reason: result.reason, tests: result.tests };
 }
 async function put(root, rel, content) {
-  const path2 = join23(root, rel);
-  await mkdir6(dirname11(path2), { recursive: true });
+  const path2 = join24(root, rel);
+  await mkdir6(dirname12(path2), { recursive: true });
   await writeFile3(path2, content);
 }
 var greetTest, ITERATIONS, TEST_GATE;
@@ -15475,7 +15827,7 @@ var init_demo = __esm({
       {
         task: "Rename the module, add a logo, and make the greeting friendlier",
         edit: async (ws) => {
-          await rename4(join23(ws, "src/greet.js"), join23(ws, "src/hello.js"));
+          await rename4(join24(ws, "src/greet.js"), join24(ws, "src/hello.js"));
           await put(
             ws,
             "src/hello.js",
@@ -15493,7 +15845,7 @@ var init_demo = __esm({
         task: "Update the test for the new greeting, remove the notes file and update the logo",
         edit: async (ws) => {
           await put(ws, "test/greet.test.js", greetTest("hello.js", "Hi there, Ada!"));
-          await rm13(join23(ws, "NOTES.txt"));
+          await rm14(join24(ws, "NOTES.txt"));
           await put(
             ws,
             "assets/logo.png",
@@ -15576,13 +15928,9 @@ var init_demo2 = __esm({
 });
 
 // src/provenance/anchor-keeper.ts
-import { readdir as readdir9 } from "node:fs/promises";
 function anchorKeeper(src) {
   return {
-    list: async () => {
-      const names2 = await readdir9(src.anchors.dir).catch(() => []);
-      return names2.flatMap((n) => ANCHOR_FILE.exec(n)?.[1] ?? []).sort();
-    },
+    list: () => src.anchors.commits(),
     load: (commit) => src.anchors.load(commit),
     save: (anchor3) => src.anchors.save(anchor3),
     recheck: (repo, anchors) => recheckAnchors(src, repo, anchors),
@@ -15617,20 +15965,17 @@ async function recheckAnchors(src, repo, anchors) {
   }
   return out;
 }
-var ANCHOR_FILE;
 var init_anchor_keeper = __esm({
   "src/provenance/anchor-keeper.ts"() {
     "use strict";
-    init_ids();
     init_errors();
     init_anchor2();
     init_compare();
-    ANCHOR_FILE = new RegExp(`^(${OBJECT_ID_SOURCE})\\.json$`);
   }
 });
 
 // src/git/transport.ts
-import { isAbsolute as isAbsolute7, resolve as resolve14 } from "node:path";
+import { isAbsolute as isAbsolute8, resolve as resolve14 } from "node:path";
 import { stat as stat15 } from "node:fs/promises";
 function checkRemoteUrl(url2) {
   const refuse = (why) => {
@@ -15679,7 +16024,7 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
       const kind2 = checkRemoteUrl(url2);
       return {
         name: nameOrUrl,
-        url: kind2 === "local" && !isAbsolute7(url2) ? resolve14(repo.topLevel, url2) : url2
+        url: kind2 === "local" && !isAbsolute8(url2) ? resolve14(repo.topLevel, url2) : url2
       };
     }
     if (!await isDir(resolve14(cwd, nameOrUrl))) {
@@ -15881,8 +16226,8 @@ var init_transport = __esm({
 });
 
 // src/git/remote-locks.ts
-import { rm as rm14, stat as stat16 } from "node:fs/promises";
-import { join as join24 } from "node:path";
+import { rm as rm15, stat as stat16 } from "node:fs/promises";
+import { join as join25 } from "node:path";
 import { fileURLToPath } from "node:url";
 async function clearStaleRemoteRefLocks(url2, refs) {
   const kind = checkRemoteUrl(url2);
@@ -15892,22 +16237,22 @@ async function clearStaleRemoteRefLocks(url2, refs) {
   const locks = refs.filter((r) => /^refs\/agentgate\/[^\s]+$/.test(r) && !r.split("/").includes(".."));
   let removed = false;
   for (const ref of locks) {
-    const lock = join24(gitDir, `${ref}.lock`);
+    const lock = join25(gitDir, `${ref}.lock`);
     const first = await stat16(lock).catch(() => null);
     if (first === null || !first.isFile()) continue;
     const young = Math.min(STALE_REMOTE_LOCK_MS, STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs));
     if (young > 0) await new Promise((resolve26) => setTimeout(resolve26, young));
     const again = await stat16(lock).catch(() => null);
     if (again === null || !again.isFile() || again.mtimeMs !== first.mtimeMs) continue;
-    await rm14(lock, { force: true });
+    await rm15(lock, { force: true });
     removed = true;
   }
   return removed;
 }
 async function localGitDir(path2) {
   const isDir2 = async (p) => (await stat16(p).catch(() => null))?.isDirectory() === true;
-  if (await isDir2(join24(path2, "refs")) && await isDir2(join24(path2, "objects"))) return path2;
-  return await isDir2(join24(path2, ".git", "refs")) ? join24(path2, ".git") : null;
+  if (await isDir2(join25(path2, "refs")) && await isDir2(join25(path2, "objects"))) return path2;
+  return await isDir2(join25(path2, ".git", "refs")) ? join25(path2, ".git") : null;
 }
 var STALE_REMOTE_LOCK_MS;
 var init_remote_locks = __esm({
@@ -16066,8 +16411,8 @@ var init_sharing = __esm({
 });
 
 // src/sharing/record-objects.ts
-import { mkdir as mkdir7, rm as rm15, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join25 } from "node:path";
+import { mkdir as mkdir7, rm as rm16, writeFile as writeFile4 } from "node:fs/promises";
+import { join as join26 } from "node:path";
 function recordCommit(format, spec) {
   const jsonId = objectId(format, "blob", spec.json);
   const treeBuf = treeContent([{ name: spec.file, blob: jsonId }, ...spec.also ?? []]);
@@ -16088,7 +16433,7 @@ ${spec.message}`
   };
 }
 async function writeRecordObjects(repo, home, label, records) {
-  const dir = join25(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
+  const dir = join26(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
   await mkdir7(dir, { recursive: true });
   try {
     for (const [type, key] of [
@@ -16098,7 +16443,7 @@ async function writeRecordObjects(repo, home, label, records) {
     ]) {
       const files = /* @__PURE__ */ new Map();
       for (const r of records) {
-        const path2 = join25(dir, `${type}-${r[key].id}`);
+        const path2 = join26(dir, `${type}-${r[key].id}`);
         if (!files.has(r[key].id)) await writeFile4(path2, r[key].content);
         files.set(r[key].id, path2);
       }
@@ -16109,10 +16454,10 @@ async function writeRecordObjects(repo, home, label, records) {
       );
     }
   } finally {
-    await rm15(dir, { recursive: true, force: true });
+    await rm16(dir, { recursive: true, force: true });
   }
 }
-function parseReceivedFile(content, schema, file, what, refuse) {
+function parseReceivedFile(content, schema, file, what2, refuse) {
   let json;
   try {
     json = JSON.parse(content.toString("utf8"));
@@ -16122,7 +16467,7 @@ function parseReceivedFile(content, schema, file, what, refuse) {
   }
   const parsed = schema.safeParse(json);
   if (parsed.success) return parsed.data;
-  refuse(`${file} does not match the ${what} schema: ${describeIssues(parsed.error.issues)}`);
+  refuse(`${file} does not match the ${what2} schema: ${describeIssues(parsed.error.issues)}`);
   return null;
 }
 var init_record_objects2 = __esm({
@@ -16319,11 +16664,15 @@ async function readGateCommits(repo, refs, refused, snapshots) {
     if (parsed === null) continue;
     const g = parsed.gate;
     const afterOf = await iterationAfter(snapshots, runSnapshots, g.runId, g.iteration);
-    const why = g.runId !== name2.runId || g.id !== name2.id ? `it describes verdict ${g.id} of run ${g.runId}` : s.ref.parents[0] !== g.afterSha ? "its parent is not the after commit it names" : s.tree !== g.treeId ? `its treeId ${g.treeId} is not the tree of its after commit ${g.afterSha}` : afterOf === void 0 ? `iteration ${g.iteration} of run ${g.runId} is not recorded here` : afterOf !== g.afterSha ? `iteration ${g.iteration} of run ${g.runId} here has after commit ${afterOf}, not ${g.afterSha}` : s.log !== null && (g.log === null || s.log.size !== g.log.bytes) ? `its ${GATE_LOG_FILE} is not the log the verdict describes` : verdictContradiction(g);
+    const why = g.runId !== name2.runId || g.id !== name2.id ? `it describes verdict ${g.id} of run ${g.runId}` : s.ref.parents[0] !== g.afterSha ? "its parent is not the after commit it names" : s.tree !== g.treeId ? `its treeId ${g.treeId} is not the tree of its after commit ${g.afterSha}` : afterOf === void 0 ? `iteration ${g.iteration} of run ${g.runId} is not recorded here` : afterOf !== g.afterSha ? `iteration ${g.iteration} of run ${g.runId} here has after commit ${afterOf}, not ${g.afterSha}` : s.log !== null && (g.log === null || s.log.size !== g.log.bytes) ? `its ${GATE_LOG_FILE} is not the log the verdict describes` : implausibleAttempt(g) ?? verdictContradiction(g);
     if (why !== null) refuse(s.ref.ref, why);
     else checked.push({ ref: s.ref, gate: g, logBlob: s.log?.id ?? null });
   }
   return checked;
+}
+function implausibleAttempt(g) {
+  const highest = Math.max(g.attempt, g.replayOf ?? 0);
+  return highest > MAX_RECEIVED_ATTEMPT ? `its attempt number ${highest} is implausible: no gate is tried more than ${MAX_RECEIVED_ATTEMPT} times on one iteration` : null;
 }
 async function iterationAfter(snapshots, cache2, runId, iteration) {
   if (!cache2.has(runId)) {
@@ -16335,7 +16684,7 @@ async function iterationAfter(snapshots, cache2, runId, iteration) {
   }
   return cache2.get(runId)?.get(iteration);
 }
-var GATES_PREFIX, GATE_INCOMING_PREFIX, MAX_GATE_RECORD_BYTES;
+var GATES_PREFIX, GATE_INCOMING_PREFIX, MAX_GATE_RECORD_BYTES, MAX_RECEIVED_ATTEMPT;
 var init_gate_objects = __esm({
   "src/sharing/gate-objects.ts"() {
     "use strict";
@@ -16347,17 +16696,19 @@ var init_gate_objects = __esm({
     GATES_PREFIX = "refs/agentgate/gates/";
     GATE_INCOMING_PREFIX = "refs/agentgate/incoming/gates/";
     MAX_GATE_RECORD_BYTES = 16 * 1024 * 1024;
+    MAX_RECEIVED_ATTEMPT = 1e6;
   }
 });
 
 // src/sharing/gate-records.ts
 import { stat as stat17 } from "node:fs/promises";
-import { join as join26 } from "node:path";
+import { join as join27 } from "node:path";
 var MAX_REFSPECS, GateRecords;
 var init_gate_records = __esm({
   "src/sharing/gate-records.ts"() {
     "use strict";
     init_gate_record();
+    init_gate_rules();
     init_errors();
     init_atomic();
     init_lock();
@@ -16385,8 +16736,8 @@ var init_gate_records = __esm({
        * of `ownOn` (runs fetched from elsewhere), has its commit under refs/agentgate/gates/ (under the
        * repository's lock). Returns the refs of those own verdicts on `ownOn`, which travel one by one: a
        * fetched run's other verdicts are not this machine's to publish. A verdict whose tree is not its
-       * after commit's tree, or whose after commit is not here, is never published (STORE_CORRUPT:
-       * `verify` names it).
+       * after commit's tree, whose after commit is not here, or whose own facts contradict it (a
+       * `"verdict"` edited in the home), is never published (STORE_CORRUPT: `verify` names it).
        */
       async materialise(repo, runIds, ownOn = []) {
         return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
@@ -16405,9 +16756,10 @@ var init_gate_records = __esm({
           );
           pending.forEach((g, i) => {
             const t = trees[i];
-            if (!t?.found || t.id !== g.treeId)
+            const why = !t?.found || t.id !== g.treeId ? `names tree ${g.treeId}, which is not the tree of its after commit ${g.afterSha} here` : verdictContradiction(g);
+            if (why !== null)
               throw new StoreCorruptError(
-                `gate verdict ${g.id} of run ${g.runId} names tree ${g.treeId}, which is not the tree of its after commit ${g.afterSha} here; nothing was published. "verify --run ${g.runId}" shows it`,
+                `gate verdict ${g.id} of run ${g.runId} ${why}; nothing was published. "verify --run ${g.runId}" shows it`,
                 { details: { runId: g.runId, id: g.id } }
               );
           });
@@ -16450,7 +16802,7 @@ var init_gate_records = __esm({
        */
       async receive(repo, source, bring) {
         if (source.length === 0) return { gates: 0, runs: [], refused: [] };
-        const lockPath = join26(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join27(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -16531,11 +16883,11 @@ var init_gate_records = __esm({
        * Streams the log blob to `path` as `after` writes a patch: never through a link inside the
        * workspace (UNSAFE_WORKSPACE), a new temp file renamed into place, and only when its sha256 matches.
        */
-      async writeLog(repo, blob, sha256, path2) {
+      async writeLog(repo, blob, sha2562, path2) {
         await assertNoLinkInside(repo.topLevel, path2);
         await replaceFileAtomic(path2, async (temp) => {
           await writeBlobToFile(repo, blob, temp);
-          if (await sha256File(temp) !== sha256)
+          if (await sha256File(temp) !== sha2562)
             throw new StoreCorruptError(`its ${GATE_LOG_FILE} does not have the sha256 the verdict records`, {
               details: { path: path2 }
             });
@@ -16648,6 +17000,18 @@ async function publishRecords(core, repo, pending) {
     if (!(error2 instanceof ConcurrentUpdateError) || !updates.every((u) => now.get(u.ref) === u.newSha))
       throw error2;
   }
+}
+function rejectionMessage(rejected) {
+  const held = rejected.filter((r) => r.summary.startsWith("[rejected]"));
+  const refused = rejected.filter((r) => !held.includes(r));
+  const some = (refs, say) => `${refs.length} ref(s) (${refs.slice(0, 3).map(say).join(", ")}${refs.length > 3 ? ", ..." : ""})`;
+  const parts = [];
+  if (refused.length > 0)
+    parts.push(`the remote refused ${some(refused, (r) => `${r.ref}: ${r.summary.slice(0, 200)}`)}`);
+  if (held.length > 0)
+    parts.push(`the remote already holds other records or anchors for ${some(held, (r) => r.ref)}`);
+  const next = refused.length === 0 ? "Fetch them to compare, or publish under another run id" : "The remote's reason says what it does not take (its configuration or hooks): fix that and push again";
+  return `${parts.join("; ")}; nothing was overwritten. ${next}`;
 }
 var init_publish = __esm({
   "src/sharing/publish.ts"() {
@@ -16826,9 +17190,9 @@ var init_rebuild = __esm({
 });
 
 // src/sharing/receive.ts
-import { join as join27 } from "node:path";
+import { join as join28 } from "node:path";
 async function receive(core, repo, list5, bring) {
-  const lockPath = join27(layout(core.options.home).locks, "sharing.lock");
+  const lockPath = join28(layout(core.options.home).locks, "sharing.lock");
   return withLock(
     lockPath,
     { timeoutMs: core.options.lockTimeoutMs, purpose: "sharing" },
@@ -16874,7 +17238,7 @@ async function receive(core, repo, list5, bring) {
   );
 }
 function indexPath(core) {
-  return join27(layout(core.options.home).home, "sharing", "rebuilt.json");
+  return join28(layout(core.options.home).home, "sharing", "rebuilt.json");
 }
 async function rebuild(core, repo, incoming, localRefs) {
   const refused = [];
@@ -17077,7 +17441,7 @@ var init_anchor_objects = __esm({
 });
 
 // src/sharing/anchor-records.ts
-import { join as join28 } from "node:path";
+import { join as join29 } from "node:path";
 var MAX_REFSPECS3, AnchorRecords;
 var init_anchor_records = __esm({
   "src/sharing/anchor-records.ts"() {
@@ -17160,7 +17524,7 @@ var init_anchor_records = __esm({
        */
       async receive(repo, source, bring, runIds) {
         if (source.length === 0) return { anchors: [], unchanged: 0, refused: [] };
-        const lockPath = join28(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join29(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -17386,17 +17750,14 @@ var init_sharing2 = __esm({
           rejected = rejected.filter((r) => !same.includes(r));
         }
         if (rejected.length > 0) {
-          throw new PushRejectedError(
-            `the remote already holds other records or anchors for ${rejected.length} ref(s) (${rejected.slice(0, 3).map((r) => r.ref).join(", ")}); nothing was overwritten. Fetch them to compare, or publish under another run id`,
-            {
-              details: {
-                remote: remote.name,
-                rejected: rejected.map((r) => ({ ref: r.ref, summary: r.summary })),
-                updated,
-                upToDate
-              }
+          throw new PushRejectedError(rejectionMessage(rejected), {
+            details: {
+              remote: remote.name,
+              rejected: rejected.map((r) => ({ ref: r.ref, summary: r.summary })),
+              updated,
+              upToDate
             }
-          );
+          });
         }
         return {
           remote: remote.name,
@@ -18582,8 +18943,8 @@ function renderMarkdown(report3, limit = GITHUB_STEP_SUMMARY_LIMIT) {
   }
   return out.join("\n");
 }
-function leftOutNote(what, command) {
-  return `_agentgate: ${what} is left out: this step summary is at GitHub's 1 MiB limit. "${command}" has everything._
+function leftOutNote(what2, command) {
+  return `_agentgate: ${what2} is left out: this step summary is at GitHub's 1 MiB limit. "${command}" has everything._
 `;
 }
 function cell(text) {
@@ -18759,6 +19120,13 @@ function render(report3, format) {
   return `${JSON.stringify(report3, null, 2)}
 `;
 }
+function summaryText(what2, appended) {
+  if (appended === "whole") return `Appended ${what2} to $GITHUB_STEP_SUMMARY.`;
+  if (appended === "cut") return `Appended ${what2}, cut to the room left, to $GITHUB_STEP_SUMMARY.`;
+  if (appended === "note")
+    return `$GITHUB_STEP_SUMMARY had no room for ${what2}: appended a note that it was left out.`;
+  return `$GITHUB_STEP_SUMMARY is full: ${what2} was not appended.`;
+}
 async function reportAnchor(ctx, rev, format, output, summaryFile) {
   const snapshotter = await ctx.snapshotter();
   const repo = await openRepo(ctx.workspace, snapshotter.gitOptions());
@@ -18783,7 +19151,7 @@ async function reportAnchor(ctx, rev, format, output, summaryFile) {
     });
     return {
       json: { summary: summaryFile, format, commit, appended },
-      human: () => `Appended the anchor of ${commit.slice(0, 12)} to $GITHUB_STEP_SUMMARY.`
+      human: () => summaryText(`the anchor of ${short2}`, appended)
     };
   }
   return {
@@ -19166,6 +19534,7 @@ var init_report3 = __esm({
             { details: { format } }
           );
         if (values.anchor !== void 0) return reportAnchor(ctx, values.anchor, format, output, summaryFile);
+        await ctx.assertGivenWorkspace();
         const snapshotter = await ctx.snapshotter();
         if (output !== void 0) {
           const written = await writeReport(snapshotter, format, output, runId, options);
@@ -19187,7 +19556,7 @@ var init_report3 = __esm({
           return {
             ...annotations,
             json: { summary: summaryFile, format, runId: runId2, appended },
-            human: () => `Appended the run ${report3.run.runId} summary to $GITHUB_STEP_SUMMARY.`
+            human: () => summaryText(`the run ${runId2} summary`, appended)
           };
         }
         return {
@@ -19226,7 +19595,13 @@ var init_serve = __esm({
         options: _default(
           record(
             string2().check(_regex(/^[a-z][a-z0-9-]{0,63}$/)),
-            union([string2(), boolean2(), int().check(_gte(0), _lte(Number.MAX_SAFE_INTEGER))])
+            union([
+              string2(),
+              boolean2(),
+              int().check(_gte(0), _lte(Number.MAX_SAFE_INTEGER)),
+              // A repeatable option (`--require-gate A --require-gate B`): serve refuses a list for any other.
+              array(string2()).check(_maxLength(1e4))
+            ])
           ),
           {}
         )
@@ -26679,10 +27054,10 @@ var init_config_parse = __esm({
 });
 
 // src/store/config-cache.ts
-import { readFile as readFile10 } from "node:fs/promises";
-import { join as join29 } from "node:path";
+import { readFile as readFile11 } from "node:fs/promises";
+import { join as join30 } from "node:path";
 function configCacheFile(home) {
-  return join29(home, "cache", "config.json");
+  return join30(home, "cache", "config.json");
 }
 async function parseConfigCached(home, file, text) {
   const cached2 = await readRecord(home);
@@ -26699,7 +27074,7 @@ async function saveParsedConfig() {
 }
 async function readRecord(home) {
   try {
-    const parsed = ConfigCacheRecord.safeParse(JSON.parse(await readFile10(configCacheFile(home), "utf8")));
+    const parsed = ConfigCacheRecord.safeParse(JSON.parse(await readFile11(configCacheFile(home), "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -26716,9 +27091,9 @@ var init_config_cache2 = __esm({
 });
 
 // src/store/config.ts
-import { readFile as readFile11 } from "node:fs/promises";
+import { readFile as readFile12 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname12, join as join30, resolve as resolve18 } from "node:path";
+import { dirname as dirname13, join as join31, resolve as resolve18 } from "node:path";
 async function resolveSettings(opts) {
   const { config: config2, file } = await readConfig(opts);
   return applySettings(config2, file, opts);
@@ -26754,10 +27129,10 @@ function applySettings(config2, configFile, opts) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve18(opts.cwd ?? process.cwd(), opts.configFile) : join30(resolve18(opts.home), "config.yaml");
+  const file = explicit ? resolve18(opts.cwd ?? process.cwd(), opts.configFile) : join31(resolve18(opts.home), "config.yaml");
   let text;
   try {
-    text = await readFile11(file, "utf8");
+    text = await readFile12(file, "utf8");
   } catch (cause) {
     const code2 = cause.code;
     if (code2 === "ENOENT" && !explicit) return { config: {}, file: null };
@@ -26768,12 +27143,12 @@ async function readConfig(opts) {
     });
   }
   const config2 = await parseConfigCached(resolve18(opts.home), file, text);
-  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname12(file), config2.artifactsDir);
+  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname13(file), config2.artifactsDir);
   return { config: config2, file };
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join30(homedir3(), value.slice(2));
+  if (value.startsWith("~/")) return join31(homedir3(), value.slice(2));
   return resolve18(base, value);
 }
 var init_config2 = __esm({
@@ -26843,6 +27218,16 @@ var init_context = __esm({
           lockTimeoutMs,
           ...this.workspaceGiven ? { localWorkspace: this.workspace } : {}
         };
+      }
+      /**
+       * WORKSPACE_NOT_FOUND when -C names no directory. For the commands that read the home alone
+       * (`list`, `runs`, `gate list`, `report`): -C stands in for the recorded workspace in what they
+       * print, and a mistyped one must not pass unnoticed. git is loaded only when -C is given.
+       */
+      async assertGivenWorkspace() {
+        if (!this.workspaceGiven) return;
+        const { resolveWorkspaceDir: resolveWorkspaceDir2 } = await Promise.resolve().then(() => (init_repo(), repo_exports));
+        await resolveWorkspaceDir2(this.workspace);
       }
       /** The store, for commands that only read it. */
       get store() {
@@ -27016,13 +27401,25 @@ async function execute(request, opts) {
   for (const [name2, value] of Object.entries(given)) {
     if (name2 === "help" || name2 === "version")
       throw new UsageError(`${name2} is not served; run "agentgate-snapshot <command> --${name2}"`);
-    if (value === true) argv.push(`--${name2}`);
+    if (Array.isArray(value)) argv.push(...repeated(command, name2, value));
+    else if (value === true) argv.push(`--${name2}`);
     else if (value !== false) argv.push(`--${name2}=${String(value)}`);
   }
   argv.push("--", ...request.args);
   const { values, positionals } = parseCommandLine(command, argv);
   const ctx = await Context.create({ ...values, json: true });
   return command.run(ctx, { ...values, json: true }, positionals);
+}
+function repeated(command, name2, values) {
+  const decl = Object.hasOwn(command.options, name2) ? command.options[name2] : void 0;
+  if (decl?.type !== "string" || decl.multiple !== true) {
+    const lists = Object.entries(command.options).filter(([, d]) => d.type === "string" && d.multiple === true).map(([n]) => n);
+    throw new InvalidRequestError(
+      `options.${name2}: a list is taken only by a repeatable option (${lists.length > 0 ? `"${command.name}": ${lists.join(", ")}` : `"${command.name}" has none`}); give one value`,
+      { details: { option: name2 } }
+    );
+  }
+  return values.map((v) => `--${name2}=${v}`);
 }
 async function writeResult(output, id2, result) {
   const head = `{"id":${JSON.stringify(id2)},"result":`;
@@ -27109,7 +27506,7 @@ var init_serve3 = __esm({
       name: "serve",
       usage: "serve",
       summary: 'Answer JSON-lines requests on stdin ({"id","command","args","options"} -> {"id","result"} or {"id","error"}) until end of input.',
-      description: "Each request runs like the command line with --json: same parser, same checks, same error codes. serve's own -C, --home, --artifacts-dir and --config are the defaults of every request that does not give its own.",
+      description: `Each request runs like the command line with --json: same parser, same checks, same error codes. serve's own -C, --home, --artifacts-dir and --config are the defaults of every request that does not give its own. A repeatable option takes a list of strings, {"require-gate": ["test", "lint"]}; any other option a list is INVALID_REQUEST.`,
       options: {},
       positionals: { required: [] },
       examples: [`serve --home "$AGENTGATE_HOME" < requests.jsonl`],
@@ -27150,8 +27547,8 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { mkdir as mkdir8, readdir as readdir10, realpath as realpath6, stat as stat21, writeFile as writeFile6 } from "node:fs/promises";
-import { dirname as dirname13, join as join31 } from "node:path";
+import { mkdir as mkdir8, readdir as readdir11, realpath as realpath6, stat as stat21, writeFile as writeFile6 } from "node:fs/promises";
+import { dirname as dirname14, join as join32 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -27167,10 +27564,10 @@ function checkpointRepo(p) {
 async function indexBytes(repo) {
   const index = await stat21(repo.indexFile).catch(() => null);
   if (index === null) return null;
-  const names2 = await readdir10(repo.gitDir).catch(() => []);
+  const names2 = await readdir11(repo.gitDir).catch(() => []);
   const shared = await Promise.all(
     names2.filter((name2) => name2.startsWith("sharedindex.")).map(
-      (name2) => stat21(join31(repo.gitDir, name2)).then(
+      (name2) => stat21(join32(repo.gitDir, name2)).then(
         (st) => st.size,
         () => 0
       )
@@ -27182,8 +27579,8 @@ async function initCheckpointRepo(repo) {
   await mkdir8(repo.gitDir, { recursive: true });
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir8(join31(repo.gitDir, "info"), { recursive: true });
-  await writeFile6(join31(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir8(join32(repo.gitDir, "info"), { recursive: true });
+  await writeFile6(join32(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const res = await runGit({ cwd: dir, ...opts }, [
@@ -27205,14 +27602,14 @@ async function probeWorkspace(dir, opts = {}) {
 }
 function probeInputs(dir, probe) {
   if (probe.isRepository) {
-    const gitDir = join31(dir, ".git");
-    if (probe.root !== dir || probe.excludesFile !== join31(gitDir, "info", "exclude")) return null;
-    return [dir, gitDir, join31(gitDir, "config"), join31(gitDir, "config.worktree"), join31(gitDir, "commondir")];
+    const gitDir = join32(dir, ".git");
+    if (probe.root !== dir || probe.excludesFile !== join32(gitDir, "info", "exclude")) return null;
+    return [dir, gitDir, join32(gitDir, "config"), join32(gitDir, "config.worktree"), join32(gitDir, "commondir")];
   }
   const inputs = [];
-  for (let p = dir; ; p = dirname13(p)) {
-    inputs.push(join31(p, ".git"), join31(p, "HEAD"));
-    if (dirname13(p) === p) return inputs;
+  for (let p = dir; ; p = dirname14(p)) {
+    inputs.push(join32(p, ".git"), join32(p, "HEAD"));
+    if (dirname14(p) === p) return inputs;
   }
 }
 async function rootCommit(root, opts = {}) {
@@ -27238,7 +27635,7 @@ async function countObjects(repo) {
   return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
 }
 async function looseObjectBytes(repo, oid) {
-  const st = await stat21(join31(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  const st = await stat21(join32(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
   return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 async function packLooseObjects(repo) {
@@ -27270,13 +27667,13 @@ var init_checkpoint_repo = __esm({
 
 // src/fs/leading-dirs.ts
 import { lstat as lstat6 } from "node:fs/promises";
-import { join as join32 } from "node:path";
+import { join as join33 } from "node:path";
 async function leadingDirsAreReal(root, path2, real = /* @__PURE__ */ new Map()) {
   for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
     const dir = path2.slice(0, at);
     let ok = real.get(dir);
     if (ok === void 0) {
-      const st = await lstat6(fsPath(join32(root, dir))).catch(() => null);
+      const st = await lstat6(fsPath(join33(root, dir))).catch(() => null);
       ok = st === null || st.isDirectory();
       real.set(dir, ok);
     }
@@ -27435,14 +27832,6 @@ var init_diff_tree_stdin = __esm({
 function isCheckpointRevision(rev) {
   return REVISION.test(rev) && !rev.includes("..");
 }
-async function resolveTreeId(repo, rev) {
-  if (!isCheckpointRevision(rev)) return null;
-  const res = await runGit(repo, ["rev-parse", "--verify", "--quiet", `${rev}^{tree}`], {
-    okExitCodes: [1, 128]
-  });
-  if (res.exitCode !== 0) return null;
-  return assertGitId(res.stdout.trim(), "rev-parse");
-}
 async function listTree(repo, rev) {
   if (!isCheckpointRevision(rev)) return null;
   try {
@@ -27546,21 +27935,21 @@ var init_checkpoint_trees = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath7 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname14, join as join33, relative as relative6, resolve as resolve20, sep as sep8 } from "node:path";
+import { basename as basename6, dirname as dirname15, join as join34, relative as relative6, resolve as resolve20, sep as sep8 } from "node:path";
 function toGitPath(root, abs) {
   return relative6(root, abs).split(sep8).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join33(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join34(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
   const tail = [basename6(abs)];
-  let head = dirname14(abs);
+  let head = dirname15(abs);
   for (; ; ) {
     try {
-      return join33(await realpath7(head), ...tail.reverse());
+      return join34(await realpath7(head), ...tail.reverse());
     } catch {
-      const up = dirname14(head);
+      const up = dirname15(head);
       if (up === head) return abs;
       tail.push(basename6(head));
       head = up;
@@ -27602,16 +27991,16 @@ var init_workspace_paths = __esm({
 
 // src/checkpoints/compare.ts
 function patchSince(store, hash) {
-  return store.locked("checkpoint patch", async () => {
-    const from = await store.requireTreeId(hash);
+  return store.locked("checkpoint patch", "existing", async () => {
+    const from = await store.requireCheckpoint(hash);
     const { treeId } = await store.capture();
     const files = await store.withoutNowIgnored(await changedPaths(store.repo, from, treeId));
     return { hash: from, files: files.map((f) => toAbsolute(store.workspace, f)) };
   });
 }
 function diffBytesSince(store, hash) {
-  return store.locked("checkpoint diff", async () => {
-    const from = await store.requireTreeId(hash);
+  return store.locked("checkpoint diff", "existing", async () => {
+    const from = await store.requireCheckpoint(hash);
     const { treeId } = await store.capture();
     const changed = await changedPaths(store.repo, from, treeId);
     const ignored = await ignoredPaths(store.repo, changed);
@@ -27619,9 +28008,9 @@ function diffBytesSince(store, hash) {
   });
 }
 function diffFullBetween(store, from, to) {
-  return store.locked("checkpoint diff-full", async () => {
-    const fromTree = await store.requireTreeId(from);
-    const toTree = to === void 0 ? (await store.capture()).treeId : await store.requireTreeId(to);
+  return store.locked("checkpoint diff-full", "existing", async () => {
+    const [fromTree, given] = await store.requireCheckpoints(to === void 0 ? [from] : [from, to]);
+    const toTree = given ?? (await store.capture()).treeId;
     const all = await diffTrees(store.repo, fromTree, toTree);
     const kept = new Set(await store.withoutNowIgnored(all.map((r) => r.path)));
     const records = all.filter((r) => kept.has(r.path));
@@ -27655,25 +28044,25 @@ var init_compare2 = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash7 } from "node:crypto";
-import { readdir as readdir11, readFile as readFile12, stat as stat22 } from "node:fs/promises";
-import { dirname as dirname15, join as join34 } from "node:path";
+import { readdir as readdir12, readFile as readFile13, stat as stat22 } from "node:fs/promises";
+import { dirname as dirname16, join as join35 } from "node:path";
 function pathKey(realPath) {
   return createHash7("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join34(checkpointsDir, projectId, worktreeKey);
+  const dir = join35(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join34(dir, "git"),
-    indexFile: join34(dir, "index"),
-    metaFile: join34(dir, "store.json"),
-    upkeepFile: join34(dir, "upkeep.json"),
-    probeFile: join34(dir, "probe.json"),
-    promptsDir: join34(dir, "prompts"),
-    lockPath: join34(dir, "lock"),
-    tempDir: join34(dir, "tmp")
+    gitDir: join35(dir, "git"),
+    indexFile: join35(dir, "index"),
+    metaFile: join35(dir, "store.json"),
+    upkeepFile: join35(dir, "upkeep.json"),
+    probeFile: join35(dir, "probe.json"),
+    promptsDir: join35(dir, "prompts"),
+    lockPath: join35(dir, "lock"),
+    tempDir: join35(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -27692,30 +28081,25 @@ async function existingStore(checkpointsDir, root, projects) {
 }
 async function storeAbove(checkpointsDir, dir, home) {
   const projects = await listDir2(checkpointsDir);
-  for (let at = dirname15(dir); at !== dirname15(at) && at !== home; at = dirname15(at)) {
+  for (let at = dirname16(dir); at !== dirname16(at) && at !== home; at = dirname16(at)) {
     const location = await existingStore(checkpointsDir, at, projects);
     if (location !== null) return { root: at, location };
   }
   return null;
 }
 async function storeOf(location, root) {
-  let text;
+  const text = await readFile13(location.metaFile, "utf8").catch(() => null);
   try {
-    text = await readFile12(location.metaFile, "utf8");
-  } catch {
-    return "none";
-  }
-  try {
-    const parsed = JSON.parse(text);
-    if (typeof parsed.workspace === "string") return parsed.workspace === root ? "intact" : "none";
+    const parsed = text === null ? null : JSON.parse(text);
+    if (typeof parsed?.workspace === "string") return parsed.workspace === root ? "intact" : "none";
   } catch {
   }
-  const head = await stat22(join34(location.gitDir, "HEAD")).catch(() => null);
+  const head = await stat22(join35(location.gitDir, "HEAD")).catch(() => null);
   return head?.isFile() === true ? "damaged" : "none";
 }
 async function listDir2(dir) {
   try {
-    return (await readdir11(dir)).sort();
+    return (await readdir12(dir)).sort();
   } catch {
     return [];
   }
@@ -27727,18 +28111,18 @@ var init_project_id = __esm({
 });
 
 // src/checkpoints/prompt-numbers.ts
-import { mkdir as mkdir9, readdir as readdir12, writeFile as writeFile7 } from "node:fs/promises";
-import { join as join35 } from "node:path";
+import { mkdir as mkdir9, readdir as readdir13, writeFile as writeFile7 } from "node:fs/promises";
+import { join as join36 } from "node:path";
 function sessionDir(promptsDir, session) {
-  return join35(promptsDir, pathKey(session));
+  return join36(promptsDir, pathKey(session));
 }
 async function claimPromptNumber(promptsDir, session) {
   const dir = sessionDir(promptsDir, session);
   try {
     await mkdir9(dir, { recursive: true });
-    let n = Math.max(0, ...(await readdir12(dir)).map((name2) => /^\d+$/.test(name2) ? Number(name2) : 0)) + 1;
+    let n = Math.max(0, ...(await readdir13(dir)).map((name2) => /^\d+$/.test(name2) ? Number(name2) : 0)) + 1;
     for (; ; ) {
-      if (await create(join35(dir, String(n)))) return n;
+      if (await create(join36(dir, String(n)))) return n;
       n += 1;
     }
   } catch {
@@ -27748,7 +28132,7 @@ async function claimPromptNumber(promptsDir, session) {
 async function notePromptNumber(promptsDir, session, n) {
   const dir = sessionDir(promptsDir, session);
   await mkdir9(dir, { recursive: true }).catch(() => void 0);
-  await create(join35(dir, String(n))).catch(() => void 0);
+  await create(join36(dir, String(n))).catch(() => void 0);
 }
 async function create(path2) {
   try {
@@ -28053,6 +28437,15 @@ function plainEntry(e) {
 function entryOf(r) {
   return plainEntry({ ref: r.ref, hash: r.tree, ...decodeMessage(r.body, r.date) });
 }
+function recordedTrees(records, rev) {
+  const named2 = records.find((r) => r.ref === rev);
+  if (named2 !== void 0) return named2.tree === "" ? [] : [named2.tree];
+  if (!/^[0-9a-f]+$/.test(rev)) return [];
+  const trees = /* @__PURE__ */ new Set();
+  for (const r of records)
+    if (r.tree !== "" && (r.tree.startsWith(rev) || r.oid.startsWith(rev))) trees.add(r.tree);
+  return [...trees];
+}
 var CheckpointMeta, CHECKPOINT_REF_PREFIX, META_REF_PREFIX, LATEST_REF, BASELINE_REF, SAFETY_REF, CONTROL, lastStamp;
 var init_message2 = __esm({
   "src/checkpoints/message.ts"() {
@@ -28190,8 +28583,8 @@ var init_record2 = __esm({
 
 // src/checkpoints/restore.ts
 function restoreTo(store, hash) {
-  return store.locked("checkpoint restore", async () => {
-    const target = await store.requireTreeId(hash);
+  return store.locked("checkpoint restore", "existing", async () => {
+    const target = await store.requireCheckpoint(hash);
     const wanted = await store.requireListing(target);
     const safety = await store.trackLocked(`safety before restore ${target.slice(0, 12)}`, "safety", false);
     const current = await store.requireListing(safety.hash);
@@ -28211,8 +28604,8 @@ function restoreTo(store, hash) {
 async function revertToCheckpoint(store, target, paths) {
   store.assertRevision(target);
   const selection2 = paths === void 0 ? null : await Promise.all(paths.map((p) => toWorkspaceGitPath(store.workspace, p, store.forbidden)));
-  return store.locked("checkpoint revert", async () => {
-    const wanted = await store.requireListing(target);
+  return store.locked("checkpoint revert", "existing", async () => {
+    const wanted = await store.requireListing(await store.requireCheckpoint(target));
     if (selection2 !== null) await assertKnownPaths(store, selection2, wanted);
     return revertLocked(
       store,
@@ -28232,10 +28625,11 @@ async function revertPatches(store, target, paths) {
       pairs.push([await toWorkspaceGitPath(store.workspace, file, store.forbidden), patch4.hash]);
   }
   const sources = firstPatchWins(pairs);
-  return store.locked("checkpoint revert", async () => {
+  return store.locked("checkpoint revert", "existing", async () => {
+    const hashes = [...new Set(target.map((p) => p.hash))];
+    const trees = await store.requireCheckpoints(hashes);
     const listings = /* @__PURE__ */ new Map();
-    for (const hash of new Set(target.map((p) => p.hash)))
-      listings.set(hash, await store.requireListing(hash));
+    for (const [i, hash] of hashes.entries()) listings.set(hash, await store.requireListing(trees[i]));
     return revertLocked(
       store,
       () => [...sources].map(([path2, hash]) => [path2, listings.get(hash)?.get(path2) ?? null])
@@ -28312,7 +28706,7 @@ var init_retention = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute8, join as join36 } from "node:path";
+import { isAbsolute as isAbsolute9, join as join37 } from "node:path";
 function userIgnoreConfigFiles(o) {
   return userConfigFiles({
     HOME: o.home,
@@ -28338,12 +28732,12 @@ async function userExcludesSetting(o) {
   return configured;
 }
 async function userExcludesPath(configured, o) {
-  const xdg = o.xdgConfigHome && isAbsolute8(o.xdgConfigHome) ? o.xdgConfigHome : join36(o.home, ".config");
-  const path2 = configured === null ? join36(xdg, "git", "ignore") : expandHome(configured, o.home);
-  return isAbsolute8(path2) && await exists3(path2) ? path2 : null;
+  const xdg = o.xdgConfigHome && isAbsolute9(o.xdgConfigHome) ? o.xdgConfigHome : join37(o.home, ".config");
+  const path2 = configured === null ? join37(xdg, "git", "ignore") : expandHome(configured, o.home);
+  return isAbsolute9(path2) && await exists3(path2) ? path2 : null;
 }
 function expandHome(path2, home) {
-  return path2 === "~" ? home : path2.startsWith("~/") ? join36(home, path2.slice(2)) : path2;
+  return path2 === "~" ? home : path2.startsWith("~/") ? join37(home, path2.slice(2)) : path2;
 }
 async function exists3(path2) {
   return access2(path2).then(
@@ -28360,8 +28754,8 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { mkdir as mkdir10, open as open6, rename as rename5, rm as rm16, stat as stat23, symlink } from "node:fs/promises";
-import { dirname as dirname16, join as join37, sep as sep9 } from "node:path";
+import { mkdir as mkdir10, open as open6, rename as rename5, rm as rm17, stat as stat23, symlink } from "node:fs/promises";
+import { dirname as dirname17, join as join38, sep as sep9 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
@@ -28373,13 +28767,13 @@ async function chooseStagingDir(root, preferred) {
 async function placeFiles(root, stagingDir, items) {
   const dirs = /* @__PURE__ */ new Set();
   for (const item of items) {
-    const parent = dirname16(item.dest);
+    const parent = dirname17(item.dest);
     await mkdir10(fsPath(parent), { recursive: true });
-    await placeOne(item, join37(stagingDir, tempName()));
-    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname16(d)) {
+    await placeOne(item, join38(stagingDir, tempName()));
+    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname17(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
-      if (d === root || dirname16(d) === d) break;
+      if (d === root || dirname17(d) === d) break;
     }
   }
   for (const d of dirs) await fsyncDir(fsPath(d));
@@ -28390,15 +28784,15 @@ async function placeOne(item, temp) {
     await rename5(temp, fsPath(item.dest));
     return;
   } catch (error2) {
-    await rm16(temp, { force: true });
+    await rm17(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
-  const beside = `${dirname16(item.dest)}${sep9}${tempName()}`;
+  const beside = `${dirname17(item.dest)}${sep9}${tempName()}`;
   try {
     await writeTemp(item, fsPath(beside));
     await rename5(fsPath(beside), fsPath(item.dest));
   } catch (error2) {
-    await rm16(fsPath(beside), { force: true });
+    await rm17(fsPath(beside), { force: true });
     throw error2;
   }
 }
@@ -28428,7 +28822,7 @@ var init_place = __esm({
 
 // src/checkpoints/apply.ts
 import { lstat as lstat7, rmdir as rmdir2, unlink } from "node:fs/promises";
-import { dirname as dirname17 } from "node:path";
+import { dirname as dirname18 } from "node:path";
 async function kindOf(abs) {
   try {
     const st = await lstat7(fsPath(abs));
@@ -28508,7 +28902,7 @@ async function applyDeletes(ctx, paths, out) {
     if (slash > 0) emptied.add(path2.slice(0, slash));
   }
   await removeEmptyDirs(ctx.root, emptied);
-  for (const dir of new Set(out.deleted.map((path2) => dirname17(toAbsolute(ctx.root, path2)))))
+  for (const dir of new Set(out.deleted.map((path2) => dirname18(toAbsolute(ctx.root, path2)))))
     await fsyncDir(fsPath(dir));
 }
 async function writeEntries(ctx, entries) {
@@ -28563,8 +28957,8 @@ var init_apply = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { readFile as readFile13, rm as rm17 } from "node:fs/promises";
-import { dirname as dirname18 } from "node:path";
+import { readFile as readFile14, rm as rm18 } from "node:fs/promises";
+import { dirname as dirname19 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
   const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
@@ -28604,13 +28998,13 @@ async function thinCheckpoints(repo, keep) {
 }
 async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   const sweeps = () => [
-    sweepTempFiles(dirname18(location.metaFile)),
+    sweepTempFiles(dirname19(location.metaFile)),
     sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME }),
     sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME })
   ];
   if (recovered) {
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
-    await rm17(location.tempDir, { recursive: true, force: true });
+    await rm18(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
     await Promise.all(sweeps());
   } else {
@@ -28623,27 +29017,41 @@ async function storeBytes(repo, counts) {
 }
 async function keepWithinBudget(repo, location, maxStoreBytes, counted) {
   let counts = counted ?? await countObjects(repo);
-  let changed = false;
-  if (counts.packs >= PACKS_LIMIT) {
-    changed = true;
-    await withSweep(location, () => gcCheckpointRepo(repo, DEFAULT_PRUNE_AGE));
-    await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: (/* @__PURE__ */ new Date()).toISOString() }));
+  let packed = false;
+  const pack = async (how) => {
+    await withSweep(location, how);
+    packed = true;
     counts = await countObjects(repo);
-  } else if (counts.loose >= LOOSE_OBJECTS_LIMIT) {
-    changed = true;
-    await withSweep(location, () => packLooseObjects(repo));
-    await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: (/* @__PURE__ */ new Date()).toISOString() }));
-    counts = await countObjects(repo);
-  }
+  };
+  if (counts.packs >= PACKS_LIMIT) await pack(() => gcCheckpointRepo(repo, DEFAULT_PRUNE_AGE));
+  else if (counts.loose >= LOOSE_OBJECTS_LIMIT) await pack(() => packLooseObjects(repo));
   const before2 = await storeBytes(repo, counts);
-  if (before2 <= maxStoreBytes) return changed;
   let after2 = before2;
+  let removed = [];
+  if (after2 > maxStoreBytes) {
+    const prunable = (await pruningTiersOf(repo)).some((tier) => tier.length > 0);
+    if (counts.loose > 0 || prunable && counts.packs > 1) {
+      await pack(() => prunable ? gcCheckpointRepo(repo, "now") : packLooseObjects(repo));
+      after2 = await storeBytes(repo, counts);
+    }
+    if (after2 > maxStoreBytes && prunable)
+      ({ removed, after: after2 } = await pruneToBudget(repo, location, maxStoreBytes, after2));
+  }
+  const pruned = removed.length > 0;
+  if (!packed && !pruned) return false;
+  const at = (/* @__PURE__ */ new Date()).toISOString();
+  const event = { at, removed, storeBytesBefore: before2, storeBytesAfter: after2 };
+  await updateUpkeep(location, (u) => ({
+    lastPackedAt: at,
+    pruned: pruned ? [event, ...u.pruned].slice(0, PRUNE_HISTORY) : u.pruned
+  }));
+  return true;
+}
+async function pruneToBudget(repo, location, maxStoreBytes, size) {
   const removed = [];
+  let after2 = size;
   while (after2 > maxStoreBytes * PRUNE_TARGET) {
-    const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
-    const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
-    const line = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(lineEntryOf);
-    const tiers = pruningTiers(line, protectedOids);
+    const tiers = await pruningTiersOf(repo);
     const candidates = tiers.flat();
     if (candidates.length === 0) break;
     const drop = (tiers.find((t) => t.length > 0) ?? []).slice(0, Math.ceil(candidates.length / 4));
@@ -28655,21 +29063,17 @@ async function keepWithinBudget(repo, location, maxStoreBytes, counted) {
     await withSweep(location, () => gcCheckpointRepo(repo, "now"));
     after2 = await storeBytes(repo, await countObjects(repo));
   }
-  const event = {
-    at: (/* @__PURE__ */ new Date()).toISOString(),
-    removed,
-    storeBytesBefore: before2,
-    storeBytesAfter: after2
-  };
-  await updateUpkeep(location, (u) => ({
-    lastPackedAt: (/* @__PURE__ */ new Date()).toISOString(),
-    pruned: [event, ...u.pruned].slice(0, PRUNE_HISTORY)
-  }));
-  return true;
+  return { removed, after: after2 };
+}
+async function pruningTiersOf(repo) {
+  const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+  const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
+  const line = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(lineEntryOf);
+  return pruningTiers(line, protectedOids);
 }
 async function readUpkeep(location) {
   try {
-    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile13(location.upkeepFile, "utf8")));
+    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile14(location.upkeepFile, "utf8")));
     if (parsed.success) return parsed.data;
   } catch {
   }
@@ -28716,8 +29120,8 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/budget-count.ts
-import { readFile as readFile14, rm as rm18 } from "node:fs/promises";
-import { join as join38 } from "node:path";
+import { readFile as readFile15, rm as rm19 } from "node:fs/promises";
+import { join as join39 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
 }
@@ -28729,11 +29133,11 @@ function commitBytes(meta2, identity) {
   return Buffer.byteLength(encodeMessage(meta2)) + 2 * person + 1024;
 }
 function budgetFile(location) {
-  return join38(location.dir, "budget.json");
+  return join39(location.dir, "budget.json");
 }
 async function readBudget(location) {
   try {
-    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile14(budgetFile(location), "utf8")));
+    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile15(budgetFile(location), "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -28743,7 +29147,7 @@ async function saveBudget(location, commit, counts) {
   await writeJsonAtomic(budgetFile(location), { countedAt: commit, counts });
 }
 async function dropBudget(location) {
-  await rm18(budgetFile(location), { force: true });
+  await rm19(budgetFile(location), { force: true });
 }
 async function uncountedBound(opts) {
   const { budget, latest, staged } = opts;
@@ -28856,7 +29260,7 @@ var init_skip_rules = __esm({
 
 // src/checkpoints/capture.ts
 import { lstat as lstat8, realpath as realpath8 } from "node:fs/promises";
-import { dirname as dirname19 } from "node:path";
+import { dirname as dirname20 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
     listCaptureCandidates(ctx.repo, ctx.excluded),
@@ -28892,7 +29296,7 @@ function directoriesOf(paths) {
   return dirs.size;
 }
 async function unusualShapes(root, paths) {
-  const parents = [...new Set(paths.map((p) => dirname19(toAbsolute(root, p))))];
+  const parents = [...new Set(paths.map((p) => dirname20(toAbsolute(root, p))))];
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
@@ -28987,8 +29391,8 @@ var init_stamps = __esm({
 });
 
 // src/checkpoints/probe-cache.ts
-import { readFile as readFile15 } from "node:fs/promises";
-import { join as join39 } from "node:path";
+import { readFile as readFile16 } from "node:fs/promises";
+import { join as join40 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles2) {
   const record3 = await readRecord2(location);
   if (record3 === null || record3.workspace !== workspace) return {};
@@ -28998,7 +29402,7 @@ async function readCachedAnswers(location, workspace, configFiles2) {
   ]);
   const out = {};
   const p = record3.probe;
-  const expected = p?.isRepository ? join39(workspace, ".git", "info", "exclude") : null;
+  const expected = p?.isRepository ? join40(workspace, ".git", "info", "exclude") : null;
   if (p !== void 0 && p.root === workspace && p.excludesFile === expected && stampsHold(p.stamps, probeNow)) {
     out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
   }
@@ -29027,7 +29431,7 @@ async function acceptable(probe, stamps) {
   if (!gitDir?.sig.startsWith("dir:") || commondir?.sig !== "none" || worktreeConfig?.sig !== "none")
     return false;
   if (config2 === void 0 || !config2.sig.startsWith("file:")) return false;
-  const text = await readFile15(config2.path, "utf8").catch(() => null);
+  const text = await readFile16(config2.path, "utf8").catch(() => null);
   return text !== null && !/^\s*\[\s*include/im.test(text);
 }
 function plain(s) {
@@ -29035,7 +29439,7 @@ function plain(s) {
 }
 async function readRecord2(location) {
   try {
-    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile15(location.probeFile, "utf8")));
+    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile16(location.probeFile, "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -29051,10 +29455,101 @@ var init_probe_cache = __esm({
   }
 });
 
+// src/git/checkpoint-health.ts
+import { lstat as lstat10, readFile as readFile17 } from "node:fs/promises";
+import { join as join41 } from "node:path";
+async function repoDamage(gitDir, refs) {
+  const [dir, head, objects, refsDir, ...texts] = await Promise.all([
+    kindOf2(gitDir),
+    readText(join41(gitDir, "HEAD")),
+    kindOf2(join41(gitDir, "objects")),
+    kindOf2(join41(gitDir, "refs")),
+    ...refs.map((ref) => readText(join41(gitDir, ...ref.split("/"))))
+  ]);
+  const unusable = dir !== "dir" ? `its git directory ${dir === "missing" ? "is missing" : "is not a directory"}` : head === null ? "its HEAD file is missing" : !HEAD_TEXT.test(head) ? "its HEAD file is damaged" : objects !== "dir" ? "its objects directory is missing" : refsDir !== "dir" ? "its refs directory is missing" : null;
+  const brokenRefs = refs.filter((_, i) => {
+    const text = texts[i];
+    return text !== null && text !== void 0 && !REF_TEXT.test(text);
+  });
+  return { unusable, brokenRefs: unusable === null ? brokenRefs : [] };
+}
+async function kindOf2(path2) {
+  try {
+    return (await lstat10(path2)).isDirectory() ? "dir" : "other";
+  } catch (error2) {
+    if (isAbsent(error2)) return "missing";
+    throw error2;
+  }
+}
+async function readText(path2) {
+  try {
+    return await readFile17(path2, "utf8");
+  } catch (error2) {
+    if (isAbsent(error2) || error2.code === "EISDIR") return null;
+    throw error2;
+  }
+}
+function isAbsent(error2) {
+  const code2 = error2.code;
+  return code2 === "ENOENT" || code2 === "ENOTDIR";
+}
+var HEAD_TEXT, REF_TEXT;
+var init_checkpoint_health = __esm({
+  "src/git/checkpoint-health.ts"() {
+    "use strict";
+    HEAD_TEXT = /^(ref: refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})\n?$/;
+    REF_TEXT = /^([0-9a-f]{40}|[0-9a-f]{64})\n?$/;
+  }
+});
+
+// src/checkpoints/recovery.ts
+import { lstat as lstat11, mkdir as mkdir11, rename as rename6 } from "node:fs/promises";
+import { dirname as dirname21, join as join42, relative as relative7 } from "node:path";
+async function findDamage(location) {
+  const damage = await repoDamage(location.gitDir, MARKERS);
+  return damage.unusable === null && damage.brokenRefs.length === 0 ? null : damage;
+}
+function what(damage) {
+  return damage.unusable ?? `its marker ${damage.brokenRefs.map(markerName).join(", ")} holds no checkpoint`;
+}
+function markerName(ref) {
+  return ref.slice(ref.lastIndexOf("/") + 1);
+}
+function corruptError(location, damage) {
+  const after2 = damage.unusable === null ? "goes on with its checkpoints" : "starts a new, empty store (the checkpoints in it can no longer be read)";
+  return new StoreCorruptError(
+    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join42(location.dir, "damaged-<time>")} and ${after2}`,
+    { details: { store: location.dir, damage: what(damage) } }
+  );
+}
+async function setAside(location, damage) {
+  const parts = damage.unusable === null ? damage.brokenRefs.map((ref) => join42(location.gitDir, ...ref.split("/"))) : [location.gitDir, location.indexFile, join42(location.dir, "budget.json"), location.upkeepFile];
+  const aside = join42(location.dir, `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`);
+  for (const part of parts) {
+    if (await lstat11(part).catch(() => null) === null) continue;
+    const to = join42(aside, relative7(location.dir, part));
+    await mkdir11(dirname21(to), { recursive: true });
+    await rename6(part, to);
+  }
+  const next = damage.unusable === null ? "its checkpoints are kept" : "a new store was started (the checkpoints of the old one could not be read)";
+  return `the checkpoint store ${location.dir} was damaged (${what(damage)}): the damaged part was moved to ${aside} and ${next}`;
+}
+var MARKERS;
+var init_recovery = __esm({
+  "src/checkpoints/recovery.ts"() {
+    "use strict";
+    init_errors();
+    init_random();
+    init_checkpoint_health();
+    init_message2();
+    MARKERS = [LATEST_REF, BASELINE_REF, SAFETY_REF];
+  }
+});
+
 // src/checkpoints/store.ts
-import { access as access3, readFile as readFile16, realpath as realpath9 } from "node:fs/promises";
+import { access as access3, lstat as lstat12, readFile as readFile18, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join40, sep as sep10 } from "node:path";
+import { join as join43, sep as sep10 } from "node:path";
 async function physicalPath(path2) {
   try {
     await access3(path2);
@@ -29087,6 +29582,7 @@ var init_store = __esm({
     init_project_id();
     init_probe_cache();
     init_record2();
+    init_recovery();
     init_upkeep();
     init_workspace_paths();
     CheckpointStore = class _CheckpointStore {
@@ -29114,6 +29610,8 @@ var init_store = __esm({
       keep;
       /** Whether the baseline marker is known to exist (track learns it from its ref read). */
       baselineKnown = false;
+      /** What track did about a damaged store (recovery.ts), in words; null when it found none. */
+      recovered = null;
       unsavedProbe = null;
       storeReady = false;
       /** An index.lock older than this cannot belong to a live git call of ours (they time out sooner). */
@@ -29195,21 +29693,55 @@ var init_store = __esm({
         this.unsavedProbe = null;
         if (save !== null) await save();
       }
-      /** Runs `fn` holding the store lock, creating the store first if needed. */
-      locked(purpose, fn) {
-        return withLock(this.location.lockPath, { timeoutMs: this.lockTimeoutMs, purpose }, async (lock) => {
+      /**
+       * Runs `fn` holding the store lock. `track` creates the store when there is none and sets the
+       * damaged part of a damaged one aside (recovery.ts; `recovered` then says what was done). Any
+       * other use finds the store as it is or fails, writing nothing of its own: CHECKPOINT_NOT_FOUND
+       * when there is no store (none is made), STORE_CORRUPT when it is damaged.
+       */
+      locked(purpose, use, fn) {
+        const track2 = use === "track";
+        const run = () => withLock(this.location.lockPath, { timeoutMs: this.lockTimeoutMs, purpose }, async (lock) => {
           const recovered = lock.recovered !== null;
           await Promise.all([
             repairOnAcquire(this.repo, this.location, recovered, this.staleIndexLockMs),
             // A dead holder may have written anything: the budget's count no longer holds (budget-count.ts).
             recovered ? dropBudget(this.location) : void 0
           ]);
-          await this.ensureStore();
+          await this.ensureStore(track2);
           return fn();
         });
+        if (track2) return run();
+        return storeOf(this.location, this.workspace).then((state) => {
+          if (state === "none") throw this.noStore();
+          return run();
+        });
       }
+      /** Whether there is a store; STORE_CORRUPT when there is one and it is damaged (recovery.ts). */
       async exists() {
-        return await storeOf(this.location, this.workspace) !== "none";
+        if (await storeOf(this.location, this.workspace) === "none") return false;
+        const damage = await findDamage(this.location);
+        if (damage !== null) throw corruptError(this.location, damage);
+        return true;
+      }
+      /**
+       * The tree of the recorded checkpoint `rev` names: a checkpoint's tree or commit id (full, or
+       * abbreviated to one checkpoint), or one of our refs. Any other object of the store (a
+       * subdirectory's tree, a pruned checkpoint) is CHECKPOINT_NOT_FOUND: restoring it would make
+       * the workspace that subdirectory. The caller holds the lock.
+       */
+      async requireCheckpoint(rev) {
+        return (await this.requireCheckpoints([rev]))[0];
+      }
+      /** requireCheckpoint for several revisions, from one listing of the refs. */
+      async requireCheckpoints(revs) {
+        for (const rev of revs) this.assertRevision(rev);
+        const records = await listRefRecords(this.repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+        return revs.map((rev) => {
+          const trees = recordedTrees(records, rev);
+          if (trees.length === 1) return trees[0];
+          throw this.notFound(rev, trees.length > 1);
+        });
       }
       /**
        * Captures the workspace as a tree (capture.ts). Caller holds the lock. A capture writes objects
@@ -29270,19 +29802,17 @@ var init_store = __esm({
       assertRevision(hash) {
         if (!isCheckpointRevision(hash)) throw this.notFound(hash);
       }
-      notFound(hash) {
-        return new CheckpointNotFoundError(
-          `no checkpoint ${JSON.stringify(hash.slice(0, 80))} in the store of ${this.workspace}; see "checkpoint list"`,
-          {
-            details: { hash: hash.slice(0, 200), workspace: this.workspace }
-          }
-        );
+      notFound(hash, ambiguous = false) {
+        const why = ambiguous ? `"${hash.slice(0, 80)}" is the start of more than one checkpoint of ${this.workspace}; give more of its characters` : `no checkpoint ${JSON.stringify(hash.slice(0, 80))} in the store of ${this.workspace}`;
+        return new CheckpointNotFoundError(`${why}; see "checkpoint list"`, {
+          details: { hash: hash.slice(0, 200), workspace: this.workspace }
+        });
       }
-      /** The tree id a checkpoint revision (tree id, commit id, ref) names; CHECKPOINT_NOT_FOUND otherwise. */
-      async requireTreeId(rev) {
-        const treeId = await resolveTreeId(this.repo, rev);
-        if (treeId === null) throw this.notFound(rev);
-        return treeId;
+      noStore() {
+        return new CheckpointNotFoundError(
+          `there are no checkpoints of ${this.workspace} yet; "checkpoint track" records one`,
+          { details: { workspace: this.workspace } }
+        );
       }
       async requireListing(hash) {
         const listing = await listTree(this.repo, hash);
@@ -29302,11 +29832,17 @@ var init_store = __esm({
         if (!this.baselineKnown) this.baselineKnown = await readRef(this.repo, BASELINE_REF) !== null;
         return this.baselineKnown;
       }
-      async ensureStore() {
+      /** Makes sure of the store before a locked operation: see locked(). */
+      async ensureStore(track2) {
         if (this.storeReady) return;
         const state = await storeOf(this.location, this.workspace);
-        if (state === "none") await initCheckpointRepo(this.repo);
-        if (state !== "intact")
+        if (state === "none" && !track2) throw this.noStore();
+        const leftover = state === "none" && await lstat12(this.location.indexFile).catch(() => null) !== null;
+        const damage = state !== "none" || leftover ? await findDamage(this.location) : null;
+        if (damage !== null && !track2) throw corruptError(this.location, damage);
+        if (damage !== null) this.recovered = await setAside(this.location, damage);
+        if (state === "none" || damage !== null && damage.unusable !== null) await initCheckpointRepo(this.repo);
+        if (state !== "intact" && track2)
           await writeJsonAtomic(this.location.metaFile, {
             workspace: this.workspace,
             projectId: this.location.projectId,
@@ -29321,10 +29857,10 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const target = join40(this.location.gitDir, "info", "exclude");
+        const target = join43(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
-          this.userExcludes === null ? "" : readFile16(this.userExcludes, "utf8").catch(() => ""),
-          readFile16(target, "utf8").catch(() => null)
+          this.userExcludes === null ? "" : readFile18(this.userExcludes, "utf8").catch(() => ""),
+          readFile18(target, "utf8").catch(() => null)
         ]);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
@@ -29336,7 +29872,7 @@ var init_store = __esm({
 function restoreSession(store, from, opts = {}) {
   const force = opts.force === true;
   const dryRun = opts.dryRun === true;
-  return store.locked("checkpoint restore", async () => {
+  return store.locked("checkpoint restore", "existing", async () => {
     const target = await store.requireListing(from.hash);
     const captured = await store.capture();
     const { changed, conflicts } = sessionChanges(
@@ -29506,17 +30042,22 @@ var init_checkpoints = __esm({
       /**
        * Records the current state as a new checkpoint, then keeps the store within its budget (see
        * keepWithinBudget in upkeep.ts); an upkeep failure is returned, not thrown: the checkpoint stands.
+       * A damaged store's damaged part is first moved aside (recovery.ts), which `recovered` says.
        */
       async track(label, opts = {}) {
         const store = this.store;
         const claimed = opts.beforePrompt === true && opts.session !== void 0 ? await claimPromptNumber(store.location.promptsDir, opts.session) : null;
-        return store.locked(
+        const outcome = await store.locked(
           "checkpoint track",
+          "track",
           () => this.trackLocked(label, opts, claimed).catch(async (error2) => {
             await dropBudget(store.location).catch(() => void 0);
             throw error2;
           })
         );
+        const recovered = store.recovered;
+        store.recovered = null;
+        return recovered === null ? outcome : { ...outcome, recovered };
       }
       /** track() once the lock is held. */
       async trackLocked(label, opts, claimed) {
@@ -29714,7 +30255,7 @@ var init_checkpoints = __esm({
           return { kept: 0, removed: 0, pruneAge, storeBytesBefore: 0, storeBytesAfter: 0 };
         }
         if (!await isExpiryDate(this.store.repo, pruneAge)) throw badPruneAge(pruneAge);
-        return this.store.locked("checkpoint gc", async () => {
+        return this.store.locked("checkpoint gc", "existing", async () => {
           await dropBudget(this.store.location);
           return gcStore(this.store.repo, this.store.location, keep, pruneAge);
         });
@@ -29741,9 +30282,9 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { mkdtemp as mkdtemp5, rm as rm19, writeFile as writeFile8 } from "node:fs/promises";
+import { mkdtemp as mkdtemp5, rm as rm20, writeFile as writeFile8 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join41, resolve as resolve21 } from "node:path";
+import { join as join44, resolve as resolve21 } from "node:path";
 function open7(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -29759,7 +30300,7 @@ function open7(ctx) {
 }
 async function resolveCheckpoint(cp, name2) {
   if (OBJECT_ID_PATTERN.test(name2)) return name2;
-  if (MARKERS.includes(name2)) {
+  if (MARKERS2.includes(name2)) {
     const marked = (await cp.markers())[name2];
     if (marked === null)
       throw new CheckpointNotFoundError(
@@ -29816,7 +30357,7 @@ function upkeepText(error2) {
   const why = error2 instanceof Error ? error2.message : String(error2);
   return `the checkpoint was recorded, but packing or pruning the store failed: ${why}`;
 }
-var MARKERS, HASH_FORMS, track, patch3, diff, diffFull, restore, revert, list3, gc, status, CHECKPOINT_COMMANDS;
+var MARKERS2, HASH_FORMS, track, patch3, diff, diffFull, restore, revert, list3, gc, status, CHECKPOINT_COMMANDS;
 var init_checkpoint2 = __esm({
   "src/cli/commands/checkpoint.ts"() {
     "use strict";
@@ -29826,7 +30367,7 @@ var init_checkpoint2 = __esm({
     init_errors();
     init_output();
     init_spec();
-    MARKERS = ["latest", "baseline", "safety"];
+    MARKERS2 = ["latest", "baseline", "safety"];
     HASH_FORMS = 'HASH is a checkpoint hash (full or abbreviated), a label given to "checkpoint track --label" (the newest checkpoint with it), or latest, baseline or safety.';
     track = defineCommand({
       name: "checkpoint track",
@@ -29842,8 +30383,11 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ['checkpoint track --label "before tool call" --json'],
       async run(ctx, values) {
-        const { upkeepError, ...result } = await (await open7(ctx)).track(values.label);
-        const warnings = upkeepError === void 0 ? [] : [{ code: "UPKEEP_FAILED", message: upkeepText(upkeepError), file: null }];
+        const { upkeepError, recovered, ...result } = await (await open7(ctx)).track(values.label);
+        const warnings = [
+          ...recovered === void 0 ? [] : [{ code: "STORE_RECOVERED", message: recovered, file: null }],
+          ...upkeepError === void 0 ? [] : [{ code: "UPKEEP_FAILED", message: upkeepText(upkeepError), file: null }]
+        ];
         return {
           json: result,
           warnings,
@@ -29889,9 +30433,9 @@ var init_checkpoint2 = __esm({
         const cp = await open7(ctx);
         const hash = await resolveCheckpoint(cp, name2);
         if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
-        const dir = await mkdtemp5(join41(tmpdir5(), "agentgate-cpdiff-"));
-        const file = join41(dir, "diff.patch");
-        const cleanup = () => rm19(dir, { recursive: true, force: true });
+        const dir = await mkdtemp5(join44(tmpdir5(), "agentgate-cpdiff-"));
+        const file = join44(dir, "diff.patch");
+        const cleanup = () => rm20(dir, { recursive: true, force: true });
         try {
           await writeFile8(file, await cp.diffBytes(hash));
         } catch (error2) {
@@ -30255,6 +30799,7 @@ var init_gate2 = __esm({
       positionals: { required: [] },
       examples: ['gate list --run "$RUN" --json'],
       async run(ctx, values) {
+        await ctx.assertGivenWorkspace();
         const gates = await ctx.gates();
         const { results, problems } = await gates.list({
           ...values.run === void 0 ? {} : { runId: values.run },
@@ -30522,17 +31067,17 @@ var init_budget = __esm({
 });
 
 // src/hooks/log.ts
-import { appendFile as appendFile3, mkdir as mkdir11, rename as rename6, stat as stat24 } from "node:fs/promises";
-import { dirname as dirname20 } from "node:path";
+import { appendFile as appendFile3, mkdir as mkdir12, rename as rename7, stat as stat24 } from "node:fs/promises";
+import { dirname as dirname22 } from "node:path";
 async function appendHookLog(file, line) {
   const text = firstChars(escapeHidden(line, { halves: true }), MAX_LINE).text;
   try {
-    await mkdir11(dirname20(file), { recursive: true });
+    await mkdir12(dirname22(file), { recursive: true });
     const size = await stat24(file).then(
       (st) => st.size,
       () => 0
     );
-    if (size >= HOOK_LOG_MAX_BYTES) await rename6(file, `${file}.1`).catch(() => void 0);
+    if (size >= HOOK_LOG_MAX_BYTES) await rename7(file, `${file}.1`).catch(() => void 0);
     await appendFile3(file, `${text}
 `);
     return null;
@@ -30552,10 +31097,11 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join42, resolve as resolve22 } from "node:path";
+import { join as join45, resolve as resolve22 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const home = opts.settings?.home ?? resolveHome(opts.home);
   const outcome = await checkpointFor(event, opts).catch(failure2);
+  if (event.note !== void 0) outcome.message = `${outcome.message}; ${event.note}`;
   await logOutcome(home, event, outcome);
   return outcome;
 }
@@ -30569,7 +31115,7 @@ async function logOutcome(home, event, outcome) {
   return outcome;
 }
 function logFile(home) {
-  return join42(layout(home).logs, "hooks.log");
+  return join45(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const settings = opts.settings ?? await resolveSettings({
@@ -30655,15 +31201,15 @@ var init_agent_hook = __esm({
 });
 
 // src/hooks/adapter.ts
-function kindOf2(kinds, event) {
+function kindOf3(kinds, event) {
   return Object.hasOwn(kinds, event) ? kinds[event] : void 0;
 }
-function parseEvent(schema, raw, what) {
+function parseEvent(schema, raw, what2) {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return { data: parsed.data };
   const issue2 = parsed.error.issues[0];
   const where = issue2?.path.length ? issue2.path.join(".") : "the event";
-  return { status: "invalid", message: `not a ${what} hook event: ${where}: ${issue2?.message ?? "invalid"}` };
+  return { status: "invalid", message: `not a ${what2} hook event: ${where}: ${issue2?.message ?? "invalid"}` };
 }
 function noCheckpoint(kinds, event, session) {
   return {
@@ -30707,7 +31253,7 @@ function patched(e) {
   return paths.length > 0 ? paths : void 0;
 }
 function claudeStyle(e, session, kinds, touchedOf = fileWritten) {
-  const kind = kindOf2(kinds, e.hook_event_name);
+  const kind = kindOf3(kinds, e.hook_event_name);
   if (kind === void 0) return noCheckpoint(kinds, e.hook_event_name, session);
   return {
     mapped: {
@@ -30721,8 +31267,8 @@ function claudeStyle(e, session, kinds, touchedOf = fileWritten) {
     }
   };
 }
-function missingSession(what) {
-  return { status: "invalid", message: `not a ${what} hook event: session_id: missing` };
+function missingSession(what2) {
+  return { status: "invalid", message: `not a ${what2} hook event: session_id: missing` };
 }
 var CLAUDE_KINDS, FILE_WRITERS, claudeCode, codex, QWEN_KINDS, qwen;
 var init_claude_style = __esm({
@@ -30819,7 +31365,7 @@ var init_cline = __esm({
         const p = parseEvent(ClineEvent, raw, "Cline");
         if (!("data" in p)) return p;
         const e = p.data;
-        const kind = kindOf2(KINDS, e.hookName);
+        const kind = kindOf3(KINDS, e.hookName);
         if (kind === void 0) return noCheckpoint(KINDS, e.hookName, e.taskId);
         return {
           mapped: {
@@ -30875,15 +31421,16 @@ var init_copilot = __esm({
         const p = parseEvent(CopilotEvent, raw, "Copilot");
         if (!("data" in p)) return p;
         const e = p.data;
-        const event = opts.event ?? e.hook_event_name;
+        const event = e.hook_event_name ?? opts.event;
         const session = e.sessionId ?? e.session_id ?? NO_SESSION;
+        const note = opts.event !== void 0 && e.hook_event_name !== void 0 && opts.event !== e.hook_event_name ? `--event ${opts.event} ignored: the payload names its event ${e.hook_event_name}` : void 0;
         if (event === void 0)
           return {
             status: "invalid",
             message: 'the event does not name itself (camelCase payload): run "hook copilot --event NAME", as "hook install copilot" writes it',
             session
           };
-        const kind = kindOf2(KINDS2, event);
+        const kind = kindOf3(KINDS2, event);
         if (kind === void 0) return noCheckpoint(KINDS2, event, session);
         return {
           mapped: {
@@ -30893,7 +31440,8 @@ var init_copilot = __esm({
             cwd: e.cwd,
             detail: e.toolName ?? e.tool_name ?? (kind === "baseline" ? e.source : void 0),
             promptText: kind === "before-prompt" ? e.prompt : void 0,
-            touched: writtenBy(FILE_WRITERS3, e.toolName, argsPath(e.toolArgs))
+            touched: writtenBy(FILE_WRITERS3, e.toolName, argsPath(e.toolArgs)),
+            note
           }
         };
       }
@@ -30924,7 +31472,7 @@ var init_cursor = __esm({
         const p = parseEvent(CursorEvent, raw, "Cursor");
         if (!("data" in p)) return p;
         const e = p.data;
-        const kind = kindOf2(KINDS3, e.hook_event_name);
+        const kind = kindOf3(KINDS3, e.hook_event_name);
         if (kind === void 0) return noCheckpoint(KINDS3, e.hook_event_name, e.conversation_id);
         return {
           mapped: {
@@ -30966,7 +31514,7 @@ var init_gemini = __esm({
         const p = parseEvent(GeminiEvent, raw, "Gemini CLI");
         if (!("data" in p)) return p;
         const e = p.data;
-        const kind = kindOf2(KINDS4, e.hook_event_name);
+        const kind = kindOf3(KINDS4, e.hook_event_name);
         if (kind === void 0) return noCheckpoint(KINDS4, e.hook_event_name, e.session_id);
         return {
           mapped: {
@@ -31006,7 +31554,7 @@ var init_windsurf = __esm({
         const p = parseEvent(WindsurfEvent, raw, "Windsurf");
         if (!("data" in p)) return p;
         const e = p.data;
-        const kind = kindOf2(KINDS5, e.agent_action_name);
+        const kind = kindOf3(KINDS5, e.agent_action_name);
         if (kind === void 0) return noCheckpoint(KINDS5, e.agent_action_name, e.trajectory_id);
         return {
           mapped: {
@@ -31075,7 +31623,6 @@ var init_lenient_json = __esm({
 
 // src/hooks/workspace.ts
 import { realpath as realpath10, stat as stat25 } from "node:fs/promises";
-import { homedir as homedir5 } from "node:os";
 import { parse as parse2, resolve as resolve23 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
@@ -31088,14 +31635,23 @@ async function hookWorkspace(candidate, opts = {}) {
   );
   if (!isDir2) return { refused: `the workspace ${path2} is not a directory` };
   const real = await realpath10(path2);
-  const home = await realpath10(opts.homeDir ?? homedir5()).catch(() => opts.homeDir ?? homedir5());
+  const given = opts.homeDir ?? homeOrNone();
+  const home = await realpath10(given).catch(() => given);
   if (parse2(real).root === real) return { refused: `the workspace ${real} is the file system root` };
   if (real === home) return { refused: `the workspace ${real} is the home directory` };
   return { workspace: real };
 }
+function homeOrNone() {
+  try {
+    return accountHome();
+  } catch {
+    return "";
+  }
+}
 var init_workspace = __esm({
   "src/hooks/workspace.ts"() {
     "use strict";
+    init_home_dir();
   }
 });
 
@@ -31154,6 +31710,7 @@ async function checkpointOf(adapter, input, opts) {
       kind: e.kind,
       ...e.detail === void 0 ? {} : { detail: e.detail },
       ...e.promptText === void 0 ? {} : { promptText: e.promptText },
+      ...e.note === void 0 ? {} : { note: e.note },
       // Relative to the directory the event names (Cline's paths: its workspace root).
       ...e.touched === void 0 ? {} : { touched: e.touched.map((p) => resolve24(here, nativePath(cwd ?? e.root ?? here), nativePath(p))) }
     },
@@ -31869,6 +32426,7 @@ function hookCommand(runner, agent, event) {
     "hook",
     agent,
     ...runner.home === void 0 ? [] : ["--home", runner.home],
+    ...runner.config === void 0 ? [] : ["--config", runner.config],
     ...event === void 0 ? [] : ["--event", event]
   ];
   return words.map(shellWord).join(" ");
@@ -32034,6 +32592,117 @@ var init_entries = __esm({
   }
 });
 
+// types/hook-install.ts
+var HookInstallResult, HookInstallRecord;
+var init_hook_install = __esm({
+  "types/hook-install.ts"() {
+    "use strict";
+    init_zod();
+    init_zod();
+    HookInstallResult = deferred(
+      () => object({
+        agent: string2(),
+        action: _enum(["install", "uninstall"]),
+        scope: _enum(["project", "user"]),
+        /** The config file (Cline: the hooks directory). */
+        file: string2(),
+        dryRun: boolean2(),
+        /** Whether the file was written (false when nothing changed, or with --dry-run). */
+        written: boolean2(),
+        /** Our entries, per event: added, updated (another command), removed. */
+        changes: array(object({ event: string2(), change: _enum(["added", "updated", "removed"]) })),
+        /** The command each hook runs (install). */
+        command: optional(string2()),
+        /** Entries that are not ours and are in the way (a Cline hook file of the same name): left alone. */
+        leftAlone: array(string2()),
+        /** What the user must do before the agent runs the hooks (trust them, enable hooks). */
+        notes: array(string2())
+      })
+    );
+    HookInstallRecord = deferred(
+      () => object({
+        version: literal(1),
+        /** The config file (Cline: the hooks directory), as install named it. */
+        file: string2(),
+        /** SHA-256 of the text install last wrote (none for Cline's hook files, which carry a marker). */
+        written: optional(string2()),
+        /** No file was there before install: install created it. */
+        created: boolean2(),
+        /** The directories install created for it, deepest first. */
+        dirs: array(string2()),
+        /** Splices that turn the text install wrote back into the user's (undo.ts); absent: not known. */
+        undo: optional(array(object({ at: number2(), length: number2(), text: string2() })))
+      })
+    );
+  }
+});
+
+// src/hooks/install/install-record.ts
+import { createHash as createHash8 } from "node:crypto";
+import { lstat as lstat13, open as open8, readFile as readFile19, rm as rm21, rmdir as rmdir3 } from "node:fs/promises";
+import { dirname as dirname23, join as join46 } from "node:path";
+function recordPath(home, file) {
+  return join46(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
+}
+function sha256(text) {
+  return createHash8("sha256").update(text).digest("hex");
+}
+async function readRecord3(home, file) {
+  try {
+    const parsed = HookInstallRecord.safeParse(JSON.parse(await readFile19(recordPath(home, file), "utf8")));
+    return parsed.success && parsed.data.file === file ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+async function writeRecord(home, record3) {
+  await replaceFileAtomic(recordPath(home, record3.file), async (temp) => {
+    const handle = await open8(temp, "wx", 384);
+    try {
+      await handle.writeFile(`${JSON.stringify(record3, null, 2)}
+`);
+    } finally {
+      await handle.close();
+    }
+  });
+}
+async function dropRecord(home, file) {
+  await rm21(recordPath(home, file), { force: true });
+}
+function nextRecord(file, old, found, written, step) {
+  const dirs = [.../* @__PURE__ */ new Set([...step.dirs, ...old?.dirs ?? []])].sort((x, y) => y.length - x.length);
+  const base = { version: 1, file, written: sha256(written), dirs };
+  if (found === null) return { ...base, created: true };
+  if (old !== null && old.written === sha256(found))
+    return {
+      ...base,
+      created: old.created,
+      ...old.undo === void 0 || old.created ? {} : { undo: [...step.undo, ...old.undo] }
+    };
+  return { ...base, created: false, ...step.foundHasOurs ? {} : { undo: step.undo } };
+}
+async function missingDirs(dir) {
+  const out = [];
+  for (let at = dir; ; at = dirname23(at)) {
+    const exists4 = await lstat13(at).then(
+      () => true,
+      (error2) => error2.code !== "ENOENT"
+    );
+    if (exists4 || dirname23(at) === at) return out;
+    out.push(at);
+  }
+}
+async function removeEmptyDirs2(dirs) {
+  for (const dir of dirs) await rmdir3(dir).catch(() => void 0);
+}
+var init_install_record = __esm({
+  "src/hooks/install/install-record.ts"() {
+    "use strict";
+    init_hook_install();
+    init_atomic();
+  }
+});
+
 // node_modules/jsonc-parser/lib/umd/main.js
 var require_main = __commonJS({
   "node_modules/jsonc-parser/lib/umd/main.js"(exports, module) {
@@ -32183,14 +32852,14 @@ var require_main = __commonJS({
 });
 
 // src/hooks/install/targets.ts
-import { join as join43, resolve as resolve25 } from "node:path";
+import { join as join47, resolve as resolve25 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join43(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join47(base, place.scope === "project" ? project : user);
   const env = place.env ?? process.env;
   const under = (variable, project, dir, file) => {
     const home = env[variable];
-    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve25(home, file) : at(project, join43(dir, file));
+    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve25(home, file) : at(project, join47(dir, file));
   };
   switch (agent) {
     case "claude-code":
@@ -32333,10 +33002,10 @@ function removeChild(text, path2, i) {
   const items = parent.children ?? [];
   const node = items[i];
   const end = node.offset + node.length;
-  const [open8, close] = [parent.offset + 1, parent.offset + parent.length - 1];
+  const [open9, close] = [parent.offset + 1, parent.offset + parent.length - 1];
   const prev = items[i - 1];
   if (prev === void 0 && items.length === 1)
-    return /^\s*$/.test(text.slice(open8, node.offset) + text.slice(end, close)) ? text.slice(0, open8) + text.slice(close) : cutSpan(text, node.offset, end);
+    return /^\s*$/.test(text.slice(open9, node.offset) + text.slice(end, close)) ? text.slice(0, open9) + text.slice(close) : cutSpan(text, node.offset, end);
   if (prev === void 0) {
     const comma2 = tokenAfter(text, end, COMMA);
     if (comma2 < 0) return text;
@@ -32382,15 +33051,15 @@ function appendEntry(text, path2, entry) {
     return `${text.slice(0, end)},
 ${indentOf(text, last.offset)}${pretty(entry, indentOf(text, last.offset))}${text.slice(end)}`;
   }
-  const [open8, close] = [list5.offset + 1, list5.offset + list5.length - 1];
+  const [open9, close] = [list5.offset + 1, list5.offset + list5.length - 1];
   const indent = indentOf(text, list5.offset);
   const parent = nodeAt(text, path2.slice(0, -1));
   if (!text.slice(parent.offset, parent.offset + parent.length).includes("\n")) {
-    const inside = text.slice(open8, close).trim();
-    return `${text.slice(0, open8)}${inside === "" ? "" : `${inside} `}${JSON.stringify(entry)}${text.slice(close)}`;
+    const inside = text.slice(open9, close).trim();
+    return `${text.slice(0, open9)}${inside === "" ? "" : `${inside} `}${JSON.stringify(entry)}${text.slice(close)}`;
   }
-  if (/^\s*$/.test(text.slice(open8, close)))
-    return `${text.slice(0, open8)}
+  if (/^\s*$/.test(text.slice(open9, close)))
+    return `${text.slice(0, open9)}
 ${indent}  ${pretty(entry, `${indent}  `)}
 ${indent}${text.slice(close)}`;
   return intoCommented(text, list5, entry);
@@ -32413,6 +33082,10 @@ function indentOf(text, offset) {
 function pretty(value, indent) {
   return JSON.stringify(value, null, 2).split("\n").join(`
 ${indent}`);
+}
+function withLineBreaksOf(before2, text) {
+  if (before2 === null || !before2.includes("\r\n") || /(?<!\r)\n/.test(before2)) return text;
+  return text.replace(/(?<!\r)\n/g, "\r\n");
 }
 var import_jsonc_parser, COMMA, LINE_COMMENT, BLOCK_COMMENT, LINE_BREAK, TRIVIA, EOF;
 var init_json_text = __esm({
@@ -32450,8 +33123,9 @@ function planJsonConfig(target, before2, entryOf2) {
   }
   if (entryOf2 === null && nodeAt(text, ["hooks"])?.type === "object" && blankInside(text, ["hooks"]))
     text = cutOrEdit(target, text, [], "hooks");
-  const out = text.endsWith("\n") ? text : `${text}
-`;
+  const bare = before2 !== null && before2.trim() !== "" && !before2.endsWith("\n");
+  const out = withLineBreaksOf(before2, bare || text.endsWith("\n") ? text : `${text}
+`);
   return { text: out, changes, notes, removable: entryOf2 === null && holdsNothingOfTheUsers(target, text) };
 }
 function withoutShadowedLists(target, text) {
@@ -32582,8 +33256,8 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, lstat as lstat10, readFile as readFile17, rm as rm20, rmdir as rmdir3, stat as stat26 } from "node:fs/promises";
-import { basename as basename7, dirname as dirname21, join as join44 } from "node:path";
+import { chmod, lstat as lstat14, readFile as readFile20, rm as rm22, stat as stat26 } from "node:fs/promises";
+import { join as join48 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
 ${MARKER}
@@ -32594,7 +33268,7 @@ async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   await assertDirectory(target.file);
   for (const event of target.events) {
-    const file = join44(target.file, event);
+    const file = join48(target.file, event);
     const current = await readHook(file);
     const ours = typeof current === "object" && current !== null && "text" in current;
     if (current !== null && !ours) {
@@ -32609,7 +33283,6 @@ async function planScripts(target, command) {
       change: wanted === null ? "removed" : current === null ? "added" : "updated"
     });
   }
-  if (command === null && plan.writes.length > 0) plan.dir = target.file;
   return plan;
 }
 async function assertDirectory(dir) {
@@ -32620,13 +33293,13 @@ async function assertDirectory(dir) {
   if (stats4 !== null && !stats4.isDirectory()) throw cannotUse(dir, "not a directory");
 }
 async function readHook(file) {
-  const stats4 = await lstat10(file).catch((error2) => {
+  const stats4 = await lstat14(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(file, errnoOf(error2), error2);
   });
   if (stats4 === null) return null;
   if (!stats4.isFile()) return { theirs: true };
-  const text = await readFile17(file, "utf8").catch((error2) => {
+  const text = await readFile20(file, "utf8").catch((error2) => {
     throw cannotUse(file, errnoOf(error2), error2);
   });
   if (!text.split("\n").includes(MARKER)) return { theirs: true };
@@ -32640,19 +33313,12 @@ function cannotUse(path2, why, cause) {
 }
 async function applyScripts(plan) {
   for (const { file, text } of plan.writes) {
-    if (text === null) await rm20(file, { force: true });
+    if (text === null) await rm22(file, { force: true });
     else {
       await writeFileAtomic(file, text);
       await chmod(file, 493);
     }
   }
-  if (plan.dir === void 0) return;
-  const gone = await rmdir3(plan.dir).then(
-    () => true,
-    () => false
-  );
-  if (gone && basename7(dirname21(plan.dir)) === ".clinerules")
-    await rmdir3(dirname21(plan.dir)).catch(() => void 0);
 }
 var MARKER;
 var init_scripts = __esm({
@@ -33780,14 +34446,19 @@ function planTomlConfig(target, before2, entryOf2, dryRun = false) {
   const text = edited === null || Object.keys(appended).length === 0 ? edited : appendBlock(edited, stringify({ hooks: appended }));
   const removable = entryOf2 === null;
   if (text !== null && sameConfig(text, expected))
-    return { text, changes, notes, removable: removable && text.trim() === "" };
+    return {
+      text: withLineBreaksOf(original, text),
+      changes,
+      notes,
+      removable: removable && text.trim() === ""
+    };
   const strays = Object.values(edits).some((list5) => list5.length > 0);
   const why = strays ? "hooks of ours outside the marked block" : 'its "hooks" table is inline';
   const verb = dryRun ? "would be" : "was";
   const rewritten = stringify(expected, { numbersAsFloat: true }).trimEnd();
   return {
-    text: `${rewritten}
-`,
+    text: withLineBreaksOf(original, `${rewritten}
+`),
     removable: removable && rewritten === "",
     changes,
     notes: [`${target.file} ${verb} rewritten whole (${why}): its comments were not kept`, ...notes]
@@ -33835,10 +34506,10 @@ function withoutBlock(text) {
   const end = text.indexOf(END);
   if (start < 0 || end < start) return text;
   const after2 = text.slice(end + END.length).replace(/^\r?\n/, "");
-  return `${text.slice(0, start).replace(/\n+$/, "\n")}${after2}`.replace(/^\n$/, "");
+  return `${text.slice(0, start).replace(/(\r?\n)+$/, "$1")}${after2}`.replace(/^\r?\n$/, "");
 }
 function appendBlock(text, tables) {
-  const head = text === "" || text.endsWith("\n\n") ? text : text.endsWith("\n") ? `${text}
+  const head = text === "" || /\r?\n\r?\n$/.test(text) ? text : text.endsWith("\n") ? `${text}
 ` : `${text}
 
 `;
@@ -33866,14 +34537,123 @@ var init_toml_config = __esm({
     init_command();
     init_entries();
     init_hooks_off();
+    init_json_text();
     init_toml_sections();
     BEGIN = '# >>> agentgate-snapshotter checkpoints (written by "hook install codex"; "hook uninstall codex" removes it) >>>';
     END = "# <<< agentgate-snapshotter checkpoints <<<";
   }
 });
 
+// src/hooks/install/undo.ts
+function undoSplices(before2, after2) {
+  const a = linesOf(before2);
+  const b = linesOf(after2);
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head += 1;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail])
+    tail += 1;
+  const midA = a.slice(head, a.length - tail);
+  const midB = b.slice(head, b.length - tail);
+  const runs3 = changedRuns(midA, midB);
+  const offsetsA = offsets(a);
+  const offsetsB = offsets(b);
+  const splices = [];
+  for (const run of runs3) {
+    const textA = before2.slice(offsetsA[head + run.a0], offsetsA[head + run.a1]);
+    const textB = after2.slice(offsetsB[head + run.b0], offsetsB[head + run.b1]);
+    splices.push(narrowed(textA, textB, offsetsB[head + run.b0]));
+  }
+  return splices.reverse();
+}
+function applySplices(text, splices) {
+  let out = text;
+  for (const s of splices) {
+    if (s.at < 0 || s.length < 0 || s.at + s.length > out.length) return null;
+    out = out.slice(0, s.at) + s.text + out.slice(s.at + s.length);
+  }
+  return out;
+}
+function linesOf(text) {
+  return text === "" ? [] : text.split(/(?<=\n)/);
+}
+function offsets(lines) {
+  const out = [0];
+  for (const line of lines) out.push(out.at(-1) + line.length);
+  return out;
+}
+function narrowed(textA, textB, at) {
+  let p = 0;
+  while (p < textA.length && p < textB.length && textA[p] === textB[p]) p += 1;
+  let s = 0;
+  while (s < textA.length - p && s < textB.length - p && textA[textA.length - 1 - s] === textB[textB.length - 1 - s])
+    s += 1;
+  return { at: at + p, length: textB.length - p - s, text: textA.slice(p, textA.length - s) };
+}
+function changedRuns(a, b) {
+  if (a.length === 0 && b.length === 0) return [];
+  const pairs = commonLines(a, b);
+  if (pairs === null) return [{ a0: 0, a1: a.length, b0: 0, b1: b.length }];
+  const runs3 = [];
+  let [i, j] = [0, 0];
+  for (const [x, y] of [...pairs, [a.length, b.length]]) {
+    if (x > i || y > j) runs3.push({ a0: i, a1: x, b0: j, b1: y });
+    [i, j] = [x + 1, y + 1];
+  }
+  return runs3;
+}
+function commonLines(a, b) {
+  const [n, m] = [a.length, b.length];
+  const max = n + m;
+  const v = new Int32Array(2 * max + 2);
+  const trace2 = [];
+  for (let d = 0; d <= max; d += 1) {
+    if ((d + 1) * (2 * max + 2) > MAX_DIFF_WORK) return null;
+    trace2.push(v.slice());
+    for (let k = -d; k <= d; k += 2) {
+      const down = k === -d || k !== d && v[max + k - 1] < v[max + k + 1];
+      let x = down ? v[max + k + 1] : v[max + k - 1] + 1;
+      let y = x - k;
+      while (x < n && y < m && a[x] === b[y]) [x, y] = [x + 1, y + 1];
+      v[max + k] = x;
+      if (x >= n && y >= m) return walkBack(trace2, max, n, m, d);
+    }
+  }
+  return null;
+}
+function walkBack(trace2, max, n, m, steps) {
+  const pairs = [];
+  let [x, y] = [n, m];
+  for (let d = steps; d > 0; d -= 1) {
+    const v = trace2[d];
+    const k = x - y;
+    const down = k === -d || k !== d && v[max + k - 1] < v[max + k + 1];
+    const prevK = down ? k + 1 : k - 1;
+    const prevX = v[max + prevK];
+    const prevY = prevX - prevK;
+    while (x > prevX && y > prevY) {
+      [x, y] = [x - 1, y - 1];
+      pairs.push([x, y]);
+    }
+    [x, y] = [prevX, prevY];
+  }
+  while (x > 0 && y > 0) {
+    [x, y] = [x - 1, y - 1];
+    pairs.push([x, y]);
+  }
+  return pairs.reverse();
+}
+var MAX_DIFF_WORK;
+var init_undo = __esm({
+  "src/hooks/install/undo.ts"() {
+    "use strict";
+    MAX_DIFF_WORK = 4e6;
+  }
+});
+
 // src/hooks/install/install.ts
-import { lstat as lstat11, readFile as readFile18, rm as rm21 } from "node:fs/promises";
+import { lstat as lstat15, readFile as readFile21, rm as rm23 } from "node:fs/promises";
+import { dirname as dirname24 } from "node:path";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
 }
@@ -33885,6 +34665,7 @@ async function apply(agent, action, opts) {
   const target = installTarget(agent, place);
   const dryRun = opts.dryRun === true;
   const install = action === "install";
+  const home = opts.home ?? resolveHome();
   const commandOf2 = (event) => hookCommand(opts.runner, agent, target.shape === "copilot" ? event : void 0);
   const base = {
     agent,
@@ -33898,31 +34679,82 @@ async function apply(agent, action, opts) {
   if (target.format === "scripts") {
     const plan2 = await planScripts(target, install ? commandOf2("") : null);
     const written2 = !dryRun && plan2.writes.length > 0;
+    if (written2 && install) await recordDirs(home, target.file);
     if (written2) await applyScripts(plan2);
+    if (!dryRun && !install) await removeCreatedDirs(home, target.file);
     return { ...base, written: written2, changes: plan2.changes, leftAlone: plan2.leftAlone };
   }
-  const read = await readFile18(target.file, "utf8").catch((error2) => {
+  const read = await readFile21(target.file, "utf8").catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw new AgentConfigInvalidError(
       `cannot read ${target.file} (${errnoOf(error2)}); move what stands there aside and run the command again`,
       { cause: error2, details: { file: target.file } }
     );
   });
+  const entryOf2 = install ? (event) => ourEntry(target, commandOf2(event)) : null;
+  const plan = planOf(target, read, entryOf2, dryRun);
+  const written = !dryRun && plan.changes.length > 0;
+  if (written && install) await recordAndWrite(home, target, read, plan.text);
+  if (!dryRun && !install) await giveBack(home, target, read, plan);
+  return { ...base, written, changes: plan.changes, leftAlone: [], notes: plan.notes };
+}
+function planOf(target, read, entryOf2, dryRun = false) {
   const bom = read?.startsWith(BOM) === true ? BOM : "";
   const before2 = read === null ? null : read.slice(bom.length);
-  const entryOf2 = install ? (event) => ourEntry(target, commandOf2(event)) : null;
   const plan = target.format === "toml" ? planTomlConfig(target, before2, entryOf2, dryRun) : planJsonConfig(target, before2, entryOf2);
-  const written = !dryRun && plan.changes.length > 0;
-  if (written) await writePlan(target.file, plan, bom);
-  return { ...base, written, changes: plan.changes, leftAlone: [], notes: [...plan.notes, ...base.notes] };
+  const notes = entryOf2 === null ? plan.notes : [...plan.notes, ...target.notes];
+  return { ...plan, text: plan.text === null ? null : bom + plan.text, notes };
 }
-async function writePlan(file, plan, bom) {
-  const link2 = await lstat11(file).then(
-    (st) => st.isSymbolicLink(),
-    () => false
-  );
-  if (plan.text === null || plan.removable === true && !link2) await rm21(file, { force: true });
-  else await writeOwnFileAtomic(file, bom + plan.text);
+function holdsOurs(target, text) {
+  try {
+    return planOf(target, text, null).changes.length > 0;
+  } catch {
+    return true;
+  }
+}
+async function recordAndWrite(home, target, found, text) {
+  const step = {
+    undo: found === null ? [] : undoSplices(found, text),
+    foundHasOurs: found !== null && holdsOurs(target, found),
+    dirs: found === null ? await missingDirs(dirname24(target.file)) : []
+  };
+  await writeRecord(home, nextRecord(target.file, await readRecord3(home, target.file), found, text, step));
+  await writeOwnFileAtomic(target.file, text);
+}
+async function giveBack(home, target, found, plan) {
+  const record3 = await readRecord3(home, target.file);
+  if (found !== null && plan.changes.length > 0) {
+    const link2 = await lstat15(target.file).then(
+      (st) => st.isSymbolicLink(),
+      () => false
+    );
+    const exact = record3 !== null && !link2 && record3.written === sha256(found);
+    const restored = exact && record3.undo !== void 0 ? applySplices(found, record3.undo) : null;
+    if (exact && record3.created || record3?.created === true && plan.removable === true && !link2) {
+      await rm23(target.file, { force: true });
+      await removeEmptyDirs2(record3.dirs);
+    } else if (restored !== null && !holdsOurs(target, restored))
+      await writeOwnFileAtomic(target.file, restored);
+    else await writeOwnFileAtomic(target.file, plan.text);
+  }
+  await dropRecord(home, target.file);
+}
+async function recordDirs(home, dir) {
+  const old = await readRecord3(home, dir);
+  const dirs = await missingDirs(dir);
+  if (dirs.length === 0) return;
+  await writeRecord(home, {
+    version: 1,
+    file: dir,
+    created: old?.created === true || dirs.includes(dir),
+    dirs: [.../* @__PURE__ */ new Set([...dirs, ...old?.dirs ?? []])].sort((x, y) => y.length - x.length)
+  });
+}
+async function removeCreatedDirs(home, dir) {
+  const record3 = await readRecord3(home, dir);
+  if (record3 === null) return;
+  await removeEmptyDirs2(record3.dirs);
+  await dropRecord(home, dir);
 }
 var BOM;
 var init_install = __esm({
@@ -33931,12 +34763,15 @@ var init_install = __esm({
     init_errors();
     init_atomic();
     init_repo();
+    init_paths();
     init_command();
     init_entries();
+    init_install_record();
     init_json_config();
     init_scripts();
     init_targets();
     init_toml_config();
+    init_undo();
     BOM = "\uFEFF";
   }
 });
@@ -33947,7 +34782,6 @@ __export(hook_install_exports, {
   HOOK_INSTALL_COMMANDS: () => HOOK_INSTALL_COMMANDS
 });
 import { realpathSync } from "node:fs";
-import { homedir as homedir6 } from "node:os";
 function setupCommand(action) {
   return defineCommand({
     name: `hook ${action}`,
@@ -33963,13 +34797,16 @@ function setupCommand(action) {
       const opts = {
         scope: values.user ? "user" : "project",
         workspace: ctx.workspace,
-        homeDir: homedir6(),
+        homeDir: accountHome(),
         runner: {
           node: process.execPath,
           bin: installedBin(),
-          ...ctx.homeGiven ? { home: ctx.settings.home } : {}
+          ...ctx.homeGiven ? { home: ctx.settings.home } : {},
+          // --config FILE: the hooks read that file too (its hooks.timeoutMs), by its absolute path.
+          ...values.config !== void 0 && ctx.settings.configFile !== null ? { config: ctx.settings.configFile } : {}
         },
-        dryRun: values["dry-run"]
+        dryRun: values["dry-run"],
+        home: ctx.settings.home
       };
       const result = action === "install" ? await installHooks(agent, opts) : await uninstallHooks(agent, opts);
       return { json: result, human: () => describe3(result) };
@@ -34012,11 +34849,12 @@ function describe3(r) {
   return lines.join("\n");
 }
 var SCOPE_OPTIONS, AGENT_LIST, SIGN, HOOK_INSTALL_COMMANDS;
-var init_hook_install = __esm({
+var init_hook_install2 = __esm({
   "src/cli/commands/hook-install.ts"() {
     "use strict";
     init_hook_agents();
     init_errors();
+    init_home_dir();
     init_install();
     init_spec();
     SCOPE_OPTIONS = {
@@ -34089,7 +34927,7 @@ var COMMAND_MODULES = [
   },
   {
     names: ["hook install", "hook uninstall"],
-    load: async () => (await Promise.resolve().then(() => (init_hook_install(), hook_install_exports))).HOOK_INSTALL_COMMANDS
+    load: async () => (await Promise.resolve().then(() => (init_hook_install2(), hook_install_exports))).HOOK_INSTALL_COMMANDS
   }
 ];
 var COMMAND_NAMES = COMMAND_MODULES.flatMap((m) => m.names);
@@ -34181,8 +35019,8 @@ async function withoutCommand(group, options, noArguments, json) {
   if (!json) process.stderr.write(`${noWorkflowCommands(help)}
 
 `);
-  const what = group === "" ? "no command given" : `"${group}" needs a subcommand`;
-  throw new UsageError(`${what}; run "${PROGRAM} ${group === "" ? "" : `${group} `}--help" for the list`, {
+  const what2 = group === "" ? "no command given" : `"${group}" needs a subcommand`;
+  throw new UsageError(`${what2}; run "${PROGRAM} ${group === "" ? "" : `${group} `}--help" for the list`, {
     details: { noArguments }
   });
 }

@@ -3,7 +3,7 @@ const require = __agentgateCreateRequire(import.meta.url);
 
 // action/src/main.ts
 import { spawnSync } from "node:child_process";
-import { chmod, mkdir, writeFile } from "node:fs/promises";
+import { chmod, mkdir, rm, stat as stat2, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join as join2, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -291,32 +291,66 @@ async function finish() {
     verified: "",
     "failed-gates": failedGates.join(",")
   };
-  let failure = null;
-  if (flag("verify", true)) {
+  const want = {
+    verify: flag("verify", true),
+    failOnVerify: flag("fail-on-verify", true),
+    failOnGate: flag("fail-on-gate", false),
+    summary: flag("summary", true) && envFile("GITHUB_STEP_SUMMARY") !== null,
+    bundle: flag("bundle", false),
+    publish: flag("publish", false)
+  };
+  const failures = [];
+  if (want.verify) {
     const verified = cli(["verify", "--run", runId, "--ci", "github"]);
     outputs.verified = String(verified.status === 0);
-    if (verified.status !== 0 && flag("fail-on-verify", true))
-      failure = verified.status === 3 ? `verify found failed checks in run ${runId}` : `verify could not run for run ${runId} (exit ${verified.status})`;
+    if (verified.status !== 0 && want.failOnVerify)
+      failures.push(
+        verified.status === 3 ? `verify found failed checks in run ${runId}` : `verify could not run for run ${runId} (exit ${verified.status})`
+      );
   }
-  if (failedGates.length > 0 && flag("fail-on-gate", false) && failure === null)
-    failure = `the newest verdict of gate(s) ${failedGates.join(", ")} in run ${runId} is not a pass`;
-  const summary = flag("summary", true) && envFile("GITHUB_STEP_SUMMARY") !== null;
-  if (summary) cliJson(["report", "--run", runId, "--format", "md", "--ci", "github"], "summary");
+  if (failedGates.length > 0 && want.failOnGate && failures.length === 0)
+    failures.push(`the newest verdict of gate(s) ${failedGates.join(", ")} in run ${runId} is not a pass`);
+  failures.push(...await writeAndPublish(runId, format, out, want, outputs));
+  await setOutputs(outputs);
+  if (failures.length > 0) throw new ActionFailure(failures.join("; "));
+}
+async function writeAndPublish(runId, format, out, want, outputs) {
+  const failures = [];
+  const run = (args, what) => {
+    try {
+      cliJson(args, what);
+    } catch (error) {
+      if (!(error instanceof ActionFailure)) throw error;
+      failures.push(error.message);
+    }
+  };
+  const writes = async (output, file, args, what) => {
+    await rm(file, { force: true }).catch(() => void 0);
+    run(args, what);
+    if (await stat2(file).then(
+      (s) => s.isFile(),
+      () => false
+    ))
+      outputs[output] = file;
+  };
+  if (want.summary) run(["report", "--run", runId, "--format", "md", "--ci", "github"], "summary");
   if (format !== "none") {
     const file = join2(out, `agentgate-report-${runId}.${EXTENSIONS[format]}`);
-    const ci = summary ? "none" : "github";
-    cliJson(["report", "--run", runId, "--format", format, "-o", file, "--ci", ci], "report");
-    outputs["report-path"] = file;
+    const ci = want.summary ? "none" : "github";
+    await writes(
+      "report-path",
+      file,
+      ["report", "--run", runId, "--format", format, "-o", file, "--ci", ci],
+      "report"
+    );
   }
-  if (flag("bundle", false)) {
+  if (want.bundle) {
     const file = join2(out, `agentgate-${runId}.bundle`);
-    cliJson(["export", "--run", runId, "-o", file], "export");
-    outputs["bundle-path"] = file;
+    await writes("bundle-path", file, ["export", "--run", runId, "-o", file], "export");
   }
-  if (flag("publish", false))
-    cliJson(["push", "--run", runId, ...input("remote") ? ["--remote", input("remote")] : []], "push");
-  await setOutputs(outputs);
-  if (failure) throw new ActionFailure(failure);
+  if (want.publish)
+    run(["push", "--run", runId, ...input("remote") ? ["--remote", input("remote")] : []], "push");
+  return failures;
 }
 async function anchorMode() {
   const outputDir = resolve(input("output-dir", join2(runnerTemp(), "agentgate-out")));

@@ -13,7 +13,7 @@
  * plain appends to $GITHUB_OUTPUT, $GITHUB_ENV and $GITHUB_PATH.
  */
 import { spawnSync } from 'node:child_process';
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -141,37 +141,86 @@ async function finish(): Promise<void> {
     'failed-gates': failedGates.join(','),
   };
 
-  let failure: string | null = null;
-  if (flag('verify', true)) {
+  // Inputs first: a mistyped one fails the step before anything is written.
+  const want = {
+    verify: flag('verify', true),
+    failOnVerify: flag('fail-on-verify', true),
+    failOnGate: flag('fail-on-gate', false),
+    summary: flag('summary', true) && envFile('GITHUB_STEP_SUMMARY') !== null,
+    bundle: flag('bundle', false),
+    publish: flag('publish', false),
+  };
+  const failures: string[] = [];
+  if (want.verify) {
     const verified = cli(['verify', '--run', runId, '--ci', 'github']);
     outputs.verified = String(verified.status === 0);
     // Exit 3: a check failed; any other failure is verify itself not running (its error is printed).
-    if (verified.status !== 0 && flag('fail-on-verify', true))
-      failure =
+    if (verified.status !== 0 && want.failOnVerify)
+      failures.push(
         verified.status === 3
           ? `verify found failed checks in run ${runId}`
-          : `verify could not run for run ${runId} (exit ${verified.status})`;
+          : `verify could not run for run ${runId} (exit ${verified.status})`,
+      );
   }
-  if (failedGates.length > 0 && flag('fail-on-gate', false) && failure === null)
-    failure = `the newest verdict of gate(s) ${failedGates.join(', ')} in run ${runId} is not a pass`;
+  if (failedGates.length > 0 && want.failOnGate && failures.length === 0)
+    failures.push(`the newest verdict of gate(s) ${failedGates.join(', ')} in run ${runId} is not a pass`);
+  failures.push(...(await writeAndPublish(runId, format, out, want, outputs)));
+  await setOutputs(outputs);
+  if (failures.length > 0) throw new ActionFailure(failures.join('; '));
+}
+
+/**
+ * The step summary, the report, the bundle and the push. Each is tried whatever failed before it,
+ * and each file written becomes its output (a workflow uploads them when the job fails too).
+ * Returns what failed.
+ */
+async function writeAndPublish(
+  runId: string,
+  format: string,
+  out: string,
+  want: { summary: boolean; bundle: boolean; publish: boolean },
+  outputs: Record<string, string>,
+): Promise<string[]> {
+  const failures: string[] = [];
+  const run = (args: string[], what: string) => {
+    try {
+      cliJson(args, what);
+    } catch (error) {
+      if (!(error instanceof ActionFailure)) throw error;
+      failures.push(error.message);
+    }
+  };
+  // An earlier step's copy goes first, so that a file there is this step's.
+  const writes = async (output: string, file: string, args: string[], what: string) => {
+    await rm(file, { force: true }).catch(() => undefined);
+    run(args, what);
+    if (
+      await stat(file).then(
+        (s) => s.isFile(),
+        () => false,
+      )
+    )
+      outputs[output] = file;
+  };
   // Failed gates are annotated once: by the summary's report, else by the report file's.
-  const summary = flag('summary', true) && envFile('GITHUB_STEP_SUMMARY') !== null;
-  if (summary) cliJson(['report', '--run', runId, '--format', 'md', '--ci', 'github'], 'summary');
+  if (want.summary) run(['report', '--run', runId, '--format', 'md', '--ci', 'github'], 'summary');
   if (format !== 'none') {
     const file = join(out, `agentgate-report-${runId}.${EXTENSIONS[format]}`);
-    const ci = summary ? 'none' : 'github';
-    cliJson(['report', '--run', runId, '--format', format, '-o', file, '--ci', ci], 'report');
-    outputs['report-path'] = file;
+    const ci = want.summary ? 'none' : 'github';
+    await writes(
+      'report-path',
+      file,
+      ['report', '--run', runId, '--format', format, '-o', file, '--ci', ci],
+      'report',
+    );
   }
-  if (flag('bundle', false)) {
+  if (want.bundle) {
     const file = join(out, `agentgate-${runId}.bundle`);
-    cliJson(['export', '--run', runId, '-o', file], 'export');
-    outputs['bundle-path'] = file;
+    await writes('bundle-path', file, ['export', '--run', runId, '-o', file], 'export');
   }
-  if (flag('publish', false))
-    cliJson(['push', '--run', runId, ...(input('remote') ? ['--remote', input('remote')] : [])], 'push');
-  await setOutputs(outputs);
-  if (failure) throw new ActionFailure(failure);
+  if (want.publish)
+    run(['push', '--run', runId, ...(input('remote') ? ['--remote', input('remote')] : [])], 'push');
+  return failures;
 }
 
 async function anchorMode(): Promise<void> {

@@ -188,6 +188,29 @@ describe('the GitHub Action', () => {
     const publish = step({ ...later, INPUT_MODE: 'finish', INPUT_PUBLISH: 'true', INPUT_REMOTE: 'nowhere' });
     expect(publish.status).toBe(1);
     expect(publish.stdout).toMatch(/^::error title=agentgate::push failed: [A-Z_]+: /m);
+    // ...yet every file written is an output all the same: the workflow uploads them when the job fails.
+    expect(publish.outputs).toMatchObject({ 'run-id': 'ci-run', verified: 'true' });
+    expect(readFileSync(publish.outputs['report-path'] as string, 'utf8')).toMatch(/^<!doctype html>/);
+    const bundle = join(temp, 'agentgate-out', 'agentgate-ci-run.bundle');
+    const failing = {
+      ...later,
+      INPUT_MODE: 'finish',
+      INPUT_BUNDLE: 'true',
+      INPUT_PUBLISH: 'true',
+      INPUT_REMOTE: 'nowhere',
+    };
+    expect(step(failing).outputs['bundle-path']).toBe(bundle);
+    // An export that fails too (a directory where the bundle goes): each failure said, the report still an output.
+    rmSync(bundle);
+    mkdirSync(bundle);
+    const both = step(failing);
+    expect(both.status).toBe(1);
+    expect(both.stdout).toMatch(
+      /^::error title=agentgate::export failed: [A-Z_]+: .*; push failed: [A-Z_]+: /m,
+    );
+    expect(both.outputs['bundle-path']).toBe('');
+    expect(existsSync(both.outputs['report-path'] as string)).toBe(true);
+    rmSync(bundle, { recursive: true });
     const bad = step({ INPUT_MODE: 'teardown' });
     expect(bad.status).toBe(1);
     expect(bad.stdout).toMatch(/^::error title=agentgate::input mode must be setup, finish or anchor/m);
