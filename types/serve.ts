@@ -16,7 +16,8 @@ export type ServeRequestId = z.infer<typeof ServeRequestId>;
 /**
  * One line of `serve`'s input: the command as on the command line (`"after"`, `"checkpoint track"`),
  * its positional arguments, and its options by long name without dashes (`{"run": "r1",
- * "iteration": 2, "workspace": "/w"}`; `true` for a flag, `false` or absent to leave it out).
+ * "iteration": 2, "workspace": "/w"}`; `true` for a flag, `false` or absent to leave it out; a
+ * list of strings for a repeatable option, `{"require-gate": ["test", "lint"]}`).
  */
 export const ServeRequest = deferred(() =>
   z.strictObject({
@@ -29,7 +30,13 @@ export const ServeRequest = deferred(() =>
     options: z._default(
       z.record(
         z.string().check(z.regex(/^[a-z][a-z0-9-]{0,63}$/)),
-        z.union([z.string(), z.boolean(), z.int().check(z.gte(0), z.lte(Number.MAX_SAFE_INTEGER))]),
+        z.union([
+          z.string(),
+          z.boolean(),
+          z.int().check(z.gte(0), z.lte(Number.MAX_SAFE_INTEGER)),
+          // A repeatable option (`--require-gate A --require-gate B`): serve refuses a list for any other.
+          z.array(z.string()).check(z.maxLength(10_000)),
+        ]),
       ),
       {},
     ),

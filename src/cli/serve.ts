@@ -137,13 +137,29 @@ async function execute(request: ServeRequest, opts: ServeOptions): Promise<Comma
     // --help and --version make the parser skip its required-option checks: never run a command with them.
     if (name === 'help' || name === 'version')
       throw new UsageError(`${name} is not served; run "agentgate-snapshot <command> --${name}"`);
-    if (value === true) argv.push(`--${name}`);
+    if (Array.isArray(value)) argv.push(...repeated(command, name, value));
+    else if (value === true) argv.push(`--${name}`);
     else if (value !== false) argv.push(`--${name}=${String(value)}`);
   }
   argv.push('--', ...request.args);
   const { values, positionals } = parseCommandLine(command, argv);
   const ctx = await Context.create({ ...(values as GlobalValues), json: true });
   return command.run(ctx, { ...values, json: true }, positionals);
+}
+
+/** A list given for an option: the option once per value, as the command line repeats it; only a repeatable option takes one. */
+function repeated(command: Command, name: string, values: readonly string[]): string[] {
+  const decl = Object.hasOwn(command.options, name) ? command.options[name] : undefined;
+  if (decl?.type !== 'string' || decl.multiple !== true) {
+    const lists = Object.entries(command.options)
+      .filter(([, d]) => d.type === 'string' && d.multiple === true)
+      .map(([n]) => n);
+    throw new InvalidRequestError(
+      `options.${name}: a list is taken only by a repeatable option (${lists.length > 0 ? `"${command.name}": ${lists.join(', ')}` : `"${command.name}" has none`}); give one value`,
+      { details: { option: name } },
+    );
+  }
+  return values.map((v) => `--${name}=${v}`);
 }
 
 /** `{"id":…,"result":…}` on one line; a streamed result (a patch) is escaped as it is read, never held. */

@@ -174,6 +174,51 @@ describe('serve (JSON lines over stdio)', () => {
     expect(VerifyReport.parse(result(verified)).ok).toBe(false);
   });
 
+  it('takes a list for a repeatable option, as the command line takes the option repeated, and for no other', async () => {
+    const dir = repoWithCommit({ 'f.txt': 'base\n' });
+    const home = tempDir('agentgate-home-');
+    const cli = (args: string[]) => runCli(['-C', dir, '--json', ...args], { env: { AGENTGATE_HOME: home } });
+    expect(cli(['before', '--run', 'r1']).status).toBe(0);
+    writeFiles(dir, { 'f.txt': 'changed\n' });
+    expect(cli(['after', '--run', 'r1', '--iteration', '1']).status).toBe(0);
+    const passes = ['--', process.execPath, '-e', ''];
+    expect(cli(['gate', '--run', 'r1', '--name', 'test', ...passes]).status).toBe(0);
+    const verify = (id: number, gates: unknown) => req(id, 'verify', { run: 'r1', 'require-gate': gates });
+    const served = await serveLines(
+      [
+        verify(1, ['test', 'lint']),
+        verify(2, ['lint', 'test']),
+        verify(3, ['test']),
+        verify(4, []),
+        req(5, 'verify', { run: ['r1', 'r2'] }),
+        req(6, 'runs', { json: ['x'] }),
+        verify(7, ['test', 7]),
+      ],
+      ['-C', dir],
+      home,
+    );
+    expect(served.status).toBe(0);
+    const outcome = (r: ServeResponse | undefined) =>
+      r === undefined ? 'none' : 'error' in r ? r.error.code : (r.exitCode ?? 0);
+    expect(served.responses.map(outcome)).toEqual([
+      3,
+      3,
+      0,
+      0,
+      'INVALID_REQUEST',
+      'INVALID_REQUEST',
+      'INVALID_REQUEST',
+    ]);
+    // The same report as the option given twice on the command line.
+    const twice = cli(['verify', '--run', 'r1', '--require-gate', 'test', '--require-gate', 'lint']);
+    expect(twice.status).toBe(3);
+    expect(result(served.responses[0])).toEqual(twice.json());
+
+    expect(cli(['gate', '--run', 'r1', '--name', 'lint', ...passes]).status).toBe(0);
+    const both = await serveLines([verify(8, ['test', 'lint'])], ['-C', dir], home);
+    expect(both.responses.map(outcome)).toEqual([0]);
+  });
+
   it('ends cleanly on an empty input', async () => {
     const served = await serveLines([], [], tempDir('agentgate-home-'));
     expect(served).toEqual({ status: 0, stderr: '', responses: [] });

@@ -11,7 +11,7 @@ export const serveCommand = (load: (name: string) => Promise<Command | undefined
     summary:
       'Answer JSON-lines requests on stdin ({"id","command","args","options"} -> {"id","result"} or {"id","error"}) until end of input.',
     description:
-      "Each request runs like the command line with --json: same parser, same checks, same error codes. serve's own -C, --home, --artifacts-dir and --config are the defaults of every request that does not give its own.",
+      'Each request runs like the command line with --json: same parser, same checks, same error codes. serve\'s own -C, --home, --artifacts-dir and --config are the defaults of every request that does not give its own. A repeatable option takes a list of strings, {"require-gate": ["test", "lint"]}; any other option a list is INVALID_REQUEST.',
     options: {},
     positionals: { required: [] },
     examples: [`serve --home "$AGENTGATE_HOME" < requests.jsonl`],
