@@ -365,11 +365,12 @@ export class Checkpoints {
     const keep = opts.keep ?? DEFAULT_KEEP;
     const pruneAge = opts.pruneAge ?? DEFAULT_PRUNE_AGE;
     assertRetention(keep, pruneAge);
+    // Asked of git before any checkpoint is dropped (gc would refuse it only after retention), and
+    // whether or not there is a store yet, so that an age is refused the same way in both cases.
+    if (!(await isExpiryDate(this.store.repo, pruneAge))) throw badPruneAge(pruneAge);
     if (!(await this.store.exists())) {
       return { kept: 0, removed: 0, pruneAge, storeBytesBefore: 0, storeBytesAfter: 0 };
     }
-    // Asked of git before any checkpoint is dropped: gc would refuse it only after retention.
-    if (!(await isExpiryDate(this.store.repo, pruneAge))) throw badPruneAge(pruneAge);
     return this.store.locked('checkpoint gc', async () => {
       // gc repacks: the budget's count no longer holds (budget-count.ts).
       await dropBudget(this.store.location);

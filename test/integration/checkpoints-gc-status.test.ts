@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { openCheckpoints } from '../helpers/checkpoints.js';
-import { repoWithCommit, writeFiles } from '../helpers/repo.js';
+import { runCli } from '../helpers/cli.js';
+import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
 describe('checkpoint gc and checkpoint status', () => {
   it('report the same store size, and status says gc packed the store just now', async () => {
@@ -39,6 +40,19 @@ describe('checkpoint gc and checkpoint status', () => {
       pruneAge: '1.day.ago',
       removed: 2,
     });
+  });
+
+  it('a prune age is refused the same way when the workspace has no checkpoint store yet', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const cp = await openCheckpoints(ws);
+    await expect(cp.gc({ pruneAge: 'garbage' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(cp.gc({ pruneAge: '1.day.ago' })).resolves.toMatchObject({ kept: 0, removed: 0 });
+    const home = tempDir('agentgate-home-');
+    const res = runCli(['checkpoint', 'gc', '--prune', 'garbage', '-C', ws, '--home', home, '--json']);
+    expect([res.status, (res.json() as { error: { code: string } }).error.code]).toEqual([
+      2,
+      'INVALID_ARGUMENT',
+    ]);
   });
 
   it('a budget, keep, size cap or timeout the config would refuse is INVALID_ARGUMENT when given to the library', async () => {
