@@ -1,6 +1,4 @@
-import { readdir } from 'node:fs/promises';
 import type { Anchor } from '../../types/anchor.js';
-import { OBJECT_ID_SOURCE } from '../../types/ids.js';
 import { AgentgateError } from '../errors.js';
 import type { Repo } from '../git/repo.js';
 import type { AnchorKeeper } from '../sharing/anchor-records.js';
@@ -8,18 +6,13 @@ import { computeAnchors } from './anchor.js';
 import { anchorDifferences, sameAnchor } from './compare.js';
 import type { ProvenanceSources } from './sources.js';
 
-const ANCHOR_FILE = new RegExp(`^(${OBJECT_ID_SOURCE})\\.json$`);
-
 /**
  * What anchor travel (src/sharing/anchor-records.ts) asks of provenance: the home's recorded
  * anchors, and the recomputation that decides whether an anchor from elsewhere is kept.
  */
 export function anchorKeeper(src: ProvenanceSources): AnchorKeeper {
   return {
-    list: async () => {
-      const names = await readdir(src.anchors.dir).catch(() => [] as string[]);
-      return names.flatMap((n) => ANCHOR_FILE.exec(n)?.[1] ?? []).sort();
-    },
+    list: () => src.anchors.commits(),
     load: (commit) => src.anchors.load(commit),
     save: (anchor) => src.anchors.save(anchor),
     recheck: (repo, anchors) => recheckAnchors(src, repo, anchors),

@@ -1,9 +1,12 @@
+import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Anchor } from '../../types/anchor.js';
-import { OBJECT_ID_PATTERN } from '../../types/ids.js';
-import { InvalidArgumentError } from '../errors.js';
+import { OBJECT_ID_PATTERN, OBJECT_ID_SOURCE } from '../../types/ids.js';
+import { InvalidArgumentError, StoreCorruptError } from '../errors.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
-import { readJsonFile } from '../store/json-file.js';
+import { corruptFile, readJsonFile } from '../store/json-file.js';
+
+const ANCHOR_FILE = new RegExp(`^(${OBJECT_ID_SOURCE})\\.json$`);
 
 /**
  * Recorded anchors under the home: `<home>/anchors/<commit>.json`, one file per anchored commit
@@ -31,8 +34,32 @@ export class AnchorStore {
     return file;
   }
 
-  /** The recorded anchor of `commit`, or null; STORE_CORRUPT when the file is not a valid anchor. */
+  /**
+   * The recorded anchor of `commit`, or null; STORE_CORRUPT when the file is not a valid anchor
+   * or is the anchor of another commit (it would travel under the wrong ref).
+   */
   async load(commit: string): Promise<Anchor | null> {
-    return readJsonFile(this.path(commit), Anchor, 'anchor');
+    const path = this.path(commit);
+    const anchor = await readJsonFile(path, Anchor, 'anchor');
+    if (anchor !== null && anchor.commit !== commit)
+      throw corruptFile(path, 'anchor', `it is the anchor of commit ${anchor.commit}, not of ${commit}`);
+    return anchor;
+  }
+
+  /** The commits that have a recorded anchor file, sorted. */
+  async commits(): Promise<string[]> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    return names.flatMap((n) => ANCHOR_FILE.exec(n)?.[1] ?? []).sort();
+  }
+
+  /** Every recorded anchor file that does not load (`verify --all`), as the error `load` gives. */
+  async problems(): Promise<StoreCorruptError[]> {
+    const out: StoreCorruptError[] = [];
+    for (const commit of await this.commits())
+      await this.load(commit).catch((error: unknown) => {
+        if (!(error instanceof StoreCorruptError)) throw error;
+        out.push(error);
+      });
+    return out;
   }
 }

@@ -156,6 +156,37 @@ describe('anchor and trace edges (CLI)', () => {
   });
 });
 
+describe('recorded anchor files that do not load', () => {
+  it('verify --all fails on them, naming each (push, which refuses them, sends people there)', async () => {
+    s = await recordRun([{ 'a.txt': lines('a', 3) }]);
+    const c = squash(s.dir, 'agent-run-a');
+    expect(cli(['anchor', 'HEAD']).status).toBe(0);
+    expect(cli(['verify', '--all', '--json']).status).toBe(0);
+    const home = s.snap.options.home;
+    const base = git(s.dir, ['rev-parse', 'HEAD~1']);
+    const other = JSON.parse(readFileSync(join(home, 'anchors', `${c}.json`), 'utf8')) as object;
+    writeFiles(home, {
+      [`anchors/${c}.json`]: '{"commit":',
+      // The anchor of one commit filed under another's name would travel under the wrong ref.
+      [`anchors/${base}.json`]: JSON.stringify(other),
+    });
+    const res = cli(['verify', '--all', '--json']);
+    expect(res.status, res.stderr).toBe(3);
+    const failed = (res.json() as { checks: Array<{ check: string; ok: boolean; detail: string }> }).checks
+      .filter((k) => !k.ok)
+      .map((k) => [k.check, [c, base].some((id) => k.detail.includes(`${id}.json`))]);
+    expect(failed).toEqual([
+      ['store-file', true],
+      ['store-file', true],
+    ]);
+    const remote = join(home, 'remote.git');
+    git(s.dir, ['init', '-q', '--bare', remote]);
+    git(s.dir, ['remote', 'add', 'origin', remote]);
+    const push = cli(['push', '--json']);
+    expect((push.json() as { error: { code: string } }).error.code).toBe('STORE_CORRUPT');
+  });
+});
+
 describe('file names that are not UTF-8', () => {
   it('are linked like any other (tree), and report --anchor lists what it cannot blame as not listed', async () => {
     s = await recordRun([]);

@@ -1,4 +1,5 @@
-import { UsageError } from '../../errors.js';
+import type { VerifyReport } from '../../../types/verify.js';
+import { NothingToVerifyError, UsageError } from '../../errors.js';
 import { paint, paintCell, table, VERIFY_FAILED_EXIT } from '../output.js';
 import { CI_OPTION, defineCommand } from '../spec.js';
 import { detectCi, errorAnnotations } from '../../ci/github.js';
@@ -73,10 +74,13 @@ export const VERIFY_COMMAND = defineCommand({
       throw new UsageError('--each-iteration asks --require-gate NAME of every iteration: give one');
     // Snapshot checks, plus every gate verdict of the runs covered (src/gates/verify.ts).
     const gates = await ctx.gates();
-    const report = await gates.verify(target, {
-      requireGates: values['require-gate'],
-      eachIteration: values['each-iteration'],
-    });
+    const verifying = () =>
+      gates.verify(target, {
+        requireGates: values['require-gate'],
+        eachIteration: values['each-iteration'],
+      });
+    // The whole store holds the recorded anchors too: one that does not load is a failed check.
+    const report = 'all' in target ? await withAnchorFiles(ctx.settings.home, verifying) : await verifying();
     return {
       json: report,
       exitCode: report.ok ? 0 : VERIFY_FAILED_EXIT,
@@ -100,3 +104,22 @@ export const VERIFY_COMMAND = defineCommand({
     };
   },
 });
+
+/** `verify --all`'s report with a failed `store-file` check for each anchor file that does not load. */
+async function withAnchorFiles(home: string, verifying: () => Promise<VerifyReport>): Promise<VerifyReport> {
+  const { AnchorStore } = await import('../../provenance/anchor-store.js');
+  const problems = await new AnchorStore(home).problems();
+  const checks = problems.map((p) => ({
+    snapshotId: null,
+    runId: null,
+    check: 'store-file',
+    ok: false,
+    detail: p.message,
+  }));
+  const report = await verifying().catch((error: unknown) => {
+    // A home holding only anchors, one of them corrupt, has something to report after all.
+    if (error instanceof NothingToVerifyError && checks.length > 0) return { ok: true, checks: [] };
+    throw error;
+  });
+  return checks.length === 0 ? report : { ok: false, checks: [...report.checks, ...checks] };
+}
