@@ -1,19 +1,17 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { CommitInfo } from '../../types/snapshot.js';
 import {
   CherryPickConflictError,
   DirtyWorkspaceError,
   GitFailedError,
-  InvalidArgumentError,
   OperationInProgressError,
   RevisionNotFoundError,
 } from '../errors.js';
 import { getCommitInfo } from './commit-info.js';
 import { assertNotCheckedOut, branchRef, readHead, resolveRevision, updateRef } from './refs.js';
-import { commonDir } from '../fs/git-locks.js';
-import { isInside, type Repo } from './repo.js';
+import { sweepPickWorktrees, withPickWorktree } from './cherry-pick-worktree.js';
+import type { Repo } from './repo.js';
 import { runGit, type GitOptions } from './runner.js';
 import { detectOperation, getRepoState, operationInProgress, readStatus } from './state.js';
 
@@ -40,6 +38,8 @@ export async function cherryPick(repo: Repo, rev: string, opts: CherryPickOption
   const source = await getCommitInfo(repo, rev);
   const head = await readHead(repo);
   const ignore = opts.ignore ?? [];
+  // What a pick killed in its worktree left behind (callers hold our repository lock).
+  await sweepPickWorktrees(repo);
   if (ontoRef === null) return pickInWorkspace(repo, source, ignore);
   if (ontoRef === head.ref) return pickInWorkspace(repo, source, ignore);
   return pickInWorktree(repo, source, ontoRef);
@@ -93,31 +93,14 @@ async function pickInWorkspace(
 async function pickInWorktree(repo: Repo, source: CommitInfo, ontoRef: string): Promise<CommitInfo> {
   const old = await resolveRevision(repo, ontoRef);
   await assertNotCheckedOut(repo, ontoRef, 'cherry-pick there instead');
-  const dir = await mkdtemp(join(tmpdir(), 'agentgate-pick-'));
-  if (isInside(repo.topLevel, dir)) {
-    await rm(dir, { recursive: true, force: true });
-    throw new InvalidArgumentError(
-      `the temp directory ${dir} is inside the workspace; set TMPDIR elsewhere`,
-      { details: { tmpdir: dir } },
-    );
-  }
-  // Named after the unique temp dir, so git's admin dir for it is unique too.
-  const path = join(dir, basename(dir));
-  let failure: unknown = null;
-  try {
-    await runGit(repo, ['worktree', 'add', '--detach', '--quiet', path, old]);
+  return withPickWorktree(repo, old, async (path) => {
     const worktree = worktreeOptions(repo, path);
     const files = await runPick(worktree, source);
     if (files !== null) throw conflict(source, ontoRef.slice('refs/heads/'.length), files);
     const sha = await resolveRevision(worktree, 'HEAD');
     await updateRef(repo, ontoRef, sha, old, { message: `agentgate: cherry-pick ${source.sha}` });
-    return await getCommitInfo(repo, sha);
-  } catch (error) {
-    failure = error;
-    throw error;
-  } finally {
-    await removeWorktree(repo, dir, path, failure !== null);
-  }
+    return getCommitInfo(repo, sha);
+  });
 }
 
 /**
@@ -182,23 +165,6 @@ async function assertRestored(repo: Repo, sha: string): Promise<void> {
         },
       },
     );
-  }
-}
-
-/**
- * Removes the temporary worktree: `worktree remove`, then the directory and git's admin dir for it
- * (`<common dir>/worktrees/<name>`) in case removal failed half-way. Not `worktree prune`: that
- * would also drop the user's own worktrees that are merely unreachable (an unmounted drive).
- * A cleanup failure never hides the error that got us here.
- */
-async function removeWorktree(repo: Repo, dir: string, path: string, quiet: boolean): Promise<void> {
-  try {
-    const admin = join(await commonDir(repo.gitDir), 'worktrees', basename(path));
-    await runGit(repo, ['worktree', 'remove', '--force', '--force', path]).catch(() => undefined);
-    await rm(dir, { recursive: true, force: true });
-    await rm(admin, { recursive: true, force: true });
-  } catch (error) {
-    if (!quiet) throw error;
   }
 }
 

@@ -1,11 +1,41 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cherryPick } from '../../src/git/cherry-pick.js';
 import { getCommitInfo } from '../../src/git/commit-info.js';
 import { openRepo } from '../../src/git/repo.js';
 import { commitAll, git, head, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+import { deadPid } from '../helpers/node-child.js';
 import { fingerprint } from '../helpers/snapshotter.js';
+import { processStartTime } from '../../src/fs/lock.js';
+
+/**
+ * What a pick killed in its temporary worktree leaves: the checkout in the temp dir, its
+ * registration in the repository and, with `owner`, the lock file naming the killed process.
+ */
+function abandonedPick(dir: string, name: string, owner: { pid: number; startTime?: string } | null): string {
+  const temp = join(tmpdir(), name);
+  mkdirSync(temp);
+  git(dir, ['worktree', 'add', '-q', '--detach', join(temp, name), 'main']);
+  if (owner !== null) {
+    const lock = {
+      ...owner,
+      hostname: hostname(),
+      createdAt: new Date().toISOString(),
+      token: 'f'.repeat(24),
+    };
+    writeFileSync(`${temp}.lock`, JSON.stringify({ ...lock, purpose: 'cherry-pick worktree' }));
+  }
+  return temp;
+}
+
+/** The worktrees git has registered for the repository (the main one included). */
+function worktrees(dir: string): string[] {
+  return [...git(dir, ['worktree', 'list', '--porcelain']).matchAll(/^worktree (.*)$/gm)].map(
+    (m) => m[1] as string,
+  );
+}
 
 /**
  * main: base -> main edit of f.txt. feature (from base): `add` adds new.txt, then `clash` rewrites f.txt.
@@ -148,5 +178,47 @@ describe('cherryPick', () => {
     expect(git(dir, ['for-each-ref'])).toBe(refs);
     expect(git(dir, ['count-objects', '-v'])).toBe(objects);
     expect(git(dir, ['worktree', 'list', '--porcelain']).match(/^worktree /gm)).toHaveLength(1);
+  });
+
+  it("sweeps the temporary worktrees a killed pick left (the checkout, its registration, its lock), never a live one's", async () => {
+    const { dir, add } = pickRepo();
+    const dead = abandonedPick(dir, 'agentgate-pick-Dead01', { pid: await deadPid() });
+    const unowned = abandonedPick(dir, 'agentgate-pick-NoOwnr', null);
+    const live = abandonedPick(dir, 'agentgate-pick-Alive1', {
+      pid: process.ppid,
+      ...(processStartTime(process.ppid) === null
+        ? {}
+        : { startTime: processStartTime(process.ppid) as string }),
+    });
+    // A user's own worktree named like ours, but not in our layout, is not ours.
+    const users = join(tempDir(), 'agentgate-pick-User01');
+    git(dir, ['worktree', 'add', '-q', '--detach', users, 'main']);
+    expect(worktrees(dir)).toHaveLength(5);
+    const info = await cherryPick(await openRepo(dir), add, { onto: 'release' });
+    expect(git(dir, ['rev-parse', 'release'])).toBe(info.sha);
+    for (const temp of [dead, unowned]) {
+      expect(existsSync(temp), temp).toBe(false);
+      expect(existsSync(`${temp}.lock`), temp).toBe(false);
+    }
+    expect(worktrees(dir).sort()).toEqual([dir, join(live, 'agentgate-pick-Alive1'), users].sort());
+    expect(readdirSync(join(dir, '.git', 'worktrees')).sort()).toEqual([
+      'agentgate-pick-Alive1',
+      'agentgate-pick-User01',
+    ]);
+    // The test's own clean-up: the live one is left to its (pretend) owner.
+    git(dir, ['worktree', 'remove', '--force', join(live, 'agentgate-pick-Alive1')]);
+    git(dir, ['worktree', 'remove', '--force', users]);
+    rmSync(live, { recursive: true, force: true });
+    rmSync(`${live}.lock`, { force: true });
+  });
+
+  it('sweeps a killed pick whose checkout is already gone (a temp cleaner ran): its registration goes', async () => {
+    const { dir, add } = pickRepo();
+    const temp = abandonedPick(dir, 'agentgate-pick-Gone01', { pid: await deadPid() });
+    rmSync(temp, { recursive: true, force: true });
+    await cherryPick(await openRepo(dir), add);
+    expect(worktrees(dir)).toEqual([dir]);
+    expect(existsSync(join(dir, '.git', 'worktrees', 'agentgate-pick-Gone01'))).toBe(false);
+    expect(existsSync(`${temp}.lock`)).toBe(false);
   });
 });
