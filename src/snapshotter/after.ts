@@ -231,9 +231,9 @@ async function givenStart(
 /**
  * One snapshot per iteration: a second one would replace the first one's patch artifact and
  * iteration ref, and the first would no longer verify. The exception is a retry of the very same
- * capture (same before, same message, HEAD still at its after commit, nothing new in the work
- * tree), as an orchestrator makes when the first call was killed before it could report: that
- * gets the stored snapshot back.
+ * capture (same before, same message or none, the same whole task and gate, HEAD still at its after
+ * commit, nothing new in the work tree), as an orchestrator makes when the first call was killed
+ * before it could report: that gets the stored snapshot back.
  */
 export async function assertIterationFree(
   core: SnapshotterCore,
@@ -266,8 +266,9 @@ export async function assertIterationFree(
     now !== null &&
     taken.beforeSha === now.beforeSha &&
     taken.afterSha === now.headSha &&
-    (taken.commitMessage === now.message ||
-      (taken.commitMessage === '' && taken.afterSha === taken.beforeSha)) &&
+    // Empty when the capture made no commit (no change, or HEAD at the agent's own commit): the
+    // retry finds HEAD at that very commit and makes none either.
+    (taken.commitMessage === now.message || taken.commitMessage === '') &&
     // The message keeps only the task's first 100 characters: the whole task and gate must match too.
     (taken.task ?? null) === now.task &&
     (taken.gate ?? null) === now.gate &&
