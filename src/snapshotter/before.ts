@@ -24,6 +24,7 @@ import { assertSafeId } from '../store/paths.js';
 import { assertRunWorkspace } from '../store/run-records.js';
 import { wipMessage, wipStagedMessage } from './message.js';
 import { restartPoint } from './verify.js';
+import { checkoutAdvice, killedRestart, ownWip, recordedAgain, wipAtHead } from './before-retry.js';
 import { withRepoLock } from '../git/repo-lock.js';
 import { captureExcludes, hasUserFiles } from './excludes.js';
 import { DEFAULT_BRANCH, type SnapshotterCore } from './core.js';
@@ -97,7 +98,8 @@ export async function beforeIn(
   const { runId, onDirty, nested, excludes } = opts;
   const state = await getRepoState(repo, excludes);
   assertNoOperation(state);
-  const restart = await startOfNext(core, repo, runId, state.sha, opts.restartFrom);
+  const run = await core.store.loadRun(runId);
+  const { restart, wip } = await startOfNext(core, repo, run, runId, state, opts.restartFrom);
   const dirty = state.isDirty;
   if (dirty && onDirty === 'error') {
     throw new DirtyWorkspaceError(
@@ -129,7 +131,9 @@ export async function beforeIn(
       ? await createSnapshotCommit(repo, message, { excludes, ...(staged ? { head: staged } : {}) })
       : null;
   // With the staged commit made, HEAD moved even when the work tree added nothing to it.
-  const wipSha = dirty && commit !== null && (commit.created || staged !== undefined) ? commit.sha : null;
+  const made = dirty && commit !== null && (commit.created || staged !== undefined) ? commit.sha : null;
+  // A retry finds the WIP commit an earlier call made at HEAD (and nothing new to commit): still dirty.
+  const wipSha = made ?? wip;
   // Only an unborn HEAD has no SHA, and then the root commit was just made.
   const sha = (commit?.sha ?? state.sha) as string;
   const before: BeforeState = {
@@ -143,6 +147,8 @@ export async function beforeIn(
     ...(nested.length > 0 ? { nestedRepositories: nested } : {}),
     ...(commit !== null && commit.skipped.length > 0 ? { skipped: commit.skipped } : {}),
   };
+  const again = restart === null ? recordedAgain(run, before) : null;
+  if (again !== null) return again;
   await core.store.recordBefore(runId, repo.topLevel, before, restart);
   return before;
 }
@@ -150,39 +156,64 @@ export async function beforeIn(
 /**
  * Where the run's next iteration may start, checked before anything is written: on HEAD when it
  * builds on the run's last iteration (or on a restart declared since), else RUN_DIVERGED. With
- * `restartFrom`, HEAD must be at that iteration's after commit, and the restart to record is returned.
+ * `restartFrom`, HEAD must be at that iteration's after commit, or at this run's WIP commit made
+ * there (a retry), and the restart to record is returned (null: that very restart is the last one
+ * recorded). `wip`: the WIP commit of an earlier call found at HEAD, which a retry keeps as its own.
  */
 async function startOfNext(
   core: SnapshotterCore,
   repo: Repo,
+  run: RunRecord | null,
   runId: string,
-  head: string | null,
+  state: Pick<RepoState, 'sha' | 'isDirty'>,
   restartFrom: number | undefined,
-): Promise<RunRestart | null> {
-  const run = await core.store.loadRun(runId);
-  if (restartFrom !== undefined) {
-    const snapshots = run === null ? [] : await core.store.loadByRun(runId);
-    const last = snapshots.at(-1) ?? null;
-    const sha = restartPoint(snapshots, restartFrom);
-    if (last === null || sha === null)
-      throw new InvalidArgumentError(
-        `run ${runId} has no iteration ${restartFrom} to restart from${last === null ? ' (no iteration was recorded yet)' : ''}`,
-        { details: { runId, restartFrom } },
-      );
-    if (head !== sha)
-      throw new RunDivergedError(
-        `HEAD is at ${head ?? '(no commit)'}, not at ${restartFrom === 0 ? "the run's start" : `iteration ${restartFrom}'s after commit`} ${sha}; check that commit out (for example "git reset --hard ${sha}"), then retry`,
-        { details: { runId, restartFrom, expected: sha, head } },
-      );
-    return { from: restartFrom, sha, lastIteration: last.iteration, at: new Date().toISOString() };
-  }
-  await assertBuildsOnRun(core, repo, run, head, 'HEAD');
-  return null;
+): Promise<{ restart: RunRestart | null; wip: string | null }> {
+  const head = state.sha;
+  if (restartFrom !== undefined) return restartOf(core, repo, run, runId, state, restartFrom);
+  const base = await assertBuildsOnRun(core, repo, run, head, 'HEAD').catch(async (error: unknown) => {
+    if (!(error instanceof RunDivergedError)) throw error;
+    throw await killedRestart(repo, runId, head, () => core.store.loadByRun(runId), error);
+  });
+  const wip = state.isDirty || head === null ? null : await wipAtHead(repo, run, runId, head, base);
+  return { restart: null, wip };
+}
+
+/** `before --restart-from N`: see startOfNext. */
+async function restartOf(
+  core: SnapshotterCore,
+  repo: Repo,
+  run: RunRecord | null,
+  runId: string,
+  state: Pick<RepoState, 'sha' | 'isDirty'>,
+  from: number,
+): Promise<{ restart: RunRestart | null; wip: string | null }> {
+  const head = state.sha;
+  const snapshots = run === null ? [] : await core.store.loadByRun(runId);
+  const last = snapshots.at(-1) ?? null;
+  const sha = restartPoint(snapshots, from);
+  if (last === null || sha === null)
+    throw new InvalidArgumentError(
+      `run ${runId} has no iteration ${from} to restart from${last === null ? ' (no iteration was recorded yet)' : ''}`,
+      { details: { runId, restartFrom: from } },
+    );
+  const wip = head === sha ? null : await ownWip(repo, runId, head);
+  if (head !== sha && wip?.base !== sha)
+    throw new RunDivergedError(
+      `HEAD is at ${head ?? '(no commit)'}, not at ${from === 0 ? "the run's start" : `iteration ${from}'s after commit`} ${sha}; ${await checkoutAdvice(repo, runId, state, sha, wip)}`,
+      { details: { runId, restartFrom: from, expected: sha, head } },
+    );
+  const declared = run?.restarts?.at(-1);
+  const again = declared?.from === from && declared.sha === sha && declared.lastIteration === last.iteration;
+  return {
+    restart: again ? null : { from, sha, lastIteration: last.iteration, at: new Date().toISOString() },
+    wip: wip?.sha ?? null,
+  };
 }
 
 /**
  * RUN_DIVERGED unless `start` (HEAD for `before`, the start of an `after`) builds on the run's
  * last iteration, or on the restart declared since. `what` names the start in the message.
+ * Returns the commit it builds on (null: nothing to build on, or the iteration is not the next).
  */
 export async function assertBuildsOnRun(
   core: SnapshotterCore,
@@ -192,13 +223,14 @@ export async function assertBuildsOnRun(
   what: string,
   /** The iteration that will start there: an earlier or the same one is for the iteration checks to refuse or return. */
   iteration?: number,
-): Promise<void> {
+): Promise<string | null> {
   // The last iteration alone: reading every snapshot of a long run would cost each iteration more.
   const last = run === null ? null : await core.store.loadLast(run);
-  if (run === null || last === null || (iteration !== undefined && iteration <= last.iteration)) return;
+  if (run === null || last === null || (iteration !== undefined && iteration <= last.iteration)) return null;
   const declared = (run.restarts ?? []).filter((r) => r.lastIteration === last.iteration).at(-1);
   const base = declared?.sha ?? last.afterSha;
-  if (start !== null && (start === base || (await isAncestor(repo, base, start).catch(() => false)))) return;
+  if (start !== null && (start === base || (await isAncestor(repo, base, start).catch(() => false))))
+    return base;
   const restart = `check out iteration N's after commit and run "before --run ${run.runId} --restart-from N" (N = 0: the run's start)`;
   throw new RunDivergedError(
     `${what} (${start ?? 'no commit'}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; ${what === 'HEAD' ? '' : `start the iteration there or later (--before ${base}), or `}to start over from an earlier point, ${restart}`,
