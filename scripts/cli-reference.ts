@@ -38,8 +38,11 @@ are for, and what they print with \`--json\`, is in the topic pages: [runs and s
   subcommands); with no arguments at all the same list goes to stderr with exit status 2. With
   \`--json\`, help is \`{ "help": TEXT }\` and \`--version\` prints \`{ "version": VERSION }\`.
 - An unknown option, a missing value or a missing required option is \`USAGE\` (exit 2), naming the
-  option; a value of the wrong form is \`INVALID_ARGUMENT\` (exit 2). A value that starts with \`-\`
-  is attached: \`--task=-x\`. \`--\` ends the options: what follows is positional (the command of
+  option; a value of the wrong form (not a whole number in its range, not one of the choices, an
+  empty FILE or DIR, a prune age that is no date) is \`INVALID_ARGUMENT\` (exit 2). An id or a name
+  outside the safe character set (a run or snapshot id, a gate name, given as an option or an
+  argument) is \`INVALID_ID\` (exit 1), as it is wherever else an id is read. A value that starts
+  with \`-\` is attached: \`--task=-x\`. \`--\` ends the options: what follows is positional (the command of
   \`iterate\` and \`gate\`).
 - With \`--json\`, stdout carries exactly one JSON document and nothing else. Without it, output is
   for people: tables, with colour only on a terminal and never when \`NO_COLOR\` is set.

@@ -4660,7 +4660,7 @@ async function statsFor(ctx, runId, positionals) {
   const snapshotter = await ctx.snapshotter();
   if (from !== void 0 && to !== void 0) return snapshotter.stats(ctx.workspace, from, to);
   let range;
-  if (from !== void 0) range = [await snapshotter.getSnapshot(snapshotKey(from))];
+  if (from !== void 0) range = [await snapshotter.getSnapshot(from)];
   else if (runId !== void 0) range = await snapshotter.listByRun(runId);
   else
     throw new UsageError(
@@ -4679,19 +4679,10 @@ async function statsFor(ctx, runId, positionals) {
     last.afterSha
   );
 }
-function snapshotKey(key) {
-  if (SafeId.safeParse(key).success) return key;
-  const shown = JSON.stringify(key.slice(0, 80));
-  throw new InvalidIdError(
-    `stats takes a snapshot id, two revisions FROM TO, or --run ID: ${shown} is no snapshot id; for a revision give both ends ("stats ${key.slice(0, 80)} HEAD")`,
-    { details: { value: key.slice(0, 200), what: "snapshot id" } }
-  );
-}
 var show, list, runs, patch, stats, del, cherryPick, INSPECT_COMMANDS;
 var init_run_inspect = __esm({
   "src/cli/commands/run-inspect.ts"() {
     "use strict";
-    init_snapshot();
     init_errors();
     init_paths();
     init_output();
@@ -8270,13 +8261,12 @@ function applyDiff(state, files, origin) {
   const old = (p) => state.get(p)?.origins ?? [];
   for (const { entry: e, hunks } of files) {
     const blob = isNullId(e.dstId) ? null : e.dstId;
-    const mode = e.dstMode;
     switch (e.status) {
       case "D":
-        next.set(e.path, { origins: [], blob: null, mode, writer: origin });
+        next.set(e.path, { origins: [], blob: null, writer: origin });
         break;
       case "A":
-        next.set(e.path, { origins: applyHunks([], hunks, origin), blob, mode, writer: origin });
+        next.set(e.path, { origins: applyHunks([], hunks, origin), blob, writer: origin });
         break;
       case "T":
         next.set(e.path, {
@@ -8286,7 +8276,6 @@ function applyDiff(state, files, origin) {
             origin
           ),
           blob,
-          mode,
           writer: origin
         });
         break;
@@ -8295,25 +8284,22 @@ function applyDiff(state, files, origin) {
         next.set(e.path, {
           origins: applyHunks(old(e.oldPath ?? e.path), hunks, origin),
           blob,
-          mode,
           writer: origin
         });
         if (e.status === "R" && e.oldPath !== null)
-          next.set(e.oldPath, { origins: [], blob: null, mode: ABSENT, writer: origin });
+          next.set(e.oldPath, { origins: [], blob: null, writer: origin });
         break;
       default:
-        next.set(e.path, { origins: applyHunks(old(e.path), hunks, origin), blob, mode, writer: origin });
+        next.set(e.path, { origins: applyHunks(old(e.path), hunks, origin), blob, writer: origin });
     }
   }
   return next;
 }
-var ABSENT;
 var init_replay = __esm({
   "src/provenance/replay.ts"() {
     "use strict";
     init_ids2();
     init_lines();
-    ABSENT = "000000";
   }
 });
 
@@ -8463,23 +8449,20 @@ function versions(r, path2) {
   }
   return out;
 }
-function explains(claim2) {
-  return claim2.writer !== null || claim2.origins.some((o) => o !== null);
-}
 function blobClaim(node, f, r, brought) {
   const blob = blobOf(f.file);
   let best = null;
   for (const v of versions(r, f.file.entry.path)) {
-    if (v.state.blob !== blob || v.state.mode !== f.file.entry.dstMode) continue;
+    if (v.state.blob !== blob) continue;
     const method = brought.has(v.commit.commit) ? "ancestry" : v.commit.tree === node.tree ? "tree" : "blob";
-    const claim2 = {
-      runId: r.chain.runId,
-      method,
-      iteration: v.it,
-      origins: f.added.map((n) => v.state.origins[n - 1] ?? null),
-      writer: v.state.writer
-    };
-    if (explains(claim2) && (best === null || STRENGTH[method] > STRENGTH[best.method])) best = claim2;
+    if (best === null || STRENGTH[method] > STRENGTH[best.method])
+      best = {
+        runId: r.chain.runId,
+        method,
+        iteration: v.it,
+        origins: f.added.map((n) => v.state.origins[n - 1] ?? null),
+        writer: v.state.writer
+      };
   }
   return best;
 }
@@ -8519,17 +8502,15 @@ async function patchIdClaims(repo, links, replays, paths, brought) {
     if (match === void 0) return;
     const state = r.states.get(match.it.iteration)?.get(f.file.entry.path);
     const theirs = addedLines(match.file.hunks);
-    const claim2 = {
+    f.claims.push({
       runId: r.chain.runId,
       method: brought.get(l.node.commit).has(match.it.after.commit) ? "ancestry" : "patch-id",
       iteration: match.it,
       origins: f.added.map(
         (_, k) => theirs[k] === void 0 ? null : state?.origins[theirs[k] - 1] ?? null
       ),
-      // From the run's start, the change may be a person's between iterations: the state says who.
-      writer: state?.writer ?? null
-    };
-    if (explains(claim2)) f.claims.push(claim2);
+      writer: match.it.iteration
+    });
   });
 }
 async function lineClaims(repo, links, replays, paths) {
@@ -8660,7 +8641,7 @@ function anchorFile(f) {
   for (const claim2 of f.claims) {
     const counts = /* @__PURE__ */ new Map();
     for (const o of claim2.origins) if (o !== null) counts.set(o, (counts.get(o) ?? 0) + 1);
-    if (counts.size === 0 && claim2.writer !== null) counts.set(claim2.writer, 0);
+    if (counts.size === 0) counts.set(claim2.writer ?? claim2.iteration.iteration, 0);
     for (const [iteration, lines] of [...counts].sort(([a], [b]) => a - b))
       origins.push({ runId: claim2.runId, iteration, lines });
   }
@@ -9921,17 +9902,15 @@ function originOf(at, filename, line, runs3) {
     const iteration = claim2.origins[index];
     if (iteration === null || iteration === void 0) continue;
     const it = runs3.get(claim2.runId)?.iterations.find((i) => iteration === 0 ? i.wip !== null : i.iteration === iteration);
-    if (it !== void 0) found.push({ it, iteration, others: [], strength: STRENGTH[claim2.method] });
+    if (it !== void 0) found.push({ it, iteration, others: [] });
   }
-  if (found.length === 0) return null;
-  found.sort(
-    (a, b) => b.strength - a.strength || Date.parse(b.it.snapshot.createdAt) - Date.parse(a.it.snapshot.createdAt)
-  );
+  if (found.length <= 1) return found[0] ?? null;
+  found.sort((a, b) => Date.parse(b.it.snapshot.createdAt) - Date.parse(a.it.snapshot.createdAt));
   const best = found[0];
   const others = [...new Set(found.map((f) => f.it.snapshot.runId))].filter(
     (r) => r !== best.it.snapshot.runId
   );
-  return { it: best.it, iteration: best.iteration, others: others.sort() };
+  return { ...best, others: others.sort() };
 }
 var addedIndexes;
 var init_trace = __esm({
@@ -18800,7 +18779,7 @@ details.file{border-top:1px solid #eaeef2}details.file>summary{cursor:pointer;pa
     d.dataset.f = String(j);
     var s = el('summary');
     s.appendChild(el('span', 'status', f.s));
-    s.appendChild(el('span', 'path', pathOf(f)));
+    s.appendChild(el('span', 'path', f.o ? f.o + ' \\u2192 ' + f.p : f.p));
     if (f.b) s.appendChild(el('span', 'badge', 'binary'));
     else {
       s.appendChild(document.createTextNode(' '));
@@ -18826,13 +18805,6 @@ details.file{border-top:1px solid #eaeef2}details.file>summary{cursor:pointer;pa
     var text = it.diffs[j];
     if (!text) { box.replaceChildren(el('p', 'note', 'No line changes (mode, rename or empty file).')); return; }
     box.innerHTML = Diff2Html.html(text, { drawFileList: false, outputFormat: view, matching: 'none', renderNothingWhenEmpty: false });
-    // diff2html names a file from git's header, quoted when the name has a backslash, a quote or a
-    // control character, and turns each backslash into '/': the header gets the file's own name.
-    box.querySelectorAll('.d2h-file-name').forEach(function (e) { e.textContent = pathOf(f); });
-  }
-
-  function pathOf(f) {
-    return f.o ? f.o + ' \\u2192 ' + f.p : f.p;
   }
 
   function fill(box, i, from) {
@@ -18948,19 +18920,19 @@ function renderMarkdown(report3, limit = GITHUB_STEP_SUMMARY_LIMIT) {
   const out = [...head];
   let used = bytes(out);
   const reserve = 1024;
-  let cutAt2 = -1;
+  let cutAt = -1;
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i];
     const size = bytes(block.lines);
     if (used + size + reserve > limit) {
-      cutAt2 = i;
+      cutAt = i;
       break;
     }
     out.push(...block.lines);
     used += size;
   }
-  if (cutAt2 !== -1) {
-    const omitted = blocks.slice(cutAt2).filter((b) => b.row).length;
+  if (cutAt !== -1) {
+    const omitted = blocks.slice(cutAt).filter((b) => b.row).length;
     const opened = out.filter((l) => l.startsWith("<details>")).length - out.filter((l) => l === "</details>").length;
     out.push("", ...opened > 0 ? ["</details>", ""] : []);
     out.push(
@@ -28631,8 +28603,7 @@ function restoreTo(store, hash) {
 }
 async function revertToCheckpoint(store, target, paths) {
   store.assertRevision(target);
-  const given = paths === void 0 ? null : await Promise.all(paths.map((p) => toWorkspaceGitPath(store.workspace, p, store.forbidden)));
-  const selection2 = given === null || given.includes("") ? null : given;
+  const selection2 = paths === void 0 ? null : await Promise.all(paths.map((p) => toWorkspaceGitPath(store.workspace, p, store.forbidden)));
   return store.locked("checkpoint revert", "existing", async () => {
     const wanted = await store.requireListing(await store.requireCheckpoint(target));
     if (selection2 !== null) await assertKnownPaths(store, selection2, wanted);
@@ -28658,8 +28629,7 @@ async function revertPatches(store, target, paths) {
     const hashes = [...new Set(target.map((p) => p.hash))];
     const trees = await store.requireCheckpoints(hashes);
     const listings = /* @__PURE__ */ new Map();
-    for (const [i, hash] of hashes.entries())
-      listings.set(hash, await store.requireListing(trees[i]));
+    for (const [i, hash] of hashes.entries()) listings.set(hash, await store.requireListing(trees[i]));
     return revertLocked(
       store,
       () => [...sources].map(([path2, hash]) => [path2, listings.get(hash)?.get(path2) ?? null])
@@ -28686,9 +28656,8 @@ async function assertKnownPaths(store, selection2, wanted) {
   const missing = unknown2.filter((sel) => !inWorkspace.has(sel));
   if (missing.length > 0) {
     const abs = missing.map((p) => toAbsolute(store.workspace, p));
-    const bytes = abs.some((p) => p.includes("\uFFFD")) ? "; a name that is not UTF-8 is given with each such byte as \\udcNN, as JSON output writes it" : "";
     throw new PathNotFoundError(
-      `${abs.join(", ")}: neither the checkpoint nor the workspace has such a path; check the spelling (see "checkpoint patch HASH")${bytes}`,
+      `${abs.join(", ")}: neither the checkpoint nor the workspace has such a path; check the spelling (see "checkpoint patch HASH")`,
       {
         details: { paths: abs }
       }
@@ -28832,9 +28801,8 @@ async function writeTemp(item, temp) {
     await symlink(item.content, temp);
     return;
   }
-  const handle = await open6(temp, "wx", item.mode ?? (item.kind === "executable" ? 511 : 438));
+  const handle = await open6(temp, "wx", item.kind === "executable" ? 511 : 438);
   try {
-    if (item.mode !== void 0) await handle.chmod(item.mode);
     await handle.writeFile(item.content);
     await handle.sync();
   } finally {
@@ -28856,19 +28824,14 @@ var init_place = __esm({
 import { lstat as lstat7, rmdir as rmdir2, unlink } from "node:fs/promises";
 import { dirname as dirname18 } from "node:path";
 async function kindOf(abs) {
-  return (await statOf(abs)).kind;
-}
-async function statOf(abs) {
   try {
     const st = await lstat7(fsPath(abs));
-    const kind = st.isDirectory() ? "dir" : st.isSymbolicLink() ? "link" : st.isFile() ? "file" : "other";
-    return { kind, perm: kind === "file" ? st.mode & 511 : null };
+    if (st.isDirectory()) return "dir";
+    if (st.isSymbolicLink()) return "link";
+    return st.isFile() ? "file" : "other";
   } catch {
-    return { kind: "missing", perm: null };
+    return "missing";
   }
-}
-function keptMode(perm, mode) {
-  return mode === "100755" ? perm | (perm & 292) >> 2 : perm & ~73;
 }
 async function applyPlan(ctx, plan) {
   const rules = (p) => p === ".gitignore" || p.endsWith("/.gitignore");
@@ -28904,11 +28867,10 @@ async function applyPart(ctx, plan) {
   const fresh = [];
   for (const entry of plan.writes) {
     if (blocked(entry.path)) continue;
-    const { kind, perm } = await statOf(toAbsolute(ctx.root, entry.path));
+    const kind = await kindOf(toAbsolute(ctx.root, entry.path));
     const fits = await leadingDirsAreReal(ctx.root, entry.path, cache2) && kind !== "dir" && kind !== "other";
     if (!fits || kind !== "missing" && !ctx.current.has(entry.path)) out.leftAlone.push(entry.path);
-    else if (kind === "missing") fresh.push(entry);
-    else ready.push(perm === null || entry.mode === "120000" ? entry : { ...entry, perm });
+    else (kind === "missing" ? fresh : ready).push(entry);
   }
   const ignored = await ignoredPaths(
     ctx.repo,
@@ -28955,8 +28917,7 @@ async function writeEntries(ctx, entries) {
     const items = batch.map((e) => ({
       dest: toAbsolute(ctx.root, e.path),
       kind: e.mode === "120000" ? "symlink" : e.mode === "100755" ? "executable" : "file",
-      content: blobs.get(e.oid) ?? Buffer.alloc(0),
-      ...e.perm === void 0 ? {} : { mode: keptMode(e.perm, e.mode) }
+      content: blobs.get(e.oid) ?? Buffer.alloc(0)
     }));
     try {
       await placeFiles(ctx.root, staging, items);
@@ -29563,10 +29524,7 @@ function corruptError(location, damage) {
 }
 async function setAside(location, damage) {
   const parts = damage.unusable === null ? damage.brokenRefs.map((ref) => join42(location.gitDir, ...ref.split("/"))) : [location.gitDir, location.indexFile, join42(location.dir, "budget.json"), location.upkeepFile];
-  const aside = join42(
-    location.dir,
-    `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`
-  );
+  const aside = join42(location.dir, `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`);
   for (const part of parts) {
     if (await lstat11(part).catch(() => null) === null) continue;
     const to = join42(aside, relative7(location.dir, part));
@@ -29883,8 +29841,7 @@ var init_store = __esm({
         const damage = state !== "none" || leftover ? await findDamage(this.location) : null;
         if (damage !== null && !track2) throw corruptError(this.location, damage);
         if (damage !== null) this.recovered = await setAside(this.location, damage);
-        if (state === "none" || damage !== null && damage.unusable !== null)
-          await initCheckpointRepo(this.repo);
+        if (state === "none" || damage !== null && damage.unusable !== null) await initCheckpointRepo(this.repo);
         if (state !== "intact" && track2)
           await writeJsonAtomic(this.location.metaFile, {
             workspace: this.workspace,
@@ -30195,14 +30152,6 @@ var init_checkpoints = __esm({
        * the newest checkpoint an agent hook took). CHECKPOINT_NOT_FOUND when there is none.
        */
       async beforePrompt(prompt, session) {
-        if (!Number.isSafeInteger(prompt) || prompt < 1)
-          throw new InvalidArgumentError(`a prompt number is a whole number from 1, not ${String(prompt)}`, {
-            details: { prompt }
-          });
-        if (session === "")
-          throw new InvalidArgumentError('a session id must not be empty; "checkpoint list" shows them', {
-            details: { session }
-          });
         const entries = await this.list();
         const chosen = session ?? entries.find((e) => e.session !== void 0 && e.role !== "restore")?.session;
         const hit = entries.find((e) => e.session === chosen && e.prompt === prompt);
@@ -30302,10 +30251,10 @@ var init_checkpoints = __esm({
         const keep = opts.keep ?? DEFAULT_KEEP;
         const pruneAge = opts.pruneAge ?? DEFAULT_PRUNE_AGE;
         assertRetention(keep, pruneAge);
-        if (!await isExpiryDate(this.store.repo, pruneAge)) throw badPruneAge(pruneAge);
         if (!await this.store.exists()) {
           return { kept: 0, removed: 0, pruneAge, storeBytesBefore: 0, storeBytesAfter: 0 };
         }
+        if (!await isExpiryDate(this.store.repo, pruneAge)) throw badPruneAge(pruneAge);
         return this.store.locked("checkpoint gc", "existing", async () => {
           await dropBudget(this.store.location);
           return gcStore(this.store.repo, this.store.location, keep, pruneAge);
@@ -30333,7 +30282,7 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { lstat as lstat13, mkdtemp as mkdtemp5, rm as rm20, writeFile as writeFile8 } from "node:fs/promises";
+import { mkdtemp as mkdtemp5, rm as rm20, writeFile as writeFile8 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
 import { join as join44, resolve as resolve21 } from "node:path";
 function open7(ctx) {
@@ -30348,9 +30297,6 @@ function open7(ctx) {
     maxStoreBytes: s.checkpoints.maxStoreBytes,
     keep: s.checkpoints.keep
   });
-}
-function pathText(path2) {
-  return escapeHidden(printable(path2), { halves: true });
 }
 async function resolveCheckpoint(cp, name2) {
   if (OBJECT_ID_PATTERN.test(name2)) return name2;
@@ -30368,7 +30314,7 @@ async function resolveCheckpoint(cp, name2) {
   return entries.find((e) => e.label === name2)?.hash ?? name2;
 }
 function fullText(d) {
-  const head = `=== ${d.status} ${pathText(d.file)} (${d.binary ? "binary" : `+${d.additions} -${d.deletions}`})`;
+  const head = `=== ${d.status} ${printable(d.file)} (${d.binary ? "binary" : `+${d.additions} -${d.deletions}`})`;
   if (d.binary) return head;
   const body = (label, text, present) => present ? `--- ${label}
 ${text}${text === "" || text.endsWith("\n") ? "" : "\n\\ No newline at end of file\n"}` : `--- ${label}: (none)
@@ -30379,13 +30325,6 @@ ${body("before", d.before, d.status !== "added")}${body("after", d.after, d.stat
     ""
   );
 }
-function leftAloneLines(paths) {
-  if (paths.length === 0) return [];
-  return [
-    "Left alone (ignored now, skipped, or something else stands there: a directory, a link, a file never captured):",
-    ...paths.map((p) => `  ${pathText(p)}`)
-  ];
-}
 function restorePrompt(r) {
   const session = printable(r.session);
   const of = `session ${session} before prompt ${r.prompt}`;
@@ -30394,36 +30333,31 @@ function restorePrompt(r) {
   const unresolved = r.forced ? r.conflicts.filter((p) => blocked.has(p)) : r.conflicts;
   if (!r.dryRun && unresolved.length > 0)
     throw new RestoreConflictError(
-      `restored ${r.restored.length} and deleted ${r.deleted.length} files of ${of}, but left alone ${unresolved.length} that another session or a person changed after it: ${unresolved.map(pathText).join(", ")}; ${r.forced ? "something of theirs stands where each would go: move it aside, then run again" : "run again with --force to put them back too"} (--dry-run shows the plan). ${undo.join("")}`,
+      `restored ${r.restored.length} and deleted ${r.deleted.length} files of ${of}, but left alone ${unresolved.length} that another session or a person changed after it: ${unresolved.map(printable).join(", ")}; ${r.forced ? "something of theirs stands where each would go: move it aside, then run again" : "run again with --force to put them back too"} (--dry-run shows the plan). ${undo.join("")}`,
       { details: r }
     );
   const overwritten = r.conflicts.filter((p) => !blocked.has(p));
   const lines = [
     r.dryRun ? `Would restore ${r.restored.length} files and delete ${r.deleted.length} (${of}); nothing changed.` : `Restored ${r.restored.length} files, deleted ${r.deleted.length} (${of}).`,
-    ...r.restored.map((p) => `  restore ${pathText(p)}`),
-    ...r.deleted.map((p) => `  delete  ${pathText(p)}`),
+    ...r.restored.map((p) => `  restore ${printable(p)}`),
+    ...r.deleted.map((p) => `  delete  ${printable(p)}`),
     ...r.conflicts.length === 0 ? [] : [
       `${r.forced ? "Overwrote" : "In conflict"} (changed by another session or a person after ${session}):`,
-      ...(r.forced ? overwritten : r.conflicts).map((p) => `  ${pathText(p)}`)
+      ...(r.forced ? overwritten : r.conflicts).map((p) => `  ${printable(p)}`)
     ],
-    ...leftAloneLines(r.leftAlone),
+    ...r.leftAlone.length === 0 ? [] : [
+      "Left alone (ignored now, skipped, or something else stands there):",
+      ...r.leftAlone.map((p) => `  ${printable(p)}`)
+    ],
     ...undo
   ];
   return { json: r, human: () => lines.join("\n") };
-}
-async function pathArgument(path2) {
-  if (path2.search(ESCAPED_BYTE) === -1) return path2;
-  if (await lstat13(path2).catch(() => null) !== null) return path2;
-  return path2.replace(
-    ESCAPED_BYTE,
-    (_, hex) => String.fromCharCode(56320 + Number.parseInt(hex, 16))
-  );
 }
 function upkeepText(error2) {
   const why = error2 instanceof Error ? error2.message : String(error2);
   return `the checkpoint was recorded, but packing or pruning the store failed: ${why}`;
 }
-var MARKERS2, HASH_FORMS, track, patch3, diff, diffFull, restore, revert, ESCAPED_BYTE, list3, gc, status, CHECKPOINT_COMMANDS;
+var MARKERS2, HASH_FORMS, track, patch3, diff, diffFull, restore, revert, list3, gc, status, CHECKPOINT_COMMANDS;
 var init_checkpoint2 = __esm({
   "src/cli/commands/checkpoint.ts"() {
     "use strict";
@@ -30431,7 +30365,6 @@ var init_checkpoint2 = __esm({
     init_ids();
     init_checkpoints2();
     init_errors();
-    init_text();
     init_output();
     init_spec();
     MARKERS2 = ["latest", "baseline", "safety"];
@@ -30461,7 +30394,7 @@ var init_checkpoint2 = __esm({
           human: () => [
             `Checkpoint ${result.hash} (${result.ref})`,
             ...result.skipped.map(
-              (s) => `  skipped ${pathText(s.path)}: ${s.reason}${s.size === null ? "" : ` (${s.size} bytes)`}`
+              (s) => `  skipped ${printable(s.path)}: ${s.reason}${s.size === null ? "" : ` (${s.size} bytes)`}`
             ),
             ...warnings.map((w) => `  warning: ${printable(w.message)}`)
           ].join("\n")
@@ -30483,7 +30416,7 @@ var init_checkpoint2 = __esm({
           json: result,
           human: () => result.files.length ? [
             `${result.files.length} files changed since checkpoint ${short(result.hash)}:`,
-            ...result.files.map(pathText)
+            ...result.files.map(printable)
           ].join("\n") : `Nothing changed since checkpoint ${short(result.hash)}.`
         };
       }
@@ -30537,7 +30470,6 @@ var init_checkpoint2 = __esm({
       options: {
         prompt: {
           type: "integer",
-          min: 1,
           valueName: "N",
           description: "put back the session's files as they were just before its N-th prompt"
         },
@@ -30572,10 +30504,6 @@ var init_checkpoint2 = __esm({
         for (const [option, given] of Object.entries(withPrompt))
           if (given === true && values.prompt === void 0)
             throw new UsageError(`--${option} goes with --prompt N`);
-        if (values.session === "")
-          throw new InvalidArgumentError('--session must not be empty; "checkpoint list" shows the sessions', {
-            details: { option: "--session" }
-          });
         const cp = await open7(ctx);
         if (values.prompt !== void 0)
           return restorePrompt(
@@ -30587,11 +30515,8 @@ var init_checkpoint2 = __esm({
         const result = await cp.restore(await resolveCheckpoint(cp, name2));
         return {
           json: result,
-          human: () => [
-            `Restored ${result.hash}.`,
-            ...leftAloneLines(result.leftAlone),
-            `Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
-          ].join("\n")
+          human: () => `Restored ${result.hash}.
+Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
         };
       }
     });
@@ -30599,7 +30524,7 @@ var init_checkpoint2 = __esm({
       name: "checkpoint revert",
       usage: "checkpoint revert HASH [PATH...]",
       summary: "Put back the given (default: all changed) files as they were at checkpoint HASH.",
-      description: `PATHs are relative to the workspace (-C); the workspace itself means every changed file. In a PATH, \\udcNN (NN from 80 to ff) stands for a byte of a name that is not UTF-8, as --json output writes it. A safety checkpoint is taken first; "checkpoint restore SAFETY" undoes it. ${HASH_FORMS}`,
+      description: `PATHs are relative to the workspace (-C). A safety checkpoint is taken first; "checkpoint restore SAFETY" undoes it. ${HASH_FORMS}`,
       options: {},
       positionals: { required: ["HASH"], rest: "PATH" },
       examples: ["checkpoint revert latest src/app.ts"],
@@ -30610,20 +30535,21 @@ var init_checkpoint2 = __esm({
           );
         const cp = await open7(ctx);
         const hash = await resolveCheckpoint(cp, name2);
-        const result = paths.length ? await cp.revert(hash, await Promise.all(paths.map((p) => pathArgument(resolve21(ctx.workspace, p))))) : await cp.revert(hash);
+        const result = paths.length ? await cp.revert(
+          hash,
+          paths.map((p) => resolve21(ctx.workspace, p))
+        ) : await cp.revert(hash);
         return {
           json: result,
           human: () => [
             `Reverted ${result.reverted.length} files, deleted ${result.deleted.length}.`,
-            ...result.reverted.map((p) => `  reverted ${pathText(p)}`),
-            ...result.deleted.map((p) => `  deleted  ${pathText(p)}`),
-            ...leftAloneLines(result.leftAlone),
+            ...result.reverted.map((p) => `  reverted ${printable(p)}`),
+            ...result.deleted.map((p) => `  deleted  ${printable(p)}`),
             `Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
           ].join("\n")
         };
       }
     });
-    ESCAPED_BYTE = /\\udc([89a-f][0-9a-f])/gi;
     list3 = defineCommand({
       name: "checkpoint list",
       usage: "checkpoint list",
@@ -31243,18 +31169,8 @@ async function checkpointFor(event, opts) {
 function labelOf(event, recordPrompts) {
   const head = `${event.event}${event.detail ? ` ${event.detail}` : ""}`;
   if (event.promptText === void 0) return head;
-  const text = recordPrompts ? event.promptText : collapsed(event.promptText, PROMPT_LABEL_CHARS);
+  const text = recordPrompts ? event.promptText : event.promptText.trim().replace(/\s+/g, " ");
   return `${head}: ${ellipsized(text, recordPrompts ? RECORDED_PROMPT_MAX : PROMPT_LABEL_CHARS)}`;
-}
-function collapsed(text, max) {
-  const words = [];
-  let length = 0;
-  const word2 = /\S+/g;
-  for (let m = word2.exec(text); m !== null && length <= max; m = word2.exec(text)) {
-    words.push(m[0]);
-    length += m[0].length + 1;
-  }
-  return words.join(" ");
 }
 function failure2(error2) {
   return {
@@ -31681,84 +31597,27 @@ var init_agents = __esm({
 });
 
 // src/hooks/lenient-json.ts
-function parseLenientJson(text) {
-  try {
-    return { value: JSON.parse(text), cut: false };
-  } catch (error2) {
-    if (!CONTROL2.test(text)) throw error2;
-    const fixed = repaired(text, STRING_KEEP);
-    return { value: JSON.parse(fixed.text), cut: fixed.cut };
-  }
-}
-function repaired(text, keep) {
-  const parts = [];
-  let copied = 0;
-  let cut2 = false;
-  for (let open9 = text.indexOf('"'); open9 >= 0; ) {
-    const start = open9 + 1;
-    const close = closingQuote(text, start);
-    const long = close - start > keep;
-    const body = text.slice(start, long ? cutAt(text, start, start + keep) : close);
-    if (long || CONTROL2.test(body)) {
-      parts.push(text.slice(copied, start), escapeControls(body));
-      copied = close;
-      cut2 ||= long;
+function escapeControlCharsInStrings(text) {
+  let out = "";
+  let inString = false;
+  let escaped = false;
+  for (const ch of text) {
+    const code2 = ch.charCodeAt(0);
+    if (inString && code2 < 32) {
+      out += `\\u${code2.toString(16).padStart(4, "0")}`;
+      escaped = false;
+      continue;
     }
-    if (close >= text.length) break;
-    open9 = text.indexOf('"', close + 1);
+    out += ch;
+    if (escaped) escaped = false;
+    else if (inString && ch === "\\") escaped = true;
+    else if (ch === '"') inString = !inString;
   }
-  parts.push(text.slice(copied));
-  return { text: parts.join(""), cut: cut2 };
+  return out;
 }
-function closingQuote(text, from) {
-  for (let q = text.indexOf('"', from); q >= 0; q = text.indexOf('"', q + 1)) {
-    let slashes = 0;
-    while (q - 1 - slashes >= from && text.charCodeAt(q - 1 - slashes) === BACKSLASH) slashes += 1;
-    if (slashes % 2 === 0) return q;
-  }
-  return text.length;
-}
-function cutAt(text, from, at) {
-  for (let b = at - 1; b >= Math.max(from, at - 5); b -= 1) {
-    if (text.charCodeAt(b) !== BACKSLASH) continue;
-    let before2 = 0;
-    while (b - 1 - before2 >= from && text.charCodeAt(b - 1 - before2) === BACKSLASH) before2 += 1;
-    if (before2 % 2 === 1) continue;
-    if (b + (text[b + 1] === "u" ? 6 : 2) > at) return b;
-    break;
-  }
-  const last = text.charCodeAt(at - 1);
-  return last >= 55296 && last <= 56319 ? at - 1 : at;
-}
-function escapeControls(body) {
-  let extra = 0;
-  for (let i = 0; i < body.length; i += 1) {
-    const c = body.charCodeAt(i);
-    if (c < 32) extra += SHORT[c] === void 0 ? 5 : 1;
-  }
-  const out = new Uint16Array(body.length + extra);
-  let o = 0;
-  for (let i = 0; i < body.length; i += 1) {
-    const c = body.charCodeAt(i);
-    if (c >= 32) out[o++] = c;
-    else {
-      out[o++] = BACKSLASH;
-      const short2 = SHORT[c];
-      if (short2 !== void 0) out[o++] = short2;
-      else for (const ch of `u00${HEX[c >> 4]}${HEX[c & 15]}`) out[o++] = ch.charCodeAt(0);
-    }
-  }
-  return Buffer.from(out.buffer, out.byteOffset, out.byteLength).toString("utf16le");
-}
-var STRING_KEEP, CONTROL2, BACKSLASH, SHORT, HEX;
 var init_lenient_json = __esm({
   "src/hooks/lenient-json.ts"() {
     "use strict";
-    STRING_KEEP = 256 * 1024;
-    CONTROL2 = /[\u0000-\u001f]/;
-    BACKSLASH = 92;
-    SHORT = { 8: 98, 9: 116, 10: 110, 12: 102, 13: 114 };
-    HEX = "0123456789abcdef";
   }
 });
 
@@ -31821,10 +31680,8 @@ async function checkpointOf(adapter, input, opts) {
   if (typeof input !== "string") return refuse("invalid", input.unreadable, opts.event);
   if (input.trim() === "") return refuse("ignored", "no event on stdin (empty input)", opts.event);
   let raw;
-  let cut2 = false;
   try {
-    if (adapter.lenientJson === true) ({ value: raw, cut: cut2 } = parseLenientJson(input));
-    else raw = JSON.parse(input);
+    raw = JSON.parse(adapter.lenientJson === true ? escapeControlCharsInStrings(input) : input);
   } catch (error2) {
     return refuse(
       "invalid",
@@ -31834,19 +31691,9 @@ async function checkpointOf(adapter, input, opts) {
   }
   const mapping = adapter.map(raw, { event: opts.event });
   if (!("mapped" in mapping)) return refuse(mapping.status, mapping.message, mapping.event, mapping.session);
-  const e = cut2 ? {
-    ...mapping.mapped,
-    note: `a string of the event longer than ${STRING_KEEP} characters was cut to them`
-  } : mapping.mapped;
+  const e = mapping.mapped;
   const here = opts.cwd ?? process.cwd();
   const cwd = adapter.hooksRunInRoot === true && e.cwd !== void 0 && isInside(here, resolve24(here, e.cwd)) ? here : e.cwd;
-  if (e.root === void 0 && cwd === void 0 && adapter.hooksRunInRoot !== true)
-    return refuse(
-      "ignored",
-      "no checkpoint: the event names no workspace (no workspace root, no cwd)",
-      e.event,
-      e.session
-    );
   const named2 = e.root ?? cwd ?? here;
   const project = adapter.projectDirVariable && (opts.env ?? process.env)[adapter.projectDirVariable];
   const inProject = e.root === void 0 && project && isInside(resolve24(project), resolve24(here, named2));
@@ -32196,7 +32043,7 @@ var require_quote = __commonJS({
 var require_parse = __commonJS({
   "node_modules/shell-quote/parse.js"(exports, module) {
     "use strict";
-    var CONTROL3 = (
+    var CONTROL2 = (
       /** @type {const} */
       "(?:" + /** @type {const} */
       [
@@ -32224,7 +32071,7 @@ var require_parse = __commonJS({
       ) + /** @type {const} */
       ")"
     );
-    var controlRE = new RegExp("^" + CONTROL3 + "$");
+    var controlRE = new RegExp("^" + CONTROL2 + "$");
     var META = (
       /** @type {const} */
       "|&;()<> \\t"
@@ -32323,7 +32170,7 @@ var require_parse = __commonJS({
       var BAREWORD = "(\\" + BS + `['"$\\` + BS + META + "]|\\$\\$|\\$(?!" + ANSI_C_QUOTE.slice(2) + `)|[^\\s'"$` + META + "])+";
       var DOUBLE_QUOTE = '"(?:\\' + BS + '[\\s\\S]|[^"\\' + BS + '])*"';
       var chunker = new RegExp([
-        "(" + CONTROL3 + ")",
+        "(" + CONTROL2 + ")",
         // control chars
         "(" + ANSI_C_QUOTE + "|" + BAREWORD + "|" + DOUBLE_QUOTE + "|" + SINGLE_QUOTE + ")+"
       ].join("|"), "g");
@@ -32792,7 +32639,7 @@ var init_hook_install = __esm({
 
 // src/hooks/install/install-record.ts
 import { createHash as createHash8 } from "node:crypto";
-import { lstat as lstat14, open as open8, readFile as readFile19, rm as rm21, rmdir as rmdir3 } from "node:fs/promises";
+import { lstat as lstat13, open as open8, readFile as readFile19, rm as rm21, rmdir as rmdir3 } from "node:fs/promises";
 import { dirname as dirname23, join as join46 } from "node:path";
 function recordPath(home, file) {
   return join46(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
@@ -32837,7 +32684,7 @@ function nextRecord(file, old, found, written, step) {
 async function missingDirs(dir) {
   const out = [];
   for (let at = dir; ; at = dirname23(at)) {
-    const exists4 = await lstat14(at).then(
+    const exists4 = await lstat13(at).then(
       () => true,
       (error2) => error2.code !== "ENOENT"
     );
@@ -33409,7 +33256,7 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, lstat as lstat15, readFile as readFile20, rm as rm22, stat as stat26 } from "node:fs/promises";
+import { chmod, lstat as lstat14, readFile as readFile20, rm as rm22, stat as stat26 } from "node:fs/promises";
 import { join as join48 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
@@ -33446,7 +33293,7 @@ async function assertDirectory(dir) {
   if (stats4 !== null && !stats4.isDirectory()) throw cannotUse(dir, "not a directory");
 }
 async function readHook(file) {
-  const stats4 = await lstat15(file).catch((error2) => {
+  const stats4 = await lstat14(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(file, errnoOf(error2), error2);
   });
@@ -34805,7 +34652,7 @@ var init_undo = __esm({
 });
 
 // src/hooks/install/install.ts
-import { lstat as lstat16, readFile as readFile21, rm as rm23 } from "node:fs/promises";
+import { lstat as lstat15, readFile as readFile21, rm as rm23 } from "node:fs/promises";
 import { dirname as dirname24 } from "node:path";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
@@ -34877,7 +34724,7 @@ async function recordAndWrite(home, target, found, text) {
 async function giveBack(home, target, found, plan) {
   const record3 = await readRecord3(home, target.file);
   if (found !== null && plan.changes.length > 0) {
-    const link2 = await lstat16(target.file).then(
+    const link2 = await lstat15(target.file).then(
       (st) => st.isSymbolicLink(),
       () => false
     );

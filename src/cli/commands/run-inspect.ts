@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DiffStats, Snapshot } from '../../../types/snapshot.js';
-import { SnapshotNotFoundError, UsageError } from '../../errors.js';
+import { SafeId, type DiffStats, type Snapshot } from '../../../types/snapshot.js';
+import { InvalidIdError, SnapshotNotFoundError, UsageError } from '../../errors.js';
 import type { Context } from '../context.js';
 import { assertSafeId } from '../../store/paths.js';
 import { paint, printable, short, storeWarning, table } from '../output.js';
@@ -177,7 +177,7 @@ async function statsFor(ctx: Context, runId: string | undefined, positionals: st
   const snapshotter = await ctx.snapshotter();
   if (from !== undefined && to !== undefined) return snapshotter.stats(ctx.workspace, from, to);
   let range: Snapshot[];
-  if (from !== undefined) range = [await snapshotter.getSnapshot(from)];
+  if (from !== undefined) range = [await snapshotter.getSnapshot(snapshotKey(from))];
   else if (runId !== undefined) range = await snapshotter.listByRun(runId);
   else
     throw new UsageError(
@@ -194,6 +194,16 @@ async function statsFor(ctx: Context, runId: string | undefined, positionals: st
     ctx.workspaceGiven ? ctx.workspace : first.workspace,
     first.beforeSha,
     last.afterSha,
+  );
+}
+
+/** One argument is a snapshot: one that cannot name a snapshot is more likely a revision given without TO. */
+function snapshotKey(key: string): string {
+  if (SafeId.safeParse(key).success) return key;
+  const shown = JSON.stringify(key.slice(0, 80));
+  throw new InvalidIdError(
+    `stats takes a snapshot id, two revisions FROM TO, or --run ID: ${shown} is no snapshot id; for a revision give both ends ("stats ${key.slice(0, 80)} HEAD")`,
+    { details: { value: key.slice(0, 200), what: 'snapshot id' } },
   );
 }
 
