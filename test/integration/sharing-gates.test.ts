@@ -71,6 +71,27 @@ describe('verdicts travel with push and fetch', () => {
     expect((await b.share.push({ workspace: b.dir })).updated).toEqual([]);
   });
 
+  it('a verdict whose check changed the workspace travels as the error it is', async () => {
+    w = world();
+    const a = w.machine('a');
+    const b = w.machine('b');
+    await runIterations(a, 'run-1', 1);
+    const g = await recordVerdict(a, 'run-1', 0, 'lint');
+    const changed = {
+      ...g,
+      verdict: 'error',
+      reason: 'GATE_TREE_MISMATCH: after the check ...',
+      workspaceChanged: true,
+    };
+    writeFileSync(new GateStore(a.home).path('run-1', g.id), JSON.stringify(changed));
+    await a.share.push({ workspace: a.dir });
+    expect(await b.share.fetch({ workspace: b.dir })).toMatchObject({ gates: 1, refused: [] });
+    expect(await new GateStore(b.home).load('run-1', g.id)).toMatchObject({
+      verdict: 'error',
+      workspaceChanged: true,
+    });
+  });
+
   it('without includeGateLogs the log stays home and only its digest travels', async () => {
     w = world();
     const a = w.machine('a');
