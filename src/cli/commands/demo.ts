@@ -4,7 +4,7 @@ import { defineCommand } from '../spec.js';
 
 export const DEMO_COMMAND = defineCommand({
   name: 'demo',
-  usage: 'demo',
+  usage: 'demo [--keep]',
   summary:
     'Run the main job end to end on a throwaway workspace and home (your ~/.agentgate is not touched).',
   description:

@@ -104,7 +104,7 @@ function traceText(t: Trace): string {
 
 const trace = defineCommand({
   name: 'trace',
-  usage: 'trace PATH [--rev REV] [-L START,END] [--format json|agent-trace]',
+  usage: 'trace PATH [--rev REV] [-L START,END] [--format json|agent-trace] [--run ID]...',
   summary:
     'For each line of a file: the run, iteration and snapshot that wrote it, and the newest verdict of each gate there (blame by iteration).',
   description:

@@ -59,7 +59,7 @@ function selection(
 
 const push = defineCommand({
   name: 'push',
-  usage: 'push [--run ID | --all] [--remote NAME|URL]',
+  usage: 'push [--run ID | --all] [--remote NAME|URL] [--anchors with|only|none]',
   summary: 'Publish runs under refs/agentgate/records/ with one git push; never forced.',
   description:
     'Default: every run of this workspace recorded on this machine, with its gate verdicts, and the verdicts recorded on this machine of runs fetched from elsewhere (their records and other verdicts stay where they came from: --run ID or --all publishes them). One ref per iteration and per verdict; a ref the remote already holds with other content is refused with PUSH_REJECTED and the others still land.',
@@ -84,7 +84,7 @@ const push = defineCommand({
 
 const fetch = defineCommand({
   name: 'fetch',
-  usage: 'fetch [--run ID | --all] [--remote NAME|URL]',
+  usage: 'fetch [--run ID | --all] [--remote NAME|URL] [--anchors with|only|none]',
   summary: 'Fetch run records from the remote (only what is new) and rebuild them in the local home.',
   description:
     'Every record is checked before it is used; refused records are listed with the reason. An anchor is kept only when it recomputes the same from the records and git here (with --run, only anchors naming that run).',
@@ -99,7 +99,7 @@ const fetch = defineCommand({
 
 const exportCommand = defineCommand({
   name: 'export',
-  usage: 'export [--run ID | --all] -o FILE',
+  usage: 'export [--run ID | --all] -o FILE [--anchors with|only|none]',
   summary:
     'Write runs (default: every run of this workspace recorded here, and the verdicts recorded here of runs fetched from elsewhere) as one git bundle file.',
   options: {
@@ -127,7 +127,7 @@ const exportCommand = defineCommand({
 
 const importCommand = defineCommand({
   name: 'import',
-  usage: 'import FILE',
+  usage: 'import FILE [--anchors with|only|none]',
   summary:
     'Verify a bundle written by "export", take its records into this repository and rebuild them in the local home.',
   description:
