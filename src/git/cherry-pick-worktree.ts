@@ -2,14 +2,16 @@
  * The throw-away linked worktree a cherry-pick onto another branch runs in: made in the temporary
  * directory, owned through a lock file beside it (`<dir>.lock`: our pid and start time), removed
  * afterwards. A pick killed there (SIGKILL gives no chance to clean up) leaves the checkout and its
- * registration in the repository (`git worktree list`); the next cherry-pick sweeps them.
+ * registration in the repository (`git worktree list`); the next cherry-pick sweeps them, and
+ * what a kill before or after the worktree's life left in the temp directory.
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { InvalidArgumentError } from '../errors.js';
 import { commonDir } from '../fs/git-locks.js';
 import { isProvablyDead, readOwner, withLock } from '../fs/lock.js';
+import { TEMP_SWEEP_AGE_MS } from '../fs/sweep.js';
 import { isInside, type Repo } from './repo.js';
 import { runGit } from './runner.js';
 
@@ -55,9 +57,16 @@ export async function withPickWorktree<T>(
  * Removes the pick worktrees registered in `repo` (any of its worktrees: the registrations live in
  * the common dir) whose owner is gone: a dead pid, or no owner at all (a version that kept none).
  * Only registrations of our own layout, `<tmp>/agentgate-pick-XXXXXX/agentgate-pick-XXXXXX`, are
- * looked at. Returns the removed worktrees' paths.
+ * looked at. Then the temp directory's unregistered leftovers (see sweepPickTemps). Returns the
+ * removed worktrees' paths.
  */
 export async function sweepPickWorktrees(repo: Repo): Promise<string[]> {
+  const removed = await sweepRegistered(repo);
+  await sweepPickTemps();
+  return removed;
+}
+
+async function sweepRegistered(repo: Repo): Promise<string[]> {
   const admin = join(await commonDir(repo.gitDir), 'worktrees');
   const removed: string[] = [];
   for (const name of await readdir(admin).catch(() => [] as string[])) {
@@ -73,6 +82,32 @@ export async function sweepPickWorktrees(repo: Repo): Promise<string[]> {
     removed.push(path);
   }
   return removed;
+}
+
+/**
+ * A pick killed before its worktree was registered or after it was removed leaves its directory or
+ * its lock in the temp directory: removed when the lock's owner is dead, or, with no lock, when
+ * older than any pick lasts. A directory still registered in another repository is that
+ * repository's next pick's to unregister (its checkout gone, the registration goes).
+ */
+async function sweepPickTemps(): Promise<void> {
+  const root = tmpdir();
+  const names = await readdir(root).catch(() => [] as string[]);
+  for (const name of names) {
+    const base = name.endsWith('.lock') ? name.slice(0, -'.lock'.length) : name;
+    if (!PICK_NAME.test(base) || (name === base && names.includes(`${name}.lock`))) continue;
+    const dir = join(root, base);
+    const owner = name === base ? null : await readOwner(join(root, name));
+    const gone = owner === null ? await olderThan(join(root, name)) : isProvablyDead(owner);
+    if (!gone) continue;
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    await rm(`${dir}.lock`, { force: true }).catch(() => undefined);
+  }
+}
+
+async function olderThan(path: string): Promise<boolean> {
+  const info = await stat(path).catch(() => null);
+  return info !== null && Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS;
 }
 
 /**

@@ -27,7 +27,8 @@ export interface CherryPickOptions {
  *
  * Onto the checked-out branch: the workspace must be clean and idle; branch, index and files move.
  * Onto any other branch: the workspace's files and index are never touched; the pick runs in a
- * throw-away linked worktree outside the workspace and the branch then moves by compare-and-swap.
+ * throw-away linked worktree outside the workspace and the branch then moves by compare-and-swap
+ * (src/git/cherry-pick-worktree.ts; the worktrees a killed pick left are swept first).
  * On a conflict nothing is left changed (no moved ref, no CHERRY_PICK_HEAD, no stray worktree) and
  * CHERRY_PICK_CONFLICT is thrown with `details.files`. Also throws DIRTY_WORKSPACE,
  * OPERATION_IN_PROGRESS, REVISION_NOT_FOUND, AMBIGUOUS_ID, CONCURRENT_UPDATE.
@@ -38,7 +39,7 @@ export async function cherryPick(repo: Repo, rev: string, opts: CherryPickOption
   const source = await getCommitInfo(repo, rev);
   const head = await readHead(repo);
   const ignore = opts.ignore ?? [];
-  // What a pick killed in its worktree left behind (callers hold our repository lock).
+  // What a pick killed in its worktree left behind (each worktree's owner is checked, not our lock).
   await sweepPickWorktrees(repo);
   if (ontoRef === null) return pickInWorkspace(repo, source, ignore);
   if (ontoRef === head.ref) return pickInWorkspace(repo, source, ignore);

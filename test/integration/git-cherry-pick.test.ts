@@ -212,11 +212,18 @@ describe('cherryPick', () => {
     rmSync(`${live}.lock`, { force: true });
   });
 
-  it('sweeps a killed pick whose checkout is already gone (a temp cleaner ran): its registration goes', async () => {
+  it('sweeps a killed pick whose checkout is already gone (a temp cleaner ran), and one killed before it registered', async () => {
     const { dir, add } = pickRepo();
     const temp = abandonedPick(dir, 'agentgate-pick-Gone01', { pid: await deadPid() });
     rmSync(temp, { recursive: true, force: true });
+    // Killed before its worktree was registered: a directory and its lock, nothing in the repository.
+    const unregistered = join(tmpdir(), 'agentgate-pick-Early1');
+    mkdirSync(unregistered);
+    const owner = { pid: await deadPid(), hostname: hostname(), createdAt: '', token: 'e'.repeat(24) };
+    writeFileSync(`${unregistered}.lock`, JSON.stringify(owner));
     await cherryPick(await openRepo(dir), add);
+    expect(existsSync(unregistered)).toBe(false);
+    expect(existsSync(`${unregistered}.lock`)).toBe(false);
     expect(worktrees(dir)).toEqual([dir]);
     expect(existsSync(join(dir, '.git', 'worktrees', 'agentgate-pick-Gone01'))).toBe(false);
     expect(existsSync(`${temp}.lock`)).toBe(false);
