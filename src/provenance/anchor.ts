@@ -110,8 +110,9 @@ function anchorFile(f: FileLink): AnchorFile {
   for (const claim of f.claims) {
     const counts = new Map<number, number>();
     for (const o of claim.origins) if (o !== null) counts.set(o, (counts.get(o) ?? 0) + 1);
-    // No line of the change is the run's (a deletion, a binary or empty file): the iteration that left the file so.
-    if (counts.size === 0) counts.set(claim.writer ?? claim.iteration.iteration, 0);
+    // No line of the change is the run's (a deletion, a binary or empty file): the iteration that
+    // left the file so (every claim has one then: the engine keeps no claim that is nobody's).
+    if (counts.size === 0 && claim.writer !== null) counts.set(claim.writer, 0);
     for (const [iteration, lines] of [...counts].sort(([a], [b]) => a - b))
       origins.push({ runId: claim.runId, iteration, lines });
   }

@@ -41,7 +41,8 @@ export interface CommitLinks {
   treeMatches: Iteration[];
 }
 
-const STRENGTH: Record<AnchorMethod, number> = {
+/** The methods, strongest first: what a file's `method` is, and which run's claim on a line `trace` names. */
+export const STRENGTH: Readonly<Record<AnchorMethod, number>> = {
   ancestry: 5,
   tree: 4,
   blob: 3,
@@ -284,24 +285,34 @@ function versions(
   return out;
 }
 
+/**
+ * Whether a claim says anything of the run: some line of the change is an iteration's, or an
+ * iteration (or the WIP commit) left the file as matched. A version that only a commit between
+ * iterations made (a person's) is nobody's, whatever tree or branch it reached.
+ */
+export function explains(claim: Pick<RunClaim, 'origins' | 'writer'>): boolean {
+  return claim.writer !== null || claim.origins.some((o) => o !== null);
+}
+
 function blobClaim(node: CommitNode, f: FileLink, r: RunReplay, brought: Set<string>): RunClaim | null {
   const blob = blobOf(f.file);
   let best: RunClaim | null = null;
   for (const v of versions(r, f.file.entry.path)) {
-    if (v.state.blob !== blob) continue;
+    // Content and mode: a person's chmod of the run's file is not the run's version of it.
+    if (v.state.blob !== blob || v.state.mode !== f.file.entry.dstMode) continue;
     const method: RunClaim['method'] = brought.has(v.commit.commit)
       ? 'ancestry'
       : v.commit.tree === node.tree
         ? 'tree'
         : 'blob';
-    if (best === null || STRENGTH[method] > STRENGTH[best.method])
-      best = {
-        runId: r.chain.runId,
-        method,
-        iteration: v.it,
-        origins: f.added.map((n) => v.state.origins[n - 1] ?? null),
-        writer: v.state.writer,
-      };
+    const claim = {
+      runId: r.chain.runId,
+      method,
+      iteration: v.it,
+      origins: f.added.map((n) => v.state.origins[n - 1] ?? null),
+      writer: v.state.writer,
+    };
+    if (explains(claim) && (best === null || STRENGTH[method] > STRENGTH[best.method])) best = claim;
   }
   return best;
 }
@@ -355,7 +366,7 @@ async function patchIdClaims(
     if (match === undefined) return;
     const state = r.states.get(match.it.iteration)?.get(f.file.entry.path);
     const theirs = addedLines(match.file.hunks);
-    f.claims.push({
+    const claim: RunClaim = {
       runId: r.chain.runId,
       method: (brought.get(l.node.commit) as Set<string>).has(match.it.after.commit)
         ? 'ancestry'
@@ -364,8 +375,10 @@ async function patchIdClaims(
       origins: f.added.map((_, k) =>
         theirs[k] === undefined ? null : (state?.origins[(theirs[k] as number) - 1] ?? null),
       ),
-      writer: match.it.iteration,
-    });
+      // From the run's start, the change may be a person's between iterations: the state says who.
+      writer: state?.writer ?? null,
+    };
+    if (explains(claim)) f.claims.push(claim);
   });
 }
 

@@ -10,6 +10,8 @@ import type { Hunk } from '../git/parsers/diff-stdin.js';
 export interface FileState {
   origins: ReadonlyArray<number | null>;
   blob: string | null | undefined;
+  /** The file's mode (`000000` when absent): a mode is part of what a version of the file is. */
+  mode: string;
   /** The iteration whose change left the file so (0: the WIP commit; null: a commit between iterations). */
   writer: number | null;
 }

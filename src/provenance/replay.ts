@@ -51,6 +51,9 @@ export function replayRun(chain: RunChain, diff: TreeDiff): RunStates {
   return out;
 }
 
+/** The mode git gives a file that is not there. */
+const ABSENT = '000000';
+
 /** The state after one diff: changed files get new origins (`origin` for the lines it adds), the rest are shared. */
 export function applyDiff(state: TreeState, files: readonly PairFile[], origin: number | null): TreeState {
   if (files.length === 0) return state;
@@ -58,12 +61,13 @@ export function applyDiff(state: TreeState, files: readonly PairFile[], origin: 
   const old = (p: string): ReadonlyArray<number | null> => state.get(p)?.origins ?? [];
   for (const { entry: e, hunks } of files) {
     const blob = isNullId(e.dstId) ? null : e.dstId;
+    const mode = e.dstMode;
     switch (e.status) {
       case 'D':
-        next.set(e.path, { origins: [], blob: null, writer: origin });
+        next.set(e.path, { origins: [], blob: null, mode, writer: origin });
         break;
       case 'A':
-        next.set(e.path, { origins: applyHunks([], hunks, origin), blob, writer: origin });
+        next.set(e.path, { origins: applyHunks([], hunks, origin), blob, mode, writer: origin });
         break;
       case 'T':
         // Two patches: the old content removed, the new one added whole.
@@ -74,6 +78,7 @@ export function applyDiff(state: TreeState, files: readonly PairFile[], origin: 
             origin,
           ),
           blob,
+          mode,
           writer: origin,
         });
         break;
@@ -82,13 +87,14 @@ export function applyDiff(state: TreeState, files: readonly PairFile[], origin: 
         next.set(e.path, {
           origins: applyHunks(old(e.oldPath ?? e.path), hunks, origin),
           blob,
+          mode,
           writer: origin,
         });
         if (e.status === 'R' && e.oldPath !== null)
-          next.set(e.oldPath, { origins: [], blob: null, writer: origin });
+          next.set(e.oldPath, { origins: [], blob: null, mode: ABSENT, writer: origin });
         break;
       default:
-        next.set(e.path, { origins: applyHunks(old(e.path), hunks, origin), blob, writer: origin });
+        next.set(e.path, { origins: applyHunks(old(e.path), hunks, origin), blob, mode, writer: origin });
     }
   }
   return next;

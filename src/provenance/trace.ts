@@ -9,7 +9,7 @@ import { assertRevisionSyntax, resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
 import type { BlameLine } from '../git/parsers/blame-porcelain.js';
 import { candidateSnapshots, readChains, type Iteration, type RunChain } from './candidates.js';
-import { linkCommits, type CommitLinks, type FileLink } from './engine.js';
+import { linkCommits, STRENGTH, type CommitLinks, type FileLink } from './engine.js';
 import { newestVerdicts } from './gates.js';
 import { treePath } from './tree-path.js';
 import type { RecordSources } from './sources.js';
@@ -33,6 +33,11 @@ interface LineOrigin {
   /** 0: the line comes from the run's WIP before commit. */
   iteration: number;
   others: string[];
+}
+
+/** A run's claim on a line, with how strongly the run explains the blamed commit's file. */
+interface Found extends LineOrigin {
+  strength: number;
 }
 
 /**
@@ -314,7 +319,11 @@ function addedIndex(file: FileLink): Map<number, number> {
   return index;
 }
 
-/** Of the runs whose iteration wrote the line, the one recorded last; the others are named too. */
+/**
+ * Of the runs whose iteration wrote the line, the one that explains the blamed commit most
+ * strongly (the run whose own commit blame names, by ancestry, before one matched by content),
+ * then the one recorded last; the others are named too.
+ */
 function originOf(
   at: { link: CommitLinks; filename: string } | undefined,
   filename: string,
@@ -325,20 +334,23 @@ function originOf(
   if (file === undefined) return null;
   const index = addedIndex(file).get(line) ?? -1;
   if (index < 0) return null;
-  const found: LineOrigin[] = [];
+  const found: Found[] = [];
   for (const claim of file.claims) {
     const iteration = claim.origins[index];
     if (iteration === null || iteration === undefined) continue;
     const it = runs
       .get(claim.runId)
       ?.iterations.find((i) => (iteration === 0 ? i.wip !== null : i.iteration === iteration));
-    if (it !== undefined) found.push({ it, iteration, others: [] });
+    if (it !== undefined) found.push({ it, iteration, others: [], strength: STRENGTH[claim.method] });
   }
-  if (found.length <= 1) return found[0] ?? null;
-  found.sort((a, b) => Date.parse(b.it.snapshot.createdAt) - Date.parse(a.it.snapshot.createdAt));
-  const best = found[0] as LineOrigin;
+  if (found.length === 0) return null;
+  found.sort(
+    (a, b) =>
+      b.strength - a.strength || Date.parse(b.it.snapshot.createdAt) - Date.parse(a.it.snapshot.createdAt),
+  );
+  const best = found[0] as Found;
   const others = [...new Set(found.map((f) => f.it.snapshot.runId))].filter(
     (r) => r !== best.it.snapshot.runId,
   );
-  return { ...best, others: others.sort() };
+  return { it: best.it, iteration: best.iteration, others: others.sort() };
 }

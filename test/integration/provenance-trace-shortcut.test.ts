@@ -128,13 +128,14 @@ describe('trace: the ancestry shortcut and the engine agree', () => {
     git(s.dir, ['merge', '--ff-only', '-q', 'agent-run-c']);
     const two = await bothWays(s, 'a.txt');
     expect(two.ranges.at(-1)?.origin?.runId).toBe('run-c');
-    // Two runs wrote the same lines: one fast-forwarded, the other merged; the newest is named.
+    // Two runs wrote the same lines: one fast-forwarded, the other merged. Blame names the
+    // fast-forwarded run's own commit: that run is named (ancestry before content), the other also.
     await run([{ 'dup.txt': lines('d', 2) }], { setup: s, runId: 'run-d' });
     await run([{ 'dup.txt': lines('d', 2) }], { setup: s, runId: 'run-e' });
     git(s.dir, ['merge', '--ff-only', '-q', 'agent-run-d']);
     git(s.dir, ['merge', '--no-ff', '-q', '-m', 'merge', 'agent-run-e']);
     const dup = await bothWays(s, 'dup.txt');
-    expect(dup.ranges.map((r) => [r.origin?.runId, r.alsoIn])).toEqual([['run-e', ['run-d']]]);
+    expect(dup.ranges.map((r) => [r.origin?.runId, r.alsoIn])).toEqual([['run-d', ['run-e']]]);
   });
 });
 

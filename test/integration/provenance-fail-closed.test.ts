@@ -1,0 +1,95 @@
+/**
+ * The audit fails closed and never guesses: a person's line, file or mode is never credited to a
+ * run, however the run's work reached main (squash, merge, fast-forward) or did not reach it.
+ */
+import { chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { computeAnchor } from '../../src/provenance/anchor.js';
+import { computeTrace } from '../../src/provenance/trace.js';
+import {
+  commitAll,
+  git,
+  lines,
+  recordRunsCleanedUp,
+  writeFiles,
+  type RunSetup,
+} from '../helpers/provenance.js';
+import { remove } from '../helpers/repo.js';
+
+const run = recordRunsCleanedUp();
+
+/** One more iteration of `runId` on its branch, on top of whatever the branch holds now. */
+async function iterate(s: RunSetup, files: Record<string, string>, runId = 'run-a'): Promise<void> {
+  git(s.dir, ['checkout', '-q', `agent-${runId}`]);
+  await s.snap.captureBeforeState(s.dir, { runId });
+  writeFiles(s.dir, files);
+  const iteration = s.snapshots.filter((x) => x.runId === runId).length + 1;
+  s.snapshots.push(await s.snap.captureAfterState(s.dir, null, { runId, iteration, taskPrompt: 't' }));
+  git(s.dir, ['checkout', '-q', 'main']);
+}
+
+const summary = (a: Awaited<ReturnType<typeof computeAnchor>>) =>
+  a.files.map((f) => [f.path, f.method, f.linesFromRuns, f.origins.map((o) => `${o.runId}#${o.iteration}`)]);
+
+describe("a person's commit between two iterations", () => {
+  async function between(): Promise<RunSetup> {
+    const s = await run([{ 'f.txt': 'a\na1\n' }], { base: { 'f.txt': 'a\n', 'old.txt': 'o\n' } });
+    git(s.dir, ['checkout', '-q', 'agent-run-a']);
+    writeFiles(s.dir, { 'person.txt': 'mine\n' });
+    remove(join(s.dir, 'old.txt'));
+    commitAll(s.dir, 'person between iterations');
+    git(s.dir, ['checkout', '-q', 'main']);
+    await iterate(s, { 'f.txt': 'a\na1\na2\n' });
+    return s;
+  }
+
+  it('is nobody’s in a squash, though the squash is the last iteration’s tree', async () => {
+    const s = await between();
+    git(s.dir, ['merge', '--squash', '-q', 'agent-run-a']);
+    const anchor = await computeAnchor(s.src, s.repo, commitAll(s.dir, 'squash'));
+    expect(anchor.treeMatch).toMatchObject({ runId: 'run-a', iteration: 2 });
+    expect(summary(anchor)).toEqual([
+      ['f.txt', 'tree', 2, ['run-a#1', 'run-a#2']],
+      ['old.txt', 'none', 0, []],
+      ['person.txt', 'none', 0, []],
+    ]);
+    expect(anchor.coverage.filesFromRuns).toBe(1);
+  });
+
+  it('is nobody’s in a merge that brings it in with the iterations', async () => {
+    const s = await between();
+    git(s.dir, ['merge', '-q', '--no-ff', '--no-edit', 'agent-run-a']);
+    const anchor = await computeAnchor(s.src, s.repo, 'HEAD');
+    expect(summary(anchor)).toEqual([
+      ['f.txt', 'ancestry', 2, ['run-a#1', 'run-a#2']],
+      ['old.txt', 'none', 0, []],
+      ['person.txt', 'none', 0, []],
+    ]);
+  });
+});
+
+describe("a person's mode change", () => {
+  it('of a file the run wrote is the person’s: no method, not counted', async () => {
+    const s = await run([{ 'run.sh': '#!/bin/sh\necho the agent wrote this\n' }]);
+    git(s.dir, ['merge', '-q', '--ff-only', 'agent-run-a']);
+    chmodSync(join(s.dir, 'run.sh'), 0o755);
+    const anchor = await computeAnchor(s.src, s.repo, commitAll(s.dir, 'chmod +x'));
+    expect(summary(anchor)).toEqual([['run.sh', 'none', 0, []]]);
+    expect(anchor.coverage.filesFromRuns).toBe(0);
+  });
+});
+
+describe('trace: two runs claim a line', () => {
+  it('the run whose own commit blame names wins over one that only matches its lines', async () => {
+    const body = `${lines('shared function body line', 6)}`;
+    const s = await run([{ 'a.txt': body }], { base: { 'a.txt': 'top\n' } });
+    // Run B, never merged and recorded later, wrote the same lines on its own branch.
+    await run([{ 'a.txt': `${body}b only\n` }], { setup: s, runId: 'run-b' });
+    git(s.dir, ['merge', '-q', '--ff-only', 'agent-run-a']);
+    const t = await computeTrace(s.src, s.repo, 'a.txt');
+    expect(t.ranges.map((r) => [r.start, r.end, r.origin?.runId ?? null, r.alsoIn])).toEqual([
+      [1, 6, 'run-a', ['run-b']],
+    ]);
+  });
+});
