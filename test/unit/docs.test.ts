@@ -3,7 +3,7 @@
  * contract's two set-up lines, and every relative link in it and in docs/ names a file that exists
  * and, with `#anchor`, a heading of that page (anchors as GitHub makes them).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -95,13 +95,24 @@ describe('links in the README and docs/', () => {
 });
 
 describe('reference tables that must follow the code', () => {
-  it('docs/errors.md names every error code the library can throw', () => {
+  it('docs/errors.md names every error code the library can throw and every code the CLI prints itself', () => {
     const codes = [
       ...readFileSync(join(ROOT, 'src', 'errors.ts'), 'utf8').matchAll(/code = '([A-Z_]+)'/g),
     ].map((m) => m[1] ?? '');
     expect(codes.length).toBeGreaterThan(40);
+    // The CLI's own: the catch-all of an unexpected failure (`report('INTERNAL', ...)`, serve's
+    // `{ code: 'INTERNAL' }`) and warnings (`{ code: 'UPKEEP_FAILED', ... }`).
+    const cli = readdirSync(join(ROOT, 'src', 'cli'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) => [
+        ...readFileSync(join(ROOT, 'src', 'cli', f), 'utf8').matchAll(
+          /(?:code: |report\(\s*)'([A-Z][A-Z_]+)'/g,
+        ),
+      ])
+      .map((m) => m[1] ?? '');
+    expect(cli).toEqual(expect.arrayContaining(['INTERNAL', 'UPKEEP_FAILED']));
     const page = readFileSync(join(ROOT, 'docs', 'errors.md'), 'utf8');
-    expect(codes.filter((code) => !page.includes(`\`${code}\``))).toEqual([]);
+    expect([...new Set([...codes, ...cli])].filter((code) => !page.includes(`\`${code}\``))).toEqual([]);
   });
 
   it('docs/ci.md describes every input and output of the Action (action.yml)', () => {
