@@ -123,4 +123,29 @@ describe('reference tables that must follow the code', () => {
     const names = [...Object.keys(action.inputs), ...Object.keys(action.outputs)];
     expect(names.filter((name) => !page.includes(`\`${name}\``))).toEqual([]);
   });
+
+  it("action.yml and docs/ci.md name the same modes for each of the Action's inputs", () => {
+    // "finish: ...", "finish and anchor: ...", "finish: ... anchor: ...": the modes an input is for.
+    const modesOf = (text: string): string[] =>
+      [
+        ...text
+          .replace(/`/g, '')
+          .matchAll(/(?:^|[.;] )((?:setup|finish|anchor)(?: and (?:setup|finish|anchor))*):/g),
+      ]
+        .flatMap((m) => (m[1] ?? '').split(' and '))
+        .sort();
+    const inputs = z
+      .object({ inputs: z.record(z.string(), z.object({ description: z.string() })) })
+      .parse(parseYaml(readFileSync(join(ROOT, 'action.yml'), 'utf8'))).inputs;
+    const rows = new Map<string, string[]>();
+    for (const [, names = '', meaning = ''] of readFileSync(join(ROOT, 'docs', 'ci.md'), 'utf8').matchAll(
+      /^\| (`[a-z-]+`(?: \/ `[a-z-]+`)*) \| [^|]* \| (.*) \|$/gm,
+    ))
+      for (const name of names.replace(/`/g, '').split(' / ')) rows.set(name, modesOf(meaning));
+    const differ = Object.entries(inputs)
+      .filter(([name]) => name !== 'mode')
+      .map(([name, { description }]) => [name, modesOf(description), rows.get(name)])
+      .filter(([, yml, doc]) => JSON.stringify(yml) !== JSON.stringify(doc));
+    expect(differ).toEqual([]);
+  });
 });
