@@ -273,7 +273,7 @@ var init_hook_agents = __esm({
   }
 });
 
-// node_modules/zod/v4/core/util.js
+// ../../work/main/node_modules/zod/v4/core/util.js
 var util_exports = {};
 __export(util_exports, {
   BIGINT_FORMAT_RANGES: () => BIGINT_FORMAT_RANGES,
@@ -1019,7 +1019,7 @@ function constantCatch(value) {
 }
 var Cached, EVALUATING, captureStackTrace, allowsEval, getParsedType, propertyKeyTypes, primitiveTypes, NUMBER_FORMAT_RANGES, BIGINT_FORMAT_RANGES, highSurrogate, Class, installing, broke, breaker, CONSTANT_CATCH;
 var init_util = __esm({
-  "node_modules/zod/v4/core/util.js"() {
+  "../../work/main/node_modules/zod/v4/core/util.js"() {
     init_core();
     Cached = class {
       constructor(getter) {
@@ -1134,7 +1134,7 @@ var init_util = __esm({
   }
 });
 
-// node_modules/zod/v4/core/core.js
+// ../../work/main/node_modules/zod/v4/core/core.js
 function newError(Definition) {
   const E = _E;
   if (E) {
@@ -1237,7 +1237,7 @@ function config(newConfig) {
 }
 var _a, _zodDesc, _E, $ZodAsyncError, globalConfig;
 var init_core = __esm({
-  "node_modules/zod/v4/core/core.js"() {
+  "../../work/main/node_modules/zod/v4/core/core.js"() {
     init_util();
     _zodDesc = { value: void 0, enumerable: false };
     _E = "captureStackTrace" in Error ? Error : null;
@@ -1251,7 +1251,7 @@ var init_core = __esm({
   }
 });
 
-// node_modules/zod/v4/core/errors.js
+// ../../work/main/node_modules/zod/v4/core/errors.js
 function _getMessage() {
   const internals = this._zod;
   internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
@@ -1262,7 +1262,7 @@ function _setMessage(value) {
 }
 var _messageDesc, _issuesDesc, _installedToString, initializer, $ZodError, $ZodRealError;
 var init_errors2 = __esm({
-  "node_modules/zod/v4/core/errors.js"() {
+  "../../work/main/node_modules/zod/v4/core/errors.js"() {
     init_core();
     init_util();
     _messageDesc = {
@@ -1303,7 +1303,7 @@ var init_errors2 = __esm({
   }
 });
 
-// node_modules/zod/v4/core/parse.js
+// ../../work/main/node_modules/zod/v4/core/parse.js
 function failure(Err, issues, ctx) {
   let error2;
   return {
@@ -1325,7 +1325,7 @@ function failure(Err, issues, ctx) {
 }
 var _parse, parse, _parseAsync, parseAsync, _safeParse, safeParse, _safeParseAsync, safeParseAsync;
 var init_parse = __esm({
-  "node_modules/zod/v4/core/parse.js"() {
+  "../../work/main/node_modules/zod/v4/core/parse.js"() {
     init_core();
     init_errors2();
     init_util();
@@ -1382,7 +1382,7 @@ var init_parse = __esm({
   }
 });
 
-// node_modules/zod/v4/core/regexes.js
+// ../../work/main/node_modules/zod/v4/core/regexes.js
 function anchor(source) {
   return new RegExp(`^${source}$`);
 }
@@ -1404,7 +1404,7 @@ function datetime(args) {
 }
 var duration, uuid, httpProtocol, dateSource, date, anyString, number, boolean;
 var init_regexes = __esm({
-  "node_modules/zod/v4/core/regexes.js"() {
+  "../../work/main/node_modules/zod/v4/core/regexes.js"() {
     duration = /^P(?:(\d+W)|(?!.*W)(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+([.,]\d+)?S)?)?)$/;
     uuid = (version2) => {
       if (!version2)
@@ -1420,10 +1420,10 @@ var init_regexes = __esm({
   }
 });
 
-// node_modules/zod/v4/core/checks.js
+// ../../work/main/node_modules/zod/v4/core/checks.js
 var $ZodCheck, _whenHasLength, numericOriginMap, $ZodCheckLessThan, $ZodCheckGreaterThan, $ZodCheckNumberFormat, $ZodCheckMaxLength, $ZodCheckMinLength, $ZodCheckStringFormat, $ZodCheckRegex;
 var init_checks = __esm({
-  "node_modules/zod/v4/core/checks.js"() {
+  "../../work/main/node_modules/zod/v4/core/checks.js"() {
     init_core();
     init_util();
     $ZodCheck = /* @__PURE__ */ $constructor("$ZodCheck", (inst, def) => {
@@ -1634,16 +1634,16 @@ var init_checks = __esm({
   }
 });
 
-// node_modules/zod/v4/core/doc.js
+// ../../work/main/node_modules/zod/v4/core/doc.js
 var init_doc = __esm({
-  "node_modules/zod/v4/core/doc.js"() {
+  "../../work/main/node_modules/zod/v4/core/doc.js"() {
   }
 });
 
-// node_modules/zod/v4/core/versions.js
+// ../../work/main/node_modules/zod/v4/core/versions.js
 var version;
 var init_versions = __esm({
-  "node_modules/zod/v4/core/versions.js"() {
+  "../../work/main/node_modules/zod/v4/core/versions.js"() {
     version = {
       major: 4,
       minor: 6,
@@ -1652,7 +1652,7 @@ var init_versions = __esm({
   }
 });
 
-// node_modules/zod/v4/core/schemas.js
+// ../../work/main/node_modules/zod/v4/core/schemas.js
 async function validateAsync(inst, value) {
   const ctx = { async: true };
   return toStandardResult(await inst._zod.run({ value, issues: [] }, ctx), ctx);
@@ -1909,7 +1909,7 @@ function handleRefineResult(result, payload, input, inst) {
 }
 var $ZodType, toStandardResult, $ZodString, $ZodStringFormat, $ZodUUID, URL_BAD_FORMAT, URL_UNPARSEABLE, asciiTabOrNewline, $ZodURL, $ZodISODateTime, $ZodISODate, $ZodISOTime, $ZodISODuration, $ZodNumber, $ZodNumberFormat, $ZodBoolean, $ZodUnknown, $ZodNever, arraySize, $ZodArray, NO_SYMBOL_KEYS, $ZodObject, $ZodUnion, $ZodRecord, $ZodEnum, $ZodLiteral, $ZodOptional, $ZodNullable, $ZodDefault, $ZodCatch, $ZodCustom;
 var init_schemas = __esm({
-  "node_modules/zod/v4/core/schemas.js"() {
+  "../../work/main/node_modules/zod/v4/core/schemas.js"() {
     init_checks();
     init_core();
     init_regexes();
@@ -2679,13 +2679,13 @@ var init_schemas = __esm({
   }
 });
 
-// node_modules/zod/v4/core/memoizer.js
+// ../../work/main/node_modules/zod/v4/core/memoizer.js
 var init_memoizer = __esm({
-  "node_modules/zod/v4/core/memoizer.js"() {
+  "../../work/main/node_modules/zod/v4/core/memoizer.js"() {
   }
 });
 
-// node_modules/zod/v4/locales/en.js
+// ../../work/main/node_modules/zod/v4/locales/en.js
 function en_default() {
   return {
     localeError: error()
@@ -2693,7 +2693,7 @@ function en_default() {
 }
 var error;
 var init_en = __esm({
-  "node_modules/zod/v4/locales/en.js"() {
+  "../../work/main/node_modules/zod/v4/locales/en.js"() {
     init_util();
     error = () => {
       const Sizable = {
@@ -2816,19 +2816,19 @@ var init_en = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/index.js
+// ../../work/main/node_modules/zod/v4/locales/index.js
 var init_locales = __esm({
-  "node_modules/zod/v4/locales/index.js"() {
+  "../../work/main/node_modules/zod/v4/locales/index.js"() {
   }
 });
 
-// node_modules/zod/v4/core/registries.js
+// ../../work/main/node_modules/zod/v4/core/registries.js
 function registry() {
   return new $ZodRegistry();
 }
 var _a2, $ZodRegistry, globalRegistry;
 var init_registries = __esm({
-  "node_modules/zod/v4/core/registries.js"() {
+  "../../work/main/node_modules/zod/v4/core/registries.js"() {
     $ZodRegistry = class {
       constructor() {
         this._map = /* @__PURE__ */ new WeakMap();
@@ -2874,13 +2874,13 @@ var init_registries = __esm({
   }
 });
 
-// node_modules/zod/v4/core/compile.js
+// ../../work/main/node_modules/zod/v4/core/compile.js
 var init_compile = __esm({
-  "node_modules/zod/v4/core/compile.js"() {
+  "../../work/main/node_modules/zod/v4/core/compile.js"() {
   }
 });
 
-// node_modules/zod/v4/core/api.js
+// ../../work/main/node_modules/zod/v4/core/api.js
 function snapshotChecks(def) {
   if (def.checks)
     def.checks = [...def.checks];
@@ -2949,10 +2949,6 @@ function _isoDuration(Class2, params) {
     check: "string_format",
     ...normalizeParams(params)
   });
-}
-// @__NO_SIDE_EFFECTS__
-function _number(Class2, params) {
-  return new Class2(snapshotChecks({ type: "number", checks: [], ...normalizeParams(params) }));
 }
 // @__NO_SIDE_EFFECTS__
 function _int(Class2, params) {
@@ -3056,27 +3052,27 @@ function _refine(Class2, fn, _params) {
   return schema;
 }
 var init_api = __esm({
-  "node_modules/zod/v4/core/api.js"() {
+  "../../work/main/node_modules/zod/v4/core/api.js"() {
     init_checks();
     init_util();
   }
 });
 
-// node_modules/zod/v4/core/to-json-schema.js
+// ../../work/main/node_modules/zod/v4/core/to-json-schema.js
 var init_to_json_schema = __esm({
-  "node_modules/zod/v4/core/to-json-schema.js"() {
+  "../../work/main/node_modules/zod/v4/core/to-json-schema.js"() {
   }
 });
 
-// node_modules/zod/v4/core/json-schema.js
+// ../../work/main/node_modules/zod/v4/core/json-schema.js
 var init_json_schema = __esm({
-  "node_modules/zod/v4/core/json-schema.js"() {
+  "../../work/main/node_modules/zod/v4/core/json-schema.js"() {
   }
 });
 
-// node_modules/zod/v4/core/index.js
+// ../../work/main/node_modules/zod/v4/core/index.js
 var init_core2 = __esm({
-  "node_modules/zod/v4/core/index.js"() {
+  "../../work/main/node_modules/zod/v4/core/index.js"() {
     init_core();
     init_parse();
     init_errors2();
@@ -3096,14 +3092,14 @@ var init_core2 = __esm({
   }
 });
 
-// node_modules/zod/v4/mini/parse.js
+// ../../work/main/node_modules/zod/v4/mini/parse.js
 var init_parse2 = __esm({
-  "node_modules/zod/v4/mini/parse.js"() {
+  "../../work/main/node_modules/zod/v4/mini/parse.js"() {
     init_core2();
   }
 });
 
-// node_modules/zod/v4/mini/schemas.js
+// ../../work/main/node_modules/zod/v4/mini/schemas.js
 // @__NO_SIDE_EFFECTS__
 function string2(params) {
   return _string(ZodMiniString, params);
@@ -3115,10 +3111,6 @@ function uuid2(params) {
 // @__NO_SIDE_EFFECTS__
 function url(params) {
   return _url(ZodMiniURL, params);
-}
-// @__NO_SIDE_EFFECTS__
-function number2(params) {
-  return _number(ZodMiniNumber, params);
 }
 function int(params) {
   return _int(ZodMiniNumberFormat, params);
@@ -3253,7 +3245,7 @@ function refine(fn, _params = {}) {
 }
 var ZodMiniType, ZodMiniString, ZodMiniStringFormat, ZodMiniUUID, ZodMiniURL, ZodMiniNumber, ZodMiniNumberFormat, ZodMiniBoolean, ZodMiniUnknown, ZodMiniNever, ZodMiniArray, ZodMiniObject, ZodMiniUnion, ZodMiniRecord, ZodMiniEnum, ZodMiniLiteral, ZodMiniOptional, ZodMiniNullable, ZodMiniDefault, ZodMiniCatch, ZodMiniCustom;
 var init_schemas2 = __esm({
-  "node_modules/zod/v4/mini/schemas.js"() {
+  "../../work/main/node_modules/zod/v4/mini/schemas.js"() {
     init_core2();
     init_util();
     init_parse2();
@@ -3392,14 +3384,14 @@ var init_schemas2 = __esm({
   }
 });
 
-// node_modules/zod/v4/mini/checks.js
+// ../../work/main/node_modules/zod/v4/mini/checks.js
 var init_checks2 = __esm({
-  "node_modules/zod/v4/mini/checks.js"() {
+  "../../work/main/node_modules/zod/v4/mini/checks.js"() {
     init_core2();
   }
 });
 
-// node_modules/zod/v4/mini/iso.js
+// ../../work/main/node_modules/zod/v4/mini/iso.js
 var iso_exports = {};
 __export(iso_exports, {
   ZodMiniISODate: () => ZodMiniISODate,
@@ -3429,7 +3421,7 @@ function duration2(params) {
 }
 var ZodMiniISODateTime, ZodMiniISODate, ZodMiniISOTime, ZodMiniISODuration;
 var init_iso = __esm({
-  "node_modules/zod/v4/mini/iso.js"() {
+  "../../work/main/node_modules/zod/v4/mini/iso.js"() {
     init_core2();
     init_schemas2();
     ZodMiniISODateTime = /* @__PURE__ */ $constructor("ZodMiniISODateTime", (inst, def) => {
@@ -3451,15 +3443,15 @@ var init_iso = __esm({
   }
 });
 
-// node_modules/zod/v4/mini/coerce.js
+// ../../work/main/node_modules/zod/v4/mini/coerce.js
 var init_coerce = __esm({
-  "node_modules/zod/v4/mini/coerce.js"() {
+  "../../work/main/node_modules/zod/v4/mini/coerce.js"() {
   }
 });
 
-// node_modules/zod/v4/mini/external.js
+// ../../work/main/node_modules/zod/v4/mini/external.js
 var init_external = __esm({
-  "node_modules/zod/v4/mini/external.js"() {
+  "../../work/main/node_modules/zod/v4/mini/external.js"() {
     init_core2();
     init_parse2();
     init_schemas2();
@@ -3471,9 +3463,9 @@ var init_external = __esm({
   }
 });
 
-// node_modules/zod/mini/index.js
+// ../../work/main/node_modules/zod/mini/index.js
 var init_mini = __esm({
-  "node_modules/zod/mini/index.js"() {
+  "../../work/main/node_modules/zod/mini/index.js"() {
     init_external();
   }
 });
@@ -3506,8 +3498,8 @@ var init_zod = __esm({
 });
 
 // types/duration.ts
-function timeoutProblem(ms, what2, min = 1) {
-  return Number.isInteger(ms) && ms >= min && ms <= MAX_DURATION_MS ? null : `${what2} must be a whole number of milliseconds from ${min} to ${MAX_DURATION_MS} (about 24.8 days), not ${ms}`;
+function timeoutProblem(ms, what, min = 1) {
+  return Number.isInteger(ms) && ms >= min && ms <= MAX_DURATION_MS ? null : `${what} must be a whole number of milliseconds from ${min} to ${MAX_DURATION_MS} (about 24.8 days), not ${ms}`;
 }
 var MAX_DURATION_MS, DurationMs, TimeoutMs;
 var init_duration = __esm({
@@ -4567,35 +4559,12 @@ var init_snapshot = __esm({
   }
 });
 
-// src/fs/home-dir.ts
-import { homedir, userInfo } from "node:os";
-import { isAbsolute } from "node:path";
-function accountHome() {
-  const fromEnv = homedir();
-  if (isAbsolute(fromEnv)) return fromEnv;
-  let account = "";
-  try {
-    account = userInfo().homedir;
-  } catch {
-  }
-  if (isAbsolute(account)) return account;
-  throw new ConfigInvalidError(
-    `the home directory is unknown (HOME is ${fromEnv === "" ? "empty" : `not absolute: ${JSON.stringify(fromEnv)}`} and the account names none); set HOME, or AGENTGATE_HOME and --home`,
-    { details: { HOME: fromEnv } }
-  );
-}
-var init_home_dir = __esm({
-  "src/fs/home-dir.ts"() {
-    "use strict";
-    init_errors();
-  }
-});
-
 // src/store/paths.ts
+import { homedir } from "node:os";
 import { join as join2, resolve as resolve2 } from "node:path";
 function resolveHome(explicit) {
   const chosen = explicit ?? process.env.AGENTGATE_HOME;
-  return chosen ? resolve2(chosen) : join2(accountHome(), ".agentgate");
+  return chosen ? resolve2(chosen) : join2(homedir(), ".agentgate");
 }
 function layout(home) {
   return {
@@ -4612,12 +4581,12 @@ function layout(home) {
     config: join2(home, "config.yaml")
   };
 }
-function assertSafeId(value, what2) {
+function assertSafeId(value, what) {
   const parsed = SafeId.safeParse(value);
   if (!parsed.success) {
     const reason = parsed.error.issues[0]?.message ?? "invalid";
-    throw new InvalidIdError(`${what2} ${JSON.stringify(value.slice(0, 80))} is not allowed: ${reason}`, {
-      details: { value: value.slice(0, 200), what: what2 }
+    throw new InvalidIdError(`${what} ${JSON.stringify(value.slice(0, 80))} is not allowed: ${reason}`, {
+      details: { value: value.slice(0, 200), what }
     });
   }
   return value;
@@ -4645,7 +4614,6 @@ var init_paths = __esm({
     "use strict";
     init_snapshot();
     init_errors();
-    init_home_dir();
   }
 });
 
@@ -4660,7 +4628,7 @@ async function statsFor(ctx, runId, positionals) {
   const snapshotter = await ctx.snapshotter();
   if (from !== void 0 && to !== void 0) return snapshotter.stats(ctx.workspace, from, to);
   let range;
-  if (from !== void 0) range = [await snapshotter.getSnapshot(from)];
+  if (from !== void 0) range = [await snapshotter.getSnapshot(snapshotKey(from))];
   else if (runId !== void 0) range = await snapshotter.listByRun(runId);
   else
     throw new UsageError(
@@ -4679,10 +4647,19 @@ async function statsFor(ctx, runId, positionals) {
     last.afterSha
   );
 }
+function snapshotKey(key) {
+  if (SafeId.safeParse(key).success) return key;
+  const shown = JSON.stringify(key.slice(0, 80));
+  throw new InvalidIdError(
+    `stats takes a snapshot id, two revisions FROM TO, or --run ID: ${shown} is no snapshot id; for a revision give both ends ("stats ${key.slice(0, 80)} HEAD")`,
+    { details: { value: key.slice(0, 200), what: "snapshot id" } }
+  );
+}
 var show, list, runs, patch, stats, del, cherryPick, INSPECT_COMMANDS;
 var init_run_inspect = __esm({
   "src/cli/commands/run-inspect.ts"() {
     "use strict";
+    init_snapshot();
     init_errors();
     init_paths();
     init_output();
@@ -4882,7 +4859,7 @@ var init_run_inspect = __esm({
 
 // src/fs/git-locks.ts
 import { readdir, readFile as readFile2, readlink as readlink2, realpath, rm as rm3, stat as stat3 } from "node:fs/promises";
-import { isAbsolute as isAbsolute2, join as join4, resolve as resolve3, sep } from "node:path";
+import { isAbsolute, join as join4, resolve as resolve3, sep } from "node:path";
 async function removeOrphanedGitLocks(o) {
   if (!Number.isFinite(o.ownerSince)) return [];
   const common = await commonDir(o.gitDir);
@@ -4912,7 +4889,7 @@ async function removeLockOlderThan(path2, olderThanMs) {
 async function commonDir(gitDir) {
   const named2 = (await readFile2(join4(gitDir, "commondir"), "utf8").catch(() => "")).trim();
   if (named2 === "") return gitDir;
-  return isAbsolute2(named2) ? named2 : join4(gitDir, named2);
+  return isAbsolute(named2) ? named2 : join4(gitDir, named2);
 }
 async function removeAbandonedLock(path2, repository, waitMs) {
   const repo = {
@@ -4978,10 +4955,10 @@ var init_git_locks = __esm({
 
 // src/fs/inside.ts
 import { lstat as lstat2, realpath as realpath2 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute3, join as join5, relative, sep as sep2 } from "node:path";
+import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute2, join as join5, relative, sep as sep2 } from "node:path";
 function isInside(parent, child) {
   const rel = relative(parent, child);
-  return rel === "" || !rel.startsWith("..") && !isAbsolute3(rel);
+  return rel === "" || !rel.startsWith("..") && !isAbsolute2(rel);
 }
 async function realPathOf(path2) {
   const real = await realpath2(path2).catch(() => null);
@@ -5017,7 +4994,7 @@ var init_inside = __esm({
 });
 
 // src/git/hardening.ts
-import { isAbsolute as isAbsolute4, join as join6 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join6 } from "node:path";
 function parseConfigEntries(out) {
   return out.split("\0").filter((record3) => record3 !== "").map((record3) => {
     const nl = record3.indexOf("\n");
@@ -5069,7 +5046,7 @@ function buildEnv(identity, indexFile) {
 }
 function userConfigFiles(env = process.env) {
   const home = env.HOME ?? "";
-  const xdg = env.XDG_CONFIG_HOME && isAbsolute4(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join6(home, ".config");
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute3(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join6(home, ".config");
   const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === "" ? [] : [join6(xdg, "git", "config"), join6(home, ".gitconfig")];
   return { system: env.GIT_CONFIG_NOSYSTEM ? [] : ["/etc/gitconfig"], global };
 }
@@ -5364,10 +5341,10 @@ function locationArgs(opts) {
   return out;
 }
 function gitFailure(args, exitCode, stderr, details) {
-  const what2 = `git ${args.slice(0, 3).join(" ")}`;
+  const what = `git ${args.slice(0, 3).join(" ")}`;
   if (/No space left on device|ENOSPC|Disk quota exceeded|Out of diskspace/i.test(stderr)) {
     return new DiskFullError(
-      `${what2} ran out of disk space; free space (or raise the quota) where the repository and the agentgate home live, then retry: nothing was recorded`,
+      `${what} ran out of disk space; free space (or raise the quota) where the repository and the agentgate home live, then retry: nothing was recorded`,
       { details }
     );
   }
@@ -5390,12 +5367,12 @@ function gitFailure(args, exitCode, stderr, details) {
   }
   if (/lazy fetching disabled|promisor remote|could not fetch .* from promisor/i.test(stderr)) {
     return new ObjectMissingError(
-      `${what2} needs objects this partial clone does not have, and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry`,
+      `${what} needs objects this partial clone does not have, and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry`,
       { details }
     );
   }
   const reason = stderr.split("\n").slice(-3).join(" ") || "no message";
-  return new GitFailedError(`${what2} failed (exit ${exitCode}): ${reason}`, { details });
+  return new GitFailedError(`${what} failed (exit ${exitCode}): ${reason}`, { details });
 }
 function errnoText(cause) {
   const code2 = cause.code;
@@ -5943,8 +5920,8 @@ var init_z_tokens = __esm({
     "use strict";
     init_errors();
     ZTokens = class {
-      constructor(output, what2) {
-        this.what = what2;
+      constructor(output, what) {
+        this.what = what;
         this.fields = output === "" ? [] : output.split("\0");
         if (this.fields.length > 0 && this.fields.pop() !== "")
           throw this.malformed("output does not end with NUL");
@@ -7217,8 +7194,8 @@ function processStartTime(pid) {
 }
 function processStat(pid) {
   try {
-    const stat27 = readFileSync2(`/proc/${pid}/stat`, "utf8");
-    const fields = stat27.slice(stat27.lastIndexOf(")") + 2).split(" ");
+    const stat28 = readFileSync2(`/proc/${pid}/stat`, "utf8");
+    const fields = stat28.slice(stat28.lastIndexOf(")") + 2).split(" ");
     const [state, startTime] = [fields[0], fields[19]];
     return state === void 0 || startTime === void 0 ? null : { state, startTime };
   } catch {
@@ -7325,38 +7302,38 @@ var init_sweep = __esm({
 // src/store/json-file.ts
 import { readdir as readdir4, readFile as readFile5 } from "node:fs/promises";
 import { join as join9 } from "node:path";
-function corruptFile(path2, what2, reason, cause) {
+function corruptFile(path2, what, reason, cause) {
   return new StoreCorruptError(
-    `${path2} is not a valid ${what2}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
+    `${path2} is not a valid ${what}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
     { cause, details: { path: path2, reason } }
   );
 }
-async function readJsonFile(path2, schema, what2) {
-  const text = await readJsonText(path2, what2);
-  return text === null ? null : parseJsonText(path2, text, schema, what2);
+async function readJsonFile(path2, schema, what) {
+  const text = await readJsonText(path2, what);
+  return text === null ? null : parseJsonText(path2, text, schema, what);
 }
-async function readJsonText(path2, what2) {
+async function readJsonText(path2, what) {
   try {
     return await readFile5(path2, "utf8");
   } catch (cause) {
     if (cause.code === "ENOENT") return null;
-    throw corruptFile(path2, what2, `unreadable (${errnoOf(cause)})`, cause);
+    throw corruptFile(path2, what, `unreadable (${errnoOf(cause)})`, cause);
   }
 }
-function parseJsonText(path2, text, schema, what2) {
+function parseJsonText(path2, text, schema, what) {
   let raw;
   try {
     raw = JSON.parse(text);
   } catch (cause) {
     throw corruptFile(
       path2,
-      what2,
+      what,
       `invalid JSON (${cause instanceof Error ? cause.message : String(cause)}; truncated?)`,
       cause
     );
   }
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw corruptFile(path2, what2, describeIssues(parsed.error.issues), parsed.error);
+  if (!parsed.success) throw corruptFile(path2, what, describeIssues(parsed.error.issues), parsed.error);
   return parsed.data;
 }
 function describeIssues(issues) {
@@ -7379,7 +7356,7 @@ async function mapLimit(items, fn, limit = 32) {
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
-async function loadAll(dir, what2, load) {
+async function loadAll(dir, what, load) {
   const items = [];
   const problems = [];
   await mapLimit(await listJsonNames(dir), async (name2) => {
@@ -7387,16 +7364,16 @@ async function loadAll(dir, what2, load) {
       const item = await load(name2);
       if (item !== null) items.push(item);
     } catch (error2) {
-      problems.push(asStoreProblem(error2, join9(dir, `${name2}.json`), what2));
+      problems.push(asStoreProblem(error2, join9(dir, `${name2}.json`), what));
     }
   });
   problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
   return { items, problems };
 }
-function asStoreProblem(error2, path2, what2) {
+function asStoreProblem(error2, path2, what) {
   if (error2 instanceof StoreCorruptError) return error2;
   if (error2 instanceof InvalidIdError)
-    return corruptFile(path2, what2, "its file name is not a valid id", error2);
+    return corruptFile(path2, what, "its file name is not a valid id", error2);
   throw error2;
 }
 var init_json_file = __esm({
@@ -8261,12 +8238,13 @@ function applyDiff(state, files, origin) {
   const old = (p) => state.get(p)?.origins ?? [];
   for (const { entry: e, hunks } of files) {
     const blob = isNullId(e.dstId) ? null : e.dstId;
+    const mode = e.dstMode;
     switch (e.status) {
       case "D":
-        next.set(e.path, { origins: [], blob: null, writer: origin });
+        next.set(e.path, { origins: [], blob: null, mode, writer: origin });
         break;
       case "A":
-        next.set(e.path, { origins: applyHunks([], hunks, origin), blob, writer: origin });
+        next.set(e.path, { origins: applyHunks([], hunks, origin), blob, mode, writer: origin });
         break;
       case "T":
         next.set(e.path, {
@@ -8276,6 +8254,7 @@ function applyDiff(state, files, origin) {
             origin
           ),
           blob,
+          mode,
           writer: origin
         });
         break;
@@ -8284,22 +8263,25 @@ function applyDiff(state, files, origin) {
         next.set(e.path, {
           origins: applyHunks(old(e.oldPath ?? e.path), hunks, origin),
           blob,
+          mode,
           writer: origin
         });
         if (e.status === "R" && e.oldPath !== null)
-          next.set(e.oldPath, { origins: [], blob: null, writer: origin });
+          next.set(e.oldPath, { origins: [], blob: null, mode: ABSENT, writer: origin });
         break;
       default:
-        next.set(e.path, { origins: applyHunks(old(e.path), hunks, origin), blob, writer: origin });
+        next.set(e.path, { origins: applyHunks(old(e.path), hunks, origin), blob, mode, writer: origin });
     }
   }
   return next;
 }
+var ABSENT;
 var init_replay = __esm({
   "src/provenance/replay.ts"() {
     "use strict";
     init_ids2();
     init_lines();
+    ABSENT = "000000";
   }
 });
 
@@ -8449,32 +8431,35 @@ function versions(r, path2) {
   }
   return out;
 }
+function explains(claim2) {
+  return claim2.writer !== null || claim2.origins.some((o) => o !== null);
+}
 function blobClaim(node, f, r, brought) {
   const blob = blobOf(f.file);
   let best = null;
   for (const v of versions(r, f.file.entry.path)) {
-    if (v.state.blob !== blob) continue;
+    if (v.state.blob !== blob || v.state.mode !== f.file.entry.dstMode) continue;
     const method = brought.has(v.commit.commit) ? "ancestry" : v.commit.tree === node.tree ? "tree" : "blob";
-    if (best === null || STRENGTH[method] > STRENGTH[best.method])
-      best = {
-        runId: r.chain.runId,
-        method,
-        iteration: v.it,
-        origins: f.added.map((n) => v.state.origins[n - 1] ?? null),
-        writer: v.state.writer
-      };
+    const claim2 = {
+      runId: r.chain.runId,
+      method,
+      iteration: v.it,
+      origins: f.added.map((n) => v.state.origins[n - 1] ?? null),
+      writer: v.state.writer
+    };
+    if (explains(claim2) && (best === null || STRENGTH[method] > STRENGTH[best.method])) best = claim2;
   }
   return best;
 }
 async function patchIdClaims(repo, links, replays, paths, brought) {
-  const open9 = links.flatMap(
+  const open8 = links.flatMap(
     (l) => l.files.flatMap(
       (f) => replays.filter((r) => !f.claims.some((c) => c.runId === r.chain.runId)).map((r) => ({ l, f, r }))
     )
   );
-  if (open9.length === 0) return;
+  if (open8.length === 0) return;
   const pairs = /* @__PURE__ */ new Map();
-  for (const { r } of open9) {
+  for (const { r } of open8) {
     const first = r.chain.iterations[0];
     const starts = [first.wip?.base.tree ?? first.before.tree, ...first.wip ? [first.wip.commit.tree] : []];
     for (const it of r.chain.iterations)
@@ -8489,11 +8474,11 @@ async function patchIdClaims(repo, links, replays, paths, brought) {
   const idLength = (links[0]?.node.commit ?? "").length || 40;
   const ids = await patchIds(
     repo,
-    [...open9.map((o) => o.f.file.patch), ...runFiles.map((x) => x.file.patch)],
+    [...open8.map((o) => o.f.file.patch), ...runFiles.map((x) => x.file.patch)],
     idLength
   );
-  const runIds = runFiles.map((x, i) => ({ ...x, id: ids[open9.length + i] ?? null }));
-  open9.forEach(({ l, f, r }, i) => {
+  const runIds = runFiles.map((x, i) => ({ ...x, id: ids[open8.length + i] ?? null }));
+  open8.forEach(({ l, f, r }, i) => {
     const id2 = ids[i];
     if (id2 === null || id2 === void 0) return;
     const match = runIds.filter(
@@ -8502,19 +8487,21 @@ async function patchIdClaims(repo, links, replays, paths, brought) {
     if (match === void 0) return;
     const state = r.states.get(match.it.iteration)?.get(f.file.entry.path);
     const theirs = addedLines(match.file.hunks);
-    f.claims.push({
+    const claim2 = {
       runId: r.chain.runId,
       method: brought.get(l.node.commit).has(match.it.after.commit) ? "ancestry" : "patch-id",
       iteration: match.it,
       origins: f.added.map(
         (_, k) => theirs[k] === void 0 ? null : state?.origins[theirs[k] - 1] ?? null
       ),
-      writer: match.it.iteration
-    });
+      // From the run's start, the change may be a person's between iterations: the state says who.
+      writer: state?.writer ?? null
+    };
+    if (explains(claim2)) f.claims.push(claim2);
   });
 }
 async function lineClaims(repo, links, replays, paths) {
-  const open9 = [];
+  const open8 = [];
   for (const l of links)
     for (const f of l.files) {
       if (f.added.length === 0) continue;
@@ -8524,20 +8511,20 @@ async function lineClaims(repo, links, replays, paths) {
         for (const name2 of names2) {
           const v = versions(r, name2).find((x) => x.state.blob !== null);
           if (v === void 0) continue;
-          if (v.state.origins.some((o) => o !== null)) open9.push({ l, f, r, v, name: name2 });
+          if (v.state.origins.some((o) => o !== null)) open8.push({ l, f, r, v, name: name2 });
           break;
         }
       }
     }
-  if (open9.length === 0) return;
+  if (open8.length === 0) return;
   const pairs = /* @__PURE__ */ new Map();
-  for (const o of open9)
+  for (const o of open8)
     pairs.set(`${o.v.commit.tree} ${o.l.node.tree}`, { from: o.v.commit.tree, to: o.l.node.tree });
-  const asked = open9.flatMap((o) => [o.f.file.entry.path, o.name]);
+  const asked = open8.flatMap((o) => [o.f.file.entry.path, o.name]);
   const openPaths = [...new Set(asked)].filter((p) => paths.includes(p));
   const diffs = await diffTreePairs(repo, [...pairs.values()], openPaths);
   const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
-  for (const { l, f, r, v, name: name2 } of open9) {
+  for (const { l, f, r, v, name: name2 } of open8) {
     const path2 = f.file.entry.path;
     const change = (byPair.get(`${v.commit.tree} ${l.node.tree}`) ?? []).find(
       (x) => x.entry.path === path2 && (x.entry.oldPath ?? path2) === name2
@@ -8641,7 +8628,7 @@ function anchorFile(f) {
   for (const claim2 of f.claims) {
     const counts = /* @__PURE__ */ new Map();
     for (const o of claim2.origins) if (o !== null) counts.set(o, (counts.get(o) ?? 0) + 1);
-    if (counts.size === 0) counts.set(claim2.writer ?? claim2.iteration.iteration, 0);
+    if (counts.size === 0 && claim2.writer !== null) counts.set(claim2.writer, 0);
     for (const [iteration, lines] of [...counts].sort(([a], [b]) => a - b))
       origins.push({ runId: claim2.runId, iteration, lines });
   }
@@ -9079,7 +9066,7 @@ var init_patch_artifact = __esm({
   }
 });
 
-// node_modules/nanoid/index.js
+// ../../work/main/node_modules/nanoid/index.js
 function customRandom(alphabet, defaultSize, getRandom) {
   let safeByteCutoff = 256 - 256 % alphabet.length;
   if (safeByteCutoff === 256) {
@@ -9114,7 +9101,7 @@ function customRandom(alphabet, defaultSize, getRandom) {
   };
 }
 var init_nanoid = __esm({
-  "node_modules/nanoid/index.js"() {
+  "../../work/main/node_modules/nanoid/index.js"() {
   }
 });
 
@@ -9667,9 +9654,9 @@ var init_gates = __esm({
 });
 
 // src/provenance/tree-path.ts
-import { isAbsolute as isAbsolute5, posix, relative as relative2, sep as sep4 } from "node:path";
+import { isAbsolute as isAbsolute4, posix, relative as relative2, sep as sep4 } from "node:path";
 function treePath(topLevel, path2) {
-  const local = isAbsolute5(path2) ? relative2(topLevel, path2).split(sep4).join("/") : path2;
+  const local = isAbsolute4(path2) ? relative2(topLevel, path2).split(sep4).join("/") : path2;
   const normal = posix.normalize(local).replace(/^\.\//, "");
   const outside = normal === ".." || normal.startsWith("../") || posix.isAbsolute(normal);
   return outside || normal === "" || normal === "." ? null : normal;
@@ -9712,11 +9699,11 @@ var init_trace_ancestry = __esm({
 });
 
 // src/provenance/trace.ts
-import { basename as basename3, dirname as dirname5, isAbsolute as isAbsolute6, join as join14, posix as posix2 } from "node:path";
+import { basename as basename3, dirname as dirname5, isAbsolute as isAbsolute5, join as join14, posix as posix2 } from "node:path";
 async function computeTrace(src, repo, givenPath, opts = {}) {
   const given = opts.rev ?? "HEAD";
   assertRevisionSyntax(given);
-  const named2 = isAbsolute6(givenPath) ? join14(await realPathOf(dirname5(givenPath)), basename3(givenPath)) : givenPath;
+  const named2 = isAbsolute5(givenPath) ? join14(await realPathOf(dirname5(givenPath)), basename3(givenPath)) : givenPath;
   const path2 = treePath(repo.topLevel, named2) ?? notInRepository(givenPath, named2, repo.topLevel);
   const early = OBJECT_ID_PATTERN.test(given) ? blameAndRuns(src, repo, given, path2, opts) : void 0;
   const plain2 = !/[\n\r]/.test(path2) && !given.startsWith(":/");
@@ -9858,7 +9845,7 @@ function traceOrigin(o, gates) {
   };
 }
 function notInRepository(path2, named2, topLevel) {
-  if (treePath(topLevel, isAbsolute6(named2) ? join14(named2, "f") : posix2.join(named2, "f")) === "f")
+  if (treePath(topLevel, isAbsolute5(named2) ? join14(named2, "f") : posix2.join(named2, "f")) === "f")
     throw new PathNotFoundError(
       `${path2} is the repository's top level, a directory; give the path of a file in it`,
       { details: { path: path2, type: "tree" } }
@@ -9902,15 +9889,17 @@ function originOf(at, filename, line, runs3) {
     const iteration = claim2.origins[index];
     if (iteration === null || iteration === void 0) continue;
     const it = runs3.get(claim2.runId)?.iterations.find((i) => iteration === 0 ? i.wip !== null : i.iteration === iteration);
-    if (it !== void 0) found.push({ it, iteration, others: [] });
+    if (it !== void 0) found.push({ it, iteration, others: [], strength: STRENGTH[claim2.method] });
   }
-  if (found.length <= 1) return found[0] ?? null;
-  found.sort((a, b) => Date.parse(b.it.snapshot.createdAt) - Date.parse(a.it.snapshot.createdAt));
+  if (found.length === 0) return null;
+  found.sort(
+    (a, b) => b.strength - a.strength || Date.parse(b.it.snapshot.createdAt) - Date.parse(a.it.snapshot.createdAt)
+  );
   const best = found[0];
   const others = [...new Set(found.map((f) => f.it.snapshot.runId))].filter(
     (r) => r !== best.it.snapshot.runId
   );
-  return { ...best, others: others.sort() };
+  return { it: best.it, iteration: best.iteration, others: others.sort() };
 }
 var addedIndexes;
 var init_trace = __esm({
@@ -10124,7 +10113,7 @@ var init_provenance2 = __esm({
     });
     trace = defineCommand({
       name: "trace",
-      usage: "trace PATH [--rev REV] [-L START,END] [--format json|agent-trace]",
+      usage: "trace PATH [--rev REV] [-L START,END] [--format json|agent-trace] [--run ID]...",
       summary: "For each line of a file: the run, iteration and snapshot that wrote it, and the newest verdict of each gate there (blame by iteration).",
       description: "Built on git blame --porcelain and the runs' chains of after commits. A line that predates the run, or that a person wrote after it, has no origin; a line of a WIP before commit is iteration 0. With --format agent-trace, an Agent Trace v0.1.0 record (application/vnd.agent-trace.record+json).",
       options: {
@@ -10501,9 +10490,9 @@ var init_attempt = __esm({
   }
 });
 
-// node_modules/xmlchars/xml/1.0/ed5.js
+// ../../work/main/node_modules/xmlchars/xml/1.0/ed5.js
 var require_ed5 = __commonJS({
-  "node_modules/xmlchars/xml/1.0/ed5.js"(exports) {
+  "../../work/main/node_modules/xmlchars/xml/1.0/ed5.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.CHAR = "	\n\r -\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}";
@@ -10540,9 +10529,9 @@ var require_ed5 = __commonJS({
   }
 });
 
-// node_modules/xmlchars/xml/1.1/ed2.js
+// ../../work/main/node_modules/xmlchars/xml/1.1/ed2.js
 var require_ed2 = __commonJS({
-  "node_modules/xmlchars/xml/1.1/ed2.js"(exports) {
+  "../../work/main/node_modules/xmlchars/xml/1.1/ed2.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.CHAR = "-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}";
@@ -10589,9 +10578,9 @@ var require_ed2 = __commonJS({
   }
 });
 
-// node_modules/xmlchars/xmlns/1.0/ed3.js
+// ../../work/main/node_modules/xmlchars/xmlns/1.0/ed3.js
 var require_ed3 = __commonJS({
-  "node_modules/xmlchars/xmlns/1.0/ed3.js"(exports) {
+  "../../work/main/node_modules/xmlchars/xmlns/1.0/ed3.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.NC_NAME_START_CHAR = "A-Z_a-z\xC0-\xD6\xD8-\xF6\xF8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}";
@@ -10610,9 +10599,9 @@ var require_ed3 = __commonJS({
   }
 });
 
-// node_modules/saxes/saxes.js
+// ../../work/main/node_modules/saxes/saxes.js
 var require_saxes = __commonJS({
-  "node_modules/saxes/saxes.js"(exports) {
+  "../../work/main/node_modules/saxes/saxes.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.SaxesParser = exports.EVENTS = void 0;
@@ -12746,9 +12735,9 @@ function decideOnFacts(input) {
   const error2 = (reason) => ({ verdict: "error", reason: oneLine2(reason) });
   const fail2 = (reason) => ({ verdict: "fail", reason: oneLine2(reason) });
   if (input.spawnError !== null) {
-    const what2 = input.command?.[0] ?? "";
+    const what = input.command?.[0] ?? "";
     return error2(
-      input.spawnError === "ENOENT" ? `GATE_COMMAND_NOT_FOUND: ${JSON.stringify(what2)} was not found (check the command and PATH)` : `GATE_COMMAND_NOT_FOUND: ${JSON.stringify(what2)} could not be started (${input.spawnError})`
+      input.spawnError === "ENOENT" ? `GATE_COMMAND_NOT_FOUND: ${JSON.stringify(what)} was not found (check the command and PATH)` : `GATE_COMMAND_NOT_FOUND: ${JSON.stringify(what)} could not be started (${input.spawnError})`
     );
   }
   if (input.timedOut) {
@@ -13291,35 +13280,35 @@ async function workspaceExcludes(topLevel, dirs) {
 }
 async function captureExcludes(repo, dirs) {
   const inside = await ownDirsInside(repo.topLevel, dirs);
-  for (const { what: what2, dir, rel } of inside) {
+  for (const { what, dir, rel } of inside) {
     const tracked = await firstTrackedIn(repo, [rel]);
     if (tracked === null) continue;
     throw new UnsafeWorkspaceError(
-      `the ${what2} ${dir} lies inside the workspace and holds tracked files (${tracked}), which would be left out of every snapshot; put it outside the workspace or in a directory of its own (--home, --artifacts-dir)`,
-      { details: { workspace: repo.topLevel, [detailKey(what2)]: dir, tracked } }
+      `the ${what} ${dir} lies inside the workspace and holds tracked files (${tracked}), which would be left out of every snapshot; put it outside the workspace or in a directory of its own (--home, --artifacts-dir)`,
+      { details: { workspace: repo.topLevel, [detailKey(what)]: dir, tracked } }
     );
   }
   return inside.map((d) => d.rel);
 }
-function detailKey(what2) {
-  return what2 === "agentgate home" ? "home" : "artifactsDir";
+function detailKey(what) {
+  return what === "agentgate home" ? "home" : "artifactsDir";
 }
 async function ownDirsInside(topLevel, dirs) {
   const out = [];
-  for (const [what2, dir] of [
+  for (const [what, dir] of [
     ["agentgate home", dirs.home],
     ["artifacts directory", dirs.artifactsDir]
   ]) {
     const real = await realPathOf(dir);
     if (real === topLevel) {
       throw new UnsafeWorkspaceError(
-        `the ${what2} ${dir} is the workspace itself, so its files would be snapshotted; put it outside the workspace (--home, --artifacts-dir)`,
+        `the ${what} ${dir} is the workspace itself, so its files would be snapshotted; put it outside the workspace (--home, --artifacts-dir)`,
         {
-          details: { workspace: topLevel, [detailKey(what2)]: dir }
+          details: { workspace: topLevel, [detailKey(what)]: dir }
         }
       );
     }
-    if (isInside(topLevel, real)) out.push({ what: what2, dir, rel: relative3(topLevel, real) });
+    if (isInside(topLevel, real)) out.push({ what, dir, rel: relative3(topLevel, real) });
   }
   return out;
 }
@@ -13413,7 +13402,7 @@ var init_isolated = __esm({
 
 // src/gates/run.ts
 import { realpath as realpath4, rm as rm9 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname8, isAbsolute as isAbsolute7, join as join19, relative as relative4, resolve as resolve12, sep as sep6 } from "node:path";
+import { basename as basename4, dirname as dirname8, isAbsolute as isAbsolute6, join as join19, relative as relative4, resolve as resolve12, sep as sep6 } from "node:path";
 async function runGate(ctx, workspace, opts, replayOf) {
   checkOptions(opts);
   if (opts.command.length === 0 || opts.command[0] === "")
@@ -13546,7 +13535,7 @@ async function treeMismatch(ctx, repo, snapshot, junit) {
 function reportPaths(repo, junit) {
   return junit.flatMap((f) => {
     const path2 = relative4(repo.topLevel, resolve12(repo.topLevel, f));
-    return path2 === "" || path2 === ".." || path2.startsWith(`..${sep6}`) || isAbsolute7(path2) ? [] : [path2.split(sep6).join("/")];
+    return path2 === "" || path2 === ".." || path2.startsWith(`..${sep6}`) || isAbsolute6(path2) ? [] : [path2.split(sep6).join("/")];
   });
 }
 async function withoutEarlierReports(ctx, repo, snapshot, outside, changed, listedAll) {
@@ -13693,10 +13682,10 @@ function byAttempt({ results }, opts) {
     }
   );
 }
-function notFound(opts, what2) {
+function notFound(opts, what) {
   const where = opts.name === void 0 ? "" : ` of gate ${opts.name}${opts.iteration === void 0 ? "" : ` on iteration ${opts.iteration}`}`;
   return new GateNotFoundError(
-    `no ${what2}${where} of run ${opts.runId}; "gate list --run ${opts.runId}" shows them with their ids`,
+    `no ${what}${where} of run ${opts.runId}; "gate list --run ${opts.runId}" shows them with their ids`,
     {
       details: {
         runId: opts.runId,
@@ -14684,7 +14673,7 @@ async function restartOf(core, repo, run, runId, state, from) {
     wip: wip?.sha ?? null
   };
 }
-async function assertBuildsOnRun(core, repo, run, start, what2, iteration) {
+async function assertBuildsOnRun(core, repo, run, start, what, iteration) {
   const last = run === null ? null : await core.store.loadLast(run);
   if (run === null || last === null || iteration !== void 0 && iteration <= last.iteration) return null;
   const declared = (run.restarts ?? []).filter((r) => r.lastIteration === last.iteration).at(-1);
@@ -14693,7 +14682,7 @@ async function assertBuildsOnRun(core, repo, run, start, what2, iteration) {
     return base;
   const restart = `check out iteration N's after commit and run "before --run ${run.runId} --restart-from N" (N = 0: the run's start)`;
   throw new RunDivergedError(
-    `${what2} (${start ?? "no commit"}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; ${what2 === "HEAD" ? "" : `start the iteration there or later (--before ${base}), or `}to start over from an earlier point, ${restart}`,
+    `${what} (${start ?? "no commit"}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; ${what === "HEAD" ? "" : `start the iteration there or later (--before ${base}), or `}to start over from an earlier point, ${restart}`,
     { details: { runId: run.runId, expected: base, head: start, lastIteration: last.iteration } }
   );
 }
@@ -14763,8 +14752,8 @@ function assertNoOperation(state) {
     );
   }
   if (state.operation) {
-    const { what: what2, giveUp } = operationInProgress(state.operation);
-    throw new OperationInProgressError(`${what2}; finish it or give it up (${giveUp}), then retry`, {
+    const { what, giveUp } = operationInProgress(state.operation);
+    throw new OperationInProgressError(`${what}; finish it or give it up (${giveUp}), then retry`, {
       details: { operation: state.operation }
     });
   }
@@ -14892,8 +14881,8 @@ async function startOf(core, repo, runId, iteration, given, beforeRev, state) {
   const run = await core.store.loadRun(runId);
   assertRunWorkspace(run, runId, repo.topLevel);
   const start = await givenStart(repo, { runId, run, iteration }, given, beforeRev, state);
-  const what2 = beforeRev === void 0 ? "the before state" : "the start given with --before";
-  await assertBuildsOnRun(core, repo, run, start.sha, what2, iteration);
+  const what = beforeRev === void 0 ? "the before state" : "the start given with --before";
+  await assertBuildsOnRun(core, repo, run, start.sha, what, iteration);
   return start;
 }
 async function givenStart(repo, { runId, run, iteration }, given, beforeRev, state) {
@@ -15217,8 +15206,8 @@ async function stats3(core, workspace, from, to) {
 }
 async function intactArtifact(snapshot) {
   if (snapshot.patchPath === null) return null;
-  const sha2562 = await sha256File(snapshot.patchPath).catch(() => null);
-  return sha2562 === snapshot.patchSha256 ? snapshot.patchPath : null;
+  const sha256 = await sha256File(snapshot.patchPath).catch(() => null);
+  return sha256 === snapshot.patchSha256 ? snapshot.patchPath : null;
 }
 var init_read = __esm({
   "src/snapshotter/read.ts"() {
@@ -15256,9 +15245,9 @@ async function verify(core, target) {
     checks.push(...once2.map((p) => storeFileCheck(p, null)));
   }
   if (snapshots.length === 0 && checks.length === 0) {
-    const what2 = "id" in target ? `snapshot ${target.id}` : "runId" in target ? `run ${target.runId}` : `the home ${core.store.home}`;
+    const what = "id" in target ? `snapshot ${target.id}` : "runId" in target ? `run ${target.runId}` : `the home ${core.store.home}`;
     throw new NothingToVerifyError(
-      `${what2} has no snapshots to verify; check --home (or AGENTGATE_HOME) and the run id: a gate that verifies nothing must not pass`,
+      `${what} has no snapshots to verify; check --home (or AGENTGATE_HOME) and the run id: a gate that verifies nothing must not pass`,
       { details: { home: core.store.home } }
     );
   }
@@ -15294,7 +15283,7 @@ var init_verify_store = __esm({
 });
 
 // src/git/cherry-pick-worktree.ts
-import { mkdtemp as mkdtemp3, readdir as readdir10, readFile as readFile9, rm as rm11 } from "node:fs/promises";
+import { mkdtemp as mkdtemp3, readdir as readdir10, readFile as readFile9, rm as rm11, stat as stat15 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
 import { basename as basename5, dirname as dirname10, join as join22 } from "node:path";
 async function withPickWorktree(repo, sha, fn) {
@@ -15323,6 +15312,11 @@ async function withPickWorktree(repo, sha, fn) {
   });
 }
 async function sweepPickWorktrees(repo) {
+  const removed = await sweepRegistered(repo);
+  await sweepPickTemps();
+  return removed;
+}
+async function sweepRegistered(repo) {
   const admin = join22(await commonDir(repo.gitDir), "worktrees");
   const removed = [];
   for (const name2 of await readdir10(admin).catch(() => [])) {
@@ -15338,6 +15332,24 @@ async function sweepPickWorktrees(repo) {
     removed.push(path2);
   }
   return removed;
+}
+async function sweepPickTemps() {
+  const root = tmpdir3();
+  const names2 = await readdir10(root).catch(() => []);
+  for (const name2 of names2) {
+    const base = name2.endsWith(".lock") ? name2.slice(0, -".lock".length) : name2;
+    if (!PICK_NAME.test(base) || name2 === base && names2.includes(`${name2}.lock`)) continue;
+    const dir = join22(root, base);
+    const owner = name2 === base ? null : await readOwner(join22(root, name2));
+    const gone = owner === null ? await olderThan2(join22(root, name2)) : isProvablyDead(owner);
+    if (!gone) continue;
+    await rm11(dir, { recursive: true, force: true }).catch(() => void 0);
+    await rm11(`${dir}.lock`, { force: true }).catch(() => void 0);
+  }
+}
+async function olderThan2(path2) {
+  const info = await stat15(path2).catch(() => null);
+  return info !== null && Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS;
 }
 async function removeWorktree(repo, dir, path2, quiet) {
   try {
@@ -15356,6 +15368,7 @@ var init_cherry_pick_worktree = __esm({
     init_errors();
     init_git_locks();
     init_lock();
+    init_sweep();
     init_repo();
     init_runner();
     PREFIX = "agentgate-pick-";
@@ -15883,7 +15896,7 @@ var init_demo2 = __esm({
     init_spec();
     DEMO_COMMAND = defineCommand({
       name: "demo",
-      usage: "demo",
+      usage: "demo [--keep]",
       summary: "Run the main job end to end on a throwaway workspace and home (your ~/.agentgate is not touched).",
       description: "Three scripted agent iterations, each judged by a test gate (red on the second, green again on the third), then verify --require-gate test. The throwaway workspace and home are removed when the demo ends, unless --keep leaves them for a look.",
       options: {
@@ -15975,8 +15988,8 @@ var init_anchor_keeper = __esm({
 });
 
 // src/git/transport.ts
-import { isAbsolute as isAbsolute8, resolve as resolve14 } from "node:path";
-import { stat as stat15 } from "node:fs/promises";
+import { isAbsolute as isAbsolute7, resolve as resolve14 } from "node:path";
+import { stat as stat16 } from "node:fs/promises";
 function checkRemoteUrl(url2) {
   const refuse = (why) => {
     throw new UnsafeRemoteError(
@@ -16024,7 +16037,7 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
       const kind2 = checkRemoteUrl(url2);
       return {
         name: nameOrUrl,
-        url: kind2 === "local" && !isAbsolute8(url2) ? resolve14(repo.topLevel, url2) : url2
+        url: kind2 === "local" && !isAbsolute7(url2) ? resolve14(repo.topLevel, url2) : url2
       };
     }
     if (!await isDir(resolve14(cwd, nameOrUrl))) {
@@ -16048,7 +16061,7 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
   return { name: nameOrUrl, url: nameOrUrl };
 }
 async function isDir(path2) {
-  return stat15(path2).then(
+  return stat16(path2).then(
     (s) => s.isDirectory(),
     () => false
   );
@@ -16226,7 +16239,7 @@ var init_transport = __esm({
 });
 
 // src/git/remote-locks.ts
-import { rm as rm15, stat as stat16 } from "node:fs/promises";
+import { rm as rm15, stat as stat17 } from "node:fs/promises";
 import { join as join25 } from "node:path";
 import { fileURLToPath } from "node:url";
 async function clearStaleRemoteRefLocks(url2, refs) {
@@ -16238,11 +16251,11 @@ async function clearStaleRemoteRefLocks(url2, refs) {
   let removed = false;
   for (const ref of locks) {
     const lock = join25(gitDir, `${ref}.lock`);
-    const first = await stat16(lock).catch(() => null);
+    const first = await stat17(lock).catch(() => null);
     if (first === null || !first.isFile()) continue;
     const young = Math.min(STALE_REMOTE_LOCK_MS, STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs));
     if (young > 0) await new Promise((resolve26) => setTimeout(resolve26, young));
-    const again = await stat16(lock).catch(() => null);
+    const again = await stat17(lock).catch(() => null);
     if (again === null || !again.isFile() || again.mtimeMs !== first.mtimeMs) continue;
     await rm15(lock, { force: true });
     removed = true;
@@ -16250,7 +16263,7 @@ async function clearStaleRemoteRefLocks(url2, refs) {
   return removed;
 }
 async function localGitDir(path2) {
-  const isDir2 = async (p) => (await stat16(p).catch(() => null))?.isDirectory() === true;
+  const isDir2 = async (p) => (await stat17(p).catch(() => null))?.isDirectory() === true;
   if (await isDir2(join25(path2, "refs")) && await isDir2(join25(path2, "objects"))) return path2;
   return await isDir2(join25(path2, ".git", "refs")) ? join25(path2, ".git") : null;
 }
@@ -16457,7 +16470,7 @@ async function writeRecordObjects(repo, home, label, records) {
     await rm16(dir, { recursive: true, force: true });
   }
 }
-function parseReceivedFile(content, schema, file, what2, refuse) {
+function parseReceivedFile(content, schema, file, what, refuse) {
   let json;
   try {
     json = JSON.parse(content.toString("utf8"));
@@ -16467,7 +16480,7 @@ function parseReceivedFile(content, schema, file, what2, refuse) {
   }
   const parsed = schema.safeParse(json);
   if (parsed.success) return parsed.data;
-  refuse(`${file} does not match the ${what2} schema: ${describeIssues(parsed.error.issues)}`);
+  refuse(`${file} does not match the ${what} schema: ${describeIssues(parsed.error.issues)}`);
   return null;
 }
 var init_record_objects2 = __esm({
@@ -16701,7 +16714,7 @@ var init_gate_objects = __esm({
 });
 
 // src/sharing/gate-records.ts
-import { stat as stat17 } from "node:fs/promises";
+import { stat as stat18 } from "node:fs/promises";
 import { join as join27 } from "node:path";
 var MAX_REFSPECS, GateRecords;
 var init_gate_records = __esm({
@@ -16786,7 +16799,7 @@ var init_gate_records = __esm({
       /** The verdict's log file when it is here and still has the recorded digest; else null (the text stays home). */
       async intactLog(g) {
         if (g.log === null || g.log.path === null) return null;
-        const size = await stat17(g.log.path).then(
+        const size = await stat18(g.log.path).then(
           (s) => s.isFile() ? s.size : -1,
           () => -1
         );
@@ -16883,11 +16896,11 @@ var init_gate_records = __esm({
        * Streams the log blob to `path` as `after` writes a patch: never through a link inside the
        * workspace (UNSAFE_WORKSPACE), a new temp file renamed into place, and only when its sha256 matches.
        */
-      async writeLog(repo, blob, sha2562, path2) {
+      async writeLog(repo, blob, sha256, path2) {
         await assertNoLinkInside(repo.topLevel, path2);
         await replaceFileAtomic(path2, async (temp) => {
           await writeBlobToFile(repo, blob, temp);
-          if (await sha256File(temp) !== sha2562)
+          if (await sha256File(temp) !== sha256)
             throw new StoreCorruptError(`its ${GATE_LOG_FILE} does not have the sha256 the verdict records`, {
               details: { path: path2 }
             });
@@ -16898,7 +16911,7 @@ var init_gate_records = __esm({
 });
 
 // src/sharing/publish.ts
-import { stat as stat18 } from "node:fs/promises";
+import { stat as stat19 } from "node:fs/promises";
 async function selectRuns(core, repo, sel) {
   if (sel.runId !== void 0) {
     const run = await core.store.loadRun(assertSafeId(sel.runId, "run id"));
@@ -16931,7 +16944,7 @@ async function runsHere(core, repo, runs3) {
   if (core.options.localWorkspace === void 0) return here;
   const gone = await Promise.all(
     runs3.map(
-      async (r) => r.workspace !== repo.topLevel && !await stat18(r.workspace).then(
+      async (r) => r.workspace !== repo.topLevel && !await stat19(r.workspace).then(
         (st) => st.isDirectory(),
         () => false
       )
@@ -17036,7 +17049,7 @@ var init_core4 = __esm({
 });
 
 // src/sharing/rebuild.ts
-import { stat as stat19 } from "node:fs/promises";
+import { stat as stat20 } from "node:fs/promises";
 async function rebuildAccepted(core, repo, accepted, refuse, index) {
   if (accepted.length === 0) return { done: [], kept: [] };
   const iterationRefs = new Map((await listRefs(repo, RUNS_PREFIX)).map((r) => [r.ref, r.sha]));
@@ -17164,7 +17177,7 @@ async function checkPatch(core, repo, trees, patch4) {
   }
 }
 async function exists2(path2) {
-  return stat19(path2).then(
+  return stat20(path2).then(
     () => true,
     () => false
   );
@@ -17632,7 +17645,7 @@ var init_anchor_records = __esm({
 });
 
 // src/sharing/sharing.ts
-import { stat as stat20 } from "node:fs/promises";
+import { stat as stat21 } from "node:fs/promises";
 import { resolve as resolve15 } from "node:path";
 async function pushWithLockRepair(repo, url2, specs) {
   const results = await pushRefs(repo, url2, specs);
@@ -17842,7 +17855,7 @@ var init_sharing2 = __esm({
       async import(workspace, file, cwd = process.cwd(), opts = {}) {
         const repo = await this.open(workspace);
         const path2 = resolve15(cwd, file);
-        const isFile = await stat20(path2).then(
+        const isFile = await stat21(path2).then(
           (s) => s.isFile(),
           () => false
         );
@@ -18000,7 +18013,7 @@ var init_sharing3 = __esm({
     };
     push = defineCommand({
       name: "push",
-      usage: "push [--run ID | --all] [--remote NAME|URL]",
+      usage: "push [--run ID | --all] [--remote NAME|URL] [--anchors with|only|none]",
       summary: "Publish runs under refs/agentgate/records/ with one git push; never forced.",
       description: "Default: every run of this workspace recorded on this machine, with its gate verdicts, and the verdicts recorded on this machine of runs fetched from elsewhere (their records and other verdicts stay where they came from: --run ID or --all publishes them). One ref per iteration and per verdict; a ref the remote already holds with other content is refused with PUSH_REJECTED and the others still land.",
       options: { ...SELECT, remote: REMOTE, ...ANCHORS },
@@ -18020,7 +18033,7 @@ var init_sharing3 = __esm({
     });
     fetch = defineCommand({
       name: "fetch",
-      usage: "fetch [--run ID | --all] [--remote NAME|URL]",
+      usage: "fetch [--run ID | --all] [--remote NAME|URL] [--anchors with|only|none]",
       summary: "Fetch run records from the remote (only what is new) and rebuild them in the local home.",
       description: "Every record is checked before it is used; refused records are listed with the reason. An anchor is kept only when it recomputes the same from the records and git here (with --run, only anchors naming that run).",
       options: { ...SELECT, remote: REMOTE, ...ANCHORS },
@@ -18033,7 +18046,7 @@ var init_sharing3 = __esm({
     });
     exportCommand = defineCommand({
       name: "export",
-      usage: "export [--run ID | --all] -o FILE",
+      usage: "export [--run ID | --all] -o FILE [--anchors with|only|none]",
       summary: "Write runs (default: every run of this workspace recorded here, and the verdicts recorded here of runs fetched from elsewhere) as one git bundle file.",
       options: {
         ...SELECT,
@@ -18058,7 +18071,7 @@ var init_sharing3 = __esm({
     });
     importCommand = defineCommand({
       name: "import",
-      usage: "import FILE",
+      usage: "import FILE [--anchors with|only|none]",
       summary: 'Verify a bundle written by "export", take its records into this repository and rebuild them in the local home.',
       description: "A damaged or foreign file is BUNDLE_INVALID and changes nothing. An anchor is kept only when it recomputes the same from the records and git here.",
       options: { ...ANCHORS },
@@ -18943,8 +18956,8 @@ function renderMarkdown(report3, limit = GITHUB_STEP_SUMMARY_LIMIT) {
   }
   return out.join("\n");
 }
-function leftOutNote(what2, command) {
-  return `_agentgate: ${what2} is left out: this step summary is at GitHub's 1 MiB limit. "${command}" has everything._
+function leftOutNote(what, command) {
+  return `_agentgate: ${what} is left out: this step summary is at GitHub's 1 MiB limit. "${command}" has everything._
 `;
 }
 function cell(text) {
@@ -19120,12 +19133,12 @@ function render(report3, format) {
   return `${JSON.stringify(report3, null, 2)}
 `;
 }
-function summaryText(what2, appended) {
-  if (appended === "whole") return `Appended ${what2} to $GITHUB_STEP_SUMMARY.`;
-  if (appended === "cut") return `Appended ${what2}, cut to the room left, to $GITHUB_STEP_SUMMARY.`;
+function summaryText(what, appended) {
+  if (appended === "whole") return `Appended ${what} to $GITHUB_STEP_SUMMARY.`;
+  if (appended === "cut") return `Appended ${what}, cut to the room left, to $GITHUB_STEP_SUMMARY.`;
   if (appended === "note")
-    return `$GITHUB_STEP_SUMMARY had no room for ${what2}: appended a note that it was left out.`;
-  return `$GITHUB_STEP_SUMMARY is full: ${what2} was not appended.`;
+    return `$GITHUB_STEP_SUMMARY had no room for ${what}: appended a note that it was left out.`;
+  return `$GITHUB_STEP_SUMMARY is full: ${what} was not appended.`;
 }
 async function reportAnchor(ctx, rev, format, output, summaryFile) {
   const snapshotter = await ctx.snapshotter();
@@ -19637,9 +19650,9 @@ var init_config_cache = __esm({
   }
 });
 
-// node_modules/yaml/dist/nodes/identity.js
+// ../../work/main/node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "node_modules/yaml/dist/nodes/identity.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/identity.js"(exports) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -19694,9 +19707,9 @@ var require_identity = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/visit.js
+// ../../work/main/node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "node_modules/yaml/dist/visit.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/visit.js"(exports) {
     "use strict";
     var identity = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -19852,9 +19865,9 @@ var require_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/directives.js
+// ../../work/main/node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "node_modules/yaml/dist/doc/directives.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -20023,9 +20036,9 @@ var require_directives = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/anchors.js
+// ../../work/main/node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "node_modules/yaml/dist/doc/anchors.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -20093,9 +20106,9 @@ var require_anchors = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/applyReviver.js
+// ../../work/main/node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
@@ -20143,9 +20156,9 @@ var require_applyReviver = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/toJS.js
+// ../../work/main/node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/toJS.js"(exports) {
     "use strict";
     var identity = require_identity();
     function toJS(value, arg, ctx) {
@@ -20173,9 +20186,9 @@ var require_toJS = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Node.js
+// ../../work/main/node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "node_modules/yaml/dist/nodes/Node.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/Node.js"(exports) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity = require_identity();
@@ -20214,9 +20227,9 @@ var require_Node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Alias.js
+// ../../work/main/node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/Alias.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var visit = require_visit();
@@ -20332,9 +20345,9 @@ var require_Alias = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Scalar.js
+// ../../work/main/node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/Scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Node = require_Node();
@@ -20362,9 +20375,9 @@ var require_Scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/createNode.js
+// ../../work/main/node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "node_modules/yaml/dist/doc/createNode.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/doc/createNode.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -20437,9 +20450,9 @@ var require_createNode = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Collection.js
+// ../../work/main/node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/Collection.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
@@ -20580,9 +20593,9 @@ var require_Collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyComment.js
+// ../../work/main/node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
@@ -20597,9 +20610,9 @@ var require_stringifyComment = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/foldFlowLines.js
+// ../../work/main/node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -20733,9 +20746,9 @@ ${indent}${text.slice(fold + 1, end2)}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyString.js
+// ../../work/main/node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -21016,9 +21029,9 @@ ${indent}`);
   }
 });
 
-// node_modules/yaml/dist/stringify/stringify.js
+// ../../work/main/node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/stringify/stringify.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var identity = require_identity();
@@ -21140,9 +21153,9 @@ ${ctx.indent}${str}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyPair.js
+// ../../work/main/node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -21273,9 +21286,9 @@ ${ctx.indent}`;
   }
 });
 
-// node_modules/yaml/dist/log.js
+// ../../work/main/node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "node_modules/yaml/dist/log.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/log.js"(exports) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages) {
@@ -21295,9 +21308,9 @@ var require_log = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/merge.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -21355,9 +21368,9 @@ var require_merge = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/addPairToJSMap.js
+// ../../work/main/node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
     "use strict";
     var log = require_log();
     var merge2 = require_merge();
@@ -21419,9 +21432,9 @@ var require_addPairToJSMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Pair.js
+// ../../work/main/node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/Pair.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -21459,9 +21472,9 @@ var require_Pair = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyCollection.js
+// ../../work/main/node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var stringify2 = require_stringify();
@@ -21610,9 +21623,9 @@ ${indent}${end}`;
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLMap.js
+// ../../work/main/node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -21754,9 +21767,9 @@ var require_YAMLMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/map.js
+// ../../work/main/node_modules/yaml/dist/schema/common/map.js
 var require_map = __commonJS({
-  "node_modules/yaml/dist/schema/common/map.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/common/map.js"(exports) {
     "use strict";
     var identity = require_identity();
     var YAMLMap = require_YAMLMap();
@@ -21776,9 +21789,9 @@ var require_map = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLSeq.js
+// ../../work/main/node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -21892,9 +21905,9 @@ var require_YAMLSeq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/seq.js
+// ../../work/main/node_modules/yaml/dist/schema/common/seq.js
 var require_seq = __commonJS({
-  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/common/seq.js"(exports) {
     "use strict";
     var identity = require_identity();
     var YAMLSeq = require_YAMLSeq();
@@ -21914,9 +21927,9 @@ var require_seq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/string.js
+// ../../work/main/node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "node_modules/yaml/dist/schema/common/string.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/common/string.js"(exports) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string3 = {
@@ -21933,9 +21946,9 @@ var require_string = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/null.js
+// ../../work/main/node_modules/yaml/dist/schema/common/null.js
 var require_null = __commonJS({
-  "node_modules/yaml/dist/schema/common/null.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/common/null.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
@@ -21951,9 +21964,9 @@ var require_null = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/bool.js
+// ../../work/main/node_modules/yaml/dist/schema/core/bool.js
 var require_bool = __commonJS({
-  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/core/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
@@ -21975,9 +21988,9 @@ var require_bool = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyNumber.js
+// ../../work/main/node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
     "use strict";
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
@@ -22002,9 +22015,9 @@ var require_stringifyNumber = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/float.js
+// ../../work/main/node_modules/yaml/dist/schema/core/float.js
 var require_float = __commonJS({
-  "node_modules/yaml/dist/schema/core/float.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/core/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -22048,9 +22061,9 @@ var require_float = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/int.js
+// ../../work/main/node_modules/yaml/dist/schema/core/int.js
 var require_int = __commonJS({
-  "node_modules/yaml/dist/schema/core/int.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/core/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -22093,9 +22106,9 @@ var require_int = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/schema.js
+// ../../work/main/node_modules/yaml/dist/schema/core/schema.js
 var require_schema = __commonJS({
-  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/core/schema.js"(exports) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -22121,9 +22134,9 @@ var require_schema = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/json/schema.js
+// ../../work/main/node_modules/yaml/dist/schema/json/schema.js
 var require_schema2 = __commonJS({
-  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/json/schema.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var map = require_map();
@@ -22188,9 +22201,9 @@ var require_schema2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/binary.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar = require_Scalar();
@@ -22254,9 +22267,9 @@ var require_binary = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -22332,9 +22345,9 @@ ${cn.comment}` : item.comment;
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/omap.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
     "use strict";
     var identity = require_identity();
     var toJS = require_toJS();
@@ -22410,9 +22423,9 @@ var require_omap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/bool.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function boolStringify({ value, source }, ctx) {
@@ -22442,9 +22455,9 @@ var require_bool2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/float.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -22491,9 +22504,9 @@ var require_float2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/int.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -22570,9 +22583,9 @@ var require_int2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/set.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -22659,9 +22672,9 @@ var require_set = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
@@ -22747,9 +22760,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/schema.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -22791,9 +22804,9 @@ var require_schema3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/tags.js
+// ../../work/main/node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "node_modules/yaml/dist/schema/tags.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/tags.js"(exports) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -22885,9 +22898,9 @@ var require_tags = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/Schema.js
+// ../../work/main/node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "node_modules/yaml/dist/schema/Schema.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/Schema.js"(exports) {
     "use strict";
     var identity = require_identity();
     var map = require_map();
@@ -22917,9 +22930,9 @@ var require_Schema = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyDocument.js
+// ../../work/main/node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity = require_identity();
     var stringify2 = require_stringify();
@@ -22997,9 +23010,9 @@ var require_stringifyDocument = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/Document.js
+// ../../work/main/node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "node_modules/yaml/dist/doc/Document.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/doc/Document.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var Collection = require_Collection();
@@ -23306,9 +23319,9 @@ var require_Document = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/errors.js
+// ../../work/main/node_modules/yaml/dist/errors.js
 var require_errors = __commonJS({
-  "node_modules/yaml/dist/errors.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name2, pos, code2, message) {
@@ -23371,9 +23384,9 @@ ${pointer}
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-props.js
+// ../../work/main/node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -23505,9 +23518,9 @@ var require_resolve_props = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-contains-newline.js
+// ../../work/main/node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
     "use strict";
     function containsNewline(key) {
       if (!key)
@@ -23547,9 +23560,9 @@ var require_util_contains_newline = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-flow-indent-check.js
+// ../../work/main/node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent, fc, onError) {
@@ -23565,9 +23578,9 @@ var require_util_flow_indent_check = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-map-includes.js
+// ../../work/main/node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
     "use strict";
     var identity = require_identity();
     function mapIncludes(ctx, items, search) {
@@ -23581,9 +23594,9 @@ var require_util_map_includes = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-map.js
+// ../../work/main/node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
     "use strict";
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
@@ -23689,9 +23702,9 @@ var require_resolve_block_map = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-seq.js
+// ../../work/main/node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
     "use strict";
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -23740,9 +23753,9 @@ var require_resolve_block_seq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-end.js
+// ../../work/main/node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/resolve-end.js"(exports) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
@@ -23783,9 +23796,9 @@ var require_resolve_end = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-collection.js
+// ../../work/main/node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -23977,9 +23990,9 @@ var require_resolve_flow_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-collection.js
+// ../../work/main/node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/compose-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -24042,9 +24055,9 @@ var require_compose_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-scalar.js
+// ../../work/main/node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -24225,9 +24238,9 @@ var require_resolve_block_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-scalar.js
+// ../../work/main/node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -24446,9 +24459,9 @@ var require_resolve_flow_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-scalar.js
+// ../../work/main/node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -24527,9 +24540,9 @@ var require_compose_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-empty-scalar-position.js
+// ../../work/main/node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
     "use strict";
     function emptyScalarPosition(offset, before2, pos) {
       if (before2) {
@@ -24557,9 +24570,9 @@ var require_util_empty_scalar_position = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-node.js
+// ../../work/main/node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/compose-node.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -24663,9 +24676,9 @@ var require_compose_node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-doc.js
+// ../../work/main/node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/compose-doc.js"(exports) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -24706,9 +24719,9 @@ var require_compose_doc = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/composer.js
+// ../../work/main/node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "node_modules/yaml/dist/compose/composer.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/composer.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -24914,9 +24927,9 @@ ${end.comment}` : end.comment;
   }
 });
 
-// node_modules/yaml/dist/parse/cst-scalar.js
+// ../../work/main/node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -25099,9 +25112,9 @@ var require_cst_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-stringify.js
+// ../../work/main/node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
     var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
@@ -25160,9 +25173,9 @@ var require_cst_stringify = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-visit.js
+// ../../work/main/node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/parse/cst-visit.js"(exports) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -25222,9 +25235,9 @@ var require_cst_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst.js
+// ../../work/main/node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "node_modules/yaml/dist/parse/cst.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/parse/cst.js"(exports) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -25324,9 +25337,9 @@ var require_cst = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/lexer.js
+// ../../work/main/node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "node_modules/yaml/dist/parse/lexer.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/parse/lexer.js"(exports) {
     "use strict";
     var cst = require_cst();
     function isEmpty(ch) {
@@ -25913,9 +25926,9 @@ var require_lexer = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/line-counter.js
+// ../../work/main/node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/parse/line-counter.js"(exports) {
     "use strict";
     var LineCounter = class {
       constructor() {
@@ -25944,9 +25957,9 @@ var require_line_counter = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/parser.js
+// ../../work/main/node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "node_modules/yaml/dist/parse/parser.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/parse/parser.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
@@ -26818,9 +26831,9 @@ var require_parser = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/public-api.js
+// ../../work/main/node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "node_modules/yaml/dist/public-api.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/public-api.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -26915,9 +26928,9 @@ var require_public_api = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/index.js
+// ../../work/main/node_modules/yaml/dist/index.js
 var require_dist = __commonJS({
-  "node_modules/yaml/dist/index.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/index.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -27547,7 +27560,7 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { mkdir as mkdir8, readdir as readdir11, realpath as realpath6, stat as stat21, writeFile as writeFile6 } from "node:fs/promises";
+import { mkdir as mkdir8, readdir as readdir11, realpath as realpath6, stat as stat22, writeFile as writeFile6 } from "node:fs/promises";
 import { dirname as dirname14, join as join32 } from "node:path";
 function checkpointRepo(p) {
   return {
@@ -27562,12 +27575,12 @@ function checkpointRepo(p) {
   };
 }
 async function indexBytes(repo) {
-  const index = await stat21(repo.indexFile).catch(() => null);
+  const index = await stat22(repo.indexFile).catch(() => null);
   if (index === null) return null;
   const names2 = await readdir11(repo.gitDir).catch(() => []);
   const shared = await Promise.all(
     names2.filter((name2) => name2.startsWith("sharedindex.")).map(
-      (name2) => stat21(join32(repo.gitDir, name2)).then(
+      (name2) => stat22(join32(repo.gitDir, name2)).then(
         (st) => st.size,
         () => 0
       )
@@ -27635,7 +27648,7 @@ async function countObjects(repo) {
   return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
 }
 async function looseObjectBytes(repo, oid) {
-  const st = await stat21(join32(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  const st = await stat22(join32(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
   return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 async function packLooseObjects(repo) {
@@ -27832,6 +27845,14 @@ var init_diff_tree_stdin = __esm({
 function isCheckpointRevision(rev) {
   return REVISION.test(rev) && !rev.includes("..");
 }
+async function resolveTreeId(repo, rev) {
+  if (!isCheckpointRevision(rev)) return null;
+  const res = await runGit(repo, ["rev-parse", "--verify", "--quiet", `${rev}^{tree}`], {
+    okExitCodes: [1, 128]
+  });
+  if (res.exitCode !== 0) return null;
+  return assertGitId(res.stdout.trim(), "rev-parse");
+}
 async function listTree(repo, rev) {
   if (!isCheckpointRevision(rev)) return null;
   try {
@@ -27991,16 +28012,16 @@ var init_workspace_paths = __esm({
 
 // src/checkpoints/compare.ts
 function patchSince(store, hash) {
-  return store.locked("checkpoint patch", "existing", async () => {
-    const from = await store.requireCheckpoint(hash);
+  return store.locked("checkpoint patch", async () => {
+    const from = await store.requireTreeId(hash);
     const { treeId } = await store.capture();
     const files = await store.withoutNowIgnored(await changedPaths(store.repo, from, treeId));
     return { hash: from, files: files.map((f) => toAbsolute(store.workspace, f)) };
   });
 }
 function diffBytesSince(store, hash) {
-  return store.locked("checkpoint diff", "existing", async () => {
-    const from = await store.requireCheckpoint(hash);
+  return store.locked("checkpoint diff", async () => {
+    const from = await store.requireTreeId(hash);
     const { treeId } = await store.capture();
     const changed = await changedPaths(store.repo, from, treeId);
     const ignored = await ignoredPaths(store.repo, changed);
@@ -28008,9 +28029,9 @@ function diffBytesSince(store, hash) {
   });
 }
 function diffFullBetween(store, from, to) {
-  return store.locked("checkpoint diff-full", "existing", async () => {
-    const [fromTree, given] = await store.requireCheckpoints(to === void 0 ? [from] : [from, to]);
-    const toTree = given ?? (await store.capture()).treeId;
+  return store.locked("checkpoint diff-full", async () => {
+    const fromTree = await store.requireTreeId(from);
+    const toTree = to === void 0 ? (await store.capture()).treeId : await store.requireTreeId(to);
     const all = await diffTrees(store.repo, fromTree, toTree);
     const kept = new Set(await store.withoutNowIgnored(all.map((r) => r.path)));
     const records = all.filter((r) => kept.has(r.path));
@@ -28044,7 +28065,7 @@ var init_compare2 = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash7 } from "node:crypto";
-import { readdir as readdir12, readFile as readFile13, stat as stat22 } from "node:fs/promises";
+import { readdir as readdir12, readFile as readFile13, stat as stat23 } from "node:fs/promises";
 import { dirname as dirname16, join as join35 } from "node:path";
 function pathKey(realPath) {
   return createHash7("sha256").update(realPath).digest("hex").slice(0, 16);
@@ -28088,13 +28109,18 @@ async function storeAbove(checkpointsDir, dir, home) {
   return null;
 }
 async function storeOf(location, root) {
-  const text = await readFile13(location.metaFile, "utf8").catch(() => null);
+  let text;
   try {
-    const parsed = text === null ? null : JSON.parse(text);
-    if (typeof parsed?.workspace === "string") return parsed.workspace === root ? "intact" : "none";
+    text = await readFile13(location.metaFile, "utf8");
+  } catch {
+    return "none";
+  }
+  try {
+    const parsed = JSON.parse(text);
+    if (typeof parsed.workspace === "string") return parsed.workspace === root ? "intact" : "none";
   } catch {
   }
-  const head = await stat22(join35(location.gitDir, "HEAD")).catch(() => null);
+  const head = await stat23(join35(location.gitDir, "HEAD")).catch(() => null);
   return head?.isFile() === true ? "damaged" : "none";
 }
 async function listDir2(dir) {
@@ -28437,15 +28463,6 @@ function plainEntry(e) {
 function entryOf(r) {
   return plainEntry({ ref: r.ref, hash: r.tree, ...decodeMessage(r.body, r.date) });
 }
-function recordedTrees(records, rev) {
-  const named2 = records.find((r) => r.ref === rev);
-  if (named2 !== void 0) return named2.tree === "" ? [] : [named2.tree];
-  if (!/^[0-9a-f]+$/.test(rev)) return [];
-  const trees = /* @__PURE__ */ new Set();
-  for (const r of records)
-    if (r.tree !== "" && (r.tree.startsWith(rev) || r.oid.startsWith(rev))) trees.add(r.tree);
-  return [...trees];
-}
 var CheckpointMeta, CHECKPOINT_REF_PREFIX, META_REF_PREFIX, LATEST_REF, BASELINE_REF, SAFETY_REF, CONTROL, lastStamp;
 var init_message2 = __esm({
   "src/checkpoints/message.ts"() {
@@ -28583,8 +28600,8 @@ var init_record2 = __esm({
 
 // src/checkpoints/restore.ts
 function restoreTo(store, hash) {
-  return store.locked("checkpoint restore", "existing", async () => {
-    const target = await store.requireCheckpoint(hash);
+  return store.locked("checkpoint restore", async () => {
+    const target = await store.requireTreeId(hash);
     const wanted = await store.requireListing(target);
     const safety = await store.trackLocked(`safety before restore ${target.slice(0, 12)}`, "safety", false);
     const current = await store.requireListing(safety.hash);
@@ -28604,8 +28621,8 @@ function restoreTo(store, hash) {
 async function revertToCheckpoint(store, target, paths) {
   store.assertRevision(target);
   const selection2 = paths === void 0 ? null : await Promise.all(paths.map((p) => toWorkspaceGitPath(store.workspace, p, store.forbidden)));
-  return store.locked("checkpoint revert", "existing", async () => {
-    const wanted = await store.requireListing(await store.requireCheckpoint(target));
+  return store.locked("checkpoint revert", async () => {
+    const wanted = await store.requireListing(target);
     if (selection2 !== null) await assertKnownPaths(store, selection2, wanted);
     return revertLocked(
       store,
@@ -28625,11 +28642,10 @@ async function revertPatches(store, target, paths) {
       pairs.push([await toWorkspaceGitPath(store.workspace, file, store.forbidden), patch4.hash]);
   }
   const sources = firstPatchWins(pairs);
-  return store.locked("checkpoint revert", "existing", async () => {
-    const hashes = [...new Set(target.map((p) => p.hash))];
-    const trees = await store.requireCheckpoints(hashes);
+  return store.locked("checkpoint revert", async () => {
     const listings = /* @__PURE__ */ new Map();
-    for (const [i, hash] of hashes.entries()) listings.set(hash, await store.requireListing(trees[i]));
+    for (const hash of new Set(target.map((p) => p.hash)))
+      listings.set(hash, await store.requireListing(hash));
     return revertLocked(
       store,
       () => [...sources].map(([path2, hash]) => [path2, listings.get(hash)?.get(path2) ?? null])
@@ -28706,7 +28722,7 @@ var init_retention = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute9, join as join37 } from "node:path";
+import { isAbsolute as isAbsolute8, join as join37 } from "node:path";
 function userIgnoreConfigFiles(o) {
   return userConfigFiles({
     HOME: o.home,
@@ -28732,9 +28748,9 @@ async function userExcludesSetting(o) {
   return configured;
 }
 async function userExcludesPath(configured, o) {
-  const xdg = o.xdgConfigHome && isAbsolute9(o.xdgConfigHome) ? o.xdgConfigHome : join37(o.home, ".config");
+  const xdg = o.xdgConfigHome && isAbsolute8(o.xdgConfigHome) ? o.xdgConfigHome : join37(o.home, ".config");
   const path2 = configured === null ? join37(xdg, "git", "ignore") : expandHome(configured, o.home);
-  return isAbsolute9(path2) && await exists3(path2) ? path2 : null;
+  return isAbsolute8(path2) && await exists3(path2) ? path2 : null;
 }
 function expandHome(path2, home) {
   return path2 === "~" ? home : path2.startsWith("~/") ? join37(home, path2.slice(2)) : path2;
@@ -28754,14 +28770,14 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { mkdir as mkdir10, open as open6, rename as rename5, rm as rm17, stat as stat23, symlink } from "node:fs/promises";
+import { mkdir as mkdir10, open as open6, rename as rename5, rm as rm17, stat as stat24, symlink } from "node:fs/promises";
 import { dirname as dirname17, join as join38, sep as sep9 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
   await mkdir10(preferred, { recursive: true });
-  const [a, b] = await Promise.all([stat23(root), stat23(preferred)]);
+  const [a, b] = await Promise.all([stat24(root), stat24(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
 async function placeFiles(root, stagingDir, items) {
@@ -29017,41 +29033,27 @@ async function storeBytes(repo, counts) {
 }
 async function keepWithinBudget(repo, location, maxStoreBytes, counted) {
   let counts = counted ?? await countObjects(repo);
-  let packed = false;
-  const pack = async (how) => {
-    await withSweep(location, how);
-    packed = true;
+  let changed = false;
+  if (counts.packs >= PACKS_LIMIT) {
+    changed = true;
+    await withSweep(location, () => gcCheckpointRepo(repo, DEFAULT_PRUNE_AGE));
+    await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: (/* @__PURE__ */ new Date()).toISOString() }));
     counts = await countObjects(repo);
-  };
-  if (counts.packs >= PACKS_LIMIT) await pack(() => gcCheckpointRepo(repo, DEFAULT_PRUNE_AGE));
-  else if (counts.loose >= LOOSE_OBJECTS_LIMIT) await pack(() => packLooseObjects(repo));
-  const before2 = await storeBytes(repo, counts);
-  let after2 = before2;
-  let removed = [];
-  if (after2 > maxStoreBytes) {
-    const prunable = (await pruningTiersOf(repo)).some((tier) => tier.length > 0);
-    if (counts.loose > 0 || prunable && counts.packs > 1) {
-      await pack(() => prunable ? gcCheckpointRepo(repo, "now") : packLooseObjects(repo));
-      after2 = await storeBytes(repo, counts);
-    }
-    if (after2 > maxStoreBytes && prunable)
-      ({ removed, after: after2 } = await pruneToBudget(repo, location, maxStoreBytes, after2));
+  } else if (counts.loose >= LOOSE_OBJECTS_LIMIT) {
+    changed = true;
+    await withSweep(location, () => packLooseObjects(repo));
+    await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: (/* @__PURE__ */ new Date()).toISOString() }));
+    counts = await countObjects(repo);
   }
-  const pruned = removed.length > 0;
-  if (!packed && !pruned) return false;
-  const at = (/* @__PURE__ */ new Date()).toISOString();
-  const event = { at, removed, storeBytesBefore: before2, storeBytesAfter: after2 };
-  await updateUpkeep(location, (u) => ({
-    lastPackedAt: at,
-    pruned: pruned ? [event, ...u.pruned].slice(0, PRUNE_HISTORY) : u.pruned
-  }));
-  return true;
-}
-async function pruneToBudget(repo, location, maxStoreBytes, size) {
+  const before2 = await storeBytes(repo, counts);
+  if (before2 <= maxStoreBytes) return changed;
+  let after2 = before2;
   const removed = [];
-  let after2 = size;
   while (after2 > maxStoreBytes * PRUNE_TARGET) {
-    const tiers = await pruningTiersOf(repo);
+    const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+    const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
+    const line = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(lineEntryOf);
+    const tiers = pruningTiers(line, protectedOids);
     const candidates = tiers.flat();
     if (candidates.length === 0) break;
     const drop = (tiers.find((t) => t.length > 0) ?? []).slice(0, Math.ceil(candidates.length / 4));
@@ -29063,13 +29065,17 @@ async function pruneToBudget(repo, location, maxStoreBytes, size) {
     await withSweep(location, () => gcCheckpointRepo(repo, "now"));
     after2 = await storeBytes(repo, await countObjects(repo));
   }
-  return { removed, after: after2 };
-}
-async function pruningTiersOf(repo) {
-  const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
-  const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
-  const line = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(lineEntryOf);
-  return pruningTiers(line, protectedOids);
+  const event = {
+    at: (/* @__PURE__ */ new Date()).toISOString(),
+    removed,
+    storeBytesBefore: before2,
+    storeBytesAfter: after2
+  };
+  await updateUpkeep(location, (u) => ({
+    lastPackedAt: (/* @__PURE__ */ new Date()).toISOString(),
+    pruned: [event, ...u.pruned].slice(0, PRUNE_HISTORY)
+  }));
+  return true;
 }
 async function readUpkeep(location) {
   try {
@@ -29455,101 +29461,10 @@ var init_probe_cache = __esm({
   }
 });
 
-// src/git/checkpoint-health.ts
-import { lstat as lstat10, readFile as readFile17 } from "node:fs/promises";
-import { join as join41 } from "node:path";
-async function repoDamage(gitDir, refs) {
-  const [dir, head, objects, refsDir, ...texts] = await Promise.all([
-    kindOf2(gitDir),
-    readText(join41(gitDir, "HEAD")),
-    kindOf2(join41(gitDir, "objects")),
-    kindOf2(join41(gitDir, "refs")),
-    ...refs.map((ref) => readText(join41(gitDir, ...ref.split("/"))))
-  ]);
-  const unusable = dir !== "dir" ? `its git directory ${dir === "missing" ? "is missing" : "is not a directory"}` : head === null ? "its HEAD file is missing" : !HEAD_TEXT.test(head) ? "its HEAD file is damaged" : objects !== "dir" ? "its objects directory is missing" : refsDir !== "dir" ? "its refs directory is missing" : null;
-  const brokenRefs = refs.filter((_, i) => {
-    const text = texts[i];
-    return text !== null && text !== void 0 && !REF_TEXT.test(text);
-  });
-  return { unusable, brokenRefs: unusable === null ? brokenRefs : [] };
-}
-async function kindOf2(path2) {
-  try {
-    return (await lstat10(path2)).isDirectory() ? "dir" : "other";
-  } catch (error2) {
-    if (isAbsent(error2)) return "missing";
-    throw error2;
-  }
-}
-async function readText(path2) {
-  try {
-    return await readFile17(path2, "utf8");
-  } catch (error2) {
-    if (isAbsent(error2) || error2.code === "EISDIR") return null;
-    throw error2;
-  }
-}
-function isAbsent(error2) {
-  const code2 = error2.code;
-  return code2 === "ENOENT" || code2 === "ENOTDIR";
-}
-var HEAD_TEXT, REF_TEXT;
-var init_checkpoint_health = __esm({
-  "src/git/checkpoint-health.ts"() {
-    "use strict";
-    HEAD_TEXT = /^(ref: refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})\n?$/;
-    REF_TEXT = /^([0-9a-f]{40}|[0-9a-f]{64})\n?$/;
-  }
-});
-
-// src/checkpoints/recovery.ts
-import { lstat as lstat11, mkdir as mkdir11, rename as rename6 } from "node:fs/promises";
-import { dirname as dirname21, join as join42, relative as relative7 } from "node:path";
-async function findDamage(location) {
-  const damage = await repoDamage(location.gitDir, MARKERS);
-  return damage.unusable === null && damage.brokenRefs.length === 0 ? null : damage;
-}
-function what(damage) {
-  return damage.unusable ?? `its marker ${damage.brokenRefs.map(markerName).join(", ")} holds no checkpoint`;
-}
-function markerName(ref) {
-  return ref.slice(ref.lastIndexOf("/") + 1);
-}
-function corruptError(location, damage) {
-  const after2 = damage.unusable === null ? "goes on with its checkpoints" : "starts a new, empty store (the checkpoints in it can no longer be read)";
-  return new StoreCorruptError(
-    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join42(location.dir, "damaged-<time>")} and ${after2}`,
-    { details: { store: location.dir, damage: what(damage) } }
-  );
-}
-async function setAside(location, damage) {
-  const parts = damage.unusable === null ? damage.brokenRefs.map((ref) => join42(location.gitDir, ...ref.split("/"))) : [location.gitDir, location.indexFile, join42(location.dir, "budget.json"), location.upkeepFile];
-  const aside = join42(location.dir, `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`);
-  for (const part of parts) {
-    if (await lstat11(part).catch(() => null) === null) continue;
-    const to = join42(aside, relative7(location.dir, part));
-    await mkdir11(dirname21(to), { recursive: true });
-    await rename6(part, to);
-  }
-  const next = damage.unusable === null ? "its checkpoints are kept" : "a new store was started (the checkpoints of the old one could not be read)";
-  return `the checkpoint store ${location.dir} was damaged (${what(damage)}): the damaged part was moved to ${aside} and ${next}`;
-}
-var MARKERS;
-var init_recovery = __esm({
-  "src/checkpoints/recovery.ts"() {
-    "use strict";
-    init_errors();
-    init_random();
-    init_checkpoint_health();
-    init_message2();
-    MARKERS = [LATEST_REF, BASELINE_REF, SAFETY_REF];
-  }
-});
-
 // src/checkpoints/store.ts
-import { access as access3, lstat as lstat12, readFile as readFile18, realpath as realpath9 } from "node:fs/promises";
+import { access as access3, readFile as readFile17, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join43, sep as sep10 } from "node:path";
+import { join as join41, sep as sep10 } from "node:path";
 async function physicalPath(path2) {
   try {
     await access3(path2);
@@ -29582,7 +29497,6 @@ var init_store = __esm({
     init_project_id();
     init_probe_cache();
     init_record2();
-    init_recovery();
     init_upkeep();
     init_workspace_paths();
     CheckpointStore = class _CheckpointStore {
@@ -29610,8 +29524,6 @@ var init_store = __esm({
       keep;
       /** Whether the baseline marker is known to exist (track learns it from its ref read). */
       baselineKnown = false;
-      /** What track did about a damaged store (recovery.ts), in words; null when it found none. */
-      recovered = null;
       unsavedProbe = null;
       storeReady = false;
       /** An index.lock older than this cannot belong to a live git call of ours (they time out sooner). */
@@ -29693,55 +29605,21 @@ var init_store = __esm({
         this.unsavedProbe = null;
         if (save !== null) await save();
       }
-      /**
-       * Runs `fn` holding the store lock. `track` creates the store when there is none and sets the
-       * damaged part of a damaged one aside (recovery.ts; `recovered` then says what was done). Any
-       * other use finds the store as it is or fails, writing nothing of its own: CHECKPOINT_NOT_FOUND
-       * when there is no store (none is made), STORE_CORRUPT when it is damaged.
-       */
-      locked(purpose, use, fn) {
-        const track2 = use === "track";
-        const run = () => withLock(this.location.lockPath, { timeoutMs: this.lockTimeoutMs, purpose }, async (lock) => {
+      /** Runs `fn` holding the store lock, creating the store first if needed. */
+      locked(purpose, fn) {
+        return withLock(this.location.lockPath, { timeoutMs: this.lockTimeoutMs, purpose }, async (lock) => {
           const recovered = lock.recovered !== null;
           await Promise.all([
             repairOnAcquire(this.repo, this.location, recovered, this.staleIndexLockMs),
             // A dead holder may have written anything: the budget's count no longer holds (budget-count.ts).
             recovered ? dropBudget(this.location) : void 0
           ]);
-          await this.ensureStore(track2);
+          await this.ensureStore();
           return fn();
         });
-        if (track2) return run();
-        return storeOf(this.location, this.workspace).then((state) => {
-          if (state === "none") throw this.noStore();
-          return run();
-        });
       }
-      /** Whether there is a store; STORE_CORRUPT when there is one and it is damaged (recovery.ts). */
       async exists() {
-        if (await storeOf(this.location, this.workspace) === "none") return false;
-        const damage = await findDamage(this.location);
-        if (damage !== null) throw corruptError(this.location, damage);
-        return true;
-      }
-      /**
-       * The tree of the recorded checkpoint `rev` names: a checkpoint's tree or commit id (full, or
-       * abbreviated to one checkpoint), or one of our refs. Any other object of the store (a
-       * subdirectory's tree, a pruned checkpoint) is CHECKPOINT_NOT_FOUND: restoring it would make
-       * the workspace that subdirectory. The caller holds the lock.
-       */
-      async requireCheckpoint(rev) {
-        return (await this.requireCheckpoints([rev]))[0];
-      }
-      /** requireCheckpoint for several revisions, from one listing of the refs. */
-      async requireCheckpoints(revs) {
-        for (const rev of revs) this.assertRevision(rev);
-        const records = await listRefRecords(this.repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
-        return revs.map((rev) => {
-          const trees = recordedTrees(records, rev);
-          if (trees.length === 1) return trees[0];
-          throw this.notFound(rev, trees.length > 1);
-        });
+        return await storeOf(this.location, this.workspace) !== "none";
       }
       /**
        * Captures the workspace as a tree (capture.ts). Caller holds the lock. A capture writes objects
@@ -29802,17 +29680,19 @@ var init_store = __esm({
       assertRevision(hash) {
         if (!isCheckpointRevision(hash)) throw this.notFound(hash);
       }
-      notFound(hash, ambiguous = false) {
-        const why = ambiguous ? `"${hash.slice(0, 80)}" is the start of more than one checkpoint of ${this.workspace}; give more of its characters` : `no checkpoint ${JSON.stringify(hash.slice(0, 80))} in the store of ${this.workspace}`;
-        return new CheckpointNotFoundError(`${why}; see "checkpoint list"`, {
-          details: { hash: hash.slice(0, 200), workspace: this.workspace }
-        });
-      }
-      noStore() {
+      notFound(hash) {
         return new CheckpointNotFoundError(
-          `there are no checkpoints of ${this.workspace} yet; "checkpoint track" records one`,
-          { details: { workspace: this.workspace } }
+          `no checkpoint ${JSON.stringify(hash.slice(0, 80))} in the store of ${this.workspace}; see "checkpoint list"`,
+          {
+            details: { hash: hash.slice(0, 200), workspace: this.workspace }
+          }
         );
+      }
+      /** The tree id a checkpoint revision (tree id, commit id, ref) names; CHECKPOINT_NOT_FOUND otherwise. */
+      async requireTreeId(rev) {
+        const treeId = await resolveTreeId(this.repo, rev);
+        if (treeId === null) throw this.notFound(rev);
+        return treeId;
       }
       async requireListing(hash) {
         const listing = await listTree(this.repo, hash);
@@ -29832,17 +29712,11 @@ var init_store = __esm({
         if (!this.baselineKnown) this.baselineKnown = await readRef(this.repo, BASELINE_REF) !== null;
         return this.baselineKnown;
       }
-      /** Makes sure of the store before a locked operation: see locked(). */
-      async ensureStore(track2) {
+      async ensureStore() {
         if (this.storeReady) return;
         const state = await storeOf(this.location, this.workspace);
-        if (state === "none" && !track2) throw this.noStore();
-        const leftover = state === "none" && await lstat12(this.location.indexFile).catch(() => null) !== null;
-        const damage = state !== "none" || leftover ? await findDamage(this.location) : null;
-        if (damage !== null && !track2) throw corruptError(this.location, damage);
-        if (damage !== null) this.recovered = await setAside(this.location, damage);
-        if (state === "none" || damage !== null && damage.unusable !== null) await initCheckpointRepo(this.repo);
-        if (state !== "intact" && track2)
+        if (state === "none") await initCheckpointRepo(this.repo);
+        if (state !== "intact")
           await writeJsonAtomic(this.location.metaFile, {
             workspace: this.workspace,
             projectId: this.location.projectId,
@@ -29857,10 +29731,10 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const target = join43(this.location.gitDir, "info", "exclude");
+        const target = join41(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
-          this.userExcludes === null ? "" : readFile18(this.userExcludes, "utf8").catch(() => ""),
-          readFile18(target, "utf8").catch(() => null)
+          this.userExcludes === null ? "" : readFile17(this.userExcludes, "utf8").catch(() => ""),
+          readFile17(target, "utf8").catch(() => null)
         ]);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
@@ -29872,7 +29746,7 @@ var init_store = __esm({
 function restoreSession(store, from, opts = {}) {
   const force = opts.force === true;
   const dryRun = opts.dryRun === true;
-  return store.locked("checkpoint restore", "existing", async () => {
+  return store.locked("checkpoint restore", async () => {
     const target = await store.requireListing(from.hash);
     const captured = await store.capture();
     const { changed, conflicts } = sessionChanges(
@@ -30042,22 +29916,17 @@ var init_checkpoints = __esm({
       /**
        * Records the current state as a new checkpoint, then keeps the store within its budget (see
        * keepWithinBudget in upkeep.ts); an upkeep failure is returned, not thrown: the checkpoint stands.
-       * A damaged store's damaged part is first moved aside (recovery.ts), which `recovered` says.
        */
       async track(label, opts = {}) {
         const store = this.store;
         const claimed = opts.beforePrompt === true && opts.session !== void 0 ? await claimPromptNumber(store.location.promptsDir, opts.session) : null;
-        const outcome = await store.locked(
+        return store.locked(
           "checkpoint track",
-          "track",
           () => this.trackLocked(label, opts, claimed).catch(async (error2) => {
             await dropBudget(store.location).catch(() => void 0);
             throw error2;
           })
         );
-        const recovered = store.recovered;
-        store.recovered = null;
-        return recovered === null ? outcome : { ...outcome, recovered };
       }
       /** track() once the lock is held. */
       async trackLocked(label, opts, claimed) {
@@ -30251,11 +30120,11 @@ var init_checkpoints = __esm({
         const keep = opts.keep ?? DEFAULT_KEEP;
         const pruneAge = opts.pruneAge ?? DEFAULT_PRUNE_AGE;
         assertRetention(keep, pruneAge);
+        if (!await isExpiryDate(this.store.repo, pruneAge)) throw badPruneAge(pruneAge);
         if (!await this.store.exists()) {
           return { kept: 0, removed: 0, pruneAge, storeBytesBefore: 0, storeBytesAfter: 0 };
         }
-        if (!await isExpiryDate(this.store.repo, pruneAge)) throw badPruneAge(pruneAge);
-        return this.store.locked("checkpoint gc", "existing", async () => {
+        return this.store.locked("checkpoint gc", async () => {
           await dropBudget(this.store.location);
           return gcStore(this.store.repo, this.store.location, keep, pruneAge);
         });
@@ -30284,7 +30153,7 @@ __export(checkpoint_exports, {
 });
 import { mkdtemp as mkdtemp5, rm as rm20, writeFile as writeFile8 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join44, resolve as resolve21 } from "node:path";
+import { join as join42, resolve as resolve21 } from "node:path";
 function open7(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -30300,7 +30169,7 @@ function open7(ctx) {
 }
 async function resolveCheckpoint(cp, name2) {
   if (OBJECT_ID_PATTERN.test(name2)) return name2;
-  if (MARKERS2.includes(name2)) {
+  if (MARKERS.includes(name2)) {
     const marked = (await cp.markers())[name2];
     if (marked === null)
       throw new CheckpointNotFoundError(
@@ -30357,7 +30226,7 @@ function upkeepText(error2) {
   const why = error2 instanceof Error ? error2.message : String(error2);
   return `the checkpoint was recorded, but packing or pruning the store failed: ${why}`;
 }
-var MARKERS2, HASH_FORMS, track, patch3, diff, diffFull, restore, revert, list3, gc, status, CHECKPOINT_COMMANDS;
+var MARKERS, HASH_FORMS, track, patch3, diff, diffFull, restore, revert, list3, gc, status, CHECKPOINT_COMMANDS;
 var init_checkpoint2 = __esm({
   "src/cli/commands/checkpoint.ts"() {
     "use strict";
@@ -30367,7 +30236,7 @@ var init_checkpoint2 = __esm({
     init_errors();
     init_output();
     init_spec();
-    MARKERS2 = ["latest", "baseline", "safety"];
+    MARKERS = ["latest", "baseline", "safety"];
     HASH_FORMS = 'HASH is a checkpoint hash (full or abbreviated), a label given to "checkpoint track --label" (the newest checkpoint with it), or latest, baseline or safety.';
     track = defineCommand({
       name: "checkpoint track",
@@ -30383,11 +30252,8 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ['checkpoint track --label "before tool call" --json'],
       async run(ctx, values) {
-        const { upkeepError, recovered, ...result } = await (await open7(ctx)).track(values.label);
-        const warnings = [
-          ...recovered === void 0 ? [] : [{ code: "STORE_RECOVERED", message: recovered, file: null }],
-          ...upkeepError === void 0 ? [] : [{ code: "UPKEEP_FAILED", message: upkeepText(upkeepError), file: null }]
-        ];
+        const { upkeepError, ...result } = await (await open7(ctx)).track(values.label);
+        const warnings = upkeepError === void 0 ? [] : [{ code: "UPKEEP_FAILED", message: upkeepText(upkeepError), file: null }];
         return {
           json: result,
           warnings,
@@ -30433,8 +30299,8 @@ var init_checkpoint2 = __esm({
         const cp = await open7(ctx);
         const hash = await resolveCheckpoint(cp, name2);
         if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
-        const dir = await mkdtemp5(join44(tmpdir5(), "agentgate-cpdiff-"));
-        const file = join44(dir, "diff.patch");
+        const dir = await mkdtemp5(join42(tmpdir5(), "agentgate-cpdiff-"));
+        const file = join42(dir, "diff.patch");
         const cleanup = () => rm20(dir, { recursive: true, force: true });
         try {
           await writeFile8(file, await cp.diffBytes(hash));
@@ -31067,17 +30933,17 @@ var init_budget = __esm({
 });
 
 // src/hooks/log.ts
-import { appendFile as appendFile3, mkdir as mkdir12, rename as rename7, stat as stat24 } from "node:fs/promises";
-import { dirname as dirname22 } from "node:path";
+import { appendFile as appendFile3, mkdir as mkdir11, rename as rename6, stat as stat25 } from "node:fs/promises";
+import { dirname as dirname21 } from "node:path";
 async function appendHookLog(file, line) {
   const text = firstChars(escapeHidden(line, { halves: true }), MAX_LINE).text;
   try {
-    await mkdir12(dirname22(file), { recursive: true });
-    const size = await stat24(file).then(
+    await mkdir11(dirname21(file), { recursive: true });
+    const size = await stat25(file).then(
       (st) => st.size,
       () => 0
     );
-    if (size >= HOOK_LOG_MAX_BYTES) await rename7(file, `${file}.1`).catch(() => void 0);
+    if (size >= HOOK_LOG_MAX_BYTES) await rename6(file, `${file}.1`).catch(() => void 0);
     await appendFile3(file, `${text}
 `);
     return null;
@@ -31097,11 +30963,10 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join45, resolve as resolve22 } from "node:path";
+import { join as join43, resolve as resolve22 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const home = opts.settings?.home ?? resolveHome(opts.home);
   const outcome = await checkpointFor(event, opts).catch(failure2);
-  if (event.note !== void 0) outcome.message = `${outcome.message}; ${event.note}`;
   await logOutcome(home, event, outcome);
   return outcome;
 }
@@ -31115,7 +30980,7 @@ async function logOutcome(home, event, outcome) {
   return outcome;
 }
 function logFile(home) {
-  return join45(layout(home).logs, "hooks.log");
+  return join43(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const settings = opts.settings ?? await resolveSettings({
@@ -31201,15 +31066,15 @@ var init_agent_hook = __esm({
 });
 
 // src/hooks/adapter.ts
-function kindOf3(kinds, event) {
+function kindOf2(kinds, event) {
   return Object.hasOwn(kinds, event) ? kinds[event] : void 0;
 }
-function parseEvent(schema, raw, what2) {
+function parseEvent(schema, raw, what) {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return { data: parsed.data };
   const issue2 = parsed.error.issues[0];
   const where = issue2?.path.length ? issue2.path.join(".") : "the event";
-  return { status: "invalid", message: `not a ${what2} hook event: ${where}: ${issue2?.message ?? "invalid"}` };
+  return { status: "invalid", message: `not a ${what} hook event: ${where}: ${issue2?.message ?? "invalid"}` };
 }
 function noCheckpoint(kinds, event, session) {
   return {
@@ -31253,7 +31118,7 @@ function patched(e) {
   return paths.length > 0 ? paths : void 0;
 }
 function claudeStyle(e, session, kinds, touchedOf = fileWritten) {
-  const kind = kindOf3(kinds, e.hook_event_name);
+  const kind = kindOf2(kinds, e.hook_event_name);
   if (kind === void 0) return noCheckpoint(kinds, e.hook_event_name, session);
   return {
     mapped: {
@@ -31267,8 +31132,8 @@ function claudeStyle(e, session, kinds, touchedOf = fileWritten) {
     }
   };
 }
-function missingSession(what2) {
-  return { status: "invalid", message: `not a ${what2} hook event: session_id: missing` };
+function missingSession(what) {
+  return { status: "invalid", message: `not a ${what} hook event: session_id: missing` };
 }
 var CLAUDE_KINDS, FILE_WRITERS, claudeCode, codex, QWEN_KINDS, qwen;
 var init_claude_style = __esm({
@@ -31365,7 +31230,7 @@ var init_cline = __esm({
         const p = parseEvent(ClineEvent, raw, "Cline");
         if (!("data" in p)) return p;
         const e = p.data;
-        const kind = kindOf3(KINDS, e.hookName);
+        const kind = kindOf2(KINDS, e.hookName);
         if (kind === void 0) return noCheckpoint(KINDS, e.hookName, e.taskId);
         return {
           mapped: {
@@ -31421,16 +31286,15 @@ var init_copilot = __esm({
         const p = parseEvent(CopilotEvent, raw, "Copilot");
         if (!("data" in p)) return p;
         const e = p.data;
-        const event = e.hook_event_name ?? opts.event;
+        const event = opts.event ?? e.hook_event_name;
         const session = e.sessionId ?? e.session_id ?? NO_SESSION;
-        const note = opts.event !== void 0 && e.hook_event_name !== void 0 && opts.event !== e.hook_event_name ? `--event ${opts.event} ignored: the payload names its event ${e.hook_event_name}` : void 0;
         if (event === void 0)
           return {
             status: "invalid",
             message: 'the event does not name itself (camelCase payload): run "hook copilot --event NAME", as "hook install copilot" writes it',
             session
           };
-        const kind = kindOf3(KINDS2, event);
+        const kind = kindOf2(KINDS2, event);
         if (kind === void 0) return noCheckpoint(KINDS2, event, session);
         return {
           mapped: {
@@ -31440,8 +31304,7 @@ var init_copilot = __esm({
             cwd: e.cwd,
             detail: e.toolName ?? e.tool_name ?? (kind === "baseline" ? e.source : void 0),
             promptText: kind === "before-prompt" ? e.prompt : void 0,
-            touched: writtenBy(FILE_WRITERS3, e.toolName, argsPath(e.toolArgs)),
-            note
+            touched: writtenBy(FILE_WRITERS3, e.toolName, argsPath(e.toolArgs))
           }
         };
       }
@@ -31472,7 +31335,7 @@ var init_cursor = __esm({
         const p = parseEvent(CursorEvent, raw, "Cursor");
         if (!("data" in p)) return p;
         const e = p.data;
-        const kind = kindOf3(KINDS3, e.hook_event_name);
+        const kind = kindOf2(KINDS3, e.hook_event_name);
         if (kind === void 0) return noCheckpoint(KINDS3, e.hook_event_name, e.conversation_id);
         return {
           mapped: {
@@ -31514,7 +31377,7 @@ var init_gemini = __esm({
         const p = parseEvent(GeminiEvent, raw, "Gemini CLI");
         if (!("data" in p)) return p;
         const e = p.data;
-        const kind = kindOf3(KINDS4, e.hook_event_name);
+        const kind = kindOf2(KINDS4, e.hook_event_name);
         if (kind === void 0) return noCheckpoint(KINDS4, e.hook_event_name, e.session_id);
         return {
           mapped: {
@@ -31554,7 +31417,7 @@ var init_windsurf = __esm({
         const p = parseEvent(WindsurfEvent, raw, "Windsurf");
         if (!("data" in p)) return p;
         const e = p.data;
-        const kind = kindOf3(KINDS5, e.agent_action_name);
+        const kind = kindOf2(KINDS5, e.agent_action_name);
         if (kind === void 0) return noCheckpoint(KINDS5, e.agent_action_name, e.trajectory_id);
         return {
           mapped: {
@@ -31622,36 +31485,28 @@ var init_lenient_json = __esm({
 });
 
 // src/hooks/workspace.ts
-import { realpath as realpath10, stat as stat25 } from "node:fs/promises";
+import { realpath as realpath10, stat as stat26 } from "node:fs/promises";
+import { homedir as homedir5 } from "node:os";
 import { parse as parse2, resolve as resolve23 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
 }
 async function hookWorkspace(candidate, opts = {}) {
   const path2 = resolve23(nativePath(candidate));
-  const isDir2 = await stat25(path2).then(
+  const isDir2 = await stat26(path2).then(
     (st) => st.isDirectory(),
     () => false
   );
   if (!isDir2) return { refused: `the workspace ${path2} is not a directory` };
   const real = await realpath10(path2);
-  const given = opts.homeDir ?? homeOrNone();
-  const home = await realpath10(given).catch(() => given);
+  const home = await realpath10(opts.homeDir ?? homedir5()).catch(() => opts.homeDir ?? homedir5());
   if (parse2(real).root === real) return { refused: `the workspace ${real} is the file system root` };
   if (real === home) return { refused: `the workspace ${real} is the home directory` };
   return { workspace: real };
 }
-function homeOrNone() {
-  try {
-    return accountHome();
-  } catch {
-    return "";
-  }
-}
 var init_workspace = __esm({
   "src/hooks/workspace.ts"() {
     "use strict";
-    init_home_dir();
   }
 });
 
@@ -31710,7 +31565,6 @@ async function checkpointOf(adapter, input, opts) {
       kind: e.kind,
       ...e.detail === void 0 ? {} : { detail: e.detail },
       ...e.promptText === void 0 ? {} : { promptText: e.promptText },
-      ...e.note === void 0 ? {} : { note: e.note },
       // Relative to the directory the event names (Cline's paths: its workspace root).
       ...e.touched === void 0 ? {} : { touched: e.touched.map((p) => resolve24(here, nativePath(cwd ?? e.root ?? here), nativePath(p))) }
     },
@@ -31945,9 +31799,9 @@ var init_hook = __esm({
   }
 });
 
-// node_modules/shell-quote/quote.js
+// ../../work/main/node_modules/shell-quote/quote.js
 var require_quote = __commonJS({
-  "node_modules/shell-quote/quote.js"(exports, module) {
+  "../../work/main/node_modules/shell-quote/quote.js"(exports, module) {
     "use strict";
     var OPS = (
       /** @type {const} */
@@ -32039,9 +31893,9 @@ var require_quote = __commonJS({
   }
 });
 
-// node_modules/shell-quote/parse.js
+// ../../work/main/node_modules/shell-quote/parse.js
 var require_parse = __commonJS({
-  "node_modules/shell-quote/parse.js"(exports, module) {
+  "../../work/main/node_modules/shell-quote/parse.js"(exports, module) {
     "use strict";
     var CONTROL2 = (
       /** @type {const} */
@@ -32406,9 +32260,9 @@ var require_parse = __commonJS({
   }
 });
 
-// node_modules/shell-quote/index.js
+// ../../work/main/node_modules/shell-quote/index.js
 var require_shell_quote = __commonJS({
-  "node_modules/shell-quote/index.js"(exports) {
+  "../../work/main/node_modules/shell-quote/index.js"(exports) {
     "use strict";
     exports.quote = require_quote();
     exports.parse = require_parse();
@@ -32426,7 +32280,6 @@ function hookCommand(runner, agent, event) {
     "hook",
     agent,
     ...runner.home === void 0 ? [] : ["--home", runner.home],
-    ...runner.config === void 0 ? [] : ["--config", runner.config],
     ...event === void 0 ? [] : ["--event", event]
   ];
   return words.map(shellWord).join(" ");
@@ -32592,120 +32445,9 @@ var init_entries = __esm({
   }
 });
 
-// types/hook-install.ts
-var HookInstallResult, HookInstallRecord;
-var init_hook_install = __esm({
-  "types/hook-install.ts"() {
-    "use strict";
-    init_zod();
-    init_zod();
-    HookInstallResult = deferred(
-      () => object({
-        agent: string2(),
-        action: _enum(["install", "uninstall"]),
-        scope: _enum(["project", "user"]),
-        /** The config file (Cline: the hooks directory). */
-        file: string2(),
-        dryRun: boolean2(),
-        /** Whether the file was written (false when nothing changed, or with --dry-run). */
-        written: boolean2(),
-        /** Our entries, per event: added, updated (another command), removed. */
-        changes: array(object({ event: string2(), change: _enum(["added", "updated", "removed"]) })),
-        /** The command each hook runs (install). */
-        command: optional(string2()),
-        /** Entries that are not ours and are in the way (a Cline hook file of the same name): left alone. */
-        leftAlone: array(string2()),
-        /** What the user must do before the agent runs the hooks (trust them, enable hooks). */
-        notes: array(string2())
-      })
-    );
-    HookInstallRecord = deferred(
-      () => object({
-        version: literal(1),
-        /** The config file (Cline: the hooks directory), as install named it. */
-        file: string2(),
-        /** SHA-256 of the text install last wrote (none for Cline's hook files, which carry a marker). */
-        written: optional(string2()),
-        /** No file was there before install: install created it. */
-        created: boolean2(),
-        /** The directories install created for it, deepest first. */
-        dirs: array(string2()),
-        /** Splices that turn the text install wrote back into the user's (undo.ts); absent: not known. */
-        undo: optional(array(object({ at: number2(), length: number2(), text: string2() })))
-      })
-    );
-  }
-});
-
-// src/hooks/install/install-record.ts
-import { createHash as createHash8 } from "node:crypto";
-import { lstat as lstat13, open as open8, readFile as readFile19, rm as rm21, rmdir as rmdir3 } from "node:fs/promises";
-import { dirname as dirname23, join as join46 } from "node:path";
-function recordPath(home, file) {
-  return join46(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
-}
-function sha256(text) {
-  return createHash8("sha256").update(text).digest("hex");
-}
-async function readRecord3(home, file) {
-  try {
-    const parsed = HookInstallRecord.safeParse(JSON.parse(await readFile19(recordPath(home, file), "utf8")));
-    return parsed.success && parsed.data.file === file ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-async function writeRecord(home, record3) {
-  await replaceFileAtomic(recordPath(home, record3.file), async (temp) => {
-    const handle = await open8(temp, "wx", 384);
-    try {
-      await handle.writeFile(`${JSON.stringify(record3, null, 2)}
-`);
-    } finally {
-      await handle.close();
-    }
-  });
-}
-async function dropRecord(home, file) {
-  await rm21(recordPath(home, file), { force: true });
-}
-function nextRecord(file, old, found, written, step) {
-  const dirs = [.../* @__PURE__ */ new Set([...step.dirs, ...old?.dirs ?? []])].sort((x, y) => y.length - x.length);
-  const base = { version: 1, file, written: sha256(written), dirs };
-  if (found === null) return { ...base, created: true };
-  if (old !== null && old.written === sha256(found))
-    return {
-      ...base,
-      created: old.created,
-      ...old.undo === void 0 || old.created ? {} : { undo: [...step.undo, ...old.undo] }
-    };
-  return { ...base, created: false, ...step.foundHasOurs ? {} : { undo: step.undo } };
-}
-async function missingDirs(dir) {
-  const out = [];
-  for (let at = dir; ; at = dirname23(at)) {
-    const exists4 = await lstat13(at).then(
-      () => true,
-      (error2) => error2.code !== "ENOENT"
-    );
-    if (exists4 || dirname23(at) === at) return out;
-    out.push(at);
-  }
-}
-async function removeEmptyDirs2(dirs) {
-  for (const dir of dirs) await rmdir3(dir).catch(() => void 0);
-}
-var init_install_record = __esm({
-  "src/hooks/install/install-record.ts"() {
-    "use strict";
-    init_hook_install();
-    init_atomic();
-  }
-});
-
-// node_modules/jsonc-parser/lib/umd/main.js
+// ../../work/main/node_modules/jsonc-parser/lib/umd/main.js
 var require_main = __commonJS({
-  "node_modules/jsonc-parser/lib/umd/main.js"(exports, module) {
+  "../../work/main/node_modules/jsonc-parser/lib/umd/main.js"(exports, module) {
     (function(factory) {
       if (typeof module === "object" && typeof module.exports === "object") {
         var v = factory(__require, exports);
@@ -32852,14 +32594,14 @@ var require_main = __commonJS({
 });
 
 // src/hooks/install/targets.ts
-import { join as join47, resolve as resolve25 } from "node:path";
+import { join as join44, resolve as resolve25 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join47(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join44(base, place.scope === "project" ? project : user);
   const env = place.env ?? process.env;
   const under = (variable, project, dir, file) => {
     const home = env[variable];
-    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve25(home, file) : at(project, join47(dir, file));
+    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve25(home, file) : at(project, join44(dir, file));
   };
   switch (agent) {
     case "claude-code":
@@ -33002,10 +32744,10 @@ function removeChild(text, path2, i) {
   const items = parent.children ?? [];
   const node = items[i];
   const end = node.offset + node.length;
-  const [open9, close] = [parent.offset + 1, parent.offset + parent.length - 1];
+  const [open8, close] = [parent.offset + 1, parent.offset + parent.length - 1];
   const prev = items[i - 1];
   if (prev === void 0 && items.length === 1)
-    return /^\s*$/.test(text.slice(open9, node.offset) + text.slice(end, close)) ? text.slice(0, open9) + text.slice(close) : cutSpan(text, node.offset, end);
+    return /^\s*$/.test(text.slice(open8, node.offset) + text.slice(end, close)) ? text.slice(0, open8) + text.slice(close) : cutSpan(text, node.offset, end);
   if (prev === void 0) {
     const comma2 = tokenAfter(text, end, COMMA);
     if (comma2 < 0) return text;
@@ -33051,15 +32793,15 @@ function appendEntry(text, path2, entry) {
     return `${text.slice(0, end)},
 ${indentOf(text, last.offset)}${pretty(entry, indentOf(text, last.offset))}${text.slice(end)}`;
   }
-  const [open9, close] = [list5.offset + 1, list5.offset + list5.length - 1];
+  const [open8, close] = [list5.offset + 1, list5.offset + list5.length - 1];
   const indent = indentOf(text, list5.offset);
   const parent = nodeAt(text, path2.slice(0, -1));
   if (!text.slice(parent.offset, parent.offset + parent.length).includes("\n")) {
-    const inside = text.slice(open9, close).trim();
-    return `${text.slice(0, open9)}${inside === "" ? "" : `${inside} `}${JSON.stringify(entry)}${text.slice(close)}`;
+    const inside = text.slice(open8, close).trim();
+    return `${text.slice(0, open8)}${inside === "" ? "" : `${inside} `}${JSON.stringify(entry)}${text.slice(close)}`;
   }
-  if (/^\s*$/.test(text.slice(open9, close)))
-    return `${text.slice(0, open9)}
+  if (/^\s*$/.test(text.slice(open8, close)))
+    return `${text.slice(0, open8)}
 ${indent}  ${pretty(entry, `${indent}  `)}
 ${indent}${text.slice(close)}`;
   return intoCommented(text, list5, entry);
@@ -33082,10 +32824,6 @@ function indentOf(text, offset) {
 function pretty(value, indent) {
   return JSON.stringify(value, null, 2).split("\n").join(`
 ${indent}`);
-}
-function withLineBreaksOf(before2, text) {
-  if (before2 === null || !before2.includes("\r\n") || /(?<!\r)\n/.test(before2)) return text;
-  return text.replace(/(?<!\r)\n/g, "\r\n");
 }
 var import_jsonc_parser, COMMA, LINE_COMMENT, BLOCK_COMMENT, LINE_BREAK, TRIVIA, EOF;
 var init_json_text = __esm({
@@ -33123,9 +32861,8 @@ function planJsonConfig(target, before2, entryOf2) {
   }
   if (entryOf2 === null && nodeAt(text, ["hooks"])?.type === "object" && blankInside(text, ["hooks"]))
     text = cutOrEdit(target, text, [], "hooks");
-  const bare = before2 !== null && before2.trim() !== "" && !before2.endsWith("\n");
-  const out = withLineBreaksOf(before2, bare || text.endsWith("\n") ? text : `${text}
-`);
+  const out = text.endsWith("\n") ? text : `${text}
+`;
   return { text: out, changes, notes, removable: entryOf2 === null && holdsNothingOfTheUsers(target, text) };
 }
 function withoutShadowedLists(target, text) {
@@ -33256,8 +32993,8 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, lstat as lstat14, readFile as readFile20, rm as rm22, stat as stat26 } from "node:fs/promises";
-import { join as join48 } from "node:path";
+import { chmod, lstat as lstat10, readFile as readFile18, rm as rm21, rmdir as rmdir3, stat as stat27 } from "node:fs/promises";
+import { basename as basename7, dirname as dirname22, join as join45 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
 ${MARKER}
@@ -33268,7 +33005,7 @@ async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   await assertDirectory(target.file);
   for (const event of target.events) {
-    const file = join48(target.file, event);
+    const file = join45(target.file, event);
     const current = await readHook(file);
     const ours = typeof current === "object" && current !== null && "text" in current;
     if (current !== null && !ours) {
@@ -33283,23 +33020,24 @@ async function planScripts(target, command) {
       change: wanted === null ? "removed" : current === null ? "added" : "updated"
     });
   }
+  if (command === null && plan.writes.length > 0) plan.dir = target.file;
   return plan;
 }
 async function assertDirectory(dir) {
-  const stats4 = await stat26(dir).catch((error2) => {
+  const stats4 = await stat27(dir).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(dir, errnoOf(error2), error2);
   });
   if (stats4 !== null && !stats4.isDirectory()) throw cannotUse(dir, "not a directory");
 }
 async function readHook(file) {
-  const stats4 = await lstat14(file).catch((error2) => {
+  const stats4 = await lstat10(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(file, errnoOf(error2), error2);
   });
   if (stats4 === null) return null;
   if (!stats4.isFile()) return { theirs: true };
-  const text = await readFile20(file, "utf8").catch((error2) => {
+  const text = await readFile18(file, "utf8").catch((error2) => {
     throw cannotUse(file, errnoOf(error2), error2);
   });
   if (!text.split("\n").includes(MARKER)) return { theirs: true };
@@ -33313,12 +33051,19 @@ function cannotUse(path2, why, cause) {
 }
 async function applyScripts(plan) {
   for (const { file, text } of plan.writes) {
-    if (text === null) await rm22(file, { force: true });
+    if (text === null) await rm21(file, { force: true });
     else {
       await writeFileAtomic(file, text);
       await chmod(file, 493);
     }
   }
+  if (plan.dir === void 0) return;
+  const gone = await rmdir3(plan.dir).then(
+    () => true,
+    () => false
+  );
+  if (gone && basename7(dirname22(plan.dir)) === ".clinerules")
+    await rmdir3(dirname22(plan.dir)).catch(() => void 0);
 }
 var MARKER;
 var init_scripts = __esm({
@@ -33330,7 +33075,7 @@ var init_scripts = __esm({
   }
 });
 
-// node_modules/smol-toml/dist/error.js
+// ../../work/main/node_modules/smol-toml/dist/error.js
 function getLineColFromPtr(string3, ptr) {
   let lines = string3.slice(0, ptr).split(/\r?\n/);
   return [lines.length, lines.pop().length + 1];
@@ -33356,7 +33101,7 @@ function makeCodeBlock(string3, line, column) {
 }
 var TomlError;
 var init_error = __esm({
-  "node_modules/smol-toml/dist/error.js"() {
+  "../../work/main/node_modules/smol-toml/dist/error.js"() {
     TomlError = class _TomlError extends Error {
       line;
       column;
@@ -33379,7 +33124,7 @@ ${codeblock}`, options);
   }
 });
 
-// node_modules/smol-toml/dist/primitive.js
+// ../../work/main/node_modules/smol-toml/dist/primitive.js
 function parseString(ctx) {
   let startPtr = ctx.p;
   let c = ctx.s.charCodeAt(ctx.p++);
@@ -33480,15 +33225,15 @@ function parseString(ctx) {
   TomlError.x("unfinished string", ctx, startPtr);
 }
 var init_primitive = __esm({
-  "node_modules/smol-toml/dist/primitive.js"() {
+  "../../work/main/node_modules/smol-toml/dist/primitive.js"() {
     init_error();
   }
 });
 
-// node_modules/smol-toml/dist/date.js
+// ../../work/main/node_modules/smol-toml/dist/date.js
 var DATE_TIME_RE, TomlDate;
 var init_date = __esm({
-  "node_modules/smol-toml/dist/date.js"() {
+  "../../work/main/node_modules/smol-toml/dist/date.js"() {
     DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})?[Tt ]?(?:(\d{2}):\d{2}(?::\d{2}(?:\.\d+)?)?)?(Z|z|[-+]\d{2}:\d{2})?$/i;
     TomlDate = class _TomlDate extends Date {
       #hasDate = false;
@@ -33605,7 +33350,7 @@ var init_date = __esm({
   }
 });
 
-// node_modules/smol-toml/dist/extract.js
+// ../../work/main/node_modules/smol-toml/dist/extract.js
 function isDigit(char, base = 10) {
   return base === 16 ? char > 47 && char < 58 || char > 64 && char < 71 || char > 96 && char < 103 : char > 47 && char < 48 + base;
 }
@@ -33814,7 +33559,7 @@ function readDate(ctx, str, type, unsafeDelim, errPtr, temporalSuffix) {
   }
 }
 var init_extract = __esm({
-  "node_modules/smol-toml/dist/extract.js"() {
+  "../../work/main/node_modules/smol-toml/dist/extract.js"() {
     init_primitive();
     init_struct();
     init_error();
@@ -33822,7 +33567,7 @@ var init_extract = __esm({
   }
 });
 
-// node_modules/smol-toml/dist/util.js
+// ../../work/main/node_modules/smol-toml/dist/util.js
 function skipComment(ctx) {
   for (; ctx.p < ctx.s.length; ctx.p++) {
     let c = ctx.s.charCodeAt(ctx.p);
@@ -33848,12 +33593,12 @@ function skipVoid(ctx, banNewLines, banComments) {
   }
 }
 var init_util2 = __esm({
-  "node_modules/smol-toml/dist/util.js"() {
+  "../../work/main/node_modules/smol-toml/dist/util.js"() {
     init_error();
   }
 });
 
-// node_modules/smol-toml/dist/struct.js
+// ../../work/main/node_modules/smol-toml/dist/struct.js
 function parseKey(ctx, end = 61) {
   let startPtr;
   let state = 0;
@@ -33970,7 +33715,7 @@ function parseArray(ctx) {
   TomlError.x("unfinished array", ctx, startPtr);
 }
 var init_struct = __esm({
-  "node_modules/smol-toml/dist/struct.js"() {
+  "../../work/main/node_modules/smol-toml/dist/struct.js"() {
     init_primitive();
     init_extract();
     init_util2();
@@ -33978,7 +33723,7 @@ var init_struct = __esm({
   }
 });
 
-// node_modules/smol-toml/dist/parse.js
+// ../../work/main/node_modules/smol-toml/dist/parse.js
 function peekTable(ctx, key, table2, meta2, type) {
   let t = table2;
   let m = meta2;
@@ -34121,7 +33866,7 @@ function parse5(toml, options = {}) {
   return res;
 }
 var init_parse3 = __esm({
-  "node_modules/smol-toml/dist/parse.js"() {
+  "../../work/main/node_modules/smol-toml/dist/parse.js"() {
     init_struct();
     init_extract();
     init_util2();
@@ -34129,7 +33874,7 @@ var init_parse3 = __esm({
   }
 });
 
-// node_modules/smol-toml/dist/stringify.js
+// ../../work/main/node_modules/smol-toml/dist/stringify.js
 function extendedTypeOf(obj) {
   let type = typeof obj;
   if (type === "object") {
@@ -34314,15 +34059,15 @@ function stringify(obj, { maxDepth = 1e3, numbersAsFloat = false, strictTemporal
 }
 var BARE_KEY, HAS_WELLFORMED;
 var init_stringify = __esm({
-  "node_modules/smol-toml/dist/stringify.js"() {
+  "../../work/main/node_modules/smol-toml/dist/stringify.js"() {
     BARE_KEY = /^[a-z0-9-_]+$/i;
     HAS_WELLFORMED = !!"".isWellFormed;
   }
 });
 
-// node_modules/smol-toml/dist/index.js
+// ../../work/main/node_modules/smol-toml/dist/index.js
 var init_dist = __esm({
-  "node_modules/smol-toml/dist/index.js"() {
+  "../../work/main/node_modules/smol-toml/dist/index.js"() {
     init_parse3();
     init_stringify();
     init_date();
@@ -34446,19 +34191,14 @@ function planTomlConfig(target, before2, entryOf2, dryRun = false) {
   const text = edited === null || Object.keys(appended).length === 0 ? edited : appendBlock(edited, stringify({ hooks: appended }));
   const removable = entryOf2 === null;
   if (text !== null && sameConfig(text, expected))
-    return {
-      text: withLineBreaksOf(original, text),
-      changes,
-      notes,
-      removable: removable && text.trim() === ""
-    };
+    return { text, changes, notes, removable: removable && text.trim() === "" };
   const strays = Object.values(edits).some((list5) => list5.length > 0);
   const why = strays ? "hooks of ours outside the marked block" : 'its "hooks" table is inline';
   const verb = dryRun ? "would be" : "was";
   const rewritten = stringify(expected, { numbersAsFloat: true }).trimEnd();
   return {
-    text: withLineBreaksOf(original, `${rewritten}
-`),
+    text: `${rewritten}
+`,
     removable: removable && rewritten === "",
     changes,
     notes: [`${target.file} ${verb} rewritten whole (${why}): its comments were not kept`, ...notes]
@@ -34506,10 +34246,10 @@ function withoutBlock(text) {
   const end = text.indexOf(END);
   if (start < 0 || end < start) return text;
   const after2 = text.slice(end + END.length).replace(/^\r?\n/, "");
-  return `${text.slice(0, start).replace(/(\r?\n)+$/, "$1")}${after2}`.replace(/^\r?\n$/, "");
+  return `${text.slice(0, start).replace(/\n+$/, "\n")}${after2}`.replace(/^\n$/, "");
 }
 function appendBlock(text, tables) {
-  const head = text === "" || /\r?\n\r?\n$/.test(text) ? text : text.endsWith("\n") ? `${text}
+  const head = text === "" || text.endsWith("\n\n") ? text : text.endsWith("\n") ? `${text}
 ` : `${text}
 
 `;
@@ -34537,123 +34277,14 @@ var init_toml_config = __esm({
     init_command();
     init_entries();
     init_hooks_off();
-    init_json_text();
     init_toml_sections();
     BEGIN = '# >>> agentgate-snapshotter checkpoints (written by "hook install codex"; "hook uninstall codex" removes it) >>>';
     END = "# <<< agentgate-snapshotter checkpoints <<<";
   }
 });
 
-// src/hooks/install/undo.ts
-function undoSplices(before2, after2) {
-  const a = linesOf(before2);
-  const b = linesOf(after2);
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head += 1;
-  let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail])
-    tail += 1;
-  const midA = a.slice(head, a.length - tail);
-  const midB = b.slice(head, b.length - tail);
-  const runs3 = changedRuns(midA, midB);
-  const offsetsA = offsets(a);
-  const offsetsB = offsets(b);
-  const splices = [];
-  for (const run of runs3) {
-    const textA = before2.slice(offsetsA[head + run.a0], offsetsA[head + run.a1]);
-    const textB = after2.slice(offsetsB[head + run.b0], offsetsB[head + run.b1]);
-    splices.push(narrowed(textA, textB, offsetsB[head + run.b0]));
-  }
-  return splices.reverse();
-}
-function applySplices(text, splices) {
-  let out = text;
-  for (const s of splices) {
-    if (s.at < 0 || s.length < 0 || s.at + s.length > out.length) return null;
-    out = out.slice(0, s.at) + s.text + out.slice(s.at + s.length);
-  }
-  return out;
-}
-function linesOf(text) {
-  return text === "" ? [] : text.split(/(?<=\n)/);
-}
-function offsets(lines) {
-  const out = [0];
-  for (const line of lines) out.push(out.at(-1) + line.length);
-  return out;
-}
-function narrowed(textA, textB, at) {
-  let p = 0;
-  while (p < textA.length && p < textB.length && textA[p] === textB[p]) p += 1;
-  let s = 0;
-  while (s < textA.length - p && s < textB.length - p && textA[textA.length - 1 - s] === textB[textB.length - 1 - s])
-    s += 1;
-  return { at: at + p, length: textB.length - p - s, text: textA.slice(p, textA.length - s) };
-}
-function changedRuns(a, b) {
-  if (a.length === 0 && b.length === 0) return [];
-  const pairs = commonLines(a, b);
-  if (pairs === null) return [{ a0: 0, a1: a.length, b0: 0, b1: b.length }];
-  const runs3 = [];
-  let [i, j] = [0, 0];
-  for (const [x, y] of [...pairs, [a.length, b.length]]) {
-    if (x > i || y > j) runs3.push({ a0: i, a1: x, b0: j, b1: y });
-    [i, j] = [x + 1, y + 1];
-  }
-  return runs3;
-}
-function commonLines(a, b) {
-  const [n, m] = [a.length, b.length];
-  const max = n + m;
-  const v = new Int32Array(2 * max + 2);
-  const trace2 = [];
-  for (let d = 0; d <= max; d += 1) {
-    if ((d + 1) * (2 * max + 2) > MAX_DIFF_WORK) return null;
-    trace2.push(v.slice());
-    for (let k = -d; k <= d; k += 2) {
-      const down = k === -d || k !== d && v[max + k - 1] < v[max + k + 1];
-      let x = down ? v[max + k + 1] : v[max + k - 1] + 1;
-      let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) [x, y] = [x + 1, y + 1];
-      v[max + k] = x;
-      if (x >= n && y >= m) return walkBack(trace2, max, n, m, d);
-    }
-  }
-  return null;
-}
-function walkBack(trace2, max, n, m, steps) {
-  const pairs = [];
-  let [x, y] = [n, m];
-  for (let d = steps; d > 0; d -= 1) {
-    const v = trace2[d];
-    const k = x - y;
-    const down = k === -d || k !== d && v[max + k - 1] < v[max + k + 1];
-    const prevK = down ? k + 1 : k - 1;
-    const prevX = v[max + prevK];
-    const prevY = prevX - prevK;
-    while (x > prevX && y > prevY) {
-      [x, y] = [x - 1, y - 1];
-      pairs.push([x, y]);
-    }
-    [x, y] = [prevX, prevY];
-  }
-  while (x > 0 && y > 0) {
-    [x, y] = [x - 1, y - 1];
-    pairs.push([x, y]);
-  }
-  return pairs.reverse();
-}
-var MAX_DIFF_WORK;
-var init_undo = __esm({
-  "src/hooks/install/undo.ts"() {
-    "use strict";
-    MAX_DIFF_WORK = 4e6;
-  }
-});
-
 // src/hooks/install/install.ts
-import { lstat as lstat15, readFile as readFile21, rm as rm23 } from "node:fs/promises";
-import { dirname as dirname24 } from "node:path";
+import { lstat as lstat11, readFile as readFile19, rm as rm22 } from "node:fs/promises";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
 }
@@ -34665,7 +34296,6 @@ async function apply(agent, action, opts) {
   const target = installTarget(agent, place);
   const dryRun = opts.dryRun === true;
   const install = action === "install";
-  const home = opts.home ?? resolveHome();
   const commandOf2 = (event) => hookCommand(opts.runner, agent, target.shape === "copilot" ? event : void 0);
   const base = {
     agent,
@@ -34679,82 +34309,31 @@ async function apply(agent, action, opts) {
   if (target.format === "scripts") {
     const plan2 = await planScripts(target, install ? commandOf2("") : null);
     const written2 = !dryRun && plan2.writes.length > 0;
-    if (written2 && install) await recordDirs(home, target.file);
     if (written2) await applyScripts(plan2);
-    if (!dryRun && !install) await removeCreatedDirs(home, target.file);
     return { ...base, written: written2, changes: plan2.changes, leftAlone: plan2.leftAlone };
   }
-  const read = await readFile21(target.file, "utf8").catch((error2) => {
+  const read = await readFile19(target.file, "utf8").catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw new AgentConfigInvalidError(
       `cannot read ${target.file} (${errnoOf(error2)}); move what stands there aside and run the command again`,
       { cause: error2, details: { file: target.file } }
     );
   });
-  const entryOf2 = install ? (event) => ourEntry(target, commandOf2(event)) : null;
-  const plan = planOf(target, read, entryOf2, dryRun);
-  const written = !dryRun && plan.changes.length > 0;
-  if (written && install) await recordAndWrite(home, target, read, plan.text);
-  if (!dryRun && !install) await giveBack(home, target, read, plan);
-  return { ...base, written, changes: plan.changes, leftAlone: [], notes: plan.notes };
-}
-function planOf(target, read, entryOf2, dryRun = false) {
   const bom = read?.startsWith(BOM) === true ? BOM : "";
   const before2 = read === null ? null : read.slice(bom.length);
+  const entryOf2 = install ? (event) => ourEntry(target, commandOf2(event)) : null;
   const plan = target.format === "toml" ? planTomlConfig(target, before2, entryOf2, dryRun) : planJsonConfig(target, before2, entryOf2);
-  const notes = entryOf2 === null ? plan.notes : [...plan.notes, ...target.notes];
-  return { ...plan, text: plan.text === null ? null : bom + plan.text, notes };
+  const written = !dryRun && plan.changes.length > 0;
+  if (written) await writePlan(target.file, plan, bom);
+  return { ...base, written, changes: plan.changes, leftAlone: [], notes: [...plan.notes, ...base.notes] };
 }
-function holdsOurs(target, text) {
-  try {
-    return planOf(target, text, null).changes.length > 0;
-  } catch {
-    return true;
-  }
-}
-async function recordAndWrite(home, target, found, text) {
-  const step = {
-    undo: found === null ? [] : undoSplices(found, text),
-    foundHasOurs: found !== null && holdsOurs(target, found),
-    dirs: found === null ? await missingDirs(dirname24(target.file)) : []
-  };
-  await writeRecord(home, nextRecord(target.file, await readRecord3(home, target.file), found, text, step));
-  await writeOwnFileAtomic(target.file, text);
-}
-async function giveBack(home, target, found, plan) {
-  const record3 = await readRecord3(home, target.file);
-  if (found !== null && plan.changes.length > 0) {
-    const link2 = await lstat15(target.file).then(
-      (st) => st.isSymbolicLink(),
-      () => false
-    );
-    const exact = record3 !== null && !link2 && record3.written === sha256(found);
-    const restored = exact && record3.undo !== void 0 ? applySplices(found, record3.undo) : null;
-    if (exact && record3.created || record3?.created === true && plan.removable === true && !link2) {
-      await rm23(target.file, { force: true });
-      await removeEmptyDirs2(record3.dirs);
-    } else if (restored !== null && !holdsOurs(target, restored))
-      await writeOwnFileAtomic(target.file, restored);
-    else await writeOwnFileAtomic(target.file, plan.text);
-  }
-  await dropRecord(home, target.file);
-}
-async function recordDirs(home, dir) {
-  const old = await readRecord3(home, dir);
-  const dirs = await missingDirs(dir);
-  if (dirs.length === 0) return;
-  await writeRecord(home, {
-    version: 1,
-    file: dir,
-    created: old?.created === true || dirs.includes(dir),
-    dirs: [.../* @__PURE__ */ new Set([...dirs, ...old?.dirs ?? []])].sort((x, y) => y.length - x.length)
-  });
-}
-async function removeCreatedDirs(home, dir) {
-  const record3 = await readRecord3(home, dir);
-  if (record3 === null) return;
-  await removeEmptyDirs2(record3.dirs);
-  await dropRecord(home, dir);
+async function writePlan(file, plan, bom) {
+  const link2 = await lstat11(file).then(
+    (st) => st.isSymbolicLink(),
+    () => false
+  );
+  if (plan.text === null || plan.removable === true && !link2) await rm22(file, { force: true });
+  else await writeOwnFileAtomic(file, bom + plan.text);
 }
 var BOM;
 var init_install = __esm({
@@ -34763,15 +34342,12 @@ var init_install = __esm({
     init_errors();
     init_atomic();
     init_repo();
-    init_paths();
     init_command();
     init_entries();
-    init_install_record();
     init_json_config();
     init_scripts();
     init_targets();
     init_toml_config();
-    init_undo();
     BOM = "\uFEFF";
   }
 });
@@ -34782,6 +34358,7 @@ __export(hook_install_exports, {
   HOOK_INSTALL_COMMANDS: () => HOOK_INSTALL_COMMANDS
 });
 import { realpathSync } from "node:fs";
+import { homedir as homedir6 } from "node:os";
 function setupCommand(action) {
   return defineCommand({
     name: `hook ${action}`,
@@ -34797,16 +34374,13 @@ function setupCommand(action) {
       const opts = {
         scope: values.user ? "user" : "project",
         workspace: ctx.workspace,
-        homeDir: accountHome(),
+        homeDir: homedir6(),
         runner: {
           node: process.execPath,
           bin: installedBin(),
-          ...ctx.homeGiven ? { home: ctx.settings.home } : {},
-          // --config FILE: the hooks read that file too (its hooks.timeoutMs), by its absolute path.
-          ...values.config !== void 0 && ctx.settings.configFile !== null ? { config: ctx.settings.configFile } : {}
+          ...ctx.homeGiven ? { home: ctx.settings.home } : {}
         },
-        dryRun: values["dry-run"],
-        home: ctx.settings.home
+        dryRun: values["dry-run"]
       };
       const result = action === "install" ? await installHooks(agent, opts) : await uninstallHooks(agent, opts);
       return { json: result, human: () => describe3(result) };
@@ -34849,12 +34423,11 @@ function describe3(r) {
   return lines.join("\n");
 }
 var SCOPE_OPTIONS, AGENT_LIST, SIGN, HOOK_INSTALL_COMMANDS;
-var init_hook_install2 = __esm({
+var init_hook_install = __esm({
   "src/cli/commands/hook-install.ts"() {
     "use strict";
     init_hook_agents();
     init_errors();
-    init_home_dir();
     init_install();
     init_spec();
     SCOPE_OPTIONS = {
@@ -34927,7 +34500,7 @@ var COMMAND_MODULES = [
   },
   {
     names: ["hook install", "hook uninstall"],
-    load: async () => (await Promise.resolve().then(() => (init_hook_install2(), hook_install_exports))).HOOK_INSTALL_COMMANDS
+    load: async () => (await Promise.resolve().then(() => (init_hook_install(), hook_install_exports))).HOOK_INSTALL_COMMANDS
   }
 ];
 var COMMAND_NAMES = COMMAND_MODULES.flatMap((m) => m.names);
@@ -35019,8 +34592,8 @@ async function withoutCommand(group, options, noArguments, json) {
   if (!json) process.stderr.write(`${noWorkflowCommands(help)}
 
 `);
-  const what2 = group === "" ? "no command given" : `"${group}" needs a subcommand`;
-  throw new UsageError(`${what2}; run "${PROGRAM} ${group === "" ? "" : `${group} `}--help" for the list`, {
+  const what = group === "" ? "no command given" : `"${group}" needs a subcommand`;
+  throw new UsageError(`${what}; run "${PROGRAM} ${group === "" ? "" : `${group} `}--help" for the list`, {
     details: { noArguments }
   });
 }
