@@ -66,18 +66,21 @@ export async function readCommitNodes(
 }
 
 /**
- * The patches (`-U0`, with raw records) of many tree pairs, from ONE `diff-tree --stdin` process
- * per slice of the pathspec (one process when there is none). Paths are literal, never globs.
+ * The patches (with raw records) of many tree pairs, from ONE `diff-tree --stdin` process per
+ * slice of the pathspec (one process when there is none). Paths are literal, never globs.
+ * `context`: lines of context in the patch text (`-U<n>`); the hunks are `-U0`'s whatever it is.
  */
 export async function diffTreePairs(
   repo: GitOptions,
   pairs: ReadonlyArray<{ from: string; to: string }>,
   paths: readonly string[] | null,
+  context = 0,
 ): Promise<PairDiff[]> {
   if (pairs.length === 0) return [];
   const input = pairs.map((p) => `${p.from} ${p.to}\n`).join('');
   const run = async (spec: readonly string[]): Promise<PairDiff[]> => {
-    const args = ['--literal-pathspecs', 'diff-tree', '--stdin', '-z', '--raw', '-p', '-U0', '--no-color'];
+    const args = ['--literal-pathspecs', 'diff-tree', '--stdin', '-z', '--raw', '-p', `-U${context}`];
+    args.push('--no-color');
     args.push(
       '--diff-algorithm=myers',
       ...DIFF_BASE_ARGS.filter((a) => a !== '-C'),
@@ -89,7 +92,7 @@ export async function diffTreePairs(
   if (paths === null) return run([]);
   if (paths.length === 0) return pairs.map((p) => ({ ...p, files: [] }));
   // A name that is not UTF-8 cannot be a pathspec (arguments reach git as UTF-8).
-  if (!paths.every((p) => p.isWellFormed())) return diffTreePairsPicked(repo, pairs, paths);
+  if (!paths.every((p) => p.isWellFormed())) return diffTreePairsPicked(repo, pairs, paths, context);
   const slices = slicePaths(paths);
   const results: PairDiff[][] = [];
   for (const slice of slices) results.push(await run(slice));
@@ -105,9 +108,10 @@ export async function diffTreePairsPicked(
   repo: GitOptions,
   pairs: ReadonlyArray<{ from: string; to: string }>,
   paths: readonly string[],
+  context = 0,
 ): Promise<PairDiff[]> {
   const wanted = new Set(paths);
-  return (await diffTreePairs(repo, pairs, null)).map((d) => ({
+  return (await diffTreePairs(repo, pairs, null, context)).map((d) => ({
     ...d,
     files: d.files.filter(
       (f) => wanted.has(f.entry.path) || (f.entry.oldPath !== null && wanted.has(f.entry.oldPath)),
@@ -128,29 +132,6 @@ function slicePaths(paths: readonly string[]): string[][] {
     bytes += size;
   }
   return out;
-}
-
-/**
- * `git patch-id --verbatim` of many single-file patches in one process (whitespace counts: a
- * person who re-indents or pads an agent's line changed it): each patch is given under a
- * made-up commit line (its index), so git hashes each one on its own. null for a patch git gives
- * no id (nothing but a mode change).
- */
-export async function patchIds(
-  repo: GitOptions,
-  patches: readonly string[],
-  idLength: number,
-): Promise<Array<string | null>> {
-  if (patches.length === 0) return [];
-  const label = (i: number): string => i.toString(16).padStart(idLength, '0');
-  const input = Buffer.from(patches.map((p, i) => `commit ${label(i + 1)}\n${p}`).join(''), 'latin1');
-  const res = await runGit(repo, ['patch-id', '--verbatim'], { input });
-  const ids = new Map<string, string>();
-  for (const line of res.stdout.split('\n')) {
-    const m = /^([0-9a-f]+) ([0-9a-f]+)$/.exec(line);
-    if (m) ids.set(m[2] as string, m[1] as string);
-  }
-  return patches.map((_, i) => ids.get(label(i + 1)) ?? null);
 }
 
 /** Every commit reachable from `commit` and not from `notFrom` (what a merge brought in), newest first. */

@@ -1,17 +1,12 @@
 import type { AnchorMethod } from '../../types/anchor.js';
 import { isNullId } from '../git/ids.js';
 import type { PairDiff, PairFile } from '../git/parsers/diff-stdin.js';
-import {
-  commitsBroughtIn,
-  diffTreePairs,
-  diffTreePairsPicked,
-  patchIds,
-  type CommitNode,
-} from '../git/provenance.js';
+import { commitsBroughtIn, diffTreePairs, diffTreePairsPicked, type CommitNode } from '../git/provenance.js';
 import { batchCheck } from '../git/record-objects.js';
 import { emptyTreeId } from '../git/empty-tree.js';
 import type { Repo } from '../git/repo.js';
 import type { Iteration, RunChain } from './candidates.js';
+import { changeId } from './change-id.js';
 import { addedLines, applyHunks, type FileState } from './lines.js';
 import { replayRun, type TreeState } from './replay.js';
 
@@ -79,7 +74,7 @@ export async function linkCommits(
   let started: ReturnType<typeof startReplays>;
   if (only === undefined) {
     // The runs to replay depend on the commits' own diff: one after the other.
-    own = await diffTreePairs(repo, ownPairs, null);
+    own = await diffTreePairs(repo, ownPairs, null, CONTEXT);
     const wanted = own.flatMap((d) =>
       d.files.flatMap((f) => [f.entry.path, f.entry.oldPath ?? f.entry.path]),
     );
@@ -221,16 +216,19 @@ async function ownAndReplays(
   const paths = renameClosure(set, relevant);
   if (paths.length > MAX_PATHSPECS || paths.join('\0') !== spec.join('\0')) {
     const started = { relevant, paths, replays: replayAll(repo, relevant, paths) };
-    return { own: await diffTreePairs(repo, ownPairs, onlyPaths), started };
+    return { own: await diffTreePairs(repo, ownPairs, onlyPaths, CONTEXT), started };
   }
   const union = new Map([...ownPairs, ...replayPairs(relevant)].map((p) => [pairKey(p), p]));
-  const diffs = await diffTreePairs(repo, [...union.values()], paths);
+  const diffs = await diffTreePairs(repo, [...union.values()], paths, CONTEXT);
   const byPair = new Map(diffs.map((d) => [pairKey(d), d.files]));
   return {
     own: ownPairs.map((p) => ({ ...p, files: byPair.get(pairKey(p)) ?? [] })),
     started: { relevant, paths, replays: Promise.resolve(statesOf(relevant, byPair)) },
   };
 }
+
+/** Lines of context in the patches `patch-id` compares (git's default): where a change lands counts. */
+const CONTEXT = 3;
 
 /** Pathspecs beyond this many cost git more than they save (each tree entry is matched against every one). */
 const MAX_PATHSPECS = 16;
@@ -245,10 +243,11 @@ async function diffOfInterest(
   repo: Repo,
   pairs: ReadonlyArray<{ from: string; to: string }>,
   paths: readonly string[],
+  context = 0,
 ): Promise<PairDiff[]> {
   return paths.length <= MAX_PATHSPECS
-    ? diffTreePairs(repo, pairs, paths)
-    : diffTreePairsPicked(repo, pairs, paths);
+    ? diffTreePairs(repo, pairs, paths, context)
+    : diffTreePairsPicked(repo, pairs, paths, context);
 }
 
 /** What each commit brought in: itself, and for a merge what its other parents add to the first. */
@@ -319,7 +318,9 @@ function blobClaim(node: CommitNode, f: FileLink, r: RunReplay, brought: Set<str
 
 /**
  * The file's change is the run's change to it (from the run's start, from its WIP commit, or one
- * iteration's), applied where the base moved: same `patch-id --verbatim` of the `-U0` patches.
+ * iteration's), applied where the base moved: the same lines added and removed between the same
+ * neighbours (changeId of the `-U3` patches). Without the context, a person's line anywhere in
+ * the file would be the run's when the run added the same line elsewhere.
  */
 async function patchIdClaims(
   repo: Repo,
@@ -343,27 +344,20 @@ async function patchIdClaims(
         pairs.set(`${from} ${it.after.tree} ${it.snapshot.id}`, { from, to: it.after.tree, it });
   }
   const list = [...pairs.values()];
-  const diffs: PairDiff[] = await diffOfInterest(repo, list, paths);
-  const runFiles: Array<{ it: Iteration; file: PairFile }> = diffs.flatMap((d, i) =>
-    d.files.map((file) => ({ it: (list[i] as { it: Iteration }).it, file })),
+  const diffs: PairDiff[] = await diffOfInterest(repo, list, paths, CONTEXT);
+  const runIds = diffs.flatMap((d, i) =>
+    d.files.map((file) => ({ it: (list[i] as { it: Iteration }).it, file, id: changeId(file) })),
   );
-  const idLength = (links[0]?.node.commit ?? '').length || 40;
-  const ids = await patchIds(
-    repo,
-    [...open.map((o) => o.f.file.patch), ...runFiles.map((x) => x.file.patch)],
-    idLength,
-  );
-  const runIds = runFiles.map((x, i) => ({ ...x, id: ids[open.length + i] ?? null }));
-  open.forEach(({ l, f, r }, i) => {
-    const id = ids[i];
-    if (id === null || id === undefined) return;
+  for (const { l, f, r } of open) {
+    const id = changeId(f.file);
+    if (id === null) continue;
     const match = runIds
       .filter(
         (x) =>
           x.id === id && x.it.snapshot.runId === r.chain.runId && x.file.entry.path === f.file.entry.path,
       )
       .sort((a, b) => b.it.iteration - a.it.iteration)[0];
-    if (match === undefined) return;
+    if (match === undefined) continue;
     const state = r.states.get(match.it.iteration)?.get(f.file.entry.path);
     const theirs = addedLines(match.file.hunks);
     const claim: RunClaim = {
@@ -379,7 +373,7 @@ async function patchIdClaims(
       writer: state?.writer ?? null,
     };
     if (explains(claim)) f.claims.push(claim);
-  });
+  }
 }
 
 /**

@@ -29,6 +29,16 @@ async function iterate(s: RunSetup, files: Record<string, string>, runId = 'run-
   git(s.dir, ['checkout', '-q', 'main']);
 }
 
+/** `text`'s lines with `line` inserted after line `after`. */
+function insert(text: string, after: number, ...added: string[]): string {
+  const all = text.split('\n');
+  all.splice(after, 0, ...added);
+  return all.join('\n');
+}
+
+const origins = (t: Awaited<ReturnType<typeof computeTrace>>) =>
+  t.ranges.map((r) => [r.start, r.end, r.origin === null ? null : `${r.origin.runId}#${r.origin.iteration}`]);
+
 const summary = (a: Awaited<ReturnType<typeof computeAnchor>>) =>
   a.files.map((f) => [f.path, f.method, f.linesFromRuns, f.origins.map((o) => `${o.runId}#${o.iteration}`)]);
 
@@ -90,6 +100,50 @@ describe('trace: two runs claim a line', () => {
     const t = await computeTrace(s.src, s.repo, 'a.txt');
     expect(t.ranges.map((r) => [r.start, r.end, r.origin?.runId ?? null, r.alsoIn])).toEqual([
       [1, 6, 'run-a', ['run-b']],
+    ]);
+  });
+});
+
+describe("a person's line that the run also wrote, in another place", () => {
+  const base = lines('l', 30);
+
+  it('is not the run’s change applied where main moved: patch-id looks at where the line goes', async () => {
+    const s = await run([{ 'f.py': insert(base, 3, 'import os') }], { base: { 'f.py': base } });
+    writeFiles(s.dir, { 'f.py': insert(base, 25, 'import os') });
+    const c = commitAll(s.dir, "person's own line 26");
+    const anchor = await computeAnchor(s.src, s.repo, c);
+    expect(summary(anchor)).toEqual([['f.py', 'none', 0, []]]);
+    expect(origins(await computeTrace(s.src, s.repo, 'f.py', { range: { start: 24, end: 27 } }))).toEqual([
+      [24, 25, null],
+      [26, 26, null],
+      [27, 27, null],
+    ]);
+  });
+
+  it('after the run landed by fast-forward, a blank line a person adds is the person’s', async () => {
+    const s = await run(
+      [{ 'f.py': insert(base, 3, 'import os') }, { 'f.py': insert(base, 3, 'import os', '') }],
+      {
+        base: { 'f.py': base },
+      },
+    );
+    git(s.dir, ['merge', '-q', '--ff-only', 'agent-run-a']);
+    writeFiles(s.dir, { 'f.py': insert(insert(base, 3, 'import os', ''), 22, '') });
+    const anchor = await computeAnchor(s.src, s.repo, commitAll(s.dir, 'a blank line'));
+    expect(summary(anchor)).toEqual([['f.py', 'none', 0, []]]);
+  });
+
+  it('the run’s change rebased onto a main that moved elsewhere in the file is still patch-id', async () => {
+    const s = await run([{ 'f.py': insert(base, 3, 'import os') }], { base: { 'f.py': base } });
+    writeFiles(s.dir, { 'f.py': insert(base, 25, 'main moved here') });
+    commitAll(s.dir, 'main moved');
+    git(s.dir, ['cherry-pick', s.snapshots[0]?.afterSha as string]);
+    const anchor = await computeAnchor(s.src, s.repo, 'HEAD');
+    expect(summary(anchor)).toEqual([['f.py', 'patch-id', 1, ['run-a#1']]]);
+    expect(origins(await computeTrace(s.src, s.repo, 'f.py', { range: { start: 3, end: 5 } }))).toEqual([
+      [3, 3, null],
+      [4, 4, 'run-a#1'],
+      [5, 5, null],
     ]);
   });
 });

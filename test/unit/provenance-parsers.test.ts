@@ -58,6 +58,28 @@ describe('parseDiffStdin (diff-tree --stdin -z --raw -p -U0)', () => {
     expect(addedLines(edit)).toEqual([4, 10, 11]);
   });
 
+  it('gives a patch with context the hunks of the same patch without (-U3 as -U0)', () => {
+    const u0 = '@@ -5 +5 @@\n-l5\n+X\n@@ -6,0 +7 @@\n+Y\n@@ -9 +9,0 @@\n-l9\n';
+    const u3 =
+      '@@ -2,9 +2,9 @@ f()\n l2\n l3\n l4\n-l5\n+X\n l6\n+Y\n l7\n l8\n-l9\n l10\n\\ No newline at end of file\n';
+    expect(parseHunks(u3)).toEqual(parseHunks(u0));
+    expect(parseHunks(u0).map((h) => [h.oldStart, h.oldCount, h.newStart, h.newCount])).toEqual([
+      [5, 1, 5, 1],
+      [6, 0, 7, 1],
+      [9, 1, 9, 0],
+    ]);
+    // A new file and a deleted one, with context asked for: nothing around them.
+    expect(parseHunks('@@ -0,0 +1,2 @@\n+a\n+b\n')).toEqual([
+      { oldStart: 0, oldCount: 0, newStart: 1, newCount: 2, added: ['a', 'b'] },
+    ]);
+    expect(parseHunks('@@ -1,2 +0,0 @@\n-a\n-b\n')).toEqual([
+      { oldStart: 1, oldCount: 2, newStart: 0, newCount: 0, added: [] },
+    ]);
+    expect(() => parseHunks('@@ -1,3 +1,3 @@\n a\n-b\n+c\n')).toThrow(
+      expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }),
+    );
+  });
+
   it('refuses output that does not have the shape', () => {
     expect(() => parseDiffStdin(Buffer.from('nonsense\n'), pairs)).toThrow(
       expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }),

@@ -105,26 +105,70 @@ function splitPatches(patch: string): string[] {
   return out;
 }
 
-/** The hunks of one file's `-U0` patch (none for a binary file or a mode change). */
+/**
+ * The hunks of one file's patch as `-U0` gives them (none for a binary file or a mode change),
+ * whatever its context: with context lines (`-U3`), each run of removed and added lines between
+ * two context lines is one hunk, numbered as git numbers a `-U0` hunk (a side with no lines
+ * names the line before). Pure; GIT_OUTPUT_UNPARSEABLE when a hunk does not hold what its
+ * header says.
+ */
 export function parseHunks(patch: string): Hunk[] {
   const hunks: Hunk[] = [];
-  let current: Hunk | null = null;
+  // The next line's number on each side, and what the current @@ hunk has left to show.
+  let at: { old: number; new: number; oldLeft: number; newLeft: number } | null = null;
+  let block: Hunk | null = null;
+  const close = (): void => {
+    if (block === null) return;
+    if (block.oldCount === 0) block.oldStart -= 1;
+    if (block.newCount === 0) block.newStart -= 1;
+    hunks.push(block);
+    block = null;
+  };
+  const end = (): void => {
+    close();
+    if (at !== null && (at.oldLeft !== 0 || at.newLeft !== 0))
+      throw unparseable('diff-tree --stdin', 'a hunk does not hold what its header says');
+    at = null;
+  };
   for (const line of patch.split('\n')) {
     const m = HUNK.exec(line);
-    if (line.startsWith('diff --git ')) current = null;
+    if (line.startsWith('diff --git ')) end();
     else if (m) {
-      current = {
-        oldStart: Number(m[1]),
-        oldCount: m[2] === undefined ? 1 : Number(m[2]),
-        newStart: Number(m[3]),
-        newCount: m[4] === undefined ? 1 : Number(m[4]),
-        added: [],
+      end();
+      const [oldCount, newCount] = [
+        m[2] === undefined ? 1 : Number(m[2]),
+        m[4] === undefined ? 1 : Number(m[4]),
+      ];
+      at = {
+        old: Number(m[1]) + (oldCount === 0 ? 1 : 0),
+        new: Number(m[3]) + (newCount === 0 ? 1 : 0),
+        oldLeft: oldCount,
+        newLeft: newCount,
       };
-      hunks.push(current);
-    } else if (current !== null && line.startsWith('+')) current.added.push(line.slice(1));
+    } else if (at !== null && (at.oldLeft > 0 || at.newLeft > 0)) {
+      const c = line[0];
+      if (c === '-' || c === '+') {
+        block ??= { oldStart: at.old, oldCount: 0, newStart: at.new, newCount: 0, added: [] };
+        if (c === '-') {
+          block.oldCount += 1;
+          at.old += 1;
+          at.oldLeft -= 1;
+        } else {
+          block.newCount += 1;
+          block.added.push(line.slice(1));
+          at.new += 1;
+          at.newLeft -= 1;
+        }
+      } else if (c === ' ') {
+        // A context line (the hardening keeps its space: diff.suppressBlankEmpty=false) ends the run of changes.
+        close();
+        at.old += 1;
+        at.new += 1;
+        at.oldLeft -= 1;
+        at.newLeft -= 1;
+      }
+    }
   }
-  for (const h of hunks)
-    if (h.added.length !== h.newCount)
-      throw unparseable('diff-tree --stdin', 'a hunk does not add what it says');
+  end();
   return hunks;
 }
