@@ -23,3 +23,27 @@ export const HookInstallResult = deferred(() =>
   }),
 );
 export type HookInstallResult = z.infer<typeof HookInstallResult>;
+
+/**
+ * What `hook install` keeps about one config file it wrote, in `<home>/hooks/installs/`, so that
+ * `hook uninstall` gives back exactly what was there: nothing (the file and directories install
+ * created go), or the user's file byte for byte (`undo`). Used only while the file is exactly as
+ * install last wrote it (`written`); otherwise uninstall cuts our entries out and removes nothing
+ * that was there before install.
+ */
+export const HookInstallRecord = deferred(() =>
+  z.object({
+    version: z.literal(1),
+    /** The config file (Cline: the hooks directory), as install named it. */
+    file: z.string(),
+    /** SHA-256 of the text install last wrote (none for Cline's hook files, which carry a marker). */
+    written: z.optional(z.string()),
+    /** No file was there before install: install created it. */
+    created: z.boolean(),
+    /** The directories install created for it, deepest first. */
+    dirs: z.array(z.string()),
+    /** Splices that turn the text install wrote back into the user's (undo.ts); absent: not known. */
+    undo: z.optional(z.array(z.object({ at: z.number(), length: z.number(), text: z.string() }))),
+  }),
+);
+export type HookInstallRecord = z.infer<typeof HookInstallRecord>;

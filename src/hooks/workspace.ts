@@ -1,6 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { parse, resolve } from 'node:path';
+import { accountHome } from '../fs/home-dir.js';
 
 /**
  * Cursor on Windows sends `/c:/Users/...`: on Windows that is `c:/Users/...`. Elsewhere a path is
@@ -25,8 +25,18 @@ export async function hookWorkspace(
   );
   if (!isDir) return { refused: `the workspace ${path} is not a directory` };
   const real = await realpath(path);
-  const home = await realpath(opts.homeDir ?? homedir()).catch(() => opts.homeDir ?? homedir());
+  const given = opts.homeDir ?? homeOrNone();
+  const home = await realpath(given).catch(() => given);
   if (parse(real).root === real) return { refused: `the workspace ${real} is the file system root` };
   if (real === home) return { refused: `the workspace ${real} is the home directory` };
   return { workspace: real };
+}
+
+/** The account's home directory, or '' when it has none (then no workspace is refused as the home). */
+function homeOrNone(): string {
+  try {
+    return accountHome();
+  } catch {
+    return '';
+  }
 }

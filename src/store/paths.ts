@@ -1,12 +1,12 @@
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SafeId } from '../../types/snapshot.js';
 import { InvalidIdError } from '../errors.js';
+import { accountHome } from '../fs/home-dir.js';
 
 /** The agentgate home: an explicit option, else $AGENTGATE_HOME, else ~/.agentgate. */
 export function resolveHome(explicit?: string): string {
   const chosen = explicit ?? process.env.AGENTGATE_HOME;
-  return chosen ? resolve(chosen) : join(homedir(), '.agentgate');
+  return chosen ? resolve(chosen) : join(accountHome(), '.agentgate');
 }
 
 /** Where everything lives under a home (see CONTRACT.md, "Where data lives"). */

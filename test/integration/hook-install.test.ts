@@ -403,14 +403,15 @@ describe('hook install edits an event list entry by entry', () => {
     );
   });
 
-  it('uninstall removes a file left with nothing of the user`s, and keeps one with a comment or a key of theirs', async () => {
+  it('uninstall removes the file install created, and keeps one the user had (even `{}`), as it was', async () => {
     const ws = repoWithCommit();
     const opts = { scope: 'project' as const, workspace: ws, homeDir: tempDir(), runner: RUNNER };
     const file = installTarget('gemini', opts).file;
     await installHooks('gemini', opts);
     await uninstallHooks('gemini', opts);
     expect(existsSync(file)).toBe(false);
-    for (const kept of ['// mine\n{}\n', '{"model": {"name": "x"}}\n']) {
+    mkdirSync(dirname(file));
+    for (const kept of ['// mine\n{}\n', '{"model": {"name": "x"}}\n', '{}\n', '{"hooks": {}}']) {
       writeFileSync(file, kept);
       await installHooks('gemini', opts);
       await uninstallHooks('gemini', opts);

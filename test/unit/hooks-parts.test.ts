@@ -1,10 +1,13 @@
 /** The small parts of hooks and the store budget: count-objects parsing, the hook log's rotation, the time budget. */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { userInfo } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { accountHome } from '../../src/fs/home-dir.js';
 import { parseCountObjects } from '../../src/git/parsers/count-objects.js';
 import { withinBudget } from '../../src/hooks/budget.js';
 import { appendHookLog, HOOK_LOG_MAX_BYTES } from '../../src/hooks/log.js';
+import { resolveHome } from '../../src/store/paths.js';
 import { tempDir } from '../helpers/repo.js';
 
 describe('parseCountObjects', () => {
@@ -93,5 +96,22 @@ describe('withinBudget', () => {
     expect(kept).toEqual({ done: true, value: 9 });
     expect(stoppedWhile).toBe(true);
     await expect(withinBudget(1000, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+  });
+});
+
+describe('the home with HOME empty (HOME= agent)', () => {
+  it('is the account`s own home directory, absolute: never `.agentgate` in the current directory', () => {
+    const saved = { HOME: process.env.HOME, AGENTGATE_HOME: process.env.AGENTGATE_HOME };
+    try {
+      process.env.HOME = '';
+      delete process.env.AGENTGATE_HOME;
+      expect(accountHome()).toBe(userInfo().homedir);
+      expect(resolveHome()).toBe(join(userInfo().homedir, '.agentgate'));
+      process.env.HOME = 'relative/dir';
+      expect(isAbsolute(resolveHome())).toBe(true);
+    } finally {
+      process.env.HOME = saved.HOME;
+      process.env.AGENTGATE_HOME = saved.AGENTGATE_HOME;
+    }
   });
 });

@@ -1,8 +1,8 @@
 import { realpathSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { HOOK_AGENTS, type HookAgent } from '../../../types/hook-agents.js';
 import type { HookInstallResult } from '../../../types/hook-install.js';
 import { InvalidArgumentError } from '../../errors.js';
+import { accountHome } from '../../fs/home-dir.js';
 import { installHooks, uninstallHooks } from '../../hooks/install/install.js';
 import { atMostOne, defineCommand, type Command } from '../spec.js';
 
@@ -24,8 +24,8 @@ function setupCommand(action: 'install' | 'uninstall'): Command {
         : "Remove our checkpoint hooks from an agent's config file, leaving every other entry.",
     description:
       action === 'install'
-        ? `AGENT is one of ${AGENT_LIST}. Every entry that is not ours is kept; installing twice changes nothing; the file is replaced atomically. The hooks run this installed bin directly (not npx). Prints what changed and what the agent needs before it runs them (Codex: trust them with /hooks).`
-        : `AGENT is one of ${AGENT_LIST}. Only the entries "hook install" wrote are removed.`,
+        ? `AGENT is one of ${AGENT_LIST}. Every entry that is not ours is kept; installing twice changes nothing; the file is replaced atomically. The hooks run this installed bin directly (not npx), with the --home and --config given here. Prints what changed and what the agent needs before it runs them (Codex: trust them with /hooks).`
+        : `AGENT is one of ${AGENT_LIST}. Only the entries "hook install" wrote are removed: a file as install left it goes back to what install found (with the same --home), byte for byte; a file or directory install created goes, one that was there before never does.`,
     options: SCOPE_OPTIONS,
     positionals: { required: ['AGENT'] },
     examples: [`hook ${action} codex`, `hook ${action} cursor --user --dry-run`],
@@ -35,13 +35,18 @@ function setupCommand(action: 'install' | 'uninstall'): Command {
       const opts = {
         scope: values.user ? ('user' as const) : ('project' as const),
         workspace: ctx.workspace,
-        homeDir: homedir(),
+        homeDir: accountHome(),
         runner: {
           node: process.execPath,
           bin: installedBin(),
           ...(ctx.homeGiven ? { home: ctx.settings.home } : {}),
+          // --config FILE: the hooks read that file too (its hooks.timeoutMs), by its absolute path.
+          ...(values.config !== undefined && ctx.settings.configFile !== null
+            ? { config: ctx.settings.configFile }
+            : {}),
         },
         dryRun: values['dry-run'],
+        home: ctx.settings.home,
       };
       const result =
         action === 'install' ? await installHooks(agent, opts) : await uninstallHooks(agent, opts);

@@ -9,6 +9,8 @@ export interface HookRunner {
   bin: string;
   /** The home the hooks keep their checkpoints in, when `hook install --home` named one (absolute). */
   home?: string;
+  /** The config file the hooks read, when `hook install --config` named one (absolute). */
+  config?: string;
 }
 
 /** A POSIX shell word: agents run a hook's command through `sh -c` (Windows: Git Bash or PowerShell). */
@@ -24,6 +26,7 @@ export function hookCommand(runner: HookRunner, agent: HookAgent, event?: string
     'hook',
     agent,
     ...(runner.home === undefined ? [] : ['--home', runner.home]),
+    ...(runner.config === undefined ? [] : ['--config', runner.config]),
     ...(event === undefined ? [] : ['--event', event]),
   ];
   return words.map(shellWord).join(' ');

@@ -1,20 +1,34 @@
 import { lstat, readFile, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { HookAgent } from '../../../types/hook-agents.js';
 import type { HookInstallResult } from '../../../types/hook-install.js';
 import { AgentConfigInvalidError } from '../../errors.js';
 import { errnoOf, writeOwnFileAtomic } from '../../fs/atomic.js';
 import { resolveWorkspaceDir } from '../../git/repo.js';
+import { resolveHome } from '../../store/paths.js';
 import { hookCommand, type HookRunner } from './command.js';
 import { ourEntry } from './entries.js';
+import {
+  dropRecord,
+  missingDirs,
+  nextRecord,
+  readRecord,
+  removeEmptyDirs,
+  sha256,
+  writeRecord,
+} from './install-record.js';
 import { planJsonConfig, type ConfigPlan } from './json-config.js';
 import { applyScripts, planScripts } from './scripts.js';
-import { installTarget, type TargetPlace } from './targets.js';
+import { installTarget, type InstallTarget, type TargetPlace } from './targets.js';
 import { planTomlConfig } from './toml-config.js';
+import { applySplices, undoSplices } from './undo.js';
 
 export interface HookInstallOptions extends TargetPlace {
   /** What the hooks run (install only). */
   runner: HookRunner;
   dryRun?: boolean;
+  /** The agentgate home, where install keeps what it created and changed (install-record.ts); default resolveHome(). */
+  home?: string;
 }
 
 /**
@@ -26,7 +40,12 @@ export function installHooks(agent: HookAgent, opts: HookInstallOptions): Promis
   return apply(agent, 'install', opts);
 }
 
-/** `hook uninstall AGENT`: our entries removed, every other entry kept. */
+/**
+ * `hook uninstall AGENT`: our entries removed, every other entry kept. A file still exactly as
+ * install left it is given back as install found it (or removed, with the directories install
+ * created, when there was none); otherwise our entries are cut out, and a file is removed only
+ * when install created it and nothing of the user's is left in it.
+ */
 export function uninstallHooks(agent: HookAgent, opts: HookInstallOptions): Promise<HookInstallResult> {
   return apply(agent, 'uninstall', opts);
 }
@@ -42,6 +61,7 @@ async function apply(
   const target = installTarget(agent, place);
   const dryRun = opts.dryRun === true;
   const install = action === 'install';
+  const home = opts.home ?? resolveHome();
   const commandOf = (event: string) =>
     hookCommand(opts.runner, agent, target.shape === 'copilot' ? event : undefined);
   const base = {
@@ -56,7 +76,9 @@ async function apply(
   if (target.format === 'scripts') {
     const plan = await planScripts(target, install ? commandOf('') : null);
     const written = !dryRun && plan.writes.length > 0;
+    if (written && install) await recordDirs(home, target.file);
     if (written) await applyScripts(plan);
+    if (!dryRun && !install) await removeCreatedDirs(home, target.file);
     return { ...base, written, changes: plan.changes, leftAlone: plan.leftAlone };
   }
   const read = await readFile(target.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
@@ -67,31 +89,101 @@ async function apply(
       { cause: error, details: { file: target.file } },
     );
   });
-  // A byte order mark (some Windows editors write one) is no part of the text, and is kept.
-  const bom = read?.startsWith(BOM) === true ? BOM : '';
-  const before = read === null ? null : read.slice(bom.length);
   const entryOf = install ? (event: string) => ourEntry(target, commandOf(event)) : null;
-  const plan: ConfigPlan =
-    target.format === 'toml'
-      ? planTomlConfig(target, before, entryOf, dryRun)
-      : planJsonConfig(target, before, entryOf);
+  const plan = planOf(target, read, entryOf, dryRun);
   const written = !dryRun && plan.changes.length > 0;
-  if (written) await writePlan(target.file, plan, bom);
-  return { ...base, written, changes: plan.changes, leftAlone: [], notes: [...plan.notes, ...base.notes] };
+  if (written && install) await recordAndWrite(home, target, read, plan.text as string);
+  if (!dryRun && !install) await giveBack(home, target, read, plan);
+  return { ...base, written, changes: plan.changes, leftAlone: [], notes: plan.notes };
 }
 
 const BOM = '\uFEFF';
 
+/** The plan for a file's text (null: none); its text and notes as written: the byte order mark kept, the target's notes after the plan's. */
+function planOf(
+  target: InstallTarget,
+  read: string | null,
+  entryOf: ((event: string) => Record<string, unknown>) | null,
+  dryRun = false,
+): ConfigPlan {
+  // A byte order mark (some Windows editors write one) is no part of the text, and is kept.
+  const bom = read?.startsWith(BOM) === true ? BOM : '';
+  const before = read === null ? null : read.slice(bom.length);
+  const plan =
+    target.format === 'toml'
+      ? planTomlConfig(target, before, entryOf, dryRun)
+      : planJsonConfig(target, before, entryOf);
+  const notes = entryOf === null ? plan.notes : [...plan.notes, ...target.notes];
+  return { ...plan, text: plan.text === null ? null : bom + plan.text, notes };
+}
+
+/** Whether `text` holds an entry of ours, or cannot be read as the agent's config. */
+function holdsOurs(target: InstallTarget, text: string): boolean {
+  try {
+    return planOf(target, text, null).changes.length > 0;
+  } catch {
+    return true;
+  }
+}
+
+/** The install's record first (what was there, what install created), then the file. */
+async function recordAndWrite(
+  home: string,
+  target: InstallTarget,
+  found: string | null,
+  text: string,
+): Promise<void> {
+  const step = {
+    undo: found === null ? [] : undoSplices(found, text),
+    foundHasOurs: found !== null && holdsOurs(target, found),
+    dirs: found === null ? await missingDirs(dirname(target.file)) : [],
+  };
+  await writeRecord(home, nextRecord(target.file, await readRecord(home, target.file), found, text, step));
+  await writeOwnFileAtomic(target.file, text);
+}
+
 /**
- * The planned text written (through a symbolic link, to the file it names); a file left with
- * nothing of the user's removed, unless it is a link: the link is the user's, so the file it
- * names keeps what is left.
+ * Uninstall's write. A file exactly as install last wrote it goes back to what install found: no
+ * file (and no directory install created), or the user's text byte for byte. Any other is cut
+ * (the plan's text), and removed only when install created it and the cut leaves nothing of the
+ * user's. A symbolic link is the user's: the file it names keeps what is left.
  */
-async function writePlan(file: string, plan: ConfigPlan, bom: string): Promise<void> {
-  const link = await lstat(file).then(
-    (st) => st.isSymbolicLink(),
-    () => false,
-  );
-  if (plan.text === null || (plan.removable === true && !link)) await rm(file, { force: true });
-  else await writeOwnFileAtomic(file, bom + plan.text);
+async function giveBack(home: string, target: InstallTarget, found: string | null, plan: ConfigPlan) {
+  const record = await readRecord(home, target.file);
+  if (found !== null && plan.changes.length > 0) {
+    const link = await lstat(target.file).then(
+      (st) => st.isSymbolicLink(),
+      () => false,
+    );
+    const exact = record !== null && !link && record.written === sha256(found);
+    const restored = exact && record.undo !== undefined ? applySplices(found, record.undo) : null;
+    if ((exact && record.created) || (record?.created === true && plan.removable === true && !link)) {
+      await rm(target.file, { force: true });
+      await removeEmptyDirs(record.dirs);
+    } else if (restored !== null && !holdsOurs(target, restored))
+      await writeOwnFileAtomic(target.file, restored);
+    else await writeOwnFileAtomic(target.file, plan.text as string);
+  }
+  await dropRecord(home, target.file);
+}
+
+/** Cline's hooks directory: the directories install creates for it, recorded before they are. */
+async function recordDirs(home: string, dir: string): Promise<void> {
+  const old = await readRecord(home, dir);
+  const dirs = await missingDirs(dir);
+  if (dirs.length === 0) return;
+  await writeRecord(home, {
+    version: 1,
+    file: dir,
+    created: old?.created === true || dirs.includes(dir),
+    dirs: [...new Set([...dirs, ...(old?.dirs ?? [])])].sort((x, y) => y.length - x.length),
+  });
+}
+
+/** Uninstall of Cline's hooks: the directories install created, removed when left empty. */
+async function removeCreatedDirs(home: string, dir: string): Promise<void> {
+  const record = await readRecord(home, dir);
+  if (record === null) return;
+  await removeEmptyDirs(record.dirs);
+  await dropRecord(home, dir);
 }

@@ -16,6 +16,7 @@ import {
   nodeAt,
   pretty,
   removeChild,
+  withLineBreaksOf,
 } from './json-text.js';
 import type { InstallTarget } from './targets.js';
 
@@ -23,7 +24,7 @@ import type { InstallTarget } from './targets.js';
 export interface ConfigPlan {
   /** The new text (null: there is no file, and none is needed). */
   text: string | null;
-  /** The new text holds nothing of the user's: the file may go (our own file, left empty). */
+  /** The new text holds nothing of the user's: the file may go on uninstall, if install created it (install.ts). */
   removable?: boolean;
   changes: Array<{ event: string; change: EntryChange }>;
   notes: string[];
@@ -63,9 +64,11 @@ export function planJsonConfig(
   // An emptied `hooks` goes only when nothing is left inside it (a comment of the user's stays).
   if (entryOf === null && nodeAt(text, ['hooks'])?.type === 'object' && blankInside(text, ['hooks']))
     text = cutOrEdit(target, text, [], 'hooks');
-  const out = text.endsWith('\n') ? text : `${text}\n`;
+  // A file that ends without a line break keeps ending so; a new one ends with one.
+  const bare = before !== null && before.trim() !== '' && !before.endsWith('\n');
+  const out = withLineBreaksOf(before, bare || text.endsWith('\n') ? text : `${text}\n`);
   // A file left holding nothing but what we wrote (no key, comment or setting of the user's) may
-  // go on uninstall: it is the file install created, or one that says nothing.
+  // go on uninstall, when install's record says it created the file.
   return { text: out, changes, notes, removable: entryOf === null && holdsNothingOfTheUsers(target, text) };
 }
 

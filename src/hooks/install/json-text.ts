@@ -147,3 +147,12 @@ export function indentOf(text: string, offset: number): string {
 export function pretty(value: unknown, indent: string): string {
   return JSON.stringify(value, null, 2).split('\n').join(`\n${indent}`);
 }
+
+/**
+ * `text` with the line breaks of `before`: CRLF throughout when every line break of `before` is
+ * one (the lines an edit adds come with LF); else as it is.
+ */
+export function withLineBreaksOf(before: string | null, text: string): string {
+  if (before === null || !before.includes('\r\n') || /(?<!\r)\n/.test(before)) return text;
+  return text.replace(/(?<!\r)\n/g, '\r\n');
+}

@@ -1,5 +1,5 @@
-import { chmod, lstat, readFile, rm, rmdir, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { chmod, lstat, readFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { AgentConfigInvalidError } from '../../errors.js';
 import { errnoOf, writeFileAtomic } from '../../fs/atomic.js';
 import type { EntryChange } from './entries.js';
@@ -19,8 +19,6 @@ export interface ScriptsPlan {
   writes: Array<{ file: string; text: string | null }>;
   changes: Array<{ event: string; change: EntryChange }>;
   leftAlone: string[];
-  /** The hooks directory: removed when uninstall leaves it empty. */
-  dir?: string;
 }
 
 /**
@@ -47,7 +45,6 @@ export async function planScripts(target: InstallTarget, command: string | null)
       change: wanted === null ? 'removed' : current === null ? 'added' : 'updated',
     });
   }
-  if (command === null && plan.writes.length > 0) plan.dir = target.file;
   return plan;
 }
 
@@ -95,13 +92,4 @@ export async function applyScripts(plan: ScriptsPlan): Promise<void> {
       await chmod(file, 0o755);
     }
   }
-  if (plan.dir === undefined) return;
-  // Left empty by uninstall: the directory goes, and `.clinerules` when nothing else is in it
-  // (rmdir removes only an empty directory).
-  const gone = await rmdir(plan.dir).then(
-    () => true,
-    () => false,
-  );
-  if (gone && basename(dirname(plan.dir)) === '.clinerules')
-    await rmdir(dirname(plan.dir)).catch(() => undefined);
 }

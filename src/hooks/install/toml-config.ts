@@ -10,6 +10,7 @@ import {
   type ListEdit,
 } from './entries.js';
 import { hooksOffNotes } from './hooks-off.js';
+import { withLineBreaksOf } from './json-text.js';
 import type { ConfigPlan } from './json-config.js';
 import type { InstallTarget } from './targets.js';
 import { editSections } from './toml-sections.js';
@@ -57,16 +58,21 @@ export function planTomlConfig(
     edited === null || Object.keys(appended).length === 0
       ? edited
       : appendBlock(edited, stringify({ hooks: appended }));
-  // A file left with nothing (not even a comment) goes on uninstall, as the JSON formats' do.
+  // A file left with nothing (not even a comment) may go on uninstall, as the JSON formats' may.
   const removable = entryOf === null;
   if (text !== null && sameConfig(text, expected))
-    return { text, changes, notes, removable: removable && text.trim() === '' };
+    return {
+      text: withLineBreaksOf(original, text),
+      changes,
+      notes,
+      removable: removable && text.trim() === '',
+    };
   const strays = Object.values(edits).some((list) => list.length > 0);
   const why = strays ? 'hooks of ours outside the marked block' : 'its "hooks" table is inline';
   const verb = dryRun ? 'would be' : 'was';
   const rewritten = stringify(expected, { numbersAsFloat: true }).trimEnd();
   return {
-    text: `${rewritten}\n`,
+    text: withLineBreaksOf(original, `${rewritten}\n`),
     removable: removable && rewritten === '',
     changes,
     notes: [`${target.file} ${verb} rewritten whole (${why}): its comments were not kept`, ...notes],
@@ -132,12 +138,12 @@ function withoutBlock(text: string): string {
   const end = text.indexOf(END);
   if (start < 0 || end < start) return text;
   const after = text.slice(end + END.length).replace(/^\r?\n/, '');
-  return `${text.slice(0, start).replace(/\n+$/, '\n')}${after}`.replace(/^\n$/, '');
+  return `${text.slice(0, start).replace(/(\r?\n)+$/, '$1')}${after}`.replace(/^\r?\n$/, '');
 }
 
 function appendBlock(text: string, tables: string): string {
   const head =
-    text === '' || text.endsWith('\n\n') ? text : text.endsWith('\n') ? `${text}\n` : `${text}\n\n`;
+    text === '' || /\r?\n\r?\n$/.test(text) ? text : text.endsWith('\n') ? `${text}\n` : `${text}\n\n`;
   return `${head}${BEGIN}\n${tables.trimEnd()}\n${END}\n`;
 }
 
