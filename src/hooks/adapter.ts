@@ -50,6 +50,8 @@ export interface MappedEvent {
    * a shell or any other tool: the whole change since the last checkpoint is the session's.
    */
   touched?: string[] | undefined;
+  /** Something the log should say about how the event was read (an --event the payload overrode). */
+  note?: string | undefined;
 }
 
 export type Mapping =

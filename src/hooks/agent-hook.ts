@@ -32,6 +32,8 @@ export interface AgentEvent {
    * The change is then the session's for those files only (TrackOptions.touched); absent: all of it.
    */
   touched?: readonly string[];
+  /** Added to the outcome's message (and the log): how the event was read, when that needs saying. */
+  note?: string;
 }
 
 export interface AgentHookOptions {
@@ -53,6 +55,7 @@ const RECORDED_PROMPT_MAX = 10_000;
 export async function runAgentHook(event: AgentEvent, opts: AgentHookOptions = {}): Promise<HookOutcome> {
   const home = opts.settings?.home ?? resolveHome(opts.home);
   const outcome = await checkpointFor(event, opts).catch(failure);
+  if (event.note !== undefined) outcome.message = `${outcome.message}; ${event.note}`;
   await logOutcome(home, event, outcome);
   return outcome;
 }
@@ -139,8 +142,23 @@ async function checkpointFor(event: AgentEvent, opts: AgentHookOptions): Promise
 function labelOf(event: AgentEvent, recordPrompts: boolean): string {
   const head = `${event.event}${event.detail ? ` ${event.detail}` : ''}`;
   if (event.promptText === undefined) return head;
-  const text = recordPrompts ? event.promptText : event.promptText.trim().replace(/\s+/g, ' ');
+  const text = recordPrompts ? event.promptText : collapsed(event.promptText, PROMPT_LABEL_CHARS);
   return `${head}: ${ellipsized(text, recordPrompts ? RECORDED_PROMPT_MAX : PROMPT_LABEL_CHARS)}`;
+}
+
+/**
+ * The text's words joined by single spaces, only as far as past `max` characters (ellipsized
+ * then cuts it): a prompt may be megabytes, of which a label reads the start.
+ */
+function collapsed(text: string, max: number): string {
+  const words: string[] = [];
+  let length = 0;
+  const word = /\S+/g;
+  for (let m = word.exec(text); m !== null && length <= max; m = word.exec(text)) {
+    words.push(m[0]);
+    length += m[0].length + 1;
+  }
+  return words.join(' ');
 }
 
 function failure(error: unknown): HookOutcome {

@@ -7,7 +7,7 @@ import { firstChars } from '../text.js';
 import type { HookAdapter, Mapping } from './adapter.js';
 import { logOutcome, runAgentHook, type AgentHookOptions } from './agent-hook.js';
 import { ADAPTERS } from './agents/index.js';
-import { escapeControlCharsInStrings } from './lenient-json.js';
+import { parseLenientJson, STRING_KEEP } from './lenient-json.js';
 import { hookWorkspace, nativePath } from './workspace.js';
 
 export interface EventHookOptions extends AgentHookOptions {
@@ -66,8 +66,10 @@ async function checkpointOf(
   if (typeof input !== 'string') return refuse('invalid', input.unreadable, opts.event);
   if (input.trim() === '') return refuse('ignored', 'no event on stdin (empty input)', opts.event);
   let raw: unknown;
+  let cut = false;
   try {
-    raw = JSON.parse(adapter.lenientJson === true ? escapeControlCharsInStrings(input) : input);
+    if (adapter.lenientJson === true) ({ value: raw, cut } = parseLenientJson(input));
+    else raw = JSON.parse(input);
   } catch (error) {
     return refuse(
       'invalid',
@@ -77,12 +79,26 @@ async function checkpointOf(
   }
   const mapping: Mapping = adapter.map(raw, { event: opts.event });
   if (!('mapped' in mapping)) return refuse(mapping.status, mapping.message, mapping.event, mapping.session);
-  const e = mapping.mapped;
+  const e = cut
+    ? {
+        ...mapping.mapped,
+        note: `a string of the event longer than ${STRING_KEEP} characters was cut to them`,
+      }
+    : mapping.mapped;
   const here = opts.cwd ?? process.cwd();
   const cwd =
     adapter.hooksRunInRoot === true && e.cwd !== undefined && isInside(here, resolve(here, e.cwd))
       ? here
       : e.cwd;
+  // An event that names no workspace is not checkpointed in whatever directory the hook runs in,
+  // unless its agent runs hooks in the workspace root (Windsurf).
+  if (e.root === undefined && cwd === undefined && adapter.hooksRunInRoot !== true)
+    return refuse(
+      'ignored',
+      'no checkpoint: the event names no workspace (no workspace root, no cwd)',
+      e.event,
+      e.session,
+    );
   const named = e.root ?? cwd ?? here;
   const project = adapter.projectDirVariable && (opts.env ?? process.env)[adapter.projectDirVariable];
   const inProject = e.root === undefined && project && isInside(resolve(project), resolve(here, named));
@@ -99,6 +115,7 @@ async function checkpointOf(
       kind: e.kind,
       ...(e.detail === undefined ? {} : { detail: e.detail }),
       ...(e.promptText === undefined ? {} : { promptText: e.promptText }),
+      ...(e.note === undefined ? {} : { note: e.note }),
       // Relative to the directory the event names (Cline's paths: its workspace root).
       ...(e.touched === undefined
         ? {}

@@ -45,7 +45,8 @@ const EVENT_OPTION = {
   event: {
     type: 'string',
     valueName: 'NAME',
-    description: 'the event, for payloads that do not name it (Copilot camelCase: sessionStart, ...)',
+    description:
+      'the event of a payload that does not name it (Copilot camelCase: sessionStart, ...); a payload that names its event keeps it; given twice, the last counts',
   },
 } as const;
 
@@ -70,11 +71,19 @@ function agentCommand(agent: HookAgent): Command {
       };
       // The last word on "within hooks.timeoutMs": whatever still runs then (a file system that never
       // answers: Node's recursive mkdir spins for ever under /proc) is left, the agent gets its answer.
+      // It is logged too, unless the log cannot be written at once (it may be on that file system).
       setTimeout(
         () => {
-          process.stderr.write(`${PROGRAM} hook: skipped: not done within hooks.timeoutMs (${budget} ms)\n`);
+          const message = `not done within hooks.timeoutMs (${budget} ms)`;
+          process.stderr.write(`${PROGRAM} hook: skipped: ${message}\n`);
           answer(ADAPTERS[agent].answer(undefined));
-          process.exit(0);
+          const exit = () => process.exit(0);
+          setTimeout(exit, HARD_STOP_GRACE_MS);
+          logOutcome(
+            ctx.settings.home,
+            { agent },
+            { status: 'skipped', message: `${message}: left unfinished` },
+          ).then(exit, exit);
         },
         timerDelay(budget + HARD_STOP_GRACE_MS),
       ).unref();
@@ -149,11 +158,13 @@ export async function hookCommandFailed(
     : error instanceof Error
       ? error.message
       : String(error);
-  const outcome = await logOutcome(
-    resolveHome(home),
-    { agent },
-    { status: 'failed', message: `hook did not run: ${text}` },
-  );
+  const message = `hook did not run: ${text}`;
+  let outcome: HookOutcome = { status: 'failed', message };
+  try {
+    outcome = await logOutcome(resolveHome(home), { agent }, outcome);
+  } catch {
+    // No home at all (HOME empty, no account entry): nowhere to log; stderr still says why.
+  }
   process.stderr.write(`${PROGRAM} hook: failed: ${printable(outcome.message)}\n`);
   const answer = ADAPTERS[agent].answer(undefined);
   if (answer !== '') writeStdout(`${answer}\n`);

@@ -36,7 +36,8 @@ const NO_SESSION = 'copilot';
 
 /**
  * GitHub Copilot (CLI and cloud agent). Its camelCase payloads do not name their event: the
- * command names it (`hook copilot --event NAME`). Stdout stays empty: a preToolUse answer could
+ * command names it (`hook copilot --event NAME`); a PascalCase payload's own `hook_event_name` wins
+ * over --event (the conflict is logged). Stdout stays empty: a preToolUse answer could
  * deny a tool (and we never install a pre-tool hook, which fails closed on a non-zero exit).
  */
 export const copilot: HookAdapter = {
@@ -46,8 +47,13 @@ export const copilot: HookAdapter = {
     const p = parseEvent(CopilotEvent, raw, 'Copilot');
     if (!('data' in p)) return p;
     const e = p.data;
-    const event = opts.event ?? e.hook_event_name;
+    // A payload that names its event (PascalCase) is taken at its word; --event names the others.
+    const event = e.hook_event_name ?? opts.event;
     const session = e.sessionId ?? e.session_id ?? NO_SESSION;
+    const note =
+      opts.event !== undefined && e.hook_event_name !== undefined && opts.event !== e.hook_event_name
+        ? `--event ${opts.event} ignored: the payload names its event ${e.hook_event_name}`
+        : undefined;
     if (event === undefined)
       return {
         status: 'invalid',
@@ -66,6 +72,7 @@ export const copilot: HookAdapter = {
         detail: e.toolName ?? e.tool_name ?? (kind === 'baseline' ? e.source : undefined),
         promptText: kind === 'before-prompt' ? e.prompt : undefined,
         touched: writtenBy(FILE_WRITERS, e.toolName, argsPath(e.toolArgs)),
+        note,
       },
     };
   },

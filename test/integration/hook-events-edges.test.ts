@@ -1,0 +1,123 @@
+/**
+ * Events at the edges of what the adapters read: a Windsurf prompt of tens of megabytes of raw
+ * newlines (numbered, recorded and logged within the budget), a hook whose event loop was held
+ * past its budget (still logged), a Copilot payload whose own event name disagrees with --event,
+ * and a Cursor or Cline event that names no workspace (never the hook's own directory).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CheckpointEntry } from '../../types/checkpoint.js';
+import { runEventHook } from '../../src/hooks/index.js';
+import { STRING_KEEP, parseLenientJson } from '../../src/hooks/lenient-json.js';
+import { CLI, runCli } from '../helpers/cli.js';
+import { repoWithCommit, tempDir } from '../helpers/repo.js';
+
+function logOf(home: string): string {
+  return readFileSync(join(home, 'logs/hooks.log'), 'utf8');
+}
+
+function prompts(ws: string, home: string): number[] {
+  const list = runCli(['checkpoint', 'list', '--json', '-C', ws], { env: { AGENTGATE_HOME: home } });
+  return (list.json() as CheckpointEntry[]).flatMap((e) => (e.prompt === undefined ? [] : [e.prompt])).sort();
+}
+
+const windsurfPrompt = (session: string, prompt: string) =>
+  `{"agent_action_name":"pre_user_prompt","trajectory_id":"${session}","tool_info":{"user_prompt":"${prompt}"}}`;
+
+describe('a very large Windsurf event (raw control characters in its strings)', () => {
+  it('the repair keeps the first STRING_KEEP characters of a long string and says it cut', () => {
+    const text = windsurfPrompt('t', `a\n${'\n'.repeat(STRING_KEEP)}z`);
+    const { value, cut } = parseLenientJson(text);
+    const prompt = (value as { tool_info: { user_prompt: string } }).tool_info.user_prompt;
+    expect([prompt.length, prompt.startsWith('a\n'), cut]).toEqual([STRING_KEEP, true, true]);
+    expect(parseLenientJson(windsurfPrompt('t', 'a\nb')).cut).toBe(false);
+  });
+
+  it('32 MB of prompt: numbered, recorded and logged; the next prompt is number 2', () => {
+    const ws = repoWithCommit();
+    const home = tempDir();
+    const env = { AGENTGATE_HOME: home };
+    const big = windsurfPrompt('t-big', `start${'\n'.repeat(32 * 1024 * 1024)}end`);
+    const res = runCli(['hook', 'windsurf'], { input: big, cwd: ws, env });
+    expect([res.status, res.stdout, res.stderr]).toEqual([0, '', '']);
+    expect(logOf(home)).toMatch(
+      /pre_user_prompt session=t-big recorded: before-prompt checkpoint \w+, prompt 1,.* cut/,
+    );
+    const next = runCli(['hook', 'windsurf'], {
+      input: windsurfPrompt('t-big', 'small\nprompt'),
+      cwd: ws,
+      env,
+    });
+    expect(next.status).toBe(0);
+    expect(prompts(ws, home)).toEqual([1, 2]);
+  });
+});
+
+describe('a hook whose work outlasts hooks.timeoutMs (its event loop held)', () => {
+  it('is ended with the carry-on answer, and the log says it was skipped', () => {
+    const ws = repoWithCommit();
+    const home = tempDir();
+    writeFileSync(join(home, 'config.yaml'), 'hooks:\n  timeoutMs: 300\n');
+    // Holds the thread for a second inside the hook's parse of the event, as a huge parse would.
+    const preload = join(tempDir(), 'hold.cjs');
+    writeFileSync(
+      preload,
+      `const parse = JSON.parse;
+JSON.parse = function (text, ...rest) {
+  if (typeof text === 'string' && text.includes('hold-the-thread'))
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+  return parse.call(this, text, ...rest);
+};`,
+    );
+    const event = { hook_event_name: 'BeforeAgent', session_id: 'hold-the-thread', cwd: ws, prompt: 'p' };
+    const res = spawnSync(process.execPath, ['--require', preload, CLI, 'hook', 'gemini'], {
+      input: JSON.stringify(event),
+      cwd: ws,
+      env: { ...process.env, AGENTGATE_HOME: home },
+      encoding: 'utf8',
+    });
+    expect([res.status, res.stdout]).toEqual([0, '{}\n']);
+    expect(res.stderr).toMatch(/skipped: not done within hooks\.timeoutMs \(300 ms\)/);
+    expect(logOf(home)).toMatch(
+      /gemini skipped: not done within hooks\.timeoutMs \(300 ms\): left unfinished/,
+    );
+  });
+});
+
+describe('Copilot: a payload that names its event and an --event that says otherwise', () => {
+  it('the payload`s own name wins (a PascalCase prompt is numbered) and the log names the conflict', async () => {
+    const ws = repoWithCommit();
+    const home = tempDir();
+    const event = { hook_event_name: 'UserPromptSubmit', session_id: 'pascal-2', cwd: ws, prompt: 'go' };
+    const o = await runEventHook('copilot', JSON.stringify(event), { home, event: 'postToolUse' });
+    expect([o.status, o.prompt]).toEqual(['recorded', 1]);
+    expect(o.message).toMatch(/--event postToolUse ignored: the payload names its event UserPromptSubmit/);
+    expect(logOf(home)).toMatch(/UserPromptSubmit session=pascal-2 recorded: .*--event postToolUse ignored/);
+  });
+});
+
+describe('an event that names no workspace', () => {
+  it.each([
+    [
+      'cursor',
+      { hook_event_name: 'beforeSubmitPrompt', conversation_id: 'c1', workspace_roots: [], prompt: 'x' },
+      '{"continue":true}',
+    ],
+    ['cursor', { hook_event_name: 'stop', conversation_id: 'c1' }, '{}'],
+    ['cline', { hookName: 'UserPromptSubmit', taskId: 'k1', workspaceRoots: [] }, '{"cancel": false}'],
+    ['cline', { hookName: 'PostToolUse', taskId: 'k1' }, '{"cancel": false}'],
+  ] as const)(
+    '%s %j: ignored and logged, the hook`s own directory is not checkpointed',
+    async (agent, event, answer) => {
+      const here = repoWithCommit();
+      const home = tempDir();
+      const o = await runEventHook(agent, JSON.stringify(event), { home, cwd: here });
+      expect([o.status, o.answer]).toEqual(['ignored', answer]);
+      expect(o.message).toMatch(/names no workspace/);
+      expect(logOf(home)).toMatch(/ignored: no checkpoint: the event names no workspace/);
+      expect(existsSync(join(home, 'checkpoints'))).toBe(false);
+    },
+  );
+});
