@@ -273,7 +273,7 @@ var init_hook_agents = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/util.js
+// node_modules/zod/v4/core/util.js
 var util_exports = {};
 __export(util_exports, {
   BIGINT_FORMAT_RANGES: () => BIGINT_FORMAT_RANGES,
@@ -1019,7 +1019,7 @@ function constantCatch(value) {
 }
 var Cached, EVALUATING, captureStackTrace, allowsEval, getParsedType, propertyKeyTypes, primitiveTypes, NUMBER_FORMAT_RANGES, BIGINT_FORMAT_RANGES, highSurrogate, Class, installing, broke, breaker, CONSTANT_CATCH;
 var init_util = __esm({
-  "../../work/main/node_modules/zod/v4/core/util.js"() {
+  "node_modules/zod/v4/core/util.js"() {
     init_core();
     Cached = class {
       constructor(getter) {
@@ -1134,7 +1134,7 @@ var init_util = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/core.js
+// node_modules/zod/v4/core/core.js
 function newError(Definition) {
   const E = _E;
   if (E) {
@@ -1237,7 +1237,7 @@ function config(newConfig) {
 }
 var _a, _zodDesc, _E, $ZodAsyncError, globalConfig;
 var init_core = __esm({
-  "../../work/main/node_modules/zod/v4/core/core.js"() {
+  "node_modules/zod/v4/core/core.js"() {
     init_util();
     _zodDesc = { value: void 0, enumerable: false };
     _E = "captureStackTrace" in Error ? Error : null;
@@ -1251,7 +1251,7 @@ var init_core = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/errors.js
+// node_modules/zod/v4/core/errors.js
 function _getMessage() {
   const internals = this._zod;
   internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
@@ -1262,7 +1262,7 @@ function _setMessage(value) {
 }
 var _messageDesc, _issuesDesc, _installedToString, initializer, $ZodError, $ZodRealError;
 var init_errors2 = __esm({
-  "../../work/main/node_modules/zod/v4/core/errors.js"() {
+  "node_modules/zod/v4/core/errors.js"() {
     init_core();
     init_util();
     _messageDesc = {
@@ -1303,7 +1303,7 @@ var init_errors2 = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/parse.js
+// node_modules/zod/v4/core/parse.js
 function failure(Err, issues, ctx) {
   let error2;
   return {
@@ -1325,7 +1325,7 @@ function failure(Err, issues, ctx) {
 }
 var _parse, parse, _parseAsync, parseAsync, _safeParse, safeParse, _safeParseAsync, safeParseAsync;
 var init_parse = __esm({
-  "../../work/main/node_modules/zod/v4/core/parse.js"() {
+  "node_modules/zod/v4/core/parse.js"() {
     init_core();
     init_errors2();
     init_util();
@@ -1382,7 +1382,7 @@ var init_parse = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/regexes.js
+// node_modules/zod/v4/core/regexes.js
 function anchor(source) {
   return new RegExp(`^${source}$`);
 }
@@ -1404,7 +1404,7 @@ function datetime(args) {
 }
 var duration, uuid, httpProtocol, dateSource, date, anyString, number, boolean;
 var init_regexes = __esm({
-  "../../work/main/node_modules/zod/v4/core/regexes.js"() {
+  "node_modules/zod/v4/core/regexes.js"() {
     duration = /^P(?:(\d+W)|(?!.*W)(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+([.,]\d+)?S)?)?)$/;
     uuid = (version2) => {
       if (!version2)
@@ -1420,10 +1420,10 @@ var init_regexes = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/checks.js
+// node_modules/zod/v4/core/checks.js
 var $ZodCheck, _whenHasLength, numericOriginMap, $ZodCheckLessThan, $ZodCheckGreaterThan, $ZodCheckNumberFormat, $ZodCheckMaxLength, $ZodCheckMinLength, $ZodCheckStringFormat, $ZodCheckRegex;
 var init_checks = __esm({
-  "../../work/main/node_modules/zod/v4/core/checks.js"() {
+  "node_modules/zod/v4/core/checks.js"() {
     init_core();
     init_util();
     $ZodCheck = /* @__PURE__ */ $constructor("$ZodCheck", (inst, def) => {
@@ -1634,16 +1634,16 @@ var init_checks = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/doc.js
+// node_modules/zod/v4/core/doc.js
 var init_doc = __esm({
-  "../../work/main/node_modules/zod/v4/core/doc.js"() {
+  "node_modules/zod/v4/core/doc.js"() {
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/versions.js
+// node_modules/zod/v4/core/versions.js
 var version;
 var init_versions = __esm({
-  "../../work/main/node_modules/zod/v4/core/versions.js"() {
+  "node_modules/zod/v4/core/versions.js"() {
     version = {
       major: 4,
       minor: 6,
@@ -1652,7 +1652,7 @@ var init_versions = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/schemas.js
+// node_modules/zod/v4/core/schemas.js
 async function validateAsync(inst, value) {
   const ctx = { async: true };
   return toStandardResult(await inst._zod.run({ value, issues: [] }, ctx), ctx);
@@ -1909,7 +1909,7 @@ function handleRefineResult(result, payload, input, inst) {
 }
 var $ZodType, toStandardResult, $ZodString, $ZodStringFormat, $ZodUUID, URL_BAD_FORMAT, URL_UNPARSEABLE, asciiTabOrNewline, $ZodURL, $ZodISODateTime, $ZodISODate, $ZodISOTime, $ZodISODuration, $ZodNumber, $ZodNumberFormat, $ZodBoolean, $ZodUnknown, $ZodNever, arraySize, $ZodArray, NO_SYMBOL_KEYS, $ZodObject, $ZodUnion, $ZodRecord, $ZodEnum, $ZodLiteral, $ZodOptional, $ZodNullable, $ZodDefault, $ZodCatch, $ZodCustom;
 var init_schemas = __esm({
-  "../../work/main/node_modules/zod/v4/core/schemas.js"() {
+  "node_modules/zod/v4/core/schemas.js"() {
     init_checks();
     init_core();
     init_regexes();
@@ -2679,13 +2679,13 @@ var init_schemas = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/memoizer.js
+// node_modules/zod/v4/core/memoizer.js
 var init_memoizer = __esm({
-  "../../work/main/node_modules/zod/v4/core/memoizer.js"() {
+  "node_modules/zod/v4/core/memoizer.js"() {
   }
 });
 
-// ../../work/main/node_modules/zod/v4/locales/en.js
+// node_modules/zod/v4/locales/en.js
 function en_default() {
   return {
     localeError: error()
@@ -2693,7 +2693,7 @@ function en_default() {
 }
 var error;
 var init_en = __esm({
-  "../../work/main/node_modules/zod/v4/locales/en.js"() {
+  "node_modules/zod/v4/locales/en.js"() {
     init_util();
     error = () => {
       const Sizable = {
@@ -2816,19 +2816,19 @@ var init_en = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/locales/index.js
+// node_modules/zod/v4/locales/index.js
 var init_locales = __esm({
-  "../../work/main/node_modules/zod/v4/locales/index.js"() {
+  "node_modules/zod/v4/locales/index.js"() {
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/registries.js
+// node_modules/zod/v4/core/registries.js
 function registry() {
   return new $ZodRegistry();
 }
 var _a2, $ZodRegistry, globalRegistry;
 var init_registries = __esm({
-  "../../work/main/node_modules/zod/v4/core/registries.js"() {
+  "node_modules/zod/v4/core/registries.js"() {
     $ZodRegistry = class {
       constructor() {
         this._map = /* @__PURE__ */ new WeakMap();
@@ -2874,13 +2874,13 @@ var init_registries = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/compile.js
+// node_modules/zod/v4/core/compile.js
 var init_compile = __esm({
-  "../../work/main/node_modules/zod/v4/core/compile.js"() {
+  "node_modules/zod/v4/core/compile.js"() {
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/api.js
+// node_modules/zod/v4/core/api.js
 function snapshotChecks(def) {
   if (def.checks)
     def.checks = [...def.checks];
@@ -2949,6 +2949,10 @@ function _isoDuration(Class2, params) {
     check: "string_format",
     ...normalizeParams(params)
   });
+}
+// @__NO_SIDE_EFFECTS__
+function _number(Class2, params) {
+  return new Class2(snapshotChecks({ type: "number", checks: [], ...normalizeParams(params) }));
 }
 // @__NO_SIDE_EFFECTS__
 function _int(Class2, params) {
@@ -3052,27 +3056,27 @@ function _refine(Class2, fn, _params) {
   return schema;
 }
 var init_api = __esm({
-  "../../work/main/node_modules/zod/v4/core/api.js"() {
+  "node_modules/zod/v4/core/api.js"() {
     init_checks();
     init_util();
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/to-json-schema.js
+// node_modules/zod/v4/core/to-json-schema.js
 var init_to_json_schema = __esm({
-  "../../work/main/node_modules/zod/v4/core/to-json-schema.js"() {
+  "node_modules/zod/v4/core/to-json-schema.js"() {
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/json-schema.js
+// node_modules/zod/v4/core/json-schema.js
 var init_json_schema = __esm({
-  "../../work/main/node_modules/zod/v4/core/json-schema.js"() {
+  "node_modules/zod/v4/core/json-schema.js"() {
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/index.js
+// node_modules/zod/v4/core/index.js
 var init_core2 = __esm({
-  "../../work/main/node_modules/zod/v4/core/index.js"() {
+  "node_modules/zod/v4/core/index.js"() {
     init_core();
     init_parse();
     init_errors2();
@@ -3092,14 +3096,14 @@ var init_core2 = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/mini/parse.js
+// node_modules/zod/v4/mini/parse.js
 var init_parse2 = __esm({
-  "../../work/main/node_modules/zod/v4/mini/parse.js"() {
+  "node_modules/zod/v4/mini/parse.js"() {
     init_core2();
   }
 });
 
-// ../../work/main/node_modules/zod/v4/mini/schemas.js
+// node_modules/zod/v4/mini/schemas.js
 // @__NO_SIDE_EFFECTS__
 function string2(params) {
   return _string(ZodMiniString, params);
@@ -3111,6 +3115,10 @@ function uuid2(params) {
 // @__NO_SIDE_EFFECTS__
 function url(params) {
   return _url(ZodMiniURL, params);
+}
+// @__NO_SIDE_EFFECTS__
+function number2(params) {
+  return _number(ZodMiniNumber, params);
 }
 function int(params) {
   return _int(ZodMiniNumberFormat, params);
@@ -3245,7 +3253,7 @@ function refine(fn, _params = {}) {
 }
 var ZodMiniType, ZodMiniString, ZodMiniStringFormat, ZodMiniUUID, ZodMiniURL, ZodMiniNumber, ZodMiniNumberFormat, ZodMiniBoolean, ZodMiniUnknown, ZodMiniNever, ZodMiniArray, ZodMiniObject, ZodMiniUnion, ZodMiniRecord, ZodMiniEnum, ZodMiniLiteral, ZodMiniOptional, ZodMiniNullable, ZodMiniDefault, ZodMiniCatch, ZodMiniCustom;
 var init_schemas2 = __esm({
-  "../../work/main/node_modules/zod/v4/mini/schemas.js"() {
+  "node_modules/zod/v4/mini/schemas.js"() {
     init_core2();
     init_util();
     init_parse2();
@@ -3384,14 +3392,14 @@ var init_schemas2 = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/mini/checks.js
+// node_modules/zod/v4/mini/checks.js
 var init_checks2 = __esm({
-  "../../work/main/node_modules/zod/v4/mini/checks.js"() {
+  "node_modules/zod/v4/mini/checks.js"() {
     init_core2();
   }
 });
 
-// ../../work/main/node_modules/zod/v4/mini/iso.js
+// node_modules/zod/v4/mini/iso.js
 var iso_exports = {};
 __export(iso_exports, {
   ZodMiniISODate: () => ZodMiniISODate,
@@ -3421,7 +3429,7 @@ function duration2(params) {
 }
 var ZodMiniISODateTime, ZodMiniISODate, ZodMiniISOTime, ZodMiniISODuration;
 var init_iso = __esm({
-  "../../work/main/node_modules/zod/v4/mini/iso.js"() {
+  "node_modules/zod/v4/mini/iso.js"() {
     init_core2();
     init_schemas2();
     ZodMiniISODateTime = /* @__PURE__ */ $constructor("ZodMiniISODateTime", (inst, def) => {
@@ -3443,15 +3451,15 @@ var init_iso = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/mini/coerce.js
+// node_modules/zod/v4/mini/coerce.js
 var init_coerce = __esm({
-  "../../work/main/node_modules/zod/v4/mini/coerce.js"() {
+  "node_modules/zod/v4/mini/coerce.js"() {
   }
 });
 
-// ../../work/main/node_modules/zod/v4/mini/external.js
+// node_modules/zod/v4/mini/external.js
 var init_external = __esm({
-  "../../work/main/node_modules/zod/v4/mini/external.js"() {
+  "node_modules/zod/v4/mini/external.js"() {
     init_core2();
     init_parse2();
     init_schemas2();
@@ -3463,9 +3471,9 @@ var init_external = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/mini/index.js
+// node_modules/zod/mini/index.js
 var init_mini = __esm({
-  "../../work/main/node_modules/zod/mini/index.js"() {
+  "node_modules/zod/mini/index.js"() {
     init_external();
   }
 });
@@ -3498,8 +3506,8 @@ var init_zod = __esm({
 });
 
 // types/duration.ts
-function timeoutProblem(ms, what, min = 1) {
-  return Number.isInteger(ms) && ms >= min && ms <= MAX_DURATION_MS ? null : `${what} must be a whole number of milliseconds from ${min} to ${MAX_DURATION_MS} (about 24.8 days), not ${ms}`;
+function timeoutProblem(ms, what2, min = 1) {
+  return Number.isInteger(ms) && ms >= min && ms <= MAX_DURATION_MS ? null : `${what2} must be a whole number of milliseconds from ${min} to ${MAX_DURATION_MS} (about 24.8 days), not ${ms}`;
 }
 var MAX_DURATION_MS, DurationMs, TimeoutMs;
 var init_duration = __esm({
@@ -4559,12 +4567,35 @@ var init_snapshot = __esm({
   }
 });
 
+// src/fs/home-dir.ts
+import { homedir, userInfo } from "node:os";
+import { isAbsolute } from "node:path";
+function accountHome() {
+  const fromEnv = homedir();
+  if (isAbsolute(fromEnv)) return fromEnv;
+  let account = "";
+  try {
+    account = userInfo().homedir;
+  } catch {
+  }
+  if (isAbsolute(account)) return account;
+  throw new ConfigInvalidError(
+    `the home directory is unknown (HOME is ${fromEnv === "" ? "empty" : `not absolute: ${JSON.stringify(fromEnv)}`} and the account names none); set HOME, or AGENTGATE_HOME and --home`,
+    { details: { HOME: fromEnv } }
+  );
+}
+var init_home_dir = __esm({
+  "src/fs/home-dir.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
 // src/store/paths.ts
-import { homedir } from "node:os";
 import { join as join2, resolve as resolve2 } from "node:path";
 function resolveHome(explicit) {
   const chosen = explicit ?? process.env.AGENTGATE_HOME;
-  return chosen ? resolve2(chosen) : join2(homedir(), ".agentgate");
+  return chosen ? resolve2(chosen) : join2(accountHome(), ".agentgate");
 }
 function layout(home) {
   return {
@@ -4581,12 +4612,12 @@ function layout(home) {
     config: join2(home, "config.yaml")
   };
 }
-function assertSafeId(value, what) {
+function assertSafeId(value, what2) {
   const parsed = SafeId.safeParse(value);
   if (!parsed.success) {
     const reason = parsed.error.issues[0]?.message ?? "invalid";
-    throw new InvalidIdError(`${what} ${JSON.stringify(value.slice(0, 80))} is not allowed: ${reason}`, {
-      details: { value: value.slice(0, 200), what }
+    throw new InvalidIdError(`${what2} ${JSON.stringify(value.slice(0, 80))} is not allowed: ${reason}`, {
+      details: { value: value.slice(0, 200), what: what2 }
     });
   }
   return value;
@@ -4614,6 +4645,7 @@ var init_paths = __esm({
     "use strict";
     init_snapshot();
     init_errors();
+    init_home_dir();
   }
 });
 
@@ -4859,7 +4891,7 @@ var init_run_inspect = __esm({
 
 // src/fs/git-locks.ts
 import { readdir, readFile as readFile2, readlink as readlink2, realpath, rm as rm3, stat as stat3 } from "node:fs/promises";
-import { isAbsolute, join as join4, resolve as resolve3, sep } from "node:path";
+import { isAbsolute as isAbsolute2, join as join4, resolve as resolve3, sep } from "node:path";
 async function removeOrphanedGitLocks(o) {
   if (!Number.isFinite(o.ownerSince)) return [];
   const common = await commonDir(o.gitDir);
@@ -4889,7 +4921,7 @@ async function removeLockOlderThan(path2, olderThanMs) {
 async function commonDir(gitDir) {
   const named2 = (await readFile2(join4(gitDir, "commondir"), "utf8").catch(() => "")).trim();
   if (named2 === "") return gitDir;
-  return isAbsolute(named2) ? named2 : join4(gitDir, named2);
+  return isAbsolute2(named2) ? named2 : join4(gitDir, named2);
 }
 async function removeAbandonedLock(path2, repository, waitMs) {
   const repo = {
@@ -4955,10 +4987,10 @@ var init_git_locks = __esm({
 
 // src/fs/inside.ts
 import { lstat as lstat2, realpath as realpath2 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute2, join as join5, relative, sep as sep2 } from "node:path";
+import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute3, join as join5, relative, sep as sep2 } from "node:path";
 function isInside(parent, child) {
   const rel = relative(parent, child);
-  return rel === "" || !rel.startsWith("..") && !isAbsolute2(rel);
+  return rel === "" || !rel.startsWith("..") && !isAbsolute3(rel);
 }
 async function realPathOf(path2) {
   const real = await realpath2(path2).catch(() => null);
@@ -4994,7 +5026,7 @@ var init_inside = __esm({
 });
 
 // src/git/hardening.ts
-import { isAbsolute as isAbsolute3, join as join6 } from "node:path";
+import { isAbsolute as isAbsolute4, join as join6 } from "node:path";
 function parseConfigEntries(out) {
   return out.split("\0").filter((record3) => record3 !== "").map((record3) => {
     const nl = record3.indexOf("\n");
@@ -5046,7 +5078,7 @@ function buildEnv(identity, indexFile) {
 }
 function userConfigFiles(env = process.env) {
   const home = env.HOME ?? "";
-  const xdg = env.XDG_CONFIG_HOME && isAbsolute3(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join6(home, ".config");
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute4(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join6(home, ".config");
   const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === "" ? [] : [join6(xdg, "git", "config"), join6(home, ".gitconfig")];
   return { system: env.GIT_CONFIG_NOSYSTEM ? [] : ["/etc/gitconfig"], global };
 }
@@ -5341,10 +5373,10 @@ function locationArgs(opts) {
   return out;
 }
 function gitFailure(args, exitCode, stderr, details) {
-  const what = `git ${args.slice(0, 3).join(" ")}`;
+  const what2 = `git ${args.slice(0, 3).join(" ")}`;
   if (/No space left on device|ENOSPC|Disk quota exceeded|Out of diskspace/i.test(stderr)) {
     return new DiskFullError(
-      `${what} ran out of disk space; free space (or raise the quota) where the repository and the agentgate home live, then retry: nothing was recorded`,
+      `${what2} ran out of disk space; free space (or raise the quota) where the repository and the agentgate home live, then retry: nothing was recorded`,
       { details }
     );
   }
@@ -5367,12 +5399,12 @@ function gitFailure(args, exitCode, stderr, details) {
   }
   if (/lazy fetching disabled|promisor remote|could not fetch .* from promisor/i.test(stderr)) {
     return new ObjectMissingError(
-      `${what} needs objects this partial clone does not have, and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry`,
+      `${what2} needs objects this partial clone does not have, and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry`,
       { details }
     );
   }
   const reason = stderr.split("\n").slice(-3).join(" ") || "no message";
-  return new GitFailedError(`${what} failed (exit ${exitCode}): ${reason}`, { details });
+  return new GitFailedError(`${what2} failed (exit ${exitCode}): ${reason}`, { details });
 }
 function errnoText(cause) {
   const code2 = cause.code;
@@ -5920,8 +5952,8 @@ var init_z_tokens = __esm({
     "use strict";
     init_errors();
     ZTokens = class {
-      constructor(output, what) {
-        this.what = what;
+      constructor(output, what2) {
+        this.what = what2;
         this.fields = output === "" ? [] : output.split("\0");
         if (this.fields.length > 0 && this.fields.pop() !== "")
           throw this.malformed("output does not end with NUL");
@@ -6643,24 +6675,60 @@ function splitPatches(patch4) {
 }
 function parseHunks(patch4) {
   const hunks = [];
-  let current = null;
+  let at = null;
+  let block = null;
+  const close = () => {
+    if (block === null) return;
+    if (block.oldCount === 0) block.oldStart -= 1;
+    if (block.newCount === 0) block.newStart -= 1;
+    hunks.push(block);
+    block = null;
+  };
+  const end = () => {
+    close();
+    if (at !== null && (at.oldLeft !== 0 || at.newLeft !== 0))
+      throw unparseable("diff-tree --stdin", "a hunk does not hold what its header says");
+    at = null;
+  };
   for (const line of patch4.split("\n")) {
     const m = HUNK.exec(line);
-    if (line.startsWith("diff --git ")) current = null;
+    if (line.startsWith("diff --git ")) end();
     else if (m) {
-      current = {
-        oldStart: Number(m[1]),
-        oldCount: m[2] === void 0 ? 1 : Number(m[2]),
-        newStart: Number(m[3]),
-        newCount: m[4] === void 0 ? 1 : Number(m[4]),
-        added: []
+      end();
+      const [oldCount, newCount] = [
+        m[2] === void 0 ? 1 : Number(m[2]),
+        m[4] === void 0 ? 1 : Number(m[4])
+      ];
+      at = {
+        old: Number(m[1]) + (oldCount === 0 ? 1 : 0),
+        new: Number(m[3]) + (newCount === 0 ? 1 : 0),
+        oldLeft: oldCount,
+        newLeft: newCount
       };
-      hunks.push(current);
-    } else if (current !== null && line.startsWith("+")) current.added.push(line.slice(1));
+    } else if (at !== null && (at.oldLeft > 0 || at.newLeft > 0)) {
+      const c = line[0];
+      if (c === "-" || c === "+") {
+        block ??= { oldStart: at.old, oldCount: 0, newStart: at.new, newCount: 0, added: [] };
+        if (c === "-") {
+          block.oldCount += 1;
+          at.old += 1;
+          at.oldLeft -= 1;
+        } else {
+          block.newCount += 1;
+          block.added.push(line.slice(1));
+          at.new += 1;
+          at.newLeft -= 1;
+        }
+      } else if (c === " ") {
+        close();
+        at.old += 1;
+        at.new += 1;
+        at.oldLeft -= 1;
+        at.newLeft -= 1;
+      }
+    }
   }
-  for (const h of hunks)
-    if (h.added.length !== h.newCount)
-      throw unparseable("diff-tree --stdin", "a hunk does not add what it says");
+  end();
   return hunks;
 }
 var HUNK;
@@ -6862,12 +6930,13 @@ async function readCommitNodes(repo, commits, later) {
   }
   return out;
 }
-async function diffTreePairs(repo, pairs, paths) {
+async function diffTreePairs(repo, pairs, paths, context = 0) {
   if (pairs.length === 0) return [];
   const input = pairs.map((p) => `${p.from} ${p.to}
 `).join("");
   const run = async (spec) => {
-    const args = ["--literal-pathspecs", "diff-tree", "--stdin", "-z", "--raw", "-p", "-U0", "--no-color"];
+    const args = ["--literal-pathspecs", "diff-tree", "--stdin", "-z", "--raw", "-p", `-U${context}`];
+    args.push("--no-color");
     args.push(
       "--diff-algorithm=myers",
       ...DIFF_BASE_ARGS.filter((a) => a !== "-C"),
@@ -6878,15 +6947,15 @@ async function diffTreePairs(repo, pairs, paths) {
   };
   if (paths === null) return run([]);
   if (paths.length === 0) return pairs.map((p) => ({ ...p, files: [] }));
-  if (!paths.every((p) => p.isWellFormed())) return diffTreePairsPicked(repo, pairs, paths);
+  if (!paths.every((p) => p.isWellFormed())) return diffTreePairsPicked(repo, pairs, paths, context);
   const slices = slicePaths(paths);
   const results = [];
   for (const slice of slices) results.push(await run(slice));
   return pairs.map((p, i) => ({ ...p, files: results.flatMap((r) => r[i]?.files ?? []) }));
 }
-async function diffTreePairsPicked(repo, pairs, paths) {
+async function diffTreePairsPicked(repo, pairs, paths, context = 0) {
   const wanted = new Set(paths);
-  return (await diffTreePairs(repo, pairs, null)).map((d) => ({
+  return (await diffTreePairs(repo, pairs, null, context)).map((d) => ({
     ...d,
     files: d.files.filter(
       (f) => wanted.has(f.entry.path) || f.entry.oldPath !== null && wanted.has(f.entry.oldPath)
@@ -6906,19 +6975,6 @@ function slicePaths(paths) {
     bytes += size;
   }
   return out;
-}
-async function patchIds(repo, patches, idLength) {
-  if (patches.length === 0) return [];
-  const label = (i) => i.toString(16).padStart(idLength, "0");
-  const input = Buffer.from(patches.map((p, i) => `commit ${label(i + 1)}
-${p}`).join(""), "latin1");
-  const res = await runGit(repo, ["patch-id", "--verbatim"], { input });
-  const ids = /* @__PURE__ */ new Map();
-  for (const line of res.stdout.split("\n")) {
-    const m = /^([0-9a-f]+) ([0-9a-f]+)$/.exec(line);
-    if (m) ids.set(m[2], m[1]);
-  }
-  return patches.map((_, i) => ids.get(label(i + 1)) ?? null);
 }
 async function commitsBroughtIn(repo, commit, notFrom) {
   const res = await runGit(repo, ["rev-list", commit, "--not", ...notFrom, "--"]);
@@ -7302,38 +7358,38 @@ var init_sweep = __esm({
 // src/store/json-file.ts
 import { readdir as readdir4, readFile as readFile5 } from "node:fs/promises";
 import { join as join9 } from "node:path";
-function corruptFile(path2, what, reason, cause) {
+function corruptFile(path2, what2, reason, cause) {
   return new StoreCorruptError(
-    `${path2} is not a valid ${what}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
+    `${path2} is not a valid ${what2}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
     { cause, details: { path: path2, reason } }
   );
 }
-async function readJsonFile(path2, schema, what) {
-  const text = await readJsonText(path2, what);
-  return text === null ? null : parseJsonText(path2, text, schema, what);
+async function readJsonFile(path2, schema, what2) {
+  const text = await readJsonText(path2, what2);
+  return text === null ? null : parseJsonText(path2, text, schema, what2);
 }
-async function readJsonText(path2, what) {
+async function readJsonText(path2, what2) {
   try {
     return await readFile5(path2, "utf8");
   } catch (cause) {
     if (cause.code === "ENOENT") return null;
-    throw corruptFile(path2, what, `unreadable (${errnoOf(cause)})`, cause);
+    throw corruptFile(path2, what2, `unreadable (${errnoOf(cause)})`, cause);
   }
 }
-function parseJsonText(path2, text, schema, what) {
+function parseJsonText(path2, text, schema, what2) {
   let raw;
   try {
     raw = JSON.parse(text);
   } catch (cause) {
     throw corruptFile(
       path2,
-      what,
+      what2,
       `invalid JSON (${cause instanceof Error ? cause.message : String(cause)}; truncated?)`,
       cause
     );
   }
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw corruptFile(path2, what, describeIssues(parsed.error.issues), parsed.error);
+  if (!parsed.success) throw corruptFile(path2, what2, describeIssues(parsed.error.issues), parsed.error);
   return parsed.data;
 }
 function describeIssues(issues) {
@@ -7356,7 +7412,7 @@ async function mapLimit(items, fn, limit = 32) {
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
-async function loadAll(dir, what, load) {
+async function loadAll(dir, what2, load) {
   const items = [];
   const problems = [];
   await mapLimit(await listJsonNames(dir), async (name2) => {
@@ -7364,16 +7420,16 @@ async function loadAll(dir, what, load) {
       const item = await load(name2);
       if (item !== null) items.push(item);
     } catch (error2) {
-      problems.push(asStoreProblem(error2, join9(dir, `${name2}.json`), what));
+      problems.push(asStoreProblem(error2, join9(dir, `${name2}.json`), what2));
     }
   });
   problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
   return { items, problems };
 }
-function asStoreProblem(error2, path2, what) {
+function asStoreProblem(error2, path2, what2) {
   if (error2 instanceof StoreCorruptError) return error2;
   if (error2 instanceof InvalidIdError)
-    return corruptFile(path2, what, "its file name is not a valid id", error2);
+    return corruptFile(path2, what2, "its file name is not a valid id", error2);
   throw error2;
 }
 var init_json_file = __esm({
@@ -8180,6 +8236,32 @@ var init_record_objects = __esm({
   }
 });
 
+// src/provenance/change-id.ts
+import { createHash as createHash2 } from "node:crypto";
+function changeId(file) {
+  const hash = createHash2("sha256");
+  hash.update(`${file.entry.oldPath ?? file.entry.path}\0${file.entry.path}\0`, "utf8");
+  let inHunk = false;
+  let lines = 0;
+  for (const line of file.patch.split("\n")) {
+    if (line.startsWith("diff --git ")) inHunk = false;
+    else if (line.startsWith("@@ ")) {
+      inHunk = true;
+      hash.update("@@\n", "latin1");
+    } else if (inHunk) {
+      hash.update(`${line}
+`, "latin1");
+      lines += 1;
+    }
+  }
+  return lines === 0 ? null : hash.digest("hex");
+}
+var init_change_id = __esm({
+  "src/provenance/change-id.ts"() {
+    "use strict";
+  }
+});
+
 // src/provenance/lines.ts
 function applyHunks(old, hunks, origin) {
   const out = [];
@@ -8202,6 +8284,156 @@ function addedLines(hunks) {
 var init_lines = __esm({
   "src/provenance/lines.ts"() {
     "use strict";
+  }
+});
+
+// src/provenance/claims.ts
+async function diffOfInterest(repo, pairs, paths, context = 0) {
+  return paths.length <= MAX_PATHSPECS ? diffTreePairs(repo, pairs, paths, context) : diffTreePairsPicked(repo, pairs, paths, context);
+}
+function blobOf(f) {
+  return isNullId(f.entry.dstId) ? null : f.entry.dstId;
+}
+function versions(r, path2) {
+  const out = [];
+  for (const it of [...r.chain.iterations].reverse()) {
+    const state = r.states.get(it.iteration)?.get(path2);
+    if (state !== void 0) out.push({ it, commit: it.after, state });
+    const wip = r.wips.get(it.iteration)?.get(path2);
+    if (it.wip !== null && wip !== void 0) out.push({ it, commit: it.wip.commit, state: wip });
+  }
+  return out;
+}
+function explains(claim2) {
+  return claim2.writer !== null || claim2.origins.some((o) => o !== null);
+}
+function wipCommits(chain) {
+  return chain.iterations.flatMap((it) => it.wip === null ? [] : [it.wip.commit.commit]);
+}
+function mayClaim(chain, f, brought) {
+  const e = f.entry;
+  return chain.paths.has(e.path) || e.oldPath !== null && chain.paths.has(e.oldPath) || wipCommits(chain).some((w) => brought.has(w));
+}
+function blobClaim(node, f, r, brought) {
+  const blob = blobOf(f.file);
+  let best = null;
+  for (const v of versions(r, f.file.entry.path)) {
+    if (v.state.blob !== blob || v.state.mode !== f.file.entry.dstMode) continue;
+    const method = brought.has(v.commit.commit) ? "ancestry" : v.commit.tree === node.tree ? "tree" : "blob";
+    const claim2 = {
+      runId: r.chain.runId,
+      method,
+      iteration: v.it,
+      origins: f.added.map((n) => v.state.origins[n - 1] ?? null),
+      writer: v.state.writer
+    };
+    if (explains(claim2) && (best === null || STRENGTH[method] > STRENGTH[best.method])) best = claim2;
+  }
+  return best;
+}
+async function patchIdClaims(repo, links, replays, paths, brought) {
+  const open9 = links.flatMap(
+    (l) => l.files.flatMap(
+      (f) => replays.filter((r) => !f.claims.some((c) => c.runId === r.chain.runId)).map((r) => ({ l, f, r }))
+    )
+  );
+  if (open9.length === 0) return;
+  const pairs = /* @__PURE__ */ new Map();
+  for (const { r } of open9) {
+    const first = r.chain.iterations[0];
+    const starts = [first.wip?.base.tree ?? first.before.tree, ...first.wip ? [first.wip.commit.tree] : []];
+    for (const it of r.chain.iterations)
+      for (const from of [...starts, it.before.tree])
+        pairs.set(`${from} ${it.after.tree} ${it.snapshot.id}`, { from, to: it.after.tree, it });
+  }
+  const list5 = [...pairs.values()];
+  const diffs = await diffOfInterest(repo, list5, paths, CONTEXT);
+  const runIds = diffs.flatMap(
+    (d, i) => d.files.map((file) => ({ it: list5[i].it, file, id: changeId(file) }))
+  );
+  for (const { l, f, r } of open9) {
+    const id2 = changeId(f.file);
+    if (id2 === null) continue;
+    const match = runIds.filter(
+      (x) => x.id === id2 && x.it.snapshot.runId === r.chain.runId && x.file.entry.path === f.file.entry.path
+    ).sort((a, b) => b.it.iteration - a.it.iteration)[0];
+    if (match === void 0) continue;
+    const state = r.states.get(match.it.iteration)?.get(f.file.entry.path);
+    const theirs = addedLines(match.file.hunks);
+    const claim2 = {
+      runId: r.chain.runId,
+      method: brought.get(l.node.commit).has(match.it.after.commit) ? "ancestry" : "patch-id",
+      iteration: match.it,
+      origins: f.added.map(
+        (_, k) => theirs[k] === void 0 ? null : state?.origins[theirs[k] - 1] ?? null
+      ),
+      // From the run's start, the change may be a person's between iterations: the state says who.
+      writer: state?.writer ?? null
+    };
+    if (explains(claim2)) f.claims.push(claim2);
+  }
+}
+async function lineClaims(repo, links, replays, paths) {
+  const open9 = [];
+  for (const l of links)
+    for (const f of l.files) {
+      if (f.added.length === 0) continue;
+      const names2 = [f.file.entry.path, ...f.file.entry.oldPath === null ? [] : [f.file.entry.oldPath]];
+      for (const r of replays) {
+        if (f.claims.some((c) => c.runId === r.chain.runId)) continue;
+        for (const name2 of names2) {
+          const v = versions(r, name2).find((x) => x.state.blob !== null);
+          if (v === void 0) continue;
+          if (v.state.origins.some((o) => o !== null)) open9.push({ l, f, r, v, name: name2 });
+          break;
+        }
+      }
+    }
+  if (open9.length === 0) return;
+  const pairs = /* @__PURE__ */ new Map();
+  for (const o of open9)
+    pairs.set(`${o.v.commit.tree} ${o.l.node.tree}`, { from: o.v.commit.tree, to: o.l.node.tree });
+  const asked = open9.flatMap((o) => [o.f.file.entry.path, o.name]);
+  const openPaths = [...new Set(asked)].filter((p) => paths.includes(p));
+  const diffs = await diffTreePairs(repo, [...pairs.values()], openPaths);
+  const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
+  for (const { l, f, r, v, name: name2 } of open9) {
+    const path2 = f.file.entry.path;
+    const change = (byPair.get(`${v.commit.tree} ${l.node.tree}`) ?? []).find(
+      (x) => x.entry.path === path2 && (x.entry.oldPath ?? path2) === name2
+    );
+    if (change === void 0 && name2 !== path2) continue;
+    const lines = v.state.origins;
+    const carried = change === void 0 ? lines : applyHunks(lines, change.hunks, null);
+    const origins = f.added.map((n) => carried[n - 1] ?? null);
+    if (origins.some((o) => o !== null))
+      f.claims.push({
+        runId: r.chain.runId,
+        method: "lines",
+        iteration: v.it,
+        origins,
+        writer: v.state.writer
+      });
+  }
+}
+var STRENGTH, CONTEXT, MAX_PATHSPECS;
+var init_claims = __esm({
+  "src/provenance/claims.ts"() {
+    "use strict";
+    init_ids2();
+    init_provenance();
+    init_change_id();
+    init_lines();
+    STRENGTH = {
+      ancestry: 5,
+      tree: 4,
+      blob: 3,
+      "patch-id": 2,
+      lines: 1,
+      none: 0
+    };
+    CONTEXT = 3;
+    MAX_PATHSPECS = 16;
   }
 });
 
@@ -8293,13 +8525,14 @@ async function linkCommits(repo, nodes, chains, only, known = /* @__PURE__ */ ne
   let own2;
   let started;
   if (only === void 0) {
-    own2 = await diffTreePairs(repo, ownPairs, null);
+    own2 = await diffTreePairs(repo, ownPairs, null, CONTEXT);
     const wanted = own2.flatMap(
       (d) => d.files.flatMap((f) => [f.entry.path, f.entry.oldPath ?? f.entry.path])
     );
-    started = startReplays(repo, chains, wanted);
+    started = startReplays(repo, relevantRuns(chains, new Set(wanted), nodes), wanted);
   } else {
-    ({ own: own2, started } = await ownAndReplays(repo, ownPairs, chains, only.paths));
+    const relevant2 = relevantRuns(chains, new Set(only.paths), nodes);
+    ({ own: own2, started } = await ownAndReplays(repo, ownPairs, relevant2, only.paths));
   }
   const files = nodes.map(
     (n, i) => (own2[i]?.files ?? []).filter((f) => only === void 0 || only.keep(n.commit, f.entry.path))
@@ -8323,15 +8556,24 @@ async function linkCommits(repo, nodes, chains, only, known = /* @__PURE__ */ ne
       }
   await patchIdClaims(repo, links, replays, paths, brought);
   await lineClaims(repo, links, replays, paths);
+  const byRun = new Map(chains.map((c) => [c.runId, c]));
   for (const link2 of links)
-    for (const f of link2.files)
+    for (const f of link2.files) {
+      const had = brought.get(link2.node.commit);
+      f.claims = f.claims.filter((c) => mayClaim(byRun.get(c.runId), f.file, had));
       f.claims.sort((a, b) => STRENGTH[b.method] - STRENGTH[a.method] || cmp(a.runId, b.runId));
+    }
   return links;
 }
-function startReplays(repo, chains, wanted) {
-  const set = new Set(wanted);
-  const relevant = chains.filter((c) => [...c.paths].some((p) => set.has(p)));
-  const paths = renameClosure(set, relevant);
+function relevantRuns(chains, wanted, nodes) {
+  const commits = new Set(nodes.map((n) => n.commit));
+  const merge2 = nodes.some((n) => n.parents.length > 1);
+  return chains.filter(
+    (c) => [...c.paths].some((p) => wanted.has(p)) || wipCommits(c).some((w) => merge2 || commits.has(w))
+  );
+}
+function startReplays(repo, relevant, wanted) {
+  const paths = renameClosure(new Set(wanted), relevant);
   return { relevant, paths, replays: replayAll(repo, relevant, paths) };
 }
 function cmp(a, b) {
@@ -8388,25 +8630,21 @@ function statesOf(chains, byPair) {
     return { chain, states: after2, wips: wip };
   });
 }
-async function ownAndReplays(repo, ownPairs, chains, onlyPaths) {
+async function ownAndReplays(repo, ownPairs, relevant, onlyPaths) {
   const set = new Set(onlyPaths);
   const spec = [...set].sort();
-  const relevant = chains.filter((c) => [...c.paths].some((p) => set.has(p)));
   const paths = renameClosure(set, relevant);
   if (paths.length > MAX_PATHSPECS || paths.join("\0") !== spec.join("\0")) {
     const started = { relevant, paths, replays: replayAll(repo, relevant, paths) };
-    return { own: await diffTreePairs(repo, ownPairs, onlyPaths), started };
+    return { own: await diffTreePairs(repo, ownPairs, onlyPaths, CONTEXT), started };
   }
   const union2 = new Map([...ownPairs, ...replayPairs(relevant)].map((p) => [pairKey(p), p]));
-  const diffs = await diffTreePairs(repo, [...union2.values()], paths);
+  const diffs = await diffTreePairs(repo, [...union2.values()], paths, CONTEXT);
   const byPair = new Map(diffs.map((d) => [pairKey(d), d.files]));
   return {
     own: ownPairs.map((p) => ({ ...p, files: byPair.get(pairKey(p)) ?? [] })),
     started: { relevant, paths, replays: Promise.resolve(statesOf(relevant, byPair)) }
   };
-}
-async function diffOfInterest(repo, pairs, paths) {
-  return paths.length <= MAX_PATHSPECS ? diffTreePairs(repo, pairs, paths) : diffTreePairsPicked(repo, pairs, paths);
 }
 async function broughtIn(repo, nodes) {
   const out = /* @__PURE__ */ new Map();
@@ -8418,150 +8656,16 @@ async function broughtIn(repo, nodes) {
   }
   return out;
 }
-function blobOf(f) {
-  return isNullId(f.entry.dstId) ? null : f.entry.dstId;
-}
-function versions(r, path2) {
-  const out = [];
-  for (const it of [...r.chain.iterations].reverse()) {
-    const state = r.states.get(it.iteration)?.get(path2);
-    if (state !== void 0) out.push({ it, commit: it.after, state });
-    const wip = r.wips.get(it.iteration)?.get(path2);
-    if (it.wip !== null && wip !== void 0) out.push({ it, commit: it.wip.commit, state: wip });
-  }
-  return out;
-}
-function explains(claim2) {
-  return claim2.writer !== null || claim2.origins.some((o) => o !== null);
-}
-function blobClaim(node, f, r, brought) {
-  const blob = blobOf(f.file);
-  let best = null;
-  for (const v of versions(r, f.file.entry.path)) {
-    if (v.state.blob !== blob || v.state.mode !== f.file.entry.dstMode) continue;
-    const method = brought.has(v.commit.commit) ? "ancestry" : v.commit.tree === node.tree ? "tree" : "blob";
-    const claim2 = {
-      runId: r.chain.runId,
-      method,
-      iteration: v.it,
-      origins: f.added.map((n) => v.state.origins[n - 1] ?? null),
-      writer: v.state.writer
-    };
-    if (explains(claim2) && (best === null || STRENGTH[method] > STRENGTH[best.method])) best = claim2;
-  }
-  return best;
-}
-async function patchIdClaims(repo, links, replays, paths, brought) {
-  const open8 = links.flatMap(
-    (l) => l.files.flatMap(
-      (f) => replays.filter((r) => !f.claims.some((c) => c.runId === r.chain.runId)).map((r) => ({ l, f, r }))
-    )
-  );
-  if (open8.length === 0) return;
-  const pairs = /* @__PURE__ */ new Map();
-  for (const { r } of open8) {
-    const first = r.chain.iterations[0];
-    const starts = [first.wip?.base.tree ?? first.before.tree, ...first.wip ? [first.wip.commit.tree] : []];
-    for (const it of r.chain.iterations)
-      for (const from of [...starts, it.before.tree])
-        pairs.set(`${from} ${it.after.tree} ${it.snapshot.id}`, { from, to: it.after.tree, it });
-  }
-  const list5 = [...pairs.values()];
-  const diffs = await diffOfInterest(repo, list5, paths);
-  const runFiles = diffs.flatMap(
-    (d, i) => d.files.map((file) => ({ it: list5[i].it, file }))
-  );
-  const idLength = (links[0]?.node.commit ?? "").length || 40;
-  const ids = await patchIds(
-    repo,
-    [...open8.map((o) => o.f.file.patch), ...runFiles.map((x) => x.file.patch)],
-    idLength
-  );
-  const runIds = runFiles.map((x, i) => ({ ...x, id: ids[open8.length + i] ?? null }));
-  open8.forEach(({ l, f, r }, i) => {
-    const id2 = ids[i];
-    if (id2 === null || id2 === void 0) return;
-    const match = runIds.filter(
-      (x) => x.id === id2 && x.it.snapshot.runId === r.chain.runId && x.file.entry.path === f.file.entry.path
-    ).sort((a, b) => b.it.iteration - a.it.iteration)[0];
-    if (match === void 0) return;
-    const state = r.states.get(match.it.iteration)?.get(f.file.entry.path);
-    const theirs = addedLines(match.file.hunks);
-    const claim2 = {
-      runId: r.chain.runId,
-      method: brought.get(l.node.commit).has(match.it.after.commit) ? "ancestry" : "patch-id",
-      iteration: match.it,
-      origins: f.added.map(
-        (_, k) => theirs[k] === void 0 ? null : state?.origins[theirs[k] - 1] ?? null
-      ),
-      // From the run's start, the change may be a person's between iterations: the state says who.
-      writer: state?.writer ?? null
-    };
-    if (explains(claim2)) f.claims.push(claim2);
-  });
-}
-async function lineClaims(repo, links, replays, paths) {
-  const open8 = [];
-  for (const l of links)
-    for (const f of l.files) {
-      if (f.added.length === 0) continue;
-      const names2 = [f.file.entry.path, ...f.file.entry.oldPath === null ? [] : [f.file.entry.oldPath]];
-      for (const r of replays) {
-        if (f.claims.some((c) => c.runId === r.chain.runId)) continue;
-        for (const name2 of names2) {
-          const v = versions(r, name2).find((x) => x.state.blob !== null);
-          if (v === void 0) continue;
-          if (v.state.origins.some((o) => o !== null)) open8.push({ l, f, r, v, name: name2 });
-          break;
-        }
-      }
-    }
-  if (open8.length === 0) return;
-  const pairs = /* @__PURE__ */ new Map();
-  for (const o of open8)
-    pairs.set(`${o.v.commit.tree} ${o.l.node.tree}`, { from: o.v.commit.tree, to: o.l.node.tree });
-  const asked = open8.flatMap((o) => [o.f.file.entry.path, o.name]);
-  const openPaths = [...new Set(asked)].filter((p) => paths.includes(p));
-  const diffs = await diffTreePairs(repo, [...pairs.values()], openPaths);
-  const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
-  for (const { l, f, r, v, name: name2 } of open8) {
-    const path2 = f.file.entry.path;
-    const change = (byPair.get(`${v.commit.tree} ${l.node.tree}`) ?? []).find(
-      (x) => x.entry.path === path2 && (x.entry.oldPath ?? path2) === name2
-    );
-    if (change === void 0 && name2 !== path2) continue;
-    const lines = v.state.origins;
-    const carried = change === void 0 ? lines : applyHunks(lines, change.hunks, null);
-    const origins = f.added.map((n) => carried[n - 1] ?? null);
-    if (origins.some((o) => o !== null))
-      f.claims.push({
-        runId: r.chain.runId,
-        method: "lines",
-        iteration: v.it,
-        origins,
-        writer: v.state.writer
-      });
-  }
-}
-var STRENGTH, MAX_PATHSPECS;
 var init_engine = __esm({
   "src/provenance/engine.ts"() {
     "use strict";
-    init_ids2();
     init_provenance();
     init_record_objects();
     init_empty_tree();
+    init_claims();
     init_lines();
     init_replay();
-    STRENGTH = {
-      ancestry: 5,
-      tree: 4,
-      blob: 3,
-      "patch-id": 2,
-      lines: 1,
-      none: 0
-    };
-    MAX_PATHSPECS = 16;
+    init_claims();
   }
 });
 
@@ -8954,7 +9058,7 @@ var init_memory = __esm({
 });
 
 // src/git/unified-diff.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 import { resolve as resolve6 } from "node:path";
 async function unifiedDiff(repo, from, to) {
   const trees = await resolveDiffTrees(repo, from, to);
@@ -8976,7 +9080,7 @@ async function writeTreeDiffToFile(repo, trees, file, limit = {}) {
   return { path: path2, bytes };
 }
 async function treeDiffSha256(repo, trees) {
-  const hash = createHash2("sha256");
+  const hash = createHash3("sha256");
   const collect2 = collectEvery();
   await runGitStream(repo, [...PATCH_ARGS, trees.from, trees.to], async (stdout) => {
     for await (const chunk of stdout) {
@@ -9043,7 +9147,7 @@ var init_read_chunks = __esm({
 });
 
 // src/snapshotter/patch-artifact.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 import { copyFile } from "node:fs/promises";
 async function writePatchArtifact(repo, trees, path2) {
   await writeTreeDiffToFile(repo, trees, path2);
@@ -9053,7 +9157,7 @@ async function copyFileAtomic(src, dest) {
   await replaceFileAtomic(dest, (temp) => copyFile(src, temp));
 }
 async function sha256File(path2) {
-  const hash = createHash3("sha256");
+  const hash = createHash4("sha256");
   for await (const chunk of readChunks(path2)) hash.update(chunk);
   return hash.digest("hex");
 }
@@ -9066,7 +9170,7 @@ var init_patch_artifact = __esm({
   }
 });
 
-// ../../work/main/node_modules/nanoid/index.js
+// node_modules/nanoid/index.js
 function customRandom(alphabet, defaultSize, getRandom) {
   let safeByteCutoff = 256 - 256 % alphabet.length;
   if (safeByteCutoff === 256) {
@@ -9101,7 +9205,7 @@ function customRandom(alphabet, defaultSize, getRandom) {
   };
 }
 var init_nanoid = __esm({
-  "../../work/main/node_modules/nanoid/index.js"() {
+  "node_modules/nanoid/index.js"() {
   }
 });
 
@@ -9654,9 +9758,9 @@ var init_gates = __esm({
 });
 
 // src/provenance/tree-path.ts
-import { isAbsolute as isAbsolute4, posix, relative as relative2, sep as sep4 } from "node:path";
+import { isAbsolute as isAbsolute5, posix, relative as relative2, sep as sep4 } from "node:path";
 function treePath(topLevel, path2) {
-  const local = isAbsolute4(path2) ? relative2(topLevel, path2).split(sep4).join("/") : path2;
+  const local = isAbsolute5(path2) ? relative2(topLevel, path2).split(sep4).join("/") : path2;
   const normal = posix.normalize(local).replace(/^\.\//, "");
   const outside = normal === ".." || normal.startsWith("../") || posix.isAbsolute(normal);
   return outside || normal === "" || normal === "." ? null : normal;
@@ -9699,11 +9803,11 @@ var init_trace_ancestry = __esm({
 });
 
 // src/provenance/trace.ts
-import { basename as basename3, dirname as dirname5, isAbsolute as isAbsolute5, join as join14, posix as posix2 } from "node:path";
+import { basename as basename3, dirname as dirname5, isAbsolute as isAbsolute6, join as join14, posix as posix2 } from "node:path";
 async function computeTrace(src, repo, givenPath, opts = {}) {
   const given = opts.rev ?? "HEAD";
   assertRevisionSyntax(given);
-  const named2 = isAbsolute5(givenPath) ? join14(await realPathOf(dirname5(givenPath)), basename3(givenPath)) : givenPath;
+  const named2 = isAbsolute6(givenPath) ? join14(await realPathOf(dirname5(givenPath)), basename3(givenPath)) : givenPath;
   const path2 = treePath(repo.topLevel, named2) ?? notInRepository(givenPath, named2, repo.topLevel);
   const early = OBJECT_ID_PATTERN.test(given) ? blameAndRuns(src, repo, given, path2, opts) : void 0;
   const plain2 = !/[\n\r]/.test(path2) && !given.startsWith(":/");
@@ -9845,7 +9949,7 @@ function traceOrigin(o, gates) {
   };
 }
 function notInRepository(path2, named2, topLevel) {
-  if (treePath(topLevel, isAbsolute5(named2) ? join14(named2, "f") : posix2.join(named2, "f")) === "f")
+  if (treePath(topLevel, isAbsolute6(named2) ? join14(named2, "f") : posix2.join(named2, "f")) === "f")
     throw new PathNotFoundError(
       `${path2} is the repository's top level, a directory; give the path of a file in it`,
       { details: { path: path2, type: "tree" } }
@@ -10490,9 +10594,9 @@ var init_attempt = __esm({
   }
 });
 
-// ../../work/main/node_modules/xmlchars/xml/1.0/ed5.js
+// node_modules/xmlchars/xml/1.0/ed5.js
 var require_ed5 = __commonJS({
-  "../../work/main/node_modules/xmlchars/xml/1.0/ed5.js"(exports) {
+  "node_modules/xmlchars/xml/1.0/ed5.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.CHAR = "	\n\r -\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}";
@@ -10529,9 +10633,9 @@ var require_ed5 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/xmlchars/xml/1.1/ed2.js
+// node_modules/xmlchars/xml/1.1/ed2.js
 var require_ed2 = __commonJS({
-  "../../work/main/node_modules/xmlchars/xml/1.1/ed2.js"(exports) {
+  "node_modules/xmlchars/xml/1.1/ed2.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.CHAR = "-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}";
@@ -10578,9 +10682,9 @@ var require_ed2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/xmlchars/xmlns/1.0/ed3.js
+// node_modules/xmlchars/xmlns/1.0/ed3.js
 var require_ed3 = __commonJS({
-  "../../work/main/node_modules/xmlchars/xmlns/1.0/ed3.js"(exports) {
+  "node_modules/xmlchars/xmlns/1.0/ed3.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.NC_NAME_START_CHAR = "A-Z_a-z\xC0-\xD6\xD8-\xF6\xF8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}";
@@ -10599,9 +10703,9 @@ var require_ed3 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/saxes/saxes.js
+// node_modules/saxes/saxes.js
 var require_saxes = __commonJS({
-  "../../work/main/node_modules/saxes/saxes.js"(exports) {
+  "node_modules/saxes/saxes.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.SaxesParser = exports.EVENTS = void 0;
@@ -12627,7 +12731,7 @@ var init_junit_files = __esm({
 });
 
 // src/gates/log.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 import { createReadStream as createReadStream2, createWriteStream as createWriteStream2 } from "node:fs";
 import { lstat as lstat4, mkdir as mkdir4, open as open4, rename as rename3, rm as rm7 } from "node:fs/promises";
 import { dirname as dirname7, join as join15 } from "node:path";
@@ -12637,7 +12741,7 @@ async function openLogSink(dir, name2) {
   await mkdir4(dir, { recursive: true });
   await sweepTempFiles(dir);
   const temp = join15(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
-  const hash = createHash4("sha256");
+  const hash = createHash5("sha256");
   let bytes = 0;
   const counter = new Transform2({
     transform(chunk, _encoding, done) {
@@ -12684,7 +12788,7 @@ async function copyIntoSink(file, sink) {
   return sink.finish();
 }
 async function digestFile(path2) {
-  const hash = createHash4("sha256");
+  const hash = createHash5("sha256");
   let bytes = 0;
   for await (const chunk of createReadStream2(path2)) {
     hash.update(chunk);
@@ -12735,9 +12839,9 @@ function decideOnFacts(input) {
   const error2 = (reason) => ({ verdict: "error", reason: oneLine2(reason) });
   const fail2 = (reason) => ({ verdict: "fail", reason: oneLine2(reason) });
   if (input.spawnError !== null) {
-    const what = input.command?.[0] ?? "";
+    const what2 = input.command?.[0] ?? "";
     return error2(
-      input.spawnError === "ENOENT" ? `GATE_COMMAND_NOT_FOUND: ${JSON.stringify(what)} was not found (check the command and PATH)` : `GATE_COMMAND_NOT_FOUND: ${JSON.stringify(what)} could not be started (${input.spawnError})`
+      input.spawnError === "ENOENT" ? `GATE_COMMAND_NOT_FOUND: ${JSON.stringify(what2)} was not found (check the command and PATH)` : `GATE_COMMAND_NOT_FOUND: ${JSON.stringify(what2)} could not be started (${input.spawnError})`
     );
   }
   if (input.timedOut) {
@@ -13280,35 +13384,35 @@ async function workspaceExcludes(topLevel, dirs) {
 }
 async function captureExcludes(repo, dirs) {
   const inside = await ownDirsInside(repo.topLevel, dirs);
-  for (const { what, dir, rel } of inside) {
+  for (const { what: what2, dir, rel } of inside) {
     const tracked = await firstTrackedIn(repo, [rel]);
     if (tracked === null) continue;
     throw new UnsafeWorkspaceError(
-      `the ${what} ${dir} lies inside the workspace and holds tracked files (${tracked}), which would be left out of every snapshot; put it outside the workspace or in a directory of its own (--home, --artifacts-dir)`,
-      { details: { workspace: repo.topLevel, [detailKey(what)]: dir, tracked } }
+      `the ${what2} ${dir} lies inside the workspace and holds tracked files (${tracked}), which would be left out of every snapshot; put it outside the workspace or in a directory of its own (--home, --artifacts-dir)`,
+      { details: { workspace: repo.topLevel, [detailKey(what2)]: dir, tracked } }
     );
   }
   return inside.map((d) => d.rel);
 }
-function detailKey(what) {
-  return what === "agentgate home" ? "home" : "artifactsDir";
+function detailKey(what2) {
+  return what2 === "agentgate home" ? "home" : "artifactsDir";
 }
 async function ownDirsInside(topLevel, dirs) {
   const out = [];
-  for (const [what, dir] of [
+  for (const [what2, dir] of [
     ["agentgate home", dirs.home],
     ["artifacts directory", dirs.artifactsDir]
   ]) {
     const real = await realPathOf(dir);
     if (real === topLevel) {
       throw new UnsafeWorkspaceError(
-        `the ${what} ${dir} is the workspace itself, so its files would be snapshotted; put it outside the workspace (--home, --artifacts-dir)`,
+        `the ${what2} ${dir} is the workspace itself, so its files would be snapshotted; put it outside the workspace (--home, --artifacts-dir)`,
         {
-          details: { workspace: topLevel, [detailKey(what)]: dir }
+          details: { workspace: topLevel, [detailKey(what2)]: dir }
         }
       );
     }
-    if (isInside(topLevel, real)) out.push({ what, dir, rel: relative3(topLevel, real) });
+    if (isInside(topLevel, real)) out.push({ what: what2, dir, rel: relative3(topLevel, real) });
   }
   return out;
 }
@@ -13402,7 +13506,7 @@ var init_isolated = __esm({
 
 // src/gates/run.ts
 import { realpath as realpath4, rm as rm9 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname8, isAbsolute as isAbsolute6, join as join19, relative as relative4, resolve as resolve12, sep as sep6 } from "node:path";
+import { basename as basename4, dirname as dirname8, isAbsolute as isAbsolute7, join as join19, relative as relative4, resolve as resolve12, sep as sep6 } from "node:path";
 async function runGate(ctx, workspace, opts, replayOf) {
   checkOptions(opts);
   if (opts.command.length === 0 || opts.command[0] === "")
@@ -13535,7 +13639,7 @@ async function treeMismatch(ctx, repo, snapshot, junit) {
 function reportPaths(repo, junit) {
   return junit.flatMap((f) => {
     const path2 = relative4(repo.topLevel, resolve12(repo.topLevel, f));
-    return path2 === "" || path2 === ".." || path2.startsWith(`..${sep6}`) || isAbsolute6(path2) ? [] : [path2.split(sep6).join("/")];
+    return path2 === "" || path2 === ".." || path2.startsWith(`..${sep6}`) || isAbsolute7(path2) ? [] : [path2.split(sep6).join("/")];
   });
 }
 async function withoutEarlierReports(ctx, repo, snapshot, outside, changed, listedAll) {
@@ -13682,10 +13786,10 @@ function byAttempt({ results }, opts) {
     }
   );
 }
-function notFound(opts, what) {
+function notFound(opts, what2) {
   const where = opts.name === void 0 ? "" : ` of gate ${opts.name}${opts.iteration === void 0 ? "" : ` on iteration ${opts.iteration}`}`;
   return new GateNotFoundError(
-    `no ${what}${where} of run ${opts.runId}; "gate list --run ${opts.runId}" shows them with their ids`,
+    `no ${what2}${where} of run ${opts.runId}; "gate list --run ${opts.runId}" shows them with their ids`,
     {
       details: {
         runId: opts.runId,
@@ -14673,7 +14777,7 @@ async function restartOf(core, repo, run, runId, state, from) {
     wip: wip?.sha ?? null
   };
 }
-async function assertBuildsOnRun(core, repo, run, start, what, iteration) {
+async function assertBuildsOnRun(core, repo, run, start, what2, iteration) {
   const last = run === null ? null : await core.store.loadLast(run);
   if (run === null || last === null || iteration !== void 0 && iteration <= last.iteration) return null;
   const declared = (run.restarts ?? []).filter((r) => r.lastIteration === last.iteration).at(-1);
@@ -14682,7 +14786,7 @@ async function assertBuildsOnRun(core, repo, run, start, what, iteration) {
     return base;
   const restart = `check out iteration N's after commit and run "before --run ${run.runId} --restart-from N" (N = 0: the run's start)`;
   throw new RunDivergedError(
-    `${what} (${start ?? "no commit"}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; ${what === "HEAD" ? "" : `start the iteration there or later (--before ${base}), or `}to start over from an earlier point, ${restart}`,
+    `${what2} (${start ?? "no commit"}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; ${what2 === "HEAD" ? "" : `start the iteration there or later (--before ${base}), or `}to start over from an earlier point, ${restart}`,
     { details: { runId: run.runId, expected: base, head: start, lastIteration: last.iteration } }
   );
 }
@@ -14752,8 +14856,8 @@ function assertNoOperation(state) {
     );
   }
   if (state.operation) {
-    const { what, giveUp } = operationInProgress(state.operation);
-    throw new OperationInProgressError(`${what}; finish it or give it up (${giveUp}), then retry`, {
+    const { what: what2, giveUp } = operationInProgress(state.operation);
+    throw new OperationInProgressError(`${what2}; finish it or give it up (${giveUp}), then retry`, {
       details: { operation: state.operation }
     });
   }
@@ -14881,8 +14985,8 @@ async function startOf(core, repo, runId, iteration, given, beforeRev, state) {
   const run = await core.store.loadRun(runId);
   assertRunWorkspace(run, runId, repo.topLevel);
   const start = await givenStart(repo, { runId, run, iteration }, given, beforeRev, state);
-  const what = beforeRev === void 0 ? "the before state" : "the start given with --before";
-  await assertBuildsOnRun(core, repo, run, start.sha, what, iteration);
+  const what2 = beforeRev === void 0 ? "the before state" : "the start given with --before";
+  await assertBuildsOnRun(core, repo, run, start.sha, what2, iteration);
   return start;
 }
 async function givenStart(repo, { runId, run, iteration }, given, beforeRev, state) {
@@ -15206,8 +15310,8 @@ async function stats3(core, workspace, from, to) {
 }
 async function intactArtifact(snapshot) {
   if (snapshot.patchPath === null) return null;
-  const sha256 = await sha256File(snapshot.patchPath).catch(() => null);
-  return sha256 === snapshot.patchSha256 ? snapshot.patchPath : null;
+  const sha2562 = await sha256File(snapshot.patchPath).catch(() => null);
+  return sha2562 === snapshot.patchSha256 ? snapshot.patchPath : null;
 }
 var init_read = __esm({
   "src/snapshotter/read.ts"() {
@@ -15245,9 +15349,9 @@ async function verify(core, target) {
     checks.push(...once2.map((p) => storeFileCheck(p, null)));
   }
   if (snapshots.length === 0 && checks.length === 0) {
-    const what = "id" in target ? `snapshot ${target.id}` : "runId" in target ? `run ${target.runId}` : `the home ${core.store.home}`;
+    const what2 = "id" in target ? `snapshot ${target.id}` : "runId" in target ? `run ${target.runId}` : `the home ${core.store.home}`;
     throw new NothingToVerifyError(
-      `${what} has no snapshots to verify; check --home (or AGENTGATE_HOME) and the run id: a gate that verifies nothing must not pass`,
+      `${what2} has no snapshots to verify; check --home (or AGENTGATE_HOME) and the run id: a gate that verifies nothing must not pass`,
       { details: { home: core.store.home } }
     );
   }
@@ -15988,7 +16092,7 @@ var init_anchor_keeper = __esm({
 });
 
 // src/git/transport.ts
-import { isAbsolute as isAbsolute7, resolve as resolve14 } from "node:path";
+import { isAbsolute as isAbsolute8, resolve as resolve14 } from "node:path";
 import { stat as stat16 } from "node:fs/promises";
 function checkRemoteUrl(url2) {
   const refuse = (why) => {
@@ -16037,7 +16141,7 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
       const kind2 = checkRemoteUrl(url2);
       return {
         name: nameOrUrl,
-        url: kind2 === "local" && !isAbsolute7(url2) ? resolve14(repo.topLevel, url2) : url2
+        url: kind2 === "local" && !isAbsolute8(url2) ? resolve14(repo.topLevel, url2) : url2
       };
     }
     if (!await isDir(resolve14(cwd, nameOrUrl))) {
@@ -16277,7 +16381,7 @@ var init_remote_locks = __esm({
 });
 
 // src/git/bundle-pack.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 import { createReadStream as createReadStream4 } from "node:fs";
 async function bundlePackIntact(file) {
   let header = Buffer.alloc(0);
@@ -16297,7 +16401,7 @@ async function bundlePackIntact(file) {
       }
       const text = header.subarray(0, end + 1).toString("latin1");
       if (/^@object-format=sha256$/m.test(text)) trailerBytes = 32;
-      hash = createHash5(trailerBytes === 32 ? "sha256" : "sha1");
+      hash = createHash6(trailerBytes === 32 ? "sha256" : "sha1");
       data = header.subarray(end + 2);
       header = null;
     }
@@ -16470,7 +16574,7 @@ async function writeRecordObjects(repo, home, label, records) {
     await rm16(dir, { recursive: true, force: true });
   }
 }
-function parseReceivedFile(content, schema, file, what, refuse) {
+function parseReceivedFile(content, schema, file, what2, refuse) {
   let json;
   try {
     json = JSON.parse(content.toString("utf8"));
@@ -16480,7 +16584,7 @@ function parseReceivedFile(content, schema, file, what, refuse) {
   }
   const parsed = schema.safeParse(json);
   if (parsed.success) return parsed.data;
-  refuse(`${file} does not match the ${what} schema: ${describeIssues(parsed.error.issues)}`);
+  refuse(`${file} does not match the ${what2} schema: ${describeIssues(parsed.error.issues)}`);
   return null;
 }
 var init_record_objects2 = __esm({
@@ -16896,11 +17000,11 @@ var init_gate_records = __esm({
        * Streams the log blob to `path` as `after` writes a patch: never through a link inside the
        * workspace (UNSAFE_WORKSPACE), a new temp file renamed into place, and only when its sha256 matches.
        */
-      async writeLog(repo, blob, sha256, path2) {
+      async writeLog(repo, blob, sha2562, path2) {
         await assertNoLinkInside(repo.topLevel, path2);
         await replaceFileAtomic(path2, async (temp) => {
           await writeBlobToFile(repo, blob, temp);
-          if (await sha256File(temp) !== sha256)
+          if (await sha256File(temp) !== sha2562)
             throw new StoreCorruptError(`its ${GATE_LOG_FILE} does not have the sha256 the verdict records`, {
               details: { path: path2 }
             });
@@ -18637,14 +18741,14 @@ var init_model = __esm({
 });
 
 // src/report/html.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash7 } from "node:crypto";
 async function writeHtml({ report: report3, diffs, assets }, write2) {
   const v = report3.verification;
   const failed = v.checks.filter((c) => !c.ok);
   const verdict = v.ok ? `passed (${v.checks.length} checks)` : `FAILED (${failed.length} of ${v.checks.length} checks)`;
   const csp = [
     "default-src 'none'",
-    `script-src ${[assets.diff2htmlJs, CLIENT].map((s) => `'sha256-${createHash6("sha256").update(s, "utf8").digest("base64")}'`).join(" ")}`,
+    `script-src ${[assets.diff2htmlJs, CLIENT].map((s) => `'sha256-${createHash7("sha256").update(s, "utf8").digest("base64")}'`).join(" ")}`,
     "style-src 'unsafe-inline'",
     "img-src data:",
     "base-uri 'none'",
@@ -18792,7 +18896,7 @@ details.file{border-top:1px solid #eaeef2}details.file>summary{cursor:pointer;pa
     d.dataset.f = String(j);
     var s = el('summary');
     s.appendChild(el('span', 'status', f.s));
-    s.appendChild(el('span', 'path', f.o ? f.o + ' \\u2192 ' + f.p : f.p));
+    s.appendChild(el('span', 'path', pathOf(f)));
     if (f.b) s.appendChild(el('span', 'badge', 'binary'));
     else {
       s.appendChild(document.createTextNode(' '));
@@ -18818,6 +18922,13 @@ details.file{border-top:1px solid #eaeef2}details.file>summary{cursor:pointer;pa
     var text = it.diffs[j];
     if (!text) { box.replaceChildren(el('p', 'note', 'No line changes (mode, rename or empty file).')); return; }
     box.innerHTML = Diff2Html.html(text, { drawFileList: false, outputFormat: view, matching: 'none', renderNothingWhenEmpty: false });
+    // diff2html names a file from git's header, quoted when the name has a backslash, a quote or a
+    // control character, and turns each backslash into '/': the header gets the file's own name.
+    box.querySelectorAll('.d2h-file-name').forEach(function (e) { e.textContent = pathOf(f); });
+  }
+
+  function pathOf(f) {
+    return f.o ? f.o + ' \\u2192 ' + f.p : f.p;
   }
 
   function fill(box, i, from) {
@@ -18933,19 +19044,19 @@ function renderMarkdown(report3, limit = GITHUB_STEP_SUMMARY_LIMIT) {
   const out = [...head];
   let used = bytes(out);
   const reserve = 1024;
-  let cutAt = -1;
+  let cutAt2 = -1;
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i];
     const size = bytes(block.lines);
     if (used + size + reserve > limit) {
-      cutAt = i;
+      cutAt2 = i;
       break;
     }
     out.push(...block.lines);
     used += size;
   }
-  if (cutAt !== -1) {
-    const omitted = blocks.slice(cutAt).filter((b) => b.row).length;
+  if (cutAt2 !== -1) {
+    const omitted = blocks.slice(cutAt2).filter((b) => b.row).length;
     const opened = out.filter((l) => l.startsWith("<details>")).length - out.filter((l) => l === "</details>").length;
     out.push("", ...opened > 0 ? ["</details>", ""] : []);
     out.push(
@@ -18956,8 +19067,8 @@ function renderMarkdown(report3, limit = GITHUB_STEP_SUMMARY_LIMIT) {
   }
   return out.join("\n");
 }
-function leftOutNote(what, command) {
-  return `_agentgate: ${what} is left out: this step summary is at GitHub's 1 MiB limit. "${command}" has everything._
+function leftOutNote(what2, command) {
+  return `_agentgate: ${what2} is left out: this step summary is at GitHub's 1 MiB limit. "${command}" has everything._
 `;
 }
 function cell(text) {
@@ -19133,12 +19244,12 @@ function render(report3, format) {
   return `${JSON.stringify(report3, null, 2)}
 `;
 }
-function summaryText(what, appended) {
-  if (appended === "whole") return `Appended ${what} to $GITHUB_STEP_SUMMARY.`;
-  if (appended === "cut") return `Appended ${what}, cut to the room left, to $GITHUB_STEP_SUMMARY.`;
+function summaryText(what2, appended) {
+  if (appended === "whole") return `Appended ${what2} to $GITHUB_STEP_SUMMARY.`;
+  if (appended === "cut") return `Appended ${what2}, cut to the room left, to $GITHUB_STEP_SUMMARY.`;
   if (appended === "note")
-    return `$GITHUB_STEP_SUMMARY had no room for ${what}: appended a note that it was left out.`;
-  return `$GITHUB_STEP_SUMMARY is full: ${what} was not appended.`;
+    return `$GITHUB_STEP_SUMMARY had no room for ${what2}: appended a note that it was left out.`;
+  return `$GITHUB_STEP_SUMMARY is full: ${what2} was not appended.`;
 }
 async function reportAnchor(ctx, rev, format, output, summaryFile) {
   const snapshotter = await ctx.snapshotter();
@@ -19650,9 +19761,9 @@ var init_config_cache = __esm({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/identity.js
+// node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/identity.js"(exports) {
+  "node_modules/yaml/dist/nodes/identity.js"(exports) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -19707,9 +19818,9 @@ var require_identity = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/visit.js
+// node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "../../work/main/node_modules/yaml/dist/visit.js"(exports) {
+  "node_modules/yaml/dist/visit.js"(exports) {
     "use strict";
     var identity = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -19865,9 +19976,9 @@ var require_visit = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/doc/directives.js
+// node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "../../work/main/node_modules/yaml/dist/doc/directives.js"(exports) {
+  "node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -20036,9 +20147,9 @@ var require_directives = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/doc/anchors.js
+// node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "../../work/main/node_modules/yaml/dist/doc/anchors.js"(exports) {
+  "node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -20106,9 +20217,9 @@ var require_anchors = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/doc/applyReviver.js
+// node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "../../work/main/node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
@@ -20156,9 +20267,9 @@ var require_applyReviver = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/toJS.js
+// node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/toJS.js"(exports) {
+  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
     "use strict";
     var identity = require_identity();
     function toJS(value, arg, ctx) {
@@ -20186,9 +20297,9 @@ var require_toJS = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/Node.js
+// node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/Node.js"(exports) {
+  "node_modules/yaml/dist/nodes/Node.js"(exports) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity = require_identity();
@@ -20227,9 +20338,9 @@ var require_Node = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/Alias.js
+// node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/Alias.js"(exports) {
+  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var visit = require_visit();
@@ -20345,9 +20456,9 @@ var require_Alias = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/Scalar.js
+// node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Node = require_Node();
@@ -20375,9 +20486,9 @@ var require_Scalar = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/doc/createNode.js
+// node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "../../work/main/node_modules/yaml/dist/doc/createNode.js"(exports) {
+  "node_modules/yaml/dist/doc/createNode.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -20450,9 +20561,9 @@ var require_createNode = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/Collection.js
+// node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/Collection.js"(exports) {
+  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
@@ -20593,9 +20704,9 @@ var require_Collection = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/stringify/stringifyComment.js
+// node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "../../work/main/node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
@@ -20610,9 +20721,9 @@ var require_stringifyComment = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/stringify/foldFlowLines.js
+// node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "../../work/main/node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -20746,9 +20857,9 @@ ${indent}${text.slice(fold + 1, end2)}`;
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/stringify/stringifyString.js
+// node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "../../work/main/node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -21029,9 +21140,9 @@ ${indent}`);
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/stringify/stringify.js
+// node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "../../work/main/node_modules/yaml/dist/stringify/stringify.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var identity = require_identity();
@@ -21153,9 +21264,9 @@ ${ctx.indent}${str}`;
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/stringify/stringifyPair.js
+// node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "../../work/main/node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -21286,9 +21397,9 @@ ${ctx.indent}`;
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/log.js
+// node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "../../work/main/node_modules/yaml/dist/log.js"(exports) {
+  "node_modules/yaml/dist/log.js"(exports) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages) {
@@ -21308,9 +21419,9 @@ var require_log = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/merge.js
+// node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -21368,9 +21479,9 @@ var require_merge = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/addPairToJSMap.js
+// node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
     "use strict";
     var log = require_log();
     var merge2 = require_merge();
@@ -21432,9 +21543,9 @@ var require_addPairToJSMap = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/Pair.js
+// node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/Pair.js"(exports) {
+  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -21472,9 +21583,9 @@ var require_Pair = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/stringify/stringifyCollection.js
+// node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "../../work/main/node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var stringify2 = require_stringify();
@@ -21623,9 +21734,9 @@ ${indent}${end}`;
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/YAMLMap.js
+// node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -21767,9 +21878,9 @@ var require_YAMLMap = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/common/map.js
+// node_modules/yaml/dist/schema/common/map.js
 var require_map = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/common/map.js"(exports) {
+  "node_modules/yaml/dist/schema/common/map.js"(exports) {
     "use strict";
     var identity = require_identity();
     var YAMLMap = require_YAMLMap();
@@ -21789,9 +21900,9 @@ var require_map = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/YAMLSeq.js
+// node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -21905,9 +22016,9 @@ var require_YAMLSeq = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/common/seq.js
+// node_modules/yaml/dist/schema/common/seq.js
 var require_seq = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/common/seq.js"(exports) {
+  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
     "use strict";
     var identity = require_identity();
     var YAMLSeq = require_YAMLSeq();
@@ -21927,9 +22038,9 @@ var require_seq = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/common/string.js
+// node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/common/string.js"(exports) {
+  "node_modules/yaml/dist/schema/common/string.js"(exports) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string3 = {
@@ -21946,9 +22057,9 @@ var require_string = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/common/null.js
+// node_modules/yaml/dist/schema/common/null.js
 var require_null = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/common/null.js"(exports) {
+  "node_modules/yaml/dist/schema/common/null.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
@@ -21964,9 +22075,9 @@ var require_null = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/core/bool.js
+// node_modules/yaml/dist/schema/core/bool.js
 var require_bool = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/core/bool.js"(exports) {
+  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
@@ -21988,9 +22099,9 @@ var require_bool = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/stringify/stringifyNumber.js
+// node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "../../work/main/node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
     "use strict";
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
@@ -22015,9 +22126,9 @@ var require_stringifyNumber = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/core/float.js
+// node_modules/yaml/dist/schema/core/float.js
 var require_float = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/core/float.js"(exports) {
+  "node_modules/yaml/dist/schema/core/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -22061,9 +22172,9 @@ var require_float = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/core/int.js
+// node_modules/yaml/dist/schema/core/int.js
 var require_int = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/core/int.js"(exports) {
+  "node_modules/yaml/dist/schema/core/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -22106,9 +22217,9 @@ var require_int = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/core/schema.js
+// node_modules/yaml/dist/schema/core/schema.js
 var require_schema = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/core/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -22134,9 +22245,9 @@ var require_schema = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/json/schema.js
+// node_modules/yaml/dist/schema/json/schema.js
 var require_schema2 = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/json/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var map = require_map();
@@ -22201,9 +22312,9 @@ var require_schema2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/binary.js
+// node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar = require_Scalar();
@@ -22267,9 +22378,9 @@ var require_binary = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -22345,9 +22456,9 @@ ${cn.comment}` : item.comment;
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/omap.js
+// node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
     "use strict";
     var identity = require_identity();
     var toJS = require_toJS();
@@ -22423,9 +22534,9 @@ var require_omap = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/bool.js
+// node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool2 = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function boolStringify({ value, source }, ctx) {
@@ -22455,9 +22566,9 @@ var require_bool2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/float.js
+// node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float2 = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -22504,9 +22615,9 @@ var require_float2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/int.js
+// node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int2 = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -22583,9 +22694,9 @@ var require_int2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/set.js
+// node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -22672,9 +22783,9 @@ var require_set = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
@@ -22760,9 +22871,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/schema.js
+// node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema3 = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -22804,9 +22915,9 @@ var require_schema3 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/tags.js
+// node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/tags.js"(exports) {
+  "node_modules/yaml/dist/schema/tags.js"(exports) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -22898,9 +23009,9 @@ var require_tags = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/Schema.js
+// node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/Schema.js"(exports) {
+  "node_modules/yaml/dist/schema/Schema.js"(exports) {
     "use strict";
     var identity = require_identity();
     var map = require_map();
@@ -22930,9 +23041,9 @@ var require_Schema = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/stringify/stringifyDocument.js
+// node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "../../work/main/node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity = require_identity();
     var stringify2 = require_stringify();
@@ -23010,9 +23121,9 @@ var require_stringifyDocument = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/doc/Document.js
+// node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "../../work/main/node_modules/yaml/dist/doc/Document.js"(exports) {
+  "node_modules/yaml/dist/doc/Document.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var Collection = require_Collection();
@@ -23319,9 +23430,9 @@ var require_Document = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/errors.js
+// node_modules/yaml/dist/errors.js
 var require_errors = __commonJS({
-  "../../work/main/node_modules/yaml/dist/errors.js"(exports) {
+  "node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name2, pos, code2, message) {
@@ -23384,9 +23495,9 @@ ${pointer}
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/resolve-props.js
+// node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -23518,9 +23629,9 @@ var require_resolve_props = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/util-contains-newline.js
+// node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
     "use strict";
     function containsNewline(key) {
       if (!key)
@@ -23560,9 +23671,9 @@ var require_util_contains_newline = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/util-flow-indent-check.js
+// node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent, fc, onError) {
@@ -23578,9 +23689,9 @@ var require_util_flow_indent_check = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/util-map-includes.js
+// node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
     "use strict";
     var identity = require_identity();
     function mapIncludes(ctx, items, search) {
@@ -23594,9 +23705,9 @@ var require_util_map_includes = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/resolve-block-map.js
+// node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
     "use strict";
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
@@ -23702,9 +23813,9 @@ var require_resolve_block_map = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/resolve-block-seq.js
+// node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
     "use strict";
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -23753,9 +23864,9 @@ var require_resolve_block_seq = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/resolve-end.js
+// node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
@@ -23796,9 +23907,9 @@ var require_resolve_end = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/resolve-flow-collection.js
+// node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -23990,9 +24101,9 @@ var require_resolve_flow_collection = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/compose-collection.js
+// node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -24055,9 +24166,9 @@ var require_compose_collection = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/resolve-block-scalar.js
+// node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -24238,9 +24349,9 @@ var require_resolve_block_scalar = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/resolve-flow-scalar.js
+// node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -24459,9 +24570,9 @@ var require_resolve_flow_scalar = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/compose-scalar.js
+// node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -24540,9 +24651,9 @@ var require_compose_scalar = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/util-empty-scalar-position.js
+// node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
     "use strict";
     function emptyScalarPosition(offset, before2, pos) {
       if (before2) {
@@ -24570,9 +24681,9 @@ var require_util_empty_scalar_position = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/compose-node.js
+// node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/compose-node.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -24676,9 +24787,9 @@ var require_compose_node = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/compose-doc.js
+// node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -24719,9 +24830,9 @@ var require_compose_doc = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/composer.js
+// node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/composer.js"(exports) {
+  "node_modules/yaml/dist/compose/composer.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -24927,9 +25038,9 @@ ${end.comment}` : end.comment;
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/parse/cst-scalar.js
+// node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "../../work/main/node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -25112,9 +25223,9 @@ var require_cst_scalar = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/parse/cst-stringify.js
+// node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "../../work/main/node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
     var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
@@ -25173,9 +25284,9 @@ var require_cst_stringify = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/parse/cst-visit.js
+// node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "../../work/main/node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -25235,9 +25346,9 @@ var require_cst_visit = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/parse/cst.js
+// node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "../../work/main/node_modules/yaml/dist/parse/cst.js"(exports) {
+  "node_modules/yaml/dist/parse/cst.js"(exports) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -25337,9 +25448,9 @@ var require_cst = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/parse/lexer.js
+// node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "../../work/main/node_modules/yaml/dist/parse/lexer.js"(exports) {
+  "node_modules/yaml/dist/parse/lexer.js"(exports) {
     "use strict";
     var cst = require_cst();
     function isEmpty(ch) {
@@ -25926,9 +26037,9 @@ var require_lexer = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/parse/line-counter.js
+// node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "../../work/main/node_modules/yaml/dist/parse/line-counter.js"(exports) {
+  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
     "use strict";
     var LineCounter = class {
       constructor() {
@@ -25957,9 +26068,9 @@ var require_line_counter = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/parse/parser.js
+// node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "../../work/main/node_modules/yaml/dist/parse/parser.js"(exports) {
+  "node_modules/yaml/dist/parse/parser.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
@@ -26831,9 +26942,9 @@ var require_parser = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/public-api.js
+// node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "../../work/main/node_modules/yaml/dist/public-api.js"(exports) {
+  "node_modules/yaml/dist/public-api.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -26928,9 +27039,9 @@ var require_public_api = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/index.js
+// node_modules/yaml/dist/index.js
 var require_dist = __commonJS({
-  "../../work/main/node_modules/yaml/dist/index.js"(exports) {
+  "node_modules/yaml/dist/index.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -27845,14 +27956,6 @@ var init_diff_tree_stdin = __esm({
 function isCheckpointRevision(rev) {
   return REVISION.test(rev) && !rev.includes("..");
 }
-async function resolveTreeId(repo, rev) {
-  if (!isCheckpointRevision(rev)) return null;
-  const res = await runGit(repo, ["rev-parse", "--verify", "--quiet", `${rev}^{tree}`], {
-    okExitCodes: [1, 128]
-  });
-  if (res.exitCode !== 0) return null;
-  return assertGitId(res.stdout.trim(), "rev-parse");
-}
 async function listTree(repo, rev) {
   if (!isCheckpointRevision(rev)) return null;
   try {
@@ -28012,16 +28115,16 @@ var init_workspace_paths = __esm({
 
 // src/checkpoints/compare.ts
 function patchSince(store, hash) {
-  return store.locked("checkpoint patch", async () => {
-    const from = await store.requireTreeId(hash);
+  return store.locked("checkpoint patch", "existing", async () => {
+    const from = await store.requireCheckpoint(hash);
     const { treeId } = await store.capture();
     const files = await store.withoutNowIgnored(await changedPaths(store.repo, from, treeId));
     return { hash: from, files: files.map((f) => toAbsolute(store.workspace, f)) };
   });
 }
 function diffBytesSince(store, hash) {
-  return store.locked("checkpoint diff", async () => {
-    const from = await store.requireTreeId(hash);
+  return store.locked("checkpoint diff", "existing", async () => {
+    const from = await store.requireCheckpoint(hash);
     const { treeId } = await store.capture();
     const changed = await changedPaths(store.repo, from, treeId);
     const ignored = await ignoredPaths(store.repo, changed);
@@ -28029,9 +28132,10 @@ function diffBytesSince(store, hash) {
   });
 }
 function diffFullBetween(store, from, to) {
-  return store.locked("checkpoint diff-full", async () => {
-    const fromTree = await store.requireTreeId(from);
-    const toTree = to === void 0 ? (await store.capture()).treeId : await store.requireTreeId(to);
+  return store.locked("checkpoint diff-full", "existing", async () => {
+    const { trees } = await store.resolveCheckpoints(to === void 0 ? [from] : [from, to]);
+    const [fromTree, given] = trees;
+    const toTree = given ?? (await store.capture()).treeId;
     const all = await diffTrees(store.repo, fromTree, toTree);
     const kept = new Set(await store.withoutNowIgnored(all.map((r) => r.path)));
     const records = all.filter((r) => kept.has(r.path));
@@ -28064,11 +28168,11 @@ var init_compare2 = __esm({
 });
 
 // src/checkpoints/project-id.ts
-import { createHash as createHash7 } from "node:crypto";
+import { createHash as createHash8 } from "node:crypto";
 import { readdir as readdir12, readFile as readFile13, stat as stat23 } from "node:fs/promises";
 import { dirname as dirname16, join as join35 } from "node:path";
 function pathKey(realPath) {
-  return createHash7("sha256").update(realPath).digest("hex").slice(0, 16);
+  return createHash8("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
   const dir = join35(checkpointsDir, projectId, worktreeKey);
@@ -28109,15 +28213,10 @@ async function storeAbove(checkpointsDir, dir, home) {
   return null;
 }
 async function storeOf(location, root) {
-  let text;
+  const text = await readFile13(location.metaFile, "utf8").catch(() => null);
   try {
-    text = await readFile13(location.metaFile, "utf8");
-  } catch {
-    return "none";
-  }
-  try {
-    const parsed = JSON.parse(text);
-    if (typeof parsed.workspace === "string") return parsed.workspace === root ? "intact" : "none";
+    const parsed = text === null ? null : JSON.parse(text);
+    if (typeof parsed?.workspace === "string") return parsed.workspace === root ? "intact" : "none";
   } catch {
   }
   const head = await stat23(join35(location.gitDir, "HEAD")).catch(() => null);
@@ -28463,6 +28562,15 @@ function plainEntry(e) {
 function entryOf(r) {
   return plainEntry({ ref: r.ref, hash: r.tree, ...decodeMessage(r.body, r.date) });
 }
+function recordedTrees(records, rev) {
+  const named2 = records.find((r) => r.ref === rev);
+  if (named2 !== void 0) return named2.tree === "" ? [] : [named2.tree];
+  if (!/^[0-9a-f]+$/.test(rev)) return [];
+  const trees = /* @__PURE__ */ new Set();
+  for (const r of records)
+    if (r.tree !== "" && (r.tree.startsWith(rev) || r.oid.startsWith(rev))) trees.add(r.tree);
+  return [...trees];
+}
 var CheckpointMeta, CHECKPOINT_REF_PREFIX, META_REF_PREFIX, LATEST_REF, BASELINE_REF, SAFETY_REF, CONTROL, lastStamp;
 var init_message2 = __esm({
   "src/checkpoints/message.ts"() {
@@ -28600,10 +28708,12 @@ var init_record2 = __esm({
 
 // src/checkpoints/restore.ts
 function restoreTo(store, hash) {
-  return store.locked("checkpoint restore", async () => {
-    const target = await store.requireTreeId(hash);
+  return store.locked("checkpoint restore", "existing", async () => {
+    const { trees, refs } = await store.resolveCheckpoints([hash]);
+    const target = trees[0];
     const wanted = await store.requireListing(target);
-    const safety = await store.trackLocked(`safety before restore ${target.slice(0, 12)}`, "safety", false);
+    const label = `safety before restore ${target.slice(0, 12)}`;
+    const safety = await store.trackLocked(label, "safety", false, {}, void 0, refs);
     const current = await store.requireListing(safety.hash);
     const applied = await store.apply(
       planChanges(restoreDesired(wanted, current), current),
@@ -28620,12 +28730,15 @@ function restoreTo(store, hash) {
 }
 async function revertToCheckpoint(store, target, paths) {
   store.assertRevision(target);
-  const selection2 = paths === void 0 ? null : await Promise.all(paths.map((p) => toWorkspaceGitPath(store.workspace, p, store.forbidden)));
-  return store.locked("checkpoint revert", async () => {
-    const wanted = await store.requireListing(target);
+  const given = paths === void 0 ? null : await Promise.all(paths.map((p) => toWorkspaceGitPath(store.workspace, p, store.forbidden)));
+  const selection2 = given === null || given.includes("") ? null : given;
+  return store.locked("checkpoint revert", "existing", async () => {
+    const { trees, refs } = await store.resolveCheckpoints([target]);
+    const wanted = await store.requireListing(trees[0]);
     if (selection2 !== null) await assertKnownPaths(store, selection2, wanted);
     return revertLocked(
       store,
+      refs,
       (current) => changedBetween(wanted, current, selection2).map((p) => [p, wanted.get(p) ?? null])
     );
   });
@@ -28642,18 +28755,21 @@ async function revertPatches(store, target, paths) {
       pairs.push([await toWorkspaceGitPath(store.workspace, file, store.forbidden), patch4.hash]);
   }
   const sources = firstPatchWins(pairs);
-  return store.locked("checkpoint revert", async () => {
+  return store.locked("checkpoint revert", "existing", async () => {
+    const hashes = [...new Set(target.map((p) => p.hash))];
+    const { trees, refs } = await store.resolveCheckpoints(hashes);
     const listings = /* @__PURE__ */ new Map();
-    for (const hash of new Set(target.map((p) => p.hash)))
-      listings.set(hash, await store.requireListing(hash));
+    for (const [i, hash] of hashes.entries())
+      listings.set(hash, await store.requireListing(trees[i]));
     return revertLocked(
       store,
+      refs,
       () => [...sources].map(([path2, hash]) => [path2, listings.get(hash)?.get(path2) ?? null])
     );
   });
 }
-async function revertLocked(store, desired) {
-  const safety = await store.trackLocked("safety before revert", "safety", false);
+async function revertLocked(store, refs, desired) {
+  const safety = await store.trackLocked("safety before revert", "safety", false, {}, void 0, refs);
   const current = await store.requireListing(safety.hash);
   const applied = await store.apply(planChanges(desired(current), current), current, safety.skips);
   return {
@@ -28672,8 +28788,9 @@ async function assertKnownPaths(store, selection2, wanted) {
   const missing = unknown2.filter((sel) => !inWorkspace.has(sel));
   if (missing.length > 0) {
     const abs = missing.map((p) => toAbsolute(store.workspace, p));
+    const bytes = abs.some((p) => p.includes("\uFFFD")) ? "; a name that is not UTF-8 is given with each such byte as \\udcNN, as JSON output writes it" : "";
     throw new PathNotFoundError(
-      `${abs.join(", ")}: neither the checkpoint nor the workspace has such a path; check the spelling (see "checkpoint patch HASH")`,
+      `${abs.join(", ")}: neither the checkpoint nor the workspace has such a path; check the spelling (see "checkpoint patch HASH")${bytes}`,
       {
         details: { paths: abs }
       }
@@ -28722,7 +28839,7 @@ var init_retention = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute8, join as join37 } from "node:path";
+import { isAbsolute as isAbsolute9, join as join37 } from "node:path";
 function userIgnoreConfigFiles(o) {
   return userConfigFiles({
     HOME: o.home,
@@ -28748,9 +28865,9 @@ async function userExcludesSetting(o) {
   return configured;
 }
 async function userExcludesPath(configured, o) {
-  const xdg = o.xdgConfigHome && isAbsolute8(o.xdgConfigHome) ? o.xdgConfigHome : join37(o.home, ".config");
+  const xdg = o.xdgConfigHome && isAbsolute9(o.xdgConfigHome) ? o.xdgConfigHome : join37(o.home, ".config");
   const path2 = configured === null ? join37(xdg, "git", "ignore") : expandHome(configured, o.home);
-  return isAbsolute8(path2) && await exists3(path2) ? path2 : null;
+  return isAbsolute9(path2) && await exists3(path2) ? path2 : null;
 }
 function expandHome(path2, home) {
   return path2 === "~" ? home : path2.startsWith("~/") ? join37(home, path2.slice(2)) : path2;
@@ -28817,8 +28934,9 @@ async function writeTemp(item, temp) {
     await symlink(item.content, temp);
     return;
   }
-  const handle = await open6(temp, "wx", item.kind === "executable" ? 511 : 438);
+  const handle = await open6(temp, "wx", item.mode ?? (item.kind === "executable" ? 511 : 438));
   try {
+    if (item.mode !== void 0) await handle.chmod(item.mode);
     await handle.writeFile(item.content);
     await handle.sync();
   } finally {
@@ -28840,14 +28958,19 @@ var init_place = __esm({
 import { lstat as lstat7, rmdir as rmdir2, unlink } from "node:fs/promises";
 import { dirname as dirname18 } from "node:path";
 async function kindOf(abs) {
+  return (await statOf(abs)).kind;
+}
+async function statOf(abs) {
   try {
     const st = await lstat7(fsPath(abs));
-    if (st.isDirectory()) return "dir";
-    if (st.isSymbolicLink()) return "link";
-    return st.isFile() ? "file" : "other";
+    const kind = st.isDirectory() ? "dir" : st.isSymbolicLink() ? "link" : st.isFile() ? "file" : "other";
+    return { kind, perm: kind === "file" ? st.mode & 511 : null };
   } catch {
-    return "missing";
+    return { kind: "missing", perm: null };
   }
+}
+function keptMode(perm, mode) {
+  return mode === "100755" ? perm | (perm & 292) >> 2 : perm & ~73;
 }
 async function applyPlan(ctx, plan) {
   const rules = (p) => p === ".gitignore" || p.endsWith("/.gitignore");
@@ -28883,10 +29006,11 @@ async function applyPart(ctx, plan) {
   const fresh = [];
   for (const entry of plan.writes) {
     if (blocked(entry.path)) continue;
-    const kind = await kindOf(toAbsolute(ctx.root, entry.path));
+    const { kind, perm } = await statOf(toAbsolute(ctx.root, entry.path));
     const fits = await leadingDirsAreReal(ctx.root, entry.path, cache2) && kind !== "dir" && kind !== "other";
     if (!fits || kind !== "missing" && !ctx.current.has(entry.path)) out.leftAlone.push(entry.path);
-    else (kind === "missing" ? fresh : ready).push(entry);
+    else if (kind === "missing") fresh.push(entry);
+    else ready.push(perm === null || entry.mode === "120000" ? entry : { ...entry, perm });
   }
   const ignored = await ignoredPaths(
     ctx.repo,
@@ -28933,7 +29057,8 @@ async function writeEntries(ctx, entries) {
     const items = batch.map((e) => ({
       dest: toAbsolute(ctx.root, e.path),
       kind: e.mode === "120000" ? "symlink" : e.mode === "100755" ? "executable" : "file",
-      content: blobs.get(e.oid) ?? Buffer.alloc(0)
+      content: blobs.get(e.oid) ?? Buffer.alloc(0),
+      ...e.perm === void 0 ? {} : { mode: keptMode(e.perm, e.mode) }
     }));
     try {
       await placeFiles(ctx.root, staging, items);
@@ -29033,27 +29158,41 @@ async function storeBytes(repo, counts) {
 }
 async function keepWithinBudget(repo, location, maxStoreBytes, counted) {
   let counts = counted ?? await countObjects(repo);
-  let changed = false;
-  if (counts.packs >= PACKS_LIMIT) {
-    changed = true;
-    await withSweep(location, () => gcCheckpointRepo(repo, DEFAULT_PRUNE_AGE));
-    await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: (/* @__PURE__ */ new Date()).toISOString() }));
+  let packed = false;
+  const pack = async (how) => {
+    await withSweep(location, how);
+    packed = true;
     counts = await countObjects(repo);
-  } else if (counts.loose >= LOOSE_OBJECTS_LIMIT) {
-    changed = true;
-    await withSweep(location, () => packLooseObjects(repo));
-    await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: (/* @__PURE__ */ new Date()).toISOString() }));
-    counts = await countObjects(repo);
-  }
+  };
+  if (counts.packs >= PACKS_LIMIT) await pack(() => gcCheckpointRepo(repo, DEFAULT_PRUNE_AGE));
+  else if (counts.loose >= LOOSE_OBJECTS_LIMIT) await pack(() => packLooseObjects(repo));
   const before2 = await storeBytes(repo, counts);
-  if (before2 <= maxStoreBytes) return changed;
   let after2 = before2;
+  let removed = [];
+  if (after2 > maxStoreBytes) {
+    const prunable = (await pruningTiersOf(repo)).some((tier) => tier.length > 0);
+    if (counts.loose > 0 || prunable && counts.packs > 1) {
+      await pack(() => prunable ? gcCheckpointRepo(repo, "now") : packLooseObjects(repo));
+      after2 = await storeBytes(repo, counts);
+    }
+    if (after2 > maxStoreBytes && prunable)
+      ({ removed, after: after2 } = await pruneToBudget(repo, location, maxStoreBytes, after2));
+  }
+  const pruned = removed.length > 0;
+  if (!packed && !pruned) return false;
+  const at = (/* @__PURE__ */ new Date()).toISOString();
+  const event = { at, removed, storeBytesBefore: before2, storeBytesAfter: after2 };
+  await updateUpkeep(location, (u) => ({
+    lastPackedAt: at,
+    pruned: pruned ? [event, ...u.pruned].slice(0, PRUNE_HISTORY) : u.pruned
+  }));
+  return true;
+}
+async function pruneToBudget(repo, location, maxStoreBytes, size) {
   const removed = [];
+  let after2 = size;
   while (after2 > maxStoreBytes * PRUNE_TARGET) {
-    const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
-    const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
-    const line = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(lineEntryOf);
-    const tiers = pruningTiers(line, protectedOids);
+    const tiers = await pruningTiersOf(repo);
     const candidates = tiers.flat();
     if (candidates.length === 0) break;
     const drop = (tiers.find((t) => t.length > 0) ?? []).slice(0, Math.ceil(candidates.length / 4));
@@ -29065,17 +29204,13 @@ async function keepWithinBudget(repo, location, maxStoreBytes, counted) {
     await withSweep(location, () => gcCheckpointRepo(repo, "now"));
     after2 = await storeBytes(repo, await countObjects(repo));
   }
-  const event = {
-    at: (/* @__PURE__ */ new Date()).toISOString(),
-    removed,
-    storeBytesBefore: before2,
-    storeBytesAfter: after2
-  };
-  await updateUpkeep(location, (u) => ({
-    lastPackedAt: (/* @__PURE__ */ new Date()).toISOString(),
-    pruned: [event, ...u.pruned].slice(0, PRUNE_HISTORY)
-  }));
-  return true;
+  return { removed, after: after2 };
+}
+async function pruningTiersOf(repo) {
+  const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+  const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
+  const line = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(lineEntryOf);
+  return pruningTiers(line, protectedOids);
 }
 async function readUpkeep(location) {
   try {
@@ -29461,10 +29596,104 @@ var init_probe_cache = __esm({
   }
 });
 
+// src/git/checkpoint-health.ts
+import { lstat as lstat10, readFile as readFile17 } from "node:fs/promises";
+import { join as join41 } from "node:path";
+async function repoDamage(gitDir, refs) {
+  const [dir, head, objects, refsDir, ...texts] = await Promise.all([
+    kindOf2(gitDir),
+    readText(join41(gitDir, "HEAD")),
+    kindOf2(join41(gitDir, "objects")),
+    kindOf2(join41(gitDir, "refs")),
+    ...refs.map((ref) => readText(join41(gitDir, ...ref.split("/"))))
+  ]);
+  const unusable = dir !== "dir" ? `its git directory ${dir === "missing" ? "is missing" : "is not a directory"}` : head === null ? "its HEAD file is missing" : !HEAD_TEXT.test(head) ? "its HEAD file is damaged" : objects !== "dir" ? "its objects directory is missing" : refsDir !== "dir" ? "its refs directory is missing" : null;
+  const brokenRefs = refs.filter((_, i) => {
+    const text = texts[i];
+    return text !== null && text !== void 0 && !REF_TEXT.test(text);
+  });
+  return { unusable, brokenRefs: unusable === null ? brokenRefs : [] };
+}
+async function kindOf2(path2) {
+  try {
+    return (await lstat10(path2)).isDirectory() ? "dir" : "other";
+  } catch (error2) {
+    if (isAbsent(error2)) return "missing";
+    throw error2;
+  }
+}
+async function readText(path2) {
+  try {
+    return await readFile17(path2, "utf8");
+  } catch (error2) {
+    if (isAbsent(error2) || error2.code === "EISDIR") return null;
+    throw error2;
+  }
+}
+function isAbsent(error2) {
+  const code2 = error2.code;
+  return code2 === "ENOENT" || code2 === "ENOTDIR";
+}
+var HEAD_TEXT, REF_TEXT;
+var init_checkpoint_health = __esm({
+  "src/git/checkpoint-health.ts"() {
+    "use strict";
+    HEAD_TEXT = /^(ref: refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})\n?$/;
+    REF_TEXT = /^([0-9a-f]{40}|[0-9a-f]{64})\n?$/;
+  }
+});
+
+// src/checkpoints/recovery.ts
+import { lstat as lstat11, mkdir as mkdir11, rename as rename6 } from "node:fs/promises";
+import { dirname as dirname21, join as join42, relative as relative7 } from "node:path";
+async function findDamage(location) {
+  const damage = await repoDamage(location.gitDir, MARKERS);
+  return damage.unusable === null && damage.brokenRefs.length === 0 ? null : damage;
+}
+function what(damage) {
+  return damage.unusable ?? `its marker ${damage.brokenRefs.map(markerName).join(", ")} holds no checkpoint`;
+}
+function markerName(ref) {
+  return ref.slice(ref.lastIndexOf("/") + 1);
+}
+function corruptError(location, damage) {
+  const after2 = damage.unusable === null ? "goes on with its checkpoints" : "starts a new, empty store (the checkpoints in it can no longer be read)";
+  return new StoreCorruptError(
+    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join42(location.dir, "damaged-<time>")} and ${after2}`,
+    { details: { store: location.dir, damage: what(damage) } }
+  );
+}
+async function setAside(location, damage) {
+  const parts = damage.unusable === null ? damage.brokenRefs.map((ref) => join42(location.gitDir, ...ref.split("/"))) : [location.gitDir, location.indexFile, join42(location.dir, "budget.json"), location.upkeepFile];
+  const aside = join42(
+    location.dir,
+    `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`
+  );
+  for (const part of parts) {
+    if (await lstat11(part).catch(() => null) === null) continue;
+    const to = join42(aside, relative7(location.dir, part));
+    await mkdir11(dirname21(to), { recursive: true });
+    await rename6(part, to);
+  }
+  const next = damage.unusable === null ? "its checkpoints are kept" : "a new store was started (the checkpoints of the old one could not be read)";
+  return `the checkpoint store ${location.dir} was damaged (${what(damage)}): the damaged part was moved to ${aside} and ${next}`;
+}
+var MARKERS;
+var init_recovery = __esm({
+  "src/checkpoints/recovery.ts"() {
+    "use strict";
+    init_errors();
+    init_random();
+    init_checkpoint_health();
+    init_message2();
+    MARKERS = [LATEST_REF, BASELINE_REF, SAFETY_REF];
+  }
+});
+
 // src/checkpoints/store.ts
-import { access as access3, readFile as readFile17, realpath as realpath9 } from "node:fs/promises";
+import { access as access3, lstat as lstat12, readFile as readFile18, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join41, sep as sep10 } from "node:path";
+import { join as join43, sep as sep10 } from "node:path";
 async function physicalPath(path2) {
   try {
     await access3(path2);
@@ -29497,6 +29726,7 @@ var init_store = __esm({
     init_project_id();
     init_probe_cache();
     init_record2();
+    init_recovery();
     init_upkeep();
     init_workspace_paths();
     CheckpointStore = class _CheckpointStore {
@@ -29524,6 +29754,8 @@ var init_store = __esm({
       keep;
       /** Whether the baseline marker is known to exist (track learns it from its ref read). */
       baselineKnown = false;
+      /** What track did about a damaged store (recovery.ts), in words; null when it found none. */
+      recovered = null;
       unsavedProbe = null;
       storeReady = false;
       /** An index.lock older than this cannot belong to a live git call of ours (they time out sooner). */
@@ -29605,21 +29837,59 @@ var init_store = __esm({
         this.unsavedProbe = null;
         if (save !== null) await save();
       }
-      /** Runs `fn` holding the store lock, creating the store first if needed. */
-      locked(purpose, fn) {
-        return withLock(this.location.lockPath, { timeoutMs: this.lockTimeoutMs, purpose }, async (lock) => {
+      /**
+       * Runs `fn` holding the store lock. `track` creates the store when there is none and sets the
+       * damaged part of a damaged one aside (recovery.ts; `recovered` then says what was done). Any
+       * other use finds the store as it is or fails, writing nothing of its own: CHECKPOINT_NOT_FOUND
+       * when there is no store (none is made), STORE_CORRUPT when it is damaged.
+       */
+      locked(purpose, use, fn) {
+        const track2 = use === "track";
+        const run = () => withLock(this.location.lockPath, { timeoutMs: this.lockTimeoutMs, purpose }, async (lock) => {
           const recovered = lock.recovered !== null;
           await Promise.all([
             repairOnAcquire(this.repo, this.location, recovered, this.staleIndexLockMs),
             // A dead holder may have written anything: the budget's count no longer holds (budget-count.ts).
             recovered ? dropBudget(this.location) : void 0
           ]);
-          await this.ensureStore();
+          await this.ensureStore(track2);
           return fn();
         });
+        if (track2) return run();
+        return storeOf(this.location, this.workspace).then((state) => {
+          if (state === "none") throw this.noStore();
+          return run();
+        });
       }
+      /** Whether there is a store; STORE_CORRUPT when there is one and it is damaged (recovery.ts). */
       async exists() {
-        return await storeOf(this.location, this.workspace) !== "none";
+        if (await storeOf(this.location, this.workspace) === "none") return false;
+        const damage = await findDamage(this.location);
+        if (damage !== null) throw corruptError(this.location, damage);
+        return true;
+      }
+      /**
+       * The tree of the recorded checkpoint `rev` names: a checkpoint's tree or commit id (full, or
+       * abbreviated to one checkpoint), or one of our refs. Any other object of the store (a
+       * subdirectory's tree, a pruned checkpoint) is CHECKPOINT_NOT_FOUND: restoring it would make
+       * the workspace that subdirectory. The caller holds the lock.
+       */
+      async requireCheckpoint(rev) {
+        return (await this.resolveCheckpoints([rev])).trees[0];
+      }
+      /**
+       * requireCheckpoint for several revisions, from one listing of the refs, which it returns too: a
+       * safety checkpoint taken next under the same lock reads its markers there (trackLocked).
+       */
+      async resolveCheckpoints(revs) {
+        for (const rev of revs) this.assertRevision(rev);
+        const refs = await listRefRecords(this.repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+        const trees = revs.map((rev) => {
+          const found = recordedTrees(refs, rev);
+          if (found.length === 1) return found[0];
+          throw this.notFound(rev, found.length > 1);
+        });
+        return { trees, refs };
       }
       /**
        * Captures the workspace as a tree (capture.ts). Caller holds the lock. A capture writes objects
@@ -29635,11 +29905,14 @@ var init_store = __esm({
           maxFileSizeBytes: this.maxFileSizeBytes
         });
       }
-      /** Records a capture (default: a new one) as a checkpoint (record.ts). Caller holds the lock. */
-      async trackLocked(label, kind, baseline, tag = {}, captured) {
+      /**
+       * Records a capture (default: a new one) as a checkpoint (record.ts). Caller holds the lock;
+       * `refs`: the store's refs as listed under it (resolveCheckpoints).
+       */
+      async trackLocked(label, kind, baseline, tag = {}, captured, refs) {
         const [{ treeId, skipped }, markers] = await Promise.all([
           captured ?? this.capture(),
-          tag.seq === void 0 ? listRefRecords(this.repo, [META_REF_PREFIX]) : null
+          tag.seq !== void 0 ? null : refs ?? listRefRecords(this.repo, [META_REF_PREFIX])
         ]);
         if (markers?.some((r) => r.ref === BASELINE_REF)) this.baselineKnown = true;
         const line = markers === null ? {} : this.placeAfter(
@@ -29680,19 +29953,17 @@ var init_store = __esm({
       assertRevision(hash) {
         if (!isCheckpointRevision(hash)) throw this.notFound(hash);
       }
-      notFound(hash) {
-        return new CheckpointNotFoundError(
-          `no checkpoint ${JSON.stringify(hash.slice(0, 80))} in the store of ${this.workspace}; see "checkpoint list"`,
-          {
-            details: { hash: hash.slice(0, 200), workspace: this.workspace }
-          }
-        );
+      notFound(hash, ambiguous = false) {
+        const why = ambiguous ? `"${hash.slice(0, 80)}" is the start of more than one checkpoint of ${this.workspace}; give more of its characters` : `no checkpoint ${JSON.stringify(hash.slice(0, 80))} in the store of ${this.workspace}`;
+        return new CheckpointNotFoundError(`${why}; see "checkpoint list"`, {
+          details: { hash: hash.slice(0, 200), workspace: this.workspace }
+        });
       }
-      /** The tree id a checkpoint revision (tree id, commit id, ref) names; CHECKPOINT_NOT_FOUND otherwise. */
-      async requireTreeId(rev) {
-        const treeId = await resolveTreeId(this.repo, rev);
-        if (treeId === null) throw this.notFound(rev);
-        return treeId;
+      noStore() {
+        return new CheckpointNotFoundError(
+          `there are no checkpoints of ${this.workspace} yet; "checkpoint track" records one`,
+          { details: { workspace: this.workspace } }
+        );
       }
       async requireListing(hash) {
         const listing = await listTree(this.repo, hash);
@@ -29712,18 +29983,26 @@ var init_store = __esm({
         if (!this.baselineKnown) this.baselineKnown = await readRef(this.repo, BASELINE_REF) !== null;
         return this.baselineKnown;
       }
-      async ensureStore() {
-        if (this.storeReady) return;
+      /** Makes sure of the store before a locked operation: see locked(). */
+      async ensureStore(track2) {
+        if (this.storeReady && await findDamage(this.location) === null) return;
+        this.storeReady = false;
         const state = await storeOf(this.location, this.workspace);
-        if (state === "none") await initCheckpointRepo(this.repo);
-        if (state !== "intact")
+        if (state === "none" && !track2) throw this.noStore();
+        const leftover = state === "none" && await lstat12(this.location.indexFile).catch(() => null) !== null;
+        const damage = state !== "none" || leftover ? await findDamage(this.location) : null;
+        if (damage !== null && !track2) throw corruptError(this.location, damage);
+        if (damage !== null) this.recovered = await setAside(this.location, damage);
+        if (state === "none" || damage !== null && damage.unusable !== null)
+          await initCheckpointRepo(this.repo);
+        if (state !== "intact" && track2)
           await writeJsonAtomic(this.location.metaFile, {
             workspace: this.workspace,
             projectId: this.location.projectId,
             createdAt: (/* @__PURE__ */ new Date()).toISOString()
           });
         await this.mirrorUserExcludes();
-        this.storeReady = true;
+        this.storeReady = state === "intact" || track2;
       }
       /**
        * The repository's own info/exclude is already honoured as core.excludesFile; the user's global
@@ -29731,10 +30010,10 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const target = join41(this.location.gitDir, "info", "exclude");
+        const target = join43(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
-          this.userExcludes === null ? "" : readFile17(this.userExcludes, "utf8").catch(() => ""),
-          readFile17(target, "utf8").catch(() => null)
+          this.userExcludes === null ? "" : readFile18(this.userExcludes, "utf8").catch(() => ""),
+          readFile18(target, "utf8").catch(() => null)
         ]);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
@@ -29746,7 +30025,7 @@ var init_store = __esm({
 function restoreSession(store, from, opts = {}) {
   const force = opts.force === true;
   const dryRun = opts.dryRun === true;
-  return store.locked("checkpoint restore", async () => {
+  return store.locked("checkpoint restore", "existing", async () => {
     const target = await store.requireListing(from.hash);
     const captured = await store.capture();
     const { changed, conflicts } = sessionChanges(
@@ -29916,17 +30195,22 @@ var init_checkpoints = __esm({
       /**
        * Records the current state as a new checkpoint, then keeps the store within its budget (see
        * keepWithinBudget in upkeep.ts); an upkeep failure is returned, not thrown: the checkpoint stands.
+       * A damaged store's damaged part is first moved aside (recovery.ts), which `recovered` says.
        */
       async track(label, opts = {}) {
         const store = this.store;
         const claimed = opts.beforePrompt === true && opts.session !== void 0 ? await claimPromptNumber(store.location.promptsDir, opts.session) : null;
-        return store.locked(
+        const outcome = await store.locked(
           "checkpoint track",
+          "track",
           () => this.trackLocked(label, opts, claimed).catch(async (error2) => {
             await dropBudget(store.location).catch(() => void 0);
             throw error2;
           })
         );
+        const recovered = store.recovered;
+        store.recovered = null;
+        return recovered === null ? outcome : { ...outcome, recovered };
       }
       /** track() once the lock is held. */
       async trackLocked(label, opts, claimed) {
@@ -30021,6 +30305,14 @@ var init_checkpoints = __esm({
        * the newest checkpoint an agent hook took). CHECKPOINT_NOT_FOUND when there is none.
        */
       async beforePrompt(prompt, session) {
+        if (!Number.isSafeInteger(prompt) || prompt < 1)
+          throw new InvalidArgumentError(`a prompt number is a whole number from 1, not ${String(prompt)}`, {
+            details: { prompt }
+          });
+        if (session === "")
+          throw new InvalidArgumentError('a session id must not be empty; "checkpoint list" shows them', {
+            details: { session }
+          });
         const entries = await this.list();
         const chosen = session ?? entries.find((e) => e.session !== void 0 && e.role !== "restore")?.session;
         const hit = entries.find((e) => e.session === chosen && e.prompt === prompt);
@@ -30124,7 +30416,7 @@ var init_checkpoints = __esm({
         if (!await this.store.exists()) {
           return { kept: 0, removed: 0, pruneAge, storeBytesBefore: 0, storeBytesAfter: 0 };
         }
-        return this.store.locked("checkpoint gc", async () => {
+        return this.store.locked("checkpoint gc", "existing", async () => {
           await dropBudget(this.store.location);
           return gcStore(this.store.repo, this.store.location, keep, pruneAge);
         });
@@ -30146,6 +30438,79 @@ var init_checkpoints2 = __esm({
   }
 });
 
+// src/cli/commands/checkpoint-text.ts
+import { lstat as lstat13 } from "node:fs/promises";
+function pathText(path2) {
+  return escapeHidden(printable(path2), { halves: true });
+}
+function fullText(d) {
+  const head = `=== ${d.status} ${pathText(d.file)} (${d.binary ? "binary" : `+${d.additions} -${d.deletions}`})`;
+  if (d.binary) return head;
+  const body = (label, text, present) => present ? `--- ${label}
+${text}${text === "" || text.endsWith("\n") ? "" : "\n\\ No newline at end of file\n"}` : `--- ${label}: (none)
+`;
+  return `${head}
+${body("before", d.before, d.status !== "added")}${body("after", d.after, d.status !== "deleted")}`.replace(
+    /\n$/,
+    ""
+  );
+}
+function leftAloneLines(paths) {
+  if (paths.length === 0) return [];
+  return [
+    "Left alone (ignored now, skipped, or something else stands there: a directory, a link, a file never captured):",
+    ...paths.map((p) => `  ${pathText(p)}`)
+  ];
+}
+function restorePrompt(r) {
+  const session = printable(r.session);
+  const of = `session ${session} before prompt ${r.prompt}`;
+  const undo = r.safety === null ? [] : [`Undo with: ${PROGRAM} checkpoint restore ${r.safety}`];
+  const blocked = new Set(r.leftAlone);
+  const unresolved = r.forced ? r.conflicts.filter((p) => blocked.has(p)) : r.conflicts;
+  if (!r.dryRun && unresolved.length > 0)
+    throw new RestoreConflictError(
+      `restored ${r.restored.length} and deleted ${r.deleted.length} files of ${of}, but left alone ${unresolved.length} that another session or a person changed after it: ${unresolved.map(pathText).join(", ")}; ${r.forced ? "something of theirs stands where each would go: move it aside, then run again" : "run again with --force to put them back too"} (--dry-run shows the plan). ${undo.join("")}`,
+      { details: r }
+    );
+  const overwritten = r.conflicts.filter((p) => !blocked.has(p));
+  const lines = [
+    r.dryRun ? `Would restore ${r.restored.length} files and delete ${r.deleted.length} (${of}); nothing changed.` : `Restored ${r.restored.length} files, deleted ${r.deleted.length} (${of}).`,
+    ...r.restored.map((p) => `  restore ${pathText(p)}`),
+    ...r.deleted.map((p) => `  delete  ${pathText(p)}`),
+    ...r.conflicts.length === 0 ? [] : [
+      `${r.forced ? "Overwrote" : "In conflict"} (changed by another session or a person after ${session}):`,
+      ...(r.forced ? overwritten : r.conflicts).map((p) => `  ${pathText(p)}`)
+    ],
+    ...leftAloneLines(r.leftAlone),
+    ...undo
+  ];
+  return { json: r, human: () => lines.join("\n") };
+}
+async function pathArgument(path2) {
+  if (path2.search(ESCAPED_BYTE) === -1) return path2;
+  if (await lstat13(path2).catch(() => null) !== null) return path2;
+  return path2.replace(
+    ESCAPED_BYTE,
+    (_, hex) => String.fromCharCode(56320 + Number.parseInt(hex, 16))
+  );
+}
+function upkeepText(error2) {
+  const why = error2 instanceof Error ? error2.message : String(error2);
+  return `the checkpoint was recorded, but packing or pruning the store failed: ${why}`;
+}
+var ESCAPED_BYTE;
+var init_checkpoint_text = __esm({
+  "src/cli/commands/checkpoint-text.ts"() {
+    "use strict";
+    init_errors();
+    init_text();
+    init_output();
+    init_spec();
+    ESCAPED_BYTE = /\\udc([89a-f][0-9a-f])/gi;
+  }
+});
+
 // src/cli/commands/checkpoint.ts
 var checkpoint_exports = {};
 __export(checkpoint_exports, {
@@ -30153,7 +30518,7 @@ __export(checkpoint_exports, {
 });
 import { mkdtemp as mkdtemp5, rm as rm20, writeFile as writeFile8 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join42, resolve as resolve21 } from "node:path";
+import { join as join44, resolve as resolve21 } from "node:path";
 function open7(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -30169,7 +30534,7 @@ function open7(ctx) {
 }
 async function resolveCheckpoint(cp, name2) {
   if (OBJECT_ID_PATTERN.test(name2)) return name2;
-  if (MARKERS.includes(name2)) {
+  if (MARKERS2.includes(name2)) {
     const marked = (await cp.markers())[name2];
     if (marked === null)
       throw new CheckpointNotFoundError(
@@ -30182,51 +30547,7 @@ async function resolveCheckpoint(cp, name2) {
   if (/^[0-9a-f]{4,63}$/.test(name2) && entries.some((e) => e.hash.startsWith(name2))) return name2;
   return entries.find((e) => e.label === name2)?.hash ?? name2;
 }
-function fullText(d) {
-  const head = `=== ${d.status} ${printable(d.file)} (${d.binary ? "binary" : `+${d.additions} -${d.deletions}`})`;
-  if (d.binary) return head;
-  const body = (label, text, present) => present ? `--- ${label}
-${text}${text === "" || text.endsWith("\n") ? "" : "\n\\ No newline at end of file\n"}` : `--- ${label}: (none)
-`;
-  return `${head}
-${body("before", d.before, d.status !== "added")}${body("after", d.after, d.status !== "deleted")}`.replace(
-    /\n$/,
-    ""
-  );
-}
-function restorePrompt(r) {
-  const session = printable(r.session);
-  const of = `session ${session} before prompt ${r.prompt}`;
-  const undo = r.safety === null ? [] : [`Undo with: ${PROGRAM} checkpoint restore ${r.safety}`];
-  const blocked = new Set(r.leftAlone);
-  const unresolved = r.forced ? r.conflicts.filter((p) => blocked.has(p)) : r.conflicts;
-  if (!r.dryRun && unresolved.length > 0)
-    throw new RestoreConflictError(
-      `restored ${r.restored.length} and deleted ${r.deleted.length} files of ${of}, but left alone ${unresolved.length} that another session or a person changed after it: ${unresolved.map(printable).join(", ")}; ${r.forced ? "something of theirs stands where each would go: move it aside, then run again" : "run again with --force to put them back too"} (--dry-run shows the plan). ${undo.join("")}`,
-      { details: r }
-    );
-  const overwritten = r.conflicts.filter((p) => !blocked.has(p));
-  const lines = [
-    r.dryRun ? `Would restore ${r.restored.length} files and delete ${r.deleted.length} (${of}); nothing changed.` : `Restored ${r.restored.length} files, deleted ${r.deleted.length} (${of}).`,
-    ...r.restored.map((p) => `  restore ${printable(p)}`),
-    ...r.deleted.map((p) => `  delete  ${printable(p)}`),
-    ...r.conflicts.length === 0 ? [] : [
-      `${r.forced ? "Overwrote" : "In conflict"} (changed by another session or a person after ${session}):`,
-      ...(r.forced ? overwritten : r.conflicts).map((p) => `  ${printable(p)}`)
-    ],
-    ...r.leftAlone.length === 0 ? [] : [
-      "Left alone (ignored now, skipped, or something else stands there):",
-      ...r.leftAlone.map((p) => `  ${printable(p)}`)
-    ],
-    ...undo
-  ];
-  return { json: r, human: () => lines.join("\n") };
-}
-function upkeepText(error2) {
-  const why = error2 instanceof Error ? error2.message : String(error2);
-  return `the checkpoint was recorded, but packing or pruning the store failed: ${why}`;
-}
-var MARKERS, HASH_FORMS, track, patch3, diff, diffFull, restore, revert, list3, gc, status, CHECKPOINT_COMMANDS;
+var MARKERS2, HASH_FORMS, track, patch3, diff, diffFull, restore, revert, list3, gc, status, CHECKPOINT_COMMANDS;
 var init_checkpoint2 = __esm({
   "src/cli/commands/checkpoint.ts"() {
     "use strict";
@@ -30234,9 +30555,10 @@ var init_checkpoint2 = __esm({
     init_ids();
     init_checkpoints2();
     init_errors();
+    init_checkpoint_text();
     init_output();
     init_spec();
-    MARKERS = ["latest", "baseline", "safety"];
+    MARKERS2 = ["latest", "baseline", "safety"];
     HASH_FORMS = 'HASH is a checkpoint hash (full or abbreviated), a label given to "checkpoint track --label" (the newest checkpoint with it), or latest, baseline or safety.';
     track = defineCommand({
       name: "checkpoint track",
@@ -30252,15 +30574,18 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ['checkpoint track --label "before tool call" --json'],
       async run(ctx, values) {
-        const { upkeepError, ...result } = await (await open7(ctx)).track(values.label);
-        const warnings = upkeepError === void 0 ? [] : [{ code: "UPKEEP_FAILED", message: upkeepText(upkeepError), file: null }];
+        const { upkeepError, recovered, ...result } = await (await open7(ctx)).track(values.label);
+        const warnings = [
+          ...recovered === void 0 ? [] : [{ code: "STORE_RECOVERED", message: recovered, file: null }],
+          ...upkeepError === void 0 ? [] : [{ code: "UPKEEP_FAILED", message: upkeepText(upkeepError), file: null }]
+        ];
         return {
           json: result,
           warnings,
           human: () => [
             `Checkpoint ${result.hash} (${result.ref})`,
             ...result.skipped.map(
-              (s) => `  skipped ${printable(s.path)}: ${s.reason}${s.size === null ? "" : ` (${s.size} bytes)`}`
+              (s) => `  skipped ${pathText(s.path)}: ${s.reason}${s.size === null ? "" : ` (${s.size} bytes)`}`
             ),
             ...warnings.map((w) => `  warning: ${printable(w.message)}`)
           ].join("\n")
@@ -30282,7 +30607,7 @@ var init_checkpoint2 = __esm({
           json: result,
           human: () => result.files.length ? [
             `${result.files.length} files changed since checkpoint ${short(result.hash)}:`,
-            ...result.files.map(printable)
+            ...result.files.map(pathText)
           ].join("\n") : `Nothing changed since checkpoint ${short(result.hash)}.`
         };
       }
@@ -30299,8 +30624,8 @@ var init_checkpoint2 = __esm({
         const cp = await open7(ctx);
         const hash = await resolveCheckpoint(cp, name2);
         if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
-        const dir = await mkdtemp5(join42(tmpdir5(), "agentgate-cpdiff-"));
-        const file = join42(dir, "diff.patch");
+        const dir = await mkdtemp5(join44(tmpdir5(), "agentgate-cpdiff-"));
+        const file = join44(dir, "diff.patch");
         const cleanup = () => rm20(dir, { recursive: true, force: true });
         try {
           await writeFile8(file, await cp.diffBytes(hash));
@@ -30336,6 +30661,7 @@ var init_checkpoint2 = __esm({
       options: {
         prompt: {
           type: "integer",
+          min: 1,
           valueName: "N",
           description: "put back the session's files as they were just before its N-th prompt"
         },
@@ -30370,6 +30696,10 @@ var init_checkpoint2 = __esm({
         for (const [option, given] of Object.entries(withPrompt))
           if (given === true && values.prompt === void 0)
             throw new UsageError(`--${option} goes with --prompt N`);
+        if (values.session === "")
+          throw new InvalidArgumentError('--session must not be empty; "checkpoint list" shows the sessions', {
+            details: { option: "--session" }
+          });
         const cp = await open7(ctx);
         if (values.prompt !== void 0)
           return restorePrompt(
@@ -30381,8 +30711,11 @@ var init_checkpoint2 = __esm({
         const result = await cp.restore(await resolveCheckpoint(cp, name2));
         return {
           json: result,
-          human: () => `Restored ${result.hash}.
-Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
+          human: () => [
+            `Restored ${result.hash}.`,
+            ...leftAloneLines(result.leftAlone),
+            `Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
+          ].join("\n")
         };
       }
     });
@@ -30390,7 +30723,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
       name: "checkpoint revert",
       usage: "checkpoint revert HASH [PATH...]",
       summary: "Put back the given (default: all changed) files as they were at checkpoint HASH.",
-      description: `PATHs are relative to the workspace (-C). A safety checkpoint is taken first; "checkpoint restore SAFETY" undoes it. ${HASH_FORMS}`,
+      description: `PATHs are relative to the workspace (-C); the workspace itself means every changed file. In a PATH, \\udcNN (NN from 80 to ff) stands for a byte of a name that is not UTF-8, as --json output writes it. A safety checkpoint is taken first; "checkpoint restore SAFETY" undoes it. ${HASH_FORMS}`,
       options: {},
       positionals: { required: ["HASH"], rest: "PATH" },
       examples: ["checkpoint revert latest src/app.ts"],
@@ -30401,16 +30734,14 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
           );
         const cp = await open7(ctx);
         const hash = await resolveCheckpoint(cp, name2);
-        const result = paths.length ? await cp.revert(
-          hash,
-          paths.map((p) => resolve21(ctx.workspace, p))
-        ) : await cp.revert(hash);
+        const result = paths.length ? await cp.revert(hash, await Promise.all(paths.map((p) => pathArgument(resolve21(ctx.workspace, p))))) : await cp.revert(hash);
         return {
           json: result,
           human: () => [
             `Reverted ${result.reverted.length} files, deleted ${result.deleted.length}.`,
-            ...result.reverted.map((p) => `  reverted ${printable(p)}`),
-            ...result.deleted.map((p) => `  deleted  ${printable(p)}`),
+            ...result.reverted.map((p) => `  reverted ${pathText(p)}`),
+            ...result.deleted.map((p) => `  deleted  ${pathText(p)}`),
+            ...leftAloneLines(result.leftAlone),
             `Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
           ].join("\n")
         };
@@ -30933,17 +31264,17 @@ var init_budget = __esm({
 });
 
 // src/hooks/log.ts
-import { appendFile as appendFile3, mkdir as mkdir11, rename as rename6, stat as stat25 } from "node:fs/promises";
-import { dirname as dirname21 } from "node:path";
+import { appendFile as appendFile3, mkdir as mkdir12, rename as rename7, stat as stat25 } from "node:fs/promises";
+import { dirname as dirname22 } from "node:path";
 async function appendHookLog(file, line) {
   const text = firstChars(escapeHidden(line, { halves: true }), MAX_LINE).text;
   try {
-    await mkdir11(dirname21(file), { recursive: true });
+    await mkdir12(dirname22(file), { recursive: true });
     const size = await stat25(file).then(
       (st) => st.size,
       () => 0
     );
-    if (size >= HOOK_LOG_MAX_BYTES) await rename6(file, `${file}.1`).catch(() => void 0);
+    if (size >= HOOK_LOG_MAX_BYTES) await rename7(file, `${file}.1`).catch(() => void 0);
     await appendFile3(file, `${text}
 `);
     return null;
@@ -30963,10 +31294,11 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join43, resolve as resolve22 } from "node:path";
+import { join as join45, resolve as resolve22 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const home = opts.settings?.home ?? resolveHome(opts.home);
   const outcome = await checkpointFor(event, opts).catch(failure2);
+  if (event.note !== void 0) outcome.message = `${outcome.message}; ${event.note}`;
   await logOutcome(home, event, outcome);
   return outcome;
 }
@@ -30980,7 +31312,7 @@ async function logOutcome(home, event, outcome) {
   return outcome;
 }
 function logFile(home) {
-  return join43(layout(home).logs, "hooks.log");
+  return join45(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const settings = opts.settings ?? await resolveSettings({
@@ -31034,8 +31366,18 @@ async function checkpointFor(event, opts) {
 function labelOf(event, recordPrompts) {
   const head = `${event.event}${event.detail ? ` ${event.detail}` : ""}`;
   if (event.promptText === void 0) return head;
-  const text = recordPrompts ? event.promptText : event.promptText.trim().replace(/\s+/g, " ");
+  const text = recordPrompts ? event.promptText : collapsed(event.promptText, PROMPT_LABEL_CHARS);
   return `${head}: ${ellipsized(text, recordPrompts ? RECORDED_PROMPT_MAX : PROMPT_LABEL_CHARS)}`;
+}
+function collapsed(text, max) {
+  const words = [];
+  let length = 0;
+  const word2 = /\S+/g;
+  for (let m = word2.exec(text); m !== null && length <= max; m = word2.exec(text)) {
+    words.push(m[0]);
+    length += m[0].length + 1;
+  }
+  return words.join(" ");
 }
 function failure2(error2) {
   return {
@@ -31066,15 +31408,15 @@ var init_agent_hook = __esm({
 });
 
 // src/hooks/adapter.ts
-function kindOf2(kinds, event) {
+function kindOf3(kinds, event) {
   return Object.hasOwn(kinds, event) ? kinds[event] : void 0;
 }
-function parseEvent(schema, raw, what) {
+function parseEvent(schema, raw, what2) {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return { data: parsed.data };
   const issue2 = parsed.error.issues[0];
   const where = issue2?.path.length ? issue2.path.join(".") : "the event";
-  return { status: "invalid", message: `not a ${what} hook event: ${where}: ${issue2?.message ?? "invalid"}` };
+  return { status: "invalid", message: `not a ${what2} hook event: ${where}: ${issue2?.message ?? "invalid"}` };
 }
 function noCheckpoint(kinds, event, session) {
   return {
@@ -31118,7 +31460,7 @@ function patched(e) {
   return paths.length > 0 ? paths : void 0;
 }
 function claudeStyle(e, session, kinds, touchedOf = fileWritten) {
-  const kind = kindOf2(kinds, e.hook_event_name);
+  const kind = kindOf3(kinds, e.hook_event_name);
   if (kind === void 0) return noCheckpoint(kinds, e.hook_event_name, session);
   return {
     mapped: {
@@ -31132,8 +31474,8 @@ function claudeStyle(e, session, kinds, touchedOf = fileWritten) {
     }
   };
 }
-function missingSession(what) {
-  return { status: "invalid", message: `not a ${what} hook event: session_id: missing` };
+function missingSession(what2) {
+  return { status: "invalid", message: `not a ${what2} hook event: session_id: missing` };
 }
 var CLAUDE_KINDS, FILE_WRITERS, claudeCode, codex, QWEN_KINDS, qwen;
 var init_claude_style = __esm({
@@ -31230,7 +31572,7 @@ var init_cline = __esm({
         const p = parseEvent(ClineEvent, raw, "Cline");
         if (!("data" in p)) return p;
         const e = p.data;
-        const kind = kindOf2(KINDS, e.hookName);
+        const kind = kindOf3(KINDS, e.hookName);
         if (kind === void 0) return noCheckpoint(KINDS, e.hookName, e.taskId);
         return {
           mapped: {
@@ -31286,15 +31628,16 @@ var init_copilot = __esm({
         const p = parseEvent(CopilotEvent, raw, "Copilot");
         if (!("data" in p)) return p;
         const e = p.data;
-        const event = opts.event ?? e.hook_event_name;
+        const event = e.hook_event_name ?? opts.event;
         const session = e.sessionId ?? e.session_id ?? NO_SESSION;
+        const note = opts.event !== void 0 && e.hook_event_name !== void 0 && opts.event !== e.hook_event_name ? `--event ${opts.event} ignored: the payload names its event ${e.hook_event_name}` : void 0;
         if (event === void 0)
           return {
             status: "invalid",
             message: 'the event does not name itself (camelCase payload): run "hook copilot --event NAME", as "hook install copilot" writes it',
             session
           };
-        const kind = kindOf2(KINDS2, event);
+        const kind = kindOf3(KINDS2, event);
         if (kind === void 0) return noCheckpoint(KINDS2, event, session);
         return {
           mapped: {
@@ -31304,7 +31647,8 @@ var init_copilot = __esm({
             cwd: e.cwd,
             detail: e.toolName ?? e.tool_name ?? (kind === "baseline" ? e.source : void 0),
             promptText: kind === "before-prompt" ? e.prompt : void 0,
-            touched: writtenBy(FILE_WRITERS3, e.toolName, argsPath(e.toolArgs))
+            touched: writtenBy(FILE_WRITERS3, e.toolName, argsPath(e.toolArgs)),
+            note
           }
         };
       }
@@ -31335,7 +31679,7 @@ var init_cursor = __esm({
         const p = parseEvent(CursorEvent, raw, "Cursor");
         if (!("data" in p)) return p;
         const e = p.data;
-        const kind = kindOf2(KINDS3, e.hook_event_name);
+        const kind = kindOf3(KINDS3, e.hook_event_name);
         if (kind === void 0) return noCheckpoint(KINDS3, e.hook_event_name, e.conversation_id);
         return {
           mapped: {
@@ -31377,7 +31721,7 @@ var init_gemini = __esm({
         const p = parseEvent(GeminiEvent, raw, "Gemini CLI");
         if (!("data" in p)) return p;
         const e = p.data;
-        const kind = kindOf2(KINDS4, e.hook_event_name);
+        const kind = kindOf3(KINDS4, e.hook_event_name);
         if (kind === void 0) return noCheckpoint(KINDS4, e.hook_event_name, e.session_id);
         return {
           mapped: {
@@ -31417,7 +31761,7 @@ var init_windsurf = __esm({
         const p = parseEvent(WindsurfEvent, raw, "Windsurf");
         if (!("data" in p)) return p;
         const e = p.data;
-        const kind = kindOf2(KINDS5, e.agent_action_name);
+        const kind = kindOf3(KINDS5, e.agent_action_name);
         if (kind === void 0) return noCheckpoint(KINDS5, e.agent_action_name, e.trajectory_id);
         return {
           mapped: {
@@ -31460,33 +31804,89 @@ var init_agents = __esm({
 });
 
 // src/hooks/lenient-json.ts
-function escapeControlCharsInStrings(text) {
-  let out = "";
-  let inString = false;
-  let escaped = false;
-  for (const ch of text) {
-    const code2 = ch.charCodeAt(0);
-    if (inString && code2 < 32) {
-      out += `\\u${code2.toString(16).padStart(4, "0")}`;
-      escaped = false;
-      continue;
-    }
-    out += ch;
-    if (escaped) escaped = false;
-    else if (inString && ch === "\\") escaped = true;
-    else if (ch === '"') inString = !inString;
+function parseLenientJson(text) {
+  try {
+    return { value: JSON.parse(text), cut: false };
+  } catch (error2) {
+    if (!CONTROL2.test(text)) throw error2;
+    const fixed = repaired(text, STRING_KEEP);
+    return { value: JSON.parse(fixed.text), cut: fixed.cut };
   }
-  return out;
 }
+function repaired(text, keep) {
+  const parts = [];
+  let copied = 0;
+  let cut2 = false;
+  for (let open9 = text.indexOf('"'); open9 >= 0; ) {
+    const start = open9 + 1;
+    const close = closingQuote(text, start);
+    const long = close - start > keep;
+    const body = text.slice(start, long ? cutAt(text, start, start + keep) : close);
+    if (long || CONTROL2.test(body)) {
+      parts.push(text.slice(copied, start), escapeControls(body));
+      copied = close;
+      cut2 ||= long;
+    }
+    if (close >= text.length) break;
+    open9 = text.indexOf('"', close + 1);
+  }
+  parts.push(text.slice(copied));
+  return { text: parts.join(""), cut: cut2 };
+}
+function closingQuote(text, from) {
+  for (let q = text.indexOf('"', from); q >= 0; q = text.indexOf('"', q + 1)) {
+    let slashes = 0;
+    while (q - 1 - slashes >= from && text.charCodeAt(q - 1 - slashes) === BACKSLASH) slashes += 1;
+    if (slashes % 2 === 0) return q;
+  }
+  return text.length;
+}
+function cutAt(text, from, at) {
+  for (let b = at - 1; b >= Math.max(from, at - 5); b -= 1) {
+    if (text.charCodeAt(b) !== BACKSLASH) continue;
+    let before2 = 0;
+    while (b - 1 - before2 >= from && text.charCodeAt(b - 1 - before2) === BACKSLASH) before2 += 1;
+    if (before2 % 2 === 1) continue;
+    if (b + (text[b + 1] === "u" ? 6 : 2) > at) return b;
+    break;
+  }
+  const last = text.charCodeAt(at - 1);
+  return last >= 55296 && last <= 56319 ? at - 1 : at;
+}
+function escapeControls(body) {
+  let extra = 0;
+  for (let i = 0; i < body.length; i += 1) {
+    const c = body.charCodeAt(i);
+    if (c < 32) extra += SHORT[c] === void 0 ? 5 : 1;
+  }
+  const out = new Uint16Array(body.length + extra);
+  let o = 0;
+  for (let i = 0; i < body.length; i += 1) {
+    const c = body.charCodeAt(i);
+    if (c >= 32) out[o++] = c;
+    else {
+      out[o++] = BACKSLASH;
+      const short2 = SHORT[c];
+      if (short2 !== void 0) out[o++] = short2;
+      else for (const ch of `u00${HEX[c >> 4]}${HEX[c & 15]}`) out[o++] = ch.charCodeAt(0);
+    }
+  }
+  return Buffer.from(out.buffer, out.byteOffset, out.byteLength).toString("utf16le");
+}
+var STRING_KEEP, CONTROL2, BACKSLASH, SHORT, HEX;
 var init_lenient_json = __esm({
   "src/hooks/lenient-json.ts"() {
     "use strict";
+    STRING_KEEP = 256 * 1024;
+    CONTROL2 = /[\u0000-\u001f]/;
+    BACKSLASH = 92;
+    SHORT = { 8: 98, 9: 116, 10: 110, 12: 102, 13: 114 };
+    HEX = "0123456789abcdef";
   }
 });
 
 // src/hooks/workspace.ts
 import { realpath as realpath10, stat as stat26 } from "node:fs/promises";
-import { homedir as homedir5 } from "node:os";
 import { parse as parse2, resolve as resolve23 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
@@ -31499,14 +31899,23 @@ async function hookWorkspace(candidate, opts = {}) {
   );
   if (!isDir2) return { refused: `the workspace ${path2} is not a directory` };
   const real = await realpath10(path2);
-  const home = await realpath10(opts.homeDir ?? homedir5()).catch(() => opts.homeDir ?? homedir5());
+  const given = opts.homeDir ?? homeOrNone();
+  const home = await realpath10(given).catch(() => given);
   if (parse2(real).root === real) return { refused: `the workspace ${real} is the file system root` };
   if (real === home) return { refused: `the workspace ${real} is the home directory` };
   return { workspace: real };
 }
+function homeOrNone() {
+  try {
+    return accountHome();
+  } catch {
+    return "";
+  }
+}
 var init_workspace = __esm({
   "src/hooks/workspace.ts"() {
     "use strict";
+    init_home_dir();
   }
 });
 
@@ -31535,8 +31944,10 @@ async function checkpointOf(adapter, input, opts) {
   if (typeof input !== "string") return refuse("invalid", input.unreadable, opts.event);
   if (input.trim() === "") return refuse("ignored", "no event on stdin (empty input)", opts.event);
   let raw;
+  let cut2 = false;
   try {
-    raw = JSON.parse(adapter.lenientJson === true ? escapeControlCharsInStrings(input) : input);
+    if (adapter.lenientJson === true) ({ value: raw, cut: cut2 } = parseLenientJson(input));
+    else raw = JSON.parse(input);
   } catch (error2) {
     return refuse(
       "invalid",
@@ -31546,9 +31957,19 @@ async function checkpointOf(adapter, input, opts) {
   }
   const mapping = adapter.map(raw, { event: opts.event });
   if (!("mapped" in mapping)) return refuse(mapping.status, mapping.message, mapping.event, mapping.session);
-  const e = mapping.mapped;
+  const e = cut2 ? {
+    ...mapping.mapped,
+    note: `a string of the event longer than ${STRING_KEEP} characters was cut to them`
+  } : mapping.mapped;
   const here = opts.cwd ?? process.cwd();
   const cwd = adapter.hooksRunInRoot === true && e.cwd !== void 0 && isInside(here, resolve24(here, e.cwd)) ? here : e.cwd;
+  if (e.root === void 0 && cwd === void 0 && adapter.hooksRunInRoot !== true)
+    return refuse(
+      "ignored",
+      "no checkpoint: the event names no workspace (no workspace root, no cwd)",
+      e.event,
+      e.session
+    );
   const named2 = e.root ?? cwd ?? here;
   const project = adapter.projectDirVariable && (opts.env ?? process.env)[adapter.projectDirVariable];
   const inProject = e.root === void 0 && project && isInside(resolve24(project), resolve24(here, named2));
@@ -31565,6 +31986,7 @@ async function checkpointOf(adapter, input, opts) {
       kind: e.kind,
       ...e.detail === void 0 ? {} : { detail: e.detail },
       ...e.promptText === void 0 ? {} : { promptText: e.promptText },
+      ...e.note === void 0 ? {} : { note: e.note },
       // Relative to the directory the event names (Cline's paths: its workspace root).
       ...e.touched === void 0 ? {} : { touched: e.touched.map((p) => resolve24(here, nativePath(cwd ?? e.root ?? here), nativePath(p))) }
     },
@@ -31686,10 +32108,17 @@ function agentCommand(agent) {
       };
       setTimeout(
         () => {
-          process.stderr.write(`${PROGRAM} hook: skipped: not done within hooks.timeoutMs (${budget} ms)
+          const message = `not done within hooks.timeoutMs (${budget} ms)`;
+          process.stderr.write(`${PROGRAM} hook: skipped: ${message}
 `);
           answer2(ADAPTERS[agent].answer(void 0));
-          process.exit(0);
+          const exit = () => process.exit(0);
+          setTimeout(exit, HARD_STOP_GRACE_MS);
+          logOutcome(
+            ctx.settings.home,
+            { agent },
+            { status: "skipped", message: `${message}: left unfinished` }
+          ).then(exit, exit);
         },
         timerDelay(budget + HARD_STOP_GRACE_MS)
       ).unref();
@@ -31743,11 +32172,12 @@ async function readEvent(timeoutMs) {
 async function hookCommandFailed(error2, home, command) {
   const agent = HOOK_AGENTS.find((a) => command === `hook ${a}`) ?? "claude-code";
   const text = isAgentgateError(error2) ? `${error2.code}: ${error2.message}` : error2 instanceof Error ? error2.message : String(error2);
-  const outcome = await logOutcome(
-    resolveHome(home),
-    { agent },
-    { status: "failed", message: `hook did not run: ${text}` }
-  );
+  const message = `hook did not run: ${text}`;
+  let outcome = { status: "failed", message };
+  try {
+    outcome = await logOutcome(resolveHome(home), { agent }, outcome);
+  } catch {
+  }
   process.stderr.write(`${PROGRAM} hook: failed: ${printable(outcome.message)}
 `);
   const answer2 = ADAPTERS[agent].answer(void 0);
@@ -31791,7 +32221,7 @@ var init_hook = __esm({
       event: {
         type: "string",
         valueName: "NAME",
-        description: "the event, for payloads that do not name it (Copilot camelCase: sessionStart, ...)"
+        description: "the event of a payload that does not name it (Copilot camelCase: sessionStart, ...); a payload that names its event keeps it; given twice, the last counts"
       }
     };
     HARD_STOP_GRACE_MS = 100;
@@ -31799,9 +32229,9 @@ var init_hook = __esm({
   }
 });
 
-// ../../work/main/node_modules/shell-quote/quote.js
+// node_modules/shell-quote/quote.js
 var require_quote = __commonJS({
-  "../../work/main/node_modules/shell-quote/quote.js"(exports, module) {
+  "node_modules/shell-quote/quote.js"(exports, module) {
     "use strict";
     var OPS = (
       /** @type {const} */
@@ -31893,11 +32323,11 @@ var require_quote = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/shell-quote/parse.js
+// node_modules/shell-quote/parse.js
 var require_parse = __commonJS({
-  "../../work/main/node_modules/shell-quote/parse.js"(exports, module) {
+  "node_modules/shell-quote/parse.js"(exports, module) {
     "use strict";
-    var CONTROL2 = (
+    var CONTROL3 = (
       /** @type {const} */
       "(?:" + /** @type {const} */
       [
@@ -31925,7 +32355,7 @@ var require_parse = __commonJS({
       ) + /** @type {const} */
       ")"
     );
-    var controlRE = new RegExp("^" + CONTROL2 + "$");
+    var controlRE = new RegExp("^" + CONTROL3 + "$");
     var META = (
       /** @type {const} */
       "|&;()<> \\t"
@@ -32024,7 +32454,7 @@ var require_parse = __commonJS({
       var BAREWORD = "(\\" + BS + `['"$\\` + BS + META + "]|\\$\\$|\\$(?!" + ANSI_C_QUOTE.slice(2) + `)|[^\\s'"$` + META + "])+";
       var DOUBLE_QUOTE = '"(?:\\' + BS + '[\\s\\S]|[^"\\' + BS + '])*"';
       var chunker = new RegExp([
-        "(" + CONTROL2 + ")",
+        "(" + CONTROL3 + ")",
         // control chars
         "(" + ANSI_C_QUOTE + "|" + BAREWORD + "|" + DOUBLE_QUOTE + "|" + SINGLE_QUOTE + ")+"
       ].join("|"), "g");
@@ -32260,9 +32690,9 @@ var require_parse = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/shell-quote/index.js
+// node_modules/shell-quote/index.js
 var require_shell_quote = __commonJS({
-  "../../work/main/node_modules/shell-quote/index.js"(exports) {
+  "node_modules/shell-quote/index.js"(exports) {
     "use strict";
     exports.quote = require_quote();
     exports.parse = require_parse();
@@ -32280,6 +32710,7 @@ function hookCommand(runner, agent, event) {
     "hook",
     agent,
     ...runner.home === void 0 ? [] : ["--home", runner.home],
+    ...runner.config === void 0 ? [] : ["--config", runner.config],
     ...event === void 0 ? [] : ["--event", event]
   ];
   return words.map(shellWord).join(" ");
@@ -32445,9 +32876,120 @@ var init_entries = __esm({
   }
 });
 
-// ../../work/main/node_modules/jsonc-parser/lib/umd/main.js
+// types/hook-install.ts
+var HookInstallResult, HookInstallRecord;
+var init_hook_install = __esm({
+  "types/hook-install.ts"() {
+    "use strict";
+    init_zod();
+    init_zod();
+    HookInstallResult = deferred(
+      () => object({
+        agent: string2(),
+        action: _enum(["install", "uninstall"]),
+        scope: _enum(["project", "user"]),
+        /** The config file (Cline: the hooks directory). */
+        file: string2(),
+        dryRun: boolean2(),
+        /** Whether the file was written (false when nothing changed, or with --dry-run). */
+        written: boolean2(),
+        /** Our entries, per event: added, updated (another command), removed. */
+        changes: array(object({ event: string2(), change: _enum(["added", "updated", "removed"]) })),
+        /** The command each hook runs (install). */
+        command: optional(string2()),
+        /** Entries that are not ours and are in the way (a Cline hook file of the same name): left alone. */
+        leftAlone: array(string2()),
+        /** What the user must do before the agent runs the hooks (trust them, enable hooks). */
+        notes: array(string2())
+      })
+    );
+    HookInstallRecord = deferred(
+      () => object({
+        version: literal(1),
+        /** The config file (Cline: the hooks directory), as install named it. */
+        file: string2(),
+        /** SHA-256 of the text install last wrote (none for Cline's hook files, which carry a marker). */
+        written: optional(string2()),
+        /** No file was there before install: install created it. */
+        created: boolean2(),
+        /** The directories install created for it, deepest first. */
+        dirs: array(string2()),
+        /** Splices that turn the text install wrote back into the user's (undo.ts); absent: not known. */
+        undo: optional(array(object({ at: number2(), length: number2(), text: string2() })))
+      })
+    );
+  }
+});
+
+// src/hooks/install/install-record.ts
+import { createHash as createHash9 } from "node:crypto";
+import { lstat as lstat14, open as open8, readFile as readFile19, rm as rm21, rmdir as rmdir3 } from "node:fs/promises";
+import { dirname as dirname23, join as join46 } from "node:path";
+function recordPath(home, file) {
+  return join46(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
+}
+function sha256(text) {
+  return createHash9("sha256").update(text).digest("hex");
+}
+async function readRecord3(home, file) {
+  try {
+    const parsed = HookInstallRecord.safeParse(JSON.parse(await readFile19(recordPath(home, file), "utf8")));
+    return parsed.success && parsed.data.file === file ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+async function writeRecord(home, record3) {
+  await replaceFileAtomic(recordPath(home, record3.file), async (temp) => {
+    const handle = await open8(temp, "wx", 384);
+    try {
+      await handle.writeFile(`${JSON.stringify(record3, null, 2)}
+`);
+    } finally {
+      await handle.close();
+    }
+  });
+}
+async function dropRecord(home, file) {
+  await rm21(recordPath(home, file), { force: true });
+}
+function nextRecord(file, old, found, written, step) {
+  const dirs = [.../* @__PURE__ */ new Set([...step.dirs, ...old?.dirs ?? []])].sort((x, y) => y.length - x.length);
+  const base = { version: 1, file, written: sha256(written), dirs };
+  if (found === null) return { ...base, created: true };
+  if (old !== null && old.written === sha256(found))
+    return {
+      ...base,
+      created: old.created,
+      ...old.undo === void 0 || old.created ? {} : { undo: [...step.undo, ...old.undo] }
+    };
+  return { ...base, created: false, ...step.foundHasOurs ? {} : { undo: step.undo } };
+}
+async function missingDirs(dir) {
+  const out = [];
+  for (let at = dir; ; at = dirname23(at)) {
+    const exists4 = await lstat14(at).then(
+      () => true,
+      (error2) => error2.code !== "ENOENT"
+    );
+    if (exists4 || dirname23(at) === at) return out;
+    out.push(at);
+  }
+}
+async function removeEmptyDirs2(dirs) {
+  for (const dir of dirs) await rmdir3(dir).catch(() => void 0);
+}
+var init_install_record = __esm({
+  "src/hooks/install/install-record.ts"() {
+    "use strict";
+    init_hook_install();
+    init_atomic();
+  }
+});
+
+// node_modules/jsonc-parser/lib/umd/main.js
 var require_main = __commonJS({
-  "../../work/main/node_modules/jsonc-parser/lib/umd/main.js"(exports, module) {
+  "node_modules/jsonc-parser/lib/umd/main.js"(exports, module) {
     (function(factory) {
       if (typeof module === "object" && typeof module.exports === "object") {
         var v = factory(__require, exports);
@@ -32594,14 +33136,14 @@ var require_main = __commonJS({
 });
 
 // src/hooks/install/targets.ts
-import { join as join44, resolve as resolve25 } from "node:path";
+import { join as join47, resolve as resolve25 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join44(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join47(base, place.scope === "project" ? project : user);
   const env = place.env ?? process.env;
   const under = (variable, project, dir, file) => {
     const home = env[variable];
-    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve25(home, file) : at(project, join44(dir, file));
+    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve25(home, file) : at(project, join47(dir, file));
   };
   switch (agent) {
     case "claude-code":
@@ -32744,10 +33286,10 @@ function removeChild(text, path2, i) {
   const items = parent.children ?? [];
   const node = items[i];
   const end = node.offset + node.length;
-  const [open8, close] = [parent.offset + 1, parent.offset + parent.length - 1];
+  const [open9, close] = [parent.offset + 1, parent.offset + parent.length - 1];
   const prev = items[i - 1];
   if (prev === void 0 && items.length === 1)
-    return /^\s*$/.test(text.slice(open8, node.offset) + text.slice(end, close)) ? text.slice(0, open8) + text.slice(close) : cutSpan(text, node.offset, end);
+    return /^\s*$/.test(text.slice(open9, node.offset) + text.slice(end, close)) ? text.slice(0, open9) + text.slice(close) : cutSpan(text, node.offset, end);
   if (prev === void 0) {
     const comma2 = tokenAfter(text, end, COMMA);
     if (comma2 < 0) return text;
@@ -32793,15 +33335,15 @@ function appendEntry(text, path2, entry) {
     return `${text.slice(0, end)},
 ${indentOf(text, last.offset)}${pretty(entry, indentOf(text, last.offset))}${text.slice(end)}`;
   }
-  const [open8, close] = [list5.offset + 1, list5.offset + list5.length - 1];
+  const [open9, close] = [list5.offset + 1, list5.offset + list5.length - 1];
   const indent = indentOf(text, list5.offset);
   const parent = nodeAt(text, path2.slice(0, -1));
   if (!text.slice(parent.offset, parent.offset + parent.length).includes("\n")) {
-    const inside = text.slice(open8, close).trim();
-    return `${text.slice(0, open8)}${inside === "" ? "" : `${inside} `}${JSON.stringify(entry)}${text.slice(close)}`;
+    const inside = text.slice(open9, close).trim();
+    return `${text.slice(0, open9)}${inside === "" ? "" : `${inside} `}${JSON.stringify(entry)}${text.slice(close)}`;
   }
-  if (/^\s*$/.test(text.slice(open8, close)))
-    return `${text.slice(0, open8)}
+  if (/^\s*$/.test(text.slice(open9, close)))
+    return `${text.slice(0, open9)}
 ${indent}  ${pretty(entry, `${indent}  `)}
 ${indent}${text.slice(close)}`;
   return intoCommented(text, list5, entry);
@@ -32824,6 +33366,10 @@ function indentOf(text, offset) {
 function pretty(value, indent) {
   return JSON.stringify(value, null, 2).split("\n").join(`
 ${indent}`);
+}
+function withLineBreaksOf(before2, text) {
+  if (before2 === null || !before2.includes("\r\n") || /(?<!\r)\n/.test(before2)) return text;
+  return text.replace(/(?<!\r)\n/g, "\r\n");
 }
 var import_jsonc_parser, COMMA, LINE_COMMENT, BLOCK_COMMENT, LINE_BREAK, TRIVIA, EOF;
 var init_json_text = __esm({
@@ -32861,8 +33407,9 @@ function planJsonConfig(target, before2, entryOf2) {
   }
   if (entryOf2 === null && nodeAt(text, ["hooks"])?.type === "object" && blankInside(text, ["hooks"]))
     text = cutOrEdit(target, text, [], "hooks");
-  const out = text.endsWith("\n") ? text : `${text}
-`;
+  const bare = before2 !== null && before2.trim() !== "" && !before2.endsWith("\n");
+  const out = withLineBreaksOf(before2, bare || text.endsWith("\n") ? text : `${text}
+`);
   return { text: out, changes, notes, removable: entryOf2 === null && holdsNothingOfTheUsers(target, text) };
 }
 function withoutShadowedLists(target, text) {
@@ -32993,8 +33540,8 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, lstat as lstat10, readFile as readFile18, rm as rm21, rmdir as rmdir3, stat as stat27 } from "node:fs/promises";
-import { basename as basename7, dirname as dirname22, join as join45 } from "node:path";
+import { chmod, lstat as lstat15, readFile as readFile20, rm as rm22, stat as stat27 } from "node:fs/promises";
+import { join as join48 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
 ${MARKER}
@@ -33005,7 +33552,7 @@ async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   await assertDirectory(target.file);
   for (const event of target.events) {
-    const file = join45(target.file, event);
+    const file = join48(target.file, event);
     const current = await readHook(file);
     const ours = typeof current === "object" && current !== null && "text" in current;
     if (current !== null && !ours) {
@@ -33020,7 +33567,6 @@ async function planScripts(target, command) {
       change: wanted === null ? "removed" : current === null ? "added" : "updated"
     });
   }
-  if (command === null && plan.writes.length > 0) plan.dir = target.file;
   return plan;
 }
 async function assertDirectory(dir) {
@@ -33031,13 +33577,13 @@ async function assertDirectory(dir) {
   if (stats4 !== null && !stats4.isDirectory()) throw cannotUse(dir, "not a directory");
 }
 async function readHook(file) {
-  const stats4 = await lstat10(file).catch((error2) => {
+  const stats4 = await lstat15(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(file, errnoOf(error2), error2);
   });
   if (stats4 === null) return null;
   if (!stats4.isFile()) return { theirs: true };
-  const text = await readFile18(file, "utf8").catch((error2) => {
+  const text = await readFile20(file, "utf8").catch((error2) => {
     throw cannotUse(file, errnoOf(error2), error2);
   });
   if (!text.split("\n").includes(MARKER)) return { theirs: true };
@@ -33051,19 +33597,12 @@ function cannotUse(path2, why, cause) {
 }
 async function applyScripts(plan) {
   for (const { file, text } of plan.writes) {
-    if (text === null) await rm21(file, { force: true });
+    if (text === null) await rm22(file, { force: true });
     else {
       await writeFileAtomic(file, text);
       await chmod(file, 493);
     }
   }
-  if (plan.dir === void 0) return;
-  const gone = await rmdir3(plan.dir).then(
-    () => true,
-    () => false
-  );
-  if (gone && basename7(dirname22(plan.dir)) === ".clinerules")
-    await rmdir3(dirname22(plan.dir)).catch(() => void 0);
 }
 var MARKER;
 var init_scripts = __esm({
@@ -33075,7 +33614,7 @@ var init_scripts = __esm({
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/error.js
+// node_modules/smol-toml/dist/error.js
 function getLineColFromPtr(string3, ptr) {
   let lines = string3.slice(0, ptr).split(/\r?\n/);
   return [lines.length, lines.pop().length + 1];
@@ -33101,7 +33640,7 @@ function makeCodeBlock(string3, line, column) {
 }
 var TomlError;
 var init_error = __esm({
-  "../../work/main/node_modules/smol-toml/dist/error.js"() {
+  "node_modules/smol-toml/dist/error.js"() {
     TomlError = class _TomlError extends Error {
       line;
       column;
@@ -33124,7 +33663,7 @@ ${codeblock}`, options);
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/primitive.js
+// node_modules/smol-toml/dist/primitive.js
 function parseString(ctx) {
   let startPtr = ctx.p;
   let c = ctx.s.charCodeAt(ctx.p++);
@@ -33225,15 +33764,15 @@ function parseString(ctx) {
   TomlError.x("unfinished string", ctx, startPtr);
 }
 var init_primitive = __esm({
-  "../../work/main/node_modules/smol-toml/dist/primitive.js"() {
+  "node_modules/smol-toml/dist/primitive.js"() {
     init_error();
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/date.js
+// node_modules/smol-toml/dist/date.js
 var DATE_TIME_RE, TomlDate;
 var init_date = __esm({
-  "../../work/main/node_modules/smol-toml/dist/date.js"() {
+  "node_modules/smol-toml/dist/date.js"() {
     DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})?[Tt ]?(?:(\d{2}):\d{2}(?::\d{2}(?:\.\d+)?)?)?(Z|z|[-+]\d{2}:\d{2})?$/i;
     TomlDate = class _TomlDate extends Date {
       #hasDate = false;
@@ -33350,7 +33889,7 @@ var init_date = __esm({
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/extract.js
+// node_modules/smol-toml/dist/extract.js
 function isDigit(char, base = 10) {
   return base === 16 ? char > 47 && char < 58 || char > 64 && char < 71 || char > 96 && char < 103 : char > 47 && char < 48 + base;
 }
@@ -33559,7 +34098,7 @@ function readDate(ctx, str, type, unsafeDelim, errPtr, temporalSuffix) {
   }
 }
 var init_extract = __esm({
-  "../../work/main/node_modules/smol-toml/dist/extract.js"() {
+  "node_modules/smol-toml/dist/extract.js"() {
     init_primitive();
     init_struct();
     init_error();
@@ -33567,7 +34106,7 @@ var init_extract = __esm({
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/util.js
+// node_modules/smol-toml/dist/util.js
 function skipComment(ctx) {
   for (; ctx.p < ctx.s.length; ctx.p++) {
     let c = ctx.s.charCodeAt(ctx.p);
@@ -33593,12 +34132,12 @@ function skipVoid(ctx, banNewLines, banComments) {
   }
 }
 var init_util2 = __esm({
-  "../../work/main/node_modules/smol-toml/dist/util.js"() {
+  "node_modules/smol-toml/dist/util.js"() {
     init_error();
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/struct.js
+// node_modules/smol-toml/dist/struct.js
 function parseKey(ctx, end = 61) {
   let startPtr;
   let state = 0;
@@ -33715,7 +34254,7 @@ function parseArray(ctx) {
   TomlError.x("unfinished array", ctx, startPtr);
 }
 var init_struct = __esm({
-  "../../work/main/node_modules/smol-toml/dist/struct.js"() {
+  "node_modules/smol-toml/dist/struct.js"() {
     init_primitive();
     init_extract();
     init_util2();
@@ -33723,7 +34262,7 @@ var init_struct = __esm({
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/parse.js
+// node_modules/smol-toml/dist/parse.js
 function peekTable(ctx, key, table2, meta2, type) {
   let t = table2;
   let m = meta2;
@@ -33866,7 +34405,7 @@ function parse5(toml, options = {}) {
   return res;
 }
 var init_parse3 = __esm({
-  "../../work/main/node_modules/smol-toml/dist/parse.js"() {
+  "node_modules/smol-toml/dist/parse.js"() {
     init_struct();
     init_extract();
     init_util2();
@@ -33874,7 +34413,7 @@ var init_parse3 = __esm({
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/stringify.js
+// node_modules/smol-toml/dist/stringify.js
 function extendedTypeOf(obj) {
   let type = typeof obj;
   if (type === "object") {
@@ -34059,15 +34598,15 @@ function stringify(obj, { maxDepth = 1e3, numbersAsFloat = false, strictTemporal
 }
 var BARE_KEY, HAS_WELLFORMED;
 var init_stringify = __esm({
-  "../../work/main/node_modules/smol-toml/dist/stringify.js"() {
+  "node_modules/smol-toml/dist/stringify.js"() {
     BARE_KEY = /^[a-z0-9-_]+$/i;
     HAS_WELLFORMED = !!"".isWellFormed;
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/index.js
+// node_modules/smol-toml/dist/index.js
 var init_dist = __esm({
-  "../../work/main/node_modules/smol-toml/dist/index.js"() {
+  "node_modules/smol-toml/dist/index.js"() {
     init_parse3();
     init_stringify();
     init_date();
@@ -34191,14 +34730,19 @@ function planTomlConfig(target, before2, entryOf2, dryRun = false) {
   const text = edited === null || Object.keys(appended).length === 0 ? edited : appendBlock(edited, stringify({ hooks: appended }));
   const removable = entryOf2 === null;
   if (text !== null && sameConfig(text, expected))
-    return { text, changes, notes, removable: removable && text.trim() === "" };
+    return {
+      text: withLineBreaksOf(original, text),
+      changes,
+      notes,
+      removable: removable && text.trim() === ""
+    };
   const strays = Object.values(edits).some((list5) => list5.length > 0);
   const why = strays ? "hooks of ours outside the marked block" : 'its "hooks" table is inline';
   const verb = dryRun ? "would be" : "was";
   const rewritten = stringify(expected, { numbersAsFloat: true }).trimEnd();
   return {
-    text: `${rewritten}
-`,
+    text: withLineBreaksOf(original, `${rewritten}
+`),
     removable: removable && rewritten === "",
     changes,
     notes: [`${target.file} ${verb} rewritten whole (${why}): its comments were not kept`, ...notes]
@@ -34246,10 +34790,10 @@ function withoutBlock(text) {
   const end = text.indexOf(END);
   if (start < 0 || end < start) return text;
   const after2 = text.slice(end + END.length).replace(/^\r?\n/, "");
-  return `${text.slice(0, start).replace(/\n+$/, "\n")}${after2}`.replace(/^\n$/, "");
+  return `${text.slice(0, start).replace(/(\r?\n)+$/, "$1")}${after2}`.replace(/^\r?\n$/, "");
 }
 function appendBlock(text, tables) {
-  const head = text === "" || text.endsWith("\n\n") ? text : text.endsWith("\n") ? `${text}
+  const head = text === "" || /\r?\n\r?\n$/.test(text) ? text : text.endsWith("\n") ? `${text}
 ` : `${text}
 
 `;
@@ -34277,14 +34821,123 @@ var init_toml_config = __esm({
     init_command();
     init_entries();
     init_hooks_off();
+    init_json_text();
     init_toml_sections();
     BEGIN = '# >>> agentgate-snapshotter checkpoints (written by "hook install codex"; "hook uninstall codex" removes it) >>>';
     END = "# <<< agentgate-snapshotter checkpoints <<<";
   }
 });
 
+// src/hooks/install/undo.ts
+function undoSplices(before2, after2) {
+  const a = linesOf(before2);
+  const b = linesOf(after2);
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head += 1;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail])
+    tail += 1;
+  const midA = a.slice(head, a.length - tail);
+  const midB = b.slice(head, b.length - tail);
+  const runs3 = changedRuns(midA, midB);
+  const offsetsA = offsets(a);
+  const offsetsB = offsets(b);
+  const splices = [];
+  for (const run of runs3) {
+    const textA = before2.slice(offsetsA[head + run.a0], offsetsA[head + run.a1]);
+    const textB = after2.slice(offsetsB[head + run.b0], offsetsB[head + run.b1]);
+    splices.push(narrowed(textA, textB, offsetsB[head + run.b0]));
+  }
+  return splices.reverse();
+}
+function applySplices(text, splices) {
+  let out = text;
+  for (const s of splices) {
+    if (s.at < 0 || s.length < 0 || s.at + s.length > out.length) return null;
+    out = out.slice(0, s.at) + s.text + out.slice(s.at + s.length);
+  }
+  return out;
+}
+function linesOf(text) {
+  return text === "" ? [] : text.split(/(?<=\n)/);
+}
+function offsets(lines) {
+  const out = [0];
+  for (const line of lines) out.push(out.at(-1) + line.length);
+  return out;
+}
+function narrowed(textA, textB, at) {
+  let p = 0;
+  while (p < textA.length && p < textB.length && textA[p] === textB[p]) p += 1;
+  let s = 0;
+  while (s < textA.length - p && s < textB.length - p && textA[textA.length - 1 - s] === textB[textB.length - 1 - s])
+    s += 1;
+  return { at: at + p, length: textB.length - p - s, text: textA.slice(p, textA.length - s) };
+}
+function changedRuns(a, b) {
+  if (a.length === 0 && b.length === 0) return [];
+  const pairs = commonLines(a, b);
+  if (pairs === null) return [{ a0: 0, a1: a.length, b0: 0, b1: b.length }];
+  const runs3 = [];
+  let [i, j] = [0, 0];
+  for (const [x, y] of [...pairs, [a.length, b.length]]) {
+    if (x > i || y > j) runs3.push({ a0: i, a1: x, b0: j, b1: y });
+    [i, j] = [x + 1, y + 1];
+  }
+  return runs3;
+}
+function commonLines(a, b) {
+  const [n, m] = [a.length, b.length];
+  const max = n + m;
+  const v = new Int32Array(2 * max + 2);
+  const trace2 = [];
+  for (let d = 0; d <= max; d += 1) {
+    if ((d + 1) * (2 * max + 2) > MAX_DIFF_WORK) return null;
+    trace2.push(v.slice());
+    for (let k = -d; k <= d; k += 2) {
+      const down = k === -d || k !== d && v[max + k - 1] < v[max + k + 1];
+      let x = down ? v[max + k + 1] : v[max + k - 1] + 1;
+      let y = x - k;
+      while (x < n && y < m && a[x] === b[y]) [x, y] = [x + 1, y + 1];
+      v[max + k] = x;
+      if (x >= n && y >= m) return walkBack(trace2, max, n, m, d);
+    }
+  }
+  return null;
+}
+function walkBack(trace2, max, n, m, steps) {
+  const pairs = [];
+  let [x, y] = [n, m];
+  for (let d = steps; d > 0; d -= 1) {
+    const v = trace2[d];
+    const k = x - y;
+    const down = k === -d || k !== d && v[max + k - 1] < v[max + k + 1];
+    const prevK = down ? k + 1 : k - 1;
+    const prevX = v[max + prevK];
+    const prevY = prevX - prevK;
+    while (x > prevX && y > prevY) {
+      [x, y] = [x - 1, y - 1];
+      pairs.push([x, y]);
+    }
+    [x, y] = [prevX, prevY];
+  }
+  while (x > 0 && y > 0) {
+    [x, y] = [x - 1, y - 1];
+    pairs.push([x, y]);
+  }
+  return pairs.reverse();
+}
+var MAX_DIFF_WORK;
+var init_undo = __esm({
+  "src/hooks/install/undo.ts"() {
+    "use strict";
+    MAX_DIFF_WORK = 4e6;
+  }
+});
+
 // src/hooks/install/install.ts
-import { lstat as lstat11, readFile as readFile19, rm as rm22 } from "node:fs/promises";
+import { lstat as lstat16, readFile as readFile21, rm as rm23 } from "node:fs/promises";
+import { dirname as dirname24 } from "node:path";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
 }
@@ -34296,6 +34949,7 @@ async function apply(agent, action, opts) {
   const target = installTarget(agent, place);
   const dryRun = opts.dryRun === true;
   const install = action === "install";
+  const home = opts.home ?? resolveHome();
   const commandOf2 = (event) => hookCommand(opts.runner, agent, target.shape === "copilot" ? event : void 0);
   const base = {
     agent,
@@ -34309,31 +34963,82 @@ async function apply(agent, action, opts) {
   if (target.format === "scripts") {
     const plan2 = await planScripts(target, install ? commandOf2("") : null);
     const written2 = !dryRun && plan2.writes.length > 0;
+    if (written2 && install) await recordDirs(home, target.file);
     if (written2) await applyScripts(plan2);
+    if (!dryRun && !install) await removeCreatedDirs(home, target.file);
     return { ...base, written: written2, changes: plan2.changes, leftAlone: plan2.leftAlone };
   }
-  const read = await readFile19(target.file, "utf8").catch((error2) => {
+  const read = await readFile21(target.file, "utf8").catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw new AgentConfigInvalidError(
       `cannot read ${target.file} (${errnoOf(error2)}); move what stands there aside and run the command again`,
       { cause: error2, details: { file: target.file } }
     );
   });
+  const entryOf2 = install ? (event) => ourEntry(target, commandOf2(event)) : null;
+  const plan = planOf(target, read, entryOf2, dryRun);
+  const written = !dryRun && plan.changes.length > 0;
+  if (written && install) await recordAndWrite(home, target, read, plan.text);
+  if (!dryRun && !install) await giveBack(home, target, read, plan);
+  return { ...base, written, changes: plan.changes, leftAlone: [], notes: plan.notes };
+}
+function planOf(target, read, entryOf2, dryRun = false) {
   const bom = read?.startsWith(BOM) === true ? BOM : "";
   const before2 = read === null ? null : read.slice(bom.length);
-  const entryOf2 = install ? (event) => ourEntry(target, commandOf2(event)) : null;
   const plan = target.format === "toml" ? planTomlConfig(target, before2, entryOf2, dryRun) : planJsonConfig(target, before2, entryOf2);
-  const written = !dryRun && plan.changes.length > 0;
-  if (written) await writePlan(target.file, plan, bom);
-  return { ...base, written, changes: plan.changes, leftAlone: [], notes: [...plan.notes, ...base.notes] };
+  const notes = entryOf2 === null ? plan.notes : [...plan.notes, ...target.notes];
+  return { ...plan, text: plan.text === null ? null : bom + plan.text, notes };
 }
-async function writePlan(file, plan, bom) {
-  const link2 = await lstat11(file).then(
-    (st) => st.isSymbolicLink(),
-    () => false
-  );
-  if (plan.text === null || plan.removable === true && !link2) await rm22(file, { force: true });
-  else await writeOwnFileAtomic(file, bom + plan.text);
+function holdsOurs(target, text) {
+  try {
+    return planOf(target, text, null).changes.length > 0;
+  } catch {
+    return true;
+  }
+}
+async function recordAndWrite(home, target, found, text) {
+  const step = {
+    undo: found === null ? [] : undoSplices(found, text),
+    foundHasOurs: found !== null && holdsOurs(target, found),
+    dirs: found === null ? await missingDirs(dirname24(target.file)) : []
+  };
+  await writeRecord(home, nextRecord(target.file, await readRecord3(home, target.file), found, text, step));
+  await writeOwnFileAtomic(target.file, text);
+}
+async function giveBack(home, target, found, plan) {
+  const record3 = await readRecord3(home, target.file);
+  if (found !== null && plan.changes.length > 0) {
+    const link2 = await lstat16(target.file).then(
+      (st) => st.isSymbolicLink(),
+      () => false
+    );
+    const exact = record3 !== null && !link2 && record3.written === sha256(found);
+    const restored = exact && record3.undo !== void 0 ? applySplices(found, record3.undo) : null;
+    if (exact && record3.created || record3?.created === true && plan.removable === true && !link2) {
+      await rm23(target.file, { force: true });
+      await removeEmptyDirs2(record3.dirs);
+    } else if (restored !== null && !holdsOurs(target, restored))
+      await writeOwnFileAtomic(target.file, restored);
+    else await writeOwnFileAtomic(target.file, plan.text);
+  }
+  await dropRecord(home, target.file);
+}
+async function recordDirs(home, dir) {
+  const old = await readRecord3(home, dir);
+  const dirs = await missingDirs(dir);
+  if (dirs.length === 0) return;
+  await writeRecord(home, {
+    version: 1,
+    file: dir,
+    created: old?.created === true || dirs.includes(dir),
+    dirs: [.../* @__PURE__ */ new Set([...dirs, ...old?.dirs ?? []])].sort((x, y) => y.length - x.length)
+  });
+}
+async function removeCreatedDirs(home, dir) {
+  const record3 = await readRecord3(home, dir);
+  if (record3 === null) return;
+  await removeEmptyDirs2(record3.dirs);
+  await dropRecord(home, dir);
 }
 var BOM;
 var init_install = __esm({
@@ -34342,12 +35047,15 @@ var init_install = __esm({
     init_errors();
     init_atomic();
     init_repo();
+    init_paths();
     init_command();
     init_entries();
+    init_install_record();
     init_json_config();
     init_scripts();
     init_targets();
     init_toml_config();
+    init_undo();
     BOM = "\uFEFF";
   }
 });
@@ -34358,13 +35066,12 @@ __export(hook_install_exports, {
   HOOK_INSTALL_COMMANDS: () => HOOK_INSTALL_COMMANDS
 });
 import { realpathSync } from "node:fs";
-import { homedir as homedir6 } from "node:os";
 function setupCommand(action) {
   return defineCommand({
     name: `hook ${action}`,
     usage: `hook ${action} AGENT [--project | --user] [--dry-run]`,
     summary: action === "install" ? "Add checkpoint hooks to an agent's own config file, merged into what is there." : "Remove our checkpoint hooks from an agent's config file, leaving every other entry.",
-    description: action === "install" ? `AGENT is one of ${AGENT_LIST}. Every entry that is not ours is kept; installing twice changes nothing; the file is replaced atomically. The hooks run this installed bin directly (not npx). Prints what changed and what the agent needs before it runs them (Codex: trust them with /hooks).` : `AGENT is one of ${AGENT_LIST}. Only the entries "hook install" wrote are removed.`,
+    description: action === "install" ? `AGENT is one of ${AGENT_LIST}. Every entry that is not ours is kept; installing twice changes nothing; the file is replaced atomically. The hooks run this installed bin directly (not npx), with the --home and --config given here. Prints what changed and what the agent needs before it runs them (Codex: trust them with /hooks).` : `AGENT is one of ${AGENT_LIST}. Only the entries "hook install" wrote are removed: a file as install left it goes back to what install found (with the same --home), byte for byte; a file or directory install created goes, one that was there before never does.`,
     options: SCOPE_OPTIONS,
     positionals: { required: ["AGENT"] },
     examples: [`hook ${action} codex`, `hook ${action} cursor --user --dry-run`],
@@ -34374,13 +35081,16 @@ function setupCommand(action) {
       const opts = {
         scope: values.user ? "user" : "project",
         workspace: ctx.workspace,
-        homeDir: homedir6(),
+        homeDir: accountHome(),
         runner: {
           node: process.execPath,
           bin: installedBin(),
-          ...ctx.homeGiven ? { home: ctx.settings.home } : {}
+          ...ctx.homeGiven ? { home: ctx.settings.home } : {},
+          // --config FILE: the hooks read that file too (its hooks.timeoutMs), by its absolute path.
+          ...values.config !== void 0 && ctx.settings.configFile !== null ? { config: ctx.settings.configFile } : {}
         },
-        dryRun: values["dry-run"]
+        dryRun: values["dry-run"],
+        home: ctx.settings.home
       };
       const result = action === "install" ? await installHooks(agent, opts) : await uninstallHooks(agent, opts);
       return { json: result, human: () => describe3(result) };
@@ -34423,11 +35133,12 @@ function describe3(r) {
   return lines.join("\n");
 }
 var SCOPE_OPTIONS, AGENT_LIST, SIGN, HOOK_INSTALL_COMMANDS;
-var init_hook_install = __esm({
+var init_hook_install2 = __esm({
   "src/cli/commands/hook-install.ts"() {
     "use strict";
     init_hook_agents();
     init_errors();
+    init_home_dir();
     init_install();
     init_spec();
     SCOPE_OPTIONS = {
@@ -34500,7 +35211,7 @@ var COMMAND_MODULES = [
   },
   {
     names: ["hook install", "hook uninstall"],
-    load: async () => (await Promise.resolve().then(() => (init_hook_install(), hook_install_exports))).HOOK_INSTALL_COMMANDS
+    load: async () => (await Promise.resolve().then(() => (init_hook_install2(), hook_install_exports))).HOOK_INSTALL_COMMANDS
   }
 ];
 var COMMAND_NAMES = COMMAND_MODULES.flatMap((m) => m.names);
@@ -34592,8 +35303,8 @@ async function withoutCommand(group, options, noArguments, json) {
   if (!json) process.stderr.write(`${noWorkflowCommands(help)}
 
 `);
-  const what = group === "" ? "no command given" : `"${group}" needs a subcommand`;
-  throw new UsageError(`${what}; run "${PROGRAM} ${group === "" ? "" : `${group} `}--help" for the list`, {
+  const what2 = group === "" ? "no command given" : `"${group}" needs a subcommand`;
+  throw new UsageError(`${what2}; run "${PROGRAM} ${group === "" ? "" : `${group} `}--help" for the list`, {
     details: { noArguments }
   });
 }
