@@ -8042,6 +8042,23 @@ async function readChains(repo, snapshots, alsoRead = []) {
   for (const [id2, node] of wipParents) nodes.set(id2, node);
   return { chains: chainsOf(snapshots, nodes), nodes };
 }
+async function chainsOfWipCommits(src, repo, commits, nodes, have, runIds) {
+  const ids = /* @__PURE__ */ new Set();
+  for (const commit of commits) {
+    const message = nodes.get(commit)?.message ?? "";
+    const id2 = trailer(message, "Agentgate-Run");
+    if (id2 !== null && message === wipMessage(id2) && !have.has(id2) && (runIds?.includes(id2) ?? true))
+      ids.add(id2);
+  }
+  const snapshots = [];
+  for (const id2 of ids)
+    try {
+      snapshots.push(...await candidateSnapshots(src, [id2]));
+    } catch (error2) {
+      if (!(error2 instanceof AgentgateError)) throw error2;
+    }
+  return snapshots.length === 0 ? { chains: [], nodes: /* @__PURE__ */ new Map() } : readChains(repo, snapshots);
+}
 function names(s, paths) {
   return s.files.some((f) => paths.has(f.path) || f.oldPath !== null && paths.has(f.oldPath));
 }
@@ -9830,7 +9847,20 @@ async function computeTrace(src, repo, givenPath, opts = {}) {
   const names2 = /* @__PURE__ */ new Set([...lines.map((l) => l.filename), ...renames.values()]);
   const touching = /* @__PURE__ */ new Set([path2, ...names2]);
   const { chains, nodes } = touching.size === 1 ? await started.chains : await readChains(repo, await candidateSnapshots(src, opts.runIds, touching), blamed);
-  const touched = chains.filter((c) => [...names2].some((n) => c.paths.has(n)));
+  const wip = await chainsOfWipCommits(
+    src,
+    repo,
+    blamed,
+    nodes,
+    new Set(chains.map((c) => c.runId)),
+    opts.runIds
+  );
+  for (const [commit2, node] of wip.nodes) nodes.set(commit2, node);
+  chains.push(...wip.chains);
+  const blamedSet = new Set(blamed);
+  const touched = chains.filter(
+    (c) => [...names2].some((n) => c.paths.has(n)) || c.iterations.some((it) => it.wip !== null && blamedSet.has(it.wip.commit.commit))
+  );
   const verdicts = new Map(touched.map((c) => [c.runId, newestVerdicts(src, c.runId)]));
   for (const v of verdicts.values()) v.catch(() => void 0);
   let shortcut = opts.shortcut === false ? /* @__PURE__ */ new Map() : ancestryShortcut(path2, names2, touched, blamed, text);
@@ -35020,7 +35050,7 @@ async function giveBack(home, target, found, plan) {
     } else if (restored !== null && !holdsOurs(target, restored))
       await writeOwnFileAtomic(target.file, restored);
     else await writeOwnFileAtomic(target.file, plan.text);
-  }
+  } else if (found === null && record3 !== null) await removeEmptyDirs2(record3.dirs);
   await dropRecord(home, target.file);
 }
 async function recordDirs(home, dir) {
