@@ -1,8 +1,8 @@
 import type { Snapshot } from '../../types/snapshot.js';
-import { RunNotFoundError } from '../errors.js';
+import { AgentgateError, RunNotFoundError } from '../errors.js';
 import { readCommitNodes, type CommitNode } from '../git/provenance.js';
 import type { Repo } from '../git/repo.js';
-import { wipMessage } from '../snapshotter/message.js';
+import { trailer, wipMessage } from '../snapshotter/message.js';
 import { assertSafeId } from '../store/paths.js';
 import { byRunThenIteration } from '../store/snapshot-store.js';
 import type { RecordSources } from './sources.js';
@@ -61,6 +61,40 @@ export async function readChains(
   );
   for (const [id, node] of wipParents) nodes.set(id, node);
   return { chains: chainsOf(snapshots, nodes), nodes };
+}
+
+/**
+ * The chains of the runs that `commits` name as their WIP before commit (a commit whose message is
+ * exactly its run's WIP message) and that `have` lacks: `trace` finds a run by the commit blame
+ * names when the run's records do not name the file (a file only the WIP commit changed). The
+ * message only says where to look: the run's records must name the commit as a before commit
+ * (chainsOf), or it is no WIP commit of theirs. A name that is no run here (or not in `runIds`)
+ * is left out.
+ */
+export async function chainsOfWipCommits(
+  src: RecordSources,
+  repo: Repo,
+  commits: Iterable<string>,
+  nodes: ReadonlyMap<string, CommitNode>,
+  have: ReadonlySet<string>,
+  runIds?: readonly string[],
+): Promise<{ chains: RunChain[]; nodes: Map<string, CommitNode> }> {
+  const ids = new Set<string>();
+  for (const commit of commits) {
+    const message = nodes.get(commit)?.message ?? '';
+    const id = trailer(message, 'Agentgate-Run');
+    if (id !== null && message === wipMessage(id) && !have.has(id) && (runIds?.includes(id) ?? true))
+      ids.add(id);
+  }
+  const snapshots: Snapshot[] = [];
+  for (const id of ids)
+    try {
+      snapshots.push(...(await candidateSnapshots(src, [id])));
+    } catch (error) {
+      // A message names any text: not a run id, or a run this home does not hold.
+      if (!(error instanceof AgentgateError)) throw error;
+    }
+  return snapshots.length === 0 ? { chains: [], nodes: new Map() } : readChains(repo, snapshots);
 }
 
 /** Whether the snapshot's records name one of `paths` (a file it changed, or a rename's source). */

@@ -111,6 +111,28 @@ export function explains(claim: Pick<RunClaim, 'origins' | 'writer'>): boolean {
   return claim.writer !== null || claim.origins.some((o) => o !== null);
 }
 
+/** The run's WIP before commits (the lines they hold are iteration 0). */
+export function wipCommits(chain: RunChain): string[] {
+  return chain.iterations.flatMap((it) => (it.wip === null ? [] : [it.wip.commit.commit]));
+}
+
+/**
+ * Whether run `chain` may explain file `f` of a commit that brought in `brought`: its records name
+ * the file (an iteration changed it, under this name or the one it was renamed from), or its WIP
+ * before commit is the commit or came in with it. A file that only the WIP commit changed is the
+ * run's (iteration 0) only when that commit is in the history: squashed, nothing says its lines
+ * came through the run, and `trace` (which finds runs by the file or by the commit blame names)
+ * must give the same answer.
+ */
+export function mayClaim(chain: RunChain, f: PairFile, brought: ReadonlySet<string>): boolean {
+  const e = f.entry;
+  return (
+    chain.paths.has(e.path) ||
+    (e.oldPath !== null && chain.paths.has(e.oldPath)) ||
+    wipCommits(chain).some((w) => brought.has(w))
+  );
+}
+
 export function blobClaim(
   node: CommitNode,
   f: FileLink,

@@ -10,11 +10,13 @@ import {
   diffOfInterest,
   lineClaims,
   MAX_PATHSPECS,
+  mayClaim,
   patchIdClaims,
   STRENGTH,
   type CommitLinks,
   type RunClaim,
   type RunReplay,
+  wipCommits,
 } from './claims.js';
 import { addedLines } from './lines.js';
 import { replayRun } from './replay.js';
@@ -46,9 +48,10 @@ export async function linkCommits(
     const wanted = own.flatMap((d) =>
       d.files.flatMap((f) => [f.entry.path, f.entry.oldPath ?? f.entry.path]),
     );
-    started = startReplays(repo, chains, wanted);
+    started = startReplays(repo, relevantRuns(chains, new Set(wanted), nodes), wanted);
   } else {
-    ({ own, started } = await ownAndReplays(repo, ownPairs, chains, only.paths));
+    const relevant = relevantRuns(chains, new Set(only.paths), nodes);
+    ({ own, started } = await ownAndReplays(repo, ownPairs, relevant, only.paths));
   }
   const files = nodes.map((n, i) =>
     (own[i]?.files ?? []).filter((f) => only === undefined || only.keep(n.commit, f.entry.path)),
@@ -75,21 +78,40 @@ export async function linkCommits(
       }
   await patchIdClaims(repo, links, replays, paths, brought);
   await lineClaims(repo, links, replays, paths);
+  const byRun = new Map(chains.map((c) => [c.runId, c]));
   for (const link of links)
-    for (const f of link.files)
+    for (const f of link.files) {
+      const had = brought.get(link.node.commit) as Set<string>;
+      f.claims = f.claims.filter((c) => mayClaim(byRun.get(c.runId) as RunChain, f.file, had));
       f.claims.sort((a, b) => STRENGTH[b.method] - STRENGTH[a.method] || cmp(a.runId, b.runId));
+    }
   return links;
 }
 
-/** The runs that changed any of `wanted` (renames followed), replayed over those paths. */
+/**
+ * The runs that may explain a file of `nodes`: those whose records name one of `wanted`, those
+ * whose WIP before commit is one of the commits, and, when one is a merge, every run with a WIP
+ * before commit (the merge may bring it in; mayClaim decides per file).
+ */
+function relevantRuns(
+  chains: readonly RunChain[],
+  wanted: ReadonlySet<string>,
+  nodes: readonly CommitNode[],
+): RunChain[] {
+  const commits = new Set(nodes.map((n) => n.commit));
+  const merge = nodes.some((n) => n.parents.length > 1);
+  return chains.filter(
+    (c) => [...c.paths].some((p) => wanted.has(p)) || wipCommits(c).some((w) => merge || commits.has(w)),
+  );
+}
+
+/** The runs `relevant` (relevantRuns), replayed over `wanted` and the names the runs gave them. */
 function startReplays(
   repo: Repo,
-  chains: readonly RunChain[],
+  relevant: RunChain[],
   wanted: readonly string[],
 ): { relevant: RunChain[]; paths: string[]; replays: Promise<RunReplay[]> } {
-  const set = new Set(wanted);
-  const relevant = chains.filter((c) => [...c.paths].some((p) => set.has(p)));
-  const paths = renameClosure(set, relevant);
+  const paths = renameClosure(new Set(wanted), relevant);
   return { relevant, paths, replays: replayAll(repo, relevant, paths) };
 }
 
@@ -175,12 +197,11 @@ function statesOf(chains: readonly RunChain[], byPair: ReadonlyMap<string, PairF
 async function ownAndReplays(
   repo: Repo,
   ownPairs: ReadonlyArray<{ from: string; to: string }>,
-  chains: readonly RunChain[],
+  relevant: RunChain[],
   onlyPaths: readonly string[],
 ): Promise<{ own: PairDiff[]; started: ReturnType<typeof startReplays> }> {
   const set = new Set(onlyPaths);
   const spec = [...set].sort();
-  const relevant = chains.filter((c) => [...c.paths].some((p) => set.has(p)));
   const paths = renameClosure(set, relevant);
   if (paths.length > MAX_PATHSPECS || paths.join('\0') !== spec.join('\0')) {
     const started = { relevant, paths, replays: replayAll(repo, relevant, paths) };

@@ -8,7 +8,13 @@ import { batchCheck } from '../git/record-objects.js';
 import { assertRevisionSyntax, resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
 import type { BlameLine } from '../git/parsers/blame-porcelain.js';
-import { candidateSnapshots, readChains, type Iteration, type RunChain } from './candidates.js';
+import {
+  candidateSnapshots,
+  chainsOfWipCommits,
+  readChains,
+  type Iteration,
+  type RunChain,
+} from './candidates.js';
 import { linkCommits, STRENGTH, type CommitLinks, type FileLink } from './engine.js';
 import { newestVerdicts } from './gates.js';
 import { treePath } from './tree-path.js';
@@ -94,7 +100,23 @@ export async function computeTrace(
     touching.size === 1
       ? await started.chains
       : await readChains(repo, await candidateSnapshots(src, opts.runIds, touching), blamed);
-  const touched = chains.filter((c) => [...names].some((n) => c.paths.has(n)));
+  // A line blamed on a run's WIP before commit is that run's (iteration 0), though its records may not name the file.
+  const wip = await chainsOfWipCommits(
+    src,
+    repo,
+    blamed,
+    nodes,
+    new Set(chains.map((c) => c.runId)),
+    opts.runIds,
+  );
+  for (const [commit, node] of wip.nodes) nodes.set(commit, node);
+  chains.push(...wip.chains);
+  const blamedSet = new Set(blamed);
+  const touched = chains.filter(
+    (c) =>
+      [...names].some((n) => c.paths.has(n)) ||
+      c.iterations.some((it) => it.wip !== null && blamedSet.has(it.wip.commit.commit)),
+  );
   // The gates of every run that may be named are read while the engine works.
   const verdicts = new Map(touched.map((c) => [c.runId, newestVerdicts(src, c.runId)]));
   for (const v of verdicts.values()) v.catch(() => undefined);

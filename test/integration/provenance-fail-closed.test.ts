@@ -147,3 +147,43 @@ describe("a person's line that the run also wrote, in another place", () => {
     ]);
   });
 });
+
+describe('a file only the WIP before commit changed', () => {
+  async function wipOnly(): Promise<RunSetup> {
+    return run([{ 'f.txt': 'a\na1\n' }], {
+      base: { 'f.txt': 'a\n' },
+      dirty: { 'w.txt': 'work in progress\n' },
+    });
+  }
+
+  it('is iteration 0 in anchor and trace alike, merged or anchored at the WIP commit itself', async () => {
+    const s = await wipOnly();
+    git(s.dir, ['merge', '-q', '--no-ff', '--no-edit', 'agent-run-a']);
+    const wip = s.snapshots[0]?.beforeSha as string;
+    for (const rev of ['HEAD', wip]) {
+      const anchor = await computeAnchor(s.src, s.repo, rev);
+      expect(
+        anchor.files.find((f) => f.path === 'w.txt'),
+        rev,
+      ).toMatchObject({
+        method: 'ancestry',
+        linesFromRuns: 0,
+        origins: [{ runId: 'run-a', iteration: 0, lines: 1 }],
+      });
+    }
+    const t = await computeTrace(s.src, s.repo, 'w.txt');
+    expect(origins(t)).toEqual([[1, 1, 'run-a#0']]);
+    expect(t.ranges[0]?.origin?.afterSha).toBe(wip);
+  });
+
+  it('squashed, is nobody’s in anchor and trace alike (nothing says its lines came through the run)', async () => {
+    const s = await wipOnly();
+    git(s.dir, ['merge', '--squash', '-q', 'agent-run-a']);
+    const anchor = await computeAnchor(s.src, s.repo, commitAll(s.dir, 'squash'));
+    expect(summary(anchor)).toEqual([
+      ['f.txt', 'tree', 1, ['run-a#1']],
+      ['w.txt', 'none', 0, []],
+    ]);
+    expect(origins(await computeTrace(s.src, s.repo, 'w.txt'))).toEqual([[1, 1, null]]);
+  });
+});
