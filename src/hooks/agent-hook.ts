@@ -41,6 +41,11 @@ export interface AgentHookOptions {
   settings?: Settings;
   home?: string;
   configFile?: string;
+  /**
+   * When (Date.now()) the hook must be done, reading and parsing its event included: the
+   * checkpoint gets what is left of hooks.timeoutMs then (the CLI's hook counts from its start).
+   */
+  deadline?: number;
 }
 
 /** A prompt's label keeps this many characters of it (all of it, up to RECORDED_PROMPT_MAX, with recordPrompts). */
@@ -88,7 +93,10 @@ async function checkpointFor(event: AgentEvent, opts: AgentHookOptions): Promise
       home: resolveHome(opts.home),
       ...(opts.configFile === undefined ? {} : { configFile: opts.configFile }),
     }));
-  const budget = settings.hooks.timeoutMs;
+  const budget =
+    opts.deadline === undefined
+      ? settings.hooks.timeoutMs
+      : Math.max(1, Math.min(settings.hooks.timeoutMs, opts.deadline - Date.now()));
   const label = labelOf(event, settings.hooks.recordPrompts);
   const run = await withinBudget(budget, async (signal) => {
     const cp = await Checkpoints.open(event.workspace, {

@@ -4,7 +4,7 @@
  * removed. What install found is kept in its record in the home (install-record.ts); without it,
  * or once the file changed since, our entries are cut out and nothing that was there is removed.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -80,6 +80,15 @@ describe('hook uninstall after hook install', () => {
     for (const dir of dirs) expect(existsSync(join(ws, dir))).toBe(true);
     await uninstallHooks(agent, opts);
     expect(readdirSync(ws).sort()).toEqual(['.git', 'README.md']);
+  });
+
+  it('a file install created and the user removed: uninstall still removes the directory install made for it', async () => {
+    const ws = repoWithCommit();
+    const opts = { scope: 'project' as const, workspace: ws, homeDir: tempDir(), runner: RUNNER };
+    await installHooks('gemini', opts);
+    rmSync(installTarget('gemini', opts).file);
+    await uninstallHooks('gemini', opts);
+    expect(existsSync(join(ws, '.gemini'))).toBe(false);
   });
 
   it('a directory that was there before install stays, empty or not', async () => {

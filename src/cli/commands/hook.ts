@@ -88,11 +88,12 @@ function agentCommand(agent: HookAgent): Command {
         timerDelay(budget + HARD_STOP_GRACE_MS),
       ).unref();
       const input = await readEvent(budget);
-      const left = Math.max(1, budget - (Date.now() - started));
       const given = (values as { event?: unknown }).event;
       const event = typeof given === 'string' ? given : undefined;
       const outcome = await runEventHook(agent, input, {
-        settings: { ...ctx.settings, hooks: { ...ctx.settings.hooks, timeoutMs: left } },
+        settings: ctx.settings,
+        // Reading and parsing the event count against the budget too.
+        deadline: started + budget,
         event,
       });
       report(outcome);

@@ -163,7 +163,7 @@ async function giveBack(home: string, target: InstallTarget, found: string | nul
     } else if (restored !== null && !holdsOurs(target, restored))
       await writeOwnFileAtomic(target.file, restored);
     else await writeOwnFileAtomic(target.file, plan.text as string);
-  }
+  } else if (found === null && record !== null) await removeEmptyDirs(record.dirs); // the file went by hand
   await dropRecord(home, target.file);
 }
 
