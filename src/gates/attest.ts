@@ -20,6 +20,7 @@ import {
 } from '../errors.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
 import { checkPredicate, newestOfEach, predicateOf } from './attest-predicate.js';
+import { pickIteration } from './attempt.js';
 import { sha256File } from '../snapshotter/patch-artifact.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
 import { GateStore } from '../store/gate-store.js';
@@ -62,6 +63,8 @@ export async function buildStatement(
 ): Promise<Statement> {
   assertSafeId(runId, 'run id');
   const all = await src.snapshotter.listByRun(runId);
+  // An iteration the run never had is ITERATION_NOT_FOUND, as gate and gate list say for it.
+  if (opts.iteration !== undefined) pickIteration(runId, opts.iteration, all);
   const aside = opts.iteration === undefined ? await setAsideOf(src, runId, all) : [];
   const skipped = new Set(aside.map((a) => a.iteration));
   const snapshots = all.filter((s) =>

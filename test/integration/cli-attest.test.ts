@@ -103,7 +103,7 @@ describe('attest', () => {
     expect(
       cli(a, ['attest', '--run', 'run-1', '--iteration', '7', '-o', out, '--json']).json(),
     ).toMatchObject({
-      error: { code: 'SNAPSHOT_NOT_FOUND' },
+      error: { code: 'ITERATION_NOT_FOUND' },
     });
     expect(cli(a, ['attest', '--run', '../x', '-o', out, '--json']).json()).toMatchObject({
       error: { code: 'INVALID_ID' },
