@@ -8279,6 +8279,77 @@ var init_change_id = __esm({
   }
 });
 
+// src/provenance/evidence.ts
+function evidenceOf(text) {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57 || c >= 65 && c <= 90 || c >= 97 && c <= 122 || c >= 128) n += 1;
+  }
+  return n;
+}
+function addedText(f) {
+  return f.file.hunks.flatMap((h) => h.added);
+}
+function enoughBlocks(f, origins) {
+  const text = addedText(f);
+  const out = [...origins];
+  for (let start = 0; start < out.length; ) {
+    if (out[start] === null) {
+      start += 1;
+      continue;
+    }
+    let end = start + 1;
+    while (end < out.length && out[end] !== null && f.added[end] === f.added[end - 1] + 1)
+      end += 1;
+    const carried = text.slice(start, end).reduce((n, line) => n + evidenceOf(line), 0);
+    if (carried < MIN_EVIDENCE) out.fill(null, start, end);
+    start = end;
+  }
+  return out;
+}
+function isWeak(claim2, f) {
+  if (claim2.method !== "blob" && claim2.method !== "patch-id") return false;
+  const text = addedText(f);
+  const carried = claim2.origins.reduce(
+    (n, o, i) => o === null ? n : n + evidenceOf(text[i] ?? ""),
+    0
+  );
+  return carried < MIN_EVIDENCE;
+}
+function dropUnbacked(link2, chains) {
+  const weak = new Set(link2.files.flatMap((f) => f.claims.filter((c) => isWeak(c, f))));
+  if (weak.size === 0) return;
+  const strong = new Set(
+    link2.files.flatMap(
+      (f) => f.claims.filter((c) => !weak.has(c)).map((c) => `${c.runId}\0${f.file.entry.path}`)
+    )
+  );
+  const versions2 = new Set(
+    link2.files.flatMap(
+      (f) => f.claims.filter((c) => c.method !== "lines").map((c) => `${c.runId}\0${f.file.entry.path}`)
+    )
+  );
+  for (const f of link2.files)
+    f.claims = f.claims.filter((c) => {
+      if (!weak.has(c)) return true;
+      const others = link2.files.some((g) => g !== f && strong.has(`${c.runId}\0${g.file.entry.path}`));
+      return others || wholeIteration(c, chains.get(c.runId), versions2);
+    });
+}
+function wholeIteration(c, chain, versions2) {
+  const its = chain?.iterations.filter((it) => c.writer !== null && c.writer >= 1 && it.iteration === c.writer) ?? [];
+  const paths = its.flatMap((it) => it.snapshot.files.map((x) => x.path));
+  return paths.length > 0 && paths.every((p) => versions2.has(`${c.runId}\0${p}`));
+}
+var MIN_EVIDENCE;
+var init_evidence = __esm({
+  "src/provenance/evidence.ts"() {
+    "use strict";
+    MIN_EVIDENCE = 20;
+  }
+});
+
 // src/provenance/lines.ts
 function applyHunks(old, hunks, origin) {
   const out = [];
@@ -8422,7 +8493,10 @@ async function lineClaims(repo, links, replays, paths) {
     if (change === void 0 && name2 !== path2) continue;
     const lines = v.state.origins;
     const carried = change === void 0 ? lines : applyHunks(lines, change.hunks, null);
-    const origins = f.added.map((n) => carried[n - 1] ?? null);
+    const origins = enoughBlocks(
+      f,
+      f.added.map((n) => carried[n - 1] ?? null)
+    );
     if (origins.some((o) => o !== null))
       f.claims.push({
         runId: r.chain.runId,
@@ -8440,6 +8514,7 @@ var init_claims = __esm({
     init_ids2();
     init_provenance();
     init_change_id();
+    init_evidence();
     init_lines();
     STRENGTH = {
       ancestry: 5,
@@ -8574,13 +8649,31 @@ async function linkCommits(repo, nodes, chains, only, known = /* @__PURE__ */ ne
   await patchIdClaims(repo, links, replays, paths, brought);
   await lineClaims(repo, links, replays, paths);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
-  for (const link2 of links)
-    for (const f of link2.files) {
-      const had = brought.get(link2.node.commit);
+  for (const link2 of links) {
+    const had = brought.get(link2.node.commit);
+    for (const f of link2.files)
       f.claims = f.claims.filter((c) => mayClaim(byRun.get(c.runId), f.file, had));
+    if (only === void 0) dropUnbacked(link2, byRun);
+  }
+  if (only !== void 0) await backFromWhole(repo, links, chains, only.keep, known);
+  for (const link2 of links)
+    for (const f of link2.files)
       f.claims.sort((a, b) => STRENGTH[b.method] - STRENGTH[a.method] || cmp(a.runId, b.runId));
-    }
   return links;
+}
+async function backFromWhole(repo, links, chains, keep, known) {
+  const pending = links.filter((l) => l.files.some((f) => f.claims.some((c) => isWeak(c, f))));
+  if (pending.length === 0) return;
+  const whole = await linkCommits(
+    repo,
+    pending.map((l) => l.node),
+    chains,
+    void 0,
+    known
+  );
+  pending.forEach((l, i) => {
+    l.files = (whole[i]?.files ?? []).filter((f) => keep(l.node.commit, f.file.entry.path));
+  });
 }
 function relevantRuns(chains, wanted, nodes) {
   const commits = new Set(nodes.map((n) => n.commit));
@@ -8680,6 +8773,7 @@ var init_engine = __esm({
     init_record_objects();
     init_empty_tree();
     init_claims();
+    init_evidence();
     init_lines();
     init_replay();
     init_claims();
@@ -9043,6 +9137,94 @@ var init_attest_predicate = __esm({
   }
 });
 
+// src/gates/attempt.ts
+import { readdir as readdir5 } from "node:fs/promises";
+import { dirname as dirname5 } from "node:path";
+function checkOptions(opts) {
+  assertSafeId(opts.runId, "run id");
+  assertSafeId(opts.name, "gate name");
+  const tooLong2 = (opts.timeoutMs === void 0 ? null : timeoutProblem(opts.timeoutMs, "the gate timeout")) ?? (opts.durationMs === void 0 || opts.durationMs === 0 ? null : timeoutProblem(opts.durationMs, "the duration"));
+  if (tooLong2 !== null)
+    throw new InvalidArgumentError(tooLong2, { details: { timeoutMs: opts.timeoutMs ?? null } });
+  if (opts.minTests !== void 0 && (opts.junit ?? []).length === 0)
+    throw new InvalidArgumentError("--min-tests counts the tests of the JUnit files: give --junit FILE too", {
+      details: { minTests: opts.minTests }
+    });
+  if (opts.minTests !== void 0 && !(Number.isSafeInteger(opts.minTests) && opts.minTests >= 0))
+    throw new InvalidArgumentError(
+      `minTests must be a whole number from 0 up, not ${String(opts.minTests)}`,
+      {
+        details: { minTests: opts.minTests }
+      }
+    );
+  if ((opts.junit ?? []).some((f) => typeof f !== "string" || f === ""))
+    throw new InvalidArgumentError("a JUnit file is named by an empty path; give the file the check writes", {
+      details: { junit: opts.junit }
+    });
+}
+async function findIteration(snapshotter, runId, iteration) {
+  const snapshots = await snapshotter.listByRun(assertSafeId(runId, "run id"));
+  if (snapshots.length === 0 && await snapshotter.store.loadRun(runId) === null)
+    throw new RunNotFoundError(`no run ${runId}; "runs" lists the recorded runs`, { details: { runId } });
+  return pickIteration(runId, iteration, snapshots);
+}
+function pickIteration(runId, iteration, snapshots) {
+  const found = iteration === void 0 ? snapshots.at(-1) : snapshots.find((s) => s.iteration === iteration);
+  if (found !== void 0) return found;
+  const known = snapshots.map((s) => s.iteration).join(", ") || "none yet";
+  throw new IterationNotFoundError(
+    `run ${runId} has no iteration ${iteration ?? ""} (recorded: ${known}); run "after" first or give --iteration`,
+    { details: { runId, iteration: iteration ?? null } }
+  );
+}
+function logDir(snapshotter, snapshot) {
+  return iterationArtifactsDir(snapshotter.options.artifactsDir, snapshot.runId, snapshot.iteration);
+}
+async function appendWithLog(ctx, result, sink) {
+  return ctx.store.append(
+    result,
+    async (attempt) => {
+      if (sink === null || result.log === null) return result;
+      const path2 = logPath(ctx, result, attempt);
+      await sink.moveTo(path2);
+      return { ...result, log: { ...result.log, path: path2 } };
+    },
+    loggedAttempts(ctx, result)
+  );
+}
+async function assertAttemptLeft(ctx, of) {
+  await ctx.store.nextAttempt(of, loggedAttempts(ctx, of));
+}
+function logPath(ctx, of, attempt) {
+  return gateLogPath(ctx.snapshotter.options.artifactsDir, of.runId, of.iteration, of.name, attempt);
+}
+function loggedAttempts(ctx, of) {
+  return () => highestLoggedAttempt(dirname5(logPath(ctx, of, 1)), of.name);
+}
+async function highestLoggedAttempt(dir, name2) {
+  const prefix = `gate-${name2}-`;
+  const names2 = await readdir5(dir).catch(() => []);
+  return names2.reduce((max, file) => {
+    const n = file.startsWith(prefix) && file.endsWith(".log") ? file.slice(prefix.length, -".log".length) : "";
+    return /^[1-9]\d{0,9}$/.test(n) && Number(n) <= MAX_GATE_ATTEMPT ? Math.max(max, Number(n)) : max;
+  }, 0);
+}
+function judged(snapshot, treeId, name2) {
+  return { runId: snapshot.runId, iteration: snapshot.iteration, name: name2, treeId, afterSha: snapshot.afterSha };
+}
+function countsOf(tests) {
+  return tests !== null && "counts" in tests ? tests.counts : null;
+}
+var init_attempt = __esm({
+  "src/gates/attempt.ts"() {
+    "use strict";
+    init_gate();
+    init_duration();
+    init_errors();
+    init_paths();
+  }
+});
+
 // src/memory.ts
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -9239,7 +9421,7 @@ var init_random_id = __esm({
 });
 
 // src/store/gate-store.ts
-import { readdir as readdir5 } from "node:fs/promises";
+import { readdir as readdir6 } from "node:fs/promises";
 import { join as join12, resolve as resolve7 } from "node:path";
 function validate2(value) {
   const parsed = GateResult.safeParse(value);
@@ -9353,7 +9535,7 @@ var init_gate_store = __esm({
       /** Every run that has verdicts here. */
       async runIds() {
         try {
-          return (await readdir5(layout(this.home).gates)).filter((name2) => !name2.startsWith(".")).sort();
+          return (await readdir6(layout(this.home).gates)).filter((name2) => !name2.startsWith(".")).sort();
         } catch (cause) {
           if (cause.code === "ENOENT") return [];
           throw cause;
@@ -9388,6 +9570,7 @@ function ciRunUrl(env) {
 async function buildStatement(src, runId, opts = {}) {
   assertSafeId(runId, "run id");
   const all = await src.snapshotter.listByRun(runId);
+  if (opts.iteration !== void 0) pickIteration(runId, opts.iteration, all);
   const aside = opts.iteration === void 0 ? await setAsideOf(src, runId, all) : [];
   const skipped = new Set(aside.map((a) => a.iteration));
   const snapshots = all.filter(
@@ -9614,6 +9797,7 @@ var init_attest = __esm({
     init_errors();
     init_atomic();
     init_attest_predicate();
+    init_attempt();
     init_patch_artifact();
     init_gate_store();
     init_paths();
@@ -9669,7 +9853,7 @@ var anchor_store_exports = {};
 __export(anchor_store_exports, {
   AnchorStore: () => AnchorStore
 });
-import { readdir as readdir6 } from "node:fs/promises";
+import { readdir as readdir7 } from "node:fs/promises";
 import { join as join13, resolve as resolve10 } from "node:path";
 var ANCHOR_FILE, AnchorStore;
 var init_anchor_store = __esm({
@@ -9711,7 +9895,7 @@ var init_anchor_store = __esm({
       }
       /** The commits that have a recorded anchor file, sorted. */
       async commits() {
-        const names2 = await readdir6(this.dir).catch(() => []);
+        const names2 = await readdir7(this.dir).catch(() => []);
         return names2.flatMap((n) => ANCHOR_FILE.exec(n)?.[1] ?? []).sort();
       }
       /** Every recorded anchor file that does not load (`verify --all`), as the error `load` gives. */
@@ -9820,11 +10004,11 @@ var init_trace_ancestry = __esm({
 });
 
 // src/provenance/trace.ts
-import { basename as basename3, dirname as dirname5, isAbsolute as isAbsolute6, join as join14, posix as posix2 } from "node:path";
+import { basename as basename3, dirname as dirname6, isAbsolute as isAbsolute6, join as join14, posix as posix2 } from "node:path";
 async function computeTrace(src, repo, givenPath, opts = {}) {
   const given = opts.rev ?? "HEAD";
   assertRevisionSyntax(given);
-  const named2 = isAbsolute6(givenPath) ? join14(await realPathOf(dirname5(givenPath)), basename3(givenPath)) : givenPath;
+  const named2 = isAbsolute6(givenPath) ? join14(await realPathOf(dirname6(givenPath)), basename3(givenPath)) : givenPath;
   const path2 = treePath(repo.topLevel, named2) ?? notInRepository(givenPath, named2, repo.topLevel);
   const early = OBJECT_ID_PATTERN.test(given) ? blameAndRuns(src, repo, given, path2, opts) : void 0;
   const plain2 = !/[\n\r]/.test(path2) && !given.startsWith(":/");
@@ -10533,94 +10717,6 @@ var init_run_snapshots = __esm({
       del2,
       cherryPick2
     ];
-  }
-});
-
-// src/gates/attempt.ts
-import { readdir as readdir7 } from "node:fs/promises";
-import { dirname as dirname6 } from "node:path";
-function checkOptions(opts) {
-  assertSafeId(opts.runId, "run id");
-  assertSafeId(opts.name, "gate name");
-  const tooLong2 = (opts.timeoutMs === void 0 ? null : timeoutProblem(opts.timeoutMs, "the gate timeout")) ?? (opts.durationMs === void 0 || opts.durationMs === 0 ? null : timeoutProblem(opts.durationMs, "the duration"));
-  if (tooLong2 !== null)
-    throw new InvalidArgumentError(tooLong2, { details: { timeoutMs: opts.timeoutMs ?? null } });
-  if (opts.minTests !== void 0 && (opts.junit ?? []).length === 0)
-    throw new InvalidArgumentError("--min-tests counts the tests of the JUnit files: give --junit FILE too", {
-      details: { minTests: opts.minTests }
-    });
-  if (opts.minTests !== void 0 && !(Number.isSafeInteger(opts.minTests) && opts.minTests >= 0))
-    throw new InvalidArgumentError(
-      `minTests must be a whole number from 0 up, not ${String(opts.minTests)}`,
-      {
-        details: { minTests: opts.minTests }
-      }
-    );
-  if ((opts.junit ?? []).some((f) => typeof f !== "string" || f === ""))
-    throw new InvalidArgumentError("a JUnit file is named by an empty path; give the file the check writes", {
-      details: { junit: opts.junit }
-    });
-}
-async function findIteration(snapshotter, runId, iteration) {
-  const snapshots = await snapshotter.listByRun(assertSafeId(runId, "run id"));
-  if (snapshots.length === 0 && await snapshotter.store.loadRun(runId) === null)
-    throw new RunNotFoundError(`no run ${runId}; "runs" lists the recorded runs`, { details: { runId } });
-  return pickIteration(runId, iteration, snapshots);
-}
-function pickIteration(runId, iteration, snapshots) {
-  const found = iteration === void 0 ? snapshots.at(-1) : snapshots.find((s) => s.iteration === iteration);
-  if (found !== void 0) return found;
-  const known = snapshots.map((s) => s.iteration).join(", ") || "none yet";
-  throw new IterationNotFoundError(
-    `run ${runId} has no iteration ${iteration ?? ""} (recorded: ${known}); run "after" first or give --iteration`,
-    { details: { runId, iteration: iteration ?? null } }
-  );
-}
-function logDir(snapshotter, snapshot) {
-  return iterationArtifactsDir(snapshotter.options.artifactsDir, snapshot.runId, snapshot.iteration);
-}
-async function appendWithLog(ctx, result, sink) {
-  return ctx.store.append(
-    result,
-    async (attempt) => {
-      if (sink === null || result.log === null) return result;
-      const path2 = logPath(ctx, result, attempt);
-      await sink.moveTo(path2);
-      return { ...result, log: { ...result.log, path: path2 } };
-    },
-    loggedAttempts(ctx, result)
-  );
-}
-async function assertAttemptLeft(ctx, of) {
-  await ctx.store.nextAttempt(of, loggedAttempts(ctx, of));
-}
-function logPath(ctx, of, attempt) {
-  return gateLogPath(ctx.snapshotter.options.artifactsDir, of.runId, of.iteration, of.name, attempt);
-}
-function loggedAttempts(ctx, of) {
-  return () => highestLoggedAttempt(dirname6(logPath(ctx, of, 1)), of.name);
-}
-async function highestLoggedAttempt(dir, name2) {
-  const prefix = `gate-${name2}-`;
-  const names2 = await readdir7(dir).catch(() => []);
-  return names2.reduce((max, file) => {
-    const n = file.startsWith(prefix) && file.endsWith(".log") ? file.slice(prefix.length, -".log".length) : "";
-    return /^[1-9]\d{0,9}$/.test(n) && Number(n) <= MAX_GATE_ATTEMPT ? Math.max(max, Number(n)) : max;
-  }, 0);
-}
-function judged(snapshot, treeId, name2) {
-  return { runId: snapshot.runId, iteration: snapshot.iteration, name: name2, treeId, afterSha: snapshot.afterSha };
-}
-function countsOf(tests) {
-  return tests !== null && "counts" in tests ? tests.counts : null;
-}
-var init_attempt = __esm({
-  "src/gates/attempt.ts"() {
-    "use strict";
-    init_gate();
-    init_duration();
-    init_errors();
-    init_paths();
   }
 });
 
@@ -31349,7 +31445,7 @@ async function checkpointFor(event, opts) {
     home: resolveHome(opts.home),
     ...opts.configFile === void 0 ? {} : { configFile: opts.configFile }
   });
-  const budget = settings.hooks.timeoutMs;
+  const budget = opts.deadline === void 0 ? settings.hooks.timeoutMs : Math.max(1, Math.min(settings.hooks.timeoutMs, opts.deadline - Date.now()));
   const label = labelOf(event, settings.hooks.recordPrompts);
   const run = await withinBudget(budget, async (signal) => {
     const cp = await Checkpoints.open(event.workspace, {
@@ -32153,11 +32249,12 @@ function agentCommand(agent) {
         timerDelay(budget + HARD_STOP_GRACE_MS)
       ).unref();
       const input = await readEvent(budget);
-      const left = Math.max(1, budget - (Date.now() - started));
       const given = values.event;
       const event = typeof given === "string" ? given : void 0;
       const outcome = await runEventHook(agent, input, {
-        settings: { ...ctx.settings, hooks: { ...ctx.settings.hooks, timeoutMs: left } },
+        settings: ctx.settings,
+        // Reading and parsing the event count against the budget too.
+        deadline: started + budget,
         event
       });
       report(outcome);

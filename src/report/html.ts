@@ -192,7 +192,7 @@ const CLIENT = `(function () {
     d.dataset.f = String(j);
     var s = el('summary');
     s.appendChild(el('span', 'status', f.s));
-    s.appendChild(el('span', 'path', f.o ? f.o + ' \\u2192 ' + f.p : f.p));
+    s.appendChild(el('span', 'path', pathOf(f)));
     if (f.b) s.appendChild(el('span', 'badge', 'binary'));
     else {
       s.appendChild(document.createTextNode(' '));
@@ -218,6 +218,13 @@ const CLIENT = `(function () {
     var text = it.diffs[j];
     if (!text) { box.replaceChildren(el('p', 'note', 'No line changes (mode, rename or empty file).')); return; }
     box.innerHTML = Diff2Html.html(text, { drawFileList: false, outputFormat: view, matching: 'none', renderNothingWhenEmpty: false });
+    // diff2html names a file from git's header, quoted when the name has a backslash, a quote or a
+    // control character, and turns each backslash into '/': the header gets the file's own name.
+    box.querySelectorAll('.d2h-file-name').forEach(function (e) { e.textContent = pathOf(f); });
+  }
+
+  function pathOf(f) {
+    return f.o ? f.o + ' \\u2192 ' + f.p : f.p;
   }
 
   function fill(box, i, from) {
