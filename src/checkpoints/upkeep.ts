@@ -133,13 +133,16 @@ export async function storeBytes(repo: CheckpointRepo, counts: ObjectCounts): Pr
 
 /**
  * Automatic upkeep after a checkpoint, so that a store never needs a manual gc: loose objects
- * past LOOSE_OBJECTS_LIMIT are packed, and packs past PACKS_LIMIT repacked into one; a store above `maxStoreBytes` loses its
- * unprotected checkpoints (baseline, latest and the last safety checkpoint are kept) in `pruningOrder`, a quarter
- * of them per round, each round followed by a gc that drops their objects, until it is down to
- * PRUNE_TARGET of the budget or only protected checkpoints are left. What it did goes to upkeep.json. The caller holds the lock.
- * `counted`: a count taken since the last object was written, or one that covers those written
- * after it (an upper bound is enough: see track); default: one taken now. Returns whether it
- * packed or pruned anything (then `counted` no longer holds).
+ * past LOOSE_OBJECTS_LIMIT are packed, and packs past PACKS_LIMIT repacked into one. A store above
+ * `maxStoreBytes` first has its loose objects packed (each takes a whole disk block, and a pack
+ * stores a file's next version as a delta): often that is enough. If not, it loses its
+ * unprotected checkpoints (baseline, latest and the last safety checkpoint are kept) in
+ * `pruningOrder`, a quarter of them per round, each round followed by a gc that drops their
+ * objects, until it is down to PRUNE_TARGET of the budget or only protected checkpoints are left.
+ * What it did goes to upkeep.json: a packing, and a prune event only when checkpoints went. The
+ * caller holds the lock. `counted`: a count taken since the last object was written, or one that
+ * covers those written after it (an upper bound is enough: see track); default: one taken now.
+ * Returns whether it packed or pruned anything (then `counted` no longer holds).
  */
 export async function keepWithinBudget(
   repo: CheckpointRepo,
@@ -148,27 +151,55 @@ export async function keepWithinBudget(
   counted?: ObjectCounts,
 ): Promise<boolean> {
   let counts = counted ?? (await countObjects(repo));
-  let changed = false;
-  if (counts.packs >= PACKS_LIMIT) {
-    changed = true;
-    await withSweep(location, () => gcCheckpointRepo(repo, DEFAULT_PRUNE_AGE));
-    await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: new Date().toISOString() }));
+  let packed = false;
+  const pack = async (how: () => Promise<void>) => {
+    await withSweep(location, how);
+    packed = true;
     counts = await countObjects(repo);
-  } else if (counts.loose >= LOOSE_OBJECTS_LIMIT) {
-    changed = true;
-    await withSweep(location, () => packLooseObjects(repo));
-    await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: new Date().toISOString() }));
-    counts = await countObjects(repo);
-  }
+  };
+  if (counts.packs >= PACKS_LIMIT) await pack(() => gcCheckpointRepo(repo, DEFAULT_PRUNE_AGE));
+  else if (counts.loose >= LOOSE_OBJECTS_LIMIT) await pack(() => packLooseObjects(repo));
   const before = await storeBytes(repo, counts);
-  if (before <= maxStoreBytes) return changed;
   let after = before;
+  let removed: PruneEvent['removed'] = [];
+  if (after > maxStoreBytes) {
+    const prunable = (await pruningTiersOf(repo)).some((tier) => tier.length > 0);
+    // Packing first may be enough. A full gc also deltas across packs and drops unreachable
+    // objects: worth its cost only when checkpoints would go otherwise.
+    if (counts.loose > 0 || (prunable && counts.packs > 1)) {
+      await pack(() => (prunable ? gcCheckpointRepo(repo, 'now') : packLooseObjects(repo)));
+      after = await storeBytes(repo, counts);
+    }
+    if (after > maxStoreBytes && prunable)
+      ({ removed, after } = await pruneToBudget(repo, location, maxStoreBytes, after));
+  }
+  const pruned = removed.length > 0;
+  if (!packed && !pruned) return false;
+  const at = new Date().toISOString();
+  const event: PruneEvent = { at, removed, storeBytesBefore: before, storeBytesAfter: after };
+  await updateUpkeep(location, (u) => ({
+    lastPackedAt: at,
+    pruned: pruned ? [event, ...u.pruned].slice(0, PRUNE_HISTORY) : u.pruned,
+  }));
+  return true;
+}
+
+/**
+ * Drops unprotected checkpoints, a quarter of them per round (from the first tier of
+ * pruningTiers that has any), each round followed by `gc --prune=now`, until the store (`size`
+ * now) is down to PRUNE_TARGET of the budget or none is left to drop. Returns what went and the
+ * size after.
+ */
+async function pruneToBudget(
+  repo: CheckpointRepo,
+  location: StoreLocation,
+  maxStoreBytes: number,
+  size: number,
+): Promise<{ removed: PruneEvent['removed']; after: number }> {
   const removed: PruneEvent['removed'] = [];
+  let after = size;
   while (after > maxStoreBytes * PRUNE_TARGET) {
-    const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
-    const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
-    const line = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(lineEntryOf);
-    const tiers = pruningTiers(line, protectedOids);
+    const tiers = await pruningTiersOf(repo);
     const candidates = tiers.flat();
     if (candidates.length === 0) break;
     // A quarter of them, all from the first tier that has any: a prompt goes only when no tool checkpoint is left.
@@ -181,17 +212,15 @@ export async function keepWithinBudget(
     await withSweep(location, () => gcCheckpointRepo(repo, 'now'));
     after = await storeBytes(repo, await countObjects(repo));
   }
-  const event: PruneEvent = {
-    at: new Date().toISOString(),
-    removed,
-    storeBytesBefore: before,
-    storeBytesAfter: after,
-  };
-  await updateUpkeep(location, (u) => ({
-    lastPackedAt: new Date().toISOString(),
-    pruned: [event, ...u.pruned].slice(0, PRUNE_HISTORY),
-  }));
-  return true;
+  return { removed, after };
+}
+
+/** The store's checkpoints in the tiers the budget drops them by (pruningTiers). */
+async function pruningTiersOf(repo: CheckpointRepo) {
+  const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+  const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
+  const line = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(lineEntryOf);
+  return pruningTiers(line, protectedOids);
 }
 
 /** What automatic upkeep recorded; an absent or unreadable file is an empty record. */

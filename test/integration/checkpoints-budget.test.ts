@@ -50,7 +50,7 @@ describe('bounded checkpoint store', () => {
     expect(treeState(ws)).toEqual(latestState);
   });
 
-  it('the budget counts the checkpoint just made: a new commit alone that crosses the budget is pruned back under it', async () => {
+  it('the budget counts the checkpoint just made: a new commit alone that crosses the budget is packed back under it', async () => {
     const ws = repoWithCommit({ 'README.md': 'hello\n' });
     const home = tempDir('agentgate-cp-home-');
     const roomy = await openCheckpoints(ws, { home });
@@ -69,7 +69,48 @@ describe('bounded checkpoint store', () => {
     expect(t.upkeepError).toBeUndefined();
     const status = await tight.status();
     expect(status.storeBytes).toBeLessThanOrEqual(budget);
-    expect(status.pruned.length).toBe(1);
+    expect(status.lastPackedAt).not.toBeNull();
+  });
+
+  it('over the budget, loose objects are packed first (a new version of a file becomes a delta): no checkpoint goes when that is enough', async () => {
+    const ws = repoWithCommit({ 'README.md': 'hello\n' });
+    const budget = 200_000;
+    const cp = await openCheckpoints(ws, { maxStoreBytes: budget });
+    const big = randomBytes(120 * 1024).toString('base64');
+    writeFiles(ws, { 'big.txt': big });
+    await cp.track('one');
+    for (let i = 0; i < 3; i += 1) {
+      writeFiles(ws, { 'big.txt': `${big}more ${i}\n` });
+      expect((await cp.track(`more ${i}`)).upkeepError).toBeUndefined();
+      const status = await cp.status();
+      // Two versions of the file as loose objects are over 200 KB; packed, one is a delta.
+      expect(status.storeBytes).toBeLessThanOrEqual(budget);
+      expect(status.lastPackedAt).not.toBeNull();
+      expect(status.pruned).toEqual([]);
+      expect(status.checkpoints).toBe(i + 2);
+    }
+  });
+
+  it('when only protected checkpoints are left over the budget, upkeep packs them for real and records no empty prune', async () => {
+    const ws = repoWithCommit({ 'README.md': 'hello\n' });
+    const budget = 100_000;
+    const cp = await openCheckpoints(ws, { maxStoreBytes: budget });
+    // Incompressible and over the budget alone: the baseline cannot go.
+    writeFiles(ws, { 'big.bin': randomBytes(150 * 1024) });
+    await cp.startSession('baseline');
+    const first = await cp.status();
+    expect(first.storeBytes).toBeGreaterThan(budget);
+    expect(first.looseObjects).toBe(0);
+    expect(first.lastPackedAt).not.toBeNull();
+    expect(first.pruned).toEqual([]);
+    for (let i = 0; i < 3; i += 1) {
+      writeFiles(ws, { 'step.txt': `${i}\n` });
+      expect((await cp.track(`step ${i}`)).upkeepError).toBeUndefined();
+    }
+    const status = await cp.status();
+    expect(status.looseObjects).toBe(0);
+    for (const p of status.pruned) expect(p.removed.length).toBeGreaterThan(0);
+    expect((await cp.list()).map((e) => e.label)).toContain('baseline');
   });
 
   it('packs loose objects once they pile up, without a manual gc', async () => {
