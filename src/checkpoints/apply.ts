@@ -31,14 +31,26 @@ export interface Applied {
 type Kind = 'missing' | 'dir' | 'file' | 'link' | 'other';
 
 async function kindOf(abs: string): Promise<Kind> {
+  return (await statOf(abs)).kind;
+}
+
+/** What stands at `abs`, and a file's permission bits. */
+async function statOf(abs: string): Promise<{ kind: Kind; perm: number | null }> {
   try {
     const st = await lstat(fsPath(abs));
-    if (st.isDirectory()) return 'dir';
-    if (st.isSymbolicLink()) return 'link';
-    return st.isFile() ? 'file' : 'other';
+    const kind = st.isDirectory() ? 'dir' : st.isSymbolicLink() ? 'link' : st.isFile() ? 'file' : 'other';
+    return { kind, perm: kind === 'file' ? st.mode & 0o777 : null };
   } catch {
-    return 'missing';
+    return { kind: 'missing', perm: null };
   }
+}
+
+/**
+ * The permission bits a rewritten file keeps: its own (a private 0600 file stays private), with
+ * only the executable bit that git records set or cleared: x where r for an executable, none else.
+ */
+function keptMode(perm: number, mode: string): number {
+  return mode === '100755' ? perm | ((perm & 0o444) >> 2) : perm & ~0o111;
 }
 
 /**
@@ -90,15 +102,16 @@ async function applyPart(ctx: ApplyContext, plan: Plan): Promise<Applied> {
     if ((await kindOf(toAbsolute(ctx.root, p))) !== 'missing') out.leftAlone.push(p);
 
   const cache = new Map<string, boolean>();
-  const ready: TreeEntry[] = [];
-  const fresh: TreeEntry[] = [];
+  const ready: Writing[] = [];
+  const fresh: Writing[] = [];
   for (const entry of plan.writes) {
     if (blocked(entry.path)) continue;
-    const kind = await kindOf(toAbsolute(ctx.root, entry.path));
+    const { kind, perm } = await statOf(toAbsolute(ctx.root, entry.path));
     const fits =
       (await leadingDirsAreReal(ctx.root, entry.path, cache)) && kind !== 'dir' && kind !== 'other';
     if (!fits || (kind !== 'missing' && !ctx.current.has(entry.path))) out.leftAlone.push(entry.path);
-    else (kind === 'missing' ? fresh : ready).push(entry);
+    else if (kind === 'missing') fresh.push(entry);
+    else ready.push(perm === null || entry.mode === '120000' ? entry : { ...entry, perm });
   }
   const ignored = await ignoredPaths(
     ctx.repo,
@@ -139,8 +152,11 @@ async function applyDeletes(ctx: ApplyContext, paths: readonly string[], out: Ap
 /** How many blobs are read from git and written before the next batch: bounds memory. */
 const WRITE_BATCH = 2048;
 
+/** A tree entry to write; `perm`: the permission bits of the file it replaces (keptMode). */
+type Writing = TreeEntry & { perm?: number };
+
 /** Writes tree entries into the workspace from the checkpoint repository's blobs, durably. */
-async function writeEntries(ctx: ApplyContext, entries: readonly TreeEntry[]): Promise<void> {
+async function writeEntries(ctx: ApplyContext, entries: readonly Writing[]): Promise<void> {
   if (entries.length === 0) return;
   const staging = await chooseStagingDir(ctx.root, ctx.tempDir);
   for (let i = 0; i < entries.length; i += WRITE_BATCH) {
@@ -153,6 +169,7 @@ async function writeEntries(ctx: ApplyContext, entries: readonly TreeEntry[]): P
       dest: toAbsolute(ctx.root, e.path),
       kind: e.mode === '120000' ? 'symlink' : e.mode === '100755' ? 'executable' : 'file',
       content: blobs.get(e.oid) ?? Buffer.alloc(0),
+      ...(e.perm === undefined ? {} : { mode: keptMode(e.perm, e.mode) }),
     }));
     try {
       await placeFiles(ctx.root, staging, items);

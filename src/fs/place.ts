@@ -26,6 +26,8 @@ export interface PlaceItem {
   kind: 'file' | 'executable' | 'symlink';
   /** File bytes, or a symlink's target bytes. */
   content: Buffer;
+  /** A file's permission bits, given exactly (the umask does not apply); default: new-file modes less the umask. */
+  mode?: number;
 }
 
 function tempName(): string {
@@ -84,8 +86,9 @@ async function writeTemp(item: PlaceItem, temp: string | Buffer): Promise<void> 
     await symlink(item.content, temp);
     return;
   }
-  const handle = await open(temp, 'wx', item.kind === 'executable' ? 0o777 : 0o666);
+  const handle = await open(temp, 'wx', item.mode ?? (item.kind === 'executable' ? 0o777 : 0o666));
   try {
+    if (item.mode !== undefined) await handle.chmod(item.mode);
     await handle.writeFile(item.content);
     await handle.sync();
   } finally {

@@ -163,3 +163,30 @@ describe('a captured directory that becomes a repository of its own', () => {
     expect(git(join(ws, 'lib'), ['status', '--porcelain'])).toBe('');
   });
 });
+
+describe('permission bits of a rewritten file', () => {
+  it("restore and revert keep a file's own mode (0600 stays private), changing only the executable bit git records", async () => {
+    const ws = tempDir('agentgate-cp-mode-');
+    writeFiles(ws, { 'secret.env': 'token=1\n', 'tool.sh': 'echo 1\n', 'was-x.sh': 'echo x\n' });
+    chmodSync(join(ws, 'secret.env'), 0o600);
+    chmodSync(join(ws, 'tool.sh'), 0o700);
+    const cp = await openCheckpoints(ws);
+    const t = await cp.track('A');
+    const mode = (p: string) => lstatSync(join(ws, p)).mode & 0o777;
+
+    writeFiles(ws, { 'secret.env': 'token=2\n', 'tool.sh': 'echo 2\n' });
+    chmodSync(join(ws, 'tool.sh'), 0o600);
+    await cp.restore(t.hash);
+    expect(readFileSync(join(ws, 'secret.env'), 'utf8')).toBe('token=1\n');
+    expect(mode('secret.env')).toBe(0o600);
+    // Executable in the checkpoint: x where the file is readable, nothing more.
+    expect(mode('tool.sh')).toBe(0o700);
+
+    writeFiles(ws, { 'secret.env': 'token=3\n', 'was-x.sh': 'echo y\n' });
+    chmodSync(join(ws, 'was-x.sh'), 0o750);
+    await cp.revert(t.hash);
+    expect(mode('secret.env')).toBe(0o600);
+    // Not executable in the checkpoint: the x bits go, the rest stays.
+    expect(mode('was-x.sh')).toBe(0o640);
+  });
+});
