@@ -10,7 +10,7 @@ import type {
   TrackResult,
 } from '../../types/checkpoint.js';
 import { DEFAULT_IDENTITY, DEFAULT_KEEP } from '../../types/config.js';
-import { CheckpointNotFoundError } from '../errors.js';
+import { CheckpointNotFoundError, InvalidArgumentError } from '../errors.js';
 import { decodeBytes } from '../fs/path-bytes.js';
 import { countObjects, isExpiryDate, looseObjectBytes } from '../git/checkpoint-repo.js';
 import type { ObjectCounts } from '../git/parsers/count-objects.js';
@@ -95,6 +95,7 @@ export class Checkpoints {
   /**
    * Records the current state as a new checkpoint, then keeps the store within its budget (see
    * keepWithinBudget in upkeep.ts); an upkeep failure is returned, not thrown: the checkpoint stands.
+   * A damaged store's damaged part is first moved aside (recovery.ts), which `recovered` says.
    */
   async track(label?: string, opts: TrackOptions = {}): Promise<TrackOutcome> {
     const store = this.store;
@@ -103,13 +104,16 @@ export class Checkpoints {
       opts.beforePrompt === true && opts.session !== undefined
         ? await claimPromptNumber(store.location.promptsDir, opts.session)
         : null;
-    return store.locked('checkpoint track', () =>
+    const outcome = await store.locked('checkpoint track', 'track', () =>
       this.trackLocked(label, opts, claimed).catch(async (error: unknown) => {
         // A track that failed may have written objects that no bound covers: the next track counts.
         await dropBudget(store.location).catch(() => undefined);
         throw error;
       }),
     );
+    const recovered = store.recovered;
+    store.recovered = null;
+    return recovered === null ? outcome : { ...outcome, recovered };
   }
 
   /** track() once the lock is held. */
@@ -229,6 +233,15 @@ export class Checkpoints {
    * the newest checkpoint an agent hook took). CHECKPOINT_NOT_FOUND when there is none.
    */
   async beforePrompt(prompt: number, session?: string): Promise<CheckpointEntry> {
+    // Prompts are numbered from 1; a session id is never empty (an empty --session named none).
+    if (!Number.isSafeInteger(prompt) || prompt < 1)
+      throw new InvalidArgumentError(`a prompt number is a whole number from 1, not ${String(prompt)}`, {
+        details: { prompt },
+      });
+    if (session === '')
+      throw new InvalidArgumentError('a session id must not be empty; "checkpoint list" shows them', {
+        details: { session },
+      });
     const entries = await this.list();
     // A restore's record is not a hook's: the latest session is the one whose hook ran last.
     const chosen = session ?? entries.find((e) => e.session !== undefined && e.role !== 'restore')?.session;
@@ -371,7 +384,7 @@ export class Checkpoints {
     if (!(await this.store.exists())) {
       return { kept: 0, removed: 0, pruneAge, storeBytesBefore: 0, storeBytesAfter: 0 };
     }
-    return this.store.locked('checkpoint gc', async () => {
+    return this.store.locked('checkpoint gc', 'existing', async () => {
       // gc repacks: the budget's count no longer holds (budget-count.ts).
       await dropBudget(this.store.location);
       return gcStore(this.store.repo, this.store.location, keep, pruneAge);

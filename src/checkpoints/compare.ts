@@ -10,8 +10,8 @@ import { toAbsolute } from './workspace-paths.js';
 
 /** Files changed since checkpoint `hash`, as absolute paths (the current state is captured first, without a checkpoint). */
 export function patchSince(store: CheckpointStore, hash: string): Promise<Patch> {
-  return store.locked('checkpoint patch', async () => {
-    const from = await store.requireTreeId(hash);
+  return store.locked('checkpoint patch', 'existing', async () => {
+    const from = await store.requireCheckpoint(hash);
     const { treeId } = await store.capture();
     const files = await store.withoutNowIgnored(await changedPaths(store.repo, from, treeId));
     return { hash: from, files: files.map((f) => toAbsolute(store.workspace, f)) };
@@ -20,8 +20,8 @@ export function patchSince(store: CheckpointStore, hash: string): Promise<Patch>
 
 /** Unified diff (binary-safe, applicable with `git apply`) from checkpoint `hash` to the current state. */
 export function diffBytesSince(store: CheckpointStore, hash: string): Promise<Buffer> {
-  return store.locked('checkpoint diff', async () => {
-    const from = await store.requireTreeId(hash);
+  return store.locked('checkpoint diff', 'existing', async () => {
+    const from = await store.requireCheckpoint(hash);
     const { treeId } = await store.capture();
     const changed = await changedPaths(store.repo, from, treeId);
     const ignored = await ignoredPaths(store.repo, changed);
@@ -35,9 +35,10 @@ export function diffBytesSince(store: CheckpointStore, hash: string): Promise<Bu
  * contents and zero counts. Paths are workspace-relative.
  */
 export function diffFullBetween(store: CheckpointStore, from: string, to?: string): Promise<FileDiff[]> {
-  return store.locked('checkpoint diff-full', async () => {
-    const fromTree = await store.requireTreeId(from);
-    const toTree = to === undefined ? (await store.capture()).treeId : await store.requireTreeId(to);
+  return store.locked('checkpoint diff-full', 'existing', async () => {
+    const { trees } = await store.resolveCheckpoints(to === undefined ? [from] : [from, to]);
+    const [fromTree, given] = trees as [string, string | undefined];
+    const toTree = given ?? (await store.capture()).treeId;
     const all = await diffTrees(store.repo, fromTree, toTree);
     const kept = new Set(await store.withoutNowIgnored(all.map((r) => r.path)));
     const records = all.filter((r) => kept.has(r.path));

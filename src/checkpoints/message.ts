@@ -129,3 +129,17 @@ export function plainEntry(e: CheckpointEntry): CheckpointEntry {
 export function entryOf(r: RefRecord): CheckpointEntry {
   return plainEntry({ ref: r.ref, hash: r.tree, ...decodeMessage(r.body, r.date) });
 }
+
+/**
+ * The distinct trees of the recorded checkpoints `rev` names: the ref itself, or every record
+ * whose tree or commit id is `rev` or starts with it (more than one: an ambiguous abbreviation).
+ */
+export function recordedTrees(records: readonly RefRecord[], rev: string): string[] {
+  const named = records.find((r) => r.ref === rev);
+  if (named !== undefined) return named.tree === '' ? [] : [named.tree];
+  if (!/^[0-9a-f]+$/.test(rev)) return [];
+  const trees = new Set<string>();
+  for (const r of records)
+    if (r.tree !== '' && (r.tree.startsWith(rev) || r.oid.startsWith(rev))) trees.add(r.tree);
+  return [...trees];
+}

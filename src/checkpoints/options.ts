@@ -50,6 +50,8 @@ export interface TrackOutcome extends TrackResult {
   /** With `unlessUnchanged`: nothing was recorded, `latest` already holds this state (hash and ref are its). */
   unchanged?: boolean;
   upkeepError?: unknown;
+  /** The store was damaged: what was moved aside, and where (src/checkpoints/recovery.ts). */
+  recovered?: string;
 }
 
 export interface GcOptions {

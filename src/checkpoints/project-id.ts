@@ -112,20 +112,15 @@ export async function storeAbove(
 
 /**
  * Whether the store at `location` is the one of the work tree at `root`: `intact` when its
- * `store.json` names `root`; `damaged` when that file does not read but the store's repository is
- * there (its directory is named by root's hash: the checkpoints are kept and the file written
- * again); else `none`.
+ * `store.json` names `root`; `damaged` when that file is missing or does not read but the store's
+ * repository is there (its directory is named by root's hash: the checkpoints are read as ever,
+ * and the next track writes the file again); else `none`.
  */
 export async function storeOf(location: StoreLocation, root: string): Promise<'intact' | 'damaged' | 'none'> {
-  let text: string;
+  const text = await readFile(location.metaFile, 'utf8').catch(() => null);
   try {
-    text = await readFile(location.metaFile, 'utf8');
-  } catch {
-    return 'none';
-  }
-  try {
-    const parsed = JSON.parse(text) as { workspace?: unknown };
-    if (typeof parsed.workspace === 'string') return parsed.workspace === root ? 'intact' : 'none';
+    const parsed = (text === null ? null : JSON.parse(text)) as { workspace?: unknown } | null;
+    if (typeof parsed?.workspace === 'string') return parsed.workspace === root ? 'intact' : 'none';
   } catch {
     // Not JSON: damaged, as below.
   }

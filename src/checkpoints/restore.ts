@@ -1,6 +1,7 @@
 import type { Patch, RestoreResult, RevertResult } from '../../types/checkpoint.js';
 import { InvalidArgumentError, PathNotFoundError } from '../errors.js';
 import { listTree, type TreeEntry } from '../git/checkpoint-trees.js';
+import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { changedBetween, firstPatchWins, planChanges, restoreDesired } from './plan.js';
 import { knownPaths } from './record.js';
 import type { CheckpointStore } from './store.js';
@@ -14,10 +15,12 @@ import { toAbsolute, toWorkspaceGitPath } from './workspace-paths.js';
  * taken first; ignored, skipped and never-captured files are not touched (see apply.ts).
  */
 export function restoreTo(store: CheckpointStore, hash: string): Promise<RestoreResult> {
-  return store.locked('checkpoint restore', async () => {
-    const target = await store.requireTreeId(hash);
+  return store.locked('checkpoint restore', 'existing', async () => {
+    const { trees, refs } = await store.resolveCheckpoints([hash]);
+    const target = trees[0] as string;
     const wanted = await store.requireListing(target);
-    const safety = await store.trackLocked(`safety before restore ${target.slice(0, 12)}`, 'safety', false);
+    const label = `safety before restore ${target.slice(0, 12)}`;
+    const safety = await store.trackLocked(label, 'safety', false, {}, undefined, refs);
     const current = await store.requireListing(safety.hash);
     const applied = await store.apply(
       planChanges(restoreDesired(wanted, current), current),
@@ -40,14 +43,17 @@ export async function revertToCheckpoint(
   paths?: readonly string[],
 ): Promise<RevertResult> {
   store.assertRevision(target);
-  const selection =
+  const given =
     paths === undefined
       ? null
       : await Promise.all(paths.map((p) => toWorkspaceGitPath(store.workspace, p, store.forbidden)));
-  return store.locked('checkpoint revert', async () => {
-    const wanted = await store.requireListing(target);
+  // The workspace root (`''`) holds every changed file.
+  const selection = given === null || given.includes('') ? null : given;
+  return store.locked('checkpoint revert', 'existing', async () => {
+    const { trees, refs } = await store.resolveCheckpoints([target]);
+    const wanted = await store.requireListing(trees[0] as string);
     if (selection !== null) await assertKnownPaths(store, selection, wanted);
-    return revertLocked(store, (current) =>
+    return revertLocked(store, refs, (current) =>
       changedBetween(wanted, current, selection).map((p) => [p, wanted.get(p) ?? null]),
     );
   });
@@ -70,11 +76,13 @@ export async function revertPatches(
       pairs.push([await toWorkspaceGitPath(store.workspace, file, store.forbidden), patch.hash]);
   }
   const sources = firstPatchWins(pairs);
-  return store.locked('checkpoint revert', async () => {
+  return store.locked('checkpoint revert', 'existing', async () => {
+    const hashes = [...new Set(target.map((p) => p.hash))];
+    const { trees, refs } = await store.resolveCheckpoints(hashes);
     const listings = new Map<string, Map<string, TreeEntry>>();
-    for (const hash of new Set(target.map((p) => p.hash)))
-      listings.set(hash, await store.requireListing(hash));
-    return revertLocked(store, () =>
+    for (const [i, hash] of hashes.entries())
+      listings.set(hash, await store.requireListing(trees[i] as string));
+    return revertLocked(store, refs, () =>
       [...sources].map(([path, hash]) => [path, listings.get(hash)?.get(path) ?? null]),
     );
   });
@@ -82,9 +90,10 @@ export async function revertPatches(
 
 async function revertLocked(
   store: CheckpointStore,
+  refs: readonly RefRecord[],
   desired: (current: ReadonlyMap<string, TreeEntry>) => Array<[string, TreeEntry | null]>,
 ): Promise<RevertResult> {
-  const safety = await store.trackLocked('safety before revert', 'safety', false);
+  const safety = await store.trackLocked('safety before revert', 'safety', false, {}, undefined, refs);
   const current = await store.requireListing(safety.hash);
   const applied = await store.apply(planChanges(desired(current), current), current, safety.skips);
   return {
@@ -112,8 +121,12 @@ async function assertKnownPaths(
   const missing = unknown.filter((sel) => !inWorkspace.has(sel));
   if (missing.length > 0) {
     const abs = missing.map((p) => toAbsolute(store.workspace, p));
+    // U+FFFD is what a byte that is not UTF-8 became on its way in (a command line's argv).
+    const bytes = abs.some((p) => p.includes('\ufffd'))
+      ? '; a name that is not UTF-8 is given with each such byte as \\udcNN, as JSON output writes it'
+      : '';
     throw new PathNotFoundError(
-      `${abs.join(', ')}: neither the checkpoint nor the workspace has such a path; check the spelling (see "checkpoint patch HASH")`,
+      `${abs.join(', ')}: neither the checkpoint nor the workspace has such a path; check the spelling (see "checkpoint patch HASH")${bytes}`,
       {
         details: { paths: abs },
       },

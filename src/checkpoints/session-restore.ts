@@ -36,7 +36,7 @@ export function restoreSession(
 ): Promise<SessionRestoreResult> {
   const force = opts.force === true;
   const dryRun = opts.dryRun === true;
-  return store.locked('checkpoint restore', async () => {
+  return store.locked('checkpoint restore', 'existing', async () => {
     const target = await store.requireListing(from.hash);
     const captured = await store.capture();
     const { changed, conflicts } = sessionChanges(

@@ -1,4 +1,4 @@
-import { access, readFile, realpath } from 'node:fs/promises';
+import { access, lstat, readFile, realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, sep } from 'node:path';
 import type { SkippedFile, TrackResult } from '../../types/checkpoint.js';
@@ -19,7 +19,7 @@ import {
   rootCommit,
   type CheckpointRepo,
 } from '../git/checkpoint-repo.js';
-import { isCheckpointRevision, listTree, resolveTreeId, type TreeEntry } from '../git/checkpoint-trees.js';
+import { isCheckpointRevision, listTree, type TreeEntry } from '../git/checkpoint-trees.js';
 import { listRefRecords, readRef } from '../git/refs.js';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { assertSafeWorkspace, isInside, resolveWorkspaceDir } from '../git/repo.js';
@@ -30,9 +30,11 @@ import { dropBudget } from './budget-count.js';
 import { captureWorkspace, type Capture } from './capture.js';
 import {
   BASELINE_REF,
+  CHECKPOINT_REF_PREFIX,
   decodeMessage,
   LATEST_REF,
   META_REF_PREFIX,
+  recordedTrees,
   type AgentTag,
   type CheckpointMeta,
 } from './message.js';
@@ -42,6 +44,7 @@ import type { Plan } from './plan.js';
 import { existingStore, locateStore, storeAbove, storeOf, type StoreLocation } from './project-id.js';
 import { readCachedAnswers, saveAnswers } from './probe-cache.js';
 import { recordCheckpoint } from './record.js';
+import { corruptError, findDamage, setAside } from './recovery.js';
 import type { Skip } from './skip-rules.js';
 import { repairOnAcquire } from './upkeep.js';
 import { toAbsolute, toGitPath } from './workspace-paths.js';
@@ -61,6 +64,8 @@ export interface Tracked extends TrackResult {
 export class CheckpointStore {
   /** Whether the baseline marker is known to exist (track learns it from its ref read). */
   baselineKnown = false;
+  /** What track did about a damaged store (recovery.ts), in words; null when it found none. */
+  recovered: string | null = null;
   private unsavedProbe: (() => Promise<void>) | null = null;
   private storeReady = false;
 
@@ -170,22 +175,64 @@ export class CheckpointStore {
     if (save !== null) await save();
   }
 
-  /** Runs `fn` holding the store lock, creating the store first if needed. */
-  locked<T>(purpose: string, fn: () => Promise<T>): Promise<T> {
-    return withLock(this.location.lockPath, { timeoutMs: this.lockTimeoutMs, purpose }, async (lock) => {
-      const recovered = lock.recovered !== null;
-      await Promise.all([
-        repairOnAcquire(this.repo, this.location, recovered, this.staleIndexLockMs),
-        // A dead holder may have written anything: the budget's count no longer holds (budget-count.ts).
-        recovered ? dropBudget(this.location) : undefined,
-      ]);
-      await this.ensureStore();
-      return fn();
+  /**
+   * Runs `fn` holding the store lock. `track` creates the store when there is none and sets the
+   * damaged part of a damaged one aside (recovery.ts; `recovered` then says what was done). Any
+   * other use finds the store as it is or fails, writing nothing of its own: CHECKPOINT_NOT_FOUND
+   * when there is no store (none is made), STORE_CORRUPT when it is damaged.
+   */
+  locked<T>(purpose: string, use: 'track' | 'existing', fn: () => Promise<T>): Promise<T> {
+    const track = use === 'track';
+    const run = () =>
+      withLock(this.location.lockPath, { timeoutMs: this.lockTimeoutMs, purpose }, async (lock) => {
+        const recovered = lock.recovered !== null;
+        await Promise.all([
+          repairOnAcquire(this.repo, this.location, recovered, this.staleIndexLockMs),
+          // A dead holder may have written anything: the budget's count no longer holds (budget-count.ts).
+          recovered ? dropBudget(this.location) : undefined,
+        ]);
+        await this.ensureStore(track);
+        return fn();
+      });
+    if (track) return run();
+    // Checked before the lock, whose file would make the store's directory.
+    return storeOf(this.location, this.workspace).then((state) => {
+      if (state === 'none') throw this.noStore();
+      return run();
     });
   }
 
+  /** Whether there is a store; STORE_CORRUPT when there is one and it is damaged (recovery.ts). */
   async exists(): Promise<boolean> {
-    return (await storeOf(this.location, this.workspace)) !== 'none';
+    if ((await storeOf(this.location, this.workspace)) === 'none') return false;
+    const damage = await findDamage(this.location);
+    if (damage !== null) throw corruptError(this.location, damage);
+    return true;
+  }
+
+  /**
+   * The tree of the recorded checkpoint `rev` names: a checkpoint's tree or commit id (full, or
+   * abbreviated to one checkpoint), or one of our refs. Any other object of the store (a
+   * subdirectory's tree, a pruned checkpoint) is CHECKPOINT_NOT_FOUND: restoring it would make
+   * the workspace that subdirectory. The caller holds the lock.
+   */
+  async requireCheckpoint(rev: string): Promise<string> {
+    return (await this.resolveCheckpoints([rev])).trees[0] as string;
+  }
+
+  /**
+   * requireCheckpoint for several revisions, from one listing of the refs, which it returns too: a
+   * safety checkpoint taken next under the same lock reads its markers there (trackLocked).
+   */
+  async resolveCheckpoints(revs: readonly string[]): Promise<{ trees: string[]; refs: RefRecord[] }> {
+    for (const rev of revs) this.assertRevision(rev);
+    const refs = await listRefRecords(this.repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+    const trees = revs.map((rev) => {
+      const found = recordedTrees(refs, rev);
+      if (found.length === 1) return found[0] as string;
+      throw this.notFound(rev, found.length > 1);
+    });
+    return { trees, refs };
   }
 
   /**
@@ -203,18 +250,23 @@ export class CheckpointStore {
     });
   }
 
-  /** Records a capture (default: a new one) as a checkpoint (record.ts). Caller holds the lock. */
+  /**
+   * Records a capture (default: a new one) as a checkpoint (record.ts). Caller holds the lock;
+   * `refs`: the store's refs as listed under it (resolveCheckpoints).
+   */
   async trackLocked(
     label: string | null,
     kind: CheckpointMeta['kind'],
     baseline: boolean,
     tag: AgentTag = {},
     captured?: Capture,
+    refs?: readonly RefRecord[],
   ): Promise<Tracked> {
-    // The markers give the newest checkpoint (its place in the line) and whether a baseline exists.
+    // The markers give the newest checkpoint (its place in the line) and whether a baseline exists:
+    // from `refs` when the caller listed them under this lock.
     const [{ treeId, skipped }, markers] = await Promise.all([
       captured ?? this.capture(),
-      tag.seq === undefined ? listRefRecords(this.repo, [META_REF_PREFIX]) : null,
+      tag.seq !== undefined ? null : (refs ?? listRefRecords(this.repo, [META_REF_PREFIX])),
     ]);
     if (markers?.some((r) => r.ref === BASELINE_REF)) this.baselineKnown = true;
     const line =
@@ -264,20 +316,20 @@ export class CheckpointStore {
     if (!isCheckpointRevision(hash)) throw this.notFound(hash);
   }
 
-  notFound(hash: string): CheckpointNotFoundError {
-    return new CheckpointNotFoundError(
-      `no checkpoint ${JSON.stringify(hash.slice(0, 80))} in the store of ${this.workspace}; see "checkpoint list"`,
-      {
-        details: { hash: hash.slice(0, 200), workspace: this.workspace },
-      },
-    );
+  notFound(hash: string, ambiguous = false): CheckpointNotFoundError {
+    const why = ambiguous
+      ? `"${hash.slice(0, 80)}" is the start of more than one checkpoint of ${this.workspace}; give more of its characters`
+      : `no checkpoint ${JSON.stringify(hash.slice(0, 80))} in the store of ${this.workspace}`;
+    return new CheckpointNotFoundError(`${why}; see "checkpoint list"`, {
+      details: { hash: hash.slice(0, 200), workspace: this.workspace },
+    });
   }
 
-  /** The tree id a checkpoint revision (tree id, commit id, ref) names; CHECKPOINT_NOT_FOUND otherwise. */
-  async requireTreeId(rev: string): Promise<string> {
-    const treeId = await resolveTreeId(this.repo, rev);
-    if (treeId === null) throw this.notFound(rev);
-    return treeId;
+  private noStore(): CheckpointNotFoundError {
+    return new CheckpointNotFoundError(
+      `there are no checkpoints of ${this.workspace} yet; "checkpoint track" records one`,
+      { details: { workspace: this.workspace } },
+    );
   }
 
   async requireListing(hash: string): Promise<Map<string, TreeEntry>> {
@@ -301,19 +353,30 @@ export class CheckpointStore {
     return this.baselineKnown;
   }
 
-  private async ensureStore(): Promise<void> {
-    if (this.storeReady) return;
+  /** Makes sure of the store before a locked operation: see locked(). */
+  private async ensureStore(track: boolean): Promise<void> {
+    // Once made sure of, a store is only checked again for damage (a few file reads).
+    if (this.storeReady && (await findDamage(this.location)) === null) return;
+    this.storeReady = false;
     const state = await storeOf(this.location, this.workspace);
-    if (state === 'none') await initCheckpointRepo(this.repo);
-    // A damaged store.json is written again: the checkpoints in the repository stay.
-    if (state !== 'intact')
+    if (state === 'none' && !track) throw this.noStore();
+    // An index is left over from a store whose git dir is gone: it names objects no more there.
+    const leftover = state === 'none' && (await lstat(this.location.indexFile).catch(() => null)) !== null;
+    const damage = state !== 'none' || leftover ? await findDamage(this.location) : null;
+    if (damage !== null && !track) throw corruptError(this.location, damage);
+    if (damage !== null) this.recovered = await setAside(this.location, damage);
+    if (state === 'none' || (damage !== null && damage.unusable !== null))
+      await initCheckpointRepo(this.repo);
+    // A damaged or missing store.json is written again by a track: the checkpoints in the repository stay.
+    if (state !== 'intact' && track)
       await writeJsonAtomic(this.location.metaFile, {
         workspace: this.workspace,
         projectId: this.location.projectId,
         createdAt: new Date().toISOString(),
       });
     await this.mirrorUserExcludes();
-    this.storeReady = true;
+    // Not while store.json is still to be written again (by a track).
+    this.storeReady = state === 'intact' || track;
   }
 
   /**

@@ -8,7 +8,7 @@ import { parseDiffPairs, type DiffPair } from './parsers/diff-pairs.js';
 import { parseDiffTreeStdin } from './parsers/diff-tree-stdin.js';
 import { parseLsTree, type TreeEntry } from './parsers/ls-tree.js';
 import { splitNul } from './parsers/nul-records.js';
-import { runGit, runGitBuffer } from './runner.js';
+import { runGitBuffer } from './runner.js';
 
 /** Reading the checkpoint repository's trees and blobs. Paths are decoded losslessly (decodeBytes). */
 
@@ -18,19 +18,6 @@ const REVISION = /^([0-9a-f]{4,64}|refs\/checkpoints(-meta)?\/[A-Za-z0-9._-]+(\/
 /** True if `rev` has the shape of something the checkpoint repository can resolve. */
 export function isCheckpointRevision(rev: string): boolean {
   return REVISION.test(rev) && !rev.includes('..');
-}
-
-/**
- * Resolves a tree id, commit id (abbreviated or full) or checkpoint ref to the full id of its
- * tree. Null when the repository has no such tree.
- */
-export async function resolveTreeId(repo: CheckpointRepo, rev: string): Promise<string | null> {
-  if (!isCheckpointRevision(rev)) return null;
-  const res = await runGit(repo, ['rev-parse', '--verify', '--quiet', `${rev}^{tree}`], {
-    okExitCodes: [1, 128],
-  });
-  if (res.exitCode !== 0) return null;
-  return assertGitId(res.stdout.trim(), 'rev-parse');
 }
 
 /** Every blob (file or symlink) of a tree, by path. Null when `rev` names no tree; any other failure throws. */

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { RevertResult } from '../../types/checkpoint.js';
 import { gitCallCount } from '../../src/git/runner.js';
 import { openCheckpoints, treeState } from '../helpers/checkpoints.js';
+import { expectCode } from '../helpers/codes.js';
 import { tempDir, writeFiles } from '../helpers/repo.js';
 
 const read = (ws: string, rel: string): string => readFileSync(join(ws, rel), 'utf8');
@@ -114,5 +115,35 @@ describe('checkpoint revert', () => {
     ).rejects.toMatchObject({ code: 'CHECKPOINT_NOT_FOUND' });
     expect(read(ws, 'a.txt')).toBe('a2');
     expect((await cp.list()).length).toBe(count);
+  });
+});
+
+describe('revert of the workspace root, and restore --prompt arguments', () => {
+  it('revert(hash, [root]) reverts every changed file, as revert(hash) does', async () => {
+    const ws = tempDir('agentgate-cp-revert-root-');
+    writeFiles(ws, { 'a.txt': 'v1', 'd/b.txt': 'v1' });
+    const cp = await openCheckpoints(ws);
+    const t = await cp.track('A');
+    for (const root of [ws, join(ws, 'd', '..')]) {
+      writeFiles(ws, { 'a.txt': 'v2', 'd/b.txt': 'v2', 'new.txt': 'new' });
+      const r = await cp.revert(t.hash, [root]);
+      expect([r.reverted.length, r.deleted.length]).toEqual([2, 1]);
+      expect([read(ws, 'a.txt'), read(ws, 'd/b.txt'), existsSync(join(ws, 'new.txt'))]).toEqual([
+        'v1',
+        'v1',
+        false,
+      ]);
+    }
+  });
+
+  it('restorePrompt: prompt numbers start at 1 and a session id is never empty (INVALID_ARGUMENT)', async () => {
+    const ws = tempDir('agentgate-cp-prompt-args-');
+    writeFiles(ws, { 'a.txt': 'v1' });
+    const cp = await openCheckpoints(ws);
+    await cp.track('UserPromptSubmit', { beforePrompt: true, session: 's', event: 'UserPromptSubmit' });
+    await expectCode(cp.restorePrompt(0, 's'), 'INVALID_ARGUMENT');
+    await expectCode(cp.restorePrompt(1.5, 's'), 'INVALID_ARGUMENT');
+    await expectCode(cp.restorePrompt(1, ''), 'INVALID_ARGUMENT');
+    expect((await cp.restorePrompt(1, 's', { dryRun: true })).prompt).toBe(1);
   });
 });

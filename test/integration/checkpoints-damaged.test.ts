@@ -1,0 +1,159 @@
+/**
+ * A damaged checkpoint store (src/checkpoints/recovery.ts): its git dir gone, a marker ref holding
+ * garbage, its store.json missing. Every command but track says STORE_CORRUPT (never git's own
+ * error, never "no checkpoints"); track, as every agent hook, moves the damaged part aside and goes
+ * on; and a command that only reads, or fails, leaves the home as it was.
+ */
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { expectCode } from '../helpers/codes.js';
+import { fingerprint, openCheckpoints } from '../helpers/checkpoints.js';
+import { runCli } from '../helpers/cli.js';
+import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+
+/** The `damaged-*` directories set aside in a store. */
+function setAside(storeDir: string): string[] {
+  return readdirSync(storeDir).filter((name) => name.startsWith('damaged-'));
+}
+
+describe('a store whose git dir is gone', () => {
+  it('is STORE_CORRUPT for every command but track, which moves the rest aside and starts a new store', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const home = tempDir('agentgate-cp-damaged-home-');
+    const first = await openCheckpoints(ws, { home });
+    const t = await first.track('A');
+    rmSync(first.location.gitDir, { recursive: true });
+
+    const cp = await openCheckpoints(ws, { home });
+    await expectCode(cp.list(), 'STORE_CORRUPT');
+    await expectCode(cp.status(), 'STORE_CORRUPT');
+    await expectCode(cp.markers(), 'STORE_CORRUPT');
+    await expectCode(cp.restore(t.hash), 'STORE_CORRUPT');
+    await expectCode(cp.patch(t.hash), 'STORE_CORRUPT');
+    await expectCode(cp.gc(), 'STORE_CORRUPT');
+    // None of them wrote anything: no stub of a git dir, nothing set aside.
+    expect(existsSync(cp.location.gitDir)).toBe(false);
+    expect(setAside(cp.location.dir)).toEqual([]);
+
+    writeFiles(ws, { 'a.txt': 'two\n' });
+    const again = await cp.track('B');
+    expect(again.recovered).toMatch(/damaged-/);
+    const [aside] = setAside(cp.location.dir);
+    // The stale index (naming objects that are gone) went with it.
+    expect(existsSync(join(cp.location.dir, aside ?? '', 'index'))).toBe(true);
+    expect((await cp.list()).map((e) => e.label)).toEqual(['B']);
+    // Said once: the next track finds a whole store.
+    writeFiles(ws, { 'a.txt': 'three\n' });
+    expect((await cp.track('C')).recovered).toBeUndefined();
+    await cp.restore(again.hash);
+    expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('two\n');
+  });
+
+  it('an agent hook keeps checkpointing; track --json warns STORE_RECOVERED', () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const home = tempDir('agentgate-cp-damaged-cli-');
+    const env = { AGENTGATE_HOME: home };
+    expect(runCli(['checkpoint', 'track', '-C', ws], { env }).status).toBe(0);
+    const checkpoints = join(home, 'checkpoints');
+    const [project] = readdirSync(checkpoints);
+    const [wt] = readdirSync(join(checkpoints, project ?? ''));
+    const storeDir = join(checkpoints, project ?? '', wt ?? '');
+    rmSync(join(storeDir, 'git'), { recursive: true });
+
+    const restore = runCli(['checkpoint', 'restore', 'latest', '-C', ws], { env });
+    expect(restore.status).toBe(1);
+    expect(restore.stderr).toContain('STORE_CORRUPT');
+    const event = JSON.stringify({
+      session_id: 's1',
+      cwd: ws,
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'p',
+    });
+    expect(runCli(['hook', 'claude-code'], { input: event, env }).status).toBe(0);
+    const list = runCli(['checkpoint', 'list', '--json', '-C', ws], { env });
+    expect(list.status).toBe(0);
+    expect((list.json() as Array<{ session?: string }>).map((e) => e.session)).toEqual(['s1']);
+
+    rmSync(join(storeDir, 'git'), { recursive: true });
+    const track = runCli(['checkpoint', 'track', '--json', '-C', ws], { env });
+    expect(track.status).toBe(0);
+    const warnings = (JSON.parse(track.stderr) as { warnings: Array<{ code: string }> }).warnings;
+    expect(warnings.map((w) => w.code)).toEqual(['STORE_RECOVERED']);
+  });
+});
+
+describe('a marker ref holding garbage', () => {
+  it('is STORE_CORRUPT for reads ("latest" is never "no latest checkpoint yet"); track sets it aside and keeps every checkpoint', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const cp = await openCheckpoints(ws);
+    const a = await cp.track('A');
+    writeFiles(ws, { 'a.txt': 'two\n' });
+    await cp.track('B');
+    writeFileSync(join(cp.location.gitDir, 'refs', 'checkpoints-meta', 'latest'), 'garbage\n');
+
+    await expectCode(cp.markers(), 'STORE_CORRUPT');
+    await expectCode(cp.restore(a.hash), 'STORE_CORRUPT');
+    await expectCode(cp.diff(a.hash), 'STORE_CORRUPT');
+
+    writeFiles(ws, { 'a.txt': 'three\n' });
+    const c = await cp.track('C');
+    expect(c.recovered).toMatch(/latest/);
+    expect((await cp.list()).map((e) => e.label)).toEqual(['C', 'B', 'A']);
+    expect((await cp.markers()).latest?.hash).toBe(c.hash);
+    await cp.restore(a.hash);
+    expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('one\n');
+  });
+});
+
+describe('a store.json that is missing', () => {
+  it('hides no checkpoint, and a read that fails leaves the home as it was', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const home = tempDir('agentgate-cp-nometa-home-');
+    const first = await openCheckpoints(ws, { home });
+    const a = await first.track('A');
+    rmSync(first.location.metaFile);
+
+    const cp = await openCheckpoints(ws, { home });
+    expect((await cp.list()).map((e) => e.hash)).toEqual([a.hash]);
+    expect((await cp.status()).checkpoints).toBe(1);
+    const before = fingerprint(home);
+    await expectCode(cp.diff('0123abcd'), 'CHECKPOINT_NOT_FOUND');
+    expect(fingerprint(home)).toEqual(before);
+    expect(existsSync(first.location.metaFile)).toBe(false);
+    expect((await cp.patch(a.hash)).files).toEqual([]);
+    // A track writes it again.
+    await cp.track('B');
+    expect(existsSync(first.location.metaFile)).toBe(true);
+  });
+
+  it('a command that asks for a checkpoint where there is no store makes none', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const home = tempDir('agentgate-cp-nostore-home-');
+    const cp = await openCheckpoints(ws, { home });
+    await expectCode(cp.patch('0123abcd'), 'CHECKPOINT_NOT_FOUND');
+    await expectCode(cp.restore('0123abcd'), 'CHECKPOINT_NOT_FOUND');
+    await expectCode(cp.revert('0123abcd'), 'CHECKPOINT_NOT_FOUND');
+    expect(readdirSync(home)).toEqual([]);
+  });
+
+  it('through the CLI: list shows the checkpoint and exits 0, a failing diff of a label rewrites nothing', () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const home = tempDir('agentgate-cp-nometa-cli-');
+    const env = { AGENTGATE_HOME: home };
+    expect(runCli(['checkpoint', 'track', '--label', 'A', '-C', ws], { env }).status).toBe(0);
+    const checkpoints = join(home, 'checkpoints');
+    const [project] = readdirSync(checkpoints);
+    const [wt] = readdirSync(join(checkpoints, project ?? ''));
+    const metaFile = join(checkpoints, project ?? '', wt ?? '', 'store.json');
+    rmSync(metaFile);
+    const list = runCli(['checkpoint', 'list', '--json', '-C', ws], { env });
+    expect(list.status).toBe(0);
+    expect((list.json() as Array<{ label: string }>).map((e) => e.label)).toEqual(['A']);
+    expect(runCli(['checkpoint', 'diff', 'A', '-C', ws], { env }).status).toBe(0);
+    const missing = runCli(['checkpoint', 'diff', 'no-such-label', '-C', ws], { env });
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain('CHECKPOINT_NOT_FOUND');
+    expect(existsSync(metaFile)).toBe(false);
+  });
+});
