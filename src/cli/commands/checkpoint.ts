@@ -2,11 +2,19 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEFAULT_KEEP } from '../../../types/config.js';
-import type { FileDiff, SessionRestoreResult } from '../../../types/checkpoint.js';
+import type { FileDiff } from '../../../types/checkpoint.js';
 import { OBJECT_ID_PATTERN } from '../../../types/ids.js';
 import { Checkpoints, DEFAULT_PRUNE_AGE, type CheckpointMarkers } from '../../checkpoints/index.js';
-import { CheckpointNotFoundError, RestoreConflictError, UsageError } from '../../errors.js';
+import { CheckpointNotFoundError, InvalidArgumentError, UsageError } from '../../errors.js';
 import type { Context } from '../context.js';
+import {
+  fullText,
+  leftAloneLines,
+  pathArgument,
+  pathText,
+  restorePrompt,
+  upkeepText,
+} from './checkpoint-text.js';
 import { printable, short, table } from '../output.js';
 import { defineCommand, PROGRAM, type Command } from '../spec.js';
 
@@ -66,11 +74,13 @@ const track = defineCommand({
   positionals: { required: [] },
   examples: ['checkpoint track --label "before tool call" --json'],
   async run(ctx, values) {
-    const { upkeepError, ...result } = await (await open(ctx)).track(values.label);
-    const warnings =
-      upkeepError === undefined
+    const { upkeepError, recovered, ...result } = await (await open(ctx)).track(values.label);
+    const warnings = [
+      ...(recovered === undefined ? [] : [{ code: 'STORE_RECOVERED', message: recovered, file: null }]),
+      ...(upkeepError === undefined
         ? []
-        : [{ code: 'UPKEEP_FAILED', message: upkeepText(upkeepError), file: null }];
+        : [{ code: 'UPKEEP_FAILED', message: upkeepText(upkeepError), file: null }]),
+    ];
     return {
       json: result,
       warnings,
@@ -78,8 +88,7 @@ const track = defineCommand({
         [
           `Checkpoint ${result.hash} (${result.ref})`,
           ...result.skipped.map(
-            (s) =>
-              `  skipped ${printable(s.path)}: ${s.reason}${s.size === null ? '' : ` (${s.size} bytes)`}`,
+            (s) => `  skipped ${pathText(s.path)}: ${s.reason}${s.size === null ? '' : ` (${s.size} bytes)`}`,
           ),
           ...warnings.map((w) => `  warning: ${printable(w.message)}`),
         ].join('\n'),
@@ -104,7 +113,7 @@ const patch = defineCommand({
         result.files.length
           ? [
               `${result.files.length} files changed since checkpoint ${short(result.hash)}:`,
-              ...result.files.map(printable),
+              ...result.files.map(pathText),
             ].join('\n')
           : `Nothing changed since checkpoint ${short(result.hash)}.`,
     };
@@ -156,20 +165,6 @@ const diffFull = defineCommand({
   },
 });
 
-/** One file of diff-full for people: a header with its counts, then its contents before and after. */
-function fullText(d: FileDiff): string {
-  const head = `=== ${d.status} ${printable(d.file)} (${d.binary ? 'binary' : `+${d.additions} -${d.deletions}`})`;
-  if (d.binary) return head;
-  const body = (label: string, text: string, present: boolean) =>
-    present
-      ? `--- ${label}\n${text}${text === '' || text.endsWith('\n') ? '' : '\n\\ No newline at end of file\n'}`
-      : `--- ${label}: (none)\n`;
-  return `${head}\n${body('before', d.before, d.status !== 'added')}${body('after', d.after, d.status !== 'deleted')}`.replace(
-    /\n$/,
-    '',
-  );
-}
-
 const restore = defineCommand({
   name: 'checkpoint restore',
   usage: 'checkpoint restore HASH | --prompt N [--session ID] [--force] [--dry-run]',
@@ -179,6 +174,7 @@ const restore = defineCommand({
   options: {
     prompt: {
       type: 'integer',
+      min: 1,
       valueName: 'N',
       description: "put back the session's files as they were just before its N-th prompt",
     },
@@ -213,6 +209,10 @@ const restore = defineCommand({
     for (const [option, given] of Object.entries(withPrompt))
       if (given === true && values.prompt === undefined)
         throw new UsageError(`--${option} goes with --prompt N`);
+    if (values.session === '')
+      throw new InvalidArgumentError('--session must not be empty; "checkpoint list" shows the sessions', {
+        details: { option: '--session' },
+      });
     const cp = await open(ctx);
     if (values.prompt !== undefined)
       return restorePrompt(
@@ -224,54 +224,21 @@ const restore = defineCommand({
     const result = await cp.restore(await resolveCheckpoint(cp, name as string));
     return {
       json: result,
-      human: () => `Restored ${result.hash}.\nUndo with: ${PROGRAM} checkpoint restore ${result.safety}`,
+      human: () =>
+        [
+          `Restored ${result.hash}.`,
+          ...leftAloneLines(result.leftAlone),
+          `Undo with: ${PROGRAM} checkpoint restore ${result.safety}`,
+        ].join('\n'),
     };
   },
 });
-
-/** A session's restore for people; files left alone in conflict make it RESTORE_CONFLICT (exit 3). */
-function restorePrompt(r: SessionRestoreResult) {
-  const session = printable(r.session);
-  const of = `session ${session} before prompt ${r.prompt}`;
-  const undo = r.safety === null ? [] : [`Undo with: ${PROGRAM} checkpoint restore ${r.safety}`];
-  // With --force a conflict is overwritten, unless something of someone else's stands in its way
-  // (a file where its directory was): that one is still in conflict.
-  const blocked = new Set(r.leftAlone);
-  const unresolved = r.forced ? r.conflicts.filter((p) => blocked.has(p)) : r.conflicts;
-  if (!r.dryRun && unresolved.length > 0)
-    throw new RestoreConflictError(
-      `restored ${r.restored.length} and deleted ${r.deleted.length} files of ${of}, but left alone ${unresolved.length} that another session or a person changed after it: ${unresolved.map(printable).join(', ')}; ${r.forced ? 'something of theirs stands where each would go: move it aside, then run again' : 'run again with --force to put them back too'} (--dry-run shows the plan). ${undo.join('')}`,
-      { details: r },
-    );
-  const overwritten = r.conflicts.filter((p) => !blocked.has(p));
-  const lines = [
-    r.dryRun
-      ? `Would restore ${r.restored.length} files and delete ${r.deleted.length} (${of}); nothing changed.`
-      : `Restored ${r.restored.length} files, deleted ${r.deleted.length} (${of}).`,
-    ...r.restored.map((p) => `  restore ${printable(p)}`),
-    ...r.deleted.map((p) => `  delete  ${printable(p)}`),
-    ...(r.conflicts.length === 0
-      ? []
-      : [
-          `${r.forced ? 'Overwrote' : 'In conflict'} (changed by another session or a person after ${session}):`,
-          ...(r.forced ? overwritten : r.conflicts).map((p) => `  ${printable(p)}`),
-        ]),
-    ...(r.leftAlone.length === 0
-      ? []
-      : [
-          'Left alone (ignored now, skipped, or something else stands there):',
-          ...r.leftAlone.map((p) => `  ${printable(p)}`),
-        ]),
-    ...undo,
-  ];
-  return { json: r, human: () => lines.join('\n') };
-}
 
 const revert = defineCommand({
   name: 'checkpoint revert',
   usage: 'checkpoint revert HASH [PATH...]',
   summary: 'Put back the given (default: all changed) files as they were at checkpoint HASH.',
-  description: `PATHs are relative to the workspace (-C). A safety checkpoint is taken first; "checkpoint restore SAFETY" undoes it. ${HASH_FORMS}`,
+  description: `PATHs are relative to the workspace (-C); the workspace itself means every changed file. In a PATH, \\udcNN (NN from 80 to ff) stands for a byte of a name that is not UTF-8, as --json output writes it. A safety checkpoint is taken first; "checkpoint restore SAFETY" undoes it. ${HASH_FORMS}`,
   options: {},
   positionals: { required: ['HASH'], rest: 'PATH' },
   examples: ['checkpoint revert latest src/app.ts'],
@@ -284,18 +251,16 @@ const revert = defineCommand({
     const hash = await resolveCheckpoint(cp, name);
     // Like git -C, paths are taken relative to the -C directory.
     const result = paths.length
-      ? await cp.revert(
-          hash,
-          paths.map((p) => resolve(ctx.workspace, p)),
-        )
+      ? await cp.revert(hash, await Promise.all(paths.map((p) => pathArgument(resolve(ctx.workspace, p)))))
       : await cp.revert(hash);
     return {
       json: result,
       human: () =>
         [
           `Reverted ${result.reverted.length} files, deleted ${result.deleted.length}.`,
-          ...result.reverted.map((p) => `  reverted ${printable(p)}`),
-          ...result.deleted.map((p) => `  deleted  ${printable(p)}`),
+          ...result.reverted.map((p) => `  reverted ${pathText(p)}`),
+          ...result.deleted.map((p) => `  deleted  ${pathText(p)}`),
+          ...leftAloneLines(result.leftAlone),
           `Undo with: ${PROGRAM} checkpoint restore ${result.safety}`,
         ].join('\n'),
     };
@@ -393,12 +358,6 @@ const status = defineCommand({
     };
   },
 });
-
-/** An upkeep failure in words (the checkpoint itself was recorded). */
-function upkeepText(error: unknown): string {
-  const why = error instanceof Error ? error.message : String(error);
-  return `the checkpoint was recorded, but packing or pruning the store failed: ${why}`;
-}
 
 export const CHECKPOINT_COMMANDS: Command[] = [
   track,
