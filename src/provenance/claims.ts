@@ -10,6 +10,7 @@ import { diffTreePairs, diffTreePairsPicked, type CommitNode } from '../git/prov
 import type { Repo } from '../git/repo.js';
 import type { Iteration, RunChain } from './candidates.js';
 import { changeId } from './change-id.js';
+import { enoughBlocks } from './evidence.js';
 import { addedLines, applyHunks, type FileState } from './lines.js';
 import type { TreeState } from './replay.js';
 
@@ -223,7 +224,8 @@ export async function patchIdClaims(
 
 /**
  * What is left: the lines of the run's newest version of the file carried onto the commit's version
- * by git's diff between the two; lines the diff keeps keep their iteration, the rest have none.
+ * by git's diff between the two; lines the diff keeps keep their iteration, the rest have none, and
+ * so have kept lines in a block too small to say where it came from (enoughBlocks).
  */
 export async function lineClaims(
   repo: Repo,
@@ -272,7 +274,10 @@ export async function lineClaims(
     if (change === undefined && name !== path) continue;
     const lines = v.state.origins;
     const carried = change === undefined ? lines : applyHunks(lines, change.hunks, null);
-    const origins = f.added.map((n) => carried[n - 1] ?? null);
+    const origins = enoughBlocks(
+      f,
+      f.added.map((n) => carried[n - 1] ?? null),
+    );
     if (origins.some((o) => o !== null))
       f.claims.push({
         runId: r.chain.runId,

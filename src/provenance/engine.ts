@@ -18,6 +18,7 @@ import {
   type RunReplay,
   wipCommits,
 } from './claims.js';
+import { dropUnbacked, isWeak } from './evidence.js';
 import { addedLines } from './lines.js';
 import { replayRun } from './replay.js';
 
@@ -79,13 +80,43 @@ export async function linkCommits(
   await patchIdClaims(repo, links, replays, paths, brought);
   await lineClaims(repo, links, replays, paths);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
-  for (const link of links)
-    for (const f of link.files) {
-      const had = brought.get(link.node.commit) as Set<string>;
+  for (const link of links) {
+    const had = brought.get(link.node.commit) as Set<string>;
+    for (const f of link.files)
       f.claims = f.claims.filter((c) => mayClaim(byRun.get(c.runId) as RunChain, f.file, had));
+    if (only === undefined) dropUnbacked(link, byRun);
+  }
+  if (only !== undefined) await backFromWhole(repo, links, chains, only.keep, known);
+  for (const link of links)
+    for (const f of link.files)
       f.claims.sort((a, b) => STRENGTH[b.method] - STRENGTH[a.method] || cmp(a.runId, b.runId));
-    }
   return links;
+}
+
+/**
+ * Whether a weak claim stands depends on the commit's other files (dropUnbacked), which a link
+ * restricted to some paths (`trace`) does not hold: the commits with one are linked again whole,
+ * and their files take the whole link's claims, which are the anchor's.
+ */
+async function backFromWhole(
+  repo: Repo,
+  links: CommitLinks[],
+  chains: readonly RunChain[],
+  keep: (commit: string, path: string) => boolean,
+  known: ReadonlyMap<string, CommitNode>,
+): Promise<void> {
+  const pending = links.filter((l) => l.files.some((f) => f.claims.some((c) => isWeak(c, f))));
+  if (pending.length === 0) return;
+  const whole = await linkCommits(
+    repo,
+    pending.map((l) => l.node),
+    chains,
+    undefined,
+    known,
+  );
+  pending.forEach((l, i) => {
+    l.files = (whole[i]?.files ?? []).filter((f) => keep(l.node.commit, f.file.entry.path));
+  });
 }
 
 /**

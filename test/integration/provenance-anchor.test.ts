@@ -91,7 +91,8 @@ describe('anchor', () => {
   });
 
   it("a commit that lands the run's change and renames the file falls back to lines under the new name", async () => {
-    const s = await run([{ 'g.txt': lines('g', 10).replace('g 3\n', 'g 3 agent\n') }], {
+    // A line long enough to say where it came from (a block of 20 letters and digits, as git blame asks).
+    const s = await run([{ 'g.txt': lines('g', 10).replace('g 3\n', 'g 3 written by the agent run\n') }], {
       base: { 'g.txt': lines('g', 10) },
     });
     git(s.dir, ['checkout', 'agent-run-a', '--', 'g.txt']);
@@ -135,9 +136,11 @@ describe('anchor', () => {
   });
 
   it("a person's edits and a new file after the run: lines, and none", async () => {
-    const s = await run([{ 'a.txt': lines('a', 6) }]);
+    // Lines that carry enough to say where they came from (20 letters and digits a block, as git blame asks).
+    const agent = lines('the agent wrote line', 6);
+    const s = await run([{ 'a.txt': agent }]);
     git(s.dir, ['checkout', '-q', 'agent-run-a']);
-    writeFiles(s.dir, { 'a.txt': lines('a', 6).replace('a 3\n', 'person\n'), 'p.txt': 'mine\n' });
+    writeFiles(s.dir, { 'a.txt': agent.replace('the agent wrote line 3\n', 'person\n'), 'p.txt': 'mine\n' });
     commitAll(s.dir, 'person');
     git(s.dir, ['checkout', '-q', 'main']);
     const c = squash(s.dir, 'agent-run-a');

@@ -187,3 +187,42 @@ describe('a file only the WIP before commit changed', () => {
     expect(origins(await computeTrace(s.src, s.repo, 'w.txt'))).toEqual([[1, 1, null]]);
   });
 });
+
+describe("a person's own code that looks like an unmerged run's", () => {
+  const base = lines('l', 10);
+  const agent = {
+    'f.py': insert(base, 5, 'if (x) {', '  doAgentThing();', '}'),
+    '.gitignore': 'node_modules/\n',
+  };
+
+  it('is not the run’s: braces around the person’s line (lines), a short .gitignore (blob)', async () => {
+    const s = await run([agent], { base: { 'f.py': base } });
+    writeFiles(s.dir, {
+      'f.py': insert(base, 5, 'if (x) {', '  personCode();', '}'),
+      '.gitignore': 'node_modules/\n',
+    });
+    const anchor = await computeAnchor(s.src, s.repo, commitAll(s.dir, 'the person’s own code'));
+    expect(summary(anchor)).toEqual([
+      ['.gitignore', 'none', 0, []],
+      ['f.py', 'none', 0, []],
+    ]);
+    expect(origins(await computeTrace(s.src, s.repo, 'f.py', { range: { start: 6, end: 8 } }))).toEqual([
+      [6, 8, null],
+    ]);
+    expect(origins(await computeTrace(s.src, s.repo, '.gitignore'))).toEqual([[1, 1, null]]);
+  });
+
+  it('the run’s own short files squashed onto a main that moved are still the run’s, in anchor and trace', async () => {
+    const s = await run([agent], { base: { 'f.py': base } });
+    writeFiles(s.dir, { 'm.txt': 'main moved\n' });
+    commitAll(s.dir, 'main moved');
+    git(s.dir, ['merge', '--squash', '-q', 'agent-run-a']);
+    const anchor = await computeAnchor(s.src, s.repo, commitAll(s.dir, 'squash'));
+    // Each file says little, but together they are the whole of iteration 1's change.
+    expect(summary(anchor)).toEqual([
+      ['.gitignore', 'blob', 1, ['run-a#1']],
+      ['f.py', 'blob', 3, ['run-a#1']],
+    ]);
+    expect(origins(await computeTrace(s.src, s.repo, '.gitignore'))).toEqual([[1, 1, 'run-a#1']]);
+  });
+});
