@@ -31,7 +31,9 @@ afterAll(async () => {
 
 describe('report --anchor', () => {
   it('per file: coverage, method, iterations and gates, the lines no run wrote; inert and offline', async () => {
-    const s = await recordRun([{ 'a.txt': lines('a', 3) }, { 'a.txt': lines('a', 5), [HOSTILE]: 'x\n' }]);
+    // Lines that say enough to be matched by content (20 letters and digits a block, as git blame asks).
+    const agent = (n: number) => lines('the agent wrote line', n);
+    const s = await recordRun([{ 'a.txt': agent(3) }, { 'a.txt': agent(5), [HOSTILE]: 'x\n' }]);
     try {
       const m = {
         dir: s.dir,
@@ -43,7 +45,7 @@ describe('report --anchor', () => {
       await recordVerdict(m, 'run-a', 2, 'test', { verdict: 'pass' });
       git(s.dir, ['merge', '--squash', '-q', 'agent-run-a']);
       // A person edits the squash before committing it: two lines of a.txt and a new file.
-      writeFiles(s.dir, { 'a.txt': `${lines('a', 5)}person 1\nperson 2\n`, 'human.md': 'mine\n' });
+      writeFiles(s.dir, { 'a.txt': `${agent(5)}person 1\nperson 2\n`, 'human.md': 'mine\n' });
       const commit = commitAll(s.dir, 'squash with edits');
       await s.src.anchors.save(await computeAnchor(s.src, s.repo, commit));
       const report = await buildAnchorReport(s.src, s.repo, 'HEAD');
