@@ -72,11 +72,13 @@ async function sweepRegistered(repo: Repo): Promise<string[]> {
   for (const name of await readdir(admin).catch(() => [] as string[])) {
     if (!PICK_NAME.test(name)) continue;
     const gitFile = (await readFile(join(admin, name, 'gitdir'), 'utf8').catch(() => '')).trim();
-    const path = dirname(gitFile);
-    if (gitFile === '' || basename(path) !== name || basename(dirname(path)) !== name) continue;
+    // A pick killed inside `worktree add` may leave the admin dir without its gitdir file: its
+    // checkout is then where this process would have made it, and its lock must say it is dead.
+    const path = gitFile === '' ? join(tmpdir(), name, name) : dirname(gitFile);
+    if (basename(path) !== name || basename(dirname(path)) !== name) continue;
     const dir = dirname(path);
     const owner = await readOwner(`${dir}.lock`);
-    if (owner !== null && !isProvablyDead(owner)) continue;
+    if (owner === null ? gitFile === '' : !isProvablyDead(owner)) continue;
     await removeWorktree(repo, dir, path, true);
     await rm(`${dir}.lock`, { force: true }).catch(() => undefined);
     removed.push(path);

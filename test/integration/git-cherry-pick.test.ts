@@ -228,4 +228,25 @@ describe('cherryPick', () => {
     expect(existsSync(join(dir, '.git', 'worktrees', 'agentgate-pick-Gone01'))).toBe(false);
     expect(existsSync(`${temp}.lock`)).toBe(false);
   });
+
+  it('sweeps a pick killed inside `worktree add`: a registration without its gitdir file, whose lock names a dead owner', async () => {
+    const { dir, add } = pickRepo();
+    const name = 'agentgate-pick-Half01';
+    const temp = join(tmpdir(), name);
+    mkdirSync(join(temp, name), { recursive: true });
+    const owner = { pid: await deadPid(), hostname: hostname(), createdAt: '', token: 'd'.repeat(24) };
+    writeFileSync(`${temp}.lock`, JSON.stringify(owner));
+    // What git has written when it is killed early: the admin dir and its "initializing" lock.
+    const admin = join(dir, '.git', 'worktrees', name);
+    mkdirSync(admin, { recursive: true });
+    writeFileSync(join(admin, 'locked'), 'initializing');
+    // The same without a lock of ours: a live pick of a process whose temp directory is elsewhere.
+    const other = join(dir, '.git', 'worktrees', 'agentgate-pick-Other1');
+    mkdirSync(other);
+    await cherryPick(await openRepo(dir), add, { onto: 'release' });
+    expect(existsSync(admin)).toBe(false);
+    expect(existsSync(temp)).toBe(false);
+    expect(existsSync(`${temp}.lock`)).toBe(false);
+    expect(existsSync(other)).toBe(true);
+  });
 });
