@@ -84,6 +84,8 @@ export class Gates implements GateContext {
     target: { id: string } | { runId: string } | { all: true },
     opts: GateVerifyOptions = {},
   ): Promise<VerifyReport> {
+    // A required gate's name is checked as `gate --name` checks it: a typo is INVALID_ID, not a failed check.
+    for (const name of opts.requireGates ?? []) assertSafeId(name, 'gate name');
     const report = await this.snapshotter.verify(target);
     const checks = [...report.checks];
     let runIds: string[];

@@ -100,7 +100,7 @@ export class GateRecords {
             : verdictContradiction(g);
         if (why !== null)
           throw new StoreCorruptError(
-            `gate verdict ${g.id} of run ${g.runId} ${why}; nothing was published. "verify --run ${g.runId}" shows it`,
+            `gate verdict ${g.id} of run ${g.runId}: ${why}; nothing was published. "verify --run ${g.runId}" shows it`,
             { details: { runId: g.runId, id: g.id } },
           );
       });

@@ -237,6 +237,12 @@ describe('agentgate-snapshot gate (the built CLI)', () => {
     );
     expect(cli('verify', '--run', 'r1', '--require-gate', 'test', '--require-gate', 'lint').status).toBe(3);
     expect(cli('verify', '--require-gate', 'test').status).toBe(2);
+    // A name no gate can have is a typo, not a gate that did not pass.
+    for (const name of ['', 'a b/../c']) {
+      const typo = cli('verify', '--run', 'r1', '--require-gate', name, '--json');
+      expect(typo.status).toBe(1);
+      expect(typo.json()).toMatchObject({ error: { code: 'INVALID_ID' } });
+    }
   });
 
   it('gate --help and gate list with nothing recorded', () => {
