@@ -76,7 +76,7 @@ async function assertNotInterrupted(core: SnapshotterCore, runId: string, holder
   const iteration = /^iterate \S+ (\d+)$/.exec(holder.purpose)?.[1];
   const which = iteration === undefined ? 'N (the iteration it was capturing)' : iteration;
   throw new IterationInterruptedError(
-    `an iterate of run ${runId}${iteration === undefined ? '' : ` (iteration ${iteration})`}, process ${holder.pid}, was killed after recording its before state (${before.capturedAt}) and before its snapshot; its agent's work is uncommitted in the workspace, and its agent may still run. Once no agent runs, finish that iteration with "after --run ${runId} --iteration ${which}" (with the same --task and --gate), then iterate the next one`,
+    `an iterate of run ${runId}${iteration === undefined ? '' : ` (iteration ${iteration})`}, process ${holder.pid}, was killed after recording its before state (${before.capturedAt}) and before its snapshot; what its agent did is not committed (it is in the workspace unless you removed it), and its agent may still run. Once no agent runs, finish that iteration with "after --run ${runId} --iteration ${which}" (with the same --task and --gate), then iterate the next one`,
     { details: { runId, iteration: iteration === undefined ? null : Number(iteration), holder } },
   );
 }
