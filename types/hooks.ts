@@ -26,7 +26,8 @@ export type ClaudeCodeEvent = z.infer<typeof ClaudeCodeEvent>;
 /**
  * What one hook run did: `recorded` a checkpoint; `ignored` an event we do not checkpoint or an
  * empty input; `invalid` input; `skipped` the checkpoint when the time budget ran out; `failed`
- * with an error `code`. A hook never fails its agent whatever the status.
+ * with an error `code` (a `recorded` one carries `STORE_RECOVERED` when a damaged store was set
+ * aside first). A hook never fails its agent whatever the status.
  */
 export const HookOutcome = deferred(() =>
   z.object({

@@ -38,6 +38,7 @@ import type {
 import type { StoreLocation } from './project-id.js';
 import { restoreTo, revertPatches, revertToCheckpoint } from './restore.js';
 import { assertRetention, badPruneAge, DEFAULT_PRUNE_AGE } from './retention.js';
+import { damageBehind, setAside } from './recovery.js';
 import { CheckpointStore } from './store.js';
 import { commitBytes, dropBudget, readBudget, saveBudget, uncountedBound } from './budget-count.js';
 import { restoreSession, type SessionRestoreOptions } from './session-restore.js';
@@ -212,13 +213,22 @@ export class Checkpoints {
         await dropBudget(store.location);
       else await saveBudget(store.location, t.commit, withCommit);
     };
-    const upkeepError = await upkeep().then(
-      () => undefined,
-      async (error: unknown) => {
-        await dropBudget(store.location).catch(() => undefined);
-        return error;
-      },
-    );
+    // A broken checkpoint ref shows first here when the track read only the markers (recovery.ts).
+    const upkeepError = await upkeep()
+      .catch(async (error: unknown) => {
+        const damage = await damageBehind(store.repo, store.location, error);
+        if (damage === null) throw error;
+        const done = await setAside(store.location, damage);
+        store.recovered = store.recovered === null ? done : `${store.recovered}; ${done}`;
+        return upkeep();
+      })
+      .then(
+        () => undefined,
+        async (error: unknown) => {
+          await dropBudget(store.location).catch(() => undefined);
+          return error;
+        },
+      );
     return {
       hash: t.hash,
       ref: t.ref,
@@ -279,11 +289,12 @@ export class Checkpoints {
     const upkeep = await readUpkeep(store.location);
     const base = { workspace: this.workspace, budgetBytes: store.maxStoreBytes, ...upkeep };
     if (!(await store.exists())) return { ...base, storeBytes: 0, checkpoints: 0, looseObjects: 0, packs: 0 };
+    const checkpoints = (await this.list()).length;
     const counts = await countObjects(store.repo);
     return {
       ...base,
       storeBytes: await storeBytes(store.repo, counts),
-      checkpoints: (await this.list()).length,
+      checkpoints,
       looseObjects: counts.loose,
       packs: counts.packs,
     };
@@ -352,7 +363,7 @@ export class Checkpoints {
   /** Recorded checkpoints, newest first. */
   async list(): Promise<CheckpointEntry[]> {
     if (!(await this.store.exists())) return [];
-    const records = await listRefRecords(this.store.repo, [CHECKPOINT_REF_PREFIX]);
+    const records = await this.store.reading(() => listRefRecords(this.store.repo, [CHECKPOINT_REF_PREFIX]));
     return records.map(entryOf);
   }
 
@@ -360,7 +371,9 @@ export class Checkpoints {
   async markers(): Promise<CheckpointMarkers> {
     const none: CheckpointMarkers = { baseline: null, latest: null, safety: null };
     if (!(await this.store.exists())) return none;
-    const records = await listRefRecords(this.store.repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+    const records = await this.store.reading(() =>
+      listRefRecords(this.store.repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]),
+    );
     const find = (meta: string): CheckpointEntry | null => {
       const marker = records.find((r) => r.ref === meta);
       if (marker === undefined) return null;

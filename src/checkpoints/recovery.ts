@@ -1,9 +1,11 @@
-import { lstat, mkdir, rename } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, readFile, rename } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { StoreCorruptError } from '../errors.js';
+import { AgentgateError, StoreCorruptError } from '../errors.js';
+import { writeFileAtomic } from '../fs/atomic.js';
 import { randomHex } from '../fs/random.js';
-import { repoDamage, type RepoDamage } from '../git/checkpoint-health.js';
-import { BASELINE_REF, LATEST_REF, SAFETY_REF } from './message.js';
+import { parsePackedRefs, refsWithoutObject, repoDamage, type RepoDamage } from '../git/checkpoint-health.js';
+import type { GitOptions } from '../git/runner.js';
+import { BASELINE_REF, CHECKPOINT_REF_PREFIX, LATEST_REF, META_REF_PREFIX, SAFETY_REF } from './message.js';
 import type { StoreLocation } from './project-id.js';
 
 /**
@@ -21,15 +23,47 @@ const MARKERS = [LATEST_REF, BASELINE_REF, SAFETY_REF];
 /** What is damaged in the store at `location`; null when nothing is. */
 export async function findDamage(location: StoreLocation): Promise<RepoDamage | null> {
   const damage = await repoDamage(location.gitDir, MARKERS);
-  return damage.unusable === null && damage.brokenRefs.length === 0 ? null : damage;
+  return isDamage(damage) ? damage : null;
+}
+
+function isDamage(damage: RepoDamage): boolean {
+  return damage.unusable !== null || damage.brokenRefs.length > 0 || damage.garbledPacked.length > 0;
+}
+
+/** git's words for a ref it cannot follow or a packed-refs it cannot read (LC_ALL=C). */
+const REF_FAILURE =
+  /missing object|does not point to a valid object|bad object|unexpected line in .*packed-refs|broken ref|unable to read|corrupt/i;
+
+/**
+ * The damage behind a failed git call, when a damaged ref explains it: a ref of ours naming an
+ * object that is gone (asked of git only now), or what the files show. Null when the failure is
+ * not of that kind, or nothing is damaged: the caller throws the failure itself.
+ */
+export async function damageBehind(
+  repo: GitOptions,
+  location: StoreLocation,
+  error: unknown,
+): Promise<RepoDamage | null> {
+  if (!(error instanceof AgentgateError) || error.code !== 'GIT_FAILED') return null;
+  if (!REF_FAILURE.test(`${error.message}\n${String(error.details.stderr ?? '')}`)) return null;
+  const found = await findDamage(location);
+  if (found !== null) return found;
+  const missing = await refsWithoutObject(repo, location.gitDir, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+  return missing.length === 0 ? null : { unusable: null, brokenRefs: missing, garbledPacked: [] };
 }
 
 function what(damage: RepoDamage): string {
-  return damage.unusable ?? `its marker ${damage.brokenRefs.map(markerName).join(', ')} holds no checkpoint`;
+  if (damage.unusable !== null) return damage.unusable;
+  const parts = [];
+  if (damage.garbledPacked.length > 0) parts.push('its packed-refs file has lines git cannot read');
+  if (damage.brokenRefs.length > 0)
+    parts.push(`its ref ${damage.brokenRefs.map(refName).join(', ')} names no checkpoint`);
+  return parts.join(', and ');
 }
 
-function markerName(ref: string): string {
-  return ref.slice(ref.lastIndexOf('/') + 1);
+/** A marker by its name (latest), any other ref whole. */
+function refName(ref: string): string {
+  return ref.startsWith(META_REF_PREFIX) ? ref.slice(META_REF_PREFIX.length) : ref;
 }
 
 /** The failure of a command other than track on a damaged store, with the way out. */
@@ -58,6 +92,7 @@ export async function setAside(location: StoreLocation, damage: RepoDamage): Pro
     location.dir,
     `damaged-${new Date().toISOString().replace(/[-:.]/g, '')}-${randomHex(3)}`,
   );
+  if (damage.unusable === null) await dropPacked(location, damage, aside);
   for (const part of parts) {
     if ((await lstat(part).catch(() => null)) === null) continue;
     const to = join(aside, relative(location.dir, part));
@@ -69,4 +104,29 @@ export async function setAside(location: StoreLocation, damage: RepoDamage): Pro
       ? 'its checkpoints are kept'
       : 'a new store was started (the checkpoints of the old one could not be read)';
   return `the checkpoint store ${location.dir} was damaged (${what(damage)}): the damaged part was moved to ${aside} and ${next}`;
+}
+
+/**
+ * Rewrites packed-refs without its garbled lines and the broken refs' lines (with their peeled
+ * lines), when it has any; the whole file as it was goes aside first.
+ */
+async function dropPacked(location: StoreLocation, damage: RepoDamage, aside: string): Promise<void> {
+  const file = join(location.gitDir, 'packed-refs');
+  const text = await readFile(file, 'utf8').catch(() => null);
+  if (text === null) return;
+  const { refs, garbled } = parsePackedRefs(text);
+  const broken = damage.brokenRefs.filter((ref) => refs.has(ref));
+  if (garbled.length === 0 && broken.length === 0) return;
+  const dropped = new Set([...garbled, ...broken.map((ref) => `${refs.get(ref) as string} ${ref}`)]);
+  const kept: string[] = [];
+  let dropping = false;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('^') && dropping) continue;
+    dropping = dropped.has(line);
+    if (!dropping) kept.push(line);
+  }
+  const to = join(aside, relative(location.dir, file));
+  await mkdir(dirname(to), { recursive: true });
+  await copyFile(file, to);
+  await writeFileAtomic(file, kept.join('\n'));
 }

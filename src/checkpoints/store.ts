@@ -44,7 +44,7 @@ import type { Plan } from './plan.js';
 import { existingStore, locateStore, storeAbove, storeOf, type StoreLocation } from './project-id.js';
 import { readCachedAnswers, saveAnswers } from './probe-cache.js';
 import { recordCheckpoint } from './record.js';
-import { corruptError, findDamage, setAside } from './recovery.js';
+import { corruptError, damageBehind, findDamage, setAside } from './recovery.js';
 import type { Skip } from './skip-rules.js';
 import { repairOnAcquire } from './upkeep.js';
 import { toAbsolute, toGitPath } from './workspace-paths.js';
@@ -192,7 +192,15 @@ export class CheckpointStore {
           recovered ? dropBudget(this.location) : undefined,
         ]);
         await this.ensureStore(track);
-        return fn();
+        return fn().catch(async (error: unknown) => {
+          // A ref naming an object that is gone shows only when git follows it (recovery.ts).
+          const damage = await damageBehind(this.repo, this.location, error);
+          if (damage === null) throw error;
+          if (!track) throw corruptError(this.location, damage);
+          this.recovered = await setAside(this.location, damage);
+          this.baselineKnown = false;
+          return fn();
+        });
       });
     if (track) return run();
     // Checked before the lock, whose file would make the store's directory.
@@ -208,6 +216,16 @@ export class CheckpointStore {
     const damage = await findDamage(this.location);
     if (damage !== null) throw corruptError(this.location, damage);
     return true;
+  }
+
+  /** A read outside the lock: a git failure that a damaged ref explains is STORE_CORRUPT (recovery.ts). */
+  async reading<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      const damage = await damageBehind(this.repo, this.location, error);
+      throw damage === null ? error : corruptError(this.location, damage);
+    }
   }
 
   /**

@@ -138,9 +138,12 @@ async function checkpointFor(event: AgentEvent, opts: AgentHookOptions): Promise
     t.skipped.length > 0 ? `${t.skipped.length} files skipped` : null,
     t.upkeepError === undefined ? null : `store upkeep failed (${errorText(t.upkeepError)})`,
   ];
+  // A recovered store lost what was damaged: said in the log and (its code set) on stderr.
+  const recovered = t.recovered === undefined ? '' : `; STORE_RECOVERED: ${t.recovered}`;
   return {
     status: 'recorded',
-    message: `${parts.filter((p) => p !== null).join(', ')} in ${event.workspace}`,
+    message: `${parts.filter((p) => p !== null).join(', ')} in ${event.workspace}${recovered}`,
+    ...(t.recovered === undefined ? {} : { code: 'STORE_RECOVERED' }),
     hash: t.hash,
     ...(t.prompt === undefined ? {} : { prompt: t.prompt }),
   };

@@ -70,7 +70,13 @@ describe('a store whose git dir is gone', () => {
       hook_event_name: 'UserPromptSubmit',
       prompt: 'p',
     });
-    expect(runCli(['hook', 'claude-code'], { input: event, env }).status).toBe(0);
+    const hook = runCli(['hook', 'claude-code'], { input: event, env });
+    expect(hook.status).toBe(0);
+    // The hook says what it did to the store and where the damaged part went: stderr and the log.
+    expect(hook.stderr).toMatch(/STORE_RECOVERED.*damaged-/);
+    expect(readFileSync(join(home, 'logs', 'hooks.log'), 'utf8')).toMatch(
+      /recorded: .*STORE_RECOVERED.*damaged-/,
+    );
     const list = runCli(['checkpoint', 'list', '--json', '-C', ws], { env });
     expect(list.status).toBe(0);
     expect((list.json() as Array<{ session?: string }>).map((e) => e.session)).toEqual(['s1']);
@@ -155,5 +161,83 @@ describe('a store.json that is missing', () => {
     expect(missing.status).toBe(1);
     expect(missing.stderr).toContain('CHECKPOINT_NOT_FOUND');
     expect(existsSync(metaFile)).toBe(false);
+  });
+});
+
+describe('a ref naming an object that is gone', () => {
+  const NO_OBJECT = '1234567890123456789012345678901234567890';
+
+  it('a marker whose object was lost (a power loss after the ref was written): STORE_CORRUPT for reads, track recovers', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const cp = await openCheckpoints(ws);
+    const a = await cp.track('A');
+    writeFiles(ws, { 'a.txt': 'two\n' });
+    await cp.track('B');
+    const latest = join(cp.location.gitDir, 'refs', 'checkpoints-meta', 'latest');
+    const oid = readFileSync(latest, 'utf8').trim();
+    rmSync(join(cp.location.gitDir, 'objects', oid.slice(0, 2), oid.slice(2)));
+
+    await expectCode(cp.list(), 'STORE_CORRUPT');
+    await expectCode(cp.status(), 'STORE_CORRUPT');
+    await expectCode(cp.markers(), 'STORE_CORRUPT');
+    await expectCode(cp.restore(a.hash), 'STORE_CORRUPT');
+    expect(setAside(cp.location.dir)).toEqual([]);
+
+    writeFiles(ws, { 'a.txt': 'three\n' });
+    const c = await cp.track('C');
+    expect(c.recovered).toMatch(/latest/);
+    expect(c.upkeepError).toBeUndefined();
+    expect(setAside(cp.location.dir)).toHaveLength(1);
+    // B's commit is gone with its object: its ref was set aside too.
+    expect((await cp.list()).map((e) => e.label)).toEqual(['C', 'A']);
+    expect((await cp.markers()).latest?.hash).toBe(c.hash);
+    await cp.restore(a.hash);
+    expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('one\n');
+  });
+
+  it('a well-formed id of no object, in a marker or a checkpoint ref', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const cp = await openCheckpoints(ws);
+    await cp.track('A');
+    writeFileSync(join(cp.location.gitDir, 'refs', 'checkpoints-meta', 'baseline'), `${NO_OBJECT}\n`);
+    await expectCode(cp.markers(), 'STORE_CORRUPT');
+    const b = await cp.track('B');
+    expect(b.recovered).toMatch(/baseline/);
+    expect((await cp.markers()).baseline).not.toBeNull();
+
+    writeFileSync(join(cp.location.gitDir, 'refs', 'checkpoints', NO_OBJECT), `${NO_OBJECT}\n`);
+    await expectCode(cp.list(), 'STORE_CORRUPT');
+    writeFiles(ws, { 'a.txt': 'two\n' });
+    const c = await cp.track('C');
+    expect(c.recovered).toMatch(/refs\/checkpoints\//);
+    expect(c.upkeepError).toBeUndefined();
+    expect((await cp.list()).map((e) => e.label)).toEqual(['C', 'B', 'A']);
+  });
+});
+
+describe('a garbled line in packed-refs (markers live there after gc)', () => {
+  it('is STORE_CORRUPT for reads; track drops the line, keeps the rest aside and goes on', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const cp = await openCheckpoints(ws);
+    const a = await cp.track('A');
+    writeFiles(ws, { 'a.txt': 'two\n' });
+    await cp.track('B');
+    await cp.gc();
+    const packed = join(cp.location.gitDir, 'packed-refs');
+    const text = readFileSync(packed, 'utf8');
+    expect(text).toMatch(/ refs\/checkpoints-meta\/latest$/m);
+    writeFileSync(packed, text.replace(/^[0-9a-f]+ (refs\/checkpoints-meta\/latest)$/m, 'zzzz $1'));
+
+    await expectCode(cp.list(), 'STORE_CORRUPT');
+    await expectCode(cp.markers(), 'STORE_CORRUPT');
+    await expectCode(cp.diff(a.hash), 'STORE_CORRUPT');
+
+    writeFiles(ws, { 'a.txt': 'three\n' });
+    const c = await cp.track('C');
+    expect(c.recovered).toMatch(/packed-refs/);
+    const [aside] = setAside(cp.location.dir);
+    expect(readFileSync(join(cp.location.dir, aside ?? '', 'git', 'packed-refs'), 'utf8')).toContain('zzzz');
+    expect((await cp.list()).map((e) => e.label)).toEqual(['C', 'B', 'A']);
+    expect((await cp.markers()).latest?.hash).toBe(c.hash);
   });
 });

@@ -72,6 +72,7 @@ function agentCommand(agent: HookAgent): Command {
       // The last word on "within hooks.timeoutMs": whatever still runs then (a file system that never
       // answers: Node's recursive mkdir spins for ever under /proc) is left, the agent gets its answer.
       // It is logged too, unless the log cannot be written at once (it may be on that file system).
+      const seen: { event?: string; session?: string } = {};
       setTimeout(
         () => {
           const message = `not done within hooks.timeoutMs (${budget} ms)`;
@@ -81,7 +82,7 @@ function agentCommand(agent: HookAgent): Command {
           setTimeout(exit, HARD_STOP_GRACE_MS);
           logOutcome(
             ctx.settings.home,
-            { agent },
+            { agent, ...seen },
             { status: 'skipped', message: `${message}: left unfinished` },
           ).then(exit, exit);
         },
@@ -95,6 +96,7 @@ function agentCommand(agent: HookAgent): Command {
         // Reading and parsing the event count against the budget too.
         deadline: started + budget,
         event,
+        seen,
       });
       report(outcome);
       // Not through process.stdout: making its stream costs more than the few bytes (stdout.ts).
@@ -109,7 +111,8 @@ const HARD_STOP_GRACE_MS = 100;
 
 /** Problems go to stderr (agents show a hook's stderr to the user, not to the model). */
 function report(outcome: HookOutcome): void {
-  if (outcome.status === 'recorded' || outcome.status === 'ignored') return;
+  // A recorded outcome with a code (STORE_RECOVERED) has something to say.
+  if ((outcome.status === 'recorded' && outcome.code === undefined) || outcome.status === 'ignored') return;
   process.stderr.write(`${PROGRAM} hook: ${outcome.status}: ${printable(outcome.message)}\n`);
 }
 
