@@ -148,12 +148,13 @@ async function patchSubject(s: Snapshot): Promise<Subject | null> {
 
 /**
  * What git and the records say here of the commit a statement of `attest --commit` names: its tree
- * (null: the commit is not in this repository) and the iteration whose after tree that is, the one
- * `attest --commit` picks (null: none). The CLI makes it from provenance (`gatedIteration`).
+ * (null: the commit is not in this repository) and every iteration whose after tree that is, best
+ * first as `attest --commit` ranks them (empty: none). The CLI makes it from provenance
+ * (`gatedIterations`).
  */
 export interface CommitLink {
   tree: string | null;
-  match: { runId: string; iteration: number; afterSha: string } | null;
+  matches: Array<{ runId: string; iteration: number; afterSha: string }>;
 }
 export type CommitLinker = (commit: string) => Promise<CommitLink>;
 
@@ -252,8 +253,10 @@ function commitOf(statement: Statement): string | null {
 }
 
 /**
- * A commit statement: its digest is the commit it names, the commit's tree is an iteration's after
- * tree here (the one `attest --commit` picks now), and its predicate is that iteration's verdicts.
+ * A commit statement: its digest is the commit it names, the commit's tree is the after tree here of
+ * the iteration its verdicts name (of the one `attest --commit` picks now when they name none of
+ * those), and its predicate is that iteration's verdicts. Another run recorded later on the same
+ * tree does not change which iteration is checked.
  */
 async function commitChecks(
   src: AttestSources,
@@ -276,8 +279,8 @@ async function commitChecks(
     return { runId: null, checks };
   }
   const here = link === undefined ? null : await link(commit);
-  const match = here?.match ?? null;
-  if (here === null || here.tree === null || match === null) {
+  const match = here === null ? undefined : namedMatch(statement.predicate, here.matches);
+  if (here === null || here.tree === null || match === undefined) {
     checks.push({ check, ok: false, detail: unlinked(here) });
     return { runId: null, checks };
   }
@@ -294,6 +297,19 @@ async function commitChecks(
   if (statement.predicate.setAside !== undefined)
     checks.push({ check: 'set aside', ok: false, detail: 'a commit statement sets no iteration aside' });
   return { runId, checks };
+}
+
+/** The match the statement's verdicts all name, or else the first (what `attest --commit` picks). */
+function namedMatch(
+  predicate: TestResultPredicate,
+  matches: CommitLink['matches'],
+): CommitLink['matches'][number] | undefined {
+  const named = new Set(
+    predicate.configuration.map((c) => `${c.annotations.runId}\0${c.annotations.iteration}`),
+  );
+  const [only] = named;
+  const found = named.size === 1 ? matches.find((m) => `${m.runId}\0${m.iteration}` === only) : undefined;
+  return found ?? matches[0];
 }
 
 /** Why a commit statement's commit is not linked to an iteration here. */

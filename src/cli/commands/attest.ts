@@ -90,22 +90,23 @@ export async function verifyAttestation(ctx: Context, file: string, github: bool
   };
 }
 
-/** A commit statement is checked in the workspace's repository, as `attest --commit` picked its iteration. */
+/** A commit statement is checked in the workspace's repository, against the iterations whose after tree is its tree. */
 function commitLinker(ctx: Context, src: AttestSources): CommitLinker {
   return async (commit) => {
-    const [{ openRepo }, { gatedIteration }] = await Promise.all([
+    const [{ openRepo }, { gatedIterations }] = await Promise.all([
       import('../../git/repo.js'),
       import('../../provenance/attest-commit.js'),
     ]);
     const { identity, gitTimeoutMs } = ctx.settings;
     const repo = await openRepo(ctx.workspace, { identity, timeoutMs: gitTimeoutMs });
-    const { tree, match } = await gatedIteration(src, repo, commit);
+    const { tree, matches } = await gatedIterations(src, repo, commit);
     return {
       tree,
-      match:
-        match === null
-          ? null
-          : { runId: match.snapshot.runId, iteration: match.iteration, afterSha: match.after.commit },
+      matches: matches.map((m) => ({
+        runId: m.snapshot.runId,
+        iteration: m.iteration,
+        afterSha: m.after.commit,
+      })),
     };
   };
 }
