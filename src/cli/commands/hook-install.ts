@@ -81,6 +81,9 @@ const SIGN = { added: '+', updated: '~', removed: '-' } as const;
 
 function describe(r: HookInstallResult): string {
   const verb = r.action === 'install' ? 'install' : 'remove';
+  // Another home's uninstall already cut our entries: the file install created went now.
+  if (r.changes.length === 0 && r.written)
+    return `${r.agent}: removed ${r.file} (install created it; nothing was left in it)`;
   if (r.changes.length === 0 && r.leftAlone.length === 0)
     // The notes too: the file may turn the installed hooks off.
     return [

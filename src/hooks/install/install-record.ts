@@ -63,6 +63,9 @@ export function nextRecord(
   const dirs = [...new Set([...step.dirs, ...(old?.dirs ?? [])])].sort((x, y) => y.length - x.length);
   const base = { version: 1 as const, file, written: sha256(written), dirs };
   if (found === null) return { ...base, created: true };
+  // A file install created and the user since edited is still one install created: it goes on
+  // uninstall once nothing of the user's is in it (install.ts), never given back "exactly".
+  if (old?.created === true && old.written !== sha256(found)) return { ...base, created: true };
   if (old !== null && old.written === sha256(found))
     return {
       ...base,

@@ -81,20 +81,34 @@ async function apply(
     if (!dryRun && !install) await removeCreatedDirs(home, target.file);
     return { ...base, written, changes: plan.changes, leftAlone: plan.leftAlone };
   }
-  const read = await readFile(target.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+  const read = await readConfig(target.file);
+  const entryOf = install ? (event: string) => ourEntry(target, commandOf(event)) : null;
+  const plan = planOf(target, read, entryOf, dryRun);
+  let written = !dryRun && plan.changes.length > 0;
+  if (written && install) await recordAndWrite(home, target, read, plan.text as string);
+  if (!dryRun && !install) written = await giveBack(home, target, read, plan);
+  return { ...base, written, changes: plan.changes, leftAlone: [], notes: plan.notes };
+}
+
+/** The config file's text (null: none); one that is not UTF-8 is refused, since writing it back would replace its bytes. */
+async function readConfig(file: string): Promise<string | null> {
+  const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
     // A directory where the file goes, a file where a directory of its path goes: nothing to merge into.
     throw new AgentConfigInvalidError(
-      `cannot read ${target.file} (${errnoOf(error)}); move what stands there aside and run the command again`,
-      { cause: error, details: { file: target.file } },
+      `cannot read ${file} (${errnoOf(error)}); move what stands there aside and run the command again`,
+      { cause: error, details: { file } },
     );
   });
-  const entryOf = install ? (event: string) => ourEntry(target, commandOf(event)) : null;
-  const plan = planOf(target, read, entryOf, dryRun);
-  const written = !dryRun && plan.changes.length > 0;
-  if (written && install) await recordAndWrite(home, target, read, plan.text as string);
-  if (!dryRun && !install) await giveBack(home, target, read, plan);
-  return { ...base, written, changes: plan.changes, leftAlone: [], notes: plan.notes };
+  if (bytes === null) return null;
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch (error) {
+    throw new AgentConfigInvalidError(
+      `${file} is not UTF-8 text; save it as UTF-8 (the agent reads it so) and run the command again`,
+      { cause: error, details: { file } },
+    );
+  }
 }
 
 const BOM = '\uFEFF';
@@ -143,28 +157,32 @@ async function recordAndWrite(
 }
 
 /**
- * Uninstall's write. A file exactly as install last wrote it goes back to what install found: no
- * file (and no directory install created), or the user's text byte for byte. Any other is cut
- * (the plan's text), and removed only when install created it and the cut leaves nothing of the
- * user's. A symbolic link is the user's: the file it names keeps what is left.
+ * Uninstall's write; whether the file was written or removed. A file exactly as install last wrote
+ * it goes back to the user's text byte for byte (a symbolic link's target too: the link is the
+ * user's and stays). Any other is cut (the plan's text). A file install created (its record, in this
+ * home) goes, with the directories install created, once nothing of the user's is in it: also when
+ * another home's install and uninstall already cut our entries out.
  */
 async function giveBack(home: string, target: InstallTarget, found: string | null, plan: ConfigPlan) {
   const record = await readRecord(home, target.file);
-  if (found !== null && plan.changes.length > 0) {
-    const link = await lstat(target.file).then(
-      (st) => st.isSymbolicLink(),
-      () => false,
-    );
-    const exact = record !== null && !link && record.written === sha256(found);
+  let wrote = false;
+  const link = await lstat(target.file).then(
+    (st) => st.isSymbolicLink(),
+    () => false,
+  );
+  if (found !== null && record?.created === true && plan.removable === true && !link) {
+    await rm(target.file, { force: true });
+    await removeEmptyDirs(record.dirs);
+    wrote = true;
+  } else if (found !== null && plan.changes.length > 0) {
+    const exact = record !== null && record.written === sha256(found);
     const restored = exact && record.undo !== undefined ? applySplices(found, record.undo) : null;
-    if ((exact && record.created) || (record?.created === true && plan.removable === true && !link)) {
-      await rm(target.file, { force: true });
-      await removeEmptyDirs(record.dirs);
-    } else if (restored !== null && !holdsOurs(target, restored))
-      await writeOwnFileAtomic(target.file, restored);
+    if (restored !== null && !holdsOurs(target, restored)) await writeOwnFileAtomic(target.file, restored);
     else await writeOwnFileAtomic(target.file, plan.text as string);
+    wrote = true;
   } else if (found === null && record !== null) await removeEmptyDirs(record.dirs); // the file went by hand
   await dropRecord(home, target.file);
+  return wrote;
 }
 
 /** Cline's hooks directory: the directories install creates for it, recorded before they are. */

@@ -57,7 +57,9 @@ export function planJsonConfig(
     changes.push({ event, change: next.change });
     text = editList(target, text, event, next, strict);
   }
-  if (changes.length === 0) return { text: before, changes, notes };
+  // Nothing of ours: a file install created may still go, when nothing of the user's is in it either.
+  if (changes.length === 0)
+    return { text: before, changes, notes, removable: uninstall(entryOf) && emptyOfTheUsers(target, before) };
   if (entryOf !== null)
     for (const [key, value] of Object.entries(target.root ?? {}))
       if (root[key] === undefined) text = addProperty(target, text, [], key, value);
@@ -188,6 +190,14 @@ function sameValue(target: InstallTarget, pasted: string, edited: string): boole
   } catch {
     return false;
   }
+}
+
+function uninstall(entryOf: unknown): boolean {
+  return entryOf === null;
+}
+
+function emptyOfTheUsers(target: InstallTarget, text: string | null): boolean {
+  return text !== null && holdsNothingOfTheUsers(target, text);
 }
 
 function holdsNothingOfTheUsers(target: InstallTarget, text: string): boolean {

@@ -52,7 +52,13 @@ export function planTomlConfig(
   }
   const expected = withHooks(restValue, nextHooks);
   const changes = diffOurs(target, beforeValue, expected);
-  if (changes.length === 0) return { text: before, changes, notes };
+  if (changes.length === 0)
+    return {
+      text: before,
+      changes,
+      notes,
+      removable: entryOf === null && before !== null && before.trim() === '',
+    };
   const edited = editSections(rest, edits);
   const text =
     edited === null || Object.keys(appended).length === 0
