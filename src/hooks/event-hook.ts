@@ -1,13 +1,13 @@
 import type { HookAgent } from '../../types/agent-hooks.js';
 import type { HookOutcome } from '../../types/hooks.js';
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { isInside } from '../fs/inside.js';
 import { resolveHome } from '../store/paths.js';
 import { firstChars } from '../text.js';
 import type { HookAdapter, Mapping } from './adapter.js';
 import { logOutcome, runAgentHook, type AgentHookOptions } from './agent-hook.js';
 import { ADAPTERS } from './agents/index.js';
-import { parseLenientJson, STRING_KEEP } from './lenient-json.js';
+import { MAX_REPAIRED, parseLenientJson, STRING_KEEP } from './lenient-json.js';
 import { hookWorkspace, nativePath } from './workspace.js';
 
 export interface EventHookOptions extends AgentHookOptions {
@@ -19,6 +19,8 @@ export interface EventHookOptions extends AgentHookOptions {
   homeDir?: string;
   /** Where the agent's variables are read (its project directory): default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Filled with the event's name and session once they are read: the last-resort log line names them. */
+  seen?: { event?: string; session?: string };
 }
 
 /** What one event did, and exactly what the hook prints on stdout for its agent (see HookAdapter.answer). */
@@ -78,13 +80,21 @@ async function checkpointOf(
     );
   }
   const mapping: Mapping = adapter.map(raw, { event: opts.event });
+  const known = 'mapped' in mapping ? mapping.mapped : mapping;
+  if (opts.seen !== undefined)
+    Object.assign(opts.seen, definedOf({ event: known.event, session: known.session }));
   if (!('mapped' in mapping)) return refuse(mapping.status, mapping.message, mapping.event, mapping.session);
-  const e = cut
-    ? {
-        ...mapping.mapped,
-        note: `a string of the event longer than ${STRING_KEEP} characters was cut to them`,
-      }
-    : mapping.mapped;
+  // A relative workspace root would be taken from where the hook runs: it counts as none.
+  const relative = mapping.mapped.root !== undefined && !isAbsolute(nativePath(mapping.mapped.root));
+  const e = {
+    ...mapping.mapped,
+    ...(relative ? { root: undefined } : {}),
+    ...(cut
+      ? {
+          note: `a string of the event was cut (to ${STRING_KEEP} characters, or emptied past the first ${MAX_REPAIRED} that needed repair)`,
+        }
+      : {}),
+  };
   const here = opts.cwd ?? process.cwd();
   const cwd =
     adapter.hooksRunInRoot === true && e.cwd !== undefined && isInside(here, resolve(here, e.cwd))
@@ -95,7 +105,7 @@ async function checkpointOf(
   if (e.root === undefined && cwd === undefined && adapter.hooksRunInRoot !== true)
     return refuse(
       'ignored',
-      'no checkpoint: the event names no workspace (no workspace root, no cwd)',
+      `no checkpoint: the event names no workspace (no ${relative ? 'absolute ' : ''}workspace root, no cwd)`,
       e.event,
       e.session,
     );
@@ -124,4 +134,9 @@ async function checkpointOf(
     opts,
   );
   return { outcome, event: e.event };
+}
+
+/** The fields that have a value. */
+function definedOf(o: { event?: string | undefined; session?: string | undefined }) {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }

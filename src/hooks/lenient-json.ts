@@ -36,25 +36,48 @@ export function parseLenientJson(text: string): { value: unknown; cut: boolean }
 const CONTROL = /[\u0000-\u001f]/;
 const BACKSLASH = 0x5c;
 
+/**
+ * Strings that need repair are repaired in full up to this many; past it, such a string becomes
+ * empty (and `cut` says so). Millions of small strings with a line break each (a hostile event's
+ * extra array) took seconds to repair one by one; the fields a hook reads come through unless
+ * they hide behind that many.
+ */
+export const MAX_REPAIRED = 10_000;
+
 function repaired(text: string, keep: number): { text: string; cut: boolean } {
   const parts: string[] = [];
   let copied = 0;
   let cut = false;
+  let repairs = 0;
+  // The next control character at or after a string's start: found once per stretch, not per string.
+  let control = -1;
   for (let open = text.indexOf('"'); open >= 0;) {
     const start = open + 1;
     const close = closingQuote(text, start);
+    if (control < start) control = nextControl(text, start);
     const long = close - start > keep;
-    const body = text.slice(start, long ? cutAt(text, start, start + keep) : close);
-    if (long || CONTROL.test(body)) {
+    if (long || control < close) {
+      const body =
+        repairs < MAX_REPAIRED ? text.slice(start, long ? cutAt(text, start, start + keep) : close) : '';
       parts.push(text.slice(copied, start), escapeControls(body));
       copied = close;
-      cut ||= long;
+      cut ||= long || repairs >= MAX_REPAIRED;
+      repairs += 1;
     }
     if (close >= text.length) break;
     open = text.indexOf('"', close + 1);
   }
   parts.push(text.slice(copied));
   return { text: parts.join(''), cut };
+}
+
+// eslint-disable-next-line no-control-regex -- the control characters are what it looks for
+const CONTROL_AT = /[\u0000-\u001f]/g;
+
+/** Where the first control character at or after `from` is, or the text's length. */
+function nextControl(text: string, from: number): number {
+  CONTROL_AT.lastIndex = from;
+  return CONTROL_AT.exec(text)?.index ?? text.length;
 }
 
 /** The quote that ends a string whose text starts at `from` (one not escaped by an odd run of backslashes), or the text's end. */
@@ -84,8 +107,23 @@ function cutAt(text: string, from: number, at: number): number {
 const SHORT: Readonly<Record<number, number>> = { 8: 0x62, 9: 0x74, 10: 0x6e, 12: 0x66, 13: 0x72 };
 const HEX = '0123456789abcdef';
 
+function escapeOf(c: number): string {
+  const short = SHORT[c];
+  return short === undefined ? `\\u00${HEX[c >> 4]}${HEX[c & 15]}` : `\\${String.fromCharCode(short)}`;
+}
+
 /** Each control character of `body` as its escape, in one pass over UTF-16 units (a regex's callback per character, or replaceAll, took seconds for millions). */
 function escapeControls(body: string): string {
+  // A short string is built as a string: a typed array and a Buffer for each of millions of small
+  // strings (a hostile event's extra fields) cost seconds.
+  if (body.length <= 64) {
+    let out = '';
+    for (let i = 0; i < body.length; i += 1) {
+      const c = body.charCodeAt(i);
+      out += c >= 0x20 ? body[i] : escapeOf(c);
+    }
+    return out;
+  }
   let extra = 0;
   for (let i = 0; i < body.length; i += 1) {
     const c = body.charCodeAt(i);

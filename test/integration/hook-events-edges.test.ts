@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckpointEntry } from '../../types/checkpoint.js';
 import { runEventHook } from '../../src/hooks/index.js';
-import { STRING_KEEP, parseLenientJson } from '../../src/hooks/lenient-json.js';
+import { MAX_REPAIRED, STRING_KEEP, parseLenientJson } from '../../src/hooks/lenient-json.js';
 import { CLI, runCli } from '../helpers/cli.js';
 import { repoWithCommit, tempDir } from '../helpers/repo.js';
 
@@ -33,6 +33,29 @@ describe('a very large Windsurf event (raw control characters in its strings)', 
     const prompt = (value as { tool_info: { user_prompt: string } }).tool_info.user_prompt;
     expect([prompt.length, prompt.startsWith('a\n'), cut]).toEqual([STRING_KEEP, true, true]);
     expect(parseLenientJson(windsurfPrompt('t', 'a\nb')).cut).toBe(false);
+  });
+
+  it('millions of small strings to repair: only the first MAX_REPAIRED are, the rest emptied; the fields read survive', () => {
+    const junk = new Array(MAX_REPAIRED + 5).fill('"a\nb"').join(',');
+    const text = `{"junk":[${junk}],"agent_action_name":"pre_user_prompt","trajectory_id":"t","tool_info":{"user_prompt":"p\nq"}}`;
+    const { value, cut } = parseLenientJson(text);
+    const v = value as { junk: string[]; trajectory_id: string; tool_info: { user_prompt: string } };
+    expect([v.junk[0], v.junk.at(-1), v.junk.length, v.trajectory_id, cut]).toEqual([
+      'a\nb',
+      '',
+      MAX_REPAIRED + 5,
+      't',
+      true,
+    ]);
+    // The prompt needed repair past the cap too: emptied, but the event still counts as a prompt.
+    expect(v.tool_info.user_prompt).toBe('');
+  });
+
+  it('the event and session are known to the caller once read (the last-resort log line names them)', async () => {
+    const seen: { event?: string; session?: string } = {};
+    const home = tempDir();
+    await runEventHook('windsurf', windsurfPrompt('t-seen', 'a\nb'), { home, cwd: repoWithCommit(), seen });
+    expect(seen).toEqual({ event: 'pre_user_prompt', session: 't-seen' });
   });
 
   it('32 MB of prompt: numbered, recorded and logged; the next prompt is number 2', () => {
@@ -81,7 +104,7 @@ JSON.parse = function (text, ...rest) {
     expect([res.status, res.stdout]).toEqual([0, '{}\n']);
     expect(res.stderr).toMatch(/skipped: not done within hooks\.timeoutMs \(300 ms\)/);
     expect(logOf(home)).toMatch(
-      /gemini skipped: not done within hooks\.timeoutMs \(300 ms\): left unfinished/,
+      /gemini BeforeAgent session=hold-the-thread skipped: not done within hooks\.timeoutMs \(300 ms\): left unfinished/,
     );
   });
 });
@@ -108,6 +131,13 @@ describe('an event that names no workspace', () => {
     ['cursor', { hook_event_name: 'stop', conversation_id: 'c1' }, '{}'],
     ['cline', { hookName: 'UserPromptSubmit', taskId: 'k1', workspaceRoots: [] }, '{"cancel": false}'],
     ['cline', { hookName: 'PostToolUse', taskId: 'k1' }, '{"cancel": false}'],
+    // A relative root would be the hook's own directory: it counts as none.
+    [
+      'cursor',
+      { hook_event_name: 'beforeSubmitPrompt', conversation_id: 'c1', workspace_roots: ['.'], prompt: 'x' },
+      '{"continue":true}',
+    ],
+    ['cline', { hookName: 'UserPromptSubmit', taskId: 'k1', workspaceRoots: ['.'] }, '{"cancel": false}'],
   ] as const)(
     '%s %j: ignored and logged, the hook`s own directory is not checkpointed',
     async (agent, event, answer) => {

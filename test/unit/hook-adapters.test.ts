@@ -143,6 +143,10 @@ describe('the files a tool event names (touched)', () => {
       });
       expect(windsurf('post_run_command', { cwd: odd, command_line: 'ls' }).cwd).toBeUndefined();
       expect(windsurf('post_write_code', odd).touched).toBeUndefined();
+      // Only post_run_command's tool_info.cwd names a directory (where the command ran).
+      expect(windsurf('post_run_command', { cwd: '/ws/sub' }).cwd).toBe('/ws/sub');
+      expect(windsurf('post_write_code', { file_path: '/ws/a', cwd: '/elsewhere' }).cwd).toBeUndefined();
+      expect(windsurf('pre_user_prompt', { user_prompt: 'hi', cwd: '/elsewhere' }).cwd).toBeUndefined();
       expect(windsurf('pre_user_prompt', { user_prompt: 'hi', cwd: odd })).toMatchObject({
         kind: 'before-prompt',
         promptText: 'hi',

@@ -32,7 +32,8 @@ export const windsurf: HookAdapter = {
         event: e.agent_action_name,
         session: e.trajectory_id,
         kind,
-        cwd: e.tool_info?.cwd,
+        // Only a command's tool_info names where it ran; the other events' is not the workspace.
+        cwd: e.agent_action_name === 'post_run_command' ? e.tool_info?.cwd : undefined,
         promptText: kind === 'before-prompt' ? e.tool_info?.user_prompt : undefined,
         // post_write_code names the file Cascade wrote.
         touched:
