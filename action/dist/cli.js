@@ -8839,15 +8839,18 @@ function treeMatchOf(matches) {
 }
 function anchorFile(f) {
   const e = f.file.entry;
+  const credited = creditedLines(f);
   const origins = [];
-  for (const claim2 of f.claims) {
+  f.claims.forEach((claim2, k) => {
     const counts = /* @__PURE__ */ new Map();
-    for (const o of claim2.origins) if (o !== null) counts.set(o, (counts.get(o) ?? 0) + 1);
+    for (const o of credited[k])
+      if (o !== null) counts.set(o, (counts.get(o) ?? 0) + 1);
+    if (counts.size === 0 && claim2.origins.some((o) => o !== null)) return;
     if (counts.size === 0 && claim2.writer !== null) counts.set(claim2.writer, 0);
     for (const [iteration, lines] of [...counts].sort(([a], [b]) => a - b))
       origins.push({ runId: claim2.runId, iteration, lines });
-  }
-  const fromRuns = f.added.filter((_, i) => f.claims.some((c) => (c.origins[i] ?? 0) >= 1)).length;
+  });
+  const fromRuns = f.added.filter((_, i) => credited.some((c) => (c[i] ?? 0) >= 1)).length;
   return {
     path: e.path,
     oldPath: e.oldPath,
@@ -8857,6 +8860,12 @@ function anchorFile(f) {
     method: f.claims[0]?.method ?? "none",
     origins
   };
+}
+function creditedLines(f) {
+  const own2 = f.added.map((_, i) => f.claims.some((c) => c.method === "ancestry" && c.origins[i] != null));
+  return f.claims.map(
+    (c) => c.method === "ancestry" ? c.origins : c.origins.map((o, i) => own2[i] === true ? null : o)
+  );
 }
 function runsOf(files) {
   const runs3 = /* @__PURE__ */ new Map();
@@ -9712,8 +9721,8 @@ async function commitChecks(src, statement, commit, link2) {
     return { runId: null, checks };
   }
   const here = link2 === void 0 ? null : await link2(commit);
-  const match = here?.match ?? null;
-  if (here === null || here.tree === null || match === null) {
+  const match = here === null ? void 0 : namedMatch(statement.predicate, here.matches);
+  if (here === null || here.tree === null || match === void 0) {
     checks.push({ check, ok: false, detail: unlinked(here) });
     return { runId: null, checks };
   }
@@ -9730,6 +9739,14 @@ async function commitChecks(src, statement, commit, link2) {
   if (statement.predicate.setAside !== void 0)
     checks.push({ check: "set aside", ok: false, detail: "a commit statement sets no iteration aside" });
   return { runId, checks };
+}
+function namedMatch(predicate, matches) {
+  const named2 = new Set(
+    predicate.configuration.map((c) => `${c.annotations.runId}\0${c.annotations.iteration}`)
+  );
+  const [only] = named2;
+  const found = named2.size === 1 ? matches.find((m) => `${m.runId}\0${m.iteration}` === only) : void 0;
+  return found ?? matches[0];
 }
 function unlinked(here) {
   if (here === null) return "a commit statement is checked in the repository of its commit (-C DIR)";
@@ -9810,14 +9827,15 @@ var init_attest = __esm({
 // src/provenance/attest-commit.ts
 var attest_commit_exports = {};
 __export(attest_commit_exports, {
-  gatedIteration: () => gatedIteration,
+  gatedIterations: () => gatedIterations,
   writeCommitStatement: () => writeCommitStatement
 });
 import { resolve as resolve9 } from "node:path";
 async function writeCommitStatement(src, repo, rev, file, opts = {}) {
   const commit = await resolveRevision(repo, rev, "commit");
-  const { tree, match } = await gatedIteration(src, repo, commit);
-  if (match === null)
+  const { tree, matches } = await gatedIterations(src, repo, commit);
+  const [match] = matches;
+  if (match === void 0)
     throw new CommitNotGatedError(
       `the tree of ${commit.slice(0, 12)} is no recorded iteration's after tree, so no gate judged it; attest the run instead ("attest --run ID"), or "anchor ${commit.slice(0, 12)}" to see which runs it came from`,
       { details: { commit, tree } }
@@ -9831,11 +9849,26 @@ async function writeCommitStatement(src, repo, rev, file, opts = {}) {
   await writeJsonAtomic(path2, statement);
   return { file: path2, subjects: 1, runId: match.snapshot.runId, iteration: match.iteration };
 }
-async function gatedIteration(src, repo, commit) {
+async function gatedIterations(src, repo, commit) {
   const { chains, nodes } = await loadRunChains(src, repo, void 0, [commit]);
   const tree = nodes.get(commit)?.tree ?? null;
-  const match = chains.flatMap((c) => c.iterations).filter((it) => tree !== null && it.after.tree === tree).sort((a, b) => Date.parse(b.snapshot.createdAt) - Date.parse(a.snapshot.createdAt))[0];
-  return { tree, match: match ?? null };
+  const found = chains.flatMap((c) => c.iterations).filter((it) => tree !== null && it.after.tree === tree);
+  const rank = await historyRank(repo, commit, found);
+  const newest = (it) => Date.parse(it.snapshot.createdAt);
+  const idle = (it) => it.after.tree === it.before.tree ? 1 : 0;
+  const matches = found.sort(
+    (a, b) => (rank.get(a.after.commit) ?? 2) - (rank.get(b.after.commit) ?? 2) || idle(a) - idle(b) || newest(b) - newest(a)
+  );
+  return { tree, matches };
+}
+async function historyRank(repo, commit, found) {
+  const rank = /* @__PURE__ */ new Map();
+  if (found.some((it) => it.after.commit === commit)) rank.set(commit, 0);
+  else if (found.length > 1) {
+    for (const after2 of new Set(found.map((it) => it.after.commit)))
+      if (await isAncestor(repo, after2, commit)) rank.set(after2, 1);
+  }
+  return rank;
 }
 var init_attest_commit = __esm({
   "src/provenance/attest-commit.ts"() {
@@ -10502,16 +10535,20 @@ ${verdict}`;
 }
 function commitLinker(ctx, src) {
   return async (commit) => {
-    const [{ openRepo: openRepo2 }, { gatedIteration: gatedIteration2 }] = await Promise.all([
+    const [{ openRepo: openRepo2 }, { gatedIterations: gatedIterations2 }] = await Promise.all([
       Promise.resolve().then(() => (init_repo(), repo_exports)),
       Promise.resolve().then(() => (init_attest_commit(), attest_commit_exports))
     ]);
     const { identity, gitTimeoutMs } = ctx.settings;
     const repo = await openRepo2(ctx.workspace, { identity, timeoutMs: gitTimeoutMs });
-    const { tree, match } = await gatedIteration2(src, repo, commit);
+    const { tree, matches } = await gatedIterations2(src, repo, commit);
     return {
       tree,
-      match: match === null ? null : { runId: match.snapshot.runId, iteration: match.iteration, afterSha: match.after.commit }
+      matches: matches.map((m) => ({
+        runId: m.snapshot.runId,
+        iteration: m.iteration,
+        afterSha: m.after.commit
+      }))
     };
   };
 }
@@ -14150,6 +14187,7 @@ var init_gates2 = __esm({
        * last iteration (every iteration with `eachIteration`).
        */
       async verify(target, opts = {}) {
+        for (const name2 of opts.requireGates ?? []) assertSafeId(name2, "gate name");
         const report3 = await this.snapshotter.verify(target);
         const checks = [...report3.checks];
         let runIds;
@@ -15278,7 +15316,7 @@ async function assertNotInterrupted(core, runId, holder) {
   const iteration = /^iterate \S+ (\d+)$/.exec(holder.purpose)?.[1];
   const which = iteration === void 0 ? "N (the iteration it was capturing)" : iteration;
   throw new IterationInterruptedError(
-    `an iterate of run ${runId}${iteration === void 0 ? "" : ` (iteration ${iteration})`}, process ${holder.pid}, was killed after recording its before state (${before2.capturedAt}) and before its snapshot; its agent's work is uncommitted in the workspace, and its agent may still run. Once no agent runs, finish that iteration with "after --run ${runId} --iteration ${which}" (with the same --task and --gate), then iterate the next one`,
+    `an iterate of run ${runId}${iteration === void 0 ? "" : ` (iteration ${iteration})`}, process ${holder.pid}, was killed after recording its before state (${before2.capturedAt}) and before its snapshot; what its agent did is not committed (it is in the workspace unless you removed it), and its agent may still run. Once no agent runs, finish that iteration with "after --run ${runId} --iteration ${which}" (with the same --task and --gate), then iterate the next one`,
     { details: { runId, iteration: iteration === void 0 ? null : Number(iteration), holder } }
   );
 }
@@ -15552,11 +15590,11 @@ async function sweepRegistered(repo) {
   for (const name2 of await readdir10(admin).catch(() => [])) {
     if (!PICK_NAME.test(name2)) continue;
     const gitFile = (await readFile9(join22(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
-    const path2 = dirname10(gitFile);
-    if (gitFile === "" || basename5(path2) !== name2 || basename5(dirname10(path2)) !== name2) continue;
+    const path2 = gitFile === "" ? join22(tmpdir3(), name2, name2) : dirname10(gitFile);
+    if (basename5(path2) !== name2 || basename5(dirname10(path2)) !== name2) continue;
     const dir = dirname10(path2);
     const owner = await readOwner(`${dir}.lock`);
-    if (owner !== null && !isProvablyDead(owner)) continue;
+    if (owner === null ? gitFile === "" : !isProvablyDead(owner)) continue;
     await removeWorktree(repo, dir, path2, true);
     await rm11(`${dir}.lock`, { force: true }).catch(() => void 0);
     removed.push(path2);
@@ -17002,7 +17040,7 @@ var init_gate_records = __esm({
             const why = !t?.found || t.id !== g.treeId ? `names tree ${g.treeId}, which is not the tree of its after commit ${g.afterSha} here` : verdictContradiction(g);
             if (why !== null)
               throw new StoreCorruptError(
-                `gate verdict ${g.id} of run ${g.runId} ${why}; nothing was published. "verify --run ${g.runId}" shows it`,
+                `gate verdict ${g.id} of run ${g.runId}: ${why}; nothing was published. "verify --run ${g.runId}" shows it`,
                 { details: { runId: g.runId, id: g.id } }
               );
           });
@@ -28916,12 +28954,15 @@ async function assertKnownPaths(store, selection2, wanted) {
     const abs = missing.map((p) => toAbsolute(store.workspace, p));
     const bytes = abs.some((p) => p.includes("\uFFFD")) ? "; a name that is not UTF-8 is given with each such byte as \\udcNN, as JSON output writes it" : "";
     throw new PathNotFoundError(
-      `${abs.join(", ")}: neither the checkpoint nor the workspace has such a path; check the spelling (see "checkpoint patch HASH")${bytes}`,
+      `${abs.map(spelt).join(", ")}: neither the checkpoint nor the workspace has such a path; check the spelling (see "checkpoint patch HASH")${bytes}`,
       {
         details: { paths: abs }
       }
     );
   }
+}
+function spelt(path2) {
+  return path2.replace(/[\udc80-\udcff]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 }
 var init_restore = __esm({
   "src/checkpoints/restore.ts"() {
@@ -28963,9 +29004,187 @@ var init_retention = __esm({
   }
 });
 
+// src/git/checkpoint-health.ts
+import { lstat as lstat7, readdir as readdir14, readFile as readFile14 } from "node:fs/promises";
+import { join as join37 } from "node:path";
+async function repoDamage(gitDir, refs) {
+  const [dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
+    kindOf(gitDir),
+    readText(join37(gitDir, "HEAD")),
+    readText(join37(gitDir, "packed-refs")),
+    kindOf(join37(gitDir, "objects")),
+    kindOf(join37(gitDir, "refs")),
+    ...refs.map((ref) => readText(join37(gitDir, ...ref.split("/"))))
+  ]);
+  const unusable = dir !== "dir" ? `its git directory ${dir === "missing" ? "is missing" : "is not a directory"}` : head === null ? "its HEAD file is missing" : !HEAD_TEXT.test(head) ? "its HEAD file is damaged" : objects !== "dir" ? "its objects directory is missing" : refsDir !== "dir" ? "its refs directory is missing" : null;
+  const brokenRefs = refs.filter((_, i) => {
+    const text = texts[i];
+    return text !== null && text !== void 0 && !REF_TEXT.test(text);
+  });
+  const garbledPacked = packed === null ? [] : parsePackedRefs(packed).garbled;
+  return unusable === null ? { unusable, brokenRefs, garbledPacked } : { unusable, brokenRefs: [], garbledPacked: [] };
+}
+function parsePackedRefs(text) {
+  const refs = /* @__PURE__ */ new Map();
+  const garbled = [];
+  for (const line of text.split("\n")) {
+    if (line === "" || line.startsWith("# ") || PACKED_PEEL.test(line)) continue;
+    const m = PACKED_REF.exec(line);
+    if (m === null) garbled.push(line);
+    else refs.set(m[2], m[1]);
+  }
+  return { refs, garbled };
+}
+async function refsWithoutObject(repo, gitDir, prefixes) {
+  const packed = await readText(join37(gitDir, "packed-refs"));
+  const ids = /* @__PURE__ */ new Map();
+  if (packed !== null) {
+    for (const [ref, id2] of parsePackedRefs(packed).refs)
+      if (prefixes.some((p) => ref.startsWith(p))) ids.set(ref, id2);
+  }
+  for (const prefix of prefixes) {
+    const dir = join37(gitDir, ...prefix.split("/"));
+    const names2 = await readdir14(dir, { recursive: true }).catch((error2) => {
+      if (isAbsent(error2)) return [];
+      throw error2;
+    });
+    for (const name2 of names2) {
+      const text = await readText(join37(dir, name2));
+      if (text !== null && REF_TEXT.test(text))
+        ids.set(`${prefix}${name2.split(/[\\/]/).join("/")}`, text.trim());
+    }
+  }
+  if (ids.size === 0) return [];
+  const unique = [...new Set(ids.values())];
+  const res = await runGit(repo, ["cat-file", "--batch-check"], { input: `${unique.join("\n")}
+` });
+  const missing = new Set(
+    res.stdout.split("\n").filter((line) => line.endsWith(" missing")).map((line) => line.slice(0, -" missing".length))
+  );
+  return [...ids].filter(([, id2]) => missing.has(id2)).map(([ref]) => ref);
+}
+async function kindOf(path2) {
+  try {
+    return (await lstat7(path2)).isDirectory() ? "dir" : "other";
+  } catch (error2) {
+    if (isAbsent(error2)) return "missing";
+    throw error2;
+  }
+}
+async function readText(path2) {
+  try {
+    return await readFile14(path2, "utf8");
+  } catch (error2) {
+    if (isAbsent(error2) || error2.code === "EISDIR") return null;
+    throw error2;
+  }
+}
+function isAbsent(error2) {
+  const code2 = error2.code;
+  return code2 === "ENOENT" || code2 === "ENOTDIR";
+}
+var HEAD_TEXT, REF_TEXT, PACKED_REF, PACKED_PEEL;
+var init_checkpoint_health = __esm({
+  "src/git/checkpoint-health.ts"() {
+    "use strict";
+    init_runner();
+    HEAD_TEXT = /^(ref: refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})\n?$/;
+    REF_TEXT = /^([0-9a-f]{40}|[0-9a-f]{64})\n?$/;
+    PACKED_REF = /^([0-9a-f]{40}|[0-9a-f]{64}) (refs\/\S+)$/;
+    PACKED_PEEL = /^\^([0-9a-f]{40}|[0-9a-f]{64})$/;
+  }
+});
+
+// src/checkpoints/recovery.ts
+import { copyFile as copyFile2, lstat as lstat8, mkdir as mkdir10, readFile as readFile15, rename as rename5 } from "node:fs/promises";
+import { dirname as dirname17, join as join38, relative as relative7 } from "node:path";
+async function findDamage(location) {
+  const damage = await repoDamage(location.gitDir, MARKERS);
+  return isDamage(damage) ? damage : null;
+}
+function isDamage(damage) {
+  return damage.unusable !== null || damage.brokenRefs.length > 0 || damage.garbledPacked.length > 0;
+}
+async function damageBehind(repo, location, error2) {
+  if (!(error2 instanceof AgentgateError) || error2.code !== "GIT_FAILED") return null;
+  if (!REF_FAILURE.test(`${error2.message}
+${String(error2.details.stderr ?? "")}`)) return null;
+  const found = await findDamage(location);
+  if (found !== null) return found;
+  const missing = await refsWithoutObject(repo, location.gitDir, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+  return missing.length === 0 ? null : { unusable: null, brokenRefs: missing, garbledPacked: [] };
+}
+function what(damage) {
+  if (damage.unusable !== null) return damage.unusable;
+  const parts = [];
+  if (damage.garbledPacked.length > 0) parts.push("its packed-refs file has lines git cannot read");
+  if (damage.brokenRefs.length > 0)
+    parts.push(`its ref ${damage.brokenRefs.map(refName).join(", ")} names no checkpoint`);
+  return parts.join(", and ");
+}
+function refName(ref) {
+  return ref.startsWith(META_REF_PREFIX) ? ref.slice(META_REF_PREFIX.length) : ref;
+}
+function corruptError(location, damage) {
+  const after2 = damage.unusable === null ? "goes on with its checkpoints" : "starts a new, empty store (the checkpoints in it can no longer be read)";
+  return new StoreCorruptError(
+    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join38(location.dir, "damaged-<time>")} and ${after2}`,
+    { details: { store: location.dir, damage: what(damage) } }
+  );
+}
+async function setAside(location, damage) {
+  const parts = damage.unusable === null ? damage.brokenRefs.map((ref) => join38(location.gitDir, ...ref.split("/"))) : [location.gitDir, location.indexFile, join38(location.dir, "budget.json"), location.upkeepFile];
+  const aside = join38(
+    location.dir,
+    `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`
+  );
+  if (damage.unusable === null) await dropPacked(location, damage, aside);
+  for (const part of parts) {
+    if (await lstat8(part).catch(() => null) === null) continue;
+    const to = join38(aside, relative7(location.dir, part));
+    await mkdir10(dirname17(to), { recursive: true });
+    await rename5(part, to);
+  }
+  const next = damage.unusable === null ? "its checkpoints are kept" : "a new store was started (the checkpoints of the old one could not be read)";
+  return `the checkpoint store ${location.dir} was damaged (${what(damage)}): the damaged part was moved to ${aside} and ${next}`;
+}
+async function dropPacked(location, damage, aside) {
+  const file = join38(location.gitDir, "packed-refs");
+  const text = await readFile15(file, "utf8").catch(() => null);
+  if (text === null) return;
+  const { refs, garbled } = parsePackedRefs(text);
+  const broken = damage.brokenRefs.filter((ref) => refs.has(ref));
+  if (garbled.length === 0 && broken.length === 0) return;
+  const dropped = /* @__PURE__ */ new Set([...garbled, ...broken.map((ref) => `${refs.get(ref)} ${ref}`)]);
+  const kept = [];
+  let dropping = false;
+  for (const line of text.split("\n")) {
+    if (line.startsWith("^") && dropping) continue;
+    dropping = dropped.has(line);
+    if (!dropping) kept.push(line);
+  }
+  const to = join38(aside, relative7(location.dir, file));
+  await mkdir10(dirname17(to), { recursive: true });
+  await copyFile2(file, to);
+  await writeFileAtomic(file, kept.join("\n"));
+}
+var MARKERS, REF_FAILURE;
+var init_recovery = __esm({
+  "src/checkpoints/recovery.ts"() {
+    "use strict";
+    init_errors();
+    init_atomic();
+    init_random();
+    init_checkpoint_health();
+    init_message2();
+    MARKERS = [LATEST_REF, BASELINE_REF, SAFETY_REF];
+    REF_FAILURE = /missing object|does not point to a valid object|bad object|unexpected line in .*packed-refs|broken ref|unable to read|corrupt/i;
+  }
+});
+
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute9, join as join37 } from "node:path";
+import { isAbsolute as isAbsolute9, join as join39 } from "node:path";
 function userIgnoreConfigFiles(o) {
   return userConfigFiles({
     HOME: o.home,
@@ -28991,12 +29210,12 @@ async function userExcludesSetting(o) {
   return configured;
 }
 async function userExcludesPath(configured, o) {
-  const xdg = o.xdgConfigHome && isAbsolute9(o.xdgConfigHome) ? o.xdgConfigHome : join37(o.home, ".config");
-  const path2 = configured === null ? join37(xdg, "git", "ignore") : expandHome(configured, o.home);
+  const xdg = o.xdgConfigHome && isAbsolute9(o.xdgConfigHome) ? o.xdgConfigHome : join39(o.home, ".config");
+  const path2 = configured === null ? join39(xdg, "git", "ignore") : expandHome(configured, o.home);
   return isAbsolute9(path2) && await exists3(path2) ? path2 : null;
 }
 function expandHome(path2, home) {
-  return path2 === "~" ? home : path2.startsWith("~/") ? join37(home, path2.slice(2)) : path2;
+  return path2 === "~" ? home : path2.startsWith("~/") ? join39(home, path2.slice(2)) : path2;
 }
 async function exists3(path2) {
   return access2(path2).then(
@@ -29013,26 +29232,26 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { mkdir as mkdir10, open as open6, rename as rename5, rm as rm17, stat as stat24, symlink } from "node:fs/promises";
-import { dirname as dirname17, join as join38, sep as sep9 } from "node:path";
+import { mkdir as mkdir11, open as open6, rename as rename6, rm as rm17, stat as stat24, symlink } from "node:fs/promises";
+import { dirname as dirname18, join as join40, sep as sep9 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
-  await mkdir10(preferred, { recursive: true });
+  await mkdir11(preferred, { recursive: true });
   const [a, b] = await Promise.all([stat24(root), stat24(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
 async function placeFiles(root, stagingDir, items) {
   const dirs = /* @__PURE__ */ new Set();
   for (const item of items) {
-    const parent = dirname17(item.dest);
-    await mkdir10(fsPath(parent), { recursive: true });
-    await placeOne(item, join38(stagingDir, tempName()));
-    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname17(d)) {
+    const parent = dirname18(item.dest);
+    await mkdir11(fsPath(parent), { recursive: true });
+    await placeOne(item, join40(stagingDir, tempName()));
+    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname18(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
-      if (d === root || dirname17(d) === d) break;
+      if (d === root || dirname18(d) === d) break;
     }
   }
   for (const d of dirs) await fsyncDir(fsPath(d));
@@ -29040,16 +29259,16 @@ async function placeFiles(root, stagingDir, items) {
 async function placeOne(item, temp) {
   try {
     await writeTemp(item, temp);
-    await rename5(temp, fsPath(item.dest));
+    await rename6(temp, fsPath(item.dest));
     return;
   } catch (error2) {
     await rm17(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
-  const beside = `${dirname17(item.dest)}${sep9}${tempName()}`;
+  const beside = `${dirname18(item.dest)}${sep9}${tempName()}`;
   try {
     await writeTemp(item, fsPath(beside));
-    await rename5(fsPath(beside), fsPath(item.dest));
+    await rename6(fsPath(beside), fsPath(item.dest));
   } catch (error2) {
     await rm17(fsPath(beside), { force: true });
     throw error2;
@@ -29081,14 +29300,14 @@ var init_place = __esm({
 });
 
 // src/checkpoints/apply.ts
-import { lstat as lstat7, rmdir as rmdir2, unlink } from "node:fs/promises";
-import { dirname as dirname18 } from "node:path";
-async function kindOf(abs) {
+import { lstat as lstat9, rmdir as rmdir2, unlink } from "node:fs/promises";
+import { dirname as dirname19 } from "node:path";
+async function kindOf2(abs) {
   return (await statOf(abs)).kind;
 }
 async function statOf(abs) {
   try {
-    const st = await lstat7(fsPath(abs));
+    const st = await lstat9(fsPath(abs));
     const kind = st.isDirectory() ? "dir" : st.isSymbolicLink() ? "link" : st.isFile() ? "file" : "other";
     return { kind, perm: kind === "file" ? st.mode & 511 : null };
   } catch {
@@ -29126,7 +29345,7 @@ async function applyPart(ctx, plan) {
   );
   for (const p of [...plan.deletes, ...plan.writes.map((w) => w.path)]) if (blocked(p)) out.leftAlone.push(p);
   for (const p of plan.uncovered)
-    if (await kindOf(toAbsolute(ctx.root, p)) !== "missing") out.leftAlone.push(p);
+    if (await kindOf2(toAbsolute(ctx.root, p)) !== "missing") out.leftAlone.push(p);
   const cache2 = /* @__PURE__ */ new Map();
   const ready = [];
   const fresh = [];
@@ -29156,7 +29375,7 @@ async function applyDeletes(ctx, paths, out) {
   const emptied = /* @__PURE__ */ new Set();
   for (const path2 of paths) {
     const abs = toAbsolute(ctx.root, path2);
-    const kind = await kindOf(abs);
+    const kind = await kindOf2(abs);
     if (kind === "missing") continue;
     if (kind !== "file" && kind !== "link" || !await leadingDirsAreReal(ctx.root, path2, cache2)) {
       out.leftAlone.push(path2);
@@ -29168,7 +29387,7 @@ async function applyDeletes(ctx, paths, out) {
     if (slash > 0) emptied.add(path2.slice(0, slash));
   }
   await removeEmptyDirs(ctx.root, emptied);
-  for (const dir of new Set(out.deleted.map((path2) => dirname18(toAbsolute(ctx.root, path2)))))
+  for (const dir of new Set(out.deleted.map((path2) => dirname19(toAbsolute(ctx.root, path2)))))
     await fsyncDir(fsPath(dir));
 }
 async function writeEntries(ctx, entries) {
@@ -29224,8 +29443,8 @@ var init_apply = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { readFile as readFile14, rm as rm18 } from "node:fs/promises";
-import { dirname as dirname19 } from "node:path";
+import { readFile as readFile16, rm as rm18 } from "node:fs/promises";
+import { dirname as dirname20 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
   const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
@@ -29265,7 +29484,7 @@ async function thinCheckpoints(repo, keep) {
 }
 async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   const sweeps = () => [
-    sweepTempFiles(dirname19(location.metaFile)),
+    sweepTempFiles(dirname20(location.metaFile)),
     sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME }),
     sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME })
   ];
@@ -29340,7 +29559,7 @@ async function pruningTiersOf(repo) {
 }
 async function readUpkeep(location) {
   try {
-    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile14(location.upkeepFile, "utf8")));
+    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile16(location.upkeepFile, "utf8")));
     if (parsed.success) return parsed.data;
   } catch {
   }
@@ -29387,8 +29606,8 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/budget-count.ts
-import { readFile as readFile15, rm as rm19 } from "node:fs/promises";
-import { join as join39 } from "node:path";
+import { readFile as readFile17, rm as rm19 } from "node:fs/promises";
+import { join as join41 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
 }
@@ -29400,11 +29619,11 @@ function commitBytes(meta2, identity) {
   return Buffer.byteLength(encodeMessage(meta2)) + 2 * person + 1024;
 }
 function budgetFile(location) {
-  return join39(location.dir, "budget.json");
+  return join41(location.dir, "budget.json");
 }
 async function readBudget(location) {
   try {
-    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile15(budgetFile(location), "utf8")));
+    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile17(budgetFile(location), "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -29526,8 +29745,8 @@ var init_skip_rules = __esm({
 });
 
 // src/checkpoints/capture.ts
-import { lstat as lstat8, realpath as realpath8 } from "node:fs/promises";
-import { dirname as dirname20 } from "node:path";
+import { lstat as lstat10, realpath as realpath8 } from "node:fs/promises";
+import { dirname as dirname21 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
     listCaptureCandidates(ctx.repo, ctx.excluded),
@@ -29563,11 +29782,11 @@ function directoriesOf(paths) {
   return dirs.size;
 }
 async function unusualShapes(root, paths) {
-  const parents = [...new Set(paths.map((p) => dirname20(toAbsolute(root, p))))];
+  const parents = [...new Set(paths.map((p) => dirname21(toAbsolute(root, p))))];
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
-        (p) => lstat8(fsPath(toAbsolute(root, p))).then(
+        (p) => lstat10(fsPath(toAbsolute(root, p))).then(
           (st) => st.isDirectory(),
           () => false
         )
@@ -29624,10 +29843,10 @@ var init_options = __esm({
 });
 
 // src/fs/stamps.ts
-import { lstat as lstat9 } from "node:fs/promises";
+import { lstat as lstat11 } from "node:fs/promises";
 async function stampOf(path2) {
   try {
-    const st = await lstat9(path2, { bigint: true });
+    const st = await lstat11(path2, { bigint: true });
     if (st.isDirectory()) return { path: path2, sig: `dir:${st.ino}:${st.uid}`, ctimeNs: 0n };
     const kind = st.isFile() ? "file" : "other";
     return {
@@ -29658,8 +29877,8 @@ var init_stamps = __esm({
 });
 
 // src/checkpoints/probe-cache.ts
-import { readFile as readFile16 } from "node:fs/promises";
-import { join as join40 } from "node:path";
+import { readFile as readFile18 } from "node:fs/promises";
+import { join as join42 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles2) {
   const record3 = await readRecord2(location);
   if (record3 === null || record3.workspace !== workspace) return {};
@@ -29669,7 +29888,7 @@ async function readCachedAnswers(location, workspace, configFiles2) {
   ]);
   const out = {};
   const p = record3.probe;
-  const expected = p?.isRepository ? join40(workspace, ".git", "info", "exclude") : null;
+  const expected = p?.isRepository ? join42(workspace, ".git", "info", "exclude") : null;
   if (p !== void 0 && p.root === workspace && p.excludesFile === expected && stampsHold(p.stamps, probeNow)) {
     out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
   }
@@ -29698,7 +29917,7 @@ async function acceptable(probe, stamps) {
   if (!gitDir?.sig.startsWith("dir:") || commondir?.sig !== "none" || worktreeConfig?.sig !== "none")
     return false;
   if (config2 === void 0 || !config2.sig.startsWith("file:")) return false;
-  const text = await readFile16(config2.path, "utf8").catch(() => null);
+  const text = await readFile18(config2.path, "utf8").catch(() => null);
   return text !== null && !/^\s*\[\s*include/im.test(text);
 }
 function plain(s) {
@@ -29706,7 +29925,7 @@ function plain(s) {
 }
 async function readRecord2(location) {
   try {
-    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile16(location.probeFile, "utf8")));
+    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile18(location.probeFile, "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -29722,102 +29941,8 @@ var init_probe_cache = __esm({
   }
 });
 
-// src/git/checkpoint-health.ts
-import { lstat as lstat10, readFile as readFile17 } from "node:fs/promises";
-import { join as join41 } from "node:path";
-async function repoDamage(gitDir, refs) {
-  const [dir, head, objects, refsDir, ...texts] = await Promise.all([
-    kindOf2(gitDir),
-    readText(join41(gitDir, "HEAD")),
-    kindOf2(join41(gitDir, "objects")),
-    kindOf2(join41(gitDir, "refs")),
-    ...refs.map((ref) => readText(join41(gitDir, ...ref.split("/"))))
-  ]);
-  const unusable = dir !== "dir" ? `its git directory ${dir === "missing" ? "is missing" : "is not a directory"}` : head === null ? "its HEAD file is missing" : !HEAD_TEXT.test(head) ? "its HEAD file is damaged" : objects !== "dir" ? "its objects directory is missing" : refsDir !== "dir" ? "its refs directory is missing" : null;
-  const brokenRefs = refs.filter((_, i) => {
-    const text = texts[i];
-    return text !== null && text !== void 0 && !REF_TEXT.test(text);
-  });
-  return { unusable, brokenRefs: unusable === null ? brokenRefs : [] };
-}
-async function kindOf2(path2) {
-  try {
-    return (await lstat10(path2)).isDirectory() ? "dir" : "other";
-  } catch (error2) {
-    if (isAbsent(error2)) return "missing";
-    throw error2;
-  }
-}
-async function readText(path2) {
-  try {
-    return await readFile17(path2, "utf8");
-  } catch (error2) {
-    if (isAbsent(error2) || error2.code === "EISDIR") return null;
-    throw error2;
-  }
-}
-function isAbsent(error2) {
-  const code2 = error2.code;
-  return code2 === "ENOENT" || code2 === "ENOTDIR";
-}
-var HEAD_TEXT, REF_TEXT;
-var init_checkpoint_health = __esm({
-  "src/git/checkpoint-health.ts"() {
-    "use strict";
-    HEAD_TEXT = /^(ref: refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})\n?$/;
-    REF_TEXT = /^([0-9a-f]{40}|[0-9a-f]{64})\n?$/;
-  }
-});
-
-// src/checkpoints/recovery.ts
-import { lstat as lstat11, mkdir as mkdir11, rename as rename6 } from "node:fs/promises";
-import { dirname as dirname21, join as join42, relative as relative7 } from "node:path";
-async function findDamage(location) {
-  const damage = await repoDamage(location.gitDir, MARKERS);
-  return damage.unusable === null && damage.brokenRefs.length === 0 ? null : damage;
-}
-function what(damage) {
-  return damage.unusable ?? `its marker ${damage.brokenRefs.map(markerName).join(", ")} holds no checkpoint`;
-}
-function markerName(ref) {
-  return ref.slice(ref.lastIndexOf("/") + 1);
-}
-function corruptError(location, damage) {
-  const after2 = damage.unusable === null ? "goes on with its checkpoints" : "starts a new, empty store (the checkpoints in it can no longer be read)";
-  return new StoreCorruptError(
-    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join42(location.dir, "damaged-<time>")} and ${after2}`,
-    { details: { store: location.dir, damage: what(damage) } }
-  );
-}
-async function setAside(location, damage) {
-  const parts = damage.unusable === null ? damage.brokenRefs.map((ref) => join42(location.gitDir, ...ref.split("/"))) : [location.gitDir, location.indexFile, join42(location.dir, "budget.json"), location.upkeepFile];
-  const aside = join42(
-    location.dir,
-    `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`
-  );
-  for (const part of parts) {
-    if (await lstat11(part).catch(() => null) === null) continue;
-    const to = join42(aside, relative7(location.dir, part));
-    await mkdir11(dirname21(to), { recursive: true });
-    await rename6(part, to);
-  }
-  const next = damage.unusable === null ? "its checkpoints are kept" : "a new store was started (the checkpoints of the old one could not be read)";
-  return `the checkpoint store ${location.dir} was damaged (${what(damage)}): the damaged part was moved to ${aside} and ${next}`;
-}
-var MARKERS;
-var init_recovery = __esm({
-  "src/checkpoints/recovery.ts"() {
-    "use strict";
-    init_errors();
-    init_random();
-    init_checkpoint_health();
-    init_message2();
-    MARKERS = [LATEST_REF, BASELINE_REF, SAFETY_REF];
-  }
-});
-
 // src/checkpoints/store.ts
-import { access as access3, lstat as lstat12, readFile as readFile18, realpath as realpath9 } from "node:fs/promises";
+import { access as access3, lstat as lstat12, readFile as readFile19, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
 import { join as join43, sep as sep10 } from "node:path";
 async function physicalPath(path2) {
@@ -29979,7 +30104,14 @@ var init_store = __esm({
             recovered ? dropBudget(this.location) : void 0
           ]);
           await this.ensureStore(track2);
-          return fn();
+          return fn().catch(async (error2) => {
+            const damage = await damageBehind(this.repo, this.location, error2);
+            if (damage === null) throw error2;
+            if (!track2) throw corruptError(this.location, damage);
+            this.recovered = await setAside(this.location, damage);
+            this.baselineKnown = false;
+            return fn();
+          });
         });
         if (track2) return run();
         return storeOf(this.location, this.workspace).then((state) => {
@@ -29993,6 +30125,15 @@ var init_store = __esm({
         const damage = await findDamage(this.location);
         if (damage !== null) throw corruptError(this.location, damage);
         return true;
+      }
+      /** A read outside the lock: a git failure that a damaged ref explains is STORE_CORRUPT (recovery.ts). */
+      async reading(fn) {
+        try {
+          return await fn();
+        } catch (error2) {
+          const damage = await damageBehind(this.repo, this.location, error2);
+          throw damage === null ? error2 : corruptError(this.location, damage);
+        }
       }
       /**
        * The tree of the recorded checkpoint `rev` names: a checkpoint's tree or commit id (full, or
@@ -30138,8 +30279,8 @@ var init_store = __esm({
       async mirrorUserExcludes() {
         const target = join43(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
-          this.userExcludes === null ? "" : readFile18(this.userExcludes, "utf8").catch(() => ""),
-          readFile18(target, "utf8").catch(() => null)
+          this.userExcludes === null ? "" : readFile19(this.userExcludes, "utf8").catch(() => ""),
+          readFile19(target, "utf8").catch(() => null)
         ]);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
@@ -30289,12 +30430,14 @@ var init_checkpoints = __esm({
     init_errors();
     init_path_bytes();
     init_checkpoint_repo();
+    init_checkpoint_trees();
     init_refs();
     init_compare2();
     init_prompt_numbers();
     init_message2();
     init_restore();
     init_retention();
+    init_recovery();
     init_store();
     init_budget_count();
     init_session_restore();
@@ -30411,7 +30554,13 @@ var init_checkpoints = __esm({
             await dropBudget(store.location);
           else await saveBudget(store.location, t.commit, withCommit);
         };
-        const upkeepError = await upkeep().then(
+        const upkeepError = await upkeep().catch(async (error2) => {
+          const damage = await damageBehind(store.repo, store.location, error2);
+          if (damage === null) throw error2;
+          const done = await setAside(store.location, damage);
+          store.recovered = store.recovered === null ? done : `${store.recovered}; ${done}`;
+          return upkeep();
+        }).then(
           () => void 0,
           async (error2) => {
             await dropBudget(store.location).catch(() => void 0);
@@ -30464,11 +30613,12 @@ var init_checkpoints = __esm({
         const upkeep = await readUpkeep(store.location);
         const base = { workspace: this.workspace, budgetBytes: store.maxStoreBytes, ...upkeep };
         if (!await store.exists()) return { ...base, storeBytes: 0, checkpoints: 0, looseObjects: 0, packs: 0 };
+        const checkpoints = (await this.list()).length;
         const counts = await countObjects(store.repo);
         return {
           ...base,
           storeBytes: await storeBytes(store.repo, counts),
-          checkpoints: (await this.list()).length,
+          checkpoints,
           looseObjects: counts.loose,
           packs: counts.packs
         };
@@ -30514,14 +30664,27 @@ var init_checkpoints = __esm({
       /** Recorded checkpoints, newest first. */
       async list() {
         if (!await this.store.exists()) return [];
-        const records = await listRefRecords(this.store.repo, [CHECKPOINT_REF_PREFIX]);
+        const records = await this.store.reading(() => listRefRecords(this.store.repo, [CHECKPOINT_REF_PREFIX]));
         return records.map(entryOf);
+      }
+      /**
+       * How many recorded checkpoints `rev` names as a HASH does (its tree or commit id, whole or
+       * abbreviated, or its ref): a caller that also takes labels lets one such match win over a label.
+       */
+      async named(rev) {
+        if (!isCheckpointRevision(rev) || !await this.store.exists()) return 0;
+        const records = await this.store.reading(
+          () => listRefRecords(this.store.repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX])
+        );
+        return recordedTrees(records, rev).length;
       }
       /** The checkpoints that baseline, latest and the last safety checkpoint point at. */
       async markers() {
         const none = { baseline: null, latest: null, safety: null };
         if (!await this.store.exists()) return none;
-        const records = await listRefRecords(this.store.repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+        const records = await this.store.reading(
+          () => listRefRecords(this.store.repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX])
+        );
         const find = (meta2) => {
           const marker = records.find((r) => r.ref === meta2);
           if (marker === void 0) return null;
@@ -30669,9 +30832,25 @@ async function resolveCheckpoint(cp, name2) {
       );
     return marked.hash;
   }
-  const entries = await cp.list();
-  if (/^[0-9a-f]{4,63}$/.test(name2) && entries.some((e) => e.hash.startsWith(name2))) return name2;
-  return entries.find((e) => e.label === name2)?.hash ?? name2;
+  const named2 = await cp.named(name2);
+  if (named2 === 1) return name2;
+  return (await cp.list()).find((e) => e.label === name2)?.hash ?? name2;
+}
+async function revertPaths(cp, hash, given) {
+  const decoded = await Promise.all(given.map(pathArgument));
+  return cp.revert(hash, decoded).catch((error2) => {
+    if (!(error2 instanceof PathNotFoundError)) throw error2;
+    const missing = new Set(error2.details.paths);
+    const escaped = decoded.map((p, i) => p !== given[i]);
+    const named2 = decoded.some((p, i) => escaped[i] && missing.has(p));
+    const literal2 = decoded.map(
+      (p, i) => escaped[i] && (!named2 || missing.has(p)) ? given[i] : p
+    );
+    if (!escaped.some(Boolean)) throw error2;
+    return cp.revert(hash, literal2).catch((again) => {
+      throw again instanceof PathNotFoundError ? error2 : again;
+    });
+  });
 }
 var MARKERS2, HASH_FORMS, track, patch3, diff, diffFull, restore, revert, list3, gc, status, CHECKPOINT_COMMANDS;
 var init_checkpoint2 = __esm({
@@ -30860,7 +31039,11 @@ var init_checkpoint2 = __esm({
           );
         const cp = await open7(ctx);
         const hash = await resolveCheckpoint(cp, name2);
-        const result = paths.length ? await cp.revert(hash, await Promise.all(paths.map((p) => pathArgument(resolve21(ctx.workspace, p))))) : await cp.revert(hash);
+        const result = paths.length ? await revertPaths(
+          cp,
+          hash,
+          paths.map((p) => resolve21(ctx.workspace, p))
+        ) : await cp.revert(hash);
         return {
           json: result,
           human: () => [
@@ -31482,9 +31665,11 @@ async function checkpointFor(event, opts) {
     t.skipped.length > 0 ? `${t.skipped.length} files skipped` : null,
     t.upkeepError === void 0 ? null : `store upkeep failed (${errorText(t.upkeepError)})`
   ];
+  const recovered = t.recovered === void 0 ? "" : `; STORE_RECOVERED: ${t.recovered}`;
   return {
     status: "recorded",
-    message: `${parts.filter((p) => p !== null).join(", ")} in ${event.workspace}`,
+    message: `${parts.filter((p) => p !== null).join(", ")} in ${event.workspace}${recovered}`,
+    ...t.recovered === void 0 ? {} : { code: "STORE_RECOVERED" },
     hash: t.hash,
     ...t.prompt === void 0 ? {} : { prompt: t.prompt }
   };
@@ -31894,7 +32079,8 @@ var init_windsurf = __esm({
             event: e.agent_action_name,
             session: e.trajectory_id,
             kind,
-            cwd: e.tool_info?.cwd,
+            // Only a command's tool_info names where it ran; the other events' is not the workspace.
+            cwd: e.agent_action_name === "post_run_command" ? e.tool_info?.cwd : void 0,
             promptText: kind === "before-prompt" ? e.tool_info?.user_prompt : void 0,
             // post_write_code names the file Cascade wrote.
             touched: e.agent_action_name === "post_write_code" && e.tool_info?.file_path !== void 0 ? [e.tool_info.file_path] : void 0
@@ -31943,21 +32129,29 @@ function repaired(text, keep) {
   const parts = [];
   let copied = 0;
   let cut2 = false;
+  let repairs = 0;
+  let control = -1;
   for (let open9 = text.indexOf('"'); open9 >= 0; ) {
     const start = open9 + 1;
     const close = closingQuote(text, start);
+    if (control < start) control = nextControl(text, start);
     const long = close - start > keep;
-    const body = text.slice(start, long ? cutAt(text, start, start + keep) : close);
-    if (long || CONTROL2.test(body)) {
+    if (long || control < close) {
+      const body = repairs < MAX_REPAIRED ? text.slice(start, long ? cutAt(text, start, start + keep) : close) : "";
       parts.push(text.slice(copied, start), escapeControls(body));
       copied = close;
-      cut2 ||= long;
+      cut2 ||= long || repairs >= MAX_REPAIRED;
+      repairs += 1;
     }
     if (close >= text.length) break;
     open9 = text.indexOf('"', close + 1);
   }
   parts.push(text.slice(copied));
   return { text: parts.join(""), cut: cut2 };
+}
+function nextControl(text, from) {
+  CONTROL_AT.lastIndex = from;
+  return CONTROL_AT.exec(text)?.index ?? text.length;
 }
 function closingQuote(text, from) {
   for (let q = text.indexOf('"', from); q >= 0; q = text.indexOf('"', q + 1)) {
@@ -31979,7 +32173,19 @@ function cutAt(text, from, at) {
   const last = text.charCodeAt(at - 1);
   return last >= 55296 && last <= 56319 ? at - 1 : at;
 }
+function escapeOf(c) {
+  const short2 = SHORT[c];
+  return short2 === void 0 ? `\\u00${HEX[c >> 4]}${HEX[c & 15]}` : `\\${String.fromCharCode(short2)}`;
+}
 function escapeControls(body) {
+  if (body.length <= 64) {
+    let out2 = "";
+    for (let i = 0; i < body.length; i += 1) {
+      const c = body.charCodeAt(i);
+      out2 += c >= 32 ? body[i] : escapeOf(c);
+    }
+    return out2;
+  }
   let extra = 0;
   for (let i = 0; i < body.length; i += 1) {
     const c = body.charCodeAt(i);
@@ -31999,13 +32205,15 @@ function escapeControls(body) {
   }
   return Buffer.from(out.buffer, out.byteOffset, out.byteLength).toString("utf16le");
 }
-var STRING_KEEP, CONTROL2, BACKSLASH, SHORT, HEX;
+var STRING_KEEP, CONTROL2, BACKSLASH, MAX_REPAIRED, CONTROL_AT, SHORT, HEX;
 var init_lenient_json = __esm({
   "src/hooks/lenient-json.ts"() {
     "use strict";
     STRING_KEEP = 256 * 1024;
     CONTROL2 = /[\u0000-\u001f]/;
     BACKSLASH = 92;
+    MAX_REPAIRED = 1e4;
+    CONTROL_AT = /[\u0000-\u001f]/g;
     SHORT = { 8: 98, 9: 116, 10: 110, 12: 102, 13: 114 };
     HEX = "0123456789abcdef";
   }
@@ -32046,7 +32254,7 @@ var init_workspace = __esm({
 });
 
 // src/hooks/event-hook.ts
-import { resolve as resolve24 } from "node:path";
+import { isAbsolute as isAbsolute10, resolve as resolve24 } from "node:path";
 async function runEventHook(agent, input, opts = {}) {
   const adapter = ADAPTERS[agent];
   const outcome = await checkpointOf(adapter, input, opts);
@@ -32082,17 +32290,24 @@ async function checkpointOf(adapter, input, opts) {
     );
   }
   const mapping = adapter.map(raw, { event: opts.event });
+  const known = "mapped" in mapping ? mapping.mapped : mapping;
+  if (opts.seen !== void 0)
+    Object.assign(opts.seen, definedOf({ event: known.event, session: known.session }));
   if (!("mapped" in mapping)) return refuse(mapping.status, mapping.message, mapping.event, mapping.session);
-  const e = cut2 ? {
+  const relative8 = mapping.mapped.root !== void 0 && !isAbsolute10(nativePath(mapping.mapped.root));
+  const e = {
     ...mapping.mapped,
-    note: `a string of the event longer than ${STRING_KEEP} characters was cut to them`
-  } : mapping.mapped;
+    ...relative8 ? { root: void 0 } : {},
+    ...cut2 ? {
+      note: `a string of the event was cut (to ${STRING_KEEP} characters, or emptied past the first ${MAX_REPAIRED} that needed repair)`
+    } : {}
+  };
   const here = opts.cwd ?? process.cwd();
   const cwd = adapter.hooksRunInRoot === true && e.cwd !== void 0 && isInside(here, resolve24(here, e.cwd)) ? here : e.cwd;
   if (e.root === void 0 && cwd === void 0 && adapter.hooksRunInRoot !== true)
     return refuse(
       "ignored",
-      "no checkpoint: the event names no workspace (no workspace root, no cwd)",
+      `no checkpoint: the event names no workspace (no ${relative8 ? "absolute " : ""}workspace root, no cwd)`,
       e.event,
       e.session
     );
@@ -32119,6 +32334,9 @@ async function checkpointOf(adapter, input, opts) {
     opts
   );
   return { outcome, event: e.event };
+}
+function definedOf(o) {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== void 0));
 }
 var init_event_hook = __esm({
   "src/hooks/event-hook.ts"() {
@@ -32232,6 +32450,7 @@ function agentCommand(agent) {
         if (text !== "") writeStdout(`${text}
 `);
       };
+      const seen = {};
       setTimeout(
         () => {
           const message = `not done within hooks.timeoutMs (${budget} ms)`;
@@ -32242,7 +32461,7 @@ function agentCommand(agent) {
           setTimeout(exit, HARD_STOP_GRACE_MS);
           logOutcome(
             ctx.settings.home,
-            { agent },
+            { agent, ...seen },
             { status: "skipped", message: `${message}: left unfinished` }
           ).then(exit, exit);
         },
@@ -32255,7 +32474,8 @@ function agentCommand(agent) {
         settings: ctx.settings,
         // Reading and parsing the event count against the budget too.
         deadline: started + budget,
-        event
+        event,
+        seen
       });
       report(outcome);
       answer2(outcome.answer);
@@ -32264,7 +32484,7 @@ function agentCommand(agent) {
   });
 }
 function report(outcome) {
-  if (outcome.status === "recorded" || outcome.status === "ignored") return;
+  if (outcome.status === "recorded" && outcome.code === void 0 || outcome.status === "ignored") return;
   process.stderr.write(`${PROGRAM} hook: ${outcome.status}: ${printable(outcome.message)}
 `);
 }
@@ -33050,7 +33270,7 @@ var init_hook_install = __esm({
 
 // src/hooks/install/install-record.ts
 import { createHash as createHash9 } from "node:crypto";
-import { lstat as lstat14, open as open8, readFile as readFile19, rm as rm21, rmdir as rmdir3 } from "node:fs/promises";
+import { lstat as lstat14, open as open8, readFile as readFile20, rm as rm21, rmdir as rmdir3 } from "node:fs/promises";
 import { dirname as dirname23, join as join46 } from "node:path";
 function recordPath(home, file) {
   return join46(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
@@ -33060,7 +33280,7 @@ function sha256(text) {
 }
 async function readRecord3(home, file) {
   try {
-    const parsed = HookInstallRecord.safeParse(JSON.parse(await readFile19(recordPath(home, file), "utf8")));
+    const parsed = HookInstallRecord.safeParse(JSON.parse(await readFile20(recordPath(home, file), "utf8")));
     return parsed.success && parsed.data.file === file ? parsed.data : null;
   } catch {
     return null;
@@ -33084,6 +33304,7 @@ function nextRecord(file, old, found, written, step) {
   const dirs = [.../* @__PURE__ */ new Set([...step.dirs, ...old?.dirs ?? []])].sort((x, y) => y.length - x.length);
   const base = { version: 1, file, written: sha256(written), dirs };
   if (found === null) return { ...base, created: true };
+  if (old?.created === true && old.written !== sha256(found)) return { ...base, created: true };
   if (old !== null && old.written === sha256(found))
     return {
       ...base,
@@ -33527,7 +33748,8 @@ function planJsonConfig(target, before2, entryOf2) {
     changes.push({ event, change: next.change });
     text = editList(target, text, event, next, strict);
   }
-  if (changes.length === 0) return { text: before2, changes, notes };
+  if (changes.length === 0)
+    return { text: before2, changes, notes, removable: uninstall(entryOf2) && emptyOfTheUsers(target, before2) };
   if (entryOf2 !== null) {
     for (const [key, value] of Object.entries(target.root ?? {}))
       if (root[key] === void 0) text = addProperty(target, text, [], key, value);
@@ -33613,6 +33835,12 @@ function sameValue(target, pasted, edited) {
     return false;
   }
 }
+function uninstall(entryOf2) {
+  return entryOf2 === null;
+}
+function emptyOfTheUsers(target, text) {
+  return text !== null && holdsNothingOfTheUsers(target, text);
+}
 function holdsNothingOfTheUsers(target, text) {
   const root = parseConfig2(target, text);
   const ours = target.root ?? {};
@@ -33667,7 +33895,7 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, lstat as lstat15, readFile as readFile20, rm as rm22, stat as stat27 } from "node:fs/promises";
+import { chmod, lstat as lstat15, readFile as readFile21, rm as rm22, stat as stat27 } from "node:fs/promises";
 import { join as join48 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
@@ -33710,7 +33938,7 @@ async function readHook(file) {
   });
   if (stats4 === null) return null;
   if (!stats4.isFile()) return { theirs: true };
-  const text = await readFile20(file, "utf8").catch((error2) => {
+  const text = await readFile21(file, "utf8").catch((error2) => {
     throw cannotUse(file, errnoOf(error2), error2);
   });
   if (!text.split("\n").includes(MARKER)) return { theirs: true };
@@ -34852,7 +35080,13 @@ function planTomlConfig(target, before2, entryOf2, dryRun = false) {
   }
   const expected = withHooks(restValue, nextHooks);
   const changes = diffOurs(target, beforeValue, expected);
-  if (changes.length === 0) return { text: before2, changes, notes };
+  if (changes.length === 0)
+    return {
+      text: before2,
+      changes,
+      notes,
+      removable: entryOf2 === null && before2 !== null && before2.trim() === ""
+    };
   const edited = editSections(rest, edits);
   const text = edited === null || Object.keys(appended).length === 0 ? edited : appendBlock(edited, stringify({ hooks: appended }));
   const removable = entryOf2 === null;
@@ -35063,7 +35297,7 @@ var init_undo = __esm({
 });
 
 // src/hooks/install/install.ts
-import { lstat as lstat16, readFile as readFile21, rm as rm23 } from "node:fs/promises";
+import { lstat as lstat16, readFile as readFile22, rm as rm23 } from "node:fs/promises";
 import { dirname as dirname24 } from "node:path";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
@@ -35095,19 +35329,31 @@ async function apply(agent, action, opts) {
     if (!dryRun && !install) await removeCreatedDirs(home, target.file);
     return { ...base, written: written2, changes: plan2.changes, leftAlone: plan2.leftAlone };
   }
-  const read = await readFile21(target.file, "utf8").catch((error2) => {
-    if (error2.code === "ENOENT") return null;
-    throw new AgentConfigInvalidError(
-      `cannot read ${target.file} (${errnoOf(error2)}); move what stands there aside and run the command again`,
-      { cause: error2, details: { file: target.file } }
-    );
-  });
+  const read = await readConfig2(target.file);
   const entryOf2 = install ? (event) => ourEntry(target, commandOf2(event)) : null;
   const plan = planOf(target, read, entryOf2, dryRun);
-  const written = !dryRun && plan.changes.length > 0;
+  let written = !dryRun && plan.changes.length > 0;
   if (written && install) await recordAndWrite(home, target, read, plan.text);
-  if (!dryRun && !install) await giveBack(home, target, read, plan);
+  if (!dryRun && !install) written = await giveBack(home, target, read, plan);
   return { ...base, written, changes: plan.changes, leftAlone: [], notes: plan.notes };
+}
+async function readConfig2(file) {
+  const bytes = await readFile22(file).catch((error2) => {
+    if (error2.code === "ENOENT") return null;
+    throw new AgentConfigInvalidError(
+      `cannot read ${file} (${errnoOf(error2)}); move what stands there aside and run the command again`,
+      { cause: error2, details: { file } }
+    );
+  });
+  if (bytes === null) return null;
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch (error2) {
+    throw new AgentConfigInvalidError(
+      `${file} is not UTF-8 text; save it as UTF-8 (the agent reads it so) and run the command again`,
+      { cause: error2, details: { file } }
+    );
+  }
 }
 function planOf(target, read, entryOf2, dryRun = false) {
   const bom = read?.startsWith(BOM) === true ? BOM : "";
@@ -35134,21 +35380,24 @@ async function recordAndWrite(home, target, found, text) {
 }
 async function giveBack(home, target, found, plan) {
   const record3 = await readRecord3(home, target.file);
-  if (found !== null && plan.changes.length > 0) {
-    const link2 = await lstat16(target.file).then(
-      (st) => st.isSymbolicLink(),
-      () => false
-    );
-    const exact = record3 !== null && !link2 && record3.written === sha256(found);
+  let wrote = false;
+  const link2 = await lstat16(target.file).then(
+    (st) => st.isSymbolicLink(),
+    () => false
+  );
+  if (found !== null && record3?.created === true && plan.removable === true && !link2) {
+    await rm23(target.file, { force: true });
+    await removeEmptyDirs2(record3.dirs);
+    wrote = true;
+  } else if (found !== null && plan.changes.length > 0) {
+    const exact = record3 !== null && record3.written === sha256(found);
     const restored = exact && record3.undo !== void 0 ? applySplices(found, record3.undo) : null;
-    if (exact && record3.created || record3?.created === true && plan.removable === true && !link2) {
-      await rm23(target.file, { force: true });
-      await removeEmptyDirs2(record3.dirs);
-    } else if (restored !== null && !holdsOurs(target, restored))
-      await writeOwnFileAtomic(target.file, restored);
+    if (restored !== null && !holdsOurs(target, restored)) await writeOwnFileAtomic(target.file, restored);
     else await writeOwnFileAtomic(target.file, plan.text);
+    wrote = true;
   } else if (found === null && record3 !== null) await removeEmptyDirs2(record3.dirs);
   await dropRecord(home, target.file);
+  return wrote;
 }
 async function recordDirs(home, dir) {
   const old = await readRecord3(home, dir);
@@ -35245,6 +35494,8 @@ function installedBin() {
 }
 function describe3(r) {
   const verb = r.action === "install" ? "install" : "remove";
+  if (r.changes.length === 0 && r.written)
+    return `${r.agent}: removed ${r.file} (install created it; nothing was left in it)`;
   if (r.changes.length === 0 && r.leftAlone.length === 0)
     return [
       `${r.agent}: nothing to ${verb} in ${r.file} (${r.action === "install" ? "already installed" : "none of ours there"})`,
