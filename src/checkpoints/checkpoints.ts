@@ -14,6 +14,7 @@ import { CheckpointNotFoundError, InvalidArgumentError } from '../errors.js';
 import { decodeBytes } from '../fs/path-bytes.js';
 import { countObjects, isExpiryDate, looseObjectBytes } from '../git/checkpoint-repo.js';
 import type { ObjectCounts } from '../git/parsers/count-objects.js';
+import { isCheckpointRevision } from '../git/checkpoint-trees.js';
 import { listRefRecords } from '../git/refs.js';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { diffBytesSince, diffFullBetween, patchSince } from './compare.js';
@@ -24,6 +25,7 @@ import {
   entryOf,
   LATEST_REF,
   META_REF_PREFIX,
+  recordedTrees,
   SAFETY_REF,
   type AgentTag,
   type CheckpointMeta,
@@ -365,6 +367,18 @@ export class Checkpoints {
     if (!(await this.store.exists())) return [];
     const records = await this.store.reading(() => listRefRecords(this.store.repo, [CHECKPOINT_REF_PREFIX]));
     return records.map(entryOf);
+  }
+
+  /**
+   * How many recorded checkpoints `rev` names as a HASH does (its tree or commit id, whole or
+   * abbreviated, or its ref): a caller that also takes labels lets one such match win over a label.
+   */
+  async named(rev: string): Promise<number> {
+    if (!isCheckpointRevision(rev) || !(await this.store.exists())) return 0;
+    const records = await this.store.reading(() =>
+      listRefRecords(this.store.repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]),
+    );
+    return recordedTrees(records, rev).length;
   }
 
   /** The checkpoints that baseline, latest and the last safety checkpoint point at. */

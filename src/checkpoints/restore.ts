@@ -126,10 +126,15 @@ async function assertKnownPaths(
       ? '; a name that is not UTF-8 is given with each such byte as \\udcNN, as JSON output writes it'
       : '';
     throw new PathNotFoundError(
-      `${abs.join(', ')}: neither the checkpoint nor the workspace has such a path; check the spelling (see "checkpoint patch HASH")${bytes}`,
+      `${abs.map(spelt).join(', ')}: neither the checkpoint nor the workspace has such a path; check the spelling (see "checkpoint patch HASH")${bytes}`,
       {
         details: { paths: abs },
       },
     );
   }
+}
+
+/** A path for a message: each byte of a name that is not UTF-8 as `\\udcNN` (as JSON writes it), never U+FFFD. */
+function spelt(path: string): string {
+  return path.replace(/[\udc80-\udcff]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 }

@@ -88,6 +88,29 @@ describe('checkpoint revert and restore through the CLI', () => {
     expect(readFileSync(join(ws, 'x', 'caf\\udce9.txt'), 'utf8')).toBe('o');
   });
 
+  it('PATH_NOT_FOUND spells a name that is not UTF-8 as given (\\udcNN), never U+FFFD', () => {
+    const ws = repoWithCommit({ 'a.txt': 'hello\n' });
+    const run = cli(ws);
+    expect(run('track', '--label', 'A').status).toBe(0);
+    const res = run('revert', 'A', 'nope\\udce9.txt');
+    expect(res.status).toBe(1);
+    expect(res.stderr).toContain('PATH_NOT_FOUND');
+    expect(res.stderr).toContain('nope\\udce9.txt');
+    expect(res.stderr).not.toContain('\ufffd');
+  });
+
+  it('a deleted file literally named with \\udcNN is reverted by that name (no file has the bytes)', () => {
+    const ws = repoWithCommit({ 'a.txt': 'hello\n' });
+    const run = cli(ws);
+    writeFileSync(join(ws, 'lit\\udce9.txt'), 'o');
+    expect(run('track', '--label', 'A').status).toBe(0);
+    rmSync(join(ws, 'lit\\udce9.txt'));
+    expect(run('patch', 'A', '--json').stdout).toContain('lit\\\\udce9.txt');
+    const res = run('revert', 'A', 'lit\\udce9.txt');
+    expect(res.status, res.stderr).toBe(0);
+    expect(readFileSync(join(ws, 'lit\\udce9.txt'), 'utf8')).toBe('o');
+  });
+
   it('restore --prompt with an empty --session, or --prompt 0, is INVALID_ARGUMENT (exit 2)', () => {
     const ws = repoWithCommit({ 'a.txt': 'hello\n' });
     const run = cli(ws);

@@ -68,4 +68,26 @@ describe('a checkpoint HASH', () => {
     }
     expect(treeState(ws)).toEqual(before);
   });
+
+  it("the CLI: a checkpoint's abbreviated commit id or its ref wins over a label of the same spelling", async () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const home = tempDir('agentgate-cp-resolve-label-');
+    const env = { AGENTGATE_HOME: home };
+    const first = runCli(['checkpoint', 'track', '--json', '-C', ws], { env }).json() as {
+      hash: string;
+      ref: string;
+    };
+    const { gitDir } = (await openCheckpoints(ws, { home })).location;
+    const commit = git(ws, [`--git-dir=${gitDir}`, 'rev-parse', first.ref]).trim();
+    writeFiles(ws, { 'a.txt': 'two\n' });
+    const abbreviated = commit.slice(0, 10);
+    for (const label of [abbreviated, 'refs/checkpoints-meta/baseline'])
+      expect(runCli(['checkpoint', 'track', '--label', label, '-C', ws], { env }).status).toBe(0);
+    writeFiles(ws, { 'a.txt': 'three\n' });
+    for (const rev of [abbreviated, 'refs/checkpoints-meta/baseline', first.ref]) {
+      const res = runCli(['checkpoint', 'patch', rev, '--json', '-C', ws], { env });
+      expect(res.status).toBe(0);
+      expect((res.json() as { hash: string }).hash).toBe(first.hash);
+    }
+  });
 });

@@ -189,4 +189,24 @@ describe('permission bits of a rewritten file', () => {
     // Not executable in the checkpoint: the x bits go, the rest stays.
     expect(mode('was-x.sh')).toBe(0o640);
   });
+
+  it('a rewritten file loses setuid, setgid and sticky (git records none of them; the content changed)', async () => {
+    const ws = tempDir('agentgate-cp-suid-');
+    writeFiles(ws, { 'suid.sh': 'echo 1\n', 'sgid.sh': 'echo 1\n', 'same.sh': 'echo s\n' });
+    chmodSync(join(ws, 'same.sh'), 0o755);
+    const cp = await openCheckpoints(ws);
+    const t = await cp.track('A');
+    chmodSync(join(ws, 'suid.sh'), 0o4755);
+    chmodSync(join(ws, 'sgid.sh'), 0o2750);
+    chmodSync(join(ws, 'same.sh'), 0o4755);
+    writeFiles(ws, { 'suid.sh': 'echo 2\n', 'sgid.sh': 'echo 2\n' });
+    const mode = (p: string) => lstatSync(join(ws, p)).mode & 0o7777;
+    await cp.restore(t.hash);
+    expect(readFileSync(join(ws, 'suid.sh'), 'utf8')).toBe('echo 1\n');
+    // Not executable in the checkpoint: the x bits go too; the read and write bits stay.
+    expect(mode('suid.sh')).toBe(0o644);
+    expect(mode('sgid.sh')).toBe(0o640);
+    // A file the restore does not rewrite keeps every bit it has.
+    expect(mode('same.sh') & 0o4000).toBe(0o4000);
+  });
 });

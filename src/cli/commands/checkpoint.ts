@@ -2,10 +2,15 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEFAULT_KEEP } from '../../../types/config.js';
-import type { FileDiff } from '../../../types/checkpoint.js';
+import type { FileDiff, RevertResult } from '../../../types/checkpoint.js';
 import { OBJECT_ID_PATTERN } from '../../../types/ids.js';
 import { Checkpoints, DEFAULT_PRUNE_AGE, type CheckpointMarkers } from '../../checkpoints/index.js';
-import { CheckpointNotFoundError, InvalidArgumentError, UsageError } from '../../errors.js';
+import {
+  CheckpointNotFoundError,
+  InvalidArgumentError,
+  PathNotFoundError,
+  UsageError,
+} from '../../errors.js';
 import type { Context } from '../context.js';
 import {
   fullText,
@@ -55,9 +60,10 @@ async function resolveCheckpoint(cp: Checkpoints, name: string): Promise<string>
       );
     return marked.hash;
   }
-  const entries = await cp.list();
-  if (/^[0-9a-f]{4,63}$/.test(name) && entries.some((e) => e.hash.startsWith(name))) return name;
-  return entries.find((e) => e.label === name)?.hash ?? name;
+  // A hash naming one recorded checkpoint (tree or commit id, abbreviated, or a ref) beats a label.
+  const named = await cp.named(name);
+  if (named === 1) return name;
+  return (await cp.list()).find((e) => e.label === name)?.hash ?? name;
 }
 
 const track = defineCommand({
@@ -251,7 +257,11 @@ const revert = defineCommand({
     const hash = await resolveCheckpoint(cp, name);
     // Like git -C, paths are taken relative to the -C directory.
     const result = paths.length
-      ? await cp.revert(hash, await Promise.all(paths.map((p) => pathArgument(resolve(ctx.workspace, p)))))
+      ? await revertPaths(
+          cp,
+          hash,
+          paths.map((p) => resolve(ctx.workspace, p)),
+        )
       : await cp.revert(hash);
     return {
       json: result,
@@ -266,6 +276,29 @@ const revert = defineCommand({
     };
   },
 });
+
+/**
+ * revert of PATHs given on the command line, `\\udcNN` read as bytes (pathArgument). A name no
+ * file has with those bytes, in the checkpoint or the workspace, is then tried as written: a file
+ * literally named so that the agent deleted (pathArgument's lstat did not find it).
+ */
+async function revertPaths(cp: Checkpoints, hash: string, given: readonly string[]): Promise<RevertResult> {
+  const decoded = await Promise.all(given.map(pathArgument));
+  return cp.revert(hash, decoded).catch((error: unknown) => {
+    if (!(error instanceof PathNotFoundError)) throw error;
+    const missing = new Set(error.details.paths as string[]);
+    const escaped = decoded.map((p, i) => p !== given[i]);
+    // Matched by name when -C is the workspace's own path; else every escaped one is tried as written.
+    const named = decoded.some((p, i) => escaped[i] && missing.has(p));
+    const literal = decoded.map((p, i) =>
+      escaped[i] && (!named || missing.has(p)) ? (given[i] as string) : p,
+    );
+    if (!escaped.some(Boolean)) throw error;
+    return cp.revert(hash, literal).catch((again: unknown) => {
+      throw again instanceof PathNotFoundError ? error : again;
+    });
+  });
+}
 
 const list = defineCommand({
   name: 'checkpoint list',
