@@ -106,17 +106,21 @@ function treeMatchOf(matches: readonly Iteration[]): TreeMatch | null {
 
 function anchorFile(f: FileLink): AnchorFile {
   const e = f.file.entry;
+  const credited = creditedLines(f);
   const origins: AnchorOrigin[] = [];
-  for (const claim of f.claims) {
+  f.claims.forEach((claim, k) => {
     const counts = new Map<number, number>();
-    for (const o of claim.origins) if (o !== null) counts.set(o, (counts.get(o) ?? 0) + 1);
+    for (const o of credited[k] as Array<number | null>)
+      if (o !== null) counts.set(o, (counts.get(o) ?? 0) + 1);
+    // Every line this run's content matched came through another run's own commit: not its.
+    if (counts.size === 0 && claim.origins.some((o) => o !== null)) return;
     // No line of the change is the run's (a deletion, a binary or empty file): the iteration that
     // left the file so (every claim has one then: the engine keeps no claim that is nobody's).
     if (counts.size === 0 && claim.writer !== null) counts.set(claim.writer, 0);
     for (const [iteration, lines] of [...counts].sort(([a], [b]) => a - b))
       origins.push({ runId: claim.runId, iteration, lines });
-  }
-  const fromRuns = f.added.filter((_, i) => f.claims.some((c) => (c.origins[i] ?? 0) >= 1)).length;
+  });
+  const fromRuns = f.added.filter((_, i) => credited.some((c) => (c[i] ?? 0) >= 1)).length;
   return {
     path: e.path,
     oldPath: e.oldPath,
@@ -126,6 +130,20 @@ function anchorFile(f: FileLink): AnchorFile {
     method: f.claims[0]?.method ?? 'none',
     origins,
   };
+}
+
+/**
+ * Each claim's origins with trace's preference applied: a line that came through a run's own
+ * commit (an `ancestry` claim gives it an iteration, 0 for a WIP commit's) is that run's alone,
+ * never also a run whose content only matches it (the same text written by a run never merged).
+ */
+function creditedLines(f: FileLink): Array<Array<number | null>> {
+  const own = f.added.map((_, i) =>
+    f.claims.some((c) => c.method === 'ancestry' && (c.origins[i] ?? null) !== null),
+  );
+  return f.claims.map((c) =>
+    c.method === 'ancestry' ? c.origins : c.origins.map((o, i) => (own[i] === true ? null : o)),
+  );
 }
 
 function runsOf(files: readonly AnchorFile[]): AnchorRun[] {
