@@ -2,7 +2,7 @@ import type { Snapshot } from '../../types/snapshot.js';
 import { AgentgateError, RunNotFoundError } from '../errors.js';
 import { readCommitNodes, type CommitNode } from '../git/provenance.js';
 import type { Repo } from '../git/repo.js';
-import { trailer, wipMessage } from '../snapshotter/message.js';
+import { trailer, wipMessage, wipStagedMessage } from '../snapshotter/message.js';
 import { assertSafeId } from '../store/paths.js';
 import { byRunThenIteration } from '../store/snapshot-store.js';
 import type { RecordSources } from './sources.js';
@@ -13,8 +13,12 @@ export interface Iteration {
   iteration: number;
   before: CommitNode;
   after: CommitNode;
-  /** The run's WIP before commit this iteration started from (its lines are iteration 0) and the commit it was made on, or null. */
-  wip: { commit: CommitNode; base: CommitNode } | null;
+  /**
+   * The run's WIP before commit this iteration started from (its lines are iteration 0) and the
+   * commit the run found, or null; `staged`: the commit of what was staged that `before` made
+   * under the WIP commit (its lines are iteration 0 too; `base` is then its parent), or null.
+   */
+  wip: { commit: CommitNode; base: CommitNode; staged: CommitNode | null } | null;
 }
 
 /** A run whose iterations' commits are in this repository, its iterations in order. */
@@ -60,12 +64,35 @@ export async function readChains(
     wips.flatMap((s) => nodes.get(s.beforeSha)?.parents ?? []).filter((c) => !nodes.has(c)),
   );
   for (const [id, node] of wipParents) nodes.set(id, node);
+  // A WIP commit made on the run's staged commit: the commit the run found is one further back.
+  const staged = wips.flatMap((s) => {
+    const parent = soleParent(nodes.get(s.beforeSha), nodes);
+    return parent?.message === wipStagedMessage(s.runId) ? parent.parents : [];
+  });
+  for (const [id, node] of await readCommitNodes(
+    repo,
+    staged.filter((c) => !nodes.has(c)),
+  ))
+    nodes.set(id, node);
   return { chains: chainsOf(snapshots, nodes), nodes };
+}
+
+/** The one parent of `node`, when it has one and it was read. */
+function soleParent(
+  node: CommitNode | undefined,
+  nodes: ReadonlyMap<string, CommitNode>,
+): CommitNode | undefined {
+  return node?.parents.length === 1 ? nodes.get(node.parents[0] as string) : undefined;
+}
+
+/** Whether `message` is run `runId`'s WIP before commit's, or that of the commit of what was staged under it. */
+export function isWipMessage(message: string, runId: string): boolean {
+  return message === wipMessage(runId) || message === wipStagedMessage(runId);
 }
 
 /**
  * The chains of the runs that `commits` name as their WIP before commit (a commit whose message is
- * exactly its run's WIP message) and that `have` lacks: `trace` finds a run by the commit blame
+ * exactly its run's WIP message, or its staged WIP commit's) and that `have` lacks: `trace` finds a run by the commit blame
  * names when the run's records do not name the file (a file only the WIP commit changed). The
  * message only says where to look: the run's records must name the commit as a before commit
  * (chainsOf), or it is no WIP commit of theirs. A name that is no run here (or not in `runIds`)
@@ -83,7 +110,7 @@ export async function chainsOfWipCommits(
   for (const commit of commits) {
     const message = nodes.get(commit)?.message ?? '';
     const id = trailer(message, 'Agentgate-Run');
-    if (id !== null && message === wipMessage(id) && !have.has(id) && (runIds?.includes(id) ?? true))
+    if (id !== null && isWipMessage(message, id) && !have.has(id) && (runIds?.includes(id) ?? true))
       ids.add(id);
   }
   const snapshots: Snapshot[] = [];
@@ -166,11 +193,7 @@ function chainsOf(snapshots: readonly Snapshot[], nodes: ReadonlyMap<string, Com
     const before = nodes.get(s.beforeSha);
     const after = nodes.get(s.afterSha);
     if (before === undefined || after === undefined) continue;
-    const parent = before.parents.length === 1 ? nodes.get(before.parents[0] as string) : undefined;
-    const wip =
-      before.message === wipMessage(s.runId) && parent !== undefined
-        ? { commit: before, base: parent }
-        : null;
+    const wip = before.message === wipMessage(s.runId) ? wipOf(before, s.runId, nodes) : null;
     const list = byRun.get(s.runId) ?? [];
     list.push({ snapshot: s, iteration: s.iteration, before, after, wip });
     byRun.set(s.runId, list);
@@ -187,4 +210,13 @@ function chainsOf(snapshots: readonly Snapshot[], nodes: ReadonlyMap<string, Com
         }
       return { runId, iterations, paths };
     });
+}
+
+/** The WIP of a before commit with the run's WIP message: what it was made on, through a staged commit. */
+function wipOf(before: CommitNode, runId: string, nodes: ReadonlyMap<string, CommitNode>): Iteration['wip'] {
+  const parent = soleParent(before, nodes);
+  if (parent === undefined) return null;
+  if (parent.message !== wipStagedMessage(runId)) return { commit: before, base: parent, staged: null };
+  const base = soleParent(parent, nodes);
+  return base === undefined ? null : { commit: before, base, staged: parent };
 }

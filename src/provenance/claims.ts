@@ -56,6 +56,8 @@ export interface RunReplay {
   states: Map<number, TreeState>;
   /** The state at each iteration's WIP before commit. */
   wips: Map<number, TreeState>;
+  /** The state at each iteration's staged WIP commit (under its WIP before commit). */
+  staged: Map<number, TreeState>;
 }
 
 /** Lines of context in the patches `patch-id` compares (git's default): where a change lands counts. */
@@ -86,7 +88,8 @@ function blobOf(f: PairFile): string | null {
 }
 
 /**
- * The run's commits from the newest (each iteration's after commit, then its WIP before commit),
+ * The run's commits from the newest (each iteration's after commit, then its WIP before commit and
+ * the staged commit under it),
  * with the file's state there when the run ever changed it.
  */
 function versions(
@@ -99,6 +102,8 @@ function versions(
     if (state !== undefined) out.push({ it, commit: it.after, state });
     const wip = r.wips.get(it.iteration)?.get(path);
     if (it.wip !== null && wip !== undefined) out.push({ it, commit: it.wip.commit, state: wip });
+    const staged = r.staged.get(it.iteration)?.get(path);
+    if (it.wip?.staged && staged !== undefined) out.push({ it, commit: it.wip.staged, state: staged });
   }
   return out;
 }
@@ -112,9 +117,11 @@ export function explains(claim: Pick<RunClaim, 'origins' | 'writer'>): boolean {
   return claim.writer !== null || claim.origins.some((o) => o !== null);
 }
 
-/** The run's WIP before commits (the lines they hold are iteration 0). */
+/** The run's WIP before commits and staged commits under them (the lines they hold are iteration 0). */
 export function wipCommits(chain: RunChain): string[] {
-  return chain.iterations.flatMap((it) => (it.wip === null ? [] : [it.wip.commit.commit]));
+  return chain.iterations.flatMap((it) =>
+    it.wip === null ? [] : [it.wip.commit.commit, ...(it.wip.staged ? [it.wip.staged.commit] : [])],
+  );
 }
 
 /**

@@ -215,8 +215,8 @@ function replayPairs(chains: readonly RunChain[]): Array<{ from: string; to: str
 
 function statesOf(chains: readonly RunChain[], byPair: ReadonlyMap<string, PairFile[]>): RunReplay[] {
   return chains.map((chain) => {
-    const { after, wip } = replayRun(chain, (from, to) => byPair.get(pairKey({ from, to })) ?? []);
-    return { chain, states: after, wips: wip };
+    const { after, wip, staged } = replayRun(chain, (from, to) => byPair.get(pairKey({ from, to })) ?? []);
+    return { chain, states: after, wips: wip, staged };
   });
 }
 

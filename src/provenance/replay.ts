@@ -7,18 +7,19 @@ import { applyHunks, type FileState } from './lines.js';
 /** A file's state at each point of a run: path -> who wrote each line and the blob. */
 export type TreeState = ReadonlyMap<string, FileState>;
 
-/** The state at each iteration's after commit, and at the WIP before commit of those that have one. */
+/** The state at each iteration's after commit, and at the WIP before commit (and staged commit) of those that have one. */
 export interface RunStates {
   after: Map<number, TreeState>;
   wip: Map<number, TreeState>;
+  staged: Map<number, TreeState>;
 }
 
 /** The diff between two trees, as the caller has it (restricted to the paths of interest). */
 export type TreeDiff = (fromTree: string, toTree: string) => readonly PairFile[];
 
 /**
- * Walks a run's chain of commits: from where it started, through its WIP before commit (lines of
- * iteration 0), each iteration's change (lines of iteration n), and whatever happened between
+ * Walks a run's chain of commits: from where it started, through its WIP before commit (and the
+ * staged commit under it: lines of iteration 0), each iteration's change (lines of iteration n), and whatever happened between
  * iterations (a restart, a person's commit: lines of no iteration). Returns the state at each
  * iteration's after commit, and at its WIP before commit. The walk depends on commit ids alone, so
  * a first call with a diff that records what it is asked for plans every pair one `diff-tree
@@ -30,7 +31,7 @@ export function replayRun(chain: RunChain, diff: TreeDiff): RunStates {
   const start = first.wip?.base ?? first.before;
   at.set(start.commit, { node: start, state: new Map() });
   let latest = start.commit;
-  const out: RunStates = { after: new Map(), wip: new Map() };
+  const out: RunStates = { after: new Map(), wip: new Map(), staged: new Map() };
   for (const it of chain.iterations) {
     const from = it.wip?.base ?? it.before;
     let cur = at.get(from.commit)?.state;
@@ -39,7 +40,13 @@ export function replayRun(chain: RunChain, diff: TreeDiff): RunStates {
       cur = applyDiff(prev.state, diff(prev.node.tree, from.tree), null);
     }
     if (it.wip !== null) {
-      cur = applyDiff(cur, diff(it.wip.base.tree, it.wip.commit.tree), 0);
+      const { base, staged } = it.wip;
+      if (staged !== null) {
+        cur = applyDiff(cur, diff(base.tree, staged.tree), 0);
+        at.set(staged.commit, { node: staged, state: cur });
+        out.staged.set(it.iteration, cur);
+      }
+      cur = applyDiff(cur, diff((staged ?? base).tree, it.wip.commit.tree), 0);
       at.set(it.wip.commit.commit, { node: it.wip.commit, state: cur });
       out.wip.set(it.iteration, cur);
     }

@@ -15,6 +15,7 @@ import {
   type Iteration,
   type RunChain,
 } from './candidates.js';
+import { wipCommits } from './claims.js';
 import { linkCommits, STRENGTH, type CommitLinks, type FileLink } from './engine.js';
 import { newestVerdicts } from './gates.js';
 import { treePath } from './tree-path.js';
@@ -113,9 +114,7 @@ export async function computeTrace(
   chains.push(...wip.chains);
   const blamedSet = new Set(blamed);
   const touched = chains.filter(
-    (c) =>
-      [...names].some((n) => c.paths.has(n)) ||
-      c.iterations.some((it) => it.wip !== null && blamedSet.has(it.wip.commit.commit)),
+    (c) => [...names].some((n) => c.paths.has(n)) || wipCommits(c).some((w) => blamedSet.has(w)),
   );
   // The gates of every run that may be named are read while the engine works.
   const verdicts = new Map(touched.map((c) => [c.runId, newestVerdicts(src, c.runId)]));
