@@ -8040,14 +8040,29 @@ async function readChains(repo, snapshots, alsoRead = []) {
     wips.flatMap((s) => nodes.get(s.beforeSha)?.parents ?? []).filter((c) => !nodes.has(c))
   );
   for (const [id2, node] of wipParents) nodes.set(id2, node);
+  const staged = wips.flatMap((s) => {
+    const parent = soleParent(nodes.get(s.beforeSha), nodes);
+    return parent?.message === wipStagedMessage(s.runId) ? parent.parents : [];
+  });
+  for (const [id2, node] of await readCommitNodes(
+    repo,
+    staged.filter((c) => !nodes.has(c))
+  ))
+    nodes.set(id2, node);
   return { chains: chainsOf(snapshots, nodes), nodes };
+}
+function soleParent(node, nodes) {
+  return node?.parents.length === 1 ? nodes.get(node.parents[0]) : void 0;
+}
+function isWipMessage(message, runId) {
+  return message === wipMessage(runId) || message === wipStagedMessage(runId);
 }
 async function chainsOfWipCommits(src, repo, commits, nodes, have, runIds) {
   const ids = /* @__PURE__ */ new Set();
   for (const commit of commits) {
     const message = nodes.get(commit)?.message ?? "";
     const id2 = trailer(message, "Agentgate-Run");
-    if (id2 !== null && message === wipMessage(id2) && !have.has(id2) && (runIds?.includes(id2) ?? true))
+    if (id2 !== null && isWipMessage(message, id2) && !have.has(id2) && (runIds?.includes(id2) ?? true))
       ids.add(id2);
   }
   const snapshots = [];
@@ -8101,8 +8116,7 @@ function chainsOf(snapshots, nodes) {
     const before2 = nodes.get(s.beforeSha);
     const after2 = nodes.get(s.afterSha);
     if (before2 === void 0 || after2 === void 0) continue;
-    const parent = before2.parents.length === 1 ? nodes.get(before2.parents[0]) : void 0;
-    const wip = before2.message === wipMessage(s.runId) && parent !== void 0 ? { commit: before2, base: parent } : null;
+    const wip = before2.message === wipMessage(s.runId) ? wipOf(before2, s.runId, nodes) : null;
     const list5 = byRun.get(s.runId) ?? [];
     list5.push({ snapshot: s, iteration: s.iteration, before: before2, after: after2, wip });
     byRun.set(s.runId, list5);
@@ -8117,6 +8131,13 @@ function chainsOf(snapshots, nodes) {
       }
     return { runId, iterations, paths };
   });
+}
+function wipOf(before2, runId, nodes) {
+  const parent = soleParent(before2, nodes);
+  if (parent === void 0) return null;
+  if (parent.message !== wipStagedMessage(runId)) return { commit: before2, base: parent, staged: null };
+  const base = soleParent(parent, nodes);
+  return base === void 0 ? null : { commit: before2, base, staged: parent };
 }
 var init_candidates = __esm({
   "src/provenance/candidates.ts"() {
@@ -8389,6 +8410,8 @@ function versions(r, path2) {
     if (state !== void 0) out.push({ it, commit: it.after, state });
     const wip = r.wips.get(it.iteration)?.get(path2);
     if (it.wip !== null && wip !== void 0) out.push({ it, commit: it.wip.commit, state: wip });
+    const staged = r.staged.get(it.iteration)?.get(path2);
+    if (it.wip?.staged && staged !== void 0) out.push({ it, commit: it.wip.staged, state: staged });
   }
   return out;
 }
@@ -8396,7 +8419,9 @@ function explains(claim2) {
   return claim2.writer !== null || claim2.origins.some((o) => o !== null);
 }
 function wipCommits(chain) {
-  return chain.iterations.flatMap((it) => it.wip === null ? [] : [it.wip.commit.commit]);
+  return chain.iterations.flatMap(
+    (it) => it.wip === null ? [] : [it.wip.commit.commit, ...it.wip.staged ? [it.wip.staged.commit] : []]
+  );
 }
 function mayClaim(chain, f, brought) {
   const e = f.entry;
@@ -8536,7 +8561,7 @@ function replayRun(chain, diff2) {
   const start = first.wip?.base ?? first.before;
   at.set(start.commit, { node: start, state: /* @__PURE__ */ new Map() });
   let latest = start.commit;
-  const out = { after: /* @__PURE__ */ new Map(), wip: /* @__PURE__ */ new Map() };
+  const out = { after: /* @__PURE__ */ new Map(), wip: /* @__PURE__ */ new Map(), staged: /* @__PURE__ */ new Map() };
   for (const it of chain.iterations) {
     const from = it.wip?.base ?? it.before;
     let cur = at.get(from.commit)?.state;
@@ -8545,7 +8570,13 @@ function replayRun(chain, diff2) {
       cur = applyDiff(prev.state, diff2(prev.node.tree, from.tree), null);
     }
     if (it.wip !== null) {
-      cur = applyDiff(cur, diff2(it.wip.base.tree, it.wip.commit.tree), 0);
+      const { base, staged } = it.wip;
+      if (staged !== null) {
+        cur = applyDiff(cur, diff2(base.tree, staged.tree), 0);
+        at.set(staged.commit, { node: staged, state: cur });
+        out.staged.set(it.iteration, cur);
+      }
+      cur = applyDiff(cur, diff2((staged ?? base).tree, it.wip.commit.tree), 0);
       at.set(it.wip.commit.commit, { node: it.wip.commit, state: cur });
       out.wip.set(it.iteration, cur);
     }
@@ -8736,8 +8767,8 @@ function replayPairs(chains) {
 }
 function statesOf(chains, byPair) {
   return chains.map((chain) => {
-    const { after: after2, wip } = replayRun(chain, (from, to) => byPair.get(pairKey({ from, to })) ?? []);
-    return { chain, states: after2, wips: wip };
+    const { after: after2, wip, staged } = replayRun(chain, (from, to) => byPair.get(pairKey({ from, to })) ?? []);
+    return { chain, states: after2, wips: wip, staged };
   });
 }
 async function ownAndReplays(repo, ownPairs, relevant, onlyPaths) {
@@ -8862,7 +8893,9 @@ function anchorFile(f) {
   };
 }
 function creditedLines(f) {
-  const own2 = f.added.map((_, i) => f.claims.some((c) => c.method === "ancestry" && c.origins[i] != null));
+  const own2 = f.added.map(
+    (_, i) => f.claims.some((c) => c.method === "ancestry" && (c.origins[i] ?? null) !== null)
+  );
   return f.claims.map(
     (c) => c.method === "ancestry" ? c.origins : c.origins.map((o, i) => own2[i] === true ? null : o)
   );
@@ -10076,7 +10109,7 @@ async function computeTrace(src, repo, givenPath, opts = {}) {
   chains.push(...wip.chains);
   const blamedSet = new Set(blamed);
   const touched = chains.filter(
-    (c) => [...names2].some((n) => c.paths.has(n)) || c.iterations.some((it) => it.wip !== null && blamedSet.has(it.wip.commit.commit))
+    (c) => [...names2].some((n) => c.paths.has(n)) || wipCommits(c).some((w) => blamedSet.has(w))
   );
   const verdicts = new Map(touched.map((c) => [c.runId, newestVerdicts(src, c.runId)]));
   for (const v of verdicts.values()) v.catch(() => void 0);
@@ -10263,6 +10296,7 @@ var init_trace = __esm({
     init_record_objects();
     init_refs();
     init_candidates();
+    init_claims();
     init_engine();
     init_gates();
     init_tree_path();
