@@ -10,8 +10,8 @@
  * GIT_SSH_COMMAND, credential.helper and credential.<url>.helper, core.askPass, gpg.program,
  * gpg.ssh.program and gpg.x509.program with push.gpgSign, remote.<name>.uploadpack and
  * remote.<name>.receivepack, core.fsmonitor and hooks in the remote. Elsewhere:
- * core.gitProxy and url.<base>.insteadOf to ext:: in integration/sharing-hostile.test.ts; hooks,
- * filters and drivers in integration/sharing-armed.test.ts.
+ * core.gitProxy and url.<base>.insteadOf to ext:: in reliability/sharing-hostile.test.ts; hooks,
+ * filters and drivers in reliability/sharing-armed.test.ts.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
