@@ -35223,6 +35223,243 @@ var init_toml_config = __esm({
   }
 });
 
+// node_modules/diff/libesm/diff/base.js
+var Diff;
+var init_base = __esm({
+  "node_modules/diff/libesm/diff/base.js"() {
+    Diff = class {
+      diff(oldStr, newStr, options = {}) {
+        let callback;
+        if (typeof options === "function") {
+          callback = options;
+          options = {};
+        } else if ("callback" in options) {
+          callback = options.callback;
+        }
+        const oldString = this.castInput(oldStr, options);
+        const newString = this.castInput(newStr, options);
+        const oldTokens = this.removeEmpty(this.tokenize(oldString, options));
+        const newTokens = this.removeEmpty(this.tokenize(newString, options));
+        return this.diffWithOptionsObj(oldTokens, newTokens, options, callback);
+      }
+      diffWithOptionsObj(oldTokens, newTokens, options, callback) {
+        var _a3;
+        const done = (value) => {
+          value = this.postProcess(value, options);
+          if (callback) {
+            setTimeout(function() {
+              callback(value);
+            }, 0);
+            return void 0;
+          } else {
+            return value;
+          }
+        };
+        const newLen = newTokens.length, oldLen = oldTokens.length;
+        let editLength = 1;
+        let maxEditLength = newLen + oldLen;
+        if (options.maxEditLength != null) {
+          maxEditLength = Math.min(maxEditLength, options.maxEditLength);
+        }
+        const maxExecutionTime = (_a3 = options.timeout) !== null && _a3 !== void 0 ? _a3 : Infinity;
+        const abortAfterTimestamp = Date.now() + maxExecutionTime;
+        const bestPath = [{ oldPos: -1, lastComponent: void 0 }];
+        let newPos = this.extractCommon(bestPath[0], newTokens, oldTokens, 0, options);
+        if (bestPath[0].oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
+          return done(this.buildValues(bestPath[0].lastComponent, newTokens, oldTokens));
+        }
+        let minDiagonalToConsider = -Infinity, maxDiagonalToConsider = Infinity;
+        const execEditLength = () => {
+          for (let diagonalPath = Math.max(minDiagonalToConsider, -editLength); diagonalPath <= Math.min(maxDiagonalToConsider, editLength); diagonalPath += 2) {
+            let basePath;
+            const removePath = bestPath[diagonalPath - 1], addPath = bestPath[diagonalPath + 1];
+            if (removePath) {
+              bestPath[diagonalPath - 1] = void 0;
+            }
+            let canAdd = false;
+            if (addPath) {
+              const addPathNewPos = addPath.oldPos - diagonalPath;
+              canAdd = addPath && 0 <= addPathNewPos && addPathNewPos < newLen;
+            }
+            const canRemove = removePath && removePath.oldPos + 1 < oldLen;
+            if (!canAdd && !canRemove) {
+              bestPath[diagonalPath] = void 0;
+              continue;
+            }
+            if (!canRemove || canAdd && removePath.oldPos < addPath.oldPos) {
+              basePath = this.addToPath(addPath, true, false, 0, options);
+            } else {
+              basePath = this.addToPath(removePath, false, true, 1, options);
+            }
+            newPos = this.extractCommon(basePath, newTokens, oldTokens, diagonalPath, options);
+            if (basePath.oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
+              return done(this.buildValues(basePath.lastComponent, newTokens, oldTokens)) || true;
+            } else {
+              bestPath[diagonalPath] = basePath;
+              if (basePath.oldPos + 1 >= oldLen) {
+                maxDiagonalToConsider = Math.min(maxDiagonalToConsider, diagonalPath - 1);
+              }
+              if (newPos + 1 >= newLen) {
+                minDiagonalToConsider = Math.max(minDiagonalToConsider, diagonalPath + 1);
+              }
+            }
+          }
+          editLength++;
+        };
+        if (callback) {
+          (function exec() {
+            setTimeout(function() {
+              if (editLength > maxEditLength || Date.now() > abortAfterTimestamp) {
+                return callback(void 0);
+              }
+              if (!execEditLength()) {
+                exec();
+              }
+            }, 0);
+          })();
+        } else {
+          while (editLength <= maxEditLength && Date.now() <= abortAfterTimestamp) {
+            const ret = execEditLength();
+            if (ret) {
+              return ret;
+            }
+          }
+        }
+      }
+      addToPath(path2, added, removed, oldPosInc, options) {
+        const last = path2.lastComponent;
+        if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
+          return {
+            oldPos: path2.oldPos + oldPosInc,
+            lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
+          };
+        } else {
+          return {
+            oldPos: path2.oldPos + oldPosInc,
+            lastComponent: { count: 1, added, removed, previousComponent: last }
+          };
+        }
+      }
+      extractCommon(basePath, newTokens, oldTokens, diagonalPath, options) {
+        const newLen = newTokens.length, oldLen = oldTokens.length;
+        let oldPos = basePath.oldPos, newPos = oldPos - diagonalPath, commonCount = 0;
+        while (newPos + 1 < newLen && oldPos + 1 < oldLen && this.equals(oldTokens[oldPos + 1], newTokens[newPos + 1], options)) {
+          newPos++;
+          oldPos++;
+          commonCount++;
+          if (options.oneChangePerToken) {
+            basePath.lastComponent = { count: 1, previousComponent: basePath.lastComponent, added: false, removed: false };
+          }
+        }
+        if (commonCount && !options.oneChangePerToken) {
+          basePath.lastComponent = { count: commonCount, previousComponent: basePath.lastComponent, added: false, removed: false };
+        }
+        basePath.oldPos = oldPos;
+        return newPos;
+      }
+      equals(left, right, options) {
+        if (options.comparator) {
+          return options.comparator(left, right);
+        } else {
+          return left === right || !!options.ignoreCase && left.toLowerCase() === right.toLowerCase();
+        }
+      }
+      removeEmpty(array2) {
+        const ret = [];
+        for (let i = 0; i < array2.length; i++) {
+          if (array2[i]) {
+            ret.push(array2[i]);
+          }
+        }
+        return ret;
+      }
+      // eslint-disable-next-line @typescript-eslint/no-unused-vars
+      castInput(value, options) {
+        return value;
+      }
+      // eslint-disable-next-line @typescript-eslint/no-unused-vars
+      tokenize(value, options) {
+        return Array.from(value);
+      }
+      join(chars) {
+        return chars.join("");
+      }
+      postProcess(changeObjects, options) {
+        return changeObjects;
+      }
+      get useLongestToken() {
+        return false;
+      }
+      buildValues(lastComponent, newTokens, oldTokens) {
+        const components = [];
+        let nextComponent;
+        while (lastComponent) {
+          components.push(lastComponent);
+          nextComponent = lastComponent.previousComponent;
+          delete lastComponent.previousComponent;
+          lastComponent = nextComponent;
+        }
+        components.reverse();
+        const componentLen = components.length;
+        let componentPos = 0, newPos = 0, oldPos = 0;
+        for (; componentPos < componentLen; componentPos++) {
+          const component = components[componentPos];
+          if (!component.removed) {
+            if (!component.added && this.useLongestToken) {
+              let value = newTokens.slice(newPos, newPos + component.count);
+              value = value.map(function(value2, i) {
+                const oldValue = oldTokens[oldPos + i];
+                return oldValue.length > value2.length ? oldValue : value2;
+              });
+              component.value = this.join(value);
+            } else {
+              component.value = this.join(newTokens.slice(newPos, newPos + component.count));
+            }
+            newPos += component.count;
+            if (!component.added) {
+              oldPos += component.count;
+            }
+          } else {
+            component.value = this.join(oldTokens.slice(oldPos, oldPos + component.count));
+            oldPos += component.count;
+          }
+        }
+        return components;
+      }
+    };
+  }
+});
+
+// node_modules/diff/libesm/diff/array.js
+function diffArrays(oldArr, newArr, options) {
+  return arrayDiff.diff(oldArr, newArr, options);
+}
+var ArrayDiff, arrayDiff;
+var init_array = __esm({
+  "node_modules/diff/libesm/diff/array.js"() {
+    init_base();
+    ArrayDiff = class extends Diff {
+      tokenize(value) {
+        return value.slice();
+      }
+      join(value) {
+        return value;
+      }
+      removeEmpty(value) {
+        return value;
+      }
+    };
+    arrayDiff = new ArrayDiff();
+  }
+});
+
+// node_modules/diff/libesm/index.js
+var init_libesm = __esm({
+  "node_modules/diff/libesm/index.js"() {
+    init_array();
+  }
+});
+
 // src/hooks/install/undo.ts
 function undoSplices(before2, after2) {
   const a = linesOf(before2);
@@ -35271,62 +35508,31 @@ function narrowed(textA, textB, at) {
 }
 function changedRuns(a, b) {
   if (a.length === 0 && b.length === 0) return [];
-  const pairs = commonLines(a, b);
-  if (pairs === null) return [{ a0: 0, a1: a.length, b0: 0, b1: b.length }];
+  const changes = diffArrays(a, b, { maxEditLength: MAX_EDITS });
+  if (changes === void 0) return [{ a0: 0, a1: a.length, b0: 0, b1: b.length }];
   const runs3 = [];
   let [i, j] = [0, 0];
-  for (const [x, y] of [...pairs, [a.length, b.length]]) {
-    if (x > i || y > j) runs3.push({ a0: i, a1: x, b0: j, b1: y });
-    [i, j] = [x + 1, y + 1];
+  let open9 = null;
+  for (const change of changes) {
+    if (!change.added && !change.removed) {
+      if (open9 !== null) runs3.push(open9);
+      open9 = null;
+      [i, j] = [i + change.count, j + change.count];
+      continue;
+    }
+    open9 ??= { a0: i, a1: i, b0: j, b1: j };
+    if (change.removed) open9.a1 = i += change.count;
+    else open9.b1 = j += change.count;
   }
+  if (open9 !== null) runs3.push(open9);
   return runs3;
 }
-function commonLines(a, b) {
-  const [n, m] = [a.length, b.length];
-  const max = n + m;
-  const v = new Int32Array(2 * max + 2);
-  const trace2 = [];
-  for (let d = 0; d <= max; d += 1) {
-    if ((d + 1) * (2 * max + 2) > MAX_DIFF_WORK) return null;
-    trace2.push(v.slice());
-    for (let k = -d; k <= d; k += 2) {
-      const down = k === -d || k !== d && v[max + k - 1] < v[max + k + 1];
-      let x = down ? v[max + k + 1] : v[max + k - 1] + 1;
-      let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) [x, y] = [x + 1, y + 1];
-      v[max + k] = x;
-      if (x >= n && y >= m) return walkBack(trace2, max, n, m, d);
-    }
-  }
-  return null;
-}
-function walkBack(trace2, max, n, m, steps) {
-  const pairs = [];
-  let [x, y] = [n, m];
-  for (let d = steps; d > 0; d -= 1) {
-    const v = trace2[d];
-    const k = x - y;
-    const down = k === -d || k !== d && v[max + k - 1] < v[max + k + 1];
-    const prevK = down ? k + 1 : k - 1;
-    const prevX = v[max + prevK];
-    const prevY = prevX - prevK;
-    while (x > prevX && y > prevY) {
-      [x, y] = [x - 1, y - 1];
-      pairs.push([x, y]);
-    }
-    [x, y] = [prevX, prevY];
-  }
-  while (x > 0 && y > 0) {
-    [x, y] = [x - 1, y - 1];
-    pairs.push([x, y]);
-  }
-  return pairs.reverse();
-}
-var MAX_DIFF_WORK;
+var MAX_EDITS;
 var init_undo = __esm({
   "src/hooks/install/undo.ts"() {
     "use strict";
-    MAX_DIFF_WORK = 4e6;
+    init_libesm();
+    MAX_EDITS = 2e3;
   }
 });
 

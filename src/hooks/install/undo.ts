@@ -4,6 +4,7 @@
  * back into the text it found. Only the bytes install replaced are kept (mostly a few blanks), not
  * the file.
  */
+import { diffArrays } from 'diff';
 
 /** One splice: `length` characters at `at` of the later text were `text` in the earlier one. */
 export interface Splice {
@@ -12,8 +13,8 @@ export interface Splice {
   text: string;
 }
 
-/** A diff costs at most about this many steps (lines times edits); past it, one splice covers the change. */
-const MAX_DIFF_WORK = 4_000_000;
+/** Past this many changed lines (install changes a few), one splice covers the whole change. */
+const MAX_EDITS = 2_000;
 
 /**
  * The splices that turn `after` back into `before`, last one first (each applied to the result of
@@ -90,63 +91,28 @@ function narrowed(textA: string, textB: string, at: number): Splice {
   return { at: at + p, length: textB.length - p - s, text: textA.slice(p, textA.length - s) };
 }
 
-/** The runs of lines that differ between `a` and `b` (Myers' diff), in order. */
-function changedRuns(a: readonly string[], b: readonly string[]): Run[] {
+/**
+ * The runs of lines that differ between `a` and `b`, in order (jsdiff's Myers diff over the lines),
+ * or the whole as one run when they differ in more than MAX_EDITS lines.
+ */
+function changedRuns(a: string[], b: string[]): Run[] {
   if (a.length === 0 && b.length === 0) return [];
-  const pairs = commonLines(a, b);
-  if (pairs === null) return [{ a0: 0, a1: a.length, b0: 0, b1: b.length }];
+  const changes = diffArrays(a, b, { maxEditLength: MAX_EDITS });
+  if (changes === undefined) return [{ a0: 0, a1: a.length, b0: 0, b1: b.length }];
   const runs: Run[] = [];
   let [i, j] = [0, 0];
-  for (const [x, y] of [...pairs, [a.length, b.length] as const]) {
-    if (x > i || y > j) runs.push({ a0: i, a1: x, b0: j, b1: y });
-    [i, j] = [x + 1, y + 1];
+  let open: Run | null = null;
+  for (const change of changes) {
+    if (!change.added && !change.removed) {
+      if (open !== null) runs.push(open);
+      open = null;
+      [i, j] = [i + change.count, j + change.count];
+      continue;
+    }
+    open ??= { a0: i, a1: i, b0: j, b1: j };
+    if (change.removed) open.a1 = i += change.count;
+    else open.b1 = j += change.count;
   }
+  if (open !== null) runs.push(open);
   return runs;
-}
-
-/**
- * The pairs of lines a shortest edit script keeps (Myers 1986, with the frontier of each step kept
- * for the walk back), or null when that would cost more than MAX_DIFF_WORK.
- */
-function commonLines(a: readonly string[], b: readonly string[]): Array<[number, number]> | null {
-  const [n, m] = [a.length, b.length];
-  const max = n + m;
-  const v = new Int32Array(2 * max + 2);
-  const trace: Int32Array[] = [];
-  for (let d = 0; d <= max; d += 1) {
-    if ((d + 1) * (2 * max + 2) > MAX_DIFF_WORK) return null;
-    trace.push(v.slice());
-    for (let k = -d; k <= d; k += 2) {
-      const down = k === -d || (k !== d && (v[max + k - 1] as number) < (v[max + k + 1] as number));
-      let x = down ? (v[max + k + 1] as number) : (v[max + k - 1] as number) + 1;
-      let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) [x, y] = [x + 1, y + 1];
-      v[max + k] = x;
-      if (x >= n && y >= m) return walkBack(trace, max, n, m, d);
-    }
-  }
-  return null;
-}
-
-function walkBack(trace: readonly Int32Array[], max: number, n: number, m: number, steps: number) {
-  const pairs: Array<[number, number]> = [];
-  let [x, y] = [n, m];
-  for (let d = steps; d > 0; d -= 1) {
-    const v = trace[d] as Int32Array;
-    const k = x - y;
-    const down = k === -d || (k !== d && (v[max + k - 1] as number) < (v[max + k + 1] as number));
-    const prevK = down ? k + 1 : k - 1;
-    const prevX = v[max + prevK] as number;
-    const prevY = prevX - prevK;
-    while (x > prevX && y > prevY) {
-      [x, y] = [x - 1, y - 1];
-      pairs.push([x, y]);
-    }
-    [x, y] = [prevX, prevY];
-  }
-  while (x > 0 && y > 0) {
-    [x, y] = [x - 1, y - 1];
-    pairs.push([x, y]);
-  }
-  return pairs.reverse();
 }
