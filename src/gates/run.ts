@@ -125,8 +125,11 @@ async function observeAndStore(
           },
         )
       : await observe(repo.topLevel);
-  const digest = await sink.finish();
-  const changed = opts.isolated === true ? null : await treeMismatch(ctx, repo, snapshot, junit);
+  // The log's digest and the second look at the workspace are independent: both at once.
+  const [digest, changed] = await Promise.all([
+    sink.finish(),
+    opts.isolated === true ? null : treeMismatch(ctx, repo, snapshot, junit),
+  ]);
   const decided = decideVerdict({
     exitCode: ran.exitCode,
     signal: ran.signal,
