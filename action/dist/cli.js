@@ -13754,8 +13754,10 @@ async function observeAndStore(ctx, repo, treeId, snapshot, sink, opts, replayOf
       return observe(dir);
     }
   ) : await observe(repo.topLevel);
-  const digest = await sink.finish();
-  const changed = opts.isolated === true ? null : await treeMismatch(ctx, repo, snapshot, junit);
+  const [digest, changed] = await Promise.all([
+    sink.finish(),
+    opts.isolated === true ? null : treeMismatch(ctx, repo, snapshot, junit)
+  ]);
   const decided = decideVerdict({
     exitCode: ran.exitCode,
     signal: ran.signal,
