@@ -7250,8 +7250,8 @@ function processStartTime(pid) {
 }
 function processStat(pid) {
   try {
-    const stat28 = readFileSync2(`/proc/${pid}/stat`, "utf8");
-    const fields = stat28.slice(stat28.lastIndexOf(")") + 2).split(" ");
+    const stat26 = readFileSync2(`/proc/${pid}/stat`, "utf8");
+    const fields = stat26.slice(stat26.lastIndexOf(")") + 2).split(" ");
     const [state, startTime] = [fields[0], fields[19]];
     return state === void 0 || startTime === void 0 ? null : { state, startTime };
   } catch {
@@ -7301,6 +7301,23 @@ var init_lock = __esm({
 // src/fs/sweep.ts
 import { readdir as readdir3, rm as rm5, stat as stat5 } from "node:fs/promises";
 import { join as join8 } from "node:path";
+async function sweepOwnedDirs(root, ours, remove) {
+  const names2 = await listDir(root);
+  const removed = [];
+  for (const name2 of names2) {
+    const base = name2.endsWith(".lock") ? name2.slice(0, -".lock".length) : name2;
+    if (!ours(base) || name2 === base && names2.includes(`${name2}.lock`)) continue;
+    const path2 = join8(root, name2);
+    const owner = name2 === base ? null : await readOwner(path2);
+    const info = owner === null ? await stat5(path2).catch(() => null) : null;
+    const gone = owner === null ? info !== null && Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS : isProvablyDead(owner);
+    if (!gone) continue;
+    await remove(join8(root, base));
+    await rm5(join8(root, `${base}.lock`), { force: true });
+    removed.push(join8(root, base));
+  }
+  return removed;
+}
 async function sweepTempFiles(dir, opts = {}) {
   const removed = [];
   for (const name2 of await listDir(dir)) {
@@ -13647,7 +13664,7 @@ var init_checkout_tree = __esm({
 
 // src/gates/isolated.ts
 import { rmSync } from "node:fs";
-import { mkdir as mkdir5, readdir as readdir9, rm as rm8, stat as stat10 } from "node:fs/promises";
+import { mkdir as mkdir5 } from "node:fs/promises";
 import { join as join18 } from "node:path";
 async function withIsolatedCheckout(repo, tree, root, fn) {
   await sweepIsolatedCheckouts(root);
@@ -13663,25 +13680,8 @@ async function withIsolatedCheckout(repo, tree, root, fn) {
     }
   });
 }
-async function sweepIsolatedCheckouts(root) {
-  const names2 = await readdir9(root).catch(() => []);
-  const removed = [];
-  for (const name2 of names2) {
-    const lockName = name2.endsWith(".lock") ? name2 : `${name2}.lock`;
-    const base = lockName.slice(0, -".lock".length);
-    if (!CHECKOUT_NAME.test(base) || name2 === lockName && names2.includes(base)) continue;
-    const owner = await readOwner(join18(root, lockName));
-    const gone = owner === null ? await olderThan(join18(root, name2), TEMP_SWEEP_AGE_MS) : isProvablyDead(owner);
-    if (!gone) continue;
-    removeTree(join18(root, base));
-    await rm8(join18(root, lockName), { force: true });
-    removed.push(join18(root, base));
-  }
-  return removed;
-}
-async function olderThan(path2, ageMs) {
-  const info = await stat10(path2).catch(() => null);
-  return info !== null && Date.now() - info.mtimeMs >= ageMs;
+function sweepIsolatedCheckouts(root) {
+  return sweepOwnedDirs(root, (name2) => CHECKOUT_NAME.test(name2), removeTree);
 }
 function removeTree(path2) {
   try {
@@ -13702,7 +13702,7 @@ var init_isolated = __esm({
 });
 
 // src/gates/run.ts
-import { realpath as realpath4, rm as rm9 } from "node:fs/promises";
+import { realpath as realpath4, rm as rm8 } from "node:fs/promises";
 import { basename as basename4, dirname as dirname8, isAbsolute as isAbsolute7, join as join19, relative as relative4, resolve as resolve12, sep as sep6 } from "node:path";
 async function runGate(ctx, workspace, opts, replayOf) {
   checkOptions(opts);
@@ -13872,7 +13872,7 @@ async function removeCommittedReports(dir, junit) {
     const path2 = resolve12(root, file);
     const parent = await realpath4(dirname8(path2)).catch(() => null);
     if (parent !== null && isInside(root, parent))
-      await rm9(join19(parent, basename4(path2)), { force: true }).catch(() => void 0);
+      await rm8(join19(parent, basename4(path2)), { force: true }).catch(() => void 0);
   }
 }
 var MAX_PATHS_IN_MESSAGE, MAX_PATHS_IN_DETAILS;
@@ -14014,7 +14014,7 @@ var init_replay2 = __esm({
 });
 
 // src/gates/verify.ts
-import { stat as stat11 } from "node:fs/promises";
+import { stat as stat10 } from "node:fs/promises";
 async function verifyGates(input) {
   const checks = input.problems.map((p) => ({
     snapshotId: null,
@@ -14095,7 +14095,7 @@ async function logHere(result, artifactsDir) {
   const received = result.receivedAt !== void 0;
   const here = received ? receivedGateLogPath(artifactsDir, result) : gateLogPath(artifactsDir, result.runId, result.iteration, result.name, result.attempt);
   for (const path2 of /* @__PURE__ */ new Set([result.log.path, here])) {
-    if (await stat11(path2).then(
+    if (await stat10(path2).then(
       (s) => s.isFile(),
       () => false
     ))
@@ -14259,9 +14259,9 @@ var init_gates2 = __esm({
 });
 
 // src/store/local-paths.ts
-import { stat as stat12 } from "node:fs/promises";
+import { stat as stat11 } from "node:fs/promises";
 async function isA(path2, kind) {
-  return stat12(path2).then(
+  return stat11(path2).then(
     (s) => kind === "file" ? s.isFile() : s.isDirectory(),
     () => false
   );
@@ -14421,7 +14421,7 @@ var init_commit = __esm({
 });
 
 // src/git/apply-check.ts
-import { mkdtemp as mkdtemp2, rm as rm10 } from "node:fs/promises";
+import { mkdtemp as mkdtemp2, rm as rm9 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
 import { join as join20 } from "node:path";
 async function treeAfterApplying(repo, base, patchFile) {
@@ -14432,7 +14432,7 @@ async function treeAfterApplying(repo, base, patchFile) {
     await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
     return (await runGit(scratch, ["write-tree"])).stdout.trim();
   } finally {
-    await rm10(dir, { recursive: true, force: true });
+    await rm9(dir, { recursive: true, force: true });
   }
 }
 var init_apply_check = __esm({
@@ -14530,7 +14530,7 @@ var init_core3 = __esm({
 });
 
 // src/snapshotter/verify.ts
-import { stat as stat13 } from "node:fs/promises";
+import { stat as stat12 } from "node:fs/promises";
 async function verifySnapshot(snapshot, run, git) {
   const checks = [];
   const add = (check, ok, detail) => checks.push({ check, ok, detail });
@@ -14577,7 +14577,7 @@ async function artifactCheck(snapshot, add) {
     add("patch-artifact", ok2, ok2 ? "no change, no artifact" : "changed snapshot has no patch artifact");
     return ok2;
   }
-  const exists4 = await stat13(snapshot.patchPath).then(
+  const exists4 = await stat12(snapshot.patchPath).then(
     (s) => s.isFile(),
     () => false
   );
@@ -15410,11 +15410,11 @@ var init_iterate = __esm({
 });
 
 // src/snapshotter/received-artifact.ts
-import { stat as stat14 } from "node:fs/promises";
+import { stat as stat13 } from "node:fs/promises";
 async function buildReceivedArtifact(core, snapshot) {
   const path2 = snapshot.patchPath;
   if (path2 === null || snapshot.recordedWorkspace === void 0) return false;
-  if ((await stat14(path2).catch(() => null))?.isFile() === true) return true;
+  if ((await stat13(path2).catch(() => null))?.isFile() === true) return true;
   try {
     const repo = await openRepo(snapshot.workspace, core.gitOptions());
     await assertNoLinkInside(repo.topLevel, path2);
@@ -15587,13 +15587,13 @@ var init_verify_store = __esm({
 });
 
 // src/git/cherry-pick-worktree.ts
-import { mkdtemp as mkdtemp3, readdir as readdir10, readFile as readFile9, rm as rm11, stat as stat15 } from "node:fs/promises";
+import { mkdtemp as mkdtemp3, readdir as readdir9, readFile as readFile9, rm as rm10 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
 import { basename as basename5, dirname as dirname10, join as join22 } from "node:path";
 async function withPickWorktree(repo, sha, fn) {
   const dir = await mkdtemp3(join22(tmpdir3(), PREFIX));
   if (isInside(repo.topLevel, dir)) {
-    await rm11(dir, { recursive: true, force: true });
+    await rm10(dir, { recursive: true, force: true });
     throw new InvalidArgumentError(
       `the temp directory ${dir} is inside the workspace; set TMPDIR elsewhere`,
       {
@@ -15623,7 +15623,7 @@ async function sweepPickWorktrees(repo) {
 async function sweepRegistered(repo) {
   const admin = join22(await commonDir(repo.gitDir), "worktrees");
   const removed = [];
-  for (const name2 of await readdir10(admin).catch(() => [])) {
+  for (const name2 of await readdir9(admin).catch(() => [])) {
     if (!PICK_NAME.test(name2)) continue;
     const gitFile = (await readFile9(join22(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
     const path2 = gitFile === "" ? join22(tmpdir3(), name2, name2) : dirname10(gitFile);
@@ -15632,35 +15632,24 @@ async function sweepRegistered(repo) {
     const owner = await readOwner(`${dir}.lock`);
     if (owner === null ? gitFile === "" : !isProvablyDead(owner)) continue;
     await removeWorktree(repo, dir, path2, true);
-    await rm11(`${dir}.lock`, { force: true }).catch(() => void 0);
+    await rm10(`${dir}.lock`, { force: true }).catch(() => void 0);
     removed.push(path2);
   }
   return removed;
 }
 async function sweepPickTemps() {
-  const root = tmpdir3();
-  const names2 = await readdir10(root).catch(() => []);
-  for (const name2 of names2) {
-    const base = name2.endsWith(".lock") ? name2.slice(0, -".lock".length) : name2;
-    if (!PICK_NAME.test(base) || name2 === base && names2.includes(`${name2}.lock`)) continue;
-    const dir = join22(root, base);
-    const owner = name2 === base ? null : await readOwner(join22(root, name2));
-    const gone = owner === null ? await olderThan2(join22(root, name2)) : isProvablyDead(owner);
-    if (!gone) continue;
-    await rm11(dir, { recursive: true, force: true }).catch(() => void 0);
-    await rm11(`${dir}.lock`, { force: true }).catch(() => void 0);
-  }
-}
-async function olderThan2(path2) {
-  const info = await stat15(path2).catch(() => null);
-  return info !== null && Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS;
+  await sweepOwnedDirs(
+    tmpdir3(),
+    (name2) => PICK_NAME.test(name2),
+    (dir) => rm10(dir, { recursive: true, force: true }).catch(() => void 0)
+  );
 }
 async function removeWorktree(repo, dir, path2, quiet) {
   try {
     const admin = join22(await commonDir(repo.gitDir), "worktrees", basename5(path2));
     await runGit(repo, ["worktree", "remove", "--force", "--force", path2]).catch(() => void 0);
-    await rm11(dir, { recursive: true, force: true });
-    await rm11(admin, { recursive: true, force: true });
+    await rm10(dir, { recursive: true, force: true });
+    await rm10(admin, { recursive: true, force: true });
   } catch (error2) {
     if (!quiet) throw error2;
   }
@@ -15681,7 +15670,7 @@ var init_cherry_pick_worktree = __esm({
 });
 
 // src/git/cherry-pick.ts
-import { readFile as readFile10, rm as rm12, writeFile as writeFile2 } from "node:fs/promises";
+import { readFile as readFile10, rm as rm11, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join23 } from "node:path";
 async function cherryPick3(repo, rev, opts = {}) {
   const onto = opts.onto?.replace(/^refs\/heads\//, "");
@@ -15718,7 +15707,7 @@ async function pickInWorkspace(repo, source, ignore) {
   const savedOrigHead = await readFile10(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
-    await (savedOrigHead === null ? rm12(origHead, { force: true }) : writeFile2(origHead, savedOrigHead));
+    await (savedOrigHead === null ? rm11(origHead, { force: true }) : writeFile2(origHead, savedOrigHead));
     await assertRestored(repo, before2);
   };
   let files;
@@ -15816,7 +15805,7 @@ var init_cherry_pick = __esm({
 });
 
 // src/snapshotter/maintenance.ts
-import { rm as rm13, rmdir } from "node:fs/promises";
+import { rm as rm12, rmdir } from "node:fs/promises";
 import { dirname as dirname11 } from "node:path";
 async function deleteSnapshot(core, idOrSha) {
   const id2 = await core.getSnapshot(idOrSha, { exact: true }).then(
@@ -15847,7 +15836,7 @@ async function removeArtifact(core, snapshot) {
   const local = await core.withLocalPaths(snapshot);
   if (local.patchPath === null || local.patchSha256 === null) return;
   if (await sha256File(local.patchPath).catch(() => null) !== local.patchSha256) return;
-  await rm13(local.patchPath, { force: true });
+  await rm12(local.patchPath, { force: true });
   await rmdir(dirname11(local.patchPath)).catch(() => void 0);
 }
 async function cherryPick4(core, workspace, idOrSha, opts = {}) {
@@ -16033,7 +16022,7 @@ var init_snapshotter = __esm({
 });
 
 // src/demo/demo.ts
-import { mkdtemp as mkdtemp4, rename as rename4, rm as rm14, writeFile as writeFile3, mkdir as mkdir6 } from "node:fs/promises";
+import { mkdtemp as mkdtemp4, rename as rename4, rm as rm13, writeFile as writeFile3, mkdir as mkdir6 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
 import { dirname as dirname12, join as join24 } from "node:path";
 import { Writable } from "node:stream";
@@ -16042,7 +16031,7 @@ async function runDemo(opts = {}) {
   try {
     return { ...await demoIn(root), kept: opts.keep === true };
   } finally {
-    if (opts.keep !== true) await rm14(root, { recursive: true, force: true });
+    if (opts.keep !== true) await rm13(root, { recursive: true, force: true });
   }
 }
 async function demoIn(root) {
@@ -16162,7 +16151,7 @@ var init_demo = __esm({
         task: "Update the test for the new greeting, remove the notes file and update the logo",
         edit: async (ws) => {
           await put(ws, "test/greet.test.js", greetTest("hello.js", "Hi there, Ada!"));
-          await rm14(join24(ws, "NOTES.txt"));
+          await rm13(join24(ws, "NOTES.txt"));
           await put(
             ws,
             "assets/logo.png",
@@ -16293,7 +16282,7 @@ var init_anchor_keeper = __esm({
 
 // src/git/transport.ts
 import { isAbsolute as isAbsolute8, resolve as resolve14 } from "node:path";
-import { stat as stat16 } from "node:fs/promises";
+import { stat as stat14 } from "node:fs/promises";
 function checkRemoteUrl(url2) {
   const refuse = (why) => {
     throw new UnsafeRemoteError(
@@ -16365,7 +16354,7 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
   return { name: nameOrUrl, url: nameOrUrl };
 }
 async function isDir(path2) {
-  return stat16(path2).then(
+  return stat14(path2).then(
     (s) => s.isDirectory(),
     () => false
   );
@@ -16543,7 +16532,7 @@ var init_transport = __esm({
 });
 
 // src/git/remote-locks.ts
-import { rm as rm15, stat as stat17 } from "node:fs/promises";
+import { rm as rm14, stat as stat15 } from "node:fs/promises";
 import { join as join25 } from "node:path";
 import { fileURLToPath } from "node:url";
 async function clearStaleRemoteRefLocks(url2, refs) {
@@ -16555,19 +16544,19 @@ async function clearStaleRemoteRefLocks(url2, refs) {
   let removed = false;
   for (const ref of locks) {
     const lock = join25(gitDir, `${ref}.lock`);
-    const first = await stat17(lock).catch(() => null);
+    const first = await stat15(lock).catch(() => null);
     if (first === null || !first.isFile()) continue;
     const young = Math.min(STALE_REMOTE_LOCK_MS, STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs));
     if (young > 0) await new Promise((resolve26) => setTimeout(resolve26, young));
-    const again = await stat17(lock).catch(() => null);
+    const again = await stat15(lock).catch(() => null);
     if (again === null || !again.isFile() || again.mtimeMs !== first.mtimeMs) continue;
-    await rm15(lock, { force: true });
+    await rm14(lock, { force: true });
     removed = true;
   }
   return removed;
 }
 async function localGitDir(path2) {
-  const isDir2 = async (p) => (await stat17(p).catch(() => null))?.isDirectory() === true;
+  const isDir2 = async (p) => (await stat15(p).catch(() => null))?.isDirectory() === true;
   if (await isDir2(join25(path2, "refs")) && await isDir2(join25(path2, "objects"))) return path2;
   return await isDir2(join25(path2, ".git", "refs")) ? join25(path2, ".git") : null;
 }
@@ -16728,7 +16717,7 @@ var init_sharing = __esm({
 });
 
 // src/sharing/record-objects.ts
-import { mkdir as mkdir7, rm as rm16, writeFile as writeFile4 } from "node:fs/promises";
+import { mkdir as mkdir7, rm as rm15, writeFile as writeFile4 } from "node:fs/promises";
 import { join as join26 } from "node:path";
 function recordCommit(format, spec) {
   const jsonId = objectId(format, "blob", spec.json);
@@ -16771,7 +16760,7 @@ async function writeRecordObjects(repo, home, label, records) {
       );
     }
   } finally {
-    await rm16(dir, { recursive: true, force: true });
+    await rm15(dir, { recursive: true, force: true });
   }
 }
 function parseReceivedFile(content, schema, file, what2, refuse) {
@@ -17018,7 +17007,7 @@ var init_gate_objects = __esm({
 });
 
 // src/sharing/gate-records.ts
-import { stat as stat18 } from "node:fs/promises";
+import { stat as stat16 } from "node:fs/promises";
 import { join as join27 } from "node:path";
 var MAX_REFSPECS, GateRecords;
 var init_gate_records = __esm({
@@ -17103,7 +17092,7 @@ var init_gate_records = __esm({
       /** The verdict's log file when it is here and still has the recorded digest; else null (the text stays home). */
       async intactLog(g) {
         if (g.log === null || g.log.path === null) return null;
-        const size = await stat18(g.log.path).then(
+        const size = await stat16(g.log.path).then(
           (s) => s.isFile() ? s.size : -1,
           () => -1
         );
@@ -17215,7 +17204,7 @@ var init_gate_records = __esm({
 });
 
 // src/sharing/publish.ts
-import { stat as stat19 } from "node:fs/promises";
+import { stat as stat17 } from "node:fs/promises";
 async function selectRuns(core, repo, sel) {
   if (sel.runId !== void 0) {
     const run = await core.store.loadRun(assertSafeId(sel.runId, "run id"));
@@ -17248,7 +17237,7 @@ async function runsHere(core, repo, runs3) {
   if (core.options.localWorkspace === void 0) return here;
   const gone = await Promise.all(
     runs3.map(
-      async (r) => r.workspace !== repo.topLevel && !await stat19(r.workspace).then(
+      async (r) => r.workspace !== repo.topLevel && !await stat17(r.workspace).then(
         (st) => st.isDirectory(),
         () => false
       )
@@ -17353,7 +17342,7 @@ var init_core4 = __esm({
 });
 
 // src/sharing/rebuild.ts
-import { stat as stat20 } from "node:fs/promises";
+import { stat as stat18 } from "node:fs/promises";
 async function rebuildAccepted(core, repo, accepted, refuse, index) {
   if (accepted.length === 0) return { done: [], kept: [] };
   const iterationRefs = new Map((await listRefs(repo, RUNS_PREFIX)).map((r) => [r.ref, r.sha]));
@@ -17481,7 +17470,7 @@ async function checkPatch(core, repo, trees, patch4) {
   }
 }
 async function exists2(path2) {
-  return stat20(path2).then(
+  return stat18(path2).then(
     () => true,
     () => false
   );
@@ -17949,7 +17938,7 @@ var init_anchor_records = __esm({
 });
 
 // src/sharing/sharing.ts
-import { stat as stat21 } from "node:fs/promises";
+import { stat as stat19 } from "node:fs/promises";
 import { resolve as resolve15 } from "node:path";
 async function pushWithLockRepair(repo, url2, specs) {
   const results = await pushRefs(repo, url2, specs);
@@ -18159,7 +18148,7 @@ var init_sharing2 = __esm({
       async import(workspace, file, cwd = process.cwd(), opts = {}) {
         const repo = await this.open(workspace);
         const path2 = resolve15(cwd, file);
-        const isFile = await stat21(path2).then(
+        const isFile = await stat19(path2).then(
           (s) => s.isFile(),
           () => false
         );
@@ -27871,7 +27860,7 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { mkdir as mkdir8, readdir as readdir11, realpath as realpath6, stat as stat22, writeFile as writeFile6 } from "node:fs/promises";
+import { mkdir as mkdir8, readdir as readdir10, realpath as realpath6, stat as stat20, writeFile as writeFile6 } from "node:fs/promises";
 import { dirname as dirname14, join as join32 } from "node:path";
 function checkpointRepo(p) {
   return {
@@ -27886,12 +27875,12 @@ function checkpointRepo(p) {
   };
 }
 async function indexBytes(repo) {
-  const index = await stat22(repo.indexFile).catch(() => null);
+  const index = await stat20(repo.indexFile).catch(() => null);
   if (index === null) return null;
-  const names2 = await readdir11(repo.gitDir).catch(() => []);
+  const names2 = await readdir10(repo.gitDir).catch(() => []);
   const shared = await Promise.all(
     names2.filter((name2) => name2.startsWith("sharedindex.")).map(
-      (name2) => stat22(join32(repo.gitDir, name2)).then(
+      (name2) => stat20(join32(repo.gitDir, name2)).then(
         (st) => st.size,
         () => 0
       )
@@ -27959,7 +27948,7 @@ async function countObjects(repo) {
   return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
 }
 async function looseObjectBytes(repo, oid) {
-  const st = await stat22(join32(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  const st = await stat20(join32(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
   return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 async function packLooseObjects(repo) {
@@ -28369,7 +28358,7 @@ var init_compare2 = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash8 } from "node:crypto";
-import { readdir as readdir12, readFile as readFile13, stat as stat23 } from "node:fs/promises";
+import { readdir as readdir11, readFile as readFile13, stat as stat21 } from "node:fs/promises";
 import { dirname as dirname16, join as join35 } from "node:path";
 function pathKey(realPath) {
   return createHash8("sha256").update(realPath).digest("hex").slice(0, 16);
@@ -28419,12 +28408,12 @@ async function storeOf(location, root) {
     if (typeof parsed?.workspace === "string") return parsed.workspace === root ? "intact" : "none";
   } catch {
   }
-  const head = await stat23(join35(location.gitDir, "HEAD")).catch(() => null);
+  const head = await stat21(join35(location.gitDir, "HEAD")).catch(() => null);
   return head?.isFile() === true ? "damaged" : "none";
 }
 async function listDir2(dir) {
   try {
-    return (await readdir12(dir)).sort();
+    return (await readdir11(dir)).sort();
   } catch {
     return [];
   }
@@ -28436,7 +28425,7 @@ var init_project_id = __esm({
 });
 
 // src/checkpoints/prompt-numbers.ts
-import { mkdir as mkdir9, readdir as readdir13, writeFile as writeFile7 } from "node:fs/promises";
+import { mkdir as mkdir9, readdir as readdir12, writeFile as writeFile7 } from "node:fs/promises";
 import { join as join36 } from "node:path";
 function sessionDir(promptsDir, session) {
   return join36(promptsDir, pathKey(session));
@@ -28445,7 +28434,7 @@ async function claimPromptNumber(promptsDir, session) {
   const dir = sessionDir(promptsDir, session);
   try {
     await mkdir9(dir, { recursive: true });
-    let n = Math.max(0, ...(await readdir13(dir)).map((name2) => /^\d+$/.test(name2) ? Number(name2) : 0)) + 1;
+    let n = Math.max(0, ...(await readdir12(dir)).map((name2) => /^\d+$/.test(name2) ? Number(name2) : 0)) + 1;
     for (; ; ) {
       if (await create(join36(dir, String(n)))) return n;
       n += 1;
@@ -29041,7 +29030,7 @@ var init_retention = __esm({
 });
 
 // src/git/checkpoint-health.ts
-import { lstat as lstat7, readdir as readdir14, readFile as readFile14 } from "node:fs/promises";
+import { lstat as lstat7, readdir as readdir13, readFile as readFile14 } from "node:fs/promises";
 import { join as join37 } from "node:path";
 async function repoDamage(gitDir, refs) {
   const [dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
@@ -29080,7 +29069,7 @@ async function refsWithoutObject(repo, gitDir, prefixes) {
   }
   for (const prefix of prefixes) {
     const dir = join37(gitDir, ...prefix.split("/"));
-    const names2 = await readdir14(dir, { recursive: true }).catch((error2) => {
+    const names2 = await readdir13(dir, { recursive: true }).catch((error2) => {
       if (isAbsent(error2)) return [];
       throw error2;
     });
@@ -29268,14 +29257,14 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { mkdir as mkdir11, open as open6, rename as rename6, rm as rm17, stat as stat24, symlink } from "node:fs/promises";
+import { mkdir as mkdir11, open as open6, rename as rename6, rm as rm16, stat as stat22, symlink } from "node:fs/promises";
 import { dirname as dirname18, join as join40, sep as sep9 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
   await mkdir11(preferred, { recursive: true });
-  const [a, b] = await Promise.all([stat24(root), stat24(preferred)]);
+  const [a, b] = await Promise.all([stat22(root), stat22(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
 async function placeFiles(root, stagingDir, items) {
@@ -29298,7 +29287,7 @@ async function placeOne(item, temp) {
     await rename6(temp, fsPath(item.dest));
     return;
   } catch (error2) {
-    await rm17(temp, { force: true });
+    await rm16(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
   const beside = `${dirname18(item.dest)}${sep9}${tempName()}`;
@@ -29306,7 +29295,7 @@ async function placeOne(item, temp) {
     await writeTemp(item, fsPath(beside));
     await rename6(fsPath(beside), fsPath(item.dest));
   } catch (error2) {
-    await rm17(fsPath(beside), { force: true });
+    await rm16(fsPath(beside), { force: true });
     throw error2;
   }
 }
@@ -29479,7 +29468,7 @@ var init_apply = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { readFile as readFile16, rm as rm18 } from "node:fs/promises";
+import { readFile as readFile16, rm as rm17 } from "node:fs/promises";
 import { dirname as dirname20 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
@@ -29526,7 +29515,7 @@ async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   ];
   if (recovered) {
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
-    await rm18(location.tempDir, { recursive: true, force: true });
+    await rm17(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
     await Promise.all(sweeps());
   } else {
@@ -29642,7 +29631,7 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/budget-count.ts
-import { readFile as readFile17, rm as rm19 } from "node:fs/promises";
+import { readFile as readFile17, rm as rm18 } from "node:fs/promises";
 import { join as join41 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
@@ -29669,7 +29658,7 @@ async function saveBudget(location, commit, counts) {
   await writeJsonAtomic(budgetFile(location), { countedAt: commit, counts });
 }
 async function dropBudget(location) {
-  await rm19(budgetFile(location), { force: true });
+  await rm18(budgetFile(location), { force: true });
 }
 async function uncountedBound(opts) {
   const { budget, latest, staged } = opts;
@@ -30841,7 +30830,7 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { mkdtemp as mkdtemp5, rm as rm20, writeFile as writeFile8 } from "node:fs/promises";
+import { mkdtemp as mkdtemp5, rm as rm19, writeFile as writeFile8 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
 import { join as join44, resolve as resolve21 } from "node:path";
 function open7(ctx) {
@@ -30967,7 +30956,7 @@ var init_checkpoint2 = __esm({
         if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
         const dir = await mkdtemp5(join44(tmpdir5(), "agentgate-cpdiff-"));
         const file = join44(dir, "diff.patch");
-        const cleanup = () => rm20(dir, { recursive: true, force: true });
+        const cleanup = () => rm19(dir, { recursive: true, force: true });
         try {
           await writeFile8(file, await cp.diffBytes(hash));
         } catch (error2) {
@@ -31609,13 +31598,13 @@ var init_budget = __esm({
 });
 
 // src/hooks/log.ts
-import { appendFile as appendFile3, mkdir as mkdir12, rename as rename7, stat as stat25 } from "node:fs/promises";
+import { appendFile as appendFile3, mkdir as mkdir12, rename as rename7, stat as stat23 } from "node:fs/promises";
 import { dirname as dirname22 } from "node:path";
 async function appendHookLog(file, line) {
   const text = firstChars(escapeHidden(line, { halves: true }), MAX_LINE).text;
   try {
     await mkdir12(dirname22(file), { recursive: true });
-    const size = await stat25(file).then(
+    const size = await stat23(file).then(
       (st) => st.size,
       () => 0
     );
@@ -32256,14 +32245,14 @@ var init_lenient_json = __esm({
 });
 
 // src/hooks/workspace.ts
-import { realpath as realpath10, stat as stat26 } from "node:fs/promises";
+import { realpath as realpath10, stat as stat24 } from "node:fs/promises";
 import { parse as parse2, resolve as resolve23 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
 }
 async function hookWorkspace(candidate, opts = {}) {
   const path2 = resolve23(nativePath(candidate));
-  const isDir2 = await stat26(path2).then(
+  const isDir2 = await stat24(path2).then(
     (st) => st.isDirectory(),
     () => false
   );
@@ -33306,7 +33295,7 @@ var init_hook_install = __esm({
 
 // src/hooks/install/install-record.ts
 import { createHash as createHash9 } from "node:crypto";
-import { lstat as lstat14, open as open8, readFile as readFile20, rm as rm21, rmdir as rmdir3 } from "node:fs/promises";
+import { lstat as lstat14, open as open8, readFile as readFile20, rm as rm20, rmdir as rmdir3 } from "node:fs/promises";
 import { dirname as dirname23, join as join46 } from "node:path";
 function recordPath(home, file) {
   return join46(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
@@ -33334,7 +33323,7 @@ async function writeRecord(home, record3) {
   });
 }
 async function dropRecord(home, file) {
-  await rm21(recordPath(home, file), { force: true });
+  await rm20(recordPath(home, file), { force: true });
 }
 function nextRecord(file, old, found, written, step) {
   const dirs = [.../* @__PURE__ */ new Set([...step.dirs, ...old?.dirs ?? []])].sort((x, y) => y.length - x.length);
@@ -33931,7 +33920,7 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, lstat as lstat15, readFile as readFile21, rm as rm22, stat as stat27 } from "node:fs/promises";
+import { chmod, lstat as lstat15, readFile as readFile21, rm as rm21, stat as stat25 } from "node:fs/promises";
 import { join as join48 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
@@ -33961,7 +33950,7 @@ async function planScripts(target, command) {
   return plan;
 }
 async function assertDirectory(dir) {
-  const stats4 = await stat27(dir).catch((error2) => {
+  const stats4 = await stat25(dir).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(dir, errnoOf(error2), error2);
   });
@@ -33988,7 +33977,7 @@ function cannotUse(path2, why, cause) {
 }
 async function applyScripts(plan) {
   for (const { file, text } of plan.writes) {
-    if (text === null) await rm22(file, { force: true });
+    if (text === null) await rm21(file, { force: true });
     else {
       await writeFileAtomic(file, text);
       await chmod(file, 493);
@@ -35539,7 +35528,7 @@ var init_undo = __esm({
 });
 
 // src/hooks/install/install.ts
-import { lstat as lstat16, readFile as readFile22, rm as rm23 } from "node:fs/promises";
+import { lstat as lstat16, readFile as readFile22, rm as rm22 } from "node:fs/promises";
 import { dirname as dirname24 } from "node:path";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
@@ -35628,7 +35617,7 @@ async function giveBack(home, target, found, plan) {
     () => false
   );
   if (found !== null && record3?.created === true && plan.removable === true && !link2) {
-    await rm23(target.file, { force: true });
+    await rm22(target.file, { force: true });
     await removeEmptyDirs2(record3.dirs);
     wrote = true;
   } else if (found !== null && plan.changes.length > 0) {

@@ -1,7 +1,7 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TEMP_NAME } from './atomic.js';
-import { isProcessGone } from './lock.js';
+import { isProcessGone, isProvablyDead, readOwner } from './lock.js';
 
 /**
  * Temp-file sweeping, in one place. Only files we create are ever removed, and only when their
@@ -10,6 +10,38 @@ import { isProcessGone } from './lock.js';
  */
 /** Longer than any write of ours takes: a temp file this old has no writer left. */
 export const TEMP_SWEEP_AGE_MS = 60 * 60 * 1000;
+
+/**
+ * Sweeps the directories under `root` that come with an owner lock beside them (`<name>.lock`,
+ * lock.ts): a directory and its lock go when the lock's owner is provably dead, or, with no
+ * owner to read, when the entry is older than TEMP_SWEEP_AGE_MS. `ours` says which names are
+ * ours; `remove` removes one directory. Returns the removed directories.
+ */
+export async function sweepOwnedDirs(
+  root: string,
+  ours: (name: string) => boolean,
+  remove: (dir: string) => Promise<void> | void,
+): Promise<string[]> {
+  const names = await listDir(root);
+  const removed: string[] = [];
+  for (const name of names) {
+    const base = name.endsWith('.lock') ? name.slice(0, -'.lock'.length) : name;
+    // A directory with its lock is judged once, through the lock.
+    if (!ours(base) || (name === base && names.includes(`${name}.lock`))) continue;
+    const path = join(root, name);
+    const owner = name === base ? null : await readOwner(path);
+    const info = owner === null ? await stat(path).catch(() => null) : null;
+    const gone =
+      owner === null
+        ? info !== null && Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS
+        : isProvablyDead(owner);
+    if (!gone) continue;
+    await remove(join(root, base));
+    await rm(join(root, `${base}.lock`), { force: true });
+    removed.push(join(root, base));
+  }
+  return removed;
+}
 
 export interface SweepOptions {
   /** Which names are ours; the first capture group is the owner's pid. Default: atomic.ts's TEMP_NAME. */

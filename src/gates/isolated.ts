@@ -6,10 +6,10 @@
  * chance to clean up) is swept by the next call.
  */
 import { rmSync } from 'node:fs';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isProvablyDead, readOwner, withLock } from '../fs/lock.js';
-import { TEMP_SWEEP_AGE_MS } from '../fs/sweep.js';
+import { withLock } from '../fs/lock.js';
+import { sweepOwnedDirs } from '../fs/sweep.js';
 import { checkoutTreeInto } from '../git/checkout-tree.js';
 import type { Repo } from '../git/repo.js';
 import { randomHex } from '../fs/random.js';
@@ -42,27 +42,8 @@ export async function withIsolatedCheckout<T>(
  * Removes the checkouts under `root` whose owner is provably dead (or, with no readable owner,
  * that are older than any call lasts), and their lock files. Returns the removed checkouts.
  */
-export async function sweepIsolatedCheckouts(root: string): Promise<string[]> {
-  const names = await readdir(root).catch(() => [] as string[]);
-  const removed: string[] = [];
-  for (const name of names) {
-    const lockName = name.endsWith('.lock') ? name : `${name}.lock`;
-    const base = lockName.slice(0, -'.lock'.length);
-    if (!CHECKOUT_NAME.test(base) || (name === lockName && names.includes(base))) continue;
-    const owner = await readOwner(join(root, lockName));
-    const gone =
-      owner === null ? await olderThan(join(root, name), TEMP_SWEEP_AGE_MS) : isProvablyDead(owner);
-    if (!gone) continue;
-    removeTree(join(root, base));
-    await rm(join(root, lockName), { force: true });
-    removed.push(join(root, base));
-  }
-  return removed;
-}
-
-async function olderThan(path: string, ageMs: number): Promise<boolean> {
-  const info = await stat(path).catch(() => null);
-  return info !== null && Date.now() - info.mtimeMs >= ageMs;
+export function sweepIsolatedCheckouts(root: string): Promise<string[]> {
+  return sweepOwnedDirs(root, (name) => CHECKOUT_NAME.test(name), removeTree);
 }
 
 /**

@@ -5,13 +5,13 @@
  * registration in the repository (`git worktree list`); the next cherry-pick sweeps them, and
  * what a kill before or after the worktree's life left in the temp directory.
  */
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { InvalidArgumentError } from '../errors.js';
 import { commonDir } from '../fs/git-locks.js';
 import { isProvablyDead, readOwner, withLock } from '../fs/lock.js';
-import { TEMP_SWEEP_AGE_MS } from '../fs/sweep.js';
+import { sweepOwnedDirs } from '../fs/sweep.js';
 import { isInside, type Repo } from './repo.js';
 import { runGit } from './runner.js';
 
@@ -93,23 +93,11 @@ async function sweepRegistered(repo: Repo): Promise<string[]> {
  * repository's next pick's to unregister (its checkout gone, the registration goes).
  */
 async function sweepPickTemps(): Promise<void> {
-  const root = tmpdir();
-  const names = await readdir(root).catch(() => [] as string[]);
-  for (const name of names) {
-    const base = name.endsWith('.lock') ? name.slice(0, -'.lock'.length) : name;
-    if (!PICK_NAME.test(base) || (name === base && names.includes(`${name}.lock`))) continue;
-    const dir = join(root, base);
-    const owner = name === base ? null : await readOwner(join(root, name));
-    const gone = owner === null ? await olderThan(join(root, name)) : isProvablyDead(owner);
-    if (!gone) continue;
-    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
-    await rm(`${dir}.lock`, { force: true }).catch(() => undefined);
-  }
-}
-
-async function olderThan(path: string): Promise<boolean> {
-  const info = await stat(path).catch(() => null);
-  return info !== null && Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS;
+  await sweepOwnedDirs(
+    tmpdir(),
+    (name) => PICK_NAME.test(name),
+    (dir) => rm(dir, { recursive: true, force: true }).catch(() => undefined),
+  );
 }
 
 /**
