@@ -35453,24 +35453,15 @@ var init_libesm = __esm({
 
 // src/hooks/install/undo.ts
 function undoSplices(before2, after2) {
-  const a = linesOf(before2);
-  const b = linesOf(after2);
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head += 1;
-  let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail])
-    tail += 1;
-  const midA = a.slice(head, a.length - tail);
-  const midB = b.slice(head, b.length - tail);
-  const runs3 = changedRuns(midA, midB);
-  const offsetsA = offsets(a);
-  const offsetsB = offsets(b);
-  const splices = [];
-  for (const run of runs3) {
-    const textA = before2.slice(offsetsA[head + run.a0], offsetsA[head + run.a1]);
-    const textB = after2.slice(offsetsB[head + run.b0], offsetsB[head + run.b1]);
-    splices.push(narrowed(textA, textB, offsetsB[head + run.b0]));
-  }
+  const [a, b] = [linesOf(before2), linesOf(after2)];
+  const [offsetsA, offsetsB] = [offsets(a), offsets(b)];
+  const splices = changedRuns(a, b).map(
+    (run) => narrowed(
+      before2.slice(offsetsA[run.a0], offsetsA[run.a1]),
+      after2.slice(offsetsB[run.b0], offsetsB[run.b1]),
+      offsetsB[run.b0]
+    )
+  );
   return splices.reverse();
 }
 function applySplices(text, splices) {

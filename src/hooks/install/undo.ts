@@ -22,28 +22,16 @@ const MAX_EDITS = 2_000;
  * narrowed to the characters that differ.
  */
 export function undoSplices(before: string, after: string): Splice[] {
-  const a = linesOf(before);
-  const b = linesOf(after);
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head += 1;
-  let tail = 0;
-  while (
-    tail < a.length - head &&
-    tail < b.length - head &&
-    a[a.length - 1 - tail] === b[b.length - 1 - tail]
-  )
-    tail += 1;
-  const midA = a.slice(head, a.length - tail);
-  const midB = b.slice(head, b.length - tail);
-  const runs = changedRuns(midA, midB);
-  const offsetsA = offsets(a);
-  const offsetsB = offsets(b);
-  const splices: Splice[] = [];
-  for (const run of runs) {
-    const textA = before.slice(offsetsA[head + run.a0], offsetsA[head + run.a1]);
-    const textB = after.slice(offsetsB[head + run.b0], offsetsB[head + run.b1]);
-    splices.push(narrowed(textA, textB, offsetsB[head + run.b0] as number));
-  }
+  // The diff itself skips the lines both texts begin and end with.
+  const [a, b] = [linesOf(before), linesOf(after)];
+  const [offsetsA, offsetsB] = [offsets(a), offsets(b)];
+  const splices = changedRuns(a, b).map((run) =>
+    narrowed(
+      before.slice(offsetsA[run.a0], offsetsA[run.a1]),
+      after.slice(offsetsB[run.b0], offsetsB[run.b1]),
+      offsetsB[run.b0] as number,
+    ),
+  );
   return splices.reverse();
 }
 
