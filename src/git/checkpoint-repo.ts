@@ -1,8 +1,9 @@
-import { mkdir, readdir, realpath, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { lstat, mkdir, readdir, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { Identity } from '../../types/config.js';
 import { OBJECT_ID_PATTERN } from '../../types/ids.js';
 import { GitFailedError } from '../errors.js';
+import { randomHex } from '../fs/random.js';
 import { parseCountObjects, type ObjectCounts } from './parsers/count-objects.js';
 import { assertOwnWorkTree } from './repo.js';
 import { runGit, type GitOptions } from './runner.js';
@@ -94,12 +95,27 @@ const REPO_CONFIG: ReadonlyArray<readonly [string, string]> = [
 const REPO_ATTRIBUTES = '* -text -eol -crlf -ident -filter -working-tree-encoding\n';
 
 /**
- * Creates (or re-initialises, which is harmless) the git dir and writes its config and attributes.
+ * Creates the git dir with its config and attributes, or re-initialises one that is there (which
+ * is harmless). A new one is built beside its place and renamed into it whole: `git init` writes
+ * HEAD before the objects directory, and a reader that looked in between (reads take no lock)
+ * took the new store for a damaged one. The caller holds the checkpoint lock, so a building
+ * directory still there is a killed creation's.
  * git records the work tree as `core.worktree`; we pass `--work-tree` on every call regardless.
- * The caller holds the checkpoint lock.
  */
 export async function initCheckpointRepo(repo: CheckpointRepo): Promise<void> {
-  await mkdir(repo.gitDir, { recursive: true });
+  if ((await lstat(repo.gitDir).catch(() => null)) !== null) return configure(repo);
+  const parent = dirname(repo.gitDir);
+  const prefix = `${basename(repo.gitDir)}.init-`;
+  await mkdir(parent, { recursive: true });
+  for (const name of await readdir(parent))
+    if (name.startsWith(prefix)) await rm(join(parent, name), { recursive: true, force: true });
+  const building = join(parent, `${prefix}${randomHex(4)}`);
+  await mkdir(building);
+  await configure({ ...repo, gitDir: building });
+  await rename(building, repo.gitDir);
+}
+
+async function configure(repo: CheckpointRepo): Promise<void> {
   await runGit(repo, ['init', '--quiet']);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ['config', key, value]);
   await mkdir(join(repo.gitDir, 'info'), { recursive: true });
