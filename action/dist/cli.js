@@ -27860,8 +27860,8 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { mkdir as mkdir8, readdir as readdir10, realpath as realpath6, stat as stat20, writeFile as writeFile6 } from "node:fs/promises";
-import { dirname as dirname14, join as join32 } from "node:path";
+import { lstat as lstat6, mkdir as mkdir8, readdir as readdir10, realpath as realpath6, rename as rename5, rm as rm16, stat as stat20, writeFile as writeFile6 } from "node:fs/promises";
+import { basename as basename6, dirname as dirname14, join as join32 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -27889,7 +27889,18 @@ async function indexBytes(repo) {
   return shared.reduce((sum2, size) => sum2 + size, index.size);
 }
 async function initCheckpointRepo(repo) {
-  await mkdir8(repo.gitDir, { recursive: true });
+  if (await lstat6(repo.gitDir).catch(() => null) !== null) return configure(repo);
+  const parent = dirname14(repo.gitDir);
+  const prefix = `${basename6(repo.gitDir)}.init-`;
+  await mkdir8(parent, { recursive: true });
+  for (const name2 of await readdir10(parent))
+    if (name2.startsWith(prefix)) await rm16(join32(parent, name2), { recursive: true, force: true });
+  const building = join32(parent, `${prefix}${randomHex(4)}`);
+  await mkdir8(building);
+  await configure({ ...repo, gitDir: building });
+  await rename5(building, repo.gitDir);
+}
+async function configure(repo) {
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
   await mkdir8(join32(repo.gitDir, "info"), { recursive: true });
@@ -27960,6 +27971,7 @@ var init_checkpoint_repo = __esm({
     "use strict";
     init_ids();
     init_errors();
+    init_random();
     init_count_objects();
     init_repo();
     init_runner();
@@ -27979,14 +27991,14 @@ var init_checkpoint_repo = __esm({
 });
 
 // src/fs/leading-dirs.ts
-import { lstat as lstat6 } from "node:fs/promises";
+import { lstat as lstat7 } from "node:fs/promises";
 import { join as join33 } from "node:path";
 async function leadingDirsAreReal(root, path2, real = /* @__PURE__ */ new Map()) {
   for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
     const dir = path2.slice(0, at);
     let ok = real.get(dir);
     if (ok === void 0) {
-      const st = await lstat6(fsPath(join33(root, dir))).catch(() => null);
+      const st = await lstat7(fsPath(join33(root, dir))).catch(() => null);
       ok = st === null || st.isDirectory();
       real.set(dir, ok);
     }
@@ -28248,7 +28260,7 @@ var init_checkpoint_trees = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath7 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname15, join as join34, relative as relative6, resolve as resolve20, sep as sep8 } from "node:path";
+import { basename as basename7, dirname as dirname15, join as join34, relative as relative6, resolve as resolve20, sep as sep8 } from "node:path";
 function toGitPath(root, abs) {
   return relative6(root, abs).split(sep8).join("/");
 }
@@ -28256,7 +28268,7 @@ function toAbsolute(root, gitPath) {
   return gitPath === "" ? root : join34(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
-  const tail = [basename6(abs)];
+  const tail = [basename7(abs)];
   let head = dirname15(abs);
   for (; ; ) {
     try {
@@ -28264,7 +28276,7 @@ async function physical(abs) {
     } catch {
       const up = dirname15(head);
       if (up === head) return abs;
-      tail.push(basename6(head));
+      tail.push(basename7(head));
       head = up;
     }
   }
@@ -29030,7 +29042,7 @@ var init_retention = __esm({
 });
 
 // src/git/checkpoint-health.ts
-import { lstat as lstat7, readdir as readdir13, readFile as readFile14 } from "node:fs/promises";
+import { lstat as lstat8, readdir as readdir13, readFile as readFile14 } from "node:fs/promises";
 import { join as join37 } from "node:path";
 async function repoDamage(gitDir, refs) {
   const [dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
@@ -29090,7 +29102,7 @@ async function refsWithoutObject(repo, gitDir, prefixes) {
 }
 async function kindOf(path2) {
   try {
-    return (await lstat7(path2)).isDirectory() ? "dir" : "other";
+    return (await lstat8(path2)).isDirectory() ? "dir" : "other";
   } catch (error2) {
     if (isAbsent(error2)) return "missing";
     throw error2;
@@ -29121,7 +29133,7 @@ var init_checkpoint_health = __esm({
 });
 
 // src/checkpoints/recovery.ts
-import { copyFile as copyFile2, lstat as lstat8, mkdir as mkdir10, readFile as readFile15, rename as rename5 } from "node:fs/promises";
+import { copyFile as copyFile2, lstat as lstat9, mkdir as mkdir10, readFile as readFile15, rename as rename6 } from "node:fs/promises";
 import { dirname as dirname17, join as join38, relative as relative7 } from "node:path";
 async function findDamage(location) {
   const damage = await repoDamage(location.gitDir, MARKERS);
@@ -29165,10 +29177,10 @@ async function setAside(location, damage) {
   );
   if (damage.unusable === null) await dropPacked(location, damage, aside);
   for (const part of parts) {
-    if (await lstat8(part).catch(() => null) === null) continue;
+    if (await lstat9(part).catch(() => null) === null) continue;
     const to = join38(aside, relative7(location.dir, part));
     await mkdir10(dirname17(to), { recursive: true });
-    await rename5(part, to);
+    await rename6(part, to);
   }
   const next = damage.unusable === null ? "its checkpoints are kept" : "a new store was started (the checkpoints of the old one could not be read)";
   return `the checkpoint store ${location.dir} was damaged (${what(damage)}): the damaged part was moved to ${aside} and ${next}`;
@@ -29257,7 +29269,7 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { mkdir as mkdir11, open as open6, rename as rename6, rm as rm16, stat as stat22, symlink } from "node:fs/promises";
+import { mkdir as mkdir11, open as open6, rename as rename7, rm as rm17, stat as stat22, symlink } from "node:fs/promises";
 import { dirname as dirname18, join as join40, sep as sep9 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
@@ -29284,18 +29296,18 @@ async function placeFiles(root, stagingDir, items) {
 async function placeOne(item, temp) {
   try {
     await writeTemp(item, temp);
-    await rename6(temp, fsPath(item.dest));
+    await rename7(temp, fsPath(item.dest));
     return;
   } catch (error2) {
-    await rm16(temp, { force: true });
+    await rm17(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
   const beside = `${dirname18(item.dest)}${sep9}${tempName()}`;
   try {
     await writeTemp(item, fsPath(beside));
-    await rename6(fsPath(beside), fsPath(item.dest));
+    await rename7(fsPath(beside), fsPath(item.dest));
   } catch (error2) {
-    await rm16(fsPath(beside), { force: true });
+    await rm17(fsPath(beside), { force: true });
     throw error2;
   }
 }
@@ -29325,14 +29337,14 @@ var init_place = __esm({
 });
 
 // src/checkpoints/apply.ts
-import { lstat as lstat9, rmdir as rmdir2, unlink } from "node:fs/promises";
+import { lstat as lstat10, rmdir as rmdir2, unlink } from "node:fs/promises";
 import { dirname as dirname19 } from "node:path";
 async function kindOf2(abs) {
   return (await statOf(abs)).kind;
 }
 async function statOf(abs) {
   try {
-    const st = await lstat9(fsPath(abs));
+    const st = await lstat10(fsPath(abs));
     const kind = st.isDirectory() ? "dir" : st.isSymbolicLink() ? "link" : st.isFile() ? "file" : "other";
     return { kind, perm: kind === "file" ? st.mode & 511 : null };
   } catch {
@@ -29468,7 +29480,7 @@ var init_apply = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { readFile as readFile16, rm as rm17 } from "node:fs/promises";
+import { readFile as readFile16, rm as rm18 } from "node:fs/promises";
 import { dirname as dirname20 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
@@ -29515,7 +29527,7 @@ async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   ];
   if (recovered) {
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
-    await rm17(location.tempDir, { recursive: true, force: true });
+    await rm18(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
     await Promise.all(sweeps());
   } else {
@@ -29631,7 +29643,7 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/budget-count.ts
-import { readFile as readFile17, rm as rm18 } from "node:fs/promises";
+import { readFile as readFile17, rm as rm19 } from "node:fs/promises";
 import { join as join41 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
@@ -29658,7 +29670,7 @@ async function saveBudget(location, commit, counts) {
   await writeJsonAtomic(budgetFile(location), { countedAt: commit, counts });
 }
 async function dropBudget(location) {
-  await rm18(budgetFile(location), { force: true });
+  await rm19(budgetFile(location), { force: true });
 }
 async function uncountedBound(opts) {
   const { budget, latest, staged } = opts;
@@ -29770,7 +29782,7 @@ var init_skip_rules = __esm({
 });
 
 // src/checkpoints/capture.ts
-import { lstat as lstat10, realpath as realpath8 } from "node:fs/promises";
+import { lstat as lstat11, realpath as realpath8 } from "node:fs/promises";
 import { dirname as dirname21 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
@@ -29811,7 +29823,7 @@ async function unusualShapes(root, paths) {
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
-        (p) => lstat10(fsPath(toAbsolute(root, p))).then(
+        (p) => lstat11(fsPath(toAbsolute(root, p))).then(
           (st) => st.isDirectory(),
           () => false
         )
@@ -29868,10 +29880,10 @@ var init_options = __esm({
 });
 
 // src/fs/stamps.ts
-import { lstat as lstat11 } from "node:fs/promises";
+import { lstat as lstat12 } from "node:fs/promises";
 async function stampOf(path2) {
   try {
-    const st = await lstat11(path2, { bigint: true });
+    const st = await lstat12(path2, { bigint: true });
     if (st.isDirectory()) return { path: path2, sig: `dir:${st.ino}:${st.uid}`, ctimeNs: 0n };
     const kind = st.isFile() ? "file" : "other";
     return {
@@ -29967,7 +29979,7 @@ var init_probe_cache = __esm({
 });
 
 // src/checkpoints/store.ts
-import { access as access3, lstat as lstat12, readFile as readFile19, realpath as realpath9 } from "node:fs/promises";
+import { access as access3, lstat as lstat13, readFile as readFile19, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
 import { join as join43, sep as sep10 } from "node:path";
 async function physicalPath(path2) {
@@ -30281,7 +30293,7 @@ var init_store = __esm({
         this.storeReady = false;
         const state = await storeOf(this.location, this.workspace);
         if (state === "none" && !track2) throw this.noStore();
-        const leftover = state === "none" && await lstat12(this.location.indexFile).catch(() => null) !== null;
+        const leftover = state === "none" && await lstat13(this.location.indexFile).catch(() => null) !== null;
         const damage = state !== "none" || leftover ? await findDamage(this.location) : null;
         if (damage !== null && !track2) throw corruptError(this.location, damage);
         if (damage !== null) this.recovered = await setAside(this.location, damage);
@@ -30753,7 +30765,7 @@ var init_checkpoints2 = __esm({
 });
 
 // src/cli/commands/checkpoint-text.ts
-import { lstat as lstat13 } from "node:fs/promises";
+import { lstat as lstat14 } from "node:fs/promises";
 function pathText(path2) {
   return escapeHidden(printable(path2), { halves: true });
 }
@@ -30803,7 +30815,7 @@ function restorePrompt(r) {
 }
 async function pathArgument(path2) {
   if (path2.search(ESCAPED_BYTE) === -1) return path2;
-  if (await lstat13(path2).catch(() => null) !== null) return path2;
+  if (await lstat14(path2).catch(() => null) !== null) return path2;
   return path2.replace(
     ESCAPED_BYTE,
     (_, hex) => String.fromCharCode(56320 + Number.parseInt(hex, 16))
@@ -30830,7 +30842,7 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { mkdtemp as mkdtemp5, rm as rm19, writeFile as writeFile8 } from "node:fs/promises";
+import { mkdtemp as mkdtemp5, rm as rm20, writeFile as writeFile8 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
 import { join as join44, resolve as resolve21 } from "node:path";
 function open7(ctx) {
@@ -30956,7 +30968,7 @@ var init_checkpoint2 = __esm({
         if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
         const dir = await mkdtemp5(join44(tmpdir5(), "agentgate-cpdiff-"));
         const file = join44(dir, "diff.patch");
-        const cleanup = () => rm19(dir, { recursive: true, force: true });
+        const cleanup = () => rm20(dir, { recursive: true, force: true });
         try {
           await writeFile8(file, await cp.diffBytes(hash));
         } catch (error2) {
@@ -31598,7 +31610,7 @@ var init_budget = __esm({
 });
 
 // src/hooks/log.ts
-import { appendFile as appendFile3, mkdir as mkdir12, rename as rename7, stat as stat23 } from "node:fs/promises";
+import { appendFile as appendFile3, mkdir as mkdir12, rename as rename8, stat as stat23 } from "node:fs/promises";
 import { dirname as dirname22 } from "node:path";
 async function appendHookLog(file, line) {
   const text = firstChars(escapeHidden(line, { halves: true }), MAX_LINE).text;
@@ -31608,7 +31620,7 @@ async function appendHookLog(file, line) {
       (st) => st.size,
       () => 0
     );
-    if (size >= HOOK_LOG_MAX_BYTES) await rename7(file, `${file}.1`).catch(() => void 0);
+    if (size >= HOOK_LOG_MAX_BYTES) await rename8(file, `${file}.1`).catch(() => void 0);
     await appendFile3(file, `${text}
 `);
     return null;
@@ -33295,7 +33307,7 @@ var init_hook_install = __esm({
 
 // src/hooks/install/install-record.ts
 import { createHash as createHash9 } from "node:crypto";
-import { lstat as lstat14, open as open8, readFile as readFile20, rm as rm20, rmdir as rmdir3 } from "node:fs/promises";
+import { lstat as lstat15, open as open8, readFile as readFile20, rm as rm21, rmdir as rmdir3 } from "node:fs/promises";
 import { dirname as dirname23, join as join46 } from "node:path";
 function recordPath(home, file) {
   return join46(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
@@ -33323,7 +33335,7 @@ async function writeRecord(home, record3) {
   });
 }
 async function dropRecord(home, file) {
-  await rm20(recordPath(home, file), { force: true });
+  await rm21(recordPath(home, file), { force: true });
 }
 function nextRecord(file, old, found, written, step) {
   const dirs = [.../* @__PURE__ */ new Set([...step.dirs, ...old?.dirs ?? []])].sort((x, y) => y.length - x.length);
@@ -33341,7 +33353,7 @@ function nextRecord(file, old, found, written, step) {
 async function missingDirs(dir) {
   const out = [];
   for (let at = dir; ; at = dirname23(at)) {
-    const exists4 = await lstat14(at).then(
+    const exists4 = await lstat15(at).then(
       () => true,
       (error2) => error2.code !== "ENOENT"
     );
@@ -33920,7 +33932,7 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, lstat as lstat15, readFile as readFile21, rm as rm21, stat as stat25 } from "node:fs/promises";
+import { chmod, lstat as lstat16, readFile as readFile21, rm as rm22, stat as stat25 } from "node:fs/promises";
 import { join as join48 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
@@ -33957,7 +33969,7 @@ async function assertDirectory(dir) {
   if (stats4 !== null && !stats4.isDirectory()) throw cannotUse(dir, "not a directory");
 }
 async function readHook(file) {
-  const stats4 = await lstat15(file).catch((error2) => {
+  const stats4 = await lstat16(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(file, errnoOf(error2), error2);
   });
@@ -33977,7 +33989,7 @@ function cannotUse(path2, why, cause) {
 }
 async function applyScripts(plan) {
   for (const { file, text } of plan.writes) {
-    if (text === null) await rm21(file, { force: true });
+    if (text === null) await rm22(file, { force: true });
     else {
       await writeFileAtomic(file, text);
       await chmod(file, 493);
@@ -35519,7 +35531,7 @@ var init_undo = __esm({
 });
 
 // src/hooks/install/install.ts
-import { lstat as lstat16, readFile as readFile22, rm as rm22 } from "node:fs/promises";
+import { lstat as lstat17, readFile as readFile22, rm as rm23 } from "node:fs/promises";
 import { dirname as dirname24 } from "node:path";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
@@ -35603,12 +35615,12 @@ async function recordAndWrite(home, target, found, text) {
 async function giveBack(home, target, found, plan) {
   const record3 = await readRecord3(home, target.file);
   let wrote = false;
-  const link2 = await lstat16(target.file).then(
+  const link2 = await lstat17(target.file).then(
     (st) => st.isSymbolicLink(),
     () => false
   );
   if (found !== null && record3?.created === true && plan.removable === true && !link2) {
-    await rm22(target.file, { force: true });
+    await rm23(target.file, { force: true });
     await removeEmptyDirs2(record3.dirs);
     wrote = true;
   } else if (found !== null && plan.changes.length > 0) {
