@@ -1,9 +1,12 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { OBJECT_ID_PATTERN } from '../../types/ids.js';
 import { GitFailedError, GitOutputUnparseableError, InvalidArgumentError } from '../errors.js';
 import { DIFF_BASE_ARGS } from './diff-stats.js';
 import { assertRevisionSyntax } from './refs.js';
 import { parseCatFileBatch } from './parsers/cat-file-batch.js';
 import { parseLsTree } from './parsers/ls-tree.js';
+import { commonDir } from '../fs/git-locks.js';
 import { decodeBytes } from '../fs/path-bytes.js';
 import { parseDiffStdin, type PairDiff } from './parsers/diff-stdin.js';
 import { BlamePorcelainParser, type BlameLine } from './parsers/blame-porcelain.js';
@@ -242,4 +245,13 @@ export async function isFileAt(repo: GitOptions, commit: string, path: string): 
     path,
   ]);
   return parseLsTree(decodeBytes(res.stdout)).get(path)?.type === 'blob';
+}
+
+/**
+ * The commits of a shallow repository's boundary (`<common dir>/shallow`): git takes each for a
+ * root, whatever parents its object names, so blame gives it every line older than itself.
+ */
+export async function shallowCommits(gitDir: string): Promise<Set<string>> {
+  const text = await readFile(join(await commonDir(gitDir), 'shallow'), 'utf8').catch(() => '');
+  return new Set(text.split('\n').filter((line) => OBJECT_ID_PATTERN.test(line)));
 }

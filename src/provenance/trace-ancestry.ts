@@ -12,7 +12,8 @@ import type { Iteration, RunChain } from './candidates.js';
  * (the engine's diff then has no rename either), no two of the run's snapshots share an iteration
  * number (the engine keys its replay by number), and git's diff takes the file as text (its
  * record says so and blame saw no NUL byte: for a binary file the engine's diff has no lines; the
- * caller also requires that no attribute makes it binary to diff).
+ * caller also requires that no attribute makes it binary to diff), and the commit is no shallow
+ * clone's boundary (blame takes one for a root and gives it every older line).
  * Every other blamed commit (a squash, a person's edit, a cherry-pick, a WIP before commit) goes
  * through the engine. Returns blamed commit -> iteration.
  */

@@ -3,7 +3,7 @@ import type { Trace, TraceOrigin, TraceRange, TraceGate } from '../../types/anch
 import { OBJECT_ID_PATTERN } from '../../types/ids.js';
 import { PathNotFoundError } from '../errors.js';
 import { realPathOf } from '../fs/inside.js';
-import { blame, diffAttribute, isFileAt, type CommitNode } from '../git/provenance.js';
+import { blame, diffAttribute, isFileAt, shallowCommits, type CommitNode } from '../git/provenance.js';
 import { batchCheck } from '../git/record-objects.js';
 import { assertRevisionSyntax, resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
@@ -123,8 +123,13 @@ export async function computeTrace(
     opts.shortcut === false
       ? new Map<string, Iteration>()
       : ancestryShortcut(path, names, touched, blamed, text);
-  // A file whose attributes make it binary to git's diff has no lines there: the engine says so.
-  if (shortcut.size > 0 && !['unspecified', 'set'].includes(await started.attribute())) shortcut = new Map();
+  if (shortcut.size > 0) {
+    const [attribute, shallow] = await Promise.all([started.attribute(), shallowCommits(repo.gitDir)]);
+    // A file whose attributes make it binary to git's diff has no lines there: the engine says so.
+    if (!['unspecified', 'set'].includes(attribute)) shortcut = new Map();
+    // A shallow clone's boundary commit is a root to blame, which gives it the older lines too.
+    for (const commit of shallow) shortcut.delete(commit);
+  }
   const rest = blamed.filter((c) => !shortcut.has(c));
   const links =
     touched.length === 0 || rest.length === 0

@@ -3,6 +3,7 @@
  * link engine gives: every shape the other provenance tests build, and real history
  * (fixtures/real-history, vercel/ms replayed as one run and fast-forwarded), traced both ways.
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -136,6 +137,23 @@ describe('trace: the ancestry shortcut and the engine agree', () => {
     git(s.dir, ['merge', '--no-ff', '-q', '-m', 'merge', 'agent-run-e']);
     const dup = await bothWays(s, 'dup.txt');
     expect(dup.ranges.map((r) => [r.origin?.runId, r.alsoIn])).toEqual([['run-d', ['run-e']]]);
+  });
+
+  it('a shallow clone whose boundary is an after commit: its older lines are nobody’s, as the engine says', async () => {
+    const s = await run(
+      [
+        { 'a.txt': `${lines('a', 2)}${lines('i1', 2)}` },
+        { 'a.txt': `${lines('a', 2)}${lines('i1', 2)}${lines('i2', 2)}` },
+      ],
+      { base: { 'a.txt': lines('a', 2) } },
+    );
+    git(s.dir, ['merge', '--ff-only', '-q', 'agent-run-a']);
+    // What `git fetch --depth 1` of the run's branch leaves: git takes iteration 2's commit for a root.
+    writeFileSync(join(s.dir, '.git', 'shallow'), `${s.snapshots[1]?.afterSha}\n`);
+    expect(iterationsOf(await bothWays(s, 'a.txt'))).toEqual([
+      [1, 4, null],
+      [5, 6, 2],
+    ]);
   });
 });
 
