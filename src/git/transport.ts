@@ -7,6 +7,7 @@ import {
   RemoteNotFoundError,
   UnsafeRemoteError,
 } from '../errors.js';
+import { parseConfigEntries } from './hardening.js';
 import { runGit, type GitOptions } from './runner.js';
 
 /**
@@ -72,17 +73,24 @@ export function checkRemoteUrl(url: string): RemoteKind {
 /**
  * Where a remote name or URL points: a configured remote's URL (relative paths taken from the
  * repository's top level), else the URL or path itself (relative paths taken from `cwd`). The
- * result is checked with checkRemoteUrl. Throws REMOTE_NOT_FOUND, REMOTE_UNSAFE.
+ * URL git will use (after the repository's `insteadOf` rewrites, and `pushInsteadOf` for a push)
+ * is checked with checkRemoteUrl. Throws REMOTE_NOT_FOUND, REMOTE_UNSAFE.
  */
 export async function resolveRemote(
   repo: GitOptions & { topLevel: string },
   nameOrUrl: string,
   cwd: string,
+  direction: 'fetch' | 'push',
 ): Promise<{ name: string; url: string }> {
+  // The URL as given is checked first (resolveRemoteUrl): a refused one costs no git call.
   const resolved = await resolveRemoteUrl(repo, nameOrUrl, cwd);
+  const rules = await runGit(repo, ['config', '-z', '--get-regexp', INSTEAD_OF_PATTERN], {
+    okExitCodes: [1],
+  });
+  const used = rewrittenUrl(resolved.url, parseConfigEntries(rules.stdout), direction);
   // git:// runs `core.gitProxy` when the repository's config names one, and the first value wins
   // over anything we could pass: refuse rather than run it.
-  if (checkRemoteUrl(resolved.url) === 'git') {
+  if (checkRemoteUrl(used) === 'git') {
     const proxies = (
       await runGit(repo, ['config', '--get-all', 'core.gitProxy'], { okExitCodes: [1] })
     ).stdout
@@ -90,12 +98,36 @@ export async function resolveRemote(
       .filter((v) => v !== '' && !/^none(\s|$)/.test(v));
     if (proxies.length > 0) {
       throw new UnsafeRemoteError(
-        `the repository's config sets core.gitProxy, which git would run for ${resolved.url}; remove it or use an ssh:// or https:// URL`,
-        { details: { url: resolved.url } },
+        `the repository's config sets core.gitProxy, which git would run for ${used}; remove it or use an ssh:// or https:// URL`,
+        { details: { url: used } },
       );
     }
   }
   return resolved;
+}
+
+const INSTEAD_OF_PATTERN = '^url\\..*\\.(push)?insteadof$';
+
+/**
+ * The URL git uses for `url` under the `url.<base>.insteadOf` rules (`git config -z --get-regexp`
+ * entries): the longest matching prefix is replaced by its base; for a push, a matching
+ * `pushInsteadOf` comes first (git's remote.c). Pure.
+ */
+export function rewrittenUrl(
+  url: string,
+  rules: ReadonlyArray<{ key: string; value: string }>,
+  direction: 'fetch' | 'push',
+): string {
+  const longest = (suffix: string): string | null => {
+    let best: { base: string; prefix: string } | null = null;
+    for (const { key, value } of rules) {
+      if (!key.toLowerCase().endsWith(suffix) || value === '' || !url.startsWith(value)) continue;
+      if (best === null || value.length > best.prefix.length)
+        best = { base: key.slice('url.'.length, -suffix.length), prefix: value };
+    }
+    return best === null ? null : best.base + url.slice(best.prefix.length);
+  };
+  return (direction === 'push' ? longest('.pushinsteadof') : null) ?? longest('.insteadof') ?? url;
 }
 
 async function resolveRemoteUrl(

@@ -67,7 +67,7 @@ export class Sharing implements SharingCore {
    */
   async push(sel: Selection, remoteName = 'origin', cwd = process.cwd()): Promise<PushResult> {
     const repo = await this.open(sel.workspace);
-    const remote = await resolveRemote(repo, remoteName, cwd);
+    const remote = await resolveRemote(repo, remoteName, cwd, 'push');
     const mode = this.anchorMode(sel);
     const { runs, refs, ownGates } = await this.materialiseRuns(repo, sel, mode);
     const anchors = await this.materialiseAnchors(repo, sel, mode);
@@ -135,7 +135,7 @@ export class Sharing implements SharingCore {
   async fetch(sel: Selection, remoteName = 'origin', cwd = process.cwd()): Promise<ReceiveResult> {
     if (sel.runId !== undefined) assertSafeId(sel.runId, 'run id');
     const repo = await this.open(sel.workspace);
-    const remote = await resolveRemote(repo, remoteName, cwd);
+    const remote = await resolveRemote(repo, remoteName, cwd, 'fetch');
     const mode = this.anchorMode(sel);
     const bring = (specs: string[]) => fetchRefs(repo, remote.url, specs);
     const prefix = sel.runId === undefined ? RECORDS_PREFIX : `${RECORDS_PREFIX}${sel.runId}/`;

@@ -43,11 +43,14 @@ describe('hostile remotes', () => {
     expect(gitCallCount() - calls).toBeLessThanOrEqual(16);
     git(a.dir, ['remote', 'add', 'evil', `ext::sh -c touch% ${marker}`]);
     await failsWith(a.share.fetch({ workspace: a.dir }, 'evil'), 'REMOTE_UNSAFE');
-    // A configured rewrite to ext:: is stopped by git's protocol allow-list.
+    // A configured rewrite to ext:: is REMOTE_UNSAFE before git runs (git's allow-list would stop it too).
     git(a.dir, ['config', `url.ext::sh -c touch% ${marker}% #.insteadOf`, w.origin]);
-    await expect(a.share.push({ workspace: a.dir })).rejects.toThrow();
+    await failsWith(a.share.push({ workspace: a.dir }), 'REMOTE_UNSAFE');
+    await failsWith(a.share.fetch({ workspace: a.dir }), 'REMOTE_UNSAFE');
+    git(a.dir, ['config', `url.ext::sh -c touch% ${marker}% #.pushInsteadOf`, 'zzz:']);
+    await failsWith(a.share.push({ workspace: a.dir }, 'zzz:x'), 'REMOTE_UNSAFE');
     git(a.dir, ['config', 'remote.origin.uploadpack', `sh -c "touch ${marker}"`]);
-    git(a.dir, ['config', '--unset', `url.ext::sh -c touch% ${marker}% #.insteadOf`]);
+    git(a.dir, ['config', '--remove-section', `url.ext::sh -c touch% ${marker}% #`]);
     await a.share.fetch({ workspace: a.dir });
     expect(existsSync(marker)).toBe(false);
     git(a.dir, ['config', 'core.gitProxy', `sh -c "touch ${marker}"`]);

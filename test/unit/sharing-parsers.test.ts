@@ -2,13 +2,30 @@
 import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { objectId, parseRefsWithParents, treeContent } from '../../src/git/record-objects.js';
-import { checkRemoteUrl, parseLsRemote, parsePushPorcelain } from '../../src/git/transport.js';
+import { checkRemoteUrl, parseLsRemote, parsePushPorcelain, rewrittenUrl } from '../../src/git/transport.js';
 import { parseRecordRef, recordObjects } from '../../src/sharing/records.js';
 import { RecordFile, RECORD_FORMAT } from '../../types/sharing.js';
 import { gitRaw, initRepo } from '../helpers/repo.js';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
+
+describe('rewrittenUrl: url.<base>.insteadOf as git applies it', () => {
+  const rules = [
+    { key: 'url.https://mirror/.insteadof', value: 'gh:' },
+    { key: 'url.ssh://long/.insteadOf', value: 'gh:org/' },
+    { key: 'url.ext::sh -c x% #.pushinsteadof', value: 'gh:' },
+    { key: 'url.file:///never/.insteadof', value: '' },
+  ];
+  it.each([
+    ['gh:org/repo', 'fetch', 'ssh://long/repo'],
+    ['gh:other', 'fetch', 'https://mirror/other'],
+    ['gh:org/repo', 'push', 'ext::sh -c x% #org/repo'],
+    ['other:x', 'push', 'other:x'],
+  ] as const)('%s for a %s is %s', (url, direction, used) => {
+    expect(rewrittenUrl(url, rules, direction)).toBe(used);
+  });
+});
 
 describe('checkRemoteUrl', () => {
   it.each([
