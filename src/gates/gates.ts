@@ -16,6 +16,7 @@ import { pickIteration, type GateContext } from './attempt.js';
 import { recordGate, type GateRecordOptions } from './record.js';
 import { replayGate, type GateReplay, type GateReplayOptions } from './replay.js';
 import { runGate, type GateRunOptions } from './run.js';
+import { withLocalLog } from './log.js';
 import { verifyGates, type GateVerifyOptions } from './verify.js';
 
 export type { GateRecordOptions, GateReplay, GateReplayOptions, GateRunOptions };
@@ -63,7 +64,9 @@ export class Gates implements GateContext {
     if (filter.runId !== undefined && filter.iteration !== undefined && results.length === 0)
       // As `gate` and `attest` say for it: an iteration the run never had is no empty list.
       pickIteration(filter.runId, filter.iteration, snapshots);
-    return { results: sortGateResults(results, snapshots), problems };
+    const artifactsDir = this.snapshotter.options.artifactsDir;
+    const local = await Promise.all(results.map((r) => withLocalLog(r, artifactsDir)));
+    return { results: sortGateResults(local, snapshots), problems };
   }
 
   /**

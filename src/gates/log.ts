@@ -5,14 +5,16 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { GateResult } from '../../types/gate.js';
 import { ConcurrentUpdateError, WriteFailedError } from '../errors.js';
 import { errnoOf } from '../fs/atomic.js';
 import { sweepTempFiles } from '../fs/sweep.js';
 import { randomHex } from '../fs/random.js';
+import { gateLogPath, receivedGateLogPath } from '../store/paths.js';
 
 export interface LogDigest {
   sha256: string;
@@ -115,4 +117,45 @@ function writeFailed(path: string, cause: unknown): WriteFailedError {
     cause,
     details: { path },
   });
+}
+
+/**
+ * The verdict's log on this machine: its name under this artifacts directory (which wins over a
+ * recorded path, as for a patch: the home may have moved or been copied), else its recorded path. A received verdict's log is the copy fetched with it, whose name
+ * holds its id; the file under its attempt number alone is this machine's own attempt's log (a
+ * matrix numbers attempts apart), never the received verdict's. Else why there is none here.
+ */
+export async function logHere(
+  result: GateResult,
+  artifactsDir: string,
+): Promise<{ path: string } | { missing: string }> {
+  if (result.log === null || result.log.path === null)
+    return { missing: 'log not on this machine (received without its text)' };
+  const received = result.receivedAt !== undefined;
+  const here = received
+    ? receivedGateLogPath(artifactsDir, result)
+    : gateLogPath(artifactsDir, result.runId, result.iteration, result.name, result.attempt);
+  for (const path of new Set([here, result.log.path])) {
+    if (
+      await stat(path).then(
+        (s) => s.isFile(),
+        () => false,
+      )
+    )
+      return { path };
+  }
+  return {
+    missing: received
+      ? `the log fetched with this verdict is gone (${result.log.path} was deleted or moved, and ${here} is not there either)`
+      : `log not on this machine (${result.log.path} was deleted or moved, and ${here} is not there either)`,
+  };
+}
+
+/** The verdict with its log's path as this machine has it (logHere), for what is printed. */
+export async function withLocalLog(result: GateResult, artifactsDir: string): Promise<GateResult> {
+  if (result.log === null || result.log.path === null) return result;
+  const where = await logHere(result, artifactsDir);
+  return 'path' in where && where.path !== result.log.path
+    ? { ...result, log: { ...result.log, path: where.path } }
+    : result;
 }

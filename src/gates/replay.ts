@@ -13,6 +13,7 @@ import {
 import type { GateStore } from '../store/gate-store.js';
 import { assertSafeId } from '../store/paths.js';
 import type { GateContext } from './attempt.js';
+import { withLocalLog } from './log.js';
 import { runGate, type GateRunOptions } from './run.js';
 
 export interface GateReplayOptions {
@@ -72,7 +73,11 @@ export async function replayGate(
     original.attempt,
   );
   const reproduced = replay.verdict === original.verdict && sameCounts(original.tests, replay.tests);
-  return { reproduced, original, replay };
+  return {
+    reproduced,
+    original: await withLocalLog(original, ctx.snapshotter.options.artifactsDir),
+    replay,
+  };
 }
 
 /** The verdict to replay: by id, else by iteration, name and attempt (which must name exactly one). */

@@ -2,7 +2,6 @@
  * `verify`'s checks of gate verdicts: each verdict against its iteration (after commit, tree, log
  * digest, attempts in order), and `--require-gate` on the run's last iteration (or every one).
  */
-import { stat } from 'node:fs/promises';
 import type { GateResult } from '../../types/gate.js';
 import { setAsideBy, type RunRestart } from '../../types/run.js';
 import { sortGateResults, verdictContradiction } from '../../types/gate-rules.js';
@@ -11,8 +10,7 @@ import type { VerifyCheck } from '../../types/verify.js';
 import type { StoreCorruptError } from '../errors.js';
 import { getTree } from '../git/refs.js';
 import { openRepo, type OpenOptions, type Repo } from '../git/repo.js';
-import { gateLogPath, receivedGateLogPath } from '../store/paths.js';
-import { digestFile } from './log.js';
+import { digestFile, logHere } from './log.js';
 
 export interface GateVerifyOptions {
   /** Each name's newest verdict on the last iteration must be an observed pass. */
@@ -125,38 +123,6 @@ async function verdictChecks(
         : 'follows the earlier attempts',
   );
   return out;
-}
-
-/**
- * The verdict's log on this machine: its recorded path, else (the home moved or copied) its name
- * under this artifacts directory. A received verdict's log is the copy fetched with it, whose name
- * holds its id; the file under its attempt number alone is this machine's own attempt's log (a
- * matrix numbers attempts apart), never the received verdict's. Else why there is none here.
- */
-async function logHere(
-  result: GateResult,
-  artifactsDir: string,
-): Promise<{ path: string } | { missing: string }> {
-  if (result.log === null || result.log.path === null)
-    return { missing: 'log not on this machine (received without its text)' };
-  const received = result.receivedAt !== undefined;
-  const here = received
-    ? receivedGateLogPath(artifactsDir, result)
-    : gateLogPath(artifactsDir, result.runId, result.iteration, result.name, result.attempt);
-  for (const path of new Set([result.log.path, here])) {
-    if (
-      await stat(path).then(
-        (s) => s.isFile(),
-        () => false,
-      )
-    )
-      return { path };
-  }
-  return {
-    missing: received
-      ? `the log fetched with this verdict is gone (${result.log.path} was deleted or moved, and ${here} is not there either)`
-      : `log not on this machine (${result.log.path} was deleted or moved, and ${here} is not there either)`,
-  };
 }
 
 function requireChecks(input: GateVerifyInput): VerifyCheck[] {

@@ -161,6 +161,40 @@ describe('sharing through the CLI', () => {
     expect(readFileSync(patchFile)).toEqual(original);
   });
 
+  it("a copied home's gate logs are printed where they are now, by gate list and gate replay", async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'gated', 1);
+    ok(a, ['gate', '--run', 'gated', '--name', 't', '--json', '--', 'true']);
+    const [home, ws] = [join(w.root, 'copied-home'), join(w.root, 'copied-ws')];
+    cpSync(a.home, home, { recursive: true });
+    cpSync(a.dir, ws, { recursive: true });
+    rmSync(a.home, { recursive: true, force: true });
+    const opts = ['-C', ws, '--home', home];
+    const here = join(home, 'artifacts', 'gated', 'iteration-0', 'gate-t-1.log');
+    const [listed] = runCli([...opts, 'gate', 'list', '--run', 'gated', '--json']).json() as Array<{
+      log: { path: string };
+    }>;
+    expect(listed?.log.path).toBe(here);
+    const replay = runCli([
+      ...opts,
+      'gate',
+      'replay',
+      '--run',
+      'gated',
+      '--iteration',
+      '0',
+      '--name',
+      't',
+      '--yes',
+      '--json',
+    ]).json() as {
+      original: { log: { path: string } };
+    };
+    expect(replay.original.log.path).toBe(here);
+    expect(runCli([...opts, 'verify', '--run', 'gated', '--json']).json()).toMatchObject({ ok: true });
+  });
+
   it('a fetch killed inside git, holding a ref lock, is mended by the next fetch (the same state every time)', async () => {
     w = world();
     const [a, b] = [w.machine('a'), w.machine('b')];
