@@ -12,7 +12,7 @@ import {
 import { commonDir } from '../fs/git-locks.js';
 import { isInside } from '../fs/inside.js';
 import { DRIVER_AND_INCLUDE_PATTERN, neutraliseDrivers, parseConfigEntries } from './hardening.js';
-import { runGit, type GitOptions } from './runner.js';
+import { runGit, userContentConfig, type GitOptions } from './runner.js';
 
 /** Where a path lies relative to another: kept here too, where most git code looks for it. */
 export { isInside };
@@ -42,7 +42,7 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
   // Most workspaces are the top level of a plain `.git` directory: its config is read while
   // rev-parse runs, and used only if rev-parse names that very directory (one git round less).
   const guess = join(real, '.git');
-  const early = driverKeys(base, configFiles(guess, guess));
+  const early = configKeys(base, configFiles(guess, guess));
   early.catch(() => undefined);
   let paths: string[];
   try {
@@ -71,8 +71,9 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
   const keys =
     gitDir === guess && commonDir === guess
       ? await early
-      : await driverKeys(base, configFiles(commonDir, gitDir));
-  const config = neutraliseDrivers(keys);
+      : await configKeys(base, configFiles(commonDir, gitDir));
+  const own = new Set(keys.map((k) => k.toLowerCase()));
+  const config = [...neutraliseDrivers(keys), ...(await userContentConfig(own))];
   return { ...base, cwd: topLevel, topLevel, gitDir, config };
 }
 
@@ -164,8 +165,14 @@ function configFiles(commonDir: string, gitDir: string): string[] {
   return [join(commonDir, 'config'), join(gitDir, 'config.worktree')];
 }
 
-/** The driver keys of every config file of the repository and of every file they include, whatever the include's condition. */
-async function driverKeys(base: GitOptions, files: readonly string[]): Promise<string[]> {
+/** The driver keys, and the content settings the user's own may stand in for (userContentConfig). */
+const REPO_KEYS_PATTERN = `${DRIVER_AND_INCLUDE_PATTERN}|^core\\.(autocrlf|eol|excludesfile)$`;
+
+/**
+ * The driver and content keys (REPO_KEYS_PATTERN) of every config file of the repository and of
+ * every file they include, whatever the include's condition.
+ */
+async function configKeys(base: GitOptions, files: readonly string[]): Promise<string[]> {
   const keys: string[] = [];
   const seen = new Set<string>();
   const queue = [...files];
@@ -174,11 +181,9 @@ async function driverKeys(base: GitOptions, files: readonly string[]): Promise<s
     if (seen.has(file)) continue;
     seen.add(file);
     if ((await stat(file).catch(() => null))?.isFile() !== true) continue;
-    const res = await runGit(
-      base,
-      ['config', '--file', file, '-z', '--get-regexp', DRIVER_AND_INCLUDE_PATTERN],
-      { okExitCodes: [1] },
-    );
+    const res = await runGit(base, ['config', '--file', file, '-z', '--get-regexp', REPO_KEYS_PATTERN], {
+      okExitCodes: [1],
+    });
     for (const { key, value } of parseConfigEntries(res.stdout)) {
       if (!/^include/i.test(key)) keys.push(key);
       else if (value !== '') queue.push(includedFile(value, file));

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { once } from 'node:events';
 import { Transform, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -18,7 +19,7 @@ import {
   WriteFailedError,
   type AgentgateError,
 } from '../errors.js';
-import { buildEnv, HARDENING_CONFIG, userConfigFiles } from './hardening.js';
+import { buildEnv, HARDENING_CONFIG, parseConfigEntries, userConfigFiles } from './hardening.js';
 import { decodeBytes } from '../fs/path-bytes.js';
 
 /** How to reach one repository: where git runs, and optionally a private git dir, work tree and index. */
@@ -50,8 +51,8 @@ export interface RunOptions {
   input?: string | Buffer | AsyncIterable<string>;
   /** Exit codes that are answers rather than failures (e.g. 1 from `merge-base --is-ancestor`). */
   okExitCodes?: readonly number[];
-  /** Internal: the call that reads the user's safe.directory values runs without them. */
-  withoutUserSafeDirectories?: boolean;
+  /** Internal: the call that reads the user's own settings runs without them. */
+  withoutUserSettings?: boolean;
 }
 
 export interface GitResult<T> {
@@ -176,7 +177,7 @@ async function spawnGit(
     opts.signal === undefined
       ? AbortSignal.timeout(timeoutMs)
       : AbortSignal.any([AbortSignal.timeout(timeoutMs), opts.signal]);
-  const safeDirectories = run.withoutUserSafeDirectories ? [] : await userSafeDirectories();
+  const safeDirectories = run.withoutUserSettings ? [] : (await userSettings()).safeDirectories;
   const configArgs = [...HARDENING_CONFIG, ...safeDirectories, ...(opts.config ?? [])].flatMap((c) => [
     '-c',
     c,
@@ -281,35 +282,79 @@ async function feed(stdin: Writable, input: AsyncIterable<string>): Promise<void
   }
 }
 
-let safeDirectoryConfig: Promise<string[]> | undefined;
+/** What we read of the user's own system and global config, on purpose (see userSettings). */
+interface UserSettings {
+  /** `safe.directory=<value>` pairs, every value. */
+  safeDirectories: string[];
+  /** The settings that decide what a file's content is to git, the last value of each (see userContentConfig). */
+  content: Map<string, string>;
+}
+
+/** The keys of UserSettings.content, as git prints them (lower case). */
+const CONTENT_KEYS = ['core.autocrlf', 'core.eol', 'core.excludesfile'];
+
+let userSettingsRead: Promise<UserSettings> | undefined;
 
 /**
- * The user's own `safe.directory` values (and only that setting) from their system and global
- * config, read once per process and passed on the command line: git refuses a repository owned
- * by another user (the usual case in container CI jobs) unless the user allowed it, and our
- * calls ignore the user's config otherwise.
+ * A few settings of the user's own system and global config, read once per process; our calls
+ * ignore those files otherwise. `safe.directory`: git refuses a repository owned by another user
+ * (the usual case in container CI jobs) unless the user allowed it. The content settings: see
+ * userContentConfig.
  */
-function userSafeDirectories(): Promise<string[]> {
-  safeDirectoryConfig ??= (async () => {
+function userSettings(): Promise<UserSettings> {
+  userSettingsRead ??= (async () => {
     const { system, global } = userConfigFiles();
-    // The files are read in parallel, and git parses only a file that names the key: one without
-    // the word "directory" cannot set it (includes are not followed here), and most do not.
-    // Read synchronously: a few small files, once per process, and this is the first git call's
-    // path, where a thread-pool round trip per step cost about 5 ms more (measured).
+    // git parses only a file that names a key: one without these words cannot set them (includes
+    // are not followed here), and most do not. Read synchronously: a few small files, once per
+    // process, and this is the first git call's path, where a thread-pool round trip per step
+    // cost about 5 ms more (measured).
     const perFile = await Promise.all(
       [...system, ...global].map(async (file) => {
         const text = readTextOrEmpty(file);
-        if (!/directory/i.test(text)) return [];
-        const res = await runGit({ cwd: '/' }, ['config', '--file', file, '--get-all', 'safe.directory'], {
-          okExitCodes: [1],
-          withoutUserSafeDirectories: true,
-        }).catch(() => null);
-        return res?.exitCode === 0 ? res.stdout.split('\n').filter((v) => v !== '') : [];
+        if (!/directory|autocrlf|eol|excludesfile/i.test(text)) return [];
+        const res = await runGit(
+          { cwd: '/' },
+          [
+            'config',
+            '--file',
+            file,
+            '-z',
+            '--get-regexp',
+            '^(safe\\.directory|core\\.(autocrlf|eol|excludesfile))$',
+          ],
+          { okExitCodes: [1], withoutUserSettings: true },
+        ).catch(() => null);
+        return res?.exitCode === 0 ? parseConfigEntries(res.stdout) : [];
       }),
     );
-    return perFile.flat().map((v) => `safe.directory=${v}`);
+    const safeDirectories: string[] = [];
+    const content = new Map<string, string>();
+    for (const { key, value } of perFile.flat()) {
+      if (key === 'safe.directory') safeDirectories.push(`safe.directory=${value}`);
+      else if (CONTENT_KEYS.includes(key)) content.set(key, value);
+    }
+    return { safeDirectories, content };
   })();
-  return safeDirectoryConfig;
+  return userSettingsRead;
+}
+
+/**
+ * The user's `core.autocrlf`, `core.eol` and `core.excludesFile`, as `-c` pairs, for the keys the
+ * repository does not set itself (`repoKeys`, lower case; a repository's own value wins, as in
+ * git). They decide what the user's own git takes a file's content to be: without them a
+ * workspace `git status` calls clean is dirty to us (CRLF files under a global autocrlf), and a
+ * secret the user's global ignore file keeps out (a `.env`) is committed. Only run snapshots use
+ * them: checkpoints are byte-exact and mirror the ignore file themselves.
+ */
+export async function userContentConfig(repoKeys: ReadonlySet<string>): Promise<string[]> {
+  const { content } = await userSettings();
+  const out: string[] = [];
+  for (const [key, value] of content) if (!repoKeys.has(key)) out.push(`${key}=${value}`);
+  // git's default ignore file follows $XDG_CONFIG_HOME, which our calls do not pass on.
+  const xdg = process.env.XDG_CONFIG_HOME;
+  if (!content.has('core.excludesfile') && !repoKeys.has('core.excludesfile') && xdg && isAbsolute(xdg))
+    out.push(`core.excludesfile=${join(xdg, 'git', 'ignore')}`);
+  return out;
 }
 
 function readTextOrEmpty(file: string): string {
