@@ -147,9 +147,12 @@ async function takeOver(path: string, stale: LockOwner, owner: LockOwner): Promi
   const breaker = `${path}.break`;
   if (!(await tryCreate(breaker, owner))) {
     const other = await readOwner(breaker);
-    // A breaker that died inside this short section would block take-overs forever.
-    if (other !== null && isProvablyDead(other)) await removeIfStill(breaker, other);
-    return false;
+    // A breaker that died inside this short section (a take-over killed before its cleanup) would
+    // block take-overs forever; once it is gone, ours goes on at once (a caller that does not wait
+    // would otherwise fail on a lock nobody holds).
+    if (other === null || !isProvablyDead(other)) return false;
+    await removeIfStill(breaker, other);
+    if (!(await tryCreate(breaker, owner))) return false;
   }
   const temp = `${path}.${owner.token}.tmp`;
   try {

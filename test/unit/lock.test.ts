@@ -86,6 +86,16 @@ describe('stale locks', () => {
     expect(readdirSync(join(dir, 'locks'))).toEqual([]);
   });
 
+  it('takes over at once (timeout 0) when the dead owner was killed while holding the take-over lock', async () => {
+    // A process killed inside its own take-over: it owns the lock, and its ".break" lock is left too.
+    const pid = await deadPid();
+    writeStale(staleOwner(pid));
+    writeFileSync(`${lockPath}.break`, JSON.stringify(staleOwner(pid)));
+    const recovered = await withLock(lockPath, { timeoutMs: 0 }, async (lock) => lock.recovered);
+    expect(recovered?.pid).toBe(pid);
+    expect(readdirSync(join(dir, 'locks'))).toEqual([]);
+  });
+
   it('takes over a lock left by an earlier process that had our pid', async () => {
     writeStale(staleOwner(process.pid));
     const recovered = await withLock(lockPath, { timeoutMs: 5_000 }, async (lock) => lock.recovered);
