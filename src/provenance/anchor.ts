@@ -57,7 +57,7 @@ export async function computeAnchors(
       tree: l.node.tree,
       parents: l.node.parents,
       createdAt,
-      treeMatch: treeMatchOf(l.treeMatches),
+      treeMatch: treeMatchOf(l.treeMatches, l.node.commit),
       runs: runsOf(files),
       files,
       coverage: {
@@ -97,8 +97,12 @@ function newestFirst(a: Iteration, b: Iteration): number {
   return t !== 0 ? t : b.iteration - a.iteration || (a.snapshot.runId < b.snapshot.runId ? 1 : -1);
 }
 
-function treeMatchOf(matches: readonly Iteration[]): TreeMatch | null {
-  const it = [...matches].sort(newestFirst)[0];
+/**
+ * The iteration whose after commit REV is, else the one recorded last among those with REV's
+ * tree (as `attest --commit` ranks them: the run that made the commit comes first).
+ */
+function treeMatchOf(matches: readonly Iteration[], commit: string): TreeMatch | null {
+  const it = matches.find((m) => m.after.commit === commit) ?? [...matches].sort(newestFirst)[0];
   return it === undefined
     ? null
     : { runId: it.snapshot.runId, iteration: it.iteration, afterSha: it.after.commit };

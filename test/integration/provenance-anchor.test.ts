@@ -22,6 +22,22 @@ describe('anchor', () => {
     expect(anchor.runs).toEqual([{ runId: 'run-a', iterations: [1, 2] }]);
   });
 
+  it("a run's own after commit: its tree match is that run, though another run recorded the same tree later", async () => {
+    const s = await run([{ 'a.txt': lines('a', 3) }]);
+    const own = s.snapshots[0]?.afterSha as string;
+    await run([{ 'a.txt': lines('a', 3) }], { setup: s, runId: 'run-b' });
+    expect(s.snapshots[1]?.afterSha).not.toBe(own);
+    expect((await computeAnchor(s.src, s.repo, own)).treeMatch).toEqual({
+      runId: 'run-a',
+      iteration: 1,
+      afterSha: own,
+    });
+    // A squash of it is neither run's commit: the one recorded last.
+    git(s.dir, ['merge', '--squash', '-q', 'agent-run-a']);
+    const c = commitAll(s.dir, 'squash');
+    expect((await computeAnchor(s.src, s.repo, c)).treeMatch).toMatchObject({ runId: 'run-b' });
+  });
+
   it('a squash after main moved: blob for files main did not touch, patch-id for one it did', async () => {
     const s = await run([{ 'a.txt': lines('a', 10).replace('a 5\n', 'five\n'), 'n.txt': 'new\n' }], {
       base: { 'a.txt': lines('a', 10) },
