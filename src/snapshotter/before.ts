@@ -263,7 +263,7 @@ export async function assertBuildsOnRun(
         expected: base,
         head: start,
         lastIteration: last.iteration,
-        ...(rescue === '' ? {} : { wipSha: wip }),
+        ...(rescue === '' || wip === null ? {} : { wipSha: wip, wipRef: wipRef(run.runId, wip) }),
       },
     },
   );
