@@ -3,7 +3,7 @@ import { relative, resolve, sep } from 'node:path';
 import { GitFailedError, InvalidArgumentError } from '../errors.js';
 import { encodeBytes } from '../fs/path-bytes.js';
 import { assertGitId, isFullId } from './ids.js';
-import { getTree, readHead, updateRefs, type HeadInfo } from './refs.js';
+import { getTree, readHead, updateRefs, type HeadInfo, type RefUpdate } from './refs.js';
 import { isInside, type Repo } from './repo.js';
 import { STAGING_CONFIG } from './hardening.js';
 import { runGit, type GitOptions } from './runner.js';
@@ -24,9 +24,11 @@ export interface SnapshotCommitOptions {
   head?: HeadInfo;
   /**
    * Further refs to point at the resulting commit, in the same transaction (an iteration ref), each
-   * by compare-and-swap from `oldSha` (null: it must not exist yet). CONCURRENT_UPDATE otherwise.
+   * by compare-and-swap from `oldSha` (null: it must not exist yet; undefined: any value).
+   * CONCURRENT_UPDATE otherwise. A function is given that commit (HEAD when nothing changed) and
+   * names the refs (a WIP commit's ref is named by its id).
    */
-  alsoPoint?: readonly { ref: string; oldSha: string | null }[];
+  alsoPoint?: readonly AlsoPoint[] | ((sha: string) => readonly AlsoPoint[]);
   /** Called once a commit is to be made (the staged tree is new, or commitUnchanged said so), before it is: may throw to refuse. */
   beforeCommit?: () => Promise<void>;
   /**
@@ -35,6 +37,9 @@ export interface SnapshotCommitOptions {
    */
   commitUnchanged?: (parent: string) => Promise<boolean>;
 }
+
+/** A ref that createSnapshotCommit points at its commit as well (see `alsoPoint`). */
+export type AlsoPoint = Omit<RefUpdate, 'newSha'>;
 
 export interface SnapshotCommit {
   /** The snapshot commit; HEAD itself when nothing changed. Always a full id. */
@@ -76,8 +81,10 @@ export async function createSnapshotCommit(
   ]);
   const skipped = [...staged, ...hidden];
   const tree = assertGitId((await runGit(repo, ['write-tree'])).stdout.trim(), 'write-tree');
-  const also = (sha: string) =>
-    (opts.alsoPoint ?? []).map((r) => ({ ref: r.ref, newSha: sha, oldSha: r.oldSha }));
+  const also = (sha: string): RefUpdate[] => {
+    const refs = typeof opts.alsoPoint === 'function' ? opts.alsoPoint(sha) : (opts.alsoPoint ?? []);
+    return refs.map((r) => ({ ...r, newSha: sha }));
+  };
   if (parent !== null && parentTree === tree && (await opts.commitUnchanged?.(parent)) !== true) {
     await updateRefs(repo, also(parent), { message: 'agentgate: keep snapshot reachable' });
     return { sha: parent, tree, parent, parentTree, created: false, ref, skipped };

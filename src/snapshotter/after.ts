@@ -27,7 +27,8 @@ import { withRepoLock } from '../git/repo-lock.js';
 import { captureExcludes } from './excludes.js';
 import { assertNoLinkInside } from '../fs/inside.js';
 import { assertBuildsOnRun, assertNoOperation, nameDetachedHead } from './before.js';
-import { DEFAULT_BRANCH, iterationRef, type SnapshotterCore } from './core.js';
+import { DEFAULT_BRANCH, iterationRef, wipRef, type SnapshotterCore } from './core.js';
+import { wipRescue } from './before-retry.js';
 
 export interface AfterOptions {
   runId: string;
@@ -83,7 +84,7 @@ async function afterIn(
   const head = await getRepoHead(repo);
   const start = await startOf(core, repo, runId, opts.iteration, before, opts.beforeSha, head);
   assertNoOperation(head);
-  await assertDescends(repo, start.sha, head);
+  await assertDescends(repo, runId, start, head);
   const message = iterationMessage({
     runId,
     iteration: opts.iteration,
@@ -171,6 +172,9 @@ async function afterIn(
   return snapshot;
 }
 
+/** Where an iteration started (`wipSha`: the WIP commit that start is, if any). */
+type Start = { sha: string; branch: string; wipSha: string | null; usesBefore: boolean };
+
 /**
  * Where the iteration started: the given state, else `--before SHA`, else the run's recorded
  * before state, which one `after` uses up (a second needs a new `before`: NO_BEFORE_STATE).
@@ -184,7 +188,7 @@ async function startOf(
   given: BeforeState | null,
   beforeRev: string | undefined,
   state: { branch: string | null },
-): Promise<{ sha: string; branch: string; usesBefore: boolean }> {
+): Promise<Start> {
   const run = await core.store.loadRun(runId);
   assertRunWorkspace(run, runId, repo.topLevel);
   const start = await givenStart(repo, { runId, run, iteration }, given, beforeRev, state);
@@ -201,12 +205,13 @@ async function givenStart(
   given: BeforeState | null,
   beforeRev: string | undefined,
   state: { branch: string | null },
-): Promise<{ sha: string; branch: string; usesBefore: boolean }> {
+): Promise<Start> {
   if (given) return { ...given, usesBefore: true };
   if (beforeRev !== undefined)
     return {
       sha: await resolveRevision(repo, beforeRev),
       branch: run?.before?.branch ?? state.branch ?? DEFAULT_BRANCH,
+      wipSha: null,
       usesBefore: false,
     };
   if (!run?.before) {
@@ -331,13 +336,28 @@ function runIdTaken(repo: Repo, ref: string, runId: string, iteration: number, s
   );
 }
 
-/** The iteration must build on its before SHA: a rewritten history cannot be snapshotted honestly. */
-async function assertDescends(repo: Repo, beforeSha: string, state: Pick<RepoState, 'sha'>): Promise<void> {
-  const fail = (why: string): never => {
+/**
+ * The iteration must build on its before SHA: a rewritten history cannot be snapshotted honestly.
+ * When the start is a WIP commit, the error names it, its ref and how to get that work back.
+ */
+async function assertDescends(
+  repo: Repo,
+  runId: string,
+  start: { sha: string; wipSha: string | null },
+  state: Pick<RepoState, 'sha'>,
+): Promise<void> {
+  const beforeSha = start.sha;
+  const { wipSha } = start;
+  const fail = async (why: string): Promise<never> => {
+    const rescue = wipSha === null ? '' : await wipRescue(repo, runId, wipSha);
     throw new HistoryRewrittenError(
-      `${why}; the iteration's history was rewritten. Start a new iteration with "before"`,
+      `${why}; the iteration's history was rewritten. ${rescue}Start a new iteration with "before"`,
       {
-        details: { beforeSha, head: state.sha },
+        details: {
+          beforeSha,
+          head: state.sha,
+          ...(rescue === '' ? {} : { wipSha, wipRef: wipRef(runId, wipSha as string) }),
+        },
       },
     );
   };
@@ -349,8 +369,8 @@ async function assertDescends(repo: Repo, beforeSha: string, state: Pick<RepoSta
     objectExists(repo, beforeSha),
     isAncestor(repo, beforeSha, head).catch(() => false),
   ]);
-  if (!exists) fail(`before commit ${beforeSha} no longer exists`);
-  if (!ancestor) fail(`before commit ${beforeSha} is not an ancestor of HEAD`);
+  if (!exists) await fail(`before commit ${beforeSha} no longer exists`);
+  if (!ancestor) await fail(`before commit ${beforeSha} is not an ancestor of HEAD`);
 }
 
 /** Reads commit messages, each once. */

@@ -12,6 +12,7 @@ import type { Repo } from '../git/repo.js';
 import { RunDivergedError } from '../errors.js';
 import { wipMessage, wipStagedMessage } from './message.js';
 import { restartPoint } from './verify.js';
+import { wipRef } from './core.js';
 
 /** A WIP commit `before` made for this run at HEAD, and the commit it was made on (null: an unborn branch's root). */
 export interface OwnWip {
@@ -116,4 +117,16 @@ export async function killedRestart(
     `HEAD (${wip.sha}) is run ${runId}'s WIP commit, holding the work that was uncommitted, on ${from === 0 ? "the run's start" : `iteration ${from}'s after commit`} ${base}: a "before --run ${runId} --restart-from ${from}" made it and stopped before recording the restart. Run "before --run ${runId} --restart-from ${from}" again (keep the WIP commit)`,
     { cause: error, details: { ...error.details, restartFrom: from, wipSha: wip.sha } },
   );
+}
+
+/**
+ * How to get back the work a WIP commit of this run holds once HEAD has left it (an agent's
+ * reset): its ref, and the git commands. Empty when `sha` is not (or no longer) such a commit.
+ */
+export async function wipRescue(repo: Repo, runId: string, sha: string): Promise<string> {
+  const wip = await ownWip(repo, runId, sha).catch(() => null);
+  if (wip === null) return '';
+  // A staged commit may sit under it: the range picks both.
+  const pick = wip.base === null ? '' : `, or "git cherry-pick ${wip.base}..${sha}" (as commits)`;
+  return `Run ${runId}'s WIP commit ${sha} holds the work that was uncommitted when "before" ran, and ${wipRef(runId, sha)} keeps it: get it back with "git checkout ${sha} -- ." in ${repo.topLevel} (its files, over the work tree's)${pick}. `;
 }

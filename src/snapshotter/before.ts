@@ -10,7 +10,7 @@ import {
   openRepo,
   type Repo,
 } from '../git/repo.js';
-import { isAncestor, listRefs, switchToBranch } from '../git/refs.js';
+import { isAncestor, listRefs, switchToBranch, updateRefs } from '../git/refs.js';
 import { getRepoState, operationInProgress, type RepoState } from '../git/state.js';
 import {
   DirtyWorkspaceError,
@@ -24,10 +24,17 @@ import { assertSafeId } from '../store/paths.js';
 import { assertRunWorkspace } from '../store/run-records.js';
 import { wipMessage, wipStagedMessage } from './message.js';
 import { restartPoint } from './verify.js';
-import { checkoutAdvice, killedRestart, ownWip, recordedAgain, wipAtHead } from './before-retry.js';
+import {
+  checkoutAdvice,
+  killedRestart,
+  ownWip,
+  recordedAgain,
+  wipAtHead,
+  wipRescue,
+} from './before-retry.js';
 import { withRepoLock } from '../git/repo-lock.js';
 import { captureExcludes, hasUserFiles } from './excludes.js';
-import { DEFAULT_BRANCH, type SnapshotterCore } from './core.js';
+import { DEFAULT_BRANCH, wipRef, type SnapshotterCore } from './core.js';
 
 export interface BeforeOptions {
   runId: string;
@@ -126,13 +133,25 @@ export async function beforeIn(
   // A staged version that is neither HEAD's nor the work tree's would be lost by staging the work
   // tree: it is committed first, as it stands, and the WIP commit (the work tree) goes on top.
   const staged = dirty && state.partlyStaged ? await commitIndex(repo, wipStagedMessage(runId)) : undefined;
+  // The WIP commit gets its ref in the same update-ref as the branch: once HEAD moves past it (an
+  // agent's reset), that ref alone keeps the user's work. HEAD itself is no WIP commit of ours.
+  const keep = (sha: string) => (sha === state.sha ? [] : [{ ref: wipRef(runId, sha) }]);
   const commit =
     dirty || unborn
-      ? await createSnapshotCommit(repo, message, { excludes, ...(staged ? { head: staged } : {}) })
+      ? await createSnapshotCommit(repo, message, {
+          excludes,
+          ...(staged ? { head: staged } : {}),
+          ...(dirty ? { alsoPoint: keep } : {}),
+        })
       : null;
   // With the staged commit made, HEAD moved even when the work tree added nothing to it.
   const made = dirty && commit !== null && (commit.created || staged !== undefined) ? commit.sha : null;
-  // A retry finds the WIP commit an earlier call made at HEAD (and nothing new to commit): still dirty.
+  // A retry finds the WIP commit an earlier call made at HEAD (and nothing new to commit): still
+  // dirty. Its ref is written again (a call killed between its staged commit and its WIP commit).
+  if (made === null && wip !== null)
+    await updateRefs(repo, [{ ref: wipRef(runId, wip), newSha: wip }], {
+      message: 'agentgate: keep WIP commit',
+    });
   const wipSha = made ?? wip;
   // Only an unborn HEAD has no SHA, and then the root commit was just made.
   const sha = (commit?.sha ?? state.sha) as string;
@@ -232,9 +251,21 @@ export async function assertBuildsOnRun(
   if (start !== null && (start === base || (await isAncestor(repo, base, start).catch(() => false))))
     return base;
   const restart = `check out iteration N's after commit and run "before --run ${run.runId} --restart-from N" (N = 0: the run's start)`;
+  // HEAD left the recorded before state too (an agent's reset): its WIP commit is named, so that a
+  // reset to go on does not leave that work behind unseen.
+  const wip = what === 'HEAD' && !run.beforeUsedBy ? (run.before?.wipSha ?? null) : null;
+  const rescue = wip === null ? '' : (await wipRescue(repo, run.runId, wip)).trimEnd();
   throw new RunDivergedError(
-    `${what} (${start ?? 'no commit'}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; ${what === 'HEAD' ? '' : `start the iteration there or later (--before ${base}), or `}to start over from an earlier point, ${restart}`,
-    { details: { runId: run.runId, expected: base, head: start, lastIteration: last.iteration } },
+    `${what} (${start ?? 'no commit'}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; ${what === 'HEAD' ? '' : `start the iteration there or later (--before ${base}), or `}to start over from an earlier point, ${restart}${rescue === '' ? '' : `. ${rescue}`}`,
+    {
+      details: {
+        runId: run.runId,
+        expected: base,
+        head: start,
+        lastIteration: last.iteration,
+        ...(rescue === '' || wip === null ? {} : { wipSha: wip, wipRef: wipRef(run.runId, wip) }),
+      },
+    },
   );
 }
 

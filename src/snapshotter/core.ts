@@ -38,3 +38,12 @@ export const RUNS_PREFIX = 'refs/agentgate/runs/';
 export function iterationRef(runId: string, iteration: number): string {
   return `${RUNS_PREFIX}${runId}/iteration-${iteration}`;
 }
+
+/**
+ * The ref that keeps a WIP commit `before` made of uncommitted work reachable, one per commit: an
+ * agent may reset past it and a later `before` records another state, but the work stays until
+ * the user deletes the ref (local only, as the iteration refs: it never travels on its own).
+ */
+export function wipRef(runId: string, sha: string): string {
+  return `${RUNS_PREFIX}${runId}/wip-${sha}`;
+}

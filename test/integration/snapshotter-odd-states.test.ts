@@ -125,8 +125,12 @@ describe('an unborn HEAD on a ref no record can name', () => {
       const before = await s.captureBeforeState(dir, { runId: 'r' });
       expect(before).toMatchObject({ branch: 'agentgate/r', headState: 'unborn', sha: head(dir) });
       expect(git(dir, ['symbolic-ref', 'HEAD'])).toBe('refs/heads/agentgate/r');
-      // Nothing was written under the odd ref: the only ref is the run's branch.
-      expect(git(dir, ['for-each-ref', '--format=%(refname)'])).toBe('refs/heads/agentgate/r');
+      // Nothing was written under the odd ref: the only branch is the run's (and the WIP commit's own ref).
+      expect(git(dir, ['for-each-ref', '--format=%(refname)', 'refs/heads/', 'refs/remotes/'])).toBe(
+        'refs/heads/agentgate/r',
+      );
+      const wip = withFiles ? `refs/agentgate/runs/r/wip-${before.sha}` : '';
+      expect(git(dir, ['for-each-ref', '--format=%(refname)', 'refs/agentgate/'])).toBe(wip);
       writeFiles(dir, { 'w.txt': 'w\n' });
       const snap = await s.captureAfterState(dir, null, { runId: 'r', iteration: 1 });
       expect(snap.branch).toBe('agentgate/r');
