@@ -259,7 +259,7 @@ export async function assertNoLfs(repo: { topLevel: string; gitDir?: string }): 
     const text = await readFile(file, 'utf8').catch(() => '');
     if (/(^|\s)filter=lfs(\s|$)/m.test(text)) {
       throw new LfsUnsupportedError(
-        `${file} sends paths through Git LFS (filter=lfs), whose filter agentgate's git never runs, so agentgate takes no snapshot of this repository, whatever changed; nothing was changed. Snapshot a clone that does not use LFS, or record this one with your own git; if the filter=lfs line was added during this iteration, remove it and retry (see "Git LFS" in docs/runs.md)`,
+        `${file} sends paths through Git LFS (filter=lfs), whose filter agentgate's git never runs: agentgate snapshots no repository that uses LFS, whether or not an LFS file changed, and changed nothing here. Snapshot a clone without LFS, or record this one with your own git; if the filter=lfs line was added during this iteration, remove it and run the command again (see "Git LFS" in docs/runs.md)`,
         { details: { workspace: repo.topLevel, attributes: file } },
       );
     }
