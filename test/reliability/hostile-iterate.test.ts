@@ -222,15 +222,23 @@ describe('iterate after an agent that armed the repository', () => {
   });
 
   it("names a hidden link pointing elsewhere and an emptied directory in a file's place; a directory add takes is committed", async () => {
-    const ws = repoWithCommit({ 'good.conf': 'good\n', 'bad.conf': 'bad\n', 'f.txt': 'f\n', 'g.txt': 'g\n' });
+    const ws = repoWithCommit({
+      'good.conf': 'good\n',
+      'bad.conf': 'bad\n',
+      'f.txt': 'f\n',
+      'g.txt': 'g\n',
+      'h.txt': 'h',
+    });
     git(ws, ['update-index', '--add', '--cacheinfo', `120000,${blobOf(ws, 'good.conf')},app.conf`]);
     git(ws, ['update-index', '--add', '--cacheinfo', `120000,${blobOf(ws, 'good.conf')},same.conf`]);
     git(ws, ['commit', '-q', '-m', 'links']);
     git(ws, ['checkout', '--', 'app.conf', 'same.conf']);
     const snapshotter = newSnapshotter();
     const script = [
-      'git update-index --assume-unchanged app.conf same.conf f.txt g.txt',
+      'git update-index --assume-unchanged app.conf same.conf f.txt g.txt h.txt',
       'ln -sfn bad.conf app.conf',
+      // The link's blob is the file's ("h"): only the mode tells them apart.
+      'rm h.txt && ln -s h h.txt',
       'rm f.txt g.txt && mkdir f.txt g.txt && echo y > g.txt/y',
     ].join('\n');
     const snap = await snapshotter.iterate(ws, { runId: 'r1', iteration: 1, agent: { argv: agent(script) } });
@@ -238,6 +246,7 @@ describe('iterate after an agent that armed the repository', () => {
     expect(snap.skipped).toEqual([
       { path: 'app.conf', reason: 'not-compared' },
       { path: 'f.txt', reason: 'not-compared' },
+      { path: 'h.txt', reason: 'not-compared' },
     ]);
   });
 });
