@@ -239,10 +239,11 @@ async function treeMismatch(
   // Status alone misses two things: a file marked assume-unchanged or skip-worktree (its content is
   // unknown), and changes inside a submodule (readStatus does not recurse: see submoduleChanges).
   const listing = reports.length > 0 ? 'all' : 'normal';
-  const [status, index] = await Promise.all([readStatus(repo, listing), readIndexEntries(repo)]);
-  const [uncompared, inSubmodules] = await Promise.all([
-    listUncompared(repo, index),
-    submoduleChanges(repo, listing, index),
+  const [status, [uncompared, inSubmodules]] = await Promise.all([
+    readStatus(repo, listing),
+    readIndexEntries(repo).then((index) =>
+      Promise.all([listUncompared(repo, index), submoduleChanges(repo, listing, index)] as const),
+    ),
   ]);
   const atAfter = status.oid === snapshot.afterSha;
   let changed = [...status.entries, ...inSubmodules].filter(outside);

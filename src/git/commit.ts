@@ -7,6 +7,7 @@ import { getTree, readHead, updateRefs, type HeadInfo } from './refs.js';
 import { isInside, type Repo } from './repo.js';
 import { STAGING_CONFIG } from './hardening.js';
 import { runGit, type GitOptions } from './runner.js';
+import { GITLINK_MODE, LINK_MODE } from './parsers/ls-files-tagged.js';
 import { objectId } from './record-objects.js';
 import { listUncompared, type PresentUncompared } from './state.js';
 
@@ -146,9 +147,6 @@ async function hiddenChanges(repo: Repo, staging: Promise<unknown>): Promise<Uns
     .filter((e) => !files.has(e) && !links.has(e))
     .map((e) => ({ path: e.path, reason: 'not-compared' as const }));
 }
-
-const GITLINK_MODE = '160000';
-const LINK_MODE = '120000';
 
 /** The regular files, tracked as such, whose content is the index's blob. */
 async function sameFiles(repo: Repo, present: readonly PresentUncompared[]): Promise<Set<PresentUncompared>> {

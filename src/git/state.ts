@@ -3,6 +3,7 @@ import { join, sep } from 'node:path';
 import type { HeadState } from '../../types/snapshot.js';
 import { decodeBytes, fsPath, hasEscapedBytes } from '../fs/path-bytes.js';
 import {
+  GITLINK_MODE,
   parseIndexEntries,
   uncomparedOf,
   type IndexEntry,
@@ -193,8 +194,6 @@ export async function submoduleChanges(
   );
   return found.flat();
 }
-
-const GITLINK_MODE = '160000';
 
 /**
  * The first tracked file under one of `dirs` (workspace-relative directories), or null: the index

@@ -39,6 +39,10 @@ export interface IndexEntry {
   path: string;
 }
 
+/** The modes of a submodule's commit (a gitlink) and of a symbolic link in the index. */
+export const GITLINK_MODE = '160000';
+export const LINK_MODE = '120000';
+
 /** A tracked file git does not compare with the work tree, and the mode and object the index holds for it. */
 export type UncomparedEntry = Omit<IndexEntry, 'tag'>;
 
