@@ -10,7 +10,7 @@ import type { Snapshot } from '../../types/snapshot.js';
 import { GateTreeMismatchError, InvalidArgumentError } from '../errors.js';
 import { getTree } from '../git/refs.js';
 import { isInside, openRepo, type Repo } from '../git/repo.js';
-import { excludedBy, listUncompared, readStatus } from '../git/state.js';
+import { excludedBy, listUncompared, readIndexEntries, readStatus, submoduleChanges } from '../git/state.js';
 import type { StatusEntry } from '../git/parsers/status.js';
 import { runUserCommand } from '../process/user-command.js';
 import type { NewGateResult } from '../store/gate-store.js';
@@ -167,7 +167,8 @@ async function observeAndStore(
 
 /**
  * Without --isolated the check judges the workspace itself: it must be exactly the after commit,
- * with no change and no untracked file git does not ignore, except, untracked only, the JUnit
+ * with no change and no untracked file git does not ignore (inside submodules too, as git status
+ * sees them by default), no marked path hiding what lies there, except, untracked only, the JUnit
  * reports of this gate (`junit`) and those that earlier gates of this iteration wrote in the run's
  * own workspace (docs/gates.md). GATE_TREE_MISMATCH otherwise.
  */
@@ -235,21 +236,25 @@ async function treeMismatch(
   const inOurs = excludedBy(ours);
   const outside = (e: StatusEntry) =>
     e.kind !== 'ignored' && !inOurs(e.path) && !(e.kind === 'untracked' && reports.includes(e.path));
-  // A file marked assume-unchanged or skip-worktree is one status does not look at: its content is unknown.
-  const [status, uncompared] = await Promise.all([
-    readStatus(repo, reports.length > 0 ? 'all' : 'normal'),
-    listUncompared(repo),
+  // Status alone misses two things: a file marked assume-unchanged or skip-worktree (its content is
+  // unknown), and changes inside a submodule (readStatus does not recurse: see submoduleChanges).
+  const listing = reports.length > 0 ? 'all' : 'normal';
+  const [status, [uncompared, inSubmodules]] = await Promise.all([
+    readStatus(repo, listing),
+    readIndexEntries(repo).then((index) =>
+      Promise.all([listUncompared(repo, index), submoduleChanges(repo, listing, index)] as const),
+    ),
   ]);
   const atAfter = status.oid === snapshot.afterSha;
-  let changed = status.entries.filter(outside);
+  let changed = [...status.entries, ...inSubmodules].filter(outside);
   if (atAfter && changed.some((e) => e.kind === 'untracked'))
-    changed = await withoutEarlierReports(ctx, repo, snapshot, outside, changed, reports.length > 0);
+    changed = await withoutEarlierReports(ctx, repo, snapshot, outside, changed, listing === 'all');
   if (atAfter && changed.length === 0 && uncompared.length === 0) return null;
   const why = !atAfter
     ? `HEAD is ${status.oid ?? 'unborn'}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}`
     : changed.length > 0
       ? `the workspace has uncommitted changes: ${named(changed.map(describeEntry))}`
-      : `${uncompared.length} file(s) are marked assume-unchanged or skip-worktree (${named(
+      : `${uncompared.length} tracked path(s) are marked assume-unchanged or skip-worktree (${named(
           uncompared.map((e) => e.path),
         )}), so git does not compare them with the after tree; clear the mark ("git update-index --no-assume-unchanged --no-skip-worktree")`;
   return { why, head: status.oid, paths: atAfter ? changed.map((e) => e.path) : [] };
@@ -297,7 +302,9 @@ async function withoutEarlierReports(
   const entries =
     listedAll || !changed.some((e) => e.path.endsWith('/'))
       ? changed
-      : (await readStatus(repo, 'all')).entries.filter(outside);
+      : [...(await readStatus(repo, 'all')).entries, ...(await submoduleChanges(repo, 'all'))].filter(
+          outside,
+        );
   return entries.filter((e) => !(e.kind === 'untracked' && earlier.has(e.path)));
 }
 

@@ -1,13 +1,15 @@
-import { realpath } from 'node:fs/promises';
-import { relative, resolve, sep } from 'node:path';
+import { readlink, realpath } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
 import { GitFailedError, InvalidArgumentError } from '../errors.js';
-import { encodeBytes } from '../fs/path-bytes.js';
+import { encodeBytes, fsPath } from '../fs/path-bytes.js';
 import { assertGitId, isFullId } from './ids.js';
 import { getTree, readHead, updateRefs, type HeadInfo, type RefUpdate } from './refs.js';
 import { isInside, type Repo } from './repo.js';
 import { STAGING_CONFIG } from './hardening.js';
 import { runGit, type GitOptions } from './runner.js';
-import { listUncompared } from './state.js';
+import { GITLINK_MODE, LINK_MODE } from './parsers/ls-files-tagged.js';
+import { objectId } from './record-objects.js';
+import { listUncompared, type PresentUncompared } from './state.js';
 
 export interface SnapshotCommitOptions {
   /**
@@ -74,10 +76,11 @@ export async function createSnapshotCommit(
   const parent = opts.expectedHead === undefined ? head.sha : opts.expectedHead;
   const excludes = await excludePathspecs(repo.topLevel, opts.excludes ?? []);
   // The parent's tree is looked up while add scans the work tree.
+  const staging = stageAll(repo, excludes);
   const [staged, parentTree, hidden] = await Promise.all([
-    stageAll(repo, excludes),
+    staging,
     parent === null ? null : getTree(repo, parent),
-    hiddenChanges(repo),
+    hiddenChanges(repo, staging),
   ]);
   const skipped = [...staged, ...hidden];
   const tree = assertGitId((await runGit(repo, ['write-tree'])).stdout.trim(), 'write-tree');
@@ -133,21 +136,50 @@ export interface UnstageablePath {
  * Tracked files git does not compare with the work tree (assume-unchanged, skip-worktree) whose
  * content is not the index's: add leaves them out, so the snapshot says so instead of passing
  * their change over in silence. The marks are the user's: they are left as they are. One
- * `ls-files`, and a `hash-object` only when there are such files.
+ * `ls-files`, and a `hash-object` only when there are such files. A link counts by its target, as
+ * git stores it; a file turned link, a link turned file, or a directory in a file's place, by that
+ * alone. A submodule's commit is not compared here (that needs git in the submodule).
  */
-async function hiddenChanges(repo: Repo): Promise<UnstageablePath[]> {
-  const present = await listUncompared(repo);
+async function hiddenChanges(repo: Repo, staging: Promise<unknown>): Promise<UnstageablePath[]> {
+  let present = (await listUncompared(repo)).filter((e) => e.mode !== GITLINK_MODE);
+  // A directory in a marked file's place: add takes what it holds and drops the entry, unless it
+  // holds nothing to take. Which one, the index tells once add is done.
+  if (present.some((e) => e.onDisk === 'other')) {
+    await staging;
+    present = (await listUncompared(repo)).filter((e) => e.mode !== GITLINK_MODE);
+  }
   if (present.length === 0) return [];
-  const plain = present.filter((e) => !e.path.includes('\n'));
+  const [files, links] = await Promise.all([sameFiles(repo, present), sameLinks(repo, present)]);
+  return present
+    .filter((e) => !files.has(e) && !links.has(e))
+    .map((e) => ({ path: e.path, reason: 'not-compared' as const }));
+}
+
+/** The regular files, tracked as such, whose content is the index's blob. */
+async function sameFiles(repo: Repo, present: readonly PresentUncompared[]): Promise<Set<PresentUncompared>> {
+  // A name with a line break cannot be asked on that stdin: it counts as changed.
+  const plain = present.filter((e) => e.onDisk === 'file' && e.mode !== LINK_MODE && !e.path.includes('\n'));
+  if (plain.length === 0) return new Set();
   const res = await runGit(repo, ['hash-object', '--stdin-paths'], {
     input: encodeBytes(plain.map((e) => `${e.path}\n`).join('')),
   });
   const ids = res.stdout.split('\n');
-  const unchanged = new Set(plain.filter((e, i) => ids[i] === e.oid));
-  // A name with a line break cannot be asked on that stdin: it counts as changed.
-  return present
-    .filter((e) => !unchanged.has(e))
-    .map((e) => ({ path: e.path, reason: 'not-compared' as const }));
+  return new Set(plain.filter((e, i) => ids[i] === e.oid));
+}
+
+/** The links, tracked as links, whose target is the index's (a link's blob is its target). */
+async function sameLinks(repo: Repo, present: readonly PresentUncompared[]): Promise<Set<PresentUncompared>> {
+  const links = present.filter((e) => e.onDisk === 'symlink' && e.mode === LINK_MODE);
+  const same = await Promise.all(
+    links.map(async (e) => {
+      const target = await readlink(fsPath(join(repo.topLevel, e.path)), { encoding: 'buffer' }).catch(
+        () => null,
+      );
+      const format = e.oid.length === 64 ? 'sha256' : 'sha1';
+      return target !== null && objectId(format, 'blob', target) === e.oid;
+    }),
+  );
+  return new Set(links.filter((_, i) => same[i]));
 }
 
 const UNSTAGEABLE: ReadonlyArray<[RegExp, UnstageablePath['reason']]> = [

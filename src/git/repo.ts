@@ -250,22 +250,22 @@ export async function excludeNestedRepositories(repo: Repo): Promise<string[]> {
 
 /**
  * Git LFS keeps large files as pointers through a clean filter that our hardened calls never run:
- * staging would commit the raw file, and the user's own git would then see it modified. A
- * repository whose top-level `.gitattributes` or `info/attributes` routes paths through
- * `filter=lfs` is refused (LFS_UNSUPPORTED) before anything changes.
+ * staging would commit the raw file, and the user's own git would then see it modified. Whether any
+ * LFS file changed or not, a repository whose top-level `.gitattributes` or `info/attributes` routes
+ * paths through `filter=lfs` is refused (LFS_UNSUPPORTED): `before`, `iterate` (before its agent
+ * starts) and `after` ask the same question, so no agent works on a repository whose `after` would
+ * be refused. Without `gitDir` (a directory `--init` is about to make a repository of) only its
+ * `.gitattributes` is read.
  */
-export async function assertNoLfs(repo: Repo): Promise<void> {
-  for (const file of [
-    join(repo.topLevel, '.gitattributes'),
-    join(await commonDir(repo.gitDir), 'info', 'attributes'),
-  ]) {
+export async function assertNoLfs(repo: { topLevel: string; gitDir?: string }): Promise<void> {
+  const files = [join(repo.topLevel, '.gitattributes')];
+  if (repo.gitDir !== undefined) files.push(join(await commonDir(repo.gitDir), 'info', 'attributes'));
+  for (const file of files) {
     const text = await readFile(file, 'utf8').catch(() => '');
     if (/(^|\s)filter=lfs(\s|$)/m.test(text)) {
       throw new LfsUnsupportedError(
-        `${file} sends files through Git LFS, which agentgate does not run; snapshot this repository without LFS-tracked changes, or take the snapshot with your own git (see "Git LFS" in the README)`,
-        {
-          details: { workspace: repo.topLevel, attributes: file },
-        },
+        `${file} sends paths through Git LFS (filter=lfs), whose filter agentgate's git never runs: agentgate snapshots no repository that uses LFS, whether or not an LFS file changed, and changed nothing here. Snapshot a clone without LFS, or record this one with your own git; if the filter=lfs line was added during this iteration, remove it and run the command again (see "Git LFS" in docs/runs.md)`,
+        { details: { workspace: repo.topLevel, attributes: file } },
       );
     }
   }

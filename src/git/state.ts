@@ -2,11 +2,17 @@ import { access, lstat, readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { HeadState } from '../../types/snapshot.js';
 import { decodeBytes, fsPath, hasEscapedBytes } from '../fs/path-bytes.js';
-import { parseUncompared, type UncomparedEntry } from './parsers/ls-files-tagged.js';
+import {
+  GITLINK_MODE,
+  parseIndexEntries,
+  uncomparedOf,
+  type IndexEntry,
+  type UncomparedEntry,
+} from './parsers/ls-files-tagged.js';
 import { parseUnmergedPaths } from './parsers/ls-files-unmerged.js';
-import { parseStatusV2, type StatusReport } from './parsers/status.js';
+import { parseStatusV2, type StatusEntry, type StatusReport } from './parsers/status.js';
 import { readHead } from './refs.js';
-import type { Repo } from './repo.js';
+import { openRepo, type Repo } from './repo.js';
 import { runGitBuffer, type GitOptions } from './runner.js';
 
 /** A multi-step operation git has stopped in the middle of (`am` shares rebase's machinery). */
@@ -115,23 +121,78 @@ export function excludedBy(excludes: readonly string[]): (path: string) => boole
   return (path) => prefixes.some((x) => path === x || path.startsWith(`${x}/`));
 }
 
+/** An uncompared entry and what lies at its path now: a file, a link, or anything else (a directory put in its place). */
+export type PresentUncompared = UncomparedEntry & { onDisk: 'file' | 'symlink' | 'other' };
+
+/** Every index entry with its mark and mode (`ls-files -z -v -s`), for listUncompared and submoduleChanges. */
+export async function readIndexEntries(repo: Repo): Promise<IndexEntry[]> {
+  return parseIndexEntries(decodeBytes((await runGitBuffer(repo, ['ls-files', '-z', '-v', '-s'])).stdout));
+}
+
 /**
  * The tracked paths git does not compare with the work tree (`update-index --assume-unchanged`,
- * `--skip-worktree`): status, diff and add never look at them, so a change there is invisible to
- * every check built on them.
+ * `--skip-worktree`) where something lies: status, diff and add never look at them, so a change
+ * there (new content, a link pointing elsewhere, a directory in a file's place) is invisible to
+ * every check built on them. `index`: the entries, when the caller has read them already.
  */
-export async function listUncompared(repo: Repo): Promise<UncomparedEntry[]> {
-  const all = parseUncompared(decodeBytes((await runGitBuffer(repo, ['ls-files', '-z', '-v', '-s'])).stdout));
-  // A file a sparse checkout left out (skip-worktree, absent) hides nothing: only files on disk count.
-  const onDisk = await Promise.all(
+export async function listUncompared(
+  repo: Repo,
+  index?: readonly IndexEntry[],
+): Promise<PresentUncompared[]> {
+  const all = uncomparedOf(index ?? (await readIndexEntries(repo)));
+  // A path a sparse checkout left out (skip-worktree, absent) hides nothing: only what lies there counts.
+  const found = await Promise.all(
     all.map((e) =>
       lstat(fsPath(join(repo.topLevel, e.path))).then(
-        (st) => st.isFile(),
-        () => false,
+        (st) => (st.isFile() ? 'file' : st.isSymbolicLink() ? 'symlink' : 'other'),
+        () => null,
       ),
     ),
   );
-  return all.filter((_, i) => onDisk[i]);
+  return all.flatMap((e, i) => {
+    const onDisk = found[i];
+    return onDisk === null || onDisk === undefined ? [] : [{ ...e, onDisk }];
+  });
+}
+
+/**
+ * What changed inside the checked-out submodules, recursively, as `git status` finds it by default
+ * (`--ignore-submodules=none`): tracked changes ("modified content") and untracked files that are
+ * not ignored ("untracked content"), each as a status entry whose path is the top level's
+ * (`lib/s.txt`). readStatus leaves them out (`--ignore-submodules=dirty`); here each submodule is
+ * opened as a repository of its own, so its own config's filters are switched off as ours are.
+ * A submodule that cannot be opened as itself is reported whole, as changed: nothing vouches for it.
+ */
+export async function submoduleChanges(
+  repo: Repo,
+  untracked: UntrackedListing = 'normal',
+  index?: readonly IndexEntry[],
+): Promise<StatusEntry[]> {
+  const gitlinks = (index ?? (await readIndexEntries(repo))).filter((e) => e.mode === GITLINK_MODE);
+  const found = await Promise.all(
+    gitlinks.map(async ({ path }): Promise<StatusEntry[]> => {
+      const dir = join(repo.topLevel, path);
+      // Not checked out (no .git there): nothing inside to change, as for git.
+      if ((await lstat(fsPath(join(dir, '.git'))).catch(() => null)) === null) return [];
+      const sub = await openRepo(dir, { identity: repo.identity, timeoutMs: repo.timeoutMs }).catch(
+        () => null,
+      );
+      if (sub === null || sub.topLevel !== dir)
+        return [{ kind: 'ordinary', xy: '.M', submodule: 'S.M.', path }];
+      const [status, inner] = await Promise.all([
+        readStatus(sub, untracked),
+        submoduleChanges(sub, untracked),
+      ]);
+      return [...status.entries, ...inner]
+        .filter((e) => e.kind !== 'ignored')
+        .map((e) => ({
+          ...e,
+          path: `${path}/${e.path}`,
+          ...(e.kind === 'renamed' ? { origPath: `${path}/${e.origPath}` } : {}),
+        }));
+    }),
+  );
+  return found.flat();
 }
 
 /**

@@ -103,7 +103,7 @@ export async function beforeIn(
   },
 ): Promise<BeforeState> {
   const { runId, onDirty, nested, excludes } = opts;
-  const state = await getRepoState(repo, excludes);
+  const [state] = await Promise.all([getRepoState(repo, excludes), assertNoLfs(repo)]);
   assertNoOperation(state);
   const run = await core.store.loadRun(runId);
   const { restart, wip } = await startOfNext(core, repo, run, runId, state, opts.restartFrom);
@@ -129,7 +129,6 @@ export async function beforeIn(
   }
   const unborn = state.headState === 'unborn';
   const message = unborn && !dirty ? `[agentgate] Root commit before run ${runId}\n` : wipMessage(runId);
-  if (dirty) await assertNoLfs(repo);
   // A staged version that is neither HEAD's nor the work tree's would be lost by staging the work
   // tree: it is committed first, as it stands, and the WIP commit (the work tree) goes on top.
   const staged = dirty && state.partlyStaged ? await commitIndex(repo, wipStagedMessage(runId)) : undefined;
@@ -308,6 +307,7 @@ export async function openOrInit(
         },
       );
     }
+    await assertNoLfs({ topLevel: dir });
     const repo = await initRepo(workspace, DEFAULT_BRANCH, core.gitOptions());
     // Repositories nested in the directory stay theirs: never recorded as gitlinks of ours.
     return { repo, nested: await excludeNestedRepositories(repo) };

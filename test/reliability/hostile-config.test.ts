@@ -247,6 +247,25 @@ describe('odd files and repositories', () => {
     expect(head(f.ws)).toBe(tip);
     expect(git(f.ws, ['status', '--porcelain'])).toBe('?? big.bin');
   });
+
+  it('a clean LFS repository is refused by before and by iterate before its agent runs, as after would refuse it', () => {
+    const f = fixture('lfs');
+    rmSync(join(f.ws, 'big.bin'));
+    const tip = head(f.ws);
+    expect(cli(f, ['before', '--run', 'l2']).code).toBe('LFS_UNSUPPORTED');
+    const agentRan = join(f.root, 'agent-ran');
+    const res = cli(f, ['iterate', '--run', 'l3', '--iteration', '1', '--', 'touch', agentRan]);
+    expect(res.code).toBe('LFS_UNSUPPORTED');
+    expect(existsSync(agentRan)).toBe(false);
+    expect(head(f.ws)).toBe(tip);
+    expect(git(f.ws, ['status', '--porcelain'])).toBe('');
+    // A directory that --init would make a repository of is refused before git init runs.
+    const dir = join(f.root, 'fresh');
+    mkdirSync(dir);
+    writeFileSync(join(dir, '.gitattributes'), '*.bin filter=lfs diff=lfs merge=lfs -text\n');
+    expect(cli({ ws: dir, home: f.home }, ['before', '--run', 'l4', '--init']).code).toBe('LFS_UNSUPPORTED');
+    expect(existsSync(join(dir, '.git'))).toBe(false);
+  });
 });
 
 const asRoot = process.getuid?.() === 0;

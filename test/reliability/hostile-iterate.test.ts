@@ -44,6 +44,11 @@ function agent(script: string): readonly string[] {
   return ['sh', '-c', `set -e\n${script}`];
 }
 
+/** The blob id git gives the text of `file`'s name (what a link to it holds). */
+function blobOf(dir: string, name: string): string {
+  return git(dir, ['hash-object', '-w', '--stdin'], { input: name });
+}
+
 async function codeOf(promise: Promise<unknown>): Promise<string> {
   const error = await promise.then(
     () => null,
@@ -214,5 +219,34 @@ describe('iterate after an agent that armed the repository', () => {
       { path: 'b.txt', reason: 'not-compared' },
     ]);
     expect(git(ws, ['ls-files', '-v', 'a.txt', 'b.txt'])).toBe('h a.txt\nS b.txt');
+  });
+
+  it("names a hidden link pointing elsewhere and an emptied directory in a file's place; a directory add takes is committed", async () => {
+    const ws = repoWithCommit({
+      'good.conf': 'good\n',
+      'bad.conf': 'bad\n',
+      'f.txt': 'f\n',
+      'g.txt': 'g\n',
+      'h.txt': 'h',
+    });
+    git(ws, ['update-index', '--add', '--cacheinfo', `120000,${blobOf(ws, 'good.conf')},app.conf`]);
+    git(ws, ['update-index', '--add', '--cacheinfo', `120000,${blobOf(ws, 'good.conf')},same.conf`]);
+    git(ws, ['commit', '-q', '-m', 'links']);
+    git(ws, ['checkout', '--', 'app.conf', 'same.conf']);
+    const snapshotter = newSnapshotter();
+    const script = [
+      'git update-index --assume-unchanged app.conf same.conf f.txt g.txt h.txt',
+      'ln -sfn bad.conf app.conf',
+      // The link's blob is the file's ("h"): only the mode tells them apart.
+      'rm h.txt && ln -s h h.txt',
+      'rm f.txt g.txt && mkdir f.txt g.txt && echo y > g.txt/y',
+    ].join('\n');
+    const snap = await snapshotter.iterate(ws, { runId: 'r1', iteration: 1, agent: { argv: agent(script) } });
+    expect(snap.files.map((f) => f.path).sort()).toEqual(['g.txt', 'g.txt/y']);
+    expect(snap.skipped).toEqual([
+      { path: 'app.conf', reason: 'not-compared' },
+      { path: 'f.txt', reason: 'not-compared' },
+      { path: 'h.txt', reason: 'not-compared' },
+    ]);
   });
 });

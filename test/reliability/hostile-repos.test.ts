@@ -329,6 +329,12 @@ describe('an armed submodule', () => {
     const snap = ok<Snapshot>(ws, home, ['after', '--run', 'sub', '--iteration', '1']);
     noMarkers(markers, 'after');
     expect(snap.files.map((f) => f.path).sort()).toEqual(['sub', 'top.txt']);
+    // A workspace gate looks inside the submodule (its planted .gitattributes is untracked content there).
+    utimesSync(join(ws, 'sub', 's.txt'), future, future);
+    expect(codeOf(cli(ws, home, ['gate', '--run', 'sub', '--name', 't', '--', 'true']))).toBe(
+      'GATE_TREE_MISMATCH',
+    );
+    noMarkers(markers, 'gate');
     expect(ok<DiffStats>(ws, home, ['stats', snap.beforeSha, snap.afterSha]).filesChanged).toBe(2);
     expect(ok<VerifyReport>(ws, home, ['verify', '--all']).ok).toBe(true);
     const cp = ok<TrackResult>(ws, home, ['checkpoint', 'track']);

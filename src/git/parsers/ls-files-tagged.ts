@@ -29,26 +29,44 @@ export function parseCandidateListing(text: string): CandidateListing {
   return out;
 }
 
-/** A tracked file git does not compare with the work tree, and the blob the index holds for it. */
-export interface UncomparedEntry {
-  path: string;
+/** One index entry as `ls-files -z -v -s` lists it: its tag, mode, object and path. */
+export interface IndexEntry {
+  /** `H` (cached), a lower-case letter (assume-unchanged), `S` (skip-worktree), ... */
+  tag: string;
+  /** `100644`, `100755`, `120000` (a symbolic link) or `160000` (a submodule's commit). */
+  mode: string;
   oid: string;
+  path: string;
+}
+
+/** The modes of a submodule's commit (a gitlink) and of a symbolic link in the index. */
+export const GITLINK_MODE = '160000';
+export const LINK_MODE = '120000';
+
+/** A tracked file git does not compare with the work tree, and the mode and object the index holds for it. */
+export type UncomparedEntry = Omit<IndexEntry, 'tag'>;
+
+/** Parses `ls-files -z -v -s` (`<tag> <mode> <oid> <stage>\t<path>`). */
+export function parseIndexEntries(text: string): IndexEntry[] {
+  return splitNul(text).map((record) => {
+    const m = /^([A-Za-z?]) ([0-7]{6}) ([0-9a-f]{40,64}) [0-3]\t(.+)$/s.exec(record);
+    if (m === null) throw unparseable('ls-files -v -s', 'unexpected record', record);
+    return { tag: m[1] as string, mode: m[2] as string, oid: m[3] as string, path: m[4] as string };
+  });
 }
 
 /**
- * Parses `ls-files -z -v -s` (`<tag> <mode> <oid> <stage>\t<path>`): the entries git never
- * compares with the work tree, so that a change there is invisible to status, diff and add:
- * marked assume-unchanged (a lower-case tag) or skip-worktree (`S`, as a sparse checkout marks
- * the files it leaves out).
+ * The entries git never compares with the work tree, so that a change there is invisible to
+ * status, diff and add: marked assume-unchanged (a lower-case tag) or skip-worktree (`S`, as a
+ * sparse checkout marks the files it leaves out).
  */
+export function uncomparedOf(entries: readonly IndexEntry[]): UncomparedEntry[] {
+  return entries
+    .filter((e) => e.tag !== e.tag.toUpperCase() || e.tag === 'S')
+    .map(({ path, mode, oid }) => ({ path, mode, oid }));
+}
+
+/** Parses `ls-files -z -v -s` and keeps the entries git never compares with the work tree (uncomparedOf). */
 export function parseUncompared(text: string): UncomparedEntry[] {
-  const out: UncomparedEntry[] = [];
-  for (const record of splitNul(text)) {
-    const m = /^([A-Za-z?]) [0-7]{6} ([0-9a-f]{40,64}) [0-3]\t(.+)$/s.exec(record);
-    if (m === null) throw unparseable('ls-files -v -s', 'unexpected record', record);
-    const letter = m[1] as string;
-    if (letter !== letter.toUpperCase() || letter === 'S')
-      out.push({ path: m[3] as string, oid: m[2] as string });
-  }
-  return out;
+  return uncomparedOf(parseIndexEntries(text));
 }
