@@ -6,8 +6,20 @@ import { makeOwnDir } from '../fs/own-dir.js';
 
 /** The agentgate home: an explicit option, else $AGENTGATE_HOME, else ~/.agentgate. */
 export function resolveHome(explicit?: string): string {
-  const chosen = explicit ?? process.env.AGENTGATE_HOME;
-  return chosen ? resolve(chosen) : join(accountHome(), '.agentgate');
+  return chooseHome(explicit).home;
+}
+
+/** What chose the home, named in messages about it. */
+export type HomeSource = '--home' | 'AGENTGATE_HOME' | 'default';
+
+/** resolveHome, with what chose the home. */
+export function chooseHome(explicit?: string): { home: string; source: HomeSource } {
+  if (explicit !== undefined) {
+    if (explicit) return { home: resolve(explicit), source: '--home' };
+  } else if (process.env.AGENTGATE_HOME) {
+    return { home: resolve(process.env.AGENTGATE_HOME), source: 'AGENTGATE_HOME' };
+  }
+  return { home: join(accountHome(), '.agentgate'), source: 'default' };
 }
 
 /** Where everything lives under a home (see CONTRACT.md, "Where data lives"). */
