@@ -11,6 +11,7 @@ import {
 import { CheckpointNotFoundError, UnsafeWorkspaceError } from '../errors.js';
 import { writeFileAtomic, writeJsonAtomic } from '../fs/atomic.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, withLock } from '../fs/lock.js';
+import { makeOwnDir } from '../fs/own-dir.js';
 import { ignoredPaths } from '../git/checkpoint-index.js';
 import {
   checkpointRepo,
@@ -202,12 +203,21 @@ export class CheckpointStore {
           return fn();
         });
       });
-    if (track) return run();
+    if (track) return this.makeHomeInside().then(run);
     // Checked before the lock, whose file would make the store's directory.
     return storeOf(this.location, this.workspace).then((state) => {
       if (state === 'none') throw this.noStore();
       return run();
     });
+  }
+
+  /**
+   * Before a track's lock makes the home: a home inside the workspace that is not there yet is made
+   * marked as ours (makeOwnDir), so that no later call with another home ever commits it.
+   */
+  private async makeHomeInside(): Promise<void> {
+    const home = this.forbidden[0] as string; // open() puts the home first
+    if (home !== this.workspace && isInside(this.workspace, home)) await makeOwnDir(home);
   }
 
   /** Whether there is a store; STORE_CORRUPT when there is one and it is damaged (recovery.ts). */

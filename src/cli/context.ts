@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { SharingOptions } from '../sharing/core.js';
 import { resolveSettings, type Settings } from '../store/config.js';
-import { resolveHome } from '../store/paths.js';
+import { chooseHome } from '../store/paths.js';
 import { LocalPaths } from '../store/local-paths.js';
 import { SnapshotStore } from '../store/snapshot-store.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
@@ -42,9 +42,10 @@ export class Context {
   ) {}
 
   static async create(values: ContextValues): Promise<Context> {
-    const home = resolveHome(values.home);
+    const { home, source } = chooseHome(values.home);
     const settings = await resolveSettings({
       home,
+      homeSource: source,
       configFile: values.config,
       artifactsDir: values['artifacts-dir'],
     });

@@ -9,7 +9,7 @@ import { timeoutProblem } from '../../types/duration.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import { InvalidArgumentError, IterationNotFoundError, RunNotFoundError } from '../errors.js';
 import type { GateStore, NewGateResult } from '../store/gate-store.js';
-import { assertSafeId, gateLogPath, iterationArtifactsDir } from '../store/paths.js';
+import { assertSafeId, gateLogPath, iterationArtifactsDir, makeRunArtifactsDir } from '../store/paths.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
 import type { readJunitFiles } from './junit-files.js';
 import type { LogSink } from './log.js';
@@ -82,7 +82,9 @@ export function pickIteration(
   );
 }
 
-export function logDir(snapshotter: Snapshotter, snapshot: Snapshot): string {
+/** The iteration's artifacts directory, for a gate log about to be written there (the run's made ours: makeRunArtifactsDir). */
+export async function logDir(snapshotter: Snapshotter, snapshot: Snapshot): Promise<string> {
+  await makeRunArtifactsDir(snapshotter.options.artifactsDir, snapshot.runId);
   return iterationArtifactsDir(snapshotter.options.artifactsDir, snapshot.runId, snapshot.iteration);
 }
 

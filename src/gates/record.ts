@@ -60,7 +60,7 @@ export async function recordGate(
       throw new PathNotFoundError(`--log ${JSON.stringify(opts.logFile)} is not a file`, {
         details: { path: opts.logFile },
       });
-    sink = await openLogSink(logDir(ctx.snapshotter, snapshot), opts.name);
+    sink = await openLogSink(await logDir(ctx.snapshotter, snapshot), opts.name);
     log = { path: null, ...(await copyIntoSink(opts.logFile, sink)) };
   }
   const result: NewGateResult = {

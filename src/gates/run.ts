@@ -74,7 +74,7 @@ export async function runGate(
     opts.isolated === true ? null : assertAtAfter(ctx, repo, snapshot, junit),
     assertAttemptLeft(ctx, { runId: snapshot.runId, iteration: snapshot.iteration, name: opts.name }),
   ]);
-  const sink = await openLogSink(logDir(ctx.snapshotter, snapshot), opts.name);
+  const sink = await openLogSink(await logDir(ctx.snapshotter, snapshot), opts.name);
   try {
     return await observeAndStore(ctx, repo, treeId, snapshot, sink, opts, replayOf);
   } catch (error) {

@@ -4,7 +4,7 @@ import { Checkpoints } from '../checkpoints/index.js';
 import { isAgentgateError } from '../errors.js';
 import { resolveSettings, type Settings } from '../store/config.js';
 import { saveParsedConfig } from '../store/config-cache.js';
-import { layout, resolveHome } from '../store/paths.js';
+import { chooseHome, layout, resolveHome } from '../store/paths.js';
 import { ellipsized } from '../text.js';
 import { withinBudget } from './budget.js';
 import { appendHookLog } from './log.js';
@@ -87,10 +87,12 @@ function logFile(home: string): string {
 }
 
 async function checkpointFor(event: AgentEvent, opts: AgentHookOptions): Promise<HookOutcome> {
+  const chosen = chooseHome(opts.home);
   const settings =
     opts.settings ??
     (await resolveSettings({
-      home: resolveHome(opts.home),
+      home: chosen.home,
+      homeSource: chosen.source,
       ...(opts.configFile === undefined ? {} : { configFile: opts.configFile }),
     }));
   const budget =

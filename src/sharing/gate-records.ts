@@ -22,7 +22,7 @@ import { withRepoLock } from '../git/repo-lock.js';
 import { assertNoLinkInside } from '../fs/inside.js';
 import { sha256File } from '../snapshotter/patch-artifact.js';
 import { GateStore } from '../store/gate-store.js';
-import { layout, receivedGateLogPath } from '../store/paths.js';
+import { layout, makeRunArtifactsDir, receivedGateLogPath } from '../store/paths.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import {
   GATE_INCOMING_PREFIX,
@@ -224,7 +224,7 @@ export class GateRecords {
         let path: string | null = null;
         if (c.logBlob !== null && g.log !== null && (await this.gates.load(g.runId, g.id)) === null) {
           path = receivedGateLogPath(this.options.artifactsDir, g);
-          await this.writeLog(repo, c.logBlob, g.log.sha256, path);
+          await this.writeLog(repo, c.logBlob, g.log.sha256, path, g.runId);
         }
         const fresh = await this.gates.receive({ ...g, log: g.log === null ? null : { ...g.log, path } });
         out.push({ ...c, fresh });
@@ -246,8 +246,15 @@ export class GateRecords {
    * Streams the log blob to `path` as `after` writes a patch: never through a link inside the
    * workspace (UNSAFE_WORKSPACE), a new temp file renamed into place, and only when its sha256 matches.
    */
-  private async writeLog(repo: Repo, blob: string, sha256: string, path: string): Promise<void> {
+  private async writeLog(
+    repo: Repo,
+    blob: string,
+    sha256: string,
+    path: string,
+    runId: string,
+  ): Promise<void> {
     await assertNoLinkInside(repo.topLevel, path);
+    await makeRunArtifactsDir(this.options.artifactsDir, runId);
     await replaceFileAtomic(path, async (temp) => {
       await writeBlobToFile(repo, blob, temp);
       if ((await sha256File(temp)) !== sha256)

@@ -19,7 +19,7 @@ import {
   RunNotFoundError,
   StoreCorruptError,
 } from '../errors.js';
-import { assertSafeId, patchPath } from '../store/paths.js';
+import { assertSafeId, makeRunArtifactsDir, patchPath } from '../store/paths.js';
 import { assertRunWorkspace } from '../store/run-records.js';
 import { iterationMessage, trailer } from './message.js';
 import { writePatchArtifact } from './patch-artifact.js';
@@ -145,7 +145,11 @@ async function afterIn(
     commit.created || (afterSha !== start.sha && (await messageOf(afterSha)) === message.replace(/\n$/, ''));
   const [stats, artifact] = await Promise.all([
     treeDiffStats(repo, trees),
-    afterSha === start.sha ? null : writePatchArtifact(repo, trees, artifactPath),
+    afterSha === start.sha
+      ? null
+      : makeRunArtifactsDir(core.options.artifactsDir, runId).then(() =>
+          writePatchArtifact(repo, trees, artifactPath),
+        ),
   ]);
   const snapshot: Snapshot = {
     id: `snap-${newSnapshotId()}`,

@@ -4,6 +4,7 @@ import { UnsafeWorkspaceError } from '../errors.js';
 import { isInside, type Repo } from '../git/repo.js';
 import { firstTrackedIn } from '../git/state.js';
 import { realPathOf } from '../fs/inside.js';
+import { makeOwnDir } from '../fs/own-dir.js';
 
 /** Our own directories, as configured. */
 export interface OwnDirs {
@@ -24,7 +25,10 @@ export async function workspaceExcludes(topLevel: string, dirs: OwnDirs): Promis
 /**
  * workspaceExcludes for a capture (`before`, `after`, `iterate`), before anything is written: a
  * directory of ours inside the workspace that holds tracked files would silently take the agent's
- * changes there out of every snapshot, so it is refused (UNSAFE_WORKSPACE).
+ * changes there out of every snapshot, so it is refused (UNSAFE_WORKSPACE). A home inside the
+ * workspace that this call is about to create is made now, marked as ours (makeOwnDir), so that a
+ * later call with another home never commits it; an artifacts directory may be the user's: only
+ * the run's directory in it is ours (makeRunArtifactsDir).
  */
 export async function captureExcludes(repo: Repo, dirs: OwnDirs): Promise<string[]> {
   const inside = await ownDirsInside(repo.topLevel, dirs);
@@ -36,6 +40,7 @@ export async function captureExcludes(repo: Repo, dirs: OwnDirs): Promise<string
       { details: { workspace: repo.topLevel, [detailKey(what)]: dir, tracked } },
     );
   }
+  if (inside.some((d) => d.what === 'agentgate home')) await makeOwnDir(dirs.home);
   return inside.map((d) => d.rel);
 }
 

@@ -5,6 +5,7 @@ import { assertNoLinkInside } from '../fs/inside.js';
 import { getTree } from '../git/refs.js';
 import { openRepo } from '../git/repo.js';
 import { writeTreeDiffToFile } from '../git/unified-diff.js';
+import { makeRunArtifactsDir, patchPath } from '../store/paths.js';
 import type { SnapshotterCore } from './core.js';
 
 /**
@@ -23,6 +24,8 @@ export async function buildReceivedArtifact(core: SnapshotterCore, snapshot: Sna
   try {
     const repo = await openRepo(snapshot.workspace, core.gitOptions());
     await assertNoLinkInside(repo.topLevel, path);
+    if (path === patchPath(core.options.artifactsDir, snapshot.runId, snapshot.iteration))
+      await makeRunArtifactsDir(core.options.artifactsDir, snapshot.runId);
     const [from, to] = await Promise.all([
       getTree(repo, snapshot.beforeSha),
       getTree(repo, snapshot.afterSha),

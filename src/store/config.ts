@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Config } from '../../types/config.js';
@@ -15,11 +15,11 @@ import {
   type Identity,
   type OnDirty,
 } from '../../types/config.js';
-import { ConfigInvalidError } from '../errors.js';
+import { ConfigInvalidError, InvalidArgumentError } from '../errors.js';
 import { errnoOf } from '../fs/atomic.js';
 import { DEFAULT_LOCK_TIMEOUT_MS } from '../fs/lock.js';
 import { parseConfigCached } from './config-cache.js';
-import { layout } from './paths.js';
+import { layout, type HomeSource } from './paths.js';
 
 /** Everything the services need, with every default applied and every path absolute. */
 export interface Settings {
@@ -48,6 +48,8 @@ export interface LoadConfigOptions {
 
 /** Explicit choices (CLI options) that beat the environment and the config file. */
 export interface SettingsOptions extends LoadConfigOptions {
+  /** What chose `home` (chooseHome), named when it is no directory; default: the caller's own choice. */
+  homeSource?: HomeSource;
   artifactsDir?: string;
   onDirty?: OnDirty;
   gitTimeoutMs?: number;
@@ -57,10 +59,17 @@ export interface SettingsOptions extends LoadConfigOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** Loads the config file and applies the environment, the explicit options and the defaults. */
+/**
+ * Loads the config file and applies the environment, the explicit options and the defaults. A home
+ * or artifacts directory that a file stands at (or above) is refused first, naming what set it:
+ * INVALID_ARGUMENT, or CONFIG_INVALID for the config file's `artifactsDir`.
+ */
 export async function resolveSettings(opts: SettingsOptions): Promise<Settings> {
+  await assertHomeDir(resolve(opts.cwd ?? process.cwd(), opts.home), opts.homeSource);
   const { config, file } = await readConfig(opts);
-  return applySettings(config, file, opts);
+  const settings = applySettings(config, file, opts);
+  await assertArtifactsDir(settings, chooseArtifactsDir(config, opts).source);
+  return settings;
 }
 
 /**
@@ -77,19 +86,10 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
  * `<home>/artifacts`; for the rest: explicit option > config > default.
  */
 export function applySettings(config: Config, configFile: string | null, opts: SettingsOptions): Settings {
-  const cwd = opts.cwd ?? process.cwd();
-  const home = resolve(cwd, opts.home);
-  const fromEnv = (opts.env ?? process.env).AGENTGATE_ARTIFACTS_DIR;
-  const artifactsDir =
-    opts.artifactsDir !== undefined
-      ? expandPath(cwd, opts.artifactsDir)
-      : fromEnv
-        ? expandPath(cwd, fromEnv)
-        : (config.artifactsDir ?? layout(home).artifacts);
   return {
-    home,
+    home: resolve(opts.cwd ?? process.cwd(), opts.home),
     configFile,
-    artifactsDir,
+    artifactsDir: chooseArtifactsDir(config, opts).dir,
     identity: opts.identity ?? config.identity ?? DEFAULT_IDENTITY,
     onDirty: opts.onDirty ?? config.onDirty ?? DEFAULT_ON_DIRTY,
     gitTimeoutMs: opts.gitTimeoutMs ?? config.gitTimeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
@@ -109,6 +109,78 @@ export function applySettings(config: Config, configFile: string | null, opts: S
     },
     sharing: { includeGateLogs: config.sharing?.includeGateLogs ?? false },
   };
+}
+
+type ArtifactsSource = '--artifacts-dir' | 'AGENTGATE_ARTIFACTS_DIR' | 'config' | 'default';
+
+/** The artifacts directory by the precedence above, with what chose it. */
+function chooseArtifactsDir(config: Config, opts: SettingsOptions): { dir: string; source: ArtifactsSource } {
+  const cwd = opts.cwd ?? process.cwd();
+  const fromEnv = (opts.env ?? process.env).AGENTGATE_ARTIFACTS_DIR;
+  if (opts.artifactsDir !== undefined)
+    return { dir: expandPath(cwd, opts.artifactsDir), source: '--artifacts-dir' };
+  if (fromEnv) return { dir: expandPath(cwd, fromEnv), source: 'AGENTGATE_ARTIFACTS_DIR' };
+  if (config.artifactsDir !== undefined) return { dir: config.artifactsDir, source: 'config' };
+  return { dir: layout(resolve(cwd, opts.home)).artifacts, source: 'default' };
+}
+
+/** INVALID_ARGUMENT when a file stands at the home or above it: nothing could be read or kept there. */
+async function assertHomeDir(home: string, source: HomeSource | undefined): Promise<void> {
+  if (!(await fileInTheWay(home))) return;
+  const named = { what: 'agentgate home', option: '--home', variable: 'AGENTGATE_HOME' };
+  throw new InvalidArgumentError(notADirectory(home, source, named), {
+    details: { home, source: source ?? null },
+  });
+}
+
+/** As assertHomeDir, for the artifacts directory: CONFIG_INVALID when the config file chose it. */
+async function assertArtifactsDir(settings: Settings, source: ArtifactsSource): Promise<void> {
+  const dir = settings.artifactsDir;
+  if (!(await fileInTheWay(dir))) return;
+  if (source === 'config' && settings.configFile !== null) {
+    const file = settings.configFile;
+    const problem = `${dir} is not a directory (a file stands in its path)`;
+    throw new ConfigInvalidError(
+      `${file}: artifactsDir: ${problem}; name a directory, or a path not there yet`,
+      {
+        details: { path: file, issues: [{ key: 'artifactsDir', problem }] },
+      },
+    );
+  }
+  const named = {
+    what: 'artifacts directory',
+    option: '--artifacts-dir',
+    variable: 'AGENTGATE_ARTIFACTS_DIR',
+  };
+  throw new InvalidArgumentError(notADirectory(dir, source, named), {
+    details: { artifactsDir: dir, source },
+  });
+}
+
+/** The message for a directory setting that names a file: what set it, and how to set it right. */
+function notADirectory(
+  path: string,
+  source: string | undefined,
+  named: { what: string; option: string; variable: string },
+): string {
+  const { what, option, variable } = named;
+  const problem = 'is not a directory (a file stands in its path)';
+  const right = 'a directory, or a path not there yet (it is made)';
+  if (source === option) return `${option} names ${path}, which ${problem}; give ${option} ${right}`;
+  if (source === variable)
+    return `${variable} names ${path}, which ${problem}; set ${variable} to ${right}, or give ${option}`;
+  if (source === 'default')
+    return `the ${what} ${path} ${problem}; move that file away, or choose another with ${option} or ${variable}`;
+  return `the ${what} ${path} ${problem}; give ${right}`;
+}
+
+/** Whether a file (not a directory, followed through links) stands at `path` or at one of its parents. */
+async function fileInTheWay(path: string): Promise<boolean> {
+  try {
+    return !(await stat(path)).isDirectory();
+  } catch (cause) {
+    return (cause as NodeJS.ErrnoException).code === 'ENOTDIR';
+  }
 }
 
 async function readConfig(opts: LoadConfigOptions): Promise<{ config: Config; file: string | null }> {

@@ -2,11 +2,24 @@ import { join, resolve } from 'node:path';
 import { SafeId } from '../../types/snapshot.js';
 import { InvalidIdError } from '../errors.js';
 import { accountHome } from '../fs/home-dir.js';
+import { makeOwnDir } from '../fs/own-dir.js';
 
 /** The agentgate home: an explicit option, else $AGENTGATE_HOME, else ~/.agentgate. */
 export function resolveHome(explicit?: string): string {
-  const chosen = explicit ?? process.env.AGENTGATE_HOME;
-  return chosen ? resolve(chosen) : join(accountHome(), '.agentgate');
+  return chooseHome(explicit).home;
+}
+
+/** What chose the home, named in messages about it. */
+export type HomeSource = '--home' | 'AGENTGATE_HOME' | 'default';
+
+/** resolveHome, with what chose the home. */
+export function chooseHome(explicit?: string): { home: string; source: HomeSource } {
+  if (explicit !== undefined) {
+    if (explicit) return { home: resolve(explicit), source: '--home' };
+  } else if (process.env.AGENTGATE_HOME) {
+    return { home: resolve(process.env.AGENTGATE_HOME), source: 'AGENTGATE_HOME' };
+  }
+  return { home: join(accountHome(), '.agentgate'), source: 'default' };
 }
 
 /** Where everything lives under a home (see CONTRACT.md, "Where data lives"). */
@@ -41,9 +54,24 @@ export function assertSafeId(
   return value;
 }
 
+/** `<artifacts>/<runId>/`: a run's patches and gate logs. */
+export function runArtifactsDir(artifactsDir: string, runId: string): string {
+  return join(artifactsDir, assertSafeId(runId, 'run id'));
+}
+
+/**
+ * Makes the run's artifacts directory, when missing, marked as ours (makeOwnDir: a `.gitignore` of
+ * `*`), before a file of the run is written under it: an artifacts directory inside a workspace is
+ * then never committed, whatever artifacts directory a later call uses. The artifacts directory
+ * itself may be the user's (`--artifacts-dir src`) and is never marked.
+ */
+export async function makeRunArtifactsDir(artifactsDir: string, runId: string): Promise<void> {
+  await makeOwnDir(runArtifactsDir(artifactsDir, runId));
+}
+
 /** `<artifacts>/<runId>/iteration-<n>/`: an iteration's patch and gate logs. */
 export function iterationArtifactsDir(artifactsDir: string, runId: string, iteration: number): string {
-  return join(artifactsDir, assertSafeId(runId, 'run id'), `iteration-${iteration}`);
+  return join(runArtifactsDir(artifactsDir, runId), `iteration-${iteration}`);
 }
 
 /** `<artifacts>/<runId>/iteration-<n>/patch.diff` */

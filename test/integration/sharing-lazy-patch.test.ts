@@ -95,7 +95,7 @@ describe('fetch and the patch artifacts of fetched runs', () => {
       if (ask === 'verify')
         expect((await m.snap.verify({ runId: 'bomb' })).checks.filter((c) => !c.ok)).toEqual([]);
       // Built once, where the snapshot says, with the recorded sha256; verify passes on it.
-      expect(filesUnder(m.artifacts).files).toEqual(['bomb/iteration-0/patch.diff']);
+      expect(filesUnder(m.artifacts).files).toEqual(['bomb/.gitignore', 'bomb/iteration-0/patch.diff']);
       expect(await sha256File(snapshot.patchPath as string)).toBe(snapshot.patchSha256);
       expect((await m.snap.verify({ runId: 'bomb' })).ok).toBe(true);
     }

@@ -107,7 +107,7 @@ describe('records received from others', () => {
     expect(filesUnder(join(artifacts, 'plain'))).toEqual([]);
     const snap = new Snapshotter({ ...share.options, onDirty: 'wip-commit' });
     await snap.generatePatch((await snap.listByRun('plain'))[0]!);
-    expect(filesUnder(join(artifacts, 'plain'))).toEqual(['iteration-0/patch.diff']);
+    expect(filesUnder(join(artifacts, 'plain'))).toEqual(['.gitignore', 'iteration-0/patch.diff']);
     expect(filesUnder(outside)).toEqual([]);
     // The same for import, into another home, with the artifacts directory itself a link.
     const c = w.machine('c');
@@ -184,7 +184,11 @@ describe('records received from others', () => {
     // Nothing is written at fetch; verify builds the artifacts of the run it checks.
     expect(filesUnder(b.artifacts)).toEqual([]);
     expect((await b.snap.verify({ runId: 'fine' })).ok).toBe(true);
-    expect(filesUnder(b.artifacts)).toEqual(['fine/iteration-0/patch.diff', 'fine/iteration-1/patch.diff']);
+    expect(filesUnder(b.artifacts)).toEqual([
+      'fine/.gitignore',
+      'fine/iteration-0/patch.diff',
+      'fine/iteration-1/patch.diff',
+    ]);
     expect(await b.snap.store.loadRun('bomb')).toBeNull();
   });
 

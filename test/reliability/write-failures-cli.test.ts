@@ -4,6 +4,7 @@
  * kind where the store, the locks, the artifacts or an output file go. Each is WRITE_FAILED with
  * exit status 1 and a message without a stack trace; every file that existed before is
  * byte-identical afterwards, no temporary file is left, and the same call succeeds once the fault is gone.
+ * (An artifacts directory that is a file is refused before any work: INVALID_ARGUMENT.)
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../types/snapshot.js';
 import { CLI, runCli } from '../helpers/cli.js';
-import { commitAll, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+import { commitAll, git, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 import { changedSince, fileHashes, leftoverTemps, report, STACK_LINE, type CliRun } from './support.js';
 
 const handled: string[] = [];
@@ -100,12 +101,15 @@ describe('the wrong kind of file where we write', () => {
     const notADir = join(tempDir('agentgate-wfc-'), 'artifacts');
     writeFileSync(notADir, 'a file, not a directory\n');
     let previous = fileHashes(home);
-    expectWriteFailed(
-      'artifacts dir is a file',
-      cli(['after', '--run', 'r1', '--iteration', '2', '-C', ws, '--artifacts-dir', notADir, '--json'], env),
-      home,
-      previous,
+    const head = git(ws, ['rev-parse', 'HEAD']);
+    const refused = cli(
+      ['after', '--run', 'r1', '--iteration', '2', '-C', ws, '--artifacts-dir', notADir, '--json'],
+      env,
     );
+    expect(refused.status).toBe(2);
+    expect((JSON.parse(refused.stdout) as { error: { code: string } }).error.code).toBe('INVALID_ARGUMENT');
+    expect(changedSince(previous, home)).toEqual([]);
+    expect(git(ws, ['rev-parse', 'HEAD'])).toBe(head);
 
     const list = JSON.parse(cli(['list', '--json'], env).stdout) as Snapshot[];
     const out = join(tempDir('agentgate-wfc-out-'), 'patch.diff');

@@ -1,0 +1,124 @@
+/**
+ * A home or artifacts directory that a file stands at (or above) is refused by every command before
+ * any work, naming what set it: INVALID_ARGUMENT (CONFIG_INVALID for the config file's artifactsDir).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { BeforeState, Snapshot } from '../../types/snapshot.js';
+import { loadAllCommands } from '../../src/cli/commands/index.js';
+import type { Command } from '../../src/cli/spec.js';
+import { runCli, runCliAsync, type CliResult } from '../helpers/cli.js';
+import { git, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+
+/** The CLI run in the workspace (a relative --artifacts-dir is taken from there). */
+function cli(ws: string, home: string, args: string[], env: NodeJS.ProcessEnv = {}): CliResult {
+  return runCli(['-C', ws, '--home', home, '--json', ...args], { cwd: ws, env });
+}
+
+function ok<T>(ws: string, home: string, args: string[], env: NodeJS.ProcessEnv = {}): T {
+  const res = cli(ws, home, args, env);
+  expect(res.status, `${args.join(' ')}: ${res.stdout}${res.stderr}`).toBe(0);
+  return res.json() as T;
+}
+
+interface Failure {
+  code: string;
+  details: Record<string, unknown>;
+}
+
+function errorOf(res: CliResult): Failure {
+  return (res.json() as { error: Failure }).error;
+}
+
+/** INVALID_ARGUMENT naming the home and what set it; an agent's hook says so on stderr and exits 0. */
+function expectRefused(command: Command, source: string, done: CliResult, home: string): void {
+  const what = `${command.name} with ${source}: ${done.stdout}${done.stderr}`;
+  if (command.name.startsWith('hook ') && !['hook install', 'hook uninstall'].includes(command.name)) {
+    // An agent's hook never fails its agent.
+    expect(done.status, what).toBe(0);
+    expect(done.stderr, what).toContain('INVALID_ARGUMENT');
+    return;
+  }
+  expect(done.status, what).toBe(2);
+  expect(errorOf(done), what).toMatchObject({ code: 'INVALID_ARGUMENT', details: { home, source } });
+}
+
+describe('a home or artifacts directory that a file stands at', () => {
+  /** The command's words, its required options and positionals: enough to get past the parser. */
+  function argsOf(command: Command): string[] {
+    const args = command.name.split(' ');
+    for (const [name, decl] of Object.entries(command.options)) {
+      if (decl.type === 'boolean' || decl.required !== true) continue;
+      args.push(`--${name}`, decl.type === 'integer' ? String(decl.min ?? 0) : (decl.choices?.[0] ?? 'x'));
+    }
+    // After `--`, so that a group's word (`gate`) is not taken with the first one as a subcommand.
+    const { required } = command.positionals;
+    return required.length === 0 ? args : [...args, '--', ...required.map(() => 'x')];
+  }
+
+  it('is INVALID_ARGUMENT naming --home or AGENTGATE_HOME for every command, before any work', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'a\n' });
+    const file = join(tempDir('agentgate-home-file-'), 'afile');
+    writeFileSync(file, 'not a directory\n');
+    const head = git(ws, ['rev-parse', 'HEAD']);
+    const commands = await loadAllCommands();
+    // Four commands at a time, each with the home named both ways: a process each.
+    for (let at = 0; at < commands.length; at += 4) {
+      const runs = commands.slice(at, at + 4).flatMap((command) => [
+        {
+          command,
+          source: '--home',
+          done: runCliAsync(['-C', ws, '--home', file, '--json', ...argsOf(command)]),
+        },
+        {
+          command,
+          source: 'AGENTGATE_HOME',
+          done: runCliAsync(['-C', ws, '--json', ...argsOf(command)], { env: { AGENTGATE_HOME: file } }),
+        },
+      ]);
+      for (const { command, source, done } of runs) expectRefused(command, source, await done, file);
+    }
+    expect(readFileSync(file, 'utf8')).toBe('not a directory\n');
+    expect(git(ws, ['rev-parse', 'HEAD'])).toBe(head);
+    expect(git(ws, ['status', '--porcelain'])).toBe('');
+  });
+
+  it('names the default home when ~/.agentgate is a file', () => {
+    const account = tempDir('agentgate-account-');
+    writeFileSync(join(account, '.agentgate'), 'not a directory\n');
+    const res = runCli(['runs', '--json'], { env: { HOME: account, AGENTGATE_HOME: '' } });
+    expect(res.status).toBe(2);
+    expect(errorOf(res)).toMatchObject({ code: 'INVALID_ARGUMENT', details: { source: 'default' } });
+  });
+
+  it('is INVALID_ARGUMENT for --artifacts-dir and AGENTGATE_ARTIFACTS_DIR, CONFIG_INVALID for the config, before committing', () => {
+    const ws = repoWithCommit({ 'a.txt': 'a\n' });
+    const home = tempDir('agentgate-own-home-');
+    const file = join(tempDir('agentgate-arts-file-'), 'afile');
+    writeFileSync(file, 'not a directory\n');
+    ok<BeforeState>(ws, home, ['before', '--run', 'f1']);
+    writeFiles(ws, { 'a.txt': 'changed\n' });
+    const head = git(ws, ['rev-parse', 'HEAD']);
+    const after = ['after', '--run', 'f1', '--iteration', '1'];
+    const iterate = ['iterate', '--run', 'f1', '--iteration', '1', '--', 'true'];
+    for (const args of [after, iterate]) {
+      for (const [extra, env, source] of [
+        [['--artifacts-dir', file], {}, '--artifacts-dir'],
+        [[], { AGENTGATE_ARTIFACTS_DIR: file }, 'AGENTGATE_ARTIFACTS_DIR'],
+        [['--artifacts-dir', join(file, 'below')], {}, '--artifacts-dir'],
+      ] as const) {
+        const res = cli(ws, home, [...extra, ...args], env);
+        expect(res.status, res.stdout).toBe(2);
+        expect(errorOf(res)).toMatchObject({ code: 'INVALID_ARGUMENT', details: { source } });
+      }
+    }
+    const config = join(tempDir('agentgate-config-'), 'config.yaml');
+    writeFileSync(config, `artifactsDir: ${file}\n`);
+    const res = cli(ws, home, ['--config', config, ...after]);
+    expect(errorOf(res).code).toBe('CONFIG_INVALID');
+    // Nothing was done: no commit, no snapshot; the same call then succeeds.
+    expect(git(ws, ['rev-parse', 'HEAD'])).toBe(head);
+    expect(ok<Snapshot>(ws, home, after).filesChanged).toBe(1);
+  });
+});
