@@ -4591,25 +4591,70 @@ var init_home_dir = __esm({
   }
 });
 
+// src/fs/own-dir.ts
+import { lstat as lstat2, mkdir as mkdir2, rename as rename2, rm as rm2 } from "node:fs/promises";
+import { basename as basename2, dirname as dirname2, join as join2 } from "node:path";
+async function makeOwnDir(dir) {
+  if (await exists(dir)) return false;
+  const parent = dirname2(dir);
+  const building = join2(parent, `.${basename2(dir)}.${process.pid}.${randomHex(6)}.making`);
+  try {
+    await mkdir2(parent, { recursive: true });
+    await mkdir2(building);
+    await writeFileAtomic(join2(building, ".gitignore"), OWN_DIR_GITIGNORE);
+    await rename2(building, dir);
+  } catch (cause) {
+    await rm2(building, { recursive: true, force: true }).catch(() => void 0);
+    if (await exists(dir)) return false;
+    if (cause instanceof WriteFailedError) throw cause;
+    throw new WriteFailedError(
+      `could not create ${dir} (${errnoOf(cause)}); check that no file stands in its path, free space and permissions, then retry`,
+      { cause, details: { path: dir } }
+    );
+  }
+  await fsyncDir(parent);
+  return true;
+}
+async function exists(path2) {
+  return await lstat2(path2).catch(() => null) !== null;
+}
+var OWN_DIR_GITIGNORE;
+var init_own_dir = __esm({
+  "src/fs/own-dir.ts"() {
+    "use strict";
+    init_errors();
+    init_atomic();
+    init_random();
+    OWN_DIR_GITIGNORE = "# Made by agentgate-snapshot: its own data, never to be committed.\n*\n";
+  }
+});
+
 // src/store/paths.ts
-import { join as join2, resolve as resolve2 } from "node:path";
+import { join as join3, resolve as resolve2 } from "node:path";
 function resolveHome(explicit) {
-  const chosen = explicit ?? process.env.AGENTGATE_HOME;
-  return chosen ? resolve2(chosen) : join2(accountHome(), ".agentgate");
+  return chooseHome(explicit).home;
+}
+function chooseHome(explicit) {
+  if (explicit !== void 0) {
+    if (explicit) return { home: resolve2(explicit), source: "--home" };
+  } else if (process.env.AGENTGATE_HOME) {
+    return { home: resolve2(process.env.AGENTGATE_HOME), source: "AGENTGATE_HOME" };
+  }
+  return { home: join3(accountHome(), ".agentgate"), source: "default" };
 }
 function layout(home) {
   return {
     home,
-    snapshots: join2(home, "snapshots"),
-    runs: join2(home, "runs"),
-    gates: join2(home, "gates"),
-    artifacts: join2(home, "artifacts"),
-    checkpoints: join2(home, "checkpoints"),
-    locks: join2(home, "locks"),
+    snapshots: join3(home, "snapshots"),
+    runs: join3(home, "runs"),
+    gates: join3(home, "gates"),
+    artifacts: join3(home, "artifacts"),
+    checkpoints: join3(home, "checkpoints"),
+    locks: join3(home, "locks"),
     /** Temporary checkouts of gates run with --isolated (swept when their owner is gone). */
-    gateCheckouts: join2(home, "tmp", "gates"),
-    logs: join2(home, "logs"),
-    config: join2(home, "config.yaml")
+    gateCheckouts: join3(home, "tmp", "gates"),
+    logs: join3(home, "logs"),
+    config: join3(home, "config.yaml")
   };
 }
 function assertSafeId(value, what2) {
@@ -4622,20 +4667,26 @@ function assertSafeId(value, what2) {
   }
   return value;
 }
+function runArtifactsDir(artifactsDir, runId) {
+  return join3(artifactsDir, assertSafeId(runId, "run id"));
+}
+async function makeRunArtifactsDir(artifactsDir, runId) {
+  await makeOwnDir(runArtifactsDir(artifactsDir, runId));
+}
 function iterationArtifactsDir(artifactsDir, runId, iteration) {
-  return join2(artifactsDir, assertSafeId(runId, "run id"), `iteration-${iteration}`);
+  return join3(runArtifactsDir(artifactsDir, runId), `iteration-${iteration}`);
 }
 function patchPath(artifactsDir, runId, iteration) {
-  return join2(iterationArtifactsDir(artifactsDir, runId, iteration), "patch.diff");
+  return join3(iterationArtifactsDir(artifactsDir, runId, iteration), "patch.diff");
 }
 function gateLogPath(artifactsDir, runId, iteration, name2, attempt) {
-  return join2(
+  return join3(
     iterationArtifactsDir(artifactsDir, runId, iteration),
     `gate-${assertSafeId(name2, "gate name")}-${attempt}.log`
   );
 }
 function receivedGateLogPath(artifactsDir, gate2) {
-  return join2(
+  return join3(
     iterationArtifactsDir(artifactsDir, gate2.runId, gate2.iteration),
     `gate-${assertSafeId(gate2.name, "gate name")}-${gate2.attempt}-${assertSafeId(gate2.id, "gate id")}.log`
   );
@@ -4646,13 +4697,14 @@ var init_paths = __esm({
     init_snapshot();
     init_errors();
     init_home_dir();
+    init_own_dir();
   }
 });
 
 // src/cli/commands/run-inspect.ts
-import { mkdtemp, rm as rm2 } from "node:fs/promises";
+import { mkdtemp, rm as rm3 } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join as join3 } from "node:path";
+import { join as join4 } from "node:path";
 async function statsFor(ctx, runId, positionals) {
   const [from, to] = positionals;
   if (runId !== void 0 && positionals.length > 0)
@@ -4806,9 +4858,9 @@ var init_run_inspect = __esm({
           await snapshotter.generatePatch(snapshot, output);
           return { json: { id: snapshot.id, path: output }, human: () => `Wrote ${output}` };
         }
-        const dir = await mkdtemp(join3(tmpdir(), "agentgate-patch-"));
-        const file = join3(dir, "patch.diff");
-        const cleanup = () => rm2(dir, { recursive: true, force: true });
+        const dir = await mkdtemp(join4(tmpdir(), "agentgate-patch-"));
+        const file = join4(dir, "patch.diff");
+        const cleanup = () => rm3(dir, { recursive: true, force: true });
         try {
           await snapshotter.generatePatch(snapshot, file);
         } catch (error2) {
@@ -4890,23 +4942,23 @@ var init_run_inspect = __esm({
 });
 
 // src/fs/git-locks.ts
-import { readdir, readFile as readFile2, readlink as readlink2, realpath, rm as rm3, stat as stat3 } from "node:fs/promises";
-import { isAbsolute as isAbsolute2, join as join4, resolve as resolve3, sep } from "node:path";
+import { readdir, readFile as readFile2, readlink as readlink2, realpath, rm as rm4, stat as stat3 } from "node:fs/promises";
+import { isAbsolute as isAbsolute2, join as join5, resolve as resolve3, sep } from "node:path";
 async function removeOrphanedGitLocks(o) {
   if (!Number.isFinite(o.ownerSince)) return [];
   const common = await commonDir(o.gitDir);
-  const refLocks = (await readdir(join4(common, "refs"), { recursive: true }).catch(() => [])).filter((name2) => name2.endsWith(".lock")).map((name2) => join4(common, "refs", name2));
+  const refLocks = (await readdir(join5(common, "refs"), { recursive: true }).catch(() => [])).filter((name2) => name2.endsWith(".lock")).map((name2) => join5(common, "refs", name2));
   const candidates = [
-    `${o.indexFile ?? join4(o.gitDir, "index")}.lock`,
-    join4(o.gitDir, "HEAD.lock"),
-    join4(common, "packed-refs.lock"),
+    `${o.indexFile ?? join5(o.gitDir, "index")}.lock`,
+    join5(o.gitDir, "HEAD.lock"),
+    join5(common, "packed-refs.lock"),
     ...refLocks
   ];
   const removed = [];
   for (const path2 of candidates) {
     const info = await stat3(path2).catch(() => null);
     if (info?.isFile() && info.mtimeMs >= o.ownerSince - 1e3) {
-      await rm3(path2, { force: true });
+      await rm4(path2, { force: true });
       removed.push(path2);
     }
   }
@@ -4915,13 +4967,13 @@ async function removeOrphanedGitLocks(o) {
 async function removeLockOlderThan(path2, olderThanMs) {
   const info = await stat3(path2).catch(() => null);
   if (info === null || Date.now() - info.mtimeMs < olderThanMs) return false;
-  await rm3(path2, { force: true });
+  await rm4(path2, { force: true });
   return true;
 }
 async function commonDir(gitDir) {
-  const named2 = (await readFile2(join4(gitDir, "commondir"), "utf8").catch(() => "")).trim();
+  const named2 = (await readFile2(join5(gitDir, "commondir"), "utf8").catch(() => "")).trim();
   if (named2 === "") return gitDir;
-  return isAbsolute2(named2) ? named2 : join4(gitDir, named2);
+  return isAbsolute2(named2) ? named2 : join5(gitDir, named2);
 }
 async function removeAbandonedLock(path2, repository, waitMs) {
   const repo = {
@@ -4934,7 +4986,7 @@ async function removeAbandonedLock(path2, repository, waitMs) {
     if (await stat3(path2).catch(() => null) === null) return "absent";
     unowned = await mayBeOwned(path2, repo) ? 0 : unowned + 1;
     if (unowned === 2) {
-      await rm3(path2, { force: true });
+      await rm4(path2, { force: true });
       return "removed";
     }
     if (Date.now() >= deadline) return "held";
@@ -4986,8 +5038,8 @@ var init_git_locks = __esm({
 });
 
 // src/fs/inside.ts
-import { lstat as lstat2, realpath as realpath2 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute3, join as join5, relative, sep as sep2 } from "node:path";
+import { lstat as lstat3, realpath as realpath2 } from "node:fs/promises";
+import { basename as basename3, dirname as dirname3, isAbsolute as isAbsolute3, join as join6, relative, sep as sep2 } from "node:path";
 function isInside(parent, child) {
   const rel = relative(parent, child);
   return rel === "" || !rel.startsWith("..") && !isAbsolute3(rel);
@@ -4995,19 +5047,19 @@ function isInside(parent, child) {
 async function realPathOf(path2) {
   const real = await realpath2(path2).catch(() => null);
   if (real !== null) return real;
-  const parent = dirname2(path2);
-  return parent === path2 ? path2 : join5(await realPathOf(parent), basename2(path2));
+  const parent = dirname3(path2);
+  return parent === path2 ? path2 : join6(await realPathOf(parent), basename3(path2));
 }
 async function assertNoLinkInside(topLevel, file) {
-  const real = await realPathOf(dirname2(file));
+  const real = await realPathOf(dirname3(file));
   const lexical = relative(topLevel, file);
   const inside = isInside(topLevel, real) || !lexical.startsWith("..") && lexical !== "";
   if (!inside) return;
-  const rel = isInside(topLevel, file) ? lexical : relative(topLevel, join5(real, basename2(file)));
+  const rel = isInside(topLevel, file) ? lexical : relative(topLevel, join6(real, basename3(file)));
   let at = topLevel;
   for (const part of rel.split(sep2).slice(0, -1)) {
-    at = join5(at, part);
-    const info = await lstat2(at).catch(() => null);
+    at = join6(at, part);
+    const info = await lstat3(at).catch(() => null);
     if (info?.isSymbolicLink()) {
       throw new UnsafeWorkspaceError(
         `${at} inside the workspace is a symbolic link, so writing ${file} would follow it elsewhere; remove the link (or keep artifacts outside the workspace) and retry`,
@@ -5026,16 +5078,16 @@ var init_inside = __esm({
 });
 
 // src/git/hardening.ts
-import { isAbsolute as isAbsolute4, join as join6 } from "node:path";
+import { isAbsolute as isAbsolute4, join as join7 } from "node:path";
 function parseConfigEntries(out) {
   return out.split("\0").filter((record3) => record3 !== "").map((record3) => {
     const nl = record3.indexOf("\n");
     return nl < 0 ? { key: record3, value: "" } : { key: record3.slice(0, nl), value: record3.slice(nl + 1) };
   });
 }
-function neutraliseDrivers(configKeys) {
+function neutraliseDrivers(configKeys2) {
   const out = /* @__PURE__ */ new Set();
-  for (const key of configKeys) {
+  for (const key of configKeys2) {
     const first = key.indexOf(".");
     const last = key.lastIndexOf(".");
     if (first < 0 || last <= first) continue;
@@ -5078,8 +5130,8 @@ function buildEnv(identity, indexFile) {
 }
 function userConfigFiles(env = process.env) {
   const home = env.HOME ?? "";
-  const xdg = env.XDG_CONFIG_HOME && isAbsolute4(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join6(home, ".config");
-  const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === "" ? [] : [join6(xdg, "git", "config"), join6(home, ".gitconfig")];
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute4(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join7(home, ".config");
+  const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === "" ? [] : [join7(xdg, "git", "config"), join7(home, ".gitconfig")];
   return { system: env.GIT_CONFIG_NOSYSTEM ? [] : ["/etc/gitconfig"], global };
 }
 var HARDENING_CONFIG, STAGING_CONFIG, DRIVER_KEYS, DRIVER_AND_INCLUDE_PATTERN, PASS_THROUGH;
@@ -5194,6 +5246,7 @@ var init_path_bytes = __esm({
 // src/git/runner.ts
 import { spawn } from "node:child_process";
 import { createWriteStream, readFileSync } from "node:fs";
+import { isAbsolute as isAbsolute5, join as join8 } from "node:path";
 import { once } from "node:events";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -5248,7 +5301,7 @@ async function spawnGit(opts, args, run, consume) {
   if (tooLong2 !== null) throw new InvalidArgumentError(tooLong2, { details: { gitTimeoutMs: timeoutMs } });
   spawned += 1;
   const signal = opts.signal === void 0 ? AbortSignal.timeout(timeoutMs) : AbortSignal.any([AbortSignal.timeout(timeoutMs), opts.signal]);
-  const safeDirectories = run.withoutUserSafeDirectories ? [] : await userSafeDirectories();
+  const safeDirectories = run.withoutUserSettings ? [] : (await userSettings()).safeDirectories;
   const configArgs = [...HARDENING_CONFIG, ...safeDirectories, ...opts.config ?? []].flatMap((c) => [
     "-c",
     c
@@ -5341,23 +5394,46 @@ async function feed(stdin, input) {
     stdin.end();
   }
 }
-function userSafeDirectories() {
-  safeDirectoryConfig ??= (async () => {
+function userSettings() {
+  userSettingsRead ??= (async () => {
     const { system, global } = userConfigFiles();
     const perFile = await Promise.all(
       [...system, ...global].map(async (file) => {
         const text = readTextOrEmpty(file);
-        if (!/directory/i.test(text)) return [];
-        const res = await runGit({ cwd: "/" }, ["config", "--file", file, "--get-all", "safe.directory"], {
-          okExitCodes: [1],
-          withoutUserSafeDirectories: true
-        }).catch(() => null);
-        return res?.exitCode === 0 ? res.stdout.split("\n").filter((v) => v !== "") : [];
+        if (!/directory|autocrlf|eol|excludesfile/i.test(text)) return [];
+        const res = await runGit(
+          { cwd: "/" },
+          [
+            "config",
+            "--file",
+            file,
+            "-z",
+            "--get-regexp",
+            "^(safe\\.directory|core\\.(autocrlf|eol|excludesfile))$"
+          ],
+          { okExitCodes: [1], withoutUserSettings: true }
+        ).catch(() => null);
+        return res?.exitCode === 0 ? parseConfigEntries(res.stdout) : [];
       })
     );
-    return perFile.flat().map((v) => `safe.directory=${v}`);
+    const safeDirectories = [];
+    const content = /* @__PURE__ */ new Map();
+    for (const { key, value } of perFile.flat()) {
+      if (key === "safe.directory") safeDirectories.push(`safe.directory=${value}`);
+      else if (CONTENT_KEYS.includes(key)) content.set(key, value);
+    }
+    return { safeDirectories, content };
   })();
-  return safeDirectoryConfig;
+  return userSettingsRead;
+}
+async function userContentConfig(repoKeys) {
+  const { content } = await userSettings();
+  const out = [];
+  for (const [key, value] of content) if (!repoKeys.has(key)) out.push(`${key}=${value}`);
+  const xdg = process.env.XDG_CONFIG_HOME;
+  if (!content.has("core.excludesfile") && !repoKeys.has("core.excludesfile") && xdg && isAbsolute5(xdg))
+    out.push(`core.excludesfile=${join8(xdg, "git", "ignore")}`);
+  return out;
 }
 function readTextOrEmpty(file) {
   try {
@@ -5410,7 +5486,7 @@ function errnoText(cause) {
   const code2 = cause.code;
   return typeof code2 === "string" ? code2 : String(cause);
 }
-var spawned, safeDirectoryConfig;
+var spawned, CONTENT_KEYS, userSettingsRead;
 var init_runner = __esm({
   "src/git/runner.ts"() {
     "use strict";
@@ -5420,6 +5496,7 @@ var init_runner = __esm({
     init_hardening();
     init_path_bytes();
     spawned = 0;
+    CONTENT_KEYS = ["core.autocrlf", "core.eol", "core.excludesfile"];
   }
 });
 
@@ -5435,14 +5512,14 @@ __export(repo_exports, {
   openRepo: () => openRepo,
   resolveWorkspaceDir: () => resolveWorkspaceDir
 });
-import { appendFile as appendFile2, lstat as lstat3, mkdir as mkdir2, readdir as readdir2, readFile as readFile3, realpath as realpath3, stat as stat4 } from "node:fs/promises";
+import { appendFile as appendFile2, lstat as lstat4, mkdir as mkdir3, readdir as readdir2, readFile as readFile3, realpath as realpath3, stat as stat4 } from "node:fs/promises";
 import { homedir as homedir2 } from "node:os";
-import { dirname as dirname3, join as join7, resolve as resolve4, sep as sep3 } from "node:path";
+import { dirname as dirname4, join as join9, resolve as resolve4, sep as sep3 } from "node:path";
 async function openRepo(dir, opts = {}) {
   const real = await resolveWorkspaceDir(dir);
   const base = { cwd: real, ...opts };
-  const guess = join7(real, ".git");
-  const early = driverKeys(base, configFiles(guess, guess));
+  const guess = join9(real, ".git");
+  const early = configKeys(base, configFiles(guess, guess));
   early.catch(() => void 0);
   let paths;
   try {
@@ -5468,8 +5545,9 @@ async function openRepo(dir, opts = {}) {
     );
   }
   await assertOwnWorkTree(real, topLevel, gitDir, commonDir2);
-  const keys = gitDir === guess && commonDir2 === guess ? await early : await driverKeys(base, configFiles(commonDir2, gitDir));
-  const config2 = neutraliseDrivers(keys);
+  const keys = gitDir === guess && commonDir2 === guess ? await early : await configKeys(base, configFiles(commonDir2, gitDir));
+  const own2 = new Set(keys.map((k) => k.toLowerCase()));
+  const config2 = [...neutraliseDrivers(keys), ...await userContentConfig(own2)];
   return { ...base, cwd: topLevel, topLevel, gitDir, config: config2 };
 }
 function noWorkTree(real, cause) {
@@ -5496,7 +5574,7 @@ async function assertOwnWorkTree(real, topLevel, gitDir, commonDir2 = gitDir) {
     return refuse(`no .git was found from ${real} upwards, yet git found the repository at ${gitDir}`);
   if (owner.dir !== topLevel)
     return refuse(`the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`);
-  const dotGit = join7(owner.dir, ".git");
+  const dotGit = join9(owner.dir, ".git");
   const realGitDir = await realpath3(gitDir);
   const shared = await realpathOrNull(commonDir2) !== realGitDir;
   const sharing2 = () => refuse(`${dotGit} takes its objects and branches from another repository (commondir: ${commonDir2})`);
@@ -5507,27 +5585,27 @@ async function assertOwnWorkTree(real, topLevel, gitDir, commonDir2 = gitDir) {
       return refuse(`${dotGit} is a symbolic link into another repository's git dir (${realGitDir})`);
     return;
   }
-  const named2 = await readPointer(join7(realGitDir, "gitdir"));
+  const named2 = await readPointer(join9(realGitDir, "gitdir"));
   if (named2 !== null && await realpathOrNull(resolve4(realGitDir, named2)) === dotGit) return;
   if (shared) return sharing2();
-  const worktree = await configValue(join7(realGitDir, "config"), "core.worktree");
+  const worktree = await configValue(join9(realGitDir, "config"), "core.worktree");
   if (worktree !== null && await realpathOrNull(resolve4(realGitDir, worktree)) === owner.dir) return;
   if (realGitDir.split(sep3).includes(".git")) {
-    refuse(`${join7(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
+    refuse(`${join9(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
   }
 }
 async function dotGitOwner(dir) {
-  for (let at = dir; ; at = dirname3(at)) {
-    const info = await lstat3(join7(at, ".git")).catch(() => null);
+  for (let at = dir; ; at = dirname4(at)) {
+    const info = await lstat4(join9(at, ".git")).catch(() => null);
     if (info !== null)
       return { dir: at, kind: info.isSymbolicLink() ? "link" : info.isFile() ? "file" : "dir" };
-    if (dirname3(at) === at) return null;
+    if (dirname4(at) === at) return null;
   }
 }
 function configFiles(commonDir2, gitDir) {
-  return [join7(commonDir2, "config"), join7(gitDir, "config.worktree")];
+  return [join9(commonDir2, "config"), join9(gitDir, "config.worktree")];
 }
-async function driverKeys(base, files) {
+async function configKeys(base, files) {
   const keys = [];
   const seen = /* @__PURE__ */ new Set();
   const queue = [...files];
@@ -5536,11 +5614,9 @@ async function driverKeys(base, files) {
     if (seen.has(file)) continue;
     seen.add(file);
     if ((await stat4(file).catch(() => null))?.isFile() !== true) continue;
-    const res = await runGit(
-      base,
-      ["config", "--file", file, "-z", "--get-regexp", DRIVER_AND_INCLUDE_PATTERN],
-      { okExitCodes: [1] }
-    );
+    const res = await runGit(base, ["config", "--file", file, "-z", "--get-regexp", REPO_KEYS_PATTERN], {
+      okExitCodes: [1]
+    });
     for (const { key, value } of parseConfigEntries(res.stdout)) {
       if (!/^include/i.test(key)) keys.push(key);
       else if (value !== "") queue.push(includedFile(value, file));
@@ -5549,12 +5625,12 @@ async function driverKeys(base, files) {
   return keys;
 }
 function includedFile(path2, from) {
-  if (path2 === "~" || path2.startsWith("~/")) return join7(process.env.HOME ?? homedir2(), path2.slice(1));
-  return resolve4(dirname3(from), path2);
+  if (path2 === "~" || path2.startsWith("~/")) return join9(process.env.HOME ?? homedir2(), path2.slice(1));
+  return resolve4(dirname4(from), path2);
 }
 async function configValue(file, key) {
   if ((await stat4(file).catch(() => null))?.isFile() !== true) return null;
-  const res = await runGit({ cwd: dirname3(file) }, ["config", "--file", file, "--get", key], {
+  const res = await runGit({ cwd: dirname4(file) }, ["config", "--file", file, "--get", key], {
     okExitCodes: [1]
   });
   return res.exitCode === 0 ? res.stdout.trim() : null;
@@ -5578,12 +5654,12 @@ async function excludeNestedRepositories(repo) {
   const nested = listed.stdout.split("\0").filter((p) => p.endsWith("/"));
   const found = [];
   for (const dir of nested)
-    if (await lstat3(join7(repo.topLevel, dir, ".git")).catch(() => null)) found.push(dir.replace(/\/$/, ""));
+    if (await lstat4(join9(repo.topLevel, dir, ".git")).catch(() => null)) found.push(dir.replace(/\/$/, ""));
   if (found.length > 0) {
     const lines = found.map((p) => `/${p.replace(/([*?[\\!#])/g, "\\$1")}/`).join("\n");
-    await mkdir2(join7(repo.gitDir, "info"), { recursive: true });
+    await mkdir3(join9(repo.gitDir, "info"), { recursive: true });
     await appendFile2(
-      join7(repo.gitDir, "info", "exclude"),
+      join9(repo.gitDir, "info", "exclude"),
       `
 # nested repositories, left out by agentgate-snapshot before --init
 ${lines}
@@ -5593,17 +5669,14 @@ ${lines}
   return found;
 }
 async function assertNoLfs(repo) {
-  for (const file of [
-    join7(repo.topLevel, ".gitattributes"),
-    join7(await commonDir(repo.gitDir), "info", "attributes")
-  ]) {
+  const files = [join9(repo.topLevel, ".gitattributes")];
+  if (repo.gitDir !== void 0) files.push(join9(await commonDir(repo.gitDir), "info", "attributes"));
+  for (const file of files) {
     const text = await readFile3(file, "utf8").catch(() => "");
     if (/(^|\s)filter=lfs(\s|$)/m.test(text)) {
       throw new LfsUnsupportedError(
-        `${file} sends files through Git LFS, which agentgate does not run; snapshot this repository without LFS-tracked changes, or take the snapshot with your own git (see "Git LFS" in the README)`,
-        {
-          details: { workspace: repo.topLevel, attributes: file }
-        }
+        `${file} sends paths through Git LFS (filter=lfs), whose filter agentgate's git never runs: agentgate snapshots no repository that uses LFS, whether or not an LFS file changed, and changed nothing here. Snapshot a clone without LFS, or record this one with your own git; if the filter=lfs line was added during this iteration, remove it and run the command again (see "Git LFS" in docs/runs.md)`,
+        { details: { workspace: repo.topLevel, attributes: file } }
       );
     }
   }
@@ -5638,7 +5711,7 @@ async function notUtf8Component(abs) {
       const odd = entries.some((e) => e.toString("utf8") === part && !Buffer.from(part, "utf8").equals(e));
       if (odd) return part;
     }
-    at = join7(at, part);
+    at = join9(at, part);
   }
   return null;
 }
@@ -5651,7 +5724,7 @@ function assertSafeWorkspace(dir) {
     );
   }
 }
-var PATH_QUESTIONS;
+var PATH_QUESTIONS, REPO_KEYS_PATTERN;
 var init_repo = __esm({
   "src/git/repo.ts"() {
     "use strict";
@@ -5661,6 +5734,7 @@ var init_repo = __esm({
     init_hardening();
     init_runner();
     PATH_QUESTIONS = ["--show-toplevel", "--git-dir", "--git-common-dir"];
+    REPO_KEYS_PATTERN = `${DRIVER_AND_INCLUDE_PATTERN}|^core\\.(autocrlf|eol|excludesfile)$`;
   }
 });
 
@@ -6896,6 +6970,8 @@ var init_blame_porcelain = __esm({
 });
 
 // src/git/provenance.ts
+import { readFile as readFile4 } from "node:fs/promises";
+import { join as join10 } from "node:path";
 async function readCommitNodes(repo, commits, later) {
   const out = /* @__PURE__ */ new Map();
   const unique = [...new Set(commits)].filter((c) => OBJECT_ID_PATTERN.test(c));
@@ -7050,6 +7126,10 @@ async function isFileAt(repo, commit, path2) {
   ]);
   return parseLsTree(decodeBytes(res.stdout)).get(path2)?.type === "blob";
 }
+async function shallowCommits(gitDir) {
+  const text = await readFile4(join10(await commonDir(gitDir), "shallow"), "utf8").catch(() => "");
+  return new Set(text.split("\n").filter((line) => OBJECT_ID_PATTERN.test(line)));
+}
 var MAX_PATHSPEC_BYTES;
 var init_provenance = __esm({
   "src/git/provenance.ts"() {
@@ -7060,6 +7140,7 @@ var init_provenance = __esm({
     init_refs();
     init_cat_file_batch();
     init_ls_tree();
+    init_git_locks();
     init_path_bytes();
     init_diff_stdin();
     init_blame_porcelain();
@@ -7119,9 +7200,9 @@ var init_message = __esm({
 
 // src/fs/lock.ts
 import { readFileSync as readFileSync2 } from "node:fs";
-import { link, mkdir as mkdir3, readFile as readFile4, rename as rename2, rm as rm4, writeFile } from "node:fs/promises";
+import { link, mkdir as mkdir4, readFile as readFile5, rename as rename3, rm as rm5, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
-import { dirname as dirname4 } from "node:path";
+import { dirname as dirname5 } from "node:path";
 async function withLock(path2, opts, fn) {
   const handle = await acquire(path2, opts);
   try {
@@ -7179,7 +7260,7 @@ async function tryCreate(path2, owner) {
   );
   try {
     try {
-      await mkdir3(dirname4(path2), { recursive: true });
+      await mkdir4(dirname5(path2), { recursive: true });
       await writeFile(temp, JSON.stringify(owner), { flag: "wx" });
     } catch (cause) {
       throw failed(cause);
@@ -7192,21 +7273,22 @@ async function tryCreate(path2, owner) {
       throw failed(cause);
     }
   } finally {
-    await rm4(temp, { force: true }).catch(() => void 0);
+    await rm5(temp, { force: true }).catch(() => void 0);
   }
 }
 async function takeOver(path2, stale, owner) {
   const breaker2 = `${path2}.break`;
   if (!await tryCreate(breaker2, owner)) {
     const other = await readOwner(breaker2);
-    if (other !== null && isProvablyDead(other)) await removeIfStill(breaker2, other);
-    return false;
+    if (other === null || !isProvablyDead(other)) return false;
+    await removeIfStill(breaker2, other);
+    if (!await tryCreate(breaker2, owner)) return false;
   }
   const temp = `${path2}.${owner.token}.tmp`;
   try {
     if ((await readOwner(path2))?.token !== stale.token) return false;
     await writeFile(temp, JSON.stringify(owner), { flag: "wx" });
-    await rename2(temp, path2);
+    await rename3(temp, path2);
     return true;
   } catch (cause) {
     throw new WriteFailedError(
@@ -7214,13 +7296,13 @@ async function takeOver(path2, stale, owner) {
       { cause, details: { path: path2 } }
     );
   } finally {
-    await rm4(temp, { force: true }).catch(() => void 0);
-    await rm4(breaker2, { force: true }).catch(() => void 0);
+    await rm5(temp, { force: true }).catch(() => void 0);
+    await rm5(breaker2, { force: true }).catch(() => void 0);
   }
 }
 async function readOwner(path2) {
   try {
-    const parsed = JSON.parse(await readFile4(path2, "utf8"));
+    const parsed = JSON.parse(await readFile5(path2, "utf8"));
     if (typeof parsed.pid === "number" && typeof parsed.token === "string" && typeof parsed.hostname === "string") {
       return { createdAt: "", purpose: "unknown", ...parsed };
     }
@@ -7250,8 +7332,8 @@ function processStartTime(pid) {
 }
 function processStat(pid) {
   try {
-    const stat26 = readFileSync2(`/proc/${pid}/stat`, "utf8");
-    const fields = stat26.slice(stat26.lastIndexOf(")") + 2).split(" ");
+    const stat27 = readFileSync2(`/proc/${pid}/stat`, "utf8");
+    const fields = stat27.slice(stat27.lastIndexOf(")") + 2).split(" ");
     const [state, startTime] = [fields[0], fields[19]];
     return state === void 0 || startTime === void 0 ? null : { state, startTime };
   } catch {
@@ -7261,23 +7343,23 @@ function processStat(pid) {
 async function removeIfStill(path2, stale) {
   const grave = `${path2}.${randomHex(6)}.stale`;
   try {
-    await rename2(path2, grave);
+    await rename3(path2, grave);
   } catch {
     return false;
   }
   const moved = await readOwner(grave);
   if (moved?.token !== stale.token) {
     await link(grave, path2).catch(() => void 0);
-    await rm4(grave, { force: true });
+    await rm5(grave, { force: true });
     return false;
   }
-  await rm4(grave, { force: true });
+  await rm5(grave, { force: true });
   return true;
 }
 async function release(handle) {
   try {
     const current = await readOwner(handle.path);
-    if (current?.token === handle.owner.token) await rm4(handle.path, { force: true });
+    if (current?.token === handle.owner.token) await rm5(handle.path, { force: true });
   } finally {
     HELD.delete(handle.owner.token);
   }
@@ -7299,22 +7381,22 @@ var init_lock = __esm({
 });
 
 // src/fs/sweep.ts
-import { readdir as readdir3, rm as rm5, stat as stat5 } from "node:fs/promises";
-import { join as join8 } from "node:path";
+import { readdir as readdir3, rm as rm6, stat as stat5 } from "node:fs/promises";
+import { join as join11 } from "node:path";
 async function sweepOwnedDirs(root, ours, remove) {
   const names2 = await listDir(root);
   const removed = [];
   for (const name2 of names2) {
     const base = name2.endsWith(".lock") ? name2.slice(0, -".lock".length) : name2;
     if (!ours(base) || name2 === base && names2.includes(`${name2}.lock`)) continue;
-    const path2 = join8(root, name2);
+    const path2 = join11(root, name2);
     const owner = name2 === base ? null : await readOwner(path2);
     const info = owner === null ? await stat5(path2).catch(() => null) : null;
     const gone = owner === null ? info !== null && Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS : isProvablyDead(owner);
     if (!gone) continue;
-    await remove(join8(root, base));
-    await rm5(join8(root, `${base}.lock`), { force: true });
-    removed.push(join8(root, base));
+    await remove(join11(root, base));
+    await rm6(join11(root, `${base}.lock`), { force: true });
+    removed.push(join11(root, base));
   }
   return removed;
 }
@@ -7323,12 +7405,12 @@ async function sweepTempFiles(dir, opts = {}) {
   for (const name2 of await listDir(dir)) {
     const m = (opts.pattern ?? TEMP_NAME).exec(name2);
     if (m === null) continue;
-    const path2 = join8(dir, name2);
+    const path2 = join11(dir, name2);
     const info = await stat5(path2).catch(() => null);
     if (info === null) continue;
     const pid = Number(m[1]);
     if (pid !== process.pid && isProcessGone(pid) || Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS) {
-      await rm5(path2, { force: true });
+      await rm6(path2, { force: true });
       removed.push(path2);
     }
   }
@@ -7336,22 +7418,22 @@ async function sweepTempFiles(dir, opts = {}) {
 }
 async function sweepGitTemporaries(gitDir) {
   const removed = [];
-  const objects = join8(gitDir, "objects");
+  const objects = join11(gitDir, "objects");
   const dirs = [
     gitDir,
     objects,
-    join8(objects, "pack"),
-    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join8(objects, n))
+    join11(objects, "pack"),
+    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join11(objects, n))
   ];
   for (const dir of dirs) {
     for (const name2 of await listDir(dir)) {
       if (!GIT_TEMPORARY.test(name2)) continue;
-      const path2 = join8(dir, name2);
-      await rm5(path2, { force: true, recursive: true });
+      const path2 = join11(dir, name2);
+      await rm6(path2, { force: true, recursive: true });
       removed.push(path2);
     }
   }
-  await rm5(join8(gitDir, "gc.pid"), { force: true });
+  await rm6(join11(gitDir, "gc.pid"), { force: true });
   return removed;
 }
 async function listDir(dir) {
@@ -7373,8 +7455,8 @@ var init_sweep = __esm({
 });
 
 // src/store/json-file.ts
-import { readdir as readdir4, readFile as readFile5 } from "node:fs/promises";
-import { join as join9 } from "node:path";
+import { readdir as readdir4, readFile as readFile6 } from "node:fs/promises";
+import { join as join12 } from "node:path";
 function corruptFile(path2, what2, reason, cause) {
   return new StoreCorruptError(
     `${path2} is not a valid ${what2}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
@@ -7387,7 +7469,7 @@ async function readJsonFile(path2, schema, what2) {
 }
 async function readJsonText(path2, what2) {
   try {
-    return await readFile5(path2, "utf8");
+    return await readFile6(path2, "utf8");
   } catch (cause) {
     if (cause.code === "ENOENT") return null;
     throw corruptFile(path2, what2, `unreadable (${errnoOf(cause)})`, cause);
@@ -7437,7 +7519,7 @@ async function loadAll(dir, what2, load) {
       const item = await load(name2);
       if (item !== null) items.push(item);
     } catch (error2) {
-      problems.push(asStoreProblem(error2, join9(dir, `${name2}.json`), what2));
+      problems.push(asStoreProblem(error2, join12(dir, `${name2}.json`), what2));
     }
   });
   problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
@@ -7539,7 +7621,7 @@ var init_run = __esm({
 });
 
 // src/store/run-records.ts
-import { join as join10 } from "node:path";
+import { join as join13 } from "node:path";
 function requireWorkspace(workspace) {
   if (typeof workspace !== "string" || workspace.length === 0)
     throw new InvalidArgumentError("a run record needs its workspace path", { details: { workspace } });
@@ -7573,7 +7655,7 @@ var init_run_records = __esm({
       home;
       lockTimeoutMs;
       path(runId) {
-        return join10(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
+        return join13(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
       }
       /** The run's record, or null when it has none; STORE_CORRUPT when the file is unusable. */
       async load(runId) {
@@ -7607,7 +7689,7 @@ var init_run_records = __esm({
        * next call sees it too.
        */
       async whileIterating(runId, iteration, fn, onDeadHolder) {
-        const lockPath = join10(layout(this.home).locks, `iterate-${assertSafeId(runId, "run id")}.lock`);
+        const lockPath = join13(layout(this.home).locks, `iterate-${assertSafeId(runId, "run id")}.lock`);
         const holder = onDeadHolder === void 0 ? null : await readOwner(lockPath);
         if (holder !== null && isProvablyDead(holder)) await onDeadHolder?.(holder);
         let entered = false;
@@ -7633,7 +7715,7 @@ var init_run_records = __esm({
        */
       async update(runId, workspace, change) {
         const path2 = this.path(runId);
-        const lockPath = join10(layout(this.home).locks, `run-${runId}.lock`);
+        const lockPath = join13(layout(this.home).locks, `run-${runId}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `run record ${runId}` }, async () => {
           const now = (/* @__PURE__ */ new Date()).toISOString();
           const current = await this.load(runId) ?? (workspace === null ? null : { runId, workspace, createdAt: now, updatedAt: now, before: null, snapshotIds: [] });
@@ -7716,8 +7798,8 @@ var init_run_records = __esm({
 
 // src/store/snapshot-store.ts
 import { readFileSync as readFileSync3 } from "node:fs";
-import { rm as rm6, stat as stat6 } from "node:fs/promises";
-import { join as join11, resolve as resolve5 } from "node:path";
+import { rm as rm7, stat as stat6 } from "node:fs/promises";
+import { join as join14, resolve as resolve5 } from "node:path";
 function byRunThenIteration(a, b) {
   return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 }
@@ -7728,13 +7810,13 @@ function danglingLink(runFile, id2, snapshotFile) {
   );
 }
 async function removeFile(path2) {
-  const exists4 = await stat6(path2).then(
+  const exists5 = await stat6(path2).then(
     () => true,
     () => false
   );
-  if (!exists4) return false;
+  if (!exists5) return false;
   try {
-    await rm6(path2, { force: true });
+    await rm7(path2, { force: true });
     return true;
   } catch (cause) {
     throw new WriteFailedError(`could not remove ${path2} (${errnoOf(cause)}); check permissions`, {
@@ -7770,7 +7852,7 @@ var init_snapshot_store = __esm({
         this.snapshotsDir = layout(this.home).snapshots;
       }
       snapshotPath(id2) {
-        return join11(this.snapshotsDir, `${assertSafeId(id2, "snapshot id")}.json`);
+        return join14(this.snapshotsDir, `${assertSafeId(id2, "snapshot id")}.json`);
       }
       runPath(runId) {
         return this.runs.path(runId);
@@ -8037,7 +8119,7 @@ var init_snapshot_store = __esm({
         return snapshots.filter((s) => s.id.startsWith(prefix) || sha !== null && s.afterSha.startsWith(sha));
       }
       withSnapshotLock(id2, fn) {
-        const lockPath = join11(layout(this.home).locks, `snapshot-${assertSafeId(id2, "snapshot id")}.lock`);
+        const lockPath = join14(layout(this.home).locks, `snapshot-${assertSafeId(id2, "snapshot id")}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `snapshot ${id2}` }, fn);
       }
     };
@@ -8853,7 +8935,7 @@ async function computeAnchors(src, repo, revs, opts = {}) {
       tree: l.node.tree,
       parents: l.node.parents,
       createdAt,
-      treeMatch: treeMatchOf(l.treeMatches),
+      treeMatch: treeMatchOf(l.treeMatches, l.node.commit),
       runs: runsOf(files),
       files,
       coverage: {
@@ -8881,8 +8963,8 @@ function newestFirst(a, b) {
   const t = Date.parse(b.snapshot.createdAt) - Date.parse(a.snapshot.createdAt);
   return t !== 0 ? t : b.iteration - a.iteration || (a.snapshot.runId < b.snapshot.runId ? 1 : -1);
 }
-function treeMatchOf(matches) {
-  const it = [...matches].sort(newestFirst)[0];
+function treeMatchOf(matches, commit) {
+  const it = matches.find((m) => m.after.commit === commit) ?? [...matches].sort(newestFirst)[0];
   return it === void 0 ? null : { runId: it.snapshot.runId, iteration: it.iteration, afterSha: it.after.commit };
 }
 function anchorFile(f) {
@@ -9198,7 +9280,7 @@ var init_attest_predicate = __esm({
 
 // src/gates/attempt.ts
 import { readdir as readdir5 } from "node:fs/promises";
-import { dirname as dirname5 } from "node:path";
+import { dirname as dirname6 } from "node:path";
 function checkOptions(opts) {
   assertSafeId(opts.runId, "run id");
   assertSafeId(opts.name, "gate name");
@@ -9236,7 +9318,8 @@ function pickIteration(runId, iteration, snapshots) {
     { details: { runId, iteration: iteration ?? null } }
   );
 }
-function logDir(snapshotter, snapshot) {
+async function logDir(snapshotter, snapshot) {
+  await makeRunArtifactsDir(snapshotter.options.artifactsDir, snapshot.runId);
   return iterationArtifactsDir(snapshotter.options.artifactsDir, snapshot.runId, snapshot.iteration);
 }
 async function appendWithLog(ctx, result, sink) {
@@ -9258,7 +9341,7 @@ function logPath(ctx, of, attempt) {
   return gateLogPath(ctx.snapshotter.options.artifactsDir, of.runId, of.iteration, of.name, attempt);
 }
 function loggedAttempts(ctx, of) {
-  return () => highestLoggedAttempt(dirname5(logPath(ctx, of, 1)), of.name);
+  return () => highestLoggedAttempt(dirname6(logPath(ctx, of, 1)), of.name);
 }
 async function highestLoggedAttempt(dir, name2) {
   const prefix = `gate-${name2}-`;
@@ -9481,7 +9564,7 @@ var init_random_id = __esm({
 
 // src/store/gate-store.ts
 import { readdir as readdir6 } from "node:fs/promises";
-import { join as join12, resolve as resolve7 } from "node:path";
+import { join as join15, resolve as resolve7 } from "node:path";
 function validate2(value) {
   const parsed = GateResult.safeParse(value);
   if (!parsed.success) {
@@ -9516,10 +9599,10 @@ var init_gate_store = __esm({
         this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
       }
       runDir(runId) {
-        return join12(layout(this.home).gates, assertSafeId(runId, "run id"));
+        return join15(layout(this.home).gates, assertSafeId(runId, "run id"));
       }
       path(runId, id2) {
-        return join12(this.runDir(runId), `${assertSafeId(id2, "gate id")}.json`);
+        return join15(this.runDir(runId), `${assertSafeId(id2, "gate id")}.json`);
       }
       /**
        * Stores a new local attempt: the next attempt number for its iteration and name (after every
@@ -9605,7 +9688,7 @@ var init_gate_store = __esm({
         return (await listJsonNames(this.runDir(runId))).length > 0;
       }
       withRunLock(runId, fn) {
-        const lockPath = join12(layout(this.home).locks, `gates-${assertSafeId(runId, "run id")}.lock`);
+        const lockPath = join15(layout(this.home).locks, `gates-${assertSafeId(runId, "run id")}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `gate verdicts of ${runId}` }, fn);
       }
     };
@@ -9613,7 +9696,7 @@ var init_gate_store = __esm({
 });
 
 // src/gates/attest.ts
-import { readFile as readFile6, stat as stat7 } from "node:fs/promises";
+import { readFile as readFile7, stat as stat7 } from "node:fs/promises";
 import { resolve as resolve8 } from "node:path";
 function attestSources(snapshotter) {
   return {
@@ -9723,7 +9806,7 @@ async function readStatement(path2) {
     );
   let json;
   try {
-    json = JSON.parse(await readFile6(path2, "utf8"));
+    json = JSON.parse(await readFile7(path2, "utf8"));
   } catch {
     return { checks: [{ check: "statement", ok: false, detail: "not JSON" }] };
   }
@@ -9937,7 +10020,7 @@ __export(anchor_store_exports, {
   AnchorStore: () => AnchorStore
 });
 import { readdir as readdir7 } from "node:fs/promises";
-import { join as join13, resolve as resolve10 } from "node:path";
+import { join as join16, resolve as resolve10 } from "node:path";
 var ANCHOR_FILE, AnchorStore;
 var init_anchor_store = __esm({
   "src/provenance/anchor-store.ts"() {
@@ -9951,14 +10034,14 @@ var init_anchor_store = __esm({
     AnchorStore = class {
       dir;
       constructor(home) {
-        this.dir = join13(resolve10(home), "anchors");
+        this.dir = join16(resolve10(home), "anchors");
       }
       path(commit) {
         if (!OBJECT_ID_PATTERN.test(commit))
           throw new InvalidArgumentError(`${JSON.stringify(commit.slice(0, 80))} is not a full commit id`, {
             details: { commit: commit.slice(0, 200) }
           });
-        return join13(this.dir, `${commit}.json`);
+        return join16(this.dir, `${commit}.json`);
       }
       async save(anchor3) {
         const file = this.path(anchor3.commit);
@@ -10042,9 +10125,9 @@ var init_gates = __esm({
 });
 
 // src/provenance/tree-path.ts
-import { isAbsolute as isAbsolute5, posix, relative as relative2, sep as sep4 } from "node:path";
+import { isAbsolute as isAbsolute6, posix, relative as relative2, sep as sep4 } from "node:path";
 function treePath(topLevel, path2) {
-  const local = isAbsolute5(path2) ? relative2(topLevel, path2).split(sep4).join("/") : path2;
+  const local = isAbsolute6(path2) ? relative2(topLevel, path2).split(sep4).join("/") : path2;
   const normal = posix.normalize(local).replace(/^\.\//, "");
   const outside = normal === ".." || normal.startsWith("../") || posix.isAbsolute(normal);
   return outside || normal === "" || normal === "." ? null : normal;
@@ -10087,11 +10170,11 @@ var init_trace_ancestry = __esm({
 });
 
 // src/provenance/trace.ts
-import { basename as basename3, dirname as dirname6, isAbsolute as isAbsolute6, join as join14, posix as posix2 } from "node:path";
+import { basename as basename4, dirname as dirname7, isAbsolute as isAbsolute7, join as join17, posix as posix2 } from "node:path";
 async function computeTrace(src, repo, givenPath, opts = {}) {
   const given = opts.rev ?? "HEAD";
   assertRevisionSyntax(given);
-  const named2 = isAbsolute6(givenPath) ? join14(await realPathOf(dirname6(givenPath)), basename3(givenPath)) : givenPath;
+  const named2 = isAbsolute7(givenPath) ? join17(await realPathOf(dirname7(givenPath)), basename4(givenPath)) : givenPath;
   const path2 = treePath(repo.topLevel, named2) ?? notInRepository(givenPath, named2, repo.topLevel);
   const early = OBJECT_ID_PATTERN.test(given) ? blameAndRuns(src, repo, given, path2, opts) : void 0;
   const plain2 = !/[\n\r]/.test(path2) && !given.startsWith(":/");
@@ -10131,7 +10214,11 @@ async function computeTrace(src, repo, givenPath, opts = {}) {
   const verdicts = new Map(touched.map((c) => [c.runId, newestVerdicts(src, c.runId)]));
   for (const v of verdicts.values()) v.catch(() => void 0);
   let shortcut = opts.shortcut === false ? /* @__PURE__ */ new Map() : ancestryShortcut(path2, names2, touched, blamed, text);
-  if (shortcut.size > 0 && !["unspecified", "set"].includes(await started.attribute())) shortcut = /* @__PURE__ */ new Map();
+  if (shortcut.size > 0) {
+    const [attribute, shallow] = await Promise.all([started.attribute(), shallowCommits(repo.gitDir)]);
+    if (!["unspecified", "set"].includes(attribute)) shortcut = /* @__PURE__ */ new Map();
+    for (const commit2 of shallow) shortcut.delete(commit2);
+  }
   const rest = blamed.filter((c) => !shortcut.has(c));
   const links = touched.length === 0 || rest.length === 0 ? /* @__PURE__ */ new Map() : await linkBlamed(repo, lines, rest, nodes, touched, renames);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
@@ -10246,7 +10333,7 @@ function traceOrigin(o, gates) {
   };
 }
 function notInRepository(path2, named2, topLevel) {
-  if (treePath(topLevel, isAbsolute6(named2) ? join14(named2, "f") : posix2.join(named2, "f")) === "f")
+  if (treePath(topLevel, isAbsolute7(named2) ? join17(named2, "f") : posix2.join(named2, "f")) === "f")
     throw new PathNotFoundError(
       `${path2} is the repository's top level, a directory; give the path of a file in it`,
       { details: { path: path2, type: "tree" } }
@@ -12947,14 +13034,14 @@ var init_junit_files = __esm({
 // src/gates/log.ts
 import { createHash as createHash5 } from "node:crypto";
 import { createReadStream as createReadStream2, createWriteStream as createWriteStream2 } from "node:fs";
-import { lstat as lstat4, mkdir as mkdir4, open as open4, rename as rename3, rm as rm7 } from "node:fs/promises";
-import { dirname as dirname7, join as join15 } from "node:path";
+import { lstat as lstat5, mkdir as mkdir5, open as open4, rename as rename4, rm as rm8, stat as stat9 } from "node:fs/promises";
+import { dirname as dirname8, join as join18 } from "node:path";
 import { Transform as Transform2 } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
 async function openLogSink(dir, name2) {
-  await mkdir4(dir, { recursive: true });
+  await mkdir5(dir, { recursive: true });
   await sweepTempFiles(dir);
-  const temp = join15(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
+  const temp = join18(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
   const hash = createHash5("sha256");
   let bytes = 0;
   const counter = new Transform2({
@@ -12979,11 +13066,11 @@ async function openLogSink(dir, name2) {
     async discard() {
       if (!counter.writableEnded) counter.end();
       await written;
-      await rm7(temp, { force: true });
+      await rm8(temp, { force: true });
     },
     async moveTo(path2) {
-      await mkdir4(dirname7(path2), { recursive: true });
-      if (await lstat4(path2).then(
+      await mkdir5(dirname8(path2), { recursive: true });
+      if (await lstat5(path2).then(
         () => true,
         () => false
       ))
@@ -12991,7 +13078,7 @@ async function openLogSink(dir, name2) {
           `a gate log is already at ${path2}; it is never replaced. Move it away if it is not an attempt's log, then run the gate again`,
           { details: { path: path2 } }
         );
-      await rename3(temp, path2).catch((cause) => {
+      await rename4(temp, path2).catch((cause) => {
         throw writeFailed(path2, cause);
       });
     }
@@ -13024,6 +13111,27 @@ function writeFailed(path2, cause) {
     details: { path: path2 }
   });
 }
+async function logHere(result, artifactsDir) {
+  if (result.log === null || result.log.path === null)
+    return { missing: "log not on this machine (received without its text)" };
+  const received = result.receivedAt !== void 0;
+  const here = received ? receivedGateLogPath(artifactsDir, result) : gateLogPath(artifactsDir, result.runId, result.iteration, result.name, result.attempt);
+  for (const path2 of /* @__PURE__ */ new Set([here, result.log.path])) {
+    if (await stat9(path2).then(
+      (s) => s.isFile(),
+      () => false
+    ))
+      return { path: path2 };
+  }
+  return {
+    missing: received ? `the log fetched with this verdict is gone (${result.log.path} was deleted or moved, and ${here} is not there either)` : `log not on this machine (${result.log.path} was deleted or moved, and ${here} is not there either)`
+  };
+}
+async function withLocalLog(result, artifactsDir) {
+  if (result.log === null || result.log.path === null) return result;
+  const where = await logHere(result, artifactsDir);
+  return "path" in where && where.path !== result.log.path ? { ...result, log: { ...result.log, path: where.path } } : result;
+}
 var init_log = __esm({
   "src/gates/log.ts"() {
     "use strict";
@@ -13031,6 +13139,7 @@ var init_log = __esm({
     init_atomic();
     init_sweep();
     init_random();
+    init_paths();
   }
 });
 
@@ -13101,7 +13210,7 @@ var init_verdict = __esm({
 });
 
 // src/gates/record.ts
-import { stat as stat9 } from "node:fs/promises";
+import { stat as stat10 } from "node:fs/promises";
 async function recordGate(ctx, workspace, opts) {
   checkOptions(opts);
   const snapshot = await findIteration(ctx.snapshotter, opts.runId, opts.iteration);
@@ -13123,12 +13232,12 @@ async function recordGate(ctx, workspace, opts) {
   let sink = null;
   let log = null;
   if (opts.logFile !== void 0) {
-    const info = await stat9(opts.logFile).catch(() => null);
+    const info = await stat10(opts.logFile).catch(() => null);
     if (info === null || !info.isFile())
       throw new PathNotFoundError(`--log ${JSON.stringify(opts.logFile)} is not a file`, {
         details: { path: opts.logFile }
       });
-    sink = await openLogSink(logDir(ctx.snapshotter, snapshot), opts.name);
+    sink = await openLogSink(await logDir(ctx.snapshotter, snapshot), opts.name);
     log = { path: null, ...await copyIntoSink(opts.logFile, sink) };
   }
   const result = {
@@ -13185,21 +13294,23 @@ function parseCandidateListing(text) {
   }
   return out;
 }
-function parseUncompared(text) {
-  const out = [];
-  for (const record3 of splitNul(text)) {
-    const m = /^([A-Za-z?]) [0-7]{6} ([0-9a-f]{40,64}) [0-3]\t(.+)$/s.exec(record3);
+function parseIndexEntries(text) {
+  return splitNul(text).map((record3) => {
+    const m = /^([A-Za-z?]) ([0-7]{6}) ([0-9a-f]{40,64}) [0-3]\t(.+)$/s.exec(record3);
     if (m === null) throw unparseable("ls-files -v -s", "unexpected record", record3);
-    const letter = m[1];
-    if (letter !== letter.toUpperCase() || letter === "S")
-      out.push({ path: m[3], oid: m[2] });
-  }
-  return out;
+    return { tag: m[1], mode: m[2], oid: m[3], path: m[4] };
+  });
 }
+function uncomparedOf(entries) {
+  return entries.filter((e) => e.tag !== e.tag.toUpperCase() || e.tag === "S").map(({ path: path2, mode, oid }) => ({ path: path2, mode, oid }));
+}
+var GITLINK_MODE, LINK_MODE;
 var init_ls_files_tagged = __esm({
   "src/git/parsers/ls-files-tagged.ts"() {
     "use strict";
     init_nul_records();
+    GITLINK_MODE = "160000";
+    LINK_MODE = "120000";
   }
 });
 
@@ -13326,8 +13437,8 @@ var init_status = __esm({
 });
 
 // src/git/state.ts
-import { access, lstat as lstat5, readFile as readFile7 } from "node:fs/promises";
-import { join as join16, sep as sep5 } from "node:path";
+import { access, lstat as lstat6, readFile as readFile8 } from "node:fs/promises";
+import { join as join19, sep as sep5 } from "node:path";
 function operationInProgress(op) {
   return {
     what: `${op === "am" ? "an" : "a"} ${op} is in progress`,
@@ -13373,17 +13484,47 @@ function excludedBy(excludes) {
   const prefixes = excludes.map((x) => x.split(sep5).join("/").replace(/\/+$/, ""));
   return (path2) => prefixes.some((x) => path2 === x || path2.startsWith(`${x}/`));
 }
-async function listUncompared(repo) {
-  const all = parseUncompared(decodeBytes((await runGitBuffer(repo, ["ls-files", "-z", "-v", "-s"])).stdout));
-  const onDisk = await Promise.all(
+async function readIndexEntries(repo) {
+  return parseIndexEntries(decodeBytes((await runGitBuffer(repo, ["ls-files", "-z", "-v", "-s"])).stdout));
+}
+async function listUncompared(repo, index) {
+  const all = uncomparedOf(index ?? await readIndexEntries(repo));
+  const found = await Promise.all(
     all.map(
-      (e) => lstat5(fsPath(join16(repo.topLevel, e.path))).then(
-        (st) => st.isFile(),
-        () => false
+      (e) => lstat6(fsPath(join19(repo.topLevel, e.path))).then(
+        (st) => st.isFile() ? "file" : st.isSymbolicLink() ? "symlink" : "other",
+        () => null
       )
     )
   );
-  return all.filter((_, i) => onDisk[i]);
+  return all.flatMap((e, i) => {
+    const onDisk = found[i];
+    return onDisk === null || onDisk === void 0 ? [] : [{ ...e, onDisk }];
+  });
+}
+async function submoduleChanges(repo, untracked = "normal", index) {
+  const gitlinks = (index ?? await readIndexEntries(repo)).filter((e) => e.mode === GITLINK_MODE);
+  const found = await Promise.all(
+    gitlinks.map(async ({ path: path2 }) => {
+      const dir = join19(repo.topLevel, path2);
+      if (await lstat6(fsPath(join19(dir, ".git"))).catch(() => null) === null) return [];
+      const sub = await openRepo(dir, { identity: repo.identity, timeoutMs: repo.timeoutMs }).catch(
+        () => null
+      );
+      if (sub === null || sub.topLevel !== dir)
+        return [{ kind: "ordinary", xy: ".M", submodule: "S.M.", path: path2 }];
+      const [status2, inner] = await Promise.all([
+        readStatus(sub, untracked),
+        submoduleChanges(sub, untracked)
+      ]);
+      return [...status2.entries, ...inner].filter((e) => e.kind !== "ignored").map((e) => ({
+        ...e,
+        path: `${path2}/${e.path}`,
+        ...e.kind === "renamed" ? { origPath: `${path2}/${e.origPath}` } : {}
+      }));
+    })
+  );
+  return found.flat();
 }
 async function firstTrackedIn(repo, dirs) {
   if (dirs.length === 0) return null;
@@ -13414,7 +13555,7 @@ async function detectOperation(gitDir) {
     "REVERT_HEAD",
     "BISECT_LOG"
   ];
-  const found = await Promise.all(names2.map((n) => exists(join16(gitDir, n))));
+  const found = await Promise.all(names2.map((n) => exists2(join19(gitDir, n))));
   const has = (n) => found[names2.indexOf(n)] === true;
   if (has("rebase-apply/applying")) return "am";
   if (has("rebase-merge") || has("rebase-apply")) return "rebase";
@@ -13428,7 +13569,7 @@ async function detectOperation(gitDir) {
 async function sequencerOperation(gitDir) {
   let todo;
   try {
-    todo = await readFile7(join16(gitDir, "sequencer", "todo"), "utf8");
+    todo = await readFile8(join19(gitDir, "sequencer", "todo"), "utf8");
   } catch {
     return null;
   }
@@ -13436,7 +13577,7 @@ async function sequencerOperation(gitDir) {
   if (first === void 0) return null;
   return /^revert\s/.test(first) ? "revert" : "cherry-pick";
 }
-async function exists(path2) {
+async function exists2(path2) {
   try {
     await access(path2);
     return true;
@@ -13452,6 +13593,7 @@ var init_state = __esm({
     init_ls_files_unmerged();
     init_status();
     init_refs();
+    init_repo();
     init_runner();
   }
 });
@@ -13592,7 +13734,7 @@ var init_user_command = __esm({
 
 // src/snapshotter/excludes.ts
 import { readdir as readdir8 } from "node:fs/promises";
-import { join as join17, relative as relative3 } from "node:path";
+import { join as join20, relative as relative3 } from "node:path";
 async function workspaceExcludes(topLevel, dirs) {
   return (await ownDirsInside(topLevel, dirs)).map((d) => d.rel);
 }
@@ -13606,6 +13748,7 @@ async function captureExcludes(repo, dirs) {
       { details: { workspace: repo.topLevel, [detailKey(what2)]: dir, tracked } }
     );
   }
+  if (inside.some((d) => d.what === "agentgate home")) await makeOwnDir(dirs.home);
   return inside.map((d) => d.rel);
 }
 function detailKey(what2) {
@@ -13633,7 +13776,7 @@ async function ownDirsInside(topLevel, dirs) {
 async function hasUserFiles(dir, dirs) {
   const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
   const entries = await readdir8(dir);
-  return entries.some((name2) => !ours.some((own2) => isInside(join17(dir, name2), own2)));
+  return entries.some((name2) => !ours.some((own2) => isInside(join20(dir, name2), own2)));
 }
 var init_excludes = __esm({
   "src/snapshotter/excludes.ts"() {
@@ -13642,6 +13785,7 @@ var init_excludes = __esm({
     init_repo();
     init_state();
     init_inside();
+    init_own_dir();
   }
 });
 
@@ -13664,16 +13808,16 @@ var init_checkout_tree = __esm({
 
 // src/gates/isolated.ts
 import { rmSync } from "node:fs";
-import { mkdir as mkdir5 } from "node:fs/promises";
-import { join as join18 } from "node:path";
+import { mkdir as mkdir6 } from "node:fs/promises";
+import { join as join21 } from "node:path";
 async function withIsolatedCheckout(repo, tree, root, fn) {
   await sweepIsolatedCheckouts(root);
-  const base = join18(root, randomHex(8));
+  const base = join21(root, randomHex(8));
   return withLock(`${base}.lock`, { timeoutMs: 0, purpose: "isolated gate checkout" }, async () => {
     try {
-      const dir = join18(base, "tree");
-      await mkdir5(dir, { recursive: true });
-      await checkoutTreeInto(repo, tree, dir, join18(base, "index"));
+      const dir = join21(base, "tree");
+      await mkdir6(dir, { recursive: true });
+      await checkoutTreeInto(repo, tree, dir, join21(base, "index"));
       return await fn(dir);
     } finally {
       removeTree(base);
@@ -13702,8 +13846,8 @@ var init_isolated = __esm({
 });
 
 // src/gates/run.ts
-import { realpath as realpath4, rm as rm8 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname8, isAbsolute as isAbsolute7, join as join19, relative as relative4, resolve as resolve12, sep as sep6 } from "node:path";
+import { realpath as realpath4, rm as rm9 } from "node:fs/promises";
+import { basename as basename5, dirname as dirname9, isAbsolute as isAbsolute8, join as join22, relative as relative4, resolve as resolve12, sep as sep6 } from "node:path";
 async function runGate(ctx, workspace, opts, replayOf) {
   checkOptions(opts);
   if (opts.command.length === 0 || opts.command[0] === "")
@@ -13718,7 +13862,7 @@ async function runGate(ctx, workspace, opts, replayOf) {
     opts.isolated === true ? null : assertAtAfter(ctx, repo, snapshot, junit),
     assertAttemptLeft(ctx, { runId: snapshot.runId, iteration: snapshot.iteration, name: opts.name })
   ]);
-  const sink = await openLogSink(logDir(ctx.snapshotter, snapshot), opts.name);
+  const sink = await openLogSink(await logDir(ctx.snapshotter, snapshot), opts.name);
   try {
     return await observeAndStore(ctx, repo, treeId, snapshot, sink, opts, replayOf);
   } catch (error2) {
@@ -13821,16 +13965,19 @@ async function treeMismatch(ctx, repo, snapshot, junit) {
   const ours = await workspaceExcludes(repo.topLevel, ctx.snapshotter.options);
   const inOurs = excludedBy(ours);
   const outside = (e) => e.kind !== "ignored" && !inOurs(e.path) && !(e.kind === "untracked" && reports.includes(e.path));
-  const [status2, uncompared] = await Promise.all([
-    readStatus(repo, reports.length > 0 ? "all" : "normal"),
-    listUncompared(repo)
+  const listing = reports.length > 0 ? "all" : "normal";
+  const [status2, [uncompared, inSubmodules]] = await Promise.all([
+    readStatus(repo, listing),
+    readIndexEntries(repo).then(
+      (index) => Promise.all([listUncompared(repo, index), submoduleChanges(repo, listing, index)])
+    )
   ]);
   const atAfter = status2.oid === snapshot.afterSha;
-  let changed = status2.entries.filter(outside);
+  let changed = [...status2.entries, ...inSubmodules].filter(outside);
   if (atAfter && changed.some((e) => e.kind === "untracked"))
-    changed = await withoutEarlierReports(ctx, repo, snapshot, outside, changed, reports.length > 0);
+    changed = await withoutEarlierReports(ctx, repo, snapshot, outside, changed, listing === "all");
   if (atAfter && changed.length === 0 && uncompared.length === 0) return null;
-  const why = !atAfter ? `HEAD is ${status2.oid ?? "unborn"}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}` : changed.length > 0 ? `the workspace has uncommitted changes: ${named(changed.map(describeEntry))}` : `${uncompared.length} file(s) are marked assume-unchanged or skip-worktree (${named(
+  const why = !atAfter ? `HEAD is ${status2.oid ?? "unborn"}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}` : changed.length > 0 ? `the workspace has uncommitted changes: ${named(changed.map(describeEntry))}` : `${uncompared.length} tracked path(s) are marked assume-unchanged or skip-worktree (${named(
     uncompared.map((e) => e.path)
   )}), so git does not compare them with the after tree; clear the mark ("git update-index --no-assume-unchanged --no-skip-worktree")`;
   return { why, head: status2.oid, paths: atAfter ? changed.map((e) => e.path) : [] };
@@ -13838,7 +13985,7 @@ async function treeMismatch(ctx, repo, snapshot, junit) {
 function reportPaths(repo, junit) {
   return junit.flatMap((f) => {
     const path2 = relative4(repo.topLevel, resolve12(repo.topLevel, f));
-    return path2 === "" || path2 === ".." || path2.startsWith(`..${sep6}`) || isAbsolute7(path2) ? [] : [path2.split(sep6).join("/")];
+    return path2 === "" || path2 === ".." || path2.startsWith(`..${sep6}`) || isAbsolute8(path2) ? [] : [path2.split(sep6).join("/")];
   });
 }
 async function withoutEarlierReports(ctx, repo, snapshot, outside, changed, listedAll) {
@@ -13848,7 +13995,9 @@ async function withoutEarlierReports(ctx, repo, snapshot, outside, changed, list
     ).flatMap((r) => reportPaths(repo, r.junit ?? []))
   );
   if (earlier.size === 0 || !await inRecordedWorkspace(ctx, repo, snapshot)) return changed;
-  const entries = listedAll || !changed.some((e) => e.path.endsWith("/")) ? changed : (await readStatus(repo, "all")).entries.filter(outside);
+  const entries = listedAll || !changed.some((e) => e.path.endsWith("/")) ? changed : [...(await readStatus(repo, "all")).entries, ...await submoduleChanges(repo, "all")].filter(
+    outside
+  );
   return entries.filter((e) => !(e.kind === "untracked" && earlier.has(e.path)));
 }
 async function inRecordedWorkspace(ctx, repo, snapshot) {
@@ -13870,9 +14019,9 @@ async function removeCommittedReports(dir, junit) {
   const root = await realpath4(dir);
   for (const file of junit) {
     const path2 = resolve12(root, file);
-    const parent = await realpath4(dirname8(path2)).catch(() => null);
+    const parent = await realpath4(dirname9(path2)).catch(() => null);
     if (parent !== null && isInside(root, parent))
-      await rm8(join19(parent, basename4(path2)), { force: true }).catch(() => void 0);
+      await rm9(join22(parent, basename5(path2)), { force: true }).catch(() => void 0);
   }
 }
 var MAX_PATHS_IN_MESSAGE, MAX_PATHS_IN_DETAILS;
@@ -13925,7 +14074,11 @@ async function replayGate(ctx, workspace, opts) {
     original.attempt
   );
   const reproduced = replay2.verdict === original.verdict && sameCounts(original.tests, replay2.tests);
-  return { reproduced, original, replay: replay2 };
+  return {
+    reproduced,
+    original: await withLocalLog(original, ctx.snapshotter.options.artifactsDir),
+    replay: replay2
+  };
 }
 async function findAttempt(store, opts) {
   const runId = assertSafeId(opts.runId, "run id");
@@ -14009,12 +14162,12 @@ var init_replay2 = __esm({
     "use strict";
     init_errors();
     init_paths();
+    init_log();
     init_run2();
   }
 });
 
 // src/gates/verify.ts
-import { stat as stat10 } from "node:fs/promises";
 async function verifyGates(input) {
   const checks = input.problems.map((p) => ({
     snapshotId: null,
@@ -14089,22 +14242,6 @@ async function verdictChecks(result, input, repos) {
   );
   return out;
 }
-async function logHere(result, artifactsDir) {
-  if (result.log === null || result.log.path === null)
-    return { missing: "log not on this machine (received without its text)" };
-  const received = result.receivedAt !== void 0;
-  const here = received ? receivedGateLogPath(artifactsDir, result) : gateLogPath(artifactsDir, result.runId, result.iteration, result.name, result.attempt);
-  for (const path2 of /* @__PURE__ */ new Set([result.log.path, here])) {
-    if (await stat10(path2).then(
-      (s) => s.isFile(),
-      () => false
-    ))
-      return { path: path2 };
-  }
-  return {
-    missing: received ? `the log fetched with this verdict is gone (${result.log.path} was deleted or moved, and ${here} is not there either)` : `log not on this machine (${result.log.path} was deleted or moved, and ${here} is not there either)`
-  };
-}
 function requireChecks(input) {
   const names2 = input.requireGates ?? [];
   if (names2.length === 0) return [];
@@ -14147,7 +14284,6 @@ var init_verify = __esm({
     init_gate_rules();
     init_refs();
     init_repo();
-    init_paths();
     init_log();
   }
 });
@@ -14169,6 +14305,7 @@ var init_gates2 = __esm({
     init_record();
     init_replay2();
     init_run2();
+    init_log();
     init_verify();
     Gates = class {
       constructor(snapshotter) {
@@ -14207,7 +14344,9 @@ var init_gates2 = __esm({
         }
         if (filter.runId !== void 0 && filter.iteration !== void 0 && results.length === 0)
           pickIteration(filter.runId, filter.iteration, snapshots);
-        return { results: sortGateResults(results, snapshots), problems };
+        const artifactsDir = this.snapshotter.options.artifactsDir;
+        const local = await Promise.all(results.map((r) => withLocalLog(r, artifactsDir)));
+        return { results: sortGateResults(local, snapshots), problems };
       }
       /**
        * Runs a recorded command again on the iteration's tree in a temporary checkout, records it as a
@@ -14301,21 +14440,25 @@ var init_local_paths = __esm({
 });
 
 // src/git/commit.ts
-import { realpath as realpath5 } from "node:fs/promises";
-import { relative as relative5, resolve as resolve13, sep as sep7 } from "node:path";
+import { readlink as readlink3, realpath as realpath5 } from "node:fs/promises";
+import { join as join23, relative as relative5, resolve as resolve13, sep as sep7 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
   const ref = head.ref ?? "HEAD";
   const parent = opts.expectedHead === void 0 ? head.sha : opts.expectedHead;
   const excludes = await excludePathspecs(repo.topLevel, opts.excludes ?? []);
+  const staging = stageAll(repo, excludes);
   const [staged, parentTree, hidden] = await Promise.all([
-    stageAll(repo, excludes),
+    staging,
     parent === null ? null : getTree(repo, parent),
-    hiddenChanges(repo)
+    hiddenChanges(repo, staging)
   ]);
   const skipped = [...staged, ...hidden];
   const tree = assertGitId((await runGit(repo, ["write-tree"])).stdout.trim(), "write-tree");
-  const also = (sha2) => (opts.alsoPoint ?? []).map((r) => ({ ref: r.ref, newSha: sha2, oldSha: r.oldSha }));
+  const also = (sha2) => {
+    const refs = typeof opts.alsoPoint === "function" ? opts.alsoPoint(sha2) : opts.alsoPoint ?? [];
+    return refs.map((r) => ({ ...r, newSha: sha2 }));
+  };
   if (parent !== null && parentTree === tree && await opts.commitUnchanged?.(parent) !== true) {
     await updateRefs(repo, also(parent), { message: "agentgate: keep snapshot reachable" });
     return { sha: parent, tree, parent, parentTree, created: false, ref, skipped };
@@ -14340,17 +14483,38 @@ async function commitIndex(repo, message) {
   });
   return { ref: head.ref, sha };
 }
-async function hiddenChanges(repo) {
-  const present = await listUncompared(repo);
+async function hiddenChanges(repo, staging) {
+  let present = (await listUncompared(repo)).filter((e) => e.mode !== GITLINK_MODE);
+  if (present.some((e) => e.onDisk === "other")) {
+    await staging;
+    present = (await listUncompared(repo)).filter((e) => e.mode !== GITLINK_MODE);
+  }
   if (present.length === 0) return [];
-  const plain2 = present.filter((e) => !e.path.includes("\n"));
+  const [files, links] = await Promise.all([sameFiles(repo, present), sameLinks(repo, present)]);
+  return present.filter((e) => !files.has(e) && !links.has(e)).map((e) => ({ path: e.path, reason: "not-compared" }));
+}
+async function sameFiles(repo, present) {
+  const plain2 = present.filter((e) => e.onDisk === "file" && e.mode !== LINK_MODE && !e.path.includes("\n"));
+  if (plain2.length === 0) return /* @__PURE__ */ new Set();
   const res = await runGit(repo, ["hash-object", "--stdin-paths"], {
     input: encodeBytes(plain2.map((e) => `${e.path}
 `).join(""))
   });
   const ids = res.stdout.split("\n");
-  const unchanged = new Set(plain2.filter((e, i) => ids[i] === e.oid));
-  return present.filter((e) => !unchanged.has(e)).map((e) => ({ path: e.path, reason: "not-compared" }));
+  return new Set(plain2.filter((e, i) => ids[i] === e.oid));
+}
+async function sameLinks(repo, present) {
+  const links = present.filter((e) => e.onDisk === "symlink" && e.mode === LINK_MODE);
+  const same = await Promise.all(
+    links.map(async (e) => {
+      const target = await readlink3(fsPath(join23(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
+        () => null
+      );
+      const format = e.oid.length === 64 ? "sha256" : "sha1";
+      return target !== null && objectId(format, "blob", target) === e.oid;
+    })
+  );
+  return new Set(links.filter((_, i) => same[i]));
 }
 async function stageAll(repo, excludes) {
   const skipped = [];
@@ -14411,6 +14575,8 @@ var init_commit = __esm({
     init_repo();
     init_hardening();
     init_runner();
+    init_ls_files_tagged();
+    init_record_objects();
     init_state();
     UNSTAGEABLE = [
       [/^error: (.+): can only add regular files, symbolic links or git-directories$/gm, "special-file"],
@@ -14421,18 +14587,18 @@ var init_commit = __esm({
 });
 
 // src/git/apply-check.ts
-import { mkdtemp as mkdtemp2, rm as rm9 } from "node:fs/promises";
+import { mkdtemp as mkdtemp2, rm as rm10 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { join as join20 } from "node:path";
+import { join as join24 } from "node:path";
 async function treeAfterApplying(repo, base, patchFile) {
-  const dir = await mkdtemp2(join20(tmpdir2(), "agentgate-apply-"));
-  const scratch = { ...repo, indexFile: join20(dir, "index") };
+  const dir = await mkdtemp2(join24(tmpdir2(), "agentgate-apply-"));
+  const scratch = { ...repo, indexFile: join24(dir, "index") };
   try {
     await runGit(scratch, ["read-tree", `${base}^{tree}`]);
     await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
     return (await runGit(scratch, ["write-tree"])).stdout.trim();
   } finally {
-    await rm9(dir, { recursive: true, force: true });
+    await rm10(dir, { recursive: true, force: true });
   }
 }
 var init_apply_check = __esm({
@@ -14520,6 +14686,9 @@ var init_commit_info = __esm({
 function iterationRef(runId, iteration) {
   return `${RUNS_PREFIX}${runId}/iteration-${iteration}`;
 }
+function wipRef(runId, sha) {
+  return `${RUNS_PREFIX}${runId}/wip-${sha}`;
+}
 var DEFAULT_BRANCH, RUNS_PREFIX;
 var init_core3 = __esm({
   "src/snapshotter/core.ts"() {
@@ -14577,11 +14746,11 @@ async function artifactCheck(snapshot, add) {
     add("patch-artifact", ok2, ok2 ? "no change, no artifact" : "changed snapshot has no patch artifact");
     return ok2;
   }
-  const exists4 = await stat12(snapshot.patchPath).then(
+  const exists5 = await stat12(snapshot.patchPath).then(
     (s) => s.isFile(),
     () => false
   );
-  if (!exists4) {
+  if (!exists5) {
     add("patch-artifact", false, `${snapshot.patchPath} is missing ("patch" regenerates the diff from git)`);
     return false;
   }
@@ -14831,6 +15000,12 @@ async function killedRestart(repo, runId, head, snapshots, error2) {
     { cause: error2, details: { ...error2.details, restartFrom: from, wipSha: wip.sha } }
   );
 }
+async function wipRescue(repo, runId, sha) {
+  const wip = await ownWip(repo, runId, sha).catch(() => null);
+  if (wip === null) return "";
+  const pick3 = wip.base === null ? "" : `, or "git cherry-pick ${wip.base}..${sha}" (as commits)`;
+  return `Run ${runId}'s WIP commit ${sha} holds the work that was uncommitted when "before" ran, and ${wipRef(runId, sha)} keeps it: get it back with "git checkout ${sha} -- ." in ${repo.topLevel} (its files, over the work tree's)${pick3}. `;
+}
 var init_before_retry = __esm({
   "src/snapshotter/before-retry.ts"() {
     "use strict";
@@ -14839,14 +15014,15 @@ var init_before_retry = __esm({
     init_errors();
     init_message();
     init_verify2();
+    init_core3();
   }
 });
 
 // src/git/repo-lock.ts
-import { join as join21 } from "node:path";
+import { join as join25 } from "node:path";
 async function withRepoLock(repo, timeoutMs, fn) {
   return withLock(
-    join21(repo.gitDir, "agentgate.lock"),
+    join25(repo.gitDir, "agentgate.lock"),
     { timeoutMs, purpose: `snapshot ${repo.topLevel}` },
     async (lock) => {
       if (lock.recovered)
@@ -14860,7 +15036,7 @@ async function withRepoLock(repo, timeoutMs, fn) {
   );
 }
 async function recoverIndexLock(repo, timeoutMs) {
-  const path2 = join21(repo.gitDir, "index.lock");
+  const path2 = join25(repo.gitDir, "index.lock");
   const found = await removeAbandonedLock(path2, { workTree: repo.topLevel, gitDir: repo.gitDir }, timeoutMs);
   if (found !== "held") return;
   throw new IndexLockedError(
@@ -14897,7 +15073,7 @@ async function captureBeforeState(core, workspace, opts) {
 }
 async function beforeIn(core, repo, opts) {
   const { runId, onDirty, nested, excludes } = opts;
-  const state = await getRepoState(repo, excludes);
+  const [state] = await Promise.all([getRepoState(repo, excludes), assertNoLfs(repo)]);
   assertNoOperation(state);
   const run = await core.store.loadRun(runId);
   const { restart, wip } = await startOfNext(core, repo, run, runId, state, opts.restartFrom);
@@ -14922,10 +15098,18 @@ async function beforeIn(core, repo, opts) {
   const unborn = state.headState === "unborn";
   const message = unborn && !dirty ? `[agentgate] Root commit before run ${runId}
 ` : wipMessage(runId);
-  if (dirty) await assertNoLfs(repo);
   const staged = dirty && state.partlyStaged ? await commitIndex(repo, wipStagedMessage(runId)) : void 0;
-  const commit = dirty || unborn ? await createSnapshotCommit(repo, message, { excludes, ...staged ? { head: staged } : {} }) : null;
+  const keep = (sha2) => sha2 === state.sha ? [] : [{ ref: wipRef(runId, sha2) }];
+  const commit = dirty || unborn ? await createSnapshotCommit(repo, message, {
+    excludes,
+    ...staged ? { head: staged } : {},
+    ...dirty ? { alsoPoint: keep } : {}
+  }) : null;
   const made = dirty && commit !== null && (commit.created || staged !== void 0) ? commit.sha : null;
+  if (made === null && wip !== null)
+    await updateRefs(repo, [{ ref: wipRef(runId, wip), newSha: wip }], {
+      message: "agentgate: keep WIP commit"
+    });
   const wipSha = made ?? wip;
   const sha = commit?.sha ?? state.sha;
   const before2 = {
@@ -14985,9 +15169,19 @@ async function assertBuildsOnRun(core, repo, run, start, what2, iteration) {
   if (start !== null && (start === base || await isAncestor(repo, base, start).catch(() => false)))
     return base;
   const restart = `check out iteration N's after commit and run "before --run ${run.runId} --restart-from N" (N = 0: the run's start)`;
+  const wip = what2 === "HEAD" && !run.beforeUsedBy ? run.before?.wipSha ?? null : null;
+  const rescue = wip === null ? "" : (await wipRescue(repo, run.runId, wip)).trimEnd();
   throw new RunDivergedError(
-    `${what2} (${start ?? "no commit"}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; ${what2 === "HEAD" ? "" : `start the iteration there or later (--before ${base}), or `}to start over from an earlier point, ${restart}`,
-    { details: { runId: run.runId, expected: base, head: start, lastIteration: last.iteration } }
+    `${what2} (${start ?? "no commit"}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; ${what2 === "HEAD" ? "" : `start the iteration there or later (--before ${base}), or `}to start over from an earlier point, ${restart}${rescue === "" ? "" : `. ${rescue}`}`,
+    {
+      details: {
+        runId: run.runId,
+        expected: base,
+        head: start,
+        lastIteration: last.iteration,
+        ...rescue === "" || wip === null ? {} : { wipSha: wip, wipRef: wipRef(run.runId, wip) }
+      }
+    }
   );
 }
 async function openOrInit(core, workspace, onDirty, init) {
@@ -15021,6 +15215,7 @@ async function openOrInit(core, workspace, onDirty, init) {
         }
       );
     }
+    await assertNoLfs({ topLevel: dir });
     const repo = await initRepo(workspace, DEFAULT_BRANCH, core.gitOptions());
     return { repo, nested: await excludeNestedRepositories(repo) };
   }
@@ -15085,7 +15280,7 @@ var init_before = __esm({
 });
 
 // src/snapshotter/after.ts
-import { dirname as dirname9 } from "node:path";
+import { dirname as dirname10 } from "node:path";
 async function captureAfterState(core, workspace, before2, opts, agent) {
   const runId = assertSafeId(opts.runId, "run id");
   assertIteration(opts.iteration);
@@ -15101,12 +15296,12 @@ async function afterIn(core, repo, recovered, before2, opts, agent) {
   if (recovered) {
     await core.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
     await core.store.sweepTempFiles();
-    await sweepTempFiles(dirname9(patchPath(core.options.artifactsDir, runId, opts.iteration)));
+    await sweepTempFiles(dirname10(patchPath(core.options.artifactsDir, runId, opts.iteration)));
   }
   const head = await getRepoHead(repo);
   const start = await startOf(core, repo, runId, opts.iteration, before2, opts.beforeSha, head);
   assertNoOperation(head);
-  await assertDescends(repo, start.sha, head);
+  await assertDescends(repo, runId, start, head);
   const message = iterationMessage({
     runId,
     iteration: opts.iteration,
@@ -15155,7 +15350,9 @@ async function afterIn(core, repo, recovered, before2, opts, agent) {
   const ours = commit.created || afterSha !== start.sha && await messageOf(afterSha) === message.replace(/\n$/, "");
   const [stats4, artifact] = await Promise.all([
     treeDiffStats(repo, trees),
-    afterSha === start.sha ? null : writePatchArtifact(repo, trees, artifactPath)
+    afterSha === start.sha ? null : makeRunArtifactsDir(core.options.artifactsDir, runId).then(
+      () => writePatchArtifact(repo, trees, artifactPath)
+    )
   ]);
   const snapshot = {
     id: `snap-${newSnapshotId()}`,
@@ -15195,6 +15392,7 @@ async function givenStart(repo, { runId, run, iteration }, given, beforeRev, sta
     return {
       sha: await resolveRevision(repo, beforeRev),
       branch: run?.before?.branch ?? state.branch ?? DEFAULT_BRANCH,
+      wipSha: null,
       usesBefore: false
     };
   if (!run?.before) {
@@ -15268,24 +15466,31 @@ function runIdTaken(repo, ref, runId, iteration, sha) {
     { details: { runId, iteration, ref, sha, workspace: repo.topLevel } }
   );
 }
-async function assertDescends(repo, beforeSha, state) {
-  const fail2 = (why) => {
+async function assertDescends(repo, runId, start, state) {
+  const beforeSha = start.sha;
+  const { wipSha } = start;
+  const fail2 = async (why) => {
+    const rescue = wipSha === null ? "" : await wipRescue(repo, runId, wipSha);
     throw new HistoryRewrittenError(
-      `${why}; the iteration's history was rewritten. Start a new iteration with "before"`,
+      `${why}; the iteration's history was rewritten. ${rescue}Start a new iteration with "before"`,
       {
-        details: { beforeSha, head: state.sha }
+        details: {
+          beforeSha,
+          head: state.sha,
+          ...rescue === "" ? {} : { wipSha, wipRef: wipRef(runId, wipSha) }
+        }
       }
     );
   };
   const head = state.sha;
   if (!head) return fail2("HEAD has no commit any more");
   if (head === beforeSha) return;
-  const [exists4, ancestor] = await Promise.all([
+  const [exists5, ancestor] = await Promise.all([
     objectExists(repo, beforeSha),
     isAncestor(repo, beforeSha, head).catch(() => false)
   ]);
-  if (!exists4) fail2(`before commit ${beforeSha} no longer exists`);
-  if (!ancestor) fail2(`before commit ${beforeSha} is not an ancestor of HEAD`);
+  if (!exists5) await fail2(`before commit ${beforeSha} no longer exists`);
+  if (!ancestor) await fail2(`before commit ${beforeSha} is not an ancestor of HEAD`);
 }
 function commitMessages(repo) {
   const read = /* @__PURE__ */ new Map();
@@ -15330,6 +15535,7 @@ var init_after = __esm({
     init_inside();
     init_before();
     init_core3();
+    init_before_retry();
     newSnapshotId = idGenerator(16);
   }
 });
@@ -15418,6 +15624,8 @@ async function buildReceivedArtifact(core, snapshot) {
   try {
     const repo = await openRepo(snapshot.workspace, core.gitOptions());
     await assertNoLinkInside(repo.topLevel, path2);
+    if (path2 === patchPath(core.options.artifactsDir, snapshot.runId, snapshot.iteration))
+      await makeRunArtifactsDir(core.options.artifactsDir, snapshot.runId);
     const [from, to] = await Promise.all([
       getTree(repo, snapshot.beforeSha),
       getTree(repo, snapshot.afterSha)
@@ -15437,12 +15645,13 @@ var init_received_artifact = __esm({
     init_refs();
     init_repo();
     init_unified_diff();
+    init_paths();
   }
 });
 
 // src/snapshotter/read.ts
 import { createReadStream as createReadStream3 } from "node:fs";
-import { readFile as readFile8 } from "node:fs/promises";
+import { readFile as readFile9 } from "node:fs/promises";
 import { Readable } from "node:stream";
 async function getSnapshot(core, idOrSha, opts = {}) {
   assertSafeId(idOrSha, "snapshot id");
@@ -15486,7 +15695,7 @@ async function generatePatch(core, snapshot, outputFile) {
   const artifact = await intactArtifact(snapshot);
   if (artifact !== null) {
     if (outputFile) await copyFileAtomic(artifact, outputFile);
-    return outputFile ? "" : readFile8(artifact, "utf8");
+    return outputFile ? "" : readFile9(artifact, "utf8");
   }
   const repo = await openRepo(snapshot.workspace, core.gitOptions());
   if (outputFile) {
@@ -15587,13 +15796,13 @@ var init_verify_store = __esm({
 });
 
 // src/git/cherry-pick-worktree.ts
-import { mkdtemp as mkdtemp3, readdir as readdir9, readFile as readFile9, rm as rm10 } from "node:fs/promises";
+import { mkdtemp as mkdtemp3, readdir as readdir9, readFile as readFile10, rm as rm11 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { basename as basename5, dirname as dirname10, join as join22 } from "node:path";
+import { basename as basename6, dirname as dirname11, join as join26 } from "node:path";
 async function withPickWorktree(repo, sha, fn) {
-  const dir = await mkdtemp3(join22(tmpdir3(), PREFIX));
+  const dir = await mkdtemp3(join26(tmpdir3(), PREFIX));
   if (isInside(repo.topLevel, dir)) {
-    await rm10(dir, { recursive: true, force: true });
+    await rm11(dir, { recursive: true, force: true });
     throw new InvalidArgumentError(
       `the temp directory ${dir} is inside the workspace; set TMPDIR elsewhere`,
       {
@@ -15601,7 +15810,7 @@ async function withPickWorktree(repo, sha, fn) {
       }
     );
   }
-  const path2 = join22(dir, basename5(dir));
+  const path2 = join26(dir, basename6(dir));
   return withLock(`${dir}.lock`, { timeoutMs: 0, purpose: "cherry-pick worktree" }, async () => {
     let failure3 = null;
     try {
@@ -15621,18 +15830,18 @@ async function sweepPickWorktrees(repo) {
   return removed;
 }
 async function sweepRegistered(repo) {
-  const admin = join22(await commonDir(repo.gitDir), "worktrees");
+  const admin = join26(await commonDir(repo.gitDir), "worktrees");
   const removed = [];
   for (const name2 of await readdir9(admin).catch(() => [])) {
     if (!PICK_NAME.test(name2)) continue;
-    const gitFile = (await readFile9(join22(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
-    const path2 = gitFile === "" ? join22(tmpdir3(), name2, name2) : dirname10(gitFile);
-    if (basename5(path2) !== name2 || basename5(dirname10(path2)) !== name2) continue;
-    const dir = dirname10(path2);
+    const gitFile = (await readFile10(join26(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
+    const path2 = gitFile === "" ? join26(tmpdir3(), name2, name2) : dirname11(gitFile);
+    if (basename6(path2) !== name2 || basename6(dirname11(path2)) !== name2) continue;
+    const dir = dirname11(path2);
     const owner = await readOwner(`${dir}.lock`);
     if (owner === null ? gitFile === "" : !isProvablyDead(owner)) continue;
     await removeWorktree(repo, dir, path2, true);
-    await rm10(`${dir}.lock`, { force: true }).catch(() => void 0);
+    await rm11(`${dir}.lock`, { force: true }).catch(() => void 0);
     removed.push(path2);
   }
   return removed;
@@ -15641,15 +15850,15 @@ async function sweepPickTemps() {
   await sweepOwnedDirs(
     tmpdir3(),
     (name2) => PICK_NAME.test(name2),
-    (dir) => rm10(dir, { recursive: true, force: true }).catch(() => void 0)
+    (dir) => rm11(dir, { recursive: true, force: true }).catch(() => void 0)
   );
 }
 async function removeWorktree(repo, dir, path2, quiet) {
   try {
-    const admin = join22(await commonDir(repo.gitDir), "worktrees", basename5(path2));
+    const admin = join26(await commonDir(repo.gitDir), "worktrees", basename6(path2));
     await runGit(repo, ["worktree", "remove", "--force", "--force", path2]).catch(() => void 0);
-    await rm10(dir, { recursive: true, force: true });
-    await rm10(admin, { recursive: true, force: true });
+    await rm11(dir, { recursive: true, force: true });
+    await rm11(admin, { recursive: true, force: true });
   } catch (error2) {
     if (!quiet) throw error2;
   }
@@ -15670,8 +15879,8 @@ var init_cherry_pick_worktree = __esm({
 });
 
 // src/git/cherry-pick.ts
-import { readFile as readFile10, rm as rm11, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join23 } from "node:path";
+import { readFile as readFile11, rm as rm12, writeFile as writeFile2 } from "node:fs/promises";
+import { join as join27 } from "node:path";
 async function cherryPick3(repo, rev, opts = {}) {
   const onto = opts.onto?.replace(/^refs\/heads\//, "");
   const ontoRef = onto === void 0 ? null : await branchRef(repo, onto);
@@ -15703,11 +15912,11 @@ async function pickInWorkspace(repo, source, ignore) {
       { details: { workspace: repo.topLevel } }
     );
   }
-  const origHead = join23(repo.gitDir, "ORIG_HEAD");
-  const savedOrigHead = await readFile10(origHead).catch(() => null);
+  const origHead = join27(repo.gitDir, "ORIG_HEAD");
+  const savedOrigHead = await readFile11(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
-    await (savedOrigHead === null ? rm11(origHead, { force: true }) : writeFile2(origHead, savedOrigHead));
+    await (savedOrigHead === null ? rm12(origHead, { force: true }) : writeFile2(origHead, savedOrigHead));
     await assertRestored(repo, before2);
   };
   let files;
@@ -15805,8 +16014,8 @@ var init_cherry_pick = __esm({
 });
 
 // src/snapshotter/maintenance.ts
-import { rm as rm12, rmdir } from "node:fs/promises";
-import { dirname as dirname11 } from "node:path";
+import { rm as rm13, rmdir } from "node:fs/promises";
+import { dirname as dirname12 } from "node:path";
 async function deleteSnapshot(core, idOrSha) {
   const id2 = await core.getSnapshot(idOrSha, { exact: true }).then(
     (snapshot) => snapshot.id,
@@ -15836,8 +16045,8 @@ async function removeArtifact(core, snapshot) {
   const local = await core.withLocalPaths(snapshot);
   if (local.patchPath === null || local.patchSha256 === null) return;
   if (await sha256File(local.patchPath).catch(() => null) !== local.patchSha256) return;
-  await rm12(local.patchPath, { force: true });
-  await rmdir(dirname11(local.patchPath)).catch(() => void 0);
+  await rm13(local.patchPath, { force: true });
+  await rmdir(dirname12(local.patchPath)).catch(() => void 0);
 }
 async function cherryPick4(core, workspace, idOrSha, opts = {}) {
   const snapshot = await core.getSnapshot(idOrSha);
@@ -16022,27 +16231,27 @@ var init_snapshotter = __esm({
 });
 
 // src/demo/demo.ts
-import { mkdtemp as mkdtemp4, rename as rename4, rm as rm13, writeFile as writeFile3, mkdir as mkdir6 } from "node:fs/promises";
+import { mkdtemp as mkdtemp4, rename as rename5, rm as rm14, writeFile as writeFile3, mkdir as mkdir7 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
-import { dirname as dirname12, join as join24 } from "node:path";
+import { dirname as dirname13, join as join28 } from "node:path";
 import { Writable } from "node:stream";
 async function runDemo(opts = {}) {
-  const root = await mkdtemp4(join24(tmpdir4(), "agentgate-demo-"));
+  const root = await mkdtemp4(join28(tmpdir4(), "agentgate-demo-"));
   try {
     return { ...await demoIn(root), kept: opts.keep === true };
   } finally {
-    if (opts.keep !== true) await rm13(root, { recursive: true, force: true });
+    if (opts.keep !== true) await rm14(root, { recursive: true, force: true });
   }
 }
 async function demoIn(root) {
-  const workspace = join24(root, "workspace");
-  const home = join24(root, "home");
+  const workspace = join28(root, "workspace");
+  const home = join28(root, "home");
   await put(workspace, "README.md", "# demo\n\nA throwaway workspace.\n");
   await put(workspace, "package.json", '{ "name": "demo", "private": true, "type": "module" }\n');
   await put(workspace, "NOTES.txt", "uncommitted notes from before the run\n");
   const snapshotter = new Snapshotter({
     home,
-    artifactsDir: join24(home, "artifacts"),
+    artifactsDir: join28(home, "artifacts"),
     identity: DEFAULT_IDENTITY,
     gitTimeoutMs: 6e4,
     lockTimeoutMs: 1e4,
@@ -16097,8 +16306,8 @@ async function testGate(gates, workspace, runId, iteration) {
   return { name: result.name, verdict: result.verdict, reason: result.reason, tests: result.tests };
 }
 async function put(root, rel, content) {
-  const path2 = join24(root, rel);
-  await mkdir6(dirname12(path2), { recursive: true });
+  const path2 = join28(root, rel);
+  await mkdir7(dirname13(path2), { recursive: true });
   await writeFile3(path2, content);
 }
 var greetTest, ITERATIONS, TEST_GATE;
@@ -16133,7 +16342,7 @@ var init_demo = __esm({
       {
         task: "Rename the module, add a logo, and make the greeting friendlier",
         edit: async (ws) => {
-          await rename4(join24(ws, "src/greet.js"), join24(ws, "src/hello.js"));
+          await rename5(join28(ws, "src/greet.js"), join28(ws, "src/hello.js"));
           await put(
             ws,
             "src/hello.js",
@@ -16151,7 +16360,7 @@ var init_demo = __esm({
         task: "Update the test for the new greeting, remove the notes file and update the logo",
         edit: async (ws) => {
           await put(ws, "test/greet.test.js", greetTest("hello.js", "Hi there, Ada!"));
-          await rm13(join24(ws, "NOTES.txt"));
+          await rm14(join28(ws, "NOTES.txt"));
           await put(
             ws,
             "assets/logo.png",
@@ -16281,7 +16490,7 @@ var init_anchor_keeper = __esm({
 });
 
 // src/git/transport.ts
-import { isAbsolute as isAbsolute8, resolve as resolve14 } from "node:path";
+import { isAbsolute as isAbsolute9, resolve as resolve14 } from "node:path";
 import { stat as stat14 } from "node:fs/promises";
 function checkRemoteUrl(url2) {
   const refuse = (why) => {
@@ -16309,18 +16518,34 @@ function checkRemoteUrl(url2) {
   if (colon > 0 && (slash < 0 || colon < slash)) return "ssh";
   return "local";
 }
-async function resolveRemote(repo, nameOrUrl, cwd) {
+async function resolveRemote(repo, nameOrUrl, cwd, direction) {
   const resolved = await resolveRemoteUrl(repo, nameOrUrl, cwd);
-  if (checkRemoteUrl(resolved.url) === "git") {
+  const rules = await runGit(repo, ["config", "-z", "--get-regexp", INSTEAD_OF_PATTERN], {
+    okExitCodes: [1]
+  });
+  const used = rewrittenUrl(resolved.url, parseConfigEntries(rules.stdout), direction);
+  if (checkRemoteUrl(used) === "git") {
     const proxies = (await runGit(repo, ["config", "--get-all", "core.gitProxy"], { okExitCodes: [1] })).stdout.split("\n").filter((v) => v !== "" && !/^none(\s|$)/.test(v));
     if (proxies.length > 0) {
       throw new UnsafeRemoteError(
-        `the repository's config sets core.gitProxy, which git would run for ${resolved.url}; remove it or use an ssh:// or https:// URL`,
-        { details: { url: resolved.url } }
+        `the repository's config sets core.gitProxy, which git would run for ${used}; remove it or use an ssh:// or https:// URL`,
+        { details: { url: used } }
       );
     }
   }
   return resolved;
+}
+function rewrittenUrl(url2, rules, direction) {
+  const longest = (suffix) => {
+    let best = null;
+    for (const { key, value } of rules) {
+      if (!key.toLowerCase().endsWith(suffix) || value === "" || !url2.startsWith(value)) continue;
+      if (best === null || value.length > best.prefix.length)
+        best = { base: key.slice("url.".length, -suffix.length), prefix: value };
+    }
+    return best === null ? null : best.base + url2.slice(best.prefix.length);
+  };
+  return (direction === "push" ? longest(".pushinsteadof") : null) ?? longest(".insteadof") ?? url2;
 }
 async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
   if (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(nameOrUrl)) {
@@ -16330,7 +16555,7 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
       const kind2 = checkRemoteUrl(url2);
       return {
         name: nameOrUrl,
-        url: kind2 === "local" && !isAbsolute8(url2) ? resolve14(repo.topLevel, url2) : url2
+        url: kind2 === "local" && !isAbsolute9(url2) ? resolve14(repo.topLevel, url2) : url2
       };
     }
     if (!await isDir(resolve14(cwd, nameOrUrl))) {
@@ -16499,11 +16724,12 @@ async function verifyBundle(repo, file) {
     throw cause;
   }
 }
-var TRANSPORT_CONFIG, SCHEMES, SERVER_CONFIG;
+var TRANSPORT_CONFIG, SCHEMES, INSTEAD_OF_PATTERN, SERVER_CONFIG;
 var init_transport = __esm({
   "src/git/transport.ts"() {
     "use strict";
     init_errors();
+    init_hardening();
     init_runner();
     TRANSPORT_CONFIG = [
       "protocol.allow=never",
@@ -16522,6 +16748,7 @@ var init_transport = __esm({
       "push.gpgSign=false"
     ];
     SCHEMES = /* @__PURE__ */ new Set(["https", "ssh", "git", "file", "git+ssh", "ssh+git"]);
+    INSTEAD_OF_PATTERN = "^url\\..*\\.(push)?insteadof$";
     SERVER_CONFIG = [
       "core.hooksPath=/dev/null",
       "core.fsmonitor=false",
@@ -16532,8 +16759,8 @@ var init_transport = __esm({
 });
 
 // src/git/remote-locks.ts
-import { rm as rm14, stat as stat15 } from "node:fs/promises";
-import { join as join25 } from "node:path";
+import { rm as rm15, stat as stat15 } from "node:fs/promises";
+import { join as join29 } from "node:path";
 import { fileURLToPath } from "node:url";
 async function clearStaleRemoteRefLocks(url2, refs) {
   const kind = checkRemoteUrl(url2);
@@ -16543,22 +16770,22 @@ async function clearStaleRemoteRefLocks(url2, refs) {
   const locks = refs.filter((r) => /^refs\/agentgate\/[^\s]+$/.test(r) && !r.split("/").includes(".."));
   let removed = false;
   for (const ref of locks) {
-    const lock = join25(gitDir, `${ref}.lock`);
+    const lock = join29(gitDir, `${ref}.lock`);
     const first = await stat15(lock).catch(() => null);
     if (first === null || !first.isFile()) continue;
     const young = Math.min(STALE_REMOTE_LOCK_MS, STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs));
     if (young > 0) await new Promise((resolve26) => setTimeout(resolve26, young));
     const again = await stat15(lock).catch(() => null);
     if (again === null || !again.isFile() || again.mtimeMs !== first.mtimeMs) continue;
-    await rm14(lock, { force: true });
+    await rm15(lock, { force: true });
     removed = true;
   }
   return removed;
 }
 async function localGitDir(path2) {
   const isDir2 = async (p) => (await stat15(p).catch(() => null))?.isDirectory() === true;
-  if (await isDir2(join25(path2, "refs")) && await isDir2(join25(path2, "objects"))) return path2;
-  return await isDir2(join25(path2, ".git", "refs")) ? join25(path2, ".git") : null;
+  if (await isDir2(join29(path2, "refs")) && await isDir2(join29(path2, "objects"))) return path2;
+  return await isDir2(join29(path2, ".git", "refs")) ? join29(path2, ".git") : null;
 }
 var STALE_REMOTE_LOCK_MS;
 var init_remote_locks = __esm({
@@ -16717,8 +16944,8 @@ var init_sharing = __esm({
 });
 
 // src/sharing/record-objects.ts
-import { mkdir as mkdir7, rm as rm15, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join26 } from "node:path";
+import { mkdir as mkdir8, rm as rm16, writeFile as writeFile4 } from "node:fs/promises";
+import { join as join30 } from "node:path";
 function recordCommit(format, spec) {
   const jsonId = objectId(format, "blob", spec.json);
   const treeBuf = treeContent([{ name: spec.file, blob: jsonId }, ...spec.also ?? []]);
@@ -16739,8 +16966,8 @@ ${spec.message}`
   };
 }
 async function writeRecordObjects(repo, home, label, records) {
-  const dir = join26(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
-  await mkdir7(dir, { recursive: true });
+  const dir = join30(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
+  await mkdir8(dir, { recursive: true });
   try {
     for (const [type, key] of [
       ["blob", "json"],
@@ -16749,7 +16976,7 @@ async function writeRecordObjects(repo, home, label, records) {
     ]) {
       const files = /* @__PURE__ */ new Map();
       for (const r of records) {
-        const path2 = join26(dir, `${type}-${r[key].id}`);
+        const path2 = join30(dir, `${type}-${r[key].id}`);
         if (!files.has(r[key].id)) await writeFile4(path2, r[key].content);
         files.set(r[key].id, path2);
       }
@@ -16760,7 +16987,7 @@ async function writeRecordObjects(repo, home, label, records) {
       );
     }
   } finally {
-    await rm15(dir, { recursive: true, force: true });
+    await rm16(dir, { recursive: true, force: true });
   }
 }
 function parseReceivedFile(content, schema, file, what2, refuse) {
@@ -17008,7 +17235,7 @@ var init_gate_objects = __esm({
 
 // src/sharing/gate-records.ts
 import { stat as stat16 } from "node:fs/promises";
-import { join as join27 } from "node:path";
+import { join as join31 } from "node:path";
 var MAX_REFSPECS, GateRecords;
 var init_gate_records = __esm({
   "src/sharing/gate-records.ts"() {
@@ -17108,7 +17335,7 @@ var init_gate_records = __esm({
        */
       async receive(repo, source, bring) {
         if (source.length === 0) return { gates: 0, runs: [], refused: [] };
-        const lockPath = join27(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join31(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -17171,7 +17398,7 @@ var init_gate_records = __esm({
             let path2 = null;
             if (c.logBlob !== null && g.log !== null && await this.gates.load(g.runId, g.id) === null) {
               path2 = receivedGateLogPath(this.options.artifactsDir, g);
-              await this.writeLog(repo, c.logBlob, g.log.sha256, path2);
+              await this.writeLog(repo, c.logBlob, g.log.sha256, path2, g.runId);
             }
             const fresh = await this.gates.receive({ ...g, log: g.log === null ? null : { ...g.log, path: path2 } });
             out.push({ ...c, fresh });
@@ -17189,8 +17416,9 @@ var init_gate_records = __esm({
        * Streams the log blob to `path` as `after` writes a patch: never through a link inside the
        * workspace (UNSAFE_WORKSPACE), a new temp file renamed into place, and only when its sha256 matches.
        */
-      async writeLog(repo, blob, sha2562, path2) {
+      async writeLog(repo, blob, sha2562, path2, runId) {
         await assertNoLinkInside(repo.topLevel, path2);
+        await makeRunArtifactsDir(this.options.artifactsDir, runId);
         await replaceFileAtomic(path2, async (temp) => {
           await writeBlobToFile(repo, blob, temp);
           if (await sha256File(temp) !== sha2562)
@@ -17401,7 +17629,7 @@ async function rebuildAccepted(core, repo, accepted, refuse, index) {
       continue;
     }
     const patch4 = a.record.patch === null ? null : patchPath(core.options.artifactsDir, s.runId, s.iteration);
-    const patchThere = patch4 === null || await exists2(patch4);
+    const patchThere = patch4 === null || await exists3(patch4);
     const here = stored !== null && run !== null && run.snapshotIds.includes(s.id) && patchThere;
     if (patch4 !== null && (stored === null || !patchThere)) {
       const why = await checkPatch(core, repo, { from: from.id, to: to.id }, patch4);
@@ -17469,7 +17697,7 @@ async function checkPatch(core, repo, trees, patch4) {
     throw error2;
   }
 }
-async function exists2(path2) {
+async function exists3(path2) {
   return stat18(path2).then(
     () => true,
     () => false
@@ -17496,9 +17724,9 @@ var init_rebuild = __esm({
 });
 
 // src/sharing/receive.ts
-import { join as join28 } from "node:path";
+import { join as join32 } from "node:path";
 async function receive(core, repo, list5, bring) {
-  const lockPath = join28(layout(core.options.home).locks, "sharing.lock");
+  const lockPath = join32(layout(core.options.home).locks, "sharing.lock");
   return withLock(
     lockPath,
     { timeoutMs: core.options.lockTimeoutMs, purpose: "sharing" },
@@ -17544,7 +17772,7 @@ async function receive(core, repo, list5, bring) {
   );
 }
 function indexPath(core) {
-  return join28(layout(core.options.home).home, "sharing", "rebuilt.json");
+  return join32(layout(core.options.home).home, "sharing", "rebuilt.json");
 }
 async function rebuild(core, repo, incoming, localRefs) {
   const refused = [];
@@ -17572,7 +17800,7 @@ async function rebuild(core, repo, incoming, localRefs) {
       continue;
     }
     const known = index.records[ref.sha];
-    if (mine && known !== void 0 && await exists2(core.store.snapshotPath(known))) {
+    if (mine && known !== void 0 && await exists3(core.store.snapshotPath(known))) {
       unchanged += 1;
       runs3.add(name2.runId);
       continue;
@@ -17747,7 +17975,7 @@ var init_anchor_objects = __esm({
 });
 
 // src/sharing/anchor-records.ts
-import { join as join29 } from "node:path";
+import { join as join33 } from "node:path";
 var MAX_REFSPECS3, AnchorRecords;
 var init_anchor_records = __esm({
   "src/sharing/anchor-records.ts"() {
@@ -17830,7 +18058,7 @@ var init_anchor_records = __esm({
        */
       async receive(repo, source, bring, runIds) {
         if (source.length === 0) return { anchors: [], unchanged: 0, refused: [] };
-        const lockPath = join29(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join33(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -18025,7 +18253,7 @@ var init_sharing2 = __esm({
        */
       async push(sel, remoteName = "origin", cwd = process.cwd()) {
         const repo = await this.open(sel.workspace);
-        const remote = await resolveRemote(repo, remoteName, cwd);
+        const remote = await resolveRemote(repo, remoteName, cwd, "push");
         const mode = this.anchorMode(sel);
         const { runs: runs3, refs, ownGates } = await this.materialiseRuns(repo, sel, mode);
         const anchors = await this.materialiseAnchors(repo, sel, mode);
@@ -18079,7 +18307,7 @@ var init_sharing2 = __esm({
       async fetch(sel, remoteName = "origin", cwd = process.cwd()) {
         if (sel.runId !== void 0) assertSafeId(sel.runId, "run id");
         const repo = await this.open(sel.workspace);
-        const remote = await resolveRemote(repo, remoteName, cwd);
+        const remote = await resolveRemote(repo, remoteName, cwd, "fetch");
         const mode = this.anchorMode(sel);
         const bring = (specs) => fetchRefs(repo, remote.url, specs);
         const prefix = sel.runId === void 0 ? RECORDS_PREFIX : `${RECORDS_PREFIX}${sel.runId}/`;
@@ -27367,10 +27595,10 @@ var init_config_parse = __esm({
 });
 
 // src/store/config-cache.ts
-import { readFile as readFile11 } from "node:fs/promises";
-import { join as join30 } from "node:path";
+import { readFile as readFile12 } from "node:fs/promises";
+import { join as join34 } from "node:path";
 function configCacheFile(home) {
-  return join30(home, "cache", "config.json");
+  return join34(home, "cache", "config.json");
 }
 async function parseConfigCached(home, file, text) {
   const cached2 = await readRecord(home);
@@ -27387,7 +27615,7 @@ async function saveParsedConfig() {
 }
 async function readRecord(home) {
   try {
-    const parsed = ConfigCacheRecord.safeParse(JSON.parse(await readFile11(configCacheFile(home), "utf8")));
+    const parsed = ConfigCacheRecord.safeParse(JSON.parse(await readFile12(configCacheFile(home), "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -27404,22 +27632,21 @@ var init_config_cache2 = __esm({
 });
 
 // src/store/config.ts
-import { readFile as readFile12 } from "node:fs/promises";
+import { readFile as readFile13, stat as stat20 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname13, join as join31, resolve as resolve18 } from "node:path";
+import { dirname as dirname14, join as join35, resolve as resolve18 } from "node:path";
 async function resolveSettings(opts) {
+  await assertHomeDir(resolve18(opts.cwd ?? process.cwd(), opts.home), opts.homeSource);
   const { config: config2, file } = await readConfig(opts);
-  return applySettings(config2, file, opts);
+  const settings = applySettings(config2, file, opts);
+  await assertArtifactsDir(settings, chooseArtifactsDir(config2, opts).source);
+  return settings;
 }
 function applySettings(config2, configFile, opts) {
-  const cwd = opts.cwd ?? process.cwd();
-  const home = resolve18(cwd, opts.home);
-  const fromEnv = (opts.env ?? process.env).AGENTGATE_ARTIFACTS_DIR;
-  const artifactsDir = opts.artifactsDir !== void 0 ? expandPath(cwd, opts.artifactsDir) : fromEnv ? expandPath(cwd, fromEnv) : config2.artifactsDir ?? layout(home).artifacts;
   return {
-    home,
+    home: resolve18(opts.cwd ?? process.cwd(), opts.home),
     configFile,
-    artifactsDir,
+    artifactsDir: chooseArtifactsDir(config2, opts).dir,
     identity: opts.identity ?? config2.identity ?? DEFAULT_IDENTITY,
     onDirty: opts.onDirty ?? config2.onDirty ?? DEFAULT_ON_DIRTY,
     gitTimeoutMs: opts.gitTimeoutMs ?? config2.gitTimeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
@@ -27440,12 +27667,68 @@ function applySettings(config2, configFile, opts) {
     sharing: { includeGateLogs: config2.sharing?.includeGateLogs ?? false }
   };
 }
+function chooseArtifactsDir(config2, opts) {
+  const cwd = opts.cwd ?? process.cwd();
+  const fromEnv = (opts.env ?? process.env).AGENTGATE_ARTIFACTS_DIR;
+  if (opts.artifactsDir !== void 0)
+    return { dir: expandPath(cwd, opts.artifactsDir), source: "--artifacts-dir" };
+  if (fromEnv) return { dir: expandPath(cwd, fromEnv), source: "AGENTGATE_ARTIFACTS_DIR" };
+  if (config2.artifactsDir !== void 0) return { dir: config2.artifactsDir, source: "config" };
+  return { dir: layout(resolve18(cwd, opts.home)).artifacts, source: "default" };
+}
+async function assertHomeDir(home, source) {
+  if (!await fileInTheWay(home)) return;
+  const named2 = { what: "agentgate home", option: "--home", variable: "AGENTGATE_HOME" };
+  throw new InvalidArgumentError(notADirectory(home, source, named2), {
+    details: { home, source: source ?? null }
+  });
+}
+async function assertArtifactsDir(settings, source) {
+  const dir = settings.artifactsDir;
+  if (!await fileInTheWay(dir)) return;
+  if (source === "config" && settings.configFile !== null) {
+    const file = settings.configFile;
+    const problem = `${dir} is not a directory (a file stands in its path)`;
+    throw new ConfigInvalidError(
+      `${file}: artifactsDir: ${problem}; name a directory, or a path not there yet`,
+      {
+        details: { path: file, issues: [{ key: "artifactsDir", problem }] }
+      }
+    );
+  }
+  const named2 = {
+    what: "artifacts directory",
+    option: "--artifacts-dir",
+    variable: "AGENTGATE_ARTIFACTS_DIR"
+  };
+  throw new InvalidArgumentError(notADirectory(dir, source, named2), {
+    details: { artifactsDir: dir, source }
+  });
+}
+function notADirectory(path2, source, named2) {
+  const { what: what2, option, variable } = named2;
+  const problem = "is not a directory (a file stands in its path)";
+  const right = "a directory, or a path not there yet (it is made)";
+  if (source === option) return `${option} names ${path2}, which ${problem}; give ${option} ${right}`;
+  if (source === variable)
+    return `${variable} names ${path2}, which ${problem}; set ${variable} to ${right}, or give ${option}`;
+  if (source === "default")
+    return `the ${what2} ${path2} ${problem}; move that file away, or choose another with ${option} or ${variable}`;
+  return `the ${what2} ${path2} ${problem}; give ${right}`;
+}
+async function fileInTheWay(path2) {
+  try {
+    return !(await stat20(path2)).isDirectory();
+  } catch (cause) {
+    return cause.code === "ENOTDIR";
+  }
+}
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve18(opts.cwd ?? process.cwd(), opts.configFile) : join31(resolve18(opts.home), "config.yaml");
+  const file = explicit ? resolve18(opts.cwd ?? process.cwd(), opts.configFile) : join35(resolve18(opts.home), "config.yaml");
   let text;
   try {
-    text = await readFile12(file, "utf8");
+    text = await readFile13(file, "utf8");
   } catch (cause) {
     const code2 = cause.code;
     if (code2 === "ENOENT" && !explicit) return { config: {}, file: null };
@@ -27456,12 +27739,12 @@ async function readConfig(opts) {
     });
   }
   const config2 = await parseConfigCached(resolve18(opts.home), file, text);
-  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname13(file), config2.artifactsDir);
+  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname14(file), config2.artifactsDir);
   return { config: config2, file };
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join31(homedir3(), value.slice(2));
+  if (value.startsWith("~/")) return join35(homedir3(), value.slice(2));
   return resolve18(base, value);
 }
 var init_config2 = __esm({
@@ -27506,9 +27789,10 @@ var init_context = __esm({
       snapshotterInstance = null;
       gatesInstance = null;
       static async create(values) {
-        const home = resolveHome(values.home);
+        const { home, source } = chooseHome(values.home);
         const settings = await resolveSettings({
           home,
+          homeSource: source,
           configFile: values.config,
           artifactsDir: values["artifacts-dir"]
         });
@@ -27860,8 +28144,8 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { lstat as lstat6, mkdir as mkdir8, readdir as readdir10, realpath as realpath6, rename as rename5, rm as rm16, stat as stat20, writeFile as writeFile6 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname14, join as join32 } from "node:path";
+import { lstat as lstat7, mkdir as mkdir9, readdir as readdir10, realpath as realpath6, rename as rename6, rm as rm17, stat as stat21, writeFile as writeFile6 } from "node:fs/promises";
+import { basename as basename7, dirname as dirname15, join as join36 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -27875,12 +28159,12 @@ function checkpointRepo(p) {
   };
 }
 async function indexBytes(repo) {
-  const index = await stat20(repo.indexFile).catch(() => null);
+  const index = await stat21(repo.indexFile).catch(() => null);
   if (index === null) return null;
   const names2 = await readdir10(repo.gitDir).catch(() => []);
   const shared = await Promise.all(
     names2.filter((name2) => name2.startsWith("sharedindex.")).map(
-      (name2) => stat20(join32(repo.gitDir, name2)).then(
+      (name2) => stat21(join36(repo.gitDir, name2)).then(
         (st) => st.size,
         () => 0
       )
@@ -27889,22 +28173,22 @@ async function indexBytes(repo) {
   return shared.reduce((sum2, size) => sum2 + size, index.size);
 }
 async function initCheckpointRepo(repo) {
-  if (await lstat6(repo.gitDir).catch(() => null) !== null) return configure(repo);
-  const parent = dirname14(repo.gitDir);
-  const prefix = `${basename6(repo.gitDir)}.init-`;
-  await mkdir8(parent, { recursive: true });
+  if (await lstat7(repo.gitDir).catch(() => null) !== null) return configure(repo);
+  const parent = dirname15(repo.gitDir);
+  const prefix = `${basename7(repo.gitDir)}.init-`;
+  await mkdir9(parent, { recursive: true });
   for (const name2 of await readdir10(parent))
-    if (name2.startsWith(prefix)) await rm16(join32(parent, name2), { recursive: true, force: true });
-  const building = join32(parent, `${prefix}${randomHex(4)}`);
-  await mkdir8(building);
+    if (name2.startsWith(prefix)) await rm17(join36(parent, name2), { recursive: true, force: true });
+  const building = join36(parent, `${prefix}${randomHex(4)}`);
+  await mkdir9(building);
   await configure({ ...repo, gitDir: building });
-  await rename5(building, repo.gitDir);
+  await rename6(building, repo.gitDir);
 }
 async function configure(repo) {
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir8(join32(repo.gitDir, "info"), { recursive: true });
-  await writeFile6(join32(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir9(join36(repo.gitDir, "info"), { recursive: true });
+  await writeFile6(join36(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const res = await runGit({ cwd: dir, ...opts }, [
@@ -27926,14 +28210,14 @@ async function probeWorkspace(dir, opts = {}) {
 }
 function probeInputs(dir, probe) {
   if (probe.isRepository) {
-    const gitDir = join32(dir, ".git");
-    if (probe.root !== dir || probe.excludesFile !== join32(gitDir, "info", "exclude")) return null;
-    return [dir, gitDir, join32(gitDir, "config"), join32(gitDir, "config.worktree"), join32(gitDir, "commondir")];
+    const gitDir = join36(dir, ".git");
+    if (probe.root !== dir || probe.excludesFile !== join36(gitDir, "info", "exclude")) return null;
+    return [dir, gitDir, join36(gitDir, "config"), join36(gitDir, "config.worktree"), join36(gitDir, "commondir")];
   }
   const inputs = [];
-  for (let p = dir; ; p = dirname14(p)) {
-    inputs.push(join32(p, ".git"), join32(p, "HEAD"));
-    if (dirname14(p) === p) return inputs;
+  for (let p = dir; ; p = dirname15(p)) {
+    inputs.push(join36(p, ".git"), join36(p, "HEAD"));
+    if (dirname15(p) === p) return inputs;
   }
 }
 async function rootCommit(root, opts = {}) {
@@ -27959,7 +28243,7 @@ async function countObjects(repo) {
   return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
 }
 async function looseObjectBytes(repo, oid) {
-  const st = await stat20(join32(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  const st = await stat21(join36(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
   return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 async function packLooseObjects(repo) {
@@ -27991,14 +28275,14 @@ var init_checkpoint_repo = __esm({
 });
 
 // src/fs/leading-dirs.ts
-import { lstat as lstat7 } from "node:fs/promises";
-import { join as join33 } from "node:path";
+import { lstat as lstat8 } from "node:fs/promises";
+import { join as join37 } from "node:path";
 async function leadingDirsAreReal(root, path2, real = /* @__PURE__ */ new Map()) {
   for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
     const dir = path2.slice(0, at);
     let ok = real.get(dir);
     if (ok === void 0) {
-      const st = await lstat7(fsPath(join33(root, dir))).catch(() => null);
+      const st = await lstat8(fsPath(join37(root, dir))).catch(() => null);
       ok = st === null || st.isDirectory();
       real.set(dir, ok);
     }
@@ -28260,23 +28544,23 @@ var init_checkpoint_trees = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath7 } from "node:fs/promises";
-import { basename as basename7, dirname as dirname15, join as join34, relative as relative6, resolve as resolve20, sep as sep8 } from "node:path";
+import { basename as basename8, dirname as dirname16, join as join38, relative as relative6, resolve as resolve20, sep as sep8 } from "node:path";
 function toGitPath(root, abs) {
   return relative6(root, abs).split(sep8).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join34(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join38(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
-  const tail = [basename7(abs)];
-  let head = dirname15(abs);
+  const tail = [basename8(abs)];
+  let head = dirname16(abs);
   for (; ; ) {
     try {
-      return join34(await realpath7(head), ...tail.reverse());
+      return join38(await realpath7(head), ...tail.reverse());
     } catch {
-      const up = dirname15(head);
+      const up = dirname16(head);
       if (up === head) return abs;
-      tail.push(basename7(head));
+      tail.push(basename8(head));
       head = up;
     }
   }
@@ -28370,25 +28654,25 @@ var init_compare2 = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash8 } from "node:crypto";
-import { readdir as readdir11, readFile as readFile13, stat as stat21 } from "node:fs/promises";
-import { dirname as dirname16, join as join35 } from "node:path";
+import { readdir as readdir11, readFile as readFile14, stat as stat22 } from "node:fs/promises";
+import { dirname as dirname17, join as join39 } from "node:path";
 function pathKey(realPath) {
   return createHash8("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join35(checkpointsDir, projectId, worktreeKey);
+  const dir = join39(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join35(dir, "git"),
-    indexFile: join35(dir, "index"),
-    metaFile: join35(dir, "store.json"),
-    upkeepFile: join35(dir, "upkeep.json"),
-    probeFile: join35(dir, "probe.json"),
-    promptsDir: join35(dir, "prompts"),
-    lockPath: join35(dir, "lock"),
-    tempDir: join35(dir, "tmp")
+    gitDir: join39(dir, "git"),
+    indexFile: join39(dir, "index"),
+    metaFile: join39(dir, "store.json"),
+    upkeepFile: join39(dir, "upkeep.json"),
+    probeFile: join39(dir, "probe.json"),
+    promptsDir: join39(dir, "prompts"),
+    lockPath: join39(dir, "lock"),
+    tempDir: join39(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -28407,20 +28691,20 @@ async function existingStore(checkpointsDir, root, projects) {
 }
 async function storeAbove(checkpointsDir, dir, home) {
   const projects = await listDir2(checkpointsDir);
-  for (let at = dirname16(dir); at !== dirname16(at) && at !== home; at = dirname16(at)) {
+  for (let at = dirname17(dir); at !== dirname17(at) && at !== home; at = dirname17(at)) {
     const location = await existingStore(checkpointsDir, at, projects);
     if (location !== null) return { root: at, location };
   }
   return null;
 }
 async function storeOf(location, root) {
-  const text = await readFile13(location.metaFile, "utf8").catch(() => null);
+  const text = await readFile14(location.metaFile, "utf8").catch(() => null);
   try {
     const parsed = text === null ? null : JSON.parse(text);
     if (typeof parsed?.workspace === "string") return parsed.workspace === root ? "intact" : "none";
   } catch {
   }
-  const head = await stat21(join35(location.gitDir, "HEAD")).catch(() => null);
+  const head = await stat22(join39(location.gitDir, "HEAD")).catch(() => null);
   return head?.isFile() === true ? "damaged" : "none";
 }
 async function listDir2(dir) {
@@ -28437,18 +28721,18 @@ var init_project_id = __esm({
 });
 
 // src/checkpoints/prompt-numbers.ts
-import { mkdir as mkdir9, readdir as readdir12, writeFile as writeFile7 } from "node:fs/promises";
-import { join as join36 } from "node:path";
+import { mkdir as mkdir10, readdir as readdir12, writeFile as writeFile7 } from "node:fs/promises";
+import { join as join40 } from "node:path";
 function sessionDir(promptsDir, session) {
-  return join36(promptsDir, pathKey(session));
+  return join40(promptsDir, pathKey(session));
 }
 async function claimPromptNumber(promptsDir, session) {
   const dir = sessionDir(promptsDir, session);
   try {
-    await mkdir9(dir, { recursive: true });
+    await mkdir10(dir, { recursive: true });
     let n = Math.max(0, ...(await readdir12(dir)).map((name2) => /^\d+$/.test(name2) ? Number(name2) : 0)) + 1;
     for (; ; ) {
-      if (await create(join36(dir, String(n)))) return n;
+      if (await create(join40(dir, String(n)))) return n;
       n += 1;
     }
   } catch {
@@ -28457,8 +28741,8 @@ async function claimPromptNumber(promptsDir, session) {
 }
 async function notePromptNumber(promptsDir, session, n) {
   const dir = sessionDir(promptsDir, session);
-  await mkdir9(dir, { recursive: true }).catch(() => void 0);
-  await create(join36(dir, String(n))).catch(() => void 0);
+  await mkdir10(dir, { recursive: true }).catch(() => void 0);
+  await create(join40(dir, String(n))).catch(() => void 0);
 }
 async function create(path2) {
   try {
@@ -29042,16 +29326,16 @@ var init_retention = __esm({
 });
 
 // src/git/checkpoint-health.ts
-import { lstat as lstat8, readdir as readdir13, readFile as readFile14 } from "node:fs/promises";
-import { join as join37 } from "node:path";
+import { lstat as lstat9, readdir as readdir13, readFile as readFile15 } from "node:fs/promises";
+import { join as join41 } from "node:path";
 async function repoDamage(gitDir, refs) {
   const [dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
     kindOf(gitDir),
-    readText(join37(gitDir, "HEAD")),
-    readText(join37(gitDir, "packed-refs")),
-    kindOf(join37(gitDir, "objects")),
-    kindOf(join37(gitDir, "refs")),
-    ...refs.map((ref) => readText(join37(gitDir, ...ref.split("/"))))
+    readText(join41(gitDir, "HEAD")),
+    readText(join41(gitDir, "packed-refs")),
+    kindOf(join41(gitDir, "objects")),
+    kindOf(join41(gitDir, "refs")),
+    ...refs.map((ref) => readText(join41(gitDir, ...ref.split("/"))))
   ]);
   const unusable = dir !== "dir" ? `its git directory ${dir === "missing" ? "is missing" : "is not a directory"}` : head === null ? "its HEAD file is missing" : !HEAD_TEXT.test(head) ? "its HEAD file is damaged" : objects !== "dir" ? "its objects directory is missing" : refsDir !== "dir" ? "its refs directory is missing" : null;
   const brokenRefs = refs.filter((_, i) => {
@@ -29073,20 +29357,20 @@ function parsePackedRefs(text) {
   return { refs, garbled };
 }
 async function refsWithoutObject(repo, gitDir, prefixes) {
-  const packed = await readText(join37(gitDir, "packed-refs"));
+  const packed = await readText(join41(gitDir, "packed-refs"));
   const ids = /* @__PURE__ */ new Map();
   if (packed !== null) {
     for (const [ref, id2] of parsePackedRefs(packed).refs)
       if (prefixes.some((p) => ref.startsWith(p))) ids.set(ref, id2);
   }
   for (const prefix of prefixes) {
-    const dir = join37(gitDir, ...prefix.split("/"));
+    const dir = join41(gitDir, ...prefix.split("/"));
     const names2 = await readdir13(dir, { recursive: true }).catch((error2) => {
       if (isAbsent(error2)) return [];
       throw error2;
     });
     for (const name2 of names2) {
-      const text = await readText(join37(dir, name2));
+      const text = await readText(join41(dir, name2));
       if (text !== null && REF_TEXT.test(text))
         ids.set(`${prefix}${name2.split(/[\\/]/).join("/")}`, text.trim());
     }
@@ -29102,7 +29386,7 @@ async function refsWithoutObject(repo, gitDir, prefixes) {
 }
 async function kindOf(path2) {
   try {
-    return (await lstat8(path2)).isDirectory() ? "dir" : "other";
+    return (await lstat9(path2)).isDirectory() ? "dir" : "other";
   } catch (error2) {
     if (isAbsent(error2)) return "missing";
     throw error2;
@@ -29110,7 +29394,7 @@ async function kindOf(path2) {
 }
 async function readText(path2) {
   try {
-    return await readFile14(path2, "utf8");
+    return await readFile15(path2, "utf8");
   } catch (error2) {
     if (isAbsent(error2) || error2.code === "EISDIR") return null;
     throw error2;
@@ -29133,8 +29417,8 @@ var init_checkpoint_health = __esm({
 });
 
 // src/checkpoints/recovery.ts
-import { copyFile as copyFile2, lstat as lstat9, mkdir as mkdir10, readFile as readFile15, rename as rename6 } from "node:fs/promises";
-import { dirname as dirname17, join as join38, relative as relative7 } from "node:path";
+import { copyFile as copyFile2, lstat as lstat10, mkdir as mkdir11, readFile as readFile16, rename as rename7 } from "node:fs/promises";
+import { dirname as dirname18, join as join42, relative as relative7 } from "node:path";
 async function findDamage(location) {
   const damage = await repoDamage(location.gitDir, MARKERS);
   return isDamage(damage) ? damage : null;
@@ -29165,29 +29449,29 @@ function refName(ref) {
 function corruptError(location, damage) {
   const after2 = damage.unusable === null ? "goes on with its checkpoints" : "starts a new, empty store (the checkpoints in it can no longer be read)";
   return new StoreCorruptError(
-    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join38(location.dir, "damaged-<time>")} and ${after2}`,
+    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join42(location.dir, "damaged-<time>")} and ${after2}`,
     { details: { store: location.dir, damage: what(damage) } }
   );
 }
 async function setAside(location, damage) {
-  const parts = damage.unusable === null ? damage.brokenRefs.map((ref) => join38(location.gitDir, ...ref.split("/"))) : [location.gitDir, location.indexFile, join38(location.dir, "budget.json"), location.upkeepFile];
-  const aside = join38(
+  const parts = damage.unusable === null ? damage.brokenRefs.map((ref) => join42(location.gitDir, ...ref.split("/"))) : [location.gitDir, location.indexFile, join42(location.dir, "budget.json"), location.upkeepFile];
+  const aside = join42(
     location.dir,
     `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`
   );
   if (damage.unusable === null) await dropPacked(location, damage, aside);
   for (const part of parts) {
-    if (await lstat9(part).catch(() => null) === null) continue;
-    const to = join38(aside, relative7(location.dir, part));
-    await mkdir10(dirname17(to), { recursive: true });
-    await rename6(part, to);
+    if (await lstat10(part).catch(() => null) === null) continue;
+    const to = join42(aside, relative7(location.dir, part));
+    await mkdir11(dirname18(to), { recursive: true });
+    await rename7(part, to);
   }
   const next = damage.unusable === null ? "its checkpoints are kept" : "a new store was started (the checkpoints of the old one could not be read)";
   return `the checkpoint store ${location.dir} was damaged (${what(damage)}): the damaged part was moved to ${aside} and ${next}`;
 }
 async function dropPacked(location, damage, aside) {
-  const file = join38(location.gitDir, "packed-refs");
-  const text = await readFile15(file, "utf8").catch(() => null);
+  const file = join42(location.gitDir, "packed-refs");
+  const text = await readFile16(file, "utf8").catch(() => null);
   if (text === null) return;
   const { refs, garbled } = parsePackedRefs(text);
   const broken = damage.brokenRefs.filter((ref) => refs.has(ref));
@@ -29200,8 +29484,8 @@ async function dropPacked(location, damage, aside) {
     dropping = dropped.has(line);
     if (!dropping) kept.push(line);
   }
-  const to = join38(aside, relative7(location.dir, file));
-  await mkdir10(dirname17(to), { recursive: true });
+  const to = join42(aside, relative7(location.dir, file));
+  await mkdir11(dirname18(to), { recursive: true });
   await copyFile2(file, to);
   await writeFileAtomic(file, kept.join("\n"));
 }
@@ -29221,7 +29505,7 @@ var init_recovery = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute9, join as join39 } from "node:path";
+import { isAbsolute as isAbsolute10, join as join43 } from "node:path";
 function userIgnoreConfigFiles(o) {
   return userConfigFiles({
     HOME: o.home,
@@ -29231,7 +29515,7 @@ function userIgnoreConfigFiles(o) {
 async function userExcludesSetting(o) {
   let configured = null;
   for (const file of userIgnoreConfigFiles(o)) {
-    if (!await exists3(file)) continue;
+    if (!await exists4(file)) continue;
     const res = await runGit(
       {
         cwd: o.cwd,
@@ -29247,14 +29531,14 @@ async function userExcludesSetting(o) {
   return configured;
 }
 async function userExcludesPath(configured, o) {
-  const xdg = o.xdgConfigHome && isAbsolute9(o.xdgConfigHome) ? o.xdgConfigHome : join39(o.home, ".config");
-  const path2 = configured === null ? join39(xdg, "git", "ignore") : expandHome(configured, o.home);
-  return isAbsolute9(path2) && await exists3(path2) ? path2 : null;
+  const xdg = o.xdgConfigHome && isAbsolute10(o.xdgConfigHome) ? o.xdgConfigHome : join43(o.home, ".config");
+  const path2 = configured === null ? join43(xdg, "git", "ignore") : expandHome(configured, o.home);
+  return isAbsolute10(path2) && await exists4(path2) ? path2 : null;
 }
 function expandHome(path2, home) {
-  return path2 === "~" ? home : path2.startsWith("~/") ? join39(home, path2.slice(2)) : path2;
+  return path2 === "~" ? home : path2.startsWith("~/") ? join43(home, path2.slice(2)) : path2;
 }
-async function exists3(path2) {
+async function exists4(path2) {
   return access2(path2).then(
     () => true,
     () => false
@@ -29269,26 +29553,26 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { mkdir as mkdir11, open as open6, rename as rename7, rm as rm17, stat as stat22, symlink } from "node:fs/promises";
-import { dirname as dirname18, join as join40, sep as sep9 } from "node:path";
+import { mkdir as mkdir12, open as open6, rename as rename8, rm as rm18, stat as stat23, symlink } from "node:fs/promises";
+import { dirname as dirname19, join as join44, sep as sep9 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
-  await mkdir11(preferred, { recursive: true });
-  const [a, b] = await Promise.all([stat22(root), stat22(preferred)]);
+  await mkdir12(preferred, { recursive: true });
+  const [a, b] = await Promise.all([stat23(root), stat23(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
 async function placeFiles(root, stagingDir, items) {
   const dirs = /* @__PURE__ */ new Set();
   for (const item of items) {
-    const parent = dirname18(item.dest);
-    await mkdir11(fsPath(parent), { recursive: true });
-    await placeOne(item, join40(stagingDir, tempName()));
-    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname18(d)) {
+    const parent = dirname19(item.dest);
+    await mkdir12(fsPath(parent), { recursive: true });
+    await placeOne(item, join44(stagingDir, tempName()));
+    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname19(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
-      if (d === root || dirname18(d) === d) break;
+      if (d === root || dirname19(d) === d) break;
     }
   }
   for (const d of dirs) await fsyncDir(fsPath(d));
@@ -29296,18 +29580,18 @@ async function placeFiles(root, stagingDir, items) {
 async function placeOne(item, temp) {
   try {
     await writeTemp(item, temp);
-    await rename7(temp, fsPath(item.dest));
+    await rename8(temp, fsPath(item.dest));
     return;
   } catch (error2) {
-    await rm17(temp, { force: true });
+    await rm18(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
-  const beside = `${dirname18(item.dest)}${sep9}${tempName()}`;
+  const beside = `${dirname19(item.dest)}${sep9}${tempName()}`;
   try {
     await writeTemp(item, fsPath(beside));
-    await rename7(fsPath(beside), fsPath(item.dest));
+    await rename8(fsPath(beside), fsPath(item.dest));
   } catch (error2) {
-    await rm17(fsPath(beside), { force: true });
+    await rm18(fsPath(beside), { force: true });
     throw error2;
   }
 }
@@ -29337,14 +29621,14 @@ var init_place = __esm({
 });
 
 // src/checkpoints/apply.ts
-import { lstat as lstat10, rmdir as rmdir2, unlink } from "node:fs/promises";
-import { dirname as dirname19 } from "node:path";
+import { lstat as lstat11, rmdir as rmdir2, unlink } from "node:fs/promises";
+import { dirname as dirname20 } from "node:path";
 async function kindOf2(abs) {
   return (await statOf(abs)).kind;
 }
 async function statOf(abs) {
   try {
-    const st = await lstat10(fsPath(abs));
+    const st = await lstat11(fsPath(abs));
     const kind = st.isDirectory() ? "dir" : st.isSymbolicLink() ? "link" : st.isFile() ? "file" : "other";
     return { kind, perm: kind === "file" ? st.mode & 511 : null };
   } catch {
@@ -29424,7 +29708,7 @@ async function applyDeletes(ctx, paths, out) {
     if (slash > 0) emptied.add(path2.slice(0, slash));
   }
   await removeEmptyDirs(ctx.root, emptied);
-  for (const dir of new Set(out.deleted.map((path2) => dirname19(toAbsolute(ctx.root, path2)))))
+  for (const dir of new Set(out.deleted.map((path2) => dirname20(toAbsolute(ctx.root, path2)))))
     await fsyncDir(fsPath(dir));
 }
 async function writeEntries(ctx, entries) {
@@ -29480,8 +29764,8 @@ var init_apply = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { readFile as readFile16, rm as rm18 } from "node:fs/promises";
-import { dirname as dirname20 } from "node:path";
+import { readFile as readFile17, rm as rm19 } from "node:fs/promises";
+import { dirname as dirname21 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
   const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
@@ -29521,13 +29805,13 @@ async function thinCheckpoints(repo, keep) {
 }
 async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   const sweeps = () => [
-    sweepTempFiles(dirname20(location.metaFile)),
+    sweepTempFiles(dirname21(location.metaFile)),
     sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME }),
     sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME })
   ];
   if (recovered) {
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
-    await rm18(location.tempDir, { recursive: true, force: true });
+    await rm19(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
     await Promise.all(sweeps());
   } else {
@@ -29596,7 +29880,7 @@ async function pruningTiersOf(repo) {
 }
 async function readUpkeep(location) {
   try {
-    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile16(location.upkeepFile, "utf8")));
+    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile17(location.upkeepFile, "utf8")));
     if (parsed.success) return parsed.data;
   } catch {
   }
@@ -29643,8 +29927,8 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/budget-count.ts
-import { readFile as readFile17, rm as rm19 } from "node:fs/promises";
-import { join as join41 } from "node:path";
+import { readFile as readFile18, rm as rm20 } from "node:fs/promises";
+import { join as join45 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
 }
@@ -29656,11 +29940,11 @@ function commitBytes(meta2, identity) {
   return Buffer.byteLength(encodeMessage(meta2)) + 2 * person + 1024;
 }
 function budgetFile(location) {
-  return join41(location.dir, "budget.json");
+  return join45(location.dir, "budget.json");
 }
 async function readBudget(location) {
   try {
-    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile17(budgetFile(location), "utf8")));
+    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile18(budgetFile(location), "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -29670,7 +29954,7 @@ async function saveBudget(location, commit, counts) {
   await writeJsonAtomic(budgetFile(location), { countedAt: commit, counts });
 }
 async function dropBudget(location) {
-  await rm19(budgetFile(location), { force: true });
+  await rm20(budgetFile(location), { force: true });
 }
 async function uncountedBound(opts) {
   const { budget, latest, staged } = opts;
@@ -29782,8 +30066,8 @@ var init_skip_rules = __esm({
 });
 
 // src/checkpoints/capture.ts
-import { lstat as lstat11, realpath as realpath8 } from "node:fs/promises";
-import { dirname as dirname21 } from "node:path";
+import { lstat as lstat12, realpath as realpath8 } from "node:fs/promises";
+import { dirname as dirname22 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
     listCaptureCandidates(ctx.repo, ctx.excluded),
@@ -29819,11 +30103,11 @@ function directoriesOf(paths) {
   return dirs.size;
 }
 async function unusualShapes(root, paths) {
-  const parents = [...new Set(paths.map((p) => dirname21(toAbsolute(root, p))))];
+  const parents = [...new Set(paths.map((p) => dirname22(toAbsolute(root, p))))];
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
-        (p) => lstat11(fsPath(toAbsolute(root, p))).then(
+        (p) => lstat12(fsPath(toAbsolute(root, p))).then(
           (st) => st.isDirectory(),
           () => false
         )
@@ -29880,10 +30164,10 @@ var init_options = __esm({
 });
 
 // src/fs/stamps.ts
-import { lstat as lstat12 } from "node:fs/promises";
+import { lstat as lstat13 } from "node:fs/promises";
 async function stampOf(path2) {
   try {
-    const st = await lstat12(path2, { bigint: true });
+    const st = await lstat13(path2, { bigint: true });
     if (st.isDirectory()) return { path: path2, sig: `dir:${st.ino}:${st.uid}`, ctimeNs: 0n };
     const kind = st.isFile() ? "file" : "other";
     return {
@@ -29914,8 +30198,8 @@ var init_stamps = __esm({
 });
 
 // src/checkpoints/probe-cache.ts
-import { readFile as readFile18 } from "node:fs/promises";
-import { join as join42 } from "node:path";
+import { readFile as readFile19 } from "node:fs/promises";
+import { join as join46 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles2) {
   const record3 = await readRecord2(location);
   if (record3 === null || record3.workspace !== workspace) return {};
@@ -29925,7 +30209,7 @@ async function readCachedAnswers(location, workspace, configFiles2) {
   ]);
   const out = {};
   const p = record3.probe;
-  const expected = p?.isRepository ? join42(workspace, ".git", "info", "exclude") : null;
+  const expected = p?.isRepository ? join46(workspace, ".git", "info", "exclude") : null;
   if (p !== void 0 && p.root === workspace && p.excludesFile === expected && stampsHold(p.stamps, probeNow)) {
     out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
   }
@@ -29954,7 +30238,7 @@ async function acceptable(probe, stamps) {
   if (!gitDir?.sig.startsWith("dir:") || commondir?.sig !== "none" || worktreeConfig?.sig !== "none")
     return false;
   if (config2 === void 0 || !config2.sig.startsWith("file:")) return false;
-  const text = await readFile18(config2.path, "utf8").catch(() => null);
+  const text = await readFile19(config2.path, "utf8").catch(() => null);
   return text !== null && !/^\s*\[\s*include/im.test(text);
 }
 function plain(s) {
@@ -29962,7 +30246,7 @@ function plain(s) {
 }
 async function readRecord2(location) {
   try {
-    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile18(location.probeFile, "utf8")));
+    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile19(location.probeFile, "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -29979,9 +30263,9 @@ var init_probe_cache = __esm({
 });
 
 // src/checkpoints/store.ts
-import { access as access3, lstat as lstat13, readFile as readFile19, realpath as realpath9 } from "node:fs/promises";
+import { access as access3, lstat as lstat14, readFile as readFile20, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join43, sep as sep10 } from "node:path";
+import { join as join47, sep as sep10 } from "node:path";
 async function physicalPath(path2) {
   try {
     await access3(path2);
@@ -29998,6 +30282,7 @@ var init_store = __esm({
     init_errors();
     init_atomic();
     init_lock();
+    init_own_dir();
     init_checkpoint_index();
     init_checkpoint_repo();
     init_checkpoint_trees();
@@ -30150,11 +30435,19 @@ var init_store = __esm({
             return fn();
           });
         });
-        if (track2) return run();
+        if (track2) return this.makeHomeInside().then(run);
         return storeOf(this.location, this.workspace).then((state) => {
           if (state === "none") throw this.noStore();
           return run();
         });
+      }
+      /**
+       * Before a track's lock makes the home: a home inside the workspace that is not there yet is made
+       * marked as ours (makeOwnDir), so that no later call with another home ever commits it.
+       */
+      async makeHomeInside() {
+        const home = this.forbidden[0];
+        if (home !== this.workspace && isInside(this.workspace, home)) await makeOwnDir(home);
       }
       /** Whether there is a store; STORE_CORRUPT when there is one and it is damaged (recovery.ts). */
       async exists() {
@@ -30293,7 +30586,7 @@ var init_store = __esm({
         this.storeReady = false;
         const state = await storeOf(this.location, this.workspace);
         if (state === "none" && !track2) throw this.noStore();
-        const leftover = state === "none" && await lstat13(this.location.indexFile).catch(() => null) !== null;
+        const leftover = state === "none" && await lstat14(this.location.indexFile).catch(() => null) !== null;
         const damage = state !== "none" || leftover ? await findDamage(this.location) : null;
         if (damage !== null && !track2) throw corruptError(this.location, damage);
         if (damage !== null) this.recovered = await setAside(this.location, damage);
@@ -30314,10 +30607,10 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const target = join43(this.location.gitDir, "info", "exclude");
+        const target = join47(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
-          this.userExcludes === null ? "" : readFile19(this.userExcludes, "utf8").catch(() => ""),
-          readFile19(target, "utf8").catch(() => null)
+          this.userExcludes === null ? "" : readFile20(this.userExcludes, "utf8").catch(() => ""),
+          readFile20(target, "utf8").catch(() => null)
         ]);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
@@ -30765,7 +31058,7 @@ var init_checkpoints2 = __esm({
 });
 
 // src/cli/commands/checkpoint-text.ts
-import { lstat as lstat14 } from "node:fs/promises";
+import { lstat as lstat15 } from "node:fs/promises";
 function pathText(path2) {
   return escapeHidden(printable(path2), { halves: true });
 }
@@ -30815,7 +31108,7 @@ function restorePrompt(r) {
 }
 async function pathArgument(path2) {
   if (path2.search(ESCAPED_BYTE) === -1) return path2;
-  if (await lstat14(path2).catch(() => null) !== null) return path2;
+  if (await lstat15(path2).catch(() => null) !== null) return path2;
   return path2.replace(
     ESCAPED_BYTE,
     (_, hex) => String.fromCharCode(56320 + Number.parseInt(hex, 16))
@@ -30842,9 +31135,9 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { mkdtemp as mkdtemp5, rm as rm20, writeFile as writeFile8 } from "node:fs/promises";
+import { mkdtemp as mkdtemp5, rm as rm21, writeFile as writeFile8 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join44, resolve as resolve21 } from "node:path";
+import { join as join48, resolve as resolve21 } from "node:path";
 function open7(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -30966,9 +31259,9 @@ var init_checkpoint2 = __esm({
         const cp = await open7(ctx);
         const hash = await resolveCheckpoint(cp, name2);
         if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
-        const dir = await mkdtemp5(join44(tmpdir5(), "agentgate-cpdiff-"));
-        const file = join44(dir, "diff.patch");
-        const cleanup = () => rm20(dir, { recursive: true, force: true });
+        const dir = await mkdtemp5(join48(tmpdir5(), "agentgate-cpdiff-"));
+        const file = join48(dir, "diff.patch");
+        const cleanup = () => rm21(dir, { recursive: true, force: true });
         try {
           await writeFile8(file, await cp.diffBytes(hash));
         } catch (error2) {
@@ -31610,17 +31903,17 @@ var init_budget = __esm({
 });
 
 // src/hooks/log.ts
-import { appendFile as appendFile3, mkdir as mkdir12, rename as rename8, stat as stat23 } from "node:fs/promises";
-import { dirname as dirname22 } from "node:path";
+import { appendFile as appendFile3, mkdir as mkdir13, rename as rename9, stat as stat24 } from "node:fs/promises";
+import { dirname as dirname23 } from "node:path";
 async function appendHookLog(file, line) {
   const text = firstChars(escapeHidden(line, { halves: true }), MAX_LINE).text;
   try {
-    await mkdir12(dirname22(file), { recursive: true });
-    const size = await stat23(file).then(
+    await mkdir13(dirname23(file), { recursive: true });
+    const size = await stat24(file).then(
       (st) => st.size,
       () => 0
     );
-    if (size >= HOOK_LOG_MAX_BYTES) await rename8(file, `${file}.1`).catch(() => void 0);
+    if (size >= HOOK_LOG_MAX_BYTES) await rename9(file, `${file}.1`).catch(() => void 0);
     await appendFile3(file, `${text}
 `);
     return null;
@@ -31640,7 +31933,7 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join45, resolve as resolve22 } from "node:path";
+import { join as join49, resolve as resolve22 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const home = opts.settings?.home ?? resolveHome(opts.home);
   const outcome = await checkpointFor(event, opts).catch(failure2);
@@ -31658,11 +31951,13 @@ async function logOutcome(home, event, outcome) {
   return outcome;
 }
 function logFile(home) {
-  return join45(layout(home).logs, "hooks.log");
+  return join49(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
+  const chosen = chooseHome(opts.home);
   const settings = opts.settings ?? await resolveSettings({
-    home: resolveHome(opts.home),
+    home: chosen.home,
+    homeSource: chosen.source,
     ...opts.configFile === void 0 ? {} : { configFile: opts.configFile }
   });
   const budget = opts.deadline === void 0 ? settings.hooks.timeoutMs : Math.max(1, Math.min(settings.hooks.timeoutMs, opts.deadline - Date.now()));
@@ -32257,14 +32552,14 @@ var init_lenient_json = __esm({
 });
 
 // src/hooks/workspace.ts
-import { realpath as realpath10, stat as stat24 } from "node:fs/promises";
+import { realpath as realpath10, stat as stat25 } from "node:fs/promises";
 import { parse as parse2, resolve as resolve23 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
 }
 async function hookWorkspace(candidate, opts = {}) {
   const path2 = resolve23(nativePath(candidate));
-  const isDir2 = await stat24(path2).then(
+  const isDir2 = await stat25(path2).then(
     (st) => st.isDirectory(),
     () => false
   );
@@ -32291,7 +32586,7 @@ var init_workspace = __esm({
 });
 
 // src/hooks/event-hook.ts
-import { isAbsolute as isAbsolute10, resolve as resolve24 } from "node:path";
+import { isAbsolute as isAbsolute11, resolve as resolve24 } from "node:path";
 async function runEventHook(agent, input, opts = {}) {
   const adapter = ADAPTERS[agent];
   const outcome = await checkpointOf(adapter, input, opts);
@@ -32331,7 +32626,7 @@ async function checkpointOf(adapter, input, opts) {
   if (opts.seen !== void 0)
     Object.assign(opts.seen, definedOf({ event: known.event, session: known.session }));
   if (!("mapped" in mapping)) return refuse(mapping.status, mapping.message, mapping.event, mapping.session);
-  const relative8 = mapping.mapped.root !== void 0 && !isAbsolute10(nativePath(mapping.mapped.root));
+  const relative8 = mapping.mapped.root !== void 0 && !isAbsolute11(nativePath(mapping.mapped.root));
   const e = {
     ...mapping.mapped,
     ...relative8 ? { root: void 0 } : {},
@@ -33307,17 +33602,17 @@ var init_hook_install = __esm({
 
 // src/hooks/install/install-record.ts
 import { createHash as createHash9 } from "node:crypto";
-import { lstat as lstat15, open as open8, readFile as readFile20, rm as rm21, rmdir as rmdir3 } from "node:fs/promises";
-import { dirname as dirname23, join as join46 } from "node:path";
+import { lstat as lstat16, open as open8, readFile as readFile21, rm as rm22, rmdir as rmdir3 } from "node:fs/promises";
+import { dirname as dirname24, join as join50 } from "node:path";
 function recordPath(home, file) {
-  return join46(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
+  return join50(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
 }
 function sha256(text) {
   return createHash9("sha256").update(text).digest("hex");
 }
 async function readRecord3(home, file) {
   try {
-    const parsed = HookInstallRecord.safeParse(JSON.parse(await readFile20(recordPath(home, file), "utf8")));
+    const parsed = HookInstallRecord.safeParse(JSON.parse(await readFile21(recordPath(home, file), "utf8")));
     return parsed.success && parsed.data.file === file ? parsed.data : null;
   } catch {
     return null;
@@ -33335,7 +33630,7 @@ async function writeRecord(home, record3) {
   });
 }
 async function dropRecord(home, file) {
-  await rm21(recordPath(home, file), { force: true });
+  await rm22(recordPath(home, file), { force: true });
 }
 function nextRecord(file, old, found, written, step) {
   const dirs = [.../* @__PURE__ */ new Set([...step.dirs, ...old?.dirs ?? []])].sort((x, y) => y.length - x.length);
@@ -33352,12 +33647,12 @@ function nextRecord(file, old, found, written, step) {
 }
 async function missingDirs(dir) {
   const out = [];
-  for (let at = dir; ; at = dirname23(at)) {
-    const exists4 = await lstat15(at).then(
+  for (let at = dir; ; at = dirname24(at)) {
+    const exists5 = await lstat16(at).then(
       () => true,
       (error2) => error2.code !== "ENOENT"
     );
-    if (exists4 || dirname23(at) === at) return out;
+    if (exists5 || dirname24(at) === at) return out;
     out.push(at);
   }
 }
@@ -33521,14 +33816,14 @@ var require_main = __commonJS({
 });
 
 // src/hooks/install/targets.ts
-import { join as join47, resolve as resolve25 } from "node:path";
+import { join as join51, resolve as resolve25 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join47(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join51(base, place.scope === "project" ? project : user);
   const env = place.env ?? process.env;
   const under = (variable, project, dir, file) => {
     const home = env[variable];
-    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve25(home, file) : at(project, join47(dir, file));
+    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve25(home, file) : at(project, join51(dir, file));
   };
   switch (agent) {
     case "claude-code":
@@ -33932,8 +34227,8 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, lstat as lstat16, readFile as readFile21, rm as rm22, stat as stat25 } from "node:fs/promises";
-import { join as join48 } from "node:path";
+import { chmod, lstat as lstat17, readFile as readFile22, rm as rm23, stat as stat26 } from "node:fs/promises";
+import { join as join52 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
 ${MARKER}
@@ -33944,7 +34239,7 @@ async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   await assertDirectory(target.file);
   for (const event of target.events) {
-    const file = join48(target.file, event);
+    const file = join52(target.file, event);
     const current = await readHook(file);
     const ours = typeof current === "object" && current !== null && "text" in current;
     if (current !== null && !ours) {
@@ -33962,20 +34257,20 @@ async function planScripts(target, command) {
   return plan;
 }
 async function assertDirectory(dir) {
-  const stats4 = await stat25(dir).catch((error2) => {
+  const stats4 = await stat26(dir).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(dir, errnoOf(error2), error2);
   });
   if (stats4 !== null && !stats4.isDirectory()) throw cannotUse(dir, "not a directory");
 }
 async function readHook(file) {
-  const stats4 = await lstat16(file).catch((error2) => {
+  const stats4 = await lstat17(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(file, errnoOf(error2), error2);
   });
   if (stats4 === null) return null;
   if (!stats4.isFile()) return { theirs: true };
-  const text = await readFile21(file, "utf8").catch((error2) => {
+  const text = await readFile22(file, "utf8").catch((error2) => {
     throw cannotUse(file, errnoOf(error2), error2);
   });
   if (!text.split("\n").includes(MARKER)) return { theirs: true };
@@ -33989,7 +34284,7 @@ function cannotUse(path2, why, cause) {
 }
 async function applyScripts(plan) {
   for (const { file, text } of plan.writes) {
-    if (text === null) await rm22(file, { force: true });
+    if (text === null) await rm23(file, { force: true });
     else {
       await writeFileAtomic(file, text);
       await chmod(file, 493);
@@ -35531,8 +35826,8 @@ var init_undo = __esm({
 });
 
 // src/hooks/install/install.ts
-import { lstat as lstat17, readFile as readFile22, rm as rm23 } from "node:fs/promises";
-import { dirname as dirname24 } from "node:path";
+import { lstat as lstat18, readFile as readFile23, rm as rm24 } from "node:fs/promises";
+import { dirname as dirname25 } from "node:path";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
 }
@@ -35572,7 +35867,7 @@ async function apply(agent, action, opts) {
   return { ...base, written, changes: plan.changes, leftAlone: [], notes: plan.notes };
 }
 async function readConfig2(file) {
-  const bytes = await readFile22(file).catch((error2) => {
+  const bytes = await readFile23(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw new AgentConfigInvalidError(
       `cannot read ${file} (${errnoOf(error2)}); move what stands there aside and run the command again`,
@@ -35607,7 +35902,7 @@ async function recordAndWrite(home, target, found, text) {
   const step = {
     undo: found === null ? [] : undoSplices(found, text),
     foundHasOurs: found !== null && holdsOurs(target, found),
-    dirs: found === null ? await missingDirs(dirname24(target.file)) : []
+    dirs: found === null ? await missingDirs(dirname25(target.file)) : []
   };
   await writeRecord(home, nextRecord(target.file, await readRecord3(home, target.file), found, text, step));
   await writeOwnFileAtomic(target.file, text);
@@ -35615,12 +35910,12 @@ async function recordAndWrite(home, target, found, text) {
 async function giveBack(home, target, found, plan) {
   const record3 = await readRecord3(home, target.file);
   let wrote = false;
-  const link2 = await lstat17(target.file).then(
+  const link2 = await lstat18(target.file).then(
     (st) => st.isSymbolicLink(),
     () => false
   );
   if (found !== null && record3?.created === true && plan.removable === true && !link2) {
-    await rm23(target.file, { force: true });
+    await rm24(target.file, { force: true });
     await removeEmptyDirs2(record3.dirs);
     wrote = true;
   } else if (found !== null && plan.changes.length > 0) {
