@@ -16,9 +16,8 @@ import { countObjects, isExpiryDate, looseObjectBytes } from '../git/checkpoint-
 import type { ObjectCounts } from '../git/parsers/count-objects.js';
 import { isCheckpointRevision } from '../git/checkpoint-trees.js';
 import { listRefRecords } from '../git/refs.js';
-import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { diffBytesSince, diffFullBetween, patchSince } from './compare.js';
-import { claimPromptNumber, notePromptNumber } from './prompt-numbers.js';
+import { claimPromptNumber, notePromptNumber, promptNumber } from './prompt-numbers.js';
 import {
   BASELINE_REF,
   CHECKPOINT_REF_PREFIX,
@@ -103,10 +102,22 @@ export class Checkpoints {
   async track(label?: string, opts: TrackOptions = {}): Promise<TrackOutcome> {
     const store = this.store;
     // The prompt's number is taken first: a checkpoint skipped later (no lock in time) keeps it.
-    const claimed =
+    const claim =
       opts.beforePrompt === true && opts.session !== undefined
-        ? await claimPromptNumber(store.location.promptsDir, opts.session)
+        ? await claimPromptNumber(store.location.promptsDir, opts.session, opts.delivery)
         : null;
+    // The same prompt delivered again by another hook: its number is the other delivery's, which records it.
+    if (claim?.duplicate === true) {
+      const latest = (await this.markers()).latest;
+      return {
+        hash: latest?.hash ?? '',
+        ref: latest?.ref ?? '',
+        skipped: [],
+        prompt: claim.n,
+        duplicate: true,
+      };
+    }
+    const claimed = claim?.n ?? null;
     const outcome = await store.locked('checkpoint track', 'track', () =>
       this.trackLocked(label, opts, claimed).catch(async (error: unknown) => {
         // A track that failed may have written objects that no bound covers: the next track counts.
@@ -422,22 +433,6 @@ export class Checkpoints {
   async cleanup(opts: GcOptions = {}): Promise<GcResult> {
     return this.gc(opts);
   }
-}
-
-/**
- * The prompt's number: the one claimed for it (prompt-numbers.ts), unless a checkpoint of the
- * session already carries it (a store numbered before claims were kept) or none could be claimed;
- * then one more than the highest the session's checkpoints carry. The caller holds the lock, so two
- * hooks of one session never take the same number; claims raced by several prompts at once keep
- * their own numbers whatever order their checkpoints are recorded in.
- */
-function promptNumber(records: readonly RefRecord[], session: string, claimed: number | null): number {
-  const numbers = records
-    .filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX))
-    .map(entryOf)
-    .filter((e) => e.session === session)
-    .map((e) => e.prompt ?? 0);
-  return claimed !== null && !numbers.includes(claimed) ? claimed : Math.max(0, ...numbers) + 1;
 }
 
 /** What a track is to its session: set only on a session's checkpoints (sessions.ts reads it). */

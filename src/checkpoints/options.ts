@@ -2,6 +2,7 @@ import type { CheckpointEntry, TrackResult } from '../../types/checkpoint.js';
 import type { Identity } from '../../types/config.js';
 import { timeoutProblem } from '../../types/duration.js';
 import { InvalidArgumentError } from '../errors.js';
+import type { PromptDelivery } from './prompt-numbers.js';
 
 export interface CheckpointsOptions {
   /** The agentgate home (default: $AGENTGATE_HOME, else ~/.agentgate). */
@@ -34,6 +35,12 @@ export interface TrackOptions {
   event?: string;
   /** The state just before the session's next prompt: numbered 1, 2, ... per session (`prompt` in `list`). */
   beforePrompt?: boolean;
+  /**
+   * With `beforePrompt`: the hook that delivered the prompt (its agent and event) and the prompt's
+   * text. The session's newest prompt delivered again by another hook (the Copilot CLI runs Claude
+   * Code's hooks too, with the same session id) is that prompt: nothing is recorded (`duplicate`).
+   */
+  delivery?: PromptDelivery;
   /** Record nothing when the state is the one `latest` already holds (a hook after a read-only tool). */
   unlessUnchanged?: boolean;
   /**
@@ -49,6 +56,11 @@ export interface TrackOutcome extends TrackResult {
   prompt?: number;
   /** With `unlessUnchanged`: nothing was recorded, `latest` already holds this state (hash and ref are its). */
   unchanged?: boolean;
+  /**
+   * With `delivery`: nothing was recorded, the prompt is `prompt`, which another hook delivered
+   * (hash and ref: the latest checkpoint's, empty when there is none yet).
+   */
+  duplicate?: boolean;
   upkeepError?: unknown;
   /** The store was damaged: what was moved aside, and where (src/checkpoints/recovery.ts). */
   recovered?: string;

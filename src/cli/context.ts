@@ -37,7 +37,10 @@ export class Context {
     readonly json: boolean,
     /** Whether -C named the workspace: then it also stands in for a recorded workspace that is not on this machine. */
     readonly workspaceGiven: boolean,
-    /** Whether --home named the home: then the hooks `hook install` writes name it too. */
+    /**
+     * Whether --home or $AGENTGATE_HOME named the home: then the hooks `hook install` writes name it
+     * too (an agent started from a desktop does not inherit the variable).
+     */
     readonly homeGiven: boolean,
   ) {}
 
@@ -54,7 +57,7 @@ export class Context {
       settings,
       values.json,
       values.workspace !== undefined,
-      values.home !== undefined,
+      values.home !== undefined || Boolean(process.env.AGENTGATE_HOME),
     );
   }
 

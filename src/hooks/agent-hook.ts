@@ -115,6 +115,10 @@ async function checkpointFor(event: AgentEvent, opts: AgentHookOptions): Promise
     return cp.track(label, {
       baseline: event.kind === 'baseline',
       beforePrompt: event.kind === 'before-prompt',
+      // Another agent's hooks may deliver this prompt too (the Copilot CLI runs Claude Code's).
+      ...(event.kind === 'before-prompt'
+        ? { delivery: { hook: `${event.agent} ${event.event}`, text: event.promptText ?? '' } }
+        : {}),
       session: event.session,
       event: event.event,
       unlessUnchanged: event.kind === 'latest',
@@ -129,6 +133,12 @@ async function checkpointFor(event: AgentEvent, opts: AgentHookOptions): Promise
       message: `checkpoint skipped: not done within hooks.timeoutMs (${budget} ms) in ${event.workspace}; raise hooks.timeoutMs in config.yaml for a very large workspace`,
     };
   const t = run.value;
+  if (t.duplicate === true)
+    return {
+      status: 'ignored',
+      message: `prompt ${t.prompt} again, delivered by another hook too: counted and checkpointed once, nothing recorded in ${event.workspace}`,
+      ...(t.prompt === undefined ? {} : { prompt: t.prompt }),
+    };
   // The next event's hook reads the config without the yaml parser (config-cache.ts).
   await saveParsedConfig();
   const parts = [

@@ -8,7 +8,7 @@ import type { HookAdapter, Mapping } from './adapter.js';
 import { logOutcome, runAgentHook, type AgentHookOptions } from './agent-hook.js';
 import { ADAPTERS } from './agents/index.js';
 import { MAX_REPAIRED, parseLenientJson, STRING_KEEP } from './lenient-json.js';
-import { hookWorkspace, nativePath } from './workspace.js';
+import { hookWorkspace, inNestedRepository, nativePath } from './workspace.js';
 
 export interface EventHookOptions extends AgentHookOptions {
   /** The event's name where the payload has none (`--event`, Copilot's camelCase dialect). */
@@ -110,9 +110,7 @@ async function checkpointOf(
       e.session,
     );
   const named = e.root ?? cwd ?? here;
-  const project = adapter.projectDirVariable && (opts.env ?? process.env)[adapter.projectDirVariable];
-  const inProject = e.root === undefined && project && isInside(resolve(project), resolve(here, named));
-  const where = await hookWorkspace(inProject ? project : named, {
+  const where = await hookWorkspace(await workspaceOf(adapter, e.root === undefined, named, here, opts), {
     ...(opts.homeDir === undefined ? {} : { homeDir: opts.homeDir }),
   });
   if ('refused' in where) return refuse('ignored', `no checkpoint: ${where.refused}`, e.event, e.session);
@@ -134,6 +132,26 @@ async function checkpointOf(
     opts,
   );
   return { outcome, event: e.event };
+}
+
+/**
+ * The directory whose store keeps an event that names `named` (its cwd, unless `ownRoot`): the
+ * project the agent gives its hooks (`projectDirVariable`) when `named` lies below it, so that a
+ * shell event in a subdirectory outside git joins the project's store; but a directory in a
+ * repository nested in the project is its own, as inside git the repository's top level is the
+ * store's workspace for every agent.
+ */
+async function workspaceOf(
+  adapter: HookAdapter,
+  cwdNamed: boolean,
+  named: string,
+  here: string,
+  opts: EventHookOptions,
+): Promise<string> {
+  const project = adapter.projectDirVariable && (opts.env ?? process.env)[adapter.projectDirVariable];
+  if (!cwdNamed || !project) return named;
+  const [top, dir] = [resolve(project), resolve(here, named)];
+  return isInside(top, dir) && !(await inNestedRepository(top, dir)) ? project : named;
 }
 
 /** The fields that have a value. */

@@ -1,6 +1,7 @@
-import { realpath, stat } from 'node:fs/promises';
-import { parse, resolve } from 'node:path';
+import { lstat, realpath, stat } from 'node:fs/promises';
+import { dirname, join, parse, resolve } from 'node:path';
 import { accountHome } from '../fs/home-dir.js';
+import { isInside } from '../fs/inside.js';
 
 /**
  * Cursor on Windows sends `/c:/Users/...`: on Windows that is `c:/Users/...`. Elsewhere a path is
@@ -39,4 +40,18 @@ function homeOrNone(): string {
   } catch {
     return '';
   }
+}
+
+/**
+ * Whether `dir`, below `project`, lies in a repository of its own that starts below `project`: a
+ * `.git` in `dir` or in a directory between them (a nested repository, a submodule). Its events
+ * go to that repository's store, as they do for an agent that names no project: the project's
+ * store skips nested repositories. One lstat per level, no git process.
+ */
+export async function inNestedRepository(project: string, dir: string): Promise<boolean> {
+  for (let at = dir; at !== project && at !== dirname(at) && isInside(project, at); at = dirname(at)) {
+    const git = await lstat(join(at, '.git')).catch(() => null);
+    if (git !== null) return true;
+  }
+  return false;
 }

@@ -13,7 +13,7 @@ import { gitCallCount } from '../../src/git/runner.js';
 import { runEventHook, type EventHookOutcome } from '../../src/hooks/index.js';
 import { agentEvent, eventOfFixture } from '../helpers/agent-hooks.js';
 import { treeState } from '../helpers/checkpoints.js';
-import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+import { initRepo, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
 interface Script {
   agent: HookAgent;
@@ -218,6 +218,38 @@ describe('agent quirks', () => {
       expect(await cp.list()).toHaveLength(3);
       expect((await cp.restorePrompt(1)).restored).toEqual([join(root, 'a.txt')]);
       expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\n');
+    },
+  );
+
+  it.each([
+    ['claude-code', 'CLAUDE_PROJECT_DIR', ['SessionStart', 'UserPromptSubmit', 'PostToolUse']],
+    ['gemini', 'GEMINI_PROJECT_DIR', ['SessionStart', 'BeforeAgent', 'AfterTool-write_file']],
+    ['qwen', 'QWEN_PROJECT_DIR', ['SessionStart', 'UserPromptSubmit', 'PostToolUse-write_file']],
+    ['codex', 'NO_PROJECT_DIR', ['SessionStart', 'UserPromptSubmit', 'PostToolUse-apply_patch']],
+  ] as const)(
+    '%s: an event in a repository nested in the project (%s) is checkpointed in that repository`s store',
+    async (agent, variable, [start, prompt, tool]) => {
+      const outer = repoWithCommit();
+      const inner = join(outer, 'inner');
+      writeFiles(inner, { 'factorial.py': 'old\n' });
+      initRepo(inner);
+      const home = tempDir('agentgate-agents-home-');
+      const fire = (name: string) =>
+        runEventHook(agent, agentEvent(agent, name, inner), { home, env: { [variable]: outer }, cwd: outer });
+      for (const name of [start, prompt]) expect((await fire(name)).status).toBe('recorded');
+      writeFiles(inner, { 'factorial.py': 'new\n' });
+      expect((await fire(tool)).message).toContain(` in ${inner}`);
+      const cp = await Checkpoints.open(inner, { home });
+      expect((await cp.restorePrompt(1)).restored).toEqual([join(inner, 'factorial.py')]);
+      expect(readFileSync(join(inner, 'factorial.py'), 'utf8')).toBe('old\n');
+      // An event in a plain subdirectory of the project still goes to the project's store.
+      const sub = join(outer, 'sub');
+      writeFiles(sub, { 'x.txt': 'x\n' });
+      const o = await runEventHook(agent, agentEvent(agent, prompt, sub), {
+        home,
+        env: { [variable]: outer },
+      });
+      expect(o.message).toContain(` in ${outer}`);
     },
   );
 

@@ -12,6 +12,7 @@ import type { HookAgent } from '../../types/hook-agents.js';
 import { hookCommand } from '../../src/hooks/install/command.js';
 import { installHooks, uninstallHooks } from '../../src/hooks/install/install.js';
 import { installTarget } from '../../src/hooks/install/targets.js';
+import { resolveHome } from '../../src/store/paths.js';
 import { CLI, runCli } from '../helpers/cli.js';
 import { repoWithCommit, tempDir } from '../helpers/repo.js';
 import { OLD_RUNNER, RUNNER, withConfig } from '../helpers/hook-install.js';
@@ -221,10 +222,20 @@ describe('hook install: a file that turns hooks off is named in the notes, with 
 
   it('the CLI prints it when nothing else changed', async () => {
     const { ws, opts } = withConfig('qwen', '{"disableAllHooks": true}\n');
-    await installHooks('qwen', { ...opts, runner: { node: process.execPath, bin: CLI } });
+    // The CLI's command names the home $AGENTGATE_HOME gives it (the test's own).
+    const home = resolveHome();
+    await installHooks('qwen', { ...opts, runner: { node: process.execPath, bin: CLI, home } });
     const again = runCli(['hook', 'install', 'qwen', '-C', ws]);
     expect(again.stdout).toMatch(/already installed/);
     expect(again.stdout).toMatch(/Next: .*disableAllHooks/);
+  });
+});
+
+describe('hook install copilot: the cloud agent`s note', () => {
+  it('is for the project`s file only: the cloud agent never reads ~/.copilot/hooks', () => {
+    const place = { workspace: '/w', homeDir: '/h' };
+    expect(installTarget('copilot', { ...place, scope: 'project' }).notes.join(' ')).toMatch(/cloud agent/);
+    expect(installTarget('copilot', { ...place, scope: 'user' }).notes.join(' ')).not.toMatch(/cloud agent/);
   });
 });
 

@@ -47,6 +47,21 @@ describe('a file install created', () => {
   });
 });
 
+describe('the home the installed command names', () => {
+  it('is the one $AGENTGATE_HOME names, as --home`s (an agent may not inherit the variable); none without either', () => {
+    const ws = repoWithCommit();
+    const home = tempDir();
+    const install = (env: Record<string, string>, args: string[] = []) =>
+      runCli(['hook', 'install', 'cursor', '--json', '-C', ws, ...args], { env }).json() as {
+        command: string;
+      };
+    expect(install({ AGENTGATE_HOME: home }).command).toMatch(/ hook cursor --home \S+$/);
+    expect(install({ AGENTGATE_HOME: home }).command).toContain(home);
+    expect(install({ AGENTGATE_HOME: '' }).command).toMatch(/ hook cursor$/);
+    expect(install({ AGENTGATE_HOME: '' }, ['--home', home]).command).toMatch(/ hook cursor --home \S+$/);
+  });
+});
+
 describe('a config file that is not UTF-8', () => {
   it('is refused (AGENT_CONFIG_INVALID) and left byte for byte', async () => {
     const bytes = Buffer.from('{"model":"caf\xe9"}\n', 'latin1');

@@ -367,6 +367,37 @@ describe('hook install cline: hook files changed by hand', () => {
     expect(statSync(join(dir, 'TaskStart')).mode & 0o111).toBe(0o111);
   });
 
+  it('ours changed by hand (a line added, exec taken off) is the user`s: install and uninstall leave it, and say so', async () => {
+    const { opts, dir } = setup();
+    await installHooks('cline', opts);
+    const file = join(dir, 'TaskComplete');
+    const edited = readFileSync(file, 'utf8').replace('\nexec ', '\n') + './my-notify.sh\n';
+    writeFileSync(file, edited);
+    const again = await installHooks('cline', opts);
+    expect(again.changes).toEqual([]);
+    expect(again.leftAlone).toEqual([file]);
+    // Another home's install writes another command into each of ours, never into the user's.
+    const other = await installHooks('cline', { ...opts, runner: { ...RUNNER, home: tempDir() } });
+    expect(other.changes.map((c) => c.event)).not.toContain('TaskComplete');
+    expect(readFileSync(file, 'utf8')).toBe(edited);
+    const removed = await uninstallHooks('cline', opts);
+    expect(removed.changes.map((c) => c.event)).not.toContain('TaskComplete');
+    expect(removed.leftAlone).toEqual([file]);
+    expect(readdirSync(dir)).toEqual(['TaskComplete']);
+    expect(readFileSync(file, 'utf8')).toBe(edited);
+  });
+
+  it('ours from any home or config file is ours; the same command written otherwise is not', async () => {
+    const { opts, dir } = setup();
+    const runner = { ...RUNNER, home: '/some where/home', config: '/etc/agentgate.yaml' };
+    await installHooks('cline', { ...opts, runner });
+    expect((await uninstallHooks('cline', opts)).changes).toHaveLength(6);
+    await installHooks('cline', { ...opts, runner });
+    const file = join(dir, 'TaskStart');
+    writeFileSync(file, readFileSync(file, 'utf8').replace("'/some where/home'", '"/some where/home"'));
+    expect((await uninstallHooks('cline', opts)).leftAlone).toEqual([file]);
+  });
+
   it('a symbolic link of the user`s (even a dangling one) is left alone and reported', async () => {
     const { opts, dir } = setup();
     mkdirSync(dir, { recursive: true });

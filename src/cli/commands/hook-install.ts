@@ -95,7 +95,11 @@ function describe(r: HookInstallResult): string {
     : `${r.agent}: ${r.written ? 'changed' : 'left'} ${r.file}:`;
   const lines = [head, ...r.changes.map((c) => `  ${SIGN[c.change]} ${c.event} (${c.change})`)];
   for (const file of r.leftAlone)
-    lines.push(`  ! ${file} is not ours: left alone (chain it to our hook by hand)`);
+    lines.push(
+      r.action === 'install'
+        ? `  ! ${file} is not ours: left alone (chain it to our hook by hand)`
+        : `  ! ${file} was ours and changed by hand: left alone (take out what you no longer want by hand)`,
+    );
   if (r.command !== undefined && r.changes.some((c) => c.change !== 'removed'))
     lines.push(`  runs: ${r.command}`);
   for (const note of r.notes) lines.push(`Next: ${note}`);

@@ -58,6 +58,30 @@ export function isOurCommand(command: unknown, agent: HookAgent): boolean {
 }
 
 /**
+ * Whether a command is word for word one that `hookCommand` writes for `agent`, whatever node, bin,
+ * home, config and event it names (in that order, quoted as it quotes): a hook file holding it
+ * and nothing else is ours, while isOurCommand also takes an option the user wrote otherwise.
+ */
+export function isWrittenCommand(command: string, agent: HookAgent): boolean {
+  const words = shellWords(command);
+  if (words === null || words.length < 4 || !isOurCommand(command, agent)) return false;
+  const [node, bin] = words as [string, string];
+  const value = (name: string) => {
+    const at = words.indexOf(name, 4);
+    return at < 0 ? undefined : words[at + 1];
+  };
+  const home = value('--home');
+  const config = value('--config');
+  const runner = {
+    node,
+    bin,
+    ...(home === undefined ? {} : { home }),
+    ...(config === undefined ? {} : { config }),
+  };
+  return hookCommand(runner, agent, value('--event')) === command;
+}
+
+/**
  * A command's words as sh splits them (quotes taken off, by shell-quote), or null when it is not one
  * plain simple command: an operator, a redirection, a glob, a comment or an expansion. (An
  * unterminated quote runs to the end, as shell-quote reads it: sh would refuse to run that command.)

@@ -2,6 +2,7 @@ import { chmod, lstat, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AgentConfigInvalidError } from '../../errors.js';
 import { errnoOf, writeFileAtomic } from '../../fs/atomic.js';
+import { isWrittenCommand } from './command.js';
 import type { EntryChange } from './entries.js';
 import type { InstallTarget } from './targets.js';
 
@@ -23,8 +24,9 @@ export interface ScriptsPlan {
 
 /**
  * Which hook files to write (or, with `command` null, remove); a file of the user's, and any
- * symbolic link (even one that names nothing), is left alone. Ours that lost its exec bit is
- * written again.
+ * symbolic link (even one that names nothing), is left alone: reported by install, and by
+ * uninstall when it carries our marker (one of ours the user changed). Ours that lost its exec
+ * bit is written again.
  */
 export async function planScripts(target: InstallTarget, command: string | null): Promise<ScriptsPlan> {
   const plan: ScriptsPlan = { writes: [], changes: [], leftAlone: [] };
@@ -32,9 +34,8 @@ export async function planScripts(target: InstallTarget, command: string | null)
   for (const event of target.events) {
     const file = join(target.file, event);
     const current = await readHook(file);
-    const ours = typeof current === 'object' && current !== null && 'text' in current;
-    if (current !== null && !ours) {
-      if (command !== null) plan.leftAlone.push(file);
+    if (current !== null && 'theirs' in current) {
+      if (command !== null || current.marked) plan.leftAlone.push(file);
       continue;
     }
     const wanted = command === null ? null : clineScript(command);
@@ -59,22 +60,33 @@ async function assertDirectory(dir: string): Promise<void> {
 
 /**
  * A hook file of ours (its text, and whether it is executable), null when there is none, or
- * something of the user's: a file without our marker, a directory, a symbolic link.
+ * something of the user's: a directory, a symbolic link, a file that is not exactly a script we
+ * write (`marked`: one that carries our marker line, which the user changed).
  */
 async function readHook(
   file: string,
-): Promise<{ text: string; executable: boolean } | { theirs: true } | null> {
+): Promise<{ text: string; executable: boolean } | { theirs: true; marked: boolean } | null> {
   const stats = await lstat(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
     throw cannotUse(file, errnoOf(error), error);
   });
   if (stats === null) return null;
-  if (!stats.isFile()) return { theirs: true };
+  if (!stats.isFile()) return { theirs: true, marked: false };
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw cannotUse(file, errnoOf(error), error);
   });
-  if (!text.split('\n').includes(MARKER)) return { theirs: true };
+  if (!isOurScript(text)) return { theirs: true, marked: text.split('\n').includes(MARKER) };
   return { text, executable: (stats.mode & 0o111) === 0o111 };
+}
+
+/** Whether a hook file's text is exactly one `clineScript` writes, for any command of ours it may run. */
+function isOurScript(text: string): boolean {
+  const exec = text.split('\n')[2] ?? '';
+  return (
+    exec.startsWith('exec ') &&
+    isWrittenCommand(exec.slice(5), 'cline') &&
+    text === clineScript(exec.slice(5))
+  );
 }
 
 function cannotUse(path: string, why: string, cause?: unknown): AgentConfigInvalidError {

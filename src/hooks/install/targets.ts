@@ -98,9 +98,13 @@ export function installTarget(agent: HookAgent, place: TargetPlace): InstallTarg
         // Never preToolUse: Copilot fails a command preToolUse hook closed on a non-zero exit.
         events: ['sessionStart', 'userPromptSubmitted', 'postToolUse', 'postToolUseFailure', 'agentStop'],
         root: { version: 1 },
-        notes: [
-          'The command is an absolute path on this machine: the Copilot cloud agent (which reads .github/hooks/*.json from the default branch) cannot run it.',
-        ],
+        // The cloud agent reads only the repository's .github/hooks/*.json: ~/.copilot/hooks is not its concern.
+        notes:
+          place.scope === 'project'
+            ? [
+                'The command is an absolute path on this machine: the Copilot cloud agent (which reads .github/hooks/*.json from the default branch) cannot run it.',
+              ]
+            : [],
       };
     case 'windsurf':
       return {

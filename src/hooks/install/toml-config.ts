@@ -13,7 +13,7 @@ import { hooksOffNotes } from './hooks-off.js';
 import { withLineBreaksOf } from './json-text.js';
 import type { ConfigPlan } from './json-config.js';
 import type { InstallTarget } from './targets.js';
-import { editSections } from './toml-sections.js';
+import { editSections, notLineByLine } from './toml-sections.js';
 
 /** Our entries in config.toml sit between these lines, so that the rest of the file (comments too) is never rewritten. */
 const BEGIN =
@@ -21,11 +21,14 @@ const BEGIN =
 const END = '# <<< agentgate-snapshotter checkpoints <<<';
 
 /**
- * Our `[[hooks.<Event>]]` tables merged into (entryOf null: removed from) Codex's config.toml. They
- * are appended as one marked block, which leaves every other line of the file as it was; a hook of
- * ours outside the block (in a group of the user's) is edited on its own lines. Only when the
- * file's own hooks cannot take them that way (an inline `hooks` table) is the file rewritten
- * through smol-toml, which drops its comments, and the plan says so.
+ * Our `[[hooks.<Event>]]` tables merged into (entryOf null: removed from) Codex's config.toml, on
+ * their own lines: every other line of the file stays as it was. A hook of ours is edited where it
+ * stands, wherever that is (its command set, with whatever the user added to it; or cut out), and
+ * what lies between our block's markers that is not ours (a hook of the user's, the trust state
+ * Codex writes under `[hooks.state]`) stays there. New entries go at the end of our marked block,
+ * or into a new one at the end of the file; uninstall takes the markers out. Only when the file's
+ * own hooks cannot take them that way (a `hooks` table or an event list written inline) is the
+ * file rewritten through smol-toml, which drops its comments, and the plan says so.
  */
 export function planTomlConfig(
   target: InstallTarget,
@@ -34,12 +37,10 @@ export function planTomlConfig(
   dryRun = false,
 ): ConfigPlan {
   const original = before ?? '';
-  const beforeValue = parseToml(target, original);
-  const rest = withoutBlock(original);
-  const restValue = parseToml(target, rest);
-  const hooks = restValue.hooks === undefined ? {} : restValue.hooks;
+  const value = parseToml(target, original);
+  const hooks = value.hooks === undefined ? {} : value.hooks;
   if (!isRecord(hooks)) throw configInvalid(target, `"hooks" is ${describeValue(hooks)}, not a table`);
-  const notes = entryOf === null ? [] : hooksOffNotes(target, beforeValue);
+  const notes = entryOf === null ? [] : hooksOffNotes(target, value);
   const nextHooks: Record<string, unknown> = { ...hooks };
   const edits: Record<string, ListEdit[]> = {};
   const appended: Record<string, unknown[]> = {};
@@ -50,32 +51,23 @@ export function planTomlConfig(
     const add = next.edits.flatMap((e) => (e.op === 'append' ? [e.entry] : []));
     if (add.length > 0) appended[event] = add;
   }
-  const expected = withHooks(restValue, nextHooks);
-  const changes = diffOurs(target, beforeValue, expected);
-  if (changes.length === 0)
-    return {
-      text: before,
-      changes,
-      notes,
-      removable: entryOf === null && before !== null && before.trim() === '',
-    };
-  const edited = editSections(rest, edits);
-  const text =
-    edited === null || Object.keys(appended).length === 0
-      ? edited
-      : appendBlock(edited, stringify({ hooks: appended }));
+  const expected = withHooks(value, nextHooks);
+  const changes = diffOurs(target, value, expected);
   // A file left with nothing (not even a comment) may go on uninstall, as the JSON formats' may.
   const removable = entryOf === null;
-  if (text !== null && sameConfig(text, expected))
+  if (changes.length === 0)
+    return { text: before, changes, notes, removable: removable && before !== null && before.trim() === '' };
+  const edited = editSections(original, edits);
+  const text = placements(edited, appended, entryOf === null).find((t) => sameConfig(t, expected));
+  if (text !== undefined)
     return {
       text: withLineBreaksOf(original, text),
       changes,
       notes,
       removable: removable && text.trim() === '',
     };
-  const strays = Object.values(edits).some((list) => list.length > 0);
-  const why = strays ? 'hooks of ours outside the marked block' : 'its "hooks" table is inline';
   const verb = dryRun ? 'would be' : 'was';
+  const why = notLineByLine(original, hooks, Object.keys(edits));
   const rewritten = stringify(expected, { numbersAsFloat: true }).trimEnd();
   return {
     text: withLineBreaksOf(original, `${rewritten}\n`),
@@ -83,6 +75,24 @@ export function planTomlConfig(
     changes,
     notes: [`${target.file} ${verb} rewritten whole (${why}): its comments were not kept`, ...notes],
   };
+}
+
+/**
+ * The texts to try, best first, for the file after `editSections`: our new tables at the end of
+ * our marked block (the hooks they join may stand in it), or in a new block at the end of the
+ * file (a hook of the user's after the block, or a key after its end marker that a table put in
+ * before it would take over). Uninstall takes our markers out.
+ */
+function placements(
+  edited: string | null,
+  appended: Record<string, unknown[]>,
+  uninstall: boolean,
+): string[] {
+  if (edited === null) return [];
+  if (Object.keys(appended).length === 0) return [uninstall ? withoutMarkers(edited) : edited];
+  const tables = stringify({ hooks: appended }).trimEnd();
+  const inside = intoBlock(edited, tables);
+  return [...(inside === null ? [] : [inside]), appendBlock(edited, tables)];
 }
 
 /** The parsed file with `hooks` in its place (or taken out, when empty). */
@@ -139,12 +149,46 @@ function diffOurs(
   return changes;
 }
 
-function withoutBlock(text: string): string {
-  const start = text.indexOf(BEGIN);
-  const end = text.indexOf(END);
-  if (start < 0 || end < start) return text;
-  const after = text.slice(end + END.length).replace(/^\r?\n/, '');
-  return `${text.slice(0, start).replace(/(\r?\n)+$/, '$1')}${after}`.replace(/^\r?\n$/, '');
+/** A line's text without the carriage return of a CRLF file. */
+function bare(line: string): string {
+  return line.endsWith('\r') ? line.slice(0, -1) : line;
+}
+
+/** The text with `tables` put in just before the end marker of our (last) block; null when there is no whole block. */
+function intoBlock(text: string, tables: string): string | null {
+  const lines = text.split('\n');
+  const end = lines.findLastIndex((l) => bare(l) === END);
+  const begin = lines.findLastIndex((l, n) => n < end && bare(l) === BEGIN);
+  if (begin < 0) return null;
+  const previous = bare(lines[end - 1] as string);
+  const gap = previous === BEGIN || previous.trim() === '' ? [] : [''];
+  lines.splice(end, 0, ...gap, ...tables.split('\n'));
+  return lines.join('\n');
+}
+
+/**
+ * The text without our markers: a block holding nothing goes with the blank lines above it; the
+ * markers of one that still holds something of the user's go, and what it holds stays in its place.
+ */
+function withoutMarkers(text: string): string {
+  const lines = text.split('\n');
+  const blank = (n: number) => bare(lines[n] as string).trim() === '';
+  const out: string[] = [];
+  for (let n = 0; n < lines.length; n += 1) {
+    const line = bare(lines[n] as string);
+    if (line === BEGIN) {
+      let m = n + 1;
+      while (m < lines.length && blank(m)) m += 1;
+      if (bare(lines[m] ?? '') === END) {
+        while (out.length > 0 && bare(out.at(-1) as string).trim() === '') out.pop();
+        n = m;
+        continue;
+      }
+    }
+    if (line !== BEGIN && line !== END) out.push(lines[n] as string);
+  }
+  const joined = out.join('\n').replace(/(\r?\n)+$/, '');
+  return joined === '' ? '' : `${joined}\n`;
 }
 
 function appendBlock(text: string, tables: string): string {

@@ -73,11 +73,7 @@ function spans(lines: readonly string[]): {
   groups: Map<string, Span[]>;
   hooks: Map<string, Span[][]>;
 } {
-  const headers = lines.flatMap((line, n) => {
-    const m = /^\s*(\[\[?)([^[\]]+)\]\]?\s*(?:#.*)?\r?$/.exec(line);
-    const path = m === null ? null : keyPath(m[2] as string);
-    return path === null ? [] : [{ line: n, array: m?.[1] === '[[', path }];
-  });
+  const headers = headersOf(lines);
   const groups = new Map<string, Span[]>();
   const hooks = new Map<string, Span[][]>();
   headers.forEach((h, k) => {
@@ -96,6 +92,37 @@ function spans(lines: readonly string[]): {
     }
   });
   return { groups, hooks };
+}
+
+/** Every table header of the file (`[...]` and `[[...]]`), by line. */
+function headersOf(lines: readonly string[]): Header[] {
+  return lines.flatMap((line, n) => {
+    const m = /^\s*(\[\[?)([^[\]]+)\]\]?\s*(?:#.*)?\r?$/.exec(line);
+    const path = m === null ? null : keyPath(m[2] as string);
+    return path === null ? [] : [{ line: n, array: m?.[1] === '[[', path }];
+  });
+}
+
+/**
+ * Why the file's hooks could not take our edits line by line, for the note of a whole rewrite:
+ * the `hooks` table written inline, or the list of an event we edit (`events`: those, and those
+ * we add to) written as an inline array, after which no `[[hooks.<Event>]]` table may follow.
+ */
+export function notLineByLine(
+  text: string,
+  hooks: Record<string, unknown>,
+  events: readonly string[],
+): string {
+  const headers = headersOf(text.split('\n')).filter((h) => h.path[0] === 'hooks');
+  if (headers.length === 0 && Object.keys(hooks).length > 0) return 'its "hooks" table is inline';
+  const inline = events.filter(
+    (event) =>
+      Array.isArray(hooks[event]) &&
+      hooks[event].length > 0 &&
+      !headers.some((h) => h.array && h.path.length === 2 && h.path[1] === event),
+  );
+  if (inline.length > 0) return `${inline.map((e) => `"hooks.${e}"`).join(', ')} written as an inline array`;
+  return 'its hooks could not be edited line by line';
 }
 
 /** The header's lines and those of the tables below it that belong to it (paths longer than `depth` under it). */
