@@ -6215,9 +6215,9 @@ async function resolveDiffTrees(repo, from, to) {
   });
   const answers = parseBatchCheck(names2, out.stdout.toString("utf8"));
   const ids = revs.map((rev, i) => {
-    const [tree, bare] = [answers[2 * i], answers[2 * i + 1]];
+    const [tree, bare2] = [answers[2 * i], answers[2 * i + 1]];
     if (tree?.found) return tree.id;
-    if (bare !== void 0 && !bare.found && bare.reason === "ambiguous") {
+    if (bare2 !== void 0 && !bare2.found && bare2.reason === "ambiguous") {
       throw new AmbiguousIdError(
         `revision "${rev}" is an abbreviated id that matches several objects; give more digits`,
         { details: { revision: rev } }
@@ -8376,22 +8376,22 @@ var init_record_objects = __esm({
 // src/provenance/change-id.ts
 import { createHash as createHash2 } from "node:crypto";
 function changeId(file) {
-  const hash = createHash2("sha256");
-  hash.update(`${file.entry.oldPath ?? file.entry.path}\0${file.entry.path}\0`, "utf8");
+  const hash2 = createHash2("sha256");
+  hash2.update(`${file.entry.oldPath ?? file.entry.path}\0${file.entry.path}\0`, "utf8");
   let inHunk = false;
   let lines = 0;
   for (const line of file.patch.split("\n")) {
     if (line.startsWith("diff --git ")) inHunk = false;
     else if (line.startsWith("@@ ")) {
       inHunk = true;
-      hash.update("@@\n", "latin1");
+      hash2.update("@@\n", "latin1");
     } else if (inHunk) {
-      hash.update(`${line}
+      hash2.update(`${line}
 `, "latin1");
       lines += 1;
     }
   }
-  return lines === 0 ? null : hash.digest("hex");
+  return lines === 0 ? null : hash2.digest("hex");
 }
 var init_change_id = __esm({
   "src/provenance/change-id.ts"() {
@@ -8437,23 +8437,23 @@ function isWeak(claim2, f) {
   );
   return carried < MIN_EVIDENCE;
 }
-function dropUnbacked(link2, chains) {
-  const weak = new Set(link2.files.flatMap((f) => f.claims.filter((c) => isWeak(c, f))));
+function dropUnbacked(link3, chains) {
+  const weak = new Set(link3.files.flatMap((f) => f.claims.filter((c) => isWeak(c, f))));
   if (weak.size === 0) return;
   const strong = new Set(
-    link2.files.flatMap(
+    link3.files.flatMap(
       (f) => f.claims.filter((c) => !weak.has(c)).map((c) => `${c.runId}\0${f.file.entry.path}`)
     )
   );
   const versions2 = new Set(
-    link2.files.flatMap(
+    link3.files.flatMap(
       (f) => f.claims.filter((c) => c.method !== "lines").map((c) => `${c.runId}\0${f.file.entry.path}`)
     )
   );
-  for (const f of link2.files)
+  for (const f of link3.files)
     f.claims = f.claims.filter((c) => {
       if (!weak.has(c)) return true;
-      const others = link2.files.some((g) => g !== f && strong.has(`${c.runId}\0${g.file.entry.path}`));
+      const others = link3.files.some((g) => g !== f && strong.has(`${c.runId}\0${g.file.entry.path}`));
       return others || wholeIteration(c, chains.get(c.runId), versions2);
     });
 }
@@ -8770,24 +8770,24 @@ async function linkCommits(repo, nodes, chains, only, known = /* @__PURE__ */ ne
     })),
     treeMatches: relevant.concat(chains.filter((c) => !relevant.includes(c))).flatMap((c) => c.iterations.filter((it) => it.after.tree === node.tree))
   }));
-  for (const link2 of links)
-    for (const f of link2.files)
+  for (const link3 of links)
+    for (const f of link3.files)
       for (const r of replays) {
-        const claim2 = blobClaim(link2.node, f, r, brought.get(link2.node.commit));
+        const claim2 = blobClaim(link3.node, f, r, brought.get(link3.node.commit));
         if (claim2 !== null) f.claims.push(claim2);
       }
   await patchIdClaims(repo, links, replays, paths, brought);
   await lineClaims(repo, links, replays, paths);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
-  for (const link2 of links) {
-    const had = brought.get(link2.node.commit);
-    for (const f of link2.files)
+  for (const link3 of links) {
+    const had = brought.get(link3.node.commit);
+    for (const f of link3.files)
       f.claims = f.claims.filter((c) => mayClaim(byRun.get(c.runId), f.file, had));
-    if (only === void 0) dropUnbacked(link2, byRun);
+    if (only === void 0) dropUnbacked(link3, byRun);
   }
   if (only !== void 0) await backFromWhole(repo, links, chains, only.keep, known);
-  for (const link2 of links)
-    for (const f of link2.files)
+  for (const link3 of links)
+    for (const f of link3.files)
       f.claims.sort((a, b) => STRENGTH[b.method] - STRENGTH[a.method] || cmp(a.runId, b.runId));
   return links;
 }
@@ -9421,15 +9421,15 @@ async function writeTreeDiffToFile(repo, trees, file, limit = {}) {
   return { path: path2, bytes };
 }
 async function treeDiffSha256(repo, trees) {
-  const hash = createHash3("sha256");
+  const hash2 = createHash3("sha256");
   const collect2 = collectEvery();
   await runGitStream(repo, [...PATCH_ARGS, trees.from, trees.to], async (stdout) => {
     for await (const chunk of stdout) {
-      hash.update(chunk);
+      hash2.update(chunk);
       collect2(chunk.length);
     }
   });
-  return hash.digest("hex");
+  return hash2.digest("hex");
 }
 async function treeDiffSize(repo, trees, maxBytes) {
   let seen = 0;
@@ -9498,9 +9498,9 @@ async function copyFileAtomic(src, dest) {
   await replaceFileAtomic(dest, (temp) => copyFile(src, temp));
 }
 async function sha256File(path2) {
-  const hash = createHash4("sha256");
-  for await (const chunk of readChunks(path2)) hash.update(chunk);
-  return hash.digest("hex");
+  const hash2 = createHash4("sha256");
+  for await (const chunk of readChunks(path2)) hash2.update(chunk);
+  return hash2.digest("hex");
 }
 var init_patch_artifact = __esm({
   "src/snapshotter/patch-artifact.ts"() {
@@ -9777,11 +9777,11 @@ async function patchSubject(s) {
     );
   return { name: name2, digest: { sha256: s.patchSha256 } };
 }
-async function verifyStatement(src, file, cwd = process.cwd(), link2) {
+async function verifyStatement(src, file, cwd = process.cwd(), link3) {
   const path2 = resolve8(cwd, file);
   const read = await readStatement(path2);
   const commit = "checks" in read ? null : commitOf(read.statement);
-  const { runId, checks } = "checks" in read ? { runId: null, checks: read.checks } : commit !== null ? await commitChecks(src, read.statement, commit, link2) : await runChecks(src, read.statement);
+  const { runId, checks } = "checks" in read ? { runId: null, checks: read.checks } : commit !== null ? await commitChecks(src, read.statement, commit, link3) : await runChecks(src, read.statement);
   return AttestationReport.parse({
     ok: checks.every((c) => c.ok),
     file: path2,
@@ -9838,7 +9838,7 @@ function commitOf(statement) {
   const [only, ...more] = statement.subject;
   return only === void 0 || more.length > 0 ? null : COMMIT_SUBJECT.exec(only.name)?.[1] ?? null;
 }
-async function commitChecks(src, statement, commit, link2) {
+async function commitChecks(src, statement, commit, link3) {
   const checks = [
     { check: "statement", ok: true, detail: `commit ${commit}, 1 subject` }
   ];
@@ -9853,7 +9853,7 @@ async function commitChecks(src, statement, commit, link2) {
     });
     return { runId: null, checks };
   }
-  const here = link2 === void 0 ? null : await link2(commit);
+  const here = link3 === void 0 ? null : await link3(commit);
   const match = here === null ? void 0 : namedMatch(statement.predicate, here.matches);
   if (here === null || here.tree === null || match === void 0) {
     checks.push({ check, ok: false, detail: unlinked(here) });
@@ -13042,11 +13042,11 @@ async function openLogSink(dir, name2) {
   await mkdir5(dir, { recursive: true });
   await sweepTempFiles(dir);
   const temp = join18(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
-  const hash = createHash5("sha256");
+  const hash2 = createHash5("sha256");
   let bytes = 0;
   const counter = new Transform2({
     transform(chunk, _encoding, done) {
-      hash.update(chunk);
+      hash2.update(chunk);
       bytes += chunk.length;
       done(null, chunk);
     }
@@ -13061,7 +13061,7 @@ async function openLogSink(dir, name2) {
       const failure3 = await written;
       if (failure3 !== void 0) throw writeFailed(temp, failure3);
       await syncFile(temp);
-      return { sha256: hash.digest("hex"), bytes };
+      return { sha256: hash2.digest("hex"), bytes };
     },
     async discard() {
       if (!counter.writableEnded) counter.end();
@@ -13089,13 +13089,13 @@ async function copyIntoSink(file, sink) {
   return sink.finish();
 }
 async function digestFile(path2) {
-  const hash = createHash5("sha256");
+  const hash2 = createHash5("sha256");
   let bytes = 0;
   for await (const chunk of createReadStream2(path2)) {
-    hash.update(chunk);
+    hash2.update(chunk);
     bytes += chunk.length;
   }
-  return { sha256: hash.digest("hex"), bytes };
+  return { sha256: hash2.digest("hex"), bytes };
 }
 async function syncFile(path2) {
   const handle = await open4(path2, "r+");
@@ -16801,7 +16801,7 @@ import { createHash as createHash6 } from "node:crypto";
 import { createReadStream as createReadStream4 } from "node:fs";
 async function bundlePackIntact(file) {
   let header = Buffer.alloc(0);
-  let hash = null;
+  let hash2 = null;
   let trailerBytes = 20;
   let tail = Buffer.alloc(0);
   let packBytes = 0;
@@ -16817,19 +16817,19 @@ async function bundlePackIntact(file) {
       }
       const text = header.subarray(0, end + 1).toString("latin1");
       if (/^@object-format=sha256$/m.test(text)) trailerBytes = 32;
-      hash = createHash6(trailerBytes === 32 ? "sha256" : "sha1");
+      hash2 = createHash6(trailerBytes === 32 ? "sha256" : "sha1");
       data = header.subarray(end + 2);
       header = null;
     }
     if (magic.length < 4) magic = Buffer.concat([magic, data.subarray(0, 4 - magic.length)]);
     const joined = Buffer.concat([tail, data]);
     const cut2 = Math.max(0, joined.length - trailerBytes);
-    hash?.update(joined.subarray(0, cut2));
+    hash2?.update(joined.subarray(0, cut2));
     tail = joined.subarray(cut2);
     packBytes += data.length;
   }
-  if (hash === null || packBytes < 12 + trailerBytes || magic.toString("latin1") !== "PACK") return false;
-  return hash.digest().equals(tail);
+  if (hash2 === null || packBytes < 12 + trailerBytes || magic.toString("latin1") !== "PACK") return false;
+  return hash2.digest().equals(tail);
 }
 var MAX_HEADER_BYTES;
 var init_bundle_pack = __esm({
@@ -27801,7 +27801,7 @@ var init_context = __esm({
           settings,
           values.json,
           values.workspace !== void 0,
-          values.home !== void 0
+          values.home !== void 0 || Boolean(process.env.AGENTGATE_HOME)
         );
       }
       /** What the run-snapshot services (snapshotter, sharing) take from the settings and from -C. */
@@ -28599,17 +28599,17 @@ var init_workspace_paths = __esm({
 });
 
 // src/checkpoints/compare.ts
-function patchSince(store, hash) {
+function patchSince(store, hash2) {
   return store.locked("checkpoint patch", "existing", async () => {
-    const from = await store.requireCheckpoint(hash);
+    const from = await store.requireCheckpoint(hash2);
     const { treeId } = await store.capture();
     const files = await store.withoutNowIgnored(await changedPaths(store.repo, from, treeId));
     return { hash: from, files: files.map((f) => toAbsolute(store.workspace, f)) };
   });
 }
-function diffBytesSince(store, hash) {
+function diffBytesSince(store, hash2) {
   return store.locked("checkpoint diff", "existing", async () => {
-    const from = await store.requireCheckpoint(hash);
+    const from = await store.requireCheckpoint(hash2);
     const { treeId } = await store.capture();
     const changed = await changedPaths(store.repo, from, treeId);
     const ignored = await ignoredPaths(store.repo, changed);
@@ -28649,114 +28649,6 @@ var init_compare2 = __esm({
     init_checkpoint_trees();
     init_ids2();
     init_workspace_paths();
-  }
-});
-
-// src/checkpoints/project-id.ts
-import { createHash as createHash8 } from "node:crypto";
-import { readdir as readdir11, readFile as readFile14, stat as stat22 } from "node:fs/promises";
-import { dirname as dirname17, join as join39 } from "node:path";
-function pathKey(realPath) {
-  return createHash8("sha256").update(realPath).digest("hex").slice(0, 16);
-}
-function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join39(checkpointsDir, projectId, worktreeKey);
-  return {
-    projectId,
-    worktreeKey,
-    dir,
-    gitDir: join39(dir, "git"),
-    indexFile: join39(dir, "index"),
-    metaFile: join39(dir, "store.json"),
-    upkeepFile: join39(dir, "upkeep.json"),
-    probeFile: join39(dir, "probe.json"),
-    promptsDir: join39(dir, "prompts"),
-    lockPath: join39(dir, "lock"),
-    tempDir: join39(dir, "tmp")
-  };
-}
-async function locateStore(checkpointsDir, root, rootCommit2) {
-  const existing = await existingStore(checkpointsDir, root);
-  if (existing !== null) return existing;
-  const projectId = await rootCommit2() ?? `path-${pathKey(root)}`;
-  return storeLayout(checkpointsDir, projectId, `wt-${pathKey(root)}`);
-}
-async function existingStore(checkpointsDir, root, projects) {
-  const worktreeKey = `wt-${pathKey(root)}`;
-  for (const projectId of projects ?? await listDir2(checkpointsDir)) {
-    const candidate = storeLayout(checkpointsDir, projectId, worktreeKey);
-    if (await storeOf(candidate, root) !== "none") return candidate;
-  }
-  return null;
-}
-async function storeAbove(checkpointsDir, dir, home) {
-  const projects = await listDir2(checkpointsDir);
-  for (let at = dirname17(dir); at !== dirname17(at) && at !== home; at = dirname17(at)) {
-    const location = await existingStore(checkpointsDir, at, projects);
-    if (location !== null) return { root: at, location };
-  }
-  return null;
-}
-async function storeOf(location, root) {
-  const text = await readFile14(location.metaFile, "utf8").catch(() => null);
-  try {
-    const parsed = text === null ? null : JSON.parse(text);
-    if (typeof parsed?.workspace === "string") return parsed.workspace === root ? "intact" : "none";
-  } catch {
-  }
-  const head = await stat22(join39(location.gitDir, "HEAD")).catch(() => null);
-  return head?.isFile() === true ? "damaged" : "none";
-}
-async function listDir2(dir) {
-  try {
-    return (await readdir11(dir)).sort();
-  } catch {
-    return [];
-  }
-}
-var init_project_id = __esm({
-  "src/checkpoints/project-id.ts"() {
-    "use strict";
-  }
-});
-
-// src/checkpoints/prompt-numbers.ts
-import { mkdir as mkdir10, readdir as readdir12, writeFile as writeFile7 } from "node:fs/promises";
-import { join as join40 } from "node:path";
-function sessionDir(promptsDir, session) {
-  return join40(promptsDir, pathKey(session));
-}
-async function claimPromptNumber(promptsDir, session) {
-  const dir = sessionDir(promptsDir, session);
-  try {
-    await mkdir10(dir, { recursive: true });
-    let n = Math.max(0, ...(await readdir12(dir)).map((name2) => /^\d+$/.test(name2) ? Number(name2) : 0)) + 1;
-    for (; ; ) {
-      if (await create(join40(dir, String(n)))) return n;
-      n += 1;
-    }
-  } catch {
-    return null;
-  }
-}
-async function notePromptNumber(promptsDir, session, n) {
-  const dir = sessionDir(promptsDir, session);
-  await mkdir10(dir, { recursive: true }).catch(() => void 0);
-  await create(join40(dir, String(n))).catch(() => void 0);
-}
-async function create(path2) {
-  try {
-    await writeFile7(path2, "", { flag: "wx" });
-    return true;
-  } catch (error2) {
-    if (error2.code === "EEXIST") return false;
-    throw error2;
-  }
-}
-var init_prompt_numbers = __esm({
-  "src/checkpoints/prompt-numbers.ts"() {
-    "use strict";
-    init_project_id();
   }
 });
 
@@ -29031,10 +28923,10 @@ function lineEntryOf(r) {
   return { ...plainEntry({ ref: r.ref, hash: r.tree, ...meta2 }), ...meta2, oid: r.oid };
 }
 function plainEntry(e) {
-  const { ref, hash, label, createdAt, kind, session, event, prompt, role } = e;
+  const { ref, hash: hash2, label, createdAt, kind, session, event, prompt, role } = e;
   return {
     ref,
-    hash,
+    hash: hash2,
     label,
     createdAt,
     kind,
@@ -29114,6 +29006,156 @@ var init_message2 = __esm({
   }
 });
 
+// src/checkpoints/project-id.ts
+import { createHash as createHash8 } from "node:crypto";
+import { readdir as readdir11, readFile as readFile14, stat as stat22 } from "node:fs/promises";
+import { dirname as dirname17, join as join39 } from "node:path";
+function pathKey(realPath) {
+  return createHash8("sha256").update(realPath).digest("hex").slice(0, 16);
+}
+function storeLayout(checkpointsDir, projectId, worktreeKey) {
+  const dir = join39(checkpointsDir, projectId, worktreeKey);
+  return {
+    projectId,
+    worktreeKey,
+    dir,
+    gitDir: join39(dir, "git"),
+    indexFile: join39(dir, "index"),
+    metaFile: join39(dir, "store.json"),
+    upkeepFile: join39(dir, "upkeep.json"),
+    probeFile: join39(dir, "probe.json"),
+    promptsDir: join39(dir, "prompts"),
+    lockPath: join39(dir, "lock"),
+    tempDir: join39(dir, "tmp")
+  };
+}
+async function locateStore(checkpointsDir, root, rootCommit2) {
+  const existing = await existingStore(checkpointsDir, root);
+  if (existing !== null) return existing;
+  const projectId = await rootCommit2() ?? `path-${pathKey(root)}`;
+  return storeLayout(checkpointsDir, projectId, `wt-${pathKey(root)}`);
+}
+async function existingStore(checkpointsDir, root, projects) {
+  const worktreeKey = `wt-${pathKey(root)}`;
+  for (const projectId of projects ?? await listDir2(checkpointsDir)) {
+    const candidate = storeLayout(checkpointsDir, projectId, worktreeKey);
+    if (await storeOf(candidate, root) !== "none") return candidate;
+  }
+  return null;
+}
+async function storeAbove(checkpointsDir, dir, home) {
+  const projects = await listDir2(checkpointsDir);
+  for (let at = dirname17(dir); at !== dirname17(at) && at !== home; at = dirname17(at)) {
+    const location = await existingStore(checkpointsDir, at, projects);
+    if (location !== null) return { root: at, location };
+  }
+  return null;
+}
+async function storeOf(location, root) {
+  const text = await readFile14(location.metaFile, "utf8").catch(() => null);
+  try {
+    const parsed = text === null ? null : JSON.parse(text);
+    if (typeof parsed?.workspace === "string") return parsed.workspace === root ? "intact" : "none";
+  } catch {
+  }
+  const head = await stat22(join39(location.gitDir, "HEAD")).catch(() => null);
+  return head?.isFile() === true ? "damaged" : "none";
+}
+async function listDir2(dir) {
+  try {
+    return (await readdir11(dir)).sort();
+  } catch {
+    return [];
+  }
+}
+var init_project_id = __esm({
+  "src/checkpoints/project-id.ts"() {
+    "use strict";
+  }
+});
+
+// src/checkpoints/prompt-numbers.ts
+import { link as link2, mkdir as mkdir10, readdir as readdir12, readFile as readFile15, rm as rm18, writeFile as writeFile7 } from "node:fs/promises";
+import { join as join40 } from "node:path";
+function sessionDir(promptsDir, session) {
+  return join40(promptsDir, pathKey(session));
+}
+async function claimPromptNumber(promptsDir, session, delivery) {
+  const dir = sessionDir(promptsDir, session);
+  const claim2 = delivery === void 0 ? "" : `${JSON.stringify({ hook: hash(delivery.hook), text: hash(delivery.text) })}
+`;
+  try {
+    await mkdir10(dir, { recursive: true });
+    for (; ; ) {
+      const newest = Math.max(
+        0,
+        ...(await readdir12(dir)).map((name2) => /^\d+$/.test(name2) ? Number(name2) : 0)
+      );
+      if (delivery !== void 0 && await deliveredAgain(dir, newest, delivery))
+        return { n: newest, duplicate: true };
+      if (await claimFile(dir, newest + 1, claim2)) return { n: newest + 1, duplicate: false };
+    }
+  } catch {
+    return null;
+  }
+}
+async function deliveredAgain(dir, n, delivery) {
+  if (n === 0) return false;
+  const text = await readFile15(join40(dir, String(n)), "utf8").catch(() => "");
+  let claimed;
+  try {
+    claimed = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  const hook = hash(delivery.hook);
+  if (claimed.text !== hash(delivery.text) || claimed.hook === hook) return false;
+  return create(join40(dir, `${n}-${hook}`), "");
+}
+async function claimFile(dir, n, text) {
+  if (text === "") return create(join40(dir, String(n)), "");
+  const temp = join40(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
+  await writeFile7(temp, text);
+  try {
+    await link2(temp, join40(dir, String(n)));
+    return true;
+  } catch (error2) {
+    if (error2.code === "EEXIST") return false;
+    return create(join40(dir, String(n)), text);
+  } finally {
+    await rm18(temp, { force: true });
+  }
+}
+async function notePromptNumber(promptsDir, session, n) {
+  const dir = sessionDir(promptsDir, session);
+  await mkdir10(dir, { recursive: true }).catch(() => void 0);
+  await create(join40(dir, String(n)), "").catch(() => void 0);
+}
+function promptNumber(records, session, claimed) {
+  const numbers = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(entryOf).filter((e) => e.session === session).map((e) => e.prompt ?? 0);
+  return claimed !== null && !numbers.includes(claimed) ? claimed : Math.max(0, ...numbers) + 1;
+}
+function hash(text) {
+  return pathKey(text);
+}
+async function create(path2, text) {
+  try {
+    await writeFile7(path2, text, { flag: "wx" });
+    return true;
+  } catch (error2) {
+    if (error2.code === "EEXIST") return false;
+    throw error2;
+  }
+}
+var init_prompt_numbers = __esm({
+  "src/checkpoints/prompt-numbers.ts"() {
+    "use strict";
+    init_random();
+    init_message2();
+    init_project_id();
+  }
+});
+
 // src/checkpoints/plan.ts
 function planChanges(desired, current) {
   const plan = { writes: [], deletes: [], uncovered: [] };
@@ -29146,7 +29188,7 @@ function changedBetween(target, current, selection2) {
 }
 function firstPatchWins(pairs) {
   const out = /* @__PURE__ */ new Map();
-  for (const [path2, hash] of pairs) if (!out.has(path2)) out.set(path2, hash);
+  for (const [path2, hash2] of pairs) if (!out.has(path2)) out.set(path2, hash2);
   return out;
 }
 var init_plan = __esm({
@@ -29192,9 +29234,9 @@ var init_record2 = __esm({
 });
 
 // src/checkpoints/restore.ts
-function restoreTo(store, hash) {
+function restoreTo(store, hash2) {
   return store.locked("checkpoint restore", "existing", async () => {
-    const { trees, refs } = await store.resolveCheckpoints([hash]);
+    const { trees, refs } = await store.resolveCheckpoints([hash2]);
     const target = trees[0];
     const wanted = await store.requireListing(target);
     const label = `safety before restore ${target.slice(0, 12)}`;
@@ -29244,12 +29286,12 @@ async function revertPatches(store, target, paths) {
     const hashes = [...new Set(target.map((p) => p.hash))];
     const { trees, refs } = await store.resolveCheckpoints(hashes);
     const listings = /* @__PURE__ */ new Map();
-    for (const [i, hash] of hashes.entries())
-      listings.set(hash, await store.requireListing(trees[i]));
+    for (const [i, hash2] of hashes.entries())
+      listings.set(hash2, await store.requireListing(trees[i]));
     return revertLocked(
       store,
       refs,
-      () => [...sources].map(([path2, hash]) => [path2, listings.get(hash)?.get(path2) ?? null])
+      () => [...sources].map(([path2, hash2]) => [path2, listings.get(hash2)?.get(path2) ?? null])
     );
   });
 }
@@ -29326,7 +29368,7 @@ var init_retention = __esm({
 });
 
 // src/git/checkpoint-health.ts
-import { lstat as lstat9, readdir as readdir13, readFile as readFile15 } from "node:fs/promises";
+import { lstat as lstat9, readdir as readdir13, readFile as readFile16 } from "node:fs/promises";
 import { join as join41 } from "node:path";
 async function repoDamage(gitDir, refs) {
   const [dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
@@ -29394,7 +29436,7 @@ async function kindOf(path2) {
 }
 async function readText(path2) {
   try {
-    return await readFile15(path2, "utf8");
+    return await readFile16(path2, "utf8");
   } catch (error2) {
     if (isAbsent(error2) || error2.code === "EISDIR") return null;
     throw error2;
@@ -29417,7 +29459,7 @@ var init_checkpoint_health = __esm({
 });
 
 // src/checkpoints/recovery.ts
-import { copyFile as copyFile2, lstat as lstat10, mkdir as mkdir11, readFile as readFile16, rename as rename7 } from "node:fs/promises";
+import { copyFile as copyFile2, lstat as lstat10, mkdir as mkdir11, readFile as readFile17, rename as rename7 } from "node:fs/promises";
 import { dirname as dirname18, join as join42, relative as relative7 } from "node:path";
 async function findDamage(location) {
   const damage = await repoDamage(location.gitDir, MARKERS);
@@ -29471,7 +29513,7 @@ async function setAside(location, damage) {
 }
 async function dropPacked(location, damage, aside) {
   const file = join42(location.gitDir, "packed-refs");
-  const text = await readFile16(file, "utf8").catch(() => null);
+  const text = await readFile17(file, "utf8").catch(() => null);
   if (text === null) return;
   const { refs, garbled } = parsePackedRefs(text);
   const broken = damage.brokenRefs.filter((ref) => refs.has(ref));
@@ -29553,7 +29595,7 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { mkdir as mkdir12, open as open6, rename as rename8, rm as rm18, stat as stat23, symlink } from "node:fs/promises";
+import { mkdir as mkdir12, open as open6, rename as rename8, rm as rm19, stat as stat23, symlink } from "node:fs/promises";
 import { dirname as dirname19, join as join44, sep as sep9 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
@@ -29583,7 +29625,7 @@ async function placeOne(item, temp) {
     await rename8(temp, fsPath(item.dest));
     return;
   } catch (error2) {
-    await rm18(temp, { force: true });
+    await rm19(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
   const beside = `${dirname19(item.dest)}${sep9}${tempName()}`;
@@ -29591,7 +29633,7 @@ async function placeOne(item, temp) {
     await writeTemp(item, fsPath(beside));
     await rename8(fsPath(beside), fsPath(item.dest));
   } catch (error2) {
-    await rm18(fsPath(beside), { force: true });
+    await rm19(fsPath(beside), { force: true });
     throw error2;
   }
 }
@@ -29764,7 +29806,7 @@ var init_apply = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { readFile as readFile17, rm as rm19 } from "node:fs/promises";
+import { readFile as readFile18, rm as rm20 } from "node:fs/promises";
 import { dirname as dirname21 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
@@ -29811,7 +29853,7 @@ async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   ];
   if (recovered) {
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
-    await rm19(location.tempDir, { recursive: true, force: true });
+    await rm20(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
     await Promise.all(sweeps());
   } else {
@@ -29880,7 +29922,7 @@ async function pruningTiersOf(repo) {
 }
 async function readUpkeep(location) {
   try {
-    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile17(location.upkeepFile, "utf8")));
+    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile18(location.upkeepFile, "utf8")));
     if (parsed.success) return parsed.data;
   } catch {
   }
@@ -29927,7 +29969,7 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/budget-count.ts
-import { readFile as readFile18, rm as rm20 } from "node:fs/promises";
+import { readFile as readFile19, rm as rm21 } from "node:fs/promises";
 import { join as join45 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
@@ -29944,7 +29986,7 @@ function budgetFile(location) {
 }
 async function readBudget(location) {
   try {
-    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile18(budgetFile(location), "utf8")));
+    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile19(budgetFile(location), "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -29954,7 +29996,7 @@ async function saveBudget(location, commit, counts) {
   await writeJsonAtomic(budgetFile(location), { countedAt: commit, counts });
 }
 async function dropBudget(location) {
-  await rm20(budgetFile(location), { force: true });
+  await rm21(budgetFile(location), { force: true });
 }
 async function uncountedBound(opts) {
   const { budget, latest, staged } = opts;
@@ -30198,7 +30240,7 @@ var init_stamps = __esm({
 });
 
 // src/checkpoints/probe-cache.ts
-import { readFile as readFile19 } from "node:fs/promises";
+import { readFile as readFile20 } from "node:fs/promises";
 import { join as join46 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles2) {
   const record3 = await readRecord2(location);
@@ -30238,7 +30280,7 @@ async function acceptable(probe, stamps) {
   if (!gitDir?.sig.startsWith("dir:") || commondir?.sig !== "none" || worktreeConfig?.sig !== "none")
     return false;
   if (config2 === void 0 || !config2.sig.startsWith("file:")) return false;
-  const text = await readFile19(config2.path, "utf8").catch(() => null);
+  const text = await readFile20(config2.path, "utf8").catch(() => null);
   return text !== null && !/^\s*\[\s*include/im.test(text);
 }
 function plain(s) {
@@ -30246,7 +30288,7 @@ function plain(s) {
 }
 async function readRecord2(location) {
   try {
-    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile19(location.probeFile, "utf8")));
+    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile20(location.probeFile, "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -30263,7 +30305,7 @@ var init_probe_cache = __esm({
 });
 
 // src/checkpoints/store.ts
-import { access as access3, lstat as lstat14, readFile as readFile20, realpath as realpath9 } from "node:fs/promises";
+import { access as access3, lstat as lstat14, readFile as readFile21, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
 import { join as join47, sep as sep10 } from "node:path";
 async function physicalPath(path2) {
@@ -30547,13 +30589,13 @@ var init_store = __esm({
       absolute(paths) {
         return paths.map((p) => toAbsolute(this.workspace, p));
       }
-      assertRevision(hash) {
-        if (!isCheckpointRevision(hash)) throw this.notFound(hash);
+      assertRevision(hash2) {
+        if (!isCheckpointRevision(hash2)) throw this.notFound(hash2);
       }
-      notFound(hash, ambiguous = false) {
-        const why = ambiguous ? `"${hash.slice(0, 80)}" is the start of more than one checkpoint of ${this.workspace}; give more of its characters` : `no checkpoint ${JSON.stringify(hash.slice(0, 80))} in the store of ${this.workspace}`;
+      notFound(hash2, ambiguous = false) {
+        const why = ambiguous ? `"${hash2.slice(0, 80)}" is the start of more than one checkpoint of ${this.workspace}; give more of its characters` : `no checkpoint ${JSON.stringify(hash2.slice(0, 80))} in the store of ${this.workspace}`;
         return new CheckpointNotFoundError(`${why}; see "checkpoint list"`, {
-          details: { hash: hash.slice(0, 200), workspace: this.workspace }
+          details: { hash: hash2.slice(0, 200), workspace: this.workspace }
         });
       }
       noStore() {
@@ -30562,9 +30604,9 @@ var init_store = __esm({
           { details: { workspace: this.workspace } }
         );
       }
-      async requireListing(hash) {
-        const listing = await listTree(this.repo, hash);
-        if (listing === null) throw this.notFound(hash);
+      async requireListing(hash2) {
+        const listing = await listTree(this.repo, hash2);
+        if (listing === null) throw this.notFound(hash2);
         return listing;
       }
       /**
@@ -30609,8 +30651,8 @@ var init_store = __esm({
       async mirrorUserExcludes() {
         const target = join47(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
-          this.userExcludes === null ? "" : readFile20(this.userExcludes, "utf8").catch(() => ""),
-          readFile20(target, "utf8").catch(() => null)
+          this.userExcludes === null ? "" : readFile21(this.userExcludes, "utf8").catch(() => ""),
+          readFile21(target, "utf8").catch(() => null)
         ]);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
@@ -30743,10 +30785,6 @@ var init_touched = __esm({
 });
 
 // src/checkpoints/checkpoints.ts
-function promptNumber(records, session, claimed) {
-  const numbers = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(entryOf).filter((e) => e.session === session).map((e) => e.prompt ?? 0);
-  return claimed !== null && !numbers.includes(claimed) ? claimed : Math.max(0, ...numbers) + 1;
-}
 function roleOf(opts) {
   if (opts.session === void 0) return void 0;
   if (opts.baseline) return "baseline";
@@ -30798,7 +30836,18 @@ var init_checkpoints = __esm({
        */
       async track(label, opts = {}) {
         const store = this.store;
-        const claimed = opts.beforePrompt === true && opts.session !== void 0 ? await claimPromptNumber(store.location.promptsDir, opts.session) : null;
+        const claim2 = opts.beforePrompt === true && opts.session !== void 0 ? await claimPromptNumber(store.location.promptsDir, opts.session, opts.delivery) : null;
+        if (claim2?.duplicate === true) {
+          const latest = (await this.markers()).latest;
+          return {
+            hash: latest?.hash ?? "",
+            ref: latest?.ref ?? "",
+            skipped: [],
+            prompt: claim2.n,
+            duplicate: true
+          };
+        }
+        const claimed = claim2?.n ?? null;
         const outcome = await store.locked(
           "checkpoint track",
           "track",
@@ -30958,19 +31007,19 @@ var init_checkpoints = __esm({
         return this.track(label, { baseline: true });
       }
       /** Files changed since checkpoint `hash`, as absolute paths (the current state is captured first, without a checkpoint). */
-      async patch(hash) {
-        return patchSince(this.store, hash);
+      async patch(hash2) {
+        return patchSince(this.store, hash2);
       }
       /**
        * Unified diff (binary-safe, applicable with `git apply`) from checkpoint `hash` to the current
        * state, byte for byte as git wrote it.
        */
-      async diffBytes(hash) {
-        return diffBytesSince(this.store, hash);
+      async diffBytes(hash2) {
+        return diffBytesSince(this.store, hash2);
       }
       /** diffBytes as a string, decoded losslessly: bytes that are not UTF-8 become U+DC80..U+DCFF (fs/path-bytes.ts). */
-      async diff(hash) {
-        return decodeBytes(await this.diffBytes(hash));
+      async diff(hash2) {
+        return decodeBytes(await this.diffBytes(hash2));
       }
       /** Per-file before/after contents between two checkpoints (`to` defaults to the current state); see compare.ts. */
       async diffFull(from, to) {
@@ -30981,8 +31030,8 @@ var init_checkpoints = __esm({
        * rewritten, files created since removed, deleted files brought back. A safety checkpoint is
        * taken first; ignored, skipped and never-captured files are not touched (see apply.ts).
        */
-      async restore(hash) {
-        return restoreTo(this.store, hash);
+      async restore(hash2) {
+        return restoreTo(this.store, hash2);
       }
       /** Undoes a restore or revert: restores its safety checkpoint. */
       async unrevert(safety) {
@@ -31135,7 +31184,7 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { mkdtemp as mkdtemp5, rm as rm21, writeFile as writeFile8 } from "node:fs/promises";
+import { mkdtemp as mkdtemp5, rm as rm22, writeFile as writeFile8 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
 import { join as join48, resolve as resolve21 } from "node:path";
 function open7(ctx) {
@@ -31166,9 +31215,9 @@ async function resolveCheckpoint(cp, name2) {
   if (named2 === 1) return name2;
   return (await cp.list()).find((e) => e.label === name2)?.hash ?? name2;
 }
-async function revertPaths(cp, hash, given) {
+async function revertPaths(cp, hash2, given) {
   const decoded = await Promise.all(given.map(pathArgument));
-  return cp.revert(hash, decoded).catch((error2) => {
+  return cp.revert(hash2, decoded).catch((error2) => {
     if (!(error2 instanceof PathNotFoundError)) throw error2;
     const missing = new Set(error2.details.paths);
     const escaped = decoded.map((p, i) => p !== given[i]);
@@ -31177,7 +31226,7 @@ async function revertPaths(cp, hash, given) {
       (p, i) => escaped[i] && (!named2 || missing.has(p)) ? given[i] : p
     );
     if (!escaped.some(Boolean)) throw error2;
-    return cp.revert(hash, literal2).catch((again) => {
+    return cp.revert(hash2, literal2).catch((again) => {
       throw again instanceof PathNotFoundError ? error2 : again;
     });
   });
@@ -31257,13 +31306,13 @@ var init_checkpoint2 = __esm({
       examples: ["checkpoint diff latest > since-latest.diff"],
       async run(ctx, _values, [name2]) {
         const cp = await open7(ctx);
-        const hash = await resolveCheckpoint(cp, name2);
-        if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
+        const hash2 = await resolveCheckpoint(cp, name2);
+        if (ctx.json) return { json: { diff: await cp.diff(hash2) }, human: () => "" };
         const dir = await mkdtemp5(join48(tmpdir5(), "agentgate-cpdiff-"));
         const file = join48(dir, "diff.patch");
-        const cleanup = () => rm21(dir, { recursive: true, force: true });
+        const cleanup = () => rm22(dir, { recursive: true, force: true });
         try {
-          await writeFile8(file, await cp.diffBytes(hash));
+          await writeFile8(file, await cp.diffBytes(hash2));
         } catch (error2) {
           await cleanup();
           throw error2;
@@ -31368,12 +31417,12 @@ var init_checkpoint2 = __esm({
             "an empty PATH names nothing; give files or directories inside the workspace, or no PATH to mean every changed file"
           );
         const cp = await open7(ctx);
-        const hash = await resolveCheckpoint(cp, name2);
+        const hash2 = await resolveCheckpoint(cp, name2);
         const result = paths.length ? await revertPaths(
           cp,
-          hash,
+          hash2,
           paths.map((p) => resolve21(ctx.workspace, p))
-        ) : await cp.revert(hash);
+        ) : await cp.revert(hash2);
         return {
           json: result,
           human: () => [
@@ -31977,6 +32026,8 @@ async function checkpointFor(event, opts) {
     return cp.track(label, {
       baseline: event.kind === "baseline",
       beforePrompt: event.kind === "before-prompt",
+      // Another agent's hooks may deliver this prompt too (the Copilot CLI runs Claude Code's).
+      ...event.kind === "before-prompt" ? { delivery: { hook: `${event.agent} ${event.event}`, text: event.promptText ?? "" } } : {},
       session: event.session,
       event: event.event,
       unlessUnchanged: event.kind === "latest",
@@ -31989,6 +32040,12 @@ async function checkpointFor(event, opts) {
       message: `checkpoint skipped: not done within hooks.timeoutMs (${budget} ms) in ${event.workspace}; raise hooks.timeoutMs in config.yaml for a very large workspace`
     };
   const t = run.value;
+  if (t.duplicate === true)
+    return {
+      status: "ignored",
+      message: `prompt ${t.prompt} again, delivered by another hook too: counted and checkpointed once, nothing recorded in ${event.workspace}`,
+      ...t.prompt === void 0 ? {} : { prompt: t.prompt }
+    };
   await saveParsedConfig();
   const parts = [
     t.unchanged ? `unchanged since latest checkpoint ${t.hash.slice(0, 12)}` : `${event.kind} checkpoint ${t.hash.slice(0, 12)}`,
@@ -32552,8 +32609,8 @@ var init_lenient_json = __esm({
 });
 
 // src/hooks/workspace.ts
-import { realpath as realpath10, stat as stat25 } from "node:fs/promises";
-import { parse as parse2, resolve as resolve23 } from "node:path";
+import { lstat as lstat16, realpath as realpath10, stat as stat25 } from "node:fs/promises";
+import { dirname as dirname24, join as join50, parse as parse2, resolve as resolve23 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
 }
@@ -32578,10 +32635,18 @@ function homeOrNone() {
     return "";
   }
 }
+async function inNestedRepository(project, dir) {
+  for (let at = dir; at !== project && at !== dirname24(at) && isInside(project, at); at = dirname24(at)) {
+    const git = await lstat16(join50(at, ".git")).catch(() => null);
+    if (git !== null) return true;
+  }
+  return false;
+}
 var init_workspace = __esm({
   "src/hooks/workspace.ts"() {
     "use strict";
     init_home_dir();
+    init_inside();
   }
 });
 
@@ -32644,9 +32709,7 @@ async function checkpointOf(adapter, input, opts) {
       e.session
     );
   const named2 = e.root ?? cwd ?? here;
-  const project = adapter.projectDirVariable && (opts.env ?? process.env)[adapter.projectDirVariable];
-  const inProject = e.root === void 0 && project && isInside(resolve24(project), resolve24(here, named2));
-  const where = await hookWorkspace(inProject ? project : named2, {
+  const where = await hookWorkspace(await workspaceOf(adapter, e.root === void 0, named2, here, opts), {
     ...opts.homeDir === void 0 ? {} : { homeDir: opts.homeDir }
   });
   if ("refused" in where) return refuse("ignored", `no checkpoint: ${where.refused}`, e.event, e.session);
@@ -32666,6 +32729,12 @@ async function checkpointOf(adapter, input, opts) {
     opts
   );
   return { outcome, event: e.event };
+}
+async function workspaceOf(adapter, cwdNamed, named2, here, opts) {
+  const project = adapter.projectDirVariable && (opts.env ?? process.env)[adapter.projectDirVariable];
+  if (!cwdNamed || !project) return named2;
+  const [top, dir] = [resolve24(project), resolve24(here, named2)];
+  return isInside(top, dir) && !await inNestedRepository(top, dir) ? project : named2;
 }
 function definedOf(o) {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== void 0));
@@ -33048,7 +33117,7 @@ var require_parse = __commonJS({
     var ansiCAt = new RegExp("\\$'" + ANSI_C_BODY + "(?:(')|\\\\?$)", "g");
     var ANSI_C_LETTERS = "abeEfnrtv";
     var ANSI_C_CHARS = "\x07\b\x1B\x1B\f\n\r	\v";
-    var hash = /^#$/;
+    var hash2 = /^#$/;
     var SQ = (
       /** @type {const} */
       "'"
@@ -33266,7 +33335,7 @@ var require_parse = __commonJS({
               /** @type {ControlOperator} */
               { op: s }
             );
-          } else if (hash.test(c)) {
+          } else if (hash2.test(c)) {
             commented = true;
             var commentObj = { comment: string3.slice(match.index + i2 + 1) };
             if (out.length) {
@@ -33408,6 +33477,24 @@ function isOurCommand(command, agent) {
     k += 1;
   }
   return true;
+}
+function isWrittenCommand(command, agent) {
+  const words = shellWords(command);
+  if (words === null || words.length < 4 || !isOurCommand(command, agent)) return false;
+  const [node, bin] = words;
+  const value = (name2) => {
+    const at = words.indexOf(name2, 4);
+    return at < 0 ? void 0 : words[at + 1];
+  };
+  const home = value("--home");
+  const config2 = value("--config");
+  const runner = {
+    node,
+    bin,
+    ...home === void 0 ? {} : { home },
+    ...config2 === void 0 ? {} : { config: config2 }
+  };
+  return hookCommand(runner, agent, value("--event")) === command;
 }
 function shellWords(command) {
   const EXPANDED = { op: "expansion" };
@@ -33602,17 +33689,17 @@ var init_hook_install = __esm({
 
 // src/hooks/install/install-record.ts
 import { createHash as createHash9 } from "node:crypto";
-import { lstat as lstat16, open as open8, readFile as readFile21, rm as rm22, rmdir as rmdir3 } from "node:fs/promises";
-import { dirname as dirname24, join as join50 } from "node:path";
+import { lstat as lstat17, open as open8, readFile as readFile22, rm as rm23, rmdir as rmdir3 } from "node:fs/promises";
+import { dirname as dirname25, join as join51 } from "node:path";
 function recordPath(home, file) {
-  return join50(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
+  return join51(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
 }
 function sha256(text) {
   return createHash9("sha256").update(text).digest("hex");
 }
 async function readRecord3(home, file) {
   try {
-    const parsed = HookInstallRecord.safeParse(JSON.parse(await readFile21(recordPath(home, file), "utf8")));
+    const parsed = HookInstallRecord.safeParse(JSON.parse(await readFile22(recordPath(home, file), "utf8")));
     return parsed.success && parsed.data.file === file ? parsed.data : null;
   } catch {
     return null;
@@ -33630,7 +33717,7 @@ async function writeRecord(home, record3) {
   });
 }
 async function dropRecord(home, file) {
-  await rm22(recordPath(home, file), { force: true });
+  await rm23(recordPath(home, file), { force: true });
 }
 function nextRecord(file, old, found, written, step) {
   const dirs = [.../* @__PURE__ */ new Set([...step.dirs, ...old?.dirs ?? []])].sort((x, y) => y.length - x.length);
@@ -33647,12 +33734,12 @@ function nextRecord(file, old, found, written, step) {
 }
 async function missingDirs(dir) {
   const out = [];
-  for (let at = dir; ; at = dirname24(at)) {
-    const exists5 = await lstat16(at).then(
+  for (let at = dir; ; at = dirname25(at)) {
+    const exists5 = await lstat17(at).then(
       () => true,
       (error2) => error2.code !== "ENOENT"
     );
-    if (exists5 || dirname24(at) === at) return out;
+    if (exists5 || dirname25(at) === at) return out;
     out.push(at);
   }
 }
@@ -33816,14 +33903,14 @@ var require_main = __commonJS({
 });
 
 // src/hooks/install/targets.ts
-import { join as join51, resolve as resolve25 } from "node:path";
+import { join as join52, resolve as resolve25 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join51(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join52(base, place.scope === "project" ? project : user);
   const env = place.env ?? process.env;
   const under = (variable, project, dir, file) => {
     const home = env[variable];
-    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve25(home, file) : at(project, join51(dir, file));
+    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve25(home, file) : at(project, join52(dir, file));
   };
   switch (agent) {
     case "claude-code":
@@ -33873,9 +33960,10 @@ function installTarget(agent, place) {
         // Never preToolUse: Copilot fails a command preToolUse hook closed on a non-zero exit.
         events: ["sessionStart", "userPromptSubmitted", "postToolUse", "postToolUseFailure", "agentStop"],
         root: { version: 1 },
-        notes: [
+        // The cloud agent reads only the repository's .github/hooks/*.json: ~/.copilot/hooks is not its concern.
+        notes: place.scope === "project" ? [
           "The command is an absolute path on this machine: the Copilot cloud agent (which reads .github/hooks/*.json from the default branch) cannot run it."
-        ]
+        ] : []
       };
     case "windsurf":
       return {
@@ -34088,8 +34176,8 @@ function planJsonConfig(target, before2, entryOf2) {
   }
   if (entryOf2 === null && nodeAt(text, ["hooks"])?.type === "object" && blankInside(text, ["hooks"]))
     text = cutOrEdit(target, text, [], "hooks");
-  const bare = before2 !== null && before2.trim() !== "" && !before2.endsWith("\n");
-  const out = withLineBreaksOf(before2, bare || text.endsWith("\n") ? text : `${text}
+  const bare2 = before2 !== null && before2.trim() !== "" && !before2.endsWith("\n");
+  const out = withLineBreaksOf(before2, bare2 || text.endsWith("\n") ? text : `${text}
 `);
   return { text: out, changes, notes, removable: entryOf2 === null && holdsNothingOfTheUsers(target, text) };
 }
@@ -34227,8 +34315,8 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, lstat as lstat17, readFile as readFile22, rm as rm23, stat as stat26 } from "node:fs/promises";
-import { join as join52 } from "node:path";
+import { chmod, lstat as lstat18, readFile as readFile23, rm as rm24, stat as stat26 } from "node:fs/promises";
+import { join as join53 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
 ${MARKER}
@@ -34239,11 +34327,10 @@ async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   await assertDirectory(target.file);
   for (const event of target.events) {
-    const file = join52(target.file, event);
+    const file = join53(target.file, event);
     const current = await readHook(file);
-    const ours = typeof current === "object" && current !== null && "text" in current;
-    if (current !== null && !ours) {
-      if (command !== null) plan.leftAlone.push(file);
+    if (current !== null && "theirs" in current) {
+      if (command !== null || current.marked) plan.leftAlone.push(file);
       continue;
     }
     const wanted = command === null ? null : clineScript(command);
@@ -34264,17 +34351,21 @@ async function assertDirectory(dir) {
   if (stats4 !== null && !stats4.isDirectory()) throw cannotUse(dir, "not a directory");
 }
 async function readHook(file) {
-  const stats4 = await lstat17(file).catch((error2) => {
+  const stats4 = await lstat18(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(file, errnoOf(error2), error2);
   });
   if (stats4 === null) return null;
-  if (!stats4.isFile()) return { theirs: true };
-  const text = await readFile22(file, "utf8").catch((error2) => {
+  if (!stats4.isFile()) return { theirs: true, marked: false };
+  const text = await readFile23(file, "utf8").catch((error2) => {
     throw cannotUse(file, errnoOf(error2), error2);
   });
-  if (!text.split("\n").includes(MARKER)) return { theirs: true };
+  if (!isOurScript(text)) return { theirs: true, marked: text.split("\n").includes(MARKER) };
   return { text, executable: (stats4.mode & 73) === 73 };
+}
+function isOurScript(text) {
+  const exec = text.split("\n")[2] ?? "";
+  return exec.startsWith("exec ") && isWrittenCommand(exec.slice(5), "cline") && text === clineScript(exec.slice(5));
 }
 function cannotUse(path2, why, cause) {
   return new AgentConfigInvalidError(
@@ -34284,7 +34375,7 @@ function cannotUse(path2, why, cause) {
 }
 async function applyScripts(plan) {
   for (const { file, text } of plan.writes) {
-    if (text === null) await rm23(file, { force: true });
+    if (text === null) await rm24(file, { force: true });
     else {
       await writeFileAtomic(file, text);
       await chmod(file, 493);
@@ -34297,6 +34388,7 @@ var init_scripts = __esm({
     "use strict";
     init_errors();
     init_atomic();
+    init_command();
     MARKER = '# agentgate-snapshotter checkpoints (written by "hook install cline"; "hook uninstall cline" removes it)';
   }
 });
@@ -35337,11 +35429,7 @@ function trimmed(lines, span) {
   return { start: span.start, end };
 }
 function spans2(lines) {
-  const headers = lines.flatMap((line, n) => {
-    const m = /^\s*(\[\[?)([^[\]]+)\]\]?\s*(?:#.*)?\r?$/.exec(line);
-    const path2 = m === null ? null : keyPath(m[2]);
-    return path2 === null ? [] : [{ line: n, array: m?.[1] === "[[", path: path2 }];
-  });
+  const headers = headersOf(lines);
   const groups = /* @__PURE__ */ new Map();
   const hooks = /* @__PURE__ */ new Map();
   headers.forEach((h, k) => {
@@ -35357,6 +35445,22 @@ function spans2(lines) {
     }
   });
   return { groups, hooks };
+}
+function headersOf(lines) {
+  return lines.flatMap((line, n) => {
+    const m = /^\s*(\[\[?)([^[\]]+)\]\]?\s*(?:#.*)?\r?$/.exec(line);
+    const path2 = m === null ? null : keyPath(m[2]);
+    return path2 === null ? [] : [{ line: n, array: m?.[1] === "[[", path: path2 }];
+  });
+}
+function notLineByLine(text, hooks, events) {
+  const headers = headersOf(text.split("\n")).filter((h) => h.path[0] === "hooks");
+  if (headers.length === 0 && Object.keys(hooks).length > 0) return 'its "hooks" table is inline';
+  const inline = events.filter(
+    (event) => Array.isArray(hooks[event]) && hooks[event].length > 0 && !headers.some((h) => h.array && h.path.length === 2 && h.path[1] === event)
+  );
+  if (inline.length > 0) return `${inline.map((e) => `"hooks.${e}"`).join(", ")} written as an inline array`;
+  return "its hooks could not be edited line by line";
 }
 function extent(headers, k, count, depth) {
   const own2 = headers[k];
@@ -35394,12 +35498,10 @@ var init_toml_sections = __esm({
 // src/hooks/install/toml-config.ts
 function planTomlConfig(target, before2, entryOf2, dryRun = false) {
   const original = before2 ?? "";
-  const beforeValue = parseToml(target, original);
-  const rest = withoutBlock(original);
-  const restValue = parseToml(target, rest);
-  const hooks = restValue.hooks === void 0 ? {} : restValue.hooks;
+  const value = parseToml(target, original);
+  const hooks = value.hooks === void 0 ? {} : value.hooks;
   if (!isRecord(hooks)) throw configInvalid(target, `"hooks" is ${describeValue2(hooks)}, not a table`);
-  const notes = entryOf2 === null ? [] : hooksOffNotes(target, beforeValue);
+  const notes = entryOf2 === null ? [] : hooksOffNotes(target, value);
   const nextHooks = { ...hooks };
   const edits = {};
   const appended = {};
@@ -35410,28 +35512,22 @@ function planTomlConfig(target, before2, entryOf2, dryRun = false) {
     const add = next.edits.flatMap((e) => e.op === "append" ? [e.entry] : []);
     if (add.length > 0) appended[event] = add;
   }
-  const expected = withHooks(restValue, nextHooks);
-  const changes = diffOurs(target, beforeValue, expected);
-  if (changes.length === 0)
-    return {
-      text: before2,
-      changes,
-      notes,
-      removable: entryOf2 === null && before2 !== null && before2.trim() === ""
-    };
-  const edited = editSections(rest, edits);
-  const text = edited === null || Object.keys(appended).length === 0 ? edited : appendBlock(edited, stringify({ hooks: appended }));
+  const expected = withHooks(value, nextHooks);
+  const changes = diffOurs(target, value, expected);
   const removable = entryOf2 === null;
-  if (text !== null && sameConfig(text, expected))
+  if (changes.length === 0)
+    return { text: before2, changes, notes, removable: removable && before2 !== null && before2.trim() === "" };
+  const edited = editSections(original, edits);
+  const text = placements(edited, appended, entryOf2 === null).find((t) => sameConfig(t, expected));
+  if (text !== void 0)
     return {
       text: withLineBreaksOf(original, text),
       changes,
       notes,
       removable: removable && text.trim() === ""
     };
-  const strays = Object.values(edits).some((list5) => list5.length > 0);
-  const why = strays ? "hooks of ours outside the marked block" : 'its "hooks" table is inline';
   const verb = dryRun ? "would be" : "was";
+  const why = notLineByLine(original, hooks, Object.keys(edits));
   const rewritten = stringify(expected, { numbersAsFloat: true }).trimEnd();
   return {
     text: withLineBreaksOf(original, `${rewritten}
@@ -35440,6 +35536,13 @@ function planTomlConfig(target, before2, entryOf2, dryRun = false) {
     changes,
     notes: [`${target.file} ${verb} rewritten whole (${why}): its comments were not kept`, ...notes]
   };
+}
+function placements(edited, appended, uninstall2) {
+  if (edited === null) return [];
+  if (Object.keys(appended).length === 0) return [uninstall2 ? withoutMarkers(edited) : edited];
+  const tables = stringify({ hooks: appended }).trimEnd();
+  const inside = intoBlock(edited, tables);
+  return [...inside === null ? [] : [inside], appendBlock(edited, tables)];
 }
 function withHooks(value, hooks) {
   const next = { ...value, hooks };
@@ -35478,12 +35581,39 @@ function diffOurs(target, before2, after2) {
   }
   return changes;
 }
-function withoutBlock(text) {
-  const start = text.indexOf(BEGIN);
-  const end = text.indexOf(END);
-  if (start < 0 || end < start) return text;
-  const after2 = text.slice(end + END.length).replace(/^\r?\n/, "");
-  return `${text.slice(0, start).replace(/(\r?\n)+$/, "$1")}${after2}`.replace(/^\r?\n$/, "");
+function bare(line) {
+  return line.endsWith("\r") ? line.slice(0, -1) : line;
+}
+function intoBlock(text, tables) {
+  const lines = text.split("\n");
+  const end = lines.findLastIndex((l) => bare(l) === END);
+  const begin = lines.findLastIndex((l, n) => n < end && bare(l) === BEGIN);
+  if (begin < 0) return null;
+  const previous = bare(lines[end - 1]);
+  const gap = previous === BEGIN || previous.trim() === "" ? [] : [""];
+  lines.splice(end, 0, ...gap, ...tables.split("\n"));
+  return lines.join("\n");
+}
+function withoutMarkers(text) {
+  const lines = text.split("\n");
+  const blank = (n) => bare(lines[n]).trim() === "";
+  const out = [];
+  for (let n = 0; n < lines.length; n += 1) {
+    const line = bare(lines[n]);
+    if (line === BEGIN) {
+      let m = n + 1;
+      while (m < lines.length && blank(m)) m += 1;
+      if (bare(lines[m] ?? "") === END) {
+        while (out.length > 0 && bare(out.at(-1)).trim() === "") out.pop();
+        n = m;
+        continue;
+      }
+    }
+    if (line !== BEGIN && line !== END) out.push(lines[n]);
+  }
+  const joined = out.join("\n").replace(/(\r?\n)+$/, "");
+  return joined === "" ? "" : `${joined}
+`;
 }
 function appendBlock(text, tables) {
   const head = text === "" || /\r?\n\r?\n$/.test(text) ? text : text.endsWith("\n") ? `${text}
@@ -35826,8 +35956,8 @@ var init_undo = __esm({
 });
 
 // src/hooks/install/install.ts
-import { lstat as lstat18, readFile as readFile23, rm as rm24 } from "node:fs/promises";
-import { dirname as dirname25 } from "node:path";
+import { lstat as lstat19, readFile as readFile24, rm as rm25 } from "node:fs/promises";
+import { dirname as dirname26 } from "node:path";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
 }
@@ -35867,7 +35997,7 @@ async function apply(agent, action, opts) {
   return { ...base, written, changes: plan.changes, leftAlone: [], notes: plan.notes };
 }
 async function readConfig2(file) {
-  const bytes = await readFile23(file).catch((error2) => {
+  const bytes = await readFile24(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw new AgentConfigInvalidError(
       `cannot read ${file} (${errnoOf(error2)}); move what stands there aside and run the command again`,
@@ -35902,7 +36032,7 @@ async function recordAndWrite(home, target, found, text) {
   const step = {
     undo: found === null ? [] : undoSplices(found, text),
     foundHasOurs: found !== null && holdsOurs(target, found),
-    dirs: found === null ? await missingDirs(dirname25(target.file)) : []
+    dirs: found === null ? await missingDirs(dirname26(target.file)) : []
   };
   await writeRecord(home, nextRecord(target.file, await readRecord3(home, target.file), found, text, step));
   await writeOwnFileAtomic(target.file, text);
@@ -35910,12 +36040,12 @@ async function recordAndWrite(home, target, found, text) {
 async function giveBack(home, target, found, plan) {
   const record3 = await readRecord3(home, target.file);
   let wrote = false;
-  const link2 = await lstat18(target.file).then(
+  const link3 = await lstat19(target.file).then(
     (st) => st.isSymbolicLink(),
     () => false
   );
-  if (found !== null && record3?.created === true && plan.removable === true && !link2) {
-    await rm24(target.file, { force: true });
+  if (found !== null && record3?.created === true && plan.removable === true && !link3) {
+    await rm25(target.file, { force: true });
     await removeEmptyDirs2(record3.dirs);
     wrote = true;
   } else if (found !== null && plan.changes.length > 0) {
@@ -35976,7 +36106,7 @@ function setupCommand(action) {
     name: `hook ${action}`,
     usage: `hook ${action} AGENT [--project | --user] [--dry-run]`,
     summary: action === "install" ? "Add checkpoint hooks to an agent's own config file, merged into what is there." : "Remove our checkpoint hooks from an agent's config file, leaving every other entry.",
-    description: action === "install" ? `AGENT is one of ${AGENT_LIST}. Every entry that is not ours is kept; installing twice changes nothing; the file is replaced atomically. The hooks run this installed bin directly (not npx), with the --home and --config given here. Prints what changed and what the agent needs before it runs them (Codex: trust them with /hooks).` : `AGENT is one of ${AGENT_LIST}. Only the entries "hook install" wrote are removed: a file as install left it goes back to what install found (with the same --home), byte for byte; a file or directory install created goes, one that was there before never does.`,
+    description: action === "install" ? `AGENT is one of ${AGENT_LIST}. Every entry that is not ours is kept; installing twice changes nothing; the file is replaced atomically. The hooks run this installed bin directly (not npx), with the --home (or $AGENTGATE_HOME) and --config given here. Prints what changed and what the agent needs before it runs them (Codex: trust them with /hooks).` : `AGENT is one of ${AGENT_LIST}. Only the entries "hook install" wrote are removed: a file as install left it goes back to what install found (with the same --home), byte for byte; a file or directory install created goes, one that was there before never does.`,
     options: SCOPE_OPTIONS,
     positionals: { required: ["AGENT"] },
     examples: [`hook ${action} codex`, `hook ${action} cursor --user --dry-run`],
@@ -36033,7 +36163,9 @@ function describe3(r) {
   const head = r.dryRun ? `${r.agent}: would change ${r.file} (dry run: nothing written):` : `${r.agent}: ${r.written ? "changed" : "left"} ${r.file}:`;
   const lines = [head, ...r.changes.map((c) => `  ${SIGN[c.change]} ${c.event} (${c.change})`)];
   for (const file of r.leftAlone)
-    lines.push(`  ! ${file} is not ours: left alone (chain it to our hook by hand)`);
+    lines.push(
+      r.action === "install" ? `  ! ${file} is not ours: left alone (chain it to our hook by hand)` : `  ! ${file} was ours and changed by hand: left alone (take out what you no longer want by hand)`
+    );
   if (r.command !== void 0 && r.changes.some((c) => c.change !== "removed"))
     lines.push(`  runs: ${r.command}`);
   for (const note of r.notes) lines.push(`Next: ${note}`);

@@ -24,7 +24,7 @@ function setupCommand(action: 'install' | 'uninstall'): Command {
         : "Remove our checkpoint hooks from an agent's config file, leaving every other entry.",
     description:
       action === 'install'
-        ? `AGENT is one of ${AGENT_LIST}. Every entry that is not ours is kept; installing twice changes nothing; the file is replaced atomically. The hooks run this installed bin directly (not npx), with the --home and --config given here. Prints what changed and what the agent needs before it runs them (Codex: trust them with /hooks).`
+        ? `AGENT is one of ${AGENT_LIST}. Every entry that is not ours is kept; installing twice changes nothing; the file is replaced atomically. The hooks run this installed bin directly (not npx), with the --home (or $AGENTGATE_HOME) and --config given here. Prints what changed and what the agent needs before it runs them (Codex: trust them with /hooks).`
         : `AGENT is one of ${AGENT_LIST}. Only the entries "hook install" wrote are removed: a file as install left it goes back to what install found (with the same --home), byte for byte; a file or directory install created goes, one that was there before never does.`,
     options: SCOPE_OPTIONS,
     positionals: { required: ['AGENT'] },
