@@ -5400,13 +5400,14 @@ function userSettings() {
     const perFile = await Promise.all(
       [...system, ...global].map(async (file) => {
         const text = readTextOrEmpty(file);
-        if (!/directory|autocrlf|eol|excludesfile/i.test(text)) return [];
+        if (!/directory|autocrlf|eol|excludesfile|include/i.test(text)) return [];
         const res = await runGit(
           { cwd: "/" },
           [
             "config",
             "--file",
             file,
+            "--includes",
             "-z",
             "--get-regexp",
             "^(safe\\.directory|core\\.(autocrlf|eol|excludesfile))$"

@@ -304,20 +304,22 @@ let userSettingsRead: Promise<UserSettings> | undefined;
 function userSettings(): Promise<UserSettings> {
   userSettingsRead ??= (async () => {
     const { system, global } = userConfigFiles();
-    // git parses only a file that names a key: one without these words cannot set them (includes
-    // are not followed here), and most do not. Read synchronously: a few small files, once per
+    // git parses only a file that names a key or an include (followed, as the user's git follows
+    // them; a condition on a repository is false here): one without these words cannot set them,
+    // and most do not. Read synchronously: a few small files, once per
     // process, and this is the first git call's path, where a thread-pool round trip per step
     // cost about 5 ms more (measured).
     const perFile = await Promise.all(
       [...system, ...global].map(async (file) => {
         const text = readTextOrEmpty(file);
-        if (!/directory|autocrlf|eol|excludesfile/i.test(text)) return [];
+        if (!/directory|autocrlf|eol|excludesfile|include/i.test(text)) return [];
         const res = await runGit(
           { cwd: '/' },
           [
             'config',
             '--file',
             file,
+            '--includes',
             '-z',
             '--get-regexp',
             '^(safe\\.directory|core\\.(autocrlf|eol|excludesfile))$',

@@ -46,6 +46,19 @@ describe("the user's own content settings", () => {
     expect(git(ws, ['show', '--name-only', '--format=', dirty.wipSha as string])).toBe('notes.txt');
   });
 
+  it('a setting in a file the global config includes counts, as in git', () => {
+    const HOME = userHome('[include]\n\tpath = ~/.config/extra.gitconfig\n', {
+      '.config/extra.gitconfig': '[core]\n\texcludesFile = ~/.ignore-these\n',
+      '.ignore-these': '.env\n',
+    });
+    const ws = initRepo();
+    writeFiles(ws, { 'a.txt': 'one\n' });
+    git(ws, ['add', '-A']);
+    git(ws, ['commit', '-qm', 'base']);
+    writeFiles(ws, { '.env': 'TOKEN=hunter2\n' });
+    expect(before(ws, { HOME })).toMatchObject({ isDirty: false });
+  });
+
   it('$XDG_CONFIG_HOME/git/ignore is the default ignore file, as in git', () => {
     const HOME = userHome('[user]\n\tname = u\n');
     const xdg = tempDir('agentgate-xdg-');
