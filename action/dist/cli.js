@@ -29565,7 +29565,7 @@ async function userExcludesSetting(o) {
         ...o.identity ? { identity: o.identity } : {},
         ...o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}
       },
-      ["config", "--file", file, "--get", "core.excludesFile"],
+      ["config", "--file", file, "--includes", "--get", "core.excludesFile"],
       { okExitCodes: [1] }
     );
     const value = res.exitCode === 0 ? res.stdout.trim() : "";

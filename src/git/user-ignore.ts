@@ -7,8 +7,8 @@ import { runGit } from './runner.js';
 /**
  * The user's own global ignore file, found on purpose: the runner ignores global and system
  * config (GIT_CONFIG_GLOBAL is empty), so this reads exactly one setting, `core.excludesFile`,
- * from exactly the user's global config files, with `git config --file F --get` (no includes
- * followed, nothing else read). git's order: `$XDG_CONFIG_HOME/git/config` (default
+ * from exactly the user's global config files and the files they include (as git reads them),
+ * with `git config --file F --includes --get` (nothing else read). git's order: `$XDG_CONFIG_HOME/git/config` (default
  * `~/.config/git/config`), then `~/.gitconfig`, the later winning; without the setting, git's
  * default `$XDG_CONFIG_HOME/git/ignore`. A leading `~/` is the home directory, as git expands it.
  */
@@ -45,7 +45,7 @@ export async function userExcludesSetting(o: UserIgnoreOptions): Promise<string 
         ...(o.identity ? { identity: o.identity } : {}),
         ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
       },
-      ['config', '--file', file, '--get', 'core.excludesFile'],
+      ['config', '--file', file, '--includes', '--get', 'core.excludesFile'],
       { okExitCodes: [1] },
     );
     const value = res.exitCode === 0 ? res.stdout.trim() : '';
