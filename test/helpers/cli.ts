@@ -28,6 +28,19 @@ export function runCli(
   return { status: res.status, stdout: res.stdout, stderr: res.stderr, json: () => JSON.parse(res.stdout) };
 }
 
+/** The CLI run in the workspace `ws` with its own home (a relative --artifacts-dir is taken from `ws`). */
+export function cliIn(ws: string, home: string, args: string[], env: NodeJS.ProcessEnv = {}): CliResult {
+  return runCli(['-C', ws, '--home', home, '--json', ...args], { cwd: ws, env });
+}
+
+/** cliIn for a call that must succeed: its parsed JSON. */
+export function okIn<T>(ws: string, home: string, args: string[], env: NodeJS.ProcessEnv = {}): T {
+  const res = cliIn(ws, home, args, env);
+  if (res.status !== 0)
+    throw new Error(`${args.join(' ')} failed (${res.status}): ${res.stdout}${res.stderr}`);
+  return res.json() as T;
+}
+
 /** runCli without blocking: for CLI processes that must run at the same moment (Promise.all). */
 export function runCliAsync(
   args: string[],

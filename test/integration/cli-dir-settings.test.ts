@@ -8,19 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { BeforeState, Snapshot } from '../../types/snapshot.js';
 import { loadAllCommands } from '../../src/cli/commands/index.js';
 import type { Command } from '../../src/cli/spec.js';
-import { runCli, runCliAsync, type CliResult } from '../helpers/cli.js';
+import { cliIn, okIn, runCli, runCliAsync, type CliResult } from '../helpers/cli.js';
 import { git, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
-
-/** The CLI run in the workspace (a relative --artifacts-dir is taken from there). */
-function cli(ws: string, home: string, args: string[], env: NodeJS.ProcessEnv = {}): CliResult {
-  return runCli(['-C', ws, '--home', home, '--json', ...args], { cwd: ws, env });
-}
-
-function ok<T>(ws: string, home: string, args: string[], env: NodeJS.ProcessEnv = {}): T {
-  const res = cli(ws, home, args, env);
-  expect(res.status, `${args.join(' ')}: ${res.stdout}${res.stderr}`).toBe(0);
-  return res.json() as T;
-}
 
 interface Failure {
   code: string;
@@ -97,7 +86,7 @@ describe('a home or artifacts directory that a file stands at', () => {
     const home = tempDir('agentgate-own-home-');
     const file = join(tempDir('agentgate-arts-file-'), 'afile');
     writeFileSync(file, 'not a directory\n');
-    ok<BeforeState>(ws, home, ['before', '--run', 'f1']);
+    okIn<BeforeState>(ws, home, ['before', '--run', 'f1']);
     writeFiles(ws, { 'a.txt': 'changed\n' });
     const head = git(ws, ['rev-parse', 'HEAD']);
     const after = ['after', '--run', 'f1', '--iteration', '1'];
@@ -108,17 +97,17 @@ describe('a home or artifacts directory that a file stands at', () => {
         [[], { AGENTGATE_ARTIFACTS_DIR: file }, 'AGENTGATE_ARTIFACTS_DIR'],
         [['--artifacts-dir', join(file, 'below')], {}, '--artifacts-dir'],
       ] as const) {
-        const res = cli(ws, home, [...extra, ...args], env);
+        const res = cliIn(ws, home, [...extra, ...args], env);
         expect(res.status, res.stdout).toBe(2);
         expect(errorOf(res)).toMatchObject({ code: 'INVALID_ARGUMENT', details: { source } });
       }
     }
     const config = join(tempDir('agentgate-config-'), 'config.yaml');
     writeFileSync(config, `artifactsDir: ${file}\n`);
-    const res = cli(ws, home, ['--config', config, ...after]);
+    const res = cliIn(ws, home, ['--config', config, ...after]);
     expect(errorOf(res).code).toBe('CONFIG_INVALID');
     // Nothing was done: no commit, no snapshot; the same call then succeeds.
     expect(git(ws, ['rev-parse', 'HEAD'])).toBe(head);
-    expect(ok<Snapshot>(ws, home, after).filesChanged).toBe(1);
+    expect(okIn<Snapshot>(ws, home, after).filesChanged).toBe(1);
   });
 });

@@ -7,19 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BeforeState, Snapshot } from '../../types/snapshot.js';
-import { runCli, type CliResult } from '../helpers/cli.js';
+import { cliIn, okIn } from '../helpers/cli.js';
 import { git, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
-
-/** The CLI run in the workspace (a relative --artifacts-dir is taken from there). */
-function cli(ws: string, home: string, args: string[], env: NodeJS.ProcessEnv = {}): CliResult {
-  return runCli(['-C', ws, '--home', home, '--json', ...args], { cwd: ws, env });
-}
-
-function ok<T>(ws: string, home: string, args: string[], env: NodeJS.ProcessEnv = {}): T {
-  const res = cli(ws, home, args, env);
-  expect(res.status, `${args.join(' ')}: ${res.stdout}${res.stderr}`).toBe(0);
-  return res.json() as T;
-}
 
 /** Every path of the commit's tree. */
 function treeOf(ws: string, rev: string): string[] {
@@ -28,9 +17,9 @@ function treeOf(ws: string, rev: string): string[] {
 
 /** One iteration of run `runId` through the CLI, `extra` given to its `after` only. */
 function iteration(ws: string, home: string, runId: string, n: number, extra: string[] = []): Snapshot {
-  ok<BeforeState>(ws, home, ['before', '--run', runId]);
+  okIn<BeforeState>(ws, home, ['before', '--run', runId]);
   writeFiles(ws, { 'a.txt': `${runId} ${n}\n` });
-  return ok<Snapshot>(ws, home, ['after', '--run', runId, '--iteration', String(n), ...extra]);
+  return okIn<Snapshot>(ws, home, ['after', '--run', runId, '--iteration', String(n), ...extra]);
 }
 
 describe("an earlier call's own directories inside the workspace", () => {
@@ -39,7 +28,7 @@ describe("an earlier call's own directories inside the workspace", () => {
     const home = tempDir('agentgate-own-home-');
     iteration(ws, home, 'b1', 1, ['--artifacts-dir', 'arts']);
     expect(existsSync(join(ws, 'arts', 'b1', 'iteration-1', 'patch.diff'))).toBe(true);
-    const gate = cli(ws, home, [
+    const gate = cliIn(ws, home, [
       '--artifacts-dir',
       'logs',
       'gate',
@@ -52,18 +41,18 @@ describe("an earlier call's own directories inside the workspace", () => {
     ]);
     expect(gate.status, gate.stdout).toBe(0);
     expect(existsSync(join(ws, 'logs', 'b1', 'iteration-1', 'gate-t-1.log'))).toBe(true);
-    ok<BeforeState>(ws, home, ['before', '--run', 'b2'], { AGENTGATE_ARTIFACTS_DIR: join(ws, 'env-arts') });
+    okIn<BeforeState>(ws, home, ['before', '--run', 'b2'], { AGENTGATE_ARTIFACTS_DIR: join(ws, 'env-arts') });
     writeFiles(ws, { 'a.txt': 'b2\n' });
-    ok<Snapshot>(ws, home, ['after', '--run', 'b2', '--iteration', '1'], {
+    okIn<Snapshot>(ws, home, ['after', '--run', 'b2', '--iteration', '1'], {
       AGENTGATE_ARTIFACTS_DIR: join(ws, 'env-arts'),
     });
 
     // The tester's repro: the next before found a clean workspace, and nothing of ours is in any commit.
-    const before = ok<BeforeState>(ws, home, ['before', '--run', 'b3']);
+    const before = okIn<BeforeState>(ws, home, ['before', '--run', 'b3']);
     expect(before.isDirty).toBe(false);
     expect(before.wipSha).toBeNull();
     writeFiles(ws, { 'a.txt': 'b3\n' });
-    const snap = ok<Snapshot>(ws, home, ['after', '--run', 'b3', '--iteration', '1']);
+    const snap = okIn<Snapshot>(ws, home, ['after', '--run', 'b3', '--iteration', '1']);
     expect(snap.files.map((f) => f.path)).toEqual(['a.txt']);
     expect(git(ws, ['log', '--all', '--name-only', '--format='])).not.toMatch(/arts|logs|\.gitignore/);
     expect(git(ws, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
@@ -75,13 +64,13 @@ describe("an earlier call's own directories inside the workspace", () => {
     const ws = repoWithCommit({ 'a.txt': 'a\n' });
     const elsewhere = tempDir('agentgate-own-home-');
     iteration(ws, join(ws, '.ag'), 'h1', 1);
-    ok(ws, join(ws, '.ag-cp'), ['checkpoint', 'track', '--label', 'made the home']);
+    okIn(ws, join(ws, '.ag-cp'), ['checkpoint', 'track', '--label', 'made the home']);
     for (const home of ['.ag', '.ag-cp']) expect(existsSync(join(ws, home, '.gitignore'))).toBe(true);
 
-    const before = ok<BeforeState>(ws, elsewhere, ['before', '--run', 'h2']);
+    const before = okIn<BeforeState>(ws, elsewhere, ['before', '--run', 'h2']);
     expect(before.isDirty).toBe(false);
     writeFiles(ws, { 'a.txt': 'h2\n' });
-    const snap = ok<Snapshot>(ws, elsewhere, ['after', '--run', 'h2', '--iteration', '1']);
+    const snap = okIn<Snapshot>(ws, elsewhere, ['after', '--run', 'h2', '--iteration', '1']);
     expect(treeOf(ws, snap.afterSha)).toEqual(['a.txt']);
   });
 
@@ -90,7 +79,7 @@ describe("an earlier call's own directories inside the workspace", () => {
     iteration(ws, join(ws, '.ag'), 'c1', 1, ['--artifacts-dir', 'arts']);
     git(ws, ['add', '-A']);
     expect(git(ws, ['diff', '--cached', '--name-only'])).toBe('');
-    const track = ok<{ hash: string }>(ws, tempDir('agentgate-own-home-'), ['checkpoint', 'track']);
+    const track = okIn<{ hash: string }>(ws, tempDir('agentgate-own-home-'), ['checkpoint', 'track']);
     // What the checkpoint captured is the committed tree: neither the home nor the artifacts.
     expect(track.hash).toBe(git(ws, ['rev-parse', 'HEAD^{tree}']));
   });
@@ -100,15 +89,15 @@ describe("an earlier call's own directories inside the workspace", () => {
     const home = tempDir('agentgate-own-home-');
     writeFiles(ws, { 'notes/mine.txt': 'mine\n', 'notes/r2/kept.txt': 'kept\n' });
     for (const runId of ['r1', 'r2']) {
-      ok<BeforeState>(ws, home, ['--artifacts-dir', 'notes', 'before', '--run', runId]);
+      okIn<BeforeState>(ws, home, ['--artifacts-dir', 'notes', 'before', '--run', runId]);
       writeFiles(ws, { 'a.txt': `${runId}\n` });
-      ok<Snapshot>(ws, home, ['--artifacts-dir', 'notes', 'after', '--run', runId, '--iteration', '1']);
+      okIn<Snapshot>(ws, home, ['--artifacts-dir', 'notes', 'after', '--run', runId, '--iteration', '1']);
     }
     expect(existsSync(join(ws, 'notes', '.gitignore'))).toBe(false);
     expect(existsSync(join(ws, 'notes', 'r2', '.gitignore'))).toBe(false);
     expect(existsSync(join(ws, 'notes', 'r1', '.gitignore'))).toBe(true);
     // Without --artifacts-dir, the user's files there are theirs to commit; our run directory is not.
-    const before = ok<BeforeState>(ws, home, ['before', '--run', 'r3']);
+    const before = okIn<BeforeState>(ws, home, ['before', '--run', 'r3']);
     expect(treeOf(ws, before.wipSha ?? 'HEAD').filter((p) => p.startsWith('notes/'))).toEqual([
       'notes/mine.txt',
       'notes/r2/iteration-1/patch.diff',
