@@ -5085,9 +5085,9 @@ function parseConfigEntries(out) {
     return nl < 0 ? { key: record3, value: "" } : { key: record3.slice(0, nl), value: record3.slice(nl + 1) };
   });
 }
-function neutraliseDrivers(configKeys2) {
+function neutraliseDrivers(configKeys) {
   const out = /* @__PURE__ */ new Set();
-  for (const key of configKeys2) {
+  for (const key of configKeys) {
     const first = key.indexOf(".");
     const last = key.lastIndexOf(".");
     if (first < 0 || last <= first) continue;
@@ -5132,7 +5132,8 @@ function userConfigFiles(env = process.env) {
   const home = env.HOME ?? "";
   const xdg = env.XDG_CONFIG_HOME && isAbsolute4(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join7(home, ".config");
   const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === "" ? [] : [join7(xdg, "git", "config"), join7(home, ".gitconfig")];
-  return { system: env.GIT_CONFIG_NOSYSTEM ? [] : ["/etc/gitconfig"], global };
+  const system = env.GIT_CONFIG_SYSTEM ? [env.GIT_CONFIG_SYSTEM] : ["/etc/gitconfig"];
+  return { system: env.GIT_CONFIG_NOSYSTEM ? [] : system, global };
 }
 var HARDENING_CONFIG, STAGING_CONFIG, DRIVER_KEYS, DRIVER_AND_INCLUDE_PATTERN, PASS_THROUGH;
 var init_hardening = __esm({
@@ -5400,7 +5401,7 @@ function userSettings() {
     const perFile = await Promise.all(
       [...system, ...global].map(async (file) => {
         const text = readTextOrEmpty(file);
-        if (!/directory|autocrlf|eol|excludesfile|include/i.test(text)) return [];
+        if (!/directory|autocrlf|eol|excludesfile|attributesfile|include/i.test(text)) return [];
         const res = await runGit(
           { cwd: "/" },
           [
@@ -5410,7 +5411,7 @@ function userSettings() {
             "--includes",
             "-z",
             "--get-regexp",
-            "^(safe\\.directory|core\\.(autocrlf|eol|excludesfile))$"
+            `^safe\\.directory$|${USER_CONTENT_PATTERN}`
           ],
           { okExitCodes: [1], withoutUserSettings: true }
         ).catch(() => null);
@@ -5421,20 +5422,25 @@ function userSettings() {
     const content = /* @__PURE__ */ new Map();
     for (const { key, value } of perFile.flat()) {
       if (key === "safe.directory") safeDirectories.push(`safe.directory=${value}`);
-      else if (CONTENT_KEYS.includes(key)) content.set(key, value);
+      else content.set(key, value);
     }
     return { safeDirectories, content };
   })();
   return userSettingsRead;
 }
 async function userContentConfig(repoKeys) {
-  const { content } = await userSettings();
-  const out = [];
-  for (const [key, value] of content) if (!repoKeys.has(key)) out.push(`${key}=${value}`);
+  const wanted = new Map((await userSettings()).content);
   const xdg = process.env.XDG_CONFIG_HOME;
-  if (!content.has("core.excludesfile") && !repoKeys.has("core.excludesfile") && xdg && isAbsolute5(xdg))
-    out.push(`core.excludesfile=${join8(xdg, "git", "ignore")}`);
-  return out;
+  if (xdg && isAbsolute5(xdg)) {
+    for (const [key, name2] of [
+      ["core.excludesfile", "ignore"],
+      ["core.attributesfile", "attributes"]
+    ])
+      if (!wanted.has(key)) wanted.set(key, join8(xdg, "git", name2));
+  }
+  if (wanted.size === 0) return [];
+  const own2 = await repoKeys();
+  return [...wanted].filter(([key]) => !own2.has(key)).map(([key, value]) => `${key}=${value}`);
 }
 function readTextOrEmpty(file) {
   try {
@@ -5487,7 +5493,7 @@ function errnoText(cause) {
   const code2 = cause.code;
   return typeof code2 === "string" ? code2 : String(cause);
 }
-var spawned, CONTENT_KEYS, userSettingsRead;
+var spawned, USER_CONTENT_PATTERN, userSettingsRead;
 var init_runner = __esm({
   "src/git/runner.ts"() {
     "use strict";
@@ -5497,7 +5503,7 @@ var init_runner = __esm({
     init_hardening();
     init_path_bytes();
     spawned = 0;
-    CONTENT_KEYS = ["core.autocrlf", "core.eol", "core.excludesfile"];
+    USER_CONTENT_PATTERN = "^core\\.(autocrlf|eol|excludesfile|attributesfile)$";
   }
 });
 
@@ -5520,7 +5526,7 @@ async function openRepo(dir, opts = {}) {
   const real = await resolveWorkspaceDir(dir);
   const base = { cwd: real, ...opts };
   const guess = join9(real, ".git");
-  const early = configKeys(base, configFiles(guess, guess));
+  const early = driverKeys(base, configFiles(guess, guess));
   early.catch(() => void 0);
   let paths;
   try {
@@ -5546,9 +5552,9 @@ async function openRepo(dir, opts = {}) {
     );
   }
   await assertOwnWorkTree(real, topLevel, gitDir, commonDir2);
-  const keys = gitDir === guess && commonDir2 === guess ? await early : await configKeys(base, configFiles(commonDir2, gitDir));
-  const own2 = new Set(keys.map((k) => k.toLowerCase()));
-  const config2 = [...neutraliseDrivers(keys), ...await userContentConfig(own2)];
+  const keys = gitDir === guess && commonDir2 === guess ? await early : await driverKeys(base, configFiles(commonDir2, gitDir));
+  const content = await userContentConfig(() => ownContentKeys({ ...base, cwd: topLevel }));
+  const config2 = [...neutraliseDrivers(keys), ...content];
   return { ...base, cwd: topLevel, topLevel, gitDir, config: config2 };
 }
 function noWorkTree(real, cause) {
@@ -5606,7 +5612,13 @@ async function dotGitOwner(dir) {
 function configFiles(commonDir2, gitDir) {
   return [join9(commonDir2, "config"), join9(gitDir, "config.worktree")];
 }
-async function configKeys(base, files) {
+async function ownContentKeys(repo) {
+  const res = await runGit(repo, ["config", "-z", "--get-regexp", USER_CONTENT_PATTERN], {
+    okExitCodes: [1]
+  });
+  return new Set(parseConfigEntries(res.stdout).map((e) => e.key.toLowerCase()));
+}
+async function driverKeys(base, files) {
   const keys = [];
   const seen = /* @__PURE__ */ new Set();
   const queue = [...files];
@@ -5615,9 +5627,13 @@ async function configKeys(base, files) {
     if (seen.has(file)) continue;
     seen.add(file);
     if ((await stat4(file).catch(() => null))?.isFile() !== true) continue;
-    const res = await runGit(base, ["config", "--file", file, "-z", "--get-regexp", REPO_KEYS_PATTERN], {
-      okExitCodes: [1]
-    });
+    const res = await runGit(
+      base,
+      ["config", "--file", file, "-z", "--get-regexp", DRIVER_AND_INCLUDE_PATTERN],
+      {
+        okExitCodes: [1]
+      }
+    );
     for (const { key, value } of parseConfigEntries(res.stdout)) {
       if (!/^include/i.test(key)) keys.push(key);
       else if (value !== "") queue.push(includedFile(value, file));
@@ -5674,7 +5690,7 @@ async function assertNoLfs(repo) {
   if (repo.gitDir !== void 0) files.push(join9(await commonDir(repo.gitDir), "info", "attributes"));
   for (const file of files) {
     const text = await readFile3(file, "utf8").catch(() => "");
-    if (/(^|\s)filter=lfs(\s|$)/m.test(text)) {
+    if (/^[ \t]*[^#\s].*(^|\s)filter=lfs(\s|$)/m.test(text)) {
       throw new LfsUnsupportedError(
         `${file} sends paths through Git LFS (filter=lfs), whose filter agentgate's git never runs: agentgate snapshots no repository that uses LFS, whether or not an LFS file changed, and changed nothing here. Snapshot a clone without LFS, or record this one with your own git; if the filter=lfs line was added during this iteration, remove it and run the command again (see "Git LFS" in docs/runs.md)`,
         { details: { workspace: repo.topLevel, attributes: file } }
@@ -5725,7 +5741,7 @@ function assertSafeWorkspace(dir) {
     );
   }
 }
-var PATH_QUESTIONS, REPO_KEYS_PATTERN;
+var PATH_QUESTIONS;
 var init_repo = __esm({
   "src/git/repo.ts"() {
     "use strict";
@@ -5735,7 +5751,6 @@ var init_repo = __esm({
     init_hardening();
     init_runner();
     PATH_QUESTIONS = ["--show-toplevel", "--git-dir", "--git-common-dir"];
-    REPO_KEYS_PATTERN = `${DRIVER_AND_INCLUDE_PATTERN}|^core\\.(autocrlf|eol|excludesfile)$`;
   }
 });
 
@@ -13752,6 +13767,10 @@ async function captureExcludes(repo, dirs) {
   if (inside.some((d) => d.what === "agentgate home")) await makeOwnDir(dirs.home);
   return inside.map((d) => d.rel);
 }
+async function makeHomeInside(dir, home) {
+  const [real, realHome] = await Promise.all([realPathOf(dir), realPathOf(home)]);
+  if (realHome !== real && isInside(real, realHome)) await makeOwnDir(home);
+}
 function detailKey(what2) {
   return what2 === "agentgate home" ? "home" : "artifactsDir";
 }
@@ -15545,6 +15564,7 @@ var init_after = __esm({
 async function iterate2(core, workspace, opts) {
   const runId = assertSafeId(opts.runId, "run id");
   assertIteration(opts.iteration);
+  await makeHomeInside(workspace, core.options.home);
   return core.store.whileIterating(
     runId,
     opts.iteration,
@@ -27633,7 +27653,7 @@ var init_config_cache2 = __esm({
 });
 
 // src/store/config.ts
-import { readFile as readFile13, stat as stat20 } from "node:fs/promises";
+import { lstat as lstat7, readFile as readFile13, stat as stat20 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
 import { dirname as dirname14, join as join35, resolve as resolve18 } from "node:path";
 async function resolveSettings(opts) {
@@ -27678,18 +27698,20 @@ function chooseArtifactsDir(config2, opts) {
   return { dir: layout(resolve18(cwd, opts.home)).artifacts, source: "default" };
 }
 async function assertHomeDir(home, source) {
-  if (!await fileInTheWay(home)) return;
+  const why = await inTheWay(home);
+  if (why === null) return;
   const named2 = { what: "agentgate home", option: "--home", variable: "AGENTGATE_HOME" };
-  throw new InvalidArgumentError(notADirectory(home, source, named2), {
+  throw new InvalidArgumentError(notADirectory(home, why, source, named2), {
     details: { home, source: source ?? null }
   });
 }
 async function assertArtifactsDir(settings, source) {
   const dir = settings.artifactsDir;
-  if (!await fileInTheWay(dir)) return;
+  const why = await inTheWay(dir);
+  if (why === null) return;
   if (source === "config" && settings.configFile !== null) {
     const file = settings.configFile;
-    const problem = `${dir} is not a directory (a file stands in its path)`;
+    const problem = `${dir} is not a directory (${why})`;
     throw new ConfigInvalidError(
       `${file}: artifactsDir: ${problem}; name a directory, or a path not there yet`,
       {
@@ -27702,26 +27724,34 @@ async function assertArtifactsDir(settings, source) {
     option: "--artifacts-dir",
     variable: "AGENTGATE_ARTIFACTS_DIR"
   };
-  throw new InvalidArgumentError(notADirectory(dir, source, named2), {
+  throw new InvalidArgumentError(notADirectory(dir, why, source, named2), {
     details: { artifactsDir: dir, source }
   });
 }
-function notADirectory(path2, source, named2) {
+function notADirectory(path2, why, source, named2) {
   const { what: what2, option, variable } = named2;
-  const problem = "is not a directory (a file stands in its path)";
+  const problem = `is not a directory (${why})`;
   const right = "a directory, or a path not there yet (it is made)";
   if (source === option) return `${option} names ${path2}, which ${problem}; give ${option} ${right}`;
   if (source === variable)
     return `${variable} names ${path2}, which ${problem}; set ${variable} to ${right}, or give ${option}`;
   if (source === "default")
-    return `the ${what2} ${path2} ${problem}; move that file away, or choose another with ${option} or ${variable}`;
+    return `the ${what2} ${path2} ${problem}; move what stands there away, or choose another with ${option} or ${variable}`;
   return `the ${what2} ${path2} ${problem}; give ${right}`;
 }
-async function fileInTheWay(path2) {
+async function inTheWay(path2) {
   try {
-    return !(await stat20(path2)).isDirectory();
+    return (await stat20(path2)).isDirectory() ? null : "a file stands in its path";
   } catch (cause) {
-    return cause.code === "ENOTDIR";
+    const code2 = cause.code;
+    if (code2 === "ENOTDIR") return "a file stands in its path";
+    if (code2 !== "ENOENT") return null;
+  }
+  for (let at = path2; ; at = dirname14(at)) {
+    const found = await lstat7(at).catch(() => null);
+    if (found !== null)
+      return found.isSymbolicLink() && await stat20(at).catch(() => null) === null ? "a symbolic link to nowhere stands in its path" : null;
+    if (dirname14(at) === at) return null;
   }
 }
 async function readConfig(opts) {
@@ -28145,7 +28175,7 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { lstat as lstat7, mkdir as mkdir9, readdir as readdir10, realpath as realpath6, rename as rename6, rm as rm17, stat as stat21, writeFile as writeFile6 } from "node:fs/promises";
+import { lstat as lstat8, mkdir as mkdir9, readdir as readdir10, realpath as realpath6, rename as rename6, rm as rm17, stat as stat21, writeFile as writeFile6 } from "node:fs/promises";
 import { basename as basename7, dirname as dirname15, join as join36 } from "node:path";
 function checkpointRepo(p) {
   return {
@@ -28174,7 +28204,7 @@ async function indexBytes(repo) {
   return shared.reduce((sum2, size) => sum2 + size, index.size);
 }
 async function initCheckpointRepo(repo) {
-  if (await lstat7(repo.gitDir).catch(() => null) !== null) return configure(repo);
+  if (await lstat8(repo.gitDir).catch(() => null) !== null) return configure(repo);
   const parent = dirname15(repo.gitDir);
   const prefix = `${basename7(repo.gitDir)}.init-`;
   await mkdir9(parent, { recursive: true });
@@ -28276,14 +28306,14 @@ var init_checkpoint_repo = __esm({
 });
 
 // src/fs/leading-dirs.ts
-import { lstat as lstat8 } from "node:fs/promises";
+import { lstat as lstat9 } from "node:fs/promises";
 import { join as join37 } from "node:path";
 async function leadingDirsAreReal(root, path2, real = /* @__PURE__ */ new Map()) {
   for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
     const dir = path2.slice(0, at);
     let ok = real.get(dir);
     if (ok === void 0) {
-      const st = await lstat8(fsPath(join37(root, dir))).catch(() => null);
+      const st = await lstat9(fsPath(join37(root, dir))).catch(() => null);
       ok = st === null || st.isDirectory();
       real.set(dir, ok);
     }
@@ -29369,7 +29399,7 @@ var init_retention = __esm({
 });
 
 // src/git/checkpoint-health.ts
-import { lstat as lstat9, readdir as readdir13, readFile as readFile16 } from "node:fs/promises";
+import { lstat as lstat10, readdir as readdir13, readFile as readFile16 } from "node:fs/promises";
 import { join as join41 } from "node:path";
 async function repoDamage(gitDir, refs) {
   const [dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
@@ -29429,7 +29459,7 @@ async function refsWithoutObject(repo, gitDir, prefixes) {
 }
 async function kindOf(path2) {
   try {
-    return (await lstat9(path2)).isDirectory() ? "dir" : "other";
+    return (await lstat10(path2)).isDirectory() ? "dir" : "other";
   } catch (error2) {
     if (isAbsent(error2)) return "missing";
     throw error2;
@@ -29460,7 +29490,7 @@ var init_checkpoint_health = __esm({
 });
 
 // src/checkpoints/recovery.ts
-import { copyFile as copyFile2, lstat as lstat10, mkdir as mkdir11, readFile as readFile17, rename as rename7 } from "node:fs/promises";
+import { copyFile as copyFile2, lstat as lstat11, mkdir as mkdir11, readFile as readFile17, rename as rename7 } from "node:fs/promises";
 import { dirname as dirname18, join as join42, relative as relative7 } from "node:path";
 async function findDamage(location) {
   const damage = await repoDamage(location.gitDir, MARKERS);
@@ -29504,7 +29534,7 @@ async function setAside(location, damage) {
   );
   if (damage.unusable === null) await dropPacked(location, damage, aside);
   for (const part of parts) {
-    if (await lstat10(part).catch(() => null) === null) continue;
+    if (await lstat11(part).catch(() => null) === null) continue;
     const to = join42(aside, relative7(location.dir, part));
     await mkdir11(dirname18(to), { recursive: true });
     await rename7(part, to);
@@ -29664,14 +29694,14 @@ var init_place = __esm({
 });
 
 // src/checkpoints/apply.ts
-import { lstat as lstat11, rmdir as rmdir2, unlink } from "node:fs/promises";
+import { lstat as lstat12, rmdir as rmdir2, unlink } from "node:fs/promises";
 import { dirname as dirname20 } from "node:path";
 async function kindOf2(abs) {
   return (await statOf(abs)).kind;
 }
 async function statOf(abs) {
   try {
-    const st = await lstat11(fsPath(abs));
+    const st = await lstat12(fsPath(abs));
     const kind = st.isDirectory() ? "dir" : st.isSymbolicLink() ? "link" : st.isFile() ? "file" : "other";
     return { kind, perm: kind === "file" ? st.mode & 511 : null };
   } catch {
@@ -30109,7 +30139,7 @@ var init_skip_rules = __esm({
 });
 
 // src/checkpoints/capture.ts
-import { lstat as lstat12, realpath as realpath8 } from "node:fs/promises";
+import { lstat as lstat13, realpath as realpath8 } from "node:fs/promises";
 import { dirname as dirname22 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
@@ -30150,7 +30180,7 @@ async function unusualShapes(root, paths) {
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
-        (p) => lstat12(fsPath(toAbsolute(root, p))).then(
+        (p) => lstat13(fsPath(toAbsolute(root, p))).then(
           (st) => st.isDirectory(),
           () => false
         )
@@ -30207,10 +30237,10 @@ var init_options = __esm({
 });
 
 // src/fs/stamps.ts
-import { lstat as lstat13 } from "node:fs/promises";
+import { lstat as lstat14 } from "node:fs/promises";
 async function stampOf(path2) {
   try {
-    const st = await lstat13(path2, { bigint: true });
+    const st = await lstat14(path2, { bigint: true });
     if (st.isDirectory()) return { path: path2, sig: `dir:${st.ino}:${st.uid}`, ctimeNs: 0n };
     const kind = st.isFile() ? "file" : "other";
     return {
@@ -30306,7 +30336,7 @@ var init_probe_cache = __esm({
 });
 
 // src/checkpoints/store.ts
-import { access as access3, lstat as lstat14, readFile as readFile21, realpath as realpath9 } from "node:fs/promises";
+import { access as access3, lstat as lstat15, readFile as readFile21, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
 import { join as join47, sep as sep10 } from "node:path";
 async function physicalPath(path2) {
@@ -30629,7 +30659,7 @@ var init_store = __esm({
         this.storeReady = false;
         const state = await storeOf(this.location, this.workspace);
         if (state === "none" && !track2) throw this.noStore();
-        const leftover = state === "none" && await lstat14(this.location.indexFile).catch(() => null) !== null;
+        const leftover = state === "none" && await lstat15(this.location.indexFile).catch(() => null) !== null;
         const damage = state !== "none" || leftover ? await findDamage(this.location) : null;
         if (damage !== null && !track2) throw corruptError(this.location, damage);
         if (damage !== null) this.recovered = await setAside(this.location, damage);
@@ -31108,7 +31138,7 @@ var init_checkpoints2 = __esm({
 });
 
 // src/cli/commands/checkpoint-text.ts
-import { lstat as lstat15 } from "node:fs/promises";
+import { lstat as lstat16 } from "node:fs/promises";
 function pathText(path2) {
   return escapeHidden(printable(path2), { halves: true });
 }
@@ -31158,7 +31188,7 @@ function restorePrompt(r) {
 }
 async function pathArgument(path2) {
   if (path2.search(ESCAPED_BYTE) === -1) return path2;
-  if (await lstat15(path2).catch(() => null) !== null) return path2;
+  if (await lstat16(path2).catch(() => null) !== null) return path2;
   return path2.replace(
     ESCAPED_BYTE,
     (_, hex) => String.fromCharCode(56320 + Number.parseInt(hex, 16))
@@ -32610,7 +32640,7 @@ var init_lenient_json = __esm({
 });
 
 // src/hooks/workspace.ts
-import { lstat as lstat16, realpath as realpath10, stat as stat25 } from "node:fs/promises";
+import { lstat as lstat17, realpath as realpath10, stat as stat25 } from "node:fs/promises";
 import { dirname as dirname24, join as join50, parse as parse2, resolve as resolve23 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
@@ -32638,7 +32668,7 @@ function homeOrNone() {
 }
 async function inNestedRepository(project, dir) {
   for (let at = dir; at !== project && at !== dirname24(at) && isInside(project, at); at = dirname24(at)) {
-    const git = await lstat16(join50(at, ".git")).catch(() => null);
+    const git = await lstat17(join50(at, ".git")).catch(() => null);
     if (git !== null) return true;
   }
   return false;
@@ -33690,7 +33720,7 @@ var init_hook_install = __esm({
 
 // src/hooks/install/install-record.ts
 import { createHash as createHash9 } from "node:crypto";
-import { lstat as lstat17, open as open8, readFile as readFile22, rm as rm23, rmdir as rmdir3 } from "node:fs/promises";
+import { lstat as lstat18, open as open8, readFile as readFile22, rm as rm23, rmdir as rmdir3 } from "node:fs/promises";
 import { dirname as dirname25, join as join51 } from "node:path";
 function recordPath(home, file) {
   return join51(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
@@ -33736,7 +33766,7 @@ function nextRecord(file, old, found, written, step) {
 async function missingDirs(dir) {
   const out = [];
   for (let at = dir; ; at = dirname25(at)) {
-    const exists5 = await lstat17(at).then(
+    const exists5 = await lstat18(at).then(
       () => true,
       (error2) => error2.code !== "ENOENT"
     );
@@ -34316,7 +34346,7 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, lstat as lstat18, readFile as readFile23, rm as rm24, stat as stat26 } from "node:fs/promises";
+import { chmod, lstat as lstat19, readFile as readFile23, rm as rm24, stat as stat26 } from "node:fs/promises";
 import { join as join53 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
@@ -34352,7 +34382,7 @@ async function assertDirectory(dir) {
   if (stats4 !== null && !stats4.isDirectory()) throw cannotUse(dir, "not a directory");
 }
 async function readHook(file) {
-  const stats4 = await lstat18(file).catch((error2) => {
+  const stats4 = await lstat19(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(file, errnoOf(error2), error2);
   });
@@ -35957,7 +35987,7 @@ var init_undo = __esm({
 });
 
 // src/hooks/install/install.ts
-import { lstat as lstat19, readFile as readFile24, rm as rm25 } from "node:fs/promises";
+import { lstat as lstat20, readFile as readFile24, rm as rm25 } from "node:fs/promises";
 import { dirname as dirname26 } from "node:path";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
@@ -36041,7 +36071,7 @@ async function recordAndWrite(home, target, found, text) {
 async function giveBack(home, target, found, plan) {
   const record3 = await readRecord3(home, target.file);
   let wrote = false;
-  const link3 = await lstat19(target.file).then(
+  const link3 = await lstat20(target.file).then(
     (st) => st.isSymbolicLink(),
     () => false
   );

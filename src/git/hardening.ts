@@ -117,7 +117,8 @@ export function buildEnv(identity: Identity, indexFile?: string): Record<string,
 
 /**
  * The user's own config files, for the few settings we read from them on purpose (every call
- * runs with GIT_CONFIG_NOSYSTEM and an empty GIT_CONFIG_GLOBAL): git's system file, then
+ * runs with GIT_CONFIG_NOSYSTEM and an empty GIT_CONFIG_GLOBAL): git's system file (`$GIT_CONFIG_SYSTEM`
+ * when the caller set it, none with `$GIT_CONFIG_NOSYSTEM`), then
  * `$GIT_CONFIG_GLOBAL` when the caller set it, else `$XDG_CONFIG_HOME/git/config` (default
  * `~/.config/git/config`) and `~/.gitconfig`, in git's order (a later file wins).
  */
@@ -133,5 +134,6 @@ export function userConfigFiles(env: NodeJS.ProcessEnv = process.env): {
     : home === ''
       ? []
       : [join(xdg, 'git', 'config'), join(home, '.gitconfig')];
-  return { system: env.GIT_CONFIG_NOSYSTEM ? [] : ['/etc/gitconfig'], global };
+  const system = env.GIT_CONFIG_SYSTEM ? [env.GIT_CONFIG_SYSTEM] : ['/etc/gitconfig'];
+  return { system: env.GIT_CONFIG_NOSYSTEM ? [] : system, global };
 }

@@ -12,7 +12,7 @@ import {
 import { commonDir } from '../fs/git-locks.js';
 import { isInside } from '../fs/inside.js';
 import { DRIVER_AND_INCLUDE_PATTERN, neutraliseDrivers, parseConfigEntries } from './hardening.js';
-import { runGit, userContentConfig, type GitOptions } from './runner.js';
+import { runGit, USER_CONTENT_PATTERN, userContentConfig, type GitOptions } from './runner.js';
 
 /** Where a path lies relative to another: kept here too, where most git code looks for it. */
 export { isInside };
@@ -42,7 +42,7 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
   // Most workspaces are the top level of a plain `.git` directory: its config is read while
   // rev-parse runs, and used only if rev-parse names that very directory (one git round less).
   const guess = join(real, '.git');
-  const early = configKeys(base, configFiles(guess, guess));
+  const early = driverKeys(base, configFiles(guess, guess));
   early.catch(() => undefined);
   let paths: string[];
   try {
@@ -71,9 +71,9 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
   const keys =
     gitDir === guess && commonDir === guess
       ? await early
-      : await configKeys(base, configFiles(commonDir, gitDir));
-  const own = new Set(keys.map((k) => k.toLowerCase()));
-  const config = [...neutraliseDrivers(keys), ...(await userContentConfig(own))];
+      : await driverKeys(base, configFiles(commonDir, gitDir));
+  const content = await userContentConfig(() => ownContentKeys({ ...base, cwd: topLevel }));
+  const config = [...neutraliseDrivers(keys), ...content];
   return { ...base, cwd: topLevel, topLevel, gitDir, config };
 }
 
@@ -165,14 +165,20 @@ function configFiles(commonDir: string, gitDir: string): string[] {
   return [join(commonDir, 'config'), join(gitDir, 'config.worktree')];
 }
 
-/** The driver keys, and the content settings the user's own may stand in for (userContentConfig). */
-const REPO_KEYS_PATTERN = `${DRIVER_AND_INCLUDE_PATTERN}|^core\\.(autocrlf|eol|excludesfile)$`;
-
 /**
- * The driver and content keys (REPO_KEYS_PATTERN) of every config file of the repository and of
- * every file they include, whatever the include's condition.
+ * The content settings (USER_CONTENT_PATTERN) this repository sets itself, as git applies them:
+ * an include on its condition, the worktree config only when enabled. Our calls read no system
+ * or global config, and the command line sets none of these keys.
  */
-async function configKeys(base: GitOptions, files: readonly string[]): Promise<string[]> {
+async function ownContentKeys(repo: GitOptions): Promise<Set<string>> {
+  const res = await runGit(repo, ['config', '-z', '--get-regexp', USER_CONTENT_PATTERN], {
+    okExitCodes: [1],
+  });
+  return new Set(parseConfigEntries(res.stdout).map((e) => e.key.toLowerCase()));
+}
+
+/** The driver keys of every config file of the repository and of every file they include, whatever the include's condition. */
+async function driverKeys(base: GitOptions, files: readonly string[]): Promise<string[]> {
   const keys: string[] = [];
   const seen = new Set<string>();
   const queue = [...files];
@@ -181,9 +187,13 @@ async function configKeys(base: GitOptions, files: readonly string[]): Promise<s
     if (seen.has(file)) continue;
     seen.add(file);
     if ((await stat(file).catch(() => null))?.isFile() !== true) continue;
-    const res = await runGit(base, ['config', '--file', file, '-z', '--get-regexp', REPO_KEYS_PATTERN], {
-      okExitCodes: [1],
-    });
+    const res = await runGit(
+      base,
+      ['config', '--file', file, '-z', '--get-regexp', DRIVER_AND_INCLUDE_PATTERN],
+      {
+        okExitCodes: [1],
+      },
+    );
     for (const { key, value } of parseConfigEntries(res.stdout)) {
       if (!/^include/i.test(key)) keys.push(key);
       else if (value !== '') queue.push(includedFile(value, file));
@@ -262,7 +272,8 @@ export async function assertNoLfs(repo: { topLevel: string; gitDir?: string }): 
   if (repo.gitDir !== undefined) files.push(join(await commonDir(repo.gitDir), 'info', 'attributes'));
   for (const file of files) {
     const text = await readFile(file, 'utf8').catch(() => '');
-    if (/(^|\s)filter=lfs(\s|$)/m.test(text)) {
+    // A line starting with # is a comment to git: it sends nothing anywhere.
+    if (/^[ \t]*[^#\s].*(^|\s)filter=lfs(\s|$)/m.test(text)) {
       throw new LfsUnsupportedError(
         `${file} sends paths through Git LFS (filter=lfs), whose filter agentgate's git never runs: agentgate snapshots no repository that uses LFS, whether or not an LFS file changed, and changed nothing here. Snapshot a clone without LFS, or record this one with your own git; if the filter=lfs line was added during this iteration, remove it and run the command again (see "Git LFS" in docs/runs.md)`,
         { details: { workspace: repo.topLevel, attributes: file } },

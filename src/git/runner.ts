@@ -290,8 +290,8 @@ interface UserSettings {
   content: Map<string, string>;
 }
 
-/** The keys of UserSettings.content, as git prints them (lower case). */
-const CONTENT_KEYS = ['core.autocrlf', 'core.eol', 'core.excludesfile'];
+/** The keys of UserSettings.content (git prints them in lower case). */
+export const USER_CONTENT_PATTERN = '^core\\.(autocrlf|eol|excludesfile|attributesfile)$';
 
 let userSettingsRead: Promise<UserSettings> | undefined;
 
@@ -312,7 +312,7 @@ function userSettings(): Promise<UserSettings> {
     const perFile = await Promise.all(
       [...system, ...global].map(async (file) => {
         const text = readTextOrEmpty(file);
-        if (!/directory|autocrlf|eol|excludesfile|include/i.test(text)) return [];
+        if (!/directory|autocrlf|eol|excludesfile|attributesfile|include/i.test(text)) return [];
         const res = await runGit(
           { cwd: '/' },
           [
@@ -322,7 +322,7 @@ function userSettings(): Promise<UserSettings> {
             '--includes',
             '-z',
             '--get-regexp',
-            '^(safe\\.directory|core\\.(autocrlf|eol|excludesfile))$',
+            `^safe\\.directory$|${USER_CONTENT_PATTERN}`,
           ],
           { okExitCodes: [1], withoutUserSettings: true },
         ).catch(() => null);
@@ -333,7 +333,7 @@ function userSettings(): Promise<UserSettings> {
     const content = new Map<string, string>();
     for (const { key, value } of perFile.flat()) {
       if (key === 'safe.directory') safeDirectories.push(`safe.directory=${value}`);
-      else if (CONTENT_KEYS.includes(key)) content.set(key, value);
+      else content.set(key, value);
     }
     return { safeDirectories, content };
   })();
@@ -341,22 +341,27 @@ function userSettings(): Promise<UserSettings> {
 }
 
 /**
- * The user's `core.autocrlf`, `core.eol` and `core.excludesFile`, as `-c` pairs, for the keys the
- * repository does not set itself (`repoKeys`, lower case; a repository's own value wins, as in
- * git). They decide what the user's own git takes a file's content to be: without them a
- * workspace `git status` calls clean is dirty to us (CRLF files under a global autocrlf), and a
- * secret the user's global ignore file keeps out (a `.env`) is committed. Only run snapshots use
- * them: checkpoints are byte-exact and mirror the ignore file themselves.
+ * The user's `core.autocrlf`, `core.eol`, `core.excludesFile` and `core.attributesFile`, as `-c`
+ * pairs, for the keys the repository does not set itself (`repoKeys`, asked only when there is
+ * something to add; a repository's own value wins, as in git). They decide what the user's own
+ * git takes a file's content to be: without them a workspace `git status` calls clean is dirty
+ * to us (CRLF files under a global autocrlf), and a secret the user's global ignore file keeps out
+ * (a `.env`) is committed. Only run snapshots use them: checkpoints are byte-exact and mirror the
+ * ignore file themselves.
  */
-export async function userContentConfig(repoKeys: ReadonlySet<string>): Promise<string[]> {
-  const { content } = await userSettings();
-  const out: string[] = [];
-  for (const [key, value] of content) if (!repoKeys.has(key)) out.push(`${key}=${value}`);
-  // git's default ignore file follows $XDG_CONFIG_HOME, which our calls do not pass on.
+export async function userContentConfig(repoKeys: () => Promise<ReadonlySet<string>>): Promise<string[]> {
+  const wanted = new Map((await userSettings()).content);
+  // git's default ignore and attributes files follow $XDG_CONFIG_HOME, which our calls do not pass on.
   const xdg = process.env.XDG_CONFIG_HOME;
-  if (!content.has('core.excludesfile') && !repoKeys.has('core.excludesfile') && xdg && isAbsolute(xdg))
-    out.push(`core.excludesfile=${join(xdg, 'git', 'ignore')}`);
-  return out;
+  if (xdg && isAbsolute(xdg))
+    for (const [key, name] of [
+      ['core.excludesfile', 'ignore'],
+      ['core.attributesfile', 'attributes'],
+    ] as const)
+      if (!wanted.has(key)) wanted.set(key, join(xdg, 'git', name));
+  if (wanted.size === 0) return [];
+  const own = await repoKeys();
+  return [...wanted].filter(([key]) => !own.has(key)).map(([key, value]) => `${key}=${value}`);
 }
 
 function readTextOrEmpty(file: string): string {

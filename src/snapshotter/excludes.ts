@@ -44,6 +44,15 @@ export async function captureExcludes(repo: Repo, dirs: OwnDirs): Promise<string
   return inside.map((d) => d.rel);
 }
 
+/**
+ * Makes the home, marked as ours (makeOwnDir), when it is not there yet and lies inside `dir` (a
+ * workspace): for a call that writes into the home (a lock) before captureExcludes could mark it.
+ */
+export async function makeHomeInside(dir: string, home: string): Promise<void> {
+  const [real, realHome] = await Promise.all([realPathOf(dir), realPathOf(home)]);
+  if (realHome !== real && isInside(real, realHome)) await makeOwnDir(home);
+}
+
 type OwnDir = 'agentgate home' | 'artifacts directory';
 
 function detailKey(what: OwnDir): 'home' | 'artifactsDir' {

@@ -7,7 +7,7 @@ import type { LockOwner } from '../fs/lock.js';
 import { assertSafeId } from '../store/paths.js';
 import { assertRunWorkspace } from '../store/run-records.js';
 import { withRepoLock } from '../git/repo-lock.js';
-import { captureExcludes } from './excludes.js';
+import { captureExcludes, makeHomeInside } from './excludes.js';
 import { beforeIn, openOrInit } from './before.js';
 import {
   assertIteration,
@@ -54,6 +54,8 @@ export async function iterate(
 ): Promise<IterationSnapshot> {
   const runId = assertSafeId(opts.runId, 'run id');
   assertIteration(opts.iteration);
+  // The run's lock is written into the home before captureExcludes runs: a new home is marked first.
+  await makeHomeInside(workspace, core.options.home);
   return core.store.whileIterating(
     runId,
     opts.iteration,

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { lstat, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Config } from '../../types/config.js';
@@ -126,9 +126,10 @@ function chooseArtifactsDir(config: Config, opts: SettingsOptions): { dir: strin
 
 /** INVALID_ARGUMENT when a file stands at the home or above it: nothing could be read or kept there. */
 async function assertHomeDir(home: string, source: HomeSource | undefined): Promise<void> {
-  if (!(await fileInTheWay(home))) return;
+  const why = await inTheWay(home);
+  if (why === null) return;
   const named = { what: 'agentgate home', option: '--home', variable: 'AGENTGATE_HOME' };
-  throw new InvalidArgumentError(notADirectory(home, source, named), {
+  throw new InvalidArgumentError(notADirectory(home, why, source, named), {
     details: { home, source: source ?? null },
   });
 }
@@ -136,10 +137,11 @@ async function assertHomeDir(home: string, source: HomeSource | undefined): Prom
 /** As assertHomeDir, for the artifacts directory: CONFIG_INVALID when the config file chose it. */
 async function assertArtifactsDir(settings: Settings, source: ArtifactsSource): Promise<void> {
   const dir = settings.artifactsDir;
-  if (!(await fileInTheWay(dir))) return;
+  const why = await inTheWay(dir);
+  if (why === null) return;
   if (source === 'config' && settings.configFile !== null) {
     const file = settings.configFile;
-    const problem = `${dir} is not a directory (a file stands in its path)`;
+    const problem = `${dir} is not a directory (${why})`;
     throw new ConfigInvalidError(
       `${file}: artifactsDir: ${problem}; name a directory, or a path not there yet`,
       {
@@ -152,7 +154,7 @@ async function assertArtifactsDir(settings: Settings, source: ArtifactsSource): 
     option: '--artifacts-dir',
     variable: 'AGENTGATE_ARTIFACTS_DIR',
   };
-  throw new InvalidArgumentError(notADirectory(dir, source, named), {
+  throw new InvalidArgumentError(notADirectory(dir, why, source, named), {
     details: { artifactsDir: dir, source },
   });
 }
@@ -160,26 +162,40 @@ async function assertArtifactsDir(settings: Settings, source: ArtifactsSource): 
 /** The message for a directory setting that names a file: what set it, and how to set it right. */
 function notADirectory(
   path: string,
+  why: string,
   source: string | undefined,
   named: { what: string; option: string; variable: string },
 ): string {
   const { what, option, variable } = named;
-  const problem = 'is not a directory (a file stands in its path)';
+  const problem = `is not a directory (${why})`;
   const right = 'a directory, or a path not there yet (it is made)';
   if (source === option) return `${option} names ${path}, which ${problem}; give ${option} ${right}`;
   if (source === variable)
     return `${variable} names ${path}, which ${problem}; set ${variable} to ${right}, or give ${option}`;
   if (source === 'default')
-    return `the ${what} ${path} ${problem}; move that file away, or choose another with ${option} or ${variable}`;
+    return `the ${what} ${path} ${problem}; move what stands there away, or choose another with ${option} or ${variable}`;
   return `the ${what} ${path} ${problem}; give ${right}`;
 }
 
-/** Whether a file (not a directory, followed through links) stands at `path` or at one of its parents. */
-async function fileInTheWay(path: string): Promise<boolean> {
+/**
+ * Why no directory can be at `path` (a file, or a symbolic link to nowhere, at it or above it:
+ * `mkdir -p` would fail there), or null: a directory, or a path that can still be made.
+ */
+async function inTheWay(path: string): Promise<string | null> {
   try {
-    return !(await stat(path)).isDirectory();
+    return (await stat(path)).isDirectory() ? null : 'a file stands in its path';
   } catch (cause) {
-    return (cause as NodeJS.ErrnoException).code === 'ENOTDIR';
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR') return 'a file stands in its path';
+    if (code !== 'ENOENT') return null;
+  }
+  for (let at = path; ; at = dirname(at)) {
+    const found = await lstat(at).catch(() => null);
+    if (found !== null)
+      return found.isSymbolicLink() && (await stat(at).catch(() => null)) === null
+        ? 'a symbolic link to nowhere stands in its path'
+        : null;
+    if (dirname(at) === at) return null;
   }
 }
 

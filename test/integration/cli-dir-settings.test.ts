@@ -2,7 +2,7 @@
  * A home or artifacts directory that a file stands at (or above) is refused by every command before
  * any work, naming what set it: INVALID_ARGUMENT (CONFIG_INVALID for the config file's artifactsDir).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BeforeState, Snapshot } from '../../types/snapshot.js';
@@ -86,6 +86,9 @@ describe('a home or artifacts directory that a file stands at', () => {
     const home = tempDir('agentgate-own-home-');
     const file = join(tempDir('agentgate-arts-file-'), 'afile');
     writeFileSync(file, 'not a directory\n');
+    // A symbolic link to nowhere: mkdir -p cannot make a directory there either.
+    const dangling = join(tempDir('agentgate-arts-link-'), 'dangling');
+    symlinkSync(join(dangling, '..', 'nowhere', 'x'), dangling);
     okIn<BeforeState>(ws, home, ['before', '--run', 'f1']);
     writeFiles(ws, { 'a.txt': 'changed\n' });
     const head = git(ws, ['rev-parse', 'HEAD']);
@@ -96,6 +99,8 @@ describe('a home or artifacts directory that a file stands at', () => {
         [['--artifacts-dir', file], {}, '--artifacts-dir'],
         [[], { AGENTGATE_ARTIFACTS_DIR: file }, 'AGENTGATE_ARTIFACTS_DIR'],
         [['--artifacts-dir', join(file, 'below')], {}, '--artifacts-dir'],
+        [['--artifacts-dir', dangling], {}, '--artifacts-dir'],
+        [['--artifacts-dir', join(dangling, 'below')], {}, '--artifacts-dir'],
       ] as const) {
         const res = cliIn(ws, home, [...extra, ...args], env);
         expect(res.status, res.stdout).toBe(2);

@@ -65,7 +65,10 @@ describe("an earlier call's own directories inside the workspace", () => {
     const elsewhere = tempDir('agentgate-own-home-');
     iteration(ws, join(ws, '.ag'), 'h1', 1);
     okIn(ws, join(ws, '.ag-cp'), ['checkpoint', 'track', '--label', 'made the home']);
-    for (const home of ['.ag', '.ag-cp']) expect(existsSync(join(ws, home, '.gitignore'))).toBe(true);
+    // iterate writes its run lock into the home before it captures anything.
+    okIn(ws, join(ws, '.ag-it'), ['iterate', '--run', 'h3', '--iteration', '1', '--', 'true']);
+    for (const home of ['.ag', '.ag-cp', '.ag-it'])
+      expect(existsSync(join(ws, home, '.gitignore')), home).toBe(true);
 
     const before = okIn<BeforeState>(ws, elsewhere, ['before', '--run', 'h2']);
     expect(before.isDirty).toBe(false);

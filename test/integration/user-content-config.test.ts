@@ -59,6 +59,35 @@ describe("the user's own content settings", () => {
     expect(before(ws, { HOME })).toMatchObject({ isDirty: false });
   });
 
+  it("a setting in the repository's config that git does not apply (an include on a branch not checked out) leaves the user's", () => {
+    const HOME = userHome('[core]\n\texcludesFile = ~/.gitignore_global\n', {
+      '.gitignore_global': '.env\n',
+    });
+    const ws = initRepo();
+    writeFiles(ws, { 'a.txt': 'one\n', '../release.gitconfig': '[core]\n\texcludesFile = /nonexistent\n' });
+    git(ws, ['config', 'includeIf.onbranch:release.path', join(ws, '..', 'release.gitconfig')]);
+    git(ws, ['add', '-A']);
+    git(ws, ['commit', '-qm', 'base']);
+    writeFiles(ws, { '.env': 'TOKEN=hunter2\n' });
+    expect(before(ws, { HOME })).toMatchObject({ isDirty: false });
+  });
+
+  it('the global core.attributesFile and $GIT_CONFIG_SYSTEM count, as in git', () => {
+    const HOME = userHome('[core]\n\tattributesFile = ~/attrs\n', { attrs: '*.txt text\n' });
+    const ws = initRepo();
+    writeFiles(ws, { 'a.txt': 'l1\nl2\n' });
+    git(ws, ['add', '-A']);
+    git(ws, ['commit', '-qm', 'base']);
+    writeFiles(ws, { 'a.txt': 'l1\r\nl2\r\n' });
+    // text: a CRLF work tree file is LF in the index, so nothing changed.
+    expect(before(ws, { HOME })).toMatchObject({ isDirty: false });
+    const system = join(tempDir('agentgate-system-'), 'gitconfig');
+    writeFileSync(system, '[core]\n\texcludesFile = ~/sys-ignore\n');
+    writeFiles(HOME, { 'sys-ignore': '.env\n' });
+    writeFiles(ws, { '.env': 'TOKEN=hunter2\n' });
+    expect(before(ws, { HOME, GIT_CONFIG_SYSTEM: system })).toMatchObject({ isDirty: false });
+  });
+
   it('$XDG_CONFIG_HOME/git/ignore is the default ignore file, as in git', () => {
     const HOME = userHome('[user]\n\tname = u\n');
     const xdg = tempDir('agentgate-xdg-');

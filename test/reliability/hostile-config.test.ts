@@ -266,6 +266,14 @@ describe('odd files and repositories', () => {
     expect(cli({ ws: dir, home: f.home }, ['before', '--run', 'l4', '--init']).code).toBe('LFS_UNSUPPORTED');
     expect(existsSync(join(dir, '.git'))).toBe(false);
   });
+
+  it('a filter=lfs line that is a comment sends nothing through LFS: the repository is not refused', () => {
+    const ws = repoWithCommit({
+      '.gitattributes': '# we used to: *.bin filter=lfs\n  #*.png filter=lfs\n*.txt text\n',
+    });
+    const f = { ws, home: join(tempDir('agentgate-lfs-comment-'), 'home') };
+    expect(cli(f, ['before', '--run', 'l5']).code).toBeNull();
+  });
 });
 
 const asRoot = process.getuid?.() === 0;
