@@ -6986,7 +6986,7 @@ var init_blame_porcelain = __esm({
 });
 
 // src/git/provenance.ts
-import { readFile as readFile4 } from "node:fs/promises";
+import { lstat as lstat5 } from "node:fs/promises";
 import { join as join10 } from "node:path";
 async function readCommitNodes(repo, commits, later) {
   const out = /* @__PURE__ */ new Map();
@@ -7142,9 +7142,25 @@ async function isFileAt(repo, commit, path2) {
   ]);
   return parseLsTree(decodeBytes(res.stdout)).get(path2)?.type === "blob";
 }
-async function shallowCommits(gitDir) {
-  const text = await readFile4(join10(await commonDir(gitDir), "shallow"), "utf8").catch(() => "");
-  return new Set(text.split("\n").filter((line) => OBJECT_ID_PATTERN.test(line)));
+async function parentsSeen(repo, commits) {
+  const common = await commonDir(repo.gitDir);
+  const altered = await Promise.all(
+    [join10(common, "shallow"), join10(common, "info", "grafts")].map(
+      (f) => lstat5(f).then(
+        () => true,
+        () => false
+      )
+    )
+  );
+  if (!altered.includes(true) || commits.length === 0) return null;
+  for (const c of commits) assertRevisionSyntax(c);
+  const res = await runGit(repo, ["rev-list", "--no-walk=unsorted", "--parents", ...commits, "--"]);
+  const out = /* @__PURE__ */ new Map();
+  for (const line of res.stdout.split("\n")) {
+    const [commit, ...parents] = line.split(" ");
+    if (commit !== void 0 && OBJECT_ID_PATTERN.test(commit)) out.set(commit, parents);
+  }
+  return out;
 }
 var MAX_PATHSPEC_BYTES;
 var init_provenance = __esm({
@@ -7216,7 +7232,7 @@ var init_message = __esm({
 
 // src/fs/lock.ts
 import { readFileSync as readFileSync2 } from "node:fs";
-import { link, mkdir as mkdir4, readFile as readFile5, rename as rename3, rm as rm5, writeFile } from "node:fs/promises";
+import { link, mkdir as mkdir4, readFile as readFile4, rename as rename3, rm as rm5, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname as dirname5 } from "node:path";
 async function withLock(path2, opts, fn) {
@@ -7318,7 +7334,7 @@ async function takeOver(path2, stale, owner) {
 }
 async function readOwner(path2) {
   try {
-    const parsed = JSON.parse(await readFile5(path2, "utf8"));
+    const parsed = JSON.parse(await readFile4(path2, "utf8"));
     if (typeof parsed.pid === "number" && typeof parsed.token === "string" && typeof parsed.hostname === "string") {
       return { createdAt: "", purpose: "unknown", ...parsed };
     }
@@ -7471,7 +7487,7 @@ var init_sweep = __esm({
 });
 
 // src/store/json-file.ts
-import { readdir as readdir4, readFile as readFile6 } from "node:fs/promises";
+import { readdir as readdir4, readFile as readFile5 } from "node:fs/promises";
 import { join as join12 } from "node:path";
 function corruptFile(path2, what2, reason, cause) {
   return new StoreCorruptError(
@@ -7485,7 +7501,7 @@ async function readJsonFile(path2, schema, what2) {
 }
 async function readJsonText(path2, what2) {
   try {
-    return await readFile6(path2, "utf8");
+    return await readFile5(path2, "utf8");
   } catch (cause) {
     if (cause.code === "ENOENT") return null;
     throw corruptFile(path2, what2, `unreadable (${errnoOf(cause)})`, cause);
@@ -8926,6 +8942,31 @@ var init_engine = __esm({
   }
 });
 
+// src/provenance/tree-matches.ts
+async function rankTreeMatches(repo, commit, found) {
+  const rank = await historyRank(repo, commit, found);
+  const newest = (it) => Date.parse(it.snapshot.createdAt);
+  const idle = (it) => it.after.tree === it.before.tree ? 1 : 0;
+  return [...found].sort(
+    (a, b) => (rank.get(a.after.commit) ?? 2) - (rank.get(b.after.commit) ?? 2) || idle(a) - idle(b) || newest(b) - newest(a) || b.iteration - a.iteration || (a.snapshot.runId < b.snapshot.runId ? 1 : -1)
+  );
+}
+async function historyRank(repo, commit, found) {
+  const rank = /* @__PURE__ */ new Map();
+  if (found.some((it) => it.after.commit === commit)) rank.set(commit, 0);
+  else if (found.length > 1) {
+    for (const after2 of new Set(found.map((it) => it.after.commit)))
+      if (await isAncestor(repo, after2, commit)) rank.set(after2, 1);
+  }
+  return rank;
+}
+var init_tree_matches = __esm({
+  "src/provenance/tree-matches.ts"() {
+    "use strict";
+    init_refs();
+  }
+});
+
 // src/provenance/anchor.ts
 async function computeAnchor(src, repo, rev, opts = {}) {
   const [anchor3] = await computeAnchors(src, repo, [rev], opts);
@@ -8944,14 +8985,15 @@ async function computeAnchors(src, repo, revs, opts = {}) {
   );
   const createdAt = (opts.now ?? /* @__PURE__ */ new Date()).toISOString();
   const onlyRuns = opts.runIds === void 0 ? null : [...new Set(opts.runIds)].sort();
-  return links.map((l) => {
+  const treeMatches = await Promise.all(links.map((l) => treeMatchOf(repo, l.treeMatches, l.node.commit)));
+  return links.map((l, i) => {
     const files = l.files.map(anchorFile);
     return {
       commit: l.node.commit,
       tree: l.node.tree,
       parents: l.node.parents,
       createdAt,
-      treeMatch: treeMatchOf(l.treeMatches, l.node.commit),
+      treeMatch: treeMatches[i] ?? null,
       runs: runsOf(files),
       files,
       coverage: {
@@ -8975,12 +9017,8 @@ async function anchorRange(src, repo, range, opts = {}) {
   const commits = await firstParentRange(repo, from, to);
   return commits.length === 0 ? [] : computeAnchors(src, repo, commits, opts);
 }
-function newestFirst(a, b) {
-  const t = Date.parse(b.snapshot.createdAt) - Date.parse(a.snapshot.createdAt);
-  return t !== 0 ? t : b.iteration - a.iteration || (a.snapshot.runId < b.snapshot.runId ? 1 : -1);
-}
-function treeMatchOf(matches, commit) {
-  const it = matches.find((m) => m.after.commit === commit) ?? [...matches].sort(newestFirst)[0];
+async function treeMatchOf(repo, matches, commit) {
+  const [it] = matches.length > 1 ? await rankTreeMatches(repo, commit, matches) : matches;
   return it === void 0 ? null : { runId: it.snapshot.runId, iteration: it.iteration, afterSha: it.after.commit };
 }
 function anchorFile(f) {
@@ -9034,6 +9072,7 @@ var init_anchor2 = __esm({
     init_refs();
     init_candidates();
     init_engine();
+    init_tree_matches();
   }
 });
 
@@ -9712,7 +9751,7 @@ var init_gate_store = __esm({
 });
 
 // src/gates/attest.ts
-import { readFile as readFile7, stat as stat7 } from "node:fs/promises";
+import { readFile as readFile6, stat as stat7 } from "node:fs/promises";
 import { resolve as resolve8 } from "node:path";
 function attestSources(snapshotter) {
   return {
@@ -9822,7 +9861,7 @@ async function readStatement(path2) {
     );
   let json;
   try {
-    json = JSON.parse(await readFile7(path2, "utf8"));
+    json = JSON.parse(await readFile6(path2, "utf8"));
   } catch {
     return { checks: [{ check: "statement", ok: false, detail: "not JSON" }] };
   }
@@ -10002,22 +10041,7 @@ async function gatedIterations(src, repo, commit) {
   const { chains, nodes } = await loadRunChains(src, repo, void 0, [commit]);
   const tree = nodes.get(commit)?.tree ?? null;
   const found = chains.flatMap((c) => c.iterations).filter((it) => tree !== null && it.after.tree === tree);
-  const rank = await historyRank(repo, commit, found);
-  const newest = (it) => Date.parse(it.snapshot.createdAt);
-  const idle = (it) => it.after.tree === it.before.tree ? 1 : 0;
-  const matches = found.sort(
-    (a, b) => (rank.get(a.after.commit) ?? 2) - (rank.get(b.after.commit) ?? 2) || idle(a) - idle(b) || newest(b) - newest(a)
-  );
-  return { tree, matches };
-}
-async function historyRank(repo, commit, found) {
-  const rank = /* @__PURE__ */ new Map();
-  if (found.some((it) => it.after.commit === commit)) rank.set(commit, 0);
-  else if (found.length > 1) {
-    for (const after2 of new Set(found.map((it) => it.after.commit)))
-      if (await isAncestor(repo, after2, commit)) rank.set(after2, 1);
-  }
-  return rank;
+  return { tree, matches: await rankTreeMatches(repo, commit, found) };
 }
 var init_attest_commit = __esm({
   "src/provenance/attest-commit.ts"() {
@@ -10027,6 +10051,7 @@ var init_attest_commit = __esm({
     init_attest();
     init_refs();
     init_candidates();
+    init_tree_matches();
   }
 });
 
@@ -10231,9 +10256,15 @@ async function computeTrace(src, repo, givenPath, opts = {}) {
   for (const v of verdicts.values()) v.catch(() => void 0);
   let shortcut = opts.shortcut === false ? /* @__PURE__ */ new Map() : ancestryShortcut(path2, names2, touched, blamed, text);
   if (shortcut.size > 0) {
-    const [attribute, shallow] = await Promise.all([started.attribute(), shallowCommits(repo.gitDir)]);
+    const [attribute, parents] = await Promise.all([
+      started.attribute(),
+      parentsSeen(repo, [...shortcut.keys()])
+    ]);
     if (!["unspecified", "set"].includes(attribute)) shortcut = /* @__PURE__ */ new Map();
-    for (const commit2 of shallow) shortcut.delete(commit2);
+    if (parents !== null) {
+      for (const [commit2, it] of shortcut)
+        if (parents.get(commit2)?.join(" ") !== it.before.commit) shortcut.delete(commit2);
+    }
   }
   const rest = blamed.filter((c) => !shortcut.has(c));
   const links = touched.length === 0 || rest.length === 0 ? /* @__PURE__ */ new Map() : await linkBlamed(repo, lines, rest, nodes, touched, renames);
@@ -13050,7 +13081,7 @@ var init_junit_files = __esm({
 // src/gates/log.ts
 import { createHash as createHash5 } from "node:crypto";
 import { createReadStream as createReadStream2, createWriteStream as createWriteStream2 } from "node:fs";
-import { lstat as lstat5, mkdir as mkdir5, open as open4, rename as rename4, rm as rm8, stat as stat9 } from "node:fs/promises";
+import { lstat as lstat6, mkdir as mkdir5, open as open4, rename as rename4, rm as rm8, stat as stat9 } from "node:fs/promises";
 import { dirname as dirname8, join as join18 } from "node:path";
 import { Transform as Transform2 } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
@@ -13086,7 +13117,7 @@ async function openLogSink(dir, name2) {
     },
     async moveTo(path2) {
       await mkdir5(dirname8(path2), { recursive: true });
-      if (await lstat5(path2).then(
+      if (await lstat6(path2).then(
         () => true,
         () => false
       ))
@@ -13453,7 +13484,7 @@ var init_status = __esm({
 });
 
 // src/git/state.ts
-import { access, lstat as lstat6, readFile as readFile8 } from "node:fs/promises";
+import { access, lstat as lstat7, readFile as readFile7 } from "node:fs/promises";
 import { join as join19, sep as sep5 } from "node:path";
 function operationInProgress(op) {
   return {
@@ -13507,7 +13538,7 @@ async function listUncompared(repo, index) {
   const all = uncomparedOf(index ?? await readIndexEntries(repo));
   const found = await Promise.all(
     all.map(
-      (e) => lstat6(fsPath(join19(repo.topLevel, e.path))).then(
+      (e) => lstat7(fsPath(join19(repo.topLevel, e.path))).then(
         (st) => st.isFile() ? "file" : st.isSymbolicLink() ? "symlink" : "other",
         () => null
       )
@@ -13523,7 +13554,7 @@ async function submoduleChanges(repo, untracked = "normal", index) {
   const found = await Promise.all(
     gitlinks.map(async ({ path: path2 }) => {
       const dir = join19(repo.topLevel, path2);
-      if (await lstat6(fsPath(join19(dir, ".git"))).catch(() => null) === null) return [];
+      if (await lstat7(fsPath(join19(dir, ".git"))).catch(() => null) === null) return [];
       const sub = await openRepo(dir, { identity: repo.identity, timeoutMs: repo.timeoutMs }).catch(
         () => null
       );
@@ -13585,7 +13616,7 @@ async function detectOperation(gitDir) {
 async function sequencerOperation(gitDir) {
   let todo;
   try {
-    todo = await readFile8(join19(gitDir, "sequencer", "todo"), "utf8");
+    todo = await readFile7(join19(gitDir, "sequencer", "todo"), "utf8");
   } catch {
     return null;
   }
@@ -15672,7 +15703,7 @@ var init_received_artifact = __esm({
 
 // src/snapshotter/read.ts
 import { createReadStream as createReadStream3 } from "node:fs";
-import { readFile as readFile9 } from "node:fs/promises";
+import { readFile as readFile8 } from "node:fs/promises";
 import { Readable } from "node:stream";
 async function getSnapshot(core, idOrSha, opts = {}) {
   assertSafeId(idOrSha, "snapshot id");
@@ -15716,7 +15747,7 @@ async function generatePatch(core, snapshot, outputFile) {
   const artifact = await intactArtifact(snapshot);
   if (artifact !== null) {
     if (outputFile) await copyFileAtomic(artifact, outputFile);
-    return outputFile ? "" : readFile9(artifact, "utf8");
+    return outputFile ? "" : readFile8(artifact, "utf8");
   }
   const repo = await openRepo(snapshot.workspace, core.gitOptions());
   if (outputFile) {
@@ -15817,7 +15848,7 @@ var init_verify_store = __esm({
 });
 
 // src/git/cherry-pick-worktree.ts
-import { mkdtemp as mkdtemp3, readdir as readdir9, readFile as readFile10, rm as rm11 } from "node:fs/promises";
+import { mkdtemp as mkdtemp3, readdir as readdir9, readFile as readFile9, rm as rm11 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
 import { basename as basename6, dirname as dirname11, join as join26 } from "node:path";
 async function withPickWorktree(repo, sha, fn) {
@@ -15855,7 +15886,7 @@ async function sweepRegistered(repo) {
   const removed = [];
   for (const name2 of await readdir9(admin).catch(() => [])) {
     if (!PICK_NAME.test(name2)) continue;
-    const gitFile = (await readFile10(join26(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
+    const gitFile = (await readFile9(join26(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
     const path2 = gitFile === "" ? join26(tmpdir3(), name2, name2) : dirname11(gitFile);
     if (basename6(path2) !== name2 || basename6(dirname11(path2)) !== name2) continue;
     const dir = dirname11(path2);
@@ -15900,7 +15931,7 @@ var init_cherry_pick_worktree = __esm({
 });
 
 // src/git/cherry-pick.ts
-import { readFile as readFile11, rm as rm12, writeFile as writeFile2 } from "node:fs/promises";
+import { readFile as readFile10, rm as rm12, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join27 } from "node:path";
 async function cherryPick3(repo, rev, opts = {}) {
   const onto = opts.onto?.replace(/^refs\/heads\//, "");
@@ -15934,7 +15965,7 @@ async function pickInWorkspace(repo, source, ignore) {
     );
   }
   const origHead = join27(repo.gitDir, "ORIG_HEAD");
-  const savedOrigHead = await readFile11(origHead).catch(() => null);
+  const savedOrigHead = await readFile10(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
     await (savedOrigHead === null ? rm12(origHead, { force: true }) : writeFile2(origHead, savedOrigHead));
@@ -16558,12 +16589,16 @@ async function resolveRemote(repo, nameOrUrl, cwd, direction) {
 }
 function rewrittenUrl(url2, rules, direction) {
   const longest = (suffix) => {
-    let best = null;
+    const bases = /* @__PURE__ */ new Map();
     for (const { key, value } of rules) {
-      if (!key.toLowerCase().endsWith(suffix) || value === "" || !url2.startsWith(value)) continue;
-      if (best === null || value.length > best.prefix.length)
-        best = { base: key.slice("url.".length, -suffix.length), prefix: value };
+      if (!key.toLowerCase().endsWith(suffix)) continue;
+      const base = key.slice("url.".length, -suffix.length);
+      bases.set(base, [...bases.get(base) ?? [], value]);
     }
+    let best = null;
+    for (const [base, prefixes] of bases)
+      for (const prefix of prefixes)
+        if (url2.startsWith(prefix) && prefix.length > (best?.prefix.length ?? -1)) best = { base, prefix };
     return best === null ? null : best.base + url2.slice(best.prefix.length);
   };
   return (direction === "push" ? longest(".pushinsteadof") : null) ?? longest(".insteadof") ?? url2;
@@ -27616,7 +27651,7 @@ var init_config_parse = __esm({
 });
 
 // src/store/config-cache.ts
-import { readFile as readFile12 } from "node:fs/promises";
+import { readFile as readFile11 } from "node:fs/promises";
 import { join as join34 } from "node:path";
 function configCacheFile(home) {
   return join34(home, "cache", "config.json");
@@ -27636,7 +27671,7 @@ async function saveParsedConfig() {
 }
 async function readRecord(home) {
   try {
-    const parsed = ConfigCacheRecord.safeParse(JSON.parse(await readFile12(configCacheFile(home), "utf8")));
+    const parsed = ConfigCacheRecord.safeParse(JSON.parse(await readFile11(configCacheFile(home), "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -27653,7 +27688,7 @@ var init_config_cache2 = __esm({
 });
 
 // src/store/config.ts
-import { lstat as lstat7, readFile as readFile13, stat as stat20 } from "node:fs/promises";
+import { lstat as lstat8, readFile as readFile12, stat as stat20 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
 import { dirname as dirname14, join as join35, resolve as resolve18 } from "node:path";
 async function resolveSettings(opts) {
@@ -27748,7 +27783,7 @@ async function inTheWay(path2) {
     if (code2 !== "ENOENT") return null;
   }
   for (let at = path2; ; at = dirname14(at)) {
-    const found = await lstat7(at).catch(() => null);
+    const found = await lstat8(at).catch(() => null);
     if (found !== null)
       return found.isSymbolicLink() && await stat20(at).catch(() => null) === null ? "a symbolic link to nowhere stands in its path" : null;
     if (dirname14(at) === at) return null;
@@ -27759,7 +27794,7 @@ async function readConfig(opts) {
   const file = explicit ? resolve18(opts.cwd ?? process.cwd(), opts.configFile) : join35(resolve18(opts.home), "config.yaml");
   let text;
   try {
-    text = await readFile13(file, "utf8");
+    text = await readFile12(file, "utf8");
   } catch (cause) {
     const code2 = cause.code;
     if (code2 === "ENOENT" && !explicit) return { config: {}, file: null };
@@ -28175,7 +28210,7 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { lstat as lstat8, mkdir as mkdir9, readdir as readdir10, realpath as realpath6, rename as rename6, rm as rm17, stat as stat21, writeFile as writeFile6 } from "node:fs/promises";
+import { lstat as lstat9, mkdir as mkdir9, readdir as readdir10, realpath as realpath6, rename as rename6, rm as rm17, stat as stat21, writeFile as writeFile6 } from "node:fs/promises";
 import { basename as basename7, dirname as dirname15, join as join36 } from "node:path";
 function checkpointRepo(p) {
   return {
@@ -28204,7 +28239,7 @@ async function indexBytes(repo) {
   return shared.reduce((sum2, size) => sum2 + size, index.size);
 }
 async function initCheckpointRepo(repo) {
-  if (await lstat8(repo.gitDir).catch(() => null) !== null) return configure(repo);
+  if (await lstat9(repo.gitDir).catch(() => null) !== null) return configure(repo);
   const parent = dirname15(repo.gitDir);
   const prefix = `${basename7(repo.gitDir)}.init-`;
   await mkdir9(parent, { recursive: true });
@@ -28306,14 +28341,14 @@ var init_checkpoint_repo = __esm({
 });
 
 // src/fs/leading-dirs.ts
-import { lstat as lstat9 } from "node:fs/promises";
+import { lstat as lstat10 } from "node:fs/promises";
 import { join as join37 } from "node:path";
 async function leadingDirsAreReal(root, path2, real = /* @__PURE__ */ new Map()) {
   for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
     const dir = path2.slice(0, at);
     let ok = real.get(dir);
     if (ok === void 0) {
-      const st = await lstat9(fsPath(join37(root, dir))).catch(() => null);
+      const st = await lstat10(fsPath(join37(root, dir))).catch(() => null);
       ok = st === null || st.isDirectory();
       real.set(dir, ok);
     }
@@ -28901,11 +28936,11 @@ function parentsOf(path2) {
   for (let i = path2.lastIndexOf("/"); i > 0; i = path2.lastIndexOf("/", i - 1)) out.push(path2.slice(0, i));
   return out;
 }
-function thinnable(newestFirst2, keep, protectedOids) {
-  return newestFirst2.filter((e, i) => {
+function thinnable(newestFirst, keep, protectedOids) {
+  return newestFirst.filter((e, i) => {
     if (i < keep || e.role !== "change" || protectedOids.has(e.oid)) return false;
-    const newer = newestFirst2[i - 1];
-    const older = newestFirst2[i + 1];
+    const newer = newestFirst[i - 1];
+    const older = newestFirst[i + 1];
     return newer !== void 0 && ownerOf(newer) === ownerOf(e) && // Both steps name their paths, or neither: a merged step is the owner's for exactly what both
     // were (a whole step merged with a named one would hand the owner what was nobody's).
     runOf2(e) === void 0 === (newer.touched === void 0) && // The step after a safety checkpoint is nobody's (a restore by hand): merged, the next would be too.
@@ -29039,7 +29074,7 @@ var init_message2 = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash8 } from "node:crypto";
-import { readdir as readdir11, readFile as readFile14, stat as stat22 } from "node:fs/promises";
+import { readdir as readdir11, readFile as readFile13, stat as stat22 } from "node:fs/promises";
 import { dirname as dirname17, join as join39 } from "node:path";
 function pathKey(realPath) {
   return createHash8("sha256").update(realPath).digest("hex").slice(0, 16);
@@ -29083,7 +29118,7 @@ async function storeAbove(checkpointsDir, dir, home) {
   return null;
 }
 async function storeOf(location, root) {
-  const text = await readFile14(location.metaFile, "utf8").catch(() => null);
+  const text = await readFile13(location.metaFile, "utf8").catch(() => null);
   try {
     const parsed = text === null ? null : JSON.parse(text);
     if (typeof parsed?.workspace === "string") return parsed.workspace === root ? "intact" : "none";
@@ -29106,7 +29141,7 @@ var init_project_id = __esm({
 });
 
 // src/checkpoints/prompt-numbers.ts
-import { link as link2, mkdir as mkdir10, readdir as readdir12, readFile as readFile15, rm as rm18, writeFile as writeFile7 } from "node:fs/promises";
+import { link as link2, mkdir as mkdir10, readdir as readdir12, readFile as readFile14, rm as rm18, writeFile as writeFile7 } from "node:fs/promises";
 import { join as join40 } from "node:path";
 function sessionDir(promptsDir, session) {
   return join40(promptsDir, pathKey(session));
@@ -29132,7 +29167,7 @@ async function claimPromptNumber(promptsDir, session, delivery) {
 }
 async function deliveredAgain(dir, n, delivery) {
   if (n === 0) return false;
-  const text = await readFile15(join40(dir, String(n)), "utf8").catch(() => "");
+  const text = await readFile14(join40(dir, String(n)), "utf8").catch(() => "");
   let claimed;
   try {
     claimed = JSON.parse(text);
@@ -29385,8 +29420,8 @@ function badPruneAge(pruneAge) {
     { details: { pruneAge } }
   );
 }
-function selectRemovals(newestFirst2, keep, protectedOids) {
-  return newestFirst2.slice(keep).filter((r) => !protectedOids.has(r.oid));
+function selectRemovals(newestFirst, keep, protectedOids) {
+  return newestFirst.slice(keep).filter((r) => !protectedOids.has(r.oid));
 }
 var DEFAULT_PRUNE_AGE, PRUNE_AGE;
 var init_retention = __esm({
@@ -29399,7 +29434,7 @@ var init_retention = __esm({
 });
 
 // src/git/checkpoint-health.ts
-import { lstat as lstat10, readdir as readdir13, readFile as readFile16 } from "node:fs/promises";
+import { lstat as lstat11, readdir as readdir13, readFile as readFile15 } from "node:fs/promises";
 import { join as join41 } from "node:path";
 async function repoDamage(gitDir, refs) {
   const [dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
@@ -29459,7 +29494,7 @@ async function refsWithoutObject(repo, gitDir, prefixes) {
 }
 async function kindOf(path2) {
   try {
-    return (await lstat10(path2)).isDirectory() ? "dir" : "other";
+    return (await lstat11(path2)).isDirectory() ? "dir" : "other";
   } catch (error2) {
     if (isAbsent(error2)) return "missing";
     throw error2;
@@ -29467,7 +29502,7 @@ async function kindOf(path2) {
 }
 async function readText(path2) {
   try {
-    return await readFile16(path2, "utf8");
+    return await readFile15(path2, "utf8");
   } catch (error2) {
     if (isAbsent(error2) || error2.code === "EISDIR") return null;
     throw error2;
@@ -29490,7 +29525,7 @@ var init_checkpoint_health = __esm({
 });
 
 // src/checkpoints/recovery.ts
-import { copyFile as copyFile2, lstat as lstat11, mkdir as mkdir11, readFile as readFile17, rename as rename7 } from "node:fs/promises";
+import { copyFile as copyFile2, lstat as lstat12, mkdir as mkdir11, readFile as readFile16, rename as rename7 } from "node:fs/promises";
 import { dirname as dirname18, join as join42, relative as relative7 } from "node:path";
 async function findDamage(location) {
   const damage = await repoDamage(location.gitDir, MARKERS);
@@ -29534,7 +29569,7 @@ async function setAside(location, damage) {
   );
   if (damage.unusable === null) await dropPacked(location, damage, aside);
   for (const part of parts) {
-    if (await lstat11(part).catch(() => null) === null) continue;
+    if (await lstat12(part).catch(() => null) === null) continue;
     const to = join42(aside, relative7(location.dir, part));
     await mkdir11(dirname18(to), { recursive: true });
     await rename7(part, to);
@@ -29544,7 +29579,7 @@ async function setAside(location, damage) {
 }
 async function dropPacked(location, damage, aside) {
   const file = join42(location.gitDir, "packed-refs");
-  const text = await readFile17(file, "utf8").catch(() => null);
+  const text = await readFile16(file, "utf8").catch(() => null);
   if (text === null) return;
   const { refs, garbled } = parsePackedRefs(text);
   const broken = damage.brokenRefs.filter((ref) => refs.has(ref));
@@ -29694,14 +29729,14 @@ var init_place = __esm({
 });
 
 // src/checkpoints/apply.ts
-import { lstat as lstat12, rmdir as rmdir2, unlink } from "node:fs/promises";
+import { lstat as lstat13, rmdir as rmdir2, unlink } from "node:fs/promises";
 import { dirname as dirname20 } from "node:path";
 async function kindOf2(abs) {
   return (await statOf(abs)).kind;
 }
 async function statOf(abs) {
   try {
-    const st = await lstat12(fsPath(abs));
+    const st = await lstat13(fsPath(abs));
     const kind = st.isDirectory() ? "dir" : st.isSymbolicLink() ? "link" : st.isFile() ? "file" : "other";
     return { kind, perm: kind === "file" ? st.mode & 511 : null };
   } catch {
@@ -29837,7 +29872,7 @@ var init_apply = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { readFile as readFile18, rm as rm20 } from "node:fs/promises";
+import { readFile as readFile17, rm as rm20 } from "node:fs/promises";
 import { dirname as dirname21 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
@@ -29953,7 +29988,7 @@ async function pruningTiersOf(repo) {
 }
 async function readUpkeep(location) {
   try {
-    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile18(location.upkeepFile, "utf8")));
+    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile17(location.upkeepFile, "utf8")));
     if (parsed.success) return parsed.data;
   } catch {
   }
@@ -29969,10 +30004,10 @@ async function withSweep(location, fn) {
     await sweepGitTemporaries(location.gitDir);
   }
 }
-function pruningTiers(newestFirst2, protectedOids) {
-  const covered = new Set(thinnable(newestFirst2, 0, protectedOids));
+function pruningTiers(newestFirst, protectedOids) {
+  const covered = new Set(thinnable(newestFirst, 0, protectedOids));
   const tiers = [[], [], []];
-  for (const e of [...newestFirst2].reverse()) {
+  for (const e of [...newestFirst].reverse()) {
     if (protectedOids.has(e.oid)) continue;
     tiers[covered.has(e) ? 0 : e.role === "baseline" || e.role === "prompt" ? 2 : 1].push(e);
   }
@@ -30000,7 +30035,7 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/budget-count.ts
-import { readFile as readFile19, rm as rm21 } from "node:fs/promises";
+import { readFile as readFile18, rm as rm21 } from "node:fs/promises";
 import { join as join45 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
@@ -30017,7 +30052,7 @@ function budgetFile(location) {
 }
 async function readBudget(location) {
   try {
-    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile19(budgetFile(location), "utf8")));
+    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile18(budgetFile(location), "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -30139,7 +30174,7 @@ var init_skip_rules = __esm({
 });
 
 // src/checkpoints/capture.ts
-import { lstat as lstat13, realpath as realpath8 } from "node:fs/promises";
+import { lstat as lstat14, realpath as realpath8 } from "node:fs/promises";
 import { dirname as dirname22 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
@@ -30180,7 +30215,7 @@ async function unusualShapes(root, paths) {
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
-        (p) => lstat13(fsPath(toAbsolute(root, p))).then(
+        (p) => lstat14(fsPath(toAbsolute(root, p))).then(
           (st) => st.isDirectory(),
           () => false
         )
@@ -30237,10 +30272,10 @@ var init_options = __esm({
 });
 
 // src/fs/stamps.ts
-import { lstat as lstat14 } from "node:fs/promises";
+import { lstat as lstat15 } from "node:fs/promises";
 async function stampOf(path2) {
   try {
-    const st = await lstat14(path2, { bigint: true });
+    const st = await lstat15(path2, { bigint: true });
     if (st.isDirectory()) return { path: path2, sig: `dir:${st.ino}:${st.uid}`, ctimeNs: 0n };
     const kind = st.isFile() ? "file" : "other";
     return {
@@ -30271,7 +30306,7 @@ var init_stamps = __esm({
 });
 
 // src/checkpoints/probe-cache.ts
-import { readFile as readFile20 } from "node:fs/promises";
+import { readFile as readFile19 } from "node:fs/promises";
 import { join as join46 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles2) {
   const record3 = await readRecord2(location);
@@ -30311,7 +30346,7 @@ async function acceptable(probe, stamps) {
   if (!gitDir?.sig.startsWith("dir:") || commondir?.sig !== "none" || worktreeConfig?.sig !== "none")
     return false;
   if (config2 === void 0 || !config2.sig.startsWith("file:")) return false;
-  const text = await readFile20(config2.path, "utf8").catch(() => null);
+  const text = await readFile19(config2.path, "utf8").catch(() => null);
   return text !== null && !/^\s*\[\s*include/im.test(text);
 }
 function plain(s) {
@@ -30319,7 +30354,7 @@ function plain(s) {
 }
 async function readRecord2(location) {
   try {
-    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile20(location.probeFile, "utf8")));
+    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile19(location.probeFile, "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -30336,7 +30371,7 @@ var init_probe_cache = __esm({
 });
 
 // src/checkpoints/store.ts
-import { access as access3, lstat as lstat15, readFile as readFile21, realpath as realpath9 } from "node:fs/promises";
+import { access as access3, lstat as lstat16, readFile as readFile20, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
 import { join as join47, sep as sep10 } from "node:path";
 async function physicalPath(path2) {
@@ -30659,7 +30694,7 @@ var init_store = __esm({
         this.storeReady = false;
         const state = await storeOf(this.location, this.workspace);
         if (state === "none" && !track2) throw this.noStore();
-        const leftover = state === "none" && await lstat15(this.location.indexFile).catch(() => null) !== null;
+        const leftover = state === "none" && await lstat16(this.location.indexFile).catch(() => null) !== null;
         const damage = state !== "none" || leftover ? await findDamage(this.location) : null;
         if (damage !== null && !track2) throw corruptError(this.location, damage);
         if (damage !== null) this.recovered = await setAside(this.location, damage);
@@ -30682,8 +30717,8 @@ var init_store = __esm({
       async mirrorUserExcludes() {
         const target = join47(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
-          this.userExcludes === null ? "" : readFile21(this.userExcludes, "utf8").catch(() => ""),
-          readFile21(target, "utf8").catch(() => null)
+          this.userExcludes === null ? "" : readFile20(this.userExcludes, "utf8").catch(() => ""),
+          readFile20(target, "utf8").catch(() => null)
         ]);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
@@ -31138,7 +31173,7 @@ var init_checkpoints2 = __esm({
 });
 
 // src/cli/commands/checkpoint-text.ts
-import { lstat as lstat16 } from "node:fs/promises";
+import { lstat as lstat17 } from "node:fs/promises";
 function pathText(path2) {
   return escapeHidden(printable(path2), { halves: true });
 }
@@ -31188,7 +31223,7 @@ function restorePrompt(r) {
 }
 async function pathArgument(path2) {
   if (path2.search(ESCAPED_BYTE) === -1) return path2;
-  if (await lstat16(path2).catch(() => null) !== null) return path2;
+  if (await lstat17(path2).catch(() => null) !== null) return path2;
   return path2.replace(
     ESCAPED_BYTE,
     (_, hex) => String.fromCharCode(56320 + Number.parseInt(hex, 16))
@@ -32640,7 +32675,7 @@ var init_lenient_json = __esm({
 });
 
 // src/hooks/workspace.ts
-import { lstat as lstat17, realpath as realpath10, stat as stat25 } from "node:fs/promises";
+import { lstat as lstat18, realpath as realpath10, stat as stat25 } from "node:fs/promises";
 import { dirname as dirname24, join as join50, parse as parse2, resolve as resolve23 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
@@ -32668,7 +32703,7 @@ function homeOrNone() {
 }
 async function inNestedRepository(project, dir) {
   for (let at = dir; at !== project && at !== dirname24(at) && isInside(project, at); at = dirname24(at)) {
-    const git = await lstat17(join50(at, ".git")).catch(() => null);
+    const git = await lstat18(join50(at, ".git")).catch(() => null);
     if (git !== null) return true;
   }
   return false;
@@ -33720,7 +33755,7 @@ var init_hook_install = __esm({
 
 // src/hooks/install/install-record.ts
 import { createHash as createHash9 } from "node:crypto";
-import { lstat as lstat18, open as open8, readFile as readFile22, rm as rm23, rmdir as rmdir3 } from "node:fs/promises";
+import { lstat as lstat19, open as open8, readFile as readFile21, rm as rm23, rmdir as rmdir3 } from "node:fs/promises";
 import { dirname as dirname25, join as join51 } from "node:path";
 function recordPath(home, file) {
   return join51(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
@@ -33730,7 +33765,7 @@ function sha256(text) {
 }
 async function readRecord3(home, file) {
   try {
-    const parsed = HookInstallRecord.safeParse(JSON.parse(await readFile22(recordPath(home, file), "utf8")));
+    const parsed = HookInstallRecord.safeParse(JSON.parse(await readFile21(recordPath(home, file), "utf8")));
     return parsed.success && parsed.data.file === file ? parsed.data : null;
   } catch {
     return null;
@@ -33766,7 +33801,7 @@ function nextRecord(file, old, found, written, step) {
 async function missingDirs(dir) {
   const out = [];
   for (let at = dir; ; at = dirname25(at)) {
-    const exists5 = await lstat18(at).then(
+    const exists5 = await lstat19(at).then(
       () => true,
       (error2) => error2.code !== "ENOENT"
     );
@@ -34346,7 +34381,7 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, lstat as lstat19, readFile as readFile23, rm as rm24, stat as stat26 } from "node:fs/promises";
+import { chmod, lstat as lstat20, readFile as readFile22, rm as rm24, stat as stat26 } from "node:fs/promises";
 import { join as join53 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
@@ -34382,13 +34417,13 @@ async function assertDirectory(dir) {
   if (stats4 !== null && !stats4.isDirectory()) throw cannotUse(dir, "not a directory");
 }
 async function readHook(file) {
-  const stats4 = await lstat19(file).catch((error2) => {
+  const stats4 = await lstat20(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(file, errnoOf(error2), error2);
   });
   if (stats4 === null) return null;
   if (!stats4.isFile()) return { theirs: true, marked: false };
-  const text = await readFile23(file, "utf8").catch((error2) => {
+  const text = await readFile22(file, "utf8").catch((error2) => {
     throw cannotUse(file, errnoOf(error2), error2);
   });
   if (!isOurScript(text)) return { theirs: true, marked: text.split("\n").includes(MARKER) };
@@ -35987,7 +36022,7 @@ var init_undo = __esm({
 });
 
 // src/hooks/install/install.ts
-import { lstat as lstat20, readFile as readFile24, rm as rm25 } from "node:fs/promises";
+import { lstat as lstat21, readFile as readFile23, rm as rm25 } from "node:fs/promises";
 import { dirname as dirname26 } from "node:path";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
@@ -36028,7 +36063,7 @@ async function apply(agent, action, opts) {
   return { ...base, written, changes: plan.changes, leftAlone: [], notes: plan.notes };
 }
 async function readConfig2(file) {
-  const bytes = await readFile24(file).catch((error2) => {
+  const bytes = await readFile23(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw new AgentConfigInvalidError(
       `cannot read ${file} (${errnoOf(error2)}); move what stands there aside and run the command again`,
@@ -36071,7 +36106,7 @@ async function recordAndWrite(home, target, found, text) {
 async function giveBack(home, target, found, plan) {
   const record3 = await readRecord3(home, target.file);
   let wrote = false;
-  const link3 = await lstat20(target.file).then(
+  const link3 = await lstat21(target.file).then(
     (st) => st.isSymbolicLink(),
     () => false
   );

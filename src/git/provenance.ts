@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OBJECT_ID_PATTERN } from '../../types/ids.js';
 import { GitFailedError, GitOutputUnparseableError, InvalidArgumentError } from '../errors.js';
@@ -10,6 +10,7 @@ import { commonDir } from '../fs/git-locks.js';
 import { decodeBytes } from '../fs/path-bytes.js';
 import { parseDiffStdin, type PairDiff } from './parsers/diff-stdin.js';
 import { BlamePorcelainParser, type BlameLine } from './parsers/blame-porcelain.js';
+import type { Repo } from './repo.js';
 import { runGit, runGitBuffer, runGitStream, type GitOptions } from './runner.js';
 
 /** A commit's tree and parents, read from the object itself. */
@@ -248,10 +249,31 @@ export async function isFileAt(repo: GitOptions, commit: string, path: string): 
 }
 
 /**
- * The commits of a shallow repository's boundary (`<common dir>/shallow`): git takes each for a
- * root, whatever parents its object names, so blame gives it every line older than itself.
+ * The parents git takes each of `commits` to have, where a shallow clone's boundary (a root to
+ * git, whatever parents its object names) or a graft (`info/grafts`) changes them: blame then
+ * gives such a commit every line older than itself. Null when the repository has neither (the
+ * objects' parents stand; no git process), else one `rev-list`.
  */
-export async function shallowCommits(gitDir: string): Promise<Set<string>> {
-  const text = await readFile(join(await commonDir(gitDir), 'shallow'), 'utf8').catch(() => '');
-  return new Set(text.split('\n').filter((line) => OBJECT_ID_PATTERN.test(line)));
+export async function parentsSeen(
+  repo: Repo,
+  commits: readonly string[],
+): Promise<Map<string, string[]> | null> {
+  const common = await commonDir(repo.gitDir);
+  const altered = await Promise.all(
+    [join(common, 'shallow'), join(common, 'info', 'grafts')].map((f) =>
+      lstat(f).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  if (!altered.includes(true) || commits.length === 0) return null;
+  for (const c of commits) assertRevisionSyntax(c);
+  const res = await runGit(repo, ['rev-list', '--no-walk=unsorted', '--parents', ...commits, '--']);
+  const out = new Map<string, string[]>();
+  for (const line of res.stdout.split('\n')) {
+    const [commit, ...parents] = line.split(' ');
+    if (commit !== undefined && OBJECT_ID_PATTERN.test(commit)) out.set(commit, parents);
+  }
+  return out;
 }

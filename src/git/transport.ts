@@ -110,8 +110,9 @@ const INSTEAD_OF_PATTERN = '^url\\..*\\.(push)?insteadof$';
 
 /**
  * The URL git uses for `url` under the `url.<base>.insteadOf` rules (`git config -z --get-regexp`
- * entries): the longest matching prefix is replaced by its base; for a push, a matching
- * `pushInsteadOf` comes first (git's remote.c). Pure.
+ * entries): the longest matching prefix is replaced by its base (an empty prefix matches every
+ * URL; between prefixes of one length, the base whose section came first wins); for a push, a
+ * matching `pushInsteadOf` comes first (git's remote.c). Pure.
  */
 export function rewrittenUrl(
   url: string,
@@ -119,12 +120,17 @@ export function rewrittenUrl(
   direction: 'fetch' | 'push',
 ): string {
   const longest = (suffix: string): string | null => {
-    let best: { base: string; prefix: string } | null = null;
+    // Bases in the order their sections first appear, each with its prefixes, as git keeps them.
+    const bases = new Map<string, string[]>();
     for (const { key, value } of rules) {
-      if (!key.toLowerCase().endsWith(suffix) || value === '' || !url.startsWith(value)) continue;
-      if (best === null || value.length > best.prefix.length)
-        best = { base: key.slice('url.'.length, -suffix.length), prefix: value };
+      if (!key.toLowerCase().endsWith(suffix)) continue;
+      const base = key.slice('url.'.length, -suffix.length);
+      bases.set(base, [...(bases.get(base) ?? []), value]);
     }
+    let best: { base: string; prefix: string } | null = null;
+    for (const [base, prefixes] of bases)
+      for (const prefix of prefixes)
+        if (url.startsWith(prefix) && prefix.length > (best?.prefix.length ?? -1)) best = { base, prefix };
     return best === null ? null : best.base + url.slice(best.prefix.length);
   };
   return (direction === 'push' ? longest('.pushinsteadof') : null) ?? longest('.insteadof') ?? url;

@@ -7,6 +7,7 @@ import type { Repo } from '../git/repo.js';
 import { loadRunChains, type Iteration } from './candidates.js';
 import { linkCommits, type FileLink } from './engine.js';
 import type { ProvenanceSources } from './sources.js';
+import { rankTreeMatches } from './tree-matches.js';
 
 export interface AnchorOptions {
   /** Narrow the candidate runs to these (`anchor --run`); default: every run of this repository in the store. */
@@ -50,14 +51,15 @@ export async function computeAnchors(
   );
   const createdAt = (opts.now ?? new Date()).toISOString();
   const onlyRuns = opts.runIds === undefined ? null : [...new Set(opts.runIds)].sort();
-  return links.map((l) => {
+  const treeMatches = await Promise.all(links.map((l) => treeMatchOf(repo, l.treeMatches, l.node.commit)));
+  return links.map((l, i) => {
     const files = l.files.map(anchorFile);
     return {
       commit: l.node.commit,
       tree: l.node.tree,
       parents: l.node.parents,
       createdAt,
-      treeMatch: treeMatchOf(l.treeMatches, l.node.commit),
+      treeMatch: treeMatches[i] ?? null,
       runs: runsOf(files),
       files,
       coverage: {
@@ -91,18 +93,13 @@ export async function anchorRange(
   return commits.length === 0 ? [] : computeAnchors(src, repo, commits, opts);
 }
 
-/** Newest recorded wins: an iteration recorded later is the one a reader means. */
-function newestFirst(a: Iteration, b: Iteration): number {
-  const t = Date.parse(b.snapshot.createdAt) - Date.parse(a.snapshot.createdAt);
-  return t !== 0 ? t : b.iteration - a.iteration || (a.snapshot.runId < b.snapshot.runId ? 1 : -1);
-}
-
-/**
- * The iteration whose after commit REV is, else the one recorded last among those with REV's
- * tree (as `attest --commit` ranks them: the run that made the commit comes first).
- */
-function treeMatchOf(matches: readonly Iteration[], commit: string): TreeMatch | null {
-  const it = matches.find((m) => m.after.commit === commit) ?? [...matches].sort(newestFirst)[0];
+/** The first of the iterations with REV's tree, ranked as `attest --commit` ranks them (rankTreeMatches). */
+async function treeMatchOf(
+  repo: Repo,
+  matches: readonly Iteration[],
+  commit: string,
+): Promise<TreeMatch | null> {
+  const [it] = matches.length > 1 ? await rankTreeMatches(repo, commit, matches) : matches;
   return it === undefined
     ? null
     : { runId: it.snapshot.runId, iteration: it.iteration, afterSha: it.after.commit };

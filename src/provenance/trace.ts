@@ -3,7 +3,7 @@ import type { Trace, TraceOrigin, TraceRange, TraceGate } from '../../types/anch
 import { OBJECT_ID_PATTERN } from '../../types/ids.js';
 import { PathNotFoundError } from '../errors.js';
 import { realPathOf } from '../fs/inside.js';
-import { blame, diffAttribute, isFileAt, shallowCommits, type CommitNode } from '../git/provenance.js';
+import { blame, diffAttribute, isFileAt, parentsSeen, type CommitNode } from '../git/provenance.js';
 import { batchCheck } from '../git/record-objects.js';
 import { assertRevisionSyntax, resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
@@ -124,11 +124,16 @@ export async function computeTrace(
       ? new Map<string, Iteration>()
       : ancestryShortcut(path, names, touched, blamed, text);
   if (shortcut.size > 0) {
-    const [attribute, shallow] = await Promise.all([started.attribute(), shallowCommits(repo.gitDir)]);
+    const [attribute, parents] = await Promise.all([
+      started.attribute(),
+      parentsSeen(repo, [...shortcut.keys()]),
+    ]);
     // A file whose attributes make it binary to git's diff has no lines there: the engine says so.
     if (!['unspecified', 'set'].includes(attribute)) shortcut = new Map();
-    // A shallow clone's boundary commit is a root to blame, which gives it the older lines too.
-    for (const commit of shallow) shortcut.delete(commit);
+    // A shallow clone's boundary, or a grafted commit, is a root to blame, which gives it the older lines too.
+    if (parents !== null)
+      for (const [commit, it] of shortcut)
+        if (parents.get(commit)?.join(' ') !== it.before.commit) shortcut.delete(commit);
   }
   const rest = blamed.filter((c) => !shortcut.has(c));
   const links =

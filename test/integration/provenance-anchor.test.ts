@@ -32,10 +32,15 @@ describe('anchor', () => {
       iteration: 1,
       afterSha: own,
     });
-    // A squash of it is neither run's commit: the one recorded last.
+    // A squash of it is neither run's commit, nor has either in its history: the one recorded last.
     git(s.dir, ['merge', '--squash', '-q', 'agent-run-a']);
     const c = commitAll(s.dir, 'squash');
     expect((await computeAnchor(s.src, s.repo, c)).treeMatch).toMatchObject({ runId: 'run-b' });
+    // A merge commit of run-a's branch has run-a's after commit in its history: run-a, as attest --commit says.
+    git(s.dir, ['reset', '-q', '--hard', 'HEAD~1']);
+    git(s.dir, ['merge', '--no-ff', '-q', '-m', 'merge', 'agent-run-a']);
+    const m = git(s.dir, ['rev-parse', 'HEAD']);
+    expect((await computeAnchor(s.src, s.repo, m)).treeMatch).toMatchObject({ runId: 'run-a' });
   });
 
   it('a squash after main moved: blob for files main did not touch, patch-id for one it did', async () => {

@@ -139,7 +139,7 @@ describe('trace: the ancestry shortcut and the engine agree', () => {
     expect(dup.ranges.map((r) => [r.origin?.runId, r.alsoIn])).toEqual([['run-d', ['run-e']]]);
   });
 
-  it('a shallow clone whose boundary is an after commit: its older lines are nobody’s, as the engine says', async () => {
+  it('a shallow clone or a graft that makes an after commit a root: its older lines are nobody’s, as the engine says', async () => {
     const s = await run(
       [
         { 'a.txt': `${lines('a', 2)}${lines('i1', 2)}` },
@@ -149,11 +149,22 @@ describe('trace: the ancestry shortcut and the engine agree', () => {
     );
     git(s.dir, ['merge', '--ff-only', '-q', 'agent-run-a']);
     // What `git fetch --depth 1` of the run's branch leaves: git takes iteration 2's commit for a root.
-    writeFileSync(join(s.dir, '.git', 'shallow'), `${s.snapshots[1]?.afterSha}\n`);
-    expect(iterationsOf(await bothWays(s, 'a.txt'))).toEqual([
+    const boundary = s.snapshots[1]?.afterSha as string;
+    const expected = [
       [1, 4, null],
       [5, 6, 2],
-    ]);
+    ];
+    writeFileSync(join(s.dir, '.git', 'shallow'), `${boundary}\n`);
+    expect(iterationsOf(await bothWays(s, 'a.txt'))).toEqual(expected);
+    // git reads a line's first 40 hex digits: a CR or a word after them does not hide the boundary.
+    for (const line of [`${boundary}\r\n`, `${boundary} x\n`]) {
+      writeFileSync(join(s.dir, '.git', 'shallow'), line);
+      expect(iterationsOf(await bothWays(s, 'a.txt'))).toEqual(expected);
+    }
+    // A graft that makes the after commit a root does to blame what a shallow boundary does.
+    remove(join(s.dir, '.git', 'shallow'));
+    writeFileSync(join(s.dir, '.git', 'info', 'grafts'), `${boundary}\n`);
+    expect(iterationsOf(await bothWays(s, 'a.txt'))).toEqual(expected);
   });
 });
 

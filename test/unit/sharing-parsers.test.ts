@@ -15,7 +15,6 @@ describe('rewrittenUrl: url.<base>.insteadOf as git applies it', () => {
     { key: 'url.https://mirror/.insteadof', value: 'gh:' },
     { key: 'url.ssh://long/.insteadOf', value: 'gh:org/' },
     { key: 'url.ext::sh -c x% #.pushinsteadof', value: 'gh:' },
-    { key: 'url.file:///never/.insteadof', value: '' },
   ];
   it.each([
     ['gh:org/repo', 'fetch', 'ssh://long/repo'],
@@ -24,6 +23,18 @@ describe('rewrittenUrl: url.<base>.insteadOf as git applies it', () => {
     ['other:x', 'push', 'other:x'],
   ] as const)('%s for a %s is %s', (url, direction, used) => {
     expect(rewrittenUrl(url, rules, direction)).toBe(used);
+  });
+
+  it('an empty prefix matches every URL; between equal prefixes the base whose section came first wins', () => {
+    expect(rewrittenUrl('/srv/r.git', [{ key: 'url.ext::x.insteadof', value: '' }], 'fetch')).toBe(
+      'ext::x/srv/r.git',
+    );
+    const tie = [
+      { key: 'url.ext::x.insteadof', value: 'zz' },
+      { key: 'url.https://h/.insteadof', value: '/tmp/' },
+      { key: 'url.ext::x.insteadof', value: '/tmp/' },
+    ];
+    expect(rewrittenUrl('/tmp/r', tie, 'fetch')).toBe('ext::xr');
   });
 });
 
