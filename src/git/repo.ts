@@ -125,8 +125,16 @@ export async function assertOwnWorkTree(
   };
   if (owner === null)
     return refuse(`no .git was found from ${real} upwards, yet git found the repository at ${gitDir}`);
-  if (owner.dir !== topLevel)
-    return refuse(`the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`);
+  if (owner.dir !== topLevel) {
+    // A .git directory without HEAD is no repository to git, which took the one above it.
+    const stray =
+      owner.kind === 'dir' && (await lstat(join(owner.dir, '.git', 'HEAD')).catch(() => null)) === null;
+    return refuse(
+      stray
+        ? `${join(owner.dir, '.git')} is no repository git can open (it has no HEAD), so git took the repository at ${topLevel} above it; remove that .git, or run "git init" in ${owner.dir}`
+        : `the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`,
+    );
+  }
   const dotGit = join(owner.dir, '.git');
   const realGitDir = await realpath(gitDir);
   // A common dir elsewhere holds the objects and branches our commits would move: only a linked worktree has one.

@@ -4,7 +4,7 @@
  * and each prompt of the session restored by prompt and session.
  */
 import { execSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HookAgent } from '../../types/hook-agents.js';
@@ -250,6 +250,24 @@ describe('agent quirks', () => {
         env: { [variable]: outer },
       });
       expect(o.message).toContain(` in ${outer}`);
+      // A .git that git takes for no repository (empty, or a file naming nothing) leaves its
+      // directory part of the project, as git does.
+      // (Without a project dir the event's own directory is opened, and such a .git is refused.)
+      const odd = [
+        ['empty', (d: string) => mkdirSync(join(d, '.git'), { recursive: true })],
+        ['broken', (d: string) => writeFileSync(join(d, '.git'), 'gitdir: /nonexistent\n')],
+      ] as const;
+      for (const [dir, make] of agent === 'codex' ? [] : odd) {
+        const at = join(outer, dir);
+        writeFiles(at, { 'y.txt': 'y\n' });
+        make(at);
+        const e = await runEventHook(agent, agentEvent(agent, prompt, at), {
+          home,
+          env: { [variable]: outer },
+        });
+        expect(e.status, e.message).toBe('recorded');
+        expect(e.message).toContain(` in ${outer}`);
+      }
     },
   );
 

@@ -47,6 +47,11 @@ describe('our hook command', () => {
     expect(isOurCommand(hookCommand(runner, 'codex'), 'gemini')).toBe(false);
     expect(isOurCommand('npx agentgate-snapshot hook gemini', 'gemini')).toBe(true);
     expect(isOurCommand('my-linter --fix', 'codex')).toBe(false);
+    expect(isOurCommand('agentgate-snapshot hook codex --home /h', 'codex')).toBe(true);
+    // A command of the user's that wraps ours (a timeout, an echo) is theirs.
+    expect(isOurCommand('timeout 30 agentgate-snapshot hook claude-code', 'claude-code')).toBe(false);
+    expect(isOurCommand('echo agentgate-snapshot hook claude-code', 'claude-code')).toBe(false);
+    expect(isOurCommand('nice node /x/agentgate-snapshot.js hook codex', 'codex')).toBe(false);
     expect(isOurCommand(42, 'codex')).toBe(false);
   });
 });

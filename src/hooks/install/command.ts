@@ -32,13 +32,16 @@ export function hookCommand(runner: HookRunner, agent: HookAgent, event?: string
   return words.map(shellWord).join(' ');
 }
 
+/** What may run our bin in a command of ours: a Node executable (any path), or npx. */
+const RUNNERS = /(?:^|[/\\])(?:node(?:\.exe)?|npx)$/;
+
 /** The options we write after `hook <agent>` (and the global ones a user may add by hand), each with a value. */
 const OUR_OPTIONS = new Set(['--home', '--config', '--event']);
 
 /**
  * Whether a command in an agent's config is one of ours (of any install, any path): exactly one
- * simple command that runs our bin's `hook <agent>`, with nothing after it but `--home`, `--config`
- * or `--event` and their values. A command that does more (`... && ./notify.sh`, a pipe, a
+ * simple command that runs our bin's `hook <agent>` (the bin first, or after a Node or npx), with
+ * nothing after it but `--home`, `--config` or `--event` and their values. A command that does more (`... && ./notify.sh`, a pipe, a
  * redirection) is the user's and is never touched.
  */
 export function isOurCommand(command: unknown, agent: HookAgent): boolean {
@@ -46,6 +49,8 @@ export function isOurCommand(command: unknown, agent: HookAgent): boolean {
   const words = shellWords(command);
   const at = words?.findIndex((w) => /(?:^|[/\\])agentgate-snapshot(?:\.js)?$/.test(w)) ?? -1;
   if (words === null || at < 0 || words[at + 1] !== 'hook' || words[at + 2] !== agent) return false;
+  // Our bin comes first, or after the Node (or npx) that runs it: `timeout 30 ...` is the user's.
+  if (at > 1 || (at === 1 && !RUNNERS.test(words[0] as string))) return false;
   const rest = words.slice(at + 3);
   for (let k = 0; k < rest.length; k += 1) {
     const word = rest[k] as string;
