@@ -26,12 +26,19 @@ export type HeadState = z.infer<typeof HeadState>;
 /**
  * A path the capture did not stage (a FIFO or socket where a file was, a file it may not read, a
  * file marked assume-unchanged or skip-worktree whose change git does not look at, a repository
- * nested in the workspace with no commit checked out): left as the index had it.
+ * nested in the workspace with no commit checked out, a submodule not checked out whose directory
+ * holds something): left as the index had it.
  */
 export const SkippedPath = deferred(() =>
   z.object({
     path: z.string().check(z.minLength(1)),
-    reason: z.enum(['special-file', 'unreadable', 'not-compared', 'nested-repository']),
+    reason: z.enum([
+      'special-file',
+      'unreadable',
+      'not-compared',
+      'nested-repository',
+      'submodule-not-checked-out',
+    ]),
   }),
 );
 export type SkippedPath = z.infer<typeof SkippedPath>;

@@ -168,7 +168,8 @@ async function observeAndStore(
 /**
  * Without --isolated the check judges the workspace itself: it must be exactly the after commit,
  * with no change and no untracked file git does not ignore (inside submodules too, as git status
- * sees them by default), no marked path hiding what lies there, except, untracked only, the JUnit
+ * sees them by default, and in one not checked out), no marked path hiding what lies there or that
+ * it is gone (a sparse checkout's files left out excepted), except, untracked only, the JUnit
  * reports of this gate (`junit`) and those that earlier gates of this iteration wrote in the run's
  * own workspace (docs/gates.md). GATE_TREE_MISMATCH otherwise.
  */
@@ -237,16 +238,18 @@ async function treeMismatch(
   const outside = (e: StatusEntry) =>
     e.kind !== 'ignored' && !inOurs(e.path) && !(e.kind === 'untracked' && reports.includes(e.path));
   // Status alone misses two things: a file marked assume-unchanged or skip-worktree (its content is
-  // unknown), and changes inside a submodule (readStatus does not recurse: see submoduleChanges).
+  // unknown, or it is gone), and what lies inside a submodule (readStatus does not recurse; one not
+  // checked out it does not look into; marked files inside it too: see submoduleChanges).
   const listing = reports.length > 0 ? 'all' : 'normal';
-  const [status, [uncompared, inSubmodules]] = await Promise.all([
+  const [status, [marked, inSubmodules]] = await Promise.all([
     readStatus(repo, listing),
     readIndexEntries(repo).then((index) =>
       Promise.all([listUncompared(repo, index), submoduleChanges(repo, listing, index)] as const),
     ),
   ]);
+  const uncompared = [...marked, ...inSubmodules.uncompared];
   const atAfter = status.oid === snapshot.afterSha;
-  let changed = [...status.entries, ...inSubmodules].filter(outside);
+  let changed = [...status.entries, ...inSubmodules.changes].filter(outside);
   if (atAfter && changed.some((e) => e.kind === 'untracked'))
     changed = await withoutEarlierReports(ctx, repo, snapshot, outside, changed, listing === 'all');
   if (atAfter && changed.length === 0 && uncompared.length === 0) return null;
@@ -256,8 +259,9 @@ async function treeMismatch(
       ? `the workspace has uncommitted changes: ${named(changed.map(describeEntry))}`
       : `${uncompared.length} tracked path(s) are marked assume-unchanged or skip-worktree (${named(
           uncompared.map((e) => e.path),
-        )}), so git does not compare them with the after tree; clear the mark ("git update-index --no-assume-unchanged --no-skip-worktree")`;
-  return { why, head: status.oid, paths: atAfter ? changed.map((e) => e.path) : [] };
+        )}), so git does not compare them with the after tree; clear each mark ("git update-index --no-assume-unchanged <path>", then "git update-index --no-skip-worktree <path>": one command clears only one; inside the submodule for a path in one)`;
+  const paths = changed.length > 0 ? changed.map((e) => e.path) : uncompared.map((e) => e.path);
+  return { why, head: status.oid, paths: atAfter ? paths : [] };
 }
 
 /** Paths of JUnit reports inside the workspace, relative to its top level ('/'-separated, as git prints them). */
@@ -302,7 +306,7 @@ async function withoutEarlierReports(
   const entries =
     listedAll || !changed.some((e) => e.path.endsWith('/'))
       ? changed
-      : [...(await readStatus(repo, 'all')).entries, ...(await submoduleChanges(repo, 'all'))].filter(
+      : [...(await readStatus(repo, 'all')).entries, ...(await submoduleChanges(repo, 'all')).changes].filter(
           outside,
         );
   return entries.filter((e) => !(e.kind === 'untracked' && earlier.has(e.path)));

@@ -7,9 +7,9 @@ import { getTree, readHead, updateRefs, type HeadInfo, type RefUpdate } from './
 import { isInside, type Repo } from './repo.js';
 import { STAGING_CONFIG } from './hardening.js';
 import { runGit, type GitOptions } from './runner.js';
-import { GITLINK_MODE, LINK_MODE } from './parsers/ls-files-tagged.js';
+import { GITLINK_MODE, LINK_MODE, type IndexEntry } from './parsers/ls-files-tagged.js';
 import { objectId } from './record-objects.js';
-import { listUncompared, type PresentUncompared } from './state.js';
+import { listUncompared, readIndexEntries, submoduleCheckout, type HiddenUncompared } from './state.js';
 
 export interface SnapshotCommitOptions {
   /**
@@ -127,36 +127,50 @@ export interface UnstageablePath {
    * `special-file`: a FIFO, socket or device where a file was; `unreadable`: no permission to read
    * it; `not-compared`: marked assume-unchanged or skip-worktree, and not what the index holds (add
    * does not look at it: the change is not in the commit); `nested-repository`: a repository in the
-   * workspace with no commit checked out (`git init` in a subdirectory), which git cannot record.
+   * workspace with no commit checked out (`git init` in a subdirectory), which git cannot record;
+   * `submodule-not-checked-out`: a submodule's directory with no `.git` that holds something all
+   * the same (add passes it over: nothing there is in the commit).
    */
-  reason: 'special-file' | 'unreadable' | 'not-compared' | 'nested-repository';
+  reason: 'special-file' | 'unreadable' | 'not-compared' | 'nested-repository' | 'submodule-not-checked-out';
 }
 
 /**
  * Tracked files git does not compare with the work tree (assume-unchanged, skip-worktree) whose
- * content is not the index's: add leaves them out, so the snapshot says so instead of passing
- * their change over in silence. The marks are the user's: they are left as they are. One
- * `ls-files`, and a `hash-object` only when there are such files. A link counts by its target, as
- * git stores it; a file turned link, a link turned file, or a directory in a file's place, by that
- * alone. A submodule's commit is not compared here (that needs git in the submodule).
+ * content is not the index's, or that are gone (a sparse checkout's files left out excepted): add
+ * leaves them out, so the snapshot says so instead of passing their change over in silence. The
+ * marks are the user's: they are left as they are. One `ls-files`, and a `hash-object` only when
+ * there are such files. A link counts by its target, as git stores it; a file turned link, a link
+ * turned file, or a directory in a file's place, by that alone. A submodule's commit is not
+ * compared here (that needs git in the submodule), but one not checked out whose directory holds
+ * something is named: add passes that over too.
  */
 async function hiddenChanges(repo: Repo, staging: Promise<unknown>): Promise<UnstageablePath[]> {
-  let present = (await listUncompared(repo)).filter((e) => e.mode !== GITLINK_MODE);
+  const index = await readIndexEntries(repo);
+  const [marked, unchecked] = await Promise.all([listUncompared(repo, index), filledSubmodules(repo, index)]);
+  let hidden = marked.filter((e) => e.mode !== GITLINK_MODE);
   // A directory in a marked file's place: add takes what it holds and drops the entry, unless it
   // holds nothing to take. Which one, the index tells once add is done.
-  if (present.some((e) => e.onDisk === 'other')) {
+  if (hidden.some((e) => e.onDisk === 'other')) {
     await staging;
-    present = (await listUncompared(repo)).filter((e) => e.mode !== GITLINK_MODE);
+    hidden = (await listUncompared(repo)).filter((e) => e.mode !== GITLINK_MODE);
   }
-  if (present.length === 0) return [];
-  const [files, links] = await Promise.all([sameFiles(repo, present), sameLinks(repo, present)]);
-  return present
-    .filter((e) => !files.has(e) && !links.has(e))
-    .map((e) => ({ path: e.path, reason: 'not-compared' as const }));
+  if (hidden.length === 0) return unchecked;
+  const [files, links] = await Promise.all([sameFiles(repo, hidden), sameLinks(repo, hidden)]);
+  const changed = hidden.filter((e) => !files.has(e) && !links.has(e));
+  return [...changed.map((e) => ({ path: e.path, reason: 'not-compared' as const })), ...unchecked];
+}
+
+/** The submodules not checked out whose directory holds something all the same: add does not take it. */
+async function filledSubmodules(repo: Repo, index: readonly IndexEntry[]): Promise<UnstageablePath[]> {
+  const gitlinks = index.filter((e) => e.mode === GITLINK_MODE);
+  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join(repo.topLevel, e.path))));
+  return gitlinks
+    .filter((_, i) => found[i] === 'filled')
+    .map((e) => ({ path: e.path, reason: 'submodule-not-checked-out' as const }));
 }
 
 /** The regular files, tracked as such, whose content is the index's blob. */
-async function sameFiles(repo: Repo, present: readonly PresentUncompared[]): Promise<Set<PresentUncompared>> {
+async function sameFiles(repo: Repo, present: readonly HiddenUncompared[]): Promise<Set<HiddenUncompared>> {
   // A name with a line break cannot be asked on that stdin: it counts as changed.
   const plain = present.filter((e) => e.onDisk === 'file' && e.mode !== LINK_MODE && !e.path.includes('\n'));
   if (plain.length === 0) return new Set();
@@ -168,7 +182,7 @@ async function sameFiles(repo: Repo, present: readonly PresentUncompared[]): Pro
 }
 
 /** The links, tracked as links, whose target is the index's (a link's blob is its target). */
-async function sameLinks(repo: Repo, present: readonly PresentUncompared[]): Promise<Set<PresentUncompared>> {
+async function sameLinks(repo: Repo, present: readonly HiddenUncompared[]): Promise<Set<HiddenUncompared>> {
   const links = present.filter((e) => e.onDisk === 'symlink' && e.mode === LINK_MODE);
   const same = await Promise.all(
     links.map(async (e) => {

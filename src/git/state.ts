@@ -1,4 +1,4 @@
-import { access, lstat, readFile } from 'node:fs/promises';
+import { access, lstat, readdir, readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { HeadState } from '../../types/snapshot.js';
 import { decodeBytes, fsPath, hasEscapedBytes } from '../fs/path-bytes.js';
@@ -13,7 +13,7 @@ import { parseUnmergedPaths } from './parsers/ls-files-unmerged.js';
 import { parseStatusV2, type StatusEntry, type StatusReport } from './parsers/status.js';
 import { readHead } from './refs.js';
 import { openRepo, type Repo } from './repo.js';
-import { runGitBuffer, type GitOptions } from './runner.js';
+import { runGit, runGitBuffer, type GitOptions } from './runner.js';
 
 /** A multi-step operation git has stopped in the middle of (`am` shares rebase's machinery). */
 export type RepoOperation = 'merge' | 'rebase' | 'am' | 'cherry-pick' | 'revert' | 'bisect';
@@ -121,8 +121,11 @@ export function excludedBy(excludes: readonly string[]): (path: string) => boole
   return (path) => prefixes.some((x) => path === x || path.startsWith(`${x}/`));
 }
 
-/** An uncompared entry and what lies at its path now: a file, a link, or anything else (a directory put in its place). */
-export type PresentUncompared = UncomparedEntry & { onDisk: 'file' | 'symlink' | 'other' };
+/**
+ * An uncompared entry and what lies at its path now: a file, a link, anything else (a directory put
+ * in its place), or nothing.
+ */
+export type HiddenUncompared = UncomparedEntry & { onDisk: 'file' | 'symlink' | 'other' | 'absent' };
 
 /** Every index entry with its mark and mode (`ls-files -z -v -s`), for listUncompared and submoduleChanges. */
 export async function readIndexEntries(repo: Repo): Promise<IndexEntry[]> {
@@ -131,68 +134,112 @@ export async function readIndexEntries(repo: Repo): Promise<IndexEntry[]> {
 
 /**
  * The tracked paths git does not compare with the work tree (`update-index --assume-unchanged`,
- * `--skip-worktree`) where something lies: status, diff and add never look at them, so a change
- * there (new content, a link pointing elsewhere, a directory in a file's place) is invisible to
- * every check built on them. `index`: the entries, when the caller has read them already.
+ * `--skip-worktree`) that may not hold the index's content: status, diff and add never look at
+ * them, so a change there (new content, a link pointing elsewhere, a directory in a file's place,
+ * the file deleted) is invisible to every check built on them. Only a sparse checkout leaves a
+ * tracked file out: a skip-worktree path that is absent is left out of the list only when the
+ * repository has sparse checkout on. `index`: the entries, when the caller has read them already.
  */
-export async function listUncompared(
-  repo: Repo,
-  index?: readonly IndexEntry[],
-): Promise<PresentUncompared[]> {
+export async function listUncompared(repo: Repo, index?: readonly IndexEntry[]): Promise<HiddenUncompared[]> {
   const all = uncomparedOf(index ?? (await readIndexEntries(repo)));
-  // A path a sparse checkout left out (skip-worktree, absent) hides nothing: only what lies there counts.
   const found = await Promise.all(
     all.map((e) =>
       lstat(fsPath(join(repo.topLevel, e.path))).then(
         (st) => (st.isFile() ? 'file' : st.isSymbolicLink() ? 'symlink' : 'other'),
-        () => null,
+        () => 'absent' as const,
       ),
     ),
   );
-  return all.flatMap((e, i) => {
-    const onDisk = found[i];
-    return onDisk === null || onDisk === undefined ? [] : [{ ...e, onDisk }];
+  const listed = all.map((e, i) => ({ ...e, onDisk: found[i] ?? 'absent' }));
+  // The setting is asked only when it decides something: no git process in a repository without one.
+  const leftOut = (e: HiddenUncompared) => e.onDisk === 'absent' && e.skipWorktree;
+  if (listed.some(leftOut) && (await sparseCheckoutOn(repo))) return listed.filter((e) => !leftOut(e));
+  return listed;
+}
+
+/** `core.sparseCheckout` as git reads it for this repository (its own config, worktree config included). */
+async function sparseCheckoutOn(repo: Repo): Promise<boolean> {
+  const res = await runGit(repo, ['config', '--type=bool', '--get', 'core.sparseCheckout'], {
+    okExitCodes: [1],
   });
+  return res.exitCode === 0 && res.stdout.trim() === 'true';
+}
+
+/** What the work tree holds that `git status` (as readStatus runs it) does not show, inside submodules. */
+export interface SubmoduleFindings {
+  /** Status entries (tracked changes, untracked files), named from the top level (`lib/s.txt`). */
+  changes: StatusEntry[];
+  /** Marked paths that may hide a change (listUncompared), named from the top level. */
+  uncompared: HiddenUncompared[];
 }
 
 /**
- * What changed inside the checked-out submodules, recursively, as `git status` finds it by default
+ * What changed inside the submodules, recursively, as `git status` finds it by default
  * (`--ignore-submodules=none`): tracked changes ("modified content") and untracked files that are
  * not ignored ("untracked content"), each as a status entry whose path is the top level's
- * (`lib/s.txt`). readStatus leaves them out (`--ignore-submodules=dirty`); here each submodule is
- * opened as a repository of its own, so its own config's filters are switched off as ours are.
- * A submodule that cannot be opened as itself is reported whole, as changed: nothing vouches for it.
+ * (`lib/s.txt`), and the marked paths of each (listUncompared), which status does not compare.
+ * readStatus leaves them out (`--ignore-submodules=dirty`); here each submodule is opened as a
+ * repository of its own, so its own config's filters are switched off as ours are. A submodule
+ * that cannot be opened as itself is reported whole, as changed: nothing vouches for it. One not
+ * checked out (no `.git` there) holds nothing of the tree: anything in its directory is reported
+ * as untracked content, though git status says nothing of it.
  */
 export async function submoduleChanges(
   repo: Repo,
   untracked: UntrackedListing = 'normal',
   index?: readonly IndexEntry[],
-): Promise<StatusEntry[]> {
+): Promise<SubmoduleFindings> {
   const gitlinks = (index ?? (await readIndexEntries(repo))).filter((e) => e.mode === GITLINK_MODE);
-  const found = await Promise.all(
-    gitlinks.map(async ({ path }): Promise<StatusEntry[]> => {
-      const dir = join(repo.topLevel, path);
-      // Not checked out (no .git there): nothing inside to change, as for git.
-      if ((await lstat(fsPath(join(dir, '.git'))).catch(() => null)) === null) return [];
-      const sub = await openRepo(dir, { identity: repo.identity, timeoutMs: repo.timeoutMs }).catch(
-        () => null,
-      );
-      if (sub === null || sub.topLevel !== dir)
-        return [{ kind: 'ordinary', xy: '.M', submodule: 'S.M.', path }];
-      const [status, inner] = await Promise.all([
-        readStatus(sub, untracked),
-        submoduleChanges(sub, untracked),
-      ]);
-      return [...status.entries, ...inner]
-        .filter((e) => e.kind !== 'ignored')
-        .map((e) => ({
-          ...e,
-          path: `${path}/${e.path}`,
-          ...(e.kind === 'renamed' ? { origPath: `${path}/${e.origPath}` } : {}),
-        }));
-    }),
-  );
-  return found.flat();
+  const found = await Promise.all(gitlinks.map(({ path }) => oneSubmodule(repo, path, untracked)));
+  return { changes: found.flatMap((f) => f.changes), uncompared: found.flatMap((f) => f.uncompared) };
+}
+
+/**
+ * Whether a submodule's directory is checked out (a `.git` there); or not (deinitialised, never
+ * initialised) and `empty` (no directory at all is that too: git status sees what lies in its
+ * place); or not and yet `filled`, whose content git status and add pass over in silence, as if
+ * the directory were the submodule's. A directory we cannot list is `filled`: nothing vouches for it.
+ */
+export async function submoduleCheckout(dir: string): Promise<'checked-out' | 'empty' | 'filled'> {
+  if ((await lstat(fsPath(join(dir, '.git'))).catch(() => null)) !== null) return 'checked-out';
+  if ((await lstat(fsPath(dir)).catch(() => null))?.isDirectory() !== true) return 'empty';
+  const entries = await readdir(fsPath(dir)).catch(() => null);
+  return entries?.length === 0 ? 'empty' : 'filled';
+}
+
+/** One submodule's findings (see submoduleChanges), named from the top level of `repo`. */
+async function oneSubmodule(
+  repo: Repo,
+  path: string,
+  untracked: UntrackedListing,
+): Promise<SubmoduleFindings> {
+  const dir = join(repo.topLevel, path);
+  const whole = (submodule: string): SubmoduleFindings => ({
+    changes: [{ kind: 'ordinary', xy: '.M', submodule, path }],
+    uncompared: [],
+  });
+  const checkout = await submoduleCheckout(dir);
+  // Not checked out: nothing in its directory is the tree's ("untracked content").
+  if (checkout !== 'checked-out')
+    return checkout === 'filled' ? whole('S..U') : { changes: [], uncompared: [] };
+  const sub = await openRepo(dir, { identity: repo.identity, timeoutMs: repo.timeoutMs }).catch(() => null);
+  if (sub === null || sub.topLevel !== dir) return whole('S.M.');
+  const [status, [uncompared, inner]] = await Promise.all([
+    readStatus(sub, untracked),
+    readIndexEntries(sub).then((index) =>
+      Promise.all([listUncompared(sub, index), submoduleChanges(sub, untracked, index)] as const),
+    ),
+  ]);
+  return {
+    changes: [...status.entries, ...inner.changes]
+      .filter((e) => e.kind !== 'ignored')
+      .map((e) => ({
+        ...e,
+        path: `${path}/${e.path}`,
+        ...(e.kind === 'renamed' ? { origPath: `${path}/${e.origPath}` } : {}),
+      })),
+    uncompared: [...uncompared, ...inner.uncompared].map((e) => ({ ...e, path: `${path}/${e.path}` })),
+  };
 }
 
 /**

@@ -7,6 +7,7 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { AgentgateError } from '../../src/errors.js';
 import { Gates } from '../../src/gates/gates.js';
 import { expectCode } from '../helpers/codes.js';
 import { quiet } from '../helpers/gates.js';
@@ -29,6 +30,20 @@ const gate = (command: string[], junit?: string[]) => ({
   echo: quiet(),
   ...(junit ? { junit } : {}),
 });
+
+/** The paths a GATE_TREE_MISMATCH names (`details.paths`). */
+async function mismatchPaths(promise: Promise<unknown>): Promise<unknown> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AgentgateError);
+  expect((error as AgentgateError).code).toBe('GATE_TREE_MISMATCH');
+  return (error as AgentgateError).details.paths;
+}
+
+const initSubmodules = (dir: string) =>
+  git(dir, ['-c', 'protocol.file.allow=always', 'submodule', '--quiet', 'update', '--init', '--recursive']);
 
 function addSubmodule(dir: string, source: string, path: string): void {
   git(dir, ['-c', 'protocol.file.allow=always', 'submodule', '--quiet', 'add', source, path]);
@@ -53,6 +68,33 @@ describe('a workspace gate and the paths git does not compare', () => {
     mkdirSync(join(dir, 'f.txt'));
     await expectCode(gates.run(dir, gate(['true'])), 'GATE_TREE_MISMATCH');
   });
+
+  it('refuses a marked file that is gone: a test suite without its failing test is not the after tree', async () => {
+    const dir = repoWithCommit({ 'tests/ok.sh': 'exit 0\n', 'tests/broken.sh': 'exit 1\n' });
+    const gates = await recorded(dir);
+    const suite = ['sh', '-c', 'for t in tests/*.sh; do sh $t || exit 1; done'];
+    expect((await gates.run(dir, gate(suite))).verdict).toBe('fail');
+    for (const mark of ['--assume-unchanged', '--skip-worktree']) {
+      git(dir, ['update-index', mark, 'tests/broken.sh']);
+      rmSync(join(dir, 'tests/broken.sh'));
+      expect(await mismatchPaths(gates.run(dir, gate(suite)))).toEqual(['tests/broken.sh']);
+      git(dir, ['update-index', mark.replace('--', '--no-'), 'tests/broken.sh']);
+      git(dir, ['checkout', '--', 'tests/broken.sh']);
+    }
+    // A check that hides a deletion so changed what it judged.
+    const hiding = ['sh', '-c', 'git update-index --assume-unchanged tests/ok.sh && rm tests/ok.sh'];
+    expect(await gates.run(dir, gate(hiding))).toMatchObject({ verdict: 'error', workspaceChanged: true });
+  });
+
+  it('in a sparse checkout, a skip-worktree file left out is fine, an assume-unchanged one gone is not', async () => {
+    const dir = repoWithCommit({ 'a/x.txt': 'x\n', 'b/y.txt': 'y\n' });
+    const gates = await recorded(dir);
+    git(dir, ['sparse-checkout', 'set', 'a']);
+    expect((await gates.run(dir, gate(['true']))).verdict).toBe('pass');
+    git(dir, ['update-index', '--assume-unchanged', 'a/x.txt']);
+    rmSync(join(dir, 'a/x.txt'));
+    expect(await mismatchPaths(gates.run(dir, gate(['true'])))).toEqual(['a/x.txt']);
+  });
 });
 
 describe('a workspace gate and submodules', () => {
@@ -62,7 +104,7 @@ describe('a workspace gate and submodules', () => {
     addSubmodule(source, inner, 'inner');
     const dir = repoWithCommit({ 'a.txt': 'a\n' });
     addSubmodule(dir, source, 'lib');
-    git(dir, ['-c', 'protocol.file.allow=always', 'submodule', '--quiet', 'update', '--init', '--recursive']);
+    initSubmodules(dir);
     const gates = await recorded(dir);
     const lib = join(dir, 'lib');
     writeFileSync(join(lib, 'build.log'), 'ignored\n');
@@ -91,5 +133,37 @@ describe('a workspace gate and submodules', () => {
     const reported = await gates.run(dir, report);
     expect(reported.verdict).toBe('pass');
     expect(reported).not.toHaveProperty('workspaceChanged');
+  });
+
+  it('refuses an edit hidden by a mark inside a submodule, and a marked file deleted in a nested one', async () => {
+    const source = repoWithCommit({ 's.txt': 'sub\n' });
+    addSubmodule(source, repoWithCommit({ 'n.txt': 'nested\n' }), 'nest');
+    const dir = repoWithCommit({ 'a.txt': 'a\n' });
+    addSubmodule(dir, source, 'lib');
+    initSubmodules(dir);
+    const gates = await recorded(dir);
+    const lib = join(dir, 'lib');
+    git(lib, ['update-index', '--assume-unchanged', 's.txt']);
+    writeFileSync(join(lib, 's.txt'), 'hidden\n', { flag: 'a' });
+    expect(await mismatchPaths(gates.run(dir, gate(['true'])))).toEqual(['lib/s.txt']);
+    git(lib, ['update-index', '--no-assume-unchanged', 's.txt']);
+    git(lib, ['checkout', '--', 's.txt']);
+    expect((await gates.run(dir, gate(['true']))).verdict).toBe('pass');
+    git(join(lib, 'nest'), ['update-index', '--skip-worktree', 'n.txt']);
+    rmSync(join(lib, 'nest', 'n.txt'));
+    expect(await mismatchPaths(gates.run(dir, gate(['true'])))).toEqual(['lib/nest/n.txt']);
+  });
+
+  it('refuses anything lying in a submodule that is not checked out; an empty one is fine', async () => {
+    const dir = repoWithCommit({ 'a.txt': 'a\n' });
+    addSubmodule(dir, repoWithCommit({ 's.txt': 'sub\n' }), 'lib');
+    git(dir, ['submodule', '--quiet', 'deinit', '-f', 'lib']);
+    const gates = await recorded(dir);
+    expect((await gates.run(dir, gate(['true']))).verdict).toBe('pass');
+    writeFileSync(join(dir, 'lib', 'evil.txt'), 'planted\n');
+    expect(await mismatchPaths(gates.run(dir, gate(['cat', 'lib/evil.txt'])))).toEqual(['lib']);
+    rmSync(join(dir, 'lib', 'evil.txt'));
+    const planting = gate(['sh', '-c', 'echo planted > lib/evil.txt']);
+    expect(await gates.run(dir, planting)).toMatchObject({ verdict: 'error', workspaceChanged: true });
   });
 });

@@ -249,4 +249,38 @@ describe('iterate after an agent that armed the repository', () => {
       { path: 'h.txt', reason: 'not-compared' },
     ]);
   });
+
+  it('names a marked file the agent deleted, which add does not stage; a sparse checkout leaving files out is no deletion', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'c/x.txt': 'x\n', 'd/y.txt': 'y\n' });
+    const snapshotter = newSnapshotter();
+    const script = [
+      'git update-index --assume-unchanged a.txt',
+      'git update-index --skip-worktree b.txt',
+      'rm a.txt b.txt',
+      'echo x > x',
+    ].join('\n');
+    const snap = await snapshotter.iterate(ws, { runId: 'r1', iteration: 1, agent: { argv: agent(script) } });
+    expect(snap.files.map((f) => f.path)).toEqual(['x']);
+    expect(snap.skipped).toEqual([
+      { path: 'a.txt', reason: 'not-compared' },
+      { path: 'b.txt', reason: 'not-compared' },
+    ]);
+    const sparse =
+      'git update-index --no-skip-worktree b.txt && git checkout -- b.txt && git sparse-checkout set c';
+    const next = await snapshotter.iterate(ws, { runId: 'r1', iteration: 2, agent: { argv: agent(sparse) } });
+    expect(next.skipped).toEqual([{ path: 'a.txt', reason: 'not-compared' }]);
+  });
+
+  it('names a submodule not checked out in which the agent wrote a file that add passes over', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'a\n' });
+    const source = repoWithCommit({ 's.txt': 's\n' });
+    git(ws, ['-c', 'protocol.file.allow=always', 'submodule', '--quiet', 'add', source, 'lib']);
+    git(ws, ['commit', '-q', '-m', 'lib']);
+    git(ws, ['submodule', '--quiet', 'deinit', '-f', 'lib']);
+    const snapshotter = newSnapshotter();
+    const agentWrites = agent('echo x > lib/agent.txt && echo y > y.txt');
+    const snap = await snapshotter.iterate(ws, { runId: 'r1', iteration: 1, agent: { argv: agentWrites } });
+    expect(snap.files.map((f) => f.path)).toEqual(['y.txt']);
+    expect(snap.skipped).toEqual([{ path: 'lib', reason: 'submodule-not-checked-out' }]);
+  });
 });

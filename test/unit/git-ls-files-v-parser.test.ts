@@ -12,6 +12,13 @@ describe('parseUncompared (ls-files -z -v -s)', () => {
       'skipped.txt',
     ]);
     expect(parseUncompared(canned).every((e) => /^[0-9a-f]{40}$/.test(e.oid))).toBe(true);
+    expect(parseUncompared(canned).map((e) => e.skipWorktree)).toEqual([false, false, true]);
+  });
+
+  it('a path marked both ways (tag s) is skip-worktree', () => {
+    const oid = 'a'.repeat(40);
+    const both = parseUncompared(`s 100644 ${oid} 0\tboth.txt\0h 100644 ${oid} 0\tassumed.txt\0`);
+    expect(both.map((e) => e.skipWorktree)).toEqual([true, false]);
   });
 
   it('an empty index has none; a record it cannot read is GIT_OUTPUT_UNPARSEABLE', () => {

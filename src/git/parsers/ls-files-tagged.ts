@@ -43,8 +43,11 @@ export interface IndexEntry {
 export const GITLINK_MODE = '160000';
 export const LINK_MODE = '120000';
 
-/** A tracked file git does not compare with the work tree, and the mode and object the index holds for it. */
-export type UncomparedEntry = Omit<IndexEntry, 'tag'>;
+/**
+ * A tracked file git does not compare with the work tree, the mode and object the index holds for
+ * it, and whether it is marked skip-worktree (as a sparse checkout marks the files it leaves out).
+ */
+export type UncomparedEntry = Omit<IndexEntry, 'tag'> & { skipWorktree: boolean };
 
 /** Parses `ls-files -z -v -s` (`<tag> <mode> <oid> <stage>\t<path>`). */
 export function parseIndexEntries(text: string): IndexEntry[] {
@@ -63,7 +66,7 @@ export function parseIndexEntries(text: string): IndexEntry[] {
 export function uncomparedOf(entries: readonly IndexEntry[]): UncomparedEntry[] {
   return entries
     .filter((e) => e.tag !== e.tag.toUpperCase() || e.tag === 'S')
-    .map(({ path, mode, oid }) => ({ path, mode, oid }));
+    .map(({ tag, path, mode, oid }) => ({ path, mode, oid, skipWorktree: tag === 'S' || tag === 's' }));
 }
 
 /** Parses `ls-files -z -v -s` and keeps the entries git never compares with the work tree (uncomparedOf). */
