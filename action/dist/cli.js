@@ -4477,7 +4477,13 @@ var init_snapshot = __esm({
     SkippedPath = deferred(
       () => object({
         path: string2().check(_minLength(1)),
-        reason: _enum(["special-file", "unreadable", "not-compared", "nested-repository"])
+        reason: _enum([
+          "special-file",
+          "unreadable",
+          "not-compared",
+          "nested-repository",
+          "submodule-not-checked-out"
+        ])
       })
     );
     BeforeState = deferred(
@@ -5579,8 +5585,12 @@ async function assertOwnWorkTree(real, topLevel, gitDir, commonDir2 = gitDir) {
   };
   if (owner === null)
     return refuse(`no .git was found from ${real} upwards, yet git found the repository at ${gitDir}`);
-  if (owner.dir !== topLevel)
-    return refuse(`the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`);
+  if (owner.dir !== topLevel) {
+    const stray = owner.kind === "dir" && await lstat4(join9(owner.dir, ".git", "HEAD")).catch(() => null) === null;
+    return refuse(
+      stray ? `${join9(owner.dir, ".git")} is no repository git can open (it has no HEAD), so git took the repository at ${topLevel} above it; remove that .git, or run "git init" in ${owner.dir}` : `the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`
+    );
+  }
   const dotGit = join9(owner.dir, ".git");
   const realGitDir = await realpath3(gitDir);
   const shared = await realpathOrNull(commonDir2) !== realGitDir;
@@ -13349,7 +13359,7 @@ function parseIndexEntries(text) {
   });
 }
 function uncomparedOf(entries) {
-  return entries.filter((e) => e.tag !== e.tag.toUpperCase() || e.tag === "S").map(({ path: path2, mode, oid }) => ({ path: path2, mode, oid }));
+  return entries.filter((e) => e.tag !== e.tag.toUpperCase() || e.tag === "S").map(({ tag, path: path2, mode, oid }) => ({ path: path2, mode, oid, skipWorktree: tag === "S" || tag === "s" }));
 }
 var GITLINK_MODE, LINK_MODE;
 var init_ls_files_tagged = __esm({
@@ -13484,7 +13494,7 @@ var init_status = __esm({
 });
 
 // src/git/state.ts
-import { access, lstat as lstat7, readFile as readFile7 } from "node:fs/promises";
+import { access, lstat as lstat7, readdir as readdir8, readFile as readFile7 } from "node:fs/promises";
 import { join as join19, sep as sep5 } from "node:path";
 function operationInProgress(op) {
   return {
@@ -13540,38 +13550,57 @@ async function listUncompared(repo, index) {
     all.map(
       (e) => lstat7(fsPath(join19(repo.topLevel, e.path))).then(
         (st) => st.isFile() ? "file" : st.isSymbolicLink() ? "symlink" : "other",
-        () => null
+        () => "absent"
       )
     )
   );
-  return all.flatMap((e, i) => {
-    const onDisk = found[i];
-    return onDisk === null || onDisk === void 0 ? [] : [{ ...e, onDisk }];
+  const listed = all.map((e, i) => ({ ...e, onDisk: found[i] ?? "absent" }));
+  const leftOut = (e) => e.onDisk === "absent" && e.skipWorktree;
+  if (listed.some(leftOut) && await sparseCheckoutOn(repo)) return listed.filter((e) => !leftOut(e));
+  return listed;
+}
+async function sparseCheckoutOn(repo) {
+  const res = await runGit(repo, ["config", "--type=bool", "--get", "core.sparseCheckout"], {
+    okExitCodes: [1]
   });
+  return res.exitCode === 0 && res.stdout.trim() === "true";
 }
 async function submoduleChanges(repo, untracked = "normal", index) {
   const gitlinks = (index ?? await readIndexEntries(repo)).filter((e) => e.mode === GITLINK_MODE);
-  const found = await Promise.all(
-    gitlinks.map(async ({ path: path2 }) => {
-      const dir = join19(repo.topLevel, path2);
-      if (await lstat7(fsPath(join19(dir, ".git"))).catch(() => null) === null) return [];
-      const sub = await openRepo(dir, { identity: repo.identity, timeoutMs: repo.timeoutMs }).catch(
-        () => null
-      );
-      if (sub === null || sub.topLevel !== dir)
-        return [{ kind: "ordinary", xy: ".M", submodule: "S.M.", path: path2 }];
-      const [status2, inner] = await Promise.all([
-        readStatus(sub, untracked),
-        submoduleChanges(sub, untracked)
-      ]);
-      return [...status2.entries, ...inner].filter((e) => e.kind !== "ignored").map((e) => ({
-        ...e,
-        path: `${path2}/${e.path}`,
-        ...e.kind === "renamed" ? { origPath: `${path2}/${e.origPath}` } : {}
-      }));
-    })
-  );
-  return found.flat();
+  const found = await Promise.all(gitlinks.map(({ path: path2 }) => oneSubmodule(repo, path2, untracked)));
+  return { changes: found.flatMap((f) => f.changes), uncompared: found.flatMap((f) => f.uncompared) };
+}
+async function submoduleCheckout(dir) {
+  if (await lstat7(fsPath(join19(dir, ".git"))).catch(() => null) !== null) return "checked-out";
+  if ((await lstat7(fsPath(dir)).catch(() => null))?.isDirectory() !== true) return "empty";
+  const entries = await readdir8(fsPath(dir)).catch(() => null);
+  return entries?.length === 0 ? "empty" : "filled";
+}
+async function oneSubmodule(repo, path2, untracked) {
+  const dir = join19(repo.topLevel, path2);
+  const whole = (submodule) => ({
+    changes: [{ kind: "ordinary", xy: ".M", submodule, path: path2 }],
+    uncompared: []
+  });
+  const checkout = await submoduleCheckout(dir);
+  if (checkout !== "checked-out")
+    return checkout === "filled" ? whole("S..U") : { changes: [], uncompared: [] };
+  const sub = await openRepo(dir, { identity: repo.identity, timeoutMs: repo.timeoutMs }).catch(() => null);
+  if (sub === null || sub.topLevel !== dir) return whole("S.M.");
+  const [status2, [uncompared, inner]] = await Promise.all([
+    readStatus(sub, untracked),
+    readIndexEntries(sub).then(
+      (index) => Promise.all([listUncompared(sub, index), submoduleChanges(sub, untracked, index)])
+    )
+  ]);
+  return {
+    changes: [...status2.entries, ...inner.changes].filter((e) => e.kind !== "ignored").map((e) => ({
+      ...e,
+      path: `${path2}/${e.path}`,
+      ...e.kind === "renamed" ? { origPath: `${path2}/${e.origPath}` } : {}
+    })),
+    uncompared: [...uncompared, ...inner.uncompared].map((e) => ({ ...e, path: `${path2}/${e.path}` }))
+  };
 }
 async function firstTrackedIn(repo, dirs) {
   if (dirs.length === 0) return null;
@@ -13780,7 +13809,7 @@ var init_user_command = __esm({
 });
 
 // src/snapshotter/excludes.ts
-import { readdir as readdir8 } from "node:fs/promises";
+import { readdir as readdir9 } from "node:fs/promises";
 import { join as join20, relative as relative3 } from "node:path";
 async function workspaceExcludes(topLevel, dirs) {
   return (await ownDirsInside(topLevel, dirs)).map((d) => d.rel);
@@ -13826,7 +13855,7 @@ async function ownDirsInside(topLevel, dirs) {
 }
 async function hasUserFiles(dir, dirs) {
   const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
-  const entries = await readdir8(dir);
+  const entries = await readdir9(dir);
   return entries.some((name2) => !ours.some((own2) => isInside(join20(dir, name2), own2)));
 }
 var init_excludes = __esm({
@@ -14017,21 +14046,23 @@ async function treeMismatch(ctx, repo, snapshot, junit) {
   const inOurs = excludedBy(ours);
   const outside = (e) => e.kind !== "ignored" && !inOurs(e.path) && !(e.kind === "untracked" && reports.includes(e.path));
   const listing = reports.length > 0 ? "all" : "normal";
-  const [status2, [uncompared, inSubmodules]] = await Promise.all([
+  const [status2, [marked, inSubmodules]] = await Promise.all([
     readStatus(repo, listing),
     readIndexEntries(repo).then(
       (index) => Promise.all([listUncompared(repo, index), submoduleChanges(repo, listing, index)])
     )
   ]);
+  const uncompared = [...marked, ...inSubmodules.uncompared];
   const atAfter = status2.oid === snapshot.afterSha;
-  let changed = [...status2.entries, ...inSubmodules].filter(outside);
+  let changed = [...status2.entries, ...inSubmodules.changes].filter(outside);
   if (atAfter && changed.some((e) => e.kind === "untracked"))
     changed = await withoutEarlierReports(ctx, repo, snapshot, outside, changed, listing === "all");
   if (atAfter && changed.length === 0 && uncompared.length === 0) return null;
   const why = !atAfter ? `HEAD is ${status2.oid ?? "unborn"}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}` : changed.length > 0 ? `the workspace has uncommitted changes: ${named(changed.map(describeEntry))}` : `${uncompared.length} tracked path(s) are marked assume-unchanged or skip-worktree (${named(
     uncompared.map((e) => e.path)
-  )}), so git does not compare them with the after tree; clear the mark ("git update-index --no-assume-unchanged --no-skip-worktree")`;
-  return { why, head: status2.oid, paths: atAfter ? changed.map((e) => e.path) : [] };
+  )}), so git does not compare them with the after tree; clear each mark ("git update-index --no-assume-unchanged <path>", then "git update-index --no-skip-worktree <path>": one command clears only one; inside the submodule for a path in one)`;
+  const paths = changed.length > 0 ? changed.map((e) => e.path) : uncompared.map((e) => e.path);
+  return { why, head: status2.oid, paths: atAfter ? paths : [] };
 }
 function reportPaths(repo, junit) {
   return junit.flatMap((f) => {
@@ -14046,7 +14077,7 @@ async function withoutEarlierReports(ctx, repo, snapshot, outside, changed, list
     ).flatMap((r) => reportPaths(repo, r.junit ?? []))
   );
   if (earlier.size === 0 || !await inRecordedWorkspace(ctx, repo, snapshot)) return changed;
-  const entries = listedAll || !changed.some((e) => e.path.endsWith("/")) ? changed : [...(await readStatus(repo, "all")).entries, ...await submoduleChanges(repo, "all")].filter(
+  const entries = listedAll || !changed.some((e) => e.path.endsWith("/")) ? changed : [...(await readStatus(repo, "all")).entries, ...(await submoduleChanges(repo, "all")).changes].filter(
     outside
   );
   return entries.filter((e) => !(e.kind === "untracked" && earlier.has(e.path)));
@@ -14535,14 +14566,22 @@ async function commitIndex(repo, message) {
   return { ref: head.ref, sha };
 }
 async function hiddenChanges(repo, staging) {
-  let present = (await listUncompared(repo)).filter((e) => e.mode !== GITLINK_MODE);
-  if (present.some((e) => e.onDisk === "other")) {
+  const index = await readIndexEntries(repo);
+  const [marked, unchecked] = await Promise.all([listUncompared(repo, index), filledSubmodules(repo, index)]);
+  let hidden = marked.filter((e) => e.mode !== GITLINK_MODE);
+  if (hidden.some((e) => e.onDisk === "other")) {
     await staging;
-    present = (await listUncompared(repo)).filter((e) => e.mode !== GITLINK_MODE);
+    hidden = (await listUncompared(repo)).filter((e) => e.mode !== GITLINK_MODE);
   }
-  if (present.length === 0) return [];
-  const [files, links] = await Promise.all([sameFiles(repo, present), sameLinks(repo, present)]);
-  return present.filter((e) => !files.has(e) && !links.has(e)).map((e) => ({ path: e.path, reason: "not-compared" }));
+  if (hidden.length === 0) return unchecked;
+  const [files, links] = await Promise.all([sameFiles(repo, hidden), sameLinks(repo, hidden)]);
+  const changed = hidden.filter((e) => !files.has(e) && !links.has(e));
+  return [...changed.map((e) => ({ path: e.path, reason: "not-compared" })), ...unchecked];
+}
+async function filledSubmodules(repo, index) {
+  const gitlinks = index.filter((e) => e.mode === GITLINK_MODE);
+  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join23(repo.topLevel, e.path))));
+  return gitlinks.filter((_, i) => found[i] === "filled").map((e) => ({ path: e.path, reason: "submodule-not-checked-out" }));
 }
 async function sameFiles(repo, present) {
   const plain2 = present.filter((e) => e.onDisk === "file" && e.mode !== LINK_MODE && !e.path.includes("\n"));
@@ -15848,7 +15887,7 @@ var init_verify_store = __esm({
 });
 
 // src/git/cherry-pick-worktree.ts
-import { mkdtemp as mkdtemp3, readdir as readdir9, readFile as readFile9, rm as rm11 } from "node:fs/promises";
+import { mkdtemp as mkdtemp3, readdir as readdir10, readFile as readFile9, rm as rm11 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
 import { basename as basename6, dirname as dirname11, join as join26 } from "node:path";
 async function withPickWorktree(repo, sha, fn) {
@@ -15884,7 +15923,7 @@ async function sweepPickWorktrees(repo) {
 async function sweepRegistered(repo) {
   const admin = join26(await commonDir(repo.gitDir), "worktrees");
   const removed = [];
-  for (const name2 of await readdir9(admin).catch(() => [])) {
+  for (const name2 of await readdir10(admin).catch(() => [])) {
     if (!PICK_NAME.test(name2)) continue;
     const gitFile = (await readFile9(join26(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
     const path2 = gitFile === "" ? join26(tmpdir3(), name2, name2) : dirname11(gitFile);
@@ -28210,7 +28249,7 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { lstat as lstat9, mkdir as mkdir9, readdir as readdir10, realpath as realpath6, rename as rename6, rm as rm17, stat as stat21, writeFile as writeFile6 } from "node:fs/promises";
+import { lstat as lstat9, mkdir as mkdir9, readdir as readdir11, realpath as realpath6, rename as rename6, rm as rm17, stat as stat21, writeFile as writeFile6 } from "node:fs/promises";
 import { basename as basename7, dirname as dirname15, join as join36 } from "node:path";
 function checkpointRepo(p) {
   return {
@@ -28227,7 +28266,7 @@ function checkpointRepo(p) {
 async function indexBytes(repo) {
   const index = await stat21(repo.indexFile).catch(() => null);
   if (index === null) return null;
-  const names2 = await readdir10(repo.gitDir).catch(() => []);
+  const names2 = await readdir11(repo.gitDir).catch(() => []);
   const shared = await Promise.all(
     names2.filter((name2) => name2.startsWith("sharedindex.")).map(
       (name2) => stat21(join36(repo.gitDir, name2)).then(
@@ -28243,7 +28282,7 @@ async function initCheckpointRepo(repo) {
   const parent = dirname15(repo.gitDir);
   const prefix = `${basename7(repo.gitDir)}.init-`;
   await mkdir9(parent, { recursive: true });
-  for (const name2 of await readdir10(parent))
+  for (const name2 of await readdir11(parent))
     if (name2.startsWith(prefix)) await rm17(join36(parent, name2), { recursive: true, force: true });
   const building = join36(parent, `${prefix}${randomHex(4)}`);
   await mkdir9(building);
@@ -29074,7 +29113,7 @@ var init_message2 = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash8 } from "node:crypto";
-import { readdir as readdir11, readFile as readFile13, stat as stat22 } from "node:fs/promises";
+import { readdir as readdir12, readFile as readFile13, stat as stat22 } from "node:fs/promises";
 import { dirname as dirname17, join as join39 } from "node:path";
 function pathKey(realPath) {
   return createHash8("sha256").update(realPath).digest("hex").slice(0, 16);
@@ -29129,7 +29168,7 @@ async function storeOf(location, root) {
 }
 async function listDir2(dir) {
   try {
-    return (await readdir11(dir)).sort();
+    return (await readdir12(dir)).sort();
   } catch {
     return [];
   }
@@ -29141,7 +29180,7 @@ var init_project_id = __esm({
 });
 
 // src/checkpoints/prompt-numbers.ts
-import { link as link2, mkdir as mkdir10, readdir as readdir12, readFile as readFile14, rm as rm18, writeFile as writeFile7 } from "node:fs/promises";
+import { link as link2, mkdir as mkdir10, readdir as readdir13, readFile as readFile14, rm as rm18, writeFile as writeFile7 } from "node:fs/promises";
 import { join as join40 } from "node:path";
 function sessionDir(promptsDir, session) {
   return join40(promptsDir, pathKey(session));
@@ -29155,7 +29194,7 @@ async function claimPromptNumber(promptsDir, session, delivery) {
     for (; ; ) {
       const newest = Math.max(
         0,
-        ...(await readdir12(dir)).map((name2) => /^\d+$/.test(name2) ? Number(name2) : 0)
+        ...(await readdir13(dir)).map((name2) => /^\d+$/.test(name2) ? Number(name2) : 0)
       );
       if (delivery !== void 0 && await deliveredAgain(dir, newest, delivery))
         return { n: newest, duplicate: true };
@@ -29434,7 +29473,7 @@ var init_retention = __esm({
 });
 
 // src/git/checkpoint-health.ts
-import { lstat as lstat11, readdir as readdir13, readFile as readFile15 } from "node:fs/promises";
+import { lstat as lstat11, readdir as readdir14, readFile as readFile15 } from "node:fs/promises";
 import { join as join41 } from "node:path";
 async function repoDamage(gitDir, refs) {
   const [dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
@@ -29473,7 +29512,7 @@ async function refsWithoutObject(repo, gitDir, prefixes) {
   }
   for (const prefix of prefixes) {
     const dir = join41(gitDir, ...prefix.split("/"));
-    const names2 = await readdir13(dir, { recursive: true }).catch((error2) => {
+    const names2 = await readdir14(dir, { recursive: true }).catch((error2) => {
       if (isAbsent(error2)) return [];
       throw error2;
     });
@@ -32675,7 +32714,7 @@ var init_lenient_json = __esm({
 });
 
 // src/hooks/workspace.ts
-import { lstat as lstat18, realpath as realpath10, stat as stat25 } from "node:fs/promises";
+import { readFile as readFile21, realpath as realpath10, stat as stat25 } from "node:fs/promises";
 import { dirname as dirname24, join as join50, parse as parse2, resolve as resolve23 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
@@ -32703,10 +32742,17 @@ function homeOrNone() {
 }
 async function inNestedRepository(project, dir) {
   for (let at = dir; at !== project && at !== dirname24(at) && isInside(project, at); at = dirname24(at)) {
-    const git = await lstat18(join50(at, ".git")).catch(() => null);
-    if (git !== null) return true;
+    if (await isRepositoryEntry(join50(at, ".git"))) return true;
   }
   return false;
+}
+async function isRepositoryEntry(dotGit) {
+  const found = await stat25(dotGit).catch(() => null);
+  if (found === null) return false;
+  if (found.isDirectory()) return (await stat25(join50(dotGit, "HEAD")).catch(() => null))?.isFile() === true;
+  const named2 = /^gitdir: (.+)$/m.exec(await readFile21(dotGit, "utf8").catch(() => ""))?.[1]?.trim();
+  if (named2 === void 0) return false;
+  return (await stat25(resolve23(dirname24(dotGit), named2)).catch(() => null))?.isDirectory() === true;
 }
 var init_workspace = __esm({
   "src/hooks/workspace.ts"() {
@@ -33534,6 +33580,7 @@ function isOurCommand(command, agent) {
   const words = shellWords(command);
   const at = words?.findIndex((w) => /(?:^|[/\\])agentgate-snapshot(?:\.js)?$/.test(w)) ?? -1;
   if (words === null || at < 0 || words[at + 1] !== "hook" || words[at + 2] !== agent) return false;
+  if (at > 1 || at === 1 && !RUNNERS.test(words[0])) return false;
   const rest = words.slice(at + 3);
   for (let k = 0; k < rest.length; k += 1) {
     const word2 = rest[k];
@@ -33567,11 +33614,12 @@ function shellWords(command) {
   const tokens = (0, import_shell_quote.parse)(command, () => EXPANDED);
   return tokens.every((t) => typeof t === "string") ? tokens : null;
 }
-var import_shell_quote, OUR_OPTIONS;
+var import_shell_quote, RUNNERS, OUR_OPTIONS;
 var init_command = __esm({
   "src/hooks/install/command.ts"() {
     "use strict";
     import_shell_quote = __toESM(require_shell_quote(), 1);
+    RUNNERS = /(?:^|[/\\])(?:node(?:\.exe)?|npx)$/;
     OUR_OPTIONS = /* @__PURE__ */ new Set(["--home", "--config", "--event"]);
   }
 });
@@ -33755,7 +33803,7 @@ var init_hook_install = __esm({
 
 // src/hooks/install/install-record.ts
 import { createHash as createHash9 } from "node:crypto";
-import { lstat as lstat19, open as open8, readFile as readFile21, rm as rm23, rmdir as rmdir3 } from "node:fs/promises";
+import { lstat as lstat18, open as open8, readFile as readFile22, rm as rm23, rmdir as rmdir3 } from "node:fs/promises";
 import { dirname as dirname25, join as join51 } from "node:path";
 function recordPath(home, file) {
   return join51(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
@@ -33765,7 +33813,7 @@ function sha256(text) {
 }
 async function readRecord3(home, file) {
   try {
-    const parsed = HookInstallRecord.safeParse(JSON.parse(await readFile21(recordPath(home, file), "utf8")));
+    const parsed = HookInstallRecord.safeParse(JSON.parse(await readFile22(recordPath(home, file), "utf8")));
     return parsed.success && parsed.data.file === file ? parsed.data : null;
   } catch {
     return null;
@@ -33801,7 +33849,7 @@ function nextRecord(file, old, found, written, step) {
 async function missingDirs(dir) {
   const out = [];
   for (let at = dir; ; at = dirname25(at)) {
-    const exists5 = await lstat19(at).then(
+    const exists5 = await lstat18(at).then(
       () => true,
       (error2) => error2.code !== "ENOENT"
     );
@@ -34381,7 +34429,7 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, lstat as lstat20, readFile as readFile22, rm as rm24, stat as stat26 } from "node:fs/promises";
+import { chmod, lstat as lstat19, readFile as readFile23, rm as rm24, stat as stat26 } from "node:fs/promises";
 import { join as join53 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
@@ -34417,13 +34465,13 @@ async function assertDirectory(dir) {
   if (stats4 !== null && !stats4.isDirectory()) throw cannotUse(dir, "not a directory");
 }
 async function readHook(file) {
-  const stats4 = await lstat20(file).catch((error2) => {
+  const stats4 = await lstat19(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(file, errnoOf(error2), error2);
   });
   if (stats4 === null) return null;
   if (!stats4.isFile()) return { theirs: true, marked: false };
-  const text = await readFile22(file, "utf8").catch((error2) => {
+  const text = await readFile23(file, "utf8").catch((error2) => {
     throw cannotUse(file, errnoOf(error2), error2);
   });
   if (!isOurScript(text)) return { theirs: true, marked: text.split("\n").includes(MARKER) };
@@ -36022,7 +36070,7 @@ var init_undo = __esm({
 });
 
 // src/hooks/install/install.ts
-import { lstat as lstat21, readFile as readFile23, rm as rm25 } from "node:fs/promises";
+import { lstat as lstat20, readFile as readFile24, rm as rm25 } from "node:fs/promises";
 import { dirname as dirname26 } from "node:path";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
@@ -36063,7 +36111,7 @@ async function apply(agent, action, opts) {
   return { ...base, written, changes: plan.changes, leftAlone: [], notes: plan.notes };
 }
 async function readConfig2(file) {
-  const bytes = await readFile23(file).catch((error2) => {
+  const bytes = await readFile24(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw new AgentConfigInvalidError(
       `cannot read ${file} (${errnoOf(error2)}); move what stands there aside and run the command again`,
@@ -36106,7 +36154,7 @@ async function recordAndWrite(home, target, found, text) {
 async function giveBack(home, target, found, plan) {
   const record3 = await readRecord3(home, target.file);
   let wrote = false;
-  const link3 = await lstat21(target.file).then(
+  const link3 = await lstat20(target.file).then(
     (st) => st.isSymbolicLink(),
     () => false
   );
