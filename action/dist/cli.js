@@ -34474,8 +34474,9 @@ async function readHook(file) {
   const text = await readFile23(file, "utf8").catch((error2) => {
     throw cannotUse(file, errnoOf(error2), error2);
   });
-  if (!isOurScript(text)) return { theirs: true, marked: text.split("\n").includes(MARKER) };
-  return { text, executable: (stats4.mode & 73) === 73 };
+  if (!isOurScript(text))
+    return { theirs: true, marked: text.split(/\r?\n/).some((l) => l.replace(/^\uFEFF/, "") === MARKER) };
+  return { text, executable: (stats4.mode & 64) !== 0 };
 }
 function isOurScript(text) {
   const exec = text.split("\n")[2] ?? "";
@@ -35527,13 +35528,25 @@ function editSections(text, edits) {
       const line = lines[at];
       const indent = /^\s*/.exec(line)?.[0] ?? "";
       const cr = line.endsWith("\r") ? "\r" : "";
-      sets.push({ line: at, text: `${indent}${stringify({ command: edit.command }).trim()}${cr}` });
+      const comment = trailingComment(line.slice(0, line.length - cr.length));
+      sets.push({ line: at, text: `${indent}${stringify({ command: edit.command }).trim()}${comment}${cr}` });
     }
   if (cuts.length + sets.length === 0) return text;
   for (const { line, text: replaced } of sets) lines[line] = replaced;
   for (const { start, end } of cuts.sort((a, b) => b.start - a.start)) lines.splice(start, end - start);
   return `${lines.join("\n").replace(/\n+$/, "")}
 `.replace(/^\n$/, "");
+}
+function trailingComment(line) {
+  for (let at = line.indexOf("#"); at >= 0; at = line.indexOf("#", at + 1)) {
+    try {
+      parse5(line.slice(0, at));
+    } catch {
+      continue;
+    }
+    return `${/\s*$/.exec(line.slice(0, at))?.[0] ?? ""}${line.slice(at)}`;
+  }
+  return "";
 }
 function trimmed(lines, span) {
   const blankOrComment = (n) => /^\s*(#.*)?\r?$/.test(lines[n]);

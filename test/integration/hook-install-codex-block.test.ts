@@ -64,13 +64,13 @@ describe('hook install codex again, with another command', () => {
     expect(readFileSync(file, 'utf8')).toBe(['model = "o3"', ...USERS, ''].join('\n'));
   });
 
-  it('keeps the user`s timeout on our hooks (only the command line changes)', async () => {
+  it('keeps the user`s timeout and comment on our hooks (only the command changes)', async () => {
     const { opts, file } = withConfig('codex', 'model = "o3"\n');
     await installHooks('codex', opts);
     const ours = JSON.stringify(hookCommand(RUNNER, 'codex'));
     const decorated = readFileSync(file, 'utf8').replaceAll(
       `command = ${ours}`,
-      `command = ${ours}\ntimeout = 600`,
+      `command = ${ours}  # reviewed # twice\ntimeout = 600`,
     );
     writeFileSync(file, decorated);
     const other = { ...RUNNER, home: tempDir() };

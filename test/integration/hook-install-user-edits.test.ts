@@ -365,6 +365,18 @@ describe('hook install cline: hook files changed by hand', () => {
     const again = await installHooks('cline', opts);
     expect(again.changes).toEqual([{ event: 'TaskStart', change: 'updated' }]);
     expect(statSync(join(dir, 'TaskStart')).mode & 0o111).toBe(0o111);
+    // Executable for its owner only (chmod 700) is the user's choice: nothing to write.
+    chmodSync(join(dir, 'TaskStart'), 0o700);
+    expect((await installHooks('cline', opts)).changes).toEqual([]);
+    expect(statSync(join(dir, 'TaskStart')).mode & 0o777).toBe(0o700);
+  });
+
+  it('ours with its line endings changed to CRLF is reported by uninstall, and left', async () => {
+    const { opts, dir } = setup();
+    await installHooks('cline', opts);
+    const file = join(dir, 'TaskStart');
+    writeFileSync(file, readFileSync(file, 'utf8').replaceAll('\n', '\r\n'));
+    expect((await uninstallHooks('cline', opts)).leftAlone).toEqual([file]);
   });
 
   it('ours changed by hand (a line added, exec taken off) is the user`s: install and uninstall leave it, and say so', async () => {

@@ -75,8 +75,10 @@ async function readHook(
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw cannotUse(file, errnoOf(error), error);
   });
-  if (!isOurScript(text)) return { theirs: true, marked: text.split('\n').includes(MARKER) };
-  return { text, executable: (stats.mode & 0o111) === 0o111 };
+  if (!isOurScript(text))
+    return { theirs: true, marked: text.split(/\r?\n/).some((l) => l.replace(/^\uFEFF/, '') === MARKER) };
+  // Executable for its owner is enough: a user's chmod 700 is theirs to keep.
+  return { text, executable: (stats.mode & 0o100) !== 0 };
 }
 
 /** Whether a hook file's text is exactly one `clineScript` writes, for any command of ours it may run. */

@@ -47,13 +47,27 @@ export function editSections(
       const line = lines[at] as string;
       const indent = /^\s*/.exec(line)?.[0] ?? '';
       const cr = line.endsWith('\r') ? '\r' : '';
-      sets.push({ line: at, text: `${indent}${stringify({ command: edit.command }).trim()}${cr}` });
+      const comment = trailingComment(line.slice(0, line.length - cr.length));
+      sets.push({ line: at, text: `${indent}${stringify({ command: edit.command }).trim()}${comment}${cr}` });
     }
   if (cuts.length + sets.length === 0) return text;
   for (const { line, text: replaced } of sets) lines[line] = replaced;
   // From the bottom up, so that each span still names its lines.
   for (const { start, end } of cuts.sort((a, b) => b.start - a.start)) lines.splice(start, end - start);
   return `${lines.join('\n').replace(/\n+$/, '')}\n`.replace(/^\n$/, '');
+}
+
+/** The comment ending a `key = value` line, with the blanks before it; '' when there is none. */
+function trailingComment(line: string): string {
+  for (let at = line.indexOf('#'); at >= 0; at = line.indexOf('#', at + 1)) {
+    try {
+      parse(line.slice(0, at)); // the first # after which the line's start is whole TOML
+    } catch {
+      continue;
+    }
+    return `${/\s*$/.exec(line.slice(0, at))?.[0] ?? ''}${line.slice(at)}`;
+  }
+  return '';
 }
 
 /**
