@@ -1,4 +1,5 @@
-import { lstat, readFile, stat } from 'node:fs/promises';
+import { lstatSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Config } from '../../types/config.js';
@@ -65,10 +66,10 @@ export interface SettingsOptions extends LoadConfigOptions {
  * INVALID_ARGUMENT, or CONFIG_INVALID for the config file's `artifactsDir`.
  */
 export async function resolveSettings(opts: SettingsOptions): Promise<Settings> {
-  await assertHomeDir(resolve(opts.cwd ?? process.cwd(), opts.home), opts.homeSource);
+  assertHomeDir(resolve(opts.cwd ?? process.cwd(), opts.home), opts.homeSource);
   const { config, file } = await readConfig(opts);
   const settings = applySettings(config, file, opts);
-  await assertArtifactsDir(settings, chooseArtifactsDir(config, opts).source);
+  assertArtifactsDir(settings, chooseArtifactsDir(config, opts).source);
   return settings;
 }
 
@@ -125,8 +126,8 @@ function chooseArtifactsDir(config: Config, opts: SettingsOptions): { dir: strin
 }
 
 /** INVALID_ARGUMENT when a file stands at the home or above it: nothing could be read or kept there. */
-async function assertHomeDir(home: string, source: HomeSource | undefined): Promise<void> {
-  const why = await inTheWay(home);
+function assertHomeDir(home: string, source: HomeSource | undefined): void {
+  const why = inTheWay(home);
   if (why === null) return;
   const named = { what: 'agentgate home', option: '--home', variable: 'AGENTGATE_HOME' };
   throw new InvalidArgumentError(notADirectory(home, why, source, named), {
@@ -135,9 +136,9 @@ async function assertHomeDir(home: string, source: HomeSource | undefined): Prom
 }
 
 /** As assertHomeDir, for the artifacts directory: CONFIG_INVALID when the config file chose it. */
-async function assertArtifactsDir(settings: Settings, source: ArtifactsSource): Promise<void> {
+function assertArtifactsDir(settings: Settings, source: ArtifactsSource): void {
   const dir = settings.artifactsDir;
-  const why = await inTheWay(dir);
+  const why = inTheWay(dir);
   if (why === null) return;
   if (source === 'config' && settings.configFile !== null) {
     const file = settings.configFile;
@@ -179,20 +180,21 @@ function notADirectory(
 
 /**
  * Why no directory can be at `path` (a file, or a symbolic link to nowhere, at it or above it:
- * `mkdir -p` would fail there), or null: a directory, or a path that can still be made.
+ * `mkdir -p` would fail there), or null: a directory, or a path that can still be made. Read
+ * synchronously: every command's start pays for it, and a thread-pool round trip costs more.
  */
-async function inTheWay(path: string): Promise<string | null> {
+function inTheWay(path: string): string | null {
   try {
-    return (await stat(path)).isDirectory() ? null : 'a file stands in its path';
+    return statSync(path).isDirectory() ? null : 'a file stands in its path';
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     if (code === 'ENOTDIR') return 'a file stands in its path';
     if (code !== 'ENOENT') return null;
   }
   for (let at = path; ; at = dirname(at)) {
-    const found = await lstat(at).catch(() => null);
-    if (found !== null)
-      return found.isSymbolicLink() && (await stat(at).catch(() => null)) === null
+    const found = lstatSync(at, { throwIfNoEntry: false });
+    if (found !== undefined)
+      return found.isSymbolicLink() && statSync(at, { throwIfNoEntry: false }) === undefined
         ? 'a symbolic link to nowhere stands in its path'
         : null;
     if (dirname(at) === at) return null;
