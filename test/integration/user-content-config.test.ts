@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { git, initRepo, tempDir, writeFiles } from '../helpers/repo.js';
+import { git, initRepo, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
 /** A HOME of its own with this global config, for the CLI and for the oracle `git status`. */
 function userHome(gitconfig: string, files: Record<string, string> = {}): string {
@@ -31,10 +31,7 @@ describe("the user's own content settings", () => {
     const HOME = userHome('[core]\n\texcludesFile = ~/.gitignore_global\n', {
       '.gitignore_global': '.env\n',
     });
-    const ws = initRepo();
-    writeFiles(ws, { 'a.txt': 'one\n' });
-    git(ws, ['add', '-A']);
-    git(ws, ['commit', '-qm', 'base']);
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
     writeFiles(ws, { '.env': 'TOKEN=hunter2\n' });
     expect(before(ws, { HOME })).toMatchObject({ isDirty: false, wipSha: null });
     // A file only git's default ignore file would name is no longer left out: the user named another.
@@ -51,10 +48,7 @@ describe("the user's own content settings", () => {
       '.config/extra.gitconfig': '[core]\n\texcludesFile = ~/.ignore-these\n',
       '.ignore-these': '.env\n',
     });
-    const ws = initRepo();
-    writeFiles(ws, { 'a.txt': 'one\n' });
-    git(ws, ['add', '-A']);
-    git(ws, ['commit', '-qm', 'base']);
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
     writeFiles(ws, { '.env': 'TOKEN=hunter2\n' });
     expect(before(ws, { HOME })).toMatchObject({ isDirty: false });
   });
@@ -63,21 +57,17 @@ describe("the user's own content settings", () => {
     const HOME = userHome('[core]\n\texcludesFile = ~/.gitignore_global\n', {
       '.gitignore_global': '.env\n',
     });
-    const ws = initRepo();
-    writeFiles(ws, { 'a.txt': 'one\n', '../release.gitconfig': '[core]\n\texcludesFile = /nonexistent\n' });
-    git(ws, ['config', 'includeIf.onbranch:release.path', join(ws, '..', 'release.gitconfig')]);
-    git(ws, ['add', '-A']);
-    git(ws, ['commit', '-qm', 'base']);
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const release = join(tempDir('agentgate-include-'), 'release.gitconfig');
+    writeFileSync(release, '[core]\n\texcludesFile = /nonexistent\n');
+    git(ws, ['config', 'includeIf.onbranch:release.path', release]);
     writeFiles(ws, { '.env': 'TOKEN=hunter2\n' });
     expect(before(ws, { HOME })).toMatchObject({ isDirty: false });
   });
 
   it('the global core.attributesFile and $GIT_CONFIG_SYSTEM count, as in git', () => {
     const HOME = userHome('[core]\n\tattributesFile = ~/attrs\n', { attrs: '*.txt text\n' });
-    const ws = initRepo();
-    writeFiles(ws, { 'a.txt': 'l1\nl2\n' });
-    git(ws, ['add', '-A']);
-    git(ws, ['commit', '-qm', 'base']);
+    const ws = repoWithCommit({ 'a.txt': 'l1\nl2\n' });
     writeFiles(ws, { 'a.txt': 'l1\r\nl2\r\n' });
     // text: a CRLF work tree file is LF in the index, so nothing changed.
     expect(before(ws, { HOME })).toMatchObject({ isDirty: false });
@@ -92,10 +82,7 @@ describe("the user's own content settings", () => {
     const HOME = userHome('[user]\n\tname = u\n');
     const xdg = tempDir('agentgate-xdg-');
     writeFiles(xdg, { 'git/ignore': '.env\n' });
-    const ws = initRepo();
-    writeFiles(ws, { 'a.txt': 'one\n' });
-    git(ws, ['add', '-A']);
-    git(ws, ['commit', '-qm', 'base']);
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
     writeFiles(ws, { '.env': 'TOKEN=hunter2\n' });
     expect(before(ws, { HOME, XDG_CONFIG_HOME: xdg })).toMatchObject({ isDirty: false });
   });
