@@ -1,5 +1,6 @@
 import { accessSync, constants, lstatSync } from 'node:fs';
 import { fsPath } from '../fs/path-bytes.js';
+import { isRepositoryEntry } from '../git/dot-git.js';
 import type { CandidateListing } from '../git/parsers/ls-files-tagged.js';
 import { toAbsolute } from './workspace-paths.js';
 
@@ -74,7 +75,13 @@ function nestedRepositoryAbove(root: string, path: string, seen: Map<string, boo
     let isRepo = seen.get(dir);
     if (isRepo === undefined) {
       try {
-        isRepo = lstatSync(fsPath(toAbsolute(root, `${dir}/.git`)), { throwIfNoEntry: false }) !== undefined;
+        // Only a .git git takes for a repository's: an empty one leaves its files the project's.
+        // (A name that is not UTF-8 is only looked up: its bytes cannot be joined as text.)
+        const dotGit = fsPath(toAbsolute(root, `${dir}/.git`));
+        isRepo =
+          typeof dotGit === 'string'
+            ? isRepositoryEntry(dotGit)
+            : lstatSync(dotGit, { throwIfNoEntry: false }) !== undefined;
       } catch {
         isRepo = false; // not a directory any more (ENOTDIR), or unreadable: no repository git would take
       }

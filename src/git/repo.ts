@@ -12,6 +12,7 @@ import {
 import { commonDir } from '../fs/git-locks.js';
 import { isInside } from '../fs/inside.js';
 import { DRIVER_AND_INCLUDE_PATTERN, neutraliseDrivers, parseConfigEntries } from './hardening.js';
+import { isRepositoryEntry } from './dot-git.js';
 import { runGit, USER_CONTENT_PATTERN, userContentConfig, type GitOptions } from './runner.js';
 
 /** Where a path lies relative to another: kept here too, where most git code looks for it. */
@@ -126,12 +127,10 @@ export async function assertOwnWorkTree(
   if (owner === null)
     return refuse(`no .git was found from ${real} upwards, yet git found the repository at ${gitDir}`);
   if (owner.dir !== topLevel) {
-    // A .git directory without HEAD is no repository to git, which took the one above it.
-    const stray =
-      owner.kind === 'dir' && (await lstat(join(owner.dir, '.git', 'HEAD')).catch(() => null)) === null;
+    // A .git git takes for no repository (empty, half made, naming nothing): git took the one above it.
     return refuse(
-      stray
-        ? `${join(owner.dir, '.git')} is no repository git can open (it has no HEAD), so git took the repository at ${topLevel} above it; remove that .git, or run "git init" in ${owner.dir}`
+      !isRepositoryEntry(join(owner.dir, '.git'))
+        ? `${join(owner.dir, '.git')} is no repository to git, so git took the repository at ${topLevel} above it; remove that .git, or run "git init" in ${owner.dir}`
         : `the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`,
     );
   }
@@ -151,7 +150,10 @@ export async function assertOwnWorkTree(
   const named = await readPointer(join(realGitDir, 'gitdir'));
   if (named !== null && (await realpathOrNull(resolve(realGitDir, named))) === dotGit) return; // a linked worktree
   if (shared) return sharing();
-  const worktree = await configValue(join(realGitDir, 'config'), 'core.worktree');
+  // `git sparse-checkout` in a submodule moves its core.worktree into config.worktree.
+  const worktree =
+    (await configValue(join(realGitDir, 'config.worktree'), 'core.worktree')) ??
+    (await configValue(join(realGitDir, 'config'), 'core.worktree'));
   if (worktree !== null && (await realpathOrNull(resolve(realGitDir, worktree))) === owner.dir) return; // a submodule
   if (realGitDir.split(sep).includes('.git')) {
     refuse(`${join(owner.dir, '.git')} points into another repository's git dir (${realGitDir})`);

@@ -1,6 +1,7 @@
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { dirname, join, parse, resolve } from 'node:path';
 import { accountHome } from '../fs/home-dir.js';
+import { isRepositoryEntry } from '../git/dot-git.js';
 import { isInside } from '../fs/inside.js';
 
 /**
@@ -50,21 +51,7 @@ function homeOrNone(): string {
  */
 export async function inNestedRepository(project: string, dir: string): Promise<boolean> {
   for (let at = dir; at !== project && at !== dirname(at) && isInside(project, at); at = dirname(at)) {
-    if (await isRepositoryEntry(join(at, '.git'))) return true;
+    if (isRepositoryEntry(join(at, '.git'))) return true;
   }
   return false;
-}
-
-/**
- * Whether git would take this `.git` for a repository's: a directory holding HEAD, or a file
- * naming (`gitdir: ...`) a directory that exists. An empty `.git` directory or a broken `.git`
- * file leaves its directory part of the project, as git leaves it.
- */
-async function isRepositoryEntry(dotGit: string): Promise<boolean> {
-  const found = await stat(dotGit).catch(() => null);
-  if (found === null) return false;
-  if (found.isDirectory()) return (await stat(join(dotGit, 'HEAD')).catch(() => null))?.isFile() === true;
-  const named = /^gitdir: (.+)$/m.exec(await readFile(dotGit, 'utf8').catch(() => ''))?.[1]?.trim();
-  if (named === undefined) return false;
-  return (await stat(resolve(dirname(dotGit), named)).catch(() => null))?.isDirectory() === true;
 }

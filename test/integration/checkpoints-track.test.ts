@@ -2,6 +2,7 @@ import {
   appendFileSync,
   chmodSync,
   cpSync,
+  mkdirSync,
   renameSync,
   rmSync,
   symlinkSync,
@@ -73,6 +74,17 @@ describe('checkpoint track', () => {
       4096,
     ]);
     expect(storeTreePaths(cp, t2.hash)).toEqual(['small.txt']);
+  });
+
+  it('a directory whose .git git takes for no repository (empty, or HEAD alone) is captured, as git lists it', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'a\n' });
+    const cp = await openCheckpoints(ws);
+    await cp.track();
+    writeFiles(ws, { 'sub/f.txt': 'f\n', 'sub/.git/HEAD': 'ref: refs/heads/main\n', 'other/g.txt': 'g\n' });
+    mkdirSync(join(ws, 'other', '.git'));
+    const t = await cp.track();
+    expect(t.skipped).toEqual([]);
+    expect(storeTreePaths(cp, t.hash)).toEqual(['a.txt', 'other/g.txt', 'sub/f.txt']);
   });
 
   it('refuses the home directory and / with UNSAFE_WORKSPACE', async () => {

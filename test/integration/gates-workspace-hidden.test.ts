@@ -154,6 +154,15 @@ describe('a workspace gate and submodules', () => {
     expect(await mismatchPaths(gates.run(dir, gate(['true'])))).toEqual(['lib/nest/n.txt']);
   });
 
+  it('a submodule sparse checked out by git sparse-checkout (its core.worktree moved to config.worktree) passes', async () => {
+    const dir = repoWithCommit({ 'a.txt': 'a\n' });
+    addSubmodule(dir, repoWithCommit({ 'top.txt': 't\n', 'd/in.txt': 'i\n', 'e/out.txt': 'o\n' }), 'lib');
+    initSubmodules(dir);
+    const gates = await recorded(dir);
+    git(join(dir, 'lib'), ['sparse-checkout', 'set', 'd']);
+    expect((await gates.run(dir, gate(['true']))).verdict).toBe('pass');
+  });
+
   it('refuses anything lying in a submodule that is not checked out; an empty one is fine', async () => {
     const dir = repoWithCommit({ 'a.txt': 'a\n' });
     addSubmodule(dir, repoWithCommit({ 's.txt': 'sub\n' }), 'lib');

@@ -255,6 +255,7 @@ describe('agent quirks', () => {
       // (Without a project dir the event's own directory is opened, and such a .git is refused.)
       const odd = [
         ['empty', (d: string) => mkdirSync(join(d, '.git'), { recursive: true })],
+        ['head-only', (d: string) => writeFiles(d, { '.git/HEAD': 'ref: refs/heads/main\n' })],
         ['broken', (d: string) => writeFileSync(join(d, '.git'), 'gitdir: /nonexistent\n')],
       ] as const;
       for (const [dir, make] of agent === 'codex' ? [] : odd) {
