@@ -215,6 +215,16 @@ describe('hook install: an entry of ours the user decorated keeps what they adde
       { type: 'command', bash: hookCommand(RUNNER, 'copilot', 'agentStop'), timeoutSec: 5 },
     ]);
   });
+
+  it('Copilot: an entry with a powershell command of the user`s beside ours is theirs: uninstall gives it back', async () => {
+    const bash = hookCommand(RUNNER, 'copilot', 'postToolUse');
+    const entry = { type: 'command', bash, powershell: '& ./scripts/audit.ps1', env: { AUDIT: '1' } };
+    const text = `${JSON.stringify({ version: 1, hooks: { postToolUse: [entry] } })}\n`;
+    const { opts, file } = withConfig('copilot', text);
+    await installHooks('copilot', opts);
+    await uninstallHooks('copilot', opts);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
 });
 
 describe('hook uninstall: a settings file that is a symbolic link', () => {

@@ -32,7 +32,12 @@ export function isOurEntry(entry: unknown, target: InstallTarget): boolean {
     const hooks = entry.hooks;
     return Array.isArray(hooks) && hooks.length > 0 && hooks.every((h) => isOurCommand(h?.command, agent));
   }
-  return isOurCommand(target.shape === 'copilot' ? entry.bash : entry.command, agent);
+  if (target.shape !== 'copilot') return isOurCommand(entry.command, agent);
+  // A `powershell` command beside ours is a program of the user's: the entry is theirs.
+  return (
+    isOurCommand(entry.bash, agent) &&
+    (entry.powershell === undefined || isOurCommand(entry.powershell, agent))
+  );
 }
 
 /** One hook of ours in a list: entry `i` (grouped: its hook `j`), and whether its group holds the user's hooks too. */
