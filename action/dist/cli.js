@@ -4996,7 +4996,7 @@ async function removeAbandonedLock(path2, repository, waitMs) {
       return "removed";
     }
     if (Date.now() >= deadline) return "held";
-    await new Promise((resolve26) => setTimeout(resolve26, LOCK_SETTLE_MS));
+    await new Promise((resolve27) => setTimeout(resolve27, LOCK_SETTLE_MS));
   }
 }
 async function mayBeOwned(path2, repo) {
@@ -5179,6 +5179,35 @@ var init_hardening = __esm({
   }
 });
 
+// src/git/dot-git.ts
+import { readFileSync, statSync } from "node:fs";
+import { dirname as dirname4, join as join8, resolve as resolve4 } from "node:path";
+function isRepositoryEntry(dotGit) {
+  const found = statSync(dotGit, { throwIfNoEntry: false });
+  if (found === void 0) return false;
+  if (found.isDirectory()) return isGitDir(dotGit);
+  let text;
+  try {
+    text = readFileSync(dotGit, "utf8");
+  } catch {
+    return false;
+  }
+  const named2 = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
+  return named2 !== void 0 && isGitDir(resolve4(dirname4(dotGit), named2));
+}
+function isGitDir(dir) {
+  const is = (name2, kind) => {
+    const s = statSync(join8(dir, name2), { throwIfNoEntry: false });
+    return s !== void 0 && (kind === "file" ? s.isFile() : s.isDirectory());
+  };
+  return is("HEAD", "file") && is("objects", "dir") && is("refs", "dir");
+}
+var init_dot_git = __esm({
+  "src/git/dot-git.ts"() {
+    "use strict";
+  }
+});
+
 // src/fs/path-bytes.ts
 function decodeBytes(buf) {
   const plain2 = buf.toString("utf8");
@@ -5252,8 +5281,8 @@ var init_path_bytes = __esm({
 
 // src/git/runner.ts
 import { spawn } from "node:child_process";
-import { createWriteStream, readFileSync } from "node:fs";
-import { isAbsolute as isAbsolute5, join as join8 } from "node:path";
+import { createWriteStream, readFileSync as readFileSync2 } from "node:fs";
+import { isAbsolute as isAbsolute5, join as join9 } from "node:path";
 import { once } from "node:events";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -5336,9 +5365,9 @@ async function spawnGit(opts, args, run, consume) {
     if (typeof run.input === "string" || Buffer.isBuffer(run.input)) child.stdin.end(run.input);
     else if (run.input !== void 0) void feed(child.stdin, run.input);
   }
-  const exited = new Promise((resolve26, reject) => {
+  const exited = new Promise((resolve27, reject) => {
     child.once("error", reject);
-    child.once("close", (code2) => resolve26(code2 ?? -1));
+    child.once("close", (code2) => resolve27(code2 ?? -1));
   });
   let consumeError = null;
   const consumed = consume(child.stdout).catch((error2) => {
@@ -5442,7 +5471,7 @@ async function userContentConfig(repoKeys) {
       ["core.excludesfile", "ignore"],
       ["core.attributesfile", "attributes"]
     ])
-      if (!wanted.has(key)) wanted.set(key, join8(xdg, "git", name2));
+      if (!wanted.has(key)) wanted.set(key, join9(xdg, "git", name2));
   }
   if (wanted.size === 0) return [];
   const own2 = await repoKeys();
@@ -5450,7 +5479,7 @@ async function userContentConfig(repoKeys) {
 }
 function readTextOrEmpty(file) {
   try {
-    return readFileSync(file, "utf8");
+    return readFileSync2(file, "utf8");
   } catch {
     return "";
   }
@@ -5527,11 +5556,11 @@ __export(repo_exports, {
 });
 import { appendFile as appendFile2, lstat as lstat4, mkdir as mkdir3, readdir as readdir2, readFile as readFile3, realpath as realpath3, stat as stat4 } from "node:fs/promises";
 import { homedir as homedir2 } from "node:os";
-import { dirname as dirname4, join as join9, resolve as resolve4, sep as sep3 } from "node:path";
+import { dirname as dirname5, join as join10, resolve as resolve5, sep as sep3 } from "node:path";
 async function openRepo(dir, opts = {}) {
   const real = await resolveWorkspaceDir(dir);
   const base = { cwd: real, ...opts };
-  const guess = join9(real, ".git");
+  const guess = join10(real, ".git");
   const early = driverKeys(base, configFiles(guess, guess));
   early.catch(() => void 0);
   let paths;
@@ -5586,12 +5615,11 @@ async function assertOwnWorkTree(real, topLevel, gitDir, commonDir2 = gitDir) {
   if (owner === null)
     return refuse(`no .git was found from ${real} upwards, yet git found the repository at ${gitDir}`);
   if (owner.dir !== topLevel) {
-    const stray = owner.kind === "dir" && await lstat4(join9(owner.dir, ".git", "HEAD")).catch(() => null) === null;
     return refuse(
-      stray ? `${join9(owner.dir, ".git")} is no repository git can open (it has no HEAD), so git took the repository at ${topLevel} above it; remove that .git, or run "git init" in ${owner.dir}` : `the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`
+      !isRepositoryEntry(join10(owner.dir, ".git")) ? `${join10(owner.dir, ".git")} is no repository to git, so git took the repository at ${topLevel} above it; remove that .git, or run "git init" in ${owner.dir}` : `the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`
     );
   }
-  const dotGit = join9(owner.dir, ".git");
+  const dotGit = join10(owner.dir, ".git");
   const realGitDir = await realpath3(gitDir);
   const shared = await realpathOrNull(commonDir2) !== realGitDir;
   const sharing2 = () => refuse(`${dotGit} takes its objects and branches from another repository (commondir: ${commonDir2})`);
@@ -5602,25 +5630,25 @@ async function assertOwnWorkTree(real, topLevel, gitDir, commonDir2 = gitDir) {
       return refuse(`${dotGit} is a symbolic link into another repository's git dir (${realGitDir})`);
     return;
   }
-  const named2 = await readPointer(join9(realGitDir, "gitdir"));
-  if (named2 !== null && await realpathOrNull(resolve4(realGitDir, named2)) === dotGit) return;
+  const named2 = await readPointer(join10(realGitDir, "gitdir"));
+  if (named2 !== null && await realpathOrNull(resolve5(realGitDir, named2)) === dotGit) return;
   if (shared) return sharing2();
-  const worktree = await configValue(join9(realGitDir, "config"), "core.worktree");
-  if (worktree !== null && await realpathOrNull(resolve4(realGitDir, worktree)) === owner.dir) return;
+  const worktree = await configValue(join10(realGitDir, "config.worktree"), "core.worktree") ?? await configValue(join10(realGitDir, "config"), "core.worktree");
+  if (worktree !== null && await realpathOrNull(resolve5(realGitDir, worktree)) === owner.dir) return;
   if (realGitDir.split(sep3).includes(".git")) {
-    refuse(`${join9(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
+    refuse(`${join10(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
   }
 }
 async function dotGitOwner(dir) {
-  for (let at = dir; ; at = dirname4(at)) {
-    const info = await lstat4(join9(at, ".git")).catch(() => null);
+  for (let at = dir; ; at = dirname5(at)) {
+    const info = await lstat4(join10(at, ".git")).catch(() => null);
     if (info !== null)
       return { dir: at, kind: info.isSymbolicLink() ? "link" : info.isFile() ? "file" : "dir" };
-    if (dirname4(at) === at) return null;
+    if (dirname5(at) === at) return null;
   }
 }
 function configFiles(commonDir2, gitDir) {
-  return [join9(commonDir2, "config"), join9(gitDir, "config.worktree")];
+  return [join10(commonDir2, "config"), join10(gitDir, "config.worktree")];
 }
 async function ownContentKeys(repo) {
   const res = await runGit(repo, ["config", "-z", "--get-regexp", USER_CONTENT_PATTERN], {
@@ -5652,12 +5680,12 @@ async function driverKeys(base, files) {
   return keys;
 }
 function includedFile(path2, from) {
-  if (path2 === "~" || path2.startsWith("~/")) return join9(process.env.HOME ?? homedir2(), path2.slice(1));
-  return resolve4(dirname4(from), path2);
+  if (path2 === "~" || path2.startsWith("~/")) return join10(process.env.HOME ?? homedir2(), path2.slice(1));
+  return resolve5(dirname5(from), path2);
 }
 async function configValue(file, key) {
   if ((await stat4(file).catch(() => null))?.isFile() !== true) return null;
-  const res = await runGit({ cwd: dirname4(file) }, ["config", "--file", file, "--get", key], {
+  const res = await runGit({ cwd: dirname5(file) }, ["config", "--file", file, "--get", key], {
     okExitCodes: [1]
   });
   return res.exitCode === 0 ? res.stdout.trim() : null;
@@ -5681,12 +5709,12 @@ async function excludeNestedRepositories(repo) {
   const nested = listed.stdout.split("\0").filter((p) => p.endsWith("/"));
   const found = [];
   for (const dir of nested)
-    if (await lstat4(join9(repo.topLevel, dir, ".git")).catch(() => null)) found.push(dir.replace(/\/$/, ""));
+    if (await lstat4(join10(repo.topLevel, dir, ".git")).catch(() => null)) found.push(dir.replace(/\/$/, ""));
   if (found.length > 0) {
     const lines = found.map((p) => `/${p.replace(/([*?[\\!#])/g, "\\$1")}/`).join("\n");
-    await mkdir3(join9(repo.gitDir, "info"), { recursive: true });
+    await mkdir3(join10(repo.gitDir, "info"), { recursive: true });
     await appendFile2(
-      join9(repo.gitDir, "info", "exclude"),
+      join10(repo.gitDir, "info", "exclude"),
       `
 # nested repositories, left out by agentgate-snapshot before --init
 ${lines}
@@ -5696,8 +5724,8 @@ ${lines}
   return found;
 }
 async function assertNoLfs(repo) {
-  const files = [join9(repo.topLevel, ".gitattributes")];
-  if (repo.gitDir !== void 0) files.push(join9(await commonDir(repo.gitDir), "info", "attributes"));
+  const files = [join10(repo.topLevel, ".gitattributes")];
+  if (repo.gitDir !== void 0) files.push(join10(await commonDir(repo.gitDir), "info", "attributes"));
   for (const file of files) {
     const text = await readFile3(file, "utf8").catch(() => "");
     if (/^[ \t]*[^#\s].*(^|\s)filter=lfs(\s|$)/m.test(text)) {
@@ -5709,7 +5737,7 @@ async function assertNoLfs(repo) {
   }
 }
 async function resolveWorkspaceDir(dir) {
-  const abs = resolve4(dir);
+  const abs = resolve5(dir);
   try {
     const real = await realpath3(abs);
     if ((await stat4(real)).isDirectory()) return real;
@@ -5738,13 +5766,13 @@ async function notUtf8Component(abs) {
       const odd = entries.some((e) => e.toString("utf8") === part && !Buffer.from(part, "utf8").equals(e));
       if (odd) return part;
     }
-    at = join9(at, part);
+    at = join10(at, part);
   }
   return null;
 }
 function assertSafeWorkspace(dir) {
-  const home = process.env.HOME ? resolve4(process.env.HOME) : homedir2();
-  if (dir === sep3 || dir === resolve4("/") || dir === home || dir === homedir2()) {
+  const home = process.env.HOME ? resolve5(process.env.HOME) : homedir2();
+  if (dir === sep3 || dir === resolve5("/") || dir === home || dir === homedir2()) {
     throw new UnsafeWorkspaceError(
       `refusing to use ${dir} as a workspace: it is the filesystem root or a home directory; give the path of a project directory`,
       { details: { workspace: dir } }
@@ -5759,6 +5787,7 @@ var init_repo = __esm({
     init_git_locks();
     init_inside();
     init_hardening();
+    init_dot_git();
     init_runner();
     PATH_QUESTIONS = ["--show-toplevel", "--git-dir", "--git-common-dir"];
   }
@@ -6997,7 +7026,7 @@ var init_blame_porcelain = __esm({
 
 // src/git/provenance.ts
 import { lstat as lstat5 } from "node:fs/promises";
-import { join as join10 } from "node:path";
+import { join as join11 } from "node:path";
 async function readCommitNodes(repo, commits, later) {
   const out = /* @__PURE__ */ new Map();
   const unique = [...new Set(commits)].filter((c) => OBJECT_ID_PATTERN.test(c));
@@ -7155,7 +7184,7 @@ async function isFileAt(repo, commit, path2) {
 async function parentsSeen(repo, commits) {
   const common = await commonDir(repo.gitDir);
   const altered = await Promise.all(
-    [join10(common, "shallow"), join10(common, "info", "grafts")].map(
+    [join11(common, "shallow"), join11(common, "info", "grafts")].map(
       (f) => lstat5(f).then(
         () => true,
         () => false
@@ -7241,10 +7270,10 @@ var init_message = __esm({
 });
 
 // src/fs/lock.ts
-import { readFileSync as readFileSync2 } from "node:fs";
+import { readFileSync as readFileSync3 } from "node:fs";
 import { link, mkdir as mkdir4, readFile as readFile4, rename as rename3, rm as rm5, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
-import { dirname as dirname5 } from "node:path";
+import { dirname as dirname6 } from "node:path";
 async function withLock(path2, opts, fn) {
   const handle = await acquire(path2, opts);
   try {
@@ -7302,7 +7331,7 @@ async function tryCreate(path2, owner) {
   );
   try {
     try {
-      await mkdir4(dirname5(path2), { recursive: true });
+      await mkdir4(dirname6(path2), { recursive: true });
       await writeFile(temp, JSON.stringify(owner), { flag: "wx" });
     } catch (cause) {
       throw failed(cause);
@@ -7374,8 +7403,8 @@ function processStartTime(pid) {
 }
 function processStat(pid) {
   try {
-    const stat27 = readFileSync2(`/proc/${pid}/stat`, "utf8");
-    const fields = stat27.slice(stat27.lastIndexOf(")") + 2).split(" ");
+    const stat26 = readFileSync3(`/proc/${pid}/stat`, "utf8");
+    const fields = stat26.slice(stat26.lastIndexOf(")") + 2).split(" ");
     const [state, startTime] = [fields[0], fields[19]];
     return state === void 0 || startTime === void 0 ? null : { state, startTime };
   } catch {
@@ -7407,7 +7436,7 @@ async function release(handle) {
   }
 }
 function sleep(ms) {
-  return new Promise((resolve26) => setTimeout(resolve26, ms));
+  return new Promise((resolve27) => setTimeout(resolve27, ms));
 }
 var DEFAULT_LOCK_TIMEOUT_MS, HELD;
 var init_lock = __esm({
@@ -7424,21 +7453,21 @@ var init_lock = __esm({
 
 // src/fs/sweep.ts
 import { readdir as readdir3, rm as rm6, stat as stat5 } from "node:fs/promises";
-import { join as join11 } from "node:path";
+import { join as join12 } from "node:path";
 async function sweepOwnedDirs(root, ours, remove) {
   const names2 = await listDir(root);
   const removed = [];
   for (const name2 of names2) {
     const base = name2.endsWith(".lock") ? name2.slice(0, -".lock".length) : name2;
     if (!ours(base) || name2 === base && names2.includes(`${name2}.lock`)) continue;
-    const path2 = join11(root, name2);
+    const path2 = join12(root, name2);
     const owner = name2 === base ? null : await readOwner(path2);
     const info = owner === null ? await stat5(path2).catch(() => null) : null;
     const gone = owner === null ? info !== null && Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS : isProvablyDead(owner);
     if (!gone) continue;
-    await remove(join11(root, base));
-    await rm6(join11(root, `${base}.lock`), { force: true });
-    removed.push(join11(root, base));
+    await remove(join12(root, base));
+    await rm6(join12(root, `${base}.lock`), { force: true });
+    removed.push(join12(root, base));
   }
   return removed;
 }
@@ -7447,7 +7476,7 @@ async function sweepTempFiles(dir, opts = {}) {
   for (const name2 of await listDir(dir)) {
     const m = (opts.pattern ?? TEMP_NAME).exec(name2);
     if (m === null) continue;
-    const path2 = join11(dir, name2);
+    const path2 = join12(dir, name2);
     const info = await stat5(path2).catch(() => null);
     if (info === null) continue;
     const pid = Number(m[1]);
@@ -7460,22 +7489,22 @@ async function sweepTempFiles(dir, opts = {}) {
 }
 async function sweepGitTemporaries(gitDir) {
   const removed = [];
-  const objects = join11(gitDir, "objects");
+  const objects = join12(gitDir, "objects");
   const dirs = [
     gitDir,
     objects,
-    join11(objects, "pack"),
-    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join11(objects, n))
+    join12(objects, "pack"),
+    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join12(objects, n))
   ];
   for (const dir of dirs) {
     for (const name2 of await listDir(dir)) {
       if (!GIT_TEMPORARY.test(name2)) continue;
-      const path2 = join11(dir, name2);
+      const path2 = join12(dir, name2);
       await rm6(path2, { force: true, recursive: true });
       removed.push(path2);
     }
   }
-  await rm6(join11(gitDir, "gc.pid"), { force: true });
+  await rm6(join12(gitDir, "gc.pid"), { force: true });
   return removed;
 }
 async function listDir(dir) {
@@ -7498,7 +7527,7 @@ var init_sweep = __esm({
 
 // src/store/json-file.ts
 import { readdir as readdir4, readFile as readFile5 } from "node:fs/promises";
-import { join as join12 } from "node:path";
+import { join as join13 } from "node:path";
 function corruptFile(path2, what2, reason, cause) {
   return new StoreCorruptError(
     `${path2} is not a valid ${what2}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
@@ -7561,7 +7590,7 @@ async function loadAll(dir, what2, load) {
       const item = await load(name2);
       if (item !== null) items.push(item);
     } catch (error2) {
-      problems.push(asStoreProblem(error2, join12(dir, `${name2}.json`), what2));
+      problems.push(asStoreProblem(error2, join13(dir, `${name2}.json`), what2));
     }
   });
   problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
@@ -7663,7 +7692,7 @@ var init_run = __esm({
 });
 
 // src/store/run-records.ts
-import { join as join13 } from "node:path";
+import { join as join14 } from "node:path";
 function requireWorkspace(workspace) {
   if (typeof workspace !== "string" || workspace.length === 0)
     throw new InvalidArgumentError("a run record needs its workspace path", { details: { workspace } });
@@ -7697,7 +7726,7 @@ var init_run_records = __esm({
       home;
       lockTimeoutMs;
       path(runId) {
-        return join13(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
+        return join14(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
       }
       /** The run's record, or null when it has none; STORE_CORRUPT when the file is unusable. */
       async load(runId) {
@@ -7731,7 +7760,7 @@ var init_run_records = __esm({
        * next call sees it too.
        */
       async whileIterating(runId, iteration, fn, onDeadHolder) {
-        const lockPath = join13(layout(this.home).locks, `iterate-${assertSafeId(runId, "run id")}.lock`);
+        const lockPath = join14(layout(this.home).locks, `iterate-${assertSafeId(runId, "run id")}.lock`);
         const holder = onDeadHolder === void 0 ? null : await readOwner(lockPath);
         if (holder !== null && isProvablyDead(holder)) await onDeadHolder?.(holder);
         let entered = false;
@@ -7757,7 +7786,7 @@ var init_run_records = __esm({
        */
       async update(runId, workspace, change) {
         const path2 = this.path(runId);
-        const lockPath = join13(layout(this.home).locks, `run-${runId}.lock`);
+        const lockPath = join14(layout(this.home).locks, `run-${runId}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `run record ${runId}` }, async () => {
           const now = (/* @__PURE__ */ new Date()).toISOString();
           const current = await this.load(runId) ?? (workspace === null ? null : { runId, workspace, createdAt: now, updatedAt: now, before: null, snapshotIds: [] });
@@ -7839,9 +7868,9 @@ var init_run_records = __esm({
 });
 
 // src/store/snapshot-store.ts
-import { readFileSync as readFileSync3 } from "node:fs";
+import { readFileSync as readFileSync4 } from "node:fs";
 import { rm as rm7, stat as stat6 } from "node:fs/promises";
-import { join as join14, resolve as resolve5 } from "node:path";
+import { join as join15, resolve as resolve6 } from "node:path";
 function byRunThenIteration(a, b) {
   return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 }
@@ -7888,13 +7917,13 @@ var init_snapshot_store = __esm({
       /** layout(home).snapshots, once: `scan` names hundreds of files. */
       snapshotsDir;
       constructor(home, options = {}) {
-        this.home = resolve5(home);
+        this.home = resolve6(home);
         this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
         this.runs = new RunRecords(this.home, this.lockTimeoutMs);
         this.snapshotsDir = layout(this.home).snapshots;
       }
       snapshotPath(id2) {
-        return join14(this.snapshotsDir, `${assertSafeId(id2, "snapshot id")}.json`);
+        return join15(this.snapshotsDir, `${assertSafeId(id2, "snapshot id")}.json`);
       }
       runPath(runId) {
         return this.runs.path(runId);
@@ -7961,10 +7990,10 @@ var init_snapshot_store = __esm({
         const texts = [];
         const ids = await listJsonNames(layout(this.home).snapshots);
         for (let i = 0; i < ids.length; i += SCAN_SLICE) {
-          if (i > 0) await new Promise((resolve26) => setImmediate(resolve26));
+          if (i > 0) await new Promise((resolve27) => setImmediate(resolve27));
           for (const id2 of ids.slice(i, i + SCAN_SLICE)) {
             try {
-              texts.push({ id: id2, text: readFileSync3(this.snapshotPath(id2), "utf8") });
+              texts.push({ id: id2, text: readFileSync4(this.snapshotPath(id2), "utf8") });
             } catch {
             }
           }
@@ -8161,7 +8190,7 @@ var init_snapshot_store = __esm({
         return snapshots.filter((s) => s.id.startsWith(prefix) || sha !== null && s.afterSha.startsWith(sha));
       }
       withSnapshotLock(id2, fn) {
-        const lockPath = join14(layout(this.home).locks, `snapshot-${assertSafeId(id2, "snapshot id")}.lock`);
+        const lockPath = join15(layout(this.home).locks, `snapshot-${assertSafeId(id2, "snapshot id")}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `snapshot ${id2}` }, fn);
       }
     };
@@ -9345,7 +9374,7 @@ var init_attest_predicate = __esm({
 
 // src/gates/attempt.ts
 import { readdir as readdir5 } from "node:fs/promises";
-import { dirname as dirname6 } from "node:path";
+import { dirname as dirname7 } from "node:path";
 function checkOptions(opts) {
   assertSafeId(opts.runId, "run id");
   assertSafeId(opts.name, "gate name");
@@ -9406,7 +9435,7 @@ function logPath(ctx, of, attempt) {
   return gateLogPath(ctx.snapshotter.options.artifactsDir, of.runId, of.iteration, of.name, attempt);
 }
 function loggedAttempts(ctx, of) {
-  return () => highestLoggedAttempt(dirname6(logPath(ctx, of, 1)), of.name);
+  return () => highestLoggedAttempt(dirname7(logPath(ctx, of, 1)), of.name);
 }
 async function highestLoggedAttempt(dir, name2) {
   const prefix = `gate-${name2}-`;
@@ -9465,7 +9494,7 @@ var init_memory = __esm({
 
 // src/git/unified-diff.ts
 import { createHash as createHash3 } from "node:crypto";
-import { resolve as resolve6 } from "node:path";
+import { resolve as resolve7 } from "node:path";
 async function unifiedDiff(repo, from, to) {
   const trees = await resolveDiffTrees(repo, from, to);
   return (await runGitBuffer(repo, [...PATCH_ARGS, trees.from, trees.to])).stdout.toString("utf8");
@@ -9478,7 +9507,7 @@ async function writeUnifiedDiffToFile(repo, from, to, file) {
   return writeTreeDiffToFile(repo, await resolveDiffTrees(repo, from, to), file);
 }
 async function writeTreeDiffToFile(repo, trees, file, limit = {}) {
-  const path2 = resolve6(file);
+  const path2 = resolve7(file);
   const bytes = await replaceFileAtomic(
     path2,
     (temp) => runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp, limit)
@@ -9629,7 +9658,7 @@ var init_random_id = __esm({
 
 // src/store/gate-store.ts
 import { readdir as readdir6 } from "node:fs/promises";
-import { join as join15, resolve as resolve7 } from "node:path";
+import { join as join16, resolve as resolve8 } from "node:path";
 function validate2(value) {
   const parsed = GateResult.safeParse(value);
   if (!parsed.success) {
@@ -9660,14 +9689,14 @@ var init_gate_store = __esm({
       home;
       lockTimeoutMs;
       constructor(home, options = {}) {
-        this.home = resolve7(home);
+        this.home = resolve8(home);
         this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
       }
       runDir(runId) {
-        return join15(layout(this.home).gates, assertSafeId(runId, "run id"));
+        return join16(layout(this.home).gates, assertSafeId(runId, "run id"));
       }
       path(runId, id2) {
-        return join15(this.runDir(runId), `${assertSafeId(id2, "gate id")}.json`);
+        return join16(this.runDir(runId), `${assertSafeId(id2, "gate id")}.json`);
       }
       /**
        * Stores a new local attempt: the next attempt number for its iteration and name (after every
@@ -9753,7 +9782,7 @@ var init_gate_store = __esm({
         return (await listJsonNames(this.runDir(runId))).length > 0;
       }
       withRunLock(runId, fn) {
-        const lockPath = join15(layout(this.home).locks, `gates-${assertSafeId(runId, "run id")}.lock`);
+        const lockPath = join16(layout(this.home).locks, `gates-${assertSafeId(runId, "run id")}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `gate verdicts of ${runId}` }, fn);
       }
     };
@@ -9762,7 +9791,7 @@ var init_gate_store = __esm({
 
 // src/gates/attest.ts
 import { readFile as readFile6, stat as stat7 } from "node:fs/promises";
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 function attestSources(snapshotter) {
   return {
     snapshotter,
@@ -9827,7 +9856,7 @@ async function setAsideOf(src, runId, snapshots) {
 }
 async function writeStatement(src, runId, file, opts = {}) {
   const statement = await buildStatement(src, runId, opts);
-  const path2 = resolve8(opts.cwd ?? process.cwd(), file);
+  const path2 = resolve9(opts.cwd ?? process.cwd(), file);
   await writeJsonAtomic(path2, statement);
   return { file: path2, subjects: statement.subject.length };
 }
@@ -9843,7 +9872,7 @@ async function patchSubject(s) {
   return { name: name2, digest: { sha256: s.patchSha256 } };
 }
 async function verifyStatement(src, file, cwd = process.cwd(), link3) {
-  const path2 = resolve8(cwd, file);
+  const path2 = resolve9(cwd, file);
   const read = await readStatement(path2);
   const commit = "checks" in read ? null : commitOf(read.statement);
   const { runId, checks } = "checks" in read ? { runId: null, checks: read.checks } : commit !== null ? await commitChecks(src, read.statement, commit, link3) : await runChecks(src, read.statement);
@@ -10028,7 +10057,7 @@ __export(attest_commit_exports, {
   gatedIterations: () => gatedIterations,
   writeCommitStatement: () => writeCommitStatement
 });
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 async function writeCommitStatement(src, repo, rev, file, opts = {}) {
   const commit = await resolveRevision(repo, rev, "commit");
   const { tree, matches } = await gatedIterations(src, repo, commit);
@@ -10043,7 +10072,7 @@ async function writeCommitStatement(src, repo, rev, file, opts = {}) {
     ...opts.env === void 0 ? {} : { env: opts.env }
   });
   statement.subject = [{ name: `commit/${commit}`, digest: { gitCommit: commit } }];
-  const path2 = resolve9(opts.cwd ?? process.cwd(), file);
+  const path2 = resolve10(opts.cwd ?? process.cwd(), file);
   await writeJsonAtomic(path2, statement);
   return { file: path2, subjects: 1, runId: match.snapshot.runId, iteration: match.iteration };
 }
@@ -10071,7 +10100,7 @@ __export(anchor_store_exports, {
   AnchorStore: () => AnchorStore
 });
 import { readdir as readdir7 } from "node:fs/promises";
-import { join as join16, resolve as resolve10 } from "node:path";
+import { join as join17, resolve as resolve11 } from "node:path";
 var ANCHOR_FILE, AnchorStore;
 var init_anchor_store = __esm({
   "src/provenance/anchor-store.ts"() {
@@ -10085,14 +10114,14 @@ var init_anchor_store = __esm({
     AnchorStore = class {
       dir;
       constructor(home) {
-        this.dir = join16(resolve10(home), "anchors");
+        this.dir = join17(resolve11(home), "anchors");
       }
       path(commit) {
         if (!OBJECT_ID_PATTERN.test(commit))
           throw new InvalidArgumentError(`${JSON.stringify(commit.slice(0, 80))} is not a full commit id`, {
             details: { commit: commit.slice(0, 200) }
           });
-        return join16(this.dir, `${commit}.json`);
+        return join17(this.dir, `${commit}.json`);
       }
       async save(anchor3) {
         const file = this.path(anchor3.commit);
@@ -10221,11 +10250,11 @@ var init_trace_ancestry = __esm({
 });
 
 // src/provenance/trace.ts
-import { basename as basename4, dirname as dirname7, isAbsolute as isAbsolute7, join as join17, posix as posix2 } from "node:path";
+import { basename as basename4, dirname as dirname8, isAbsolute as isAbsolute7, join as join18, posix as posix2 } from "node:path";
 async function computeTrace(src, repo, givenPath, opts = {}) {
   const given = opts.rev ?? "HEAD";
   assertRevisionSyntax(given);
-  const named2 = isAbsolute7(givenPath) ? join17(await realPathOf(dirname7(givenPath)), basename4(givenPath)) : givenPath;
+  const named2 = isAbsolute7(givenPath) ? join18(await realPathOf(dirname8(givenPath)), basename4(givenPath)) : givenPath;
   const path2 = treePath(repo.topLevel, named2) ?? notInRepository(givenPath, named2, repo.topLevel);
   const early = OBJECT_ID_PATTERN.test(given) ? blameAndRuns(src, repo, given, path2, opts) : void 0;
   const plain2 = !/[\n\r]/.test(path2) && !given.startsWith(":/");
@@ -10346,7 +10375,7 @@ function batches() {
             buffer = [];
             yield out;
           } else if (ended) return;
-          else await new Promise((resolve26) => wake = resolve26);
+          else await new Promise((resolve27) => wake = resolve27);
         }
       }
     }
@@ -10390,7 +10419,7 @@ function traceOrigin(o, gates) {
   };
 }
 function notInRepository(path2, named2, topLevel) {
-  if (treePath(topLevel, isAbsolute7(named2) ? join17(named2, "f") : posix2.join(named2, "f")) === "f")
+  if (treePath(topLevel, isAbsolute7(named2) ? join18(named2, "f") : posix2.join(named2, "f")) === "f")
     throw new PathNotFoundError(
       `${path2} is the repository's top level, a directory; give the path of a file in it`,
       { details: { path: path2, type: "tree" } }
@@ -10523,12 +10552,12 @@ var init_verify_anchor = __esm({
 });
 
 // src/cli/version.ts
-import { readFileSync as readFileSync4 } from "node:fs";
+import { readFileSync as readFileSync5 } from "node:fs";
 function packageVersion() {
   if (typeof AGENTGATE_VERSION === "string") return AGENTGATE_VERSION;
   for (const up of ["../../../package.json", "../../package.json"]) {
     try {
-      const pkg = JSON.parse(readFileSync4(new URL(up, import.meta.url), "utf8"));
+      const pkg = JSON.parse(readFileSync5(new URL(up, import.meta.url), "utf8"));
       if (pkg.name === "agentgate-snapshotter" && typeof pkg.version === "string") return pkg.version;
     } catch {
     }
@@ -13031,14 +13060,14 @@ var init_junit = __esm({
 // src/gates/junit-files.ts
 import { createReadStream } from "node:fs";
 import { stat as stat8 } from "node:fs/promises";
-import { resolve as resolve11 } from "node:path";
+import { resolve as resolve12 } from "node:path";
 function versionOf(info) {
   return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
 }
 async function reportVersions(files, cwd) {
   const out = /* @__PURE__ */ new Map();
   for (const file of files) {
-    const path2 = resolve11(cwd, file);
+    const path2 = resolve12(cwd, file);
     const info = await stat8(path2, { bigint: true }).catch(() => null);
     if (info?.isFile() === true) out.set(path2, versionOf(info));
   }
@@ -13050,7 +13079,7 @@ async function readJunitFiles(files, cwd, notBefore, earlier = /* @__PURE__ */ n
   const read = /* @__PURE__ */ new Set();
   for (const file of files) {
     const shown = JSON.stringify(file);
-    const path2 = resolve11(cwd, file);
+    const path2 = resolve12(cwd, file);
     const info = await stat8(path2, { bigint: true }).catch((e) => e);
     if (info instanceof Error) {
       return {
@@ -13092,13 +13121,13 @@ var init_junit_files = __esm({
 import { createHash as createHash5 } from "node:crypto";
 import { createReadStream as createReadStream2, createWriteStream as createWriteStream2 } from "node:fs";
 import { lstat as lstat6, mkdir as mkdir5, open as open4, rename as rename4, rm as rm8, stat as stat9 } from "node:fs/promises";
-import { dirname as dirname8, join as join18 } from "node:path";
+import { dirname as dirname9, join as join19 } from "node:path";
 import { Transform as Transform2 } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
 async function openLogSink(dir, name2) {
   await mkdir5(dir, { recursive: true });
   await sweepTempFiles(dir);
-  const temp = join18(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
+  const temp = join19(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
   const hash2 = createHash5("sha256");
   let bytes = 0;
   const counter = new Transform2({
@@ -13126,7 +13155,7 @@ async function openLogSink(dir, name2) {
       await rm8(temp, { force: true });
     },
     async moveTo(path2) {
-      await mkdir5(dirname8(path2), { recursive: true });
+      await mkdir5(dirname9(path2), { recursive: true });
       if (await lstat6(path2).then(
         () => true,
         () => false
@@ -13495,7 +13524,7 @@ var init_status = __esm({
 
 // src/git/state.ts
 import { access, lstat as lstat7, readdir as readdir8, readFile as readFile7 } from "node:fs/promises";
-import { join as join19, sep as sep5 } from "node:path";
+import { join as join20, sep as sep5 } from "node:path";
 function operationInProgress(op) {
   return {
     what: `${op === "am" ? "an" : "a"} ${op} is in progress`,
@@ -13548,7 +13577,7 @@ async function listUncompared(repo, index) {
   const all = uncomparedOf(index ?? await readIndexEntries(repo));
   const found = await Promise.all(
     all.map(
-      (e) => lstat7(fsPath(join19(repo.topLevel, e.path))).then(
+      (e) => lstat7(fsPath(join20(repo.topLevel, e.path))).then(
         (st) => st.isFile() ? "file" : st.isSymbolicLink() ? "symlink" : "other",
         () => "absent"
       )
@@ -13571,13 +13600,13 @@ async function submoduleChanges(repo, untracked = "normal", index) {
   return { changes: found.flatMap((f) => f.changes), uncompared: found.flatMap((f) => f.uncompared) };
 }
 async function submoduleCheckout(dir) {
-  if (await lstat7(fsPath(join19(dir, ".git"))).catch(() => null) !== null) return "checked-out";
+  if (await lstat7(fsPath(join20(dir, ".git"))).catch(() => null) !== null) return "checked-out";
   if ((await lstat7(fsPath(dir)).catch(() => null))?.isDirectory() !== true) return "empty";
   const entries = await readdir8(fsPath(dir)).catch(() => null);
   return entries?.length === 0 ? "empty" : "filled";
 }
 async function oneSubmodule(repo, path2, untracked) {
-  const dir = join19(repo.topLevel, path2);
+  const dir = join20(repo.topLevel, path2);
   const whole = (submodule) => ({
     changes: [{ kind: "ordinary", xy: ".M", submodule, path: path2 }],
     uncompared: []
@@ -13631,7 +13660,7 @@ async function detectOperation(gitDir) {
     "REVERT_HEAD",
     "BISECT_LOG"
   ];
-  const found = await Promise.all(names2.map((n) => exists2(join19(gitDir, n))));
+  const found = await Promise.all(names2.map((n) => exists2(join20(gitDir, n))));
   const has = (n) => found[names2.indexOf(n)] === true;
   if (has("rebase-apply/applying")) return "am";
   if (has("rebase-merge") || has("rebase-apply")) return "rebase";
@@ -13645,7 +13674,7 @@ async function detectOperation(gitDir) {
 async function sequencerOperation(gitDir) {
   let todo;
   try {
-    todo = await readFile7(join19(gitDir, "sequencer", "todo"), "utf8");
+    todo = await readFile7(join20(gitDir, "sequencer", "todo"), "utf8");
   } catch {
     return null;
   }
@@ -13684,7 +13713,7 @@ function runUserCommand(options) {
     return Promise.resolve(notStarted(error2, started));
   }
   const stdio = options.stdio === "inherit" ? ["inherit", options.stdoutToStderr ? process.stderr : "inherit", "inherit"] : ["ignore", "pipe", "pipe"];
-  return new Promise((resolve26) => {
+  return new Promise((resolve27) => {
     const child = spawn2(file, args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
@@ -13739,8 +13768,8 @@ function runUserCommand(options) {
       for (const timer of timers) clearTimeout(timer);
       for (const s of options.forwardSignals ?? []) process.off(s, forward);
       endGroup();
-      if (spawnError !== null) return resolve26(notStarted(spawnError, started));
-      resolve26({
+      if (spawnError !== null) return resolve27(notStarted(spawnError, started));
+      resolve27({
         exitCode: code2,
         signal,
         durationMs: Math.round(performance.now() - started),
@@ -13810,7 +13839,7 @@ var init_user_command = __esm({
 
 // src/snapshotter/excludes.ts
 import { readdir as readdir9 } from "node:fs/promises";
-import { join as join20, relative as relative3 } from "node:path";
+import { join as join21, relative as relative3 } from "node:path";
 async function workspaceExcludes(topLevel, dirs) {
   return (await ownDirsInside(topLevel, dirs)).map((d) => d.rel);
 }
@@ -13856,7 +13885,7 @@ async function ownDirsInside(topLevel, dirs) {
 async function hasUserFiles(dir, dirs) {
   const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
   const entries = await readdir9(dir);
-  return entries.some((name2) => !ours.some((own2) => isInside(join20(dir, name2), own2)));
+  return entries.some((name2) => !ours.some((own2) => isInside(join21(dir, name2), own2)));
 }
 var init_excludes = __esm({
   "src/snapshotter/excludes.ts"() {
@@ -13889,15 +13918,15 @@ var init_checkout_tree = __esm({
 // src/gates/isolated.ts
 import { rmSync } from "node:fs";
 import { mkdir as mkdir6 } from "node:fs/promises";
-import { join as join21 } from "node:path";
+import { join as join22 } from "node:path";
 async function withIsolatedCheckout(repo, tree, root, fn) {
   await sweepIsolatedCheckouts(root);
-  const base = join21(root, randomHex(8));
+  const base = join22(root, randomHex(8));
   return withLock(`${base}.lock`, { timeoutMs: 0, purpose: "isolated gate checkout" }, async () => {
     try {
-      const dir = join21(base, "tree");
+      const dir = join22(base, "tree");
       await mkdir6(dir, { recursive: true });
-      await checkoutTreeInto(repo, tree, dir, join21(base, "index"));
+      await checkoutTreeInto(repo, tree, dir, join22(base, "index"));
       return await fn(dir);
     } finally {
       removeTree(base);
@@ -13927,7 +13956,7 @@ var init_isolated = __esm({
 
 // src/gates/run.ts
 import { realpath as realpath4, rm as rm9 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname9, isAbsolute as isAbsolute8, join as join22, relative as relative4, resolve as resolve12, sep as sep6 } from "node:path";
+import { basename as basename5, dirname as dirname10, isAbsolute as isAbsolute8, join as join23, relative as relative4, resolve as resolve13, sep as sep6 } from "node:path";
 async function runGate(ctx, workspace, opts, replayOf) {
   checkOptions(opts);
   if (opts.command.length === 0 || opts.command[0] === "")
@@ -14066,7 +14095,7 @@ async function treeMismatch(ctx, repo, snapshot, junit) {
 }
 function reportPaths(repo, junit) {
   return junit.flatMap((f) => {
-    const path2 = relative4(repo.topLevel, resolve12(repo.topLevel, f));
+    const path2 = relative4(repo.topLevel, resolve13(repo.topLevel, f));
     return path2 === "" || path2 === ".." || path2.startsWith(`..${sep6}`) || isAbsolute8(path2) ? [] : [path2.split(sep6).join("/")];
   });
 }
@@ -14100,10 +14129,10 @@ function named(paths) {
 async function removeCommittedReports(dir, junit) {
   const root = await realpath4(dir);
   for (const file of junit) {
-    const path2 = resolve12(root, file);
-    const parent = await realpath4(dirname9(path2)).catch(() => null);
+    const path2 = resolve13(root, file);
+    const parent = await realpath4(dirname10(path2)).catch(() => null);
     if (parent !== null && isInside(root, parent))
-      await rm9(join22(parent, basename5(path2)), { force: true }).catch(() => void 0);
+      await rm9(join23(parent, basename5(path2)), { force: true }).catch(() => void 0);
   }
 }
 var MAX_PATHS_IN_MESSAGE, MAX_PATHS_IN_DETAILS;
@@ -14523,7 +14552,7 @@ var init_local_paths = __esm({
 
 // src/git/commit.ts
 import { readlink as readlink3, realpath as realpath5 } from "node:fs/promises";
-import { join as join23, relative as relative5, resolve as resolve13, sep as sep7 } from "node:path";
+import { join as join24, relative as relative5, resolve as resolve14, sep as sep7 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
   const ref = head.ref ?? "HEAD";
@@ -14580,7 +14609,7 @@ async function hiddenChanges(repo, staging) {
 }
 async function filledSubmodules(repo, index) {
   const gitlinks = index.filter((e) => e.mode === GITLINK_MODE);
-  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join23(repo.topLevel, e.path))));
+  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join24(repo.topLevel, e.path))));
   return gitlinks.filter((_, i) => found[i] === "filled").map((e) => ({ path: e.path, reason: "submodule-not-checked-out" }));
 }
 async function sameFiles(repo, present) {
@@ -14597,7 +14626,7 @@ async function sameLinks(repo, present) {
   const links = present.filter((e) => e.onDisk === "symlink" && e.mode === LINK_MODE);
   const same = await Promise.all(
     links.map(async (e) => {
-      const target = await readlink3(fsPath(join23(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
+      const target = await readlink3(fsPath(join24(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
         () => null
       );
       const format = e.oid.length === 64 ? "sha256" : "sha1";
@@ -14641,7 +14670,7 @@ async function commitTree(repo, tree, parents, message) {
 async function excludePathspecs(topLevel, excludes) {
   const out = [];
   for (const path2 of excludes) {
-    const abs = resolve13(topLevel, path2);
+    const abs = resolve14(topLevel, path2);
     const real = await realpath5(abs).catch(() => abs);
     const inside = [abs, real].find((p) => isInside(topLevel, p));
     if (inside === void 0) continue;
@@ -14679,10 +14708,10 @@ var init_commit = __esm({
 // src/git/apply-check.ts
 import { mkdtemp as mkdtemp2, rm as rm10 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { join as join24 } from "node:path";
+import { join as join25 } from "node:path";
 async function treeAfterApplying(repo, base, patchFile) {
-  const dir = await mkdtemp2(join24(tmpdir2(), "agentgate-apply-"));
-  const scratch = { ...repo, indexFile: join24(dir, "index") };
+  const dir = await mkdtemp2(join25(tmpdir2(), "agentgate-apply-"));
+  const scratch = { ...repo, indexFile: join25(dir, "index") };
   try {
     await runGit(scratch, ["read-tree", `${base}^{tree}`]);
     await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
@@ -15109,10 +15138,10 @@ var init_before_retry = __esm({
 });
 
 // src/git/repo-lock.ts
-import { join as join25 } from "node:path";
+import { join as join26 } from "node:path";
 async function withRepoLock(repo, timeoutMs, fn) {
   return withLock(
-    join25(repo.gitDir, "agentgate.lock"),
+    join26(repo.gitDir, "agentgate.lock"),
     { timeoutMs, purpose: `snapshot ${repo.topLevel}` },
     async (lock) => {
       if (lock.recovered)
@@ -15126,7 +15155,7 @@ async function withRepoLock(repo, timeoutMs, fn) {
   );
 }
 async function recoverIndexLock(repo, timeoutMs) {
-  const path2 = join25(repo.gitDir, "index.lock");
+  const path2 = join26(repo.gitDir, "index.lock");
   const found = await removeAbandonedLock(path2, { workTree: repo.topLevel, gitDir: repo.gitDir }, timeoutMs);
   if (found !== "held") return;
   throw new IndexLockedError(
@@ -15370,7 +15399,7 @@ var init_before = __esm({
 });
 
 // src/snapshotter/after.ts
-import { dirname as dirname10 } from "node:path";
+import { dirname as dirname11 } from "node:path";
 async function captureAfterState(core, workspace, before2, opts, agent) {
   const runId = assertSafeId(opts.runId, "run id");
   assertIteration(opts.iteration);
@@ -15386,7 +15415,7 @@ async function afterIn(core, repo, recovered, before2, opts, agent) {
   if (recovered) {
     await core.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
     await core.store.sweepTempFiles();
-    await sweepTempFiles(dirname10(patchPath(core.options.artifactsDir, runId, opts.iteration)));
+    await sweepTempFiles(dirname11(patchPath(core.options.artifactsDir, runId, opts.iteration)));
   }
   const head = await getRepoHead(repo);
   const start = await startOf(core, repo, runId, opts.iteration, before2, opts.beforeSha, head);
@@ -15889,9 +15918,9 @@ var init_verify_store = __esm({
 // src/git/cherry-pick-worktree.ts
 import { mkdtemp as mkdtemp3, readdir as readdir10, readFile as readFile9, rm as rm11 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { basename as basename6, dirname as dirname11, join as join26 } from "node:path";
+import { basename as basename6, dirname as dirname12, join as join27 } from "node:path";
 async function withPickWorktree(repo, sha, fn) {
-  const dir = await mkdtemp3(join26(tmpdir3(), PREFIX));
+  const dir = await mkdtemp3(join27(tmpdir3(), PREFIX));
   if (isInside(repo.topLevel, dir)) {
     await rm11(dir, { recursive: true, force: true });
     throw new InvalidArgumentError(
@@ -15901,7 +15930,7 @@ async function withPickWorktree(repo, sha, fn) {
       }
     );
   }
-  const path2 = join26(dir, basename6(dir));
+  const path2 = join27(dir, basename6(dir));
   return withLock(`${dir}.lock`, { timeoutMs: 0, purpose: "cherry-pick worktree" }, async () => {
     let failure3 = null;
     try {
@@ -15921,14 +15950,14 @@ async function sweepPickWorktrees(repo) {
   return removed;
 }
 async function sweepRegistered(repo) {
-  const admin = join26(await commonDir(repo.gitDir), "worktrees");
+  const admin = join27(await commonDir(repo.gitDir), "worktrees");
   const removed = [];
   for (const name2 of await readdir10(admin).catch(() => [])) {
     if (!PICK_NAME.test(name2)) continue;
-    const gitFile = (await readFile9(join26(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
-    const path2 = gitFile === "" ? join26(tmpdir3(), name2, name2) : dirname11(gitFile);
-    if (basename6(path2) !== name2 || basename6(dirname11(path2)) !== name2) continue;
-    const dir = dirname11(path2);
+    const gitFile = (await readFile9(join27(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
+    const path2 = gitFile === "" ? join27(tmpdir3(), name2, name2) : dirname12(gitFile);
+    if (basename6(path2) !== name2 || basename6(dirname12(path2)) !== name2) continue;
+    const dir = dirname12(path2);
     const owner = await readOwner(`${dir}.lock`);
     if (owner === null ? gitFile === "" : !isProvablyDead(owner)) continue;
     await removeWorktree(repo, dir, path2, true);
@@ -15946,7 +15975,7 @@ async function sweepPickTemps() {
 }
 async function removeWorktree(repo, dir, path2, quiet) {
   try {
-    const admin = join26(await commonDir(repo.gitDir), "worktrees", basename6(path2));
+    const admin = join27(await commonDir(repo.gitDir), "worktrees", basename6(path2));
     await runGit(repo, ["worktree", "remove", "--force", "--force", path2]).catch(() => void 0);
     await rm11(dir, { recursive: true, force: true });
     await rm11(admin, { recursive: true, force: true });
@@ -15971,7 +16000,7 @@ var init_cherry_pick_worktree = __esm({
 
 // src/git/cherry-pick.ts
 import { readFile as readFile10, rm as rm12, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join27 } from "node:path";
+import { join as join28 } from "node:path";
 async function cherryPick3(repo, rev, opts = {}) {
   const onto = opts.onto?.replace(/^refs\/heads\//, "");
   const ontoRef = onto === void 0 ? null : await branchRef(repo, onto);
@@ -16003,7 +16032,7 @@ async function pickInWorkspace(repo, source, ignore) {
       { details: { workspace: repo.topLevel } }
     );
   }
-  const origHead = join27(repo.gitDir, "ORIG_HEAD");
+  const origHead = join28(repo.gitDir, "ORIG_HEAD");
   const savedOrigHead = await readFile10(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
@@ -16106,7 +16135,7 @@ var init_cherry_pick = __esm({
 
 // src/snapshotter/maintenance.ts
 import { rm as rm13, rmdir } from "node:fs/promises";
-import { dirname as dirname12 } from "node:path";
+import { dirname as dirname13 } from "node:path";
 async function deleteSnapshot(core, idOrSha) {
   const id2 = await core.getSnapshot(idOrSha, { exact: true }).then(
     (snapshot) => snapshot.id,
@@ -16137,7 +16166,7 @@ async function removeArtifact(core, snapshot) {
   if (local.patchPath === null || local.patchSha256 === null) return;
   if (await sha256File(local.patchPath).catch(() => null) !== local.patchSha256) return;
   await rm13(local.patchPath, { force: true });
-  await rmdir(dirname12(local.patchPath)).catch(() => void 0);
+  await rmdir(dirname13(local.patchPath)).catch(() => void 0);
 }
 async function cherryPick4(core, workspace, idOrSha, opts = {}) {
   const snapshot = await core.getSnapshot(idOrSha);
@@ -16324,10 +16353,10 @@ var init_snapshotter = __esm({
 // src/demo/demo.ts
 import { mkdtemp as mkdtemp4, rename as rename5, rm as rm14, writeFile as writeFile3, mkdir as mkdir7 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
-import { dirname as dirname13, join as join28 } from "node:path";
+import { dirname as dirname14, join as join29 } from "node:path";
 import { Writable } from "node:stream";
 async function runDemo(opts = {}) {
-  const root = await mkdtemp4(join28(tmpdir4(), "agentgate-demo-"));
+  const root = await mkdtemp4(join29(tmpdir4(), "agentgate-demo-"));
   try {
     return { ...await demoIn(root), kept: opts.keep === true };
   } finally {
@@ -16335,14 +16364,14 @@ async function runDemo(opts = {}) {
   }
 }
 async function demoIn(root) {
-  const workspace = join28(root, "workspace");
-  const home = join28(root, "home");
+  const workspace = join29(root, "workspace");
+  const home = join29(root, "home");
   await put(workspace, "README.md", "# demo\n\nA throwaway workspace.\n");
   await put(workspace, "package.json", '{ "name": "demo", "private": true, "type": "module" }\n');
   await put(workspace, "NOTES.txt", "uncommitted notes from before the run\n");
   const snapshotter = new Snapshotter({
     home,
-    artifactsDir: join28(home, "artifacts"),
+    artifactsDir: join29(home, "artifacts"),
     identity: DEFAULT_IDENTITY,
     gitTimeoutMs: 6e4,
     lockTimeoutMs: 1e4,
@@ -16397,8 +16426,8 @@ async function testGate(gates, workspace, runId, iteration) {
   return { name: result.name, verdict: result.verdict, reason: result.reason, tests: result.tests };
 }
 async function put(root, rel, content) {
-  const path2 = join28(root, rel);
-  await mkdir7(dirname13(path2), { recursive: true });
+  const path2 = join29(root, rel);
+  await mkdir7(dirname14(path2), { recursive: true });
   await writeFile3(path2, content);
 }
 var greetTest, ITERATIONS, TEST_GATE;
@@ -16433,7 +16462,7 @@ var init_demo = __esm({
       {
         task: "Rename the module, add a logo, and make the greeting friendlier",
         edit: async (ws) => {
-          await rename5(join28(ws, "src/greet.js"), join28(ws, "src/hello.js"));
+          await rename5(join29(ws, "src/greet.js"), join29(ws, "src/hello.js"));
           await put(
             ws,
             "src/hello.js",
@@ -16451,7 +16480,7 @@ var init_demo = __esm({
         task: "Update the test for the new greeting, remove the notes file and update the logo",
         edit: async (ws) => {
           await put(ws, "test/greet.test.js", greetTest("hello.js", "Hi there, Ada!"));
-          await rm14(join28(ws, "NOTES.txt"));
+          await rm14(join29(ws, "NOTES.txt"));
           await put(
             ws,
             "assets/logo.png",
@@ -16581,7 +16610,7 @@ var init_anchor_keeper = __esm({
 });
 
 // src/git/transport.ts
-import { isAbsolute as isAbsolute9, resolve as resolve14 } from "node:path";
+import { isAbsolute as isAbsolute9, resolve as resolve15 } from "node:path";
 import { stat as stat14 } from "node:fs/promises";
 function checkRemoteUrl(url2) {
   const refuse = (why) => {
@@ -16610,7 +16639,7 @@ function checkRemoteUrl(url2) {
   return "local";
 }
 async function resolveRemote(repo, nameOrUrl, cwd, direction) {
-  const resolved = await resolveRemoteUrl(repo, nameOrUrl, cwd);
+  const resolved = await resolveRemoteUrl(repo, nameOrUrl, cwd, direction);
   const rules = await runGit(repo, ["config", "-z", "--get-regexp", INSTEAD_OF_PATTERN], {
     okExitCodes: [1]
   });
@@ -16642,18 +16671,17 @@ function rewrittenUrl(url2, rules, direction) {
   };
   return (direction === "push" ? longest(".pushinsteadof") : null) ?? longest(".insteadof") ?? url2;
 }
-async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
+async function resolveRemoteUrl(repo, nameOrUrl, cwd, direction) {
   if (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(nameOrUrl)) {
-    const res = await runGit(repo, ["config", "--get", `remote.${nameOrUrl}.url`], { okExitCodes: [1] });
-    const url2 = res.stdout.trim();
-    if (res.exitCode === 0 && url2 !== "") {
+    const url2 = await configuredUrl(repo, nameOrUrl, direction);
+    if (url2 !== null) {
       const kind2 = checkRemoteUrl(url2);
       return {
         name: nameOrUrl,
-        url: kind2 === "local" && !isAbsolute9(url2) ? resolve14(repo.topLevel, url2) : url2
+        url: kind2 === "local" && !isAbsolute9(url2) ? resolve15(repo.topLevel, url2) : url2
       };
     }
-    if (!await isDir(resolve14(cwd, nameOrUrl))) {
+    if (!await isDir(resolve15(cwd, nameOrUrl))) {
       throw new RemoteNotFoundError(
         `no remote named ${JSON.stringify(nameOrUrl)} in ${repo.topLevel}; "git remote -v" lists them, or give a URL`,
         {
@@ -16664,7 +16692,7 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
   }
   const kind = checkRemoteUrl(nameOrUrl);
   if (kind === "local") {
-    const path2 = resolve14(cwd, nameOrUrl);
+    const path2 = resolve15(cwd, nameOrUrl);
     if (!await isDir(path2))
       throw new RemoteNotFoundError(`remote ${path2} does not exist; give an existing repository`, {
         details: { remote: path2 }
@@ -16672,6 +16700,13 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
     return { name: nameOrUrl, url: path2 };
   }
   return { name: nameOrUrl, url: nameOrUrl };
+}
+async function configuredUrl(repo, name2, direction) {
+  const key = `remote\\.${name2.replaceAll(".", "\\.")}\\.(url|pushurl)`;
+  const res = await runGit(repo, ["config", "-z", "--get-regexp", `^${key}$`], { okExitCodes: [1] });
+  const entries = parseConfigEntries(res.stdout);
+  const first = (k) => entries.find((e) => e.key.toLowerCase().endsWith(`.${k}`) && e.value !== "")?.value;
+  return (direction === "push" ? first("pushurl") : void 0) ?? first("url") ?? null;
 }
 async function isDir(path2) {
   return stat14(path2).then(
@@ -16855,7 +16890,7 @@ var init_transport = __esm({
 
 // src/git/remote-locks.ts
 import { rm as rm15, stat as stat15 } from "node:fs/promises";
-import { join as join29 } from "node:path";
+import { join as join30 } from "node:path";
 import { fileURLToPath } from "node:url";
 async function clearStaleRemoteRefLocks(url2, refs) {
   const kind = checkRemoteUrl(url2);
@@ -16865,11 +16900,11 @@ async function clearStaleRemoteRefLocks(url2, refs) {
   const locks = refs.filter((r) => /^refs\/agentgate\/[^\s]+$/.test(r) && !r.split("/").includes(".."));
   let removed = false;
   for (const ref of locks) {
-    const lock = join29(gitDir, `${ref}.lock`);
+    const lock = join30(gitDir, `${ref}.lock`);
     const first = await stat15(lock).catch(() => null);
     if (first === null || !first.isFile()) continue;
     const young = Math.min(STALE_REMOTE_LOCK_MS, STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs));
-    if (young > 0) await new Promise((resolve26) => setTimeout(resolve26, young));
+    if (young > 0) await new Promise((resolve27) => setTimeout(resolve27, young));
     const again = await stat15(lock).catch(() => null);
     if (again === null || !again.isFile() || again.mtimeMs !== first.mtimeMs) continue;
     await rm15(lock, { force: true });
@@ -16879,8 +16914,8 @@ async function clearStaleRemoteRefLocks(url2, refs) {
 }
 async function localGitDir(path2) {
   const isDir2 = async (p) => (await stat15(p).catch(() => null))?.isDirectory() === true;
-  if (await isDir2(join29(path2, "refs")) && await isDir2(join29(path2, "objects"))) return path2;
-  return await isDir2(join29(path2, ".git", "refs")) ? join29(path2, ".git") : null;
+  if (await isDir2(join30(path2, "refs")) && await isDir2(join30(path2, "objects"))) return path2;
+  return await isDir2(join30(path2, ".git", "refs")) ? join30(path2, ".git") : null;
 }
 var STALE_REMOTE_LOCK_MS;
 var init_remote_locks = __esm({
@@ -17040,7 +17075,7 @@ var init_sharing = __esm({
 
 // src/sharing/record-objects.ts
 import { mkdir as mkdir8, rm as rm16, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join30 } from "node:path";
+import { join as join31 } from "node:path";
 function recordCommit(format, spec) {
   const jsonId = objectId(format, "blob", spec.json);
   const treeBuf = treeContent([{ name: spec.file, blob: jsonId }, ...spec.also ?? []]);
@@ -17061,7 +17096,7 @@ ${spec.message}`
   };
 }
 async function writeRecordObjects(repo, home, label, records) {
-  const dir = join30(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
+  const dir = join31(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
   await mkdir8(dir, { recursive: true });
   try {
     for (const [type, key] of [
@@ -17071,7 +17106,7 @@ async function writeRecordObjects(repo, home, label, records) {
     ]) {
       const files = /* @__PURE__ */ new Map();
       for (const r of records) {
-        const path2 = join30(dir, `${type}-${r[key].id}`);
+        const path2 = join31(dir, `${type}-${r[key].id}`);
         if (!files.has(r[key].id)) await writeFile4(path2, r[key].content);
         files.set(r[key].id, path2);
       }
@@ -17330,7 +17365,7 @@ var init_gate_objects = __esm({
 
 // src/sharing/gate-records.ts
 import { stat as stat16 } from "node:fs/promises";
-import { join as join31 } from "node:path";
+import { join as join32 } from "node:path";
 var MAX_REFSPECS, GateRecords;
 var init_gate_records = __esm({
   "src/sharing/gate-records.ts"() {
@@ -17430,7 +17465,7 @@ var init_gate_records = __esm({
        */
       async receive(repo, source, bring) {
         if (source.length === 0) return { gates: 0, runs: [], refused: [] };
-        const lockPath = join31(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join32(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -17819,9 +17854,9 @@ var init_rebuild = __esm({
 });
 
 // src/sharing/receive.ts
-import { join as join32 } from "node:path";
+import { join as join33 } from "node:path";
 async function receive(core, repo, list5, bring) {
-  const lockPath = join32(layout(core.options.home).locks, "sharing.lock");
+  const lockPath = join33(layout(core.options.home).locks, "sharing.lock");
   return withLock(
     lockPath,
     { timeoutMs: core.options.lockTimeoutMs, purpose: "sharing" },
@@ -17867,7 +17902,7 @@ async function receive(core, repo, list5, bring) {
   );
 }
 function indexPath(core) {
-  return join32(layout(core.options.home).home, "sharing", "rebuilt.json");
+  return join33(layout(core.options.home).home, "sharing", "rebuilt.json");
 }
 async function rebuild(core, repo, incoming, localRefs) {
   const refused = [];
@@ -18070,7 +18105,7 @@ var init_anchor_objects = __esm({
 });
 
 // src/sharing/anchor-records.ts
-import { join as join33 } from "node:path";
+import { join as join34 } from "node:path";
 var MAX_REFSPECS3, AnchorRecords;
 var init_anchor_records = __esm({
   "src/sharing/anchor-records.ts"() {
@@ -18153,7 +18188,7 @@ var init_anchor_records = __esm({
        */
       async receive(repo, source, bring, runIds) {
         if (source.length === 0) return { anchors: [], unchanged: 0, refused: [] };
-        const lockPath = join33(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join34(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -18262,7 +18297,7 @@ var init_anchor_records = __esm({
 
 // src/sharing/sharing.ts
 import { stat as stat19 } from "node:fs/promises";
-import { resolve as resolve15 } from "node:path";
+import { resolve as resolve16 } from "node:path";
 async function pushWithLockRepair(repo, url2, specs) {
   const results = await pushRefs(repo, url2, specs);
   const locked = results.filter((r) => r.flag === "!" && /failed to (update|lock) ref/.test(r.summary));
@@ -18453,7 +18488,7 @@ var init_sharing2 = __esm({
             `no run or gate verdict recorded here to export from ${repo.topLevel}; capture a run first, name one with --run, or take every record (fetched ones included) with --all`,
             { details: { workspace: repo.topLevel } }
           );
-        const path2 = resolve15(cwd, file);
+        const path2 = resolve16(cwd, file);
         const refs = [...chosen, ...gates].map((r) => r.ref).concat(anchorRefs);
         await replaceFileAtomic(path2, (temp) => createBundle(repo, temp, refs));
         return {
@@ -18470,7 +18505,7 @@ var init_sharing2 = __esm({
        */
       async import(workspace, file, cwd = process.cwd(), opts = {}) {
         const repo = await this.open(workspace);
-        const path2 = resolve15(cwd, file);
+        const path2 = resolve16(cwd, file);
         const isFile = await stat19(path2).then(
           (s) => s.isFile(),
           () => false
@@ -19748,7 +19783,7 @@ tr.method-none td.method{color:#cf222e;font-weight:600}
 
 // src/cli/commands/report-anchor.ts
 import { writeFile as writeFile5 } from "node:fs/promises";
-import { resolve as resolve16 } from "node:path";
+import { resolve as resolve17 } from "node:path";
 function render(report3, format) {
   if (format === "html") return renderAnchorHtml(report3);
   if (format === "md") return renderAnchorMarkdown(report3);
@@ -19770,7 +19805,7 @@ async function reportAnchor(ctx, rev, format, output, summaryFile) {
   const text = render(report3, format);
   const commit = report3.commit;
   if (output !== void 0) {
-    const file = resolve16(output);
+    const file = resolve17(output);
     await replaceFileAtomic(file, (temp) => writeFile5(temp, text, { mode: 420 }));
     const bytes = Buffer.byteLength(text, "utf8");
     return {
@@ -19972,7 +20007,7 @@ var init_patches = __esm({
 
 // src/report/index.ts
 import { open as open5 } from "node:fs/promises";
-import { resolve as resolve17 } from "node:path";
+import { resolve as resolve18 } from "node:path";
 async function renderReport(snapshotter, format, runId, options = {}) {
   const parts = [];
   const report3 = await render2(snapshotter, format, runId, options, async (part) => {
@@ -19981,7 +20016,7 @@ async function renderReport(snapshotter, format, runId, options = {}) {
   return { report: report3, text: parts.join("") };
 }
 async function writeReport(snapshotter, format, file, runId, options = {}) {
-  const path2 = resolve17(file);
+  const path2 = resolve18(file);
   let bytes = 0;
   const report3 = await replaceFileAtomic(path2, async (temp) => {
     const handle = await open5(temp, "wx", 420);
@@ -27691,9 +27726,9 @@ var init_config_parse = __esm({
 
 // src/store/config-cache.ts
 import { readFile as readFile11 } from "node:fs/promises";
-import { join as join34 } from "node:path";
+import { join as join35 } from "node:path";
 function configCacheFile(home) {
-  return join34(home, "cache", "config.json");
+  return join35(home, "cache", "config.json");
 }
 async function parseConfigCached(home, file, text) {
   const cached2 = await readRecord(home);
@@ -27727,19 +27762,20 @@ var init_config_cache2 = __esm({
 });
 
 // src/store/config.ts
-import { lstat as lstat8, readFile as readFile12, stat as stat20 } from "node:fs/promises";
+import { lstatSync, statSync as statSync2 } from "node:fs";
+import { readFile as readFile12 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname14, join as join35, resolve as resolve18 } from "node:path";
+import { dirname as dirname15, join as join36, resolve as resolve19 } from "node:path";
 async function resolveSettings(opts) {
-  await assertHomeDir(resolve18(opts.cwd ?? process.cwd(), opts.home), opts.homeSource);
+  assertHomeDir(resolve19(opts.cwd ?? process.cwd(), opts.home), opts.homeSource);
   const { config: config2, file } = await readConfig(opts);
   const settings = applySettings(config2, file, opts);
-  await assertArtifactsDir(settings, chooseArtifactsDir(config2, opts).source);
+  assertArtifactsDir(settings, chooseArtifactsDir(config2, opts).source);
   return settings;
 }
 function applySettings(config2, configFile, opts) {
   return {
-    home: resolve18(opts.cwd ?? process.cwd(), opts.home),
+    home: resolve19(opts.cwd ?? process.cwd(), opts.home),
     configFile,
     artifactsDir: chooseArtifactsDir(config2, opts).dir,
     identity: opts.identity ?? config2.identity ?? DEFAULT_IDENTITY,
@@ -27769,19 +27805,19 @@ function chooseArtifactsDir(config2, opts) {
     return { dir: expandPath(cwd, opts.artifactsDir), source: "--artifacts-dir" };
   if (fromEnv) return { dir: expandPath(cwd, fromEnv), source: "AGENTGATE_ARTIFACTS_DIR" };
   if (config2.artifactsDir !== void 0) return { dir: config2.artifactsDir, source: "config" };
-  return { dir: layout(resolve18(cwd, opts.home)).artifacts, source: "default" };
+  return { dir: layout(resolve19(cwd, opts.home)).artifacts, source: "default" };
 }
-async function assertHomeDir(home, source) {
-  const why = await inTheWay(home);
+function assertHomeDir(home, source) {
+  const why = inTheWay(home);
   if (why === null) return;
   const named2 = { what: "agentgate home", option: "--home", variable: "AGENTGATE_HOME" };
   throw new InvalidArgumentError(notADirectory(home, why, source, named2), {
     details: { home, source: source ?? null }
   });
 }
-async function assertArtifactsDir(settings, source) {
+function assertArtifactsDir(settings, source) {
   const dir = settings.artifactsDir;
-  const why = await inTheWay(dir);
+  const why = inTheWay(dir);
   if (why === null) return;
   if (source === "config" && settings.configFile !== null) {
     const file = settings.configFile;
@@ -27813,24 +27849,24 @@ function notADirectory(path2, why, source, named2) {
     return `the ${what2} ${path2} ${problem}; move what stands there away, or choose another with ${option} or ${variable}`;
   return `the ${what2} ${path2} ${problem}; give ${right}`;
 }
-async function inTheWay(path2) {
+function inTheWay(path2) {
   try {
-    return (await stat20(path2)).isDirectory() ? null : "a file stands in its path";
+    return statSync2(path2).isDirectory() ? null : "a file stands in its path";
   } catch (cause) {
     const code2 = cause.code;
     if (code2 === "ENOTDIR") return "a file stands in its path";
     if (code2 !== "ENOENT") return null;
   }
-  for (let at = path2; ; at = dirname14(at)) {
-    const found = await lstat8(at).catch(() => null);
-    if (found !== null)
-      return found.isSymbolicLink() && await stat20(at).catch(() => null) === null ? "a symbolic link to nowhere stands in its path" : null;
-    if (dirname14(at) === at) return null;
+  for (let at = path2; ; at = dirname15(at)) {
+    const found = lstatSync(at, { throwIfNoEntry: false });
+    if (found !== void 0)
+      return found.isSymbolicLink() && statSync2(at, { throwIfNoEntry: false }) === void 0 ? "a symbolic link to nowhere stands in its path" : null;
+    if (dirname15(at) === at) return null;
   }
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve18(opts.cwd ?? process.cwd(), opts.configFile) : join35(resolve18(opts.home), "config.yaml");
+  const file = explicit ? resolve19(opts.cwd ?? process.cwd(), opts.configFile) : join36(resolve19(opts.home), "config.yaml");
   let text;
   try {
     text = await readFile12(file, "utf8");
@@ -27843,14 +27879,14 @@ async function readConfig(opts) {
       details: { path: file, issues: [{ key: null, problem }] }
     });
   }
-  const config2 = await parseConfigCached(resolve18(opts.home), file, text);
-  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname14(file), config2.artifactsDir);
+  const config2 = await parseConfigCached(resolve19(opts.home), file, text);
+  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname15(file), config2.artifactsDir);
   return { config: config2, file };
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join35(homedir3(), value.slice(2));
-  return resolve18(base, value);
+  if (value.startsWith("~/")) return join36(homedir3(), value.slice(2));
+  return resolve19(base, value);
 }
 var init_config2 = __esm({
   "src/store/config.ts"() {
@@ -27869,7 +27905,7 @@ var context_exports = {};
 __export(context_exports, {
   Context: () => Context
 });
-import { resolve as resolve19 } from "node:path";
+import { resolve as resolve20 } from "node:path";
 var Context;
 var init_context = __esm({
   "src/cli/context.ts"() {
@@ -27902,7 +27938,7 @@ var init_context = __esm({
           artifactsDir: values["artifacts-dir"]
         });
         return new _Context(
-          resolve19(values.workspace ?? "."),
+          resolve20(values.workspace ?? "."),
           settings,
           values.json,
           values.workspace !== void 0,
@@ -28173,8 +28209,8 @@ function closedOr(error2) {
   return isClosedPipe(error2) ? new OutputClosed("output closed", { cause: error2 }) : error2;
 }
 function write(output, text) {
-  return new Promise((resolve26, reject) => {
-    output.write(text, (error2) => error2 ? reject(closedOr(error2)) : resolve26());
+  return new Promise((resolve27, reject) => {
+    output.write(text, (error2) => error2 ? reject(closedOr(error2)) : resolve27());
   });
 }
 var INHERITED, NOT_SERVED, OutputClosed;
@@ -28249,8 +28285,8 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { lstat as lstat9, mkdir as mkdir9, readdir as readdir11, realpath as realpath6, rename as rename6, rm as rm17, stat as stat21, writeFile as writeFile6 } from "node:fs/promises";
-import { basename as basename7, dirname as dirname15, join as join36 } from "node:path";
+import { lstat as lstat8, mkdir as mkdir9, readdir as readdir11, realpath as realpath6, rename as rename6, rm as rm17, stat as stat20, writeFile as writeFile6 } from "node:fs/promises";
+import { basename as basename7, dirname as dirname16, join as join37 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -28264,12 +28300,12 @@ function checkpointRepo(p) {
   };
 }
 async function indexBytes(repo) {
-  const index = await stat21(repo.indexFile).catch(() => null);
+  const index = await stat20(repo.indexFile).catch(() => null);
   if (index === null) return null;
   const names2 = await readdir11(repo.gitDir).catch(() => []);
   const shared = await Promise.all(
     names2.filter((name2) => name2.startsWith("sharedindex.")).map(
-      (name2) => stat21(join36(repo.gitDir, name2)).then(
+      (name2) => stat20(join37(repo.gitDir, name2)).then(
         (st) => st.size,
         () => 0
       )
@@ -28278,13 +28314,13 @@ async function indexBytes(repo) {
   return shared.reduce((sum2, size) => sum2 + size, index.size);
 }
 async function initCheckpointRepo(repo) {
-  if (await lstat9(repo.gitDir).catch(() => null) !== null) return configure(repo);
-  const parent = dirname15(repo.gitDir);
+  if (await lstat8(repo.gitDir).catch(() => null) !== null) return configure(repo);
+  const parent = dirname16(repo.gitDir);
   const prefix = `${basename7(repo.gitDir)}.init-`;
   await mkdir9(parent, { recursive: true });
   for (const name2 of await readdir11(parent))
-    if (name2.startsWith(prefix)) await rm17(join36(parent, name2), { recursive: true, force: true });
-  const building = join36(parent, `${prefix}${randomHex(4)}`);
+    if (name2.startsWith(prefix)) await rm17(join37(parent, name2), { recursive: true, force: true });
+  const building = join37(parent, `${prefix}${randomHex(4)}`);
   await mkdir9(building);
   await configure({ ...repo, gitDir: building });
   await rename6(building, repo.gitDir);
@@ -28292,8 +28328,8 @@ async function initCheckpointRepo(repo) {
 async function configure(repo) {
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir9(join36(repo.gitDir, "info"), { recursive: true });
-  await writeFile6(join36(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir9(join37(repo.gitDir, "info"), { recursive: true });
+  await writeFile6(join37(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const res = await runGit({ cwd: dir, ...opts }, [
@@ -28315,14 +28351,14 @@ async function probeWorkspace(dir, opts = {}) {
 }
 function probeInputs(dir, probe) {
   if (probe.isRepository) {
-    const gitDir = join36(dir, ".git");
-    if (probe.root !== dir || probe.excludesFile !== join36(gitDir, "info", "exclude")) return null;
-    return [dir, gitDir, join36(gitDir, "config"), join36(gitDir, "config.worktree"), join36(gitDir, "commondir")];
+    const gitDir = join37(dir, ".git");
+    if (probe.root !== dir || probe.excludesFile !== join37(gitDir, "info", "exclude")) return null;
+    return [dir, gitDir, join37(gitDir, "config"), join37(gitDir, "config.worktree"), join37(gitDir, "commondir")];
   }
   const inputs = [];
-  for (let p = dir; ; p = dirname15(p)) {
-    inputs.push(join36(p, ".git"), join36(p, "HEAD"));
-    if (dirname15(p) === p) return inputs;
+  for (let p = dir; ; p = dirname16(p)) {
+    inputs.push(join37(p, ".git"), join37(p, "HEAD"));
+    if (dirname16(p) === p) return inputs;
   }
 }
 async function rootCommit(root, opts = {}) {
@@ -28348,7 +28384,7 @@ async function countObjects(repo) {
   return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
 }
 async function looseObjectBytes(repo, oid) {
-  const st = await stat21(join36(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  const st = await stat20(join37(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
   return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 async function packLooseObjects(repo) {
@@ -28380,14 +28416,14 @@ var init_checkpoint_repo = __esm({
 });
 
 // src/fs/leading-dirs.ts
-import { lstat as lstat10 } from "node:fs/promises";
-import { join as join37 } from "node:path";
+import { lstat as lstat9 } from "node:fs/promises";
+import { join as join38 } from "node:path";
 async function leadingDirsAreReal(root, path2, real = /* @__PURE__ */ new Map()) {
   for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
     const dir = path2.slice(0, at);
     let ok = real.get(dir);
     if (ok === void 0) {
-      const st = await lstat10(fsPath(join37(root, dir))).catch(() => null);
+      const st = await lstat9(fsPath(join38(root, dir))).catch(() => null);
       ok = st === null || st.isDirectory();
       real.set(dir, ok);
     }
@@ -28649,21 +28685,21 @@ var init_checkpoint_trees = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath7 } from "node:fs/promises";
-import { basename as basename8, dirname as dirname16, join as join38, relative as relative6, resolve as resolve20, sep as sep8 } from "node:path";
+import { basename as basename8, dirname as dirname17, join as join39, relative as relative6, resolve as resolve21, sep as sep8 } from "node:path";
 function toGitPath(root, abs) {
   return relative6(root, abs).split(sep8).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join38(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join39(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
   const tail = [basename8(abs)];
-  let head = dirname16(abs);
+  let head = dirname17(abs);
   for (; ; ) {
     try {
-      return join38(await realpath7(head), ...tail.reverse());
+      return join39(await realpath7(head), ...tail.reverse());
     } catch {
-      const up = dirname16(head);
+      const up = dirname17(head);
       if (up === head) return abs;
       tail.push(basename8(head));
       head = up;
@@ -28682,7 +28718,7 @@ async function toWorkspaceGitPath(root, input, forbidden) {
       { details: { path: input } }
     );
   if (input.includes("\0")) refuse("is not a usable path");
-  const abs = resolve20(root, input);
+  const abs = resolve21(root, input);
   const real = abs === root ? root : await physical(abs);
   if (!isInside(root, real)) refuse("is outside the workspace");
   const gitPath = toGitPath(root, real);
@@ -29113,25 +29149,25 @@ var init_message2 = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash8 } from "node:crypto";
-import { readdir as readdir12, readFile as readFile13, stat as stat22 } from "node:fs/promises";
-import { dirname as dirname17, join as join39 } from "node:path";
+import { readdir as readdir12, readFile as readFile13, stat as stat21 } from "node:fs/promises";
+import { dirname as dirname18, join as join40 } from "node:path";
 function pathKey(realPath) {
   return createHash8("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join39(checkpointsDir, projectId, worktreeKey);
+  const dir = join40(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join39(dir, "git"),
-    indexFile: join39(dir, "index"),
-    metaFile: join39(dir, "store.json"),
-    upkeepFile: join39(dir, "upkeep.json"),
-    probeFile: join39(dir, "probe.json"),
-    promptsDir: join39(dir, "prompts"),
-    lockPath: join39(dir, "lock"),
-    tempDir: join39(dir, "tmp")
+    gitDir: join40(dir, "git"),
+    indexFile: join40(dir, "index"),
+    metaFile: join40(dir, "store.json"),
+    upkeepFile: join40(dir, "upkeep.json"),
+    probeFile: join40(dir, "probe.json"),
+    promptsDir: join40(dir, "prompts"),
+    lockPath: join40(dir, "lock"),
+    tempDir: join40(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -29150,7 +29186,7 @@ async function existingStore(checkpointsDir, root, projects) {
 }
 async function storeAbove(checkpointsDir, dir, home) {
   const projects = await listDir2(checkpointsDir);
-  for (let at = dirname17(dir); at !== dirname17(at) && at !== home; at = dirname17(at)) {
+  for (let at = dirname18(dir); at !== dirname18(at) && at !== home; at = dirname18(at)) {
     const location = await existingStore(checkpointsDir, at, projects);
     if (location !== null) return { root: at, location };
   }
@@ -29163,7 +29199,7 @@ async function storeOf(location, root) {
     if (typeof parsed?.workspace === "string") return parsed.workspace === root ? "intact" : "none";
   } catch {
   }
-  const head = await stat22(join39(location.gitDir, "HEAD")).catch(() => null);
+  const head = await stat21(join40(location.gitDir, "HEAD")).catch(() => null);
   return head?.isFile() === true ? "damaged" : "none";
 }
 async function listDir2(dir) {
@@ -29181,9 +29217,9 @@ var init_project_id = __esm({
 
 // src/checkpoints/prompt-numbers.ts
 import { link as link2, mkdir as mkdir10, readdir as readdir13, readFile as readFile14, rm as rm18, writeFile as writeFile7 } from "node:fs/promises";
-import { join as join40 } from "node:path";
+import { join as join41 } from "node:path";
 function sessionDir(promptsDir, session) {
-  return join40(promptsDir, pathKey(session));
+  return join41(promptsDir, pathKey(session));
 }
 async function claimPromptNumber(promptsDir, session, delivery) {
   const dir = sessionDir(promptsDir, session);
@@ -29206,7 +29242,7 @@ async function claimPromptNumber(promptsDir, session, delivery) {
 }
 async function deliveredAgain(dir, n, delivery) {
   if (n === 0) return false;
-  const text = await readFile14(join40(dir, String(n)), "utf8").catch(() => "");
+  const text = await readFile14(join41(dir, String(n)), "utf8").catch(() => "");
   let claimed;
   try {
     claimed = JSON.parse(text);
@@ -29215,18 +29251,18 @@ async function deliveredAgain(dir, n, delivery) {
   }
   const hook = hash(delivery.hook);
   if (claimed.text !== hash(delivery.text) || claimed.hook === hook) return false;
-  return create(join40(dir, `${n}-${hook}`), "");
+  return create(join41(dir, `${n}-${hook}`), "");
 }
 async function claimFile(dir, n, text) {
-  if (text === "") return create(join40(dir, String(n)), "");
-  const temp = join40(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
+  if (text === "") return create(join41(dir, String(n)), "");
+  const temp = join41(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
   await writeFile7(temp, text);
   try {
-    await link2(temp, join40(dir, String(n)));
+    await link2(temp, join41(dir, String(n)));
     return true;
   } catch (error2) {
     if (error2.code === "EEXIST") return false;
-    return create(join40(dir, String(n)), text);
+    return create(join41(dir, String(n)), text);
   } finally {
     await rm18(temp, { force: true });
   }
@@ -29234,7 +29270,7 @@ async function claimFile(dir, n, text) {
 async function notePromptNumber(promptsDir, session, n) {
   const dir = sessionDir(promptsDir, session);
   await mkdir10(dir, { recursive: true }).catch(() => void 0);
-  await create(join40(dir, String(n)), "").catch(() => void 0);
+  await create(join41(dir, String(n)), "").catch(() => void 0);
 }
 function promptNumber(records, session, claimed) {
   const numbers = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(entryOf).filter((e) => e.session === session).map((e) => e.prompt ?? 0);
@@ -29473,16 +29509,16 @@ var init_retention = __esm({
 });
 
 // src/git/checkpoint-health.ts
-import { lstat as lstat11, readdir as readdir14, readFile as readFile15 } from "node:fs/promises";
-import { join as join41 } from "node:path";
+import { lstat as lstat10, readdir as readdir14, readFile as readFile15 } from "node:fs/promises";
+import { join as join42 } from "node:path";
 async function repoDamage(gitDir, refs) {
   const [dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
     kindOf(gitDir),
-    readText(join41(gitDir, "HEAD")),
-    readText(join41(gitDir, "packed-refs")),
-    kindOf(join41(gitDir, "objects")),
-    kindOf(join41(gitDir, "refs")),
-    ...refs.map((ref) => readText(join41(gitDir, ...ref.split("/"))))
+    readText(join42(gitDir, "HEAD")),
+    readText(join42(gitDir, "packed-refs")),
+    kindOf(join42(gitDir, "objects")),
+    kindOf(join42(gitDir, "refs")),
+    ...refs.map((ref) => readText(join42(gitDir, ...ref.split("/"))))
   ]);
   const unusable = dir !== "dir" ? `its git directory ${dir === "missing" ? "is missing" : "is not a directory"}` : head === null ? "its HEAD file is missing" : !HEAD_TEXT.test(head) ? "its HEAD file is damaged" : objects !== "dir" ? "its objects directory is missing" : refsDir !== "dir" ? "its refs directory is missing" : null;
   const brokenRefs = refs.filter((_, i) => {
@@ -29504,20 +29540,20 @@ function parsePackedRefs(text) {
   return { refs, garbled };
 }
 async function refsWithoutObject(repo, gitDir, prefixes) {
-  const packed = await readText(join41(gitDir, "packed-refs"));
+  const packed = await readText(join42(gitDir, "packed-refs"));
   const ids = /* @__PURE__ */ new Map();
   if (packed !== null) {
     for (const [ref, id2] of parsePackedRefs(packed).refs)
       if (prefixes.some((p) => ref.startsWith(p))) ids.set(ref, id2);
   }
   for (const prefix of prefixes) {
-    const dir = join41(gitDir, ...prefix.split("/"));
+    const dir = join42(gitDir, ...prefix.split("/"));
     const names2 = await readdir14(dir, { recursive: true }).catch((error2) => {
       if (isAbsent(error2)) return [];
       throw error2;
     });
     for (const name2 of names2) {
-      const text = await readText(join41(dir, name2));
+      const text = await readText(join42(dir, name2));
       if (text !== null && REF_TEXT.test(text))
         ids.set(`${prefix}${name2.split(/[\\/]/).join("/")}`, text.trim());
     }
@@ -29533,7 +29569,7 @@ async function refsWithoutObject(repo, gitDir, prefixes) {
 }
 async function kindOf(path2) {
   try {
-    return (await lstat11(path2)).isDirectory() ? "dir" : "other";
+    return (await lstat10(path2)).isDirectory() ? "dir" : "other";
   } catch (error2) {
     if (isAbsent(error2)) return "missing";
     throw error2;
@@ -29564,8 +29600,8 @@ var init_checkpoint_health = __esm({
 });
 
 // src/checkpoints/recovery.ts
-import { copyFile as copyFile2, lstat as lstat12, mkdir as mkdir11, readFile as readFile16, rename as rename7 } from "node:fs/promises";
-import { dirname as dirname18, join as join42, relative as relative7 } from "node:path";
+import { copyFile as copyFile2, lstat as lstat11, mkdir as mkdir11, readFile as readFile16, rename as rename7 } from "node:fs/promises";
+import { dirname as dirname19, join as join43, relative as relative7 } from "node:path";
 async function findDamage(location) {
   const damage = await repoDamage(location.gitDir, MARKERS);
   return isDamage(damage) ? damage : null;
@@ -29596,28 +29632,28 @@ function refName(ref) {
 function corruptError(location, damage) {
   const after2 = damage.unusable === null ? "goes on with its checkpoints" : "starts a new, empty store (the checkpoints in it can no longer be read)";
   return new StoreCorruptError(
-    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join42(location.dir, "damaged-<time>")} and ${after2}`,
+    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join43(location.dir, "damaged-<time>")} and ${after2}`,
     { details: { store: location.dir, damage: what(damage) } }
   );
 }
 async function setAside(location, damage) {
-  const parts = damage.unusable === null ? damage.brokenRefs.map((ref) => join42(location.gitDir, ...ref.split("/"))) : [location.gitDir, location.indexFile, join42(location.dir, "budget.json"), location.upkeepFile];
-  const aside = join42(
+  const parts = damage.unusable === null ? damage.brokenRefs.map((ref) => join43(location.gitDir, ...ref.split("/"))) : [location.gitDir, location.indexFile, join43(location.dir, "budget.json"), location.upkeepFile];
+  const aside = join43(
     location.dir,
     `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`
   );
   if (damage.unusable === null) await dropPacked(location, damage, aside);
   for (const part of parts) {
-    if (await lstat12(part).catch(() => null) === null) continue;
-    const to = join42(aside, relative7(location.dir, part));
-    await mkdir11(dirname18(to), { recursive: true });
+    if (await lstat11(part).catch(() => null) === null) continue;
+    const to = join43(aside, relative7(location.dir, part));
+    await mkdir11(dirname19(to), { recursive: true });
     await rename7(part, to);
   }
   const next = damage.unusable === null ? "its checkpoints are kept" : "a new store was started (the checkpoints of the old one could not be read)";
   return `the checkpoint store ${location.dir} was damaged (${what(damage)}): the damaged part was moved to ${aside} and ${next}`;
 }
 async function dropPacked(location, damage, aside) {
-  const file = join42(location.gitDir, "packed-refs");
+  const file = join43(location.gitDir, "packed-refs");
   const text = await readFile16(file, "utf8").catch(() => null);
   if (text === null) return;
   const { refs, garbled } = parsePackedRefs(text);
@@ -29631,8 +29667,8 @@ async function dropPacked(location, damage, aside) {
     dropping = dropped.has(line);
     if (!dropping) kept.push(line);
   }
-  const to = join42(aside, relative7(location.dir, file));
-  await mkdir11(dirname18(to), { recursive: true });
+  const to = join43(aside, relative7(location.dir, file));
+  await mkdir11(dirname19(to), { recursive: true });
   await copyFile2(file, to);
   await writeFileAtomic(file, kept.join("\n"));
 }
@@ -29652,7 +29688,7 @@ var init_recovery = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute10, join as join43 } from "node:path";
+import { isAbsolute as isAbsolute10, join as join44 } from "node:path";
 function userIgnoreConfigFiles(o) {
   return userConfigFiles({
     HOME: o.home,
@@ -29678,12 +29714,12 @@ async function userExcludesSetting(o) {
   return configured;
 }
 async function userExcludesPath(configured, o) {
-  const xdg = o.xdgConfigHome && isAbsolute10(o.xdgConfigHome) ? o.xdgConfigHome : join43(o.home, ".config");
-  const path2 = configured === null ? join43(xdg, "git", "ignore") : expandHome(configured, o.home);
+  const xdg = o.xdgConfigHome && isAbsolute10(o.xdgConfigHome) ? o.xdgConfigHome : join44(o.home, ".config");
+  const path2 = configured === null ? join44(xdg, "git", "ignore") : expandHome(configured, o.home);
   return isAbsolute10(path2) && await exists4(path2) ? path2 : null;
 }
 function expandHome(path2, home) {
-  return path2 === "~" ? home : path2.startsWith("~/") ? join43(home, path2.slice(2)) : path2;
+  return path2 === "~" ? home : path2.startsWith("~/") ? join44(home, path2.slice(2)) : path2;
 }
 async function exists4(path2) {
   return access2(path2).then(
@@ -29700,26 +29736,26 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { mkdir as mkdir12, open as open6, rename as rename8, rm as rm19, stat as stat23, symlink } from "node:fs/promises";
-import { dirname as dirname19, join as join44, sep as sep9 } from "node:path";
+import { mkdir as mkdir12, open as open6, rename as rename8, rm as rm19, stat as stat22, symlink } from "node:fs/promises";
+import { dirname as dirname20, join as join45, sep as sep9 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
   await mkdir12(preferred, { recursive: true });
-  const [a, b] = await Promise.all([stat23(root), stat23(preferred)]);
+  const [a, b] = await Promise.all([stat22(root), stat22(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
 async function placeFiles(root, stagingDir, items) {
   const dirs = /* @__PURE__ */ new Set();
   for (const item of items) {
-    const parent = dirname19(item.dest);
+    const parent = dirname20(item.dest);
     await mkdir12(fsPath(parent), { recursive: true });
-    await placeOne(item, join44(stagingDir, tempName()));
-    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname19(d)) {
+    await placeOne(item, join45(stagingDir, tempName()));
+    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname20(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
-      if (d === root || dirname19(d) === d) break;
+      if (d === root || dirname20(d) === d) break;
     }
   }
   for (const d of dirs) await fsyncDir(fsPath(d));
@@ -29733,7 +29769,7 @@ async function placeOne(item, temp) {
     await rm19(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
-  const beside = `${dirname19(item.dest)}${sep9}${tempName()}`;
+  const beside = `${dirname20(item.dest)}${sep9}${tempName()}`;
   try {
     await writeTemp(item, fsPath(beside));
     await rename8(fsPath(beside), fsPath(item.dest));
@@ -29768,14 +29804,14 @@ var init_place = __esm({
 });
 
 // src/checkpoints/apply.ts
-import { lstat as lstat13, rmdir as rmdir2, unlink } from "node:fs/promises";
-import { dirname as dirname20 } from "node:path";
+import { lstat as lstat12, rmdir as rmdir2, unlink } from "node:fs/promises";
+import { dirname as dirname21 } from "node:path";
 async function kindOf2(abs) {
   return (await statOf(abs)).kind;
 }
 async function statOf(abs) {
   try {
-    const st = await lstat13(fsPath(abs));
+    const st = await lstat12(fsPath(abs));
     const kind = st.isDirectory() ? "dir" : st.isSymbolicLink() ? "link" : st.isFile() ? "file" : "other";
     return { kind, perm: kind === "file" ? st.mode & 511 : null };
   } catch {
@@ -29855,7 +29891,7 @@ async function applyDeletes(ctx, paths, out) {
     if (slash > 0) emptied.add(path2.slice(0, slash));
   }
   await removeEmptyDirs(ctx.root, emptied);
-  for (const dir of new Set(out.deleted.map((path2) => dirname20(toAbsolute(ctx.root, path2)))))
+  for (const dir of new Set(out.deleted.map((path2) => dirname21(toAbsolute(ctx.root, path2)))))
     await fsyncDir(fsPath(dir));
 }
 async function writeEntries(ctx, entries) {
@@ -29912,7 +29948,7 @@ var init_apply = __esm({
 
 // src/checkpoints/upkeep.ts
 import { readFile as readFile17, rm as rm20 } from "node:fs/promises";
-import { dirname as dirname21 } from "node:path";
+import { dirname as dirname22 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
   const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
@@ -29952,7 +29988,7 @@ async function thinCheckpoints(repo, keep) {
 }
 async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   const sweeps = () => [
-    sweepTempFiles(dirname21(location.metaFile)),
+    sweepTempFiles(dirname22(location.metaFile)),
     sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME }),
     sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME })
   ];
@@ -30075,7 +30111,7 @@ var init_upkeep = __esm({
 
 // src/checkpoints/budget-count.ts
 import { readFile as readFile18, rm as rm21 } from "node:fs/promises";
-import { join as join45 } from "node:path";
+import { join as join46 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
 }
@@ -30087,7 +30123,7 @@ function commitBytes(meta2, identity) {
   return Buffer.byteLength(encodeMessage(meta2)) + 2 * person + 1024;
 }
 function budgetFile(location) {
-  return join45(location.dir, "budget.json");
+  return join46(location.dir, "budget.json");
 }
 async function readBudget(location) {
   try {
@@ -30136,7 +30172,7 @@ var init_budget_count = __esm({
 });
 
 // src/checkpoints/skip-rules.ts
-import { accessSync, constants, lstatSync } from "node:fs";
+import { accessSync, constants, lstatSync as lstatSync2 } from "node:fs";
 async function findSkipped(root, listing, maxBytes, sizes) {
   const skipped = listing.nestedRepos.map((path2) => ({
     path: path2,
@@ -30150,7 +30186,7 @@ async function findSkipped(root, listing, maxBytes, sizes) {
   ];
   const repoDirs = /* @__PURE__ */ new Map();
   for (let i = 0; i < candidates.length; i += STAT_SLICE) {
-    if (i > 0) await new Promise((resolve26) => setImmediate(resolve26));
+    if (i > 0) await new Promise((resolve27) => setImmediate(resolve27));
     for (const c of candidates.slice(i, i + STAT_SLICE)) {
       const nested = nestedRepositoryAbove(root, c.path, repoDirs);
       if (nested !== null) {
@@ -30175,7 +30211,8 @@ function nestedRepositoryAbove(root, path2, seen) {
     let isRepo = seen.get(dir);
     if (isRepo === void 0) {
       try {
-        isRepo = lstatSync(fsPath(toAbsolute(root, `${dir}/.git`)), { throwIfNoEntry: false }) !== void 0;
+        const dotGit = fsPath(toAbsolute(root, `${dir}/.git`));
+        isRepo = typeof dotGit === "string" ? isRepositoryEntry(dotGit) : lstatSync2(dotGit, { throwIfNoEntry: false }) !== void 0;
       } catch {
         isRepo = false;
       }
@@ -30188,7 +30225,7 @@ function nestedRepositoryAbove(root, path2, seen) {
 function fileShape(path2) {
   let st;
   try {
-    st = lstatSync(fsPath(path2), { throwIfNoEntry: false });
+    st = lstatSync2(fsPath(path2), { throwIfNoEntry: false });
   } catch {
     return null;
   }
@@ -30207,14 +30244,15 @@ var init_skip_rules = __esm({
   "src/checkpoints/skip-rules.ts"() {
     "use strict";
     init_path_bytes();
+    init_dot_git();
     init_workspace_paths();
     STAT_SLICE = 512;
   }
 });
 
 // src/checkpoints/capture.ts
-import { lstat as lstat14, realpath as realpath8 } from "node:fs/promises";
-import { dirname as dirname22 } from "node:path";
+import { lstat as lstat13, realpath as realpath8 } from "node:fs/promises";
+import { dirname as dirname23 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
     listCaptureCandidates(ctx.repo, ctx.excluded),
@@ -30250,11 +30288,11 @@ function directoriesOf(paths) {
   return dirs.size;
 }
 async function unusualShapes(root, paths) {
-  const parents = [...new Set(paths.map((p) => dirname22(toAbsolute(root, p))))];
+  const parents = [...new Set(paths.map((p) => dirname23(toAbsolute(root, p))))];
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
-        (p) => lstat14(fsPath(toAbsolute(root, p))).then(
+        (p) => lstat13(fsPath(toAbsolute(root, p))).then(
           (st) => st.isDirectory(),
           () => false
         )
@@ -30311,10 +30349,10 @@ var init_options = __esm({
 });
 
 // src/fs/stamps.ts
-import { lstat as lstat15 } from "node:fs/promises";
+import { lstat as lstat14 } from "node:fs/promises";
 async function stampOf(path2) {
   try {
-    const st = await lstat15(path2, { bigint: true });
+    const st = await lstat14(path2, { bigint: true });
     if (st.isDirectory()) return { path: path2, sig: `dir:${st.ino}:${st.uid}`, ctimeNs: 0n };
     const kind = st.isFile() ? "file" : "other";
     return {
@@ -30346,7 +30384,7 @@ var init_stamps = __esm({
 
 // src/checkpoints/probe-cache.ts
 import { readFile as readFile19 } from "node:fs/promises";
-import { join as join46 } from "node:path";
+import { join as join47 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles2) {
   const record3 = await readRecord2(location);
   if (record3 === null || record3.workspace !== workspace) return {};
@@ -30356,7 +30394,7 @@ async function readCachedAnswers(location, workspace, configFiles2) {
   ]);
   const out = {};
   const p = record3.probe;
-  const expected = p?.isRepository ? join46(workspace, ".git", "info", "exclude") : null;
+  const expected = p?.isRepository ? join47(workspace, ".git", "info", "exclude") : null;
   if (p !== void 0 && p.root === workspace && p.excludesFile === expected && stampsHold(p.stamps, probeNow)) {
     out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
   }
@@ -30410,9 +30448,9 @@ var init_probe_cache = __esm({
 });
 
 // src/checkpoints/store.ts
-import { access as access3, lstat as lstat16, readFile as readFile20, realpath as realpath9 } from "node:fs/promises";
+import { access as access3, lstat as lstat15, readFile as readFile20, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join47, sep as sep10 } from "node:path";
+import { join as join48, sep as sep10 } from "node:path";
 async function physicalPath(path2) {
   try {
     await access3(path2);
@@ -30733,7 +30771,7 @@ var init_store = __esm({
         this.storeReady = false;
         const state = await storeOf(this.location, this.workspace);
         if (state === "none" && !track2) throw this.noStore();
-        const leftover = state === "none" && await lstat16(this.location.indexFile).catch(() => null) !== null;
+        const leftover = state === "none" && await lstat15(this.location.indexFile).catch(() => null) !== null;
         const damage = state !== "none" || leftover ? await findDamage(this.location) : null;
         if (damage !== null && !track2) throw corruptError(this.location, damage);
         if (damage !== null) this.recovered = await setAside(this.location, damage);
@@ -30754,7 +30792,7 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const target = join47(this.location.gitDir, "info", "exclude");
+        const target = join48(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
           this.userExcludes === null ? "" : readFile20(this.userExcludes, "utf8").catch(() => ""),
           readFile20(target, "utf8").catch(() => null)
@@ -31016,7 +31054,7 @@ var init_checkpoints = __esm({
         tracking.catch(() => void 0);
         let counting = null;
         if (uncounted === null) {
-          await new Promise((resolve26) => setImmediate(resolve26));
+          await new Promise((resolve27) => setImmediate(resolve27));
           counting = countObjects(store.repo);
           counting.catch(() => void 0);
         }
@@ -31212,7 +31250,7 @@ var init_checkpoints2 = __esm({
 });
 
 // src/cli/commands/checkpoint-text.ts
-import { lstat as lstat17 } from "node:fs/promises";
+import { lstat as lstat16 } from "node:fs/promises";
 function pathText(path2) {
   return escapeHidden(printable(path2), { halves: true });
 }
@@ -31262,7 +31300,7 @@ function restorePrompt(r) {
 }
 async function pathArgument(path2) {
   if (path2.search(ESCAPED_BYTE) === -1) return path2;
-  if (await lstat17(path2).catch(() => null) !== null) return path2;
+  if (await lstat16(path2).catch(() => null) !== null) return path2;
   return path2.replace(
     ESCAPED_BYTE,
     (_, hex) => String.fromCharCode(56320 + Number.parseInt(hex, 16))
@@ -31291,7 +31329,7 @@ __export(checkpoint_exports, {
 });
 import { mkdtemp as mkdtemp5, rm as rm22, writeFile as writeFile8 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join48, resolve as resolve21 } from "node:path";
+import { join as join49, resolve as resolve22 } from "node:path";
 function open7(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -31413,8 +31451,8 @@ var init_checkpoint2 = __esm({
         const cp = await open7(ctx);
         const hash2 = await resolveCheckpoint(cp, name2);
         if (ctx.json) return { json: { diff: await cp.diff(hash2) }, human: () => "" };
-        const dir = await mkdtemp5(join48(tmpdir5(), "agentgate-cpdiff-"));
-        const file = join48(dir, "diff.patch");
+        const dir = await mkdtemp5(join49(tmpdir5(), "agentgate-cpdiff-"));
+        const file = join49(dir, "diff.patch");
         const cleanup = () => rm22(dir, { recursive: true, force: true });
         try {
           await writeFile8(file, await cp.diffBytes(hash2));
@@ -31526,7 +31564,7 @@ var init_checkpoint2 = __esm({
         const result = paths.length ? await revertPaths(
           cp,
           hash2,
-          paths.map((p) => resolve21(ctx.workspace, p))
+          paths.map((p) => resolve22(ctx.workspace, p))
         ) : await cp.revert(hash2);
         return {
           json: result,
@@ -32033,8 +32071,8 @@ async function withinBudget(ms, fn) {
   const wrapped = work.then((value) => ({ value }));
   wrapped.catch(() => void 0);
   let timer;
-  const stop = new Promise((resolve26) => {
-    timer = setTimeout(() => resolve26("late"), stopAt);
+  const stop = new Promise((resolve27) => {
+    timer = setTimeout(() => resolve27("late"), stopAt);
   });
   const first = await Promise.race([wrapped, stop]).finally(() => clearTimeout(timer));
   if (first !== "late") return { done: true, value: first.value };
@@ -32043,7 +32081,7 @@ async function withinBudget(ms, fn) {
     (v) => v,
     () => null
   );
-  const windDown = new Promise((resolve26) => setTimeout(() => resolve26(null), total - stopAt).unref());
+  const windDown = new Promise((resolve27) => setTimeout(() => resolve27(null), total - stopAt).unref());
   const last = await Promise.race([settled, windDown]);
   return last === null ? { done: false } : { done: true, value: last.value };
 }
@@ -32057,13 +32095,13 @@ var init_budget = __esm({
 });
 
 // src/hooks/log.ts
-import { appendFile as appendFile3, mkdir as mkdir13, rename as rename9, stat as stat24 } from "node:fs/promises";
-import { dirname as dirname23 } from "node:path";
+import { appendFile as appendFile3, mkdir as mkdir13, rename as rename9, stat as stat23 } from "node:fs/promises";
+import { dirname as dirname24 } from "node:path";
 async function appendHookLog(file, line) {
   const text = firstChars(escapeHidden(line, { halves: true }), MAX_LINE).text;
   try {
-    await mkdir13(dirname23(file), { recursive: true });
-    const size = await stat24(file).then(
+    await mkdir13(dirname24(file), { recursive: true });
+    const size = await stat23(file).then(
       (st) => st.size,
       () => 0
     );
@@ -32087,7 +32125,7 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join49, resolve as resolve22 } from "node:path";
+import { join as join50, resolve as resolve23 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const home = opts.settings?.home ?? resolveHome(opts.home);
   const outcome = await checkpointFor(event, opts).catch(failure2);
@@ -32105,7 +32143,7 @@ async function logOutcome(home, event, outcome) {
   return outcome;
 }
 function logFile(home) {
-  return join49(layout(home).logs, "hooks.log");
+  return join50(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const chosen = chooseHome(opts.home);
@@ -32136,7 +32174,7 @@ async function checkpointFor(event, opts) {
       session: event.session,
       event: event.event,
       unlessUnchanged: event.kind === "latest",
-      ...event.touched === void 0 || event.kind !== "latest" ? {} : { touched: event.touched.map((p) => resolve22(event.workspace, p)) }
+      ...event.touched === void 0 || event.kind !== "latest" ? {} : { touched: event.touched.map((p) => resolve23(event.workspace, p)) }
     });
   });
   if (!run.done)
@@ -32714,14 +32752,14 @@ var init_lenient_json = __esm({
 });
 
 // src/hooks/workspace.ts
-import { readFile as readFile21, realpath as realpath10, stat as stat25 } from "node:fs/promises";
-import { dirname as dirname24, join as join50, parse as parse2, resolve as resolve23 } from "node:path";
+import { realpath as realpath10, stat as stat24 } from "node:fs/promises";
+import { dirname as dirname25, join as join51, parse as parse2, resolve as resolve24 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
 }
 async function hookWorkspace(candidate, opts = {}) {
-  const path2 = resolve23(nativePath(candidate));
-  const isDir2 = await stat25(path2).then(
+  const path2 = resolve24(nativePath(candidate));
+  const isDir2 = await stat24(path2).then(
     (st) => st.isDirectory(),
     () => false
   );
@@ -32741,29 +32779,22 @@ function homeOrNone() {
   }
 }
 async function inNestedRepository(project, dir) {
-  for (let at = dir; at !== project && at !== dirname24(at) && isInside(project, at); at = dirname24(at)) {
-    if (await isRepositoryEntry(join50(at, ".git"))) return true;
+  for (let at = dir; at !== project && at !== dirname25(at) && isInside(project, at); at = dirname25(at)) {
+    if (isRepositoryEntry(join51(at, ".git"))) return true;
   }
   return false;
-}
-async function isRepositoryEntry(dotGit) {
-  const found = await stat25(dotGit).catch(() => null);
-  if (found === null) return false;
-  if (found.isDirectory()) return (await stat25(join50(dotGit, "HEAD")).catch(() => null))?.isFile() === true;
-  const named2 = /^gitdir: (.+)$/m.exec(await readFile21(dotGit, "utf8").catch(() => ""))?.[1]?.trim();
-  if (named2 === void 0) return false;
-  return (await stat25(resolve23(dirname24(dotGit), named2)).catch(() => null))?.isDirectory() === true;
 }
 var init_workspace = __esm({
   "src/hooks/workspace.ts"() {
     "use strict";
     init_home_dir();
+    init_dot_git();
     init_inside();
   }
 });
 
 // src/hooks/event-hook.ts
-import { isAbsolute as isAbsolute11, resolve as resolve24 } from "node:path";
+import { isAbsolute as isAbsolute11, resolve as resolve25 } from "node:path";
 async function runEventHook(agent, input, opts = {}) {
   const adapter = ADAPTERS[agent];
   const outcome = await checkpointOf(adapter, input, opts);
@@ -32812,7 +32843,7 @@ async function checkpointOf(adapter, input, opts) {
     } : {}
   };
   const here = opts.cwd ?? process.cwd();
-  const cwd = adapter.hooksRunInRoot === true && e.cwd !== void 0 && isInside(here, resolve24(here, e.cwd)) ? here : e.cwd;
+  const cwd = adapter.hooksRunInRoot === true && e.cwd !== void 0 && isInside(here, resolve25(here, e.cwd)) ? here : e.cwd;
   if (e.root === void 0 && cwd === void 0 && adapter.hooksRunInRoot !== true)
     return refuse(
       "ignored",
@@ -32836,7 +32867,7 @@ async function checkpointOf(adapter, input, opts) {
       ...e.promptText === void 0 ? {} : { promptText: e.promptText },
       ...e.note === void 0 ? {} : { note: e.note },
       // Relative to the directory the event names (Cline's paths: its workspace root).
-      ...e.touched === void 0 ? {} : { touched: e.touched.map((p) => resolve24(here, nativePath(cwd ?? e.root ?? here), nativePath(p))) }
+      ...e.touched === void 0 ? {} : { touched: e.touched.map((p) => resolve25(here, nativePath(cwd ?? e.root ?? here), nativePath(p))) }
     },
     opts
   );
@@ -32845,7 +32876,7 @@ async function checkpointOf(adapter, input, opts) {
 async function workspaceOf(adapter, cwdNamed, named2, here, opts) {
   const project = adapter.projectDirVariable && (opts.env ?? process.env)[adapter.projectDirVariable];
   if (!cwdNamed || !project) return named2;
-  const [top, dir] = [resolve24(project), resolve24(here, named2)];
+  const [top, dir] = [resolve25(project), resolve25(here, named2)];
   return isInside(top, dir) && !await inNestedRepository(top, dir) ? project : named2;
 }
 function definedOf(o) {
@@ -33006,14 +33037,14 @@ async function readEvent(timeoutMs) {
   if (stdin.isTTY) return { unreadable: "stdin is a terminal; a hook reads its event from a pipe" };
   const chunks = [];
   let size = 0;
-  const result = await new Promise((resolve26) => {
+  const result = await new Promise((resolve27) => {
     const timer = setTimeout(
-      () => resolve26({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
+      () => resolve27({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
       timerDelay(timeoutMs)
     );
     const done = (value) => {
       clearTimeout(timer);
-      resolve26(value);
+      resolve27(value);
     };
     stdin.on("data", (chunk) => {
       size += chunk.length;
@@ -33637,7 +33668,8 @@ function isOurEntry(entry, target) {
     const hooks = entry.hooks;
     return Array.isArray(hooks) && hooks.length > 0 && hooks.every((h) => isOurCommand(h?.command, agent));
   }
-  return isOurCommand(target.shape === "copilot" ? entry.bash : entry.command, agent);
+  if (target.shape !== "copilot") return isOurCommand(entry.command, agent);
+  return isOurCommand(entry.bash, agent) && (entry.powershell === void 0 || isOurCommand(entry.powershell, agent));
 }
 function ourPlaces(current, target) {
   const key = commandKey(target);
@@ -33803,17 +33835,17 @@ var init_hook_install = __esm({
 
 // src/hooks/install/install-record.ts
 import { createHash as createHash9 } from "node:crypto";
-import { lstat as lstat18, open as open8, readFile as readFile22, rm as rm23, rmdir as rmdir3 } from "node:fs/promises";
-import { dirname as dirname25, join as join51 } from "node:path";
+import { lstat as lstat17, open as open8, readFile as readFile21, rm as rm23, rmdir as rmdir3 } from "node:fs/promises";
+import { dirname as dirname26, join as join52 } from "node:path";
 function recordPath(home, file) {
-  return join51(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
+  return join52(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
 }
 function sha256(text) {
   return createHash9("sha256").update(text).digest("hex");
 }
 async function readRecord3(home, file) {
   try {
-    const parsed = HookInstallRecord.safeParse(JSON.parse(await readFile22(recordPath(home, file), "utf8")));
+    const parsed = HookInstallRecord.safeParse(JSON.parse(await readFile21(recordPath(home, file), "utf8")));
     return parsed.success && parsed.data.file === file ? parsed.data : null;
   } catch {
     return null;
@@ -33848,12 +33880,12 @@ function nextRecord(file, old, found, written, step) {
 }
 async function missingDirs(dir) {
   const out = [];
-  for (let at = dir; ; at = dirname25(at)) {
-    const exists5 = await lstat18(at).then(
+  for (let at = dir; ; at = dirname26(at)) {
+    const exists5 = await lstat17(at).then(
       () => true,
       (error2) => error2.code !== "ENOENT"
     );
-    if (exists5 || dirname25(at) === at) return out;
+    if (exists5 || dirname26(at) === at) return out;
     out.push(at);
   }
 }
@@ -34017,14 +34049,14 @@ var require_main = __commonJS({
 });
 
 // src/hooks/install/targets.ts
-import { join as join52, resolve as resolve25 } from "node:path";
+import { join as join53, resolve as resolve26 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join52(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join53(base, place.scope === "project" ? project : user);
   const env = place.env ?? process.env;
   const under = (variable, project, dir, file) => {
     const home = env[variable];
-    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve25(home, file) : at(project, join52(dir, file));
+    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve26(home, file) : at(project, join53(dir, file));
   };
   switch (agent) {
     case "claude-code":
@@ -34429,8 +34461,8 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, lstat as lstat19, readFile as readFile23, rm as rm24, stat as stat26 } from "node:fs/promises";
-import { join as join53 } from "node:path";
+import { chmod, lstat as lstat18, readFile as readFile22, rm as rm24, stat as stat25 } from "node:fs/promises";
+import { join as join54 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
 ${MARKER}
@@ -34441,7 +34473,7 @@ async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   await assertDirectory(target.file);
   for (const event of target.events) {
-    const file = join53(target.file, event);
+    const file = join54(target.file, event);
     const current = await readHook(file);
     if (current !== null && "theirs" in current) {
       if (command !== null || current.marked) plan.leftAlone.push(file);
@@ -34458,20 +34490,20 @@ async function planScripts(target, command) {
   return plan;
 }
 async function assertDirectory(dir) {
-  const stats4 = await stat26(dir).catch((error2) => {
+  const stats4 = await stat25(dir).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(dir, errnoOf(error2), error2);
   });
   if (stats4 !== null && !stats4.isDirectory()) throw cannotUse(dir, "not a directory");
 }
 async function readHook(file) {
-  const stats4 = await lstat19(file).catch((error2) => {
+  const stats4 = await lstat18(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(file, errnoOf(error2), error2);
   });
   if (stats4 === null) return null;
   if (!stats4.isFile()) return { theirs: true, marked: false };
-  const text = await readFile23(file, "utf8").catch((error2) => {
+  const text = await readFile22(file, "utf8").catch((error2) => {
     throw cannotUse(file, errnoOf(error2), error2);
   });
   if (!isOurScript(text))
@@ -36083,8 +36115,8 @@ var init_undo = __esm({
 });
 
 // src/hooks/install/install.ts
-import { lstat as lstat20, readFile as readFile24, rm as rm25 } from "node:fs/promises";
-import { dirname as dirname26 } from "node:path";
+import { lstat as lstat19, readFile as readFile23, rm as rm25 } from "node:fs/promises";
+import { dirname as dirname27 } from "node:path";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
 }
@@ -36124,7 +36156,7 @@ async function apply(agent, action, opts) {
   return { ...base, written, changes: plan.changes, leftAlone: [], notes: plan.notes };
 }
 async function readConfig2(file) {
-  const bytes = await readFile24(file).catch((error2) => {
+  const bytes = await readFile23(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw new AgentConfigInvalidError(
       `cannot read ${file} (${errnoOf(error2)}); move what stands there aside and run the command again`,
@@ -36159,7 +36191,7 @@ async function recordAndWrite(home, target, found, text) {
   const step = {
     undo: found === null ? [] : undoSplices(found, text),
     foundHasOurs: found !== null && holdsOurs(target, found),
-    dirs: found === null ? await missingDirs(dirname26(target.file)) : []
+    dirs: found === null ? await missingDirs(dirname27(target.file)) : []
   };
   await writeRecord(home, nextRecord(target.file, await readRecord3(home, target.file), found, text, step));
   await writeOwnFileAtomic(target.file, text);
@@ -36167,7 +36199,7 @@ async function recordAndWrite(home, target, found, text) {
 async function giveBack(home, target, found, plan) {
   const record3 = await readRecord3(home, target.file);
   let wrote = false;
-  const link3 = await lstat20(target.file).then(
+  const link3 = await lstat19(target.file).then(
     (st) => st.isSymbolicLink(),
     () => false
   );

@@ -83,7 +83,7 @@ export async function resolveRemote(
   direction: 'fetch' | 'push',
 ): Promise<{ name: string; url: string }> {
   // The URL as given is checked first (resolveRemoteUrl): a refused one costs no git call.
-  const resolved = await resolveRemoteUrl(repo, nameOrUrl, cwd);
+  const resolved = await resolveRemoteUrl(repo, nameOrUrl, cwd, direction);
   const rules = await runGit(repo, ['config', '-z', '--get-regexp', INSTEAD_OF_PATTERN], {
     okExitCodes: [1],
   });
@@ -140,11 +140,11 @@ async function resolveRemoteUrl(
   repo: GitOptions & { topLevel: string },
   nameOrUrl: string,
   cwd: string,
+  direction: 'fetch' | 'push',
 ): Promise<{ name: string; url: string }> {
   if (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(nameOrUrl)) {
-    const res = await runGit(repo, ['config', '--get', `remote.${nameOrUrl}.url`], { okExitCodes: [1] });
-    const url = res.stdout.trim();
-    if (res.exitCode === 0 && url !== '') {
+    const url = await configuredUrl(repo, nameOrUrl, direction);
+    if (url !== null) {
       const kind = checkRemoteUrl(url);
       return {
         name: nameOrUrl,
@@ -170,6 +170,23 @@ async function resolveRemoteUrl(
     return { name: nameOrUrl, url: path };
   }
   return { name: nameOrUrl, url: nameOrUrl };
+}
+
+/**
+ * The URL git uses for a configured remote: its first `url`, or for a push its first `pushurl`
+ * when it has one (git pushes there). Null when the remote has no URL.
+ */
+async function configuredUrl(
+  repo: GitOptions,
+  name: string,
+  direction: 'fetch' | 'push',
+): Promise<string | null> {
+  const key = `remote\\.${name.replaceAll('.', '\\.')}\\.(url|pushurl)`;
+  const res = await runGit(repo, ['config', '-z', '--get-regexp', `^${key}$`], { okExitCodes: [1] });
+  const entries = parseConfigEntries(res.stdout);
+  const first = (k: string) =>
+    entries.find((e) => e.key.toLowerCase().endsWith(`.${k}`) && e.value !== '')?.value;
+  return (direction === 'push' ? first('pushurl') : undefined) ?? first('url') ?? null;
 }
 
 async function isDir(path: string): Promise<boolean> {

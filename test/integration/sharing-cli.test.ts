@@ -195,6 +195,18 @@ describe('sharing through the CLI', () => {
     expect(runCli([...opts, 'verify', '--run', 'gated', '--json']).json()).toMatchObject({ ok: true });
   });
 
+  it("push goes to the remote's pushurl, as git push does; fetch to its url", async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'pu', 1);
+    const pushed = join(w.root, 'pushed.git');
+    git(w.root, ['init', '-q', '--bare', pushed]);
+    git(a.dir, ['config', 'remote.origin.pushurl', pushed]);
+    ok(a, ['push', '--run', 'pu']);
+    expect(git(pushed, ['for-each-ref', '--format=%(refname)', 'refs/agentgate/'])).not.toBe('');
+    expect(git(w.origin, ['for-each-ref', '--format=%(refname)', 'refs/agentgate/'])).toBe('');
+  });
+
   it('a fetch killed inside git, holding a ref lock, is mended by the next fetch (the same state every time)', async () => {
     w = world();
     const [a, b] = [w.machine('a'), w.machine('b')];

@@ -49,6 +49,10 @@ describe('hostile remotes', () => {
     await failsWith(a.share.fetch({ workspace: a.dir }), 'REMOTE_UNSAFE');
     git(a.dir, ['config', `url.ext::sh -c touch% ${marker}% #.pushInsteadOf`, 'zzz:']);
     await failsWith(a.share.push({ workspace: a.dir }, 'zzz:x'), 'REMOTE_UNSAFE');
+    // A push goes where git pushes: the remote's pushurl, checked like any URL.
+    git(a.dir, ['config', 'remote.origin.pushurl', `ext::sh -c touch% ${marker}`]);
+    await failsWith(a.share.push({ workspace: a.dir }), 'REMOTE_UNSAFE');
+    git(a.dir, ['config', '--unset', 'remote.origin.pushurl']);
     git(a.dir, ['config', 'remote.origin.uploadpack', `sh -c "touch ${marker}"`]);
     git(a.dir, ['config', '--remove-section', `url.ext::sh -c touch% ${marker}% #`]);
     await a.share.fetch({ workspace: a.dir });
