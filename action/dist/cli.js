@@ -30383,6 +30383,7 @@ var init_stamps = __esm({
 });
 
 // src/checkpoints/probe-cache.ts
+import { readFileSync as readFileSync6 } from "node:fs";
 import { readFile as readFile19 } from "node:fs/promises";
 import { join as join47 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles2) {
@@ -30407,7 +30408,7 @@ async function saveAnswers(location, workspace, configFiles2, answers) {
   const inputs = probeInputs(workspace, answers.probe);
   const [probeStamps, configStamps] = await Promise.all([stampsOf(inputs ?? []), stampsOf(configFiles2)]);
   const keepProbe = inputs !== null && await acceptable(answers.probe, probeStamps);
-  const keepConfig = !isRacy(configStamps);
+  const keepConfig = !isRacy(configStamps) && !includesOthers(configFiles2);
   if (!keepProbe && !keepConfig) return;
   const record3 = {
     workspace,
@@ -30436,6 +30437,15 @@ async function readRecord2(location) {
   } catch {
     return null;
   }
+}
+function includesOthers(files) {
+  return files.some((file) => {
+    try {
+      return /^\s*\[\s*include/im.test(readFileSync6(file, "utf8"));
+    } catch {
+      return false;
+    }
+  });
 }
 var init_probe_cache = __esm({
   "src/checkpoints/probe-cache.ts"() {

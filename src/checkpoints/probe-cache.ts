@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ProbeCacheRecord } from '../../types/checkpoint.js';
@@ -65,7 +66,8 @@ export async function saveAnswers(
   const inputs = probeInputs(workspace, answers.probe);
   const [probeStamps, configStamps] = await Promise.all([stampsOf(inputs ?? []), stampsOf(configFiles)]);
   const keepProbe = inputs !== null && (await acceptable(answers.probe, probeStamps));
-  const keepConfig = !isRacy(configStamps);
+  // A setting read through an include cannot be vouched for by these files' stamps: asked each time.
+  const keepConfig = !isRacy(configStamps) && !includesOthers(configFiles);
   if (!keepProbe && !keepConfig) return;
   const record: ProbeCacheRecord = {
     workspace,
@@ -104,4 +106,15 @@ async function readRecord(location: StoreLocation): Promise<ProbeCacheRecord | n
   } catch {
     return null;
   }
+}
+
+/** Whether one of the user's config files includes another (an `[include]` or `[includeIf]` section). */
+function includesOthers(files: readonly string[]): boolean {
+  return files.some((file) => {
+    try {
+      return /^\s*\[\s*include/im.test(readFileSync(file, 'utf8'));
+    } catch {
+      return false;
+    }
+  });
 }

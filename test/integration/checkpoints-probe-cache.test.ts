@@ -110,6 +110,23 @@ describe('the workspace probe kept per store (probe.json)', () => {
     expect(storeTreePaths(cp, t.hash)).toEqual(['README.md', 'b.txt']);
   });
 
+  it("the user's core.excludesFile changed in a file their global config includes is honoured on the next capture", async () => {
+    const ws = repoWithCommit({ 'README.md': 'hi\n' });
+    const home = tempDir('agentgate-cp-home-');
+    writeFileSync(join(userHome, '.gitconfig'), '[include]\n\tpath = ~/inc.cfg\n');
+    writeFileSync(join(userHome, 'inc.cfg'), '[core]\n\texcludesFile = ~/ign1\n');
+    writeFileSync(join(userHome, 'ign1'), '*.one\n');
+    writeFileSync(join(userHome, 'ign2'), '.env\n');
+    await (await Checkpoints.open(ws, { home })).track('one');
+    later();
+    await keepAnswers(ws, home);
+    writeFileSync(join(userHome, 'inc.cfg'), '[core]\n\texcludesFile = ~/ign2\n');
+    writeFiles(ws, { '.env': 'API_KEY=s\n', 'b.txt': 'keep' });
+    const cp = await Checkpoints.open(ws, { home });
+    const t = await cp.track('two');
+    expect(storeTreePaths(cp, t.hash)).toEqual(['README.md', 'b.txt']);
+  });
+
   it('core.worktree set after the answers were kept is refused as before (UNSAFE_WORKSPACE)', async () => {
     const ws = repoWithCommit({ 'README.md': 'hi\n' });
     const home = tempDir('agentgate-cp-home-');
