@@ -29706,7 +29706,8 @@ async function userExcludesSetting(o) {
         ...o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}
       },
       ["config", "--file", file, "--includes", "--get", "core.excludesFile"],
-      { okExitCodes: [1] }
+      // A file git cannot read (a circular include, a syntax error) sets nothing here, as for runs.
+      { okExitCodes: [1, 128] }
     );
     const value = res.exitCode === 0 ? res.stdout.trim() : "";
     if (value !== "") configured = value;
@@ -34521,8 +34522,11 @@ async function readHook(file) {
   return { text, executable: (stats4.mode & 64) !== 0 };
 }
 function isOurScript(text) {
-  const exec = text.split("\n")[2] ?? "";
-  return exec.startsWith("exec ") && isWrittenCommand(exec.slice(5), "cline") && text === clineScript(exec.slice(5));
+  const head = clineScript("");
+  const start = head.length - 1;
+  if (!text.startsWith(head.slice(0, start)) || !text.endsWith("\n")) return false;
+  const command = text.slice(start, -1);
+  return isWrittenCommand(command, "cline") && text === clineScript(command);
 }
 function cannotUse(path2, why, cause) {
   return new AgentConfigInvalidError(

@@ -46,7 +46,8 @@ export async function userExcludesSetting(o: UserIgnoreOptions): Promise<string 
         ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
       },
       ['config', '--file', file, '--includes', '--get', 'core.excludesFile'],
-      { okExitCodes: [1] },
+      // A file git cannot read (a circular include, a syntax error) sets nothing here, as for runs.
+      { okExitCodes: [1, 128] },
     );
     const value = res.exitCode === 0 ? res.stdout.trim() : '';
     if (value !== '') configured = value;

@@ -127,6 +127,16 @@ describe('the workspace probe kept per store (probe.json)', () => {
     expect(storeTreePaths(cp, t.hash)).toEqual(['README.md', 'b.txt']);
   });
 
+  it('a global config git cannot read (a circular include) sets nothing: track goes on, as before and after do', async () => {
+    const ws = repoWithCommit({ 'README.md': 'hi\n' });
+    writeFileSync(join(userHome, '.gitconfig'), '[include]\n\tpath = ~/loop.cfg\n');
+    writeFileSync(join(userHome, 'loop.cfg'), '[include]\n\tpath = ~/.gitconfig\n');
+    writeFiles(ws, { 'b.txt': 'keep' });
+    const cp = await Checkpoints.open(ws, { home: tempDir('agentgate-cp-home-') });
+    const t = await cp.track('one');
+    expect(storeTreePaths(cp, t.hash)).toEqual(['README.md', 'b.txt']);
+  });
+
   it('core.worktree set after the answers were kept is refused as before (UNSAFE_WORKSPACE)', async () => {
     const ws = repoWithCommit({ 'README.md': 'hi\n' });
     const home = tempDir('agentgate-cp-home-');

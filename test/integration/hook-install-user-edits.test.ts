@@ -381,6 +381,16 @@ describe('hook install cline: hook files changed by hand', () => {
     expect(statSync(join(dir, 'TaskStart')).mode & 0o777).toBe(0o700);
   });
 
+  it('ours for a home whose path holds a line break is still ours: installing twice changes nothing', async () => {
+    const { opts, dir } = setup();
+    const runner = { ...RUNNER, home: '/tmp/x h\nline' };
+    await installHooks('cline', { ...opts, runner });
+    expect((await installHooks('cline', { ...opts, runner })).changes).toEqual([]);
+    expect((await uninstallHooks('cline', opts)).changes).toHaveLength(6);
+    // The directory install made goes too.
+    expect(() => readdirSync(dir)).toThrow();
+  });
+
   it('ours with its line endings changed to CRLF is reported by uninstall, and left', async () => {
     const { opts, dir } = setup();
     await installHooks('cline', opts);

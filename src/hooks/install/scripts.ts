@@ -81,14 +81,16 @@ async function readHook(
   return { text, executable: (stats.mode & 0o100) !== 0 };
 }
 
-/** Whether a hook file's text is exactly one `clineScript` writes, for any command of ours it may run. */
+/**
+ * Whether a hook file's text is exactly one `clineScript` writes, for any command of ours it may
+ * run (its quoted paths may hold line breaks: the command is all that follows `exec `).
+ */
 function isOurScript(text: string): boolean {
-  const exec = text.split('\n')[2] ?? '';
-  return (
-    exec.startsWith('exec ') &&
-    isWrittenCommand(exec.slice(5), 'cline') &&
-    text === clineScript(exec.slice(5))
-  );
+  const head = clineScript('');
+  const start = head.length - 1; // clineScript('') ends `exec \n`
+  if (!text.startsWith(head.slice(0, start)) || !text.endsWith('\n')) return false;
+  const command = text.slice(start, -1);
+  return isWrittenCommand(command, 'cline') && text === clineScript(command);
 }
 
 function cannotUse(path: string, why: string, cause?: unknown): AgentConfigInvalidError {
