@@ -10,7 +10,7 @@ import type { Snapshot } from '../../types/snapshot.js';
 import { GateTreeMismatchError, InvalidArgumentError } from '../errors.js';
 import { getTree } from '../git/refs.js';
 import { isInside, openRepo, type Repo } from '../git/repo.js';
-import { excludedBy, listUncompared, readIndexEntries, readStatus, submoduleChanges } from '../git/state.js';
+import { beyondStatus, excludedBy, readStatus, submoduleChanges } from '../git/state.js';
 import type { StatusEntry } from '../git/parsers/status.js';
 import { runUserCommand } from '../process/user-command.js';
 import type { NewGateResult } from '../store/gate-store.js';
@@ -241,15 +241,10 @@ async function treeMismatch(
   // unknown, or it is gone), and what lies inside a submodule (readStatus does not recurse; one not
   // checked out it does not look into; marked files inside it too: see submoduleChanges).
   const listing = reports.length > 0 ? 'all' : 'normal';
-  const [status, [marked, inSubmodules]] = await Promise.all([
-    readStatus(repo, listing),
-    readIndexEntries(repo).then((index) =>
-      Promise.all([listUncompared(repo, index), submoduleChanges(repo, listing, index)] as const),
-    ),
-  ]);
-  const uncompared = [...marked, ...inSubmodules.uncompared];
+  const [status, beyond] = await Promise.all([readStatus(repo, listing), beyondStatus(repo, listing)]);
+  const { uncompared } = beyond;
   const atAfter = status.oid === snapshot.afterSha;
-  let changed = [...status.entries, ...inSubmodules.changes].filter(outside);
+  let changed = [...status.entries, ...beyond.changes].filter(outside);
   if (atAfter && changed.some((e) => e.kind === 'untracked'))
     changed = await withoutEarlierReports(ctx, repo, snapshot, outside, changed, listing === 'all');
   if (atAfter && changed.length === 0 && uncompared.length === 0) return null;

@@ -224,22 +224,31 @@ async function oneSubmodule(
     return checkout === 'filled' ? whole('S..U') : { changes: [], uncompared: [] };
   const sub = await openRepo(dir, { identity: repo.identity, timeoutMs: repo.timeoutMs }).catch(() => null);
   if (sub === null || sub.topLevel !== dir) return whole('S.M.');
-  const [status, [uncompared, inner]] = await Promise.all([
-    readStatus(sub, untracked),
-    readIndexEntries(sub).then((index) =>
-      Promise.all([listUncompared(sub, index), submoduleChanges(sub, untracked, index)] as const),
-    ),
-  ]);
+  const [status, beyond] = await Promise.all([readStatus(sub, untracked), beyondStatus(sub, untracked)]);
   return {
-    changes: [...status.entries, ...inner.changes]
+    changes: [...status.entries, ...beyond.changes]
       .filter((e) => e.kind !== 'ignored')
       .map((e) => ({
         ...e,
         path: `${path}/${e.path}`,
         ...(e.kind === 'renamed' ? { origPath: `${path}/${e.origPath}` } : {}),
       })),
-    uncompared: [...uncompared, ...inner.uncompared].map((e) => ({ ...e, path: `${path}/${e.path}` })),
+    uncompared: beyond.uncompared.map((e) => ({ ...e, path: `${path}/${e.path}` })),
   };
+}
+
+/**
+ * What readStatus does not show in `repo`, from one reading of its index: its marked paths
+ * (listUncompared) and what lies inside its submodules, their marked paths included
+ * (submoduleChanges).
+ */
+export async function beyondStatus(repo: Repo, untracked: UntrackedListing): Promise<SubmoduleFindings> {
+  const index = await readIndexEntries(repo);
+  const [marked, inside] = await Promise.all([
+    listUncompared(repo, index),
+    submoduleChanges(repo, untracked, index),
+  ]);
+  return { changes: inside.changes, uncompared: [...marked, ...inside.uncompared] };
 }
 
 /**

@@ -82,31 +82,40 @@ export async function resolveRemote(
   cwd: string,
   direction: 'fetch' | 'push',
 ): Promise<{ name: string; url: string }> {
-  // The URL as given is checked first (resolveRemoteUrl): a refused one costs no git call.
-  const resolved = await resolveRemoteUrl(repo, nameOrUrl, cwd, direction);
-  const rules = await runGit(repo, ['config', '-z', '--get-regexp', INSTEAD_OF_PATTERN], {
-    okExitCodes: [1],
-  });
-  const used = rewrittenUrl(resolved.url, parseConfigEntries(rules.stdout), direction);
+  const named = REMOTE_NAME.test(nameOrUrl);
+  // A URL given as such is checked before any git call: a refused one costs none.
+  if (!named) checkRemoteUrl(nameOrUrl);
+  const config = await remoteConfig(repo, named ? nameOrUrl : null);
+  const resolved = await resolveRemoteUrl(repo, nameOrUrl, cwd, direction, config);
+  const used = rewrittenUrl(resolved.url, config, direction);
   // git:// runs `core.gitProxy` when the repository's config names one, and the first value wins
   // over anything we could pass: refuse rather than run it.
-  if (checkRemoteUrl(used) === 'git') {
-    const proxies = (
-      await runGit(repo, ['config', '--get-all', 'core.gitProxy'], { okExitCodes: [1] })
-    ).stdout
-      .split('\n')
-      .filter((v) => v !== '' && !/^none(\s|$)/.test(v));
-    if (proxies.length > 0) {
-      throw new UnsafeRemoteError(
-        `the repository's config sets core.gitProxy, which git would run for ${used}; remove it or use an ssh:// or https:// URL`,
-        { details: { url: used } },
-      );
-    }
-  }
+  const proxies = config.filter(
+    (e) => e.key.toLowerCase() === 'core.gitproxy' && e.value !== '' && !/^none(\s|$)/.test(e.value),
+  );
+  if (checkRemoteUrl(used) === 'git' && proxies.length > 0)
+    throw new UnsafeRemoteError(
+      `the repository's config sets core.gitProxy, which git would run for ${used}; remove it or use an ssh:// or https:// URL`,
+      { details: { url: used } },
+    );
   return resolved;
 }
 
-const INSTEAD_OF_PATTERN = '^url\\..*\\.(push)?insteadof$';
+/** A name `git remote` may have given (anything else is a URL or a path). */
+const REMOTE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
+ * What decides where git goes for a remote, in one git process: the `insteadOf` and
+ * `pushInsteadOf` rules, `core.gitProxy`, and the named remote's `url` and `pushurl`.
+ */
+async function remoteConfig(repo: GitOptions, name: string | null): Promise<ConfigEntry[]> {
+  const own = name === null ? '' : `|^remote\\.${name.replaceAll('.', '\\.')}\\.(url|pushurl)$`;
+  const pattern = `^url\\..*\\.(push)?insteadof$|^core\\.gitproxy$${own}`;
+  const res = await runGit(repo, ['config', '-z', '--get-regexp', pattern], { okExitCodes: [1] });
+  return parseConfigEntries(res.stdout);
+}
+
+type ConfigEntry = { key: string; value: string };
 
 /**
  * The URL git uses for `url` under the `url.<base>.insteadOf` rules (`git config -z --get-regexp`
@@ -116,7 +125,7 @@ const INSTEAD_OF_PATTERN = '^url\\..*\\.(push)?insteadof$';
  */
 export function rewrittenUrl(
   url: string,
-  rules: ReadonlyArray<{ key: string; value: string }>,
+  rules: readonly ConfigEntry[],
   direction: 'fetch' | 'push',
 ): string {
   const longest = (suffix: string): string | null => {
@@ -141,9 +150,10 @@ async function resolveRemoteUrl(
   nameOrUrl: string,
   cwd: string,
   direction: 'fetch' | 'push',
+  config: readonly ConfigEntry[],
 ): Promise<{ name: string; url: string }> {
-  if (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(nameOrUrl)) {
-    const url = await configuredUrl(repo, nameOrUrl, direction);
+  if (REMOTE_NAME.test(nameOrUrl)) {
+    const url = configuredUrl(config, direction);
     if (url !== null) {
       const kind = checkRemoteUrl(url);
       return {
@@ -173,19 +183,13 @@ async function resolveRemoteUrl(
 }
 
 /**
- * The URL git uses for a configured remote: its first `url`, or for a push its first `pushurl`
- * when it has one (git pushes there). Null when the remote has no URL.
+ * The URL git uses for the configured remote (remoteConfig's entries): its first `url`, or for a
+ * push its first `pushurl` when it has one (git pushes there). Null when the remote has no URL.
  */
-async function configuredUrl(
-  repo: GitOptions,
-  name: string,
-  direction: 'fetch' | 'push',
-): Promise<string | null> {
-  const key = `remote\\.${name.replaceAll('.', '\\.')}\\.(url|pushurl)`;
-  const res = await runGit(repo, ['config', '-z', '--get-regexp', `^${key}$`], { okExitCodes: [1] });
-  const entries = parseConfigEntries(res.stdout);
+function configuredUrl(config: readonly ConfigEntry[], direction: 'fetch' | 'push'): string | null {
   const first = (k: string) =>
-    entries.find((e) => e.key.toLowerCase().endsWith(`.${k}`) && e.value !== '')?.value;
+    config.find((e) => /^remote\./i.test(e.key) && e.key.toLowerCase().endsWith(`.${k}`) && e.value !== '')
+      ?.value;
   return (direction === 'push' ? first('pushurl') : undefined) ?? first('url') ?? null;
 }
 

@@ -68,8 +68,3 @@ export function uncomparedOf(entries: readonly IndexEntry[]): UncomparedEntry[] 
     .filter((e) => e.tag !== e.tag.toUpperCase() || e.tag === 'S')
     .map(({ tag, path, mode, oid }) => ({ path, mode, oid, skipWorktree: tag === 'S' || tag === 's' }));
 }
-
-/** Parses `ls-files -z -v -s` and keeps the entries git never compares with the work tree (uncomparedOf). */
-export function parseUncompared(text: string): UncomparedEntry[] {
-  return uncomparedOf(parseIndexEntries(text));
-}
