@@ -5,6 +5,7 @@ import { openRepo, type Repo } from '../../src/git/repo.js';
 import { provenanceSources, type ProvenanceSources } from '../../src/provenance/sources.js';
 import type { Snapshotter } from '../../src/snapshotter/snapshotter.js';
 import type { Snapshot } from '../../types/snapshot.js';
+import { runCli, type CliResult } from './cli.js';
 import { commitAll, git, remove, repoWithCommit, writeFiles } from './repo.js';
 import { newSnapshotter } from './snapshotter.js';
 
@@ -69,6 +70,14 @@ async function freshSetup(base: Record<string, string>): Promise<RunSetup> {
       remove(snap.options.home);
     },
   };
+}
+
+/** The CLI on a set-up's workspace and home, with no artifacts directory or Actions context from outside. */
+export function setupCli(s: RunSetup | undefined, args: string[]): CliResult {
+  if (s === undefined) throw new Error('no setup');
+  return runCli(['-C', s.dir, '--home', s.snap.options.home, ...args], {
+    env: { AGENTGATE_ARTIFACTS_DIR: '', GITHUB_ACTIONS: '' },
+  });
 }
 
 /** `git merge --squash` of `branch` onto the checked-out branch, committed; returns the commit. */

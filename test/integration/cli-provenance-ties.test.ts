@@ -6,18 +6,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Anchor, Trace } from '../../types/anchor.js';
-import { runCli } from '../helpers/cli.js';
-import { git, lines, recordRun, writeFiles, type RunSetup } from '../helpers/provenance.js';
+import { git, lines, recordRun, setupCli, writeFiles, type RunSetup } from '../helpers/provenance.js';
 
 let s: RunSetup | undefined;
 afterEach(() => s?.cleanup());
 
-function cli(args: string[]) {
-  if (s === undefined) throw new Error('no setup');
-  return runCli(['-C', s.dir, '--home', s.snap.options.home, ...args], {
-    env: { AGENTGATE_ARTIFACTS_DIR: '', GITHUB_ACTIONS: '' },
-  });
-}
+const cli = (args: string[]) => setupCli(s, args);
 
 /** `iterate` of run `runId` iteration 1 with the shell command `agent`; must succeed. */
 function iterate(runId: string, agent: string): void {

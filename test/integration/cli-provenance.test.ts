@@ -3,7 +3,6 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Anchor, Trace } from '../../types/anchor.js';
-import { runCli } from '../helpers/cli.js';
 import { recordVerdict } from '../helpers/gates.js';
 import {
   commitAll,
@@ -12,18 +11,14 @@ import {
   recordRun,
   squash,
   writeFiles,
+  setupCli,
   type RunSetup,
 } from '../helpers/provenance.js';
 
 let s: RunSetup | undefined;
 afterEach(() => s?.cleanup());
 
-function cli(args: string[]) {
-  if (s === undefined) throw new Error('no setup');
-  return runCli(['-C', s.dir, '--home', s.snap.options.home, ...args], {
-    env: { AGENTGATE_ARTIFACTS_DIR: '', GITHUB_ACTIONS: '' },
-  });
-}
+const cli = (args: string[]) => setupCli(s, args);
 
 describe('anchor, trace, verify --anchor, attest --commit (CLI)', () => {
   it('records an anchor, recomputes it, traces a file and attests the commit', async () => {
