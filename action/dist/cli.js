@@ -13616,20 +13616,23 @@ async function oneSubmodule(repo, path2, untracked) {
     return checkout === "filled" ? whole("S..U") : { changes: [], uncompared: [] };
   const sub = await openRepo(dir, { identity: repo.identity, timeoutMs: repo.timeoutMs }).catch(() => null);
   if (sub === null || sub.topLevel !== dir) return whole("S.M.");
-  const [status2, [uncompared, inner]] = await Promise.all([
-    readStatus(sub, untracked),
-    readIndexEntries(sub).then(
-      (index) => Promise.all([listUncompared(sub, index), submoduleChanges(sub, untracked, index)])
-    )
-  ]);
+  const [status2, beyond] = await Promise.all([readStatus(sub, untracked), beyondStatus(sub, untracked)]);
   return {
-    changes: [...status2.entries, ...inner.changes].filter((e) => e.kind !== "ignored").map((e) => ({
+    changes: [...status2.entries, ...beyond.changes].filter((e) => e.kind !== "ignored").map((e) => ({
       ...e,
       path: `${path2}/${e.path}`,
       ...e.kind === "renamed" ? { origPath: `${path2}/${e.origPath}` } : {}
     })),
-    uncompared: [...uncompared, ...inner.uncompared].map((e) => ({ ...e, path: `${path2}/${e.path}` }))
+    uncompared: beyond.uncompared.map((e) => ({ ...e, path: `${path2}/${e.path}` }))
   };
+}
+async function beyondStatus(repo, untracked) {
+  const index = await readIndexEntries(repo);
+  const [marked, inside] = await Promise.all([
+    listUncompared(repo, index),
+    submoduleChanges(repo, untracked, index)
+  ]);
+  return { changes: inside.changes, uncompared: [...marked, ...inside.uncompared] };
 }
 async function firstTrackedIn(repo, dirs) {
   if (dirs.length === 0) return null;
@@ -14075,15 +14078,10 @@ async function treeMismatch(ctx, repo, snapshot, junit) {
   const inOurs = excludedBy(ours);
   const outside = (e) => e.kind !== "ignored" && !inOurs(e.path) && !(e.kind === "untracked" && reports.includes(e.path));
   const listing = reports.length > 0 ? "all" : "normal";
-  const [status2, [marked, inSubmodules]] = await Promise.all([
-    readStatus(repo, listing),
-    readIndexEntries(repo).then(
-      (index) => Promise.all([listUncompared(repo, index), submoduleChanges(repo, listing, index)])
-    )
-  ]);
-  const uncompared = [...marked, ...inSubmodules.uncompared];
+  const [status2, beyond] = await Promise.all([readStatus(repo, listing), beyondStatus(repo, listing)]);
+  const { uncompared } = beyond;
   const atAfter = status2.oid === snapshot.afterSha;
-  let changed = [...status2.entries, ...inSubmodules.changes].filter(outside);
+  let changed = [...status2.entries, ...beyond.changes].filter(outside);
   if (atAfter && changed.some((e) => e.kind === "untracked"))
     changed = await withoutEarlierReports(ctx, repo, snapshot, outside, changed, listing === "all");
   if (atAfter && changed.length === 0 && uncompared.length === 0) return null;
@@ -16639,21 +16637,26 @@ function checkRemoteUrl(url2) {
   return "local";
 }
 async function resolveRemote(repo, nameOrUrl, cwd, direction) {
-  const resolved = await resolveRemoteUrl(repo, nameOrUrl, cwd, direction);
-  const rules = await runGit(repo, ["config", "-z", "--get-regexp", INSTEAD_OF_PATTERN], {
-    okExitCodes: [1]
-  });
-  const used = rewrittenUrl(resolved.url, parseConfigEntries(rules.stdout), direction);
-  if (checkRemoteUrl(used) === "git") {
-    const proxies = (await runGit(repo, ["config", "--get-all", "core.gitProxy"], { okExitCodes: [1] })).stdout.split("\n").filter((v) => v !== "" && !/^none(\s|$)/.test(v));
-    if (proxies.length > 0) {
-      throw new UnsafeRemoteError(
-        `the repository's config sets core.gitProxy, which git would run for ${used}; remove it or use an ssh:// or https:// URL`,
-        { details: { url: used } }
-      );
-    }
-  }
+  const named2 = REMOTE_NAME.test(nameOrUrl);
+  if (!named2) checkRemoteUrl(nameOrUrl);
+  const config2 = await remoteConfig(repo, named2 ? nameOrUrl : null);
+  const resolved = await resolveRemoteUrl(repo, nameOrUrl, cwd, direction, config2);
+  const used = rewrittenUrl(resolved.url, config2, direction);
+  const proxies = config2.filter(
+    (e) => e.key.toLowerCase() === "core.gitproxy" && e.value !== "" && !/^none(\s|$)/.test(e.value)
+  );
+  if (checkRemoteUrl(used) === "git" && proxies.length > 0)
+    throw new UnsafeRemoteError(
+      `the repository's config sets core.gitProxy, which git would run for ${used}; remove it or use an ssh:// or https:// URL`,
+      { details: { url: used } }
+    );
   return resolved;
+}
+async function remoteConfig(repo, name2) {
+  const own2 = name2 === null ? "" : `|^remote\\.${name2.replaceAll(".", "\\.")}\\.(url|pushurl)$`;
+  const pattern = `^url\\..*\\.(push)?insteadof$|^core\\.gitproxy$${own2}`;
+  const res = await runGit(repo, ["config", "-z", "--get-regexp", pattern], { okExitCodes: [1] });
+  return parseConfigEntries(res.stdout);
 }
 function rewrittenUrl(url2, rules, direction) {
   const longest = (suffix) => {
@@ -16671,9 +16674,9 @@ function rewrittenUrl(url2, rules, direction) {
   };
   return (direction === "push" ? longest(".pushinsteadof") : null) ?? longest(".insteadof") ?? url2;
 }
-async function resolveRemoteUrl(repo, nameOrUrl, cwd, direction) {
-  if (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(nameOrUrl)) {
-    const url2 = await configuredUrl(repo, nameOrUrl, direction);
+async function resolveRemoteUrl(repo, nameOrUrl, cwd, direction, config2) {
+  if (REMOTE_NAME.test(nameOrUrl)) {
+    const url2 = configuredUrl(config2, direction);
     if (url2 !== null) {
       const kind2 = checkRemoteUrl(url2);
       return {
@@ -16701,11 +16704,8 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd, direction) {
   }
   return { name: nameOrUrl, url: nameOrUrl };
 }
-async function configuredUrl(repo, name2, direction) {
-  const key = `remote\\.${name2.replaceAll(".", "\\.")}\\.(url|pushurl)`;
-  const res = await runGit(repo, ["config", "-z", "--get-regexp", `^${key}$`], { okExitCodes: [1] });
-  const entries = parseConfigEntries(res.stdout);
-  const first = (k) => entries.find((e) => e.key.toLowerCase().endsWith(`.${k}`) && e.value !== "")?.value;
+function configuredUrl(config2, direction) {
+  const first = (k) => config2.find((e) => /^remote\./i.test(e.key) && e.key.toLowerCase().endsWith(`.${k}`) && e.value !== "")?.value;
   return (direction === "push" ? first("pushurl") : void 0) ?? first("url") ?? null;
 }
 async function isDir(path2) {
@@ -16854,7 +16854,7 @@ async function verifyBundle(repo, file) {
     throw cause;
   }
 }
-var TRANSPORT_CONFIG, SCHEMES, INSTEAD_OF_PATTERN, SERVER_CONFIG;
+var TRANSPORT_CONFIG, SCHEMES, REMOTE_NAME, SERVER_CONFIG;
 var init_transport = __esm({
   "src/git/transport.ts"() {
     "use strict";
@@ -16878,7 +16878,7 @@ var init_transport = __esm({
       "push.gpgSign=false"
     ];
     SCHEMES = /* @__PURE__ */ new Set(["https", "ssh", "git", "file", "git+ssh", "ssh+git"]);
-    INSTEAD_OF_PATTERN = "^url\\..*\\.(push)?insteadof$";
+    REMOTE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
     SERVER_CONFIG = [
       "core.hooksPath=/dev/null",
       "core.fsmonitor=false",
