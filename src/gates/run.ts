@@ -15,7 +15,7 @@ import type { StatusEntry } from '../git/parsers/status.js';
 import { runUserCommand } from '../process/user-command.js';
 import type { NewGateResult } from '../store/gate-store.js';
 import { layout } from '../store/paths.js';
-import { workspaceExcludes } from '../snapshotter/excludes.js';
+import { checkedExcludes, workspaceExcludes } from '../snapshotter/excludes.js';
 import {
   appendWithLog,
   assertAttemptLeft,
@@ -171,7 +171,9 @@ async function observeAndStore(
  * sees them by default, and in one not checked out), no marked path hiding what lies there or that
  * it is gone (a sparse checkout's files left out excepted), except, untracked only, the JUnit
  * reports of this gate (`junit`) and those that earlier gates of this iteration wrote in the run's
- * own workspace (docs/gates.md). GATE_TREE_MISMATCH otherwise.
+ * own workspace (docs/gates.md). GATE_TREE_MISMATCH otherwise. Our own directories are left out of
+ * that comparison, so one inside the workspace that holds tracked files is UNSAFE_WORKSPACE, as
+ * for `before` and `after`: edits there would go unseen.
  */
 async function assertAtAfter(
   ctx: GateContext,
@@ -179,7 +181,10 @@ async function assertAtAfter(
   snapshot: Snapshot,
   junit: readonly string[],
 ): Promise<void> {
-  const mismatch = await treeMismatch(ctx, repo, snapshot, junit);
+  const [, mismatch] = await Promise.all([
+    checkedExcludes(repo, ctx.snapshotter.options),
+    treeMismatch(ctx, repo, snapshot, junit),
+  ]);
   if (mismatch === null) return;
   throw new GateTreeMismatchError(
     `${mismatch.why}; the verdict would not be about that tree. Commit or stash, check out the after commit, or use --isolated (write JUnit reports where git ignores them)`,

@@ -23,14 +23,27 @@ export async function workspaceExcludes(topLevel: string, dirs: OwnDirs): Promis
 }
 
 /**
- * workspaceExcludes for a capture (`before`, `after`, `iterate`), before anything is written: a
- * directory of ours inside the workspace that holds tracked files would silently take the agent's
- * changes there out of every snapshot, so it is refused (UNSAFE_WORKSPACE). A home inside the
- * workspace that this call is about to create is made now, marked as ours (makeOwnDir), so that a
- * later call with another home never commits it; an artifacts directory may be the user's: only
- * the run's directory in it is ours (makeRunArtifactsDir).
+ * workspaceExcludes for a capture (`before`, `after`, `iterate`), before anything is written
+ * (checkedExcludes). A home inside the workspace that this call is about to create is made now,
+ * marked as ours (makeOwnDir), so that a later call with another home never commits it; an
+ * artifacts directory may be the user's: only the run's directory in it is ours (makeRunArtifactsDir).
  */
 export async function captureExcludes(repo: Repo, dirs: OwnDirs): Promise<string[]> {
+  const inside = await checkedOwnDirs(repo, dirs);
+  if (inside.some((d) => d.what === 'agentgate home')) await makeOwnDir(dirs.home);
+  return inside.map((d) => d.rel);
+}
+
+/**
+ * workspaceExcludes for a capture or a workspace gate: a directory of ours inside the workspace
+ * that holds tracked files would silently take the agent's changes there out of every snapshot,
+ * and out of what a gate compares with the after tree, so it is refused (UNSAFE_WORKSPACE).
+ */
+export async function checkedExcludes(repo: Repo, dirs: OwnDirs): Promise<string[]> {
+  return (await checkedOwnDirs(repo, dirs)).map((d) => d.rel);
+}
+
+async function checkedOwnDirs(repo: Repo, dirs: OwnDirs): Promise<OwnDirInside[]> {
   const inside = await ownDirsInside(repo.topLevel, dirs);
   for (const { what, dir, rel } of inside) {
     const tracked = await firstTrackedIn(repo, [rel]);
@@ -40,8 +53,7 @@ export async function captureExcludes(repo: Repo, dirs: OwnDirs): Promise<string
       { details: { workspace: repo.topLevel, [detailKey(what)]: dir, tracked } },
     );
   }
-  if (inside.some((d) => d.what === 'agentgate home')) await makeOwnDir(dirs.home);
-  return inside.map((d) => d.rel);
+  return inside;
 }
 
 /**
@@ -54,17 +66,15 @@ export async function makeHomeInside(dir: string, home: string): Promise<void> {
 }
 
 type OwnDir = 'agentgate home' | 'artifacts directory';
+type OwnDirInside = { what: OwnDir; dir: string; rel: string };
 
 function detailKey(what: OwnDir): 'home' | 'artifactsDir' {
   return what === 'agentgate home' ? 'home' : 'artifactsDir';
 }
 
 /** Our directories inside the workspace, with their workspace-relative paths. */
-async function ownDirsInside(
-  topLevel: string,
-  dirs: OwnDirs,
-): Promise<Array<{ what: OwnDir; dir: string; rel: string }>> {
-  const out: Array<{ what: OwnDir; dir: string; rel: string }> = [];
+async function ownDirsInside(topLevel: string, dirs: OwnDirs): Promise<OwnDirInside[]> {
+  const out: OwnDirInside[] = [];
   for (const [what, dir] of [
     ['agentgate home', dirs.home],
     ['artifacts directory', dirs.artifactsDir],
