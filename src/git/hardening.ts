@@ -22,6 +22,10 @@ export const HARDENING_CONFIG: readonly string[] = [
   // A repository that claims a case-insensitive filesystem would hide a new file whose name
   // differs from a tracked one by case alone: on the filesystems we run on, names are exact.
   'core.ignoreCase=false',
+  // Status and add trust the index's cached stat data: with ctime ignored and only mtime and size
+  // compared, a same-size edit whose mtime was put back would look unchanged to every check.
+  'core.trustctime=true',
+  'core.checkStat=default',
   // diff-tree still reads this one: it would change a patch regenerated later from the artifact.
   'diff.suppressBlankEmpty=false',
   // With an objects/info/alternates file, fetch, push, import and the connectivity check run this

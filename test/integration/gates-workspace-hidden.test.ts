@@ -2,16 +2,19 @@
  * What a workspace gate must see though `git status` (as we run it) does not: a marked path
  * (assume-unchanged, skip-worktree) whatever lies there, and changes inside a submodule. Either
  * means the workspace is not the after tree: GATE_TREE_MISMATCH before the check, a verdict of
- * `error` (workspaceChanged) when the check itself made it so.
+ * `error` (workspaceChanged) when the check itself made it so. Also what the repository's own
+ * config or our settings would hide: a same-size edit under cached stat data the repository
+ * trusts too far, and tracked files in an artifacts directory inside the workspace.
  */
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AgentgateError } from '../../src/errors.js';
 import { Gates } from '../../src/gates/gates.js';
 import { expectCode } from '../helpers/codes.js';
 import { quiet } from '../helpers/gates.js';
-import { commitAll, git, repoWithCommit } from '../helpers/repo.js';
+import { commitAll, git, repoWithCommit, tempDir } from '../helpers/repo.js';
 import { newSnapshotter } from '../helpers/snapshotter.js';
 
 /** Run r1 with one recorded iteration of `dir` (before, one new file, after). */
@@ -174,5 +177,82 @@ describe('a workspace gate and submodules', () => {
     rmSync(join(dir, 'lib', 'evil.txt'));
     const planting = gate(['sh', '-c', 'echo planted > lib/evil.txt']);
     expect(await gates.run(dir, planting)).toMatchObject({ verdict: 'error', workspaceChanged: true });
+  });
+});
+
+/**
+ * Moves the ctime every entry of the index recorded back by 10 s, as if the index had been
+ * refreshed that long ago: git compares ctimes to the second, and a test must not wait for one to
+ * pass. Index version 2 (what git writes by default), whose checksum is written again.
+ */
+function ageIndexCtimes(dir: string): void {
+  const path = join(dir, '.git', 'index');
+  const index = readFileSync(path);
+  expect(index.readUInt32BE(4)).toBe(2);
+  let offset = 12;
+  for (let i = 0; i < index.readUInt32BE(8); i += 1) {
+    index.writeUInt32BE(index.readUInt32BE(offset) - 10, offset);
+    offset += (62 + (index.readUInt16BE(offset + 60) & 0xfff) + 8) & ~7;
+  }
+  createHash('sha1')
+    .update(index.subarray(0, index.length - 20))
+    .digest()
+    .copy(index, index.length - 20);
+  writeFileSync(path, index);
+}
+
+/**
+ * Rewrites `file` in place with content of the same size and gives it back the old mtime the index
+ * recorded: only its ctime tells. That mtime predates the index, so git sees no racy entry.
+ */
+function sameSizeEdit(dir: string, file: string, content: string): void {
+  const path = join(dir, file);
+  const old = new Date('2020-01-01T00:00:00Z');
+  utimesSync(path, old, old);
+  git(dir, ['update-index', '-q', '--refresh']);
+  ageIndexCtimes(dir);
+  writeFileSync(path, content);
+  utimesSync(path, old, old);
+}
+
+describe('a repository that trusts cached stat data too far', () => {
+  it('core.trustctime=false and core.checkStat=minimal hide no same-size edit from after or a gate', async () => {
+    const dir = repoWithCommit({ 'a.txt': 'hello\n' });
+    git(dir, ['config', 'core.trustctime', 'false']);
+    git(dir, ['config', 'core.checkStat', 'minimal']);
+    const snapshotter = newSnapshotter();
+    await snapshotter.captureBeforeState(dir, { runId: 'r1' });
+    sameSizeEdit(dir, 'a.txt', 'hellX\n');
+    // The repository's own git sees nothing: the edit is hidden from anything that trusts it.
+    expect(git(dir, ['status', '--porcelain'])).toBe('');
+    const snap = await snapshotter.captureAfterState(dir, null, { runId: 'r1', iteration: 1 });
+    expect(snap.files.map((f) => f.path)).toEqual(['a.txt']);
+    const gates = new Gates(snapshotter);
+    expect((await gates.run(dir, gate(['cat', 'a.txt']))).verdict).toBe('pass');
+    sameSizeEdit(dir, 'a.txt', 'hellY\n');
+    expect(git(dir, ['status', '--porcelain'])).toBe('');
+    expect(await mismatchPaths(gates.run(dir, gate(['cat', 'a.txt'])))).toEqual(['a.txt']);
+  });
+});
+
+describe('a workspace gate and an artifacts directory inside the workspace', () => {
+  it('one that holds tracked files is UNSAFE_WORKSPACE before the check runs, and nothing is recorded', async () => {
+    const dir = repoWithCommit({ 'src/b.txt': 'ok\n' });
+    const recordedBy = newSnapshotter();
+    await recordedBy.captureBeforeState(dir, { runId: 'r1' });
+    writeFileSync(join(dir, 'a.txt'), 'x\n');
+    await recordedBy.captureAfterState(dir, null, { runId: 'r1', iteration: 1 });
+    const { home } = recordedBy.options;
+    const gates = new Gates(newSnapshotter({ home, artifactsDir: join(dir, 'src') }));
+    const ran = join(tempDir('agentgate-ran-'), 'ran');
+    const check = gate(['sh', '-c', `touch '${ran}' && echo X >> src/b.txt`]);
+    await expectCode(gates.run(dir, check), 'UNSAFE_WORKSPACE');
+    writeFileSync(join(dir, 'src/b.txt'), 'HACK\n', { flag: 'a' });
+    await expectCode(gates.run(dir, check), 'UNSAFE_WORKSPACE');
+    expect(existsSync(ran)).toBe(false);
+    expect((await gates.list({ runId: 'r1' })).results).toEqual([]);
+    // With --isolated the check runs on the after tree alone: our directories play no part.
+    git(dir, ['checkout', '--', 'src/b.txt']);
+    expect((await gates.run(dir, { ...gate(['cat', 'src/b.txt']), isolated: true })).verdict).toBe('pass');
   });
 });
