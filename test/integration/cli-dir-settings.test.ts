@@ -1,7 +1,7 @@
 /**
- * A home or artifacts directory that a file, a link to nowhere or a loop of links stands at (or above),
- * or whose path cannot be resolved, is refused by every command before
- * any work, naming what set it: INVALID_ARGUMENT (CONFIG_INVALID for the config file's artifactsDir).
+ * A home or artifacts directory that a file, a link to nowhere or a loop of links stands at (or
+ * above), or whose path cannot be resolved, is refused by every command before any work, naming what
+ * set it: INVALID_ARGUMENT (CONFIG_INVALID for the config file's artifactsDir).
  */
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
