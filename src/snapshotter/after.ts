@@ -27,7 +27,7 @@ import { withRepoLock } from '../git/repo-lock.js';
 import { captureExcludes } from './excludes.js';
 import { assertNoLinkInside } from '../fs/inside.js';
 import { assertBuildsOnRun, assertNoOperation, nameDetachedHead } from './before.js';
-import { DEFAULT_BRANCH, iterationRef, wipRef, type SnapshotterCore } from './core.js';
+import { DEFAULT_BRANCH, iterationRef, type SnapshotterCore } from './core.js';
 import { wipRescue } from './before-retry.js';
 
 export interface AfterOptions {
@@ -353,16 +353,10 @@ async function assertDescends(
   const beforeSha = start.sha;
   const { wipSha } = start;
   const fail = async (why: string): Promise<never> => {
-    const rescue = wipSha === null ? '' : await wipRescue(repo, runId, wipSha);
+    const rescue = wipSha === null ? null : await wipRescue(repo, runId, wipSha, state.sha);
     throw new HistoryRewrittenError(
-      `${why}; the iteration's history was rewritten. ${rescue}Start a new iteration with "before"`,
-      {
-        details: {
-          beforeSha,
-          head: state.sha,
-          ...(rescue === '' ? {} : { wipSha, wipRef: wipRef(runId, wipSha as string) }),
-        },
-      },
+      `${why}; the iteration's history was rewritten. ${rescue?.text ?? ''}Start a new iteration with "before"`,
+      { details: { beforeSha, head: state.sha, ...rescue?.details } },
     );
   };
   const head = state.sha;

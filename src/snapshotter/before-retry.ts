@@ -119,14 +119,49 @@ export async function killedRestart(
   );
 }
 
+/** What wipRescue says of a WIP commit: its message part and the error's details. */
+export interface WipRescue {
+  text: string;
+  details: { wipSha: string; wipRef: string; wipBase?: string };
+}
+
 /**
- * How to get back the work a WIP commit of this run holds once HEAD has left it (an agent's
- * reset): its ref, and the git commands. Empty when `sha` is not (or no longer) such a commit.
+ * How to get back the work a WIP commit of this run holds once HEAD (`head`) has left it (an
+ * agent's reset): its ref, and the git commands. Null when `sha` is not (or no longer) such a commit.
  */
-export async function wipRescue(repo: Repo, runId: string, sha: string): Promise<string> {
+export async function wipRescue(
+  repo: Repo,
+  runId: string,
+  sha: string,
+  head: string | null,
+): Promise<WipRescue | null> {
   const wip = await ownWip(repo, runId, sha).catch(() => null);
-  if (wip === null) return '';
-  // A staged commit may sit under it: the range picks both.
-  const pick = wip.base === null ? '' : `, or "git cherry-pick ${wip.base}..${sha}" (as commits)`;
-  return `Run ${runId}'s WIP commit ${sha} holds the work that was uncommitted when "before" ran, and ${wipRef(runId, sha)} keeps it: get it back with "git checkout ${sha} -- ." in ${repo.topLevel} (its files, over the work tree's)${pick}. `;
+  if (wip === null) return null;
+  const base = await chainBase(repo, runId, wip.base, head);
+  const ref = wipRef(runId, sha);
+  // A staged commit, or an earlier WIP commit, may sit under it: the range picks them all.
+  const pick = base === null ? '' : `, or "git cherry-pick ${base}..${sha}" (as commits)`;
+  return {
+    text: `Run ${runId}'s WIP commit ${sha} holds the work that was uncommitted when "before" ran, and ${ref} keeps it: get it back with "git checkout ${sha} -- ." in ${repo.topLevel} (its files, over the work tree's)${pick}. `,
+    details: { wipSha: sha, wipRef: ref, ...(base === null ? {} : { wipBase: base }) },
+  };
+}
+
+/**
+ * The commit below the chain of this run's WIP commits that `base` starts (a `before` run again on a
+ * dirty workspace stacks one on the last), stopping at one HEAD still has: nothing to pick there.
+ */
+async function chainBase(
+  repo: Repo,
+  runId: string,
+  base: string | null,
+  head: string | null,
+): Promise<string | null> {
+  let at = base;
+  while (at !== null && !(head !== null && (await isAncestor(repo, at, head).catch(() => false)))) {
+    const below = await ownWip(repo, runId, at).catch(() => null);
+    if (below === null) break;
+    at = below.base;
+  }
+  return at;
 }

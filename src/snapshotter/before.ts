@@ -253,16 +253,16 @@ export async function assertBuildsOnRun(
   // HEAD left the recorded before state too (an agent's reset): its WIP commit is named, so that a
   // reset to go on does not leave that work behind unseen.
   const wip = what === 'HEAD' && !run.beforeUsedBy ? (run.before?.wipSha ?? null) : null;
-  const rescue = wip === null ? '' : (await wipRescue(repo, run.runId, wip)).trimEnd();
+  const rescue = wip === null ? null : await wipRescue(repo, run.runId, wip, start);
   throw new RunDivergedError(
-    `${what} (${start ?? 'no commit'}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; ${what === 'HEAD' ? '' : `start the iteration there or later (--before ${base}), or `}to start over from an earlier point, ${restart}${rescue === '' ? '' : `. ${rescue}`}`,
+    `${what} (${start ?? 'no commit'}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; ${what === 'HEAD' ? '' : `start the iteration there or later (--before ${base}), or `}to start over from an earlier point, ${restart}${rescue === null ? '' : `. ${rescue.text.trimEnd()}`}`,
     {
       details: {
         runId: run.runId,
         expected: base,
         head: start,
         lastIteration: last.iteration,
-        ...(rescue === '' || wip === null ? {} : { wipSha: wip, wipRef: wipRef(run.runId, wip) }),
+        ...rescue?.details,
       },
     },
   );

@@ -6,7 +6,7 @@ import { commitTree } from '../git/commit.js';
 import { openRepo, type Repo } from '../git/repo.js';
 import { batchCheck } from '../git/record-objects.js';
 import { deleteRef } from '../git/refs.js';
-import { iterationRef, type SnapshotterCore } from './core.js';
+import { iterationRef, RUNS_PREFIX, type SnapshotterCore } from './core.js';
 import {
   CherryPickConflictError,
   ConcurrentUpdateError,
@@ -25,16 +25,14 @@ import { workspaceExcludes } from './excludes.js';
  * again (a ref left at another commit is kept: `after` refuses to move it).
  */
 export async function deleteSnapshot(core: SnapshotterCore, idOrSha: string): Promise<string> {
-  // A corrupt or missing file behind a run's link is still deletable by its exact id.
-  // A SHA several snapshots share names none of them for a deletion (AMBIGUOUS_ID: give the id).
+  // A missing file behind a run's link is still deletable by its exact id (the link goes); a corrupt
+  // one is refused (unreadableSnapshot). A SHA several snapshots share names none of them for a
+  // deletion (AMBIGUOUS_ID: give the id).
   const id = await core.getSnapshot(idOrSha, { exact: true }).then(
     (snapshot) => snapshot.id,
-    (error: unknown) => {
-      if (
-        error instanceof StoreCorruptError ||
-        (error instanceof SnapshotNotFoundError && SafeId.safeParse(idOrSha).success)
-      )
-        return idOrSha;
+    async (error: unknown) => {
+      if (error instanceof StoreCorruptError) throw await unreadableSnapshot(core, idOrSha, error);
+      if (error instanceof SnapshotNotFoundError && SafeId.safeParse(idOrSha).success) return idOrSha;
       throw error;
     },
   );
@@ -44,6 +42,25 @@ export async function deleteSnapshot(core: SnapshotterCore, idOrSha: string): Pr
   if (stored !== null) await removeArtifact(core, stored);
   if (stored !== null) await removeIterationRef(core, stored);
   return id;
+}
+
+/**
+ * STORE_CORRUPT for a snapshot file that does not parse, changing nothing: the iteration it recorded
+ * and its after commit cannot be known, so its iteration ref would stay, and that iteration could
+ * never be captured again. The way out: the file restored, or the ref removed by hand first.
+ */
+async function unreadableSnapshot(
+  core: SnapshotterCore,
+  id: string,
+  error: StoreCorruptError,
+): Promise<StoreCorruptError> {
+  const { runs } = await core.store.listRuns();
+  const runIds = runs.filter((run) => run.snapshotIds.includes(id)).map((run) => run.runId);
+  const refs = runIds.length === 1 ? `${RUNS_PREFIX}${runIds[0]}/` : RUNS_PREFIX;
+  return new StoreCorruptError(
+    `${core.store.snapshotPath(id)} holds no valid snapshot, so the iteration it recorded, and the iteration ref to remove with it, cannot be known; nothing was deleted. Restore the file from a backup and delete again; or drop the snapshot by hand: in its workspace remove that iteration's ref ("git for-each-ref ${refs}" lists them; "git update-ref -d <ref>"), move the file out of the store, then "delete ${id}" drops its link from the run`,
+    { cause: error, details: { ...error.details, id, runIds } },
+  );
 }
 
 /** The snapshot's iteration ref, when it still points at its after commit and the repository is here. */

@@ -62,7 +62,7 @@ export interface SettingsOptions extends LoadConfigOptions {
 
 /**
  * Loads the config file and applies the environment, the explicit options and the defaults. A home
- * or artifacts directory that a file stands at (or above) is refused first, naming what set it:
+ * or artifacts directory that cannot be one (inTheWay) is refused first, naming what set it:
  * INVALID_ARGUMENT, or CONFIG_INVALID for the config file's `artifactsDir`.
  */
 export async function resolveSettings(opts: SettingsOptions): Promise<Settings> {
@@ -142,7 +142,7 @@ function assertArtifactsDir(settings: Settings, source: ArtifactsSource): void {
   if (why === null) return;
   if (source === 'config' && settings.configFile !== null) {
     const file = settings.configFile;
-    const problem = `${dir} is not a directory (${why})`;
+    const problem = `${dir} ${UNUSABLE} (${why})`;
     throw new ConfigInvalidError(
       `${file}: artifactsDir: ${problem}; name a directory, or a path not there yet`,
       {
@@ -168,7 +168,7 @@ function notADirectory(
   named: { what: string; option: string; variable: string },
 ): string {
   const { what, option, variable } = named;
-  const problem = `is not a directory (${why})`;
+  const problem = `${UNUSABLE} (${why})`;
   const right = 'a directory, or a path not there yet (it is made)';
   if (source === option) return `${option} names ${path}, which ${problem}; give ${option} ${right}`;
   if (source === variable)
@@ -178,10 +178,13 @@ function notADirectory(
   return `the ${what} ${path} ${problem}; give ${right}`;
 }
 
+const UNUSABLE = 'is not a directory we can use';
+
 /**
- * Why no directory can be at `path` (a file, or a symbolic link to nowhere, at it or above it:
- * `mkdir -p` would fail there), or null: a directory, or a path that can still be made. Read
- * synchronously: every command's start pays for it, and a thread-pool round trip costs more.
+ * Why no directory can be at `path` (a file, a symbolic link to nowhere or a loop of them, at it or
+ * above it, or a path that cannot be resolved at all: `mkdir -p` would fail there), or null: a
+ * directory, or a path that can still be made. Read synchronously: every command's start pays for
+ * it, and a thread-pool round trip costs more.
  */
 function inTheWay(path: string): string | null {
   try {
@@ -189,7 +192,8 @@ function inTheWay(path: string): string | null {
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     if (code === 'ENOTDIR') return 'a file stands in its path';
-    if (code !== 'ENOENT') return null;
+    if (code === 'ELOOP') return 'a loop of symbolic links stands in its path';
+    if (code !== 'ENOENT') return `its path cannot be resolved: ${errnoOf(cause)}`;
   }
   for (let at = path; ; at = dirname(at)) {
     const found = lstatSync(at, { throwIfNoEntry: false });

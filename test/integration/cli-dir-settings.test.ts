@@ -1,6 +1,7 @@
 /**
- * A home or artifacts directory that a file stands at (or above) is refused by every command before
- * any work, naming what set it: INVALID_ARGUMENT (CONFIG_INVALID for the config file's artifactsDir).
+ * A home or artifacts directory that a file, a link to nowhere or a loop of links stands at (or
+ * above), or whose path cannot be resolved, is refused by every command before any work, naming what
+ * set it: INVALID_ARGUMENT (CONFIG_INVALID for the config file's artifactsDir).
  */
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -114,5 +115,44 @@ describe('a home or artifacts directory that a file stands at', () => {
     // Nothing was done: no commit, no snapshot; the same call then succeeds.
     expect(git(ws, ['rev-parse', 'HEAD'])).toBe(head);
     expect(okIn<Snapshot>(ws, home, after).filesChanged).toBe(1);
+  });
+
+  it('refuses a loop of symbolic links (at it or above it), or any path that cannot be resolved, before any work', () => {
+    const ws = repoWithCommit({ 'a.txt': 'a\n' });
+    const home = tempDir('agentgate-own-home-');
+    const loop = join(tempDir('agentgate-loop-'), 'loopy');
+    symlinkSync(loop, loop);
+    const head = git(ws, ['rev-parse', 'HEAD']);
+    writeFiles(ws, { 'a.txt': 'changed\n' });
+    // A name longer than a file system allows cannot be resolved either (ENAMETOOLONG).
+    for (const dir of [loop, join(loop, 'below'), join(home, 'n'.repeat(300))]) {
+      for (const [args, env, source] of [
+        [['--home', dir, 'runs'], {}, '--home'],
+        [['before', '--run', 'l1'], { AGENTGATE_HOME: dir }, 'AGENTGATE_HOME'],
+      ] as const) {
+        const res = runCli(['-C', ws, '--json', ...args], { env });
+        expect(res.status, res.stdout).toBe(2);
+        expect(errorOf(res)).toMatchObject({ code: 'INVALID_ARGUMENT', details: { home: dir, source } });
+      }
+      for (const [extra, env, source] of [
+        [['--artifacts-dir', dir], {}, '--artifacts-dir'],
+        [[], { AGENTGATE_ARTIFACTS_DIR: dir }, 'AGENTGATE_ARTIFACTS_DIR'],
+      ] as const) {
+        const res = cliIn(ws, home, [...extra, 'before', '--run', 'l1'], env);
+        expect(res.status, res.stdout).toBe(2);
+        expect(errorOf(res)).toMatchObject({
+          code: 'INVALID_ARGUMENT',
+          details: { artifactsDir: dir, source },
+        });
+      }
+      const config = join(tempDir('agentgate-config-'), 'config.yaml');
+      writeFileSync(config, `artifactsDir: ${dir}\n`);
+      expect(errorOf(cliIn(ws, home, ['--config', config, 'before', '--run', 'l1'])).code).toBe(
+        'CONFIG_INVALID',
+      );
+    }
+    // Nothing was done: no WIP commit, no run.
+    expect(git(ws, ['rev-parse', 'HEAD'])).toBe(head);
+    expect(okIn<unknown[]>(ws, home, ['runs'])).toEqual([]);
   });
 });

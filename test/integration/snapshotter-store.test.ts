@@ -286,14 +286,28 @@ describe('delete', () => {
     await expectCode(s.delete(snaps[0].id), 'SNAPSHOT_NOT_FOUND');
   });
 
-  it('deletes a snapshot whose file is corrupt, by its id', async () => {
-    const { s, snaps } = await threeIterations();
-    writeFileSync(snapshotFile(s, snaps[1].id), '\u0000garbage');
-    await expectCode(s.getSnapshot(snaps[1].id), 'STORE_CORRUPT');
-    expect(await s.delete(snaps[1].id)).toBe(snaps[1].id);
-    expect(existsSync(snapshotFile(s, snaps[1].id))).toBe(false);
-    expect((await s.store.loadRun('r'))?.snapshotIds).toEqual([snaps[0].id, snaps[2].id]);
+  it('refuses a snapshot whose file is corrupt (its iteration ref cannot be known); by hand, as told, the iteration is free again', async () => {
+    const { dir, s, snaps } = await threeIterations();
+    const file = snapshotFile(s, snaps[2].id);
+    writeFileSync(file, '{bad');
+    await expectCode(s.getSnapshot(snaps[2].id), 'STORE_CORRUPT');
+    const print = fingerprint(dir);
+    const error = await s.delete(snaps[2].id).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'STORE_CORRUPT', details: { id: snaps[2].id, runIds: ['r'] } });
+    expect(readFileSync(file, 'utf8')).toBe('{bad');
+    expect((await s.store.loadRun('r'))?.snapshotIds).toEqual(snaps.map((snap) => snap.id));
+    expect(fingerprint(dir)).toBe(print);
+
+    // What the message says: the iteration's ref removed, the file moved out, then delete drops the link.
+    git(dir, ['update-ref', '-d', 'refs/agentgate/runs/r/iteration-3']);
+    rmSync(file);
+    expect(await s.delete(snaps[2].id)).toBe(snaps[2].id);
+    expect((await s.store.loadRun('r'))?.snapshotIds).toEqual([snaps[0].id, snaps[1].id]);
     expect((await s.verify({ all: true })).ok).toBe(true);
+    const before = await s.captureBeforeState(dir, { runId: 'r' });
+    writeFiles(dir, { 'c.txt': 'c\n' });
+    const again = await s.captureAfterState(dir, before, { runId: 'r', iteration: 3, taskPrompt: 'again' });
+    expect(git(dir, ['rev-parse', 'refs/agentgate/runs/r/iteration-3'])).toBe(again.afterSha);
   });
 });
 

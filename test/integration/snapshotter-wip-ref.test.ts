@@ -19,6 +19,15 @@ const prune = (dir: string): void => {
   git(dir, ['gc', '-q', '--prune=now']);
 };
 
+/** Does what a refusal advises to get the work back as commits: its "git cherry-pick <base>..<wipSha>". */
+function followPickAdvice(dir: string, error: unknown): string {
+  const { message, details } = error as { message: string; details: Record<string, string> };
+  const range = /"git cherry-pick ([0-9a-f]{40})\.\.([0-9a-f]{40})"/.exec(message);
+  expect(range?.slice(1)).toEqual([details.wipBase, details.wipSha]);
+  git(dir, ['cherry-pick', `${details.wipBase}..${details.wipSha}`]);
+  return details.wipBase as string;
+}
+
 function twoCommits(): string {
   const dir = repoWithCommit({ 'a.txt': 'one\n' });
   writeFiles(dir, { 'a.txt': 'two\n' });
@@ -111,5 +120,58 @@ describe('the WIP commit of before', () => {
     expect(error).toMatchObject({ code: 'RUN_DIVERGED', details: { wipSha: before.wipSha } });
     expect(head(dir)).not.toBe(before.wipSha);
     expect(git(dir, ['rev-parse', wipRef('d', before.wipSha as string)])).toBe(before.wipSha);
+  });
+
+  it('advises a cherry-pick that gets back every WIP commit of the iteration, not the last one alone', async () => {
+    const dir = twoCommits();
+    const s = newSnapshotter();
+    const b0 = head(dir);
+    // Two befores of one unused iteration, each on a dirty workspace: two WIP commits, one on the other.
+    writeFiles(dir, { 'one.txt': 'one\n' });
+    await s.captureBeforeState(dir, { runId: 'c' });
+    writeFiles(dir, { 'two.txt': 'two\n' });
+    const second = await s.captureBeforeState(dir, { runId: 'c' });
+    git(dir, ['reset', '-q', '--hard', b0]);
+
+    const error = await s.captureAfterState(dir, null, { runId: 'c', iteration: 1 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'HISTORY_REWRITTEN', details: { wipSha: second.wipSha } });
+    expect(followPickAdvice(dir, error)).toBe(b0);
+    expect(readFileSync(join(dir, 'one.txt'), 'utf8')).toBe('one\n');
+    expect(readFileSync(join(dir, 'two.txt'), 'utf8')).toBe('two\n');
+  });
+
+  it('so does a before that finds HEAD reset past the last iteration and two WIP commits', async () => {
+    const dir = twoCommits();
+    const s = newSnapshotter();
+    const start = await s.captureBeforeState(dir, { runId: 'e' });
+    writeFiles(dir, { 'c.txt': 'c\n' });
+    const first = await s.captureAfterState(dir, start, { runId: 'e', iteration: 1 });
+    writeFiles(dir, { 'one.txt': 'one\n' });
+    await s.captureBeforeState(dir, { runId: 'e' });
+    writeFiles(dir, { 'two.txt': 'two\n' });
+    await s.captureBeforeState(dir, { runId: 'e' });
+    git(dir, ['reset', '-q', '--hard', start.sha]);
+
+    const error = await s.captureBeforeState(dir, { runId: 'e' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'RUN_DIVERGED' });
+    expect(followPickAdvice(dir, error)).toBe(first.afterSha);
+    expect(existsSync(join(dir, 'one.txt')) && existsSync(join(dir, 'two.txt'))).toBe(true);
+  });
+
+  it('starts the range at a WIP commit HEAD still has (an iteration that changed nothing ended on it)', async () => {
+    const dir = twoCommits();
+    const s = newSnapshotter();
+    writeFiles(dir, { 'one.txt': 'one\n' });
+    const first = await s.captureBeforeState(dir, { runId: 'f' });
+    const after = await s.captureAfterState(dir, first, { runId: 'f', iteration: 1 });
+    expect(after.afterSha).toBe(first.wipSha);
+    writeFiles(dir, { 'two.txt': 'two\n' });
+    await s.captureBeforeState(dir, { runId: 'f' });
+    git(dir, ['reset', '-q', '--hard', after.afterSha]);
+
+    const error = await s.captureAfterState(dir, null, { runId: 'f', iteration: 2 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'HISTORY_REWRITTEN' });
+    expect(followPickAdvice(dir, error)).toBe(after.afterSha);
+    expect(readFileSync(join(dir, 'two.txt'), 'utf8')).toBe('two\n');
   });
 });
