@@ -84,11 +84,13 @@ async function checkpointOf(
   if (opts.seen !== undefined)
     Object.assign(opts.seen, definedOf({ event: known.event, session: known.session }));
   if (!('mapped' in mapping)) return refuse(mapping.status, mapping.message, mapping.event, mapping.session);
-  // A relative workspace root would be taken from where the hook runs: it counts as none.
-  const relative = mapping.mapped.root !== undefined && !isAbsolute(nativePath(mapping.mapped.root));
+  // A relative workspace root or cwd would be taken from where the hook runs: it counts as none.
+  const relative = (path: string | undefined) => path !== undefined && !isAbsolute(nativePath(path));
+  const [relativeRoot, relativeCwd] = [relative(mapping.mapped.root), relative(mapping.mapped.cwd)];
   const e = {
     ...mapping.mapped,
-    ...(relative ? { root: undefined } : {}),
+    ...(relativeRoot ? { root: undefined } : {}),
+    ...(relativeCwd ? { cwd: undefined } : {}),
     ...(cut
       ? {
           note: `a string of the event was cut (to ${STRING_KEEP} characters, or emptied past the first ${MAX_REPAIRED} that needed repair)`,
@@ -105,7 +107,7 @@ async function checkpointOf(
   if (e.root === undefined && cwd === undefined && adapter.hooksRunInRoot !== true)
     return refuse(
       'ignored',
-      `no checkpoint: the event names no workspace (no ${relative ? 'absolute ' : ''}workspace root, no cwd)`,
+      `no checkpoint: the event names no workspace (no ${relativeRoot ? 'absolute ' : ''}workspace root, no ${relativeCwd ? 'absolute ' : ''}cwd)`,
       e.event,
       e.session,
     );

@@ -2,7 +2,7 @@
  * Events at the edges of what the adapters read: a Windsurf prompt of tens of megabytes of raw
  * newlines (numbered, recorded and logged within the budget), a hook whose event loop was held
  * past its budget (still logged), a Copilot payload whose own event name disagrees with --event,
- * and a Cursor or Cline event that names no workspace (never the hook's own directory).
+ * and an event that names no workspace, or only a relative one (never the hook's own directory).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -138,12 +138,23 @@ describe('an event that names no workspace', () => {
       '{"continue":true}',
     ],
     ['cline', { hookName: 'UserPromptSubmit', taskId: 'k1', workspaceRoots: ['.'] }, '{"cancel": false}'],
+    // So does a relative cwd, for every agent that reads one.
+    [
+      'cursor',
+      { hook_event_name: 'sessionStart', conversation_id: 'c1', workspace_roots: [], cwd: '.' },
+      '{}',
+    ],
+    ['claude-code', { hook_event_name: 'SessionStart', session_id: 's1', cwd: '.' }, ''],
+    ['codex', { hook_event_name: 'SessionStart', session_id: 's1', cwd: '.' }, ''],
+    ['qwen', { hook_event_name: 'Stop', session_id: 's1', cwd: 'sub' }, ''],
+    ['copilot', { hook_event_name: 'SessionStart', session_id: 's1', cwd: '.' }, ''],
+    ['gemini', { hook_event_name: 'SessionStart', session_id: 's1', cwd: './' }, '{}'],
   ] as const)(
     '%s %j: ignored and logged, the hook`s own directory is not checkpointed',
     async (agent, event, answer) => {
       const here = repoWithCommit();
       const home = tempDir();
-      const o = await runEventHook(agent, JSON.stringify(event), { home, cwd: here });
+      const o = await runEventHook(agent, JSON.stringify(event), { home, cwd: here, env: {} });
       expect([o.status, o.answer]).toEqual(['ignored', answer]);
       expect(o.message).toMatch(/names no workspace/);
       expect(logOf(home)).toMatch(/ignored: no checkpoint: the event names no workspace/);

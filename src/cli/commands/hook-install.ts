@@ -25,7 +25,7 @@ function setupCommand(action: 'install' | 'uninstall'): Command {
     description:
       action === 'install'
         ? `AGENT is one of ${AGENT_LIST}. Every entry that is not ours is kept; installing twice changes nothing; the file is replaced atomically. The hooks run this installed bin directly (not npx), with the --home (or $AGENTGATE_HOME) and --config given here. Prints what changed and what the agent needs before it runs them (Codex: trust them with /hooks).`
-        : `AGENT is one of ${AGENT_LIST}. Only the entries "hook install" wrote are removed: a file as install left it goes back to what install found (with the same --home), byte for byte; a file or directory install created goes, one that was there before never does.`,
+        : `AGENT is one of ${AGENT_LIST}. Every hook of ours is removed, every other entry kept: a file as install left it goes back to what install found (with the same --home), byte for byte, unless what it found already held a hook of ours (one you decorated or grouped, or an earlier install's): then ours are cut out of the file as it is, each with what you added on it (a timeout; a group that held only ours goes with its matcher). A file or directory install created goes, one that was there before never does.`,
     options: SCOPE_OPTIONS,
     positionals: { required: ['AGENT'] },
     examples: [`hook ${action} codex`, `hook ${action} cursor --user --dry-run`],

@@ -40,36 +40,52 @@ export function isOurEntry(entry: unknown, target: InstallTarget): boolean {
   );
 }
 
-/** One hook of ours in a list: entry `i` (grouped: its hook `j`), and whether its group holds the user's hooks too. */
+/**
+ * One hook of ours in a list: entry `i` (grouped: its hook `j`), whether its group holds the user's
+ * hooks too, and whether the user placed or decorated it (`decorated`: shared, or carrying what
+ * install never writes, such as a `matcher` or a `timeout`).
+ */
 interface Place {
   i: number;
   j?: number;
   shared: boolean;
+  decorated: boolean;
   command: unknown;
 }
 
 /** Every hook of ours in an event's list, in order. */
 function ourPlaces(current: readonly unknown[], target: InstallTarget): Place[] {
   const key = commandKey(target);
+  // Decorated: a key our entry (grouped: our hook; our group has only `hooks`) lacks, or holds with
+  // another value. A key of ours that is missing (an earlier build's shape) is no decoration.
+  const adds = (value: Record<string, unknown>, ours: Record<string, unknown>) =>
+    Object.keys(value).some((k) => !Object.hasOwn(ours, k) || canonical(value[k]) !== canonical(ours[k]));
+  const ours = (command: unknown) => ourEntry(target, String(command));
   return current.flatMap((entry, i): Place[] => {
     if (!isRecord(entry)) return [];
     if (target.shape !== 'grouped')
-      return isOurEntry(entry, target) ? [{ i, shared: false, command: entry[key] }] : [];
+      return isOurEntry(entry, target)
+        ? [{ i, shared: false, decorated: adds(entry, ours(entry[key])), command: entry[key] }]
+        : [];
     if (!Array.isArray(entry.hooks)) return [];
     const shared = !isOurEntry(entry, target);
-    return entry.hooks.flatMap((h: unknown, j): Place[] =>
-      isRecord(h) && isOurCommand(h.command, target.agent) ? [{ i, j, shared, command: h.command }] : [],
-    );
+    const grouping = Object.keys(entry).some((k) => k !== 'hooks');
+    return entry.hooks.flatMap((h: unknown, j): Place[] => {
+      if (!isRecord(h) || !isOurCommand(h.command, target.agent)) return [];
+      const hook = (ours(h.command).hooks as Array<Record<string, unknown>>)[0] as Record<string, unknown>;
+      return [{ i, j, shared, decorated: shared || grouping || adds(h, hook), command: h.command }];
+    });
   });
 }
 
 /**
- * The new list of one event: the user's entries as they were and in their order, and ours once
- * when `wanted`. One place of ours stays where it is, with whatever the user added to it (a
- * `matcher`, a `timeout`, a comment): the one in a group of the user's first, else one that runs
- * the wanted command, else the first; its command is set when it differs. Every other place of
- * ours is taken out (a group only when nothing of the user's is in it); with none, ours is
- * appended. Returns null when nothing changes (installing twice writes once).
+ * The new list of one event: the user's entries as they were and in their order, and ours at least
+ * once when `wanted`. Every place of ours the user decorated (in a group of theirs, under their
+ * `matcher`, with their `timeout`) stays where it is with all they added, its command set when it
+ * differs: ours under two matchers stays under both. With none, one place of ours as install
+ * writes it stays (one that runs the wanted command, else the first). Every other place of ours, a
+ * second one as install writes it, is taken out (a group only when nothing kept is in it); with no
+ * place, ours is appended. Returns null when nothing changes (installing twice writes once).
  */
 export function nextList(
   current: readonly unknown[],
@@ -78,14 +94,13 @@ export function nextList(
 ): { list: unknown[]; change: EntryChange; edits: ListEdit[] } | null {
   const places = ourPlaces(current, target);
   const command = wanted === null ? null : commandOf(wanted);
-  const keep =
-    command === null
-      ? undefined
-      : (places.find((p) => p.shared) ?? places.find((p) => p.command === command) ?? places[0]);
+  const decorated = places.filter((p) => p.decorated);
+  const plain = places.find((p) => p.command === command) ?? places[0];
+  const kept = command === null ? [] : decorated.length > 0 ? decorated : plain === undefined ? [] : [plain];
   const edits: ListEdit[] = [];
   for (const place of places) {
     const { i, j } = place;
-    if (place === keep) {
+    if (kept.includes(place)) {
       if (place.command !== command)
         edits.push({
           op: 'setCommand',
@@ -95,11 +110,11 @@ export function nextList(
           command: command as string,
         });
     } else if (j === undefined) edits.push({ op: 'remove', i });
-    // A group of ours goes whole, unless the hook that stays is in it.
-    else if (place.shared || keep?.i === i) edits.push({ op: 'removeHook', i, j });
+    // A group of ours goes whole, unless a hook that stays is in it.
+    else if (place.shared || kept.some((k) => k.i === i)) edits.push({ op: 'removeHook', i, j });
     else if (!edits.some((e) => e.op === 'remove' && e.i === i)) edits.push({ op: 'remove', i });
   }
-  if (command !== null && keep === undefined)
+  if (command !== null && kept.length === 0)
     edits.push({ op: 'append', entry: wanted as Record<string, unknown> });
   if (edits.length === 0) return null;
   // From the end of the list backwards (the appended entry last), so that each position still

@@ -42,9 +42,9 @@ export function installHooks(agent: HookAgent, opts: HookInstallOptions): Promis
 
 /**
  * `hook uninstall AGENT`: our entries removed, every other entry kept. A file still exactly as
- * install left it is given back as install found it (or removed, with the directories install
- * created, when there was none); otherwise our entries are cut out, and a file is removed only
- * when install created it and nothing of the user's is left in it.
+ * install left it is given back as install found it, unless that held a hook of ours (or removed,
+ * with the directories install created, when there was none); otherwise our entries are cut out,
+ * and a file is removed only when install created it and nothing of the user's is left in it.
  */
 export function uninstallHooks(agent: HookAgent, opts: HookInstallOptions): Promise<HookInstallResult> {
   return apply(agent, 'uninstall', opts);
