@@ -157,6 +157,16 @@ describe('report renderers', () => {
     expect(text).toContain('AGENTGATE_LAST_GATE=it_s');
   });
 
+  it('dotenv keeps the workspace and the branch whole: only free text is folded and cut', () => {
+    const workspace = `/w/${'deep  dir/'.repeat(30)}end`;
+    const branch = `agent/${'b'.repeat(250)}`;
+    const r = report([snapshot(1, [file('a')], { task: `${'word  '.repeat(100)}` })]);
+    const vars = Object.fromEntries(dotenvVariables({ ...r, branch, run: { ...r.run, workspace } }));
+    expect(vars.AGENTGATE_WORKSPACE).toBe(workspace);
+    expect(vars.AGENTGATE_BRANCH).toBe(branch);
+    expect(vars.AGENTGATE_LAST_TASK).toBe('word '.repeat(40));
+  });
+
   it('HTML escaping covers text and attributes', () => {
     expect(esc(`<a href="x" onclick='y'>&`)).toBe('&#60;a href=&#34;x&#34; onclick=&#39;y&#39;&#62;&#38;');
   });
