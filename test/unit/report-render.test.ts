@@ -65,6 +65,7 @@ function report(snapshots: ReportSnapshot[], ok = true): RunReport {
     beforeSha: SHA_A,
     afterSha: SHA_B,
     branch: 'main',
+    artifactsPath: '/h/artifacts/r1',
     totals: { iterations: snapshots.length, filesChanged: 0, insertions: 0, deletions: 0 },
     snapshots,
     verification: {
