@@ -40,6 +40,8 @@ export const RunReport = deferred(() =>
     beforeSha: z.nullable(Sha),
     afterSha: z.nullable(Sha),
     branch: z.nullable(z.string()),
+    /** The run's artifacts directory on this machine (its patches and gate logs), as the settings in use resolve it. */
+    artifactsPath: z.string(),
     totals: z.object({
       iterations: z.int().check(z.nonnegative()),
       filesChanged: z.int().check(z.nonnegative()),

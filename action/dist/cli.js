@@ -18842,6 +18842,8 @@ var init_report = __esm({
         beforeSha: nullable(Sha),
         afterSha: nullable(Sha),
         branch: nullable(string2()),
+        /** The run's artifacts directory on this machine (its patches and gate logs), as the settings in use resolve it. */
+        artifactsPath: string2(),
         totals: object({
           iterations: int().check(_nonnegative()),
           filesChanged: int().check(_nonnegative()),
@@ -19126,8 +19128,15 @@ function dotenvVariables(report3) {
     ["AGENTGATE_WORKSPACE", report3.run.workspace],
     ["AGENTGATE_GENERATED_AT", report3.generatedAt]
   ];
-  vars.push(...gateDotenvVariables(report3.gates, DOTENV_MAX_VARIABLES - vars.length));
-  return vars.slice(0, DOTENV_MAX_VARIABLES).map(([k, v]) => [k, safeValue(v === null || v === void 0 ? "" : String(v))]);
+  const text = /* @__PURE__ */ new Set(["AGENTGATE_LAST_TASK", "AGENTGATE_LAST_GATE"]);
+  for (const [k, v] of gateDotenvVariables(report3.gates, DOTENV_MAX_VARIABLES - vars.length)) {
+    text.add(k);
+    vars.push([k, v]);
+  }
+  return vars.slice(0, DOTENV_MAX_VARIABLES).map(([k, v]) => {
+    const value = v === null || v === void 0 ? "" : String(v);
+    return [k, text.has(k) ? textValue(value) : plainValue(value)];
+  });
 }
 function renderDotenv(report3) {
   let out = "";
@@ -19139,9 +19148,11 @@ function renderDotenv(report3) {
   }
   return out;
 }
-function safeValue(text) {
-  const plain2 = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/["'`$\\]/g, "_").replace(/\s+/g, " ").trim();
-  return [...plain2].slice(0, TEXT_LIMIT).join("");
+function plainValue(text) {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ").replace(/["'`$\\]/g, "_");
+}
+function textValue(text) {
+  return [...plainValue(text).replace(/\s+/g, " ").trim()].slice(0, TEXT_LIMIT).join("");
 }
 var DOTENV_MAX_VARIABLES, DOTENV_MAX_BYTES, TEXT_LIMIT;
 var init_dotenv = __esm({
@@ -19212,6 +19223,7 @@ async function buildRunReport(snapshotter, runId, now = /* @__PURE__ */ new Date
     beforeSha: first?.beforeSha ?? run.before?.sha ?? null,
     afterSha: last?.afterSha ?? null,
     branch: last?.branch ?? run.before?.branch ?? null,
+    artifactsPath: runArtifactsDir(snapshotter.options.artifactsDir, run.runId),
     totals: {
       iterations: snapshots.length,
       filesChanged: sum(snapshots, (s) => s.filesChanged),
@@ -19735,7 +19747,7 @@ function renderAnchorDotenv(r) {
   ];
   let out = "";
   for (const [k, v] of vars) {
-    const line = `${k}=${safeValue(String(v))}
+    const line = `${k}=${plainValue(String(v))}
 `;
     if (Buffer.byteLength(out + line, "utf8") > DOTENV_MAX_BYTES) break;
     out += line;
@@ -24910,7 +24922,7 @@ var require_resolve_flow_scalar = __commonJS({
       switch (type) {
         case "scalar":
           _type = Scalar.Scalar.PLAIN;
-          value = plainValue(source, _onError);
+          value = plainValue2(source, _onError);
           break;
         case "single-quoted-scalar":
           _type = Scalar.Scalar.QUOTE_SINGLE;
@@ -24939,7 +24951,7 @@ var require_resolve_flow_scalar = __commonJS({
         range: [offset, valueEnd, re.offset]
       };
     }
-    function plainValue(source, onError) {
+    function plainValue2(source, onError) {
       let badChar = "";
       switch (source[0]) {
         /* istanbul ignore next should not happen */

@@ -18,6 +18,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { appendKeyValues, appendPath, escapeData } from '../../src/ci/github.js';
+import { gateAnnotations } from '../../src/report/gates.js';
+import type { ReportGates } from '../../types/report-gates.js';
 import { anchor } from './anchor.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -119,24 +121,16 @@ async function finish(): Promise<void> {
   // The run id: given, or the most recent run (what `report` picks by default).
   const doc = cliJson(['report', '--format', 'json', '--ci', 'none', ...runArgs], 'report');
   const runId = (doc.run as { runId: string }).runId;
-  const failedGates = (
-    (doc.gates as { summary: Array<{ name: string; latest: { verdict: string } }> } | undefined)?.summary ??
-    []
-  )
-    .filter((s) => s.latest.verdict !== 'pass')
-    .map((s) => s.name);
+  const gates = doc.gates as ReportGates | undefined;
+  const failedGates = (gates?.summary ?? []).filter((s) => s.latest.verdict !== 'pass').map((s) => s.name);
   const out = resolve(input('output-dir', join(runnerTemp(), 'agentgate-out')));
   await mkdir(out, { recursive: true });
   const outputs: Record<string, string> = {
     'run-id': runId,
     'report-path': '',
     'bundle-path': '',
-    'artifacts-path': join(
-      process.env.AGENTGATE_ARTIFACTS_DIR
-        ? resolve(process.env.AGENTGATE_ARTIFACTS_DIR)
-        : join(home(), 'artifacts'),
-      runId,
-    ),
+    // As the CLI resolves it: $AGENTGATE_ARTIFACTS_DIR, the home's config, else <home>/artifacts.
+    'artifacts-path': doc.artifactsPath as string,
     verified: '',
     'failed-gates': failedGates.join(','),
   };
@@ -162,9 +156,12 @@ async function finish(): Promise<void> {
           : `verify could not run for run ${runId} (exit ${verified.status})`,
       );
   }
-  if (failedGates.length > 0 && want.failOnGate && failures.length === 0)
+  if (failedGates.length > 0 && want.failOnGate)
     failures.push(`the newest verdict of gate(s) ${failedGates.join(', ')} in run ${runId} is not a pass`);
-  failures.push(...(await writeAndPublish(runId, format, out, want, outputs)));
+  const published = await writeAndPublish(runId, format, out, want, outputs);
+  failures.push(...published.failures);
+  // A failed gate is an annotation either way: made here when no report call that annotates succeeded.
+  if (!published.annotated) for (const line of gateAnnotations(gates)) process.stdout.write(`${line}\n`);
   await setOutputs(outputs);
   if (failures.length > 0) throw new ActionFailure(failures.join('; '));
 }
@@ -172,7 +169,7 @@ async function finish(): Promise<void> {
 /**
  * The step summary, the report, the bundle and the push. Each is tried whatever failed before it,
  * and each file written becomes its output (a workflow uploads them when the job fails too).
- * Returns what failed.
+ * Returns what failed, and whether a report call annotated the failed gates.
  */
 async function writeAndPublish(
   runId: string,
@@ -180,20 +177,22 @@ async function writeAndPublish(
   out: string,
   want: { summary: boolean; bundle: boolean; publish: boolean },
   outputs: Record<string, string>,
-): Promise<string[]> {
+): Promise<{ failures: string[]; annotated: boolean }> {
   const failures: string[] = [];
-  const run = (args: string[], what: string) => {
+  const run = (args: string[], what: string): boolean => {
     try {
       cliJson(args, what);
+      return true;
     } catch (error) {
       if (!(error instanceof ActionFailure)) throw error;
       failures.push(error.message);
+      return false;
     }
   };
   // An earlier step's copy goes first, so that a file there is this step's.
   const writes = async (output: string, file: string, args: string[], what: string) => {
     await rm(file, { force: true }).catch(() => undefined);
-    run(args, what);
+    const ok = run(args, what);
     if (
       await stat(file).then(
         (s) => s.isFile(),
@@ -201,18 +200,17 @@ async function writeAndPublish(
       )
     )
       outputs[output] = file;
+    return ok;
   };
-  // Failed gates are annotated once: by the summary's report, else by the report file's.
-  if (want.summary) run(['report', '--run', runId, '--format', 'md', '--ci', 'github'], 'summary');
+  // Failed gates are annotated once: by the summary's report, else by the report file's (a call that
+  // fails prints none).
+  let annotated =
+    want.summary && run(['report', '--run', runId, '--format', 'md', '--ci', 'github'], 'summary');
   if (format !== 'none') {
     const file = join(out, `agentgate-report-${runId}.${EXTENSIONS[format]}`);
-    const ci = want.summary ? 'none' : 'github';
-    await writes(
-      'report-path',
-      file,
-      ['report', '--run', runId, '--format', format, '-o', file, '--ci', ci],
-      'report',
-    );
+    const ci = annotated ? 'none' : 'github';
+    const args = ['report', '--run', runId, '--format', format, '-o', file, '--ci', ci];
+    if ((await writes('report-path', file, args, 'report')) && ci === 'github') annotated = true;
   }
   if (want.bundle) {
     const file = join(out, `agentgate-${runId}.bundle`);
@@ -220,7 +218,7 @@ async function writeAndPublish(
   }
   if (want.publish)
     run(['push', '--run', runId, ...(input('remote') ? ['--remote', input('remote')] : [])], 'push');
-  return failures;
+  return { failures, annotated };
 }
 
 async function anchorMode(): Promise<void> {

@@ -7,10 +7,10 @@ import { runGit } from './runner.js';
 /**
  * The user's own global ignore file, found on purpose: the runner ignores global and system
  * config (GIT_CONFIG_GLOBAL is empty), so this reads exactly one setting, `core.excludesFile`,
- * from exactly the user's global config files and the files they include (as git reads them),
- * with `git config --file F --includes --get` (nothing else read). git's order: `$XDG_CONFIG_HOME/git/config` (default
- * `~/.config/git/config`), then `~/.gitconfig`, the later winning; without the setting, git's
- * default `$XDG_CONFIG_HOME/git/ignore`. A leading `~/` is the home directory, as git expands it.
+ * from exactly the user's system and global config files and the files they include (as git reads
+ * them), with `git config --file F --includes --get` (nothing else read); see userIgnoreConfigFiles
+ * for the order. Without the setting, git's default `$XDG_CONFIG_HOME/git/ignore`. A leading `~/`
+ * is the home directory, as git expands it.
  */
 export interface UserIgnoreOptions {
   home: string;
@@ -26,12 +26,18 @@ export async function userExcludesFile(o: UserIgnoreOptions): Promise<string | n
   return userExcludesPath(await userExcludesSetting(o), o);
 }
 
-/** The global config files that can set `core.excludesFile`, in git's order (the later wins). */
+/**
+ * The config files that can set `core.excludesFile`, in git's order (the later wins): the system
+ * file (or `$GIT_CONFIG_SYSTEM`; none with `$GIT_CONFIG_NOSYSTEM`), then the global ones (or
+ * `$GIT_CONFIG_GLOBAL`), as for run snapshots.
+ */
 export function userIgnoreConfigFiles(o: Pick<UserIgnoreOptions, 'home' | 'xdgConfigHome'>): string[] {
-  return userConfigFiles({
+  const { system, global } = userConfigFiles({
+    ...process.env,
     HOME: o.home,
-    ...(o.xdgConfigHome ? { XDG_CONFIG_HOME: o.xdgConfigHome } : {}),
-  }).global;
+    XDG_CONFIG_HOME: o.xdgConfigHome,
+  });
+  return [...system, ...global];
 }
 
 /** The user's `core.excludesFile` setting as written (one git process per existing config file), or null. */

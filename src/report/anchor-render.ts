@@ -5,7 +5,7 @@
  * with their gates' newest verdicts, and the lines no run wrote.
  */
 import type { AnchorReport, AnchorReportFile, LineSpan } from '../../types/anchor-report.js';
-import { DOTENV_MAX_BYTES, safeValue } from './dotenv.js';
+import { DOTENV_MAX_BYTES, plainValue } from './dotenv.js';
 import { esc } from './html.js';
 import { GITHUB_STEP_SUMMARY_LIMIT } from '../ci/github.js';
 import { cell } from './markdown.js';
@@ -137,7 +137,7 @@ export function renderAnchorDotenv(r: AnchorReport): string {
   ];
   let out = '';
   for (const [k, v] of vars) {
-    const line = `${k}=${safeValue(String(v))}\n`;
+    const line = `${k}=${plainValue(String(v))}\n`;
     if (Buffer.byteLength(out + line, 'utf8') > DOTENV_MAX_BYTES) break;
     out += line;
   }

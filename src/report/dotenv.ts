@@ -2,7 +2,8 @@
  * `report --format dotenv`: AGENTGATE_* variables for GitLab's `artifacts:reports:dotenv`, which
  * takes at most 50 variables and 5 KB, one `KEY=value` per line. Values are made single-line and
  * plain (no quotes, `$`, backslashes or control characters) so no shell or parser reads more
- * into them; long free text is cut.
+ * into them. Free text (the task, the gate label, the gates' lines) is folded and cut; ids, SHAs,
+ * the branch and the workspace are kept whole, as a later job uses them.
  */
 import type { RunReport } from '../../types/report.js';
 import { gateDotenvVariables } from './gates.js';
@@ -32,10 +33,15 @@ export function dotenvVariables(report: RunReport): [string, string][] {
     ['AGENTGATE_WORKSPACE', report.run.workspace],
     ['AGENTGATE_GENERATED_AT', report.generatedAt],
   ];
-  vars.push(...gateDotenvVariables(report.gates, DOTENV_MAX_VARIABLES - vars.length));
-  return vars
-    .slice(0, DOTENV_MAX_VARIABLES)
-    .map(([k, v]) => [k, safeValue(v === null || v === undefined ? '' : String(v))]);
+  const text = new Set(['AGENTGATE_LAST_TASK', 'AGENTGATE_LAST_GATE']);
+  for (const [k, v] of gateDotenvVariables(report.gates, DOTENV_MAX_VARIABLES - vars.length)) {
+    text.add(k);
+    vars.push([k, v]);
+  }
+  return vars.slice(0, DOTENV_MAX_VARIABLES).map(([k, v]) => {
+    const value = v === null || v === undefined ? '' : String(v);
+    return [k, text.has(k) ? textValue(value) : plainValue(value)];
+  });
 }
 
 export function renderDotenv(report: RunReport): string {
@@ -48,12 +54,13 @@ export function renderDotenv(report: RunReport): string {
   return out;
 }
 
-export function safeValue(text: string): string {
-  const plain = text
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
-    .replace(/["'`$\\]/g, '_')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return [...plain].slice(0, TEXT_LIMIT).join('');
+/** One line that no shell or parser reads more into: control characters become spaces; quotes, backquotes, `$` and `\` become `_`. */
+export function plainValue(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').replace(/["'`$\\]/g, '_');
+}
+
+/** Free text: plain, its runs of white space folded to one, cut to 200 characters. */
+export function textValue(text: string): string {
+  return [...plainValue(text).replace(/\s+/g, ' ').trim()].slice(0, TEXT_LIMIT).join('');
 }

@@ -5,7 +5,7 @@ import type { ReportSnapshot, RunReport } from '../../types/report.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import type { VerifyReport } from '../../types/verify.js';
 import { RunNotFoundError } from '../errors.js';
-import { assertSafeId } from '../store/paths.js';
+import { assertSafeId, runArtifactsDir } from '../store/paths.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
 import { GateStore } from '../store/gate-store.js';
 import { Gates } from '../gates/gates.js';
@@ -56,6 +56,7 @@ export async function buildRunReport(
     beforeSha: first?.beforeSha ?? run.before?.sha ?? null,
     afterSha: last?.afterSha ?? null,
     branch: last?.branch ?? run.before?.branch ?? null,
+    artifactsPath: runArtifactsDir(snapshotter.options.artifactsDir, run.runId),
     totals: {
       iterations: snapshots.length,
       filesChanged: sum(snapshots, (s) => s.filesChanged),

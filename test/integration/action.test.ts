@@ -183,6 +183,40 @@ describe('the GitHub Action', () => {
     );
     expect(annotations).toHaveLength(1);
     expect(gated.stdout).toMatch(/^::error title=agentgate::the newest verdict of gate\(s\) test /m);
+    // With no summary and no report file, the action annotates the gate itself, once.
+    const bare = step({
+      ...later,
+      INPUT_MODE: 'finish',
+      'INPUT_REPORT-FORMAT': 'none',
+      INPUT_SUMMARY: 'false',
+      INPUT_VERIFY: 'false',
+    });
+    expect(bare.status, bare.stdout + bare.stderr).toBe(0);
+    expect(
+      `${bare.stdout}${bare.stderr}`.match(/^::error title=agentgate gate test%3A fail::/gm),
+    ).toHaveLength(1);
+    // A summary that cannot be written annotates nothing: the report file's call does, once.
+    const lost = step({
+      ...later,
+      INPUT_MODE: 'finish',
+      INPUT_VERIFY: 'false',
+      GITHUB_STEP_SUMMARY: join(runner, 'no', 'summary'),
+    });
+    expect(lost.status).toBe(1);
+    expect(
+      `${lost.stdout}${lost.stderr}`.match(/^::error title=agentgate gate test%3A fail::/gm),
+    ).toHaveLength(1);
+
+    // artifacts-path is where the CLI puts the run's artifacts: the home's config counts.
+    writeFileSync(join(home, 'config.yaml'), `artifactsDir: ${join(runner, 'art')}\n`);
+    const configured = step({
+      ...later,
+      INPUT_MODE: 'finish',
+      'INPUT_REPORT-FORMAT': 'none',
+      INPUT_VERIFY: 'false',
+    });
+    expect(configured.outputs['artifacts-path']).toBe(join(runner, 'art', 'ci-run'));
+    rmSync(join(home, 'config.yaml'));
 
     // Publishing without a remote fails the step clearly, as an annotation.
     const publish = step({ ...later, INPUT_MODE: 'finish', INPUT_PUBLISH: 'true', INPUT_REMOTE: 'nowhere' });

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCheckpoints, storeTreePaths } from '../helpers/checkpoints.js';
 import { tempDir, writeFiles } from '../helpers/repo.js';
 
-const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
+const VARS = ['HOME', 'XDG_CONFIG_HOME', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG_NOSYSTEM'];
+const saved = Object.fromEntries(VARS.map((k) => [k, process.env[k]]));
 let home: string;
 
 beforeEach(() => {
@@ -14,9 +15,9 @@ beforeEach(() => {
   delete process.env.XDG_CONFIG_HOME;
 });
 afterEach(() => {
-  process.env.HOME = saved.HOME;
-  if (saved.XDG_CONFIG_HOME === undefined) delete process.env.XDG_CONFIG_HOME;
-  else process.env.XDG_CONFIG_HOME = saved.XDG_CONFIG_HOME;
+  for (const [k, v] of Object.entries(saved))
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
 });
 
 describe("checkpoints honour the user's global core.excludesFile, and only that", () => {
@@ -50,6 +51,33 @@ describe("checkpoints honour the user's global core.excludesFile, and only that"
     writeFiles(ws, { 'c.tmp': 'x' });
     const again = await openCheckpoints(ws, { home: tempDir('agentgate-cp-home-') });
     expect(storeTreePaths(again, (await again.track()).hash)).toEqual(['b.txt', 'debug.log']);
+  });
+});
+
+describe("checkpoints read the user's core.excludesFile where run snapshots do", () => {
+  it('from $GIT_CONFIG_SYSTEM and $GIT_CONFIG_GLOBAL, and not from ~/.gitconfig when $GIT_CONFIG_GLOBAL names another file', async () => {
+    const cfg = tempDir('agentgate-cp-cfg-');
+    writeFileSync(join(cfg, 'sys-ignore'), 'sys.secret\n');
+    writeFileSync(join(cfg, 'system'), `[core]\n\texcludesFile = ${join(cfg, 'sys-ignore')}\n`);
+    writeFileSync(join(home, '.gitconfig'), '[core]\n\texcludesFile = ~/home-ignore\n');
+    writeFileSync(join(home, 'home-ignore'), 'home.secret\n');
+    const ws = tempDir('agentgate-cp-sysglobal-');
+    writeFiles(ws, { 'sys.secret': 'a', 'home.secret': 'b', 'glob.secret': 'c', 'keep.txt': 'd' });
+    delete process.env.GIT_CONFIG_NOSYSTEM;
+    process.env.GIT_CONFIG_SYSTEM = join(cfg, 'system');
+    process.env.GIT_CONFIG_GLOBAL = '/dev/null';
+    const sys = await openCheckpoints(ws, { home: tempDir('agentgate-cp-home-') });
+    expect(storeTreePaths(sys, (await sys.track()).hash)).toEqual(['glob.secret', 'home.secret', 'keep.txt']);
+
+    writeFileSync(join(cfg, 'glob-ignore'), 'glob.secret\n');
+    writeFileSync(join(cfg, 'global'), `[core]\n\texcludesFile = ${join(cfg, 'glob-ignore')}\n`);
+    process.env.GIT_CONFIG_GLOBAL = join(cfg, 'global');
+    const glob = await openCheckpoints(ws, { home: tempDir('agentgate-cp-home-') });
+    expect(storeTreePaths(glob, (await glob.track()).hash)).toEqual([
+      'home.secret',
+      'keep.txt',
+      'sys.secret',
+    ]);
   });
 });
 

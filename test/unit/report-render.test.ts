@@ -65,6 +65,7 @@ function report(snapshots: ReportSnapshot[], ok = true): RunReport {
     beforeSha: SHA_A,
     afterSha: SHA_B,
     branch: 'main',
+    artifactsPath: '/h/artifacts/r1',
     totals: { iterations: snapshots.length, filesChanged: 0, insertions: 0, deletions: 0 },
     snapshots,
     verification: {
@@ -155,6 +156,16 @@ describe('report renderers', () => {
       AGENTGATE_LAST_TASK: 't',
     });
     expect(text).toContain('AGENTGATE_LAST_GATE=it_s');
+  });
+
+  it('dotenv keeps the workspace and the branch whole: only free text is folded and cut', () => {
+    const workspace = `/w/${'deep  dir/'.repeat(30)}end`;
+    const branch = `agent/${'b'.repeat(250)}`;
+    const r = report([snapshot(1, [file('a')], { task: `${'word  '.repeat(100)}` })]);
+    const vars = Object.fromEntries(dotenvVariables({ ...r, branch, run: { ...r.run, workspace } }));
+    expect(vars.AGENTGATE_WORKSPACE).toBe(workspace);
+    expect(vars.AGENTGATE_BRANCH).toBe(branch);
+    expect(vars.AGENTGATE_LAST_TASK).toBe('word '.repeat(40));
   });
 
   it('HTML escaping covers text and attributes', () => {
