@@ -201,6 +201,9 @@ const CLIENT = `(function () {
       s.appendChild(el('span', 'del', '-' + f.d));
     }
     if (f.t) s.appendChild(el('span', 'badge', 'too large'));
+    // A mode change (a file made executable) has no lines to show: its badge says it.
+    var mode = /^old mode ([0-7]+)\\nnew mode ([0-7]+)$/m.exec(data.iterations[i].diffs[j] || '');
+    if (mode) s.appendChild(el('span', 'badge', 'mode ' + mode[1] + ' \\u2192 ' + mode[2]));
     d.appendChild(s);
     d.appendChild(el('div', 'diff'));
     return d;

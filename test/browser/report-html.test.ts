@@ -68,6 +68,10 @@ describe('report --format html in a browser', () => {
         'binary',
       );
 
+      expect(await page.textContent('details.file:has(.path:text-is("run.sh")) summary')).toContain(
+        'mode 100644 → 100755',
+      );
+
       // No diff is rendered until a file is opened.
       expect(await page.locator('.d2h-file-wrapper').count()).toBe(0);
       const feature = page.locator('details.file', {

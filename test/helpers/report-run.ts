@@ -1,5 +1,5 @@
 /** A recorded run for the report tests: several iterations, hostile names and task text, a binary file. */
-import { rmSync } from 'node:fs';
+import { chmodSync, rmSync } from 'node:fs';
 import type { Snapshotter } from '../../src/snapshotter/snapshotter.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import { newSnapshotter } from './snapshotter.js';
@@ -25,6 +25,7 @@ export async function recordRun(opts: { runId?: string; bulk?: number } = {}): P
     'src/app.ts': lines(40, 'base'),
     'docs/old name.md': 'old\n',
     'gone.txt': 'bye\n',
+    'run.sh': '#!/bin/sh\n',
   });
   const snapshotter = newSnapshotter();
   const home = snapshotter.options.home;
@@ -59,6 +60,7 @@ export async function recordRun(opts: { runId?: string; bulk?: number } = {}): P
         'src/app.ts': lines(40, 'base').replace('base 7\n', 'changed 7\n').replace('base 30\n', ''),
       });
       git(dir, ['mv', 'docs/old name.md', 'docs/new name.md']);
+      chmodSync(`${dir}/run.sh`, 0o755);
       remove(`${dir}/gone.txt`);
     },
     'Refactor the app',
