@@ -2,7 +2,8 @@
 import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { objectId, parseRefsWithParents, treeContent } from '../../src/git/record-objects.js';
-import { checkRemoteUrl, parseLsRemote, parsePushPorcelain, rewrittenUrl } from '../../src/git/transport.js';
+import { checkRemoteUrl, rewrittenUrl } from '../../src/git/remote.js';
+import { parseLsRemote, parsePushPorcelain } from '../../src/git/transport.js';
 import { parseRecordRef, recordObjects } from '../../src/sharing/records.js';
 import { RecordFile, RECORD_FORMAT } from '../../types/sharing.js';
 import { gitRaw, initRepo } from '../helpers/repo.js';
