@@ -86,6 +86,7 @@ export async function resolveRemote(
   // Checked before any git call, name or URL: a refused one costs none.
   checkRemoteUrl(nameOrUrl);
   const config = await remoteConfig(repo);
+  const rules = config.filter((e) => /^url\..*\.(push)?insteadof$/i.test(e.key));
   const own = remoteSettings(config, nameOrUrl);
   if (own.vcs || (own.configured && own.url.length === 0)) {
     throw new UnsafeRemoteError(
@@ -95,27 +96,9 @@ export async function resolveRemote(
       { details: { remote: nameOrUrl } },
     );
   }
-  const rules = config.filter((e) => /^url\..*\.(push)?insteadof$/i.test(e.key));
-  if (own.url.length > 0) {
-    const url = own.url[0] as string;
-    const pushurl = direction === 'push' ? own.pushurl[0] : undefined;
-    checkRemoteUrl(url);
-    if (pushurl !== undefined) checkRemoteUrl(pushurl);
-    // A name of our own (unguessable, so no config names it) whose only settings are these.
-    const arg = `agentgate-${randomHex(8)}`;
-    return target(repo, config, {
-      name: nameOrUrl,
-      url:
-        pushurl === undefined ? rewrittenUrl(url, rules, direction) : rewrittenUrl(pushurl, rules, 'fetch'),
-      arg,
-      config: [
-        `remote.${arg}.url=${url}`,
-        ...(pushurl === undefined ? [] : [`remote.${arg}.pushurl=${pushurl}`]),
-      ],
-    });
-  }
+  if (own.url.length > 0) return checked(repo, config, configuredRemote(nameOrUrl, own, rules, direction));
   const arg = await givenUrl(repo, nameOrUrl, cwd);
-  return target(repo, config, {
+  return checked(repo, config, {
     name: nameOrUrl,
     url: rewrittenUrl(arg, rules, direction),
     arg,
@@ -123,8 +106,35 @@ export async function resolveRemote(
   });
 }
 
+/**
+ * A configured remote, given to git under a name of our own (unguessable, so no config names it)
+ * whose only settings are its first url and, for a push, its first pushurl: git rewrites them as
+ * it would the remote's own.
+ */
+function configuredRemote(
+  name: string,
+  own: { url: string[]; pushurl: string[] },
+  rules: readonly ConfigEntry[],
+  direction: 'fetch' | 'push',
+): RemoteTarget {
+  const url = own.url[0] as string;
+  const pushurl = direction === 'push' ? own.pushurl[0] : undefined;
+  checkRemoteUrl(url);
+  if (pushurl !== undefined) checkRemoteUrl(pushurl);
+  const arg = `agentgate-${randomHex(8)}`;
+  return {
+    name,
+    url: pushurl === undefined ? rewrittenUrl(url, rules, direction) : rewrittenUrl(pushurl, rules, 'fetch'),
+    arg,
+    config: [
+      `remote.${arg}.url=${url}`,
+      ...(pushurl === undefined ? [] : [`remote.${arg}.pushurl=${pushurl}`]),
+    ],
+  };
+}
+
 /** The remote with its URL checked (a relative one taken from the top level, where git runs) and core.gitProxy refused for git://. */
-function target(
+function checked(
   repo: { topLevel: string },
   config: readonly ConfigEntry[],
   remote: RemoteTarget,

@@ -48,6 +48,9 @@ describe('checkRemoteUrl', () => {
     ['git://example.com/r.git', 'git'],
     ['ssh://git@example.com/r.git', 'ssh'],
     ['git@github.com:o/r.git', 'ssh'],
+    // git's url_is_local_not_ssh: a colon with no slash before it, even first, is scp-like ssh.
+    [':r.git', 'ssh'],
+    ['./a:b', 'local'],
   ])('accepts %s as %s', (url, kind) => {
     expect(checkRemoteUrl(url)).toBe(kind);
   });
@@ -56,6 +59,12 @@ describe('checkRemoteUrl', () => {
     'ext::sh -c id',
     'fd::3',
     'EXT::x',
+    // git's helper rule: [A-Za-z0-9][A-Za-z0-9+.-]* (or nothing) before "::"; schemes are case-sensitive.
+    '1x::foo',
+    '::foo',
+    '1x://foo',
+    'HTTPS://example.com/r.git',
+    'FILE:///srv/r.git',
     'http://example.com/r.git',
     'ftp://x/r',
     '-upload-pack=x',
