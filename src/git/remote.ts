@@ -1,6 +1,6 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { lstat, stat } from 'node:fs/promises';
-import { RemoteNotFoundError, UnsafeRemoteError } from '../errors.js';
+import { InvalidArgumentError, RemoteNotFoundError, UnsafeRemoteError } from '../errors.js';
 import { commonDir } from '../fs/git-locks.js';
 import { randomHex } from '../fs/random.js';
 import { parseConfigEntries } from './hardening.js';
@@ -25,7 +25,10 @@ export interface RemoteTarget {
 
 /** A local file or repository given by its absolute path (git takes no remote name starting with `/`). */
 export function pathRemote(path: string): RemoteTarget {
-  if (!isAbsolute(path)) throw new Error(`pathRemote needs an absolute path, not ${path}`);
+  if (!isAbsolute(path))
+    throw new InvalidArgumentError(`${path} is not an absolute path; give the file's full path`, {
+      details: { path },
+    });
   return { name: path, url: path, arg: path, config: [] };
 }
 
