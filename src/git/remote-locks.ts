@@ -1,7 +1,7 @@
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkRemoteUrl } from './transport.js';
+import { checkRemoteUrl } from './remote.js';
 
 /**
  * A ref lock this old, in a repository on this machine, is one a killed push left behind:

@@ -1,13 +1,5 @@
-import { isAbsolute, resolve } from 'node:path';
-import { stat } from 'node:fs/promises';
-import {
-  BundleInvalidError,
-  GitFailedError,
-  InvalidArgumentError,
-  RemoteNotFoundError,
-  UnsafeRemoteError,
-} from '../errors.js';
-import { parseConfigEntries } from './hardening.js';
+import { BundleInvalidError, GitFailedError, InvalidArgumentError, RemoteNotFoundError } from '../errors.js';
+import { checkRemoteUrl, type RemoteTarget } from './remote.js';
 import { runGit, type GitOptions } from './runner.js';
 
 /**
@@ -34,172 +26,6 @@ export const TRANSPORT_CONFIG: readonly string[] = [
   'push.gpgSign=false',
 ];
 
-const SCHEMES = new Set(['https', 'ssh', 'git', 'file', 'git+ssh', 'ssh+git']);
-
-export type RemoteKind = 'local' | 'file' | 'ssh' | 'git' | 'https';
-
-/**
- * Classifies a remote URL the way git does (helper `x::`, `scheme://`, scp-like `host:path`, local
- * path) and refuses every transport but file, git, ssh and https before git runs. Throws REMOTE_UNSAFE.
- */
-export function checkRemoteUrl(url: string): RemoteKind {
-  const refuse = (why: string): never => {
-    throw new UnsafeRemoteError(
-      `remote ${JSON.stringify(url.slice(0, 200))} is refused: ${why}; use a file path or a file://, git://, ssh:// or https:// URL`,
-      {
-        details: { url: url.slice(0, 500) },
-      },
-    );
-  };
-  // eslint-disable-next-line no-control-regex
-  if (url === '' || url.startsWith('-') || /[\u0000-\u001f\u007f]/.test(url))
-    return refuse('it is empty, starts with "-" or holds control characters');
-  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(url))
-    return refuse(`the "${url.slice(0, url.indexOf('::'))}::" remote helper runs a program`);
-  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(url);
-  if (scheme) {
-    const name = (scheme[1] as string).toLowerCase();
-    if (!SCHEMES.has(name)) return refuse(`the ${name}:// transport is not allowed`);
-    if (name === 'file') return 'file';
-    if (name === 'https' || name === 'git') return name;
-    return 'ssh';
-  }
-  const colon = url.indexOf(':');
-  const slash = url.indexOf('/');
-  if (colon > 0 && (slash < 0 || colon < slash)) return 'ssh';
-  return 'local';
-}
-
-/**
- * Where a remote name or URL points: a configured remote's URL (relative paths taken from the
- * repository's top level), else the URL or path itself (relative paths taken from `cwd`). The
- * URL git will use (after the repository's `insteadOf` rewrites, and `pushInsteadOf` for a push)
- * is checked with checkRemoteUrl. Throws REMOTE_NOT_FOUND, REMOTE_UNSAFE.
- */
-export async function resolveRemote(
-  repo: GitOptions & { topLevel: string },
-  nameOrUrl: string,
-  cwd: string,
-  direction: 'fetch' | 'push',
-): Promise<{ name: string; url: string }> {
-  const named = REMOTE_NAME.test(nameOrUrl);
-  // A URL given as such is checked before any git call: a refused one costs none.
-  if (!named) checkRemoteUrl(nameOrUrl);
-  const config = await remoteConfig(repo, named ? nameOrUrl : null);
-  const resolved = await resolveRemoteUrl(repo, nameOrUrl, cwd, direction, config);
-  const used = rewrittenUrl(resolved.url, config, direction);
-  // git:// runs `core.gitProxy` when the repository's config names one, and the first value wins
-  // over anything we could pass: refuse rather than run it.
-  const proxies = config.filter(
-    (e) => e.key.toLowerCase() === 'core.gitproxy' && e.value !== '' && !/^none(\s|$)/.test(e.value),
-  );
-  if (checkRemoteUrl(used) === 'git' && proxies.length > 0)
-    throw new UnsafeRemoteError(
-      `the repository's config sets core.gitProxy, which git would run for ${used}; remove it or use an ssh:// or https:// URL`,
-      { details: { url: used } },
-    );
-  return resolved;
-}
-
-/** A name `git remote` may have given (anything else is a URL or a path). */
-const REMOTE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
-/**
- * What decides where git goes for a remote, in one git process: the `insteadOf` and
- * `pushInsteadOf` rules, `core.gitProxy`, and the named remote's `url` and `pushurl`.
- */
-async function remoteConfig(repo: GitOptions, name: string | null): Promise<ConfigEntry[]> {
-  const own = name === null ? '' : `|^remote\\.${name.replaceAll('.', '\\.')}\\.(url|pushurl)$`;
-  const pattern = `^url\\..*\\.(push)?insteadof$|^core\\.gitproxy$${own}`;
-  const res = await runGit(repo, ['config', '-z', '--get-regexp', pattern], { okExitCodes: [1] });
-  return parseConfigEntries(res.stdout);
-}
-
-type ConfigEntry = { key: string; value: string };
-
-/**
- * The URL git uses for `url` under the `url.<base>.insteadOf` rules (`git config -z --get-regexp`
- * entries): the longest matching prefix is replaced by its base (an empty prefix matches every
- * URL; between prefixes of one length, the base whose section came first wins); for a push, a
- * matching `pushInsteadOf` comes first (git's remote.c). Pure.
- */
-export function rewrittenUrl(
-  url: string,
-  rules: readonly ConfigEntry[],
-  direction: 'fetch' | 'push',
-): string {
-  const longest = (suffix: string): string | null => {
-    // Bases in the order their sections first appear, each with its prefixes, as git keeps them.
-    const bases = new Map<string, string[]>();
-    for (const { key, value } of rules) {
-      if (!key.toLowerCase().endsWith(suffix)) continue;
-      const base = key.slice('url.'.length, -suffix.length);
-      bases.set(base, [...(bases.get(base) ?? []), value]);
-    }
-    let best: { base: string; prefix: string } | null = null;
-    for (const [base, prefixes] of bases)
-      for (const prefix of prefixes)
-        if (url.startsWith(prefix) && prefix.length > (best?.prefix.length ?? -1)) best = { base, prefix };
-    return best === null ? null : best.base + url.slice(best.prefix.length);
-  };
-  return (direction === 'push' ? longest('.pushinsteadof') : null) ?? longest('.insteadof') ?? url;
-}
-
-async function resolveRemoteUrl(
-  repo: GitOptions & { topLevel: string },
-  nameOrUrl: string,
-  cwd: string,
-  direction: 'fetch' | 'push',
-  config: readonly ConfigEntry[],
-): Promise<{ name: string; url: string }> {
-  if (REMOTE_NAME.test(nameOrUrl)) {
-    const url = configuredUrl(config, direction);
-    if (url !== null) {
-      const kind = checkRemoteUrl(url);
-      return {
-        name: nameOrUrl,
-        url: kind === 'local' && !isAbsolute(url) ? resolve(repo.topLevel, url) : url,
-      };
-    }
-    if (!(await isDir(resolve(cwd, nameOrUrl)))) {
-      throw new RemoteNotFoundError(
-        `no remote named ${JSON.stringify(nameOrUrl)} in ${repo.topLevel}; "git remote -v" lists them, or give a URL`,
-        {
-          details: { remote: nameOrUrl },
-        },
-      );
-    }
-  }
-  const kind = checkRemoteUrl(nameOrUrl);
-  if (kind === 'local') {
-    const path = resolve(cwd, nameOrUrl);
-    if (!(await isDir(path)))
-      throw new RemoteNotFoundError(`remote ${path} does not exist; give an existing repository`, {
-        details: { remote: path },
-      });
-    return { name: nameOrUrl, url: path };
-  }
-  return { name: nameOrUrl, url: nameOrUrl };
-}
-
-/**
- * The URL git uses for the configured remote (remoteConfig's entries): its first `url`, or for a
- * push its first `pushurl` when it has one (git pushes there). Null when the remote has no URL.
- */
-function configuredUrl(config: readonly ConfigEntry[], direction: 'fetch' | 'push'): string | null {
-  const first = (k: string) =>
-    config.find((e) => /^remote\./i.test(e.key) && e.key.toLowerCase().endsWith(`.${k}`) && e.value !== '')
-      ?.value;
-  return (direction === 'push' ? first('pushurl') : undefined) ?? first('url') ?? null;
-}
-
-async function isDir(path: string): Promise<boolean> {
-  return stat(path).then(
-    (s) => s.isDirectory(),
-    () => false,
-  );
-}
-
 /**
  * The settings of a local remote's upload-pack or receive-pack (no spaces or quotes: they go into a
  * shell command line). receive-pack runs the remote's alternateRefsCommand when it has alternates,
@@ -214,21 +40,22 @@ const SERVER_CONFIG: readonly string[] = [
 ];
 
 /**
- * The program that serves a remote. For a repository on this machine (a path or file://) it runs
- * here, in the other repository, where git clears our `-c` settings: so it gets its own, and that
- * repository's hooks (pre-receive, update, post-receive, reference-transaction, ...) and fsmonitor
- * run nothing. For ssh, git and https it runs on the server, which is the server's business (and
- * servers accept only the plain name).
+ * The program that serves a remote, chosen by where git goes (the URL after its rewrites). For a
+ * repository on this machine (a path or file://) it runs here, in the other repository, where git
+ * clears our `-c` settings: so it gets its own, and that repository's hooks (pre-receive, update,
+ * post-receive, reference-transaction, ...) and fsmonitor run nothing. For ssh, git and https it
+ * runs on the server, which is the server's business (and servers accept only the plain name).
  */
-function serverProgram(url: string, name: 'upload-pack' | 'receive-pack'): string {
-  const kind = checkRemoteUrl(url);
+function serverProgram(remote: RemoteTarget, name: 'upload-pack' | 'receive-pack'): string {
+  const kind = checkRemoteUrl(remote.url);
   return kind === 'local' || kind === 'file'
     ? `git ${SERVER_CONFIG.map((c) => `-c ${c}`).join(' ')} ${name}`
     : `git-${name}`;
 }
 
-function withTransport(repo: GitOptions): GitOptions {
-  return { ...repo, config: [...(repo.config ?? []), ...TRANSPORT_CONFIG] };
+/** The transport settings, and the remote's own when git is given a name of ours for it. */
+function withTransport(repo: GitOptions, remote?: RemoteTarget): GitOptions {
+  return { ...repo, config: [...(repo.config ?? []), ...TRANSPORT_CONFIG, ...(remote?.config ?? [])] };
 }
 
 /** One line of `git push --porcelain`: the flag (`*` new, ` ` forward, `=` up to date, `!` rejected), the remote ref and git's summary. */
@@ -249,16 +76,16 @@ export function parsePushPorcelain(stdout: string): PushedRef[] {
 }
 
 /**
- * One `git push` of `refspecs` (never forced: a refspec with `+` is refused here) to `url`. Each
+ * One `git push` of `refspecs` (never forced: a refspec with `+` is refused here) to `remote`. Each
  * ref is its own compare-and-swap on the remote, so one rejected ref does not stop the others.
  * Returns git's per-ref verdicts; REMOTE_NOT_FOUND when the remote cannot be reached as a repository.
  */
 export async function pushRefs(
   repo: GitOptions,
-  url: string,
+  remote: RemoteTarget,
   refspecs: readonly string[],
 ): Promise<PushedRef[]> {
-  checkRemoteUrl(url);
+  checkRemoteUrl(remote.url);
   for (const spec of refspecs) {
     if (
       spec.startsWith('+') ||
@@ -276,31 +103,35 @@ export async function pushRefs(
     '--porcelain',
     '--no-follow-tags',
     '--no-signed',
-    `--receive-pack=${serverProgram(url, 'receive-pack')}`,
+    `--receive-pack=${serverProgram(remote, 'receive-pack')}`,
     '--end-of-options',
-    url,
+    remote.arg,
     ...refspecs,
   ];
   try {
-    const res = await runGit(withTransport(repo), args, { okExitCodes: [1] });
+    const res = await runGit(withTransport(repo, remote), args, { okExitCodes: [1] });
     const refs = parsePushPorcelain(res.stdout);
     if (res.exitCode !== 0 && !refs.some((r) => r.flag === '!')) {
-      throw new GitFailedError(`git push to ${url} failed without naming a ref`, {
-        details: { url, stdout: res.stdout.slice(0, 2000) },
+      throw new GitFailedError(`git push to ${remote.url} failed without naming a ref`, {
+        details: { url: remote.url, stdout: res.stdout.slice(0, 2000) },
       });
     }
     return refs;
   } catch (cause) {
-    throw unreachable(cause, url);
+    throw unreachable(cause, remote.url);
   }
 }
 
 /**
- * One `git fetch` of `refspecs` from `url` (a remote or a bundle file): no tags, no FETCH_HEAD, no
+ * One `git fetch` of `refspecs` from `remote` (a remote or a bundle file): no tags, no FETCH_HEAD, no
  * submodules, upload-pack named on the command line. Missing remote refs are simply not fetched.
  */
-export async function fetchRefs(repo: GitOptions, url: string, refspecs: readonly string[]): Promise<void> {
-  checkRemoteUrl(url);
+export async function fetchRefs(
+  repo: GitOptions,
+  remote: RemoteTarget,
+  refspecs: readonly string[],
+): Promise<void> {
+  checkRemoteUrl(remote.url);
   for (const spec of refspecs) {
     if (!/^\+?refs\/agentgate\/[^\s:]+:refs\/agentgate\/incoming\/[^\s:]+$/.test(spec)) {
       throw new InvalidArgumentError(
@@ -316,39 +147,39 @@ export async function fetchRefs(repo: GitOptions, url: string, refspecs: readonl
     '--no-write-fetch-head',
     '--no-recurse-submodules',
     '--no-auto-gc',
-    `--upload-pack=${serverProgram(url, 'upload-pack')}`,
+    `--upload-pack=${serverProgram(remote, 'upload-pack')}`,
     '--end-of-options',
-    url,
+    remote.arg,
     ...refspecs,
   ];
   try {
-    await runGit(withTransport(repo), args);
+    await runGit(withTransport(repo, remote), args);
   } catch (cause) {
-    throw unreachable(cause, url);
+    throw unreachable(cause, remote.url);
   }
 }
 
 /** The remote's refs under `prefix` (e.g. `refs/agentgate/records/`), by one `git ls-remote`. */
 export async function listRemoteRefs(
   repo: GitOptions,
-  url: string,
+  remote: RemoteTarget,
   prefix: string,
 ): Promise<Array<{ sha: string; ref: string }>> {
-  checkRemoteUrl(url);
+  checkRemoteUrl(remote.url);
   if (!/^refs\/agentgate\/[A-Za-z0-9._/-]*$/.test(prefix))
     throw new InvalidArgumentError(`refusing to list ${JSON.stringify(prefix)}`, { details: { prefix } });
   try {
-    const { stdout } = await runGit(withTransport(repo), [
+    const { stdout } = await runGit(withTransport(repo, remote), [
       'ls-remote',
       '--refs',
-      `--upload-pack=${serverProgram(url, 'upload-pack')}`,
+      `--upload-pack=${serverProgram(remote, 'upload-pack')}`,
       '--end-of-options',
-      url,
+      remote.arg,
       `${prefix}*`,
     ]);
     return parseLsRemote(stdout).filter((r) => r.ref.startsWith(prefix));
   } catch (cause) {
-    throw unreachable(cause, url);
+    throw unreachable(cause, remote.url);
   }
 }
 

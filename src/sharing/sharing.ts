@@ -16,10 +16,10 @@ import {
   fetchRefs,
   listRemoteRefs,
   pushRefs,
-  resolveRemote,
   verifyBundle,
   type PushedRef,
 } from '../git/transport.js';
+import { pathRemote, resolveRemote, type RemoteTarget } from '../git/remote.js';
 import { clearStaleRemoteRefLocks } from '../git/remote-locks.js';
 import { replaceFileAtomic } from '../fs/atomic.js';
 import { bundlePackIntact } from '../git/bundle-pack.js';
@@ -91,14 +91,14 @@ export class Sharing implements SharingCore {
           ? [`${ANCHORS_PREFIX}*:${ANCHORS_PREFIX}*`]
           : anchors.map((c) => `${anchorRef(c)}:${anchorRef(c)}`)),
     ];
-    const results = await pushWithLockRepair(repo, remote.url, specs);
+    const results = await pushWithLockRepair(repo, remote, specs);
     const updated = results.filter((r) => r.flag === '*' || r.flag === ' ').map((r) => r.ref);
     const upToDate = results.filter((r) => r.flag === '=').map((r) => r.ref);
     let rejected = results.filter((r) => r.flag === '!');
     if (rejected.length > 0) {
       // Another push of the very same records may have won the race: that is "up to date", not a conflict.
       const [theirs, ours] = await Promise.all([
-        listRemoteRefs(repo, remote.url, SHARED_PREFIX),
+        listRemoteRefs(repo, remote, SHARED_PREFIX),
         listRefs(repo, SHARED_PREFIX),
       ]);
       const remoteSha = new Map(theirs.map((r) => [r.ref, r.sha]));
@@ -137,14 +137,14 @@ export class Sharing implements SharingCore {
     const repo = await this.open(sel.workspace);
     const remote = await resolveRemote(repo, remoteName, cwd, 'fetch');
     const mode = this.anchorMode(sel);
-    const bring = (specs: string[]) => fetchRefs(repo, remote.url, specs);
+    const bring = (specs: string[]) => fetchRefs(repo, remote, specs);
     const prefix = sel.runId === undefined ? RECORDS_PREFIX : `${RECORDS_PREFIX}${sel.runId}/`;
     const received = await this.receiveAll(
       repo,
       mode,
       {
         records: async () => {
-          const refs = await listRemoteRefs(repo, remote.url, prefix);
+          const refs = await listRemoteRefs(repo, remote, prefix);
           if (sel.runId !== undefined && refs.length === 0)
             throw new RunNotFoundError(
               `${remote.name} has no records of run ${sel.runId}; "fetch" without --run takes every run it has`,
@@ -155,10 +155,10 @@ export class Sharing implements SharingCore {
         gates: () =>
           listRemoteRefs(
             repo,
-            remote.url,
+            remote,
             sel.runId === undefined ? GATES_PREFIX : `${GATES_PREFIX}${sel.runId}/`,
           ),
-        anchors: () => listRemoteRefs(repo, remote.url, ANCHORS_PREFIX),
+        anchors: () => listRemoteRefs(repo, remote, ANCHORS_PREFIX),
       },
       bring,
       sel.runId,
@@ -244,7 +244,7 @@ export class Sharing implements SharingCore {
     }
     const bring = async (specs: string[]) => {
       try {
-        await fetchRefs(repo, path, specs);
+        await fetchRefs(repo, pathRemote(path), specs);
       } catch (cause) {
         if (cause instanceof GitFailedError)
           throw new BundleInvalidError(
@@ -336,20 +336,24 @@ const SHARED_PREFIX = 'refs/agentgate/';
  * One push; refs the remote could not lock are pushed once more after the stale locks a killed push
  * left there are removed (a remote on this machine only: git/remote-locks.ts).
  */
-async function pushWithLockRepair(repo: Repo, url: string, specs: readonly string[]): Promise<PushedRef[]> {
-  const results = await pushRefs(repo, url, specs);
+async function pushWithLockRepair(
+  repo: Repo,
+  remote: RemoteTarget,
+  specs: readonly string[],
+): Promise<PushedRef[]> {
+  const results = await pushRefs(repo, remote, specs);
   const locked = results.filter((r) => r.flag === '!' && /failed to (update|lock) ref/.test(r.summary));
   if (
     locked.length === 0 ||
     !(await clearStaleRemoteRefLocks(
-      url,
+      remote.url,
       locked.map((r) => r.ref),
     ))
   )
     return results;
   const again = await pushRefs(
     repo,
-    url,
+    remote,
     locked.map((r) => `${r.ref}:${r.ref}`),
   );
   return [...results.filter((r) => !locked.includes(r)), ...again];

@@ -2,7 +2,8 @@
 import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { objectId, parseRefsWithParents, treeContent } from '../../src/git/record-objects.js';
-import { checkRemoteUrl, parseLsRemote, parsePushPorcelain, rewrittenUrl } from '../../src/git/transport.js';
+import { checkRemoteUrl, rewrittenUrl } from '../../src/git/remote.js';
+import { parseLsRemote, parsePushPorcelain } from '../../src/git/transport.js';
 import { parseRecordRef, recordObjects } from '../../src/sharing/records.js';
 import { RecordFile, RECORD_FORMAT } from '../../types/sharing.js';
 import { gitRaw, initRepo } from '../helpers/repo.js';
@@ -47,6 +48,9 @@ describe('checkRemoteUrl', () => {
     ['git://example.com/r.git', 'git'],
     ['ssh://git@example.com/r.git', 'ssh'],
     ['git@github.com:o/r.git', 'ssh'],
+    // git's url_is_local_not_ssh: a colon with no slash before it, even first, is scp-like ssh.
+    [':r.git', 'ssh'],
+    ['./a:b', 'local'],
   ])('accepts %s as %s', (url, kind) => {
     expect(checkRemoteUrl(url)).toBe(kind);
   });
@@ -55,6 +59,12 @@ describe('checkRemoteUrl', () => {
     'ext::sh -c id',
     'fd::3',
     'EXT::x',
+    // git's helper rule: [A-Za-z0-9][A-Za-z0-9+.-]* (or nothing) before "::"; schemes are case-sensitive.
+    '1x::foo',
+    '::foo',
+    '1x://foo',
+    'HTTPS://example.com/r.git',
+    'FILE:///srv/r.git',
     'http://example.com/r.git',
     'ftp://x/r',
     '-upload-pack=x',

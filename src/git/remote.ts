@@ -1,0 +1,267 @@
+import { isAbsolute, join, resolve } from 'node:path';
+import { lstat, stat } from 'node:fs/promises';
+import { InvalidArgumentError, RemoteNotFoundError, UnsafeRemoteError } from '../errors.js';
+import { commonDir } from '../fs/git-locks.js';
+import { randomHex } from '../fs/random.js';
+import { parseConfigEntries } from './hardening.js';
+import { runGit, type GitOptions } from './runner.js';
+
+/**
+ * A remote as git is to reach it. git takes whatever names the remote on its command line for the
+ * name of a configured remote first (any string: `remote.<it>.*`, and without a `/` the legacy
+ * `remotes/<it>` and `branches/<it>` files), and only then for a URL, so `arg` is never a string
+ * the repository's config could have given settings to.
+ */
+export interface RemoteTarget {
+  /** The remote as it was given (a remote's name, a URL or a path): for results and messages. */
+  name: string;
+  /** Where git goes: the URL after every rewrite git applies, checked; a local path absolute. */
+  url: string;
+  /** What git is given: a URL no configured remote is named after, or a name of ours defined by `config` alone. */
+  arg: string;
+  /** `-c` pairs that define `arg` when it is a name of ours. */
+  config: readonly string[];
+}
+
+/** A local file or repository given by its absolute path (git takes no remote name starting with `/`). */
+export function pathRemote(path: string): RemoteTarget {
+  if (!isAbsolute(path))
+    throw new InvalidArgumentError(`${path} is not an absolute path; give the file's full path`, {
+      details: { path },
+    });
+  return { name: path, url: path, arg: path, config: [] };
+}
+
+const SCHEMES = new Set(['https', 'ssh', 'git', 'file', 'git+ssh', 'ssh+git']);
+
+export type RemoteKind = 'local' | 'file' | 'ssh' | 'git' | 'https';
+
+/**
+ * Classifies a remote URL exactly as git's transport.c does (helper `x::`, `scheme://`, scp-like
+ * `host:path`, local path; schemes are case-sensitive) and refuses every transport but file, git,
+ * ssh and https before git runs. Throws REMOTE_UNSAFE.
+ */
+export function checkRemoteUrl(url: string): RemoteKind {
+  const refuse = (why: string): never => {
+    throw new UnsafeRemoteError(
+      `remote ${JSON.stringify(url.slice(0, 200))} is refused: ${why}; use a file path or a file://, git://, ssh:// or https:// URL`,
+      {
+        details: { url: url.slice(0, 500) },
+      },
+    );
+  };
+  // eslint-disable-next-line no-control-regex
+  if (url === '' || url.startsWith('-') || /[\u0000-\u001f\u007f]/.test(url))
+    return refuse('it is empty, starts with "-" or holds control characters');
+  // git: an optional run of [A-Za-z0-9][A-Za-z0-9+.-]* followed by "::" names a remote helper.
+  if (/^(?:[A-Za-z0-9][A-Za-z0-9+.-]*)?::/.test(url))
+    return refuse(`the "${url.slice(0, url.indexOf('::'))}::" remote helper runs a program`);
+  const scheme = /^([A-Za-z0-9][A-Za-z0-9+.-]*):\/\//.exec(url);
+  if (scheme) {
+    const name = scheme[1] as string;
+    if (!SCHEMES.has(name)) return refuse(`the ${name}:// transport is not allowed`);
+    if (name === 'file') return 'file';
+    if (name === 'https' || name === 'git') return name;
+    return 'ssh';
+  }
+  // git's url_is_local_not_ssh: a colon with no slash before it is scp-like ssh.
+  const colon = url.indexOf(':');
+  const slash = url.indexOf('/');
+  if (colon >= 0 && (slash < 0 || colon < slash)) return 'ssh';
+  return 'local';
+}
+
+type ConfigEntry = { key: string; value: string };
+
+/**
+ * Where a remote name or URL points, as git decides it (remote.c): a remote configured under that
+ * exact name (its first `url`, for a push its first `pushurl` when it has one, each rewritten by
+ * `insteadOf`; `pushInsteadOf` only for a url of a remote without a pushurl), else the URL or path
+ * itself (relative paths taken from `cwd`). The URL git will use is checked with checkRemoteUrl.
+ * Throws REMOTE_NOT_FOUND, REMOTE_UNSAFE.
+ */
+export async function resolveRemote(
+  repo: GitOptions & { topLevel: string; gitDir: string },
+  nameOrUrl: string,
+  cwd: string,
+  direction: 'fetch' | 'push',
+): Promise<RemoteTarget> {
+  // Checked before any git call, name or URL: a refused one costs none.
+  checkRemoteUrl(nameOrUrl);
+  const config = await remoteConfig(repo);
+  const rules = config.filter((e) => /^url\..*\.(push)?insteadof$/i.test(e.key));
+  const own = remoteSettings(config, nameOrUrl);
+  if (own.vcs || (own.configured && own.url.length === 0)) {
+    throw new UnsafeRemoteError(
+      own.vcs
+        ? `remote ${JSON.stringify(nameOrUrl)} sets remote.<name>.vcs, which makes git run a remote helper; remove it`
+        : `the repository's config has settings for a remote named ${JSON.stringify(nameOrUrl)} but no url for it, which git would apply to this URL; remove them or give the remote a url`,
+      { details: { remote: nameOrUrl } },
+    );
+  }
+  if (own.url.length > 0) return checked(repo, config, configuredRemote(nameOrUrl, own, rules, direction));
+  const arg = await givenUrl(repo, nameOrUrl, cwd);
+  return checked(repo, config, {
+    name: nameOrUrl,
+    url: rewrittenUrl(arg, rules, direction),
+    arg,
+    config: [],
+  });
+}
+
+/**
+ * A configured remote, given to git under a name of our own (unguessable, so no config names it)
+ * whose only settings are its first url and, for a push, its first pushurl: git rewrites them as
+ * it would the remote's own.
+ */
+function configuredRemote(
+  name: string,
+  own: { url: string[]; pushurl: string[] },
+  rules: readonly ConfigEntry[],
+  direction: 'fetch' | 'push',
+): RemoteTarget {
+  const url = own.url[0] as string;
+  const pushurl = direction === 'push' ? own.pushurl[0] : undefined;
+  checkRemoteUrl(url);
+  if (pushurl !== undefined) checkRemoteUrl(pushurl);
+  const arg = `agentgate-${randomHex(8)}`;
+  return {
+    name,
+    url: pushurl === undefined ? rewrittenUrl(url, rules, direction) : rewrittenUrl(pushurl, rules, 'fetch'),
+    arg,
+    config: [
+      `remote.${arg}.url=${url}`,
+      ...(pushurl === undefined ? [] : [`remote.${arg}.pushurl=${pushurl}`]),
+    ],
+  };
+}
+
+/** The remote with its URL checked (a relative one taken from the top level, where git runs) and core.gitProxy refused for git://. */
+function checked(
+  repo: { topLevel: string },
+  config: readonly ConfigEntry[],
+  remote: RemoteTarget,
+): RemoteTarget {
+  const kind = checkRemoteUrl(remote.url);
+  // git:// runs `core.gitProxy` when the repository's config names one, and the first value wins
+  // over anything we could pass: refuse rather than run it.
+  const proxies = config.filter(
+    (e) => e.key.toLowerCase() === 'core.gitproxy' && e.value !== '' && !/^none(\s|$)/.test(e.value),
+  );
+  if (kind === 'git' && proxies.length > 0)
+    throw new UnsafeRemoteError(
+      `the repository's config sets core.gitProxy, which git would run for ${remote.url}; remove it or use an ssh:// or https:// URL`,
+      { details: { url: remote.url } },
+    );
+  const url = kind === 'local' && !isAbsolute(remote.url) ? resolve(repo.topLevel, remote.url) : remote.url;
+  return { ...remote, url };
+}
+
+/**
+ * What git is given for a URL or path no remote is configured under: a path made absolute (git
+ * takes no remote name starting with `/`); a URL without a `/`, which git would first look for in
+ * the legacy `remotes/` and `branches/` files, refused when such a file exists.
+ */
+async function givenUrl(
+  repo: { gitDir: string; topLevel: string },
+  url: string,
+  cwd: string,
+): Promise<string> {
+  if (checkRemoteUrl(url) === 'local') {
+    const path = resolve(cwd, url);
+    if (!(await isDir(path))) {
+      const why = url.includes('/')
+        ? `remote ${path} does not exist; give an existing repository`
+        : `no remote named ${JSON.stringify(url)} in ${repo.topLevel}; "git remote -v" lists them, or give a URL`;
+      throw new RemoteNotFoundError(why, { details: { remote: url.includes('/') ? path : url } });
+    }
+    return path;
+  }
+  if (!url.includes('/')) {
+    const common = await commonDir(repo.gitDir);
+    for (const dir of ['remotes', 'branches']) {
+      const file = join(common, dir, url);
+      if (
+        await lstat(file).then(
+          () => true,
+          () => false,
+        )
+      )
+        throw new UnsafeRemoteError(
+          `git would take ${JSON.stringify(url)} for the remote that ${file} defines; remove that file, or write the URL with a "/" (ssh://host/path)`,
+          { details: { remote: url, file } },
+        );
+    }
+  }
+  return url;
+}
+
+/**
+ * What decides where git goes for a remote, in one git process: the `insteadOf` and
+ * `pushInsteadOf` rules, `core.gitProxy`, and every remote's settings.
+ */
+async function remoteConfig(repo: GitOptions): Promise<ConfigEntry[]> {
+  const pattern = '^url\\..*\\.(push)?insteadof$|^core\\.gitproxy$|^remote\\.';
+  const res = await runGit(repo, ['config', '-z', '--get-regexp', pattern], { okExitCodes: [1] });
+  return parseConfigEntries(res.stdout);
+}
+
+/**
+ * The settings git reads for the remote named exactly `name` (remote.c's handle_config): its `url`
+ * and `pushurl` lists (an empty value empties the list), whether it sets `vcs`, and whether it has
+ * any setting at all. git ignores sections whose name starts with `/`.
+ */
+function remoteSettings(
+  config: readonly ConfigEntry[],
+  name: string,
+): { url: string[]; pushurl: string[]; vcs: boolean; configured: boolean } {
+  const out = { url: [] as string[], pushurl: [] as string[], vcs: false, configured: false };
+  if (name.startsWith('/')) return out;
+  for (const { key, value } of config) {
+    const last = key.lastIndexOf('.');
+    if (!/^remote\./i.test(key) || last <= 'remote.'.length || key.slice('remote.'.length, last) !== name)
+      continue;
+    out.configured = true;
+    const variable = key.slice(last + 1).toLowerCase();
+    if (variable === 'vcs') out.vcs = true;
+    const list = variable === 'url' ? out.url : variable === 'pushurl' ? out.pushurl : null;
+    if (list !== null && value === '') list.length = 0;
+    else list?.push(value);
+  }
+  return out;
+}
+
+/**
+ * The URL git uses for `url` under the `url.<base>.insteadOf` rules (`git config -z --get-regexp`
+ * entries): the longest matching prefix is replaced by its base (an empty prefix matches every
+ * URL; between prefixes of one length, the base whose section came first wins); for a push, a
+ * matching `pushInsteadOf` comes first (git's remote.c). Pure.
+ */
+export function rewrittenUrl(
+  url: string,
+  rules: readonly ConfigEntry[],
+  direction: 'fetch' | 'push',
+): string {
+  const longest = (suffix: string): string | null => {
+    // Bases in the order their sections first appear, each with its prefixes, as git keeps them.
+    const bases = new Map<string, string[]>();
+    for (const { key, value } of rules) {
+      if (!key.toLowerCase().endsWith(suffix)) continue;
+      const base = key.slice('url.'.length, -suffix.length);
+      bases.set(base, [...(bases.get(base) ?? []), value]);
+    }
+    let best: { base: string; prefix: string } | null = null;
+    for (const [base, prefixes] of bases)
+      for (const prefix of prefixes)
+        if (url.startsWith(prefix) && prefix.length > (best?.prefix.length ?? -1)) best = { base, prefix };
+    return best === null ? null : best.base + url.slice(best.prefix.length);
+  };
+  return (direction === 'push' ? longest('.pushinsteadof') : null) ?? longest('.insteadof') ?? url;
+}
+
+async function isDir(path: string): Promise<boolean> {
+  return stat(path).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+}
