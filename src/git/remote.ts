@@ -23,13 +23,19 @@ export interface RemoteTarget {
   config: readonly string[];
 }
 
-/** A local file or repository given by its absolute path (git takes no remote name starting with `/`). */
+/**
+ * A local file or repository given by its absolute path (git takes no remote name starting with
+ * `/`). git's longest `insteadOf` prefix wins, and none is longer than the whole path: a rule of
+ * ours mapping it to itself keeps the user's rules (`url.X.insteadOf=/`) from sending git
+ * elsewhere. A path holding `=` or a line break cannot be such a key, and keeps none.
+ */
 export function pathRemote(path: string): RemoteTarget {
   if (!isAbsolute(path))
     throw new InvalidArgumentError(`${path} is not an absolute path; give the file's full path`, {
       details: { path },
     });
-  return { name: path, url: path, arg: path, config: [] };
+  const config = /[=\n]/.test(path) ? [] : [`url.${path}.insteadOf=${path}`];
+  return { name: path, url: path, arg: path, config };
 }
 
 const SCHEMES = new Set(['https', 'ssh', 'git', 'file', 'git+ssh', 'ssh+git']);

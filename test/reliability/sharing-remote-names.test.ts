@@ -136,4 +136,17 @@ describe('which remote, as git decides it', () => {
     // Control: plain git takes them for remotes.
     expect(git(a.dir, ['ls-remote', 'remotes:x', 'refs/heads/main'])).toContain('refs/heads/main');
   });
+
+  it("import reads the bundle given: the user's insteadOf rules do not send git to another", async () => {
+    const { a } = await setup();
+    const b = w.machine('b');
+    await runIterations(b, 'other', 1);
+    const decoy = join(w.root, 'decoy.bundle');
+    await b.share.export({ workspace: b.dir }, decoy);
+    const bundle = join(w.root, 'given.bundle');
+    await a.share.export({ workspace: a.dir }, bundle);
+    const c = w.machine('c');
+    git(c.dir, ['config', `url.${decoy}.insteadOf`, w.root]);
+    expect(await c.share.import(c.dir, bundle)).toMatchObject({ runs: ['r'] });
+  });
 });
