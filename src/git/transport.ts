@@ -196,7 +196,7 @@ export function parseLsRemote(stdout: string): Array<{ sha: string; ref: string 
 function unreachable(cause: unknown, url: string): unknown {
   if (
     cause instanceof GitFailedError &&
-    /does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access/i.test(
+    /does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access|unable to connect to|unable to look up/i.test(
       String(cause.details.stderr),
     )
   ) {

@@ -149,4 +149,10 @@ describe('which remote, as git decides it', () => {
     git(c.dir, ['config', `url.${decoy}.insteadOf`, w.root]);
     expect(await c.share.import(c.dir, bundle)).toMatchObject({ runs: ['r'] });
   });
+
+  it('a git:// remote nobody answers at is REMOTE_NOT_FOUND, as on every other transport', async () => {
+    const { a } = await setup();
+    await failsWith(a.share.push({ workspace: a.dir }, 'git://127.0.0.1:1/x.git'), 'REMOTE_NOT_FOUND');
+    await failsWith(a.share.fetch({ workspace: a.dir }, 'git://127.0.0.1:1/x.git'), 'REMOTE_NOT_FOUND');
+  });
 });
