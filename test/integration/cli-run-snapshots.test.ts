@@ -59,7 +59,8 @@ describe('CLI run snapshots', () => {
   it('runs iterations across processes, every command printing one JSON document of its schema', async () => {
     const dir = repoWithCommit({ 'f.txt': 'base\n' });
     git(dir, ['branch', 'release']);
-    const { home, run } = cliFor(tempDir('agentgate-cwd-'));
+    const cwd = tempDir('agentgate-cwd-');
+    const { home, run } = cliFor(cwd);
     const ws = ['-C', dir, '--json'];
 
     const b1 = ok(run(['before', '--run', 'cli-run', ...ws]), BeforeState);
@@ -130,6 +131,10 @@ describe('CLI run snapshots', () => {
       ok(run(['patch', s1.id, '-o', out, ...ws]), z.object({ id: z.string(), path: z.string() })),
     ).toEqual({ id: s1.id, path: out });
     expect(readFileSync(out, 'utf8')).toBe(artifact);
+    // A relative FILE is the caller's directory's, printed as the absolute path written.
+    expect(ok(run(['patch', s1.id, '-o', 'rel.diff', ...ws]), z.object({ path: z.string() })).path).toBe(
+      join(cwd, 'rel.diff'),
+    );
 
     const picked = ok(run(['cherry-pick', s1.id, '--onto', 'release', ...ws]), CommitInfo);
     expect(git(dir, ['rev-parse', 'release'])).toBe(picked.sha);

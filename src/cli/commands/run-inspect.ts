@@ -1,6 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { SafeId, type DiffStats, type Snapshot } from '../../../types/snapshot.js';
 import { InvalidIdError, SnapshotNotFoundError, UsageError } from '../../errors.js';
 import type { Context } from '../context.js';
@@ -121,8 +121,9 @@ const patch = defineCommand({
   async run(ctx, values, [id]): Promise<CommandResult> {
     const snapshotter = await ctx.snapshotter();
     const snapshot = await snapshotter.getSnapshot(id);
-    const output = values.output;
-    if (output !== undefined) {
+    if (values.output !== undefined) {
+      // Printed as written: absolute, like every other -o.
+      const output = resolve(values.output);
       await snapshotter.generatePatch(snapshot, output);
       return { json: { id: snapshot.id, path: output }, human: () => `Wrote ${output}` };
     }
