@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { SharingOptions } from '../sharing/core.js';
+import type { SnapshotterOptions } from '../snapshotter/core.js';
 import { resolveSettings, type Settings } from '../store/config.js';
 import { chooseHome } from '../store/paths.js';
 import { LocalPaths } from '../store/local-paths.js';
@@ -7,9 +7,9 @@ import { SnapshotStore } from '../store/snapshot-store.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
 import type { Gates } from '../gates/gates.js';
 
-/** The options every run-snapshot service takes (the sharing service's are a superset). */
+/** The options the run-snapshot services (snapshotter, sharing) take from the settings and from -C. */
 type ServiceOptions = Pick<
-  SharingOptions,
+  SnapshotterOptions,
   'home' | 'artifactsDir' | 'identity' | 'gitTimeoutMs' | 'lockTimeoutMs' | 'localWorkspace'
 >;
 

@@ -239,14 +239,22 @@ export async function verifyBundle(
       });
   } catch (cause) {
     if (cause instanceof BundleInvalidError) throw cause;
-    if (cause instanceof GitFailedError)
-      throw invalid(
-        String(cause.details.stderr ?? cause.message)
-          .split('\n')
-          .slice(-2)
-          .join(' '),
-        cause,
-      );
+    if (cause instanceof GitFailedError) throw invalid(await bundleRefusal(repo, file, cause), cause);
     throw cause;
   }
+}
+
+/**
+ * Why git refused a bundle. `verify --quiet` says nothing when the bundle's prerequisite commits are
+ * missing here, so git is asked once more without it (its message lists them).
+ */
+async function bundleRefusal(repo: GitOptions, file: string, cause: GitFailedError): Promise<string> {
+  const said = (e: GitFailedError) => String(e.details.stderr ?? e.message).split('\n');
+  const last = said(cause).slice(-2).join(' ').trim();
+  if (last !== '') return last;
+  const again = await runGit(withTransport(repo), ['bundle', 'verify', file]).then(
+    () => '',
+    (e: unknown) => (e instanceof GitFailedError ? said(e).join(' ').trim().slice(0, 300) : ''),
+  );
+  return again || 'git refused it without a reason (are its prerequisite commits in this repository?)';
 }

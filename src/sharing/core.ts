@@ -9,11 +9,6 @@ export interface SharingOptions {
   identity: Identity;
   gitTimeoutMs: number;
   lockTimeoutMs: number;
-  /**
-   * A workspace on this machine (the CLI's `-C`) that stands in for a recorded workspace that is not
-   * here, as for the snapshotter: a copied home publishes its runs from the copied workspace.
-   */
-  localWorkspace?: string;
   /** The largest patch one received record may hold (default MAX_PATCH_BYTES); counted at fetch, written only when asked for. */
   maxPatchBytes?: number;
   /** Whether push and export carry each gate verdict's log text (config `sharing.includeGateLogs`); the digest always travels. */

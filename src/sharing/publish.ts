@@ -51,13 +51,12 @@ async function recordedHere(core: SharingCore, runId: string): Promise<boolean> 
 }
 
 /**
- * The runs that belong to this repository: recorded here, or (when `-C` named it) recorded in a
- * workspace that is not on this machine, a copied home, whose commits this repository holds. One
- * object check for all of them.
+ * The runs that belong to this repository: recorded here, or recorded in a workspace that is not on
+ * this machine (a copied home, a moved workspace) whose commits this repository holds, whether -C
+ * named it or it is the current directory. One object check for all of them.
  */
 async function runsHere(core: SharingCore, repo: Repo, runs: readonly RunRecord[]): Promise<RunRecord[]> {
   const here = runs.filter((r) => r.workspace === repo.topLevel);
-  if (core.options.localWorkspace === undefined) return here;
   const gone = await Promise.all(
     runs.map(
       async (r) =>

@@ -9,7 +9,7 @@ import { listRefs, updateRefs, type RefUpdate } from '../git/refs.js';
 import { treeDiffSize } from '../git/unified-diff.js';
 import { assertNoLinkInside } from '../fs/inside.js';
 import { patchPath } from '../store/paths.js';
-import { iterationRef, recordRef, RECORDS_PREFIX, RUNS_PREFIX } from './records.js';
+import { isRecordOf, iterationRef, recordRef, RECORDS_PREFIX, RUNS_PREFIX } from './records.js';
 import { MAX_PATCH_BYTES, type SharingCore } from './core.js';
 
 /** A record that passed the checks, with the commit that carries it. */
@@ -64,6 +64,15 @@ export async function rebuildAccepted(
       refuse(
         a.ref.ref,
         `run ${s.runId} here is another run (started ${run.createdAt}, the record's run ${a.record.run.createdAt}); fetch into another home, or publish under another run id`,
+      );
+      continue;
+    }
+    // A snapshot this home holds publishes one record: another (edited on the remote, or under a ref
+    // this repository lost) is not taken for it, so that push still publishes ours.
+    if (stored !== null && run !== null && !isRecordOf(a.ref.sha, a.record, stored, run)) {
+      refuse(
+        a.ref.ref,
+        `it is not the record this home makes of its snapshot ${s.id} (edited since?); kept this home's, which push publishes (PUSH_REJECTED while the remote holds the other)`,
       );
       continue;
     }

@@ -74,19 +74,17 @@ export async function receive(
       }
       const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, INCOMING_PREFIX) : [];
       const wantedRefs = new Set(wanted.map((r) => r.ref));
-      // Records this repository already holds are rebuilt from its own refs (the home may be new).
-      const held = local
-        .filter((r) => wantedRefs.has(r.ref) && !toFetch.some((t) => t.ref === r.ref))
-        .map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
+      const held = await heldRecords(core, local, wantedRefs, new Set(toFetch.map((r) => r.ref)));
       try {
+        // The repository's own records first: the source's are then judged against them.
         const result = await rebuild(
           core,
           repo,
           [
+            ...held,
             ...incoming.filter((r) =>
               wantedRefs.has(`${RECORDS_PREFIX}${r.ref.slice(INCOMING_PREFIX.length)}`),
             ),
-            ...held,
           ],
           local,
         );
@@ -96,6 +94,29 @@ export async function receive(
       }
     }),
   );
+}
+
+/**
+ * The records this repository holds that are rebuilt from its own refs (the home may be new): those
+ * the source has too, and every record of a run the source names that this home lacks, so that the
+ * source's records of that run (another run under the same id, say) are judged against them.
+ */
+async function heldRecords(
+  core: SharingCore,
+  local: CommitRef[],
+  wanted: ReadonlySet<string>,
+  fetched: ReadonlySet<string>,
+): Promise<CommitRef[]> {
+  const runOf = (ref: string) => parseRecordRef(ref, RECORDS_PREFIX)?.runId;
+  const same = (r: CommitRef) => wanted.has(r.ref) && !fetched.has(r.ref);
+  const named = new Set([...wanted].map(runOf));
+  const lacking = new Set<string>();
+  for (const runId of new Set(local.filter((r) => !same(r)).map((r) => runOf(r.ref))))
+    if (runId !== undefined && named.has(runId) && (await core.store.loadRun(runId)) === null)
+      lacking.add(runId);
+  return local
+    .filter((r) => same(r) || lacking.has(runOf(r.ref) ?? ''))
+    .map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
 }
 
 function indexPath(core: SharingCore): string {

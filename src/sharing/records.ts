@@ -90,4 +90,22 @@ export function recordObjects(format: ObjectFormat, record: RecordFileType): Rec
   });
 }
 
+/**
+ * Whether `commit`, received with `received`, is the record this home makes of its own `snapshot`:
+ * the very commit, so nothing edited can pass for ours. Only the run's before state may differ, and
+ * only once the run has a later one: a record made while the iteration's own was current carried
+ * that, which this home no longer holds (the receiver checks that it fits the iteration).
+ */
+export function isRecordOf(
+  commit: string,
+  received: RecordFileType,
+  snapshot: Snapshot,
+  run: RunRecord,
+): boolean {
+  const ours = buildRecord(snapshot, run);
+  const current = run.beforeUsedBy?.snapshotId === snapshot.id;
+  const expected = current ? ours : { ...ours, run: { ...ours.run, before: received.run.before } };
+  return recordObjects(commit.length === 64 ? 'sha256' : 'sha1', expected).commit.id === commit;
+}
+
 export { iterationRef, RUNS_PREFIX };
