@@ -129,7 +129,7 @@ async function checkComplete(
   attested: ReadonlySet<number>,
   snapshots: readonly Snapshot[],
 ): Promise<AttestationCheck> {
-  const local = (await gates.list(runId)).results.filter((g) => attested.has(g.iteration));
+  const local = (await gates.listStrict(runId)).filter((g) => attested.has(g.iteration));
   const newest = newestOfEach(local, snapshots);
   const namedIds = new Set(named.map((g) => g.id));
   const newestIds = new Set(newest.map((g) => g.id));

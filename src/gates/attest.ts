@@ -82,7 +82,7 @@ export async function buildStatement(
     subject.push({ name: `${runId}/iteration-${s.iteration}`, digest: { gitCommit: s.afterSha } });
   }
   const iterations = new Set(snapshots.map((s) => s.iteration));
-  const verdicts = (await src.gates.list(runId)).results.filter((g) => iterations.has(g.iteration));
+  const verdicts = (await src.gates.listStrict(runId)).filter((g) => iterations.has(g.iteration));
   const url = ciRunUrl(opts.env ?? {});
   return {
     _type: STATEMENT_TYPE,

@@ -7,7 +7,7 @@ import type { RecordSources } from './sources.js';
  * (`sortGateResults`, the order of `gate list`, with the run's after dates): the last one wins.
  */
 export async function newestVerdicts(src: RecordSources, runId: string): Promise<Map<number, TraceGate[]>> {
-  const { results } = await src.gates.list(runId);
+  const results = await src.gates.listStrict(runId);
   // The run's snapshots only order verdicts: a run with none needs not read them.
   if (results.length === 0) return new Map();
   const snapshots = await src.snapshotter.listByRun(runId);

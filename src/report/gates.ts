@@ -20,8 +20,7 @@ export async function buildGateReport(
   runId: string,
   snapshots: readonly Snapshot[],
 ): Promise<ReportGates> {
-  const results = (await gates.list(runId)).results;
-  return gateReportOf(results, snapshots);
+  return gateReportOf(await gates.listStrict(runId), snapshots);
 }
 
 /** Pure: verdicts (any order) to the report's `gates` part. */

@@ -109,7 +109,8 @@ async function pickRun(snapshotter: Snapshotter, runId: string | undefined): Pro
       });
     return snapshotter.withLocalWorkspace(run);
   }
-  const { runs } = await snapshotter.store.listRuns();
+  // Strict: with a damaged record, which run is the most recent cannot be known.
+  const runs = await snapshotter.store.listRunsStrict();
   const latest = [...runs].sort(
     (a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt),
   )[0];

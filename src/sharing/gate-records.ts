@@ -74,16 +74,17 @@ export class GateRecords {
    * repository's lock). Returns the refs of those own verdicts on `ownOn`, which travel one by one: a
    * fetched run's other verdicts are not this machine's to publish. A verdict whose tree is not its
    * after commit's tree, whose after commit is not here, or whose own facts contradict it (a
-   * `"verdict"` edited in the home), is never published (STORE_CORRUPT: `verify` names it).
+   * `"verdict"` edited in the home), is never published (STORE_CORRUPT: `verify` names it); nor is
+   * anything of a run with a verdict file that does not load (STORE_CORRUPT naming the file).
    */
   async materialise(repo: Repo, runIds: readonly string[], ownOn: readonly string[] = []): Promise<string[]> {
     return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
       const existing = new Set((await listRefs(repo, GATES_PREFIX)).map((r) => r.ref));
       const whole: GateResult[] = [];
       const own: GateResult[] = [];
-      for (const runId of runIds) whole.push(...(await this.gates.list(runId)).results);
+      for (const runId of runIds) whole.push(...(await this.gates.listStrict(runId)));
       for (const runId of ownOn)
-        own.push(...(await this.gates.list(runId)).results.filter((g) => g.receivedAt === undefined));
+        own.push(...(await this.gates.listStrict(runId)).filter((g) => g.receivedAt === undefined));
       const pending = [...whole, ...own].filter((g) => !existing.has(gateRef(g.runId, g.id)));
       const ownRefs = own.map((g) => gateRef(g.runId, g.id));
       if (pending.length === 0) return ownRefs;

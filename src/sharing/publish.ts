@@ -38,7 +38,8 @@ async function selectRuns(
     }
     return { runs: [run], fetched: [] };
   }
-  const runs = await runsHere(core, repo, (await core.store.listRuns()).runs);
+  // Strict: a damaged record may be one of the runs selected; a run set that is not whole is no "all".
+  const runs = await runsHere(core, repo, await core.store.listRunsStrict());
   if (sel.all) return { runs, fetched: [] };
   const made = await Promise.all(runs.map((r) => recordedHere(core, r.runId)));
   return { runs: runs.filter((_, i) => made[i]), fetched: runs.filter((_, i) => !made[i]) };
@@ -114,7 +115,8 @@ async function materialiseLocked(core: SharingCore, repo: Repo, sel: Selection):
   const pending: Array<{ ref: string; objects: RecordObjects; old: string | null }> = [];
   const refs: string[] = [];
   for (const run of runs) {
-    const { snapshots } = await core.store.inspectRun(run.runId);
+    // Strict: a run published without an iteration whose file is damaged would be taken for whole.
+    const snapshots = await core.store.loadByRun(run.runId);
     const latest = new Map<number, Snapshot>();
     for (const s of snapshots) latest.set(s.iteration, s);
     for (const snapshot of latest.values()) {

@@ -6,7 +6,14 @@ import { sortGateResults } from '../../types/gate-rules.js';
 import { ConcurrentUpdateError, InvalidArgumentError, type StoreCorruptError } from '../errors.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, withLock } from '../fs/lock.js';
-import { corruptFile, describeIssues, listJsonNames, loadAll, readJsonFile } from './json-file.js';
+import {
+  corruptFile,
+  describeIssues,
+  listJsonNames,
+  loadAll,
+  readJsonFile,
+  wholeOrThrow,
+} from './json-file.js';
 import { assertSafeId, layout } from './paths.js';
 
 /** Random, file- and ref-name safe, unique across machines (a CI matrix records verdicts at once). */
@@ -116,6 +123,15 @@ export class GateStore {
       this.load(runId, id),
     );
     return { results: sortGateResults(items), problems };
+  }
+
+  /**
+   * The run's verdicts in `gate list` order, for what judges or publishes them (attest, report,
+   * export, push, trace): STORE_CORRUPT naming the first file that does not load, never a partial set.
+   */
+  async listStrict(runId: string): Promise<GateResult[]> {
+    const { results, problems } = await this.list(runId);
+    return wholeOrThrow(results, problems);
   }
 
   /** Every run that has verdicts here. */

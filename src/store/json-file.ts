@@ -120,6 +120,16 @@ export async function loadAll<T>(
   return { items, problems };
 }
 
+/**
+ * A listing's items only when every file loaded: else the first problem (by path) is thrown. For
+ * the strict reads (`listStrict`, `listRunsStrict`) of commands whose output judges or publishes
+ * the whole set: a verdict or run left out could turn a fail into a pass.
+ */
+export function wholeOrThrow<T>(items: T, problems: readonly StoreCorruptError[]): T {
+  if (problems[0] !== undefined) throw problems[0];
+  return items;
+}
+
 /** A load failure as a store problem: corrupt content, or a file name that is not a valid id. */
 export function asStoreProblem(error: unknown, path: string, what: string): StoreCorruptError {
   if (error instanceof StoreCorruptError) return error;

@@ -22,6 +22,7 @@ import {
   loadAll,
   parseJsonText,
   readJsonText,
+  wholeOrThrow,
 } from './json-file.js';
 import { SnapshotScan, type SnapshotText } from './snapshot-scan.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, withLock, type LockOwner } from '../fs/lock.js';
@@ -259,6 +260,12 @@ export class SnapshotStore {
     return { snapshots, problems };
   }
 
+  /** `list` for what must see every snapshot: STORE_CORRUPT naming the first file that does not load. */
+  async listStrict(): Promise<Snapshot[]> {
+    const { snapshots, problems } = await this.list();
+    return wholeOrThrow(snapshots, problems);
+  }
+
   /** See RunRecords.whileIterating: one `iterate` of a run at a time. */
   whileIterating<T>(
     runId: string,
@@ -272,6 +279,12 @@ export class SnapshotStore {
   /** Every run record that loads, oldest first, and one STORE_CORRUPT per file that does not. */
   async listRuns(): Promise<{ runs: RunRecord[]; problems: StoreCorruptError[] }> {
     return this.runs.list();
+  }
+
+  /** `listRuns` for what must see every run ("the most recent", "all"): STORE_CORRUPT naming the first damaged record. */
+  async listRunsStrict(): Promise<RunRecord[]> {
+    const { runs, problems } = await this.runs.list();
+    return wholeOrThrow(runs, problems);
   }
 
   /** The run's record, or null; STORE_CORRUPT when its file is unusable. */

@@ -250,6 +250,83 @@ describe('the GitHub Action', () => {
     expect(bad.stdout).toMatch(/^::error title=agentgate::input mode must be setup, finish or anchor/m);
   });
 
+  it('finish on a home with a damaged run record or verdict fails the step with STORE_CORRUPT, judging nothing', async () => {
+    const runner = tempDir('agentgate-runner-');
+    const repo = repoWithCommit({ 'app.txt': 'v1\n' });
+    cleanup.push(runner, repo);
+    const home = join(runner, 'home');
+    const output = join(runner, 'output');
+    const cliIn = (args: string[]) =>
+      spawnSync(
+        process.execPath,
+        [join(ROOT, 'action', 'dist', 'cli.js'), '-C', repo, '--home', home, ...args],
+        {
+          env: { ...oracleEnv(), NO_COLOR: '1' },
+          encoding: 'utf8',
+        },
+      );
+    for (const [runId, text] of [
+      ['r1', 'v2\n'],
+      ['s2', 'v3\n'],
+    ] as const) {
+      expect(cliIn(['before', '--run', runId]).status).toBe(0);
+      writeFiles(repo, { 'app.txt': text });
+      expect(cliIn(['after', '--run', runId, '--iteration', '1']).status).toBe(0);
+    }
+    const finish = (env: NodeJS.ProcessEnv) => {
+      writeFileSync(output, '');
+      const res = spawnSync(process.execPath, [join(ROOT, 'action', 'dist', 'index.js')], {
+        cwd: repo,
+        env: {
+          ...oracleEnv(),
+          GITHUB_ACTIONS: 'true',
+          GITHUB_OUTPUT: output,
+          GITHUB_WORKSPACE: repo,
+          RUNNER_TEMP: runner,
+          AGENTGATE_HOME: home,
+          NO_COLOR: '1',
+          INPUT_MODE: 'finish',
+          'INPUT_REPORT-FORMAT': 'none',
+          ...env,
+        },
+        encoding: 'utf8',
+      });
+      return { ...res, outputs: parseGithubFile(readFileSync(output, 'utf8')) };
+    };
+    // The newest run's record damaged: the run to judge cannot be known (not the older one instead).
+    writeFileSync(join(home, 'runs', 's2.json'), '{');
+    const noRun = finish({});
+    expect(noRun.status).toBe(1);
+    expect(noRun.stdout).toMatch(/^::error title=agentgate::report failed: STORE_CORRUPT: /m);
+    expect(noRun.outputs).toEqual({});
+    // A failed verdict whose file is damaged: the step fails rather than passing on the rest.
+    const verdict = await new GateStore(home).append({
+      runId: 'r1',
+      iteration: 1,
+      name: 'test',
+      treeId: git(repo, ['rev-parse', 'refs/agentgate/runs/r1/iteration-1^{tree}']),
+      afterSha: git(repo, ['rev-parse', 'refs/agentgate/runs/r1/iteration-1']),
+      command: ['npm', 'test'],
+      observed: true,
+      isolated: true,
+      startedAt: new Date().toISOString(),
+      durationMs: 10,
+      exitCode: 1,
+      signal: null,
+      timedOut: false,
+      verdict: 'fail',
+      reason: 'exit 1',
+      tests: null,
+      log: null,
+      replayOf: null,
+    });
+    writeFileSync(new GateStore(home).path('r1', verdict.id), '{"truncated');
+    const damaged = finish({ 'INPUT_RUN-ID': 'r1' });
+    expect(damaged.status).toBe(1);
+    expect(damaged.stdout).toMatch(/^::error title=agentgate::report failed: STORE_CORRUPT: /m);
+    expect(damaged.outputs).toEqual({});
+  });
+
   it('mode anchor: on a push to main after a squash merge, fetches the runs, anchors the push, publishes the anchor', () => {
     const root = tempDir('agentgate-action-anchor-');
     cleanup.push(root);

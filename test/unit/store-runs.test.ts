@@ -143,6 +143,16 @@ describe('listRuns', () => {
       ['STORE_CORRUPT', runFile('renamed')],
     ]);
   });
+
+  it('listRunsStrict: every record, or STORE_CORRUPT naming the first damaged file', async () => {
+    await capture('run1', 1);
+    await store.recordBefore('run2', '/tmp/ws', makeBefore('run2'));
+    expect((await store.listRunsStrict()).map((r) => r.runId)).toEqual(['run1', 'run2']);
+    writeFileSync(runFile('run2'), '{');
+    writeFileSync(runFile('run3'), '[]');
+    const error = (await store.listRunsStrict().catch((e: unknown) => e)) as StoreCorruptError;
+    expect([error.code, error.details.path]).toEqual(['STORE_CORRUPT', runFile('run2')]);
+  });
 });
 
 describe('delete', () => {

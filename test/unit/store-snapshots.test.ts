@@ -82,8 +82,14 @@ describe('corrupt files', () => {
       const { snapshots, problems } = await store.list();
       expect(snapshots.map((s) => s.id)).toEqual(['good-1', 'good-2']);
       expect(problems.map((p) => [p.code, p.details.path])).toEqual([['STORE_CORRUPT', snapshotFile('bad')]]);
+      const strict = (await store.listStrict().catch((e: unknown) => e)) as StoreCorruptError;
+      expect([strict.code, strict.details.path]).toEqual(['STORE_CORRUPT', snapshotFile('bad')]);
     },
   );
+
+  it('listStrict: every snapshot while every file loads', async () => {
+    expect((await store.listStrict()).map((s) => s.id)).toEqual(['good-1', 'good-2']);
+  });
 
   it('an unreadable entry (a directory named like a snapshot) is a problem, not a crash', async () => {
     mkdirSync(snapshotFile('dir'));
