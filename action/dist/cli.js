@@ -4710,7 +4710,7 @@ var init_paths = __esm({
 // src/cli/commands/run-inspect.ts
 import { mkdtemp, rm as rm3 } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join as join4 } from "node:path";
+import { join as join4, resolve as resolve3 } from "node:path";
 async function statsFor(ctx, runId, positionals) {
   const [from, to] = positionals;
   if (runId !== void 0 && positionals.length > 0)
@@ -4859,8 +4859,8 @@ var init_run_inspect = __esm({
       async run(ctx, values, [id2]) {
         const snapshotter = await ctx.snapshotter();
         const snapshot = await snapshotter.getSnapshot(id2);
-        const output = values.output;
-        if (output !== void 0) {
+        if (values.output !== void 0) {
+          const output = resolve3(values.output);
           await snapshotter.generatePatch(snapshot, output);
           return { json: { id: snapshot.id, path: output }, human: () => `Wrote ${output}` };
         }
@@ -4949,7 +4949,7 @@ var init_run_inspect = __esm({
 
 // src/fs/git-locks.ts
 import { readdir, readFile as readFile2, readlink as readlink2, realpath, rm as rm4, stat as stat3 } from "node:fs/promises";
-import { isAbsolute as isAbsolute2, join as join5, resolve as resolve3, sep } from "node:path";
+import { isAbsolute as isAbsolute2, join as join5, resolve as resolve4, sep } from "node:path";
 async function removeOrphanedGitLocks(o) {
   if (!Number.isFinite(o.ownerSince)) return [];
   const common = await commonDir(o.gitDir);
@@ -4996,7 +4996,7 @@ async function removeAbandonedLock(path2, repository, waitMs) {
       return "removed";
     }
     if (Date.now() >= deadline) return "held";
-    await new Promise((resolve27) => setTimeout(resolve27, LOCK_SETTLE_MS));
+    await new Promise((resolve28) => setTimeout(resolve28, LOCK_SETTLE_MS));
   }
 }
 async function mayBeOwned(path2, repo) {
@@ -5025,7 +5025,7 @@ async function isGitIn(pid, repo) {
   if (args.some((a) => DAEMONS.includes(a))) return false;
   const option = args.findIndex((a) => a === "--git-dir" || a.startsWith("--git-dir="));
   const named2 = option >= 0 ? (args[option]?.slice("--git-dir=".length) ?? "") || (args[option + 1] ?? "") : environ.split("\0").find((e) => e.startsWith("GIT_DIR="))?.slice("GIT_DIR=".length);
-  if (named2 !== void 0 && named2 !== "") return await realOrSelf(resolve3(cwd, named2)) === repo.gitDir;
+  if (named2 !== void 0 && named2 !== "") return await realOrSelf(resolve4(cwd, named2)) === repo.gitDir;
   return within(cwd, repo.workTree) || within(cwd, repo.gitDir);
 }
 function within(path2, dir) {
@@ -5162,6 +5162,10 @@ var init_hardening = __esm({
       // A repository that claims a case-insensitive filesystem would hide a new file whose name
       // differs from a tracked one by case alone: on the filesystems we run on, names are exact.
       "core.ignoreCase=false",
+      // Status and add trust the index's cached stat data: with ctime ignored and only mtime and size
+      // compared, a same-size edit whose mtime was put back would look unchanged to every check.
+      "core.trustctime=true",
+      "core.checkStat=default",
       // diff-tree still reads this one: it would change a patch regenerated later from the artifact.
       "diff.suppressBlankEmpty=false",
       // With an objects/info/alternates file, fetch, push, import and the connectivity check run this
@@ -5181,7 +5185,7 @@ var init_hardening = __esm({
 
 // src/git/dot-git.ts
 import { readFileSync, statSync } from "node:fs";
-import { dirname as dirname4, join as join8, resolve as resolve4 } from "node:path";
+import { dirname as dirname4, join as join8, resolve as resolve5 } from "node:path";
 function isRepositoryEntry(dotGit) {
   const found = statSync(dotGit, { throwIfNoEntry: false });
   if (found === void 0) return false;
@@ -5193,7 +5197,7 @@ function isRepositoryEntry(dotGit) {
     return false;
   }
   const named2 = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
-  return named2 !== void 0 && isGitDir(resolve4(dirname4(dotGit), named2));
+  return named2 !== void 0 && isGitDir(resolve5(dirname4(dotGit), named2));
 }
 function isGitDir(dir) {
   const is = (name2, kind) => {
@@ -5365,9 +5369,9 @@ async function spawnGit(opts, args, run, consume) {
     if (typeof run.input === "string" || Buffer.isBuffer(run.input)) child.stdin.end(run.input);
     else if (run.input !== void 0) void feed(child.stdin, run.input);
   }
-  const exited = new Promise((resolve27, reject) => {
+  const exited = new Promise((resolve28, reject) => {
     child.once("error", reject);
-    child.once("close", (code2) => resolve27(code2 ?? -1));
+    child.once("close", (code2) => resolve28(code2 ?? -1));
   });
   let consumeError = null;
   const consumed = consume(child.stdout).catch((error2) => {
@@ -5556,7 +5560,7 @@ __export(repo_exports, {
 });
 import { appendFile as appendFile2, lstat as lstat4, mkdir as mkdir3, readdir as readdir2, readFile as readFile3, realpath as realpath3, stat as stat4 } from "node:fs/promises";
 import { homedir as homedir2 } from "node:os";
-import { dirname as dirname5, join as join10, resolve as resolve5, sep as sep3 } from "node:path";
+import { dirname as dirname5, join as join10, resolve as resolve6, sep as sep3 } from "node:path";
 async function openRepo(dir, opts = {}) {
   const real = await resolveWorkspaceDir(dir);
   const base = { cwd: real, ...opts };
@@ -5631,10 +5635,10 @@ async function assertOwnWorkTree(real, topLevel, gitDir, commonDir2 = gitDir) {
     return;
   }
   const named2 = await readPointer(join10(realGitDir, "gitdir"));
-  if (named2 !== null && await realpathOrNull(resolve5(realGitDir, named2)) === dotGit) return;
+  if (named2 !== null && await realpathOrNull(resolve6(realGitDir, named2)) === dotGit) return;
   if (shared) return sharing2();
   const worktree = await configValue(join10(realGitDir, "config.worktree"), "core.worktree") ?? await configValue(join10(realGitDir, "config"), "core.worktree");
-  if (worktree !== null && await realpathOrNull(resolve5(realGitDir, worktree)) === owner.dir) return;
+  if (worktree !== null && await realpathOrNull(resolve6(realGitDir, worktree)) === owner.dir) return;
   if (realGitDir.split(sep3).includes(".git")) {
     refuse(`${join10(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
   }
@@ -5681,7 +5685,7 @@ async function driverKeys(base, files) {
 }
 function includedFile(path2, from) {
   if (path2 === "~" || path2.startsWith("~/")) return join10(process.env.HOME ?? homedir2(), path2.slice(1));
-  return resolve5(dirname5(from), path2);
+  return resolve6(dirname5(from), path2);
 }
 async function configValue(file, key) {
   if ((await stat4(file).catch(() => null))?.isFile() !== true) return null;
@@ -5737,7 +5741,7 @@ async function assertNoLfs(repo) {
   }
 }
 async function resolveWorkspaceDir(dir) {
-  const abs = resolve5(dir);
+  const abs = resolve6(dir);
   try {
     const real = await realpath3(abs);
     if ((await stat4(real)).isDirectory()) return real;
@@ -5771,8 +5775,8 @@ async function notUtf8Component(abs) {
   return null;
 }
 function assertSafeWorkspace(dir) {
-  const home = process.env.HOME ? resolve5(process.env.HOME) : homedir2();
-  if (dir === sep3 || dir === resolve5("/") || dir === home || dir === homedir2()) {
+  const home = process.env.HOME ? resolve6(process.env.HOME) : homedir2();
+  if (dir === sep3 || dir === resolve6("/") || dir === home || dir === homedir2()) {
     throw new UnsafeWorkspaceError(
       `refusing to use ${dir} as a workspace: it is the filesystem root or a home directory; give the path of a project directory`,
       { details: { workspace: dir } }
@@ -7436,7 +7440,7 @@ async function release(handle) {
   }
 }
 function sleep(ms) {
-  return new Promise((resolve27) => setTimeout(resolve27, ms));
+  return new Promise((resolve28) => setTimeout(resolve28, ms));
 }
 var DEFAULT_LOCK_TIMEOUT_MS, HELD;
 var init_lock = __esm({
@@ -7595,6 +7599,10 @@ async function loadAll(dir, what2, load) {
   });
   problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
   return { items, problems };
+}
+function wholeOrThrow(items, problems) {
+  if (problems[0] !== void 0) throw problems[0];
+  return items;
 }
 function asStoreProblem(error2, path2, what2) {
   if (error2 instanceof StoreCorruptError) return error2;
@@ -7794,14 +7802,14 @@ var init_run_records = __esm({
           if (workspace !== null) assertRunWorkspace(current, runId, workspace);
           const next = await change(current);
           if (next === null) return current;
-          const checked = RunRecord.safeParse({ ...next, updatedAt: now });
-          if (!checked.success)
+          const checked2 = RunRecord.safeParse({ ...next, updatedAt: now });
+          if (!checked2.success)
             throw new InvalidArgumentError(
-              `run record ${runId} would be invalid: ${describeIssues(checked.error.issues)}`,
+              `run record ${runId} would be invalid: ${describeIssues(checked2.error.issues)}`,
               { details: { runId, path: path2 } }
             );
-          await writeJsonAtomic(path2, checked.data);
-          return checked.data;
+          await writeJsonAtomic(path2, checked2.data);
+          return checked2.data;
         });
       }
       /** Creates the run's record if needed and sets its latest before state (and appends the restart it declares). */
@@ -7870,7 +7878,7 @@ var init_run_records = __esm({
 // src/store/snapshot-store.ts
 import { readFileSync as readFileSync4 } from "node:fs";
 import { rm as rm7, stat as stat6 } from "node:fs/promises";
-import { join as join15, resolve as resolve6 } from "node:path";
+import { join as join15, resolve as resolve7 } from "node:path";
 function byRunThenIteration(a, b) {
   return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 }
@@ -7917,7 +7925,7 @@ var init_snapshot_store = __esm({
       /** layout(home).snapshots, once: `scan` names hundreds of files. */
       snapshotsDir;
       constructor(home, options = {}) {
-        this.home = resolve6(home);
+        this.home = resolve7(home);
         this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
         this.runs = new RunRecords(this.home, this.lockTimeoutMs);
         this.snapshotsDir = layout(this.home).snapshots;
@@ -7990,7 +7998,7 @@ var init_snapshot_store = __esm({
         const texts = [];
         const ids = await listJsonNames(layout(this.home).snapshots);
         for (let i = 0; i < ids.length; i += SCAN_SLICE) {
-          if (i > 0) await new Promise((resolve27) => setImmediate(resolve27));
+          if (i > 0) await new Promise((resolve28) => setImmediate(resolve28));
           for (const id2 of ids.slice(i, i + SCAN_SLICE)) {
             try {
               texts.push({ id: id2, text: readFileSync4(this.snapshotPath(id2), "utf8") });
@@ -8096,6 +8104,11 @@ var init_snapshot_store = __esm({
         snapshots.sort(byRunThenIteration);
         return { snapshots, problems };
       }
+      /** `list` for what must see every snapshot: STORE_CORRUPT naming the first file that does not load. */
+      async listStrict() {
+        const { snapshots, problems } = await this.list();
+        return wholeOrThrow(snapshots, problems);
+      }
       /** See RunRecords.whileIterating: one `iterate` of a run at a time. */
       whileIterating(runId, iteration, fn, onDeadHolder) {
         return this.runs.whileIterating(runId, iteration, fn, onDeadHolder);
@@ -8103,6 +8116,11 @@ var init_snapshot_store = __esm({
       /** Every run record that loads, oldest first, and one STORE_CORRUPT per file that does not. */
       async listRuns() {
         return this.runs.list();
+      }
+      /** `listRuns` for what must see every run ("the most recent", "all"): STORE_CORRUPT naming the first damaged record. */
+      async listRunsStrict() {
+        const { runs: runs3, problems } = await this.runs.list();
+        return wholeOrThrow(runs3, problems);
       }
       /** The run's record, or null; STORE_CORRUPT when its file is unusable. */
       async loadRun(runId) {
@@ -9342,7 +9360,7 @@ function listText(list5) {
   return `[${shown}${list5.length > 3 ? `, \u2026 ${list5.length} in all` : ""}]`;
 }
 async function checkComplete(gates, runId, named2, attested, snapshots) {
-  const local = (await gates.list(runId)).results.filter((g) => attested.has(g.iteration));
+  const local = (await gates.listStrict(runId)).filter((g) => attested.has(g.iteration));
   const newest = newestOfEach(local, snapshots);
   const namedIds = new Set(named2.map((g) => g.id));
   const newestIds = new Set(newest.map((g) => g.id));
@@ -9494,7 +9512,7 @@ var init_memory = __esm({
 
 // src/git/unified-diff.ts
 import { createHash as createHash3 } from "node:crypto";
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve8 } from "node:path";
 async function unifiedDiff(repo, from, to) {
   const trees = await resolveDiffTrees(repo, from, to);
   return (await runGitBuffer(repo, [...PATCH_ARGS, trees.from, trees.to])).stdout.toString("utf8");
@@ -9507,7 +9525,7 @@ async function writeUnifiedDiffToFile(repo, from, to, file) {
   return writeTreeDiffToFile(repo, await resolveDiffTrees(repo, from, to), file);
 }
 async function writeTreeDiffToFile(repo, trees, file, limit = {}) {
-  const path2 = resolve7(file);
+  const path2 = resolve8(file);
   const bytes = await replaceFileAtomic(
     path2,
     (temp) => runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp, limit)
@@ -9658,7 +9676,7 @@ var init_random_id = __esm({
 
 // src/store/gate-store.ts
 import { readdir as readdir6 } from "node:fs/promises";
-import { join as join16, resolve as resolve8 } from "node:path";
+import { join as join16, resolve as resolve9 } from "node:path";
 function validate2(value) {
   const parsed = GateResult.safeParse(value);
   if (!parsed.success) {
@@ -9689,7 +9707,7 @@ var init_gate_store = __esm({
       home;
       lockTimeoutMs;
       constructor(home, options = {}) {
-        this.home = resolve8(home);
+        this.home = resolve9(home);
         this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
       }
       runDir(runId) {
@@ -9768,6 +9786,14 @@ var init_gate_store = __esm({
         );
         return { results: sortGateResults(items), problems };
       }
+      /**
+       * The run's verdicts in `gate list` order, for what judges or publishes them (attest, report,
+       * export, push, trace): STORE_CORRUPT naming the first file that does not load, never a partial set.
+       */
+      async listStrict(runId) {
+        const { results, problems } = await this.list(runId);
+        return wholeOrThrow(results, problems);
+      }
       /** Every run that has verdicts here. */
       async runIds() {
         try {
@@ -9791,7 +9817,7 @@ var init_gate_store = __esm({
 
 // src/gates/attest.ts
 import { readFile as readFile6, stat as stat7 } from "node:fs/promises";
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 function attestSources(snapshotter) {
   return {
     snapshotter,
@@ -9824,7 +9850,7 @@ async function buildStatement(src, runId, opts = {}) {
     subject.push({ name: `${runId}/iteration-${s.iteration}`, digest: { gitCommit: s.afterSha } });
   }
   const iterations = new Set(snapshots.map((s) => s.iteration));
-  const verdicts = (await src.gates.list(runId)).results.filter((g) => iterations.has(g.iteration));
+  const verdicts = (await src.gates.listStrict(runId)).filter((g) => iterations.has(g.iteration));
   const url2 = ciRunUrl(opts.env ?? {});
   return {
     _type: STATEMENT_TYPE,
@@ -9856,7 +9882,7 @@ async function setAsideOf(src, runId, snapshots) {
 }
 async function writeStatement(src, runId, file, opts = {}) {
   const statement = await buildStatement(src, runId, opts);
-  const path2 = resolve9(opts.cwd ?? process.cwd(), file);
+  const path2 = resolve10(opts.cwd ?? process.cwd(), file);
   await writeJsonAtomic(path2, statement);
   return { file: path2, subjects: statement.subject.length };
 }
@@ -9872,7 +9898,7 @@ async function patchSubject(s) {
   return { name: name2, digest: { sha256: s.patchSha256 } };
 }
 async function verifyStatement(src, file, cwd = process.cwd(), link3) {
-  const path2 = resolve9(cwd, file);
+  const path2 = resolve10(cwd, file);
   const read = await readStatement(path2);
   const commit = "checks" in read ? null : commitOf(read.statement);
   const { runId, checks } = "checks" in read ? { runId: null, checks: read.checks } : commit !== null ? await commitChecks(src, read.statement, commit, link3) : await runChecks(src, read.statement);
@@ -10057,7 +10083,7 @@ __export(attest_commit_exports, {
   gatedIterations: () => gatedIterations,
   writeCommitStatement: () => writeCommitStatement
 });
-import { resolve as resolve10 } from "node:path";
+import { resolve as resolve11 } from "node:path";
 async function writeCommitStatement(src, repo, rev, file, opts = {}) {
   const commit = await resolveRevision(repo, rev, "commit");
   const { tree, matches } = await gatedIterations(src, repo, commit);
@@ -10072,7 +10098,7 @@ async function writeCommitStatement(src, repo, rev, file, opts = {}) {
     ...opts.env === void 0 ? {} : { env: opts.env }
   });
   statement.subject = [{ name: `commit/${commit}`, digest: { gitCommit: commit } }];
-  const path2 = resolve10(opts.cwd ?? process.cwd(), file);
+  const path2 = resolve11(opts.cwd ?? process.cwd(), file);
   await writeJsonAtomic(path2, statement);
   return { file: path2, subjects: 1, runId: match.snapshot.runId, iteration: match.iteration };
 }
@@ -10100,7 +10126,7 @@ __export(anchor_store_exports, {
   AnchorStore: () => AnchorStore
 });
 import { readdir as readdir7 } from "node:fs/promises";
-import { join as join17, resolve as resolve11 } from "node:path";
+import { join as join17, resolve as resolve12 } from "node:path";
 var ANCHOR_FILE, AnchorStore;
 var init_anchor_store = __esm({
   "src/provenance/anchor-store.ts"() {
@@ -10114,7 +10140,7 @@ var init_anchor_store = __esm({
     AnchorStore = class {
       dir;
       constructor(home) {
-        this.dir = join17(resolve11(home), "anchors");
+        this.dir = join17(resolve12(home), "anchors");
       }
       path(commit) {
         if (!OBJECT_ID_PATTERN.test(commit))
@@ -10183,7 +10209,7 @@ var init_sources = __esm({
 
 // src/provenance/gates.ts
 async function newestVerdicts(src, runId) {
-  const { results } = await src.gates.list(runId);
+  const results = await src.gates.listStrict(runId);
   if (results.length === 0) return /* @__PURE__ */ new Map();
   const snapshots = await src.snapshotter.listByRun(runId);
   const newest = /* @__PURE__ */ new Map();
@@ -10375,7 +10401,7 @@ function batches() {
             buffer = [];
             yield out;
           } else if (ended) return;
-          else await new Promise((resolve27) => wake = resolve27);
+          else await new Promise((resolve28) => wake = resolve28);
         }
       }
     }
@@ -13060,14 +13086,14 @@ var init_junit = __esm({
 // src/gates/junit-files.ts
 import { createReadStream } from "node:fs";
 import { stat as stat8 } from "node:fs/promises";
-import { resolve as resolve12 } from "node:path";
+import { resolve as resolve13 } from "node:path";
 function versionOf(info) {
   return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
 }
 async function reportVersions(files, cwd) {
   const out = /* @__PURE__ */ new Map();
   for (const file of files) {
-    const path2 = resolve12(cwd, file);
+    const path2 = resolve13(cwd, file);
     const info = await stat8(path2, { bigint: true }).catch(() => null);
     if (info?.isFile() === true) out.set(path2, versionOf(info));
   }
@@ -13079,7 +13105,7 @@ async function readJunitFiles(files, cwd, notBefore, earlier = /* @__PURE__ */ n
   const read = /* @__PURE__ */ new Set();
   for (const file of files) {
     const shown = JSON.stringify(file);
-    const path2 = resolve12(cwd, file);
+    const path2 = resolve13(cwd, file);
     const info = await stat8(path2, { bigint: true }).catch((e) => e);
     if (info instanceof Error) {
       return {
@@ -13716,7 +13742,7 @@ function runUserCommand(options) {
     return Promise.resolve(notStarted(error2, started));
   }
   const stdio = options.stdio === "inherit" ? ["inherit", options.stdoutToStderr ? process.stderr : "inherit", "inherit"] : ["ignore", "pipe", "pipe"];
-  return new Promise((resolve27) => {
+  return new Promise((resolve28) => {
     const child = spawn2(file, args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
@@ -13771,8 +13797,8 @@ function runUserCommand(options) {
       for (const timer of timers) clearTimeout(timer);
       for (const s of options.forwardSignals ?? []) process.off(s, forward);
       endGroup();
-      if (spawnError !== null) return resolve27(notStarted(spawnError, started));
-      resolve27({
+      if (spawnError !== null) return resolve28(notStarted(spawnError, started));
+      resolve28({
         exitCode: code2,
         signal,
         durationMs: Math.round(performance.now() - started),
@@ -13847,6 +13873,14 @@ async function workspaceExcludes(topLevel, dirs) {
   return (await ownDirsInside(topLevel, dirs)).map((d) => d.rel);
 }
 async function captureExcludes(repo, dirs) {
+  const inside = await checkedOwnDirs(repo, dirs);
+  if (inside.some((d) => d.what === "agentgate home")) await makeOwnDir(dirs.home);
+  return inside.map((d) => d.rel);
+}
+async function checkedExcludes(repo, dirs) {
+  return (await checkedOwnDirs(repo, dirs)).map((d) => d.rel);
+}
+async function checkedOwnDirs(repo, dirs) {
   const inside = await ownDirsInside(repo.topLevel, dirs);
   for (const { what: what2, dir, rel } of inside) {
     const tracked = await firstTrackedIn(repo, [rel]);
@@ -13856,8 +13890,7 @@ async function captureExcludes(repo, dirs) {
       { details: { workspace: repo.topLevel, [detailKey(what2)]: dir, tracked } }
     );
   }
-  if (inside.some((d) => d.what === "agentgate home")) await makeOwnDir(dirs.home);
-  return inside.map((d) => d.rel);
+  return inside;
 }
 async function makeHomeInside(dir, home) {
   const [real, realHome] = await Promise.all([realPathOf(dir), realPathOf(home)]);
@@ -13959,7 +13992,7 @@ var init_isolated = __esm({
 
 // src/gates/run.ts
 import { realpath as realpath4, rm as rm9 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname10, isAbsolute as isAbsolute8, join as join23, relative as relative4, resolve as resolve13, sep as sep6 } from "node:path";
+import { basename as basename5, dirname as dirname10, isAbsolute as isAbsolute8, join as join23, relative as relative4, resolve as resolve14, sep as sep6 } from "node:path";
 async function runGate(ctx, workspace, opts, replayOf) {
   checkOptions(opts);
   if (opts.command.length === 0 || opts.command[0] === "")
@@ -14049,7 +14082,10 @@ async function observeAndStore(ctx, repo, treeId, snapshot, sink, opts, replayOf
   return appendWithLog(ctx, result, sink);
 }
 async function assertAtAfter(ctx, repo, snapshot, junit) {
-  const mismatch = await treeMismatch(ctx, repo, snapshot, junit);
+  const [, mismatch] = await Promise.all([
+    checkedExcludes(repo, ctx.snapshotter.options),
+    treeMismatch(ctx, repo, snapshot, junit)
+  ]);
   if (mismatch === null) return;
   throw new GateTreeMismatchError(
     `${mismatch.why}; the verdict would not be about that tree. Commit or stash, check out the after commit, or use --isolated (write JUnit reports where git ignores them)`,
@@ -14093,7 +14129,7 @@ async function treeMismatch(ctx, repo, snapshot, junit) {
 }
 function reportPaths(repo, junit) {
   return junit.flatMap((f) => {
-    const path2 = relative4(repo.topLevel, resolve13(repo.topLevel, f));
+    const path2 = relative4(repo.topLevel, resolve14(repo.topLevel, f));
     return path2 === "" || path2 === ".." || path2.startsWith(`..${sep6}`) || isAbsolute8(path2) ? [] : [path2.split(sep6).join("/")];
   });
 }
@@ -14127,7 +14163,7 @@ function named(paths) {
 async function removeCommittedReports(dir, junit) {
   const root = await realpath4(dir);
   for (const file of junit) {
-    const path2 = resolve13(root, file);
+    const path2 = resolve14(root, file);
     const parent = await realpath4(dirname10(path2)).catch(() => null);
     if (parent !== null && isInside(root, parent))
       await rm9(join23(parent, basename5(path2)), { force: true }).catch(() => void 0);
@@ -14550,7 +14586,7 @@ var init_local_paths = __esm({
 
 // src/git/commit.ts
 import { readlink as readlink3, realpath as realpath5 } from "node:fs/promises";
-import { join as join24, relative as relative5, resolve as resolve14, sep as sep7 } from "node:path";
+import { join as join24, relative as relative5, resolve as resolve15, sep as sep7 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
   const ref = head.ref ?? "HEAD";
@@ -14668,7 +14704,7 @@ async function commitTree(repo, tree, parents, message) {
 async function excludePathspecs(topLevel, excludes) {
   const out = [];
   for (const path2 of excludes) {
-    const abs = resolve14(topLevel, path2);
+    const abs = resolve15(topLevel, path2);
     const real = await realpath5(abs).catch(() => abs);
     const inside = [abs, real].find((p) => isInside(topLevel, p));
     if (inside === void 0) continue;
@@ -15117,11 +15153,25 @@ async function killedRestart(repo, runId, head, snapshots, error2) {
     { cause: error2, details: { ...error2.details, restartFrom: from, wipSha: wip.sha } }
   );
 }
-async function wipRescue(repo, runId, sha) {
+async function wipRescue(repo, runId, sha, head) {
   const wip = await ownWip(repo, runId, sha).catch(() => null);
-  if (wip === null) return "";
-  const pick3 = wip.base === null ? "" : `, or "git cherry-pick ${wip.base}..${sha}" (as commits)`;
-  return `Run ${runId}'s WIP commit ${sha} holds the work that was uncommitted when "before" ran, and ${wipRef(runId, sha)} keeps it: get it back with "git checkout ${sha} -- ." in ${repo.topLevel} (its files, over the work tree's)${pick3}. `;
+  if (wip === null) return null;
+  const base = await chainBase(repo, runId, wip.base, head);
+  const ref = wipRef(runId, sha);
+  const pick3 = base === null ? "" : `, or "git cherry-pick ${base}..${sha}" (as commits)`;
+  return {
+    text: `Run ${runId}'s WIP commit ${sha} holds the work that was uncommitted when "before" ran, and ${ref} keeps it: get it back with "git checkout ${sha} -- ." in ${repo.topLevel} (its files, over the work tree's)${pick3}. `,
+    details: { wipSha: sha, wipRef: ref, ...base === null ? {} : { wipBase: base } }
+  };
+}
+async function chainBase(repo, runId, base, head) {
+  let at = base;
+  while (at !== null && !(head !== null && await isAncestor(repo, at, head).catch(() => false))) {
+    const below = await ownWip(repo, runId, at).catch(() => null);
+    if (below === null) break;
+    at = below.base;
+  }
+  return at;
 }
 var init_before_retry = __esm({
   "src/snapshotter/before-retry.ts"() {
@@ -15287,16 +15337,16 @@ async function assertBuildsOnRun(core, repo, run, start, what2, iteration) {
     return base;
   const restart = `check out iteration N's after commit and run "before --run ${run.runId} --restart-from N" (N = 0: the run's start)`;
   const wip = what2 === "HEAD" && !run.beforeUsedBy ? run.before?.wipSha ?? null : null;
-  const rescue = wip === null ? "" : (await wipRescue(repo, run.runId, wip)).trimEnd();
+  const rescue = wip === null ? null : await wipRescue(repo, run.runId, wip, start);
   throw new RunDivergedError(
-    `${what2} (${start ?? "no commit"}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; ${what2 === "HEAD" ? "" : `start the iteration there or later (--before ${base}), or `}to start over from an earlier point, ${restart}${rescue === "" ? "" : `. ${rescue}`}`,
+    `${what2} (${start ?? "no commit"}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; ${what2 === "HEAD" ? "" : `start the iteration there or later (--before ${base}), or `}to start over from an earlier point, ${restart}${rescue === null ? "" : `. ${rescue.text.trimEnd()}`}`,
     {
       details: {
         runId: run.runId,
         expected: base,
         head: start,
         lastIteration: last.iteration,
-        ...rescue === "" || wip === null ? {} : { wipSha: wip, wipRef: wipRef(run.runId, wip) }
+        ...rescue?.details
       }
     }
   );
@@ -15587,16 +15637,10 @@ async function assertDescends(repo, runId, start, state) {
   const beforeSha = start.sha;
   const { wipSha } = start;
   const fail2 = async (why) => {
-    const rescue = wipSha === null ? "" : await wipRescue(repo, runId, wipSha);
+    const rescue = wipSha === null ? null : await wipRescue(repo, runId, wipSha, state.sha);
     throw new HistoryRewrittenError(
-      `${why}; the iteration's history was rewritten. ${rescue}Start a new iteration with "before"`,
-      {
-        details: {
-          beforeSha,
-          head: state.sha,
-          ...rescue === "" ? {} : { wipSha, wipRef: wipRef(runId, wipSha) }
-        }
-      }
+      `${why}; the iteration's history was rewritten. ${rescue?.text ?? ""}Start a new iteration with "before"`,
+      { details: { beforeSha, head: state.sha, ...rescue?.details } }
     );
   };
   const head = state.sha;
@@ -16137,9 +16181,9 @@ import { dirname as dirname13 } from "node:path";
 async function deleteSnapshot(core, idOrSha) {
   const id2 = await core.getSnapshot(idOrSha, { exact: true }).then(
     (snapshot) => snapshot.id,
-    (error2) => {
-      if (error2 instanceof StoreCorruptError || error2 instanceof SnapshotNotFoundError && SafeId.safeParse(idOrSha).success)
-        return idOrSha;
+    async (error2) => {
+      if (error2 instanceof StoreCorruptError) throw await unreadableSnapshot(core, idOrSha, error2);
+      if (error2 instanceof SnapshotNotFoundError && SafeId.safeParse(idOrSha).success) return idOrSha;
       throw error2;
     }
   );
@@ -16148,6 +16192,15 @@ async function deleteSnapshot(core, idOrSha) {
   if (stored !== null) await removeArtifact(core, stored);
   if (stored !== null) await removeIterationRef(core, stored);
   return id2;
+}
+async function unreadableSnapshot(core, id2, error2) {
+  const { runs: runs3 } = await core.store.listRuns();
+  const runIds = runs3.filter((run) => run.snapshotIds.includes(id2)).map((run) => run.runId);
+  const refs = runIds.length === 1 ? `${RUNS_PREFIX}${runIds[0]}/` : RUNS_PREFIX;
+  return new StoreCorruptError(
+    `${core.store.snapshotPath(id2)} holds no valid snapshot, so the iteration it recorded, and the iteration ref to remove with it, cannot be known; nothing was deleted. Restore the file from a backup and delete again; or drop the snapshot by hand: in its workspace remove that iteration's ref ("git for-each-ref ${refs}" lists them; "git update-ref -d <ref>"), move the file out of the store, then "delete ${id2}" drops its link from the run`,
+    { cause: error2, details: { ...error2.details, id: id2, runIds } }
+  );
 }
 async function removeIterationRef(core, snapshot) {
   const local = await core.withLocalPaths(snapshot);
@@ -16607,9 +16660,17 @@ var init_anchor_keeper = __esm({
   }
 });
 
-// src/git/transport.ts
-import { isAbsolute as isAbsolute9, resolve as resolve15 } from "node:path";
-import { stat as stat14 } from "node:fs/promises";
+// src/git/remote.ts
+import { isAbsolute as isAbsolute9, join as join30, resolve as resolve16 } from "node:path";
+import { lstat as lstat8, stat as stat14 } from "node:fs/promises";
+function pathRemote(path2) {
+  if (!isAbsolute9(path2))
+    throw new InvalidArgumentError(`${path2} is not an absolute path; give the file's full path`, {
+      details: { path: path2 }
+    });
+  const config2 = /[=\n]/.test(path2) ? [] : [`url.${path2}.insteadOf=${path2}`];
+  return { name: path2, url: path2, arg: path2, config: config2 };
+}
 function checkRemoteUrl(url2) {
   const refuse = (why) => {
     throw new UnsafeRemoteError(
@@ -16621,11 +16682,11 @@ function checkRemoteUrl(url2) {
   };
   if (url2 === "" || url2.startsWith("-") || /[\u0000-\u001f\u007f]/.test(url2))
     return refuse('it is empty, starts with "-" or holds control characters');
-  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(url2))
+  if (/^(?:[A-Za-z0-9][A-Za-z0-9+.-]*)?::/.test(url2))
     return refuse(`the "${url2.slice(0, url2.indexOf("::"))}::" remote helper runs a program`);
-  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(url2);
+  const scheme = /^([A-Za-z0-9][A-Za-z0-9+.-]*):\/\//.exec(url2);
   if (scheme) {
-    const name2 = scheme[1].toLowerCase();
+    const name2 = scheme[1];
     if (!SCHEMES.has(name2)) return refuse(`the ${name2}:// transport is not allowed`);
     if (name2 === "file") return "file";
     if (name2 === "https" || name2 === "git") return name2;
@@ -16633,30 +16694,103 @@ function checkRemoteUrl(url2) {
   }
   const colon = url2.indexOf(":");
   const slash = url2.indexOf("/");
-  if (colon > 0 && (slash < 0 || colon < slash)) return "ssh";
+  if (colon >= 0 && (slash < 0 || colon < slash)) return "ssh";
   return "local";
 }
 async function resolveRemote(repo, nameOrUrl, cwd, direction) {
-  const named2 = REMOTE_NAME.test(nameOrUrl);
-  if (!named2) checkRemoteUrl(nameOrUrl);
-  const config2 = await remoteConfig(repo, named2 ? nameOrUrl : null);
-  const resolved = await resolveRemoteUrl(repo, nameOrUrl, cwd, direction, config2);
-  const used = rewrittenUrl(resolved.url, config2, direction);
+  checkRemoteUrl(nameOrUrl);
+  const config2 = await remoteConfig(repo);
+  const rules = config2.filter((e) => /^url\..*\.(push)?insteadof$/i.test(e.key));
+  const own2 = remoteSettings(config2, nameOrUrl);
+  if (own2.vcs || own2.configured && own2.url.length === 0) {
+    throw new UnsafeRemoteError(
+      own2.vcs ? `remote ${JSON.stringify(nameOrUrl)} sets remote.<name>.vcs, which makes git run a remote helper; remove it` : `the repository's config has settings for a remote named ${JSON.stringify(nameOrUrl)} but no url for it, which git would apply to this URL; remove them or give the remote a url`,
+      { details: { remote: nameOrUrl } }
+    );
+  }
+  if (own2.url.length > 0) return checked(repo, config2, configuredRemote(nameOrUrl, own2, rules, direction));
+  const arg = await givenUrl(repo, nameOrUrl, cwd);
+  return checked(repo, config2, {
+    name: nameOrUrl,
+    url: rewrittenUrl(arg, rules, direction),
+    arg,
+    config: []
+  });
+}
+function configuredRemote(name2, own2, rules, direction) {
+  const url2 = own2.url[0];
+  const pushurl = direction === "push" ? own2.pushurl[0] : void 0;
+  checkRemoteUrl(url2);
+  if (pushurl !== void 0) checkRemoteUrl(pushurl);
+  const arg = `agentgate-${randomHex(8)}`;
+  return {
+    name: name2,
+    url: pushurl === void 0 ? rewrittenUrl(url2, rules, direction) : rewrittenUrl(pushurl, rules, "fetch"),
+    arg,
+    config: [
+      `remote.${arg}.url=${url2}`,
+      ...pushurl === void 0 ? [] : [`remote.${arg}.pushurl=${pushurl}`]
+    ]
+  };
+}
+function checked(repo, config2, remote) {
+  const kind = checkRemoteUrl(remote.url);
   const proxies = config2.filter(
     (e) => e.key.toLowerCase() === "core.gitproxy" && e.value !== "" && !/^none(\s|$)/.test(e.value)
   );
-  if (checkRemoteUrl(used) === "git" && proxies.length > 0)
+  if (kind === "git" && proxies.length > 0)
     throw new UnsafeRemoteError(
-      `the repository's config sets core.gitProxy, which git would run for ${used}; remove it or use an ssh:// or https:// URL`,
-      { details: { url: used } }
+      `the repository's config sets core.gitProxy, which git would run for ${remote.url}; remove it or use an ssh:// or https:// URL`,
+      { details: { url: remote.url } }
     );
-  return resolved;
+  const url2 = kind === "local" && !isAbsolute9(remote.url) ? resolve16(repo.topLevel, remote.url) : remote.url;
+  return { ...remote, url: url2 };
 }
-async function remoteConfig(repo, name2) {
-  const own2 = name2 === null ? "" : `|^remote\\.${name2.replaceAll(".", "\\.")}\\.(url|pushurl)$`;
-  const pattern = `^url\\..*\\.(push)?insteadof$|^core\\.gitproxy$${own2}`;
+async function givenUrl(repo, url2, cwd) {
+  if (checkRemoteUrl(url2) === "local") {
+    const path2 = resolve16(cwd, url2);
+    if (!await isDir(path2)) {
+      const why = url2.includes("/") ? `remote ${path2} does not exist; give an existing repository` : `no remote named ${JSON.stringify(url2)} in ${repo.topLevel}; "git remote -v" lists them, or give a URL`;
+      throw new RemoteNotFoundError(why, { details: { remote: url2.includes("/") ? path2 : url2 } });
+    }
+    return path2;
+  }
+  if (!url2.includes("/")) {
+    const common = await commonDir(repo.gitDir);
+    for (const dir of ["remotes", "branches"]) {
+      const file = join30(common, dir, url2);
+      if (await lstat8(file).then(
+        () => true,
+        () => false
+      ))
+        throw new UnsafeRemoteError(
+          `git would take ${JSON.stringify(url2)} for the remote that ${file} defines; remove that file, or write the URL with a "/" (ssh://host/path)`,
+          { details: { remote: url2, file } }
+        );
+    }
+  }
+  return url2;
+}
+async function remoteConfig(repo) {
+  const pattern = "^url\\..*\\.(push)?insteadof$|^core\\.gitproxy$|^remote\\.";
   const res = await runGit(repo, ["config", "-z", "--get-regexp", pattern], { okExitCodes: [1] });
   return parseConfigEntries(res.stdout);
+}
+function remoteSettings(config2, name2) {
+  const out = { url: [], pushurl: [], vcs: false, configured: false };
+  if (name2.startsWith("/")) return out;
+  for (const { key, value } of config2) {
+    const last = key.lastIndexOf(".");
+    if (!/^remote\./i.test(key) || last <= "remote.".length || key.slice("remote.".length, last) !== name2)
+      continue;
+    out.configured = true;
+    const variable = key.slice(last + 1).toLowerCase();
+    if (variable === "vcs") out.vcs = true;
+    const list5 = variable === "url" ? out.url : variable === "pushurl" ? out.pushurl : null;
+    if (list5 !== null && value === "") list5.length = 0;
+    else list5?.push(value);
+  }
+  return out;
 }
 function rewrittenUrl(url2, rules, direction) {
   const longest = (suffix) => {
@@ -16674,52 +16808,32 @@ function rewrittenUrl(url2, rules, direction) {
   };
   return (direction === "push" ? longest(".pushinsteadof") : null) ?? longest(".insteadof") ?? url2;
 }
-async function resolveRemoteUrl(repo, nameOrUrl, cwd, direction, config2) {
-  if (REMOTE_NAME.test(nameOrUrl)) {
-    const url2 = configuredUrl(config2, direction);
-    if (url2 !== null) {
-      const kind2 = checkRemoteUrl(url2);
-      return {
-        name: nameOrUrl,
-        url: kind2 === "local" && !isAbsolute9(url2) ? resolve15(repo.topLevel, url2) : url2
-      };
-    }
-    if (!await isDir(resolve15(cwd, nameOrUrl))) {
-      throw new RemoteNotFoundError(
-        `no remote named ${JSON.stringify(nameOrUrl)} in ${repo.topLevel}; "git remote -v" lists them, or give a URL`,
-        {
-          details: { remote: nameOrUrl }
-        }
-      );
-    }
-  }
-  const kind = checkRemoteUrl(nameOrUrl);
-  if (kind === "local") {
-    const path2 = resolve15(cwd, nameOrUrl);
-    if (!await isDir(path2))
-      throw new RemoteNotFoundError(`remote ${path2} does not exist; give an existing repository`, {
-        details: { remote: path2 }
-      });
-    return { name: nameOrUrl, url: path2 };
-  }
-  return { name: nameOrUrl, url: nameOrUrl };
-}
-function configuredUrl(config2, direction) {
-  const first = (k) => config2.find((e) => /^remote\./i.test(e.key) && e.key.toLowerCase().endsWith(`.${k}`) && e.value !== "")?.value;
-  return (direction === "push" ? first("pushurl") : void 0) ?? first("url") ?? null;
-}
 async function isDir(path2) {
   return stat14(path2).then(
     (s) => s.isDirectory(),
     () => false
   );
 }
-function serverProgram(url2, name2) {
-  const kind = checkRemoteUrl(url2);
+var SCHEMES;
+var init_remote = __esm({
+  "src/git/remote.ts"() {
+    "use strict";
+    init_errors();
+    init_git_locks();
+    init_random();
+    init_hardening();
+    init_runner();
+    SCHEMES = /* @__PURE__ */ new Set(["https", "ssh", "git", "file", "git+ssh", "ssh+git"]);
+  }
+});
+
+// src/git/transport.ts
+function serverProgram(remote, name2) {
+  const kind = checkRemoteUrl(remote.url);
   return kind === "local" || kind === "file" ? `git ${SERVER_CONFIG.map((c) => `-c ${c}`).join(" ")} ${name2}` : `git-${name2}`;
 }
-function withTransport(repo) {
-  return { ...repo, config: [...repo.config ?? [], ...TRANSPORT_CONFIG] };
+function withTransport(repo, remote) {
+  return { ...repo, config: [...repo.config ?? [], ...TRANSPORT_CONFIG, ...remote?.config ?? []] };
 }
 function parsePushPorcelain(stdout) {
   const out = [];
@@ -16729,8 +16843,8 @@ function parsePushPorcelain(stdout) {
   }
   return out;
 }
-async function pushRefs(repo, url2, refspecs) {
-  checkRemoteUrl(url2);
+async function pushRefs(repo, remote, refspecs) {
+  checkRemoteUrl(remote.url);
   for (const spec of refspecs) {
     if (spec.startsWith("+") || spec.startsWith("-") || !/^refs\/agentgate\/[^\s:]+:refs\/agentgate\/[^\s:]+$/.test(spec)) {
       throw new InvalidArgumentError(
@@ -16744,26 +16858,26 @@ async function pushRefs(repo, url2, refspecs) {
     "--porcelain",
     "--no-follow-tags",
     "--no-signed",
-    `--receive-pack=${serverProgram(url2, "receive-pack")}`,
+    `--receive-pack=${serverProgram(remote, "receive-pack")}`,
     "--end-of-options",
-    url2,
+    remote.arg,
     ...refspecs
   ];
   try {
-    const res = await runGit(withTransport(repo), args, { okExitCodes: [1] });
+    const res = await runGit(withTransport(repo, remote), args, { okExitCodes: [1] });
     const refs = parsePushPorcelain(res.stdout);
     if (res.exitCode !== 0 && !refs.some((r) => r.flag === "!")) {
-      throw new GitFailedError(`git push to ${url2} failed without naming a ref`, {
-        details: { url: url2, stdout: res.stdout.slice(0, 2e3) }
+      throw new GitFailedError(`git push to ${remote.url} failed without naming a ref`, {
+        details: { url: remote.url, stdout: res.stdout.slice(0, 2e3) }
       });
     }
     return refs;
   } catch (cause) {
-    throw unreachable(cause, url2);
+    throw unreachable(cause, remote.url);
   }
 }
-async function fetchRefs(repo, url2, refspecs) {
-  checkRemoteUrl(url2);
+async function fetchRefs(repo, remote, refspecs) {
+  checkRemoteUrl(remote.url);
   for (const spec of refspecs) {
     if (!/^\+?refs\/agentgate\/[^\s:]+:refs\/agentgate\/incoming\/[^\s:]+$/.test(spec)) {
       throw new InvalidArgumentError(
@@ -16779,33 +16893,33 @@ async function fetchRefs(repo, url2, refspecs) {
     "--no-write-fetch-head",
     "--no-recurse-submodules",
     "--no-auto-gc",
-    `--upload-pack=${serverProgram(url2, "upload-pack")}`,
+    `--upload-pack=${serverProgram(remote, "upload-pack")}`,
     "--end-of-options",
-    url2,
+    remote.arg,
     ...refspecs
   ];
   try {
-    await runGit(withTransport(repo), args);
+    await runGit(withTransport(repo, remote), args);
   } catch (cause) {
-    throw unreachable(cause, url2);
+    throw unreachable(cause, remote.url);
   }
 }
-async function listRemoteRefs(repo, url2, prefix) {
-  checkRemoteUrl(url2);
+async function listRemoteRefs(repo, remote, prefix) {
+  checkRemoteUrl(remote.url);
   if (!/^refs\/agentgate\/[A-Za-z0-9._/-]*$/.test(prefix))
     throw new InvalidArgumentError(`refusing to list ${JSON.stringify(prefix)}`, { details: { prefix } });
   try {
-    const { stdout } = await runGit(withTransport(repo), [
+    const { stdout } = await runGit(withTransport(repo, remote), [
       "ls-remote",
       "--refs",
-      `--upload-pack=${serverProgram(url2, "upload-pack")}`,
+      `--upload-pack=${serverProgram(remote, "upload-pack")}`,
       "--end-of-options",
-      url2,
+      remote.arg,
       `${prefix}*`
     ]);
     return parseLsRemote(stdout).filter((r) => r.ref.startsWith(prefix));
   } catch (cause) {
-    throw unreachable(cause, url2);
+    throw unreachable(cause, remote.url);
   }
 }
 function parseLsRemote(stdout) {
@@ -16817,7 +16931,7 @@ function parseLsRemote(stdout) {
   return out;
 }
 function unreachable(cause, url2) {
-  if (cause instanceof GitFailedError && /does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access/i.test(
+  if (cause instanceof GitFailedError && /does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access|unable to connect to|unable to look up/i.test(
     String(cause.details.stderr)
   )) {
     return new RemoteNotFoundError(
@@ -16846,20 +16960,26 @@ async function verifyBundle(repo, file) {
     });
   } catch (cause) {
     if (cause instanceof BundleInvalidError) throw cause;
-    if (cause instanceof GitFailedError)
-      throw invalid2(
-        String(cause.details.stderr ?? cause.message).split("\n").slice(-2).join(" "),
-        cause
-      );
+    if (cause instanceof GitFailedError) throw invalid2(await bundleRefusal(repo, file, cause), cause);
     throw cause;
   }
 }
-var TRANSPORT_CONFIG, SCHEMES, REMOTE_NAME, SERVER_CONFIG;
+async function bundleRefusal(repo, file, cause) {
+  const said = (e) => String(e.details.stderr ?? e.message).split("\n");
+  const last = said(cause).slice(-2).join(" ").trim();
+  if (last !== "") return last;
+  const again = await runGit(withTransport(repo), ["bundle", "verify", file]).then(
+    () => "",
+    (e) => e instanceof GitFailedError ? said(e).join(" ").trim().slice(0, 300) : ""
+  );
+  return again || "git refused it without a reason (are its prerequisite commits in this repository?)";
+}
+var TRANSPORT_CONFIG, SERVER_CONFIG;
 var init_transport = __esm({
   "src/git/transport.ts"() {
     "use strict";
     init_errors();
-    init_hardening();
+    init_remote();
     init_runner();
     TRANSPORT_CONFIG = [
       "protocol.allow=never",
@@ -16877,8 +16997,6 @@ var init_transport = __esm({
       "push.recurseSubmodules=no",
       "push.gpgSign=false"
     ];
-    SCHEMES = /* @__PURE__ */ new Set(["https", "ssh", "git", "file", "git+ssh", "ssh+git"]);
-    REMOTE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
     SERVER_CONFIG = [
       "core.hooksPath=/dev/null",
       "core.fsmonitor=false",
@@ -16890,7 +17008,7 @@ var init_transport = __esm({
 
 // src/git/remote-locks.ts
 import { rm as rm15, stat as stat15 } from "node:fs/promises";
-import { join as join30 } from "node:path";
+import { join as join31 } from "node:path";
 import { fileURLToPath } from "node:url";
 async function clearStaleRemoteRefLocks(url2, refs) {
   const kind = checkRemoteUrl(url2);
@@ -16900,11 +17018,11 @@ async function clearStaleRemoteRefLocks(url2, refs) {
   const locks = refs.filter((r) => /^refs\/agentgate\/[^\s]+$/.test(r) && !r.split("/").includes(".."));
   let removed = false;
   for (const ref of locks) {
-    const lock = join30(gitDir, `${ref}.lock`);
+    const lock = join31(gitDir, `${ref}.lock`);
     const first = await stat15(lock).catch(() => null);
     if (first === null || !first.isFile()) continue;
     const young = Math.min(STALE_REMOTE_LOCK_MS, STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs));
-    if (young > 0) await new Promise((resolve27) => setTimeout(resolve27, young));
+    if (young > 0) await new Promise((resolve28) => setTimeout(resolve28, young));
     const again = await stat15(lock).catch(() => null);
     if (again === null || !again.isFile() || again.mtimeMs !== first.mtimeMs) continue;
     await rm15(lock, { force: true });
@@ -16914,14 +17032,14 @@ async function clearStaleRemoteRefLocks(url2, refs) {
 }
 async function localGitDir(path2) {
   const isDir2 = async (p) => (await stat15(p).catch(() => null))?.isDirectory() === true;
-  if (await isDir2(join30(path2, "refs")) && await isDir2(join30(path2, "objects"))) return path2;
-  return await isDir2(join30(path2, ".git", "refs")) ? join30(path2, ".git") : null;
+  if (await isDir2(join31(path2, "refs")) && await isDir2(join31(path2, "objects"))) return path2;
+  return await isDir2(join31(path2, ".git", "refs")) ? join31(path2, ".git") : null;
 }
 var STALE_REMOTE_LOCK_MS;
 var init_remote_locks = __esm({
   "src/git/remote-locks.ts"() {
     "use strict";
-    init_transport();
+    init_remote();
     STALE_REMOTE_LOCK_MS = 2e3;
   }
 });
@@ -17075,7 +17193,7 @@ var init_sharing = __esm({
 
 // src/sharing/record-objects.ts
 import { mkdir as mkdir8, rm as rm16, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join31 } from "node:path";
+import { join as join32 } from "node:path";
 function recordCommit(format, spec) {
   const jsonId = objectId(format, "blob", spec.json);
   const treeBuf = treeContent([{ name: spec.file, blob: jsonId }, ...spec.also ?? []]);
@@ -17096,7 +17214,7 @@ ${spec.message}`
   };
 }
 async function writeRecordObjects(repo, home, label, records) {
-  const dir = join31(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
+  const dir = join32(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
   await mkdir8(dir, { recursive: true });
   try {
     for (const [type, key] of [
@@ -17106,7 +17224,7 @@ async function writeRecordObjects(repo, home, label, records) {
     ]) {
       const files = /* @__PURE__ */ new Map();
       for (const r of records) {
-        const path2 = join31(dir, `${type}-${r[key].id}`);
+        const path2 = join32(dir, `${type}-${r[key].id}`);
         if (!files.has(r[key].id)) await writeFile4(path2, r[key].content);
         files.set(r[key].id, path2);
       }
@@ -17199,6 +17317,12 @@ function recordObjects(format, record3) {
 Agentgate-Snapshot: ${s.id}
 `
   });
+}
+function isRecordOf(commit, received, snapshot, run) {
+  const ours = buildRecord(snapshot, run);
+  const current = run.beforeUsedBy?.snapshotId === snapshot.id;
+  const expected = current ? ours : { ...ours, run: { ...ours.run, before: received.run.before } };
+  return recordObjects(commit.length === 64 ? "sha256" : "sha1", expected).commit.id === commit;
 }
 var RECORDS_PREFIX, INCOMING_PREFIX, PATCH_RECIPE_ARGS;
 var init_records = __esm({
@@ -17314,7 +17438,7 @@ async function readGateCommits(repo, refs, refused, snapshots) {
   });
   const contents = await readBlobs(repo, [...new Set(sized.map((s) => s.json))]);
   const runSnapshots = /* @__PURE__ */ new Map();
-  const checked = [];
+  const checked2 = [];
   for (const s of sized) {
     const name2 = parseGateRef(s.ref.ref, GATES_PREFIX);
     const parsed = parseReceivedFile(
@@ -17329,9 +17453,9 @@ async function readGateCommits(repo, refs, refused, snapshots) {
     const afterOf = await iterationAfter(snapshots, runSnapshots, g.runId, g.iteration);
     const why = g.runId !== name2.runId || g.id !== name2.id ? `it describes verdict ${g.id} of run ${g.runId}` : s.ref.parents[0] !== g.afterSha ? "its parent is not the after commit it names" : s.tree !== g.treeId ? `its treeId ${g.treeId} is not the tree of its after commit ${g.afterSha}` : afterOf === void 0 ? `iteration ${g.iteration} of run ${g.runId} is not recorded here` : afterOf !== g.afterSha ? `iteration ${g.iteration} of run ${g.runId} here has after commit ${afterOf}, not ${g.afterSha}` : s.log !== null && (g.log === null || s.log.size !== g.log.bytes) ? `its ${GATE_LOG_FILE} is not the log the verdict describes` : implausibleAttempt(g) ?? verdictContradiction(g);
     if (why !== null) refuse(s.ref.ref, why);
-    else checked.push({ ref: s.ref, gate: g, logBlob: s.log?.id ?? null });
+    else checked2.push({ ref: s.ref, gate: g, logBlob: s.log?.id ?? null });
   }
-  return checked;
+  return checked2;
 }
 function implausibleAttempt(g) {
   const highest = Math.max(g.attempt, g.replayOf ?? 0);
@@ -17365,7 +17489,7 @@ var init_gate_objects = __esm({
 
 // src/sharing/gate-records.ts
 import { stat as stat16 } from "node:fs/promises";
-import { join as join32 } from "node:path";
+import { join as join33 } from "node:path";
 var MAX_REFSPECS, GateRecords;
 var init_gate_records = __esm({
   "src/sharing/gate-records.ts"() {
@@ -17400,16 +17524,17 @@ var init_gate_records = __esm({
        * repository's lock). Returns the refs of those own verdicts on `ownOn`, which travel one by one: a
        * fetched run's other verdicts are not this machine's to publish. A verdict whose tree is not its
        * after commit's tree, whose after commit is not here, or whose own facts contradict it (a
-       * `"verdict"` edited in the home), is never published (STORE_CORRUPT: `verify` names it).
+       * `"verdict"` edited in the home), is never published (STORE_CORRUPT: `verify` names it); nor is
+       * anything of a run with a verdict file that does not load (STORE_CORRUPT naming the file).
        */
       async materialise(repo, runIds, ownOn = []) {
         return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
           const existing = new Set((await listRefs(repo, GATES_PREFIX)).map((r) => r.ref));
           const whole = [];
           const own2 = [];
-          for (const runId of runIds) whole.push(...(await this.gates.list(runId)).results);
+          for (const runId of runIds) whole.push(...await this.gates.listStrict(runId));
           for (const runId of ownOn)
-            own2.push(...(await this.gates.list(runId)).results.filter((g) => g.receivedAt === void 0));
+            own2.push(...(await this.gates.listStrict(runId)).filter((g) => g.receivedAt === void 0));
           const pending = [...whole, ...own2].filter((g) => !existing.has(gateRef(g.runId, g.id)));
           const ownRefs = own2.map((g) => gateRef(g.runId, g.id));
           if (pending.length === 0) return ownRefs;
@@ -17465,7 +17590,7 @@ var init_gate_records = __esm({
        */
       async receive(repo, source, bring) {
         if (source.length === 0) return { gates: 0, runs: [], refused: [] };
-        const lockPath = join32(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join33(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -17497,8 +17622,8 @@ var init_gate_records = __esm({
             const wanted = new Set(toFetch.map((r) => r.ref));
             const incoming = (toFetch.length > 0 ? await listRefsWithParents(repo, GATE_INCOMING_PREFIX) : []).map((r) => ({ ...r, ref: `${GATES_PREFIX}${r.ref.slice(GATE_INCOMING_PREFIX.length)}` })).filter((r) => wanted.has(r.ref));
             try {
-              const checked = await readGateCommits(repo, [...incoming, ...held], refused, this.snapshots);
-              const stored = await this.store(repo, checked, refused);
+              const checked2 = await readGateCommits(repo, [...incoming, ...held], refused, this.snapshots);
+              const stored = await this.store(repo, checked2, refused);
               await updateRefs(
                 repo,
                 stored.filter((c) => !local.has(c.ref.ref)).map((c) => ({ ref: c.ref.ref, newSha: c.ref.sha, oldSha: null })),
@@ -17520,9 +17645,9 @@ var init_gate_records = __esm({
         );
       }
       /** Writes each verdict's log text (digest verified before it is placed) and stores the verdict. */
-      async store(repo, checked, refused) {
+      async store(repo, checked2, refused) {
         const out = [];
-        for (const c of checked) {
+        for (const c of checked2) {
           const g = c.gate;
           try {
             let path2 = null;
@@ -17581,7 +17706,7 @@ async function selectRuns(core, repo, sel) {
     }
     return { runs: [run], fetched: [] };
   }
-  const runs3 = await runsHere(core, repo, (await core.store.listRuns()).runs);
+  const runs3 = await runsHere(core, repo, await core.store.listRunsStrict());
   if (sel.all) return { runs: runs3, fetched: [] };
   const made = await Promise.all(runs3.map((r) => recordedHere(core, r.runId)));
   return { runs: runs3.filter((_, i) => made[i]), fetched: runs3.filter((_, i) => !made[i]) };
@@ -17592,7 +17717,6 @@ async function recordedHere(core, runId) {
 }
 async function runsHere(core, repo, runs3) {
   const here = runs3.filter((r) => r.workspace === repo.topLevel);
-  if (core.options.localWorkspace === void 0) return here;
   const gone = await Promise.all(
     runs3.map(
       async (r) => r.workspace !== repo.topLevel && !await stat17(r.workspace).then(
@@ -17626,7 +17750,7 @@ async function materialiseLocked(core, repo, sel) {
   const pending = [];
   const refs = [];
   for (const run of runs3) {
-    const { snapshots } = await core.store.inspectRun(run.runId);
+    const snapshots = await core.store.loadByRun(run.runId);
     const latest = /* @__PURE__ */ new Map();
     for (const s of snapshots) latest.set(s.iteration, s);
     for (const snapshot of latest.values()) {
@@ -17737,6 +17861,13 @@ async function rebuildAccepted(core, repo, accepted, refuse, index) {
       refuse(
         a.ref.ref,
         `run ${s.runId} here is another run (started ${run.createdAt}, the record's run ${a.record.run.createdAt}); fetch into another home, or publish under another run id`
+      );
+      continue;
+    }
+    if (stored !== null && run !== null && !isRecordOf(a.ref.sha, a.record, stored, run)) {
+      refuse(
+        a.ref.ref,
+        `it is not the record this home makes of its snapshot ${s.id} (edited since?); kept this home's, which push publishes (PUSH_REJECTED while the remote holds the other)`
       );
       continue;
     }
@@ -17854,9 +17985,9 @@ var init_rebuild = __esm({
 });
 
 // src/sharing/receive.ts
-import { join as join33 } from "node:path";
+import { join as join34 } from "node:path";
 async function receive(core, repo, list5, bring) {
-  const lockPath = join33(layout(core.options.home).locks, "sharing.lock");
+  const lockPath = join34(layout(core.options.home).locks, "sharing.lock");
   return withLock(
     lockPath,
     { timeoutMs: core.options.lockTimeoutMs, purpose: "sharing" },
@@ -17881,16 +18012,16 @@ async function receive(core, repo, list5, bring) {
       }
       const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, INCOMING_PREFIX) : [];
       const wantedRefs = new Set(wanted.map((r) => r.ref));
-      const held = local.filter((r) => wantedRefs.has(r.ref) && !toFetch.some((t) => t.ref === r.ref)).map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
+      const held = await heldRecords(core, local, wantedRefs, new Set(toFetch.map((r) => r.ref)));
       try {
         const result = await rebuild(
           core,
           repo,
           [
+            ...held,
             ...incoming.filter(
               (r) => wantedRefs.has(`${RECORDS_PREFIX}${r.ref.slice(INCOMING_PREFIX.length)}`)
-            ),
-            ...held
+            )
           ],
           local
         );
@@ -17901,8 +18032,18 @@ async function receive(core, repo, list5, bring) {
     })
   );
 }
+async function heldRecords(core, local, wanted, fetched) {
+  const runOf3 = (ref) => parseRecordRef(ref, RECORDS_PREFIX)?.runId;
+  const same = (r) => wanted.has(r.ref) && !fetched.has(r.ref);
+  const named2 = new Set([...wanted].map(runOf3));
+  const lacking = /* @__PURE__ */ new Set();
+  for (const runId of new Set(local.filter((r) => !same(r)).map((r) => runOf3(r.ref))))
+    if (runId !== void 0 && named2.has(runId) && await core.store.loadRun(runId) === null)
+      lacking.add(runId);
+  return local.filter((r) => same(r) || lacking.has(runOf3(r.ref) ?? "")).map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
+}
 function indexPath(core) {
-  return join33(layout(core.options.home).home, "sharing", "rebuilt.json");
+  return join34(layout(core.options.home).home, "sharing", "rebuilt.json");
 }
 async function rebuild(core, repo, incoming, localRefs) {
   const refused = [];
@@ -18105,7 +18246,7 @@ var init_anchor_objects = __esm({
 });
 
 // src/sharing/anchor-records.ts
-import { join as join34 } from "node:path";
+import { join as join35 } from "node:path";
 var MAX_REFSPECS3, AnchorRecords;
 var init_anchor_records = __esm({
   "src/sharing/anchor-records.ts"() {
@@ -18188,7 +18329,7 @@ var init_anchor_records = __esm({
        */
       async receive(repo, source, bring, runIds) {
         if (source.length === 0) return { anchors: [], unchanged: 0, refused: [] };
-        const lockPath = join34(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join35(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -18297,18 +18438,18 @@ var init_anchor_records = __esm({
 
 // src/sharing/sharing.ts
 import { stat as stat19 } from "node:fs/promises";
-import { resolve as resolve16 } from "node:path";
-async function pushWithLockRepair(repo, url2, specs) {
-  const results = await pushRefs(repo, url2, specs);
+import { resolve as resolve17 } from "node:path";
+async function pushWithLockRepair(repo, remote, specs) {
+  const results = await pushRefs(repo, remote, specs);
   const locked = results.filter((r) => r.flag === "!" && /failed to (update|lock) ref/.test(r.summary));
   if (locked.length === 0 || !await clearStaleRemoteRefLocks(
-    url2,
+    remote.url,
     locked.map((r) => r.ref)
   ))
     return results;
   const again = await pushRefs(
     repo,
-    url2,
+    remote,
     locked.map((r) => `${r.ref}:${r.ref}`)
   );
   return [...results.filter((r) => !locked.includes(r)), ...again];
@@ -18346,6 +18487,7 @@ var init_sharing2 = __esm({
     init_repo();
     init_refs();
     init_transport();
+    init_remote();
     init_remote_locks();
     init_atomic();
     init_bundle_pack();
@@ -18396,13 +18538,13 @@ var init_sharing2 = __esm({
           ...ownGates.map((r) => `${r}:${r}`),
           ...mode === "none" ? [] : sel.all ? [`${ANCHORS_PREFIX}*:${ANCHORS_PREFIX}*`] : anchors.map((c) => `${anchorRef(c)}:${anchorRef(c)}`)
         ];
-        const results = await pushWithLockRepair(repo, remote.url, specs);
+        const results = await pushWithLockRepair(repo, remote, specs);
         const updated = results.filter((r) => r.flag === "*" || r.flag === " ").map((r) => r.ref);
         const upToDate = results.filter((r) => r.flag === "=").map((r) => r.ref);
         let rejected = results.filter((r) => r.flag === "!");
         if (rejected.length > 0) {
           const [theirs, ours] = await Promise.all([
-            listRemoteRefs(repo, remote.url, SHARED_PREFIX),
+            listRemoteRefs(repo, remote, SHARED_PREFIX),
             listRefs(repo, SHARED_PREFIX)
           ]);
           const remoteSha = new Map(theirs.map((r) => [r.ref, r.sha]));
@@ -18439,14 +18581,14 @@ var init_sharing2 = __esm({
         const repo = await this.open(sel.workspace);
         const remote = await resolveRemote(repo, remoteName, cwd, "fetch");
         const mode = this.anchorMode(sel);
-        const bring = (specs) => fetchRefs(repo, remote.url, specs);
+        const bring = (specs) => fetchRefs(repo, remote, specs);
         const prefix = sel.runId === void 0 ? RECORDS_PREFIX : `${RECORDS_PREFIX}${sel.runId}/`;
         const received = await this.receiveAll(
           repo,
           mode,
           {
             records: async () => {
-              const refs = await listRemoteRefs(repo, remote.url, prefix);
+              const refs = await listRemoteRefs(repo, remote, prefix);
               if (sel.runId !== void 0 && refs.length === 0)
                 throw new RunNotFoundError(
                   `${remote.name} has no records of run ${sel.runId}; "fetch" without --run takes every run it has`,
@@ -18456,10 +18598,10 @@ var init_sharing2 = __esm({
             },
             gates: () => listRemoteRefs(
               repo,
-              remote.url,
+              remote,
               sel.runId === void 0 ? GATES_PREFIX : `${GATES_PREFIX}${sel.runId}/`
             ),
-            anchors: () => listRemoteRefs(repo, remote.url, ANCHORS_PREFIX)
+            anchors: () => listRemoteRefs(repo, remote, ANCHORS_PREFIX)
           },
           bring,
           sel.runId
@@ -18488,7 +18630,7 @@ var init_sharing2 = __esm({
             `no run or gate verdict recorded here to export from ${repo.topLevel}; capture a run first, name one with --run, or take every record (fetched ones included) with --all`,
             { details: { workspace: repo.topLevel } }
           );
-        const path2 = resolve16(cwd, file);
+        const path2 = resolve17(cwd, file);
         const refs = [...chosen, ...gates].map((r) => r.ref).concat(anchorRefs);
         await replaceFileAtomic(path2, (temp) => createBundle(repo, temp, refs));
         return {
@@ -18505,7 +18647,7 @@ var init_sharing2 = __esm({
        */
       async import(workspace, file, cwd = process.cwd(), opts = {}) {
         const repo = await this.open(workspace);
-        const path2 = resolve16(cwd, file);
+        const path2 = resolve17(cwd, file);
         const isFile = await stat19(path2).then(
           (s) => s.isFile(),
           () => false
@@ -18531,7 +18673,7 @@ var init_sharing2 = __esm({
         }
         const bring = async (specs) => {
           try {
-            await fetchRefs(repo, path2, specs);
+            await fetchRefs(repo, pathRemote(path2), specs);
           } catch (cause) {
             if (cause instanceof GitFailedError)
               throw new BundleInvalidError(
@@ -18861,8 +19003,7 @@ var init_report = __esm({
 
 // src/report/gates.ts
 async function buildGateReport(gates, runId, snapshots) {
-  const results = (await gates.list(runId)).results;
-  return gateReportOf(results, snapshots);
+  return gateReportOf(await gates.listStrict(runId), snapshots);
 }
 function gateReportOf(results, snapshots = []) {
   const sorted = sortGateResults(results, snapshots);
@@ -19264,7 +19405,7 @@ async function pickRun(snapshotter, runId) {
       });
     return snapshotter.withLocalWorkspace(run);
   }
-  const { runs: runs3 } = await snapshotter.store.listRuns();
+  const runs3 = await snapshotter.store.listRunsStrict();
   const latest = [...runs3].sort(
     (a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt)
   )[0];
@@ -19464,6 +19605,9 @@ details.file{border-top:1px solid #eaeef2}details.file>summary{cursor:pointer;pa
       s.appendChild(el('span', 'del', '-' + f.d));
     }
     if (f.t) s.appendChild(el('span', 'badge', 'too large'));
+    // A mode change (a file made executable) has no lines to show: its badge says it.
+    var mode = /^old mode ([0-7]+)\\nnew mode ([0-7]+)$/m.exec(data.iterations[i].diffs[j] || '');
+    if (mode) s.appendChild(el('span', 'badge', 'mode ' + mode[1] + ' \\u2192 ' + mode[2]));
     d.appendChild(s);
     d.appendChild(el('div', 'diff'));
     return d;
@@ -19795,7 +19939,7 @@ tr.method-none td.method{color:#cf222e;font-weight:600}
 
 // src/cli/commands/report-anchor.ts
 import { writeFile as writeFile5 } from "node:fs/promises";
-import { resolve as resolve17 } from "node:path";
+import { resolve as resolve18 } from "node:path";
 function render(report3, format) {
   if (format === "html") return renderAnchorHtml(report3);
   if (format === "md") return renderAnchorMarkdown(report3);
@@ -19817,7 +19961,7 @@ async function reportAnchor(ctx, rev, format, output, summaryFile) {
   const text = render(report3, format);
   const commit = report3.commit;
   if (output !== void 0) {
-    const file = resolve17(output);
+    const file = resolve18(output);
     await replaceFileAtomic(file, (temp) => writeFile5(temp, text, { mode: 420 }));
     const bytes = Buffer.byteLength(text, "utf8");
     return {
@@ -20019,7 +20163,7 @@ var init_patches = __esm({
 
 // src/report/index.ts
 import { open as open5 } from "node:fs/promises";
-import { resolve as resolve18 } from "node:path";
+import { resolve as resolve19 } from "node:path";
 async function renderReport(snapshotter, format, runId, options = {}) {
   const parts = [];
   const report3 = await render2(snapshotter, format, runId, options, async (part) => {
@@ -20028,7 +20172,7 @@ async function renderReport(snapshotter, format, runId, options = {}) {
   return { report: report3, text: parts.join("") };
 }
 async function writeReport(snapshotter, format, file, runId, options = {}) {
-  const path2 = resolve18(file);
+  const path2 = resolve19(file);
   let bytes = 0;
   const report3 = await replaceFileAtomic(path2, async (temp) => {
     const handle = await open5(temp, "wx", 420);
@@ -27738,9 +27882,9 @@ var init_config_parse = __esm({
 
 // src/store/config-cache.ts
 import { readFile as readFile11 } from "node:fs/promises";
-import { join as join35 } from "node:path";
+import { join as join36 } from "node:path";
 function configCacheFile(home) {
-  return join35(home, "cache", "config.json");
+  return join36(home, "cache", "config.json");
 }
 async function parseConfigCached(home, file, text) {
   const cached2 = await readRecord(home);
@@ -27777,9 +27921,9 @@ var init_config_cache2 = __esm({
 import { lstatSync, statSync as statSync2 } from "node:fs";
 import { readFile as readFile12 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname15, join as join36, resolve as resolve19 } from "node:path";
+import { dirname as dirname15, join as join37, resolve as resolve20 } from "node:path";
 async function resolveSettings(opts) {
-  assertHomeDir(resolve19(opts.cwd ?? process.cwd(), opts.home), opts.homeSource);
+  assertHomeDir(resolve20(opts.cwd ?? process.cwd(), opts.home), opts.homeSource);
   const { config: config2, file } = await readConfig(opts);
   const settings = applySettings(config2, file, opts);
   assertArtifactsDir(settings, chooseArtifactsDir(config2, opts).source);
@@ -27787,7 +27931,7 @@ async function resolveSettings(opts) {
 }
 function applySettings(config2, configFile, opts) {
   return {
-    home: resolve19(opts.cwd ?? process.cwd(), opts.home),
+    home: resolve20(opts.cwd ?? process.cwd(), opts.home),
     configFile,
     artifactsDir: chooseArtifactsDir(config2, opts).dir,
     identity: opts.identity ?? config2.identity ?? DEFAULT_IDENTITY,
@@ -27817,7 +27961,7 @@ function chooseArtifactsDir(config2, opts) {
     return { dir: expandPath(cwd, opts.artifactsDir), source: "--artifacts-dir" };
   if (fromEnv) return { dir: expandPath(cwd, fromEnv), source: "AGENTGATE_ARTIFACTS_DIR" };
   if (config2.artifactsDir !== void 0) return { dir: config2.artifactsDir, source: "config" };
-  return { dir: layout(resolve19(cwd, opts.home)).artifacts, source: "default" };
+  return { dir: layout(resolve20(cwd, opts.home)).artifacts, source: "default" };
 }
 function assertHomeDir(home, source) {
   const why = inTheWay(home);
@@ -27833,7 +27977,7 @@ function assertArtifactsDir(settings, source) {
   if (why === null) return;
   if (source === "config" && settings.configFile !== null) {
     const file = settings.configFile;
-    const problem = `${dir} is not a directory (${why})`;
+    const problem = `${dir} ${UNUSABLE} (${why})`;
     throw new ConfigInvalidError(
       `${file}: artifactsDir: ${problem}; name a directory, or a path not there yet`,
       {
@@ -27852,7 +27996,7 @@ function assertArtifactsDir(settings, source) {
 }
 function notADirectory(path2, why, source, named2) {
   const { what: what2, option, variable } = named2;
-  const problem = `is not a directory (${why})`;
+  const problem = `${UNUSABLE} (${why})`;
   const right = "a directory, or a path not there yet (it is made)";
   if (source === option) return `${option} names ${path2}, which ${problem}; give ${option} ${right}`;
   if (source === variable)
@@ -27867,7 +28011,8 @@ function inTheWay(path2) {
   } catch (cause) {
     const code2 = cause.code;
     if (code2 === "ENOTDIR") return "a file stands in its path";
-    if (code2 !== "ENOENT") return null;
+    if (code2 === "ELOOP") return "a loop of symbolic links stands in its path";
+    if (code2 !== "ENOENT") return `its path cannot be resolved: ${errnoOf(cause)}`;
   }
   for (let at = path2; ; at = dirname15(at)) {
     const found = lstatSync(at, { throwIfNoEntry: false });
@@ -27878,7 +28023,7 @@ function inTheWay(path2) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve19(opts.cwd ?? process.cwd(), opts.configFile) : join36(resolve19(opts.home), "config.yaml");
+  const file = explicit ? resolve20(opts.cwd ?? process.cwd(), opts.configFile) : join37(resolve20(opts.home), "config.yaml");
   let text;
   try {
     text = await readFile12(file, "utf8");
@@ -27891,15 +28036,16 @@ async function readConfig(opts) {
       details: { path: file, issues: [{ key: null, problem }] }
     });
   }
-  const config2 = await parseConfigCached(resolve19(opts.home), file, text);
+  const config2 = await parseConfigCached(resolve20(opts.home), file, text);
   if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname15(file), config2.artifactsDir);
   return { config: config2, file };
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join36(homedir3(), value.slice(2));
-  return resolve19(base, value);
+  if (value.startsWith("~/")) return join37(homedir3(), value.slice(2));
+  return resolve20(base, value);
 }
+var UNUSABLE;
 var init_config2 = __esm({
   "src/store/config.ts"() {
     "use strict";
@@ -27909,6 +28055,7 @@ var init_config2 = __esm({
     init_lock();
     init_config_cache2();
     init_paths();
+    UNUSABLE = "is not a directory we can use";
   }
 });
 
@@ -27917,7 +28064,7 @@ var context_exports = {};
 __export(context_exports, {
   Context: () => Context
 });
-import { resolve as resolve20 } from "node:path";
+import { resolve as resolve21 } from "node:path";
 var Context;
 var init_context = __esm({
   "src/cli/context.ts"() {
@@ -27950,7 +28097,7 @@ var init_context = __esm({
           artifactsDir: values["artifacts-dir"]
         });
         return new _Context(
-          resolve20(values.workspace ?? "."),
+          resolve21(values.workspace ?? "."),
           settings,
           values.json,
           values.workspace !== void 0,
@@ -28221,8 +28368,8 @@ function closedOr(error2) {
   return isClosedPipe(error2) ? new OutputClosed("output closed", { cause: error2 }) : error2;
 }
 function write(output, text) {
-  return new Promise((resolve27, reject) => {
-    output.write(text, (error2) => error2 ? reject(closedOr(error2)) : resolve27());
+  return new Promise((resolve28, reject) => {
+    output.write(text, (error2) => error2 ? reject(closedOr(error2)) : resolve28());
   });
 }
 var INHERITED, NOT_SERVED, OutputClosed;
@@ -28297,8 +28444,8 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { lstat as lstat8, mkdir as mkdir9, readdir as readdir11, realpath as realpath6, rename as rename6, rm as rm17, stat as stat20, writeFile as writeFile6 } from "node:fs/promises";
-import { basename as basename7, dirname as dirname16, join as join37 } from "node:path";
+import { lstat as lstat9, mkdir as mkdir9, readdir as readdir11, realpath as realpath6, rename as rename6, rm as rm17, stat as stat20, writeFile as writeFile6 } from "node:fs/promises";
+import { basename as basename7, dirname as dirname16, join as join38 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -28317,7 +28464,7 @@ async function indexBytes(repo) {
   const names2 = await readdir11(repo.gitDir).catch(() => []);
   const shared = await Promise.all(
     names2.filter((name2) => name2.startsWith("sharedindex.")).map(
-      (name2) => stat20(join37(repo.gitDir, name2)).then(
+      (name2) => stat20(join38(repo.gitDir, name2)).then(
         (st) => st.size,
         () => 0
       )
@@ -28326,13 +28473,13 @@ async function indexBytes(repo) {
   return shared.reduce((sum2, size) => sum2 + size, index.size);
 }
 async function initCheckpointRepo(repo) {
-  if (await lstat8(repo.gitDir).catch(() => null) !== null) return configure(repo);
+  if (await lstat9(repo.gitDir).catch(() => null) !== null) return configure(repo);
   const parent = dirname16(repo.gitDir);
   const prefix = `${basename7(repo.gitDir)}.init-`;
   await mkdir9(parent, { recursive: true });
   for (const name2 of await readdir11(parent))
-    if (name2.startsWith(prefix)) await rm17(join37(parent, name2), { recursive: true, force: true });
-  const building = join37(parent, `${prefix}${randomHex(4)}`);
+    if (name2.startsWith(prefix)) await rm17(join38(parent, name2), { recursive: true, force: true });
+  const building = join38(parent, `${prefix}${randomHex(4)}`);
   await mkdir9(building);
   await configure({ ...repo, gitDir: building });
   await rename6(building, repo.gitDir);
@@ -28340,8 +28487,8 @@ async function initCheckpointRepo(repo) {
 async function configure(repo) {
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir9(join37(repo.gitDir, "info"), { recursive: true });
-  await writeFile6(join37(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir9(join38(repo.gitDir, "info"), { recursive: true });
+  await writeFile6(join38(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const res = await runGit({ cwd: dir, ...opts }, [
@@ -28363,13 +28510,13 @@ async function probeWorkspace(dir, opts = {}) {
 }
 function probeInputs(dir, probe) {
   if (probe.isRepository) {
-    const gitDir = join37(dir, ".git");
-    if (probe.root !== dir || probe.excludesFile !== join37(gitDir, "info", "exclude")) return null;
-    return [dir, gitDir, join37(gitDir, "config"), join37(gitDir, "config.worktree"), join37(gitDir, "commondir")];
+    const gitDir = join38(dir, ".git");
+    if (probe.root !== dir || probe.excludesFile !== join38(gitDir, "info", "exclude")) return null;
+    return [dir, gitDir, join38(gitDir, "config"), join38(gitDir, "config.worktree"), join38(gitDir, "commondir")];
   }
   const inputs = [];
   for (let p = dir; ; p = dirname16(p)) {
-    inputs.push(join37(p, ".git"), join37(p, "HEAD"));
+    inputs.push(join38(p, ".git"), join38(p, "HEAD"));
     if (dirname16(p) === p) return inputs;
   }
 }
@@ -28396,7 +28543,7 @@ async function countObjects(repo) {
   return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
 }
 async function looseObjectBytes(repo, oid) {
-  const st = await stat20(join37(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  const st = await stat20(join38(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
   return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 async function packLooseObjects(repo) {
@@ -28428,14 +28575,14 @@ var init_checkpoint_repo = __esm({
 });
 
 // src/fs/leading-dirs.ts
-import { lstat as lstat9 } from "node:fs/promises";
-import { join as join38 } from "node:path";
+import { lstat as lstat10 } from "node:fs/promises";
+import { join as join39 } from "node:path";
 async function leadingDirsAreReal(root, path2, real = /* @__PURE__ */ new Map()) {
   for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
     const dir = path2.slice(0, at);
     let ok = real.get(dir);
     if (ok === void 0) {
-      const st = await lstat9(fsPath(join38(root, dir))).catch(() => null);
+      const st = await lstat10(fsPath(join39(root, dir))).catch(() => null);
       ok = st === null || st.isDirectory();
       real.set(dir, ok);
     }
@@ -28697,19 +28844,19 @@ var init_checkpoint_trees = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath7 } from "node:fs/promises";
-import { basename as basename8, dirname as dirname17, join as join39, relative as relative6, resolve as resolve21, sep as sep8 } from "node:path";
+import { basename as basename8, dirname as dirname17, join as join40, relative as relative6, resolve as resolve22, sep as sep8 } from "node:path";
 function toGitPath(root, abs) {
   return relative6(root, abs).split(sep8).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join39(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join40(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
   const tail = [basename8(abs)];
   let head = dirname17(abs);
   for (; ; ) {
     try {
-      return join39(await realpath7(head), ...tail.reverse());
+      return join40(await realpath7(head), ...tail.reverse());
     } catch {
       const up = dirname17(head);
       if (up === head) return abs;
@@ -28730,7 +28877,7 @@ async function toWorkspaceGitPath(root, input, forbidden) {
       { details: { path: input } }
     );
   if (input.includes("\0")) refuse("is not a usable path");
-  const abs = resolve21(root, input);
+  const abs = resolve22(root, input);
   const real = abs === root ? root : await physical(abs);
   if (!isInside(root, real)) refuse("is outside the workspace");
   const gitPath = toGitPath(root, real);
@@ -29162,24 +29309,24 @@ var init_message2 = __esm({
 // src/checkpoints/project-id.ts
 import { createHash as createHash8 } from "node:crypto";
 import { readdir as readdir12, readFile as readFile13, stat as stat21 } from "node:fs/promises";
-import { dirname as dirname18, join as join40 } from "node:path";
+import { dirname as dirname18, join as join41 } from "node:path";
 function pathKey(realPath) {
   return createHash8("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join40(checkpointsDir, projectId, worktreeKey);
+  const dir = join41(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join40(dir, "git"),
-    indexFile: join40(dir, "index"),
-    metaFile: join40(dir, "store.json"),
-    upkeepFile: join40(dir, "upkeep.json"),
-    probeFile: join40(dir, "probe.json"),
-    promptsDir: join40(dir, "prompts"),
-    lockPath: join40(dir, "lock"),
-    tempDir: join40(dir, "tmp")
+    gitDir: join41(dir, "git"),
+    indexFile: join41(dir, "index"),
+    metaFile: join41(dir, "store.json"),
+    upkeepFile: join41(dir, "upkeep.json"),
+    probeFile: join41(dir, "probe.json"),
+    promptsDir: join41(dir, "prompts"),
+    lockPath: join41(dir, "lock"),
+    tempDir: join41(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -29211,7 +29358,7 @@ async function storeOf(location, root) {
     if (typeof parsed?.workspace === "string") return parsed.workspace === root ? "intact" : "none";
   } catch {
   }
-  const head = await stat21(join40(location.gitDir, "HEAD")).catch(() => null);
+  const head = await stat21(join41(location.gitDir, "HEAD")).catch(() => null);
   return head?.isFile() === true ? "damaged" : "none";
 }
 async function listDir2(dir) {
@@ -29229,9 +29376,9 @@ var init_project_id = __esm({
 
 // src/checkpoints/prompt-numbers.ts
 import { link as link2, mkdir as mkdir10, readdir as readdir13, readFile as readFile14, rm as rm18, writeFile as writeFile7 } from "node:fs/promises";
-import { join as join41 } from "node:path";
+import { join as join42 } from "node:path";
 function sessionDir(promptsDir, session) {
-  return join41(promptsDir, pathKey(session));
+  return join42(promptsDir, pathKey(session));
 }
 async function claimPromptNumber(promptsDir, session, delivery) {
   const dir = sessionDir(promptsDir, session);
@@ -29254,7 +29401,7 @@ async function claimPromptNumber(promptsDir, session, delivery) {
 }
 async function deliveredAgain(dir, n, delivery) {
   if (n === 0) return false;
-  const text = await readFile14(join41(dir, String(n)), "utf8").catch(() => "");
+  const text = await readFile14(join42(dir, String(n)), "utf8").catch(() => "");
   let claimed;
   try {
     claimed = JSON.parse(text);
@@ -29263,18 +29410,18 @@ async function deliveredAgain(dir, n, delivery) {
   }
   const hook = hash(delivery.hook);
   if (claimed.text !== hash(delivery.text) || claimed.hook === hook) return false;
-  return create(join41(dir, `${n}-${hook}`), "");
+  return create(join42(dir, `${n}-${hook}`), "");
 }
 async function claimFile(dir, n, text) {
-  if (text === "") return create(join41(dir, String(n)), "");
-  const temp = join41(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
+  if (text === "") return create(join42(dir, String(n)), "");
+  const temp = join42(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
   await writeFile7(temp, text);
   try {
-    await link2(temp, join41(dir, String(n)));
+    await link2(temp, join42(dir, String(n)));
     return true;
   } catch (error2) {
     if (error2.code === "EEXIST") return false;
-    return create(join41(dir, String(n)), text);
+    return create(join42(dir, String(n)), text);
   } finally {
     await rm18(temp, { force: true });
   }
@@ -29282,7 +29429,7 @@ async function claimFile(dir, n, text) {
 async function notePromptNumber(promptsDir, session, n) {
   const dir = sessionDir(promptsDir, session);
   await mkdir10(dir, { recursive: true }).catch(() => void 0);
-  await create(join41(dir, String(n)), "").catch(() => void 0);
+  await create(join42(dir, String(n)), "").catch(() => void 0);
 }
 function promptNumber(records, session, claimed) {
   const numbers = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(entryOf).filter((e) => e.session === session).map((e) => e.prompt ?? 0);
@@ -29521,16 +29668,16 @@ var init_retention = __esm({
 });
 
 // src/git/checkpoint-health.ts
-import { lstat as lstat10, readdir as readdir14, readFile as readFile15 } from "node:fs/promises";
-import { join as join42 } from "node:path";
+import { lstat as lstat11, readdir as readdir14, readFile as readFile15 } from "node:fs/promises";
+import { join as join43 } from "node:path";
 async function repoDamage(gitDir, refs) {
   const [dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
     kindOf(gitDir),
-    readText(join42(gitDir, "HEAD")),
-    readText(join42(gitDir, "packed-refs")),
-    kindOf(join42(gitDir, "objects")),
-    kindOf(join42(gitDir, "refs")),
-    ...refs.map((ref) => readText(join42(gitDir, ...ref.split("/"))))
+    readText(join43(gitDir, "HEAD")),
+    readText(join43(gitDir, "packed-refs")),
+    kindOf(join43(gitDir, "objects")),
+    kindOf(join43(gitDir, "refs")),
+    ...refs.map((ref) => readText(join43(gitDir, ...ref.split("/"))))
   ]);
   const unusable = dir !== "dir" ? `its git directory ${dir === "missing" ? "is missing" : "is not a directory"}` : head === null ? "its HEAD file is missing" : !HEAD_TEXT.test(head) ? "its HEAD file is damaged" : objects !== "dir" ? "its objects directory is missing" : refsDir !== "dir" ? "its refs directory is missing" : null;
   const brokenRefs = refs.filter((_, i) => {
@@ -29552,20 +29699,20 @@ function parsePackedRefs(text) {
   return { refs, garbled };
 }
 async function refsWithoutObject(repo, gitDir, prefixes) {
-  const packed = await readText(join42(gitDir, "packed-refs"));
+  const packed = await readText(join43(gitDir, "packed-refs"));
   const ids = /* @__PURE__ */ new Map();
   if (packed !== null) {
     for (const [ref, id2] of parsePackedRefs(packed).refs)
       if (prefixes.some((p) => ref.startsWith(p))) ids.set(ref, id2);
   }
   for (const prefix of prefixes) {
-    const dir = join42(gitDir, ...prefix.split("/"));
+    const dir = join43(gitDir, ...prefix.split("/"));
     const names2 = await readdir14(dir, { recursive: true }).catch((error2) => {
       if (isAbsent(error2)) return [];
       throw error2;
     });
     for (const name2 of names2) {
-      const text = await readText(join42(dir, name2));
+      const text = await readText(join43(dir, name2));
       if (text !== null && REF_TEXT.test(text))
         ids.set(`${prefix}${name2.split(/[\\/]/).join("/")}`, text.trim());
     }
@@ -29581,7 +29728,7 @@ async function refsWithoutObject(repo, gitDir, prefixes) {
 }
 async function kindOf(path2) {
   try {
-    return (await lstat10(path2)).isDirectory() ? "dir" : "other";
+    return (await lstat11(path2)).isDirectory() ? "dir" : "other";
   } catch (error2) {
     if (isAbsent(error2)) return "missing";
     throw error2;
@@ -29612,8 +29759,8 @@ var init_checkpoint_health = __esm({
 });
 
 // src/checkpoints/recovery.ts
-import { copyFile as copyFile2, lstat as lstat11, mkdir as mkdir11, readFile as readFile16, rename as rename7 } from "node:fs/promises";
-import { dirname as dirname19, join as join43, relative as relative7 } from "node:path";
+import { copyFile as copyFile2, lstat as lstat12, mkdir as mkdir11, readFile as readFile16, rename as rename7 } from "node:fs/promises";
+import { dirname as dirname19, join as join44, relative as relative7 } from "node:path";
 async function findDamage(location) {
   const damage = await repoDamage(location.gitDir, MARKERS);
   return isDamage(damage) ? damage : null;
@@ -29644,20 +29791,20 @@ function refName(ref) {
 function corruptError(location, damage) {
   const after2 = damage.unusable === null ? "goes on with its checkpoints" : "starts a new, empty store (the checkpoints in it can no longer be read)";
   return new StoreCorruptError(
-    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join43(location.dir, "damaged-<time>")} and ${after2}`,
+    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join44(location.dir, "damaged-<time>")} and ${after2}`,
     { details: { store: location.dir, damage: what(damage) } }
   );
 }
 async function setAside(location, damage) {
-  const parts = damage.unusable === null ? damage.brokenRefs.map((ref) => join43(location.gitDir, ...ref.split("/"))) : [location.gitDir, location.indexFile, join43(location.dir, "budget.json"), location.upkeepFile];
-  const aside = join43(
+  const parts = damage.unusable === null ? damage.brokenRefs.map((ref) => join44(location.gitDir, ...ref.split("/"))) : [location.gitDir, location.indexFile, join44(location.dir, "budget.json"), location.upkeepFile];
+  const aside = join44(
     location.dir,
     `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`
   );
   if (damage.unusable === null) await dropPacked(location, damage, aside);
   for (const part of parts) {
-    if (await lstat11(part).catch(() => null) === null) continue;
-    const to = join43(aside, relative7(location.dir, part));
+    if (await lstat12(part).catch(() => null) === null) continue;
+    const to = join44(aside, relative7(location.dir, part));
     await mkdir11(dirname19(to), { recursive: true });
     await rename7(part, to);
   }
@@ -29665,7 +29812,7 @@ async function setAside(location, damage) {
   return `the checkpoint store ${location.dir} was damaged (${what(damage)}): the damaged part was moved to ${aside} and ${next}`;
 }
 async function dropPacked(location, damage, aside) {
-  const file = join43(location.gitDir, "packed-refs");
+  const file = join44(location.gitDir, "packed-refs");
   const text = await readFile16(file, "utf8").catch(() => null);
   if (text === null) return;
   const { refs, garbled } = parsePackedRefs(text);
@@ -29679,7 +29826,7 @@ async function dropPacked(location, damage, aside) {
     dropping = dropped.has(line);
     if (!dropping) kept.push(line);
   }
-  const to = join43(aside, relative7(location.dir, file));
+  const to = join44(aside, relative7(location.dir, file));
   await mkdir11(dirname19(to), { recursive: true });
   await copyFile2(file, to);
   await writeFileAtomic(file, kept.join("\n"));
@@ -29700,12 +29847,14 @@ var init_recovery = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute10, join as join44 } from "node:path";
+import { isAbsolute as isAbsolute10, join as join45 } from "node:path";
 function userIgnoreConfigFiles(o) {
-  return userConfigFiles({
+  const { system, global } = userConfigFiles({
+    ...process.env,
     HOME: o.home,
-    ...o.xdgConfigHome ? { XDG_CONFIG_HOME: o.xdgConfigHome } : {}
-  }).global;
+    XDG_CONFIG_HOME: o.xdgConfigHome
+  });
+  return [...system, ...global];
 }
 async function userExcludesSetting(o) {
   let configured = null;
@@ -29727,12 +29876,12 @@ async function userExcludesSetting(o) {
   return configured;
 }
 async function userExcludesPath(configured, o) {
-  const xdg = o.xdgConfigHome && isAbsolute10(o.xdgConfigHome) ? o.xdgConfigHome : join44(o.home, ".config");
-  const path2 = configured === null ? join44(xdg, "git", "ignore") : expandHome(configured, o.home);
+  const xdg = o.xdgConfigHome && isAbsolute10(o.xdgConfigHome) ? o.xdgConfigHome : join45(o.home, ".config");
+  const path2 = configured === null ? join45(xdg, "git", "ignore") : expandHome(configured, o.home);
   return isAbsolute10(path2) && await exists4(path2) ? path2 : null;
 }
 function expandHome(path2, home) {
-  return path2 === "~" ? home : path2.startsWith("~/") ? join44(home, path2.slice(2)) : path2;
+  return path2 === "~" ? home : path2.startsWith("~/") ? join45(home, path2.slice(2)) : path2;
 }
 async function exists4(path2) {
   return access2(path2).then(
@@ -29750,7 +29899,7 @@ var init_user_ignore = __esm({
 
 // src/fs/place.ts
 import { mkdir as mkdir12, open as open6, rename as rename8, rm as rm19, stat as stat22, symlink } from "node:fs/promises";
-import { dirname as dirname20, join as join45, sep as sep9 } from "node:path";
+import { dirname as dirname20, join as join46, sep as sep9 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
@@ -29764,7 +29913,7 @@ async function placeFiles(root, stagingDir, items) {
   for (const item of items) {
     const parent = dirname20(item.dest);
     await mkdir12(fsPath(parent), { recursive: true });
-    await placeOne(item, join45(stagingDir, tempName()));
+    await placeOne(item, join46(stagingDir, tempName()));
     for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname20(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
@@ -29817,14 +29966,14 @@ var init_place = __esm({
 });
 
 // src/checkpoints/apply.ts
-import { lstat as lstat12, rmdir as rmdir2, unlink } from "node:fs/promises";
+import { lstat as lstat13, rmdir as rmdir2, unlink } from "node:fs/promises";
 import { dirname as dirname21 } from "node:path";
 async function kindOf2(abs) {
   return (await statOf(abs)).kind;
 }
 async function statOf(abs) {
   try {
-    const st = await lstat12(fsPath(abs));
+    const st = await lstat13(fsPath(abs));
     const kind = st.isDirectory() ? "dir" : st.isSymbolicLink() ? "link" : st.isFile() ? "file" : "other";
     return { kind, perm: kind === "file" ? st.mode & 511 : null };
   } catch {
@@ -30124,7 +30273,7 @@ var init_upkeep = __esm({
 
 // src/checkpoints/budget-count.ts
 import { readFile as readFile18, rm as rm21 } from "node:fs/promises";
-import { join as join46 } from "node:path";
+import { join as join47 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
 }
@@ -30136,7 +30285,7 @@ function commitBytes(meta2, identity) {
   return Buffer.byteLength(encodeMessage(meta2)) + 2 * person + 1024;
 }
 function budgetFile(location) {
-  return join46(location.dir, "budget.json");
+  return join47(location.dir, "budget.json");
 }
 async function readBudget(location) {
   try {
@@ -30199,7 +30348,7 @@ async function findSkipped(root, listing, maxBytes, sizes) {
   ];
   const repoDirs = /* @__PURE__ */ new Map();
   for (let i = 0; i < candidates.length; i += STAT_SLICE) {
-    if (i > 0) await new Promise((resolve27) => setImmediate(resolve27));
+    if (i > 0) await new Promise((resolve28) => setImmediate(resolve28));
     for (const c of candidates.slice(i, i + STAT_SLICE)) {
       const nested = nestedRepositoryAbove(root, c.path, repoDirs);
       if (nested !== null) {
@@ -30264,7 +30413,7 @@ var init_skip_rules = __esm({
 });
 
 // src/checkpoints/capture.ts
-import { lstat as lstat13, realpath as realpath8 } from "node:fs/promises";
+import { lstat as lstat14, realpath as realpath8 } from "node:fs/promises";
 import { dirname as dirname23 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
@@ -30305,7 +30454,7 @@ async function unusualShapes(root, paths) {
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
-        (p) => lstat13(fsPath(toAbsolute(root, p))).then(
+        (p) => lstat14(fsPath(toAbsolute(root, p))).then(
           (st) => st.isDirectory(),
           () => false
         )
@@ -30362,10 +30511,10 @@ var init_options = __esm({
 });
 
 // src/fs/stamps.ts
-import { lstat as lstat14 } from "node:fs/promises";
+import { lstat as lstat15 } from "node:fs/promises";
 async function stampOf(path2) {
   try {
-    const st = await lstat14(path2, { bigint: true });
+    const st = await lstat15(path2, { bigint: true });
     if (st.isDirectory()) return { path: path2, sig: `dir:${st.ino}:${st.uid}`, ctimeNs: 0n };
     const kind = st.isFile() ? "file" : "other";
     return {
@@ -30398,7 +30547,7 @@ var init_stamps = __esm({
 // src/checkpoints/probe-cache.ts
 import { readFileSync as readFileSync6 } from "node:fs";
 import { readFile as readFile19 } from "node:fs/promises";
-import { join as join47 } from "node:path";
+import { join as join48 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles2) {
   const record3 = await readRecord2(location);
   if (record3 === null || record3.workspace !== workspace) return {};
@@ -30408,7 +30557,7 @@ async function readCachedAnswers(location, workspace, configFiles2) {
   ]);
   const out = {};
   const p = record3.probe;
-  const expected = p?.isRepository ? join47(workspace, ".git", "info", "exclude") : null;
+  const expected = p?.isRepository ? join48(workspace, ".git", "info", "exclude") : null;
   if (p !== void 0 && p.root === workspace && p.excludesFile === expected && stampsHold(p.stamps, probeNow)) {
     out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
   }
@@ -30471,9 +30620,9 @@ var init_probe_cache = __esm({
 });
 
 // src/checkpoints/store.ts
-import { access as access3, lstat as lstat15, readFile as readFile20, realpath as realpath9 } from "node:fs/promises";
+import { access as access3, lstat as lstat16, readFile as readFile20, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join48, sep as sep10 } from "node:path";
+import { join as join49, sep as sep10 } from "node:path";
 async function physicalPath(path2) {
   try {
     await access3(path2);
@@ -30794,7 +30943,7 @@ var init_store = __esm({
         this.storeReady = false;
         const state = await storeOf(this.location, this.workspace);
         if (state === "none" && !track2) throw this.noStore();
-        const leftover = state === "none" && await lstat15(this.location.indexFile).catch(() => null) !== null;
+        const leftover = state === "none" && await lstat16(this.location.indexFile).catch(() => null) !== null;
         const damage = state !== "none" || leftover ? await findDamage(this.location) : null;
         if (damage !== null && !track2) throw corruptError(this.location, damage);
         if (damage !== null) this.recovered = await setAside(this.location, damage);
@@ -30815,7 +30964,7 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const target = join48(this.location.gitDir, "info", "exclude");
+        const target = join49(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
           this.userExcludes === null ? "" : readFile20(this.userExcludes, "utf8").catch(() => ""),
           readFile20(target, "utf8").catch(() => null)
@@ -31077,7 +31226,7 @@ var init_checkpoints = __esm({
         tracking.catch(() => void 0);
         let counting = null;
         if (uncounted === null) {
-          await new Promise((resolve27) => setImmediate(resolve27));
+          await new Promise((resolve28) => setImmediate(resolve28));
           counting = countObjects(store.repo);
           counting.catch(() => void 0);
         }
@@ -31273,7 +31422,7 @@ var init_checkpoints2 = __esm({
 });
 
 // src/cli/commands/checkpoint-text.ts
-import { lstat as lstat16 } from "node:fs/promises";
+import { lstat as lstat17 } from "node:fs/promises";
 function pathText(path2) {
   return escapeHidden(printable(path2), { halves: true });
 }
@@ -31323,7 +31472,7 @@ function restorePrompt(r) {
 }
 async function pathArgument(path2) {
   if (path2.search(ESCAPED_BYTE) === -1) return path2;
-  if (await lstat16(path2).catch(() => null) !== null) return path2;
+  if (await lstat17(path2).catch(() => null) !== null) return path2;
   return path2.replace(
     ESCAPED_BYTE,
     (_, hex) => String.fromCharCode(56320 + Number.parseInt(hex, 16))
@@ -31352,7 +31501,7 @@ __export(checkpoint_exports, {
 });
 import { mkdtemp as mkdtemp5, rm as rm22, writeFile as writeFile8 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join49, resolve as resolve22 } from "node:path";
+import { join as join50, resolve as resolve23 } from "node:path";
 function open7(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -31474,8 +31623,8 @@ var init_checkpoint2 = __esm({
         const cp = await open7(ctx);
         const hash2 = await resolveCheckpoint(cp, name2);
         if (ctx.json) return { json: { diff: await cp.diff(hash2) }, human: () => "" };
-        const dir = await mkdtemp5(join49(tmpdir5(), "agentgate-cpdiff-"));
-        const file = join49(dir, "diff.patch");
+        const dir = await mkdtemp5(join50(tmpdir5(), "agentgate-cpdiff-"));
+        const file = join50(dir, "diff.patch");
         const cleanup = () => rm22(dir, { recursive: true, force: true });
         try {
           await writeFile8(file, await cp.diffBytes(hash2));
@@ -31587,7 +31736,7 @@ var init_checkpoint2 = __esm({
         const result = paths.length ? await revertPaths(
           cp,
           hash2,
-          paths.map((p) => resolve22(ctx.workspace, p))
+          paths.map((p) => resolve23(ctx.workspace, p))
         ) : await cp.revert(hash2);
         return {
           json: result,
@@ -32094,8 +32243,8 @@ async function withinBudget(ms, fn) {
   const wrapped = work.then((value) => ({ value }));
   wrapped.catch(() => void 0);
   let timer;
-  const stop = new Promise((resolve27) => {
-    timer = setTimeout(() => resolve27("late"), stopAt);
+  const stop = new Promise((resolve28) => {
+    timer = setTimeout(() => resolve28("late"), stopAt);
   });
   const first = await Promise.race([wrapped, stop]).finally(() => clearTimeout(timer));
   if (first !== "late") return { done: true, value: first.value };
@@ -32104,7 +32253,7 @@ async function withinBudget(ms, fn) {
     (v) => v,
     () => null
   );
-  const windDown = new Promise((resolve27) => setTimeout(() => resolve27(null), total - stopAt).unref());
+  const windDown = new Promise((resolve28) => setTimeout(() => resolve28(null), total - stopAt).unref());
   const last = await Promise.race([settled, windDown]);
   return last === null ? { done: false } : { done: true, value: last.value };
 }
@@ -32148,7 +32297,7 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join50, resolve as resolve23 } from "node:path";
+import { join as join51, resolve as resolve24 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const home = opts.settings?.home ?? resolveHome(opts.home);
   const outcome = await checkpointFor(event, opts).catch(failure2);
@@ -32166,7 +32315,7 @@ async function logOutcome(home, event, outcome) {
   return outcome;
 }
 function logFile(home) {
-  return join50(layout(home).logs, "hooks.log");
+  return join51(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const chosen = chooseHome(opts.home);
@@ -32197,7 +32346,7 @@ async function checkpointFor(event, opts) {
       session: event.session,
       event: event.event,
       unlessUnchanged: event.kind === "latest",
-      ...event.touched === void 0 || event.kind !== "latest" ? {} : { touched: event.touched.map((p) => resolve23(event.workspace, p)) }
+      ...event.touched === void 0 || event.kind !== "latest" ? {} : { touched: event.touched.map((p) => resolve24(event.workspace, p)) }
     });
   });
   if (!run.done)
@@ -32776,12 +32925,12 @@ var init_lenient_json = __esm({
 
 // src/hooks/workspace.ts
 import { realpath as realpath10, stat as stat24 } from "node:fs/promises";
-import { dirname as dirname25, join as join51, parse as parse2, resolve as resolve24 } from "node:path";
+import { dirname as dirname25, join as join52, parse as parse2, resolve as resolve25 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
 }
 async function hookWorkspace(candidate, opts = {}) {
-  const path2 = resolve24(nativePath(candidate));
+  const path2 = resolve25(nativePath(candidate));
   const isDir2 = await stat24(path2).then(
     (st) => st.isDirectory(),
     () => false
@@ -32803,7 +32952,7 @@ function homeOrNone() {
 }
 async function inNestedRepository(project, dir) {
   for (let at = dir; at !== project && at !== dirname25(at) && isInside(project, at); at = dirname25(at)) {
-    if (isRepositoryEntry(join51(at, ".git"))) return true;
+    if (isRepositoryEntry(join52(at, ".git"))) return true;
   }
   return false;
 }
@@ -32817,7 +32966,7 @@ var init_workspace = __esm({
 });
 
 // src/hooks/event-hook.ts
-import { isAbsolute as isAbsolute11, resolve as resolve25 } from "node:path";
+import { isAbsolute as isAbsolute11, resolve as resolve26 } from "node:path";
 async function runEventHook(agent, input, opts = {}) {
   const adapter = ADAPTERS[agent];
   const outcome = await checkpointOf(adapter, input, opts);
@@ -32857,20 +33006,22 @@ async function checkpointOf(adapter, input, opts) {
   if (opts.seen !== void 0)
     Object.assign(opts.seen, definedOf({ event: known.event, session: known.session }));
   if (!("mapped" in mapping)) return refuse(mapping.status, mapping.message, mapping.event, mapping.session);
-  const relative8 = mapping.mapped.root !== void 0 && !isAbsolute11(nativePath(mapping.mapped.root));
+  const relative8 = (path2) => path2 !== void 0 && !isAbsolute11(nativePath(path2));
+  const [relativeRoot, relativeCwd] = [relative8(mapping.mapped.root), relative8(mapping.mapped.cwd)];
   const e = {
     ...mapping.mapped,
-    ...relative8 ? { root: void 0 } : {},
+    ...relativeRoot ? { root: void 0 } : {},
+    ...relativeCwd ? { cwd: void 0 } : {},
     ...cut2 ? {
       note: `a string of the event was cut (to ${STRING_KEEP} characters, or emptied past the first ${MAX_REPAIRED} that needed repair)`
     } : {}
   };
   const here = opts.cwd ?? process.cwd();
-  const cwd = adapter.hooksRunInRoot === true && e.cwd !== void 0 && isInside(here, resolve25(here, e.cwd)) ? here : e.cwd;
+  const cwd = adapter.hooksRunInRoot === true && e.cwd !== void 0 && isInside(here, resolve26(here, e.cwd)) ? here : e.cwd;
   if (e.root === void 0 && cwd === void 0 && adapter.hooksRunInRoot !== true)
     return refuse(
       "ignored",
-      `no checkpoint: the event names no workspace (no ${relative8 ? "absolute " : ""}workspace root, no cwd)`,
+      `no checkpoint: the event names no workspace (no ${relativeRoot ? "absolute " : ""}workspace root, no ${relativeCwd ? "absolute " : ""}cwd)`,
       e.event,
       e.session
     );
@@ -32890,7 +33041,7 @@ async function checkpointOf(adapter, input, opts) {
       ...e.promptText === void 0 ? {} : { promptText: e.promptText },
       ...e.note === void 0 ? {} : { note: e.note },
       // Relative to the directory the event names (Cline's paths: its workspace root).
-      ...e.touched === void 0 ? {} : { touched: e.touched.map((p) => resolve25(here, nativePath(cwd ?? e.root ?? here), nativePath(p))) }
+      ...e.touched === void 0 ? {} : { touched: e.touched.map((p) => resolve26(here, nativePath(cwd ?? e.root ?? here), nativePath(p))) }
     },
     opts
   );
@@ -32899,7 +33050,7 @@ async function checkpointOf(adapter, input, opts) {
 async function workspaceOf(adapter, cwdNamed, named2, here, opts) {
   const project = adapter.projectDirVariable && (opts.env ?? process.env)[adapter.projectDirVariable];
   if (!cwdNamed || !project) return named2;
-  const [top, dir] = [resolve25(project), resolve25(here, named2)];
+  const [top, dir] = [resolve26(project), resolve26(here, named2)];
   return isInside(top, dir) && !await inNestedRepository(top, dir) ? project : named2;
 }
 function definedOf(o) {
@@ -33060,14 +33211,14 @@ async function readEvent(timeoutMs) {
   if (stdin.isTTY) return { unreadable: "stdin is a terminal; a hook reads its event from a pipe" };
   const chunks = [];
   let size = 0;
-  const result = await new Promise((resolve27) => {
+  const result = await new Promise((resolve28) => {
     const timer = setTimeout(
-      () => resolve27({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
+      () => resolve28({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
       timerDelay(timeoutMs)
     );
     const done = (value) => {
       clearTimeout(timer);
-      resolve27(value);
+      resolve28(value);
     };
     stdin.on("data", (chunk) => {
       size += chunk.length;
@@ -33696,25 +33847,32 @@ function isOurEntry(entry, target) {
 }
 function ourPlaces(current, target) {
   const key = commandKey(target);
+  const adds = (value, ours2) => Object.keys(value).some((k) => !Object.hasOwn(ours2, k) || canonical(value[k]) !== canonical(ours2[k]));
+  const ours = (command) => ourEntry(target, String(command));
   return current.flatMap((entry, i) => {
     if (!isRecord(entry)) return [];
     if (target.shape !== "grouped")
-      return isOurEntry(entry, target) ? [{ i, shared: false, command: entry[key] }] : [];
+      return isOurEntry(entry, target) ? [{ i, shared: false, decorated: adds(entry, ours(entry[key])), command: entry[key] }] : [];
     if (!Array.isArray(entry.hooks)) return [];
     const shared = !isOurEntry(entry, target);
-    return entry.hooks.flatMap(
-      (h, j) => isRecord(h) && isOurCommand(h.command, target.agent) ? [{ i, j, shared, command: h.command }] : []
-    );
+    const grouping = Object.keys(entry).some((k) => k !== "hooks");
+    return entry.hooks.flatMap((h, j) => {
+      if (!isRecord(h) || !isOurCommand(h.command, target.agent)) return [];
+      const hook = ours(h.command).hooks[0];
+      return [{ i, j, shared, decorated: shared || grouping || adds(h, hook), command: h.command }];
+    });
   });
 }
 function nextList(current, target, wanted) {
   const places = ourPlaces(current, target);
   const command = wanted === null ? null : commandOf(wanted);
-  const keep = command === null ? void 0 : places.find((p) => p.shared) ?? places.find((p) => p.command === command) ?? places[0];
+  const decorated = places.filter((p) => p.decorated);
+  const plain2 = places.find((p) => p.command === command) ?? places[0];
+  const kept = command === null ? [] : decorated.length > 0 ? decorated : plain2 === void 0 ? [] : [plain2];
   const edits = [];
   for (const place of places) {
     const { i, j } = place;
-    if (place === keep) {
+    if (kept.includes(place)) {
       if (place.command !== command)
         edits.push({
           op: "setCommand",
@@ -33724,10 +33882,10 @@ function nextList(current, target, wanted) {
           command
         });
     } else if (j === void 0) edits.push({ op: "remove", i });
-    else if (place.shared || keep?.i === i) edits.push({ op: "removeHook", i, j });
+    else if (place.shared || kept.some((k) => k.i === i)) edits.push({ op: "removeHook", i, j });
     else if (!edits.some((e) => e.op === "remove" && e.i === i)) edits.push({ op: "remove", i });
   }
-  if (command !== null && keep === void 0)
+  if (command !== null && kept.length === 0)
     edits.push({ op: "append", entry: wanted });
   if (edits.length === 0) return null;
   const rank = (e) => e.op === "append" ? [-1, 0] : [e.i, e.op === "remove" ? 0 : e.j ?? 0];
@@ -33858,10 +34016,10 @@ var init_hook_install = __esm({
 
 // src/hooks/install/install-record.ts
 import { createHash as createHash9 } from "node:crypto";
-import { lstat as lstat17, open as open8, readFile as readFile21, rm as rm23, rmdir as rmdir3 } from "node:fs/promises";
-import { dirname as dirname26, join as join52 } from "node:path";
+import { lstat as lstat18, open as open8, readFile as readFile21, rm as rm23, rmdir as rmdir3 } from "node:fs/promises";
+import { dirname as dirname26, join as join53 } from "node:path";
 function recordPath(home, file) {
-  return join52(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
+  return join53(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
 }
 function sha256(text) {
   return createHash9("sha256").update(text).digest("hex");
@@ -33904,7 +34062,7 @@ function nextRecord(file, old, found, written, step) {
 async function missingDirs(dir) {
   const out = [];
   for (let at = dir; ; at = dirname26(at)) {
-    const exists5 = await lstat17(at).then(
+    const exists5 = await lstat18(at).then(
       () => true,
       (error2) => error2.code !== "ENOENT"
     );
@@ -34072,14 +34230,14 @@ var require_main = __commonJS({
 });
 
 // src/hooks/install/targets.ts
-import { join as join53, resolve as resolve26 } from "node:path";
+import { join as join54, resolve as resolve27 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join53(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join54(base, place.scope === "project" ? project : user);
   const env = place.env ?? process.env;
   const under = (variable, project, dir, file) => {
     const home = env[variable];
-    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve26(home, file) : at(project, join53(dir, file));
+    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve27(home, file) : at(project, join54(dir, file));
   };
   switch (agent) {
     case "claude-code":
@@ -34484,8 +34642,8 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, lstat as lstat18, readFile as readFile22, rm as rm24, stat as stat25 } from "node:fs/promises";
-import { join as join54 } from "node:path";
+import { chmod, lstat as lstat19, readFile as readFile22, rm as rm24, stat as stat25 } from "node:fs/promises";
+import { join as join55 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
 ${MARKER}
@@ -34496,7 +34654,7 @@ async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   await assertDirectory(target.file);
   for (const event of target.events) {
-    const file = join54(target.file, event);
+    const file = join55(target.file, event);
     const current = await readHook(file);
     if (current !== null && "theirs" in current) {
       if (command !== null || current.marked) plan.leftAlone.push(file);
@@ -34520,7 +34678,7 @@ async function assertDirectory(dir) {
   if (stats4 !== null && !stats4.isDirectory()) throw cannotUse(dir, "not a directory");
 }
 async function readHook(file) {
-  const stats4 = await lstat18(file).catch((error2) => {
+  const stats4 = await lstat19(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(file, errnoOf(error2), error2);
   });
@@ -36141,7 +36299,7 @@ var init_undo = __esm({
 });
 
 // src/hooks/install/install.ts
-import { lstat as lstat19, readFile as readFile23, rm as rm25 } from "node:fs/promises";
+import { lstat as lstat20, readFile as readFile23, rm as rm25 } from "node:fs/promises";
 import { dirname as dirname27 } from "node:path";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
@@ -36225,7 +36383,7 @@ async function recordAndWrite(home, target, found, text) {
 async function giveBack(home, target, found, plan) {
   const record3 = await readRecord3(home, target.file);
   let wrote = false;
-  const link3 = await lstat19(target.file).then(
+  const link3 = await lstat20(target.file).then(
     (st) => st.isSymbolicLink(),
     () => false
   );
@@ -36291,7 +36449,7 @@ function setupCommand(action) {
     name: `hook ${action}`,
     usage: `hook ${action} AGENT [--project | --user] [--dry-run]`,
     summary: action === "install" ? "Add checkpoint hooks to an agent's own config file, merged into what is there." : "Remove our checkpoint hooks from an agent's config file, leaving every other entry.",
-    description: action === "install" ? `AGENT is one of ${AGENT_LIST}. Every entry that is not ours is kept; installing twice changes nothing; the file is replaced atomically. The hooks run this installed bin directly (not npx), with the --home (or $AGENTGATE_HOME) and --config given here. Prints what changed and what the agent needs before it runs them (Codex: trust them with /hooks).` : `AGENT is one of ${AGENT_LIST}. Only the entries "hook install" wrote are removed: a file as install left it goes back to what install found (with the same --home), byte for byte; a file or directory install created goes, one that was there before never does.`,
+    description: action === "install" ? `AGENT is one of ${AGENT_LIST}. Every entry that is not ours is kept; installing twice changes nothing; the file is replaced atomically. The hooks run this installed bin directly (not npx), with the --home (or $AGENTGATE_HOME) and --config given here. Prints what changed and what the agent needs before it runs them (Codex: trust them with /hooks).` : `AGENT is one of ${AGENT_LIST}. Every hook of ours is removed, every other entry kept: a file as install left it goes back to what install found (with the same --home), byte for byte, unless what it found already held a hook of ours (one you decorated or grouped, or an earlier install's): then ours are cut out of the file as it is, each with what you added on it (a timeout; a group that held only ours goes with its matcher). A file or directory install created goes, one that was there before never does.`,
     options: SCOPE_OPTIONS,
     positionals: { required: ["AGENT"] },
     examples: [`hook ${action} codex`, `hook ${action} cursor --user --dry-run`],
