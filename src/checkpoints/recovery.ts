@@ -1,9 +1,12 @@
-import { copyFile, lstat, mkdir, readFile, rename } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { AgentgateError, StoreCorruptError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { randomHex } from '../fs/random.js';
 import { parsePackedRefs, refsWithoutObject, repoDamage, type RepoDamage } from '../git/checkpoint-health.js';
+import { indexFromTree } from '../git/checkpoint-index.js';
+import type { CheckpointRepo } from '../git/checkpoint-repo.js';
+import { readRef } from '../git/refs.js';
 import type { GitOptions } from '../git/runner.js';
 import { BASELINE_REF, CHECKPOINT_REF_PREFIX, LATEST_REF, META_REF_PREFIX, SAFETY_REF } from './message.js';
 import type { StoreLocation } from './project-id.js';
@@ -14,20 +17,26 @@ import type { StoreLocation } from './project-id.js';
  * store's files alone (checkpoint-health.ts). `track` (and so every agent hook) moves the damaged
  * part aside, into `<store>/damaged-<time>/` where nothing is deleted, and goes on: with the same
  * checkpoints when only markers were broken (the track sets `latest`, and `baseline` when it was
- * one of them), with a new empty store when git could no longer open it. Every other command
- * fails with STORE_CORRUPT saying so.
+ * one of them) or the index (a cache of the latest checkpoint, made again from it), with a new
+ * empty store when git could no longer open it. Every other command fails with STORE_CORRUPT
+ * saying so; those that read no index (list, status) do not look at it.
  */
 
 const MARKERS = [LATEST_REF, BASELINE_REF, SAFETY_REF];
 
-/** What is damaged in the store at `location`; null when nothing is. */
-export async function findDamage(location: StoreLocation): Promise<RepoDamage | null> {
-  const damage = await repoDamage(location.gitDir, MARKERS);
+/** What is damaged in the store at `location`, its index too when `withIndex`; null when nothing is. */
+export async function findDamage(location: StoreLocation, withIndex = false): Promise<RepoDamage | null> {
+  const damage = await repoDamage(location.gitDir, MARKERS, withIndex ? location.indexFile : undefined);
   return isDamage(damage) ? damage : null;
 }
 
 function isDamage(damage: RepoDamage): boolean {
-  return damage.unusable !== null || damage.brokenRefs.length > 0 || damage.garbledPacked.length > 0;
+  return (
+    damage.unusable !== null ||
+    damage.brokenRefs.length > 0 ||
+    damage.garbledPacked.length > 0 ||
+    damage.index !== null
+  );
 }
 
 /** git's words for a ref it cannot follow or a packed-refs it cannot read (LC_ALL=C). */
@@ -35,26 +44,50 @@ const REF_FAILURE =
   /missing object|does not point to a valid object|bad object|unexpected line in .*packed-refs|broken ref|unable to read|corrupt/i;
 
 /**
+ * git's words for an index (or the shared index of a split one) it cannot read (LC_ALL=C); not
+ * for one it may not open (permissions, I/O), which is no damage.
+ */
+const INDEX_FAILURE =
+  /index file (?:smaller than expected|corrupt|open failed: No such file or directory)|bad signature 0x|bad index version|broken index, expect|unknown index entry format/;
+
+/**
  * The damage behind a failed git call, when a damaged ref explains it: a ref of ours naming an
- * object that is gone (asked of git only now), or what the files show. Null when the failure is
- * not of that kind, or nothing is damaged: the caller throws the failure itself.
+ * object that is gone (asked of git only now), or what the files show; with `withIndex` (a command
+ * that uses the index), an index git says it cannot read, which the file check (indexDamage) may
+ * not see: a missing or cut short shared index. Null when the failure is not of that kind, or
+ * nothing is damaged: the caller throws the failure itself.
  */
 export async function damageBehind(
   repo: GitOptions,
   location: StoreLocation,
   error: unknown,
+  withIndex = false,
 ): Promise<RepoDamage | null> {
   if (!(error instanceof AgentgateError) || error.code !== 'GIT_FAILED') return null;
-  if (!REF_FAILURE.test(`${error.message}\n${String(error.details.stderr ?? '')}`)) return null;
+  const said = `${error.message}\n${String(error.details.stderr ?? '')}`;
+  const index = withIndex ? INDEX_FAILURE.exec(said) : null;
+  if (index !== null) {
+    const found = (await findDamage(location, true)) ?? {
+      unusable: null,
+      brokenRefs: [],
+      garbledPacked: [],
+      index: null,
+    };
+    if (found.unusable !== null || found.index !== null) return found;
+    return { ...found, index: `git cannot read its index ("${index[0]}")` };
+  }
+  if (!REF_FAILURE.test(said)) return null;
   const found = await findDamage(location);
   if (found !== null) return found;
   const missing = await refsWithoutObject(repo, location.gitDir, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
-  return missing.length === 0 ? null : { unusable: null, brokenRefs: missing, garbledPacked: [] };
+  return missing.length === 0
+    ? null
+    : { unusable: null, brokenRefs: missing, garbledPacked: [], index: null };
 }
 
 function what(damage: RepoDamage): string {
   if (damage.unusable !== null) return damage.unusable;
-  const parts = [];
+  const parts = damage.index === null ? [] : [damage.index];
   if (damage.garbledPacked.length > 0) parts.push('its packed-refs file has lines git cannot read');
   if (damage.brokenRefs.length > 0)
     parts.push(`its ref ${damage.brokenRefs.map(refName).join(', ')} names no checkpoint`);
@@ -69,9 +102,11 @@ function refName(ref: string): string {
 /** The failure of a command other than track on a damaged store, with the way out. */
 export function corruptError(location: StoreLocation, damage: RepoDamage): StoreCorruptError {
   const after =
-    damage.unusable === null
-      ? 'goes on with its checkpoints'
-      : 'starts a new, empty store (the checkpoints in it can no longer be read)';
+    damage.unusable !== null
+      ? 'starts a new, empty store (the checkpoints in it can no longer be read)'
+      : damage.index === null
+        ? 'goes on with its checkpoints'
+        : 'goes on with its checkpoints, its index made again from the latest one';
   return new StoreCorruptError(
     `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join(location.dir, 'damaged-<time>')} and ${after}`,
     { details: { store: location.dir, damage: what(damage) } },
@@ -79,14 +114,18 @@ export function corruptError(location: StoreLocation, damage: RepoDamage): Store
 }
 
 /**
- * Moves the damaged part aside (the caller holds the lock): the broken marker refs, or, when git
- * cannot open the repository, the git dir with the index and the counts that described it (a
- * stale index would name objects that are gone). Returns what was done, in words.
+ * Moves the damaged part aside (the caller holds the lock): the broken marker refs and a damaged
+ * index (rebuildIndex then makes it again), or, when git cannot open the repository, the git dir
+ * with the index and the counts that described it (a stale index would name objects that are
+ * gone). Returns what was done, in words.
  */
 export async function setAside(location: StoreLocation, damage: RepoDamage): Promise<string> {
   const parts =
     damage.unusable === null
-      ? damage.brokenRefs.map((ref) => join(location.gitDir, ...ref.split('/')))
+      ? [
+          ...damage.brokenRefs.map((ref) => join(location.gitDir, ...ref.split('/'))),
+          ...(damage.index === null ? [] : [location.indexFile]),
+        ]
       : [location.gitDir, location.indexFile, join(location.dir, 'budget.json'), location.upkeepFile];
   const aside = join(
     location.dir,
@@ -100,10 +139,25 @@ export async function setAside(location: StoreLocation, damage: RepoDamage): Pro
     await rename(part, to);
   }
   const next =
-    damage.unusable === null
-      ? 'its checkpoints are kept'
-      : 'a new store was started (the checkpoints of the old one could not be read)';
+    damage.unusable !== null
+      ? 'a new store was started (the checkpoints of the old one could not be read)'
+      : damage.index === null
+        ? 'its checkpoints are kept'
+        : 'its checkpoints are kept (the index, a cache of the latest one, is made again from it)';
   return `the checkpoint store ${location.dir} was damaged (${what(damage)}): the damaged part was moved to ${aside} and ${next}`;
+}
+
+/**
+ * Makes the index again once a damaged one was set aside: it caches the latest checkpoint, so the
+ * store goes on as if never damaged (the next capture stages only what changed since, and the
+ * budget's bound of what it added stays small: budget-count.ts). With no latest marker, or one
+ * that cannot be read, there is no index: the next capture stages every file, as a store's first does.
+ */
+export async function rebuildIndex(repo: CheckpointRepo): Promise<void> {
+  const latest = await readRef(repo, LATEST_REF).catch(() => null);
+  if (latest === null) return;
+  // A half-written index is no better than a damaged one.
+  await indexFromTree(repo, latest).catch(() => rm(repo.indexFile, { force: true }));
 }
 
 /**

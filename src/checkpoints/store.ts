@@ -12,6 +12,7 @@ import { CheckpointNotFoundError, UnsafeWorkspaceError } from '../errors.js';
 import { writeFileAtomic, writeJsonAtomic } from '../fs/atomic.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, withLock } from '../fs/lock.js';
 import { makeOwnDir } from '../fs/own-dir.js';
+import type { RepoDamage } from '../git/checkpoint-health.js';
 import { ignoredPaths } from '../git/checkpoint-index.js';
 import {
   checkpointRepo,
@@ -45,7 +46,7 @@ import type { Plan } from './plan.js';
 import { existingStore, locateStore, storeAbove, storeOf, type StoreLocation } from './project-id.js';
 import { readCachedAnswers, saveAnswers } from './probe-cache.js';
 import { recordCheckpoint } from './record.js';
-import { corruptError, damageBehind, findDamage, setAside } from './recovery.js';
+import { corruptError, damageBehind, findDamage, rebuildIndex, setAside } from './recovery.js';
 import type { Skip } from './skip-rules.js';
 import { repairOnAcquire } from './upkeep.js';
 import { toAbsolute, toGitPath } from './workspace-paths.js';
@@ -194,12 +195,11 @@ export class CheckpointStore {
         ]);
         await this.ensureStore(track);
         return fn().catch(async (error: unknown) => {
-          // A ref naming an object that is gone shows only when git follows it (recovery.ts).
-          const damage = await damageBehind(this.repo, this.location, error);
+          // A ref naming an object that is gone, or a shared index that is, shows only when git reads it (recovery.ts).
+          const damage = await damageBehind(this.repo, this.location, error, true);
           if (damage === null) throw error;
           if (!track) throw corruptError(this.location, damage);
-          this.recovered = await setAside(this.location, damage);
-          this.baselineKnown = false;
+          await this.recover(damage);
           return fn();
         });
       });
@@ -384,15 +384,15 @@ export class CheckpointStore {
   /** Makes sure of the store before a locked operation: see locked(). */
   private async ensureStore(track: boolean): Promise<void> {
     // Once made sure of, a store is only checked again for damage (a few file reads).
-    if (this.storeReady && (await findDamage(this.location)) === null) return;
+    if (this.storeReady && (await findDamage(this.location, true)) === null) return;
     this.storeReady = false;
     const state = await storeOf(this.location, this.workspace);
     if (state === 'none' && !track) throw this.noStore();
     // An index is left over from a store whose git dir is gone: it names objects no more there.
     const leftover = state === 'none' && (await lstat(this.location.indexFile).catch(() => null)) !== null;
-    const damage = state !== 'none' || leftover ? await findDamage(this.location) : null;
+    const damage = state !== 'none' || leftover ? await findDamage(this.location, true) : null;
     if (damage !== null && !track) throw corruptError(this.location, damage);
-    if (damage !== null) this.recovered = await setAside(this.location, damage);
+    if (damage !== null) await this.recover(damage);
     if (state === 'none' || (damage !== null && damage.unusable !== null))
       await initCheckpointRepo(this.repo);
     // A damaged or missing store.json is written again by a track: the checkpoints in the repository stay.
@@ -405,6 +405,14 @@ export class CheckpointStore {
     await this.mirrorUserExcludes();
     // Not while store.json is still to be written again (by a track).
     this.storeReady = state === 'intact' || track;
+  }
+
+  /** Sets the damaged part aside (track only), saying so in `recovered`; a damaged index is made again. */
+  private async recover(damage: RepoDamage): Promise<void> {
+    const done = await setAside(this.location, damage);
+    this.recovered = this.recovered === null ? done : `${this.recovered}; ${done}`;
+    this.baselineKnown = false;
+    if (damage.unusable === null && damage.index !== null) await rebuildIndex(this.repo);
   }
 
   /**

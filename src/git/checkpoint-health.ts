@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runGit, type GitOptions } from './runner.js';
 
 /**
- * What is wrong with a checkpoint repository, found from its files alone (repoDamage): no git
- * process, since every agent hook pays for this check; a ref naming a missing object is asked of
+ * What is wrong with a checkpoint repository, found from its files alone (repoDamage, and
+ * indexDamage for its index): no git process, since every agent hook pays for this check; a ref naming a missing object is asked of
  * git only once a git call failed (refsWithoutObject). Only what we can tell for sure counts: a file that is there
  * but unreadable (permissions, I/O) is an error of its own, never taken for damage.
  */
@@ -15,14 +16,24 @@ export interface RepoDamage {
   brokenRefs: string[];
   /** Lines of `packed-refs` git cannot read ("unexpected line in packed-refs": every ref command fails). */
   garbledPacked: string[];
+  /** Why the index cannot be used (empty, cut short, garbled: indexDamage); null when it can, or was not asked about. */
+  index: string | null;
 }
 
 const HEAD_TEXT = /^(ref: refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})\n?$/;
 const REF_TEXT = /^([0-9a-f]{40}|[0-9a-f]{64})\n?$/;
 
-/** Checks the repository at `gitDir` and the loose files of `refs` (full ref names) in it. */
-export async function repoDamage(gitDir: string, refs: readonly string[]): Promise<RepoDamage> {
-  const [dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
+/**
+ * Checks the repository at `gitDir`, the loose files of `refs` (full ref names) in it, and the
+ * index file `indexFile` when given.
+ */
+export async function repoDamage(
+  gitDir: string,
+  refs: readonly string[],
+  indexFile?: string,
+): Promise<RepoDamage> {
+  const [index, dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
+    indexFile === undefined ? null : indexDamage(indexFile),
     kindOf(gitDir),
     readText(join(gitDir, 'HEAD')),
     readText(join(gitDir, 'packed-refs')),
@@ -48,8 +59,44 @@ export async function repoDamage(gitDir: string, refs: readonly string[]): Promi
   });
   const garbledPacked = packed === null ? [] : parsePackedRefs(packed).garbled;
   return unusable === null
-    ? { unusable, brokenRefs, garbledPacked }
-    : { unusable, brokenRefs: [], garbledPacked: [] };
+    ? { unusable, brokenRefs, garbledPacked, index }
+    : { unusable, brokenRefs: [], garbledPacked: [], index: null };
+}
+
+/** The index file's header: "DIRC", its version, its number of entries. */
+const INDEX_HEADER = 12;
+const INDEX_VERSIONS = [2, 3, 4];
+/** The checksum ending an index: SHA-1, or SHA-256 in a repository of that format. */
+const INDEX_HASHES = [
+  ['sha1', 20],
+  ['sha256', 32],
+] as const;
+
+/**
+ * Why git cannot use the index file at `path` as it is; null when it is whole or absent (git then
+ * starts from an empty index, as a store's first capture does). git checks neither the index's
+ * checksum nor its length against its entries when it reads it (only fsck does): an index cut
+ * short can read as one with fewer entries, and the capture is then silently wrong. Its shared
+ * index (split index) is git's to refuse when missing or cut short: recovery.ts catches that.
+ */
+export async function indexDamage(path: string): Promise<string | null> {
+  const bytes = await readFile(path).catch((error: unknown) => {
+    if (isAbsent(error)) return null;
+    throw error;
+  });
+  if (bytes === null) return null;
+  if (bytes.length === 0) return 'its index file is empty';
+  if (bytes.length < INDEX_HEADER + 20) return 'its index file is cut short';
+  if (bytes.toString('latin1', 0, 4) !== 'DIRC' || !INDEX_VERSIONS.includes(bytes.readUInt32BE(4)))
+    return 'its index file does not start as an index does';
+  const whole = INDEX_HASHES.some(([algorithm, size]) => {
+    const end = bytes.length - size;
+    return (
+      end >= INDEX_HEADER &&
+      createHash(algorithm).update(bytes.subarray(0, end)).digest().equals(bytes.subarray(end))
+    );
+  });
+  return whole ? null : 'its index file does not match its checksum';
 }
 
 const PACKED_REF = /^([0-9a-f]{40}|[0-9a-f]{64}) (refs\/\S+)$/;

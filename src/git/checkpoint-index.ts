@@ -97,6 +97,17 @@ export async function stagePaths(repo: CheckpointRepo, paths: readonly string[])
   });
 }
 
+/**
+ * Makes a new index of `treeish` (a damaged one was set aside; recovery.ts). read-tree leaves its
+ * entries without stat data, so a refresh records that of every file that matches its entry: the
+ * next capture then re-reads only what changed, as with the index it replaces. The work tree is
+ * not touched; a file that differs stays as read-tree left it (exit status 1), for the capture.
+ */
+export async function indexFromTree(repo: CheckpointRepo, treeish: string): Promise<void> {
+  await runGit(repo, ['read-tree', '--end-of-options', treeish]);
+  await runGit(repo, ['update-index', '-q', '--ignore-missing', '--refresh'], { okExitCodes: [1] });
+}
+
 /** Writes the index as a tree object and returns its id. */
 export async function writeTree(repo: CheckpointRepo): Promise<string> {
   const res = await runGit(repo, ['write-tree']);
