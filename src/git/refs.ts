@@ -110,6 +110,18 @@ export async function objectExists(repo: GitOptions, id: string): Promise<boolea
   return exitCode === 0;
 }
 
+/**
+ * True when everything the refs (full names) reach is in the repository: `rev-list --objects`
+ * walks all of it, so this is for a failure's diagnosis, not for every call.
+ */
+export async function reachesOnlyPresentObjects(repo: GitOptions, refs: readonly string[]): Promise<boolean> {
+  for (const ref of refs) assertRevisionSyntax(ref);
+  const { exitCode } = await runGit(repo, ['rev-list', '--objects', '--quiet', ...refs, '--'], {
+    okExitCodes: [128],
+  });
+  return exitCode === 0;
+}
+
 /** Where HEAD points: the full ref name (null when detached) and the commit (null on an unborn branch). */
 export interface HeadInfo {
   ref: string | null;

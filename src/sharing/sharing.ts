@@ -6,11 +6,12 @@ import {
   AnchorNotFoundError,
   BundleInvalidError,
   GitFailedError,
+  ObjectMissingError,
   PushRejectedError,
   RunNotFoundError,
 } from '../errors.js';
 import { openRepo, type Repo } from '../git/repo.js';
-import { listRefs } from '../git/refs.js';
+import { listRefs, reachesOnlyPresentObjects } from '../git/refs.js';
 import {
   createBundle,
   fetchRefs,
@@ -109,6 +110,13 @@ export class Sharing implements SharingCore {
       upToDate.push(...same.map((r) => r.ref));
       rejected = rejected.filter((r) => !same.includes(r));
     }
+    // git's pack of the records failed here, not there: a commit of the run is gone from this repository.
+    const unpacked = rejected.filter((r) => /unpacker error/.test(r.summary)).map((r) => r.ref);
+    if (unpacked.length > 0 && !(await reachesOnlyPresentObjects(repo, unpacked)))
+      throw new ObjectMissingError(
+        `this repository lacks commits that ${unpacked.join(', ')} reach (an agent's reset and a gc remove them), so nothing of them was pushed; "agentgate-snapshot verify --run ID" names what is gone`,
+        { details: { remote: remote.name, refs: unpacked, updated, upToDate } },
+      );
     if (rejected.length > 0) {
       throw new PushRejectedError(rejectionMessage(rejected), {
         details: {

@@ -162,4 +162,16 @@ describe('push and export without -C', () => {
     const res = runCli(['--home', a.home, 'export', '-o', bundle, '--json'], { cwd: ws });
     expect([res.status, res.json()]).toEqual([0, expect.objectContaining({ runs: ['moved'] })]);
   });
+
+  it("a push whose records reach a commit this repository lost is OBJECT_MISSING, not the remote's refusal", async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'lost', 1);
+    git(a.dir, ['reset', '-q', '--hard', 'HEAD~1']);
+    for (const ref of git(a.dir, ['for-each-ref', '--format=%(refname)', 'refs/agentgate/']).split('\n'))
+      if (ref) git(a.dir, ['update-ref', '-d', ref]);
+    git(a.dir, ['reflog', 'expire', '--expire=now', '--all']);
+    git(a.dir, ['gc', '-q', '--prune=now']);
+    await failsWith(a.share.push({ workspace: a.dir }), 'OBJECT_MISSING');
+  });
 });
