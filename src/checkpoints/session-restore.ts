@@ -50,6 +50,7 @@ export function restoreSession(
     const current = await store.requireListing(captured.treeId);
     // A file already as it was before the prompt is no conflict, whoever changed it last.
     const inConflict = new Set(conflicts.filter((p) => !sameEntry(target.get(p), current.get(p))));
+    const conflicted = mine.filter((p) => inConflict.has(p));
     const selection = force ? mine : mine.filter((p) => !inConflict.has(p));
     const plan = planChanges(
       selection.map((p): [string, TreeEntry | null] => [p, target.get(p) ?? null]),
@@ -61,7 +62,7 @@ export function restoreSession(
       prompt: from.prompt,
       dryRun,
       forced: force,
-      conflicts: store.absolute(mine.filter((p) => inConflict.has(p))),
+      conflicts: store.absolute(conflicted),
     };
     if (dryRun)
       return {
@@ -89,6 +90,9 @@ export function restoreSession(
       });
     return {
       ...base,
+      // A file changed after the safety capture is another's later change: a conflict, even forced
+      // (and left alone, as a forced conflict that something stands in the way of is).
+      conflicts: store.absolute([...new Set([...conflicted, ...applied.changed])].sort()),
       restored: store.absolute(applied.written),
       deleted: store.absolute(applied.deleted),
       safety: safety.hash,
