@@ -1,5 +1,6 @@
 import type { CheckpointEntry, SessionRestoreResult } from '../../types/checkpoint.js';
 import { changedPathsOfPairs, type TreeEntry } from '../git/checkpoint-trees.js';
+import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { listRefRecords } from '../git/refs.js';
 import { CHECKPOINT_REF_PREFIX, lineEntryOf } from './message.js';
 import { planChanges, type Plan } from './plan.js';
@@ -12,6 +13,7 @@ import {
   type LinePosition,
   type Step,
 } from './sessions.js';
+import { skippedBy } from './skip-rules.js';
 import type { CheckpointStore } from './store.js';
 
 /**
@@ -39,9 +41,10 @@ export function restoreSession(
   return store.locked('checkpoint restore', 'existing', async () => {
     const target = await store.requireListing(from.hash);
     const captured = await store.capture();
+    const records = await listRefRecords(store.repo, [CHECKPOINT_REF_PREFIX]);
     const { changed, conflicts } = sessionChanges(
       from.session,
-      await stepsAfter(store, from, captured.treeId),
+      await stepsAfter(store, records, from, captured.treeId),
     );
     const mine = await store.withoutNowIgnored(changed);
     // The session's files that the ignore rules match now are left alone, and said to be.
@@ -55,6 +58,7 @@ export function restoreSession(
     const plan = planChanges(
       selection.map((p): [string, TreeEntry | null] => [p, target.get(p) ?? null]),
       current,
+      skippedBy(records, from.ref),
     );
     const base = {
       hash: from.hash,
@@ -116,8 +120,12 @@ function planned(store: CheckpointStore, plan: Plan): { restored: string[]; dele
  * tool named the paths it wrote: sessions.ts stepParts); the last step, from the newest checkpoint
  * to now, is nobody's session.
  */
-async function stepsAfter(store: CheckpointStore, from: CheckpointEntry, now: string): Promise<Step[]> {
-  const records = await listRefRecords(store.repo, [CHECKPOINT_REF_PREFIX]);
+async function stepsAfter(
+  store: CheckpointStore,
+  records: readonly RefRecord[],
+  from: CheckpointEntry,
+  now: string,
+): Promise<Step[]> {
   const line = records.map(lineEntryOf).reverse();
   const at = line.findIndex((e) => e.ref === from.ref);
   if (at < 0) throw store.notFound(from.hash);
