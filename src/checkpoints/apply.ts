@@ -9,6 +9,7 @@ import { ignoredPaths } from '../git/checkpoint-index.js';
 import type { CheckpointRepo } from '../git/checkpoint-repo.js';
 import { readObjects, type TreeEntry } from '../git/checkpoint-trees.js';
 import type { Plan } from './plan.js';
+import { stillCaptured } from './unchanged.js';
 import { isUnder, toAbsolute } from './workspace-paths.js';
 
 export interface ApplyContext {
@@ -26,6 +27,8 @@ export interface Applied {
   written: string[];
   deleted: string[];
   leftAlone: string[];
+  /** Of `leftAlone`: the paths that changed after the safety capture (in no checkpoint). */
+  changed: string[];
 }
 
 type Kind = 'missing' | 'dir' | 'file' | 'link' | 'other';
@@ -63,7 +66,9 @@ function keptMode(perm: number, mode: string): number {
  *   the path, when an uncaptured file stands there, or when the path is new and ignored now;
  * - blocked paths (nested repositories, skipped files, our home) are never touched;
  * - a plan that changes `.gitignore` files applies them first; a delete that the rules then ignore
- *   is left alone (the target did not capture it: it was ignored there, not absent).
+ *   is left alone (the target did not capture it: it was ignored there, not absent);
+ * - a path is replaced or removed only if it is still what the safety capture read (unchanged.ts),
+ *   asked right before its rename or unlink: a write that landed since is left alone (`changed`).
  * Files are written whole and renamed into place (never through a symbolic link), and every file
  * and directory that changed is fsynced before this returns (see fs/place.ts).
  */
@@ -86,11 +91,12 @@ export async function applyPlan(ctx: ApplyContext, plan: Plan): Promise<Applied>
     written: [...first.written, ...second.written].sort(),
     deleted: [...first.deleted, ...second.deleted].sort(),
     leftAlone: [...first.leftAlone, ...second.leftAlone, ...hidden].sort(),
+    changed: [...first.changed, ...second.changed].sort(),
   };
 }
 
 async function applyPart(ctx: ApplyContext, plan: Plan): Promise<Applied> {
-  const out: Applied = { written: [], deleted: [], leftAlone: [] };
+  const out: Applied = { written: [], deleted: [], leftAlone: [], changed: [] };
   const blocked = (p: string): boolean => ctx.blocked.some((b) => isUnder(p, b));
   await applyDeletes(
     ctx,
@@ -121,9 +127,11 @@ async function applyPart(ctx: ApplyContext, plan: Plan): Promise<Applied> {
     if (ignored.has(entry.path)) out.leftAlone.push(entry.path);
     else ready.push(entry);
   }
-  await writeEntries(ctx, ready);
-  out.written.push(...ready.map((e) => e.path).sort());
-  out.leftAlone.sort();
+  const declined = new Set(await writeEntries(ctx, ready));
+  out.written.push(...ready.map((e) => e.path).filter((p) => !declined.has(p)));
+  out.changed.push(...declined);
+  out.leftAlone.push(...declined);
+  for (const list of [out.written, out.leftAlone, out.changed]) list.sort();
   return out;
 }
 
@@ -136,6 +144,11 @@ async function applyDeletes(ctx: ApplyContext, paths: readonly string[], out: Ap
     if (kind === 'missing') continue;
     if ((kind !== 'file' && kind !== 'link') || !(await leadingDirsAreReal(ctx.root, path, cache))) {
       out.leftAlone.push(path);
+      continue;
+    }
+    if (!(await stillCaptured(abs, ctx.current.get(path)))) {
+      out.leftAlone.push(path);
+      out.changed.push(path);
       continue;
     }
     await unlink(fsPath(abs));
@@ -155,9 +168,13 @@ const WRITE_BATCH = 2048;
 /** A tree entry to write; `perm`: the permission bits of the file it replaces (keptMode). */
 type Writing = TreeEntry & { perm?: number };
 
-/** Writes tree entries into the workspace from the checkpoint repository's blobs, durably. */
-async function writeEntries(ctx: ApplyContext, entries: readonly Writing[]): Promise<void> {
-  if (entries.length === 0) return;
+/**
+ * Writes tree entries into the workspace from the checkpoint repository's blobs, durably, each only
+ * while its path is still what the safety capture read there. Returns the paths left as they are.
+ */
+async function writeEntries(ctx: ApplyContext, entries: readonly Writing[]): Promise<string[]> {
+  if (entries.length === 0) return [];
+  const declined: string[] = [];
   const staging = await chooseStagingDir(ctx.root, ctx.tempDir);
   for (let i = 0; i < entries.length; i += WRITE_BATCH) {
     const batch = entries.slice(i, i + WRITE_BATCH);
@@ -165,14 +182,21 @@ async function writeEntries(ctx: ApplyContext, entries: readonly Writing[]): Pro
       ctx.repo,
       batch.map((e) => e.oid),
     );
-    const items: PlaceItem[] = batch.map((e) => ({
-      dest: toAbsolute(ctx.root, e.path),
-      kind: e.mode === '120000' ? 'symlink' : e.mode === '100755' ? 'executable' : 'file',
-      content: blobs.get(e.oid) ?? Buffer.alloc(0),
-      ...(e.perm === undefined ? {} : { mode: keptMode(e.perm, e.mode) }),
-    }));
+    const items = new Map<PlaceItem, string>();
+    for (const e of batch) {
+      const dest = toAbsolute(ctx.root, e.path);
+      const item: PlaceItem = {
+        dest,
+        kind: e.mode === '120000' ? 'symlink' : e.mode === '100755' ? 'executable' : 'file',
+        content: blobs.get(e.oid) ?? Buffer.alloc(0),
+        ...(e.perm === undefined ? {} : { mode: keptMode(e.perm, e.mode) }),
+        stillWanted: () => stillCaptured(dest, ctx.current.get(e.path)),
+      };
+      items.set(item, e.path);
+    }
     try {
-      await placeFiles(ctx.root, staging, items);
+      for (const item of await placeFiles(ctx.root, staging, [...items.keys()]))
+        declined.push(items.get(item) as string);
     } catch (cause) {
       throw new WriteFailedError(
         `could not write files into ${ctx.root} (${errnoOf(cause)}); check free space and permissions, then retry`,
@@ -180,6 +204,7 @@ async function writeEntries(ctx: ApplyContext, entries: readonly Writing[]): Pro
       );
     }
   }
+  return declined;
 }
 
 /** Removes the given directories and then their ancestors, deepest first, each only if empty; never the root. */

@@ -43,6 +43,7 @@ import { damageBehind, setAside } from './recovery.js';
 import { CheckpointStore } from './store.js';
 import { commitBytes, dropBudget, readBudget, saveBudget, uncountedBound } from './budget-count.js';
 import { restoreSession, type SessionRestoreOptions } from './session-restore.js';
+import { sameSkips, skipRecord } from './skip-rules.js';
 import { touchedGitPaths } from './touched.js';
 import { gcStore, keepWithinBudget, readUpkeep, storeBytes, thinCheckpoints } from './upkeep.js';
 
@@ -166,7 +167,9 @@ export class Checkpoints {
     // A store whose checkpoints were numbered before claims were kept: the claims continue from it.
     if (prompt !== undefined && prompt !== claimed)
       await notePromptNumber(store.location.promptsDir, opts.session as string, prompt);
-    if (opts.unlessUnchanged && captured.treeId === (latest?.tree ?? null)) {
+    const skips = skipRecord(captured.skipped);
+    // Unchanged: latest's tree, with the same paths skipped (a file grown past the limit is news to a restore).
+    if (opts.unlessUnchanged && captured.treeId === latest?.tree && sameSkips(latest, skips)) {
       const ref = (await this.markers()).latest?.ref ?? LATEST_REF;
       const skipped = captured.skipped.map((s) => store.skippedFile(s));
       return { hash: captured.treeId, ref, skipped, unchanged: true };
@@ -187,7 +190,7 @@ export class Checkpoints {
       repo: store.repo,
       maxStoreBytes: store.maxStoreBytes,
       commitBytes: commitBytes(
-        { label: label ?? null, createdAt: new Date().toISOString(), kind: 'track', ...tagged },
+        { label: label ?? null, createdAt: new Date().toISOString(), kind: 'track', ...tagged, ...skips },
         store.repo.identity ?? DEFAULT_IDENTITY,
       ),
     });

@@ -44,6 +44,11 @@ export const CheckpointMeta = z.object({
       bytes: z.int().check(z.nonnegative()),
     }),
   ),
+  /**
+   * The paths its capture skipped (skip-rules.ts), as git paths by reason, so that a restore to it
+   * leaves them alone; `many` past SKIPPED_CHARS. Absent: none, or a checkpoint made before skips were kept.
+   */
+  skipped: z.optional(z.union([z.literal('many'), z.record(z.string(), z.array(z.string()))])),
 });
 export type CheckpointMeta = z.infer<typeof CheckpointMeta>;
 
@@ -135,11 +140,13 @@ export function entryOf(r: RefRecord): CheckpointEntry {
  * whose tree or commit id is `rev` or starts with it (more than one: an ambiguous abbreviation).
  */
 export function recordedTrees(records: readonly RefRecord[], rev: string): string[] {
+  return [...new Set(namedRecords(records, rev).map((r) => r.tree))];
+}
+
+/** The records `rev` names (see recordedTrees): its ref, or those whose tree or commit id starts with it. */
+export function namedRecords(records: readonly RefRecord[], rev: string): RefRecord[] {
   const named = records.find((r) => r.ref === rev);
-  if (named !== undefined) return named.tree === '' ? [] : [named.tree];
+  if (named !== undefined) return named.tree === '' ? [] : [named];
   if (!/^[0-9a-f]+$/.test(rev)) return [];
-  const trees = new Set<string>();
-  for (const r of records)
-    if (r.tree !== '' && (r.tree.startsWith(rev) || r.oid.startsWith(rev))) trees.add(r.tree);
-  return [...trees];
+  return records.filter((r) => r.tree !== '' && (r.tree.startsWith(rev) || r.oid.startsWith(rev)));
 }

@@ -10,14 +10,21 @@ export interface Plan {
   writes: TreeEntry[];
   /** Paths the current capture holds that must disappear. */
   deletes: string[];
-  /** Paths absent from both: if something is on disk there, the store never captured it. */
+  /**
+   * Paths left as they are: absent from both, or absent from the target because its capture skipped
+   * them (`skippedThen`). Whatever is on disk there is reported as left alone.
+   */
   uncovered: string[];
 }
 
-/** Plans the change from `current` to `desired` (path -> wanted entry, or null for "must not exist"). */
+/**
+ * Plans the change from `current` to `desired` (path -> wanted entry, or null for "must not exist").
+ * A path the target's capture skipped (skip-rules.ts skippedBy) is not absent there: never deleted.
+ */
 export function planChanges(
   desired: Iterable<readonly [string, TreeEntry | null]>,
   current: ReadonlyMap<string, TreeEntry>,
+  skippedThen: (path: string) => boolean = () => false,
 ): Plan {
   const plan: Plan = { writes: [], deletes: [], uncovered: [] };
   for (const [path, want] of desired) {
@@ -25,7 +32,7 @@ export function planChanges(
     if (want !== null) {
       if (have === undefined || have.oid !== want.oid || have.mode !== want.mode)
         plan.writes.push({ ...want, path });
-    } else if (have !== undefined) {
+    } else if (have !== undefined && !skippedThen(path)) {
       plan.deletes.push(path);
     } else {
       plan.uncovered.push(path);

@@ -13,19 +13,27 @@ import {
 
 /**
  * Makes a captured tree a checkpoint: a parentless commit (so old checkpoints never keep each
- * other alive) under a new `refs/checkpoints/<time>-<random>` ref, plus the markers, in one ref
+ * other alive; its message keeps what the capture skipped, skip-rules.ts skipRecord) under a new `refs/checkpoints/<time>-<random>` ref, plus the markers, in one ref
  * transaction. Returns the new ref and the commit. The caller holds the checkpoint lock.
  */
 export async function recordCheckpoint(
   repo: CheckpointRepo,
   treeId: string,
-  meta: { label: string | null; kind: CheckpointMeta['kind']; setBaseline: boolean; tag?: AgentTag },
+  meta: {
+    label: string | null;
+    kind: CheckpointMeta['kind'];
+    setBaseline: boolean;
+    tag?: AgentTag;
+    /** What the capture skipped (skip-rules.ts skipRecord). */
+    skips?: Pick<CheckpointMeta, 'skipped'>;
+  },
 ): Promise<{ ref: string; commit: string }> {
+  const { label, kind, tag, skips } = meta;
   const commit = await commitTree(
     repo,
     treeId,
     [],
-    encodeMessage({ label: meta.label, createdAt: new Date().toISOString(), kind: meta.kind, ...meta.tag }),
+    encodeMessage({ label, createdAt: new Date().toISOString(), kind, ...tag, ...skips }),
   );
   const ref = newCheckpointRef();
   const updates: RefUpdate[] = [

@@ -4,6 +4,7 @@ import { listTree, type TreeEntry } from '../git/checkpoint-trees.js';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { changedBetween, firstPatchWins, planChanges, restoreDesired } from './plan.js';
 import { knownPaths } from './record.js';
+import { skippedBy } from './skip-rules.js';
 import type { CheckpointStore } from './store.js';
 import { toAbsolute, toWorkspaceGitPath } from './workspace-paths.js';
 
@@ -12,7 +13,8 @@ import { toAbsolute, toWorkspaceGitPath } from './workspace-paths.js';
 /**
  * Makes the workspace match checkpoint `hash` for every path the checkpoints know: changed files
  * rewritten, files created since removed, deleted files brought back. A safety checkpoint is
- * taken first; ignored, skipped and never-captured files are not touched (see apply.ts).
+ * taken first; ignored, skipped (now or at `hash`) and never-captured files are not touched, nor
+ * any that changed after the safety capture (see apply.ts).
  */
 export function restoreTo(store: CheckpointStore, hash: string): Promise<RestoreResult> {
   return store.locked('checkpoint restore', 'existing', async () => {
@@ -23,7 +25,7 @@ export function restoreTo(store: CheckpointStore, hash: string): Promise<Restore
     const safety = await store.trackLocked(label, 'safety', false, {}, undefined, refs);
     const current = await store.requireListing(safety.hash);
     const applied = await store.apply(
-      planChanges(restoreDesired(wanted, current), current),
+      planChanges(restoreDesired(wanted, current), current, skippedBy(refs, hash)),
       current,
       safety.skips,
     );
@@ -53,8 +55,11 @@ export async function revertToCheckpoint(
     const { trees, refs } = await store.resolveCheckpoints([target]);
     const wanted = await store.requireListing(trees[0] as string);
     if (selection !== null) await assertKnownPaths(store, selection, wanted);
-    return revertLocked(store, refs, (current) =>
-      changedBetween(wanted, current, selection).map((p) => [p, wanted.get(p) ?? null]),
+    return revertLocked(
+      store,
+      refs,
+      (current) => changedBetween(wanted, current, selection).map((p) => [p, wanted.get(p) ?? null]),
+      skippedBy(refs, target),
     );
   });
 }
@@ -82,8 +87,12 @@ export async function revertPatches(
     const listings = new Map<string, Map<string, TreeEntry>>();
     for (const [i, hash] of hashes.entries())
       listings.set(hash, await store.requireListing(trees[i] as string));
-    return revertLocked(store, refs, () =>
-      [...sources].map(([path, hash]) => [path, listings.get(hash)?.get(path) ?? null]),
+    const skipped = new Map(hashes.map((hash) => [hash, skippedBy(refs, hash)]));
+    return revertLocked(
+      store,
+      refs,
+      () => [...sources].map(([path, hash]) => [path, listings.get(hash)?.get(path) ?? null]),
+      (path) => skipped.get(sources.get(path) as string)?.(path) === true,
     );
   });
 }
@@ -92,10 +101,13 @@ async function revertLocked(
   store: CheckpointStore,
   refs: readonly RefRecord[],
   desired: (current: ReadonlyMap<string, TreeEntry>) => Array<[string, TreeEntry | null]>,
+  /** Paths the capture of the checkpoint each comes from skipped (skip-rules.ts skippedBy). */
+  skippedThen: (path: string) => boolean,
 ): Promise<RevertResult> {
   const safety = await store.trackLocked('safety before revert', 'safety', false, {}, undefined, refs);
   const current = await store.requireListing(safety.hash);
-  const applied = await store.apply(planChanges(desired(current), current), current, safety.skips);
+  const plan = planChanges(desired(current), current, skippedThen);
+  const applied = await store.apply(plan, current, safety.skips);
   return {
     reverted: store.absolute(applied.written),
     deleted: store.absolute(applied.deleted),

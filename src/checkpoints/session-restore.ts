@@ -1,5 +1,6 @@
 import type { CheckpointEntry, SessionRestoreResult } from '../../types/checkpoint.js';
 import { changedPathsOfPairs, type TreeEntry } from '../git/checkpoint-trees.js';
+import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { listRefRecords } from '../git/refs.js';
 import { CHECKPOINT_REF_PREFIX, lineEntryOf } from './message.js';
 import { planChanges, type Plan } from './plan.js';
@@ -12,6 +13,7 @@ import {
   type LinePosition,
   type Step,
 } from './sessions.js';
+import { skippedBy } from './skip-rules.js';
 import type { CheckpointStore } from './store.js';
 
 /**
@@ -39,9 +41,10 @@ export function restoreSession(
   return store.locked('checkpoint restore', 'existing', async () => {
     const target = await store.requireListing(from.hash);
     const captured = await store.capture();
+    const records = await listRefRecords(store.repo, [CHECKPOINT_REF_PREFIX]);
     const { changed, conflicts } = sessionChanges(
       from.session,
-      await stepsAfter(store, from, captured.treeId),
+      await stepsAfter(store, records, from, captured.treeId),
     );
     const mine = await store.withoutNowIgnored(changed);
     // The session's files that the ignore rules match now are left alone, and said to be.
@@ -50,10 +53,12 @@ export function restoreSession(
     const current = await store.requireListing(captured.treeId);
     // A file already as it was before the prompt is no conflict, whoever changed it last.
     const inConflict = new Set(conflicts.filter((p) => !sameEntry(target.get(p), current.get(p))));
+    const conflicted = mine.filter((p) => inConflict.has(p));
     const selection = force ? mine : mine.filter((p) => !inConflict.has(p));
     const plan = planChanges(
       selection.map((p): [string, TreeEntry | null] => [p, target.get(p) ?? null]),
       current,
+      skippedBy(records, from.ref),
     );
     const base = {
       hash: from.hash,
@@ -61,7 +66,7 @@ export function restoreSession(
       prompt: from.prompt,
       dryRun,
       forced: force,
-      conflicts: store.absolute(mine.filter((p) => inConflict.has(p))),
+      conflicts: store.absolute(conflicted),
     };
     if (dryRun)
       return {
@@ -89,6 +94,9 @@ export function restoreSession(
       });
     return {
       ...base,
+      // A file changed after the safety capture is another's later change: a conflict, even forced
+      // (and left alone, as a forced conflict that something stands in the way of is).
+      conflicts: store.absolute([...new Set([...conflicted, ...applied.changed])].sort()),
       restored: store.absolute(applied.written),
       deleted: store.absolute(applied.deleted),
       safety: safety.hash,
@@ -112,8 +120,12 @@ function planned(store: CheckpointStore, plan: Plan): { restored: string[]; dele
  * tool named the paths it wrote: sessions.ts stepParts); the last step, from the newest checkpoint
  * to now, is nobody's session.
  */
-async function stepsAfter(store: CheckpointStore, from: CheckpointEntry, now: string): Promise<Step[]> {
-  const records = await listRefRecords(store.repo, [CHECKPOINT_REF_PREFIX]);
+async function stepsAfter(
+  store: CheckpointStore,
+  records: readonly RefRecord[],
+  from: CheckpointEntry,
+  now: string,
+): Promise<Step[]> {
   const line = records.map(lineEntryOf).reverse();
   const at = line.findIndex((e) => e.ref === from.ref);
   if (at < 0) throw store.notFound(from.hash);

@@ -1,7 +1,9 @@
 import { accessSync, constants, lstatSync } from 'node:fs';
 import { fsPath } from '../fs/path-bytes.js';
 import { isRepositoryEntry } from '../git/dot-git.js';
+import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import type { CandidateListing } from '../git/parsers/ls-files-tagged.js';
+import { decodeMessage, namedRecords, type CheckpointMeta } from './message.js';
 import { toAbsolute } from './workspace-paths.js';
 
 /** A path a capture leaves out, workspace-relative. */
@@ -11,6 +13,43 @@ export interface Skip {
   size: number | null;
   /** True if the store's index still holds an older version that must leave the capture. */
   indexed: boolean;
+}
+
+/** Past this many characters of paths, a checkpoint keeps only that its capture skipped `many`. */
+export const SKIPPED_CHARS = 20_000;
+
+/** What a checkpoint's commit keeps of its capture's skips (CheckpointMeta.skipped): paths by reason. */
+export function skipRecord(skips: readonly Skip[]): Pick<CheckpointMeta, 'skipped'> {
+  if (skips.length === 0) return {};
+  const byReason: Record<string, string[]> = {};
+  for (const s of skips) (byReason[s.reason] ??= []).push(s.path);
+  return { skipped: JSON.stringify(byReason).length > SKIPPED_CHARS ? 'many' : byReason };
+}
+
+/** Whether the checkpoint `record` kept the skips `kept` (skipRecord) of a capture. */
+export function sameSkips(record: RefRecord, kept: Pick<CheckpointMeta, 'skipped'>): boolean {
+  return JSON.stringify(decodeMessage(record.body, record.date).skipped) === JSON.stringify(kept.skipped);
+}
+
+/**
+ * Whether the capture of the checkpoint `rev` names (of each, when it names several of one tree)
+ * skipped a path, or a directory above it: the checkpoint had something there that it does not
+ * hold, so a restore to it leaves the path alone rather than deleting it. `many`: every path it
+ * does not hold. A checkpoint made before skips were kept skipped nothing, as far as this knows.
+ */
+export function skippedBy(records: readonly RefRecord[], rev: string): (path: string) => boolean {
+  const kept = namedRecords(records, rev).map((r) => decodeMessage(r.body, r.date).skipped);
+  if (kept.includes('many')) return () => true;
+  const roots = new Set(
+    kept.flatMap((k) => (k === undefined || k === 'many' ? [] : Object.values(k).flat())),
+  );
+  if (roots.size === 0) return () => false;
+  return (path) => {
+    for (let p = path; ; p = p.slice(0, p.lastIndexOf('/'))) {
+      if (roots.has(p)) return true;
+      if (!p.includes('/')) return false;
+    }
+  };
 }
 
 /**

@@ -47,7 +47,7 @@ import { existingStore, locateStore, storeAbove, storeOf, type StoreLocation } f
 import { readCachedAnswers, saveAnswers } from './probe-cache.js';
 import { recordCheckpoint } from './record.js';
 import { corruptError, damageBehind, findDamage, rebuildIndex, setAside } from './recovery.js';
-import type { Skip } from './skip-rules.js';
+import { skipRecord, type Skip } from './skip-rules.js';
 import { repairOnAcquire } from './upkeep.js';
 import { toAbsolute, toGitPath } from './workspace-paths.js';
 
@@ -310,6 +310,7 @@ export class CheckpointStore {
       kind,
       setBaseline: baseline || !(await this.hasBaseline()),
       tag: { ...tag, ...line },
+      skips: skipRecord(skipped),
     });
     this.baselineKnown = true;
     return { hash: treeId, ref, commit, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };

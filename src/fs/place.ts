@@ -8,7 +8,8 @@ import { randomHex } from './random.js';
  * Writes files into a workspace (a checkpoint restore or revert) under the fsync policy of
  * atomic.ts: each file is written whole to a temp file, fsynced, renamed over its destination
  * (a rename never follows a symbolic link standing there: the link is replaced), and every
- * directory that changed is fsynced before the caller reports success.
+ * directory that changed is fsynced before the caller reports success. A caller's `stillWanted`
+ * is asked between the temp file's write and its rename, so that what it checks holds up to the rename.
  *
  * The temp file lives in `stagingDir` when that is on the workspace's filesystem, else in the
  * workspace root, and only beside the destination when a mount point inside the workspace forbids
@@ -28,6 +29,11 @@ export interface PlaceItem {
   content: Buffer;
   /** A file's permission bits, given exactly (the umask does not apply); default: new-file modes less the umask. */
   mode?: number;
+  /**
+   * Asked once the temp file is written, right before it is renamed over `dest`: false leaves
+   * `dest` as it is (what stands there changed since the caller looked), the temp file removed.
+   */
+  stillWanted?: () => Promise<boolean>;
 }
 
 function tempName(): string {
@@ -41,17 +47,24 @@ export async function chooseStagingDir(root: string, preferred: string): Promise
   return a.dev === b.dev ? preferred : root;
 }
 
-/** Places every item, then fsyncs the directories that changed (up to `root`). Throws the first failure (temp removed). */
+/**
+ * Places every item, then fsyncs the directories that changed (up to `root`). Returns the items
+ * whose `stillWanted` said no (not placed). Throws the first failure (temp removed).
+ */
 export async function placeFiles(
   root: string,
   stagingDir: string,
   items: readonly PlaceItem[],
-): Promise<void> {
+): Promise<PlaceItem[]> {
   const dirs = new Set<string>();
+  const declined: PlaceItem[] = [];
   for (const item of items) {
     const parent = dirname(item.dest);
     await mkdir(fsPath(parent), { recursive: true });
-    await placeOne(item, join(stagingDir, tempName()));
+    if (!(await placeOne(item, join(stagingDir, tempName())))) {
+      declined.push(item);
+      continue;
+    }
     for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
@@ -59,25 +72,35 @@ export async function placeFiles(
     }
   }
   for (const d of dirs) await fsyncDir(fsPath(d));
+  return declined;
 }
 
-async function placeOne(item: PlaceItem, temp: string): Promise<void> {
+/** Places one item through `temp` (beside the destination on EXDEV); false when `stillWanted` said no. */
+async function placeOne(item: PlaceItem, temp: string): Promise<boolean> {
   try {
-    await writeTemp(item, temp);
-    await rename(temp, fsPath(item.dest));
-    return;
+    return await swapIn(item, temp);
   } catch (error) {
     await rm(temp, { force: true });
     if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
   }
-  const beside = `${dirname(item.dest)}${sep}${tempName()}`;
+  const beside = fsPath(`${dirname(item.dest)}${sep}${tempName()}`);
   try {
-    await writeTemp(item, fsPath(beside));
-    await rename(fsPath(beside), fsPath(item.dest));
+    return await swapIn(item, beside);
   } catch (error) {
-    await rm(fsPath(beside), { force: true });
+    await rm(beside, { force: true });
     throw error;
   }
+}
+
+/** Writes the temp file, then renames it over the destination unless `stillWanted` says no. */
+async function swapIn(item: PlaceItem, temp: string | Buffer): Promise<boolean> {
+  await writeTemp(item, temp);
+  if (item.stillWanted !== undefined && !(await item.stillWanted())) {
+    await rm(temp, { force: true });
+    return false;
+  }
+  await rename(temp, fsPath(item.dest));
+  return true;
 }
 
 /** Writes and fsyncs the temp file (a symlink needs no data sync: its target is in the inode). */

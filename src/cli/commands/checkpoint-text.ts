@@ -33,7 +33,7 @@ export function fullText(d: FileDiff): string {
 export function leftAloneLines(paths: readonly string[]): string[] {
   if (paths.length === 0) return [];
   return [
-    'Left alone (ignored now, skipped, or something else stands there: a directory, a link, a file never captured):',
+    'Left alone (ignored now, skipped now or by the checkpoint, changed while this ran, or something else stands there: a directory, a link, a file never captured):',
     ...paths.map((p) => `  ${pathText(p)}`),
   ];
 }

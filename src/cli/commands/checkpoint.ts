@@ -45,9 +45,11 @@ const HASH_FORMS =
   'HASH is a checkpoint hash (full or abbreviated), a label given to "checkpoint track --label" (the newest checkpoint with it), or latest, baseline or safety.';
 
 /**
- * A checkpoint named by hash, by label or by marker, as the hash the library takes. A hash that
- * names a listed checkpoint wins over a label, a marker word over a label; anything unknown is
- * passed on as it is, for the library to report CHECKPOINT_NOT_FOUND.
+ * A checkpoint named by hash, by label or by marker, as the hash the library takes (a label or a
+ * marker as the checkpoint's ref: that checkpoint's own record, such as what its capture skipped,
+ * not another's of the same tree). A hash that names a listed checkpoint wins over a label, a
+ * marker word over a label; anything unknown is passed on as it is, for the library to report
+ * CHECKPOINT_NOT_FOUND.
  */
 async function resolveCheckpoint(cp: Checkpoints, name: string): Promise<string> {
   if (OBJECT_ID_PATTERN.test(name)) return name;
@@ -58,12 +60,12 @@ async function resolveCheckpoint(cp: Checkpoints, name: string): Promise<string>
         `there is no "${name}" checkpoint yet; "checkpoint track" records one`,
         { details: { hash: name } },
       );
-    return marked.hash;
+    return marked.ref;
   }
   // A hash naming one recorded checkpoint (tree or commit id, abbreviated, or a ref) beats a label.
   const named = await cp.named(name);
   if (named === 1) return name;
-  return (await cp.list()).find((e) => e.label === name)?.hash ?? name;
+  return (await cp.list()).find((e) => e.label === name)?.ref ?? name;
 }
 
 const track = defineCommand({
