@@ -45,7 +45,7 @@ async function recoverIndexLock(repo: Repo, timeoutMs: number): Promise<void> {
   const found = await removeAbandonedLock(path, { workTree: repo.topLevel, gitDir: repo.gitDir }, timeoutMs);
   if (found !== 'held') return;
   throw new IndexLockedError(
-    `${path} still exists after ${Math.round(timeoutMs / 1000)} s and may belong to a running git in this repository (for example a "git commit" waiting for its editor), or its owner cannot be checked on this system; let that git finish, then retry (remove the file only once no git runs)`,
+    `${path} still exists after ${timeoutMs / 1000} s and may belong to a running git in this repository (for example a "git commit" waiting for its editor), or its owner cannot be checked on this system; let that git finish, then retry (remove the file only once no git runs)`,
     { details: { lock: path } },
   );
 }
