@@ -1,5 +1,6 @@
 import type { Snapshot } from '../../types/snapshot.js';
 import { AgentgateError, RunNotFoundError } from '../errors.js';
+import { emptyTreeId } from '../git/empty-tree.js';
 import { readCommitNodes, type CommitNode } from '../git/provenance.js';
 import type { Repo } from '../git/repo.js';
 import { trailer, wipMessage, wipStagedMessage } from '../snapshotter/message.js';
@@ -15,7 +16,8 @@ export interface Iteration {
   after: CommitNode;
   /**
    * The run's WIP before commit this iteration started from (its lines are iteration 0) and the
-   * commit the run found, or null; `staged`: the commit of what was staged that `before` made
+   * commit the run found (`base`; on an unborn branch, none: the null id and the empty tree), or
+   * null; `staged`: the commit of what was staged that `before` made
    * under the WIP commit (its lines are iteration 0 too; `base` is then its parent), or null.
    */
   wip: { commit: CommitNode; base: CommitNode; staged: CommitNode | null } | null;
@@ -74,7 +76,21 @@ export async function readChains(
     staged.filter((c) => !nodes.has(c)),
   ))
     nodes.set(id, node);
-  return { chains: chainsOf(snapshots, nodes), nodes };
+  // A WIP (or staged) commit made on an unborn branch is a root: the run found nothing there.
+  const roots = wips.some((s) => {
+    const wip = nodes.get(s.beforeSha);
+    return wip?.parents.length === 0 || soleParent(wip, nodes)?.parents.length === 0;
+  });
+  const unborn = roots ? unbornBase(await emptyTreeId(repo)) : undefined;
+  return { chains: chainsOf(snapshots, nodes, unborn), nodes };
+}
+
+/**
+ * What a run found on an unborn branch: no commit (the null id, which no commit has, keys it in
+ * a replay) and the empty tree.
+ */
+function unbornBase(emptyTree: string): CommitNode {
+  return { commit: '0'.repeat(emptyTree.length), tree: emptyTree, parents: [], message: '' };
 }
 
 /** The one parent of `node`, when it has one and it was read. */
@@ -187,13 +203,17 @@ function sameAsList(a: Snapshot, b: Snapshot): number {
   return a.iteration - b.iteration || byRunThenIteration(a, b);
 }
 
-function chainsOf(snapshots: readonly Snapshot[], nodes: ReadonlyMap<string, CommitNode>): RunChain[] {
+function chainsOf(
+  snapshots: readonly Snapshot[],
+  nodes: ReadonlyMap<string, CommitNode>,
+  unborn: CommitNode | undefined,
+): RunChain[] {
   const byRun = new Map<string, Iteration[]>();
   for (const s of snapshots) {
     const before = nodes.get(s.beforeSha);
     const after = nodes.get(s.afterSha);
     if (before === undefined || after === undefined) continue;
-    const wip = before.message === wipMessage(s.runId) ? wipOf(before, s.runId, nodes) : null;
+    const wip = before.message === wipMessage(s.runId) ? wipOf(before, s.runId, nodes, unborn) : null;
     const list = byRun.get(s.runId) ?? [];
     list.push({ snapshot: s, iteration: s.iteration, before, after, wip });
     byRun.set(s.runId, list);
@@ -212,11 +232,20 @@ function chainsOf(snapshots: readonly Snapshot[], nodes: ReadonlyMap<string, Com
     });
 }
 
-/** The WIP of a before commit with the run's WIP message: what it was made on, through a staged commit. */
-function wipOf(before: CommitNode, runId: string, nodes: ReadonlyMap<string, CommitNode>): Iteration['wip'] {
-  const parent = soleParent(before, nodes);
+/**
+ * The WIP of a before commit with the run's WIP message: what it was made on, through a staged
+ * commit; `unborn` for a root (the branch had no commit yet).
+ */
+function wipOf(
+  before: CommitNode,
+  runId: string,
+  nodes: ReadonlyMap<string, CommitNode>,
+  unborn: CommitNode | undefined,
+): Iteration['wip'] {
+  const below = (node: CommitNode) => (node.parents.length === 0 ? unborn : soleParent(node, nodes));
+  const parent = below(before);
   if (parent === undefined) return null;
   if (parent.message !== wipStagedMessage(runId)) return { commit: before, base: parent, staged: null };
-  const base = soleParent(parent, nodes);
+  const base = below(parent);
   return base === undefined ? null : { commit: before, base, staged: parent };
 }
