@@ -1,8 +1,15 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OBJECT_ID_PATTERN } from '../../types/ids.js';
-import { GitFailedError, GitOutputUnparseableError, InvalidArgumentError } from '../errors.js';
+import {
+  GitFailedError,
+  GitOutputUnparseableError,
+  InvalidArgumentError,
+  ObjectMissingError,
+} from '../errors.js';
 import { DIFF_BASE_ARGS } from './diff-stats.js';
+import { emptyTreeId } from './empty-tree.js';
+import { batchCheck } from './record-objects.js';
 import { assertRevisionSyntax } from './refs.js';
 import { parseCatFileBatch } from './parsers/cat-file-batch.js';
 import { parseLsTree } from './parsers/ls-tree.js';
@@ -20,6 +27,42 @@ export interface CommitNode {
   parents: string[];
   /** The commit message (latin1; only compared with messages we wrote). */
   message: string;
+}
+
+/**
+ * The tree of each commit's first parent (the empty tree for a root commit), from `known` (commits
+ * already read) or one `cat-file --batch-check`. Every parent must be here, a merge's others too
+ * (what it brought in is read from them): OBJECT_MISSING when one is not (beyond a shallow clone's
+ * boundary, or left out of a partial clone), since the change a commit made to its parent cannot
+ * be known without the parent, and an empty answer would say that no run made it.
+ */
+export async function parentTrees(
+  repo: GitOptions,
+  nodes: readonly CommitNode[],
+  known: ReadonlyMap<string, CommitNode>,
+): Promise<Map<string, string>> {
+  const empty = nodes.some((n) => n.parents.length === 0) ? await emptyTreeId(repo) : '';
+  const ask = [...new Set(nodes.flatMap((n) => n.parents).filter((p) => !known.has(p)))];
+  const answers = await batchCheck(
+    repo,
+    ask.map((p) => `${p}^{tree}`),
+  );
+  const asked = new Map<string, string>();
+  ask.forEach((p, i) => {
+    if (answers[i]?.found === true) asked.set(p, answers[i].id);
+  });
+  const treeOf = (p: string) => known.get(p)?.tree ?? asked.get(p);
+  const out = new Map<string, string>();
+  for (const n of nodes) {
+    const missing = n.parents.find((p) => treeOf(p) === undefined);
+    if (missing !== undefined)
+      throw new ObjectMissingError(
+        `commit ${n.commit.slice(0, 12)}'s parent ${missing.slice(0, 12)} is not in this clone (a shallow or partial clone), so the change the commit made cannot be worked out; fetch that history first (git fetch --deepen=1 for one more commit, git fetch --unshallow for all of it; fetch-depth: 0 with actions/checkout), then retry`,
+        { details: { commit: n.commit, parent: missing } },
+      );
+    out.set(n.commit, n.parents[0] === undefined ? empty : (treeOf(n.parents[0]) as string));
+  }
+  return out;
 }
 
 /** Most bytes of pathspec given to one git process (the rest go to another), far below ARG_MAX. */

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Anchor, Trace } from '../../types/anchor.js';
+import { runCli } from '../helpers/cli.js';
 import { recordVerdict } from '../helpers/gates.js';
 import {
   commitAll,
@@ -148,6 +149,39 @@ describe('anchor and trace edges (CLI)', () => {
     const outside = cli(['trace', '..', '--json']);
     const error = (outside.json() as { error: { code: string; details: { type?: string } } }).error;
     expect([error.code, error.details.type]).toEqual(['PATH_NOT_FOUND', undefined]);
+  });
+});
+
+describe('a commit whose parent this clone does not have', () => {
+  it('anchor, verify --anchor, report --anchor and attest --commit are OBJECT_MISSING, never an empty anchor', async () => {
+    s = await recordRun([{ 'a.txt': lines('a', 3) }]);
+    const c = squash(s.dir, 'agent-run-a');
+    expect(cli(['anchor', c]).status).toBe(0);
+    const home = s.snap.options.home;
+    const recorded = readFileSync(join(home, 'anchors', `${c}.json`), 'utf8');
+    const shallow = join(home, 'shallow');
+    git(s.dir, ['clone', '-q', '--depth', '1', `file://${s.dir}`, shallow]);
+    const inShallow = (args: string[]) => runCli(['-C', shallow, '--home', home, '--json', ...args]);
+    for (const args of [
+      ['anchor', 'HEAD'],
+      ['verify', '--anchor', 'HEAD'],
+      ['report', '--anchor', 'HEAD', '--format', 'json'],
+      ['attest', '--commit', 'HEAD', '-o', join(home, 'x.json')],
+    ]) {
+      const res = inShallow(args);
+      const error = (res.json() as { error: { code: string; details: { parent: string } } }).error;
+      expect([res.status, error.code, error.details.parent], args.join(' ')).toEqual([
+        1,
+        'OBJECT_MISSING',
+        git(s.dir, ['rev-parse', 'HEAD~1']),
+      ]);
+    }
+    expect(readFileSync(join(home, 'anchors', `${c}.json`), 'utf8')).toBe(recorded);
+    // The next step the error names: one more commit of history, and the commit can be anchored.
+    git(shallow, ['fetch', '-q', '--deepen=1']);
+    const anchor = inShallow(['anchor', 'HEAD']);
+    expect(anchor.status, anchor.stdout).toBe(0);
+    expect(Anchor.parse(anchor.json()).files.map((f) => f.path)).toEqual(['a.txt']);
   });
 });
 
