@@ -1,5 +1,6 @@
+import type { RunRecord } from '../../types/run.js';
 import type { Snapshot } from '../../types/snapshot.js';
-import { AgentgateError, RunNotFoundError } from '../errors.js';
+import { AgentgateError, RunNotFoundError, StoreCorruptError } from '../errors.js';
 import { emptyTreeId } from '../git/empty-tree.js';
 import { readCommitNodes, type CommitNode } from '../git/provenance.js';
 import type { Repo } from '../git/repo.js';
@@ -134,8 +135,9 @@ export async function chainsOfWipCommits(
     try {
       snapshots.push(...(await candidateSnapshots(src, [id])));
     } catch (error) {
-      // A message names any text: not a run id, or a run this home does not hold.
-      if (!(error instanceof AgentgateError)) throw error;
+      // A message names any text: not a run id, or a run this home does not hold. A run it holds
+      // whose records do not load stops the trace, as everywhere.
+      if (!(error instanceof AgentgateError) || error instanceof StoreCorruptError) throw error;
     }
   return snapshots.length === 0 ? { chains: [], nodes: new Map() } : readChains(repo, snapshots);
 }
@@ -148,6 +150,9 @@ function names(s: Snapshot, paths: ReadonlySet<string>): boolean {
 /**
  * The snapshots of the candidate runs (every run, or `runIds`; with `touching`, only runs whose
  * records name one of those paths), from the store alone. RUN_NOT_FOUND for an unknown --run.
+ * Every provenance command reads the store so: STORE_CORRUPT for a snapshot file or run record
+ * that does not load, or a run's link to a snapshot that is gone, where it may change the answer
+ * (an answer from part of a run would be wrong, and an anchor recorded from it wrong for good).
  */
 export async function candidateSnapshots(
   src: RecordSources,
@@ -167,14 +172,20 @@ export async function candidateSnapshots(
           .map((s) => s.runId),
       ),
     ];
+    if (runs.length === 0) return [];
     const set = new Set(runs);
     // In `list`'s order: a re-captured iteration's snapshots keep their order in the chain.
-    return runs.length === 0
-      ? []
-      : scan
-          .pick(runs)
-          .filter((s) => set.has(s.runId))
-          .sort(sameAsList);
+    const snapshots = scan
+      .pick(runs)
+      .filter((s) => set.has(s.runId))
+      .sort(sameAsList);
+    const records = await Promise.all(runs.map((r) => store.loadRun(r)));
+    await assertLinked(
+      store,
+      records.filter((r) => r !== null),
+      snapshots,
+    );
+    return snapshots;
   }
   let snapshots: Snapshot[] = [];
   if (runIds !== undefined) {
@@ -186,12 +197,37 @@ export async function candidateSnapshots(
         });
       snapshots.push(...(await store.loadByRun(runId)));
     }
-  } else snapshots = (await store.list()).snapshots;
+  } else snapshots = await wholeStore(store);
   if (touching !== undefined) {
     const runs = new Set(snapshots.filter((s) => names(s, touching)).map((s) => s.runId));
     snapshots = snapshots.filter((s) => runs.has(s.runId));
   }
   return snapshots;
+}
+
+type Store = RecordSources['snapshotter']['store'];
+
+/** Every snapshot of the store, with every run record and link: STORE_CORRUPT for the first that does not load. */
+async function wholeStore(store: Store): Promise<Snapshot[]> {
+  const [listed, runs] = await Promise.all([store.list(), store.listRuns()]);
+  const [problem] = [...listed.problems, ...runs.problems];
+  if (problem !== undefined) throw problem;
+  await assertLinked(store, runs.runs, listed.snapshots);
+  return listed.snapshots;
+}
+
+/**
+ * STORE_CORRUPT when a run links a snapshot that `snapshots` lacks (its file is gone, or holds
+ * another run's): `loadByRun` says which, as it does for the run's gate verdicts in `trace`.
+ */
+async function assertLinked(
+  store: Store,
+  runs: readonly RunRecord[],
+  snapshots: readonly Snapshot[],
+): Promise<void> {
+  const have = new Set(snapshots.map((s) => `${s.runId}/${s.id}`));
+  for (const run of runs)
+    if (run.snapshotIds.some((id) => !have.has(`${run.runId}/${id}`))) await store.loadByRun(run.runId);
 }
 
 /**

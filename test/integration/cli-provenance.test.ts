@@ -1,5 +1,5 @@
 /** The provenance commands through the built CLI: JSON documents, the recorded anchor, exit statuses and codes. */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Anchor, Trace } from '../../types/anchor.js';
@@ -182,6 +182,43 @@ describe('a commit whose parent this clone does not have', () => {
     const anchor = inShallow(['anchor', 'HEAD']);
     expect(anchor.status, anchor.stdout).toBe(0);
     expect(Anchor.parse(anchor.json()).files.map((f) => f.path)).toEqual(['a.txt']);
+  });
+});
+
+describe('a snapshot file or run record that does not load', () => {
+  it('stops anchor, verify --anchor, trace, report --anchor and attest --commit alike: STORE_CORRUPT, nothing recorded', async () => {
+    s = await recordRun([{ 'a.txt': lines('a', 3) }, { 'a.txt': lines('a', 4) }]);
+    const c = squash(s.dir, 'agent-run-a');
+    expect(cli(['anchor', c]).status).toBe(0);
+    const home = s.snap.options.home;
+    const anchorFile = join(home, 'anchors', `${c}.json`);
+    const recorded = readFileSync(anchorFile, 'utf8');
+    const snapFile = join(home, 'snapshots', `${s.snapshots[0]?.id}.json`);
+    const runFile = join(home, 'runs', 'run-a.json');
+    const [snapText, runText] = [readFileSync(snapFile, 'utf8'), readFileSync(runFile, 'utf8')];
+    const damages: Array<[string, () => void]> = [
+      ['a truncated snapshot', () => writeFileSync(snapFile, '{"id":')],
+      ['a truncated run record', () => writeFileSync(runFile, '{')],
+      ['a link to a snapshot that is gone', () => rmSync(snapFile)],
+    ];
+    for (const [what, damage] of damages) {
+      damage();
+      for (const args of [
+        ['anchor', c],
+        ['verify', '--anchor', c],
+        ['trace', 'a.txt'],
+        ['report', '--anchor', c, '--format', 'json'],
+        ['attest', '--commit', c, '-o', join(home, 'x.json')],
+      ]) {
+        const res = cli([...args, '--json']);
+        const code = (res.json() as { error?: { code: string } }).error?.code;
+        expect([res.status, code], `${what}: ${args[0]}`).toEqual([1, 'STORE_CORRUPT']);
+      }
+      expect(readFileSync(anchorFile, 'utf8')).toBe(recorded);
+      writeFileSync(snapFile, snapText);
+      writeFileSync(runFile, runText);
+    }
+    expect(cli(['verify', '--anchor', c]).status).toBe(0);
   });
 });
 
