@@ -14,7 +14,8 @@ import { assertRevisionSyntax } from './refs.js';
 import { parseCatFileBatch } from './parsers/cat-file-batch.js';
 import { parseLsTree } from './parsers/ls-tree.js';
 import { commonDir } from '../fs/git-locks.js';
-import { decodeBytes } from '../fs/path-bytes.js';
+import { decodeBytes, encodeBytes } from '../fs/path-bytes.js';
+import { withByteArgs } from './byte-args.js';
 import { parseDiffStdin, type PairDiff } from './parsers/diff-stdin.js';
 import { BlamePorcelainParser, type BlameLine } from './parsers/blame-porcelain.js';
 import type { Repo } from './repo.js';
@@ -214,14 +215,7 @@ export async function blame(
   onCommit?: (commit: string) => void,
 ): Promise<{ lines: BlameLine[]; text: boolean; renames: Map<string, string> }> {
   assertRevisionSyntax(commit);
-  // An argument reaches git as UTF-8: a name that is not (its bytes kept as lone surrogates) cannot be named.
-  if (!path.isWellFormed())
-    throw new InvalidArgumentError(
-      `${JSON.stringify(path)} is not valid UTF-8; git blame cannot be given that file name from here`,
-      { details: { path } },
-    );
   const args = [
-    '--literal-pathspecs',
     'blame',
     '--porcelain',
     // The bytes git stores: a textconv driver (emptied by the hardening, but blame would still
@@ -233,12 +227,15 @@ export async function blame(
   if (range !== undefined) args.push('-L', `${range.start},${range.end}`);
   const parser = new BlamePorcelainParser(onCommit);
   let text = true;
-  await runGitStream(repo, [...args, commit, '--', path], async (stdout) => {
-    for await (const chunk of stdout as AsyncIterable<Buffer>) {
-      if (text && chunk.includes(0)) text = false;
-      parser.push(chunk);
-    }
-  }).catch((cause: unknown) => {
+  // A name that is not UTF-8 reaches git through withByteArgs.
+  await withByteArgs(['--literal-pathspecs'], [...args, commit, '--', path], (words) =>
+    runGitStream(repo, words, async (stdout) => {
+      for await (const chunk of stdout as AsyncIterable<Buffer>) {
+        if (text && chunk.includes(0)) text = false;
+        parser.push(chunk);
+      }
+    }),
+  ).catch((cause: unknown) => {
     // -L past the end: git names the file's length, which is what the caller needs to hear.
     const short = /has only (\d+) lines?/.exec(
       cause instanceof GitFailedError ? String(cause.details.stderr) : '',
@@ -258,7 +255,10 @@ export async function blame(
  * is binary to diff whatever it holds) or a driver's name.
  */
 export async function diffAttribute(repo: GitOptions, path: string): Promise<string> {
-  const res = await runGitBuffer(repo, ['check-attr', '-z', 'diff', '--', path]);
+  // On stdin, as bytes: any name, UTF-8 or not.
+  const res = await runGitBuffer(repo, ['check-attr', '-z', '--stdin', 'diff'], {
+    input: Buffer.concat([encodeBytes(path), Buffer.from([0])]),
+  });
   return parseCheckAttr(res.stdout);
 }
 
@@ -276,19 +276,39 @@ export function parseCheckAttr(buf: Buffer): string {
   return value;
 }
 
-/** True when `path` is a file (a blob) in `commit`'s tree; works for any name, newlines included. */
+/** True when `path` is a file (a blob) in `commit`'s tree; works for any name, newlines and bytes that are not UTF-8 included. */
 export async function isFileAt(repo: GitOptions, commit: string, path: string): Promise<boolean> {
   assertRevisionSyntax(commit);
-  const res = await runGitBuffer(repo, [
-    '--literal-pathspecs',
-    'ls-tree',
-    '-z',
-    '--full-tree',
-    commit,
-    '--',
-    path,
-  ]);
+  const res = await withByteArgs(
+    ['--literal-pathspecs'],
+    ['ls-tree', '-z', '--full-tree', commit, '--', path],
+    (args) => runGitBuffer(repo, args),
+  );
   return parseLsTree(decodeBytes(res.stdout)).get(path)?.type === 'blob';
+}
+
+/**
+ * The files at `commit` whose names read as `text` where a command line brought them: each byte
+ * that is not UTF-8 as U+FFFD, as Node decodes an argument (a name that is not UTF-8 cannot reach
+ * us any other way there). One `ls-tree -r` under the deepest directory `text` names whole.
+ */
+export async function filesReadAs(repo: GitOptions, commit: string, text: string): Promise<string[]> {
+  assertRevisionSyntax(commit);
+  const parts = text.split('/');
+  const dir = parts
+    .slice(
+      0,
+      Math.max(
+        0,
+        parts.findIndex((p) => p.includes('\ufffd')),
+      ),
+    )
+    .join('/');
+  const args = ['--literal-pathspecs', 'ls-tree', '-r', '-z', '--full-tree', commit];
+  const res = await runGitBuffer(repo, dir === '' ? args : [...args, '--', dir]);
+  return [...parseLsTree(decodeBytes(res.stdout))]
+    .filter(([name, e]) => e.type === 'blob' && encodeBytes(name).toString('utf8') === text)
+    .map(([name]) => name);
 }
 
 /**

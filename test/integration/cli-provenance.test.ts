@@ -254,7 +254,7 @@ describe('recorded anchor files that do not load', () => {
 });
 
 describe('file names that are not UTF-8', () => {
-  it('are linked like any other (tree), and report --anchor lists what it cannot blame as not listed', async () => {
+  it('are linked like any other (tree), traced by bytes or as JSON writes them, and their lines listed in report --anchor', async () => {
     s = await recordRun([]);
     git(s.dir, ['checkout', '-q', '-b', 'agent']);
     const agent = 'printf "x\\n" > "$(printf "caf\\351.txt")"; printf "ok\\n" > ok.txt';
@@ -267,11 +267,30 @@ describe('file names that are not UTF-8', () => {
       [false, 'tree'],
       [true, 'tree'],
     ]);
-    // A person's commit of another such file: no run wrote it, and its lines cannot be blamed from here.
-    writeFileSync(Buffer.from(`${s.dir}/na\xefve.txt`, 'latin1'), 'by hand\n');
+    // Named as JSON prints it (\udcNN), or by its bytes, which a command line brings as U+FFFD.
+    for (const given of ['caf\\udce9.txt', 'caf\ufffd.txt']) {
+      const t = cli(['trace', given, '--json']);
+      expect(t.status, t.stdout).toBe(0);
+      expect(Trace.parse(t.json()).path).toBe('caf\udce9.txt');
+      expect(Trace.parse(t.json()).ranges.map((r) => r.origin?.runId)).toEqual(['r']);
+    }
+    // A person's commit of another such file, with quotes and a backslash: no run wrote its lines.
+    writeFileSync(Buffer.from(`${s.dir}/na\xefve "q\\".txt`, 'latin1'), 'by hand\n');
     commitAll(s.dir, 'by hand');
-    const report = cli(['report', '--anchor', 'HEAD', '--format', 'md']);
+    const report = cli(['report', '--anchor', 'HEAD', '--format', 'json']);
     expect(report.status, report.stderr).toBe(0);
-    expect(report.stdout).toMatch(/\| none \| 0\/1 \| - \| not listed \|/);
+    const files = (report.json() as { files: Array<{ path: string; notFromRuns: unknown }> }).files;
+    expect(files.map((f) => [f.path, f.notFromRuns])).toEqual([
+      ['na\udcefve "q\\".txt', [{ start: 1, end: 1 }]],
+    ]);
+    // Two names that a command line brings alike: which one is meant must be said.
+    writeFileSync(Buffer.from(`${s.dir}/na\xf0ve "q\\".txt`, 'latin1'), 'by hand too\n');
+    commitAll(s.dir, 'twin');
+    const twin = cli(['trace', 'na\ufffdve "q\\".txt', '--json']);
+    const error = (twin.json() as { error: { code: string; details: { candidates: string[] } } }).error;
+    expect([error.code, error.details.candidates]).toEqual([
+      'PATH_NOT_FOUND',
+      ['na\udcefve "q\\".txt', 'na\udcf0ve "q\\".txt'],
+    ]);
   });
 });
