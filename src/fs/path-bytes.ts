@@ -54,6 +54,21 @@ export function hasEscapedBytes(text: string): boolean {
   return /[\udc80-\udcff]/.test(text) && /(?<![\ud800-\udbff])[\udc80-\udcff]/.test(text);
 }
 
+/** `\udcNN` in a text, NN from 80 to ff: how JSON output writes a byte of a name that is not UTF-8. */
+const ESCAPED_BYTE = /\\udc([89a-f][0-9a-f])/gi;
+
+/**
+ * A name given as JSON output prints it, each `\udcNN` read as the byte 0xNN (U+DC00 + it, as
+ * decodeBytes keeps it); null when the text holds no such escape. A command line cannot carry
+ * such a byte itself (Node turns it into U+FFFD): this is how one names that file there.
+ */
+export function readEscapedBytes(text: string): string | null {
+  if (text.search(ESCAPED_BYTE) === -1) return null;
+  return text.replace(ESCAPED_BYTE, (_, hex: string) =>
+    String.fromCharCode(0xdc00 + Number.parseInt(hex, 16)),
+  );
+}
+
 /** A path for node:fs calls: the plain string, or its bytes when it holds escaped bytes. */
 export function fsPath(path: string): string | Buffer {
   return hasEscapedBytes(path) ? encodeBytes(path) : path;

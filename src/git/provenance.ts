@@ -1,13 +1,21 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OBJECT_ID_PATTERN } from '../../types/ids.js';
-import { GitFailedError, GitOutputUnparseableError, InvalidArgumentError } from '../errors.js';
+import {
+  GitFailedError,
+  GitOutputUnparseableError,
+  InvalidArgumentError,
+  ObjectMissingError,
+} from '../errors.js';
 import { DIFF_BASE_ARGS } from './diff-stats.js';
+import { emptyTreeId } from './empty-tree.js';
+import { batchCheck } from './record-objects.js';
 import { assertRevisionSyntax } from './refs.js';
 import { parseCatFileBatch } from './parsers/cat-file-batch.js';
 import { parseLsTree } from './parsers/ls-tree.js';
 import { commonDir } from '../fs/git-locks.js';
-import { decodeBytes } from '../fs/path-bytes.js';
+import { decodeBytes, encodeBytes } from '../fs/path-bytes.js';
+import { withByteArgs } from './byte-args.js';
 import { parseDiffStdin, type PairDiff } from './parsers/diff-stdin.js';
 import { BlamePorcelainParser, type BlameLine } from './parsers/blame-porcelain.js';
 import type { Repo } from './repo.js';
@@ -20,6 +28,42 @@ export interface CommitNode {
   parents: string[];
   /** The commit message (latin1; only compared with messages we wrote). */
   message: string;
+}
+
+/**
+ * The tree of each commit's first parent (the empty tree for a root commit), from `known` (commits
+ * already read) or one `cat-file --batch-check`. Every parent must be here, a merge's others too
+ * (what it brought in is read from them): OBJECT_MISSING when one is not (beyond a shallow clone's
+ * boundary, or left out of a partial clone), since the change a commit made to its parent cannot
+ * be known without the parent, and an empty answer would say that no run made it.
+ */
+export async function parentTrees(
+  repo: GitOptions,
+  nodes: readonly CommitNode[],
+  known: ReadonlyMap<string, CommitNode>,
+): Promise<Map<string, string>> {
+  const empty = nodes.some((n) => n.parents.length === 0) ? await emptyTreeId(repo) : '';
+  const ask = [...new Set(nodes.flatMap((n) => n.parents).filter((p) => !known.has(p)))];
+  const answers = await batchCheck(
+    repo,
+    ask.map((p) => `${p}^{tree}`),
+  );
+  const asked = new Map<string, string>();
+  ask.forEach((p, i) => {
+    if (answers[i]?.found === true) asked.set(p, answers[i].id);
+  });
+  const treeOf = (p: string) => known.get(p)?.tree ?? asked.get(p);
+  const out = new Map<string, string>();
+  for (const n of nodes) {
+    const missing = n.parents.find((p) => treeOf(p) === undefined);
+    if (missing !== undefined)
+      throw new ObjectMissingError(
+        `commit ${n.commit.slice(0, 12)}'s parent ${missing.slice(0, 12)} is not in this clone (a shallow or partial clone), so the change the commit made cannot be worked out; fetch that history first (git fetch --deepen=1 for one more commit, git fetch --unshallow for all of it; fetch-depth: 0 with actions/checkout), then retry`,
+        { details: { commit: n.commit, parent: missing } },
+      );
+    out.set(n.commit, n.parents[0] === undefined ? empty : (treeOf(n.parents[0]) as string));
+  }
+  return out;
 }
 
 /** Most bytes of pathspec given to one git process (the rest go to another), far below ARG_MAX. */
@@ -171,14 +215,7 @@ export async function blame(
   onCommit?: (commit: string) => void,
 ): Promise<{ lines: BlameLine[]; text: boolean; renames: Map<string, string> }> {
   assertRevisionSyntax(commit);
-  // An argument reaches git as UTF-8: a name that is not (its bytes kept as lone surrogates) cannot be named.
-  if (!path.isWellFormed())
-    throw new InvalidArgumentError(
-      `${JSON.stringify(path)} is not valid UTF-8; git blame cannot be given that file name from here`,
-      { details: { path } },
-    );
   const args = [
-    '--literal-pathspecs',
     'blame',
     '--porcelain',
     // The bytes git stores: a textconv driver (emptied by the hardening, but blame would still
@@ -190,12 +227,15 @@ export async function blame(
   if (range !== undefined) args.push('-L', `${range.start},${range.end}`);
   const parser = new BlamePorcelainParser(onCommit);
   let text = true;
-  await runGitStream(repo, [...args, commit, '--', path], async (stdout) => {
-    for await (const chunk of stdout as AsyncIterable<Buffer>) {
-      if (text && chunk.includes(0)) text = false;
-      parser.push(chunk);
-    }
-  }).catch((cause: unknown) => {
+  // A name that is not UTF-8 reaches git through withByteArgs.
+  await withByteArgs(['--literal-pathspecs'], [...args, commit, '--', path], (words) =>
+    runGitStream(repo, words, async (stdout) => {
+      for await (const chunk of stdout as AsyncIterable<Buffer>) {
+        if (text && chunk.includes(0)) text = false;
+        parser.push(chunk);
+      }
+    }),
+  ).catch((cause: unknown) => {
     // -L past the end: git names the file's length, which is what the caller needs to hear.
     const short = /has only (\d+) lines?/.exec(
       cause instanceof GitFailedError ? String(cause.details.stderr) : '',
@@ -215,7 +255,10 @@ export async function blame(
  * is binary to diff whatever it holds) or a driver's name.
  */
 export async function diffAttribute(repo: GitOptions, path: string): Promise<string> {
-  const res = await runGitBuffer(repo, ['check-attr', '-z', 'diff', '--', path]);
+  // On stdin, as bytes: any name, UTF-8 or not.
+  const res = await runGitBuffer(repo, ['check-attr', '-z', '--stdin', 'diff'], {
+    input: Buffer.concat([encodeBytes(path), Buffer.from([0])]),
+  });
   return parseCheckAttr(res.stdout);
 }
 
@@ -233,19 +276,39 @@ export function parseCheckAttr(buf: Buffer): string {
   return value;
 }
 
-/** True when `path` is a file (a blob) in `commit`'s tree; works for any name, newlines included. */
+/** True when `path` is a file (a blob) in `commit`'s tree; works for any name, newlines and bytes that are not UTF-8 included. */
 export async function isFileAt(repo: GitOptions, commit: string, path: string): Promise<boolean> {
   assertRevisionSyntax(commit);
-  const res = await runGitBuffer(repo, [
-    '--literal-pathspecs',
-    'ls-tree',
-    '-z',
-    '--full-tree',
-    commit,
-    '--',
-    path,
-  ]);
+  const res = await withByteArgs(
+    ['--literal-pathspecs'],
+    ['ls-tree', '-z', '--full-tree', commit, '--', path],
+    (args) => runGitBuffer(repo, args),
+  );
   return parseLsTree(decodeBytes(res.stdout)).get(path)?.type === 'blob';
+}
+
+/**
+ * The files at `commit` whose names read as `text` where a command line brought them: each byte
+ * that is not UTF-8 as U+FFFD, as Node decodes an argument (a name that is not UTF-8 cannot reach
+ * us any other way there). One `ls-tree -r` under the deepest directory `text` names whole.
+ */
+export async function filesReadAs(repo: GitOptions, commit: string, text: string): Promise<string[]> {
+  assertRevisionSyntax(commit);
+  const parts = text.split('/');
+  const dir = parts
+    .slice(
+      0,
+      Math.max(
+        0,
+        parts.findIndex((p) => p.includes('\ufffd')),
+      ),
+    )
+    .join('/');
+  const args = ['--literal-pathspecs', 'ls-tree', '-r', '-z', '--full-tree', commit];
+  const res = await runGitBuffer(repo, dir === '' ? args : [...args, '--', dir]);
+  return [...parseLsTree(decodeBytes(res.stdout))]
+    .filter(([name, e]) => e.type === 'blob' && encodeBytes(name).toString('utf8') === text)
+    .map(([name]) => name);
 }
 
 /**

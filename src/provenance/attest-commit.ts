@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { CommitNotGatedError } from '../errors.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
 import { attestSources, buildStatement } from '../gates/attest.js';
+import { parentTrees } from '../git/provenance.js';
 import { resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
 import { loadRunChains, type Iteration } from './candidates.js';
@@ -21,7 +22,7 @@ export async function writeCommitStatement(
   opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
 ): Promise<{ file: string; subjects: number; runId: string; iteration: number }> {
   const commit = await resolveRevision(repo, rev, 'commit');
-  const { tree, matches } = await gatedIterations(src, repo, commit);
+  const { tree, matches } = await gatedIterations(src, repo, commit, { parents: true });
   const [match] = matches;
   if (match === undefined)
     throw new CommitNotGatedError(
@@ -40,15 +41,19 @@ export async function writeCommitStatement(
 
 /**
  * Every iteration whose after tree is `commit`'s tree, best first (rankTreeMatches). `tree` is
- * null when the commit (a full id) is not in this repository.
+ * null when the commit (a full id) is not in this repository. `parents`: OBJECT_MISSING when the
+ * commit's parents are not here (a shallow clone), as for its anchor: the ranking asks its history.
  */
 export async function gatedIterations(
   src: RecordSources,
   repo: Repo,
   commit: string,
+  opts: { parents?: boolean } = {},
 ): Promise<{ tree: string | null; matches: Iteration[] }> {
   const { chains, nodes } = await loadRunChains(src, repo, undefined, [commit]);
-  const tree = nodes.get(commit)?.tree ?? null;
+  const node = nodes.get(commit);
+  if (opts.parents === true && node !== undefined) await parentTrees(repo, [node], nodes);
+  const tree = node?.tree ?? null;
   const found = chains.flatMap((c) => c.iterations).filter((it) => tree !== null && it.after.tree === tree);
   return { tree, matches: await rankTreeMatches(repo, commit, found) };
 }

@@ -1,5 +1,7 @@
+import type { RunRecord } from '../../types/run.js';
 import type { Snapshot } from '../../types/snapshot.js';
-import { AgentgateError, RunNotFoundError } from '../errors.js';
+import { AgentgateError, RunNotFoundError, StoreCorruptError } from '../errors.js';
+import { emptyTreeId } from '../git/empty-tree.js';
 import { readCommitNodes, type CommitNode } from '../git/provenance.js';
 import type { Repo } from '../git/repo.js';
 import { trailer, wipMessage, wipStagedMessage } from '../snapshotter/message.js';
@@ -15,7 +17,8 @@ export interface Iteration {
   after: CommitNode;
   /**
    * The run's WIP before commit this iteration started from (its lines are iteration 0) and the
-   * commit the run found, or null; `staged`: the commit of what was staged that `before` made
+   * commit the run found (`base`; on an unborn branch, none: the null id and the empty tree), or
+   * null; `staged`: the commit of what was staged that `before` made
    * under the WIP commit (its lines are iteration 0 too; `base` is then its parent), or null.
    */
   wip: { commit: CommitNode; base: CommitNode; staged: CommitNode | null } | null;
@@ -74,7 +77,21 @@ export async function readChains(
     staged.filter((c) => !nodes.has(c)),
   ))
     nodes.set(id, node);
-  return { chains: chainsOf(snapshots, nodes), nodes };
+  // A WIP (or staged) commit made on an unborn branch is a root: the run found nothing there.
+  const roots = wips.some((s) => {
+    const wip = nodes.get(s.beforeSha);
+    return wip?.parents.length === 0 || soleParent(wip, nodes)?.parents.length === 0;
+  });
+  const unborn = roots ? unbornBase(await emptyTreeId(repo)) : undefined;
+  return { chains: chainsOf(snapshots, nodes, unborn), nodes };
+}
+
+/**
+ * What a run found on an unborn branch: no commit (the null id, which no commit has, keys it in
+ * a replay) and the empty tree.
+ */
+function unbornBase(emptyTree: string): CommitNode {
+  return { commit: '0'.repeat(emptyTree.length), tree: emptyTree, parents: [], message: '' };
 }
 
 /** The one parent of `node`, when it has one and it was read. */
@@ -118,8 +135,9 @@ export async function chainsOfWipCommits(
     try {
       snapshots.push(...(await candidateSnapshots(src, [id])));
     } catch (error) {
-      // A message names any text: not a run id, or a run this home does not hold.
-      if (!(error instanceof AgentgateError)) throw error;
+      // A message names any text: not a run id, or a run this home does not hold. A run it holds
+      // whose records do not load stops the trace, as everywhere.
+      if (!(error instanceof AgentgateError) || error instanceof StoreCorruptError) throw error;
     }
   return snapshots.length === 0 ? { chains: [], nodes: new Map() } : readChains(repo, snapshots);
 }
@@ -132,6 +150,9 @@ function names(s: Snapshot, paths: ReadonlySet<string>): boolean {
 /**
  * The snapshots of the candidate runs (every run, or `runIds`; with `touching`, only runs whose
  * records name one of those paths), from the store alone. RUN_NOT_FOUND for an unknown --run.
+ * Every provenance command reads the store so: STORE_CORRUPT for a snapshot file or run record
+ * that does not load, or a run's link to a snapshot that is gone, where it may change the answer
+ * (an answer from part of a run would be wrong, and an anchor recorded from it wrong for good).
  */
 export async function candidateSnapshots(
   src: RecordSources,
@@ -151,14 +172,20 @@ export async function candidateSnapshots(
           .map((s) => s.runId),
       ),
     ];
+    if (runs.length === 0) return [];
     const set = new Set(runs);
     // In `list`'s order: a re-captured iteration's snapshots keep their order in the chain.
-    return runs.length === 0
-      ? []
-      : scan
-          .pick(runs)
-          .filter((s) => set.has(s.runId))
-          .sort(sameAsList);
+    const snapshots = scan
+      .pick(runs)
+      .filter((s) => set.has(s.runId))
+      .sort(sameAsList);
+    const records = await Promise.all(runs.map((r) => store.loadRun(r)));
+    await assertLinked(
+      store,
+      records.filter((r) => r !== null),
+      snapshots,
+    );
+    return snapshots;
   }
   let snapshots: Snapshot[] = [];
   if (runIds !== undefined) {
@@ -170,12 +197,37 @@ export async function candidateSnapshots(
         });
       snapshots.push(...(await store.loadByRun(runId)));
     }
-  } else snapshots = (await store.list()).snapshots;
+  } else snapshots = await wholeStore(store);
   if (touching !== undefined) {
     const runs = new Set(snapshots.filter((s) => names(s, touching)).map((s) => s.runId));
     snapshots = snapshots.filter((s) => runs.has(s.runId));
   }
   return snapshots;
+}
+
+type Store = RecordSources['snapshotter']['store'];
+
+/** Every snapshot of the store, with every run record and link: STORE_CORRUPT for the first that does not load. */
+async function wholeStore(store: Store): Promise<Snapshot[]> {
+  const [listed, runs] = await Promise.all([store.list(), store.listRuns()]);
+  const [problem] = [...listed.problems, ...runs.problems];
+  if (problem !== undefined) throw problem;
+  await assertLinked(store, runs.runs, listed.snapshots);
+  return listed.snapshots;
+}
+
+/**
+ * STORE_CORRUPT when a run links a snapshot that `snapshots` lacks (its file is gone, or holds
+ * another run's): `loadByRun` says which, as it does for the run's gate verdicts in `trace`.
+ */
+async function assertLinked(
+  store: Store,
+  runs: readonly RunRecord[],
+  snapshots: readonly Snapshot[],
+): Promise<void> {
+  const have = new Set(snapshots.map((s) => `${s.runId}/${s.id}`));
+  for (const run of runs)
+    if (run.snapshotIds.some((id) => !have.has(`${run.runId}/${id}`))) await store.loadByRun(run.runId);
 }
 
 /**
@@ -187,13 +239,17 @@ function sameAsList(a: Snapshot, b: Snapshot): number {
   return a.iteration - b.iteration || byRunThenIteration(a, b);
 }
 
-function chainsOf(snapshots: readonly Snapshot[], nodes: ReadonlyMap<string, CommitNode>): RunChain[] {
+function chainsOf(
+  snapshots: readonly Snapshot[],
+  nodes: ReadonlyMap<string, CommitNode>,
+  unborn: CommitNode | undefined,
+): RunChain[] {
   const byRun = new Map<string, Iteration[]>();
   for (const s of snapshots) {
     const before = nodes.get(s.beforeSha);
     const after = nodes.get(s.afterSha);
     if (before === undefined || after === undefined) continue;
-    const wip = before.message === wipMessage(s.runId) ? wipOf(before, s.runId, nodes) : null;
+    const wip = before.message === wipMessage(s.runId) ? wipOf(before, s.runId, nodes, unborn) : null;
     const list = byRun.get(s.runId) ?? [];
     list.push({ snapshot: s, iteration: s.iteration, before, after, wip });
     byRun.set(s.runId, list);
@@ -212,11 +268,20 @@ function chainsOf(snapshots: readonly Snapshot[], nodes: ReadonlyMap<string, Com
     });
 }
 
-/** The WIP of a before commit with the run's WIP message: what it was made on, through a staged commit. */
-function wipOf(before: CommitNode, runId: string, nodes: ReadonlyMap<string, CommitNode>): Iteration['wip'] {
-  const parent = soleParent(before, nodes);
+/**
+ * The WIP of a before commit with the run's WIP message: what it was made on, through a staged
+ * commit; `unborn` for a root (the branch had no commit yet).
+ */
+function wipOf(
+  before: CommitNode,
+  runId: string,
+  nodes: ReadonlyMap<string, CommitNode>,
+  unborn: CommitNode | undefined,
+): Iteration['wip'] {
+  const below = (node: CommitNode) => (node.parents.length === 0 ? unborn : soleParent(node, nodes));
+  const parent = below(before);
   if (parent === undefined) return null;
   if (parent.message !== wipStagedMessage(runId)) return { commit: before, base: parent, staged: null };
-  const base = soleParent(parent, nodes);
+  const base = below(parent);
   return base === undefined ? null : { commit: before, base, staged: parent };
 }

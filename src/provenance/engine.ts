@@ -1,7 +1,5 @@
 import type { PairDiff, PairFile } from '../git/parsers/diff-stdin.js';
-import { commitsBroughtIn, diffTreePairs, type CommitNode } from '../git/provenance.js';
-import { batchCheck } from '../git/record-objects.js';
-import { emptyTreeId } from '../git/empty-tree.js';
+import { commitsBroughtIn, diffTreePairs, parentTrees, type CommitNode } from '../git/provenance.js';
 import type { Repo } from '../git/repo.js';
 import type { RunChain } from './candidates.js';
 import {
@@ -38,9 +36,8 @@ export async function linkCommits(
   only?: { paths: readonly string[]; keep: (commit: string, path: string) => boolean },
   known: ReadonlyMap<string, CommitNode> = new Map(),
 ): Promise<CommitLinks[]> {
-  const empty = nodes.some((n) => n.parents.length === 0) ? await emptyTreeId(repo) : '';
-  const parentTrees = await parentTreesOf(repo, nodes, empty, known);
-  const ownPairs = nodes.map((n) => ({ from: parentTrees.get(n.commit) as string, to: n.tree }));
+  const fromTrees = await parentTrees(repo, nodes, known);
+  const ownPairs = nodes.map((n) => ({ from: fromTrees.get(n.commit) as string, to: n.tree }));
   let own: PairDiff[];
   let started: ReturnType<typeof startReplays>;
   if (only === undefined) {
@@ -148,27 +145,6 @@ function startReplays(
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-async function parentTreesOf(
-  repo: Repo,
-  nodes: readonly CommitNode[],
-  empty: string,
-  known: ReadonlyMap<string, CommitNode>,
-): Promise<Map<string, string>> {
-  // A parent already read gives its tree; the others' by name (`<parent>^{tree}`): one batch-check.
-  const trees = new Map<string, string>();
-  for (const n of nodes) {
-    const tree = n.parents[0] === undefined ? empty : known.get(n.parents[0])?.tree;
-    if (tree !== undefined) trees.set(n.commit, tree);
-  }
-  const ask = nodes.filter((n) => !trees.has(n.commit));
-  const answers = await batchCheck(
-    repo,
-    ask.map((n) => `${n.parents[0] as string}^{tree}`),
-  );
-  ask.forEach((n, i) => trees.set(n.commit, answers[i]?.found === true ? answers[i].id : empty));
-  return trees;
 }
 
 /** Paths of interest, with every name a relevant run gave them (renames both ways). */

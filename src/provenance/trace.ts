@@ -3,9 +3,9 @@ import type { Trace, TraceOrigin, TraceRange, TraceGate } from '../../types/anch
 import { OBJECT_ID_PATTERN } from '../../types/ids.js';
 import { PathNotFoundError } from '../errors.js';
 import { realPathOf } from '../fs/inside.js';
-import { blame, diffAttribute, isFileAt, parentsSeen, type CommitNode } from '../git/provenance.js';
-import { batchCheck } from '../git/record-objects.js';
-import { assertRevisionSyntax, resolveRevision } from '../git/refs.js';
+import { readEscapedBytes } from '../fs/path-bytes.js';
+import { blame, diffAttribute, parentsSeen, type CommitNode } from '../git/provenance.js';
+import { assertRevisionSyntax } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
 import type { BlameLine } from '../git/parsers/blame-porcelain.js';
 import {
@@ -18,7 +18,7 @@ import {
 import { wipCommits } from './claims.js';
 import { linkCommits, STRENGTH, type CommitLinks, type FileLink } from './engine.js';
 import { newestVerdicts } from './gates.js';
-import { treePath } from './tree-path.js';
+import { fileAt, treePath } from './tree-path.js';
 import type { RecordSources } from './sources.js';
 import { ancestryShortcut } from './trace-ancestry.js';
 
@@ -67,29 +67,14 @@ export async function computeTrace(
   const named = isAbsolute(givenPath)
     ? join(await realPathOf(dirname(givenPath)), basename(givenPath))
     : givenPath;
-  const path = treePath(repo.topLevel, named) ?? notInRepository(givenPath, named, repo.topLevel);
-  // A full object id names one commit whatever refs do meanwhile: its blame starts at once. Any
-  // other name is resolved first, so that the trace and its `rev` name the same commit.
-  const early = OBJECT_ID_PATTERN.test(given) ? blameAndRuns(src, repo, given, path, opts) : undefined;
-  // One process says what REV is and whether PATH is a file there (a name with a line break cannot
-  // go on batch-check's stdin: ls-tree then); the resolver explains a missing REV.
-  // `:/text` reads all that follows as its text: `:/text:path` would search for "text:path".
-  const plain = !/[\n\r]/.test(path) && !given.startsWith(':/');
-  const [commit, file] = await batchCheck(repo, [
-    `${given}^{commit}`,
-    ...(plain ? [`${given}^{commit}:${path}`] : []),
-  ]);
-  const rev = commit?.found === true ? commit.id : await resolveRevision(repo, given, 'commit');
-  const isFile = plain ? file?.found === true && file.type === 'blob' : await isFileAt(repo, rev, path);
-  if (!isFile) {
-    const directory = plain && file?.found === true && file.type === 'tree';
-    throw new PathNotFoundError(
-      directory
-        ? `${path} is a directory at ${rev.slice(0, 12)}; give the path of a file in it`
-        : `${path} is not a file at ${rev.slice(0, 12)}; give its path from the repository's top level`,
-      { details: { path, rev, ...(directory ? { type: 'tree' } : {}) } },
-    );
-  }
+  const asGiven = treePath(repo.topLevel, named) ?? notInRepository(givenPath, named, repo.topLevel);
+  // A full object id names one commit whatever refs do meanwhile: its blame starts at once (unless
+  // PATH may spell a name that is not UTF-8: fileAt says). Any other name is resolved first, so
+  // that the trace and its `rev` name the same commit.
+  const odd = readEscapedBytes(asGiven) !== null || asGiven.includes('\ufffd');
+  const early =
+    OBJECT_ID_PATTERN.test(given) && !odd ? blameAndRuns(src, repo, given, asGiven, opts) : undefined;
+  const { rev, path } = await fileAt(repo, given, asGiven);
   const started = early ?? blameAndRuns(src, repo, rev, path, opts);
   const { lines, text, renames } = await started.blaming;
   const blamed = [...new Set(lines.map((l) => l.commit))];

@@ -1,4 +1,11 @@
 import { isAbsolute, posix, relative, sep } from 'node:path';
+import { PathNotFoundError } from '../errors.js';
+import { readEscapedBytes } from '../fs/path-bytes.js';
+import { filesReadAs, isFileAt } from '../git/provenance.js';
+import { batchCheck } from '../git/record-objects.js';
+import { resolveRevision } from '../git/refs.js';
+import type { Repo } from '../git/repo.js';
+import { escapeHidden } from '../text.js';
 
 /**
  * PATH as git names it in a tree: relative to the top level, `/`-separated, without `./` or `.`
@@ -11,4 +18,55 @@ export function treePath(topLevel: string, path: string): string | null {
   const normal = posix.normalize(local).replace(/^\.\//, '');
   const outside = normal === '..' || normal.startsWith('../') || posix.isAbsolute(normal);
   return outside || normal === '' || normal === '.' ? null : normal;
+}
+
+/**
+ * REV's commit, and PATH as REV's tree names it: as given, else with each `\udcNN` read as a byte
+ * (readEscapedBytes: a name that is not UTF-8, as JSON output writes it), else, for a PATH that
+ * came with U+FFFD (a command line cannot carry such a byte), the one file whose name reads so.
+ * One process says what REV is and whether PATH is a file there (a name with a line break cannot
+ * go on batch-check's stdin: ls-tree then); the resolver explains a missing REV. PATH_NOT_FOUND
+ * when it is no file at REV.
+ */
+export async function fileAt(
+  repo: Repo,
+  given: string,
+  path: string,
+): Promise<{ rev: string; path: string }> {
+  const spelt = readEscapedBytes(path);
+  const names = spelt === null ? [path] : [path, spelt];
+  // `:/text` reads all that follows as its text: `:/text:path` would search for "text:path".
+  const plain = !/[\n\r]/.test(path) && !given.startsWith(':/');
+  const [commit, ...files] = await batchCheck(repo, [
+    `${given}^{commit}`,
+    ...(plain ? names.map((n) => `${given}^{commit}:${n}`) : []),
+  ]);
+  const rev = commit?.found === true ? commit.id : await resolveRevision(repo, given, 'commit');
+  for (const [i, name] of names.entries())
+    if (plain ? files[i]?.found === true && files[i].type === 'blob' : await isFileAt(repo, rev, name))
+      return { rev, path: name };
+  const readAs = path.includes('\ufffd') ? await filesReadAs(repo, rev, path) : [];
+  if (readAs.length === 1) return { rev, path: readAs[0] as string };
+  throw noFile(path, rev, plain && files[0]?.found === true && files[0].type === 'tree', readAs);
+}
+
+/** PATH_NOT_FOUND: PATH is a directory at REV, or no file, or reads as several (`readAs`). */
+function noFile(path: string, rev: string, directory: boolean, readAs: readonly string[]): PathNotFoundError {
+  const at = rev.slice(0, 12);
+  const bytes = path.includes('\ufffd')
+    ? '; a byte of a name that is not UTF-8 is given as \\udcNN, as JSON output writes it'
+    : '';
+  const message = directory
+    ? `${path} is a directory at ${at}; give the path of a file in it`
+    : readAs.length > 1
+      ? `${readAs.length} files at ${at} read as ${path}: give one as JSON output writes it (${readAs.map((p) => escapeHidden(p, { halves: true })).join(', ')})`
+      : `${path} is not a file at ${at}; give its path from the repository's top level${bytes}`;
+  return new PathNotFoundError(message, {
+    details: {
+      path,
+      rev,
+      ...(directory ? { type: 'tree' } : {}),
+      ...(readAs.length > 1 ? { candidates: readAs } : {}),
+    },
+  });
 }

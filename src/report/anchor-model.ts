@@ -39,8 +39,7 @@ export async function buildAnchorReport(
   const files: AnchorReportFile[] = [];
   for (const f of anchor.files) {
     const needs = f.status !== 'deleted' && f.linesFromRuns < f.linesAdded;
-    // A name that is not UTF-8 cannot be blamed (git/provenance.ts): its lines are not listed.
-    const list = needs && listed < MAX_LISTED && f.path.isWellFormed();
+    const list = needs && listed < MAX_LISTED;
     if (list) listed += 1;
     files.push({
       path: f.path,

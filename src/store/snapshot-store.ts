@@ -139,26 +139,35 @@ export class SnapshotStore {
 
   /**
    * Every snapshot file read, none parsed yet (`list` without the parsing): provenance picks the
-   * few that name a path. Files that cannot be read or named are left out, as `list` reports them.
+   * few that name a path. A file that cannot be read or named is a problem of the scan, as `list`
+   * reports it (one gone since the listing is left out).
    * The reads are synchronous, in slices with a turn of the event loop between them: a file read
    * through fs/promises costs four thread-pool round trips, and for hundreds of small files that
    * was eight times the CPU of reading them here.
    */
   async scan(): Promise<SnapshotScan> {
     const texts: SnapshotText[] = [];
-    const ids = await listJsonNames(layout(this.home).snapshots);
+    const problems: StoreCorruptError[] = [];
+    const dir = layout(this.home).snapshots;
+    const ids = await listJsonNames(dir);
     for (let i = 0; i < ids.length; i += SCAN_SLICE) {
       if (i > 0) await new Promise((resolve) => setImmediate(resolve));
       for (const id of ids.slice(i, i + SCAN_SLICE)) {
         try {
           texts.push({ id, text: readFileSync(this.snapshotPath(id), 'utf8') });
-        } catch {
-          // Gone since the listing, unreadable or badly named: `list` reports it; it names no path here.
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+          const path = join(dir, `${id}.json`);
+          problems.push(
+            error instanceof InvalidIdError
+              ? asStoreProblem(error, path, 'snapshot')
+              : corruptFile(path, 'snapshot', `unreadable (${errnoOf(error)})`, error),
+          );
         }
       }
     }
     texts.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return new SnapshotScan(texts, (t) => this.parseText(t));
+    return new SnapshotScan(texts, (t) => this.parseText(t), problems);
   }
 
   /**

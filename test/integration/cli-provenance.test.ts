@@ -1,8 +1,9 @@
 /** The provenance commands through the built CLI: JSON documents, the recorded anchor, exit statuses and codes. */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Anchor, Trace } from '../../types/anchor.js';
+import { runCli } from '../helpers/cli.js';
 import { recordVerdict } from '../helpers/gates.js';
 import {
   commitAll,
@@ -151,6 +152,76 @@ describe('anchor and trace edges (CLI)', () => {
   });
 });
 
+describe('a commit whose parent this clone does not have', () => {
+  it('anchor, verify --anchor, report --anchor and attest --commit are OBJECT_MISSING, never an empty anchor', async () => {
+    s = await recordRun([{ 'a.txt': lines('a', 3) }]);
+    const c = squash(s.dir, 'agent-run-a');
+    expect(cli(['anchor', c]).status).toBe(0);
+    const home = s.snap.options.home;
+    const recorded = readFileSync(join(home, 'anchors', `${c}.json`), 'utf8');
+    const shallow = join(home, 'shallow');
+    git(s.dir, ['clone', '-q', '--depth', '1', `file://${s.dir}`, shallow]);
+    const inShallow = (args: string[]) => runCli(['-C', shallow, '--home', home, '--json', ...args]);
+    for (const args of [
+      ['anchor', 'HEAD'],
+      ['verify', '--anchor', 'HEAD'],
+      ['report', '--anchor', 'HEAD', '--format', 'json'],
+      ['attest', '--commit', 'HEAD', '-o', join(home, 'x.json')],
+    ]) {
+      const res = inShallow(args);
+      const error = (res.json() as { error: { code: string; details: { parent: string } } }).error;
+      expect([res.status, error.code, error.details.parent], args.join(' ')).toEqual([
+        1,
+        'OBJECT_MISSING',
+        git(s.dir, ['rev-parse', 'HEAD~1']),
+      ]);
+    }
+    expect(readFileSync(join(home, 'anchors', `${c}.json`), 'utf8')).toBe(recorded);
+    // The next step the error names: one more commit of history, and the commit can be anchored.
+    git(shallow, ['fetch', '-q', '--deepen=1']);
+    const anchor = inShallow(['anchor', 'HEAD']);
+    expect(anchor.status, anchor.stdout).toBe(0);
+    expect(Anchor.parse(anchor.json()).files.map((f) => f.path)).toEqual(['a.txt']);
+  });
+});
+
+describe('a snapshot file or run record that does not load', () => {
+  it('stops anchor, verify --anchor, trace, report --anchor and attest --commit alike: STORE_CORRUPT, nothing recorded', async () => {
+    s = await recordRun([{ 'a.txt': lines('a', 3) }, { 'a.txt': lines('a', 4) }]);
+    const c = squash(s.dir, 'agent-run-a');
+    expect(cli(['anchor', c]).status).toBe(0);
+    const home = s.snap.options.home;
+    const anchorFile = join(home, 'anchors', `${c}.json`);
+    const recorded = readFileSync(anchorFile, 'utf8');
+    const snapFile = join(home, 'snapshots', `${s.snapshots[0]?.id}.json`);
+    const runFile = join(home, 'runs', 'run-a.json');
+    const [snapText, runText] = [readFileSync(snapFile, 'utf8'), readFileSync(runFile, 'utf8')];
+    const damages: Array<[string, () => void]> = [
+      ['a truncated snapshot', () => writeFileSync(snapFile, '{"id":')],
+      ['a truncated run record', () => writeFileSync(runFile, '{')],
+      ['a link to a snapshot that is gone', () => rmSync(snapFile)],
+    ];
+    for (const [what, damage] of damages) {
+      damage();
+      for (const args of [
+        ['anchor', c],
+        ['verify', '--anchor', c],
+        ['trace', 'a.txt'],
+        ['report', '--anchor', c, '--format', 'json'],
+        ['attest', '--commit', c, '-o', join(home, 'x.json')],
+      ]) {
+        const res = cli([...args, '--json']);
+        const code = (res.json() as { error?: { code: string } }).error?.code;
+        expect([res.status, code], `${what}: ${args[0]}`).toEqual([1, 'STORE_CORRUPT']);
+      }
+      expect(readFileSync(anchorFile, 'utf8')).toBe(recorded);
+      writeFileSync(snapFile, snapText);
+      writeFileSync(runFile, runText);
+    }
+    expect(cli(['verify', '--anchor', c]).status).toBe(0);
+  });
+});
+
 describe('recorded anchor files that do not load', () => {
   it('verify --all fails on them, naming each (push, which refuses them, sends people there)', async () => {
     s = await recordRun([{ 'a.txt': lines('a', 3) }]);
@@ -183,7 +254,7 @@ describe('recorded anchor files that do not load', () => {
 });
 
 describe('file names that are not UTF-8', () => {
-  it('are linked like any other (tree), and report --anchor lists what it cannot blame as not listed', async () => {
+  it('are linked like any other (tree), traced by bytes or as JSON writes them, and their lines listed in report --anchor', async () => {
     s = await recordRun([]);
     git(s.dir, ['checkout', '-q', '-b', 'agent']);
     const agent = 'printf "x\\n" > "$(printf "caf\\351.txt")"; printf "ok\\n" > ok.txt';
@@ -196,11 +267,30 @@ describe('file names that are not UTF-8', () => {
       [false, 'tree'],
       [true, 'tree'],
     ]);
-    // A person's commit of another such file: no run wrote it, and its lines cannot be blamed from here.
-    writeFileSync(Buffer.from(`${s.dir}/na\xefve.txt`, 'latin1'), 'by hand\n');
+    // Named as JSON prints it (\udcNN), or by its bytes, which a command line brings as U+FFFD.
+    for (const given of ['caf\\udce9.txt', 'caf\ufffd.txt']) {
+      const t = cli(['trace', given, '--json']);
+      expect(t.status, t.stdout).toBe(0);
+      expect(Trace.parse(t.json()).path).toBe('caf\udce9.txt');
+      expect(Trace.parse(t.json()).ranges.map((r) => r.origin?.runId)).toEqual(['r']);
+    }
+    // A person's commit of another such file, with quotes and a backslash: no run wrote its lines.
+    writeFileSync(Buffer.from(`${s.dir}/na\xefve "q\\".txt`, 'latin1'), 'by hand\n');
     commitAll(s.dir, 'by hand');
-    const report = cli(['report', '--anchor', 'HEAD', '--format', 'md']);
+    const report = cli(['report', '--anchor', 'HEAD', '--format', 'json']);
     expect(report.status, report.stderr).toBe(0);
-    expect(report.stdout).toMatch(/\| none \| 0\/1 \| - \| not listed \|/);
+    const files = (report.json() as { files: Array<{ path: string; notFromRuns: unknown }> }).files;
+    expect(files.map((f) => [f.path, f.notFromRuns])).toEqual([
+      ['na\udcefve "q\\".txt', [{ start: 1, end: 1 }]],
+    ]);
+    // Two names that a command line brings alike: which one is meant must be said.
+    writeFileSync(Buffer.from(`${s.dir}/na\xf0ve "q\\".txt`, 'latin1'), 'by hand too\n');
+    commitAll(s.dir, 'twin');
+    const twin = cli(['trace', 'na\ufffdve "q\\".txt', '--json']);
+    const error = (twin.json() as { error: { code: string; details: { candidates: string[] } } }).error;
+    expect([error.code, error.details.candidates]).toEqual([
+      'PATH_NOT_FOUND',
+      ['na\udcefve "q\\".txt', 'na\udcf0ve "q\\".txt'],
+    ]);
   });
 });

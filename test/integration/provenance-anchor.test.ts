@@ -1,4 +1,7 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { decodeBytes } from '../../src/fs/path-bytes.js';
 import { computeAnchor } from '../../src/provenance/anchor.js';
 import { computeTrace } from '../../src/provenance/trace.js';
 import { gitCallCount } from '../../src/git/runner.js';
@@ -263,6 +266,29 @@ describe('anchor', () => {
       const t = await computeTrace(s.src, s.repo, path);
       expect(t.ranges.map((r) => [r.start, r.end, r.origin?.iteration])).toEqual([[1, 2, 1]]);
     }
+  });
+
+  it('names that are not UTF-8, with quotes, backslashes, tabs and line breaks: anchored and traced by their bytes', async () => {
+    const s = await run([]);
+    git(s.dir, ['checkout', '-q', 'agent-run-a']);
+    await s.snap.captureBeforeState(s.dir, { runId: 'run-a' });
+    const names = ['caf\xe9 "q\\".txt', 'tab\tnl\n\xff.txt', "it's \xfe\r.txt"];
+    for (const n of names) writeFileSync(Buffer.from(join(s.dir, n), 'latin1'), lines('x', 2));
+    await s.snap.captureAfterState(s.dir, null, { runId: 'run-a', iteration: 1 });
+    git(s.dir, ['checkout', '-q', 'main']);
+    const c = squash(s.dir, 'agent-run-a');
+    const paths = names.map((n) => decodeBytes(Buffer.from(n, 'latin1')));
+    const anchor = await computeAnchor(s.src, s.repo, c);
+    expect(anchor.files.map((f) => [f.path, f.method]).sort()).toEqual(paths.map((p) => [p, 'tree']).sort());
+    // The squash through the engine; the run's own commit through the shortcut (its diff attribute read).
+    for (const rev of [c, git(s.dir, ['rev-parse', 'agent-run-a'])])
+      for (const path of paths) {
+        const t = await computeTrace(s.src, s.repo, path, { rev });
+        expect([t.path, t.ranges.map((r) => [r.start, r.end, r.origin?.iteration])]).toEqual([
+          path,
+          [[1, 2, 1]],
+        ]);
+      }
   });
 
   it('a fixed number of git processes, whatever the files changed and the runs', async () => {

@@ -5,7 +5,9 @@
 import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openRepo } from '../../src/git/repo.js';
 import { computeAnchor } from '../../src/provenance/anchor.js';
+import { provenanceSources } from '../../src/provenance/sources.js';
 import { computeTrace } from '../../src/provenance/trace.js';
 import {
   commitAll,
@@ -15,7 +17,8 @@ import {
   writeFiles,
   type RunSetup,
 } from '../helpers/provenance.js';
-import { remove } from '../helpers/repo.js';
+import { initRepo, remove } from '../helpers/repo.js';
+import { newSnapshotter } from '../helpers/snapshotter.js';
 
 const run = recordRunsCleanedUp();
 
@@ -174,6 +177,41 @@ describe('a file only the WIP before commit changed', () => {
     const t = await computeTrace(s.src, s.repo, 'w.txt');
     expect(origins(t)).toEqual([[1, 1, 'run-a#0']]);
     expect(t.ranges[0]?.origin?.afterSha).toBe(wip);
+  });
+
+  it('on an unborn branch (a root WIP commit, and a root staged commit under it) is iteration 0 too', async () => {
+    for (const staged of [false, true]) {
+      const dir = initRepo();
+      const snap = newSnapshotter();
+      try {
+        writeFiles(dir, { 'pre.txt': 'a person wrote this before the run\n' });
+        if (staged) {
+          git(dir, ['add', 'pre.txt']);
+          writeFiles(dir, { 'pre.txt': 'a person wrote this before the run\nand this after staging\n' });
+        }
+        const before = await snap.captureBeforeState(dir, { runId: 'u1' });
+        writeFiles(dir, { 'a.txt': 'the agent wrote this file\n' });
+        await snap.captureAfterState(dir, null, { runId: 'u1', iteration: 1 });
+        const [src, repo] = [provenanceSources(snap), await openRepo(dir)];
+        const t = await computeTrace(src, repo, 'pre.txt');
+        expect(origins(t), `staged: ${staged}`).toEqual(
+          staged
+            ? [
+                [1, 1, 'u1#0'],
+                [2, 2, 'u1#0'],
+              ]
+            : [[1, 1, 'u1#0']],
+        );
+        expect(t.ranges.map((r) => r.origin?.afterSha)).toEqual(t.ranges.map(() => before.wipSha));
+        const root = git(dir, ['rev-list', '--max-parents=0', 'HEAD']);
+        const anchor = await computeAnchor(src, repo, root);
+        expect(summary(anchor)).toEqual([['pre.txt', 'ancestry', 0, ['u1#0']]]);
+        expect(anchor.files[0]?.origins).toEqual([{ runId: 'u1', iteration: 0, lines: 1 }]);
+      } finally {
+        remove(dir);
+        remove(snap.options.home);
+      }
+    }
   });
 
   it('squashed, is nobody’s in anchor and trace alike (nothing says its lines came through the run)', async () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBytes, encodeBytes, fsPath, hasEscapedBytes } from '../../src/fs/path-bytes.js';
+import {
+  decodeBytes,
+  encodeBytes,
+  fsPath,
+  hasEscapedBytes,
+  readEscapedBytes,
+} from '../../src/fs/path-bytes.js';
 
 describe('lossless file-name bytes (PEP 383 escapes)', () => {
   it('leaves valid UTF-8 as the usual string', () => {
@@ -42,5 +48,13 @@ describe('lossless file-name bytes (PEP 383 escapes)', () => {
     expect(
       encodeBytes((JSON.parse(json) as { path: string }).path).equals(Buffer.from([0x63, 0xe9, 0x2e, 0x74])),
     ).toBe(true);
+  });
+
+  it('reads a name given as JSON prints it: \\udcNN (NN 80 to ff) is the byte, nothing else is touched', () => {
+    const name = decodeBytes(Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x2e, 0x74]));
+    expect(readEscapedBytes(JSON.stringify(name).slice(1, -1))).toBe(name);
+    expect(readEscapedBytes('caf\\uDCE9.t')).toBe('caf\udce9.t');
+    for (const text of ['plain.txt', 'caf\\udc7f.txt', 'caf\\u00e9.txt', 'caf\udce9.txt'])
+      expect(readEscapedBytes(text)).toBe(null);
   });
 });

@@ -39,18 +39,37 @@ describe('SnapshotStore.scan', () => {
   });
   afterEach(() => rmSync(home, { recursive: true, force: true }));
 
-  it('parses only the files that may name a string, keeps what it picked, and skips unusable files', async () => {
+  it('parses only the files that may name a string, and keeps what it picked', async () => {
     const a = makeSnapshot({ id: 'snap-a', runId: 'run-a', files: [file('a.txt')] });
     const b = makeSnapshot({ id: 'snap-b', runId: 'run-b', files: [file('b.txt')] });
     await store.save(a);
     await store.save(b);
-    writeFileSync(join(home, 'snapshots', 'broken.json'), '{"files":[{"path":"a.txt"}]');
-    writeFileSync(join(home, 'snapshots', 'other-id.json'), JSON.stringify(a));
+    // JSON that holds none of the strings cannot name them, whatever else it is: never parsed.
+    writeFileSync(join(home, 'snapshots', 'notes.json'), '{"unrelated":true}');
     const scan = await store.scan();
     expect(scan.pick(['a.txt']).map((s) => s.id)).toEqual(['snap-a']);
     expect(scan.pick(['run-b']).map((s) => s.id)).toEqual(['snap-a', 'snap-b']);
     expect(scan.pick(['nothing']).map((s) => s.id)).toEqual(['snap-a', 'snap-b']);
-    expect((await store.list()).snapshots.map((s) => s.id)).toEqual(['snap-a', 'snap-b']);
+  });
+
+  it('a file that is not JSON, cannot be named, or is picked and is no snapshot stops every pick: STORE_CORRUPT', async () => {
+    await store.save(makeSnapshot({ id: 'snap-a', runId: 'run-a', files: [file('a.txt')] }));
+    const code = async (name: string, text: string, pick: string) => {
+      writeFileSync(join(home, 'snapshots', name), text);
+      try {
+        (await store.scan()).pick([pick]);
+        return 'none';
+      } catch (error) {
+        return (error as { code: string }).code;
+      } finally {
+        rmSync(join(home, 'snapshots', name));
+      }
+    };
+    // Truncated before it said which path or run: it may have named any.
+    expect(await code('snap-x.json', '{"id":"snap-x","files":[', 'a.txt')).toBe('STORE_CORRUPT');
+    expect(await code('bad name.json', '{}', 'a.txt')).toBe('STORE_CORRUPT');
+    expect(await code('other-id.json', '{"files":[{"path":"a.txt"}]}', 'a.txt')).toBe('STORE_CORRUPT');
+    expect(await code('snap-x.json', '{"files":[{"path":"b.txt"}]}', 'a.txt')).toBe('none');
   });
 
   it('an empty or missing store scans to nothing', async () => {

@@ -1,6 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import type { FileDiff, SessionRestoreResult } from '../../../types/checkpoint.js';
 import { RestoreConflictError } from '../../errors.js';
+import { readEscapedBytes } from '../../fs/path-bytes.js';
 import { escapeHidden } from '../../text.js';
 import { printable } from '../output.js';
 import { PROGRAM } from '../spec.js';
@@ -71,20 +72,15 @@ export function restorePrompt(r: SessionRestoreResult) {
   return { json: r, human: () => lines.join('\n') };
 }
 
-/** `\udcNN` in a PATH, NN from 80 to ff: how JSON output writes a byte of a name that is not UTF-8. */
-const ESCAPED_BYTE = /\\udc([89a-f][0-9a-f])/gi;
-
 /**
- * A PATH as given, with each `\udcNN` read as the byte 0xNN, so that a name that is not UTF-8 can
- * be given as JSON output prints it: the command line cannot carry such a byte itself (Node turns it
- * into U+FFFD). A file whose name really holds that text, and exists, is taken as written.
+ * A PATH as given, with each `\udcNN` read as the byte 0xNN (readEscapedBytes), so that a name that
+ * is not UTF-8 can be given as JSON output prints it. A file whose name really holds that text,
+ * and exists, is taken as written.
  */
 export async function pathArgument(path: string): Promise<string> {
-  if (path.search(ESCAPED_BYTE) === -1) return path;
-  if ((await lstat(path).catch(() => null)) !== null) return path;
-  return path.replace(ESCAPED_BYTE, (_, hex: string) =>
-    String.fromCharCode(0xdc00 + Number.parseInt(hex, 16)),
-  );
+  const decoded = readEscapedBytes(path);
+  if (decoded === null) return path;
+  return (await lstat(path).catch(() => null)) !== null ? path : decoded;
 }
 
 /** An upkeep failure in words (the checkpoint itself was recorded). */
