@@ -209,11 +209,9 @@ type Store = RecordSources['snapshotter']['store'];
 
 /** Every snapshot of the store, with every run record and link: STORE_CORRUPT for the first that does not load. */
 async function wholeStore(store: Store): Promise<Snapshot[]> {
-  const [listed, runs] = await Promise.all([store.list(), store.listRuns()]);
-  const [problem] = [...listed.problems, ...runs.problems];
-  if (problem !== undefined) throw problem;
-  await assertLinked(store, runs.runs, listed.snapshots);
-  return listed.snapshots;
+  const [snapshots, runs] = await Promise.all([store.listStrict(), store.listRunsStrict()]);
+  await assertLinked(store, runs, snapshots);
+  return snapshots;
 }
 
 /**
