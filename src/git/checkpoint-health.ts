@@ -80,11 +80,14 @@ const INDEX_HASHES = [
  * index (split index) is git's to refuse when missing or cut short: recovery.ts catches that.
  */
 export async function indexDamage(path: string): Promise<string | null> {
-  const bytes = await readFile(path).catch((error: unknown) => {
+  const info = await lstat(path).catch((error: unknown) => {
     if (isAbsent(error)) return null;
     throw error;
   });
-  if (bytes === null) return null;
+  if (info === null) return null;
+  // A directory there fails every read; git would write through a link to wherever it points.
+  if (!info.isFile()) return 'its index is not a plain file';
+  const bytes = await readFile(path);
   if (bytes.length === 0) return 'its index file is empty';
   if (bytes.length < INDEX_HEADER + 20) return 'its index file is cut short';
   if (bytes.toString('latin1', 0, 4) !== 'DIRC' || !INDEX_VERSIONS.includes(bytes.readUInt32BE(4)))

@@ -5,7 +5,16 @@
  * checkpoint and records the right tree; a command that uses it says STORE_CORRUPT with the way
  * out; list and status, which do not, work.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Checkpoints } from '../../src/checkpoints/index.js';
@@ -67,6 +76,22 @@ describe('a damaged checkpoint index', () => {
     await cp.restore(first);
     expect(readFileSync(join(ws, 'd1/f'), 'utf8')).toBe('1\n');
     expect(existsSync(join(ws, 'c.txt'))).toBe(false);
+  });
+
+  it('a directory or a link in its place: STORE_CORRUPT for patch, then track sets it aside', async () => {
+    for (const plant of [
+      (index: string) => mkdirSync(index),
+      (index: string) => symlinkSync(join(tempDir('agentgate-elsewhere-'), 'index'), index),
+    ]) {
+      const { ws, cp } = await tracked();
+      rmSync(cp.location.indexFile);
+      plant(cp.location.indexFile);
+      await expect(cp.patch('A')).rejects.toMatchObject({ code: 'STORE_CORRUPT' });
+      writeFiles(ws, { 'c.txt': 'three\n' });
+      const c = await cp.track('C');
+      expect(c.recovered).toMatch(/not a plain file/);
+      expect(c.hash).toBe(await freshTree(ws));
+    }
   });
 
   it('cut short to 40 bytes (which git may read as a smaller index): track records the right tree', async () => {
