@@ -1,3 +1,4 @@
+import type { Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as z from '../../types/zod.js';
@@ -71,16 +72,17 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
  * A missing directory is an empty store.
  */
 export async function listJsonNames(dir: string): Promise<string[]> {
-  let entries: string[];
+  let entries: Dirent[];
   try {
-    entries = await readdir(dir);
+    entries = await readdir(dir, { withFileTypes: true });
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw corruptFile(dir, 'store directory', `unreadable (${errnoOf(cause)})`, cause);
   }
+  // A directory is none of our files, whatever its name (a stray `x.json/`).
   return entries
-    .filter((name) => name.endsWith('.json') && !name.startsWith('.'))
-    .map((name) => name.slice(0, -'.json'.length))
+    .filter((e) => !e.isDirectory() && e.name.endsWith('.json') && !e.name.startsWith('.'))
+    .map((e) => e.name.slice(0, -'.json'.length))
     .sort();
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StoreCorruptError } from '../../src/errors.js';
@@ -152,6 +152,12 @@ describe('listRuns', () => {
     writeFileSync(runFile('run3'), '[]');
     const error = (await store.listRunsStrict().catch((e: unknown) => e)) as StoreCorruptError;
     expect([error.code, error.details.path]).toEqual(['STORE_CORRUPT', runFile('run2')]);
+  });
+
+  it('a directory named like a record is none of ours: not listed, not damage', async () => {
+    await capture('run1', 1);
+    mkdirSync(runFile('stray'));
+    expect((await store.listRunsStrict()).map((r) => r.runId)).toEqual(['run1']);
   });
 });
 
