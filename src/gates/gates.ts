@@ -8,7 +8,7 @@ import type { GateResult } from '../../types/gate.js';
 import { sortGateResults } from '../../types/gate-rules.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import type { VerifyReport } from '../../types/verify.js';
-import { RunNotFoundError, type StoreCorruptError } from '../errors.js';
+import { RunNotFoundError, StoreCorruptError } from '../errors.js';
 import { GateStore } from '../store/gate-store.js';
 import { assertSafeId } from '../store/paths.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
@@ -54,7 +54,13 @@ export class Gates implements GateContext {
     const problems: StoreCorruptError[] = [];
     const snapshots: Snapshot[] = [];
     for (const runId of runIds) {
-      snapshots.push(...(await this.snapshotter.listByRun(runId)));
+      // A listing warns of a damaged run record or snapshot and lists the verdicts all the same.
+      try {
+        snapshots.push(...(await this.snapshotter.listByRun(runId)));
+      } catch (error) {
+        if (!(error instanceof StoreCorruptError)) throw error;
+        problems.push(error);
+      }
       const listed = await this.store.list(runId);
       results.push(
         ...listed.results.filter((r) => filter.iteration === undefined || r.iteration === filter.iteration),

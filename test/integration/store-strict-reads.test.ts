@@ -75,6 +75,7 @@ describe('a damaged run record', () => {
     const a = w.machine('a');
     await runIterations(a, 'r1', 1);
     await runIterations(a, 's2', 1);
+    await recordVerdict(a, 's2', 0, 'lint');
     const file = a.snap.store.runPath('s2');
     writeFileSync(file, '{');
 
@@ -89,6 +90,11 @@ describe('a damaged run record', () => {
     const runs = machineCli(a, ['runs']);
     expect(runs.status).toBe(0);
     expect(runs.stdout + runs.stderr).toContain('STORE_CORRUPT');
+    // gate list too, with the run's verdicts all the same.
+    const gates = machineCli(a, ['gate', 'list', '--run', 's2']);
+    expect(gates.status).toBe(0);
+    expect(gates.stdout).toContain('lint');
+    expect(gates.stdout + gates.stderr).toContain('STORE_CORRUPT');
   });
 
   it('the only run damaged: report says STORE_CORRUPT, not that no run was recorded', async () => {
