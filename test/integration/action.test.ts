@@ -19,6 +19,30 @@ afterAll(() => {
   for (const d of cleanup) rmSync(d, { recursive: true, force: true });
 });
 
+/** A failed `test` verdict of iteration 1 of `runId`, whose after commit is `afterSha`, as a gate records it. */
+function recordFailure(home: string, repo: string, runId: string, afterSha: string) {
+  return new GateStore(home).append({
+    runId,
+    iteration: 1,
+    name: 'test',
+    treeId: git(repo, ['rev-parse', `${afterSha}^{tree}`]),
+    afterSha,
+    command: ['npm', 'test'],
+    observed: true,
+    isolated: false,
+    startedAt: new Date().toISOString(),
+    durationMs: 10,
+    exitCode: 1,
+    signal: null,
+    timedOut: false,
+    verdict: 'fail',
+    reason: 'exit 1',
+    tests: null,
+    log: null,
+    replayOf: null,
+  });
+}
+
 describe('the GitHub Action', () => {
   it('the committed bundle is what action/build.mjs makes from the sources (run `npm run build:action`)', () => {
     const out = tempDir('agentgate-action-build-');
@@ -149,26 +173,7 @@ describe('the GitHub Action', () => {
 
     // A failed gate: one annotation, named in failed-gates, and the step fails with fail-on-gate.
     const afterSha = after.outputs['after-sha'] as string;
-    await new GateStore(home).append({
-      runId: 'ci-run',
-      iteration: 1,
-      name: 'test',
-      treeId: git(repo, ['rev-parse', `${afterSha}^{tree}`]),
-      afterSha,
-      command: ['npm', 'test'],
-      observed: true,
-      isolated: false,
-      startedAt: new Date().toISOString(),
-      durationMs: 10,
-      exitCode: 1,
-      signal: null,
-      timedOut: false,
-      verdict: 'fail',
-      reason: 'exit 1',
-      tests: null,
-      log: null,
-      replayOf: null,
-    });
+    await recordFailure(home, repo, 'ci-run', afterSha);
     const gated = step({
       ...later,
       INPUT_MODE: 'finish',
@@ -300,26 +305,12 @@ describe('the GitHub Action', () => {
     expect(noRun.stdout).toMatch(/^::error title=agentgate::report failed: STORE_CORRUPT: /m);
     expect(noRun.outputs).toEqual({});
     // A failed verdict whose file is damaged: the step fails rather than passing on the rest.
-    const verdict = await new GateStore(home).append({
-      runId: 'r1',
-      iteration: 1,
-      name: 'test',
-      treeId: git(repo, ['rev-parse', 'refs/agentgate/runs/r1/iteration-1^{tree}']),
-      afterSha: git(repo, ['rev-parse', 'refs/agentgate/runs/r1/iteration-1']),
-      command: ['npm', 'test'],
-      observed: true,
-      isolated: true,
-      startedAt: new Date().toISOString(),
-      durationMs: 10,
-      exitCode: 1,
-      signal: null,
-      timedOut: false,
-      verdict: 'fail',
-      reason: 'exit 1',
-      tests: null,
-      log: null,
-      replayOf: null,
-    });
+    const verdict = await recordFailure(
+      home,
+      repo,
+      'r1',
+      git(repo, ['rev-parse', 'refs/agentgate/runs/r1/iteration-1']),
+    );
     writeFileSync(new GateStore(home).path('r1', verdict.id), '{"truncated');
     const damaged = finish({ 'INPUT_RUN-ID': 'r1' });
     expect(damaged.status).toBe(1);
