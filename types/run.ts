@@ -18,12 +18,30 @@ export const RunRestart = deferred(() =>
 export type RunRestart = z.infer<typeof RunRestart>;
 
 /**
- * The declared restart that set `iteration` aside (it lies after the restart point and at or
- * before the run's last iteration when the restart was declared), or undefined: the iteration is on
- * the run's accepted line.
+ * Whether `iteration` is on the line the first `count` restarts draw: each iteration builds on
+ * the one before it, except the first after a restart (the latest declared after that iteration's
+ * predecessor), which builds on the restart point. The line is the chain back from its end.
+ */
+function onLine(restarts: readonly RunRestart[], count: number, iteration: number): boolean {
+  let end = Infinity;
+  for (;;) {
+    if (iteration > end) return false;
+    const r = restarts.slice(0, count).findLast((r) => r.lastIteration < end);
+    if (r === undefined || iteration > r.lastIteration) return true;
+    end = r.from;
+  }
+}
+
+/**
+ * The declared restart that set `iteration` aside, or undefined: the iteration is on the run's
+ * accepted line, the chain the last restart continues (a later restart from N brings N and the
+ * iterations it builds on back). Of the restarts since which it has stayed off the line, the first.
  */
 export function setAsideBy(restarts: readonly RunRestart[], iteration: number): RunRestart | undefined {
-  return restarts.find((r) => r.from < iteration && iteration <= r.lastIteration);
+  let by: RunRestart | undefined;
+  for (let count = restarts.length; count > 0 && !onLine(restarts, count, iteration); count--)
+    by = restarts[count - 1];
+  return by;
 }
 
 export const RunRecord = deferred(() =>
