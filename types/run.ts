@@ -18,6 +18,20 @@ export const RunRestart = deferred(() =>
 export type RunRestart = z.infer<typeof RunRestart>;
 
 /**
+ * A snapshot `delete` removed from its run: the capture it recorded. Its iteration may be captured
+ * again; verdicts that judged this capture stay on disk (append-only) but are superseded, not forged.
+ */
+export const DeletedSnapshot = deferred(() =>
+  z.strictObject({
+    snapshotId: SafeId,
+    iteration: z.int().check(z.nonnegative()),
+    afterSha: Sha,
+    at: IsoDate,
+  }),
+);
+export type DeletedSnapshot = z.infer<typeof DeletedSnapshot>;
+
+/**
  * Whether `iteration` is on the line the first `count` restarts draw: each iteration builds on
  * the one before it, except the first after a restart (the latest declared after that iteration's
  * predecessor), which builds on the restart point. The line is the chain back from its end.
@@ -58,6 +72,8 @@ export const RunRecord = deferred(() =>
     snapshotIds: z.array(SafeId),
     /** Declared restarts, oldest first; absent when there were none. */
     restarts: z.optional(z.array(RunRestart)),
+    /** Snapshots deleted from the run, oldest first; absent when there were none. */
+    deletedSnapshots: z.optional(z.array(DeletedSnapshot)),
     /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
     recordedWorkspace: z.optional(z.string().check(z.minLength(1))),
   }),
