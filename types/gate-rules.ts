@@ -3,6 +3,7 @@
  * (pure functions over records: `gate`, `verify`, `fetch`/`import`, `report` and `attest` share them).
  */
 import type { GateResult, GateVerdict, TestCounts } from './gate.js';
+import type { DeletedSnapshot } from './run.js';
 
 export function describeCounts(c: TestCounts): string {
   const parts = [`${c.passed} of ${c.total} tests passed`];
@@ -107,4 +108,33 @@ export function sortGateResults<T extends Ordered>(
   snapshots: ReadonlyArray<{ afterSha: string; createdAt: string }> = [],
 ): T[] {
   return [...results].sort(gateOrder(afterDates(snapshots)));
+}
+
+type Capture = Pick<GateResult, 'iteration' | 'afterSha'>;
+
+/**
+ * The verdicts that count (`verify --require-gate`, `report`, `attest`, `trace`): a verdict counts
+ * only for the capture whose after commit it names, the one its iteration has in `snapshots`. One
+ * of a snapshot that was deleted, its iteration captured again, stays on disk but counts no more.
+ */
+export function countingVerdicts<T extends Capture>(
+  results: readonly T[],
+  snapshots: readonly Capture[],
+): T[] {
+  const current = new Set(snapshots.map((s) => `${s.iteration}\0${s.afterSha}`));
+  return results.filter((g) => current.has(`${g.iteration}\0${g.afterSha}`));
+}
+
+/**
+ * The deleted snapshot whose capture `g` judged, when that is not its iteration's capture now: the
+ * verdict was superseded by a re-capture (`gate list` marks it). Undefined for a verdict that
+ * counts, and for one that names no capture this run ever had (`verify` fails it).
+ */
+export function supersededBy(
+  g: Capture,
+  snapshots: readonly Capture[],
+  deleted: readonly DeletedSnapshot[],
+): DeletedSnapshot | undefined {
+  if (countingVerdicts([g], snapshots).length > 0) return undefined;
+  return deleted.find((d) => d.iteration === g.iteration && d.afterSha === g.afterSha);
 }

@@ -18,12 +18,44 @@ export const RunRestart = deferred(() =>
 export type RunRestart = z.infer<typeof RunRestart>;
 
 /**
- * The declared restart that set `iteration` aside (it lies after the restart point and at or
- * before the run's last iteration when the restart was declared), or undefined: the iteration is on
- * the run's accepted line.
+ * A snapshot `delete` removed from its run: the capture it recorded. Its iteration may be captured
+ * again; verdicts that judged this capture stay on disk (append-only) but are superseded, not forged.
+ */
+export const DeletedSnapshot = deferred(() =>
+  z.strictObject({
+    snapshotId: SafeId,
+    iteration: z.int().check(z.nonnegative()),
+    afterSha: Sha,
+    at: IsoDate,
+  }),
+);
+export type DeletedSnapshot = z.infer<typeof DeletedSnapshot>;
+
+/**
+ * Whether `iteration` is on the line the first `count` restarts draw: each iteration builds on
+ * the one before it, except the first after a restart (the latest declared after that iteration's
+ * predecessor), which builds on the restart point. The line is the chain back from its end.
+ */
+function onLine(restarts: readonly RunRestart[], count: number, iteration: number): boolean {
+  let end = Infinity;
+  for (;;) {
+    if (iteration > end) return false;
+    const r = restarts.slice(0, count).findLast((r) => r.lastIteration < end);
+    if (r === undefined || iteration > r.lastIteration) return true;
+    end = r.from;
+  }
+}
+
+/**
+ * The declared restart that set `iteration` aside, or undefined: the iteration is on the run's
+ * accepted line, the chain the last restart continues (a later restart from N brings N and the
+ * iterations it builds on back). Of the restarts since which it has stayed off the line, the first.
  */
 export function setAsideBy(restarts: readonly RunRestart[], iteration: number): RunRestart | undefined {
-  return restarts.find((r) => r.from < iteration && iteration <= r.lastIteration);
+  let by: RunRestart | undefined;
+  for (let count = restarts.length; count > 0 && !onLine(restarts, count, iteration); count--)
+    by = restarts[count - 1];
+  return by;
 }
 
 export const RunRecord = deferred(() =>
@@ -40,6 +72,8 @@ export const RunRecord = deferred(() =>
     snapshotIds: z.array(SafeId),
     /** Declared restarts, oldest first; absent when there were none. */
     restarts: z.optional(z.array(RunRestart)),
+    /** Snapshots deleted from the run, oldest first; absent when there were none. */
+    deletedSnapshots: z.optional(z.array(DeletedSnapshot)),
     /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
     recordedWorkspace: z.optional(z.string().check(z.minLength(1))),
   }),

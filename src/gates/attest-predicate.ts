@@ -1,6 +1,6 @@
 import type { AttestationCheck, GateConfiguration, TestResultPredicate } from '../../types/attestation.js';
 import { testTotals, type GateResult } from '../../types/gate.js';
-import { sortGateResults } from '../../types/gate-rules.js';
+import { countingVerdicts, sortGateResults } from '../../types/gate-rules.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import type { GateStore } from '../store/gate-store.js';
 
@@ -9,10 +9,11 @@ import type { GateStore } from '../store/gate-store.js';
  * against the verdicts recorded here (verify --attestation), for run and commit statements alike.
  */
 
-/** The newest verdict of each (iteration, name), in `gate list` order. */
+/** The newest verdict of each (iteration, name), in `gate list` order, of those that count (`countingVerdicts`). */
 export function newestOfEach(verdicts: GateResult[], snapshots: readonly Snapshot[]): GateResult[] {
   const newest = new Map<string, GateResult>();
-  for (const g of sortGateResults(verdicts, snapshots)) newest.set(`${g.iteration}/${g.name}`, g);
+  for (const g of sortGateResults(countingVerdicts(verdicts, snapshots), snapshots))
+    newest.set(`${g.iteration}/${g.name}`, g);
   return [...newest.values()].sort((a, b) => a.iteration - b.iteration || (a.name < b.name ? -1 : 1));
 }
 

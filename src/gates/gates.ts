@@ -5,7 +5,8 @@
  * come from the Snapshotter's records.
  */
 import type { GateResult } from '../../types/gate.js';
-import { sortGateResults } from '../../types/gate-rules.js';
+import { sortGateResults, supersededBy } from '../../types/gate-rules.js';
+import type { DeletedSnapshot, RunRestart } from '../../types/run.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import type { VerifyReport } from '../../types/verify.js';
 import { RunNotFoundError, StoreCorruptError } from '../errors.js';
@@ -20,6 +21,9 @@ import { withLocalLog } from './log.js';
 import { verifyGates, type GateVerifyOptions } from './verify.js';
 
 export type { GateRecordOptions, GateReplay, GateReplayOptions, GateRunOptions };
+
+/** A verdict as `gate list` gives it: with `superseded` when the capture it judged was deleted. */
+export type ListedVerdict = GateResult & { superseded?: { snapshotId: string; deletedAt: string } };
 
 export class Gates implements GateContext {
   readonly store: GateStore;
@@ -44,27 +48,37 @@ export class Gates implements GateContext {
     return recordGate(this, workspace, opts);
   }
 
-  /** Verdicts in the one order (types/gate-rules.ts, `gateOrder`), and the files that do not load. */
+  /**
+   * Verdicts in the one order (types/gate-rules.ts, `gateOrder`), and the files that do not load.
+   * A verdict of a deleted snapshot's capture carries `superseded` (it counts no more).
+   */
   async list(
     filter: { runId?: string; iteration?: number } = {},
-  ): Promise<{ results: GateResult[]; problems: StoreCorruptError[] }> {
+  ): Promise<{ results: ListedVerdict[]; problems: StoreCorruptError[] }> {
     const runIds =
       filter.runId === undefined ? await this.store.runIds() : [assertSafeId(filter.runId, 'run id')];
-    const results: GateResult[] = [];
+    const results: ListedVerdict[] = [];
     const problems: StoreCorruptError[] = [];
     const snapshots: Snapshot[] = [];
     for (const runId of runIds) {
       // A listing warns of a damaged run record or snapshot and lists the verdicts all the same.
+      let own: Snapshot[] = [];
       try {
-        snapshots.push(...(await this.snapshotter.listByRun(runId)));
+        own = await this.snapshotter.listByRun(runId);
       } catch (error) {
         if (!(error instanceof StoreCorruptError)) throw error;
         problems.push(error);
       }
+      const { deleted } = await this.runLine(runId);
+      snapshots.push(...own);
       const listed = await this.store.list(runId);
-      results.push(
-        ...listed.results.filter((r) => filter.iteration === undefined || r.iteration === filter.iteration),
-      );
+      for (const r of listed.results) {
+        if (filter.iteration !== undefined && r.iteration !== filter.iteration) continue;
+        const gone = supersededBy(r, own, deleted);
+        results.push(
+          gone === undefined ? r : { ...r, superseded: { snapshotId: gone.snapshotId, deletedAt: gone.at } },
+        );
+      }
       problems.push(...listed.problems);
     }
     if (filter.runId !== undefined && filter.iteration !== undefined && results.length === 0)
@@ -119,7 +133,7 @@ export class Gates implements GateContext {
           results: only === null ? results : results.filter((r) => r.iteration === only.iteration),
           problems,
           snapshots,
-          restarts: (await this.snapshotter.store.loadRun(runId).catch(() => null))?.restarts ?? [],
+          ...(await this.runLine(runId)),
           artifactsDir: this.snapshotter.options.artifactsDir,
           git: this.snapshotter.gitOptions(),
           ...opts,
@@ -127,5 +141,11 @@ export class Gates implements GateContext {
       );
     }
     return { ok: checks.every((c) => c.ok), checks };
+  }
+
+  /** The run's declared restarts and deleted snapshots (none when its record does not load). */
+  private async runLine(runId: string): Promise<{ restarts: RunRestart[]; deleted: DeletedSnapshot[] }> {
+    const run = await this.snapshotter.store.loadRun(runId).catch(() => null);
+    return { restarts: run?.restarts ?? [], deleted: run?.deletedSnapshots ?? [] };
   }
 }

@@ -152,7 +152,7 @@ export async function logHere(
 }
 
 /** The verdict with its log's path as this machine has it (logHere), for what is printed. */
-export async function withLocalLog(result: GateResult, artifactsDir: string): Promise<GateResult> {
+export async function withLocalLog<T extends GateResult>(result: T, artifactsDir: string): Promise<T> {
   if (result.log === null || result.log.path === null) return result;
   const where = await logHere(result, artifactsDir);
   return 'path' in where && where.path !== result.log.path

@@ -4,6 +4,7 @@ import type { GateResult } from '../../types/gate.js';
 import { PathNotFoundError } from '../errors.js';
 import { getTree } from '../git/refs.js';
 import { openRepo } from '../git/repo.js';
+import { assertOutsideGitDir } from '../snapshotter/excludes.js';
 import type { NewGateResult } from '../store/gate-store.js';
 import {
   appendWithLog,
@@ -38,6 +39,7 @@ export async function recordGate(
   checkOptions(opts);
   const snapshot = await findIteration(ctx.snapshotter, opts.runId, opts.iteration);
   const repo = await openRepo(workspace, ctx.snapshotter.gitOptions());
+  await assertOutsideGitDir(repo, ctx.snapshotter.options);
   const treeId = await getTree(repo, snapshot.afterSha);
   const junit = opts.junit ?? [];
   const tests = junit.length === 0 ? null : await readJunitFiles(junit, process.cwd(), null);

@@ -15,7 +15,7 @@ import type { StatusEntry } from '../git/parsers/status.js';
 import { runUserCommand } from '../process/user-command.js';
 import type { NewGateResult } from '../store/gate-store.js';
 import { layout } from '../store/paths.js';
-import { checkedExcludes, workspaceExcludes } from '../snapshotter/excludes.js';
+import { assertOutsideGitDir, checkedExcludes, workspaceExcludes } from '../snapshotter/excludes.js';
 import {
   appendWithLog,
   assertAttemptLeft,
@@ -71,6 +71,7 @@ export async function runGate(
   ]);
   const [treeId] = await Promise.all([
     getTree(repo, snapshot.afterSha),
+    assertOutsideGitDir(repo, ctx.snapshotter.options),
     opts.isolated === true ? null : assertAtAfter(ctx, repo, snapshot, junit),
     assertAttemptLeft(ctx, { runId: snapshot.runId, iteration: snapshot.iteration, name: opts.name }),
   ]);

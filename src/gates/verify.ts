@@ -3,8 +3,13 @@
  * digest, attempts in order), and `--require-gate` on the run's last iteration (or every one).
  */
 import type { GateResult } from '../../types/gate.js';
-import { setAsideBy, type RunRestart } from '../../types/run.js';
-import { sortGateResults, verdictContradiction } from '../../types/gate-rules.js';
+import { setAsideBy, type DeletedSnapshot, type RunRestart } from '../../types/run.js';
+import {
+  countingVerdicts,
+  sortGateResults,
+  supersededBy,
+  verdictContradiction,
+} from '../../types/gate-rules.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import type { VerifyCheck } from '../../types/verify.js';
 import type { StoreCorruptError } from '../errors.js';
@@ -27,6 +32,8 @@ export interface GateVerifyInput extends GateVerifyOptions {
   snapshots: readonly Snapshot[];
   /** The run's declared restarts: the iterations they set aside are not asked for gates. */
   restarts?: readonly RunRestart[];
+  /** The run's deleted snapshots: a verdict of one of their captures is superseded, not forged. */
+  deleted?: readonly DeletedSnapshot[];
   artifactsDir: string;
   git: OpenOptions;
 }
@@ -61,7 +68,14 @@ async function verdictChecks(
       ok,
       detail: `${who}: ${detail}`,
     });
-  if (snapshot === null || snapshot.afterSha !== result.afterSha) {
+  const gone = supersededBy(result, input.snapshots, input.deleted ?? []);
+  if (gone !== undefined) {
+    add(
+      'gate-tree',
+      true,
+      `judged snapshot ${gone.snapshotId} (after commit ${gone.afterSha}), deleted at ${gone.at}: superseded, it does not count`,
+    );
+  } else if (snapshot === null || snapshot.afterSha !== result.afterSha) {
     add(
       'gate-tree',
       false,
@@ -147,7 +161,7 @@ function requireChecks(input: GateVerifyInput): VerifyCheck[] {
   for (const snapshot of judged) {
     for (const name of names) {
       const newest = sortGateResults(
-        input.results.filter((r) => r.iteration === snapshot.iteration && r.name === name),
+        countingVerdicts(input.results, [snapshot]).filter((r) => r.name === name),
         input.snapshots,
       ).at(-1);
       const ok = newest !== undefined && newest.observed && newest.verdict === 'pass';

@@ -5,7 +5,7 @@
  * adds one call.
  */
 import { testTotals, type GateResult } from '../../types/gate.js';
-import { sortGateResults } from '../../types/gate-rules.js';
+import { countingVerdicts, sortGateResults } from '../../types/gate-rules.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import type { ReportGates, ReportGateSummary, ReportVerdict } from '../../types/report-gates.js';
 import { escapeData, escapeProperty } from '../ci/github.js';
@@ -14,13 +14,16 @@ import type { GateStore } from '../store/gate-store.js';
 /** At most this many `::error` lines for failed gates (GitHub shows only the first ten annotations). */
 const MAX_GATE_ANNOTATIONS = 10;
 
-/** Every verdict of the run by iteration (gate list order) and the summary per gate name. */
+/**
+ * Every verdict of the run that counts (a deleted capture's do not: `countingVerdicts`) by
+ * iteration (gate list order) and the summary per gate name.
+ */
 export async function buildGateReport(
   gates: GateStore,
   runId: string,
   snapshots: readonly Snapshot[],
 ): Promise<ReportGates> {
-  return gateReportOf(await gates.listStrict(runId), snapshots);
+  return gateReportOf(countingVerdicts(await gates.listStrict(runId), snapshots), snapshots);
 }
 
 /** Pure: verdicts (any order) to the report's `gates` part. */

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GateResult } from '../../types/gate.js';
 import { GATE_LOG_FILE } from '../../types/gate-record.js';
-import { verdictContradiction } from '../../types/gate-rules.js';
+import { supersededBy, verdictContradiction } from '../../types/gate-rules.js';
 import type { RefusedRecord } from '../../types/sharing.js';
 import { AgentgateError, ConcurrentUpdateError, StoreCorruptError } from '../errors.js';
 import { replaceFileAtomic } from '../fs/atomic.js';
@@ -75,16 +75,17 @@ export class GateRecords {
    * fetched run's other verdicts are not this machine's to publish. A verdict whose tree is not its
    * after commit's tree, whose after commit is not here, or whose own facts contradict it (a
    * `"verdict"` edited in the home), is never published (STORE_CORRUPT: `verify` names it); nor is
-   * anything of a run with a verdict file that does not load (STORE_CORRUPT naming the file).
+   * anything of a run with a verdict file that does not load (STORE_CORRUPT naming the file). A
+   * verdict of a deleted snapshot's capture is left out (`publishable`).
    */
   async materialise(repo: Repo, runIds: readonly string[], ownOn: readonly string[] = []): Promise<string[]> {
     return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
       const existing = new Set((await listRefs(repo, GATES_PREFIX)).map((r) => r.ref));
       const whole: GateResult[] = [];
       const own: GateResult[] = [];
-      for (const runId of runIds) whole.push(...(await this.gates.listStrict(runId)));
+      for (const runId of runIds) whole.push(...(await this.publishable(runId)));
       for (const runId of ownOn)
-        own.push(...(await this.gates.listStrict(runId)).filter((g) => g.receivedAt === undefined));
+        own.push(...(await this.publishable(runId)).filter((g) => g.receivedAt === undefined));
       const pending = [...whole, ...own].filter((g) => !existing.has(gateRef(g.runId, g.id)));
       const ownRefs = own.map((g) => gateRef(g.runId, g.id));
       if (pending.length === 0) return ownRefs;
@@ -108,6 +109,18 @@ export class GateRecords {
       await this.writeCommits(repo, pending);
       return ownRefs;
     });
+  }
+
+  /**
+   * The run's verdicts but those of a deleted snapshot's capture (`supersededBy`): they count no
+   * more, every receiver would refuse them, and their after commit may be gone from here.
+   */
+  private async publishable(runId: string): Promise<GateResult[]> {
+    const verdicts = await this.gates.listStrict(runId);
+    const deleted = (await this.snapshots.loadRun(runId))?.deletedSnapshots ?? [];
+    if (deleted.length === 0) return verdicts;
+    const { snapshots } = await this.snapshots.inspectRun(runId);
+    return verdicts.filter((g) => supersededBy(g, snapshots, deleted) === undefined);
   }
 
   private async writeCommits(repo: Repo, pending: GateResult[]): Promise<void> {

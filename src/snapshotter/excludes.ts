@@ -1,7 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { UnsafeWorkspaceError } from '../errors.js';
-import { isInside, type Repo } from '../git/repo.js';
+import { isInside, openRepo, type OpenOptions, type Repo } from '../git/repo.js';
+import { commonDir } from '../fs/git-locks.js';
 import { firstTrackedIn } from '../git/state.js';
 import { realPathOf } from '../fs/inside.js';
 import { makeOwnDir } from '../fs/own-dir.js';
@@ -29,6 +30,7 @@ export async function workspaceExcludes(topLevel: string, dirs: OwnDirs): Promis
  * artifacts directory may be the user's: only the run's directory in it is ours (makeRunArtifactsDir).
  */
 export async function captureExcludes(repo: Repo, dirs: OwnDirs): Promise<string[]> {
+  await assertOutsideGitDir(repo, dirs);
   const inside = await checkedOwnDirs(repo, dirs);
   if (inside.some((d) => d.what === 'agentgate home')) await makeOwnDir(dirs.home);
   return inside.map((d) => d.rel);
@@ -57,12 +59,35 @@ async function checkedOwnDirs(repo: Repo, dirs: OwnDirs): Promise<OwnDirInside[]
 }
 
 /**
+ * A home or artifacts directory inside the repository's git dir (this work tree's, or the common
+ * one where refs and objects live) is UNSAFE_WORKSPACE, before anything is written there: our
+ * files (a patch, a log, a lock, a `.gitignore`) would land among git's own, a broken ref under refs/.
+ */
+export async function assertOutsideGitDir(repo: Repo, dirs: OwnDirs): Promise<void> {
+  const gitDirs = await Promise.all([realPathOf(repo.gitDir), commonDir(repo.gitDir).then(realPathOf)]);
+  for (const [what, dir] of ownDirs(dirs)) {
+    const real = await realPathOf(dir);
+    const gitDir = gitDirs.find((g) => isInside(g, real));
+    if (gitDir === undefined) continue;
+    throw new UnsafeWorkspaceError(
+      `the ${what} ${dir} lies inside the git dir ${gitDir} of ${repo.topLevel}, so what we write there would land among git's refs and objects; put it outside the git dir (--home, --artifacts-dir)`,
+      { details: { workspace: repo.topLevel, [detailKey(what)]: dir, gitDir } },
+    );
+  }
+}
+
+/**
  * Makes the home, marked as ours (makeOwnDir), when it is not there yet and lies inside `dir` (a
  * workspace): for a call that writes into the home (a lock) before captureExcludes could mark it.
+ * A home inside the workspace's git dir is refused first (assertOutsideGitDir).
  */
-export async function makeHomeInside(dir: string, home: string): Promise<void> {
-  const [real, realHome] = await Promise.all([realPathOf(dir), realPathOf(home)]);
-  if (realHome !== real && isInside(real, realHome)) await makeOwnDir(home);
+export async function makeHomeInside(dir: string, dirs: OwnDirs, git: OpenOptions): Promise<void> {
+  const [real, realHome] = await Promise.all([realPathOf(dir), realPathOf(dirs.home)]);
+  if (realHome === real || !isInside(real, realHome)) return;
+  // Not a repository yet (`--init`): there is no git dir to be inside of.
+  const repo = await openRepo(dir, git).catch(() => null);
+  if (repo !== null) await assertOutsideGitDir(repo, dirs);
+  await makeOwnDir(dirs.home);
 }
 
 type OwnDir = 'agentgate home' | 'artifacts directory';
@@ -72,13 +97,17 @@ function detailKey(what: OwnDir): 'home' | 'artifactsDir' {
   return what === 'agentgate home' ? 'home' : 'artifactsDir';
 }
 
+function ownDirs(dirs: OwnDirs): Array<[OwnDir, string]> {
+  return [
+    ['agentgate home', dirs.home],
+    ['artifacts directory', dirs.artifactsDir],
+  ];
+}
+
 /** Our directories inside the workspace, with their workspace-relative paths. */
 async function ownDirsInside(topLevel: string, dirs: OwnDirs): Promise<OwnDirInside[]> {
   const out: OwnDirInside[] = [];
-  for (const [what, dir] of [
-    ['agentgate home', dirs.home],
-    ['artifacts directory', dirs.artifactsDir],
-  ] as const) {
+  for (const [what, dir] of ownDirs(dirs)) {
     const real = await realPathOf(dir);
     if (real === topLevel) {
       throw new UnsafeWorkspaceError(

@@ -55,7 +55,7 @@ export async function iterate(
   const runId = assertSafeId(opts.runId, 'run id');
   assertIteration(opts.iteration);
   // The run's lock is written into the home before captureExcludes runs: a new home is marked first.
-  await makeHomeInside(workspace, core.options.home);
+  await makeHomeInside(workspace, core.options, core.gitOptions());
   return core.store.whileIterating(
     runId,
     opts.iteration,

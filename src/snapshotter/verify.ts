@@ -6,7 +6,7 @@ import { openRepo, type OpenOptions, type Repo } from '../git/repo.js';
 import { treeAfterApplying } from '../git/apply-check.js';
 import { treeDiffSha256 } from '../git/unified-diff.js';
 import { getTree, isAncestor, objectExists, readRef } from '../git/refs.js';
-import type { RunRecord, RunRestart } from '../../types/run.js';
+import { setAsideBy, type RunRecord, type RunRestart } from '../../types/run.js';
 import { sha256File } from './patch-artifact.js';
 import { getCommitInfo } from '../git/commit-info.js';
 import { gateLine, taskLine, trailer } from './message.js';
@@ -196,9 +196,7 @@ function isLastOf(run: RunRecord | null, snapshot: Snapshot): boolean {
  */
 async function branchCheck(repo: Repo, snapshot: Snapshot, line: RunLine, add: Add): Promise<void> {
   // An iteration a declared restart set aside left the branch on purpose; its ref keeps it.
-  const aside = line.restarts.find(
-    (r) => r.from < snapshot.iteration && snapshot.iteration <= r.lastIteration,
-  );
+  const aside = setAsideBy(line.restarts, snapshot.iteration);
   if (aside !== undefined) {
     add('branch', true, `set aside by the restart from iteration ${aside.from} declared at ${aside.at}`);
     return;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { BeforeState } from '../../types/snapshot.js';
+import { BeforeState, type Snapshot } from '../../types/snapshot.js';
 import { RunRecord, type RunRestart } from '../../types/run.js';
 import {
   InvalidArgumentError,
@@ -185,13 +185,31 @@ export class RunRecords {
     })) as RunRecord;
   }
 
-  /** Removes a link; true when the run had it. A run without a record has nothing to unlink. */
-  async unlink(runId: string, snapshotId: string): Promise<boolean> {
+  /**
+   * Removes a link; true when the run had it. A run without a record has nothing to unlink. With
+   * `deleted` (the snapshot, when its file loaded), its capture is kept in `deletedSnapshots`.
+   */
+  async unlink(
+    runId: string,
+    snapshotId: string,
+    deleted: Pick<Snapshot, 'iteration' | 'afterSha'> | null = null,
+  ): Promise<boolean> {
     let removed = false;
     await this.update(runId, null, (current) => {
       if (!current.snapshotIds.includes(snapshotId)) return null;
       removed = true;
-      return { ...current, snapshotIds: current.snapshotIds.filter((id) => id !== snapshotId) };
+      const { iteration, afterSha } = deleted ?? {};
+      const at = new Date().toISOString();
+      const capture =
+        iteration === undefined || afterSha === undefined
+          ? {}
+          : {
+              deletedSnapshots: [
+                ...(current.deletedSnapshots ?? []),
+                { snapshotId, iteration, afterSha, at },
+              ],
+            };
+      return { ...current, snapshotIds: current.snapshotIds.filter((id) => id !== snapshotId), ...capture };
     });
     return removed;
   }

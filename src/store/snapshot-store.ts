@@ -234,7 +234,8 @@ export class SnapshotStore {
   /**
    * Removes the snapshot's metadata and its link from its run (under the run's lock, link first, so
    * a crash in between leaves an unlinked file rather than a dangling link). A snapshot whose file
-   * is corrupt or already gone is unlinked from every run that still links it. SNAPSHOT_NOT_FOUND
+   * is corrupt or already gone is unlinked from every run that still links it. A loaded one's
+   * capture is kept in the run's `deletedSnapshots`: its verdicts are superseded, not forged. SNAPSHOT_NOT_FOUND
    * when there is neither a file nor a link.
    */
   async delete(id: string): Promise<DeleteResult> {
@@ -255,7 +256,7 @@ export class SnapshotStore {
       );
     }
     const unlinkedFrom: string[] = [];
-    for (const runId of runIds) if (await this.runs.unlink(runId, id)) unlinkedFrom.push(runId);
+    for (const runId of runIds) if (await this.runs.unlink(runId, id, owner)) unlinkedFrom.push(runId);
     const removedFile = await this.withSnapshotLock(id, () => removeFile(path));
     return { id, removedFile, unlinkedFrom };
   }

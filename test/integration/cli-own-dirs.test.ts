@@ -77,6 +77,42 @@ describe("an earlier call's own directories inside the workspace", () => {
     expect(treeOf(ws, snap.afterSha)).toEqual(['a.txt']);
   });
 
+  it("a home or artifacts directory inside the repository's git dir is UNSAFE_WORKSPACE, writing nothing there", () => {
+    const ws = repoWithCommit({ 'a.txt': 'a\n' });
+    const home = tempDir('agentgate-own-home-');
+    iteration(ws, home, 'g', 1);
+    const refs = () => git(ws, ['for-each-ref', '--format=%(refname)']);
+    const artifactsInGitDir = ['--artifacts-dir', join(ws, '.git', 'refs', 'x')];
+    const homeInGitDir = join(ws, '.git', 'refs', 'h');
+    /** Exit status and error code of a call with `extra` options and the home `inHome`. */
+    const refused = (args: string[], inHome = home, extra = artifactsInGitDir) => {
+      const res = cliIn(ws, inHome, [...extra, ...args]);
+      return [res.status, (res.json() as { error: { code: string } }).error.code];
+    };
+    const unsafe = [1, 'UNSAFE_WORKSPACE'];
+    writeFiles(ws, { 'a.txt': 'dirty\n' });
+    for (const args of [
+      ['before', '--run', 'g'],
+      ['iterate', '--run', 'g2', '--iteration', '1', '--', 'true'],
+    ]) {
+      expect(refused(args)).toEqual(unsafe);
+      expect(refused(args, homeInGitDir, [])).toEqual(unsafe);
+    }
+    okIn(ws, home, ['before', '--run', 'g']);
+    writeFiles(ws, { 'a.txt': 'two\n' });
+    expect(refused(['after', '--run', 'g', '--iteration', '2'])).toEqual(unsafe);
+    okIn(ws, home, ['after', '--run', 'g', '--iteration', '2']);
+    for (const gate of [
+      ['gate', '--run', 'g', '--name', 't', '--', 'true'],
+      ['gate', '--isolated', '--run', 'g', '--name', 't', '--', 'true'],
+      ['gate', 'record', '--run', 'g', '--name', 't', '--exit-code', '0'],
+    ])
+      expect(refused(gate)).toEqual(unsafe);
+    expect(refs()).not.toMatch(/^refs\/(x|h)\//m);
+    expect(existsSync(join(ws, '.git', 'refs', 'x'))).toBe(false);
+    expect(existsSync(join(ws, '.git', 'refs', 'h'))).toBe(false);
+  });
+
   it('a checkpoint with other settings captures none of them', () => {
     const ws = repoWithCommit({ 'a.txt': 'a\n' });
     iteration(ws, join(ws, '.ag'), 'c1', 1, ['--artifacts-dir', 'arts']);

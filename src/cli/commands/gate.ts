@@ -169,12 +169,17 @@ const list = defineCommand({
           r.name,
           String(r.attempt),
           r.id,
-          paintCell(r.verdict, COLOUR[r.verdict], colour),
+          // A verdict of a deleted capture stays listed (append-only) but counts no more.
+          r.superseded === undefined
+            ? paintCell(r.verdict, COLOUR[r.verdict], colour)
+            : paintCell(`${r.verdict} (superseded)`, 'dim', colour),
           r.tests === null ? '-' : `${r.tests.passed}/${r.tests.total}`,
           `${r.durationMs} ms`,
           r.observed ? (r.isolated ? 'isolated' : 'workspace') : 'recorded',
           short(r.afterSha),
-          r.reason,
+          r.superseded === undefined
+            ? r.reason
+            : `snapshot ${r.superseded.snapshotId} it judged was deleted at ${r.superseded.deletedAt}; ${r.reason}`,
         ]);
         const warnings = problems.map((p) =>
           paint(`warning: ${p.code}: ${printable(p.message)}`, 'yellow', colour),

@@ -1,0 +1,93 @@
+/**
+ * Verdicts of a deleted snapshot's capture: `delete` frees the iteration to be captured again, and
+ * verdicts are append-only. The old capture's verdicts stay on disk but count no more (verify,
+ * report, attest) and `gate list` marks them superseded; a verdict that names no capture the run
+ * ever had still fails verify.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { attestSources, buildStatement } from '../../src/gates/attest.js';
+import { Gates } from '../../src/gates/gates.js';
+import { buildRunReport } from '../../src/report/model.js';
+import { GateStore } from '../../src/store/gate-store.js';
+import { recordVerdict } from '../helpers/gates.js';
+import { git, writeFiles } from '../helpers/repo.js';
+import { machineCli, runIterations, world, type Machine, type World } from '../helpers/sharing.js';
+import type { GateResult } from '../../types/gate.js';
+import type { Snapshot } from '../../types/snapshot.js';
+
+let w: World;
+afterEach(() => w?.cleanup());
+
+/** Iterations 1 and 2 of run r, a failing verdict on 2, then 2 deleted and captured again from 1. */
+async function recaptured(a: Machine): Promise<{ gone: Snapshot; again: Snapshot; old: GateResult }> {
+  await runIterations(a, 'r', 2, 1);
+  const gone = (await a.snap.listByRun('r'))[1] as Snapshot;
+  const old = await recordVerdict(a, 'r', 2, 'test', { verdict: 'fail' });
+  await a.snap.delete(gone.id);
+  git(a.dir, ['reset', '-q', '--hard', 'refs/agentgate/runs/r/iteration-1']);
+  const before = await a.snap.captureBeforeState(a.dir, { runId: 'r' });
+  writeFiles(a.dir, { 'src/app.txt': 'again\n' });
+  const again = await a.snap.captureAfterState(a.dir, before, { runId: 'r', iteration: 2 });
+  return { gone, again, old };
+}
+
+describe('a re-capture after delete supersedes the deleted capture verdicts', () => {
+  it('verify, report and attest judge the new capture; gate list marks the old verdict', async () => {
+    w = world();
+    const a = w.machine('a');
+    const { gone, again, old } = await recaptured(a);
+    const fresh = await recordVerdict(a, 'r', 2, 'test');
+    expect(fresh.attempt).toBe(2);
+
+    const gates = new Gates(a.snap);
+    const each = await gates.verify({ runId: 'r' }, { requireGates: ['test'], eachIteration: false });
+    expect(each.checks.filter((c) => !c.ok)).toEqual([]);
+    const listed = (await gates.list({ runId: 'r' })).results;
+    expect(listed.map((g) => [g.id, g.superseded?.snapshotId ?? null])).toEqual([
+      [old.id, gone.id],
+      [fresh.id, null],
+    ]);
+    const cli = machineCli(a, ['gate', 'list', '--run', 'r']);
+    expect(cli.status).toBe(0);
+    expect(cli.stdout).toContain('(superseded)');
+
+    const report = await buildRunReport(a.snap, 'r');
+    expect(report.gates?.summary.map((s) => [s.name, s.firstRed, s.latest.id])).toEqual([
+      ['test', null, fresh.id],
+    ]);
+    expect(report.verification.ok).toBe(true);
+    const statement = await buildStatement(attestSources(a.snap), 'r');
+    expect(statement.predicate).toMatchObject({ result: 'PASSED', passedTests: ['iteration-2/test'] });
+    expect(statement.subject.map((s) => ('gitCommit' in s.digest ? s.digest.gitCommit : null))).toContain(
+      again.afterSha,
+    );
+  });
+
+  it('push publishes the new capture verdicts, not the deleted capture one (whose commit may be gone)', async () => {
+    w = world();
+    const a = w.machine('a');
+    await recaptured(a);
+    const fresh = await recordVerdict(a, 'r', 2, 'test');
+    git(a.dir, ['reflog', 'expire', '--expire-unreachable=now', '--all']);
+    git(a.dir, ['gc', '-q', '--prune=now']);
+    await a.share.push({ workspace: a.dir });
+    expect(git(w.origin, ['for-each-ref', '--format=%(refname)', 'refs/agentgate/gates/'])).toBe(
+      `refs/agentgate/gates/r/${fresh.id}`,
+    );
+  });
+
+  it('a verdict that names no capture the run ever had still fails verify', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'r', 2, 1);
+    const [one] = await a.snap.listByRun('r');
+    const forged = await recordVerdict(a, 'r', 2, 'test', { verdict: 'fail' });
+    await recordVerdict(a, 'r', 2, 'test');
+    const path = new GateStore(a.home).path('r', forged.id);
+    const text = readFileSync(path, 'utf8');
+    writeFileSync(path, text.replace(forged.afterSha, one!.afterSha));
+    const report = await new Gates(a.snap).verify({ runId: 'r' }, { requireGates: ['test'] });
+    expect(report.checks.filter((c) => !c.ok).map((c) => c.check)).toEqual(['gate-tree']);
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * The accepted line is the chain of the last restart: a restart from an iteration an earlier
+ * restart set aside brings it back (and sets aside what the earlier restart started). verify
+ * --each-iteration, attest and the report all ask that one line.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { setAsideBy, type RunRestart } from '../../types/run.js';
+import { attestSources, buildStatement } from '../../src/gates/attest.js';
+import { Gates } from '../../src/gates/gates.js';
+import { buildRunReport } from '../../src/report/model.js';
+import { recordVerdict } from '../helpers/gates.js';
+import { git, writeFiles } from '../helpers/repo.js';
+import { runIterations, world, type Machine, type World } from '../helpers/sharing.js';
+
+const restart = (from: number, lastIteration: number): RunRestart => ({
+  from,
+  lastIteration,
+  sha: 'a'.repeat(40),
+  at: `2025-01-0${lastIteration}T00:00:00.000Z`,
+});
+const aside = (restarts: RunRestart[], iterations: number[]) =>
+  iterations.map((i) => setAsideBy(restarts, i)?.from ?? null);
+
+describe('setAsideBy: restarts in order draw the line', () => {
+  it('a later restart from a set-aside iteration brings it and what it builds on back', () => {
+    expect(aside([restart(1, 3)], [1, 2, 3, 4])).toEqual([null, 1, 1, null]);
+    // 1 set aside by the restart from 0, brought back by the restart from 1, which sets 2 aside.
+    expect(aside([restart(0, 1), restart(1, 2)], [1, 2, 3])).toEqual([null, 1, null]);
+    // Restarting from 3, which built on 1 (after the restart from 1), keeps 1 and 3 on the line.
+    expect(aside([restart(0, 1), restart(1, 2), restart(3, 4)], [1, 2, 3, 4, 5])).toEqual([
+      null,
+      1,
+      null,
+      3,
+      null,
+    ]);
+    // An iteration that stays off the line is named by the first restart that set it aside.
+    expect(aside([restart(0, 1), restart(2, 2)], [1, 2, 3])).toEqual([0, null, null]);
+    // Two restarts in a row: the second one decides where the next iteration starts.
+    expect(aside([restart(0, 2), restart(1, 2)], [1, 2, 3])).toEqual([null, 0, null]);
+  });
+});
+
+let w: World;
+afterEach(() => w?.cleanup());
+
+/** Resets to `sha`, restarts from `from` and records iteration `iteration` with a verdict of test. */
+async function restartAndIterate(a: Machine, sha: string, from: number, iteration: number): Promise<void> {
+  git(a.dir, ['reset', '-q', '--hard', sha]);
+  const before = await a.snap.captureBeforeState(a.dir, { runId: 'r', restartFrom: from });
+  writeFiles(a.dir, { [`work/${iteration}.txt`]: `${iteration}\n` });
+  await a.snap.captureAfterState(a.dir, before, { runId: 'r', iteration });
+  await recordVerdict(a, 'r', iteration, 'test');
+}
+
+describe('a restart from an iteration an earlier restart set aside', () => {
+  it('puts it back on the accepted line for verify --each-iteration, attest and the report', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'r', 1, 1);
+    const [one] = await a.snap.listByRun('r');
+    await recordVerdict(a, 'r', 1, 'test', { verdict: 'fail' });
+    await restartAndIterate(a, one!.beforeSha, 0, 2);
+    await restartAndIterate(a, one!.afterSha, 1, 3);
+
+    const gates = new Gates(a.snap);
+    const each = await gates.verify({ runId: 'r' }, { requireGates: ['test'], eachIteration: true });
+    expect(each.checks.filter((c) => !c.ok).map((c) => [c.check, c.snapshotId])).toEqual([
+      ['require-gate', one!.id],
+    ]);
+
+    const statement = await buildStatement(attestSources(a.snap), 'r');
+    expect(statement.subject.map((s) => s.name).filter((n) => !n.endsWith('.diff'))).toEqual([
+      'r/iteration-1',
+      'r/iteration-3',
+    ]);
+    expect(statement.predicate).toMatchObject({
+      result: 'FAILED',
+      setAside: [{ name: 'r/iteration-2', restartFrom: 1 }],
+    });
+
+    const report = await buildRunReport(a.snap, 'r');
+    expect(report.snapshots.map((s) => [s.iteration, s.setAside?.restartFrom ?? null])).toEqual([
+      [1, null],
+      [2, 1],
+      [3, null],
+    ]);
+    expect(report.verification.checks.filter((c) => !c.ok)).toEqual([]);
+  });
+});
