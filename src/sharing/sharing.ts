@@ -70,7 +70,7 @@ export class Sharing implements SharingCore {
     const repo = await this.open(sel.workspace);
     const remote = await resolveRemote(repo, remoteName, cwd, 'push');
     const mode = this.anchorMode(sel);
-    const { runs, refs, ownGates } = await this.materialiseRuns(repo, sel, mode);
+    const { runs, refs, ownGates, replaced } = await this.materialiseRuns(repo, sel, mode);
     const anchors = await this.materialiseAnchors(repo, sel, mode);
     const count =
       (mode === 'only' ? 0 : sel.all ? (await listRefs(repo, RECORDS_PREFIX)).length : refs.length) +
@@ -136,6 +136,7 @@ export class Sharing implements SharingCore {
       upToDate,
       gates: results.filter((r) => r.ref.startsWith(GATES_PREFIX)).length,
       anchors: anchorsOf(results.map((r) => r.ref)),
+      ...replaced,
     };
   }
 
@@ -178,7 +179,7 @@ export class Sharing implements SharingCore {
   async export(sel: Selection, file: string, cwd = process.cwd()): Promise<ExportResult> {
     const repo = await this.open(sel.workspace);
     const mode = this.anchorMode(sel);
-    const { runs, ownGates } = await this.materialiseRuns(repo, sel, mode);
+    const { runs, ownGates, replaced } = await this.materialiseRuns(repo, sel, mode);
     const anchors = await this.materialiseAnchors(repo, sel, mode);
     const all = mode === 'only' ? [] : await listRefs(repo, RECORDS_PREFIX);
     const chosen = sel.all
@@ -211,6 +212,7 @@ export class Sharing implements SharingCore {
       refs: refs.length,
       gates: gates.length,
       anchors: anchorsOf(anchorRefs),
+      ...replaced,
     };
   }
 
@@ -285,10 +287,15 @@ export class Sharing implements SharingCore {
     repo: Repo,
     sel: Selection,
     mode: AnchorMode,
-  ): Promise<{ runs: string[]; refs: string[]; ownGates: string[] }> {
-    if (mode === 'only') return { runs: [], refs: [], ownGates: [] };
-    const { runs, refs, fetched } = await materialise(this, repo, sel);
-    return { runs, refs, ownGates: await this.gateRecords.materialise(repo, runs, fetched) };
+  ): Promise<{ runs: string[]; refs: string[]; ownGates: string[]; replaced: { replaced?: string[] } }> {
+    if (mode === 'only') return { runs: [], refs: [], ownGates: [], replaced: {} };
+    const { runs, refs, fetched, replaced } = await materialise(this, repo, sel);
+    return {
+      runs,
+      refs,
+      ownGates: await this.gateRecords.materialise(repo, runs, fetched),
+      replaced: replaced.length > 0 ? { replaced } : {},
+    };
   }
 
   /** Which anchors travel: none without a keeper; else as the selection says (default: beside the runs). */

@@ -64,6 +64,34 @@ describe('records of runs this home holds', () => {
     expect(refOf(a.dir, ref)).toBe(real);
   });
 
+  it("push replaces an edited record of its own snapshot that another home or git took into the repository's refs", async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'r', 1);
+    await a.share.push({ workspace: a.dir });
+    const ref = RECORD('r', 0);
+    const real = refOf(a.dir, ref);
+    const forged = editTask(w.origin, ref);
+    for (const [i, takeIn] of [
+      async () =>
+        expect((await sharingWithHome(join(w.root, 'h2')).fetch({ workspace: a.dir })).refused).toEqual([]),
+      async () => git(a.dir, ['fetch', '-q', 'origin', `+${ref}:${ref}`]),
+    ].entries()) {
+      git(a.dir, ['update-ref', '-d', ref]);
+      expect((await a.share.fetch({ workspace: a.dir })).refused.map((r) => r.ref)).toEqual([ref]);
+      await takeIn();
+      expect(refOf(a.dir, ref)).toBe(forged);
+      const clean = join(w.root, `clean-${i}.git`);
+      git(w.root, ['init', '-q', '--bare', clean]);
+      expect(await a.share.push({ workspace: a.dir }, clean)).toMatchObject({
+        updated: [ref],
+        replaced: [ref],
+      });
+      expect([refOf(a.dir, ref), refOf(clean, ref)]).toEqual([real, real]);
+      expect(await a.share.push({ workspace: a.dir }, clean)).not.toHaveProperty('replaced');
+    }
+  });
+
   it("takes back its records made before the run's before state moved on, and refuses an edited one of them", async () => {
     w = world();
     const a = w.machine('a');
