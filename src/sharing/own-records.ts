@@ -3,9 +3,9 @@ import { RECORD_FILE, RecordFile } from '../../types/sharing.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import { batchCheck, listRefsWithParents, readBlobs, type CommitRef } from '../git/record-objects.js';
 import type { Repo } from '../git/repo.js';
-import { deleteRefs, updateRefs } from '../git/refs.js';
+import { deleteRefs, listRefs, updateRefs } from '../git/refs.js';
 import { withRepoLock } from '../git/repo-lock.js';
-import { fetchRefs } from '../git/transport.js';
+import { fetchRefs, listRemoteRefs, type PushedRef } from '../git/transport.js';
 import type { RemoteTarget } from '../git/remote.js';
 import type { SharingCore } from './core.js';
 import { parseReceivedFile } from './record-objects.js';
@@ -40,6 +40,38 @@ export async function ownRecords(
     if (rec !== null && isRecordOf(c.ref.sha, rec, c.snapshot, c.run)) ours.add(c.ref.ref);
   }
   return ours;
+}
+
+/** Everything published lives under here: records, gate verdicts and anchors. */
+const SHARED_PREFIX = 'refs/agentgate/';
+
+/**
+ * The refs a push had refused that are up to date after all: the remote holds what this repository
+ * does (another push of the very same records won the race), or the remote's record is this home's
+ * own (adoptRemoteRecords). One ls-remote; a fetch only for records held by both sides differently.
+ */
+export async function settleRejected(
+  core: SharingCore,
+  repo: Repo,
+  remote: RemoteTarget,
+  rejected: readonly PushedRef[],
+): Promise<string[]> {
+  const [theirs, ours] = await Promise.all([
+    listRemoteRefs(repo, remote, SHARED_PREFIX),
+    listRefs(repo, SHARED_PREFIX),
+  ]);
+  const remoteSha = new Map(theirs.map((r) => [r.ref, r.sha]));
+  const localSha = new Map(ours.map((r) => [r.ref, r.sha]));
+  const same = rejected.filter(
+    (r) => remoteSha.get(r.ref) !== undefined && remoteSha.get(r.ref) === localSha.get(r.ref),
+  );
+  const held = rejected.flatMap((r) => {
+    const sha = remoteSha.get(r.ref);
+    return same.includes(r) || sha === undefined || !r.summary.startsWith('[rejected]')
+      ? []
+      : [{ ref: r.ref, remoteSha: sha, localSha: localSha.get(r.ref) }];
+  });
+  return [...same.map((r) => r.ref), ...(await adoptRemoteRecords(core, repo, remote, held))];
 }
 
 /**

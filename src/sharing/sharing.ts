@@ -32,6 +32,7 @@ import { gateRefspecs, GATES_PREFIX } from './gate-objects.js';
 import type { Selection, SharingCore, SharingOptions } from './core.js';
 import { materialise, rejectionMessage } from './publish.js';
 import { receive } from './receive.js';
+import { settleRejected } from './own-records.js';
 import { AnchorRecords } from './anchor-records.js';
 import { anchorRef, ANCHORS_PREFIX } from './anchor-objects.js';
 
@@ -97,18 +98,9 @@ export class Sharing implements SharingCore {
     const upToDate = results.filter((r) => r.flag === '=').map((r) => r.ref);
     let rejected = results.filter((r) => r.flag === '!');
     if (rejected.length > 0) {
-      // Another push of the very same records may have won the race: that is "up to date", not a conflict.
-      const [theirs, ours] = await Promise.all([
-        listRemoteRefs(repo, remote, SHARED_PREFIX),
-        listRefs(repo, SHARED_PREFIX),
-      ]);
-      const remoteSha = new Map(theirs.map((r) => [r.ref, r.sha]));
-      const localSha = new Map(ours.map((r) => [r.ref, r.sha]));
-      const same = rejected.filter(
-        (r) => remoteSha.get(r.ref) !== undefined && remoteSha.get(r.ref) === localSha.get(r.ref),
-      );
-      upToDate.push(...same.map((r) => r.ref));
-      rejected = rejected.filter((r) => !same.includes(r));
+      const settled = await settleRejected(this, repo, remote, rejected);
+      upToDate.push(...settled);
+      rejected = rejected.filter((r) => !settled.includes(r.ref));
     }
     // git's pack of the records failed here, not there: a commit of the run is gone from this repository.
     const unpacked = rejected.filter((r) => /unpacker error/.test(r.summary)).map((r) => r.ref);
@@ -343,9 +335,6 @@ export class Sharing implements SharingCore {
     return openRepo(workspace, { identity: this.options.identity, timeoutMs: this.options.gitTimeoutMs });
   }
 }
-
-/** Everything published lives under here: records, gate verdicts and anchors. */
-const SHARED_PREFIX = 'refs/agentgate/';
 
 /**
  * One push; refs the remote could not lock are pushed once more after the stale locks a killed push

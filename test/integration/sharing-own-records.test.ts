@@ -109,6 +109,25 @@ describe('records of runs this home holds', () => {
     expect(refOf(w.origin, RECORD('r', 0))).toBe(forged);
   });
 
+  it("a lost record ref of a run that moved on: the remote's record is this home's own to fetch and to push", async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'job', 1);
+    await a.share.push({ workspace: a.dir }); // iteration 0's record carries its before state
+    const [ref, next] = [RECORD('job', 0), RECORD('job', 1)];
+    const published = refOf(w.origin, ref);
+    git(a.dir, ['update-ref', '-d', ref]); // a fresh clone of the repository
+    await runIterations(a, 'job', 1, 1);
+    await a.share.export({ workspace: a.dir }, join(w.root, 'x.bundle')); // remakes it without that state
+    expect(refOf(a.dir, ref)).not.toBe(published);
+    expect(await a.share.fetch({ workspace: a.dir })).toMatchObject({ refused: [], unchanged: 1 });
+    expect(refOf(a.dir, ref)).toBe(published);
+    git(a.dir, ['update-ref', '-d', ref]);
+    expect(await a.share.push({ workspace: a.dir })).toMatchObject({ updated: [next], upToDate: [ref] });
+    expect(refOf(a.dir, ref)).toBe(published);
+    expect(await a.share.push({ workspace: a.dir })).toMatchObject({ updated: [], upToDate: [ref, next] });
+  });
+
   it('a machine that fetched a run takes its records back when its refs are gone', async () => {
     w = world();
     const [a, b] = [w.machine('a'), w.machine('b')];
