@@ -6,12 +6,11 @@ import {
   AnchorNotFoundError,
   BundleInvalidError,
   GitFailedError,
-  ObjectMissingError,
   PushRejectedError,
   RunNotFoundError,
 } from '../errors.js';
 import { openRepo, type Repo } from '../git/repo.js';
-import { listRefs, reachesOnlyPresentObjects } from '../git/refs.js';
+import { listRefs } from '../git/refs.js';
 import {
   createBundle,
   fetchRefs,
@@ -33,6 +32,7 @@ import type { Selection, SharingCore, SharingOptions } from './core.js';
 import { materialise, rejectionMessage } from './publish.js';
 import { receive } from './receive.js';
 import { settleRejected } from './own-records.js';
+import { bundleOrMissing, objectMissing, pushAroundMissing } from './missing-objects.js';
 import { AnchorRecords } from './anchor-records.js';
 import { anchorRef, ANCHORS_PREFIX } from './anchor-objects.js';
 
@@ -93,7 +93,9 @@ export class Sharing implements SharingCore {
           ? [`${ANCHORS_PREFIX}*:${ANCHORS_PREFIX}*`]
           : anchors.map((c) => `${anchorRef(c)}:${anchorRef(c)}`)),
     ];
-    const results = await pushWithLockRepair(repo, remote, specs);
+    // git's pack fails for the whole push when a record reaches a commit this repository lost.
+    const pushed = await pushAroundMissing(repo, remote, await pushWithLockRepair(repo, remote, specs));
+    const results = pushed.results;
     const updated = results.filter((r) => r.flag === '*' || r.flag === ' ').map((r) => r.ref);
     const upToDate = results.filter((r) => r.flag === '=').map((r) => r.ref);
     let rejected = results.filter((r) => r.flag === '!');
@@ -102,13 +104,13 @@ export class Sharing implements SharingCore {
       upToDate.push(...settled);
       rejected = rejected.filter((r) => !settled.includes(r.ref));
     }
-    // git's pack of the records failed here, not there: a commit of the run is gone from this repository.
-    const unpacked = rejected.filter((r) => /unpacker error/.test(r.summary)).map((r) => r.ref);
-    if (unpacked.length > 0 && !(await reachesOnlyPresentObjects(repo, unpacked)))
-      throw new ObjectMissingError(
-        `this repository lacks commits that ${unpacked.join(', ')} reach (an agent's reset and a gc remove them), so nothing of them was pushed; "agentgate-snapshot verify --run ID" names what is gone`,
-        { details: { remote: remote.name, refs: unpacked, updated, upToDate } },
-      );
+    if (pushed.broken.length > 0)
+      throw objectMissing(pushed.broken, {
+        remote: remote.name,
+        updated,
+        upToDate,
+        rejected: rejected.map((r) => ({ ref: r.ref, summary: r.summary })),
+      });
     if (rejected.length > 0) {
       throw new PushRejectedError(rejectionMessage(rejected), {
         details: {
@@ -197,7 +199,9 @@ export class Sharing implements SharingCore {
       );
     const path = resolve(cwd, file);
     const refs = [...chosen, ...gates].map((r) => r.ref).concat(anchorRefs);
-    await replaceFileAtomic(path, (temp) => createBundle(repo, temp, refs));
+    await replaceFileAtomic(path, (temp) =>
+      bundleOrMissing(repo, refs, () => createBundle(repo, temp, refs)),
+    );
     return {
       file: path,
       runs: runsOf(chosen.map((r) => r.ref)),

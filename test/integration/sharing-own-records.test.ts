@@ -221,4 +221,25 @@ describe('push and export without -C', () => {
     git(a.dir, ['gc', '-q', '--prune=now']);
     await failsWith(a.share.push({ workspace: a.dir }), 'OBJECT_MISSING');
   });
+  it('names only the records that reach a lost commit; the healthy ones are pushed, and export says the same', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'run', 1);
+    git(a.dir, ['reset', '-q', '--hard', 'HEAD~1']);
+    git(a.dir, ['update-ref', '-d', 'refs/agentgate/runs/run/iteration-0']);
+    git(a.dir, ['reflog', 'expire', '--expire=now', '--all']);
+    git(a.dir, ['gc', '-q', '--prune=now']);
+    await runIterations(a, 'run2', 1);
+    const error = await failsWith(a.share.push({ workspace: a.dir }), 'OBJECT_MISSING');
+    expect(error.details).toMatchObject({ refs: [RECORD('run', 0)], updated: [RECORD('run2', 0)] });
+    expect([refOf(w.origin, RECORD('run', 0)), refOf(w.origin, RECORD('run2', 0))]).toEqual([
+      '',
+      refOf(a.dir, RECORD('run2', 0)),
+    ]);
+    const bundle = await failsWith(
+      a.share.export({ workspace: a.dir }, join(w.root, 'x.bundle')),
+      'OBJECT_MISSING',
+    );
+    expect(bundle.details).toMatchObject({ refs: [RECORD('run', 0)] });
+  });
 });
