@@ -86,6 +86,11 @@ export const PushResult = deferred(() =>
     gates: z.int().check(z.nonnegative()),
     /** The commits whose anchors were published (refs/agentgate/anchors/<commit>). */
     anchors: z.array(Sha),
+    /**
+     * Record refs of this home's snapshots that held another record (an edited one another home or a
+     * plain git fetch took in), replaced by the home's own before publishing; only when there are some.
+     */
+    replaced: z.optional(z.array(z.string())),
   }),
 );
 export type PushResult = z.infer<typeof PushResult>;
@@ -123,6 +128,11 @@ export const ExportResult = deferred(() =>
     gates: z.int().check(z.nonnegative()),
     /** The commits whose anchors the bundle carries. */
     anchors: z.array(Sha),
+    /**
+     * Record refs of this home's snapshots that held another record (an edited one another home or a
+     * plain git fetch took in), replaced by the home's own before publishing; only when there are some.
+     */
+    replaced: z.optional(z.array(z.string())),
   }),
 );
 export type ExportResult = z.infer<typeof ExportResult>;

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { RunRecord } from '../../types/run.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import { ConcurrentUpdateError, RunNotFoundError, RunWorkspaceMismatchError } from '../errors.js';
-import { batchCheck, listRefsWithParents, objectFormat } from '../git/record-objects.js';
+import { batchCheck, listRefsWithParents, objectFormat, type CommitRef } from '../git/record-objects.js';
 import type { Repo } from '../git/repo.js';
 import { listRefs, updateRefs, type RefUpdate } from '../git/refs.js';
 import { withRepoLock } from '../git/repo-lock.js';
@@ -10,6 +10,7 @@ import { assertSafeId } from '../store/paths.js';
 import { buildRecord, recordObjects, recordRef, RECORDS_PREFIX } from './records.js';
 import { writeRecordObjects, type RecordObjects } from './record-objects.js';
 import type { Selection, SharingCore } from './core.js';
+import { ownRecords } from './own-records.js';
 
 /**
  * The runs a selection names (records of other workspaces cannot be built here), and for the
@@ -96,13 +97,15 @@ export interface Materialised {
   refs: string[];
   /** Runs of this workspace recorded elsewhere that the default selection leaves out (sorted). */
   fetched: string[];
+  /** Record refs of this home's snapshots that held another record, replaced by the home's own (sorted). */
+  replaced: string[];
 }
 
 /**
  * Makes sure every selected run's iteration has its record commit under refs/agentgate/records/:
- * an existing record whose parent is the snapshot's after commit is kept as it is (records are
- * immutable once made); a missing one is written (three hash-object processes and one ref
- * transaction for all of them).
+ * an existing record that is the one this home makes of the snapshot (isRecordOf) is kept as it is;
+ * a missing one, or another record in its place, is written (three hash-object processes and one ref
+ * transaction for all of them; a compare-and-swap on each ref).
  */
 export async function materialise(core: SharingCore, repo: Repo, sel: Selection): Promise<Materialised> {
   return withRepoLock(repo, core.options.lockTimeoutMs, () => materialiseLocked(core, repo, sel));
@@ -112,7 +115,8 @@ async function materialiseLocked(core: SharingCore, repo: Repo, sel: Selection):
   const { runs, fetched } = await selectRuns(core, repo, sel);
   const existing = new Map((await listRefsWithParents(repo, RECORDS_PREFIX)).map((r) => [r.ref, r]));
   const format = await objectFormat(repo);
-  const pending: Array<{ ref: string; objects: RecordObjects; old: string | null }> = [];
+  const pending: Pending[] = [];
+  const others: Array<{ ref: CommitRef; snapshot: Snapshot; run: RunRecord; objects: RecordObjects }> = [];
   const refs: string[] = [];
   for (const run of runs) {
     // Strict: a run published without an iteration whose file is damaged would be taken for whole.
@@ -123,30 +127,31 @@ async function materialiseLocked(core: SharingCore, repo: Repo, sel: Selection):
       const ref = recordRef(run.runId, snapshot.iteration);
       refs.push(ref);
       const have = existing.get(ref);
-      if (
-        have &&
-        have.type === 'commit' &&
-        have.parents.length === 1 &&
-        have.parents[0] === snapshot.afterSha
-      )
-        continue;
-      pending.push({
-        ref,
-        objects: recordObjects(format, buildRecord(snapshot, run)),
-        old: have?.sha ?? null,
-      });
+      const objects = recordObjects(format, buildRecord(snapshot, run));
+      if (have?.sha === objects.commit.id) continue;
+      if (have?.type === 'commit' && have.parents.length === 1 && have.parents[0] === snapshot.afterSha)
+        others.push({ ref: have, snapshot, run, objects });
+      else pending.push({ ref, objects, old: have?.sha ?? null });
     }
   }
+  // A record ref of one of this home's snapshots that holds another record (taken in by another home,
+  // or by a plain git fetch) is replaced by the home's own: what a push publishes is this home's.
+  const ours = await ownRecords(repo, others);
+  const replaced = others.filter((o) => !ours.has(o.ref.ref));
+  pending.push(...replaced.map((o) => ({ ref: o.ref.ref, objects: o.objects, old: o.ref.sha })));
   if (pending.length > 0) await publishRecords(core, repo, pending);
-  return { runs: runs.map((r) => r.runId), refs, fetched: fetched.map((r) => r.runId).sort() };
+  return {
+    runs: runs.map((r) => r.runId),
+    refs,
+    fetched: fetched.map((r) => r.runId).sort(),
+    replaced: replaced.map((o) => o.ref.ref).sort(),
+  };
 }
 
+type Pending = { ref: string; objects: RecordObjects; old: string | null };
+
 /** Writes the records' objects, then points their refs at them. */
-async function publishRecords(
-  core: SharingCore,
-  repo: Repo,
-  pending: Array<{ ref: string; objects: RecordObjects; old: string | null }>,
-): Promise<void> {
+async function publishRecords(core: SharingCore, repo: Repo, pending: Pending[]): Promise<void> {
   await writeRecordObjects(
     repo,
     core.options.home,

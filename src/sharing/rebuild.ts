@@ -12,8 +12,11 @@ import { patchPath } from '../store/paths.js';
 import { isRecordOf, iterationRef, recordRef, RECORDS_PREFIX, RUNS_PREFIX } from './records.js';
 import { MAX_PATCH_BYTES, type SharingCore } from './core.js';
 
-/** A record that passed the checks, with the commit that carries it. */
-export type Accepted = { ref: CommitRef; record: RecordFile };
+/**
+ * A record that passed the checks, with the commit that carries it; `replaces`: the other record this
+ * repository holds under its ref, which it replaces only as this home's own record.
+ */
+export type Accepted = { ref: CommitRef; record: RecordFile; replaces?: string };
 
 export async function rebuildAccepted(
   core: SharingCore,
@@ -65,6 +68,10 @@ export async function rebuildAccepted(
         a.ref.ref,
         `run ${s.runId} here is another run (started ${run.createdAt}, the record's run ${a.record.run.createdAt}); fetch into another home, or publish under another run id`,
       );
+      continue;
+    }
+    if (a.replaces !== undefined && (stored === null || run === null)) {
+      refuse(a.ref.ref, `conflicts with this repository's record ${a.replaces}; kept the local one`);
       continue;
     }
     // A snapshot this home holds publishes one record: another (edited on the remote, or under a ref
@@ -141,7 +148,7 @@ export async function rebuildAccepted(
     iterations.get(s.runId)?.set(s.iteration, s.id);
     if (itSha === undefined) refUpdates.push({ ref: itRef, newSha: s.afterSha, oldSha: null });
     const rec = recordRef(s.runId, s.iteration);
-    refUpdates.push({ ref: rec, newSha: a.ref.sha, oldSha: null });
+    refUpdates.push({ ref: rec, newSha: a.ref.sha, oldSha: a.replaces ?? null });
     (here ? kept : done).push(a);
   }
   // Records already promoted by an earlier, interrupted call are skipped by the compare-and-swap list.

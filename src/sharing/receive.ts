@@ -139,7 +139,7 @@ async function rebuild(
   };
   const runs = new Set<string>();
   let unchanged = 0;
-  const candidates: Array<{ ref: CommitRef; runId: string; iteration: number }> = [];
+  const candidates: Array<{ ref: CommitRef; runId: string; iteration: number; replaces?: string }> = [];
   for (const ref of incoming) {
     const name = parseRecordRef(ref.ref, INCOMING_PREFIX);
     if (!name) {
@@ -151,17 +151,15 @@ async function rebuild(
       continue;
     }
     const mine = local.get(recordRef(name.runId, name.iteration));
-    if (mine && mine.sha !== ref.sha) {
-      refuse(ref.ref, `conflicts with this repository's record ${mine.sha}; kept the local one`);
-      continue;
-    }
+    // Another record than the repository's is taken only as this home's own (rebuild.ts judges it).
+    const replaces = mine && mine.sha !== ref.sha ? mine.sha : undefined;
     const known = index.records[ref.sha];
-    if (mine && known !== undefined && (await exists(core.store.snapshotPath(known)))) {
+    if (mine && !replaces && known !== undefined && (await exists(core.store.snapshotPath(known)))) {
       unchanged += 1;
       runs.add(name.runId);
       continue;
     }
-    candidates.push({ ref, ...name });
+    candidates.push({ ref, ...name, ...(replaces === undefined ? {} : { replaces }) });
   }
   const blobs = await batchCheck(
     repo,
@@ -200,7 +198,12 @@ async function rebuild(
                 ? 'its run before state does not fit its commits (a before state travels with the iteration that starts from it)'
                 : null;
     if (why !== null) refuse(c.ref.ref, why);
-    else accepted.push({ ref: c.ref, record: rec });
+    else
+      accepted.push({
+        ref: c.ref,
+        record: rec,
+        ...(c.replaces === undefined ? {} : { replaces: c.replaces }),
+      });
   }
   const { done, kept } = await rebuildAccepted(core, repo, accepted, refuse, index);
   for (const a of [...done, ...kept]) runs.add(a.record.snapshot.runId);

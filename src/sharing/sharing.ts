@@ -6,12 +6,11 @@ import {
   AnchorNotFoundError,
   BundleInvalidError,
   GitFailedError,
-  ObjectMissingError,
   PushRejectedError,
   RunNotFoundError,
 } from '../errors.js';
 import { openRepo, type Repo } from '../git/repo.js';
-import { listRefs, reachesOnlyPresentObjects } from '../git/refs.js';
+import { listRefs } from '../git/refs.js';
 import {
   createBundle,
   fetchRefs,
@@ -32,6 +31,8 @@ import { gateRefspecs, GATES_PREFIX } from './gate-objects.js';
 import type { Selection, SharingCore, SharingOptions } from './core.js';
 import { materialise, rejectionMessage } from './publish.js';
 import { receive } from './receive.js';
+import { settleRejected } from './own-records.js';
+import { bundleOrMissing, objectMissing, pushAroundMissing } from './missing-objects.js';
 import { AnchorRecords } from './anchor-records.js';
 import { anchorRef, ANCHORS_PREFIX } from './anchor-objects.js';
 
@@ -70,7 +71,7 @@ export class Sharing implements SharingCore {
     const repo = await this.open(sel.workspace);
     const remote = await resolveRemote(repo, remoteName, cwd, 'push');
     const mode = this.anchorMode(sel);
-    const { runs, refs, ownGates } = await this.materialiseRuns(repo, sel, mode);
+    const { runs, refs, ownGates, replaced } = await this.materialiseRuns(repo, sel, mode);
     const anchors = await this.materialiseAnchors(repo, sel, mode);
     const count =
       (mode === 'only' ? 0 : sel.all ? (await listRefs(repo, RECORDS_PREFIX)).length : refs.length) +
@@ -92,31 +93,24 @@ export class Sharing implements SharingCore {
           ? [`${ANCHORS_PREFIX}*:${ANCHORS_PREFIX}*`]
           : anchors.map((c) => `${anchorRef(c)}:${anchorRef(c)}`)),
     ];
-    const results = await pushWithLockRepair(repo, remote, specs);
+    // git's pack fails for the whole push when a record reaches a commit this repository lost.
+    const pushed = await pushAroundMissing(repo, remote, await pushWithLockRepair(repo, remote, specs));
+    const results = pushed.results;
     const updated = results.filter((r) => r.flag === '*' || r.flag === ' ').map((r) => r.ref);
     const upToDate = results.filter((r) => r.flag === '=').map((r) => r.ref);
     let rejected = results.filter((r) => r.flag === '!');
     if (rejected.length > 0) {
-      // Another push of the very same records may have won the race: that is "up to date", not a conflict.
-      const [theirs, ours] = await Promise.all([
-        listRemoteRefs(repo, remote, SHARED_PREFIX),
-        listRefs(repo, SHARED_PREFIX),
-      ]);
-      const remoteSha = new Map(theirs.map((r) => [r.ref, r.sha]));
-      const localSha = new Map(ours.map((r) => [r.ref, r.sha]));
-      const same = rejected.filter(
-        (r) => remoteSha.get(r.ref) !== undefined && remoteSha.get(r.ref) === localSha.get(r.ref),
-      );
-      upToDate.push(...same.map((r) => r.ref));
-      rejected = rejected.filter((r) => !same.includes(r));
+      const settled = await settleRejected(this, repo, remote, rejected);
+      upToDate.push(...settled);
+      rejected = rejected.filter((r) => !settled.includes(r.ref));
     }
-    // git's pack of the records failed here, not there: a commit of the run is gone from this repository.
-    const unpacked = rejected.filter((r) => /unpacker error/.test(r.summary)).map((r) => r.ref);
-    if (unpacked.length > 0 && !(await reachesOnlyPresentObjects(repo, unpacked)))
-      throw new ObjectMissingError(
-        `this repository lacks commits that ${unpacked.join(', ')} reach (an agent's reset and a gc remove them), so nothing of them was pushed; "agentgate-snapshot verify --run ID" names what is gone`,
-        { details: { remote: remote.name, refs: unpacked, updated, upToDate } },
-      );
+    if (pushed.broken.length > 0)
+      throw objectMissing(pushed.broken, {
+        remote: remote.name,
+        updated,
+        upToDate,
+        rejected: rejected.map((r) => ({ ref: r.ref, summary: r.summary })),
+      });
     if (rejected.length > 0) {
       throw new PushRejectedError(rejectionMessage(rejected), {
         details: {
@@ -136,6 +130,7 @@ export class Sharing implements SharingCore {
       upToDate,
       gates: results.filter((r) => r.ref.startsWith(GATES_PREFIX)).length,
       anchors: anchorsOf(results.map((r) => r.ref)),
+      ...replaced,
     };
   }
 
@@ -178,7 +173,7 @@ export class Sharing implements SharingCore {
   async export(sel: Selection, file: string, cwd = process.cwd()): Promise<ExportResult> {
     const repo = await this.open(sel.workspace);
     const mode = this.anchorMode(sel);
-    const { runs, ownGates } = await this.materialiseRuns(repo, sel, mode);
+    const { runs, ownGates, replaced } = await this.materialiseRuns(repo, sel, mode);
     const anchors = await this.materialiseAnchors(repo, sel, mode);
     const all = mode === 'only' ? [] : await listRefs(repo, RECORDS_PREFIX);
     const chosen = sel.all
@@ -204,13 +199,16 @@ export class Sharing implements SharingCore {
       );
     const path = resolve(cwd, file);
     const refs = [...chosen, ...gates].map((r) => r.ref).concat(anchorRefs);
-    await replaceFileAtomic(path, (temp) => createBundle(repo, temp, refs));
+    await replaceFileAtomic(path, (temp) =>
+      bundleOrMissing(repo, refs, () => createBundle(repo, temp, refs)),
+    );
     return {
       file: path,
       runs: runsOf(chosen.map((r) => r.ref)),
       refs: refs.length,
       gates: gates.length,
       anchors: anchorsOf(anchorRefs),
+      ...replaced,
     };
   }
 
@@ -285,10 +283,15 @@ export class Sharing implements SharingCore {
     repo: Repo,
     sel: Selection,
     mode: AnchorMode,
-  ): Promise<{ runs: string[]; refs: string[]; ownGates: string[] }> {
-    if (mode === 'only') return { runs: [], refs: [], ownGates: [] };
-    const { runs, refs, fetched } = await materialise(this, repo, sel);
-    return { runs, refs, ownGates: await this.gateRecords.materialise(repo, runs, fetched) };
+  ): Promise<{ runs: string[]; refs: string[]; ownGates: string[]; replaced: { replaced?: string[] } }> {
+    if (mode === 'only') return { runs: [], refs: [], ownGates: [], replaced: {} };
+    const { runs, refs, fetched, replaced } = await materialise(this, repo, sel);
+    return {
+      runs,
+      refs,
+      ownGates: await this.gateRecords.materialise(repo, runs, fetched),
+      replaced: replaced.length > 0 ? { replaced } : {},
+    };
   }
 
   /** Which anchors travel: none without a keeper; else as the selection says (default: beside the runs). */
@@ -336,9 +339,6 @@ export class Sharing implements SharingCore {
     return openRepo(workspace, { identity: this.options.identity, timeoutMs: this.options.gitTimeoutMs });
   }
 }
-
-/** Everything published lives under here: records, gate verdicts and anchors. */
-const SHARED_PREFIX = 'refs/agentgate/';
 
 /**
  * One push; refs the remote could not lock are pushed once more after the stale locks a killed push

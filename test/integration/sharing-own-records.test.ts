@@ -64,6 +64,34 @@ describe('records of runs this home holds', () => {
     expect(refOf(a.dir, ref)).toBe(real);
   });
 
+  it("push replaces an edited record of its own snapshot that another home or git took into the repository's refs", async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'r', 1);
+    await a.share.push({ workspace: a.dir });
+    const ref = RECORD('r', 0);
+    const real = refOf(a.dir, ref);
+    const forged = editTask(w.origin, ref);
+    for (const [i, takeIn] of [
+      async () =>
+        expect((await sharingWithHome(join(w.root, 'h2')).fetch({ workspace: a.dir })).refused).toEqual([]),
+      async () => git(a.dir, ['fetch', '-q', 'origin', `+${ref}:${ref}`]),
+    ].entries()) {
+      git(a.dir, ['update-ref', '-d', ref]);
+      expect((await a.share.fetch({ workspace: a.dir })).refused.map((r) => r.ref)).toEqual([ref]);
+      await takeIn();
+      expect(refOf(a.dir, ref)).toBe(forged);
+      const clean = join(w.root, `clean-${i}.git`);
+      git(w.root, ['init', '-q', '--bare', clean]);
+      expect(await a.share.push({ workspace: a.dir }, clean)).toMatchObject({
+        updated: [ref],
+        replaced: [ref],
+      });
+      expect([refOf(a.dir, ref), refOf(clean, ref)]).toEqual([real, real]);
+      expect(await a.share.push({ workspace: a.dir }, clean)).not.toHaveProperty('replaced');
+    }
+  });
+
   it("takes back its records made before the run's before state moved on, and refuses an edited one of them", async () => {
     w = world();
     const a = w.machine('a');
@@ -79,6 +107,25 @@ describe('records of runs this home holds', () => {
     expect(refOf(a.dir, RECORD('r', 0))).toBe('');
     expect(refOf(a.dir, RECORD('r', 1))).toBe(refOf(w.origin, RECORD('r', 1)));
     expect(refOf(w.origin, RECORD('r', 0))).toBe(forged);
+  });
+
+  it("a lost record ref of a run that moved on: the remote's record is this home's own to fetch and to push", async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'job', 1);
+    await a.share.push({ workspace: a.dir }); // iteration 0's record carries its before state
+    const [ref, next] = [RECORD('job', 0), RECORD('job', 1)];
+    const published = refOf(w.origin, ref);
+    git(a.dir, ['update-ref', '-d', ref]); // a fresh clone of the repository
+    await runIterations(a, 'job', 1, 1);
+    await a.share.export({ workspace: a.dir }, join(w.root, 'x.bundle')); // remakes it without that state
+    expect(refOf(a.dir, ref)).not.toBe(published);
+    expect(await a.share.fetch({ workspace: a.dir })).toMatchObject({ refused: [], unchanged: 1 });
+    expect(refOf(a.dir, ref)).toBe(published);
+    git(a.dir, ['update-ref', '-d', ref]);
+    expect(await a.share.push({ workspace: a.dir })).toMatchObject({ updated: [next], upToDate: [ref] });
+    expect(refOf(a.dir, ref)).toBe(published);
+    expect(await a.share.push({ workspace: a.dir })).toMatchObject({ updated: [], upToDate: [ref, next] });
   });
 
   it('a machine that fetched a run takes its records back when its refs are gone', async () => {
@@ -173,5 +220,26 @@ describe('push and export without -C', () => {
     git(a.dir, ['reflog', 'expire', '--expire=now', '--all']);
     git(a.dir, ['gc', '-q', '--prune=now']);
     await failsWith(a.share.push({ workspace: a.dir }), 'OBJECT_MISSING');
+  });
+  it('names only the records that reach a lost commit; the healthy ones are pushed, and export says the same', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'run', 1);
+    git(a.dir, ['reset', '-q', '--hard', 'HEAD~1']);
+    git(a.dir, ['update-ref', '-d', 'refs/agentgate/runs/run/iteration-0']);
+    git(a.dir, ['reflog', 'expire', '--expire=now', '--all']);
+    git(a.dir, ['gc', '-q', '--prune=now']);
+    await runIterations(a, 'run2', 1);
+    const error = await failsWith(a.share.push({ workspace: a.dir }), 'OBJECT_MISSING');
+    expect(error.details).toMatchObject({ refs: [RECORD('run', 0)], updated: [RECORD('run2', 0)] });
+    expect([refOf(w.origin, RECORD('run', 0)), refOf(w.origin, RECORD('run2', 0))]).toEqual([
+      '',
+      refOf(a.dir, RECORD('run2', 0)),
+    ]);
+    const bundle = await failsWith(
+      a.share.export({ workspace: a.dir }, join(w.root, 'x.bundle')),
+      'OBJECT_MISSING',
+    );
+    expect(bundle.details).toMatchObject({ refs: [RECORD('run', 0)] });
   });
 });

@@ -1,0 +1,72 @@
+import { GitFailedError, ObjectMissingError } from '../errors.js';
+import type { Repo } from '../git/repo.js';
+import { reachesOnlyPresentObjects } from '../git/refs.js';
+import { pushRefs, type PushedRef } from '../git/transport.js';
+import type { RemoteTarget } from '../git/remote.js';
+
+/**
+ * The refs among `refs` that reach an object this repository lost (an agent's reset and a gc): one
+ * rev-list each, only once git has failed for them all (its pack fails for the whole push or bundle).
+ */
+async function brokenRefs(repo: Repo, refs: readonly string[]): Promise<string[]> {
+  const ok = await Promise.all(refs.map((ref) => reachesOnlyPresentObjects(repo, [ref])));
+  return refs.filter((_, i) => !ok[i]);
+}
+
+/**
+ * A push whose pack failed here (`unpacker error`): the refs that reach a lost object are left out
+ * (`broken`) and the healthy ones pushed again, so that they land. Nothing changes otherwise.
+ */
+export async function pushAroundMissing(
+  repo: Repo,
+  remote: RemoteTarget,
+  results: PushedRef[],
+): Promise<{ results: PushedRef[]; broken: string[] }> {
+  const unpacked = results.filter((r) => r.flag === '!' && /unpacker error/.test(r.summary));
+  const broken =
+    unpacked.length === 0
+      ? []
+      : await brokenRefs(
+          repo,
+          unpacked.map((r) => r.ref),
+        );
+  if (broken.length === 0) return { results, broken };
+  const healthy = unpacked.filter((r) => !broken.includes(r.ref));
+  const again =
+    healthy.length === 0
+      ? []
+      : await pushRefs(
+          repo,
+          remote,
+          healthy.map((r) => `${r.ref}:${r.ref}`),
+        );
+  return { results: [...results.filter((r) => !unpacked.includes(r)), ...again], broken };
+}
+
+/** OBJECT_MISSING for the refs that reach a commit this repository lost. */
+export function objectMissing(
+  broken: readonly string[],
+  details: Record<string, unknown>,
+  opts: { cause?: unknown } = {},
+): ObjectMissingError {
+  return new ObjectMissingError(
+    `this repository lacks commits that ${broken.slice(0, 5).join(', ')}${broken.length > 5 ? ', ...' : ''} reach (an agent's reset and a gc remove them), so nothing of them was carried; "agentgate-snapshot verify --run ID" names what is gone`,
+    { ...opts, details: { ...details, refs: [...broken] } },
+  );
+}
+
+/** Runs `make` (a bundle of `refs`); a git failure caused by refs that reach a lost object is OBJECT_MISSING. */
+export async function bundleOrMissing(
+  repo: Repo,
+  refs: readonly string[],
+  make: () => Promise<void>,
+): Promise<void> {
+  try {
+    await make();
+  } catch (error) {
+    if (!(error instanceof GitFailedError)) throw error;
+    const broken = await brokenRefs(repo, refs);
+    if (broken.length > 0) throw objectMissing(broken, {}, { cause: error });
+    throw error;
+  }
+}
