@@ -24,6 +24,8 @@ export interface SnapshotCommitOptions {
   expectedHead?: string | null;
   /** HEAD as the caller just read it (saves reading it again). */
   head?: HeadInfo;
+  /** The index's entries (readIndexEntries) as the caller read them before anything was staged (saves reading them again). */
+  index?: readonly IndexEntry[];
   /**
    * Further refs to point at the resulting commit, in the same transaction (an iteration ref), each
    * by compare-and-swap from `oldSha` (null: it must not exist yet; undefined: any value).
@@ -80,7 +82,7 @@ export async function createSnapshotCommit(
   const [staged, parentTree, hidden] = await Promise.all([
     staging,
     parent === null ? null : getTree(repo, parent),
-    hiddenChanges(repo, staging),
+    hiddenChanges(repo, staging, opts.index),
   ]);
   const skipped = [...staged, ...hidden];
   const tree = assertGitId((await runGit(repo, ['write-tree'])).stdout.trim(), 'write-tree');
@@ -144,13 +146,18 @@ export interface UnstageablePath {
  * compared here (that needs git in the submodule), but one not checked out whose directory holds
  * something is named: add passes that over too.
  */
-async function hiddenChanges(repo: Repo, staging: Promise<unknown>): Promise<UnstageablePath[]> {
-  const index = await readIndexEntries(repo);
+export async function hiddenChanges(
+  repo: Repo,
+  /** The `add` in progress; null: nothing is staged (`before` on a clean workspace). */
+  staging: Promise<unknown> | null,
+  read?: readonly IndexEntry[],
+): Promise<UnstageablePath[]> {
+  const index = read ?? (await readIndexEntries(repo));
   const [marked, unchecked] = await Promise.all([listUncompared(repo, index), filledSubmodules(repo, index)]);
   let hidden = marked.filter((e) => e.mode !== GITLINK_MODE);
   // A directory in a marked file's place: add takes what it holds and drops the entry, unless it
   // holds nothing to take. Which one, the index tells once add is done.
-  if (hidden.some((e) => e.onDisk === 'other')) {
+  if (staging !== null && hidden.some((e) => e.onDisk === 'other')) {
     await staging;
     hidden = (await listUncompared(repo)).filter((e) => e.mode !== GITLINK_MODE);
   }

@@ -18,6 +18,8 @@ import { wipRef } from './core.js';
 export interface OwnWip {
   sha: string;
   base: string | null;
+  /** The commit right under it: its `: staged` commit when it has one, else `base`. */
+  parent: string | null;
 }
 
 /**
@@ -31,11 +33,11 @@ export async function ownWip(repo: Repo, runId: string, head: string | null): Pr
   const top = await getCommitInfo(repo, head);
   if ((top.message !== wip && top.message !== staged) || top.parents.length > 1) return null;
   const parent = top.parents[0] ?? null;
-  if (top.message === staged || parent === null) return { sha: head, base: parent };
+  if (top.message === staged || parent === null) return { sha: head, base: parent, parent };
   // The WIP commit may sit on the commit of what was staged (see wipStagedMessage).
   const below = await getCommitInfo(repo, parent);
   const onStaged = below.message === staged && below.parents.length <= 1;
-  return { sha: head, base: onStaged ? (below.parents[0] ?? null) : parent };
+  return { sha: head, base: onStaged ? (below.parents[0] ?? null) : parent, parent };
 }
 
 /**
@@ -137,7 +139,7 @@ export async function wipRescue(
 ): Promise<WipRescue | null> {
   const wip = await ownWip(repo, runId, sha).catch(() => null);
   if (wip === null) return null;
-  const base = await chainBase(repo, runId, wip.base, head);
+  const base = await chainBase(repo, runId, wip.parent, head);
   const ref = wipRef(runId, sha);
   // A staged commit, or an earlier WIP commit, may sit under it: the range picks them all.
   const pick = base === null ? '' : `, or "git cherry-pick ${base}..${sha}" (as commits)`;
@@ -150,6 +152,7 @@ export async function wipRescue(
 /**
  * The commit below the chain of this run's WIP commits that `base` starts (a `before` run again on a
  * dirty workspace stacks one on the last), stopping at one HEAD still has: nothing to pick there.
+ * It goes down one commit at a time, `: staged` ones included: HEAD may still have one of those.
  */
 async function chainBase(
   repo: Repo,
@@ -161,7 +164,7 @@ async function chainBase(
   while (at !== null && !(head !== null && (await isAncestor(repo, at, head).catch(() => false)))) {
     const below = await ownWip(repo, runId, at).catch(() => null);
     if (below === null) break;
-    at = below.base;
+    at = below.parent;
   }
   return at;
 }

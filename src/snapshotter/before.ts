@@ -1,7 +1,7 @@
 import { ON_DIRTY, type OnDirty } from '../../types/config.js';
 import type { RunRecord, RunRestart } from '../../types/run.js';
 import type { BeforeState } from '../../types/snapshot.js';
-import { commitIndex, createSnapshotCommit } from '../git/commit.js';
+import { commitIndex, createSnapshotCommit, hiddenChanges } from '../git/commit.js';
 import {
   assertNoLfs,
   assertSafeWorkspace,
@@ -11,7 +11,7 @@ import {
   type Repo,
 } from '../git/repo.js';
 import { isAncestor, listRefs, switchToBranch, updateRefs } from '../git/refs.js';
-import { getRepoState, operationInProgress, type RepoState } from '../git/state.js';
+import { getRepoState, operationInProgress, readIndexEntries, type RepoState } from '../git/state.js';
 import {
   DirtyWorkspaceError,
   InvalidArgumentError,
@@ -103,7 +103,13 @@ export async function beforeIn(
   },
 ): Promise<BeforeState> {
   const { runId, onDirty, nested, excludes } = opts;
-  const [state] = await Promise.all([getRepoState(repo, excludes), assertNoLfs(repo)]);
+  // The index beside status: the files it marks assume-unchanged or skip-worktree, which status
+  // does not compare, are named in `skipped` also when nothing is committed.
+  const [state, index] = await Promise.all([
+    getRepoState(repo, excludes),
+    readIndexEntries(repo),
+    assertNoLfs(repo),
+  ]);
   assertNoOperation(state);
   const run = await core.store.loadRun(runId);
   const { restart, wip } = await startOfNext(core, repo, run, runId, state, opts.restartFrom);
@@ -139,6 +145,7 @@ export async function beforeIn(
     dirty || unborn
       ? await createSnapshotCommit(repo, message, {
           excludes,
+          index,
           ...(staged ? { head: staged } : {}),
           ...(dirty ? { alsoPoint: keep } : {}),
         })
@@ -152,6 +159,7 @@ export async function beforeIn(
       message: 'agentgate: keep WIP commit',
     });
   const wipSha = made ?? wip;
+  const skipped = commit?.skipped ?? (await hiddenChanges(repo, null, index));
   // Only an unborn HEAD has no SHA, and then the root commit was just made.
   const sha = (commit?.sha ?? state.sha) as string;
   const before: BeforeState = {
@@ -163,7 +171,7 @@ export async function beforeIn(
     runId,
     headState: state.headState,
     ...(nested.length > 0 ? { nestedRepositories: nested } : {}),
-    ...(commit !== null && commit.skipped.length > 0 ? { skipped: commit.skipped } : {}),
+    ...(skipped.length > 0 ? { skipped } : {}),
   };
   const again = restart === null ? recordedAgain(run, before) : null;
   if (again !== null) return again;

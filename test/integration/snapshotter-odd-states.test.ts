@@ -105,6 +105,33 @@ describe('a repository initialised in a subdirectory (no commit checked out)', (
   });
 });
 
+describe('a tracked file whose change git does not compare (core.ignoreStat, assume-unchanged)', () => {
+  it("is listed in the skipped of a before that commits nothing, and of iterate's before step", async () => {
+    const s = newSnapshotter();
+    const dir = initRepo();
+    git(dir, ['config', 'core.ignoreStat', 'true']);
+    writeFiles(dir, { 'a.txt': 'aaaa\n', 'b.txt': 'b\n' });
+    git(dir, ['add', 'a.txt', 'b.txt']);
+    git(dir, ['commit', '-q', '-m', 'init']);
+    writeFiles(dir, { 'a.txt': 'zz\n' });
+    const start = head(dir);
+    const before = await s.captureBeforeState(dir, { runId: 'r' });
+    expect(before).toMatchObject({ isDirty: false, wipSha: null, sha: start });
+    expect(before.skipped).toEqual([{ path: 'a.txt', reason: 'not-compared' }]);
+    expect(head(dir)).toBe(start);
+
+    git(dir, ['config', 'core.ignoreStat', 'false']);
+    writeFiles(dir, { 'b.txt': 'hidden\n' });
+    git(dir, ['update-index', '--skip-worktree', 'b.txt']);
+    await s.iterate(dir, { runId: 'i', iteration: 1, agent: { argv: ['true'] } });
+    expect((await s.store.loadRun('i'))?.before?.skipped).toEqual([
+      { path: 'a.txt', reason: 'not-compared' },
+      { path: 'b.txt', reason: 'not-compared' },
+    ]);
+    expect(head(dir)).toBe(start);
+  });
+});
+
 describe('an unborn HEAD on a ref no record can name', () => {
   /** The refs and the HEAD file of an unborn repository whose HEAD names `ref` (raw bytes). */
   const unbornOn = (ref: Buffer): string => {

@@ -158,6 +158,44 @@ describe('the WIP commit of before', () => {
     expect(existsSync(join(dir, 'one.txt')) && existsSync(join(dir, 'two.txt'))).toBe(true);
   });
 
+  /** Stages `staged` for a.txt and leaves `worktree` in the work tree: before makes a `: staged` commit, then the WIP commit. */
+  const partlyStaged = (dir: string, staged: string, worktree: string): void => {
+    writeFiles(dir, { 'a.txt': staged });
+    git(dir, ['add', 'a.txt']);
+    writeFiles(dir, { 'a.txt': worktree });
+  };
+  const treeOf = (dir: string, rev: string): string => git(dir, ['rev-parse', `${rev}^{tree}`]);
+
+  it('starts the range at the staged commit of a WIP pair that HEAD still has', async () => {
+    const dir = twoCommits();
+    const s = newSnapshotter();
+    partlyStaged(dir, 'staged\n', 'worktree\n');
+    const before = await s.captureBeforeState(dir, { runId: 'g' });
+    const wip = before.wipSha as string;
+    git(dir, ['reset', '-q', '--hard', 'HEAD~1']);
+
+    const error = await s.captureAfterState(dir, null, { runId: 'g', iteration: 1 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'HISTORY_REWRITTEN' });
+    expect(followPickAdvice(dir, error)).toBe(git(dir, ['rev-parse', `${wip}~1`]));
+    expect(treeOf(dir, 'HEAD')).toBe(treeOf(dir, wip));
+  });
+
+  it('starts it at the lower staged commit of two stacked WIP pairs when HEAD is there', async () => {
+    const dir = twoCommits();
+    const s = newSnapshotter();
+    partlyStaged(dir, 'staged\n', 'worktree\n');
+    const first = await s.captureBeforeState(dir, { runId: 'h' });
+    partlyStaged(dir, 'staged 2\n', 'worktree 2\n');
+    const second = await s.captureBeforeState(dir, { runId: 'h' });
+    const lower = git(dir, ['rev-parse', `${first.wipSha as string}~1`]);
+    git(dir, ['reset', '-q', '--hard', lower]);
+
+    const error = await s.captureAfterState(dir, null, { runId: 'h', iteration: 1 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'HISTORY_REWRITTEN', details: { wipSha: second.wipSha } });
+    expect(followPickAdvice(dir, error)).toBe(lower);
+    expect(treeOf(dir, 'HEAD')).toBe(treeOf(dir, second.wipSha as string));
+  });
+
   it('starts the range at a WIP commit HEAD still has (an iteration that changed nothing ended on it)', async () => {
     const dir = twoCommits();
     const s = newSnapshotter();
