@@ -215,6 +215,20 @@ describe('a commit whose parent this clone does not have', () => {
 });
 
 describe('a snapshot file or run record that does not load', () => {
+  it('trace: a run that links a gone snapshot file (the one naming the file) is STORE_CORRUPT, never origin null', async () => {
+    s = await recordRun([{ 'a.txt': lines('a', 3) }]);
+    await recordRun([{ 'b.txt': lines('b', 2) }], { setup: s, runId: 'run-b' });
+    git(s.dir, ['merge', '-q', '--ff-only', 'agent-run-b']);
+    const traced = Trace.parse(cli(['trace', 'b.txt', '--json']).json());
+    expect(traced.ranges.map((r) => r.origin?.runId)).toEqual(['run-b']);
+    rmSync(join(s.snap.options.home, 'snapshots', `${s.snapshots[1]?.id}.json`));
+    const res = cli(['trace', 'b.txt', '--json']);
+    expect([res.status, (res.json() as { error: { code: string } }).error.code]).toEqual([
+      1,
+      'STORE_CORRUPT',
+    ]);
+  });
+
   it('stops anchor, verify --anchor, trace, report --anchor and attest --commit alike: STORE_CORRUPT, nothing recorded', async () => {
     s = await recordRun([{ 'a.txt': lines('a', 3) }, { 'a.txt': lines('a', 4) }]);
     const c = squash(s.dir, 'agent-run-a');
