@@ -163,7 +163,11 @@ export async function candidateSnapshots(
   if (runIds === undefined && touching !== undefined) {
     // Only runs whose records name one of these paths, and all of their snapshots: the files that
     // may name a path are parsed, then those that may name such a run; the rest are read, not parsed.
-    const scan = await store.scan();
+    const [scan, listed] = await Promise.all([store.scan(), store.listRuns()]);
+    // A run whose link's file is gone names no path here, yet that file may have named one: any
+    // such run stops the command, as everywhere (a record that does not load is checked only when named).
+    const gone = listed.runs.find((r) => r.snapshotIds.some((id) => !scan.has(id)));
+    if (gone !== undefined) await store.loadByRun(gone.runId);
     const runs = [
       ...new Set(
         scan

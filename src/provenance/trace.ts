@@ -4,10 +4,11 @@ import { OBJECT_ID_PATTERN } from '../../types/ids.js';
 import { PathNotFoundError } from '../errors.js';
 import { realPathOf } from '../fs/inside.js';
 import { readEscapedBytes } from '../fs/path-bytes.js';
-import { blame, diffAttribute, parentsSeen, type CommitNode } from '../git/provenance.js';
+import { blame, diffAttribute, parentsSeen, parentTrees, type CommitNode } from '../git/provenance.js';
 import { assertRevisionSyntax } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
 import type { BlameLine } from '../git/parsers/blame-porcelain.js';
+import type { Snapshot } from '../../types/snapshot.js';
 import {
   candidateSnapshots,
   chainsOfWipCommits,
@@ -82,10 +83,10 @@ export async function computeTrace(
   // ... and the path a blamed commit renamed it from: a run may have written the lines under that name.
   const names = new Set([...lines.map((l) => l.filename), ...renames.values()]);
   const touching = new Set([path, ...names]);
-  const { chains, nodes } =
+  const { chains, nodes, recorded } =
     touching.size === 1
       ? await started.chains
-      : await readChains(repo, await candidateSnapshots(src, opts.runIds, touching), blamed);
+      : await chainsNaming(repo, await candidateSnapshots(src, opts.runIds, touching), blamed);
   // A line blamed on a run's WIP before commit is that run's (iteration 0), though its records may not name the file.
   const wip = await chainsOfWipCommits(
     src,
@@ -121,6 +122,14 @@ export async function computeTrace(
         if (parents.get(commit)?.join(' ') !== it.before.commit) shortcut.delete(commit);
   }
   const rest = blamed.filter((c) => !shortcut.has(c));
+  // A run that names the file but that a shallow boundary cuts off here is no chain: a blamed
+  // commit whose parent is missing may hold its lines, so it stops the trace as the engine would.
+  if (touched.length === 0 && recorded && rest.length > 0)
+    await parentTrees(
+      repo,
+      rest.flatMap((c) => nodes.get(c) ?? []),
+      nodes,
+    );
   const links =
     touched.length === 0 || rest.length === 0
       ? new Map<string, never>()
@@ -157,7 +166,7 @@ function blameAndRuns(
   opts: TraceOptions,
 ): {
   blaming: ReturnType<typeof blame>;
-  chains: Promise<{ chains: RunChain[]; nodes: Map<string, CommitNode> }>;
+  chains: ReturnType<typeof chainsNaming>;
   attribute: () => Promise<string>;
 } {
   const named = batches<string>();
@@ -183,10 +192,19 @@ function blameAndRuns(
       afters = new Set(snapshots.map((s) => s.afterSha));
       heard.forEach(hear);
     }
-    return readChains(repo, snapshots, named.batches);
+    return chainsNaming(repo, snapshots, named.batches);
   });
   for (const p of [blaming, chains]) p.catch(() => undefined);
   return { blaming, chains, attribute: readAttribute };
+}
+
+/** readChains, and whether any run's records name the file (its commits in this clone or not). */
+async function chainsNaming(
+  repo: Repo,
+  snapshots: readonly Snapshot[],
+  alsoRead: Parameters<typeof readChains>[2],
+): Promise<{ chains: RunChain[]; nodes: Map<string, CommitNode>; recorded: boolean }> {
+  return { ...(await readChains(repo, snapshots, alsoRead)), recorded: snapshots.length > 0 };
 }
 
 /** Values pushed one by one, read as the batches that came between two reads, until `end`. */

@@ -26,6 +26,7 @@ export interface SnapshotText {
 export class SnapshotScan {
   private readonly parsed = new Map<string, Snapshot>();
   private checked = false;
+  private ids: Set<string> | undefined;
 
   constructor(
     private readonly texts: readonly SnapshotText[],
@@ -51,6 +52,12 @@ export class SnapshotScan {
       if (s !== undefined) out.push(s);
     }
     return out;
+  }
+
+  /** Whether a file of snapshot `id` was read (it may still be no snapshot, or another run's). */
+  has(id: string): boolean {
+    this.ids ??= new Set(this.texts.map((t) => t.id));
+    return this.ids.has(id);
   }
 
   /** mayHoldString's answer holds for JSON text alone: every file must be JSON (JSON.parse, no schema). */

@@ -183,9 +183,52 @@ describe('a commit whose parent this clone does not have', () => {
     expect(anchor.status, anchor.stdout).toBe(0);
     expect(Anchor.parse(anchor.json()).files.map((f) => f.path)).toEqual(['a.txt']);
   });
+  it('trace of a line a run wrote, blamed on a shallow boundary, is OBJECT_MISSING, never origin null', async () => {
+    s = await recordRun(
+      [{ 'base.txt': `${lines('b', 3)}agent b\n`, 'a.txt': lines('a', 1) }, { 'a.txt': lines('a', 2) }],
+      { base: { 'base.txt': lines('b', 3) } },
+    );
+    git(s.dir, ['merge', '--ff-only', '-q', 'agent-run-a']);
+    const home = s.snap.options.home;
+    const full = Trace.parse(cli(['trace', 'base.txt', '--json']).json());
+    expect(full.ranges.at(-1)?.origin?.iteration).toBe(1);
+    const [one, two] = s.snapshots;
+    // Depth 2: the boundary is iteration 1's after commit (its before commit is cut off); depth 1:
+    // iteration 2's, so no iteration of the run is whole in the clone.
+    const cases: Array<[number, string, string | undefined]> = [
+      [2, 'base.txt', one?.beforeSha],
+      [2, 'a.txt', one?.beforeSha],
+      [1, 'a.txt', two?.beforeSha],
+    ];
+    for (const [depth, path, parent] of cases) {
+      const clone = join(home, `depth-${depth}`);
+      if (!existsSync(clone)) git(s.dir, ['clone', '-q', '--depth', `${depth}`, `file://${s.dir}`, clone]);
+      const res = runCli(['-C', clone, '--home', home, '--json', 'trace', path]);
+      const error = (res.json() as { error: { code: string; details: { parent: string } } }).error;
+      expect([res.status, error.code, error.details.parent], `${depth} ${path}`).toEqual([
+        1,
+        'OBJECT_MISSING',
+        parent,
+      ]);
+    }
+  });
 });
 
 describe('a snapshot file or run record that does not load', () => {
+  it('trace: a run that links a gone snapshot file (the one naming the file) is STORE_CORRUPT, never origin null', async () => {
+    s = await recordRun([{ 'a.txt': lines('a', 3) }]);
+    await recordRun([{ 'b.txt': lines('b', 2) }], { setup: s, runId: 'run-b' });
+    git(s.dir, ['merge', '-q', '--ff-only', 'agent-run-b']);
+    const traced = Trace.parse(cli(['trace', 'b.txt', '--json']).json());
+    expect(traced.ranges.map((r) => r.origin?.runId)).toEqual(['run-b']);
+    rmSync(join(s.snap.options.home, 'snapshots', `${s.snapshots[1]?.id}.json`));
+    const res = cli(['trace', 'b.txt', '--json']);
+    expect([res.status, (res.json() as { error: { code: string } }).error.code]).toEqual([
+      1,
+      'STORE_CORRUPT',
+    ]);
+  });
+
   it('stops anchor, verify --anchor, trace, report --anchor and attest --commit alike: STORE_CORRUPT, nothing recorded', async () => {
     s = await recordRun([{ 'a.txt': lines('a', 3) }, { 'a.txt': lines('a', 4) }]);
     const c = squash(s.dir, 'agent-run-a');
