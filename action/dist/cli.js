@@ -5250,6 +5250,13 @@ function encodeBytes(text) {
 function hasEscapedBytes(text) {
   return /[\udc80-\udcff]/.test(text) && /(?<![\ud800-\udbff])[\udc80-\udcff]/.test(text);
 }
+function readEscapedBytes(text) {
+  if (text.search(ESCAPED_BYTE) === -1) return null;
+  return text.replace(
+    ESCAPED_BYTE,
+    (_, hex) => String.fromCharCode(56320 + Number.parseInt(hex, 16))
+  );
+}
 function fsPath(path2) {
   return hasEscapedBytes(path2) ? encodeBytes(path2) : path2;
 }
@@ -5274,12 +5281,13 @@ function validSequenceLength(buf, i) {
   }
   return 0;
 }
-var LOW, HIGH;
+var LOW, HIGH, ESCAPED_BYTE;
 var init_path_bytes = __esm({
   "src/fs/path-bytes.ts"() {
     "use strict";
     LOW = 56448;
     HIGH = 56575;
+    ESCAPED_BYTE = /\\udc([89a-f][0-9a-f])/gi;
   }
 });
 
@@ -6368,6 +6376,130 @@ var init_ids2 = __esm({
   }
 });
 
+// src/git/record-objects.ts
+import { createHash } from "node:crypto";
+async function objectFormat(repo) {
+  const out = (await runGit(repo, ["rev-parse", "--show-object-format"])).stdout.trim();
+  if (out !== "sha1" && out !== "sha256")
+    throw new GitOutputUnparseableError(`unknown object format ${JSON.stringify(out)}`, {
+      details: { format: out }
+    });
+  return out;
+}
+function objectId(format, type, content) {
+  return createHash(format).update(`${type} ${content.length}\0`).update(content).digest("hex");
+}
+function treeContent(entries) {
+  const sorted = [...entries].sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
+  return Buffer.concat(
+    sorted.flatMap((e) => [Buffer.from(`100644 ${e.name}\0`), Buffer.from(e.blob, "hex")])
+  );
+}
+async function writeObjects(repo, type, files) {
+  if (files.length === 0) return;
+  for (const f of files)
+    if (/[\n\r]/.test(f.path))
+      throw new InvalidArgumentError(`object file path ${JSON.stringify(f.path)} holds a newline`, {
+        details: { path: f.path }
+      });
+  const out = (await runGit(repo, ["hash-object", "-w", "-t", type, "--stdin-paths"], {
+    input: `${files.map((f) => f.path).join("\n")}
+`
+  })).stdout.split("\n").filter(Boolean);
+  files.forEach((f, i) => {
+    if (out[i] !== f.id)
+      throw new GitFailedError(`git hash-object wrote ${out[i] ?? "nothing"} where ${f.id} was expected`, {
+        details: { path: f.path, expected: f.id, actual: out[i] }
+      });
+  });
+}
+async function writeBlobFiles(repo, paths) {
+  if (paths.length === 0) return [];
+  for (const path2 of paths)
+    if (/[\n\r]/.test(path2))
+      throw new InvalidArgumentError(`file path ${JSON.stringify(path2)} holds a newline`, {
+        details: { path: path2 }
+      });
+  const out = (await runGit(repo, ["hash-object", "-w", "-t", "blob", "--stdin-paths"], {
+    input: `${paths.join("\n")}
+`
+  })).stdout.split("\n").filter(Boolean);
+  return paths.map((path2, i) => {
+    const id2 = out[i];
+    if (id2 === void 0 || !isFullId(id2))
+      throw new GitFailedError(`git hash-object gave no id for ${path2}`, { details: { path: path2 } });
+    return id2;
+  });
+}
+async function writeBlobToFile(repo, id2, file) {
+  if (!isFullId(id2))
+    throw new InvalidArgumentError(`${JSON.stringify(id2)} is not a full object id`, { details: { id: id2 } });
+  return runGitToFile(repo, ["cat-file", "blob", id2], file);
+}
+async function listRefsWithParents(repo, prefix) {
+  if (!/^refs\/[^\0\n\r ]+$/.test(prefix))
+    throw new InvalidArgumentError(`${JSON.stringify(prefix)} is not a ref prefix`, { details: { prefix } });
+  const { stdout } = await runGit(repo, [
+    "for-each-ref",
+    "--format=%(objectname) %(objecttype) %(refname) %(parent)",
+    prefix
+  ]);
+  return parseRefsWithParents(stdout);
+}
+function parseRefsWithParents(stdout) {
+  return stdout.split("\n").filter(Boolean).map((line) => {
+    const [sha = "", type = "", ref = "", ...parents] = line.split(" ");
+    return {
+      sha: assertGitId(sha, "for-each-ref"),
+      type,
+      ref,
+      parents: parents.filter(Boolean).map((p) => assertGitId(p, "for-each-ref"))
+    };
+  });
+}
+async function batchCheck(repo, names2) {
+  if (names2.length === 0) return [];
+  const out = await runGitBuffer(repo, ["cat-file", "--batch-check"], {
+    input: encodeBytes(names2.map((n) => `${n}
+`).join(""))
+  });
+  return parseBatchCheck(names2, decodeBytes(out.stdout));
+}
+async function readBlobs(repo, ids) {
+  const out = /* @__PURE__ */ new Map();
+  if (ids.length === 0) return out;
+  for (const id2 of ids)
+    if (!isFullId(id2))
+      throw new InvalidArgumentError(`${JSON.stringify(id2)} is not a full object id`, { details: { id: id2 } });
+  const buf = (await runGitBuffer(repo, ["cat-file", "--batch"], { input: ids.map((id2) => `${id2}
+`).join("") })).stdout;
+  let at = 0;
+  for (const id2 of ids) {
+    const nl = buf.indexOf(10, at);
+    const header = buf.subarray(at, nl).toString("utf8");
+    const m = /^([0-9a-f]+) blob (\d+)$/.exec(header);
+    if (!m || m[1] !== id2)
+      throw new GitOutputUnparseableError(
+        `unexpected cat-file --batch answer ${JSON.stringify(header.slice(0, 100))} for ${id2}`,
+        { details: { id: id2 } }
+      );
+    const size = Number(m[2]);
+    out.set(id2, buf.subarray(nl + 1, nl + 1 + size));
+    at = nl + 1 + size + 1;
+  }
+  return out;
+}
+var init_record_objects = __esm({
+  "src/git/record-objects.ts"() {
+    "use strict";
+    init_errors();
+    init_path_bytes();
+    init_batch_check();
+    init_ids2();
+    init_runner();
+  }
+});
+
 // src/git/parsers/nul-records.ts
 function splitNul(text) {
   const parts = text.split("\0");
@@ -6487,6 +6619,13 @@ async function objectExists(repo, id2) {
   if (!isFullId(id2))
     throw new InvalidArgumentError(`${JSON.stringify(id2)} is not a full object id`, { details: { id: id2 } });
   const { exitCode } = await runGit(repo, ["cat-file", "-e", id2], { okExitCodes: [1] });
+  return exitCode === 0;
+}
+async function reachesOnlyPresentObjects(repo, refs) {
+  for (const ref of refs) assertRevisionSyntax(ref);
+  const { exitCode } = await runGit(repo, ["rev-list", "--objects", "--quiet", ...refs, "--"], {
+    okExitCodes: [128]
+  });
   return exitCode === 0;
 }
 async function readHead(repo) {
@@ -6736,6 +6875,37 @@ var init_ls_tree = __esm({
     "use strict";
     init_ids();
     init_nul_records();
+  }
+});
+
+// src/git/byte-args.ts
+import { mkdtemp as mkdtemp2, rm as rm5, writeFile } from "node:fs/promises";
+import { tmpdir as tmpdir2 } from "node:os";
+import { join as join11 } from "node:path";
+async function withByteArgs(global, words, run) {
+  if (words.every((w) => w.isWellFormed())) return run([...global, ...words]);
+  const dir = await mkdtemp2(join11(tmpdir2(), "agentgate-args-"));
+  try {
+    const file = join11(dir, "config");
+    await writeFile(file, aliasConfig(words), { mode: 384 });
+    return await run([...global, "-c", `include.path=${file}`, ALIAS]);
+  } finally {
+    await rm5(dir, { recursive: true, force: true });
+  }
+}
+function aliasConfig(words) {
+  const value = words.map((w) => `"${w.replace(/[\\"]/g, "\\$&")}"`).join(" ");
+  const quoted = value.replace(/[\\"]/g, "\\$&").replace(/\n/g, "\\n");
+  return encodeBytes(`[alias]
+	${ALIAS} = "${quoted}"
+`);
+}
+var ALIAS;
+var init_byte_args = __esm({
+  "src/git/byte-args.ts"() {
+    "use strict";
+    init_path_bytes();
+    ALIAS = "agentgate-bytes";
   }
 });
 
@@ -7030,7 +7200,31 @@ var init_blame_porcelain = __esm({
 
 // src/git/provenance.ts
 import { lstat as lstat5 } from "node:fs/promises";
-import { join as join11 } from "node:path";
+import { join as join12 } from "node:path";
+async function parentTrees(repo, nodes, known) {
+  const empty = nodes.some((n) => n.parents.length === 0) ? await emptyTreeId(repo) : "";
+  const ask = [...new Set(nodes.flatMap((n) => n.parents).filter((p) => !known.has(p)))];
+  const answers = await batchCheck(
+    repo,
+    ask.map((p) => `${p}^{tree}`)
+  );
+  const asked = /* @__PURE__ */ new Map();
+  ask.forEach((p, i) => {
+    if (answers[i]?.found === true) asked.set(p, answers[i].id);
+  });
+  const treeOf = (p) => known.get(p)?.tree ?? asked.get(p);
+  const out = /* @__PURE__ */ new Map();
+  for (const n of nodes) {
+    const missing = n.parents.find((p) => treeOf(p) === void 0);
+    if (missing !== void 0)
+      throw new ObjectMissingError(
+        `commit ${n.commit.slice(0, 12)}'s parent ${missing.slice(0, 12)} is not in this clone (a shallow or partial clone), so the change the commit made cannot be worked out; fetch that history first (git fetch --deepen=1 for one more commit, git fetch --unshallow for all of it; fetch-depth: 0 with actions/checkout), then retry`,
+        { details: { commit: n.commit, parent: missing } }
+      );
+    out.set(n.commit, n.parents[0] === void 0 ? empty : treeOf(n.parents[0]));
+  }
+  return out;
+}
 async function readCommitNodes(repo, commits, later) {
   const out = /* @__PURE__ */ new Map();
   const unique = [...new Set(commits)].filter((c) => OBJECT_ID_PATTERN.test(c));
@@ -7121,13 +7315,7 @@ async function firstParentRange(repo, from, to) {
 }
 async function blame(repo, commit, path2, range, onCommit) {
   assertRevisionSyntax(commit);
-  if (!path2.isWellFormed())
-    throw new InvalidArgumentError(
-      `${JSON.stringify(path2)} is not valid UTF-8; git blame cannot be given that file name from here`,
-      { details: { path: path2 } }
-    );
   const args = [
-    "--literal-pathspecs",
     "blame",
     "--porcelain",
     // The bytes git stores: a textconv driver (emptied by the hardening, but blame would still
@@ -7139,12 +7327,16 @@ async function blame(repo, commit, path2, range, onCommit) {
   if (range !== void 0) args.push("-L", `${range.start},${range.end}`);
   const parser = new BlamePorcelainParser(onCommit);
   let text = true;
-  await runGitStream(repo, [...args, commit, "--", path2], async (stdout) => {
-    for await (const chunk of stdout) {
-      if (text && chunk.includes(0)) text = false;
-      parser.push(chunk);
-    }
-  }).catch((cause) => {
+  await withByteArgs(
+    ["--literal-pathspecs"],
+    [...args, commit, "--", path2],
+    (words) => runGitStream(repo, words, async (stdout) => {
+      for await (const chunk of stdout) {
+        if (text && chunk.includes(0)) text = false;
+        parser.push(chunk);
+      }
+    })
+  ).catch((cause) => {
     const short2 = /has only (\d+) lines?/.exec(
       cause instanceof GitFailedError ? String(cause.details.stderr) : ""
     );
@@ -7157,7 +7349,9 @@ async function blame(repo, commit, path2, range, onCommit) {
   return { lines: parser.end(), text, renames: parser.renames() };
 }
 async function diffAttribute(repo, path2) {
-  const res = await runGitBuffer(repo, ["check-attr", "-z", "diff", "--", path2]);
+  const res = await runGitBuffer(repo, ["check-attr", "-z", "--stdin", "diff"], {
+    input: Buffer.concat([encodeBytes(path2), Buffer.from([0])])
+  });
   return parseCheckAttr(res.stdout);
 }
 function parseCheckAttr(buf) {
@@ -7174,21 +7368,31 @@ function parseCheckAttr(buf) {
 }
 async function isFileAt(repo, commit, path2) {
   assertRevisionSyntax(commit);
-  const res = await runGitBuffer(repo, [
-    "--literal-pathspecs",
-    "ls-tree",
-    "-z",
-    "--full-tree",
-    commit,
-    "--",
-    path2
-  ]);
+  const res = await withByteArgs(
+    ["--literal-pathspecs"],
+    ["ls-tree", "-z", "--full-tree", commit, "--", path2],
+    (args) => runGitBuffer(repo, args)
+  );
   return parseLsTree(decodeBytes(res.stdout)).get(path2)?.type === "blob";
+}
+async function filesReadAs(repo, commit, text) {
+  assertRevisionSyntax(commit);
+  const parts = text.split("/");
+  const dir = parts.slice(
+    0,
+    Math.max(
+      0,
+      parts.findIndex((p) => p.includes("\uFFFD"))
+    )
+  ).join("/");
+  const args = ["--literal-pathspecs", "ls-tree", "-r", "-z", "--full-tree", commit];
+  const res = await runGitBuffer(repo, dir === "" ? args : [...args, "--", dir]);
+  return [...parseLsTree(decodeBytes(res.stdout))].filter(([name2, e]) => e.type === "blob" && encodeBytes(name2).toString("utf8") === text).map(([name2]) => name2);
 }
 async function parentsSeen(repo, commits) {
   const common = await commonDir(repo.gitDir);
   const altered = await Promise.all(
-    [join11(common, "shallow"), join11(common, "info", "grafts")].map(
+    [join12(common, "shallow"), join12(common, "info", "grafts")].map(
       (f) => lstat5(f).then(
         () => true,
         () => false
@@ -7212,11 +7416,14 @@ var init_provenance = __esm({
     init_ids();
     init_errors();
     init_diff_stats();
+    init_empty_tree();
+    init_record_objects();
     init_refs();
     init_cat_file_batch();
     init_ls_tree();
     init_git_locks();
     init_path_bytes();
+    init_byte_args();
     init_diff_stdin();
     init_blame_porcelain();
     init_runner();
@@ -7275,7 +7482,7 @@ var init_message = __esm({
 
 // src/fs/lock.ts
 import { readFileSync as readFileSync3 } from "node:fs";
-import { link, mkdir as mkdir4, readFile as readFile4, rename as rename3, rm as rm5, writeFile } from "node:fs/promises";
+import { link, mkdir as mkdir4, readFile as readFile4, rename as rename3, rm as rm6, writeFile as writeFile2 } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname as dirname6 } from "node:path";
 async function withLock(path2, opts, fn) {
@@ -7336,7 +7543,7 @@ async function tryCreate(path2, owner) {
   try {
     try {
       await mkdir4(dirname6(path2), { recursive: true });
-      await writeFile(temp, JSON.stringify(owner), { flag: "wx" });
+      await writeFile2(temp, JSON.stringify(owner), { flag: "wx" });
     } catch (cause) {
       throw failed(cause);
     }
@@ -7348,7 +7555,7 @@ async function tryCreate(path2, owner) {
       throw failed(cause);
     }
   } finally {
-    await rm5(temp, { force: true }).catch(() => void 0);
+    await rm6(temp, { force: true }).catch(() => void 0);
   }
 }
 async function takeOver(path2, stale, owner) {
@@ -7362,7 +7569,7 @@ async function takeOver(path2, stale, owner) {
   const temp = `${path2}.${owner.token}.tmp`;
   try {
     if ((await readOwner(path2))?.token !== stale.token) return false;
-    await writeFile(temp, JSON.stringify(owner), { flag: "wx" });
+    await writeFile2(temp, JSON.stringify(owner), { flag: "wx" });
     await rename3(temp, path2);
     return true;
   } catch (cause) {
@@ -7371,8 +7578,8 @@ async function takeOver(path2, stale, owner) {
       { cause, details: { path: path2 } }
     );
   } finally {
-    await rm5(temp, { force: true }).catch(() => void 0);
-    await rm5(breaker2, { force: true }).catch(() => void 0);
+    await rm6(temp, { force: true }).catch(() => void 0);
+    await rm6(breaker2, { force: true }).catch(() => void 0);
   }
 }
 async function readOwner(path2) {
@@ -7425,16 +7632,16 @@ async function removeIfStill(path2, stale) {
   const moved = await readOwner(grave);
   if (moved?.token !== stale.token) {
     await link(grave, path2).catch(() => void 0);
-    await rm5(grave, { force: true });
+    await rm6(grave, { force: true });
     return false;
   }
-  await rm5(grave, { force: true });
+  await rm6(grave, { force: true });
   return true;
 }
 async function release(handle) {
   try {
     const current = await readOwner(handle.path);
-    if (current?.token === handle.owner.token) await rm5(handle.path, { force: true });
+    if (current?.token === handle.owner.token) await rm6(handle.path, { force: true });
   } finally {
     HELD.delete(handle.owner.token);
   }
@@ -7456,22 +7663,22 @@ var init_lock = __esm({
 });
 
 // src/fs/sweep.ts
-import { readdir as readdir3, rm as rm6, stat as stat5 } from "node:fs/promises";
-import { join as join12 } from "node:path";
+import { readdir as readdir3, rm as rm7, stat as stat5 } from "node:fs/promises";
+import { join as join13 } from "node:path";
 async function sweepOwnedDirs(root, ours, remove) {
   const names2 = await listDir(root);
   const removed = [];
   for (const name2 of names2) {
     const base = name2.endsWith(".lock") ? name2.slice(0, -".lock".length) : name2;
     if (!ours(base) || name2 === base && names2.includes(`${name2}.lock`)) continue;
-    const path2 = join12(root, name2);
+    const path2 = join13(root, name2);
     const owner = name2 === base ? null : await readOwner(path2);
     const info = owner === null ? await stat5(path2).catch(() => null) : null;
     const gone = owner === null ? info !== null && Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS : isProvablyDead(owner);
     if (!gone) continue;
-    await remove(join12(root, base));
-    await rm6(join12(root, `${base}.lock`), { force: true });
-    removed.push(join12(root, base));
+    await remove(join13(root, base));
+    await rm7(join13(root, `${base}.lock`), { force: true });
+    removed.push(join13(root, base));
   }
   return removed;
 }
@@ -7480,12 +7687,12 @@ async function sweepTempFiles(dir, opts = {}) {
   for (const name2 of await listDir(dir)) {
     const m = (opts.pattern ?? TEMP_NAME).exec(name2);
     if (m === null) continue;
-    const path2 = join12(dir, name2);
+    const path2 = join13(dir, name2);
     const info = await stat5(path2).catch(() => null);
     if (info === null) continue;
     const pid = Number(m[1]);
     if (pid !== process.pid && isProcessGone(pid) || Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS) {
-      await rm6(path2, { force: true });
+      await rm7(path2, { force: true });
       removed.push(path2);
     }
   }
@@ -7493,22 +7700,22 @@ async function sweepTempFiles(dir, opts = {}) {
 }
 async function sweepGitTemporaries(gitDir) {
   const removed = [];
-  const objects = join12(gitDir, "objects");
+  const objects = join13(gitDir, "objects");
   const dirs = [
     gitDir,
     objects,
-    join12(objects, "pack"),
-    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join12(objects, n))
+    join13(objects, "pack"),
+    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join13(objects, n))
   ];
   for (const dir of dirs) {
     for (const name2 of await listDir(dir)) {
       if (!GIT_TEMPORARY.test(name2)) continue;
-      const path2 = join12(dir, name2);
-      await rm6(path2, { force: true, recursive: true });
+      const path2 = join13(dir, name2);
+      await rm7(path2, { force: true, recursive: true });
       removed.push(path2);
     }
   }
-  await rm6(join12(gitDir, "gc.pid"), { force: true });
+  await rm7(join13(gitDir, "gc.pid"), { force: true });
   return removed;
 }
 async function listDir(dir) {
@@ -7531,7 +7738,7 @@ var init_sweep = __esm({
 
 // src/store/json-file.ts
 import { readdir as readdir4, readFile as readFile5 } from "node:fs/promises";
-import { join as join13 } from "node:path";
+import { join as join14 } from "node:path";
 function corruptFile(path2, what2, reason, cause) {
   return new StoreCorruptError(
     `${path2} is not a valid ${what2}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
@@ -7572,12 +7779,12 @@ function describeIssues(issues) {
 async function listJsonNames(dir) {
   let entries;
   try {
-    entries = await readdir4(dir);
+    entries = await readdir4(dir, { withFileTypes: true });
   } catch (cause) {
     if (cause.code === "ENOENT") return [];
     throw corruptFile(dir, "store directory", `unreadable (${errnoOf(cause)})`, cause);
   }
-  return entries.filter((name2) => name2.endsWith(".json") && !name2.startsWith(".")).map((name2) => name2.slice(0, -".json".length)).sort();
+  return entries.filter((e) => !e.isDirectory() && e.name.endsWith(".json") && !e.name.startsWith(".")).map((e) => e.name.slice(0, -".json".length)).sort();
 }
 async function mapLimit(items, fn, limit = 32) {
   let next = 0;
@@ -7594,7 +7801,7 @@ async function loadAll(dir, what2, load) {
       const item = await load(name2);
       if (item !== null) items.push(item);
     } catch (error2) {
-      problems.push(asStoreProblem(error2, join13(dir, `${name2}.json`), what2));
+      problems.push(asStoreProblem(error2, join14(dir, `${name2}.json`), what2));
     }
   });
   problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
@@ -7628,42 +7835,73 @@ var init_snapshot_scan = __esm({
   "src/store/snapshot-scan.ts"() {
     "use strict";
     SnapshotScan = class {
-      constructor(texts, parse6) {
+      constructor(texts, parse6, problems = []) {
         this.texts = texts;
         this.parse = parse6;
+        this.problems = problems;
       }
       texts;
       parse;
+      problems;
       parsed = /* @__PURE__ */ new Map();
+      checked = false;
+      ids;
       /**
-       * The usable snapshots whose text may hold one of `strings` (a superset: check the fields), plus
-       * every one picked before. A file that does not parse or validate is left out, as `list` does.
+       * The snapshots whose text may hold one of `strings` (a superset: check the fields), plus every
+       * one picked before. STORE_CORRUPT for the first file that does not load where it may matter,
+       * as every provenance command reads the store: one that cannot be read or named, one that is
+       * not JSON at all (truncated: it may have named anything), or one picked that is no snapshot.
+       * A JSON text without the strings holds none of them, whatever else it holds: it is not parsed.
        */
       pick(strings) {
+        this.assertJson();
         const out = [];
         for (const t of this.texts) {
-          if (!this.parsed.has(t.id) && mayHoldString(t.text, strings)) this.parsed.set(t.id, this.tryParse(t));
+          if (!this.parsed.has(t.id) && mayHoldString(t.text, strings)) this.parsed.set(t.id, this.parse(t));
           const s = this.parsed.get(t.id);
-          if (s !== void 0 && s !== null) out.push(s);
+          if (s !== void 0) out.push(s);
         }
         return out;
       }
-      tryParse(t) {
-        try {
-          return this.parse(t);
-        } catch {
-          return null;
-        }
+      /** Whether a file of snapshot `id` was read (it may still be no snapshot, or another run's). */
+      has(id2) {
+        this.ids ??= new Set(this.texts.map((t) => t.id));
+        return this.ids.has(id2);
+      }
+      /** mayHoldString's answer holds for JSON text alone: every file must be JSON (JSON.parse, no schema). */
+      assertJson() {
+        if (this.checked) return;
+        const [problem] = this.problems;
+        if (problem !== void 0) throw problem;
+        for (const t of this.texts)
+          try {
+            JSON.parse(t.text);
+          } catch {
+            this.parse(t);
+          }
+        this.checked = true;
       }
     };
   }
 });
 
 // types/run.ts
-function setAsideBy(restarts, iteration) {
-  return restarts.find((r) => r.from < iteration && iteration <= r.lastIteration);
+function onLine(restarts, count, iteration) {
+  let end = Infinity;
+  for (; ; ) {
+    if (iteration > end) return false;
+    const r = restarts.slice(0, count).findLast((r2) => r2.lastIteration < end);
+    if (r === void 0 || iteration > r.lastIteration) return true;
+    end = r.from;
+  }
 }
-var RunRestart, RunRecord;
+function setAsideBy(restarts, iteration) {
+  let by;
+  for (let count = restarts.length; count > 0 && !onLine(restarts, count, iteration); count--)
+    by = restarts[count - 1];
+  return by;
+}
+var RunRestart, DeletedSnapshot, RunRecord;
 var init_run = __esm({
   "types/run.ts"() {
     "use strict";
@@ -7675,6 +7913,14 @@ var init_run = __esm({
         from: int().check(_nonnegative()),
         sha: Sha,
         lastIteration: int().check(_nonnegative()),
+        at: IsoDate
+      })
+    );
+    DeletedSnapshot = deferred(
+      () => strictObject({
+        snapshotId: SafeId,
+        iteration: int().check(_nonnegative()),
+        afterSha: Sha,
         at: IsoDate
       })
     );
@@ -7692,6 +7938,8 @@ var init_run = __esm({
         snapshotIds: array(SafeId),
         /** Declared restarts, oldest first; absent when there were none. */
         restarts: optional(array(RunRestart)),
+        /** Snapshots deleted from the run, oldest first; absent when there were none. */
+        deletedSnapshots: optional(array(DeletedSnapshot)),
         /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
         recordedWorkspace: optional(string2().check(_minLength(1)))
       })
@@ -7700,7 +7948,7 @@ var init_run = __esm({
 });
 
 // src/store/run-records.ts
-import { join as join14 } from "node:path";
+import { join as join15 } from "node:path";
 function requireWorkspace(workspace) {
   if (typeof workspace !== "string" || workspace.length === 0)
     throw new InvalidArgumentError("a run record needs its workspace path", { details: { workspace } });
@@ -7734,7 +7982,7 @@ var init_run_records = __esm({
       home;
       lockTimeoutMs;
       path(runId) {
-        return join14(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
+        return join15(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
       }
       /** The run's record, or null when it has none; STORE_CORRUPT when the file is unusable. */
       async load(runId) {
@@ -7768,7 +8016,7 @@ var init_run_records = __esm({
        * next call sees it too.
        */
       async whileIterating(runId, iteration, fn, onDeadHolder) {
-        const lockPath = join14(layout(this.home).locks, `iterate-${assertSafeId(runId, "run id")}.lock`);
+        const lockPath = join15(layout(this.home).locks, `iterate-${assertSafeId(runId, "run id")}.lock`);
         const holder = onDeadHolder === void 0 ? null : await readOwner(lockPath);
         if (holder !== null && isProvablyDead(holder)) await onDeadHolder?.(holder);
         let entered = false;
@@ -7794,7 +8042,7 @@ var init_run_records = __esm({
        */
       async update(runId, workspace, change) {
         const path2 = this.path(runId);
-        const lockPath = join14(layout(this.home).locks, `run-${runId}.lock`);
+        const lockPath = join15(layout(this.home).locks, `run-${runId}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `run record ${runId}` }, async () => {
           const now = (/* @__PURE__ */ new Date()).toISOString();
           const current = await this.load(runId) ?? (workspace === null ? null : { runId, workspace, createdAt: now, updatedAt: now, before: null, snapshotIds: [] });
@@ -7861,13 +8109,24 @@ var init_run_records = __esm({
           return { ...current, snapshotIds: ids, ...used };
         });
       }
-      /** Removes a link; true when the run had it. A run without a record has nothing to unlink. */
-      async unlink(runId, snapshotId) {
+      /**
+       * Removes a link; true when the run had it. A run without a record has nothing to unlink. With
+       * `deleted` (the snapshot, when its file loaded), its capture is kept in `deletedSnapshots`.
+       */
+      async unlink(runId, snapshotId, deleted = null) {
         let removed = false;
         await this.update(runId, null, (current) => {
           if (!current.snapshotIds.includes(snapshotId)) return null;
           removed = true;
-          return { ...current, snapshotIds: current.snapshotIds.filter((id2) => id2 !== snapshotId) };
+          const { iteration, afterSha } = deleted ?? {};
+          const at = (/* @__PURE__ */ new Date()).toISOString();
+          const capture = iteration === void 0 || afterSha === void 0 ? {} : {
+            deletedSnapshots: [
+              ...current.deletedSnapshots ?? [],
+              { snapshotId, iteration, afterSha, at }
+            ]
+          };
+          return { ...current, snapshotIds: current.snapshotIds.filter((id2) => id2 !== snapshotId), ...capture };
         });
         return removed;
       }
@@ -7877,8 +8136,8 @@ var init_run_records = __esm({
 
 // src/store/snapshot-store.ts
 import { readFileSync as readFileSync4 } from "node:fs";
-import { rm as rm7, stat as stat6 } from "node:fs/promises";
-import { join as join15, resolve as resolve7 } from "node:path";
+import { rm as rm8, stat as stat6 } from "node:fs/promises";
+import { join as join16, resolve as resolve7 } from "node:path";
 function byRunThenIteration(a, b) {
   return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 }
@@ -7895,7 +8154,7 @@ async function removeFile(path2) {
   );
   if (!exists5) return false;
   try {
-    await rm7(path2, { force: true });
+    await rm8(path2, { force: true });
     return true;
   } catch (cause) {
     throw new WriteFailedError(`could not remove ${path2} (${errnoOf(cause)}); check permissions`, {
@@ -7931,7 +8190,7 @@ var init_snapshot_store = __esm({
         this.snapshotsDir = layout(this.home).snapshots;
       }
       snapshotPath(id2) {
-        return join15(this.snapshotsDir, `${assertSafeId(id2, "snapshot id")}.json`);
+        return join16(this.snapshotsDir, `${assertSafeId(id2, "snapshot id")}.json`);
       }
       runPath(runId) {
         return this.runs.path(runId);
@@ -7989,25 +8248,33 @@ var init_snapshot_store = __esm({
       }
       /**
        * Every snapshot file read, none parsed yet (`list` without the parsing): provenance picks the
-       * few that name a path. Files that cannot be read or named are left out, as `list` reports them.
+       * few that name a path. A file that cannot be read or named is a problem of the scan, as `list`
+       * reports it (one gone since the listing is left out).
        * The reads are synchronous, in slices with a turn of the event loop between them: a file read
        * through fs/promises costs four thread-pool round trips, and for hundreds of small files that
        * was eight times the CPU of reading them here.
        */
       async scan() {
         const texts = [];
-        const ids = await listJsonNames(layout(this.home).snapshots);
+        const problems = [];
+        const dir = layout(this.home).snapshots;
+        const ids = await listJsonNames(dir);
         for (let i = 0; i < ids.length; i += SCAN_SLICE) {
           if (i > 0) await new Promise((resolve28) => setImmediate(resolve28));
           for (const id2 of ids.slice(i, i + SCAN_SLICE)) {
             try {
               texts.push({ id: id2, text: readFileSync4(this.snapshotPath(id2), "utf8") });
-            } catch {
+            } catch (error2) {
+              if (error2.code === "ENOENT") continue;
+              const path2 = join16(dir, `${id2}.json`);
+              problems.push(
+                error2 instanceof InvalidIdError ? asStoreProblem(error2, path2, "snapshot") : corruptFile(path2, "snapshot", `unreadable (${errnoOf(error2)})`, error2)
+              );
             }
           }
         }
         texts.sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-        return new SnapshotScan(texts, (t) => this.parseText(t));
+        return new SnapshotScan(texts, (t) => this.parseText(t), problems);
       }
       /**
        * The run's snapshots ordered by iteration, read through its run record. RUN_NOT_FOUND without a
@@ -8069,7 +8336,8 @@ var init_snapshot_store = __esm({
       /**
        * Removes the snapshot's metadata and its link from its run (under the run's lock, link first, so
        * a crash in between leaves an unlinked file rather than a dangling link). A snapshot whose file
-       * is corrupt or already gone is unlinked from every run that still links it. SNAPSHOT_NOT_FOUND
+       * is corrupt or already gone is unlinked from every run that still links it. A loaded one's
+       * capture is kept in the run's `deletedSnapshots`: its verdicts are superseded, not forged. SNAPSHOT_NOT_FOUND
        * when there is neither a file nor a link.
        */
       async delete(id2) {
@@ -8090,7 +8358,7 @@ var init_snapshot_store = __esm({
           );
         }
         const unlinkedFrom = [];
-        for (const runId of runIds) if (await this.runs.unlink(runId, id2)) unlinkedFrom.push(runId);
+        for (const runId of runIds) if (await this.runs.unlink(runId, id2, owner)) unlinkedFrom.push(runId);
         const removedFile = await this.withSnapshotLock(id2, () => removeFile(path2));
         return { id: id2, removedFile, unlinkedFrom };
       }
@@ -8208,7 +8476,7 @@ var init_snapshot_store = __esm({
         return snapshots.filter((s) => s.id.startsWith(prefix) || sha !== null && s.afterSha.startsWith(sha));
       }
       withSnapshotLock(id2, fn) {
-        const lockPath = join15(layout(this.home).locks, `snapshot-${assertSafeId(id2, "snapshot id")}.lock`);
+        const lockPath = join16(layout(this.home).locks, `snapshot-${assertSafeId(id2, "snapshot id")}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `snapshot ${id2}` }, fn);
       }
     };
@@ -8237,7 +8505,15 @@ async function readChains(repo, snapshots, alsoRead = []) {
     staged.filter((c) => !nodes.has(c))
   ))
     nodes.set(id2, node);
-  return { chains: chainsOf(snapshots, nodes), nodes };
+  const roots2 = wips.some((s) => {
+    const wip = nodes.get(s.beforeSha);
+    return wip?.parents.length === 0 || soleParent(wip, nodes)?.parents.length === 0;
+  });
+  const unborn = roots2 ? unbornBase(await emptyTreeId(repo)) : void 0;
+  return { chains: chainsOf(snapshots, nodes, unborn), nodes };
+}
+function unbornBase(emptyTree) {
+  return { commit: "0".repeat(emptyTree.length), tree: emptyTree, parents: [], message: "" };
 }
 function soleParent(node, nodes) {
   return node?.parents.length === 1 ? nodes.get(node.parents[0]) : void 0;
@@ -8258,7 +8534,7 @@ async function chainsOfWipCommits(src, repo, commits, nodes, have, runIds) {
     try {
       snapshots.push(...await candidateSnapshots(src, [id2]));
     } catch (error2) {
-      if (!(error2 instanceof AgentgateError)) throw error2;
+      if (!(error2 instanceof AgentgateError) || error2 instanceof StoreCorruptError) throw error2;
     }
   return snapshots.length === 0 ? { chains: [], nodes: /* @__PURE__ */ new Map() } : readChains(repo, snapshots);
 }
@@ -8268,14 +8544,24 @@ function names(s, paths) {
 async function candidateSnapshots(src, runIds, touching) {
   const store = src.snapshotter.store;
   if (runIds === void 0 && touching !== void 0) {
-    const scan = await store.scan();
+    const [scan, listed] = await Promise.all([store.scan(), store.listRuns()]);
+    const gone = listed.runs.find((r) => r.snapshotIds.some((id2) => !scan.has(id2)));
+    if (gone !== void 0) await store.loadByRun(gone.runId);
     const runs3 = [
       ...new Set(
         scan.pick([...touching]).filter((s) => names(s, touching)).map((s) => s.runId)
       )
     ];
+    if (runs3.length === 0) return [];
     const set = new Set(runs3);
-    return runs3.length === 0 ? [] : scan.pick(runs3).filter((s) => set.has(s.runId)).sort(sameAsList);
+    const snapshots2 = scan.pick(runs3).filter((s) => set.has(s.runId)).sort(sameAsList);
+    const records = await Promise.all(runs3.map((r) => store.loadRun(r)));
+    await assertLinked(
+      store,
+      records.filter((r) => r !== null),
+      snapshots2
+    );
+    return snapshots2;
   }
   let snapshots = [];
   if (runIds !== void 0) {
@@ -8287,24 +8573,34 @@ async function candidateSnapshots(src, runIds, touching) {
         });
       snapshots.push(...await store.loadByRun(runId));
     }
-  } else snapshots = (await store.list()).snapshots;
+  } else snapshots = await wholeStore(store);
   if (touching !== void 0) {
     const runs3 = new Set(snapshots.filter((s) => names(s, touching)).map((s) => s.runId));
     snapshots = snapshots.filter((s) => runs3.has(s.runId));
   }
   return snapshots;
 }
+async function wholeStore(store) {
+  const [snapshots, runs3] = await Promise.all([store.listStrict(), store.listRunsStrict()]);
+  await assertLinked(store, runs3, snapshots);
+  return snapshots;
+}
+async function assertLinked(store, runs3, snapshots) {
+  const have = new Set(snapshots.map((s) => `${s.runId}/${s.id}`));
+  for (const run of runs3)
+    if (run.snapshotIds.some((id2) => !have.has(`${run.runId}/${id2}`))) await store.loadByRun(run.runId);
+}
 function sameAsList(a, b) {
   if (a.runId !== b.runId) return a.runId < b.runId ? -1 : 1;
   return a.iteration - b.iteration || byRunThenIteration(a, b);
 }
-function chainsOf(snapshots, nodes) {
+function chainsOf(snapshots, nodes, unborn) {
   const byRun = /* @__PURE__ */ new Map();
   for (const s of snapshots) {
     const before2 = nodes.get(s.beforeSha);
     const after2 = nodes.get(s.afterSha);
     if (before2 === void 0 || after2 === void 0) continue;
-    const wip = before2.message === wipMessage(s.runId) ? wipOf(before2, s.runId, nodes) : null;
+    const wip = before2.message === wipMessage(s.runId) ? wipOf(before2, s.runId, nodes, unborn) : null;
     const list5 = byRun.get(s.runId) ?? [];
     list5.push({ snapshot: s, iteration: s.iteration, before: before2, after: after2, wip });
     byRun.set(s.runId, list5);
@@ -8320,145 +8616,23 @@ function chainsOf(snapshots, nodes) {
     return { runId, iterations, paths };
   });
 }
-function wipOf(before2, runId, nodes) {
-  const parent = soleParent(before2, nodes);
+function wipOf(before2, runId, nodes, unborn) {
+  const below = (node) => node.parents.length === 0 ? unborn : soleParent(node, nodes);
+  const parent = below(before2);
   if (parent === void 0) return null;
   if (parent.message !== wipStagedMessage(runId)) return { commit: before2, base: parent, staged: null };
-  const base = soleParent(parent, nodes);
+  const base = below(parent);
   return base === void 0 ? null : { commit: before2, base, staged: parent };
 }
 var init_candidates = __esm({
   "src/provenance/candidates.ts"() {
     "use strict";
     init_errors();
+    init_empty_tree();
     init_provenance();
     init_message();
     init_paths();
     init_snapshot_store();
-  }
-});
-
-// src/git/record-objects.ts
-import { createHash } from "node:crypto";
-async function objectFormat(repo) {
-  const out = (await runGit(repo, ["rev-parse", "--show-object-format"])).stdout.trim();
-  if (out !== "sha1" && out !== "sha256")
-    throw new GitOutputUnparseableError(`unknown object format ${JSON.stringify(out)}`, {
-      details: { format: out }
-    });
-  return out;
-}
-function objectId(format, type, content) {
-  return createHash(format).update(`${type} ${content.length}\0`).update(content).digest("hex");
-}
-function treeContent(entries) {
-  const sorted = [...entries].sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
-  return Buffer.concat(
-    sorted.flatMap((e) => [Buffer.from(`100644 ${e.name}\0`), Buffer.from(e.blob, "hex")])
-  );
-}
-async function writeObjects(repo, type, files) {
-  if (files.length === 0) return;
-  for (const f of files)
-    if (/[\n\r]/.test(f.path))
-      throw new InvalidArgumentError(`object file path ${JSON.stringify(f.path)} holds a newline`, {
-        details: { path: f.path }
-      });
-  const out = (await runGit(repo, ["hash-object", "-w", "-t", type, "--stdin-paths"], {
-    input: `${files.map((f) => f.path).join("\n")}
-`
-  })).stdout.split("\n").filter(Boolean);
-  files.forEach((f, i) => {
-    if (out[i] !== f.id)
-      throw new GitFailedError(`git hash-object wrote ${out[i] ?? "nothing"} where ${f.id} was expected`, {
-        details: { path: f.path, expected: f.id, actual: out[i] }
-      });
-  });
-}
-async function writeBlobFiles(repo, paths) {
-  if (paths.length === 0) return [];
-  for (const path2 of paths)
-    if (/[\n\r]/.test(path2))
-      throw new InvalidArgumentError(`file path ${JSON.stringify(path2)} holds a newline`, {
-        details: { path: path2 }
-      });
-  const out = (await runGit(repo, ["hash-object", "-w", "-t", "blob", "--stdin-paths"], {
-    input: `${paths.join("\n")}
-`
-  })).stdout.split("\n").filter(Boolean);
-  return paths.map((path2, i) => {
-    const id2 = out[i];
-    if (id2 === void 0 || !isFullId(id2))
-      throw new GitFailedError(`git hash-object gave no id for ${path2}`, { details: { path: path2 } });
-    return id2;
-  });
-}
-async function writeBlobToFile(repo, id2, file) {
-  if (!isFullId(id2))
-    throw new InvalidArgumentError(`${JSON.stringify(id2)} is not a full object id`, { details: { id: id2 } });
-  return runGitToFile(repo, ["cat-file", "blob", id2], file);
-}
-async function listRefsWithParents(repo, prefix) {
-  if (!/^refs\/[^\0\n\r ]+$/.test(prefix))
-    throw new InvalidArgumentError(`${JSON.stringify(prefix)} is not a ref prefix`, { details: { prefix } });
-  const { stdout } = await runGit(repo, [
-    "for-each-ref",
-    "--format=%(objectname) %(objecttype) %(refname) %(parent)",
-    prefix
-  ]);
-  return parseRefsWithParents(stdout);
-}
-function parseRefsWithParents(stdout) {
-  return stdout.split("\n").filter(Boolean).map((line) => {
-    const [sha = "", type = "", ref = "", ...parents] = line.split(" ");
-    return {
-      sha: assertGitId(sha, "for-each-ref"),
-      type,
-      ref,
-      parents: parents.filter(Boolean).map((p) => assertGitId(p, "for-each-ref"))
-    };
-  });
-}
-async function batchCheck(repo, names2) {
-  if (names2.length === 0) return [];
-  const out = await runGitBuffer(repo, ["cat-file", "--batch-check"], {
-    input: encodeBytes(names2.map((n) => `${n}
-`).join(""))
-  });
-  return parseBatchCheck(names2, decodeBytes(out.stdout));
-}
-async function readBlobs(repo, ids) {
-  const out = /* @__PURE__ */ new Map();
-  if (ids.length === 0) return out;
-  for (const id2 of ids)
-    if (!isFullId(id2))
-      throw new InvalidArgumentError(`${JSON.stringify(id2)} is not a full object id`, { details: { id: id2 } });
-  const buf = (await runGitBuffer(repo, ["cat-file", "--batch"], { input: ids.map((id2) => `${id2}
-`).join("") })).stdout;
-  let at = 0;
-  for (const id2 of ids) {
-    const nl = buf.indexOf(10, at);
-    const header = buf.subarray(at, nl).toString("utf8");
-    const m = /^([0-9a-f]+) blob (\d+)$/.exec(header);
-    if (!m || m[1] !== id2)
-      throw new GitOutputUnparseableError(
-        `unexpected cat-file --batch answer ${JSON.stringify(header.slice(0, 100))} for ${id2}`,
-        { details: { id: id2 } }
-      );
-    const size = Number(m[2]);
-    out.set(id2, buf.subarray(nl + 1, nl + 1 + size));
-    at = nl + 1 + size + 1;
-  }
-  return out;
-}
-var init_record_objects = __esm({
-  "src/git/record-objects.ts"() {
-    "use strict";
-    init_errors();
-    init_path_bytes();
-    init_batch_check();
-    init_ids2();
-    init_runner();
   }
 });
 
@@ -8633,14 +8807,14 @@ function blobClaim(node, f, r, brought) {
   return best;
 }
 async function patchIdClaims(repo, links, replays, paths, brought) {
-  const open9 = links.flatMap(
+  const open10 = links.flatMap(
     (l) => l.files.flatMap(
       (f) => replays.filter((r) => !f.claims.some((c) => c.runId === r.chain.runId)).map((r) => ({ l, f, r }))
     )
   );
-  if (open9.length === 0) return;
+  if (open10.length === 0) return;
   const pairs = /* @__PURE__ */ new Map();
-  for (const { r } of open9) {
+  for (const { r } of open10) {
     const first = r.chain.iterations[0];
     const starts = [first.wip?.base.tree ?? first.before.tree, ...first.wip ? [first.wip.commit.tree] : []];
     for (const it of r.chain.iterations)
@@ -8652,7 +8826,7 @@ async function patchIdClaims(repo, links, replays, paths, brought) {
   const runIds = diffs.flatMap(
     (d, i) => d.files.map((file) => ({ it: list5[i].it, file, id: changeId(file) }))
   );
-  for (const { l, f, r } of open9) {
+  for (const { l, f, r } of open10) {
     const id2 = changeId(f.file);
     if (id2 === null) continue;
     const match = runIds.filter(
@@ -8675,7 +8849,7 @@ async function patchIdClaims(repo, links, replays, paths, brought) {
   }
 }
 async function lineClaims(repo, links, replays, paths) {
-  const open9 = [];
+  const open10 = [];
   for (const l of links)
     for (const f of l.files) {
       if (f.added.length === 0) continue;
@@ -8685,20 +8859,20 @@ async function lineClaims(repo, links, replays, paths) {
         for (const name2 of names2) {
           const v = versions(r, name2).find((x) => x.state.blob !== null);
           if (v === void 0) continue;
-          if (v.state.origins.some((o) => o !== null)) open9.push({ l, f, r, v, name: name2 });
+          if (v.state.origins.some((o) => o !== null)) open10.push({ l, f, r, v, name: name2 });
           break;
         }
       }
     }
-  if (open9.length === 0) return;
+  if (open10.length === 0) return;
   const pairs = /* @__PURE__ */ new Map();
-  for (const o of open9)
+  for (const o of open10)
     pairs.set(`${o.v.commit.tree} ${o.l.node.tree}`, { from: o.v.commit.tree, to: o.l.node.tree });
-  const asked = open9.flatMap((o) => [o.f.file.entry.path, o.name]);
+  const asked = open10.flatMap((o) => [o.f.file.entry.path, o.name]);
   const openPaths = [...new Set(asked)].filter((p) => paths.includes(p));
   const diffs = await diffTreePairs(repo, [...pairs.values()], openPaths);
   const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
-  for (const { l, f, r, v, name: name2 } of open9) {
+  for (const { l, f, r, v, name: name2 } of open10) {
     const path2 = f.file.entry.path;
     const change = (byPair.get(`${v.commit.tree} ${l.node.tree}`) ?? []).find(
       (x) => x.entry.path === path2 && (x.entry.oldPath ?? path2) === name2
@@ -8830,9 +9004,8 @@ var init_replay = __esm({
 
 // src/provenance/engine.ts
 async function linkCommits(repo, nodes, chains, only, known = /* @__PURE__ */ new Map()) {
-  const empty = nodes.some((n) => n.parents.length === 0) ? await emptyTreeId(repo) : "";
-  const parentTrees = await parentTreesOf(repo, nodes, empty, known);
-  const ownPairs = nodes.map((n) => ({ from: parentTrees.get(n.commit), to: n.tree }));
+  const fromTrees = await parentTrees(repo, nodes, known);
+  const ownPairs = nodes.map((n) => ({ from: fromTrees.get(n.commit), to: n.tree }));
   let own2;
   let started;
   if (only === void 0) {
@@ -8908,20 +9081,6 @@ function startReplays(repo, relevant, wanted) {
 function cmp(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
-async function parentTreesOf(repo, nodes, empty, known) {
-  const trees = /* @__PURE__ */ new Map();
-  for (const n of nodes) {
-    const tree = n.parents[0] === void 0 ? empty : known.get(n.parents[0])?.tree;
-    if (tree !== void 0) trees.set(n.commit, tree);
-  }
-  const ask = nodes.filter((n) => !trees.has(n.commit));
-  const answers = await batchCheck(
-    repo,
-    ask.map((n) => `${n.parents[0]}^{tree}`)
-  );
-  ask.forEach((n, i) => trees.set(n.commit, answers[i]?.found === true ? answers[i].id : empty));
-  return trees;
-}
 function renameClosure(wanted, chains) {
   const out = new Set(wanted);
   for (let grew = true; grew; ) {
@@ -8989,8 +9148,6 @@ var init_engine = __esm({
   "src/provenance/engine.ts"() {
     "use strict";
     init_provenance();
-    init_record_objects();
-    init_empty_tree();
     init_claims();
     init_evidence();
     init_lines();
@@ -9274,6 +9431,14 @@ function gateOrder(dates = /* @__PURE__ */ new Map()) {
 function sortGateResults(results, snapshots = []) {
   return [...results].sort(gateOrder(afterDates(snapshots)));
 }
+function countingVerdicts(results, snapshots) {
+  const current = new Set(snapshots.map((s) => `${s.iteration}\0${s.afterSha}`));
+  return results.filter((g) => current.has(`${g.iteration}\0${g.afterSha}`));
+}
+function supersededBy(g, snapshots, deleted) {
+  if (countingVerdicts([g], snapshots).length > 0) return void 0;
+  return deleted.find((d) => d.iteration === g.iteration && d.afterSha === g.afterSha);
+}
 var init_gate_rules = __esm({
   "types/gate-rules.ts"() {
     "use strict";
@@ -9283,7 +9448,8 @@ var init_gate_rules = __esm({
 // src/gates/attest-predicate.ts
 function newestOfEach(verdicts, snapshots) {
   const newest = /* @__PURE__ */ new Map();
-  for (const g of sortGateResults(verdicts, snapshots)) newest.set(`${g.iteration}/${g.name}`, g);
+  for (const g of sortGateResults(countingVerdicts(verdicts, snapshots), snapshots))
+    newest.set(`${g.iteration}/${g.name}`, g);
   return [...newest.values()].sort((a, b) => a.iteration - b.iteration || (a.name < b.name ? -1 : 1));
 }
 function testName(g) {
@@ -9676,7 +9842,7 @@ var init_random_id = __esm({
 
 // src/store/gate-store.ts
 import { readdir as readdir6 } from "node:fs/promises";
-import { join as join16, resolve as resolve9 } from "node:path";
+import { join as join17, resolve as resolve9 } from "node:path";
 function validate2(value) {
   const parsed = GateResult.safeParse(value);
   if (!parsed.success) {
@@ -9711,10 +9877,10 @@ var init_gate_store = __esm({
         this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
       }
       runDir(runId) {
-        return join16(layout(this.home).gates, assertSafeId(runId, "run id"));
+        return join17(layout(this.home).gates, assertSafeId(runId, "run id"));
       }
       path(runId, id2) {
-        return join16(this.runDir(runId), `${assertSafeId(id2, "gate id")}.json`);
+        return join17(this.runDir(runId), `${assertSafeId(id2, "gate id")}.json`);
       }
       /**
        * Stores a new local attempt: the next attempt number for its iteration and name (after every
@@ -9808,7 +9974,7 @@ var init_gate_store = __esm({
         return (await listJsonNames(this.runDir(runId))).length > 0;
       }
       withRunLock(runId, fn) {
-        const lockPath = join16(layout(this.home).locks, `gates-${assertSafeId(runId, "run id")}.lock`);
+        const lockPath = join17(layout(this.home).locks, `gates-${assertSafeId(runId, "run id")}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `gate verdicts of ${runId}` }, fn);
       }
     };
@@ -10086,7 +10252,7 @@ __export(attest_commit_exports, {
 import { resolve as resolve11 } from "node:path";
 async function writeCommitStatement(src, repo, rev, file, opts = {}) {
   const commit = await resolveRevision(repo, rev, "commit");
-  const { tree, matches } = await gatedIterations(src, repo, commit);
+  const { tree, matches } = await gatedIterations(src, repo, commit, { parents: true });
   const [match] = matches;
   if (match === void 0)
     throw new CommitNotGatedError(
@@ -10102,9 +10268,11 @@ async function writeCommitStatement(src, repo, rev, file, opts = {}) {
   await writeJsonAtomic(path2, statement);
   return { file: path2, subjects: 1, runId: match.snapshot.runId, iteration: match.iteration };
 }
-async function gatedIterations(src, repo, commit) {
+async function gatedIterations(src, repo, commit, opts = {}) {
   const { chains, nodes } = await loadRunChains(src, repo, void 0, [commit]);
-  const tree = nodes.get(commit)?.tree ?? null;
+  const node = nodes.get(commit);
+  if (opts.parents === true && node !== void 0) await parentTrees(repo, [node], nodes);
+  const tree = node?.tree ?? null;
   const found = chains.flatMap((c) => c.iterations).filter((it) => tree !== null && it.after.tree === tree);
   return { tree, matches: await rankTreeMatches(repo, commit, found) };
 }
@@ -10114,6 +10282,7 @@ var init_attest_commit = __esm({
     init_errors();
     init_atomic();
     init_attest();
+    init_provenance();
     init_refs();
     init_candidates();
     init_tree_matches();
@@ -10126,7 +10295,7 @@ __export(anchor_store_exports, {
   AnchorStore: () => AnchorStore
 });
 import { readdir as readdir7 } from "node:fs/promises";
-import { join as join17, resolve as resolve12 } from "node:path";
+import { join as join18, resolve as resolve12 } from "node:path";
 var ANCHOR_FILE, AnchorStore;
 var init_anchor_store = __esm({
   "src/provenance/anchor-store.ts"() {
@@ -10140,14 +10309,14 @@ var init_anchor_store = __esm({
     AnchorStore = class {
       dir;
       constructor(home) {
-        this.dir = join17(resolve12(home), "anchors");
+        this.dir = join18(resolve12(home), "anchors");
       }
       path(commit) {
         if (!OBJECT_ID_PATTERN.test(commit))
           throw new InvalidArgumentError(`${JSON.stringify(commit.slice(0, 80))} is not a full commit id`, {
             details: { commit: commit.slice(0, 200) }
           });
-        return join17(this.dir, `${commit}.json`);
+        return join18(this.dir, `${commit}.json`);
       }
       async save(anchor3) {
         const file = this.path(anchor3.commit);
@@ -10213,7 +10382,7 @@ async function newestVerdicts(src, runId) {
   if (results.length === 0) return /* @__PURE__ */ new Map();
   const snapshots = await src.snapshotter.listByRun(runId);
   const newest = /* @__PURE__ */ new Map();
-  for (const g of sortGateResults(results, snapshots))
+  for (const g of sortGateResults(countingVerdicts(results, snapshots), snapshots))
     newest.set(`${g.iteration}\0${g.name}`, { iteration: g.iteration, name: g.name, verdict: g.verdict });
   const out = /* @__PURE__ */ new Map();
   for (const g of [...newest.values()].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) {
@@ -10238,9 +10407,44 @@ function treePath(topLevel, path2) {
   const outside = normal === ".." || normal.startsWith("../") || posix.isAbsolute(normal);
   return outside || normal === "" || normal === "." ? null : normal;
 }
+async function fileAt(repo, given, path2) {
+  const spelt2 = readEscapedBytes(path2);
+  const names2 = spelt2 === null ? [path2] : [path2, spelt2];
+  const plain2 = !/[\n\r]/.test(path2) && !given.startsWith(":/");
+  const [commit, ...files] = await batchCheck(repo, [
+    `${given}^{commit}`,
+    ...plain2 ? names2.map((n) => `${given}^{commit}:${n}`) : []
+  ]);
+  const rev = commit?.found === true ? commit.id : await resolveRevision(repo, given, "commit");
+  for (const [i, name2] of names2.entries())
+    if (plain2 ? files[i]?.found === true && files[i].type === "blob" : await isFileAt(repo, rev, name2))
+      return { rev, path: name2 };
+  const readAs = path2.includes("\uFFFD") ? await filesReadAs(repo, rev, path2) : [];
+  if (readAs.length === 1) return { rev, path: readAs[0] };
+  throw noFile(path2, rev, plain2 && files[0]?.found === true && files[0].type === "tree", readAs);
+}
+function noFile(path2, rev, directory, readAs) {
+  const at = rev.slice(0, 12);
+  const bytes = path2.includes("\uFFFD") ? "; a byte of a name that is not UTF-8 is given as \\udcNN, as JSON output writes it" : "";
+  const message = directory ? `${path2} is a directory at ${at}; give the path of a file in it` : readAs.length > 1 ? `${readAs.length} files at ${at} read as ${path2}: give one as JSON output writes it (${readAs.map((p) => escapeHidden(p, { halves: true })).join(", ")})` : `${path2} is not a file at ${at}; give its path from the repository's top level${bytes}`;
+  return new PathNotFoundError(message, {
+    details: {
+      path: path2,
+      rev,
+      ...directory ? { type: "tree" } : {},
+      ...readAs.length > 1 ? { candidates: readAs } : {}
+    }
+  });
+}
 var init_tree_path = __esm({
   "src/provenance/tree-path.ts"() {
     "use strict";
+    init_errors();
+    init_path_bytes();
+    init_provenance();
+    init_record_objects();
+    init_refs();
+    init_text();
   }
 });
 
@@ -10276,33 +10480,21 @@ var init_trace_ancestry = __esm({
 });
 
 // src/provenance/trace.ts
-import { basename as basename4, dirname as dirname8, isAbsolute as isAbsolute7, join as join18, posix as posix2 } from "node:path";
+import { basename as basename4, dirname as dirname8, isAbsolute as isAbsolute7, join as join19, posix as posix2 } from "node:path";
 async function computeTrace(src, repo, givenPath, opts = {}) {
   const given = opts.rev ?? "HEAD";
   assertRevisionSyntax(given);
-  const named2 = isAbsolute7(givenPath) ? join18(await realPathOf(dirname8(givenPath)), basename4(givenPath)) : givenPath;
-  const path2 = treePath(repo.topLevel, named2) ?? notInRepository(givenPath, named2, repo.topLevel);
-  const early = OBJECT_ID_PATTERN.test(given) ? blameAndRuns(src, repo, given, path2, opts) : void 0;
-  const plain2 = !/[\n\r]/.test(path2) && !given.startsWith(":/");
-  const [commit, file] = await batchCheck(repo, [
-    `${given}^{commit}`,
-    ...plain2 ? [`${given}^{commit}:${path2}`] : []
-  ]);
-  const rev = commit?.found === true ? commit.id : await resolveRevision(repo, given, "commit");
-  const isFile = plain2 ? file?.found === true && file.type === "blob" : await isFileAt(repo, rev, path2);
-  if (!isFile) {
-    const directory = plain2 && file?.found === true && file.type === "tree";
-    throw new PathNotFoundError(
-      directory ? `${path2} is a directory at ${rev.slice(0, 12)}; give the path of a file in it` : `${path2} is not a file at ${rev.slice(0, 12)}; give its path from the repository's top level`,
-      { details: { path: path2, rev, ...directory ? { type: "tree" } : {} } }
-    );
-  }
+  const named2 = isAbsolute7(givenPath) ? join19(await realPathOf(dirname8(givenPath)), basename4(givenPath)) : givenPath;
+  const asGiven = treePath(repo.topLevel, named2) ?? notInRepository(givenPath, named2, repo.topLevel);
+  const odd = readEscapedBytes(asGiven) !== null || asGiven.includes("\uFFFD");
+  const early = OBJECT_ID_PATTERN.test(given) && !odd ? blameAndRuns(src, repo, given, asGiven, opts) : void 0;
+  const { rev, path: path2 } = await fileAt(repo, given, asGiven);
   const started = early ?? blameAndRuns(src, repo, rev, path2, opts);
   const { lines, text, renames } = await started.blaming;
   const blamed = [...new Set(lines.map((l) => l.commit))];
   const names2 = /* @__PURE__ */ new Set([...lines.map((l) => l.filename), ...renames.values()]);
   const touching = /* @__PURE__ */ new Set([path2, ...names2]);
-  const { chains, nodes } = touching.size === 1 ? await started.chains : await readChains(repo, await candidateSnapshots(src, opts.runIds, touching), blamed);
+  const { chains, nodes, recorded } = touching.size === 1 ? await started.chains : await chainsNaming(repo, await candidateSnapshots(src, opts.runIds, touching), blamed);
   const wip = await chainsOfWipCommits(
     src,
     repo,
@@ -10311,7 +10503,7 @@ async function computeTrace(src, repo, givenPath, opts = {}) {
     new Set(chains.map((c) => c.runId)),
     opts.runIds
   );
-  for (const [commit2, node] of wip.nodes) nodes.set(commit2, node);
+  for (const [commit, node] of wip.nodes) nodes.set(commit, node);
   chains.push(...wip.chains);
   const blamedSet = new Set(blamed);
   const touched = chains.filter(
@@ -10327,11 +10519,17 @@ async function computeTrace(src, repo, givenPath, opts = {}) {
     ]);
     if (!["unspecified", "set"].includes(attribute)) shortcut = /* @__PURE__ */ new Map();
     if (parents !== null) {
-      for (const [commit2, it] of shortcut)
-        if (parents.get(commit2)?.join(" ") !== it.before.commit) shortcut.delete(commit2);
+      for (const [commit, it] of shortcut)
+        if (parents.get(commit)?.join(" ") !== it.before.commit) shortcut.delete(commit);
     }
   }
   const rest = blamed.filter((c) => !shortcut.has(c));
+  if (touched.length === 0 && recorded && rest.length > 0)
+    await parentTrees(
+      repo,
+      rest.flatMap((c) => nodes.get(c) ?? []),
+      nodes
+    );
   const links = touched.length === 0 || rest.length === 0 ? /* @__PURE__ */ new Map() : await linkBlamed(repo, lines, rest, nodes, touched, renames);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
   const quick = new Map([...shortcut].map(([c, it]) => [c, { it, iteration: it.iteration, others: [] }]));
@@ -10371,10 +10569,13 @@ function blameAndRuns(src, repo, at, path2, opts) {
       afters = new Set(snapshots.map((s) => s.afterSha));
       heard.forEach(hear);
     }
-    return readChains(repo, snapshots, named2.batches);
+    return chainsNaming(repo, snapshots, named2.batches);
   });
   for (const p of [blaming, chains]) p.catch(() => void 0);
   return { blaming, chains, attribute: readAttribute };
+}
+async function chainsNaming(repo, snapshots, alsoRead) {
+  return { ...await readChains(repo, snapshots, alsoRead), recorded: snapshots.length > 0 };
 }
 function batches() {
   let buffer = [];
@@ -10445,7 +10646,7 @@ function traceOrigin(o, gates) {
   };
 }
 function notInRepository(path2, named2, topLevel) {
-  if (treePath(topLevel, isAbsolute7(named2) ? join18(named2, "f") : posix2.join(named2, "f")) === "f")
+  if (treePath(topLevel, isAbsolute7(named2) ? join19(named2, "f") : posix2.join(named2, "f")) === "f")
     throw new PathNotFoundError(
       `${path2} is the repository's top level, a directory; give the path of a file in it`,
       { details: { path: path2, type: "tree" } }
@@ -10508,8 +10709,8 @@ var init_trace = __esm({
     init_ids();
     init_errors();
     init_inside();
+    init_path_bytes();
     init_provenance();
-    init_record_objects();
     init_refs();
     init_candidates();
     init_claims();
@@ -11004,6 +11205,440 @@ var init_run_snapshots = __esm({
       del2,
       cherryPick2
     ];
+  }
+});
+
+// src/git/parsers/ls-files-tagged.ts
+function parseCandidateListing(text) {
+  const out = { untracked: [], modified: [], nestedRepos: [] };
+  const seenModified = /* @__PURE__ */ new Set();
+  for (const record3 of splitNul(text)) {
+    const tag = record3.slice(0, 2);
+    const path2 = record3.slice(2);
+    if (path2 === "") throw unparseable("ls-files -t", "record without a path", record3);
+    if (tag === "? ") {
+      if (path2.endsWith("/")) out.nestedRepos.push(path2.slice(0, -1));
+      else out.untracked.push(path2);
+    } else if (tag === "C " || tag === "R ") {
+      if (!seenModified.has(path2)) out.modified.push(path2);
+      seenModified.add(path2);
+    } else {
+      throw unparseable("ls-files -t", `unexpected tag ${JSON.stringify(tag)}`, record3);
+    }
+  }
+  return out;
+}
+function parseIndexEntries(text) {
+  return splitNul(text).map((record3) => {
+    const m = /^([A-Za-z?]) ([0-7]{6}) ([0-9a-f]{40,64}) [0-3]\t(.+)$/s.exec(record3);
+    if (m === null) throw unparseable("ls-files -v -s", "unexpected record", record3);
+    return { tag: m[1], mode: m[2], oid: m[3], path: m[4] };
+  });
+}
+function uncomparedOf(entries) {
+  return entries.filter((e) => e.tag !== e.tag.toUpperCase() || e.tag === "S").map(({ tag, path: path2, mode, oid }) => ({ path: path2, mode, oid, skipWorktree: tag === "S" || tag === "s" }));
+}
+var GITLINK_MODE, LINK_MODE;
+var init_ls_files_tagged = __esm({
+  "src/git/parsers/ls-files-tagged.ts"() {
+    "use strict";
+    init_nul_records();
+    GITLINK_MODE = "160000";
+    LINK_MODE = "120000";
+  }
+});
+
+// src/git/parsers/ls-files-unmerged.ts
+function parseUnmergedPaths(output) {
+  const text = typeof output === "string" ? output : output.toString("utf8");
+  const paths = [];
+  for (const record3 of text.split("\0")) {
+    if (record3 === "") continue;
+    const tab = record3.indexOf("	");
+    if (tab < 0 || !UNMERGED_HEAD.test(record3.slice(0, tab))) {
+      throw new GitOutputUnparseableError(
+        `unexpected ls-files -u record ${JSON.stringify(record3.slice(0, 120))}`,
+        { details: { record: record3.slice(0, 200) } }
+      );
+    }
+    const path2 = record3.slice(tab + 1);
+    if (paths.at(-1) !== path2) paths.push(path2);
+  }
+  return paths;
+}
+var UNMERGED_HEAD;
+var init_ls_files_unmerged = __esm({
+  "src/git/parsers/ls-files-unmerged.ts"() {
+    "use strict";
+    init_ids();
+    init_errors();
+    UNMERGED_HEAD = new RegExp(`^[0-7]{6} ${OBJECT_ID_SOURCE} [1-3]$`);
+  }
+});
+
+// src/git/parsers/status.ts
+function parseStatusV2(output) {
+  const text = typeof output === "string" ? output : output.toString("utf8");
+  const records = text.split("\0");
+  if (records.at(-1) === "") records.pop();
+  const report3 = {
+    oid: null,
+    head: null,
+    upstream: null,
+    ahead: null,
+    behind: null,
+    entries: []
+  };
+  for (let i = 0; i < records.length; i++) {
+    const record3 = records[i];
+    const kind = record3.slice(0, 2);
+    if (kind === "# ") readHeader(report3, record3);
+    else if (kind === "? ")
+      report3.entries.push({ kind: "untracked", path: nonEmpty(record3.slice(2), record3) });
+    else if (kind === "! ") report3.entries.push({ kind: "ignored", path: nonEmpty(record3.slice(2), record3) });
+    else if (kind === "1 " || kind === "u ") {
+      const [fields, path2] = splitFields(record3, FIELDS_BEFORE_PATH[kind[0]]);
+      const entry = { xy: fields[1], submodule: fields[2], path: path2 };
+      report3.entries.push(kind === "1 " ? { kind: "ordinary", ...entry } : { kind: "unmerged", ...entry });
+    } else if (kind === "2 ") {
+      const [fields, path2] = splitFields(record3, FIELDS_BEFORE_PATH["2"]);
+      const origPath = records[++i];
+      if (origPath === void 0 || origPath === "")
+        throw malformed2("rename without its original path", record3);
+      report3.entries.push({
+        kind: "renamed",
+        xy: fields[1],
+        submodule: fields[2],
+        score: fields[8],
+        path: path2,
+        origPath
+      });
+    } else throw malformed2("unknown record", record3);
+  }
+  return report3;
+}
+function readHeader(report3, record3) {
+  const space = record3.indexOf(" ", 2);
+  const key = space < 0 ? record3.slice(2) : record3.slice(2, space);
+  const value = space < 0 ? "" : record3.slice(space + 1);
+  if (key === "branch.oid") report3.oid = value === "(initial)" ? null : hexId(value, record3);
+  else if (key === "branch.head")
+    report3.head = value === "(detached)" || value === "(null)" ? null : nonEmpty(value, record3);
+  else if (key === "branch.upstream") report3.upstream = nonEmpty(value, record3);
+  else if (key === "branch.ab") {
+    const m = /^\+(\d+) -(\d+)$/.exec(value);
+    if (!m) throw malformed2("bad ahead/behind header", record3);
+    report3.ahead = Number(m[1]);
+    report3.behind = Number(m[2]);
+  }
+}
+function splitFields(record3, count) {
+  const fields = [];
+  let start = 0;
+  for (let n = 0; n < count; n++) {
+    const space = record3.indexOf(" ", start);
+    if (space < 0) throw malformed2(`expected ${count} fields before the path`, record3);
+    fields.push(record3.slice(start, space));
+    start = space + 1;
+  }
+  if (!/^[.A-Z]{2}$/.test(fields[1])) throw malformed2("bad XY code", record3);
+  return [fields, nonEmpty(record3.slice(start), record3)];
+}
+function hexId(value, record3) {
+  if (!OBJECT_ID_PATTERN.test(value)) throw malformed2("bad object id", record3);
+  return value;
+}
+function nonEmpty(value, record3) {
+  if (value === "") throw malformed2("empty field", record3);
+  return value;
+}
+function malformed2(reason, record3) {
+  return new GitOutputUnparseableError(
+    `unexpected output from git status (${reason}): ${JSON.stringify(record3.slice(0, 120))}`,
+    {
+      details: { args: ["status", "--porcelain=v2", "-z"], reason, record: record3.slice(0, 200) }
+    }
+  );
+}
+var FIELDS_BEFORE_PATH;
+var init_status = __esm({
+  "src/git/parsers/status.ts"() {
+    "use strict";
+    init_ids();
+    init_errors();
+    FIELDS_BEFORE_PATH = { "1": 8, "2": 9, u: 10 };
+  }
+});
+
+// src/git/state.ts
+import { access, lstat as lstat6, readdir as readdir8, readFile as readFile7 } from "node:fs/promises";
+import { join as join20, sep as sep5 } from "node:path";
+function operationInProgress(op) {
+  return {
+    what: `${op === "am" ? "an" : "a"} ${op} is in progress`,
+    giveUp: op === "bisect" ? "git bisect reset" : `git ${op} --abort`
+  };
+}
+async function getRepoState(repo, ignore = [], untracked = "normal") {
+  const [report3, operation] = await Promise.all([readStatus(repo, untracked), detectOperation(repo.gitDir)]);
+  const branch = report3.head !== null && hasEscapedBytes(report3.head) ? null : report3.head;
+  const headState = report3.oid === null ? "unborn" : branch === null ? "detached" : "branch";
+  const excluded = excludedBy(ignore);
+  const entries = report3.entries.filter((e) => !excluded(e.path));
+  return {
+    topLevel: repo.topLevel,
+    headState,
+    branch,
+    sha: report3.oid,
+    isDirty: entries.some((e) => e.kind !== "ignored"),
+    partlyStaged: entries.some((e) => (e.kind === "ordinary" || e.kind === "renamed") && !e.xy.includes(".")),
+    unmergedPaths: report3.entries.filter((e) => e.kind === "unmerged").map((e) => e.path),
+    operation
+  };
+}
+async function getRepoHead(repo) {
+  const [head, unmerged, operation] = await Promise.all([
+    readHead(repo),
+    runGitBuffer(repo, ["ls-files", "-u", "-z"]),
+    detectOperation(repo.gitDir)
+  ]);
+  const branchRef2 = head.ref?.startsWith("refs/heads/") === true && !hasEscapedBytes(head.ref) ? head.ref : null;
+  const headState = head.sha === null ? "unborn" : branchRef2 === null ? "detached" : "branch";
+  const branch = branchRef2 === null ? null : branchRef2.slice("refs/heads/".length);
+  return {
+    headState,
+    ref: branchRef2,
+    branch,
+    sha: head.sha,
+    unmergedPaths: parseUnmergedPaths(unmerged.stdout),
+    operation
+  };
+}
+function excludedBy(excludes) {
+  const prefixes = excludes.map((x) => x.split(sep5).join("/").replace(/\/+$/, ""));
+  return (path2) => prefixes.some((x) => path2 === x || path2.startsWith(`${x}/`));
+}
+async function readIndexEntries(repo) {
+  return parseIndexEntries(decodeBytes((await runGitBuffer(repo, ["ls-files", "-z", "-v", "-s"])).stdout));
+}
+async function listUncompared(repo, index) {
+  const all = uncomparedOf(index ?? await readIndexEntries(repo));
+  const found = await Promise.all(
+    all.map(
+      (e) => lstat6(fsPath(join20(repo.topLevel, e.path))).then(
+        (st) => st.isFile() ? "file" : st.isSymbolicLink() ? "symlink" : "other",
+        () => "absent"
+      )
+    )
+  );
+  const listed = all.map((e, i) => ({ ...e, onDisk: found[i] ?? "absent" }));
+  const leftOut = (e) => e.onDisk === "absent" && e.skipWorktree;
+  if (listed.some(leftOut) && await sparseCheckoutOn(repo)) return listed.filter((e) => !leftOut(e));
+  return listed;
+}
+async function sparseCheckoutOn(repo) {
+  const res = await runGit(repo, ["config", "--type=bool", "--get", "core.sparseCheckout"], {
+    okExitCodes: [1]
+  });
+  return res.exitCode === 0 && res.stdout.trim() === "true";
+}
+async function submoduleChanges(repo, untracked = "normal", index) {
+  const gitlinks = (index ?? await readIndexEntries(repo)).filter((e) => e.mode === GITLINK_MODE);
+  const found = await Promise.all(gitlinks.map(({ path: path2 }) => oneSubmodule(repo, path2, untracked)));
+  return { changes: found.flatMap((f) => f.changes), uncompared: found.flatMap((f) => f.uncompared) };
+}
+async function submoduleCheckout(dir) {
+  if (await lstat6(fsPath(join20(dir, ".git"))).catch(() => null) !== null) return "checked-out";
+  if ((await lstat6(fsPath(dir)).catch(() => null))?.isDirectory() !== true) return "empty";
+  const entries = await readdir8(fsPath(dir)).catch(() => null);
+  return entries?.length === 0 ? "empty" : "filled";
+}
+async function oneSubmodule(repo, path2, untracked) {
+  const dir = join20(repo.topLevel, path2);
+  const whole = (submodule) => ({
+    changes: [{ kind: "ordinary", xy: ".M", submodule, path: path2 }],
+    uncompared: []
+  });
+  const checkout = await submoduleCheckout(dir);
+  if (checkout !== "checked-out")
+    return checkout === "filled" ? whole("S..U") : { changes: [], uncompared: [] };
+  const sub = await openRepo(dir, { identity: repo.identity, timeoutMs: repo.timeoutMs }).catch(() => null);
+  if (sub === null || sub.topLevel !== dir) return whole("S.M.");
+  const [status2, beyond] = await Promise.all([readStatus(sub, untracked), beyondStatus(sub, untracked)]);
+  return {
+    changes: [...status2.entries, ...beyond.changes].filter((e) => e.kind !== "ignored").map((e) => ({
+      ...e,
+      path: `${path2}/${e.path}`,
+      ...e.kind === "renamed" ? { origPath: `${path2}/${e.origPath}` } : {}
+    })),
+    uncompared: beyond.uncompared.map((e) => ({ ...e, path: `${path2}/${e.path}` }))
+  };
+}
+async function beyondStatus(repo, untracked) {
+  const index = await readIndexEntries(repo);
+  const [marked, inside] = await Promise.all([
+    listUncompared(repo, index),
+    submoduleChanges(repo, untracked, index)
+  ]);
+  return { changes: inside.changes, uncompared: [...marked, ...inside.uncompared] };
+}
+async function firstTrackedIn(repo, dirs) {
+  if (dirs.length === 0) return null;
+  const specs = dirs.map((d) => `:(top,literal)${d.split(sep5).join("/")}`);
+  const listed = await runGitBuffer(repo, ["ls-files", "-z", "--cached", "--", ...specs]);
+  const first = listed.stdout.indexOf(0);
+  return first <= 0 ? null : decodeBytes(listed.stdout.subarray(0, first));
+}
+async function readStatus(opts, untracked = "normal") {
+  const args = [
+    "--no-optional-locks",
+    "status",
+    "--porcelain=v2",
+    "-z",
+    "--branch",
+    `--untracked-files=${untracked}`,
+    "--ignore-submodules=dirty"
+  ];
+  return parseStatusV2(decodeBytes((await runGitBuffer(opts, args)).stdout));
+}
+async function detectOperation(gitDir) {
+  const names2 = [
+    "rebase-merge",
+    "rebase-apply",
+    "rebase-apply/applying",
+    "MERGE_HEAD",
+    "CHERRY_PICK_HEAD",
+    "REVERT_HEAD",
+    "BISECT_LOG"
+  ];
+  const found = await Promise.all(names2.map((n) => exists2(join20(gitDir, n))));
+  const has = (n) => found[names2.indexOf(n)] === true;
+  if (has("rebase-apply/applying")) return "am";
+  if (has("rebase-merge") || has("rebase-apply")) return "rebase";
+  if (has("MERGE_HEAD")) return "merge";
+  if (has("CHERRY_PICK_HEAD")) return "cherry-pick";
+  if (has("REVERT_HEAD")) return "revert";
+  const sequenced = await sequencerOperation(gitDir);
+  if (sequenced !== null) return sequenced;
+  return has("BISECT_LOG") ? "bisect" : null;
+}
+async function sequencerOperation(gitDir) {
+  let todo;
+  try {
+    todo = await readFile7(join20(gitDir, "sequencer", "todo"), "utf8");
+  } catch {
+    return null;
+  }
+  const first = todo.split("\n").find((l) => l.trim() !== "" && !l.startsWith("#"));
+  if (first === void 0) return null;
+  return /^revert\s/.test(first) ? "revert" : "cherry-pick";
+}
+async function exists2(path2) {
+  try {
+    await access(path2);
+    return true;
+  } catch {
+    return false;
+  }
+}
+var init_state = __esm({
+  "src/git/state.ts"() {
+    "use strict";
+    init_path_bytes();
+    init_ls_files_tagged();
+    init_ls_files_unmerged();
+    init_status();
+    init_refs();
+    init_repo();
+    init_runner();
+  }
+});
+
+// src/snapshotter/excludes.ts
+import { readdir as readdir9 } from "node:fs/promises";
+import { join as join21, relative as relative3 } from "node:path";
+async function workspaceExcludes(topLevel, dirs) {
+  return (await ownDirsInside(topLevel, dirs)).map((d) => d.rel);
+}
+async function captureExcludes(repo, dirs) {
+  await assertOutsideGitDir(repo, dirs);
+  const inside = await checkedOwnDirs(repo, dirs);
+  if (inside.some((d) => d.what === "agentgate home")) await makeOwnDir(dirs.home);
+  return inside.map((d) => d.rel);
+}
+async function checkedExcludes(repo, dirs) {
+  return (await checkedOwnDirs(repo, dirs)).map((d) => d.rel);
+}
+async function checkedOwnDirs(repo, dirs) {
+  const inside = await ownDirsInside(repo.topLevel, dirs);
+  for (const { what: what2, dir, rel } of inside) {
+    const tracked = await firstTrackedIn(repo, [rel]);
+    if (tracked === null) continue;
+    throw new UnsafeWorkspaceError(
+      `the ${what2} ${dir} lies inside the workspace and holds tracked files (${tracked}), which would be left out of every snapshot; put it outside the workspace or in a directory of its own (--home, --artifacts-dir)`,
+      { details: { workspace: repo.topLevel, [detailKey(what2)]: dir, tracked } }
+    );
+  }
+  return inside;
+}
+async function assertOutsideGitDir(repo, dirs) {
+  const gitDirs = await Promise.all([realPathOf(repo.gitDir), commonDir(repo.gitDir).then(realPathOf)]);
+  for (const [what2, dir] of ownDirs(dirs)) {
+    const real = await realPathOf(dir);
+    const gitDir = gitDirs.find((g) => isInside(g, real));
+    if (gitDir === void 0) continue;
+    throw new UnsafeWorkspaceError(
+      `the ${what2} ${dir} lies inside the git dir ${gitDir} of ${repo.topLevel}, so what we write there would land among git's refs and objects; put it outside the git dir (--home, --artifacts-dir)`,
+      { details: { workspace: repo.topLevel, [detailKey(what2)]: dir, gitDir } }
+    );
+  }
+}
+async function makeHomeInside(dir, dirs, git) {
+  const [real, realHome] = await Promise.all([realPathOf(dir), realPathOf(dirs.home)]);
+  if (realHome === real || !isInside(real, realHome)) return;
+  const repo = await openRepo(dir, git).catch(() => null);
+  if (repo !== null) await assertOutsideGitDir(repo, dirs);
+  await makeOwnDir(dirs.home);
+}
+function detailKey(what2) {
+  return what2 === "agentgate home" ? "home" : "artifactsDir";
+}
+function ownDirs(dirs) {
+  return [
+    ["agentgate home", dirs.home],
+    ["artifacts directory", dirs.artifactsDir]
+  ];
+}
+async function ownDirsInside(topLevel, dirs) {
+  const out = [];
+  for (const [what2, dir] of ownDirs(dirs)) {
+    const real = await realPathOf(dir);
+    if (real === topLevel) {
+      throw new UnsafeWorkspaceError(
+        `the ${what2} ${dir} is the workspace itself, so its files would be snapshotted; put it outside the workspace (--home, --artifacts-dir)`,
+        {
+          details: { workspace: topLevel, [detailKey(what2)]: dir }
+        }
+      );
+    }
+    if (isInside(topLevel, real)) out.push({ what: what2, dir, rel: relative3(topLevel, real) });
+  }
+  return out;
+}
+async function hasUserFiles(dir, dirs) {
+  const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
+  const entries = await readdir9(dir);
+  return entries.some((name2) => !ours.some((own2) => isInside(join21(dir, name2), own2)));
+}
+var init_excludes = __esm({
+  "src/snapshotter/excludes.ts"() {
+    "use strict";
+    init_errors();
+    init_repo();
+    init_git_locks();
+    init_state();
+    init_inside();
+    init_own_dir();
   }
 });
 
@@ -13146,14 +13781,14 @@ var init_junit_files = __esm({
 // src/gates/log.ts
 import { createHash as createHash5 } from "node:crypto";
 import { createReadStream as createReadStream2, createWriteStream as createWriteStream2 } from "node:fs";
-import { lstat as lstat6, mkdir as mkdir5, open as open4, rename as rename4, rm as rm8, stat as stat9 } from "node:fs/promises";
-import { dirname as dirname9, join as join19 } from "node:path";
+import { lstat as lstat7, mkdir as mkdir5, open as open4, rename as rename4, rm as rm9, stat as stat9 } from "node:fs/promises";
+import { dirname as dirname9, join as join22 } from "node:path";
 import { Transform as Transform2 } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
 async function openLogSink(dir, name2) {
   await mkdir5(dir, { recursive: true });
   await sweepTempFiles(dir);
-  const temp = join19(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
+  const temp = join22(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
   const hash2 = createHash5("sha256");
   let bytes = 0;
   const counter = new Transform2({
@@ -13178,11 +13813,11 @@ async function openLogSink(dir, name2) {
     async discard() {
       if (!counter.writableEnded) counter.end();
       await written;
-      await rm8(temp, { force: true });
+      await rm9(temp, { force: true });
     },
     async moveTo(path2) {
       await mkdir5(dirname9(path2), { recursive: true });
-      if (await lstat6(path2).then(
+      if (await lstat7(path2).then(
         () => true,
         () => false
       ))
@@ -13327,6 +13962,7 @@ async function recordGate(ctx, workspace, opts) {
   checkOptions(opts);
   const snapshot = await findIteration(ctx.snapshotter, opts.runId, opts.iteration);
   const repo = await openRepo(workspace, ctx.snapshotter.gitOptions());
+  await assertOutsideGitDir(repo, ctx.snapshotter.options);
   const treeId = await getTree(repo, snapshot.afterSha);
   const junit = opts.junit ?? [];
   const tests = junit.length === 0 ? null : await readJunitFiles(junit, process.cwd(), null);
@@ -13379,356 +14015,11 @@ var init_record = __esm({
     init_errors();
     init_refs();
     init_repo();
+    init_excludes();
     init_attempt();
     init_junit_files();
     init_log();
     init_verdict();
-  }
-});
-
-// src/git/parsers/ls-files-tagged.ts
-function parseCandidateListing(text) {
-  const out = { untracked: [], modified: [], nestedRepos: [] };
-  const seenModified = /* @__PURE__ */ new Set();
-  for (const record3 of splitNul(text)) {
-    const tag = record3.slice(0, 2);
-    const path2 = record3.slice(2);
-    if (path2 === "") throw unparseable("ls-files -t", "record without a path", record3);
-    if (tag === "? ") {
-      if (path2.endsWith("/")) out.nestedRepos.push(path2.slice(0, -1));
-      else out.untracked.push(path2);
-    } else if (tag === "C " || tag === "R ") {
-      if (!seenModified.has(path2)) out.modified.push(path2);
-      seenModified.add(path2);
-    } else {
-      throw unparseable("ls-files -t", `unexpected tag ${JSON.stringify(tag)}`, record3);
-    }
-  }
-  return out;
-}
-function parseIndexEntries(text) {
-  return splitNul(text).map((record3) => {
-    const m = /^([A-Za-z?]) ([0-7]{6}) ([0-9a-f]{40,64}) [0-3]\t(.+)$/s.exec(record3);
-    if (m === null) throw unparseable("ls-files -v -s", "unexpected record", record3);
-    return { tag: m[1], mode: m[2], oid: m[3], path: m[4] };
-  });
-}
-function uncomparedOf(entries) {
-  return entries.filter((e) => e.tag !== e.tag.toUpperCase() || e.tag === "S").map(({ tag, path: path2, mode, oid }) => ({ path: path2, mode, oid, skipWorktree: tag === "S" || tag === "s" }));
-}
-var GITLINK_MODE, LINK_MODE;
-var init_ls_files_tagged = __esm({
-  "src/git/parsers/ls-files-tagged.ts"() {
-    "use strict";
-    init_nul_records();
-    GITLINK_MODE = "160000";
-    LINK_MODE = "120000";
-  }
-});
-
-// src/git/parsers/ls-files-unmerged.ts
-function parseUnmergedPaths(output) {
-  const text = typeof output === "string" ? output : output.toString("utf8");
-  const paths = [];
-  for (const record3 of text.split("\0")) {
-    if (record3 === "") continue;
-    const tab = record3.indexOf("	");
-    if (tab < 0 || !UNMERGED_HEAD.test(record3.slice(0, tab))) {
-      throw new GitOutputUnparseableError(
-        `unexpected ls-files -u record ${JSON.stringify(record3.slice(0, 120))}`,
-        { details: { record: record3.slice(0, 200) } }
-      );
-    }
-    const path2 = record3.slice(tab + 1);
-    if (paths.at(-1) !== path2) paths.push(path2);
-  }
-  return paths;
-}
-var UNMERGED_HEAD;
-var init_ls_files_unmerged = __esm({
-  "src/git/parsers/ls-files-unmerged.ts"() {
-    "use strict";
-    init_ids();
-    init_errors();
-    UNMERGED_HEAD = new RegExp(`^[0-7]{6} ${OBJECT_ID_SOURCE} [1-3]$`);
-  }
-});
-
-// src/git/parsers/status.ts
-function parseStatusV2(output) {
-  const text = typeof output === "string" ? output : output.toString("utf8");
-  const records = text.split("\0");
-  if (records.at(-1) === "") records.pop();
-  const report3 = {
-    oid: null,
-    head: null,
-    upstream: null,
-    ahead: null,
-    behind: null,
-    entries: []
-  };
-  for (let i = 0; i < records.length; i++) {
-    const record3 = records[i];
-    const kind = record3.slice(0, 2);
-    if (kind === "# ") readHeader(report3, record3);
-    else if (kind === "? ")
-      report3.entries.push({ kind: "untracked", path: nonEmpty(record3.slice(2), record3) });
-    else if (kind === "! ") report3.entries.push({ kind: "ignored", path: nonEmpty(record3.slice(2), record3) });
-    else if (kind === "1 " || kind === "u ") {
-      const [fields, path2] = splitFields(record3, FIELDS_BEFORE_PATH[kind[0]]);
-      const entry = { xy: fields[1], submodule: fields[2], path: path2 };
-      report3.entries.push(kind === "1 " ? { kind: "ordinary", ...entry } : { kind: "unmerged", ...entry });
-    } else if (kind === "2 ") {
-      const [fields, path2] = splitFields(record3, FIELDS_BEFORE_PATH["2"]);
-      const origPath = records[++i];
-      if (origPath === void 0 || origPath === "")
-        throw malformed2("rename without its original path", record3);
-      report3.entries.push({
-        kind: "renamed",
-        xy: fields[1],
-        submodule: fields[2],
-        score: fields[8],
-        path: path2,
-        origPath
-      });
-    } else throw malformed2("unknown record", record3);
-  }
-  return report3;
-}
-function readHeader(report3, record3) {
-  const space = record3.indexOf(" ", 2);
-  const key = space < 0 ? record3.slice(2) : record3.slice(2, space);
-  const value = space < 0 ? "" : record3.slice(space + 1);
-  if (key === "branch.oid") report3.oid = value === "(initial)" ? null : hexId(value, record3);
-  else if (key === "branch.head")
-    report3.head = value === "(detached)" || value === "(null)" ? null : nonEmpty(value, record3);
-  else if (key === "branch.upstream") report3.upstream = nonEmpty(value, record3);
-  else if (key === "branch.ab") {
-    const m = /^\+(\d+) -(\d+)$/.exec(value);
-    if (!m) throw malformed2("bad ahead/behind header", record3);
-    report3.ahead = Number(m[1]);
-    report3.behind = Number(m[2]);
-  }
-}
-function splitFields(record3, count) {
-  const fields = [];
-  let start = 0;
-  for (let n = 0; n < count; n++) {
-    const space = record3.indexOf(" ", start);
-    if (space < 0) throw malformed2(`expected ${count} fields before the path`, record3);
-    fields.push(record3.slice(start, space));
-    start = space + 1;
-  }
-  if (!/^[.A-Z]{2}$/.test(fields[1])) throw malformed2("bad XY code", record3);
-  return [fields, nonEmpty(record3.slice(start), record3)];
-}
-function hexId(value, record3) {
-  if (!OBJECT_ID_PATTERN.test(value)) throw malformed2("bad object id", record3);
-  return value;
-}
-function nonEmpty(value, record3) {
-  if (value === "") throw malformed2("empty field", record3);
-  return value;
-}
-function malformed2(reason, record3) {
-  return new GitOutputUnparseableError(
-    `unexpected output from git status (${reason}): ${JSON.stringify(record3.slice(0, 120))}`,
-    {
-      details: { args: ["status", "--porcelain=v2", "-z"], reason, record: record3.slice(0, 200) }
-    }
-  );
-}
-var FIELDS_BEFORE_PATH;
-var init_status = __esm({
-  "src/git/parsers/status.ts"() {
-    "use strict";
-    init_ids();
-    init_errors();
-    FIELDS_BEFORE_PATH = { "1": 8, "2": 9, u: 10 };
-  }
-});
-
-// src/git/state.ts
-import { access, lstat as lstat7, readdir as readdir8, readFile as readFile7 } from "node:fs/promises";
-import { join as join20, sep as sep5 } from "node:path";
-function operationInProgress(op) {
-  return {
-    what: `${op === "am" ? "an" : "a"} ${op} is in progress`,
-    giveUp: op === "bisect" ? "git bisect reset" : `git ${op} --abort`
-  };
-}
-async function getRepoState(repo, ignore = [], untracked = "normal") {
-  const [report3, operation] = await Promise.all([readStatus(repo, untracked), detectOperation(repo.gitDir)]);
-  const branch = report3.head !== null && hasEscapedBytes(report3.head) ? null : report3.head;
-  const headState = report3.oid === null ? "unborn" : branch === null ? "detached" : "branch";
-  const excluded = excludedBy(ignore);
-  const entries = report3.entries.filter((e) => !excluded(e.path));
-  return {
-    topLevel: repo.topLevel,
-    headState,
-    branch,
-    sha: report3.oid,
-    isDirty: entries.some((e) => e.kind !== "ignored"),
-    partlyStaged: entries.some((e) => (e.kind === "ordinary" || e.kind === "renamed") && !e.xy.includes(".")),
-    unmergedPaths: report3.entries.filter((e) => e.kind === "unmerged").map((e) => e.path),
-    operation
-  };
-}
-async function getRepoHead(repo) {
-  const [head, unmerged, operation] = await Promise.all([
-    readHead(repo),
-    runGitBuffer(repo, ["ls-files", "-u", "-z"]),
-    detectOperation(repo.gitDir)
-  ]);
-  const branchRef2 = head.ref?.startsWith("refs/heads/") === true && !hasEscapedBytes(head.ref) ? head.ref : null;
-  const headState = head.sha === null ? "unborn" : branchRef2 === null ? "detached" : "branch";
-  const branch = branchRef2 === null ? null : branchRef2.slice("refs/heads/".length);
-  return {
-    headState,
-    ref: branchRef2,
-    branch,
-    sha: head.sha,
-    unmergedPaths: parseUnmergedPaths(unmerged.stdout),
-    operation
-  };
-}
-function excludedBy(excludes) {
-  const prefixes = excludes.map((x) => x.split(sep5).join("/").replace(/\/+$/, ""));
-  return (path2) => prefixes.some((x) => path2 === x || path2.startsWith(`${x}/`));
-}
-async function readIndexEntries(repo) {
-  return parseIndexEntries(decodeBytes((await runGitBuffer(repo, ["ls-files", "-z", "-v", "-s"])).stdout));
-}
-async function listUncompared(repo, index) {
-  const all = uncomparedOf(index ?? await readIndexEntries(repo));
-  const found = await Promise.all(
-    all.map(
-      (e) => lstat7(fsPath(join20(repo.topLevel, e.path))).then(
-        (st) => st.isFile() ? "file" : st.isSymbolicLink() ? "symlink" : "other",
-        () => "absent"
-      )
-    )
-  );
-  const listed = all.map((e, i) => ({ ...e, onDisk: found[i] ?? "absent" }));
-  const leftOut = (e) => e.onDisk === "absent" && e.skipWorktree;
-  if (listed.some(leftOut) && await sparseCheckoutOn(repo)) return listed.filter((e) => !leftOut(e));
-  return listed;
-}
-async function sparseCheckoutOn(repo) {
-  const res = await runGit(repo, ["config", "--type=bool", "--get", "core.sparseCheckout"], {
-    okExitCodes: [1]
-  });
-  return res.exitCode === 0 && res.stdout.trim() === "true";
-}
-async function submoduleChanges(repo, untracked = "normal", index) {
-  const gitlinks = (index ?? await readIndexEntries(repo)).filter((e) => e.mode === GITLINK_MODE);
-  const found = await Promise.all(gitlinks.map(({ path: path2 }) => oneSubmodule(repo, path2, untracked)));
-  return { changes: found.flatMap((f) => f.changes), uncompared: found.flatMap((f) => f.uncompared) };
-}
-async function submoduleCheckout(dir) {
-  if (await lstat7(fsPath(join20(dir, ".git"))).catch(() => null) !== null) return "checked-out";
-  if ((await lstat7(fsPath(dir)).catch(() => null))?.isDirectory() !== true) return "empty";
-  const entries = await readdir8(fsPath(dir)).catch(() => null);
-  return entries?.length === 0 ? "empty" : "filled";
-}
-async function oneSubmodule(repo, path2, untracked) {
-  const dir = join20(repo.topLevel, path2);
-  const whole = (submodule) => ({
-    changes: [{ kind: "ordinary", xy: ".M", submodule, path: path2 }],
-    uncompared: []
-  });
-  const checkout = await submoduleCheckout(dir);
-  if (checkout !== "checked-out")
-    return checkout === "filled" ? whole("S..U") : { changes: [], uncompared: [] };
-  const sub = await openRepo(dir, { identity: repo.identity, timeoutMs: repo.timeoutMs }).catch(() => null);
-  if (sub === null || sub.topLevel !== dir) return whole("S.M.");
-  const [status2, beyond] = await Promise.all([readStatus(sub, untracked), beyondStatus(sub, untracked)]);
-  return {
-    changes: [...status2.entries, ...beyond.changes].filter((e) => e.kind !== "ignored").map((e) => ({
-      ...e,
-      path: `${path2}/${e.path}`,
-      ...e.kind === "renamed" ? { origPath: `${path2}/${e.origPath}` } : {}
-    })),
-    uncompared: beyond.uncompared.map((e) => ({ ...e, path: `${path2}/${e.path}` }))
-  };
-}
-async function beyondStatus(repo, untracked) {
-  const index = await readIndexEntries(repo);
-  const [marked, inside] = await Promise.all([
-    listUncompared(repo, index),
-    submoduleChanges(repo, untracked, index)
-  ]);
-  return { changes: inside.changes, uncompared: [...marked, ...inside.uncompared] };
-}
-async function firstTrackedIn(repo, dirs) {
-  if (dirs.length === 0) return null;
-  const specs = dirs.map((d) => `:(top,literal)${d.split(sep5).join("/")}`);
-  const listed = await runGitBuffer(repo, ["ls-files", "-z", "--cached", "--", ...specs]);
-  const first = listed.stdout.indexOf(0);
-  return first <= 0 ? null : decodeBytes(listed.stdout.subarray(0, first));
-}
-async function readStatus(opts, untracked = "normal") {
-  const args = [
-    "--no-optional-locks",
-    "status",
-    "--porcelain=v2",
-    "-z",
-    "--branch",
-    `--untracked-files=${untracked}`,
-    "--ignore-submodules=dirty"
-  ];
-  return parseStatusV2(decodeBytes((await runGitBuffer(opts, args)).stdout));
-}
-async function detectOperation(gitDir) {
-  const names2 = [
-    "rebase-merge",
-    "rebase-apply",
-    "rebase-apply/applying",
-    "MERGE_HEAD",
-    "CHERRY_PICK_HEAD",
-    "REVERT_HEAD",
-    "BISECT_LOG"
-  ];
-  const found = await Promise.all(names2.map((n) => exists2(join20(gitDir, n))));
-  const has = (n) => found[names2.indexOf(n)] === true;
-  if (has("rebase-apply/applying")) return "am";
-  if (has("rebase-merge") || has("rebase-apply")) return "rebase";
-  if (has("MERGE_HEAD")) return "merge";
-  if (has("CHERRY_PICK_HEAD")) return "cherry-pick";
-  if (has("REVERT_HEAD")) return "revert";
-  const sequenced = await sequencerOperation(gitDir);
-  if (sequenced !== null) return sequenced;
-  return has("BISECT_LOG") ? "bisect" : null;
-}
-async function sequencerOperation(gitDir) {
-  let todo;
-  try {
-    todo = await readFile7(join20(gitDir, "sequencer", "todo"), "utf8");
-  } catch {
-    return null;
-  }
-  const first = todo.split("\n").find((l) => l.trim() !== "" && !l.startsWith("#"));
-  if (first === void 0) return null;
-  return /^revert\s/.test(first) ? "revert" : "cherry-pick";
-}
-async function exists2(path2) {
-  try {
-    await access(path2);
-    return true;
-  } catch {
-    return false;
-  }
-}
-var init_state = __esm({
-  "src/git/state.ts"() {
-    "use strict";
-    init_path_bytes();
-    init_ls_files_tagged();
-    init_ls_files_unmerged();
-    init_status();
-    init_refs();
-    init_repo();
-    init_runner();
   }
 });
 
@@ -13866,74 +14157,6 @@ var init_user_command = __esm({
   }
 });
 
-// src/snapshotter/excludes.ts
-import { readdir as readdir9 } from "node:fs/promises";
-import { join as join21, relative as relative3 } from "node:path";
-async function workspaceExcludes(topLevel, dirs) {
-  return (await ownDirsInside(topLevel, dirs)).map((d) => d.rel);
-}
-async function captureExcludes(repo, dirs) {
-  const inside = await checkedOwnDirs(repo, dirs);
-  if (inside.some((d) => d.what === "agentgate home")) await makeOwnDir(dirs.home);
-  return inside.map((d) => d.rel);
-}
-async function checkedExcludes(repo, dirs) {
-  return (await checkedOwnDirs(repo, dirs)).map((d) => d.rel);
-}
-async function checkedOwnDirs(repo, dirs) {
-  const inside = await ownDirsInside(repo.topLevel, dirs);
-  for (const { what: what2, dir, rel } of inside) {
-    const tracked = await firstTrackedIn(repo, [rel]);
-    if (tracked === null) continue;
-    throw new UnsafeWorkspaceError(
-      `the ${what2} ${dir} lies inside the workspace and holds tracked files (${tracked}), which would be left out of every snapshot; put it outside the workspace or in a directory of its own (--home, --artifacts-dir)`,
-      { details: { workspace: repo.topLevel, [detailKey(what2)]: dir, tracked } }
-    );
-  }
-  return inside;
-}
-async function makeHomeInside(dir, home) {
-  const [real, realHome] = await Promise.all([realPathOf(dir), realPathOf(home)]);
-  if (realHome !== real && isInside(real, realHome)) await makeOwnDir(home);
-}
-function detailKey(what2) {
-  return what2 === "agentgate home" ? "home" : "artifactsDir";
-}
-async function ownDirsInside(topLevel, dirs) {
-  const out = [];
-  for (const [what2, dir] of [
-    ["agentgate home", dirs.home],
-    ["artifacts directory", dirs.artifactsDir]
-  ]) {
-    const real = await realPathOf(dir);
-    if (real === topLevel) {
-      throw new UnsafeWorkspaceError(
-        `the ${what2} ${dir} is the workspace itself, so its files would be snapshotted; put it outside the workspace (--home, --artifacts-dir)`,
-        {
-          details: { workspace: topLevel, [detailKey(what2)]: dir }
-        }
-      );
-    }
-    if (isInside(topLevel, real)) out.push({ what: what2, dir, rel: relative3(topLevel, real) });
-  }
-  return out;
-}
-async function hasUserFiles(dir, dirs) {
-  const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
-  const entries = await readdir9(dir);
-  return entries.some((name2) => !ours.some((own2) => isInside(join21(dir, name2), own2)));
-}
-var init_excludes = __esm({
-  "src/snapshotter/excludes.ts"() {
-    "use strict";
-    init_errors();
-    init_repo();
-    init_state();
-    init_inside();
-    init_own_dir();
-  }
-});
-
 // src/git/checkout-tree.ts
 async function checkoutTreeInto(repo, tree, dir, indexFile) {
   if (!isFullId(tree))
@@ -13954,15 +14177,15 @@ var init_checkout_tree = __esm({
 // src/gates/isolated.ts
 import { rmSync } from "node:fs";
 import { mkdir as mkdir6 } from "node:fs/promises";
-import { join as join22 } from "node:path";
+import { join as join23 } from "node:path";
 async function withIsolatedCheckout(repo, tree, root, fn) {
   await sweepIsolatedCheckouts(root);
-  const base = join22(root, randomHex(8));
+  const base = join23(root, randomHex(8));
   return withLock(`${base}.lock`, { timeoutMs: 0, purpose: "isolated gate checkout" }, async () => {
     try {
-      const dir = join22(base, "tree");
+      const dir = join23(base, "tree");
       await mkdir6(dir, { recursive: true });
-      await checkoutTreeInto(repo, tree, dir, join22(base, "index"));
+      await checkoutTreeInto(repo, tree, dir, join23(base, "index"));
       return await fn(dir);
     } finally {
       removeTree(base);
@@ -13991,8 +14214,8 @@ var init_isolated = __esm({
 });
 
 // src/gates/run.ts
-import { realpath as realpath4, rm as rm9 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname10, isAbsolute as isAbsolute8, join as join23, relative as relative4, resolve as resolve14, sep as sep6 } from "node:path";
+import { realpath as realpath4, rm as rm10 } from "node:fs/promises";
+import { basename as basename5, dirname as dirname10, isAbsolute as isAbsolute8, join as join24, relative as relative4, resolve as resolve14, sep as sep6 } from "node:path";
 async function runGate(ctx, workspace, opts, replayOf) {
   checkOptions(opts);
   if (opts.command.length === 0 || opts.command[0] === "")
@@ -14004,6 +14227,7 @@ async function runGate(ctx, workspace, opts, replayOf) {
   ]);
   const [treeId] = await Promise.all([
     getTree(repo, snapshot.afterSha),
+    assertOutsideGitDir(repo, ctx.snapshotter.options),
     opts.isolated === true ? null : assertAtAfter(ctx, repo, snapshot, junit),
     assertAttemptLeft(ctx, { runId: snapshot.runId, iteration: snapshot.iteration, name: opts.name })
   ]);
@@ -14166,7 +14390,7 @@ async function removeCommittedReports(dir, junit) {
     const path2 = resolve14(root, file);
     const parent = await realpath4(dirname10(path2)).catch(() => null);
     if (parent !== null && isInside(root, parent))
-      await rm9(join23(parent, basename5(path2)), { force: true }).catch(() => void 0);
+      await rm10(join24(parent, basename5(path2)), { force: true }).catch(() => void 0);
   }
 }
 var MAX_PATHS_IN_MESSAGE, MAX_PATHS_IN_DETAILS;
@@ -14337,7 +14561,14 @@ async function verdictChecks(result, input, repos) {
     ok,
     detail: `${who}: ${detail}`
   });
-  if (snapshot === null || snapshot.afterSha !== result.afterSha) {
+  const gone = supersededBy(result, input.snapshots, input.deleted ?? []);
+  if (gone !== void 0) {
+    add(
+      "gate-tree",
+      true,
+      `judged snapshot ${gone.snapshotId} (after commit ${gone.afterSha}), deleted at ${gone.at}: superseded, it does not count`
+    );
+  } else if (snapshot === null || snapshot.afterSha !== result.afterSha) {
     add(
       "gate-tree",
       false,
@@ -14406,7 +14637,7 @@ function requireChecks(input) {
   for (const snapshot of judged2) {
     for (const name2 of names2) {
       const newest = sortGateResults(
-        input.results.filter((r) => r.iteration === snapshot.iteration && r.name === name2),
+        countingVerdicts(input.results, [snapshot]).filter((r) => r.name === name2),
         input.snapshots
       ).at(-1);
       const ok = newest !== void 0 && newest.observed && newest.verdict === "pass";
@@ -14473,18 +14704,33 @@ var init_gates2 = __esm({
       async record(workspace, opts) {
         return recordGate(this, workspace, opts);
       }
-      /** Verdicts in the one order (types/gate-rules.ts, `gateOrder`), and the files that do not load. */
+      /**
+       * Verdicts in the one order (types/gate-rules.ts, `gateOrder`), and the files that do not load.
+       * A verdict of a deleted snapshot's capture carries `superseded` (it counts no more).
+       */
       async list(filter = {}) {
         const runIds = filter.runId === void 0 ? await this.store.runIds() : [assertSafeId(filter.runId, "run id")];
         const results = [];
         const problems = [];
         const snapshots = [];
         for (const runId of runIds) {
-          snapshots.push(...await this.snapshotter.listByRun(runId));
+          let own2 = [];
+          try {
+            own2 = await this.snapshotter.listByRun(runId);
+          } catch (error2) {
+            if (!(error2 instanceof StoreCorruptError)) throw error2;
+            problems.push(error2);
+          }
+          const { deleted } = await this.runLine(runId);
+          snapshots.push(...own2);
           const listed = await this.store.list(runId);
-          results.push(
-            ...listed.results.filter((r) => filter.iteration === void 0 || r.iteration === filter.iteration)
-          );
+          for (const r of listed.results) {
+            if (filter.iteration !== void 0 && r.iteration !== filter.iteration) continue;
+            const gone = supersededBy(r, own2, deleted);
+            results.push(
+              gone === void 0 ? r : { ...r, superseded: { snapshotId: gone.snapshotId, deletedAt: gone.at } }
+            );
+          }
           problems.push(...listed.problems);
         }
         if (filter.runId !== void 0 && filter.iteration !== void 0 && results.length === 0)
@@ -14529,7 +14775,7 @@ var init_gates2 = __esm({
               results: only === null ? results : results.filter((r) => r.iteration === only.iteration),
               problems,
               snapshots,
-              restarts: (await this.snapshotter.store.loadRun(runId).catch(() => null))?.restarts ?? [],
+              ...await this.runLine(runId),
               artifactsDir: this.snapshotter.options.artifactsDir,
               git: this.snapshotter.gitOptions(),
               ...opts
@@ -14537,6 +14783,11 @@ var init_gates2 = __esm({
           );
         }
         return { ok: checks.every((c) => c.ok), checks };
+      }
+      /** The run's declared restarts and deleted snapshots (none when its record does not load). */
+      async runLine(runId) {
+        const run = await this.snapshotter.store.loadRun(runId).catch(() => null);
+        return { restarts: run?.restarts ?? [], deleted: run?.deletedSnapshots ?? [] };
       }
     };
   }
@@ -14586,7 +14837,7 @@ var init_local_paths = __esm({
 
 // src/git/commit.ts
 import { readlink as readlink3, realpath as realpath5 } from "node:fs/promises";
-import { join as join24, relative as relative5, resolve as resolve15, sep as sep7 } from "node:path";
+import { join as join25, relative as relative5, resolve as resolve15, sep as sep7 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
   const ref = head.ref ?? "HEAD";
@@ -14596,7 +14847,7 @@ async function createSnapshotCommit(repo, message, opts = {}) {
   const [staged, parentTree, hidden] = await Promise.all([
     staging,
     parent === null ? null : getTree(repo, parent),
-    hiddenChanges(repo, staging)
+    hiddenChanges(repo, staging, opts.index)
   ]);
   const skipped = [...staged, ...hidden];
   const tree = assertGitId((await runGit(repo, ["write-tree"])).stdout.trim(), "write-tree");
@@ -14628,11 +14879,11 @@ async function commitIndex(repo, message) {
   });
   return { ref: head.ref, sha };
 }
-async function hiddenChanges(repo, staging) {
-  const index = await readIndexEntries(repo);
+async function hiddenChanges(repo, staging, read) {
+  const index = read ?? await readIndexEntries(repo);
   const [marked, unchecked] = await Promise.all([listUncompared(repo, index), filledSubmodules(repo, index)]);
   let hidden = marked.filter((e) => e.mode !== GITLINK_MODE);
-  if (hidden.some((e) => e.onDisk === "other")) {
+  if (staging !== null && hidden.some((e) => e.onDisk === "other")) {
     await staging;
     hidden = (await listUncompared(repo)).filter((e) => e.mode !== GITLINK_MODE);
   }
@@ -14643,7 +14894,7 @@ async function hiddenChanges(repo, staging) {
 }
 async function filledSubmodules(repo, index) {
   const gitlinks = index.filter((e) => e.mode === GITLINK_MODE);
-  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join24(repo.topLevel, e.path))));
+  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join25(repo.topLevel, e.path))));
   return gitlinks.filter((_, i) => found[i] === "filled").map((e) => ({ path: e.path, reason: "submodule-not-checked-out" }));
 }
 async function sameFiles(repo, present) {
@@ -14660,7 +14911,7 @@ async function sameLinks(repo, present) {
   const links = present.filter((e) => e.onDisk === "symlink" && e.mode === LINK_MODE);
   const same = await Promise.all(
     links.map(async (e) => {
-      const target = await readlink3(fsPath(join24(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
+      const target = await readlink3(fsPath(join25(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
         () => null
       );
       const format = e.oid.length === 64 ? "sha256" : "sha1";
@@ -14740,18 +14991,18 @@ var init_commit = __esm({
 });
 
 // src/git/apply-check.ts
-import { mkdtemp as mkdtemp2, rm as rm10 } from "node:fs/promises";
-import { tmpdir as tmpdir2 } from "node:os";
-import { join as join25 } from "node:path";
+import { mkdtemp as mkdtemp3, rm as rm11 } from "node:fs/promises";
+import { tmpdir as tmpdir3 } from "node:os";
+import { join as join26 } from "node:path";
 async function treeAfterApplying(repo, base, patchFile) {
-  const dir = await mkdtemp2(join25(tmpdir2(), "agentgate-apply-"));
-  const scratch = { ...repo, indexFile: join25(dir, "index") };
+  const dir = await mkdtemp3(join26(tmpdir3(), "agentgate-apply-"));
+  const scratch = { ...repo, indexFile: join26(dir, "index") };
   try {
     await runGit(scratch, ["read-tree", `${base}^{tree}`]);
     await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
     return (await runGit(scratch, ["write-tree"])).stdout.trim();
   } finally {
-    await rm10(dir, { recursive: true, force: true });
+    await rm11(dir, { recursive: true, force: true });
   }
 }
 var init_apply_check = __esm({
@@ -14967,9 +15218,7 @@ function isLastOf(run, snapshot) {
   return run !== null && run.snapshotIds.at(-1) === snapshot.id;
 }
 async function branchCheck(repo, snapshot, line, add) {
-  const aside = line.restarts.find(
-    (r) => r.from < snapshot.iteration && snapshot.iteration <= r.lastIteration
-  );
+  const aside = setAsideBy(line.restarts, snapshot.iteration);
   if (aside !== void 0) {
     add("branch", true, `set aside by the restart from iteration ${aside.from} declared at ${aside.at}`);
     return;
@@ -15093,6 +15342,7 @@ var init_verify2 = __esm({
     init_apply_check();
     init_unified_diff();
     init_refs();
+    init_run();
     init_patch_artifact();
     init_commit_info();
     init_message();
@@ -15109,10 +15359,10 @@ async function ownWip(repo, runId, head) {
   const top = await getCommitInfo(repo, head);
   if (top.message !== wip && top.message !== staged || top.parents.length > 1) return null;
   const parent = top.parents[0] ?? null;
-  if (top.message === staged || parent === null) return { sha: head, base: parent };
+  if (top.message === staged || parent === null) return { sha: head, base: parent, parent };
   const below = await getCommitInfo(repo, parent);
   const onStaged = below.message === staged && below.parents.length <= 1;
-  return { sha: head, base: onStaged ? below.parents[0] ?? null : parent };
+  return { sha: head, base: onStaged ? below.parents[0] ?? null : parent, parent };
 }
 async function wipAtHead(repo, run, runId, head, base) {
   if (head === base) return null;
@@ -15156,7 +15406,7 @@ async function killedRestart(repo, runId, head, snapshots, error2) {
 async function wipRescue(repo, runId, sha, head) {
   const wip = await ownWip(repo, runId, sha).catch(() => null);
   if (wip === null) return null;
-  const base = await chainBase(repo, runId, wip.base, head);
+  const base = await chainBase(repo, runId, wip.parent, head);
   const ref = wipRef(runId, sha);
   const pick3 = base === null ? "" : `, or "git cherry-pick ${base}..${sha}" (as commits)`;
   return {
@@ -15169,7 +15419,7 @@ async function chainBase(repo, runId, base, head) {
   while (at !== null && !(head !== null && await isAncestor(repo, at, head).catch(() => false))) {
     const below = await ownWip(repo, runId, at).catch(() => null);
     if (below === null) break;
-    at = below.base;
+    at = below.parent;
   }
   return at;
 }
@@ -15186,10 +15436,10 @@ var init_before_retry = __esm({
 });
 
 // src/git/repo-lock.ts
-import { join as join26 } from "node:path";
+import { join as join27 } from "node:path";
 async function withRepoLock(repo, timeoutMs, fn) {
   return withLock(
-    join26(repo.gitDir, "agentgate.lock"),
+    join27(repo.gitDir, "agentgate.lock"),
     { timeoutMs, purpose: `snapshot ${repo.topLevel}` },
     async (lock) => {
       if (lock.recovered)
@@ -15203,11 +15453,11 @@ async function withRepoLock(repo, timeoutMs, fn) {
   );
 }
 async function recoverIndexLock(repo, timeoutMs) {
-  const path2 = join26(repo.gitDir, "index.lock");
+  const path2 = join27(repo.gitDir, "index.lock");
   const found = await removeAbandonedLock(path2, { workTree: repo.topLevel, gitDir: repo.gitDir }, timeoutMs);
   if (found !== "held") return;
   throw new IndexLockedError(
-    `${path2} still exists after ${Math.round(timeoutMs / 1e3)} s and may belong to a running git in this repository (for example a "git commit" waiting for its editor), or its owner cannot be checked on this system; let that git finish, then retry (remove the file only once no git runs)`,
+    `${path2} still exists after ${timeoutMs / 1e3} s and may belong to a running git in this repository (for example a "git commit" waiting for its editor), or its owner cannot be checked on this system; let that git finish, then retry (remove the file only once no git runs)`,
     { details: { lock: path2 } }
   );
 }
@@ -15240,7 +15490,11 @@ async function captureBeforeState(core, workspace, opts) {
 }
 async function beforeIn(core, repo, opts) {
   const { runId, onDirty, nested, excludes } = opts;
-  const [state] = await Promise.all([getRepoState(repo, excludes), assertNoLfs(repo)]);
+  const [state, index] = await Promise.all([
+    getRepoState(repo, excludes),
+    readIndexEntries(repo),
+    assertNoLfs(repo)
+  ]);
   assertNoOperation(state);
   const run = await core.store.loadRun(runId);
   const { restart, wip } = await startOfNext(core, repo, run, runId, state, opts.restartFrom);
@@ -15269,6 +15523,7 @@ async function beforeIn(core, repo, opts) {
   const keep = (sha2) => sha2 === state.sha ? [] : [{ ref: wipRef(runId, sha2) }];
   const commit = dirty || unborn ? await createSnapshotCommit(repo, message, {
     excludes,
+    index,
     ...staged ? { head: staged } : {},
     ...dirty ? { alsoPoint: keep } : {}
   }) : null;
@@ -15278,6 +15533,7 @@ async function beforeIn(core, repo, opts) {
       message: "agentgate: keep WIP commit"
     });
   const wipSha = made ?? wip;
+  const skipped = commit?.skipped ?? await hiddenChanges(repo, null, index);
   const sha = commit?.sha ?? state.sha;
   const before2 = {
     sha,
@@ -15288,7 +15544,7 @@ async function beforeIn(core, repo, opts) {
     runId,
     headState: state.headState,
     ...nested.length > 0 ? { nestedRepositories: nested } : {},
-    ...commit !== null && commit.skipped.length > 0 ? { skipped: commit.skipped } : {}
+    ...skipped.length > 0 ? { skipped } : {}
   };
   const again = restart === null ? recordedAgain(run, before2) : null;
   if (again !== null) return again;
@@ -15705,7 +15961,7 @@ var init_after = __esm({
 async function iterate2(core, workspace, opts) {
   const runId = assertSafeId(opts.runId, "run id");
   assertIteration(opts.iteration);
-  await makeHomeInside(workspace, core.options.home);
+  await makeHomeInside(workspace, core.options, core.gitOptions());
   return core.store.whileIterating(
     runId,
     opts.iteration,
@@ -15958,13 +16214,13 @@ var init_verify_store = __esm({
 });
 
 // src/git/cherry-pick-worktree.ts
-import { mkdtemp as mkdtemp3, readdir as readdir10, readFile as readFile9, rm as rm11 } from "node:fs/promises";
-import { tmpdir as tmpdir3 } from "node:os";
-import { basename as basename6, dirname as dirname12, join as join27 } from "node:path";
+import { mkdtemp as mkdtemp4, readdir as readdir10, readFile as readFile9, rm as rm12 } from "node:fs/promises";
+import { tmpdir as tmpdir4 } from "node:os";
+import { basename as basename6, dirname as dirname12, join as join28 } from "node:path";
 async function withPickWorktree(repo, sha, fn) {
-  const dir = await mkdtemp3(join27(tmpdir3(), PREFIX));
+  const dir = await mkdtemp4(join28(tmpdir4(), PREFIX));
   if (isInside(repo.topLevel, dir)) {
-    await rm11(dir, { recursive: true, force: true });
+    await rm12(dir, { recursive: true, force: true });
     throw new InvalidArgumentError(
       `the temp directory ${dir} is inside the workspace; set TMPDIR elsewhere`,
       {
@@ -15972,7 +16228,7 @@ async function withPickWorktree(repo, sha, fn) {
       }
     );
   }
-  const path2 = join27(dir, basename6(dir));
+  const path2 = join28(dir, basename6(dir));
   return withLock(`${dir}.lock`, { timeoutMs: 0, purpose: "cherry-pick worktree" }, async () => {
     let failure3 = null;
     try {
@@ -15992,35 +16248,35 @@ async function sweepPickWorktrees(repo) {
   return removed;
 }
 async function sweepRegistered(repo) {
-  const admin = join27(await commonDir(repo.gitDir), "worktrees");
+  const admin = join28(await commonDir(repo.gitDir), "worktrees");
   const removed = [];
   for (const name2 of await readdir10(admin).catch(() => [])) {
     if (!PICK_NAME.test(name2)) continue;
-    const gitFile = (await readFile9(join27(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
-    const path2 = gitFile === "" ? join27(tmpdir3(), name2, name2) : dirname12(gitFile);
+    const gitFile = (await readFile9(join28(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
+    const path2 = gitFile === "" ? join28(tmpdir4(), name2, name2) : dirname12(gitFile);
     if (basename6(path2) !== name2 || basename6(dirname12(path2)) !== name2) continue;
     const dir = dirname12(path2);
     const owner = await readOwner(`${dir}.lock`);
     if (owner === null ? gitFile === "" : !isProvablyDead(owner)) continue;
     await removeWorktree(repo, dir, path2, true);
-    await rm11(`${dir}.lock`, { force: true }).catch(() => void 0);
+    await rm12(`${dir}.lock`, { force: true }).catch(() => void 0);
     removed.push(path2);
   }
   return removed;
 }
 async function sweepPickTemps() {
   await sweepOwnedDirs(
-    tmpdir3(),
+    tmpdir4(),
     (name2) => PICK_NAME.test(name2),
-    (dir) => rm11(dir, { recursive: true, force: true }).catch(() => void 0)
+    (dir) => rm12(dir, { recursive: true, force: true }).catch(() => void 0)
   );
 }
 async function removeWorktree(repo, dir, path2, quiet) {
   try {
-    const admin = join27(await commonDir(repo.gitDir), "worktrees", basename6(path2));
+    const admin = join28(await commonDir(repo.gitDir), "worktrees", basename6(path2));
     await runGit(repo, ["worktree", "remove", "--force", "--force", path2]).catch(() => void 0);
-    await rm11(dir, { recursive: true, force: true });
-    await rm11(admin, { recursive: true, force: true });
+    await rm12(dir, { recursive: true, force: true });
+    await rm12(admin, { recursive: true, force: true });
   } catch (error2) {
     if (!quiet) throw error2;
   }
@@ -16041,8 +16297,8 @@ var init_cherry_pick_worktree = __esm({
 });
 
 // src/git/cherry-pick.ts
-import { readFile as readFile10, rm as rm12, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join28 } from "node:path";
+import { readFile as readFile10, rm as rm13, writeFile as writeFile3 } from "node:fs/promises";
+import { join as join29 } from "node:path";
 async function cherryPick3(repo, rev, opts = {}) {
   const onto = opts.onto?.replace(/^refs\/heads\//, "");
   const ontoRef = onto === void 0 ? null : await branchRef(repo, onto);
@@ -16074,11 +16330,11 @@ async function pickInWorkspace(repo, source, ignore) {
       { details: { workspace: repo.topLevel } }
     );
   }
-  const origHead = join28(repo.gitDir, "ORIG_HEAD");
+  const origHead = join29(repo.gitDir, "ORIG_HEAD");
   const savedOrigHead = await readFile10(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
-    await (savedOrigHead === null ? rm12(origHead, { force: true }) : writeFile2(origHead, savedOrigHead));
+    await (savedOrigHead === null ? rm13(origHead, { force: true }) : writeFile3(origHead, savedOrigHead));
     await assertRestored(repo, before2);
   };
   let files;
@@ -16176,7 +16432,7 @@ var init_cherry_pick = __esm({
 });
 
 // src/snapshotter/maintenance.ts
-import { rm as rm13, rmdir } from "node:fs/promises";
+import { rm as rm14, rmdir } from "node:fs/promises";
 import { dirname as dirname13 } from "node:path";
 async function deleteSnapshot(core, idOrSha) {
   const id2 = await core.getSnapshot(idOrSha, { exact: true }).then(
@@ -16216,7 +16472,7 @@ async function removeArtifact(core, snapshot) {
   const local = await core.withLocalPaths(snapshot);
   if (local.patchPath === null || local.patchSha256 === null) return;
   if (await sha256File(local.patchPath).catch(() => null) !== local.patchSha256) return;
-  await rm13(local.patchPath, { force: true });
+  await rm14(local.patchPath, { force: true });
   await rmdir(dirname13(local.patchPath)).catch(() => void 0);
 }
 async function cherryPick4(core, workspace, idOrSha, opts = {}) {
@@ -16402,27 +16658,27 @@ var init_snapshotter = __esm({
 });
 
 // src/demo/demo.ts
-import { mkdtemp as mkdtemp4, rename as rename5, rm as rm14, writeFile as writeFile3, mkdir as mkdir7 } from "node:fs/promises";
-import { tmpdir as tmpdir4 } from "node:os";
-import { dirname as dirname14, join as join29 } from "node:path";
+import { mkdtemp as mkdtemp5, rename as rename5, rm as rm15, writeFile as writeFile4, mkdir as mkdir7 } from "node:fs/promises";
+import { tmpdir as tmpdir5 } from "node:os";
+import { dirname as dirname14, join as join30 } from "node:path";
 import { Writable } from "node:stream";
 async function runDemo(opts = {}) {
-  const root = await mkdtemp4(join29(tmpdir4(), "agentgate-demo-"));
+  const root = await mkdtemp5(join30(tmpdir5(), "agentgate-demo-"));
   try {
     return { ...await demoIn(root), kept: opts.keep === true };
   } finally {
-    if (opts.keep !== true) await rm14(root, { recursive: true, force: true });
+    if (opts.keep !== true) await rm15(root, { recursive: true, force: true });
   }
 }
 async function demoIn(root) {
-  const workspace = join29(root, "workspace");
-  const home = join29(root, "home");
+  const workspace = join30(root, "workspace");
+  const home = join30(root, "home");
   await put(workspace, "README.md", "# demo\n\nA throwaway workspace.\n");
   await put(workspace, "package.json", '{ "name": "demo", "private": true, "type": "module" }\n');
   await put(workspace, "NOTES.txt", "uncommitted notes from before the run\n");
   const snapshotter = new Snapshotter({
     home,
-    artifactsDir: join29(home, "artifacts"),
+    artifactsDir: join30(home, "artifacts"),
     identity: DEFAULT_IDENTITY,
     gitTimeoutMs: 6e4,
     lockTimeoutMs: 1e4,
@@ -16477,9 +16733,9 @@ async function testGate(gates, workspace, runId, iteration) {
   return { name: result.name, verdict: result.verdict, reason: result.reason, tests: result.tests };
 }
 async function put(root, rel, content) {
-  const path2 = join29(root, rel);
+  const path2 = join30(root, rel);
   await mkdir7(dirname14(path2), { recursive: true });
-  await writeFile3(path2, content);
+  await writeFile4(path2, content);
 }
 var greetTest, ITERATIONS, TEST_GATE;
 var init_demo = __esm({
@@ -16513,7 +16769,7 @@ var init_demo = __esm({
       {
         task: "Rename the module, add a logo, and make the greeting friendlier",
         edit: async (ws) => {
-          await rename5(join29(ws, "src/greet.js"), join29(ws, "src/hello.js"));
+          await rename5(join30(ws, "src/greet.js"), join30(ws, "src/hello.js"));
           await put(
             ws,
             "src/hello.js",
@@ -16531,7 +16787,7 @@ var init_demo = __esm({
         task: "Update the test for the new greeting, remove the notes file and update the logo",
         edit: async (ws) => {
           await put(ws, "test/greet.test.js", greetTest("hello.js", "Hi there, Ada!"));
-          await rm14(join29(ws, "NOTES.txt"));
+          await rm15(join30(ws, "NOTES.txt"));
           await put(
             ws,
             "assets/logo.png",
@@ -16661,7 +16917,7 @@ var init_anchor_keeper = __esm({
 });
 
 // src/git/remote.ts
-import { isAbsolute as isAbsolute9, join as join30, resolve as resolve16 } from "node:path";
+import { isAbsolute as isAbsolute9, join as join31, resolve as resolve16 } from "node:path";
 import { lstat as lstat8, stat as stat14 } from "node:fs/promises";
 function pathRemote(path2) {
   if (!isAbsolute9(path2))
@@ -16758,7 +17014,7 @@ async function givenUrl(repo, url2, cwd) {
   if (!url2.includes("/")) {
     const common = await commonDir(repo.gitDir);
     for (const dir of ["remotes", "branches"]) {
-      const file = join30(common, dir, url2);
+      const file = join31(common, dir, url2);
       if (await lstat8(file).then(
         () => true,
         () => false
@@ -17007,8 +17263,8 @@ var init_transport = __esm({
 });
 
 // src/git/remote-locks.ts
-import { rm as rm15, stat as stat15 } from "node:fs/promises";
-import { join as join31 } from "node:path";
+import { rm as rm16, stat as stat15 } from "node:fs/promises";
+import { join as join32 } from "node:path";
 import { fileURLToPath } from "node:url";
 async function clearStaleRemoteRefLocks(url2, refs) {
   const kind = checkRemoteUrl(url2);
@@ -17018,22 +17274,22 @@ async function clearStaleRemoteRefLocks(url2, refs) {
   const locks = refs.filter((r) => /^refs\/agentgate\/[^\s]+$/.test(r) && !r.split("/").includes(".."));
   let removed = false;
   for (const ref of locks) {
-    const lock = join31(gitDir, `${ref}.lock`);
+    const lock = join32(gitDir, `${ref}.lock`);
     const first = await stat15(lock).catch(() => null);
     if (first === null || !first.isFile()) continue;
     const young = Math.min(STALE_REMOTE_LOCK_MS, STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs));
     if (young > 0) await new Promise((resolve28) => setTimeout(resolve28, young));
     const again = await stat15(lock).catch(() => null);
     if (again === null || !again.isFile() || again.mtimeMs !== first.mtimeMs) continue;
-    await rm15(lock, { force: true });
+    await rm16(lock, { force: true });
     removed = true;
   }
   return removed;
 }
 async function localGitDir(path2) {
   const isDir2 = async (p) => (await stat15(p).catch(() => null))?.isDirectory() === true;
-  if (await isDir2(join31(path2, "refs")) && await isDir2(join31(path2, "objects"))) return path2;
-  return await isDir2(join31(path2, ".git", "refs")) ? join31(path2, ".git") : null;
+  if (await isDir2(join32(path2, "refs")) && await isDir2(join32(path2, "objects"))) return path2;
+  return await isDir2(join32(path2, ".git", "refs")) ? join32(path2, ".git") : null;
 }
 var STALE_REMOTE_LOCK_MS;
 var init_remote_locks = __esm({
@@ -17156,7 +17412,12 @@ var init_sharing = __esm({
         /** Gate verdict refs pushed (refs/agentgate/gates/<runId>/<gateId>), new or already there. */
         gates: int().check(_nonnegative()),
         /** The commits whose anchors were published (refs/agentgate/anchors/<commit>). */
-        anchors: array(Sha)
+        anchors: array(Sha),
+        /**
+         * Record refs of this home's snapshots that held another record (an edited one another home or a
+         * plain git fetch took in), replaced by the home's own before publishing; only when there are some.
+         */
+        replaced: optional(array(string2()))
       })
     );
     RefusedRecord = deferred(() => object({ ref: string2(), reason: string2() }));
@@ -17184,7 +17445,12 @@ var init_sharing = __esm({
         /** Gate verdict refs the bundle carries. */
         gates: int().check(_nonnegative()),
         /** The commits whose anchors the bundle carries. */
-        anchors: array(Sha)
+        anchors: array(Sha),
+        /**
+         * Record refs of this home's snapshots that held another record (an edited one another home or a
+         * plain git fetch took in), replaced by the home's own before publishing; only when there are some.
+         */
+        replaced: optional(array(string2()))
       })
     );
     RebuiltIndex = deferred(() => object({ records: record(Sha, SafeId) }));
@@ -17192,8 +17458,8 @@ var init_sharing = __esm({
 });
 
 // src/sharing/record-objects.ts
-import { mkdir as mkdir8, rm as rm16, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join32 } from "node:path";
+import { mkdir as mkdir8, rm as rm17, writeFile as writeFile5 } from "node:fs/promises";
+import { join as join33 } from "node:path";
 function recordCommit(format, spec) {
   const jsonId = objectId(format, "blob", spec.json);
   const treeBuf = treeContent([{ name: spec.file, blob: jsonId }, ...spec.also ?? []]);
@@ -17214,7 +17480,7 @@ ${spec.message}`
   };
 }
 async function writeRecordObjects(repo, home, label, records) {
-  const dir = join32(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
+  const dir = join33(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
   await mkdir8(dir, { recursive: true });
   try {
     for (const [type, key] of [
@@ -17224,8 +17490,8 @@ async function writeRecordObjects(repo, home, label, records) {
     ]) {
       const files = /* @__PURE__ */ new Map();
       for (const r of records) {
-        const path2 = join32(dir, `${type}-${r[key].id}`);
-        if (!files.has(r[key].id)) await writeFile4(path2, r[key].content);
+        const path2 = join33(dir, `${type}-${r[key].id}`);
+        if (!files.has(r[key].id)) await writeFile5(path2, r[key].content);
         files.set(r[key].id, path2);
       }
       await writeObjects(
@@ -17235,7 +17501,7 @@ async function writeRecordObjects(repo, home, label, records) {
       );
     }
   } finally {
-    await rm16(dir, { recursive: true, force: true });
+    await rm17(dir, { recursive: true, force: true });
   }
 }
 function parseReceivedFile(content, schema, file, what2, refuse) {
@@ -17489,7 +17755,7 @@ var init_gate_objects = __esm({
 
 // src/sharing/gate-records.ts
 import { stat as stat16 } from "node:fs/promises";
-import { join as join33 } from "node:path";
+import { join as join34 } from "node:path";
 var MAX_REFSPECS, GateRecords;
 var init_gate_records = __esm({
   "src/sharing/gate-records.ts"() {
@@ -17525,16 +17791,17 @@ var init_gate_records = __esm({
        * fetched run's other verdicts are not this machine's to publish. A verdict whose tree is not its
        * after commit's tree, whose after commit is not here, or whose own facts contradict it (a
        * `"verdict"` edited in the home), is never published (STORE_CORRUPT: `verify` names it); nor is
-       * anything of a run with a verdict file that does not load (STORE_CORRUPT naming the file).
+       * anything of a run with a verdict file that does not load (STORE_CORRUPT naming the file). A
+       * verdict of a deleted snapshot's capture is left out (`publishable`).
        */
       async materialise(repo, runIds, ownOn = []) {
         return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
           const existing = new Set((await listRefs(repo, GATES_PREFIX)).map((r) => r.ref));
           const whole = [];
           const own2 = [];
-          for (const runId of runIds) whole.push(...await this.gates.listStrict(runId));
+          for (const runId of runIds) whole.push(...await this.publishable(runId));
           for (const runId of ownOn)
-            own2.push(...(await this.gates.listStrict(runId)).filter((g) => g.receivedAt === void 0));
+            own2.push(...(await this.publishable(runId)).filter((g) => g.receivedAt === void 0));
           const pending = [...whole, ...own2].filter((g) => !existing.has(gateRef(g.runId, g.id)));
           const ownRefs = own2.map((g) => gateRef(g.runId, g.id));
           if (pending.length === 0) return ownRefs;
@@ -17554,6 +17821,17 @@ var init_gate_records = __esm({
           await this.writeCommits(repo, pending);
           return ownRefs;
         });
+      }
+      /**
+       * The run's verdicts but those of a deleted snapshot's capture (`supersededBy`): they count no
+       * more, every receiver would refuse them, and their after commit may be gone from here.
+       */
+      async publishable(runId) {
+        const verdicts = await this.gates.listStrict(runId);
+        const deleted = (await this.snapshots.loadRun(runId))?.deletedSnapshots ?? [];
+        if (deleted.length === 0) return verdicts;
+        const { snapshots } = await this.snapshots.inspectRun(runId);
+        return verdicts.filter((g) => supersededBy(g, snapshots, deleted) === void 0);
       }
       async writeCommits(repo, pending) {
         const format = await objectFormat(repo);
@@ -17590,7 +17868,7 @@ var init_gate_records = __esm({
        */
       async receive(repo, source, bring) {
         if (source.length === 0) return { gates: 0, runs: [], refused: [] };
-        const lockPath = join33(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join34(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -17686,6 +17964,104 @@ var init_gate_records = __esm({
   }
 });
 
+// src/sharing/own-records.ts
+async function ownRecords(repo, commits) {
+  const ours = /* @__PURE__ */ new Set();
+  const parented = commits.filter(
+    (c) => c.ref.type === "commit" && c.ref.parents.length === 1 && c.ref.parents[0] === c.snapshot.afterSha
+  );
+  const blobs = await batchCheck(
+    repo,
+    parented.map((c) => `${c.ref.sha}:${RECORD_FILE}`)
+  );
+  const ids = blobs.map((b) => b.found && b.type === "blob" && b.size <= MAX_RECORD_BYTES ? b.id : null);
+  const contents = await readBlobs(repo, [...new Set(ids.filter((id2) => id2 !== null))]);
+  for (const [i, c] of parented.entries()) {
+    const raw = ids[i] === null ? void 0 : contents.get(ids[i]);
+    const rec = raw === void 0 ? null : parseReceivedFile(raw, RecordFile, RECORD_FILE, "record", () => {
+    });
+    if (rec !== null && isRecordOf(c.ref.sha, rec, c.snapshot, c.run)) ours.add(c.ref.ref);
+  }
+  return ours;
+}
+async function settleRejected(core, repo, remote, rejected) {
+  const [theirs, ours] = await Promise.all([
+    listRemoteRefs(repo, remote, SHARED_PREFIX),
+    listRefs(repo, SHARED_PREFIX)
+  ]);
+  const remoteSha = new Map(theirs.map((r) => [r.ref, r.sha]));
+  const localSha = new Map(ours.map((r) => [r.ref, r.sha]));
+  const same = rejected.filter(
+    (r) => remoteSha.get(r.ref) !== void 0 && remoteSha.get(r.ref) === localSha.get(r.ref)
+  );
+  const held = rejected.flatMap((r) => {
+    const sha = remoteSha.get(r.ref);
+    return same.includes(r) || sha === void 0 || !r.summary.startsWith("[rejected]") ? [] : [{ ref: r.ref, remoteSha: sha, localSha: localSha.get(r.ref) }];
+  });
+  return [...same.map((r) => r.ref), ...await adoptRemoteRecords(core, repo, remote, held)];
+}
+async function adoptRemoteRecords(core, repo, remote, rejected) {
+  const named2 = rejected.filter((r) => parseRecordRef(r.ref, RECORDS_PREFIX) !== null);
+  if (named2.length === 0) return [];
+  const incoming = (ref) => `${INCOMING_PREFIX}${ref.slice(RECORDS_PREFIX.length)}`;
+  return withRepoLock(repo, core.options.lockTimeoutMs, async () => {
+    await fetchRefs(
+      repo,
+      remote,
+      named2.map((r) => `+${r.ref}:${incoming(r.ref)}`)
+    );
+    const landed = new Map((await listRefsWithParents(repo, INCOMING_PREFIX)).map((r) => [r.ref, r]));
+    try {
+      const candidates = [];
+      for (const r of named2) {
+        const got = landed.get(incoming(r.ref));
+        const held = await heldSnapshot(core, r.ref);
+        if (got !== void 0 && got.sha === r.remoteSha && held !== null)
+          candidates.push({ ref: { ...got, ref: r.ref }, ...held, localSha: r.localSha });
+      }
+      const ours = await ownRecords(repo, candidates);
+      const adopt = candidates.filter((c) => ours.has(c.ref.ref));
+      await updateRefs(
+        repo,
+        adopt.map((c) => ({ ref: c.ref.ref, newSha: c.ref.sha, oldSha: c.localSha ?? null })),
+        { message: "agentgate: the remote's record is this home's own" }
+      );
+      return adopt.map((c) => c.ref.ref);
+    } finally {
+      await deleteRefs(
+        repo,
+        named2.flatMap((r) => {
+          const got = landed.get(incoming(r.ref));
+          return got === void 0 ? [] : [{ ref: got.ref, oldSha: got.sha }];
+        })
+      );
+    }
+  });
+}
+async function heldSnapshot(core, ref) {
+  const name2 = parseRecordRef(ref, RECORDS_PREFIX);
+  if (name2 === null) return null;
+  const run = await core.store.loadRun(name2.runId).catch(() => null);
+  if (run === null) return null;
+  const snapshot = (await core.store.loadByRun(name2.runId)).filter((s) => s.iteration === name2.iteration).at(-1);
+  return snapshot === void 0 ? null : { snapshot, run };
+}
+var MAX_RECORD_BYTES, SHARED_PREFIX;
+var init_own_records = __esm({
+  "src/sharing/own-records.ts"() {
+    "use strict";
+    init_sharing();
+    init_record_objects();
+    init_refs();
+    init_repo_lock();
+    init_transport();
+    init_record_objects2();
+    init_records();
+    MAX_RECORD_BYTES = 16 * 1024 * 1024;
+    SHARED_PREFIX = "refs/agentgate/";
+  }
+});
+
 // src/sharing/publish.ts
 import { stat as stat17 } from "node:fs/promises";
 async function selectRuns(core, repo, sel) {
@@ -17748,6 +18124,7 @@ async function materialiseLocked(core, repo, sel) {
   const existing = new Map((await listRefsWithParents(repo, RECORDS_PREFIX)).map((r) => [r.ref, r]));
   const format = await objectFormat(repo);
   const pending = [];
+  const others = [];
   const refs = [];
   for (const run of runs3) {
     const snapshots = await core.store.loadByRun(run.runId);
@@ -17757,17 +18134,23 @@ async function materialiseLocked(core, repo, sel) {
       const ref = recordRef(run.runId, snapshot.iteration);
       refs.push(ref);
       const have = existing.get(ref);
-      if (have && have.type === "commit" && have.parents.length === 1 && have.parents[0] === snapshot.afterSha)
-        continue;
-      pending.push({
-        ref,
-        objects: recordObjects(format, buildRecord(snapshot, run)),
-        old: have?.sha ?? null
-      });
+      const objects = recordObjects(format, buildRecord(snapshot, run));
+      if (have?.sha === objects.commit.id) continue;
+      if (have?.type === "commit" && have.parents.length === 1 && have.parents[0] === snapshot.afterSha)
+        others.push({ ref: have, snapshot, run, objects });
+      else pending.push({ ref, objects, old: have?.sha ?? null });
     }
   }
+  const ours = await ownRecords(repo, others);
+  const replaced = others.filter((o) => !ours.has(o.ref.ref));
+  pending.push(...replaced.map((o) => ({ ref: o.ref.ref, objects: o.objects, old: o.ref.sha })));
   if (pending.length > 0) await publishRecords(core, repo, pending);
-  return { runs: runs3.map((r) => r.runId), refs, fetched: fetched.map((r) => r.runId).sort() };
+  return {
+    runs: runs3.map((r) => r.runId),
+    refs,
+    fetched: fetched.map((r) => r.runId).sort(),
+    replaced: replaced.map((o) => o.ref.ref).sort()
+  };
 }
 async function publishRecords(core, repo, pending) {
   await writeRecordObjects(
@@ -17811,6 +18194,7 @@ var init_publish = __esm({
     init_paths();
     init_records();
     init_record_objects2();
+    init_own_records();
   }
 });
 
@@ -17862,6 +18246,10 @@ async function rebuildAccepted(core, repo, accepted, refuse, index) {
         a.ref.ref,
         `run ${s.runId} here is another run (started ${run.createdAt}, the record's run ${a.record.run.createdAt}); fetch into another home, or publish under another run id`
       );
+      continue;
+    }
+    if (a.replaces !== void 0 && (stored === null || run === null)) {
+      refuse(a.ref.ref, `conflicts with this repository's record ${a.replaces}; kept the local one`);
       continue;
     }
     if (stored !== null && run !== null && !isRecordOf(a.ref.sha, a.record, stored, run)) {
@@ -17930,7 +18318,7 @@ async function rebuildAccepted(core, repo, accepted, refuse, index) {
     iterations.get(s.runId)?.set(s.iteration, s.id);
     if (itSha === void 0) refUpdates.push({ ref: itRef, newSha: s.afterSha, oldSha: null });
     const rec = recordRef(s.runId, s.iteration);
-    refUpdates.push({ ref: rec, newSha: a.ref.sha, oldSha: null });
+    refUpdates.push({ ref: rec, newSha: a.ref.sha, oldSha: a.replaces ?? null });
     (here ? kept : done).push(a);
   }
   const present = new Map((await listRefs(repo, RECORDS_PREFIX)).map((r) => [r.ref, r.sha]));
@@ -17985,9 +18373,9 @@ var init_rebuild = __esm({
 });
 
 // src/sharing/receive.ts
-import { join as join34 } from "node:path";
+import { join as join35 } from "node:path";
 async function receive(core, repo, list5, bring) {
-  const lockPath = join34(layout(core.options.home).locks, "sharing.lock");
+  const lockPath = join35(layout(core.options.home).locks, "sharing.lock");
   return withLock(
     lockPath,
     { timeoutMs: core.options.lockTimeoutMs, purpose: "sharing" },
@@ -18043,7 +18431,7 @@ async function heldRecords(core, local, wanted, fetched) {
   return local.filter((r) => same(r) || lacking.has(runOf3(r.ref) ?? "")).map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
 }
 function indexPath(core) {
-  return join34(layout(core.options.home).home, "sharing", "rebuilt.json");
+  return join35(layout(core.options.home).home, "sharing", "rebuilt.json");
 }
 async function rebuild(core, repo, incoming, localRefs) {
   const refused = [];
@@ -18066,17 +18454,14 @@ async function rebuild(core, repo, incoming, localRefs) {
       continue;
     }
     const mine = local.get(recordRef(name2.runId, name2.iteration));
-    if (mine && mine.sha !== ref.sha) {
-      refuse(ref.ref, `conflicts with this repository's record ${mine.sha}; kept the local one`);
-      continue;
-    }
+    const replaces = mine && mine.sha !== ref.sha ? mine.sha : void 0;
     const known = index.records[ref.sha];
-    if (mine && known !== void 0 && await exists3(core.store.snapshotPath(known))) {
+    if (mine && !replaces && known !== void 0 && await exists3(core.store.snapshotPath(known))) {
       unchanged += 1;
       runs3.add(name2.runId);
       continue;
     }
-    candidates.push({ ref, ...name2 });
+    candidates.push({ ref, ...name2, ...replaces === void 0 ? {} : { replaces } });
   }
   const blobs = await batchCheck(
     repo,
@@ -18085,8 +18470,8 @@ async function rebuild(core, repo, incoming, localRefs) {
   const sizeOk = candidates.filter((c, i) => {
     const b = blobs[i];
     if (!b?.found || b.type !== "blob") refuse(c.ref.ref, `has no ${RECORD_FILE}`);
-    else if (b.size > MAX_RECORD_BYTES)
-      refuse(c.ref.ref, `${RECORD_FILE} is larger than ${MAX_RECORD_BYTES} bytes`);
+    else if (b.size > MAX_RECORD_BYTES2)
+      refuse(c.ref.ref, `${RECORD_FILE} is larger than ${MAX_RECORD_BYTES2} bytes`);
     else return true;
     return false;
   });
@@ -18102,7 +18487,12 @@ async function rebuild(core, repo, incoming, localRefs) {
     const s = rec.snapshot;
     const why = s.runId !== c.runId || s.iteration !== c.iteration ? `it describes run ${s.runId} iteration ${s.iteration}` : c.ref.parents[0] !== s.afterSha ? "its parent is not the after commit it names" : rec.patch === null !== (s.beforeSha === s.afterSha) ? "its patch recipe does not fit its commits" : rec.patch !== null && (rec.patch.file !== relativePatchFile(c.runId, c.iteration) || rec.patch.args.join(" ") !== PATCH_RECIPE_ARGS.join(" ")) ? "its patch recipe is not the one this version writes" : rec.run.before !== null && !beforeFits(rec.run.before, s) ? "its run before state does not fit its commits (a before state travels with the iteration that starts from it)" : null;
     if (why !== null) refuse(c.ref.ref, why);
-    else accepted.push({ ref: c.ref, record: rec });
+    else
+      accepted.push({
+        ref: c.ref,
+        record: rec,
+        ...c.replaces === void 0 ? {} : { replaces: c.replaces }
+      });
   }
   const { done, kept } = await rebuildAccepted(core, repo, accepted, refuse, index);
   for (const a of [...done, ...kept]) runs3.add(a.record.snapshot.runId);
@@ -18115,7 +18505,7 @@ function beforeFits(before2, s) {
 function toDelete(r) {
   return { ref: r.ref, oldSha: r.sha };
 }
-var MAX_RECORD_BYTES, MAX_REFSPECS2;
+var MAX_RECORD_BYTES2, MAX_REFSPECS2;
 var init_receive = __esm({
   "src/sharing/receive.ts"() {
     "use strict";
@@ -18130,8 +18520,53 @@ var init_receive = __esm({
     init_paths();
     init_records();
     init_rebuild();
-    MAX_RECORD_BYTES = 16 * 1024 * 1024;
+    MAX_RECORD_BYTES2 = 16 * 1024 * 1024;
     MAX_REFSPECS2 = 2e3;
+  }
+});
+
+// src/sharing/missing-objects.ts
+async function brokenRefs(repo, refs) {
+  const ok = await Promise.all(refs.map((ref) => reachesOnlyPresentObjects(repo, [ref])));
+  return refs.filter((_, i) => !ok[i]);
+}
+async function pushAroundMissing(repo, remote, results) {
+  const unpacked = results.filter((r) => r.flag === "!" && /unpacker error/.test(r.summary));
+  const broken = unpacked.length === 0 ? [] : await brokenRefs(
+    repo,
+    unpacked.map((r) => r.ref)
+  );
+  if (broken.length === 0) return { results, broken };
+  const healthy = unpacked.filter((r) => !broken.includes(r.ref));
+  const again = healthy.length === 0 ? [] : await pushRefs(
+    repo,
+    remote,
+    healthy.map((r) => `${r.ref}:${r.ref}`)
+  );
+  return { results: [...results.filter((r) => !unpacked.includes(r)), ...again], broken };
+}
+function objectMissing(broken, details, opts = {}) {
+  return new ObjectMissingError(
+    `this repository lacks commits that ${broken.slice(0, 5).join(", ")}${broken.length > 5 ? ", ..." : ""} reach (an agent's reset and a gc remove them), so nothing of them was carried; "agentgate-snapshot verify --run ID" names what is gone`,
+    { ...opts, details: { ...details, refs: [...broken] } }
+  );
+}
+async function bundleOrMissing(repo, refs, make) {
+  try {
+    await make();
+  } catch (error2) {
+    if (!(error2 instanceof GitFailedError)) throw error2;
+    const broken = await brokenRefs(repo, refs);
+    if (broken.length > 0) throw objectMissing(broken, {}, { cause: error2 });
+    throw error2;
+  }
+}
+var init_missing_objects = __esm({
+  "src/sharing/missing-objects.ts"() {
+    "use strict";
+    init_errors();
+    init_refs();
+    init_transport();
   }
 });
 
@@ -18246,7 +18681,7 @@ var init_anchor_objects = __esm({
 });
 
 // src/sharing/anchor-records.ts
-import { join as join35 } from "node:path";
+import { join as join36 } from "node:path";
 var MAX_REFSPECS3, AnchorRecords;
 var init_anchor_records = __esm({
   "src/sharing/anchor-records.ts"() {
@@ -18329,7 +18764,7 @@ var init_anchor_records = __esm({
        */
       async receive(repo, source, bring, runIds) {
         if (source.length === 0) return { anchors: [], unchanged: 0, refused: [] };
-        const lockPath = join35(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join36(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -18479,7 +18914,7 @@ function runsOf2(refs) {
     )
   ].sort();
 }
-var Sharing, SHARED_PREFIX, NOTHING_RECEIVED, NO_GATES;
+var Sharing, NOTHING_RECEIVED, NO_GATES;
 var init_sharing2 = __esm({
   "src/sharing/sharing.ts"() {
     "use strict";
@@ -18498,6 +18933,8 @@ var init_sharing2 = __esm({
     init_gate_objects();
     init_publish();
     init_receive();
+    init_own_records();
+    init_missing_objects();
     init_anchor_records();
     init_anchor_objects();
     init_core4();
@@ -18527,7 +18964,7 @@ var init_sharing2 = __esm({
         const repo = await this.open(sel.workspace);
         const remote = await resolveRemote(repo, remoteName, cwd, "push");
         const mode = this.anchorMode(sel);
-        const { runs: runs3, refs, ownGates } = await this.materialiseRuns(repo, sel, mode);
+        const { runs: runs3, refs, ownGates, replaced } = await this.materialiseRuns(repo, sel, mode);
         const anchors = await this.materialiseAnchors(repo, sel, mode);
         const count = (mode === "only" ? 0 : sel.all ? (await listRefs(repo, RECORDS_PREFIX)).length : refs.length) + ownGates.length + (mode !== "none" && sel.all ? (await listRefs(repo, ANCHORS_PREFIX)).length : anchors.length);
         if (count === 0)
@@ -18538,23 +18975,23 @@ var init_sharing2 = __esm({
           ...ownGates.map((r) => `${r}:${r}`),
           ...mode === "none" ? [] : sel.all ? [`${ANCHORS_PREFIX}*:${ANCHORS_PREFIX}*`] : anchors.map((c) => `${anchorRef(c)}:${anchorRef(c)}`)
         ];
-        const results = await pushWithLockRepair(repo, remote, specs);
+        const pushed = await pushAroundMissing(repo, remote, await pushWithLockRepair(repo, remote, specs));
+        const results = pushed.results;
         const updated = results.filter((r) => r.flag === "*" || r.flag === " ").map((r) => r.ref);
         const upToDate = results.filter((r) => r.flag === "=").map((r) => r.ref);
         let rejected = results.filter((r) => r.flag === "!");
         if (rejected.length > 0) {
-          const [theirs, ours] = await Promise.all([
-            listRemoteRefs(repo, remote, SHARED_PREFIX),
-            listRefs(repo, SHARED_PREFIX)
-          ]);
-          const remoteSha = new Map(theirs.map((r) => [r.ref, r.sha]));
-          const localSha = new Map(ours.map((r) => [r.ref, r.sha]));
-          const same = rejected.filter(
-            (r) => remoteSha.get(r.ref) !== void 0 && remoteSha.get(r.ref) === localSha.get(r.ref)
-          );
-          upToDate.push(...same.map((r) => r.ref));
-          rejected = rejected.filter((r) => !same.includes(r));
+          const settled = await settleRejected(this, repo, remote, rejected);
+          upToDate.push(...settled);
+          rejected = rejected.filter((r) => !settled.includes(r.ref));
         }
+        if (pushed.broken.length > 0)
+          throw objectMissing(pushed.broken, {
+            remote: remote.name,
+            updated,
+            upToDate,
+            rejected: rejected.map((r) => ({ ref: r.ref, summary: r.summary }))
+          });
         if (rejected.length > 0) {
           throw new PushRejectedError(rejectionMessage(rejected), {
             details: {
@@ -18572,7 +19009,8 @@ var init_sharing2 = __esm({
           updated,
           upToDate,
           gates: results.filter((r) => r.ref.startsWith(GATES_PREFIX)).length,
-          anchors: anchorsOf(results.map((r) => r.ref))
+          anchors: anchorsOf(results.map((r) => r.ref)),
+          ...replaced
         };
       }
       /** Fetches records, and the anchors beside them, from a remote (only what is new) and rebuilds them in the local home. */
@@ -18612,7 +19050,7 @@ var init_sharing2 = __esm({
       async export(sel, file, cwd = process.cwd()) {
         const repo = await this.open(sel.workspace);
         const mode = this.anchorMode(sel);
-        const { runs: runs3, ownGates } = await this.materialiseRuns(repo, sel, mode);
+        const { runs: runs3, ownGates, replaced } = await this.materialiseRuns(repo, sel, mode);
         const anchors = await this.materialiseAnchors(repo, sel, mode);
         const all = mode === "only" ? [] : await listRefs(repo, RECORDS_PREFIX);
         const chosen = sel.all ? all : all.filter((r) => runs3.some((run) => r.ref.startsWith(`${RECORDS_PREFIX}${run}/`)));
@@ -18632,13 +19070,17 @@ var init_sharing2 = __esm({
           );
         const path2 = resolve17(cwd, file);
         const refs = [...chosen, ...gates].map((r) => r.ref).concat(anchorRefs);
-        await replaceFileAtomic(path2, (temp) => createBundle(repo, temp, refs));
+        await replaceFileAtomic(
+          path2,
+          (temp) => bundleOrMissing(repo, refs, () => createBundle(repo, temp, refs))
+        );
         return {
           file: path2,
           runs: runsOf2(chosen.map((r) => r.ref)),
           refs: refs.length,
           gates: gates.length,
-          anchors: anchorsOf(anchorRefs)
+          anchors: anchorsOf(anchorRefs),
+          ...replaced
         };
       }
       /**
@@ -18702,9 +19144,14 @@ var init_sharing2 = __esm({
        * those runs' records (a CI runner that fetches, gates and pushes loses no verdict; docs/travel.md).
        */
       async materialiseRuns(repo, sel, mode) {
-        if (mode === "only") return { runs: [], refs: [], ownGates: [] };
-        const { runs: runs3, refs, fetched } = await materialise(this, repo, sel);
-        return { runs: runs3, refs, ownGates: await this.gateRecords.materialise(repo, runs3, fetched) };
+        if (mode === "only") return { runs: [], refs: [], ownGates: [], replaced: {} };
+        const { runs: runs3, refs, fetched, replaced } = await materialise(this, repo, sel);
+        return {
+          runs: runs3,
+          refs,
+          ownGates: await this.gateRecords.materialise(repo, runs3, fetched),
+          replaced: replaced.length > 0 ? { replaced } : {}
+        };
       }
       /** Which anchors travel: none without a keeper; else as the selection says (default: beside the runs). */
       anchorMode(sel) {
@@ -18731,7 +19178,6 @@ var init_sharing2 = __esm({
         return openRepo(workspace, { identity: this.options.identity, timeoutMs: this.options.gitTimeoutMs });
       }
     };
-    SHARED_PREFIX = "refs/agentgate/";
     NOTHING_RECEIVED = {
       runs: [],
       snapshots: 0,
@@ -19003,7 +19449,7 @@ var init_report = __esm({
 
 // src/report/gates.ts
 async function buildGateReport(gates, runId, snapshots) {
-  return gateReportOf(await gates.listStrict(runId), snapshots);
+  return gateReportOf(countingVerdicts(await gates.listStrict(runId), snapshots), snapshots);
 }
 function gateReportOf(results, snapshots = []) {
   const sorted = sortGateResults(results, snapshots);
@@ -19189,7 +19635,7 @@ async function buildAnchorReport(src, repo, rev, now = /* @__PURE__ */ new Date(
   const files = [];
   for (const f of anchor3.files) {
     const needs = f.status !== "deleted" && f.linesFromRuns < f.linesAdded;
-    const list5 = needs && listed < MAX_LISTED && f.path.isWellFormed();
+    const list5 = needs && listed < MAX_LISTED;
     if (list5) listed += 1;
     files.push({
       path: f.path,
@@ -19938,7 +20384,7 @@ tr.method-none td.method{color:#cf222e;font-weight:600}
 });
 
 // src/cli/commands/report-anchor.ts
-import { writeFile as writeFile5 } from "node:fs/promises";
+import { writeFile as writeFile6 } from "node:fs/promises";
 import { resolve as resolve18 } from "node:path";
 function render(report3, format) {
   if (format === "html") return renderAnchorHtml(report3);
@@ -19962,7 +20408,7 @@ async function reportAnchor(ctx, rev, format, output, summaryFile) {
   const commit = report3.commit;
   if (output !== void 0) {
     const file = resolve18(output);
-    await replaceFileAtomic(file, (temp) => writeFile5(temp, text, { mode: 420 }));
+    await replaceFileAtomic(file, (temp) => writeFile6(temp, text, { mode: 420 }));
     const bytes = Buffer.byteLength(text, "utf8");
     return {
       json: { file, format, commit, bytes },
@@ -20468,14 +20914,14 @@ var init_config_cache = __esm({
 var require_identity = __commonJS({
   "node_modules/yaml/dist/nodes/identity.js"(exports) {
     "use strict";
-    var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
+    var ALIAS2 = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
     var MAP = /* @__PURE__ */ Symbol.for("yaml.map");
     var PAIR = /* @__PURE__ */ Symbol.for("yaml.pair");
     var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
     var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
+    var isAlias = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS2;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
     var isMap = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
     var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
@@ -20493,7 +20939,7 @@ var require_identity = __commonJS({
     function isNode(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
-          case ALIAS:
+          case ALIAS2:
           case MAP:
           case SCALAR:
           case SEQ:
@@ -20502,7 +20948,7 @@ var require_identity = __commonJS({
       return false;
     }
     var hasAnchor = (node) => (isScalar(node) || isCollection(node)) && !!node.anchor;
-    exports.ALIAS = ALIAS;
+    exports.ALIAS = ALIAS2;
     exports.DOC = DOC;
     exports.MAP = MAP;
     exports.NODE_TYPE = NODE_TYPE;
@@ -27882,9 +28328,9 @@ var init_config_parse = __esm({
 
 // src/store/config-cache.ts
 import { readFile as readFile11 } from "node:fs/promises";
-import { join as join36 } from "node:path";
+import { join as join37 } from "node:path";
 function configCacheFile(home) {
-  return join36(home, "cache", "config.json");
+  return join37(home, "cache", "config.json");
 }
 async function parseConfigCached(home, file, text) {
   const cached2 = await readRecord(home);
@@ -27921,7 +28367,7 @@ var init_config_cache2 = __esm({
 import { lstatSync, statSync as statSync2 } from "node:fs";
 import { readFile as readFile12 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname15, join as join37, resolve as resolve20 } from "node:path";
+import { dirname as dirname15, join as join38, resolve as resolve20 } from "node:path";
 async function resolveSettings(opts) {
   assertHomeDir(resolve20(opts.cwd ?? process.cwd(), opts.home), opts.homeSource);
   const { config: config2, file } = await readConfig(opts);
@@ -28023,7 +28469,7 @@ function inTheWay(path2) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve20(opts.cwd ?? process.cwd(), opts.configFile) : join37(resolve20(opts.home), "config.yaml");
+  const file = explicit ? resolve20(opts.cwd ?? process.cwd(), opts.configFile) : join38(resolve20(opts.home), "config.yaml");
   let text;
   try {
     text = await readFile12(file, "utf8");
@@ -28042,7 +28488,7 @@ async function readConfig(opts) {
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join37(homedir3(), value.slice(2));
+  if (value.startsWith("~/")) return join38(homedir3(), value.slice(2));
   return resolve20(base, value);
 }
 var UNUSABLE;
@@ -28444,8 +28890,8 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { lstat as lstat9, mkdir as mkdir9, readdir as readdir11, realpath as realpath6, rename as rename6, rm as rm17, stat as stat20, writeFile as writeFile6 } from "node:fs/promises";
-import { basename as basename7, dirname as dirname16, join as join38 } from "node:path";
+import { lstat as lstat9, mkdir as mkdir9, readdir as readdir11, realpath as realpath6, rename as rename6, rm as rm18, stat as stat20, writeFile as writeFile7 } from "node:fs/promises";
+import { basename as basename7, dirname as dirname16, join as join39 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -28464,7 +28910,7 @@ async function indexBytes(repo) {
   const names2 = await readdir11(repo.gitDir).catch(() => []);
   const shared = await Promise.all(
     names2.filter((name2) => name2.startsWith("sharedindex.")).map(
-      (name2) => stat20(join38(repo.gitDir, name2)).then(
+      (name2) => stat20(join39(repo.gitDir, name2)).then(
         (st) => st.size,
         () => 0
       )
@@ -28478,8 +28924,8 @@ async function initCheckpointRepo(repo) {
   const prefix = `${basename7(repo.gitDir)}.init-`;
   await mkdir9(parent, { recursive: true });
   for (const name2 of await readdir11(parent))
-    if (name2.startsWith(prefix)) await rm17(join38(parent, name2), { recursive: true, force: true });
-  const building = join38(parent, `${prefix}${randomHex(4)}`);
+    if (name2.startsWith(prefix)) await rm18(join39(parent, name2), { recursive: true, force: true });
+  const building = join39(parent, `${prefix}${randomHex(4)}`);
   await mkdir9(building);
   await configure({ ...repo, gitDir: building });
   await rename6(building, repo.gitDir);
@@ -28487,8 +28933,8 @@ async function initCheckpointRepo(repo) {
 async function configure(repo) {
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir9(join38(repo.gitDir, "info"), { recursive: true });
-  await writeFile6(join38(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir9(join39(repo.gitDir, "info"), { recursive: true });
+  await writeFile7(join39(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const res = await runGit({ cwd: dir, ...opts }, [
@@ -28510,13 +28956,13 @@ async function probeWorkspace(dir, opts = {}) {
 }
 function probeInputs(dir, probe) {
   if (probe.isRepository) {
-    const gitDir = join38(dir, ".git");
-    if (probe.root !== dir || probe.excludesFile !== join38(gitDir, "info", "exclude")) return null;
-    return [dir, gitDir, join38(gitDir, "config"), join38(gitDir, "config.worktree"), join38(gitDir, "commondir")];
+    const gitDir = join39(dir, ".git");
+    if (probe.root !== dir || probe.excludesFile !== join39(gitDir, "info", "exclude")) return null;
+    return [dir, gitDir, join39(gitDir, "config"), join39(gitDir, "config.worktree"), join39(gitDir, "commondir")];
   }
   const inputs = [];
   for (let p = dir; ; p = dirname16(p)) {
-    inputs.push(join38(p, ".git"), join38(p, "HEAD"));
+    inputs.push(join39(p, ".git"), join39(p, "HEAD"));
     if (dirname16(p) === p) return inputs;
   }
 }
@@ -28543,7 +28989,7 @@ async function countObjects(repo) {
   return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
 }
 async function looseObjectBytes(repo, oid) {
-  const st = await stat20(join38(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  const st = await stat20(join39(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
   return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 async function packLooseObjects(repo) {
@@ -28576,13 +29022,13 @@ var init_checkpoint_repo = __esm({
 
 // src/fs/leading-dirs.ts
 import { lstat as lstat10 } from "node:fs/promises";
-import { join as join39 } from "node:path";
+import { join as join40 } from "node:path";
 async function leadingDirsAreReal(root, path2, real = /* @__PURE__ */ new Map()) {
   for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
     const dir = path2.slice(0, at);
     let ok = real.get(dir);
     if (ok === void 0) {
-      const st = await lstat10(fsPath(join39(root, dir))).catch(() => null);
+      const st = await lstat10(fsPath(join40(root, dir))).catch(() => null);
       ok = st === null || st.isDirectory();
       real.set(dir, ok);
     }
@@ -28652,6 +29098,10 @@ async function stagePaths(repo, paths) {
   await runGit(repo, [...STAGING_CONFIG, "update-index", "--add", "--remove", "--replace", "-z", "--stdin"], {
     input: nulInput(paths)
   });
+}
+async function indexFromTree(repo, treeish) {
+  await runGit(repo, ["read-tree", "--end-of-options", treeish]);
+  await runGit(repo, ["update-index", "-q", "--ignore-missing", "--refresh"], { okExitCodes: [1] });
 }
 async function writeTree(repo) {
   const res = await runGit(repo, ["write-tree"]);
@@ -28844,19 +29294,19 @@ var init_checkpoint_trees = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath7 } from "node:fs/promises";
-import { basename as basename8, dirname as dirname17, join as join40, relative as relative6, resolve as resolve22, sep as sep8 } from "node:path";
+import { basename as basename8, dirname as dirname17, join as join41, relative as relative6, resolve as resolve22, sep as sep8 } from "node:path";
 function toGitPath(root, abs) {
   return relative6(root, abs).split(sep8).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join40(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join41(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
   const tail = [basename8(abs)];
   let head = dirname17(abs);
   for (; ; ) {
     try {
-      return join40(await realpath7(head), ...tail.reverse());
+      return join41(await realpath7(head), ...tail.reverse());
     } catch {
       const up = dirname17(head);
       if (up === head) return abs;
@@ -29240,13 +29690,13 @@ function entryOf(r) {
   return plainEntry({ ref: r.ref, hash: r.tree, ...decodeMessage(r.body, r.date) });
 }
 function recordedTrees(records, rev) {
+  return [...new Set(namedRecords(records, rev).map((r) => r.tree))];
+}
+function namedRecords(records, rev) {
   const named2 = records.find((r) => r.ref === rev);
-  if (named2 !== void 0) return named2.tree === "" ? [] : [named2.tree];
+  if (named2 !== void 0) return named2.tree === "" ? [] : [named2];
   if (!/^[0-9a-f]+$/.test(rev)) return [];
-  const trees = /* @__PURE__ */ new Set();
-  for (const r of records)
-    if (r.tree !== "" && (r.tree.startsWith(rev) || r.oid.startsWith(rev))) trees.add(r.tree);
-  return [...trees];
+  return records.filter((r) => r.tree !== "" && (r.tree.startsWith(rev) || r.oid.startsWith(rev)));
 }
 var CheckpointMeta, CHECKPOINT_REF_PREFIX, META_REF_PREFIX, LATEST_REF, BASELINE_REF, SAFETY_REF, CONTROL, lastStamp;
 var init_message2 = __esm({
@@ -29294,7 +29744,12 @@ var init_message2 = __esm({
           loose: int().check(_nonnegative()),
           bytes: int().check(_nonnegative())
         })
-      )
+      ),
+      /**
+       * The paths its capture skipped (skip-rules.ts), as git paths by reason, so that a restore to it
+       * leaves them alone; `many` past SKIPPED_CHARS. Absent: none, or a checkpoint made before skips were kept.
+       */
+      skipped: optional(union([literal("many"), record(string2(), array(string2()))]))
     });
     CHECKPOINT_REF_PREFIX = "refs/checkpoints/";
     META_REF_PREFIX = "refs/checkpoints-meta/";
@@ -29309,24 +29764,24 @@ var init_message2 = __esm({
 // src/checkpoints/project-id.ts
 import { createHash as createHash8 } from "node:crypto";
 import { readdir as readdir12, readFile as readFile13, stat as stat21 } from "node:fs/promises";
-import { dirname as dirname18, join as join41 } from "node:path";
+import { dirname as dirname18, join as join42 } from "node:path";
 function pathKey(realPath) {
   return createHash8("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join41(checkpointsDir, projectId, worktreeKey);
+  const dir = join42(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join41(dir, "git"),
-    indexFile: join41(dir, "index"),
-    metaFile: join41(dir, "store.json"),
-    upkeepFile: join41(dir, "upkeep.json"),
-    probeFile: join41(dir, "probe.json"),
-    promptsDir: join41(dir, "prompts"),
-    lockPath: join41(dir, "lock"),
-    tempDir: join41(dir, "tmp")
+    gitDir: join42(dir, "git"),
+    indexFile: join42(dir, "index"),
+    metaFile: join42(dir, "store.json"),
+    upkeepFile: join42(dir, "upkeep.json"),
+    probeFile: join42(dir, "probe.json"),
+    promptsDir: join42(dir, "prompts"),
+    lockPath: join42(dir, "lock"),
+    tempDir: join42(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -29358,7 +29813,7 @@ async function storeOf(location, root) {
     if (typeof parsed?.workspace === "string") return parsed.workspace === root ? "intact" : "none";
   } catch {
   }
-  const head = await stat21(join41(location.gitDir, "HEAD")).catch(() => null);
+  const head = await stat21(join42(location.gitDir, "HEAD")).catch(() => null);
   return head?.isFile() === true ? "damaged" : "none";
 }
 async function listDir2(dir) {
@@ -29375,10 +29830,10 @@ var init_project_id = __esm({
 });
 
 // src/checkpoints/prompt-numbers.ts
-import { link as link2, mkdir as mkdir10, readdir as readdir13, readFile as readFile14, rm as rm18, writeFile as writeFile7 } from "node:fs/promises";
-import { join as join42 } from "node:path";
+import { link as link2, mkdir as mkdir10, readdir as readdir13, readFile as readFile14, rm as rm19, writeFile as writeFile8 } from "node:fs/promises";
+import { join as join43 } from "node:path";
 function sessionDir(promptsDir, session) {
-  return join42(promptsDir, pathKey(session));
+  return join43(promptsDir, pathKey(session));
 }
 async function claimPromptNumber(promptsDir, session, delivery) {
   const dir = sessionDir(promptsDir, session);
@@ -29401,7 +29856,7 @@ async function claimPromptNumber(promptsDir, session, delivery) {
 }
 async function deliveredAgain(dir, n, delivery) {
   if (n === 0) return false;
-  const text = await readFile14(join42(dir, String(n)), "utf8").catch(() => "");
+  const text = await readFile14(join43(dir, String(n)), "utf8").catch(() => "");
   let claimed;
   try {
     claimed = JSON.parse(text);
@@ -29410,26 +29865,26 @@ async function deliveredAgain(dir, n, delivery) {
   }
   const hook = hash(delivery.hook);
   if (claimed.text !== hash(delivery.text) || claimed.hook === hook) return false;
-  return create(join42(dir, `${n}-${hook}`), "");
+  return create(join43(dir, `${n}-${hook}`), "");
 }
 async function claimFile(dir, n, text) {
-  if (text === "") return create(join42(dir, String(n)), "");
-  const temp = join42(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
-  await writeFile7(temp, text);
+  if (text === "") return create(join43(dir, String(n)), "");
+  const temp = join43(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
+  await writeFile8(temp, text);
   try {
-    await link2(temp, join42(dir, String(n)));
+    await link2(temp, join43(dir, String(n)));
     return true;
   } catch (error2) {
     if (error2.code === "EEXIST") return false;
-    return create(join42(dir, String(n)), text);
+    return create(join43(dir, String(n)), text);
   } finally {
-    await rm18(temp, { force: true });
+    await rm19(temp, { force: true });
   }
 }
 async function notePromptNumber(promptsDir, session, n) {
   const dir = sessionDir(promptsDir, session);
   await mkdir10(dir, { recursive: true }).catch(() => void 0);
-  await create(join42(dir, String(n)), "").catch(() => void 0);
+  await create(join43(dir, String(n)), "").catch(() => void 0);
 }
 function promptNumber(records, session, claimed) {
   const numbers = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(entryOf).filter((e) => e.session === session).map((e) => e.prompt ?? 0);
@@ -29440,7 +29895,7 @@ function hash(text) {
 }
 async function create(path2, text) {
   try {
-    await writeFile7(path2, text, { flag: "wx" });
+    await writeFile8(path2, text, { flag: "wx" });
     return true;
   } catch (error2) {
     if (error2.code === "EEXIST") return false;
@@ -29457,14 +29912,14 @@ var init_prompt_numbers = __esm({
 });
 
 // src/checkpoints/plan.ts
-function planChanges(desired, current) {
+function planChanges(desired, current, skippedThen = () => false) {
   const plan = { writes: [], deletes: [], uncovered: [] };
   for (const [path2, want] of desired) {
     const have = current.get(path2);
     if (want !== null) {
       if (have === void 0 || have.oid !== want.oid || have.mode !== want.mode)
         plan.writes.push({ ...want, path: path2 });
-    } else if (have !== void 0) {
+    } else if (have !== void 0 && !skippedThen(path2)) {
       plan.deletes.push(path2);
     } else {
       plan.uncovered.push(path2);
@@ -29500,11 +29955,12 @@ var init_plan = __esm({
 
 // src/checkpoints/record.ts
 async function recordCheckpoint(repo, treeId, meta2) {
+  const { label, kind, tag, skips } = meta2;
   const commit = await commitTree(
     repo,
     treeId,
     [],
-    encodeMessage({ label: meta2.label, createdAt: (/* @__PURE__ */ new Date()).toISOString(), kind: meta2.kind, ...meta2.tag })
+    encodeMessage({ label, createdAt: (/* @__PURE__ */ new Date()).toISOString(), kind, ...tag, ...skips })
   );
   const ref = newCheckpointRef();
   const updates = [
@@ -29533,6 +29989,110 @@ var init_record2 = __esm({
   }
 });
 
+// src/checkpoints/skip-rules.ts
+import { accessSync, constants, lstatSync as lstatSync2 } from "node:fs";
+function skipRecord(skips) {
+  if (skips.length === 0) return {};
+  const byReason = {};
+  for (const s of skips) (byReason[s.reason] ??= []).push(s.path);
+  return { skipped: JSON.stringify(byReason).length > SKIPPED_CHARS ? "many" : byReason };
+}
+function sameSkips(record3, kept) {
+  return JSON.stringify(decodeMessage(record3.body, record3.date).skipped) === JSON.stringify(kept.skipped);
+}
+function skippedBy(records, rev) {
+  const kept = namedRecords(records, rev).map((r) => decodeMessage(r.body, r.date).skipped);
+  if (kept.includes("many")) return () => true;
+  const roots2 = new Set(
+    kept.flatMap((k) => k === void 0 || k === "many" ? [] : Object.values(k).flat())
+  );
+  if (roots2.size === 0) return () => false;
+  return (path2) => {
+    for (let p = path2; ; p = p.slice(0, p.lastIndexOf("/"))) {
+      if (roots2.has(p)) return true;
+      if (!p.includes("/")) return false;
+    }
+  };
+}
+async function findSkipped(root, listing, maxBytes, sizes) {
+  const skipped = listing.nestedRepos.map((path2) => ({
+    path: path2,
+    reason: "nested-repository",
+    size: null,
+    indexed: false
+  }));
+  const candidates = [
+    ...listing.untracked.map((path2) => ({ path: path2, indexed: false })),
+    ...listing.modified.map((path2) => ({ path: path2, indexed: true }))
+  ];
+  const repoDirs = /* @__PURE__ */ new Map();
+  for (let i = 0; i < candidates.length; i += STAT_SLICE) {
+    if (i > 0) await new Promise((resolve28) => setImmediate(resolve28));
+    for (const c of candidates.slice(i, i + STAT_SLICE)) {
+      const nested = nestedRepositoryAbove(root, c.path, repoDirs);
+      if (nested !== null) {
+        if (!skipped.some((s) => s.path === nested))
+          skipped.push({ path: nested, reason: "nested-repository", size: null, indexed: true });
+        continue;
+      }
+      const shape = fileShape(toAbsolute(root, c.path));
+      if (shape === null) continue;
+      if (typeof shape === "number") sizes?.set(c.path, shape);
+      if (shape === "unreadable")
+        skipped.push({ path: c.path, reason: "unreadable", size: null, indexed: c.indexed });
+      else if (shape > maxBytes)
+        skipped.push({ path: c.path, reason: "too-large", size: shape, indexed: c.indexed });
+    }
+  }
+  return skipped.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+}
+function nestedRepositoryAbove(root, path2, seen) {
+  for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
+    const dir = path2.slice(0, at);
+    let isRepo = seen.get(dir);
+    if (isRepo === void 0) {
+      try {
+        const dotGit = fsPath(toAbsolute(root, `${dir}/.git`));
+        isRepo = typeof dotGit === "string" ? isRepositoryEntry(dotGit) : lstatSync2(dotGit, { throwIfNoEntry: false }) !== void 0;
+      } catch {
+        isRepo = false;
+      }
+      seen.set(dir, isRepo);
+    }
+    if (isRepo) return dir;
+  }
+  return null;
+}
+function fileShape(path2) {
+  let st;
+  try {
+    st = lstatSync2(fsPath(path2), { throwIfNoEntry: false });
+  } catch {
+    return null;
+  }
+  if (st === void 0) return null;
+  if (st.isFIFO() || st.isSocket() || st.isCharacterDevice() || st.isBlockDevice()) return "unreadable";
+  if (!st.isFile()) return null;
+  try {
+    accessSync(fsPath(path2), constants.R_OK);
+    return st.size;
+  } catch {
+    return "unreadable";
+  }
+}
+var SKIPPED_CHARS, STAT_SLICE;
+var init_skip_rules = __esm({
+  "src/checkpoints/skip-rules.ts"() {
+    "use strict";
+    init_path_bytes();
+    init_dot_git();
+    init_message2();
+    init_workspace_paths();
+    SKIPPED_CHARS = 2e4;
+    STAT_SLICE = 512;
+  }
+});
+
 // src/checkpoints/restore.ts
 function restoreTo(store, hash2) {
   return store.locked("checkpoint restore", "existing", async () => {
@@ -29543,7 +30103,7 @@ function restoreTo(store, hash2) {
     const safety = await store.trackLocked(label, "safety", false, {}, void 0, refs);
     const current = await store.requireListing(safety.hash);
     const applied = await store.apply(
-      planChanges(restoreDesired(wanted, current), current),
+      planChanges(restoreDesired(wanted, current), current, skippedBy(refs, hash2)),
       current,
       safety.skips
     );
@@ -29566,7 +30126,8 @@ async function revertToCheckpoint(store, target, paths) {
     return revertLocked(
       store,
       refs,
-      (current) => changedBetween(wanted, current, selection2).map((p) => [p, wanted.get(p) ?? null])
+      (current) => changedBetween(wanted, current, selection2).map((p) => [p, wanted.get(p) ?? null]),
+      skippedBy(refs, target)
     );
   });
 }
@@ -29588,17 +30149,20 @@ async function revertPatches(store, target, paths) {
     const listings = /* @__PURE__ */ new Map();
     for (const [i, hash2] of hashes.entries())
       listings.set(hash2, await store.requireListing(trees[i]));
+    const skipped = new Map(hashes.map((hash2) => [hash2, skippedBy(refs, hash2)]));
     return revertLocked(
       store,
       refs,
-      () => [...sources].map(([path2, hash2]) => [path2, listings.get(hash2)?.get(path2) ?? null])
+      () => [...sources].map(([path2, hash2]) => [path2, listings.get(hash2)?.get(path2) ?? null]),
+      (path2) => skipped.get(sources.get(path2))?.(path2) === true
     );
   });
 }
-async function revertLocked(store, refs, desired) {
+async function revertLocked(store, refs, desired, skippedThen) {
   const safety = await store.trackLocked("safety before revert", "safety", false, {}, void 0, refs);
   const current = await store.requireListing(safety.hash);
-  const applied = await store.apply(planChanges(desired(current), current), current, safety.skips);
+  const plan = planChanges(desired(current), current, skippedThen);
+  const applied = await store.apply(plan, current, safety.skips);
   return {
     reverted: store.absolute(applied.written),
     deleted: store.absolute(applied.deleted),
@@ -29634,6 +30198,7 @@ var init_restore = __esm({
     init_checkpoint_trees();
     init_plan();
     init_record2();
+    init_skip_rules();
     init_workspace_paths();
   }
 });
@@ -29668,24 +30233,44 @@ var init_retention = __esm({
 });
 
 // src/git/checkpoint-health.ts
+import { createHash as createHash9 } from "node:crypto";
 import { lstat as lstat11, readdir as readdir14, readFile as readFile15 } from "node:fs/promises";
-import { join as join43 } from "node:path";
-async function repoDamage(gitDir, refs) {
-  const [dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
+import { join as join44 } from "node:path";
+async function repoDamage(gitDir, refs, indexFile) {
+  const [index, dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
+    indexFile === void 0 ? null : indexDamage(indexFile),
     kindOf(gitDir),
-    readText(join43(gitDir, "HEAD")),
-    readText(join43(gitDir, "packed-refs")),
-    kindOf(join43(gitDir, "objects")),
-    kindOf(join43(gitDir, "refs")),
-    ...refs.map((ref) => readText(join43(gitDir, ...ref.split("/"))))
+    readText(join44(gitDir, "HEAD")),
+    readText(join44(gitDir, "packed-refs")),
+    kindOf(join44(gitDir, "objects")),
+    kindOf(join44(gitDir, "refs")),
+    ...refs.map((ref) => readText(join44(gitDir, ...ref.split("/"))))
   ]);
   const unusable = dir !== "dir" ? `its git directory ${dir === "missing" ? "is missing" : "is not a directory"}` : head === null ? "its HEAD file is missing" : !HEAD_TEXT.test(head) ? "its HEAD file is damaged" : objects !== "dir" ? "its objects directory is missing" : refsDir !== "dir" ? "its refs directory is missing" : null;
-  const brokenRefs = refs.filter((_, i) => {
+  const brokenRefs2 = refs.filter((_, i) => {
     const text = texts[i];
     return text !== null && text !== void 0 && !REF_TEXT.test(text);
   });
   const garbledPacked = packed === null ? [] : parsePackedRefs(packed).garbled;
-  return unusable === null ? { unusable, brokenRefs, garbledPacked } : { unusable, brokenRefs: [], garbledPacked: [] };
+  return unusable === null ? { unusable, brokenRefs: brokenRefs2, garbledPacked, index } : { unusable, brokenRefs: [], garbledPacked: [], index: null };
+}
+async function indexDamage(path2) {
+  const info = await lstat11(path2).catch((error2) => {
+    if (isAbsent(error2)) return null;
+    throw error2;
+  });
+  if (info === null) return null;
+  if (!info.isFile()) return "its index is not a plain file";
+  const bytes = await readFile15(path2);
+  if (bytes.length === 0) return "its index file is empty";
+  if (bytes.length < INDEX_HEADER + 20) return "its index file is cut short";
+  if (bytes.toString("latin1", 0, 4) !== "DIRC" || !INDEX_VERSIONS.includes(bytes.readUInt32BE(4)))
+    return "its index file does not start as an index does";
+  const whole = INDEX_HASHES.some(([algorithm, size]) => {
+    const end = bytes.length - size;
+    return end >= INDEX_HEADER && createHash9(algorithm).update(bytes.subarray(0, end)).digest().equals(bytes.subarray(end));
+  });
+  return whole ? null : "its index file does not match its checksum";
 }
 function parsePackedRefs(text) {
   const refs = /* @__PURE__ */ new Map();
@@ -29699,20 +30284,20 @@ function parsePackedRefs(text) {
   return { refs, garbled };
 }
 async function refsWithoutObject(repo, gitDir, prefixes) {
-  const packed = await readText(join43(gitDir, "packed-refs"));
+  const packed = await readText(join44(gitDir, "packed-refs"));
   const ids = /* @__PURE__ */ new Map();
   if (packed !== null) {
     for (const [ref, id2] of parsePackedRefs(packed).refs)
       if (prefixes.some((p) => ref.startsWith(p))) ids.set(ref, id2);
   }
   for (const prefix of prefixes) {
-    const dir = join43(gitDir, ...prefix.split("/"));
+    const dir = join44(gitDir, ...prefix.split("/"));
     const names2 = await readdir14(dir, { recursive: true }).catch((error2) => {
       if (isAbsent(error2)) return [];
       throw error2;
     });
     for (const name2 of names2) {
-      const text = await readText(join43(dir, name2));
+      const text = await readText(join44(dir, name2));
       if (text !== null && REF_TEXT.test(text))
         ids.set(`${prefix}${name2.split(/[\\/]/).join("/")}`, text.trim());
     }
@@ -29746,40 +30331,58 @@ function isAbsent(error2) {
   const code2 = error2.code;
   return code2 === "ENOENT" || code2 === "ENOTDIR";
 }
-var HEAD_TEXT, REF_TEXT, PACKED_REF, PACKED_PEEL;
+var HEAD_TEXT, REF_TEXT, INDEX_HEADER, INDEX_VERSIONS, INDEX_HASHES, PACKED_REF, PACKED_PEEL;
 var init_checkpoint_health = __esm({
   "src/git/checkpoint-health.ts"() {
     "use strict";
     init_runner();
     HEAD_TEXT = /^(ref: refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})\n?$/;
     REF_TEXT = /^([0-9a-f]{40}|[0-9a-f]{64})\n?$/;
+    INDEX_HEADER = 12;
+    INDEX_VERSIONS = [2, 3, 4];
+    INDEX_HASHES = [
+      ["sha1", 20],
+      ["sha256", 32]
+    ];
     PACKED_REF = /^([0-9a-f]{40}|[0-9a-f]{64}) (refs\/\S+)$/;
     PACKED_PEEL = /^\^([0-9a-f]{40}|[0-9a-f]{64})$/;
   }
 });
 
 // src/checkpoints/recovery.ts
-import { copyFile as copyFile2, lstat as lstat12, mkdir as mkdir11, readFile as readFile16, rename as rename7 } from "node:fs/promises";
-import { dirname as dirname19, join as join44, relative as relative7 } from "node:path";
-async function findDamage(location) {
-  const damage = await repoDamage(location.gitDir, MARKERS);
+import { copyFile as copyFile2, lstat as lstat12, mkdir as mkdir11, readFile as readFile16, rename as rename7, rm as rm20 } from "node:fs/promises";
+import { dirname as dirname19, join as join45, relative as relative7 } from "node:path";
+async function findDamage(location, withIndex = false) {
+  const damage = await repoDamage(location.gitDir, MARKERS, withIndex ? location.indexFile : void 0);
   return isDamage(damage) ? damage : null;
 }
 function isDamage(damage) {
-  return damage.unusable !== null || damage.brokenRefs.length > 0 || damage.garbledPacked.length > 0;
+  return damage.unusable !== null || damage.brokenRefs.length > 0 || damage.garbledPacked.length > 0 || damage.index !== null;
 }
-async function damageBehind(repo, location, error2) {
+async function damageBehind(repo, location, error2, withIndex = false) {
   if (!(error2 instanceof AgentgateError) || error2.code !== "GIT_FAILED") return null;
-  if (!REF_FAILURE.test(`${error2.message}
-${String(error2.details.stderr ?? "")}`)) return null;
+  const said = `${error2.message}
+${String(error2.details.stderr ?? "")}`;
+  const index = withIndex ? INDEX_FAILURE.exec(said) : null;
+  if (index !== null) {
+    const found2 = await findDamage(location, true) ?? {
+      unusable: null,
+      brokenRefs: [],
+      garbledPacked: [],
+      index: null
+    };
+    if (found2.unusable !== null || found2.index !== null) return found2;
+    return { ...found2, index: `git cannot read its index ("${index[0]}")` };
+  }
+  if (!REF_FAILURE.test(said)) return null;
   const found = await findDamage(location);
   if (found !== null) return found;
   const missing = await refsWithoutObject(repo, location.gitDir, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
-  return missing.length === 0 ? null : { unusable: null, brokenRefs: missing, garbledPacked: [] };
+  return missing.length === 0 ? null : { unusable: null, brokenRefs: missing, garbledPacked: [], index: null };
 }
 function what(damage) {
   if (damage.unusable !== null) return damage.unusable;
-  const parts = [];
+  const parts = damage.index === null ? [] : [damage.index];
   if (damage.garbledPacked.length > 0) parts.push("its packed-refs file has lines git cannot read");
   if (damage.brokenRefs.length > 0)
     parts.push(`its ref ${damage.brokenRefs.map(refName).join(", ")} names no checkpoint`);
@@ -29789,30 +30392,38 @@ function refName(ref) {
   return ref.startsWith(META_REF_PREFIX) ? ref.slice(META_REF_PREFIX.length) : ref;
 }
 function corruptError(location, damage) {
-  const after2 = damage.unusable === null ? "goes on with its checkpoints" : "starts a new, empty store (the checkpoints in it can no longer be read)";
+  const after2 = damage.unusable !== null ? "starts a new, empty store (the checkpoints in it can no longer be read)" : damage.index === null ? "goes on with its checkpoints" : "goes on with its checkpoints, its index made again from the latest one";
   return new StoreCorruptError(
-    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join44(location.dir, "damaged-<time>")} and ${after2}`,
+    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join45(location.dir, "damaged-<time>")} and ${after2}`,
     { details: { store: location.dir, damage: what(damage) } }
   );
 }
 async function setAside(location, damage) {
-  const parts = damage.unusable === null ? damage.brokenRefs.map((ref) => join44(location.gitDir, ...ref.split("/"))) : [location.gitDir, location.indexFile, join44(location.dir, "budget.json"), location.upkeepFile];
-  const aside = join44(
+  const parts = damage.unusable === null ? [
+    ...damage.brokenRefs.map((ref) => join45(location.gitDir, ...ref.split("/"))),
+    ...damage.index === null ? [] : [location.indexFile]
+  ] : [location.gitDir, location.indexFile, join45(location.dir, "budget.json"), location.upkeepFile];
+  const aside = join45(
     location.dir,
     `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`
   );
   if (damage.unusable === null) await dropPacked(location, damage, aside);
   for (const part of parts) {
     if (await lstat12(part).catch(() => null) === null) continue;
-    const to = join44(aside, relative7(location.dir, part));
+    const to = join45(aside, relative7(location.dir, part));
     await mkdir11(dirname19(to), { recursive: true });
     await rename7(part, to);
   }
-  const next = damage.unusable === null ? "its checkpoints are kept" : "a new store was started (the checkpoints of the old one could not be read)";
+  const next = damage.unusable !== null ? "a new store was started (the checkpoints of the old one could not be read)" : damage.index === null ? "its checkpoints are kept" : "its checkpoints are kept (the index, a cache of the latest one, is made again from it)";
   return `the checkpoint store ${location.dir} was damaged (${what(damage)}): the damaged part was moved to ${aside} and ${next}`;
 }
+async function rebuildIndex(repo) {
+  const latest = await readRef(repo, LATEST_REF).catch(() => null);
+  if (latest === null) return;
+  await indexFromTree(repo, latest).catch(() => rm20(repo.indexFile, { force: true }));
+}
 async function dropPacked(location, damage, aside) {
-  const file = join44(location.gitDir, "packed-refs");
+  const file = join45(location.gitDir, "packed-refs");
   const text = await readFile16(file, "utf8").catch(() => null);
   if (text === null) return;
   const { refs, garbled } = parsePackedRefs(text);
@@ -29826,12 +30437,12 @@ async function dropPacked(location, damage, aside) {
     dropping = dropped.has(line);
     if (!dropping) kept.push(line);
   }
-  const to = join44(aside, relative7(location.dir, file));
+  const to = join45(aside, relative7(location.dir, file));
   await mkdir11(dirname19(to), { recursive: true });
   await copyFile2(file, to);
   await writeFileAtomic(file, kept.join("\n"));
 }
-var MARKERS, REF_FAILURE;
+var MARKERS, REF_FAILURE, INDEX_FAILURE;
 var init_recovery = __esm({
   "src/checkpoints/recovery.ts"() {
     "use strict";
@@ -29839,15 +30450,18 @@ var init_recovery = __esm({
     init_atomic();
     init_random();
     init_checkpoint_health();
+    init_checkpoint_index();
+    init_refs();
     init_message2();
     MARKERS = [LATEST_REF, BASELINE_REF, SAFETY_REF];
     REF_FAILURE = /missing object|does not point to a valid object|bad object|unexpected line in .*packed-refs|broken ref|unable to read|corrupt/i;
+    INDEX_FAILURE = /index file (?:smaller than expected|corrupt|open failed: No such file or directory)|bad signature 0x|bad index version|broken index, expect|unknown index entry format/;
   }
 });
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute10, join as join45 } from "node:path";
+import { isAbsolute as isAbsolute10, join as join46 } from "node:path";
 function userIgnoreConfigFiles(o) {
   const { system, global } = userConfigFiles({
     ...process.env,
@@ -29876,12 +30490,12 @@ async function userExcludesSetting(o) {
   return configured;
 }
 async function userExcludesPath(configured, o) {
-  const xdg = o.xdgConfigHome && isAbsolute10(o.xdgConfigHome) ? o.xdgConfigHome : join45(o.home, ".config");
-  const path2 = configured === null ? join45(xdg, "git", "ignore") : expandHome(configured, o.home);
+  const xdg = o.xdgConfigHome && isAbsolute10(o.xdgConfigHome) ? o.xdgConfigHome : join46(o.home, ".config");
+  const path2 = configured === null ? join46(xdg, "git", "ignore") : expandHome(configured, o.home);
   return isAbsolute10(path2) && await exists4(path2) ? path2 : null;
 }
 function expandHome(path2, home) {
-  return path2 === "~" ? home : path2.startsWith("~/") ? join45(home, path2.slice(2)) : path2;
+  return path2 === "~" ? home : path2.startsWith("~/") ? join46(home, path2.slice(2)) : path2;
 }
 async function exists4(path2) {
   return access2(path2).then(
@@ -29898,8 +30512,8 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { mkdir as mkdir12, open as open6, rename as rename8, rm as rm19, stat as stat22, symlink } from "node:fs/promises";
-import { dirname as dirname20, join as join46, sep as sep9 } from "node:path";
+import { mkdir as mkdir12, open as open6, rename as rename8, rm as rm21, stat as stat22, symlink } from "node:fs/promises";
+import { dirname as dirname20, join as join47, sep as sep9 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
@@ -29910,10 +30524,14 @@ async function chooseStagingDir(root, preferred) {
 }
 async function placeFiles(root, stagingDir, items) {
   const dirs = /* @__PURE__ */ new Set();
+  const declined = [];
   for (const item of items) {
     const parent = dirname20(item.dest);
     await mkdir12(fsPath(parent), { recursive: true });
-    await placeOne(item, join46(stagingDir, tempName()));
+    if (!await placeOne(item, join47(stagingDir, tempName()))) {
+      declined.push(item);
+      continue;
+    }
     for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname20(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
@@ -29921,24 +30539,31 @@ async function placeFiles(root, stagingDir, items) {
     }
   }
   for (const d of dirs) await fsyncDir(fsPath(d));
+  return declined;
 }
 async function placeOne(item, temp) {
   try {
-    await writeTemp(item, temp);
-    await rename8(temp, fsPath(item.dest));
-    return;
+    return await swapIn(item, temp);
   } catch (error2) {
-    await rm19(temp, { force: true });
+    await rm21(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
-  const beside = `${dirname20(item.dest)}${sep9}${tempName()}`;
+  const beside = fsPath(`${dirname20(item.dest)}${sep9}${tempName()}`);
   try {
-    await writeTemp(item, fsPath(beside));
-    await rename8(fsPath(beside), fsPath(item.dest));
+    return await swapIn(item, beside);
   } catch (error2) {
-    await rm19(fsPath(beside), { force: true });
+    await rm21(beside, { force: true });
     throw error2;
   }
+}
+async function swapIn(item, temp) {
+  await writeTemp(item, temp);
+  if (item.stillWanted !== void 0 && !await item.stillWanted()) {
+    await rm21(temp, { force: true });
+    return false;
+  }
+  await rename8(temp, fsPath(item.dest));
+  return true;
 }
 async function writeTemp(item, temp) {
   if (item.kind === "symlink") {
@@ -29965,15 +30590,63 @@ var init_place = __esm({
   }
 });
 
+// src/checkpoints/unchanged.ts
+import { createHash as createHash10 } from "node:crypto";
+import { constants as constants2 } from "node:fs";
+import { lstat as lstat13, open as open7, readlink as readlink4 } from "node:fs/promises";
+async function stillCaptured(abs, entry) {
+  const path2 = fsPath(abs);
+  const st = await lstat13(path2).catch(() => null);
+  if (entry === void 0 || st === null) return entry === void 0 && st === null;
+  const format = entry.oid.length === 64 ? "sha256" : "sha1";
+  if (st.isSymbolicLink())
+    return entry.mode === "120000" && objectId(format, "blob", await readlink4(path2, "buffer")) === entry.oid;
+  const executable = (st.mode & 64) !== 0;
+  if (!st.isFile() || entry.mode !== (executable ? "100755" : "100644")) return false;
+  return await fileBlobId(path2, format, st.ino) === entry.oid;
+}
+async function fileBlobId(path2, format, ino) {
+  const handle = await open7(path2, constants2.O_RDONLY | constants2.O_NOFOLLOW | constants2.O_NONBLOCK).catch(
+    () => null
+  );
+  if (handle === null) return null;
+  try {
+    const st = await handle.stat();
+    if (!st.isFile() || st.ino !== ino) return null;
+    const hash2 = createHash10(format).update(`blob ${st.size}\0`);
+    const buf = Buffer.alloc(Math.min(CHUNK, Math.max(st.size, 1)));
+    let total = 0;
+    for (; ; ) {
+      const { bytesRead } = await handle.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total > st.size) return null;
+      hash2.update(buf.subarray(0, bytesRead));
+    }
+    return total === st.size ? hash2.digest("hex") : null;
+  } finally {
+    await handle.close();
+  }
+}
+var CHUNK;
+var init_unchanged = __esm({
+  "src/checkpoints/unchanged.ts"() {
+    "use strict";
+    init_path_bytes();
+    init_record_objects();
+    CHUNK = 1 << 16;
+  }
+});
+
 // src/checkpoints/apply.ts
-import { lstat as lstat13, rmdir as rmdir2, unlink } from "node:fs/promises";
+import { lstat as lstat14, rmdir as rmdir2, unlink } from "node:fs/promises";
 import { dirname as dirname21 } from "node:path";
 async function kindOf2(abs) {
   return (await statOf(abs)).kind;
 }
 async function statOf(abs) {
   try {
-    const st = await lstat13(fsPath(abs));
+    const st = await lstat14(fsPath(abs));
     const kind = st.isDirectory() ? "dir" : st.isSymbolicLink() ? "link" : st.isFile() ? "file" : "other";
     return { kind, perm: kind === "file" ? st.mode & 511 : null };
   } catch {
@@ -29998,11 +30671,12 @@ async function applyPlan(ctx, plan) {
   return {
     written: [...first.written, ...second.written].sort(),
     deleted: [...first.deleted, ...second.deleted].sort(),
-    leftAlone: [...first.leftAlone, ...second.leftAlone, ...hidden].sort()
+    leftAlone: [...first.leftAlone, ...second.leftAlone, ...hidden].sort(),
+    changed: [...first.changed, ...second.changed].sort()
   };
 }
 async function applyPart(ctx, plan) {
-  const out = { written: [], deleted: [], leftAlone: [] };
+  const out = { written: [], deleted: [], leftAlone: [], changed: [] };
   const blocked = (p) => ctx.blocked.some((b) => isUnder(p, b));
   await applyDeletes(
     ctx,
@@ -30031,9 +30705,11 @@ async function applyPart(ctx, plan) {
     if (ignored.has(entry.path)) out.leftAlone.push(entry.path);
     else ready.push(entry);
   }
-  await writeEntries(ctx, ready);
-  out.written.push(...ready.map((e) => e.path).sort());
-  out.leftAlone.sort();
+  const declined = new Set(await writeEntries(ctx, ready));
+  out.written.push(...ready.map((e) => e.path).filter((p) => !declined.has(p)));
+  out.changed.push(...declined);
+  out.leftAlone.push(...declined);
+  for (const list5 of [out.written, out.leftAlone, out.changed]) list5.sort();
   return out;
 }
 async function applyDeletes(ctx, paths, out) {
@@ -30047,6 +30723,11 @@ async function applyDeletes(ctx, paths, out) {
       out.leftAlone.push(path2);
       continue;
     }
+    if (!await stillCaptured(abs, ctx.current.get(path2))) {
+      out.leftAlone.push(path2);
+      out.changed.push(path2);
+      continue;
+    }
     await unlink(fsPath(abs));
     out.deleted.push(path2);
     const slash = path2.lastIndexOf("/");
@@ -30057,7 +30738,8 @@ async function applyDeletes(ctx, paths, out) {
     await fsyncDir(fsPath(dir));
 }
 async function writeEntries(ctx, entries) {
-  if (entries.length === 0) return;
+  if (entries.length === 0) return [];
+  const declined = [];
   const staging = await chooseStagingDir(ctx.root, ctx.tempDir);
   for (let i = 0; i < entries.length; i += WRITE_BATCH) {
     const batch = entries.slice(i, i + WRITE_BATCH);
@@ -30065,14 +30747,21 @@ async function writeEntries(ctx, entries) {
       ctx.repo,
       batch.map((e) => e.oid)
     );
-    const items = batch.map((e) => ({
-      dest: toAbsolute(ctx.root, e.path),
-      kind: e.mode === "120000" ? "symlink" : e.mode === "100755" ? "executable" : "file",
-      content: blobs.get(e.oid) ?? Buffer.alloc(0),
-      ...e.perm === void 0 ? {} : { mode: keptMode(e.perm, e.mode) }
-    }));
+    const items = /* @__PURE__ */ new Map();
+    for (const e of batch) {
+      const dest = toAbsolute(ctx.root, e.path);
+      const item = {
+        dest,
+        kind: e.mode === "120000" ? "symlink" : e.mode === "100755" ? "executable" : "file",
+        content: blobs.get(e.oid) ?? Buffer.alloc(0),
+        ...e.perm === void 0 ? {} : { mode: keptMode(e.perm, e.mode) },
+        stillWanted: () => stillCaptured(dest, ctx.current.get(e.path))
+      };
+      items.set(item, e.path);
+    }
     try {
-      await placeFiles(ctx.root, staging, items);
+      for (const item of await placeFiles(ctx.root, staging, [...items.keys()]))
+        declined.push(items.get(item));
     } catch (cause) {
       throw new WriteFailedError(
         `could not write files into ${ctx.root} (${errnoOf(cause)}); check free space and permissions, then retry`,
@@ -30080,6 +30769,7 @@ async function writeEntries(ctx, entries) {
       );
     }
   }
+  return declined;
 }
 async function removeEmptyDirs(root, dirs) {
   const all = /* @__PURE__ */ new Set();
@@ -30103,13 +30793,14 @@ var init_apply = __esm({
     init_place();
     init_checkpoint_index();
     init_checkpoint_trees();
+    init_unchanged();
     init_workspace_paths();
     WRITE_BATCH = 2048;
   }
 });
 
 // src/checkpoints/upkeep.ts
-import { readFile as readFile17, rm as rm20 } from "node:fs/promises";
+import { readFile as readFile17, rm as rm22 } from "node:fs/promises";
 import { dirname as dirname22 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
@@ -30156,7 +30847,7 @@ async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   ];
   if (recovered) {
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
-    await rm20(location.tempDir, { recursive: true, force: true });
+    await rm22(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
     await Promise.all(sweeps());
   } else {
@@ -30272,8 +30963,8 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/budget-count.ts
-import { readFile as readFile18, rm as rm21 } from "node:fs/promises";
-import { join as join47 } from "node:path";
+import { readFile as readFile18, rm as rm23 } from "node:fs/promises";
+import { join as join48 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
 }
@@ -30285,7 +30976,7 @@ function commitBytes(meta2, identity) {
   return Buffer.byteLength(encodeMessage(meta2)) + 2 * person + 1024;
 }
 function budgetFile(location) {
-  return join47(location.dir, "budget.json");
+  return join48(location.dir, "budget.json");
 }
 async function readBudget(location) {
   try {
@@ -30299,7 +30990,7 @@ async function saveBudget(location, commit, counts) {
   await writeJsonAtomic(budgetFile(location), { countedAt: commit, counts });
 }
 async function dropBudget(location) {
-  await rm21(budgetFile(location), { force: true });
+  await rm23(budgetFile(location), { force: true });
 }
 async function uncountedBound(opts) {
   const { budget, latest, staged } = opts;
@@ -30333,87 +31024,8 @@ var init_budget_count = __esm({
   }
 });
 
-// src/checkpoints/skip-rules.ts
-import { accessSync, constants, lstatSync as lstatSync2 } from "node:fs";
-async function findSkipped(root, listing, maxBytes, sizes) {
-  const skipped = listing.nestedRepos.map((path2) => ({
-    path: path2,
-    reason: "nested-repository",
-    size: null,
-    indexed: false
-  }));
-  const candidates = [
-    ...listing.untracked.map((path2) => ({ path: path2, indexed: false })),
-    ...listing.modified.map((path2) => ({ path: path2, indexed: true }))
-  ];
-  const repoDirs = /* @__PURE__ */ new Map();
-  for (let i = 0; i < candidates.length; i += STAT_SLICE) {
-    if (i > 0) await new Promise((resolve28) => setImmediate(resolve28));
-    for (const c of candidates.slice(i, i + STAT_SLICE)) {
-      const nested = nestedRepositoryAbove(root, c.path, repoDirs);
-      if (nested !== null) {
-        if (!skipped.some((s) => s.path === nested))
-          skipped.push({ path: nested, reason: "nested-repository", size: null, indexed: true });
-        continue;
-      }
-      const shape = fileShape(toAbsolute(root, c.path));
-      if (shape === null) continue;
-      if (typeof shape === "number") sizes?.set(c.path, shape);
-      if (shape === "unreadable")
-        skipped.push({ path: c.path, reason: "unreadable", size: null, indexed: c.indexed });
-      else if (shape > maxBytes)
-        skipped.push({ path: c.path, reason: "too-large", size: shape, indexed: c.indexed });
-    }
-  }
-  return skipped.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-}
-function nestedRepositoryAbove(root, path2, seen) {
-  for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
-    const dir = path2.slice(0, at);
-    let isRepo = seen.get(dir);
-    if (isRepo === void 0) {
-      try {
-        const dotGit = fsPath(toAbsolute(root, `${dir}/.git`));
-        isRepo = typeof dotGit === "string" ? isRepositoryEntry(dotGit) : lstatSync2(dotGit, { throwIfNoEntry: false }) !== void 0;
-      } catch {
-        isRepo = false;
-      }
-      seen.set(dir, isRepo);
-    }
-    if (isRepo) return dir;
-  }
-  return null;
-}
-function fileShape(path2) {
-  let st;
-  try {
-    st = lstatSync2(fsPath(path2), { throwIfNoEntry: false });
-  } catch {
-    return null;
-  }
-  if (st === void 0) return null;
-  if (st.isFIFO() || st.isSocket() || st.isCharacterDevice() || st.isBlockDevice()) return "unreadable";
-  if (!st.isFile()) return null;
-  try {
-    accessSync(fsPath(path2), constants.R_OK);
-    return st.size;
-  } catch {
-    return "unreadable";
-  }
-}
-var STAT_SLICE;
-var init_skip_rules = __esm({
-  "src/checkpoints/skip-rules.ts"() {
-    "use strict";
-    init_path_bytes();
-    init_dot_git();
-    init_workspace_paths();
-    STAT_SLICE = 512;
-  }
-});
-
 // src/checkpoints/capture.ts
-import { lstat as lstat14, realpath as realpath8 } from "node:fs/promises";
+import { lstat as lstat15, realpath as realpath8 } from "node:fs/promises";
 import { dirname as dirname23 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
@@ -30454,7 +31066,7 @@ async function unusualShapes(root, paths) {
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
-        (p) => lstat14(fsPath(toAbsolute(root, p))).then(
+        (p) => lstat15(fsPath(toAbsolute(root, p))).then(
           (st) => st.isDirectory(),
           () => false
         )
@@ -30511,10 +31123,10 @@ var init_options = __esm({
 });
 
 // src/fs/stamps.ts
-import { lstat as lstat15 } from "node:fs/promises";
+import { lstat as lstat16 } from "node:fs/promises";
 async function stampOf(path2) {
   try {
-    const st = await lstat15(path2, { bigint: true });
+    const st = await lstat16(path2, { bigint: true });
     if (st.isDirectory()) return { path: path2, sig: `dir:${st.ino}:${st.uid}`, ctimeNs: 0n };
     const kind = st.isFile() ? "file" : "other";
     return {
@@ -30547,7 +31159,7 @@ var init_stamps = __esm({
 // src/checkpoints/probe-cache.ts
 import { readFileSync as readFileSync6 } from "node:fs";
 import { readFile as readFile19 } from "node:fs/promises";
-import { join as join48 } from "node:path";
+import { join as join49 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles2) {
   const record3 = await readRecord2(location);
   if (record3 === null || record3.workspace !== workspace) return {};
@@ -30557,7 +31169,7 @@ async function readCachedAnswers(location, workspace, configFiles2) {
   ]);
   const out = {};
   const p = record3.probe;
-  const expected = p?.isRepository ? join48(workspace, ".git", "info", "exclude") : null;
+  const expected = p?.isRepository ? join49(workspace, ".git", "info", "exclude") : null;
   if (p !== void 0 && p.root === workspace && p.excludesFile === expected && stampsHold(p.stamps, probeNow)) {
     out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
   }
@@ -30620,9 +31232,9 @@ var init_probe_cache = __esm({
 });
 
 // src/checkpoints/store.ts
-import { access as access3, lstat as lstat16, readFile as readFile20, realpath as realpath9 } from "node:fs/promises";
+import { access as access3, lstat as lstat17, readFile as readFile20, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join49, sep as sep10 } from "node:path";
+import { join as join50, sep as sep10 } from "node:path";
 async function physicalPath(path2) {
   try {
     await access3(path2);
@@ -30657,6 +31269,7 @@ var init_store = __esm({
     init_probe_cache();
     init_record2();
     init_recovery();
+    init_skip_rules();
     init_upkeep();
     init_workspace_paths();
     CheckpointStore = class _CheckpointStore {
@@ -30784,11 +31397,10 @@ var init_store = __esm({
           ]);
           await this.ensureStore(track2);
           return fn().catch(async (error2) => {
-            const damage = await damageBehind(this.repo, this.location, error2);
+            const damage = await damageBehind(this.repo, this.location, error2, true);
             if (damage === null) throw error2;
             if (!track2) throw corruptError(this.location, damage);
-            this.recovered = await setAside(this.location, damage);
-            this.baselineKnown = false;
+            await this.recover(damage);
             return fn();
           });
         });
@@ -30878,7 +31490,8 @@ var init_store = __esm({
           label,
           kind,
           setBaseline: baseline || !await this.hasBaseline(),
-          tag: { ...tag, ...line }
+          tag: { ...tag, ...line },
+          skips: skipRecord(skipped)
         });
         this.baselineKnown = true;
         return { hash: treeId, ref, commit, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
@@ -30939,14 +31552,14 @@ var init_store = __esm({
       }
       /** Makes sure of the store before a locked operation: see locked(). */
       async ensureStore(track2) {
-        if (this.storeReady && await findDamage(this.location) === null) return;
+        if (this.storeReady && await findDamage(this.location, true) === null) return;
         this.storeReady = false;
         const state = await storeOf(this.location, this.workspace);
         if (state === "none" && !track2) throw this.noStore();
-        const leftover = state === "none" && await lstat16(this.location.indexFile).catch(() => null) !== null;
-        const damage = state !== "none" || leftover ? await findDamage(this.location) : null;
+        const leftover = state === "none" && await lstat17(this.location.indexFile).catch(() => null) !== null;
+        const damage = state !== "none" || leftover ? await findDamage(this.location, true) : null;
         if (damage !== null && !track2) throw corruptError(this.location, damage);
-        if (damage !== null) this.recovered = await setAside(this.location, damage);
+        if (damage !== null) await this.recover(damage);
         if (state === "none" || damage !== null && damage.unusable !== null)
           await initCheckpointRepo(this.repo);
         if (state !== "intact" && track2)
@@ -30958,13 +31571,20 @@ var init_store = __esm({
         await this.mirrorUserExcludes();
         this.storeReady = state === "intact" || track2;
       }
+      /** Sets the damaged part aside (track only), saying so in `recovered`; a damaged index is made again. */
+      async recover(damage) {
+        const done = await setAside(this.location, damage);
+        this.recovered = this.recovered === null ? done : `${this.recovered}; ${done}`;
+        this.baselineKnown = false;
+        if (damage.unusable === null && damage.index !== null) await rebuildIndex(this.repo);
+      }
       /**
        * The repository's own info/exclude is already honoured as core.excludesFile; the user's global
        * ignore file goes into the checkpoint repository's info/exclude (rewritten when it changed), so
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const target = join49(this.location.gitDir, "info", "exclude");
+        const target = join50(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
           this.userExcludes === null ? "" : readFile20(this.userExcludes, "utf8").catch(() => ""),
           readFile20(target, "utf8").catch(() => null)
@@ -30982,19 +31602,22 @@ function restoreSession(store, from, opts = {}) {
   return store.locked("checkpoint restore", "existing", async () => {
     const target = await store.requireListing(from.hash);
     const captured = await store.capture();
+    const records = await listRefRecords(store.repo, [CHECKPOINT_REF_PREFIX]);
     const { changed, conflicts } = sessionChanges(
       from.session,
-      await stepsAfter(store, from, captured.treeId)
+      await stepsAfter(store, records, from, captured.treeId)
     );
     const mine = await store.withoutNowIgnored(changed);
     const kept = new Set(mine);
     const ignored = changed.filter((p) => !kept.has(p));
     const current = await store.requireListing(captured.treeId);
     const inConflict = new Set(conflicts.filter((p) => !sameEntry(target.get(p), current.get(p))));
+    const conflicted = mine.filter((p) => inConflict.has(p));
     const selection2 = force ? mine : mine.filter((p) => !inConflict.has(p));
     const plan = planChanges(
       selection2.map((p) => [p, target.get(p) ?? null]),
-      current
+      current,
+      skippedBy(records, from.ref)
     );
     const base = {
       hash: from.hash,
@@ -31002,7 +31625,7 @@ function restoreSession(store, from, opts = {}) {
       prompt: from.prompt,
       dryRun,
       forced: force,
-      conflicts: store.absolute(mine.filter((p) => inConflict.has(p)))
+      conflicts: store.absolute(conflicted)
     };
     if (dryRun)
       return {
@@ -31029,6 +31652,9 @@ function restoreSession(store, from, opts = {}) {
       });
     return {
       ...base,
+      // A file changed after the safety capture is another's later change: a conflict, even forced
+      // (and left alone, as a forced conflict that something stands in the way of is).
+      conflicts: store.absolute([.../* @__PURE__ */ new Set([...conflicted, ...applied.changed])].sort()),
       restored: store.absolute(applied.written),
       deleted: store.absolute(applied.deleted),
       safety: safety.hash,
@@ -31043,8 +31669,7 @@ function sameEntry(a, b) {
 function planned(store, plan) {
   return { restored: store.absolute(plan.writes.map((w) => w.path)), deleted: store.absolute(plan.deletes) };
 }
-async function stepsAfter(store, from, now) {
-  const records = await listRefRecords(store.repo, [CHECKPOINT_REF_PREFIX]);
+async function stepsAfter(store, records, from, now) {
   const line = records.map(lineEntryOf).reverse();
   const at = line.findIndex((e) => e.ref === from.ref);
   if (at < 0) throw store.notFound(from.hash);
@@ -31078,6 +31703,7 @@ var init_session_restore = __esm({
     init_message2();
     init_plan();
     init_sessions();
+    init_skip_rules();
     SESSION_RESTORE_EVENT = "restore --prompt";
   }
 });
@@ -31124,6 +31750,7 @@ var init_checkpoints = __esm({
     init_store();
     init_budget_count();
     init_session_restore();
+    init_skip_rules();
     init_touched();
     init_upkeep();
     Checkpoints = class _Checkpoints {
@@ -31197,7 +31824,8 @@ var init_checkpoints = __esm({
         const prompt = numbered ? promptNumber(records, opts.session, claimed) : void 0;
         if (prompt !== void 0 && prompt !== claimed)
           await notePromptNumber(store.location.promptsDir, opts.session, prompt);
-        if (opts.unlessUnchanged && captured.treeId === (latest?.tree ?? null)) {
+        const skips = skipRecord(captured.skipped);
+        if (opts.unlessUnchanged && captured.treeId === latest?.tree && sameSkips(latest, skips)) {
           const ref = (await this.markers()).latest?.ref ?? LATEST_REF;
           const skipped = captured.skipped.map((s) => store.skippedFile(s));
           return { hash: captured.treeId, ref, skipped, unchanged: true };
@@ -31217,7 +31845,7 @@ var init_checkpoints = __esm({
           repo: store.repo,
           maxStoreBytes: store.maxStoreBytes,
           commitBytes: commitBytes(
-            { label: label ?? null, createdAt: (/* @__PURE__ */ new Date()).toISOString(), kind: "track", ...tagged },
+            { label: label ?? null, createdAt: (/* @__PURE__ */ new Date()).toISOString(), kind: "track", ...tagged, ...skips },
             store.repo.identity ?? DEFAULT_IDENTITY
           )
         });
@@ -31422,7 +32050,7 @@ var init_checkpoints2 = __esm({
 });
 
 // src/cli/commands/checkpoint-text.ts
-import { lstat as lstat17 } from "node:fs/promises";
+import { lstat as lstat18 } from "node:fs/promises";
 function pathText(path2) {
   return escapeHidden(printable(path2), { halves: true });
 }
@@ -31441,7 +32069,7 @@ ${body("before", d.before, d.status !== "added")}${body("after", d.after, d.stat
 function leftAloneLines(paths) {
   if (paths.length === 0) return [];
   return [
-    "Left alone (ignored now, skipped, or something else stands there: a directory, a link, a file never captured):",
+    "Left alone (ignored now, skipped now or by the checkpoint, changed while this ran, or something else stands there: a directory, a link, a file never captured):",
     ...paths.map((p) => `  ${pathText(p)}`)
   ];
 }
@@ -31471,26 +32099,22 @@ function restorePrompt(r) {
   return { json: r, human: () => lines.join("\n") };
 }
 async function pathArgument(path2) {
-  if (path2.search(ESCAPED_BYTE) === -1) return path2;
-  if (await lstat17(path2).catch(() => null) !== null) return path2;
-  return path2.replace(
-    ESCAPED_BYTE,
-    (_, hex) => String.fromCharCode(56320 + Number.parseInt(hex, 16))
-  );
+  const decoded = readEscapedBytes(path2);
+  if (decoded === null) return path2;
+  return await lstat18(path2).catch(() => null) !== null ? path2 : decoded;
 }
 function upkeepText(error2) {
   const why = error2 instanceof Error ? error2.message : String(error2);
   return `the checkpoint was recorded, but packing or pruning the store failed: ${why}`;
 }
-var ESCAPED_BYTE;
 var init_checkpoint_text = __esm({
   "src/cli/commands/checkpoint-text.ts"() {
     "use strict";
     init_errors();
+    init_path_bytes();
     init_text();
     init_output();
     init_spec();
-    ESCAPED_BYTE = /\\udc([89a-f][0-9a-f])/gi;
   }
 });
 
@@ -31499,10 +32123,10 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { mkdtemp as mkdtemp5, rm as rm22, writeFile as writeFile8 } from "node:fs/promises";
-import { tmpdir as tmpdir5 } from "node:os";
-import { join as join50, resolve as resolve23 } from "node:path";
-function open7(ctx) {
+import { mkdtemp as mkdtemp6, rm as rm24, writeFile as writeFile9 } from "node:fs/promises";
+import { tmpdir as tmpdir6 } from "node:os";
+import { join as join51, resolve as resolve23 } from "node:path";
+function open8(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
     home: s.home,
@@ -31524,11 +32148,11 @@ async function resolveCheckpoint(cp, name2) {
         `there is no "${name2}" checkpoint yet; "checkpoint track" records one`,
         { details: { hash: name2 } }
       );
-    return marked.hash;
+    return marked.ref;
   }
   const named2 = await cp.named(name2);
   if (named2 === 1) return name2;
-  return (await cp.list()).find((e) => e.label === name2)?.hash ?? name2;
+  return (await cp.list()).find((e) => e.label === name2)?.ref ?? name2;
 }
 async function revertPaths(cp, hash2, given) {
   const decoded = await Promise.all(given.map(pathArgument));
@@ -31573,7 +32197,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ['checkpoint track --label "before tool call" --json'],
       async run(ctx, values) {
-        const { upkeepError, recovered, ...result } = await (await open7(ctx)).track(values.label);
+        const { upkeepError, recovered, ...result } = await (await open8(ctx)).track(values.label);
         const warnings = [
           ...recovered === void 0 ? [] : [{ code: "STORE_RECOVERED", message: recovered, file: null }],
           ...upkeepError === void 0 ? [] : [{ code: "UPKEEP_FAILED", message: upkeepText(upkeepError), file: null }]
@@ -31600,7 +32224,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint patch latest"],
       async run(ctx, _values, [name2]) {
-        const cp = await open7(ctx);
+        const cp = await open8(ctx);
         const result = await cp.patch(await resolveCheckpoint(cp, name2));
         return {
           json: result,
@@ -31620,14 +32244,14 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint diff latest > since-latest.diff"],
       async run(ctx, _values, [name2]) {
-        const cp = await open7(ctx);
+        const cp = await open8(ctx);
         const hash2 = await resolveCheckpoint(cp, name2);
         if (ctx.json) return { json: { diff: await cp.diff(hash2) }, human: () => "" };
-        const dir = await mkdtemp5(join50(tmpdir5(), "agentgate-cpdiff-"));
-        const file = join50(dir, "diff.patch");
-        const cleanup = () => rm22(dir, { recursive: true, force: true });
+        const dir = await mkdtemp6(join51(tmpdir6(), "agentgate-cpdiff-"));
+        const file = join51(dir, "diff.patch");
+        const cleanup = () => rm24(dir, { recursive: true, force: true });
         try {
-          await writeFile8(file, await cp.diffBytes(hash2));
+          await writeFile9(file, await cp.diffBytes(hash2));
         } catch (error2) {
           await cleanup();
           throw error2;
@@ -31644,7 +32268,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["FROM"], optional: ["TO"] },
       examples: ["checkpoint diff-full baseline latest --json"],
       async run(ctx, _values, [from, to]) {
-        const cp = await open7(ctx);
+        const cp = await open8(ctx);
         const diffs = await cp.diffFull(
           await resolveCheckpoint(cp, from),
           to === void 0 ? void 0 : await resolveCheckpoint(cp, to)
@@ -31699,7 +32323,7 @@ var init_checkpoint2 = __esm({
           throw new InvalidArgumentError('--session must not be empty; "checkpoint list" shows the sessions', {
             details: { option: "--session" }
           });
-        const cp = await open7(ctx);
+        const cp = await open8(ctx);
         if (values.prompt !== void 0)
           return restorePrompt(
             await cp.restorePrompt(values.prompt, values.session, {
@@ -31731,7 +32355,7 @@ var init_checkpoint2 = __esm({
           throw new UsageError(
             "an empty PATH names nothing; give files or directories inside the workspace, or no PATH to mean every changed file"
           );
-        const cp = await open7(ctx);
+        const cp = await open8(ctx);
         const hash2 = await resolveCheckpoint(cp, name2);
         const result = paths.length ? await revertPaths(
           cp,
@@ -31758,7 +32382,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ["checkpoint list --json"],
       async run(ctx) {
-        const entries = await (await open7(ctx)).list();
+        const entries = await (await open8(ctx)).list();
         return {
           json: entries,
           human: () => entries.length ? table(
@@ -31799,7 +32423,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ["checkpoint gc --keep 20 --prune 1.day.ago"],
       async run(ctx, values) {
-        const result = await (await open7(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
+        const result = await (await open8(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
         return {
           json: result,
           human: () => `Kept ${result.kept} checkpoints, removed ${result.removed}; store ${result.storeBytesBefore} -> ${result.storeBytesAfter} bytes (pruned objects older than ${printable(result.pruneAge)}).`
@@ -31815,7 +32439,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ["checkpoint status --json"],
       async run(ctx) {
-        const st = await (await open7(ctx)).status();
+        const st = await (await open8(ctx)).status();
         const removed = st.pruned.reduce((n, p) => n + p.removed.length, 0);
         return {
           json: st,
@@ -32015,12 +32639,13 @@ var init_gate2 = __esm({
               r.name,
               String(r.attempt),
               r.id,
-              paintCell(r.verdict, COLOUR[r.verdict], colour),
+              // A verdict of a deleted capture stays listed (append-only) but counts no more.
+              r.superseded === void 0 ? paintCell(r.verdict, COLOUR[r.verdict], colour) : paintCell(`${r.verdict} (superseded)`, "dim", colour),
               r.tests === null ? "-" : `${r.tests.passed}/${r.tests.total}`,
               `${r.durationMs} ms`,
               r.observed ? r.isolated ? "isolated" : "workspace" : "recorded",
               short(r.afterSha),
-              r.reason
+              r.superseded === void 0 ? r.reason : `snapshot ${r.superseded.snapshotId} it judged was deleted at ${r.superseded.deletedAt}; ${r.reason}`
             ]);
             const warnings = problems.map(
               (p) => paint(`warning: ${p.code}: ${printable(p.message)}`, "yellow", colour)
@@ -32297,7 +32922,7 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join51, resolve as resolve24 } from "node:path";
+import { join as join52, resolve as resolve24 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const home = opts.settings?.home ?? resolveHome(opts.home);
   const outcome = await checkpointFor(event, opts).catch(failure2);
@@ -32315,7 +32940,7 @@ async function logOutcome(home, event, outcome) {
   return outcome;
 }
 function logFile(home) {
-  return join51(layout(home).logs, "hooks.log");
+  return join52(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const chosen = chooseHome(opts.home);
@@ -32835,8 +33460,8 @@ function repaired(text, keep) {
   let cut2 = false;
   let repairs = 0;
   let control = -1;
-  for (let open9 = text.indexOf('"'); open9 >= 0; ) {
-    const start = open9 + 1;
+  for (let open10 = text.indexOf('"'); open10 >= 0; ) {
+    const start = open10 + 1;
     const close = closingQuote(text, start);
     if (control < start) control = nextControl(text, start);
     const long = close - start > keep;
@@ -32848,7 +33473,7 @@ function repaired(text, keep) {
       repairs += 1;
     }
     if (close >= text.length) break;
-    open9 = text.indexOf('"', close + 1);
+    open10 = text.indexOf('"', close + 1);
   }
   parts.push(text.slice(copied));
   return { text: parts.join(""), cut: cut2 };
@@ -32925,7 +33550,7 @@ var init_lenient_json = __esm({
 
 // src/hooks/workspace.ts
 import { realpath as realpath10, stat as stat24 } from "node:fs/promises";
-import { dirname as dirname25, join as join52, parse as parse2, resolve as resolve25 } from "node:path";
+import { dirname as dirname25, join as join53, parse as parse2, resolve as resolve25 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
 }
@@ -32952,7 +33577,7 @@ function homeOrNone() {
 }
 async function inNestedRepository(project, dir) {
   for (let at = dir; at !== project && at !== dirname25(at) && isInside(project, at); at = dirname25(at)) {
-    if (isRepositoryEntry(join52(at, ".git"))) return true;
+    if (isRepositoryEntry(join53(at, ".git"))) return true;
   }
   return false;
 }
@@ -34015,14 +34640,14 @@ var init_hook_install = __esm({
 });
 
 // src/hooks/install/install-record.ts
-import { createHash as createHash9 } from "node:crypto";
-import { lstat as lstat18, open as open8, readFile as readFile21, rm as rm23, rmdir as rmdir3 } from "node:fs/promises";
-import { dirname as dirname26, join as join53 } from "node:path";
+import { createHash as createHash11 } from "node:crypto";
+import { lstat as lstat19, open as open9, readFile as readFile21, rm as rm25, rmdir as rmdir3 } from "node:fs/promises";
+import { dirname as dirname26, join as join54 } from "node:path";
 function recordPath(home, file) {
-  return join53(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
+  return join54(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
 }
 function sha256(text) {
-  return createHash9("sha256").update(text).digest("hex");
+  return createHash11("sha256").update(text).digest("hex");
 }
 async function readRecord3(home, file) {
   try {
@@ -34034,7 +34659,7 @@ async function readRecord3(home, file) {
 }
 async function writeRecord(home, record3) {
   await replaceFileAtomic(recordPath(home, record3.file), async (temp) => {
-    const handle = await open8(temp, "wx", 384);
+    const handle = await open9(temp, "wx", 384);
     try {
       await handle.writeFile(`${JSON.stringify(record3, null, 2)}
 `);
@@ -34044,7 +34669,7 @@ async function writeRecord(home, record3) {
   });
 }
 async function dropRecord(home, file) {
-  await rm23(recordPath(home, file), { force: true });
+  await rm25(recordPath(home, file), { force: true });
 }
 function nextRecord(file, old, found, written, step) {
   const dirs = [.../* @__PURE__ */ new Set([...step.dirs, ...old?.dirs ?? []])].sort((x, y) => y.length - x.length);
@@ -34062,7 +34687,7 @@ function nextRecord(file, old, found, written, step) {
 async function missingDirs(dir) {
   const out = [];
   for (let at = dir; ; at = dirname26(at)) {
-    const exists5 = await lstat18(at).then(
+    const exists5 = await lstat19(at).then(
       () => true,
       (error2) => error2.code !== "ENOENT"
     );
@@ -34230,14 +34855,14 @@ var require_main = __commonJS({
 });
 
 // src/hooks/install/targets.ts
-import { join as join54, resolve as resolve27 } from "node:path";
+import { join as join55, resolve as resolve27 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join54(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join55(base, place.scope === "project" ? project : user);
   const env = place.env ?? process.env;
   const under = (variable, project, dir, file) => {
     const home = env[variable];
-    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve27(home, file) : at(project, join54(dir, file));
+    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve27(home, file) : at(project, join55(dir, file));
   };
   switch (agent) {
     case "claude-code":
@@ -34381,10 +35006,10 @@ function removeChild(text, path2, i) {
   const items = parent.children ?? [];
   const node = items[i];
   const end = node.offset + node.length;
-  const [open9, close] = [parent.offset + 1, parent.offset + parent.length - 1];
+  const [open10, close] = [parent.offset + 1, parent.offset + parent.length - 1];
   const prev = items[i - 1];
   if (prev === void 0 && items.length === 1)
-    return /^\s*$/.test(text.slice(open9, node.offset) + text.slice(end, close)) ? text.slice(0, open9) + text.slice(close) : cutSpan(text, node.offset, end);
+    return /^\s*$/.test(text.slice(open10, node.offset) + text.slice(end, close)) ? text.slice(0, open10) + text.slice(close) : cutSpan(text, node.offset, end);
   if (prev === void 0) {
     const comma2 = tokenAfter(text, end, COMMA);
     if (comma2 < 0) return text;
@@ -34430,15 +35055,15 @@ function appendEntry(text, path2, entry) {
     return `${text.slice(0, end)},
 ${indentOf(text, last.offset)}${pretty(entry, indentOf(text, last.offset))}${text.slice(end)}`;
   }
-  const [open9, close] = [list5.offset + 1, list5.offset + list5.length - 1];
+  const [open10, close] = [list5.offset + 1, list5.offset + list5.length - 1];
   const indent = indentOf(text, list5.offset);
   const parent = nodeAt(text, path2.slice(0, -1));
   if (!text.slice(parent.offset, parent.offset + parent.length).includes("\n")) {
-    const inside = text.slice(open9, close).trim();
-    return `${text.slice(0, open9)}${inside === "" ? "" : `${inside} `}${JSON.stringify(entry)}${text.slice(close)}`;
+    const inside = text.slice(open10, close).trim();
+    return `${text.slice(0, open10)}${inside === "" ? "" : `${inside} `}${JSON.stringify(entry)}${text.slice(close)}`;
   }
-  if (/^\s*$/.test(text.slice(open9, close)))
-    return `${text.slice(0, open9)}
+  if (/^\s*$/.test(text.slice(open10, close)))
+    return `${text.slice(0, open10)}
 ${indent}  ${pretty(entry, `${indent}  `)}
 ${indent}${text.slice(close)}`;
   return intoCommented(text, list5, entry);
@@ -34642,8 +35267,8 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, lstat as lstat19, readFile as readFile22, rm as rm24, stat as stat25 } from "node:fs/promises";
-import { join as join55 } from "node:path";
+import { chmod, lstat as lstat20, readFile as readFile22, rm as rm26, stat as stat25 } from "node:fs/promises";
+import { join as join56 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
 ${MARKER}
@@ -34654,7 +35279,7 @@ async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   await assertDirectory(target.file);
   for (const event of target.events) {
-    const file = join55(target.file, event);
+    const file = join56(target.file, event);
     const current = await readHook(file);
     if (current !== null && "theirs" in current) {
       if (command !== null || current.marked) plan.leftAlone.push(file);
@@ -34678,7 +35303,7 @@ async function assertDirectory(dir) {
   if (stats4 !== null && !stats4.isDirectory()) throw cannotUse(dir, "not a directory");
 }
 async function readHook(file) {
-  const stats4 = await lstat19(file).catch((error2) => {
+  const stats4 = await lstat20(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(file, errnoOf(error2), error2);
   });
@@ -34706,7 +35331,7 @@ function cannotUse(path2, why, cause) {
 }
 async function applyScripts(plan) {
   for (const { file, text } of plan.writes) {
-    if (text === null) await rm24(file, { force: true });
+    if (text === null) await rm26(file, { force: true });
     else {
       await writeFileAtomic(file, text);
       await chmod(file, 493);
@@ -36274,19 +36899,19 @@ function changedRuns(a, b) {
   if (changes === void 0) return [{ a0: 0, a1: a.length, b0: 0, b1: b.length }];
   const runs3 = [];
   let [i, j] = [0, 0];
-  let open9 = null;
+  let open10 = null;
   for (const change of changes) {
     if (!change.added && !change.removed) {
-      if (open9 !== null) runs3.push(open9);
-      open9 = null;
+      if (open10 !== null) runs3.push(open10);
+      open10 = null;
       [i, j] = [i + change.count, j + change.count];
       continue;
     }
-    open9 ??= { a0: i, a1: i, b0: j, b1: j };
-    if (change.removed) open9.a1 = i += change.count;
-    else open9.b1 = j += change.count;
+    open10 ??= { a0: i, a1: i, b0: j, b1: j };
+    if (change.removed) open10.a1 = i += change.count;
+    else open10.b1 = j += change.count;
   }
-  if (open9 !== null) runs3.push(open9);
+  if (open10 !== null) runs3.push(open10);
   return runs3;
 }
 var MAX_EDITS;
@@ -36299,7 +36924,7 @@ var init_undo = __esm({
 });
 
 // src/hooks/install/install.ts
-import { lstat as lstat20, readFile as readFile23, rm as rm25 } from "node:fs/promises";
+import { lstat as lstat21, readFile as readFile23, rm as rm27 } from "node:fs/promises";
 import { dirname as dirname27 } from "node:path";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
@@ -36383,12 +37008,12 @@ async function recordAndWrite(home, target, found, text) {
 async function giveBack(home, target, found, plan) {
   const record3 = await readRecord3(home, target.file);
   let wrote = false;
-  const link3 = await lstat20(target.file).then(
+  const link3 = await lstat21(target.file).then(
     (st) => st.isSymbolicLink(),
     () => false
   );
   if (found !== null && record3?.created === true && plan.removable === true && !link3) {
-    await rm25(target.file, { force: true });
+    await rm27(target.file, { force: true });
     await removeEmptyDirs2(record3.dirs);
     wrote = true;
   } else if (found !== null && plan.changes.length > 0) {
