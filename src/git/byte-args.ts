@@ -29,8 +29,8 @@ export async function withByteArgs<T>(
   }
 }
 
-/** A config file whose alias runs git with `words`. Pure. */
-export function aliasConfig(words: readonly string[]): Buffer {
+/** A config file whose alias runs git with `words`. */
+function aliasConfig(words: readonly string[]): Buffer {
   // git splits an alias into words as a shell would: each in double quotes, `\` and `"` escaped.
   const value = words.map((w) => `"${w.replace(/[\\"]/g, '\\$&')}"`).join(' ');
   // The config file's own quoting, around that: `\` and `"` escaped again, a line break as `\n`.

@@ -61,6 +61,6 @@ export function plainValue(text: string): string {
 }
 
 /** Free text: plain, its runs of white space folded to one, cut to 200 characters. */
-export function textValue(text: string): string {
+function textValue(text: string): string {
   return [...plainValue(text).replace(/\s+/g, ' ').trim()].slice(0, TEXT_LIMIT).join('');
 }

@@ -80,7 +80,7 @@ export async function settleRejected(
  * refs/agentgate/incoming/ (one fetch), checked, and adopted as the local record (compare-and-swap),
  * so that the push is up to date rather than PUSH_REJECTED for ever. Returns the refs adopted.
  */
-export async function adoptRemoteRecords(
+async function adoptRemoteRecords(
   core: SharingCore,
   repo: Repo,
   remote: RemoteTarget,
