@@ -112,7 +112,7 @@ export async function beforeIn(
   ]);
   assertNoOperation(state);
   const run = await core.store.loadRun(runId);
-  const { restart, wip } = await startOfNext(core, repo, run, runId, state, opts.restartFrom);
+  const { restart, wip, unusedAfter } = await startOfNext(core, repo, run, runId, state, opts.restartFrom);
   const dirty = state.isDirty;
   if (dirty && onDirty === 'error') {
     throw new DirtyWorkspaceError(
@@ -173,9 +173,9 @@ export async function beforeIn(
     ...(nested.length > 0 ? { nestedRepositories: nested } : {}),
     ...(skipped.length > 0 ? { skipped } : {}),
   };
-  const again = restart === null ? recordedAgain(run, before) : null;
+  const again = restart === null && unusedAfter === null ? recordedAgain(run, before) : null;
   if (again !== null) return again;
-  await core.store.recordBefore(runId, repo.topLevel, before, restart);
+  await core.store.recordBefore(runId, repo.topLevel, before, restart, unusedAfter);
   return before;
 }
 
@@ -193,15 +193,36 @@ async function startOfNext(
   runId: string,
   state: Pick<RepoState, 'sha' | 'isDirty'>,
   restartFrom: number | undefined,
-): Promise<{ restart: RunRestart | null; wip: string | null }> {
+): Promise<{ restart: RunRestart | null; wip: string | null; unusedAfter: number | null }> {
   const head = state.sha;
-  if (restartFrom !== undefined) return restartOf(core, repo, run, runId, state, restartFrom);
+  if (restartFrom !== undefined) {
+    const restart = await restartOf(core, repo, run, runId, state, restartFrom);
+    return { ...restart, unusedAfter: restart.restart?.lastIteration ?? null };
+  }
   const base = await assertBuildsOnRun(core, repo, run, head, 'HEAD').catch(async (error: unknown) => {
     if (!(error instanceof RunDivergedError)) throw error;
     throw await killedRestart(repo, runId, head, () => core.store.loadByRun(runId), error);
   });
   const wip = state.isDirty || head === null ? null : await wipAtHead(repo, run, runId, head, base);
-  return { restart: null, wip };
+  return { restart: null, wip, unusedAfter: await voidedRestarts(core, repo, run, head) };
+}
+
+/**
+ * The run's last iteration when restarts were declared after it (none built on them yet) and HEAD
+ * holds that iteration's work: a plain before there voids them (the iteration it starts builds on
+ * the last one, whatever they set aside), else null.
+ */
+async function voidedRestarts(
+  core: SnapshotterCore,
+  repo: Repo,
+  run: RunRecord | null,
+  head: string | null,
+): Promise<number | null> {
+  if (run?.restarts === undefined || head === null) return null;
+  const last = await core.store.loadLast(run);
+  if (last === null || !run.restarts.some((r) => r.lastIteration === last.iteration)) return null;
+  const holds = head === last.afterSha || (await isAncestor(repo, last.afterSha, head).catch(() => false));
+  return holds ? last.iteration : null;
 }
 
 /** `before --restart-from N`: see startOfNext. */

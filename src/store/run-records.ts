@@ -122,12 +122,18 @@ export class RunRecords {
     });
   }
 
-  /** Creates the run's record if needed and sets its latest before state (and appends the restart it declares). */
+  /**
+   * Creates the run's record if needed and sets its latest before state (and appends the restart it
+   * declares). The restarts declared after iteration `unusedAfter` (the run's last: no iteration was
+   * built on them) are dropped first, void: a new restart replaces them, and so does a plain before
+   * on the last iteration's work (else they would set aside iterations the line still holds).
+   */
   async recordBefore(
     runId: string,
     workspace: string,
     before: BeforeState,
     restart: RunRestart | null = null,
+    unusedAfter: number | null = restart?.lastIteration ?? null,
   ): Promise<RunRecord> {
     assertSafeId(runId, 'run id');
     const parsed = BeforeState.safeParse(before);
@@ -140,12 +146,16 @@ export class RunRecords {
       throw new InvalidArgumentError(`before state belongs to run ${parsed.data.runId}, not ${runId}`, {
         details: { runId },
       });
-    return (await this.update(runId, requireWorkspace(workspace), (current) => ({
-      ...current,
-      before: parsed.data,
-      beforeUsedBy: null,
-      ...(restart === null ? {} : { restarts: [...(current.restarts ?? []), restart] }),
-    }))) as RunRecord;
+    return (await this.update(runId, requireWorkspace(workspace), ({ restarts: declared, ...current }) => {
+      const kept = (declared ?? []).filter((r) => r.lastIteration !== unusedAfter);
+      const restarts = restart === null ? kept : [...kept, restart];
+      return {
+        ...current,
+        before: parsed.data,
+        beforeUsedBy: null,
+        ...(restarts.length > 0 ? { restarts } : {}),
+      };
+    })) as RunRecord;
   }
 
   /**

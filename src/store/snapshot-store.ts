@@ -314,14 +314,18 @@ export class SnapshotStore {
     return this.runs.update(assertSafeId(runId, 'run id'), workspace, change);
   }
 
-  /** Creates the run's record if needed (with `workspace`) and sets its latest before state (and a declared restart). */
+  /**
+   * Creates the run's record if needed (with `workspace`) and sets its latest before state (and a
+   * declared restart). See RunRecords.recordBefore for `unusedAfter`.
+   */
   async recordBefore(
     runId: string,
     workspace: string,
     before: BeforeState,
     restart: RunRestart | null = null,
+    unusedAfter: number | null = restart?.lastIteration ?? null,
   ): Promise<RunRecord> {
-    return this.runs.recordBefore(runId, workspace, before, restart);
+    return this.runs.recordBefore(runId, workspace, before, restart, unusedAfter);
   }
 
   /**

@@ -88,3 +88,36 @@ describe('a restart from an iteration an earlier restart set aside', () => {
     expect(report.verification.checks.filter((c) => !c.ok)).toEqual([]);
   });
 });
+
+describe('a restart no iteration was built on', () => {
+  it('is void once a plain before on the last iteration starts the next one', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'r', 3);
+    for (const i of [0, 1]) await recordVerdict(a, 'r', i, 'test');
+    await recordVerdict(a, 'r', 2, 'test', { verdict: 'fail' });
+    const [, one, two] = await a.snap.listByRun('r');
+    git(a.dir, ['reset', '-q', '--hard', one!.afterSha]);
+    await a.snap.captureBeforeState(a.dir, { runId: 'r', restartFrom: 1 });
+    // Back on iteration 2: the next iteration builds on it, so 2 stays on the line.
+    git(a.dir, ['reset', '-q', '--hard', two!.afterSha]);
+    const before = await a.snap.captureBeforeState(a.dir, { runId: 'r' });
+    writeFiles(a.dir, { 'work/3.txt': '3\n' });
+    await a.snap.captureAfterState(a.dir, before, { runId: 'r', iteration: 3 });
+    await recordVerdict(a, 'r', 3, 'test');
+    expect((await a.snap.store.loadRun('r'))?.restarts).toBeUndefined();
+
+    const each = await new Gates(a.snap).verify(
+      { runId: 'r' },
+      { requireGates: ['test'], eachIteration: true },
+    );
+    expect(each.checks.filter((c) => !c.ok).map((c) => [c.check, c.snapshotId])).toEqual([
+      ['require-gate', two!.id],
+    ]);
+    const statement = await buildStatement(attestSources(a.snap), 'r');
+    expect(statement.predicate).toMatchObject({ result: 'FAILED' });
+    expect((statement.predicate as { setAside?: unknown }).setAside ?? []).toEqual([]);
+    const report = await buildRunReport(a.snap, 'r');
+    expect(report.snapshots.map((s) => s.setAside ?? null)).toEqual([null, null, null, null]);
+  });
+});
