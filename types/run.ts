@@ -42,7 +42,8 @@ function onLine(restarts: readonly RunRestart[], count: number, iteration: numbe
     if (iteration > end) return false;
     const r = restarts.slice(0, count).findLast((r) => r.lastIteration < end);
     if (r === undefined || iteration > r.lastIteration) return true;
-    end = r.from;
+    // From 0 is the run's start, before any iteration: iteration 0 is set aside too.
+    end = r.from === 0 ? -1 : r.from;
   }
 }
 

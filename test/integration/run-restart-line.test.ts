@@ -36,6 +36,9 @@ describe('setAsideBy: restarts in order draw the line', () => {
     ]);
     // An iteration that stays off the line is named by the first restart that set it aside.
     expect(aside([restart(0, 1), restart(2, 2)], [1, 2, 3])).toEqual([0, null, null]);
+    // From 0 is the run's start: a run's iteration 0 is set aside too.
+    expect(aside([restart(0, 1)], [0, 1, 2])).toEqual([0, 0, null]);
+    expect(aside([restart(0, 1), restart(0, 2)], [0, 1, 2, 3])).toEqual([0, 0, 0, null]);
     // Two restarts in a row: the second one decides where the next iteration starts.
     expect(aside([restart(0, 2), restart(1, 2)], [1, 2, 3])).toEqual([null, 0, null]);
   });
@@ -119,5 +122,36 @@ describe('a restart no iteration was built on', () => {
     expect((statement.predicate as { setAside?: unknown }).setAside ?? []).toEqual([]);
     const report = await buildRunReport(a.snap, 'r');
     expect(report.snapshots.map((s) => s.setAside ?? null)).toEqual([null, null, null, null]);
+  });
+});
+
+describe('a restart from 0 in a run that has an iteration 0', () => {
+  it('sets iteration 0 aside too, and replaces a restart declared before it', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'r', 2);
+    await recordVerdict(a, 'r', 0, 'test', { verdict: 'fail' });
+    await recordVerdict(a, 'r', 1, 'test');
+    const [zero, one] = await a.snap.listByRun('r');
+    git(a.dir, ['reset', '-q', '--hard', one!.afterSha]);
+    await a.snap.captureBeforeState(a.dir, { runId: 'r', restartFrom: 1 });
+    await restartAndIterate(a, zero!.beforeSha, 0, 2);
+    expect((await a.snap.store.loadRun('r'))?.restarts?.map((r) => r.from)).toEqual([0]);
+
+    const each = await new Gates(a.snap).verify(
+      { runId: 'r' },
+      { requireGates: ['test'], eachIteration: true },
+    );
+    expect(each.checks.filter((c) => !c.ok)).toEqual([]);
+    const statement = await buildStatement(attestSources(a.snap), 'r');
+    expect(statement.predicate).toMatchObject({
+      result: 'PASSED',
+      setAside: [
+        { name: 'r/iteration-0', restartFrom: 0 },
+        { name: 'r/iteration-1', restartFrom: 0 },
+      ],
+    });
+    const report = await buildRunReport(a.snap, 'r');
+    expect(report.snapshots.map((s) => s.setAside?.restartFrom ?? null)).toEqual([0, 0, null]);
   });
 });
