@@ -112,16 +112,16 @@ export function isRecordOf(
 
 /**
  * Whether `before` can be the before state `snapshot` started from, as far as the snapshot tells
- * (buildRecord carries only one whose sha is the snapshot's before commit). Its branch is left out:
- * an agent that switches or detaches HEAD during the iteration records the snapshot on another one.
+ * (buildRecord carries only one whose sha is the snapshot's before commit). Neither its branch (an
+ * agent may switch or detach HEAD during the iteration) nor its capturedAt (after an iteration that
+ * changed nothing, the next one's before state has the same sha and is carried) is compared.
  */
 function couldBeBeforeOf(before: BeforeStateType, snapshot: Snapshot): boolean {
   const wip = before.isDirty || before.wipSha !== null;
   return (
     before.runId === snapshot.runId &&
     before.sha === snapshot.beforeSha &&
-    (wip ? before.isDirty && before.wipSha === snapshot.beforeSha : before.wipSha === null) &&
-    Date.parse(before.capturedAt) <= Date.parse(snapshot.createdAt)
+    (wip ? before.isDirty && before.wipSha === snapshot.beforeSha : before.wipSha === null)
   );
 }
 

@@ -157,7 +157,6 @@ describe('records of runs this home holds', () => {
       (b) => (b.sha = other),
       (b) => Object.assign(b, { isDirty: true, wipSha: other }),
       (b) => (b.runId = 'another'),
-      (b) => (b.capturedAt = '2999-01-01T00:00:00.000Z'),
     ];
     for (const [i, edit] of edits.entries()) {
       git(w.origin, ['update-ref', ref, real]);
@@ -177,6 +176,22 @@ describe('records of runs this home holds', () => {
       expect(await a.share.push({ workspace: a.dir }, clean)).toMatchObject({ replaced: [ref] });
       expect(refOf(clean, ref)).not.toBe(forged);
     }
+  });
+
+  it("takes back its record of an iteration that changed nothing, which carries the next one's before state", async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'r', 1);
+    const before = await a.snap.captureBeforeState(a.dir, { runId: 'r' });
+    await a.snap.captureAfterState(a.dir, before, { runId: 'r', iteration: 1 });
+    const next = await a.snap.captureBeforeState(a.dir, { runId: 'r' });
+    await a.share.push({ workspace: a.dir });
+    const ref = RECORD('r', 1);
+    expect(recordOf(w.origin, ref).run).toMatchObject({ before: { capturedAt: next.capturedAt } });
+    await runIterations(a, 'r', 1, 2);
+    git(a.dir, ['update-ref', '-d', ref]);
+    expect(await a.share.fetch({ workspace: a.dir })).toMatchObject({ refused: [] });
+    expect(refOf(a.dir, ref)).toBe(refOf(w.origin, ref));
   });
 
   it('a machine that fetched a run takes its records back when its refs are gone', async () => {
