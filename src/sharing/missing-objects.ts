@@ -1,8 +1,9 @@
 import { GitFailedError, ObjectMissingError } from '../errors.js';
 import type { Repo } from '../git/repo.js';
-import { reachesOnlyPresentObjects } from '../git/refs.js';
+import { deleteRefs, listRefs, reachesOnlyPresentObjects } from '../git/refs.js';
 import { pushRefs, type PushedRef } from '../git/transport.js';
 import type { RemoteTarget } from '../git/remote.js';
+import { RECORDS_PREFIX } from './records.js';
 
 /**
  * The refs among `refs` that reach an object this repository lost (an agent's reset and a gc): one
@@ -43,6 +44,19 @@ export async function pushAroundMissing(
   return { results: [...results.filter((r) => !unpacked.includes(r)), ...again], broken };
 }
 
+/**
+ * Deletes the record refs among `broken` (compare-and-swap on their current value): a record whose
+ * parent is lost makes every later gc, repack or clone of the repository fail, and the home makes
+ * it again from its snapshot. Best effort: a ref another call changed meanwhile is that call's.
+ */
+export async function dropBrokenRecords(repo: Repo, broken: readonly string[]): Promise<void> {
+  const held = await listRefs(repo, RECORDS_PREFIX);
+  const refs = held.filter((r) => broken.includes(r.ref)).map((r) => ({ ref: r.ref, oldSha: r.sha }));
+  await deleteRefs(repo, refs).catch((error: unknown) => {
+    if (!(error instanceof GitFailedError)) throw error;
+  });
+}
+
 /** OBJECT_MISSING for the refs that reach a commit this repository lost. */
 export function objectMissing(
   broken: readonly string[],
@@ -66,7 +80,8 @@ export async function bundleOrMissing(
   } catch (error) {
     if (!(error instanceof GitFailedError)) throw error;
     const broken = await brokenRefs(repo, refs);
-    if (broken.length > 0) throw objectMissing(broken, {}, { cause: error });
-    throw error;
+    if (broken.length === 0) throw error;
+    await dropBrokenRecords(repo, broken);
+    throw objectMissing(broken, {}, { cause: error });
   }
 }

@@ -6,7 +6,7 @@ import {
   RecordFile,
   type RecordFile as RecordFileType,
 } from '../../types/sharing.js';
-import type { Snapshot } from '../../types/snapshot.js';
+import type { BeforeState as BeforeStateType, Snapshot } from '../../types/snapshot.js';
 import { SafeId } from '../../types/snapshot.js';
 import type { ObjectFormat } from '../git/record-objects.js';
 import { recordCommit, type RecordObjects } from './record-objects.js';
@@ -94,7 +94,7 @@ export function recordObjects(format: ObjectFormat, record: RecordFileType): Rec
  * Whether `commit`, received with `received`, is the record this home makes of its own `snapshot`:
  * the very commit, so nothing edited can pass for ours. Only the run's before state may differ, and
  * only once the run has a later one: a record made while the iteration's own was current carried
- * that, which this home no longer holds (the receiver checks that it fits the iteration).
+ * that, which this home no longer holds, so it must be one that iteration could have started from.
  */
 export function isRecordOf(
   commit: string,
@@ -104,8 +104,25 @@ export function isRecordOf(
 ): boolean {
   const ours = buildRecord(snapshot, run);
   const current = run.beforeUsedBy?.snapshotId === snapshot.id;
-  const expected = current ? ours : { ...ours, run: { ...ours.run, before: received.run.before } };
+  const before = received.run.before;
+  if (!current && before !== null && !couldBeBeforeOf(before, snapshot)) return false;
+  const expected = current ? ours : { ...ours, run: { ...ours.run, before } };
   return recordObjects(commit.length === 64 ? 'sha256' : 'sha1', expected).commit.id === commit;
+}
+
+/**
+ * Whether `before` can be the before state `snapshot` started from, as far as the snapshot tells
+ * (buildRecord carries only one whose sha is the snapshot's before commit). Neither its branch (an
+ * agent may switch or detach HEAD during the iteration) nor its capturedAt (after an iteration that
+ * changed nothing, the next one's before state has the same sha and is carried) is compared.
+ */
+function couldBeBeforeOf(before: BeforeStateType, snapshot: Snapshot): boolean {
+  const wip = before.isDirty || before.wipSha !== null;
+  return (
+    before.runId === snapshot.runId &&
+    before.sha === snapshot.beforeSha &&
+    (wip ? before.isDirty && before.wipSha === snapshot.beforeSha : before.wipSha === null)
+  );
 }
 
 export { iterationRef, RUNS_PREFIX };

@@ -32,7 +32,7 @@ import type { Selection, SharingCore, SharingOptions } from './core.js';
 import { materialise, rejectionMessage } from './publish.js';
 import { receive } from './receive.js';
 import { settleRejected } from './own-records.js';
-import { bundleOrMissing, objectMissing, pushAroundMissing } from './missing-objects.js';
+import { bundleOrMissing, dropBrokenRecords, objectMissing, pushAroundMissing } from './missing-objects.js';
 import { AnchorRecords } from './anchor-records.js';
 import { anchorRef, ANCHORS_PREFIX } from './anchor-objects.js';
 
@@ -104,13 +104,15 @@ export class Sharing implements SharingCore {
       upToDate.push(...settled);
       rejected = rejected.filter((r) => !settled.includes(r.ref));
     }
-    if (pushed.broken.length > 0)
+    if (pushed.broken.length > 0) {
+      await dropBrokenRecords(repo, pushed.broken);
       throw objectMissing(pushed.broken, {
         remote: remote.name,
         updated,
         upToDate,
         rejected: rejected.map((r) => ({ ref: r.ref, summary: r.summary })),
       });
+    }
     if (rejected.length > 0) {
       throw new PushRejectedError(rejectionMessage(rejected), {
         details: {

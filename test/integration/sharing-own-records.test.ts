@@ -39,6 +39,21 @@ function sharingWithHome(home: string): Sharing {
 
 const refOf = (dir: string, ref: string) => git(dir, ['for-each-ref', '--format=%(objectname)', ref]);
 
+/**
+ * Rewrites the run's before state of the record at `ref` in `repo`: the commit is the same otherwise
+ * (message, date, parent), as the home would make it with that before state.
+ */
+function forgeBefore(repo: string, ref: string, edit: (before: Record<string, unknown>) => void): string {
+  const record = recordOf(repo, ref) as unknown as { run: { before: Record<string, unknown> } };
+  edit(record.run.before);
+  const blob = git(repo, ['hash-object', '-w', '--stdin'], { input: json(record) });
+  const tree = git(repo, ['mktree'], { input: `100644 blob ${blob}\trecord.json\n` });
+  const body = git(repo, ['cat-file', 'commit', ref]).replace(/^tree \S+/, `tree ${tree}`);
+  const commit = git(repo, ['hash-object', '-t', 'commit', '-w', '--stdin'], { input: `${body}\n` });
+  git(repo, ['update-ref', ref, commit]);
+  return commit;
+}
+
 describe('records of runs this home holds', () => {
   it('refuses an edited record of its own run that it has not made a ref for; push then publishes its own or fails', async () => {
     w = world();
@@ -126,6 +141,57 @@ describe('records of runs this home holds', () => {
     expect(await a.share.push({ workspace: a.dir })).toMatchObject({ updated: [next], upToDate: [ref] });
     expect(refOf(a.dir, ref)).toBe(published);
     expect(await a.share.push({ workspace: a.dir })).toMatchObject({ updated: [], upToDate: [ref, next] });
+  });
+
+  it('refuses a record of a run that moved on whose before state that iteration cannot have had', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'r', 2);
+    await a.share.push({ workspace: a.dir, runId: 'r' }); // iteration 1's record carries its before state
+    await runIterations(a, 'r', 1, 2);
+    const ref = RECORD('r', 1);
+    const real = refOf(w.origin, ref);
+    expect(forgeBefore(w.origin, ref, () => {})).toBe(real); // the forgery is the very commit otherwise
+    const other = git(a.dir, ['rev-parse', `${ref}^`]);
+    const edits: Array<(b: Record<string, unknown>) => void> = [
+      (b) => (b.sha = other),
+      (b) => Object.assign(b, { isDirty: true, wipSha: other }),
+      (b) => (b.runId = 'another'),
+    ];
+    for (const [i, edit] of edits.entries()) {
+      git(w.origin, ['update-ref', ref, real]);
+      const forged = forgeBefore(w.origin, ref, edit);
+      // fetch refuses it
+      git(a.dir, ['update-ref', '-d', ref]);
+      expect((await a.share.fetch({ workspace: a.dir })).refused.map((r) => r.ref)).toEqual([ref]);
+      expect(refOf(a.dir, ref)).toBe('');
+      // push does not adopt it
+      await failsWith(a.share.push({ workspace: a.dir }), 'PUSH_REJECTED');
+      expect(refOf(a.dir, ref)).not.toBe(forged);
+      expect(refOf(w.origin, ref)).toBe(forged);
+      // push replaces it when git took it into the repository's refs
+      git(a.dir, ['fetch', '-q', 'origin', `+${ref}:${ref}`]);
+      const clean = join(w.root, `clean-before-${i}.git`);
+      git(w.root, ['init', '-q', '--bare', clean]);
+      expect(await a.share.push({ workspace: a.dir }, clean)).toMatchObject({ replaced: [ref] });
+      expect(refOf(clean, ref)).not.toBe(forged);
+    }
+  });
+
+  it("takes back its record of an iteration that changed nothing, which carries the next one's before state", async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'r', 1);
+    const before = await a.snap.captureBeforeState(a.dir, { runId: 'r' });
+    await a.snap.captureAfterState(a.dir, before, { runId: 'r', iteration: 1 });
+    const next = await a.snap.captureBeforeState(a.dir, { runId: 'r' });
+    await a.share.push({ workspace: a.dir });
+    const ref = RECORD('r', 1);
+    expect(recordOf(w.origin, ref).run).toMatchObject({ before: { capturedAt: next.capturedAt } });
+    await runIterations(a, 'r', 1, 2);
+    git(a.dir, ['update-ref', '-d', ref]);
+    expect(await a.share.fetch({ workspace: a.dir })).toMatchObject({ refused: [] });
+    expect(refOf(a.dir, ref)).toBe(refOf(w.origin, ref));
   });
 
   it('a machine that fetched a run takes its records back when its refs are gone', async () => {
@@ -236,10 +302,15 @@ describe('push and export without -C', () => {
       '',
       refOf(a.dir, RECORD('run2', 0)),
     ]);
+    // The broken record's ref is gone (the home makes it again), so the repository's gc still works.
+    expect(refOf(a.dir, RECORD('run', 0))).toBe('');
+    git(a.dir, ['gc', '-q']);
     const bundle = await failsWith(
       a.share.export({ workspace: a.dir }, join(w.root, 'x.bundle')),
       'OBJECT_MISSING',
     );
     expect(bundle.details).toMatchObject({ refs: [RECORD('run', 0)] });
+    expect(refOf(a.dir, RECORD('run', 0))).toBe('');
+    git(a.dir, ['gc', '-q']);
   });
 });
