@@ -7892,7 +7892,7 @@ function onLine(restarts, count, iteration) {
     if (iteration > end) return false;
     const r = restarts.slice(0, count).findLast((r2) => r2.lastIteration < end);
     if (r === void 0 || iteration > r.lastIteration) return true;
-    end = r.from;
+    end = r.from === 0 ? -1 : r.from;
   }
 }
 function setAsideBy(restarts, iteration) {
@@ -8060,8 +8060,13 @@ var init_run_records = __esm({
           return checked2.data;
         });
       }
-      /** Creates the run's record if needed and sets its latest before state (and appends the restart it declares). */
-      async recordBefore(runId, workspace, before2, restart = null) {
+      /**
+       * Creates the run's record if needed and sets its latest before state (and appends the restart it
+       * declares). The restarts declared after iteration `unusedAfter` (the run's last: no iteration was
+       * built on them) are dropped first, void: a new restart replaces them, and so does a plain before
+       * on the last iteration's work (else they would set aside iterations the line still holds).
+       */
+      async recordBefore(runId, workspace, before2, restart = null, unusedAfter = restart?.lastIteration ?? null) {
         assertSafeId(runId, "run id");
         const parsed = BeforeState.safeParse(before2);
         if (!parsed.success)
@@ -8073,12 +8078,16 @@ var init_run_records = __esm({
           throw new InvalidArgumentError(`before state belongs to run ${parsed.data.runId}, not ${runId}`, {
             details: { runId }
           });
-        return await this.update(runId, requireWorkspace(workspace), (current) => ({
-          ...current,
-          before: parsed.data,
-          beforeUsedBy: null,
-          ...restart === null ? {} : { restarts: [...current.restarts ?? [], restart] }
-        }));
+        return await this.update(runId, requireWorkspace(workspace), ({ restarts: declared, ...current }) => {
+          const kept = (declared ?? []).filter((r) => r.lastIteration !== unusedAfter);
+          const restarts = restart === null ? kept : [...kept, restart];
+          return {
+            ...current,
+            before: parsed.data,
+            beforeUsedBy: null,
+            ...restarts.length > 0 ? { restarts } : {}
+          };
+        });
       }
       /**
        * Links a snapshot into its run, keeping `snapshotIds` ordered by iteration. Linking an id that
@@ -8401,9 +8410,12 @@ var init_snapshot_store = __esm({
       async updateRun(runId, workspace, change) {
         return this.runs.update(assertSafeId(runId, "run id"), workspace, change);
       }
-      /** Creates the run's record if needed (with `workspace`) and sets its latest before state (and a declared restart). */
-      async recordBefore(runId, workspace, before2, restart = null) {
-        return this.runs.recordBefore(runId, workspace, before2, restart);
+      /**
+       * Creates the run's record if needed (with `workspace`) and sets its latest before state (and a
+       * declared restart). See RunRecords.recordBefore for `unusedAfter`.
+       */
+      async recordBefore(runId, workspace, before2, restart = null, unusedAfter = restart?.lastIteration ?? null) {
+        return this.runs.recordBefore(runId, workspace, before2, restart, unusedAfter);
       }
       /**
        * Links a stored snapshot into its run (creating the record with `workspace` if needed), ordered
@@ -15497,7 +15509,7 @@ async function beforeIn(core, repo, opts) {
   ]);
   assertNoOperation(state);
   const run = await core.store.loadRun(runId);
-  const { restart, wip } = await startOfNext(core, repo, run, runId, state, opts.restartFrom);
+  const { restart, wip, unusedAfter } = await startOfNext(core, repo, run, runId, state, opts.restartFrom);
   const dirty = state.isDirty;
   if (dirty && onDirty === "error") {
     throw new DirtyWorkspaceError(
@@ -15546,20 +15558,30 @@ async function beforeIn(core, repo, opts) {
     ...nested.length > 0 ? { nestedRepositories: nested } : {},
     ...skipped.length > 0 ? { skipped } : {}
   };
-  const again = restart === null ? recordedAgain(run, before2) : null;
+  const again = restart === null && unusedAfter === null ? recordedAgain(run, before2) : null;
   if (again !== null) return again;
-  await core.store.recordBefore(runId, repo.topLevel, before2, restart);
+  await core.store.recordBefore(runId, repo.topLevel, before2, restart, unusedAfter);
   return before2;
 }
 async function startOfNext(core, repo, run, runId, state, restartFrom) {
   const head = state.sha;
-  if (restartFrom !== void 0) return restartOf(core, repo, run, runId, state, restartFrom);
+  if (restartFrom !== void 0) {
+    const restart = await restartOf(core, repo, run, runId, state, restartFrom);
+    return { ...restart, unusedAfter: restart.restart?.lastIteration ?? null };
+  }
   const base = await assertBuildsOnRun(core, repo, run, head, "HEAD").catch(async (error2) => {
     if (!(error2 instanceof RunDivergedError)) throw error2;
     throw await killedRestart(repo, runId, head, () => core.store.loadByRun(runId), error2);
   });
   const wip = state.isDirty || head === null ? null : await wipAtHead(repo, run, runId, head, base);
-  return { restart: null, wip };
+  return { restart: null, wip, unusedAfter: await voidedRestarts(core, repo, run, head) };
+}
+async function voidedRestarts(core, repo, run, head) {
+  if (run?.restarts === void 0 || head === null) return null;
+  const last = await core.store.loadLast(run);
+  if (last === null || !run.restarts.some((r) => r.lastIteration === last.iteration)) return null;
+  const holds = head === last.afterSha || await isAncestor(repo, last.afterSha, head).catch(() => false);
+  return holds ? last.iteration : null;
 }
 async function restartOf(core, repo, run, runId, state, from) {
   const head = state.sha;
@@ -17587,8 +17609,14 @@ Agentgate-Snapshot: ${s.id}
 function isRecordOf(commit, received, snapshot, run) {
   const ours = buildRecord(snapshot, run);
   const current = run.beforeUsedBy?.snapshotId === snapshot.id;
-  const expected = current ? ours : { ...ours, run: { ...ours.run, before: received.run.before } };
+  const before2 = received.run.before;
+  if (!current && before2 !== null && !couldBeBeforeOf(before2, snapshot)) return false;
+  const expected = current ? ours : { ...ours, run: { ...ours.run, before: before2 } };
   return recordObjects(commit.length === 64 ? "sha256" : "sha1", expected).commit.id === commit;
+}
+function couldBeBeforeOf(before2, snapshot) {
+  const wip = before2.isDirty || before2.wipSha !== null;
+  return before2.runId === snapshot.runId && before2.sha === snapshot.beforeSha && (wip ? before2.isDirty && before2.wipSha === snapshot.beforeSha : before2.wipSha === null);
 }
 var RECORDS_PREFIX, INCOMING_PREFIX, PATCH_RECIPE_ARGS;
 var init_records = __esm({
@@ -18545,6 +18573,13 @@ async function pushAroundMissing(repo, remote, results) {
   );
   return { results: [...results.filter((r) => !unpacked.includes(r)), ...again], broken };
 }
+async function dropBrokenRecords(repo, broken) {
+  const held = await listRefs(repo, RECORDS_PREFIX);
+  const refs = held.filter((r) => broken.includes(r.ref)).map((r) => ({ ref: r.ref, oldSha: r.sha }));
+  await deleteRefs(repo, refs).catch((error2) => {
+    if (!(error2 instanceof GitFailedError)) throw error2;
+  });
+}
 function objectMissing(broken, details, opts = {}) {
   return new ObjectMissingError(
     `this repository lacks commits that ${broken.slice(0, 5).join(", ")}${broken.length > 5 ? ", ..." : ""} reach (an agent's reset and a gc remove them), so nothing of them was carried; "agentgate-snapshot verify --run ID" names what is gone`,
@@ -18557,8 +18592,9 @@ async function bundleOrMissing(repo, refs, make) {
   } catch (error2) {
     if (!(error2 instanceof GitFailedError)) throw error2;
     const broken = await brokenRefs(repo, refs);
-    if (broken.length > 0) throw objectMissing(broken, {}, { cause: error2 });
-    throw error2;
+    if (broken.length === 0) throw error2;
+    await dropBrokenRecords(repo, broken);
+    throw objectMissing(broken, {}, { cause: error2 });
   }
 }
 var init_missing_objects = __esm({
@@ -18567,6 +18603,7 @@ var init_missing_objects = __esm({
     init_errors();
     init_refs();
     init_transport();
+    init_records();
   }
 });
 
@@ -18985,13 +19022,15 @@ var init_sharing2 = __esm({
           upToDate.push(...settled);
           rejected = rejected.filter((r) => !settled.includes(r.ref));
         }
-        if (pushed.broken.length > 0)
+        if (pushed.broken.length > 0) {
+          await dropBrokenRecords(repo, pushed.broken);
           throw objectMissing(pushed.broken, {
             remote: remote.name,
             updated,
             upToDate,
             rejected: rejected.map((r) => ({ ref: r.ref, summary: r.summary }))
           });
+        }
         if (rejected.length > 0) {
           throw new PushRejectedError(rejectionMessage(rejected), {
             details: {
