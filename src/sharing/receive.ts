@@ -19,6 +19,7 @@ import { withLock } from '../fs/lock.js';
 import { withRepoLock } from '../git/repo-lock.js';
 import { layout } from '../store/paths.js';
 import {
+  couldBeBeforeOf,
   INCOMING_PREFIX,
   parseRecordRef,
   PATCH_RECIPE_ARGS,
@@ -216,13 +217,7 @@ async function rebuild(
  * commit, when there is one, is that start), on a branch git could name.
  */
 function beforeFits(before: BeforeState, s: TravellingSnapshot): boolean {
-  return (
-    before.runId === s.runId &&
-    before.sha === s.beforeSha &&
-    (before.wipSha === null || before.wipSha === before.sha) &&
-    before.isDirty === (before.wipSha !== null) &&
-    BRANCH_NAME.test(before.branch)
-  );
+  return couldBeBeforeOf(before, s) && BRANCH_NAME.test(before.branch);
 }
 
 /** A ref as deleteRefs takes it: only while it is still where it was listed. */

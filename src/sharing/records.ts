@@ -116,12 +116,15 @@ export function isRecordOf(
  * agent may switch or detach HEAD during the iteration) nor its capturedAt (after an iteration that
  * changed nothing, the next one's before state has the same sha and is carried) is compared.
  */
-function couldBeBeforeOf(before: BeforeStateType, snapshot: Snapshot): boolean {
-  const wip = before.isDirty || before.wipSha !== null;
+export function couldBeBeforeOf(
+  before: BeforeStateType,
+  snapshot: Pick<Snapshot, 'runId' | 'beforeSha'>,
+): boolean {
   return (
     before.runId === snapshot.runId &&
     before.sha === snapshot.beforeSha &&
-    (wip ? before.isDirty && before.wipSha === snapshot.beforeSha : before.wipSha === null)
+    (before.wipSha === null || before.wipSha === before.sha) &&
+    before.isDirty === (before.wipSha !== null)
   );
 }
 
