@@ -98,9 +98,10 @@ async function adoptRemoteRecords(
     const landed = new Map((await listRefsWithParents(repo, INCOMING_PREFIX)).map((r) => [r.ref, r]));
     try {
       const candidates = [];
+      const runs = new Map<string, Promise<HeldRun | null>>();
       for (const r of named) {
         const got = landed.get(incoming(r.ref));
-        const held = await heldSnapshot(core, r.ref);
+        const held = await heldSnapshot(core, r.ref, runs);
         if (got !== undefined && got.sha === r.remoteSha && held !== null)
           candidates.push({ ref: { ...got, ref: r.ref }, ...held, localSha: r.localSha });
       }
@@ -124,17 +125,30 @@ async function adoptRemoteRecords(
   });
 }
 
-/** The snapshot of a record ref's iteration this home holds (its latest), with its run; null if none. */
+type HeldRun = { run: RunRecord; snapshots: Snapshot[] };
+
+/**
+ * The snapshot of a record ref's iteration this home holds (its latest), with its run; null if none.
+ * Each run is read once per call (`runs`), however many of its records were refused.
+ */
 async function heldSnapshot(
   core: SharingCore,
   ref: string,
+  runs: Map<string, Promise<HeldRun | null>>,
 ): Promise<{ snapshot: Snapshot; run: RunRecord } | null> {
   const name = parseRecordRef(ref, RECORDS_PREFIX);
   if (name === null) return null;
-  const run = await core.store.loadRun(name.runId).catch(() => null);
-  if (run === null) return null;
-  const snapshot = (await core.store.loadByRun(name.runId))
-    .filter((s) => s.iteration === name.iteration)
-    .at(-1);
-  return snapshot === undefined ? null : { snapshot, run };
+  let held = runs.get(name.runId);
+  if (held === undefined) {
+    held = core.store
+      .loadRun(name.runId)
+      .catch(() => null)
+      .then(async (run) =>
+        run === null ? null : { run, snapshots: await core.store.loadByRun(name.runId) },
+      );
+    runs.set(name.runId, held);
+  }
+  const got = await held;
+  const snapshot = got?.snapshots.filter((s) => s.iteration === name.iteration).at(-1);
+  return got === null || snapshot === undefined ? null : { snapshot, run: got.run };
 }
