@@ -1,5 +1,5 @@
 import { readdir } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { UnsafeWorkspaceError } from '../errors.js';
 import { isInside, openRepo, type OpenOptions, type Repo } from '../git/repo.js';
 import { commonDir } from '../fs/git-locks.js';
@@ -47,15 +47,18 @@ export async function checkedExcludes(repo: Repo, dirs: OwnDirs): Promise<string
 
 async function checkedOwnDirs(repo: Repo, dirs: OwnDirs): Promise<OwnDirInside[]> {
   const inside = await ownDirsInside(repo.topLevel, dirs);
-  for (const { what, dir, rel } of inside) {
-    const tracked = await firstTrackedIn(repo, [rel]);
-    if (tracked === null) continue;
-    throw new UnsafeWorkspaceError(
-      `the ${what} ${dir} lies inside the workspace and holds tracked files (${tracked}), which would be left out of every snapshot; put it outside the workspace or in a directory of its own (--home, --artifacts-dir)`,
-      { details: { workspace: repo.topLevel, [detailKey(what)]: dir, tracked } },
-    );
-  }
-  return inside;
+  // One ls-files for both directories; the one holding the tracked file is named.
+  const tracked = await firstTrackedIn(
+    repo,
+    inside.map((d) => d.rel),
+  );
+  if (tracked === null) return inside;
+  const path = tracked.split('/').join(sep);
+  const { what, dir } = inside.find((d) => path === d.rel || path.startsWith(`${d.rel}${sep}`)) ?? inside[0]!;
+  throw new UnsafeWorkspaceError(
+    `the ${what} ${dir} lies inside the workspace and holds tracked files (${tracked}), which would be left out of every snapshot; put it outside the workspace or in a directory of its own (--home, --artifacts-dir)`,
+    { details: { workspace: repo.topLevel, [detailKey(what)]: dir, tracked } },
+  );
 }
 
 /**
