@@ -11568,7 +11568,7 @@ var init_state = __esm({
 
 // src/snapshotter/excludes.ts
 import { readdir as readdir9 } from "node:fs/promises";
-import { join as join21, relative as relative3 } from "node:path";
+import { join as join21, relative as relative3, sep as sep6 } from "node:path";
 async function workspaceExcludes(topLevel, dirs) {
   return (await ownDirsInside(topLevel, dirs)).map((d) => d.rel);
 }
@@ -11583,15 +11583,17 @@ async function checkedExcludes(repo, dirs) {
 }
 async function checkedOwnDirs(repo, dirs) {
   const inside = await ownDirsInside(repo.topLevel, dirs);
-  for (const { what: what2, dir, rel } of inside) {
-    const tracked = await firstTrackedIn(repo, [rel]);
-    if (tracked === null) continue;
-    throw new UnsafeWorkspaceError(
-      `the ${what2} ${dir} lies inside the workspace and holds tracked files (${tracked}), which would be left out of every snapshot; put it outside the workspace or in a directory of its own (--home, --artifacts-dir)`,
-      { details: { workspace: repo.topLevel, [detailKey(what2)]: dir, tracked } }
-    );
-  }
-  return inside;
+  const tracked = await firstTrackedIn(
+    repo,
+    inside.map((d) => d.rel)
+  );
+  if (tracked === null) return inside;
+  const path2 = tracked.split("/").join(sep6);
+  const { what: what2, dir } = inside.find((d) => path2 === d.rel || path2.startsWith(`${d.rel}${sep6}`)) ?? inside[0];
+  throw new UnsafeWorkspaceError(
+    `the ${what2} ${dir} lies inside the workspace and holds tracked files (${tracked}), which would be left out of every snapshot; put it outside the workspace or in a directory of its own (--home, --artifacts-dir)`,
+    { details: { workspace: repo.topLevel, [detailKey(what2)]: dir, tracked } }
+  );
 }
 async function assertOutsideGitDir(repo, dirs) {
   const gitDirs = await Promise.all([realPathOf(repo.gitDir), commonDir(repo.gitDir).then(realPathOf)]);
@@ -14227,7 +14229,7 @@ var init_isolated = __esm({
 
 // src/gates/run.ts
 import { realpath as realpath4, rm as rm10 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname10, isAbsolute as isAbsolute8, join as join24, relative as relative4, resolve as resolve14, sep as sep6 } from "node:path";
+import { basename as basename5, dirname as dirname10, isAbsolute as isAbsolute8, join as join24, relative as relative4, resolve as resolve14, sep as sep7 } from "node:path";
 async function runGate(ctx, workspace, opts, replayOf) {
   checkOptions(opts);
   if (opts.command.length === 0 || opts.command[0] === "")
@@ -14366,7 +14368,7 @@ async function treeMismatch(ctx, repo, snapshot, junit) {
 function reportPaths(repo, junit) {
   return junit.flatMap((f) => {
     const path2 = relative4(repo.topLevel, resolve14(repo.topLevel, f));
-    return path2 === "" || path2 === ".." || path2.startsWith(`..${sep6}`) || isAbsolute8(path2) ? [] : [path2.split(sep6).join("/")];
+    return path2 === "" || path2 === ".." || path2.startsWith(`..${sep7}`) || isAbsolute8(path2) ? [] : [path2.split(sep7).join("/")];
   });
 }
 async function withoutEarlierReports(ctx, repo, snapshot, outside, changed, listedAll) {
@@ -14849,7 +14851,7 @@ var init_local_paths = __esm({
 
 // src/git/commit.ts
 import { readlink as readlink3, realpath as realpath5 } from "node:fs/promises";
-import { join as join25, relative as relative5, resolve as resolve15, sep as sep7 } from "node:path";
+import { join as join25, relative as relative5, resolve as resolve15, sep as sep8 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
   const ref = head.ref ?? "HEAD";
@@ -14971,7 +14973,7 @@ async function excludePathspecs(topLevel, excludes) {
     const real = await realpath5(abs).catch(() => abs);
     const inside = [abs, real].find((p) => isInside(topLevel, p));
     if (inside === void 0) continue;
-    const rel = relative5(topLevel, inside).split(sep7).join("/");
+    const rel = relative5(topLevel, inside).split(sep8).join("/");
     if (rel === "")
       throw new InvalidArgumentError(`exclude ${path2} is the whole workspace; nothing would be snapshotted`, {
         details: { exclude: path2 }
@@ -17615,8 +17617,7 @@ function isRecordOf(commit, received, snapshot, run) {
   return recordObjects(commit.length === 64 ? "sha256" : "sha1", expected).commit.id === commit;
 }
 function couldBeBeforeOf(before2, snapshot) {
-  const wip = before2.isDirty || before2.wipSha !== null;
-  return before2.runId === snapshot.runId && before2.sha === snapshot.beforeSha && (wip ? before2.isDirty && before2.wipSha === snapshot.beforeSha : before2.wipSha === null);
+  return before2.runId === snapshot.runId && before2.sha === snapshot.beforeSha && (before2.wipSha === null || before2.wipSha === before2.sha) && before2.isDirty === (before2.wipSha !== null);
 }
 var RECORDS_PREFIX, INCOMING_PREFIX, PATCH_RECIPE_ARGS;
 var init_records = __esm({
@@ -18041,9 +18042,10 @@ async function adoptRemoteRecords(core, repo, remote, rejected) {
     const landed = new Map((await listRefsWithParents(repo, INCOMING_PREFIX)).map((r) => [r.ref, r]));
     try {
       const candidates = [];
+      const runs3 = /* @__PURE__ */ new Map();
       for (const r of named2) {
         const got = landed.get(incoming(r.ref));
-        const held = await heldSnapshot(core, r.ref);
+        const held = await heldSnapshot(core, r.ref, runs3);
         if (got !== void 0 && got.sha === r.remoteSha && held !== null)
           candidates.push({ ref: { ...got, ref: r.ref }, ...held, localSha: r.localSha });
       }
@@ -18066,13 +18068,19 @@ async function adoptRemoteRecords(core, repo, remote, rejected) {
     }
   });
 }
-async function heldSnapshot(core, ref) {
+async function heldSnapshot(core, ref, runs3) {
   const name2 = parseRecordRef(ref, RECORDS_PREFIX);
   if (name2 === null) return null;
-  const run = await core.store.loadRun(name2.runId).catch(() => null);
-  if (run === null) return null;
-  const snapshot = (await core.store.loadByRun(name2.runId)).filter((s) => s.iteration === name2.iteration).at(-1);
-  return snapshot === void 0 ? null : { snapshot, run };
+  let held = runs3.get(name2.runId);
+  if (held === void 0) {
+    held = core.store.loadRun(name2.runId).catch(() => null).then(
+      async (run) => run === null ? null : { run, snapshots: await core.store.loadByRun(name2.runId) }
+    );
+    runs3.set(name2.runId, held);
+  }
+  const got = await held;
+  const snapshot = got?.snapshots.filter((s) => s.iteration === name2.iteration).at(-1);
+  return got === null || snapshot === void 0 ? null : { snapshot, run: got.run };
 }
 var MAX_RECORD_BYTES, SHARED_PREFIX;
 var init_own_records = __esm({
@@ -18528,7 +18536,7 @@ async function rebuild(core, repo, incoming, localRefs) {
   return { runs: [...runs3].sort(), snapshots: done.length, unchanged: unchanged + kept.length, refused };
 }
 function beforeFits(before2, s) {
-  return before2.runId === s.runId && before2.sha === s.beforeSha && (before2.wipSha === null || before2.wipSha === before2.sha) && before2.isDirty === (before2.wipSha !== null) && BRANCH_NAME.test(before2.branch);
+  return couldBeBeforeOf(before2, s) && BRANCH_NAME.test(before2.branch);
 }
 function toDelete(r) {
   return { ref: r.ref, oldSha: r.sha };
@@ -24912,10 +24920,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep11, value } = collItem;
+        const { start, key, sep: sep12, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep11?.[0],
+          next: key ?? sep12?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -24929,7 +24937,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep11) {
+          if (!keyProps.anchor && !keyProps.tag && !sep12) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -24953,7 +24961,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep11 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep12 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -24969,7 +24977,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep11, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep12, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -25060,7 +25068,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep11 = "";
+        let sep12 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -25074,13 +25082,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep11 + cb;
-              sep11 = "";
+                comment += sep12 + cb;
+              sep12 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep11 += source;
+                sep12 += source;
               hasSpace = true;
               break;
             default:
@@ -25123,18 +25131,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep11, value } = collItem;
+        const { start, key, sep: sep12, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep11?.[0],
+          next: key ?? sep12?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep11 && !value) {
+          if (!props.anchor && !props.tag && !sep12 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -25188,8 +25196,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap && !sep11 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep11, null, props, onError);
+        if (!isMap && !sep12 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep12, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -25201,7 +25209,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep11 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep12 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -25212,8 +25220,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap && !props.found && ctx.options.strict) {
-              if (sep11)
-                for (const st of sep11) {
+              if (sep12)
+                for (const st of sep12) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -25230,7 +25238,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep11, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep12, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -25410,7 +25418,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep11 = "";
+      let sep12 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -25427,24 +25435,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep11 + indent.slice(trimIndent) + content;
-          sep11 = "\n";
+          value += sep12 + indent.slice(trimIndent) + content;
+          sep12 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep11 === " ")
-            sep11 = "\n";
-          else if (!prevMoreIndented && sep11 === "\n")
-            sep11 = "\n\n";
-          value += sep11 + indent.slice(trimIndent) + content;
-          sep11 = "\n";
+          if (sep12 === " ")
+            sep12 = "\n";
+          else if (!prevMoreIndented && sep12 === "\n")
+            sep12 = "\n\n";
+          value += sep12 + indent.slice(trimIndent) + content;
+          sep12 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep11 === "\n")
+          if (sep12 === "\n")
             value += "\n";
           else
-            sep11 = "\n";
+            sep12 = "\n";
         } else {
-          value += sep11 + content;
-          sep11 = " ";
+          value += sep12 + content;
+          sep12 = " ";
           prevMoreIndented = false;
         }
       }
@@ -25627,25 +25635,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep11 = " ";
+      let sep12 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep11 === "\n")
-            res += sep11;
+          if (sep12 === "\n")
+            res += sep12;
           else
-            sep11 = "\n";
+            sep12 = "\n";
         } else {
-          res += sep11 + lm;
-          sep11 = " ";
+          res += sep12 + lm;
+          sep12 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep11 + (match?.[1] ?? "");
+      return res + sep12 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -26455,14 +26463,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep11, value }) {
+    function stringifyItem({ start, key, sep: sep12, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep11)
-        for (const st of sep11)
+      if (sep12)
+        for (const st of sep12)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -27629,18 +27637,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep11;
+          let sep12;
           if (scalar.end) {
-            sep11 = scalar.end;
-            sep11.push(this.sourceToken);
+            sep12 = scalar.end;
+            sep12.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep11 = [this.sourceToken];
+            sep12 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep11 }]
+            items: [{ start, key: scalar, sep: sep12 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -27793,15 +27801,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep11 = it.sep;
-                  sep11.push(this.sourceToken);
+                  const sep12 = it.sep;
+                  sep12.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep11 }]
+                    items: [{ start: start2, key, sep: sep12 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -27995,13 +28003,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep11 = fc.end.splice(1, fc.end.length);
-            sep11.push(this.sourceToken);
+            const sep12 = fc.end.splice(1, fc.end.length);
+            sep12.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep11 }]
+              items: [{ start, key: fc, sep: sep12 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -29333,9 +29341,9 @@ var init_checkpoint_trees = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath7 } from "node:fs/promises";
-import { basename as basename8, dirname as dirname17, join as join41, relative as relative6, resolve as resolve22, sep as sep8 } from "node:path";
+import { basename as basename8, dirname as dirname17, join as join41, relative as relative6, resolve as resolve22, sep as sep9 } from "node:path";
 function toGitPath(root, abs) {
-  return relative6(root, abs).split(sep8).join("/");
+  return relative6(root, abs).split(sep9).join("/");
 }
 function toAbsolute(root, gitPath) {
   return gitPath === "" ? root : join41(root, ...gitPath.split("/"));
@@ -30552,7 +30560,7 @@ var init_user_ignore = __esm({
 
 // src/fs/place.ts
 import { mkdir as mkdir12, open as open6, rename as rename8, rm as rm21, stat as stat22, symlink } from "node:fs/promises";
-import { dirname as dirname20, join as join47, sep as sep9 } from "node:path";
+import { dirname as dirname20, join as join47, sep as sep10 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
@@ -30587,7 +30595,7 @@ async function placeOne(item, temp) {
     await rm21(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
-  const beside = fsPath(`${dirname20(item.dest)}${sep9}${tempName()}`);
+  const beside = fsPath(`${dirname20(item.dest)}${sep10}${tempName()}`);
   try {
     return await swapIn(item, beside);
   } catch (error2) {
@@ -31273,7 +31281,7 @@ var init_probe_cache = __esm({
 // src/checkpoints/store.ts
 import { access as access3, lstat as lstat17, readFile as readFile20, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join50, sep as sep10 } from "node:path";
+import { join as join50, sep as sep11 } from "node:path";
 async function physicalPath(path2) {
   try {
     await access3(path2);
@@ -31370,7 +31378,7 @@ var init_store = __esm({
         const above = probe.isRepository || known !== null ? null : await storeAbove(checkpointsDir, real, homedir4());
         const root = above?.root ?? probe.root;
         assertSafeWorkspace(root);
-        if (root.split(sep10).includes(".git") || root === home || isInside(checkpointsDir, root)) {
+        if (root.split(sep11).includes(".git") || root === home || isInside(checkpointsDir, root)) {
           throw new UnsafeWorkspaceError(
             `refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`,
             {
