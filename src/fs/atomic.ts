@@ -1,5 +1,8 @@
-import { lstat, mkdir, open, readlink, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { lstat, mkdir, mkdtemp, open, readlink, rename, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { AgentgateError, WriteFailedError } from '../errors.js';
 import { randomHex } from './random.js';
 
@@ -34,6 +37,7 @@ export async function replaceFileAtomic<T>(path: string, fill: (temp: string) =>
   const dir = dirname(path);
   const temp = tempPathBeside(path);
   try {
+    if (await isStream(path)) return await writeInto(path, fill);
     await mkdir(dir, { recursive: true });
     const result = await fill(temp);
     await fsyncFile(temp);
@@ -48,6 +52,29 @@ export async function replaceFileAtomic<T>(path: string, fill: (temp: string) =>
       { cause, details: { path } },
     );
   }
+}
+
+/**
+ * A device, a FIFO or a socket (`-o /dev/stdout`, `/dev/null`) is written into, as a shell
+ * redirection does: a rename would put a plain file in its place, for every later process. The
+ * content is made in a temp directory of our own (`/dev` is no place for it), then copied in.
+ */
+async function writeInto<T>(path: string, fill: (temp: string) => Promise<T>): Promise<T> {
+  const own = await mkdtemp(join(tmpdir(), 'agentgate-out-'));
+  try {
+    const temp = join(own, 'out');
+    const result = await fill(temp);
+    await pipeline(createReadStream(temp), createWriteStream(path));
+    return result;
+  } finally {
+    await rm(own, { recursive: true, force: true });
+  }
+}
+
+/** Whether `path` names (through its links) something other than a regular file or a directory. */
+async function isStream(path: string): Promise<boolean> {
+  const st = await stat(path).catch(() => null);
+  return st !== null && !st.isFile() && !st.isDirectory();
 }
 
 /** Writes `data` to `path` atomically and durably (see the policy above). */

@@ -1,4 +1,16 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  createReadStream,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { text } from 'node:stream/consumers';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as FsPromises from 'node:fs/promises';
@@ -72,5 +84,31 @@ describe('writeFileAtomic', () => {
     expect(await codeOf(writeFileAtomic(join(dir, 'adir'), 'y'))).toBe('WRITE_FAILED');
     expect(readdirSync(join(dir, 'adir'))).toEqual(['inside']);
     expect(readdirSync(dir).sort()).toEqual(['adir', 'plain']);
+  });
+
+  it('writes into a FIFO, also through a link, and leaves both in place (`-o` a pipe a reader waits on)', async () => {
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    symlinkSync(fifo, join(dir, 'link'));
+    for (const target of [fifo, join(dir, 'link')]) {
+      const read = text(createReadStream(fifo));
+      await writeFileAtomic(target, `to ${target}`);
+      expect(await read).toBe(`to ${target}`);
+    }
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(lstatSync(join(dir, 'link')).isSymbolicLink()).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['fifo', 'link']);
+  });
+
+  it('writes into a character device and leaves it one (`-o /dev/null` as root)', async () => {
+    const device = join(dir, 'null');
+    try {
+      execFileSync('mknod', ['-m', '666', device, 'c', '1', '3'], { stdio: 'ignore' });
+    } catch {
+      return; // not root: no device of our own can be made, and no rename could replace /dev/null either
+    }
+    await writeFileAtomic(device, 'discarded');
+    expect(lstatSync(device).isCharacterDevice()).toBe(true);
+    expect(readdirSync(dir)).toEqual(['null']);
   });
 });
