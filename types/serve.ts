@@ -33,7 +33,8 @@ export const ServeRequest = deferred(() =>
         z.union([
           z.string(),
           z.boolean(),
-          z.int().check(z.gte(0), z.lte(Number.MAX_SAFE_INTEGER)),
+          // Any number: given to the parser as its decimal text, which judges it as the command line does.
+          z.number(),
           // A repeatable option (`--require-gate A --require-gate B`): serve refuses a list for any other.
           z.array(z.string()).check(z.maxLength(10_000)),
         ]),

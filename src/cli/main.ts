@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs';
 import { isAgentgateError, UsageError } from '../errors.js';
 import { COMMAND_GROUPS } from './groups.js';
 import { COMMAND_NAMES, loadAllCommands, loadCommand } from './commands/index.js';
-import { errorJson, isClosedPipe, noWorkflowCommands, printable, useColour } from './output.js';
+import { asideLines, errorJson, isClosedPipe, noWorkflowCommands, printable, useColour } from './output.js';
 import {
   commandHelp,
   GLOBAL_OPTIONS,
@@ -167,14 +167,9 @@ async function emit(result: CommandResult, json: boolean): Promise<void> {
     ? JSON.stringify(result.json, null, 2)
     : noWorkflowCommands(result.human(useColour((await import('node:tty')).isatty(1))));
   if (text.length > 0) writeStdout(`${text}\n`);
-  if (json && result.warnings !== undefined && result.warnings.length > 0)
-    process.stderr.write(`${JSON.stringify({ warnings: result.warnings })}\n`);
-  const notices = (result.notices ?? []).map((n) => noWorkflowCommands(printable(n)));
-  if (notices.length > 0) process.stderr.write(`${notices.join('\n')}\n`);
-  const commands = result.workflowCommands ?? [];
-  if (commands.length === 0) return;
-  if (json || result.documentOnStdout === true) process.stderr.write(`${commands.join('\n')}\n`);
-  else writeStdout(`${commands.join('\n')}\n`);
+  const aside = asideLines(result, json);
+  if (aside.stderr.length > 0) process.stderr.write(`${aside.stderr.join('\n')}\n`);
+  if (aside.stdout.length > 0) writeStdout(`${aside.stdout.join('\n')}\n`);
 }
 
 function fail(error: unknown, json: boolean): number {

@@ -58,6 +58,29 @@ export function noWorkflowCommands(text: string): string {
   return text.replace(COMMAND_LINE, '$1\\x3a');
 }
 
+/**
+ * What a command prints beside its result: the store's warnings (with --json, one
+ * `{"warnings":[...]}` line), notices for people, and CI workflow commands, on stdout for people
+ * unless stdout holds a document. `serve` prints the same on its stderr.
+ */
+export function asideLines(
+  result: {
+    warnings?: unknown[];
+    notices?: string[];
+    workflowCommands?: string[];
+    documentOnStdout?: boolean;
+  },
+  json: boolean,
+): { stdout: string[]; stderr: string[] } {
+  const stderr: string[] = [];
+  if (json && result.warnings !== undefined && result.warnings.length > 0)
+    stderr.push(JSON.stringify({ warnings: result.warnings }));
+  stderr.push(...(result.notices ?? []).map((n) => noWorkflowCommands(printable(n))));
+  const commands = result.workflowCommands ?? [];
+  if (json || result.documentOnStdout === true) return { stdout: [], stderr: [...stderr, ...commands] };
+  return { stdout: commands, stderr };
+}
+
 /** A left-aligned table of printable cells; numeric-looking columns are right-aligned. Widths ignore colour codes. */
 export function table(headers: string[], cells: Array<Array<string | Painted>>): string {
   const rows = cells.map((r) => r.map((c) => (c instanceof Painted ? c.text : printable(c))));

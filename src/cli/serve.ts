@@ -8,7 +8,7 @@ import {
 import { InvalidRequestError, isAgentgateError, UsageError } from '../errors.js';
 import { Context } from './context.js';
 import { writeStreamedJson } from './json-stream.js';
-import { errorJson, isClosedPipe } from './output.js';
+import { asideLines, errorJson, isClosedPipe } from './output.js';
 import { parseCommandLine, type Command, type CommandResult, type GlobalValues } from './spec.js';
 
 /** Options `serve` itself was started with that every request inherits unless it gives its own. */
@@ -22,6 +22,8 @@ export interface ServeOptions {
    * of those commands, so importing the registry from here would make a cycle.
    */
   load: (name: string) => Promise<Command | undefined>;
+  /** Where what the command line prints beside a result goes (warnings, notices, workflow commands). */
+  aside: Writable;
 }
 
 /**
@@ -110,22 +112,31 @@ async function respond(output: Writable, line: Buffer, opts: ServeOptions): Prom
       );
     }
     const result = await execute(parsed.data, opts);
-    await writeResult(output, parsed.data.id, result);
+    await writeResult(output, parsed.data.id, result, opts);
   } catch (error) {
     if (error instanceof OutputClosed) throw error;
     await write(output, errorLine(id, error));
   }
 }
 
-const NOT_SERVED: readonly string[] = ['serve', 'iterate'];
+/**
+ * Commands that would share serve's stdin and stdout, which carry the requests and answers:
+ * iterate's agent, and an agent hook, which reads its event on stdin and may answer on stdout.
+ */
+function notServed(command: string): boolean {
+  return (
+    command === 'serve' ||
+    command === 'iterate' ||
+    (command.startsWith('hook ') && command !== 'hook install' && command !== 'hook uninstall')
+  );
+}
 
 /** Runs one request through the same steps as the CLI: find the command, parse its options strictly, run it. */
 async function execute(request: ServeRequest, opts: ServeOptions): Promise<CommandResult> {
-  // iterate's agent would share serve's stdin and stdout, which carry the requests and answers.
-  const command = NOT_SERVED.includes(request.command) ? undefined : await opts.load(request.command);
+  const command = notServed(request.command) ? undefined : await opts.load(request.command);
   if (!command) {
     throw new UsageError(
-      `unknown command "${request.command.slice(0, 100)}" for serve; it takes the CLI's commands except ${NOT_SERVED.join(' and ')}`,
+      `unknown command "${request.command.slice(0, 100)}" for serve; it takes the CLI's commands except serve, iterate and the agent hooks (hook install and hook uninstall are served)`,
       { details: { command: request.command.slice(0, 100) } },
     );
   }
@@ -163,10 +174,17 @@ function repeated(command: Command, name: string, values: readonly string[]): st
 }
 
 /** `{"id":…,"result":…}` on one line; a streamed result (a patch) is escaped as it is read, never held. */
-async function writeResult(output: Writable, id: RequestId, result: CommandResult): Promise<void> {
+async function writeResult(
+  output: Writable,
+  id: RequestId,
+  result: CommandResult,
+  opts: ServeOptions,
+): Promise<void> {
   const head = `{"id":${JSON.stringify(id)},"result":`;
   if ('json' in result) {
     const exit = result.exitCode ? `,"exitCode":${result.exitCode}` : '';
+    const aside = asideLines(result, true).stderr;
+    if (aside.length > 0) opts.aside.write(`${aside.join('\n')}\n`);
     await write(output, `${head}${JSON.stringify(result.json ?? null)}${exit}}\n`);
     return;
   }

@@ -355,7 +355,7 @@ async function assertDescends(
   const fail = async (why: string): Promise<never> => {
     const rescue = wipSha === null ? null : await wipRescue(repo, runId, wipSha, state.sha);
     throw new HistoryRewrittenError(
-      `${why}; the iteration's history was rewritten. ${rescue?.text ?? ''}Start a new iteration with "before"`,
+      `${why}; the iteration's history was rewritten. ${rescue?.text ?? ''}To go on with run ${runId}, put HEAD back where this iteration began ("git reset --hard ${beforeSha.slice(0, 12)}": first keep what you need of what was committed or changed since) and run "before" again, or restart from an earlier iteration with "before --restart-from N"`,
       { details: { beforeSha, head: state.sha, ...rescue?.details } },
     );
   };

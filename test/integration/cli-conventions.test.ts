@@ -7,7 +7,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI_REFERENCE_PATH } from '../../scripts/cli-reference.js';
 import { runCli } from '../helpers/cli.js';
-import { repoWithCommit, tempDir } from '../helpers/repo.js';
+import { git, repoWithCommit, tempDir } from '../helpers/repo.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -49,5 +49,20 @@ describe('docs/cli.md conventions', () => {
     expect([status, code]).toEqual([1, 'INVALID_ID']);
     // The message is the fix here: it names the two-revision form that was meant.
     expect(message).toMatch(/FROM TO/);
+  });
+
+  it('stats of a range suggests the two revisions that work', () => {
+    const dir = repoWithCommit({ 'a.txt': 'one\n' });
+    const home = tempDir('agentgate-home-');
+    made.push(dir, home);
+    git(dir, ['commit', '-q', '--allow-empty', '-m', 'second']);
+    for (const range of ['HEAD~1..HEAD', 'HEAD~1..']) {
+      const res = runCli(['-C', dir, '--home', home, '--json', 'stats', range]);
+      const { code, message } = (res.json() as { error: { code: string; message: string } }).error;
+      expect(code).toBe('INVALID_ID');
+      const suggested = /\("stats ([^"]+)"\)/.exec(message)?.[1]?.split(' ') ?? [];
+      expect(suggested).toEqual(['HEAD~1', 'HEAD']);
+      expect(runCli(['-C', dir, '--home', home, '--json', 'stats', ...suggested]).status).toBe(0);
+    }
   });
 });

@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ServeResponse, SERVE_MAX_LINE_BYTES } from '../../types/serve.js';
 import { BeforeState, Snapshot } from '../../types/snapshot.js';
@@ -217,6 +218,48 @@ describe('serve (JSON lines over stdio)', () => {
     expect(cli(['gate', '--run', 'r1', '--name', 'lint', ...passes]).status).toBe(0);
     const both = await serveLines([verify(8, ['test', 'lint'])], ['-C', dir], home);
     expect(both.responses.map(outcome)).toEqual([0]);
+  });
+
+  it('refuses the agent hooks (they read stdin and answer on stdout), judges numbers as the command line does, and warns on stderr as it does', async () => {
+    const dir = repoWithCommit();
+    const home = tempDir('agentgate-home-');
+    expect(
+      runCli(['before', '--run', 'r', '--json', '-C', dir], { env: { AGENTGATE_HOME: home } }).status,
+    ).toBe(0);
+    writeFileSync(join(home, 'runs', 'broken.json'), '{bad');
+    const served = await serveLines(
+      [
+        req(1, 'hook claude-code'),
+        req(2, 'hook gemini'),
+        req(3, 'hook cline'),
+        req(4, 'after', { run: 'r', iteration: 1.5 }),
+        req(5, 'after', { run: 'r', iteration: -1 }),
+        req(6, 'hook install', { agent: 'nope' }),
+        req(7, 'runs'),
+      ],
+      ['-C', dir],
+      home,
+    );
+    expect(served.status).toBe(0);
+    expect(served.responses.map((r) => [r.id, 'error' in r ? r.error.code : 'ok'])).toEqual([
+      [1, 'USAGE'],
+      [2, 'USAGE'],
+      [3, 'USAGE'],
+      [4, 'INVALID_ARGUMENT'],
+      [5, 'INVALID_ARGUMENT'],
+      [6, 'USAGE'],
+      [7, 'ok'],
+    ]);
+    // The listing is partial, and says so where `runs --json` says it.
+    const cli = runCli(['runs', '--json', '-C', dir], { env: { AGENTGATE_HOME: home } });
+    expect(result(served.responses[6])).toEqual(cli.json());
+    const warnings = (text: string) =>
+      text
+        .split('\n')
+        .filter((l) => l.startsWith('{"warnings"'))
+        .map((l) => JSON.parse(l) as { warnings: Array<{ code: string }> });
+    expect(warnings(served.stderr).map((w) => w.warnings.map((x) => x.code))).toEqual([['STORE_CORRUPT']]);
+    expect(warnings(served.stderr)).toEqual(warnings(cli.stderr));
   });
 
   it('ends cleanly on an empty input', async () => {

@@ -479,6 +479,25 @@ describe('captureAfterState', () => {
     }
   });
 
+  it('after an agent amended the last iteration, HEAD put back where the iteration began lets the run go on', async () => {
+    const s = newSnapshotter();
+    const dir = repoWithCommit({ 'a.txt': 'a\n' });
+    const b1 = await s.captureBeforeState(dir, { runId: 'am' });
+    writeFiles(dir, { 'a.txt': 'one\n' });
+    await s.captureAfterState(dir, b1, { runId: 'am', iteration: 1 });
+    const b2 = await s.captureBeforeState(dir, { runId: 'am' });
+    writeFiles(dir, { 'a.txt': 'two\n' });
+    git(dir, ['commit', '-q', '-a', '--amend', '-m', 'amended']);
+    const error = await s.captureAfterState(dir, b2, { runId: 'am', iteration: 2 }).catch((e: unknown) => e);
+    const details = (error as { code: string; details: { beforeSha: string } }).details;
+    expect((error as { code: string }).code).toBe('HISTORY_REWRITTEN');
+    // What the message advises: HEAD back where the iteration began, then "before" again.
+    git(dir, ['reset', '-q', '--hard', details.beforeSha]);
+    const again = await s.captureBeforeState(dir, { runId: 'am' });
+    writeFiles(dir, { 'a.txt': 'two\n' });
+    expect((await s.captureAfterState(dir, again, { runId: 'am', iteration: 2 })).files).toHaveLength(1);
+  });
+
   it('never snapshots an artifacts directory or home inside the workspace, even with onDirty "error"', async () => {
     const dir = repoWithCommit({ 'a.txt': 'a\n' });
     const home = join(dir, '.agentgate-home');

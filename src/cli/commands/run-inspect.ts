@@ -203,9 +203,17 @@ function snapshotKey(key: string): string {
   if (SafeId.safeParse(key).success) return key;
   const shown = JSON.stringify(key.slice(0, 80));
   throw new InvalidIdError(
-    `stats takes a snapshot id, two revisions FROM TO, or --run ID: ${shown} is no snapshot id; for a revision give both ends ("stats ${key.slice(0, 80)} HEAD")`,
+    `stats takes a snapshot id, two revisions FROM TO, or --run ID: ${shown} is no snapshot id; for a revision give both ends ("stats ${bothEnds(key.slice(0, 80))}")`,
     { details: { value: key.slice(0, 200), what: 'snapshot id' } },
   );
+}
+
+/** The FROM TO that mean what git reads in a revision or a range (`A..B`, `A...B`, `A..`). */
+function bothEnds(key: string): string {
+  const range = /^(.*?)(\.\.\.?)(.*)$/s.exec(key);
+  if (range === null) return `${key} HEAD`;
+  const [from, to] = [range[1] || 'HEAD', range[3] || 'HEAD'];
+  return range[2] === '...' ? `"$(git merge-base ${from} ${to})" ${to}` : `${from} ${to}`;
 }
 
 const del = defineCommand({
