@@ -4,7 +4,7 @@
  * merge commit), publish the anchors (`push --anchors only`), and write the step summary and
  * outputs. The commits come from the `range` or `commit` input, else from the event.
  */
-import { appendFileSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface ActionIo {
@@ -68,9 +68,39 @@ function readEvent(path: string | undefined): Record<string, unknown> | null {
   }
 }
 
+interface AnchorInputs {
+  remote: string[];
+  fetch: boolean;
+  summary: boolean;
+  publish: boolean;
+  minCoverage: number | null;
+}
+
+/** Every input mode anchor reads, checked before any work: a mistyped one fails the step first. */
+function anchorInputs(io: ActionIo): AnchorInputs {
+  return {
+    remote: io.input('remote') ? ['--remote', io.input('remote')] : [],
+    fetch: io.flag('fetch', true),
+    summary: io.flag('summary', true),
+    publish: io.flag('publish', true),
+    minCoverage: percentInput(io, 'min-coverage'),
+  };
+}
+
+/** A whole percentage, or null when unset: decimal digits only (Number() takes `0x32`, `1e1`, `5.0`). */
+function percentInput(io: ActionIo, name: string): number | null {
+  const text = io.input(name);
+  if (!text) return null;
+  const value = /^[0-9]+$/.test(text) ? Number(text) : NaN;
+  if (!(value <= 100))
+    throw io.fail(`input ${name} must be a whole number from 0 to 100, not ${JSON.stringify(text)}`);
+  return value;
+}
+
 export async function anchor(io: ActionIo, env: NodeJS.ProcessEnv): Promise<void> {
-  const remote = io.input('remote') ? ['--remote', io.input('remote')] : [];
-  if (io.flag('fetch', true)) io.cliJson(['fetch', ...remote], 'fetch');
+  const want = anchorInputs(io);
+  mkdirSync(io.outputDir, { recursive: true });
+  if (want.fetch) io.cliJson(['fetch', ...want.remote], 'fetch');
   const target = anchorTarget(io, env);
   const doc = io.cliJson(['anchor', ...target], 'anchor');
   const anchors = (Array.isArray(doc) ? doc : [doc]) as AnchorDoc[];
@@ -83,7 +113,7 @@ export async function anchor(io: ActionIo, env: NodeJS.ProcessEnv): Promise<void
     }),
     { files: 0, filesFromRuns: 0, linesAdded: 0, linesFromRuns: 0 },
   );
-  const report = reportAndPublish(io, anchors, remote);
+  const report = reportAndPublish(io, anchors, want);
   await io.setOutputs({
     commits: anchors.map((a) => a.commit).join(','),
     runs: [...new Set(anchors.flatMap((a) => a.runs.map((r) => r.runId)))].sort().join(','),
@@ -95,11 +125,8 @@ export async function anchor(io: ActionIo, env: NodeJS.ProcessEnv): Promise<void
       total.linesAdded === 0 ? '' : String(Math.floor((total.linesFromRuns * 100) / total.linesAdded)),
     'report-path': report,
   });
-  const min = io.input('min-coverage');
-  if (min) {
-    const wanted = Number(min);
-    if (!Number.isInteger(wanted) || wanted < 0 || wanted > 100)
-      throw io.fail(`input min-coverage must be a whole number from 0 to 100, not ${JSON.stringify(min)}`);
+  const wanted = want.minCoverage;
+  if (wanted !== null) {
     const got = total.linesAdded === 0 ? 100 : Math.floor((total.linesFromRuns * 100) / total.linesAdded);
     if (got < wanted)
       throw io.fail(
@@ -113,7 +140,7 @@ export async function anchor(io: ActionIo, env: NodeJS.ProcessEnv): Promise<void
  * returns the report's path. A push that brought no new first-parent commit anchors nothing: a
  * summary line, no report ('') and nothing to publish.
  */
-function reportAndPublish(io: ActionIo, anchors: readonly AnchorDoc[], remote: string[]): string {
+function reportAndPublish(io: ActionIo, anchors: readonly AnchorDoc[], want: AnchorInputs): string {
   const last = anchors.at(-1);
   const report = last === undefined ? '' : join(io.outputDir, `agentgate-anchor-${last.commit}.html`);
   if (last !== undefined)
@@ -121,7 +148,7 @@ function reportAndPublish(io: ActionIo, anchors: readonly AnchorDoc[], remote: s
       ['report', '--anchor', last.commit, '--format', 'html', '-o', report, '--ci', 'none'],
       'report',
     );
-  if (io.stepSummary !== null && io.flag('summary', true)) {
+  if (io.stepSummary !== null && want.summary) {
     if (last === undefined)
       appendWithinLimit(io.stepSummary, '## agentgate anchor\n\nNo new first-parent commit to anchor.\n');
     // Each section is cut to the room the file has left (the CLI sees what is there); once one did
@@ -132,7 +159,6 @@ function reportAndPublish(io: ActionIo, anchors: readonly AnchorDoc[], remote: s
       if (appended !== undefined && appended !== 'whole') break;
     }
   }
-  if (io.flag('publish', true) && last !== undefined)
-    io.cliJson(['push', '--anchors', 'only', ...remote], 'push');
+  if (want.publish && last !== undefined) io.cliJson(['push', '--anchors', 'only', ...want.remote], 'push');
   return report;
 }

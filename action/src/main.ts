@@ -117,6 +117,15 @@ async function finish(): Promise<void> {
   const format = input('report-format', 'html');
   if (!FORMATS.includes(format))
     throw new ActionFailure(`input report-format must be one of ${FORMATS.join(', ')}`);
+  // Inputs first: a mistyped one fails the step before anything is run or written.
+  const want = {
+    verify: flag('verify', true),
+    failOnVerify: flag('fail-on-verify', true),
+    failOnGate: flag('fail-on-gate', false),
+    summary: flag('summary', true) && envFile('GITHUB_STEP_SUMMARY') !== null,
+    bundle: flag('bundle', false),
+    publish: flag('publish', false),
+  };
   const runArgs = input('run-id') ? ['--run', input('run-id')] : [];
   // The run id: given, or the most recent run (what `report` picks by default).
   const doc = cliJson(['report', '--format', 'json', '--ci', 'none', ...runArgs], 'report');
@@ -133,16 +142,6 @@ async function finish(): Promise<void> {
     'artifacts-path': doc.artifactsPath as string,
     verified: '',
     'failed-gates': failedGates.join(','),
-  };
-
-  // Inputs first: a mistyped one fails the step before anything is written.
-  const want = {
-    verify: flag('verify', true),
-    failOnVerify: flag('fail-on-verify', true),
-    failOnGate: flag('fail-on-gate', false),
-    summary: flag('summary', true) && envFile('GITHUB_STEP_SUMMARY') !== null,
-    bundle: flag('bundle', false),
-    publish: flag('publish', false),
   };
   const failures: string[] = [];
   if (want.verify) {
@@ -222,8 +221,8 @@ async function writeAndPublish(
 }
 
 async function anchorMode(): Promise<void> {
+  // anchor() checks its inputs, then makes the directory.
   const outputDir = resolve(input('output-dir', join(runnerTemp(), 'agentgate-out')));
-  await mkdir(outputDir, { recursive: true });
   await anchor(
     {
       input,

@@ -250,6 +250,13 @@ describe('the GitHub Action', () => {
     expect(both.outputs['bundle-path']).toBe('');
     expect(existsSync(both.outputs['report-path'] as string)).toBe(true);
     rmSync(bundle, { recursive: true });
+    // A mistyped flag fails finish before anything is run or written (its output-dir is not made).
+    const fresh = join(runner, 'fresh-out');
+    const maybe = step({ ...later, INPUT_MODE: 'finish', INPUT_VERIFY: 'maybe', 'INPUT_OUTPUT-DIR': fresh });
+    expect(maybe.status).toBe(1);
+    expect(maybe.stdout).toMatch(/^::error title=agentgate::input verify must be true or false/m);
+    expect(maybe.outputs).toEqual({});
+    expect(existsSync(fresh)).toBe(false);
     const bad = step({ INPUT_MODE: 'teardown' });
     expect(bad.status).toBe(1);
     expect(bad.stdout).toMatch(/^::error title=agentgate::input mode must be setup, finish or anchor/m);
@@ -376,6 +383,21 @@ describe('the GitHub Action', () => {
       });
       return { ...res, outputs: parseGithubFile(readFileSync(files.GITHUB_OUTPUT, 'utf8')) };
     };
+    // A mistyped input fails the step before any work: nothing fetched, anchored or published, no output.
+    for (const bad of [
+      { 'INPUT_MIN-COVERAGE': 'abc' },
+      { 'INPUT_MIN-COVERAGE': '0x32' },
+      { INPUT_PUBLISH: 'maybe' },
+    ]) {
+      const refused = step(bad);
+      expect(refused.status).toBe(1);
+      expect(refused.stdout).toMatch(/^::error title=agentgate::input (min-coverage|publish) must be /m);
+      expect(refused.outputs).toEqual({});
+      expect(readFileSync(files.GITHUB_STEP_SUMMARY, 'utf8')).toBe('');
+      for (const made of ['agentgate-home', 'agentgate-out'])
+        expect(existsSync(join(runner, made))).toBe(false);
+    }
+    expect(git(origin, ['for-each-ref', 'refs/agentgate/anchors/'])).toBe('');
     const first = step({});
     expect(first.status, first.stdout + first.stderr).toBe(0);
     expect(first.outputs).toMatchObject({
@@ -405,7 +427,7 @@ describe('the GitHub Action', () => {
     git(dev, ['commit', '-q', '-m', 'person']);
     git(dev, ['push', '-q', 'origin', 'main']);
     git(ci, ['pull', '-q', '--ff-only']);
-    const low = step({ INPUT_COMMIT: 'HEAD', 'INPUT_MIN-COVERAGE': '50', INPUT_PUBLISH: 'false' });
+    const low = step({ INPUT_COMMIT: 'HEAD', 'INPUT_MIN-COVERAGE': ' 50\n', INPUT_PUBLISH: 'false' });
     expect(low.status).toBe(1);
     expect(low.outputs).toMatchObject({ coverage: '0', runs: '' });
     expect(low.stdout).toMatch(

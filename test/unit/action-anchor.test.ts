@@ -26,7 +26,11 @@ function stubIo(inputs: Record<string, string>, summary: string, answer: (args: 
   const stub = { calls: [] as string[][], outputs: {} as Record<string, string>, io: {} as ActionIo };
   stub.io = {
     input: (name, fallback = '') => inputs[name] ?? fallback,
-    flag: (_name, fallback) => fallback,
+    flag: (name, fallback) => {
+      const value = inputs[name] ?? String(fallback);
+      if (value !== 'true' && value !== 'false') throw new Error(`input ${name}`);
+      return value === 'true';
+    },
     cli: () => ({ status: 0, stdout: '' }),
     cliJson: (args) => {
       stub.calls.push(args);
@@ -127,5 +131,49 @@ describe('mode anchor: the step summary stays within 1 MiB', () => {
     io.cliJson = (args) => (args[0] === 'anchor' ? [] : {});
     await anchor(io, {});
     expect(readFileSync(summary, 'utf8')).toBe('x'.repeat(1024 * 1024 - 10));
+  });
+});
+
+describe('mode anchor: its inputs are checked before any work', () => {
+  const anchored = (inputs: Record<string, string>) =>
+    stubIo({ range: `${A}..${B}`, ...inputs }, join(dir, 'summary-inputs.md'), (args) =>
+      args[0] === 'anchor'
+        ? [{ commit: B, coverage: { files: 1, filesFromRuns: 1, linesAdded: 2, linesFromRuns: 1 }, runs: [] }]
+        : {},
+    );
+
+  it.each(['abc', '0x32', '1e1', '5.0', '-1', '+5', '101', '1'.repeat(400), '5 0'])(
+    'min-coverage %j: refused, with no fetch, no anchor, no push and no outputs',
+    async (value) => {
+      const stub = anchored({ 'min-coverage': value });
+      await expect(anchor(stub.io, {})).rejects.toThrow(/min-coverage/);
+      expect(stub.calls).toEqual([]);
+      expect(stub.outputs).toEqual({});
+    },
+  );
+
+  it('a mistyped publish, summary or fetch flag: refused before the fetch', async () => {
+    for (const name of ['publish', 'summary', 'fetch']) {
+      const stub = anchored({ [name]: 'maybe' });
+      await expect(anchor(stub.io, {})).rejects.toThrow(name);
+      expect(stub.calls).toEqual([]);
+    }
+  });
+
+  it('min-coverage as decimal digits from 0 to 100: the bound checked after the anchors are published', async () => {
+    for (const [value, passes] of [
+      ['0', true],
+      ['050', true],
+      ['51', false],
+      ['100', false],
+    ] as const) {
+      const stub = anchored({ 'min-coverage': value });
+      const run = anchor(stub.io, {});
+      await (passes
+        ? expect(run).resolves.toBeUndefined()
+        : expect(run).rejects.toThrow(/below min-coverage/));
+      expect(stub.calls.map((c) => c[0])).toEqual(['fetch', 'anchor', 'report', 'report', 'push']);
+      expect(stub.outputs.coverage).toBe('50');
+    }
   });
 });
