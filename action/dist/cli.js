@@ -3665,6 +3665,15 @@ function printable(text) {
 function noWorkflowCommands(text) {
   return text.replace(COMMAND_LINE, "$1\\x3a");
 }
+function asideLines(result, json) {
+  const stderr = [];
+  if (json && result.warnings !== void 0 && result.warnings.length > 0)
+    stderr.push(JSON.stringify({ warnings: result.warnings }));
+  stderr.push(...(result.notices ?? []).map((n) => noWorkflowCommands(printable(n))));
+  const commands = result.workflowCommands ?? [];
+  if (json || result.documentOnStdout === true) return { stdout: [], stderr: [...stderr, ...commands] };
+  return { stdout: commands, stderr };
+}
 function table(headers, cells) {
   const rows = cells.map((r) => r.map((c) => c instanceof Painted ? c.text : printable(c)));
   const widths = headers.map(
@@ -3989,8 +3998,11 @@ var init_random = __esm({
 });
 
 // src/fs/atomic.ts
-import { lstat, mkdir, open, readlink, rename, rm, stat } from "node:fs/promises";
+import { createReadStream, createWriteStream } from "node:fs";
+import { lstat, mkdir, mkdtemp, open, readlink, rename, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
+import { pipeline } from "node:stream/promises";
 function tempPathBeside(path2) {
   return join(dirname(path2), `.${basename(path2)}.${process.pid}.${randomHex(6)}.tmp`);
 }
@@ -3998,6 +4010,7 @@ async function replaceFileAtomic(path2, fill) {
   const dir = dirname(path2);
   const temp = tempPathBeside(path2);
   try {
+    if (await isStream(path2)) return await writeInto(path2, fill);
     await mkdir(dir, { recursive: true });
     const result = await fill(temp);
     await fsyncFile(temp);
@@ -4012,6 +4025,21 @@ async function replaceFileAtomic(path2, fill) {
       { cause, details: { path: path2 } }
     );
   }
+}
+async function writeInto(path2, fill) {
+  const own2 = await mkdtemp(join(tmpdir(), "agentgate-out-"));
+  try {
+    const temp = join(own2, "out");
+    const result = await fill(temp);
+    await pipeline(createReadStream(temp), createWriteStream(path2));
+    return result;
+  } finally {
+    await rm(own2, { recursive: true, force: true });
+  }
+}
+async function isStream(path2) {
+  const st = await stat(path2).catch(() => null);
+  return st !== null && !st.isFile() && !st.isDirectory();
 }
 async function writeFileAtomic(path2, data) {
   await replaceFileAtomic(path2, async (temp) => {
@@ -4708,8 +4736,8 @@ var init_paths = __esm({
 });
 
 // src/cli/commands/run-inspect.ts
-import { mkdtemp, rm as rm3 } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdtemp as mkdtemp2, rm as rm3 } from "node:fs/promises";
+import { tmpdir as tmpdir2 } from "node:os";
 import { join as join4, resolve as resolve3 } from "node:path";
 async function statsFor(ctx, runId, positionals) {
   const [from, to] = positionals;
@@ -4741,9 +4769,15 @@ function snapshotKey(key) {
   if (SafeId.safeParse(key).success) return key;
   const shown = JSON.stringify(key.slice(0, 80));
   throw new InvalidIdError(
-    `stats takes a snapshot id, two revisions FROM TO, or --run ID: ${shown} is no snapshot id; for a revision give both ends ("stats ${key.slice(0, 80)} HEAD")`,
+    `stats takes a snapshot id, two revisions FROM TO, or --run ID: ${shown} is no snapshot id; for a revision give both ends ("stats ${bothEnds(key.slice(0, 80))}")`,
     { details: { value: key.slice(0, 200), what: "snapshot id" } }
   );
+}
+function bothEnds(key) {
+  const range = /^(.*?)(\.\.\.?)(.*)$/s.exec(key);
+  if (range === null) return `${key} HEAD`;
+  const [from, to] = [range[1] || "HEAD", range[3] || "HEAD"];
+  return range[2] === "..." ? `"$(git merge-base ${from} ${to})" ${to}` : `${from} ${to}`;
 }
 var show, list, runs, patch, stats, del, cherryPick, INSPECT_COMMANDS;
 var init_run_inspect = __esm({
@@ -4864,7 +4898,7 @@ var init_run_inspect = __esm({
           await snapshotter.generatePatch(snapshot, output);
           return { json: { id: snapshot.id, path: output }, human: () => `Wrote ${output}` };
         }
-        const dir = await mkdtemp(join4(tmpdir(), "agentgate-patch-"));
+        const dir = await mkdtemp2(join4(tmpdir2(), "agentgate-patch-"));
         const file = join4(dir, "patch.diff");
         const cleanup = () => rm3(dir, { recursive: true, force: true });
         try {
@@ -5293,11 +5327,11 @@ var init_path_bytes = __esm({
 
 // src/git/runner.ts
 import { spawn } from "node:child_process";
-import { createWriteStream, readFileSync as readFileSync2 } from "node:fs";
+import { createWriteStream as createWriteStream2, readFileSync as readFileSync2 } from "node:fs";
 import { isAbsolute as isAbsolute5, join as join9 } from "node:path";
 import { once } from "node:events";
 import { Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import { pipeline as pipeline2 } from "node:stream/promises";
 async function runGit(opts, args, run = {}) {
   const result = await runGitBuffer(opts, args, run);
   return { stdout: result.stdout.toString("utf8"), exitCode: result.exitCode };
@@ -5310,12 +5344,12 @@ async function runGitBuffer(opts, args, run = {}) {
   return { stdout: Buffer.concat(chunks), exitCode };
 }
 async function runGitToFile(opts, args, file, limit = {}) {
-  const out = createWriteStream(file, { flags: "wx", mode: 420 });
+  const out = createWriteStream2(file, { flags: "wx", mode: 420 });
   await spawnGit(
     opts,
     args,
     {},
-    (stdout) => pipeline(stdout, byteLimit(limit.maxBytes ?? Infinity, file), out).catch((cause) => {
+    (stdout) => pipeline2(stdout, byteLimit(limit.maxBytes ?? Infinity, file), out).catch((cause) => {
       if (cause instanceof OutputTooLargeError) throw cause;
       throw new WriteFailedError(
         `could not write ${file} (${errnoText(cause)}); check free space and permissions`,
@@ -6879,12 +6913,12 @@ var init_ls_tree = __esm({
 });
 
 // src/git/byte-args.ts
-import { mkdtemp as mkdtemp2, rm as rm5, writeFile } from "node:fs/promises";
-import { tmpdir as tmpdir2 } from "node:os";
+import { mkdtemp as mkdtemp3, rm as rm5, writeFile } from "node:fs/promises";
+import { tmpdir as tmpdir3 } from "node:os";
 import { join as join11 } from "node:path";
 async function withByteArgs(global, words, run) {
   if (words.every((w) => w.isWellFormed())) return run([...global, ...words]);
-  const dir = await mkdtemp2(join11(tmpdir2(), "agentgate-args-"));
+  const dir = await mkdtemp3(join11(tmpdir3(), "agentgate-args-"));
   try {
     const file = join11(dir, "config");
     await writeFile(file, aliasConfig(words), { mode: 384 });
@@ -13733,7 +13767,7 @@ var init_junit = __esm({
 });
 
 // src/gates/junit-files.ts
-import { createReadStream } from "node:fs";
+import { createReadStream as createReadStream2 } from "node:fs";
 import { stat as stat8 } from "node:fs/promises";
 import { resolve as resolve13 } from "node:path";
 function versionOf(info) {
@@ -13771,7 +13805,7 @@ async function readJunitFiles(files, cwd, notBefore, earlier = /* @__PURE__ */ n
       return { problem: `${shown} is ${info.size} bytes, more than ${MAX_JUNIT_BYTES}` };
     const counter = new JunitCounter2();
     try {
-      for await (const chunk of createReadStream(path2, { encoding: "utf8", highWaterMark: 1 << 16 }))
+      for await (const chunk of createReadStream2(path2, { encoding: "utf8", highWaterMark: 1 << 16 }))
         counter.write(chunk);
       counts = addCounts2(counts, counter.end());
     } catch (error2) {
@@ -13794,11 +13828,11 @@ var init_junit_files = __esm({
 
 // src/gates/log.ts
 import { createHash as createHash5 } from "node:crypto";
-import { createReadStream as createReadStream2, createWriteStream as createWriteStream2 } from "node:fs";
+import { createReadStream as createReadStream3, createWriteStream as createWriteStream3 } from "node:fs";
 import { lstat as lstat7, mkdir as mkdir5, open as open4, rename as rename4, rm as rm9, stat as stat9 } from "node:fs/promises";
 import { dirname as dirname9, join as join22 } from "node:path";
 import { Transform as Transform2 } from "node:stream";
-import { pipeline as pipeline2 } from "node:stream/promises";
+import { pipeline as pipeline3 } from "node:stream/promises";
 async function openLogSink(dir, name2) {
   await mkdir5(dir, { recursive: true });
   await sweepTempFiles(dir);
@@ -13812,7 +13846,7 @@ async function openLogSink(dir, name2) {
       done(null, chunk);
     }
   });
-  const written = pipeline2(counter, createWriteStream2(temp, { flags: "wx", mode: 420 })).catch(
+  const written = pipeline3(counter, createWriteStream3(temp, { flags: "wx", mode: 420 })).catch(
     (cause) => cause
   );
   return {
@@ -13846,13 +13880,13 @@ async function openLogSink(dir, name2) {
   };
 }
 async function copyIntoSink(file, sink) {
-  await pipeline2(createReadStream2(file), sink.stream, { end: false });
+  await pipeline3(createReadStream3(file), sink.stream, { end: false });
   return sink.finish();
 }
 async function digestFile(path2) {
   const hash2 = createHash5("sha256");
   let bytes = 0;
-  for await (const chunk of createReadStream2(path2)) {
+  for await (const chunk of createReadStream3(path2)) {
     hash2.update(chunk);
     bytes += chunk.length;
   }
@@ -15005,11 +15039,11 @@ var init_commit = __esm({
 });
 
 // src/git/apply-check.ts
-import { mkdtemp as mkdtemp3, rm as rm11 } from "node:fs/promises";
-import { tmpdir as tmpdir3 } from "node:os";
+import { mkdtemp as mkdtemp4, rm as rm11 } from "node:fs/promises";
+import { tmpdir as tmpdir4 } from "node:os";
 import { join as join26 } from "node:path";
 async function treeAfterApplying(repo, base, patchFile) {
-  const dir = await mkdtemp3(join26(tmpdir3(), "agentgate-apply-"));
+  const dir = await mkdtemp4(join26(tmpdir4(), "agentgate-apply-"));
   const scratch = { ...repo, indexFile: join26(dir, "index") };
   try {
     await runGit(scratch, ["read-tree", `${base}^{tree}`]);
@@ -15919,7 +15953,7 @@ async function assertDescends(repo, runId, start, state) {
   const fail2 = async (why) => {
     const rescue = wipSha === null ? null : await wipRescue(repo, runId, wipSha, state.sha);
     throw new HistoryRewrittenError(
-      `${why}; the iteration's history was rewritten. ${rescue?.text ?? ""}Start a new iteration with "before"`,
+      `${why}; the iteration's history was rewritten. ${rescue?.text ?? ""}To go on with run ${runId}, put HEAD back where this iteration began ("git reset --hard ${beforeSha.slice(0, 12)}": first keep what you need of what was committed or changed since) and run "before" again, or restart from an earlier iteration with "before --restart-from N"`,
       { details: { beforeSha, head: state.sha, ...rescue?.details } }
     );
   };
@@ -16092,7 +16126,7 @@ var init_received_artifact = __esm({
 });
 
 // src/snapshotter/read.ts
-import { createReadStream as createReadStream3 } from "node:fs";
+import { createReadStream as createReadStream4 } from "node:fs";
 import { readFile as readFile8 } from "node:fs/promises";
 import { Readable } from "node:stream";
 async function getSnapshot(core, idOrSha, opts = {}) {
@@ -16151,7 +16185,7 @@ async function streamPatch(core, snapshot, consume) {
   snapshot = await core.withLocalPaths(snapshot);
   await buildReceivedArtifact(core, snapshot);
   const artifact = await intactArtifact(snapshot);
-  if (artifact !== null) return consume(createReadStream3(artifact));
+  if (artifact !== null) return consume(createReadStream4(artifact));
   const repo = await openRepo(snapshot.workspace, core.gitOptions());
   await streamUnifiedDiff(repo, snapshot.beforeSha, snapshot.afterSha, consume);
 }
@@ -16238,11 +16272,11 @@ var init_verify_store = __esm({
 });
 
 // src/git/cherry-pick-worktree.ts
-import { mkdtemp as mkdtemp4, readdir as readdir10, readFile as readFile9, rm as rm12 } from "node:fs/promises";
-import { tmpdir as tmpdir4 } from "node:os";
+import { mkdtemp as mkdtemp5, readdir as readdir10, readFile as readFile9, rm as rm12 } from "node:fs/promises";
+import { tmpdir as tmpdir5 } from "node:os";
 import { basename as basename6, dirname as dirname12, join as join28 } from "node:path";
 async function withPickWorktree(repo, sha, fn) {
-  const dir = await mkdtemp4(join28(tmpdir4(), PREFIX));
+  const dir = await mkdtemp5(join28(tmpdir5(), PREFIX));
   if (isInside(repo.topLevel, dir)) {
     await rm12(dir, { recursive: true, force: true });
     throw new InvalidArgumentError(
@@ -16277,7 +16311,7 @@ async function sweepRegistered(repo) {
   for (const name2 of await readdir10(admin).catch(() => [])) {
     if (!PICK_NAME.test(name2)) continue;
     const gitFile = (await readFile9(join28(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
-    const path2 = gitFile === "" ? join28(tmpdir4(), name2, name2) : dirname12(gitFile);
+    const path2 = gitFile === "" ? join28(tmpdir5(), name2, name2) : dirname12(gitFile);
     if (basename6(path2) !== name2 || basename6(dirname12(path2)) !== name2) continue;
     const dir = dirname12(path2);
     const owner = await readOwner(`${dir}.lock`);
@@ -16290,7 +16324,7 @@ async function sweepRegistered(repo) {
 }
 async function sweepPickTemps() {
   await sweepOwnedDirs(
-    tmpdir4(),
+    tmpdir5(),
     (name2) => PICK_NAME.test(name2),
     (dir) => rm12(dir, { recursive: true, force: true }).catch(() => void 0)
   );
@@ -16682,12 +16716,12 @@ var init_snapshotter = __esm({
 });
 
 // src/demo/demo.ts
-import { mkdtemp as mkdtemp5, rename as rename5, rm as rm15, writeFile as writeFile4, mkdir as mkdir7 } from "node:fs/promises";
-import { tmpdir as tmpdir5 } from "node:os";
+import { mkdtemp as mkdtemp6, rename as rename5, rm as rm15, writeFile as writeFile4, mkdir as mkdir7 } from "node:fs/promises";
+import { tmpdir as tmpdir6 } from "node:os";
 import { dirname as dirname14, join as join30 } from "node:path";
 import { Writable } from "node:stream";
 async function runDemo(opts = {}) {
-  const root = await mkdtemp5(join30(tmpdir5(), "agentgate-demo-"));
+  const root = await mkdtemp6(join30(tmpdir6(), "agentgate-demo-"));
   try {
     return { ...await demoIn(root), kept: opts.keep === true };
   } finally {
@@ -17326,7 +17360,7 @@ var init_remote_locks = __esm({
 
 // src/git/bundle-pack.ts
 import { createHash as createHash6 } from "node:crypto";
-import { createReadStream as createReadStream4 } from "node:fs";
+import { createReadStream as createReadStream5 } from "node:fs";
 async function bundlePackIntact(file) {
   let header = Buffer.alloc(0);
   let hash2 = null;
@@ -17334,7 +17368,7 @@ async function bundlePackIntact(file) {
   let tail = Buffer.alloc(0);
   let packBytes = 0;
   let magic = Buffer.alloc(0);
-  for await (const chunk of createReadStream4(file)) {
+  for await (const chunk of createReadStream5(file)) {
     let data = chunk;
     if (header !== null) {
       header = Buffer.concat([header, data]);
@@ -20918,7 +20952,8 @@ var init_serve = __esm({
             union([
               string2(),
               boolean2(),
-              int().check(_gte(0), _lte(Number.MAX_SAFE_INTEGER)),
+              // Any number: given to the parser as its decimal text, which judges it as the command line does.
+              number2(),
               // A repeatable option (`--require-gate A --require-gate B`): serve refuses a list for any other.
               array(string2()).check(_maxLength(1e4))
             ])
@@ -28648,9 +28683,9 @@ var json_stream_exports = {};
 __export(json_stream_exports, {
   writeStreamedJson: () => writeStreamedJson
 });
-import { createReadStream as createReadStream5 } from "node:fs";
+import { createReadStream as createReadStream6 } from "node:fs";
 import { Readable as Readable2, Transform as Transform3 } from "node:stream";
-import { pipeline as pipeline3 } from "node:stream/promises";
+import { pipeline as pipeline4 } from "node:stream/promises";
 function jsonStringBody() {
   let held = Buffer.alloc(0);
   const escape = (bytes) => bytes.length === 0 ? "" : JSON.stringify(decodeBytes(bytes)).slice(1, -1);
@@ -28678,10 +28713,10 @@ function completeUpTo(bytes) {
 async function writeStreamedJson(doc, out) {
   async function* parts() {
     yield doc.prefix;
-    yield* createReadStream5(doc.file).pipe(jsonStringBody());
+    yield* createReadStream6(doc.file).pipe(jsonStringBody());
     yield doc.suffix;
   }
-  await pipeline3(Readable2.from(parts()), out, { end: false });
+  await pipeline4(Readable2.from(parts()), out, { end: false });
 }
 var init_json_stream = __esm({
   "src/cli/json-stream.ts"() {
@@ -28770,17 +28805,20 @@ async function respond(output, line, opts) {
       );
     }
     const result = await execute(parsed.data, opts);
-    await writeResult(output, parsed.data.id, result);
+    await writeResult(output, parsed.data.id, result, opts);
   } catch (error2) {
     if (error2 instanceof OutputClosed) throw error2;
     await write(output, errorLine(id2, error2));
   }
 }
+function notServed(command) {
+  return command === "serve" || command === "iterate" || command.startsWith("hook ") && command !== "hook install" && command !== "hook uninstall";
+}
 async function execute(request, opts) {
-  const command = NOT_SERVED.includes(request.command) ? void 0 : await opts.load(request.command);
+  const command = notServed(request.command) ? void 0 : await opts.load(request.command);
   if (!command) {
     throw new UsageError(
-      `unknown command "${request.command.slice(0, 100)}" for serve; it takes the CLI's commands except ${NOT_SERVED.join(" and ")}`,
+      `unknown command "${request.command.slice(0, 100)}" for serve; it takes the CLI's commands except serve, iterate and the agent hooks (hook install and hook uninstall are served)`,
       { details: { command: request.command.slice(0, 100) } }
     );
   }
@@ -28811,10 +28849,13 @@ function repeated(command, name2, values) {
   }
   return values.map((v) => `--${name2}=${v}`);
 }
-async function writeResult(output, id2, result) {
+async function writeResult(output, id2, result, opts) {
   const head = `{"id":${JSON.stringify(id2)},"result":`;
   if ("json" in result) {
     const exit = result.exitCode ? `,"exitCode":${result.exitCode}` : "";
+    const aside = asideLines(result, true).stderr;
+    if (aside.length > 0) opts.aside.write(`${aside.join("\n")}
+`);
     await write(output, `${head}${JSON.stringify(result.json ?? null)}${exit}}
 `);
     return;
@@ -28865,7 +28906,7 @@ function write(output, text) {
     output.write(text, (error2) => error2 ? reject(closedOr(error2)) : resolve28());
   });
 }
-var INHERITED, NOT_SERVED, OutputClosed;
+var INHERITED, OutputClosed;
 var init_serve2 = __esm({
   "src/cli/serve.ts"() {
     "use strict";
@@ -28876,7 +28917,6 @@ var init_serve2 = __esm({
     init_output();
     init_spec();
     INHERITED = ["workspace", "home", "artifacts-dir", "config"];
-    NOT_SERVED = ["serve", "iterate"];
     OutputClosed = class extends Error {
     };
   }
@@ -28902,7 +28942,7 @@ var init_serve3 = __esm({
       examples: [`serve --home "$AGENTGATE_HOME" < requests.jsonl`],
       async run(_ctx, values) {
         const { serve: serve2 } = await Promise.resolve().then(() => (init_serve2(), serve_exports));
-        await serve2(process.stdin, process.stdout, { defaults: values, load });
+        await serve2(process.stdin, process.stdout, { defaults: values, load, aside: process.stderr });
         return { silent: true };
       }
     });
@@ -32170,8 +32210,8 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { mkdtemp as mkdtemp6, rm as rm24, writeFile as writeFile9 } from "node:fs/promises";
-import { tmpdir as tmpdir6 } from "node:os";
+import { mkdtemp as mkdtemp7, rm as rm24, writeFile as writeFile9 } from "node:fs/promises";
+import { tmpdir as tmpdir7 } from "node:os";
 import { join as join51, resolve as resolve23 } from "node:path";
 function open8(ctx) {
   const s = ctx.settings;
@@ -32294,7 +32334,7 @@ var init_checkpoint2 = __esm({
         const cp = await open8(ctx);
         const hash2 = await resolveCheckpoint(cp, name2);
         if (ctx.json) return { json: { diff: await cp.diff(hash2) }, human: () => "" };
-        const dir = await mkdtemp6(join51(tmpdir6(), "agentgate-cpdiff-"));
+        const dir = await mkdtemp7(join51(tmpdir7(), "agentgate-cpdiff-"));
         const file = join51(dir, "diff.patch");
         const cleanup = () => rm24(dir, { recursive: true, force: true });
         try {
@@ -37208,7 +37248,7 @@ var init_hook_install2 = __esm({
 
 // src/cli/main.ts
 init_errors();
-import { createReadStream as createReadStream6 } from "node:fs";
+import { createReadStream as createReadStream7 } from "node:fs";
 
 // src/cli/groups.ts
 var COMMAND_GROUPS = ["checkpoint", "gate", "hook"];
@@ -37393,8 +37433,8 @@ async function emit(result, json) {
   if ("streamFile" in result || "streamJson" in result) {
     try {
       if ("streamFile" in result) {
-        const { pipeline: pipeline4 } = await import("node:stream/promises");
-        await pipeline4(createReadStream6(result.streamFile), process.stdout, { end: false });
+        const { pipeline: pipeline5 } = await import("node:stream/promises");
+        await pipeline5(createReadStream7(result.streamFile), process.stdout, { end: false });
       } else await (await Promise.resolve().then(() => (init_json_stream(), json_stream_exports))).writeStreamedJson(result.streamJson, process.stdout);
     } catch (error2) {
       if (!isClosedPipe(error2)) throw error2;
@@ -37406,17 +37446,10 @@ async function emit(result, json) {
   const text = json ? JSON.stringify(result.json, null, 2) : noWorkflowCommands(result.human(useColour((await import("node:tty")).isatty(1))));
   if (text.length > 0) writeStdout(`${text}
 `);
-  if (json && result.warnings !== void 0 && result.warnings.length > 0)
-    process.stderr.write(`${JSON.stringify({ warnings: result.warnings })}
+  const aside = asideLines(result, json);
+  if (aside.stderr.length > 0) process.stderr.write(`${aside.stderr.join("\n")}
 `);
-  const notices = (result.notices ?? []).map((n) => noWorkflowCommands(printable(n)));
-  if (notices.length > 0) process.stderr.write(`${notices.join("\n")}
-`);
-  const commands = result.workflowCommands ?? [];
-  if (commands.length === 0) return;
-  if (json || result.documentOnStdout === true) process.stderr.write(`${commands.join("\n")}
-`);
-  else writeStdout(`${commands.join("\n")}
+  if (aside.stdout.length > 0) writeStdout(`${aside.stdout.join("\n")}
 `);
 }
 function fail(error2, json) {

@@ -2261,7 +2261,7 @@ function gateAnnotations(gates) {
 }
 
 // action/src/anchor.ts
-import { appendFileSync, readFileSync, statSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 var ZERO = /^0+$/;
 var SUMMARY_ANCHORS = 20;
@@ -2297,9 +2297,27 @@ function readEvent(path) {
     return null;
   }
 }
+function anchorInputs(io) {
+  return {
+    remote: io.input("remote") ? ["--remote", io.input("remote")] : [],
+    fetch: io.flag("fetch", true),
+    summary: io.flag("summary", true),
+    publish: io.flag("publish", true),
+    minCoverage: percentInput(io, "min-coverage")
+  };
+}
+function percentInput(io, name) {
+  const text = io.input(name);
+  if (!text) return null;
+  const value = /^[0-9]+$/.test(text) ? Number(text) : NaN;
+  if (!(value <= 100))
+    throw io.fail(`input ${name} must be a whole number from 0 to 100, not ${JSON.stringify(text)}`);
+  return value;
+}
 async function anchor2(io, env) {
-  const remote = io.input("remote") ? ["--remote", io.input("remote")] : [];
-  if (io.flag("fetch", true)) io.cliJson(["fetch", ...remote], "fetch");
+  const want = anchorInputs(io);
+  mkdirSync(io.outputDir, { recursive: true });
+  if (want.fetch) io.cliJson(["fetch", ...want.remote], "fetch");
   const target = anchorTarget(io, env);
   const doc = io.cliJson(["anchor", ...target], "anchor");
   const anchors = Array.isArray(doc) ? doc : [doc];
@@ -2312,7 +2330,7 @@ async function anchor2(io, env) {
     }),
     { files: 0, filesFromRuns: 0, linesAdded: 0, linesFromRuns: 0 }
   );
-  const report = reportAndPublish(io, anchors, remote);
+  const report = reportAndPublish(io, anchors, want);
   await io.setOutputs({
     commits: anchors.map((a) => a.commit).join(","),
     runs: [...new Set(anchors.flatMap((a) => a.runs.map((r) => r.runId)))].sort().join(","),
@@ -2323,11 +2341,8 @@ async function anchor2(io, env) {
     coverage: total.linesAdded === 0 ? "" : String(Math.floor(total.linesFromRuns * 100 / total.linesAdded)),
     "report-path": report
   });
-  const min = io.input("min-coverage");
-  if (min) {
-    const wanted = Number(min);
-    if (!Number.isInteger(wanted) || wanted < 0 || wanted > 100)
-      throw io.fail(`input min-coverage must be a whole number from 0 to 100, not ${JSON.stringify(min)}`);
+  const wanted = want.minCoverage;
+  if (wanted !== null) {
     const got = total.linesAdded === 0 ? 100 : Math.floor(total.linesFromRuns * 100 / total.linesAdded);
     if (got < wanted)
       throw io.fail(
@@ -2335,7 +2350,7 @@ async function anchor2(io, env) {
       );
   }
 }
-function reportAndPublish(io, anchors, remote) {
+function reportAndPublish(io, anchors, want) {
   const last = anchors.at(-1);
   const report = last === void 0 ? "" : join(io.outputDir, `agentgate-anchor-${last.commit}.html`);
   if (last !== void 0)
@@ -2343,7 +2358,7 @@ function reportAndPublish(io, anchors, remote) {
       ["report", "--anchor", last.commit, "--format", "html", "-o", report, "--ci", "none"],
       "report"
     );
-  if (io.stepSummary !== null && io.flag("summary", true)) {
+  if (io.stepSummary !== null && want.summary) {
     if (last === void 0)
       appendWithinLimit(io.stepSummary, "## agentgate anchor\n\nNo new first-parent commit to anchor.\n");
     for (const a of anchors.slice(-SUMMARY_ANCHORS)) {
@@ -2352,8 +2367,7 @@ function reportAndPublish(io, anchors, remote) {
       if (appended !== void 0 && appended !== "whole") break;
     }
   }
-  if (io.flag("publish", true) && last !== void 0)
-    io.cliJson(["push", "--anchors", "only", ...remote], "push");
+  if (want.publish && last !== void 0) io.cliJson(["push", "--anchors", "only", ...want.remote], "push");
   return report;
 }
 
@@ -2442,6 +2456,14 @@ async function finish() {
   const format = input("report-format", "html");
   if (!FORMATS.includes(format))
     throw new ActionFailure(`input report-format must be one of ${FORMATS.join(", ")}`);
+  const want = {
+    verify: flag("verify", true),
+    failOnVerify: flag("fail-on-verify", true),
+    failOnGate: flag("fail-on-gate", false),
+    summary: flag("summary", true) && envFile("GITHUB_STEP_SUMMARY") !== null,
+    bundle: flag("bundle", false),
+    publish: flag("publish", false)
+  };
   const runArgs = input("run-id") ? ["--run", input("run-id")] : [];
   const doc = cliJson(["report", "--format", "json", "--ci", "none", ...runArgs], "report");
   const runId = doc.run.runId;
@@ -2457,14 +2479,6 @@ async function finish() {
     "artifacts-path": doc.artifactsPath,
     verified: "",
     "failed-gates": failedGates2.join(",")
-  };
-  const want = {
-    verify: flag("verify", true),
-    failOnVerify: flag("fail-on-verify", true),
-    failOnGate: flag("fail-on-gate", false),
-    summary: flag("summary", true) && envFile("GITHUB_STEP_SUMMARY") !== null,
-    bundle: flag("bundle", false),
-    publish: flag("publish", false)
   };
   const failures = [];
   if (want.verify) {
@@ -2523,7 +2537,6 @@ async function writeAndPublish(runId, format, out, want, outputs) {
 }
 async function anchorMode() {
   const outputDir = resolve(input("output-dir", join2(runnerTemp(), "agentgate-out")));
-  await mkdir(outputDir, { recursive: true });
   await anchor2(
     {
       input,
