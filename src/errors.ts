@@ -157,6 +157,10 @@ export class ObjectMissingError extends AgentgateError {
 export class LfsUnsupportedError extends AgentgateError {
   readonly code = 'LFS_UNSUPPORTED' as const;
 }
+/** An encrypting filter (git-crypt, transcrypt) that our git never runs: its secrets would be committed as plaintext. */
+export class FilterUnsupportedError extends AgentgateError {
+  readonly code = 'FILTER_UNSUPPORTED' as const;
+}
 
 // Records that would say something untrue are refused.
 export class RunWorkspaceMismatchError extends AgentgateError {

@@ -4,12 +4,10 @@ import { dirname, join, resolve, sep } from 'node:path';
 import type { Identity } from '../../types/config.js';
 import {
   GitFailedError,
-  LfsUnsupportedError,
   NotARepositoryError,
   UnsafeWorkspaceError,
   WorkspaceNotFoundError,
 } from '../errors.js';
-import { commonDir } from '../fs/git-locks.js';
 import { isInside } from '../fs/inside.js';
 import { DRIVER_AND_INCLUDE_PATTERN, neutraliseDrivers, parseConfigEntries } from './hardening.js';
 import { isRepositoryEntry } from './dot-git.js';
@@ -24,12 +22,19 @@ export interface Repo extends GitOptions {
   topLevel: string;
   /** Absolute path of this work tree's git dir (for a linked worktree, its private dir). */
   gitDir: string;
+  /** The core.attributesFile our git applies (the repository's, else the user's, else git's default), absolute; null for none. */
+  attributesFile: string | null;
 }
 
 export interface OpenOptions {
   identity?: Identity;
   timeoutMs?: number;
 }
+
+const ATTRIBUTES_KEY = 'core.attributesfile';
+
+/** Read with the driver keys (driverKeys): whether the repository sets core.attributesFile costs no git call. */
+const OPEN_PATTERN = `${DRIVER_AND_INCLUDE_PATTERN}|^core\\.attributesfile$`;
 
 /**
  * Opens the repository that contains `dir`. Reads the driver names in the repository's config so
@@ -73,9 +78,37 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
     gitDir === guess && commonDir === guess
       ? await early
       : await driverKeys(base, configFiles(commonDir, gitDir));
-  const content = await userContentConfig(() => ownContentKeys({ ...base, cwd: topLevel }));
+  let own: Promise<Map<string, string>> | undefined;
+  const ownContent = () => (own ??= ownContentSettings({ ...base, cwd: topLevel }));
+  const content = await userContentConfig(async () => new Set((await ownContent()).keys()));
+  // Most repositories set no core.attributesFile of their own: then no git call asks for it.
+  const ownAttributes = keys.includes(ATTRIBUTES_KEY) ? (await ownContent()).get(ATTRIBUTES_KEY) : undefined;
   const config = [...neutraliseDrivers(keys), ...content];
-  return { ...base, cwd: topLevel, topLevel, gitDir, config };
+  const attributesFile = attributesFileOf(topLevel, ownAttributes, content);
+  return { ...base, cwd: topLevel, topLevel, gitDir, config, attributesFile };
+}
+
+/**
+ * The attributes file our git reads besides the work tree's and info/attributes: the repository's
+ * own core.attributesFile, else the user's (its `content` pair, userContentConfig), else git's
+ * default under $HOME (our calls pass no XDG_CONFIG_HOME). Relative to the top level, where every
+ * call runs.
+ */
+function attributesFileOf(
+  topLevel: string,
+  own: string | undefined,
+  content: readonly string[],
+): string | null {
+  const prefix = `${ATTRIBUTES_KEY}=`;
+  const value = own ?? content.find((pair) => pair.startsWith(prefix))?.slice(prefix.length);
+  if (value === undefined)
+    return process.env.HOME ? join(process.env.HOME, '.config', 'git', 'attributes') : null;
+  return value === '' ? null : configPath(value, topLevel);
+}
+
+/** The attributes file a directory `--init` is about to make a repository of will read (no config of its own yet). */
+export async function userAttributesFile(dir: string): Promise<string | null> {
+  return attributesFileOf(dir, undefined, await userContentConfig(() => Promise.resolve(new Set())));
 }
 
 /**
@@ -180,14 +213,18 @@ function configFiles(commonDir: string, gitDir: string): string[] {
  * an include on its condition, the worktree config only when enabled. Our calls read no system
  * or global config, and the command line sets none of these keys.
  */
-async function ownContentKeys(repo: GitOptions): Promise<Set<string>> {
+async function ownContentSettings(repo: GitOptions): Promise<Map<string, string>> {
   const res = await runGit(repo, ['config', '-z', '--get-regexp', USER_CONTENT_PATTERN], {
     okExitCodes: [1],
   });
-  return new Set(parseConfigEntries(res.stdout).map((e) => e.key.toLowerCase()));
+  // The last value of a key is the one git applies.
+  return new Map(parseConfigEntries(res.stdout).map((e) => [e.key.toLowerCase(), e.value]));
 }
 
-/** The driver keys of every config file of the repository and of every file they include, whatever the include's condition. */
+/**
+ * The driver keys of every config file of the repository and of every file they include, whatever
+ * the include's condition, and `core.attributesfile` if one of them sets it.
+ */
 async function driverKeys(base: GitOptions, files: readonly string[]): Promise<string[]> {
   const keys: string[] = [];
   const seen = new Set<string>();
@@ -197,25 +234,21 @@ async function driverKeys(base: GitOptions, files: readonly string[]): Promise<s
     if (seen.has(file)) continue;
     seen.add(file);
     if ((await stat(file).catch(() => null))?.isFile() !== true) continue;
-    const res = await runGit(
-      base,
-      ['config', '--file', file, '-z', '--get-regexp', DRIVER_AND_INCLUDE_PATTERN],
-      {
-        okExitCodes: [1],
-      },
-    );
+    const res = await runGit(base, ['config', '--file', file, '-z', '--get-regexp', OPEN_PATTERN], {
+      okExitCodes: [1],
+    });
     for (const { key, value } of parseConfigEntries(res.stdout)) {
       if (!/^include/i.test(key)) keys.push(key);
-      else if (value !== '') queue.push(includedFile(value, file));
+      else if (value !== '') queue.push(configPath(value, dirname(file)));
     }
   }
   return keys;
 }
 
-/** Where an include's path points: `~/` is the home directory, a relative path is relative to the including file. */
-function includedFile(path: string, from: string): string {
+/** A path as git takes it from config: `~/` is the home directory, a relative path is relative to `base` (an include's: its file's directory). */
+function configPath(path: string, base: string): string {
   if (path === '~' || path.startsWith('~/')) return join(process.env.HOME ?? homedir(), path.slice(1));
-  return resolve(dirname(from), path);
+  return resolve(base, path);
 }
 
 async function configValue(file: string, key: string): Promise<string | null> {
@@ -266,30 +299,6 @@ export async function excludeNestedRepositories(repo: Repo): Promise<string[]> {
     );
   }
   return found;
-}
-
-/**
- * Git LFS keeps large files as pointers through a clean filter that our hardened calls never run:
- * staging would commit the raw file, and the user's own git would then see it modified. Whether any
- * LFS file changed or not, a repository whose top-level `.gitattributes` or `info/attributes` routes
- * paths through `filter=lfs` is refused (LFS_UNSUPPORTED): `before`, `iterate` (before its agent
- * starts) and `after` ask the same question, so no agent works on a repository whose `after` would
- * be refused. Without `gitDir` (a directory `--init` is about to make a repository of) only its
- * `.gitattributes` is read.
- */
-export async function assertNoLfs(repo: { topLevel: string; gitDir?: string }): Promise<void> {
-  const files = [join(repo.topLevel, '.gitattributes')];
-  if (repo.gitDir !== undefined) files.push(join(await commonDir(repo.gitDir), 'info', 'attributes'));
-  for (const file of files) {
-    const text = await readFile(file, 'utf8').catch(() => '');
-    // A line starting with # is a comment to git: it sends nothing anywhere.
-    if (/^[ \t]*[^#\s].*(^|\s)filter=lfs(\s|$)/m.test(text)) {
-      throw new LfsUnsupportedError(
-        `${file} sends paths through Git LFS (filter=lfs), whose filter agentgate's git never runs: agentgate snapshots no repository that uses LFS, whether or not an LFS file changed, and changed nothing here. Snapshot a clone without LFS, or record this one with your own git; if the filter=lfs line was added during this iteration, remove it and run the command again (see "Git LFS" in docs/runs.md)`,
-        { details: { workspace: repo.topLevel, attributes: file } },
-      );
-    }
-  }
 }
 
 /**

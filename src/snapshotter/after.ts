@@ -6,7 +6,8 @@ import type { AgentOutcome, BeforeState, DiffStats, Snapshot } from '../../types
 import { createSnapshotCommit } from '../git/commit.js';
 import { getCommitInfo } from '../git/commit-info.js';
 import { treeDiffStats } from '../git/diff-stats.js';
-import { assertNoLfs, openRepo, type Repo } from '../git/repo.js';
+import { assertNoRefusedFilter } from '../git/refused-filters.js';
+import { openRepo, type Repo } from '../git/repo.js';
 import { getTree, isAncestor, objectExists, readRef, resolveRevision } from '../git/refs.js';
 import { getRepoHead, getRepoState, type RepoState } from '../git/state.js';
 import {
@@ -109,7 +110,7 @@ async function afterIn(
   // Refused before anything is committed: an artifact path through a link the agent made.
   const artifactPath = patchPath(core.options.artifactsDir, runId, opts.iteration);
   await assertNoLinkInside(repo.topLevel, artifactPath);
-  await assertNoLfs(repo);
+  await assertNoRefusedFilter(repo);
   // An agent that detached HEAD gets a branch too, so that `branch` names where the commit is.
   const detached = head.headState === 'detached' && head.sha !== null;
   const branch = detached

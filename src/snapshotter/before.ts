@@ -2,13 +2,14 @@ import { ON_DIRTY, type OnDirty } from '../../types/config.js';
 import type { RunRecord, RunRestart } from '../../types/run.js';
 import type { BeforeState } from '../../types/snapshot.js';
 import { commitIndex, createSnapshotCommit, hiddenChanges } from '../git/commit.js';
+import { assertNoRefusedFilter } from '../git/refused-filters.js';
 import {
-  assertNoLfs,
   assertSafeWorkspace,
   excludeNestedRepositories,
   initRepo,
   openRepo,
   type Repo,
+  userAttributesFile,
 } from '../git/repo.js';
 import { isAncestor, listRefs, switchToBranch, updateRefs } from '../git/refs.js';
 import { getRepoState, operationInProgress, readIndexEntries, type RepoState } from '../git/state.js';
@@ -108,7 +109,7 @@ export async function beforeIn(
   const [state, index] = await Promise.all([
     getRepoState(repo, excludes),
     readIndexEntries(repo),
-    assertNoLfs(repo),
+    assertNoRefusedFilter(repo),
   ]);
   assertNoOperation(state);
   const run = await core.store.loadRun(runId);
@@ -336,7 +337,7 @@ export async function openOrInit(
         },
       );
     }
-    await assertNoLfs({ topLevel: dir });
+    await assertNoRefusedFilter({ topLevel: dir, attributesFile: await userAttributesFile(dir) });
     const repo = await initRepo(workspace, DEFAULT_BRANCH, core.gitOptions());
     // Repositories nested in the directory stay theirs: never recorded as gitlinks of ours.
     return { repo, nested: await excludeNestedRepositories(repo) };

@@ -274,6 +274,65 @@ describe('odd files and repositories', () => {
     const f = { ws, home: join(tempDir('agentgate-lfs-comment-'), 'home') };
     expect(cli(f, ['before', '--run', 'l5']).code).toBeNull();
   });
+
+  it('git-crypt and transcrypt (filter=crypt) are FILTER_UNSUPPORTED: their plaintext is never committed', () => {
+    const ws = repoWithCommit({ 'a.txt': 'a\n', '.gitattributes': '# *.key filter=git-crypt\n*.txt text\n' });
+    // The repro: transcrypt's filter, configured and required; a comment line refuses nothing.
+    git(ws, ['config', 'filter.crypt.clean', 'sed s/^/ENC:/']);
+    git(ws, ['config', 'filter.crypt.required', 'true']);
+    const f = { ws, home: join(tempDir('agentgate-crypt-'), 'home') };
+    expect(cli(f, ['before', '--run', 'c1']).code).toBeNull();
+    writeFiles(ws, { 'a.txt': 'a2\n' });
+    ok<Snapshot>(f, ['after', '--run', 'c1', '--iteration', '1']);
+    // An agent that adds the line meets the refusal at after, with nothing committed.
+    ok<BeforeState>(f, ['before', '--run', 'c2']);
+    const tip = head(ws);
+    writeFiles(ws, {
+      '.gitattributes': 'secret.env filter=crypt diff=crypt\n',
+      'secret.env': 'API_KEY=hunter2\n',
+    });
+    expect(cli(f, ['after', '--run', 'c2', '--iteration', '1']).code).toBe('FILTER_UNSUPPORTED');
+    expect(head(ws)).toBe(tip);
+    expect(cli(f, ['before', '--run', 'c3']).code).toBe('FILTER_UNSUPPORTED');
+    // git-crypt's, in info/attributes, with a named key too.
+    for (const filter of ['git-crypt', 'git-crypt-ops']) {
+      const other = repoWithCommit({ 'a.txt': 'a\n' });
+      writeFiles(other, { '.git/info/attributes': `secret.env filter=${filter} diff=${filter}\n` });
+      const res = cli({ ws: other, home: f.home }, ['before', '--run', 'c4']);
+      expect(res.code, filter).toBe('FILTER_UNSUPPORTED');
+    }
+  });
+
+  it("filter=lfs in core.attributesFile is LFS_UNSUPPORTED: the repository's own, else the user's global one", () => {
+    const lfs = '*.bin filter=lfs diff=lfs merge=lfs -text\n';
+    const ws = repoWithCommit({ 'a.txt': 'a\n' });
+    writeFiles(ws, { '.git/attrs': lfs, 'x.bin': 'BIG\n' });
+    git(ws, ['config', 'core.attributesFile', '.git/attrs']);
+    const f = { ws, home: join(tempDir('agentgate-attrs-'), 'home') };
+    expect(cli(f, ['before', '--run', 'a1']).code).toBe('LFS_UNSUPPORTED');
+    // The user's global config names one (GIT_CONFIG_GLOBAL, `~/`), for before and before --init.
+    const user = tempDir('agentgate-attrs-user-');
+    writeFiles(user, { gitconfig: '[core]\n\tattributesFile = ~/attrs\n', attrs: lfs });
+    const env = { HOME: user, GIT_CONFIG_GLOBAL: join(user, 'gitconfig') };
+    const plain = repoWithCommit({ 'a.txt': 'a\n' });
+    expect(cli({ ws: plain, home: f.home }, ['before', '--run', 'a2'], env).code).toBe('LFS_UNSUPPORTED');
+    const dir = tempDir('agentgate-attrs-init-');
+    expect(cli({ ws: dir, home: f.home }, ['before', '--run', 'a3', '--init'], env).code).toBe(
+      'LFS_UNSUPPORTED',
+    );
+    expect(existsSync(join(dir, '.git'))).toBe(false);
+    // The repository's own core.attributesFile wins over the user's, as in git.
+    writeFiles(plain, { '.git/clean-attrs': '*.txt text\n' });
+    git(plain, ['config', 'core.attributesFile', '.git/clean-attrs']);
+    expect(cli({ ws: plain, home: f.home }, ['before', '--run', 'a4'], env).code).toBeNull();
+    // Without any core.attributesFile, git's default under $HOME counts.
+    const bare = tempDir('agentgate-attrs-default-');
+    writeFiles(bare, { '.config/git/attributes': '*.env filter=crypt\n' });
+    const res = cli({ ws: repoWithCommit({ 'a.txt': 'a\n' }), home: f.home }, ['before', '--run', 'a5'], {
+      HOME: bare,
+    });
+    expect(res.code).toBe('FILTER_UNSUPPORTED');
+  });
 });
 
 const asRoot = process.getuid?.() === 0;
