@@ -7,12 +7,21 @@ export const ON_DIRTY = ['wip-commit', 'error'] as const;
 export const OnDirty = deferred(() => z.enum(ON_DIRTY));
 export type OnDirty = z.infer<typeof OnDirty>;
 
-export const Identity = deferred(() =>
-  z.strictObject({
-    name: z.string().check(z.minLength(1)),
-    email: z.string().check(z.minLength(1)),
-  }),
-);
+/**
+ * A commit's name or email as git keeps it (git's ident.c): git drops `<`, `>` and newlines and
+ * refuses a name made only of "crud" (control characters, spaces and . , : ; " \ '), so either
+ * would fail `before` late (GIT_FAILED) or commit another identity than the one configured.
+ */
+const identityPart = () =>
+  z.string().check(
+    z.minLength(1),
+    // eslint-disable-next-line no-control-regex -- control characters are what git drops
+    z.regex(/^[^<>\u0000-\u001f\u007f]*$/, 'must not contain <, > or a control character'),
+    // eslint-disable-next-line no-control-regex -- git's crud: every byte up to the space
+    z.regex(/^$|[^\u0000-\u0020.,:;<>"\\']/, `must hold a character other than spaces and . , : ; " \\ '`),
+  );
+
+export const Identity = deferred(() => z.strictObject({ name: identityPart(), email: identityPart() }));
 export type Identity = z.infer<typeof Identity>;
 
 export const DEFAULT_IDENTITY: Identity = { name: 'agentgate', email: 'agentgate@localhost' };

@@ -58,7 +58,7 @@ async function unreadableSnapshot(
   const runIds = runs.filter((run) => run.snapshotIds.includes(id)).map((run) => run.runId);
   const refs = runIds.length === 1 ? `${RUNS_PREFIX}${runIds[0]}/` : RUNS_PREFIX;
   return new StoreCorruptError(
-    `${core.store.snapshotPath(id)} holds no valid snapshot, so the iteration it recorded, and the iteration ref to remove with it, cannot be known; nothing was deleted. Restore the file from a backup and delete again; or drop the snapshot by hand: in its workspace remove that iteration's ref ("git for-each-ref ${refs}" lists them; "git update-ref -d <ref>"), move the file out of the store, then "delete ${id}" drops its link from the run`,
+    `${String(error.details.path ?? core.store.snapshotPath(id))} holds no valid snapshot, so the iteration it recorded, and the iteration ref to remove with it, cannot be known; nothing was deleted. Restore the file from a backup and delete again; or drop the snapshot by hand: in its workspace remove that iteration's ref ("git for-each-ref ${refs}" lists them; "git update-ref -d <ref>"), move the file out of the store, then "delete ${id}" drops its link from the run`,
     { cause: error, details: { ...error.details, id, runIds } },
   );
 }

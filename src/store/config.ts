@@ -182,7 +182,8 @@ const UNUSABLE = 'is not a directory we can use';
 
 /**
  * Why no directory can be at `path` (a file, a symbolic link to nowhere or a loop of them, at it or
- * above it, or a path that cannot be resolved at all: `mkdir -p` would fail there), or null: a
+ * above it, or a path that cannot be resolved at all: `mkdir -p` would fail there; or a name not
+ * there yet that holds U+FFFD: we would make another one), or null: a
  * directory, or a path that can still be made. Read synchronously: every command's start pays for
  * it, and a thread-pool round trip costs more.
  */
@@ -197,13 +198,19 @@ function inTheWay(path: string): string | null {
   }
   for (let at = path; ; at = dirname(at)) {
     const found = lstatSync(at, { throwIfNoEntry: false });
-    if (found !== undefined)
-      return found.isSymbolicLink() && statSync(at, { throwIfNoEntry: false }) === undefined
-        ? 'a symbolic link to nowhere stands in its path'
-        : null;
+    if (found !== undefined) {
+      if (found.isSymbolicLink() && statSync(at, { throwIfNoEntry: false }) === undefined)
+        return 'a symbolic link to nowhere stands in its path';
+      // Node reads argv and the environment as UTF-8: a name that is not arrives with U+FFFD for its bytes
+      // and would make another directory. A U+FFFD in a name already there is a real one.
+      return path.slice(at.length).includes('\ufffd') ? NOT_UTF8 : null;
+    }
     if (dirname(at) === at) return null;
   }
 }
+
+const NOT_UTF8 =
+  'it holds U+FFFD, what a name that is not UTF-8 becomes as Node.js reads it, so another directory would be used: use a UTF-8 path';
 
 async function readConfig(opts: LoadConfigOptions): Promise<{ config: Config; file: string | null }> {
   const explicit = opts.configFile !== undefined;

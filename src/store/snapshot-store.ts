@@ -1,7 +1,7 @@
 import { sweepTempFiles } from '../fs/sweep.js';
 import { readFileSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { Snapshot, SAFE_ID, type BeforeState } from '../../types/snapshot.js';
 import type { RunRecord, RunRestart } from '../../types/run.js';
 import {
@@ -392,7 +392,8 @@ export class SnapshotStore {
 
   /**
    * Snapshots whose id starts with `prefix`, or whose after SHA does (hexadecimal, at least 4
-   * characters, any case). An exact id wins alone. INVALID_ID for characters no id or SHA has.
+   * characters, any case). An exact id wins alone. INVALID_ID for characters no id or SHA has;
+   * STORE_CORRUPT naming a file that does not load and could be the answer (any file, for a SHA).
    */
   async findByPrefix(prefix: string): Promise<Snapshot[]> {
     if (typeof prefix !== 'string' || !SAFE_ID.test(prefix)) {
@@ -401,10 +402,13 @@ export class SnapshotStore {
         { details: { value: String(prefix).slice(0, 200) } },
       );
     }
-    const { snapshots } = await this.list();
+    const { snapshots, problems } = await this.list();
     const exact = snapshots.filter((s) => s.id === prefix);
     if (exact.length > 0) return exact;
     const sha = /^[0-9a-f]{4,64}$/i.test(prefix) ? prefix.toLowerCase() : null;
+    // An unreadable file's after SHA is unknown: answering from the rest could name another snapshot.
+    const unknown = problems.find((p) => sha !== null || basename(String(p.details.path)).startsWith(prefix));
+    if (unknown !== undefined) throw unknown;
     return snapshots.filter((s) => s.id.startsWith(prefix) || (sha !== null && s.afterSha.startsWith(sha)));
   }
 

@@ -3,13 +3,14 @@
  * above), or whose path cannot be resolved, is refused by every command before any work, naming what
  * set it: INVALID_ARGUMENT (CONFIG_INVALID for the config file's artifactsDir).
  */
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BeforeState, Snapshot } from '../../types/snapshot.js';
 import { loadAllCommands } from '../../src/cli/commands/index.js';
 import type { Command } from '../../src/cli/spec.js';
-import { cliIn, okIn, runCli, runCliAsync, type CliResult } from '../helpers/cli.js';
+import { CLI, cliIn, okIn, runCli, runCliAsync, type CliResult } from '../helpers/cli.js';
 import { git, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
 interface Failure {
@@ -154,5 +155,55 @@ describe('a home or artifacts directory that a file stands at', () => {
     // Nothing was done: no WIP commit, no run.
     expect(git(ws, ['rev-parse', 'HEAD'])).toBe(head);
     expect(okIn<unknown[]>(ws, home, ['runs'])).toEqual([]);
+  });
+});
+
+describe('a home or artifacts directory whose name is not UTF-8', () => {
+  it('is INVALID_ARGUMENT naming what set it, making no directory under another name', () => {
+    const ws = repoWithCommit({ 'a.txt': 'a\n' });
+    const parent = tempDir('agentgate-not-utf8-');
+    const home = join(parent, 'home');
+    // What Node makes of a name that is not UTF-8 on its command line or in its environment.
+    const odd = join(parent, 'h\ufffdx');
+    for (const [args, env, source] of [
+      [['--home', odd, 'runs'], {}, '--home'],
+      [['before', '--run', 'u1'], { AGENTGATE_HOME: odd }, 'AGENTGATE_HOME'],
+    ] as const) {
+      const res = runCli(['-C', ws, '--json', ...args], { env });
+      expect(res.status, res.stdout).toBe(2);
+      expect(errorOf(res)).toMatchObject({ code: 'INVALID_ARGUMENT', details: { home: odd, source } });
+    }
+    for (const [extra, env, source] of [
+      [['--artifacts-dir', join(odd, 'arts')], {}, '--artifacts-dir'],
+      [[], { AGENTGATE_ARTIFACTS_DIR: odd }, 'AGENTGATE_ARTIFACTS_DIR'],
+    ] as const) {
+      const res = cliIn(ws, home, [...extra, 'before', '--run', 'u1'], env);
+      expect(res.status, res.stdout).toBe(2);
+      expect(errorOf(res)).toMatchObject({ code: 'INVALID_ARGUMENT', details: { source } });
+    }
+    const config = join(parent, 'config.yaml');
+    writeFileSync(config, `artifactsDir: ${JSON.stringify(odd)}\n`);
+    expect(errorOf(cliIn(ws, home, ['--config', config, 'before', '--run', 'u1'])).code).toBe(
+      'CONFIG_INVALID',
+    );
+    // The real bytes, through a shell: neither that name nor its U+FFFD reading is made.
+    const shell = (script: string) =>
+      spawnSync('sh', ['-c', script, process.execPath, CLI, join(parent, 'h'), ws], { encoding: 'utf8' });
+    for (const script of [
+      'exec "$0" "$1" -C "$3" --home "$2$(printf "\\377")x" --json runs',
+      'AGENTGATE_HOME="$2$(printf "\\377")x" exec "$0" "$1" -C "$3" --json before --run u1',
+    ]) {
+      const res = shell(script);
+      expect(res.status, res.stdout + res.stderr).toBe(2);
+      expect(JSON.parse(res.stdout)).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
+    }
+    expect(readdirSync(parent).sort()).toEqual(['config.yaml']);
+    expect(git(ws, ['status', '--porcelain'])).toBe('');
+  });
+
+  it('a directory already there whose UTF-8 name holds a real U+FFFD is used', () => {
+    const home = join(tempDir('agentgate-real-fffd-'), 'h\ufffdx');
+    mkdirSync(home);
+    expect(okIn<unknown[]>(repoWithCommit({ 'a.txt': 'a\n' }), home, ['runs'])).toEqual([]);
   });
 });

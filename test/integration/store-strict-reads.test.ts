@@ -120,3 +120,25 @@ describe('a damaged snapshot file of a run', () => {
     expect(git(w.origin, ['for-each-ref', 'refs/agentgate/'])).toBe('');
   });
 });
+
+describe('a damaged snapshot file while resolving an after SHA', () => {
+  it('show, patch and cherry-pick by a SHA stop with STORE_CORRUPT; an exact id still resolves', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'r', 1);
+    // Iteration 1 changes nothing: it shares iteration 0's after SHA.
+    const before = await a.snap.captureBeforeState(a.dir, { runId: 'r' });
+    await a.snap.captureAfterState(a.dir, before, { runId: 'r', iteration: 1 });
+    const [maker, same] = await a.snap.listByRun('r');
+    expect(same!.afterSha).toBe(maker!.afterSha);
+    const file = a.snap.store.snapshotPath(maker!.id);
+    writeFileSync(file, '{"id":\n');
+    const sha = maker!.afterSha;
+    for (const key of [sha, sha.slice(0, 7)]) {
+      expectCorrupt(a, ['show', key], file);
+      expectCorrupt(a, ['patch', key], file);
+      expectCorrupt(a, ['cherry-pick', key], file);
+    }
+    expect(cli(a, ['show', same!.id]).json()).toMatchObject({ id: same!.id });
+  });
+});

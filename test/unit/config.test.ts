@@ -183,6 +183,30 @@ describe('invalid files are CONFIG_INVALID naming the file, the key and the prob
     expect(error.details.path).toBe(file);
   });
 
+  // What git refuses (a name of spaces and punctuation only) or would commit changed (`<`, `>`, a newline dropped).
+  it.each([
+    ['name: "<>", email: x@y', 'identity.name'],
+    ['name: " ", email: x@y', 'identity.name'],
+    ['name: "..", email: x@y', 'identity.name'],
+    ['name: "a\\nb", email: x@y', 'identity.name'],
+    ['name: "a\\u0000b", email: x@y', 'identity.name'],
+    ['name: Bot, email: "x>y"', 'identity.email'],
+    ['name: Bot, email: "<x@y>"', 'identity.email'],
+    ['name: Bot, email: "\\t"', 'identity.email'],
+  ])('identity { %s } names %s', async (fields, key) => {
+    writeFileSync(join(home, 'config.yaml'), `identity: { ${fields} }\n`);
+    const error = await configError(loadConfig({ home }));
+    expect(new Set((error.details.issues as Array<{ key: string }>).map((i) => i.key))).toEqual(
+      new Set([key]),
+    );
+  });
+
+  it('an identity git keeps as written passes', async () => {
+    const identity = { name: "J. O'Neil, Jr.", email: 'j.o+bot@example.com' };
+    writeFileSync(join(home, 'config.yaml'), `identity: ${JSON.stringify(identity)}\n`);
+    expect(await loadConfig({ home })).toEqual({ identity });
+  });
+
   it('reports every bad key at once', async () => {
     writeFileSync(join(home, 'config.yaml'), 'onDirty: maybe\ngitTimeoutMs: -5\n');
     const error = await configError(loadConfig({ home }));
