@@ -1,4 +1,5 @@
 import type { TreeEntry } from '../git/checkpoint-trees.js';
+import { knownPaths } from './record.js';
 import { isUnder } from './workspace-paths.js';
 
 /**
@@ -39,6 +40,35 @@ export function planChanges(
     }
   }
   return plan;
+}
+
+/**
+ * The paths of a plan that apply.ts will leave alone for what the capture `current` shows there
+ * once the plan's deletes are done (pure; a dry run's `leftAlone`): a write below a file or where a
+ * directory stands, a path left as it is that has something at or below it, and anything under
+ * `blocked` (skipped paths). What only the disk shows (a link, a FIFO, a write since) is not here.
+ */
+export function inTheWay(
+  plan: Plan,
+  current: ReadonlyMap<string, TreeEntry>,
+  blocked: readonly string[],
+): string[] {
+  const under = (p: string) => blocked.some((b) => isUnder(p, b));
+  const deleted = new Set(plan.deletes.filter((p) => !under(p)));
+  const kept = new Set([...current.keys()].filter((p) => !deleted.has(p)));
+  const known = knownPaths(kept);
+  const fileAbove = (p: string) => {
+    for (let i = p.lastIndexOf('/'); i > 0; i = p.lastIndexOf('/', i - 1))
+      if (kept.has(p.slice(0, i))) return true;
+    return false;
+  };
+  const dirAt = (p: string) => known.has(p) && !kept.has(p);
+  const stands = [
+    ...plan.writes.map((w) => w.path).filter((p) => under(p) || fileAbove(p) || dirAt(p)),
+    ...plan.deletes.filter(under),
+    ...plan.uncovered.filter((p) => known.has(p)),
+  ];
+  return stands.sort();
 }
 
 /** Restore: every path of either tree, wanted as it is in `target`. */

@@ -1,5 +1,7 @@
+import { lstat } from 'node:fs/promises';
 import type { Patch, RestoreResult, RevertResult } from '../../types/checkpoint.js';
 import { InvalidArgumentError, PathNotFoundError } from '../errors.js';
+import { fsPath } from '../fs/path-bytes.js';
 import { listTree, type TreeEntry } from '../git/checkpoint-trees.js';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { changedBetween, firstPatchWins, planChanges, restoreDesired } from './plan.js';
@@ -54,12 +56,13 @@ export async function revertToCheckpoint(
   return store.locked('checkpoint revert', 'existing', async () => {
     const { trees, refs } = await store.resolveCheckpoints([target]);
     const wanted = await store.requireListing(trees[0] as string);
-    if (selection !== null) await assertKnownPaths(store, selection, wanted);
+    const uncaptured = selection === null ? [] : await assertKnownPaths(store, selection, wanted);
     return revertLocked(
       store,
       refs,
       (current) => changedBetween(wanted, current, selection).map((p) => [p, wanted.get(p) ?? null]),
       skippedBy(refs, target),
+      uncaptured,
     );
   });
 }
@@ -103,6 +106,8 @@ async function revertLocked(
   desired: (current: ReadonlyMap<string, TreeEntry>) => Array<[string, TreeEntry | null]>,
   /** Paths the capture of the checkpoint each comes from skipped (skip-rules.ts skippedBy). */
   skippedThen: (path: string) => boolean,
+  /** Paths named by the caller that are on disk but in neither capture: left alone, and said to be. */
+  uncaptured: readonly string[] = [],
 ): Promise<RevertResult> {
   const safety = await store.trackLocked('safety before revert', 'safety', false, {}, undefined, refs);
   const current = await store.requireListing(safety.hash);
@@ -113,24 +118,34 @@ async function revertLocked(
     deleted: store.absolute(applied.deleted),
     safety: safety.hash,
     safetyRef: safety.ref,
-    leftAlone: store.absolute(applied.leftAlone),
+    leftAlone: store.absolute([...new Set([...applied.leftAlone, ...uncaptured])].sort()),
   };
 }
 
 /**
  * Every path named by a revert must be known to the checkpoint or to the workspace now
- * (PATH_NOT_FOUND otherwise), so that a typo is an error before anything changes.
+ * (PATH_NOT_FOUND otherwise), so that a typo is an error before anything changes. Returns those
+ * on disk that no capture holds (ignored, a nested repository, skipped): the revert leaves them alone.
  */
 async function assertKnownPaths(
   store: CheckpointStore,
   selection: readonly string[],
   wanted: ReadonlyMap<string, TreeEntry>,
-): Promise<void> {
+): Promise<string[]> {
   const inCheckpoint = knownPaths(wanted.keys());
   const unknown = selection.filter((sel) => !inCheckpoint.has(sel));
-  if (unknown.length === 0) return;
+  if (unknown.length === 0) return [];
   const inWorkspace = knownPaths((await listTree(store.repo, (await store.capture()).treeId))?.keys() ?? []);
-  const missing = unknown.filter((sel) => !inWorkspace.has(sel));
+  const uncaptured = unknown.filter((sel) => !inWorkspace.has(sel));
+  const onDisk = await Promise.all(
+    uncaptured.map((p) =>
+      lstat(fsPath(toAbsolute(store.workspace, p))).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  const missing = uncaptured.filter((_, i) => onDisk[i] !== true);
   if (missing.length > 0) {
     const abs = missing.map((p) => toAbsolute(store.workspace, p));
     // U+FFFD is what a byte that is not UTF-8 became on its way in (a command line's argv).
@@ -144,6 +159,7 @@ async function assertKnownPaths(
       },
     );
   }
+  return uncaptured;
 }
 
 /** A path for a message: each byte of a name that is not UTF-8 as `\\udcNN` (as JSON writes it), never U+FFFD. */

@@ -3,7 +3,7 @@ import { changedPathsOfPairs, type TreeEntry } from '../git/checkpoint-trees.js'
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { listRefRecords } from '../git/refs.js';
 import { CHECKPOINT_REF_PREFIX, lineEntryOf } from './message.js';
-import { planChanges, type Plan } from './plan.js';
+import { inTheWay, planChanges, type Plan } from './plan.js';
 import {
   ownerOf,
   ownsStep,
@@ -68,14 +68,21 @@ export function restoreSession(
       forced: force,
       conflicts: store.absolute(conflicted),
     };
-    if (dryRun)
+    if (dryRun) {
+      // What the capture shows in the way stays as it is, as the real run will leave it.
+      const stands = inTheWay(
+        plan,
+        current,
+        captured.skipped.map((s) => s.path),
+      );
       return {
         ...base,
-        ...planned(store, plan),
+        ...planned(store, plan, new Set(stands)),
         safety: null,
         safetyRef: null,
-        leftAlone: store.absolute([...ignored].sort()),
+        leftAlone: store.absolute([...stands, ...ignored].sort()),
       };
+    }
     const label = `prompt ${from.prompt} of session ${from.session}`;
     const safety = await store.trackLocked(
       `safety before restore of ${label}`,
@@ -110,8 +117,16 @@ function sameEntry(a: TreeEntry | undefined, b: TreeEntry | undefined): boolean 
   return a === undefined || b === undefined ? a === b : a.oid === b.oid && a.mode === b.mode;
 }
 
-function planned(store: CheckpointStore, plan: Plan): { restored: string[]; deleted: string[] } {
-  return { restored: store.absolute(plan.writes.map((w) => w.path)), deleted: store.absolute(plan.deletes) };
+function planned(
+  store: CheckpointStore,
+  plan: Plan,
+  stands: ReadonlySet<string>,
+): { restored: string[]; deleted: string[] } {
+  const go = (p: string) => !stands.has(p);
+  return {
+    restored: store.absolute(plan.writes.map((w) => w.path).filter(go)),
+    deleted: store.absolute(plan.deletes.filter(go)),
+  };
 }
 
 /**

@@ -2,7 +2,9 @@
  * The checkpoint commands' text for people: every string a user or an agent controls (a session
  * id, a file name, an option's value) is shown escaped, as `checkpoint list` shows it.
  */
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openCheckpoints, sessionHooks } from '../helpers/checkpoints.js';
 import { runCli } from '../helpers/cli.js';
 import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
@@ -46,5 +48,26 @@ describe('checkpoint text output', () => {
     expect(res.status, res.stderr).toBe(0);
     expect(res.stdout).toContain('=== added red\\x1b[31m.txt (+1 -0)');
     expect(res.stdout).not.toMatch(RAW_CONTROL);
+  });
+
+  it('RESTORE_CONFLICT names the files the restore did restore and delete, as its success text does', async () => {
+    const ws = repoWithCommit({ 'mine.txt': 'm0\n', 'shared.txt': 's0\n' });
+    const home = tempDir('agentgate-cptext-home-');
+    const cp = await openCheckpoints(ws, { home });
+    const [a, b] = [sessionHooks(cp, 'A'), sessionHooks(cp, 'B')];
+    await a.start();
+    await a.prompt();
+    writeFiles(ws, { 'mine.txt': 'm1\n', 'new.txt': 'n\n', 'shared.txt': 's-a\n' });
+    await a.tool();
+    writeFiles(ws, { 'shared.txt': 's-b\n' });
+    await b.tool();
+
+    const res = runCli(['checkpoint', 'restore', '--prompt', '1', '--session', 'A', '-C', ws], {
+      env: { AGENTGATE_HOME: home },
+    });
+    expect(res.status).toBe(3);
+    expect(res.stderr).toContain('RESTORE_CONFLICT');
+    for (const file of ['mine.txt', 'new.txt', 'shared.txt']) expect(res.stderr).toContain(join(ws, file));
+    expect(res.stdout).toBe('');
   });
 });

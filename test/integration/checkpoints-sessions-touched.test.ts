@@ -221,4 +221,46 @@ describe('restore --prompt --force where something of someone else stands in the
     expect((res.json() as { error: { code: string } }).error.code).toBe('RESTORE_CONFLICT');
     expect(read(ws, 'f/p.txt')).toBe('a person\n');
   });
+
+  it('--dry-run --force plans what the real run does: a file of another session where the directory was', async () => {
+    const ws = repoWithCommit({ 'd/x.txt': 'x\n', 'd/y.txt': 'y\n', 'k.txt': 'k0\n' });
+    const home = tempDir('agentgate-cp-home-');
+    const cp = await openCheckpoints(ws, { home });
+    const [a, b] = [session(cp, 'A'), session(cp, 'B')];
+    await a.start();
+    await b.start();
+    await a.prompt();
+    git(ws, ['rm', '-q', '-r', 'd']);
+    writeFiles(ws, { 'k.txt': 'k1\n' });
+    await a.tool();
+    await b.prompt();
+    writeFiles(ws, { d: "B's file\n" });
+    await cp.track('PostToolUse', { session: 'B', event: 'PostToolUse', touched: [join(ws, 'd')] });
+
+    const pick = (r: Pick<SessionRestoreResult, 'restored' | 'deleted' | 'conflicts' | 'leftAlone'>) => ({
+      restored: r.restored,
+      deleted: r.deleted,
+      conflicts: r.conflicts,
+      leftAlone: r.leftAlone,
+    });
+    const plan = await cp.restorePrompt(1, 'A', { force: true, dryRun: true });
+    const blocked = [join(ws, 'd/x.txt'), join(ws, 'd/y.txt')];
+    expect(pick(plan)).toEqual({
+      restored: [join(ws, 'k.txt')],
+      deleted: [],
+      conflicts: blocked,
+      leftAlone: blocked,
+    });
+    const res = runCli(
+      ['checkpoint', 'restore', '--prompt', '1', '--session', 'A', '--force', '--json', '-C', ws],
+      {
+        env: { AGENTGATE_HOME: home },
+      },
+    );
+    expect(res.status).toBe(3);
+    const error = (res.json() as { error: { code: string; details: SessionRestoreResult } }).error;
+    expect(error.code).toBe('RESTORE_CONFLICT');
+    expect(pick(error.details)).toEqual(pick(plan));
+    expect([read(ws, 'd'), read(ws, 'k.txt')]).toEqual(["B's file\n", 'k0\n']);
+  });
 });

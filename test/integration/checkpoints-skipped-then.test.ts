@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openCheckpoints, sessionHooks } from '../helpers/checkpoints.js';
-import { okIn } from '../helpers/cli.js';
+import { cliIn, okIn } from '../helpers/cli.js';
 import { commitAll, initRepo, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
 const LIMIT = 1024;
@@ -105,5 +105,30 @@ describe('paths a checkpoint skipped', () => {
     expect(read(ws, 'big.bin')).toBe('my small edit\n');
     const b = okIn<{ deleted: string[] }>(ws, home, ['checkpoint', 'revert', 'B', 'big.bin']);
     expect(b.deleted).toEqual([join(ws, 'big.bin')]);
+  });
+
+  it('revert of an ignored file or one in a nested repository, on disk: left alone and listed, not PATH_NOT_FOUND', () => {
+    const ws = repoWithCommit({ '.gitignore': '*.log\n', 'x.log': 'keep\n', 'a.txt': 'a\n' });
+    const sub = join(ws, 'nested');
+    mkdirSync(sub);
+    initRepo(sub);
+    writeFiles(sub, { 'n.txt': 'n\n' });
+    const home = tempDir('agentgate-cp-home-');
+    okIn(ws, home, ['checkpoint', 'track', '--label', 'T']);
+    writeFiles(ws, { 'x.log': 'changed\n', 'nested/n.txt': 'changed\n' });
+
+    for (const path of ['x.log', 'nested/n.txt', 'nested']) {
+      const r = okIn<{ reverted: string[]; deleted: string[]; leftAlone: string[] }>(ws, home, [
+        'checkpoint',
+        'revert',
+        'T',
+        path,
+      ]);
+      expect(r).toMatchObject({ reverted: [], deleted: [], leftAlone: [join(ws, path)] });
+    }
+    expect([read(ws, 'x.log'), read(sub, 'n.txt')]).toEqual(['changed\n', 'changed\n']);
+    expect(cliIn(ws, home, ['checkpoint', 'revert', 'T', 'nested/none.txt']).json()).toMatchObject({
+      error: { code: 'PATH_NOT_FOUND' },
+    });
   });
 });

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { TreeEntry } from '../../src/git/parsers/ls-tree.js';
 import { decodeMessage, encodeMessage, newCheckpointRef } from '../../src/checkpoints/message.js';
 import { knownPaths } from '../../src/checkpoints/record.js';
-import { changedBetween, firstPatchWins, planChanges, restoreDesired } from '../../src/checkpoints/plan.js';
+import {
+  changedBetween,
+  firstPatchWins,
+  inTheWay,
+  planChanges,
+  restoreDesired,
+} from '../../src/checkpoints/plan.js';
 import { assertRetention, selectRemovals } from '../../src/checkpoints/retention.js';
 
 const entry = (path: string, oid: string, mode = '100644'): TreeEntry => ({
@@ -26,6 +32,30 @@ describe('checkpoint planning (pure)', () => {
     entry('deleted.txt', 'f'),
     entry('mode.sh', 'd', '100755'),
   );
+
+  it('inTheWay: what the capture shows where a write goes, once the plan has deleted its own', () => {
+    const now = tree(
+      entry('d', 'a'),
+      entry('e/f', 'b'),
+      entry('l', 'c'),
+      entry('s/big', 'd'),
+      entry('u', 'e'),
+    );
+    const plan = planChanges(
+      [
+        ['d/x', entry('', '1')], // a file stands where its directory goes
+        ['e', entry('', '2')], // a directory stands where it goes
+        ['l', null],
+        ['l/y', entry('', '3')], // below a file the plan deletes first: fine
+        ['s/big', null], // under a skipped path
+        ['u', null],
+        ['gone', null],
+      ],
+      now,
+      (p) => p === 'u', // skipped by the target: stays
+    );
+    expect(inTheWay(plan, now, ['s'])).toEqual(['d/x', 'e', 's/big', 'u']);
+  });
 
   it('restore writes changed and deleted files, removes created ones, leaves equal ones', () => {
     const plan = planChanges(restoreDesired(target, current), current);

@@ -50,26 +50,37 @@ export function restorePrompt(r: SessionRestoreResult) {
   const unresolved = r.forced ? r.conflicts.filter((p) => blocked.has(p)) : r.conflicts;
   if (!r.dryRun && unresolved.length > 0)
     throw new RestoreConflictError(
-      `restored ${r.restored.length} and deleted ${r.deleted.length} files of ${of}, but left alone ${unresolved.length} that another session or a person changed after it: ${unresolved.map(pathText).join(', ')}; ${r.forced ? 'something of theirs stands where each would go: move it aside, then run again' : 'run again with --force to put them back too'} (--dry-run shows the plan). ${undo.join('')}`,
+      `restored ${r.restored.length} files${named(r.restored)} and deleted ${r.deleted.length}${named(r.deleted)} of ${of}, but left alone ${unresolved.length} that another session or a person changed after it: ${unresolved.map(pathText).join(', ')}; ${r.forced ? 'something of theirs stands where each would go: move it aside, then run again' : 'run again with --force to put them back too'} (--dry-run shows the plan). ${undo.join('')}`,
       { details: r },
     );
-  const overwritten = r.conflicts.filter((p) => !blocked.has(p));
+  const listed = r.forced ? r.conflicts.filter((p) => !blocked.has(p)) : r.conflicts;
   const lines = [
     r.dryRun
       ? `Would restore ${r.restored.length} files and delete ${r.deleted.length} (${of}); nothing changed.`
       : `Restored ${r.restored.length} files, deleted ${r.deleted.length} (${of}).`,
     ...r.restored.map((p) => `  restore ${pathText(p)}`),
     ...r.deleted.map((p) => `  delete  ${pathText(p)}`),
-    ...(r.conflicts.length === 0
+    ...(listed.length === 0
       ? []
       : [
-          `${r.forced ? 'Overwrote' : 'In conflict'} (changed by another session or a person after ${session}):`,
-          ...(r.forced ? overwritten : r.conflicts).map((p) => `  ${pathText(p)}`),
+          `${r.forced ? (r.dryRun ? 'Would overwrite' : 'Overwrote') : 'In conflict'} (changed by another session or a person after ${session}):`,
+          ...listed.map((p) => `  ${pathText(p)}`),
         ]),
+    ...(r.forced && unresolved.length > 0
+      ? [
+          'Would stay in conflict (something of theirs stands where each would go; the restore fails RESTORE_CONFLICT):',
+          ...unresolved.map((p) => `  ${pathText(p)}`),
+        ]
+      : []),
     ...leftAloneLines(r.leftAlone),
     ...undo,
   ];
   return { json: r, human: () => lines.join('\n') };
+}
+
+/** ` (a, b)`: the files a RESTORE_CONFLICT did restore or delete, named as the success text names them. */
+function named(paths: readonly string[]): string {
+  return paths.length === 0 ? '' : ` (${paths.map(pathText).join(', ')})`;
 }
 
 /**
