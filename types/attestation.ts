@@ -15,13 +15,17 @@ export const TEST_RESULT_PREDICATE_TYPE = 'https://in-toto.io/attestation/test-r
 
 const Name = deferred(() => z.string().check(z.minLength(1), z.maxLength(4096)));
 
-/** A subject: a patch artifact (`sha256`), an after commit or the commit of `attest --commit` (`gitCommit`). */
+/**
+ * A subject: a patch artifact (`sha256`), an after commit or the commit of `attest --commit`
+ * (`gitCommit`). Its digest set is read whole (other algorithms are kept, not stripped): a consumer
+ * matches an artifact by any digest in it, so `verify --attestation` fails one it cannot confirm.
+ */
 export const Subject = deferred(() =>
   z.object({
     name: Name,
     digest: z.union([
-      z.object({ sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)) }),
-      z.object({ gitCommit: Sha }),
+      z.looseObject({ sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)) }),
+      z.looseObject({ gitCommit: Sha }),
     ]),
   }),
 );

@@ -21,6 +21,7 @@ import {
 import { writeJsonAtomic } from '../fs/atomic.js';
 import { checkPredicate, newestOfEach, predicateOf } from './attest-predicate.js';
 import { pickIteration } from './attempt.js';
+import { checkSubject, checkSubjectList, SUBJECT_NAME, soleDigest, spokenFor } from './attest-subjects.js';
 import { sha256File } from '../snapshotter/patch-artifact.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
 import { GateStore } from '../store/gate-store.js';
@@ -236,8 +237,9 @@ async function runChecks(src: AttestSources, statement: Statement): Promise<Chec
   const listed = await src.snapshotter.listByRun(runId);
   const snapshots = new Map(listed.map((s) => [s.iteration, s]));
   for (const subject of statement.subject) checks.push(await checkSubject(subject, snapshots));
-  const attested = new Set(statement.subject.map((s) => Number(SUBJECT_NAME.exec(s.name)?.[2])));
-  checks.push(...(await checkPredicate(src.gates, runId, statement.predicate, attested, listed)));
+  const attested = spokenFor(statement);
+  checks.push(checkSubjectList(statement, runId, attested, snapshots));
+  checks.push(...(await checkPredicate(src.gates, runId, statement.predicate, new Set(attested), listed)));
   if (statement.predicate.setAside !== undefined)
     checks.push(await checkSetAside(src, runId, statement.predicate.setAside, listed));
   return { runId, checks };
@@ -269,13 +271,10 @@ async function commitChecks(
   ];
   const subject = statement.subject[0] as Subject;
   const check = `subject ${subject.name}`;
-  const digest = 'gitCommit' in subject.digest ? subject.digest.gitCommit : null;
-  if (digest !== commit) {
-    checks.push({
-      check,
-      ok: false,
-      detail: `its digest is ${digest ?? 'no gitCommit'}, not the commit it names`,
-    });
+  const digest = soleDigest(subject, 'gitCommit');
+  if (digest.value !== commit) {
+    const detail = digest.detail ?? `its digest is ${digest.value}, not the commit it names`;
+    checks.push({ check, ok: false, detail });
     return { runId: null, checks };
   }
   const here = link === undefined ? null : await link(commit);
@@ -340,44 +339,10 @@ function checkNamesIteration(
       };
 }
 
-const SUBJECT_NAME = /^([^/]+)\/iteration-(0|[1-9]\d{0,14})(\/patch\.diff)?$/;
-
 function runOf(statement: Statement): string | null {
   const runs = new Set(statement.subject.map((s) => SUBJECT_NAME.exec(s.name)?.[1] ?? ''));
   const [only] = runs;
   return runs.size === 1 && only !== undefined && only !== '' ? only : null;
-}
-
-async function checkSubject(subject: Subject, snapshots: Map<number, Snapshot>): Promise<AttestationCheck> {
-  const m = SUBJECT_NAME.exec(subject.name) as RegExpExecArray;
-  const s = snapshots.get(Number(m[2]));
-  const check = `subject ${subject.name}`;
-  if (s === undefined) return { check, ok: false, detail: 'no such iteration recorded here' };
-  if (m[3] === undefined) {
-    const want = 'gitCommit' in subject.digest ? subject.digest.gitCommit : null;
-    return want === s.afterSha
-      ? { check, ok: true, detail: `after commit ${s.afterSha}` }
-      : {
-          check,
-          ok: false,
-          detail: `the after commit here is ${s.afterSha}, the statement says ${want ?? 'no gitCommit'}`,
-        };
-  }
-  const want = 'sha256' in subject.digest ? subject.digest.sha256 : null;
-  const actual = s.patchPath === null ? null : await sha256File(s.patchPath).catch(() => null);
-  if (want !== s.patchSha256)
-    return {
-      check,
-      ok: false,
-      detail: `the recorded patch has sha256 ${s.patchSha256 ?? 'none'}, the statement says ${want ?? 'none'}`,
-    };
-  if (actual !== want)
-    return {
-      check,
-      ok: false,
-      detail: `the patch artifact here ${actual === null ? 'is missing' : `has sha256 ${actual}`}`,
-    };
-  return { check, ok: true, detail: `sha256 ${want}` };
 }
 
 /** A statement's `setAside` must name exactly the iterations the run's restarts set aside here. */

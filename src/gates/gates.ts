@@ -22,8 +22,8 @@ import { verifyGates, type GateVerifyOptions } from './verify.js';
 
 export type { GateRecordOptions, GateReplay, GateReplayOptions, GateRunOptions };
 
-/** A verdict as `gate list` gives it: with `superseded` when the capture it judged was deleted. */
-export type ListedVerdict = GateResult & { superseded?: { snapshotId: string; deletedAt: string } };
+/** A verdict as `gate list` gives it: `superseded` names the deleted capture it judged, else null. */
+export type ListedVerdict = GateResult & { superseded: { snapshotId: string; deletedAt: string } | null };
 
 export class Gates implements GateContext {
   readonly store: GateStore;
@@ -50,7 +50,7 @@ export class Gates implements GateContext {
 
   /**
    * Verdicts in the one order (types/gate-rules.ts, `gateOrder`), and the files that do not load.
-   * A verdict of a deleted snapshot's capture carries `superseded` (it counts no more).
+   * A verdict of a deleted snapshot's capture names it in `superseded` (it counts no more), others say null.
    */
   async list(
     filter: { runId?: string; iteration?: number } = {},
@@ -75,9 +75,9 @@ export class Gates implements GateContext {
       for (const r of listed.results) {
         if (filter.iteration !== undefined && r.iteration !== filter.iteration) continue;
         const gone = supersededBy(r, own, deleted);
-        results.push(
-          gone === undefined ? r : { ...r, superseded: { snapshotId: gone.snapshotId, deletedAt: gone.at } },
-        );
+        // Always present, so that the listing has one shape whether or not the run had a deletion.
+        const superseded = gone === undefined ? null : { snapshotId: gone.snapshotId, deletedAt: gone.at };
+        results.push({ ...r, superseded });
       }
       problems.push(...listed.problems);
     }

@@ -37,6 +37,7 @@ export interface UserCommandResult {
   /** Null when it was ended by a signal or never started. */
   exitCode: number | null;
   signal: NodeJS.Signals | null;
+  /** Until the command itself exited (not what outlived it: see `outlived`). */
   durationMs: number;
   timedOut: boolean;
   /** Set when the command could not start: `ENOENT` (not found), `EACCES` (not executable), ... */
@@ -77,7 +78,7 @@ export function runUserCommand(options: UserCommandOptions): Promise<UserCommand
       windowsHide: true,
     });
     let timedOut = false;
-    let exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+    let exited: { code: number | null; signal: NodeJS.Signals | null; at: number } | null = null;
     let outlived = false;
     let settled = false;
     let forwarded: NodeJS.Signals | null = null;
@@ -133,7 +134,8 @@ export function runUserCommand(options: UserCommandOptions): Promise<UserCommand
       resolve({
         exitCode: code,
         signal,
-        durationMs: Math.round(performance.now() - started),
+        // The command's own time: until it exited, not until a process it left behind let go of the pipes.
+        durationMs: Math.round((exited?.at ?? performance.now()) - started),
         timedOut,
         spawnError: null,
         forwarded,
@@ -141,7 +143,7 @@ export function runUserCommand(options: UserCommandOptions): Promise<UserCommand
       });
     };
     child.on('exit', (code, signal) => {
-      exited = { code, signal };
+      exited = { code, signal, at: performance.now() };
       endGroup();
       // A process in a session of its own (setsid) escapes the group kill and may hold the pipes for
       // ever: after a grace, stop reading them and report the command's own exit.

@@ -77,6 +77,7 @@ describe('attest', () => {
     expect(last.predicate).toMatchObject({ result: 'PASSED', failedTests: [] });
     expect(last.predicate.url).toBeUndefined();
     expect(last.subject).toHaveLength(2);
+    expect(cli(a, ['verify', '--attestation', one]).status).toBe(0);
   });
 
   it('a pass the caller only reported is WARNED; no verdict at all is FAILED', async () => {
@@ -151,6 +152,23 @@ describe('verify --attestation', () => {
         },
         'result',
       ],
+      // A consumer matches an artifact by any digest in the set: one nothing here confirms fails.
+      [
+        'a digest beside the patch sha256',
+        (s) => Object.assign(s.subject[0]!.digest, { sha512: '00' }),
+        'subject',
+      ],
+      [
+        'a digest beside the after commit',
+        (s) => Object.assign(s.subject[1]!.digest, { sha256: '0'.repeat(64) }),
+        'subject',
+      ],
+      // Every iteration the predicate speaks for keeps its subjects, as attest writes them.
+      ["the last iteration's after commit left out", (s) => s.subject.splice(3, 1), 'subjects'],
+      ['a patch left out', (s) => s.subject.splice(0, 1), 'subjects'],
+      ['an iteration with verdicts left out', (s) => s.subject.splice(0, 2), 'subjects'],
+      ['a subject twice', (s) => s.subject.push(s.subject[1]!), 'subjects'],
+      ['subjects in another order', (s) => s.subject.reverse(), 'subjects'],
       ['a verdict', (s) => (s.predicate.configuration[0]!.annotations.verdict = 'pass'), 'verdict'],
       ['a verdict id', (s) => (s.predicate.configuration[0]!.annotations.gateId = 'nope'), 'verdict'],
       ['the predicate type', (s) => ((s as { predicateType: string }).predicateType = 'x'), 'statement'],
@@ -243,6 +261,11 @@ describe('verify --attestation of a statement of attest --commit', () => {
         'set',
       ],
       ['a second subject', (s) => s.subject.push(commitSubject(initial)), 'statement'],
+      [
+        'a digest beside the commit',
+        (s) => (s.subject[0]!.digest = { gitCommit: squash, sha1: initial } as { gitCommit: string }),
+        'subject',
+      ],
     ];
     for (const [label, edit, check] of edits) {
       const copy = structuredClone(original);
@@ -253,6 +276,17 @@ describe('verify --attestation of a statement of attest --commit', () => {
       expect(res.status, label).toBe(3);
       expect(failed(res.json()), label).toContain(check);
     }
+
+    // A commit statement of the after commit itself, its subject renamed to the iteration's: it
+    // is no longer what attest writes (the iteration's patch subject is not there).
+    const own = join(w.root, 'own.intoto.json');
+    expect(cli(a, ['attest', '--commit', last!.afterSha, '-o', own]).status).toBe(0);
+    expect(cli(a, ['verify', '--attestation', own]).status).toBe(0);
+    const renamed = JSON.parse(readFileSync(own, 'utf8')) as Statement;
+    renamed.subject[0]!.name = 'run-1/iteration-1';
+    writeFileSync(own, JSON.stringify(renamed));
+    const res = cli(a, ['verify', '--attestation', own, '--json']);
+    expect([res.status, failed(res.json())]).toEqual([3, ['subjects']]);
 
     // A re-run that fails after the statement was written makes it stale.
     await recordVerdict(a, 'run-1', 1, 'test', { verdict: 'fail' });

@@ -81,6 +81,12 @@ describe('agentgate-snapshot gate (the built CLI)', () => {
       ['e', 'error'],
       ['t', 'error'],
     ]);
+    // The key is there in a run with no deleted snapshot too: one shape for every listing.
+    expect((list.json() as Array<{ superseded: unknown }>).map((r) => r.superseded)).toEqual([
+      null,
+      null,
+      null,
+    ]);
   });
 
   it('a mistyped script (npm run tset): the reason says first that the command exited 1, then that the JUnit file was not written', () => {

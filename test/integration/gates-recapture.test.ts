@@ -51,6 +51,14 @@ describe('a re-capture after delete supersedes the deleted capture verdicts', ()
     const cli = machineCli(a, ['gate', 'list', '--run', 'r']);
     expect(cli.status).toBe(0);
     expect(cli.stdout).toContain('(superseded)');
+    // One shape for every item: null when the verdict is not superseded.
+    const json = machineCli(a, ['gate', 'list', '--run', 'r', '--json']).json() as Array<{
+      superseded: unknown;
+    }>;
+    expect(json.map((g) => g.superseded)).toEqual([
+      { snapshotId: gone.id, deletedAt: expect.any(String) },
+      null,
+    ]);
 
     const report = await buildRunReport(a.snap, 'r');
     expect(report.gates?.summary.map((s) => [s.name, s.firstRed, s.latest.id])).toEqual([

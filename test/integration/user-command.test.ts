@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { isProcessGone } from '../../src/fs/lock.js';
-import { runUserCommand } from '../../src/process/user-command.js';
+import { OUTLIVED_GRACE_MS, runUserCommand } from '../../src/process/user-command.js';
 import { tempDir } from '../helpers/repo.js';
 
 /** A Writable that keeps what it is given. */
@@ -112,6 +112,34 @@ describe('runUserCommand', () => {
     });
     expect(result).toMatchObject({ exitCode: 0, timedOut: false });
     expect(log.text()).toBe('started\n');
+  });
+
+  it("a process that outlived the command (setsid) is not counted in the command's duration", async () => {
+    const dir = tempDir();
+    const pidFile = join(dir, 'daemon.pid');
+    const started = performance.now();
+    const result = await runUserCommand({
+      // The leader waits until the daemon is in a session of its own, then exits 0.
+      argv: [
+        'sh',
+        '-c',
+        `setsid sh -c 'echo $$ > "${pidFile}.tmp"; mv "${pidFile}.tmp" "${pidFile}"; exec sleep 600' &
+         while [ ! -s '${pidFile}' ]; do sleep 0.05; done; exit 0`,
+      ],
+      cwd: dir,
+      stdio: 'tee',
+      echo: { stdout: collector(), stderr: collector() },
+      group: true,
+    });
+    const elapsed = performance.now() - started;
+    try {
+      expect(result).toMatchObject({ exitCode: 0, timedOut: false, outlived: true });
+      // The grace after the command's exit, waited for the process it left, is not its own time
+      // (2 ms of slack: a timer may fire a millisecond early, and both sides are rounded).
+      expect(result.durationMs).toBeLessThanOrEqual(elapsed - OUTLIVED_GRACE_MS + 2);
+    } finally {
+      if (existsSync(pidFile)) process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
+    }
   });
 
   it('a command that is not there: spawnError ENOENT, no exit code, nothing thrown', async () => {

@@ -170,14 +170,14 @@ const list = defineCommand({
           String(r.attempt),
           r.id,
           // A verdict of a deleted capture stays listed (append-only) but counts no more.
-          r.superseded === undefined
+          r.superseded === null
             ? paintCell(r.verdict, COLOUR[r.verdict], colour)
             : paintCell(`${r.verdict} (superseded)`, 'dim', colour),
           r.tests === null ? '-' : `${r.tests.passed}/${r.tests.total}`,
           `${r.durationMs} ms`,
           r.observed ? (r.isolated ? 'isolated' : 'workspace') : 'recorded',
           short(r.afterSha),
-          r.superseded === undefined
+          r.superseded === null
             ? r.reason
             : `snapshot ${r.superseded.snapshotId} it judged was deleted at ${r.superseded.deletedAt}; ${r.reason}`,
         ]);
