@@ -119,8 +119,9 @@ async function byId(store: GateStore, runId: string, opts: GateReplayOptions): P
 function byAttempt({ results }: { results: readonly GateResult[] }, opts: GateReplayOptions): GateResult {
   const mine = results.filter((r) => r.iteration === opts.iteration && r.name === opts.name);
   if (opts.attempt === undefined) {
-    const newest = mine.filter((r) => r.command !== null).at(-1);
-    if (newest === undefined) throw notFound(opts, 'replayable verdict');
+    // With only `gate record` verdicts, the newest: the caller refuses it as GATE_NOT_REPLAYABLE.
+    const newest = mine.filter((r) => r.command !== null).at(-1) ?? mine.at(-1);
+    if (newest === undefined) throw notFound(opts, 'verdict');
     return newest;
   }
   const numbered = mine.filter((r) => r.attempt === opts.attempt);

@@ -394,6 +394,8 @@ describe('gate record, replay and verify', () => {
       gates.replay(dir, { ...opts, name: 'rec', attempt: 1, confirmed: true }),
       'GATE_NOT_REPLAYABLE',
     );
+    // Without --attempt too: the verdict is there, it has no command.
+    await expectCode(gates.replay(dir, { ...opts, name: 'rec', confirmed: true }), 'GATE_NOT_REPLAYABLE');
     await expectCode(gates.replay(dir, { ...opts, name: 'nothing', confirmed: true }), 'GATE_NOT_FOUND');
   });
 
