@@ -3,9 +3,11 @@ import { deferred } from './zod.js';
 
 /**
  * The hook events of every agent `hook <agent>` reads, as they arrive on stdin. Only the fields
- * we use are declared (every other field is ignored), each bounded, so that a hostile or broken
- * payload is refused before anything reads it. Sources: shared/AGENT-HOOKS.md and each agent's
- * hook reference (docs/checkpoints.md lists them).
+ * we use are declared (every other field is ignored), each bounded. Only an essential field (the
+ * event's name, its session, a required cwd) of another shape refuses the event; an optional one
+ * that is null counts as absent, and an informative one (a label's word, a prompt's text, a path
+ * that narrows whose change a step is) of another shape reads as absent: the checkpoint is what
+ * matters. Sources: shared/AGENT-HOOKS.md and each agent's hook reference (docs/checkpoints.md lists them).
  */
 
 const id = deferred(() => z.string().check(z.minLength(1), z.maxLength(256)));
@@ -14,13 +16,19 @@ const path = deferred(() => z.string().check(z.minLength(1), z.maxLength(4096)))
 const word = deferred(() => z.string().check(z.maxLength(200)));
 /** A workspace's folders (Cursor's `workspace_roots`, Cline's `workspaceRoots`). */
 const roots = deferred(() => z.array(path).check(z.maxLength(100)));
-/**
- * A field inside a tool's own input: any other shape reads as absent rather than refusing the
- * event (its checkpoint is what matters; the paths only narrow whose change it is).
- */
-const loosePath = deferred(() => z.catch(z.optional(path), undefined));
+/** An optional essential field (a session id, Copilot's event name): null is absent, another shape refused. */
+function orNull<T extends z.core.SomeType>(schema: T) {
+  return z.pipe(
+    z.optional(z.nullable(schema)),
+    z.transform((v) => v ?? undefined),
+  );
+}
+/** An informative field: null or any other shape reads as absent rather than refusing the event. */
+function loose<T extends z.core.SomeType>(schema: T) {
+  return z.catch(z.optional(schema), undefined);
+}
 /** A tool's input as a text (Codex's apply_patch envelope, Copilot's `toolArgs`): at most 10 MB. */
-const looseText = deferred(() => z.catch(z.optional(z.string().check(z.maxLength(10_000_000))), undefined));
+const text = deferred(() => z.string().check(z.maxLength(10_000_000)));
 
 /**
  * Claude Code and the agents that copied its protocol: Codex (plus `turn_id`; the session may come
@@ -28,23 +36,20 @@ const looseText = deferred(() => z.catch(z.optional(z.string().check(z.maxLength
  */
 export const ClaudeStyleEvent = deferred(() =>
   z.object({
-    session_id: z.optional(id),
-    thread_id: z.optional(id),
-    'thread-id': z.optional(id),
+    session_id: orNull(id),
+    thread_id: orNull(id),
+    'thread-id': orNull(id),
     cwd: path,
     hook_event_name: name,
     /** SessionStart: `startup`, `resume`, `clear` or `compact`. */
-    source: z.optional(word),
+    source: loose(word),
     /** UserPromptSubmit: the prompt as the model gets it. */
-    prompt: z.optional(z.string()),
+    prompt: loose(z.string()),
     /** Qwen Code: the text a person typed (absent for continuations after a tool result). */
-    submitted_prompt: z.optional(z.string()),
-    tool_name: z.optional(word),
+    submitted_prompt: loose(z.string()),
+    tool_name: loose(word),
     /** PostToolUse: the file a Write, Edit, MultiEdit (`file_path`) or NotebookEdit (`notebook_path`) wrote; Codex's apply_patch envelope (`command`). */
-    tool_input: z.catch(
-      z.optional(z.object({ file_path: loosePath, notebook_path: loosePath, command: looseText })),
-      undefined,
-    ),
+    tool_input: loose(z.object({ file_path: loose(path), notebook_path: loose(path), command: loose(text) })),
   }),
 );
 export type ClaudeStyleEvent = z.infer<typeof ClaudeStyleEvent>;
@@ -55,11 +60,11 @@ export const GeminiEvent = deferred(() =>
     session_id: id,
     cwd: path,
     hook_event_name: name,
-    source: z.optional(word),
-    prompt: z.optional(z.string()),
-    tool_name: z.optional(word),
+    source: loose(word),
+    prompt: loose(z.string()),
+    tool_name: loose(word),
     /** AfterTool of write_file and replace: the file they wrote. */
-    tool_input: z.catch(z.optional(z.object({ file_path: loosePath })), undefined),
+    tool_input: loose(z.object({ file_path: loose(path) })),
   }),
 );
 export type GeminiEvent = z.infer<typeof GeminiEvent>;
@@ -69,14 +74,13 @@ export const CursorEvent = deferred(() =>
   z.object({
     hook_event_name: name,
     conversation_id: id,
-    generation_id: z.optional(word),
-    workspace_roots: z.optional(roots),
-    cwd: z.optional(path),
-    prompt: z.optional(z.string()),
+    workspace_roots: loose(roots),
+    cwd: loose(path),
+    prompt: loose(z.string()),
     /** afterFileEdit: the file its edit wrote. */
-    file_path: loosePath,
-    tool_name: z.optional(word),
-    status: z.optional(word),
+    file_path: loose(path),
+    tool_name: loose(word),
+    status: loose(word),
   }),
 );
 export type CursorEvent = z.infer<typeof CursorEvent>;
@@ -87,19 +91,16 @@ export type CursorEvent = z.infer<typeof CursorEvent>;
  */
 export const CopilotEvent = deferred(() =>
   z.object({
-    sessionId: z.optional(id),
-    session_id: z.optional(id),
-    hook_event_name: z.optional(name),
+    sessionId: orNull(id),
+    session_id: orNull(id),
+    hook_event_name: orNull(name),
     cwd: path,
-    toolName: z.optional(word),
-    tool_name: z.optional(word),
+    toolName: loose(word),
+    tool_name: loose(word),
     /** camelCase postToolUse: the tool's arguments, an object or its JSON text (`create`'s `path`). */
-    toolArgs: z.catch(
-      z.optional(z.union([z.string().check(z.maxLength(10_000_000)), z.object({ path: loosePath })])),
-      undefined,
-    ),
-    prompt: z.optional(z.string()),
-    source: z.optional(word),
+    toolArgs: loose(z.union([text, z.object({ path: loose(path) })])),
+    prompt: loose(z.string()),
+    source: loose(word),
   }),
 );
 export type CopilotEvent = z.infer<typeof CopilotEvent>;
@@ -109,18 +110,14 @@ export const ClineEvent = deferred(() =>
   z.object({
     hookName: name,
     taskId: id,
-    workspaceRoots: z.optional(roots),
-    userPromptSubmit: z.optional(z.object({ prompt: z.optional(z.string()) })),
-    postToolUse: z.optional(
+    workspaceRoots: loose(roots),
+    userPromptSubmit: loose(z.object({ prompt: loose(z.string()) })),
+    postToolUse: loose(
       z.object({
-        toolName: z.optional(word),
-        success: z.optional(z.boolean()),
+        toolName: loose(word),
         /** write_to_file, replace_in_file (the SDK's editor): the file, relative to the workspace root. */
-        parameters: z.catch(z.optional(z.object({ path: loosePath })), undefined),
+        parameters: loose(z.object({ path: loose(path) })),
       }),
-    ),
-    taskStart: z.optional(
-      z.object({ taskMetadata: z.optional(z.object({ initialTask: z.optional(z.string()) })) }),
     ),
   }),
 );
@@ -131,20 +128,15 @@ export const WindsurfEvent = deferred(() =>
   z.object({
     agent_action_name: name,
     trajectory_id: id,
-    execution_id: z.optional(word),
     /** Of another shape (not an object): absent, as a field of it of another shape is. */
-    tool_info: z.catch(
-      z.optional(
-        z.object({
-          /** post_run_command: where the command ran. */
-          cwd: loosePath,
-          /** post_write_code: the file Cascade wrote. */
-          file_path: loosePath,
-          command_line: looseText,
-          user_prompt: z.catch(z.optional(z.string()), undefined),
-        }),
-      ),
-      undefined,
+    tool_info: loose(
+      z.object({
+        /** post_run_command: where the command ran. */
+        cwd: loose(path),
+        /** post_write_code: the file Cascade wrote. */
+        file_path: loose(path),
+        user_prompt: loose(z.string()),
+      }),
     ),
   }),
 );

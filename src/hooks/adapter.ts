@@ -14,7 +14,8 @@ export interface HookAdapter {
   /**
    * The agent runs its hooks in the workspace root (Windsurf): an event's `cwd` at or below the
    * hook's own directory counts as that directory, so that a command run in a subdirectory is
-   * checkpointed with the rest of the session. An unrelated `cwd` still names the workspace.
+   * checkpointed with the rest of the session (in a repository nested in it: that repository's). An
+   * unrelated `cwd` still names the workspace.
    */
   hooksRunInRoot?: boolean;
   /**

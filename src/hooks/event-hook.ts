@@ -1,6 +1,6 @@
 import type { HookAgent } from '../../types/agent-hooks.js';
 import type { HookOutcome } from '../../types/hooks.js';
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { isInside } from '../fs/inside.js';
 import { resolveHome } from '../store/paths.js';
 import { firstChars } from '../text.js';
@@ -8,7 +8,7 @@ import type { HookAdapter, Mapping } from './adapter.js';
 import { logOutcome, runAgentHook, type AgentHookOptions } from './agent-hook.js';
 import { ADAPTERS } from './agents/index.js';
 import { MAX_REPAIRED, parseLenientJson, STRING_KEEP } from './lenient-json.js';
-import { hookWorkspace, inNestedRepository, nativePath } from './workspace.js';
+import { hookWorkspace, nativePath, nestedRepository } from './workspace.js';
 
 export interface EventHookOptions extends AgentHookOptions {
   /** The event's name where the payload has none (`--event`, Copilot's camelCase dialect). */
@@ -98,21 +98,19 @@ async function checkpointOf(
       : {}),
   };
   const here = opts.cwd ?? process.cwd();
-  const cwd =
-    adapter.hooksRunInRoot === true && e.cwd !== undefined && isInside(here, resolve(here, e.cwd))
-      ? here
-      : e.cwd;
   // An event that names no workspace is not checkpointed in whatever directory the hook runs in,
   // unless its agent runs hooks in the workspace root (Windsurf).
-  if (e.root === undefined && cwd === undefined && adapter.hooksRunInRoot !== true)
+  if (e.root === undefined && e.cwd === undefined && adapter.hooksRunInRoot !== true)
     return refuse(
       'ignored',
       `no checkpoint: the event names no workspace (no ${relativeRoot ? 'absolute ' : ''}workspace root, no ${relativeCwd ? 'absolute ' : ''}cwd)`,
       e.event,
       e.session,
     );
-  const named = e.root ?? cwd ?? here;
-  const where = await hookWorkspace(await workspaceOf(adapter, e.root === undefined, named, here, opts), {
+  const cwd = e.cwd === undefined ? undefined : resolve(here, nativePath(e.cwd));
+  // Relative to the directory the event names (Cline's paths: its workspace root).
+  const touched = e.touched?.map((p) => resolve(here, nativePath(e.cwd ?? e.root ?? here), nativePath(p)));
+  const where = await hookWorkspace(await storeDirOf(adapter, { root: e.root, cwd, touched }, here, opts), {
     ...(opts.homeDir === undefined ? {} : { homeDir: opts.homeDir }),
   });
   if ('refused' in where) return refuse('ignored', `no checkpoint: ${where.refused}`, e.event, e.session);
@@ -126,34 +124,49 @@ async function checkpointOf(
       ...(e.detail === undefined ? {} : { detail: e.detail }),
       ...(e.promptText === undefined ? {} : { promptText: e.promptText }),
       ...(e.note === undefined ? {} : { note: e.note }),
-      // Relative to the directory the event names (Cline's paths: its workspace root).
-      ...(e.touched === undefined
-        ? {}
-        : { touched: e.touched.map((p) => resolve(here, nativePath(cwd ?? e.root ?? here), nativePath(p))) }),
+      ...(touched === undefined ? {} : { touched }),
     },
     opts,
   );
   return { outcome, event: e.event };
 }
 
+interface EventPlaces {
+  root: string | undefined;
+  /** Absolute, as are `touched`. */
+  cwd: string | undefined;
+  touched: string[] | undefined;
+}
+
 /**
- * The directory whose store keeps an event that names `named` (its cwd, unless `ownRoot`): the
- * project the agent gives its hooks (`projectDirVariable`) when `named` lies below it, so that a
- * shell event in a subdirectory outside git joins the project's store; but a directory in a
- * repository nested in the project is its own, as inside git the repository's top level is the
- * store's workspace for every agent.
+ * The directory whose store keeps an event: that of `baseOf`, unless where the event happened (its
+ * cwd; with none, the one file its tool wrote) lies in a repository nested in it: then that
+ * repository, as inside git the repository's top level is the store's workspace for every agent
+ * (the outer store skips nested repositories).
  */
-async function workspaceOf(
+async function storeDirOf(
   adapter: HookAdapter,
-  cwdNamed: boolean,
-  named: string,
+  e: EventPlaces,
   here: string,
   opts: EventHookOptions,
 ): Promise<string> {
+  const base = baseOf(adapter, e, here, opts);
+  const happened = e.cwd ?? (e.touched?.length === 1 ? dirname(e.touched[0] as string) : undefined);
+  return (happened === undefined ? undefined : await nestedRepository(base, happened)) ?? base;
+}
+
+/**
+ * The workspace root the event names; else the project the agent gives its hooks
+ * (`projectDirVariable`) when its cwd lies below it, so that a shell event in a subdirectory
+ * outside git joins the project's store; else, for an agent that runs its hooks in the workspace
+ * root (Windsurf), that root when the cwd is none or lies below it; else the cwd.
+ */
+function baseOf(adapter: HookAdapter, e: EventPlaces, here: string, opts: EventHookOptions): string {
+  if (e.root !== undefined) return resolve(here, nativePath(e.root));
   const project = adapter.projectDirVariable && (opts.env ?? process.env)[adapter.projectDirVariable];
-  if (!cwdNamed || !project) return named;
-  const [top, dir] = [resolve(project), resolve(here, named)];
-  return isInside(top, dir) && !(await inNestedRepository(top, dir)) ? project : named;
+  if (project && e.cwd !== undefined && isInside(resolve(project), e.cwd)) return resolve(project);
+  if (adapter.hooksRunInRoot === true && (e.cwd === undefined || isInside(here, e.cwd))) return here;
+  return e.cwd ?? here;
 }
 
 /** The fields that have a value. */

@@ -44,14 +44,14 @@ function homeOrNone(): string {
 }
 
 /**
- * Whether `dir`, below `project`, lies in a repository of its own that starts below `project`: a
- * `.git` in `dir` or in a directory between them (a nested repository, a submodule). Its events
- * go to that repository's store, as they do for an agent that names no project: the project's
- * store skips nested repositories. One lstat per level, no git process.
+ * The top of the repository of its own that holds `dir`, below `project`: the nearest directory
+ * with a `.git` from `dir` up to (not including) `project` (a nested repository, a submodule), or
+ * undefined. Its events go to that repository's store, as they do for an agent that names no
+ * project: the project's store skips nested repositories. One lstat per level, no git process.
  */
-export async function inNestedRepository(project: string, dir: string): Promise<boolean> {
+export async function nestedRepository(project: string, dir: string): Promise<string | undefined> {
   for (let at = dir; at !== project && at !== dirname(at) && isInside(project, at); at = dirname(at)) {
-    if (isRepositoryEntry(join(at, '.git'))) return true;
+    if (isRepositoryEntry(join(at, '.git'))) return at;
   }
-  return false;
+  return undefined;
 }

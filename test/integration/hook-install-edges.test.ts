@@ -202,6 +202,7 @@ describe('hook install: a file that turns hooks off is named in the notes, with 
     ['claude-code', '{"disableAllHooks": true}\n', /"disableAllHooks": true/],
     ['qwen', '{"disableAllHooks": true}\n', /"disableAllHooks": true/],
     ['gemini', '{"hooksConfig": {"enabled": false}}\n', /"hooksConfig\.enabled": false/],
+    ['gemini', '{"tools": {"enableHooks": false}}\n', /"tools\.enableHooks": false/],
     ['gemini', '{"hooksConfig": {"disabled": ["agentgate-checkpoints"]}}\n', /"hooksConfig\.disabled"/],
     ['codex', '[features]\nhooks = false\n', /\[features\] hooks = false/],
   ];
@@ -321,5 +322,41 @@ describe('hook install codex: a file rewritten whole', () => {
     await uninstallHooks('codex', opts);
     expect(parseToml(readFileSync(file, 'utf8'))).toEqual(parseToml(inline));
     expect(readFileSync(file, 'utf8')).toMatch(/^ratio = 1\.0$/m);
+  });
+});
+
+describe('hook install --project: the project is the repository`s top level', () => {
+  it('from a subdirectory, writes the top level`s file; outside git, the directory`s own', async () => {
+    const ws = repoWithCommit();
+    mkdirSync(join(ws, 'sub', 'deeper'), { recursive: true });
+    const opts = { scope: 'project' as const, homeDir: tempDir(), home: tempDir(), runner: RUNNER };
+    const r = await installHooks('cursor', { ...opts, workspace: join(ws, 'sub', 'deeper') });
+    expect(r.file).toBe(join(ws, '.cursor', 'hooks.json'));
+    expect(existsSync(join(ws, 'sub', 'deeper', '.cursor'))).toBe(false);
+    expect((await uninstallHooks('cursor', { ...opts, workspace: join(ws, 'sub') })).written).toBe(true);
+    expect(existsSync(join(ws, '.cursor'))).toBe(false);
+    const plain = tempDir('agentgate-install-plain-');
+    mkdirSync(join(plain, 'sub'));
+    const p = await installHooks('cursor', { ...opts, workspace: join(plain, 'sub') });
+    expect(p.file).toBe(join(plain, 'sub', '.cursor', 'hooks.json'));
+  });
+
+  it('refuses the home directory and / (INVALID_ARGUMENT), writing nothing', async () => {
+    const homeDir = tempDir('agentgate-install-userhome-');
+    const opts = { scope: 'project' as const, homeDir, home: tempDir(), runner: RUNNER };
+    for (const workspace of [homeDir, '/'])
+      for (const action of [installHooks, uninstallHooks])
+        await expect(action('gemini', { ...opts, workspace })).rejects.toMatchObject({
+          code: 'INVALID_ARGUMENT',
+        });
+    expect(existsSync(join(homeDir, '.gemini'))).toBe(false);
+    // The CLI's home directory is $HOME.
+    const cli = runCli(['--json', '--home', tempDir(), 'hook', 'install', 'gemini', '--project'], {
+      cwd: homeDir,
+      env: { HOME: homeDir },
+    });
+    const error = (cli.json() as { error: { code: string } }).error;
+    expect([cli.status, error.code]).toEqual([2, 'INVALID_ARGUMENT']);
+    expect(existsSync(join(homeDir, '.gemini'))).toBe(false);
   });
 });

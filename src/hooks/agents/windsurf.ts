@@ -7,7 +7,8 @@ import { kindOf, noCheckpoint, parseEvent, type HookAdapter } from '../adapter.j
  * baseline. The workspace is the directory Windsurf runs the hook in: a hook's `working_directory`
  * defaults to the workspace root (docs.windsurf.com/windsurf/cascade/hooks), and `hook install
  * windsurf` sets none. post_run_command's `tool_info.cwd` is where the command ran: below the
- * root it counts as the root (`hooksRunInRoot`), else it names the workspace, as a `cwd` does.
+ * root it counts as the root (`hooksRunInRoot`; in a repository nested in the root, that
+ * repository), else it names the workspace, as a `cwd` does.
  */
 const KINDS: Readonly<Record<string, AgentCheckpointKind>> = {
   pre_user_prompt: 'before-prompt',

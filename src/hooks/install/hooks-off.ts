@@ -7,6 +7,7 @@ import { GEMINI_HOOK_NAME, type InstallTarget } from './targets.js';
  * that says what to change: the switches each agent documents for turning hooks off.
  * - Claude Code, Qwen Code: `"disableAllHooks": true`;
  * - Gemini CLI: `"hooksConfig": {"enabled": false}`, or our hook's name or command in `hooksConfig.disabled`;
+ *   `"tools": {"enableHooks": false}`, the switch of the releases before hooksConfig;
  * - Codex: `[features] hooks = false` (or its deprecated alias `codex_hooks`).
  */
 export function hooksOffNotes(target: InstallTarget, config: Record<string, unknown>): string[] {
@@ -21,6 +22,10 @@ export function hooksOffNotes(target: InstallTarget, config: Record<string, unkn
     case 'gemini': {
       const settings = isRecord(config.hooksConfig) ? config.hooksConfig : {};
       const notes: string[] = [];
+      if (isRecord(config.tools) && config.tools.enableHooks === false)
+        notes.push(
+          `${file} sets "tools.enableHooks": false, ${why} (in the releases that read it): remove it (or set it to true)`,
+        );
       if (settings.enabled === false)
         notes.push(`${file} sets "hooksConfig.enabled": false, ${why}: remove it (or set it to true)`);
       const disabled = Array.isArray(settings.disabled) ? settings.disabled : [];

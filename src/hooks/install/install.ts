@@ -1,9 +1,10 @@
-import { lstat, readFile, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { lstat, readFile, realpath, rm } from 'node:fs/promises';
+import { dirname, parse, resolve } from 'node:path';
 import type { HookAgent } from '../../../types/hook-agents.js';
 import type { HookInstallResult } from '../../../types/hook-install.js';
-import { AgentConfigInvalidError } from '../../errors.js';
+import { AgentConfigInvalidError, InvalidArgumentError } from '../../errors.js';
 import { errnoOf, writeOwnFileAtomic } from '../../fs/atomic.js';
+import { probeWorkspace } from '../../git/checkpoint-repo.js';
 import { resolveWorkspaceDir } from '../../git/repo.js';
 import { resolveHome } from '../../store/paths.js';
 import { hookCommand, type HookRunner } from './command.js';
@@ -50,14 +51,28 @@ export function uninstallHooks(agent: HookAgent, opts: HookInstallOptions): Prom
   return apply(agent, 'uninstall', opts);
 }
 
+/**
+ * The project whose config --project writes: the top level of the repository holding the
+ * workspace (outside git, the workspace itself), which exists (a mistyped -C creates nothing). Never
+ * `/` or the home directory, where the agent's project file is its user-wide one.
+ */
+async function projectDir(opts: HookInstallOptions): Promise<string> {
+  const { root } = await probeWorkspace(await resolveWorkspaceDir(opts.workspace));
+  const home = await realpath(opts.homeDir).catch(() => resolve(opts.homeDir));
+  if (root === home || parse(root).root === root)
+    throw new InvalidArgumentError(
+      `refusing a project install in ${root}: it is ${root === home ? 'the home directory, where the project file is the user-wide one' : 'the file system root'}; run it in a project (-C DIR), or use --user for the user-wide file`,
+      { details: { workspace: root } },
+    );
+  return root;
+}
+
 async function apply(
   agent: HookAgent,
   action: 'install' | 'uninstall',
   opts: HookInstallOptions,
 ): Promise<HookInstallResult> {
-  // A project's config goes into a workspace that exists: a mistyped -C creates nothing.
-  const place =
-    opts.scope === 'project' ? { ...opts, workspace: await resolveWorkspaceDir(opts.workspace) } : opts;
+  const place = opts.scope === 'project' ? { ...opts, workspace: await projectDir(opts) } : opts;
   const target = installTarget(agent, place);
   const dryRun = opts.dryRun === true;
   const install = action === 'install';

@@ -1,0 +1,56 @@
+/**
+ * Agents that name their workspace root (Cursor, Cline) or run their hooks in it (Windsurf): an
+ * event that happened in a repository nested in that root (its cwd, or with none the file its tool
+ * wrote) is kept in the nested repository's own store, as it is for the agents that name only a cwd.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { HookAgent } from '../../types/hook-agents.js';
+import { Checkpoints } from '../../src/checkpoints/index.js';
+import { runEventHook } from '../../src/hooks/index.js';
+import { agentEvent } from '../helpers/agent-hooks.js';
+import { commitAll, initRepo, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+
+type Event = Record<string, unknown> & {
+  tool_info: Record<string, unknown>;
+  postToolUse: { parameters: Record<string, unknown> };
+};
+
+/** Each event pointed into the nested repository `inner` (named `inner` below the root). */
+const CASES: Array<[HookAgent, string, (e: Event, inner: string) => void]> = [
+  ['cursor', 'afterShellExecution', (e, inner) => (e.cwd = inner)],
+  ['cursor', 'afterFileEdit', (e, inner) => (e.file_path = join(inner, 'factorial.py'))],
+  ['windsurf', 'post_run_command-subdir', (e, inner) => (e.tool_info.cwd = inner)],
+  ['windsurf', 'post_write_code', (e, inner) => (e.tool_info.file_path = join(inner, 'factorial.py'))],
+  ['cline', 'PostToolUse-write_to_file', (e) => (e.postToolUse.parameters.path = 'inner/factorial.py')],
+];
+
+describe.each(['a repository', 'a plain directory'])('a workspace root that is %s', (kind) => {
+  it.each(CASES)(
+    '%s %s in a nested repository: kept in that repository`s store',
+    async (agent, name, aim) => {
+      const root = kind === 'a repository' ? repoWithCommit() : tempDir('agentgate-nested-root-');
+      const inner = join(root, 'inner');
+      writeFiles(inner, { 'factorial.py': 'old\n' });
+      initRepo(inner);
+      commitAll(inner, 'inner');
+      const home = tempDir('agentgate-nested-home-');
+      const event = JSON.parse(agentEvent(agent, name, root)) as Event;
+      aim(event, inner);
+      writeFiles(inner, { 'factorial.py': 'new\n' });
+      const o = await runEventHook(agent, JSON.stringify(event), { home, cwd: root });
+      expect(o.status, o.message).toBe('recorded');
+      expect(o.message).toContain(` in ${inner}`);
+      const [entry, ...rest] = await (await Checkpoints.open(inner, { home })).list();
+      expect(rest).toEqual([]);
+      expect(entry?.event).toBe(name.split('-')[0]);
+      // A plain subdirectory of the root is still the root's.
+      const plain = JSON.parse(agentEvent(agent, name, root)) as Event;
+      aim(plain, join(root, 'sub'));
+      if (agent === 'cline') plain.postToolUse.parameters.path = 'sub/factorial.py';
+      writeFiles(root, { 'sub/factorial.py': 'x\n' });
+      const p = await runEventHook(agent, JSON.stringify(plain), { home, cwd: root });
+      expect(p.message).toMatch(new RegExp(` in ${root}$`));
+    },
+  );
+});
