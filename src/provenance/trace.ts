@@ -10,6 +10,7 @@ import type { Repo } from '../git/repo.js';
 import type { BlameLine } from '../git/parsers/blame-porcelain.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import {
+  assertWhole,
   candidateSnapshots,
   chainsOfWipCommits,
   readChains,
@@ -149,6 +150,9 @@ export async function traceWithWip(
     touched.length === 0 || rest.length === 0
       ? new Map<string, never>()
       : await linkBlamed(repo, lines, rest, nodes, touched, renames);
+  // Part of a run that wrote the file would leave its missing iteration's lines nobody's (the
+  // engine says so too; the shortcut needs this), after a missing parent of a blamed commit.
+  assertWhole(touched);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
   // A shortcut commit's lines share one origin.
   const quick = new Map([...shortcut].map(([c, it]) => [c, { it, iteration: it.iteration, others: [] }]));
