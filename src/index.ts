@@ -66,6 +66,7 @@ export {
   anchorRange,
   computeTrace,
   toAgentTrace,
+  traceWithWip,
   verifyAnchor,
   writeCommitStatement,
   provenanceSources,

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { AGENT_TRACE_VERSION, type AgentTraceRecord, type Trace } from '../../types/anchor.js';
+import {
+  AGENT_TRACE_VERSION,
+  type AgentTraceRecord,
+  type Trace,
+  type TraceRange,
+} from '../../types/anchor.js';
 
 /**
  * A Trace as an Agent Trace v0.1.0 record (cursor/agent-trace, README section 6.1): one file,
@@ -8,13 +13,20 @@ import { AGENT_TRACE_VERSION, type AgentTraceRecord, type Trace } from '../../ty
  * ranges at the traced revision. Lines no iteration wrote are in no conversation. The snapshot is
  * linked as a `urn:agentgate:snapshot:<id>` resource; iteration, after commit and gates go in the
  * `dev.agentgate` metadata, as section 7.2 asks of vendor data.
+ * `isWip`: whether a range's lines are a WIP before commit's (traceWithWip says; the Trace gives
+ * them iteration 0, as it gives a recorded iteration numbered 0). Without it, every iteration 0 is
+ * taken for the WIP's.
  */
-export function toAgentTrace(trace: Trace, tool: { version: string }, now = new Date()): AgentTraceRecord {
+export function toAgentTrace(
+  trace: Trace,
+  tool: { version: string },
+  now = new Date(),
+  isWip: (range: TraceRange) => boolean = (r) => r.origin?.iteration === 0,
+): AgentTraceRecord {
   const groups = new Map<
     string,
     {
-      runId: string;
-      iteration: number;
+      wip: boolean;
       snapshotId: string;
       ranges: Array<{ start_line: number; end_line: number }>;
     }
@@ -22,13 +34,9 @@ export function toAgentTrace(trace: Trace, tool: { version: string }, now = new 
   const meta: Array<Record<string, unknown>> = [];
   for (const r of trace.ranges) {
     if (r.origin === null) continue;
-    const key = `${r.origin.runId}\0${r.origin.iteration}`;
-    const g = groups.get(key) ?? {
-      runId: r.origin.runId,
-      iteration: r.origin.iteration,
-      snapshotId: r.origin.snapshotId,
-      ranges: [],
-    };
+    const wip = isWip(r);
+    const key = `${r.origin.runId}\0${r.origin.iteration}\0${wip}`;
+    const g = groups.get(key) ?? { wip, snapshotId: r.origin.snapshotId, ranges: [] };
     g.ranges.push({ start_line: r.start, end_line: r.end });
     groups.set(key, g);
     meta.push({
@@ -52,7 +60,7 @@ export function toAgentTrace(trace: Trace, tool: { version: string }, now = new 
       {
         path: trace.path,
         conversations: [...groups.values()].map((g) => ({
-          contributor: { type: g.iteration === 0 ? ('unknown' as const) : ('ai' as const) },
+          contributor: { type: g.wip ? ('unknown' as const) : ('ai' as const) },
           ranges: g.ranges,
           related: [{ type: 'agentgate-snapshot', url: `urn:agentgate:snapshot:${g.snapshotId}` }],
         })),

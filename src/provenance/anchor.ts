@@ -6,6 +6,7 @@ import { resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
 import { loadRunChains, type Iteration } from './candidates.js';
 import { linkCommits, type FileLink } from './engine.js';
+import { byIteration, reportedIteration } from './lines.js';
 import type { ProvenanceSources } from './sources.js';
 import { rankTreeMatches } from './tree-matches.js';
 
@@ -53,14 +54,15 @@ export async function computeAnchors(
   const onlyRuns = opts.runIds === undefined ? null : [...new Set(opts.runIds)].sort();
   const treeMatches = await Promise.all(links.map((l) => treeMatchOf(repo, l.treeMatches, l.node.commit)));
   return links.map((l, i) => {
-    const files = l.files.map(anchorFile);
+    const runs = new Map<string, Set<number>>();
+    const files = l.files.map((f) => anchorFile(f, runs));
     return {
       commit: l.node.commit,
       tree: l.node.tree,
       parents: l.node.parents,
       createdAt,
       treeMatch: treeMatches[i] ?? null,
-      runs: runsOf(files),
+      runs: runsOf(runs),
       files,
       coverage: {
         files: files.length,
@@ -105,7 +107,11 @@ async function treeMatchOf(
     : { runId: it.snapshot.runId, iteration: it.iteration, afterSha: it.after.commit };
 }
 
-function anchorFile(f: FileLink): AnchorFile {
+/**
+ * One file of the anchor; adds to `runs` each run it names with the recorded iterations behind it
+ * (the WIP's lines, iteration 0 in `origins`, are no iteration's: only an origin says which it is).
+ */
+function anchorFile(f: FileLink, runs: Map<string, Set<number>>): AnchorFile {
   const e = f.file.entry;
   const credited = creditedLines(f);
   const origins: AnchorOrigin[] = [];
@@ -118,10 +124,14 @@ function anchorFile(f: FileLink): AnchorFile {
     // No line of the change is the run's (a deletion, a binary or empty file): the iteration that
     // left the file so (every claim has one then: the engine keeps no claim that is nobody's).
     if (counts.size === 0 && claim.writer !== null) counts.set(claim.writer, 0);
-    for (const [iteration, lines] of [...counts].sort(([a], [b]) => a - b))
-      origins.push({ runId: claim.runId, iteration, lines });
+    const its = runs.get(claim.runId) ?? new Set<number>();
+    if (counts.size > 0) runs.set(claim.runId, its);
+    for (const [origin, lines] of [...counts].sort(([a], [b]) => a - b)) {
+      if (byIteration(origin)) its.add(origin);
+      origins.push({ runId: claim.runId, iteration: reportedIteration(origin), lines });
+    }
   });
-  const fromRuns = f.added.filter((_, i) => credited.some((c) => (c[i] ?? 0) >= 1)).length;
+  const fromRuns = f.added.filter((_, i) => credited.some((c) => byIteration(c[i]))).length;
   return {
     path: e.path,
     oldPath: e.oldPath,
@@ -135,7 +145,7 @@ function anchorFile(f: FileLink): AnchorFile {
 
 /**
  * Each claim's origins with trace's preference applied: a line that came through a run's own
- * commit (an `ancestry` claim gives it an iteration, 0 for a WIP commit's) is that run's alone,
+ * commit (an `ancestry` claim gives it an iteration, WIP_ORIGIN for a WIP commit's) is that run's alone,
  * never also a run whose content only matches it (the same text written by a run never merged).
  */
 function creditedLines(f: FileLink): Array<Array<number | null>> {
@@ -147,14 +157,7 @@ function creditedLines(f: FileLink): Array<Array<number | null>> {
   );
 }
 
-function runsOf(files: readonly AnchorFile[]): AnchorRun[] {
-  const runs = new Map<string, Set<number>>();
-  for (const f of files)
-    for (const o of f.origins) {
-      const set = runs.get(o.runId) ?? new Set<number>();
-      if (o.iteration >= 1) set.add(o.iteration);
-      runs.set(o.runId, set);
-    }
+function runsOf(runs: ReadonlyMap<string, ReadonlySet<number>>): AnchorRun[] {
   return [...runs]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([runId, its]) => ({ runId, iterations: [...its].sort((a, b) => a - b) }));

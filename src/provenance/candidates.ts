@@ -1,6 +1,6 @@
 import type { RunRecord } from '../../types/run.js';
 import type { Snapshot } from '../../types/snapshot.js';
-import { AgentgateError, RunNotFoundError, StoreCorruptError } from '../errors.js';
+import { AgentgateError, ObjectMissingError, RunNotFoundError, StoreCorruptError } from '../errors.js';
 import { emptyTreeId } from '../git/empty-tree.js';
 import { readCommitNodes, type CommitNode } from '../git/provenance.js';
 import type { Repo } from '../git/repo.js';
@@ -30,6 +30,27 @@ export interface RunChain {
   iterations: Iteration[];
   /** Every path (and rename source) any iteration changed, from the records alone. */
   paths: Set<string>;
+  /**
+   * The first of the run's commits that is not in this repository (an iteration's ref deleted and
+   * its commits pruned, a shallow boundary), while other iterations are: the chain then holds part
+   * of the run, whose answer would be wrong (assertWhole). Null when every commit is here.
+   */
+  missing: { iteration: number; commit: string } | null;
+}
+
+/**
+ * OBJECT_MISSING when one of `chains` lacks a commit of its run: lines of the missing iteration
+ * would be nobody's, and `anchor` would record that over the right answer. Only the runs that may
+ * explain the commit or line asked about are given, so a partial run elsewhere stops nothing.
+ */
+export function assertWhole(chains: readonly RunChain[]): void {
+  const c = chains.find((x) => x.missing !== null);
+  if (c?.missing === undefined || c.missing === null) return;
+  const { iteration, commit } = c.missing;
+  throw new ObjectMissingError(
+    `commit ${commit.slice(0, 12)} of iteration ${iteration} of run ${c.runId} is not in this repository, so which lines that iteration wrote cannot be worked out and an answer from the rest of the run would be wrong; fetch the run's commits (agentgate-snapshot fetch, git fetch --unshallow) and retry, or name only other runs with --run`,
+    { details: { runId: c.runId, iteration, commit } },
+  );
 }
 
 /**
@@ -241,16 +262,29 @@ function sameAsList(a: Snapshot, b: Snapshot): number {
   return a.iteration - b.iteration || byRunThenIteration(a, b);
 }
 
+/**
+ * The runs of `snapshots` with an iteration here, each iteration whose commits are. A run with none
+ * here (another repository's, or a branch this clone never fetched) is no chain; one with some is
+ * a chain that names what it lacks (`missing`).
+ */
 function chainsOf(
   snapshots: readonly Snapshot[],
   nodes: ReadonlyMap<string, CommitNode>,
   unborn: CommitNode | undefined,
 ): RunChain[] {
   const byRun = new Map<string, Iteration[]>();
+  const missing = new Map<string, RunChain['missing']>();
   for (const s of snapshots) {
     const before = nodes.get(s.beforeSha);
     const after = nodes.get(s.afterSha);
-    if (before === undefined || after === undefined) continue;
+    if (before === undefined || after === undefined) {
+      if (!missing.has(s.runId))
+        missing.set(s.runId, {
+          iteration: s.iteration,
+          commit: before === undefined ? s.beforeSha : s.afterSha,
+        });
+      continue;
+    }
     const wip = before.message === wipMessage(s.runId) ? wipOf(before, s.runId, nodes, unborn) : null;
     const list = byRun.get(s.runId) ?? [];
     list.push({ snapshot: s, iteration: s.iteration, before, after, wip });
@@ -266,7 +300,7 @@ function chainsOf(
           paths.add(f.path);
           if (f.oldPath !== null) paths.add(f.oldPath);
         }
-      return { runId, iterations, paths };
+      return { runId, iterations, paths, missing: missing.get(runId) ?? null };
     });
 }
 

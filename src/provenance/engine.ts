@@ -1,7 +1,7 @@
 import type { PairDiff, PairFile } from '../git/parsers/diff-stdin.js';
 import { commitsBroughtIn, diffTreePairs, parentTrees, type CommitNode } from '../git/provenance.js';
 import type { Repo } from '../git/repo.js';
-import type { RunChain } from './candidates.js';
+import { assertWhole, type RunChain } from './candidates.js';
 import {
   blobClaim,
   CONTEXT,
@@ -119,7 +119,8 @@ async function backFromWhole(
 /**
  * The runs that may explain a file of `nodes`: those whose records name one of `wanted`, those
  * whose WIP before commit is one of the commits, and, when one is a merge, every run with a WIP
- * before commit (the merge may bring it in; mayClaim decides per file).
+ * before commit (the merge may bring it in; mayClaim decides per file). OBJECT_MISSING when one
+ * of them lacks some of its commits here (assertWhole).
  */
 function relevantRuns(
   chains: readonly RunChain[],
@@ -128,9 +129,11 @@ function relevantRuns(
 ): RunChain[] {
   const commits = new Set(nodes.map((n) => n.commit));
   const merge = nodes.some((n) => n.parents.length > 1);
-  return chains.filter(
+  const relevant = chains.filter(
     (c) => [...c.paths].some((p) => wanted.has(p)) || wipCommits(c).some((w) => merge || commits.has(w)),
   );
+  assertWhole(relevant);
+  return relevant;
 }
 
 /** The runs `relevant` (relevantRuns), replayed over `wanted` and the names the runs gave them. */

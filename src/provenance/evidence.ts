@@ -7,6 +7,7 @@
  */
 import type { RunChain } from './candidates.js';
 import type { CommitLinks, FileLink, RunClaim } from './claims.js';
+import { byIteration } from './lines.js';
 
 /** Letters and digits a match must carry to count on its own (git blame's move score). */
 export const MIN_EVIDENCE = 20;
@@ -89,8 +90,7 @@ export function dropUnbacked(link: CommitLinks, chains: ReadonlyMap<string, RunC
 }
 
 function wholeIteration(c: RunClaim, chain: RunChain | undefined, versions: ReadonlySet<string>): boolean {
-  const its =
-    chain?.iterations.filter((it) => c.writer !== null && c.writer >= 1 && it.iteration === c.writer) ?? [];
+  const its = chain?.iterations.filter((it) => byIteration(c.writer) && it.iteration === c.writer) ?? [];
   const paths = its.flatMap((it) => it.snapshot.files.map((x) => x.path));
   return paths.length > 0 && paths.every((p) => versions.has(`${c.runId}\0${p}`));
 }

@@ -4,7 +4,7 @@
  * The API the CLI, travel (push/fetch/export/import of anchors), the Action and the report build on.
  */
 export { computeAnchor, computeAnchors, anchorRange, type AnchorOptions } from './anchor.js';
-export { computeTrace, type TraceOptions } from './trace.js';
+export { computeTrace, traceWithWip, type TraceOptions } from './trace.js';
 export { toAgentTrace } from './agent-trace.js';
 export { verifyAnchor } from './verify-anchor.js';
 export { writeCommitStatement } from './attest-commit.js';

@@ -1,8 +1,26 @@
 import type { Hunk } from '../git/parsers/diff-stdin.js';
 
 /**
+ * The origin of a line of a run's WIP before commit (or of the staged commit under it): what was
+ * there when the run began. Reported as iteration 0, yet not the same as a recorded iteration
+ * numbered 0 (`after --iteration 0`), whose lines are the agent's: the two are told apart by what
+ * they are, never by the number.
+ */
+export const WIP_ORIGIN = -1;
+
+/** Whether `origin` is a recorded iteration's (any number, 0 included): the agent's, not the WIP's nor nobody's. */
+export function byIteration(origin: number | null | undefined): origin is number {
+  return origin !== null && origin !== undefined && origin !== WIP_ORIGIN;
+}
+
+/** An origin as the Anchor and Trace report it: the WIP's as iteration 0. */
+export function reportedIteration(origin: number): number {
+  return origin === WIP_ORIGIN ? 0 : origin;
+}
+
+/**
  * Who last wrote each line of one file, within one run: `origins[i]` is the iteration that wrote
- * line i+1 (0: the run's WIP before commit), or null. Lines past the end of the array are null
+ * line i+1 (WIP_ORIGIN: the run's WIP before commit), or null. Lines past the end of the array are null
  * (lines from before the run), so a file's state costs only as much as the run changed.
  * `blob` is the file's blob id, null when the file is absent, undefined when never seen in a diff.
  * A file the run deleted, or one with no lines (empty, binary), is known by its `writer` alone.
@@ -12,7 +30,7 @@ export interface FileState {
   blob: string | null | undefined;
   /** The file's mode (`000000` when absent): a mode is part of what a version of the file is. */
   mode: string;
-  /** The iteration whose change left the file so (0: the WIP commit; null: a commit between iterations). */
+  /** The iteration whose change left the file so (WIP_ORIGIN: the WIP commit; null: a commit between iterations). */
   writer: number | null;
 }
 

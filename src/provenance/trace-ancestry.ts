@@ -32,7 +32,7 @@ export function ancestryShortcut(
   const numbers = new Set<number>();
   const byAfter = new Map<string, Iteration[]>();
   for (const it of chain.iterations) {
-    if (it.iteration < 1 || numbers.has(it.iteration)) return out;
+    if (numbers.has(it.iteration)) return out;
     numbers.add(it.iteration);
     for (const f of it.snapshot.files)
       if (f.oldPath !== null && (f.path === path) !== (f.oldPath === path)) return out;

@@ -10,6 +10,7 @@ import type { Repo } from '../git/repo.js';
 import type { BlameLine } from '../git/parsers/blame-porcelain.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import {
+  assertWhole,
   candidateSnapshots,
   chainsOfWipCommits,
   readChains,
@@ -19,6 +20,7 @@ import {
 import { wipCommits } from './claims.js';
 import { linkCommits, STRENGTH, type CommitLinks, type FileLink } from './engine.js';
 import { newestVerdicts } from './gates.js';
+import { reportedIteration, WIP_ORIGIN } from './lines.js';
 import { fileAt, treePath } from './tree-path.js';
 import type { RecordSources } from './sources.js';
 import { ancestryShortcut } from './trace-ancestry.js';
@@ -38,7 +40,7 @@ export interface TraceOptions {
 
 interface LineOrigin {
   it: Iteration;
-  /** 0: the line comes from the run's WIP before commit. */
+  /** WIP_ORIGIN: the line comes from the run's WIP before commit (reported as iteration 0). */
   iteration: number;
   others: string[];
 }
@@ -62,6 +64,20 @@ export async function computeTrace(
   givenPath: string,
   opts: TraceOptions = {},
 ): Promise<Trace> {
+  return (await traceWithWip(src, repo, givenPath, opts)).trace;
+}
+
+/**
+ * computeTrace, and which of its ranges are a run's WIP before commit: iteration 0 in the Trace, as
+ * is a recorded iteration numbered 0, but lines that were there when the run began, not the agent's
+ * (Agent Trace's `unknown`, `report --anchor`'s lines no run wrote).
+ */
+export async function traceWithWip(
+  src: RecordSources,
+  repo: Repo,
+  givenPath: string,
+  opts: TraceOptions = {},
+): Promise<{ trace: Trace; wip: ReadonlySet<TraceRange> }> {
   const given = opts.rev ?? 'HEAD';
   assertRevisionSyntax(given);
   // An absolute path may reach the top level through a symbolic link (macOS /tmp): its directory's real path counts.
@@ -134,6 +150,9 @@ export async function computeTrace(
     touched.length === 0 || rest.length === 0
       ? new Map<string, never>()
       : await linkBlamed(repo, lines, rest, nodes, touched, renames);
+  // Part of a run that wrote the file would leave its missing iteration's lines nobody's (the
+  // engine says so too; the shortcut needs this), after a missing parent of a blamed commit.
+  assertWhole(touched);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
   // A shortcut commit's lines share one origin.
   const quick = new Map([...shortcut].map(([c, it]) => [c, { it, iteration: it.iteration, others: [] }]));
@@ -148,7 +167,8 @@ export async function computeTrace(
         o.it.snapshot.runId,
         await (verdicts.get(o.it.snapshot.runId) as Promise<Map<number, TraceGate[]>>),
       );
-  return { path, rev, ranges: rangesOf(lines, origins, gates) };
+  const wipRanges = new Set<TraceRange>();
+  return { trace: { path, rev, ranges: rangesOf(lines, origins, gates, wipRanges) }, wip: wipRanges };
 }
 
 /**
@@ -243,12 +263,13 @@ function batches<T>(): { push: (v: T) => void; end: () => void; batches: AsyncIt
 /**
  * The lines joined into ranges: a line joins the range before it when their origins are equal (the
  * snapshot, the iteration and the other runs decide the whole origin: runId, afterSha and gates
- * follow from them), so an origin is built once per range.
+ * follow from them), so an origin is built once per range. The ranges of a WIP origin go in `wip`.
  */
 function rangesOf(
   lines: readonly BlameLine[],
   origins: ReadonlyArray<LineOrigin | null>,
   gates: ReadonlyMap<string, Map<number, TraceGate[]>>,
+  wip: Set<TraceRange>,
 ): TraceRange[] {
   const ranges: TraceRange[] = [];
   let last: TraceRange | undefined;
@@ -272,6 +293,7 @@ function rangesOf(
       origin: traceOrigin(o, gates),
       alsoIn: o?.others ?? [],
     };
+    if (o?.iteration === WIP_ORIGIN) wip.add(last);
     ranges.push(last);
   });
   return ranges;
@@ -293,12 +315,13 @@ function traceOrigin(
   gates: ReadonlyMap<string, Map<number, TraceGate[]>>,
 ): TraceOrigin | null {
   if (o === null) return null;
+  const wip = o.iteration === WIP_ORIGIN;
   return {
     runId: o.it.snapshot.runId,
-    iteration: o.iteration,
+    iteration: reportedIteration(o.iteration),
     snapshotId: o.it.snapshot.id,
-    afterSha: o.iteration === 0 ? (o.it.wip?.commit.commit ?? o.it.before.commit) : o.it.after.commit,
-    gates: o.iteration === 0 ? [] : (gates.get(o.it.snapshot.runId)?.get(o.iteration) ?? []),
+    afterSha: wip ? (o.it.wip?.commit.commit ?? o.it.before.commit) : o.it.after.commit,
+    gates: wip ? [] : (gates.get(o.it.snapshot.runId)?.get(o.iteration) ?? []),
   };
 }
 
@@ -374,7 +397,7 @@ function originOf(
     if (iteration === null || iteration === undefined) continue;
     const it = runs
       .get(claim.runId)
-      ?.iterations.find((i) => (iteration === 0 ? i.wip !== null : i.iteration === iteration));
+      ?.iterations.find((i) => (iteration === WIP_ORIGIN ? i.wip !== null : i.iteration === iteration));
     if (it !== undefined) found.push({ it, iteration, others: [], strength: STRENGTH[claim.method] });
   }
   if (found.length === 0) return null;

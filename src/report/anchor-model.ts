@@ -7,7 +7,7 @@ import { computeAnchor } from '../provenance/anchor.js';
 import { sameAnchor } from '../provenance/compare.js';
 import { newestVerdicts } from '../provenance/gates.js';
 import type { ProvenanceSources } from '../provenance/sources.js';
-import { computeTrace } from '../provenance/trace.js';
+import { traceWithWip } from '../provenance/trace.js';
 
 /** The report lists the lines not from runs of at most this many files (one blame each); the rest are counted. */
 export const MAX_LISTED = 200;
@@ -35,6 +35,7 @@ export async function buildAnchorReport(
   const brought = new Set(
     await commitsBroughtIn(repo, commit, anchor.parents.length > 0 ? [anchor.parents[0] as string] : []),
   );
+  const ran = new Set(anchor.runs.flatMap((r) => r.iterations.map((n) => `${r.runId}\0${n}`)));
   let listed = 0;
   const files: AnchorReportFile[] = [];
   for (const f of anchor.files) {
@@ -50,7 +51,8 @@ export async function buildAnchorReport(
       linesFromRuns: f.linesFromRuns,
       origins: f.origins.map((o) => ({
         ...o,
-        gates: o.iteration === 0 ? [] : (verdicts.get(o.runId)?.get(o.iteration) ?? []),
+        // Iteration 0 is the WIP's (no gate judged it) unless a recorded iteration 0 wrote lines.
+        gates: !ran.has(`${o.runId}\0${o.iteration}`) ? [] : (verdicts.get(o.runId)?.get(o.iteration) ?? []),
       })),
       notFromRuns: !needs ? [] : list ? await notFromRuns(src, repo, commit, f.path, brought, anchor) : null,
     });
@@ -79,14 +81,14 @@ async function notFromRuns(
   brought: ReadonlySet<string>,
   anchor: Anchor,
 ): Promise<LineSpan[]> {
-  const trace = await computeTrace(src, repo, path, {
+  const { trace, wip } = await traceWithWip(src, repo, path, {
     rev: commit,
     ...(anchor.onlyRuns ? { runIds: anchor.onlyRuns } : {}),
   });
   const spans: LineSpan[] = [];
   for (const r of trace.ranges) {
     // A line of the WIP before commit (iteration 0) was there before the run: not the agent's either.
-    if ((r.origin !== null && r.origin.iteration !== 0) || !brought.has(r.commit)) continue;
+    if ((r.origin !== null && !wip.has(r)) || !brought.has(r.commit)) continue;
     const last = spans.at(-1);
     if (last !== undefined && last.end === r.start - 1) last.end = r.end;
     else spans.push({ start: r.start, end: r.end });

@@ -5,7 +5,7 @@ import { toAgentTrace } from '../../provenance/agent-trace.js';
 import { anchorRange, computeAnchor } from '../../provenance/anchor.js';
 import { writeCommitStatement } from '../../provenance/attest-commit.js';
 import { provenanceSources, recordSources } from '../../provenance/sources.js';
-import { computeTrace } from '../../provenance/trace.js';
+import { traceWithWip } from '../../provenance/trace.js';
 import { verifyAnchor } from '../../provenance/verify-anchor.js';
 import type { Context } from '../context.js';
 import { paint, printable, short, table } from '../output.js';
@@ -133,13 +133,13 @@ const trace = defineCommand({
     const src = recordSources(ctx.store, lockTimeoutMs, () => ctx.snapshotter());
     const repo = await openRepo(ctx.workspace, { identity, timeoutMs: gitTimeoutMs });
     const range = parseLines(values.lines);
-    const t = await computeTrace(src, repo, path as string, {
+    const { trace: t, wip } = await traceWithWip(src, repo, path as string, {
       rev: values.rev,
       ...(range ? { range } : {}),
       ...(values.run.length > 0 ? { runIds: values.run } : {}),
     });
     if (values.format === 'agent-trace') {
-      const record = toAgentTrace(t, { version: packageVersion() });
+      const record = toAgentTrace(t, { version: packageVersion() }, undefined, (r) => wip.has(r));
       return { json: record, human: () => JSON.stringify(record, null, 2) };
     }
     // --format json asks for the document itself, with or without --json (as report --format json).
