@@ -452,7 +452,9 @@ describe('a tool event that names the files it wrote', () => {
     const shell = await fire(tool('Bash', { command: 'echo "by a shell" > src/f1.txt' }));
     writeFiles(ws, { 'src/f2.txt': 'by an edit\n' });
     const named = await fire(tool('Edit', { file_path: join(ws, 'src/f2.txt') }));
-    expect(named).toBe(shell);
+    // No more; the first may cost one more when the repository was set up under two seconds before
+    // (the probe cache keeps nothing that recent).
+    expect(named).toBeLessThanOrEqual(shell);
     // The edit's step is the session's for src/f2.txt only.
     writeFiles(ws, { 'src/f3.txt': 'someone else\n', 'src/f4.txt': 'by an edit\n' });
     await fire(tool('Write', { file_path: join(ws, 'src/f4.txt') }));
