@@ -1,9 +1,9 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { lstat, mkdir, mkdtemp, open, readlink, rename, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, open, readlink, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { AgentgateError, WriteFailedError } from '../errors.js';
+import { AgentgateError, InvalidArgumentError, WriteFailedError } from '../errors.js';
 import { randomHex } from './random.js';
 
 /**
@@ -37,7 +37,6 @@ export async function replaceFileAtomic<T>(path: string, fill: (temp: string) =>
   const dir = dirname(path);
   const temp = tempPathBeside(path);
   try {
-    if (await isStream(path)) return await writeInto(path, fill);
     await mkdir(dir, { recursive: true });
     const result = await fill(temp);
     await fsyncFile(temp);
@@ -55,26 +54,58 @@ export async function replaceFileAtomic<T>(path: string, fill: (temp: string) =>
 }
 
 /**
- * A device, a FIFO or a socket (`-o /dev/stdout`, `/dev/null`) is written into, as a shell
- * redirection does: a rename would put a plain file in its place, for every later process. The
- * content is made in a temp directory of our own (`/dev` is no place for it), then copied in.
+ * Writes a file the user named (`-o FILE`). A regular file, or a new one, is replaced atomically
+ * as replaceFileAtomic does. A symbolic link, a device, a FIFO or a socket (`/dev/stdout`,
+ * `/dev/null`, a pipe) is written into, following links, as a shell redirection does: a rename
+ * would put a plain file in its place for every later process. Never for our own files, where a
+ * planted link or FIFO must be replaced, not followed. A name not there yet that holds U+FFFD
+ * (Node's reading of a name that is not UTF-8) is INVALID_ARGUMENT: another file would be written.
  */
-async function writeInto<T>(path: string, fill: (temp: string) => Promise<T>): Promise<T> {
+export async function writeOutputFile<T>(path: string, fill: (temp: string) => Promise<T>): Promise<T> {
+  const st = await lstat(path).catch(() => null);
+  if (st === null && path.includes('\uFFFD'))
+    throw new InvalidArgumentError(
+      `the output path ${path} holds U+FFFD, what a name that is not UTF-8 becomes as Node.js reads it, so another file would be written: use a UTF-8 path`,
+      { details: { path } },
+    );
+  if (st === null || st.isFile() || st.isDirectory()) return replaceFileAtomic(path, fill);
+  const fd = st.isSymbolicLink() ? await ownDescriptor(path) : null;
   const own = await mkdtemp(join(tmpdir(), 'agentgate-out-'));
   try {
     const temp = join(own, 'out');
     const result = await fill(temp);
-    await pipeline(createReadStream(temp), createWriteStream(path));
+    const into = fd === null ? createWriteStream(path) : createWriteStream('', { fd, autoClose: false });
+    await pipeline(createReadStream(temp), into);
     return result;
+  } catch (cause) {
+    if (cause instanceof AgentgateError) throw cause;
+    throw new WriteFailedError(`could not write ${path} (${errnoOf(cause)}); check the path, then retry`, {
+      cause,
+      details: { path },
+    });
   } finally {
     await rm(own, { recursive: true, force: true });
   }
 }
 
-/** Whether `path` names (through its links) something other than a regular file or a directory. */
-async function isStream(path: string): Promise<boolean> {
-  const st = await stat(path).catch(() => null);
-  return st !== null && !st.isFile() && !st.isDirectory();
+/**
+ * The descriptor a link names (`/dev/stdout` -> `/proc/self/fd/1`, `/dev/fd/2`), or null. Written
+ * to as it is: opening it again fails when it is a socket (ENXIO), as a parent's pipe often is.
+ */
+async function ownDescriptor(path: string): Promise<number | null> {
+  let at = path;
+  for (let hops = 0; hops < 40; hops++) {
+    const fd = /^\/(?:proc\/self|dev)\/fd\/(\d+)$/.exec(at)?.[1];
+    if (fd !== undefined) return Number(fd);
+    if ((await lstat(at).catch(() => null))?.isSymbolicLink() !== true) return null;
+    at = resolve(dirname(at), await readlink(at));
+  }
+  return null;
+}
+
+/** writeOutputFile of a text or bytes. */
+export async function writeOutputData(path: string, data: string | Buffer): Promise<void> {
+  await writeOutputFile(path, (temp) => writeFile(temp, data, { flag: 'wx', mode: 0o644 }));
 }
 
 /** Writes `data` to `path` atomically and durably (see the policy above). */
@@ -96,10 +127,13 @@ export async function writeFileAtomic(path: string, data: string | Buffer): Prom
  */
 export async function writeOwnFileAtomic(path: string, data: string | Buffer): Promise<void> {
   const target = await linkTarget(path);
-  const mode = await stat(target).then(
-    (st) => st.mode & 0o7777,
-    () => 0o644,
-  );
+  const st = await stat(target).catch(() => null);
+  // A device or a FIFO is no settings file: a rename would put a plain file in its place (`/dev/null`).
+  if (st !== null && !st.isFile())
+    throw new WriteFailedError(`could not write ${path}: ${target} is not a regular file`, {
+      details: { path, target },
+    });
+  const mode = st === null ? 0o644 : st.mode & 0o7777;
   await replaceFileAtomic(target, async (temp) => {
     const handle = await open(temp, 'wx', mode);
     try {

@@ -18,7 +18,7 @@ import {
   SnapshotNotFoundError,
   StoreCorruptError,
 } from '../errors.js';
-import { writeJsonAtomic } from '../fs/atomic.js';
+import { writeOutputData } from '../fs/atomic.js';
 import { checkPredicate, newestOfEach, predicateOf } from './attest-predicate.js';
 import { pickIteration } from './attempt.js';
 import { checkSubject, checkSubjectList, SUBJECT_NAME, soleDigest, spokenFor } from './attest-subjects.js';
@@ -131,7 +131,7 @@ export async function writeStatement(
 ): Promise<{ file: string; subjects: number }> {
   const statement = await buildStatement(src, runId, opts);
   const path = resolve(opts.cwd ?? process.cwd(), file);
-  await writeJsonAtomic(path, statement);
+  await writeOutputData(path, `${JSON.stringify(statement, null, 2)}\n`);
   return { file: path, subjects: statement.subject.length };
 }
 

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { CommitNotGatedError } from '../errors.js';
-import { writeJsonAtomic } from '../fs/atomic.js';
+import { writeOutputData } from '../fs/atomic.js';
 import { attestSources, buildStatement } from '../gates/attest.js';
 import { parentTrees } from '../git/provenance.js';
 import { resolveRevision } from '../git/refs.js';
@@ -35,7 +35,7 @@ export async function writeCommitStatement(
   });
   statement.subject = [{ name: `commit/${commit}`, digest: { gitCommit: commit } }];
   const path = resolve(opts.cwd ?? process.cwd(), file);
-  await writeJsonAtomic(path, statement);
+  await writeOutputData(path, `${JSON.stringify(statement, null, 2)}\n`);
   return { file: path, subjects: 1, runId: match.snapshot.runId, iteration: match.iteration };
 }
 

@@ -7,7 +7,7 @@ import {
 } from '../../types/config.js';
 import { RunReport, type ReportFormat, type ReportSnapshot } from '../../types/report.js';
 import { isAgentgateError } from '../errors.js';
-import { replaceFileAtomic } from '../fs/atomic.js';
+import { writeOutputFile } from '../fs/atomic.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
 import { loadAssets } from './assets.js';
 import { renderDotenv } from './dotenv.js';
@@ -50,7 +50,7 @@ export async function writeReport(
 ): Promise<{ file: string; format: ReportFormat; runId: string; bytes: number }> {
   const path = resolve(file);
   let bytes = 0;
-  const report = await replaceFileAtomic(path, async (temp) => {
+  const report = await writeOutputFile(path, async (temp) => {
     const handle = await open(temp, 'wx', 0o644);
     try {
       // Small parts (one per file of a big iteration) are gathered into writes of about 1 MiB.

@@ -21,7 +21,7 @@ import {
 } from '../git/transport.js';
 import { pathRemote, resolveRemote, type RemoteTarget } from '../git/remote.js';
 import { clearStaleRemoteRefLocks } from '../git/remote-locks.js';
-import { replaceFileAtomic } from '../fs/atomic.js';
+import { writeOutputFile } from '../fs/atomic.js';
 import { bundlePackIntact } from '../git/bundle-pack.js';
 import { assertSafeId } from '../store/paths.js';
 import { SnapshotStore } from '../store/snapshot-store.js';
@@ -201,9 +201,7 @@ export class Sharing implements SharingCore {
       );
     const path = resolve(cwd, file);
     const refs = [...chosen, ...gates].map((r) => r.ref).concat(anchorRefs);
-    await replaceFileAtomic(path, (temp) =>
-      bundleOrMissing(repo, refs, () => createBundle(repo, temp, refs)),
-    );
+    await writeOutputFile(path, (temp) => bundleOrMissing(repo, refs, () => createBundle(repo, temp, refs)));
     return {
       file: path,
       runs: runsOf(chosen.map((r) => r.ref)),

@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
-import { copyFile } from 'node:fs/promises';
 import type { DiffTrees } from '../git/diff-stats.js';
 import { writeTreeDiffToFile } from '../git/unified-diff.js';
 import type { GitOptions } from '../git/runner.js';
-import { replaceFileAtomic } from '../fs/atomic.js';
 import { readChunks } from '../fs/read-chunks.js';
 
 export interface PatchArtifact {
@@ -22,11 +20,6 @@ export async function writePatchArtifact(
 ): Promise<PatchArtifact> {
   await writeTreeDiffToFile(repo, trees, path);
   return { path, sha256: await sha256File(path) };
-}
-
-/** Copies a file so that `dest` is either untouched or complete. */
-export async function copyFileAtomic(src: string, dest: string): Promise<void> {
-  await replaceFileAtomic(dest, (temp) => copyFile(src, temp));
 }
 
 /** sha256 of a file, streamed. */

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { copyFile, readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { DiffStats, Snapshot } from '../../types/snapshot.js';
 import { streamUnifiedDiff, unifiedDiff, writeUnifiedDiffToFile } from '../git/unified-diff.js';
@@ -8,8 +8,8 @@ import { openRepo } from '../git/repo.js';
 import { resolveRevision } from '../git/refs.js';
 import { AmbiguousIdError, SnapshotNotFoundError } from '../errors.js';
 import { assertSafeId } from '../store/paths.js';
-import { writeFileAtomic } from '../fs/atomic.js';
-import { copyFileAtomic, sha256File } from './patch-artifact.js';
+import { writeOutputData, writeOutputFile } from '../fs/atomic.js';
+import { sha256File } from './patch-artifact.js';
 import type { SnapshotterCore } from './core.js';
 import { buildReceivedArtifact } from './received-artifact.js';
 
@@ -81,19 +81,21 @@ export async function generatePatch(
   outputFile?: string,
 ): Promise<string> {
   if (snapshot.beforeSha === snapshot.afterSha) {
-    if (outputFile) await writeFileAtomic(outputFile, '');
+    if (outputFile) await writeOutputData(outputFile, '');
     return '';
   }
   snapshot = await core.withLocalPaths(snapshot);
   await buildReceivedArtifact(core, snapshot);
   const artifact = await intactArtifact(snapshot);
   if (artifact !== null) {
-    if (outputFile) await copyFileAtomic(artifact, outputFile);
+    if (outputFile) await writeOutputFile(outputFile, (temp) => copyFile(artifact, temp));
     return outputFile ? '' : readFile(artifact, 'utf8');
   }
   const repo = await openRepo(snapshot.workspace, core.gitOptions());
   if (outputFile) {
-    await writeUnifiedDiffToFile(repo, snapshot.beforeSha, snapshot.afterSha, outputFile);
+    await writeOutputFile(outputFile, (temp) =>
+      writeUnifiedDiffToFile(repo, snapshot.beforeSha, snapshot.afterSha, temp),
+    );
     return '';
   }
   return unifiedDiff(repo, snapshot.beforeSha, snapshot.afterSha);

@@ -6,7 +6,15 @@
  * through the store, so persistence across processes is exercised throughout.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
@@ -131,6 +139,11 @@ describe('CLI run snapshots', () => {
       ok(run(['patch', s1.id, '-o', out, ...ws]), z.object({ id: z.string(), path: z.string() })),
     ).toEqual({ id: s1.id, path: out });
     expect(readFileSync(out, 'utf8')).toBe(artifact);
+    // A link to our stdout (a pipe here) is written through, as `-o /dev/stdout` is: the link stays.
+    const viaLink = join(tempDir('agentgate-out-'), 'stdout');
+    symlinkSync('/proc/self/fd/1', viaLink);
+    expect(run(['patch', s1.id, '-o', viaLink, ...ws]).stdout.startsWith(artifact)).toBe(true);
+    expect(lstatSync(viaLink).isSymbolicLink()).toBe(true);
     // A relative FILE is the caller's directory's, printed as the absolute path written.
     expect(ok(run(['patch', s1.id, '-o', 'rel.diff', ...ws]), z.object({ path: z.string() })).path).toBe(
       join(cwd, 'rel.diff'),

@@ -30,7 +30,8 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   };
 });
 
-const { writeFileAtomic, writeJsonAtomic } = await import('../../src/fs/atomic.js');
+const { writeFileAtomic, writeJsonAtomic, writeOutputData, writeOwnFileAtomic } =
+  await import('../../src/fs/atomic.js');
 
 let dir: string;
 beforeEach(() => {
@@ -86,18 +87,37 @@ describe('writeFileAtomic', () => {
     expect(readdirSync(dir).sort()).toEqual(['adir', 'plain']);
   });
 
-  it('writes into a FIFO, also through a link, and leaves both in place (`-o` a pipe a reader waits on)', async () => {
+  it('replaces a planted FIFO, device or link among our own files, never writing through it', async () => {
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    writeFileSync(join(dir, 'elsewhere'), 'theirs');
+    symlinkSync(join(dir, 'elsewhere'), join(dir, 'link'));
+    await writeFileAtomic(fifo, 'ours');
+    await writeFileAtomic(join(dir, 'link'), 'ours');
+    expect(lstatSync(fifo).isFile()).toBe(true);
+    expect(lstatSync(join(dir, 'link')).isFile()).toBe(true);
+    expect(readFileSync(join(dir, 'elsewhere'), 'utf8')).toBe('theirs');
+  });
+});
+
+describe('writeOutputData (-o FILE)', () => {
+  it('writes into a FIFO and through links, leaving both in place (a pipe a reader waits on)', async () => {
     const fifo = join(dir, 'fifo');
     execFileSync('mkfifo', [fifo]);
     symlinkSync(fifo, join(dir, 'link'));
     for (const target of [fifo, join(dir, 'link')]) {
       const read = text(createReadStream(fifo));
-      await writeFileAtomic(target, `to ${target}`);
+      await writeOutputData(target, `to ${target}`);
       expect(await read).toBe(`to ${target}`);
     }
+    writeFileSync(join(dir, 'file'), 'old');
+    symlinkSync(join(dir, 'file'), join(dir, 'to-file'));
+    await writeOutputData(join(dir, 'to-file'), 'new');
+    expect(readFileSync(join(dir, 'file'), 'utf8')).toBe('new');
     expect(lstatSync(fifo).isFIFO()).toBe(true);
     expect(lstatSync(join(dir, 'link')).isSymbolicLink()).toBe(true);
-    expect(readdirSync(dir).sort()).toEqual(['fifo', 'link']);
+    expect(lstatSync(join(dir, 'to-file')).isSymbolicLink()).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['fifo', 'file', 'link', 'to-file']);
   });
 
   it('writes into a character device and leaves it one (`-o /dev/null` as root)', async () => {
@@ -107,8 +127,27 @@ describe('writeFileAtomic', () => {
     } catch {
       return; // not root: no device of our own can be made, and no rename could replace /dev/null either
     }
-    await writeFileAtomic(device, 'discarded');
+    await writeOutputData(device, 'discarded');
     expect(lstatSync(device).isCharacterDevice()).toBe(true);
     expect(readdirSync(dir)).toEqual(['null']);
+  });
+
+  it('replaces a regular file atomically, and refuses a new name holding U+FFFD (a name that is not UTF-8)', async () => {
+    writeFileSync(join(dir, 'report'), 'old');
+    await writeOutputData(join(dir, 'report'), 'new');
+    expect(readFileSync(join(dir, 'report'), 'utf8')).toBe('new');
+    expect(await codeOf(writeOutputData(join(dir, 'p\uFFFD.diff'), 'x'))).toBe('INVALID_ARGUMENT');
+    expect(readdirSync(dir)).toEqual(['report']);
+  });
+});
+
+describe('writeOwnFileAtomic', () => {
+  it('refuses a settings file that is a FIFO or a link to one, and leaves it', async () => {
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    symlinkSync(fifo, join(dir, 'settings.json'));
+    expect(await codeOf(writeOwnFileAtomic(join(dir, 'settings.json'), '{}'))).toBe('WRITE_FAILED');
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(lstatSync(join(dir, 'settings.json')).isSymbolicLink()).toBe(true);
   });
 });

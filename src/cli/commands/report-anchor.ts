@@ -1,9 +1,8 @@
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { AnchorReport } from '../../../types/anchor-report.js';
 import type { ReportFormat } from '../../../types/report.js';
 import { appendStepSummary, type SummaryAppended } from '../../ci/github.js';
-import { replaceFileAtomic } from '../../fs/atomic.js';
+import { writeOutputData } from '../../fs/atomic.js';
 import { openRepo } from '../../git/repo.js';
 import { provenanceSources } from '../../provenance/sources.js';
 import { buildAnchorReport } from '../../report/anchor-model.js';
@@ -46,7 +45,7 @@ export async function reportAnchor(
   const commit = report.commit;
   if (output !== undefined) {
     const file = resolve(output);
-    await replaceFileAtomic(file, (temp) => writeFile(temp, text, { mode: 0o644 }));
+    await writeOutputData(file, text);
     const bytes = Buffer.byteLength(text, 'utf8');
     return {
       json: { file, format, commit, bytes },
