@@ -68,8 +68,11 @@ export async function assertNoRefusedFilter(repo: AttributeSources): Promise<voi
 /** The `filter=<name>` values of an attributes file; a line starting with # is a comment to git. */
 function filtersNamed(text: string): string[] {
   if (!text.includes('filter=')) return [];
-  return text
-    .split('\n')
-    .filter((line) => !/^[ \t]*#/.test(line))
-    .flatMap((line) => [...line.matchAll(/\sfilter=(\S+)/g)].map((m) => m[1] as string));
+  return (
+    text
+      .split('\n')
+      .filter((line) => !/^[ \t]*#/.test(line))
+      // After a blank, or right after a quoted pattern (`"a b"filter=x`: git reads no blank there).
+      .flatMap((line) => [...line.matchAll(/(?<=[\s"])filter=([^\s"]+)/g)].map((m) => m[1] as string))
+  );
 }

@@ -294,12 +294,16 @@ describe('odd files and repositories', () => {
     expect(cli(f, ['after', '--run', 'c2', '--iteration', '1']).code).toBe('FILTER_UNSUPPORTED');
     expect(head(ws)).toBe(tip);
     expect(cli(f, ['before', '--run', 'c3']).code).toBe('FILTER_UNSUPPORTED');
-    // git-crypt's, in info/attributes, with a named key too.
-    for (const filter of ['git-crypt', 'git-crypt-ops']) {
+    // git-crypt's, in info/attributes, with a named key too, and after a quoted pattern with no blank.
+    for (const line of [
+      'secret.env filter=git-crypt',
+      'secret.env filter=git-crypt-ops',
+      '"s e"filter=git-crypt',
+    ]) {
       const other = repoWithCommit({ 'a.txt': 'a\n' });
-      writeFiles(other, { '.git/info/attributes': `secret.env filter=${filter} diff=${filter}\n` });
+      writeFiles(other, { '.git/info/attributes': `${line} diff=git-crypt\n` });
       const res = cli({ ws: other, home: f.home }, ['before', '--run', 'c4']);
-      expect(res.code, filter).toBe('FILTER_UNSUPPORTED');
+      expect(res.code, line).toBe('FILTER_UNSUPPORTED');
     }
   });
 
