@@ -52,7 +52,7 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 function isAgentgateError(value) {
   return value instanceof AgentgateError;
 }
-var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RunDivergedError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, BranchExistsError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, RestoreConflictError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, DiskFullError, UnsafeRepositoryOwnerError, IndexLockedError, ObjectMissingError, LfsUnsupportedError, RunWorkspaceMismatchError, NoBeforeStateError, IterationOutOfOrderError, NothingToVerifyError, GateTreeMismatchError, ReplayNotConfirmedError, IterationNotFoundError, GateNotFoundError, GateNotReplayableError, GitOutputUnparseableError, PathNotFoundError, OutputTooLargeError, AgentNotStartedError, IterationInterruptedError, RunIdTakenError, AgentConfigInvalidError, AnchorNotFoundError, CommitNotGatedError;
+var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RunDivergedError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, BranchExistsError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, RestoreConflictError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, DiskFullError, UnsafeRepositoryOwnerError, IndexLockedError, ObjectMissingError, LfsUnsupportedError, FilterUnsupportedError, RunWorkspaceMismatchError, NoBeforeStateError, IterationOutOfOrderError, NothingToVerifyError, GateTreeMismatchError, ReplayNotConfirmedError, IterationNotFoundError, GateNotFoundError, GateNotReplayableError, GitOutputUnparseableError, PathNotFoundError, OutputTooLargeError, AgentNotStartedError, IterationInterruptedError, RunIdTakenError, AgentConfigInvalidError, AnchorNotFoundError, CommitNotGatedError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
@@ -196,6 +196,9 @@ var init_errors = __esm({
     };
     LfsUnsupportedError = class extends AgentgateError {
       code = "LFS_UNSUPPORTED";
+    };
+    FilterUnsupportedError = class extends AgentgateError {
+      code = "FILTER_UNSUPPORTED";
     };
     RunWorkspaceMismatchError = class extends AgentgateError {
       code = "RUN_WORKSPACE_MISMATCH";
@@ -1235,7 +1238,7 @@ function config(newConfig) {
     Object.assign(globalConfig, newConfig);
   return globalConfig;
 }
-var _a, _zodDesc, _E, $ZodAsyncError, globalConfig;
+var _a, _zodDesc, _E, $ZodAsyncError, $ZodEncodeError, globalConfig;
 var init_core = __esm({
   "node_modules/zod/v4/core/core.js"() {
     init_util();
@@ -1244,6 +1247,12 @@ var init_core = __esm({
     $ZodAsyncError = class extends Error {
       constructor() {
         super(`Encountered Promise during synchronous parse. Use .parseAsync() instead.`);
+      }
+    };
+    $ZodEncodeError = class extends Error {
+      constructor(name2) {
+        super(`Encountered unidirectional transform during encode: ${name2}`);
+        this.name = "ZodEncodeError";
       }
     };
     (_a = globalThis).__zod_globalConfig ?? (_a.__zod_globalConfig = {});
@@ -1720,7 +1729,7 @@ function capSize(inst, size) {
   if (!caps.length)
     return;
   const cap = Math.min(...caps.map((c) => c[0]));
-  const parse6 = inst._zod.parse;
+  const parse7 = inst._zod.parse;
   inst._zod.parse = (payload, ctx) => {
     const n = size(payload.value);
     if (n > cap && !ctx?.skipChecks && ctx?.direction !== "backward") {
@@ -1734,7 +1743,7 @@ function capSize(inst, size) {
         }
       }
     }
-    return parse6(payload, ctx);
+    return parse7(payload, ctx);
   };
 }
 function handleArrayResult(result, final, index) {
@@ -1890,6 +1899,13 @@ function handleCatchResult(payload, result, def, ctx) {
   });
   return payload;
 }
+function handlePipeResult(left, next, ctx) {
+  if (left.issues.some((iss) => iss.code !== "unrecognized_keys")) {
+    left.aborted = true;
+    return left;
+  }
+  return next._zod.run({ value: left.value, issues: left.issues }, ctx);
+}
 function handleRefineResult(result, payload, input, inst) {
   if (!result) {
     const _iss = {
@@ -1907,7 +1923,7 @@ function handleRefineResult(result, payload, input, inst) {
     payload.issues.push(issue(_iss));
   }
 }
-var $ZodType, toStandardResult, $ZodString, $ZodStringFormat, $ZodUUID, URL_BAD_FORMAT, URL_UNPARSEABLE, asciiTabOrNewline, $ZodURL, $ZodISODateTime, $ZodISODate, $ZodISOTime, $ZodISODuration, $ZodNumber, $ZodNumberFormat, $ZodBoolean, $ZodUnknown, $ZodNever, arraySize, $ZodArray, NO_SYMBOL_KEYS, $ZodObject, $ZodUnion, $ZodRecord, $ZodEnum, $ZodLiteral, $ZodOptional, $ZodNullable, $ZodDefault, $ZodCatch, $ZodCustom;
+var $ZodType, toStandardResult, $ZodString, $ZodStringFormat, $ZodUUID, URL_BAD_FORMAT, URL_UNPARSEABLE, asciiTabOrNewline, $ZodURL, $ZodISODateTime, $ZodISODate, $ZodISOTime, $ZodISODuration, $ZodNumber, $ZodNumberFormat, $ZodBoolean, $ZodUnknown, $ZodNever, arraySize, $ZodArray, NO_SYMBOL_KEYS, $ZodObject, $ZodUnion, $ZodRecord, $ZodEnum, $ZodLiteral, $ZodTransform, $ZodOptional, $ZodNullable, $ZodDefault, $ZodCatch, $ZodPipe, $ZodCustom;
 var init_schemas = __esm({
   "node_modules/zod/v4/core/schemas.js"() {
     init_checks();
@@ -2584,6 +2600,29 @@ var init_schemas = __esm({
         return payload;
       };
     });
+    $ZodTransform = /* @__PURE__ */ $constructor("$ZodTransform", (inst, def) => {
+      $ZodType.init(inst, def);
+      inst._zod.optin = "optional";
+      globalConfig.memoizer?.guard(inst);
+      inst._zod.parse = (payload, ctx) => {
+        if (ctx.direction === "backward") {
+          throw new $ZodEncodeError(inst.constructor.name);
+        }
+        const _out = def.transform(payload.value, payload);
+        if (ctx.async) {
+          const output = _out instanceof Promise ? _out : Promise.resolve(_out);
+          return output.then((output2) => {
+            payload.value = output2;
+            return payload;
+          });
+        }
+        if (_out instanceof Promise) {
+          throw new $ZodAsyncError();
+        }
+        payload.value = _out;
+        return payload;
+      };
+    });
     $ZodOptional = /* @__PURE__ */ $constructor("$ZodOptional", (inst, def) => {
       $ZodType.init(inst, def);
       defineLazyInternal(inst, "optin", (zod) => zod.def.innerType._zod.optin === "defaulted" ? "defaulted" : "optional");
@@ -2658,6 +2697,27 @@ var init_schemas = __esm({
           return result.then((result2) => handleCatchResult(payload, result2, def, ctx));
         }
         return handleCatchResult(payload, result, def, ctx);
+      };
+    });
+    $ZodPipe = /* @__PURE__ */ $constructor("$ZodPipe", (inst, def) => {
+      $ZodType.init(inst, def);
+      defineLazyInternal(inst, "values", (zod) => zod.def.in._zod.values);
+      defineLazyInternal(inst, "optin", (zod) => zod.def.in._zod.optin);
+      defineLazyInternal(inst, "optout", (zod) => zod.def.out._zod.optout);
+      defineLazyInternal(inst, "propValues", (zod) => zod.def.in._zod.propValues);
+      inst._zod.parse = (payload, ctx) => {
+        if (ctx.direction === "backward") {
+          const right = def.out._zod.run(payload, ctx);
+          if (right instanceof Promise) {
+            return right.then((right2) => handlePipeResult(right2, def.in, ctx));
+          }
+          return handlePipeResult(right, def.in, ctx);
+        }
+        const left = def.in._zod.run(payload, ctx);
+        if (left instanceof Promise) {
+          return left.then((left2) => handlePipeResult(left2, def.out, ctx));
+        }
+        return handlePipeResult(left, def.out, ctx);
       };
     });
     $ZodCustom = /* @__PURE__ */ $constructor("$ZodCustom", (inst, def) => {
@@ -3162,6 +3222,15 @@ function strictObject(shape, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
+function looseObject(shape, params) {
+  return new ZodMiniObject({
+    type: "object",
+    shape,
+    catchall: /* @__PURE__ */ unknown(),
+    ...normalizeParams(params)
+  });
+}
+// @__NO_SIDE_EFFECTS__
 function extend2(schema, shape) {
   return extend(schema, shape);
 }
@@ -3216,6 +3285,13 @@ function literal(value, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
+function transform(fn) {
+  return new ZodMiniTransform({
+    type: "transform",
+    transform: fn
+  });
+}
+// @__NO_SIDE_EFFECTS__
 function optional(innerType) {
   return new ZodMiniOptional({
     type: "optional",
@@ -3248,10 +3324,18 @@ function _catch(innerType, catchValue) {
   });
 }
 // @__NO_SIDE_EFFECTS__
+function pipe(in_, out) {
+  return new ZodMiniPipe({
+    type: "pipe",
+    in: in_,
+    out
+  });
+}
+// @__NO_SIDE_EFFECTS__
 function refine(fn, _params = {}) {
   return _refine(ZodMiniCustom, fn, _params);
 }
-var ZodMiniType, ZodMiniString, ZodMiniStringFormat, ZodMiniUUID, ZodMiniURL, ZodMiniNumber, ZodMiniNumberFormat, ZodMiniBoolean, ZodMiniUnknown, ZodMiniNever, ZodMiniArray, ZodMiniObject, ZodMiniUnion, ZodMiniRecord, ZodMiniEnum, ZodMiniLiteral, ZodMiniOptional, ZodMiniNullable, ZodMiniDefault, ZodMiniCatch, ZodMiniCustom;
+var ZodMiniType, ZodMiniString, ZodMiniStringFormat, ZodMiniUUID, ZodMiniURL, ZodMiniNumber, ZodMiniNumberFormat, ZodMiniBoolean, ZodMiniUnknown, ZodMiniNever, ZodMiniArray, ZodMiniObject, ZodMiniUnion, ZodMiniRecord, ZodMiniEnum, ZodMiniLiteral, ZodMiniTransform, ZodMiniOptional, ZodMiniNullable, ZodMiniDefault, ZodMiniCatch, ZodMiniPipe, ZodMiniCustom;
 var init_schemas2 = __esm({
   "node_modules/zod/v4/mini/schemas.js"() {
     init_core2();
@@ -3369,6 +3453,10 @@ var init_schemas2 = __esm({
       $ZodLiteral.init(inst, def);
       ZodMiniType.init(inst, def);
     });
+    ZodMiniTransform = /* @__PURE__ */ $constructor("ZodMiniTransform", (inst, def) => {
+      $ZodTransform.init(inst, def);
+      ZodMiniType.init(inst, def);
+    });
     ZodMiniOptional = /* @__PURE__ */ $constructor("ZodMiniOptional", (inst, def) => {
       $ZodOptional.init(inst, def);
       ZodMiniType.init(inst, def);
@@ -3383,6 +3471,10 @@ var init_schemas2 = __esm({
     });
     ZodMiniCatch = /* @__PURE__ */ $constructor("ZodMiniCatch", (inst, def) => {
       $ZodCatch.init(inst, def);
+      ZodMiniType.init(inst, def);
+    });
+    ZodMiniPipe = /* @__PURE__ */ $constructor("ZodMiniPipe", (inst, def) => {
+      $ZodPipe.init(inst, def);
       ZodMiniType.init(inst, def);
     });
     ZodMiniCustom = /* @__PURE__ */ $constructor("ZodMiniCustom", (inst, def) => {
@@ -3522,7 +3614,7 @@ var init_duration = __esm({
 });
 
 // types/config.ts
-var ON_DIRTY, OnDirty, Identity, DEFAULT_IDENTITY, DEFAULT_ON_DIRTY, DEFAULT_GIT_TIMEOUT_MS, DEFAULT_MAX_FILE_SIZE_BYTES, DEFAULT_KEEP, DEFAULT_REPORT_MAX_FILE_DIFF_BYTES, DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES, DEFAULT_MAX_STORE_BYTES, DEFAULT_HOOK_TIMEOUT_MS, Config;
+var ON_DIRTY, OnDirty, identityPart, Identity, DEFAULT_IDENTITY, DEFAULT_ON_DIRTY, DEFAULT_GIT_TIMEOUT_MS, DEFAULT_MAX_FILE_SIZE_BYTES, DEFAULT_KEEP, DEFAULT_REPORT_MAX_FILE_DIFF_BYTES, DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES, DEFAULT_MAX_STORE_BYTES, DEFAULT_HOOK_TIMEOUT_MS, Config;
 var init_config = __esm({
   "types/config.ts"() {
     "use strict";
@@ -3531,12 +3623,14 @@ var init_config = __esm({
     init_duration();
     ON_DIRTY = ["wip-commit", "error"];
     OnDirty = deferred(() => _enum(ON_DIRTY));
-    Identity = deferred(
-      () => strictObject({
-        name: string2().check(_minLength(1)),
-        email: string2().check(_minLength(1))
-      })
+    identityPart = () => string2().check(
+      _minLength(1),
+      // eslint-disable-next-line no-control-regex -- control characters are what git drops
+      _regex(/^[^<>\u0000-\u001f\u007f]*$/, "must not contain <, > or a control character"),
+      // eslint-disable-next-line no-control-regex -- git's crud: every byte up to the space
+      _regex(/^$|[^\u0000-\u0020.,:;<>"\\']/, `must hold a character other than spaces and . , : ; " \\ '`)
     );
+    Identity = deferred(() => strictObject({ name: identityPart(), email: identityPart() }));
     DEFAULT_IDENTITY = { name: "agentgate", email: "agentgate@localhost" };
     DEFAULT_ON_DIRTY = "wip-commit";
     DEFAULT_GIT_TIMEOUT_MS = 12e4;
@@ -3588,47 +3682,47 @@ var init_config = __esm({
 function extendsPrevious(cp) {
   return cp === ZWJ || cp >= 127995 && cp <= 127999 || cp >= 917536 && cp <= 917631 || MARK.test(String.fromCodePoint(cp));
 }
-function firstChars(text, max) {
-  if (text.length <= max) return { text, cut: false };
+function firstChars(text2, max) {
+  if (text2.length <= max) return { text: text2, cut: false };
   const starts = [];
   let end = 0;
-  for (const char of text) {
+  for (const char of text2) {
     if (starts.length === max) break;
     starts.push(end);
     end += char.length;
   }
-  if (end === text.length) return { text, cut: false };
+  if (end === text2.length) return { text: text2, cut: false };
   starts.push(end);
   let keep = max;
-  while (keep > 0 && splits(text, starts, keep)) keep -= 1;
-  return { text: text.slice(0, starts[keep === 0 ? max : keep]), cut: true };
+  while (keep > 0 && splits(text2, starts, keep)) keep -= 1;
+  return { text: text2.slice(0, starts[keep === 0 ? max : keep]), cut: true };
 }
-function splits(text, starts, k) {
-  const next = text.codePointAt(starts[k]);
-  if (extendsPrevious(next) || text.codePointAt(starts[k - 1]) === ZWJ) return true;
+function splits(text2, starts, k) {
+  const next = text2.codePointAt(starts[k]);
+  if (extendsPrevious(next) || text2.codePointAt(starts[k - 1]) === ZWJ) return true;
   if (!isRegionalIndicator(next)) return false;
   let run = 0;
-  for (let i = k - 1; i >= 0 && isRegionalIndicator(text.codePointAt(starts[i])); i--) run += 1;
+  for (let i = k - 1; i >= 0 && isRegionalIndicator(text2.codePointAt(starts[i])); i--) run += 1;
   return run % 2 === 1;
 }
-function escapeHidden(text, opts = {}) {
-  return text.replace(opts.halves === true ? HIDDEN_OR_HALF : HIDDEN, (c) => {
+function escapeHidden(text2, opts = {}) {
+  return text2.replace(opts.halves === true ? HIDDEN_OR_HALF : HIDDEN, (c) => {
     const code2 = c.charCodeAt(0);
     return opts.named?.[c] ?? (code2 <= 255 ? `\\x${code2.toString(16).padStart(2, "0")}` : `\\u${code2.toString(16).padStart(4, "0")}`);
   });
 }
-function firstCodePoints(text, limit) {
+function firstCodePoints(text2, limit) {
   let out = "";
   let count = 0;
-  for (const char of text) {
+  for (const char of text2) {
     if (count++ === limit) break;
     out += char;
   }
   return out;
 }
-function ellipsized(text, max) {
-  const kept = firstChars(text, max);
-  return kept.cut ? `${kept.text}\u2026` : text;
+function ellipsized(text2, max) {
+  const kept = firstChars(text2, max);
+  return kept.cut ? `${kept.text}\u2026` : text2;
 }
 var MARK, ZWJ, isRegionalIndicator, HIDDEN_CLASS, HIDDEN, HIDDEN_OR_HALF;
 var init_text = __esm({
@@ -3650,20 +3744,20 @@ var init_text = __esm({
 function useColour(terminal) {
   return terminal && process.env.NO_COLOR === void 0 && process.env.TERM !== "dumb";
 }
-function paint(text, colour, on) {
-  return on ? `\x1B[${CODES[colour]}m${text}\x1B[0m` : text;
+function paint(text2, colour, on) {
+  return on ? `\x1B[${CODES[colour]}m${text2}\x1B[0m` : text2;
 }
-function paintCell(text, colour, on) {
-  return new Painted(paint(text, colour, on));
+function paintCell(text2, colour, on) {
+  return new Painted(paint(text2, colour, on));
 }
-function visibleWidth(text) {
-  return text.replace(ANSI, "").length;
+function visibleWidth(text2) {
+  return text2.replace(ANSI, "").length;
 }
-function printable(text) {
-  return escapeHidden(text, { named: NAMED });
+function printable(text2) {
+  return escapeHidden(text2, { named: NAMED });
 }
-function noWorkflowCommands(text) {
-  return text.replace(COMMAND_LINE, "$1\\x3a");
+function noWorkflowCommands(text2) {
+  return text2.replace(COMMAND_LINE, "$1\\x3a");
 }
 function asideLines(result, json) {
   const stderr = [];
@@ -3712,8 +3806,8 @@ var init_output = __esm({
     init_text();
     CODES = { red: 31, green: 32, yellow: 33, dim: 2, bold: 1 };
     Painted = class {
-      constructor(text) {
-        this.text = text;
+      constructor(text2) {
+        this.text = text2;
       }
       text;
     };
@@ -3768,9 +3862,9 @@ function defineCommand(def) {
 function generatedUsage(name2, options, positionals) {
   const parts = [name2];
   for (const [key, decl] of Object.entries(options)) {
-    const text = decl.type === "boolean" ? `--${key}` : `--${key} ${placeholder(decl)}`;
+    const text2 = decl.type === "boolean" ? `--${key}` : `--${key} ${placeholder(decl)}`;
     const many = decl.type === "string" && decl.multiple === true ? "..." : "";
-    parts.push(decl.type !== "boolean" && decl.required === true ? text : `[${text}]${many}`);
+    parts.push(decl.type !== "boolean" && decl.required === true ? text2 : `[${text2}]${many}`);
   }
   parts.push(...positionals.required, ...(positionals.optional ?? []).map((p) => `[${p}]`));
   if (positionals.rest) parts.push(`[${positionals.rest}...]`);
@@ -3999,7 +4093,7 @@ var init_random = __esm({
 
 // src/fs/atomic.ts
 import { createReadStream, createWriteStream } from "node:fs";
-import { lstat, mkdir, mkdtemp, open, readlink, rename, rm, stat } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, open, readlink, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { pipeline } from "node:stream/promises";
@@ -4010,7 +4104,6 @@ async function replaceFileAtomic(path2, fill) {
   const dir = dirname(path2);
   const temp = tempPathBeside(path2);
   try {
-    if (await isStream(path2)) return await writeInto(path2, fill);
     await mkdir(dir, { recursive: true });
     const result = await fill(temp);
     await fsyncFile(temp);
@@ -4026,20 +4119,44 @@ async function replaceFileAtomic(path2, fill) {
     );
   }
 }
-async function writeInto(path2, fill) {
+async function writeOutputFile(path2, fill) {
+  const st = await lstat(path2).catch(() => null);
+  if (st === null && path2.includes("\uFFFD"))
+    throw new InvalidArgumentError(
+      `the output path ${path2} holds U+FFFD, what a name that is not UTF-8 becomes as Node.js reads it, so another file would be written: use a UTF-8 path`,
+      { details: { path: path2 } }
+    );
+  if (st === null || st.isFile() || st.isDirectory()) return replaceFileAtomic(path2, fill);
+  const fd = st.isSymbolicLink() ? await ownDescriptor(path2) : null;
   const own2 = await mkdtemp(join(tmpdir(), "agentgate-out-"));
   try {
     const temp = join(own2, "out");
     const result = await fill(temp);
-    await pipeline(createReadStream(temp), createWriteStream(path2));
+    const into = fd === null ? createWriteStream(path2) : createWriteStream("", { fd, autoClose: false });
+    await pipeline(createReadStream(temp), into);
     return result;
+  } catch (cause) {
+    if (cause instanceof AgentgateError) throw cause;
+    throw new WriteFailedError(`could not write ${path2} (${errnoOf(cause)}); check the path, then retry`, {
+      cause,
+      details: { path: path2 }
+    });
   } finally {
     await rm(own2, { recursive: true, force: true });
   }
 }
-async function isStream(path2) {
-  const st = await stat(path2).catch(() => null);
-  return st !== null && !st.isFile() && !st.isDirectory();
+async function ownDescriptor(path2) {
+  let at = path2;
+  for (let hops = 0; hops < 40; hops++) {
+    const fd = /^\/(?:proc\/self|dev)\/fd\/(\d+)$/.exec(at)?.[1];
+    if (fd !== void 0) return Number(fd);
+    if ((await lstat(at).catch(() => null))?.isSymbolicLink() !== true) return null;
+    at = resolve(dirname(at), await readlink(at));
+  }
+  return null;
+}
+async function writeOutputData(path2, data) {
+  await writeOutputFile(path2, (temp) => writeFile(temp, data, { flag: "wx", mode: 420 }));
 }
 async function writeFileAtomic(path2, data) {
   await replaceFileAtomic(path2, async (temp) => {
@@ -4053,10 +4170,12 @@ async function writeFileAtomic(path2, data) {
 }
 async function writeOwnFileAtomic(path2, data) {
   const target = await linkTarget(path2);
-  const mode = await stat(target).then(
-    (st) => st.mode & 4095,
-    () => 420
-  );
+  const st = await stat(target).catch(() => null);
+  if (st !== null && !st.isFile())
+    throw new WriteFailedError(`could not write ${path2}: ${target} is not a regular file`, {
+      details: { path: path2, target }
+    });
+  const mode = st === null ? 420 : st.mode & 4095;
   await replaceFileAtomic(target, async (temp) => {
     const handle = await open(temp, "wx", mode);
     try {
@@ -4167,19 +4286,19 @@ async function appendStepSummary(file, markdown, limit = GITHUB_STEP_SUMMARY_LIM
   const tries = [["whole", () => section.text]];
   if ("cutTo" in section) tries.push(["cut", () => section.cutTo(room)], ["note", () => section.note]);
   for (const [appended, make] of tries) {
-    const text = withNewline(make());
-    if (Buffer.byteLength(text, "utf8") > room) continue;
-    await appendTo(file, text);
+    const text2 = withNewline(make());
+    if (Buffer.byteLength(text2, "utf8") > room) continue;
+    await appendTo(file, text2);
     return appended;
   }
   return "nothing";
 }
-function withNewline(text) {
-  return text.endsWith("\n") ? text : `${text}
+function withNewline(text2) {
+  return text2.endsWith("\n") ? text2 : `${text2}
 `;
 }
-async function appendTo(file, text) {
-  await appendFile(file, text, "utf8").catch((cause) => {
+async function appendTo(file, text2) {
+  await appendFile(file, text2, "utf8").catch((cause) => {
     throw new WriteFailedError(
       `could not append to ${file} (${errnoOf(cause)}), the file GitHub Actions named for this step; check the variable that names it`,
       { cause, details: { path: file } }
@@ -4200,11 +4319,11 @@ function errorAnnotations(checks, max = MAX_ANNOTATIONS) {
     );
   return lines;
 }
-function escapeData(text) {
-  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+function escapeData(text2) {
+  return text2.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
 }
-function escapeProperty(text) {
-  return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
+function escapeProperty(text2) {
+  return escapeData(text2).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
 var CI_MODES, GITHUB_STEP_SUMMARY_LIMIT, MAX_ANNOTATIONS;
 var init_github = __esm({
@@ -4981,124 +5100,28 @@ var init_run_inspect = __esm({
   }
 });
 
-// src/fs/git-locks.ts
-import { readdir, readFile as readFile2, readlink as readlink2, realpath, rm as rm4, stat as stat3 } from "node:fs/promises";
-import { isAbsolute as isAbsolute2, join as join5, resolve as resolve4, sep } from "node:path";
-async function removeOrphanedGitLocks(o) {
-  if (!Number.isFinite(o.ownerSince)) return [];
-  const common = await commonDir(o.gitDir);
-  const refLocks = (await readdir(join5(common, "refs"), { recursive: true }).catch(() => [])).filter((name2) => name2.endsWith(".lock")).map((name2) => join5(common, "refs", name2));
-  const candidates = [
-    `${o.indexFile ?? join5(o.gitDir, "index")}.lock`,
-    join5(o.gitDir, "HEAD.lock"),
-    join5(common, "packed-refs.lock"),
-    ...refLocks
-  ];
-  const removed = [];
-  for (const path2 of candidates) {
-    const info = await stat3(path2).catch(() => null);
-    if (info?.isFile() && info.mtimeMs >= o.ownerSince - 1e3) {
-      await rm4(path2, { force: true });
-      removed.push(path2);
-    }
-  }
-  return removed;
-}
-async function removeLockOlderThan(path2, olderThanMs) {
-  const info = await stat3(path2).catch(() => null);
-  if (info === null || Date.now() - info.mtimeMs < olderThanMs) return false;
-  await rm4(path2, { force: true });
-  return true;
-}
-async function commonDir(gitDir) {
-  const named2 = (await readFile2(join5(gitDir, "commondir"), "utf8").catch(() => "")).trim();
-  if (named2 === "") return gitDir;
-  return isAbsolute2(named2) ? named2 : join5(gitDir, named2);
-}
-async function removeAbandonedLock(path2, repository, waitMs) {
-  const repo = {
-    workTree: await realOrSelf(repository.workTree),
-    gitDir: await realOrSelf(repository.gitDir)
-  };
-  const deadline = Date.now() + waitMs;
-  let unowned = 0;
-  for (; ; ) {
-    if (await stat3(path2).catch(() => null) === null) return "absent";
-    unowned = await mayBeOwned(path2, repo) ? 0 : unowned + 1;
-    if (unowned === 2) {
-      await rm4(path2, { force: true });
-      return "removed";
-    }
-    if (Date.now() >= deadline) return "held";
-    await new Promise((resolve28) => setTimeout(resolve28, LOCK_SETTLE_MS));
-  }
-}
-async function mayBeOwned(path2, repo) {
-  const pids = await readdir("/proc").catch(() => null);
-  if (pids === null || await stat3("/proc/self/fd").catch(() => null) === null) return true;
-  for (const pid of pids) {
-    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
-    if (await holdsOpen(pid, path2) || await isGitIn(pid, repo)) return true;
-  }
-  return false;
-}
-async function holdsOpen(pid, path2) {
-  const fds = await readdir(`/proc/${pid}/fd`).catch(() => []);
-  for (const fd of fds) if (await readlink2(`/proc/${pid}/fd/${fd}`).catch(() => "") === path2) return true;
-  return false;
-}
-async function isGitIn(pid, repo) {
-  const status2 = await readFile2(`/proc/${pid}/stat`, "utf8").catch(() => "");
-  const name2 = /\((.*)\) (\S)/s.exec(status2);
-  if (name2 === null || !name2[1]?.startsWith("git") || "ZX".includes(name2[2] ?? "X")) return false;
-  const cwd = await readlink2(`/proc/${pid}/cwd`).catch(() => null);
-  const environ = await readFile2(`/proc/${pid}/environ`, "utf8").catch(() => null);
-  const cmdline = await readFile2(`/proc/${pid}/cmdline`, "utf8").catch(() => null);
-  if (cwd === null || environ === null || cmdline === null) return true;
-  const args = cmdline.split("\0");
-  if (args.some((a) => DAEMONS.includes(a))) return false;
-  const option = args.findIndex((a) => a === "--git-dir" || a.startsWith("--git-dir="));
-  const named2 = option >= 0 ? (args[option]?.slice("--git-dir=".length) ?? "") || (args[option + 1] ?? "") : environ.split("\0").find((e) => e.startsWith("GIT_DIR="))?.slice("GIT_DIR=".length);
-  if (named2 !== void 0 && named2 !== "") return await realOrSelf(resolve4(cwd, named2)) === repo.gitDir;
-  return within(cwd, repo.workTree) || within(cwd, repo.gitDir);
-}
-function within(path2, dir) {
-  return path2 === dir || path2.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
-}
-async function realOrSelf(path2) {
-  return realpath(path2).catch(() => path2);
-}
-var LOCK_SETTLE_MS, DAEMONS;
-var init_git_locks = __esm({
-  "src/fs/git-locks.ts"() {
-    "use strict";
-    LOCK_SETTLE_MS = 300;
-    DAEMONS = ["fsmonitor--daemon", "credential-cache--daemon"];
-  }
-});
-
 // src/fs/inside.ts
-import { lstat as lstat3, realpath as realpath2 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname3, isAbsolute as isAbsolute3, join as join6, relative, sep as sep2 } from "node:path";
+import { lstat as lstat3, realpath } from "node:fs/promises";
+import { basename as basename3, dirname as dirname3, isAbsolute as isAbsolute2, join as join5, relative, sep } from "node:path";
 function isInside(parent, child) {
   const rel = relative(parent, child);
-  return rel === "" || !rel.startsWith("..") && !isAbsolute3(rel);
+  return rel === "" || !rel.startsWith("..") && !isAbsolute2(rel);
 }
 async function realPathOf(path2) {
-  const real = await realpath2(path2).catch(() => null);
+  const real = await realpath(path2).catch(() => null);
   if (real !== null) return real;
   const parent = dirname3(path2);
-  return parent === path2 ? path2 : join6(await realPathOf(parent), basename3(path2));
+  return parent === path2 ? path2 : join5(await realPathOf(parent), basename3(path2));
 }
 async function assertNoLinkInside(topLevel, file) {
   const real = await realPathOf(dirname3(file));
   const lexical = relative(topLevel, file);
   const inside = isInside(topLevel, real) || !lexical.startsWith("..") && lexical !== "";
   if (!inside) return;
-  const rel = isInside(topLevel, file) ? lexical : relative(topLevel, join6(real, basename3(file)));
+  const rel = isInside(topLevel, file) ? lexical : relative(topLevel, join5(real, basename3(file)));
   let at = topLevel;
-  for (const part of rel.split(sep2).slice(0, -1)) {
-    at = join6(at, part);
+  for (const part of rel.split(sep).slice(0, -1)) {
+    at = join5(at, part);
     const info = await lstat3(at).catch(() => null);
     if (info?.isSymbolicLink()) {
       throw new UnsafeWorkspaceError(
@@ -5118,7 +5141,7 @@ var init_inside = __esm({
 });
 
 // src/git/hardening.ts
-import { isAbsolute as isAbsolute4, join as join7 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join6 } from "node:path";
 function parseConfigEntries(out) {
   return out.split("\0").filter((record3) => record3 !== "").map((record3) => {
     const nl = record3.indexOf("\n");
@@ -5170,8 +5193,8 @@ function buildEnv(identity, indexFile) {
 }
 function userConfigFiles(env = process.env) {
   const home = env.HOME ?? "";
-  const xdg = env.XDG_CONFIG_HOME && isAbsolute4(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join7(home, ".config");
-  const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === "" ? [] : [join7(xdg, "git", "config"), join7(home, ".gitconfig")];
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute3(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join6(home, ".config");
+  const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === "" ? [] : [join6(xdg, "git", "config"), join6(home, ".gitconfig")];
   const system = env.GIT_CONFIG_SYSTEM ? [env.GIT_CONFIG_SYSTEM] : ["/etc/gitconfig"];
   return { system: env.GIT_CONFIG_NOSYSTEM ? [] : system, global };
 }
@@ -5219,23 +5242,23 @@ var init_hardening = __esm({
 
 // src/git/dot-git.ts
 import { readFileSync, statSync } from "node:fs";
-import { dirname as dirname4, join as join8, resolve as resolve5 } from "node:path";
+import { dirname as dirname4, join as join7, resolve as resolve4 } from "node:path";
 function isRepositoryEntry(dotGit) {
   const found = statSync(dotGit, { throwIfNoEntry: false });
   if (found === void 0) return false;
   if (found.isDirectory()) return isGitDir(dotGit);
-  let text;
+  let text2;
   try {
-    text = readFileSync(dotGit, "utf8");
+    text2 = readFileSync(dotGit, "utf8");
   } catch {
     return false;
   }
-  const named2 = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
-  return named2 !== void 0 && isGitDir(resolve5(dirname4(dotGit), named2));
+  const named3 = /^gitdir: (.+)$/m.exec(text2)?.[1]?.trim();
+  return named3 !== void 0 && isGitDir(resolve4(dirname4(dotGit), named3));
 }
 function isGitDir(dir) {
   const is = (name2, kind) => {
-    const s = statSync(join8(dir, name2), { throwIfNoEntry: false });
+    const s = statSync(join7(dir, name2), { throwIfNoEntry: false });
     return s !== void 0 && (kind === "file" ? s.isFile() : s.isDirectory());
   };
   return is("HEAD", "file") && is("objects", "dir") && is("refs", "dir");
@@ -5264,11 +5287,11 @@ function decodeBytes(buf) {
   }
   return out;
 }
-function encodeBytes(text) {
-  if (!hasEscapedBytes(text)) return Buffer.from(text, "utf8");
+function encodeBytes(text2) {
+  if (!hasEscapedBytes(text2)) return Buffer.from(text2, "utf8");
   const parts = [];
   let run = "";
-  for (const ch of text) {
+  for (const ch of text2) {
     const code2 = ch.charCodeAt(0);
     if (ch.length === 1 && code2 >= LOW && code2 <= HIGH) {
       if (run !== "") parts.push(Buffer.from(run, "utf8"));
@@ -5281,12 +5304,12 @@ function encodeBytes(text) {
   if (run !== "") parts.push(Buffer.from(run, "utf8"));
   return Buffer.concat(parts);
 }
-function hasEscapedBytes(text) {
-  return /[\udc80-\udcff]/.test(text) && /(?<![\ud800-\udbff])[\udc80-\udcff]/.test(text);
+function hasEscapedBytes(text2) {
+  return /[\udc80-\udcff]/.test(text2) && /(?<![\ud800-\udbff])[\udc80-\udcff]/.test(text2);
 }
-function readEscapedBytes(text) {
-  if (text.search(ESCAPED_BYTE) === -1) return null;
-  return text.replace(
+function readEscapedBytes(text2) {
+  if (text2.search(ESCAPED_BYTE) === -1) return null;
+  return text2.replace(
     ESCAPED_BYTE,
     (_, hex) => String.fromCharCode(56320 + Number.parseInt(hex, 16))
   );
@@ -5328,7 +5351,7 @@ var init_path_bytes = __esm({
 // src/git/runner.ts
 import { spawn } from "node:child_process";
 import { createWriteStream as createWriteStream2, readFileSync as readFileSync2 } from "node:fs";
-import { isAbsolute as isAbsolute5, join as join9 } from "node:path";
+import { isAbsolute as isAbsolute4, join as join8 } from "node:path";
 import { once } from "node:events";
 import { Transform } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
@@ -5411,9 +5434,9 @@ async function spawnGit(opts, args, run, consume) {
     if (typeof run.input === "string" || Buffer.isBuffer(run.input)) child.stdin.end(run.input);
     else if (run.input !== void 0) void feed(child.stdin, run.input);
   }
-  const exited = new Promise((resolve28, reject) => {
+  const exited = new Promise((resolve29, reject) => {
     child.once("error", reject);
-    child.once("close", (code2) => resolve28(code2 ?? -1));
+    child.once("close", (code2) => resolve29(code2 ?? -1));
   });
   let consumeError = null;
   const consumed = consume(child.stdout).catch((error2) => {
@@ -5481,8 +5504,8 @@ function userSettings() {
     const { system, global } = userConfigFiles();
     const perFile = await Promise.all(
       [...system, ...global].map(async (file) => {
-        const text = readTextOrEmpty(file);
-        if (!/directory|autocrlf|eol|excludesfile|attributesfile|include/i.test(text)) return [];
+        const text2 = readTextOrEmpty(file);
+        if (!/directory|autocrlf|eol|excludesfile|attributesfile|include/i.test(text2)) return [];
         const res = await runGit(
           { cwd: "/" },
           [
@@ -5512,12 +5535,12 @@ function userSettings() {
 async function userContentConfig(repoKeys) {
   const wanted = new Map((await userSettings()).content);
   const xdg = process.env.XDG_CONFIG_HOME;
-  if (xdg && isAbsolute5(xdg)) {
+  if (xdg && isAbsolute4(xdg)) {
     for (const [key, name2] of [
       ["core.excludesfile", "ignore"],
       ["core.attributesfile", "attributes"]
     ])
-      if (!wanted.has(key)) wanted.set(key, join9(xdg, "git", name2));
+      if (!wanted.has(key)) wanted.set(key, join8(xdg, "git", name2));
   }
   if (wanted.size === 0) return [];
   const own2 = await repoKeys();
@@ -5591,22 +5614,22 @@ var init_runner = __esm({
 // src/git/repo.ts
 var repo_exports = {};
 __export(repo_exports, {
-  assertNoLfs: () => assertNoLfs,
   assertOwnWorkTree: () => assertOwnWorkTree,
   assertSafeWorkspace: () => assertSafeWorkspace,
   excludeNestedRepositories: () => excludeNestedRepositories,
   initRepo: () => initRepo,
   isInside: () => isInside,
   openRepo: () => openRepo,
-  resolveWorkspaceDir: () => resolveWorkspaceDir
+  resolveWorkspaceDir: () => resolveWorkspaceDir,
+  userAttributesFile: () => userAttributesFile
 });
-import { appendFile as appendFile2, lstat as lstat4, mkdir as mkdir3, readdir as readdir2, readFile as readFile3, realpath as realpath3, stat as stat4 } from "node:fs/promises";
+import { appendFile as appendFile2, lstat as lstat4, mkdir as mkdir3, readdir, readFile as readFile2, realpath as realpath2, stat as stat3 } from "node:fs/promises";
 import { homedir as homedir2 } from "node:os";
-import { dirname as dirname5, join as join10, resolve as resolve6, sep as sep3 } from "node:path";
+import { dirname as dirname5, join as join9, resolve as resolve5, sep as sep2 } from "node:path";
 async function openRepo(dir, opts = {}) {
   const real = await resolveWorkspaceDir(dir);
   const base = { cwd: real, ...opts };
-  const guess = join10(real, ".git");
+  const guess = join9(real, ".git");
   const early = driverKeys(base, configFiles(guess, guess));
   early.catch(() => void 0);
   let paths;
@@ -5634,9 +5657,23 @@ async function openRepo(dir, opts = {}) {
   }
   await assertOwnWorkTree(real, topLevel, gitDir, commonDir2);
   const keys = gitDir === guess && commonDir2 === guess ? await early : await driverKeys(base, configFiles(commonDir2, gitDir));
-  const content = await userContentConfig(() => ownContentKeys({ ...base, cwd: topLevel }));
+  let own2;
+  const ownContent = () => own2 ??= ownContentSettings({ ...base, cwd: topLevel });
+  const content = await userContentConfig(async () => new Set((await ownContent()).keys()));
+  const ownAttributes = keys.includes(ATTRIBUTES_KEY) ? (await ownContent()).get(ATTRIBUTES_KEY) : void 0;
   const config2 = [...neutraliseDrivers(keys), ...content];
-  return { ...base, cwd: topLevel, topLevel, gitDir, config: config2 };
+  const attributesFile = attributesFileOf(topLevel, ownAttributes, content);
+  return { ...base, cwd: topLevel, topLevel, gitDir, config: config2, attributesFile };
+}
+function attributesFileOf(topLevel, own2, content) {
+  const prefix = `${ATTRIBUTES_KEY}=`;
+  const value = own2 ?? content.find((pair) => pair.startsWith(prefix))?.slice(prefix.length);
+  if (value === void 0)
+    return process.env.HOME ? join9(process.env.HOME, ".config", "git", "attributes") : null;
+  return value === "" ? null : configPath(value, topLevel);
+}
+async function userAttributesFile(dir) {
+  return attributesFileOf(dir, void 0, await userContentConfig(() => Promise.resolve(/* @__PURE__ */ new Set())));
 }
 function noWorkTree(real, cause) {
   return new UnsafeWorkspaceError(
@@ -5662,45 +5699,45 @@ async function assertOwnWorkTree(real, topLevel, gitDir, commonDir2 = gitDir) {
     return refuse(`no .git was found from ${real} upwards, yet git found the repository at ${gitDir}`);
   if (owner.dir !== topLevel) {
     return refuse(
-      !isRepositoryEntry(join10(owner.dir, ".git")) ? `${join10(owner.dir, ".git")} is no repository to git, so git took the repository at ${topLevel} above it; remove that .git, or run "git init" in ${owner.dir}` : `the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`
+      !isRepositoryEntry(join9(owner.dir, ".git")) ? `${join9(owner.dir, ".git")} is no repository to git, so git took the repository at ${topLevel} above it; remove that .git, or run "git init" in ${owner.dir}` : `the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`
     );
   }
-  const dotGit = join10(owner.dir, ".git");
-  const realGitDir = await realpath3(gitDir);
+  const dotGit = join9(owner.dir, ".git");
+  const realGitDir = await realpath2(gitDir);
   const shared = await realpathOrNull(commonDir2) !== realGitDir;
   const sharing2 = () => refuse(`${dotGit} takes its objects and branches from another repository (commondir: ${commonDir2})`);
   if (owner.kind === "dir") return shared ? sharing2() : void 0;
   if (owner.kind === "link") {
     if (shared) return sharing2();
-    if (realGitDir !== dotGit && realGitDir.split(sep3).includes(".git"))
+    if (realGitDir !== dotGit && realGitDir.split(sep2).includes(".git"))
       return refuse(`${dotGit} is a symbolic link into another repository's git dir (${realGitDir})`);
     return;
   }
-  const named2 = await readPointer(join10(realGitDir, "gitdir"));
-  if (named2 !== null && await realpathOrNull(resolve6(realGitDir, named2)) === dotGit) return;
+  const named3 = await readPointer(join9(realGitDir, "gitdir"));
+  if (named3 !== null && await realpathOrNull(resolve5(realGitDir, named3)) === dotGit) return;
   if (shared) return sharing2();
-  const worktree = await configValue(join10(realGitDir, "config.worktree"), "core.worktree") ?? await configValue(join10(realGitDir, "config"), "core.worktree");
-  if (worktree !== null && await realpathOrNull(resolve6(realGitDir, worktree)) === owner.dir) return;
-  if (realGitDir.split(sep3).includes(".git")) {
-    refuse(`${join10(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
+  const worktree = await configValue(join9(realGitDir, "config.worktree"), "core.worktree") ?? await configValue(join9(realGitDir, "config"), "core.worktree");
+  if (worktree !== null && await realpathOrNull(resolve5(realGitDir, worktree)) === owner.dir) return;
+  if (realGitDir.split(sep2).includes(".git")) {
+    refuse(`${join9(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
   }
 }
 async function dotGitOwner(dir) {
   for (let at = dir; ; at = dirname5(at)) {
-    const info = await lstat4(join10(at, ".git")).catch(() => null);
+    const info = await lstat4(join9(at, ".git")).catch(() => null);
     if (info !== null)
       return { dir: at, kind: info.isSymbolicLink() ? "link" : info.isFile() ? "file" : "dir" };
     if (dirname5(at) === at) return null;
   }
 }
 function configFiles(commonDir2, gitDir) {
-  return [join10(commonDir2, "config"), join10(gitDir, "config.worktree")];
+  return [join9(commonDir2, "config"), join9(gitDir, "config.worktree")];
 }
-async function ownContentKeys(repo) {
+async function ownContentSettings(repo) {
   const res = await runGit(repo, ["config", "-z", "--get-regexp", USER_CONTENT_PATTERN], {
     okExitCodes: [1]
   });
-  return new Set(parseConfigEntries(res.stdout).map((e) => e.key.toLowerCase()));
+  return new Map(parseConfigEntries(res.stdout).map((e) => [e.key.toLowerCase(), e.value]));
 }
 async function driverKeys(base, files) {
   const keys = [];
@@ -5710,39 +5747,35 @@ async function driverKeys(base, files) {
     const file = queue.shift();
     if (seen.has(file)) continue;
     seen.add(file);
-    if ((await stat4(file).catch(() => null))?.isFile() !== true) continue;
-    const res = await runGit(
-      base,
-      ["config", "--file", file, "-z", "--get-regexp", DRIVER_AND_INCLUDE_PATTERN],
-      {
-        okExitCodes: [1]
-      }
-    );
+    if ((await stat3(file).catch(() => null))?.isFile() !== true) continue;
+    const res = await runGit(base, ["config", "--file", file, "-z", "--get-regexp", OPEN_PATTERN], {
+      okExitCodes: [1]
+    });
     for (const { key, value } of parseConfigEntries(res.stdout)) {
       if (!/^include/i.test(key)) keys.push(key);
-      else if (value !== "") queue.push(includedFile(value, file));
+      else if (value !== "") queue.push(configPath(value, dirname5(file)));
     }
   }
   return keys;
 }
-function includedFile(path2, from) {
-  if (path2 === "~" || path2.startsWith("~/")) return join10(process.env.HOME ?? homedir2(), path2.slice(1));
-  return resolve6(dirname5(from), path2);
+function configPath(path2, base) {
+  if (path2 === "~" || path2.startsWith("~/")) return join9(process.env.HOME ?? homedir2(), path2.slice(1));
+  return resolve5(base, path2);
 }
 async function configValue(file, key) {
-  if ((await stat4(file).catch(() => null))?.isFile() !== true) return null;
+  if ((await stat3(file).catch(() => null))?.isFile() !== true) return null;
   const res = await runGit({ cwd: dirname5(file) }, ["config", "--file", file, "--get", key], {
     okExitCodes: [1]
   });
   return res.exitCode === 0 ? res.stdout.trim() : null;
 }
 async function readPointer(file) {
-  const text = await readFile3(file, "utf8").catch(() => null);
-  if (text === null) return null;
-  return text.replace(/^gitdir: /, "").trim() || null;
+  const text2 = await readFile2(file, "utf8").catch(() => null);
+  if (text2 === null) return null;
+  return text2.replace(/^gitdir: /, "").trim() || null;
 }
 async function realpathOrNull(path2) {
-  return realpath3(path2).catch(() => null);
+  return realpath2(path2).catch(() => null);
 }
 async function initRepo(dir, branch, opts = {}) {
   const real = await resolveWorkspaceDir(dir);
@@ -5755,12 +5788,12 @@ async function excludeNestedRepositories(repo) {
   const nested = listed.stdout.split("\0").filter((p) => p.endsWith("/"));
   const found = [];
   for (const dir of nested)
-    if (await lstat4(join10(repo.topLevel, dir, ".git")).catch(() => null)) found.push(dir.replace(/\/$/, ""));
+    if (await lstat4(join9(repo.topLevel, dir, ".git")).catch(() => null)) found.push(dir.replace(/\/$/, ""));
   if (found.length > 0) {
     const lines = found.map((p) => `/${p.replace(/([*?[\\!#])/g, "\\$1")}/`).join("\n");
-    await mkdir3(join10(repo.gitDir, "info"), { recursive: true });
+    await mkdir3(join9(repo.gitDir, "info"), { recursive: true });
     await appendFile2(
-      join10(repo.gitDir, "info", "exclude"),
+      join9(repo.gitDir, "info", "exclude"),
       `
 # nested repositories, left out by agentgate-snapshot before --init
 ${lines}
@@ -5769,24 +5802,11 @@ ${lines}
   }
   return found;
 }
-async function assertNoLfs(repo) {
-  const files = [join10(repo.topLevel, ".gitattributes")];
-  if (repo.gitDir !== void 0) files.push(join10(await commonDir(repo.gitDir), "info", "attributes"));
-  for (const file of files) {
-    const text = await readFile3(file, "utf8").catch(() => "");
-    if (/^[ \t]*[^#\s].*(^|\s)filter=lfs(\s|$)/m.test(text)) {
-      throw new LfsUnsupportedError(
-        `${file} sends paths through Git LFS (filter=lfs), whose filter agentgate's git never runs: agentgate snapshots no repository that uses LFS, whether or not an LFS file changed, and changed nothing here. Snapshot a clone without LFS, or record this one with your own git; if the filter=lfs line was added during this iteration, remove it and run the command again (see "Git LFS" in docs/runs.md)`,
-        { details: { workspace: repo.topLevel, attributes: file } }
-      );
-    }
-  }
-}
 async function resolveWorkspaceDir(dir) {
-  const abs = resolve6(dir);
+  const abs = resolve5(dir);
   try {
-    const real = await realpath3(abs);
-    if ((await stat4(real)).isDirectory()) return real;
+    const real = await realpath2(abs);
+    if ((await stat3(real)).isDirectory()) return real;
   } catch (cause) {
     const odd = await notUtf8Component(abs);
     if (odd !== null)
@@ -5805,36 +5825,37 @@ async function resolveWorkspaceDir(dir) {
 }
 async function notUtf8Component(abs) {
   if (!abs.includes("\uFFFD")) return null;
-  let at = sep3;
-  for (const part of abs.split(sep3).filter((p) => p !== "")) {
+  let at = sep2;
+  for (const part of abs.split(sep2).filter((p) => p !== "")) {
     if (part.includes("\uFFFD")) {
-      const entries = await readdir2(at, { encoding: "buffer" }).catch(() => []);
+      const entries = await readdir(at, { encoding: "buffer" }).catch(() => []);
       const odd = entries.some((e) => e.toString("utf8") === part && !Buffer.from(part, "utf8").equals(e));
       if (odd) return part;
     }
-    at = join10(at, part);
+    at = join9(at, part);
   }
   return null;
 }
 function assertSafeWorkspace(dir) {
-  const home = process.env.HOME ? resolve6(process.env.HOME) : homedir2();
-  if (dir === sep3 || dir === resolve6("/") || dir === home || dir === homedir2()) {
+  const home = process.env.HOME ? resolve5(process.env.HOME) : homedir2();
+  if (dir === sep2 || dir === resolve5("/") || dir === home || dir === homedir2()) {
     throw new UnsafeWorkspaceError(
       `refusing to use ${dir} as a workspace: it is the filesystem root or a home directory; give the path of a project directory`,
       { details: { workspace: dir } }
     );
   }
 }
-var PATH_QUESTIONS;
+var ATTRIBUTES_KEY, OPEN_PATTERN, PATH_QUESTIONS;
 var init_repo = __esm({
   "src/git/repo.ts"() {
     "use strict";
     init_errors();
-    init_git_locks();
     init_inside();
     init_hardening();
     init_dot_git();
     init_runner();
+    ATTRIBUTES_KEY = "core.attributesfile";
+    OPEN_PATTERN = `${DRIVER_AND_INCLUDE_PATTERN}|^core\\.attributesfile$`;
     PATH_QUESTIONS = ["--show-toplevel", "--git-dir", "--git-common-dir"];
   }
 });
@@ -6069,18 +6090,14 @@ var init_anchor = __esm({
 
 // src/provenance/agent-trace.ts
 import { randomUUID } from "node:crypto";
-function toAgentTrace(trace2, tool, now = /* @__PURE__ */ new Date()) {
+function toAgentTrace(trace2, tool, now = /* @__PURE__ */ new Date(), isWip = (r) => r.origin?.iteration === 0) {
   const groups = /* @__PURE__ */ new Map();
   const meta2 = [];
   for (const r of trace2.ranges) {
     if (r.origin === null) continue;
-    const key = `${r.origin.runId}\0${r.origin.iteration}`;
-    const g = groups.get(key) ?? {
-      runId: r.origin.runId,
-      iteration: r.origin.iteration,
-      snapshotId: r.origin.snapshotId,
-      ranges: []
-    };
+    const wip = isWip(r);
+    const key = `${r.origin.runId}\0${r.origin.iteration}\0${wip}`;
+    const g = groups.get(key) ?? { wip, snapshotId: r.origin.snapshotId, ranges: [] };
     g.ranges.push({ start_line: r.start, end_line: r.end });
     groups.set(key, g);
     meta2.push({
@@ -6104,7 +6121,7 @@ function toAgentTrace(trace2, tool, now = /* @__PURE__ */ new Date()) {
       {
         path: trace2.path,
         conversations: [...groups.values()].map((g) => ({
-          contributor: { type: g.iteration === 0 ? "unknown" : "ai" },
+          contributor: { type: g.wip ? "unknown" : "ai" },
           ranges: g.ranges,
           related: [{ type: "agentgate-snapshot", url: `urn:agentgate:snapshot:${g.snapshotId}` }]
         }))
@@ -6535,8 +6552,8 @@ var init_record_objects = __esm({
 });
 
 // src/git/parsers/nul-records.ts
-function splitNul(text) {
-  const parts = text.split("\0");
+function splitNul(text2) {
+  const parts = text2.split("\0");
   if (parts.at(-1) === "") parts.pop();
   return parts;
 }
@@ -6556,9 +6573,9 @@ var init_nul_records = __esm({
 });
 
 // src/git/parsers/for-each-ref.ts
-function parseRefRecords(text) {
+function parseRefRecords(text2) {
   const out = [];
-  const parts = text.split("\0");
+  const parts = text2.split("\0");
   let i = 0;
   while (i + 5 <= parts.length - 1) {
     const ref = (parts[i] ?? "").replace(/^\n/, "");
@@ -6609,9 +6626,9 @@ ${rev}
   const [peeled = "", plain2 = ""] = stdout.split("\n");
   const hit = /^([0-9a-f]+) ([a-z]+) \d+$/.exec(peeled);
   if (hit) return assertGitId(hit[1], "cat-file --batch-check");
-  const named2 = /^([0-9a-f]+) ([a-z]+) \d+$/.exec(plain2);
-  if (named2 && peel !== "none" && rev.startsWith(":/"))
-    return resolveRevision(repo, named2[1], peel);
+  const named3 = /^([0-9a-f]+) ([a-z]+) \d+$/.exec(plain2);
+  if (named3 && peel !== "none" && rev.startsWith(":/"))
+    return resolveRevision(repo, named3[1], peel);
   if (plain2 === `${rev} ambiguous`) {
     const candidates = (await runGit(repo, ["rev-parse", `--disambiguate=${rev}`])).stdout.split("\n").filter(Boolean);
     throw new AmbiguousIdError(
@@ -6890,9 +6907,9 @@ var init_cat_file_batch = __esm({
 });
 
 // src/git/parsers/ls-tree.ts
-function parseLsTree(text) {
+function parseLsTree(text2) {
   const out = /* @__PURE__ */ new Map();
-  for (const record3 of splitNul(text)) {
+  for (const record3 of splitNul(text2)) {
     const tab = record3.indexOf("	");
     const head = tab < 0 ? [] : record3.slice(0, tab).split(" ");
     const [mode, type, oid] = head;
@@ -6912,8 +6929,104 @@ var init_ls_tree = __esm({
   }
 });
 
+// src/fs/git-locks.ts
+import { readdir as readdir2, readFile as readFile3, readlink as readlink2, realpath as realpath3, rm as rm4, stat as stat4 } from "node:fs/promises";
+import { isAbsolute as isAbsolute5, join as join10, resolve as resolve6, sep as sep3 } from "node:path";
+async function removeOrphanedGitLocks(o) {
+  if (!Number.isFinite(o.ownerSince)) return [];
+  const common = await commonDir(o.gitDir);
+  const refLocks = (await readdir2(join10(common, "refs"), { recursive: true }).catch(() => [])).filter((name2) => name2.endsWith(".lock")).map((name2) => join10(common, "refs", name2));
+  const candidates = [
+    `${o.indexFile ?? join10(o.gitDir, "index")}.lock`,
+    join10(o.gitDir, "HEAD.lock"),
+    join10(common, "packed-refs.lock"),
+    ...refLocks
+  ];
+  const removed = [];
+  for (const path2 of candidates) {
+    const info = await stat4(path2).catch(() => null);
+    if (info?.isFile() && info.mtimeMs >= o.ownerSince - 1e3) {
+      await rm4(path2, { force: true });
+      removed.push(path2);
+    }
+  }
+  return removed;
+}
+async function removeLockOlderThan(path2, olderThanMs) {
+  const info = await stat4(path2).catch(() => null);
+  if (info === null || Date.now() - info.mtimeMs < olderThanMs) return false;
+  await rm4(path2, { force: true });
+  return true;
+}
+async function commonDir(gitDir) {
+  const named3 = (await readFile3(join10(gitDir, "commondir"), "utf8").catch(() => "")).trim();
+  if (named3 === "") return gitDir;
+  return isAbsolute5(named3) ? named3 : join10(gitDir, named3);
+}
+async function removeAbandonedLock(path2, repository, waitMs) {
+  const repo = {
+    workTree: await realOrSelf(repository.workTree),
+    gitDir: await realOrSelf(repository.gitDir)
+  };
+  const deadline = Date.now() + waitMs;
+  let unowned = 0;
+  for (; ; ) {
+    if (await stat4(path2).catch(() => null) === null) return "absent";
+    unowned = await mayBeOwned(path2, repo) ? 0 : unowned + 1;
+    if (unowned === 2) {
+      await rm4(path2, { force: true });
+      return "removed";
+    }
+    if (Date.now() >= deadline) return "held";
+    await new Promise((resolve29) => setTimeout(resolve29, LOCK_SETTLE_MS));
+  }
+}
+async function mayBeOwned(path2, repo) {
+  const pids = await readdir2("/proc").catch(() => null);
+  if (pids === null || await stat4("/proc/self/fd").catch(() => null) === null) return true;
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    if (await holdsOpen(pid, path2) || await isGitIn(pid, repo)) return true;
+  }
+  return false;
+}
+async function holdsOpen(pid, path2) {
+  const fds = await readdir2(`/proc/${pid}/fd`).catch(() => []);
+  for (const fd of fds) if (await readlink2(`/proc/${pid}/fd/${fd}`).catch(() => "") === path2) return true;
+  return false;
+}
+async function isGitIn(pid, repo) {
+  const status2 = await readFile3(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  const name2 = /\((.*)\) (\S)/s.exec(status2);
+  if (name2 === null || !name2[1]?.startsWith("git") || "ZX".includes(name2[2] ?? "X")) return false;
+  const cwd = await readlink2(`/proc/${pid}/cwd`).catch(() => null);
+  const environ = await readFile3(`/proc/${pid}/environ`, "utf8").catch(() => null);
+  const cmdline = await readFile3(`/proc/${pid}/cmdline`, "utf8").catch(() => null);
+  if (cwd === null || environ === null || cmdline === null) return true;
+  const args = cmdline.split("\0");
+  if (args.some((a) => DAEMONS.includes(a))) return false;
+  const option = args.findIndex((a) => a === "--git-dir" || a.startsWith("--git-dir="));
+  const named3 = option >= 0 ? (args[option]?.slice("--git-dir=".length) ?? "") || (args[option + 1] ?? "") : environ.split("\0").find((e) => e.startsWith("GIT_DIR="))?.slice("GIT_DIR=".length);
+  if (named3 !== void 0 && named3 !== "") return await realOrSelf(resolve6(cwd, named3)) === repo.gitDir;
+  return within(cwd, repo.workTree) || within(cwd, repo.gitDir);
+}
+function within(path2, dir) {
+  return path2 === dir || path2.startsWith(dir.endsWith(sep3) ? dir : `${dir}${sep3}`);
+}
+async function realOrSelf(path2) {
+  return realpath3(path2).catch(() => path2);
+}
+var LOCK_SETTLE_MS, DAEMONS;
+var init_git_locks = __esm({
+  "src/fs/git-locks.ts"() {
+    "use strict";
+    LOCK_SETTLE_MS = 300;
+    DAEMONS = ["fsmonitor--daemon", "credential-cache--daemon"];
+  }
+});
+
 // src/git/byte-args.ts
-import { mkdtemp as mkdtemp3, rm as rm5, writeFile } from "node:fs/promises";
+import { mkdtemp as mkdtemp3, rm as rm5, writeFile as writeFile2 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
 import { join as join11 } from "node:path";
 async function withByteArgs(global, words, run) {
@@ -6921,7 +7034,7 @@ async function withByteArgs(global, words, run) {
   const dir = await mkdtemp3(join11(tmpdir3(), "agentgate-args-"));
   try {
     const file = join11(dir, "config");
-    await writeFile(file, aliasConfig(words), { mode: 384 });
+    await writeFile2(file, aliasConfig(words), { mode: 384 });
     return await run([...global, "-c", `include.path=${file}`, ALIAS]);
   } finally {
     await rm5(dir, { recursive: true, force: true });
@@ -6945,26 +7058,26 @@ var init_byte_args = __esm({
 
 // src/git/parsers/diff-stdin.ts
 function parseDiffStdin(buf, pairs) {
-  const text = buf.toString("latin1");
+  const text2 = buf.toString("latin1");
   const out = [];
   let pos = 0;
   pairs.forEach((pair, i) => {
     const header = `${pair.from} ${pair.to}
 `;
-    if (!text.startsWith(header, pos)) throw unparseable("diff-tree --stdin", `missing header ${i}`);
+    if (!text2.startsWith(header, pos)) throw unparseable("diff-tree --stdin", `missing header ${i}`);
     pos += header.length;
     const next = pairs[i + 1];
-    const end = next === void 0 ? text.length : headerAt(text, `${next.from} ${next.to}
+    const end = next === void 0 ? text2.length : headerAt(text2, `${next.from} ${next.to}
 `, pos);
-    out.push({ ...pair, files: parsePair(text.slice(pos, end)) });
+    out.push({ ...pair, files: parsePair(text2.slice(pos, end)) });
     pos = end;
   });
-  if (pos !== text.length) throw unparseable("diff-tree --stdin", "output after the last pair");
+  if (pos !== text2.length) throw unparseable("diff-tree --stdin", "output after the last pair");
   return out;
 }
-function headerAt(text, header, from) {
-  for (let at = text.indexOf(header, from); at >= 0; at = text.indexOf(header, at + 1))
-    if (at === from || text[at - 1] === "\n") return at;
+function headerAt(text2, header, from) {
+  for (let at = text2.indexOf(header, from); at >= 0; at = text2.indexOf(header, at + 1))
+    if (at === from || text2[at - 1] === "\n") return at;
   throw unparseable("diff-tree --stdin", "a pair header is missing");
 }
 function parsePair(chunk) {
@@ -7081,24 +7194,24 @@ var init_diff_stdin = __esm({
 });
 
 // src/git/parsers/blame-porcelain.ts
-function lineHeader(text, start, end) {
+function lineHeader(text2, start, end) {
   let i = start;
-  while (i < end && isLowerHex(text.charCodeAt(i))) i++;
+  while (i < end && isLowerHex(text2.charCodeAt(i))) i++;
   const idLength = i - start;
-  if (idLength !== 40 && idLength !== 64 || text.charCodeAt(i) !== SPACE) return null;
+  if (idLength !== 40 && idLength !== 64 || text2.charCodeAt(i) !== SPACE) return null;
   const numbers = [];
   while (i < end && numbers.length < 3) {
-    if (text.charCodeAt(i) !== SPACE) return null;
+    if (text2.charCodeAt(i) !== SPACE) return null;
     let n = 0;
     const from = ++i;
-    for (let c = text.charCodeAt(i); c >= 48 && c <= 57 && i < end; c = text.charCodeAt(++i))
+    for (let c = text2.charCodeAt(i); c >= 48 && c <= 57 && i < end; c = text2.charCodeAt(++i))
       n = n * 10 + (c - 48);
     if (i === from) return null;
     numbers.push(n);
   }
   if (i !== end || numbers.length < 2) return null;
   return {
-    commit: text.slice(start, start + idLength),
+    commit: text2.slice(start, start + idLength),
     origLine: numbers[0],
     finalLine: numbers[1]
   };
@@ -7149,23 +7262,23 @@ var init_blame_porcelain = __esm({
       rest = "";
       skipping = false;
       push(chunk) {
-        let text = chunk.toString("latin1");
+        let text2 = chunk.toString("latin1");
         let pos = 0;
         if (this.skipping) {
-          const nl = text.indexOf("\n");
+          const nl = text2.indexOf("\n");
           if (nl < 0) return;
           this.skipping = false;
           pos = nl + 1;
         }
         if (this.rest !== "") {
-          text = this.rest + text.slice(pos);
+          text2 = this.rest + text2.slice(pos);
           pos = 0;
           this.rest = "";
         }
-        while (pos < text.length) {
-          if (this.pending !== null && text.charCodeAt(pos) === TAB) {
+        while (pos < text2.length) {
+          if (this.pending !== null && text2.charCodeAt(pos) === TAB) {
             this.content();
-            const nl = text.indexOf("\n", pos);
+            const nl = text2.indexOf("\n", pos);
             if (nl < 0) {
               this.skipping = true;
               return;
@@ -7173,12 +7286,12 @@ var init_blame_porcelain = __esm({
             pos = nl + 1;
             continue;
           }
-          const eol = text.indexOf("\n", pos);
+          const eol = text2.indexOf("\n", pos);
           if (eol < 0) {
-            this.rest = text.slice(pos);
+            this.rest = text2.slice(pos);
             return;
           }
-          this.header(text, pos, eol);
+          this.header(text2, pos, eol);
           pos = eol + 1;
         }
       }
@@ -7201,21 +7314,21 @@ var init_blame_porcelain = __esm({
         this.pending = null;
       }
       /** A line that is no content: a line header, or one of a commit's headers (only `filename` and `previous` are kept). */
-      header(text, start, eol) {
+      header(text2, start, eol) {
         if (this.pending === null) {
-          this.pending = lineHeader(text, start, eol);
+          this.pending = lineHeader(text2, start, eol);
           if (this.pending === null)
-            throw unparseable("blame --porcelain", "expected a line header", text.slice(start, eol));
+            throw unparseable("blame --porcelain", "expected a line header", text2.slice(start, eol));
           if (!this.seen.has(this.pending.commit)) {
             this.seen.add(this.pending.commit);
             this.onCommit(this.pending.commit);
           }
-        } else if (text.startsWith("filename ", start)) {
-          this.names.set(this.pending.commit, unquotePath(text.slice(start + 9, eol)));
-        } else if (text.startsWith("previous ", start)) {
-          const space = text.indexOf(" ", start + 9);
+        } else if (text2.startsWith("filename ", start)) {
+          this.names.set(this.pending.commit, unquotePath(text2.slice(start + 9, eol)));
+        } else if (text2.startsWith("previous ", start)) {
+          const space = text2.indexOf(" ", start + 9);
           if (space > 0 && space < eol)
-            this.previous.set(this.pending.commit, unquotePath(text.slice(space + 1, eol)));
+            this.previous.set(this.pending.commit, unquotePath(text2.slice(space + 1, eol)));
         }
       }
       /** The blamed commits that renamed the file: commit -> the file's path in its parent. */
@@ -7360,13 +7473,13 @@ async function blame(repo, commit, path2, range, onCommit) {
   ];
   if (range !== void 0) args.push("-L", `${range.start},${range.end}`);
   const parser = new BlamePorcelainParser(onCommit);
-  let text = true;
+  let text2 = true;
   await withByteArgs(
     ["--literal-pathspecs"],
     [...args, commit, "--", path2],
     (words) => runGitStream(repo, words, async (stdout) => {
       for await (const chunk of stdout) {
-        if (text && chunk.includes(0)) text = false;
+        if (text2 && chunk.includes(0)) text2 = false;
         parser.push(chunk);
       }
     })
@@ -7380,7 +7493,7 @@ async function blame(repo, commit, path2, range, onCommit) {
       { cause, details: { path: path2, start: range.start, end: range.end, lines: Number(short2[1]) } }
     );
   });
-  return { lines: parser.end(), text, renames: parser.renames() };
+  return { lines: parser.end(), text: text2, renames: parser.renames() };
 }
 async function diffAttribute(repo, path2) {
   const res = await runGitBuffer(repo, ["check-attr", "-z", "--stdin", "diff"], {
@@ -7409,9 +7522,9 @@ async function isFileAt(repo, commit, path2) {
   );
   return parseLsTree(decodeBytes(res.stdout)).get(path2)?.type === "blob";
 }
-async function filesReadAs(repo, commit, text) {
+async function filesReadAs(repo, commit, text2) {
   assertRevisionSyntax(commit);
-  const parts = text.split("/");
+  const parts = text2.split("/");
   const dir = parts.slice(
     0,
     Math.max(
@@ -7421,7 +7534,7 @@ async function filesReadAs(repo, commit, text) {
   ).join("/");
   const args = ["--literal-pathspecs", "ls-tree", "-r", "-z", "--full-tree", commit];
   const res = await runGitBuffer(repo, dir === "" ? args : [...args, "--", dir]);
-  return [...parseLsTree(decodeBytes(res.stdout))].filter(([name2, e]) => e.type === "blob" && encodeBytes(name2).toString("utf8") === text).map(([name2]) => name2);
+  return [...parseLsTree(decodeBytes(res.stdout))].filter(([name2, e]) => e.type === "blob" && encodeBytes(name2).toString("utf8") === text2).map(([name2]) => name2);
 }
 async function parentsSeen(repo, commits) {
   const common = await commonDir(repo.gitDir);
@@ -7501,8 +7614,8 @@ function trailer(message, key) {
   const line = message.split("\n").find((l) => l.startsWith(`${key}: `));
   return line === void 0 ? null : line.slice(key.length + 2).trim();
 }
-function oneLine(text) {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, " ").trim();
+function oneLine(text2) {
+  return text2.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, " ").trim();
 }
 var WIP_SUBJECT, TASK_LIMIT;
 var init_message = __esm({
@@ -7516,7 +7629,7 @@ var init_message = __esm({
 
 // src/fs/lock.ts
 import { readFileSync as readFileSync3 } from "node:fs";
-import { link, mkdir as mkdir4, readFile as readFile4, rename as rename3, rm as rm6, writeFile as writeFile2 } from "node:fs/promises";
+import { link, mkdir as mkdir4, readFile as readFile4, rename as rename3, rm as rm6, writeFile as writeFile3 } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname as dirname6 } from "node:path";
 async function withLock(path2, opts, fn) {
@@ -7577,7 +7690,7 @@ async function tryCreate(path2, owner) {
   try {
     try {
       await mkdir4(dirname6(path2), { recursive: true });
-      await writeFile2(temp, JSON.stringify(owner), { flag: "wx" });
+      await writeFile3(temp, JSON.stringify(owner), { flag: "wx" });
     } catch (cause) {
       throw failed(cause);
     }
@@ -7603,7 +7716,7 @@ async function takeOver(path2, stale, owner) {
   const temp = `${path2}.${owner.token}.tmp`;
   try {
     if ((await readOwner(path2))?.token !== stale.token) return false;
-    await writeFile2(temp, JSON.stringify(owner), { flag: "wx" });
+    await writeFile3(temp, JSON.stringify(owner), { flag: "wx" });
     await rename3(temp, path2);
     return true;
   } catch (cause) {
@@ -7681,7 +7794,7 @@ async function release(handle) {
   }
 }
 function sleep(ms) {
-  return new Promise((resolve28) => setTimeout(resolve28, ms));
+  return new Promise((resolve29) => setTimeout(resolve29, ms));
 }
 var DEFAULT_LOCK_TIMEOUT_MS, HELD;
 var init_lock = __esm({
@@ -7780,8 +7893,8 @@ function corruptFile(path2, what2, reason, cause) {
   );
 }
 async function readJsonFile(path2, schema, what2) {
-  const text = await readJsonText(path2, what2);
-  return text === null ? null : parseJsonText(path2, text, schema, what2);
+  const text2 = await readJsonText(path2, what2);
+  return text2 === null ? null : parseJsonText(path2, text2, schema, what2);
 }
 async function readJsonText(path2, what2) {
   try {
@@ -7791,10 +7904,10 @@ async function readJsonText(path2, what2) {
     throw corruptFile(path2, what2, `unreadable (${errnoOf(cause)})`, cause);
   }
 }
-function parseJsonText(path2, text, schema, what2) {
+function parseJsonText(path2, text2, schema, what2) {
   let raw;
   try {
-    raw = JSON.parse(text);
+    raw = JSON.parse(text2);
   } catch (cause) {
     throw corruptFile(
       path2,
@@ -7860,18 +7973,18 @@ var init_json_file = __esm({
 });
 
 // src/store/snapshot-scan.ts
-function mayHoldString(text, strings) {
-  if (text.includes("\\u") || text.includes("\\/")) return true;
-  return strings.some((s) => text.includes(JSON.stringify(s)));
+function mayHoldString(text2, strings) {
+  if (text2.includes("\\u") || text2.includes("\\/")) return true;
+  return strings.some((s) => text2.includes(JSON.stringify(s)));
 }
 var SnapshotScan;
 var init_snapshot_scan = __esm({
   "src/store/snapshot-scan.ts"() {
     "use strict";
     SnapshotScan = class {
-      constructor(texts, parse6, problems = []) {
+      constructor(texts, parse7, problems = []) {
         this.texts = texts;
-        this.parse = parse6;
+        this.parse = parse7;
         this.problems = problems;
       }
       texts;
@@ -8180,7 +8293,7 @@ var init_run_records = __esm({
 // src/store/snapshot-store.ts
 import { readFileSync as readFileSync4 } from "node:fs";
 import { rm as rm8, stat as stat6 } from "node:fs/promises";
-import { join as join16, resolve as resolve7 } from "node:path";
+import { basename as basename4, join as join16, resolve as resolve7 } from "node:path";
 function byRunThenIteration(a, b) {
   return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 }
@@ -8278,13 +8391,13 @@ var init_snapshot_store = __esm({
       }
       /** The snapshot, or null when there is none; STORE_CORRUPT when its file is unusable. */
       async load(id2) {
-        const text = await readJsonText(this.snapshotPath(id2), "snapshot");
-        return text === null ? null : this.parseText({ id: id2, text });
+        const text2 = await readJsonText(this.snapshotPath(id2), "snapshot");
+        return text2 === null ? null : this.parseText({ id: id2, text: text2 });
       }
       /** A snapshot file's text as the snapshot; STORE_CORRUPT when unusable or holding another id. */
-      parseText({ id: id2, text }) {
+      parseText({ id: id2, text: text2 }) {
         const path2 = this.snapshotPath(id2);
-        const snapshot = parseJsonText(path2, text, Snapshot, "snapshot");
+        const snapshot = parseJsonText(path2, text2, Snapshot, "snapshot");
         if (snapshot.id !== id2)
           throw corruptFile(path2, "snapshot", `it holds snapshot ${JSON.stringify(snapshot.id)}`);
         return snapshot;
@@ -8303,7 +8416,7 @@ var init_snapshot_store = __esm({
         const dir = layout(this.home).snapshots;
         const ids = await listJsonNames(dir);
         for (let i = 0; i < ids.length; i += SCAN_SLICE) {
-          if (i > 0) await new Promise((resolve28) => setImmediate(resolve28));
+          if (i > 0) await new Promise((resolve29) => setImmediate(resolve29));
           for (const id2 of ids.slice(i, i + SCAN_SLICE)) {
             try {
               texts.push({ id: id2, text: readFileSync4(this.snapshotPath(id2), "utf8") });
@@ -8506,7 +8619,8 @@ var init_snapshot_store = __esm({
       }
       /**
        * Snapshots whose id starts with `prefix`, or whose after SHA does (hexadecimal, at least 4
-       * characters, any case). An exact id wins alone. INVALID_ID for characters no id or SHA has.
+       * characters, any case). An exact id wins alone. INVALID_ID for characters no id or SHA has;
+       * STORE_CORRUPT naming a file that does not load and could be the answer (any file, for a SHA).
        */
       async findByPrefix(prefix) {
         if (typeof prefix !== "string" || !SAFE_ID.test(prefix)) {
@@ -8515,10 +8629,12 @@ var init_snapshot_store = __esm({
             { details: { value: String(prefix).slice(0, 200) } }
           );
         }
-        const { snapshots } = await this.list();
+        const { snapshots, problems } = await this.list();
         const exact = snapshots.filter((s) => s.id === prefix);
         if (exact.length > 0) return exact;
         const sha = /^[0-9a-f]{4,64}$/i.test(prefix) ? prefix.toLowerCase() : null;
+        const unknown2 = problems.find((p) => sha !== null || basename4(String(p.details.path)).startsWith(prefix));
+        if (unknown2 !== void 0) throw unknown2;
         return snapshots.filter((s) => s.id.startsWith(prefix) || sha !== null && s.afterSha.startsWith(sha));
       }
       withSnapshotLock(id2, fn) {
@@ -8530,6 +8646,15 @@ var init_snapshot_store = __esm({
 });
 
 // src/provenance/candidates.ts
+function assertWhole(chains) {
+  const c = chains.find((x) => x.missing !== null);
+  if (c?.missing === void 0 || c.missing === null) return;
+  const { iteration, commit } = c.missing;
+  throw new ObjectMissingError(
+    `commit ${commit.slice(0, 12)} of iteration ${iteration} of run ${c.runId} is not in this repository, so which lines that iteration wrote cannot be worked out and an answer from the rest of the run would be wrong; fetch the run's commits (agentgate-snapshot fetch, git fetch --unshallow) and retry, or name only other runs with --run`,
+    { details: { runId: c.runId, iteration, commit } }
+  );
+}
 async function loadRunChains(src, repo, runIds, alsoRead = []) {
   return readChains(repo, await candidateSnapshots(src, runIds), alsoRead);
 }
@@ -8642,10 +8767,18 @@ function sameAsList(a, b) {
 }
 function chainsOf(snapshots, nodes, unborn) {
   const byRun = /* @__PURE__ */ new Map();
+  const missing = /* @__PURE__ */ new Map();
   for (const s of snapshots) {
     const before2 = nodes.get(s.beforeSha);
     const after2 = nodes.get(s.afterSha);
-    if (before2 === void 0 || after2 === void 0) continue;
+    if (before2 === void 0 || after2 === void 0) {
+      if (!missing.has(s.runId))
+        missing.set(s.runId, {
+          iteration: s.iteration,
+          commit: before2 === void 0 ? s.beforeSha : s.afterSha
+        });
+      continue;
+    }
     const wip = before2.message === wipMessage(s.runId) ? wipOf(before2, s.runId, nodes, unborn) : null;
     const list5 = byRun.get(s.runId) ?? [];
     list5.push({ snapshot: s, iteration: s.iteration, before: before2, after: after2, wip });
@@ -8659,7 +8792,7 @@ function chainsOf(snapshots, nodes, unborn) {
         paths.add(f.path);
         if (f.oldPath !== null) paths.add(f.oldPath);
       }
-    return { runId, iterations, paths };
+    return { runId, iterations, paths, missing: missing.get(runId) ?? null };
   });
 }
 function wipOf(before2, runId, nodes, unborn) {
@@ -8708,11 +8841,44 @@ var init_change_id = __esm({
   }
 });
 
+// src/provenance/lines.ts
+function byIteration(origin) {
+  return origin !== null && origin !== void 0 && origin !== WIP_ORIGIN;
+}
+function reportedIteration(origin) {
+  return origin === WIP_ORIGIN ? 0 : origin;
+}
+function applyHunks(old, hunks, origin) {
+  const out = [];
+  let next = 1;
+  for (const h of hunks) {
+    const keepTo = h.oldCount === 0 ? h.oldStart : h.oldStart - 1;
+    for (let i = next; i <= keepTo; i++) out.push(old[i - 1] ?? null);
+    next = keepTo + 1 + h.oldCount;
+    for (let j = 0; j < h.newCount; j++) out.push(origin);
+  }
+  for (let i = next; i <= old.length; i++) out.push(old[i - 1] ?? null);
+  while (out.length > 0 && out.at(-1) === null) out.pop();
+  return out;
+}
+function addedLines(hunks) {
+  const out = [];
+  for (const h of hunks) for (let j = 0; j < h.newCount; j++) out.push(h.newStart + j);
+  return out;
+}
+var WIP_ORIGIN;
+var init_lines = __esm({
+  "src/provenance/lines.ts"() {
+    "use strict";
+    WIP_ORIGIN = -1;
+  }
+});
+
 // src/provenance/evidence.ts
-function evidenceOf(text) {
+function evidenceOf(text2) {
   let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+  for (let i = 0; i < text2.length; i++) {
+    const c = text2.charCodeAt(i);
     if (c >= 48 && c <= 57 || c >= 65 && c <= 90 || c >= 97 && c <= 122 || c >= 128) n += 1;
   }
   return n;
@@ -8721,7 +8887,7 @@ function addedText(f) {
   return f.file.hunks.flatMap((h) => h.added);
 }
 function enoughBlocks(f, origins) {
-  const text = addedText(f);
+  const text2 = addedText(f);
   const out = [...origins];
   for (let start = 0; start < out.length; ) {
     if (out[start] === null) {
@@ -8731,7 +8897,7 @@ function enoughBlocks(f, origins) {
     let end = start + 1;
     while (end < out.length && out[end] !== null && f.added[end] === f.added[end - 1] + 1)
       end += 1;
-    const carried = text.slice(start, end).reduce((n, line) => n + evidenceOf(line), 0);
+    const carried = text2.slice(start, end).reduce((n, line) => n + evidenceOf(line), 0);
     if (carried < MIN_EVIDENCE) out.fill(null, start, end);
     start = end;
   }
@@ -8739,9 +8905,9 @@ function enoughBlocks(f, origins) {
 }
 function isWeak(claim2, f) {
   if (claim2.method !== "blob" && claim2.method !== "patch-id") return false;
-  const text = addedText(f);
+  const text2 = addedText(f);
   const carried = claim2.origins.reduce(
-    (n, o, i) => o === null ? n : n + evidenceOf(text[i] ?? ""),
+    (n, o, i) => o === null ? n : n + evidenceOf(text2[i] ?? ""),
     0
   );
   return carried < MIN_EVIDENCE;
@@ -8767,7 +8933,7 @@ function dropUnbacked(link3, chains) {
     });
 }
 function wholeIteration(c, chain, versions2) {
-  const its = chain?.iterations.filter((it) => c.writer !== null && c.writer >= 1 && it.iteration === c.writer) ?? [];
+  const its = chain?.iterations.filter((it) => byIteration(c.writer) && it.iteration === c.writer) ?? [];
   const paths = its.flatMap((it) => it.snapshot.files.map((x) => x.path));
   return paths.length > 0 && paths.every((p) => versions2.has(`${c.runId}\0${p}`));
 }
@@ -8775,32 +8941,8 @@ var MIN_EVIDENCE;
 var init_evidence = __esm({
   "src/provenance/evidence.ts"() {
     "use strict";
+    init_lines();
     MIN_EVIDENCE = 20;
-  }
-});
-
-// src/provenance/lines.ts
-function applyHunks(old, hunks, origin) {
-  const out = [];
-  let next = 1;
-  for (const h of hunks) {
-    const keepTo = h.oldCount === 0 ? h.oldStart : h.oldStart - 1;
-    for (let i = next; i <= keepTo; i++) out.push(old[i - 1] ?? null);
-    next = keepTo + 1 + h.oldCount;
-    for (let j = 0; j < h.newCount; j++) out.push(origin);
-  }
-  for (let i = next; i <= old.length; i++) out.push(old[i - 1] ?? null);
-  while (out.length > 0 && out.at(-1) === null) out.pop();
-  return out;
-}
-function addedLines(hunks) {
-  const out = [];
-  for (const h of hunks) for (let j = 0; j < h.newCount; j++) out.push(h.newStart + j);
-  return out;
-}
-var init_lines = __esm({
-  "src/provenance/lines.ts"() {
-    "use strict";
   }
 });
 
@@ -8980,11 +9122,11 @@ function replayRun(chain, diff2) {
     if (it.wip !== null) {
       const { base, staged } = it.wip;
       if (staged !== null) {
-        cur = applyDiff(cur, diff2(base.tree, staged.tree), 0);
+        cur = applyDiff(cur, diff2(base.tree, staged.tree), WIP_ORIGIN);
         at.set(staged.commit, { node: staged, state: cur });
         out.staged.set(it.iteration, cur);
       }
-      cur = applyDiff(cur, diff2((staged ?? base).tree, it.wip.commit.tree), 0);
+      cur = applyDiff(cur, diff2((staged ?? base).tree, it.wip.commit.tree), WIP_ORIGIN);
       at.set(it.wip.commit.commit, { node: it.wip.commit, state: cur });
       out.wip.set(it.iteration, cur);
     }
@@ -9116,9 +9258,11 @@ async function backFromWhole(repo, links, chains, keep, known) {
 function relevantRuns(chains, wanted, nodes) {
   const commits = new Set(nodes.map((n) => n.commit));
   const merge2 = nodes.some((n) => n.parents.length > 1);
-  return chains.filter(
+  const relevant = chains.filter(
     (c) => [...c.paths].some((p) => wanted.has(p)) || wipCommits(c).some((w) => merge2 || commits.has(w))
   );
+  assertWhole(relevant);
+  return relevant;
 }
 function startReplays(repo, relevant, wanted) {
   const paths = renameClosure(new Set(wanted), relevant);
@@ -9194,6 +9338,7 @@ var init_engine = __esm({
   "src/provenance/engine.ts"() {
     "use strict";
     init_provenance();
+    init_candidates();
     init_claims();
     init_evidence();
     init_lines();
@@ -9247,14 +9392,15 @@ async function computeAnchors(src, repo, revs, opts = {}) {
   const onlyRuns = opts.runIds === void 0 ? null : [...new Set(opts.runIds)].sort();
   const treeMatches = await Promise.all(links.map((l) => treeMatchOf(repo, l.treeMatches, l.node.commit)));
   return links.map((l, i) => {
-    const files = l.files.map(anchorFile);
+    const runs3 = /* @__PURE__ */ new Map();
+    const files = l.files.map((f) => anchorFile(f, runs3));
     return {
       commit: l.node.commit,
       tree: l.node.tree,
       parents: l.node.parents,
       createdAt,
       treeMatch: treeMatches[i] ?? null,
-      runs: runsOf(files),
+      runs: runsOf(runs3),
       files,
       coverage: {
         files: files.length,
@@ -9281,7 +9427,7 @@ async function treeMatchOf(repo, matches, commit) {
   const [it] = matches.length > 1 ? await rankTreeMatches(repo, commit, matches) : matches;
   return it === void 0 ? null : { runId: it.snapshot.runId, iteration: it.iteration, afterSha: it.after.commit };
 }
-function anchorFile(f) {
+function anchorFile(f, runs3) {
   const e = f.file.entry;
   const credited = creditedLines(f);
   const origins = [];
@@ -9291,10 +9437,14 @@ function anchorFile(f) {
       if (o !== null) counts.set(o, (counts.get(o) ?? 0) + 1);
     if (counts.size === 0 && claim2.origins.some((o) => o !== null)) return;
     if (counts.size === 0 && claim2.writer !== null) counts.set(claim2.writer, 0);
-    for (const [iteration, lines] of [...counts].sort(([a], [b]) => a - b))
-      origins.push({ runId: claim2.runId, iteration, lines });
+    const its = runs3.get(claim2.runId) ?? /* @__PURE__ */ new Set();
+    if (counts.size > 0) runs3.set(claim2.runId, its);
+    for (const [origin, lines] of [...counts].sort(([a], [b]) => a - b)) {
+      if (byIteration(origin)) its.add(origin);
+      origins.push({ runId: claim2.runId, iteration: reportedIteration(origin), lines });
+    }
   });
-  const fromRuns = f.added.filter((_, i) => credited.some((c) => (c[i] ?? 0) >= 1)).length;
+  const fromRuns = f.added.filter((_, i) => credited.some((c) => byIteration(c[i]))).length;
   return {
     path: e.path,
     oldPath: e.oldPath,
@@ -9313,14 +9463,7 @@ function creditedLines(f) {
     (c) => c.method === "ancestry" ? c.origins : c.origins.map((o, i) => own2[i] === true ? null : o)
   );
 }
-function runsOf(files) {
-  const runs3 = /* @__PURE__ */ new Map();
-  for (const f of files)
-    for (const o of f.origins) {
-      const set = runs3.get(o.runId) ?? /* @__PURE__ */ new Set();
-      if (o.iteration >= 1) set.add(o.iteration);
-      runs3.set(o.runId, set);
-    }
+function runsOf(runs3) {
   return [...runs3].sort(([a], [b]) => a < b ? -1 : 1).map(([runId, its]) => ({ runId, iterations: [...its].sort((a, b) => a - b) }));
 }
 var init_anchor2 = __esm({
@@ -9332,6 +9475,7 @@ var init_anchor2 = __esm({
     init_refs();
     init_candidates();
     init_engine();
+    init_lines();
     init_tree_matches();
   }
 });
@@ -9353,8 +9497,8 @@ var init_attestation = __esm({
       () => object({
         name: Name,
         digest: union([
-          object({ sha256: string2().check(_regex(/^[0-9a-f]{64}$/)) }),
-          object({ gitCommit: Sha })
+          looseObject({ sha256: string2().check(_regex(/^[0-9a-f]{64}$/)) }),
+          looseObject({ gitCommit: Sha })
         ])
       })
     );
@@ -9531,7 +9675,7 @@ function predicateOf(verdicts) {
 }
 async function checkPredicate(gates, runId, predicate, attested, snapshots) {
   const checks = [];
-  const named2 = [];
+  const named3 = [];
   for (const entry of predicate.configuration) {
     const check = `verdict ${entry.name}`;
     const g = await gates.load(runId, entry.annotations.gateId).catch(() => null);
@@ -9543,7 +9687,7 @@ async function checkPredicate(gates, runId, predicate, attested, snapshots) {
       });
       continue;
     }
-    named2.push(g);
+    named3.push(g);
     const same = JSON.stringify(configurationOf(g)) === JSON.stringify(entry);
     checks.push(
       same ? { check, ok: true, detail: `${g.verdict}, attempt ${g.attempt}` } : {
@@ -9553,8 +9697,8 @@ async function checkPredicate(gates, runId, predicate, attested, snapshots) {
       }
     );
   }
-  checks.push(await checkComplete(gates, runId, named2, attested, snapshots));
-  const want = predicateOf(named2);
+  checks.push(await checkComplete(gates, runId, named3, attested, snapshots));
+  const want = predicateOf(named3);
   const lists = ["passedTests", "warnedTests", "failedTests"].filter(
     (k) => JSON.stringify(want[k]) !== JSON.stringify(predicate[k])
   );
@@ -9571,13 +9715,13 @@ function listText(list5) {
   const shown = list5.slice(0, 3).join(", ");
   return `[${shown}${list5.length > 3 ? `, \u2026 ${list5.length} in all` : ""}]`;
 }
-async function checkComplete(gates, runId, named2, attested, snapshots) {
+async function checkComplete(gates, runId, named3, attested, snapshots) {
   const local = (await gates.listStrict(runId)).filter((g) => attested.has(g.iteration));
   const newest = newestOfEach(local, snapshots);
-  const namedIds = new Set(named2.map((g) => g.id));
+  const namedIds = new Set(named3.map((g) => g.id));
   const newestIds = new Set(newest.map((g) => g.id));
   const missing = newest.filter((g) => !namedIds.has(g.id));
-  const stale = named2.filter((g) => !newestIds.has(g.id));
+  const stale = named3.filter((g) => !newestIds.has(g.id));
   if (missing.length === 0 && stale.length === 0)
     return {
       check: "complete",
@@ -9813,13 +9957,9 @@ var init_read_chunks = __esm({
 
 // src/snapshotter/patch-artifact.ts
 import { createHash as createHash4 } from "node:crypto";
-import { copyFile } from "node:fs/promises";
 async function writePatchArtifact(repo, trees, path2) {
   await writeTreeDiffToFile(repo, trees, path2);
   return { path: path2, sha256: await sha256File(path2) };
-}
-async function copyFileAtomic(src, dest) {
-  await replaceFileAtomic(dest, (temp) => copyFile(src, temp));
 }
 async function sha256File(path2) {
   const hash2 = createHash4("sha256");
@@ -9830,8 +9970,86 @@ var init_patch_artifact = __esm({
   "src/snapshotter/patch-artifact.ts"() {
     "use strict";
     init_unified_diff();
-    init_atomic();
     init_read_chunks();
+  }
+});
+
+// src/gates/attest-subjects.ts
+function soleDigest(subject, alg) {
+  const digest = subject.digest;
+  const algs = Object.keys(digest);
+  const value = digest[alg];
+  if (algs.length === 1 && typeof value === "string") return { value };
+  return {
+    detail: `its digest set holds ${algs.slice(0, 5).join(", ")}, not ${alg} alone as attest writes it: a consumer would match an artifact by any of them`
+  };
+}
+async function checkSubject(subject, snapshots) {
+  const m = SUBJECT_NAME.exec(subject.name);
+  const s = snapshots.get(Number(m[2]));
+  const check = `subject ${subject.name}`;
+  if (s === void 0) return { check, ok: false, detail: "no such iteration recorded here" };
+  const digest = soleDigest(subject, m[3] === void 0 ? "gitCommit" : "sha256");
+  if (digest.detail !== void 0) return { check, ok: false, detail: digest.detail };
+  const want = digest.value;
+  if (m[3] === void 0)
+    return want === s.afterSha ? { check, ok: true, detail: `after commit ${s.afterSha}` } : { check, ok: false, detail: `the after commit here is ${s.afterSha}, the statement says ${want}` };
+  const actual = s.patchPath === null ? null : await sha256File(s.patchPath).catch(() => null);
+  if (want !== s.patchSha256)
+    return {
+      check,
+      ok: false,
+      detail: `the recorded patch has sha256 ${s.patchSha256 ?? "none"}, the statement says ${want}`
+    };
+  if (actual !== want)
+    return {
+      check,
+      ok: false,
+      detail: `the patch artifact here ${actual === null ? "is missing" : `has sha256 ${actual}`}`
+    };
+  return { check, ok: true, detail: `sha256 ${want}` };
+}
+function spokenFor(statement) {
+  const named3 = [
+    ...statement.subject.map((s) => Number(SUBJECT_NAME.exec(s.name)?.[2])),
+    ...statement.predicate.configuration.map((c) => c.annotations.iteration)
+  ];
+  return [...new Set(named3)].sort((a, b) => a - b);
+}
+function checkSubjectList(statement, runId, iterations, snapshots) {
+  const names2 = statement.subject.map((s) => s.name);
+  const want = iterations.flatMap((n) => {
+    const commit = `${runId}/iteration-${n}`;
+    const s = snapshots.get(n);
+    const patch4 = s === void 0 ? names2.includes(`${commit}/patch.diff`) : (s.patchSha256 ?? null) !== null;
+    return patch4 ? [`${commit}/patch.diff`, commit] : [commit];
+  });
+  const aside = new Set((statement.predicate.setAside ?? []).map((a) => a.name));
+  const both = want.filter((n) => aside.has(n));
+  const missing = want.filter((n) => !names2.includes(n));
+  const extra = names2.filter((n, i) => !want.includes(n) || names2.indexOf(n) !== i);
+  const problems = [
+    ...missing.length > 0 ? [`leaves out ${few(missing)}`] : [],
+    ...extra.length > 0 ? [`has ${few(extra)} besides (or twice)`] : [],
+    ...both.length > 0 ? [`attests ${few(both)}, which it also sets aside`] : []
+  ];
+  if (problems.length === 0 && JSON.stringify(names2) !== JSON.stringify(want))
+    problems.push("lists them in another order");
+  return problems.length === 0 ? { check: "subjects", ok: true, detail: `those attest writes for ${iterations.length} iterations` } : {
+    check: "subjects",
+    ok: false,
+    detail: `the statement ${problems.join("; ")}: not the subjects attest writes for the iterations it speaks for`
+  };
+}
+function few(list5) {
+  return `${list5.slice(0, 3).join(", ")}${list5.length > 3 ? `, \u2026 ${list5.length} in all` : ""}`;
+}
+var SUBJECT_NAME;
+var init_attest_subjects = __esm({
+  "src/gates/attest-subjects.ts"() {
+    "use strict";
+    init_patch_artifact();
+    SUBJECT_NAME = /^([^/]+)\/iteration-(0|[1-9]\d{0,14})(\/patch\.diff)?$/;
   }
 });
 
@@ -10095,7 +10313,8 @@ async function setAsideOf(src, runId, snapshots) {
 async function writeStatement(src, runId, file, opts = {}) {
   const statement = await buildStatement(src, runId, opts);
   const path2 = resolve10(opts.cwd ?? process.cwd(), file);
-  await writeJsonAtomic(path2, statement);
+  await writeOutputData(path2, `${JSON.stringify(statement, null, 2)}
+`);
   return { file: path2, subjects: statement.subject.length };
 }
 async function patchSubject(s) {
@@ -10160,8 +10379,9 @@ async function runChecks(src, statement) {
   const listed = await src.snapshotter.listByRun(runId);
   const snapshots = new Map(listed.map((s) => [s.iteration, s]));
   for (const subject of statement.subject) checks.push(await checkSubject(subject, snapshots));
-  const attested = new Set(statement.subject.map((s) => Number(SUBJECT_NAME.exec(s.name)?.[2])));
-  checks.push(...await checkPredicate(src.gates, runId, statement.predicate, attested, listed));
+  const attested = spokenFor(statement);
+  checks.push(checkSubjectList(statement, runId, attested, snapshots));
+  checks.push(...await checkPredicate(src.gates, runId, statement.predicate, new Set(attested), listed));
   if (statement.predicate.setAside !== void 0)
     checks.push(await checkSetAside(src, runId, statement.predicate.setAside, listed));
   return { runId, checks };
@@ -10176,13 +10396,10 @@ async function commitChecks(src, statement, commit, link3) {
   ];
   const subject = statement.subject[0];
   const check = `subject ${subject.name}`;
-  const digest = "gitCommit" in subject.digest ? subject.digest.gitCommit : null;
-  if (digest !== commit) {
-    checks.push({
-      check,
-      ok: false,
-      detail: `its digest is ${digest ?? "no gitCommit"}, not the commit it names`
-    });
+  const digest = soleDigest(subject, "gitCommit");
+  if (digest.value !== commit) {
+    const detail = digest.detail ?? `its digest is ${digest.value}, not the commit it names`;
+    checks.push({ check, ok: false, detail });
     return { runId: null, checks };
   }
   const here = link3 === void 0 ? null : await link3(commit);
@@ -10206,11 +10423,11 @@ async function commitChecks(src, statement, commit, link3) {
   return { runId, checks };
 }
 function namedMatch(predicate, matches) {
-  const named2 = new Set(
+  const named3 = new Set(
     predicate.configuration.map((c) => `${c.annotations.runId}\0${c.annotations.iteration}`)
   );
-  const [only] = named2;
-  const found = named2.size === 1 ? matches.find((m) => `${m.runId}\0${m.iteration}` === only) : void 0;
+  const [only] = named3;
+  const found = named3.size === 1 ? matches.find((m) => `${m.runId}\0${m.iteration}` === only) : void 0;
   return found ?? matches[0];
 }
 function unlinked(here) {
@@ -10233,35 +10450,6 @@ function runOf(statement) {
   const [only] = runs3;
   return runs3.size === 1 && only !== void 0 && only !== "" ? only : null;
 }
-async function checkSubject(subject, snapshots) {
-  const m = SUBJECT_NAME.exec(subject.name);
-  const s = snapshots.get(Number(m[2]));
-  const check = `subject ${subject.name}`;
-  if (s === void 0) return { check, ok: false, detail: "no such iteration recorded here" };
-  if (m[3] === void 0) {
-    const want2 = "gitCommit" in subject.digest ? subject.digest.gitCommit : null;
-    return want2 === s.afterSha ? { check, ok: true, detail: `after commit ${s.afterSha}` } : {
-      check,
-      ok: false,
-      detail: `the after commit here is ${s.afterSha}, the statement says ${want2 ?? "no gitCommit"}`
-    };
-  }
-  const want = "sha256" in subject.digest ? subject.digest.sha256 : null;
-  const actual = s.patchPath === null ? null : await sha256File(s.patchPath).catch(() => null);
-  if (want !== s.patchSha256)
-    return {
-      check,
-      ok: false,
-      detail: `the recorded patch has sha256 ${s.patchSha256 ?? "none"}, the statement says ${want ?? "none"}`
-    };
-  if (actual !== want)
-    return {
-      check,
-      ok: false,
-      detail: `the patch artifact here ${actual === null ? "is missing" : `has sha256 ${actual}`}`
-    };
-  return { check, ok: true, detail: `sha256 ${want}` };
-}
 async function checkSetAside(src, runId, stated, snapshots) {
   const here = (await setAsideOf(src, runId, snapshots)).map((a) => a.entry);
   return JSON.stringify(here) === JSON.stringify(stated) ? { check: "set aside", ok: true, detail: `${here.length} iterations set aside by restarts` } : {
@@ -10270,7 +10458,7 @@ async function checkSetAside(src, runId, stated, snapshots) {
     detail: `the restarts recorded here set aside ${JSON.stringify(here.map((a) => a.name))}, the statement says ${JSON.stringify(stated.map((a) => a.name))}`
   };
 }
-var MAX_STATEMENT_BYTES, COMMIT_SUBJECT, SUBJECT_NAME;
+var MAX_STATEMENT_BYTES, COMMIT_SUBJECT;
 var init_attest = __esm({
   "src/gates/attest.ts"() {
     "use strict";
@@ -10280,12 +10468,12 @@ var init_attest = __esm({
     init_atomic();
     init_attest_predicate();
     init_attempt();
+    init_attest_subjects();
     init_patch_artifact();
     init_gate_store();
     init_paths();
     MAX_STATEMENT_BYTES = 64 * 1024 * 1024;
     COMMIT_SUBJECT = /^commit\/([0-9a-f]{40}|[0-9a-f]{64})$/;
-    SUBJECT_NAME = /^([^/]+)\/iteration-(0|[1-9]\d{0,14})(\/patch\.diff)?$/;
   }
 });
 
@@ -10311,7 +10499,8 @@ async function writeCommitStatement(src, repo, rev, file, opts = {}) {
   });
   statement.subject = [{ name: `commit/${commit}`, digest: { gitCommit: commit } }];
   const path2 = resolve11(opts.cwd ?? process.cwd(), file);
-  await writeJsonAtomic(path2, statement);
+  await writeOutputData(path2, `${JSON.stringify(statement, null, 2)}
+`);
   return { file: path2, subjects: 1, runId: match.snapshot.runId, iteration: match.iteration };
 }
 async function gatedIterations(src, repo, commit, opts = {}) {
@@ -10495,15 +10684,15 @@ var init_tree_path = __esm({
 });
 
 // src/provenance/trace-ancestry.ts
-function ancestryShortcut(path2, names2, touched, blamed, text) {
+function ancestryShortcut(path2, names2, touched, blamed, text2) {
   const out = /* @__PURE__ */ new Map();
   const chain = touched[0];
-  if (!text || touched.length !== 1 || chain === void 0 || names2.size !== 1 || !names2.has(path2))
+  if (!text2 || touched.length !== 1 || chain === void 0 || names2.size !== 1 || !names2.has(path2))
     return out;
   const numbers = /* @__PURE__ */ new Set();
   const byAfter = /* @__PURE__ */ new Map();
   for (const it of chain.iterations) {
-    if (it.iteration < 1 || numbers.has(it.iteration)) return out;
+    if (numbers.has(it.iteration)) return out;
     numbers.add(it.iteration);
     for (const f of it.snapshot.files)
       if (f.oldPath !== null && f.path === path2 !== (f.oldPath === path2)) return out;
@@ -10526,17 +10715,17 @@ var init_trace_ancestry = __esm({
 });
 
 // src/provenance/trace.ts
-import { basename as basename4, dirname as dirname8, isAbsolute as isAbsolute7, join as join19, posix as posix2 } from "node:path";
-async function computeTrace(src, repo, givenPath, opts = {}) {
+import { basename as basename5, dirname as dirname8, isAbsolute as isAbsolute7, join as join19, posix as posix2 } from "node:path";
+async function traceWithWip(src, repo, givenPath, opts = {}) {
   const given = opts.rev ?? "HEAD";
   assertRevisionSyntax(given);
-  const named2 = isAbsolute7(givenPath) ? join19(await realPathOf(dirname8(givenPath)), basename4(givenPath)) : givenPath;
-  const asGiven = treePath(repo.topLevel, named2) ?? notInRepository(givenPath, named2, repo.topLevel);
+  const named3 = isAbsolute7(givenPath) ? join19(await realPathOf(dirname8(givenPath)), basename5(givenPath)) : givenPath;
+  const asGiven = treePath(repo.topLevel, named3) ?? notInRepository(givenPath, named3, repo.topLevel);
   const odd = readEscapedBytes(asGiven) !== null || asGiven.includes("\uFFFD");
   const early = OBJECT_ID_PATTERN.test(given) && !odd ? blameAndRuns(src, repo, given, asGiven, opts) : void 0;
   const { rev, path: path2 } = await fileAt(repo, given, asGiven);
   const started = early ?? blameAndRuns(src, repo, rev, path2, opts);
-  const { lines, text, renames } = await started.blaming;
+  const { lines, text: text2, renames } = await started.blaming;
   const blamed = [...new Set(lines.map((l) => l.commit))];
   const names2 = /* @__PURE__ */ new Set([...lines.map((l) => l.filename), ...renames.values()]);
   const touching = /* @__PURE__ */ new Set([path2, ...names2]);
@@ -10557,7 +10746,7 @@ async function computeTrace(src, repo, givenPath, opts = {}) {
   );
   const verdicts = new Map(touched.map((c) => [c.runId, newestVerdicts(src, c.runId)]));
   for (const v of verdicts.values()) v.catch(() => void 0);
-  let shortcut = opts.shortcut === false ? /* @__PURE__ */ new Map() : ancestryShortcut(path2, names2, touched, blamed, text);
+  let shortcut = opts.shortcut === false ? /* @__PURE__ */ new Map() : ancestryShortcut(path2, names2, touched, blamed, text2);
   if (shortcut.size > 0) {
     const [attribute, parents] = await Promise.all([
       started.attribute(),
@@ -10577,6 +10766,7 @@ async function computeTrace(src, repo, givenPath, opts = {}) {
       nodes
     );
   const links = touched.length === 0 || rest.length === 0 ? /* @__PURE__ */ new Map() : await linkBlamed(repo, lines, rest, nodes, touched, renames);
+  assertWhole(touched);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
   const quick = new Map([...shortcut].map(([c, it]) => [c, { it, iteration: it.iteration, others: [] }]));
   const origins = lines.map(
@@ -10589,10 +10779,11 @@ async function computeTrace(src, repo, givenPath, opts = {}) {
         o.it.snapshot.runId,
         await verdicts.get(o.it.snapshot.runId)
       );
-  return { path: path2, rev, ranges: rangesOf(lines, origins, gates) };
+  const wipRanges = /* @__PURE__ */ new Set();
+  return { trace: { path: path2, rev, ranges: rangesOf(lines, origins, gates, wipRanges) }, wip: wipRanges };
 }
 function blameAndRuns(src, repo, at, path2, opts) {
-  const named2 = batches();
+  const named3 = batches();
   const heard = [];
   let afters = null;
   let attribute;
@@ -10605,17 +10796,17 @@ function blameAndRuns(src, repo, at, path2, opts) {
     if (afters?.has(commit) === true) void readAttribute();
   };
   const blaming = blame(repo, at, path2, opts.range, (commit) => {
-    named2.push(commit);
+    named3.push(commit);
     heard.push(commit);
     hear(commit);
   });
-  blaming.then(named2.end, named2.end);
+  blaming.then(named3.end, named3.end);
   const chains = candidateSnapshots(src, opts.runIds, /* @__PURE__ */ new Set([path2])).then((snapshots) => {
     if (new Set(snapshots.map((s) => s.runId)).size === 1) {
       afters = new Set(snapshots.map((s) => s.afterSha));
       heard.forEach(hear);
     }
-    return chainsNaming(repo, snapshots, named2.batches);
+    return chainsNaming(repo, snapshots, named3.batches);
   });
   for (const p of [blaming, chains]) p.catch(() => void 0);
   return { blaming, chains, attribute: readAttribute };
@@ -10648,13 +10839,13 @@ function batches() {
             buffer = [];
             yield out;
           } else if (ended) return;
-          else await new Promise((resolve28) => wake = resolve28);
+          else await new Promise((resolve29) => wake = resolve29);
         }
       }
     }
   };
 }
-function rangesOf(lines, origins, gates) {
+function rangesOf(lines, origins, gates, wip) {
   const ranges = [];
   let last;
   let lastOrigin = null;
@@ -10672,6 +10863,7 @@ function rangesOf(lines, origins, gates) {
       origin: traceOrigin(o, gates),
       alsoIn: o?.others ?? []
     };
+    if (o?.iteration === WIP_ORIGIN) wip.add(last);
     ranges.push(last);
   });
   return ranges;
@@ -10683,16 +10875,17 @@ function sameOrigin(a, b) {
 }
 function traceOrigin(o, gates) {
   if (o === null) return null;
+  const wip = o.iteration === WIP_ORIGIN;
   return {
     runId: o.it.snapshot.runId,
-    iteration: o.iteration,
+    iteration: reportedIteration(o.iteration),
     snapshotId: o.it.snapshot.id,
-    afterSha: o.iteration === 0 ? o.it.wip?.commit.commit ?? o.it.before.commit : o.it.after.commit,
-    gates: o.iteration === 0 ? [] : gates.get(o.it.snapshot.runId)?.get(o.iteration) ?? []
+    afterSha: wip ? o.it.wip?.commit.commit ?? o.it.before.commit : o.it.after.commit,
+    gates: wip ? [] : gates.get(o.it.snapshot.runId)?.get(o.iteration) ?? []
   };
 }
-function notInRepository(path2, named2, topLevel) {
-  if (treePath(topLevel, isAbsolute7(named2) ? join19(named2, "f") : posix2.join(named2, "f")) === "f")
+function notInRepository(path2, named3, topLevel) {
+  if (treePath(topLevel, isAbsolute7(named3) ? join19(named3, "f") : posix2.join(named3, "f")) === "f")
     throw new PathNotFoundError(
       `${path2} is the repository's top level, a directory; give the path of a file in it`,
       { details: { path: path2, type: "tree" } }
@@ -10735,7 +10928,7 @@ function originOf(at, filename, line, runs3) {
   for (const claim2 of file.claims) {
     const iteration = claim2.origins[index];
     if (iteration === null || iteration === void 0) continue;
-    const it = runs3.get(claim2.runId)?.iterations.find((i) => iteration === 0 ? i.wip !== null : i.iteration === iteration);
+    const it = runs3.get(claim2.runId)?.iterations.find((i) => iteration === WIP_ORIGIN ? i.wip !== null : i.iteration === iteration);
     if (it !== void 0) found.push({ it, iteration, others: [], strength: STRENGTH[claim2.method] });
   }
   if (found.length === 0) return null;
@@ -10762,6 +10955,7 @@ var init_trace = __esm({
     init_claims();
     init_engine();
     init_gates();
+    init_lines();
     init_tree_path();
     init_trace_ancestry();
     addedIndexes = /* @__PURE__ */ new WeakMap();
@@ -10870,14 +11064,14 @@ function anchorText(a) {
   return `${short(a.commit)}: ${c.filesFromRuns} of ${c.files} files and ${c.linesFromRuns} of ${c.linesAdded} added lines from runs (${match})
 ${table(["METHOD", "LINES", "ORIGINS", "PATH"], rows)}`;
 }
-function parseLines(text) {
-  if (text === void 0) return void 0;
-  const m = /^(\d+),(\d+)$/.exec(text);
+function parseLines(text2) {
+  if (text2 === void 0) return void 0;
+  const m = /^(\d+),(\d+)$/.exec(text2);
   const start = Number(m?.[1]);
   const end = Number(m?.[2]);
   if (m === null || start < 1 || end < start)
-    throw new InvalidArgumentError(`-L ${JSON.stringify(text)}: give START,END with 1 <= START <= END`, {
-      details: { option: "L", value: text }
+    throw new InvalidArgumentError(`-L ${JSON.stringify(text2)}: give START,END with 1 <= START <= END`, {
+      details: { option: "L", value: text2 }
     });
   return { start, end };
 }
@@ -10987,13 +11181,13 @@ var init_provenance2 = __esm({
         const src = recordSources(ctx.store, lockTimeoutMs, () => ctx.snapshotter());
         const repo = await openRepo(ctx.workspace, { identity, timeoutMs: gitTimeoutMs });
         const range = parseLines(values.lines);
-        const t = await computeTrace(src, repo, path2, {
+        const { trace: t, wip } = await traceWithWip(src, repo, path2, {
           rev: values.rev,
           ...range ? { range } : {},
           ...values.run.length > 0 ? { runIds: values.run } : {}
         });
         if (values.format === "agent-trace") {
-          const record3 = toAgentTrace(t, { version: packageVersion() });
+          const record3 = toAgentTrace(t, { version: packageVersion() }, void 0, (r) => wip.has(r));
           return { json: record3, human: () => JSON.stringify(record3, null, 2) };
         }
         return { json: t, human: () => values.format === "json" ? JSON.stringify(t, null, 2) : traceText(t) };
@@ -11255,10 +11449,10 @@ var init_run_snapshots = __esm({
 });
 
 // src/git/parsers/ls-files-tagged.ts
-function parseCandidateListing(text) {
+function parseCandidateListing(text2) {
   const out = { untracked: [], modified: [], nestedRepos: [] };
   const seenModified = /* @__PURE__ */ new Set();
-  for (const record3 of splitNul(text)) {
+  for (const record3 of splitNul(text2)) {
     const tag = record3.slice(0, 2);
     const path2 = record3.slice(2);
     if (path2 === "") throw unparseable("ls-files -t", "record without a path", record3);
@@ -11274,8 +11468,8 @@ function parseCandidateListing(text) {
   }
   return out;
 }
-function parseIndexEntries(text) {
-  return splitNul(text).map((record3) => {
+function parseIndexEntries(text2) {
+  return splitNul(text2).map((record3) => {
     const m = /^([A-Za-z?]) ([0-7]{6}) ([0-9a-f]{40,64}) [0-3]\t(.+)$/s.exec(record3);
     if (m === null) throw unparseable("ls-files -v -s", "unexpected record", record3);
     return { tag: m[1], mode: m[2], oid: m[3], path: m[4] };
@@ -11296,9 +11490,9 @@ var init_ls_files_tagged = __esm({
 
 // src/git/parsers/ls-files-unmerged.ts
 function parseUnmergedPaths(output) {
-  const text = typeof output === "string" ? output : output.toString("utf8");
+  const text2 = typeof output === "string" ? output : output.toString("utf8");
   const paths = [];
-  for (const record3 of text.split("\0")) {
+  for (const record3 of text2.split("\0")) {
     if (record3 === "") continue;
     const tab = record3.indexOf("	");
     if (tab < 0 || !UNMERGED_HEAD.test(record3.slice(0, tab))) {
@@ -11324,8 +11518,8 @@ var init_ls_files_unmerged = __esm({
 
 // src/git/parsers/status.ts
 function parseStatusV2(output) {
-  const text = typeof output === "string" ? output : output.toString("utf8");
-  const records = text.split("\0");
+  const text2 = typeof output === "string" ? output : output.toString("utf8");
+  const records = text2.split("\0");
   if (records.at(-1) === "") records.pop();
   const report3 = {
     oid: null,
@@ -13220,10 +13414,10 @@ var require_saxes = __commonJS({
               case LESS: {
                 this.state = S_OPEN_WAKA;
                 if (handler !== void 0) {
-                  const { text } = this;
+                  const { text: text2 } = this;
                   const slice = chunk.slice(start, this.prevI);
-                  if (text.length !== 0) {
-                    handler(text + slice);
+                  if (text2.length !== 0) {
+                    handler(text2 + slice);
                     this.text = "";
                   } else if (slice.length !== 0) {
                     handler(slice);
@@ -13290,10 +13484,10 @@ var require_saxes = __commonJS({
               case LESS: {
                 this.state = S_OPEN_WAKA;
                 if (handler !== void 0) {
-                  const { text } = this;
+                  const { text: text2 } = this;
                   const slice = chunk.slice(start, this.prevI);
-                  if (text.length !== 0) {
-                    handler(text + slice);
+                  if (text2.length !== 0) {
+                    handler(text2 + slice);
                     this.text = "";
                   } else if (slice.length !== 0) {
                     handler(slice);
@@ -13383,9 +13577,9 @@ var require_saxes = __commonJS({
         if (this.state !== S_BEGIN && this.state !== S_TEXT) {
           this.fail("unexpected end.");
         }
-        const { text } = this;
-        if (text.length !== 0) {
-          (_a3 = this.textHandler) === null || _a3 === void 0 ? void 0 : _a3.call(this, text);
+        const { text: text2 } = this;
+        if (text2.length !== 0) {
+          (_a3 = this.textHandler) === null || _a3 === void 0 ? void 0 : _a3.call(this, text2);
           this.text = "";
         }
         this._closed = true;
@@ -13633,8 +13827,8 @@ function failureOf(c) {
     message: cut(c.problem?.message ?? c.problem?.text.trim() ?? "", MAX_MESSAGE)
   };
 }
-function cut(text, max) {
-  return text.length <= max ? text : ellipsized(text, max - 1);
+function cut(text2, max) {
+  return text2.length <= max ? text2 : ellipsized(text2, max - 1);
 }
 var import_saxes, JunitParseError, MAX_NAME, MAX_MESSAGE, MAX_DEPTH, JunitCounter;
 var init_junit = __esm({
@@ -13672,8 +13866,8 @@ var init_junit = __esm({
         );
         p.on("opentag", (tag) => this.openTag(tag));
         p.on("closetag", (tag) => this.closeTag(tag.name));
-        p.on("text", (text) => this.addText(text));
-        p.on("cdata", (text) => this.addText(text));
+        p.on("text", (text2) => this.addText(text2));
+        p.on("cdata", (text2) => this.addText(text2));
       }
       write(chunk) {
         this.guard(() => this.parser.write(chunk));
@@ -13757,10 +13951,10 @@ var init_junit = __esm({
         else counts.passed += 1;
       }
       /** Only a failure's own text is kept, and only up to the cut: a huge <system-out> costs nothing. */
-      addText(text) {
+      addText(text2) {
         const p = this.open?.problem;
         if (p === void 0 || p === null || this.path.length < p.depth || p.message !== null) return;
-        if (p.text.length <= MAX_MESSAGE) p.text += firstChars(text, MAX_MESSAGE + 1 - p.text.length).text;
+        if (p.text.length <= MAX_MESSAGE) p.text += firstChars(text2, MAX_MESSAGE + 1 - p.text.length).text;
       }
     };
   }
@@ -13989,8 +14183,8 @@ function decideOnFacts(input) {
 function howItEnded(input) {
   return input.signal !== null ? `was ended by ${input.signal}` : `exited with ${input.exitCode}`;
 }
-function oneLine2(text) {
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").trim();
+function oneLine2(text2) {
+  const flat = text2.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").trim();
   return flat.length <= MAX_REASON ? flat : ellipsized(flat, MAX_REASON - 1);
 }
 var MAX_REASON;
@@ -14081,7 +14275,7 @@ function runUserCommand(options) {
     return Promise.resolve(notStarted(error2, started));
   }
   const stdio = options.stdio === "inherit" ? ["inherit", options.stdoutToStderr ? process.stderr : "inherit", "inherit"] : ["ignore", "pipe", "pipe"];
-  return new Promise((resolve28) => {
+  return new Promise((resolve29) => {
     const child = spawn2(file, args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
@@ -14136,11 +14330,12 @@ function runUserCommand(options) {
       for (const timer of timers) clearTimeout(timer);
       for (const s of options.forwardSignals ?? []) process.off(s, forward);
       endGroup();
-      if (spawnError !== null) return resolve28(notStarted(spawnError, started));
-      resolve28({
+      if (spawnError !== null) return resolve29(notStarted(spawnError, started));
+      resolve29({
         exitCode: code2,
         signal,
-        durationMs: Math.round(performance.now() - started),
+        // The command's own time: until it exited, not until a process it left behind let go of the pipes.
+        durationMs: Math.round((exited?.at ?? performance.now()) - started),
         timedOut,
         spawnError: null,
         forwarded,
@@ -14148,7 +14343,7 @@ function runUserCommand(options) {
       });
     };
     child.on("exit", (code2, signal) => {
-      exited = { code: code2, signal };
+      exited = { code: code2, signal, at: performance.now() };
       endGroup();
       timers.push(
         setTimeout(() => {
@@ -14263,7 +14458,7 @@ var init_isolated = __esm({
 
 // src/gates/run.ts
 import { realpath as realpath4, rm as rm10 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname10, isAbsolute as isAbsolute8, join as join24, relative as relative4, resolve as resolve14, sep as sep7 } from "node:path";
+import { basename as basename6, dirname as dirname10, isAbsolute as isAbsolute8, join as join24, relative as relative4, resolve as resolve14, sep as sep7 } from "node:path";
 async function runGate(ctx, workspace, opts, replayOf) {
   checkOptions(opts);
   if (opts.command.length === 0 || opts.command[0] === "")
@@ -14438,7 +14633,7 @@ async function removeCommittedReports(dir, junit) {
     const path2 = resolve14(root, file);
     const parent = await realpath4(dirname10(path2)).catch(() => null);
     if (parent !== null && isInside(root, parent))
-      await rm10(join24(parent, basename5(path2)), { force: true }).catch(() => void 0);
+      await rm10(join24(parent, basename6(path2)), { force: true }).catch(() => void 0);
   }
 }
 var MAX_PATHS_IN_MESSAGE, MAX_PATHS_IN_DETAILS;
@@ -14528,8 +14723,8 @@ async function byId(store, runId, opts) {
 function byAttempt({ results }, opts) {
   const mine = results.filter((r) => r.iteration === opts.iteration && r.name === opts.name);
   if (opts.attempt === void 0) {
-    const newest = mine.filter((r) => r.command !== null).at(-1);
-    if (newest === void 0) throw notFound(opts, "replayable verdict");
+    const newest = mine.filter((r) => r.command !== null).at(-1) ?? mine.at(-1);
+    if (newest === void 0) throw notFound(opts, "verdict");
     return newest;
   }
   const numbered = mine.filter((r) => r.attempt === opts.attempt);
@@ -14754,7 +14949,7 @@ var init_gates2 = __esm({
       }
       /**
        * Verdicts in the one order (types/gate-rules.ts, `gateOrder`), and the files that do not load.
-       * A verdict of a deleted snapshot's capture carries `superseded` (it counts no more).
+       * A verdict of a deleted snapshot's capture names it in `superseded` (it counts no more), others say null.
        */
       async list(filter = {}) {
         const runIds = filter.runId === void 0 ? await this.store.runIds() : [assertSafeId(filter.runId, "run id")];
@@ -14775,9 +14970,8 @@ var init_gates2 = __esm({
           for (const r of listed.results) {
             if (filter.iteration !== void 0 && r.iteration !== filter.iteration) continue;
             const gone = supersededBy(r, own2, deleted);
-            results.push(
-              gone === void 0 ? r : { ...r, superseded: { snapshotId: gone.snapshotId, deletedAt: gone.at } }
-            );
+            const superseded = gone === void 0 ? null : { snapshotId: gone.snapshotId, deletedAt: gone.at };
+            results.push({ ...r, superseded });
           }
           problems.push(...listed.problems);
         }
@@ -14995,10 +15189,10 @@ async function commitTree(repo, tree, parents, message) {
     if (!isFullId(id2))
       throw new InvalidArgumentError(`${JSON.stringify(id2)} is not a full object id`, { details: { id: id2 } });
   }
-  const text = message.endsWith("\n") ? message : `${message}
+  const text2 = message.endsWith("\n") ? message : `${message}
 `;
   const args = ["commit-tree", "--no-gpg-sign", ...parents.flatMap((p) => ["-p", p]), tree];
-  return assertGitId((await runGit(repo, args, { input: text })).stdout.trim(), "commit-tree");
+  return assertGitId((await runGit(repo, args, { input: text2 })).stdout.trim(), "commit-tree");
 }
 async function excludePathspecs(topLevel, excludes) {
   const out = [];
@@ -15038,13 +15232,58 @@ var init_commit = __esm({
   }
 });
 
+// src/git/refused-filters.ts
+import { readFile as readFile8 } from "node:fs/promises";
+import { join as join26 } from "node:path";
+async function assertNoRefusedFilter(repo) {
+  const files = [join26(repo.topLevel, ".gitattributes")];
+  if (repo.gitDir !== void 0) files.push(join26(await commonDir(repo.gitDir), "info", "attributes"));
+  if (repo.attributesFile !== null) files.push(repo.attributesFile);
+  for (const file of files) {
+    const text2 = await readFile8(file, "utf8").catch(() => "");
+    for (const filter of filtersNamed(text2)) {
+      const refused = REFUSED.find((r) => r.name.test(filter));
+      if (refused) throw refused.refuse(file, filter, { workspace: repo.topLevel, attributes: file, filter });
+    }
+  }
+}
+function filtersNamed(text2) {
+  if (!text2.includes("filter=")) return [];
+  return text2.split("\n").filter((line) => !/^[ \t]*#/.test(line)).flatMap((line) => [...line.matchAll(/(?<=[\s"])filter=([^\s"]+)/g)].map((m) => m[1]));
+}
+var NEXT, REFUSED;
+var init_refused_filters = __esm({
+  "src/git/refused-filters.ts"() {
+    "use strict";
+    init_errors();
+    init_git_locks();
+    NEXT = 'and changed nothing here. Snapshot a clone without it, or record this one with your own git; if the line was added during this iteration, remove it and run the command again (see "Git LFS and encrypting filters" in docs/runs.md)';
+    REFUSED = [
+      {
+        name: /^lfs$/,
+        refuse: (file, filter, details) => new LfsUnsupportedError(
+          `${file} sends paths through Git LFS (filter=${filter}), whose filter agentgate's git never runs: agentgate snapshots no repository that uses LFS, whether or not an LFS file changed, ${NEXT}`,
+          { details }
+        )
+      },
+      {
+        name: /^(git-crypt|crypt)(-.+)?$/,
+        refuse: (file, filter, details) => new FilterUnsupportedError(
+          `${file} sends paths through the encrypting filter ${filter} (git-crypt or transcrypt), which agentgate's git never runs, so their plaintext would be committed: agentgate snapshots no repository that uses it, whether or not such a file changed, ${NEXT}`,
+          { details }
+        )
+      }
+    ];
+  }
+});
+
 // src/git/apply-check.ts
 import { mkdtemp as mkdtemp4, rm as rm11 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
-import { join as join26 } from "node:path";
+import { join as join27 } from "node:path";
 async function treeAfterApplying(repo, base, patchFile) {
-  const dir = await mkdtemp4(join26(tmpdir4(), "agentgate-apply-"));
-  const scratch = { ...repo, indexFile: join26(dir, "index") };
+  const dir = await mkdtemp4(join27(tmpdir4(), "agentgate-apply-"));
+  const scratch = { ...repo, indexFile: join27(dir, "index") };
   try {
     await runGit(scratch, ["read-tree", `${base}^{tree}`]);
     await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
@@ -15080,10 +15319,10 @@ async function getCommitInfo(repo, rev) {
   return parseCommitObject(assertGitId(header[1], "cat-file --batch"), body);
 }
 function parseCommitObject(sha, raw) {
-  const text = decode2(raw);
-  const split = text.indexOf("\n\n");
-  const headerText = split < 0 ? text.replace(/\n$/, "") : text.slice(0, split);
-  const message = split < 0 ? "" : text.slice(split + 2).replace(/\n$/, "");
+  const text2 = decode2(raw);
+  const split = text2.indexOf("\n\n");
+  const headerText = split < 0 ? text2.replace(/\n$/, "") : text2.slice(0, split);
+  const message = split < 0 ? "" : text2.slice(split + 2).replace(/\n$/, "");
   const parents = [];
   let author = null;
   for (const line of headerText.split("\n")) {
@@ -15484,10 +15723,10 @@ var init_before_retry = __esm({
 });
 
 // src/git/repo-lock.ts
-import { join as join27 } from "node:path";
+import { join as join28 } from "node:path";
 async function withRepoLock(repo, timeoutMs, fn) {
   return withLock(
-    join27(repo.gitDir, "agentgate.lock"),
+    join28(repo.gitDir, "agentgate.lock"),
     { timeoutMs, purpose: `snapshot ${repo.topLevel}` },
     async (lock) => {
       if (lock.recovered)
@@ -15501,7 +15740,7 @@ async function withRepoLock(repo, timeoutMs, fn) {
   );
 }
 async function recoverIndexLock(repo, timeoutMs) {
-  const path2 = join27(repo.gitDir, "index.lock");
+  const path2 = join28(repo.gitDir, "index.lock");
   const found = await removeAbandonedLock(path2, { workTree: repo.topLevel, gitDir: repo.gitDir }, timeoutMs);
   if (found !== "held") return;
   throw new IndexLockedError(
@@ -15541,7 +15780,7 @@ async function beforeIn(core, repo, opts) {
   const [state, index] = await Promise.all([
     getRepoState(repo, excludes),
     readIndexEntries(repo),
-    assertNoLfs(repo)
+    assertNoRefusedFilter(repo)
   ]);
   assertNoOperation(state);
   const run = await core.store.loadRun(runId);
@@ -15696,7 +15935,7 @@ async function openOrInit(core, workspace, onDirty, init) {
         }
       );
     }
-    await assertNoLfs({ topLevel: dir });
+    await assertNoRefusedFilter({ topLevel: dir, attributesFile: await userAttributesFile(dir) });
     const repo = await initRepo(workspace, DEFAULT_BRANCH, core.gitOptions());
     return { repo, nested: await excludeNestedRepositories(repo) };
   }
@@ -15744,6 +15983,7 @@ var init_before = __esm({
     "use strict";
     init_config();
     init_commit();
+    init_refused_filters();
     init_repo();
     init_refs();
     init_state();
@@ -15805,7 +16045,7 @@ async function afterIn(core, repo, recovered, before2, opts, agent) {
   }
   const artifactPath = patchPath(core.options.artifactsDir, runId, opts.iteration);
   await assertNoLinkInside(repo.topLevel, artifactPath);
-  await assertNoLfs(repo);
+  await assertNoRefusedFilter(repo);
   const detached = head.headState === "detached" && head.sha !== null;
   const branch = detached ? await nameDetachedHead(repo, runId, head.sha) : head.branch ?? start.branch;
   const ref = iterationRef(runId, opts.iteration);
@@ -15997,6 +16237,7 @@ var init_after = __esm({
     init_commit();
     init_commit_info();
     init_diff_stats();
+    init_refused_filters();
     init_repo();
     init_refs();
     init_state();
@@ -16127,7 +16368,7 @@ var init_received_artifact = __esm({
 
 // src/snapshotter/read.ts
 import { createReadStream as createReadStream4 } from "node:fs";
-import { readFile as readFile8 } from "node:fs/promises";
+import { copyFile, readFile as readFile9 } from "node:fs/promises";
 import { Readable } from "node:stream";
 async function getSnapshot(core, idOrSha, opts = {}) {
   assertSafeId(idOrSha, "snapshot id");
@@ -16163,19 +16404,22 @@ async function listByRun(core, runId, opts = {}) {
 }
 async function generatePatch(core, snapshot, outputFile) {
   if (snapshot.beforeSha === snapshot.afterSha) {
-    if (outputFile) await writeFileAtomic(outputFile, "");
+    if (outputFile) await writeOutputData(outputFile, "");
     return "";
   }
   snapshot = await core.withLocalPaths(snapshot);
   await buildReceivedArtifact(core, snapshot);
   const artifact = await intactArtifact(snapshot);
   if (artifact !== null) {
-    if (outputFile) await copyFileAtomic(artifact, outputFile);
-    return outputFile ? "" : readFile8(artifact, "utf8");
+    if (outputFile) await writeOutputFile(outputFile, (temp) => copyFile(artifact, temp));
+    return outputFile ? "" : readFile9(artifact, "utf8");
   }
   const repo = await openRepo(snapshot.workspace, core.gitOptions());
   if (outputFile) {
-    await writeUnifiedDiffToFile(repo, snapshot.beforeSha, snapshot.afterSha, outputFile);
+    await writeOutputFile(
+      outputFile,
+      (temp) => writeUnifiedDiffToFile(repo, snapshot.beforeSha, snapshot.afterSha, temp)
+    );
     return "";
   }
   return unifiedDiff(repo, snapshot.beforeSha, snapshot.afterSha);
@@ -16272,11 +16516,11 @@ var init_verify_store = __esm({
 });
 
 // src/git/cherry-pick-worktree.ts
-import { mkdtemp as mkdtemp5, readdir as readdir10, readFile as readFile9, rm as rm12 } from "node:fs/promises";
+import { mkdtemp as mkdtemp5, readdir as readdir10, readFile as readFile10, rm as rm12 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { basename as basename6, dirname as dirname12, join as join28 } from "node:path";
+import { basename as basename7, dirname as dirname12, join as join29 } from "node:path";
 async function withPickWorktree(repo, sha, fn) {
-  const dir = await mkdtemp5(join28(tmpdir5(), PREFIX));
+  const dir = await mkdtemp5(join29(tmpdir5(), PREFIX));
   if (isInside(repo.topLevel, dir)) {
     await rm12(dir, { recursive: true, force: true });
     throw new InvalidArgumentError(
@@ -16286,7 +16530,7 @@ async function withPickWorktree(repo, sha, fn) {
       }
     );
   }
-  const path2 = join28(dir, basename6(dir));
+  const path2 = join29(dir, basename7(dir));
   return withLock(`${dir}.lock`, { timeoutMs: 0, purpose: "cherry-pick worktree" }, async () => {
     let failure3 = null;
     try {
@@ -16306,13 +16550,13 @@ async function sweepPickWorktrees(repo) {
   return removed;
 }
 async function sweepRegistered(repo) {
-  const admin = join28(await commonDir(repo.gitDir), "worktrees");
+  const admin = join29(await commonDir(repo.gitDir), "worktrees");
   const removed = [];
   for (const name2 of await readdir10(admin).catch(() => [])) {
     if (!PICK_NAME.test(name2)) continue;
-    const gitFile = (await readFile9(join28(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
-    const path2 = gitFile === "" ? join28(tmpdir5(), name2, name2) : dirname12(gitFile);
-    if (basename6(path2) !== name2 || basename6(dirname12(path2)) !== name2) continue;
+    const gitFile = (await readFile10(join29(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
+    const path2 = gitFile === "" ? join29(tmpdir5(), name2, name2) : dirname12(gitFile);
+    if (basename7(path2) !== name2 || basename7(dirname12(path2)) !== name2) continue;
     const dir = dirname12(path2);
     const owner = await readOwner(`${dir}.lock`);
     if (owner === null ? gitFile === "" : !isProvablyDead(owner)) continue;
@@ -16331,7 +16575,7 @@ async function sweepPickTemps() {
 }
 async function removeWorktree(repo, dir, path2, quiet) {
   try {
-    const admin = join28(await commonDir(repo.gitDir), "worktrees", basename6(path2));
+    const admin = join29(await commonDir(repo.gitDir), "worktrees", basename7(path2));
     await runGit(repo, ["worktree", "remove", "--force", "--force", path2]).catch(() => void 0);
     await rm12(dir, { recursive: true, force: true });
     await rm12(admin, { recursive: true, force: true });
@@ -16355,8 +16599,8 @@ var init_cherry_pick_worktree = __esm({
 });
 
 // src/git/cherry-pick.ts
-import { readFile as readFile10, rm as rm13, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join29 } from "node:path";
+import { readFile as readFile11, rm as rm13, writeFile as writeFile4 } from "node:fs/promises";
+import { join as join30 } from "node:path";
 async function cherryPick3(repo, rev, opts = {}) {
   const onto = opts.onto?.replace(/^refs\/heads\//, "");
   const ontoRef = onto === void 0 ? null : await branchRef(repo, onto);
@@ -16388,11 +16632,11 @@ async function pickInWorkspace(repo, source, ignore) {
       { details: { workspace: repo.topLevel } }
     );
   }
-  const origHead = join29(repo.gitDir, "ORIG_HEAD");
-  const savedOrigHead = await readFile10(origHead).catch(() => null);
+  const origHead = join30(repo.gitDir, "ORIG_HEAD");
+  const savedOrigHead = await readFile11(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
-    await (savedOrigHead === null ? rm13(origHead, { force: true }) : writeFile3(origHead, savedOrigHead));
+    await (savedOrigHead === null ? rm13(origHead, { force: true }) : writeFile4(origHead, savedOrigHead));
     await assertRestored(repo, before2);
   };
   let files;
@@ -16512,7 +16756,7 @@ async function unreadableSnapshot(core, id2, error2) {
   const runIds = runs3.filter((run) => run.snapshotIds.includes(id2)).map((run) => run.runId);
   const refs = runIds.length === 1 ? `${RUNS_PREFIX}${runIds[0]}/` : RUNS_PREFIX;
   return new StoreCorruptError(
-    `${core.store.snapshotPath(id2)} holds no valid snapshot, so the iteration it recorded, and the iteration ref to remove with it, cannot be known; nothing was deleted. Restore the file from a backup and delete again; or drop the snapshot by hand: in its workspace remove that iteration's ref ("git for-each-ref ${refs}" lists them; "git update-ref -d <ref>"), move the file out of the store, then "delete ${id2}" drops its link from the run`,
+    `${String(error2.details.path ?? core.store.snapshotPath(id2))} holds no valid snapshot, so the iteration it recorded, and the iteration ref to remove with it, cannot be known; nothing was deleted. Restore the file from a backup and delete again; or drop the snapshot by hand: in its workspace remove that iteration's ref ("git for-each-ref ${refs}" lists them; "git update-ref -d <ref>"), move the file out of the store, then "delete ${id2}" drops its link from the run`,
     { cause: error2, details: { ...error2.details, id: id2, runIds } }
   );
 }
@@ -16716,12 +16960,12 @@ var init_snapshotter = __esm({
 });
 
 // src/demo/demo.ts
-import { mkdtemp as mkdtemp6, rename as rename5, rm as rm15, writeFile as writeFile4, mkdir as mkdir7 } from "node:fs/promises";
+import { mkdtemp as mkdtemp6, rename as rename5, rm as rm15, writeFile as writeFile5, mkdir as mkdir7 } from "node:fs/promises";
 import { tmpdir as tmpdir6 } from "node:os";
-import { dirname as dirname14, join as join30 } from "node:path";
+import { dirname as dirname14, join as join31 } from "node:path";
 import { Writable } from "node:stream";
 async function runDemo(opts = {}) {
-  const root = await mkdtemp6(join30(tmpdir6(), "agentgate-demo-"));
+  const root = await mkdtemp6(join31(tmpdir6(), "agentgate-demo-"));
   try {
     return { ...await demoIn(root), kept: opts.keep === true };
   } finally {
@@ -16729,14 +16973,14 @@ async function runDemo(opts = {}) {
   }
 }
 async function demoIn(root) {
-  const workspace = join30(root, "workspace");
-  const home = join30(root, "home");
+  const workspace = join31(root, "workspace");
+  const home = join31(root, "home");
   await put(workspace, "README.md", "# demo\n\nA throwaway workspace.\n");
   await put(workspace, "package.json", '{ "name": "demo", "private": true, "type": "module" }\n');
   await put(workspace, "NOTES.txt", "uncommitted notes from before the run\n");
   const snapshotter = new Snapshotter({
     home,
-    artifactsDir: join30(home, "artifacts"),
+    artifactsDir: join31(home, "artifacts"),
     identity: DEFAULT_IDENTITY,
     gitTimeoutMs: 6e4,
     lockTimeoutMs: 1e4,
@@ -16791,9 +17035,9 @@ async function testGate(gates, workspace, runId, iteration) {
   return { name: result.name, verdict: result.verdict, reason: result.reason, tests: result.tests };
 }
 async function put(root, rel, content) {
-  const path2 = join30(root, rel);
+  const path2 = join31(root, rel);
   await mkdir7(dirname14(path2), { recursive: true });
-  await writeFile4(path2, content);
+  await writeFile5(path2, content);
 }
 var greetTest, ITERATIONS, TEST_GATE;
 var init_demo = __esm({
@@ -16827,7 +17071,7 @@ var init_demo = __esm({
       {
         task: "Rename the module, add a logo, and make the greeting friendlier",
         edit: async (ws) => {
-          await rename5(join30(ws, "src/greet.js"), join30(ws, "src/hello.js"));
+          await rename5(join31(ws, "src/greet.js"), join31(ws, "src/hello.js"));
           await put(
             ws,
             "src/hello.js",
@@ -16845,7 +17089,7 @@ var init_demo = __esm({
         task: "Update the test for the new greeting, remove the notes file and update the logo",
         edit: async (ws) => {
           await put(ws, "test/greet.test.js", greetTest("hello.js", "Hi there, Ada!"));
-          await rm15(join30(ws, "NOTES.txt"));
+          await rm15(join31(ws, "NOTES.txt"));
           await put(
             ws,
             "assets/logo.png",
@@ -16975,7 +17219,7 @@ var init_anchor_keeper = __esm({
 });
 
 // src/git/remote.ts
-import { isAbsolute as isAbsolute9, join as join31, resolve as resolve16 } from "node:path";
+import { isAbsolute as isAbsolute9, join as join32, resolve as resolve16 } from "node:path";
 import { lstat as lstat8, stat as stat14 } from "node:fs/promises";
 function pathRemote(path2) {
   if (!isAbsolute9(path2))
@@ -17072,7 +17316,7 @@ async function givenUrl(repo, url2, cwd) {
   if (!url2.includes("/")) {
     const common = await commonDir(repo.gitDir);
     for (const dir of ["remotes", "branches"]) {
-      const file = join31(common, dir, url2);
+      const file = join32(common, dir, url2);
       if (await lstat8(file).then(
         () => true,
         () => false
@@ -17322,7 +17566,7 @@ var init_transport = __esm({
 
 // src/git/remote-locks.ts
 import { rm as rm16, stat as stat15 } from "node:fs/promises";
-import { join as join32 } from "node:path";
+import { join as join33 } from "node:path";
 import { fileURLToPath } from "node:url";
 async function clearStaleRemoteRefLocks(url2, refs) {
   const kind = checkRemoteUrl(url2);
@@ -17332,11 +17576,11 @@ async function clearStaleRemoteRefLocks(url2, refs) {
   const locks = refs.filter((r) => /^refs\/agentgate\/[^\s]+$/.test(r) && !r.split("/").includes(".."));
   let removed = false;
   for (const ref of locks) {
-    const lock = join32(gitDir, `${ref}.lock`);
+    const lock = join33(gitDir, `${ref}.lock`);
     const first = await stat15(lock).catch(() => null);
     if (first === null || !first.isFile()) continue;
     const young = Math.min(STALE_REMOTE_LOCK_MS, STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs));
-    if (young > 0) await new Promise((resolve28) => setTimeout(resolve28, young));
+    if (young > 0) await new Promise((resolve29) => setTimeout(resolve29, young));
     const again = await stat15(lock).catch(() => null);
     if (again === null || !again.isFile() || again.mtimeMs !== first.mtimeMs) continue;
     await rm16(lock, { force: true });
@@ -17346,8 +17590,8 @@ async function clearStaleRemoteRefLocks(url2, refs) {
 }
 async function localGitDir(path2) {
   const isDir2 = async (p) => (await stat15(p).catch(() => null))?.isDirectory() === true;
-  if (await isDir2(join32(path2, "refs")) && await isDir2(join32(path2, "objects"))) return path2;
-  return await isDir2(join32(path2, ".git", "refs")) ? join32(path2, ".git") : null;
+  if (await isDir2(join33(path2, "refs")) && await isDir2(join33(path2, "objects"))) return path2;
+  return await isDir2(join33(path2, ".git", "refs")) ? join33(path2, ".git") : null;
 }
 var STALE_REMOTE_LOCK_MS;
 var init_remote_locks = __esm({
@@ -17377,8 +17621,8 @@ async function bundlePackIntact(file) {
         if (header.length > MAX_HEADER_BYTES) return false;
         continue;
       }
-      const text = header.subarray(0, end + 1).toString("latin1");
-      if (/^@object-format=sha256$/m.test(text)) trailerBytes = 32;
+      const text2 = header.subarray(0, end + 1).toString("latin1");
+      if (/^@object-format=sha256$/m.test(text2)) trailerBytes = 32;
       hash2 = createHash6(trailerBytes === 32 ? "sha256" : "sha1");
       data = header.subarray(end + 2);
       header = null;
@@ -17516,8 +17760,8 @@ var init_sharing = __esm({
 });
 
 // src/sharing/record-objects.ts
-import { mkdir as mkdir8, rm as rm17, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join33 } from "node:path";
+import { mkdir as mkdir8, rm as rm17, writeFile as writeFile6 } from "node:fs/promises";
+import { join as join34 } from "node:path";
 function recordCommit(format, spec) {
   const jsonId = objectId(format, "blob", spec.json);
   const treeBuf = treeContent([{ name: spec.file, blob: jsonId }, ...spec.also ?? []]);
@@ -17538,7 +17782,7 @@ ${spec.message}`
   };
 }
 async function writeRecordObjects(repo, home, label, records) {
-  const dir = join33(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
+  const dir = join34(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
   await mkdir8(dir, { recursive: true });
   try {
     for (const [type, key] of [
@@ -17548,8 +17792,8 @@ async function writeRecordObjects(repo, home, label, records) {
     ]) {
       const files = /* @__PURE__ */ new Map();
       for (const r of records) {
-        const path2 = join33(dir, `${type}-${r[key].id}`);
-        if (!files.has(r[key].id)) await writeFile5(path2, r[key].content);
+        const path2 = join34(dir, `${type}-${r[key].id}`);
+        if (!files.has(r[key].id)) await writeFile6(path2, r[key].content);
         files.set(r[key].id, path2);
       }
       await writeObjects(
@@ -17818,7 +18062,7 @@ var init_gate_objects = __esm({
 
 // src/sharing/gate-records.ts
 import { stat as stat16 } from "node:fs/promises";
-import { join as join34 } from "node:path";
+import { join as join35 } from "node:path";
 var MAX_REFSPECS, GateRecords;
 var init_gate_records = __esm({
   "src/sharing/gate-records.ts"() {
@@ -17931,7 +18175,7 @@ var init_gate_records = __esm({
        */
       async receive(repo, source, bring) {
         if (source.length === 0) return { gates: 0, runs: [], refused: [] };
-        const lockPath = join34(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join35(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -18064,20 +18308,20 @@ async function settleRejected(core, repo, remote, rejected) {
   return [...same.map((r) => r.ref), ...await adoptRemoteRecords(core, repo, remote, held)];
 }
 async function adoptRemoteRecords(core, repo, remote, rejected) {
-  const named2 = rejected.filter((r) => parseRecordRef(r.ref, RECORDS_PREFIX) !== null);
-  if (named2.length === 0) return [];
+  const named3 = rejected.filter((r) => parseRecordRef(r.ref, RECORDS_PREFIX) !== null);
+  if (named3.length === 0) return [];
   const incoming = (ref) => `${INCOMING_PREFIX}${ref.slice(RECORDS_PREFIX.length)}`;
   return withRepoLock(repo, core.options.lockTimeoutMs, async () => {
     await fetchRefs(
       repo,
       remote,
-      named2.map((r) => `+${r.ref}:${incoming(r.ref)}`)
+      named3.map((r) => `+${r.ref}:${incoming(r.ref)}`)
     );
     const landed = new Map((await listRefsWithParents(repo, INCOMING_PREFIX)).map((r) => [r.ref, r]));
     try {
       const candidates = [];
       const runs3 = /* @__PURE__ */ new Map();
-      for (const r of named2) {
+      for (const r of named3) {
         const got = landed.get(incoming(r.ref));
         const held = await heldSnapshot(core, r.ref, runs3);
         if (got !== void 0 && got.sha === r.remoteSha && held !== null)
@@ -18094,7 +18338,7 @@ async function adoptRemoteRecords(core, repo, remote, rejected) {
     } finally {
       await deleteRefs(
         repo,
-        named2.flatMap((r) => {
+        named3.flatMap((r) => {
           const got = landed.get(incoming(r.ref));
           return got === void 0 ? [] : [{ ref: got.ref, oldSha: got.sha }];
         })
@@ -18443,9 +18687,9 @@ var init_rebuild = __esm({
 });
 
 // src/sharing/receive.ts
-import { join as join35 } from "node:path";
+import { join as join36 } from "node:path";
 async function receive(core, repo, list5, bring) {
-  const lockPath = join35(layout(core.options.home).locks, "sharing.lock");
+  const lockPath = join36(layout(core.options.home).locks, "sharing.lock");
   return withLock(
     lockPath,
     { timeoutMs: core.options.lockTimeoutMs, purpose: "sharing" },
@@ -18493,15 +18737,15 @@ async function receive(core, repo, list5, bring) {
 async function heldRecords(core, local, wanted, fetched) {
   const runOf3 = (ref) => parseRecordRef(ref, RECORDS_PREFIX)?.runId;
   const same = (r) => wanted.has(r.ref) && !fetched.has(r.ref);
-  const named2 = new Set([...wanted].map(runOf3));
+  const named3 = new Set([...wanted].map(runOf3));
   const lacking = /* @__PURE__ */ new Set();
   for (const runId of new Set(local.filter((r) => !same(r)).map((r) => runOf3(r.ref))))
-    if (runId !== void 0 && named2.has(runId) && await core.store.loadRun(runId) === null)
+    if (runId !== void 0 && named3.has(runId) && await core.store.loadRun(runId) === null)
       lacking.add(runId);
   return local.filter((r) => same(r) || lacking.has(runOf3(r.ref) ?? "")).map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
 }
 function indexPath(core) {
-  return join35(layout(core.options.home).home, "sharing", "rebuilt.json");
+  return join36(layout(core.options.home).home, "sharing", "rebuilt.json");
 }
 async function rebuild(core, repo, incoming, localRefs) {
   const refused = [];
@@ -18760,7 +19004,7 @@ var init_anchor_objects = __esm({
 });
 
 // src/sharing/anchor-records.ts
-import { join as join36 } from "node:path";
+import { join as join37 } from "node:path";
 var MAX_REFSPECS3, AnchorRecords;
 var init_anchor_records = __esm({
   "src/sharing/anchor-records.ts"() {
@@ -18843,7 +19087,7 @@ var init_anchor_records = __esm({
        */
       async receive(repo, source, bring, runIds) {
         if (source.length === 0) return { anchors: [], unchanged: 0, refused: [] };
-        const lockPath = join36(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join37(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -18855,7 +19099,7 @@ var init_anchor_records = __esm({
             );
             const format = await objectFormat(repo);
             const refused = [];
-            const named2 = source.filter((r) => {
+            const named3 = source.filter((r) => {
               if (parseAnchorRef(r.ref, ANCHORS_PREFIX, format) !== null) return true;
               refused.push({
                 ref: r.ref,
@@ -18864,8 +19108,8 @@ var init_anchor_records = __esm({
               return false;
             });
             const local = new Map((await listRefsWithParents(repo, ANCHORS_PREFIX)).map((r) => [r.ref, r]));
-            const toFetch = named2.filter((r) => local.get(r.ref)?.sha !== r.sha);
-            const { held, unchanged } = await this.alreadyHeld(named2, local);
+            const toFetch = named3.filter((r) => local.get(r.ref)?.sha !== r.sha);
+            const { held, unchanged } = await this.alreadyHeld(named3, local);
             if (toFetch.length > 0)
               await bring(
                 toFetch.length > MAX_REFSPECS3 ? [`+${ANCHORS_PREFIX}*:${ANCHOR_INCOMING_PREFIX}*`] : toFetch.map(
@@ -19151,10 +19395,7 @@ var init_sharing2 = __esm({
           );
         const path2 = resolve17(cwd, file);
         const refs = [...chosen, ...gates].map((r) => r.ref).concat(anchorRefs);
-        await replaceFileAtomic(
-          path2,
-          (temp) => bundleOrMissing(repo, refs, () => createBundle(repo, temp, refs))
-        );
+        await writeOutputFile(path2, (temp) => bundleOrMissing(repo, refs, () => createBundle(repo, temp, refs)));
         return {
           file: path2,
           runs: runsOf2(chosen.map((r) => r.ref)),
@@ -19534,14 +19775,14 @@ async function buildGateReport(gates, runId, snapshots) {
 }
 function gateReportOf(results, snapshots = []) {
   const sorted = sortGateResults(results, snapshots);
-  const byIteration = /* @__PURE__ */ new Map();
-  for (const g of sorted) byIteration.set(g.iteration, [...byIteration.get(g.iteration) ?? [], g]);
-  const iterations = [...byIteration.keys()].sort((a, b) => a - b);
+  const byIteration2 = /* @__PURE__ */ new Map();
+  for (const g of sorted) byIteration2.set(g.iteration, [...byIteration2.get(g.iteration) ?? [], g]);
+  const iterations = [...byIteration2.keys()].sort((a, b) => a - b);
   const names2 = [...new Set(sorted.map((g) => g.name))].sort();
   const summary = [];
   for (const name2 of names2) {
     const newest = iterations.flatMap((i) => {
-      const last = (byIteration.get(i) ?? []).filter((g) => g.name === name2).at(-1);
+      const last = (byIteration2.get(i) ?? []).filter((g) => g.name === name2).at(-1);
       return last === void 0 ? [] : [last];
     });
     const red = newest.find((g) => g.verdict !== "pass");
@@ -19558,7 +19799,7 @@ function gateReportOf(results, snapshots = []) {
   return {
     iterations: iterations.map((iteration) => ({
       iteration,
-      verdicts: (byIteration.get(iteration) ?? []).map(verdictOf)
+      verdicts: (byIteration2.get(iteration) ?? []).map(verdictOf)
     })),
     summary
   };
@@ -19712,6 +19953,7 @@ async function buildAnchorReport(src, repo, rev, now = /* @__PURE__ */ new Date(
   const brought = new Set(
     await commitsBroughtIn(repo, commit, anchor3.parents.length > 0 ? [anchor3.parents[0]] : [])
   );
+  const ran = new Set(anchor3.runs.flatMap((r) => r.iterations.map((n) => `${r.runId}\0${n}`)));
   let listed = 0;
   const files = [];
   for (const f of anchor3.files) {
@@ -19727,7 +19969,8 @@ async function buildAnchorReport(src, repo, rev, now = /* @__PURE__ */ new Date(
       linesFromRuns: f.linesFromRuns,
       origins: f.origins.map((o) => ({
         ...o,
-        gates: o.iteration === 0 ? [] : verdicts.get(o.runId)?.get(o.iteration) ?? []
+        // Iteration 0 is the WIP's (no gate judged it) unless a recorded iteration 0 wrote lines.
+        gates: !ran.has(`${o.runId}\0${o.iteration}`) ? [] : verdicts.get(o.runId)?.get(o.iteration) ?? []
       })),
       notFromRuns: !needs ? [] : list5 ? await notFromRuns(src, repo, commit, f.path, brought, anchor3) : null
     });
@@ -19747,13 +19990,13 @@ async function buildAnchorReport(src, repo, rev, now = /* @__PURE__ */ new Date(
   };
 }
 async function notFromRuns(src, repo, commit, path2, brought, anchor3) {
-  const trace2 = await computeTrace(src, repo, path2, {
+  const { trace: trace2, wip } = await traceWithWip(src, repo, path2, {
     rev: commit,
     ...anchor3.onlyRuns ? { runIds: anchor3.onlyRuns } : {}
   });
   const spans3 = [];
   for (const r of trace2.ranges) {
-    if (r.origin !== null && r.origin.iteration !== 0 || !brought.has(r.commit)) continue;
+    if (r.origin !== null && !wip.has(r) || !brought.has(r.commit)) continue;
     const last = spans3.at(-1);
     if (last !== void 0 && last.end === r.start - 1) last.end = r.end;
     else spans3.push({ start: r.start, end: r.end });
@@ -19796,14 +20039,14 @@ function dotenvVariables(report3) {
     ["AGENTGATE_WORKSPACE", report3.run.workspace],
     ["AGENTGATE_GENERATED_AT", report3.generatedAt]
   ];
-  const text = /* @__PURE__ */ new Set(["AGENTGATE_LAST_TASK", "AGENTGATE_LAST_GATE"]);
+  const text2 = /* @__PURE__ */ new Set(["AGENTGATE_LAST_TASK", "AGENTGATE_LAST_GATE"]);
   for (const [k, v] of gateDotenvVariables(report3.gates, DOTENV_MAX_VARIABLES - vars.length)) {
-    text.add(k);
+    text2.add(k);
     vars.push([k, v]);
   }
   return vars.slice(0, DOTENV_MAX_VARIABLES).map(([k, v]) => {
     const value = v === null || v === void 0 ? "" : String(v);
-    return [k, text.has(k) ? textValue(value) : plainValue(value)];
+    return [k, text2.has(k) ? textValue(value) : plainValue(value)];
   });
 }
 function renderDotenv(report3) {
@@ -19816,11 +20059,11 @@ function renderDotenv(report3) {
   }
   return out;
 }
-function plainValue(text) {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ").replace(/["'`$\\]/g, "_");
+function plainValue(text2) {
+  return text2.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ").replace(/["'`$\\]/g, "_");
 }
-function textValue(text) {
-  return [...plainValue(text).replace(/\s+/g, " ").trim()].slice(0, TEXT_LIMIT).join("");
+function textValue(text2) {
+  return [...plainValue(text2).replace(/\s+/g, " ").trim()].slice(0, TEXT_LIMIT).join("");
 }
 var DOTENV_MAX_VARIABLES, DOTENV_MAX_BYTES, TEXT_LIMIT;
 var init_dotenv = __esm({
@@ -19834,8 +20077,8 @@ var init_dotenv = __esm({
 });
 
 // src/report/visible.ts
-function showBidi(text) {
-  return text.replace(BIDI_CONTROLS, codePoint);
+function showBidi(text2) {
+  return text2.replace(BIDI_CONTROLS, codePoint);
 }
 function codePoint(c) {
   return `<U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`;
@@ -20055,8 +20298,8 @@ ${gateHtml(report3.gates, esc2)}
 </html>
 `);
 }
-function esc2(text) {
-  return showBidi(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+function esc2(text2) {
+  return showBidi(text2).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 function jsonForScript(value) {
   return JSON.stringify(value).replace(
@@ -20301,11 +20544,11 @@ function leftOutNote(what2, command) {
   return `_agentgate: ${what2} is left out: this step summary is at GitHub's 1 MiB limit. "${command}" has everything._
 `;
 }
-function cell(text) {
-  return showBidi(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/([\\`*_{}[\]()#+!|~:@])/g, "\\$1").trim() || "-";
+function cell(text2) {
+  return showBidi(text2).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/([\\`*_{}[\]()#+!|~:@])/g, "\\$1").trim() || "-";
 }
-function code(text) {
-  return text.replace(/[`\r\n]/g, "");
+function code(text2) {
+  return text2.replace(/[`\r\n]/g, "");
 }
 var init_markdown = __esm({
   "src/report/markdown.ts"() {
@@ -20465,7 +20708,6 @@ tr.method-none td.method{color:#cf222e;font-weight:600}
 });
 
 // src/cli/commands/report-anchor.ts
-import { writeFile as writeFile6 } from "node:fs/promises";
 import { resolve as resolve18 } from "node:path";
 function render(report3, format) {
   if (format === "html") return renderAnchorHtml(report3);
@@ -20485,12 +20727,12 @@ async function reportAnchor(ctx, rev, format, output, summaryFile) {
   const snapshotter = await ctx.snapshotter();
   const repo = await openRepo(ctx.workspace, snapshotter.gitOptions());
   const report3 = await buildAnchorReport(provenanceSources(snapshotter), repo, rev);
-  const text = render(report3, format);
+  const text2 = render(report3, format);
   const commit = report3.commit;
   if (output !== void 0) {
     const file = resolve18(output);
-    await replaceFileAtomic(file, (temp) => writeFile6(temp, text, { mode: 420 }));
-    const bytes = Buffer.byteLength(text, "utf8");
+    await writeOutputData(file, text2);
+    const bytes = Buffer.byteLength(text2, "utf8");
     return {
       json: { file, format, commit, bytes },
       human: () => `Wrote ${file} (${format}, anchor of ${commit.slice(0, 12)}, ${bytes} bytes)`
@@ -20499,7 +20741,7 @@ async function reportAnchor(ctx, rev, format, output, summaryFile) {
   if (summaryFile !== null) {
     const short2 = commit.slice(0, 12);
     const appended = await appendStepSummary(summaryFile, {
-      text,
+      text: text2,
       cutTo: (room) => renderAnchorMarkdown(report3, room),
       note: leftOutNote(`the anchor of \`${short2}\``, `report --anchor ${short2} --format html`)
     });
@@ -20509,8 +20751,8 @@ async function reportAnchor(ctx, rev, format, output, summaryFile) {
     };
   }
   return {
-    json: format === "json" ? report3 : { format, commit, text },
-    human: () => text.replace(/\n$/, "")
+    json: format === "json" ? report3 : { format, commit, text: text2 },
+    human: () => text2.replace(/\n$/, "")
   };
 }
 var init_report_anchor = __esm({
@@ -20676,8 +20918,8 @@ var init_patches = __esm({
       finish() {
         if (!this.open) return;
         const kept = !this.binary && this.bytes <= this.limit;
-        const text = kept ? this.parts.join("") + this.decoder.end() : null;
-        this.events.close({ text, bytes: this.bytes, binary: this.binary });
+        const text2 = kept ? this.parts.join("") + this.decoder.end() : null;
+        this.events.close({ text: text2, bytes: this.bytes, binary: this.binary });
         this.open = false;
         this.parts = [];
         this.decoder = new StringDecoder("utf8");
@@ -20701,7 +20943,7 @@ async function renderReport(snapshotter, format, runId, options = {}) {
 async function writeReport(snapshotter, format, file, runId, options = {}) {
   const path2 = resolve19(file);
   let bytes = 0;
-  const report3 = await replaceFileAtomic(path2, async (temp) => {
+  const report3 = await writeOutputFile(path2, async (temp) => {
     const handle = await open5(temp, "wx", 420);
     try {
       let pending = [];
@@ -20898,12 +21140,12 @@ var init_report3 = __esm({
             human: () => `Wrote ${written.file} (${format}, run ${written.runId}, ${written.bytes} bytes)`
           };
         }
-        const { report: report3, text } = await renderReport(snapshotter, format, runId, options);
+        const { report: report3, text: text2 } = await renderReport(snapshotter, format, runId, options);
         const annotations = await failedGateCommands(ctx, github, report3.run.runId);
         if (summaryFile !== null) {
           const runId2 = report3.run.runId;
           const appended = await appendStepSummary(summaryFile, {
-            text,
+            text: text2,
             cutTo: (room) => renderMarkdown(report3, room),
             note: leftOutNote(`the summary of run \`${runId2}\``, `report --run ${runId2} --format html`)
           });
@@ -20916,8 +21158,8 @@ var init_report3 = __esm({
         return {
           ...annotations,
           documentOnStdout: true,
-          json: format === "json" ? report3 : { format, runId: report3.run.runId, text },
-          human: () => text.replace(/\n$/, "")
+          json: format === "json" ? report3 : { format, runId: report3.run.runId, text: text2 },
+          human: () => text2.replace(/\n$/, "")
         };
       }
     });
@@ -21959,14 +22201,14 @@ var require_foldFlowLines = __commonJS({
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
-        return text;
+        return text2;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
       const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text.length <= endStep)
-        return text;
+      if (text2.length <= endStep)
+        return text2;
       const folds = [];
       const escapedFolds = {};
       let end = lineWidth - indent.length;
@@ -21983,14 +22225,14 @@ var require_foldFlowLines = __commonJS({
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text, i, indent.length);
+        i = consumeMoreIndentedLines(text2, i, indent.length);
         if (i !== -1)
           end = i + endStep;
       }
-      for (let ch; ch = text[i += 1]; ) {
+      for (let ch; ch = text2[i += 1]; ) {
         if (mode === FOLD_QUOTED && ch === "\\") {
           escStart = i;
-          switch (text[i + 1]) {
+          switch (text2[i + 1]) {
             case "x":
               i += 3;
               break;
@@ -22007,12 +22249,12 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text, i, indent.length);
+            i = consumeMoreIndentedLines(text2, i, indent.length);
           end = i + indent.length + endStep;
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text[i + 1];
+            const next = text2[i + 1];
             if (next && next !== " " && next !== "\n" && next !== "	")
               split = i;
           }
@@ -22024,12 +22266,12 @@ var require_foldFlowLines = __commonJS({
             } else if (mode === FOLD_QUOTED) {
               while (prev === " " || prev === "	") {
                 prev = ch;
-                ch = text[i += 1];
+                ch = text2[i += 1];
                 overflow = true;
               }
               const j = i > escEnd + 1 ? i - 2 : escStart - 1;
               if (escapedFolds[j])
-                return text;
+                return text2;
               folds.push(j);
               escapedFolds[j] = true;
               end = j + endStep;
@@ -22044,39 +22286,39 @@ var require_foldFlowLines = __commonJS({
       if (overflow && onOverflow)
         onOverflow();
       if (folds.length === 0)
-        return text;
+        return text2;
       if (onFold)
         onFold();
-      let res = text.slice(0, folds[0]);
+      let res = text2.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
         const fold = folds[i2];
-        const end2 = folds[i2 + 1] || text.length;
+        const end2 = folds[i2 + 1] || text2.length;
         if (fold === 0)
           res = `
-${indent}${text.slice(0, end2)}`;
+${indent}${text2.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text[fold]}\\`;
+            res += `${text2[fold]}\\`;
           res += `
-${indent}${text.slice(fold + 1, end2)}`;
+${indent}${text2.slice(fold + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text, i, indent) {
+    function consumeMoreIndentedLines(text2, i, indent) {
       let end = i;
       let start = i + 1;
-      let ch = text[start];
+      let ch = text2[start];
       while (ch === " " || ch === "	") {
         if (i < start + indent) {
-          ch = text[++i];
+          ch = text2[++i];
         } else {
           do {
-            ch = text[++i];
+            ch = text2[++i];
           } while (ch && ch !== "\n");
           end = i;
           start = i + 1;
-          ch = text[start];
+          ch = text2[start];
         }
       }
       return end;
@@ -28222,7 +28464,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse6(src, reviver, options) {
+    function parse7(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -28263,7 +28505,7 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
-    exports.parse = parse6;
+    exports.parse = parse7;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument2;
     exports.stringify = stringify2;
@@ -28327,8 +28569,8 @@ var config_parse_exports = {};
 __export(config_parse_exports, {
   parseConfig: () => parseConfig
 });
-function parseConfig(file, text) {
-  const doc = (0, import_yaml.parseDocument)(text, { prettyErrors: true, uniqueKeys: true });
+function parseConfig(file, text2) {
+  const doc = (0, import_yaml.parseDocument)(text2, { prettyErrors: true, uniqueKeys: true });
   const yamlError = doc.errors[0];
   if (yamlError !== void 0)
     throw invalid(file, [{ key: null, problem: firstLine(yamlError.message) }], yamlError);
@@ -28354,8 +28596,8 @@ function parseConfig(file, text) {
   return parsed.data;
 }
 function invalid(file, issues, cause) {
-  const text = issues.map((i) => i.key === null ? i.problem : `${i.key}: ${i.problem}`).join("; ");
-  return new ConfigInvalidError(`${file}: ${text}`, { cause, details: { path: file, issues } });
+  const text2 = issues.map((i) => i.key === null ? i.problem : `${i.key}: ${i.problem}`).join("; ");
+  return new ConfigInvalidError(`${file}: ${text2}`, { cause, details: { path: file, issues } });
 }
 function describeIssue(issue2, input) {
   const key = issue2.path.map(String).join(".");
@@ -28409,17 +28651,17 @@ var init_config_parse = __esm({
 });
 
 // src/store/config-cache.ts
-import { readFile as readFile11 } from "node:fs/promises";
-import { join as join37 } from "node:path";
+import { readFile as readFile12 } from "node:fs/promises";
+import { join as join38 } from "node:path";
 function configCacheFile(home) {
-  return join37(home, "cache", "config.json");
+  return join38(home, "cache", "config.json");
 }
-async function parseConfigCached(home, file, text) {
+async function parseConfigCached(home, file, text2) {
   const cached2 = await readRecord(home);
-  if (cached2 !== null && cached2.file === file && cached2.text === text) return cached2.config;
+  if (cached2 !== null && cached2.file === file && cached2.text === text2) return cached2.config;
   const { parseConfig: parseConfig3 } = await Promise.resolve().then(() => (init_config_parse(), config_parse_exports));
-  const config2 = parseConfig3(file, text);
-  unsaved = { home, record: { file, text, config: structuredClone(config2) } };
+  const config2 = parseConfig3(file, text2);
+  unsaved = { home, record: { file, text: text2, config: structuredClone(config2) } };
   return config2;
 }
 async function saveParsedConfig() {
@@ -28429,7 +28671,7 @@ async function saveParsedConfig() {
 }
 async function readRecord(home) {
   try {
-    const parsed = ConfigCacheRecord.safeParse(JSON.parse(await readFile11(configCacheFile(home), "utf8")));
+    const parsed = ConfigCacheRecord.safeParse(JSON.parse(await readFile12(configCacheFile(home), "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -28447,9 +28689,9 @@ var init_config_cache2 = __esm({
 
 // src/store/config.ts
 import { lstatSync, statSync as statSync2 } from "node:fs";
-import { readFile as readFile12 } from "node:fs/promises";
+import { readFile as readFile13 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname15, join as join38, resolve as resolve20 } from "node:path";
+import { dirname as dirname15, join as join39, resolve as resolve20 } from "node:path";
 async function resolveSettings(opts) {
   assertHomeDir(resolve20(opts.cwd ?? process.cwd(), opts.home), opts.homeSource);
   const { config: config2, file } = await readConfig(opts);
@@ -28494,8 +28736,8 @@ function chooseArtifactsDir(config2, opts) {
 function assertHomeDir(home, source) {
   const why = inTheWay(home);
   if (why === null) return;
-  const named2 = { what: "agentgate home", option: "--home", variable: "AGENTGATE_HOME" };
-  throw new InvalidArgumentError(notADirectory(home, why, source, named2), {
+  const named3 = { what: "agentgate home", option: "--home", variable: "AGENTGATE_HOME" };
+  throw new InvalidArgumentError(notADirectory(home, why, source, named3), {
     details: { home, source: source ?? null }
   });
 }
@@ -28513,17 +28755,17 @@ function assertArtifactsDir(settings, source) {
       }
     );
   }
-  const named2 = {
+  const named3 = {
     what: "artifacts directory",
     option: "--artifacts-dir",
     variable: "AGENTGATE_ARTIFACTS_DIR"
   };
-  throw new InvalidArgumentError(notADirectory(dir, why, source, named2), {
+  throw new InvalidArgumentError(notADirectory(dir, why, source, named3), {
     details: { artifactsDir: dir, source }
   });
 }
-function notADirectory(path2, why, source, named2) {
-  const { what: what2, option, variable } = named2;
+function notADirectory(path2, why, source, named3) {
+  const { what: what2, option, variable } = named3;
   const problem = `${UNUSABLE} (${why})`;
   const right = "a directory, or a path not there yet (it is made)";
   if (source === option) return `${option} names ${path2}, which ${problem}; give ${option} ${right}`;
@@ -28544,17 +28786,20 @@ function inTheWay(path2) {
   }
   for (let at = path2; ; at = dirname15(at)) {
     const found = lstatSync(at, { throwIfNoEntry: false });
-    if (found !== void 0)
-      return found.isSymbolicLink() && statSync2(at, { throwIfNoEntry: false }) === void 0 ? "a symbolic link to nowhere stands in its path" : null;
+    if (found !== void 0) {
+      if (found.isSymbolicLink() && statSync2(at, { throwIfNoEntry: false }) === void 0)
+        return "a symbolic link to nowhere stands in its path";
+      return path2.slice(at.length).includes("\uFFFD") ? NOT_UTF8 : null;
+    }
     if (dirname15(at) === at) return null;
   }
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve20(opts.cwd ?? process.cwd(), opts.configFile) : join38(resolve20(opts.home), "config.yaml");
-  let text;
+  const file = explicit ? resolve20(opts.cwd ?? process.cwd(), opts.configFile) : join39(resolve20(opts.home), "config.yaml");
+  let text2;
   try {
-    text = await readFile12(file, "utf8");
+    text2 = await readFile13(file, "utf8");
   } catch (cause) {
     const code2 = cause.code;
     if (code2 === "ENOENT" && !explicit) return { config: {}, file: null };
@@ -28564,16 +28809,16 @@ async function readConfig(opts) {
       details: { path: file, issues: [{ key: null, problem }] }
     });
   }
-  const config2 = await parseConfigCached(resolve20(opts.home), file, text);
+  const config2 = await parseConfigCached(resolve20(opts.home), file, text2);
   if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname15(file), config2.artifactsDir);
   return { config: config2, file };
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join38(homedir3(), value.slice(2));
+  if (value.startsWith("~/")) return join39(homedir3(), value.slice(2));
   return resolve20(base, value);
 }
-var UNUSABLE;
+var UNUSABLE, NOT_UTF8;
 var init_config2 = __esm({
   "src/store/config.ts"() {
     "use strict";
@@ -28584,6 +28829,7 @@ var init_config2 = __esm({
     init_config_cache2();
     init_paths();
     UNUSABLE = "is not a directory we can use";
+    NOT_UTF8 = "it holds U+FFFD, what a name that is not UTF-8 becomes as Node.js reads it, so another directory would be used: use a UTF-8 path";
   }
 });
 
@@ -28875,7 +29121,7 @@ async function writeResult(output, id2, result, opts) {
 }
 async function streamResult(output, head, result) {
   if ("streamJson" in result) {
-    const flat = (text) => text.replace(/\n\s*/g, "");
+    const flat = (text2) => text2.replace(/\n\s*/g, "");
     await writeStreamedJson(
       {
         prefix: head + flat(result.streamJson.prefix),
@@ -28901,9 +29147,9 @@ function errorLine(id2, error2) {
 function closedOr(error2) {
   return isClosedPipe(error2) ? new OutputClosed("output closed", { cause: error2 }) : error2;
 }
-function write(output, text) {
-  return new Promise((resolve28, reject) => {
-    output.write(text, (error2) => error2 ? reject(closedOr(error2)) : resolve28());
+function write(output, text2) {
+  return new Promise((resolve29, reject) => {
+    output.write(text2, (error2) => error2 ? reject(closedOr(error2)) : resolve29());
   });
 }
 var INHERITED, OutputClosed;
@@ -28950,15 +29196,15 @@ var init_serve3 = __esm({
 });
 
 // src/git/parsers/count-objects.ts
-function parseCountObjects(text) {
+function parseCountObjects(text2) {
   const values = /* @__PURE__ */ new Map();
-  for (const line of text.split("\n")) {
+  for (const line of text2.split("\n")) {
     const match = /^([a-z-]+): (\d+)$/.exec(line.trim());
     if (match) values.set(match[1], Number(match[2]));
   }
   const get = (key) => {
     const value = values.get(key);
-    if (value === void 0) throw unparseable("count-objects", `no "${key}" line`, text);
+    if (value === void 0) throw unparseable("count-objects", `no "${key}" line`, text2);
     return value;
   };
   return {
@@ -28978,7 +29224,7 @@ var init_count_objects = __esm({
 
 // src/git/checkpoint-repo.ts
 import { lstat as lstat9, mkdir as mkdir9, readdir as readdir11, realpath as realpath6, rename as rename6, rm as rm18, stat as stat20, writeFile as writeFile7 } from "node:fs/promises";
-import { basename as basename7, dirname as dirname16, join as join39 } from "node:path";
+import { basename as basename8, dirname as dirname16, join as join40 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -28997,7 +29243,7 @@ async function indexBytes(repo) {
   const names2 = await readdir11(repo.gitDir).catch(() => []);
   const shared = await Promise.all(
     names2.filter((name2) => name2.startsWith("sharedindex.")).map(
-      (name2) => stat20(join39(repo.gitDir, name2)).then(
+      (name2) => stat20(join40(repo.gitDir, name2)).then(
         (st) => st.size,
         () => 0
       )
@@ -29008,11 +29254,11 @@ async function indexBytes(repo) {
 async function initCheckpointRepo(repo) {
   if (await lstat9(repo.gitDir).catch(() => null) !== null) return configure(repo);
   const parent = dirname16(repo.gitDir);
-  const prefix = `${basename7(repo.gitDir)}.init-`;
+  const prefix = `${basename8(repo.gitDir)}.init-`;
   await mkdir9(parent, { recursive: true });
   for (const name2 of await readdir11(parent))
-    if (name2.startsWith(prefix)) await rm18(join39(parent, name2), { recursive: true, force: true });
-  const building = join39(parent, `${prefix}${randomHex(4)}`);
+    if (name2.startsWith(prefix)) await rm18(join40(parent, name2), { recursive: true, force: true });
+  const building = join40(parent, `${prefix}${randomHex(4)}`);
   await mkdir9(building);
   await configure({ ...repo, gitDir: building });
   await rename6(building, repo.gitDir);
@@ -29020,8 +29266,8 @@ async function initCheckpointRepo(repo) {
 async function configure(repo) {
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir9(join39(repo.gitDir, "info"), { recursive: true });
-  await writeFile7(join39(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir9(join40(repo.gitDir, "info"), { recursive: true });
+  await writeFile7(join40(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const res = await runGit({ cwd: dir, ...opts }, [
@@ -29043,13 +29289,13 @@ async function probeWorkspace(dir, opts = {}) {
 }
 function probeInputs(dir, probe) {
   if (probe.isRepository) {
-    const gitDir = join39(dir, ".git");
-    if (probe.root !== dir || probe.excludesFile !== join39(gitDir, "info", "exclude")) return null;
-    return [dir, gitDir, join39(gitDir, "config"), join39(gitDir, "config.worktree"), join39(gitDir, "commondir")];
+    const gitDir = join40(dir, ".git");
+    if (probe.root !== dir || probe.excludesFile !== join40(gitDir, "info", "exclude")) return null;
+    return [dir, gitDir, join40(gitDir, "config"), join40(gitDir, "config.worktree"), join40(gitDir, "commondir")];
   }
   const inputs = [];
   for (let p = dir; ; p = dirname16(p)) {
-    inputs.push(join39(p, ".git"), join39(p, "HEAD"));
+    inputs.push(join40(p, ".git"), join40(p, "HEAD"));
     if (dirname16(p) === p) return inputs;
   }
 }
@@ -29076,7 +29322,7 @@ async function countObjects(repo) {
   return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
 }
 async function looseObjectBytes(repo, oid) {
-  const st = await stat20(join39(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  const st = await stat20(join40(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
   return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 async function packLooseObjects(repo) {
@@ -29109,13 +29355,13 @@ var init_checkpoint_repo = __esm({
 
 // src/fs/leading-dirs.ts
 import { lstat as lstat10 } from "node:fs/promises";
-import { join as join40 } from "node:path";
+import { join as join41 } from "node:path";
 async function leadingDirsAreReal(root, path2, real = /* @__PURE__ */ new Map()) {
   for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
     const dir = path2.slice(0, at);
     let ok = real.get(dir);
     if (ok === void 0) {
-      const st = await lstat10(fsPath(join40(root, dir))).catch(() => null);
+      const st = await lstat10(fsPath(join41(root, dir))).catch(() => null);
       ok = st === null || st.isDirectory();
       real.set(dir, ok);
     }
@@ -29245,15 +29491,15 @@ var init_diff_pairs = __esm({
 });
 
 // src/git/parsers/diff-tree-stdin.ts
-function parseDiffTreeStdin(text, pairs) {
+function parseDiffTreeStdin(text2, pairs) {
   const headers = new Map(pairs.map(([from, to], i) => [`${from} ${to}`, i]));
   const out = pairs.map(() => []);
   let current = -1;
   let pos = 0;
-  while (pos < text.length) {
-    const nl = text.indexOf("\n", pos);
-    const nul = text.indexOf("\0", pos);
-    const header = nl >= 0 && (nul < 0 || nl < nul) ? headers.get(text.slice(pos, nl)) : void 0;
+  while (pos < text2.length) {
+    const nl = text2.indexOf("\n", pos);
+    const nul = text2.indexOf("\0", pos);
+    const header = nl >= 0 && (nul < 0 || nl < nul) ? headers.get(text2.slice(pos, nl)) : void 0;
     if (header !== void 0 && header > current) {
       current = header;
       pos = nl + 1;
@@ -29261,8 +29507,8 @@ function parseDiffTreeStdin(text, pairs) {
     }
     const paths = out[current];
     if (paths === void 0 || nul < 0)
-      throw unparseable("diff-tree --stdin", "a path outside a pair or without its NUL", text.slice(pos));
-    paths.push(text.slice(pos, nul));
+      throw unparseable("diff-tree --stdin", "a path outside a pair or without its NUL", text2.slice(pos));
+    paths.push(text2.slice(pos, nul));
     pos = nul + 1;
   }
   return out;
@@ -29381,23 +29627,23 @@ var init_checkpoint_trees = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath7 } from "node:fs/promises";
-import { basename as basename8, dirname as dirname17, join as join41, relative as relative6, resolve as resolve22, sep as sep9 } from "node:path";
+import { basename as basename9, dirname as dirname17, join as join42, relative as relative6, resolve as resolve22, sep as sep9 } from "node:path";
 function toGitPath(root, abs) {
   return relative6(root, abs).split(sep9).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join41(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join42(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
-  const tail = [basename8(abs)];
+  const tail = [basename9(abs)];
   let head = dirname17(abs);
   for (; ; ) {
     try {
-      return join41(await realpath7(head), ...tail.reverse());
+      return join42(await realpath7(head), ...tail.reverse());
     } catch {
       const up = dirname17(head);
       if (up === head) return abs;
-      tail.push(basename8(head));
+      tail.push(basename9(head));
       head = up;
     }
   }
@@ -29463,14 +29709,14 @@ function diffFullBetween(store, from, to) {
     const records = all.filter((r) => kept.has(r.path));
     const wanted = records.filter((r) => !r.binary).flatMap((r) => [r.srcId, r.dstId]).filter((o) => !isNullId(o));
     const blobs = await readObjects(store.repo, wanted);
-    const text = (oid) => {
+    const text2 = (oid) => {
       const blob = isNullId(oid) ? void 0 : blobs.get(oid);
       return blob === void 0 ? "" : decodeBytes(blob);
     };
     return records.map((r) => ({
       file: r.path,
-      before: r.binary ? "" : text(r.srcId),
-      after: r.binary ? "" : text(r.dstId),
+      before: r.binary ? "" : text2(r.srcId),
+      after: r.binary ? "" : text2(r.dstId),
       additions: r.insertions,
       deletions: r.deletions,
       status: r.status === "A" ? "added" : r.status === "D" ? "deleted" : "modified",
@@ -29780,8 +30026,8 @@ function recordedTrees(records, rev) {
   return [...new Set(namedRecords(records, rev).map((r) => r.tree))];
 }
 function namedRecords(records, rev) {
-  const named2 = records.find((r) => r.ref === rev);
-  if (named2 !== void 0) return named2.tree === "" ? [] : [named2];
+  const named3 = records.find((r) => r.ref === rev);
+  if (named3 !== void 0) return named3.tree === "" ? [] : [named3];
   if (!/^[0-9a-f]+$/.test(rev)) return [];
   return records.filter((r) => r.tree !== "" && (r.tree.startsWith(rev) || r.oid.startsWith(rev)));
 }
@@ -29850,25 +30096,25 @@ var init_message2 = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash8 } from "node:crypto";
-import { readdir as readdir12, readFile as readFile13, stat as stat21 } from "node:fs/promises";
-import { dirname as dirname18, join as join42 } from "node:path";
+import { readdir as readdir12, readFile as readFile14, stat as stat21 } from "node:fs/promises";
+import { dirname as dirname18, join as join43 } from "node:path";
 function pathKey(realPath) {
   return createHash8("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join42(checkpointsDir, projectId, worktreeKey);
+  const dir = join43(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join42(dir, "git"),
-    indexFile: join42(dir, "index"),
-    metaFile: join42(dir, "store.json"),
-    upkeepFile: join42(dir, "upkeep.json"),
-    probeFile: join42(dir, "probe.json"),
-    promptsDir: join42(dir, "prompts"),
-    lockPath: join42(dir, "lock"),
-    tempDir: join42(dir, "tmp")
+    gitDir: join43(dir, "git"),
+    indexFile: join43(dir, "index"),
+    metaFile: join43(dir, "store.json"),
+    upkeepFile: join43(dir, "upkeep.json"),
+    probeFile: join43(dir, "probe.json"),
+    promptsDir: join43(dir, "prompts"),
+    lockPath: join43(dir, "lock"),
+    tempDir: join43(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -29894,13 +30140,13 @@ async function storeAbove(checkpointsDir, dir, home) {
   return null;
 }
 async function storeOf(location, root) {
-  const text = await readFile13(location.metaFile, "utf8").catch(() => null);
+  const text2 = await readFile14(location.metaFile, "utf8").catch(() => null);
   try {
-    const parsed = text === null ? null : JSON.parse(text);
+    const parsed = text2 === null ? null : JSON.parse(text2);
     if (typeof parsed?.workspace === "string") return parsed.workspace === root ? "intact" : "none";
   } catch {
   }
-  const head = await stat21(join42(location.gitDir, "HEAD")).catch(() => null);
+  const head = await stat21(join43(location.gitDir, "HEAD")).catch(() => null);
   return head?.isFile() === true ? "damaged" : "none";
 }
 async function listDir2(dir) {
@@ -29917,10 +30163,10 @@ var init_project_id = __esm({
 });
 
 // src/checkpoints/prompt-numbers.ts
-import { link as link2, mkdir as mkdir10, readdir as readdir13, readFile as readFile14, rm as rm19, writeFile as writeFile8 } from "node:fs/promises";
-import { join as join43 } from "node:path";
+import { link as link2, mkdir as mkdir10, readdir as readdir13, readFile as readFile15, rm as rm19, writeFile as writeFile8 } from "node:fs/promises";
+import { join as join44 } from "node:path";
 function sessionDir(promptsDir, session) {
-  return join43(promptsDir, pathKey(session));
+  return join44(promptsDir, pathKey(session));
 }
 async function claimPromptNumber(promptsDir, session, delivery) {
   const dir = sessionDir(promptsDir, session);
@@ -29943,27 +30189,27 @@ async function claimPromptNumber(promptsDir, session, delivery) {
 }
 async function deliveredAgain(dir, n, delivery) {
   if (n === 0) return false;
-  const text = await readFile14(join43(dir, String(n)), "utf8").catch(() => "");
+  const text2 = await readFile15(join44(dir, String(n)), "utf8").catch(() => "");
   let claimed;
   try {
-    claimed = JSON.parse(text);
+    claimed = JSON.parse(text2);
   } catch {
     return false;
   }
   const hook = hash(delivery.hook);
   if (claimed.text !== hash(delivery.text) || claimed.hook === hook) return false;
-  return create(join43(dir, `${n}-${hook}`), "");
+  return create(join44(dir, `${n}-${hook}`), "");
 }
-async function claimFile(dir, n, text) {
-  if (text === "") return create(join43(dir, String(n)), "");
-  const temp = join43(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
-  await writeFile8(temp, text);
+async function claimFile(dir, n, text2) {
+  if (text2 === "") return create(join44(dir, String(n)), "");
+  const temp = join44(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
+  await writeFile8(temp, text2);
   try {
-    await link2(temp, join43(dir, String(n)));
+    await link2(temp, join44(dir, String(n)));
     return true;
   } catch (error2) {
     if (error2.code === "EEXIST") return false;
-    return create(join43(dir, String(n)), text);
+    return create(join44(dir, String(n)), text2);
   } finally {
     await rm19(temp, { force: true });
   }
@@ -29971,18 +30217,18 @@ async function claimFile(dir, n, text) {
 async function notePromptNumber(promptsDir, session, n) {
   const dir = sessionDir(promptsDir, session);
   await mkdir10(dir, { recursive: true }).catch(() => void 0);
-  await create(join43(dir, String(n)), "").catch(() => void 0);
+  await create(join44(dir, String(n)), "").catch(() => void 0);
 }
 function promptNumber(records, session, claimed) {
   const numbers = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(entryOf).filter((e) => e.session === session).map((e) => e.prompt ?? 0);
   return claimed !== null && !numbers.includes(claimed) ? claimed : Math.max(0, ...numbers) + 1;
 }
-function hash(text) {
-  return pathKey(text);
+function hash(text2) {
+  return pathKey(text2);
 }
-async function create(path2, text) {
+async function create(path2, text2) {
   try {
-    await writeFile8(path2, text, { flag: "wx" });
+    await writeFile8(path2, text2, { flag: "wx" });
     return true;
   } catch (error2) {
     if (error2.code === "EEXIST") return false;
@@ -29995,48 +30241,6 @@ var init_prompt_numbers = __esm({
     init_random();
     init_message2();
     init_project_id();
-  }
-});
-
-// src/checkpoints/plan.ts
-function planChanges(desired, current, skippedThen = () => false) {
-  const plan = { writes: [], deletes: [], uncovered: [] };
-  for (const [path2, want] of desired) {
-    const have = current.get(path2);
-    if (want !== null) {
-      if (have === void 0 || have.oid !== want.oid || have.mode !== want.mode)
-        plan.writes.push({ ...want, path: path2 });
-    } else if (have !== void 0 && !skippedThen(path2)) {
-      plan.deletes.push(path2);
-    } else {
-      plan.uncovered.push(path2);
-    }
-  }
-  return plan;
-}
-function restoreDesired(target, current) {
-  const paths = /* @__PURE__ */ new Set([...target.keys(), ...current.keys()]);
-  return [...paths].sort().map((p) => [p, target.get(p) ?? null]);
-}
-function changedBetween(target, current, selection2) {
-  const out = [];
-  for (const path2 of /* @__PURE__ */ new Set([...target.keys(), ...current.keys()])) {
-    const a = target.get(path2);
-    const b = current.get(path2);
-    if (a !== void 0 && b !== void 0 && a.oid === b.oid && a.mode === b.mode) continue;
-    if (selection2 === null || selection2.some((s) => isUnder(path2, s))) out.push(path2);
-  }
-  return out.sort();
-}
-function firstPatchWins(pairs) {
-  const out = /* @__PURE__ */ new Map();
-  for (const [path2, hash2] of pairs) if (!out.has(path2)) out.set(path2, hash2);
-  return out;
-}
-var init_plan = __esm({
-  "src/checkpoints/plan.ts"() {
-    "use strict";
-    init_workspace_paths();
   }
 });
 
@@ -30073,6 +30277,67 @@ var init_record2 = __esm({
     init_commit();
     init_refs();
     init_message2();
+  }
+});
+
+// src/checkpoints/plan.ts
+function planChanges(desired, current, skippedThen = () => false) {
+  const plan = { writes: [], deletes: [], uncovered: [] };
+  for (const [path2, want] of desired) {
+    const have = current.get(path2);
+    if (want !== null) {
+      if (have === void 0 || have.oid !== want.oid || have.mode !== want.mode)
+        plan.writes.push({ ...want, path: path2 });
+    } else if (have !== void 0 && !skippedThen(path2)) {
+      plan.deletes.push(path2);
+    } else {
+      plan.uncovered.push(path2);
+    }
+  }
+  return plan;
+}
+function inTheWay2(plan, current, blocked) {
+  const under = (p) => blocked.some((b) => isUnder(p, b));
+  const deleted = new Set(plan.deletes.filter((p) => !under(p)));
+  const kept = new Set([...current.keys()].filter((p) => !deleted.has(p)));
+  const known = knownPaths(kept);
+  const fileAbove = (p) => {
+    for (let i = p.lastIndexOf("/"); i > 0; i = p.lastIndexOf("/", i - 1))
+      if (kept.has(p.slice(0, i))) return true;
+    return false;
+  };
+  const dirAt = (p) => known.has(p) && !kept.has(p);
+  const stands = [
+    ...plan.writes.map((w) => w.path).filter((p) => under(p) || fileAbove(p) || dirAt(p)),
+    ...plan.deletes.filter(under),
+    ...plan.uncovered.filter((p) => known.has(p))
+  ];
+  return stands.sort();
+}
+function restoreDesired(target, current) {
+  const paths = /* @__PURE__ */ new Set([...target.keys(), ...current.keys()]);
+  return [...paths].sort().map((p) => [p, target.get(p) ?? null]);
+}
+function changedBetween(target, current, selection2) {
+  const out = [];
+  for (const path2 of /* @__PURE__ */ new Set([...target.keys(), ...current.keys()])) {
+    const a = target.get(path2);
+    const b = current.get(path2);
+    if (a !== void 0 && b !== void 0 && a.oid === b.oid && a.mode === b.mode) continue;
+    if (selection2 === null || selection2.some((s) => isUnder(path2, s))) out.push(path2);
+  }
+  return out.sort();
+}
+function firstPatchWins(pairs) {
+  const out = /* @__PURE__ */ new Map();
+  for (const [path2, hash2] of pairs) if (!out.has(path2)) out.set(path2, hash2);
+  return out;
+}
+var init_plan = __esm({
+  "src/checkpoints/plan.ts"() {
+    "use strict";
+    init_record2();
+    init_workspace_paths();
   }
 });
 
@@ -30114,7 +30379,7 @@ async function findSkipped(root, listing, maxBytes, sizes) {
   ];
   const repoDirs = /* @__PURE__ */ new Map();
   for (let i = 0; i < candidates.length; i += STAT_SLICE) {
-    if (i > 0) await new Promise((resolve28) => setImmediate(resolve28));
+    if (i > 0) await new Promise((resolve29) => setImmediate(resolve29));
     for (const c of candidates.slice(i, i + STAT_SLICE)) {
       const nested = nestedRepositoryAbove(root, c.path, repoDirs);
       if (nested !== null) {
@@ -30181,6 +30446,7 @@ var init_skip_rules = __esm({
 });
 
 // src/checkpoints/restore.ts
+import { lstat as lstat11 } from "node:fs/promises";
 function restoreTo(store, hash2) {
   return store.locked("checkpoint restore", "existing", async () => {
     const { trees, refs } = await store.resolveCheckpoints([hash2]);
@@ -30209,12 +30475,13 @@ async function revertToCheckpoint(store, target, paths) {
   return store.locked("checkpoint revert", "existing", async () => {
     const { trees, refs } = await store.resolveCheckpoints([target]);
     const wanted = await store.requireListing(trees[0]);
-    if (selection2 !== null) await assertKnownPaths(store, selection2, wanted);
+    const uncaptured = selection2 === null ? [] : await assertKnownPaths(store, selection2, wanted);
     return revertLocked(
       store,
       refs,
       (current) => changedBetween(wanted, current, selection2).map((p) => [p, wanted.get(p) ?? null]),
-      skippedBy(refs, target)
+      skippedBy(refs, target),
+      uncaptured
     );
   });
 }
@@ -30245,7 +30512,7 @@ async function revertPatches(store, target, paths) {
     );
   });
 }
-async function revertLocked(store, refs, desired, skippedThen) {
+async function revertLocked(store, refs, desired, skippedThen, uncaptured = []) {
   const safety = await store.trackLocked("safety before revert", "safety", false, {}, void 0, refs);
   const current = await store.requireListing(safety.hash);
   const plan = planChanges(desired(current), current, skippedThen);
@@ -30255,15 +30522,24 @@ async function revertLocked(store, refs, desired, skippedThen) {
     deleted: store.absolute(applied.deleted),
     safety: safety.hash,
     safetyRef: safety.ref,
-    leftAlone: store.absolute(applied.leftAlone)
+    leftAlone: store.absolute([.../* @__PURE__ */ new Set([...applied.leftAlone, ...uncaptured])].sort())
   };
 }
 async function assertKnownPaths(store, selection2, wanted) {
   const inCheckpoint = knownPaths(wanted.keys());
   const unknown2 = selection2.filter((sel) => !inCheckpoint.has(sel));
-  if (unknown2.length === 0) return;
+  if (unknown2.length === 0) return [];
   const inWorkspace = knownPaths((await listTree(store.repo, (await store.capture()).treeId))?.keys() ?? []);
-  const missing = unknown2.filter((sel) => !inWorkspace.has(sel));
+  const uncaptured = unknown2.filter((sel) => !inWorkspace.has(sel));
+  const onDisk = await Promise.all(
+    uncaptured.map(
+      (p) => lstat11(fsPath(toAbsolute(store.workspace, p))).then(
+        () => true,
+        () => false
+      )
+    )
+  );
+  const missing = uncaptured.filter((_, i) => onDisk[i] !== true);
   if (missing.length > 0) {
     const abs = missing.map((p) => toAbsolute(store.workspace, p));
     const bytes = abs.some((p) => p.includes("\uFFFD")) ? "; a name that is not UTF-8 is given with each such byte as \\udcNN, as JSON output writes it" : "";
@@ -30274,6 +30550,7 @@ async function assertKnownPaths(store, selection2, wanted) {
       }
     );
   }
+  return uncaptured;
 }
 function spelt(path2) {
   return path2.replace(/[\udc80-\udcff]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
@@ -30282,6 +30559,7 @@ var init_restore = __esm({
   "src/checkpoints/restore.ts"() {
     "use strict";
     init_errors();
+    init_path_bytes();
     init_checkpoint_trees();
     init_plan();
     init_record2();
@@ -30321,34 +30599,34 @@ var init_retention = __esm({
 
 // src/git/checkpoint-health.ts
 import { createHash as createHash9 } from "node:crypto";
-import { lstat as lstat11, readdir as readdir14, readFile as readFile15 } from "node:fs/promises";
-import { join as join44 } from "node:path";
+import { lstat as lstat12, readdir as readdir14, readFile as readFile16 } from "node:fs/promises";
+import { join as join45 } from "node:path";
 async function repoDamage(gitDir, refs, indexFile) {
   const [index, dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
     indexFile === void 0 ? null : indexDamage(indexFile),
     kindOf(gitDir),
-    readText(join44(gitDir, "HEAD")),
-    readText(join44(gitDir, "packed-refs")),
-    kindOf(join44(gitDir, "objects")),
-    kindOf(join44(gitDir, "refs")),
-    ...refs.map((ref) => readText(join44(gitDir, ...ref.split("/"))))
+    readText(join45(gitDir, "HEAD")),
+    readText(join45(gitDir, "packed-refs")),
+    kindOf(join45(gitDir, "objects")),
+    kindOf(join45(gitDir, "refs")),
+    ...refs.map((ref) => readText(join45(gitDir, ...ref.split("/"))))
   ]);
   const unusable = dir !== "dir" ? `its git directory ${dir === "missing" ? "is missing" : "is not a directory"}` : head === null ? "its HEAD file is missing" : !HEAD_TEXT.test(head) ? "its HEAD file is damaged" : objects !== "dir" ? "its objects directory is missing" : refsDir !== "dir" ? "its refs directory is missing" : null;
   const brokenRefs2 = refs.filter((_, i) => {
-    const text = texts[i];
-    return text !== null && text !== void 0 && !REF_TEXT.test(text);
+    const text2 = texts[i];
+    return text2 !== null && text2 !== void 0 && !REF_TEXT.test(text2);
   });
   const garbledPacked = packed === null ? [] : parsePackedRefs(packed).garbled;
   return unusable === null ? { unusable, brokenRefs: brokenRefs2, garbledPacked, index } : { unusable, brokenRefs: [], garbledPacked: [], index: null };
 }
 async function indexDamage(path2) {
-  const info = await lstat11(path2).catch((error2) => {
+  const info = await lstat12(path2).catch((error2) => {
     if (isAbsent(error2)) return null;
     throw error2;
   });
   if (info === null) return null;
   if (!info.isFile()) return "its index is not a plain file";
-  const bytes = await readFile15(path2);
+  const bytes = await readFile16(path2);
   if (bytes.length === 0) return "its index file is empty";
   if (bytes.length < INDEX_HEADER + 20) return "its index file is cut short";
   if (bytes.toString("latin1", 0, 4) !== "DIRC" || !INDEX_VERSIONS.includes(bytes.readUInt32BE(4)))
@@ -30359,10 +30637,10 @@ async function indexDamage(path2) {
   });
   return whole ? null : "its index file does not match its checksum";
 }
-function parsePackedRefs(text) {
+function parsePackedRefs(text2) {
   const refs = /* @__PURE__ */ new Map();
   const garbled = [];
-  for (const line of text.split("\n")) {
+  for (const line of text2.split("\n")) {
     if (line === "" || line.startsWith("# ") || PACKED_PEEL.test(line)) continue;
     const m = PACKED_REF.exec(line);
     if (m === null) garbled.push(line);
@@ -30371,22 +30649,22 @@ function parsePackedRefs(text) {
   return { refs, garbled };
 }
 async function refsWithoutObject(repo, gitDir, prefixes) {
-  const packed = await readText(join44(gitDir, "packed-refs"));
+  const packed = await readText(join45(gitDir, "packed-refs"));
   const ids = /* @__PURE__ */ new Map();
   if (packed !== null) {
     for (const [ref, id2] of parsePackedRefs(packed).refs)
       if (prefixes.some((p) => ref.startsWith(p))) ids.set(ref, id2);
   }
   for (const prefix of prefixes) {
-    const dir = join44(gitDir, ...prefix.split("/"));
+    const dir = join45(gitDir, ...prefix.split("/"));
     const names2 = await readdir14(dir, { recursive: true }).catch((error2) => {
       if (isAbsent(error2)) return [];
       throw error2;
     });
     for (const name2 of names2) {
-      const text = await readText(join44(dir, name2));
-      if (text !== null && REF_TEXT.test(text))
-        ids.set(`${prefix}${name2.split(/[\\/]/).join("/")}`, text.trim());
+      const text2 = await readText(join45(dir, name2));
+      if (text2 !== null && REF_TEXT.test(text2))
+        ids.set(`${prefix}${name2.split(/[\\/]/).join("/")}`, text2.trim());
     }
   }
   if (ids.size === 0) return [];
@@ -30400,7 +30678,7 @@ async function refsWithoutObject(repo, gitDir, prefixes) {
 }
 async function kindOf(path2) {
   try {
-    return (await lstat11(path2)).isDirectory() ? "dir" : "other";
+    return (await lstat12(path2)).isDirectory() ? "dir" : "other";
   } catch (error2) {
     if (isAbsent(error2)) return "missing";
     throw error2;
@@ -30408,7 +30686,7 @@ async function kindOf(path2) {
 }
 async function readText(path2) {
   try {
-    return await readFile15(path2, "utf8");
+    return await readFile16(path2, "utf8");
   } catch (error2) {
     if (isAbsent(error2) || error2.code === "EISDIR") return null;
     throw error2;
@@ -30437,8 +30715,8 @@ var init_checkpoint_health = __esm({
 });
 
 // src/checkpoints/recovery.ts
-import { copyFile as copyFile2, lstat as lstat12, mkdir as mkdir11, readFile as readFile16, rename as rename7, rm as rm20 } from "node:fs/promises";
-import { dirname as dirname19, join as join45, relative as relative7 } from "node:path";
+import { copyFile as copyFile2, lstat as lstat13, mkdir as mkdir11, readFile as readFile17, rename as rename7, rm as rm20 } from "node:fs/promises";
+import { dirname as dirname19, join as join46, relative as relative7 } from "node:path";
 async function findDamage(location, withIndex = false) {
   const damage = await repoDamage(location.gitDir, MARKERS, withIndex ? location.indexFile : void 0);
   return isDamage(damage) ? damage : null;
@@ -30481,23 +30759,23 @@ function refName(ref) {
 function corruptError(location, damage) {
   const after2 = damage.unusable !== null ? "starts a new, empty store (the checkpoints in it can no longer be read)" : damage.index === null ? "goes on with its checkpoints" : "goes on with its checkpoints, its index made again from the latest one";
   return new StoreCorruptError(
-    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join45(location.dir, "damaged-<time>")} and ${after2}`,
+    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join46(location.dir, "damaged-<time>")} and ${after2}`,
     { details: { store: location.dir, damage: what(damage) } }
   );
 }
 async function setAside(location, damage) {
   const parts = damage.unusable === null ? [
-    ...damage.brokenRefs.map((ref) => join45(location.gitDir, ...ref.split("/"))),
+    ...damage.brokenRefs.map((ref) => join46(location.gitDir, ...ref.split("/"))),
     ...damage.index === null ? [] : [location.indexFile]
-  ] : [location.gitDir, location.indexFile, join45(location.dir, "budget.json"), location.upkeepFile];
-  const aside = join45(
+  ] : [location.gitDir, location.indexFile, join46(location.dir, "budget.json"), location.upkeepFile];
+  const aside = join46(
     location.dir,
     `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`
   );
   if (damage.unusable === null) await dropPacked(location, damage, aside);
   for (const part of parts) {
-    if (await lstat12(part).catch(() => null) === null) continue;
-    const to = join45(aside, relative7(location.dir, part));
+    if (await lstat13(part).catch(() => null) === null) continue;
+    const to = join46(aside, relative7(location.dir, part));
     await mkdir11(dirname19(to), { recursive: true });
     await rename7(part, to);
   }
@@ -30510,21 +30788,21 @@ async function rebuildIndex(repo) {
   await indexFromTree(repo, latest).catch(() => rm20(repo.indexFile, { force: true }));
 }
 async function dropPacked(location, damage, aside) {
-  const file = join45(location.gitDir, "packed-refs");
-  const text = await readFile16(file, "utf8").catch(() => null);
-  if (text === null) return;
-  const { refs, garbled } = parsePackedRefs(text);
+  const file = join46(location.gitDir, "packed-refs");
+  const text2 = await readFile17(file, "utf8").catch(() => null);
+  if (text2 === null) return;
+  const { refs, garbled } = parsePackedRefs(text2);
   const broken = damage.brokenRefs.filter((ref) => refs.has(ref));
   if (garbled.length === 0 && broken.length === 0) return;
   const dropped = /* @__PURE__ */ new Set([...garbled, ...broken.map((ref) => `${refs.get(ref)} ${ref}`)]);
   const kept = [];
   let dropping = false;
-  for (const line of text.split("\n")) {
+  for (const line of text2.split("\n")) {
     if (line.startsWith("^") && dropping) continue;
     dropping = dropped.has(line);
     if (!dropping) kept.push(line);
   }
-  const to = join45(aside, relative7(location.dir, file));
+  const to = join46(aside, relative7(location.dir, file));
   await mkdir11(dirname19(to), { recursive: true });
   await copyFile2(file, to);
   await writeFileAtomic(file, kept.join("\n"));
@@ -30548,7 +30826,7 @@ var init_recovery = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute10, join as join46 } from "node:path";
+import { isAbsolute as isAbsolute10, join as join47 } from "node:path";
 function userIgnoreConfigFiles(o) {
   const { system, global } = userConfigFiles({
     ...process.env,
@@ -30577,12 +30855,12 @@ async function userExcludesSetting(o) {
   return configured;
 }
 async function userExcludesPath(configured, o) {
-  const xdg = o.xdgConfigHome && isAbsolute10(o.xdgConfigHome) ? o.xdgConfigHome : join46(o.home, ".config");
-  const path2 = configured === null ? join46(xdg, "git", "ignore") : expandHome(configured, o.home);
+  const xdg = o.xdgConfigHome && isAbsolute10(o.xdgConfigHome) ? o.xdgConfigHome : join47(o.home, ".config");
+  const path2 = configured === null ? join47(xdg, "git", "ignore") : expandHome(configured, o.home);
   return isAbsolute10(path2) && await exists4(path2) ? path2 : null;
 }
 function expandHome(path2, home) {
-  return path2 === "~" ? home : path2.startsWith("~/") ? join46(home, path2.slice(2)) : path2;
+  return path2 === "~" ? home : path2.startsWith("~/") ? join47(home, path2.slice(2)) : path2;
 }
 async function exists4(path2) {
   return access2(path2).then(
@@ -30600,7 +30878,7 @@ var init_user_ignore = __esm({
 
 // src/fs/place.ts
 import { mkdir as mkdir12, open as open6, rename as rename8, rm as rm21, stat as stat22, symlink } from "node:fs/promises";
-import { dirname as dirname20, join as join47, sep as sep10 } from "node:path";
+import { dirname as dirname20, join as join48, sep as sep10 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
@@ -30615,7 +30893,7 @@ async function placeFiles(root, stagingDir, items) {
   for (const item of items) {
     const parent = dirname20(item.dest);
     await mkdir12(fsPath(parent), { recursive: true });
-    if (!await placeOne(item, join47(stagingDir, tempName()))) {
+    if (!await placeOne(item, join48(stagingDir, tempName()))) {
       declined.push(item);
       continue;
     }
@@ -30680,10 +30958,10 @@ var init_place = __esm({
 // src/checkpoints/unchanged.ts
 import { createHash as createHash10 } from "node:crypto";
 import { constants as constants2 } from "node:fs";
-import { lstat as lstat13, open as open7, readlink as readlink4 } from "node:fs/promises";
+import { lstat as lstat14, open as open7, readlink as readlink4 } from "node:fs/promises";
 async function stillCaptured(abs, entry) {
   const path2 = fsPath(abs);
-  const st = await lstat13(path2).catch(() => null);
+  const st = await lstat14(path2).catch(() => null);
   if (entry === void 0 || st === null) return entry === void 0 && st === null;
   const format = entry.oid.length === 64 ? "sha256" : "sha1";
   if (st.isSymbolicLink())
@@ -30726,14 +31004,14 @@ var init_unchanged = __esm({
 });
 
 // src/checkpoints/apply.ts
-import { lstat as lstat14, rmdir as rmdir2, unlink } from "node:fs/promises";
+import { lstat as lstat15, rmdir as rmdir2, unlink } from "node:fs/promises";
 import { dirname as dirname21 } from "node:path";
 async function kindOf2(abs) {
   return (await statOf(abs)).kind;
 }
 async function statOf(abs) {
   try {
-    const st = await lstat14(fsPath(abs));
+    const st = await lstat15(fsPath(abs));
     const kind = st.isDirectory() ? "dir" : st.isSymbolicLink() ? "link" : st.isFile() ? "file" : "other";
     return { kind, perm: kind === "file" ? st.mode & 511 : null };
   } catch {
@@ -30887,7 +31165,7 @@ var init_apply = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { readFile as readFile17, rm as rm22 } from "node:fs/promises";
+import { readFile as readFile18, rm as rm22 } from "node:fs/promises";
 import { dirname as dirname22 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
@@ -31003,7 +31281,7 @@ async function pruningTiersOf(repo) {
 }
 async function readUpkeep(location) {
   try {
-    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile17(location.upkeepFile, "utf8")));
+    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile18(location.upkeepFile, "utf8")));
     if (parsed.success) return parsed.data;
   } catch {
   }
@@ -31050,8 +31328,8 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/budget-count.ts
-import { readFile as readFile18, rm as rm23 } from "node:fs/promises";
-import { join as join48 } from "node:path";
+import { readFile as readFile19, rm as rm23 } from "node:fs/promises";
+import { join as join49 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
 }
@@ -31063,11 +31341,11 @@ function commitBytes(meta2, identity) {
   return Buffer.byteLength(encodeMessage(meta2)) + 2 * person + 1024;
 }
 function budgetFile(location) {
-  return join48(location.dir, "budget.json");
+  return join49(location.dir, "budget.json");
 }
 async function readBudget(location) {
   try {
-    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile18(budgetFile(location), "utf8")));
+    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile19(budgetFile(location), "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -31112,7 +31390,7 @@ var init_budget_count = __esm({
 });
 
 // src/checkpoints/capture.ts
-import { lstat as lstat15, realpath as realpath8 } from "node:fs/promises";
+import { lstat as lstat16, realpath as realpath8 } from "node:fs/promises";
 import { dirname as dirname23 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
@@ -31153,7 +31431,7 @@ async function unusualShapes(root, paths) {
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
-        (p) => lstat15(fsPath(toAbsolute(root, p))).then(
+        (p) => lstat16(fsPath(toAbsolute(root, p))).then(
           (st) => st.isDirectory(),
           () => false
         )
@@ -31210,10 +31488,10 @@ var init_options = __esm({
 });
 
 // src/fs/stamps.ts
-import { lstat as lstat16 } from "node:fs/promises";
+import { lstat as lstat17 } from "node:fs/promises";
 async function stampOf(path2) {
   try {
-    const st = await lstat16(path2, { bigint: true });
+    const st = await lstat17(path2, { bigint: true });
     if (st.isDirectory()) return { path: path2, sig: `dir:${st.ino}:${st.uid}`, ctimeNs: 0n };
     const kind = st.isFile() ? "file" : "other";
     return {
@@ -31245,8 +31523,8 @@ var init_stamps = __esm({
 
 // src/checkpoints/probe-cache.ts
 import { readFileSync as readFileSync6 } from "node:fs";
-import { readFile as readFile19 } from "node:fs/promises";
-import { join as join49 } from "node:path";
+import { readFile as readFile20 } from "node:fs/promises";
+import { join as join50 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles2) {
   const record3 = await readRecord2(location);
   if (record3 === null || record3.workspace !== workspace) return {};
@@ -31256,7 +31534,7 @@ async function readCachedAnswers(location, workspace, configFiles2) {
   ]);
   const out = {};
   const p = record3.probe;
-  const expected = p?.isRepository ? join49(workspace, ".git", "info", "exclude") : null;
+  const expected = p?.isRepository ? join50(workspace, ".git", "info", "exclude") : null;
   if (p !== void 0 && p.root === workspace && p.excludesFile === expected && stampsHold(p.stamps, probeNow)) {
     out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
   }
@@ -31285,15 +31563,15 @@ async function acceptable(probe, stamps) {
   if (!gitDir?.sig.startsWith("dir:") || commondir?.sig !== "none" || worktreeConfig?.sig !== "none")
     return false;
   if (config2 === void 0 || !config2.sig.startsWith("file:")) return false;
-  const text = await readFile19(config2.path, "utf8").catch(() => null);
-  return text !== null && !/^\s*\[\s*include/im.test(text);
+  const text2 = await readFile20(config2.path, "utf8").catch(() => null);
+  return text2 !== null && !/^\s*\[\s*include/im.test(text2);
 }
 function plain(s) {
   return { path: s.path, sig: s.sig };
 }
 async function readRecord2(location) {
   try {
-    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile19(location.probeFile, "utf8")));
+    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile20(location.probeFile, "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -31319,9 +31597,9 @@ var init_probe_cache = __esm({
 });
 
 // src/checkpoints/store.ts
-import { access as access3, lstat as lstat17, readFile as readFile20, realpath as realpath9 } from "node:fs/promises";
+import { access as access3, lstat as lstat18, readFile as readFile21, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join50, sep as sep11 } from "node:path";
+import { join as join51, sep as sep11 } from "node:path";
 async function physicalPath(path2) {
   try {
     await access3(path2);
@@ -31643,7 +31921,7 @@ var init_store = __esm({
         this.storeReady = false;
         const state = await storeOf(this.location, this.workspace);
         if (state === "none" && !track2) throw this.noStore();
-        const leftover = state === "none" && await lstat17(this.location.indexFile).catch(() => null) !== null;
+        const leftover = state === "none" && await lstat18(this.location.indexFile).catch(() => null) !== null;
         const damage = state !== "none" || leftover ? await findDamage(this.location, true) : null;
         if (damage !== null && !track2) throw corruptError(this.location, damage);
         if (damage !== null) await this.recover(damage);
@@ -31671,10 +31949,10 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const target = join50(this.location.gitDir, "info", "exclude");
+        const target = join51(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
-          this.userExcludes === null ? "" : readFile20(this.userExcludes, "utf8").catch(() => ""),
-          readFile20(target, "utf8").catch(() => null)
+          this.userExcludes === null ? "" : readFile21(this.userExcludes, "utf8").catch(() => ""),
+          readFile21(target, "utf8").catch(() => null)
         ]);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
@@ -31714,14 +31992,20 @@ function restoreSession(store, from, opts = {}) {
       forced: force,
       conflicts: store.absolute(conflicted)
     };
-    if (dryRun)
+    if (dryRun) {
+      const stands = inTheWay2(
+        plan,
+        current,
+        captured.skipped.map((s) => s.path)
+      );
       return {
         ...base,
-        ...planned(store, plan),
+        ...planned(store, plan, new Set(stands)),
         safety: null,
         safetyRef: null,
-        leftAlone: store.absolute([...ignored].sort())
+        leftAlone: store.absolute([...stands, ...ignored].sort())
       };
+    }
     const label = `prompt ${from.prompt} of session ${from.session}`;
     const safety = await store.trackLocked(
       `safety before restore of ${label}`,
@@ -31753,8 +32037,12 @@ function restoreSession(store, from, opts = {}) {
 function sameEntry(a, b) {
   return a === void 0 || b === void 0 ? a === b : a.oid === b.oid && a.mode === b.mode;
 }
-function planned(store, plan) {
-  return { restored: store.absolute(plan.writes.map((w) => w.path)), deleted: store.absolute(plan.deletes) };
+function planned(store, plan, stands) {
+  const go = (p) => !stands.has(p);
+  return {
+    restored: store.absolute(plan.writes.map((w) => w.path).filter(go)),
+    deleted: store.absolute(plan.deletes.filter(go))
+  };
 }
 async function stepsAfter(store, records, from, now) {
   const line = records.map(lineEntryOf).reverse();
@@ -31796,10 +32084,10 @@ var init_session_restore = __esm({
 });
 
 // src/checkpoints/touched.ts
-async function touchedGitPaths(root, forbidden, named2) {
-  if (named2.length === 0 || named2.length > TOUCHED_MAX) return void 0;
+async function touchedGitPaths(root, forbidden, named3) {
+  if (named3.length === 0 || named3.length > TOUCHED_MAX) return void 0;
   const placed = await Promise.all(
-    named2.map((p) => toWorkspaceGitPath(root, p, forbidden).catch(() => null))
+    named3.map((p) => toWorkspaceGitPath(root, p, forbidden).catch(() => null))
   );
   const inside = placed.filter((p) => p !== null);
   return inside.length === 0 ? void 0 : cappedTouched(inside);
@@ -31941,7 +32229,7 @@ var init_checkpoints = __esm({
         tracking.catch(() => void 0);
         let counting = null;
         if (uncounted === null) {
-          await new Promise((resolve28) => setImmediate(resolve28));
+          await new Promise((resolve29) => setImmediate(resolve29));
           counting = countObjects(store.repo);
           counting.catch(() => void 0);
         }
@@ -32097,8 +32385,8 @@ var init_checkpoints = __esm({
         const find = (meta2) => {
           const marker = records.find((r) => r.ref === meta2);
           if (marker === void 0) return null;
-          const named2 = records.find((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX) && r.oid === marker.oid);
-          return entryOf(named2 ?? marker);
+          const named3 = records.find((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX) && r.oid === marker.oid);
+          return entryOf(named3 ?? marker);
         };
         return { baseline: find(BASELINE_REF), latest: find(LATEST_REF), safety: find(SAFETY_REF) };
       }
@@ -32137,15 +32425,15 @@ var init_checkpoints2 = __esm({
 });
 
 // src/cli/commands/checkpoint-text.ts
-import { lstat as lstat18 } from "node:fs/promises";
+import { lstat as lstat19 } from "node:fs/promises";
 function pathText(path2) {
   return escapeHidden(printable(path2), { halves: true });
 }
 function fullText(d) {
   const head = `=== ${d.status} ${pathText(d.file)} (${d.binary ? "binary" : `+${d.additions} -${d.deletions}`})`;
   if (d.binary) return head;
-  const body = (label, text, present) => present ? `--- ${label}
-${text}${text === "" || text.endsWith("\n") ? "" : "\n\\ No newline at end of file\n"}` : `--- ${label}: (none)
+  const body = (label, text2, present) => present ? `--- ${label}
+${text2}${text2 === "" || text2.endsWith("\n") ? "" : "\n\\ No newline at end of file\n"}` : `--- ${label}: (none)
 `;
   return `${head}
 ${body("before", d.before, d.status !== "added")}${body("after", d.after, d.status !== "deleted")}`.replace(
@@ -32168,27 +32456,34 @@ function restorePrompt(r) {
   const unresolved = r.forced ? r.conflicts.filter((p) => blocked.has(p)) : r.conflicts;
   if (!r.dryRun && unresolved.length > 0)
     throw new RestoreConflictError(
-      `restored ${r.restored.length} and deleted ${r.deleted.length} files of ${of}, but left alone ${unresolved.length} that another session or a person changed after it: ${unresolved.map(pathText).join(", ")}; ${r.forced ? "something of theirs stands where each would go: move it aside, then run again" : "run again with --force to put them back too"} (--dry-run shows the plan). ${undo.join("")}`,
+      `restored ${r.restored.length} files${named2(r.restored)} and deleted ${r.deleted.length}${named2(r.deleted)} of ${of}, but left alone ${unresolved.length} that another session or a person changed after it: ${unresolved.map(pathText).join(", ")}; ${r.forced ? "something of theirs stands where each would go: move it aside, then run again" : "run again with --force to put them back too"} (--dry-run shows the plan). ${undo.join("")}`,
       { details: r }
     );
-  const overwritten = r.conflicts.filter((p) => !blocked.has(p));
+  const listed = r.forced ? r.conflicts.filter((p) => !blocked.has(p)) : r.conflicts;
   const lines = [
     r.dryRun ? `Would restore ${r.restored.length} files and delete ${r.deleted.length} (${of}); nothing changed.` : `Restored ${r.restored.length} files, deleted ${r.deleted.length} (${of}).`,
     ...r.restored.map((p) => `  restore ${pathText(p)}`),
     ...r.deleted.map((p) => `  delete  ${pathText(p)}`),
-    ...r.conflicts.length === 0 ? [] : [
-      `${r.forced ? "Overwrote" : "In conflict"} (changed by another session or a person after ${session}):`,
-      ...(r.forced ? overwritten : r.conflicts).map((p) => `  ${pathText(p)}`)
+    ...listed.length === 0 ? [] : [
+      `${r.forced ? r.dryRun ? "Would overwrite" : "Overwrote" : "In conflict"} (changed by another session or a person after ${session}):`,
+      ...listed.map((p) => `  ${pathText(p)}`)
     ],
+    ...r.forced && unresolved.length > 0 ? [
+      "Would stay in conflict (something of theirs stands where each would go; the restore fails RESTORE_CONFLICT):",
+      ...unresolved.map((p) => `  ${pathText(p)}`)
+    ] : [],
     ...leftAloneLines(r.leftAlone),
     ...undo
   ];
   return { json: r, human: () => lines.join("\n") };
 }
+function named2(paths) {
+  return paths.length === 0 ? "" : ` (${paths.map(pathText).join(", ")})`;
+}
 async function pathArgument(path2) {
   const decoded = readEscapedBytes(path2);
   if (decoded === null) return path2;
-  return await lstat18(path2).catch(() => null) !== null ? path2 : decoded;
+  return await lstat19(path2).catch(() => null) !== null ? path2 : decoded;
 }
 function upkeepText(error2) {
   const why = error2 instanceof Error ? error2.message : String(error2);
@@ -32212,7 +32507,7 @@ __export(checkpoint_exports, {
 });
 import { mkdtemp as mkdtemp7, rm as rm24, writeFile as writeFile9 } from "node:fs/promises";
 import { tmpdir as tmpdir7 } from "node:os";
-import { join as join51, resolve as resolve23 } from "node:path";
+import { join as join52, resolve as resolve23 } from "node:path";
 function open8(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -32237,8 +32532,8 @@ async function resolveCheckpoint(cp, name2) {
       );
     return marked.ref;
   }
-  const named2 = await cp.named(name2);
-  if (named2 === 1) return name2;
+  const named3 = await cp.named(name2);
+  if (named3 === 1) return name2;
   return (await cp.list()).find((e) => e.label === name2)?.ref ?? name2;
 }
 async function revertPaths(cp, hash2, given) {
@@ -32247,9 +32542,9 @@ async function revertPaths(cp, hash2, given) {
     if (!(error2 instanceof PathNotFoundError)) throw error2;
     const missing = new Set(error2.details.paths);
     const escaped = decoded.map((p, i) => p !== given[i]);
-    const named2 = decoded.some((p, i) => escaped[i] && missing.has(p));
+    const named3 = decoded.some((p, i) => escaped[i] && missing.has(p));
     const literal2 = decoded.map(
-      (p, i) => escaped[i] && (!named2 || missing.has(p)) ? given[i] : p
+      (p, i) => escaped[i] && (!named3 || missing.has(p)) ? given[i] : p
     );
     if (!escaped.some(Boolean)) throw error2;
     return cp.revert(hash2, literal2).catch((again) => {
@@ -32334,8 +32629,8 @@ var init_checkpoint2 = __esm({
         const cp = await open8(ctx);
         const hash2 = await resolveCheckpoint(cp, name2);
         if (ctx.json) return { json: { diff: await cp.diff(hash2) }, human: () => "" };
-        const dir = await mkdtemp7(join51(tmpdir7(), "agentgate-cpdiff-"));
-        const file = join51(dir, "diff.patch");
+        const dir = await mkdtemp7(join52(tmpdir7(), "agentgate-cpdiff-"));
+        const file = join52(dir, "diff.patch");
         const cleanup = () => rm24(dir, { recursive: true, force: true });
         try {
           await writeFile9(file, await cp.diffBytes(hash2));
@@ -32727,12 +33022,12 @@ var init_gate2 = __esm({
               String(r.attempt),
               r.id,
               // A verdict of a deleted capture stays listed (append-only) but counts no more.
-              r.superseded === void 0 ? paintCell(r.verdict, COLOUR[r.verdict], colour) : paintCell(`${r.verdict} (superseded)`, "dim", colour),
+              r.superseded === null ? paintCell(r.verdict, COLOUR[r.verdict], colour) : paintCell(`${r.verdict} (superseded)`, "dim", colour),
               r.tests === null ? "-" : `${r.tests.passed}/${r.tests.total}`,
               `${r.durationMs} ms`,
               r.observed ? r.isolated ? "isolated" : "workspace" : "recorded",
               short(r.afterSha),
-              r.superseded === void 0 ? r.reason : `snapshot ${r.superseded.snapshotId} it judged was deleted at ${r.superseded.deletedAt}; ${r.reason}`
+              r.superseded === null ? r.reason : `snapshot ${r.superseded.snapshotId} it judged was deleted at ${r.superseded.deletedAt}; ${r.reason}`
             ]);
             const warnings = problems.map(
               (p) => paint(`warning: ${p.code}: ${printable(p.message)}`, "yellow", colour)
@@ -32822,7 +33117,16 @@ var init_gate2 = __esm({
 });
 
 // types/agent-hooks.ts
-var id, name, path, word, roots, loosePath, looseText, ClaudeStyleEvent, GeminiEvent, CursorEvent, CopilotEvent, ClineEvent, WindsurfEvent;
+function orNull(schema) {
+  return pipe(
+    optional(nullable(schema)),
+    transform((v) => v ?? void 0)
+  );
+}
+function loose(schema) {
+  return _catch(optional(schema), void 0);
+}
+var id, name, path, word, roots, text, ClaudeStyleEvent, GeminiEvent, CursorEvent, CopilotEvent, ClineEvent, WindsurfEvent;
 var init_agent_hooks = __esm({
   "types/agent-hooks.ts"() {
     "use strict";
@@ -32834,27 +33138,23 @@ var init_agent_hooks = __esm({
     path = deferred(() => string2().check(_minLength(1), _maxLength(4096)));
     word = deferred(() => string2().check(_maxLength(200)));
     roots = deferred(() => array(path).check(_maxLength(100)));
-    loosePath = deferred(() => _catch(optional(path), void 0));
-    looseText = deferred(() => _catch(optional(string2().check(_maxLength(1e7))), void 0));
+    text = deferred(() => string2().check(_maxLength(1e7)));
     ClaudeStyleEvent = deferred(
       () => object({
-        session_id: optional(id),
-        thread_id: optional(id),
-        "thread-id": optional(id),
+        session_id: orNull(id),
+        thread_id: orNull(id),
+        "thread-id": orNull(id),
         cwd: path,
         hook_event_name: name,
         /** SessionStart: `startup`, `resume`, `clear` or `compact`. */
-        source: optional(word),
+        source: loose(word),
         /** UserPromptSubmit: the prompt as the model gets it. */
-        prompt: optional(string2()),
+        prompt: loose(string2()),
         /** Qwen Code: the text a person typed (absent for continuations after a tool result). */
-        submitted_prompt: optional(string2()),
-        tool_name: optional(word),
+        submitted_prompt: loose(string2()),
+        tool_name: loose(word),
         /** PostToolUse: the file a Write, Edit, MultiEdit (`file_path`) or NotebookEdit (`notebook_path`) wrote; Codex's apply_patch envelope (`command`). */
-        tool_input: _catch(
-          optional(object({ file_path: loosePath, notebook_path: loosePath, command: looseText })),
-          void 0
-        )
+        tool_input: loose(object({ file_path: loose(path), notebook_path: loose(path), command: loose(text) }))
       })
     );
     GeminiEvent = deferred(
@@ -32862,60 +33162,52 @@ var init_agent_hooks = __esm({
         session_id: id,
         cwd: path,
         hook_event_name: name,
-        source: optional(word),
-        prompt: optional(string2()),
-        tool_name: optional(word),
+        source: loose(word),
+        prompt: loose(string2()),
+        tool_name: loose(word),
         /** AfterTool of write_file and replace: the file they wrote. */
-        tool_input: _catch(optional(object({ file_path: loosePath })), void 0)
+        tool_input: loose(object({ file_path: loose(path) }))
       })
     );
     CursorEvent = deferred(
       () => object({
         hook_event_name: name,
         conversation_id: id,
-        generation_id: optional(word),
-        workspace_roots: optional(roots),
-        cwd: optional(path),
-        prompt: optional(string2()),
+        workspace_roots: loose(roots),
+        cwd: loose(path),
+        prompt: loose(string2()),
         /** afterFileEdit: the file its edit wrote. */
-        file_path: loosePath,
-        tool_name: optional(word),
-        status: optional(word)
+        file_path: loose(path),
+        tool_name: loose(word),
+        status: loose(word)
       })
     );
     CopilotEvent = deferred(
       () => object({
-        sessionId: optional(id),
-        session_id: optional(id),
-        hook_event_name: optional(name),
+        sessionId: orNull(id),
+        session_id: orNull(id),
+        hook_event_name: orNull(name),
         cwd: path,
-        toolName: optional(word),
-        tool_name: optional(word),
+        toolName: loose(word),
+        tool_name: loose(word),
         /** camelCase postToolUse: the tool's arguments, an object or its JSON text (`create`'s `path`). */
-        toolArgs: _catch(
-          optional(union([string2().check(_maxLength(1e7)), object({ path: loosePath })])),
-          void 0
-        ),
-        prompt: optional(string2()),
-        source: optional(word)
+        toolArgs: loose(union([text, object({ path: loose(path) })])),
+        prompt: loose(string2()),
+        source: loose(word)
       })
     );
     ClineEvent = deferred(
       () => object({
         hookName: name,
         taskId: id,
-        workspaceRoots: optional(roots),
-        userPromptSubmit: optional(object({ prompt: optional(string2()) })),
-        postToolUse: optional(
+        workspaceRoots: loose(roots),
+        userPromptSubmit: loose(object({ prompt: loose(string2()) })),
+        postToolUse: loose(
           object({
-            toolName: optional(word),
-            success: optional(boolean2()),
+            toolName: loose(word),
             /** write_to_file, replace_in_file (the SDK's editor): the file, relative to the workspace root. */
-            parameters: _catch(optional(object({ path: loosePath })), void 0)
+            parameters: loose(object({ path: loose(path) }))
           })
-        ),
-        taskStart: optional(
-          object({ taskMetadata: optional(object({ initialTask: optional(string2()) })) })
         )
       })
     );
@@ -32923,20 +33215,15 @@ var init_agent_hooks = __esm({
       () => object({
         agent_action_name: name,
         trajectory_id: id,
-        execution_id: optional(word),
         /** Of another shape (not an object): absent, as a field of it of another shape is. */
-        tool_info: _catch(
-          optional(
-            object({
-              /** post_run_command: where the command ran. */
-              cwd: loosePath,
-              /** post_write_code: the file Cascade wrote. */
-              file_path: loosePath,
-              command_line: looseText,
-              user_prompt: _catch(optional(string2()), void 0)
-            })
-          ),
-          void 0
+        tool_info: loose(
+          object({
+            /** post_run_command: where the command ran. */
+            cwd: loose(path),
+            /** post_write_code: the file Cascade wrote. */
+            file_path: loose(path),
+            user_prompt: loose(string2())
+          })
         )
       })
     );
@@ -32955,8 +33242,8 @@ async function withinBudget(ms, fn) {
   const wrapped = work.then((value) => ({ value }));
   wrapped.catch(() => void 0);
   let timer;
-  const stop = new Promise((resolve28) => {
-    timer = setTimeout(() => resolve28("late"), stopAt);
+  const stop = new Promise((resolve29) => {
+    timer = setTimeout(() => resolve29("late"), stopAt);
   });
   const first = await Promise.race([wrapped, stop]).finally(() => clearTimeout(timer));
   if (first !== "late") return { done: true, value: first.value };
@@ -32965,7 +33252,7 @@ async function withinBudget(ms, fn) {
     (v) => v,
     () => null
   );
-  const windDown = new Promise((resolve28) => setTimeout(() => resolve28(null), total - stopAt).unref());
+  const windDown = new Promise((resolve29) => setTimeout(() => resolve29(null), total - stopAt).unref());
   const last = await Promise.race([settled, windDown]);
   return last === null ? { done: false } : { done: true, value: last.value };
 }
@@ -32982,7 +33269,7 @@ var init_budget = __esm({
 import { appendFile as appendFile3, mkdir as mkdir13, rename as rename9, stat as stat23 } from "node:fs/promises";
 import { dirname as dirname24 } from "node:path";
 async function appendHookLog(file, line) {
-  const text = firstChars(escapeHidden(line, { halves: true }), MAX_LINE).text;
+  const text2 = firstChars(escapeHidden(line, { halves: true }), MAX_LINE).text;
   try {
     await mkdir13(dirname24(file), { recursive: true });
     const size = await stat23(file).then(
@@ -32990,7 +33277,7 @@ async function appendHookLog(file, line) {
       () => 0
     );
     if (size >= HOOK_LOG_MAX_BYTES) await rename9(file, `${file}.1`).catch(() => void 0);
-    await appendFile3(file, `${text}
+    await appendFile3(file, `${text2}
 `);
     return null;
   } catch (error2) {
@@ -33009,7 +33296,7 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join52, resolve as resolve24 } from "node:path";
+import { join as join53, resolve as resolve24 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const home = opts.settings?.home ?? resolveHome(opts.home);
   const outcome = await checkpointFor(event, opts).catch(failure2);
@@ -33027,7 +33314,7 @@ async function logOutcome(home, event, outcome) {
   return outcome;
 }
 function logFile(home) {
-  return join52(layout(home).logs, "hooks.log");
+  return join53(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const chosen = chooseHome(opts.home);
@@ -33093,14 +33380,14 @@ async function checkpointFor(event, opts) {
 function labelOf(event, recordPrompts) {
   const head = `${event.event}${event.detail ? ` ${event.detail}` : ""}`;
   if (event.promptText === void 0) return head;
-  const text = recordPrompts ? event.promptText : collapsed(event.promptText, PROMPT_LABEL_CHARS);
-  return `${head}: ${ellipsized(text, recordPrompts ? RECORDED_PROMPT_MAX : PROMPT_LABEL_CHARS)}`;
+  const text2 = recordPrompts ? event.promptText : collapsed(event.promptText, PROMPT_LABEL_CHARS);
+  return `${head}: ${ellipsized(text2, recordPrompts ? RECORDED_PROMPT_MAX : PROMPT_LABEL_CHARS)}`;
 }
-function collapsed(text, max) {
+function collapsed(text2, max) {
   const words = [];
   let length = 0;
   const word2 = /\S+/g;
-  for (let m = word2.exec(text); m !== null && length <= max; m = word2.exec(text)) {
+  for (let m = word2.exec(text2); m !== null && length <= max; m = word2.exec(text2)) {
     words.push(m[0]);
     length += m[0].length + 1;
   }
@@ -33155,8 +33442,8 @@ function noCheckpoint(kinds, event, session) {
 }
 function writtenBy(writers, tool, ...paths) {
   if (tool === void 0 || !writers.has(tool)) return void 0;
-  const named2 = paths.filter((p) => p !== void 0 && p !== "");
-  return named2.length > 0 ? named2 : void 0;
+  const named3 = paths.filter((p) => p !== void 0 && p !== "");
+  return named3.length > 0 ? named3 : void 0;
 }
 function patchPaths(patch4) {
   const out = [];
@@ -33532,61 +33819,61 @@ var init_agents = __esm({
 });
 
 // src/hooks/lenient-json.ts
-function parseLenientJson(text) {
+function parseLenientJson(text2) {
   try {
-    return { value: JSON.parse(text), cut: false };
+    return { value: JSON.parse(text2), cut: false };
   } catch (error2) {
-    if (!CONTROL2.test(text)) throw error2;
-    const fixed = repaired(text, STRING_KEEP);
+    if (!CONTROL2.test(text2)) throw error2;
+    const fixed = repaired(text2, STRING_KEEP);
     return { value: JSON.parse(fixed.text), cut: fixed.cut };
   }
 }
-function repaired(text, keep) {
+function repaired(text2, keep) {
   const parts = [];
   let copied = 0;
   let cut2 = false;
   let repairs = 0;
   let control = -1;
-  for (let open10 = text.indexOf('"'); open10 >= 0; ) {
+  for (let open10 = text2.indexOf('"'); open10 >= 0; ) {
     const start = open10 + 1;
-    const close = closingQuote(text, start);
-    if (control < start) control = nextControl(text, start);
+    const close = closingQuote(text2, start);
+    if (control < start) control = nextControl(text2, start);
     const long = close - start > keep;
     if (long || control < close) {
-      const body = repairs < MAX_REPAIRED ? text.slice(start, long ? cutAt(text, start, start + keep) : close) : "";
-      parts.push(text.slice(copied, start), escapeControls(body));
+      const body = repairs < MAX_REPAIRED ? text2.slice(start, long ? cutAt(text2, start, start + keep) : close) : "";
+      parts.push(text2.slice(copied, start), escapeControls(body));
       copied = close;
       cut2 ||= long || repairs >= MAX_REPAIRED;
       repairs += 1;
     }
-    if (close >= text.length) break;
-    open10 = text.indexOf('"', close + 1);
+    if (close >= text2.length) break;
+    open10 = text2.indexOf('"', close + 1);
   }
-  parts.push(text.slice(copied));
+  parts.push(text2.slice(copied));
   return { text: parts.join(""), cut: cut2 };
 }
-function nextControl(text, from) {
+function nextControl(text2, from) {
   CONTROL_AT.lastIndex = from;
-  return CONTROL_AT.exec(text)?.index ?? text.length;
+  return CONTROL_AT.exec(text2)?.index ?? text2.length;
 }
-function closingQuote(text, from) {
-  for (let q = text.indexOf('"', from); q >= 0; q = text.indexOf('"', q + 1)) {
+function closingQuote(text2, from) {
+  for (let q = text2.indexOf('"', from); q >= 0; q = text2.indexOf('"', q + 1)) {
     let slashes = 0;
-    while (q - 1 - slashes >= from && text.charCodeAt(q - 1 - slashes) === BACKSLASH) slashes += 1;
+    while (q - 1 - slashes >= from && text2.charCodeAt(q - 1 - slashes) === BACKSLASH) slashes += 1;
     if (slashes % 2 === 0) return q;
   }
-  return text.length;
+  return text2.length;
 }
-function cutAt(text, from, at) {
+function cutAt(text2, from, at) {
   for (let b = at - 1; b >= Math.max(from, at - 5); b -= 1) {
-    if (text.charCodeAt(b) !== BACKSLASH) continue;
+    if (text2.charCodeAt(b) !== BACKSLASH) continue;
     let before2 = 0;
-    while (b - 1 - before2 >= from && text.charCodeAt(b - 1 - before2) === BACKSLASH) before2 += 1;
+    while (b - 1 - before2 >= from && text2.charCodeAt(b - 1 - before2) === BACKSLASH) before2 += 1;
     if (before2 % 2 === 1) continue;
-    if (b + (text[b + 1] === "u" ? 6 : 2) > at) return b;
+    if (b + (text2[b + 1] === "u" ? 6 : 2) > at) return b;
     break;
   }
-  const last = text.charCodeAt(at - 1);
+  const last = text2.charCodeAt(at - 1);
   return last >= 55296 && last <= 56319 ? at - 1 : at;
 }
 function escapeOf(c) {
@@ -33637,7 +33924,7 @@ var init_lenient_json = __esm({
 
 // src/hooks/workspace.ts
 import { realpath as realpath10, stat as stat24 } from "node:fs/promises";
-import { dirname as dirname25, join as join53, parse as parse2, resolve as resolve25 } from "node:path";
+import { dirname as dirname25, join as join54, parse as parse2, resolve as resolve25 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
 }
@@ -33662,11 +33949,11 @@ function homeOrNone() {
     return "";
   }
 }
-async function inNestedRepository(project, dir) {
+async function nestedRepository(project, dir) {
   for (let at = dir; at !== project && at !== dirname25(at) && isInside(project, at); at = dirname25(at)) {
-    if (isRepositoryEntry(join53(at, ".git"))) return true;
+    if (isRepositoryEntry(join54(at, ".git"))) return at;
   }
-  return false;
+  return void 0;
 }
 var init_workspace = __esm({
   "src/hooks/workspace.ts"() {
@@ -33678,7 +33965,7 @@ var init_workspace = __esm({
 });
 
 // src/hooks/event-hook.ts
-import { isAbsolute as isAbsolute11, resolve as resolve26 } from "node:path";
+import { dirname as dirname26, isAbsolute as isAbsolute11, resolve as resolve26 } from "node:path";
 async function runEventHook(agent, input, opts = {}) {
   const adapter = ADAPTERS[agent];
   const outcome = await checkpointOf(adapter, input, opts);
@@ -33729,16 +34016,16 @@ async function checkpointOf(adapter, input, opts) {
     } : {}
   };
   const here = opts.cwd ?? process.cwd();
-  const cwd = adapter.hooksRunInRoot === true && e.cwd !== void 0 && isInside(here, resolve26(here, e.cwd)) ? here : e.cwd;
-  if (e.root === void 0 && cwd === void 0 && adapter.hooksRunInRoot !== true)
+  if (e.root === void 0 && e.cwd === void 0 && adapter.hooksRunInRoot !== true)
     return refuse(
       "ignored",
       `no checkpoint: the event names no workspace (no ${relativeRoot ? "absolute " : ""}workspace root, no ${relativeCwd ? "absolute " : ""}cwd)`,
       e.event,
       e.session
     );
-  const named2 = e.root ?? cwd ?? here;
-  const where = await hookWorkspace(await workspaceOf(adapter, e.root === void 0, named2, here, opts), {
+  const cwd = e.cwd === void 0 ? void 0 : resolve26(here, nativePath(e.cwd));
+  const touched = e.touched?.map((p) => resolve26(here, nativePath(e.cwd ?? e.root ?? here), nativePath(p)));
+  const where = await hookWorkspace(await storeDirOf(adapter, { root: e.root, cwd, touched }, here, opts), {
     ...opts.homeDir === void 0 ? {} : { homeDir: opts.homeDir }
   });
   if ("refused" in where) return refuse("ignored", `no checkpoint: ${where.refused}`, e.event, e.session);
@@ -33752,18 +34039,23 @@ async function checkpointOf(adapter, input, opts) {
       ...e.detail === void 0 ? {} : { detail: e.detail },
       ...e.promptText === void 0 ? {} : { promptText: e.promptText },
       ...e.note === void 0 ? {} : { note: e.note },
-      // Relative to the directory the event names (Cline's paths: its workspace root).
-      ...e.touched === void 0 ? {} : { touched: e.touched.map((p) => resolve26(here, nativePath(cwd ?? e.root ?? here), nativePath(p))) }
+      ...touched === void 0 ? {} : { touched }
     },
     opts
   );
   return { outcome, event: e.event };
 }
-async function workspaceOf(adapter, cwdNamed, named2, here, opts) {
+async function storeDirOf(adapter, e, here, opts) {
+  const base = baseOf(adapter, e, here, opts);
+  const happened = e.cwd ?? (e.touched?.length === 1 ? dirname26(e.touched[0]) : void 0);
+  return (happened === void 0 ? void 0 : await nestedRepository(base, happened)) ?? base;
+}
+function baseOf(adapter, e, here, opts) {
+  if (e.root !== void 0) return resolve26(here, nativePath(e.root));
   const project = adapter.projectDirVariable && (opts.env ?? process.env)[adapter.projectDirVariable];
-  if (!cwdNamed || !project) return named2;
-  const [top, dir] = [resolve26(project), resolve26(here, named2)];
-  return isInside(top, dir) && !await inNestedRepository(top, dir) ? project : named2;
+  if (project && e.cwd !== void 0 && isInside(resolve26(project), e.cwd)) return resolve26(project);
+  if (adapter.hooksRunInRoot === true && (e.cwd === void 0 || isInside(here, e.cwd))) return here;
+  return e.cwd ?? here;
 }
 function definedOf(o) {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== void 0));
@@ -33830,12 +34122,12 @@ function listenWhenStdoutIsMade() {
     }
   });
 }
-function writeStdout(text) {
+function writeStdout(text2) {
   if (stream !== null) {
-    stream.write(text);
+    stream.write(text2);
     return;
   }
-  const bytes = Buffer.from(text);
+  const bytes = Buffer.from(text2);
   let done = 0;
   try {
     while (done < bytes.length) done += writeSync(1, bytes, done);
@@ -33874,10 +34166,10 @@ function agentCommand(agent) {
       const started = Date.now();
       const budget = ctx.settings.hooks.timeoutMs;
       let answered = false;
-      const answer2 = (text) => {
+      const answer2 = (text2) => {
         if (answered) return;
         answered = true;
-        if (text !== "") writeStdout(`${text}
+        if (text2 !== "") writeStdout(`${text2}
 `);
       };
       const seen = {};
@@ -33923,14 +34215,14 @@ async function readEvent(timeoutMs) {
   if (stdin.isTTY) return { unreadable: "stdin is a terminal; a hook reads its event from a pipe" };
   const chunks = [];
   let size = 0;
-  const result = await new Promise((resolve28) => {
+  const result = await new Promise((resolve29) => {
     const timer = setTimeout(
-      () => resolve28({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
+      () => resolve29({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
       timerDelay(timeoutMs)
     );
     const done = (value) => {
       clearTimeout(timer);
-      resolve28(value);
+      resolve29(value);
     };
     stdin.on("data", (chunk) => {
       size += chunk.length;
@@ -33948,8 +34240,8 @@ async function readEvent(timeoutMs) {
 }
 async function hookCommandFailed(error2, home, command) {
   const agent = HOOK_AGENTS.find((a) => command === `hook ${a}`) ?? "claude-code";
-  const text = isAgentgateError(error2) ? `${error2.code}: ${error2.message}` : error2 instanceof Error ? error2.message : String(error2);
-  const message = `hook did not run: ${text}`;
+  const text2 = isAgentgateError(error2) ? `${error2.code}: ${error2.message}` : error2 instanceof Error ? error2.message : String(error2);
+  const message = `hook did not run: ${text2}`;
   let outcome = { status: "failed", message };
   try {
     outcome = await logOutcome(resolveHome(home), { agent }, outcome);
@@ -34439,7 +34731,7 @@ var require_parse = __commonJS({
         []
       );
     }
-    module.exports = function parse6(s, env, opts) {
+    module.exports = function parse7(s, env, opts) {
       var mapped = parseInternal(s, env, opts);
       if (typeof env !== "function") {
         return mapped;
@@ -34728,17 +35020,17 @@ var init_hook_install = __esm({
 
 // src/hooks/install/install-record.ts
 import { createHash as createHash11 } from "node:crypto";
-import { lstat as lstat19, open as open9, readFile as readFile21, rm as rm25, rmdir as rmdir3 } from "node:fs/promises";
-import { dirname as dirname26, join as join54 } from "node:path";
+import { lstat as lstat20, open as open9, readFile as readFile22, rm as rm25, rmdir as rmdir3 } from "node:fs/promises";
+import { dirname as dirname27, join as join55 } from "node:path";
 function recordPath(home, file) {
-  return join54(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
+  return join55(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
 }
-function sha256(text) {
-  return createHash11("sha256").update(text).digest("hex");
+function sha256(text2) {
+  return createHash11("sha256").update(text2).digest("hex");
 }
 async function readRecord3(home, file) {
   try {
-    const parsed = HookInstallRecord.safeParse(JSON.parse(await readFile21(recordPath(home, file), "utf8")));
+    const parsed = HookInstallRecord.safeParse(JSON.parse(await readFile22(recordPath(home, file), "utf8")));
     return parsed.success && parsed.data.file === file ? parsed.data : null;
   } catch {
     return null;
@@ -34773,12 +35065,12 @@ function nextRecord(file, old, found, written, step) {
 }
 async function missingDirs(dir) {
   const out = [];
-  for (let at = dir; ; at = dirname26(at)) {
-    const exists5 = await lstat19(at).then(
+  for (let at = dir; ; at = dirname27(at)) {
+    const exists5 = await lstat20(at).then(
       () => true,
       (error2) => error2.code !== "ENOENT"
     );
-    if (exists5 || dirname26(at) === at) return out;
+    if (exists5 || dirname27(at) === at) return out;
     out.push(at);
   }
 }
@@ -34912,11 +35204,11 @@ var require_main = __commonJS({
         return formatter.format(documentText, range, options);
       }
       exports2.format = format;
-      function modify2(text, path2, value, options) {
-        return edit.setProperty(text, path2, value, options);
+      function modify2(text2, path2, value, options) {
+        return edit.setProperty(text2, path2, value, options);
       }
       exports2.modify = modify2;
-      function applyEdits2(text, edits) {
+      function applyEdits2(text2, edits) {
         let sortedEdits = edits.slice(0).sort((a, b) => {
           const diff2 = a.offset - b.offset;
           if (diff2 === 0) {
@@ -34924,17 +35216,17 @@ var require_main = __commonJS({
           }
           return diff2;
         });
-        let lastModifiedOffset = text.length;
+        let lastModifiedOffset = text2.length;
         for (let i = sortedEdits.length - 1; i >= 0; i--) {
           let e = sortedEdits[i];
           if (e.offset + e.length <= lastModifiedOffset) {
-            text = edit.applyEdit(text, e);
+            text2 = edit.applyEdit(text2, e);
           } else {
             throw new Error("Overlapping edit");
           }
           lastModifiedOffset = e.offset;
         }
-        return text;
+        return text2;
       }
       exports2.applyEdits = applyEdits2;
     });
@@ -34942,14 +35234,14 @@ var require_main = __commonJS({
 });
 
 // src/hooks/install/targets.ts
-import { join as join55, resolve as resolve27 } from "node:path";
+import { join as join56, resolve as resolve27 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join55(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join56(base, place.scope === "project" ? project : user);
   const env = place.env ?? process.env;
   const under = (variable, project, dir, file) => {
     const home = env[variable];
-    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve27(home, file) : at(project, join55(dir, file));
+    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve27(home, file) : at(project, join56(dir, file));
   };
   switch (agent) {
     case "claude-code":
@@ -35054,6 +35346,10 @@ function hooksOffNotes(target, config2) {
     case "gemini": {
       const settings = isRecord(config2.hooksConfig) ? config2.hooksConfig : {};
       const notes = [];
+      if (isRecord(config2.tools) && config2.tools.enableHooks === false)
+        notes.push(
+          `${file} sets "tools.enableHooks": false, ${why} (in the releases that read it): remove it (or set it to true)`
+        );
       if (settings.enabled === false)
         notes.push(`${file} sets "hooksConfig.enabled": false, ${why}: remove it (or set it to true)`);
       const disabled = Array.isArray(settings.disabled) ? settings.disabled : [];
@@ -35081,46 +35377,46 @@ var init_hooks_off = __esm({
 });
 
 // src/hooks/install/json-text.ts
-function nodeAt(text, path2) {
-  return (0, import_jsonc_parser.findNodeAtLocation)((0, import_jsonc_parser.parseTree)(text, [], { allowTrailingComma: true }), [...path2]);
+function nodeAt(text2, path2) {
+  return (0, import_jsonc_parser.findNodeAtLocation)((0, import_jsonc_parser.parseTree)(text2, [], { allowTrailingComma: true }), [...path2]);
 }
-function blankInside(text, path2) {
-  const node = nodeAt(text, path2);
-  return node !== void 0 && /^\s*$/.test(text.slice(node.offset + 1, node.offset + node.length - 1));
+function blankInside(text2, path2) {
+  const node = nodeAt(text2, path2);
+  return node !== void 0 && /^\s*$/.test(text2.slice(node.offset + 1, node.offset + node.length - 1));
 }
-function removeChild(text, path2, i) {
-  const parent = nodeAt(text, path2);
+function removeChild(text2, path2, i) {
+  const parent = nodeAt(text2, path2);
   const items = parent.children ?? [];
   const node = items[i];
   const end = node.offset + node.length;
   const [open10, close] = [parent.offset + 1, parent.offset + parent.length - 1];
   const prev = items[i - 1];
   if (prev === void 0 && items.length === 1)
-    return /^\s*$/.test(text.slice(open10, node.offset) + text.slice(end, close)) ? text.slice(0, open10) + text.slice(close) : cutSpan(text, node.offset, end);
+    return /^\s*$/.test(text2.slice(open10, node.offset) + text2.slice(end, close)) ? text2.slice(0, open10) + text2.slice(close) : cutSpan(text2, node.offset, end);
   if (prev === void 0) {
-    const comma2 = tokenAfter(text, end, COMMA);
-    if (comma2 < 0) return text;
+    const comma2 = tokenAfter(text2, end, COMMA);
+    if (comma2 < 0) return text2;
     let to = comma2 + 1;
-    while (text[to] === " " || text[to] === "	") to += 1;
-    return cutSpan(text, node.offset, to);
+    while (text2[to] === " " || text2[to] === "	") to += 1;
+    return cutSpan(text2, node.offset, to);
   }
   const prevEnd = prev.offset + prev.length;
-  const comma = tokenAfter(text, prevEnd, COMMA);
-  if (comma < 0 || comma > node.offset) return text;
-  if (!hasComment(text, prevEnd, node.offset)) return cutSpan(text, prevEnd, end);
-  const withoutComma = text.slice(0, comma) + text.slice(comma + 1);
+  const comma = tokenAfter(text2, prevEnd, COMMA);
+  if (comma < 0 || comma > node.offset) return text2;
+  if (!hasComment(text2, prevEnd, node.offset)) return cutSpan(text2, prevEnd, end);
+  const withoutComma = text2.slice(0, comma) + text2.slice(comma + 1);
   return cutSpan(withoutComma, node.offset - 1, end - 1);
 }
-function cutSpan(text, start, end) {
-  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
-  const eol = /^[ \t]*\r?\n/.exec(text.slice(end));
-  if (eol !== null && /^[ \t]*$/.test(text.slice(lineStart, start)))
-    return text.slice(0, lineStart) + text.slice(end + eol[0].length);
-  const to = /[ \t]/.test(text[start - 1] ?? "") && text[end] === " " ? end + 1 : end;
-  return text.slice(0, start) + text.slice(to);
+function cutSpan(text2, start, end) {
+  const lineStart = text2.lastIndexOf("\n", start - 1) + 1;
+  const eol = /^[ \t]*\r?\n/.exec(text2.slice(end));
+  if (eol !== null && /^[ \t]*$/.test(text2.slice(lineStart, start)))
+    return text2.slice(0, lineStart) + text2.slice(end + eol[0].length);
+  const to = /[ \t]/.test(text2[start - 1] ?? "") && text2[end] === " " ? end + 1 : end;
+  return text2.slice(0, start) + text2.slice(to);
 }
-function tokenAfter(text, offset, kind) {
-  const scanner = (0, import_jsonc_parser.createScanner)(text, false);
+function tokenAfter(text2, offset, kind) {
+  const scanner = (0, import_jsonc_parser.createScanner)(text2, false);
   scanner.setPosition(offset);
   for (; ; ) {
     const token = scanner.scan();
@@ -35128,55 +35424,55 @@ function tokenAfter(text, offset, kind) {
     if (![LINE_COMMENT, BLOCK_COMMENT, LINE_BREAK, TRIVIA].includes(token)) return -1;
   }
 }
-function hasComment(text, start, end) {
-  const scanner = (0, import_jsonc_parser.createScanner)(text.slice(start, end), false);
+function hasComment(text2, start, end) {
+  const scanner = (0, import_jsonc_parser.createScanner)(text2.slice(start, end), false);
   for (let token = scanner.scan(); token !== EOF; token = scanner.scan())
     if (token === LINE_COMMENT || token === BLOCK_COMMENT) return true;
   return false;
 }
-function appendEntry(text, path2, entry) {
-  const list5 = nodeAt(text, path2);
+function appendEntry(text2, path2, entry) {
+  const list5 = nodeAt(text2, path2);
   const last = list5.children?.at(-1);
   if (last !== void 0) {
     const end = last.offset + last.length;
-    return `${text.slice(0, end)},
-${indentOf(text, last.offset)}${pretty(entry, indentOf(text, last.offset))}${text.slice(end)}`;
+    return `${text2.slice(0, end)},
+${indentOf(text2, last.offset)}${pretty(entry, indentOf(text2, last.offset))}${text2.slice(end)}`;
   }
   const [open10, close] = [list5.offset + 1, list5.offset + list5.length - 1];
-  const indent = indentOf(text, list5.offset);
-  const parent = nodeAt(text, path2.slice(0, -1));
-  if (!text.slice(parent.offset, parent.offset + parent.length).includes("\n")) {
-    const inside = text.slice(open10, close).trim();
-    return `${text.slice(0, open10)}${inside === "" ? "" : `${inside} `}${JSON.stringify(entry)}${text.slice(close)}`;
+  const indent = indentOf(text2, list5.offset);
+  const parent = nodeAt(text2, path2.slice(0, -1));
+  if (!text2.slice(parent.offset, parent.offset + parent.length).includes("\n")) {
+    const inside = text2.slice(open10, close).trim();
+    return `${text2.slice(0, open10)}${inside === "" ? "" : `${inside} `}${JSON.stringify(entry)}${text2.slice(close)}`;
   }
-  if (/^\s*$/.test(text.slice(open10, close)))
-    return `${text.slice(0, open10)}
+  if (/^\s*$/.test(text2.slice(open10, close)))
+    return `${text2.slice(0, open10)}
 ${indent}  ${pretty(entry, `${indent}  `)}
-${indent}${text.slice(close)}`;
-  return intoCommented(text, list5, entry);
+${indent}${text2.slice(close)}`;
+  return intoCommented(text2, list5, entry);
 }
-function intoCommented(text, container, value, name2) {
+function intoCommented(text2, container, value, name2) {
   const close = container.offset + container.length - 1;
   const key = name2 === void 0 ? "" : `${JSON.stringify(name2)}: `;
-  const inner = `${indentOf(text, container.offset)}  `;
-  const closeLine = text.lastIndexOf("\n", close - 1) + 1;
-  if (/^[ \t]*$/.test(text.slice(closeLine, close)))
-    return `${text.slice(0, closeLine)}${inner}${key}${pretty(value, inner)}
-${text.slice(closeLine)}`;
-  const space = /\s/.test(text[close - 1] ?? "") ? "" : " ";
-  return `${text.slice(0, close)}${space}${key}${JSON.stringify(value)} ${text.slice(close)}`;
+  const inner = `${indentOf(text2, container.offset)}  `;
+  const closeLine = text2.lastIndexOf("\n", close - 1) + 1;
+  if (/^[ \t]*$/.test(text2.slice(closeLine, close)))
+    return `${text2.slice(0, closeLine)}${inner}${key}${pretty(value, inner)}
+${text2.slice(closeLine)}`;
+  const space = /\s/.test(text2[close - 1] ?? "") ? "" : " ";
+  return `${text2.slice(0, close)}${space}${key}${JSON.stringify(value)} ${text2.slice(close)}`;
 }
-function indentOf(text, offset) {
-  const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
-  return /^[ \t]*/.exec(text.slice(lineStart, offset))?.[0] ?? "";
+function indentOf(text2, offset) {
+  const lineStart = text2.lastIndexOf("\n", offset - 1) + 1;
+  return /^[ \t]*/.exec(text2.slice(lineStart, offset))?.[0] ?? "";
 }
 function pretty(value, indent) {
   return JSON.stringify(value, null, 2).split("\n").join(`
 ${indent}`);
 }
-function withLineBreaksOf(before2, text) {
-  if (before2 === null || !before2.includes("\r\n") || /(?<!\r)\n/.test(before2)) return text;
-  return text.replace(/(?<!\r)\n/g, "\r\n");
+function withLineBreaksOf(before2, text2) {
+  if (before2 === null || !before2.includes("\r\n") || /(?<!\r)\n/.test(before2)) return text2;
+  return text2.replace(/(?<!\r)\n/g, "\r\n");
 }
 var import_jsonc_parser, COMMA, LINE_COMMENT, BLOCK_COMMENT, LINE_BREAK, TRIVIA, EOF;
 var init_json_text = __esm({
@@ -35197,41 +35493,41 @@ function planJsonConfig(target, before2, entryOf2) {
   const source = before2 ?? "{}";
   parseConfig2(target, source);
   const strict = parses(target, source, true);
-  let text = withoutShadowedLists(target, source);
-  const root = parseConfig2(target, text);
+  let text2 = withoutShadowedLists(target, source);
+  const root = parseConfig2(target, text2);
   const hooks = root.hooks === void 0 ? {} : root.hooks;
   if (!isRecord(hooks)) throw configInvalid(target, `"hooks" is ${describeValue2(hooks)}, not an object`);
   const notes = entryOf2 === null ? [] : hooksOffNotes(target, root);
   const changes = [];
   for (const { event, next } of changedLists(target, hooks, entryOf2)) {
     changes.push({ event, change: next.change });
-    text = editList(target, text, event, next, strict);
+    text2 = editList(target, text2, event, next, strict);
   }
   if (changes.length === 0)
     return { text: before2, changes, notes, removable: uninstall(entryOf2) && emptyOfTheUsers(target, before2) };
   if (entryOf2 !== null) {
     for (const [key, value] of Object.entries(target.root ?? {}))
-      if (root[key] === void 0) text = addProperty(target, text, [], key, value);
+      if (root[key] === void 0) text2 = addProperty(target, text2, [], key, value);
   }
-  if (entryOf2 === null && nodeAt(text, ["hooks"])?.type === "object" && blankInside(text, ["hooks"]))
-    text = cutOrEdit(target, text, [], "hooks");
+  if (entryOf2 === null && nodeAt(text2, ["hooks"])?.type === "object" && blankInside(text2, ["hooks"]))
+    text2 = cutOrEdit(target, text2, [], "hooks");
   const bare2 = before2 !== null && before2.trim() !== "" && !before2.endsWith("\n");
-  const out = withLineBreaksOf(before2, bare2 || text.endsWith("\n") ? text : `${text}
+  const out = withLineBreaksOf(before2, bare2 || text2.endsWith("\n") ? text2 : `${text2}
 `);
-  return { text: out, changes, notes, removable: entryOf2 === null && holdsNothingOfTheUsers(target, text) };
+  return { text: out, changes, notes, removable: entryOf2 === null && holdsNothingOfTheUsers(target, text2) };
 }
-function withoutShadowedLists(target, text) {
+function withoutShadowedLists(target, text2) {
   const twice = (key) => configInvalid(
     target,
     `${JSON.stringify(key)} is there twice (the agent reads only the last); merge them`
   );
-  const names2 = (path2) => (nodeAt(text, path2)?.children ?? []).map((p) => p.children?.[0]?.value);
+  const names2 = (path2) => (nodeAt(text2, path2)?.children ?? []).map((p) => p.children?.[0]?.value);
   const top = names2([]);
   if (top.filter((k) => k === "hooks").length > 1) throw twice("hooks");
-  if (nodeAt(text, ["hooks"])?.type !== "object") return text;
-  const props = nodeAt(text, ["hooks"])?.children ?? [];
+  if (nodeAt(text2, ["hooks"])?.type !== "object") return text2;
+  const props = nodeAt(text2, ["hooks"])?.children ?? [];
   const keys = names2(["hooks"]);
-  let out = text;
+  let out = text2;
   for (let k = props.length - 1; k >= 0; k -= 1) {
     if (!keys.slice(k + 1).includes(keys[k])) continue;
     const value = props[k]?.children?.[1];
@@ -35240,12 +35536,12 @@ function withoutShadowedLists(target, text) {
   }
   return out;
 }
-function editList(target, text, event, next, strict) {
+function editList(target, text2, event, next, strict) {
   const { list: list5 } = next;
   const path2 = ["hooks", event];
-  if (nodeAt(text, path2) === void 0)
-    return nodeAt(text, ["hooks"]) === void 0 ? addProperty(target, text, [], "hooks", { [event]: list5 }) : addProperty(target, text, ["hooks"], event, list5);
-  let out = text;
+  if (nodeAt(text2, path2) === void 0)
+    return nodeAt(text2, ["hooks"]) === void 0 ? addProperty(target, text2, [], "hooks", { [event]: list5 }) : addProperty(target, text2, ["hooks"], event, list5);
+  let out = text2;
   for (const edit of next.edits) {
     if (edit.op === "remove") out = removeChild(out, path2, edit.i);
     else if (edit.op === "removeHook") out = removeChild(out, [...path2, edit.i, "hooks"], edit.j);
@@ -35254,37 +35550,37 @@ function editList(target, text, event, next, strict) {
       out = (0, import_jsonc_parser2.applyEdits)(out, (0, import_jsonc_parser2.modify)(out, [...path2, ...at, edit.key], edit.command, FORMAT));
     } else out = appendEntry(out, path2, edit.entry);
   }
-  if (!listIs(target, out, event, list5, strict)) out = (0, import_jsonc_parser2.applyEdits)(text, (0, import_jsonc_parser2.modify)(text, path2, list5, FORMAT));
+  if (!listIs(target, out, event, list5, strict)) out = (0, import_jsonc_parser2.applyEdits)(text2, (0, import_jsonc_parser2.modify)(text2, path2, list5, FORMAT));
   return list5.length === 0 && blankInside(out, path2) ? cutOrEdit(target, out, ["hooks"], event) : out;
 }
-function addProperty(target, text, path2, key, value) {
-  const edited = (0, import_jsonc_parser2.applyEdits)(text, (0, import_jsonc_parser2.modify)(text, [...path2, key], value, FORMAT));
-  const parent = nodeAt(text, path2);
+function addProperty(target, text2, path2, key, value) {
+  const edited = (0, import_jsonc_parser2.applyEdits)(text2, (0, import_jsonc_parser2.modify)(text2, [...path2, key], value, FORMAT));
+  const parent = nodeAt(text2, path2);
   const name2 = JSON.stringify(key);
   const last = parent?.type === "object" ? parent.children?.at(-1) : void 0;
   if (parent === void 0) return edited;
   if (last === void 0) {
-    if (blankInside(text, path2)) return edited;
-    const pasted2 = intoCommented(text, parent, value, key);
+    if (blankInside(text2, path2)) return edited;
+    const pasted2 = intoCommented(text2, parent, value, key);
     return sameValue(target, pasted2, edited) ? pasted2 : edited;
   }
   const end = last.offset + last.length;
   let pasted;
-  if (!text.slice(parent.offset, last.offset).includes("\n")) {
-    pasted = `${text.slice(0, end)}, ${name2}: ${JSON.stringify(value)}${text.slice(end)}`;
+  if (!text2.slice(parent.offset, last.offset).includes("\n")) {
+    pasted = `${text2.slice(0, end)}, ${name2}: ${JSON.stringify(value)}${text2.slice(end)}`;
   } else {
-    const indent = indentOf(text, last.offset);
-    pasted = `${text.slice(0, end)},
-${indent}${name2}: ${pretty(value, indent)}${text.slice(end)}`;
+    const indent = indentOf(text2, last.offset);
+    pasted = `${text2.slice(0, end)},
+${indent}${name2}: ${pretty(value, indent)}${text2.slice(end)}`;
   }
   return sameValue(target, pasted, edited) ? pasted : edited;
 }
-function cutOrEdit(target, text, path2, key) {
-  const edited = (0, import_jsonc_parser2.applyEdits)(text, (0, import_jsonc_parser2.modify)(text, [...path2, key], void 0, FORMAT));
-  const parent = nodeAt(text, path2);
+function cutOrEdit(target, text2, path2, key) {
+  const edited = (0, import_jsonc_parser2.applyEdits)(text2, (0, import_jsonc_parser2.modify)(text2, [...path2, key], void 0, FORMAT));
+  const parent = nodeAt(text2, path2);
   const i = parent?.children?.findIndex((p) => p.children?.[0]?.value === key) ?? -1;
   if (i < 0) return edited;
-  const cut2 = removeChild(text, path2, i);
+  const cut2 = removeChild(text2, path2, i);
   return sameValue(target, cut2, edited) ? cut2 : edited;
 }
 function sameValue(target, pasted, edited) {
@@ -35297,43 +35593,43 @@ function sameValue(target, pasted, edited) {
 function uninstall(entryOf2) {
   return entryOf2 === null;
 }
-function emptyOfTheUsers(target, text) {
-  return text !== null && holdsNothingOfTheUsers(target, text);
+function emptyOfTheUsers(target, text2) {
+  return text2 !== null && holdsNothingOfTheUsers(target, text2);
 }
-function holdsNothingOfTheUsers(target, text) {
-  const root = parseConfig2(target, text);
+function holdsNothingOfTheUsers(target, text2) {
+  const root = parseConfig2(target, text2);
   const ours = target.root ?? {};
   const onlyOurs = Object.entries(root).every(
     ([k, v]) => Object.hasOwn(ours, k) && JSON.stringify(v) === JSON.stringify(ours[k])
   );
-  return onlyOurs && text.replace(/\s/g, "") === JSON.stringify(root);
+  return onlyOurs && text2.replace(/\s/g, "") === JSON.stringify(root);
 }
-function listIs(target, text, event, list5, strict) {
+function listIs(target, text2, event, list5, strict) {
   try {
-    const hooks = parseConfig2(target, text, strict).hooks;
+    const hooks = parseConfig2(target, text2, strict).hooks;
     return JSON.stringify(hooks?.[event]) === JSON.stringify(list5);
   } catch {
     return false;
   }
 }
-function parses(target, text, strict) {
+function parses(target, text2, strict) {
   try {
-    parseConfig2(target, text, strict);
+    parseConfig2(target, text2, strict);
     return true;
   } catch {
     return false;
   }
 }
-function parseConfig2(target, text, strict = false) {
+function parseConfig2(target, text2, strict = false) {
   const errors = [];
-  const value = (0, import_jsonc_parser2.parse)(text, errors, {
+  const value = (0, import_jsonc_parser2.parse)(text2, errors, {
     disallowComments: !target.comments,
     allowTrailingComma: target.comments && !strict,
     allowEmptyContent: true
   });
   const first = errors[0];
   if (first !== void 0) {
-    const line = text.slice(0, first.offset).split("\n").length;
+    const line = text2.slice(0, first.offset).split("\n").length;
     throw configInvalid(target, `${(0, import_jsonc_parser2.printParseErrorCode)(first.error)} at line ${line}`);
   }
   if (value === void 0) return {};
@@ -35354,8 +35650,8 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, lstat as lstat20, readFile as readFile22, rm as rm26, stat as stat25 } from "node:fs/promises";
-import { join as join56 } from "node:path";
+import { chmod, lstat as lstat21, readFile as readFile23, rm as rm26, stat as stat25 } from "node:fs/promises";
+import { join as join57 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
 ${MARKER}
@@ -35366,7 +35662,7 @@ async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   await assertDirectory(target.file);
   for (const event of target.events) {
-    const file = join56(target.file, event);
+    const file = join57(target.file, event);
     const current = await readHook(file);
     if (current !== null && "theirs" in current) {
       if (command !== null || current.marked) plan.leftAlone.push(file);
@@ -35390,25 +35686,25 @@ async function assertDirectory(dir) {
   if (stats4 !== null && !stats4.isDirectory()) throw cannotUse(dir, "not a directory");
 }
 async function readHook(file) {
-  const stats4 = await lstat20(file).catch((error2) => {
+  const stats4 = await lstat21(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(file, errnoOf(error2), error2);
   });
   if (stats4 === null) return null;
   if (!stats4.isFile()) return { theirs: true, marked: false };
-  const text = await readFile22(file, "utf8").catch((error2) => {
+  const text2 = await readFile23(file, "utf8").catch((error2) => {
     throw cannotUse(file, errnoOf(error2), error2);
   });
-  if (!isOurScript(text))
-    return { theirs: true, marked: text.split(/\r?\n/).some((l) => l.replace(/^\uFEFF/, "") === MARKER) };
-  return { text, executable: (stats4.mode & 64) !== 0 };
+  if (!isOurScript(text2))
+    return { theirs: true, marked: text2.split(/\r?\n/).some((l) => l.replace(/^\uFEFF/, "") === MARKER) };
+  return { text: text2, executable: (stats4.mode & 64) !== 0 };
 }
-function isOurScript(text) {
+function isOurScript(text2) {
   const head = clineScript("");
   const start = head.length - 1;
-  if (!text.startsWith(head.slice(0, start)) || !text.endsWith("\n")) return false;
-  const command = text.slice(start, -1);
-  return isWrittenCommand(command, "cline") && text === clineScript(command);
+  if (!text2.startsWith(head.slice(0, start)) || !text2.endsWith("\n")) return false;
+  const command = text2.slice(start, -1);
+  return isWrittenCommand(command, "cline") && text2 === clineScript(command);
 }
 function cannotUse(path2, why, cause) {
   return new AgentConfigInvalidError(
@@ -35417,10 +35713,10 @@ function cannotUse(path2, why, cause) {
   );
 }
 async function applyScripts(plan) {
-  for (const { file, text } of plan.writes) {
-    if (text === null) await rm26(file, { force: true });
+  for (const { file, text: text2 } of plan.writes) {
+    if (text2 === null) await rm26(file, { force: true });
     else {
-      await writeFileAtomic(file, text);
+      await writeFileAtomic(file, text2);
       await chmod(file, 493);
     }
   }
@@ -36437,8 +36733,8 @@ var init_dist = __esm({
 });
 
 // src/hooks/install/toml-sections.ts
-function editSections(text, edits) {
-  const lines = text.split("\n");
+function editSections(text2, edits) {
+  const lines = text2.split("\n");
   const { groups, hooks } = spans2(lines);
   const cuts = [];
   const sets = [];
@@ -36459,7 +36755,7 @@ function editSections(text, edits) {
       const comment = trailingComment(line.slice(0, line.length - cr.length));
       sets.push({ line: at, text: `${indent}${stringify({ command: edit.command }).trim()}${comment}${cr}` });
     }
-  if (cuts.length + sets.length === 0) return text;
+  if (cuts.length + sets.length === 0) return text2;
   for (const { line, text: replaced } of sets) lines[line] = replaced;
   for (const { start, end } of cuts.sort((a, b) => b.start - a.start)) lines.splice(start, end - start);
   return `${lines.join("\n").replace(/\n+$/, "")}
@@ -36508,8 +36804,8 @@ function headersOf(lines) {
     return path2 === null ? [] : [{ line: n, array: m?.[1] === "[[", path: path2 }];
   });
 }
-function notLineByLine(text, hooks, events) {
-  const headers = headersOf(text.split("\n")).filter((h) => h.path[0] === "hooks");
+function notLineByLine(text2, hooks, events) {
+  const headers = headersOf(text2.split("\n")).filter((h) => h.path[0] === "hooks");
   if (headers.length === 0 && Object.keys(hooks).length > 0) return 'its "hooks" table is inline';
   const inline = events.filter(
     (event) => Array.isArray(hooks[event]) && hooks[event].length > 0 && !headers.some((h) => h.array && h.path.length === 2 && h.path[1] === event)
@@ -36573,13 +36869,13 @@ function planTomlConfig(target, before2, entryOf2, dryRun = false) {
   if (changes.length === 0)
     return { text: before2, changes, notes, removable: removable && before2 !== null && before2.trim() === "" };
   const edited = editSections(original, edits);
-  const text = placements(edited, appended, entryOf2 === null).find((t) => sameConfig(t, expected));
-  if (text !== void 0)
+  const text2 = placements(edited, appended, entryOf2 === null).find((t) => sameConfig(t, expected));
+  if (text2 !== void 0)
     return {
-      text: withLineBreaksOf(original, text),
+      text: withLineBreaksOf(original, text2),
       changes,
       notes,
-      removable: removable && text.trim() === ""
+      removable: removable && text2.trim() === ""
     };
   const verb = dryRun ? "would be" : "was";
   const why = notLineByLine(original, hooks, Object.keys(edits));
@@ -36604,10 +36900,10 @@ function withHooks(value, hooks) {
   if (Object.keys(hooks).length === 0) delete next.hooks;
   return next;
 }
-function sameConfig(text, expected) {
+function sameConfig(text2, expected) {
   const drop = (v) => isRecord(v.hooks) && Object.keys(v.hooks).length === 0 ? { ...v, hooks: void 0 } : v;
   try {
-    return canonical(drop(parseValue(text))) === canonical(drop(expected));
+    return canonical(drop(parseValue(text2))) === canonical(drop(expected));
   } catch {
     return false;
   }
@@ -36639,8 +36935,8 @@ function diffOurs(target, before2, after2) {
 function bare(line) {
   return line.endsWith("\r") ? line.slice(0, -1) : line;
 }
-function intoBlock(text, tables) {
-  const lines = text.split("\n");
+function intoBlock(text2, tables) {
+  const lines = text2.split("\n");
   const end = lines.findLastIndex((l) => bare(l) === END);
   const begin = lines.findLastIndex((l, n) => n < end && bare(l) === BEGIN);
   if (begin < 0) return null;
@@ -36649,8 +36945,8 @@ function intoBlock(text, tables) {
   lines.splice(end, 0, ...gap, ...tables.split("\n"));
   return lines.join("\n");
 }
-function withoutMarkers(text) {
-  const lines = text.split("\n");
+function withoutMarkers(text2) {
+  const lines = text2.split("\n");
   const blank = (n) => bare(lines[n]).trim() === "";
   const out = [];
   for (let n = 0; n < lines.length; n += 1) {
@@ -36670,9 +36966,9 @@ function withoutMarkers(text) {
   return joined === "" ? "" : `${joined}
 `;
 }
-function appendBlock(text, tables) {
-  const head = text === "" || /\r?\n\r?\n$/.test(text) ? text : text.endsWith("\n") ? `${text}
-` : `${text}
+function appendBlock(text2, tables) {
+  const head = text2 === "" || /\r?\n\r?\n$/.test(text2) ? text2 : text2.endsWith("\n") ? `${text2}
+` : `${text2}
 
 `;
   return `${head}${BEGIN}
@@ -36680,12 +36976,12 @@ ${tables.trimEnd()}
 ${END}
 `;
 }
-function parseValue(text) {
-  return parse5(text, { integersAsBigInt: true });
+function parseValue(text2) {
+  return parse5(text2, { integersAsBigInt: true });
 }
-function parseToml(target, text) {
+function parseToml(target, text2) {
   try {
-    return parseValue(text);
+    return parseValue(text2);
   } catch (error2) {
     const why = error2 instanceof TomlError ? `line ${error2.line}: ${error2.message.split("\n")[0]}` : String(error2);
     throw configInvalid(target, `not valid TOML (${why})`);
@@ -36956,16 +37252,16 @@ function undoSplices(before2, after2) {
   );
   return splices.reverse();
 }
-function applySplices(text, splices) {
-  let out = text;
+function applySplices(text2, splices) {
+  let out = text2;
   for (const s of splices) {
     if (s.at < 0 || s.length < 0 || s.at + s.length > out.length) return null;
     out = out.slice(0, s.at) + s.text + out.slice(s.at + s.length);
   }
   return out;
 }
-function linesOf(text) {
-  return text === "" ? [] : text.split(/(?<=\n)/);
+function linesOf(text2) {
+  return text2 === "" ? [] : text2.split(/(?<=\n)/);
 }
 function offsets(lines) {
   const out = [0];
@@ -37011,16 +37307,26 @@ var init_undo = __esm({
 });
 
 // src/hooks/install/install.ts
-import { lstat as lstat21, readFile as readFile23, rm as rm27 } from "node:fs/promises";
-import { dirname as dirname27 } from "node:path";
+import { lstat as lstat22, readFile as readFile24, realpath as realpath11, rm as rm27 } from "node:fs/promises";
+import { dirname as dirname28, parse as parse6, resolve as resolve28 } from "node:path";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
 }
 function uninstallHooks(agent, opts) {
   return apply(agent, "uninstall", opts);
 }
+async function projectDir(opts) {
+  const { root } = await probeWorkspace(await resolveWorkspaceDir(opts.workspace));
+  const home = await realpath11(opts.homeDir).catch(() => resolve28(opts.homeDir));
+  if (root === home || parse6(root).root === root)
+    throw new InvalidArgumentError(
+      `refusing a project install in ${root}: it is ${root === home ? "the home directory, where the project file is the user-wide one" : "the file system root"}; run it in a project (-C DIR), or use --user for the user-wide file`,
+      { details: { workspace: root } }
+    );
+  return root;
+}
 async function apply(agent, action, opts) {
-  const place = opts.scope === "project" ? { ...opts, workspace: await resolveWorkspaceDir(opts.workspace) } : opts;
+  const place = opts.scope === "project" ? { ...opts, workspace: await projectDir(opts) } : opts;
   const target = installTarget(agent, place);
   const dryRun = opts.dryRun === true;
   const install = action === "install";
@@ -37052,7 +37358,7 @@ async function apply(agent, action, opts) {
   return { ...base, written, changes: plan.changes, leftAlone: [], notes: plan.notes };
 }
 async function readConfig2(file) {
-  const bytes = await readFile23(file).catch((error2) => {
+  const bytes = await readFile24(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw new AgentConfigInvalidError(
       `cannot read ${file} (${errnoOf(error2)}); move what stands there aside and run the command again`,
@@ -37076,26 +37382,26 @@ function planOf(target, read, entryOf2, dryRun = false) {
   const notes = entryOf2 === null ? plan.notes : [...plan.notes, ...target.notes];
   return { ...plan, text: plan.text === null ? null : bom + plan.text, notes };
 }
-function holdsOurs(target, text) {
+function holdsOurs(target, text2) {
   try {
-    return planOf(target, text, null).changes.length > 0;
+    return planOf(target, text2, null).changes.length > 0;
   } catch {
     return true;
   }
 }
-async function recordAndWrite(home, target, found, text) {
+async function recordAndWrite(home, target, found, text2) {
   const step = {
-    undo: found === null ? [] : undoSplices(found, text),
+    undo: found === null ? [] : undoSplices(found, text2),
     foundHasOurs: found !== null && holdsOurs(target, found),
-    dirs: found === null ? await missingDirs(dirname27(target.file)) : []
+    dirs: found === null ? await missingDirs(dirname28(target.file)) : []
   };
-  await writeRecord(home, nextRecord(target.file, await readRecord3(home, target.file), found, text, step));
-  await writeOwnFileAtomic(target.file, text);
+  await writeRecord(home, nextRecord(target.file, await readRecord3(home, target.file), found, text2, step));
+  await writeOwnFileAtomic(target.file, text2);
 }
 async function giveBack(home, target, found, plan) {
   const record3 = await readRecord3(home, target.file);
   let wrote = false;
-  const link3 = await lstat21(target.file).then(
+  const link3 = await lstat22(target.file).then(
     (st) => st.isSymbolicLink(),
     () => false
   );
@@ -37136,6 +37442,7 @@ var init_install = __esm({
     "use strict";
     init_errors();
     init_atomic();
+    init_checkpoint_repo();
     init_repo();
     init_paths();
     init_command();
@@ -37416,9 +37723,9 @@ ${optionLines(GLOBAL_OPTIONS)}`,
     `Run "${PROGRAM} <command> --help" for a command's options and an example.`
   ].join("\n\n");
 }
-function printHelp(text, json) {
-  writeStdout(json ? `${JSON.stringify({ help: text })}
-` : `${noWorkflowCommands(text)}
+function printHelp(text2, json) {
+  writeStdout(json ? `${JSON.stringify({ help: text2 })}
+` : `${noWorkflowCommands(text2)}
 `);
   return 0;
 }
@@ -37443,8 +37750,8 @@ async function emit(result, json) {
     }
     return;
   }
-  const text = json ? JSON.stringify(result.json, null, 2) : noWorkflowCommands(result.human(useColour((await import("node:tty")).isatty(1))));
-  if (text.length > 0) writeStdout(`${text}
+  const text2 = json ? JSON.stringify(result.json, null, 2) : noWorkflowCommands(result.human(useColour((await import("node:tty")).isatty(1))));
+  if (text2.length > 0) writeStdout(`${text2}
 `);
   const aside = asideLines(result, json);
   if (aside.stderr.length > 0) process.stderr.write(`${aside.stderr.join("\n")}

@@ -2276,9 +2276,9 @@ function appendWithinLimit(file, text) {
 }
 function anchorTarget(io, env) {
   const range = io.input("range");
-  if (range) return ["--range", range];
+  if (range) return ["--range", revisionInput(io, "range", range, /\.\./)];
   const commit = io.input("commit");
-  if (commit) return [commit];
+  if (commit) return [revisionInput(io, "commit", commit, /^/)];
   const event = readEvent(env.GITHUB_EVENT_PATH);
   const pr = event?.pull_request;
   if (pr?.merged === true && typeof pr.merge_commit_sha === "string") return [pr.merge_commit_sha];
@@ -2287,6 +2287,13 @@ function anchorTarget(io, env) {
   if (before && !ZERO.test(before) && after) return ["--range", `${before}..${after}`];
   if (after) return [after];
   return ["HEAD"];
+}
+function revisionInput(io, name, text, shape) {
+  if (text.startsWith("-") || /\s/.test(text) || !shape.test(text))
+    throw io.fail(
+      `input ${name} must be a git ${name === "range" ? "range A..B" : "revision"}, not ${JSON.stringify(text)}`
+    );
+  return text;
 }
 function readEvent(path) {
   if (!path) return null;
@@ -2297,8 +2304,9 @@ function readEvent(path) {
     return null;
   }
 }
-function anchorInputs(io) {
+function anchorInputs(io, env) {
   return {
+    target: anchorTarget(io, env),
     remote: io.input("remote") ? ["--remote", io.input("remote")] : [],
     fetch: io.flag("fetch", true),
     summary: io.flag("summary", true),
@@ -2315,11 +2323,10 @@ function percentInput(io, name) {
   return value;
 }
 async function anchor2(io, env) {
-  const want = anchorInputs(io);
+  const want = anchorInputs(io, env);
   mkdirSync(io.outputDir, { recursive: true });
   if (want.fetch) io.cliJson(["fetch", ...want.remote], "fetch");
-  const target = anchorTarget(io, env);
-  const doc = io.cliJson(["anchor", ...target], "anchor");
+  const doc = io.cliJson(["anchor", ...want.target], "anchor");
   const anchors = Array.isArray(doc) ? doc : [doc];
   const total = anchors.reduce(
     (t, a) => ({

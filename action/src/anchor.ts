@@ -42,11 +42,11 @@ function appendWithinLimit(file: string, text: string): void {
 }
 
 /** What to anchor: `--range A..B` or one commit, from the inputs or the event GitHub describes. */
-export function anchorTarget(io: Pick<ActionIo, 'input'>, env: NodeJS.ProcessEnv): string[] {
+export function anchorTarget(io: Pick<ActionIo, 'input' | 'fail'>, env: NodeJS.ProcessEnv): string[] {
   const range = io.input('range');
-  if (range) return ['--range', range];
+  if (range) return ['--range', revisionInput(io, 'range', range, /\.\./)];
   const commit = io.input('commit');
-  if (commit) return [commit];
+  if (commit) return [revisionInput(io, 'commit', commit, /^/)];
   const event = readEvent(env.GITHUB_EVENT_PATH);
   const pr = event?.pull_request as { merged?: boolean; merge_commit_sha?: string } | undefined;
   if (pr?.merged === true && typeof pr.merge_commit_sha === 'string') return [pr.merge_commit_sha];
@@ -56,6 +56,15 @@ export function anchorTarget(io: Pick<ActionIo, 'input'>, env: NodeJS.ProcessEnv
   if (before && !ZERO.test(before) && after) return ['--range', `${before}..${after}`];
   if (after) return [after];
   return ['HEAD'];
+}
+
+/** A revision (or a range) as given: one word that no option parser can take for an option. */
+function revisionInput(io: Pick<ActionIo, 'fail'>, name: string, text: string, shape: RegExp): string {
+  if (text.startsWith('-') || /\s/.test(text) || !shape.test(text))
+    throw io.fail(
+      `input ${name} must be a git ${name === 'range' ? 'range A..B' : 'revision'}, not ${JSON.stringify(text)}`,
+    );
+  return text;
 }
 
 function readEvent(path: string | undefined): Record<string, unknown> | null {
@@ -69,6 +78,7 @@ function readEvent(path: string | undefined): Record<string, unknown> | null {
 }
 
 interface AnchorInputs {
+  target: string[];
   remote: string[];
   fetch: boolean;
   summary: boolean;
@@ -77,8 +87,9 @@ interface AnchorInputs {
 }
 
 /** Every input mode anchor reads, checked before any work: a mistyped one fails the step first. */
-function anchorInputs(io: ActionIo): AnchorInputs {
+function anchorInputs(io: ActionIo, env: NodeJS.ProcessEnv): AnchorInputs {
   return {
+    target: anchorTarget(io, env),
     remote: io.input('remote') ? ['--remote', io.input('remote')] : [],
     fetch: io.flag('fetch', true),
     summary: io.flag('summary', true),
@@ -98,11 +109,10 @@ function percentInput(io: ActionIo, name: string): number | null {
 }
 
 export async function anchor(io: ActionIo, env: NodeJS.ProcessEnv): Promise<void> {
-  const want = anchorInputs(io);
+  const want = anchorInputs(io, env);
   mkdirSync(io.outputDir, { recursive: true });
   if (want.fetch) io.cliJson(['fetch', ...want.remote], 'fetch');
-  const target = anchorTarget(io, env);
-  const doc = io.cliJson(['anchor', ...target], 'anchor');
+  const doc = io.cliJson(['anchor', ...want.target], 'anchor');
   const anchors = (Array.isArray(doc) ? doc : [doc]) as AnchorDoc[];
   const total = anchors.reduce(
     (t, a) => ({

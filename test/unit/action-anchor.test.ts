@@ -16,7 +16,7 @@ function target(inputs: Record<string, string>, event: unknown, env: NodeJS.Proc
   const path = join(dir, `event-${Math.random().toString(36).slice(2)}.json`);
   if (event !== undefined) writeFileSync(path, typeof event === 'string' ? event : JSON.stringify(event));
   return anchorTarget(
-    { input: (name, fallback = '') => inputs[name] ?? fallback },
+    { input: (name, fallback = '') => inputs[name] ?? fallback, fail: (message) => new Error(message) },
     { ...env, ...(event === undefined ? {} : { GITHUB_EVENT_PATH: path }) },
   );
 }
@@ -151,6 +151,20 @@ describe('mode anchor: its inputs are checked before any work', () => {
       expect(stub.outputs).toEqual({});
     },
   );
+
+  it.each([
+    ['commit', '-V'],
+    ['commit', '--help'],
+    ['commit', 'a b'],
+    ['range', 'not a range'],
+    ['range', '--upload-pack=x..y'],
+    ['range', 'HEAD'],
+  ])('input %s %j: refused before the fetch (no option, one word, a range has ..)', async (name, value) => {
+    const stub = anchored({ range: '', [name]: value });
+    await expect(anchor(stub.io, {})).rejects.toThrow(name);
+    expect(stub.calls).toEqual([]);
+    expect(stub.outputs).toEqual({});
+  });
 
   it('a mistyped publish, summary or fetch flag: refused before the fetch', async () => {
     for (const name of ['publish', 'summary', 'fetch']) {
