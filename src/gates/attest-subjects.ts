@@ -1,4 +1,4 @@
-import type { AttestationCheck, Statement, Subject } from '../../types/attestation.js';
+import type { AttestationCheck, SetAsideIteration, Statement, Subject } from '../../types/attestation.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import { sha256File } from '../snapshotter/patch-artifact.js';
 
@@ -106,6 +106,45 @@ export function checkSubjectList(
         ok: false,
         detail: `the statement ${problems.join('; ')}: not the subjects attest writes for the iterations it speaks for`,
       };
+}
+
+/**
+ * Checks `iterations` and `set aside`: a run statement speaks for exactly what `attest --run` covers
+ * here (the run's accepted line, `line`, naming under `setAside` what the restarts set aside, `aside`,
+ * and leaving `setAside` out when they set nothing aside) or for one iteration with no `setAside`
+ * (`--iteration N`). Else an edit could drop a failing iteration, or what a restart set aside.
+ */
+export function checkCoverage(
+  statement: Statement,
+  iterations: readonly number[],
+  line: readonly number[],
+  aside: readonly SetAsideIteration[],
+): AttestationCheck[] {
+  const whole = JSON.stringify(iterations) === JSON.stringify(line);
+  const stated = statement.predicate.setAside;
+  const covers: AttestationCheck =
+    whole || iterations.length === 1
+      ? { check: 'iterations', ok: true, detail: whole ? "the run's accepted line" : 'one iteration' }
+      : {
+          check: 'iterations',
+          ok: false,
+          detail: `the statement speaks for iterations ${few(iterations.map(String))}, the run's accepted line here is ${few(line.map(String))}: attest writes the whole line (--run) or one iteration (--iteration N)`,
+        };
+  // An --iteration statement (one iteration, no setAside) is as attest writes it even when it is the line.
+  const asideOk =
+    stated === undefined
+      ? aside.length === 0 || iterations.length === 1
+      : whole && aside.length > 0 && JSON.stringify(stated) === JSON.stringify(aside);
+  const names = (list: readonly SetAsideIteration[] | undefined) =>
+    list === undefined ? 'none (no setAside)' : JSON.stringify(list.map((a) => a.name));
+  const setAside: AttestationCheck = asideOk
+    ? { check: 'set aside', ok: true, detail: `${stated?.length ?? 0} iterations set aside by restarts` }
+    : {
+        check: 'set aside',
+        ok: false,
+        detail: `the restarts recorded here set aside ${names(aside.length === 0 ? undefined : aside)}, the statement says ${names(stated)}${whole ? '' : ' (only a statement of the whole line names them)'}`,
+      };
+  return [covers, setAside];
 }
 
 function few(list: readonly string[]): string {
