@@ -3,7 +3,8 @@ import type { Identity } from '../../types/config.js';
 
 /**
  * The workspace was written by an untrusted agent, so its own config must not be able to make git
- * run a program. These `-c` pairs outrank the repository's config on every call.
+ * run a program. These pairs outrank the repository's config on every call (command scope, passed
+ * as GIT_CONFIG_COUNT: see configEnv).
  */
 export const HARDENING_CONFIG: readonly string[] = [
   'core.hooksPath=/dev/null',
@@ -65,13 +66,20 @@ export function parseConfigEntries(out: string): Array<{ key: string; value: str
 }
 
 /**
- * Given the config key names a repository defines (`git config --name-only --get-regexp`), returns
- * `-c` pairs that empty every program-running key of every driver named, and makes filters optional
- * so that an emptied filter is simply skipped. An emptied merge driver is replaced by `false` (a
- * shell builtin, not a program), so that a merge needing it conflicts instead of guessing.
+ * One setting for a git call: `key=value` (split at the first `=`, so only for keys without one),
+ * or a key and its value apart, for a key whose driver name may hold `=` (`filter.x=y.clean`).
  */
-export function neutraliseDrivers(configKeys: readonly string[]): string[] {
-  const out = new Set<string>();
+export type ConfigPair = string | readonly [key: string, value: string];
+
+/**
+ * Given the config key names a repository defines (`git config --name-only --get-regexp`), returns
+ * pairs that empty every program-running key of every driver named, and makes filters optional
+ * so that an emptied filter is simply skipped. An emptied merge driver is replaced by `false` (a
+ * shell builtin, not a program), so that a merge needing it conflicts instead of guessing. Key and
+ * value stay apart: a name may hold `=`, which `-c` would split at.
+ */
+export function neutraliseDrivers(configKeys: readonly string[]): Array<readonly [string, string]> {
+  const out = new Map<string, string>();
   for (const key of configKeys) {
     const first = key.indexOf('.');
     const last = key.lastIndexOf('.');
@@ -80,17 +88,43 @@ export function neutraliseDrivers(configKeys: readonly string[]): string[] {
     const name = key.slice(first + 1, last);
     const keys = DRIVER_KEYS[section];
     if (keys === undefined) continue;
-    for (const k of keys) out.add(`${section}.${name}.${k}=${section === 'merge' ? 'false' : ''}`);
-    if (section === 'filter') out.add(`filter.${name}.required=false`);
+    for (const k of keys) out.set(`${section}.${name}.${k}`, section === 'merge' ? 'false' : '');
+    if (section === 'filter') out.set(`filter.${name}.required`, 'false');
   }
   return [...out];
 }
 
+/**
+ * Settings as git's environment passes them (GIT_CONFIG_COUNT, git 2.31+): the same scope as `-c`,
+ * but key and value apart, so that no key is split at an `=` of its own.
+ */
+function configEnv(pairs: readonly ConfigPair[]): Record<string, string> {
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(pairs.length) };
+  pairs.forEach((pair, i) => {
+    const eq = typeof pair === 'string' ? pair.indexOf('=') : -1;
+    const [key, value] =
+      typeof pair !== 'string' ? pair : eq < 0 ? [pair, 'true'] : [pair.slice(0, eq), pair.slice(eq + 1)];
+    env[`GIT_CONFIG_KEY_${i}`] = key;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
+  return env;
+}
+
+/** GIT_GRAFT_FILE for every call: no file can be there. */
+export const NO_GRAFT_FILE = '/dev/null/agentgate-no-grafts';
+
 /** Variables we pass through from the caller: everything else, GIT_* above all, is dropped. */
 const PASS_THROUGH = ['PATH', 'HOME', 'TMPDIR', 'TEMP', 'TMP', 'SYSTEMROOT', 'TZ'] as const;
 
-/** Builds the child's whole environment. No inherited GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, ... */
-export function buildEnv(identity: Identity, indexFile?: string): Record<string, string> {
+/**
+ * Builds the child's whole environment. No inherited GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, ...;
+ * `config` is passed here rather than as `-c` (see configEnv).
+ */
+export function buildEnv(
+  identity: Identity,
+  indexFile?: string,
+  config: readonly ConfigPair[] = [],
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const key of PASS_THROUGH) {
     const value = process.env[key];
@@ -103,6 +137,10 @@ export function buildEnv(identity: Identity, indexFile?: string): Record<string,
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_ATTR_NOSYSTEM: '1',
     GIT_NO_REPLACE_OBJECTS: '1',
+    // Grafts (info/grafts) rewrite parents as replace refs do: a planted one made a diverged branch
+    // look like it contained a run. A path that cannot exist (under a device, not a directory):
+    // git reads no graft file and warns of nothing. info/shallow is separate and still read.
+    GIT_GRAFT_FILE: NO_GRAFT_FILE,
     GIT_TERMINAL_PROMPT: '0',
     GIT_PAGER: 'cat',
     // A partial clone would fetch a missing object from its promisor remote, running that remote's
@@ -116,7 +154,7 @@ export function buildEnv(identity: Identity, indexFile?: string): Record<string,
     GIT_COMMITTER_EMAIL: identity.email,
   });
   if (indexFile !== undefined) env.GIT_INDEX_FILE = indexFile;
-  return env;
+  return { ...env, ...configEnv(config) };
 }
 
 /**

@@ -313,24 +313,20 @@ export async function filesReadAs(repo: GitOptions, commit: string, text: string
 
 /**
  * The parents git takes each of `commits` to have, where a shallow clone's boundary (a root to
- * git, whatever parents its object names) or a graft (`info/grafts`) changes them: blame then
- * gives such a commit every line older than itself. Null when the repository has neither (the
- * objects' parents stand; no git process), else one `rev-list`.
+ * git, whatever parents its object names) changes them: blame then gives such a commit every line
+ * older than itself. Null when the repository is not shallow (the objects' parents stand; no git
+ * process), else one `rev-list`. A graft (`info/grafts`) changes nothing: our calls never read it.
  */
 export async function parentsSeen(
   repo: Repo,
   commits: readonly string[],
 ): Promise<Map<string, string[]> | null> {
   const common = await commonDir(repo.gitDir);
-  const altered = await Promise.all(
-    [join(common, 'shallow'), join(common, 'info', 'grafts')].map((f) =>
-      lstat(f).then(
-        () => true,
-        () => false,
-      ),
-    ),
+  const shallow = await lstat(join(common, 'shallow')).then(
+    () => true,
+    () => false,
   );
-  if (!altered.includes(true) || commits.length === 0) return null;
+  if (!shallow || commits.length === 0) return null;
   for (const c of commits) assertRevisionSyntax(c);
   const res = await runGit(repo, ['rev-list', '--no-walk=unsorted', '--parents', ...commits, '--']);
   const out = new Map<string, string[]>();

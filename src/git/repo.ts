@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { appendFile, lstat, mkdir, readdir, readFile, realpath, stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { dirname, join, resolve, sep } from 'node:path';
+import { homedir, userInfo } from 'node:os';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { Identity } from '../../types/config.js';
 import {
   GitFailedError,
@@ -222,18 +223,31 @@ async function ownContentSettings(repo: GitOptions): Promise<Map<string, string>
 }
 
 /**
+ * More config files than this, in a repository and what it includes, is no repository we can vouch
+ * for: refused rather than read in part (a file read late could name a driver).
+ */
+export const MAX_CONFIG_FILES = 256;
+
+/**
  * The driver keys of every config file of the repository and of every file they include, whatever
- * the include's condition, and `core.attributesfile` if one of them sets it.
+ * the include's condition, and `core.attributesfile` if one of them sets it. Every include is
+ * followed (a file once, a missing one costing nothing): UNSAFE_WORKSPACE past MAX_CONFIG_FILES.
  */
 async function driverKeys(base: GitOptions, files: readonly string[]): Promise<string[]> {
   const keys: string[] = [];
   const seen = new Set<string>();
   const queue = [...files];
-  while (queue.length > 0 && seen.size < 64) {
-    const file = queue.shift() as string;
-    if (seen.has(file)) continue;
-    seen.add(file);
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
     if ((await stat(file).catch(() => null))?.isFile() !== true) continue;
+    // By real path: a file named two ways, or including itself, is read once.
+    const real = await realpath(file);
+    if (seen.has(real)) continue;
+    seen.add(real);
+    if (seen.size > MAX_CONFIG_FILES)
+      throw new UnsafeWorkspaceError(
+        `the config of ${base.cwd} includes more than ${MAX_CONFIG_FILES} files; refusing a repository whose config we cannot read whole: remove the includes you do not need`,
+        { details: { workspace: base.cwd, maxConfigFiles: MAX_CONFIG_FILES } },
+      );
     const res = await runGit(base, ['config', '--file', file, '-z', '--get-regexp', OPEN_PATTERN], {
       okExitCodes: [1],
     });
@@ -245,10 +259,48 @@ async function driverKeys(base: GitOptions, files: readonly string[]): Promise<s
   return keys;
 }
 
-/** A path as git takes it from config: `~/` is the home directory, a relative path is relative to `base` (an include's: its file's directory). */
-function configPath(path: string, base: string): string {
-  if (path === '~' || path.startsWith('~/')) return join(process.env.HOME ?? homedir(), path.slice(1));
-  return resolve(base, path);
+/**
+ * A path as git takes it from config (interpolate_path): `~/` is $HOME, `~user/` that user's home
+ * directory, a relative path is relative to `base` (an include's: its file's directory). Joined as
+ * git joins them, without resolving `..` by name. A path we cannot place as git would (an unknown
+ * user, `%(prefix)/`: git's install prefix) is UNSAFE_WORKSPACE: it could name a file with drivers.
+ */
+export function configPath(path: string, base: string): string {
+  if (path.startsWith('%(prefix)/')) throw unplaceable(path, "git's installation directory");
+  if (!path.startsWith('~')) return isAbsolute(path) ? path : `${base.replace(/\/+$/, '')}/${path}`;
+  const slash = path.indexOf('/');
+  const user = path.slice(1, slash < 0 ? undefined : slash);
+  const home = user === '' ? (process.env.HOME ?? homedir()) : homeOf(user);
+  if (home === null) throw unplaceable(path, `the home directory of user ${JSON.stringify(user)}`);
+  return home + (slash < 0 ? '' : path.slice(slash));
+}
+
+function unplaceable(path: string, what: string): UnsafeWorkspaceError {
+  return new UnsafeWorkspaceError(
+    `a git config names the path ${JSON.stringify(path)} in ${what}, which agentgate cannot locate as git would; refusing the repository: write that path out in full (absolute, or relative to its config file)`,
+    { details: { path } },
+  );
+}
+
+/** A user's home directory as getpwnam gives it: the current user's, else from /etc/passwd; null if unknown. */
+function homeOf(user: string): string | null {
+  try {
+    const me = userInfo();
+    if (me.username === user) return me.homedir;
+  } catch {
+    // No entry for our own uid: look the name up like any other.
+  }
+  let passwd: string;
+  try {
+    passwd = readFileSync('/etc/passwd', 'utf8');
+  } catch {
+    return null;
+  }
+  for (const line of passwd.split('\n')) {
+    const fields = line.split(':');
+    if (fields[0] === user && fields.length >= 7) return fields[5] ?? null;
+  }
+  return null;
 }
 
 async function configValue(file: string, key: string): Promise<string | null> {

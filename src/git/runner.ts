@@ -19,7 +19,13 @@ import {
   WriteFailedError,
   type AgentgateError,
 } from '../errors.js';
-import { buildEnv, HARDENING_CONFIG, parseConfigEntries, userConfigFiles } from './hardening.js';
+import {
+  buildEnv,
+  HARDENING_CONFIG,
+  parseConfigEntries,
+  userConfigFiles,
+  type ConfigPair,
+} from './hardening.js';
 import { decodeBytes } from '../fs/path-bytes.js';
 
 /** How to reach one repository: where git runs, and optionally a private git dir, work tree and index. */
@@ -35,8 +41,8 @@ export interface GitOptions {
   timeoutMs?: number;
   /** Stops git when aborted (a caller's time budget, as for agent hooks); reported as GIT_TIMEOUT. */
   signal?: AbortSignal;
-  /** Extra `-c key=value` pairs, e.g. the filters named in this repository's own config. */
-  config?: readonly string[];
+  /** Extra settings of command scope, e.g. the filters named in this repository's own config emptied. */
+  config?: readonly ConfigPair[];
   /** Test seam: the git binary to run. */
   binary?: string;
 }
@@ -69,7 +75,7 @@ export interface GitResult<T> {
  * - it keeps all of stdout in memory, so a 200 MB patch could not be streamed to disk.
  * The hardening it offers (refusing program-running config keys, stripping ambient GIT_*) is done
  * here by construction: the child's environment is built from scratch and every program-running
- * key is switched off on the command line.
+ * key is switched off in the config of command scope we pass.
  */
 
 let spawned = 0;
@@ -178,11 +184,10 @@ async function spawnGit(
       ? AbortSignal.timeout(timeoutMs)
       : AbortSignal.any([AbortSignal.timeout(timeoutMs), opts.signal]);
   const safeDirectories = run.withoutUserSettings ? [] : (await userSettings()).safeDirectories;
-  const configArgs = [...HARDENING_CONFIG, ...safeDirectories, ...(opts.config ?? [])].flatMap((c) => [
-    '-c',
-    c,
-  ]);
-  const fullArgs = [...configArgs, ...locationArgs(opts), ...args];
+  // Passed in the environment, key and value apart (buildEnv): `-c` splits at the first `=`, so a
+  // driver named `x=y` would be left running.
+  const config = [...HARDENING_CONFIG, ...safeDirectories, ...(opts.config ?? [])];
+  const fullArgs = [...locationArgs(opts), ...args];
   const details = { args: [...locationArgs(opts), ...args], cwd: opts.cwd };
   // Under a caller's time budget (an agent hook), git runs in a process group of its own, and the
   // whole group is stopped when the budget runs out: `repack` and `gc` start further git processes
@@ -190,7 +195,7 @@ async function spawnGit(
   const budgeted = opts.signal !== undefined;
   const child = spawn(opts.binary ?? 'git', fullArgs, {
     cwd: opts.cwd,
-    env: buildEnv(opts.identity ?? DEFAULT_IDENTITY, opts.indexFile),
+    env: buildEnv(opts.identity ?? DEFAULT_IDENTITY, opts.indexFile, config),
     stdio: [run.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     signal,
     detached: budgeted,

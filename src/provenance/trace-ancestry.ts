@@ -13,7 +13,7 @@ import type { Iteration, RunChain } from './candidates.js';
  * number (the engine keys its replay by number), and git's diff takes the file as text (its
  * record says so and blame saw no NUL byte: for a binary file the engine's diff has no lines; the
  * caller also requires that no attribute makes it binary to diff, and that git sees the parent
- * the commit object names: a shallow clone's boundary or a graft is a root to blame, which gives
+ * the commit object names: a shallow clone's boundary is a root to blame (grafts are never read), which gives
  * it every older line).
  * Every other blamed commit (a squash, a person's edit, a cherry-pick, a WIP before commit) goes
  * through the engine. Returns blamed commit -> iteration.

@@ -132,7 +132,7 @@ export async function traceWithWip(
     ]);
     // A file whose attributes make it binary to git's diff has no lines there: the engine says so.
     if (!['unspecified', 'set'].includes(attribute)) shortcut = new Map();
-    // A shallow clone's boundary, or a grafted commit, is a root to blame, which gives it the older lines too.
+    // A shallow clone's boundary is a root to blame, which gives it the older lines too (grafts: never read).
     if (parents !== null)
       for (const [commit, it] of shortcut)
         if (parents.get(commit)?.join(' ') !== it.before.commit) shortcut.delete(commit);

@@ -9,10 +9,18 @@ import { openRepo } from '../../src/git/repo.js';
 import { gitCallCount } from '../../src/git/runner.js';
 import { git, repoWithCommit, tempDir } from '../helpers/repo.js';
 
-const NEUTRALISED = ['filter.armed.clean=', 'filter.armed.smudge=', 'filter.armed.process='];
+/** Key and value apart: a name holding `=` (the second filter) stays whole. */
+const NEUTRALISED = [
+  ['filter.armed.clean', ''],
+  ['filter.armed.smudge', ''],
+  ['filter.armed.process', ''],
+  ['filter.x=y.clean', ''],
+  ['filter.x=y.required', 'false'],
+];
 
 function armed(dir: string): string {
   git(dir, ['config', 'filter.armed.clean', 'touch /never']);
+  git(dir, ['config', 'filter.x=y.clean', 'touch /never']);
   return dir;
 }
 
