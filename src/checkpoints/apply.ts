@@ -9,6 +9,7 @@ import { ignoredPaths } from '../git/checkpoint-index.js';
 import type { CheckpointRepo } from '../git/checkpoint-repo.js';
 import { readObjects, type TreeEntry } from '../git/checkpoint-trees.js';
 import type { Plan } from './plan.js';
+import { nestedRepositoryAbove } from './skip-rules.js';
 import { stillCaptured } from './unchanged.js';
 import { isUnder, toAbsolute } from './workspace-paths.js';
 
@@ -64,7 +65,8 @@ function keptMode(perm: number, mode: string): number {
  *   directories emptied by that are removed, nothing else;
  * - a write is left alone when a leading directory is a link or a file, when a directory stands at
  *   the path, when an uncaptured file stands there, or when the path is new and ignored now;
- * - blocked paths (nested repositories, skipped files, our home) are never touched;
+ * - blocked paths (nested repositories, skipped files, our home) are never touched, nor a path
+ *   below a directory that holds a repository of its own now, whatever the capture said;
  * - a plan that changes `.gitignore` files applies them first; a delete that the rules then ignore
  *   is left alone (the target did not capture it: it was ignored there, not absent);
  * - a path is replaced or removed only if it is still what the safety capture read (unchanged.ts),
@@ -97,7 +99,11 @@ export async function applyPlan(ctx: ApplyContext, plan: Plan): Promise<Applied>
 
 async function applyPart(ctx: ApplyContext, plan: Plan): Promise<Applied> {
   const out: Applied = { written: [], deleted: [], leftAlone: [], changed: [] };
-  const blocked = (p: string): boolean => ctx.blocked.some((b) => isUnder(p, b));
+  // A directory become a repository since the safety capture is asked of the disk too: its files
+  // are another repository's, which no checkpoint of this workspace holds.
+  const repoDirs = new Map<string, boolean>();
+  const blocked = (p: string): boolean =>
+    ctx.blocked.some((b) => isUnder(p, b)) || nestedRepositoryAbove(ctx.root, p, repoDirs) !== null;
   await applyDeletes(
     ctx,
     plan.deletes.filter((p) => !blocked(p)),

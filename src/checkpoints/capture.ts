@@ -11,7 +11,7 @@ import {
 import type { CheckpointRepo } from '../git/checkpoint-repo.js';
 import { fsPath } from '../fs/path-bytes.js';
 import { findSkipped, type Skip } from './skip-rules.js';
-import { toAbsolute } from './workspace-paths.js';
+import { isUnder, toAbsolute } from './workspace-paths.js';
 
 /**
  * How a state of the workspace is captured: staged into the checkpoint repository's persistent
@@ -27,6 +27,11 @@ export interface CaptureContext {
   /** Git paths never captured (our home, excluded directories). */
   excluded: readonly string[];
   maxFileSizeBytes: number;
+  /**
+   * Directories known to hold a repository of their own, left out as nested ones are although git
+   * lists none of their files (a directory the index holds, become a repository with nothing changed).
+   */
+  nested?: readonly string[];
 }
 
 export interface Capture {
@@ -62,7 +67,7 @@ export async function captureWorkspace(ctx: CaptureContext): Promise<Capture> {
     listIgnoredTracked(ctx.repo),
   ]);
   const sizes = new Map<string, number>();
-  const skipped = await findSkipped(ctx.root, listing, ctx.maxFileSizeBytes, sizes);
+  const skipped = withNested(await findSkipped(ctx.root, listing, ctx.maxFileSizeBytes, sizes), ctx.nested);
   const unstaged = [...ignoredTracked, ...skipped.filter((s) => s.indexed).map((s) => s.path)];
   await unstagePaths(ctx.repo, unstaged);
   const leaveOut = new Set([...ignoredTracked, ...skipped.map((s) => s.path)]);
@@ -84,6 +89,16 @@ export async function captureWorkspace(ctx: CaptureContext): Promise<Capture> {
   }
   await stageWorkspace(ctx.repo, [...ctx.excluded, ...skipped.map((s) => s.path)]);
   return { treeId: await writeTree(ctx.repo), skipped };
+}
+
+/** `skipped` with each of `dirs` as a nested repository (held by the index), in place of what lies below it. */
+function withNested(skipped: Skip[], dirs: readonly string[] = []): Skip[] {
+  if (dirs.length === 0) return skipped;
+  const below = (p: string) => dirs.some((d) => isUnder(p, d));
+  const added = dirs.map((path): Skip => ({ path, reason: 'nested-repository', size: null, indexed: true }));
+  return [...skipped.filter((s) => !below(s.path)), ...added].sort((a, b) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+  );
 }
 
 /** How many directories hold `paths` (git paths), each counted once, the root included. */

@@ -45,8 +45,8 @@ export function planChanges(
 /**
  * The paths of a plan that apply.ts will leave alone for what the capture `current` shows there
  * once the plan's deletes are done (pure; a dry run's `leftAlone`): a write below a file or where a
- * directory stands, a path left as it is that has something at or below it, and anything under
- * `blocked` (skipped paths). What only the disk shows (a link, a FIFO, a write since) is not here.
+ * directory stands, a path left as it is that has something at or below it or lies under
+ * `blocked` (skipped paths), and anything else under `blocked`. What only the disk shows (a link, a FIFO, a write since) is not here.
  */
 export function inTheWay(
   plan: Plan,
@@ -66,7 +66,8 @@ export function inTheWay(
   const stands = [
     ...plan.writes.map((w) => w.path).filter((p) => under(p) || fileAbove(p) || dirAt(p)),
     ...plan.deletes.filter(under),
-    ...plan.uncovered.filter((p) => known.has(p)),
+    // Under a skipped path (a nested repository) the capture cannot tell: what was skipped stood there.
+    ...plan.uncovered.filter((p) => known.has(p) || under(p)),
   ];
   return stands.sort();
 }

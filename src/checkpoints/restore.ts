@@ -6,7 +6,8 @@ import { listTree, type TreeEntry } from '../git/checkpoint-trees.js';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { changedBetween, firstPatchWins, planChanges, restoreDesired } from './plan.js';
 import { knownPaths } from './record.js';
-import { skippedBy } from './skip-rules.js';
+import type { Capture } from './capture.js';
+import { nestedRepositoriesAbove, skippedBy } from './skip-rules.js';
 import type { CheckpointStore } from './store.js';
 import { toAbsolute, toWorkspaceGitPath } from './workspace-paths.js';
 
@@ -24,8 +25,8 @@ export function restoreTo(store: CheckpointStore, hash: string): Promise<Restore
     const target = trees[0] as string;
     const wanted = await store.requireListing(target);
     const label = `safety before restore ${target.slice(0, 12)}`;
-    const safety = await store.trackLocked(label, 'safety', false, {}, undefined, refs);
-    const current = await store.requireListing(safety.hash);
+    const { captured, current } = await captureForRestore(store, wanted.keys());
+    const safety = await store.trackLocked(label, 'safety', false, {}, captured, refs);
     const applied = await store.apply(
       planChanges(restoreDesired(wanted, current), current, skippedBy(refs, hash)),
       current,
@@ -60,6 +61,7 @@ export async function revertToCheckpoint(
     return revertLocked(
       store,
       refs,
+      wanted.keys(),
       (current) => changedBetween(wanted, current, selection).map((p) => [p, wanted.get(p) ?? null]),
       skippedBy(refs, target),
       uncaptured,
@@ -94,6 +96,7 @@ export async function revertPatches(
     return revertLocked(
       store,
       refs,
+      sources.keys(),
       () => [...sources].map(([path, hash]) => [path, listings.get(hash)?.get(path) ?? null]),
       (path) => skipped.get(sources.get(path) as string)?.(path) === true,
     );
@@ -103,14 +106,16 @@ export async function revertPatches(
 async function revertLocked(
   store: CheckpointStore,
   refs: readonly RefRecord[],
+  /** The paths the revert may touch, besides what the capture holds (captureForRestore). */
+  paths: Iterable<string>,
   desired: (current: ReadonlyMap<string, TreeEntry>) => Array<[string, TreeEntry | null]>,
   /** Paths the capture of the checkpoint each comes from skipped (skip-rules.ts skippedBy). */
   skippedThen: (path: string) => boolean,
   /** Paths named by the caller that are on disk but in neither capture: left alone, and said to be. */
   uncaptured: readonly string[] = [],
 ): Promise<RevertResult> {
-  const safety = await store.trackLocked('safety before revert', 'safety', false, {}, undefined, refs);
-  const current = await store.requireListing(safety.hash);
+  const { captured, current } = await captureForRestore(store, paths);
+  const safety = await store.trackLocked('safety before revert', 'safety', false, {}, captured, refs);
   const plan = planChanges(desired(current), current, skippedThen);
   const applied = await store.apply(plan, current, safety.skips);
   return {
@@ -120,6 +125,26 @@ async function revertLocked(
     safetyRef: safety.ref,
     leftAlone: store.absolute([...new Set([...applied.leftAlone, ...uncaptured])].sort()),
   };
+}
+
+/**
+ * The capture a restore or revert plans from and keeps as its safety checkpoint. git reports a
+ * nested repository only when the index holds none of its files: a captured directory that became
+ * a repository with nothing in it changed since is taken again as the nested repository it is
+ * (left out, and skipped), if it lies above one of `paths` or of the capture's, so that neither the
+ * plan nor the safety checkpoint takes its files for the project's.
+ */
+export async function captureForRestore(
+  store: CheckpointStore,
+  paths: Iterable<string>,
+): Promise<{ captured: Capture; current: Map<string, TreeEntry> }> {
+  const captured = await store.capture();
+  const current = await store.requireListing(captured.treeId);
+  const known = new Set(captured.skipped.map((s) => s.path));
+  const nested = nestedRepositoriesAbove(store.workspace, paths, current.keys()).filter((d) => !known.has(d));
+  if (nested.length === 0) return { captured, current };
+  const again = await store.capture({ nested });
+  return { captured: again, current: await store.requireListing(again.treeId) };
 }
 
 /**

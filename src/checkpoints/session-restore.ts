@@ -13,6 +13,7 @@ import {
   type LinePosition,
   type Step,
 } from './sessions.js';
+import { captureForRestore } from './restore.js';
 import { skippedBy } from './skip-rules.js';
 import type { CheckpointStore } from './store.js';
 
@@ -40,7 +41,7 @@ export function restoreSession(
   const dryRun = opts.dryRun === true;
   return store.locked('checkpoint restore', 'existing', async () => {
     const target = await store.requireListing(from.hash);
-    const captured = await store.capture();
+    const { captured, current } = await captureForRestore(store, target.keys());
     const records = await listRefRecords(store.repo, [CHECKPOINT_REF_PREFIX]);
     const { changed, conflicts } = sessionChanges(
       from.session,
@@ -50,7 +51,6 @@ export function restoreSession(
     // The session's files that the ignore rules match now are left alone, and said to be.
     const kept = new Set(mine);
     const ignored = changed.filter((p) => !kept.has(p));
-    const current = await store.requireListing(captured.treeId);
     // A file already as it was before the prompt is no conflict, whoever changed it last.
     const inConflict = new Set(conflicts.filter((p) => !sameEntry(target.get(p), current.get(p))));
     const conflicted = mine.filter((p) => inConflict.has(p));

@@ -107,8 +107,23 @@ export async function findSkipped(
   return skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** The nearest directory above `path` (below the root) that holds a `.git`, or null; `seen` caches each directory's answer. */
-function nestedRepositoryAbove(root: string, path: string, seen: Map<string, boolean>): string | null {
+/**
+ * The directories (below the root) above any of `paths` that hold a repository of their own, each
+ * named once: the outermost of each chain. One check per distinct directory.
+ */
+export function nestedRepositoriesAbove(root: string, ...lists: Iterable<string>[]): string[] {
+  const seen = new Map<string, boolean>();
+  const found = new Set<string>();
+  for (const paths of lists)
+    for (const path of paths) {
+      const dir = nestedRepositoryAbove(root, path, seen);
+      if (dir !== null) found.add(dir);
+    }
+  return [...found].sort();
+}
+
+/** The outermost directory above `path` (below the root) that holds a `.git`, or null; `seen` caches each directory's answer. */
+export function nestedRepositoryAbove(root: string, path: string, seen: Map<string, boolean>): string | null {
   for (let at = path.indexOf('/'); at > 0; at = path.indexOf('/', at + 1)) {
     const dir = path.slice(0, at);
     let isRepo = seen.get(dir);

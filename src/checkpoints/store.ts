@@ -268,13 +268,14 @@ export class CheckpointStore {
    * that only a track accounts for (`forTrack`): any other drops the budget's count first
    * (budget-count.ts), so that the next track counts.
    */
-  async capture(opts: { forTrack?: boolean } = {}): Promise<Capture> {
+  async capture(opts: { forTrack?: boolean; nested?: readonly string[] } = {}): Promise<Capture> {
     if (opts.forTrack !== true) await dropBudget(this.location);
     return captureWorkspace({
       root: this.workspace,
       repo: this.repo,
       excluded: this.excluded,
       maxFileSizeBytes: this.maxFileSizeBytes,
+      ...(opts.nested === undefined ? {} : { nested: opts.nested }),
     });
   }
 

@@ -9,7 +9,7 @@ import type * as FsPromises from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openCheckpoints, sessionHooks } from '../helpers/checkpoints.js';
-import { repoWithCommit, writeFiles } from '../helpers/repo.js';
+import { git, repoWithCommit, writeFiles } from '../helpers/repo.js';
 
 /** Runs once, just before the first rename or unlink whose path starts with `under`. */
 const race = vi.hoisted(() => ({
@@ -95,6 +95,21 @@ describe('a write during a restore or revert', () => {
     expect(r.reverted).toEqual([join(ws, 'a.txt')]);
     expect(r.leftAlone).toEqual([join(ws, 'b.txt')]);
     expect([read(ws, 'a.txt'), read(ws, 'b.txt')]).toEqual(['base\n', 'PERSON\n']);
+  });
+
+  it('restore: a directory become a repository after the safety capture is left alone, the rest restored', async () => {
+    const ws = repoWithCommit({ 'v/x': 'x0\n' });
+    const cp = await openCheckpoints(ws);
+    const start = await cp.track('start');
+    writeFiles(ws, { 'v/x': 'agent\n', 'new.txt': 'agent\n' });
+    await cp.track();
+
+    // At the restore's unlink of new.txt, before it writes v/x: the safety capture held v/x as the project's.
+    race.current = { op: 'unlink', under: `${ws}/`, then: () => void git(join(ws, 'v'), ['init', '-q']) };
+    const r = await cp.restore(start.hash);
+    expect(race.current).toBeNull();
+    expect(r.leftAlone).toEqual([join(ws, 'v/x')]);
+    expect(read(ws, 'v/x')).toBe('agent\n');
   });
 
   it('restore --prompt: a file the session changed, rewritten after the safety capture, is a conflict, even forced', async () => {

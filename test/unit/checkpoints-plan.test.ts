@@ -48,13 +48,14 @@ describe('checkpoint planning (pure)', () => {
         ['l', null],
         ['l/y', entry('', '3')], // below a file the plan deletes first: fine
         ['s/big', null], // under a skipped path
+        ['s/new', null], // in neither, under a skipped path (a nested repository): it may stand there
         ['u', null],
         ['gone', null],
       ],
       now,
       (p) => p === 'u', // skipped by the target: stays
     );
-    expect(inTheWay(plan, now, ['s'])).toEqual(['d/x', 'e', 's/big', 'u']);
+    expect(inTheWay(plan, now, ['s'])).toEqual(['d/x', 'e', 's/big', 's/new', 'u']);
   });
 
   it('restore writes changed and deleted files, removes created ones, leaves equal ones', () => {
