@@ -12,6 +12,7 @@ import { getCommitInfo } from '../git/commit-info.js';
 import { gateLine, taskLine, trailer } from './message.js';
 import { GitOutputUnparseableError } from '../errors.js';
 import { iterationRef } from './core.js';
+import { restartContradiction, restartName, restartPoint } from './restart-check.js';
 
 type Check = Omit<VerifyCheck, 'snapshotId' | 'runId'>;
 
@@ -309,7 +310,10 @@ export async function continuityChecks(
   restarts: readonly RunRestart[] = [],
 ): Promise<VerifyCheck[]> {
   const checks: VerifyCheck[] = [];
-  const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
+  // Once each: a run that links a snapshot twice fails its own check (runLinkChecks).
+  const ordered = [...new Map(snapshots.map((s) => [s.id, s])).values()].sort(
+    (a, b) => a.iteration - b.iteration,
+  );
   // Each workspace is opened once, however many iterations need an ancestry check in it.
   const repos = new Map<string, Promise<Repo | null>>();
   const repoOf = (workspace: string): Promise<Repo | null> => {
@@ -341,15 +345,18 @@ export async function continuityChecks(
       detail = `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on iteration ${prev.iteration}'s ${prev.afterSha}`;
     checks.push({ snapshotId: next.id, runId: next.runId, check: 'continuity', ok, detail });
   }
+  // A recorded restart sets iterations aside: the commits must show that the run left them there.
+  for (const r of restarts) {
+    const first = ordered.find((s) => s.iteration > r.lastIteration);
+    const wrong = first && (await restartContradiction(r, ordered, await repoOf(first.workspace)));
+    if (wrong)
+      checks.push({
+        snapshotId: wrong.next.id,
+        runId: wrong.next.runId,
+        check: 'continuity',
+        ok: false,
+        detail: `${restartName(r)} does not agree with the commits: ${wrong.why}`,
+      });
+  }
   return checks;
-}
-
-/**
- * The commit a restart from iteration `from` starts at: that iteration's after commit (its latest
- * snapshot), or for 0 the run's start (its first iteration's before SHA); null when there is none.
- */
-export function restartPoint(snapshots: readonly Snapshot[], from: number): string | null {
-  const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
-  if (from === 0) return ordered[0]?.beforeSha ?? null;
-  return ordered.filter((s) => s.iteration === from).at(-1)?.afterSha ?? null;
 }
