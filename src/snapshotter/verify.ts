@@ -332,6 +332,8 @@ export async function continuityChecks(
   for (let i = 1; i < ordered.length; i++) {
     const prev = ordered[i - 1] as Snapshot;
     const next = ordered[i] as Snapshot;
+    // Two snapshots of one iteration fail `run-links`; the next iteration builds on the later one.
+    if (next.iteration === prev.iteration) continue;
     let detail = `iteration ${next.iteration} starts where iteration ${prev.iteration} ended`;
     let ok = await buildsOn(next, prev.afterSha);
     // A restart declared after `prev` counts when its commit is what its iteration really ended at.
