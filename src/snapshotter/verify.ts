@@ -287,10 +287,13 @@ async function messageChecks(repo: Repo, snapshot: Snapshot, add: Add): Promise<
   );
   if (snapshot.task === undefined && snapshot.gate === undefined) return;
   const lines = message.split('\n');
-  const taskOk =
-    snapshot.task === null || snapshot.task === undefined || lines.includes(taskLine(snapshot.task));
-  const gateOk =
-    snapshot.gate === null || snapshot.gate === undefined || lines.includes(gateLine(snapshot.gate));
+  // No stored task (or gate) was written as an empty line: a commit that names one was not made from it.
+  const fits = (stored: string | null | undefined, line: (text: string) => string) =>
+    stored === null || stored === undefined
+      ? !lines.some((l) => l.startsWith(line('')) && l.trim() !== line('').trim())
+      : lines.includes(line(stored));
+  const taskOk = fits(snapshot.task, taskLine);
+  const gateOk = fits(snapshot.gate, gateLine);
   add(
     'task',
     taskOk && gateOk,

@@ -1,6 +1,7 @@
 /**
- * A run record that links a snapshot twice, or two snapshots of one iteration, fails `run-links`
- * (verify --run and --all alike), not a continuity check that names the iteration against itself.
+ * Records edited by hand. A run record that links a snapshot twice, or two snapshots of one
+ * iteration, fails `run-links` (verify --run and --all alike), not a continuity check that names the
+ * iteration against itself. A snapshot whose task or gate was emptied fails `task`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -52,6 +53,37 @@ describe('verify of a run that links a snapshot twice', () => {
       link(a, 'r', 'copy-of-two');
       for (const target of [{ runId: 'r' }, { all: true as const }])
         expect(failed(await a.snap.verify(target))).toEqual(['copy-of-two run-links']);
+    } finally {
+      w.cleanup();
+    }
+  });
+});
+
+describe('verify of a snapshot whose stored task or gate is null', () => {
+  it('fails task while the after commit carries a Task or Gate line', async () => {
+    const w = world();
+    try {
+      const a = w.machine('a');
+      await runIterations(a, 'r', 2, 1);
+      const [one, two] = (await a.snap.listByRun('r')) as [Snapshot, Snapshot];
+      editJson(join(a.home, 'snapshots', `${one.id}.json`), (s) => ({ ...s, gate: null }));
+      editJson(join(a.home, 'snapshots', `${two.id}.json`), (s) => ({ ...s, task: null }));
+      expect(failed(await a.snap.verify({ runId: 'r' }))).toEqual([`${one.id} task`, `${two.id} task`]);
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  it('passes when the iteration was recorded without them', async () => {
+    const w = world();
+    try {
+      const a = w.machine('a');
+      const before = await a.snap.captureBeforeState(a.dir, { runId: 'r' });
+      writeFileSync(join(a.dir, 'new.txt'), 'new\n');
+      await a.snap.captureAfterState(a.dir, before, { runId: 'r', iteration: 1 });
+      const report = await a.snap.verify({ runId: 'r' });
+      expect(report.checks.filter((c) => c.check === 'task').map((c) => c.ok)).toEqual([true]);
+      expect(report.ok).toBe(true);
     } finally {
       w.cleanup();
     }
