@@ -44,9 +44,19 @@ export async function rebuildAccepted(
   const created = new Set<string>();
   /** Per run: what a travelled restart is checked against, the iterations held here and received now. */
   const lines = new Map<string, Promise<RunIteration[]>>();
-  const lineOf = (runId: string, here: boolean): Promise<RunIteration[]> => {
+  /** Per run and restart: why the commits contradict it (every later record carries the same one). */
+  const verdicts = new Map<string, Promise<{ why: string } | null>>();
+  const contradiction = (runId: string, restart: RunRestart, here: boolean) => {
     if (!lines.has(runId)) lines.set(runId, receivedLine(core, accepted, runId, here));
-    return lines.get(runId) as Promise<RunIteration[]>;
+    const key = JSON.stringify([runId, restart]);
+    if (!verdicts.has(key))
+      verdicts.set(
+        key,
+        (lines.get(runId) as Promise<RunIteration[]>).then((line) =>
+          restartContradiction(restart, line, repo),
+        ),
+      );
+    return verdicts.get(key) as Promise<{ why: string } | null>;
   };
   for (const [i, a] of accepted.entries()) {
     const s = a.record.snapshot;
@@ -91,7 +101,7 @@ export async function rebuildAccepted(
       continue;
     }
     const restart = a.record.run.restart;
-    const wrong = restart && (await restartContradiction(restart, await lineOf(s.runId, run !== null), repo));
+    const wrong = restart && (await contradiction(s.runId, restart, run !== null));
     if (wrong) {
       refuse(
         a.ref.ref,
