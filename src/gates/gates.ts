@@ -136,6 +136,7 @@ export class Gates implements GateContext {
           ...(await this.runLine(runId)),
           artifactsDir: this.snapshotter.options.artifactsDir,
           git: this.snapshotter.gitOptions(),
+          ...(only === null ? {} : { iteration: only.iteration }),
           ...opts,
         })),
       );

@@ -2,6 +2,8 @@
  * `verify`'s checks of gate verdicts: each verdict against its iteration (after commit, tree, log
  * digest, attempts in order), and `--require-gate` on the run's last iteration (or every one).
  */
+import { readdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { GateResult } from '../../types/gate.js';
 import { setAsideBy, type DeletedSnapshot, type RunRestart } from '../../types/run.js';
 import {
@@ -16,6 +18,7 @@ import type { StoreCorruptError } from '../errors.js';
 import { getTree } from '../git/refs.js';
 import { openRepo, type OpenOptions, type Repo } from '../git/repo.js';
 import { digestFile, logHere } from './log.js';
+import { gateLogPath, receivedGateLogPath, runArtifactsDir } from '../store/paths.js';
 
 export interface GateVerifyOptions {
   /** Each name's newest verdict on the last iteration must be an observed pass. */
@@ -36,6 +39,8 @@ export interface GateVerifyInput extends GateVerifyOptions {
   deleted?: readonly DeletedSnapshot[];
   artifactsDir: string;
   git: OpenOptions;
+  /** Only this iteration is verified (`verify ID`): only its gate logs are looked at. */
+  iteration?: number;
 }
 
 export async function verifyGates(input: GateVerifyInput): Promise<VerifyCheck[]> {
@@ -48,6 +53,7 @@ export async function verifyGates(input: GateVerifyInput): Promise<VerifyCheck[]
   }));
   const repos = new Map<string, Promise<Repo | null>>();
   for (const result of input.results) checks.push(...(await verdictChecks(result, input, repos)));
+  checks.push(...(await strayLogChecks(input)));
   checks.push(...requireChecks(input));
   return checks;
 }
@@ -137,6 +143,44 @@ async function verdictChecks(
         : 'follows the earlier attempts',
   );
   return out;
+}
+
+/**
+ * A gate log under this artifacts directory that no verdict of the run names fails `gate-attempts`:
+ * its verdict file was removed (a removed newest attempt leaves no gap in the numbers). A verdict's
+ * log is the attempt's own name, a received one's the name that holds its id (logHere), or the
+ * path it recorded; superseded verdicts stay on disk, so their logs are named too.
+ */
+async function strayLogChecks(input: GateVerifyInput): Promise<VerifyCheck[]> {
+  const named = new Set(
+    input.results.flatMap((r) => [
+      resolve(
+        r.receivedAt === undefined
+          ? gateLogPath(input.artifactsDir, r.runId, r.iteration, r.name, r.attempt)
+          : receivedGateLogPath(input.artifactsDir, r),
+      ),
+      ...(r.log?.path ? [resolve(r.log.path)] : []),
+    ]),
+  );
+  const runDir = runArtifactsDir(input.artifactsDir, input.runId);
+  const checks: VerifyCheck[] = [];
+  for (const entry of await readdir(runDir).catch(() => [] as string[])) {
+    const iteration = /^iteration-(0|[1-9][0-9]*)$/.exec(entry)?.[1];
+    if (iteration === undefined || (input.iteration !== undefined && Number(iteration) !== input.iteration))
+      continue;
+    const dir = join(runDir, entry);
+    for (const file of await readdir(dir).catch(() => [] as string[])) {
+      if (!/^gate-.+\.log$/.test(file) || named.has(resolve(dir, file))) continue;
+      checks.push({
+        snapshotId: input.snapshots.find((s) => s.iteration === Number(iteration))?.id ?? null,
+        runId: input.runId,
+        check: 'gate-attempts',
+        ok: false,
+        detail: `${join(dir, file)} is a gate log with no verdict beside it: its verdict file was removed (verdicts are append-only; restore it from a backup, or run the gate again and keep both)`,
+      });
+    }
+  }
+  return checks;
 }
 
 function requireChecks(input: GateVerifyInput): VerifyCheck[] {

@@ -11,6 +11,7 @@ import { assertNoLinkInside } from '../fs/inside.js';
 import { patchPath } from '../store/paths.js';
 import { isRecordOf, iterationRef, recordRef, RECORDS_PREFIX, RUNS_PREFIX } from './records.js';
 import { MAX_PATCH_BYTES, type SharingCore } from './core.js';
+import { restartContradiction, restartName, type RunIteration } from '../snapshotter/restart-check.js';
 
 /**
  * A record that passed the checks, with the commit that carries it; `replaces`: the other record this
@@ -41,6 +42,22 @@ export async function rebuildAccepted(
   const iterations = new Map<string, Map<number, string>>();
   /** The runs this call created (the first record of a run that was not here). */
   const created = new Set<string>();
+  /** Per run: what a travelled restart is checked against, the iterations held here and received now. */
+  const lines = new Map<string, Promise<RunIteration[]>>();
+  /** Per run and restart: why the commits contradict it (every later record carries the same one). */
+  const verdicts = new Map<string, Promise<{ why: string } | null>>();
+  const contradiction = (runId: string, restart: RunRestart, here: boolean) => {
+    if (!lines.has(runId)) lines.set(runId, receivedLine(core, accepted, runId, here));
+    const key = JSON.stringify([runId, restart]);
+    if (!verdicts.has(key))
+      verdicts.set(
+        key,
+        (lines.get(runId) as Promise<RunIteration[]>).then((line) =>
+          restartContradiction(restart, line, repo),
+        ),
+      );
+    return verdicts.get(key) as Promise<{ why: string } | null>;
+  };
   for (const [i, a] of accepted.entries()) {
     const s = a.record.snapshot;
     const [from, to] = [trees[2 * i], trees[2 * i + 1]];
@@ -80,6 +97,15 @@ export async function rebuildAccepted(
       refuse(
         a.ref.ref,
         `it is not the record this home makes of its snapshot ${s.id} (edited since?); kept this home's, which push publishes (PUSH_REJECTED while the remote holds the other)`,
+      );
+      continue;
+    }
+    const restart = a.record.run.restart;
+    const wrong = restart && (await contradiction(s.runId, restart, run !== null));
+    if (wrong) {
+      refuse(
+        a.ref.ref,
+        `${restartName(restart)} that it carries does not agree with the commits: ${wrong.why}`,
       );
       continue;
     }
@@ -197,6 +223,18 @@ export async function exists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/** The iterations of run `runId` this home holds (`here`: the run exists) and those `accepted` brings, once each. */
+async function receivedLine(
+  core: SharingCore,
+  accepted: readonly Accepted[],
+  runId: string,
+  here: boolean,
+): Promise<RunIteration[]> {
+  const held = here ? ((await core.store.inspectRun(runId).catch(() => null))?.snapshots ?? []) : [];
+  const received = accepted.map((a) => a.record.snapshot).filter((s) => s.runId === runId);
+  return [...new Map([...held, ...received].map((s) => [s.id, s])).values()];
 }
 
 /** The run's restarts with a travelled one added (once, in order of declaration); `{}` when nothing changes. */

@@ -11,7 +11,7 @@ import { isAncestor } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
 import { RunDivergedError } from '../errors.js';
 import { wipMessage, wipStagedMessage } from './message.js';
-import { restartPoint } from './verify.js';
+import { restartPoint } from './restart-check.js';
 import { wipRef } from './core.js';
 
 /** A WIP commit `before` made for this run at HEAD, and the commit it was made on (null: an unborn branch's root). */

@@ -24,7 +24,7 @@ import {
 import { assertSafeId } from '../store/paths.js';
 import { assertRunWorkspace } from '../store/run-records.js';
 import { wipMessage, wipStagedMessage } from './message.js';
-import { restartPoint } from './verify.js';
+import { restartPoint } from './restart-check.js';
 import {
   checkoutAdvice,
   killedRestart,

@@ -18,7 +18,8 @@ export async function verify(
   else if ('runId' in target) {
     // A link to a missing or corrupt file is a failed check; the rest of the run is still verified.
     const contents = await core.store.inspectRun(assertSafeId(target.runId, 'run id'));
-    snapshots = contents.snapshots;
+    // A snapshot the run links twice is verified once; runLinkChecks fails the second link.
+    snapshots = [...new Map(contents.snapshots.map((s) => [s.id, s])).values()];
     checks.push(...contents.problems.map((p) => storeFileCheck(p, target.runId)));
   } else {
     const listed = await core.store.list();
@@ -58,10 +59,39 @@ export async function verify(
     // Along each run's own links: a stray file of the run that it does not link is checked above, not here.
     for (const [runId, run] of runs) {
       const linked = local.filter((s) => s.runId === runId && (run?.snapshotIds.includes(s.id) ?? false));
+      if (run) checks.push(...runLinkChecks(run, linked));
       checks.push(...(await continuityChecks(linked, core.gitOptions(), run?.restarts ?? [])));
     }
   }
   return { ok: checks.every((c) => c.ok), checks };
+}
+
+/** A run links each snapshot once, and one snapshot per iteration: a failed `run-links` check per extra one. */
+function runLinkChecks(run: RunRecord, linked: readonly Snapshot[]): VerifyCheck[] {
+  const fail = (snapshotId: string, detail: string): VerifyCheck => ({
+    snapshotId,
+    runId: run.runId,
+    check: 'run-links',
+    ok: false,
+    detail,
+  });
+  const twice = run.snapshotIds.filter((id, i) => run.snapshotIds.indexOf(id) !== i);
+  const checks = [...new Set(twice)].map((id) =>
+    fail(id, `run ${run.runId} links snapshot ${id} more than once (runs/${run.runId}.json was edited?)`),
+  );
+  const byIteration = new Map<number, string>();
+  // In the run's order: the later link is the extra one.
+  const byId = new Map(linked.map((s) => [s.id, s]));
+  for (const s of new Set(run.snapshotIds.map((id) => byId.get(id)))) {
+    if (s === undefined) continue;
+    const other = byIteration.get(s.iteration);
+    if (other === undefined) byIteration.set(s.iteration, s.id);
+    else if (other !== s.id)
+      checks.push(
+        fail(s.id, `snapshots ${other} and ${s.id} of run ${run.runId} both record iteration ${s.iteration}`),
+      );
+  }
+  return checks;
 }
 
 /** A store file that does not load, as a failed check of `verify`. */

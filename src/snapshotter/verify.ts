@@ -12,6 +12,7 @@ import { getCommitInfo } from '../git/commit-info.js';
 import { gateLine, taskLine, trailer } from './message.js';
 import { GitOutputUnparseableError } from '../errors.js';
 import { iterationRef } from './core.js';
+import { restartContradiction, restartName, restartPoint } from './restart-check.js';
 
 type Check = Omit<VerifyCheck, 'snapshotId' | 'runId'>;
 
@@ -286,10 +287,13 @@ async function messageChecks(repo: Repo, snapshot: Snapshot, add: Add): Promise<
   );
   if (snapshot.task === undefined && snapshot.gate === undefined) return;
   const lines = message.split('\n');
-  const taskOk =
-    snapshot.task === null || snapshot.task === undefined || lines.includes(taskLine(snapshot.task));
-  const gateOk =
-    snapshot.gate === null || snapshot.gate === undefined || lines.includes(gateLine(snapshot.gate));
+  // No stored task (or gate) was written as an empty line: a commit that names one was not made from it.
+  const fits = (stored: string | null | undefined, line: (text: string) => string) =>
+    stored === null || stored === undefined
+      ? !lines.some((l) => l.startsWith(line('')) && l.trim() !== line('').trim())
+      : lines.includes(line(stored));
+  const taskOk = fits(snapshot.task, taskLine);
+  const gateOk = fits(snapshot.gate, gateLine);
   add(
     'task',
     taskOk && gateOk,
@@ -309,7 +313,10 @@ export async function continuityChecks(
   restarts: readonly RunRestart[] = [],
 ): Promise<VerifyCheck[]> {
   const checks: VerifyCheck[] = [];
-  const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
+  // Once each: a run that links a snapshot twice fails its own check (runLinkChecks).
+  const ordered = [...new Map(snapshots.map((s) => [s.id, s])).values()].sort(
+    (a, b) => a.iteration - b.iteration,
+  );
   // Each workspace is opened once, however many iterations need an ancestry check in it.
   const repos = new Map<string, Promise<Repo | null>>();
   const repoOf = (workspace: string): Promise<Repo | null> => {
@@ -328,6 +335,8 @@ export async function continuityChecks(
   for (let i = 1; i < ordered.length; i++) {
     const prev = ordered[i - 1] as Snapshot;
     const next = ordered[i] as Snapshot;
+    // Two snapshots of one iteration fail `run-links`; the next iteration builds on the later one.
+    if (next.iteration === prev.iteration) continue;
     let detail = `iteration ${next.iteration} starts where iteration ${prev.iteration} ended`;
     let ok = await buildsOn(next, prev.afterSha);
     // A restart declared after `prev` counts when its commit is what its iteration really ended at.
@@ -341,15 +350,18 @@ export async function continuityChecks(
       detail = `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on iteration ${prev.iteration}'s ${prev.afterSha}`;
     checks.push({ snapshotId: next.id, runId: next.runId, check: 'continuity', ok, detail });
   }
+  // A recorded restart sets iterations aside: the commits must show that the run left them there.
+  for (const r of restarts) {
+    const first = ordered.find((s) => s.iteration > r.lastIteration);
+    const wrong = first && (await restartContradiction(r, ordered, await repoOf(first.workspace)));
+    if (wrong)
+      checks.push({
+        snapshotId: wrong.next.id,
+        runId: wrong.next.runId,
+        check: 'continuity',
+        ok: false,
+        detail: `${restartName(r)} does not agree with the commits: ${wrong.why}`,
+      });
+  }
   return checks;
-}
-
-/**
- * The commit a restart from iteration `from` starts at: that iteration's after commit (its latest
- * snapshot), or for 0 the run's start (its first iteration's before SHA); null when there is none.
- */
-export function restartPoint(snapshots: readonly Snapshot[], from: number): string | null {
-  const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
-  if (from === 0) return ordered[0]?.beforeSha ?? null;
-  return ordered.filter((s) => s.iteration === from).at(-1)?.afterSha ?? null;
 }

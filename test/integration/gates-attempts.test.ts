@@ -4,7 +4,7 @@
  * verdict may have, must neither overflow it nor let the check run for a verdict that cannot be
  * stored.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_GATE_ATTEMPT } from '../../types/gate.js';
@@ -12,6 +12,8 @@ import { GateResult } from '../../types/gate.js';
 import { expectCode } from '../helpers/codes.js';
 import { gatedRun, quiet } from '../helpers/gates.js';
 import { tempDir } from '../helpers/repo.js';
+import { Gates } from '../../src/gates/gates.js';
+import { Snapshotter } from '../../src/snapshotter/snapshotter.js';
 
 /** A check that leaves a mark outside the workspace, so that a test can tell whether it ran. */
 function marking(): { command: string[]; ran: () => boolean } {
@@ -56,5 +58,36 @@ describe('gate attempt numbers', () => {
     expect(readFileSync(next.log?.path as string, 'utf8')).toBe('next\n');
     const again = await gates.run(dir, { runId: 'r1', name: 'test', command: ['true'], echo: quiet() });
     expect(again.attempt).toBe(1_000_002);
+  });
+});
+
+describe('a removed verdict file', () => {
+  it('of the newest attempt fails gate-attempts while its log is still there', async () => {
+    const { dir, gates, snapshots } = await gatedRun([{ 'a.txt': 'a\n' }, { 'b.txt': 'b\n' }]);
+    const last = snapshots[1] as (typeof snapshots)[number];
+    const run = (command: string[]) => gates.run(dir, { runId: 'r1', name: 'test', command, echo: quiet() });
+    await run(['true']);
+    const failing = await run(['false']);
+    const required = { requireGates: ['test'] };
+    expect((await gates.verify({ runId: 'r1' }, required)).ok).toBe(false);
+    rmSync(gates.store.path('r1', failing.id));
+    for (const target of [{ runId: 'r1' }, { all: true as const }, { id: last.id }]) {
+      const report = await gates.verify(target, required);
+      expect(report.checks.filter((c) => !c.ok).map((c) => `${c.snapshotId} ${c.check}`)).toEqual([
+        `${last.id} gate-attempts`,
+      ]);
+    }
+    // Another iteration's verify does not look at that iteration's logs.
+    expect((await gates.verify({ id: (snapshots[0] as (typeof snapshots)[number]).id })).ok).toBe(true);
+  });
+
+  it('leaves a verdict whose log is kept under another artifacts directory alone', async () => {
+    const { dir, gates } = await gatedRun([{ 'a.txt': 'a\n' }]);
+    const passed = await gates.run(dir, { runId: 'r1', name: 'test', command: ['true'], echo: quiet() });
+    expect(existsSync(passed.log?.path ?? '')).toBe(true);
+    const elsewhere = new Gates(
+      new Snapshotter({ ...gates.snapshotter.options, artifactsDir: tempDir('agentgate-artifacts-') }),
+    );
+    expect((await elsewhere.verify({ runId: 'r1' }, { requireGates: ['test'] })).ok).toBe(true);
   });
 });

@@ -467,6 +467,7 @@ describe('gate record, replay and verify', () => {
     expect(await failing()).toEqual(['gate-tree', 'gate-log']);
 
     rmSync(file);
-    expect(await failing()).toEqual(['gate-log', 'gate-attempts']);
+    // Attempt 2 has no attempt 1 beside it, and attempt 1's log has no verdict.
+    expect(await failing()).toEqual(['gate-log', 'gate-attempts', 'gate-attempts']);
   });
 });
