@@ -2,6 +2,21 @@ import type { Identity } from '../../types/config.js';
 import type { RunRecord } from '../../types/run.js';
 import type { BeforeState, CommitInfo, DiffStats, Snapshot } from '../../types/snapshot.js';
 import type { VerifyReport } from '../../types/verify.js';
+import {
+  AfterOptionsArg,
+  BeforeOptionsArg,
+  BeforeStateArg,
+  CherryPickOptionsArg,
+  GetSnapshotOptionsArg,
+  IterateOptionsArg,
+  ListByRunOptionsArg,
+  SnapshotArg,
+  SnapshotterOptionsArg,
+  TextArg,
+  OptionalTextArg,
+  VerifyTargetArg,
+} from '../../types/library.js';
+import { checkArgument } from '../arguments.js';
 import { SnapshotStore } from '../store/snapshot-store.js';
 import { LocalPaths } from '../store/local-paths.js';
 import type { SnapshotterCore, SnapshotterOptions } from './core.js';
@@ -32,6 +47,7 @@ export class Snapshotter implements SnapshotterCore {
   private readonly localPaths: LocalPaths;
 
   constructor(readonly options: SnapshotterOptions) {
+    checkArgument(SnapshotterOptionsArg, options, 'options');
     this.store = new SnapshotStore(options.home, { lockTimeoutMs: options.lockTimeoutMs });
     this.localPaths = new LocalPaths(options.artifactsDir, options.localWorkspace);
   }
@@ -43,6 +59,8 @@ export class Snapshotter implements SnapshotterCore {
    * refused with DIRTY_WORKSPACE when onDirty is "error").
    */
   captureBeforeState(workspace: string, opts: BeforeOptions): Promise<BeforeState> {
+    checkArgument(TextArg, workspace, 'workspace');
+    checkArgument(BeforeOptionsArg, opts, 'opts');
     return captureBeforeState(this, workspace, opts);
   }
 
@@ -52,6 +70,9 @@ export class Snapshotter implements SnapshotterCore {
    * change at all, nothing is committed and afterSha equals beforeSha.
    */
   captureAfterState(workspace: string, before: BeforeState | null, opts: AfterOptions): Promise<Snapshot> {
+    checkArgument(TextArg, workspace, 'workspace');
+    checkArgument(BeforeStateArg, before, 'before');
+    checkArgument(AfterOptionsArg, opts, 'opts');
     return captureAfterState(this, workspace, before, opts);
   }
 
@@ -65,11 +86,15 @@ export class Snapshotter implements SnapshotterCore {
    * (before state recorded, no snapshot) or a killed `after` would.
    */
   iterate(workspace: string, opts: IterateOptions): Promise<IterationSnapshot> {
+    checkArgument(TextArg, workspace, 'workspace');
+    checkArgument(IterateOptionsArg, opts, 'opts');
     return iterate(this, workspace, opts);
   }
 
   /** One snapshot by id, or by a full or abbreviated after SHA when that is unambiguous. */
   getSnapshot(idOrSha: string, opts: { exact?: boolean } = {}): Promise<Snapshot> {
+    checkArgument(TextArg, idOrSha, 'idOrSha');
+    checkArgument(GetSnapshotOptionsArg, opts, 'opts');
     return getSnapshot(this, idOrSha, opts);
   }
 
@@ -78,6 +103,8 @@ export class Snapshotter implements SnapshotterCore {
    * linked file is missing or does not load; with `loadable`, such a snapshot is left out.
    */
   listByRun(runId: string, opts: { loadable?: boolean } = {}): Promise<Snapshot[]> {
+    checkArgument(TextArg, runId, 'runId');
+    checkArgument(ListByRunOptionsArg, opts, 'opts');
     return listByRun(this, runId, opts);
   }
 
@@ -86,6 +113,8 @@ export class Snapshotter implements SnapshotterCore {
    * `outputFile` when given (atomically), else returns the text.
    */
   generatePatch(snapshot: Snapshot, outputFile?: string): Promise<string> {
+    checkArgument(SnapshotArg, snapshot, 'snapshot');
+    checkArgument(OptionalTextArg, outputFile, 'outputFile');
     return generatePatch(this, snapshot, outputFile);
   }
 
@@ -94,16 +123,19 @@ export class Snapshotter implements SnapshotterCore {
    * artifact when it is intact, else from git), so that a patch of any size is never held whole.
    */
   streamPatch(snapshot: Snapshot, consume: (patch: AsyncIterable<Buffer>) => Promise<void>): Promise<void> {
+    checkArgument(SnapshotArg, snapshot, 'snapshot');
     return streamPatch(this, snapshot, consume);
   }
 
   /** Diff statistics between any two revisions of a workspace. */
   stats(workspace: string, from: string, to: string): Promise<DiffStats> {
+    for (const [name, value] of Object.entries({ workspace, from, to })) checkArgument(TextArg, value, name);
     return stats(this, workspace, from, to);
   }
 
   /** Verifies one snapshot, a run, or the whole store (including files that no longer load). */
   verify(target: { id: string } | { runId: string } | { all: true }): Promise<VerifyReport> {
+    checkArgument(VerifyTargetArg, target, 'target');
     return verify(this, target);
   }
 
@@ -112,6 +144,7 @@ export class Snapshotter implements SnapshotterCore {
    * ref goes when it still points at the snapshot's after commit, so the iteration can be captured again.
    */
   delete(idOrSha: string): Promise<string> {
+    checkArgument(TextArg, idOrSha, 'idOrSha');
     return deleteSnapshot(this, idOrSha);
   }
 
@@ -122,6 +155,9 @@ export class Snapshotter implements SnapshotterCore {
    * snapshot's before and after trees are the same.
    */
   cherryPick(workspace: string, idOrSha: string, opts: CherryPickOptions = {}): Promise<CommitInfo> {
+    checkArgument(TextArg, workspace, 'workspace');
+    checkArgument(TextArg, idOrSha, 'idOrSha');
+    checkArgument(CherryPickOptionsArg, opts, 'opts');
     return cherryPick(this, workspace, idOrSha, opts);
   }
 
