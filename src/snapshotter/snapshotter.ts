@@ -69,7 +69,11 @@ export class Snapshotter implements SnapshotterCore {
    * SHA, not against "dirty", so commits the agent made itself are part of the snapshot. With no
    * change at all, nothing is committed and afterSha equals beforeSha.
    */
-  async captureAfterState(workspace: string, before: BeforeState | null, opts: AfterOptions): Promise<Snapshot> {
+  async captureAfterState(
+    workspace: string,
+    before: BeforeState | null,
+    opts: AfterOptions,
+  ): Promise<Snapshot> {
     checkArgument(TextArg, workspace, 'workspace');
     checkArgument(BeforeStateArg, before, 'before');
     checkArgument(AfterOptionsArg, opts, 'opts');
@@ -122,7 +126,10 @@ export class Snapshotter implements SnapshotterCore {
    * The snapshot's patch as generatePatch has it, handed to `consume` chunk by chunk (from the
    * artifact when it is intact, else from git), so that a patch of any size is never held whole.
    */
-  async streamPatch(snapshot: Snapshot, consume: (patch: AsyncIterable<Buffer>) => Promise<void>): Promise<void> {
+  async streamPatch(
+    snapshot: Snapshot,
+    consume: (patch: AsyncIterable<Buffer>) => Promise<void>,
+  ): Promise<void> {
     checkArgument(SnapshotArg, snapshot, 'snapshot');
     return streamPatch(this, snapshot, consume);
   }
