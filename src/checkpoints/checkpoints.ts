@@ -10,6 +10,8 @@ import type {
   TrackResult,
 } from '../../types/checkpoint.js';
 import { DEFAULT_IDENTITY, DEFAULT_KEEP } from '../../types/config.js';
+import * as arg from '../../types/library.js';
+import { checkArgument } from '../arguments.js';
 import { CheckpointNotFoundError, InvalidArgumentError } from '../errors.js';
 import { decodeBytes } from '../fs/path-bytes.js';
 import { countObjects, isExpiryDate, looseObjectBytes } from '../git/checkpoint-repo.js';
@@ -101,6 +103,8 @@ export class Checkpoints {
    * A damaged store's damaged part is first moved aside (recovery.ts), which `recovered` says.
    */
   async track(label?: string, opts: TrackOptions = {}): Promise<TrackOutcome> {
+    checkArgument(arg.OptionalTextArg, label, 'label');
+    checkArgument(arg.TrackOptionsArg, opts, 'opts');
     const store = this.store;
     // The prompt's number is taken first: a checkpoint skipped later (no lock in time) keeps it.
     const claim =
@@ -264,6 +268,7 @@ export class Checkpoints {
       throw new InvalidArgumentError(`a prompt number is a whole number from 1, not ${String(prompt)}`, {
         details: { prompt },
       });
+    checkArgument(arg.OptionalTextArg, session, 'session');
     if (session === '')
       throw new InvalidArgumentError('a session id must not be empty; "checkpoint list" shows them', {
         details: { session },
@@ -295,6 +300,7 @@ export class Checkpoints {
     session?: string,
     opts: SessionRestoreOptions = {},
   ): Promise<SessionRestoreResult> {
+    checkArgument(arg.SessionRestoreOptionsArg, opts, 'opts');
     const from = await this.beforePrompt(prompt, session);
     return restoreSession(this.store, { ...from, session: from.session ?? '', prompt }, opts);
   }
@@ -323,7 +329,7 @@ export class Checkpoints {
 
   /** Files changed since checkpoint `hash`, as absolute paths (the current state is captured first, without a checkpoint). */
   async patch(hash: string): Promise<Patch> {
-    return patchSince(this.store, hash);
+    return patchSince(this.store, checkArgument(arg.TextArg, hash, 'hash'));
   }
 
   /**
@@ -331,7 +337,7 @@ export class Checkpoints {
    * state, byte for byte as git wrote it.
    */
   async diffBytes(hash: string): Promise<Buffer> {
-    return diffBytesSince(this.store, hash);
+    return diffBytesSince(this.store, checkArgument(arg.TextArg, hash, 'hash'));
   }
 
   /** diffBytes as a string, decoded losslessly: bytes that are not UTF-8 become U+DC80..U+DCFF (fs/path-bytes.ts). */
@@ -341,7 +347,8 @@ export class Checkpoints {
 
   /** Per-file before/after contents between two checkpoints (`to` defaults to the current state); see compare.ts. */
   async diffFull(from: string, to?: string): Promise<FileDiff[]> {
-    return diffFullBetween(this.store, from, to);
+    checkArgument(arg.OptionalTextArg, to, 'to');
+    return diffFullBetween(this.store, checkArgument(arg.TextArg, from, 'from'), to);
   }
 
   /**
@@ -350,7 +357,7 @@ export class Checkpoints {
    * taken first; ignored, skipped and never-captured files are not touched (see apply.ts).
    */
   async restore(hash: string): Promise<RestoreResult> {
-    return restoreTo(this.store, hash);
+    return restoreTo(this.store, checkArgument(arg.TextArg, hash, 'hash'));
   }
 
   /** Undoes a restore or revert: restores its safety checkpoint. */
@@ -371,9 +378,10 @@ export class Checkpoints {
   async revert(patches: readonly Patch[]): Promise<RevertResult>;
   async revert(hash: string, paths?: readonly string[]): Promise<RevertResult>;
   async revert(target: string | readonly Patch[], paths?: readonly string[]): Promise<RevertResult> {
+    checkArgument(arg.PathsArg, paths, 'paths');
     return typeof target === 'string'
       ? revertToCheckpoint(this.store, target, paths)
-      : revertPatches(this.store, target, paths);
+      : revertPatches(this.store, checkArgument(arg.PatchesArg, target, 'target'), paths);
   }
 
   /** Recorded checkpoints, newest first. */
@@ -388,6 +396,7 @@ export class Checkpoints {
    * abbreviated, or its ref): a caller that also takes labels lets one such match win over a label.
    */
   async named(rev: string): Promise<number> {
+    checkArgument(arg.TextArg, rev, 'rev');
     if (!isCheckpointRevision(rev) || !(await this.store.exists())) return 0;
     const records = await this.store.reading(() =>
       listRefRecords(this.store.repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]),
@@ -416,6 +425,7 @@ export class Checkpoints {
    * plus those baseline, latest and the last safety checkpoint point at.
    */
   async gc(opts: GcOptions = {}): Promise<GcResult> {
+    checkArgument(arg.GcOptionsArg, opts, 'opts');
     const keep = opts.keep ?? DEFAULT_KEEP;
     const pruneAge = opts.pruneAge ?? DEFAULT_PRUNE_AGE;
     assertRetention(keep, pruneAge);

@@ -1,7 +1,7 @@
 import type { CheckpointEntry, TrackResult } from '../../types/checkpoint.js';
 import type { Identity } from '../../types/config.js';
-import { timeoutProblem } from '../../types/duration.js';
-import { InvalidArgumentError } from '../errors.js';
+import { CheckpointsOptionsArg, TextArg } from '../../types/library.js';
+import { checkArgument } from '../arguments.js';
 import type { PromptDelivery } from './prompt-numbers.js';
 
 export interface CheckpointsOptions {
@@ -84,23 +84,10 @@ export interface CheckpointMarkers {
 }
 
 /**
- * The numbers a caller of the library may give, checked as config.yaml checks its own (a budget of
- * 0 would prune every checkpoint it may): INVALID_ARGUMENT naming the option.
+ * The workspace and the options a caller of the library may give, checked as config.yaml checks its
+ * own numbers (a budget of 0 would prune every checkpoint it may): INVALID_ARGUMENT naming the option.
  */
-export function assertCheckpointsOptions(opts: CheckpointsOptions): void {
-  const counts = {
-    maxFileSizeBytes: opts.maxFileSizeBytes,
-    maxStoreBytes: opts.maxStoreBytes,
-    keep: opts.keep,
-  };
-  for (const [name, value] of Object.entries(counts))
-    if (value !== undefined && !(Number.isSafeInteger(value) && value > 0))
-      throw new InvalidArgumentError(`${name} must be a whole number above 0, not ${String(value)}`, {
-        details: { [name]: value },
-      });
-  const timeouts = { gitTimeoutMs: opts.gitTimeoutMs, lockTimeoutMs: opts.lockTimeoutMs };
-  for (const [name, value] of Object.entries(timeouts)) {
-    const problem = value === undefined ? null : timeoutProblem(value, name);
-    if (problem !== null) throw new InvalidArgumentError(problem, { details: { [name]: value } });
-  }
+export function assertCheckpointsOptions(dir: string, opts: CheckpointsOptions): void {
+  checkArgument(TextArg, dir, 'dir');
+  checkArgument(CheckpointsOptionsArg, opts, 'opts');
 }

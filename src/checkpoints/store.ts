@@ -99,7 +99,7 @@ export class CheckpointStore {
    * own checkpoint directory.
    */
   static async open(dir: string, opts: CheckpointsOptions = {}): Promise<CheckpointStore> {
-    assertCheckpointsOptions(opts);
+    assertCheckpointsOptions(dir, opts);
     const real = await resolveWorkspaceDir(dir);
     assertSafeWorkspace(real);
     const gitOpts = {

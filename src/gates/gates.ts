@@ -9,7 +9,18 @@ import { sortGateResults, supersededBy } from '../../types/gate-rules.js';
 import type { DeletedSnapshot, RunRestart } from '../../types/run.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import type { VerifyReport } from '../../types/verify.js';
-import { RunNotFoundError, StoreCorruptError } from '../errors.js';
+import {
+  GateListFilterArg,
+  GateRecordOptionsArg,
+  GateReplayOptionsArg,
+  GateRunOptionsArg,
+  GatesSnapshotterArg,
+  GateVerifyOptionsArg,
+  TextArg,
+  VerifyTargetArg,
+} from '../../types/library.js';
+import { checkArgument } from '../arguments.js';
+import { InvalidArgumentError, RunNotFoundError, StoreCorruptError } from '../errors.js';
 import { GateStore } from '../store/gate-store.js';
 import { assertSafeId } from '../store/paths.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
@@ -29,6 +40,7 @@ export class Gates implements GateContext {
   readonly store: GateStore;
 
   constructor(readonly snapshotter: Snapshotter) {
+    checkArgument(GatesSnapshotterArg, snapshotter, 'snapshotter');
     this.store = new GateStore(snapshotter.options.home, {
       lockTimeoutMs: snapshotter.options.lockTimeoutMs,
     });
@@ -40,11 +52,15 @@ export class Gates implements GateContext {
    * that is dirty or not at the after commit (GATE_TREE_MISMATCH).
    */
   async run(workspace: string, opts: GateRunOptions): Promise<GateResult> {
+    checkArgument(TextArg, workspace, 'workspace');
+    checkArgument(GateRunOptionsArg, opts, 'opts');
     return runGate(this, workspace, opts, null);
   }
 
   /** Records a verdict the caller observed itself (`observed: false`). */
   async record(workspace: string, opts: GateRecordOptions): Promise<GateResult> {
+    checkArgument(TextArg, workspace, 'workspace');
+    checkArgument(GateRecordOptionsArg, opts, 'opts');
     return recordGate(this, workspace, opts);
   }
 
@@ -55,6 +71,7 @@ export class Gates implements GateContext {
   async list(
     filter: { runId?: string; iteration?: number } = {},
   ): Promise<{ results: ListedVerdict[]; problems: StoreCorruptError[] }> {
+    checkArgument(GateListFilterArg, filter, 'filter');
     const runIds =
       filter.runId === undefined ? await this.store.runIds() : [assertSafeId(filter.runId, 'run id')];
     const results: ListedVerdict[] = [];
@@ -95,6 +112,8 @@ export class Gates implements GateContext {
    * `confirmed` (REPLAY_NOT_CONFIRMED): a fetched command is someone else's code.
    */
   async replay(workspace: string, opts: GateReplayOptions): Promise<GateReplay> {
+    checkArgument(TextArg, workspace, 'workspace');
+    checkArgument(GateReplayOptionsArg, opts, 'opts');
     return replayGate(this, workspace, opts);
   }
 
@@ -107,6 +126,16 @@ export class Gates implements GateContext {
     target: { id: string } | { runId: string } | { all: true },
     opts: GateVerifyOptions = {},
   ): Promise<VerifyReport> {
+    checkArgument(VerifyTargetArg, target, 'target');
+    checkArgument(GateVerifyOptionsArg, opts, 'opts');
+    // As `verify --require-gate` and `--each-iteration` need `--run`: they judge one run's iterations.
+    if (((opts.requireGates ?? []).length > 0 || opts.eachIteration === true) && !('runId' in target))
+      throw new InvalidArgumentError(
+        'requireGates and eachIteration judge one run: give the target { runId }',
+        {
+          details: { target: Object.keys(target) },
+        },
+      );
     // A required gate's name is checked as `gate --name` checks it: a typo is INVALID_ID, not a failed check.
     for (const name of opts.requireGates ?? []) assertSafeId(name, 'gate name');
     const report = await this.snapshotter.verify(target);

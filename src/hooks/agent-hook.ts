@@ -1,6 +1,8 @@
 import { join, resolve } from 'node:path';
 import type { HookOutcome } from '../../types/hooks.js';
 import { Checkpoints } from '../checkpoints/index.js';
+import { AgentEventArg, AgentHookOptionsArg, LogOutcomeArgs } from '../../types/library.js';
+import { checkArgument } from '../arguments.js';
 import { isAgentgateError } from '../errors.js';
 import { resolveSettings, type Settings } from '../store/config.js';
 import { saveParsedConfig } from '../store/config-cache.js';
@@ -58,19 +60,29 @@ const RECORDED_PROMPT_MAX = 10_000;
  * (and in the log), so that a hook can never fail or stall its agent.
  */
 export async function runAgentHook(event: AgentEvent, opts: AgentHookOptions = {}): Promise<HookOutcome> {
+  // Options that do not type-check name no home to log in: the outcome alone says why.
+  const refused = badArguments(() => checkArgument(AgentHookOptionsArg, opts, 'opts'));
+  if (refused !== null) return refused;
   const home = opts.settings?.home ?? resolveHome(opts.home);
+  const badEvent = badArguments(() => checkArgument(AgentEventArg, event, 'event'));
+  if (badEvent !== null) return logOutcome(home, { agent: agentOf(event) }, badEvent);
   const outcome = await checkpointFor(event, opts).catch(failure);
   if (event.note !== undefined) outcome.message = `${outcome.message}; ${event.note}`;
   await logOutcome(home, event, outcome);
   return outcome;
 }
 
-/** Appends an outcome to the hook log (its message then says if the log could not be written); never throws. */
+/**
+ * Appends an outcome to the hook log (its message then says if the log could not be written); never
+ * throws: arguments that do not type-check are an `invalid` outcome, logged nowhere.
+ */
 export async function logOutcome(
   home: string,
   event: Pick<AgentEvent, 'agent'> & Partial<AgentEvent>,
   outcome: HookOutcome,
 ): Promise<HookOutcome> {
+  const refused = badArguments(() => checkArgument(LogOutcomeArgs, [home, event, outcome], 'logOutcome'));
+  if (refused !== null) return refused;
   const where = [event.event, event.session === undefined ? null : `session=${event.session}`]
     .filter((w): w is string => w !== null && w !== undefined)
     .join(' ');
@@ -80,6 +92,22 @@ export async function logOutcome(
   );
   if (problem !== null) outcome.message = `${outcome.message}; ${problem}`;
   return outcome;
+}
+
+/** The `invalid` outcome of a hook's arguments that `check` refuses (checkArgument), or null. */
+export function badArguments(check: () => unknown): HookOutcome | null {
+  try {
+    check();
+    return null;
+  } catch (error) {
+    return { ...failure(error), status: 'invalid', message: `hook not run: ${errorText(error)}` };
+  }
+}
+
+/** Who sent an event that does not type-check, for the log line. */
+function agentOf(event: unknown): string {
+  const agent = (event as { agent?: unknown } | null | undefined)?.agent;
+  return typeof agent === 'string' ? agent : 'unknown';
 }
 
 function logFile(home: string): string {

@@ -1,11 +1,13 @@
 import type { HookAgent } from '../../types/agent-hooks.js';
 import type { HookOutcome } from '../../types/hooks.js';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { EventHookOptionsArg, HookAgentArg, HookInputArg } from '../../types/library.js';
+import { checkArgument } from '../arguments.js';
 import { isInside } from '../fs/inside.js';
 import { resolveHome } from '../store/paths.js';
 import { firstChars } from '../text.js';
 import type { HookAdapter, Mapping } from './adapter.js';
-import { logOutcome, runAgentHook, type AgentHookOptions } from './agent-hook.js';
+import { badArguments, logOutcome, runAgentHook, type AgentHookOptions } from './agent-hook.js';
 import { ADAPTERS } from './agents/index.js';
 import { MAX_REPAIRED, parseLenientJson, STRING_KEEP } from './lenient-json.js';
 import { hookWorkspace, nativePath, nestedRepository } from './workspace.js';
@@ -36,7 +38,12 @@ export async function runEventHook(
   input: string | { unreadable: string },
   opts: EventHookOptions = {},
 ): Promise<EventHookOutcome> {
+  // Arguments that do not type-check: an `invalid` outcome (logged nowhere: no home was named).
+  const noAgent = badArguments(() => checkArgument(HookAgentArg, agent, 'agent'));
+  if (noAgent !== null) return { ...noAgent, answer: '' };
   const adapter = ADAPTERS[agent];
+  const badOptions = badArguments(() => checkArgument(EventHookOptionsArg, opts, 'opts'));
+  if (badOptions !== null) return { ...badOptions, answer: adapter.answer(undefined) };
   const outcome = await checkpointOf(adapter, input, opts);
   return { ...outcome.outcome, answer: adapter.answer(outcome.event) };
 }
@@ -65,6 +72,8 @@ async function checkpointOf(
       { status, message },
     ),
   });
+  const badInput = badArguments(() => checkArgument(HookInputArg, input, 'input'));
+  if (badInput !== null) return refuse('invalid', badInput.message, opts.event);
   if (typeof input !== 'string') return refuse('invalid', input.unreadable, opts.event);
   if (input.trim() === '') return refuse('ignored', 'no event on stdin (empty input)', opts.event);
   let raw: unknown;

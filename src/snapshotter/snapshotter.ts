@@ -2,6 +2,21 @@ import type { Identity } from '../../types/config.js';
 import type { RunRecord } from '../../types/run.js';
 import type { BeforeState, CommitInfo, DiffStats, Snapshot } from '../../types/snapshot.js';
 import type { VerifyReport } from '../../types/verify.js';
+import {
+  AfterOptionsArg,
+  BeforeOptionsArg,
+  BeforeStateArg,
+  CherryPickOptionsArg,
+  GetSnapshotOptionsArg,
+  IterateOptionsArg,
+  ListByRunOptionsArg,
+  SnapshotArg,
+  SnapshotterOptionsArg,
+  TextArg,
+  OptionalTextArg,
+  VerifyTargetArg,
+} from '../../types/library.js';
+import { checkArgument } from '../arguments.js';
 import { SnapshotStore } from '../store/snapshot-store.js';
 import { LocalPaths } from '../store/local-paths.js';
 import type { SnapshotterCore, SnapshotterOptions } from './core.js';
@@ -32,6 +47,7 @@ export class Snapshotter implements SnapshotterCore {
   private readonly localPaths: LocalPaths;
 
   constructor(readonly options: SnapshotterOptions) {
+    checkArgument(SnapshotterOptionsArg, options, 'options');
     this.store = new SnapshotStore(options.home, { lockTimeoutMs: options.lockTimeoutMs });
     this.localPaths = new LocalPaths(options.artifactsDir, options.localWorkspace);
   }
@@ -42,7 +58,9 @@ export class Snapshotter implements SnapshotterCore {
    * HEAD gets the branch `agentgate/<runId>`), and uncommitted work is saved as a WIP commit (or
    * refused with DIRTY_WORKSPACE when onDirty is "error").
    */
-  captureBeforeState(workspace: string, opts: BeforeOptions): Promise<BeforeState> {
+  async captureBeforeState(workspace: string, opts: BeforeOptions): Promise<BeforeState> {
+    checkArgument(TextArg, workspace, 'workspace');
+    checkArgument(BeforeOptionsArg, opts, 'opts');
     return captureBeforeState(this, workspace, opts);
   }
 
@@ -51,7 +69,14 @@ export class Snapshotter implements SnapshotterCore {
    * SHA, not against "dirty", so commits the agent made itself are part of the snapshot. With no
    * change at all, nothing is committed and afterSha equals beforeSha.
    */
-  captureAfterState(workspace: string, before: BeforeState | null, opts: AfterOptions): Promise<Snapshot> {
+  async captureAfterState(
+    workspace: string,
+    before: BeforeState | null,
+    opts: AfterOptions,
+  ): Promise<Snapshot> {
+    checkArgument(TextArg, workspace, 'workspace');
+    checkArgument(BeforeStateArg, before, 'before');
+    checkArgument(AfterOptionsArg, opts, 'opts');
     return captureAfterState(this, workspace, before, opts);
   }
 
@@ -64,12 +89,16 @@ export class Snapshotter implements SnapshotterCore {
    * is refused before anything is recorded. A killed call leaves the run where a killed `before`
    * (before state recorded, no snapshot) or a killed `after` would.
    */
-  iterate(workspace: string, opts: IterateOptions): Promise<IterationSnapshot> {
+  async iterate(workspace: string, opts: IterateOptions): Promise<IterationSnapshot> {
+    checkArgument(TextArg, workspace, 'workspace');
+    checkArgument(IterateOptionsArg, opts, 'opts');
     return iterate(this, workspace, opts);
   }
 
   /** One snapshot by id, or by a full or abbreviated after SHA when that is unambiguous. */
-  getSnapshot(idOrSha: string, opts: { exact?: boolean } = {}): Promise<Snapshot> {
+  async getSnapshot(idOrSha: string, opts: { exact?: boolean } = {}): Promise<Snapshot> {
+    checkArgument(TextArg, idOrSha, 'idOrSha');
+    checkArgument(GetSnapshotOptionsArg, opts, 'opts');
     return getSnapshot(this, idOrSha, opts);
   }
 
@@ -77,7 +106,9 @@ export class Snapshotter implements SnapshotterCore {
    * The run's snapshots, ordered by iteration, with this machine's paths. STORE_CORRUPT when a
    * linked file is missing or does not load; with `loadable`, such a snapshot is left out.
    */
-  listByRun(runId: string, opts: { loadable?: boolean } = {}): Promise<Snapshot[]> {
+  async listByRun(runId: string, opts: { loadable?: boolean } = {}): Promise<Snapshot[]> {
+    checkArgument(TextArg, runId, 'runId');
+    checkArgument(ListByRunOptionsArg, opts, 'opts');
     return listByRun(this, runId, opts);
   }
 
@@ -85,7 +116,9 @@ export class Snapshotter implements SnapshotterCore {
    * The snapshot's patch: the artifact when it is intact, else regenerated from git. Writes it to
    * `outputFile` when given (atomically), else returns the text.
    */
-  generatePatch(snapshot: Snapshot, outputFile?: string): Promise<string> {
+  async generatePatch(snapshot: Snapshot, outputFile?: string): Promise<string> {
+    checkArgument(SnapshotArg, snapshot, 'snapshot');
+    checkArgument(OptionalTextArg, outputFile, 'outputFile');
     return generatePatch(this, snapshot, outputFile);
   }
 
@@ -93,17 +126,23 @@ export class Snapshotter implements SnapshotterCore {
    * The snapshot's patch as generatePatch has it, handed to `consume` chunk by chunk (from the
    * artifact when it is intact, else from git), so that a patch of any size is never held whole.
    */
-  streamPatch(snapshot: Snapshot, consume: (patch: AsyncIterable<Buffer>) => Promise<void>): Promise<void> {
+  async streamPatch(
+    snapshot: Snapshot,
+    consume: (patch: AsyncIterable<Buffer>) => Promise<void>,
+  ): Promise<void> {
+    checkArgument(SnapshotArg, snapshot, 'snapshot');
     return streamPatch(this, snapshot, consume);
   }
 
   /** Diff statistics between any two revisions of a workspace. */
-  stats(workspace: string, from: string, to: string): Promise<DiffStats> {
+  async stats(workspace: string, from: string, to: string): Promise<DiffStats> {
+    for (const [name, value] of Object.entries({ workspace, from, to })) checkArgument(TextArg, value, name);
     return stats(this, workspace, from, to);
   }
 
   /** Verifies one snapshot, a run, or the whole store (including files that no longer load). */
-  verify(target: { id: string } | { runId: string } | { all: true }): Promise<VerifyReport> {
+  async verify(target: { id: string } | { runId: string } | { all: true }): Promise<VerifyReport> {
+    checkArgument(VerifyTargetArg, target, 'target');
     return verify(this, target);
   }
 
@@ -111,7 +150,8 @@ export class Snapshotter implements SnapshotterCore {
    * Removes the snapshot's metadata and its link from the run. The commit stays in git; its iteration
    * ref goes when it still points at the snapshot's after commit, so the iteration can be captured again.
    */
-  delete(idOrSha: string): Promise<string> {
+  async delete(idOrSha: string): Promise<string> {
+    checkArgument(TextArg, idOrSha, 'idOrSha');
     return deleteSnapshot(this, idOrSha);
   }
 
@@ -121,7 +161,10 @@ export class Snapshotter implements SnapshotterCore {
    * snapshot's commits (REVISION_NOT_FOUND otherwise: fetch the run first). EMPTY_SNAPSHOT when the
    * snapshot's before and after trees are the same.
    */
-  cherryPick(workspace: string, idOrSha: string, opts: CherryPickOptions = {}): Promise<CommitInfo> {
+  async cherryPick(workspace: string, idOrSha: string, opts: CherryPickOptions = {}): Promise<CommitInfo> {
+    checkArgument(TextArg, workspace, 'workspace');
+    checkArgument(TextArg, idOrSha, 'idOrSha');
+    checkArgument(CherryPickOptionsArg, opts, 'opts');
     return cherryPick(this, workspace, idOrSha, opts);
   }
 

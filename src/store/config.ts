@@ -16,6 +16,8 @@ import {
   type Identity,
   type OnDirty,
 } from '../../types/config.js';
+import { SettingsOptionsArg } from '../../types/library.js';
+import { checkArgument } from '../arguments.js';
 import { ConfigInvalidError, InvalidArgumentError } from '../errors.js';
 import { errnoOf } from '../fs/atomic.js';
 import { DEFAULT_LOCK_TIMEOUT_MS } from '../fs/lock.js';
@@ -63,9 +65,12 @@ export interface SettingsOptions extends LoadConfigOptions {
 /**
  * Loads the config file and applies the environment, the explicit options and the defaults. A home
  * or artifacts directory that cannot be one (inTheWay) is refused first, naming what set it:
- * INVALID_ARGUMENT, or CONFIG_INVALID for the config file's `artifactsDir`.
+ * INVALID_ARGUMENT, or CONFIG_INVALID for the config file's `artifactsDir`. The explicit settings are
+ * checked by config.yaml's own rules (an empty home or artifacts directory, a timeout of 0, an
+ * empty identity): INVALID_ARGUMENT naming the option.
  */
 export async function resolveSettings(opts: SettingsOptions): Promise<Settings> {
+  checkArgument(SettingsOptionsArg, opts, 'opts');
   assertHomeDir(resolve(opts.cwd ?? process.cwd(), opts.home), opts.homeSource);
   const { config, file } = await readConfig(opts);
   const settings = applySettings(config, file, opts);

@@ -1,5 +1,7 @@
 import { join, resolve } from 'node:path';
+import { HomeArg } from '../../types/library.js';
 import { SafeId } from '../../types/snapshot.js';
+import { checkArgument } from '../arguments.js';
 import { InvalidIdError } from '../errors.js';
 import { accountHome } from '../fs/home-dir.js';
 import { makeOwnDir } from '../fs/own-dir.js';
@@ -12,11 +14,11 @@ export function resolveHome(explicit?: string): string {
 /** What chose the home, named in messages about it. */
 export type HomeSource = '--home' | 'AGENTGATE_HOME' | 'default';
 
-/** resolveHome, with what chose the home. */
+/** resolveHome, with what chose the home; an empty one is INVALID_ARGUMENT (it would be the working directory). */
 export function chooseHome(explicit?: string): { home: string; source: HomeSource } {
-  if (explicit !== undefined) {
-    if (explicit) return { home: resolve(explicit), source: '--home' };
-  } else if (process.env.AGENTGATE_HOME) {
+  const given = checkArgument(HomeArg, explicit, 'home');
+  if (given !== undefined) return { home: resolve(given), source: '--home' };
+  if (process.env.AGENTGATE_HOME) {
     return { home: resolve(process.env.AGENTGATE_HOME), source: 'AGENTGATE_HOME' };
   }
   return { home: join(accountHome(), '.agentgate'), source: 'default' };

@@ -1,0 +1,265 @@
+/**
+ * The shapes of the library's public arguments (src/index.ts), checked at each entry point by
+ * `checkArgument` (src/arguments.ts) so that a JavaScript caller's wrong type is INVALID_ARGUMENT,
+ * not a TypeError from deep inside. They check types and shapes only: what a value may say (a safe
+ * id, a revision git knows) is still checked where it is used, with its own code.
+ */
+import * as z from './zod.js';
+import { deferred } from './zod.js';
+import { Identity, OnDirty } from './config.js';
+import { TimeoutMs } from './duration.js';
+import { HOOK_AGENTS } from './hook-agents.js';
+import { HookOutcome } from './hooks.js';
+
+/** A directory setting (home, artifacts directory): an empty one would be the working directory. */
+export const DirSetting = deferred(() => z.string().check(z.minLength(1, 'must not be empty')));
+
+/** An explicit agentgate home, or none (then $AGENTGATE_HOME, else ~/.agentgate). */
+export const HomeArg = deferred(() => z.optional(DirSetting));
+
+/** An iteration number, as snapshots record it. */
+export const IterationNumber = deferred(() => z.int().check(z.nonnegative()));
+
+/** A count a store setting takes (config.yaml's `checkpoints.*`). */
+const PositiveCount = () => z.int().check(z.positive());
+
+/** A workspace, an id, a revision, a checkpoint's hash: any text (what it says is checked where it is used). */
+export const TextArg = deferred(() => z.string());
+export const OptionalTextArg = deferred(() => optionalText());
+
+const strings = () => z.array(z.string());
+const optionalText = () => z.optional(z.string());
+const optionalFlag = () => z.optional(z.boolean());
+/** An options object, which may be left out. */
+const options = <T extends z.ZodMiniType>(schema: T) => z.optional(schema);
+
+export const SnapshotterOptionsArg = deferred(() =>
+  z.object({
+    home: DirSetting,
+    artifactsDir: DirSetting,
+    identity: Identity,
+    gitTimeoutMs: TimeoutMs,
+    lockTimeoutMs: TimeoutMs,
+    onDirty: OnDirty,
+    localWorkspace: optionalText(),
+  }),
+);
+
+/** `Gates` takes a Snapshotter: anything with its options will not do without them. */
+export const GatesSnapshotterArg = deferred(() =>
+  z.object({ options: z.object({ home: z.string(), artifactsDir: z.string() }) }),
+);
+
+const beforeFields = () => ({
+  runId: z.string(),
+  onDirty: z.optional(OnDirty),
+  init: optionalFlag(),
+  branch: optionalText(),
+  restartFrom: z.optional(IterationNumber),
+});
+
+const afterFields = () => ({
+  runId: z.string(),
+  iteration: IterationNumber,
+  taskPrompt: optionalText(),
+  gatePlanSource: optionalText(),
+  beforeSha: optionalText(),
+});
+
+export const BeforeOptionsArg = deferred(() => z.object(beforeFields()));
+export const AfterOptionsArg = deferred(() => z.object(afterFields()));
+/** The before state `after` is given (what `captureBeforeState` returned), or none. */
+export const BeforeStateArg = deferred(() =>
+  z.nullish(z.object({ sha: z.string(), branch: z.string(), wipSha: z.nullable(z.string()) })),
+);
+export const IterateOptionsArg = deferred(() =>
+  z.object({
+    ...beforeFields(),
+    ...afterFields(),
+    agent: z.object({ argv: strings(), stdoutToStderr: optionalFlag() }),
+  }),
+);
+
+/** A snapshot as the store gives it (only what names it is checked: it came from this library). */
+export const SnapshotArg = deferred(() =>
+  z.object({ id: z.string(), runId: z.string(), iteration: z.number(), afterSha: z.string() }),
+);
+
+/** What `verify` checks: exactly one of one snapshot, one run or the whole store. */
+export const VerifyTargetArg = deferred(() =>
+  z.union(
+    [
+      z.strictObject({ id: z.string() }),
+      z.strictObject({ runId: z.string() }),
+      z.strictObject({ all: z.literal(true) }),
+    ],
+    { error: 'give exactly one of { id }, { runId } or { all: true }' },
+  ),
+);
+
+export const GetSnapshotOptionsArg = deferred(() => options(z.object({ exact: optionalFlag() })));
+export const ListByRunOptionsArg = deferred(() => options(z.object({ loadable: optionalFlag() })));
+export const CherryPickOptionsArg = deferred(() => options(z.object({ onto: optionalText() })));
+
+/** Where a gate's check echoes its output: two writable streams. */
+const echo = () =>
+  z.optional(
+    z.object({
+      stdout: z.custom<unknown>((s) => typeof (s as { write?: unknown } | null)?.write === 'function'),
+      stderr: z.custom<unknown>((s) => typeof (s as { write?: unknown } | null)?.write === 'function'),
+    }),
+  );
+
+const gateOutputFields = () => ({
+  echo: echo(),
+  stdoutToStderr: optionalFlag(),
+  forwardSignals: z.optional(strings()),
+});
+
+export const GateRunOptionsArg = deferred(() =>
+  z.object({
+    runId: z.string(),
+    iteration: z.optional(IterationNumber),
+    name: z.string(),
+    command: strings(),
+    junit: z.optional(strings()),
+    timeoutMs: z.optional(z.number()),
+    isolated: optionalFlag(),
+    minTests: z.optional(z.number()),
+    ...gateOutputFields(),
+  }),
+);
+
+export const GateRecordOptionsArg = deferred(() =>
+  z.object({
+    runId: z.string(),
+    iteration: z.optional(IterationNumber),
+    name: z.string(),
+    exitCode: z.int(),
+    junit: z.optional(strings()),
+    logFile: optionalText(),
+    durationMs: z.optional(z.number()),
+    minTests: z.optional(z.number()),
+  }),
+);
+
+export const GateReplayOptionsArg = deferred(() =>
+  z.object({
+    runId: z.string(),
+    iteration: z.optional(IterationNumber),
+    name: optionalText(),
+    attempt: z.optional(z.number()),
+    id: optionalText(),
+    confirmed: optionalFlag(),
+    ...gateOutputFields(),
+  }),
+);
+
+export const GateListFilterArg = deferred(() =>
+  options(z.object({ runId: optionalText(), iteration: z.optional(IterationNumber) })),
+);
+
+export const GateVerifyOptionsArg = deferred(() =>
+  options(z.object({ requireGates: z.optional(strings()), eachIteration: optionalFlag() })),
+);
+
+export const CheckpointsOptionsArg = deferred(() =>
+  options(
+    z.object({
+      home: z.optional(DirSetting),
+      maxFileSizeBytes: z.optional(PositiveCount()),
+      excludePaths: z.optional(strings()),
+      lockTimeoutMs: z.optional(TimeoutMs),
+      gitTimeoutMs: z.optional(TimeoutMs),
+      identity: z.optional(Identity),
+      maxStoreBytes: z.optional(PositiveCount()),
+      keep: z.optional(PositiveCount()),
+      signal: z.optional(z.instanceof(AbortSignal)),
+    }),
+  ),
+);
+
+export const TrackOptionsArg = deferred(() =>
+  options(
+    z.object({
+      baseline: optionalFlag(),
+      session: optionalText(),
+      event: optionalText(),
+      beforePrompt: optionalFlag(),
+      delivery: z.optional(z.object({ hook: z.string(), text: z.string() })),
+      unlessUnchanged: optionalFlag(),
+      touched: z.optional(strings()),
+    }),
+  ),
+);
+
+export const PathsArg = deferred(() => z.optional(strings()));
+export const PatchesArg = deferred(() => z.array(z.object({ hash: z.string(), files: strings() })));
+export const SessionRestoreOptionsArg = deferred(() =>
+  options(z.object({ force: optionalFlag(), dryRun: optionalFlag() })),
+);
+export const GcOptionsArg = deferred(() =>
+  options(z.object({ keep: z.optional(z.number()), pruneAge: optionalText() })),
+);
+
+/** resolveSettings' options: its settings by config.yaml's own rules (types/config.ts). */
+export const SettingsOptionsArg = deferred(() =>
+  z.object({
+    home: DirSetting,
+    configFile: optionalText(),
+    cwd: optionalText(),
+    homeSource: z.optional(z.enum(['--home', 'AGENTGATE_HOME', 'default'])),
+    artifactsDir: z.optional(DirSetting),
+    onDirty: z.optional(OnDirty),
+    gitTimeoutMs: z.optional(TimeoutMs),
+    lockTimeoutMs: z.optional(TimeoutMs),
+    identity: z.optional(Identity),
+    env: z.optional(z.record(z.string(), z.optional(z.string()))),
+  }),
+);
+
+/** An agent hook's event (src/hooks/agent-hook.ts, AgentEvent). */
+export const AgentEventArg = deferred(() =>
+  z.object({
+    agent: z.string(),
+    workspace: z.string(),
+    session: z.string(),
+    event: z.string(),
+    kind: z.enum(['baseline', 'before-prompt', 'latest']),
+    promptText: optionalText(),
+    detail: optionalText(),
+    touched: z.optional(strings()),
+    note: optionalText(),
+  }),
+);
+
+const hookFields = () => ({
+  settings: z.optional(z.object({ home: DirSetting })),
+  home: z.optional(DirSetting),
+  configFile: optionalText(),
+  deadline: z.optional(z.number()),
+});
+
+export const AgentHookOptionsArg = deferred(() => options(z.object(hookFields())));
+export const EventHookOptionsArg = deferred(() =>
+  options(
+    z.object({
+      ...hookFields(),
+      event: optionalText(),
+      cwd: optionalText(),
+      homeDir: optionalText(),
+      env: z.optional(z.record(z.string(), z.optional(z.string()))),
+      seen: z.optional(z.object({})),
+    }),
+  ),
+);
+export const HookAgentArg = deferred(() => z.enum(HOOK_AGENTS));
+export const HookInputArg = deferred(() => z.union([z.string(), z.object({ unreadable: z.string() })]));
+/** logOutcome's arguments: the home, who sent the event, and the outcome to log. */
+export const LogOutcomeArgs = deferred(() =>
+  z.tuple([
+    DirSetting,
+    z.object({ agent: z.string(), event: optionalText(), session: optionalText() }),
+    HookOutcome,
+  ]),
+);
