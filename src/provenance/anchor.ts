@@ -108,6 +108,17 @@ async function treeMatchOf(
 }
 
 /**
+ * The origins (of anchors computed in this process) that are a WIP before commit's lines: reported
+ * as iteration 0, as a recorded iteration 0 is, so the JSON cannot tell them apart; a report can.
+ */
+const wipOrigins = new WeakSet<AnchorOrigin>();
+
+/** Whether `origin`, of an anchor computed in this process, is the lines of a run's WIP before commit. */
+export function isWipOrigin(origin: AnchorOrigin): boolean {
+  return wipOrigins.has(origin);
+}
+
+/**
  * One file of the anchor; adds to `runs` each run it names with the recorded iterations behind it
  * (the WIP's lines, iteration 0 in `origins`, are no iteration's: only an origin says which it is).
  */
@@ -128,7 +139,9 @@ function anchorFile(f: FileLink, runs: Map<string, Set<number>>): AnchorFile {
     if (counts.size > 0) runs.set(claim.runId, its);
     for (const [origin, lines] of [...counts].sort(([a], [b]) => a - b)) {
       if (byIteration(origin)) its.add(origin);
-      origins.push({ runId: claim.runId, iteration: reportedIteration(origin), lines });
+      const entry = { runId: claim.runId, iteration: reportedIteration(origin), lines };
+      if (!byIteration(origin)) wipOrigins.add(entry);
+      origins.push(entry);
     }
   });
   const fromRuns = f.added.filter((_, i) => credited.some((c) => byIteration(c[i]))).length;

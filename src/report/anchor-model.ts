@@ -3,7 +3,7 @@ import type { AnchorReport, AnchorReportFile, LineSpan } from '../../types/ancho
 import { commitsBroughtIn } from '../git/provenance.js';
 import { resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
-import { computeAnchor } from '../provenance/anchor.js';
+import { computeAnchor, isWipOrigin } from '../provenance/anchor.js';
 import { sameAnchor } from '../provenance/compare.js';
 import { newestVerdicts } from '../provenance/gates.js';
 import type { ProvenanceSources } from '../provenance/sources.js';
@@ -35,7 +35,6 @@ export async function buildAnchorReport(
   const brought = new Set(
     await commitsBroughtIn(repo, commit, anchor.parents.length > 0 ? [anchor.parents[0] as string] : []),
   );
-  const ran = new Set(anchor.runs.flatMap((r) => r.iterations.map((n) => `${r.runId}\0${n}`)));
   let listed = 0;
   const files: AnchorReportFile[] = [];
   for (const f of anchor.files) {
@@ -51,8 +50,8 @@ export async function buildAnchorReport(
       linesFromRuns: f.linesFromRuns,
       origins: f.origins.map((o) => ({
         ...o,
-        // Iteration 0 is the WIP's (no gate judged it) unless a recorded iteration 0 wrote lines.
-        gates: !ran.has(`${o.runId}\0${o.iteration}`) ? [] : (verdicts.get(o.runId)?.get(o.iteration) ?? []),
+        // A WIP's lines (reported as iteration 0) were judged by no gate.
+        gates: isWipOrigin(o) ? [] : (verdicts.get(o.runId)?.get(o.iteration) ?? []),
       })),
       notFromRuns: !needs ? [] : list ? await notFromRuns(src, repo, commit, f.path, brought, anchor) : null,
     });

@@ -95,8 +95,13 @@ describe('a recorded iteration numbered 0', () => {
     ]);
     const record = toAgentTrace(trace, { version: '0' }, undefined, (r) => wip.has(r));
     expect(record.files[0]?.conversations.map((c) => c.contributor?.type)).toEqual(['unknown', 'ai', 'ai']);
-    expect((await buildAnchorReport(s.src, s.repo, 'HEAD')).files[0]?.notFromRuns).toEqual([
-      { start: 6, end: 6 },
+    const report = await buildAnchorReport(s.src, s.repo, 'HEAD');
+    expect(report.files[0]?.notFromRuns).toEqual([{ start: 6, end: 6 }]);
+    // Two origins of iteration 0: the WIP's, judged by no gate, and the recorded iteration's, with its gate.
+    expect(report.files[0]?.origins.map((o) => [o.iteration, o.lines, o.gates.length])).toEqual([
+      [0, 1, 0],
+      [0, 1, 1],
+      [1, 1, 0],
     ]);
   });
 });
