@@ -66,7 +66,8 @@ export type TestResult = z.infer<typeof TestResult>;
 
 /** An iteration a declared restart set aside: named by a run-level statement, not covered by it. */
 export const SetAsideIteration = deferred(() =>
-  z.object({
+  // Strict: verify compares setAside with what attest writes, and an unknown key would be dropped unseen.
+  z.strictObject({
     name: Name,
     afterSha: Sha,
     restartFrom: z.int().check(z.nonnegative()),

@@ -262,11 +262,14 @@ export async function diffAttribute(repo: GitOptions, path: string): Promise<str
   return parseCheckAttr(res.stdout);
 }
 
-/** `check-attr -z <attr> -- <one path>`: `<path> NUL <attr> NUL <value> NUL`; the value. Pure. */
+/**
+ * `check-attr -z <attr> -- <one path>`: `<path> NUL <attr> NUL <value> NUL`; the value, which is
+ * empty for `diff=` (a driver named ""). Pure.
+ */
 export function parseCheckAttr(buf: Buffer): string {
   const fields = buf.toString('latin1').split('\0');
   const value = fields.at(-2);
-  if (fields.length !== 4 || fields[3] !== '' || value === undefined || value === '')
+  if (fields.length !== 4 || fields[3] !== '' || value === undefined)
     throw new GitOutputUnparseableError(
       'unexpected output from git check-attr; please report this with your git version',
       {

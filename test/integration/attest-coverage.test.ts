@@ -109,6 +109,9 @@ describe('a run statement speaks for the accepted line or one iteration', () => 
     expect(await failing(a, { ...all, predicate: { ...rest, setAside: setAside!.slice(1) } })).toEqual([
       'set aside',
     ]);
+    // An entry holding more than attest writes (a key no schema would keep) is not what it wrote.
+    const noted = [{ ...setAside![0], note: 'x' }, ...setAside!.slice(1)];
+    expect(await failing(a, { ...all, predicate: { ...rest, setAside: noted } })).not.toEqual([]);
     // A statement of one iteration names nothing set aside.
     const four = await buildStatement(src, 'r', { iteration: 4 });
     expect(await failing(a, { ...four, predicate: { ...four.predicate, setAside } })).toEqual(['set aside']);

@@ -166,6 +166,8 @@ describe('parseBlamePorcelain', () => {
   it('reads check-attr -z: the value of the one attribute of the one path', () => {
     expect(parseCheckAttr(Buffer.from('a b\nc.txt\0diff\0unset\0', 'latin1'))).toBe('unset');
     expect(parseCheckAttr(Buffer.from('f\0diff\0unspecified\0'))).toBe('unspecified');
+    // `diff=`: a driver named "".
+    expect(parseCheckAttr(Buffer.from('f.t\0diff\0\0'))).toBe('');
     for (const bad of ['', 'f\0diff\0', 'f\0diff\0set', 'f\0diff\0set\0g\0diff\0set\0'])
       expect(() => parseCheckAttr(Buffer.from(bad))).toThrow(
         expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }),
