@@ -25,9 +25,9 @@ import {
   CHECKPOINT_REF_PREFIX,
   entryOf,
   LATEST_REF,
+  markersOf,
   META_REF_PREFIX,
   recordedTrees,
-  SAFETY_REF,
   type AgentTag,
   type CheckpointMeta,
 } from './message.js';
@@ -406,18 +406,12 @@ export class Checkpoints {
 
   /** The checkpoints that baseline, latest and the last safety checkpoint point at. */
   async markers(): Promise<CheckpointMarkers> {
-    const none: CheckpointMarkers = { baseline: null, latest: null, safety: null };
-    if (!(await this.store.exists())) return none;
-    const records = await this.store.reading(() =>
-      listRefRecords(this.store.repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]),
+    if (!(await this.store.exists())) return { baseline: null, latest: null, safety: null };
+    return markersOf(
+      await this.store.reading(() =>
+        listRefRecords(this.store.repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]),
+      ),
     );
-    const find = (meta: string): CheckpointEntry | null => {
-      const marker = records.find((r) => r.ref === meta);
-      if (marker === undefined) return null;
-      const named = records.find((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX) && r.oid === marker.oid);
-      return entryOf(named ?? marker);
-    };
-    return { baseline: find(BASELINE_REF), latest: find(LATEST_REF), safety: find(SAFETY_REF) };
   }
 
   /**

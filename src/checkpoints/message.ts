@@ -150,3 +150,16 @@ export function namedRecords(records: readonly RefRecord[], rev: string): RefRec
   if (!/^[0-9a-f]+$/.test(rev)) return [];
   return records.filter((r) => r.tree !== '' && (r.tree.startsWith(rev) || r.oid.startsWith(rev)));
 }
+
+/** The checkpoints that baseline, latest and the last safety checkpoint point at, among `records`. */
+export function markersOf(
+  records: readonly RefRecord[],
+): Record<'baseline' | 'latest' | 'safety', CheckpointEntry | null> {
+  const find = (meta: string): CheckpointEntry | null => {
+    const marker = records.find((r) => r.ref === meta);
+    if (marker === undefined) return null;
+    const named = records.find((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX) && r.oid === marker.oid);
+    return entryOf(named ?? marker);
+  };
+  return { baseline: find(BASELINE_REF), latest: find(LATEST_REF), safety: find(SAFETY_REF) };
+}

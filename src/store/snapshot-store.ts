@@ -437,11 +437,7 @@ function danglingLink(runFile: string, id: string, snapshotFile: string): StoreC
 
 /** Removes a store file; false when it was already gone. */
 async function removeFile(path: string): Promise<boolean> {
-  const exists = await stat(path).then(
-    () => true,
-    () => false,
-  );
-  if (!exists) return false;
+  if ((await stat(path).catch(() => null)) === null) return false;
   try {
     await rm(path, { force: true });
     return true;
