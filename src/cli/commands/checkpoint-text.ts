@@ -50,7 +50,7 @@ export function restorePrompt(r: SessionRestoreResult) {
   const unresolved = r.forced ? r.conflicts.filter((p) => blocked.has(p)) : r.conflicts;
   if (!r.dryRun && unresolved.length > 0)
     throw new RestoreConflictError(
-      `restored ${r.restored.length} files${named(r.restored)} and deleted ${r.deleted.length}${named(r.deleted)} of ${of}, but left alone ${unresolved.length} that another session or a person changed after it: ${unresolved.map(pathText).join(', ')}; ${r.forced ? 'something of theirs stands where each would go: move it aside, then run again' : 'run again with --force to put them back too'} (--dry-run shows the plan). ${undo.join('')}`,
+      `restored ${r.restored.length} files${named(r.restored)} and deleted ${r.deleted.length}${named(r.deleted)} of ${of}, but left alone ${unresolved.length} that another session or a person changed after it, or where something else now stands (a repository made since, a directory, a link): ${unresolved.map(pathText).join(', ')}; ${r.forced ? 'something stands where each would go: move it aside, then run again' : 'run again with --force to put back those changed by others'} (--dry-run shows the plan). ${undo.join('')}`,
       { details: r },
     );
   const listed = r.forced ? r.conflicts.filter((p) => !blocked.has(p)) : r.conflicts;
