@@ -50,9 +50,10 @@ const DRIVER_KEYS: Record<string, readonly string[]> = {
 
 /**
  * The keys read from every config file of a repository (and every file it includes, whatever the
- * include's condition): the drivers it defines, and the files it includes.
+ * include's condition): the drivers it defines, and the files it includes. A driver's name may be
+ * empty (`[filter ""]`, key `filter..clean`): `* filter=` applies the driver named "".
  */
-export const DRIVER_AND_INCLUDE_PATTERN = '^(filter|diff|merge)\\..+\\.|^include(if\\..+)?\\.path$';
+export const DRIVER_AND_INCLUDE_PATTERN = '^(filter|diff|merge)\\..*\\.|^include(if\\..*)?\\.path$';
 
 /** Splits `git config -z --get-regexp` output into keys and values (`key\nvalue\0`; a key alone when it has no value). */
 export function parseConfigEntries(out: string): Array<{ key: string; value: string }> {

@@ -228,6 +228,9 @@ async function ownContentSettings(repo: GitOptions): Promise<Map<string, string>
  */
 export const MAX_CONFIG_FILES = 256;
 
+/** git stops at this include depth (MAX_INCLUDE_DEPTH): a file included deeper makes git fail, never applied. */
+const MAX_INCLUDE_DEPTH = 10;
+
 /**
  * The driver keys of every config file of the repository and of every file they include, whatever
  * the include's condition, and `core.attributesfile` if one of them sets it. Every include is
@@ -236,13 +239,14 @@ export const MAX_CONFIG_FILES = 256;
 async function driverKeys(base: GitOptions, files: readonly string[]): Promise<string[]> {
   const keys: string[] = [];
   const seen = new Set<string>();
-  const queue = [...files];
-  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-    if ((await stat(file).catch(() => null))?.isFile() !== true) continue;
-    // By real path: a file named two ways, or including itself, is read once.
-    const real = await realpath(file);
-    if (seen.has(real)) continue;
-    seen.add(real);
+  const queue = files.map((file) => ({ file, depth: 0 }));
+  // Breadth first, so a name is first read at its least depth.
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    const { file, depth } = next;
+    // By name, not real path: git places a relative include beside the including file as named,
+    // so one file named two ways (a symlink) can include two different files.
+    if (seen.has(file) || (await stat(file).catch(() => null))?.isFile() !== true) continue;
+    seen.add(file);
     if (seen.size > MAX_CONFIG_FILES)
       throw new UnsafeWorkspaceError(
         `the config of ${base.cwd} includes more than ${MAX_CONFIG_FILES} files; refusing a repository whose config we cannot read whole: remove the includes you do not need`,
@@ -253,7 +257,8 @@ async function driverKeys(base: GitOptions, files: readonly string[]): Promise<s
     });
     for (const { key, value } of parseConfigEntries(res.stdout)) {
       if (!/^include/i.test(key)) keys.push(key);
-      else if (value !== '') queue.push(configPath(value, dirname(file)));
+      else if (value !== '' && depth < MAX_INCLUDE_DEPTH)
+        queue.push({ file: configPath(value, dirname(file)), depth: depth + 1 });
     }
   }
   return keys;

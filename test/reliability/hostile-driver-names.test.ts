@@ -1,10 +1,11 @@
 /**
  * Config a repository can use to bring a driver back past neutraliseDrivers, or to change what git
- * takes a commit's parents to be: driver names holding `=` (which `-c` splits at), include chains
- * longer than any cut-off, include paths in `~user` form, and a planted info/grafts. Every armed
- * program touches a marker file; none may appear.
+ * takes a commit's parents to be: driver names holding `=` (which `-c` splits at) or empty, include
+ * chains longer than any cut-off, a symlinked include whose relative includes git places by its
+ * name, include paths in `~user` form, and a planted info/grafts. Every armed program touches a
+ * marker file; none may appear.
  */
-import { appendFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -86,8 +87,41 @@ describe('drivers whose names hold "="', () => {
     expect(markers(w)).toEqual([]);
 
     // Control: the arming is live, and `-c` with the name would not have switched it off.
+    // hash-object filters a.txt alone: `add` may also refresh b.dat, whose `process` speaks no protocol.
     writeFiles(w.ws, { 'a.txt': 'control\n' });
-    git(w.ws, ['-c', 'filter.c=1.clean=', 'add', 'a.txt']);
+    git(w.ws, ['-c', 'filter.c=1.clean=', 'hash-object', '--path=a.txt', 'a.txt']);
+    expect(markers(w)).toEqual(['clean']);
+  });
+});
+
+describe('drivers with an empty name', () => {
+  it('`* filter= diff= merge=` names the driver "": none runs through iterate, gate --isolated or cherry-pick', () => {
+    const w = workspace({ 'f.e': 'data\n', '.gitattributes': '*.e filter= diff= merge=\n' });
+    git(w.ws, ['checkout', '-q', '-b', 'release']);
+    writeFiles(w.ws, { 'f.e': 'release edit\n' });
+    commitAll(w.ws, 'release');
+    git(w.ws, ['checkout', '-q', 'main']);
+    appendFileSync(
+      join(w.ws, '.git', 'config'),
+      `[filter ""]\n\tclean = ${touch(w, 'clean')}\n\tsmudge = ${touch(w, 'smudge')}\n` +
+        `[diff ""]\n\tcommand = ${touch(w, 'diff-command')}\n\ttextconv = ${touch(w, 'textconv')}\n` +
+        `[merge ""]\n\tdriver = ${touch(w, 'merge')}\n`,
+    );
+
+    const res = cli(w, ['iterate', '--run', 'r1', '--iteration', '1', '--', 'sh', '-c', 'echo more >> f.e']);
+    expect(res.status, res.stdout + res.stderr).toBe(0);
+    const snap = JSON.parse(res.stdout) as Snapshot;
+    expect(git(w.ws, ['show', `${snap.afterSha}:f.e`])).toBe('data\nmore');
+    ok(w, ['patch', snap.id]);
+    ok(w, ['gate', '--run', 'r1', '--name', 'g', '--isolated', '--', 'true']);
+    expect(markers(w)).toEqual([]);
+    // f.e changed on both sides: the merge needs the driver, which is `false` here, so a conflict.
+    expect(cli(w, ['cherry-pick', snap.id, '--onto', 'release']).code).not.toBeNull();
+    expect(markers(w)).toEqual([]);
+
+    // Control: the arming is live.
+    writeFiles(w.ws, { 'f.e': 'control\n' });
+    git(w.ws, ['hash-object', '--path=f.e', 'f.e']);
     expect(markers(w)).toEqual(['clean']);
   });
 });
@@ -123,6 +157,58 @@ describe('every included config file is read', () => {
     writeFiles(w.ws, { 'a.txt': 'edit\n' });
     expect(cli(w, ['before', '--run', 'r1']).code).toBe('UNSAFE_WORKSPACE');
     expect(markers(w)).toEqual([]);
+  });
+});
+
+describe('includes are followed by name, as git places them', () => {
+  it('a relative include in a file reached through a symlink is read beside the name, not the target', () => {
+    const w = workspace({ 'a.s': 'one\n', '.gitattributes': '*.s filter=sym\n' });
+    const sl = join(w.markers, '..', 'sl');
+    mkdirSync(join(sl, 'A'), { recursive: true });
+    mkdirSync(join(sl, 'B'));
+    writeFileSync(join(sl, 'B', 'inc'), '[include]\n\tpath = drivers\n');
+    symlinkSync('../B/inc', join(sl, 'A', 'inc'));
+    writeFileSync(join(sl, 'B', 'drivers'), '[core]\n\tx = 1\n');
+    writeFileSync(join(sl, 'A', 'drivers'), `[filter "sym"]\n\tclean = ${touch(w, 'clean')}\n`);
+    git(w.ws, ['config', '--add', 'include.path', join(sl, 'B', 'inc')]);
+    git(w.ws, ['config', '--add', 'include.path', join(sl, 'A', 'inc')]);
+    // git itself finds it: the arming is live.
+    expect(git(w.ws, ['config', '--includes', 'filter.sym.clean'])).toBe(touch(w, 'clean'));
+    writeFiles(w.ws, { 'a.s': 'edit\n' });
+    ok<BeforeState>(w, ['before', '--run', 'r1']);
+    writeFiles(w.ws, { 'a.s': 'agent\n' });
+    ok<Snapshot>(w, ['after', '--run', 'r1', '--iteration', '1']);
+    expect(markers(w)).toEqual([]);
+  });
+
+  it('a filter in a file at include depth 10, the deepest git reads, stays off', () => {
+    const w = workspace({ 'a.txt': 'one\n', '.gitattributes': '*.txt filter=f\n' });
+    for (let i = 1; i < 10; i += 1)
+      writeFileSync(join(w.ws, '.git', `c${i}.cfg`), `[include]\n\tpath = c${i + 1}.cfg\n`);
+    writeFileSync(join(w.ws, '.git', 'c10.cfg'), `[filter "f"]\n\tclean = ${touch(w, 'clean')}\n`);
+    git(w.ws, ['config', 'include.path', 'c1.cfg']);
+    expect(git(w.ws, ['config', '--includes', 'filter.f.clean'])).toBe(touch(w, 'clean'));
+    writeFiles(w.ws, { 'a.txt': 'edit\n' });
+    ok<BeforeState>(w, ['before', '--run', 'r1']);
+    expect(markers(w)).toEqual([]);
+  });
+
+  it("a file including itself under ever-new names stops at git's depth of 10; a fan-out is UNSAFE_WORKSPACE", () => {
+    const w = workspace({ 'a.txt': 'one\n' });
+    const loop = join(w.markers, '..', 'loop');
+    mkdirSync(loop);
+    symlinkSync('.', join(loop, 'x'));
+    symlinkSync('.', join(loop, 'y'));
+    // Every name is new (loop/./././inc); git, had the condition held, would stop at depth 10.
+    writeFileSync(join(loop, 'inc'), '[include]\n\tpath = ./inc\n');
+    git(w.ws, ['config', 'includeIf.onbranch:nothing.path', join(loop, 'inc')]);
+    writeFiles(w.ws, { 'a.txt': 'edit\n' });
+    ok<BeforeState>(w, ['before', '--run', 'r1']);
+
+    // Two includes a level: 2^10 names, past what we read.
+    writeFileSync(join(loop, 'inc'), '[include]\n\tpath = x/inc\n\tpath = y/inc\n');
+    writeFiles(w.ws, { 'a.txt': 'edit again\n' });
+    expect(cli(w, ['before', '--run', 'r2']).code).toBe('UNSAFE_WORKSPACE');
   });
 });
 
