@@ -14,8 +14,13 @@ const id = deferred(() => z.string().check(z.minLength(1), z.maxLength(256)));
 const name = deferred(() => z.string().check(z.minLength(1), z.maxLength(100)));
 const path = deferred(() => z.string().check(z.minLength(1), z.maxLength(4096)));
 const word = deferred(() => z.string().check(z.maxLength(200)));
-/** A workspace's folders (Cursor's `workspace_roots`, Cline's `workspaceRoots`). */
-const roots = deferred(() => z.array(path).check(z.maxLength(100)));
+/** A workspace's folders (Cursor's `workspace_roots`, Cline's `workspaceRoots`): an entry that is no path is skipped. */
+const roots = deferred(() =>
+  z.pipe(
+    z.array(z.catch(z.nullable(path), null)).check(z.maxLength(100)),
+    z.transform((list) => list.filter((root): root is string => root !== null)),
+  ),
+);
 /** An optional essential field (a session id, Copilot's event name): null is absent, another shape refused. */
 function orNull<T extends z.core.SomeType>(schema: T) {
   return z.pipe(

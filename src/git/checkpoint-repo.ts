@@ -164,6 +164,33 @@ export async function probeWorkspace(dir: string, opts: ProbeOptions = {}): Prom
 }
 
 /**
+ * The top level of the work tree whose git dir holds `dir` (`<repo>/.git/refs` gives `<repo>`), null
+ * for a git dir with no work tree of its own (a bare repository, a linked worktree's or a
+ * submodule's private dir), undefined when `dir` lies in no git dir. probeWorkspace takes such a
+ * directory for a plain one, as git shows it no work tree there.
+ */
+export async function workTreeOfGitDir(
+  dir: string,
+  opts: ProbeOptions = {},
+): Promise<string | null | undefined> {
+  const res = await runGit({ cwd: dir, ...opts }, [
+    'rev-parse',
+    '--is-inside-git-dir',
+    '--is-bare-repository',
+    '--absolute-git-dir',
+  ]).catch((cause: unknown) => {
+    if (cause instanceof GitFailedError) return null;
+    throw cause;
+  });
+  const [inside, bare, gitDir] = res === null ? [] : res.stdout.split('\n');
+  if (inside !== 'true' || !gitDir) return undefined;
+  if (bare === 'true' || basename(gitDir) !== '.git') return null;
+  const top = await realpath(dirname(gitDir));
+  const probe = await probeWorkspace(top, opts);
+  return probe.isRepository && probe.root === top ? top : null;
+}
+
+/**
  * The entries whose state decides what probeWorkspace answers for `dir` (as long as git and its
  * environment, which the runner fixes, stay the same), or null when the answer is not one to
  * keep: a workspace below its top level, a `.git` file or a linked worktree. In a repository: the

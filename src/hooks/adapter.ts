@@ -38,7 +38,7 @@ export interface MappedEvent {
   event: string;
   session: string;
   kind: AgentCheckpointKind;
-  /** The workspace root the agent names (Cursor's workspace_roots[0], Cline's workspaceRoots[0]). */
+  /** The workspace root the agent names (the first path in Cursor's workspace_roots, in Cline's workspaceRoots). */
   root?: string | undefined;
   /** The directory the event happened in (may be below the workspace root). */
   cwd?: string | undefined;

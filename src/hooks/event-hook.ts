@@ -148,10 +148,11 @@ interface EventPlaces {
 }
 
 /**
- * The directory whose store keeps an event: that of `baseOf`, unless where the event happened (its
- * cwd; with none, the one file its tool wrote) lies in a repository nested in it: then that
- * repository, as inside git the repository's top level is the store's workspace for every agent
- * (the outer store skips nested repositories).
+ * The directory whose store keeps an event: that of `baseOf`, unless where the event happened lies
+ * in a repository nested in it: then that repository, as inside git the repository's top level is
+ * the store's workspace for every agent (the outer store skips nested repositories). Where it
+ * happened is the one file its tool wrote when that lies in a nested repository (a cwd at the root
+ * says no more than the root), else its cwd.
  */
 async function storeDirOf(
   adapter: HookAdapter,
@@ -160,8 +161,9 @@ async function storeDirOf(
   opts: EventHookOptions,
 ): Promise<string> {
   const base = baseOf(adapter, e, here, opts);
-  const happened = e.cwd ?? (e.touched?.length === 1 ? dirname(e.touched[0] as string) : undefined);
-  return (happened === undefined ? undefined : await nestedRepository(base, happened)) ?? base;
+  const file = e.touched?.length === 1 ? (e.touched[0] as string) : undefined;
+  const ofFile = file === undefined ? undefined : await nestedRepository(base, dirname(file));
+  return ofFile ?? (e.cwd === undefined ? undefined : await nestedRepository(base, e.cwd)) ?? base;
 }
 
 /**

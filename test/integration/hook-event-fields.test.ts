@@ -35,6 +35,18 @@ describe('fields the adapter does not need', () => {
         e.workspace_roots = null as never;
       },
     ],
+    [
+      'cursor',
+      'afterFileEdit',
+      'workspace_roots [null, 5, "", root]',
+      (e) => void (e.workspace_roots = [null, 5, '', ...(e.workspace_roots as unknown as string[])] as never),
+    ],
+    [
+      'cline',
+      'PostToolUse-write_to_file',
+      'workspaceRoots [null, root]',
+      (e) => void (e.workspaceRoots = [null, ...(e.workspaceRoots as unknown as string[])] as never),
+    ],
     ['windsurf', 'post_run_command', 'execution_id null', (e) => void (e.execution_id = null as never)],
     ['cline', 'PostToolUse-write_to_file', 'success null', (e) => void (e.postToolUse!.success = null)],
     ['cline', 'PostToolUse-write_to_file', 'success "true"', (e) => void (e.postToolUse!.success = 'true')],

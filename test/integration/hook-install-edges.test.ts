@@ -14,7 +14,7 @@ import { installHooks, uninstallHooks } from '../../src/hooks/install/install.js
 import { installTarget } from '../../src/hooks/install/targets.js';
 import { resolveHome } from '../../src/store/paths.js';
 import { CLI, runCli } from '../helpers/cli.js';
-import { repoWithCommit, tempDir } from '../helpers/repo.js';
+import { git, repoWithCommit, tempDir } from '../helpers/repo.js';
 import { OLD_RUNNER, RUNNER, withConfig } from '../helpers/hook-install.js';
 
 /** A JSON settings file whose `event` has one group: the user's lint.sh and our hook, with a comment above. */
@@ -339,6 +339,36 @@ describe('hook install --project: the project is the repository`s top level', ()
     mkdirSync(join(plain, 'sub'));
     const p = await installHooks('cursor', { ...opts, workspace: join(plain, 'sub') });
     expect(p.file).toBe(join(plain, 'sub', '.cursor', 'hooks.json'));
+  });
+
+  it('from inside its .git, writes the top level`s file; a bare repository is refused (INVALID_ARGUMENT)', async () => {
+    const ws = repoWithCommit();
+    const opts = { scope: 'project' as const, homeDir: tempDir(), home: tempDir(), runner: RUNNER };
+    for (const inside of [join(ws, '.git'), join(ws, '.git', 'refs')]) {
+      const r = await installHooks('claude-code', { ...opts, workspace: inside });
+      expect(r.file).toBe(join(ws, '.claude', 'settings.json'));
+      expect(existsSync(join(inside, '.claude'))).toBe(false);
+    }
+    const bare = join(tempDir('agentgate-install-bare-'), 'b.git');
+    git(ws, ['init', '-q', '--bare', bare]);
+    for (const workspace of [bare, join(bare, 'refs')])
+      await expect(installHooks('claude-code', { ...opts, workspace })).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+      });
+    expect(existsSync(join(bare, '.claude'))).toBe(false);
+    const cli = runCli([
+      '--json',
+      '--home',
+      tempDir(),
+      'hook',
+      'install',
+      'cursor',
+      '--project',
+      '-C',
+      join(ws, '.git', 'refs'),
+    ]);
+    expect(cli.status).toBe(0);
+    expect(existsSync(join(ws, '.cursor', 'hooks.json'))).toBe(true);
   });
 
   it('refuses the home directory and / (INVALID_ARGUMENT), writing nothing', async () => {

@@ -54,3 +54,24 @@ describe.each(['a repository', 'a plain directory'])('a workspace root that is %
     },
   );
 });
+
+describe('an event whose cwd is the root and whose file lies in a nested repository', () => {
+  it.each<[HookAgent, string, (e: Record<string, unknown>, root: string, file: string) => void]>([
+    ['cursor', 'afterFileEdit', (e, root, file) => Object.assign(e, { cwd: root, file_path: file })],
+    ['claude-code', 'PostToolUse', (e, _root, file) => Object.assign(e, { tool_input: { file_path: file } })],
+  ])('%s %s: the file decides (that repository`s store)', async (agent, name, aim) => {
+    const root = repoWithCommit();
+    const inner = join(root, 'inner');
+    writeFiles(inner, { 'factorial.py': 'old\n' });
+    initRepo(inner);
+    commitAll(inner, 'inner');
+    const home = tempDir('agentgate-nested-home-');
+    const event = JSON.parse(agentEvent(agent, name, root)) as Record<string, unknown>;
+    aim(event, root, join(inner, 'factorial.py'));
+    writeFiles(inner, { 'factorial.py': 'new\n' });
+    const o = await runEventHook(agent, JSON.stringify(event), { home, cwd: root });
+    expect(o.status, o.message).toBe('recorded');
+    expect(o.message).toMatch(new RegExp(`^latest checkpoint .* in ${inner}$`));
+    expect(await (await Checkpoints.open(inner, { home })).list()).toHaveLength(1);
+  });
+});
