@@ -60,10 +60,10 @@ var init_errors = __esm({
       /** Exit status the CLI uses: 2 for usage errors, 3 for a check that ran and failed, 1 for everything else. */
       exitCode = 1;
       details;
-      constructor(message, options = {}) {
-        super(message, options.cause === void 0 ? void 0 : { cause: options.cause });
+      constructor(message, options2 = {}) {
+        super(message, options2.cause === void 0 ? void 0 : { cause: options2.cause });
         this.name = new.target.name;
-        this.details = options.details ?? {};
+        this.details = options2.details ?? {};
       }
       toJSON() {
         const hasDetails = Object.keys(this.details).length > 0;
@@ -1872,6 +1872,46 @@ function handleUnionResults(results, final, inst, ctx) {
   });
   return final;
 }
+function getTupleOptStart(items, key) {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const omittable = key === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
+    if (!omittable)
+      return i + 1;
+  }
+  return 0;
+}
+function handleTupleResult(result, final, index) {
+  if (result.issues.length) {
+    final.issues.push(...prefixIssues(index, result.issues));
+  }
+  final.value[index] = result.value;
+}
+function handleTupleResults(itemResults, final, items, input, optoutStart) {
+  for (let i = 0; i < items.length; i++) {
+    const r = itemResults[i];
+    const isPresent = i < input.length;
+    if (!isPresent && i >= optoutStart && items[i]._zod.optin === "optional") {
+      final.value.length = i;
+      break;
+    }
+    if (r.issues.length) {
+      if (!isPresent && i >= optoutStart) {
+        final.value.length = i;
+        break;
+      }
+      final.issues.push(...prefixIssues(i, r.issues));
+    }
+    final.value[i] = r.value;
+  }
+  for (let i = final.value.length - 1; i >= input.length; i--) {
+    if (items[i]._zod.optout === "optional" && final.value[i] === void 0) {
+      final.value.length = i;
+    } else {
+      break;
+    }
+  }
+  return final;
+}
 function handleOptionalResult(payload, result) {
   payload.value = result.issues.length ? void 0 : result.value;
   return payload;
@@ -1923,7 +1963,7 @@ function handleRefineResult(result, payload, input, inst) {
     payload.issues.push(issue(_iss));
   }
 }
-var $ZodType, toStandardResult, $ZodString, $ZodStringFormat, $ZodUUID, URL_BAD_FORMAT, URL_UNPARSEABLE, asciiTabOrNewline, $ZodURL, $ZodISODateTime, $ZodISODate, $ZodISOTime, $ZodISODuration, $ZodNumber, $ZodNumberFormat, $ZodBoolean, $ZodUnknown, $ZodNever, arraySize, $ZodArray, NO_SYMBOL_KEYS, $ZodObject, $ZodUnion, $ZodRecord, $ZodEnum, $ZodLiteral, $ZodTransform, $ZodOptional, $ZodNullable, $ZodDefault, $ZodCatch, $ZodPipe, $ZodCustom;
+var $ZodType, toStandardResult, $ZodString, $ZodStringFormat, $ZodUUID, URL_BAD_FORMAT, URL_UNPARSEABLE, asciiTabOrNewline, $ZodURL, $ZodISODateTime, $ZodISODate, $ZodISOTime, $ZodISODuration, $ZodNumber, $ZodNumberFormat, $ZodBoolean, $ZodUnknown, $ZodNever, arraySize, $ZodArray, NO_SYMBOL_KEYS, $ZodObject, $ZodUnion, $ZodTuple, $ZodRecord, $ZodEnum, $ZodLiteral, $ZodTransform, $ZodOptional, $ZodNullable, $ZodDefault, $ZodCatch, $ZodPipe, $ZodCustom;
 var init_schemas = __esm({
   "node_modules/zod/v4/core/schemas.js"() {
     init_checks();
@@ -2398,6 +2438,89 @@ var init_schemas = __esm({
         return Promise.all(results).then((results2) => {
           return handleUnionResults(results2, payload, inst, ctx);
         });
+      };
+    });
+    $ZodTuple = /* @__PURE__ */ $constructor("$ZodTuple", (inst, def) => {
+      $ZodType.init(inst, def);
+      const items = def.items;
+      const memo = globalConfig.memoizer;
+      memo?.attach(inst);
+      inst._zod.parse = (payload, ctx) => {
+        const input = payload.value;
+        if (!Array.isArray(input)) {
+          payload.issues.push({
+            input,
+            inst,
+            expected: "tuple",
+            code: "invalid_type"
+          });
+          return payload;
+        }
+        payload.value = memo ? memo.alloc(inst, payload, [], ctx) : [];
+        const proms = [];
+        const optinStart = getTupleOptStart(items, "optin");
+        const optoutStart = getTupleOptStart(items, "optout");
+        if (!def.rest) {
+          if (input.length < optinStart) {
+            payload.issues.push({
+              code: "too_small",
+              minimum: optinStart,
+              inclusive: true,
+              input,
+              inst,
+              origin: "array"
+            });
+            return payload;
+          }
+          if (input.length > items.length) {
+            payload.issues.push({
+              code: "too_big",
+              maximum: items.length,
+              inclusive: true,
+              input,
+              inst,
+              origin: "array"
+            });
+          }
+        }
+        const itemResults = new Array(items.length);
+        const abortEarly = def.rest ? ctx?.abortEarly : void 0;
+        let itemAborted = false;
+        for (let i = 0; i < items.length; i++) {
+          const r = items[i]._zod.run({ value: input[i], issues: [] }, ctx);
+          if (r instanceof Promise) {
+            proms.push(r.then((rr) => {
+              itemResults[i] = rr;
+            }));
+          } else {
+            itemResults[i] = r;
+            if (abortEarly && !itemAborted && r.issues.length)
+              itemAborted = aborted(r);
+          }
+        }
+        if (def.rest && !itemAborted) {
+          let i = items.length - 1;
+          const rest = input.slice(items.length);
+          let seen = payload.issues.length;
+          for (const el of rest) {
+            if (abortEarly && payload.issues.length !== seen) {
+              if (aborted(payload, seen))
+                break;
+              seen = payload.issues.length;
+            }
+            i++;
+            const result = def.rest._zod.run({ value: el, issues: [] }, ctx);
+            if (result instanceof Promise) {
+              proms.push(result.then((r) => handleTupleResult(r, payload, i)));
+            } else {
+              handleTupleResult(result, payload, i);
+            }
+          }
+        }
+        if (proms.length) {
+          return Promise.all(proms).then(() => handleTupleResults(itemResults, payload, items, input, optoutStart));
+        }
+        return handleTupleResults(itemResults, payload, items, input, optoutStart);
       };
     });
     $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
@@ -3106,6 +3229,18 @@ function _regex(pattern, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
+function _custom(Class2, fn, _params) {
+  const norm = normalizeParams(_params);
+  norm.abort ?? (norm.abort = true);
+  const schema = new Class2({
+    type: "custom",
+    check: "custom",
+    fn,
+    ...norm
+  });
+  return schema;
+}
+// @__NO_SIDE_EFFECTS__
 function _refine(Class2, fn, _params) {
   const schema = new Class2({
     type: "custom",
@@ -3243,10 +3378,22 @@ function omit2(schema, mask) {
   return omit(schema, mask);
 }
 // @__NO_SIDE_EFFECTS__
-function union(options, params) {
+function union(options2, params) {
   return new ZodMiniUnion({
     type: "union",
-    options,
+    options: options2,
+    ...normalizeParams(params)
+  });
+}
+// @__NO_SIDE_EFFECTS__
+function tuple(items, _paramsOrRest, _params) {
+  const hasRest = _paramsOrRest instanceof $ZodType;
+  const params = hasRest ? _params : _paramsOrRest;
+  const rest = hasRest ? _paramsOrRest : null;
+  return new ZodMiniTuple({
+    type: "tuple",
+    items,
+    rest,
     ...normalizeParams(params)
   });
 }
@@ -3306,6 +3453,10 @@ function nullable(innerType) {
   });
 }
 // @__NO_SIDE_EFFECTS__
+function nullish2(innerType) {
+  return /* @__PURE__ */ optional(/* @__PURE__ */ nullable(innerType));
+}
+// @__NO_SIDE_EFFECTS__
 function _default(innerType, defaultValue) {
   return new ZodMiniDefault({
     type: "default",
@@ -3332,10 +3483,31 @@ function pipe(in_, out) {
   });
 }
 // @__NO_SIDE_EFFECTS__
+function custom(fn, _params) {
+  return _custom(ZodMiniCustom, fn ?? (() => true), _params);
+}
+// @__NO_SIDE_EFFECTS__
 function refine(fn, _params = {}) {
   return _refine(ZodMiniCustom, fn, _params);
 }
-var ZodMiniType, ZodMiniString, ZodMiniStringFormat, ZodMiniUUID, ZodMiniURL, ZodMiniNumber, ZodMiniNumberFormat, ZodMiniBoolean, ZodMiniUnknown, ZodMiniNever, ZodMiniArray, ZodMiniObject, ZodMiniUnion, ZodMiniRecord, ZodMiniEnum, ZodMiniLiteral, ZodMiniTransform, ZodMiniOptional, ZodMiniNullable, ZodMiniDefault, ZodMiniCatch, ZodMiniPipe, ZodMiniCustom;
+// @__NO_SIDE_EFFECTS__
+function _instanceof(cls, params = {}) {
+  const inst = /* @__PURE__ */ custom((data) => data instanceof cls, params);
+  inst._zod.bag.Class = cls;
+  inst._zod.check = (payload) => {
+    if (!(payload.value instanceof cls)) {
+      payload.issues.push({
+        code: "invalid_type",
+        expected: cls.name,
+        input: payload.value,
+        inst,
+        path: [...inst._zod.def.path ?? []]
+      });
+    }
+  };
+  return inst;
+}
+var ZodMiniType, ZodMiniString, ZodMiniStringFormat, ZodMiniUUID, ZodMiniURL, ZodMiniNumber, ZodMiniNumberFormat, ZodMiniBoolean, ZodMiniUnknown, ZodMiniNever, ZodMiniArray, ZodMiniObject, ZodMiniUnion, ZodMiniTuple, ZodMiniRecord, ZodMiniEnum, ZodMiniLiteral, ZodMiniTransform, ZodMiniOptional, ZodMiniNullable, ZodMiniDefault, ZodMiniCatch, ZodMiniPipe, ZodMiniCustom;
 var init_schemas2 = __esm({
   "node_modules/zod/v4/mini/schemas.js"() {
     init_core2();
@@ -3438,6 +3610,10 @@ var init_schemas2 = __esm({
     });
     ZodMiniUnion = /* @__PURE__ */ $constructor("ZodMiniUnion", (inst, def) => {
       $ZodUnion.init(inst, def);
+      ZodMiniType.init(inst, def);
+    });
+    ZodMiniTuple = /* @__PURE__ */ $constructor("ZodMiniTuple", (inst, def) => {
+      $ZodTuple.init(inst, def);
       ZodMiniType.init(inst, def);
     });
     ZodMiniRecord = /* @__PURE__ */ $constructor("ZodMiniRecord", (inst, def) => {
@@ -3859,9 +4035,9 @@ function defineCommand(def) {
     run: def.run
   };
 }
-function generatedUsage(name2, options, positionals) {
+function generatedUsage(name2, options2, positionals) {
   const parts = [name2];
-  for (const [key, decl] of Object.entries(options)) {
+  for (const [key, decl] of Object.entries(options2)) {
     const text2 = decl.type === "boolean" ? `--${key}` : `--${key} ${placeholder(decl)}`;
     const many = decl.type === "string" && decl.multiple === true ? "..." : "";
     parts.push(decl.type !== "boolean" && decl.required === true ? text2 : `[${text2}]${many}`);
@@ -4720,6 +4896,283 @@ var init_snapshot = __esm({
   }
 });
 
+// types/hooks.ts
+var ClaudeCodeEvent, HookOutcome;
+var init_hooks = __esm({
+  "types/hooks.ts"() {
+    "use strict";
+    init_zod();
+    init_zod();
+    ClaudeCodeEvent = deferred(
+      () => object({
+        session_id: string2().check(_minLength(1), _maxLength(256)),
+        transcript_path: optional(string2()),
+        cwd: string2().check(_minLength(1)),
+        hook_event_name: string2().check(_minLength(1), _maxLength(100)),
+        /** SessionStart: `startup`, `resume`, `clear` or `compact`. */
+        source: optional(string2().check(_maxLength(100))),
+        /** UserPromptSubmit: the prompt's text. */
+        prompt: optional(string2()),
+        /** PostToolUse: the tool's name (`Bash`, `Edit`, ...); its input is not kept. */
+        tool_name: optional(string2().check(_maxLength(200))),
+        tool_input: optional(unknown())
+      })
+    );
+    HookOutcome = deferred(
+      () => object({
+        status: _enum(["recorded", "ignored", "invalid", "skipped", "failed"]),
+        /** One line for the log and stderr. */
+        message: string2(),
+        code: optional(string2()),
+        hash: optional(string2()),
+        prompt: optional(int().check(_positive()))
+      })
+    );
+  }
+});
+
+// types/library.ts
+var DirSetting, HomeArg, IterationNumber, PositiveCount, TextArg, OptionalTextArg, strings, optionalText, optionalFlag, options, SnapshotterOptionsArg, GatesSnapshotterArg, beforeFields, afterFields, BeforeOptionsArg, AfterOptionsArg, BeforeStateArg, IterateOptionsArg, SnapshotArg, VerifyTargetArg, GetSnapshotOptionsArg, ListByRunOptionsArg, CherryPickOptionsArg, echo, gateOutputFields, GateRunOptionsArg, GateRecordOptionsArg, GateReplayOptionsArg, GateListFilterArg, GateVerifyOptionsArg, CheckpointsOptionsArg, TrackOptionsArg, PathsArg, PatchesArg, SessionRestoreOptionsArg, GcOptionsArg, SettingsOptionsArg, AgentEventArg, hookFields, AgentHookOptionsArg, EventHookOptionsArg, HookAgentArg, HookInputArg, LogOutcomeArgs;
+var init_library = __esm({
+  "types/library.ts"() {
+    "use strict";
+    init_zod();
+    init_zod();
+    init_config();
+    init_duration();
+    init_hook_agents();
+    init_hooks();
+    DirSetting = deferred(() => string2().check(_minLength(1, "must not be empty")));
+    HomeArg = deferred(() => optional(DirSetting));
+    IterationNumber = deferred(() => int().check(_nonnegative()));
+    PositiveCount = () => int().check(_positive());
+    TextArg = deferred(() => string2());
+    OptionalTextArg = deferred(() => optionalText());
+    strings = () => array(string2());
+    optionalText = () => optional(string2());
+    optionalFlag = () => optional(boolean2());
+    options = (schema) => optional(schema);
+    SnapshotterOptionsArg = deferred(
+      () => object({
+        home: DirSetting,
+        artifactsDir: DirSetting,
+        identity: Identity,
+        gitTimeoutMs: TimeoutMs,
+        lockTimeoutMs: TimeoutMs,
+        onDirty: OnDirty,
+        localWorkspace: optionalText()
+      })
+    );
+    GatesSnapshotterArg = deferred(
+      () => object({ options: object({ home: string2(), artifactsDir: string2() }) })
+    );
+    beforeFields = () => ({
+      runId: string2(),
+      onDirty: optional(OnDirty),
+      init: optionalFlag(),
+      branch: optionalText(),
+      restartFrom: optional(IterationNumber)
+    });
+    afterFields = () => ({
+      runId: string2(),
+      iteration: IterationNumber,
+      taskPrompt: optionalText(),
+      gatePlanSource: optionalText(),
+      beforeSha: optionalText()
+    });
+    BeforeOptionsArg = deferred(() => object(beforeFields()));
+    AfterOptionsArg = deferred(() => object(afterFields()));
+    BeforeStateArg = deferred(
+      () => nullish2(object({ sha: string2(), branch: string2(), wipSha: nullable(string2()) }))
+    );
+    IterateOptionsArg = deferred(
+      () => object({
+        ...beforeFields(),
+        ...afterFields(),
+        agent: object({ argv: strings(), stdoutToStderr: optionalFlag() })
+      })
+    );
+    SnapshotArg = deferred(
+      () => object({ id: string2(), runId: string2(), iteration: number2(), afterSha: string2() })
+    );
+    VerifyTargetArg = deferred(
+      () => union(
+        [
+          strictObject({ id: string2() }),
+          strictObject({ runId: string2() }),
+          strictObject({ all: literal(true) })
+        ],
+        { error: "give exactly one of { id }, { runId } or { all: true }" }
+      )
+    );
+    GetSnapshotOptionsArg = deferred(() => options(object({ exact: optionalFlag() })));
+    ListByRunOptionsArg = deferred(() => options(object({ loadable: optionalFlag() })));
+    CherryPickOptionsArg = deferred(() => options(object({ onto: optionalText() })));
+    echo = () => optional(
+      object({
+        stdout: custom((s) => typeof s?.write === "function"),
+        stderr: custom((s) => typeof s?.write === "function")
+      })
+    );
+    gateOutputFields = () => ({
+      echo: echo(),
+      stdoutToStderr: optionalFlag(),
+      forwardSignals: optional(strings())
+    });
+    GateRunOptionsArg = deferred(
+      () => object({
+        runId: string2(),
+        iteration: optional(IterationNumber),
+        name: string2(),
+        command: strings(),
+        junit: optional(strings()),
+        timeoutMs: optional(number2()),
+        isolated: optionalFlag(),
+        minTests: optional(number2()),
+        ...gateOutputFields()
+      })
+    );
+    GateRecordOptionsArg = deferred(
+      () => object({
+        runId: string2(),
+        iteration: optional(IterationNumber),
+        name: string2(),
+        exitCode: int(),
+        junit: optional(strings()),
+        logFile: optionalText(),
+        durationMs: optional(number2()),
+        minTests: optional(number2())
+      })
+    );
+    GateReplayOptionsArg = deferred(
+      () => object({
+        runId: string2(),
+        iteration: optional(IterationNumber),
+        name: optionalText(),
+        attempt: optional(number2()),
+        id: optionalText(),
+        confirmed: optionalFlag(),
+        ...gateOutputFields()
+      })
+    );
+    GateListFilterArg = deferred(
+      () => options(object({ runId: optionalText(), iteration: optional(IterationNumber) }))
+    );
+    GateVerifyOptionsArg = deferred(
+      () => options(object({ requireGates: optional(strings()), eachIteration: optionalFlag() }))
+    );
+    CheckpointsOptionsArg = deferred(
+      () => options(
+        object({
+          home: optional(DirSetting),
+          maxFileSizeBytes: optional(PositiveCount()),
+          excludePaths: optional(strings()),
+          lockTimeoutMs: optional(TimeoutMs),
+          gitTimeoutMs: optional(TimeoutMs),
+          identity: optional(Identity),
+          maxStoreBytes: optional(PositiveCount()),
+          keep: optional(PositiveCount()),
+          signal: optional(_instanceof(AbortSignal))
+        })
+      )
+    );
+    TrackOptionsArg = deferred(
+      () => options(
+        object({
+          baseline: optionalFlag(),
+          session: optionalText(),
+          event: optionalText(),
+          beforePrompt: optionalFlag(),
+          delivery: optional(object({ hook: string2(), text: string2() })),
+          unlessUnchanged: optionalFlag(),
+          touched: optional(strings())
+        })
+      )
+    );
+    PathsArg = deferred(() => optional(strings()));
+    PatchesArg = deferred(() => array(object({ hash: string2(), files: strings() })));
+    SessionRestoreOptionsArg = deferred(
+      () => options(object({ force: optionalFlag(), dryRun: optionalFlag() }))
+    );
+    GcOptionsArg = deferred(
+      () => options(object({ keep: optional(number2()), pruneAge: optionalText() }))
+    );
+    SettingsOptionsArg = deferred(
+      () => object({
+        home: DirSetting,
+        configFile: optionalText(),
+        cwd: optionalText(),
+        homeSource: optional(_enum(["--home", "AGENTGATE_HOME", "default"])),
+        artifactsDir: optional(DirSetting),
+        onDirty: optional(OnDirty),
+        gitTimeoutMs: optional(TimeoutMs),
+        lockTimeoutMs: optional(TimeoutMs),
+        identity: optional(Identity),
+        env: optional(record(string2(), optional(string2())))
+      })
+    );
+    AgentEventArg = deferred(
+      () => object({
+        agent: string2(),
+        workspace: string2(),
+        session: string2(),
+        event: string2(),
+        kind: _enum(["baseline", "before-prompt", "latest"]),
+        promptText: optionalText(),
+        detail: optionalText(),
+        touched: optional(strings()),
+        note: optionalText()
+      })
+    );
+    hookFields = () => ({
+      settings: optional(object({ home: DirSetting })),
+      home: optional(DirSetting),
+      configFile: optionalText(),
+      deadline: optional(number2())
+    });
+    AgentHookOptionsArg = deferred(() => options(object(hookFields())));
+    EventHookOptionsArg = deferred(
+      () => options(
+        object({
+          ...hookFields(),
+          event: optionalText(),
+          cwd: optionalText(),
+          homeDir: optionalText(),
+          env: optional(record(string2(), optional(string2()))),
+          seen: optional(object({}))
+        })
+      )
+    );
+    HookAgentArg = deferred(() => _enum(HOOK_AGENTS));
+    HookInputArg = deferred(() => union([string2(), object({ unreadable: string2() })]));
+    LogOutcomeArgs = deferred(
+      () => tuple([
+        DirSetting,
+        object({ agent: string2(), event: optionalText(), session: optionalText() }),
+        HookOutcome
+      ])
+    );
+  }
+});
+
+// src/arguments.ts
+function checkArgument(schema, value, name2) {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return value;
+  const issue2 = parsed.error.issues[0];
+  const at = [name2, ...(issue2?.path ?? []).map(String)].join(".");
+  throw new InvalidArgumentError(
+    `${at}: ${issue2?.message ?? "invalid"}; give it as the library's type declarations say`,
+    { details: { argument: at } }
+  );
+}
+var init_arguments = __esm({
+  "src/arguments.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
 // src/fs/home-dir.ts
 import { homedir, userInfo } from "node:os";
 import { isAbsolute } from "node:path";
@@ -4788,9 +5241,9 @@ function resolveHome(explicit) {
   return chooseHome(explicit).home;
 }
 function chooseHome(explicit) {
-  if (explicit !== void 0) {
-    if (explicit) return { home: resolve2(explicit), source: "--home" };
-  } else if (process.env.AGENTGATE_HOME) {
+  const given = checkArgument(HomeArg, explicit, "home");
+  if (given !== void 0) return { home: resolve2(given), source: "--home" };
+  if (process.env.AGENTGATE_HOME) {
     return { home: resolve2(process.env.AGENTGATE_HOME), source: "AGENTGATE_HOME" };
   }
   return { home: join3(accountHome(), ".agentgate"), source: "default" };
@@ -4847,7 +5300,9 @@ function receivedGateLogPath(artifactsDir, gate2) {
 var init_paths = __esm({
   "src/store/paths.ts"() {
     "use strict";
+    init_library();
     init_snapshot();
+    init_arguments();
     init_errors();
     init_home_dir();
     init_own_dir();
@@ -5149,7 +5604,7 @@ function parseConfigEntries(out) {
   });
 }
 function neutraliseDrivers(configKeys) {
-  const out = /* @__PURE__ */ new Set();
+  const out = /* @__PURE__ */ new Map();
   for (const key of configKeys) {
     const first = key.indexOf(".");
     const last = key.lastIndexOf(".");
@@ -5158,12 +5613,22 @@ function neutraliseDrivers(configKeys) {
     const name2 = key.slice(first + 1, last);
     const keys = DRIVER_KEYS[section];
     if (keys === void 0) continue;
-    for (const k of keys) out.add(`${section}.${name2}.${k}=${section === "merge" ? "false" : ""}`);
-    if (section === "filter") out.add(`filter.${name2}.required=false`);
+    for (const k of keys) out.set(`${section}.${name2}.${k}`, section === "merge" ? "false" : "");
+    if (section === "filter") out.set(`filter.${name2}.required`, "false");
   }
   return [...out];
 }
-function buildEnv(identity, indexFile) {
+function configEnv(pairs) {
+  const env = { GIT_CONFIG_COUNT: String(pairs.length) };
+  pairs.forEach((pair, i) => {
+    const eq = typeof pair === "string" ? pair.indexOf("=") : -1;
+    const [key, value] = typeof pair !== "string" ? pair : eq < 0 ? [pair, "true"] : [pair.slice(0, eq), pair.slice(eq + 1)];
+    env[`GIT_CONFIG_KEY_${i}`] = key;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
+  return env;
+}
+function buildEnv(identity, indexFile, config2 = []) {
   const env = {};
   for (const key of PASS_THROUGH) {
     const value = process.env[key];
@@ -5176,6 +5641,10 @@ function buildEnv(identity, indexFile) {
     GIT_CONFIG_GLOBAL: "/dev/null",
     GIT_ATTR_NOSYSTEM: "1",
     GIT_NO_REPLACE_OBJECTS: "1",
+    // Grafts (info/grafts) rewrite parents as replace refs do: a planted one made a diverged branch
+    // look like it contained a run. A path that cannot exist (under a device, not a directory):
+    // git reads no graft file and warns of nothing. info/shallow is separate and still read.
+    GIT_GRAFT_FILE: NO_GRAFT_FILE,
     GIT_TERMINAL_PROMPT: "0",
     GIT_PAGER: "cat",
     // A partial clone would fetch a missing object from its promisor remote, running that remote's
@@ -5189,7 +5658,7 @@ function buildEnv(identity, indexFile) {
     GIT_COMMITTER_EMAIL: identity.email
   });
   if (indexFile !== void 0) env.GIT_INDEX_FILE = indexFile;
-  return env;
+  return { ...env, ...configEnv(config2) };
 }
 function userConfigFiles(env = process.env) {
   const home = env.HOME ?? "";
@@ -5198,7 +5667,7 @@ function userConfigFiles(env = process.env) {
   const system = env.GIT_CONFIG_SYSTEM ? [env.GIT_CONFIG_SYSTEM] : ["/etc/gitconfig"];
   return { system: env.GIT_CONFIG_NOSYSTEM ? [] : system, global };
 }
-var HARDENING_CONFIG, STAGING_CONFIG, DRIVER_KEYS, DRIVER_AND_INCLUDE_PATTERN, PASS_THROUGH;
+var HARDENING_CONFIG, STAGING_CONFIG, DRIVER_KEYS, DRIVER_AND_INCLUDE_PATTERN, NO_GRAFT_FILE, PASS_THROUGH;
 var init_hardening = __esm({
   "src/git/hardening.ts"() {
     "use strict";
@@ -5235,7 +5704,8 @@ var init_hardening = __esm({
       diff: ["command", "textconv"],
       merge: ["driver"]
     };
-    DRIVER_AND_INCLUDE_PATTERN = "^(filter|diff|merge)\\..+\\.|^include(if\\..+)?\\.path$";
+    DRIVER_AND_INCLUDE_PATTERN = "^(filter|diff|merge)\\..*\\.|^include(if\\..*)?\\.path$";
+    NO_GRAFT_FILE = "/dev/null/agentgate-no-grafts";
     PASS_THROUGH = ["PATH", "HOME", "TMPDIR", "TEMP", "TMP", "SYSTEMROOT", "TZ"];
   }
 });
@@ -5407,16 +5877,13 @@ async function spawnGit(opts, args, run, consume) {
   spawned += 1;
   const signal = opts.signal === void 0 ? AbortSignal.timeout(timeoutMs) : AbortSignal.any([AbortSignal.timeout(timeoutMs), opts.signal]);
   const safeDirectories = run.withoutUserSettings ? [] : (await userSettings()).safeDirectories;
-  const configArgs = [...HARDENING_CONFIG, ...safeDirectories, ...opts.config ?? []].flatMap((c) => [
-    "-c",
-    c
-  ]);
-  const fullArgs = [...configArgs, ...locationArgs(opts), ...args];
+  const config2 = [...HARDENING_CONFIG, ...safeDirectories, ...opts.config ?? []];
+  const fullArgs = [...locationArgs(opts), ...args];
   const details = { args: [...locationArgs(opts), ...args], cwd: opts.cwd };
   const budgeted = opts.signal !== void 0;
   const child = spawn(opts.binary ?? "git", fullArgs, {
     cwd: opts.cwd,
-    env: buildEnv(opts.identity ?? DEFAULT_IDENTITY, opts.indexFile),
+    env: buildEnv(opts.identity ?? DEFAULT_IDENTITY, opts.indexFile, config2),
     stdio: [run.input === void 0 ? "ignore" : "pipe", "pipe", "pipe"],
     signal,
     detached: budgeted
@@ -5434,9 +5901,9 @@ async function spawnGit(opts, args, run, consume) {
     if (typeof run.input === "string" || Buffer.isBuffer(run.input)) child.stdin.end(run.input);
     else if (run.input !== void 0) void feed(child.stdin, run.input);
   }
-  const exited = new Promise((resolve29, reject) => {
+  const exited = new Promise((resolve30, reject) => {
     child.once("error", reject);
-    child.once("close", (code2) => resolve29(code2 ?? -1));
+    child.once("close", (code2) => resolve30(code2 ?? -1));
   });
   let consumeError = null;
   const consumed = consume(child.stdout).catch((error2) => {
@@ -5614,8 +6081,10 @@ var init_runner = __esm({
 // src/git/repo.ts
 var repo_exports = {};
 __export(repo_exports, {
+  MAX_CONFIG_FILES: () => MAX_CONFIG_FILES,
   assertOwnWorkTree: () => assertOwnWorkTree,
   assertSafeWorkspace: () => assertSafeWorkspace,
+  configPath: () => configPath,
   excludeNestedRepositories: () => excludeNestedRepositories,
   initRepo: () => initRepo,
   isInside: () => isInside,
@@ -5623,9 +6092,10 @@ __export(repo_exports, {
   resolveWorkspaceDir: () => resolveWorkspaceDir,
   userAttributesFile: () => userAttributesFile
 });
+import { readFileSync as readFileSync3 } from "node:fs";
 import { appendFile as appendFile2, lstat as lstat4, mkdir as mkdir3, readdir, readFile as readFile2, realpath as realpath2, stat as stat3 } from "node:fs/promises";
-import { homedir as homedir2 } from "node:os";
-import { dirname as dirname5, join as join9, resolve as resolve5, sep as sep2 } from "node:path";
+import { homedir as homedir2, userInfo as userInfo2 } from "node:os";
+import { dirname as dirname5, isAbsolute as isAbsolute5, join as join9, resolve as resolve5, sep as sep2 } from "node:path";
 async function openRepo(dir, opts = {}) {
   const real = await resolveWorkspaceDir(dir);
   const base = { cwd: real, ...opts };
@@ -5742,25 +6212,59 @@ async function ownContentSettings(repo) {
 async function driverKeys(base, files) {
   const keys = [];
   const seen = /* @__PURE__ */ new Set();
-  const queue = [...files];
-  while (queue.length > 0 && seen.size < 64) {
-    const file = queue.shift();
-    if (seen.has(file)) continue;
+  const queue = files.map((file) => ({ file, depth: 0 }));
+  for (let next = queue.shift(); next !== void 0; next = queue.shift()) {
+    const { file, depth } = next;
+    if (seen.has(file) || (await stat3(file).catch(() => null))?.isFile() !== true) continue;
     seen.add(file);
-    if ((await stat3(file).catch(() => null))?.isFile() !== true) continue;
+    if (seen.size > MAX_CONFIG_FILES)
+      throw new UnsafeWorkspaceError(
+        `the config of ${base.cwd} includes more than ${MAX_CONFIG_FILES} files; refusing a repository whose config we cannot read whole: remove the includes you do not need`,
+        { details: { workspace: base.cwd, maxConfigFiles: MAX_CONFIG_FILES } }
+      );
     const res = await runGit(base, ["config", "--file", file, "-z", "--get-regexp", OPEN_PATTERN], {
       okExitCodes: [1]
     });
     for (const { key, value } of parseConfigEntries(res.stdout)) {
       if (!/^include/i.test(key)) keys.push(key);
-      else if (value !== "") queue.push(configPath(value, dirname5(file)));
+      else if (value !== "" && depth < MAX_INCLUDE_DEPTH)
+        queue.push({ file: configPath(value, dirname5(file)), depth: depth + 1 });
     }
   }
   return keys;
 }
 function configPath(path2, base) {
-  if (path2 === "~" || path2.startsWith("~/")) return join9(process.env.HOME ?? homedir2(), path2.slice(1));
-  return resolve5(base, path2);
+  if (path2.startsWith("%(prefix)/")) throw unplaceable(path2, "git's installation directory");
+  if (!path2.startsWith("~")) return isAbsolute5(path2) ? path2 : `${base.replace(/\/+$/, "")}/${path2}`;
+  const slash = path2.indexOf("/");
+  const user = path2.slice(1, slash < 0 ? void 0 : slash);
+  const home = user === "" ? process.env.HOME ?? homedir2() : homeOf(user);
+  if (home === null) throw unplaceable(path2, `the home directory of user ${JSON.stringify(user)}`);
+  return home + (slash < 0 ? "" : path2.slice(slash));
+}
+function unplaceable(path2, what2) {
+  return new UnsafeWorkspaceError(
+    `a git config names the path ${JSON.stringify(path2)} in ${what2}, which agentgate cannot locate as git would; refusing the repository: write that path out in full (absolute, or relative to its config file)`,
+    { details: { path: path2 } }
+  );
+}
+function homeOf(user) {
+  try {
+    const me = userInfo2();
+    if (me.username === user) return me.homedir;
+  } catch {
+  }
+  let passwd;
+  try {
+    passwd = readFileSync3("/etc/passwd", "utf8");
+  } catch {
+    return null;
+  }
+  for (const line of passwd.split("\n")) {
+    const fields = line.split(":");
+    if (fields[0] === user && fields.length >= 7) return fields[5] ?? null;
+  }
+  return null;
 }
 async function configValue(file, key) {
   if ((await stat3(file).catch(() => null))?.isFile() !== true) return null;
@@ -5845,7 +6349,7 @@ function assertSafeWorkspace(dir) {
     );
   }
 }
-var ATTRIBUTES_KEY, OPEN_PATTERN, PATH_QUESTIONS;
+var ATTRIBUTES_KEY, OPEN_PATTERN, PATH_QUESTIONS, MAX_CONFIG_FILES, MAX_INCLUDE_DEPTH;
 var init_repo = __esm({
   "src/git/repo.ts"() {
     "use strict";
@@ -5857,6 +6361,8 @@ var init_repo = __esm({
     ATTRIBUTES_KEY = "core.attributesfile";
     OPEN_PATTERN = `${DRIVER_AND_INCLUDE_PATTERN}|^core\\.attributesfile$`;
     PATH_QUESTIONS = ["--show-toplevel", "--git-dir", "--git-common-dir"];
+    MAX_CONFIG_FILES = 256;
+    MAX_INCLUDE_DEPTH = 10;
   }
 });
 
@@ -6931,7 +7437,7 @@ var init_ls_tree = __esm({
 
 // src/fs/git-locks.ts
 import { readdir as readdir2, readFile as readFile3, readlink as readlink2, realpath as realpath3, rm as rm4, stat as stat4 } from "node:fs/promises";
-import { isAbsolute as isAbsolute5, join as join10, resolve as resolve6, sep as sep3 } from "node:path";
+import { isAbsolute as isAbsolute6, join as join10, resolve as resolve6, sep as sep3 } from "node:path";
 async function removeOrphanedGitLocks(o) {
   if (!Number.isFinite(o.ownerSince)) return [];
   const common = await commonDir(o.gitDir);
@@ -6961,7 +7467,7 @@ async function removeLockOlderThan(path2, olderThanMs) {
 async function commonDir(gitDir) {
   const named3 = (await readFile3(join10(gitDir, "commondir"), "utf8").catch(() => "")).trim();
   if (named3 === "") return gitDir;
-  return isAbsolute5(named3) ? named3 : join10(gitDir, named3);
+  return isAbsolute6(named3) ? named3 : join10(gitDir, named3);
 }
 async function removeAbandonedLock(path2, repository, waitMs) {
   const repo = {
@@ -6978,7 +7484,7 @@ async function removeAbandonedLock(path2, repository, waitMs) {
       return "removed";
     }
     if (Date.now() >= deadline) return "held";
-    await new Promise((resolve29) => setTimeout(resolve29, LOCK_SETTLE_MS));
+    await new Promise((resolve30) => setTimeout(resolve30, LOCK_SETTLE_MS));
   }
 }
 async function mayBeOwned(path2, repo) {
@@ -7504,7 +8010,7 @@ async function diffAttribute(repo, path2) {
 function parseCheckAttr(buf) {
   const fields = buf.toString("latin1").split("\0");
   const value = fields.at(-2);
-  if (fields.length !== 4 || fields[3] !== "" || value === void 0 || value === "")
+  if (fields.length !== 4 || fields[3] !== "" || value === void 0)
     throw new GitOutputUnparseableError(
       "unexpected output from git check-attr; please report this with your git version",
       {
@@ -7538,15 +8044,11 @@ async function filesReadAs(repo, commit, text2) {
 }
 async function parentsSeen(repo, commits) {
   const common = await commonDir(repo.gitDir);
-  const altered = await Promise.all(
-    [join12(common, "shallow"), join12(common, "info", "grafts")].map(
-      (f) => lstat5(f).then(
-        () => true,
-        () => false
-      )
-    )
+  const shallow = await lstat5(join12(common, "shallow")).then(
+    () => true,
+    () => false
   );
-  if (!altered.includes(true) || commits.length === 0) return null;
+  if (!shallow || commits.length === 0) return null;
   for (const c of commits) assertRevisionSyntax(c);
   const res = await runGit(repo, ["rev-list", "--no-walk=unsorted", "--parents", ...commits, "--"]);
   const out = /* @__PURE__ */ new Map();
@@ -7628,7 +8130,7 @@ var init_message = __esm({
 });
 
 // src/fs/lock.ts
-import { readFileSync as readFileSync3 } from "node:fs";
+import { readFileSync as readFileSync4 } from "node:fs";
 import { link, mkdir as mkdir4, readFile as readFile4, rename as rename3, rm as rm6, writeFile as writeFile3 } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname as dirname6 } from "node:path";
@@ -7761,7 +8263,7 @@ function processStartTime(pid) {
 }
 function processStat(pid) {
   try {
-    const stat26 = readFileSync3(`/proc/${pid}/stat`, "utf8");
+    const stat26 = readFileSync4(`/proc/${pid}/stat`, "utf8");
     const fields = stat26.slice(stat26.lastIndexOf(")") + 2).split(" ");
     const [state, startTime] = [fields[0], fields[19]];
     return state === void 0 || startTime === void 0 ? null : { state, startTime };
@@ -7794,7 +8296,7 @@ async function release(handle) {
   }
 }
 function sleep(ms) {
-  return new Promise((resolve29) => setTimeout(resolve29, ms));
+  return new Promise((resolve30) => setTimeout(resolve30, ms));
 }
 var DEFAULT_LOCK_TIMEOUT_MS, HELD;
 var init_lock = __esm({
@@ -7973,9 +8475,9 @@ var init_json_file = __esm({
 });
 
 // src/store/snapshot-scan.ts
-function mayHoldString(text2, strings) {
+function mayHoldString(text2, strings2) {
   if (text2.includes("\\u") || text2.includes("\\/")) return true;
-  return strings.some((s) => text2.includes(JSON.stringify(s)));
+  return strings2.some((s) => text2.includes(JSON.stringify(s)));
 }
 var SnapshotScan;
 var init_snapshot_scan = __esm({
@@ -8000,11 +8502,11 @@ var init_snapshot_scan = __esm({
        * not JSON at all (truncated: it may have named anything), or one picked that is no snapshot.
        * A JSON text without the strings holds none of them, whatever else it holds: it is not parsed.
        */
-      pick(strings) {
+      pick(strings2) {
         this.assertJson();
         const out = [];
         for (const t of this.texts) {
-          if (!this.parsed.has(t.id) && mayHoldString(t.text, strings)) this.parsed.set(t.id, this.parse(t));
+          if (!this.parsed.has(t.id) && mayHoldString(t.text, strings2)) this.parsed.set(t.id, this.parse(t));
           const s = this.parsed.get(t.id);
           if (s !== void 0) out.push(s);
         }
@@ -8291,7 +8793,7 @@ var init_run_records = __esm({
 });
 
 // src/store/snapshot-store.ts
-import { readFileSync as readFileSync4 } from "node:fs";
+import { readFileSync as readFileSync5 } from "node:fs";
 import { rm as rm8, stat as stat6 } from "node:fs/promises";
 import { basename as basename4, join as join16, resolve as resolve7 } from "node:path";
 function byRunThenIteration(a, b) {
@@ -8304,11 +8806,7 @@ function danglingLink(runFile, id2, snapshotFile) {
   );
 }
 async function removeFile(path2) {
-  const exists5 = await stat6(path2).then(
-    () => true,
-    () => false
-  );
-  if (!exists5) return false;
+  if (await stat6(path2).catch(() => null) === null) return false;
   try {
     await rm8(path2, { force: true });
     return true;
@@ -8339,9 +8837,9 @@ var init_snapshot_store = __esm({
       runs;
       /** layout(home).snapshots, once: `scan` names hundreds of files. */
       snapshotsDir;
-      constructor(home, options = {}) {
+      constructor(home, options2 = {}) {
         this.home = resolve7(home);
-        this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+        this.lockTimeoutMs = options2.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
         this.runs = new RunRecords(this.home, this.lockTimeoutMs);
         this.snapshotsDir = layout(this.home).snapshots;
       }
@@ -8356,7 +8854,7 @@ var init_snapshot_store = __esm({
        * a different snapshot under an existing id is refused with CONCURRENT_UPDATE unless `replace`
        * is set, because ids are unique and a silent overwrite would lose a record. Returns what was stored.
        */
-      async save(snapshot, options = {}) {
+      async save(snapshot, options2 = {}) {
         const id2 = snapshot?.id;
         if (typeof id2 === "string") assertSafeId(id2, "snapshot id");
         const runId = snapshot?.runId;
@@ -8373,7 +8871,7 @@ var init_snapshot_store = __esm({
         const valid = parsed.data;
         const path2 = this.snapshotPath(valid.id);
         await this.withSnapshotLock(valid.id, async () => {
-          if (!options.replace) {
+          if (!options2.replace) {
             const existing = await this.load(valid.id);
             if (existing !== null && JSON.stringify(existing) === JSON.stringify(valid)) return;
             if (existing !== null) {
@@ -8416,10 +8914,10 @@ var init_snapshot_store = __esm({
         const dir = layout(this.home).snapshots;
         const ids = await listJsonNames(dir);
         for (let i = 0; i < ids.length; i += SCAN_SLICE) {
-          if (i > 0) await new Promise((resolve29) => setImmediate(resolve29));
+          if (i > 0) await new Promise((resolve30) => setImmediate(resolve30));
           for (const id2 of ids.slice(i, i + SCAN_SLICE)) {
             try {
-              texts.push({ id: id2, text: readFileSync4(this.snapshotPath(id2), "utf8") });
+              texts.push({ id: id2, text: readFileSync5(this.snapshotPath(id2), "utf8") });
             } catch (error2) {
               if (error2.code === "ENOENT") continue;
               const path2 = join16(dir, `${id2}.json`);
@@ -9427,6 +9925,9 @@ async function treeMatchOf(repo, matches, commit) {
   const [it] = matches.length > 1 ? await rankTreeMatches(repo, commit, matches) : matches;
   return it === void 0 ? null : { runId: it.snapshot.runId, iteration: it.iteration, afterSha: it.after.commit };
 }
+function isWipOrigin(origin) {
+  return wipOrigins.has(origin);
+}
 function anchorFile(f, runs3) {
   const e = f.file.entry;
   const credited = creditedLines(f);
@@ -9441,7 +9942,9 @@ function anchorFile(f, runs3) {
     if (counts.size > 0) runs3.set(claim2.runId, its);
     for (const [origin, lines] of [...counts].sort(([a], [b]) => a - b)) {
       if (byIteration(origin)) its.add(origin);
-      origins.push({ runId: claim2.runId, iteration: reportedIteration(origin), lines });
+      const entry = { runId: claim2.runId, iteration: reportedIteration(origin), lines };
+      if (!byIteration(origin)) wipOrigins.add(entry);
+      origins.push(entry);
     }
   });
   const fromRuns = f.added.filter((_, i) => credited.some((c) => byIteration(c[i]))).length;
@@ -9466,6 +9969,7 @@ function creditedLines(f) {
 function runsOf(runs3) {
   return [...runs3].sort(([a], [b]) => a < b ? -1 : 1).map(([runId, its]) => ({ runId, iterations: [...its].sort((a, b) => a - b) }));
 }
+var wipOrigins;
 var init_anchor2 = __esm({
   "src/provenance/anchor.ts"() {
     "use strict";
@@ -9477,6 +9981,7 @@ var init_anchor2 = __esm({
     init_engine();
     init_lines();
     init_tree_matches();
+    wipOrigins = /* @__PURE__ */ new WeakSet();
   }
 });
 
@@ -9528,12 +10033,15 @@ var init_attestation = __esm({
     );
     TestResult = deferred(() => _enum(["PASSED", "WARNED", "FAILED"]));
     SetAsideIteration = deferred(
-      () => object({
-        name: Name,
-        afterSha: Sha,
-        restartFrom: int().check(_nonnegative()),
-        declaredAt: string2().check(_maxLength(64))
-      })
+      () => (
+        // Strict: verify compares setAside with what attest writes, and an unknown key would be dropped unseen.
+        strictObject({
+          name: Name,
+          afterSha: Sha,
+          restartFrom: int().check(_nonnegative()),
+          declaredAt: string2().check(_maxLength(64))
+        })
+      )
     );
     TestResultPredicate = deferred(
       () => object({
@@ -10041,6 +10549,23 @@ function checkSubjectList(statement, runId, iterations, snapshots) {
     detail: `the statement ${problems.join("; ")}: not the subjects attest writes for the iterations it speaks for`
   };
 }
+function checkCoverage(statement, iterations, line, aside) {
+  const whole = JSON.stringify(iterations) === JSON.stringify(line);
+  const stated = statement.predicate.setAside;
+  const covers = whole || iterations.length === 1 ? { check: "iterations", ok: true, detail: whole ? "the run's accepted line" : "one iteration" } : {
+    check: "iterations",
+    ok: false,
+    detail: `the statement speaks for iterations ${few(iterations.map(String))}, the run's accepted line here is ${few(line.map(String))}: attest writes the whole line (--run) or one iteration (--iteration N)`
+  };
+  const asideOk = stated === void 0 ? aside.length === 0 || iterations.length === 1 : whole && aside.length > 0 && JSON.stringify(stated) === JSON.stringify(aside);
+  const names2 = (list5) => list5 === void 0 ? "none (no setAside)" : JSON.stringify(list5.map((a) => a.name));
+  const setAside2 = asideOk ? { check: "set aside", ok: true, detail: `${stated?.length ?? 0} iterations set aside by restarts` } : {
+    check: "set aside",
+    ok: false,
+    detail: `the restarts recorded here set aside ${names2(aside.length === 0 ? void 0 : aside)}, the statement says ${names2(stated)}${whole ? "" : " (only a statement of the whole line names them)"}`
+  };
+  return [covers, setAside2];
+}
 function few(list5) {
   return `${list5.slice(0, 3).join(", ")}${list5.length > 3 ? `, \u2026 ${list5.length} in all` : ""}`;
 }
@@ -10136,9 +10661,9 @@ var init_gate_store = __esm({
     GateStore = class {
       home;
       lockTimeoutMs;
-      constructor(home, options = {}) {
+      constructor(home, options2 = {}) {
         this.home = resolve9(home);
-        this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+        this.lockTimeoutMs = options2.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
       }
       runDir(runId) {
         return join17(layout(this.home).gates, assertSafeId(runId, "run id"));
@@ -10362,10 +10887,14 @@ async function readStatement(path2) {
     return { checks: [{ check: "statement", ok: false, detail: "not JSON" }] };
   }
   const parsed = Statement.safeParse(json);
-  if (parsed.success) return { statement: parsed.data };
+  if (parsed.success) return { statement: withRawDigests(parsed.data, json) };
   const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`);
   const detail = `not an in-toto Statement v1 with the Test Result predicate: ${issues.join("; ")}`;
   return { checks: [{ check: "statement", ok: false, detail }] };
+}
+function withRawDigests(statement, json) {
+  const raw = json.subject;
+  return { ...statement, subject: statement.subject.map((s, i) => ({ ...s, digest: raw[i].digest })) };
 }
 async function runChecks(src, statement) {
   const runId = runOf(statement);
@@ -10382,8 +10911,17 @@ async function runChecks(src, statement) {
   const attested = spokenFor(statement);
   checks.push(checkSubjectList(statement, runId, attested, snapshots));
   checks.push(...await checkPredicate(src.gates, runId, statement.predicate, new Set(attested), listed));
-  if (statement.predicate.setAside !== void 0)
-    checks.push(await checkSetAside(src, runId, statement.predicate.setAside, listed));
+  const aside = await setAsideOf(src, runId, listed);
+  const off = new Set(aside.map((a) => a.iteration));
+  const line = [...new Set(listed.map((s) => s.iteration))].filter((n) => !off.has(n)).sort((a, b) => a - b);
+  checks.push(
+    ...checkCoverage(
+      statement,
+      attested,
+      line,
+      aside.map((a) => a.entry)
+    )
+  );
   return { runId, checks };
 }
 function commitOf(statement) {
@@ -10449,14 +10987,6 @@ function runOf(statement) {
   const runs3 = new Set(statement.subject.map((s) => SUBJECT_NAME.exec(s.name)?.[1] ?? ""));
   const [only] = runs3;
   return runs3.size === 1 && only !== void 0 && only !== "" ? only : null;
-}
-async function checkSetAside(src, runId, stated, snapshots) {
-  const here = (await setAsideOf(src, runId, snapshots)).map((a) => a.entry);
-  return JSON.stringify(here) === JSON.stringify(stated) ? { check: "set aside", ok: true, detail: `${here.length} iterations set aside by restarts` } : {
-    check: "set aside",
-    ok: false,
-    detail: `the restarts recorded here set aside ${JSON.stringify(here.map((a) => a.name))}, the statement says ${JSON.stringify(stated.map((a) => a.name))}`
-  };
 }
 var MAX_STATEMENT_BYTES, COMMIT_SUBJECT;
 var init_attest = __esm({
@@ -10635,9 +11165,9 @@ var init_gates = __esm({
 });
 
 // src/provenance/tree-path.ts
-import { isAbsolute as isAbsolute6, posix, relative as relative2, sep as sep4 } from "node:path";
+import { isAbsolute as isAbsolute7, posix, relative as relative2, sep as sep4 } from "node:path";
 function treePath(topLevel, path2) {
-  const local = isAbsolute6(path2) ? relative2(topLevel, path2).split(sep4).join("/") : path2;
+  const local = isAbsolute7(path2) ? relative2(topLevel, path2).split(sep4).join("/") : path2;
   const normal = posix.normalize(local).replace(/^\.\//, "");
   const outside = normal === ".." || normal.startsWith("../") || posix.isAbsolute(normal);
   return outside || normal === "" || normal === "." ? null : normal;
@@ -10715,11 +11245,11 @@ var init_trace_ancestry = __esm({
 });
 
 // src/provenance/trace.ts
-import { basename as basename5, dirname as dirname8, isAbsolute as isAbsolute7, join as join19, posix as posix2 } from "node:path";
+import { basename as basename5, dirname as dirname8, isAbsolute as isAbsolute8, join as join19, posix as posix2 } from "node:path";
 async function traceWithWip(src, repo, givenPath, opts = {}) {
   const given = opts.rev ?? "HEAD";
   assertRevisionSyntax(given);
-  const named3 = isAbsolute7(givenPath) ? join19(await realPathOf(dirname8(givenPath)), basename5(givenPath)) : givenPath;
+  const named3 = isAbsolute8(givenPath) ? join19(await realPathOf(dirname8(givenPath)), basename5(givenPath)) : givenPath;
   const asGiven = treePath(repo.topLevel, named3) ?? notInRepository(givenPath, named3, repo.topLevel);
   const odd = readEscapedBytes(asGiven) !== null || asGiven.includes("\uFFFD");
   const early = OBJECT_ID_PATTERN.test(given) && !odd ? blameAndRuns(src, repo, given, asGiven, opts) : void 0;
@@ -10839,7 +11369,7 @@ function batches() {
             buffer = [];
             yield out;
           } else if (ended) return;
-          else await new Promise((resolve29) => wake = resolve29);
+          else await new Promise((resolve30) => wake = resolve30);
         }
       }
     }
@@ -10885,7 +11415,7 @@ function traceOrigin(o, gates) {
   };
 }
 function notInRepository(path2, named3, topLevel) {
-  if (treePath(topLevel, isAbsolute7(named3) ? join19(named3, "f") : posix2.join(named3, "f")) === "f")
+  if (treePath(topLevel, isAbsolute8(named3) ? join19(named3, "f") : posix2.join(named3, "f")) === "f")
     throw new PathNotFoundError(
       `${path2} is the repository's top level, a directory; give the path of a file in it`,
       { details: { path: path2, type: "tree" } }
@@ -11019,12 +11549,12 @@ var init_verify_anchor = __esm({
 });
 
 // src/cli/version.ts
-import { readFileSync as readFileSync5 } from "node:fs";
+import { readFileSync as readFileSync6 } from "node:fs";
 function packageVersion() {
   if (typeof AGENTGATE_VERSION === "string") return AGENTGATE_VERSION;
   for (const up of ["../../../package.json", "../../package.json"]) {
     try {
-      const pkg = JSON.parse(readFileSync5(new URL(up, import.meta.url), "utf8"));
+      const pkg = JSON.parse(readFileSync6(new URL(up, import.meta.url), "utf8"));
       if (pkg.name === "agentgate-snapshotter" && typeof pkg.version === "string") return pkg.version;
     } catch {
     }
@@ -14267,20 +14797,20 @@ var init_record = __esm({
 
 // src/process/user-command.ts
 import { spawn as spawn2 } from "node:child_process";
-function runUserCommand(options) {
+function runUserCommand(options2) {
   const started = performance.now();
-  const [file, ...args] = options.argv;
+  const [file, ...args] = options2.argv;
   if (file === void 0 || file === "") {
     const error2 = Object.assign(new Error("empty command"), { code: "ENOENT" });
     return Promise.resolve(notStarted(error2, started));
   }
-  const stdio = options.stdio === "inherit" ? ["inherit", options.stdoutToStderr ? process.stderr : "inherit", "inherit"] : ["ignore", "pipe", "pipe"];
-  return new Promise((resolve29) => {
+  const stdio = options2.stdio === "inherit" ? ["inherit", options2.stdoutToStderr ? process.stderr : "inherit", "inherit"] : ["ignore", "pipe", "pipe"];
+  return new Promise((resolve30) => {
     const child = spawn2(file, args, {
-      cwd: options.cwd,
-      env: options.env ?? process.env,
+      cwd: options2.cwd,
+      env: options2.env ?? process.env,
       stdio,
-      detached: options.group === true,
+      detached: options2.group === true,
       windowsHide: true
     });
     let timedOut = false;
@@ -14293,7 +14823,7 @@ function runUserCommand(options) {
     const kill = (signal) => {
       if (child.pid === void 0) return;
       try {
-        if (options.group) process.kill(-child.pid, signal);
+        if (options2.group) process.kill(-child.pid, signal);
         else child.kill(signal);
       } catch {
       }
@@ -14302,23 +14832,23 @@ function runUserCommand(options) {
       forwarded = signal;
       kill(signal);
     };
-    for (const signal of options.forwardSignals ?? []) process.on(signal, forward);
-    if (options.timeoutMs !== void 0) {
+    for (const signal of options2.forwardSignals ?? []) process.on(signal, forward);
+    if (options2.timeoutMs !== void 0) {
       timers.push(
         setTimeout(() => {
           if (exited !== null) return;
           timedOut = true;
           kill("SIGTERM");
           timers.push(setTimeout(() => kill("SIGKILL"), KILL_GRACE_MS).unref());
-        }, options.timeoutMs)
+        }, options2.timeoutMs)
       );
     }
-    if (options.stdio === "tee") tee(child.stdout, child.stderr, options);
+    if (options2.stdio === "tee") tee(child.stdout, child.stderr, options2);
     child.on("error", (error2) => {
       spawnError = error2;
     });
     const endGroup = () => {
-      if (!options.group || child.pid === void 0) return;
+      if (!options2.group || child.pid === void 0) return;
       try {
         process.kill(-child.pid, "SIGKILL");
       } catch {
@@ -14328,10 +14858,10 @@ function runUserCommand(options) {
       if (settled) return;
       settled = true;
       for (const timer of timers) clearTimeout(timer);
-      for (const s of options.forwardSignals ?? []) process.off(s, forward);
+      for (const s of options2.forwardSignals ?? []) process.off(s, forward);
       endGroup();
-      if (spawnError !== null) return resolve29(notStarted(spawnError, started));
-      resolve29({
+      if (spawnError !== null) return resolve30(notStarted(spawnError, started));
+      resolve30({
         exitCode: code2,
         signal,
         // The command's own time: until it exited, not until a process it left behind let go of the pipes.
@@ -14357,11 +14887,11 @@ function runUserCommand(options) {
     child.on("close", (code2, signal) => finish(exited?.code ?? code2, exited?.signal ?? signal));
   });
 }
-function tee(stdout, stderr, options) {
-  const echo = options.echo ?? { stdout: process.stdout, stderr: process.stderr };
+function tee(stdout, stderr, options2) {
+  const echo2 = options2.echo ?? { stdout: process.stdout, stderr: process.stderr };
   const route = (from, to) => {
     from?.on("data", (chunk) => {
-      const targets = [options.log, to].filter((t) => t !== void 0 && !t.destroyed);
+      const targets = [options2.log, to].filter((t) => t !== void 0 && !t.destroyed);
       const full = targets.filter((t) => !t.write(chunk));
       if (full.length === 0) return;
       from.pause();
@@ -14377,8 +14907,8 @@ function tee(stdout, stderr, options) {
       }
     });
   };
-  route(stdout, options.stdoutToStderr ? echo.stderr : echo.stdout);
-  route(stderr, echo.stderr);
+  route(stdout, options2.stdoutToStderr ? echo2.stderr : echo2.stdout);
+  route(stderr, echo2.stderr);
 }
 function notStarted(error2, started) {
   return {
@@ -14458,7 +14988,7 @@ var init_isolated = __esm({
 
 // src/gates/run.ts
 import { realpath as realpath4, rm as rm10 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname10, isAbsolute as isAbsolute8, join as join24, relative as relative4, resolve as resolve14, sep as sep7 } from "node:path";
+import { basename as basename6, dirname as dirname10, isAbsolute as isAbsolute9, join as join24, relative as relative4, resolve as resolve14, sep as sep7 } from "node:path";
 async function runGate(ctx, workspace, opts, replayOf) {
   checkOptions(opts);
   if (opts.command.length === 0 || opts.command[0] === "")
@@ -14597,7 +15127,7 @@ async function treeMismatch(ctx, repo, snapshot, junit) {
 function reportPaths(repo, junit) {
   return junit.flatMap((f) => {
     const path2 = relative4(repo.topLevel, resolve14(repo.topLevel, f));
-    return path2 === "" || path2 === ".." || path2.startsWith(`..${sep7}`) || isAbsolute8(path2) ? [] : [path2.split(sep7).join("/")];
+    return path2 === "" || path2 === ".." || path2.startsWith(`..${sep7}`) || isAbsolute9(path2) ? [] : [path2.split(sep7).join("/")];
   });
 }
 async function withoutEarlierReports(ctx, repo, snapshot, outside, changed, listedAll) {
@@ -14780,6 +15310,8 @@ var init_replay2 = __esm({
 });
 
 // src/gates/verify.ts
+import { readdir as readdir10 } from "node:fs/promises";
+import { join as join25, resolve as resolve15 } from "node:path";
 async function verifyGates(input) {
   const checks = input.problems.map((p) => ({
     snapshotId: null,
@@ -14790,6 +15322,7 @@ async function verifyGates(input) {
   }));
   const repos = /* @__PURE__ */ new Map();
   for (const result of input.results) checks.push(...await verdictChecks(result, input, repos));
+  checks.push(...await strayLogChecks(input));
   checks.push(...requireChecks(input));
   return checks;
 }
@@ -14861,6 +15394,35 @@ async function verdictChecks(result, input, repos) {
   );
   return out;
 }
+async function strayLogChecks(input) {
+  const named3 = new Set(
+    input.results.flatMap((r) => [
+      resolve15(
+        r.receivedAt === void 0 ? gateLogPath(input.artifactsDir, r.runId, r.iteration, r.name, r.attempt) : receivedGateLogPath(input.artifactsDir, r)
+      ),
+      ...r.log?.path ? [resolve15(r.log.path)] : []
+    ])
+  );
+  const runDir = runArtifactsDir(input.artifactsDir, input.runId);
+  const checks = [];
+  for (const entry of await readdir10(runDir).catch(() => [])) {
+    const iteration = /^iteration-(0|[1-9][0-9]*)$/.exec(entry)?.[1];
+    if (iteration === void 0 || input.iteration !== void 0 && Number(iteration) !== input.iteration)
+      continue;
+    const dir = join25(runDir, entry);
+    for (const file of await readdir10(dir).catch(() => [])) {
+      if (!/^gate-.+\.log$/.test(file) || named3.has(resolve15(dir, file))) continue;
+      checks.push({
+        snapshotId: input.snapshots.find((s) => s.iteration === Number(iteration))?.id ?? null,
+        runId: input.runId,
+        check: "gate-attempts",
+        ok: false,
+        detail: `${join25(dir, file)} is a gate log with no verdict beside it: its verdict file was removed (verdicts are append-only; restore it from a backup, or run the gate again and keep both)`
+      });
+    }
+  }
+  return checks;
+}
 function requireChecks(input) {
   const names2 = input.requireGates ?? [];
   if (names2.length === 0) return [];
@@ -14904,6 +15466,7 @@ var init_verify = __esm({
     init_refs();
     init_repo();
     init_log();
+    init_paths();
   }
 });
 
@@ -14917,6 +15480,8 @@ var init_gates2 = __esm({
   "src/gates/gates.ts"() {
     "use strict";
     init_gate_rules();
+    init_library();
+    init_arguments();
     init_errors();
     init_gate_store();
     init_paths();
@@ -14929,6 +15494,7 @@ var init_gates2 = __esm({
     Gates = class {
       constructor(snapshotter) {
         this.snapshotter = snapshotter;
+        checkArgument(GatesSnapshotterArg, snapshotter, "snapshotter");
         this.store = new GateStore(snapshotter.options.home, {
           lockTimeoutMs: snapshotter.options.lockTimeoutMs
         });
@@ -14941,10 +15507,14 @@ var init_gates2 = __esm({
        * that is dirty or not at the after commit (GATE_TREE_MISMATCH).
        */
       async run(workspace, opts) {
+        checkArgument(TextArg, workspace, "workspace");
+        checkArgument(GateRunOptionsArg, opts, "opts");
         return runGate(this, workspace, opts, null);
       }
       /** Records a verdict the caller observed itself (`observed: false`). */
       async record(workspace, opts) {
+        checkArgument(TextArg, workspace, "workspace");
+        checkArgument(GateRecordOptionsArg, opts, "opts");
         return recordGate(this, workspace, opts);
       }
       /**
@@ -14952,6 +15522,7 @@ var init_gates2 = __esm({
        * A verdict of a deleted snapshot's capture names it in `superseded` (it counts no more), others say null.
        */
       async list(filter = {}) {
+        checkArgument(GateListFilterArg, filter, "filter");
         const runIds = filter.runId === void 0 ? await this.store.runIds() : [assertSafeId(filter.runId, "run id")];
         const results = [];
         const problems = [];
@@ -14987,6 +15558,8 @@ var init_gates2 = __esm({
        * `confirmed` (REPLAY_NOT_CONFIRMED): a fetched command is someone else's code.
        */
       async replay(workspace, opts) {
+        checkArgument(TextArg, workspace, "workspace");
+        checkArgument(GateReplayOptionsArg, opts, "opts");
         return replayGate(this, workspace, opts);
       }
       /**
@@ -14995,6 +15568,15 @@ var init_gates2 = __esm({
        * last iteration (every iteration with `eachIteration`).
        */
       async verify(target, opts = {}) {
+        checkArgument(VerifyTargetArg, target, "target");
+        checkArgument(GateVerifyOptionsArg, opts, "opts");
+        if (((opts.requireGates ?? []).length > 0 || opts.eachIteration === true) && !("runId" in target))
+          throw new InvalidArgumentError(
+            "requireGates and eachIteration judge one run: give the target { runId }",
+            {
+              details: { target: Object.keys(target) }
+            }
+          );
         for (const name2 of opts.requireGates ?? []) assertSafeId(name2, "gate name");
         const report3 = await this.snapshotter.verify(target);
         const checks = [...report3.checks];
@@ -15020,6 +15602,7 @@ var init_gates2 = __esm({
               ...await this.runLine(runId),
               artifactsDir: this.snapshotter.options.artifactsDir,
               git: this.snapshotter.gitOptions(),
+              ...only === null ? {} : { iteration: only.iteration },
               ...opts
             })
           );
@@ -15079,7 +15662,7 @@ var init_local_paths = __esm({
 
 // src/git/commit.ts
 import { readlink as readlink3, realpath as realpath5 } from "node:fs/promises";
-import { join as join25, relative as relative5, resolve as resolve15, sep as sep8 } from "node:path";
+import { join as join26, relative as relative5, resolve as resolve16, sep as sep8 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
   const ref = head.ref ?? "HEAD";
@@ -15136,7 +15719,7 @@ async function hiddenChanges(repo, staging, read) {
 }
 async function filledSubmodules(repo, index) {
   const gitlinks = index.filter((e) => e.mode === GITLINK_MODE);
-  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join25(repo.topLevel, e.path))));
+  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join26(repo.topLevel, e.path))));
   return gitlinks.filter((_, i) => found[i] === "filled").map((e) => ({ path: e.path, reason: "submodule-not-checked-out" }));
 }
 async function sameFiles(repo, present) {
@@ -15153,7 +15736,7 @@ async function sameLinks(repo, present) {
   const links = present.filter((e) => e.onDisk === "symlink" && e.mode === LINK_MODE);
   const same = await Promise.all(
     links.map(async (e) => {
-      const target = await readlink3(fsPath(join25(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
+      const target = await readlink3(fsPath(join26(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
         () => null
       );
       const format = e.oid.length === 64 ? "sha256" : "sha1";
@@ -15197,7 +15780,7 @@ async function commitTree(repo, tree, parents, message) {
 async function excludePathspecs(topLevel, excludes) {
   const out = [];
   for (const path2 of excludes) {
-    const abs = resolve15(topLevel, path2);
+    const abs = resolve16(topLevel, path2);
     const real = await realpath5(abs).catch(() => abs);
     const inside = [abs, real].find((p) => isInside(topLevel, p));
     if (inside === void 0) continue;
@@ -15234,10 +15817,10 @@ var init_commit = __esm({
 
 // src/git/refused-filters.ts
 import { readFile as readFile8 } from "node:fs/promises";
-import { join as join26 } from "node:path";
+import { join as join27 } from "node:path";
 async function assertNoRefusedFilter(repo) {
-  const files = [join26(repo.topLevel, ".gitattributes")];
-  if (repo.gitDir !== void 0) files.push(join26(await commonDir(repo.gitDir), "info", "attributes"));
+  const files = [join27(repo.topLevel, ".gitattributes")];
+  if (repo.gitDir !== void 0) files.push(join27(await commonDir(repo.gitDir), "info", "attributes"));
   if (repo.attributesFile !== null) files.push(repo.attributesFile);
   for (const file of files) {
     const text2 = await readFile8(file, "utf8").catch(() => "");
@@ -15277,25 +15860,45 @@ var init_refused_filters = __esm({
   }
 });
 
-// src/git/apply-check.ts
-import { mkdtemp as mkdtemp4, rm as rm11 } from "node:fs/promises";
-import { tmpdir as tmpdir4 } from "node:os";
-import { join as join27 } from "node:path";
-async function treeAfterApplying(repo, base, patchFile) {
-  const dir = await mkdtemp4(join27(tmpdir4(), "agentgate-apply-"));
-  const scratch = { ...repo, indexFile: join27(dir, "index") };
-  try {
-    await runGit(scratch, ["read-tree", `${base}^{tree}`]);
-    await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
-    return (await runGit(scratch, ["write-tree"])).stdout.trim();
-  } finally {
-    await rm11(dir, { recursive: true, force: true });
+// src/snapshotter/restart-check.ts
+async function restartContradiction(r, iterations, repo) {
+  const ordered = [...iterations].sort((a, b) => a.iteration - b.iteration);
+  const next = ordered.find((s) => s.iteration > r.lastIteration);
+  if (next === void 0) return null;
+  const point = restartPoint(ordered, r.from);
+  const on = async (base, commit) => base === commit || repo !== null && await isAncestor(repo, base, commit).catch(() => false);
+  if (r.from > r.lastIteration || point !== r.sha)
+    return {
+      next,
+      why: `its commit ${r.sha} is not ${r.from === 0 ? "the run's start" : `iteration ${r.from}'s after commit`} (${point ?? "none"})`
+    };
+  if (!await on(r.sha, next.beforeSha))
+    return {
+      next,
+      why: `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on it`
+    };
+  for (const s of ordered) {
+    if (s.iteration > r.lastIteration || s.iteration <= r.from && r.from !== 0) continue;
+    if (!await on(s.afterSha, r.sha) && await on(s.afterSha, next.beforeSha))
+      return {
+        next,
+        why: `iteration ${next.iteration} builds on iteration ${s.iteration}'s after commit ${s.afterSha}, which it sets aside`
+      };
   }
+  return null;
 }
-var init_apply_check = __esm({
-  "src/git/apply-check.ts"() {
+function restartName(r) {
+  return `the restart from ${r.from === 0 ? "the run's start" : `iteration ${r.from}`} after iteration ${r.lastIteration} (declared at ${r.at})`;
+}
+function restartPoint(snapshots, from) {
+  const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
+  if (from === 0) return ordered[0]?.beforeSha ?? null;
+  return ordered.filter((s) => s.iteration === from).at(-1)?.afterSha ?? null;
+}
+var init_restart_check = __esm({
+  "src/snapshotter/restart-check.ts"() {
     "use strict";
-    init_runner();
+    init_refs();
   }
 });
 
@@ -15389,255 +15992,6 @@ var init_core3 = __esm({
   }
 });
 
-// src/snapshotter/verify.ts
-import { stat as stat12 } from "node:fs/promises";
-async function verifySnapshot(snapshot, run, git) {
-  const checks = [];
-  const add = (check, ok, detail) => checks.push({ check, ok, detail });
-  add(
-    "run-links-snapshot",
-    run?.snapshotIds.includes(snapshot.id) ?? false,
-    run ? run.snapshotIds.includes(snapshot.id) ? `run ${run.runId} lists it` : `run ${run.runId} does not list it` : `run ${snapshot.runId} not found`
-  );
-  const artifactOk = await artifactCheck(snapshot, add);
-  let repo = null;
-  try {
-    repo = await openRepo(snapshot.workspace, git);
-  } catch (error2) {
-    add("workspace", false, `cannot open ${snapshot.workspace}: ${error2.message}`);
-  }
-  if (repo && await gitChecks(
-    repo,
-    snapshot,
-    { restarts: run?.restarts ?? [], last: isLastOf(run, snapshot) },
-    add
-  ) && artifactOk && snapshot.patchPath) {
-    const [beforeTree, expected] = await Promise.all([
-      getTree(repo, snapshot.beforeSha),
-      getTree(repo, snapshot.afterSha)
-    ]);
-    if (await treeDiffSha256(repo, { from: beforeTree, to: expected }).catch(() => null) === snapshot.patchSha256) {
-      add("patch-applies", true, "the artifact is byte for byte git's patch from before to after");
-    } else {
-      const applied = await treeAfterApplying(repo, snapshot.beforeSha, snapshot.patchPath).catch(
-        (e) => `fails: ${e.message}`
-      );
-      add(
-        "patch-applies",
-        applied === expected,
-        applied === expected ? "applying the patch to before gives exactly the after tree" : `applying the patch to before gives ${applied}, after tree is ${expected}`
-      );
-    }
-  }
-  return checks.map((c) => ({ snapshotId: snapshot.id, runId: snapshot.runId, ...c }));
-}
-async function artifactCheck(snapshot, add) {
-  if (snapshot.patchPath === null) {
-    const ok2 = snapshot.beforeSha === snapshot.afterSha;
-    add("patch-artifact", ok2, ok2 ? "no change, no artifact" : "changed snapshot has no patch artifact");
-    return ok2;
-  }
-  const exists5 = await stat12(snapshot.patchPath).then(
-    (s) => s.isFile(),
-    () => false
-  );
-  if (!exists5) {
-    add("patch-artifact", false, `${snapshot.patchPath} is missing ("patch" regenerates the diff from git)`);
-    return false;
-  }
-  const actual = await sha256File(snapshot.patchPath);
-  const ok = actual === snapshot.patchSha256;
-  add(
-    "patch-artifact",
-    ok,
-    ok ? `${snapshot.patchPath} sha256 matches` : `${snapshot.patchPath} sha256 is ${actual}, recorded ${snapshot.patchSha256}`
-  );
-  return ok;
-}
-async function gitChecks(repo, snapshot, line, add) {
-  const before2 = await objectExists(repo, snapshot.beforeSha);
-  const after2 = await objectExists(repo, snapshot.afterSha);
-  add("before-exists", before2, snapshot.beforeSha);
-  add("after-exists", after2, snapshot.afterSha);
-  if (!before2 || !after2) return false;
-  const ancestor = snapshot.beforeSha === snapshot.afterSha || await isAncestor(repo, snapshot.beforeSha, snapshot.afterSha);
-  add(
-    "before-is-ancestor",
-    ancestor,
-    ancestor ? "before is an ancestor of after" : "before is not an ancestor of after"
-  );
-  await refCheck(repo, snapshot, add);
-  await branchCheck(repo, snapshot, line, add);
-  await messageChecks(repo, snapshot, add);
-  const stats4 = await getDiffStats(repo, snapshot.beforeSha, snapshot.afterSha);
-  const same = stats4.filesChanged === snapshot.filesChanged && stats4.insertions === snapshot.insertions && stats4.deletions === snapshot.deletions;
-  add(
-    "stats",
-    same,
-    same ? `${stats4.filesChanged} files, +${stats4.insertions} -${stats4.deletions}` : `git now says ${stats4.filesChanged} files +${stats4.insertions} -${stats4.deletions}`
-  );
-  const files = JSON.stringify(stats4.files) === JSON.stringify(snapshot.files);
-  add(
-    "files",
-    files,
-    files ? "every file's status and counts match git" : `the stored per-file changes differ from git's (${describeFileDifference(snapshot.files, stats4.files)})`
-  );
-  return ancestor;
-}
-async function refCheck(repo, snapshot, add) {
-  const expected = iterationRef(snapshot.runId, snapshot.iteration);
-  if (snapshot.ref !== expected) {
-    add(
-      "ref",
-      false,
-      snapshot.ref === null ? `no ref recorded; ${expected} should keep after reachable` : `recorded ref ${snapshot.ref} is not ${expected}`
-    );
-    return;
-  }
-  const target = await readRef(repo, snapshot.ref);
-  add(
-    "ref",
-    target === snapshot.afterSha,
-    target === snapshot.afterSha ? `${snapshot.ref} keeps after reachable` : `${snapshot.ref} points at ${target ?? "nothing"}`
-  );
-}
-function isLastOf(run, snapshot) {
-  return run !== null && run.snapshotIds.at(-1) === snapshot.id;
-}
-async function branchCheck(repo, snapshot, line, add) {
-  const aside = setAsideBy(line.restarts, snapshot.iteration);
-  if (aside !== void 0) {
-    add("branch", true, `set aside by the restart from iteration ${aside.from} declared at ${aside.at}`);
-    return;
-  }
-  if (snapshot.recordedWorkspace !== void 0) {
-    add(
-      "branch",
-      true,
-      `recorded on another machine: its branch ${snapshot.branch} did not travel (the ref and commits are checked)`
-    );
-    return;
-  }
-  const tip = await readRef(repo, `refs/heads/${snapshot.branch}`).catch(() => null);
-  if (tip === null) {
-    add("branch", false, `branch ${snapshot.branch} does not exist`);
-    return;
-  }
-  const holds = tip === snapshot.afterSha || await isAncestor(repo, snapshot.afterSha, tip);
-  const resetBack = !holds && line.last && (tip === snapshot.beforeSha || await isAncestor(repo, tip, snapshot.beforeSha).catch(() => false));
-  if (resetBack) {
-    add(
-      "branch",
-      true,
-      `set aside: ${snapshot.branch} was reset to where this last iteration started or earlier (its ref keeps it; the next "before --restart-from N" records the restart)`
-    );
-    return;
-  }
-  add(
-    "branch",
-    holds,
-    holds ? `${snapshot.branch} contains after` : `${snapshot.branch} does not contain after ${snapshot.afterSha}`
-  );
-}
-function describeFileDifference(stored, actual) {
-  if (stored.length !== actual.length) return `${stored.length} stored, ${actual.length} in git`;
-  const at = stored.findIndex((f, i) => JSON.stringify(f) !== JSON.stringify(actual[i]));
-  return `first at ${actual[at]?.path ?? stored[at]?.path ?? "?"}`;
-}
-async function messageChecks(repo, snapshot, add) {
-  if (snapshot.beforeSha === snapshot.afterSha) return;
-  let message;
-  try {
-    message = (await getCommitInfo(repo, snapshot.afterSha)).message;
-  } catch (error2) {
-    if (!(error2 instanceof GitOutputUnparseableError)) throw error2;
-    add("commit-message", false, `the after commit cannot be read: ${error2.message}`);
-    return;
-  }
-  if (snapshot.commitMessage === "" && trailer(message, "Agentgate-Run") === null) return;
-  const same = message === snapshot.commitMessage.replace(/\n$/, "");
-  add(
-    "commit-message",
-    same,
-    same ? "the after commit carries the stored message" : "the after commit's message differs from the stored one"
-  );
-  const trailers = {
-    run: trailer(message, "Agentgate-Run"),
-    iteration: trailer(message, "Agentgate-Iteration"),
-    before: trailer(message, "Agentgate-Before")
-  };
-  const trailersOk = trailers.run === snapshot.runId && trailers.iteration === String(snapshot.iteration) && trailers.before === snapshot.beforeSha;
-  add(
-    "trailers",
-    trailersOk,
-    trailersOk ? "run, iteration and before match the commit's trailers" : `the commit says run ${trailers.run ?? "-"}, iteration ${trailers.iteration ?? "-"}, before ${trailers.before ?? "-"}`
-  );
-  if (snapshot.task === void 0 && snapshot.gate === void 0) return;
-  const lines = message.split("\n");
-  const taskOk = snapshot.task === null || snapshot.task === void 0 || lines.includes(taskLine(snapshot.task));
-  const gateOk = snapshot.gate === null || snapshot.gate === void 0 || lines.includes(gateLine(snapshot.gate));
-  add(
-    "task",
-    taskOk && gateOk,
-    taskOk && gateOk ? "task and gate match the commit's Task and Gate lines" : `the stored ${taskOk ? "gate" : "task"} does not match the commit's ${taskOk ? "Gate" : "Task"} line`
-  );
-}
-async function continuityChecks(snapshots, git, restarts = []) {
-  const checks = [];
-  const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
-  const repos = /* @__PURE__ */ new Map();
-  const repoOf = (workspace) => {
-    if (!repos.has(workspace))
-      repos.set(
-        workspace,
-        openRepo(workspace, git).catch(() => null)
-      );
-    return repos.get(workspace);
-  };
-  const buildsOn = async (next, sha) => {
-    if (next.beforeSha === sha) return true;
-    const repo = await repoOf(next.workspace);
-    return repo !== null && await isAncestor(repo, sha, next.beforeSha).catch(() => false);
-  };
-  for (let i = 1; i < ordered.length; i++) {
-    const prev = ordered[i - 1];
-    const next = ordered[i];
-    let detail = `iteration ${next.iteration} starts where iteration ${prev.iteration} ended`;
-    let ok = await buildsOn(next, prev.afterSha);
-    for (const r of restarts.filter((r2) => r2.lastIteration === prev.iteration && r2.from < next.iteration)) {
-      if (ok) break;
-      if (restartPoint(ordered, r.from) !== r.sha || !await buildsOn(next, r.sha)) continue;
-      ok = true;
-      detail = `iteration ${next.iteration} restarts from ${r.from === 0 ? "the run's start" : `iteration ${r.from}`} (declared at ${r.at})`;
-    }
-    if (!ok)
-      detail = `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on iteration ${prev.iteration}'s ${prev.afterSha}`;
-    checks.push({ snapshotId: next.id, runId: next.runId, check: "continuity", ok, detail });
-  }
-  return checks;
-}
-function restartPoint(snapshots, from) {
-  const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
-  if (from === 0) return ordered[0]?.beforeSha ?? null;
-  return ordered.filter((s) => s.iteration === from).at(-1)?.afterSha ?? null;
-}
-var init_verify2 = __esm({
-  "src/snapshotter/verify.ts"() {
-    "use strict";
-    init_diff_stats();
-    init_repo();
-    init_apply_check();
-    init_unified_diff();
-    init_refs();
-    init_run();
-    init_patch_artifact();
-    init_commit_info();
-    init_message();
-    init_errors();
-    init_core3();
-  }
-});
-
 // src/snapshotter/before-retry.ts
 async function ownWip(repo, runId, head) {
   if (head === null) return null;
@@ -15717,7 +16071,7 @@ var init_before_retry = __esm({
     init_refs();
     init_errors();
     init_message();
-    init_verify2();
+    init_restart_check();
     init_core3();
   }
 });
@@ -15991,7 +16345,7 @@ var init_before = __esm({
     init_paths();
     init_run_records();
     init_message();
-    init_verify2();
+    init_restart_check();
     init_before_retry();
     init_repo_lock();
     init_excludes();
@@ -16333,11 +16687,11 @@ var init_iterate = __esm({
 });
 
 // src/snapshotter/received-artifact.ts
-import { stat as stat13 } from "node:fs/promises";
+import { stat as stat12 } from "node:fs/promises";
 async function buildReceivedArtifact(core, snapshot) {
   const path2 = snapshot.patchPath;
   if (path2 === null || snapshot.recordedWorkspace === void 0) return false;
-  if ((await stat13(path2).catch(() => null))?.isFile() === true) return true;
+  if ((await stat12(path2).catch(() => null))?.isFile() === true) return true;
   try {
     const repo = await openRepo(snapshot.workspace, core.gitOptions());
     await assertNoLinkInside(repo.topLevel, path2);
@@ -16457,6 +16811,289 @@ var init_read = __esm({
   }
 });
 
+// src/git/apply-check.ts
+import { mkdtemp as mkdtemp4, rm as rm11 } from "node:fs/promises";
+import { tmpdir as tmpdir4 } from "node:os";
+import { join as join29 } from "node:path";
+async function treeAfterApplying(repo, base, patchFile) {
+  const dir = await mkdtemp4(join29(tmpdir4(), "agentgate-apply-"));
+  const scratch = { ...repo, indexFile: join29(dir, "index") };
+  try {
+    await runGit(scratch, ["read-tree", `${base}^{tree}`]);
+    await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
+    return (await runGit(scratch, ["write-tree"])).stdout.trim();
+  } finally {
+    await rm11(dir, { recursive: true, force: true });
+  }
+}
+var init_apply_check = __esm({
+  "src/git/apply-check.ts"() {
+    "use strict";
+    init_runner();
+  }
+});
+
+// src/snapshotter/verify.ts
+import { stat as stat13 } from "node:fs/promises";
+async function verifySnapshot(snapshot, run, git) {
+  const checks = [];
+  const add = (check, ok, detail) => checks.push({ check, ok, detail });
+  add(
+    "run-links-snapshot",
+    run?.snapshotIds.includes(snapshot.id) ?? false,
+    run ? run.snapshotIds.includes(snapshot.id) ? `run ${run.runId} lists it` : `run ${run.runId} does not list it` : `run ${snapshot.runId} not found`
+  );
+  const artifactOk = await artifactCheck(snapshot, add);
+  let repo = null;
+  try {
+    repo = await openRepo(snapshot.workspace, git);
+  } catch (error2) {
+    add("workspace", false, `cannot open ${snapshot.workspace}: ${error2.message}`);
+  }
+  if (repo && await gitChecks(
+    repo,
+    snapshot,
+    { restarts: run?.restarts ?? [], last: isLastOf(run, snapshot) },
+    add
+  ) && artifactOk && snapshot.patchPath) {
+    const [beforeTree, expected] = await Promise.all([
+      getTree(repo, snapshot.beforeSha),
+      getTree(repo, snapshot.afterSha)
+    ]);
+    if (await treeDiffSha256(repo, { from: beforeTree, to: expected }).catch(() => null) === snapshot.patchSha256) {
+      add("patch-applies", true, "the artifact is byte for byte git's patch from before to after");
+    } else {
+      const applied = await treeAfterApplying(repo, snapshot.beforeSha, snapshot.patchPath).catch(
+        (e) => `fails: ${e.message}`
+      );
+      add(
+        "patch-applies",
+        applied === expected,
+        applied === expected ? "applying the patch to before gives exactly the after tree" : `applying the patch to before gives ${applied}, after tree is ${expected}`
+      );
+    }
+  }
+  return checks.map((c) => ({ snapshotId: snapshot.id, runId: snapshot.runId, ...c }));
+}
+async function artifactCheck(snapshot, add) {
+  if (snapshot.patchPath === null) {
+    const ok2 = snapshot.beforeSha === snapshot.afterSha;
+    add("patch-artifact", ok2, ok2 ? "no change, no artifact" : "changed snapshot has no patch artifact");
+    return ok2;
+  }
+  const exists5 = await stat13(snapshot.patchPath).then(
+    (s) => s.isFile(),
+    () => false
+  );
+  if (!exists5) {
+    add("patch-artifact", false, `${snapshot.patchPath} is missing ("patch" regenerates the diff from git)`);
+    return false;
+  }
+  const actual = await sha256File(snapshot.patchPath);
+  const ok = actual === snapshot.patchSha256;
+  add(
+    "patch-artifact",
+    ok,
+    ok ? `${snapshot.patchPath} sha256 matches` : `${snapshot.patchPath} sha256 is ${actual}, recorded ${snapshot.patchSha256}`
+  );
+  return ok;
+}
+async function gitChecks(repo, snapshot, line, add) {
+  const before2 = await objectExists(repo, snapshot.beforeSha);
+  const after2 = await objectExists(repo, snapshot.afterSha);
+  add("before-exists", before2, snapshot.beforeSha);
+  add("after-exists", after2, snapshot.afterSha);
+  if (!before2 || !after2) return false;
+  const ancestor = snapshot.beforeSha === snapshot.afterSha || await isAncestor(repo, snapshot.beforeSha, snapshot.afterSha);
+  add(
+    "before-is-ancestor",
+    ancestor,
+    ancestor ? "before is an ancestor of after" : "before is not an ancestor of after"
+  );
+  await refCheck(repo, snapshot, add);
+  await branchCheck(repo, snapshot, line, add);
+  await messageChecks(repo, snapshot, add);
+  const stats4 = await getDiffStats(repo, snapshot.beforeSha, snapshot.afterSha);
+  const same = stats4.filesChanged === snapshot.filesChanged && stats4.insertions === snapshot.insertions && stats4.deletions === snapshot.deletions;
+  add(
+    "stats",
+    same,
+    same ? `${stats4.filesChanged} files, +${stats4.insertions} -${stats4.deletions}` : `git now says ${stats4.filesChanged} files +${stats4.insertions} -${stats4.deletions}`
+  );
+  const files = JSON.stringify(stats4.files) === JSON.stringify(snapshot.files);
+  add(
+    "files",
+    files,
+    files ? "every file's status and counts match git" : `the stored per-file changes differ from git's (${describeFileDifference(snapshot.files, stats4.files)})`
+  );
+  return ancestor;
+}
+async function refCheck(repo, snapshot, add) {
+  const expected = iterationRef(snapshot.runId, snapshot.iteration);
+  if (snapshot.ref !== expected) {
+    add(
+      "ref",
+      false,
+      snapshot.ref === null ? `no ref recorded; ${expected} should keep after reachable` : `recorded ref ${snapshot.ref} is not ${expected}`
+    );
+    return;
+  }
+  const target = await readRef(repo, snapshot.ref);
+  add(
+    "ref",
+    target === snapshot.afterSha,
+    target === snapshot.afterSha ? `${snapshot.ref} keeps after reachable` : `${snapshot.ref} points at ${target ?? "nothing"}`
+  );
+}
+function isLastOf(run, snapshot) {
+  return run !== null && run.snapshotIds.at(-1) === snapshot.id;
+}
+async function branchCheck(repo, snapshot, line, add) {
+  const aside = setAsideBy(line.restarts, snapshot.iteration);
+  if (aside !== void 0) {
+    add("branch", true, `set aside by the restart from iteration ${aside.from} declared at ${aside.at}`);
+    return;
+  }
+  if (snapshot.recordedWorkspace !== void 0) {
+    add(
+      "branch",
+      true,
+      `recorded on another machine: its branch ${snapshot.branch} did not travel (the ref and commits are checked)`
+    );
+    return;
+  }
+  const tip = await readRef(repo, `refs/heads/${snapshot.branch}`).catch(() => null);
+  if (tip === null) {
+    add("branch", false, `branch ${snapshot.branch} does not exist`);
+    return;
+  }
+  const holds = tip === snapshot.afterSha || await isAncestor(repo, snapshot.afterSha, tip);
+  const resetBack = !holds && line.last && (tip === snapshot.beforeSha || await isAncestor(repo, tip, snapshot.beforeSha).catch(() => false));
+  if (resetBack) {
+    add(
+      "branch",
+      true,
+      `set aside: ${snapshot.branch} was reset to where this last iteration started or earlier (its ref keeps it; the next "before --restart-from N" records the restart)`
+    );
+    return;
+  }
+  add(
+    "branch",
+    holds,
+    holds ? `${snapshot.branch} contains after` : `${snapshot.branch} does not contain after ${snapshot.afterSha}`
+  );
+}
+function describeFileDifference(stored, actual) {
+  if (stored.length !== actual.length) return `${stored.length} stored, ${actual.length} in git`;
+  const at = stored.findIndex((f, i) => JSON.stringify(f) !== JSON.stringify(actual[i]));
+  return `first at ${actual[at]?.path ?? stored[at]?.path ?? "?"}`;
+}
+async function messageChecks(repo, snapshot, add) {
+  if (snapshot.beforeSha === snapshot.afterSha) return;
+  let message;
+  try {
+    message = (await getCommitInfo(repo, snapshot.afterSha)).message;
+  } catch (error2) {
+    if (!(error2 instanceof GitOutputUnparseableError)) throw error2;
+    add("commit-message", false, `the after commit cannot be read: ${error2.message}`);
+    return;
+  }
+  if (snapshot.commitMessage === "" && trailer(message, "Agentgate-Run") === null) return;
+  const same = message === snapshot.commitMessage.replace(/\n$/, "");
+  add(
+    "commit-message",
+    same,
+    same ? "the after commit carries the stored message" : "the after commit's message differs from the stored one"
+  );
+  const trailers = {
+    run: trailer(message, "Agentgate-Run"),
+    iteration: trailer(message, "Agentgate-Iteration"),
+    before: trailer(message, "Agentgate-Before")
+  };
+  const trailersOk = trailers.run === snapshot.runId && trailers.iteration === String(snapshot.iteration) && trailers.before === snapshot.beforeSha;
+  add(
+    "trailers",
+    trailersOk,
+    trailersOk ? "run, iteration and before match the commit's trailers" : `the commit says run ${trailers.run ?? "-"}, iteration ${trailers.iteration ?? "-"}, before ${trailers.before ?? "-"}`
+  );
+  if (snapshot.task === void 0 && snapshot.gate === void 0) return;
+  const lines = message.split("\n");
+  const fits = (stored, line) => stored === null || stored === void 0 ? !lines.some((l) => l.startsWith(line("")) && l.trim() !== line("").trim()) : lines.includes(line(stored));
+  const taskOk = fits(snapshot.task, taskLine);
+  const gateOk = fits(snapshot.gate, gateLine);
+  add(
+    "task",
+    taskOk && gateOk,
+    taskOk && gateOk ? "task and gate match the commit's Task and Gate lines" : `the stored ${taskOk ? "gate" : "task"} does not match the commit's ${taskOk ? "Gate" : "Task"} line`
+  );
+}
+async function continuityChecks(snapshots, git, restarts = []) {
+  const checks = [];
+  const ordered = [...new Map(snapshots.map((s) => [s.id, s])).values()].sort(
+    (a, b) => a.iteration - b.iteration
+  );
+  const repos = /* @__PURE__ */ new Map();
+  const repoOf = (workspace) => {
+    if (!repos.has(workspace))
+      repos.set(
+        workspace,
+        openRepo(workspace, git).catch(() => null)
+      );
+    return repos.get(workspace);
+  };
+  const buildsOn = async (next, sha) => {
+    if (next.beforeSha === sha) return true;
+    const repo = await repoOf(next.workspace);
+    return repo !== null && await isAncestor(repo, sha, next.beforeSha).catch(() => false);
+  };
+  for (let i = 1; i < ordered.length; i++) {
+    const prev = ordered[i - 1];
+    const next = ordered[i];
+    if (next.iteration === prev.iteration) continue;
+    let detail = `iteration ${next.iteration} starts where iteration ${prev.iteration} ended`;
+    let ok = await buildsOn(next, prev.afterSha);
+    for (const r of restarts.filter((r2) => r2.lastIteration === prev.iteration && r2.from < next.iteration)) {
+      if (ok) break;
+      if (restartPoint(ordered, r.from) !== r.sha || !await buildsOn(next, r.sha)) continue;
+      ok = true;
+      detail = `iteration ${next.iteration} restarts from ${r.from === 0 ? "the run's start" : `iteration ${r.from}`} (declared at ${r.at})`;
+    }
+    if (!ok)
+      detail = `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on iteration ${prev.iteration}'s ${prev.afterSha}`;
+    checks.push({ snapshotId: next.id, runId: next.runId, check: "continuity", ok, detail });
+  }
+  for (const r of restarts) {
+    const first = ordered.find((s) => s.iteration > r.lastIteration);
+    const wrong = first && await restartContradiction(r, ordered, await repoOf(first.workspace));
+    if (wrong)
+      checks.push({
+        snapshotId: wrong.next.id,
+        runId: wrong.next.runId,
+        check: "continuity",
+        ok: false,
+        detail: `${restartName(r)} does not agree with the commits: ${wrong.why}`
+      });
+  }
+  return checks;
+}
+var init_verify2 = __esm({
+  "src/snapshotter/verify.ts"() {
+    "use strict";
+    init_diff_stats();
+    init_repo();
+    init_apply_check();
+    init_unified_diff();
+    init_refs();
+    init_run();
+    init_patch_artifact();
+    init_commit_info();
+    init_message();
+    init_errors();
+    init_core3();
+    init_restart_check();
+  }
+});
+
 // src/snapshotter/verify-store.ts
 async function verify(core, target) {
   const checks = [];
@@ -16464,7 +17101,7 @@ async function verify(core, target) {
   if ("id" in target) snapshots = [await core.getSnapshot(target.id)];
   else if ("runId" in target) {
     const contents = await core.store.inspectRun(assertSafeId(target.runId, "run id"));
-    snapshots = contents.snapshots;
+    snapshots = [...new Map(contents.snapshots.map((s) => [s.id, s])).values()];
     checks.push(...contents.problems.map((p) => storeFileCheck(p, target.runId)));
   } else {
     const listed = await core.store.list();
@@ -16497,10 +17134,36 @@ async function verify(core, target) {
   if (!("id" in target)) {
     for (const [runId, run] of runs3) {
       const linked = local.filter((s) => s.runId === runId && (run?.snapshotIds.includes(s.id) ?? false));
+      if (run) checks.push(...runLinkChecks(run, linked));
       checks.push(...await continuityChecks(linked, core.gitOptions(), run?.restarts ?? []));
     }
   }
   return { ok: checks.every((c) => c.ok), checks };
+}
+function runLinkChecks(run, linked) {
+  const fail2 = (snapshotId, detail) => ({
+    snapshotId,
+    runId: run.runId,
+    check: "run-links",
+    ok: false,
+    detail
+  });
+  const twice = run.snapshotIds.filter((id2, i) => run.snapshotIds.indexOf(id2) !== i);
+  const checks = [...new Set(twice)].map(
+    (id2) => fail2(id2, `run ${run.runId} links snapshot ${id2} more than once (runs/${run.runId}.json was edited?)`)
+  );
+  const byIteration2 = /* @__PURE__ */ new Map();
+  const byId2 = new Map(linked.map((s) => [s.id, s]));
+  for (const s of new Set(run.snapshotIds.map((id2) => byId2.get(id2)))) {
+    if (s === void 0) continue;
+    const other = byIteration2.get(s.iteration);
+    if (other === void 0) byIteration2.set(s.iteration, s.id);
+    else if (other !== s.id)
+      checks.push(
+        fail2(s.id, `snapshots ${other} and ${s.id} of run ${run.runId} both record iteration ${s.iteration}`)
+      );
+  }
+  return checks;
 }
 function storeFileCheck(problem, runId) {
   return { snapshotId: null, runId, check: "store-file", ok: false, detail: problem.message };
@@ -16516,11 +17179,11 @@ var init_verify_store = __esm({
 });
 
 // src/git/cherry-pick-worktree.ts
-import { mkdtemp as mkdtemp5, readdir as readdir10, readFile as readFile10, rm as rm12 } from "node:fs/promises";
+import { mkdtemp as mkdtemp5, readdir as readdir11, readFile as readFile10, rm as rm12 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { basename as basename7, dirname as dirname12, join as join29 } from "node:path";
+import { basename as basename7, dirname as dirname12, join as join30 } from "node:path";
 async function withPickWorktree(repo, sha, fn) {
-  const dir = await mkdtemp5(join29(tmpdir5(), PREFIX));
+  const dir = await mkdtemp5(join30(tmpdir5(), PREFIX));
   if (isInside(repo.topLevel, dir)) {
     await rm12(dir, { recursive: true, force: true });
     throw new InvalidArgumentError(
@@ -16530,7 +17193,7 @@ async function withPickWorktree(repo, sha, fn) {
       }
     );
   }
-  const path2 = join29(dir, basename7(dir));
+  const path2 = join30(dir, basename7(dir));
   return withLock(`${dir}.lock`, { timeoutMs: 0, purpose: "cherry-pick worktree" }, async () => {
     let failure3 = null;
     try {
@@ -16550,12 +17213,12 @@ async function sweepPickWorktrees(repo) {
   return removed;
 }
 async function sweepRegistered(repo) {
-  const admin = join29(await commonDir(repo.gitDir), "worktrees");
+  const admin = join30(await commonDir(repo.gitDir), "worktrees");
   const removed = [];
-  for (const name2 of await readdir10(admin).catch(() => [])) {
+  for (const name2 of await readdir11(admin).catch(() => [])) {
     if (!PICK_NAME.test(name2)) continue;
-    const gitFile = (await readFile10(join29(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
-    const path2 = gitFile === "" ? join29(tmpdir5(), name2, name2) : dirname12(gitFile);
+    const gitFile = (await readFile10(join30(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
+    const path2 = gitFile === "" ? join30(tmpdir5(), name2, name2) : dirname12(gitFile);
     if (basename7(path2) !== name2 || basename7(dirname12(path2)) !== name2) continue;
     const dir = dirname12(path2);
     const owner = await readOwner(`${dir}.lock`);
@@ -16575,7 +17238,7 @@ async function sweepPickTemps() {
 }
 async function removeWorktree(repo, dir, path2, quiet) {
   try {
-    const admin = join29(await commonDir(repo.gitDir), "worktrees", basename7(path2));
+    const admin = join30(await commonDir(repo.gitDir), "worktrees", basename7(path2));
     await runGit(repo, ["worktree", "remove", "--force", "--force", path2]).catch(() => void 0);
     await rm12(dir, { recursive: true, force: true });
     await rm12(admin, { recursive: true, force: true });
@@ -16600,7 +17263,7 @@ var init_cherry_pick_worktree = __esm({
 
 // src/git/cherry-pick.ts
 import { readFile as readFile11, rm as rm13, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join30 } from "node:path";
+import { join as join31 } from "node:path";
 async function cherryPick3(repo, rev, opts = {}) {
   const onto = opts.onto?.replace(/^refs\/heads\//, "");
   const ontoRef = onto === void 0 ? null : await branchRef(repo, onto);
@@ -16632,7 +17295,7 @@ async function pickInWorkspace(repo, source, ignore) {
       { details: { workspace: repo.topLevel } }
     );
   }
-  const origHead = join30(repo.gitDir, "ORIG_HEAD");
+  const origHead = join31(repo.gitDir, "ORIG_HEAD");
   const savedOrigHead = await readFile11(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
@@ -16849,6 +17512,8 @@ var Snapshotter;
 var init_snapshotter = __esm({
   "src/snapshotter/snapshotter.ts"() {
     "use strict";
+    init_library();
+    init_arguments();
     init_snapshot_store();
     init_local_paths();
     init_before();
@@ -16858,10 +17523,11 @@ var init_snapshotter = __esm({
     init_verify_store();
     init_maintenance();
     Snapshotter = class {
-      constructor(options) {
-        this.options = options;
-        this.store = new SnapshotStore(options.home, { lockTimeoutMs: options.lockTimeoutMs });
-        this.localPaths = new LocalPaths(options.artifactsDir, options.localWorkspace);
+      constructor(options2) {
+        this.options = options2;
+        checkArgument(SnapshotterOptionsArg, options2, "options");
+        this.store = new SnapshotStore(options2.home, { lockTimeoutMs: options2.lockTimeoutMs });
+        this.localPaths = new LocalPaths(options2.artifactsDir, options2.localWorkspace);
       }
       options;
       store;
@@ -16872,7 +17538,9 @@ var init_snapshotter = __esm({
        * HEAD gets the branch `agentgate/<runId>`), and uncommitted work is saved as a WIP commit (or
        * refused with DIRTY_WORKSPACE when onDirty is "error").
        */
-      captureBeforeState(workspace, opts) {
+      async captureBeforeState(workspace, opts) {
+        checkArgument(TextArg, workspace, "workspace");
+        checkArgument(BeforeOptionsArg, opts, "opts");
         return captureBeforeState(this, workspace, opts);
       }
       /**
@@ -16880,7 +17548,10 @@ var init_snapshotter = __esm({
        * SHA, not against "dirty", so commits the agent made itself are part of the snapshot. With no
        * change at all, nothing is committed and afterSha equals beforeSha.
        */
-      captureAfterState(workspace, before2, opts) {
+      async captureAfterState(workspace, before2, opts) {
+        checkArgument(TextArg, workspace, "workspace");
+        checkArgument(BeforeStateArg, before2, "before");
+        checkArgument(AfterOptionsArg, opts, "opts");
         return captureAfterState(this, workspace, before2, opts);
       }
       /**
@@ -16892,47 +17563,59 @@ var init_snapshotter = __esm({
        * is refused before anything is recorded. A killed call leaves the run where a killed `before`
        * (before state recorded, no snapshot) or a killed `after` would.
        */
-      iterate(workspace, opts) {
+      async iterate(workspace, opts) {
+        checkArgument(TextArg, workspace, "workspace");
+        checkArgument(IterateOptionsArg, opts, "opts");
         return iterate2(this, workspace, opts);
       }
       /** One snapshot by id, or by a full or abbreviated after SHA when that is unambiguous. */
-      getSnapshot(idOrSha, opts = {}) {
+      async getSnapshot(idOrSha, opts = {}) {
+        checkArgument(TextArg, idOrSha, "idOrSha");
+        checkArgument(GetSnapshotOptionsArg, opts, "opts");
         return getSnapshot(this, idOrSha, opts);
       }
       /**
        * The run's snapshots, ordered by iteration, with this machine's paths. STORE_CORRUPT when a
        * linked file is missing or does not load; with `loadable`, such a snapshot is left out.
        */
-      listByRun(runId, opts = {}) {
+      async listByRun(runId, opts = {}) {
+        checkArgument(TextArg, runId, "runId");
+        checkArgument(ListByRunOptionsArg, opts, "opts");
         return listByRun(this, runId, opts);
       }
       /**
        * The snapshot's patch: the artifact when it is intact, else regenerated from git. Writes it to
        * `outputFile` when given (atomically), else returns the text.
        */
-      generatePatch(snapshot, outputFile) {
+      async generatePatch(snapshot, outputFile) {
+        checkArgument(SnapshotArg, snapshot, "snapshot");
+        checkArgument(OptionalTextArg, outputFile, "outputFile");
         return generatePatch(this, snapshot, outputFile);
       }
       /**
        * The snapshot's patch as generatePatch has it, handed to `consume` chunk by chunk (from the
        * artifact when it is intact, else from git), so that a patch of any size is never held whole.
        */
-      streamPatch(snapshot, consume) {
+      async streamPatch(snapshot, consume) {
+        checkArgument(SnapshotArg, snapshot, "snapshot");
         return streamPatch(this, snapshot, consume);
       }
       /** Diff statistics between any two revisions of a workspace. */
-      stats(workspace, from, to) {
+      async stats(workspace, from, to) {
+        for (const [name2, value] of Object.entries({ workspace, from, to })) checkArgument(TextArg, value, name2);
         return stats3(this, workspace, from, to);
       }
       /** Verifies one snapshot, a run, or the whole store (including files that no longer load). */
-      verify(target) {
+      async verify(target) {
+        checkArgument(VerifyTargetArg, target, "target");
         return verify(this, target);
       }
       /**
        * Removes the snapshot's metadata and its link from the run. The commit stays in git; its iteration
        * ref goes when it still points at the snapshot's after commit, so the iteration can be captured again.
        */
-      delete(idOrSha) {
+      async delete(idOrSha) {
+        checkArgument(TextArg, idOrSha, "idOrSha");
         return deleteSnapshot(this, idOrSha);
       }
       /**
@@ -16941,7 +17624,10 @@ var init_snapshotter = __esm({
        * snapshot's commits (REVISION_NOT_FOUND otherwise: fetch the run first). EMPTY_SNAPSHOT when the
        * snapshot's before and after trees are the same.
        */
-      cherryPick(workspace, idOrSha, opts = {}) {
+      async cherryPick(workspace, idOrSha, opts = {}) {
+        checkArgument(TextArg, workspace, "workspace");
+        checkArgument(TextArg, idOrSha, "idOrSha");
+        checkArgument(CherryPickOptionsArg, opts, "opts");
         return cherryPick4(this, workspace, idOrSha, opts);
       }
       /** The snapshot with this machine's paths (see LocalPaths). */
@@ -16962,10 +17648,10 @@ var init_snapshotter = __esm({
 // src/demo/demo.ts
 import { mkdtemp as mkdtemp6, rename as rename5, rm as rm15, writeFile as writeFile5, mkdir as mkdir7 } from "node:fs/promises";
 import { tmpdir as tmpdir6 } from "node:os";
-import { dirname as dirname14, join as join31 } from "node:path";
+import { dirname as dirname14, join as join32 } from "node:path";
 import { Writable } from "node:stream";
 async function runDemo(opts = {}) {
-  const root = await mkdtemp6(join31(tmpdir6(), "agentgate-demo-"));
+  const root = await mkdtemp6(join32(tmpdir6(), "agentgate-demo-"));
   try {
     return { ...await demoIn(root), kept: opts.keep === true };
   } finally {
@@ -16973,14 +17659,14 @@ async function runDemo(opts = {}) {
   }
 }
 async function demoIn(root) {
-  const workspace = join31(root, "workspace");
-  const home = join31(root, "home");
+  const workspace = join32(root, "workspace");
+  const home = join32(root, "home");
   await put(workspace, "README.md", "# demo\n\nA throwaway workspace.\n");
   await put(workspace, "package.json", '{ "name": "demo", "private": true, "type": "module" }\n');
   await put(workspace, "NOTES.txt", "uncommitted notes from before the run\n");
   const snapshotter = new Snapshotter({
     home,
-    artifactsDir: join31(home, "artifacts"),
+    artifactsDir: join32(home, "artifacts"),
     identity: DEFAULT_IDENTITY,
     gitTimeoutMs: 6e4,
     lockTimeoutMs: 1e4,
@@ -17035,7 +17721,7 @@ async function testGate(gates, workspace, runId, iteration) {
   return { name: result.name, verdict: result.verdict, reason: result.reason, tests: result.tests };
 }
 async function put(root, rel, content) {
-  const path2 = join31(root, rel);
+  const path2 = join32(root, rel);
   await mkdir7(dirname14(path2), { recursive: true });
   await writeFile5(path2, content);
 }
@@ -17071,7 +17757,7 @@ var init_demo = __esm({
       {
         task: "Rename the module, add a logo, and make the greeting friendlier",
         edit: async (ws) => {
-          await rename5(join31(ws, "src/greet.js"), join31(ws, "src/hello.js"));
+          await rename5(join32(ws, "src/greet.js"), join32(ws, "src/hello.js"));
           await put(
             ws,
             "src/hello.js",
@@ -17089,7 +17775,7 @@ var init_demo = __esm({
         task: "Update the test for the new greeting, remove the notes file and update the logo",
         edit: async (ws) => {
           await put(ws, "test/greet.test.js", greetTest("hello.js", "Hi there, Ada!"));
-          await rm15(join31(ws, "NOTES.txt"));
+          await rm15(join32(ws, "NOTES.txt"));
           await put(
             ws,
             "assets/logo.png",
@@ -17219,10 +17905,10 @@ var init_anchor_keeper = __esm({
 });
 
 // src/git/remote.ts
-import { isAbsolute as isAbsolute9, join as join32, resolve as resolve16 } from "node:path";
+import { isAbsolute as isAbsolute10, join as join33, resolve as resolve17 } from "node:path";
 import { lstat as lstat8, stat as stat14 } from "node:fs/promises";
 function pathRemote(path2) {
-  if (!isAbsolute9(path2))
+  if (!isAbsolute10(path2))
     throw new InvalidArgumentError(`${path2} is not an absolute path; give the file's full path`, {
       details: { path: path2 }
     });
@@ -17301,12 +17987,12 @@ function checked(repo, config2, remote) {
       `the repository's config sets core.gitProxy, which git would run for ${remote.url}; remove it or use an ssh:// or https:// URL`,
       { details: { url: remote.url } }
     );
-  const url2 = kind === "local" && !isAbsolute9(remote.url) ? resolve16(repo.topLevel, remote.url) : remote.url;
+  const url2 = kind === "local" && !isAbsolute10(remote.url) ? resolve17(repo.topLevel, remote.url) : remote.url;
   return { ...remote, url: url2 };
 }
 async function givenUrl(repo, url2, cwd) {
   if (checkRemoteUrl(url2) === "local") {
-    const path2 = resolve16(cwd, url2);
+    const path2 = resolve17(cwd, url2);
     if (!await isDir(path2)) {
       const why = url2.includes("/") ? `remote ${path2} does not exist; give an existing repository` : `no remote named ${JSON.stringify(url2)} in ${repo.topLevel}; "git remote -v" lists them, or give a URL`;
       throw new RemoteNotFoundError(why, { details: { remote: url2.includes("/") ? path2 : url2 } });
@@ -17316,7 +18002,7 @@ async function givenUrl(repo, url2, cwd) {
   if (!url2.includes("/")) {
     const common = await commonDir(repo.gitDir);
     for (const dir of ["remotes", "branches"]) {
-      const file = join32(common, dir, url2);
+      const file = join33(common, dir, url2);
       if (await lstat8(file).then(
         () => true,
         () => false
@@ -17566,7 +18252,7 @@ var init_transport = __esm({
 
 // src/git/remote-locks.ts
 import { rm as rm16, stat as stat15 } from "node:fs/promises";
-import { join as join33 } from "node:path";
+import { join as join34 } from "node:path";
 import { fileURLToPath } from "node:url";
 async function clearStaleRemoteRefLocks(url2, refs) {
   const kind = checkRemoteUrl(url2);
@@ -17576,11 +18262,11 @@ async function clearStaleRemoteRefLocks(url2, refs) {
   const locks = refs.filter((r) => /^refs\/agentgate\/[^\s]+$/.test(r) && !r.split("/").includes(".."));
   let removed = false;
   for (const ref of locks) {
-    const lock = join33(gitDir, `${ref}.lock`);
+    const lock = join34(gitDir, `${ref}.lock`);
     const first = await stat15(lock).catch(() => null);
     if (first === null || !first.isFile()) continue;
     const young = Math.min(STALE_REMOTE_LOCK_MS, STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs));
-    if (young > 0) await new Promise((resolve29) => setTimeout(resolve29, young));
+    if (young > 0) await new Promise((resolve30) => setTimeout(resolve30, young));
     const again = await stat15(lock).catch(() => null);
     if (again === null || !again.isFile() || again.mtimeMs !== first.mtimeMs) continue;
     await rm16(lock, { force: true });
@@ -17590,8 +18276,8 @@ async function clearStaleRemoteRefLocks(url2, refs) {
 }
 async function localGitDir(path2) {
   const isDir2 = async (p) => (await stat15(p).catch(() => null))?.isDirectory() === true;
-  if (await isDir2(join33(path2, "refs")) && await isDir2(join33(path2, "objects"))) return path2;
-  return await isDir2(join33(path2, ".git", "refs")) ? join33(path2, ".git") : null;
+  if (await isDir2(join34(path2, "refs")) && await isDir2(join34(path2, "objects"))) return path2;
+  return await isDir2(join34(path2, ".git", "refs")) ? join34(path2, ".git") : null;
 }
 var STALE_REMOTE_LOCK_MS;
 var init_remote_locks = __esm({
@@ -17761,7 +18447,7 @@ var init_sharing = __esm({
 
 // src/sharing/record-objects.ts
 import { mkdir as mkdir8, rm as rm17, writeFile as writeFile6 } from "node:fs/promises";
-import { join as join34 } from "node:path";
+import { join as join35 } from "node:path";
 function recordCommit(format, spec) {
   const jsonId = objectId(format, "blob", spec.json);
   const treeBuf = treeContent([{ name: spec.file, blob: jsonId }, ...spec.also ?? []]);
@@ -17782,7 +18468,7 @@ ${spec.message}`
   };
 }
 async function writeRecordObjects(repo, home, label, records) {
-  const dir = join34(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
+  const dir = join35(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
   await mkdir8(dir, { recursive: true });
   try {
     for (const [type, key] of [
@@ -17792,7 +18478,7 @@ async function writeRecordObjects(repo, home, label, records) {
     ]) {
       const files = /* @__PURE__ */ new Map();
       for (const r of records) {
-        const path2 = join34(dir, `${type}-${r[key].id}`);
+        const path2 = join35(dir, `${type}-${r[key].id}`);
         if (!files.has(r[key].id)) await writeFile6(path2, r[key].content);
         files.set(r[key].id, path2);
       }
@@ -18062,7 +18748,7 @@ var init_gate_objects = __esm({
 
 // src/sharing/gate-records.ts
 import { stat as stat16 } from "node:fs/promises";
-import { join as join35 } from "node:path";
+import { join as join36 } from "node:path";
 var MAX_REFSPECS, GateRecords;
 var init_gate_records = __esm({
   "src/sharing/gate-records.ts"() {
@@ -18083,10 +18769,10 @@ var init_gate_records = __esm({
     init_gate_objects();
     MAX_REFSPECS = 2e3;
     GateRecords = class {
-      constructor(options, snapshots) {
-        this.options = options;
+      constructor(options2, snapshots) {
+        this.options = options2;
         this.snapshots = snapshots;
-        this.gates = new GateStore(options.home, { lockTimeoutMs: options.lockTimeoutMs });
+        this.gates = new GateStore(options2.home, { lockTimeoutMs: options2.lockTimeoutMs });
       }
       options;
       snapshots;
@@ -18175,7 +18861,7 @@ var init_gate_records = __esm({
        */
       async receive(repo, source, bring) {
         if (source.length === 0) return { gates: 0, runs: [], refused: [] };
-        const lockPath = join35(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join36(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -18538,6 +19224,20 @@ async function rebuildAccepted(core, repo, accepted, refuse, index) {
   const refUpdates = [];
   const iterations = /* @__PURE__ */ new Map();
   const created = /* @__PURE__ */ new Set();
+  const lines = /* @__PURE__ */ new Map();
+  const verdicts = /* @__PURE__ */ new Map();
+  const contradiction = (runId, restart, here) => {
+    if (!lines.has(runId)) lines.set(runId, receivedLine(core, accepted, runId, here));
+    const key = JSON.stringify([runId, restart]);
+    if (!verdicts.has(key))
+      verdicts.set(
+        key,
+        lines.get(runId).then(
+          (line) => restartContradiction(restart, line, repo)
+        )
+      );
+    return verdicts.get(key);
+  };
   for (const [i, a] of accepted.entries()) {
     const s = a.record.snapshot;
     const [from, to] = [trees[2 * i], trees[2 * i + 1]];
@@ -18570,6 +19270,15 @@ async function rebuildAccepted(core, repo, accepted, refuse, index) {
       refuse(
         a.ref.ref,
         `it is not the record this home makes of its snapshot ${s.id} (edited since?); kept this home's, which push publishes (PUSH_REJECTED while the remote holds the other)`
+      );
+      continue;
+    }
+    const restart = a.record.run.restart;
+    const wrong = restart && await contradiction(s.runId, restart, run !== null);
+    if (wrong) {
+      refuse(
+        a.ref.ref,
+        `${restartName(restart)} that it carries does not agree with the commits: ${wrong.why}`
       );
       continue;
     }
@@ -18666,6 +19375,11 @@ async function exists3(path2) {
     () => false
   );
 }
+async function receivedLine(core, accepted, runId, here) {
+  const held = here ? (await core.store.inspectRun(runId).catch(() => null))?.snapshots ?? [] : [];
+  const received = accepted.map((a) => a.record.snapshot).filter((s) => s.runId === runId);
+  return [...new Map([...held, ...received].map((s) => [s.id, s])).values()];
+}
 function withRestart(run, restart) {
   const known = run.restarts ?? [];
   const same = (r) => restart !== void 0 && r.at === restart.at && r.sha === restart.sha && r.from === restart.from;
@@ -18683,13 +19397,14 @@ var init_rebuild = __esm({
     init_paths();
     init_records();
     init_core4();
+    init_restart_check();
   }
 });
 
 // src/sharing/receive.ts
-import { join as join36 } from "node:path";
+import { join as join37 } from "node:path";
 async function receive(core, repo, list5, bring) {
-  const lockPath = join36(layout(core.options.home).locks, "sharing.lock");
+  const lockPath = join37(layout(core.options.home).locks, "sharing.lock");
   return withLock(
     lockPath,
     { timeoutMs: core.options.lockTimeoutMs, purpose: "sharing" },
@@ -18745,7 +19460,7 @@ async function heldRecords(core, local, wanted, fetched) {
   return local.filter((r) => same(r) || lacking.has(runOf3(r.ref) ?? "")).map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
 }
 function indexPath(core) {
-  return join36(layout(core.options.home).home, "sharing", "rebuilt.json");
+  return join37(layout(core.options.home).home, "sharing", "rebuilt.json");
 }
 async function rebuild(core, repo, incoming, localRefs) {
   const refused = [];
@@ -19004,7 +19719,7 @@ var init_anchor_objects = __esm({
 });
 
 // src/sharing/anchor-records.ts
-import { join as join37 } from "node:path";
+import { join as join38 } from "node:path";
 var MAX_REFSPECS3, AnchorRecords;
 var init_anchor_records = __esm({
   "src/sharing/anchor-records.ts"() {
@@ -19018,8 +19733,8 @@ var init_anchor_records = __esm({
     init_anchor_objects();
     MAX_REFSPECS3 = 2e3;
     AnchorRecords = class {
-      constructor(options, keeper) {
-        this.options = options;
+      constructor(options2, keeper) {
+        this.options = options2;
         this.keeper = keeper;
       }
       options;
@@ -19087,7 +19802,7 @@ var init_anchor_records = __esm({
        */
       async receive(repo, source, bring, runIds) {
         if (source.length === 0) return { anchors: [], unchanged: 0, refused: [] };
-        const lockPath = join37(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join38(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -19196,7 +19911,7 @@ var init_anchor_records = __esm({
 
 // src/sharing/sharing.ts
 import { stat as stat19 } from "node:fs/promises";
-import { resolve as resolve17 } from "node:path";
+import { resolve as resolve18 } from "node:path";
 async function pushWithLockRepair(repo, remote, specs) {
   const results = await pushRefs(repo, remote, specs);
   const locked = results.filter((r) => r.flag === "!" && /failed to (update|lock) ref/.test(r.summary));
@@ -19262,14 +19977,14 @@ var init_sharing2 = __esm({
     init_anchor_objects();
     init_core4();
     Sharing = class {
-      constructor(options) {
-        this.options = options;
-        this.store = new SnapshotStore(options.home, { lockTimeoutMs: options.lockTimeoutMs });
+      constructor(options2) {
+        this.options = options2;
+        this.store = new SnapshotStore(options2.home, { lockTimeoutMs: options2.lockTimeoutMs });
         this.gateRecords = new GateRecords(
-          { ...options, includeGateLogs: options.includeGateLogs ?? false },
+          { ...options2, includeGateLogs: options2.includeGateLogs ?? false },
           this.store
         );
-        this.anchorRecords = options.anchors ? new AnchorRecords(options, options.anchors) : null;
+        this.anchorRecords = options2.anchors ? new AnchorRecords(options2, options2.anchors) : null;
       }
       options;
       store;
@@ -19393,7 +20108,7 @@ var init_sharing2 = __esm({
             `no run or gate verdict recorded here to export from ${repo.topLevel}; capture a run first, name one with --run, or take every record (fetched ones included) with --all`,
             { details: { workspace: repo.topLevel } }
           );
-        const path2 = resolve17(cwd, file);
+        const path2 = resolve18(cwd, file);
         const refs = [...chosen, ...gates].map((r) => r.ref).concat(anchorRefs);
         await writeOutputFile(path2, (temp) => bundleOrMissing(repo, refs, () => createBundle(repo, temp, refs)));
         return {
@@ -19411,7 +20126,7 @@ var init_sharing2 = __esm({
        */
       async import(workspace, file, cwd = process.cwd(), opts = {}) {
         const repo = await this.open(workspace);
-        const path2 = resolve17(cwd, file);
+        const path2 = resolve18(cwd, file);
         const isFile = await stat19(path2).then(
           (s) => s.isFile(),
           () => false
@@ -19953,7 +20668,6 @@ async function buildAnchorReport(src, repo, rev, now = /* @__PURE__ */ new Date(
   const brought = new Set(
     await commitsBroughtIn(repo, commit, anchor3.parents.length > 0 ? [anchor3.parents[0]] : [])
   );
-  const ran = new Set(anchor3.runs.flatMap((r) => r.iterations.map((n) => `${r.runId}\0${n}`)));
   let listed = 0;
   const files = [];
   for (const f of anchor3.files) {
@@ -19969,8 +20683,8 @@ async function buildAnchorReport(src, repo, rev, now = /* @__PURE__ */ new Date(
       linesFromRuns: f.linesFromRuns,
       origins: f.origins.map((o) => ({
         ...o,
-        // Iteration 0 is the WIP's (no gate judged it) unless a recorded iteration 0 wrote lines.
-        gates: !ran.has(`${o.runId}\0${o.iteration}`) ? [] : verdicts.get(o.runId)?.get(o.iteration) ?? []
+        // A WIP's lines (reported as iteration 0) were judged by no gate.
+        gates: isWipOrigin(o) ? [] : verdicts.get(o.runId)?.get(o.iteration) ?? []
       })),
       notFromRuns: !needs ? [] : list5 ? await notFromRuns(src, repo, commit, f.path, brought, anchor3) : null
     });
@@ -20708,7 +21422,7 @@ tr.method-none td.method{color:#cf222e;font-weight:600}
 });
 
 // src/cli/commands/report-anchor.ts
-import { resolve as resolve18 } from "node:path";
+import { resolve as resolve19 } from "node:path";
 function render(report3, format) {
   if (format === "html") return renderAnchorHtml(report3);
   if (format === "md") return renderAnchorMarkdown(report3);
@@ -20730,7 +21444,7 @@ async function reportAnchor(ctx, rev, format, output, summaryFile) {
   const text2 = render(report3, format);
   const commit = report3.commit;
   if (output !== void 0) {
-    const file = resolve18(output);
+    const file = resolve19(output);
     await writeOutputData(file, text2);
     const bytes = Buffer.byteLength(text2, "utf8");
     return {
@@ -20932,16 +21646,16 @@ var init_patches = __esm({
 
 // src/report/index.ts
 import { open as open5 } from "node:fs/promises";
-import { resolve as resolve19 } from "node:path";
-async function renderReport(snapshotter, format, runId, options = {}) {
+import { resolve as resolve20 } from "node:path";
+async function renderReport(snapshotter, format, runId, options2 = {}) {
   const parts = [];
-  const report3 = await render2(snapshotter, format, runId, options, async (part) => {
+  const report3 = await render2(snapshotter, format, runId, options2, async (part) => {
     parts.push(part);
   });
   return { report: report3, text: parts.join("") };
 }
-async function writeReport(snapshotter, format, file, runId, options = {}) {
-  const path2 = resolve19(file);
+async function writeReport(snapshotter, format, file, runId, options2 = {}) {
+  const path2 = resolve20(file);
   let bytes = 0;
   const report3 = await writeOutputFile(path2, async (temp) => {
     const handle = await open5(temp, "wx", 420);
@@ -20954,7 +21668,7 @@ async function writeReport(snapshotter, format, file, runId, options = {}) {
         pending = [];
         pendingLength = 0;
       };
-      const written = await render2(snapshotter, format, runId, options, async (part) => {
+      const written = await render2(snapshotter, format, runId, options2, async (part) => {
         if (part.length >= WRITE_SIZE / 16) {
           await flush();
           bytes += (await handle.write(part)).bytesWritten;
@@ -20972,7 +21686,7 @@ async function writeReport(snapshotter, format, file, runId, options = {}) {
   });
   return { file: path2, format, runId: report3.run.runId, bytes };
 }
-async function render2(snapshotter, format, runId, options, write2) {
+async function render2(snapshotter, format, runId, options2, write2) {
   const report3 = await buildRunReport(snapshotter, runId);
   switch (format) {
     case "json":
@@ -20987,8 +21701,8 @@ async function render2(snapshotter, format, runId, options, write2) {
       break;
     case "html": {
       const budget = new DiffBudget({
-        maxFileDiffBytes: options.limits?.maxFileDiffBytes ?? DEFAULT_REPORT_MAX_FILE_DIFF_BYTES,
-        maxTotalDiffBytes: options.limits?.maxTotalDiffBytes ?? DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES
+        maxFileDiffBytes: options2.limits?.maxFileDiffBytes ?? DEFAULT_REPORT_MAX_FILE_DIFF_BYTES,
+        maxTotalDiffBytes: options2.limits?.maxTotalDiffBytes ?? DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES
       });
       const diffs = async (s, each) => {
         let sent = 0;
@@ -21116,7 +21830,7 @@ var init_report3 = __esm({
         const output = values.output;
         if (values.anchor !== void 0 && runId !== void 0)
           throw new UsageError("give --run ID or --anchor REV, not both");
-        const options = {
+        const options2 = {
           limits: {
             maxFileDiffBytes: values["max-file-diff-bytes"] ?? ctx.settings.report.maxFileDiffBytes,
             maxTotalDiffBytes: values["max-total-diff-bytes"] ?? ctx.settings.report.maxTotalDiffBytes
@@ -21133,14 +21847,14 @@ var init_report3 = __esm({
         await ctx.assertGivenWorkspace();
         const snapshotter = await ctx.snapshotter();
         if (output !== void 0) {
-          const written = await writeReport(snapshotter, format, output, runId, options);
+          const written = await writeReport(snapshotter, format, output, runId, options2);
           return {
             ...await failedGateCommands(ctx, github, written.runId),
             json: written,
             human: () => `Wrote ${written.file} (${format}, run ${written.runId}, ${written.bytes} bytes)`
           };
         }
-        const { report: report3, text: text2 } = await renderReport(snapshotter, format, runId, options);
+        const { report: report3, text: text2 } = await renderReport(snapshotter, format, runId, options2);
         const annotations = await failedGateCommands(ctx, github, report3.run.runId);
         if (summaryFile !== null) {
           const runId2 = report3.run.runId;
@@ -22621,7 +23335,7 @@ var require_stringify = __commonJS({
     var identity = require_identity();
     var stringifyComment = require_stringifyComment();
     var stringifyString = require_stringifyString();
-    function createStringifyContext(doc, options) {
+    function createStringifyContext(doc, options2) {
       const opt = Object.assign({
         blockQuote: true,
         commentString: stringifyComment.stringifyComment,
@@ -22641,7 +23355,7 @@ var require_stringify = __commonJS({
         trailingComma: false,
         trueStr: "true",
         verifyAliasOrder: true
-      }, doc.schema.toStringOptions, options);
+      }, doc.schema.toStringOptions, options2);
       let inFlow;
       switch (opt.collectionStyle) {
         case "block":
@@ -23063,10 +23777,10 @@ var require_stringifyCollection = __commonJS({
     var identity = require_identity();
     var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
-    function stringifyCollection(collection, ctx, options) {
+    function stringifyCollection(collection, ctx, options2) {
       const flow = ctx.inFlow ?? collection.flow;
       const stringify3 = flow ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify3(collection, ctx, options);
+      return stringify3(collection, ctx, options2);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent, options: { commentString } } = ctx;
@@ -24521,10 +25235,10 @@ var require_stringifyDocument = __commonJS({
     var identity = require_identity();
     var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
-    function stringifyDocument(doc, options) {
+    function stringifyDocument(doc, options2) {
       const lines = [];
-      let hasDirectives = options.directives === true;
-      if (options.directives !== false && doc.directives) {
+      let hasDirectives = options2.directives === true;
+      if (options2.directives !== false && doc.directives) {
         const dir = doc.directives.toString(doc);
         if (dir) {
           lines.push(dir);
@@ -24534,7 +25248,7 @@ var require_stringifyDocument = __commonJS({
       }
       if (hasDirectives)
         lines.push("---");
-      const ctx = stringify2.createStringifyContext(doc, options);
+      const ctx = stringify2.createStringifyContext(doc, options2);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
         if (lines.length !== 1)
@@ -24610,7 +25324,7 @@ var require_Document = __commonJS({
     var createNode = require_createNode();
     var directives = require_directives();
     var Document = class _Document {
-      constructor(value, replacer, options) {
+      constructor(value, replacer, options2) {
         this.commentBefore = null;
         this.comment = null;
         this.errors = [];
@@ -24619,8 +25333,8 @@ var require_Document = __commonJS({
         let _replacer = null;
         if (typeof replacer === "function" || Array.isArray(replacer)) {
           _replacer = replacer;
-        } else if (options === void 0 && replacer) {
-          options = replacer;
+        } else if (options2 === void 0 && replacer) {
+          options2 = replacer;
           replacer = void 0;
         }
         const opt = Object.assign({
@@ -24632,17 +25346,17 @@ var require_Document = __commonJS({
           stringKeys: false,
           uniqueKeys: true,
           version: "1.2"
-        }, options);
+        }, options2);
         this.options = opt;
         let { version: version2 } = opt;
-        if (options?._directives) {
-          this.directives = options._directives.atDocument();
+        if (options2?._directives) {
+          this.directives = options2._directives.atDocument();
           if (this.directives.yaml.explicit)
             version2 = this.directives.yaml.version;
         } else
           this.directives = new directives.Directives({ version: version2 });
-        this.setSchema(version2, options);
-        this.contents = value === void 0 ? null : this.createNode(value, _replacer, options);
+        this.setSchema(version2, options2);
+        this.contents = value === void 0 ? null : this.createNode(value, _replacer, options2);
       }
       /**
        * Create a deep copy of this Document and its contents.
@@ -24693,7 +25407,7 @@ var require_Document = __commonJS({
         }
         return new Alias.Alias(node.anchor);
       }
-      createNode(value, replacer, options) {
+      createNode(value, replacer, options2) {
         let _replacer = void 0;
         if (typeof replacer === "function") {
           value = replacer.call({ "": value }, "", value);
@@ -24704,11 +25418,11 @@ var require_Document = __commonJS({
           if (asStr.length > 0)
             replacer = replacer.concat(asStr);
           _replacer = replacer;
-        } else if (options === void 0 && replacer) {
-          options = replacer;
+        } else if (options2 === void 0 && replacer) {
+          options2 = replacer;
           replacer = void 0;
         }
-        const { aliasDuplicateObjects, anchorPrefix, flow, keepUndefined, onTagObj, tag } = options ?? {};
+        const { aliasDuplicateObjects, anchorPrefix, flow, keepUndefined, onTagObj, tag } = options2 ?? {};
         const { onAnchor, setAnchors, sourceObjects } = anchors.createNodeAnchors(
           this,
           // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
@@ -24733,9 +25447,9 @@ var require_Document = __commonJS({
        * Convert a key and a value into a `Pair` using the current schema,
        * recursively wrapping all values as `Scalar` or `Collection` nodes.
        */
-      createPair(key, value, options = {}) {
-        const k = this.createNode(key, null, options);
-        const v = this.createNode(value, null, options);
+      createPair(key, value, options2 = {}) {
+        const k = this.createNode(key, null, options2);
+        const v = this.createNode(value, null, options2);
         return new Pair.Pair(k, v);
       }
       /**
@@ -24821,7 +25535,7 @@ var require_Document = __commonJS({
        *
        * Overrides all previously set schema options.
        */
-      setSchema(version2, options = {}) {
+      setSchema(version2, options2 = {}) {
         if (typeof version2 === "number")
           version2 = String(version2);
         let opt;
@@ -24851,10 +25565,10 @@ var require_Document = __commonJS({
             throw new Error(`Expected '1.1', '1.2' or null as first argument, but found: ${sv}`);
           }
         }
-        if (options.schema instanceof Object)
-          this.schema = options.schema;
+        if (options2.schema instanceof Object)
+          this.schema = options2.schema;
         else if (opt)
-          this.schema = new Schema.Schema(Object.assign(opt, options));
+          this.schema = new Schema.Schema(Object.assign(opt, options2));
         else
           throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
       }
@@ -24884,14 +25598,14 @@ var require_Document = __commonJS({
         return this.toJS({ json: true, jsonArg, mapAsMap: false, onAnchor });
       }
       /** A YAML representation of the document. */
-      toString(options = {}) {
+      toString(options2 = {}) {
         if (this.errors.length > 0)
           throw new Error("Document with errors cannot be stringified");
-        if ("indent" in options && (!Number.isInteger(options.indent) || Number(options.indent) <= 0)) {
-          const s = JSON.stringify(options.indent);
+        if ("indent" in options2 && (!Number.isInteger(options2.indent) || Number(options2.indent) <= 0)) {
+          const s = JSON.stringify(options2.indent);
           throw new Error(`"indent" option must be a positive integer, not ${s}`);
         }
-        return stringifyDocument.stringifyDocument(this, options);
+        return stringifyDocument.stringifyDocument(this, options2);
       }
     };
     function assertCollection(contents) {
@@ -26242,14 +26956,14 @@ var require_compose_node = __commonJS({
       }
       return node;
     }
-    function composeAlias({ options }, { offset, source, end }, onError) {
+    function composeAlias({ options: options2 }, { offset, source, end }, onError) {
       const alias = new Alias.Alias(source.substring(1));
       if (alias.source === "")
         onError(offset, "BAD_ALIAS", "Alias cannot be an empty string");
       if (alias.source.endsWith(":"))
         onError(offset + source.length - 1, "BAD_ALIAS", "Alias ending in : is ambiguous", true);
       const valueEnd = offset + source.length;
-      const re = resolveEnd.resolveEnd(end, valueEnd, options.strict, onError);
+      const re = resolveEnd.resolveEnd(end, valueEnd, options2.strict, onError);
       alias.range = [offset, valueEnd, re.offset];
       if (re.comment)
         alias.comment = re.comment;
@@ -26268,8 +26982,8 @@ var require_compose_doc = __commonJS({
     var composeNode = require_compose_node();
     var resolveEnd = require_resolve_end();
     var resolveProps = require_resolve_props();
-    function composeDoc(options, directives, { offset, start, value, end }, onError) {
-      const opts = Object.assign({ _directives: directives }, options);
+    function composeDoc(options2, directives, { offset, start, value, end }, onError) {
+      const opts = Object.assign({ _directives: directives }, options2);
       const doc = new Document.Document(void 0, opts);
       const ctx = {
         atKey: false,
@@ -26348,7 +27062,7 @@ var require_composer = __commonJS({
       return { comment, afterEmptyLine };
     }
     var Composer = class {
-      constructor(options = {}) {
+      constructor(options2 = {}) {
         this.doc = null;
         this.atDirectives = false;
         this.prelude = [];
@@ -26361,8 +27075,8 @@ var require_composer = __commonJS({
           else
             this.errors.push(new errors.YAMLParseError(pos, code2, message));
         };
-        this.directives = new directives.Directives({ version: options.version || "1.2" });
-        this.options = options;
+        this.directives = new directives.Directives({ version: options2.version || "1.2" });
+        this.options = options2;
       }
       decorate(doc, afterDoc) {
         const { comment, afterEmptyLine } = parsePrelude(this.prelude);
@@ -28426,15 +29140,15 @@ var require_public_api = __commonJS({
     var identity = require_identity();
     var lineCounter = require_line_counter();
     var parser = require_parser();
-    function parseOptions(options) {
-      const prettyErrors = options.prettyErrors !== false;
-      const lineCounter$1 = options.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
+    function parseOptions(options2) {
+      const prettyErrors = options2.prettyErrors !== false;
+      const lineCounter$1 = options2.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
       return { lineCounter: lineCounter$1, prettyErrors };
     }
-    function parseAllDocuments(source, options = {}) {
-      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
+    function parseAllDocuments(source, options2 = {}) {
+      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options2);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
-      const composer$1 = new composer.Composer(options);
+      const composer$1 = new composer.Composer(options2);
       const docs = Array.from(composer$1.compose(parser$1.parse(source)));
       if (prettyErrors && lineCounter2)
         for (const doc of docs) {
@@ -28445,10 +29159,10 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument2(source, options = {}) {
-      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
+    function parseDocument2(source, options2 = {}) {
+      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options2);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
-      const composer$1 = new composer.Composer(options);
+      const composer$1 = new composer.Composer(options2);
       let doc = null;
       for (const _doc of composer$1.compose(parser$1.parse(source), true, source.length)) {
         if (!doc)
@@ -28464,14 +29178,14 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse7(src, reviver, options) {
+    function parse7(src, reviver, options2) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
-      } else if (options === void 0 && reviver && typeof reviver === "object") {
-        options = reviver;
+      } else if (options2 === void 0 && reviver && typeof reviver === "object") {
+        options2 = reviver;
       }
-      const doc = parseDocument2(src, options);
+      const doc = parseDocument2(src, options2);
       if (!doc)
         return null;
       doc.warnings.forEach((warning) => log.warn(doc.options.logLevel, warning));
@@ -28481,29 +29195,29 @@ var require_public_api = __commonJS({
         else
           doc.errors = [];
       }
-      return doc.toJS(Object.assign({ reviver: _reviver }, options));
+      return doc.toJS(Object.assign({ reviver: _reviver }, options2));
     }
-    function stringify2(value, replacer, options) {
+    function stringify2(value, replacer, options2) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
-      } else if (options === void 0 && replacer) {
-        options = replacer;
+      } else if (options2 === void 0 && replacer) {
+        options2 = replacer;
       }
-      if (typeof options === "string")
-        options = options.length;
-      if (typeof options === "number") {
-        const indent = Math.round(options);
-        options = indent < 1 ? void 0 : indent > 8 ? { indent: 8 } : { indent };
+      if (typeof options2 === "string")
+        options2 = options2.length;
+      if (typeof options2 === "number") {
+        const indent = Math.round(options2);
+        options2 = indent < 1 ? void 0 : indent > 8 ? { indent: 8 } : { indent };
       }
       if (value === void 0) {
-        const { keepUndefined } = options ?? replacer ?? {};
+        const { keepUndefined } = options2 ?? replacer ?? {};
         if (!keepUndefined)
           return void 0;
       }
       if (identity.isDocument(value) && !_replacer)
-        return value.toString(options);
-      return new Document.Document(value, _replacer, options).toString(options);
+        return value.toString(options2);
+      return new Document.Document(value, _replacer, options2).toString(options2);
     }
     exports.parse = parse7;
     exports.parseAllDocuments = parseAllDocuments;
@@ -28652,9 +29366,9 @@ var init_config_parse = __esm({
 
 // src/store/config-cache.ts
 import { readFile as readFile12 } from "node:fs/promises";
-import { join as join38 } from "node:path";
+import { join as join39 } from "node:path";
 function configCacheFile(home) {
-  return join38(home, "cache", "config.json");
+  return join39(home, "cache", "config.json");
 }
 async function parseConfigCached(home, file, text2) {
   const cached2 = await readRecord(home);
@@ -28691,9 +29405,10 @@ var init_config_cache2 = __esm({
 import { lstatSync, statSync as statSync2 } from "node:fs";
 import { readFile as readFile13 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname15, join as join39, resolve as resolve20 } from "node:path";
+import { dirname as dirname15, join as join40, resolve as resolve21 } from "node:path";
 async function resolveSettings(opts) {
-  assertHomeDir(resolve20(opts.cwd ?? process.cwd(), opts.home), opts.homeSource);
+  checkArgument(SettingsOptionsArg, opts, "opts");
+  assertHomeDir(resolve21(opts.cwd ?? process.cwd(), opts.home), opts.homeSource);
   const { config: config2, file } = await readConfig(opts);
   const settings = applySettings(config2, file, opts);
   assertArtifactsDir(settings, chooseArtifactsDir(config2, opts).source);
@@ -28701,7 +29416,7 @@ async function resolveSettings(opts) {
 }
 function applySettings(config2, configFile, opts) {
   return {
-    home: resolve20(opts.cwd ?? process.cwd(), opts.home),
+    home: resolve21(opts.cwd ?? process.cwd(), opts.home),
     configFile,
     artifactsDir: chooseArtifactsDir(config2, opts).dir,
     identity: opts.identity ?? config2.identity ?? DEFAULT_IDENTITY,
@@ -28731,7 +29446,7 @@ function chooseArtifactsDir(config2, opts) {
     return { dir: expandPath(cwd, opts.artifactsDir), source: "--artifacts-dir" };
   if (fromEnv) return { dir: expandPath(cwd, fromEnv), source: "AGENTGATE_ARTIFACTS_DIR" };
   if (config2.artifactsDir !== void 0) return { dir: config2.artifactsDir, source: "config" };
-  return { dir: layout(resolve20(cwd, opts.home)).artifacts, source: "default" };
+  return { dir: layout(resolve21(cwd, opts.home)).artifacts, source: "default" };
 }
 function assertHomeDir(home, source) {
   const why = inTheWay(home);
@@ -28796,7 +29511,7 @@ function inTheWay(path2) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve20(opts.cwd ?? process.cwd(), opts.configFile) : join39(resolve20(opts.home), "config.yaml");
+  const file = explicit ? resolve21(opts.cwd ?? process.cwd(), opts.configFile) : join40(resolve21(opts.home), "config.yaml");
   let text2;
   try {
     text2 = await readFile13(file, "utf8");
@@ -28809,20 +29524,22 @@ async function readConfig(opts) {
       details: { path: file, issues: [{ key: null, problem }] }
     });
   }
-  const config2 = await parseConfigCached(resolve20(opts.home), file, text2);
+  const config2 = await parseConfigCached(resolve21(opts.home), file, text2);
   if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname15(file), config2.artifactsDir);
   return { config: config2, file };
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join39(homedir3(), value.slice(2));
-  return resolve20(base, value);
+  if (value.startsWith("~/")) return join40(homedir3(), value.slice(2));
+  return resolve21(base, value);
 }
 var UNUSABLE, NOT_UTF8;
 var init_config2 = __esm({
   "src/store/config.ts"() {
     "use strict";
     init_config();
+    init_library();
+    init_arguments();
     init_errors();
     init_atomic();
     init_lock();
@@ -28838,7 +29555,7 @@ var context_exports = {};
 __export(context_exports, {
   Context: () => Context
 });
-import { resolve as resolve21 } from "node:path";
+import { resolve as resolve22 } from "node:path";
 var Context;
 var init_context = __esm({
   "src/cli/context.ts"() {
@@ -28871,7 +29588,7 @@ var init_context = __esm({
           artifactsDir: values["artifacts-dir"]
         });
         return new _Context(
-          resolve21(values.workspace ?? "."),
+          resolve22(values.workspace ?? "."),
           settings,
           values.json,
           values.workspace !== void 0,
@@ -29148,8 +29865,8 @@ function closedOr(error2) {
   return isClosedPipe(error2) ? new OutputClosed("output closed", { cause: error2 }) : error2;
 }
 function write(output, text2) {
-  return new Promise((resolve29, reject) => {
-    output.write(text2, (error2) => error2 ? reject(closedOr(error2)) : resolve29());
+  return new Promise((resolve30, reject) => {
+    output.write(text2, (error2) => error2 ? reject(closedOr(error2)) : resolve30());
   });
 }
 var INHERITED, OutputClosed;
@@ -29223,8 +29940,8 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { lstat as lstat9, mkdir as mkdir9, readdir as readdir11, realpath as realpath6, rename as rename6, rm as rm18, stat as stat20, writeFile as writeFile7 } from "node:fs/promises";
-import { basename as basename8, dirname as dirname16, join as join40 } from "node:path";
+import { lstat as lstat9, mkdir as mkdir9, readdir as readdir12, realpath as realpath6, rename as rename6, rm as rm18, stat as stat20, writeFile as writeFile7 } from "node:fs/promises";
+import { basename as basename8, dirname as dirname16, join as join41 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -29240,10 +29957,10 @@ function checkpointRepo(p) {
 async function indexBytes(repo) {
   const index = await stat20(repo.indexFile).catch(() => null);
   if (index === null) return null;
-  const names2 = await readdir11(repo.gitDir).catch(() => []);
+  const names2 = await readdir12(repo.gitDir).catch(() => []);
   const shared = await Promise.all(
     names2.filter((name2) => name2.startsWith("sharedindex.")).map(
-      (name2) => stat20(join40(repo.gitDir, name2)).then(
+      (name2) => stat20(join41(repo.gitDir, name2)).then(
         (st) => st.size,
         () => 0
       )
@@ -29256,9 +29973,9 @@ async function initCheckpointRepo(repo) {
   const parent = dirname16(repo.gitDir);
   const prefix = `${basename8(repo.gitDir)}.init-`;
   await mkdir9(parent, { recursive: true });
-  for (const name2 of await readdir11(parent))
-    if (name2.startsWith(prefix)) await rm18(join40(parent, name2), { recursive: true, force: true });
-  const building = join40(parent, `${prefix}${randomHex(4)}`);
+  for (const name2 of await readdir12(parent))
+    if (name2.startsWith(prefix)) await rm18(join41(parent, name2), { recursive: true, force: true });
+  const building = join41(parent, `${prefix}${randomHex(4)}`);
   await mkdir9(building);
   await configure({ ...repo, gitDir: building });
   await rename6(building, repo.gitDir);
@@ -29266,8 +29983,8 @@ async function initCheckpointRepo(repo) {
 async function configure(repo) {
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir9(join40(repo.gitDir, "info"), { recursive: true });
-  await writeFile7(join40(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir9(join41(repo.gitDir, "info"), { recursive: true });
+  await writeFile7(join41(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const res = await runGit({ cwd: dir, ...opts }, [
@@ -29287,15 +30004,32 @@ async function probeWorkspace(dir, opts = {}) {
   await assertOwnWorkTree(await realpath6(dir), root, gitDir);
   return { root, isRepository: true, excludesFile: exclude };
 }
+async function workTreeOfGitDir(dir, opts = {}) {
+  const res = await runGit({ cwd: dir, ...opts }, [
+    "rev-parse",
+    "--is-inside-git-dir",
+    "--is-bare-repository",
+    "--absolute-git-dir"
+  ]).catch((cause) => {
+    if (cause instanceof GitFailedError) return null;
+    throw cause;
+  });
+  const [inside, bare2, gitDir] = res === null ? [] : res.stdout.split("\n");
+  if (inside !== "true" || !gitDir) return void 0;
+  if (bare2 === "true" || basename8(gitDir) !== ".git") return null;
+  const top = await realpath6(dirname16(gitDir));
+  const probe = await probeWorkspace(top, opts);
+  return probe.isRepository && probe.root === top ? top : null;
+}
 function probeInputs(dir, probe) {
   if (probe.isRepository) {
-    const gitDir = join40(dir, ".git");
-    if (probe.root !== dir || probe.excludesFile !== join40(gitDir, "info", "exclude")) return null;
-    return [dir, gitDir, join40(gitDir, "config"), join40(gitDir, "config.worktree"), join40(gitDir, "commondir")];
+    const gitDir = join41(dir, ".git");
+    if (probe.root !== dir || probe.excludesFile !== join41(gitDir, "info", "exclude")) return null;
+    return [dir, gitDir, join41(gitDir, "config"), join41(gitDir, "config.worktree"), join41(gitDir, "commondir")];
   }
   const inputs = [];
   for (let p = dir; ; p = dirname16(p)) {
-    inputs.push(join40(p, ".git"), join40(p, "HEAD"));
+    inputs.push(join41(p, ".git"), join41(p, "HEAD"));
     if (dirname16(p) === p) return inputs;
   }
 }
@@ -29322,7 +30056,7 @@ async function countObjects(repo) {
   return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
 }
 async function looseObjectBytes(repo, oid) {
-  const st = await stat20(join40(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  const st = await stat20(join41(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
   return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 async function packLooseObjects(repo) {
@@ -29355,13 +30089,13 @@ var init_checkpoint_repo = __esm({
 
 // src/fs/leading-dirs.ts
 import { lstat as lstat10 } from "node:fs/promises";
-import { join as join41 } from "node:path";
+import { join as join42 } from "node:path";
 async function leadingDirsAreReal(root, path2, real = /* @__PURE__ */ new Map()) {
   for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
     const dir = path2.slice(0, at);
     let ok = real.get(dir);
     if (ok === void 0) {
-      const st = await lstat10(fsPath(join41(root, dir))).catch(() => null);
+      const st = await lstat10(fsPath(join42(root, dir))).catch(() => null);
       ok = st === null || st.isDirectory();
       real.set(dir, ok);
     }
@@ -29627,19 +30361,19 @@ var init_checkpoint_trees = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath7 } from "node:fs/promises";
-import { basename as basename9, dirname as dirname17, join as join42, relative as relative6, resolve as resolve22, sep as sep9 } from "node:path";
+import { basename as basename9, dirname as dirname17, join as join43, relative as relative6, resolve as resolve23, sep as sep9 } from "node:path";
 function toGitPath(root, abs) {
   return relative6(root, abs).split(sep9).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join42(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join43(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
   const tail = [basename9(abs)];
   let head = dirname17(abs);
   for (; ; ) {
     try {
-      return join42(await realpath7(head), ...tail.reverse());
+      return join43(await realpath7(head), ...tail.reverse());
     } catch {
       const up = dirname17(head);
       if (up === head) return abs;
@@ -29660,7 +30394,7 @@ async function toWorkspaceGitPath(root, input, forbidden) {
       { details: { path: input } }
     );
   if (input.includes("\0")) refuse("is not a usable path");
-  const abs = resolve22(root, input);
+  const abs = resolve23(root, input);
   const real = abs === root ? root : await physical(abs);
   if (!isInside(root, real)) refuse("is outside the workspace");
   const gitPath = toGitPath(root, real);
@@ -30031,6 +30765,15 @@ function namedRecords(records, rev) {
   if (!/^[0-9a-f]+$/.test(rev)) return [];
   return records.filter((r) => r.tree !== "" && (r.tree.startsWith(rev) || r.oid.startsWith(rev)));
 }
+function markersOf(records) {
+  const find = (meta2) => {
+    const marker = records.find((r) => r.ref === meta2);
+    if (marker === void 0) return null;
+    const named3 = records.find((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX) && r.oid === marker.oid);
+    return entryOf(named3 ?? marker);
+  };
+  return { baseline: find(BASELINE_REF), latest: find(LATEST_REF), safety: find(SAFETY_REF) };
+}
 var CheckpointMeta, CHECKPOINT_REF_PREFIX, META_REF_PREFIX, LATEST_REF, BASELINE_REF, SAFETY_REF, CONTROL, lastStamp;
 var init_message2 = __esm({
   "src/checkpoints/message.ts"() {
@@ -30096,25 +30839,25 @@ var init_message2 = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash8 } from "node:crypto";
-import { readdir as readdir12, readFile as readFile14, stat as stat21 } from "node:fs/promises";
-import { dirname as dirname18, join as join43 } from "node:path";
+import { readdir as readdir13, readFile as readFile14, stat as stat21 } from "node:fs/promises";
+import { dirname as dirname18, join as join44 } from "node:path";
 function pathKey(realPath) {
   return createHash8("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join43(checkpointsDir, projectId, worktreeKey);
+  const dir = join44(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join43(dir, "git"),
-    indexFile: join43(dir, "index"),
-    metaFile: join43(dir, "store.json"),
-    upkeepFile: join43(dir, "upkeep.json"),
-    probeFile: join43(dir, "probe.json"),
-    promptsDir: join43(dir, "prompts"),
-    lockPath: join43(dir, "lock"),
-    tempDir: join43(dir, "tmp")
+    gitDir: join44(dir, "git"),
+    indexFile: join44(dir, "index"),
+    metaFile: join44(dir, "store.json"),
+    upkeepFile: join44(dir, "upkeep.json"),
+    probeFile: join44(dir, "probe.json"),
+    promptsDir: join44(dir, "prompts"),
+    lockPath: join44(dir, "lock"),
+    tempDir: join44(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -30146,12 +30889,12 @@ async function storeOf(location, root) {
     if (typeof parsed?.workspace === "string") return parsed.workspace === root ? "intact" : "none";
   } catch {
   }
-  const head = await stat21(join43(location.gitDir, "HEAD")).catch(() => null);
+  const head = await stat21(join44(location.gitDir, "HEAD")).catch(() => null);
   return head?.isFile() === true ? "damaged" : "none";
 }
 async function listDir2(dir) {
   try {
-    return (await readdir12(dir)).sort();
+    return (await readdir13(dir)).sort();
   } catch {
     return [];
   }
@@ -30163,10 +30906,10 @@ var init_project_id = __esm({
 });
 
 // src/checkpoints/prompt-numbers.ts
-import { link as link2, mkdir as mkdir10, readdir as readdir13, readFile as readFile15, rm as rm19, writeFile as writeFile8 } from "node:fs/promises";
-import { join as join44 } from "node:path";
+import { link as link2, mkdir as mkdir10, readdir as readdir14, readFile as readFile15, rm as rm19, writeFile as writeFile8 } from "node:fs/promises";
+import { join as join45 } from "node:path";
 function sessionDir(promptsDir, session) {
-  return join44(promptsDir, pathKey(session));
+  return join45(promptsDir, pathKey(session));
 }
 async function claimPromptNumber(promptsDir, session, delivery) {
   const dir = sessionDir(promptsDir, session);
@@ -30177,7 +30920,7 @@ async function claimPromptNumber(promptsDir, session, delivery) {
     for (; ; ) {
       const newest = Math.max(
         0,
-        ...(await readdir13(dir)).map((name2) => /^\d+$/.test(name2) ? Number(name2) : 0)
+        ...(await readdir14(dir)).map((name2) => /^\d+$/.test(name2) ? Number(name2) : 0)
       );
       if (delivery !== void 0 && await deliveredAgain(dir, newest, delivery))
         return { n: newest, duplicate: true };
@@ -30189,7 +30932,7 @@ async function claimPromptNumber(promptsDir, session, delivery) {
 }
 async function deliveredAgain(dir, n, delivery) {
   if (n === 0) return false;
-  const text2 = await readFile15(join44(dir, String(n)), "utf8").catch(() => "");
+  const text2 = await readFile15(join45(dir, String(n)), "utf8").catch(() => "");
   let claimed;
   try {
     claimed = JSON.parse(text2);
@@ -30198,18 +30941,18 @@ async function deliveredAgain(dir, n, delivery) {
   }
   const hook = hash(delivery.hook);
   if (claimed.text !== hash(delivery.text) || claimed.hook === hook) return false;
-  return create(join44(dir, `${n}-${hook}`), "");
+  return create(join45(dir, `${n}-${hook}`), "");
 }
 async function claimFile(dir, n, text2) {
-  if (text2 === "") return create(join44(dir, String(n)), "");
-  const temp = join44(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
+  if (text2 === "") return create(join45(dir, String(n)), "");
+  const temp = join45(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
   await writeFile8(temp, text2);
   try {
-    await link2(temp, join44(dir, String(n)));
+    await link2(temp, join45(dir, String(n)));
     return true;
   } catch (error2) {
     if (error2.code === "EEXIST") return false;
-    return create(join44(dir, String(n)), text2);
+    return create(join45(dir, String(n)), text2);
   } finally {
     await rm19(temp, { force: true });
   }
@@ -30217,7 +30960,7 @@ async function claimFile(dir, n, text2) {
 async function notePromptNumber(promptsDir, session, n) {
   const dir = sessionDir(promptsDir, session);
   await mkdir10(dir, { recursive: true }).catch(() => void 0);
-  await create(join44(dir, String(n)), "").catch(() => void 0);
+  await create(join45(dir, String(n)), "").catch(() => void 0);
 }
 function promptNumber(records, session, claimed) {
   const numbers = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(entryOf).filter((e) => e.session === session).map((e) => e.prompt ?? 0);
@@ -30310,7 +31053,8 @@ function inTheWay2(plan, current, blocked) {
   const stands = [
     ...plan.writes.map((w) => w.path).filter((p) => under(p) || fileAbove(p) || dirAt(p)),
     ...plan.deletes.filter(under),
-    ...plan.uncovered.filter((p) => known.has(p))
+    // Under a skipped path (a nested repository) the capture cannot tell: what was skipped stood there.
+    ...plan.uncovered.filter((p) => known.has(p) || under(p))
   ];
   return stands.sort();
 }
@@ -30379,7 +31123,7 @@ async function findSkipped(root, listing, maxBytes, sizes) {
   ];
   const repoDirs = /* @__PURE__ */ new Map();
   for (let i = 0; i < candidates.length; i += STAT_SLICE) {
-    if (i > 0) await new Promise((resolve29) => setImmediate(resolve29));
+    if (i > 0) await new Promise((resolve30) => setImmediate(resolve30));
     for (const c of candidates.slice(i, i + STAT_SLICE)) {
       const nested = nestedRepositoryAbove(root, c.path, repoDirs);
       if (nested !== null) {
@@ -30397,6 +31141,16 @@ async function findSkipped(root, listing, maxBytes, sizes) {
     }
   }
   return skipped.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+}
+function nestedRepositoriesAbove(root, ...lists) {
+  const seen = /* @__PURE__ */ new Map();
+  const found = /* @__PURE__ */ new Set();
+  for (const paths of lists)
+    for (const path2 of paths) {
+      const dir = nestedRepositoryAbove(root, path2, seen);
+      if (dir !== null) found.add(dir);
+    }
+  return [...found].sort();
 }
 function nestedRepositoryAbove(root, path2, seen) {
   for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
@@ -30453,8 +31207,8 @@ function restoreTo(store, hash2) {
     const target = trees[0];
     const wanted = await store.requireListing(target);
     const label = `safety before restore ${target.slice(0, 12)}`;
-    const safety = await store.trackLocked(label, "safety", false, {}, void 0, refs);
-    const current = await store.requireListing(safety.hash);
+    const { captured, current } = await captureForRestore(store, wanted.keys());
+    const safety = await store.trackLocked(label, "safety", false, {}, captured, refs);
     const applied = await store.apply(
       planChanges(restoreDesired(wanted, current), current, skippedBy(refs, hash2)),
       current,
@@ -30479,6 +31233,7 @@ async function revertToCheckpoint(store, target, paths) {
     return revertLocked(
       store,
       refs,
+      wanted.keys(),
       (current) => changedBetween(wanted, current, selection2).map((p) => [p, wanted.get(p) ?? null]),
       skippedBy(refs, target),
       uncaptured
@@ -30507,14 +31262,15 @@ async function revertPatches(store, target, paths) {
     return revertLocked(
       store,
       refs,
+      sources.keys(),
       () => [...sources].map(([path2, hash2]) => [path2, listings.get(hash2)?.get(path2) ?? null]),
       (path2) => skipped.get(sources.get(path2))?.(path2) === true
     );
   });
 }
-async function revertLocked(store, refs, desired, skippedThen, uncaptured = []) {
-  const safety = await store.trackLocked("safety before revert", "safety", false, {}, void 0, refs);
-  const current = await store.requireListing(safety.hash);
+async function revertLocked(store, refs, paths, desired, skippedThen, uncaptured = []) {
+  const { captured, current } = await captureForRestore(store, paths);
+  const safety = await store.trackLocked("safety before revert", "safety", false, {}, captured, refs);
   const plan = planChanges(desired(current), current, skippedThen);
   const applied = await store.apply(plan, current, safety.skips);
   return {
@@ -30524,6 +31280,15 @@ async function revertLocked(store, refs, desired, skippedThen, uncaptured = []) 
     safetyRef: safety.ref,
     leftAlone: store.absolute([.../* @__PURE__ */ new Set([...applied.leftAlone, ...uncaptured])].sort())
   };
+}
+async function captureForRestore(store, paths) {
+  const captured = await store.capture();
+  const current = await store.requireListing(captured.treeId);
+  const known = new Set(captured.skipped.map((s) => s.path));
+  const nested = nestedRepositoriesAbove(store.workspace, paths, current.keys()).filter((d) => !known.has(d));
+  if (nested.length === 0) return { captured, current };
+  const again = await store.capture({ nested });
+  return { captured: again, current: await store.requireListing(again.treeId) };
 }
 async function assertKnownPaths(store, selection2, wanted) {
   const inCheckpoint = knownPaths(wanted.keys());
@@ -30599,17 +31364,17 @@ var init_retention = __esm({
 
 // src/git/checkpoint-health.ts
 import { createHash as createHash9 } from "node:crypto";
-import { lstat as lstat12, readdir as readdir14, readFile as readFile16 } from "node:fs/promises";
-import { join as join45 } from "node:path";
+import { lstat as lstat12, readdir as readdir15, readFile as readFile16 } from "node:fs/promises";
+import { join as join46 } from "node:path";
 async function repoDamage(gitDir, refs, indexFile) {
   const [index, dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
     indexFile === void 0 ? null : indexDamage(indexFile),
     kindOf(gitDir),
-    readText(join45(gitDir, "HEAD")),
-    readText(join45(gitDir, "packed-refs")),
-    kindOf(join45(gitDir, "objects")),
-    kindOf(join45(gitDir, "refs")),
-    ...refs.map((ref) => readText(join45(gitDir, ...ref.split("/"))))
+    readText(join46(gitDir, "HEAD")),
+    readText(join46(gitDir, "packed-refs")),
+    kindOf(join46(gitDir, "objects")),
+    kindOf(join46(gitDir, "refs")),
+    ...refs.map((ref) => readText(join46(gitDir, ...ref.split("/"))))
   ]);
   const unusable = dir !== "dir" ? `its git directory ${dir === "missing" ? "is missing" : "is not a directory"}` : head === null ? "its HEAD file is missing" : !HEAD_TEXT.test(head) ? "its HEAD file is damaged" : objects !== "dir" ? "its objects directory is missing" : refsDir !== "dir" ? "its refs directory is missing" : null;
   const brokenRefs2 = refs.filter((_, i) => {
@@ -30649,20 +31414,20 @@ function parsePackedRefs(text2) {
   return { refs, garbled };
 }
 async function refsWithoutObject(repo, gitDir, prefixes) {
-  const packed = await readText(join45(gitDir, "packed-refs"));
+  const packed = await readText(join46(gitDir, "packed-refs"));
   const ids = /* @__PURE__ */ new Map();
   if (packed !== null) {
     for (const [ref, id2] of parsePackedRefs(packed).refs)
       if (prefixes.some((p) => ref.startsWith(p))) ids.set(ref, id2);
   }
   for (const prefix of prefixes) {
-    const dir = join45(gitDir, ...prefix.split("/"));
-    const names2 = await readdir14(dir, { recursive: true }).catch((error2) => {
+    const dir = join46(gitDir, ...prefix.split("/"));
+    const names2 = await readdir15(dir, { recursive: true }).catch((error2) => {
       if (isAbsent(error2)) return [];
       throw error2;
     });
     for (const name2 of names2) {
-      const text2 = await readText(join45(dir, name2));
+      const text2 = await readText(join46(dir, name2));
       if (text2 !== null && REF_TEXT.test(text2))
         ids.set(`${prefix}${name2.split(/[\\/]/).join("/")}`, text2.trim());
     }
@@ -30716,7 +31481,7 @@ var init_checkpoint_health = __esm({
 
 // src/checkpoints/recovery.ts
 import { copyFile as copyFile2, lstat as lstat13, mkdir as mkdir11, readFile as readFile17, rename as rename7, rm as rm20 } from "node:fs/promises";
-import { dirname as dirname19, join as join46, relative as relative7 } from "node:path";
+import { dirname as dirname19, join as join47, relative as relative7 } from "node:path";
 async function findDamage(location, withIndex = false) {
   const damage = await repoDamage(location.gitDir, MARKERS, withIndex ? location.indexFile : void 0);
   return isDamage(damage) ? damage : null;
@@ -30759,23 +31524,23 @@ function refName(ref) {
 function corruptError(location, damage) {
   const after2 = damage.unusable !== null ? "starts a new, empty store (the checkpoints in it can no longer be read)" : damage.index === null ? "goes on with its checkpoints" : "goes on with its checkpoints, its index made again from the latest one";
   return new StoreCorruptError(
-    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join46(location.dir, "damaged-<time>")} and ${after2}`,
+    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join47(location.dir, "damaged-<time>")} and ${after2}`,
     { details: { store: location.dir, damage: what(damage) } }
   );
 }
 async function setAside(location, damage) {
   const parts = damage.unusable === null ? [
-    ...damage.brokenRefs.map((ref) => join46(location.gitDir, ...ref.split("/"))),
+    ...damage.brokenRefs.map((ref) => join47(location.gitDir, ...ref.split("/"))),
     ...damage.index === null ? [] : [location.indexFile]
-  ] : [location.gitDir, location.indexFile, join46(location.dir, "budget.json"), location.upkeepFile];
-  const aside = join46(
+  ] : [location.gitDir, location.indexFile, join47(location.dir, "budget.json"), location.upkeepFile];
+  const aside = join47(
     location.dir,
     `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`
   );
   if (damage.unusable === null) await dropPacked(location, damage, aside);
   for (const part of parts) {
     if (await lstat13(part).catch(() => null) === null) continue;
-    const to = join46(aside, relative7(location.dir, part));
+    const to = join47(aside, relative7(location.dir, part));
     await mkdir11(dirname19(to), { recursive: true });
     await rename7(part, to);
   }
@@ -30788,7 +31553,7 @@ async function rebuildIndex(repo) {
   await indexFromTree(repo, latest).catch(() => rm20(repo.indexFile, { force: true }));
 }
 async function dropPacked(location, damage, aside) {
-  const file = join46(location.gitDir, "packed-refs");
+  const file = join47(location.gitDir, "packed-refs");
   const text2 = await readFile17(file, "utf8").catch(() => null);
   if (text2 === null) return;
   const { refs, garbled } = parsePackedRefs(text2);
@@ -30802,7 +31567,7 @@ async function dropPacked(location, damage, aside) {
     dropping = dropped.has(line);
     if (!dropping) kept.push(line);
   }
-  const to = join46(aside, relative7(location.dir, file));
+  const to = join47(aside, relative7(location.dir, file));
   await mkdir11(dirname19(to), { recursive: true });
   await copyFile2(file, to);
   await writeFileAtomic(file, kept.join("\n"));
@@ -30826,7 +31591,7 @@ var init_recovery = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute10, join as join47 } from "node:path";
+import { isAbsolute as isAbsolute11, join as join48 } from "node:path";
 function userIgnoreConfigFiles(o) {
   const { system, global } = userConfigFiles({
     ...process.env,
@@ -30855,12 +31620,12 @@ async function userExcludesSetting(o) {
   return configured;
 }
 async function userExcludesPath(configured, o) {
-  const xdg = o.xdgConfigHome && isAbsolute10(o.xdgConfigHome) ? o.xdgConfigHome : join47(o.home, ".config");
-  const path2 = configured === null ? join47(xdg, "git", "ignore") : expandHome(configured, o.home);
-  return isAbsolute10(path2) && await exists4(path2) ? path2 : null;
+  const xdg = o.xdgConfigHome && isAbsolute11(o.xdgConfigHome) ? o.xdgConfigHome : join48(o.home, ".config");
+  const path2 = configured === null ? join48(xdg, "git", "ignore") : expandHome(configured, o.home);
+  return isAbsolute11(path2) && await exists4(path2) ? path2 : null;
 }
 function expandHome(path2, home) {
-  return path2 === "~" ? home : path2.startsWith("~/") ? join47(home, path2.slice(2)) : path2;
+  return path2 === "~" ? home : path2.startsWith("~/") ? join48(home, path2.slice(2)) : path2;
 }
 async function exists4(path2) {
   return access2(path2).then(
@@ -30878,7 +31643,7 @@ var init_user_ignore = __esm({
 
 // src/fs/place.ts
 import { mkdir as mkdir12, open as open6, rename as rename8, rm as rm21, stat as stat22, symlink } from "node:fs/promises";
-import { dirname as dirname20, join as join48, sep as sep10 } from "node:path";
+import { dirname as dirname20, join as join49, sep as sep10 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
@@ -30893,7 +31658,7 @@ async function placeFiles(root, stagingDir, items) {
   for (const item of items) {
     const parent = dirname20(item.dest);
     await mkdir12(fsPath(parent), { recursive: true });
-    if (!await placeOne(item, join48(stagingDir, tempName()))) {
+    if (!await placeOne(item, join49(stagingDir, tempName()))) {
       declined.push(item);
       continue;
     }
@@ -31042,7 +31807,8 @@ async function applyPlan(ctx, plan) {
 }
 async function applyPart(ctx, plan) {
   const out = { written: [], deleted: [], leftAlone: [], changed: [] };
-  const blocked = (p) => ctx.blocked.some((b) => isUnder(p, b));
+  const repoDirs = /* @__PURE__ */ new Map();
+  const blocked = (p) => ctx.blocked.some((b) => isUnder(p, b)) || nestedRepositoryAbove(ctx.root, p, repoDirs) !== null;
   await applyDeletes(
     ctx,
     plan.deletes.filter((p) => !blocked(p)),
@@ -31158,6 +31924,7 @@ var init_apply = __esm({
     init_place();
     init_checkpoint_index();
     init_checkpoint_trees();
+    init_skip_rules();
     init_unchanged();
     init_workspace_paths();
     WRITE_BATCH = 2048;
@@ -31329,7 +32096,7 @@ var init_upkeep = __esm({
 
 // src/checkpoints/budget-count.ts
 import { readFile as readFile19, rm as rm23 } from "node:fs/promises";
-import { join as join49 } from "node:path";
+import { join as join50 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
 }
@@ -31341,7 +32108,7 @@ function commitBytes(meta2, identity) {
   return Buffer.byteLength(encodeMessage(meta2)) + 2 * person + 1024;
 }
 function budgetFile(location) {
-  return join49(location.dir, "budget.json");
+  return join50(location.dir, "budget.json");
 }
 async function readBudget(location) {
   try {
@@ -31398,7 +32165,7 @@ async function captureWorkspace(ctx) {
     listIgnoredTracked(ctx.repo)
   ]);
   const sizes = /* @__PURE__ */ new Map();
-  const skipped = await findSkipped(ctx.root, listing, ctx.maxFileSizeBytes, sizes);
+  const skipped = withNested(await findSkipped(ctx.root, listing, ctx.maxFileSizeBytes, sizes), ctx.nested);
   const unstaged = [...ignoredTracked, ...skipped.filter((s) => s.indexed).map((s) => s.path)];
   await unstagePaths(ctx.repo, unstaged);
   const leaveOut = /* @__PURE__ */ new Set([...ignoredTracked, ...skipped.map((s) => s.path)]);
@@ -31418,6 +32185,14 @@ async function captureWorkspace(ctx) {
   }
   await stageWorkspace(ctx.repo, [...ctx.excluded, ...skipped.map((s) => s.path)]);
   return { treeId: await writeTree(ctx.repo), skipped };
+}
+function withNested(skipped, dirs = []) {
+  if (dirs.length === 0) return skipped;
+  const below = (p) => dirs.some((d) => isUnder(p, d));
+  const added = dirs.map((path2) => ({ path: path2, reason: "nested-repository", size: null, indexed: true }));
+  return [...skipped.filter((s) => !below(s.path)), ...added].sort(
+    (a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0
+  );
 }
 function directoriesOf(paths) {
   const dirs = /* @__PURE__ */ new Set([""]);
@@ -31462,28 +32237,15 @@ var init_capture = __esm({
 });
 
 // src/checkpoints/options.ts
-function assertCheckpointsOptions(opts) {
-  const counts = {
-    maxFileSizeBytes: opts.maxFileSizeBytes,
-    maxStoreBytes: opts.maxStoreBytes,
-    keep: opts.keep
-  };
-  for (const [name2, value] of Object.entries(counts))
-    if (value !== void 0 && !(Number.isSafeInteger(value) && value > 0))
-      throw new InvalidArgumentError(`${name2} must be a whole number above 0, not ${String(value)}`, {
-        details: { [name2]: value }
-      });
-  const timeouts = { gitTimeoutMs: opts.gitTimeoutMs, lockTimeoutMs: opts.lockTimeoutMs };
-  for (const [name2, value] of Object.entries(timeouts)) {
-    const problem = value === void 0 ? null : timeoutProblem(value, name2);
-    if (problem !== null) throw new InvalidArgumentError(problem, { details: { [name2]: value } });
-  }
+function assertCheckpointsOptions(dir, opts) {
+  checkArgument(TextArg, dir, "dir");
+  checkArgument(CheckpointsOptionsArg, opts, "opts");
 }
 var init_options = __esm({
   "src/checkpoints/options.ts"() {
     "use strict";
-    init_duration();
-    init_errors();
+    init_library();
+    init_arguments();
   }
 });
 
@@ -31522,9 +32284,9 @@ var init_stamps = __esm({
 });
 
 // src/checkpoints/probe-cache.ts
-import { readFileSync as readFileSync6 } from "node:fs";
+import { readFileSync as readFileSync7 } from "node:fs";
 import { readFile as readFile20 } from "node:fs/promises";
-import { join as join50 } from "node:path";
+import { join as join51 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles2) {
   const record3 = await readRecord2(location);
   if (record3 === null || record3.workspace !== workspace) return {};
@@ -31534,7 +32296,7 @@ async function readCachedAnswers(location, workspace, configFiles2) {
   ]);
   const out = {};
   const p = record3.probe;
-  const expected = p?.isRepository ? join50(workspace, ".git", "info", "exclude") : null;
+  const expected = p?.isRepository ? join51(workspace, ".git", "info", "exclude") : null;
   if (p !== void 0 && p.root === workspace && p.excludesFile === expected && stampsHold(p.stamps, probeNow)) {
     out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
   }
@@ -31580,7 +32342,7 @@ async function readRecord2(location) {
 function includesOthers(files) {
   return files.some((file) => {
     try {
-      return /^\s*\[\s*include/im.test(readFileSync6(file, "utf8"));
+      return /^\s*\[\s*include/im.test(readFileSync7(file, "utf8"));
     } catch {
       return false;
     }
@@ -31599,7 +32361,7 @@ var init_probe_cache = __esm({
 // src/checkpoints/store.ts
 import { access as access3, lstat as lstat18, readFile as readFile21, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join51, sep as sep11 } from "node:path";
+import { join as join52, sep as sep11 } from "node:path";
 async function physicalPath(path2) {
   try {
     await access3(path2);
@@ -31676,7 +32438,7 @@ var init_store = __esm({
        * own checkpoint directory.
        */
       static async open(dir, opts = {}) {
-        assertCheckpointsOptions(opts);
+        assertCheckpointsOptions(dir, opts);
         const real = await resolveWorkspaceDir(dir);
         assertSafeWorkspace(real);
         const gitOpts = {
@@ -31833,7 +32595,8 @@ var init_store = __esm({
           root: this.workspace,
           repo: this.repo,
           excluded: this.excluded,
-          maxFileSizeBytes: this.maxFileSizeBytes
+          maxFileSizeBytes: this.maxFileSizeBytes,
+          ...opts.nested === void 0 ? {} : { nested: opts.nested }
         });
       }
       /**
@@ -31949,7 +32712,7 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const target = join51(this.location.gitDir, "info", "exclude");
+        const target = join52(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
           this.userExcludes === null ? "" : readFile21(this.userExcludes, "utf8").catch(() => ""),
           readFile21(target, "utf8").catch(() => null)
@@ -31966,7 +32729,7 @@ function restoreSession(store, from, opts = {}) {
   const dryRun = opts.dryRun === true;
   return store.locked("checkpoint restore", "existing", async () => {
     const target = await store.requireListing(from.hash);
-    const captured = await store.capture();
+    const { captured, current } = await captureForRestore(store, target.keys());
     const records = await listRefRecords(store.repo, [CHECKPOINT_REF_PREFIX]);
     const { changed, conflicts } = sessionChanges(
       from.session,
@@ -31975,7 +32738,6 @@ function restoreSession(store, from, opts = {}) {
     const mine = await store.withoutNowIgnored(changed);
     const kept = new Set(mine);
     const ignored = changed.filter((p) => !kept.has(p));
-    const current = await store.requireListing(captured.treeId);
     const inConflict = new Set(conflicts.filter((p) => !sameEntry(target.get(p), current.get(p))));
     const conflicted = mine.filter((p) => inConflict.has(p));
     const selection2 = force ? mine : mine.filter((p) => !inConflict.has(p));
@@ -32078,6 +32840,7 @@ var init_session_restore = __esm({
     init_message2();
     init_plan();
     init_sessions();
+    init_restore();
     init_skip_rules();
     SESSION_RESTORE_EVENT = "restore --prompt";
   }
@@ -32111,6 +32874,8 @@ var init_checkpoints = __esm({
   "src/checkpoints/checkpoints.ts"() {
     "use strict";
     init_config();
+    init_library();
+    init_arguments();
     init_errors();
     init_path_bytes();
     init_checkpoint_repo();
@@ -32152,6 +32917,8 @@ var init_checkpoints = __esm({
        * A damaged store's damaged part is first moved aside (recovery.ts), which `recovered` says.
        */
       async track(label, opts = {}) {
+        checkArgument(OptionalTextArg, label, "label");
+        checkArgument(TrackOptionsArg, opts, "opts");
         const store = this.store;
         const claim2 = opts.beforePrompt === true && opts.session !== void 0 ? await claimPromptNumber(store.location.promptsDir, opts.session, opts.delivery) : null;
         if (claim2?.duplicate === true) {
@@ -32229,7 +32996,7 @@ var init_checkpoints = __esm({
         tracking.catch(() => void 0);
         let counting = null;
         if (uncounted === null) {
-          await new Promise((resolve29) => setImmediate(resolve29));
+          await new Promise((resolve30) => setImmediate(resolve30));
           counting = countObjects(store.repo);
           counting.catch(() => void 0);
         }
@@ -32281,6 +33048,7 @@ var init_checkpoints = __esm({
           throw new InvalidArgumentError(`a prompt number is a whole number from 1, not ${String(prompt)}`, {
             details: { prompt }
           });
+        checkArgument(OptionalTextArg, session, "session");
         if (session === "")
           throw new InvalidArgumentError('a session id must not be empty; "checkpoint list" shows them', {
             details: { session }
@@ -32301,6 +33069,7 @@ var init_checkpoints = __esm({
        * session or a person changed since, unless `force`; see session-restore.ts.
        */
       async restorePrompt(prompt, session, opts = {}) {
+        checkArgument(SessionRestoreOptionsArg, opts, "opts");
         const from = await this.beforePrompt(prompt, session);
         return restoreSession(this.store, { ...from, session: from.session ?? "", prompt }, opts);
       }
@@ -32326,14 +33095,14 @@ var init_checkpoints = __esm({
       }
       /** Files changed since checkpoint `hash`, as absolute paths (the current state is captured first, without a checkpoint). */
       async patch(hash2) {
-        return patchSince(this.store, hash2);
+        return patchSince(this.store, checkArgument(TextArg, hash2, "hash"));
       }
       /**
        * Unified diff (binary-safe, applicable with `git apply`) from checkpoint `hash` to the current
        * state, byte for byte as git wrote it.
        */
       async diffBytes(hash2) {
-        return diffBytesSince(this.store, hash2);
+        return diffBytesSince(this.store, checkArgument(TextArg, hash2, "hash"));
       }
       /** diffBytes as a string, decoded losslessly: bytes that are not UTF-8 become U+DC80..U+DCFF (fs/path-bytes.ts). */
       async diff(hash2) {
@@ -32341,7 +33110,8 @@ var init_checkpoints = __esm({
       }
       /** Per-file before/after contents between two checkpoints (`to` defaults to the current state); see compare.ts. */
       async diffFull(from, to) {
-        return diffFullBetween(this.store, from, to);
+        checkArgument(OptionalTextArg, to, "to");
+        return diffFullBetween(this.store, checkArgument(TextArg, from, "from"), to);
       }
       /**
        * Makes the workspace match checkpoint `hash` for every path the checkpoints know: changed files
@@ -32349,14 +33119,15 @@ var init_checkpoints = __esm({
        * taken first; ignored, skipped and never-captured files are not touched (see apply.ts).
        */
       async restore(hash2) {
-        return restoreTo(this.store, hash2);
+        return restoreTo(this.store, checkArgument(TextArg, hash2, "hash"));
       }
       /** Undoes a restore or revert: restores its safety checkpoint. */
       async unrevert(safety) {
         return this.restore(safety);
       }
       async revert(target, paths) {
-        return typeof target === "string" ? revertToCheckpoint(this.store, target, paths) : revertPatches(this.store, target, paths);
+        checkArgument(PathsArg, paths, "paths");
+        return typeof target === "string" ? revertToCheckpoint(this.store, target, paths) : revertPatches(this.store, checkArgument(PatchesArg, target, "target"), paths);
       }
       /** Recorded checkpoints, newest first. */
       async list() {
@@ -32369,6 +33140,7 @@ var init_checkpoints = __esm({
        * abbreviated, or its ref): a caller that also takes labels lets one such match win over a label.
        */
       async named(rev) {
+        checkArgument(TextArg, rev, "rev");
         if (!isCheckpointRevision(rev) || !await this.store.exists()) return 0;
         const records = await this.store.reading(
           () => listRefRecords(this.store.repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX])
@@ -32377,24 +33149,19 @@ var init_checkpoints = __esm({
       }
       /** The checkpoints that baseline, latest and the last safety checkpoint point at. */
       async markers() {
-        const none = { baseline: null, latest: null, safety: null };
-        if (!await this.store.exists()) return none;
-        const records = await this.store.reading(
-          () => listRefRecords(this.store.repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX])
+        if (!await this.store.exists()) return { baseline: null, latest: null, safety: null };
+        return markersOf(
+          await this.store.reading(
+            () => listRefRecords(this.store.repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX])
+          )
         );
-        const find = (meta2) => {
-          const marker = records.find((r) => r.ref === meta2);
-          if (marker === void 0) return null;
-          const named3 = records.find((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX) && r.oid === marker.oid);
-          return entryOf(named3 ?? marker);
-        };
-        return { baseline: find(BASELINE_REF), latest: find(LATEST_REF), safety: find(SAFETY_REF) };
       }
       /**
        * `checkpoint gc`: retention, then git gc (see upkeep.ts). Keeps the newest `keep` checkpoints
        * plus those baseline, latest and the last safety checkpoint point at.
        */
       async gc(opts = {}) {
+        checkArgument(GcOptionsArg, opts, "opts");
         const keep = opts.keep ?? DEFAULT_KEEP;
         const pruneAge = opts.pruneAge ?? DEFAULT_PRUNE_AGE;
         assertRetention(keep, pruneAge);
@@ -32456,7 +33223,7 @@ function restorePrompt(r) {
   const unresolved = r.forced ? r.conflicts.filter((p) => blocked.has(p)) : r.conflicts;
   if (!r.dryRun && unresolved.length > 0)
     throw new RestoreConflictError(
-      `restored ${r.restored.length} files${named2(r.restored)} and deleted ${r.deleted.length}${named2(r.deleted)} of ${of}, but left alone ${unresolved.length} that another session or a person changed after it: ${unresolved.map(pathText).join(", ")}; ${r.forced ? "something of theirs stands where each would go: move it aside, then run again" : "run again with --force to put them back too"} (--dry-run shows the plan). ${undo.join("")}`,
+      `restored ${r.restored.length} files${named2(r.restored)} and deleted ${r.deleted.length}${named2(r.deleted)} of ${of}, but left alone ${unresolved.length} that another session or a person changed after it, or where something else now stands (a repository made since, a directory, a link): ${unresolved.map(pathText).join(", ")}; ${r.forced ? "something stands where each would go: move it aside, then run again" : "run again with --force to put back those changed by others"} (--dry-run shows the plan). ${undo.join("")}`,
       { details: r }
     );
   const listed = r.forced ? r.conflicts.filter((p) => !blocked.has(p)) : r.conflicts;
@@ -32507,7 +33274,7 @@ __export(checkpoint_exports, {
 });
 import { mkdtemp as mkdtemp7, rm as rm24, writeFile as writeFile9 } from "node:fs/promises";
 import { tmpdir as tmpdir7 } from "node:os";
-import { join as join52, resolve as resolve23 } from "node:path";
+import { join as join53, resolve as resolve24 } from "node:path";
 function open8(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -32629,8 +33396,8 @@ var init_checkpoint2 = __esm({
         const cp = await open8(ctx);
         const hash2 = await resolveCheckpoint(cp, name2);
         if (ctx.json) return { json: { diff: await cp.diff(hash2) }, human: () => "" };
-        const dir = await mkdtemp7(join52(tmpdir7(), "agentgate-cpdiff-"));
-        const file = join52(dir, "diff.patch");
+        const dir = await mkdtemp7(join53(tmpdir7(), "agentgate-cpdiff-"));
+        const file = join53(dir, "diff.patch");
         const cleanup = () => rm24(dir, { recursive: true, force: true });
         try {
           await writeFile9(file, await cp.diffBytes(hash2));
@@ -32742,7 +33509,7 @@ var init_checkpoint2 = __esm({
         const result = paths.length ? await revertPaths(
           cp,
           hash2,
-          paths.map((p) => resolve23(ctx.workspace, p))
+          paths.map((p) => resolve24(ctx.workspace, p))
         ) : await cp.revert(hash2);
         return {
           json: result,
@@ -33137,7 +33904,12 @@ var init_agent_hooks = __esm({
     name = deferred(() => string2().check(_minLength(1), _maxLength(100)));
     path = deferred(() => string2().check(_minLength(1), _maxLength(4096)));
     word = deferred(() => string2().check(_maxLength(200)));
-    roots = deferred(() => array(path).check(_maxLength(100)));
+    roots = deferred(
+      () => pipe(
+        array(_catch(nullable(path), null)).check(_maxLength(100)),
+        transform((list5) => list5.filter((root) => root !== null))
+      )
+    );
     text = deferred(() => string2().check(_maxLength(1e7)));
     ClaudeStyleEvent = deferred(
       () => object({
@@ -33242,8 +34014,8 @@ async function withinBudget(ms, fn) {
   const wrapped = work.then((value) => ({ value }));
   wrapped.catch(() => void 0);
   let timer;
-  const stop = new Promise((resolve29) => {
-    timer = setTimeout(() => resolve29("late"), stopAt);
+  const stop = new Promise((resolve30) => {
+    timer = setTimeout(() => resolve30("late"), stopAt);
   });
   const first = await Promise.race([wrapped, stop]).finally(() => clearTimeout(timer));
   if (first !== "late") return { done: true, value: first.value };
@@ -33252,7 +34024,7 @@ async function withinBudget(ms, fn) {
     (v) => v,
     () => null
   );
-  const windDown = new Promise((resolve29) => setTimeout(() => resolve29(null), total - stopAt).unref());
+  const windDown = new Promise((resolve30) => setTimeout(() => resolve30(null), total - stopAt).unref());
   const last = await Promise.race([settled, windDown]);
   return last === null ? { done: false } : { done: true, value: last.value };
 }
@@ -33296,15 +34068,21 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join53, resolve as resolve24 } from "node:path";
+import { join as join54, resolve as resolve25 } from "node:path";
 async function runAgentHook(event, opts = {}) {
+  const refused = badArguments(() => checkArgument(AgentHookOptionsArg, opts, "opts"));
+  if (refused !== null) return refused;
   const home = opts.settings?.home ?? resolveHome(opts.home);
+  const badEvent = badArguments(() => checkArgument(AgentEventArg, event, "event"));
+  if (badEvent !== null) return logOutcome(home, { agent: agentOf(event) }, badEvent);
   const outcome = await checkpointFor(event, opts).catch(failure2);
   if (event.note !== void 0) outcome.message = `${outcome.message}; ${event.note}`;
   await logOutcome(home, event, outcome);
   return outcome;
 }
 async function logOutcome(home, event, outcome) {
+  const refused = badArguments(() => checkArgument(LogOutcomeArgs, [home, event, outcome], "logOutcome"));
+  if (refused !== null) return refused;
   const where = [event.event, event.session === void 0 ? null : `session=${event.session}`].filter((w) => w !== null && w !== void 0).join(" ");
   const problem = await appendHookLog(
     logFile(home),
@@ -33313,8 +34091,20 @@ async function logOutcome(home, event, outcome) {
   if (problem !== null) outcome.message = `${outcome.message}; ${problem}`;
   return outcome;
 }
+function badArguments(check) {
+  try {
+    check();
+    return null;
+  } catch (error2) {
+    return { ...failure2(error2), status: "invalid", message: `hook not run: ${errorText(error2)}` };
+  }
+}
+function agentOf(event) {
+  const agent = event?.agent;
+  return typeof agent === "string" ? agent : "unknown";
+}
 function logFile(home) {
-  return join53(layout(home).logs, "hooks.log");
+  return join54(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const chosen = chooseHome(opts.home);
@@ -33345,7 +34135,7 @@ async function checkpointFor(event, opts) {
       session: event.session,
       event: event.event,
       unlessUnchanged: event.kind === "latest",
-      ...event.touched === void 0 || event.kind !== "latest" ? {} : { touched: event.touched.map((p) => resolve24(event.workspace, p)) }
+      ...event.touched === void 0 || event.kind !== "latest" ? {} : { touched: event.touched.map((p) => resolve25(event.workspace, p)) }
     });
   });
   if (!run.done)
@@ -33409,6 +34199,8 @@ var init_agent_hook = __esm({
   "src/hooks/agent-hook.ts"() {
     "use strict";
     init_checkpoints2();
+    init_library();
+    init_arguments();
     init_errors();
     init_config2();
     init_config_cache2();
@@ -33924,12 +34716,12 @@ var init_lenient_json = __esm({
 
 // src/hooks/workspace.ts
 import { realpath as realpath10, stat as stat24 } from "node:fs/promises";
-import { dirname as dirname25, join as join54, parse as parse2, resolve as resolve25 } from "node:path";
+import { dirname as dirname25, join as join55, parse as parse2, resolve as resolve26 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
 }
 async function hookWorkspace(candidate, opts = {}) {
-  const path2 = resolve25(nativePath(candidate));
+  const path2 = resolve26(nativePath(candidate));
   const isDir2 = await stat24(path2).then(
     (st) => st.isDirectory(),
     () => false
@@ -33951,7 +34743,7 @@ function homeOrNone() {
 }
 async function nestedRepository(project, dir) {
   for (let at = dir; at !== project && at !== dirname25(at) && isInside(project, at); at = dirname25(at)) {
-    if (isRepositoryEntry(join54(at, ".git"))) return at;
+    if (isRepositoryEntry(join55(at, ".git"))) return at;
   }
   return void 0;
 }
@@ -33965,9 +34757,13 @@ var init_workspace = __esm({
 });
 
 // src/hooks/event-hook.ts
-import { dirname as dirname26, isAbsolute as isAbsolute11, resolve as resolve26 } from "node:path";
+import { dirname as dirname26, isAbsolute as isAbsolute12, resolve as resolve27 } from "node:path";
 async function runEventHook(agent, input, opts = {}) {
+  const noAgent = badArguments(() => checkArgument(HookAgentArg, agent, "agent"));
+  if (noAgent !== null) return { ...noAgent, answer: "" };
   const adapter = ADAPTERS[agent];
+  const badOptions = badArguments(() => checkArgument(EventHookOptionsArg, opts, "opts"));
+  if (badOptions !== null) return { ...badOptions, answer: adapter.answer(void 0) };
   const outcome = await checkpointOf(adapter, input, opts);
   return { ...outcome.outcome, answer: adapter.answer(outcome.event) };
 }
@@ -33986,6 +34782,8 @@ async function checkpointOf(adapter, input, opts) {
       { status: status2, message }
     )
   });
+  const badInput = badArguments(() => checkArgument(HookInputArg, input, "input"));
+  if (badInput !== null) return refuse("invalid", badInput.message, opts.event);
   if (typeof input !== "string") return refuse("invalid", input.unreadable, opts.event);
   if (input.trim() === "") return refuse("ignored", "no event on stdin (empty input)", opts.event);
   let raw;
@@ -34005,7 +34803,7 @@ async function checkpointOf(adapter, input, opts) {
   if (opts.seen !== void 0)
     Object.assign(opts.seen, definedOf({ event: known.event, session: known.session }));
   if (!("mapped" in mapping)) return refuse(mapping.status, mapping.message, mapping.event, mapping.session);
-  const relative8 = (path2) => path2 !== void 0 && !isAbsolute11(nativePath(path2));
+  const relative8 = (path2) => path2 !== void 0 && !isAbsolute12(nativePath(path2));
   const [relativeRoot, relativeCwd] = [relative8(mapping.mapped.root), relative8(mapping.mapped.cwd)];
   const e = {
     ...mapping.mapped,
@@ -34023,8 +34821,8 @@ async function checkpointOf(adapter, input, opts) {
       e.event,
       e.session
     );
-  const cwd = e.cwd === void 0 ? void 0 : resolve26(here, nativePath(e.cwd));
-  const touched = e.touched?.map((p) => resolve26(here, nativePath(e.cwd ?? e.root ?? here), nativePath(p)));
+  const cwd = e.cwd === void 0 ? void 0 : resolve27(here, nativePath(e.cwd));
+  const touched = e.touched?.map((p) => resolve27(here, nativePath(e.cwd ?? e.root ?? here), nativePath(p)));
   const where = await hookWorkspace(await storeDirOf(adapter, { root: e.root, cwd, touched }, here, opts), {
     ...opts.homeDir === void 0 ? {} : { homeDir: opts.homeDir }
   });
@@ -34047,13 +34845,14 @@ async function checkpointOf(adapter, input, opts) {
 }
 async function storeDirOf(adapter, e, here, opts) {
   const base = baseOf(adapter, e, here, opts);
-  const happened = e.cwd ?? (e.touched?.length === 1 ? dirname26(e.touched[0]) : void 0);
-  return (happened === void 0 ? void 0 : await nestedRepository(base, happened)) ?? base;
+  const file = e.touched?.length === 1 ? e.touched[0] : void 0;
+  const ofFile = file === void 0 ? void 0 : await nestedRepository(base, dirname26(file));
+  return ofFile ?? (e.cwd === void 0 ? void 0 : await nestedRepository(base, e.cwd)) ?? base;
 }
 function baseOf(adapter, e, here, opts) {
-  if (e.root !== void 0) return resolve26(here, nativePath(e.root));
+  if (e.root !== void 0) return resolve27(here, nativePath(e.root));
   const project = adapter.projectDirVariable && (opts.env ?? process.env)[adapter.projectDirVariable];
-  if (project && e.cwd !== void 0 && isInside(resolve26(project), e.cwd)) return resolve26(project);
+  if (project && e.cwd !== void 0 && isInside(resolve27(project), e.cwd)) return resolve27(project);
   if (adapter.hooksRunInRoot === true && (e.cwd === void 0 || isInside(here, e.cwd))) return here;
   return e.cwd ?? here;
 }
@@ -34063,6 +34862,8 @@ function definedOf(o) {
 var init_event_hook = __esm({
   "src/hooks/event-hook.ts"() {
     "use strict";
+    init_library();
+    init_arguments();
     init_inside();
     init_paths();
     init_text();
@@ -34082,7 +34883,7 @@ var init_claude_code = __esm({
 });
 
 // src/hooks/index.ts
-var init_hooks = __esm({
+var init_hooks2 = __esm({
   "src/hooks/index.ts"() {
     "use strict";
     init_agent_hook();
@@ -34215,14 +35016,14 @@ async function readEvent(timeoutMs) {
   if (stdin.isTTY) return { unreadable: "stdin is a terminal; a hook reads its event from a pipe" };
   const chunks = [];
   let size = 0;
-  const result = await new Promise((resolve29) => {
+  const result = await new Promise((resolve30) => {
     const timer = setTimeout(
-      () => resolve29({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
+      () => resolve30({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
       timerDelay(timeoutMs)
     );
     const done = (value) => {
       clearTimeout(timer);
-      resolve29(value);
+      resolve30(value);
     };
     stdin.on("data", (chunk) => {
       size += chunk.length;
@@ -34260,7 +35061,7 @@ var init_hook = __esm({
     "use strict";
     init_agent_hooks();
     init_errors();
-    init_hooks();
+    init_hooks2();
     init_paths();
     init_output();
     init_spec();
@@ -34270,10 +35071,10 @@ var init_hook = __esm({
       "claude-code": "SessionStart keeps a baseline, UserPromptSubmit the state just before the prompt, PostToolUse and Stop the latest state.",
       codex: "SessionStart keeps a baseline, UserPromptSubmit the state just before the prompt, PostToolUse and Stop the latest state (Stop also catches a failed tool, which fires no PostToolUse). The session is session_id (or thread_id).",
       gemini: "SessionStart keeps a baseline, BeforeAgent the state just before the prompt, AfterTool and AfterAgent the latest state. Prints {} (Gemini parses stdout as JSON).",
-      cursor: 'sessionStart keeps a baseline, beforeSubmitPrompt the state just before the prompt, afterFileEdit, afterShellExecution, postToolUse and stop the latest state, in workspace_roots[0]. Prints {"continue":true} for beforeSubmitPrompt and for an event it cannot read, else {}.',
+      cursor: 'sessionStart keeps a baseline, beforeSubmitPrompt the state just before the prompt, afterFileEdit, afterShellExecution, postToolUse and stop the latest state, in the first path of workspace_roots. Prints {"continue":true} for beforeSubmitPrompt and for an event it cannot read, else {}.',
       copilot: "sessionStart keeps a baseline, userPromptSubmitted the state just before the prompt, postToolUse, postToolUseFailure and agentStop the latest state. camelCase payloads do not name their event: --event names it.",
       qwen: "SessionStart keeps a baseline, UserPromptSubmit with submitted_prompt (typed by a person) the state just before the prompt, PostToolUse, PostToolUseFailure, Stop and a continuation the latest state.",
-      cline: 'TaskStart and TaskResume keep a baseline, UserPromptSubmit the state just before the prompt, PostToolUse, TaskComplete and TaskCancel the latest state, in workspaceRoots[0]. Prints {"cancel": false}.',
+      cline: 'TaskStart and TaskResume keep a baseline, UserPromptSubmit the state just before the prompt, PostToolUse, TaskComplete and TaskCancel the latest state, in the first path of workspaceRoots. Prints {"cancel": false}.',
       windsurf: "pre_user_prompt keeps the state just before the prompt, post_write_code, post_run_command and post_cascade_response the latest state. Raw control characters inside JSON strings are accepted."
     };
     TITLES = {
@@ -35021,9 +35822,9 @@ var init_hook_install = __esm({
 // src/hooks/install/install-record.ts
 import { createHash as createHash11 } from "node:crypto";
 import { lstat as lstat20, open as open9, readFile as readFile22, rm as rm25, rmdir as rmdir3 } from "node:fs/promises";
-import { dirname as dirname27, join as join55 } from "node:path";
+import { dirname as dirname27, join as join56 } from "node:path";
 function recordPath(home, file) {
-  return join55(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
+  return join56(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
 }
 function sha256(text2) {
   return createHash11("sha256").update(text2).digest("hex");
@@ -35200,12 +36001,12 @@ var require_main = __commonJS({
         return "<unknown ParseErrorCode>";
       }
       exports2.printParseErrorCode = printParseErrorCode2;
-      function format(documentText, range, options) {
-        return formatter.format(documentText, range, options);
+      function format(documentText, range, options2) {
+        return formatter.format(documentText, range, options2);
       }
       exports2.format = format;
-      function modify2(text2, path2, value, options) {
-        return edit.setProperty(text2, path2, value, options);
+      function modify2(text2, path2, value, options2) {
+        return edit.setProperty(text2, path2, value, options2);
       }
       exports2.modify = modify2;
       function applyEdits2(text2, edits) {
@@ -35234,14 +36035,14 @@ var require_main = __commonJS({
 });
 
 // src/hooks/install/targets.ts
-import { join as join56, resolve as resolve27 } from "node:path";
+import { join as join57, resolve as resolve28 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join56(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join57(base, place.scope === "project" ? project : user);
   const env = place.env ?? process.env;
   const under = (variable, project, dir, file) => {
     const home = env[variable];
-    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve27(home, file) : at(project, join56(dir, file));
+    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve28(home, file) : at(project, join57(dir, file));
   };
   switch (agent) {
     case "claude-code":
@@ -35651,7 +36452,7 @@ var init_json_config = __esm({
 
 // src/hooks/install/scripts.ts
 import { chmod, lstat as lstat21, readFile as readFile23, rm as rm26, stat as stat25 } from "node:fs/promises";
-import { join as join57 } from "node:path";
+import { join as join58 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
 ${MARKER}
@@ -35662,7 +36463,7 @@ async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   await assertDirectory(target.file);
   for (const event of target.events) {
-    const file = join57(target.file, event);
+    const file = join58(target.file, event);
     const current = await readHook(file);
     if (current !== null && "theirs" in current) {
       if (command !== null || current.marked) plan.leftAlone.push(file);
@@ -35763,12 +36564,12 @@ var init_error = __esm({
       line;
       column;
       codeblock;
-      constructor(message, options) {
-        const [line, column] = getLineColFromPtr(options.toml, options.ptr);
-        const codeblock = makeCodeBlock(options.toml, line, column);
+      constructor(message, options2) {
+        const [line, column] = getLineColFromPtr(options2.toml, options2.ptr);
+        const codeblock = makeCodeBlock(options2.toml, line, column);
         super(`Invalid TOML document: ${message}
 
-${codeblock}`, options);
+${codeblock}`, options2);
         this.line = line;
         this.column = column;
         this.codeblock = codeblock;
@@ -36447,14 +37248,14 @@ function validateTablePeek(ctx, peek, ptr) {
   if (peek === null || ctx.uk === 2)
     TomlError.x(peek === null ? "trying to redefine an already defined table or value" : "document contains an unsafe property", ctx, ptr);
 }
-function parse5(toml, options = {}) {
+function parse5(toml, options2 = {}) {
   let ctx = {
     s: toml,
     p: 0,
-    d: options.maxDepth ?? 1e3,
-    bi: options.integersAsBigInt ?? false,
-    ld: options.useLegacyDate ?? true,
-    uk: options.unsafeKeyBehaviour === "throw" ? 2 : options.unsafeKeyBehaviour === "drop" ? 1 : 0
+    d: options2.maxDepth ?? 1e3,
+    bi: options2.integersAsBigInt ?? false,
+    ld: options2.useLegacyDate ?? true,
+    uk: options2.unsafeKeyBehaviour === "throw" ? 2 : options2.unsafeKeyBehaviour === "drop" ? 1 : 0
   };
   let res = /* @__PURE__ */ Object.create(null);
   let meta2 = /* @__PURE__ */ Object.create(null);
@@ -37007,24 +37808,24 @@ var Diff;
 var init_base = __esm({
   "node_modules/diff/libesm/diff/base.js"() {
     Diff = class {
-      diff(oldStr, newStr, options = {}) {
+      diff(oldStr, newStr, options2 = {}) {
         let callback;
-        if (typeof options === "function") {
-          callback = options;
-          options = {};
-        } else if ("callback" in options) {
-          callback = options.callback;
+        if (typeof options2 === "function") {
+          callback = options2;
+          options2 = {};
+        } else if ("callback" in options2) {
+          callback = options2.callback;
         }
-        const oldString = this.castInput(oldStr, options);
-        const newString = this.castInput(newStr, options);
-        const oldTokens = this.removeEmpty(this.tokenize(oldString, options));
-        const newTokens = this.removeEmpty(this.tokenize(newString, options));
-        return this.diffWithOptionsObj(oldTokens, newTokens, options, callback);
+        const oldString = this.castInput(oldStr, options2);
+        const newString = this.castInput(newStr, options2);
+        const oldTokens = this.removeEmpty(this.tokenize(oldString, options2));
+        const newTokens = this.removeEmpty(this.tokenize(newString, options2));
+        return this.diffWithOptionsObj(oldTokens, newTokens, options2, callback);
       }
-      diffWithOptionsObj(oldTokens, newTokens, options, callback) {
+      diffWithOptionsObj(oldTokens, newTokens, options2, callback) {
         var _a3;
         const done = (value) => {
-          value = this.postProcess(value, options);
+          value = this.postProcess(value, options2);
           if (callback) {
             setTimeout(function() {
               callback(value);
@@ -37037,13 +37838,13 @@ var init_base = __esm({
         const newLen = newTokens.length, oldLen = oldTokens.length;
         let editLength = 1;
         let maxEditLength = newLen + oldLen;
-        if (options.maxEditLength != null) {
-          maxEditLength = Math.min(maxEditLength, options.maxEditLength);
+        if (options2.maxEditLength != null) {
+          maxEditLength = Math.min(maxEditLength, options2.maxEditLength);
         }
-        const maxExecutionTime = (_a3 = options.timeout) !== null && _a3 !== void 0 ? _a3 : Infinity;
+        const maxExecutionTime = (_a3 = options2.timeout) !== null && _a3 !== void 0 ? _a3 : Infinity;
         const abortAfterTimestamp = Date.now() + maxExecutionTime;
         const bestPath = [{ oldPos: -1, lastComponent: void 0 }];
-        let newPos = this.extractCommon(bestPath[0], newTokens, oldTokens, 0, options);
+        let newPos = this.extractCommon(bestPath[0], newTokens, oldTokens, 0, options2);
         if (bestPath[0].oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
           return done(this.buildValues(bestPath[0].lastComponent, newTokens, oldTokens));
         }
@@ -37066,11 +37867,11 @@ var init_base = __esm({
               continue;
             }
             if (!canRemove || canAdd && removePath.oldPos < addPath.oldPos) {
-              basePath = this.addToPath(addPath, true, false, 0, options);
+              basePath = this.addToPath(addPath, true, false, 0, options2);
             } else {
-              basePath = this.addToPath(removePath, false, true, 1, options);
+              basePath = this.addToPath(removePath, false, true, 1, options2);
             }
-            newPos = this.extractCommon(basePath, newTokens, oldTokens, diagonalPath, options);
+            newPos = this.extractCommon(basePath, newTokens, oldTokens, diagonalPath, options2);
             if (basePath.oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
               return done(this.buildValues(basePath.lastComponent, newTokens, oldTokens)) || true;
             } else {
@@ -37105,9 +37906,9 @@ var init_base = __esm({
           }
         }
       }
-      addToPath(path2, added, removed, oldPosInc, options) {
+      addToPath(path2, added, removed, oldPosInc, options2) {
         const last = path2.lastComponent;
-        if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
+        if (last && !options2.oneChangePerToken && last.added === added && last.removed === removed) {
           return {
             oldPos: path2.oldPos + oldPosInc,
             lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
@@ -37119,28 +37920,28 @@ var init_base = __esm({
           };
         }
       }
-      extractCommon(basePath, newTokens, oldTokens, diagonalPath, options) {
+      extractCommon(basePath, newTokens, oldTokens, diagonalPath, options2) {
         const newLen = newTokens.length, oldLen = oldTokens.length;
         let oldPos = basePath.oldPos, newPos = oldPos - diagonalPath, commonCount = 0;
-        while (newPos + 1 < newLen && oldPos + 1 < oldLen && this.equals(oldTokens[oldPos + 1], newTokens[newPos + 1], options)) {
+        while (newPos + 1 < newLen && oldPos + 1 < oldLen && this.equals(oldTokens[oldPos + 1], newTokens[newPos + 1], options2)) {
           newPos++;
           oldPos++;
           commonCount++;
-          if (options.oneChangePerToken) {
+          if (options2.oneChangePerToken) {
             basePath.lastComponent = { count: 1, previousComponent: basePath.lastComponent, added: false, removed: false };
           }
         }
-        if (commonCount && !options.oneChangePerToken) {
+        if (commonCount && !options2.oneChangePerToken) {
           basePath.lastComponent = { count: commonCount, previousComponent: basePath.lastComponent, added: false, removed: false };
         }
         basePath.oldPos = oldPos;
         return newPos;
       }
-      equals(left, right, options) {
-        if (options.comparator) {
-          return options.comparator(left, right);
+      equals(left, right, options2) {
+        if (options2.comparator) {
+          return options2.comparator(left, right);
         } else {
-          return left === right || !!options.ignoreCase && left.toLowerCase() === right.toLowerCase();
+          return left === right || !!options2.ignoreCase && left.toLowerCase() === right.toLowerCase();
         }
       }
       removeEmpty(array2) {
@@ -37153,17 +37954,17 @@ var init_base = __esm({
         return ret;
       }
       // eslint-disable-next-line @typescript-eslint/no-unused-vars
-      castInput(value, options) {
+      castInput(value, options2) {
         return value;
       }
       // eslint-disable-next-line @typescript-eslint/no-unused-vars
-      tokenize(value, options) {
+      tokenize(value, options2) {
         return Array.from(value);
       }
       join(chars) {
         return chars.join("");
       }
-      postProcess(changeObjects, options) {
+      postProcess(changeObjects, options2) {
         return changeObjects;
       }
       get useLongestToken() {
@@ -37210,8 +38011,8 @@ var init_base = __esm({
 });
 
 // node_modules/diff/libesm/diff/array.js
-function diffArrays(oldArr, newArr, options) {
-  return arrayDiff.diff(oldArr, newArr, options);
+function diffArrays(oldArr, newArr, options2) {
+  return arrayDiff.diff(oldArr, newArr, options2);
 }
 var ArrayDiff, arrayDiff;
 var init_array = __esm({
@@ -37308,7 +38109,7 @@ var init_undo = __esm({
 
 // src/hooks/install/install.ts
 import { lstat as lstat22, readFile as readFile24, realpath as realpath11, rm as rm27 } from "node:fs/promises";
-import { dirname as dirname28, parse as parse6, resolve as resolve28 } from "node:path";
+import { dirname as dirname28, parse as parse6, resolve as resolve29 } from "node:path";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
 }
@@ -37316,8 +38117,16 @@ function uninstallHooks(agent, opts) {
   return apply(agent, "uninstall", opts);
 }
 async function projectDir(opts) {
-  const { root } = await probeWorkspace(await resolveWorkspaceDir(opts.workspace));
-  const home = await realpath11(opts.homeDir).catch(() => resolve28(opts.homeDir));
+  const dir = await resolveWorkspaceDir(opts.workspace);
+  const probe = await probeWorkspace(dir);
+  const top = probe.isRepository ? void 0 : await workTreeOfGitDir(dir);
+  if (top === null)
+    throw new InvalidArgumentError(
+      `refusing a project install in ${dir}: it lies in a git dir without a work tree of its own (a bare repository); run it in the project's work tree (-C DIR), or use --user for the user-wide file`,
+      { details: { workspace: dir } }
+    );
+  const root = top ?? probe.root;
+  const home = await realpath11(opts.homeDir).catch(() => resolve29(opts.homeDir));
   if (root === home || parse6(root).root === root)
     throw new InvalidArgumentError(
       `refusing a project install in ${root}: it is ${root === home ? "the home directory, where the project file is the user-wide one" : "the file system root"}; run it in a project (-C DIR), or use --user for the user-wide file`,
@@ -37474,7 +38283,7 @@ function setupCommand(action) {
     examples: [`hook ${action} codex`, `hook ${action} cursor --user --dry-run`],
     async run(ctx, values, positionals) {
       atMostOne(values, ["project", "user"]);
-      const agent = agentOf(positionals[0]);
+      const agent = agentOf2(positionals[0]);
       const opts = {
         scope: values.user ? "user" : "project",
         workspace: ctx.workspace,
@@ -37494,7 +38303,7 @@ function setupCommand(action) {
     }
   });
 }
-function agentOf(word2) {
+function agentOf2(word2) {
   const agent = HOOK_AGENTS.find((a) => a === word2);
   if (agent === void 0)
     throw new InvalidArgumentError(
@@ -37631,15 +38440,15 @@ init_stdout();
 init_suggest();
 init_version();
 async function main(argv) {
-  const options = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
-  const json = options.includes("--json");
+  const options2 = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
+  const json = options2.includes("--json");
   const { words, rest } = findCommand(argv);
   const name2 = words.join(" ");
   const agentHook = words[0] === "hook" && COMMAND_NAMES.includes(name2) && !HOOK_SETUP.includes(name2);
   listenWhenStdoutIsMade();
   try {
     if (words.length === 0 || COMMAND_GROUPS.includes(name2) && !COMMAND_NAMES.includes(name2))
-      return await withoutCommand(name2, options, argv.length === 0, json);
+      return await withoutCommand(name2, options2, argv.length === 0, json);
     if (!COMMAND_NAMES.includes(name2)) {
       const nearest = nearestName(name2, COMMAND_NAMES);
       const hint = nearest === null ? "" : `did you mean "${nearest}"? `;
@@ -37660,18 +38469,18 @@ async function main(argv) {
     if (agentHook)
       return (await Promise.resolve().then(() => (init_hook(), hook_exports))).hookCommandFailed(
         error2,
-        optionValue(options, "--home"),
+        optionValue(options2, "--home"),
         name2
       );
     return fail(error2, json);
   }
 }
 var HOOK_SETUP = ["hook install", "hook uninstall"];
-function optionValue(options, flag) {
-  const at = options.findIndex((o) => o === flag || o.startsWith(`${flag}=`));
+function optionValue(options2, flag) {
+  const at = options2.findIndex((o) => o === flag || o.startsWith(`${flag}=`));
   if (at < 0) return void 0;
-  const option = options[at];
-  return option.includes("=") ? option.slice(flag.length + 1) : options[at + 1];
+  const option = options2[at];
+  return option.includes("=") ? option.slice(flag.length + 1) : options2[at + 1];
 }
 function findCommand(argv) {
   const picked = [];
@@ -37696,9 +38505,9 @@ function takesNext(arg, next) {
   if (/^-[^-]./.test(arg)) return false;
   return !COMMAND_NAMES.some((c) => c.split(" ")[0] === next);
 }
-async function withoutCommand(group, options, noArguments, json) {
-  if (options.includes("--version") || options.includes("-V")) return printVersion(json);
-  const asked = options.includes("--help") || options.includes("-h");
+async function withoutCommand(group, options2, noArguments, json) {
+  if (options2.includes("--version") || options2.includes("-V")) return printVersion(json);
+  const asked = options2.includes("--help") || options2.includes("-h");
   const help = await programHelp(group);
   if (asked) return printHelp(help, json);
   if (!json) process.stderr.write(`${noWorkflowCommands(help)}

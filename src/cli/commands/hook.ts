@@ -19,12 +19,12 @@ const EVENTS: Readonly<Record<HookAgent, string>> = {
   gemini:
     'SessionStart keeps a baseline, BeforeAgent the state just before the prompt, AfterTool and AfterAgent the latest state. Prints {} (Gemini parses stdout as JSON).',
   cursor:
-    'sessionStart keeps a baseline, beforeSubmitPrompt the state just before the prompt, afterFileEdit, afterShellExecution, postToolUse and stop the latest state, in workspace_roots[0]. Prints {"continue":true} for beforeSubmitPrompt and for an event it cannot read, else {}.',
+    'sessionStart keeps a baseline, beforeSubmitPrompt the state just before the prompt, afterFileEdit, afterShellExecution, postToolUse and stop the latest state, in the first path of workspace_roots. Prints {"continue":true} for beforeSubmitPrompt and for an event it cannot read, else {}.',
   copilot:
     'sessionStart keeps a baseline, userPromptSubmitted the state just before the prompt, postToolUse, postToolUseFailure and agentStop the latest state. camelCase payloads do not name their event: --event names it.',
   qwen: 'SessionStart keeps a baseline, UserPromptSubmit with submitted_prompt (typed by a person) the state just before the prompt, PostToolUse, PostToolUseFailure, Stop and a continuation the latest state.',
   cline:
-    'TaskStart and TaskResume keep a baseline, UserPromptSubmit the state just before the prompt, PostToolUse, TaskComplete and TaskCancel the latest state, in workspaceRoots[0]. Prints {"cancel": false}.',
+    'TaskStart and TaskResume keep a baseline, UserPromptSubmit the state just before the prompt, PostToolUse, TaskComplete and TaskCancel the latest state, in the first path of workspaceRoots. Prints {"cancel": false}.',
   windsurf:
     'pre_user_prompt keeps the state just before the prompt, post_write_code, post_run_command and post_cascade_response the latest state. Raw control characters inside JSON strings are accepted.',
 };
