@@ -144,18 +144,13 @@ export interface ProbeOptions {
  * allow it.
  */
 export async function probeWorkspace(dir: string, opts: ProbeOptions = {}): Promise<WorkspaceProbe> {
-  const res = await runGit({ cwd: dir, ...opts }, [
-    'rev-parse',
+  const [top, exclude, gitDir] = await revParseLines(dir, opts, [
     '--path-format=absolute',
     '--show-toplevel',
     '--git-path',
     'info/exclude',
     '--git-dir',
-  ]).catch((cause: unknown) => {
-    if (cause instanceof GitFailedError) return null;
-    throw cause;
-  });
-  const [top, exclude, gitDir] = res === null ? [] : res.stdout.split('\n');
+  ]);
   if (!top || !exclude || !gitDir) return { root: dir, isRepository: false, excludesFile: null };
   const root = await realpath(top);
   // core.worktree or a foreign .git file must not widen the checkpoints beyond the workspace.
@@ -173,21 +168,25 @@ export async function workTreeOfGitDir(
   dir: string,
   opts: ProbeOptions = {},
 ): Promise<string | null | undefined> {
-  const res = await runGit({ cwd: dir, ...opts }, [
-    'rev-parse',
+  const [inside, bare, gitDir] = await revParseLines(dir, opts, [
     '--is-inside-git-dir',
     '--is-bare-repository',
     '--absolute-git-dir',
-  ]).catch((cause: unknown) => {
-    if (cause instanceof GitFailedError) return null;
-    throw cause;
-  });
-  const [inside, bare, gitDir] = res === null ? [] : res.stdout.split('\n');
+  ]);
   if (inside !== 'true' || !gitDir) return undefined;
   if (bare === 'true' || basename(gitDir) !== '.git') return null;
   const top = await realpath(dirname(gitDir));
   const probe = await probeWorkspace(top, opts);
   return probe.isRepository && probe.root === top ? top : null;
+}
+
+/** `rev-parse` answers in `dir`, one per line; none where git fails there (no repository). */
+async function revParseLines(dir: string, opts: ProbeOptions, questions: string[]): Promise<string[]> {
+  const res = await runGit({ cwd: dir, ...opts }, ['rev-parse', ...questions]).catch((cause: unknown) => {
+    if (cause instanceof GitFailedError) return null;
+    throw cause;
+  });
+  return res === null ? [] : res.stdout.split('\n');
 }
 
 /**
