@@ -29987,39 +29987,36 @@ async function configure(repo) {
   await writeFile7(join41(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
-  const res = await runGit({ cwd: dir, ...opts }, [
-    "rev-parse",
+  const [top, exclude, gitDir] = await revParseLines(dir, opts, [
     "--path-format=absolute",
     "--show-toplevel",
     "--git-path",
     "info/exclude",
     "--git-dir"
-  ]).catch((cause) => {
-    if (cause instanceof GitFailedError) return null;
-    throw cause;
-  });
-  const [top, exclude, gitDir] = res === null ? [] : res.stdout.split("\n");
+  ]);
   if (!top || !exclude || !gitDir) return { root: dir, isRepository: false, excludesFile: null };
   const root = await realpath6(top);
   await assertOwnWorkTree(await realpath6(dir), root, gitDir);
   return { root, isRepository: true, excludesFile: exclude };
 }
 async function workTreeOfGitDir(dir, opts = {}) {
-  const res = await runGit({ cwd: dir, ...opts }, [
-    "rev-parse",
+  const [inside, bare2, gitDir] = await revParseLines(dir, opts, [
     "--is-inside-git-dir",
     "--is-bare-repository",
     "--absolute-git-dir"
-  ]).catch((cause) => {
-    if (cause instanceof GitFailedError) return null;
-    throw cause;
-  });
-  const [inside, bare2, gitDir] = res === null ? [] : res.stdout.split("\n");
+  ]);
   if (inside !== "true" || !gitDir) return void 0;
   if (bare2 === "true" || basename8(gitDir) !== ".git") return null;
   const top = await realpath6(dirname16(gitDir));
   const probe = await probeWorkspace(top, opts);
   return probe.isRepository && probe.root === top ? top : null;
+}
+async function revParseLines(dir, opts, questions) {
+  const res = await runGit({ cwd: dir, ...opts }, ["rev-parse", ...questions]).catch((cause) => {
+    if (cause instanceof GitFailedError) return null;
+    throw cause;
+  });
+  return res === null ? [] : res.stdout.split("\n");
 }
 function probeInputs(dir, probe) {
   if (probe.isRepository) {
