@@ -7186,13 +7186,13 @@ async function reachesOnlyPresentObjects(repo, refs) {
   return exitCode === 0;
 }
 async function readHead(repo) {
-  const [symbolic, resolved] = await Promise.all([
+  const [symbolic, resolved2] = await Promise.all([
     runGitBuffer(repo, ["symbolic-ref", "-q", "HEAD"], { okExitCodes: [1] }),
     runGit(repo, ["rev-parse", "-q", "--verify", "HEAD^{commit}"], { okExitCodes: [1] })
   ]);
   return {
     ref: symbolic.exitCode === 0 ? decodeBytes(symbolic.stdout).trim() : null,
-    sha: resolved.exitCode === 0 ? assertGitId(resolved.stdout.trim(), "rev-parse HEAD") : null
+    sha: resolved2.exitCode === 0 ? assertGitId(resolved2.stdout.trim(), "rev-parse HEAD") : null
   };
 }
 async function readRef(repo, ref) {
@@ -15618,6318 +15618,6 @@ var init_gates2 = __esm({
   }
 });
 
-// src/store/local-paths.ts
-import { stat as stat11 } from "node:fs/promises";
-async function isA(path2, kind) {
-  return stat11(path2).then(
-    (s) => kind === "file" ? s.isFile() : s.isDirectory(),
-    () => false
-  );
-}
-var LocalPaths;
-var init_local_paths = __esm({
-  "src/store/local-paths.ts"() {
-    "use strict";
-    init_paths();
-    LocalPaths = class {
-      constructor(artifactsDir, localWorkspace) {
-        this.artifactsDir = artifactsDir;
-        this.localWorkspace = localWorkspace;
-      }
-      artifactsDir;
-      localWorkspace;
-      async snapshot(snapshot) {
-        const workspace = await this.workspaceFor(snapshot.workspace);
-        let out = workspace === snapshot.workspace ? snapshot : { ...snapshot, workspace };
-        if (out.patchPath === null) return out;
-        const here = patchPath(this.artifactsDir, out.runId, out.iteration);
-        if (here === out.patchPath) return out;
-        if (out.recordedWorkspace !== void 0 || await isA(here, "file")) out = { ...out, patchPath: here };
-        return out;
-      }
-      async run(run) {
-        const workspace = await this.workspaceFor(run.workspace);
-        return workspace === run.workspace ? run : { ...run, workspace };
-      }
-      async workspaceFor(recorded) {
-        const local = this.localWorkspace;
-        if (local === void 0 || local === recorded) return recorded;
-        return await isA(recorded, "directory") ? recorded : local;
-      }
-    };
-  }
-});
-
-// src/git/commit.ts
-import { readlink as readlink3, realpath as realpath5 } from "node:fs/promises";
-import { join as join26, relative as relative5, resolve as resolve16, sep as sep8 } from "node:path";
-async function createSnapshotCommit(repo, message, opts = {}) {
-  const head = opts.head ?? await readHead(repo);
-  const ref = head.ref ?? "HEAD";
-  const parent = opts.expectedHead === void 0 ? head.sha : opts.expectedHead;
-  const excludes = await excludePathspecs(repo.topLevel, opts.excludes ?? []);
-  const staging = stageAll(repo, excludes);
-  const [staged, parentTree, hidden] = await Promise.all([
-    staging,
-    parent === null ? null : getTree(repo, parent),
-    hiddenChanges(repo, staging, opts.index)
-  ]);
-  const skipped = [...staged, ...hidden];
-  const tree = assertGitId((await runGit(repo, ["write-tree"])).stdout.trim(), "write-tree");
-  const also = (sha2) => {
-    const refs = typeof opts.alsoPoint === "function" ? opts.alsoPoint(sha2) : opts.alsoPoint ?? [];
-    return refs.map((r) => ({ ...r, newSha: sha2 }));
-  };
-  if (parent !== null && parentTree === tree && await opts.commitUnchanged?.(parent) !== true) {
-    await updateRefs(repo, also(parent), { message: "agentgate: keep snapshot reachable" });
-    return { sha: parent, tree, parent, parentTree, created: false, ref, skipped };
-  }
-  await opts.beforeCommit?.();
-  const sha = await commitTree(repo, tree, parent === null ? [] : [parent], message);
-  const subject = message.split("\n", 1)[0] ?? "";
-  await updateRefs(repo, [{ ref, newSha: sha, oldSha: parent }, ...also(sha)], {
-    message: `agentgate snapshot: ${subject}`.slice(0, 200),
-    noDeref: head.ref === null
-  });
-  return { sha, tree, parent, parentTree, created: true, ref, skipped };
-}
-async function commitIndex(repo, message) {
-  const [head, written] = await Promise.all([readHead(repo), runGit(repo, ["write-tree"])]);
-  const tree = assertGitId(written.stdout.trim(), "write-tree");
-  const sha = await commitTree(repo, tree, head.sha === null ? [] : [head.sha], message);
-  const subject = message.split("\n", 1)[0] ?? "";
-  await updateRefs(repo, [{ ref: head.ref ?? "HEAD", newSha: sha, oldSha: head.sha }], {
-    message: `agentgate snapshot: ${subject}`.slice(0, 200),
-    noDeref: head.ref === null
-  });
-  return { ref: head.ref, sha };
-}
-async function hiddenChanges(repo, staging, read) {
-  const index = read ?? await readIndexEntries(repo);
-  const [marked, unchecked] = await Promise.all([listUncompared(repo, index), filledSubmodules(repo, index)]);
-  let hidden = marked.filter((e) => e.mode !== GITLINK_MODE);
-  if (staging !== null && hidden.some((e) => e.onDisk === "other")) {
-    await staging;
-    hidden = (await listUncompared(repo)).filter((e) => e.mode !== GITLINK_MODE);
-  }
-  if (hidden.length === 0) return unchecked;
-  const [files, links] = await Promise.all([sameFiles(repo, hidden), sameLinks(repo, hidden)]);
-  const changed = hidden.filter((e) => !files.has(e) && !links.has(e));
-  return [...changed.map((e) => ({ path: e.path, reason: "not-compared" })), ...unchecked];
-}
-async function filledSubmodules(repo, index) {
-  const gitlinks = index.filter((e) => e.mode === GITLINK_MODE);
-  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join26(repo.topLevel, e.path))));
-  return gitlinks.filter((_, i) => found[i] === "filled").map((e) => ({ path: e.path, reason: "submodule-not-checked-out" }));
-}
-async function sameFiles(repo, present) {
-  const plain2 = present.filter((e) => e.onDisk === "file" && e.mode !== LINK_MODE && !e.path.includes("\n"));
-  if (plain2.length === 0) return /* @__PURE__ */ new Set();
-  const res = await runGit(repo, ["hash-object", "--stdin-paths"], {
-    input: encodeBytes(plain2.map((e) => `${e.path}
-`).join(""))
-  });
-  const ids = res.stdout.split("\n");
-  return new Set(plain2.filter((e, i) => ids[i] === e.oid));
-}
-async function sameLinks(repo, present) {
-  const links = present.filter((e) => e.onDisk === "symlink" && e.mode === LINK_MODE);
-  const same = await Promise.all(
-    links.map(async (e) => {
-      const target = await readlink3(fsPath(join26(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
-        () => null
-      );
-      const format = e.oid.length === 64 ? "sha256" : "sha1";
-      return target !== null && objectId(format, "blob", target) === e.oid;
-    })
-  );
-  return new Set(links.filter((_, i) => same[i]));
-}
-async function stageAll(repo, excludes) {
-  const skipped = [];
-  for (; ; ) {
-    const specs = [":(top)", ...excludes, ...skipped.map((s) => `:(exclude,top,literal)${s.path}`)];
-    try {
-      await runGit(
-        repo,
-        [...STAGING_CONFIG, "add", "-A", "--sparse", "--pathspec-from-file=-", "--pathspec-file-nul"],
-        { input: encodeBytes(specs.map((p) => `${p}\0`).join("")) }
-      );
-      return skipped;
-    } catch (error2) {
-      const stderr = error2 instanceof GitFailedError ? String(error2.details.stderr ?? "") : "";
-      const found = UNSTAGEABLE.flatMap(
-        ([pattern, reason]) => [...stderr.matchAll(pattern)].map((m) => ({ path: m[1], reason }))
-      );
-      const fresh = found.filter((f) => !skipped.some((s) => s.path === f.path));
-      if (fresh.length === 0) throw error2;
-      skipped.push(...fresh);
-    }
-  }
-}
-async function commitTree(repo, tree, parents, message) {
-  for (const id2 of [tree, ...parents]) {
-    if (!isFullId(id2))
-      throw new InvalidArgumentError(`${JSON.stringify(id2)} is not a full object id`, { details: { id: id2 } });
-  }
-  const text2 = message.endsWith("\n") ? message : `${message}
-`;
-  const args = ["commit-tree", "--no-gpg-sign", ...parents.flatMap((p) => ["-p", p]), tree];
-  return assertGitId((await runGit(repo, args, { input: text2 })).stdout.trim(), "commit-tree");
-}
-async function excludePathspecs(topLevel, excludes) {
-  const out = [];
-  for (const path2 of excludes) {
-    const abs = resolve16(topLevel, path2);
-    const real = await realpath5(abs).catch(() => abs);
-    const inside = [abs, real].find((p) => isInside(topLevel, p));
-    if (inside === void 0) continue;
-    const rel = relative5(topLevel, inside).split(sep8).join("/");
-    if (rel === "")
-      throw new InvalidArgumentError(`exclude ${path2} is the whole workspace; nothing would be snapshotted`, {
-        details: { exclude: path2 }
-      });
-    out.push(`:(exclude,top,literal)${rel}`);
-  }
-  return out;
-}
-var UNSTAGEABLE;
-var init_commit = __esm({
-  "src/git/commit.ts"() {
-    "use strict";
-    init_errors();
-    init_path_bytes();
-    init_ids2();
-    init_refs();
-    init_repo();
-    init_hardening();
-    init_runner();
-    init_ls_files_tagged();
-    init_record_objects();
-    init_state();
-    UNSTAGEABLE = [
-      [/^error: (.+): can only add regular files, symbolic links or git-directories$/gm, "special-file"],
-      [/^error: open\("(.+)"\): Permission denied$/gm, "unreadable"],
-      [/^error: '(.+)\/' does not have a commit checked out$/gm, "nested-repository"]
-    ];
-  }
-});
-
-// src/git/refused-filters.ts
-import { readFile as readFile8 } from "node:fs/promises";
-import { join as join27 } from "node:path";
-async function assertNoRefusedFilter(repo) {
-  const files = [join27(repo.topLevel, ".gitattributes")];
-  if (repo.gitDir !== void 0) files.push(join27(await commonDir(repo.gitDir), "info", "attributes"));
-  if (repo.attributesFile !== null) files.push(repo.attributesFile);
-  for (const file of files) {
-    const text2 = await readFile8(file, "utf8").catch(() => "");
-    for (const filter of filtersNamed(text2)) {
-      const refused = REFUSED.find((r) => r.name.test(filter));
-      if (refused) throw refused.refuse(file, filter, { workspace: repo.topLevel, attributes: file, filter });
-    }
-  }
-}
-function filtersNamed(text2) {
-  if (!text2.includes("filter=")) return [];
-  return text2.split("\n").filter((line) => !/^[ \t]*#/.test(line)).flatMap((line) => [...line.matchAll(/(?<=[\s"])filter=([^\s"]+)/g)].map((m) => m[1]));
-}
-var NEXT, REFUSED;
-var init_refused_filters = __esm({
-  "src/git/refused-filters.ts"() {
-    "use strict";
-    init_errors();
-    init_git_locks();
-    NEXT = 'and changed nothing here. Snapshot a clone without it, or record this one with your own git; if the line was added during this iteration, remove it and run the command again (see "Git LFS and encrypting filters" in docs/runs.md)';
-    REFUSED = [
-      {
-        name: /^lfs$/,
-        refuse: (file, filter, details) => new LfsUnsupportedError(
-          `${file} sends paths through Git LFS (filter=${filter}), whose filter agentgate's git never runs: agentgate snapshots no repository that uses LFS, whether or not an LFS file changed, ${NEXT}`,
-          { details }
-        )
-      },
-      {
-        name: /^(git-crypt|crypt)(-.+)?$/,
-        refuse: (file, filter, details) => new FilterUnsupportedError(
-          `${file} sends paths through the encrypting filter ${filter} (git-crypt or transcrypt), which agentgate's git never runs, so their plaintext would be committed: agentgate snapshots no repository that uses it, whether or not such a file changed, ${NEXT}`,
-          { details }
-        )
-      }
-    ];
-  }
-});
-
-// src/snapshotter/restart-check.ts
-async function restartContradiction(r, iterations, repo) {
-  const ordered = [...iterations].sort((a, b) => a.iteration - b.iteration);
-  const next = ordered.find((s) => s.iteration > r.lastIteration);
-  if (next === void 0) return null;
-  const point = restartPoint(ordered, r.from);
-  const on = async (base, commit) => base === commit || repo !== null && await isAncestor(repo, base, commit).catch(() => false);
-  if (r.from > r.lastIteration || point !== r.sha)
-    return {
-      next,
-      why: `its commit ${r.sha} is not ${r.from === 0 ? "the run's start" : `iteration ${r.from}'s after commit`} (${point ?? "none"})`
-    };
-  if (!await on(r.sha, next.beforeSha))
-    return {
-      next,
-      why: `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on it`
-    };
-  for (const s of ordered) {
-    if (s.iteration > r.lastIteration || s.iteration <= r.from && r.from !== 0) continue;
-    if (!await on(s.afterSha, r.sha) && await on(s.afterSha, next.beforeSha))
-      return {
-        next,
-        why: `iteration ${next.iteration} builds on iteration ${s.iteration}'s after commit ${s.afterSha}, which it sets aside`
-      };
-  }
-  return null;
-}
-function restartName(r) {
-  return `the restart from ${r.from === 0 ? "the run's start" : `iteration ${r.from}`} after iteration ${r.lastIteration} (declared at ${r.at})`;
-}
-function restartPoint(snapshots, from) {
-  const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
-  if (from === 0) return ordered[0]?.beforeSha ?? null;
-  return ordered.filter((s) => s.iteration === from).at(-1)?.afterSha ?? null;
-}
-var init_restart_check = __esm({
-  "src/snapshotter/restart-check.ts"() {
-    "use strict";
-    init_refs();
-  }
-});
-
-// src/git/commit-info.ts
-async function getCommitInfo(repo, rev) {
-  assertRevisionSyntax(rev);
-  const { stdout } = await runGitBuffer(repo, ["cat-file", "--batch"], { input: `${rev}^{commit}
-` });
-  const eol = stdout.indexOf(10);
-  const header = /^([0-9a-f]+) commit (\d+)$/.exec(stdout.subarray(0, Math.max(eol, 0)).toString("utf8"));
-  if (!header) {
-    await resolveRevision(repo, rev, "commit");
-    throw new RevisionNotFoundError(`commit ${rev} could not be read`, { details: { rev } });
-  }
-  const size = Number(header[2]);
-  const body = stdout.subarray(eol + 1, eol + 1 + size);
-  if (body.length !== size)
-    throw new GitOutputUnparseableError(`git cat-file returned a truncated commit for ${rev}`, {
-      details: { args: ["cat-file", "--batch"], rev }
-    });
-  return parseCommitObject(assertGitId(header[1], "cat-file --batch"), body);
-}
-function parseCommitObject(sha, raw) {
-  const text2 = decode2(raw);
-  const split = text2.indexOf("\n\n");
-  const headerText = split < 0 ? text2.replace(/\n$/, "") : text2.slice(0, split);
-  const message = split < 0 ? "" : text2.slice(split + 2).replace(/\n$/, "");
-  const parents = [];
-  let author = null;
-  for (const line of headerText.split("\n")) {
-    if (line.startsWith(" ")) continue;
-    const space = line.indexOf(" ");
-    const key = space < 0 ? line : line.slice(0, space);
-    const value = space < 0 ? "" : line.slice(space + 1);
-    if (key === "parent") parents.push(assertGitId(value, "cat-file commit"));
-    else if (key === "author" && author === null) author = parseIdent(value, sha);
-  }
-  if (author === null) throw badCommit(sha, "no author header");
-  return { sha, message, author: author.ident, date: author.date, parents };
-}
-function decode2(raw) {
-  const end = raw.indexOf("\n\n");
-  const headers = raw.subarray(0, end < 0 ? raw.length : end).toString("latin1");
-  const label = /(?:^|\n)encoding ([^\n]+)/.exec(headers)?.[1];
-  if (label !== void 0) {
-    try {
-      return new TextDecoder(label.trim()).decode(raw);
-    } catch {
-    }
-  }
-  return raw.toString("utf8");
-}
-function parseIdent(value, sha) {
-  const m = /^(.*) (-?\d+) ([+-])(\d{2})(\d{2})$/.exec(value);
-  if (!m) throw badCommit(sha, `unreadable author line ${JSON.stringify(value)}`);
-  const [, ident, epoch, sign, hh, mm] = m;
-  const offsetMinutes = (sign === "-" ? -1 : 1) * (Number(hh) * 60 + Number(mm));
-  const local = new Date((Number(epoch) + offsetMinutes * 60) * 1e3);
-  if (Number.isNaN(local.getTime())) throw badCommit(sha, `author date out of range: ${epoch}`);
-  const iso = local.toISOString().replace(/\.\d{3}Z$/, "");
-  return { ident, date: `${iso}${sign === "-" && offsetMinutes !== 0 ? "-" : "+"}${hh}:${mm}` };
-}
-function badCommit(sha, reason) {
-  return new GitOutputUnparseableError(`commit ${sha} is malformed: ${reason}`, {
-    details: { args: ["cat-file", "commit", sha], reason }
-  });
-}
-var init_commit_info = __esm({
-  "src/git/commit-info.ts"() {
-    "use strict";
-    init_errors();
-    init_ids2();
-    init_refs();
-    init_runner();
-  }
-});
-
-// src/snapshotter/core.ts
-function iterationRef(runId, iteration) {
-  return `${RUNS_PREFIX}${runId}/iteration-${iteration}`;
-}
-function wipRef(runId, sha) {
-  return `${RUNS_PREFIX}${runId}/wip-${sha}`;
-}
-var DEFAULT_BRANCH, RUNS_PREFIX;
-var init_core3 = __esm({
-  "src/snapshotter/core.ts"() {
-    "use strict";
-    DEFAULT_BRANCH = "main";
-    RUNS_PREFIX = "refs/agentgate/runs/";
-  }
-});
-
-// src/snapshotter/before-retry.ts
-async function ownWip(repo, runId, head) {
-  if (head === null) return null;
-  const wip = wipMessage(runId).replace(/\n$/, "");
-  const staged = wipStagedMessage(runId).replace(/\n$/, "");
-  const top = await getCommitInfo(repo, head);
-  if (top.message !== wip && top.message !== staged || top.parents.length > 1) return null;
-  const parent = top.parents[0] ?? null;
-  if (top.message === staged || parent === null) return { sha: head, base: parent, parent };
-  const below = await getCommitInfo(repo, parent);
-  const onStaged = below.message === staged && below.parents.length <= 1;
-  return { sha: head, base: onStaged ? below.parents[0] ?? null : parent, parent };
-}
-async function wipAtHead(repo, run, runId, head, base) {
-  if (head === base) return null;
-  if (run?.before && !run.beforeUsedBy && run.before.sha === head) return run.before.wipSha;
-  const wip = await ownWip(repo, runId, head);
-  if (wip === null || base === null) return wip?.sha ?? null;
-  if (wip.base === null) return null;
-  const builds = wip.base === base || await isAncestor(repo, base, wip.base).catch(() => false);
-  return builds ? wip.sha : null;
-}
-function recordedAgain(run, next) {
-  const was = run?.before;
-  if (!was || run.beforeUsedBy) return null;
-  const same = was.sha === next.sha && was.branch === next.branch && was.isDirty === next.isDirty && was.wipSha === next.wipSha;
-  return same ? was : null;
-}
-async function checkoutAdvice(repo, runId, state, sha, wip) {
-  const head = state.sha;
-  const steps = [];
-  if (state.isDirty) steps.push('"git stash" (your uncommitted changes; "git stash pop" there)');
-  const behind = head === null || await isAncestor(repo, head, sha).catch(() => false);
-  if (!behind) {
-    const holds = wip === null ? "" : ", among them a WIP commit holding work that was uncommitted";
-    steps.push(`"git branch kept-${runId} ${head}" (HEAD's commits that ${sha.slice(0, 12)} lacks${holds})`);
-  }
-  steps.push(`"git reset --hard ${sha}"`);
-  return `check that commit out, keeping first what you need: ${steps.join(", then ")}; then retry`;
-}
-async function killedRestart(repo, runId, head, snapshots, error2) {
-  const wip = await ownWip(repo, runId, head).catch(() => null);
-  if (wip === null || wip.base === null) return error2;
-  const base = wip.base;
-  const all = await snapshots();
-  const from = [0, ...all.map((s) => s.iteration)].filter((n) => restartPoint(all, n) === base).at(-1);
-  if (from === void 0) return error2;
-  return new RunDivergedError(
-    `HEAD (${wip.sha}) is run ${runId}'s WIP commit, holding the work that was uncommitted, on ${from === 0 ? "the run's start" : `iteration ${from}'s after commit`} ${base}: a "before --run ${runId} --restart-from ${from}" made it and stopped before recording the restart. Run "before --run ${runId} --restart-from ${from}" again (keep the WIP commit)`,
-    { cause: error2, details: { ...error2.details, restartFrom: from, wipSha: wip.sha } }
-  );
-}
-async function wipRescue(repo, runId, sha, head) {
-  const wip = await ownWip(repo, runId, sha).catch(() => null);
-  if (wip === null) return null;
-  const base = await chainBase(repo, runId, wip.parent, head);
-  const ref = wipRef(runId, sha);
-  const pick3 = base === null ? "" : `, or "git cherry-pick ${base}..${sha}" (as commits)`;
-  return {
-    text: `Run ${runId}'s WIP commit ${sha} holds the work that was uncommitted when "before" ran, and ${ref} keeps it: get it back with "git checkout ${sha} -- ." in ${repo.topLevel} (its files, over the work tree's)${pick3}. `,
-    details: { wipSha: sha, wipRef: ref, ...base === null ? {} : { wipBase: base } }
-  };
-}
-async function chainBase(repo, runId, base, head) {
-  let at = base;
-  while (at !== null && !(head !== null && await isAncestor(repo, at, head).catch(() => false))) {
-    const below = await ownWip(repo, runId, at).catch(() => null);
-    if (below === null) break;
-    at = below.parent;
-  }
-  return at;
-}
-var init_before_retry = __esm({
-  "src/snapshotter/before-retry.ts"() {
-    "use strict";
-    init_commit_info();
-    init_refs();
-    init_errors();
-    init_message();
-    init_restart_check();
-    init_core3();
-  }
-});
-
-// src/git/repo-lock.ts
-import { join as join28 } from "node:path";
-async function withRepoLock(repo, timeoutMs, fn) {
-  return withLock(
-    join28(repo.gitDir, "agentgate.lock"),
-    { timeoutMs, purpose: `snapshot ${repo.topLevel}` },
-    async (lock) => {
-      if (lock.recovered)
-        await removeOrphanedGitLocks({
-          gitDir: repo.gitDir,
-          ownerSince: Date.parse(lock.recovered.createdAt)
-        });
-      await recoverIndexLock(repo, timeoutMs);
-      return fn(lock.recovered !== null);
-    }
-  );
-}
-async function recoverIndexLock(repo, timeoutMs) {
-  const path2 = join28(repo.gitDir, "index.lock");
-  const found = await removeAbandonedLock(path2, { workTree: repo.topLevel, gitDir: repo.gitDir }, timeoutMs);
-  if (found !== "held") return;
-  throw new IndexLockedError(
-    `${path2} still exists after ${timeoutMs / 1e3} s and may belong to a running git in this repository (for example a "git commit" waiting for its editor), or its owner cannot be checked on this system; let that git finish, then retry (remove the file only once no git runs)`,
-    { details: { lock: path2 } }
-  );
-}
-var init_repo_lock = __esm({
-  "src/git/repo-lock.ts"() {
-    "use strict";
-    init_errors();
-    init_git_locks();
-    init_lock();
-  }
-});
-
-// src/snapshotter/before.ts
-async function captureBeforeState(core, workspace, opts) {
-  const runId = assertSafeId(opts.runId, "run id");
-  const onDirty = opts.onDirty ?? core.options.onDirty;
-  const { repo, nested } = await openOrInit(core, workspace, onDirty, opts.init === true);
-  return withRepoLock(repo, core.options.lockTimeoutMs, async () => {
-    assertRunWorkspace(await core.store.loadRun(runId), runId, repo.topLevel);
-    const excludes = await captureExcludes(repo, core.options);
-    return beforeIn(core, repo, {
-      runId,
-      onDirty,
-      nested,
-      excludes,
-      branch: opts.branch,
-      restartFrom: opts.restartFrom
-    });
-  });
-}
-async function beforeIn(core, repo, opts) {
-  const { runId, onDirty, nested, excludes } = opts;
-  const [state, index] = await Promise.all([
-    getRepoState(repo, excludes),
-    readIndexEntries(repo),
-    assertNoRefusedFilter(repo)
-  ]);
-  assertNoOperation(state);
-  const run = await core.store.loadRun(runId);
-  const { restart, wip, unusedAfter } = await startOfNext(core, repo, run, runId, state, opts.restartFrom);
-  const dirty = state.isDirty;
-  if (dirty && onDirty === "error") {
-    throw new DirtyWorkspaceError(
-      `${repo.topLevel} has uncommitted changes; commit or stash them, or use --on-dirty wip-commit`,
-      {
-        details: { workspace: repo.topLevel }
-      }
-    );
-  }
-  let branch = state.branch;
-  if (opts.branch !== void 0) {
-    await switchToBranch(repo, opts.branch, state.sha);
-    branch = opts.branch;
-  } else if (state.headState === "detached" && state.sha) {
-    branch = await nameDetachedHead(repo, runId, state.sha);
-  } else if (state.headState === "unborn" && branch === null) {
-    branch = await nameDetachedHead(repo, runId, null);
-  }
-  const unborn = state.headState === "unborn";
-  const message = unborn && !dirty ? `[agentgate] Root commit before run ${runId}
-` : wipMessage(runId);
-  const staged = dirty && state.partlyStaged ? await commitIndex(repo, wipStagedMessage(runId)) : void 0;
-  const keep = (sha2) => sha2 === state.sha ? [] : [{ ref: wipRef(runId, sha2) }];
-  const commit = dirty || unborn ? await createSnapshotCommit(repo, message, {
-    excludes,
-    index,
-    ...staged ? { head: staged } : {},
-    ...dirty ? { alsoPoint: keep } : {}
-  }) : null;
-  const made = dirty && commit !== null && (commit.created || staged !== void 0) ? commit.sha : null;
-  if (made === null && wip !== null)
-    await updateRefs(repo, [{ ref: wipRef(runId, wip), newSha: wip }], {
-      message: "agentgate: keep WIP commit"
-    });
-  const wipSha = made ?? wip;
-  const skipped = commit?.skipped ?? await hiddenChanges(repo, null, index);
-  const sha = commit?.sha ?? state.sha;
-  const before2 = {
-    sha,
-    branch: branch ?? DEFAULT_BRANCH,
-    isDirty: wipSha !== null,
-    wipSha,
-    capturedAt: (/* @__PURE__ */ new Date()).toISOString(),
-    runId,
-    headState: state.headState,
-    ...nested.length > 0 ? { nestedRepositories: nested } : {},
-    ...skipped.length > 0 ? { skipped } : {}
-  };
-  const again = restart === null && unusedAfter === null ? recordedAgain(run, before2) : null;
-  if (again !== null) return again;
-  await core.store.recordBefore(runId, repo.topLevel, before2, restart, unusedAfter);
-  return before2;
-}
-async function startOfNext(core, repo, run, runId, state, restartFrom) {
-  const head = state.sha;
-  if (restartFrom !== void 0) {
-    const restart = await restartOf(core, repo, run, runId, state, restartFrom);
-    return { ...restart, unusedAfter: restart.restart?.lastIteration ?? null };
-  }
-  const base = await assertBuildsOnRun(core, repo, run, head, "HEAD").catch(async (error2) => {
-    if (!(error2 instanceof RunDivergedError)) throw error2;
-    throw await killedRestart(repo, runId, head, () => core.store.loadByRun(runId), error2);
-  });
-  const wip = state.isDirty || head === null ? null : await wipAtHead(repo, run, runId, head, base);
-  return { restart: null, wip, unusedAfter: await voidedRestarts(core, repo, run, head) };
-}
-async function voidedRestarts(core, repo, run, head) {
-  if (run?.restarts === void 0 || head === null) return null;
-  const last = await core.store.loadLast(run);
-  if (last === null || !run.restarts.some((r) => r.lastIteration === last.iteration)) return null;
-  const holds = head === last.afterSha || await isAncestor(repo, last.afterSha, head).catch(() => false);
-  return holds ? last.iteration : null;
-}
-async function restartOf(core, repo, run, runId, state, from) {
-  const head = state.sha;
-  const snapshots = run === null ? [] : await core.store.loadByRun(runId);
-  const last = snapshots.at(-1) ?? null;
-  const sha = restartPoint(snapshots, from);
-  if (last === null || sha === null)
-    throw new InvalidArgumentError(
-      `run ${runId} has no iteration ${from} to restart from${last === null ? " (no iteration was recorded yet)" : ""}`,
-      { details: { runId, restartFrom: from } }
-    );
-  const wip = head === sha ? null : await ownWip(repo, runId, head);
-  if (head !== sha && wip?.base !== sha)
-    throw new RunDivergedError(
-      `HEAD is at ${head ?? "(no commit)"}, not at ${from === 0 ? "the run's start" : `iteration ${from}'s after commit`} ${sha}; ${await checkoutAdvice(repo, runId, state, sha, wip)}`,
-      { details: { runId, restartFrom: from, expected: sha, head } }
-    );
-  const declared = run?.restarts?.at(-1);
-  const again = declared?.from === from && declared.sha === sha && declared.lastIteration === last.iteration;
-  return {
-    restart: again ? null : { from, sha, lastIteration: last.iteration, at: (/* @__PURE__ */ new Date()).toISOString() },
-    wip: wip?.sha ?? null
-  };
-}
-async function assertBuildsOnRun(core, repo, run, start, what2, iteration) {
-  const last = run === null ? null : await core.store.loadLast(run);
-  if (run === null || last === null || iteration !== void 0 && iteration <= last.iteration) return null;
-  const declared = (run.restarts ?? []).filter((r) => r.lastIteration === last.iteration).at(-1);
-  const base = declared?.sha ?? last.afterSha;
-  if (start !== null && (start === base || await isAncestor(repo, base, start).catch(() => false)))
-    return base;
-  const restart = `check out iteration N's after commit and run "before --run ${run.runId} --restart-from N" (N = 0: the run's start)`;
-  const wip = what2 === "HEAD" && !run.beforeUsedBy ? run.before?.wipSha ?? null : null;
-  const rescue = wip === null ? null : await wipRescue(repo, run.runId, wip, start);
-  throw new RunDivergedError(
-    `${what2} (${start ?? "no commit"}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; ${what2 === "HEAD" ? "" : `start the iteration there or later (--before ${base}), or `}to start over from an earlier point, ${restart}${rescue === null ? "" : `. ${rescue.text.trimEnd()}`}`,
-    {
-      details: {
-        runId: run.runId,
-        expected: base,
-        head: start,
-        lastIteration: last.iteration,
-        ...rescue?.details
-      }
-    }
-  );
-}
-async function openOrInit(core, workspace, onDirty, init) {
-  if (!ON_DIRTY.includes(onDirty))
-    throw new InvalidArgumentError(
-      `onDirty must be one of ${ON_DIRTY.join(", ")}, not ${JSON.stringify(onDirty)}`,
-      {
-        details: { onDirty }
-      }
-    );
-  try {
-    return { repo: await openRepo(workspace, core.gitOptions()), nested: [] };
-  } catch (cause) {
-    if (!(cause instanceof NotARepositoryError)) throw cause;
-    const dir = typeof cause.details.workspace === "string" ? cause.details.workspace : workspace;
-    assertSafeWorkspace(dir);
-    if (!init) {
-      throw new NotARepositoryError(
-        `${dir} is not a git repository; initialise it first, or let "before" do it (--init, or the init option), which commits the files there as the first commit`,
-        {
-          cause,
-          details: { workspace: dir }
-        }
-      );
-    }
-    if (onDirty === "error" && await hasUserFiles(dir, core.options)) {
-      throw new DirtyWorkspaceError(
-        `${dir} is not a repository yet and holds files that the first commit would take; use --on-dirty wip-commit, or commit them yourself`,
-        {
-          details: { workspace: dir }
-        }
-      );
-    }
-    await assertNoRefusedFilter({ topLevel: dir, attributesFile: await userAttributesFile(dir) });
-    const repo = await initRepo(workspace, DEFAULT_BRANCH, core.gitOptions());
-    return { repo, nested: await excludeNestedRepositories(repo) };
-  }
-}
-async function nameDetachedHead(repo, runId, sha) {
-  const branches = (await listRefs(repo, "refs/heads/")).map((r) => r.ref);
-  const clashes = (name2) => {
-    const ref = `refs/heads/${name2}`;
-    return branches.some((b) => b === ref || b.startsWith(`${ref}/`) || ref.startsWith(`${b}/`));
-  };
-  for (const prefix of ["agentgate/", "agentgate-"]) {
-    for (let n = 1; n <= MAX_DETACHED_BRANCHES; n++) {
-      const name2 = n === 1 ? `${prefix}${runId}` : `${prefix}${runId}-${n}`;
-      if (clashes(name2)) continue;
-      await switchToBranch(repo, name2, sha);
-      return name2;
-    }
-  }
-  throw new InvalidArgumentError(
-    `no branch agentgate/${runId}, agentgate/${runId}-N or agentgate-${runId}(-N) up to ${MAX_DETACHED_BRANCHES} can be made beside the existing branches; delete the old ones, check out a branch, or name one with --branch`,
-    {
-      details: { runId }
-    }
-  );
-}
-function assertNoOperation(state) {
-  if (state.unmergedPaths.length > 0) {
-    throw new UnmergedPathsError(
-      `the workspace has unmerged paths (${state.unmergedPaths.slice(0, 5).join(", ")}); resolve the conflicts and commit, then retry`,
-      {
-        details: { paths: state.unmergedPaths }
-      }
-    );
-  }
-  if (state.operation) {
-    const { what: what2, giveUp } = operationInProgress(state.operation);
-    throw new OperationInProgressError(`${what2}; finish it or give it up (${giveUp}), then retry`, {
-      details: { operation: state.operation }
-    });
-  }
-}
-var MAX_DETACHED_BRANCHES;
-var init_before = __esm({
-  "src/snapshotter/before.ts"() {
-    "use strict";
-    init_config();
-    init_commit();
-    init_refused_filters();
-    init_repo();
-    init_refs();
-    init_state();
-    init_errors();
-    init_paths();
-    init_run_records();
-    init_message();
-    init_restart_check();
-    init_before_retry();
-    init_repo_lock();
-    init_excludes();
-    init_core3();
-    MAX_DETACHED_BRANCHES = 100;
-  }
-});
-
-// src/snapshotter/after.ts
-import { dirname as dirname11 } from "node:path";
-async function captureAfterState(core, workspace, before2, opts, agent) {
-  const runId = assertSafeId(opts.runId, "run id");
-  assertIteration(opts.iteration);
-  const repo = await openRepo(workspace, core.gitOptions());
-  return withRepoLock(
-    repo,
-    core.options.lockTimeoutMs,
-    (recovered) => afterIn(core, repo, recovered, before2, { ...opts, runId }, agent)
-  );
-}
-async function afterIn(core, repo, recovered, before2, opts, agent) {
-  const { runId } = opts;
-  if (recovered) {
-    await core.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
-    await core.store.sweepTempFiles();
-    await sweepTempFiles(dirname11(patchPath(core.options.artifactsDir, runId, opts.iteration)));
-  }
-  const head = await getRepoHead(repo);
-  const start = await startOf(core, repo, runId, opts.iteration, before2, opts.beforeSha, head);
-  assertNoOperation(head);
-  await assertDescends(repo, runId, start, head);
-  const message = iterationMessage({
-    runId,
-    iteration: opts.iteration,
-    taskPrompt: opts.taskPrompt ?? "",
-    gatePlanSource: opts.gatePlanSource ?? "",
-    beforeSha: start.sha
-  });
-  const excludes = await captureExcludes(repo, core.options);
-  const done = await assertIterationFree(core, runId, opts.iteration, {
-    beforeSha: start.sha,
-    headSha: head.sha,
-    message,
-    task: opts.taskPrompt ?? null,
-    gate: opts.gatePlanSource ?? null,
-    isDirty: async () => (await getRepoState(repo, excludes)).isDirty
-  });
-  if (done) {
-    await core.store.linkSnapshot(runId, repo.topLevel, done.id, done.iteration, start.usesBefore);
-    return done;
-  }
-  const artifactPath = patchPath(core.options.artifactsDir, runId, opts.iteration);
-  await assertNoLinkInside(repo.topLevel, artifactPath);
-  await assertNoRefusedFilter(repo);
-  const detached = head.headState === "detached" && head.sha !== null;
-  const branch = detached ? await nameDetachedHead(repo, runId, head.sha) : head.branch ?? start.branch;
-  const ref = iterationRef(runId, opts.iteration);
-  const messageOf = commitMessages(repo);
-  const held = await heldIterationRef(
-    repo,
-    { runId, iteration: opts.iteration, message, head: head.sha },
-    messageOf
-  );
-  const commit = await createSnapshotCommit(repo, message, {
-    excludes,
-    alsoPoint: [{ ref, oldSha: held.sha }],
-    // Another's ref at HEAD may stay where it is (nothing new to commit), never move.
-    ...held.mayMove ? {} : { beforeCommit: () => Promise.reject(held.taken()) },
-    ...detached ? {} : { head: { ref: head.ref, sha: head.sha } },
-    // HEAD at a commit another snapshot made (a second run in this workspace, or its WIP commit):
-    // this iteration still gets its own commit, whose message and trailers verify checks.
-    commitUnchanged: async (parent) => parent !== start.sha && isOtherSnapshot(await messageOf(parent), message)
-  });
-  const afterSha = commit.sha;
-  const beforeTree = commit.parent === start.sha && commit.parentTree !== null ? commit.parentTree : await getTree(repo, start.sha);
-  const trees = { from: beforeTree, to: commit.tree };
-  const ours = commit.created || afterSha !== start.sha && await messageOf(afterSha) === message.replace(/\n$/, "");
-  const [stats4, artifact] = await Promise.all([
-    treeDiffStats(repo, trees),
-    afterSha === start.sha ? null : makeRunArtifactsDir(core.options.artifactsDir, runId).then(
-      () => writePatchArtifact(repo, trees, artifactPath)
-    )
-  ]);
-  const snapshot = {
-    id: `snap-${newSnapshotId()}`,
-    runId,
-    iteration: opts.iteration,
-    beforeSha: start.sha,
-    afterSha,
-    branch,
-    commitMessage: ours ? message : "",
-    patchPath: artifact?.path ?? null,
-    patchSha256: artifact?.sha256 ?? null,
-    ...totals(stats4),
-    createdAt: (/* @__PURE__ */ new Date()).toISOString(),
-    files: stats4.files,
-    workspace: repo.topLevel,
-    ref,
-    task: opts.taskPrompt ?? null,
-    gate: opts.gatePlanSource ?? null,
-    ...commit.skipped.length > 0 ? { skipped: commit.skipped } : {},
-    ...agent === void 0 ? {} : { agent }
-  };
-  await core.store.save(snapshot);
-  await core.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration, start.usesBefore);
-  return snapshot;
-}
-async function startOf(core, repo, runId, iteration, given, beforeRev, state) {
-  const run = await core.store.loadRun(runId);
-  assertRunWorkspace(run, runId, repo.topLevel);
-  const start = await givenStart(repo, { runId, run, iteration }, given, beforeRev, state);
-  const what2 = beforeRev === void 0 ? "the before state" : "the start given with --before";
-  await assertBuildsOnRun(core, repo, run, start.sha, what2, iteration);
-  return start;
-}
-async function givenStart(repo, { runId, run, iteration }, given, beforeRev, state) {
-  if (given) return { ...given, usesBefore: true };
-  if (beforeRev !== void 0)
-    return {
-      sha: await resolveRevision(repo, beforeRev),
-      branch: run?.before?.branch ?? state.branch ?? DEFAULT_BRANCH,
-      wipSha: null,
-      usesBefore: false
-    };
-  if (!run?.before) {
-    throw new RunNotFoundError(
-      `run ${runId} has no recorded before state; call "before --run ${runId}" first or pass --before SHA`,
-      { details: { runId } }
-    );
-  }
-  const usedBy = run.beforeUsedBy;
-  if (usedBy && iteration > usedBy.iteration) {
-    throw new NoBeforeStateError(
-      `the before state of run ${runId} was used by iteration ${usedBy.iteration} (snapshot ${usedBy.snapshotId}); call "before --run ${runId}" before each iteration, or pass --before SHA`,
-      {
-        details: { runId, usedBy }
-      }
-    );
-  }
-  return { ...run.before, usesBefore: true };
-}
-async function assertIterationFree(core, runId, iteration, now) {
-  const run = await core.store.loadRun(runId);
-  if (run === null) return null;
-  const last = await core.store.loadLast(run).catch((error2) => {
-    if (error2 instanceof StoreCorruptError) return void 0;
-    throw error2;
-  });
-  if (last === null || last !== void 0 && iteration > last.iteration) return null;
-  const { snapshots } = await core.store.inspectRun(runId);
-  const taken = snapshots.find((s) => s.iteration === iteration);
-  const sameCapture = taken !== void 0 && now !== null && taken.beforeSha === now.beforeSha && taken.afterSha === now.headSha && // Empty when the capture made no commit (no change, or HEAD at the agent's own commit): the
-  // retry finds HEAD at that very commit and makes none either.
-  (taken.commitMessage === now.message || taken.commitMessage === "") && // The message keeps only the task's first 100 characters: the whole task and gate must match too.
-  (taken.task ?? null) === now.task && (taken.gate ?? null) === now.gate && !await now.isDirty();
-  if (sameCapture) return taken;
-  if (taken) {
-    throw new IterationExistsError(
-      `iteration ${iteration} of run ${runId} is already captured as snapshot ${taken.id}; capture the next iteration, or delete ${taken.id} first`,
-      {
-        details: { runId, iteration, existing: taken.id }
-      }
-    );
-  }
-  const highest = Math.max(-1, ...snapshots.map((s) => s.iteration));
-  if (iteration < highest) {
-    throw new IterationOutOfOrderError(
-      `run ${runId} is already at iteration ${highest}; iterations only go forward, so capture ${highest + 1} or later`,
-      { details: { runId, iteration, last: highest } }
-    );
-  }
-  return null;
-}
-async function heldIterationRef(repo, want, messageOf) {
-  const ref = iterationRef(want.runId, want.iteration);
-  const sha = await readRef(repo, ref);
-  const taken = () => runIdTaken(repo, ref, want.runId, want.iteration, sha);
-  if (sha === null) return { sha, mayMove: true, taken };
-  const found = await messageOf(sha);
-  if (found === want.message.replace(/\n$/, "")) return { sha, mayMove: true, taken };
-  const claims = trailer(found, "Agentgate-Run") === want.runId && trailer(found, "Agentgate-Iteration") === String(want.iteration);
-  if (sha !== want.head || claims) throw taken();
-  return { sha, mayMove: false, taken };
-}
-async function assertIterationRefFree(repo, runId, iteration) {
-  const ref = iterationRef(runId, iteration);
-  const sha = await readRef(repo, ref);
-  if (sha !== null) throw runIdTaken(repo, ref, runId, iteration, sha);
-}
-function runIdTaken(repo, ref, runId, iteration, sha) {
-  return new RunIdTakenError(
-    `the repository of ${repo.topLevel} already holds iteration ${iteration} of a run ${runId} that this home did not record (${ref} is at ${sha.slice(0, 12)}): another home or machine recorded it, or it was fetched. Use another run id; nothing was committed. (If a killed "after" of this very run made that commit, finish it with "after --run ${runId} --iteration ${iteration}" and the same --task and --gate)`,
-    { details: { runId, iteration, ref, sha, workspace: repo.topLevel } }
-  );
-}
-async function assertDescends(repo, runId, start, state) {
-  const beforeSha = start.sha;
-  const { wipSha } = start;
-  const fail2 = async (why) => {
-    const rescue = wipSha === null ? null : await wipRescue(repo, runId, wipSha, state.sha);
-    throw new HistoryRewrittenError(
-      `${why}; the iteration's history was rewritten. ${rescue?.text ?? ""}To go on with run ${runId}, put HEAD back where this iteration began ("git reset --hard ${beforeSha.slice(0, 12)}": first keep what you need of what was committed or changed since) and run "before" again, or restart from an earlier iteration with "before --restart-from N"`,
-      { details: { beforeSha, head: state.sha, ...rescue?.details } }
-    );
-  };
-  const head = state.sha;
-  if (!head) return fail2("HEAD has no commit any more");
-  if (head === beforeSha) return;
-  const [exists5, ancestor] = await Promise.all([
-    objectExists(repo, beforeSha),
-    isAncestor(repo, beforeSha, head).catch(() => false)
-  ]);
-  if (!exists5) await fail2(`before commit ${beforeSha} no longer exists`);
-  if (!ancestor) await fail2(`before commit ${beforeSha} is not an ancestor of HEAD`);
-}
-function commitMessages(repo) {
-  const read = /* @__PURE__ */ new Map();
-  return (sha) => {
-    const known = read.get(sha) ?? getCommitInfo(repo, sha).then((c) => c.message);
-    read.set(sha, known);
-    return known;
-  };
-}
-function isOtherSnapshot(headMessage, message) {
-  return headMessage !== message.replace(/\n$/, "") && trailer(headMessage, "Agentgate-Run") !== null;
-}
-function assertIteration(iteration) {
-  if (!Number.isSafeInteger(iteration) || iteration < 0) {
-    throw new InvalidArgumentError(`iteration must be a whole number from 0 up, not ${String(iteration)}`, {
-      details: { iteration }
-    });
-  }
-}
-function totals(stats4) {
-  return { filesChanged: stats4.filesChanged, insertions: stats4.insertions, deletions: stats4.deletions };
-}
-var newSnapshotId;
-var init_after = __esm({
-  "src/snapshotter/after.ts"() {
-    "use strict";
-    init_random_id();
-    init_sweep();
-    init_commit();
-    init_commit_info();
-    init_diff_stats();
-    init_refused_filters();
-    init_repo();
-    init_refs();
-    init_state();
-    init_errors();
-    init_paths();
-    init_run_records();
-    init_message();
-    init_patch_artifact();
-    init_repo_lock();
-    init_excludes();
-    init_inside();
-    init_before();
-    init_core3();
-    init_before_retry();
-    newSnapshotId = idGenerator(16);
-  }
-});
-
-// src/snapshotter/iterate.ts
-async function iterate2(core, workspace, opts) {
-  const runId = assertSafeId(opts.runId, "run id");
-  assertIteration(opts.iteration);
-  await makeHomeInside(workspace, core.options, core.gitOptions());
-  return core.store.whileIterating(
-    runId,
-    opts.iteration,
-    () => iterateAlone(core, workspace, runId, opts),
-    (holder) => assertNotInterrupted(core, runId, holder)
-  );
-}
-async function assertNotInterrupted(core, runId, holder) {
-  const run = await core.store.loadRun(runId);
-  const before2 = run?.before ?? null;
-  if (before2 === null || run?.beforeUsedBy || before2.capturedAt < holder.createdAt) return;
-  const iteration = /^iterate \S+ (\d+)$/.exec(holder.purpose)?.[1];
-  const which = iteration === void 0 ? "N (the iteration it was capturing)" : iteration;
-  throw new IterationInterruptedError(
-    `an iterate of run ${runId}${iteration === void 0 ? "" : ` (iteration ${iteration})`}, process ${holder.pid}, was killed after recording its before state (${before2.capturedAt}) and before its snapshot; what its agent did is not committed (it is in the workspace unless you removed it), and its agent may still run. Once no agent runs, finish that iteration with "after --run ${runId} --iteration ${which}" (with the same --task and --gate), then iterate the next one`,
-    { details: { runId, iteration: iteration === void 0 ? null : Number(iteration), holder } }
-  );
-}
-async function iterateAlone(core, workspace, runId, opts) {
-  const onDirty = opts.onDirty ?? core.options.onDirty;
-  const { repo, nested } = await openOrInit(core, workspace, onDirty, opts.init === true);
-  const excludes = await captureExcludes(repo, core.options);
-  const before2 = await withRepoLock(repo, core.options.lockTimeoutMs, async () => {
-    const run = await core.store.loadRun(runId);
-    assertRunWorkspace(run, runId, repo.topLevel);
-    if (run !== null) await assertIterationFree(core, runId, opts.iteration, null);
-    await assertIterationRefFree(repo, runId, opts.iteration);
-    return beforeIn(core, repo, {
-      runId,
-      onDirty,
-      nested,
-      excludes,
-      branch: opts.branch,
-      restartFrom: opts.restartFrom
-    });
-  });
-  const ran = await runUserCommand({
-    argv: opts.agent.argv,
-    cwd: await resolveWorkspaceDir(workspace),
-    stdio: "inherit",
-    stdoutToStderr: opts.agent.stdoutToStderr === true,
-    forwardSignals: AGENT_SIGNALS
-  });
-  if (ran.spawnError !== null) {
-    const errno = ran.spawnError.code ?? "error";
-    throw new AgentNotStartedError(
-      `cannot start the agent command ${JSON.stringify(opts.agent.argv[0] ?? "")} (${errno}); check its name, PATH and permissions. The before state is recorded: run iterate again, or "after --run ${runId} --iteration ${opts.iteration}"`,
-      { details: { command: opts.agent.argv[0] ?? "", errno, runId } }
-    );
-  }
-  const agent = { exitCode: ran.exitCode, signal: ran.signal, durationMs: ran.durationMs };
-  const snapshot = await captureAfterState(core, workspace, before2, { ...opts, runId }, agent);
-  return { ...snapshot, agent };
-}
-var AGENT_SIGNALS;
-var init_iterate = __esm({
-  "src/snapshotter/iterate.ts"() {
-    "use strict";
-    init_repo();
-    init_user_command();
-    init_errors();
-    init_paths();
-    init_run_records();
-    init_repo_lock();
-    init_excludes();
-    init_before();
-    init_after();
-    AGENT_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"];
-  }
-});
-
-// src/snapshotter/received-artifact.ts
-import { stat as stat12 } from "node:fs/promises";
-async function buildReceivedArtifact(core, snapshot) {
-  const path2 = snapshot.patchPath;
-  if (path2 === null || snapshot.recordedWorkspace === void 0) return false;
-  if ((await stat12(path2).catch(() => null))?.isFile() === true) return true;
-  try {
-    const repo = await openRepo(snapshot.workspace, core.gitOptions());
-    await assertNoLinkInside(repo.topLevel, path2);
-    if (path2 === patchPath(core.options.artifactsDir, snapshot.runId, snapshot.iteration))
-      await makeRunArtifactsDir(core.options.artifactsDir, snapshot.runId);
-    const [from, to] = await Promise.all([
-      getTree(repo, snapshot.beforeSha),
-      getTree(repo, snapshot.afterSha)
-    ]);
-    await writeTreeDiffToFile(repo, { from, to }, path2);
-    return true;
-  } catch (error2) {
-    if (error2 instanceof AgentgateError) return false;
-    throw error2;
-  }
-}
-var init_received_artifact = __esm({
-  "src/snapshotter/received-artifact.ts"() {
-    "use strict";
-    init_errors();
-    init_inside();
-    init_refs();
-    init_repo();
-    init_unified_diff();
-    init_paths();
-  }
-});
-
-// src/snapshotter/read.ts
-import { createReadStream as createReadStream4 } from "node:fs";
-import { copyFile, readFile as readFile9 } from "node:fs/promises";
-import { Readable } from "node:stream";
-async function getSnapshot(core, idOrSha, opts = {}) {
-  assertSafeId(idOrSha, "snapshot id");
-  const direct = await core.store.load(idOrSha);
-  if (direct) return core.withLocalPaths(direct);
-  const matches = await core.store.findByPrefix(idOrSha);
-  if (matches.length === 1) return core.withLocalPaths(matches[0]);
-  const makers = matches.filter((m) => m.beforeSha !== m.afterSha);
-  if (!opts.exact && makers.length === 1 && matches.every((m) => m.afterSha === makers[0]?.afterSha))
-    return core.withLocalPaths(makers[0]);
-  if (matches.length > 1) {
-    const oneCommit = matches.every((m) => m.afterSha === matches[0]?.afterSha);
-    throw new AmbiguousIdError(
-      `${idOrSha} matches ${matches.length} snapshots (${matches.slice(0, 5).map((m) => m.id).join(
-        ", "
-      )}); ${oneCommit ? "they share that after commit: give the snapshot id" : "give more characters"}`,
-      {
-        details: { matches: matches.map((m) => m.id) }
-      }
-    );
-  }
-  throw new SnapshotNotFoundError(
-    `no snapshot ${JSON.stringify(idOrSha.slice(0, 80))}; "list" shows the stored ones`,
-    { details: { id: idOrSha.slice(0, 200) } }
-  );
-}
-async function listByRun(core, runId, opts = {}) {
-  const id2 = assertSafeId(runId, "run id");
-  const stored = opts.loadable ? (await core.store.inspectRun(id2)).snapshots : await core.store.loadByRun(id2);
-  const snapshots = await Promise.all(stored.map((s) => core.withLocalPaths(s)));
-  for (const snapshot of snapshots) await buildReceivedArtifact(core, snapshot);
-  return snapshots;
-}
-async function generatePatch(core, snapshot, outputFile) {
-  if (snapshot.beforeSha === snapshot.afterSha) {
-    if (outputFile) await writeOutputData(outputFile, "");
-    return "";
-  }
-  snapshot = await core.withLocalPaths(snapshot);
-  await buildReceivedArtifact(core, snapshot);
-  const artifact = await intactArtifact(snapshot);
-  if (artifact !== null) {
-    if (outputFile) await writeOutputFile(outputFile, (temp) => copyFile(artifact, temp));
-    return outputFile ? "" : readFile9(artifact, "utf8");
-  }
-  const repo = await openRepo(snapshot.workspace, core.gitOptions());
-  if (outputFile) {
-    await writeOutputFile(
-      outputFile,
-      (temp) => writeUnifiedDiffToFile(repo, snapshot.beforeSha, snapshot.afterSha, temp)
-    );
-    return "";
-  }
-  return unifiedDiff(repo, snapshot.beforeSha, snapshot.afterSha);
-}
-async function streamPatch(core, snapshot, consume) {
-  if (snapshot.beforeSha === snapshot.afterSha) return consume(Readable.from([]));
-  snapshot = await core.withLocalPaths(snapshot);
-  await buildReceivedArtifact(core, snapshot);
-  const artifact = await intactArtifact(snapshot);
-  if (artifact !== null) return consume(createReadStream4(artifact));
-  const repo = await openRepo(snapshot.workspace, core.gitOptions());
-  await streamUnifiedDiff(repo, snapshot.beforeSha, snapshot.afterSha, consume);
-}
-async function stats3(core, workspace, from, to) {
-  const repo = await openRepo(workspace, core.gitOptions());
-  return getDiffStats(repo, await resolveRevision(repo, from), await resolveRevision(repo, to));
-}
-async function intactArtifact(snapshot) {
-  if (snapshot.patchPath === null) return null;
-  const sha2562 = await sha256File(snapshot.patchPath).catch(() => null);
-  return sha2562 === snapshot.patchSha256 ? snapshot.patchPath : null;
-}
-var init_read = __esm({
-  "src/snapshotter/read.ts"() {
-    "use strict";
-    init_unified_diff();
-    init_diff_stats();
-    init_repo();
-    init_refs();
-    init_errors();
-    init_paths();
-    init_atomic();
-    init_patch_artifact();
-    init_received_artifact();
-  }
-});
-
-// src/git/apply-check.ts
-import { mkdtemp as mkdtemp4, rm as rm11 } from "node:fs/promises";
-import { tmpdir as tmpdir4 } from "node:os";
-import { join as join29 } from "node:path";
-async function treeAfterApplying(repo, base, patchFile) {
-  const dir = await mkdtemp4(join29(tmpdir4(), "agentgate-apply-"));
-  const scratch = { ...repo, indexFile: join29(dir, "index") };
-  try {
-    await runGit(scratch, ["read-tree", `${base}^{tree}`]);
-    await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
-    return (await runGit(scratch, ["write-tree"])).stdout.trim();
-  } finally {
-    await rm11(dir, { recursive: true, force: true });
-  }
-}
-var init_apply_check = __esm({
-  "src/git/apply-check.ts"() {
-    "use strict";
-    init_runner();
-  }
-});
-
-// src/snapshotter/verify.ts
-import { stat as stat13 } from "node:fs/promises";
-async function verifySnapshot(snapshot, run, git) {
-  const checks = [];
-  const add = (check, ok, detail) => checks.push({ check, ok, detail });
-  add(
-    "run-links-snapshot",
-    run?.snapshotIds.includes(snapshot.id) ?? false,
-    run ? run.snapshotIds.includes(snapshot.id) ? `run ${run.runId} lists it` : `run ${run.runId} does not list it` : `run ${snapshot.runId} not found`
-  );
-  const artifactOk = await artifactCheck(snapshot, add);
-  let repo = null;
-  try {
-    repo = await openRepo(snapshot.workspace, git);
-  } catch (error2) {
-    add("workspace", false, `cannot open ${snapshot.workspace}: ${error2.message}`);
-  }
-  if (repo && await gitChecks(
-    repo,
-    snapshot,
-    { restarts: run?.restarts ?? [], last: isLastOf(run, snapshot) },
-    add
-  ) && artifactOk && snapshot.patchPath) {
-    const [beforeTree, expected] = await Promise.all([
-      getTree(repo, snapshot.beforeSha),
-      getTree(repo, snapshot.afterSha)
-    ]);
-    if (await treeDiffSha256(repo, { from: beforeTree, to: expected }).catch(() => null) === snapshot.patchSha256) {
-      add("patch-applies", true, "the artifact is byte for byte git's patch from before to after");
-    } else {
-      const applied = await treeAfterApplying(repo, snapshot.beforeSha, snapshot.patchPath).catch(
-        (e) => `fails: ${e.message}`
-      );
-      add(
-        "patch-applies",
-        applied === expected,
-        applied === expected ? "applying the patch to before gives exactly the after tree" : `applying the patch to before gives ${applied}, after tree is ${expected}`
-      );
-    }
-  }
-  return checks.map((c) => ({ snapshotId: snapshot.id, runId: snapshot.runId, ...c }));
-}
-async function artifactCheck(snapshot, add) {
-  if (snapshot.patchPath === null) {
-    const ok2 = snapshot.beforeSha === snapshot.afterSha;
-    add("patch-artifact", ok2, ok2 ? "no change, no artifact" : "changed snapshot has no patch artifact");
-    return ok2;
-  }
-  const exists5 = await stat13(snapshot.patchPath).then(
-    (s) => s.isFile(),
-    () => false
-  );
-  if (!exists5) {
-    add("patch-artifact", false, `${snapshot.patchPath} is missing ("patch" regenerates the diff from git)`);
-    return false;
-  }
-  const actual = await sha256File(snapshot.patchPath);
-  const ok = actual === snapshot.patchSha256;
-  add(
-    "patch-artifact",
-    ok,
-    ok ? `${snapshot.patchPath} sha256 matches` : `${snapshot.patchPath} sha256 is ${actual}, recorded ${snapshot.patchSha256}`
-  );
-  return ok;
-}
-async function gitChecks(repo, snapshot, line, add) {
-  const before2 = await objectExists(repo, snapshot.beforeSha);
-  const after2 = await objectExists(repo, snapshot.afterSha);
-  add("before-exists", before2, snapshot.beforeSha);
-  add("after-exists", after2, snapshot.afterSha);
-  if (!before2 || !after2) return false;
-  const ancestor = snapshot.beforeSha === snapshot.afterSha || await isAncestor(repo, snapshot.beforeSha, snapshot.afterSha);
-  add(
-    "before-is-ancestor",
-    ancestor,
-    ancestor ? "before is an ancestor of after" : "before is not an ancestor of after"
-  );
-  await refCheck(repo, snapshot, add);
-  await branchCheck(repo, snapshot, line, add);
-  await messageChecks(repo, snapshot, add);
-  const stats4 = await getDiffStats(repo, snapshot.beforeSha, snapshot.afterSha);
-  const same = stats4.filesChanged === snapshot.filesChanged && stats4.insertions === snapshot.insertions && stats4.deletions === snapshot.deletions;
-  add(
-    "stats",
-    same,
-    same ? `${stats4.filesChanged} files, +${stats4.insertions} -${stats4.deletions}` : `git now says ${stats4.filesChanged} files +${stats4.insertions} -${stats4.deletions}`
-  );
-  const files = JSON.stringify(stats4.files) === JSON.stringify(snapshot.files);
-  add(
-    "files",
-    files,
-    files ? "every file's status and counts match git" : `the stored per-file changes differ from git's (${describeFileDifference(snapshot.files, stats4.files)})`
-  );
-  return ancestor;
-}
-async function refCheck(repo, snapshot, add) {
-  const expected = iterationRef(snapshot.runId, snapshot.iteration);
-  if (snapshot.ref !== expected) {
-    add(
-      "ref",
-      false,
-      snapshot.ref === null ? `no ref recorded; ${expected} should keep after reachable` : `recorded ref ${snapshot.ref} is not ${expected}`
-    );
-    return;
-  }
-  const target = await readRef(repo, snapshot.ref);
-  add(
-    "ref",
-    target === snapshot.afterSha,
-    target === snapshot.afterSha ? `${snapshot.ref} keeps after reachable` : `${snapshot.ref} points at ${target ?? "nothing"}`
-  );
-}
-function isLastOf(run, snapshot) {
-  return run !== null && run.snapshotIds.at(-1) === snapshot.id;
-}
-async function branchCheck(repo, snapshot, line, add) {
-  const aside = setAsideBy(line.restarts, snapshot.iteration);
-  if (aside !== void 0) {
-    add("branch", true, `set aside by the restart from iteration ${aside.from} declared at ${aside.at}`);
-    return;
-  }
-  if (snapshot.recordedWorkspace !== void 0) {
-    add(
-      "branch",
-      true,
-      `recorded on another machine: its branch ${snapshot.branch} did not travel (the ref and commits are checked)`
-    );
-    return;
-  }
-  const tip = await readRef(repo, `refs/heads/${snapshot.branch}`).catch(() => null);
-  if (tip === null) {
-    add("branch", false, `branch ${snapshot.branch} does not exist`);
-    return;
-  }
-  const holds = tip === snapshot.afterSha || await isAncestor(repo, snapshot.afterSha, tip);
-  const resetBack = !holds && line.last && (tip === snapshot.beforeSha || await isAncestor(repo, tip, snapshot.beforeSha).catch(() => false));
-  if (resetBack) {
-    add(
-      "branch",
-      true,
-      `set aside: ${snapshot.branch} was reset to where this last iteration started or earlier (its ref keeps it; the next "before --restart-from N" records the restart)`
-    );
-    return;
-  }
-  add(
-    "branch",
-    holds,
-    holds ? `${snapshot.branch} contains after` : `${snapshot.branch} does not contain after ${snapshot.afterSha}`
-  );
-}
-function describeFileDifference(stored, actual) {
-  if (stored.length !== actual.length) return `${stored.length} stored, ${actual.length} in git`;
-  const at = stored.findIndex((f, i) => JSON.stringify(f) !== JSON.stringify(actual[i]));
-  return `first at ${actual[at]?.path ?? stored[at]?.path ?? "?"}`;
-}
-async function messageChecks(repo, snapshot, add) {
-  if (snapshot.beforeSha === snapshot.afterSha) return;
-  let message;
-  try {
-    message = (await getCommitInfo(repo, snapshot.afterSha)).message;
-  } catch (error2) {
-    if (!(error2 instanceof GitOutputUnparseableError)) throw error2;
-    add("commit-message", false, `the after commit cannot be read: ${error2.message}`);
-    return;
-  }
-  if (snapshot.commitMessage === "" && trailer(message, "Agentgate-Run") === null) return;
-  const same = message === snapshot.commitMessage.replace(/\n$/, "");
-  add(
-    "commit-message",
-    same,
-    same ? "the after commit carries the stored message" : "the after commit's message differs from the stored one"
-  );
-  const trailers = {
-    run: trailer(message, "Agentgate-Run"),
-    iteration: trailer(message, "Agentgate-Iteration"),
-    before: trailer(message, "Agentgate-Before")
-  };
-  const trailersOk = trailers.run === snapshot.runId && trailers.iteration === String(snapshot.iteration) && trailers.before === snapshot.beforeSha;
-  add(
-    "trailers",
-    trailersOk,
-    trailersOk ? "run, iteration and before match the commit's trailers" : `the commit says run ${trailers.run ?? "-"}, iteration ${trailers.iteration ?? "-"}, before ${trailers.before ?? "-"}`
-  );
-  if (snapshot.task === void 0 && snapshot.gate === void 0) return;
-  const lines = message.split("\n");
-  const fits = (stored, line) => stored === null || stored === void 0 ? !lines.some((l) => l.startsWith(line("")) && l.trim() !== line("").trim()) : lines.includes(line(stored));
-  const taskOk = fits(snapshot.task, taskLine);
-  const gateOk = fits(snapshot.gate, gateLine);
-  add(
-    "task",
-    taskOk && gateOk,
-    taskOk && gateOk ? "task and gate match the commit's Task and Gate lines" : `the stored ${taskOk ? "gate" : "task"} does not match the commit's ${taskOk ? "Gate" : "Task"} line`
-  );
-}
-async function continuityChecks(snapshots, git, restarts = []) {
-  const checks = [];
-  const ordered = [...new Map(snapshots.map((s) => [s.id, s])).values()].sort(
-    (a, b) => a.iteration - b.iteration
-  );
-  const repos = /* @__PURE__ */ new Map();
-  const repoOf = (workspace) => {
-    if (!repos.has(workspace))
-      repos.set(
-        workspace,
-        openRepo(workspace, git).catch(() => null)
-      );
-    return repos.get(workspace);
-  };
-  const buildsOn = async (next, sha) => {
-    if (next.beforeSha === sha) return true;
-    const repo = await repoOf(next.workspace);
-    return repo !== null && await isAncestor(repo, sha, next.beforeSha).catch(() => false);
-  };
-  for (let i = 1; i < ordered.length; i++) {
-    const prev = ordered[i - 1];
-    const next = ordered[i];
-    if (next.iteration === prev.iteration) continue;
-    let detail = `iteration ${next.iteration} starts where iteration ${prev.iteration} ended`;
-    let ok = await buildsOn(next, prev.afterSha);
-    for (const r of restarts.filter((r2) => r2.lastIteration === prev.iteration && r2.from < next.iteration)) {
-      if (ok) break;
-      if (restartPoint(ordered, r.from) !== r.sha || !await buildsOn(next, r.sha)) continue;
-      ok = true;
-      detail = `iteration ${next.iteration} restarts from ${r.from === 0 ? "the run's start" : `iteration ${r.from}`} (declared at ${r.at})`;
-    }
-    if (!ok)
-      detail = `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on iteration ${prev.iteration}'s ${prev.afterSha}`;
-    checks.push({ snapshotId: next.id, runId: next.runId, check: "continuity", ok, detail });
-  }
-  for (const r of restarts) {
-    const first = ordered.find((s) => s.iteration > r.lastIteration);
-    const wrong = first && await restartContradiction(r, ordered, await repoOf(first.workspace));
-    if (wrong)
-      checks.push({
-        snapshotId: wrong.next.id,
-        runId: wrong.next.runId,
-        check: "continuity",
-        ok: false,
-        detail: `${restartName(r)} does not agree with the commits: ${wrong.why}`
-      });
-  }
-  return checks;
-}
-var init_verify2 = __esm({
-  "src/snapshotter/verify.ts"() {
-    "use strict";
-    init_diff_stats();
-    init_repo();
-    init_apply_check();
-    init_unified_diff();
-    init_refs();
-    init_run();
-    init_patch_artifact();
-    init_commit_info();
-    init_message();
-    init_errors();
-    init_core3();
-    init_restart_check();
-  }
-});
-
-// src/snapshotter/verify-store.ts
-async function verify(core, target) {
-  const checks = [];
-  let snapshots;
-  if ("id" in target) snapshots = [await core.getSnapshot(target.id)];
-  else if ("runId" in target) {
-    const contents = await core.store.inspectRun(assertSafeId(target.runId, "run id"));
-    snapshots = [...new Map(contents.snapshots.map((s) => [s.id, s])).values()];
-    checks.push(...contents.problems.map((p) => storeFileCheck(p, target.runId)));
-  } else {
-    const listed = await core.store.list();
-    snapshots = listed.snapshots;
-    const runs4 = await core.store.listRuns();
-    const linked = await Promise.all(
-      runs4.runs.map(async (r) => (await core.store.inspectRun(r.runId)).problems)
-    );
-    const problems = [...listed.problems, ...runs4.problems, ...linked.flat()];
-    const once2 = [...new Map(problems.map((p) => [p.message, p])).values()];
-    checks.push(...once2.map((p) => storeFileCheck(p, null)));
-  }
-  if (snapshots.length === 0 && checks.length === 0) {
-    const what2 = "id" in target ? `snapshot ${target.id}` : "runId" in target ? `run ${target.runId}` : `the home ${core.store.home}`;
-    throw new NothingToVerifyError(
-      `${what2} has no snapshots to verify; check --home (or AGENTGATE_HOME) and the run id: a gate that verifies nothing must not pass`,
-      { details: { home: core.store.home } }
-    );
-  }
-  const runs3 = /* @__PURE__ */ new Map();
-  const local = [];
-  for (const snapshot of snapshots) {
-    if (!runs3.has(snapshot.runId))
-      runs3.set(snapshot.runId, await core.store.loadRun(snapshot.runId).catch(() => null));
-    const here = await core.withLocalPaths(snapshot);
-    await buildReceivedArtifact(core, here);
-    local.push(here);
-    checks.push(...await verifySnapshot(here, runs3.get(snapshot.runId) ?? null, core.gitOptions()));
-  }
-  if (!("id" in target)) {
-    for (const [runId, run] of runs3) {
-      const linked = local.filter((s) => s.runId === runId && (run?.snapshotIds.includes(s.id) ?? false));
-      if (run) checks.push(...runLinkChecks(run, linked));
-      checks.push(...await continuityChecks(linked, core.gitOptions(), run?.restarts ?? []));
-    }
-  }
-  return { ok: checks.every((c) => c.ok), checks };
-}
-function runLinkChecks(run, linked) {
-  const fail2 = (snapshotId, detail) => ({
-    snapshotId,
-    runId: run.runId,
-    check: "run-links",
-    ok: false,
-    detail
-  });
-  const twice = run.snapshotIds.filter((id2, i) => run.snapshotIds.indexOf(id2) !== i);
-  const checks = [...new Set(twice)].map(
-    (id2) => fail2(id2, `run ${run.runId} links snapshot ${id2} more than once (runs/${run.runId}.json was edited?)`)
-  );
-  const byIteration2 = /* @__PURE__ */ new Map();
-  const byId2 = new Map(linked.map((s) => [s.id, s]));
-  for (const s of new Set(run.snapshotIds.map((id2) => byId2.get(id2)))) {
-    if (s === void 0) continue;
-    const other = byIteration2.get(s.iteration);
-    if (other === void 0) byIteration2.set(s.iteration, s.id);
-    else if (other !== s.id)
-      checks.push(
-        fail2(s.id, `snapshots ${other} and ${s.id} of run ${run.runId} both record iteration ${s.iteration}`)
-      );
-  }
-  return checks;
-}
-function storeFileCheck(problem, runId) {
-  return { snapshotId: null, runId, check: "store-file", ok: false, detail: problem.message };
-}
-var init_verify_store = __esm({
-  "src/snapshotter/verify-store.ts"() {
-    "use strict";
-    init_errors();
-    init_paths();
-    init_verify2();
-    init_received_artifact();
-  }
-});
-
-// src/git/cherry-pick-worktree.ts
-import { mkdtemp as mkdtemp5, readdir as readdir11, readFile as readFile10, rm as rm12 } from "node:fs/promises";
-import { tmpdir as tmpdir5 } from "node:os";
-import { basename as basename7, dirname as dirname12, join as join30 } from "node:path";
-async function withPickWorktree(repo, sha, fn) {
-  const dir = await mkdtemp5(join30(tmpdir5(), PREFIX));
-  if (isInside(repo.topLevel, dir)) {
-    await rm12(dir, { recursive: true, force: true });
-    throw new InvalidArgumentError(
-      `the temp directory ${dir} is inside the workspace; set TMPDIR elsewhere`,
-      {
-        details: { tmpdir: dir }
-      }
-    );
-  }
-  const path2 = join30(dir, basename7(dir));
-  return withLock(`${dir}.lock`, { timeoutMs: 0, purpose: "cherry-pick worktree" }, async () => {
-    let failure3 = null;
-    try {
-      await runGit(repo, ["worktree", "add", "--detach", "--quiet", path2, sha]);
-      return await fn(path2);
-    } catch (error2) {
-      failure3 = error2;
-      throw error2;
-    } finally {
-      await removeWorktree(repo, dir, path2, failure3 !== null);
-    }
-  });
-}
-async function sweepPickWorktrees(repo) {
-  const removed = await sweepRegistered(repo);
-  await sweepPickTemps();
-  return removed;
-}
-async function sweepRegistered(repo) {
-  const admin = join30(await commonDir(repo.gitDir), "worktrees");
-  const removed = [];
-  for (const name2 of await readdir11(admin).catch(() => [])) {
-    if (!PICK_NAME.test(name2)) continue;
-    const gitFile = (await readFile10(join30(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
-    const path2 = gitFile === "" ? join30(tmpdir5(), name2, name2) : dirname12(gitFile);
-    if (basename7(path2) !== name2 || basename7(dirname12(path2)) !== name2) continue;
-    const dir = dirname12(path2);
-    const owner = await readOwner(`${dir}.lock`);
-    if (owner === null ? gitFile === "" : !isProvablyDead(owner)) continue;
-    await removeWorktree(repo, dir, path2, true);
-    await rm12(`${dir}.lock`, { force: true }).catch(() => void 0);
-    removed.push(path2);
-  }
-  return removed;
-}
-async function sweepPickTemps() {
-  await sweepOwnedDirs(
-    tmpdir5(),
-    (name2) => PICK_NAME.test(name2),
-    (dir) => rm12(dir, { recursive: true, force: true }).catch(() => void 0)
-  );
-}
-async function removeWorktree(repo, dir, path2, quiet) {
-  try {
-    const admin = join30(await commonDir(repo.gitDir), "worktrees", basename7(path2));
-    await runGit(repo, ["worktree", "remove", "--force", "--force", path2]).catch(() => void 0);
-    await rm12(dir, { recursive: true, force: true });
-    await rm12(admin, { recursive: true, force: true });
-  } catch (error2) {
-    if (!quiet) throw error2;
-  }
-}
-var PREFIX, PICK_NAME;
-var init_cherry_pick_worktree = __esm({
-  "src/git/cherry-pick-worktree.ts"() {
-    "use strict";
-    init_errors();
-    init_git_locks();
-    init_lock();
-    init_sweep();
-    init_repo();
-    init_runner();
-    PREFIX = "agentgate-pick-";
-    PICK_NAME = /^agentgate-pick-[A-Za-z0-9]{6}$/;
-  }
-});
-
-// src/git/cherry-pick.ts
-import { readFile as readFile11, rm as rm13, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join31 } from "node:path";
-async function cherryPick3(repo, rev, opts = {}) {
-  const onto = opts.onto?.replace(/^refs\/heads\//, "");
-  const ontoRef = onto === void 0 ? null : await branchRef(repo, onto);
-  const source = await getCommitInfo(repo, rev);
-  const head = await readHead(repo);
-  const ignore = opts.ignore ?? [];
-  await sweepPickWorktrees(repo);
-  if (ontoRef === null) return pickInWorkspace(repo, source, ignore);
-  if (ontoRef === head.ref) return pickInWorkspace(repo, source, ignore);
-  return pickInWorktree(repo, source, ontoRef);
-}
-async function pickInWorkspace(repo, source, ignore) {
-  const state = await getRepoState(repo, ignore);
-  if (state.operation !== null) {
-    const op = operationInProgress(state.operation);
-    throw new OperationInProgressError(
-      `${op.what} in ${repo.topLevel}; finish it or give it up (${op.giveUp}) first`,
-      { details: { operation: state.operation } }
-    );
-  }
-  const before2 = state.sha;
-  if (before2 === null)
-    throw new RevisionNotFoundError(`branch ${state.branch ?? "HEAD"} has no commits to cherry-pick onto`, {
-      details: { rev: "HEAD" }
-    });
-  if (state.isDirty) {
-    throw new DirtyWorkspaceError(
-      `${repo.topLevel} has uncommitted or untracked changes; commit or stash them, or cherry-pick --onto another branch`,
-      { details: { workspace: repo.topLevel } }
-    );
-  }
-  const origHead = join31(repo.gitDir, "ORIG_HEAD");
-  const savedOrigHead = await readFile11(origHead).catch(() => null);
-  const abort = async () => {
-    await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
-    await (savedOrigHead === null ? rm13(origHead, { force: true }) : writeFile4(origHead, savedOrigHead));
-    await assertRestored(repo, before2);
-  };
-  let files;
-  try {
-    files = await runPick(repo, source);
-  } catch (error2) {
-    if (await detectOperation(repo.gitDir) === "cherry-pick") await abort();
-    throw error2;
-  }
-  if (files === null) return getCommitInfo(repo, "HEAD");
-  await abort();
-  throw conflict(source, state.branch ?? "HEAD", files);
-}
-async function pickInWorktree(repo, source, ontoRef) {
-  const old = await resolveRevision(repo, ontoRef);
-  await assertNotCheckedOut(repo, ontoRef, "cherry-pick there instead");
-  return withPickWorktree(repo, old, async (path2) => {
-    const worktree = worktreeOptions(repo, path2);
-    const files = await runPick(worktree, source);
-    if (files !== null) throw conflict(source, ontoRef.slice("refs/heads/".length), files);
-    const sha = await resolveRevision(worktree, "HEAD");
-    await updateRef(repo, ontoRef, sha, old, { message: `agentgate: cherry-pick ${source.sha}` });
-    return getCommitInfo(repo, sha);
-  });
-}
-async function runPick(opts, source) {
-  const mainline = source.parents.length > 1 ? ["-m", "1"] : [];
-  const args = [
-    "cherry-pick",
-    "--no-edit",
-    "--allow-empty",
-    "--keep-redundant-commits",
-    "--no-rerere-autoupdate",
-    ...mainline,
-    source.sha
-  ];
-  try {
-    await runGit(pickOptions(opts), args);
-    return null;
-  } catch (error2) {
-    if (!(error2 instanceof GitFailedError) || error2.details.exitCode !== 1) throw error2;
-    const report3 = await readStatus(opts);
-    const files = report3.entries.filter((e) => e.kind === "unmerged").map((e) => e.path);
-    if (files.length === 0) throw error2;
-    return files;
-  }
-}
-function worktreeOptions(repo, path2) {
-  const { identity, timeoutMs, config: config2, binary } = repo;
-  return {
-    cwd: path2,
-    ...identity && { identity },
-    ...timeoutMs !== void 0 && { timeoutMs },
-    ...config2 && { config: config2 },
-    ...binary !== void 0 && { binary }
-  };
-}
-function pickOptions(opts) {
-  return { ...opts, config: [...opts.config ?? [], "rerere.enabled=false"] };
-}
-async function assertRestored(repo, sha) {
-  const after2 = await getRepoState(repo);
-  if (after2.sha !== sha || after2.isDirty || after2.operation !== null) {
-    throw new GitFailedError(
-      `cherry-pick --abort did not restore ${repo.topLevel} (HEAD ${after2.sha ?? "none"}, expected ${sha}); inspect it by hand`,
-      {
-        details: {
-          args: ["cherry-pick", "--abort"],
-          expected: sha,
-          actual: after2.sha,
-          operation: after2.operation
-        }
-      }
-    );
-  }
-}
-function conflict(source, onto, files) {
-  return new CherryPickConflictError(
-    `cherry-picking ${source.sha.slice(0, 12)} onto ${onto} conflicts in ${files.length} file(s): ${files.slice(0, 5).join(", ")}; nothing was changed`,
-    {
-      details: { sha: source.sha, onto, files }
-    }
-  );
-}
-var init_cherry_pick = __esm({
-  "src/git/cherry-pick.ts"() {
-    "use strict";
-    init_errors();
-    init_commit_info();
-    init_refs();
-    init_cherry_pick_worktree();
-    init_runner();
-    init_state();
-  }
-});
-
-// src/snapshotter/maintenance.ts
-import { rm as rm14, rmdir } from "node:fs/promises";
-import { dirname as dirname13 } from "node:path";
-async function deleteSnapshot(core, idOrSha) {
-  const id2 = await core.getSnapshot(idOrSha, { exact: true }).then(
-    (snapshot) => snapshot.id,
-    async (error2) => {
-      if (error2 instanceof StoreCorruptError) throw await unreadableSnapshot(core, idOrSha, error2);
-      if (error2 instanceof SnapshotNotFoundError && SafeId.safeParse(idOrSha).success) return idOrSha;
-      throw error2;
-    }
-  );
-  const stored = await core.store.load(id2).catch(() => null);
-  await core.store.delete(id2);
-  if (stored !== null) await removeArtifact(core, stored);
-  if (stored !== null) await removeIterationRef(core, stored);
-  return id2;
-}
-async function unreadableSnapshot(core, id2, error2) {
-  const { runs: runs3 } = await core.store.listRuns();
-  const runIds = runs3.filter((run) => run.snapshotIds.includes(id2)).map((run) => run.runId);
-  const refs = runIds.length === 1 ? `${RUNS_PREFIX}${runIds[0]}/` : RUNS_PREFIX;
-  return new StoreCorruptError(
-    `${String(error2.details.path ?? core.store.snapshotPath(id2))} holds no valid snapshot, so the iteration it recorded, and the iteration ref to remove with it, cannot be known; nothing was deleted. Restore the file from a backup and delete again; or drop the snapshot by hand: in its workspace remove that iteration's ref ("git for-each-ref ${refs}" lists them; "git update-ref -d <ref>"), move the file out of the store, then "delete ${id2}" drops its link from the run`,
-    { cause: error2, details: { ...error2.details, id: id2, runIds } }
-  );
-}
-async function removeIterationRef(core, snapshot) {
-  const local = await core.withLocalPaths(snapshot);
-  const repo = await openRepo(local.workspace, core.gitOptions()).catch(() => null);
-  if (repo === null) return;
-  await deleteRef(repo, iterationRef(snapshot.runId, snapshot.iteration), snapshot.afterSha).catch(
-    (error2) => {
-      if (!(error2 instanceof ConcurrentUpdateError)) throw error2;
-    }
-  );
-}
-async function removeArtifact(core, snapshot) {
-  const local = await core.withLocalPaths(snapshot);
-  if (local.patchPath === null || local.patchSha256 === null) return;
-  if (await sha256File(local.patchPath).catch(() => null) !== local.patchSha256) return;
-  await rm14(local.patchPath, { force: true });
-  await rmdir(dirname13(local.patchPath)).catch(() => void 0);
-}
-async function cherryPick4(core, workspace, idOrSha, opts = {}) {
-  const snapshot = await core.getSnapshot(idOrSha);
-  if (snapshot.beforeSha === snapshot.afterSha) throw nothingToPick(snapshot, "changed nothing");
-  const repo = await openRepo(workspace, core.gitOptions());
-  const [beforeTree, afterTree] = await snapshotTrees(repo, snapshot);
-  if (beforeTree === afterTree) throw nothingToPick(snapshot, "ends with the tree it started from");
-  return withRepoLock(repo, core.options.lockTimeoutMs, async () => {
-    const message = snapshot.commitMessage || `[agentgate] Run ${snapshot.runId} iteration ${snapshot.iteration}
-`;
-    const squashed = await commitTree(repo, afterTree, [snapshot.beforeSha], message);
-    const ignore = await workspaceExcludes(repo.topLevel, core.options);
-    const onto = opts.onto;
-    return cherryPick3(repo, squashed, { ignore, ...onto === void 0 ? {} : { onto } }).catch(
-      (error2) => {
-        if (!(error2 instanceof CherryPickConflictError)) throw error2;
-        const { files, onto: target } = error2.details;
-        throw new CherryPickConflictError(
-          `cherry-picking snapshot ${snapshot.id} (${snapshot.beforeSha.slice(0, 12)}..${snapshot.afterSha.slice(0, 12)}) onto ${target} conflicts in ${files.length} file(s): ${files.slice(0, 5).join(", ")}; nothing was changed`,
-          { cause: error2, details: { ...error2.details, id: snapshot.id, afterSha: snapshot.afterSha } }
-        );
-      }
-    );
-  });
-}
-async function snapshotTrees(repo, snapshot) {
-  const [before2, after2] = await batchCheck(repo, [
-    `${snapshot.beforeSha}^{tree}`,
-    `${snapshot.afterSha}^{tree}`
-  ]);
-  if (before2?.found && after2?.found) return [before2.id, after2.id];
-  throw new RevisionNotFoundError(
-    `the repository of ${repo.topLevel} does not hold snapshot ${snapshot.id}'s commits (${snapshot.beforeSha.slice(0, 12)}..${snapshot.afterSha.slice(0, 12)}, run ${snapshot.runId}); fetch them into it first ("fetch --run ${snapshot.runId}", or git fetch from the repository where the run was recorded), or give -C a workspace whose repository holds them`,
-    {
-      details: {
-        id: snapshot.id,
-        workspace: repo.topLevel,
-        rev: before2?.found ? snapshot.afterSha : snapshot.beforeSha
-      }
-    }
-  );
-}
-function nothingToPick(snapshot, why) {
-  return new EmptySnapshotError(`snapshot ${snapshot.id} ${why}; there is nothing to cherry-pick`, {
-    details: { id: snapshot.id }
-  });
-}
-var init_maintenance = __esm({
-  "src/snapshotter/maintenance.ts"() {
-    "use strict";
-    init_snapshot();
-    init_cherry_pick();
-    init_commit();
-    init_repo();
-    init_record_objects();
-    init_refs();
-    init_core3();
-    init_errors();
-    init_patch_artifact();
-    init_repo_lock();
-    init_excludes();
-  }
-});
-
-// src/snapshotter/snapshotter.ts
-var snapshotter_exports = {};
-__export(snapshotter_exports, {
-  Snapshotter: () => Snapshotter
-});
-var Snapshotter;
-var init_snapshotter = __esm({
-  "src/snapshotter/snapshotter.ts"() {
-    "use strict";
-    init_library();
-    init_arguments();
-    init_snapshot_store();
-    init_local_paths();
-    init_before();
-    init_after();
-    init_iterate();
-    init_read();
-    init_verify_store();
-    init_maintenance();
-    Snapshotter = class {
-      constructor(options2) {
-        this.options = options2;
-        checkArgument(SnapshotterOptionsArg, options2, "options");
-        this.store = new SnapshotStore(options2.home, { lockTimeoutMs: options2.lockTimeoutMs });
-        this.localPaths = new LocalPaths(options2.artifactsDir, options2.localWorkspace);
-      }
-      options;
-      store;
-      localPaths;
-      /**
-       * Records where the run's next iteration starts. A missing repository is initialised, an unborn
-       * branch gets a root commit, HEAD is switched to `branch` when one is given (otherwise a detached
-       * HEAD gets the branch `agentgate/<runId>`), and uncommitted work is saved as a WIP commit (or
-       * refused with DIRTY_WORKSPACE when onDirty is "error").
-       */
-      async captureBeforeState(workspace, opts) {
-        checkArgument(TextArg, workspace, "workspace");
-        checkArgument(BeforeOptionsArg, opts, "opts");
-        return captureBeforeState(this, workspace, opts);
-      }
-      /**
-       * Commits everything the iteration changed and stores the snapshot. Compares against the before
-       * SHA, not against "dirty", so commits the agent made itself are part of the snapshot. With no
-       * change at all, nothing is committed and afterSha equals beforeSha.
-       */
-      async captureAfterState(workspace, before2, opts) {
-        checkArgument(TextArg, workspace, "workspace");
-        checkArgument(BeforeStateArg, before2, "before");
-        checkArgument(AfterOptionsArg, opts, "opts");
-        return captureAfterState(this, workspace, before2, opts);
-      }
-      /**
-       * One whole iteration in one call: `before`, then the agent command in the workspace, then
-       * `after`, whatever the agent's exit status. The after step opens and checks the repository again,
-       * as a separate `after` does (the agent may have armed it); the repository lock is held by the
-       * before and the after steps,
-       * not while the agent runs (it may run git itself, for hours). An iteration number already taken
-       * is refused before anything is recorded. A killed call leaves the run where a killed `before`
-       * (before state recorded, no snapshot) or a killed `after` would.
-       */
-      async iterate(workspace, opts) {
-        checkArgument(TextArg, workspace, "workspace");
-        checkArgument(IterateOptionsArg, opts, "opts");
-        return iterate2(this, workspace, opts);
-      }
-      /** One snapshot by id, or by a full or abbreviated after SHA when that is unambiguous. */
-      async getSnapshot(idOrSha, opts = {}) {
-        checkArgument(TextArg, idOrSha, "idOrSha");
-        checkArgument(GetSnapshotOptionsArg, opts, "opts");
-        return getSnapshot(this, idOrSha, opts);
-      }
-      /**
-       * The run's snapshots, ordered by iteration, with this machine's paths. STORE_CORRUPT when a
-       * linked file is missing or does not load; with `loadable`, such a snapshot is left out.
-       */
-      async listByRun(runId, opts = {}) {
-        checkArgument(TextArg, runId, "runId");
-        checkArgument(ListByRunOptionsArg, opts, "opts");
-        return listByRun(this, runId, opts);
-      }
-      /**
-       * The snapshot's patch: the artifact when it is intact, else regenerated from git. Writes it to
-       * `outputFile` when given (atomically), else returns the text.
-       */
-      async generatePatch(snapshot, outputFile) {
-        checkArgument(SnapshotArg, snapshot, "snapshot");
-        checkArgument(OptionalTextArg, outputFile, "outputFile");
-        return generatePatch(this, snapshot, outputFile);
-      }
-      /**
-       * The snapshot's patch as generatePatch has it, handed to `consume` chunk by chunk (from the
-       * artifact when it is intact, else from git), so that a patch of any size is never held whole.
-       */
-      async streamPatch(snapshot, consume) {
-        checkArgument(SnapshotArg, snapshot, "snapshot");
-        return streamPatch(this, snapshot, consume);
-      }
-      /** Diff statistics between any two revisions of a workspace. */
-      async stats(workspace, from, to) {
-        for (const [name2, value] of Object.entries({ workspace, from, to })) checkArgument(TextArg, value, name2);
-        return stats3(this, workspace, from, to);
-      }
-      /** Verifies one snapshot, a run, or the whole store (including files that no longer load). */
-      async verify(target) {
-        checkArgument(VerifyTargetArg, target, "target");
-        return verify(this, target);
-      }
-      /**
-       * Removes the snapshot's metadata and its link from the run. The commit stays in git; its iteration
-       * ref goes when it still points at the snapshot's after commit, so the iteration can be captured again.
-       */
-      async delete(idOrSha) {
-        checkArgument(TextArg, idOrSha, "idOrSha");
-        return deleteSnapshot(this, idOrSha);
-      }
-      /**
-       * Applies the snapshot's whole change (before..after, the agent's own commits included) as one
-       * commit on `onto` (default: the current branch) of `workspace`, whose repository must hold the
-       * snapshot's commits (REVISION_NOT_FOUND otherwise: fetch the run first). EMPTY_SNAPSHOT when the
-       * snapshot's before and after trees are the same.
-       */
-      async cherryPick(workspace, idOrSha, opts = {}) {
-        checkArgument(TextArg, workspace, "workspace");
-        checkArgument(TextArg, idOrSha, "idOrSha");
-        checkArgument(CherryPickOptionsArg, opts, "opts");
-        return cherryPick4(this, workspace, idOrSha, opts);
-      }
-      /** The snapshot with this machine's paths (see LocalPaths). */
-      withLocalPaths(snapshot) {
-        return this.localPaths.snapshot(snapshot);
-      }
-      /** The run record with this machine's workspace (see LocalPaths). */
-      withLocalWorkspace(run) {
-        return this.localPaths.run(run);
-      }
-      gitOptions() {
-        return { identity: this.options.identity, timeoutMs: this.options.gitTimeoutMs };
-      }
-    };
-  }
-});
-
-// src/demo/demo.ts
-import { mkdtemp as mkdtemp6, rename as rename5, rm as rm15, writeFile as writeFile5, mkdir as mkdir7 } from "node:fs/promises";
-import { tmpdir as tmpdir6 } from "node:os";
-import { dirname as dirname14, join as join32 } from "node:path";
-import { Writable } from "node:stream";
-async function runDemo(opts = {}) {
-  const root = await mkdtemp6(join32(tmpdir6(), "agentgate-demo-"));
-  try {
-    return { ...await demoIn(root), kept: opts.keep === true };
-  } finally {
-    if (opts.keep !== true) await rm15(root, { recursive: true, force: true });
-  }
-}
-async function demoIn(root) {
-  const workspace = join32(root, "workspace");
-  const home = join32(root, "home");
-  await put(workspace, "README.md", "# demo\n\nA throwaway workspace.\n");
-  await put(workspace, "package.json", '{ "name": "demo", "private": true, "type": "module" }\n');
-  await put(workspace, "NOTES.txt", "uncommitted notes from before the run\n");
-  const snapshotter = new Snapshotter({
-    home,
-    artifactsDir: join32(home, "artifacts"),
-    identity: DEFAULT_IDENTITY,
-    gitTimeoutMs: 6e4,
-    lockTimeoutMs: 1e4,
-    onDirty: "wip-commit"
-  });
-  const gates = new Gates(snapshotter);
-  const runId = "demo-run";
-  const iterations = [];
-  for (const [index, step] of ITERATIONS.entries()) {
-    const before2 = await snapshotter.captureBeforeState(workspace, { runId, init: true });
-    await step.edit(workspace);
-    const s = await snapshotter.captureAfterState(workspace, before2, {
-      runId,
-      iteration: index + 1,
-      taskPrompt: step.task,
-      gatePlanSource: "demo"
-    });
-    iterations.push({
-      iteration: s.iteration,
-      id: s.id,
-      filesChanged: s.filesChanged,
-      insertions: s.insertions,
-      deletions: s.deletions,
-      beforeSha: s.beforeSha,
-      afterSha: s.afterSha,
-      patchPath: s.patchPath,
-      task: step.task,
-      gate: await testGate(gates, workspace, runId, s.iteration)
-    });
-  }
-  const report3 = await gates.verify({ runId }, { requireGates: ["test"] });
-  const failed = report3.checks.filter((c) => !c.ok).length;
-  return {
-    workspace,
-    home,
-    runId,
-    iterations,
-    verify: { ok: report3.ok, checks: report3.checks.length, failed }
-  };
-}
-async function testGate(gates, workspace, runId, iteration) {
-  const discard = () => new Writable({ write: (_chunk, _encoding, done) => done() });
-  const result = await gates.run(workspace, {
-    runId,
-    iteration,
-    name: "test",
-    command: TEST_GATE,
-    junit: ["junit.xml"],
-    isolated: true,
-    echo: { stdout: discard(), stderr: discard() }
-  });
-  return { name: result.name, verdict: result.verdict, reason: result.reason, tests: result.tests };
-}
-async function put(root, rel, content) {
-  const path2 = join32(root, rel);
-  await mkdir7(dirname14(path2), { recursive: true });
-  await writeFile5(path2, content);
-}
-var greetTest, ITERATIONS, TEST_GATE;
-var init_demo = __esm({
-  "src/demo/demo.ts"() {
-    "use strict";
-    init_config();
-    init_gates2();
-    init_snapshotter();
-    greetTest = (module, expected) => [
-      "import { test } from 'node:test';",
-      "import assert from 'node:assert/strict';",
-      `import { greet } from '../src/${module}';`,
-      "",
-      `test('greets by name', () => assert.equal(greet('Ada'), '${expected}'));`,
-      "test('greets nobody politely', () => assert.match(greet(''), /^H/));",
-      ""
-    ].join("\n");
-    ITERATIONS = [
-      {
-        task: "Add a greeting module with a test, and document it",
-        edit: async (ws) => {
-          await put(ws, "src/greet.js", "export function greet(name) {\n  return `Hello, ${name}!`;\n}\n");
-          await put(ws, "test/greet.test.js", greetTest("greet.js", "Hello, Ada!"));
-          await put(
-            ws,
-            "README.md",
-            "# demo\n\nA throwaway workspace.\n\nUse `greet(name)` from src/greet.js.\n"
-          );
-        }
-      },
-      {
-        task: "Rename the module, add a logo, and make the greeting friendlier",
-        edit: async (ws) => {
-          await rename5(join32(ws, "src/greet.js"), join32(ws, "src/hello.js"));
-          await put(
-            ws,
-            "src/hello.js",
-            "export function greet(name) {\n  return `Hi there, ${name}!`;\n}\n\nexport const version = 2;\n"
-          );
-          await put(ws, "test/greet.test.js", greetTest("hello.js", "Hello, Ada!"));
-          await put(
-            ws,
-            "assets/logo.png",
-            Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 255, 0, 16, 128])
-          );
-        }
-      },
-      {
-        task: "Update the test for the new greeting, remove the notes file and update the logo",
-        edit: async (ws) => {
-          await put(ws, "test/greet.test.js", greetTest("hello.js", "Hi there, Ada!"));
-          await rm15(join32(ws, "NOTES.txt"));
-          await put(
-            ws,
-            "assets/logo.png",
-            Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3, 4, 254, 0, 32, 64])
-          );
-        }
-      }
-    ];
-    TEST_GATE = [
-      process.execPath,
-      "--test",
-      "--test-reporter=junit",
-      "--test-reporter-destination=junit.xml",
-      // The file itself: Node 22 reads a directory argument as a file, and Node 20 has no globs.
-      "test/greet.test.js"
-    ];
-  }
-});
-
-// src/cli/commands/demo.ts
-var demo_exports = {};
-__export(demo_exports, {
-  DEMO_COMMAND: () => DEMO_COMMAND
-});
-function gateCell(gate2, colour) {
-  const counts = gate2.tests === null ? "" : ` ${gate2.tests.passed}/${gate2.tests.total}`;
-  return paint(`${gate2.name} ${gate2.verdict}${counts}`, gate2.verdict === "pass" ? "green" : "red", colour);
-}
-var DEMO_COMMAND;
-var init_demo2 = __esm({
-  "src/cli/commands/demo.ts"() {
-    "use strict";
-    init_demo();
-    init_output();
-    init_spec();
-    DEMO_COMMAND = defineCommand({
-      name: "demo",
-      usage: "demo [--keep]",
-      summary: "Run the main job end to end on a throwaway workspace and home (your ~/.agentgate is not touched).",
-      description: "Three scripted agent iterations, each judged by a test gate (red on the second, green again on the third), then verify --require-gate test. The throwaway workspace and home are removed when the demo ends, unless --keep leaves them for a look.",
-      options: {
-        keep: { type: "boolean", description: "keep the throwaway workspace and home, and say where they are" }
-      },
-      positionals: { required: [] },
-      examples: ["demo", "demo --keep --json"],
-      async run(_ctx, values) {
-        const summary = await runDemo({ keep: values.keep });
-        return {
-          json: summary,
-          exitCode: summary.verify.ok ? 0 : 1,
-          human: (colour) => {
-            const rows = summary.iterations.map((i) => [
-              String(i.iteration),
-              String(i.filesChanged),
-              `+${i.insertions}`,
-              `-${i.deletions}`,
-              short(i.beforeSha),
-              short(i.afterSha),
-              gateCell(i.gate, colour),
-              i.patchPath ?? "-"
-            ]);
-            const verdict = summary.verify.ok ? paint(`verify: all ${summary.verify.checks} checks passed`, "green", colour) : paint(
-              `verify: ${summary.verify.failed} of ${summary.verify.checks} checks failed`,
-              "red",
-              colour
-            );
-            return [
-              `Run ${summary.runId} in ${summary.workspace}`,
-              "",
-              table(["ITER", "FILES", "+", "-", "BEFORE", "AFTER", "GATE", "PATCH"], rows),
-              "",
-              verdict,
-              summary.kept ? `Workspace and home kept for a look: ${summary.workspace}, ${summary.home}` : "The throwaway workspace and home were removed (demo --keep keeps them)."
-            ].join("\n");
-          }
-        };
-      }
-    });
-  }
-});
-
-// src/provenance/anchor-keeper.ts
-function anchorKeeper(src) {
-  return {
-    list: () => src.anchors.commits(),
-    load: (commit) => src.anchors.load(commit),
-    save: (anchor3) => src.anchors.save(anchor3),
-    recheck: (repo, anchors) => recheckAnchors(src, repo, anchors),
-    same: sameAnchor
-  };
-}
-async function recheckAnchors(src, repo, anchors) {
-  const groups = /* @__PURE__ */ new Map();
-  anchors.forEach((a, i) => {
-    const key = JSON.stringify(a.onlyRuns ?? null);
-    groups.set(key, [...groups.get(key) ?? [], i]);
-  });
-  const out = anchors.map(() => "not checked");
-  for (const [key, indices] of groups) {
-    const only = JSON.parse(key);
-    const given = indices.map((i) => anchors[i]);
-    try {
-      const computed = await computeAnchors(
-        src,
-        repo,
-        given.map((a) => a.commit),
-        only === null ? {} : { runIds: only }
-      );
-      indices.forEach((at, j) => {
-        const differ = anchorDifferences(given[j], computed[j]);
-        out[at] = differ.length === 0 && sameAnchor(given[j], computed[j]) ? null : `${differ.slice(0, 5).join(", ") || "its content"} differ${differ.length > 5 ? ", ..." : ""}`;
-      });
-    } catch (error2) {
-      if (!(error2 instanceof AgentgateError)) throw error2;
-      for (const at of indices) out[at] = `${error2.code}: ${error2.message}`;
-    }
-  }
-  return out;
-}
-var init_anchor_keeper = __esm({
-  "src/provenance/anchor-keeper.ts"() {
-    "use strict";
-    init_errors();
-    init_anchor2();
-    init_compare();
-  }
-});
-
-// src/git/remote.ts
-import { isAbsolute as isAbsolute10, join as join33, resolve as resolve17 } from "node:path";
-import { lstat as lstat8, stat as stat14 } from "node:fs/promises";
-function pathRemote(path2) {
-  if (!isAbsolute10(path2))
-    throw new InvalidArgumentError(`${path2} is not an absolute path; give the file's full path`, {
-      details: { path: path2 }
-    });
-  const config2 = /[=\n]/.test(path2) ? [] : [`url.${path2}.insteadOf=${path2}`];
-  return { name: path2, url: path2, arg: path2, config: config2 };
-}
-function checkRemoteUrl(url2) {
-  const refuse = (why) => {
-    throw new UnsafeRemoteError(
-      `remote ${JSON.stringify(url2.slice(0, 200))} is refused: ${why}; use a file path or a file://, git://, ssh:// or https:// URL`,
-      {
-        details: { url: url2.slice(0, 500) }
-      }
-    );
-  };
-  if (url2 === "" || url2.startsWith("-") || /[\u0000-\u001f\u007f]/.test(url2))
-    return refuse('it is empty, starts with "-" or holds control characters');
-  if (/^(?:[A-Za-z0-9][A-Za-z0-9+.-]*)?::/.test(url2))
-    return refuse(`the "${url2.slice(0, url2.indexOf("::"))}::" remote helper runs a program`);
-  const scheme = /^([A-Za-z0-9][A-Za-z0-9+.-]*):\/\//.exec(url2);
-  if (scheme) {
-    const name2 = scheme[1];
-    if (!SCHEMES.has(name2)) return refuse(`the ${name2}:// transport is not allowed`);
-    if (name2 === "file") return "file";
-    if (name2 === "https" || name2 === "git") return name2;
-    return "ssh";
-  }
-  const colon = url2.indexOf(":");
-  const slash = url2.indexOf("/");
-  if (colon >= 0 && (slash < 0 || colon < slash)) return "ssh";
-  return "local";
-}
-async function resolveRemote(repo, nameOrUrl, cwd, direction) {
-  checkRemoteUrl(nameOrUrl);
-  const config2 = await remoteConfig(repo);
-  const rules = config2.filter((e) => /^url\..*\.(push)?insteadof$/i.test(e.key));
-  const own2 = remoteSettings(config2, nameOrUrl);
-  if (own2.vcs || own2.configured && own2.url.length === 0) {
-    throw new UnsafeRemoteError(
-      own2.vcs ? `remote ${JSON.stringify(nameOrUrl)} sets remote.<name>.vcs, which makes git run a remote helper; remove it` : `the repository's config has settings for a remote named ${JSON.stringify(nameOrUrl)} but no url for it, which git would apply to this URL; remove them or give the remote a url`,
-      { details: { remote: nameOrUrl } }
-    );
-  }
-  if (own2.url.length > 0) return checked(repo, config2, configuredRemote(nameOrUrl, own2, rules, direction));
-  const arg = await givenUrl(repo, nameOrUrl, cwd);
-  return checked(repo, config2, {
-    name: nameOrUrl,
-    url: rewrittenUrl(arg, rules, direction),
-    arg,
-    config: []
-  });
-}
-function configuredRemote(name2, own2, rules, direction) {
-  const url2 = own2.url[0];
-  const pushurl = direction === "push" ? own2.pushurl[0] : void 0;
-  checkRemoteUrl(url2);
-  if (pushurl !== void 0) checkRemoteUrl(pushurl);
-  const arg = `agentgate-${randomHex(8)}`;
-  return {
-    name: name2,
-    url: pushurl === void 0 ? rewrittenUrl(url2, rules, direction) : rewrittenUrl(pushurl, rules, "fetch"),
-    arg,
-    config: [
-      `remote.${arg}.url=${url2}`,
-      ...pushurl === void 0 ? [] : [`remote.${arg}.pushurl=${pushurl}`]
-    ]
-  };
-}
-function checked(repo, config2, remote) {
-  const kind = checkRemoteUrl(remote.url);
-  const proxies = config2.filter(
-    (e) => e.key.toLowerCase() === "core.gitproxy" && e.value !== "" && !/^none(\s|$)/.test(e.value)
-  );
-  if (kind === "git" && proxies.length > 0)
-    throw new UnsafeRemoteError(
-      `the repository's config sets core.gitProxy, which git would run for ${remote.url}; remove it or use an ssh:// or https:// URL`,
-      { details: { url: remote.url } }
-    );
-  const url2 = kind === "local" && !isAbsolute10(remote.url) ? resolve17(repo.topLevel, remote.url) : remote.url;
-  return { ...remote, url: url2 };
-}
-async function givenUrl(repo, url2, cwd) {
-  if (checkRemoteUrl(url2) === "local") {
-    const path2 = resolve17(cwd, url2);
-    if (!await isDir(path2)) {
-      const why = url2.includes("/") ? `remote ${path2} does not exist; give an existing repository` : `no remote named ${JSON.stringify(url2)} in ${repo.topLevel}; "git remote -v" lists them, or give a URL`;
-      throw new RemoteNotFoundError(why, { details: { remote: url2.includes("/") ? path2 : url2 } });
-    }
-    return path2;
-  }
-  if (!url2.includes("/")) {
-    const common = await commonDir(repo.gitDir);
-    for (const dir of ["remotes", "branches"]) {
-      const file = join33(common, dir, url2);
-      if (await lstat8(file).then(
-        () => true,
-        () => false
-      ))
-        throw new UnsafeRemoteError(
-          `git would take ${JSON.stringify(url2)} for the remote that ${file} defines; remove that file, or write the URL with a "/" (ssh://host/path)`,
-          { details: { remote: url2, file } }
-        );
-    }
-  }
-  return url2;
-}
-async function remoteConfig(repo) {
-  const pattern = "^url\\..*\\.(push)?insteadof$|^core\\.gitproxy$|^remote\\.";
-  const res = await runGit(repo, ["config", "-z", "--get-regexp", pattern], { okExitCodes: [1] });
-  return parseConfigEntries(res.stdout);
-}
-function remoteSettings(config2, name2) {
-  const out = { url: [], pushurl: [], vcs: false, configured: false };
-  if (name2.startsWith("/")) return out;
-  for (const { key, value } of config2) {
-    const last = key.lastIndexOf(".");
-    if (!/^remote\./i.test(key) || last <= "remote.".length || key.slice("remote.".length, last) !== name2)
-      continue;
-    out.configured = true;
-    const variable = key.slice(last + 1).toLowerCase();
-    if (variable === "vcs") out.vcs = true;
-    const list5 = variable === "url" ? out.url : variable === "pushurl" ? out.pushurl : null;
-    if (list5 !== null && value === "") list5.length = 0;
-    else list5?.push(value);
-  }
-  return out;
-}
-function rewrittenUrl(url2, rules, direction) {
-  const longest = (suffix) => {
-    const bases = /* @__PURE__ */ new Map();
-    for (const { key, value } of rules) {
-      if (!key.toLowerCase().endsWith(suffix)) continue;
-      const base = key.slice("url.".length, -suffix.length);
-      bases.set(base, [...bases.get(base) ?? [], value]);
-    }
-    let best = null;
-    for (const [base, prefixes] of bases)
-      for (const prefix of prefixes)
-        if (url2.startsWith(prefix) && prefix.length > (best?.prefix.length ?? -1)) best = { base, prefix };
-    return best === null ? null : best.base + url2.slice(best.prefix.length);
-  };
-  return (direction === "push" ? longest(".pushinsteadof") : null) ?? longest(".insteadof") ?? url2;
-}
-async function isDir(path2) {
-  return stat14(path2).then(
-    (s) => s.isDirectory(),
-    () => false
-  );
-}
-var SCHEMES;
-var init_remote = __esm({
-  "src/git/remote.ts"() {
-    "use strict";
-    init_errors();
-    init_git_locks();
-    init_random();
-    init_hardening();
-    init_runner();
-    SCHEMES = /* @__PURE__ */ new Set(["https", "ssh", "git", "file", "git+ssh", "ssh+git"]);
-  }
-});
-
-// src/git/transport.ts
-function serverProgram(remote, name2) {
-  const kind = checkRemoteUrl(remote.url);
-  return kind === "local" || kind === "file" ? `git ${SERVER_CONFIG.map((c) => `-c ${c}`).join(" ")} ${name2}` : `git-${name2}`;
-}
-function withTransport(repo, remote) {
-  return { ...repo, config: [...repo.config ?? [], ...TRANSPORT_CONFIG, ...remote?.config ?? []] };
-}
-function parsePushPorcelain(stdout) {
-  const out = [];
-  for (const line of stdout.split("\n")) {
-    const m = /^([ +\-*!=])\t([^\t]*):([^\t]*)\t(.*)$/.exec(line);
-    if (m) out.push({ flag: m[1], ref: m[3], summary: m[4] });
-  }
-  return out;
-}
-async function pushRefs(repo, remote, refspecs) {
-  checkRemoteUrl(remote.url);
-  for (const spec of refspecs) {
-    if (spec.startsWith("+") || spec.startsWith("-") || !/^refs\/agentgate\/[^\s:]+:refs\/agentgate\/[^\s:]+$/.test(spec)) {
-      throw new InvalidArgumentError(
-        `refusing to push ${JSON.stringify(spec)}: only non-forced refs/agentgate/ refspecs`,
-        { details: { refspec: spec } }
-      );
-    }
-  }
-  const args = [
-    "push",
-    "--porcelain",
-    "--no-follow-tags",
-    "--no-signed",
-    `--receive-pack=${serverProgram(remote, "receive-pack")}`,
-    "--end-of-options",
-    remote.arg,
-    ...refspecs
-  ];
-  try {
-    const res = await runGit(withTransport(repo, remote), args, { okExitCodes: [1] });
-    const refs = parsePushPorcelain(res.stdout);
-    if (res.exitCode !== 0 && !refs.some((r) => r.flag === "!")) {
-      throw new GitFailedError(`git push to ${remote.url} failed without naming a ref`, {
-        details: { url: remote.url, stdout: res.stdout.slice(0, 2e3) }
-      });
-    }
-    return refs;
-  } catch (cause) {
-    throw unreachable(cause, remote.url);
-  }
-}
-async function fetchRefs(repo, remote, refspecs) {
-  checkRemoteUrl(remote.url);
-  for (const spec of refspecs) {
-    if (!/^\+?refs\/agentgate\/[^\s:]+:refs\/agentgate\/incoming\/[^\s:]+$/.test(spec)) {
-      throw new InvalidArgumentError(
-        `refusing to fetch ${JSON.stringify(spec)}: only into refs/agentgate/incoming/`,
-        { details: { refspec: spec } }
-      );
-    }
-  }
-  const args = [
-    "fetch",
-    "--quiet",
-    "--no-tags",
-    "--no-write-fetch-head",
-    "--no-recurse-submodules",
-    "--no-auto-gc",
-    `--upload-pack=${serverProgram(remote, "upload-pack")}`,
-    "--end-of-options",
-    remote.arg,
-    ...refspecs
-  ];
-  try {
-    await runGit(withTransport(repo, remote), args);
-  } catch (cause) {
-    throw unreachable(cause, remote.url);
-  }
-}
-async function listRemoteRefs(repo, remote, prefix) {
-  checkRemoteUrl(remote.url);
-  if (!/^refs\/agentgate\/[A-Za-z0-9._/-]*$/.test(prefix))
-    throw new InvalidArgumentError(`refusing to list ${JSON.stringify(prefix)}`, { details: { prefix } });
-  try {
-    const { stdout } = await runGit(withTransport(repo, remote), [
-      "ls-remote",
-      "--refs",
-      `--upload-pack=${serverProgram(remote, "upload-pack")}`,
-      "--end-of-options",
-      remote.arg,
-      `${prefix}*`
-    ]);
-    return parseLsRemote(stdout).filter((r) => r.ref.startsWith(prefix));
-  } catch (cause) {
-    throw unreachable(cause, remote.url);
-  }
-}
-function parseLsRemote(stdout) {
-  const out = [];
-  for (const line of stdout.split("\n")) {
-    const m = /^([0-9a-f]{40}(?:[0-9a-f]{24})?)\t(refs\/[^\s]+)$/.exec(line);
-    if (m) out.push({ sha: m[1], ref: m[2] });
-  }
-  return out;
-}
-function unreachable(cause, url2) {
-  if (cause instanceof GitFailedError && /does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access|unable to connect to|unable to look up/i.test(
-    String(cause.details.stderr)
-  )) {
-    return new RemoteNotFoundError(
-      `cannot reach a git repository at ${url2}; check the remote's URL and your access`,
-      { cause, details: { url: url2, stderr: cause.details.stderr } }
-    );
-  }
-  return cause;
-}
-async function createBundle(repo, file, refs) {
-  await runGit(repo, ["bundle", "create", "--quiet", file, "--stdin"], { input: `${refs.join("\n")}
-` });
-}
-async function verifyBundle(repo, file) {
-  const invalid2 = (why, cause) => new BundleInvalidError(
-    `${file} is not a usable agentgate bundle: ${why}; use a file written by "export"`,
-    { cause, details: { file } }
-  );
-  try {
-    await runGit(withTransport(repo), ["bundle", "verify", "--quiet", file]);
-    const heads = (await runGit(withTransport(repo), ["bundle", "list-heads", file])).stdout;
-    return heads.split("\n").filter(Boolean).map((line) => {
-      const m = /^([0-9a-f]{40}(?:[0-9a-f]{24})?) (\S+)$/.exec(line);
-      if (!m) throw invalid2(`unexpected line ${JSON.stringify(line.slice(0, 100))} in its list of refs`);
-      return { sha: m[1], ref: m[2] };
-    });
-  } catch (cause) {
-    if (cause instanceof BundleInvalidError) throw cause;
-    if (cause instanceof GitFailedError) throw invalid2(await bundleRefusal(repo, file, cause), cause);
-    throw cause;
-  }
-}
-async function bundleRefusal(repo, file, cause) {
-  const said = (e) => String(e.details.stderr ?? e.message).split("\n");
-  const last = said(cause).slice(-2).join(" ").trim();
-  if (last !== "") return last;
-  const again = await runGit(withTransport(repo), ["bundle", "verify", file]).then(
-    () => "",
-    (e) => e instanceof GitFailedError ? said(e).join(" ").trim().slice(0, 300) : ""
-  );
-  return again || "git refused it without a reason (are its prerequisite commits in this repository?)";
-}
-var TRANSPORT_CONFIG, SERVER_CONFIG;
-var init_transport = __esm({
-  "src/git/transport.ts"() {
-    "use strict";
-    init_errors();
-    init_remote();
-    init_runner();
-    TRANSPORT_CONFIG = [
-      "protocol.allow=never",
-      "protocol.file.allow=always",
-      "protocol.git.allow=always",
-      "protocol.ssh.allow=always",
-      "protocol.https.allow=always",
-      "core.sshCommand=ssh",
-      "ssh.variant=ssh",
-      "credential.helper=",
-      "core.askPass=",
-      "fetch.writeCommitGraph=false",
-      "fetch.recurseSubmodules=false",
-      "submodule.recurse=false",
-      "push.recurseSubmodules=no",
-      "push.gpgSign=false"
-    ];
-    SERVER_CONFIG = [
-      "core.hooksPath=/dev/null",
-      "core.fsmonitor=false",
-      "core.alternateRefsCommand=",
-      "receive.autogc=false"
-    ];
-  }
-});
-
-// src/git/remote-locks.ts
-import { rm as rm16, stat as stat15 } from "node:fs/promises";
-import { join as join34 } from "node:path";
-import { fileURLToPath } from "node:url";
-async function clearStaleRemoteRefLocks(url2, refs) {
-  const kind = checkRemoteUrl(url2);
-  if (kind !== "local" && kind !== "file") return false;
-  const gitDir = await localGitDir(kind === "file" ? fileURLToPath(url2) : url2);
-  if (gitDir === null) return false;
-  const locks = refs.filter((r) => /^refs\/agentgate\/[^\s]+$/.test(r) && !r.split("/").includes(".."));
-  let removed = false;
-  for (const ref of locks) {
-    const lock = join34(gitDir, `${ref}.lock`);
-    const first = await stat15(lock).catch(() => null);
-    if (first === null || !first.isFile()) continue;
-    const young = Math.min(STALE_REMOTE_LOCK_MS, STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs));
-    if (young > 0) await new Promise((resolve30) => setTimeout(resolve30, young));
-    const again = await stat15(lock).catch(() => null);
-    if (again === null || !again.isFile() || again.mtimeMs !== first.mtimeMs) continue;
-    await rm16(lock, { force: true });
-    removed = true;
-  }
-  return removed;
-}
-async function localGitDir(path2) {
-  const isDir2 = async (p) => (await stat15(p).catch(() => null))?.isDirectory() === true;
-  if (await isDir2(join34(path2, "refs")) && await isDir2(join34(path2, "objects"))) return path2;
-  return await isDir2(join34(path2, ".git", "refs")) ? join34(path2, ".git") : null;
-}
-var STALE_REMOTE_LOCK_MS;
-var init_remote_locks = __esm({
-  "src/git/remote-locks.ts"() {
-    "use strict";
-    init_remote();
-    STALE_REMOTE_LOCK_MS = 2e3;
-  }
-});
-
-// src/git/bundle-pack.ts
-import { createHash as createHash6 } from "node:crypto";
-import { createReadStream as createReadStream5 } from "node:fs";
-async function bundlePackIntact(file) {
-  let header = Buffer.alloc(0);
-  let hash2 = null;
-  let trailerBytes = 20;
-  let tail = Buffer.alloc(0);
-  let packBytes = 0;
-  let magic = Buffer.alloc(0);
-  for await (const chunk of createReadStream5(file)) {
-    let data = chunk;
-    if (header !== null) {
-      header = Buffer.concat([header, data]);
-      const end = header.indexOf("\n\n");
-      if (end === -1) {
-        if (header.length > MAX_HEADER_BYTES) return false;
-        continue;
-      }
-      const text2 = header.subarray(0, end + 1).toString("latin1");
-      if (/^@object-format=sha256$/m.test(text2)) trailerBytes = 32;
-      hash2 = createHash6(trailerBytes === 32 ? "sha256" : "sha1");
-      data = header.subarray(end + 2);
-      header = null;
-    }
-    if (magic.length < 4) magic = Buffer.concat([magic, data.subarray(0, 4 - magic.length)]);
-    const joined = Buffer.concat([tail, data]);
-    const cut2 = Math.max(0, joined.length - trailerBytes);
-    hash2?.update(joined.subarray(0, cut2));
-    tail = joined.subarray(cut2);
-    packBytes += data.length;
-  }
-  if (hash2 === null || packBytes < 12 + trailerBytes || magic.toString("latin1") !== "PACK") return false;
-  return hash2.digest().equals(tail);
-}
-var MAX_HEADER_BYTES;
-var init_bundle_pack = __esm({
-  "src/git/bundle-pack.ts"() {
-    "use strict";
-    MAX_HEADER_BYTES = 64 * 1024 * 1024;
-  }
-});
-
-// types/sharing.ts
-var RECORD_FORMAT, RECORD_FILE, PatchRecipe, BRANCH_NAME, TravellingSnapshot, RecordFile, PushResult, RefusedRecord, ReceiveResult, ExportResult, RebuiltIndex;
-var init_sharing = __esm({
-  "types/sharing.ts"() {
-    "use strict";
-    init_zod();
-    init_zod();
-    init_run();
-    init_snapshot();
-    RECORD_FORMAT = "agentgate-record/1";
-    RECORD_FILE = "record.json";
-    PatchRecipe = deferred(
-      () => strictObject({
-        /** Relative to the artifacts directory: `<runId>/iteration-<n>/patch.diff`. */
-        file: string2().check(_regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\/iteration-\d{1,15}\/patch\.diff$/)),
-        args: array(string2().check(_regex(/^-/), _maxLength(200))).check(_maxLength(64))
-      })
-    );
-    BRANCH_NAME = /^[^\u0000-\u001f\u007f]+$/;
-    TravellingSnapshot = deferred(
-      () => strictObject({
-        ...pick2(Snapshot, {
-          id: true,
-          runId: true,
-          beforeSha: true,
-          afterSha: true,
-          patchSha256: true,
-          filesChanged: true,
-          insertions: true,
-          deletions: true,
-          createdAt: true,
-          files: true,
-          skipped: true
-        }).shape,
-        iteration: int().check(_nonnegative(), _lte(Number.MAX_SAFE_INTEGER)),
-        branch: string2().check(_minLength(1), _maxLength(4096), _regex(BRANCH_NAME)),
-        commitMessage: string2().check(_maxLength(1e6)),
-        task: nullable(string2().check(_maxLength(1e7))),
-        gate: nullable(string2().check(_maxLength(1e6)))
-      })
-    );
-    RecordFile = deferred(
-      () => strictObject({
-        format: literal(RECORD_FORMAT),
-        snapshot: TravellingSnapshot,
-        /** The workspace where the run was recorded (informational: never used as a path here). */
-        workspace: string2().check(_minLength(1), _maxLength(4096)),
-        /** Null when the iteration changed nothing (no patch). */
-        patch: nullable(PatchRecipe),
-        run: strictObject({
-          createdAt: IsoDate,
-          before: nullable(BeforeState),
-          /** The restart this iteration started from (`before --restart-from`), so that verify accepts it elsewhere. */
-          restart: optional(RunRestart)
-        })
-      })
-    );
-    PushResult = deferred(
-      () => object({
-        remote: string2(),
-        runs: array(SafeId),
-        refs: int().check(_nonnegative()),
-        /** Refs the remote took now (created or moved forward). */
-        updated: array(string2()),
-        /** Refs the remote already had with the same content. */
-        upToDate: array(string2()),
-        /** Gate verdict refs pushed (refs/agentgate/gates/<runId>/<gateId>), new or already there. */
-        gates: int().check(_nonnegative()),
-        /** The commits whose anchors were published (refs/agentgate/anchors/<commit>). */
-        anchors: array(Sha),
-        /**
-         * Record refs of this home's snapshots that held another record (an edited one another home or a
-         * plain git fetch took in), replaced by the home's own before publishing; only when there are some.
-         */
-        replaced: optional(array(string2()))
-      })
-    );
-    RefusedRecord = deferred(() => object({ ref: string2(), reason: string2() }));
-    ReceiveResult = deferred(
-      () => object({
-        remote: optional(string2()),
-        file: optional(string2()),
-        runs: array(SafeId),
-        /** Snapshots rebuilt in the local home by this call (0 when nothing was new). */
-        snapshots: int().check(_nonnegative()),
-        /** Records already present and unchanged. */
-        unchanged: int().check(_nonnegative()),
-        refused: array(RefusedRecord),
-        /** Gate verdicts stored in the local home by this call (0 when nothing was new). */
-        gates: int().check(_nonnegative()),
-        /** The commits whose anchors were kept by this call: each recomputed the same here. */
-        anchors: array(Sha)
-      })
-    );
-    ExportResult = deferred(
-      () => object({
-        file: string2(),
-        runs: array(SafeId),
-        refs: int().check(_nonnegative()),
-        /** Gate verdict refs the bundle carries. */
-        gates: int().check(_nonnegative()),
-        /** The commits whose anchors the bundle carries. */
-        anchors: array(Sha),
-        /**
-         * Record refs of this home's snapshots that held another record (an edited one another home or a
-         * plain git fetch took in), replaced by the home's own before publishing; only when there are some.
-         */
-        replaced: optional(array(string2()))
-      })
-    );
-    RebuiltIndex = deferred(() => object({ records: record(Sha, SafeId) }));
-  }
-});
-
-// src/sharing/record-objects.ts
-import { mkdir as mkdir8, rm as rm17, writeFile as writeFile6 } from "node:fs/promises";
-import { join as join35 } from "node:path";
-function recordCommit(format, spec) {
-  const jsonId = objectId(format, "blob", spec.json);
-  const treeBuf = treeContent([{ name: spec.file, blob: jsonId }, ...spec.also ?? []]);
-  const tree = objectId(format, "tree", treeBuf);
-  const who = `agentgate <agentgate@localhost> ${Math.floor(Date.parse(spec.at) / 1e3)} +0000`;
-  const commitBuf = Buffer.from(
-    `tree ${tree}
-parent ${spec.parent}
-author ${who}
-committer ${who}
-
-${spec.message}`
-  );
-  return {
-    json: { id: jsonId, content: spec.json },
-    tree: { id: tree, content: treeBuf },
-    commit: { id: objectId(format, "commit", commitBuf), content: commitBuf }
-  };
-}
-async function writeRecordObjects(repo, home, label, records) {
-  const dir = join35(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
-  await mkdir8(dir, { recursive: true });
-  try {
-    for (const [type, key] of [
-      ["blob", "json"],
-      ["tree", "tree"],
-      ["commit", "commit"]
-    ]) {
-      const files = /* @__PURE__ */ new Map();
-      for (const r of records) {
-        const path2 = join35(dir, `${type}-${r[key].id}`);
-        if (!files.has(r[key].id)) await writeFile6(path2, r[key].content);
-        files.set(r[key].id, path2);
-      }
-      await writeObjects(
-        repo,
-        type,
-        [...files].map(([id2, path2]) => ({ id: id2, path: path2 }))
-      );
-    }
-  } finally {
-    await rm17(dir, { recursive: true, force: true });
-  }
-}
-function parseReceivedFile(content, schema, file, what2, refuse) {
-  let json;
-  try {
-    json = JSON.parse(content.toString("utf8"));
-  } catch {
-    refuse(`${file} is not JSON`);
-    return null;
-  }
-  const parsed = schema.safeParse(json);
-  if (parsed.success) return parsed.data;
-  refuse(`${file} does not match the ${what2} schema: ${describeIssues(parsed.error.issues)}`);
-  return null;
-}
-var init_record_objects2 = __esm({
-  "src/sharing/record-objects.ts"() {
-    "use strict";
-    init_record_objects();
-    init_json_file();
-    init_paths();
-    init_random();
-  }
-});
-
-// src/sharing/records.ts
-function recordRef(runId, iteration, prefix = RECORDS_PREFIX) {
-  return `${prefix}${runId}/iteration-${iteration}`;
-}
-function parseRecordRef(ref, prefix) {
-  if (!ref.startsWith(prefix)) return null;
-  const m = /^([^/]+)\/iteration-(0|[1-9][0-9]{0,14})$/.exec(ref.slice(prefix.length));
-  if (!m || !SafeId.safeParse(m[1]).success) return null;
-  const iteration = Number(m[2]);
-  return Number.isSafeInteger(iteration) ? { runId: m[1], iteration } : null;
-}
-function relativePatchFile(runId, iteration) {
-  return `${runId}/iteration-${iteration}/patch.diff`;
-}
-function buildRecord(snapshot, run) {
-  const before2 = run.before !== null && run.before.sha === snapshot.beforeSha ? run.before : null;
-  const restart = (run.restarts ?? []).filter((r) => r.lastIteration < snapshot.iteration).at(-1);
-  const changed = snapshot.beforeSha !== snapshot.afterSha;
-  return RecordFile.parse({
-    format: RECORD_FORMAT,
-    snapshot: {
-      id: snapshot.id,
-      runId: snapshot.runId,
-      iteration: snapshot.iteration,
-      beforeSha: snapshot.beforeSha,
-      afterSha: snapshot.afterSha,
-      branch: snapshot.branch,
-      commitMessage: snapshot.commitMessage,
-      patchSha256: snapshot.patchSha256,
-      filesChanged: snapshot.filesChanged,
-      insertions: snapshot.insertions,
-      deletions: snapshot.deletions,
-      createdAt: snapshot.createdAt,
-      files: snapshot.files,
-      task: snapshot.task ?? null,
-      gate: snapshot.gate ?? null,
-      ...snapshot.skipped === void 0 ? {} : { skipped: snapshot.skipped }
-    },
-    workspace: snapshot.recordedWorkspace ?? snapshot.workspace,
-    patch: changed ? { file: relativePatchFile(snapshot.runId, snapshot.iteration), args: [...PATCH_RECIPE_ARGS] } : null,
-    run: { createdAt: run.createdAt, before: before2, ...restart === void 0 ? {} : { restart } }
-  });
-}
-function recordObjects(format, record3) {
-  const s = record3.snapshot;
-  return recordCommit(format, {
-    file: RECORD_FILE,
-    json: Buffer.from(`${JSON.stringify(record3, null, 2)}
-`),
-    parent: s.afterSha,
-    at: s.createdAt,
-    message: `[agentgate] Record of run ${s.runId} iteration ${s.iteration}
-
-Agentgate-Snapshot: ${s.id}
-`
-  });
-}
-function isRecordOf(commit, received, snapshot, run) {
-  const ours = buildRecord(snapshot, run);
-  const current = run.beforeUsedBy?.snapshotId === snapshot.id;
-  const before2 = received.run.before;
-  if (!current && before2 !== null && !couldBeBeforeOf(before2, snapshot)) return false;
-  const expected = current ? ours : { ...ours, run: { ...ours.run, before: before2 } };
-  return recordObjects(commit.length === 64 ? "sha256" : "sha1", expected).commit.id === commit;
-}
-function couldBeBeforeOf(before2, snapshot) {
-  return before2.runId === snapshot.runId && before2.sha === snapshot.beforeSha && (before2.wipSha === null || before2.wipSha === before2.sha) && before2.isDirty === (before2.wipSha !== null);
-}
-var RECORDS_PREFIX, INCOMING_PREFIX, PATCH_RECIPE_ARGS;
-var init_records = __esm({
-  "src/sharing/records.ts"() {
-    "use strict";
-    init_core3();
-    init_sharing();
-    init_snapshot();
-    init_record_objects2();
-    init_unified_diff();
-    RECORDS_PREFIX = "refs/agentgate/records/";
-    INCOMING_PREFIX = "refs/agentgate/incoming/";
-    PATCH_RECIPE_ARGS = PATCH_ARGS.slice(1);
-  }
-});
-
-// types/gate-record.ts
-var GATE_RECORD_FORMAT, GATE_RECORD_FILE, GATE_LOG_FILE, TravellingGateLog, travellingShape, TravellingGate, GateRecordFile;
-var init_gate_record = __esm({
-  "types/gate-record.ts"() {
-    "use strict";
-    init_zod();
-    init_zod();
-    init_gate();
-    GATE_RECORD_FORMAT = "agentgate-gate/1";
-    GATE_RECORD_FILE = "gate.json";
-    GATE_LOG_FILE = "gate.log";
-    TravellingGateLog = deferred(
-      () => strictObject({
-        sha256: string2().check(_regex(/^[0-9a-f]{64}$/)),
-        bytes: int().check(_nonnegative(), _lte(Number.MAX_SAFE_INTEGER))
-      })
-    );
-    travellingShape = omit2(GateResult, { receivedAt: true }).shape;
-    TravellingGate = deferred(
-      () => strictObject({ ...travellingShape, log: nullable(TravellingGateLog) })
-    );
-    GateRecordFile = deferred(
-      () => strictObject({
-        format: literal(GATE_RECORD_FORMAT),
-        gate: TravellingGate
-      })
-    );
-  }
-});
-
-// src/sharing/gate-objects.ts
-function gateRef(runId, id2, prefix = GATES_PREFIX) {
-  return `${prefix}${runId}/${id2}`;
-}
-function parseGateRef(ref, prefix) {
-  if (!ref.startsWith(prefix)) return null;
-  const m = /^([^/]+)\/([^/]+)$/.exec(ref.slice(prefix.length));
-  if (!m || !SafeId.safeParse(m[1]).success || !SafeId.safeParse(m[2]).success) return null;
-  return { runId: m[1], id: m[2] };
-}
-function gateRefspecs(runs3, all) {
-  return all ? [`${GATES_PREFIX}*:${GATES_PREFIX}*`] : runs3.map((r) => `${GATES_PREFIX}${r}/*:${GATES_PREFIX}${r}/*`);
-}
-function travellingGate({ receivedAt: _, ...result }) {
-  return {
-    ...result,
-    log: result.log === null ? null : { sha256: result.log.sha256, bytes: result.log.bytes }
-  };
-}
-function gateObjects(format, gate2, logBlob) {
-  const record3 = { format: GATE_RECORD_FORMAT, gate: gate2 };
-  return recordCommit(format, {
-    file: GATE_RECORD_FILE,
-    json: Buffer.from(`${JSON.stringify(GateRecordFile.parse(record3), null, 2)}
-`),
-    also: logBlob === null ? [] : [{ name: GATE_LOG_FILE, blob: logBlob }],
-    parent: gate2.afterSha,
-    at: gate2.startedAt,
-    message: `[agentgate] Gate ${gate2.name} of run ${gate2.runId} iteration ${gate2.iteration}: ${gate2.verdict}
-
-Agentgate-Gate: ${gate2.id}
-`
-  });
-}
-async function readGateCommits(repo, refs, refused, snapshots) {
-  const refuse = (ref, reason) => refused.push({ ref, reason });
-  const shaped = refs.filter((r) => {
-    if (r.type === "commit" && r.parents.length === 1) return true;
-    refuse(r.ref, "not a gate verdict commit (one parent: the after commit)");
-    return false;
-  });
-  const probes = await batchCheck(
-    repo,
-    shaped.flatMap((r) => [
-      `${r.sha}:${GATE_RECORD_FILE}`,
-      `${r.sha}:${GATE_LOG_FILE}`,
-      `${r.parents[0]}^{tree}`
-    ])
-  );
-  const sized = shaped.flatMap((r, i) => {
-    const [json, log, tree] = [probes[3 * i], probes[3 * i + 1], probes[3 * i + 2]];
-    if (!json?.found || json.type !== "blob") refuse(r.ref, `has no ${GATE_RECORD_FILE}`);
-    else if (json.size > MAX_GATE_RECORD_BYTES)
-      refuse(r.ref, `${GATE_RECORD_FILE} is larger than ${MAX_GATE_RECORD_BYTES} bytes`);
-    else if (log?.found && log.type !== "blob") refuse(r.ref, `${GATE_LOG_FILE} is not a file`);
-    else if (!tree?.found) refuse(r.ref, "its after commit is not in the repository");
-    else
-      return [
-        {
-          ref: r,
-          json: json.id,
-          log: log?.found ? { id: log.id, size: log.size } : null,
-          tree: tree.id
-        }
-      ];
-    return [];
-  });
-  const contents = await readBlobs(repo, [...new Set(sized.map((s) => s.json))]);
-  const runSnapshots = /* @__PURE__ */ new Map();
-  const checked2 = [];
-  for (const s of sized) {
-    const name2 = parseGateRef(s.ref.ref, GATES_PREFIX);
-    const parsed = parseReceivedFile(
-      contents.get(s.json),
-      GateRecordFile,
-      GATE_RECORD_FILE,
-      "gate verdict",
-      (why2) => refuse(s.ref.ref, why2)
-    );
-    if (parsed === null) continue;
-    const g = parsed.gate;
-    const afterOf = await iterationAfter(snapshots, runSnapshots, g.runId, g.iteration);
-    const why = g.runId !== name2.runId || g.id !== name2.id ? `it describes verdict ${g.id} of run ${g.runId}` : s.ref.parents[0] !== g.afterSha ? "its parent is not the after commit it names" : s.tree !== g.treeId ? `its treeId ${g.treeId} is not the tree of its after commit ${g.afterSha}` : afterOf === void 0 ? `iteration ${g.iteration} of run ${g.runId} is not recorded here` : afterOf !== g.afterSha ? `iteration ${g.iteration} of run ${g.runId} here has after commit ${afterOf}, not ${g.afterSha}` : s.log !== null && (g.log === null || s.log.size !== g.log.bytes) ? `its ${GATE_LOG_FILE} is not the log the verdict describes` : implausibleAttempt(g) ?? verdictContradiction(g);
-    if (why !== null) refuse(s.ref.ref, why);
-    else checked2.push({ ref: s.ref, gate: g, logBlob: s.log?.id ?? null });
-  }
-  return checked2;
-}
-function implausibleAttempt(g) {
-  const highest = Math.max(g.attempt, g.replayOf ?? 0);
-  return highest > MAX_RECEIVED_ATTEMPT ? `its attempt number ${highest} is implausible: no gate is tried more than ${MAX_RECEIVED_ATTEMPT} times on one iteration` : null;
-}
-async function iterationAfter(snapshots, cache2, runId, iteration) {
-  if (!cache2.has(runId)) {
-    const snaps = await snapshots.inspectRun(runId).then(
-      (c) => c.snapshots,
-      () => []
-    );
-    cache2.set(runId, new Map(snaps.map((s) => [s.iteration, s.afterSha])));
-  }
-  return cache2.get(runId)?.get(iteration);
-}
-var GATES_PREFIX, GATE_INCOMING_PREFIX, MAX_GATE_RECORD_BYTES, MAX_RECEIVED_ATTEMPT;
-var init_gate_objects = __esm({
-  "src/sharing/gate-objects.ts"() {
-    "use strict";
-    init_gate_rules();
-    init_gate_record();
-    init_snapshot();
-    init_record_objects();
-    init_record_objects2();
-    GATES_PREFIX = "refs/agentgate/gates/";
-    GATE_INCOMING_PREFIX = "refs/agentgate/incoming/gates/";
-    MAX_GATE_RECORD_BYTES = 16 * 1024 * 1024;
-    MAX_RECEIVED_ATTEMPT = 1e6;
-  }
-});
-
-// src/sharing/gate-records.ts
-import { stat as stat16 } from "node:fs/promises";
-import { join as join36 } from "node:path";
-var MAX_REFSPECS, GateRecords;
-var init_gate_records = __esm({
-  "src/sharing/gate-records.ts"() {
-    "use strict";
-    init_gate_record();
-    init_gate_rules();
-    init_errors();
-    init_atomic();
-    init_lock();
-    init_record_objects();
-    init_refs();
-    init_record_objects2();
-    init_repo_lock();
-    init_inside();
-    init_patch_artifact();
-    init_gate_store();
-    init_paths();
-    init_gate_objects();
-    MAX_REFSPECS = 2e3;
-    GateRecords = class {
-      constructor(options2, snapshots) {
-        this.options = options2;
-        this.snapshots = snapshots;
-        this.gates = new GateStore(options2.home, { lockTimeoutMs: options2.lockTimeoutMs });
-      }
-      options;
-      snapshots;
-      gates;
-      /**
-       * Makes sure every verdict of `runIds`, and every verdict recorded on this machine (not received)
-       * of `ownOn` (runs fetched from elsewhere), has its commit under refs/agentgate/gates/ (under the
-       * repository's lock). Returns the refs of those own verdicts on `ownOn`, which travel one by one: a
-       * fetched run's other verdicts are not this machine's to publish. A verdict whose tree is not its
-       * after commit's tree, whose after commit is not here, or whose own facts contradict it (a
-       * `"verdict"` edited in the home), is never published (STORE_CORRUPT: `verify` names it); nor is
-       * anything of a run with a verdict file that does not load (STORE_CORRUPT naming the file). A
-       * verdict of a deleted snapshot's capture is left out (`publishable`).
-       */
-      async materialise(repo, runIds, ownOn = []) {
-        return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
-          const existing = new Set((await listRefs(repo, GATES_PREFIX)).map((r) => r.ref));
-          const whole = [];
-          const own2 = [];
-          for (const runId of runIds) whole.push(...await this.publishable(runId));
-          for (const runId of ownOn)
-            own2.push(...(await this.publishable(runId)).filter((g) => g.receivedAt === void 0));
-          const pending = [...whole, ...own2].filter((g) => !existing.has(gateRef(g.runId, g.id)));
-          const ownRefs = own2.map((g) => gateRef(g.runId, g.id));
-          if (pending.length === 0) return ownRefs;
-          const trees = await batchCheck(
-            repo,
-            pending.map((g) => `${g.afterSha}^{tree}`)
-          );
-          pending.forEach((g, i) => {
-            const t = trees[i];
-            const why = !t?.found || t.id !== g.treeId ? `names tree ${g.treeId}, which is not the tree of its after commit ${g.afterSha} here` : verdictContradiction(g);
-            if (why !== null)
-              throw new StoreCorruptError(
-                `gate verdict ${g.id} of run ${g.runId}: ${why}; nothing was published. "verify --run ${g.runId}" shows it`,
-                { details: { runId: g.runId, id: g.id } }
-              );
-          });
-          await this.writeCommits(repo, pending);
-          return ownRefs;
-        });
-      }
-      /**
-       * The run's verdicts but those of a deleted snapshot's capture (`supersededBy`): they count no
-       * more, every receiver would refuse them, and their after commit may be gone from here.
-       */
-      async publishable(runId) {
-        const verdicts = await this.gates.listStrict(runId);
-        const deleted = (await this.snapshots.loadRun(runId))?.deletedSnapshots ?? [];
-        if (deleted.length === 0) return verdicts;
-        const { snapshots } = await this.snapshots.inspectRun(runId);
-        return verdicts.filter((g) => supersededBy(g, snapshots, deleted) === void 0);
-      }
-      async writeCommits(repo, pending) {
-        const format = await objectFormat(repo);
-        const logs = this.options.includeGateLogs ? await Promise.all(pending.map((g) => this.intactLog(g))) : pending.map(() => null);
-        const logPaths = logs.filter((p) => p !== null);
-        const logIds = new Map((await writeBlobFiles(repo, logPaths)).map((id2, i) => [logPaths[i], id2]));
-        const objects = pending.map(
-          (g, i) => gateObjects(format, travellingGate(g), logIds.get(logs[i] ?? "") ?? null)
-        );
-        await writeRecordObjects(repo, this.options.home, "gates", objects);
-        const updates = pending.map((g, i) => ({
-          ref: gateRef(g.runId, g.id),
-          newSha: objects[i].commit.id,
-          oldSha: null
-        }));
-        await updateRefs(repo, updates, { message: "agentgate: gate verdict" });
-      }
-      /** The verdict's log file when it is here and still has the recorded digest; else null (the text stays home). */
-      async intactLog(g) {
-        if (g.log === null || g.log.path === null) return null;
-        const size = await stat16(g.log.path).then(
-          (s) => s.isFile() ? s.size : -1,
-          () => -1
-        );
-        if (size !== g.log.bytes) return null;
-        return await sha256File(g.log.path) === g.log.sha256 ? g.log.path : null;
-      }
-      /**
-       * Takes verdicts in from `source` (the remote's or bundle's refs under GATES_PREFIX): fetches only
-       * those this repository lacks (`bring`, into GATE_INCOMING_PREFIX), checks each one, writes its
-       * log text (when it travelled and its digest matches) and stores it. Runs under the home's sharing
-       * lock and the repository's lock, after the run records were received (whose receipt swept what a
-       * killed call left under refs/agentgate/incoming/).
-       */
-      async receive(repo, source, bring) {
-        if (source.length === 0) return { gates: 0, runs: [], refused: [] };
-        const lockPath = join36(layout(this.options.home).locks, "sharing.lock");
-        return withLock(
-          lockPath,
-          { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
-          () => withRepoLock(repo, this.options.lockTimeoutMs, async () => {
-            const refused = [];
-            const local = new Map((await listRefsWithParents(repo, GATES_PREFIX)).map((r) => [r.ref, r]));
-            const toFetch = [];
-            const held = [];
-            for (const r of source) {
-              const name2 = parseGateRef(r.ref, GATES_PREFIX);
-              const mine = local.get(r.ref);
-              if (name2 === null)
-                refused.push({
-                  ref: r.ref,
-                  reason: "not a gate ref name (refs/agentgate/gates/<runId>/<gateId>)"
-                });
-              else if (mine === void 0) toFetch.push(r);
-              else if (mine.sha !== r.sha)
-                refused.push({
-                  ref: r.ref,
-                  reason: `conflicts with this repository's verdict ${mine.sha}; kept the local one`
-                });
-              else if (await this.gates.load(name2.runId, name2.id).catch(() => null) === null) held.push(mine);
-            }
-            if (toFetch.length > 0)
-              await bring(
-                toFetch.length > MAX_REFSPECS ? [`+${GATES_PREFIX}*:${GATE_INCOMING_PREFIX}*`] : toFetch.map((r) => `+${r.ref}:${GATE_INCOMING_PREFIX}${r.ref.slice(GATES_PREFIX.length)}`)
-              );
-            const wanted = new Set(toFetch.map((r) => r.ref));
-            const incoming = (toFetch.length > 0 ? await listRefsWithParents(repo, GATE_INCOMING_PREFIX) : []).map((r) => ({ ...r, ref: `${GATES_PREFIX}${r.ref.slice(GATE_INCOMING_PREFIX.length)}` })).filter((r) => wanted.has(r.ref));
-            try {
-              const checked2 = await readGateCommits(repo, [...incoming, ...held], refused, this.snapshots);
-              const stored = await this.store(repo, checked2, refused);
-              await updateRefs(
-                repo,
-                stored.filter((c) => !local.has(c.ref.ref)).map((c) => ({ ref: c.ref.ref, newSha: c.ref.sha, oldSha: null })),
-                { message: "agentgate: fetched gate verdict" }
-              );
-              return {
-                gates: stored.filter((c) => c.fresh).length,
-                runs: [...new Set(stored.map((c) => c.gate.runId))].sort(),
-                refused
-              };
-            } finally {
-              if (toFetch.length > 0)
-                await deleteRefs(
-                  repo,
-                  (await listRefs(repo, GATE_INCOMING_PREFIX)).map((r) => ({ ref: r.ref, oldSha: r.sha }))
-                );
-            }
-          })
-        );
-      }
-      /** Writes each verdict's log text (digest verified before it is placed) and stores the verdict. */
-      async store(repo, checked2, refused) {
-        const out = [];
-        for (const c of checked2) {
-          const g = c.gate;
-          try {
-            let path2 = null;
-            if (c.logBlob !== null && g.log !== null && await this.gates.load(g.runId, g.id) === null) {
-              path2 = receivedGateLogPath(this.options.artifactsDir, g);
-              await this.writeLog(repo, c.logBlob, g.log.sha256, path2, g.runId);
-            }
-            const fresh = await this.gates.receive({ ...g, log: g.log === null ? null : { ...g.log, path: path2 } });
-            out.push({ ...c, fresh });
-          } catch (error2) {
-            if (!(error2 instanceof AgentgateError)) throw error2;
-            refused.push({
-              ref: c.ref.ref,
-              reason: error2 instanceof ConcurrentUpdateError ? `verdict ${g.id} is already stored here with other content; kept the local one` : error2.message
-            });
-          }
-        }
-        return out;
-      }
-      /**
-       * Streams the log blob to `path` as `after` writes a patch: never through a link inside the
-       * workspace (UNSAFE_WORKSPACE), a new temp file renamed into place, and only when its sha256 matches.
-       */
-      async writeLog(repo, blob, sha2562, path2, runId) {
-        await assertNoLinkInside(repo.topLevel, path2);
-        await makeRunArtifactsDir(this.options.artifactsDir, runId);
-        await replaceFileAtomic(path2, async (temp) => {
-          await writeBlobToFile(repo, blob, temp);
-          if (await sha256File(temp) !== sha2562)
-            throw new StoreCorruptError(`its ${GATE_LOG_FILE} does not have the sha256 the verdict records`, {
-              details: { path: path2 }
-            });
-        });
-      }
-    };
-  }
-});
-
-// src/sharing/own-records.ts
-async function ownRecords(repo, commits) {
-  const ours = /* @__PURE__ */ new Set();
-  const parented = commits.filter(
-    (c) => c.ref.type === "commit" && c.ref.parents.length === 1 && c.ref.parents[0] === c.snapshot.afterSha
-  );
-  const blobs = await batchCheck(
-    repo,
-    parented.map((c) => `${c.ref.sha}:${RECORD_FILE}`)
-  );
-  const ids = blobs.map((b) => b.found && b.type === "blob" && b.size <= MAX_RECORD_BYTES ? b.id : null);
-  const contents = await readBlobs(repo, [...new Set(ids.filter((id2) => id2 !== null))]);
-  for (const [i, c] of parented.entries()) {
-    const raw = ids[i] === null ? void 0 : contents.get(ids[i]);
-    const rec = raw === void 0 ? null : parseReceivedFile(raw, RecordFile, RECORD_FILE, "record", () => {
-    });
-    if (rec !== null && isRecordOf(c.ref.sha, rec, c.snapshot, c.run)) ours.add(c.ref.ref);
-  }
-  return ours;
-}
-async function settleRejected(core, repo, remote, rejected) {
-  const [theirs, ours] = await Promise.all([
-    listRemoteRefs(repo, remote, SHARED_PREFIX),
-    listRefs(repo, SHARED_PREFIX)
-  ]);
-  const remoteSha = new Map(theirs.map((r) => [r.ref, r.sha]));
-  const localSha = new Map(ours.map((r) => [r.ref, r.sha]));
-  const same = rejected.filter(
-    (r) => remoteSha.get(r.ref) !== void 0 && remoteSha.get(r.ref) === localSha.get(r.ref)
-  );
-  const held = rejected.flatMap((r) => {
-    const sha = remoteSha.get(r.ref);
-    return same.includes(r) || sha === void 0 || !r.summary.startsWith("[rejected]") ? [] : [{ ref: r.ref, remoteSha: sha, localSha: localSha.get(r.ref) }];
-  });
-  return [...same.map((r) => r.ref), ...await adoptRemoteRecords(core, repo, remote, held)];
-}
-async function adoptRemoteRecords(core, repo, remote, rejected) {
-  const named3 = rejected.filter((r) => parseRecordRef(r.ref, RECORDS_PREFIX) !== null);
-  if (named3.length === 0) return [];
-  const incoming = (ref) => `${INCOMING_PREFIX}${ref.slice(RECORDS_PREFIX.length)}`;
-  return withRepoLock(repo, core.options.lockTimeoutMs, async () => {
-    await fetchRefs(
-      repo,
-      remote,
-      named3.map((r) => `+${r.ref}:${incoming(r.ref)}`)
-    );
-    const landed = new Map((await listRefsWithParents(repo, INCOMING_PREFIX)).map((r) => [r.ref, r]));
-    try {
-      const candidates = [];
-      const runs3 = /* @__PURE__ */ new Map();
-      for (const r of named3) {
-        const got = landed.get(incoming(r.ref));
-        const held = await heldSnapshot(core, r.ref, runs3);
-        if (got !== void 0 && got.sha === r.remoteSha && held !== null)
-          candidates.push({ ref: { ...got, ref: r.ref }, ...held, localSha: r.localSha });
-      }
-      const ours = await ownRecords(repo, candidates);
-      const adopt = candidates.filter((c) => ours.has(c.ref.ref));
-      await updateRefs(
-        repo,
-        adopt.map((c) => ({ ref: c.ref.ref, newSha: c.ref.sha, oldSha: c.localSha ?? null })),
-        { message: "agentgate: the remote's record is this home's own" }
-      );
-      return adopt.map((c) => c.ref.ref);
-    } finally {
-      await deleteRefs(
-        repo,
-        named3.flatMap((r) => {
-          const got = landed.get(incoming(r.ref));
-          return got === void 0 ? [] : [{ ref: got.ref, oldSha: got.sha }];
-        })
-      );
-    }
-  });
-}
-async function heldSnapshot(core, ref, runs3) {
-  const name2 = parseRecordRef(ref, RECORDS_PREFIX);
-  if (name2 === null) return null;
-  let held = runs3.get(name2.runId);
-  if (held === void 0) {
-    held = core.store.loadRun(name2.runId).catch(() => null).then(
-      async (run) => run === null ? null : { run, snapshots: await core.store.loadByRun(name2.runId) }
-    );
-    runs3.set(name2.runId, held);
-  }
-  const got = await held;
-  const snapshot = got?.snapshots.filter((s) => s.iteration === name2.iteration).at(-1);
-  return got === null || snapshot === void 0 ? null : { snapshot, run: got.run };
-}
-var MAX_RECORD_BYTES, SHARED_PREFIX;
-var init_own_records = __esm({
-  "src/sharing/own-records.ts"() {
-    "use strict";
-    init_sharing();
-    init_record_objects();
-    init_refs();
-    init_repo_lock();
-    init_transport();
-    init_record_objects2();
-    init_records();
-    MAX_RECORD_BYTES = 16 * 1024 * 1024;
-    SHARED_PREFIX = "refs/agentgate/";
-  }
-});
-
-// src/sharing/publish.ts
-import { stat as stat17 } from "node:fs/promises";
-async function selectRuns(core, repo, sel) {
-  if (sel.runId !== void 0) {
-    const run = await core.store.loadRun(assertSafeId(sel.runId, "run id"));
-    if (run === null)
-      throw new RunNotFoundError(
-        `no run ${sel.runId} in ${core.store.home}; "runs" lists the recorded ones`,
-        { details: { runId: sel.runId } }
-      );
-    if ((await runsHere(core, repo, [run])).length === 0) {
-      throw new RunWorkspaceMismatchError(
-        `run ${sel.runId} belongs to ${run.workspace}, not ${repo.topLevel}; give that workspace with -C`,
-        {
-          details: { runId: sel.runId, workspace: run.workspace, given: repo.topLevel }
-        }
-      );
-    }
-    return { runs: [run], fetched: [] };
-  }
-  const runs3 = await runsHere(core, repo, await core.store.listRunsStrict());
-  if (sel.all) return { runs: runs3, fetched: [] };
-  const made = await Promise.all(runs3.map((r) => recordedHere(core, r.runId)));
-  return { runs: runs3.filter((_, i) => made[i]), fetched: runs3.filter((_, i) => !made[i]) };
-}
-async function recordedHere(core, runId) {
-  const { snapshots } = await core.store.inspectRun(runId);
-  return snapshots.length === 0 || snapshots.some((s) => s.recordedWorkspace === void 0);
-}
-async function runsHere(core, repo, runs3) {
-  const here = runs3.filter((r) => r.workspace === repo.topLevel);
-  const gone = await Promise.all(
-    runs3.map(
-      async (r) => r.workspace !== repo.topLevel && !await stat17(r.workspace).then(
-        (st) => st.isDirectory(),
-        () => false
-      )
-    )
-  );
-  const orphans = await Promise.all(
-    runs3.filter((_, i) => gone[i]).map(async (run) => ({
-      run,
-      shas: (await core.store.inspectRun(run.runId)).snapshots.map((sn) => sn.afterSha)
-    }))
-  );
-  const found = new Map(
-    (await batchCheck(
-      repo,
-      orphans.flatMap((o) => o.shas.map((sha) => `${sha}^{commit}`))
-    )).map((f) => [f.name, f.found])
-  );
-  const adopted = orphans.filter((o) => o.shas.length > 0 && o.shas.every((sha) => found.get(`${sha}^{commit}`) === true)).map((o) => o.run);
-  return runs3.filter((r) => here.includes(r) || adopted.includes(r));
-}
-async function materialise(core, repo, sel) {
-  return withRepoLock(repo, core.options.lockTimeoutMs, () => materialiseLocked(core, repo, sel));
-}
-async function materialiseLocked(core, repo, sel) {
-  const { runs: runs3, fetched } = await selectRuns(core, repo, sel);
-  const existing = new Map((await listRefsWithParents(repo, RECORDS_PREFIX)).map((r) => [r.ref, r]));
-  const format = await objectFormat(repo);
-  const pending = [];
-  const others = [];
-  const refs = [];
-  for (const run of runs3) {
-    const snapshots = await core.store.loadByRun(run.runId);
-    const latest = /* @__PURE__ */ new Map();
-    for (const s of snapshots) latest.set(s.iteration, s);
-    for (const snapshot of latest.values()) {
-      const ref = recordRef(run.runId, snapshot.iteration);
-      refs.push(ref);
-      const have = existing.get(ref);
-      const objects = recordObjects(format, buildRecord(snapshot, run));
-      if (have?.sha === objects.commit.id) continue;
-      if (have?.type === "commit" && have.parents.length === 1 && have.parents[0] === snapshot.afterSha)
-        others.push({ ref: have, snapshot, run, objects });
-      else pending.push({ ref, objects, old: have?.sha ?? null });
-    }
-  }
-  const ours = await ownRecords(repo, others);
-  const replaced = others.filter((o) => !ours.has(o.ref.ref));
-  pending.push(...replaced.map((o) => ({ ref: o.ref.ref, objects: o.objects, old: o.ref.sha })));
-  if (pending.length > 0) await publishRecords(core, repo, pending);
-  return {
-    runs: runs3.map((r) => r.runId),
-    refs,
-    fetched: fetched.map((r) => r.runId).sort(),
-    replaced: replaced.map((o) => o.ref.ref).sort()
-  };
-}
-async function publishRecords(core, repo, pending) {
-  await writeRecordObjects(
-    repo,
-    core.options.home,
-    "sharing",
-    pending.map((p) => p.objects)
-  );
-  const updates = pending.map((p) => ({
-    ref: p.ref,
-    newSha: p.objects.commit.id,
-    oldSha: p.old
-  }));
-  try {
-    await updateRefs(repo, updates, { message: "agentgate: record" });
-  } catch (error2) {
-    const now = new Map((await listRefs(repo, RECORDS_PREFIX)).map((r) => [r.ref, r.sha]));
-    if (!(error2 instanceof ConcurrentUpdateError) || !updates.every((u) => now.get(u.ref) === u.newSha))
-      throw error2;
-  }
-}
-function rejectionMessage(rejected) {
-  const held = rejected.filter((r) => r.summary.startsWith("[rejected]"));
-  const refused = rejected.filter((r) => !held.includes(r));
-  const some = (refs, say) => `${refs.length} ref(s) (${refs.slice(0, 3).map(say).join(", ")}${refs.length > 3 ? ", ..." : ""})`;
-  const parts = [];
-  if (refused.length > 0)
-    parts.push(`the remote refused ${some(refused, (r) => `${r.ref}: ${r.summary.slice(0, 200)}`)}`);
-  if (held.length > 0)
-    parts.push(`the remote already holds other records or anchors for ${some(held, (r) => r.ref)}`);
-  const next = refused.length === 0 ? "Fetch them to compare, or publish under another run id" : "The remote's reason says what it does not take (its configuration or hooks): fix that and push again";
-  return `${parts.join("; ")}; nothing was overwritten. ${next}`;
-}
-var init_publish = __esm({
-  "src/sharing/publish.ts"() {
-    "use strict";
-    init_errors();
-    init_record_objects();
-    init_refs();
-    init_repo_lock();
-    init_paths();
-    init_records();
-    init_record_objects2();
-    init_own_records();
-  }
-});
-
-// src/sharing/core.ts
-var MAX_PATCH_BYTES;
-var init_core4 = __esm({
-  "src/sharing/core.ts"() {
-    "use strict";
-    MAX_PATCH_BYTES = 512 * 1024 * 1024;
-  }
-});
-
-// src/sharing/rebuild.ts
-import { stat as stat18 } from "node:fs/promises";
-async function rebuildAccepted(core, repo, accepted, refuse, index) {
-  if (accepted.length === 0) return { done: [], kept: [] };
-  const iterationRefs = new Map((await listRefs(repo, RUNS_PREFIX)).map((r) => [r.ref, r.sha]));
-  const trees = await batchCheck(
-    repo,
-    accepted.flatMap((a) => [
-      `${a.record.snapshot.beforeSha}^{tree}`,
-      `${a.record.snapshot.afterSha}^{tree}`
-    ])
-  );
-  const done = [];
-  const kept = [];
-  const refUpdates = [];
-  const iterations = /* @__PURE__ */ new Map();
-  const created = /* @__PURE__ */ new Set();
-  const lines = /* @__PURE__ */ new Map();
-  const verdicts = /* @__PURE__ */ new Map();
-  const contradiction = (runId, restart, here) => {
-    if (!lines.has(runId)) lines.set(runId, receivedLine(core, accepted, runId, here));
-    const key = JSON.stringify([runId, restart]);
-    if (!verdicts.has(key))
-      verdicts.set(
-        key,
-        lines.get(runId).then(
-          (line) => restartContradiction(restart, line, repo)
-        )
-      );
-    return verdicts.get(key);
-  };
-  for (const [i, a] of accepted.entries()) {
-    const s = a.record.snapshot;
-    const [from, to] = [trees[2 * i], trees[2 * i + 1]];
-    if (!from?.found || !to?.found) {
-      refuse(a.ref.ref, "its before or after commit is not in the repository");
-      continue;
-    }
-    const stored = await core.store.load(s.id).catch(() => null);
-    if (stored !== null && (stored.runId !== s.runId || stored.iteration !== s.iteration || stored.afterSha !== s.afterSha)) {
-      refuse(a.ref.ref, `snapshot id ${s.id} is already used by another snapshot here`);
-      continue;
-    }
-    const run = await core.store.loadRun(s.runId).catch(() => null);
-    if (run !== null && run.workspace !== repo.topLevel) {
-      refuse(a.ref.ref, `run ${s.runId} already exists here for another workspace (${run.workspace})`);
-      continue;
-    }
-    if (run !== null && run.createdAt !== a.record.run.createdAt) {
-      refuse(
-        a.ref.ref,
-        `run ${s.runId} here is another run (started ${run.createdAt}, the record's run ${a.record.run.createdAt}); fetch into another home, or publish under another run id`
-      );
-      continue;
-    }
-    if (a.replaces !== void 0 && (stored === null || run === null)) {
-      refuse(a.ref.ref, `conflicts with this repository's record ${a.replaces}; kept the local one`);
-      continue;
-    }
-    if (stored !== null && run !== null && !isRecordOf(a.ref.sha, a.record, stored, run)) {
-      refuse(
-        a.ref.ref,
-        `it is not the record this home makes of its snapshot ${s.id} (edited since?); kept this home's, which push publishes (PUSH_REJECTED while the remote holds the other)`
-      );
-      continue;
-    }
-    const restart = a.record.run.restart;
-    const wrong = restart && await contradiction(s.runId, restart, run !== null);
-    if (wrong) {
-      refuse(
-        a.ref.ref,
-        `${restartName(restart)} that it carries does not agree with the commits: ${wrong.why}`
-      );
-      continue;
-    }
-    if (run !== null && stored === null) {
-      if (!iterations.has(s.runId))
-        iterations.set(
-          s.runId,
-          new Map((await core.store.inspectRun(s.runId)).snapshots.map((o) => [o.iteration, o.id]))
-        );
-      const other = iterations.get(s.runId)?.get(s.iteration);
-      if (other !== void 0 && other !== s.id) {
-        refuse(a.ref.ref, `iteration ${s.iteration} of run ${s.runId} is already recorded here as ${other}`);
-        continue;
-      }
-    }
-    const itRef = iterationRef(s.runId, s.iteration);
-    const itSha = iterationRefs.get(itRef);
-    if (itSha !== void 0 && itSha !== s.afterSha) {
-      refuse(a.ref.ref, `${itRef} points at ${itSha}, not at the record's after commit`);
-      continue;
-    }
-    const patch4 = a.record.patch === null ? null : patchPath(core.options.artifactsDir, s.runId, s.iteration);
-    const patchThere = patch4 === null || await exists3(patch4);
-    const here = stored !== null && run !== null && run.snapshotIds.includes(s.id) && patchThere;
-    if (patch4 !== null && (stored === null || !patchThere)) {
-      const why = await checkPatch(core, repo, { from: from.id, to: to.id }, patch4);
-      if (why !== null) {
-        refuse(a.ref.ref, why);
-        continue;
-      }
-    }
-    if (run === null) created.add(s.runId);
-    if (run === null)
-      await core.store.updateRun(s.runId, repo.topLevel, (cur) => ({
-        ...cur,
-        createdAt: a.record.run.createdAt
-      }));
-    if (stored === null) {
-      const snapshot = {
-        ...s,
-        patchPath: patch4,
-        workspace: repo.topLevel,
-        ref: itRef,
-        recordedWorkspace: a.record.workspace
-      };
-      await core.store.save(snapshot);
-    }
-    await core.store.linkSnapshot(s.runId, repo.topLevel, s.id, s.iteration);
-    await core.store.updateRun(s.runId, repo.topLevel, (cur) => {
-      const before2 = created.has(s.runId) ? a.record.run.before : null;
-      const later = cur.before === null || before2 !== null && before2.capturedAt > cur.before.capturedAt;
-      const next = {
-        ...cur,
-        before: before2 !== null && later ? before2 : cur.before,
-        ...withRestart(cur, a.record.run.restart),
-        ...a.record.workspace !== cur.workspace ? { recordedWorkspace: a.record.workspace } : {}
-      };
-      return JSON.stringify(next) === JSON.stringify(cur) ? null : next;
-    });
-    iterations.get(s.runId)?.set(s.iteration, s.id);
-    if (itSha === void 0) refUpdates.push({ ref: itRef, newSha: s.afterSha, oldSha: null });
-    const rec = recordRef(s.runId, s.iteration);
-    refUpdates.push({ ref: rec, newSha: a.ref.sha, oldSha: a.replaces ?? null });
-    (here ? kept : done).push(a);
-  }
-  const present = new Map((await listRefs(repo, RECORDS_PREFIX)).map((r) => [r.ref, r.sha]));
-  await updateRefs(
-    repo,
-    refUpdates.filter((u) => present.get(u.ref) !== u.newSha),
-    { message: "agentgate: fetched record" }
-  );
-  for (const a of [...done, ...kept]) index.records[a.ref.sha] = a.record.snapshot.id;
-  return { done, kept };
-}
-async function checkPatch(core, repo, trees, patch4) {
-  const maxBytes = core.options.maxPatchBytes ?? MAX_PATCH_BYTES;
-  try {
-    await assertNoLinkInside(repo.topLevel, patch4);
-    await treeDiffSize(repo, trees, maxBytes);
-    return null;
-  } catch (error2) {
-    if (error2 instanceof UnsafeWorkspaceError)
-      return `its patch artifact would be written through a link: ${error2.message}`;
-    if (error2 instanceof OutputTooLargeError)
-      return `its patch would be larger than ${maxBytes} bytes, the most a received record may hold`;
-    if (error2 instanceof GitTimeoutError)
-      return `its patch could not be made within the git timeout (${error2.message})`;
-    throw error2;
-  }
-}
-async function exists3(path2) {
-  return stat18(path2).then(
-    () => true,
-    () => false
-  );
-}
-async function receivedLine(core, accepted, runId, here) {
-  const held = here ? (await core.store.inspectRun(runId).catch(() => null))?.snapshots ?? [] : [];
-  const received = accepted.map((a) => a.record.snapshot).filter((s) => s.runId === runId);
-  return [...new Map([...held, ...received].map((s) => [s.id, s])).values()];
-}
-function withRestart(run, restart) {
-  const known = run.restarts ?? [];
-  const same = (r) => restart !== void 0 && r.at === restart.at && r.sha === restart.sha && r.from === restart.from;
-  if (restart === void 0 || known.some(same)) return {};
-  return { restarts: [...known, restart].sort((x, y) => x.at.localeCompare(y.at)) };
-}
-var init_rebuild = __esm({
-  "src/sharing/rebuild.ts"() {
-    "use strict";
-    init_errors();
-    init_record_objects();
-    init_refs();
-    init_unified_diff();
-    init_inside();
-    init_paths();
-    init_records();
-    init_core4();
-    init_restart_check();
-  }
-});
-
-// src/sharing/receive.ts
-import { join as join37 } from "node:path";
-async function receive(core, repo, list5, bring) {
-  const lockPath = join37(layout(core.options.home).locks, "sharing.lock");
-  return withLock(
-    lockPath,
-    { timeoutMs: core.options.lockTimeoutMs, purpose: "sharing" },
-    () => withRepoLock(repo, core.options.lockTimeoutMs, async () => {
-      await deleteRefs(repo, (await listRefs(repo, INCOMING_PREFIX)).map(toDelete));
-      const source = await list5();
-      const local = await listRefsWithParents(repo, RECORDS_PREFIX);
-      const localSha = new Map(local.map((r) => [r.ref, r.sha]));
-      const refused = [];
-      const wanted = source.filter((r) => {
-        if (parseRecordRef(r.ref, RECORDS_PREFIX) !== null) return true;
-        refused.push({
-          ref: r.ref,
-          reason: "not a record ref name (refs/agentgate/records/<runId>/iteration-<n>)"
-        });
-        return false;
-      });
-      const toFetch = wanted.filter((r) => localSha.get(r.ref) !== r.sha);
-      if (toFetch.length > 0) {
-        const specs = toFetch.length > MAX_REFSPECS2 ? [`+${RECORDS_PREFIX}*:${INCOMING_PREFIX}*`] : toFetch.map((r) => `+${r.ref}:${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}`);
-        await bring(repo, specs);
-      }
-      const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, INCOMING_PREFIX) : [];
-      const wantedRefs = new Set(wanted.map((r) => r.ref));
-      const held = await heldRecords(core, local, wantedRefs, new Set(toFetch.map((r) => r.ref)));
-      try {
-        const result = await rebuild(
-          core,
-          repo,
-          [
-            ...held,
-            ...incoming.filter(
-              (r) => wantedRefs.has(`${RECORDS_PREFIX}${r.ref.slice(INCOMING_PREFIX.length)}`)
-            )
-          ],
-          local
-        );
-        return { ...result, refused: [...refused, ...result.refused] };
-      } finally {
-        await deleteRefs(repo, incoming.map(toDelete));
-      }
-    })
-  );
-}
-async function heldRecords(core, local, wanted, fetched) {
-  const runOf3 = (ref) => parseRecordRef(ref, RECORDS_PREFIX)?.runId;
-  const same = (r) => wanted.has(r.ref) && !fetched.has(r.ref);
-  const named3 = new Set([...wanted].map(runOf3));
-  const lacking = /* @__PURE__ */ new Set();
-  for (const runId of new Set(local.filter((r) => !same(r)).map((r) => runOf3(r.ref))))
-    if (runId !== void 0 && named3.has(runId) && await core.store.loadRun(runId) === null)
-      lacking.add(runId);
-  return local.filter((r) => same(r) || lacking.has(runOf3(r.ref) ?? "")).map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
-}
-function indexPath(core) {
-  return join37(layout(core.options.home).home, "sharing", "rebuilt.json");
-}
-async function rebuild(core, repo, incoming, localRefs) {
-  const refused = [];
-  const refuse = (ref, reason) => refused.push({ ref: ref.replace(INCOMING_PREFIX, RECORDS_PREFIX), reason });
-  const local = new Map(localRefs.map((r) => [r.ref, r]));
-  const index = await readJsonFile(indexPath(core), RebuiltIndex, "sharing index").catch(() => null) ?? {
-    records: {}
-  };
-  const runs3 = /* @__PURE__ */ new Set();
-  let unchanged = 0;
-  const candidates = [];
-  for (const ref of incoming) {
-    const name2 = parseRecordRef(ref.ref, INCOMING_PREFIX);
-    if (!name2) {
-      refuse(ref.ref, "not a record ref name (refs/agentgate/records/<runId>/iteration-<n>)");
-      continue;
-    }
-    if (ref.type !== "commit" || ref.parents.length !== 1) {
-      refuse(ref.ref, "not a record commit (one parent: the after commit)");
-      continue;
-    }
-    const mine = local.get(recordRef(name2.runId, name2.iteration));
-    const replaces = mine && mine.sha !== ref.sha ? mine.sha : void 0;
-    const known = index.records[ref.sha];
-    if (mine && !replaces && known !== void 0 && await exists3(core.store.snapshotPath(known))) {
-      unchanged += 1;
-      runs3.add(name2.runId);
-      continue;
-    }
-    candidates.push({ ref, ...name2, ...replaces === void 0 ? {} : { replaces } });
-  }
-  const blobs = await batchCheck(
-    repo,
-    candidates.map((c) => `${c.ref.sha}:${RECORD_FILE}`)
-  );
-  const sizeOk = candidates.filter((c, i) => {
-    const b = blobs[i];
-    if (!b?.found || b.type !== "blob") refuse(c.ref.ref, `has no ${RECORD_FILE}`);
-    else if (b.size > MAX_RECORD_BYTES2)
-      refuse(c.ref.ref, `${RECORD_FILE} is larger than ${MAX_RECORD_BYTES2} bytes`);
-    else return true;
-    return false;
-  });
-  const idOf = new Map(blobs.filter((b) => b.found).map((b) => [b.name, b.found ? b.id : ""]));
-  const contents = await readBlobs(repo, [
-    ...new Set(sizeOk.map((c) => idOf.get(`${c.ref.sha}:${RECORD_FILE}`)))
-  ]);
-  const accepted = [];
-  for (const c of sizeOk) {
-    const raw = contents.get(idOf.get(`${c.ref.sha}:${RECORD_FILE}`));
-    const rec = parseReceivedFile(raw, RecordFile, RECORD_FILE, "record", (why2) => refuse(c.ref.ref, why2));
-    if (rec === null) continue;
-    const s = rec.snapshot;
-    const why = s.runId !== c.runId || s.iteration !== c.iteration ? `it describes run ${s.runId} iteration ${s.iteration}` : c.ref.parents[0] !== s.afterSha ? "its parent is not the after commit it names" : rec.patch === null !== (s.beforeSha === s.afterSha) ? "its patch recipe does not fit its commits" : rec.patch !== null && (rec.patch.file !== relativePatchFile(c.runId, c.iteration) || rec.patch.args.join(" ") !== PATCH_RECIPE_ARGS.join(" ")) ? "its patch recipe is not the one this version writes" : rec.run.before !== null && !beforeFits(rec.run.before, s) ? "its run before state does not fit its commits (a before state travels with the iteration that starts from it)" : null;
-    if (why !== null) refuse(c.ref.ref, why);
-    else
-      accepted.push({
-        ref: c.ref,
-        record: rec,
-        ...c.replaces === void 0 ? {} : { replaces: c.replaces }
-      });
-  }
-  const { done, kept } = await rebuildAccepted(core, repo, accepted, refuse, index);
-  for (const a of [...done, ...kept]) runs3.add(a.record.snapshot.runId);
-  await writeJsonAtomic(indexPath(core), index);
-  return { runs: [...runs3].sort(), snapshots: done.length, unchanged: unchanged + kept.length, refused };
-}
-function beforeFits(before2, s) {
-  return couldBeBeforeOf(before2, s) && BRANCH_NAME.test(before2.branch);
-}
-function toDelete(r) {
-  return { ref: r.ref, oldSha: r.sha };
-}
-var MAX_RECORD_BYTES2, MAX_REFSPECS2;
-var init_receive = __esm({
-  "src/sharing/receive.ts"() {
-    "use strict";
-    init_sharing();
-    init_record_objects();
-    init_record_objects2();
-    init_refs();
-    init_atomic();
-    init_json_file();
-    init_lock();
-    init_repo_lock();
-    init_paths();
-    init_records();
-    init_rebuild();
-    MAX_RECORD_BYTES2 = 16 * 1024 * 1024;
-    MAX_REFSPECS2 = 2e3;
-  }
-});
-
-// src/sharing/missing-objects.ts
-async function brokenRefs(repo, refs) {
-  const ok = await Promise.all(refs.map((ref) => reachesOnlyPresentObjects(repo, [ref])));
-  return refs.filter((_, i) => !ok[i]);
-}
-async function pushAroundMissing(repo, remote, results) {
-  const unpacked = results.filter((r) => r.flag === "!" && /unpacker error/.test(r.summary));
-  const broken = unpacked.length === 0 ? [] : await brokenRefs(
-    repo,
-    unpacked.map((r) => r.ref)
-  );
-  if (broken.length === 0) return { results, broken };
-  const healthy = unpacked.filter((r) => !broken.includes(r.ref));
-  const again = healthy.length === 0 ? [] : await pushRefs(
-    repo,
-    remote,
-    healthy.map((r) => `${r.ref}:${r.ref}`)
-  );
-  return { results: [...results.filter((r) => !unpacked.includes(r)), ...again], broken };
-}
-async function dropBrokenRecords(repo, broken) {
-  const held = await listRefs(repo, RECORDS_PREFIX);
-  const refs = held.filter((r) => broken.includes(r.ref)).map((r) => ({ ref: r.ref, oldSha: r.sha }));
-  await deleteRefs(repo, refs).catch((error2) => {
-    if (!(error2 instanceof GitFailedError)) throw error2;
-  });
-}
-function objectMissing(broken, details, opts = {}) {
-  return new ObjectMissingError(
-    `this repository lacks commits that ${broken.slice(0, 5).join(", ")}${broken.length > 5 ? ", ..." : ""} reach (an agent's reset and a gc remove them), so nothing of them was carried; "agentgate-snapshot verify --run ID" names what is gone`,
-    { ...opts, details: { ...details, refs: [...broken] } }
-  );
-}
-async function bundleOrMissing(repo, refs, make) {
-  try {
-    await make();
-  } catch (error2) {
-    if (!(error2 instanceof GitFailedError)) throw error2;
-    const broken = await brokenRefs(repo, refs);
-    if (broken.length === 0) throw error2;
-    await dropBrokenRecords(repo, broken);
-    throw objectMissing(broken, {}, { cause: error2 });
-  }
-}
-var init_missing_objects = __esm({
-  "src/sharing/missing-objects.ts"() {
-    "use strict";
-    init_errors();
-    init_refs();
-    init_transport();
-    init_records();
-  }
-});
-
-// types/anchor-record.ts
-var ANCHOR_RECORD_FORMAT, ANCHOR_RECORD_FILE, AnchorRecordFile, ANCHOR_MODES, AnchorMode, AnchorsReceived;
-var init_anchor_record = __esm({
-  "types/anchor-record.ts"() {
-    "use strict";
-    init_zod();
-    init_zod();
-    init_anchor();
-    init_sharing();
-    init_snapshot();
-    ANCHOR_RECORD_FORMAT = "agentgate-anchor/1";
-    ANCHOR_RECORD_FILE = "anchor.json";
-    AnchorRecordFile = deferred(
-      () => strictObject({
-        format: literal(ANCHOR_RECORD_FORMAT),
-        anchor: Anchor
-      })
-    );
-    ANCHOR_MODES = ["with", "only", "none"];
-    AnchorMode = deferred(() => _enum(ANCHOR_MODES));
-    AnchorsReceived = deferred(
-      () => object({
-        anchors: array(Sha),
-        unchanged: int().check(_nonnegative()),
-        refused: array(RefusedRecord)
-      })
-    );
-  }
-});
-
-// src/sharing/anchor-objects.ts
-function anchorRef(commit, prefix = ANCHORS_PREFIX) {
-  return `${prefix}${commit}`;
-}
-function parseAnchorRef(ref, prefix, format) {
-  if (!ref.startsWith(prefix)) return null;
-  const commit = ref.slice(prefix.length);
-  const length = format === "sha1" ? 40 : 64;
-  return OBJECT_ID_PATTERN.test(commit) && commit.length === length ? commit : null;
-}
-function anchorObjects(format, anchor3) {
-  const file = { format: ANCHOR_RECORD_FORMAT, anchor: anchor3 };
-  const c = anchor3.coverage;
-  return recordCommit(format, {
-    file: ANCHOR_RECORD_FILE,
-    json: Buffer.from(`${JSON.stringify(AnchorRecordFile.parse(file), null, 2)}
-`),
-    parent: anchor3.commit,
-    at: anchor3.createdAt,
-    message: `[agentgate] Anchor of ${anchor3.commit}: ${c.linesFromRuns} of ${c.linesAdded} added lines from runs
-
-Agentgate-Anchor: ${anchor3.commit}
-`
-  });
-}
-async function readAnchorCommits(repo, format, refs, refused) {
-  const refuse = (ref, reason) => refused.push({ ref, reason });
-  const shaped = refs.flatMap((r) => {
-    const commit = parseAnchorRef(r.ref, ANCHORS_PREFIX, format);
-    if (commit === null) refuse(r.ref, "not an anchor ref name (refs/agentgate/anchors/<full commit id>)");
-    else if (r.type !== "commit" || r.parents.length !== 1 || r.parents[0] !== commit)
-      refuse(r.ref, "not an anchor commit (one parent: the anchored commit its ref names)");
-    else return [{ ref: r, commit }];
-    return [];
-  });
-  const probes = await batchCheck(
-    repo,
-    shaped.map((s) => `${s.ref.sha}:${ANCHOR_RECORD_FILE}`)
-  );
-  const sized = shaped.flatMap((s, i) => {
-    const p = probes[i];
-    if (!p?.found || p.type !== "blob") refuse(s.ref.ref, `has no ${ANCHOR_RECORD_FILE}`);
-    else if (p.size > MAX_ANCHOR_BYTES)
-      refuse(s.ref.ref, `${ANCHOR_RECORD_FILE} is larger than ${MAX_ANCHOR_BYTES} bytes`);
-    else return [{ ...s, blob: p.id }];
-    return [];
-  });
-  const contents = await readBlobs(repo, [...new Set(sized.map((s) => s.blob))]);
-  return sized.flatMap((s) => {
-    const parsed = parseReceivedFile(
-      contents.get(s.blob),
-      AnchorRecordFile,
-      ANCHOR_RECORD_FILE,
-      "anchor",
-      (why) => refuse(s.ref.ref, why)
-    );
-    if (parsed === null) return [];
-    const anchor3 = parsed.anchor;
-    if (anchor3.commit !== s.commit) refuse(s.ref.ref, `it describes commit ${anchor3.commit}`);
-    else if (anchorObjects(format, anchor3).commit.id !== s.ref.sha)
-      refuse(s.ref.ref, "its commit is not the one this version writes for the anchor it holds");
-    else return [{ ref: s.ref, commit: s.commit, anchor: anchor3 }];
-    return [];
-  });
-}
-var ANCHORS_PREFIX, ANCHOR_INCOMING_PREFIX, MAX_ANCHOR_BYTES;
-var init_anchor_objects = __esm({
-  "src/sharing/anchor-objects.ts"() {
-    "use strict";
-    init_anchor();
-    init_anchor_record();
-    init_ids();
-    init_record_objects();
-    init_record_objects2();
-    ANCHORS_PREFIX = ANCHOR_REF_PREFIX;
-    ANCHOR_INCOMING_PREFIX = "refs/agentgate/incoming/anchors/";
-    MAX_ANCHOR_BYTES = 64 * 1024 * 1024;
-  }
-});
-
-// src/sharing/anchor-records.ts
-import { join as join38 } from "node:path";
-var MAX_REFSPECS3, AnchorRecords;
-var init_anchor_records = __esm({
-  "src/sharing/anchor-records.ts"() {
-    "use strict";
-    init_lock();
-    init_record_objects();
-    init_refs();
-    init_record_objects2();
-    init_repo_lock();
-    init_paths();
-    init_anchor_objects();
-    MAX_REFSPECS3 = 2e3;
-    AnchorRecords = class {
-      constructor(options2, keeper) {
-        this.options = options2;
-        this.keeper = keeper;
-      }
-      options;
-      keeper;
-      /**
-       * Makes sure every recorded anchor of this repository's commits (only those naming one of
-       * `runIds`, when given) has its ref; the commits published. A ref that already holds an anchor
-       * saying the same is kept as it is (it may be another machine's, fetched), so a repeated push is
-       * "up to date"; one that says something else is moved to the newer computation (compare-and-swap).
-       */
-      async materialise(repo, runIds) {
-        return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
-          const format = await objectFormat(repo);
-          const anchors = (await Promise.all((await this.keeper.list()).map((c) => this.keeper.load(c)))).filter(
-            (a) => a !== null && (runIds === null || a.runs.some((r) => runIds.includes(r.runId)))
-          );
-          const present = await batchCheck(
-            repo,
-            anchors.map((a) => `${a.commit}^{commit}`)
-          );
-          const here = anchors.filter((_, i) => present[i]?.found === true);
-          const existing = await listRefsWithParents(repo, ANCHORS_PREFIX);
-          const byRef = new Map(existing.map((r) => [r.ref, r]));
-          const made = here.map((anchor3) => ({ anchor: anchor3, objects: anchorObjects(format, anchor3) }));
-          const other = made.flatMap((m) => {
-            const r = byRef.get(anchorRef(m.anchor.commit));
-            return r !== void 0 && r.sha !== m.objects.commit.id ? [r] : [];
-          });
-          const held = new Map(
-            (await readAnchorCommits(repo, format, other, [])).map((h) => [h.commit, h.anchor])
-          );
-          const pending = [];
-          for (const { anchor: anchor3, objects } of made) {
-            const old = byRef.get(anchorRef(anchor3.commit))?.sha ?? null;
-            if (old === objects.commit.id) continue;
-            const theirs = held.get(anchor3.commit);
-            if (theirs !== void 0 && this.keeper.same(theirs, anchor3)) continue;
-            pending.push({ anchor: anchor3, objects, old });
-          }
-          if (pending.length > 0) await this.write(repo, pending);
-          return here.map((a) => a.commit).sort();
-        });
-      }
-      async write(repo, pending) {
-        await writeRecordObjects(
-          repo,
-          this.options.home,
-          "anchors",
-          pending.map((p) => p.objects)
-        );
-        const updates = pending.map((p) => ({
-          ref: anchorRef(p.anchor.commit),
-          newSha: p.objects.commit.id,
-          oldSha: p.old
-        }));
-        await updateRefs(repo, updates, { message: "agentgate: anchor" });
-      }
-      /**
-       * Takes anchors in from `source` (the remote's or bundle's refs under refs/agentgate/anchors/):
-       * fetches only those this repository lacks (`bring`, into the incoming namespace), checks each
-       * (name, shape, schema, commit id, canonical commit), recomputes it here, and keeps only those
-       * that recompute the same: stored in the home and given their ref. With `runIds`, only anchors
-       * naming one of them are taken (the others are left, not refused). Runs after the run records
-       * were received, under the home's sharing lock and the repository's lock.
-       */
-      async receive(repo, source, bring, runIds) {
-        if (source.length === 0) return { anchors: [], unchanged: 0, refused: [] };
-        const lockPath = join38(layout(this.options.home).locks, "sharing.lock");
-        return withLock(
-          lockPath,
-          { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
-          () => withRepoLock(repo, this.options.lockTimeoutMs, async () => {
-            const leftover = await listRefs(repo, ANCHOR_INCOMING_PREFIX);
-            await deleteRefs(
-              repo,
-              leftover.map((r) => ({ ref: r.ref, oldSha: r.sha }))
-            );
-            const format = await objectFormat(repo);
-            const refused = [];
-            const named3 = source.filter((r) => {
-              if (parseAnchorRef(r.ref, ANCHORS_PREFIX, format) !== null) return true;
-              refused.push({
-                ref: r.ref,
-                reason: "not an anchor ref name (refs/agentgate/anchors/<full commit id>)"
-              });
-              return false;
-            });
-            const local = new Map((await listRefsWithParents(repo, ANCHORS_PREFIX)).map((r) => [r.ref, r]));
-            const toFetch = named3.filter((r) => local.get(r.ref)?.sha !== r.sha);
-            const { held, unchanged } = await this.alreadyHeld(named3, local);
-            if (toFetch.length > 0)
-              await bring(
-                toFetch.length > MAX_REFSPECS3 ? [`+${ANCHORS_PREFIX}*:${ANCHOR_INCOMING_PREFIX}*`] : toFetch.map(
-                  (r) => `+${r.ref}:${ANCHOR_INCOMING_PREFIX}${r.ref.slice(ANCHORS_PREFIX.length)}`
-                )
-              );
-            const wanted = new Set(toFetch.map((r) => r.ref));
-            const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, ANCHOR_INCOMING_PREFIX) : [];
-            try {
-              const fetched = incoming.map((r) => ({ ...r, ref: `${ANCHORS_PREFIX}${r.ref.slice(ANCHOR_INCOMING_PREFIX.length)}` })).filter((r) => wanted.has(r.ref));
-              const taken = await this.take(repo, [...fetched, ...held], local, runIds, refused);
-              return { ...taken, unchanged: taken.unchanged + unchanged };
-            } finally {
-              await deleteRefs(
-                repo,
-                incoming.map((r) => ({ ref: r.ref, oldSha: r.sha }))
-              );
-            }
-          })
-        );
-      }
-      /** Of the source's refs this repository holds with the same content: those whose anchor the home lacks, and how many it has. */
-      async alreadyHeld(source, local) {
-        const held = [];
-        let unchanged = 0;
-        for (const r of source) {
-          const mine = local.get(r.ref);
-          if (mine?.sha !== r.sha) continue;
-          const recorded = await this.keeper.load(r.ref.slice(ANCHORS_PREFIX.length)).catch(() => null);
-          if (recorded === null) held.push(mine);
-          else unchanged += 1;
-        }
-        return { held, unchanged };
-      }
-      /** Checks, recomputes and keeps what passes; the refused are added to `refused`. */
-      async take(repo, refs, local, runIds, refused) {
-        const format = await objectFormat(repo);
-        const read = (await readAnchorCommits(repo, format, refs, refused)).filter(
-          (r) => runIds === null || r.anchor.runs.some((run) => runIds.includes(run.runId))
-        );
-        const reasons = await this.keeper.recheck(
-          repo,
-          read.map((r) => r.anchor)
-        );
-        const mineOf = new Map(
-          (await readAnchorCommits(
-            repo,
-            format,
-            read.map((r) => local.get(r.ref.ref)).filter((m) => m !== void 0),
-            []
-          )).map((m) => [m.commit, m.anchor])
-        );
-        const anchors = [];
-        const updates = [];
-        let unchanged = 0;
-        for (const [i, r] of read.entries()) {
-          const why = reasons[i];
-          if (why !== null && why !== void 0) {
-            refused.push({ ref: r.ref.ref, reason: `it does not recompute the same here: ${why}` });
-            continue;
-          }
-          const mine = local.get(r.ref.ref);
-          if (mine !== void 0 && mine.sha !== r.ref.sha) {
-            const theirs = mineOf.get(r.commit);
-            if (theirs !== void 0 && this.keeper.same(theirs, r.anchor)) unchanged += 1;
-            else
-              refused.push({
-                ref: r.ref.ref,
-                reason: `conflicts with this repository's anchor ${mine.sha}; kept the local one`
-              });
-            continue;
-          }
-          const recorded = await this.keeper.load(r.commit).catch(() => null);
-          if (recorded === null || !this.keeper.same(recorded, r.anchor)) await this.keeper.save(r.anchor);
-          if (mine === void 0) updates.push({ ref: r.ref.ref, newSha: r.ref.sha, oldSha: null });
-          anchors.push(r.commit);
-        }
-        await updateRefs(repo, updates, { message: "agentgate: fetched anchor" });
-        return { anchors: anchors.sort(), unchanged, refused };
-      }
-    };
-  }
-});
-
-// src/sharing/sharing.ts
-import { stat as stat19 } from "node:fs/promises";
-import { resolve as resolve18 } from "node:path";
-async function pushWithLockRepair(repo, remote, specs) {
-  const results = await pushRefs(repo, remote, specs);
-  const locked = results.filter((r) => r.flag === "!" && /failed to (update|lock) ref/.test(r.summary));
-  if (locked.length === 0 || !await clearStaleRemoteRefLocks(
-    remote.url,
-    locked.map((r) => r.ref)
-  ))
-    return results;
-  const again = await pushRefs(
-    repo,
-    remote,
-    locked.map((r) => `${r.ref}:${r.ref}`)
-  );
-  return [...results.filter((r) => !locked.includes(r)), ...again];
-}
-function withGates(records, gates) {
-  return {
-    ...records,
-    runs: [.../* @__PURE__ */ new Set([...records.runs, ...gates.runs])].sort(),
-    refused: [...records.refused, ...gates.refused],
-    gates: gates.gates
-  };
-}
-function withAnchors(result, anchors) {
-  return {
-    ...result,
-    refused: [...result.refused, ...anchors?.refused ?? []],
-    anchors: anchors?.anchors ?? []
-  };
-}
-function anchorsOf(refs) {
-  return refs.filter((r) => r.startsWith(ANCHORS_PREFIX)).map((r) => r.slice(ANCHORS_PREFIX.length)).sort();
-}
-function runsOf2(refs) {
-  return [
-    ...new Set(
-      refs.map((r) => parseRecordRef(r, RECORDS_PREFIX)?.runId).filter((r) => r !== void 0)
-    )
-  ].sort();
-}
-var Sharing, NOTHING_RECEIVED, NO_GATES;
-var init_sharing2 = __esm({
-  "src/sharing/sharing.ts"() {
-    "use strict";
-    init_errors();
-    init_repo();
-    init_refs();
-    init_transport();
-    init_remote();
-    init_remote_locks();
-    init_atomic();
-    init_bundle_pack();
-    init_paths();
-    init_snapshot_store();
-    init_records();
-    init_gate_records();
-    init_gate_objects();
-    init_publish();
-    init_receive();
-    init_own_records();
-    init_missing_objects();
-    init_anchor_records();
-    init_anchor_objects();
-    init_core4();
-    Sharing = class {
-      constructor(options2) {
-        this.options = options2;
-        this.store = new SnapshotStore(options2.home, { lockTimeoutMs: options2.lockTimeoutMs });
-        this.gateRecords = new GateRecords(
-          { ...options2, includeGateLogs: options2.includeGateLogs ?? false },
-          this.store
-        );
-        this.anchorRecords = options2.anchors ? new AnchorRecords(options2, options2.anchors) : null;
-      }
-      options;
-      store;
-      /** The runs' gate verdicts, which travel beside their records (gate-records.ts). */
-      gateRecords;
-      /** The anchors, which travel beside the runs they name (anchor-records.ts); null without a keeper. */
-      anchorRecords;
-      /**
-       * Publishes the selected runs' records and verdicts, and the anchors beside them, to a remote
-       * (default `origin`) in one push; by default also this machine's own verdicts on runs of this
-       * workspace fetched from elsewhere. PUSH_REJECTED when the remote holds another record for an
-       * iteration, or another anchor of a commit: nothing is overwritten.
-       */
-      async push(sel, remoteName = "origin", cwd = process.cwd()) {
-        const repo = await this.open(sel.workspace);
-        const remote = await resolveRemote(repo, remoteName, cwd, "push");
-        const mode = this.anchorMode(sel);
-        const { runs: runs3, refs, ownGates, replaced } = await this.materialiseRuns(repo, sel, mode);
-        const anchors = await this.materialiseAnchors(repo, sel, mode);
-        const count = (mode === "only" ? 0 : sel.all ? (await listRefs(repo, RECORDS_PREFIX)).length : refs.length) + ownGates.length + (mode !== "none" && sel.all ? (await listRefs(repo, ANCHORS_PREFIX)).length : anchors.length);
-        if (count === 0)
-          return { remote: remote.name, runs: runs3, refs: 0, updated: [], upToDate: [], gates: 0, anchors: [] };
-        const specs = [
-          ...mode === "only" ? [] : sel.all ? [`${RECORDS_PREFIX}*:${RECORDS_PREFIX}*`] : runs3.map((r) => `${RECORDS_PREFIX}${r}/*:${RECORDS_PREFIX}${r}/*`),
-          ...mode === "only" ? [] : gateRefspecs(runs3, sel.all === true),
-          ...ownGates.map((r) => `${r}:${r}`),
-          ...mode === "none" ? [] : sel.all ? [`${ANCHORS_PREFIX}*:${ANCHORS_PREFIX}*`] : anchors.map((c) => `${anchorRef(c)}:${anchorRef(c)}`)
-        ];
-        const pushed = await pushAroundMissing(repo, remote, await pushWithLockRepair(repo, remote, specs));
-        const results = pushed.results;
-        const updated = results.filter((r) => r.flag === "*" || r.flag === " ").map((r) => r.ref);
-        const upToDate = results.filter((r) => r.flag === "=").map((r) => r.ref);
-        let rejected = results.filter((r) => r.flag === "!");
-        if (rejected.length > 0) {
-          const settled = await settleRejected(this, repo, remote, rejected);
-          upToDate.push(...settled);
-          rejected = rejected.filter((r) => !settled.includes(r.ref));
-        }
-        if (pushed.broken.length > 0) {
-          await dropBrokenRecords(repo, pushed.broken);
-          throw objectMissing(pushed.broken, {
-            remote: remote.name,
-            updated,
-            upToDate,
-            rejected: rejected.map((r) => ({ ref: r.ref, summary: r.summary }))
-          });
-        }
-        if (rejected.length > 0) {
-          throw new PushRejectedError(rejectionMessage(rejected), {
-            details: {
-              remote: remote.name,
-              rejected: rejected.map((r) => ({ ref: r.ref, summary: r.summary })),
-              updated,
-              upToDate
-            }
-          });
-        }
-        return {
-          remote: remote.name,
-          runs: sel.all ? runsOf2(results.map((r) => r.ref)) : runs3,
-          refs: results.length,
-          updated,
-          upToDate,
-          gates: results.filter((r) => r.ref.startsWith(GATES_PREFIX)).length,
-          anchors: anchorsOf(results.map((r) => r.ref)),
-          ...replaced
-        };
-      }
-      /** Fetches records, and the anchors beside them, from a remote (only what is new) and rebuilds them in the local home. */
-      async fetch(sel, remoteName = "origin", cwd = process.cwd()) {
-        if (sel.runId !== void 0) assertSafeId(sel.runId, "run id");
-        const repo = await this.open(sel.workspace);
-        const remote = await resolveRemote(repo, remoteName, cwd, "fetch");
-        const mode = this.anchorMode(sel);
-        const bring = (specs) => fetchRefs(repo, remote, specs);
-        const prefix = sel.runId === void 0 ? RECORDS_PREFIX : `${RECORDS_PREFIX}${sel.runId}/`;
-        const received = await this.receiveAll(
-          repo,
-          mode,
-          {
-            records: async () => {
-              const refs = await listRemoteRefs(repo, remote, prefix);
-              if (sel.runId !== void 0 && refs.length === 0)
-                throw new RunNotFoundError(
-                  `${remote.name} has no records of run ${sel.runId}; "fetch" without --run takes every run it has`,
-                  { details: { runId: sel.runId, remote: remote.name } }
-                );
-              return refs;
-            },
-            gates: () => listRemoteRefs(
-              repo,
-              remote,
-              sel.runId === void 0 ? GATES_PREFIX : `${GATES_PREFIX}${sel.runId}/`
-            ),
-            anchors: () => listRemoteRefs(repo, remote, ANCHORS_PREFIX)
-          },
-          bring,
-          sel.runId
-        );
-        return { remote: remote.name, ...received };
-      }
-      /** Writes the selected runs' records, and the anchors beside them, as one bundle file (atomically). */
-      async export(sel, file, cwd = process.cwd()) {
-        const repo = await this.open(sel.workspace);
-        const mode = this.anchorMode(sel);
-        const { runs: runs3, ownGates, replaced } = await this.materialiseRuns(repo, sel, mode);
-        const anchors = await this.materialiseAnchors(repo, sel, mode);
-        const all = mode === "only" ? [] : await listRefs(repo, RECORDS_PREFIX);
-        const chosen = sel.all ? all : all.filter((r) => runs3.some((run) => r.ref.startsWith(`${RECORDS_PREFIX}${run}/`)));
-        const gates = (mode === "only" ? [] : await listRefs(repo, GATES_PREFIX)).filter(
-          (r) => sel.all || ownGates.includes(r.ref) || runs3.some((run) => r.ref.startsWith(`${GATES_PREFIX}${run}/`))
-        );
-        const anchorRefs = mode !== "none" && sel.all ? (await listRefs(repo, ANCHORS_PREFIX)).map((r) => r.ref) : anchors.map((c) => anchorRef(c));
-        if (mode === "only" && anchorRefs.length === 0)
-          throw new AnchorNotFoundError(
-            `no anchor of ${repo.topLevel}'s commits is recorded in this home; "anchor REV" records one`,
-            { details: { workspace: repo.topLevel } }
-          );
-        if (chosen.length === 0 && gates.length === 0 && anchorRefs.length === 0)
-          throw new RunNotFoundError(
-            `no run or gate verdict recorded here to export from ${repo.topLevel}; capture a run first, name one with --run, or take every record (fetched ones included) with --all`,
-            { details: { workspace: repo.topLevel } }
-          );
-        const path2 = resolve18(cwd, file);
-        const refs = [...chosen, ...gates].map((r) => r.ref).concat(anchorRefs);
-        await writeOutputFile(path2, (temp) => bundleOrMissing(repo, refs, () => createBundle(repo, temp, refs)));
-        return {
-          file: path2,
-          runs: runsOf2(chosen.map((r) => r.ref)),
-          refs: refs.length,
-          gates: gates.length,
-          anchors: anchorsOf(anchorRefs),
-          ...replaced
-        };
-      }
-      /**
-       * Verifies a bundle with git, takes its records (and the anchors beside them) in and rebuilds
-       * them. BUNDLE_INVALID (nothing changed) for a damaged or foreign file.
-       */
-      async import(workspace, file, cwd = process.cwd(), opts = {}) {
-        const repo = await this.open(workspace);
-        const path2 = resolve18(cwd, file);
-        const isFile = await stat19(path2).then(
-          (s) => s.isFile(),
-          () => false
-        );
-        if (!isFile)
-          throw new BundleInvalidError(`${path2} is not a file; give the bundle written by "export"`, {
-            details: { file: path2 }
-          });
-        const heads = await verifyBundle(repo, path2);
-        if (!await bundlePackIntact(path2))
-          throw new BundleInvalidError(
-            `${path2} is truncated or damaged (its pack does not match its checksum); use a whole file written by "export"`,
-            { details: { file: path2 } }
-          );
-        const records = heads.filter((h) => h.ref.startsWith(RECORDS_PREFIX));
-        const gateHeads = heads.filter((h) => h.ref.startsWith(GATES_PREFIX));
-        const anchorHeads = heads.filter((h) => h.ref.startsWith(ANCHORS_PREFIX));
-        if (records.length === 0 && gateHeads.length === 0 && anchorHeads.length === 0) {
-          throw new BundleInvalidError(
-            `${path2} holds no agentgate records (no ${RECORDS_PREFIX}, ${GATES_PREFIX} or ${ANCHORS_PREFIX} refs); use a file written by "export"`,
-            { details: { file: path2 } }
-          );
-        }
-        const bring = async (specs) => {
-          try {
-            await fetchRefs(repo, pathRemote(path2), specs);
-          } catch (cause) {
-            if (cause instanceof GitFailedError)
-              throw new BundleInvalidError(
-                `git could not read ${path2}: ${String(cause.details.stderr ?? cause.message).slice(0, 300)}`,
-                { cause, details: { file: path2 } }
-              );
-            throw cause;
-          }
-        };
-        const mode = this.anchorMode(opts);
-        const received = await this.receiveAll(
-          repo,
-          mode,
-          {
-            records: async () => records,
-            gates: async () => gateHeads,
-            anchors: async () => anchorHeads
-          },
-          bring
-        );
-        return { file: path2, ...received };
-      }
-      /**
-       * The selected runs' records and verdicts, made into refs; `ownGates`: the refs of this machine's
-       * own verdicts on fetched runs of this workspace, which the default selection publishes without
-       * those runs' records (a CI runner that fetches, gates and pushes loses no verdict; docs/travel.md).
-       */
-      async materialiseRuns(repo, sel, mode) {
-        if (mode === "only") return { runs: [], refs: [], ownGates: [], replaced: {} };
-        const { runs: runs3, refs, fetched, replaced } = await materialise(this, repo, sel);
-        return {
-          runs: runs3,
-          refs,
-          ownGates: await this.gateRecords.materialise(repo, runs3, fetched),
-          replaced: replaced.length > 0 ? { replaced } : {}
-        };
-      }
-      /** Which anchors travel: none without a keeper; else as the selection says (default: beside the runs). */
-      anchorMode(sel) {
-        return this.anchorRecords === null ? "none" : sel.anchors ?? "with";
-      }
-      /** The anchors to publish: those naming `--run`'s run, else every recorded anchor of this repository. */
-      async materialiseAnchors(repo, sel, mode) {
-        if (mode === "none" || this.anchorRecords === null) return [];
-        return this.anchorRecords.materialise(repo, sel.runId === void 0 ? null : [sel.runId]);
-      }
-      /** What fetch and import share: the records, then the verdicts, then the anchors (each listed only when it travels). */
-      async receiveAll(repo, mode, sources, bring, runId) {
-        const result = mode === "only" ? NOTHING_RECEIVED : await receive(this, repo, sources.records, (_r, specs) => bring(specs));
-        const gates = mode === "only" ? NO_GATES : await this.gateRecords.receive(repo, await sources.gates(), bring);
-        const anchors = await this.receiveAnchors(repo, mode, sources.anchors, bring, runId);
-        return withAnchors(withGates(result, gates), anchors);
-      }
-      /** Takes the source's anchors in, after the runs they name (anchor-records.ts). */
-      async receiveAnchors(repo, mode, list5, bring, runId) {
-        if (mode === "none" || this.anchorRecords === null) return null;
-        return this.anchorRecords.receive(repo, await list5(), bring, runId === void 0 ? null : [runId]);
-      }
-      async open(workspace) {
-        return openRepo(workspace, { identity: this.options.identity, timeoutMs: this.options.gitTimeoutMs });
-      }
-    };
-    NOTHING_RECEIVED = {
-      runs: [],
-      snapshots: 0,
-      unchanged: 0,
-      refused: []
-    };
-    NO_GATES = { gates: 0, runs: [], refused: [] };
-  }
-});
-
-// src/cli/commands/sharing.ts
-var sharing_exports = {};
-__export(sharing_exports, {
-  SHARING_COMMANDS: () => SHARING_COMMANDS
-});
-async function sharing(ctx, anchors) {
-  const keeper = anchors === "none" ? {} : { anchors: anchorKeeper(provenanceSources(await ctx.snapshotter())) };
-  return new Sharing({
-    ...ctx.serviceOptions,
-    includeGateLogs: ctx.settings.sharing.includeGateLogs,
-    ...keeper
-  });
-}
-function selection(ctx, values) {
-  if (values.run !== void 0 && values.all) throw new UsageError("give --run ID or --all, not both");
-  return {
-    workspace: ctx.workspace,
-    ...values.run === void 0 ? {} : { runId: values.run },
-    ...values.all ? { all: true } : {},
-    anchors: values.anchors
-  };
-}
-function receiveResult(result, source) {
-  return {
-    json: result,
-    human: () => [
-      `Rebuilt ${result.snapshots} snapshot(s) and ${result.gates} gate verdict(s) of ${result.runs.length} run(s) ${source}; ${result.unchanged} already here; kept ${result.anchors.length} anchor(s).`
-    ].join("\n"),
-    notices: result.refused.map((r) => `refused ${r.ref}: ${r.reason}`)
-  };
-}
-var ANCHORS, SELECT, REMOTE, push, fetch, exportCommand, importCommand, SHARING_COMMANDS;
-var init_sharing3 = __esm({
-  "src/cli/commands/sharing.ts"() {
-    "use strict";
-    init_errors();
-    init_anchor_keeper();
-    init_sources();
-    init_sharing2();
-    init_spec();
-    ANCHORS = {
-      anchors: {
-        type: "string",
-        choices: ["with", "only", "none"],
-        valueName: "MODE",
-        default: "with",
-        description: "the anchors (refs/agentgate/anchors/<commit>) beside the runs they name, only the anchors, or none"
-      }
-    };
-    SELECT = {
-      run: { type: "string", valueName: "ID", description: "only this run" },
-      all: {
-        type: "boolean",
-        description: "every run record in the repository, also those fetched from elsewhere"
-      }
-    };
-    REMOTE = {
-      type: "string",
-      valueName: "NAME|URL",
-      description: "a configured remote or a URL (file, git, ssh or https only)",
-      default: "origin"
-    };
-    push = defineCommand({
-      name: "push",
-      usage: "push [--run ID | --all] [--remote NAME|URL] [--anchors with|only|none]",
-      summary: "Publish runs under refs/agentgate/records/ with one git push; never forced.",
-      description: "Default: every run of this workspace recorded on this machine, with its gate verdicts, and the verdicts recorded on this machine of runs fetched from elsewhere (their records and other verdicts stay where they came from: --run ID or --all publishes them). One ref per iteration and per verdict; a ref the remote already holds with other content is refused with PUSH_REJECTED and the others still land.",
-      options: { ...SELECT, remote: REMOTE, ...ANCHORS },
-      positionals: { required: [] },
-      examples: [
-        'push --run "$RUN" --json',
-        "push --all --remote https://github.com/acme/shop.git",
-        "push --anchors only"
-      ],
-      async run(ctx, values) {
-        const result = await (await sharing(ctx, values.anchors)).push(selection(ctx, values), values.remote);
-        return {
-          json: result,
-          human: () => result.refs === 0 ? "No run records, gate verdicts or anchors to publish." : `Published ${result.runs.length} run(s), ${result.gates} gate verdict(s) and ${result.anchors.length} anchor(s) to ${result.remote}: ${result.updated.length} ref(s) new, ${result.upToDate.length} already there.`
-        };
-      }
-    });
-    fetch = defineCommand({
-      name: "fetch",
-      usage: "fetch [--run ID | --all] [--remote NAME|URL] [--anchors with|only|none]",
-      summary: "Fetch run records from the remote (only what is new) and rebuild them in the local home.",
-      description: "Every record is checked before it is used; refused records are listed with the reason. An anchor is kept only when it recomputes the same from the records and git here (with --run, only anchors naming that run).",
-      options: { ...SELECT, remote: REMOTE, ...ANCHORS },
-      positionals: { required: [] },
-      examples: ["fetch --json", 'fetch --run "$RUN" --remote origin'],
-      async run(ctx, values) {
-        const result = await (await sharing(ctx, values.anchors)).fetch(selection(ctx, values), values.remote);
-        return receiveResult(result, `from ${result.remote ?? ""}`);
-      }
-    });
-    exportCommand = defineCommand({
-      name: "export",
-      usage: "export [--run ID | --all] -o FILE [--anchors with|only|none]",
-      summary: "Write runs (default: every run of this workspace recorded here, and the verdicts recorded here of runs fetched from elsewhere) as one git bundle file.",
-      options: {
-        ...SELECT,
-        output: {
-          type: "string",
-          short: "o",
-          valueName: "FILE",
-          description: "the bundle file to write",
-          required: true
-        },
-        ...ANCHORS
-      },
-      positionals: { required: [] },
-      examples: ['export --run "$RUN" -o agentgate.bundle'],
-      async run(ctx, values) {
-        const result = await (await sharing(ctx, values.anchors)).export(selection(ctx, values), values.output);
-        return {
-          json: result,
-          human: () => `Wrote ${result.refs} ref(s) of ${result.runs.length} run(s), ${result.gates} gate verdict(s) and ${result.anchors.length} anchor(s) to ${result.file}.`
-        };
-      }
-    });
-    importCommand = defineCommand({
-      name: "import",
-      usage: "import FILE [--anchors with|only|none]",
-      summary: 'Verify a bundle written by "export", take its records into this repository and rebuild them in the local home.',
-      description: "A damaged or foreign file is BUNDLE_INVALID and changes nothing. An anchor is kept only when it recomputes the same from the records and git here.",
-      options: { ...ANCHORS },
-      positionals: { required: ["FILE"] },
-      examples: ['import agentgate.bundle -C "$WS"'],
-      async run(ctx, values, [file]) {
-        const result = await (await sharing(ctx, values.anchors)).import(ctx.workspace, file, void 0, { anchors: values.anchors });
-        return receiveResult(result, `from ${result.file ?? ""}`);
-      }
-    });
-    SHARING_COMMANDS = [push, fetch, exportCommand, importCommand];
-  }
-});
-
-// types/report-gates.ts
-var ReportVerdict, ReportGateSummary, ReportGates;
-var init_report_gates = __esm({
-  "types/report-gates.ts"() {
-    "use strict";
-    init_zod();
-    init_zod();
-    init_duration();
-    init_gate();
-    init_snapshot();
-    ReportVerdict = deferred(
-      () => object({
-        id: SafeId,
-        name: SafeId,
-        attempt: int().check(_positive()),
-        verdict: GateVerdict,
-        observed: boolean2(),
-        reason: string2(),
-        durationMs: DurationMs,
-        /** Null when the gate had no JUnit file. */
-        tests: nullable(TestTotals),
-        /** The failed test cases the verdict kept (at most 50). */
-        failures: array(TestFailure)
-      })
-    );
-    ReportGateSummary = deferred(
-      () => object({
-        name: SafeId,
-        /** The iteration of `latest`: the last one this gate ran on. */
-        iteration: int().check(_nonnegative()),
-        latest: ReportVerdict,
-        /** The first iteration whose newest verdict of this gate was not a pass (null: never red). */
-        firstRed: nullable(int().check(_nonnegative())),
-        /** The first iteration after `firstRed` whose newest verdict was a pass again (null: not yet). */
-        greenAgain: nullable(int().check(_nonnegative()))
-      })
-    );
-    ReportGates = deferred(
-      () => object({
-        iterations: array(
-          object({ iteration: int().check(_nonnegative()), verdicts: array(ReportVerdict) })
-        ),
-        summary: array(ReportGateSummary)
-      })
-    );
-  }
-});
-
-// types/verify.ts
-var VerifyCheck, VerifyReport;
-var init_verify3 = __esm({
-  "types/verify.ts"() {
-    "use strict";
-    init_zod();
-    init_zod();
-    VerifyCheck = deferred(
-      () => object({
-        snapshotId: nullable(string2()),
-        runId: nullable(string2()),
-        check: string2(),
-        ok: boolean2(),
-        detail: string2()
-      })
-    );
-    VerifyReport = deferred(() => object({ ok: boolean2(), checks: array(VerifyCheck) }));
-  }
-});
-
-// types/report.ts
-var ReportFormat, ReportSnapshot, RunReport;
-var init_report = __esm({
-  "types/report.ts"() {
-    "use strict";
-    init_zod();
-    init_zod();
-    init_run();
-    init_snapshot();
-    init_gate();
-    init_report_gates();
-    init_verify3();
-    ReportFormat = deferred(() => _enum(["html", "md", "json", "dotenv"]));
-    ReportSnapshot = deferred(
-      () => extend2(Snapshot, {
-        task: nullable(string2()),
-        gate: nullable(string2()),
-        /** Set when a declared restart set this iteration aside: the restart point and when it was declared. */
-        setAside: optional(
-          nullable(object({ restartFrom: int().check(_nonnegative()), declaredAt: IsoDate }))
-        ),
-        /** The newest verdict of each gate on this iteration (in the one order), by gate name. */
-        verdicts: optional(
-          array(object({ name: SafeId, verdict: GateVerdict, attempt: int().check(_positive()) }))
-        )
-      })
-    );
-    RunReport = deferred(
-      () => object({
-        kind: literal("agentgate-run-report"),
-        version: literal(1),
-        generatedAt: IsoDate,
-        run: RunRecord,
-        /** The run's first before SHA and its last after SHA (null before the first iteration). */
-        beforeSha: nullable(Sha),
-        afterSha: nullable(Sha),
-        branch: nullable(string2()),
-        /** The run's artifacts directory on this machine (its patches and gate logs), as the settings in use resolve it. */
-        artifactsPath: string2(),
-        totals: object({
-          iterations: int().check(_nonnegative()),
-          filesChanged: int().check(_nonnegative()),
-          insertions: int().check(_nonnegative()),
-          deletions: int().check(_nonnegative())
-        }),
-        snapshots: array(ReportSnapshot),
-        verification: VerifyReport,
-        /** The run's gate verdicts (absent only in reports made before gates existed). */
-        gates: optional(ReportGates)
-      })
-    );
-  }
-});
-
-// src/report/gates.ts
-async function buildGateReport(gates, runId, snapshots) {
-  return gateReportOf(countingVerdicts(await gates.listStrict(runId), snapshots), snapshots);
-}
-function gateReportOf(results, snapshots = []) {
-  const sorted = sortGateResults(results, snapshots);
-  const byIteration2 = /* @__PURE__ */ new Map();
-  for (const g of sorted) byIteration2.set(g.iteration, [...byIteration2.get(g.iteration) ?? [], g]);
-  const iterations = [...byIteration2.keys()].sort((a, b) => a - b);
-  const names2 = [...new Set(sorted.map((g) => g.name))].sort();
-  const summary = [];
-  for (const name2 of names2) {
-    const newest = iterations.flatMap((i) => {
-      const last = (byIteration2.get(i) ?? []).filter((g) => g.name === name2).at(-1);
-      return last === void 0 ? [] : [last];
-    });
-    const red = newest.find((g) => g.verdict !== "pass");
-    const green = red === void 0 ? void 0 : newest.find((g) => g.iteration > red.iteration && g.verdict === "pass");
-    const latest = newest.at(-1);
-    summary.push({
-      name: name2,
-      iteration: latest.iteration,
-      latest: verdictOf(latest),
-      firstRed: red?.iteration ?? null,
-      greenAgain: green?.iteration ?? null
-    });
-  }
-  return {
-    iterations: iterations.map((iteration) => ({
-      iteration,
-      verdicts: (byIteration2.get(iteration) ?? []).map(verdictOf)
-    })),
-    summary
-  };
-}
-function verdictOf(g) {
-  return {
-    id: g.id,
-    name: g.name,
-    attempt: g.attempt,
-    verdict: g.verdict,
-    observed: g.observed,
-    reason: g.reason,
-    durationMs: g.durationMs,
-    tests: testTotals(g.tests),
-    failures: g.tests?.failures ?? []
-  };
-}
-function failedGates(gates) {
-  return (gates?.summary ?? []).filter((s) => s.latest.verdict !== "pass");
-}
-function gateAnnotations(gates) {
-  return failedGates(gates).slice(0, MAX_GATE_ANNOTATIONS).map((s) => {
-    const title = `agentgate gate ${s.name}: ${s.latest.verdict}`;
-    const tests = s.latest.failures.slice(0, 5).map((f) => `
-- ${f.suite ? `${f.suite} > ` : ""}${f.name}: ${f.message.split("\n")[0] ?? ""}`).join("");
-    return `::error title=${escapeProperty(title)}::${escapeData(
-      `iteration ${s.iteration}, attempt ${s.latest.attempt}: ${s.latest.reason}${tests}`
-    )}`;
-  });
-}
-function formatDuration(ms) {
-  return ms < 1e3 ? `${ms} ms` : `${(ms / 1e3).toFixed(1)} s`;
-}
-function testCounts(v) {
-  return v.tests === null ? { passed: "-", failed: "-" } : { passed: String(v.tests.passed), failed: String(v.tests.failed + v.tests.errors) };
-}
-function gateMarkdownBlocks(gates, cell2) {
-  if (gates === void 0 || gates.summary.length === 0) return [];
-  const blocks = [];
-  const section = (lines) => blocks.push({ lines, row: false });
-  const row = (line) => blocks.push({ lines: [line], row: true });
-  const mark = (v) => v === "pass" ? ":white_check_mark: pass" : v === "fail" ? ":x: **fail**" : ":warning: **error**";
-  section([
-    "### Gates",
-    "",
-    "| Gate | Newest | Iteration | First red | Green again |",
-    "|---|---|--:|--:|--:|"
-  ]);
-  for (const s of gates.summary)
-    row(
-      `| ${cell2(s.name)} | ${mark(s.latest.verdict)} | ${s.iteration} | ${s.firstRed ?? "-"} | ${s.greenAgain ?? "-"} |`
-    );
-  section([
-    "",
-    "| # | Gate | Attempt | Verdict | Passed | Failed | Duration |",
-    "|--:|---|--:|---|--:|--:|--:|"
-  ]);
-  for (const it of gates.iterations)
-    for (const v of it.verdicts) {
-      const t = testCounts(v);
-      row(
-        `| ${it.iteration} | ${cell2(v.name)} | ${v.attempt}${v.observed ? "" : " (reported)"} | ${mark(v.verdict)} | ${t.passed} | ${t.failed} | ${formatDuration(v.durationMs)} |`
-      );
-    }
-  section([""]);
-  for (const it of gates.iterations)
-    for (const v of it.verdicts) {
-      if (v.failures.length === 0) continue;
-      section([
-        `<details><summary>Iteration ${it.iteration}, ${cell2(v.name)} attempt ${v.attempt}: ${v.failures.length} failed tests</summary>`,
-        "",
-        "| Suite | Test | Message |",
-        "|---|---|---|"
-      ]);
-      for (const f of v.failures) row(`| ${cell2(f.suite)} | ${cell2(f.name)} | ${cell2(f.message)} |`);
-      section(["", "</details>", ""]);
-    }
-  return blocks;
-}
-function gateHtml(gates, esc3) {
-  if (gates === void 0 || gates.summary.length === 0) return "";
-  const badge = (v) => `<span class="gate-${v}">${v}</span>`;
-  const summary = gates.summary.map(
-    (s) => `<tr data-gate="${esc3(s.name)}"><td><code>${esc3(s.name)}</code></td><td>${badge(s.latest.verdict)}</td><td class="num">${s.iteration}</td><td class="num">${s.firstRed ?? "-"}</td><td class="num">${s.greenAgain ?? "-"}</td></tr>`
-  ).join("\n");
-  const verdicts = gates.iterations.flatMap(
-    (it) => it.verdicts.map((v) => {
-      const t = testCounts(v);
-      const failures = v.failures.length ? `<details><summary>${v.failures.length} failed tests</summary><ul class="failures">${v.failures.map((f) => `<li><b>${esc3(f.suite)}</b> ${esc3(f.name)}<pre>${esc3(f.message)}</pre></li>`).join("")}</ul></details>` : "";
-      return `<tr data-verdict="${esc3(v.id)}"><td class="num">${it.iteration}</td><td><code>${esc3(v.name)}</code></td><td class="num">${v.attempt}${v.observed ? "" : " (reported)"}</td><td>${badge(v.verdict)}</td><td class="num">${t.passed}</td><td class="num">${t.failed}</td><td class="num">${esc3(formatDuration(v.durationMs))}</td><td class="text">${esc3(v.reason)}${failures}</td></tr>`;
-    })
-  ).join("\n");
-  return `<section id="gates"><h2>Gates</h2>
-<table id="gate-summary"><thead><tr><th>Gate</th><th>Newest</th><th>Iteration</th><th>First red</th><th>Green again</th></tr></thead><tbody>
-${summary}
-</tbody></table>
-<table id="gate-verdicts"><thead><tr><th>#</th><th>Gate</th><th>Attempt</th><th>Verdict</th><th>Passed</th><th>Failed</th><th>Duration</th><th>Reason</th></tr></thead><tbody>
-${verdicts}
-</tbody></table>
-</section>`;
-}
-function gateDotenvVariables(gates, budget) {
-  if (gates === void 0 || budget <= 0) return [];
-  const failed = failedGates(gates);
-  const vars = [
-    ["AGENTGATE_GATES", gates.summary.length],
-    ["AGENTGATE_GATES_FAILED", failed.length],
-    ["AGENTGATE_GATES_FAILED_NAMES", failed.map((s) => s.name).join(",")]
-  ];
-  const byKey = /* @__PURE__ */ new Map();
-  for (const s of gates.summary) {
-    const key = `AGENTGATE_GATE_${s.name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}`;
-    byKey.set(key, [...byKey.get(key) ?? [], s]);
-  }
-  for (const [key, group] of byKey) {
-    const s = group.reduce(
-      (worst, g) => SEVERITY[g.latest.verdict] > SEVERITY[worst.latest.verdict] ? g : worst
-    );
-    const t = testCounts(s.latest);
-    const names2 = group.length > 1 ? ` gates=${group.map((g) => g.name).join(",")}` : "";
-    vars.push([
-      key,
-      `${s.latest.verdict} iteration=${s.iteration} passed=${t.passed} failed=${t.failed} first_red=${s.firstRed ?? "-"} green_again=${s.greenAgain ?? "-"}${names2}`
-    ]);
-  }
-  return vars.slice(0, budget);
-}
-var MAX_GATE_ANNOTATIONS, GATE_STYLE, SEVERITY;
-var init_gates3 = __esm({
-  "src/report/gates.ts"() {
-    "use strict";
-    init_gate();
-    init_gate_rules();
-    init_github();
-    MAX_GATE_ANNOTATIONS = 10;
-    GATE_STYLE = ".gate-pass{color:#1a7f37;font-weight:600}.gate-fail,.gate-error{color:#cf222e;font-weight:600}#gates table{margin-bottom:1em}.failures pre{white-space:pre-wrap;margin:.2em 0}";
-    SEVERITY = { pass: 0, fail: 1, error: 2 };
-  }
-});
-
-// src/report/anchor-model.ts
-async function buildAnchorReport(src, repo, rev, now = /* @__PURE__ */ new Date()) {
-  const commit = await resolveRevision(repo, rev, "commit");
-  const recorded = await src.anchors.load(commit);
-  const anchor3 = await computeAnchor(src, repo, commit, {
-    ...recorded?.onlyRuns ? { runIds: recorded.onlyRuns } : {},
-    now
-  });
-  const verdicts = /* @__PURE__ */ new Map();
-  for (const r of anchor3.runs) verdicts.set(r.runId, await newestVerdicts(src, r.runId));
-  const brought = new Set(
-    await commitsBroughtIn(repo, commit, anchor3.parents.length > 0 ? [anchor3.parents[0]] : [])
-  );
-  let listed = 0;
-  const files = [];
-  for (const f of anchor3.files) {
-    const needs = f.status !== "deleted" && f.linesFromRuns < f.linesAdded;
-    const list5 = needs && listed < MAX_LISTED;
-    if (list5) listed += 1;
-    files.push({
-      path: f.path,
-      oldPath: f.oldPath ?? null,
-      status: f.status,
-      method: f.method,
-      linesAdded: f.linesAdded,
-      linesFromRuns: f.linesFromRuns,
-      origins: f.origins.map((o) => ({
-        ...o,
-        // A WIP's lines (reported as iteration 0) were judged by no gate.
-        gates: isWipOrigin(o) ? [] : verdicts.get(o.runId)?.get(o.iteration) ?? []
-      })),
-      notFromRuns: !needs ? [] : list5 ? await notFromRuns(src, repo, commit, f.path, brought, anchor3) : null
-    });
-  }
-  return {
-    kind: "anchor",
-    generatedAt: now.toISOString(),
-    commit,
-    tree: anchor3.tree,
-    parents: anchor3.parents,
-    treeMatch: anchor3.treeMatch,
-    runs: anchor3.runs,
-    coverage: anchor3.coverage,
-    recorded: recorded === null ? "none" : sameAnchor(recorded, anchor3) ? "same" : "differs",
-    files,
-    unlisted: files.filter((f) => f.notFromRuns === null).length
-  };
-}
-async function notFromRuns(src, repo, commit, path2, brought, anchor3) {
-  const { trace: trace2, wip } = await traceWithWip(src, repo, path2, {
-    rev: commit,
-    ...anchor3.onlyRuns ? { runIds: anchor3.onlyRuns } : {}
-  });
-  const spans3 = [];
-  for (const r of trace2.ranges) {
-    if (r.origin !== null && !wip.has(r) || !brought.has(r.commit)) continue;
-    const last = spans3.at(-1);
-    if (last !== void 0 && last.end === r.start - 1) last.end = r.end;
-    else spans3.push({ start: r.start, end: r.end });
-  }
-  return spans3;
-}
-var MAX_LISTED;
-var init_anchor_model = __esm({
-  "src/report/anchor-model.ts"() {
-    "use strict";
-    init_provenance();
-    init_refs();
-    init_anchor2();
-    init_compare();
-    init_gates();
-    init_trace();
-    MAX_LISTED = 200;
-  }
-});
-
-// src/report/dotenv.ts
-function dotenvVariables(report3) {
-  const last = report3.snapshots.at(-1);
-  const failed = report3.verification.checks.filter((c) => !c.ok).length;
-  const vars = [
-    ["AGENTGATE_RUN_ID", report3.run.runId],
-    ["AGENTGATE_BRANCH", report3.branch],
-    ["AGENTGATE_BEFORE_SHA", report3.beforeSha],
-    ["AGENTGATE_AFTER_SHA", report3.afterSha],
-    ["AGENTGATE_ITERATIONS", report3.totals.iterations],
-    ["AGENTGATE_FILES_CHANGED", report3.totals.filesChanged],
-    ["AGENTGATE_INSERTIONS", report3.totals.insertions],
-    ["AGENTGATE_DELETIONS", report3.totals.deletions],
-    ["AGENTGATE_VERIFIED", report3.verification.ok],
-    ["AGENTGATE_FAILED_CHECKS", failed],
-    ["AGENTGATE_LAST_SNAPSHOT_ID", last?.id],
-    ["AGENTGATE_LAST_ITERATION", last?.iteration],
-    ["AGENTGATE_LAST_TASK", last?.task],
-    ["AGENTGATE_LAST_GATE", last?.gate],
-    ["AGENTGATE_WORKSPACE", report3.run.workspace],
-    ["AGENTGATE_GENERATED_AT", report3.generatedAt]
-  ];
-  const text2 = /* @__PURE__ */ new Set(["AGENTGATE_LAST_TASK", "AGENTGATE_LAST_GATE"]);
-  for (const [k, v] of gateDotenvVariables(report3.gates, DOTENV_MAX_VARIABLES - vars.length)) {
-    text2.add(k);
-    vars.push([k, v]);
-  }
-  return vars.slice(0, DOTENV_MAX_VARIABLES).map(([k, v]) => {
-    const value = v === null || v === void 0 ? "" : String(v);
-    return [k, text2.has(k) ? textValue(value) : plainValue(value)];
-  });
-}
-function renderDotenv(report3) {
-  let out = "";
-  for (const [k, v] of dotenvVariables(report3)) {
-    const line = `${k}=${v}
-`;
-    if (Buffer.byteLength(out + line, "utf8") > DOTENV_MAX_BYTES) break;
-    out += line;
-  }
-  return out;
-}
-function plainValue(text2) {
-  return text2.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ").replace(/["'`$\\]/g, "_");
-}
-function textValue(text2) {
-  return [...plainValue(text2).replace(/\s+/g, " ").trim()].slice(0, TEXT_LIMIT).join("");
-}
-var DOTENV_MAX_VARIABLES, DOTENV_MAX_BYTES, TEXT_LIMIT;
-var init_dotenv = __esm({
-  "src/report/dotenv.ts"() {
-    "use strict";
-    init_gates3();
-    DOTENV_MAX_VARIABLES = 50;
-    DOTENV_MAX_BYTES = 5 * 1024;
-    TEXT_LIMIT = 200;
-  }
-});
-
-// src/report/visible.ts
-function showBidi(text2) {
-  return text2.replace(BIDI_CONTROLS, codePoint);
-}
-function codePoint(c) {
-  return `<U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`;
-}
-function showPath(path2) {
-  return showBidi(path2).replace(CONTROLS, codePoint);
-}
-var BIDI_CONTROLS, CONTROLS;
-var init_visible = __esm({
-  "src/report/visible.ts"() {
-    "use strict";
-    BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-    CONTROLS = /[\u0000-\u001f\u007f]/g;
-  }
-});
-
-// src/report/model.ts
-async function buildRunReport(snapshotter, runId, now = /* @__PURE__ */ new Date()) {
-  const run = await pickRun(snapshotter, runId);
-  const recorded = await snapshotter.listByRun(run.runId);
-  const gates = await buildGateReport(
-    new GateStore(snapshotter.options.home, { lockTimeoutMs: snapshotter.options.lockTimeoutMs }),
-    run.runId,
-    recorded
-  );
-  const snapshots = recorded.map((s) => ({
-    ...withTaskAndGate(s),
-    setAside: asideOf(run, s.iteration),
-    verdicts: newestVerdicts2(gates, s.iteration)
-  }));
-  const verification = snapshots.length === 0 ? {
-    ok: false,
-    checks: [
-      {
-        snapshotId: null,
-        runId: run.runId,
-        check: "iterations",
-        ok: false,
-        detail: "the run has no iterations yet: nothing was captured to verify"
-      }
-    ]
-  } : (
-    // The same checks as `verify --run` (snapshots and gate verdicts): one count in every place.
-    await new Gates(snapshotter).verify({ runId: run.runId })
-  );
-  const first = snapshots[0];
-  const last = snapshots.at(-1);
-  return {
-    kind: "agentgate-run-report",
-    version: 1,
-    generatedAt: now.toISOString(),
-    run,
-    beforeSha: first?.beforeSha ?? run.before?.sha ?? null,
-    afterSha: last?.afterSha ?? null,
-    branch: last?.branch ?? run.before?.branch ?? null,
-    artifactsPath: runArtifactsDir(snapshotter.options.artifactsDir, run.runId),
-    totals: {
-      iterations: snapshots.length,
-      filesChanged: sum(snapshots, (s) => s.filesChanged),
-      insertions: sum(snapshots, (s) => s.insertions),
-      deletions: sum(snapshots, (s) => s.deletions)
-    },
-    snapshots,
-    verification,
-    gates
-  };
-}
-function asideOf(run, iteration) {
-  const r = setAsideBy(run.restarts ?? [], iteration);
-  return r === void 0 ? null : { restartFrom: r.from, declaredAt: r.at };
-}
-function newestVerdicts2(gates, iteration) {
-  const newest = /* @__PURE__ */ new Map();
-  for (const v of gates.iterations.find((i) => i.iteration === iteration)?.verdicts ?? [])
-    newest.set(v.name, v);
-  return [...newest.values()].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0).map((v) => ({ name: v.name, verdict: v.verdict, attempt: v.attempt }));
-}
-function asidePhrase(s) {
-  if (!s.setAside) return null;
-  const from = s.setAside.restartFrom === 0 ? "the run's start" : `iteration ${s.setAside.restartFrom}`;
-  return `set aside by the restart from ${from}`;
-}
-function restartPhrases(run) {
-  return (run.restarts ?? []).map(
-    (r) => `after iteration ${r.lastIteration}, restarted from ${r.from === 0 ? "the run's start" : `iteration ${r.from}`} (${r.sha.slice(0, 10)}) at ${r.at}`
-  );
-}
-async function pickRun(snapshotter, runId) {
-  if (runId !== void 0) {
-    const run = await snapshotter.store.loadRun(assertSafeId(runId, "run id"));
-    if (!run)
-      throw new RunNotFoundError(`no run ${JSON.stringify(runId)}; "runs" lists the recorded ones`, {
-        details: { runId }
-      });
-    return snapshotter.withLocalWorkspace(run);
-  }
-  const runs3 = await snapshotter.store.listRunsStrict();
-  const latest = [...runs3].sort(
-    (a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt)
-  )[0];
-  if (!latest)
-    throw new RunNotFoundError(
-      'no run recorded in this home yet; call "before" and "after" first, or pass --home'
-    );
-  return snapshotter.withLocalWorkspace(latest);
-}
-function withTaskAndGate(snapshot) {
-  const task = snapshot.task !== void 0 ? snapshot.task : messageLine(snapshot.commitMessage, "Task");
-  const gate2 = snapshot.gate !== void 0 ? snapshot.gate : messageLine(snapshot.commitMessage, "Gate");
-  return { ...snapshot, task, gate: gate2 };
-}
-function messageLine(message, key) {
-  const line = message.split("\n").find((l) => l.startsWith(`${key}: `) || l === `${key}:`);
-  const value = line?.slice(key.length + 1).trim();
-  return value ? value : null;
-}
-function sum(items, of) {
-  return items.reduce((total, item) => total + of(item), 0);
-}
-var init_model = __esm({
-  "src/report/model.ts"() {
-    "use strict";
-    init_run();
-    init_errors();
-    init_paths();
-    init_gate_store();
-    init_gates2();
-    init_gates3();
-  }
-});
-
-// src/report/html.ts
-import { createHash as createHash7 } from "node:crypto";
-async function writeHtml({ report: report3, diffs, assets }, write2) {
-  const v = report3.verification;
-  const failed = v.checks.filter((c) => !c.ok);
-  const verdict = v.ok ? `passed (${v.checks.length} checks)` : `FAILED (${failed.length} of ${v.checks.length} checks)`;
-  const csp = [
-    "default-src 'none'",
-    `script-src ${[assets.diff2htmlJs, CLIENT].map((s) => `'sha256-${createHash7("sha256").update(s, "utf8").digest("base64")}'`).join(" ")}`,
-    "style-src 'unsafe-inline'",
-    "img-src data:",
-    "base-uri 'none'",
-    "form-action 'none'"
-  ].join("; ");
-  const rows = report3.snapshots.map(
-    (s) => `<tr data-iteration="${s.iteration}"${s.setAside ? ' class="set-aside"' : ""}><td class="num">${s.iteration}${asideMark(s)}</td><td class="num">${s.filesChanged}</td><td class="num add">+${s.insertions}</td><td class="num del">-${s.deletions}</td><td><code title="${esc2(s.afterSha)}">${esc2(s.afterSha.slice(0, 12))}</code></td><td class="text">${s.task === null ? '<span class="none">-</span>' : esc2(s.task)}</td><td class="text">${s.gate === null ? '<span class="none">-</span>' : esc2(s.gate)}</td><td class="verdicts">${verdictCells(s)}</td></tr>`
-  ).join("\n");
-  const checks = failed.map(
-    (c) => `<li><b>${esc2(c.check)}</b> ${c.snapshotId ? `<code>${esc2(c.snapshotId)}</code> ` : ""}${esc2(c.detail)}</li>`
-  ).join("\n");
-  const sha = (value) => value ? `<code>${esc2(value)}</code>` : '<span class="none">-</span>';
-  await write2(`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${esc2(csp)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>agentgate run ${esc2(report3.run.runId)}</title>
-<style>${assets.diff2htmlCss}</style>
-<style>${STYLE}${GATE_STYLE}</style>
-</head>
-<body>
-<header>
-<h1>agentgate run <code id="run-id">${esc2(report3.run.runId)}</code></h1>
-<dl class="facts">
-<dt>Workspace</dt><dd><code>${esc2(report3.run.workspace)}</code></dd>
-<dt>Branch</dt><dd>${report3.branch === null ? '<span class="none">-</span>' : `<code>${esc2(report3.branch)}</code>`}</dd>
-<dt>Before</dt><dd>${sha(report3.beforeSha)}</dd>
-<dt>After</dt><dd>${sha(report3.afterSha)}</dd>
-<dt>Verification</dt><dd id="verification" class="${v.ok ? "ok" : "failed"}">${esc2(verdict)}</dd>
-<dt>Totals</dt><dd>${report3.totals.iterations} iterations, ${report3.totals.filesChanged} file changes summed over iterations (a file changed in two counts twice), <span class="add">+${report3.totals.insertions}</span> <span class="del">-${report3.totals.deletions}</span></dd>
-${restartPhrases(report3.run).map((r) => `<dt>Restart</dt><dd>${esc2(r)}</dd>`).join("")}
-<dt>Generated</dt><dd>${esc2(report3.generatedAt)}</dd>
-</dl>
-${failed.length ? `<section class="failed-checks"><h2>Failed checks</h2><ul>${checks}</ul></section>` : ""}
-</header>
-<main>
-<h2>Iterations</h2>
-${report3.snapshots.length ? `<table id="iterations"><thead><tr><th>#</th><th>Files</th><th>+</th><th>-</th><th>After</th><th>Task</th><th>Gate</th><th>Verdicts</th></tr></thead><tbody>
-${rows}
-</tbody></table>` : '<p class="none">No iterations recorded yet.</p>'}
-${gateHtml(report3.gates, esc2)}
-<h2>Changes</h2>
-<div class="toolbar" role="radiogroup" aria-label="Diff view">Diff view:
-<label><input type="radio" name="view" value="line-by-line" checked> line by line</label>
-<label><input type="radio" name="view" value="side-by-side"> side by side</label>
-</div>
-<div id="changes"></div>
-<noscript><p>Turn on JavaScript to list the files and see their diffs; the patches are in the run's artifacts.</p></noscript>
-</main>
-<script type="application/json" id="agentgate-data">{"eager":${EAGER_FILES},"page":${FILES_PAGE},"iterations":[`);
-  for (const [i, s] of report3.snapshots.entries()) {
-    await write2(`${i ? "," : ""}{"diffs":[`);
-    const shown = [];
-    await diffs(s, async ({ diff: diff2, ...rest }) => {
-      await write2(`${shown.length ? "," : ""}${jsonForScript(diff2)}`);
-      shown.push(rest);
-    });
-    const files = s.files.map((f, j) => ({
-      p: showPath(f.path),
-      o: f.oldPath === null ? null : showPath(f.oldPath),
-      s: f.status,
-      a: f.insertions,
-      d: f.deletions,
-      b: shown[j]?.binary ?? f.binary,
-      t: shown[j]?.tooLarge ?? false,
-      u: shown[j]?.unavailable === true
-    }));
-    const head = { iteration: s.iteration, id: s.id, patch: s.patchPath && showPath(s.patchPath), files };
-    await write2(`],${jsonForScript(head).slice(1)}`);
-  }
-  await write2(`]}</script>
-<script>${assets.diff2htmlJs}</script>
-<script>${CLIENT}</script>
-</body>
-</html>
-`);
-}
-function esc2(text2) {
-  return showBidi(text2).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-function jsonForScript(value) {
-  return JSON.stringify(value).replace(
-    /[<\u2028\u2029]/g,
-    (c) => `\\u${c.codePointAt(0).toString(16).padStart(4, "0")}`
-  );
-}
-function asideMark(s) {
-  const phrase = asidePhrase(s);
-  return phrase === null ? "" : ` <span class="aside" title="${esc2(phrase)}">set aside</span>`;
-}
-function verdictCells(s) {
-  const verdicts = s.verdicts ?? [];
-  if (verdicts.length === 0) return '<span class="none">-</span>';
-  return verdicts.map(
-    (v) => `<span class="gate-${v.verdict}" data-gate="${esc2(v.name)}">${esc2(v.name)}: ${v.verdict}</span>`
-  ).join(" ");
-}
-var EAGER_FILES, FILES_PAGE, STYLE, CLIENT;
-var init_html = __esm({
-  "src/report/html.ts"() {
-    "use strict";
-    init_visible();
-    init_model();
-    init_gates3();
-    init_model();
-    EAGER_FILES = 200;
-    FILES_PAGE = 200;
-    STYLE = `
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1400px;padding:16px 24px;color:#1f2328;background:#fff}
-h1{font-size:22px;margin:8px 0 12px}h2{font-size:17px;margin:24px 0 8px}
-code{font:12.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f6f8fa;padding:1px 4px;border-radius:4px;word-break:break-all}
-.facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}.facts dt{color:#59636e}.facts dd{margin:0}
-.ok{color:#1a7f37;font-weight:600}.failed{color:#d1242f;font-weight:600}.add{color:#1a7f37}.del{color:#d1242f}.none{color:#8c959f}
-tr.set-aside td{color:#59636e;background:#f6f8fa}.aside{font-size:12px;border:1px solid #d1d9e0;border-radius:10px;padding:0 6px;white-space:nowrap}td.verdicts span{margin-right:8px;white-space:nowrap}
-.failed-checks{border:1px solid #ffcecb;background:#fff6f5;border-radius:6px;padding:4px 16px;margin-top:12px}
-table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #d1d9e0;padding:4px 8px;text-align:left;vertical-align:top}
-th{background:#f6f8fa}.num{text-align:right;white-space:nowrap}td.text{white-space:pre-wrap;word-break:break-word}
-.toolbar{margin:8px 0;display:flex;gap:12px;align-items:center}
-details.iteration{border:1px solid #d1d9e0;border-radius:6px;margin:8px 0;padding:0 8px}
-details.iteration>summary{cursor:pointer;padding:8px 0;font-weight:600}
-details.file{border-top:1px solid #eaeef2}details.file>summary{cursor:pointer;padding:4px 0;font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
-.status{display:inline-block;min-width:6.5em;color:#59636e}.badge{background:#ddf4ff;color:#0969da;border-radius:8px;padding:0 6px;margin-left:6px;font-size:11px}
-.note{color:#59636e;font-style:italic;margin:4px 0}button.more{margin:8px 0}
-.diff .d2h-file-wrapper{margin-bottom:8px}
-`;
-    CLIENT = `(function () {
-  'use strict';
-  var data = JSON.parse(document.getElementById('agentgate-data').textContent);
-  var view = 'line-by-line';
-  var changes = document.getElementById('changes');
-
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
-
-  function fileEntry(i, j) {
-    var f = data.iterations[i].files[j];
-    var d = el('details', 'file');
-    d.dataset.i = String(i);
-    d.dataset.f = String(j);
-    var s = el('summary');
-    s.appendChild(el('span', 'status', f.s));
-    s.appendChild(el('span', 'path', pathOf(f)));
-    if (f.b) s.appendChild(el('span', 'badge', 'binary'));
-    else {
-      s.appendChild(document.createTextNode(' '));
-      s.appendChild(el('span', 'add', '+' + f.a));
-      s.appendChild(document.createTextNode(' '));
-      s.appendChild(el('span', 'del', '-' + f.d));
-    }
-    if (f.t) s.appendChild(el('span', 'badge', 'too large'));
-    // A mode change (a file made executable) has no lines to show: its badge says it.
-    var mode = /^old mode ([0-7]+)\\nnew mode ([0-7]+)$/m.exec(data.iterations[i].diffs[j] || '');
-    if (mode) s.appendChild(el('span', 'badge', 'mode ' + mode[1] + ' \\u2192 ' + mode[2]));
-    d.appendChild(s);
-    d.appendChild(el('div', 'diff'));
-    return d;
-  }
-
-  function renderDiff(d) {
-    var i = Number(d.dataset.i), j = Number(d.dataset.f);
-    var f = data.iterations[i].files[j];
-    var box = d.querySelector('.diff');
-    d.dataset.view = view;
-    if (f.b) { box.replaceChildren(el('p', 'note', 'Binary file: no text diff to show.')); return; }
-    if (f.u) { box.replaceChildren(el('p', 'note', 'The patch is not available here: neither its artifact nor its commits could be read when this report was made.')); return; }
-    var it = data.iterations[i];
-    if (f.t) { box.replaceChildren(el('p', 'note', 'Too large to show here (+' + f.a + ' -' + f.d + ' lines). The whole diff: ' + (it.patch ? 'the patch artifact ' + it.patch + ', or ' : '') + '"agentgate-snapshot patch ' + it.id + '".')); return; }
-    var text = it.diffs[j];
-    if (!text) { box.replaceChildren(el('p', 'note', 'No line changes (mode, rename or empty file).')); return; }
-    box.innerHTML = Diff2Html.html(text, { drawFileList: false, outputFormat: view, matching: 'none', renderNothingWhenEmpty: false });
-    // diff2html names a file from git's header, quoted when the name has a backslash, a quote or a
-    // control character, and turns each backslash into '/': the header gets the file's own name.
-    box.querySelectorAll('.d2h-file-name').forEach(function (e) { e.textContent = pathOf(f); });
-  }
-
-  function pathOf(f) {
-    return f.o ? f.o + ' \\u2192 ' + f.p : f.p;
-  }
-
-  function fill(box, i, from) {
-    var files = data.iterations[i].files;
-    var end = Math.min(files.length, from + data.page);
-    var frag = document.createDocumentFragment();
-    for (var j = from; j < end; j++) frag.appendChild(fileEntry(i, j));
-    box.appendChild(frag);
-    if (end < files.length) {
-      var more = el('button', 'more', 'Show ' + Math.min(data.page, files.length - end) + ' more of ' + (files.length - end) + ' files');
-      more.type = 'button';
-      more.addEventListener('click', function () { more.remove(); fill(box, i, end); });
-      box.appendChild(more);
-    }
-  }
-
-  data.iterations.forEach(function (it, i) {
-    var d = el('details', 'iteration');
-    d.dataset.iteration = String(it.iteration);
-    d.appendChild(el('summary', '', 'Iteration ' + it.iteration + ' \\u2014 ' + it.files.length + (it.files.length === 1 ? ' file' : ' files')));
-    var box = el('div', 'files');
-    d.appendChild(box);
-    if (it.files.length === 0) box.appendChild(el('p', 'note', 'No change in this iteration.'));
-    else if (it.files.length <= data.eager) { fill(box, i, 0); d.open = true; }
-    else d.addEventListener('toggle', function once() {
-      if (!d.open) return;
-      d.removeEventListener('toggle', once);
-      fill(box, i, 0);
-    });
-    changes.appendChild(d);
-  });
-
-  changes.addEventListener('toggle', function (e) {
-    var d = e.target;
-    if (d.classList && d.classList.contains('file') && d.open && d.dataset.view !== view) renderDiff(d);
-  }, true);
-
-  document.querySelectorAll('input[name="view"]').forEach(function (input) {
-    input.addEventListener('change', function () {
-      if (!input.checked) return;
-      view = input.value;
-      changes.querySelectorAll('details.file[open]').forEach(renderDiff);
-    });
-  });
-})();
-`;
-  }
-});
-
-// src/report/markdown.ts
-function renderMarkdown(report3, limit = GITHUB_STEP_SUMMARY_LIMIT) {
-  const v = report3.verification;
-  const failed = v.checks.filter((c) => !c.ok);
-  const head = [
-    `## agentgate run \`${code(report3.run.runId)}\``,
-    "",
-    "| | |",
-    "|---|---|",
-    `| Workspace | ${cell(report3.run.workspace)} |`,
-    `| Branch | ${report3.branch === null ? "-" : cell(report3.branch)} |`,
-    `| Before | ${report3.beforeSha ? `\`${report3.beforeSha}\`` : "-"} |`,
-    `| After | ${report3.afterSha ? `\`${report3.afterSha}\`` : "-"} |`,
-    `| Verification | ${v.ok ? `:white_check_mark: passed (${v.checks.length} checks)` : `:x: **failed** (${failed.length} of ${v.checks.length} checks)`} |`,
-    `| Totals | ${report3.totals.iterations} iterations, ${report3.totals.filesChanged} file changes summed over iterations (a file changed in two counts twice), +${report3.totals.insertions} -${report3.totals.deletions} |`,
-    ...restartPhrases(report3.run).map((r) => `| Restart | ${cell(r)} |`),
-    ""
-  ];
-  const blocks = [];
-  const section = (lines) => blocks.push({ lines, row: false });
-  const row = (line) => blocks.push({ lines: [line], row: true });
-  if (failed.length) {
-    section(["### Failed checks", "", "| Check | Snapshot | Detail |", "|---|---|---|"]);
-    for (const c of failed)
-      row(`| ${cell(c.check)} | ${c.snapshotId ? `\`${code(c.snapshotId)}\`` : "-"} | ${cell(c.detail)} |`);
-    section([""]);
-  }
-  blocks.push(...gateMarkdownBlocks(report3.gates, cell));
-  if (report3.snapshots.length) {
-    section([
-      "### Iterations",
-      "",
-      "| # | Files | + | - | After | Task | Gate | Verdicts |",
-      "|--:|--:|--:|--:|---|---|---|---|"
-    ]);
-    for (const s of report3.snapshots) {
-      const aside = asidePhrase(s);
-      const verdicts = (s.verdicts ?? []).map(
-        (v2) => `${v2.name}: ${v2.verdict === "pass" ? "pass" : `**${v2.verdict}**`}`
-      );
-      row(
-        `| ${s.iteration}${aside === null ? "" : ` _(${aside})_`} | ${s.filesChanged} | +${s.insertions} | -${s.deletions} | \`${s.afterSha.slice(0, 12)}\` | ${s.task === null ? "-" : cell(s.task)} | ${s.gate === null ? "-" : cell(s.gate)} | ${verdicts.length === 0 ? "-" : verdicts.join(", ")} |`
-      );
-    }
-    section([""]);
-    for (const s of report3.snapshots) {
-      if (s.files.length === 0) continue;
-      section([
-        `<details><summary>Iteration ${s.iteration}: ${s.filesChanged} files, +${s.insertions} -${s.deletions}</summary>`,
-        "",
-        "| Status | + | - | Path |",
-        "|---|--:|--:|---|"
-      ]);
-      for (const f of s.files) {
-        const path2 = f.oldPath ? `${cell(f.oldPath)} &rarr; ${cell(f.path)}` : cell(f.path);
-        row(
-          `| ${f.status} | ${f.binary ? "bin" : `+${f.insertions}`} | ${f.binary ? "bin" : `-${f.deletions}`} | ${path2} |`
-        );
-      }
-      section(["", "</details>", ""]);
-    }
-  } else section(["No iterations recorded yet.", ""]);
-  const bytes = (lines) => lines.reduce((n, l) => n + Buffer.byteLength(l, "utf8") + 1, 0);
-  const out = [...head];
-  let used = bytes(out);
-  const reserve = 1024;
-  let cutAt2 = -1;
-  for (let i = 0; i < blocks.length; i++) {
-    const block = blocks[i];
-    const size = bytes(block.lines);
-    if (used + size + reserve > limit) {
-      cutAt2 = i;
-      break;
-    }
-    out.push(...block.lines);
-    used += size;
-  }
-  if (cutAt2 !== -1) {
-    const omitted = blocks.slice(cutAt2).filter((b) => b.row).length;
-    const opened = out.filter((l) => l.startsWith("<details>")).length - out.filter((l) => l === "</details>").length;
-    out.push("", ...opened > 0 ? ["</details>", ""] : []);
-    out.push(
-      `> [!NOTE]`,
-      `> This summary was cut to stay within GitHub's 1 MiB step summary limit: ${omitted} more rows are not shown. The HTML or JSON report (\`report --format html\`) has everything.`,
-      ""
-    );
-  }
-  return out.join("\n");
-}
-function leftOutNote(what2, command) {
-  return `_agentgate: ${what2} is left out: this step summary is at GitHub's 1 MiB limit. "${command}" has everything._
-`;
-}
-function cell(text2) {
-  return showBidi(text2).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/([\\`*_{}[\]()#+!|~:@])/g, "\\$1").trim() || "-";
-}
-function code(text2) {
-  return text2.replace(/[`\r\n]/g, "");
-}
-var init_markdown = __esm({
-  "src/report/markdown.ts"() {
-    "use strict";
-    init_github();
-    init_visible();
-    init_gates3();
-    init_model();
-  }
-});
-
-// src/report/anchor-render.ts
-function spans(list5) {
-  return list5.map((s) => s.start === s.end ? `${s.start}` : `${s.start}-${s.end}`).join(", ");
-}
-function percent(part, whole) {
-  return whole === 0 ? "-" : `${Math.floor(part * 100 / whole)}%`;
-}
-function notWritten(f) {
-  if (f.notFromRuns === null) return "not listed";
-  return f.notFromRuns.length === 0 ? "" : spans(f.notFromRuns);
-}
-function headline(r) {
-  const c = r.coverage;
-  return `${c.filesFromRuns} of ${c.files} files and ${c.linesFromRuns} of ${c.linesAdded} added lines (${percent(c.linesFromRuns, c.linesAdded)}) from recorded runs`;
-}
-function renderAnchorHtml(r) {
-  const csp = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
-  const gates = (g) => g.map((v) => `<span class="gate ${esc2(v.verdict)}">${esc2(v.name)}: ${esc2(v.verdict)}</span>`).join(" ");
-  const rows = r.files.map((f) => {
-    const origins = f.origins.length ? f.origins.map(
-      (o) => `<div class="origin"><code>${esc2(o.runId)}</code> #${o.iteration} (${o.lines} lines) ${gates(o.gates)}</div>`
-    ).join("") : '<span class="none">-</span>';
-    const lines = notWritten(f);
-    return `<tr class="method-${esc2(f.method)}"><td class="path"><code>${esc2(f.path)}</code>${f.oldPath ? ` <span class="none">from <code>${esc2(f.oldPath)}</code></span>` : ""}</td><td>${esc2(f.status)}</td><td class="method">${esc2(f.method)}</td><td class="num">${f.linesFromRuns}/${f.linesAdded}</td><td>${origins}</td><td class="unwritten">${lines ? esc2(lines) : '<span class="none">-</span>'}</td></tr>`;
-  }).join("\n");
-  const match = r.treeMatch ? `run <code>${esc2(r.treeMatch.runId)}</code> iteration ${r.treeMatch.iteration} (<code>${esc2(r.treeMatch.afterSha.slice(0, 12))}</code>)` : `<span class="none">no iteration's after tree</span>`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${esc2(csp)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>agentgate anchor ${esc2(r.commit.slice(0, 12))}</title>
-<style>${STYLE2}</style>
-</head>
-<body>
-<header>
-<h1>agentgate anchor <code id="commit">${esc2(r.commit)}</code></h1>
-<dl class="facts">
-<dt>Coverage</dt><dd id="coverage">${esc2(headline(r))}</dd>
-<dt>Tree</dt><dd>${match}</dd>
-<dt>Parents</dt><dd>${r.parents.map((p) => `<code>${esc2(p)}</code>`).join(" ") || '<span class="none">-</span>'}</dd>
-<dt>Runs</dt><dd>${r.runs.map((x) => `<code>${esc2(x.runId)}</code> (${x.iterations.map((i) => `#${i}`).join(" ") || "WIP only"})`).join(", ") || '<span class="none">none</span>'}</dd>
-<dt>Recorded</dt><dd id="recorded" class="${r.recorded === "differs" ? "failed" : "ok"}">${esc2(RECORDED[r.recorded])}</dd>
-<dt>Generated</dt><dd>${esc2(r.generatedAt)}</dd>
-</dl>
-</header>
-<main>
-<h2>Files</h2>
-${r.files.length ? `<table id="files"><thead><tr><th>Path</th><th>Status</th><th>Method</th><th>Lines from runs</th><th>Iterations and gates</th><th>Lines no run wrote</th></tr></thead><tbody>
-${rows}
-</tbody></table>` : '<p class="none">The commit changes no file.</p>'}
-${r.unlisted ? `<p class="none">Lines no run wrote are not listed for ${r.unlisted} file(s): "trace PATH --rev ${esc2(r.commit.slice(0, 12))}" shows them.</p>` : ""}
-</main>
-</body>
-</html>
-`;
-}
-function renderAnchorMarkdown(r, limit = GITHUB_STEP_SUMMARY_LIMIT) {
-  const head = [
-    `## agentgate anchor \`${r.commit.slice(0, 12)}\``,
-    "",
-    `${headline(r)}; ${RECORDED[r.recorded]}.`,
-    "",
-    r.treeMatch ? `Tree: exactly the after tree of run \`${r.treeMatch.runId}\` iteration ${r.treeMatch.iteration}.` : "Tree: no iteration's after tree.",
-    "",
-    "| Path | Method | Lines from runs | Iterations and gates | Lines no run wrote |",
-    "|---|---|---|---|---|"
-  ].join("\n");
-  const cut2 = (left) => `
-
-_${left} more file(s). Cut to fit the step summary: "report --anchor ${r.commit.slice(0, 12)} --format html" has every file._
-`;
-  let out = `${head}
-`;
-  for (const [i, f] of r.files.entries()) {
-    const origins = f.origins.map(
-      (o) => `${o.runId} #${o.iteration} (${o.lines})${o.gates.length ? ` ${o.gates.map((g) => `${g.name}: ${g.verdict}`).join(", ")}` : ""}`
-    ).join("; ") || "-";
-    const row = `| ${cell(f.path)} | ${f.method} | ${f.linesFromRuns}/${f.linesAdded} | ${cell(origins)} | ${cell(notWritten(f))} |
-`;
-    const left = r.files.length - i - 1;
-    if (Buffer.byteLength(out + row + (left > 0 ? cut2(left) : ""), "utf8") > limit)
-      return `${out}${cut2(left + 1)}`;
-    out += row;
-  }
-  return out;
-}
-function renderAnchorDotenv(r) {
-  const vars = [
-    ["AGENTGATE_ANCHOR_COMMIT", r.commit],
-    ["AGENTGATE_ANCHOR_FILES", r.coverage.files],
-    ["AGENTGATE_ANCHOR_FILES_FROM_RUNS", r.coverage.filesFromRuns],
-    ["AGENTGATE_ANCHOR_LINES_ADDED", r.coverage.linesAdded],
-    ["AGENTGATE_ANCHOR_LINES_FROM_RUNS", r.coverage.linesFromRuns],
-    ["AGENTGATE_ANCHOR_RUNS", r.runs.map((x) => x.runId).join(",")],
-    ["AGENTGATE_ANCHOR_TREE_MATCH", r.treeMatch ? `${r.treeMatch.runId}#${r.treeMatch.iteration}` : ""],
-    ["AGENTGATE_ANCHOR_RECORDED", r.recorded]
-  ];
-  let out = "";
-  for (const [k, v] of vars) {
-    const line = `${k}=${plainValue(String(v))}
-`;
-    if (Buffer.byteLength(out + line, "utf8") > DOTENV_MAX_BYTES) break;
-    out += line;
-  }
-  return out;
-}
-var RECORDED, STYLE2;
-var init_anchor_render = __esm({
-  "src/report/anchor-render.ts"() {
-    "use strict";
-    init_dotenv();
-    init_html();
-    init_github();
-    init_markdown();
-    RECORDED = {
-      same: "the recorded anchor recomputes the same",
-      differs: "the recorded anchor DIFFERS from what the records and git say now",
-      none: "no anchor of this commit is recorded in this home"
-    };
-    STYLE2 = `
-body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1f2328;background:#fff}
-header,main{padding:12px 24px}
-h1{font-size:20px;margin:8px 0}
-h2{font-size:16px;margin:16px 0 8px}
-code{font:12px ui-monospace,monospace}
-.facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}
-.facts dt{font-weight:600}
-.facts dd{margin:0}
-.ok{color:#1a7f37}
-.failed{color:#cf222e;font-weight:600}
-.none{color:#6e7781}
-table{border-collapse:collapse;width:100%}
-th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
-th{background:#f6f8fa}
-td.num{text-align:right;white-space:nowrap}
-td.path{word-break:break-all}
-tr.method-none td.method{color:#cf222e;font-weight:600}
-.gate{display:inline-block;border-radius:8px;padding:0 6px;font-size:12px;background:#eaeef2}
-.gate.pass{background:#dafbe1}
-.gate.fail,.gate.error{background:#ffebe9}
-.unwritten{font:12px ui-monospace,monospace}
-`;
-  }
-});
-
-// src/cli/commands/report-anchor.ts
-import { resolve as resolve19 } from "node:path";
-function render(report3, format) {
-  if (format === "html") return renderAnchorHtml(report3);
-  if (format === "md") return renderAnchorMarkdown(report3);
-  if (format === "dotenv") return renderAnchorDotenv(report3);
-  return `${JSON.stringify(report3, null, 2)}
-`;
-}
-function summaryText(what2, appended) {
-  if (appended === "whole") return `Appended ${what2} to $GITHUB_STEP_SUMMARY.`;
-  if (appended === "cut") return `Appended ${what2}, cut to the room left, to $GITHUB_STEP_SUMMARY.`;
-  if (appended === "note")
-    return `$GITHUB_STEP_SUMMARY had no room for ${what2}: appended a note that it was left out.`;
-  return `$GITHUB_STEP_SUMMARY is full: ${what2} was not appended.`;
-}
-async function reportAnchor(ctx, rev, format, output, summaryFile) {
-  const snapshotter = await ctx.snapshotter();
-  const repo = await openRepo(ctx.workspace, snapshotter.gitOptions());
-  const report3 = await buildAnchorReport(provenanceSources(snapshotter), repo, rev);
-  const text2 = render(report3, format);
-  const commit = report3.commit;
-  if (output !== void 0) {
-    const file = resolve19(output);
-    await writeOutputData(file, text2);
-    const bytes = Buffer.byteLength(text2, "utf8");
-    return {
-      json: { file, format, commit, bytes },
-      human: () => `Wrote ${file} (${format}, anchor of ${commit.slice(0, 12)}, ${bytes} bytes)`
-    };
-  }
-  if (summaryFile !== null) {
-    const short2 = commit.slice(0, 12);
-    const appended = await appendStepSummary(summaryFile, {
-      text: text2,
-      cutTo: (room) => renderAnchorMarkdown(report3, room),
-      note: leftOutNote(`the anchor of \`${short2}\``, `report --anchor ${short2} --format html`)
-    });
-    return {
-      json: { summary: summaryFile, format, commit, appended },
-      human: () => summaryText(`the anchor of ${short2}`, appended)
-    };
-  }
-  return {
-    json: format === "json" ? report3 : { format, commit, text: text2 },
-    human: () => text2.replace(/\n$/, "")
-  };
-}
-var init_report_anchor = __esm({
-  "src/cli/commands/report-anchor.ts"() {
-    "use strict";
-    init_github();
-    init_atomic();
-    init_repo();
-    init_sources();
-    init_anchor_model();
-    init_anchor_render();
-    init_markdown();
-  }
-});
-
-// src/report/assets.ts
-function loadAssets() {
-  return Promise.resolve({ diff2htmlJs: `!function(e,t){"object"==typeof exports&&"object"==typeof module?module.exports=t():"function"==typeof define&&define.amd?define("Diff2Html",[],t):"object"==typeof exports?exports.Diff2Html=t():e.Diff2Html=t()}(this,(()=>{return e={25(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.wordsWithSpaceDiff=t.wordDiff=void 0,t.diffWords=function(e,n,r){return null==(null==r?void 0:r.ignoreWhitespace)||r.ignoreWhitespace?t.wordDiff.diff(e,n,r):d(e,n,r)},t.diffWordsWithSpace=d;var o=n(188),s=n(665),a="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",l=new RegExp("[".concat(a,"]+|\\\\s+|[^").concat(a,"]"),"ug"),c=function(e){function t(){return null!==e&&e.apply(this,arguments)||this}return i(t,e),t.prototype.equals=function(e,t,n){return n.ignoreCase&&(e=e.toLowerCase(),t=t.toLowerCase()),e.trim()===t.trim()},t.prototype.tokenize=function(e,t){var n;if(void 0===t&&(t={}),t.intlSegmenter){var r=t.intlSegmenter;if("word"!=r.resolvedOptions().granularity)throw new Error('The segmenter passed must have a granularity of "word"');n=[];for(var i=0,o=Array.from(r.segment(e));i<o.length;i++){var s=o[i].segment;n.length&&/\\s/.test(n[n.length-1])&&/\\s/.test(s)?n[n.length-1]+=s:n.push(s)}}else n=e.match(l)||[];var a=[],c=null;return n.forEach((function(e){/\\s/.test(e)?null==c?a.push(e):a.push(a.pop()+e):null!=c&&/\\s/.test(c)?a[a.length-1]==c?a.push(a.pop()+e):a.push(c+e):a.push(e),c=e})),a},t.prototype.join=function(e){return e.map((function(e,t){return 0==t?e:e.replace(/^\\s+/,"")})).join("")},t.prototype.postProcess=function(e,t){if(!e||t.oneChangePerToken)return e;var n=null,r=null,i=null;return e.forEach((function(e){e.added?r=e:e.removed?i=e:((r||i)&&u(n,i,r,e),n=e,r=null,i=null)})),(r||i)&&u(n,i,r,null),e},t}(o.default);function u(e,t,n,r){if(t&&n){var i=(0,s.leadingWs)(t.value),o=(0,s.trailingWs)(t.value),a=(0,s.leadingWs)(n.value),l=(0,s.trailingWs)(n.value);if(e){var c=(0,s.longestCommonPrefix)(i,a);e.value=(0,s.replaceSuffix)(e.value,a,c),t.value=(0,s.removePrefix)(t.value,c),n.value=(0,s.removePrefix)(n.value,c)}if(r){var u=(0,s.longestCommonSuffix)(o,l);r.value=(0,s.replacePrefix)(r.value,l,u),t.value=(0,s.removeSuffix)(t.value,u),n.value=(0,s.removeSuffix)(n.value,u)}}else if(n){if(e){var f=(0,s.leadingWs)(n.value);n.value=n.value.substring(f.length)}r&&(f=(0,s.leadingWs)(r.value),r.value=r.value.substring(f.length))}else if(e&&r){var d=(0,s.leadingWs)(r.value),h=(0,s.leadingWs)(t.value),p=(0,s.trailingWs)(t.value),b=(0,s.longestCommonPrefix)(d,h);t.value=(0,s.removePrefix)(t.value,b);var g=(0,s.longestCommonSuffix)((0,s.removePrefix)(d,b),p);t.value=(0,s.removeSuffix)(t.value,g),r.value=(0,s.replacePrefix)(r.value,d,g),e.value=(0,s.replaceSuffix)(e.value,d,d.slice(0,d.length-g.length))}else if(r){var v=(0,s.leadingWs)(r.value),m=(0,s.trailingWs)(t.value),y=(0,s.maximumOverlap)(m,v);t.value=(0,s.removeSuffix)(t.value,y)}else if(e){var w=(0,s.trailingWs)(e.value),O=(0,s.leadingWs)(t.value);y=(0,s.maximumOverlap)(w,O),t.value=(0,s.removePrefix)(t.value,y)}}t.wordDiff=new c;var f=function(e){function t(){return null!==e&&e.apply(this,arguments)||this}return i(t,e),t.prototype.tokenize=function(e){var t=new RegExp("(\\\\r?\\\\n)|[".concat(a,"]+|[^\\\\S\\\\n\\\\r]+|[^").concat(a,"]"),"ug");return e.match(t)||[]},t}(o.default);function d(e,n,r){return t.wordsWithSpaceDiff.diff(e,n,r)}t.wordsWithSpaceDiff=new f},42(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.cssDiff=void 0,t.diffCss=function(e,n,r){return t.cssDiff.diff(e,n,r)};var o=function(e){function t(){return null!==e&&e.apply(this,arguments)||this}return i(t,e),t.prototype.tokenize=function(e){return e.split(/([{}:;,]|\\s+)/)},t}(n(188).default);t.cssDiff=new o},111(e,t,n){var r=n(453);r.Template=n(766).Template,r.template=r.Template,e.exports=r},151(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t});Object.defineProperty(t,"__esModule",{value:!0}),t.defaultSideBySideRendererConfig=void 0;const a=s(n(598)),l=s(n(302)),c=n(613),u=n(185);t.defaultSideBySideRendererConfig=Object.assign(Object.assign({},l.defaultRenderConfig),{renderNothingWhenEmpty:!1,matchingMaxComparisons:2500,maxLineSizeInBlockForComparison:200});const f="generic";t.default=class{constructor(e,n={}){this.hoganUtils=e,this.config=Object.assign(Object.assign({},t.defaultSideBySideRendererConfig),n)}render(e){const t=e.map((e=>{let t;return t=e.blocks.length?this.generateFileHtml(e):this.generateEmptyDiff(),this.makeFileDiffHtml(e,t)})).join("\\n");return this.hoganUtils.render(f,"wrapper",{colorScheme:l.colorSchemeToCss(this.config.colorScheme),content:t})}makeFileDiffHtml(e,t){if(this.config.renderNothingWhenEmpty&&Array.isArray(e.blocks)&&0===e.blocks.length)return"";const n=this.hoganUtils.template("side-by-side","file-diff"),r=this.hoganUtils.template(f,"file-path"),i=this.hoganUtils.template("icon","file"),o=this.hoganUtils.template("tag",l.getFileIcon(e));return n.render({file:e,fileHtmlId:l.getHtmlId(e),diffs:t,filePath:r.render({fileDiffName:l.filenameDiff(e)},{fileIcon:i,fileTag:o})})}generateEmptyDiff(){return{right:"",left:this.hoganUtils.render(f,"empty-diff",{contentClass:"d2h-code-side-line",CSSLineClass:l.CSSLineClass})}}generateFileHtml(e){const t=a.newMatcherFn(a.newDistanceFn((t=>l.deconstructLine(t.content,e.isCombined).content)));return e.blocks.map((n=>{const r={left:this.makeHeaderHtml(n.header,e),right:this.makeHeaderHtml("")};return this.applyLineGroupping(n).forEach((([n,i,o])=>{if(i.length&&o.length&&!n.length)this.applyRematchMatching(i,o,t).map((([t,n])=>{const{left:i,right:o}=this.processChangedLines(e.isCombined,t,n);r.left+=i,r.right+=o}));else if(n.length)n.forEach((t=>{const{prefix:n,content:i}=l.deconstructLine(t.content,e.isCombined),{left:o,right:s}=this.generateLineHtml({type:l.CSSLineClass.CONTEXT,prefix:n,content:i,number:t.oldNumber},{type:l.CSSLineClass.CONTEXT,prefix:n,content:i,number:t.newNumber});r.left+=o,r.right+=s}));else if(i.length||o.length){const{left:t,right:n}=this.processChangedLines(e.isCombined,i,o);r.left+=t,r.right+=n}else console.error("Unknown state reached while processing groups of lines",n,i,o)})),r})).reduce(((e,t)=>({left:e.left+t.left,right:e.right+t.right})),{left:"",right:""})}applyLineGroupping(e){const t=[];let n=[],r=[];for(let i=0;i<e.lines.length;i++){const o=e.lines[i];(o.type!==c.LineType.INSERT&&r.length||o.type===c.LineType.CONTEXT&&n.length>0)&&(t.push([[],n,r]),n=[],r=[]),o.type===c.LineType.CONTEXT?t.push([[o],[],[]]):o.type===c.LineType.INSERT&&0===n.length?t.push([[],[],[o]]):o.type===c.LineType.INSERT&&n.length>0?r.push(o):o.type===c.LineType.DELETE&&n.push(o)}return(n.length||r.length)&&(t.push([[],n,r]),n=[],r=[]),t}applyRematchMatching(e,t,n){const r=e.length*t.length,i=(0,u.max)(e.concat(t).map((e=>e.content.length)));return r<this.config.matchingMaxComparisons&&i<this.config.maxLineSizeInBlockForComparison&&("lines"===this.config.matching||"words"===this.config.matching)?n(e,t):[[e,t]]}makeHeaderHtml(e,t){return this.hoganUtils.render(f,"block-header",{CSSLineClass:l.CSSLineClass,blockHeader:(null==t?void 0:t.isTooBig)?e:l.escapeForHtml(e),lineClass:"d2h-code-side-linenumber",contentClass:"d2h-code-side-line"})}processChangedLines(e,t,n){const r={right:"",left:""},i=Math.max(t.length,n.length);for(let o=0;o<i;o++){const i=t[o],s=n[o],a=void 0!==i&&void 0!==s?l.diffHighlight(i.content,s.content,e,this.config):void 0,c=void 0!==i&&void 0!==i.oldNumber?Object.assign(Object.assign({},void 0!==a?{prefix:a.oldLine.prefix,content:a.oldLine.content,type:l.CSSLineClass.DELETE_CHANGES}:Object.assign(Object.assign({},l.deconstructLine(i.content,e)),{type:l.toCSSClass(i.type)})),{number:i.oldNumber}):void 0,u=void 0!==s&&void 0!==s.newNumber?Object.assign(Object.assign({},void 0!==a?{prefix:a.newLine.prefix,content:a.newLine.content,type:l.CSSLineClass.INSERT_CHANGES}:Object.assign(Object.assign({},l.deconstructLine(s.content,e)),{type:l.toCSSClass(s.type)})),{number:s.newNumber}):void 0,{left:f,right:d}=this.generateLineHtml(c,u);r.left+=f,r.right+=d}return r}generateLineHtml(e,t){return{left:this.generateSingleHtml(e),right:this.generateSingleHtml(t)}}generateSingleHtml(e){const t="d2h-code-side-linenumber",n="d2h-code-side-line";return this.hoganUtils.render(f,"line",{type:(null==e?void 0:e.type)||\`\${l.CSSLineClass.CONTEXT} d2h-emptyplaceholder\`,lineClass:void 0!==e?t:\`\${t} d2h-code-side-emptyplaceholder\`,contentClass:void 0!==e?n:\`\${n} d2h-code-side-emptyplaceholder\`,prefix:" "===(null==e?void 0:e.prefix)?"&nbsp;":null==e?void 0:e.prefix,content:null==e?void 0:e.content,lineNumber:null==e?void 0:e.number})}}},166(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t}),a=this&&this.__importDefault||function(e){return e&&e.__esModule?e:{default:e}};Object.defineProperty(t,"__esModule",{value:!0}),t.defaultDiff2HtmlConfig=void 0,t.parse=function(e,n={}){return l.parse(e,Object.assign(Object.assign({},t.defaultDiff2HtmlConfig),n))},t.html=function(e,n={}){const r=Object.assign(Object.assign({},t.defaultDiff2HtmlConfig),n),i="string"==typeof e?l.parse(e,r):e,o=new h.default(r),{colorScheme:s}=r,a={colorScheme:s};return(r.drawFileList?new c.FileListRenderer(o,a).render(i):"")+("side-by-side"===r.outputFormat?new f.default(o,r).render(i):new u.default(o,r).render(i))};const l=s(n(957)),c=n(501),u=s(n(895)),f=s(n(151)),d=n(613),h=a(n(178));t.defaultDiff2HtmlConfig=Object.assign(Object.assign(Object.assign({},u.defaultLineByLineRendererConfig),f.defaultSideBySideRendererConfig),{outputFormat:d.OutputFormatType.LINE_BY_LINE,drawFileList:!0})},178(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t});Object.defineProperty(t,"__esModule",{value:!0});const a=s(n(111)),l=n(488);t.default=class{constructor({compiledTemplates:e={},rawTemplates:t={}}){const n=Object.entries(t).reduce(((e,[t,n])=>{const r=a.compile(n,{asString:!1});return Object.assign(Object.assign({},e),{[t]:r})}),{});this.preCompiledTemplates=Object.assign(Object.assign(Object.assign({},l.defaultTemplates),e),n)}static compile(e){return a.compile(e,{asString:!1})}render(e,t,n,r,i){const o=this.templateKey(e,t);try{return this.preCompiledTemplates[o].render(n,r,i)}catch(e){throw new Error(\`Could not find template to render '\${o}'\`)}}template(e,t){return this.preCompiledTemplates[this.templateKey(e,t)]}templateKey(e,t){return\`\${e}-\${t}\`}}},185(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.escapeForRegExp=function(e){return e.replace(n,"\\\\$&")},t.unifyPath=function(e){return e?e.replace(/\\\\/g,"/"):e},t.hashCode=function(e){let t,n,r,i=0;for(t=0,r=e.length;t<r;t++)n=e.charCodeAt(t),i=(i<<5)-i+n,i|=0;return i},t.max=function(e){const t=e.length;let n=-1/0;for(let r=0;r<t;r++)n=Math.max(n,e[r]);return n};const n=RegExp("["+["-","[","]","/","{","}","(",")","*","+","?",".","\\\\","^","$","|"].join("\\\\")+"]","g")},188(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0});var n=function(){function e(){}return e.prototype.diff=function(e,t,n){var r;void 0===n&&(n={}),"function"==typeof n?(r=n,n={}):"callback"in n&&(r=n.callback);var i=this.castInput(e,n),o=this.castInput(t,n),s=this.removeEmpty(this.tokenize(i,n)),a=this.removeEmpty(this.tokenize(o,n));return this.diffWithOptionsObj(s,a,n,r)},e.prototype.diffWithOptionsObj=function(e,t,n,r){var i,o=this,s=function(e){return e=o.postProcess(e,n),r?void setTimeout((function(){r(e)}),0):e},a=t.length,l=e.length,c=1,u=a+l;null!=n.maxEditLength&&(u=Math.min(u,n.maxEditLength));var f=null!==(i=n.timeout)&&void 0!==i?i:1/0,d=Date.now()+f,h=[{oldPos:-1,lastComponent:void 0}],p=this.extractCommon(h[0],t,e,0,n);if(h[0].oldPos+1>=l&&p+1>=a)return s(this.buildValues(h[0].lastComponent,t,e));var b=-1/0,g=1/0,v=function(){for(var r=Math.max(b,-c);r<=Math.min(g,c);r+=2){var i=void 0,u=h[r-1],f=h[r+1];u&&(h[r-1]=void 0);var d=!1;if(f){var v=f.oldPos-r;d=f&&0<=v&&v<a}var m=u&&u.oldPos+1<l;if(d||m){if(i=!m||d&&u.oldPos<f.oldPos?o.addToPath(f,!0,!1,0,n):o.addToPath(u,!1,!0,1,n),p=o.extractCommon(i,t,e,r,n),i.oldPos+1>=l&&p+1>=a)return s(o.buildValues(i.lastComponent,t,e))||!0;h[r]=i,i.oldPos+1>=l&&(g=Math.min(g,r-1)),p+1>=a&&(b=Math.max(b,r+1))}else h[r]=void 0}c++};if(r)!function e(){setTimeout((function(){if(c>u||Date.now()>d)return r(void 0);v()||e()}),0)}();else for(;c<=u&&Date.now()<=d;){var m=v();if(m)return m}},e.prototype.addToPath=function(e,t,n,r,i){var o=e.lastComponent;return o&&!i.oneChangePerToken&&o.added===t&&o.removed===n?{oldPos:e.oldPos+r,lastComponent:{count:o.count+1,added:t,removed:n,previousComponent:o.previousComponent}}:{oldPos:e.oldPos+r,lastComponent:{count:1,added:t,removed:n,previousComponent:o}}},e.prototype.extractCommon=function(e,t,n,r,i){for(var o=t.length,s=n.length,a=e.oldPos,l=a-r,c=0;l+1<o&&a+1<s&&this.equals(n[a+1],t[l+1],i);)l++,a++,c++,i.oneChangePerToken&&(e.lastComponent={count:1,previousComponent:e.lastComponent,added:!1,removed:!1});return c&&!i.oneChangePerToken&&(e.lastComponent={count:c,previousComponent:e.lastComponent,added:!1,removed:!1}),e.oldPos=a,l},e.prototype.equals=function(e,t,n){return n.comparator?n.comparator(e,t):e===t||!!n.ignoreCase&&e.toLowerCase()===t.toLowerCase()},e.prototype.removeEmpty=function(e){for(var t=[],n=0;n<e.length;n++)e[n]&&t.push(e[n]);return t},e.prototype.castInput=function(e,t){return e},e.prototype.tokenize=function(e,t){return Array.from(e)},e.prototype.join=function(e){return e.join("")},e.prototype.postProcess=function(e,t){return e},Object.defineProperty(e.prototype,"useLongestToken",{get:function(){return!1},enumerable:!1,configurable:!0}),e.prototype.buildValues=function(e,t,n){for(var r,i=[];e;)i.push(e),r=e.previousComponent,delete e.previousComponent,e=r;i.reverse();for(var o=i.length,s=0,a=0,l=0;s<o;s++){var c=i[s];if(c.removed)c.value=this.join(n.slice(l,l+c.count)),l+=c.count;else{if(!c.added&&this.useLongestToken){var u=t.slice(a,a+c.count);u=u.map((function(e,t){var r=n[l+t];return r.length>e.length?r:e})),c.value=this.join(u)}else c.value=this.join(t.slice(a,a+c.count));a+=c.count,c.added||(l+=c.count)}}return i},e}();t.default=n},302(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t});Object.defineProperty(t,"__esModule",{value:!0}),t.defaultRenderConfig=t.CSSLineClass=void 0,t.toCSSClass=function(e){switch(e){case u.LineType.CONTEXT:return t.CSSLineClass.CONTEXT;case u.LineType.INSERT:return t.CSSLineClass.INSERTS;case u.LineType.DELETE:return t.CSSLineClass.DELETES}},t.colorSchemeToCss=function(e){switch(e){case u.ColorSchemeType.DARK:return"d2h-dark-color-scheme";case u.ColorSchemeType.AUTO:return"d2h-auto-color-scheme";case u.ColorSchemeType.LIGHT:default:return"d2h-light-color-scheme"}},t.escapeForHtml=g,t.deconstructLine=v,t.filenameDiff=m,t.getHtmlId=function(e){return\`d2h-\${(0,l.hashCode)(m(e)).toString().slice(-6)}\`},t.getFileIcon=function(e){let t="file-changed";return e.isRename||e.isCopy?t="file-renamed":e.isNew?t="file-added":e.isDeleted?t="file-deleted":e.newName!==e.oldName&&(t="file-renamed"),t},t.diffHighlight=function(e,n,r,i={}){const{matching:o,maxLineLengthHighlight:s,matchWordsThreshold:l,diffStyle:c}=Object.assign(Object.assign({},t.defaultRenderConfig),i),u=v(e,r,!1),f=v(n,r,!1);if(u.content.length>s||f.content.length>s)return{oldLine:{prefix:u.prefix,content:g(u.content)},newLine:{prefix:f.prefix,content:g(f.content)}};const p="char"===c?a.diffChars(u.content,f.content):a.diffWordsWithSpace(u.content,f.content),m=[];if("word"===c&&"words"===o){const e=p.filter((e=>e.removed)),t=p.filter((e=>e.added));h(t,e).forEach((e=>{1===e[0].length&&1===e[1].length&&d(e[0][0],e[1][0])<l&&(m.push(e[0][0]),m.push(e[1][0]))}))}const y=p.reduce(((e,t)=>{const n=t.added?"ins":t.removed?"del":null,r=m.indexOf(t)>-1?' class="d2h-change"':"",i=g(t.value);return null!==n?\`\${e}<\${n}\${r}>\${i}</\${n}>\`:\`\${e}\${i}\`}),"");return{oldLine:{prefix:u.prefix,content:(w=y,w.replace(/(<ins[^>]*>((.|\\n)*?)<\\/ins>)/g,""))},newLine:{prefix:f.prefix,content:b(y)}};var w};const a=s(n(801)),l=n(185),c=s(n(598)),u=n(613);t.CSSLineClass={INSERTS:"d2h-ins",DELETES:"d2h-del",CONTEXT:"d2h-cntx",INFO:"d2h-info",INSERT_CHANGES:"d2h-ins d2h-change",DELETE_CHANGES:"d2h-del d2h-change"},t.defaultRenderConfig={matching:u.LineMatchingType.NONE,matchWordsThreshold:.25,maxLineLengthHighlight:1e4,diffStyle:u.DiffStyleType.WORD,colorScheme:u.ColorSchemeType.LIGHT};const f="/",d=c.newDistanceFn((e=>e.value)),h=c.newMatcherFn(d);function p(e){return-1!==e.indexOf("dev/null")}function b(e){return e.replace(/(<del[^>]*>((.|\\n)*?)<\\/del>)/g,"")}function g(e){return e.slice(0).replace(/&/g,"&amp;").replace(/</g,"&lt;").replace(/>/g,"&gt;").replace(/"/g,"&quot;").replace(/'/g,"&#x27;").replace(/\\//g,"&#x2F;")}function v(e,t,n=!0){const r=function(e){return e?2:1}(t);return{prefix:e.substring(0,r),content:n?g(e.substring(r)):e.substring(r)}}function m(e){const t=(0,l.unifyPath)(e.oldName),n=(0,l.unifyPath)(e.newName);if(t===n||p(t)||p(n))return p(n)?t:n;{const e=[],r=[],i=t.split(f),o=n.split(f);let s=0,a=i.length-1,l=o.length-1;for(;s<a&&s<l&&i[s]===o[s];)e.push(o[s]),s+=1;for(;a>s&&l>s&&i[a]===o[l];)r.unshift(o[l]),a-=1,l-=1;const c=e.join(f),u=r.join(f),d=i.slice(s,a+1).join(f),h=o.slice(s,l+1).join(f);return c.length&&u.length?c+f+"{"+d+" \u2192 "+h+"}"+f+u:c.length?c+f+"{"+d+" \u2192 "+h+"}":u.length?"{"+d+" \u2192 "+h+"}"+f+u:t+" \u2192 "+n}}},363(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.parsePatch=function(e){var t=e.split(/\\n/),n=[],r=0;function i(){var e={};for(n.push(e);r<t.length;){var i=t[r];if(/^(---|\\+\\+\\+|@@)\\s/.test(i))break;var a=/^(?:Index:|diff(?: -r \\w+)+)\\s+/.exec(i);a&&(e.index=i.substring(a[0].length).trim()),r++}for(o(e),o(e),e.hunks=[];r<t.length&&(i=t[r],!/^(Index:\\s|diff\\s|---\\s|\\+\\+\\+\\s|===================================================================)/.test(i));)if(/^@@/.test(i))e.hunks.push(s());else{if(i)throw new Error("Unknown line "+(r+1)+" "+JSON.stringify(i));r++}}function o(e){var n=/^(---|\\+\\+\\+)\\s+/.exec(t[r]);if(n){var i=n[1],o=t[r].substring(3).trim().split("\\t",2),s=(o[1]||"").trim(),a=o[0].replace(/\\\\\\\\/g,"\\\\");a.startsWith('"')&&a.endsWith('"')&&(a=a.substr(1,a.length-2)),"---"===i?(e.oldFileName=a,e.oldHeader=s):(e.newFileName=a,e.newHeader=s),r++}}function s(){var e,n=r,i=t[r++].split(/@@ -(\\d+)(?:,(\\d+))? \\+(\\d+)(?:,(\\d+))? @@/),o={oldStart:+i[1],oldLines:void 0===i[2]?1:+i[2],newStart:+i[3],newLines:void 0===i[4]?1:+i[4],lines:[]};0===o.oldLines&&(o.oldStart+=1),0===o.newLines&&(o.newStart+=1);for(var s=0,a=0;r<t.length&&(a<o.oldLines||s<o.newLines||(null===(e=t[r])||void 0===e?void 0:e.startsWith("\\\\")));r++){var l=0==t[r].length&&r!=t.length-1?" ":t[r][0];if("+"!==l&&"-"!==l&&" "!==l&&"\\\\"!==l)throw new Error("Hunk at line ".concat(n+1," contained invalid line ").concat(t[r]));o.lines.push(t[r]),"+"===l?s++:"-"===l?a++:" "===l&&(s++,a++)}if(s||1!==o.newLines||(o.newLines=0),a||1!==o.oldLines||(o.oldLines=0),s!==o.newLines)throw new Error("Added line count did not match for hunk at line "+(n+1));if(a!==o.oldLines)throw new Error("Removed line count did not match for hunk at line "+(n+1));return o}for(;r<t.length;)i();return n}},406(e,t){"use strict";var n=this&&this.__assign||function(){return n=Object.assign||function(e){for(var t,n=1,r=arguments.length;n<r;n++)for(var i in t=arguments[n])Object.prototype.hasOwnProperty.call(t,i)&&(e[i]=t[i]);return e},n.apply(this,arguments)};Object.defineProperty(t,"__esModule",{value:!0}),t.reversePatch=function e(t){return Array.isArray(t)?t.map((function(t){return e(t)})).reverse():n(n({},t),{oldFileName:t.newFileName,oldHeader:t.newHeader,newFileName:t.oldFileName,newHeader:t.oldHeader,hunks:t.hunks.map((function(e){return{oldLines:e.newLines,oldStart:e.newStart,newLines:e.oldLines,newStart:e.oldStart,lines:e.lines.map((function(e){return e.startsWith("-")?"+".concat(e.slice(1)):e.startsWith("+")?"-".concat(e.slice(1)):e}))}}))})}},453(e,t){!function(e){var t=/\\S/,n=/\\"/g,r=/\\n/g,i=/\\r/g,o=/\\\\/g,s=/\\u2028/,a=/\\u2029/;function l(e){return e.trim?e.trim():e.replace(/^\\s*|\\s*$/g,"")}function c(e,t,n){if(t.charAt(n)!=e.charAt(0))return!1;for(var r=1,i=e.length;r<i;r++)if(t.charAt(n+r)!=e.charAt(r))return!1;return!0}e.tags={"#":1,"^":2,"<":3,$:4,"/":5,"!":6,">":7,"=":8,_v:9,"{":10,"&":11,_t:12},e.scan=function(n,r){var i,o=n.length,s=0,a=null,u=null,f="",d=[],h=!1,p=0,b=0,g="{{",v="}}";function m(){f.length>0&&(d.push({tag:"_t",text:new String(f)}),f="")}function y(n,r){if(m(),n&&function(){for(var n=!0,r=b;r<d.length;r++)if(!(n=e.tags[d[r].tag]<e.tags._v||"_t"==d[r].tag&&null===d[r].text.match(t)))return!1;return n}())for(var i,o=b;o<d.length;o++)d[o].text&&((i=d[o+1])&&">"==i.tag&&(i.indent=d[o].text.toString()),d.splice(o,1));else r||d.push({tag:"\\n"});h=!1,b=d.length}function w(e,t){var n="="+v,r=e.indexOf(n,t),i=l(e.substring(e.indexOf("=",t)+1,r)).split(" ");return g=i[0],v=i[i.length-1],r+n.length-1}for(r&&(r=r.split(" "),g=r[0],v=r[1]),p=0;p<o;p++)0==s?c(g,n,p)?(--p,m(),s=1):"\\n"==n.charAt(p)?y(h):f+=n.charAt(p):1==s?(p+=g.length-1,"="==(a=(u=e.tags[n.charAt(p+1)])?n.charAt(p+1):"_v")?(p=w(n,p),s=0):(u&&p++,s=2),h=p):c(v,n,p)?(d.push({tag:a,n:l(f),otag:g,ctag:v,i:"/"==a?h-g.length:p+v.length}),f="",p+=v.length-1,s=0,"{"==a&&("}}"==v?p++:"}"===(i=d[d.length-1]).n.substr(i.n.length-1)&&(i.n=i.n.substring(0,i.n.length-1)))):f+=n.charAt(p);return y(h,!0),d};var u={_t:!0,"\\n":!0,$:!0,"/":!0};function f(t,n,r,i){var o,s=[],a=null,l=null;for(o=r[r.length-1];t.length>0;){if(l=t.shift(),o&&"<"==o.tag&&!(l.tag in u))throw new Error("Illegal content in < super tag.");if(e.tags[l.tag]<=e.tags.$||d(l,i))r.push(l),l.nodes=f(t,l.tag,r,i);else{if("/"==l.tag){if(0===r.length)throw new Error("Closing tag without opener: /"+l.n);if(a=r.pop(),l.n!=a.n&&!h(l.n,a.n,i))throw new Error("Nesting error: "+a.n+" vs. "+l.n);return a.end=l.i,s}"\\n"==l.tag&&(l.last=0==t.length||"\\n"==t[0].tag)}s.push(l)}if(r.length>0)throw new Error("missing closing tag: "+r.pop().n);return s}function d(e,t){for(var n=0,r=t.length;n<r;n++)if(t[n].o==e.n)return e.tag="#",!0}function h(e,t,n){for(var r=0,i=n.length;r<i;r++)if(n[r].c==e&&n[r].o==t)return!0}function p(e){var t=[];for(var n in e.partials)t.push('"'+g(n)+'":{name:"'+g(e.partials[n].name)+'", '+p(e.partials[n])+"}");return"partials: {"+t.join(",")+"}, subs: "+function(e){var t=[];for(var n in e)t.push('"'+g(n)+'": function(c,p,t,i) {'+e[n]+"}");return"{ "+t.join(",")+" }"}(e.subs)}e.stringify=function(t,n,r){return"{code: function (c,p,i) { "+e.wrapMain(t.code)+" },"+p(t)+"}"};var b=0;function g(e){return e.replace(o,"\\\\\\\\").replace(n,'\\\\"').replace(r,"\\\\n").replace(i,"\\\\r").replace(s,"\\\\u2028").replace(a,"\\\\u2029")}function v(e){return~e.indexOf(".")?"d":"f"}function m(e,t){var n="<"+(t.prefix||"")+e.n+b++;return t.partials[n]={name:e.n,partials:{}},t.code+='t.b(t.rp("'+g(n)+'",c,p,"'+(e.indent||"")+'"));',n}function y(e,t){t.code+="t.b(t.t(t."+v(e.n)+'("'+g(e.n)+'",c,p,0)));'}function w(e){return"t.b("+e+");"}e.generate=function(t,n,r){b=0;var i={code:"",subs:{},partials:{}};return e.walk(t,i),r.asString?this.stringify(i,n,r):this.makeTemplate(i,n,r)},e.wrapMain=function(e){return'var t=this;t.b(i=i||"");'+e+"return t.fl();"},e.template=e.Template,e.makeTemplate=function(e,t,n){var r=this.makePartials(e);return r.code=new Function("c","p","i",this.wrapMain(e.code)),new this.template(r,t,this,n)},e.makePartials=function(e){var t,n={subs:{},partials:e.partials,name:e.name};for(t in n.partials)n.partials[t]=this.makePartials(n.partials[t]);for(t in e.subs)n.subs[t]=new Function("c","p","t","i",e.subs[t]);return n},e.codegen={"#":function(t,n){n.code+="if(t.s(t."+v(t.n)+'("'+g(t.n)+'",c,p,1),c,p,0,'+t.i+","+t.end+',"'+t.otag+" "+t.ctag+'")){t.rs(c,p,function(c,p,t){',e.walk(t.nodes,n),n.code+="});c.pop();}"},"^":function(t,n){n.code+="if(!t.s(t."+v(t.n)+'("'+g(t.n)+'",c,p,1),c,p,1,0,0,"")){',e.walk(t.nodes,n),n.code+="};"},">":m,"<":function(t,n){var r={partials:{},code:"",subs:{},inPartial:!0};e.walk(t.nodes,r);var i=n.partials[m(t,n)];i.subs=r.subs,i.partials=r.partials},$:function(t,n){var r={subs:{},code:"",partials:n.partials,prefix:t.n};e.walk(t.nodes,r),n.subs[t.n]=r.code,n.inPartial||(n.code+='t.sub("'+g(t.n)+'",c,p,i);')},"\\n":function(e,t){t.code+=w('"\\\\n"'+(e.last?"":" + i"))},_v:function(e,t){t.code+="t.b(t.v(t."+v(e.n)+'("'+g(e.n)+'",c,p,0)));'},_t:function(e,t){t.code+=w('"'+g(e.text)+'"')},"{":y,"&":y},e.walk=function(t,n){for(var r,i=0,o=t.length;i<o;i++)(r=e.codegen[t[i].tag])&&r(t[i],n);return n},e.parse=function(e,t,n){return f(e,0,[],(n=n||{}).sectionTags||[])},e.cache={},e.cacheKey=function(e,t){return[e,!!t.asString,!!t.disableLambda,t.delimiters,!!t.modelGet].join("||")},e.compile=function(t,n){n=n||{};var r=e.cacheKey(t,n),i=this.cache[r];if(i){var o=i.partials;for(var s in o)delete o[s].instance;return i}return i=this.generate(this.parse(this.scan(t,n.delimiters),t,n),t,n),this.cache[r]=i}}(t)},484(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.sentenceDiff=void 0,t.diffSentences=function(e,n,r){return t.sentenceDiff.diff(e,n,r)};var o=function(e){function t(){return null!==e&&e.apply(this,arguments)||this}return i(t,e),t.prototype.tokenize=function(e){for(var t,n,r=[],i=0,o=0;o<e.length;o++){if(o==e.length-1){r.push(e.slice(i));break}if(("."==(n=e[o])||"!"==n||"?"==n)&&e[o+1].match(/\\s/)){for(r.push(e.slice(i,o+1)),o=i=o+1;null===(t=e[o+1])||void 0===t?void 0:t.match(/\\s/);)o++;r.push(e.slice(i,o+1)),i=o+1}}return r},t}(n(188).default);t.sentenceDiff=new o},488(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t});Object.defineProperty(t,"__esModule",{value:!0}),t.defaultTemplates=void 0;const a=s(n(111));t.defaultTemplates={},t.defaultTemplates["file-summary-line"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<li class="d2h-file-list-line">'),r.b("\\n"+n),r.b('    <span class="d2h-file-name-wrapper">'),r.b("\\n"+n),r.b(r.rp("<fileIcon0",e,t,"      ")),r.b('      <a href="#'),r.b(r.v(r.f("fileHtmlId",e,t,0))),r.b('" class="d2h-file-name">'),r.b(r.v(r.f("fileName",e,t,0))),r.b("</a>"),r.b("\\n"+n),r.b('      <span class="d2h-file-stats">'),r.b("\\n"+n),r.b('          <span class="d2h-lines-added">'),r.b(r.v(r.f("addedLines",e,t,0))),r.b("</span>"),r.b("\\n"+n),r.b('          <span class="d2h-lines-deleted">'),r.b(r.v(r.f("deletedLines",e,t,0))),r.b("</span>"),r.b("\\n"+n),r.b("      </span>"),r.b("\\n"+n),r.b("    </span>"),r.b("\\n"+n),r.b("</li>"),r.fl()},partials:{"<fileIcon0":{name:"fileIcon",partials:{},subs:{}}},subs:{}}),t.defaultTemplates["file-summary-wrapper"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<div class="d2h-file-list-wrapper '),r.b(r.v(r.f("colorScheme",e,t,0))),r.b('">'),r.b("\\n"+n),r.b('    <div class="d2h-file-list-header">'),r.b("\\n"+n),r.b('        <span class="d2h-file-list-title">Files changed ('),r.b(r.v(r.f("filesNumber",e,t,0))),r.b(")</span>"),r.b("\\n"+n),r.b('        <a class="d2h-file-switch d2h-hide">hide</a>'),r.b("\\n"+n),r.b('        <a class="d2h-file-switch d2h-show">show</a>'),r.b("\\n"+n),r.b("    </div>"),r.b("\\n"+n),r.b('    <ol class="d2h-file-list">'),r.b("\\n"+n),r.b("    "),r.b(r.t(r.f("files",e,t,0))),r.b("\\n"+n),r.b("    </ol>"),r.b("\\n"+n),r.b("</div>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["generic-block-header"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b("<tr>"),r.b("\\n"+n),r.b('    <td class="'),r.b(r.v(r.f("lineClass",e,t,0))),r.b(" "),r.b(r.v(r.d("CSSLineClass.INFO",e,t,0))),r.b('"></td>'),r.b("\\n"+n),r.b('    <td class="'),r.b(r.v(r.d("CSSLineClass.INFO",e,t,0))),r.b('">'),r.b("\\n"+n),r.b('        <div class="'),r.b(r.v(r.f("contentClass",e,t,0))),r.b('">'),r.s(r.f("blockHeader",e,t,1),e,t,0,156,173,"{{ }}")&&(r.rs(e,t,(function(e,t,n){n.b(n.t(n.f("blockHeader",e,t,0)))})),e.pop()),r.s(r.f("blockHeader",e,t,1),e,t,1,0,0,"")||r.b("&nbsp;"),r.b("</div>"),r.b("\\n"+n),r.b("    </td>"),r.b("\\n"+n),r.b("</tr>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["generic-empty-diff"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b("<tr>"),r.b("\\n"+n),r.b('    <td class="'),r.b(r.v(r.d("CSSLineClass.INFO",e,t,0))),r.b('">'),r.b("\\n"+n),r.b('        <div class="'),r.b(r.v(r.f("contentClass",e,t,0))),r.b('">'),r.b("\\n"+n),r.b("            File without changes"),r.b("\\n"+n),r.b("        </div>"),r.b("\\n"+n),r.b("    </td>"),r.b("\\n"+n),r.b("</tr>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["generic-file-path"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<span class="d2h-file-name-wrapper">'),r.b("\\n"+n),r.b(r.rp("<fileIcon0",e,t,"    ")),r.b('    <span class="d2h-file-name">'),r.b(r.v(r.f("fileDiffName",e,t,0))),r.b("</span>"),r.b("\\n"+n),r.b(r.rp("<fileTag1",e,t,"    ")),r.b("</span>"),r.b("\\n"+n),r.b('<label class="d2h-file-collapse">'),r.b("\\n"+n),r.b('    <input class="d2h-file-collapse-input" type="checkbox" name="viewed" value="viewed">'),r.b("\\n"+n),r.b("    Viewed"),r.b("\\n"+n),r.b("</label>"),r.fl()},partials:{"<fileIcon0":{name:"fileIcon",partials:{},subs:{}},"<fileTag1":{name:"fileTag",partials:{},subs:{}}},subs:{}}),t.defaultTemplates["generic-line"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b("<tr>"),r.b("\\n"+n),r.b('    <td class="'),r.b(r.v(r.f("lineClass",e,t,0))),r.b(" "),r.b(r.v(r.f("type",e,t,0))),r.b('">'),r.b("\\n"+n),r.b("      "),r.b(r.t(r.f("lineNumber",e,t,0))),r.b("\\n"+n),r.b("    </td>"),r.b("\\n"+n),r.b('    <td class="'),r.b(r.v(r.f("type",e,t,0))),r.b('">'),r.b("\\n"+n),r.b('        <div class="'),r.b(r.v(r.f("contentClass",e,t,0))),r.b('">'),r.b("\\n"+n),r.s(r.f("prefix",e,t,1),e,t,0,162,238,"{{ }}")&&(r.rs(e,t,(function(e,t,r){r.b('            <span class="d2h-code-line-prefix">'),r.b(r.t(r.f("prefix",e,t,0))),r.b("</span>"),r.b("\\n"+n)})),e.pop()),r.s(r.f("prefix",e,t,1),e,t,1,0,0,"")||(r.b('            <span class="d2h-code-line-prefix">&nbsp;</span>'),r.b("\\n"+n)),r.s(r.f("content",e,t,1),e,t,0,371,445,"{{ }}")&&(r.rs(e,t,(function(e,t,r){r.b('            <span class="d2h-code-line-ctn">'),r.b(r.t(r.f("content",e,t,0))),r.b("</span>"),r.b("\\n"+n)})),e.pop()),r.s(r.f("content",e,t,1),e,t,1,0,0,"")||(r.b('            <span class="d2h-code-line-ctn"><br></span>'),r.b("\\n"+n)),r.b("        </div>"),r.b("\\n"+n),r.b("    </td>"),r.b("\\n"+n),r.b("</tr>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["generic-wrapper"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<div class="d2h-wrapper '),r.b(r.v(r.f("colorScheme",e,t,0))),r.b('">'),r.b("\\n"+n),r.b("    "),r.b(r.t(r.f("content",e,t,0))),r.b("\\n"+n),r.b("</div>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["icon-file-added"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<svg aria-hidden="true" class="d2h-icon d2h-added" height="16" title="added" version="1.1" viewBox="0 0 14 16"'),r.b("\\n"+n),r.b('     width="14">'),r.b("\\n"+n),r.b('    <path d="M13 1H1C0.45 1 0 1.45 0 2v12c0 0.55 0.45 1 1 1h12c0.55 0 1-0.45 1-1V2c0-0.55-0.45-1-1-1z m0 13H1V2h12v12zM6 9H3V7h3V4h2v3h3v2H8v3H6V9z"></path>'),r.b("\\n"+n),r.b("</svg>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["icon-file-changed"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<svg aria-hidden="true" class="d2h-icon d2h-changed" height="16" title="modified" version="1.1"'),r.b("\\n"+n),r.b('     viewBox="0 0 14 16" width="14">'),r.b("\\n"+n),r.b('    <path d="M13 1H1C0.45 1 0 1.45 0 2v12c0 0.55 0.45 1 1 1h12c0.55 0 1-0.45 1-1V2c0-0.55-0.45-1-1-1z m0 13H1V2h12v12zM4 8c0-1.66 1.34-3 3-3s3 1.34 3 3-1.34 3-3 3-3-1.34-3-3z"></path>'),r.b("\\n"+n),r.b("</svg>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["icon-file-deleted"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<svg aria-hidden="true" class="d2h-icon d2h-deleted" height="16" title="removed" version="1.1"'),r.b("\\n"+n),r.b('     viewBox="0 0 14 16" width="14">'),r.b("\\n"+n),r.b('    <path d="M13 1H1C0.45 1 0 1.45 0 2v12c0 0.55 0.45 1 1 1h12c0.55 0 1-0.45 1-1V2c0-0.55-0.45-1-1-1z m0 13H1V2h12v12zM11 9H3V7h8v2z"></path>'),r.b("\\n"+n),r.b("</svg>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["icon-file-renamed"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<svg aria-hidden="true" class="d2h-icon d2h-moved" height="16" title="renamed" version="1.1"'),r.b("\\n"+n),r.b('     viewBox="0 0 14 16" width="14">'),r.b("\\n"+n),r.b('    <path d="M6 9H3V7h3V4l5 4-5 4V9z m8-7v12c0 0.55-0.45 1-1 1H1c-0.55 0-1-0.45-1-1V2c0-0.55 0.45-1 1-1h12c0.55 0 1 0.45 1 1z m-1 0H1v12h12V2z"></path>'),r.b("\\n"+n),r.b("</svg>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["icon-file"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<svg aria-hidden="true" class="d2h-icon" height="16" version="1.1" viewBox="0 0 12 16" width="12">'),r.b("\\n"+n),r.b('    <path d="M6 5H2v-1h4v1zM2 8h7v-1H2v1z m0 2h7v-1H2v1z m0 2h7v-1H2v1z m10-7.5v9.5c0 0.55-0.45 1-1 1H1c-0.55 0-1-0.45-1-1V2c0-0.55 0.45-1 1-1h7.5l3.5 3.5z m-1 0.5L8 2H1v12h10V5z"></path>'),r.b("\\n"+n),r.b("</svg>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["line-by-line-file-diff"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<div id="'),r.b(r.v(r.f("fileHtmlId",e,t,0))),r.b('" class="d2h-file-wrapper" data-lang="'),r.b(r.v(r.d("file.language",e,t,0))),r.b('">'),r.b("\\n"+n),r.b('    <div class="d2h-file-header">'),r.b("\\n"+n),r.b("    "),r.b(r.t(r.f("filePath",e,t,0))),r.b("\\n"+n),r.b("    </div>"),r.b("\\n"+n),r.b('    <div class="d2h-file-diff">'),r.b("\\n"+n),r.b('        <div class="d2h-code-wrapper">'),r.b("\\n"+n),r.b('            <table class="d2h-diff-table">'),r.b("\\n"+n),r.b('                <tbody class="d2h-diff-tbody">'),r.b("\\n"+n),r.b("                "),r.b(r.t(r.f("diffs",e,t,0))),r.b("\\n"+n),r.b("                </tbody>"),r.b("\\n"+n),r.b("            </table>"),r.b("\\n"+n),r.b("        </div>"),r.b("\\n"+n),r.b("    </div>"),r.b("\\n"+n),r.b("</div>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["line-by-line-numbers"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<div class="line-num1">'),r.b(r.v(r.f("oldNumber",e,t,0))),r.b("</div>"),r.b("\\n"+n),r.b('<div class="line-num2">'),r.b(r.v(r.f("newNumber",e,t,0))),r.b("</div>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["side-by-side-file-diff"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<div id="'),r.b(r.v(r.f("fileHtmlId",e,t,0))),r.b('" class="d2h-file-wrapper" data-lang="'),r.b(r.v(r.d("file.language",e,t,0))),r.b('">'),r.b("\\n"+n),r.b('    <div class="d2h-file-header">'),r.b("\\n"+n),r.b("      "),r.b(r.t(r.f("filePath",e,t,0))),r.b("\\n"+n),r.b("    </div>"),r.b("\\n"+n),r.b('    <div class="d2h-files-diff">'),r.b("\\n"+n),r.b('        <div class="d2h-file-side-diff">'),r.b("\\n"+n),r.b('            <div class="d2h-code-wrapper">'),r.b("\\n"+n),r.b('                <table class="d2h-diff-table">'),r.b("\\n"+n),r.b('                    <tbody class="d2h-diff-tbody">'),r.b("\\n"+n),r.b("                    "),r.b(r.t(r.d("diffs.left",e,t,0))),r.b("\\n"+n),r.b("                    </tbody>"),r.b("\\n"+n),r.b("                </table>"),r.b("\\n"+n),r.b("            </div>"),r.b("\\n"+n),r.b("        </div>"),r.b("\\n"+n),r.b('        <div class="d2h-file-side-diff">'),r.b("\\n"+n),r.b('            <div class="d2h-code-wrapper">'),r.b("\\n"+n),r.b('                <table class="d2h-diff-table">'),r.b("\\n"+n),r.b('                    <tbody class="d2h-diff-tbody">'),r.b("\\n"+n),r.b("                    "),r.b(r.t(r.d("diffs.right",e,t,0))),r.b("\\n"+n),r.b("                    </tbody>"),r.b("\\n"+n),r.b("                </table>"),r.b("\\n"+n),r.b("            </div>"),r.b("\\n"+n),r.b("        </div>"),r.b("\\n"+n),r.b("    </div>"),r.b("\\n"+n),r.b("</div>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["tag-file-added"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<span class="d2h-tag d2h-added d2h-added-tag">ADDED</span>'),r.fl()},partials:{},subs:{}}),t.defaultTemplates["tag-file-changed"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<span class="d2h-tag d2h-changed d2h-changed-tag">CHANGED</span>'),r.fl()},partials:{},subs:{}}),t.defaultTemplates["tag-file-deleted"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<span class="d2h-tag d2h-deleted d2h-deleted-tag">DELETED</span>'),r.fl()},partials:{},subs:{}}),t.defaultTemplates["tag-file-renamed"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<span class="d2h-tag d2h-moved d2h-moved-tag">RENAMED</span>'),r.fl()},partials:{},subs:{}})},501(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t});Object.defineProperty(t,"__esModule",{value:!0}),t.FileListRenderer=t.defaultFileListRendererConfig=void 0;const a=s(n(302)),l="file-summary";t.defaultFileListRendererConfig={colorScheme:a.defaultRenderConfig.colorScheme},t.FileListRenderer=class{constructor(e,n={}){this.hoganUtils=e,this.config=Object.assign(Object.assign({},t.defaultFileListRendererConfig),n)}render(e){const t=e.map((e=>this.hoganUtils.render(l,"line",{fileHtmlId:a.getHtmlId(e),oldName:e.oldName,newName:e.newName,fileName:a.filenameDiff(e),deletedLines:"-"+e.deletedLines,addedLines:"+"+e.addedLines},{fileIcon:this.hoganUtils.template("icon",a.getFileIcon(e))}))).join("\\n");return this.hoganUtils.render(l,"wrapper",{colorScheme:a.colorSchemeToCss(this.config.colorScheme),filesNumber:e.length,files:t})}}},598(e,t){"use strict";function n(e,t){if(0===e.length)return t.length;if(0===t.length)return e.length;const n=[];let r,i;for(r=0;r<=t.length;r++)n[r]=[r];for(i=0;i<=e.length;i++)n[0][i]=i;for(r=1;r<=t.length;r++)for(i=1;i<=e.length;i++)t.charAt(r-1)===e.charAt(i-1)?n[r][i]=n[r-1][i-1]:n[r][i]=Math.min(n[r-1][i-1]+1,Math.min(n[r][i-1]+1,n[r-1][i]+1));return n[t.length][e.length]}Object.defineProperty(t,"__esModule",{value:!0}),t.levenshtein=n,t.newDistanceFn=function(e){return(t,r)=>{const i=e(t).trim(),o=e(r).trim();return n(i,o)/(i.length+o.length)}},t.newMatcherFn=function(e){return function t(n,r,i=0,o=new Map){const s=function(t,n,r=new Map){let i,o=1/0;for(let s=0;s<t.length;++s)for(let a=0;a<n.length;++a){const l=JSON.stringify([t[s],n[a]]);let c;r.has(l)&&(c=r.get(l))||(c=e(t[s],n[a]),r.set(l,c)),c<o&&(o=c,i={indexA:s,indexB:a,score:o})}return i}(n,r,o);if(!s||n.length+r.length<3)return[[n,r]];const a=n.slice(0,s.indexA),l=r.slice(0,s.indexB),c=[n[s.indexA]],u=[r[s.indexB]],f=s.indexA+1,d=s.indexB+1,h=n.slice(f),p=r.slice(d),b=t(a,l,i+1,o),g=t(c,u,i+1,o),v=t(h,p,i+1,o);let m=g;return(s.indexA>0||s.indexB>0)&&(m=b.concat(m)),(n.length>f||r.length>d)&&(m=m.concat(v)),m}}},613(e,t){"use strict";var n,r;Object.defineProperty(t,"__esModule",{value:!0}),t.ColorSchemeType=t.DiffStyleType=t.LineMatchingType=t.OutputFormatType=t.LineType=void 0,function(e){e.INSERT="insert",e.DELETE="delete",e.CONTEXT="context"}(n||(t.LineType=n={})),t.OutputFormatType={LINE_BY_LINE:"line-by-line",SIDE_BY_SIDE:"side-by-side"},t.LineMatchingType={LINES:"lines",WORDS:"words",NONE:"none"},t.DiffStyleType={WORD:"word",CHAR:"char"},function(e){e.AUTO="auto",e.DARK="dark",e.LIGHT="light"}(r||(t.ColorSchemeType=r={}))},622(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.characterDiff=void 0,t.diffChars=function(e,n,r){return t.characterDiff.diff(e,n,r)};var o=function(e){function t(){return null!==e&&e.apply(this,arguments)||this}return i(t,e),t}(n(188).default);t.characterDiff=new o},660(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.convertChangesToXML=function(e){for(var t=[],n=0;n<e.length;n++){var r=e[n];r.added?t.push("<ins>"):r.removed&&t.push("<del>"),t.push(r.value.replace(/&/g,"&amp;").replace(/</g,"&lt;").replace(/>/g,"&gt;").replace(/"/g,"&quot;")),r.added?t.push("</ins>"):r.removed&&t.push("</del>")}return t.join("")}},665(e,t){"use strict";function n(e,t,n){if(e.slice(0,t.length)!=t)throw Error("string ".concat(JSON.stringify(e)," doesn't start with prefix ").concat(JSON.stringify(t),"; this is a bug"));return n+e.slice(t.length)}function r(e,t,n){if(!t)return e+n;if(e.slice(-t.length)!=t)throw Error("string ".concat(JSON.stringify(e)," doesn't end with suffix ").concat(JSON.stringify(t),"; this is a bug"));return e.slice(0,-t.length)+n}Object.defineProperty(t,"__esModule",{value:!0}),t.longestCommonPrefix=function(e,t){var n;for(n=0;n<e.length&&n<t.length;n++)if(e[n]!=t[n])return e.slice(0,n);return e.slice(0,n)},t.longestCommonSuffix=function(e,t){var n;if(!e||!t||e[e.length-1]!=t[t.length-1])return"";for(n=0;n<e.length&&n<t.length;n++)if(e[e.length-(n+1)]!=t[t.length-(n+1)])return e.slice(-n);return e.slice(-n)},t.replacePrefix=n,t.replaceSuffix=r,t.removePrefix=function(e,t){return n(e,t,"")},t.removeSuffix=function(e,t){return r(e,t,"")},t.maximumOverlap=function(e,t){return t.slice(0,function(e,t){var n=0;e.length>t.length&&(n=e.length-t.length);var r=t.length;e.length<t.length&&(r=e.length);var i=Array(r),o=0;i[0]=0;for(var s=1;s<r;s++){for(t[s]==t[o]?i[s]=i[o]:i[s]=o;o>0&&t[s]!=t[o];)o=i[o];t[s]==t[o]&&o++}o=0;for(var a=n;a<e.length;a++){for(;o>0&&e[a]!=t[o];)o=i[o];e[a]==t[o]&&o++}return o}(e,t))},t.hasOnlyWinLineEndings=function(e){return e.includes("\\r\\n")&&!e.startsWith("\\n")&&!e.match(/[^\\r]\\n/)},t.hasOnlyUnixLineEndings=function(e){return!e.includes("\\r\\n")&&e.includes("\\n")},t.trailingWs=function(e){var t;for(t=e.length-1;t>=0&&e[t].match(/\\s/);t--);return e.substring(t+1)},t.leadingWs=function(e){var t=e.match(/^\\s*/);return t?t[0]:""}},725(e,t){"use strict";var n=this&&this.__assign||function(){return n=Object.assign||function(e){for(var t,n=1,r=arguments.length;n<r;n++)for(var i in t=arguments[n])Object.prototype.hasOwnProperty.call(t,i)&&(e[i]=t[i]);return e},n.apply(this,arguments)};Object.defineProperty(t,"__esModule",{value:!0}),t.unixToWin=function e(t){return Array.isArray(t)?t.map((function(t){return e(t)})):n(n({},t),{hunks:t.hunks.map((function(e){return n(n({},e),{lines:e.lines.map((function(t,n){var r;return t.startsWith("\\\\")||t.endsWith("\\r")||(null===(r=e.lines[n+1])||void 0===r?void 0:r.startsWith("\\\\"))?t:t+"\\r"}))})}))})},t.winToUnix=function e(t){return Array.isArray(t)?t.map((function(t){return e(t)})):n(n({},t),{hunks:t.hunks.map((function(e){return n(n({},e),{lines:e.lines.map((function(e){return e.endsWith("\\r")?e.substring(0,e.length-1):e}))})}))})},t.isUnix=function(e){return Array.isArray(e)||(e=[e]),!e.some((function(e){return e.hunks.some((function(e){return e.lines.some((function(e){return!e.startsWith("\\\\")&&e.endsWith("\\r")}))}))}))},t.isWin=function(e){return Array.isArray(e)||(e=[e]),e.some((function(e){return e.hunks.some((function(e){return e.lines.some((function(e){return e.endsWith("\\r")}))}))}))&&e.every((function(e){return e.hunks.every((function(e){return e.lines.every((function(t,n){var r;return t.startsWith("\\\\")||t.endsWith("\\r")||(null===(r=e.lines[n+1])||void 0===r?void 0:r.startsWith("\\\\"))}))}))}))}},738(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.default=function(e,t,n){var r=!0,i=!1,o=!1,s=1;return function a(){if(r&&!o){if(i?s++:r=!1,e+s<=n)return e+s;o=!0}if(!i)return o||(r=!0),t<=e-s?e-s++:(i=!0,a())}}},766(e,t){!function(e){function t(e,t,n){var r;return t&&"object"==typeof t&&(void 0!==t[e]?r=t[e]:n&&t.get&&"function"==typeof t.get&&(r=t.get(e))),r}e.Template=function(e,t,n,r){e=e||{},this.r=e.code||this.r,this.c=n,this.options=r||{},this.text=t||"",this.partials=e.partials||{},this.subs=e.subs||{},this.buf=""},e.Template.prototype={r:function(e,t,n){return""},v:function(e){return e=l(e),a.test(e)?e.replace(n,"&amp;").replace(r,"&lt;").replace(i,"&gt;").replace(o,"&#39;").replace(s,"&quot;"):e},t:l,render:function(e,t,n){return this.ri([e],t||{},n)},ri:function(e,t,n){return this.r(e,t,n)},ep:function(e,t){var n=this.partials[e],r=t[n.name];if(n.instance&&n.base==r)return n.instance;if("string"==typeof r){if(!this.c)throw new Error("No compiler available.");r=this.c.compile(r,this.options)}if(!r)return null;if(this.partials[e].base=r,n.subs){for(key in t.stackText||(t.stackText={}),n.subs)t.stackText[key]||(t.stackText[key]=void 0!==this.activeSub&&t.stackText[this.activeSub]?t.stackText[this.activeSub]:this.text);r=function(e,t,n,r,i,o){function s(){}function a(){}var l;s.prototype=e,a.prototype=e.subs;var c=new s;for(l in c.subs=new a,c.subsText={},c.buf="",r=r||{},c.stackSubs=r,c.subsText=o,t)r[l]||(r[l]=t[l]);for(l in r)c.subs[l]=r[l];for(l in i=i||{},c.stackPartials=i,n)i[l]||(i[l]=n[l]);for(l in i)c.partials[l]=i[l];return c}(r,n.subs,n.partials,this.stackSubs,this.stackPartials,t.stackText)}return this.partials[e].instance=r,r},rp:function(e,t,n,r){var i=this.ep(e,n);return i?i.ri(t,n,r):""},rs:function(e,t,n){var r=e[e.length-1];if(c(r))for(var i=0;i<r.length;i++)e.push(r[i]),n(e,t,this),e.pop();else n(e,t,this)},s:function(e,t,n,r,i,o,s){var a;return(!c(e)||0!==e.length)&&("function"==typeof e&&(e=this.ms(e,t,n,r,i,o,s)),a=!!e,!r&&a&&t&&t.push("object"==typeof e?e:t[t.length-1]),a)},d:function(e,n,r,i){var o,s=e.split("."),a=this.f(s[0],n,r,i),l=this.options.modelGet,u=null;if("."===e&&c(n[n.length-2]))a=n[n.length-1];else for(var f=1;f<s.length;f++)void 0!==(o=t(s[f],a,l))?(u=a,a=o):a="";return!(i&&!a)&&(i||"function"!=typeof a||(n.push(u),a=this.mv(a,n,r),n.pop()),a)},f:function(e,n,r,i){for(var o=!1,s=!1,a=this.options.modelGet,l=n.length-1;l>=0;l--)if(void 0!==(o=t(e,n[l],a))){s=!0;break}return s?(i||"function"!=typeof o||(o=this.mv(o,n,r)),o):!i&&""},ls:function(e,t,n,r,i,o){var s=this.options.delimiters;return this.options.delimiters=o,this.b(this.ct(l(e.call(t,i,n)),t,r)),this.options.delimiters=s,!1},ct:function(e,t,n){if(this.options.disableLambda)throw new Error("Lambda features disabled.");return this.c.compile(e,this.options).render(t,n)},b:function(e){this.buf+=e},fl:function(){var e=this.buf;return this.buf="",e},ms:function(e,t,n,r,i,o,s){var a,l=t[t.length-1],c=e.call(l);return"function"==typeof c?!!r||(a=this.activeSub&&this.subsText&&this.subsText[this.activeSub]?this.subsText[this.activeSub]:this.text,this.ls(c,l,t,n,a.substring(i,o),s)):c},mv:function(e,t,n){var r=t[t.length-1],i=e.call(r);return"function"==typeof i?this.ct(l(i.call(r)),r,n):i},sub:function(e,t,n,r){var i=this.subs[e];i&&(this.activeSub=e,i(t,n,this,r),this.activeSub=!1)}};var n=/&/g,r=/</g,i=/>/g,o=/\\'/g,s=/\\"/g,a=/[&<>\\"\\']/;function l(e){return String(null==e?"":e)}var c=Array.isArray||function(e){return"[object Array]"===Object.prototype.toString.call(e)}}(t)},801(e,t,n){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.canonicalize=t.convertChangesToXML=t.convertChangesToDMP=t.reversePatch=t.parsePatch=t.applyPatches=t.applyPatch=t.OMIT_HEADERS=t.FILE_HEADERS_ONLY=t.INCLUDE_HEADERS=t.formatPatch=t.createPatch=t.createTwoFilesPatch=t.structuredPatch=t.arrayDiff=t.diffArrays=t.jsonDiff=t.diffJson=t.cssDiff=t.diffCss=t.sentenceDiff=t.diffSentences=t.diffTrimmedLines=t.lineDiff=t.diffLines=t.wordsWithSpaceDiff=t.diffWordsWithSpace=t.wordDiff=t.diffWords=t.characterDiff=t.diffChars=t.Diff=void 0;var r=n(188);t.Diff=r.default;var i=n(622);Object.defineProperty(t,"diffChars",{enumerable:!0,get:function(){return i.diffChars}}),Object.defineProperty(t,"characterDiff",{enumerable:!0,get:function(){return i.characterDiff}});var o=n(25);Object.defineProperty(t,"diffWords",{enumerable:!0,get:function(){return o.diffWords}}),Object.defineProperty(t,"diffWordsWithSpace",{enumerable:!0,get:function(){return o.diffWordsWithSpace}}),Object.defineProperty(t,"wordDiff",{enumerable:!0,get:function(){return o.wordDiff}}),Object.defineProperty(t,"wordsWithSpaceDiff",{enumerable:!0,get:function(){return o.wordsWithSpaceDiff}});var s=n(839);Object.defineProperty(t,"diffLines",{enumerable:!0,get:function(){return s.diffLines}}),Object.defineProperty(t,"diffTrimmedLines",{enumerable:!0,get:function(){return s.diffTrimmedLines}}),Object.defineProperty(t,"lineDiff",{enumerable:!0,get:function(){return s.lineDiff}});var a=n(484);Object.defineProperty(t,"diffSentences",{enumerable:!0,get:function(){return a.diffSentences}}),Object.defineProperty(t,"sentenceDiff",{enumerable:!0,get:function(){return a.sentenceDiff}});var l=n(42);Object.defineProperty(t,"diffCss",{enumerable:!0,get:function(){return l.diffCss}}),Object.defineProperty(t,"cssDiff",{enumerable:!0,get:function(){return l.cssDiff}});var c=n(843);Object.defineProperty(t,"diffJson",{enumerable:!0,get:function(){return c.diffJson}}),Object.defineProperty(t,"canonicalize",{enumerable:!0,get:function(){return c.canonicalize}}),Object.defineProperty(t,"jsonDiff",{enumerable:!0,get:function(){return c.jsonDiff}});var u=n(968);Object.defineProperty(t,"diffArrays",{enumerable:!0,get:function(){return u.diffArrays}}),Object.defineProperty(t,"arrayDiff",{enumerable:!0,get:function(){return u.arrayDiff}});var f=n(904);Object.defineProperty(t,"applyPatch",{enumerable:!0,get:function(){return f.applyPatch}}),Object.defineProperty(t,"applyPatches",{enumerable:!0,get:function(){return f.applyPatches}});var d=n(363);Object.defineProperty(t,"parsePatch",{enumerable:!0,get:function(){return d.parsePatch}});var h=n(406);Object.defineProperty(t,"reversePatch",{enumerable:!0,get:function(){return h.reversePatch}});var p=n(822);Object.defineProperty(t,"structuredPatch",{enumerable:!0,get:function(){return p.structuredPatch}}),Object.defineProperty(t,"createTwoFilesPatch",{enumerable:!0,get:function(){return p.createTwoFilesPatch}}),Object.defineProperty(t,"createPatch",{enumerable:!0,get:function(){return p.createPatch}}),Object.defineProperty(t,"formatPatch",{enumerable:!0,get:function(){return p.formatPatch}}),Object.defineProperty(t,"INCLUDE_HEADERS",{enumerable:!0,get:function(){return p.INCLUDE_HEADERS}}),Object.defineProperty(t,"FILE_HEADERS_ONLY",{enumerable:!0,get:function(){return p.FILE_HEADERS_ONLY}}),Object.defineProperty(t,"OMIT_HEADERS",{enumerable:!0,get:function(){return p.OMIT_HEADERS}});var b=n(868);Object.defineProperty(t,"convertChangesToDMP",{enumerable:!0,get:function(){return b.convertChangesToDMP}});var g=n(660);Object.defineProperty(t,"convertChangesToXML",{enumerable:!0,get:function(){return g.convertChangesToXML}})},822(e,t,n){"use strict";var r=this&&this.__assign||function(){return r=Object.assign||function(e){for(var t,n=1,r=arguments.length;n<r;n++)for(var i in t=arguments[n])Object.prototype.hasOwnProperty.call(t,i)&&(e[i]=t[i]);return e},r.apply(this,arguments)};Object.defineProperty(t,"__esModule",{value:!0}),t.OMIT_HEADERS=t.FILE_HEADERS_ONLY=t.INCLUDE_HEADERS=void 0,t.structuredPatch=o,t.formatPatch=s,t.createTwoFilesPatch=a,t.createPatch=function(e,t,n,r,i,o){return a(e,e,t,n,r,i,o)};var i=n(839);function o(e,t,n,o,s,a,l){var c;void 0===(c=l?"function"==typeof l?{callback:l}:l:{}).context&&(c.context=4);var u=c.context;if(c.newlineIsToken)throw new Error("newlineIsToken may not be used with patch-generation functions, only with diffing functions");if(!c.callback)return d((0,i.diffLines)(n,o,c));var f=c.callback;function d(n){if(n){n.push({value:"",lines:[]});for(var r=[],i=0,o=0,l=[],c=1,f=1,d=0;d<n.length;d++){var h=n[d],p=h.lines||(void 0,P=void 0,x=(j=h.value).endsWith("\\n"),P=j.split("\\n").map((function(e){return e+"\\n"})),x?P.pop():P.push(P.pop().slice(0,-1)),P);if(h.lines=p,h.added||h.removed){if(!i){var b=n[d-1];i=c,o=f,b&&(i-=(l=u>0?E(b.lines.slice(-u)):[]).length,o-=l.length)}for(var g=0,v=p;g<v.length;g++){var m=v[g];l.push((h.added?"+":"-")+m)}h.added?f+=p.length:c+=p.length}else{if(i)if(p.length<=2*u&&d<n.length-2)for(var y=0,w=E(p);y<w.length;y++)m=w[y],l.push(m);else{for(var O=Math.min(p.length,u),_=0,S=E(p.slice(0,O));_<S.length;_++)m=S[_],l.push(m);var C={oldStart:i,oldLines:c-i+O,newStart:o,newLines:f-o+O,lines:l};r.push(C),i=0,o=0,l=[]}c+=p.length,f+=p.length}}for(var L=0,T=r;L<T.length;L++)for(C=T[L],d=0;d<C.lines.length;d++)C.lines[d].endsWith("\\n")?C.lines[d]=C.lines[d].slice(0,-1):(C.lines.splice(d+1,0,"\\\\ No newline at end of file"),d++);return{oldFileName:e,newFileName:t,oldHeader:s,newHeader:a,hunks:r}}var j,x,P;function E(e){return e.map((function(e){return" "+e}))}}(0,i.diffLines)(n,o,r(r({},c),{callback:function(e){var t=d(e);f(t)}}))}function s(e,n){if(n||(n=t.INCLUDE_HEADERS),Array.isArray(e)){if(e.length>1&&!n.includeFileHeaders)throw new Error("Cannot omit file headers on a multi-file patch. (The result would be unparseable; how would a tool trying to apply the patch know which changes are to which file?)");return e.map((function(e){return s(e,n)})).join("\\n")}var r=[];n.includeIndex&&e.oldFileName==e.newFileName&&r.push("Index: "+e.oldFileName),n.includeUnderline&&r.push("==================================================================="),n.includeFileHeaders&&(r.push("--- "+e.oldFileName+(void 0===e.oldHeader?"":"\\t"+e.oldHeader)),r.push("+++ "+e.newFileName+(void 0===e.newHeader?"":"\\t"+e.newHeader)));for(var i=0;i<e.hunks.length;i++){var o=e.hunks[i];0===o.oldLines&&(o.oldStart-=1),0===o.newLines&&(o.newStart-=1),r.push("@@ -"+o.oldStart+","+o.oldLines+" +"+o.newStart+","+o.newLines+" @@");for(var a=0,l=o.lines;a<l.length;a++){var c=l[a];r.push(c)}}return r.join("\\n")+"\\n"}function a(e,t,n,i,a,l,c){if("function"==typeof c&&(c={callback:c}),!(null==c?void 0:c.callback)){var u=o(e,t,n,i,a,l,c);if(!u)return;return s(u,null==c?void 0:c.headerOptions)}var f=c.callback;o(e,t,n,i,a,l,r(r({},c),{callback:function(e){f(e?s(e,c.headerOptions):void 0)}}))}t.INCLUDE_HEADERS={includeIndex:!0,includeUnderline:!0,includeFileHeaders:!0},t.FILE_HEADERS_ONLY={includeIndex:!1,includeUnderline:!1,includeFileHeaders:!0},t.OMIT_HEADERS={includeIndex:!1,includeUnderline:!1,includeFileHeaders:!1}},826(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.generateOptions=function(e,t){if("function"==typeof e)t.callback=e;else if(e)for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[n]=e[n]);return t}},839(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.lineDiff=void 0,t.diffLines=function(e,n,r){return t.lineDiff.diff(e,n,r)},t.diffTrimmedLines=function(e,n,r){return r=(0,s.generateOptions)(r,{ignoreWhitespace:!0}),t.lineDiff.diff(e,n,r)},t.tokenize=l;var o=n(188),s=n(826),a=function(e){function t(){var t=null!==e&&e.apply(this,arguments)||this;return t.tokenize=l,t}return i(t,e),t.prototype.equals=function(t,n,r){return r.ignoreWhitespace?(r.newlineIsToken&&t.includes("\\n")||(t=t.trim()),r.newlineIsToken&&n.includes("\\n")||(n=n.trim())):r.ignoreNewlineAtEof&&!r.newlineIsToken&&(t.endsWith("\\n")&&(t=t.slice(0,-1)),n.endsWith("\\n")&&(n=n.slice(0,-1))),e.prototype.equals.call(this,t,n,r)},t}(o.default);function l(e,t){t.stripTrailingCr&&(e=e.replace(/\\r\\n/g,"\\n"));var n=[],r=e.split(/(\\n|\\r\\n)/);r[r.length-1]||r.pop();for(var i=0;i<r.length;i++){var o=r[i];i%2&&!t.newlineIsToken?n[n.length-1]+=o:n.push(o)}return n}t.lineDiff=new a},843(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.jsonDiff=void 0,t.diffJson=function(e,n,r){return t.jsonDiff.diff(e,n,r)},t.canonicalize=l;var o=n(188),s=n(839),a=function(e){function t(){var t=null!==e&&e.apply(this,arguments)||this;return t.tokenize=s.tokenize,t}return i(t,e),Object.defineProperty(t.prototype,"useLongestToken",{get:function(){return!0},enumerable:!1,configurable:!0}),t.prototype.castInput=function(e,t){var n=t.undefinedReplacement,r=t.stringifyReplacer,i=void 0===r?function(e,t){return void 0===t?n:t}:r;return"string"==typeof e?e:JSON.stringify(l(e,null,null,i),null,"  ")},t.prototype.equals=function(t,n,r){return e.prototype.equals.call(this,t.replace(/,([\\r\\n])/g,"$1"),n.replace(/,([\\r\\n])/g,"$1"),r)},t}(o.default);function l(e,t,n,r,i){var o,s;for(t=t||[],n=n||[],r&&(e=r(void 0===i?"":i,e)),o=0;o<t.length;o+=1)if(t[o]===e)return n[o];if("[object Array]"===Object.prototype.toString.call(e)){for(t.push(e),s=new Array(e.length),n.push(s),o=0;o<e.length;o+=1)s[o]=l(e[o],t,n,r,String(o));return t.pop(),n.pop(),s}if(e&&e.toJSON&&(e=e.toJSON()),"object"==typeof e&&null!==e){t.push(e),s={},n.push(s);var a,c=[];for(a in e)Object.prototype.hasOwnProperty.call(e,a)&&c.push(a);for(c.sort(),o=0;o<c.length;o+=1)s[a=c[o]]=l(e[a],t,n,r,a);t.pop(),n.pop()}else s=e;return s}t.jsonDiff=new a},868(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.convertChangesToDMP=function(e){for(var t,n,r=[],i=0;i<e.length;i++)n=(t=e[i]).added?1:t.removed?-1:0,r.push([n,t.value]);return r}},895(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t});Object.defineProperty(t,"__esModule",{value:!0}),t.defaultLineByLineRendererConfig=void 0;const a=s(n(598)),l=s(n(302)),c=n(613),u=n(185);t.defaultLineByLineRendererConfig=Object.assign(Object.assign({},l.defaultRenderConfig),{renderNothingWhenEmpty:!1,matchingMaxComparisons:2500,maxLineSizeInBlockForComparison:200});const f="generic",d="line-by-line";t.default=class{constructor(e,n={}){this.hoganUtils=e,this.config=Object.assign(Object.assign({},t.defaultLineByLineRendererConfig),n)}render(e){const t=e.map((e=>{let t;return t=e.blocks.length?this.generateFileHtml(e):this.generateEmptyDiff(),this.makeFileDiffHtml(e,t)})).join("\\n");return this.hoganUtils.render(f,"wrapper",{colorScheme:l.colorSchemeToCss(this.config.colorScheme),content:t})}makeFileDiffHtml(e,t){if(this.config.renderNothingWhenEmpty&&Array.isArray(e.blocks)&&0===e.blocks.length)return"";const n=this.hoganUtils.template(d,"file-diff"),r=this.hoganUtils.template(f,"file-path"),i=this.hoganUtils.template("icon","file"),o=this.hoganUtils.template("tag",l.getFileIcon(e));return n.render({file:e,fileHtmlId:l.getHtmlId(e),diffs:t,filePath:r.render({fileDiffName:l.filenameDiff(e)},{fileIcon:i,fileTag:o})})}generateEmptyDiff(){return this.hoganUtils.render(f,"empty-diff",{contentClass:"d2h-code-line",CSSLineClass:l.CSSLineClass})}generateFileHtml(e){const t=a.newMatcherFn(a.newDistanceFn((t=>l.deconstructLine(t.content,e.isCombined).content)));return e.blocks.map((n=>{let r=this.hoganUtils.render(f,"block-header",{CSSLineClass:l.CSSLineClass,blockHeader:e.isTooBig?n.header:l.escapeForHtml(n.header),lineClass:"d2h-code-linenumber",contentClass:"d2h-code-line"});return this.applyLineGroupping(n).forEach((([n,i,o])=>{if(i.length&&o.length&&!n.length)this.applyRematchMatching(i,o,t).map((([t,n])=>{const{left:i,right:o}=this.processChangedLines(e,e.isCombined,t,n);r+=i,r+=o}));else if(n.length)n.forEach((t=>{const{prefix:n,content:i}=l.deconstructLine(t.content,e.isCombined);r+=this.generateSingleLineHtml(e,{type:l.CSSLineClass.CONTEXT,prefix:n,content:i,oldNumber:t.oldNumber,newNumber:t.newNumber})}));else if(i.length||o.length){const{left:t,right:n}=this.processChangedLines(e,e.isCombined,i,o);r+=t,r+=n}else console.error("Unknown state reached while processing groups of lines",n,i,o)})),r})).join("\\n")}applyLineGroupping(e){const t=[];let n=[],r=[];for(let i=0;i<e.lines.length;i++){const o=e.lines[i];(o.type!==c.LineType.INSERT&&r.length||o.type===c.LineType.CONTEXT&&n.length>0)&&(t.push([[],n,r]),n=[],r=[]),o.type===c.LineType.CONTEXT?t.push([[o],[],[]]):o.type===c.LineType.INSERT&&0===n.length?t.push([[],[],[o]]):o.type===c.LineType.INSERT&&n.length>0?r.push(o):o.type===c.LineType.DELETE&&n.push(o)}return(n.length||r.length)&&(t.push([[],n,r]),n=[],r=[]),t}applyRematchMatching(e,t,n){const r=e.length*t.length,i=(0,u.max)(e.concat(t).map((e=>e.content.length)));return r<this.config.matchingMaxComparisons&&i<this.config.maxLineSizeInBlockForComparison&&("lines"===this.config.matching||"words"===this.config.matching)?n(e,t):[[e,t]]}processChangedLines(e,t,n,r){const i={right:"",left:""},o=Math.max(n.length,r.length);for(let s=0;s<o;s++){const o=n[s],a=r[s],c=void 0!==o&&void 0!==a?l.diffHighlight(o.content,a.content,t,this.config):void 0,u=void 0!==o&&void 0!==o.oldNumber?Object.assign(Object.assign({},void 0!==c?{prefix:c.oldLine.prefix,content:c.oldLine.content,type:l.CSSLineClass.DELETE_CHANGES}:Object.assign(Object.assign({},l.deconstructLine(o.content,t)),{type:l.toCSSClass(o.type)})),{oldNumber:o.oldNumber,newNumber:o.newNumber}):void 0,f=void 0!==a&&void 0!==a.newNumber?Object.assign(Object.assign({},void 0!==c?{prefix:c.newLine.prefix,content:c.newLine.content,type:l.CSSLineClass.INSERT_CHANGES}:Object.assign(Object.assign({},l.deconstructLine(a.content,t)),{type:l.toCSSClass(a.type)})),{oldNumber:a.oldNumber,newNumber:a.newNumber}):void 0,{left:d,right:h}=this.generateLineHtml(e,u,f);i.left+=d,i.right+=h}return i}generateLineHtml(e,t,n){return{left:this.generateSingleLineHtml(e,t),right:this.generateSingleLineHtml(e,n)}}generateSingleLineHtml(e,t){if(void 0===t)return"";const n=this.hoganUtils.render(d,"numbers",{oldNumber:t.oldNumber||"",newNumber:t.newNumber||""});return this.hoganUtils.render(f,"line",{type:t.type,lineClass:"d2h-code-linenumber",contentClass:"d2h-code-line",prefix:" "===t.prefix?"&nbsp;":t.prefix,content:t.content,lineNumber:n,line:t,file:e})}}},904(e,t,n){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.applyPatch=a,t.applyPatches=function(e,t){var n="string"==typeof e?(0,o.parsePatch)(e):e,r=0;!function e(){var i=n[r++];if(!i)return t.complete();t.loadFile(i,(function(n,r){if(n)return t.complete(n);var o=a(r,i,t);t.patched(i,o,(function(n){if(n)return t.complete(n);e()}))}))}()};var r=n(665),i=n(725),o=n(363),s=n(738);function a(e,t,n){var a;if(void 0===n&&(n={}),(a="string"==typeof t?(0,o.parsePatch)(t):Array.isArray(t)?t:[t]).length>1)throw new Error("applyPatch only works with a single input.");return function(e,t,n){void 0===n&&(n={}),(n.autoConvertLineEndings||null==n.autoConvertLineEndings)&&((0,r.hasOnlyWinLineEndings)(e)&&(0,i.isUnix)(t)?t=(0,i.unixToWin)(t):(0,r.hasOnlyUnixLineEndings)(e)&&(0,i.isWin)(t)&&(t=(0,i.winToUnix)(t)));var o=e.split("\\n"),a=t.hunks,l=n.compareLine||function(e,t,n,r){return t===r},c=n.fuzzFactor||0,u=0;if(c<0||!Number.isInteger(c))throw new Error("fuzzFactor must be a non-negative integer");if(!a.length)return e;for(var f="",d=!1,h=!1,p=0;p<a[a.length-1].lines.length;p++)"\\\\"==(T=a[a.length-1].lines[p])[0]&&("+"==f[0]?d=!0:"-"==f[0]&&(h=!0)),f=T;if(d){if(h){if(!c&&""==o[o.length-1])return!1}else if(""==o[o.length-1])o.pop();else if(!c)return!1}else if(h)if(""!=o[o.length-1])o.push("");else if(!c)return!1;function b(e,t,n,r,i,s,a){void 0===r&&(r=0),void 0===i&&(i=!0),void 0===s&&(s=[]),void 0===a&&(a=0);for(var c=0,u=!1;r<e.length;r++){var f=e[r],d=f.length>0?f[0]:" ",h=f.length>0?f.substr(1):f;if("-"===d){if(!l(t+1,o[t],d,h))return n&&null!=o[t]?(s[a]=o[t],b(e,t+1,n-1,r,!1,s,a+1)):null;t++,c=0}if("+"===d){if(!i)return null;s[a]=h,a++,c=0,u=!0}if(" "===d){if(c++,s[a]=o[t],!l(t+1,o[t],d,h))return u||!n?null:o[t]&&(b(e,t+1,n-1,r+1,!1,s,a+1)||b(e,t+1,n-1,r,!1,s,a+1))||b(e,t,n-1,r+1,!1,s,a);a++,i=!0,u=!1,t++}}return a-=c,t-=c,s.length=a,{patchedLines:s,oldLineLastI:t-1}}var g=[],v=0;for(p=0;p<a.length;p++){for(var m=a[p],y=void 0,w=o.length-m.oldLines+c,O=void 0,_=0;_<=c;_++){O=m.oldStart+v-1;for(var S=(0,s.default)(O,u,w);void 0!==O&&!(y=b(m.lines,O,_));O=S());if(y)break}if(!y)return!1;for(var C=u;C<O;C++)g.push(o[C]);for(var L=0;L<y.patchedLines.length;L++){var T=y.patchedLines[L];g.push(T)}u=y.oldLineLastI+1,v=O+1-m.oldStart}for(p=u;p<o.length;p++)g.push(o[p]);return g.join("\\n")}(e,a[0],n)}},957(e,t,n){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.parse=function(e,t={}){const n=[];let i=null,a=null,c=null,u=null,f=null,d=null,h=null;const p="--- ",b="+++ ",g="@@",v=/^old mode (\\d{6})/,m=/^new mode (\\d{6})/,y=/^deleted file mode (\\d{6})/,w=/^new file mode (\\d{6})/,O=/^copy from "?(.+)"?/,_=/^copy to "?(.+)"?/,S=/^rename from "?(.+)"?/,C=/^rename to "?(.+)"?/,L=/^similarity index (\\d+)%/,T=/^dissimilarity index (\\d+)%/,j=/^index ([\\da-z]+)\\.\\.([\\da-z]+)\\s*(\\d{6})?/,x=/^Binary files (.*) and (.*) differ/,P=/^GIT binary patch/,E=/^index ([\\da-z]+),([\\da-z]+)\\.\\.([\\da-z]+)/,N=/^mode (\\d{6}),(\\d{6})\\.\\.(\\d{6})/,D=/^new file mode (\\d{6})/,k=/^deleted file mode (\\d{6}),(\\d{6})/,H=e.replace(/\\\\ No newline at end of file/g,"").replace(/\\r\\n?/g,"\\n").split("\\n");function M(){null!==a&&null!==i&&(i.blocks.push(a),a=null)}function W(){null!==i&&(i.oldName||null===d||(i.oldName=d),i.newName||null===h||(i.newName=h),i.newName&&(n.push(i),i=null)),d=null,h=null}function I(){M(),W(),i={blocks:[],deletedLines:0,addedLines:0}}function F(e){let t;M(),null!==i&&((t=/^@@ -(\\d+)(?:,\\d+)? \\+(\\d+)(?:,\\d+)? @@.*/.exec(e))?(i.isCombined=!1,c=parseInt(t[1],10),f=parseInt(t[2],10)):(t=/^@@@ -(\\d+)(?:,\\d+)? -(\\d+)(?:,\\d+)? \\+(\\d+)(?:,\\d+)? @@@.*/.exec(e))?(i.isCombined=!0,c=parseInt(t[1],10),u=parseInt(t[2],10),f=parseInt(t[3],10)):(e.startsWith(g)&&console.error("Failed to parse lines, starting in 0!"),c=0,f=0,i.isCombined=!1)),a={lines:[],oldStartLine:c,oldStartLine2:u,newStartLine:f,header:e}}return H.forEach(((e,u)=>{if(!e||e.startsWith("*"))return;let M;const W=H[u-1],A=H[u+1],R=H[u+2];if(e.startsWith("diff --git")||e.startsWith("diff --combined")){if(I(),(M=/^diff --git "?([a-ciow]\\/.+)"? "?([a-ciow]\\/.+)"?/.exec(e))&&(d=l(M[1],void 0,t.dstPrefix),h=l(M[2],void 0,t.srcPrefix)),null===i)throw new Error("Where is my file !!!");return void(i.isGitDiff=!0)}if(e.startsWith("Binary files")&&!(null==i?void 0:i.isGitDiff)){if(I(),(M=/^Binary files "?([a-ciow]\\/.+)"? and "?([a-ciow]\\/.+)"? differ/.exec(e))&&(d=l(M[1],void 0,t.dstPrefix),h=l(M[2],void 0,t.srcPrefix)),null===i)throw new Error("Where is my file !!!");return void(i.isBinary=!0)}if((!i||!i.isGitDiff&&i&&e.startsWith(p)&&A.startsWith(b)&&R.startsWith(g))&&I(),null==i?void 0:i.isTooBig)return;if(i&&("number"==typeof t.diffMaxChanges&&i.addedLines+i.deletedLines>t.diffMaxChanges||"number"==typeof t.diffMaxLineLength&&e.length>t.diffMaxLineLength))return i.isTooBig=!0,i.addedLines=0,i.deletedLines=0,i.blocks=[],a=null,void F("function"==typeof t.diffTooBigMessage?t.diffTooBigMessage(n.length):"Diff too big to be displayed");if(e.startsWith(p)&&A.startsWith(b)||e.startsWith(b)&&W.startsWith(p)){if(i&&!i.oldName&&e.startsWith("--- ")&&(M=function(e,t){return l(e,"---",t)}(e,t.srcPrefix)))return i.oldName=M,void(i.language=o(i.oldName,i.language));if(i&&!i.newName&&e.startsWith("+++ ")&&(M=function(e,t){return l(e,"+++",t)}(e,t.dstPrefix)))return i.newName=M,void(i.language=o(i.newName,i.language))}if(i&&(e.startsWith(g)||i.isGitDiff&&i.oldName&&i.newName&&!a))return void F(e);if(a&&(e.startsWith("+")||e.startsWith("-")||e.startsWith(" ")))return void function(e){if(null===i||null===a||null===c||null===f)return;const t={content:e},n=i.isCombined?["+ "," +","++"]:["+"],o=i.isCombined?["- "," -","--"]:["-"];s(e,n)?(i.addedLines++,t.type=r.LineType.INSERT,t.oldNumber=void 0,t.newNumber=f++):s(e,o)?(i.deletedLines++,t.type=r.LineType.DELETE,t.oldNumber=c++,t.newNumber=void 0):(t.type=r.LineType.CONTEXT,t.oldNumber=c++,t.newNumber=f++),a.lines.push(t)}(e);const z=!function(e,t){let n=t;for(;n<H.length-3;){if(e.startsWith("diff"))return!1;if(H[n].startsWith(p)&&H[n+1].startsWith(b)&&H[n+2].startsWith(g))return!0;n++}return!1}(e,u);if(null===i)throw new Error("Where is my file !!!");(M=v.exec(e))?i.oldMode=M[1]:(M=m.exec(e))?i.newMode=M[1]:(M=y.exec(e))?(i.deletedFileMode=M[1],i.isDeleted=!0):(M=w.exec(e))?(i.newFileMode=M[1],i.isNew=!0):(M=O.exec(e))?(z&&(i.oldName=M[1]),i.isCopy=!0):(M=_.exec(e))?(z&&(i.newName=M[1]),i.isCopy=!0):(M=S.exec(e))?(z&&(i.oldName=M[1]),i.isRename=!0):(M=C.exec(e))?(z&&(i.newName=M[1]),i.isRename=!0):(M=x.exec(e))?(i.isBinary=!0,i.oldName=l(M[1],void 0,t.srcPrefix),i.newName=l(M[2],void 0,t.dstPrefix),F("Binary file")):P.test(e)?(i.isBinary=!0,F(e)):(M=L.exec(e))?i.unchangedPercentage=parseInt(M[1],10):(M=T.exec(e))?i.changedPercentage=parseInt(M[1],10):(M=j.exec(e))?(i.checksumBefore=M[1],i.checksumAfter=M[2],M[3]&&(i.mode=M[3])):(M=E.exec(e))?(i.checksumBefore=[M[2],M[3]],i.checksumAfter=M[1]):(M=N.exec(e))?(i.oldMode=[M[2],M[3]],i.newMode=M[1]):(M=D.exec(e))?(i.newFileMode=M[1],i.isNew=!0):(M=k.exec(e))&&(i.deletedFileMode=M[1],i.isDeleted=!0)})),M(),W(),n};const r=n(613),i=n(185);function o(e,t){const n=e.split(".");return n.length>1?n[n.length-1]:t}function s(e,t){return t.reduce(((t,n)=>t||e.startsWith(n)),!1)}const a=["a/","b/","i/","w/","c/","o/"];function l(e,t,n){const r=void 0!==n?[...a,n]:a,o=t?new RegExp(\`^\${(0,i.escapeForRegExp)(t)} "?(.+?)"?$\`):new RegExp('^"?(.+?)"?$'),[,s=""]=o.exec(e)||[],l=r.find((e=>0===s.indexOf(e)));return(l?s.slice(l.length):s).replace(/\\s+\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)? [+-]\\d{4}.*$/,"")}},968(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.arrayDiff=void 0,t.diffArrays=function(e,n,r){return t.arrayDiff.diff(e,n,r)};var o=function(e){function t(){return null!==e&&e.apply(this,arguments)||this}return i(t,e),t.prototype.tokenize=function(e){return e.slice()},t.prototype.join=function(e){return e},t.prototype.removeEmpty=function(e){return e},t}(n(188).default);t.arrayDiff=new o}},t={},function n(r){var i=t[r];if(void 0!==i)return i.exports;var o=t[r]={exports:{}};return e[r].call(o.exports,o,o.exports,n),o.exports}(166);var e,t}));`, diff2htmlCss: ':host,:root{--d2h-bg-color:#fff;--d2h-border-color:#ddd;--d2h-dim-color:rgba(0,0,0,.3);--d2h-line-border-color:#eee;--d2h-file-header-bg-color:#f7f7f7;--d2h-file-header-border-color:#d8d8d8;--d2h-empty-placeholder-bg-color:#f1f1f1;--d2h-empty-placeholder-border-color:#e1e1e1;--d2h-selected-color:#c8e1ff;--d2h-ins-bg-color:#dfd;--d2h-ins-border-color:#b4e2b4;--d2h-ins-highlight-bg-color:#97f295;--d2h-ins-label-color:#399839;--d2h-del-bg-color:#fee8e9;--d2h-del-border-color:#e9aeae;--d2h-del-highlight-bg-color:#ffb6ba;--d2h-del-label-color:#c33;--d2h-change-del-color:#fdf2d0;--d2h-change-ins-color:#ded;--d2h-info-bg-color:#f8fafd;--d2h-info-border-color:#d5e4f2;--d2h-change-label-color:#d0b44c;--d2h-moved-label-color:#3572b0;--d2h-dark-color:#e6edf3;--d2h-dark-bg-color:#0d1117;--d2h-dark-border-color:#30363d;--d2h-dark-dim-color:#6e7681;--d2h-dark-line-border-color:#21262d;--d2h-dark-file-header-bg-color:#161b22;--d2h-dark-file-header-border-color:#30363d;--d2h-dark-empty-placeholder-bg-color:hsla(215,8%,47%,.1);--d2h-dark-empty-placeholder-border-color:#30363d;--d2h-dark-selected-color:rgba(56,139,253,.1);--d2h-dark-ins-bg-color:rgba(46,160,67,.15);--d2h-dark-ins-border-color:rgba(46,160,67,.4);--d2h-dark-ins-highlight-bg-color:rgba(46,160,67,.4);--d2h-dark-ins-label-color:#3fb950;--d2h-dark-del-bg-color:rgba(248,81,73,.1);--d2h-dark-del-border-color:rgba(248,81,73,.4);--d2h-dark-del-highlight-bg-color:rgba(248,81,73,.4);--d2h-dark-del-label-color:#f85149;--d2h-dark-change-del-color:rgba(210,153,34,.2);--d2h-dark-change-ins-color:rgba(46,160,67,.25);--d2h-dark-info-bg-color:rgba(56,139,253,.1);--d2h-dark-info-border-color:rgba(56,139,253,.4);--d2h-dark-change-label-color:#d29922;--d2h-dark-moved-label-color:#3572b0}.d2h-wrapper{text-align:left}.d2h-file-header{background-color:#f7f7f7;background-color:var(--d2h-file-header-bg-color);border-bottom:1px solid #d8d8d8;border-bottom:1px solid var(--d2h-file-header-border-color);display:-webkit-box;display:-ms-flexbox;display:flex;font-family:Source Sans Pro,Helvetica Neue,Helvetica,Arial,sans-serif;height:35px;padding:5px 10px}.d2h-file-header.d2h-sticky-header{position:sticky;top:0;z-index:1}.d2h-file-stats{display:-webkit-box;display:-ms-flexbox;display:flex;font-size:14px;margin-left:auto}.d2h-lines-added{border:1px solid #b4e2b4;border:1px solid var(--d2h-ins-border-color);border-radius:5px 0 0 5px;color:#399839;color:var(--d2h-ins-label-color);padding:2px;text-align:right;vertical-align:middle}.d2h-lines-deleted{border:1px solid #e9aeae;border:1px solid var(--d2h-del-border-color);border-radius:0 5px 5px 0;color:#c33;color:var(--d2h-del-label-color);margin-left:1px;padding:2px;text-align:left;vertical-align:middle}.d2h-file-name-wrapper{display:-webkit-box;display:-ms-flexbox;display:flex;-webkit-box-align:center;-ms-flex-align:center;align-items:center;font-size:15px;width:100%}.d2h-file-name{overflow-x:hidden;text-overflow:ellipsis;white-space:nowrap}.d2h-file-wrapper{border:1px solid #ddd;border:1px solid var(--d2h-border-color);border-radius:3px;margin-bottom:1em}.d2h-file-collapse{-webkit-box-pack:end;-ms-flex-pack:end;cursor:pointer;display:none;font-size:12px;justify-content:flex-end;-webkit-box-align:center;-ms-flex-align:center;align-items:center;border:1px solid #ddd;border:1px solid var(--d2h-border-color);border-radius:3px;padding:4px 8px}.d2h-file-collapse.d2h-selected{background-color:#c8e1ff;background-color:var(--d2h-selected-color)}.d2h-file-collapse-input{margin:0 4px 0 0}.d2h-diff-table{border-collapse:collapse;font-family:Menlo,Consolas,monospace;font-size:13px;width:100%}.d2h-files-diff{display:-webkit-box;display:-ms-flexbox;display:flex;width:100%}.d2h-file-diff{overflow-y:hidden}.d2h-file-diff.d2h-d-none,.d2h-files-diff.d2h-d-none{display:none}.d2h-file-side-diff{display:inline-block;overflow-x:scroll;overflow-y:hidden;width:50%}.d2h-code-line{padding:0 8em;width:calc(100% - 16em)}.d2h-code-line,.d2h-code-side-line{display:inline-block;-webkit-user-select:none;-moz-user-select:none;-ms-user-select:none;user-select:none;white-space:nowrap}.d2h-code-side-line{padding:0 4.5em;width:calc(100% - 9em)}.d2h-code-line-ctn{background:none;display:inline-block;padding:0;word-wrap:normal;-webkit-user-select:text;-moz-user-select:text;-ms-user-select:text;user-select:text;vertical-align:middle;white-space:pre;width:100%}.d2h-code-line del,.d2h-code-side-line del{background-color:#ffb6ba;background-color:var(--d2h-del-highlight-bg-color)}.d2h-code-line del,.d2h-code-line ins,.d2h-code-side-line del,.d2h-code-side-line ins{border-radius:.2em;display:inline-block;margin-top:-1px;-webkit-text-decoration:none;text-decoration:none}.d2h-code-line ins,.d2h-code-side-line ins{background-color:#97f295;background-color:var(--d2h-ins-highlight-bg-color);text-align:left}.d2h-code-line-prefix{background:none;display:inline;padding:0;word-wrap:normal;white-space:pre}.line-num1{float:left}.line-num1,.line-num2{-webkit-box-sizing:border-box;box-sizing:border-box;overflow:hidden;padding:0 .5em;text-overflow:ellipsis;width:3.5em}.line-num2{float:right}.d2h-code-linenumber{background-color:#fff;background-color:var(--d2h-bg-color);border:solid #eee;border:solid var(--d2h-line-border-color);border-width:0 1px;-webkit-box-sizing:border-box;box-sizing:border-box;color:rgba(0,0,0,.3);color:var(--d2h-dim-color);cursor:pointer;display:inline-block;position:absolute;text-align:right;width:7.5em}.d2h-code-linenumber:after{content:"\\200b"}.d2h-code-side-linenumber{background-color:#fff;background-color:var(--d2h-bg-color);border:solid #eee;border:solid var(--d2h-line-border-color);border-width:0 1px;-webkit-box-sizing:border-box;box-sizing:border-box;color:rgba(0,0,0,.3);color:var(--d2h-dim-color);cursor:pointer;display:inline-block;overflow:hidden;padding:0 .5em;position:absolute;text-align:right;text-overflow:ellipsis;width:4em}.d2h-code-side-linenumber:after{content:"\\200b"}.d2h-code-side-emptyplaceholder,.d2h-emptyplaceholder{background-color:#f1f1f1;background-color:var(--d2h-empty-placeholder-bg-color);border-color:#e1e1e1;border-color:var(--d2h-empty-placeholder-border-color)}.d2h-code-line-prefix,.d2h-code-linenumber,.d2h-code-side-linenumber,.d2h-emptyplaceholder{-webkit-user-select:none;-moz-user-select:none;-ms-user-select:none;user-select:none}.d2h-code-linenumber,.d2h-code-side-linenumber{direction:rtl}.d2h-del{background-color:#fee8e9;background-color:var(--d2h-del-bg-color);border-color:#e9aeae;border-color:var(--d2h-del-border-color)}.d2h-ins{background-color:#dfd;background-color:var(--d2h-ins-bg-color);border-color:#b4e2b4;border-color:var(--d2h-ins-border-color)}.d2h-info{background-color:#f8fafd;background-color:var(--d2h-info-bg-color);border-color:#d5e4f2;border-color:var(--d2h-info-border-color);color:rgba(0,0,0,.3);color:var(--d2h-dim-color)}.d2h-file-diff .d2h-del.d2h-change{background-color:#fdf2d0;background-color:var(--d2h-change-del-color)}.d2h-file-diff .d2h-ins.d2h-change{background-color:#ded;background-color:var(--d2h-change-ins-color)}.d2h-file-list-wrapper{margin-bottom:10px}.d2h-file-list-wrapper a{-webkit-text-decoration:none;text-decoration:none}.d2h-file-list-wrapper a,.d2h-file-list-wrapper a:visited{color:#3572b0;color:var(--d2h-moved-label-color)}.d2h-file-list-header{text-align:left}.d2h-file-list-title{font-weight:700}.d2h-file-list-line{display:-webkit-box;display:-ms-flexbox;display:flex;text-align:left}.d2h-file-list{display:block;list-style:none;margin:0;padding:0}.d2h-file-list>li{border-bottom:1px solid #ddd;border-bottom:1px solid var(--d2h-border-color);margin:0;padding:5px 10px}.d2h-file-list>li:last-child{border-bottom:none}.d2h-file-switch{cursor:pointer;display:none;font-size:10px}.d2h-icon{fill:currentColor;margin-right:10px;vertical-align:middle}.d2h-deleted{color:#c33;color:var(--d2h-del-label-color)}.d2h-added{color:#399839;color:var(--d2h-ins-label-color)}.d2h-changed{color:#d0b44c;color:var(--d2h-change-label-color)}.d2h-moved{color:#3572b0;color:var(--d2h-moved-label-color)}.d2h-tag{background-color:#fff;background-color:var(--d2h-bg-color);display:-webkit-box;display:-ms-flexbox;display:flex;font-size:10px;margin-left:5px;padding:0 2px}.d2h-deleted-tag{border:1px solid #c33;border:1px solid var(--d2h-del-label-color)}.d2h-added-tag{border:1px solid #399839;border:1px solid var(--d2h-ins-label-color)}.d2h-changed-tag{border:1px solid #d0b44c;border:1px solid var(--d2h-change-label-color)}.d2h-moved-tag{border:1px solid #3572b0;border:1px solid var(--d2h-moved-label-color)}.d2h-dark-color-scheme{background-color:#0d1117;background-color:var(--d2h-dark-bg-color);color:#e6edf3;color:var(--d2h-dark-color)}.d2h-dark-color-scheme .d2h-file-header{background-color:#161b22;background-color:var(--d2h-dark-file-header-bg-color);border-bottom:#30363d;border-bottom:var(--d2h-dark-file-header-border-color)}.d2h-dark-color-scheme .d2h-lines-added{border:1px solid rgba(46,160,67,.4);border:1px solid var(--d2h-dark-ins-border-color);color:#3fb950;color:var(--d2h-dark-ins-label-color)}.d2h-dark-color-scheme .d2h-lines-deleted{border:1px solid rgba(248,81,73,.4);border:1px solid var(--d2h-dark-del-border-color);color:#f85149;color:var(--d2h-dark-del-label-color)}.d2h-dark-color-scheme .d2h-code-line del,.d2h-dark-color-scheme .d2h-code-side-line del{background-color:rgba(248,81,73,.4);background-color:var(--d2h-dark-del-highlight-bg-color)}.d2h-dark-color-scheme .d2h-code-line ins,.d2h-dark-color-scheme .d2h-code-side-line ins{background-color:rgba(46,160,67,.4);background-color:var(--d2h-dark-ins-highlight-bg-color)}.d2h-dark-color-scheme .d2h-diff-tbody{border-color:#30363d;border-color:var(--d2h-dark-border-color)}.d2h-dark-color-scheme .d2h-code-side-linenumber{background-color:#0d1117;background-color:var(--d2h-dark-bg-color);border-color:#21262d;border-color:var(--d2h-dark-line-border-color);color:#6e7681;color:var(--d2h-dark-dim-color)}.d2h-dark-color-scheme .d2h-files-diff .d2h-code-side-emptyplaceholder,.d2h-dark-color-scheme .d2h-files-diff .d2h-emptyplaceholder{background-color:hsla(215,8%,47%,.1);background-color:var(--d2h-dark-empty-placeholder-bg-color);border-color:#30363d;border-color:var(--d2h-dark-empty-placeholder-border-color)}.d2h-dark-color-scheme .d2h-code-linenumber{background-color:#0d1117;background-color:var(--d2h-dark-bg-color);border-color:#21262d;border-color:var(--d2h-dark-line-border-color);color:#6e7681;color:var(--d2h-dark-dim-color)}.d2h-dark-color-scheme .d2h-del{background-color:rgba(248,81,73,.1);background-color:var(--d2h-dark-del-bg-color);border-color:rgba(248,81,73,.4);border-color:var(--d2h-dark-del-border-color)}.d2h-dark-color-scheme .d2h-ins{background-color:rgba(46,160,67,.15);background-color:var(--d2h-dark-ins-bg-color);border-color:rgba(46,160,67,.4);border-color:var(--d2h-dark-ins-border-color)}.d2h-dark-color-scheme .d2h-info{background-color:rgba(56,139,253,.1);background-color:var(--d2h-dark-info-bg-color);border-color:rgba(56,139,253,.4);border-color:var(--d2h-dark-info-border-color);color:#6e7681;color:var(--d2h-dark-dim-color)}.d2h-dark-color-scheme .d2h-file-diff .d2h-del.d2h-change{background-color:rgba(210,153,34,.2);background-color:var(--d2h-dark-change-del-color)}.d2h-dark-color-scheme .d2h-file-diff .d2h-ins.d2h-change{background-color:rgba(46,160,67,.25);background-color:var(--d2h-dark-change-ins-color)}.d2h-dark-color-scheme .d2h-file-wrapper{border:1px solid #30363d;border:1px solid var(--d2h-dark-border-color)}.d2h-dark-color-scheme .d2h-file-collapse{border:1px solid #0d1117;border:1px solid var(--d2h-dark-bg-color)}.d2h-dark-color-scheme .d2h-file-collapse.d2h-selected{background-color:rgba(56,139,253,.1);background-color:var(--d2h-dark-selected-color)}.d2h-dark-color-scheme .d2h-file-list-wrapper a,.d2h-dark-color-scheme .d2h-file-list-wrapper a:visited{color:#3572b0;color:var(--d2h-dark-moved-label-color)}.d2h-dark-color-scheme .d2h-file-list>li{border-bottom:1px solid #0d1117;border-bottom:1px solid var(--d2h-dark-bg-color)}.d2h-dark-color-scheme .d2h-deleted{color:#f85149;color:var(--d2h-dark-del-label-color)}.d2h-dark-color-scheme .d2h-added{color:#3fb950;color:var(--d2h-dark-ins-label-color)}.d2h-dark-color-scheme .d2h-changed{color:#d29922;color:var(--d2h-dark-change-label-color)}.d2h-dark-color-scheme .d2h-moved{color:#3572b0;color:var(--d2h-dark-moved-label-color)}.d2h-dark-color-scheme .d2h-tag{background-color:#0d1117;background-color:var(--d2h-dark-bg-color)}.d2h-dark-color-scheme .d2h-deleted-tag{border:1px solid #f85149;border:1px solid var(--d2h-dark-del-label-color)}.d2h-dark-color-scheme .d2h-added-tag{border:1px solid #3fb950;border:1px solid var(--d2h-dark-ins-label-color)}.d2h-dark-color-scheme .d2h-changed-tag{border:1px solid #d29922;border:1px solid var(--d2h-dark-change-label-color)}.d2h-dark-color-scheme .d2h-moved-tag{border:1px solid #3572b0;border:1px solid var(--d2h-dark-moved-label-color)}@media (prefers-color-scheme:dark){.d2h-auto-color-scheme{background-color:#0d1117;background-color:var(--d2h-dark-bg-color);color:#e6edf3;color:var(--d2h-dark-color)}.d2h-auto-color-scheme .d2h-file-header{background-color:#161b22;background-color:var(--d2h-dark-file-header-bg-color);border-bottom:#30363d;border-bottom:var(--d2h-dark-file-header-border-color)}.d2h-auto-color-scheme .d2h-lines-added{border:1px solid rgba(46,160,67,.4);border:1px solid var(--d2h-dark-ins-border-color);color:#3fb950;color:var(--d2h-dark-ins-label-color)}.d2h-auto-color-scheme .d2h-lines-deleted{border:1px solid rgba(248,81,73,.4);border:1px solid var(--d2h-dark-del-border-color);color:#f85149;color:var(--d2h-dark-del-label-color)}.d2h-auto-color-scheme .d2h-code-line del,.d2h-auto-color-scheme .d2h-code-side-line del{background-color:rgba(248,81,73,.4);background-color:var(--d2h-dark-del-highlight-bg-color)}.d2h-auto-color-scheme .d2h-code-line ins,.d2h-auto-color-scheme .d2h-code-side-line ins{background-color:rgba(46,160,67,.4);background-color:var(--d2h-dark-ins-highlight-bg-color)}.d2h-auto-color-scheme .d2h-diff-tbody{border-color:#30363d;border-color:var(--d2h-dark-border-color)}.d2h-auto-color-scheme .d2h-code-side-linenumber{background-color:#0d1117;background-color:var(--d2h-dark-bg-color);border-color:#21262d;border-color:var(--d2h-dark-line-border-color);color:#6e7681;color:var(--d2h-dark-dim-color)}.d2h-auto-color-scheme .d2h-files-diff .d2h-code-side-emptyplaceholder,.d2h-auto-color-scheme .d2h-files-diff .d2h-emptyplaceholder{background-color:hsla(215,8%,47%,.1);background-color:var(--d2h-dark-empty-placeholder-bg-color);border-color:#30363d;border-color:var(--d2h-dark-empty-placeholder-border-color)}.d2h-auto-color-scheme .d2h-code-linenumber{background-color:#0d1117;background-color:var(--d2h-dark-bg-color);border-color:#21262d;border-color:var(--d2h-dark-line-border-color);color:#6e7681;color:var(--d2h-dark-dim-color)}.d2h-auto-color-scheme .d2h-del{background-color:rgba(248,81,73,.1);background-color:var(--d2h-dark-del-bg-color);border-color:rgba(248,81,73,.4);border-color:var(--d2h-dark-del-border-color)}.d2h-auto-color-scheme .d2h-ins{background-color:rgba(46,160,67,.15);background-color:var(--d2h-dark-ins-bg-color);border-color:rgba(46,160,67,.4);border-color:var(--d2h-dark-ins-border-color)}.d2h-auto-color-scheme .d2h-info{background-color:rgba(56,139,253,.1);background-color:var(--d2h-dark-info-bg-color);border-color:rgba(56,139,253,.4);border-color:var(--d2h-dark-info-border-color);color:#6e7681;color:var(--d2h-dark-dim-color)}.d2h-auto-color-scheme .d2h-file-diff .d2h-del.d2h-change{background-color:rgba(210,153,34,.2);background-color:var(--d2h-dark-change-del-color)}.d2h-auto-color-scheme .d2h-file-diff .d2h-ins.d2h-change{background-color:rgba(46,160,67,.25);background-color:var(--d2h-dark-change-ins-color)}.d2h-auto-color-scheme .d2h-file-wrapper{border:1px solid #30363d;border:1px solid var(--d2h-dark-border-color)}.d2h-auto-color-scheme .d2h-file-collapse{border:1px solid #0d1117;border:1px solid var(--d2h-dark-bg-color)}.d2h-auto-color-scheme .d2h-file-collapse.d2h-selected{background-color:rgba(56,139,253,.1);background-color:var(--d2h-dark-selected-color)}.d2h-auto-color-scheme .d2h-file-list-wrapper a,.d2h-auto-color-scheme .d2h-file-list-wrapper a:visited{color:#3572b0;color:var(--d2h-dark-moved-label-color)}.d2h-auto-color-scheme .d2h-file-list>li{border-bottom:1px solid #0d1117;border-bottom:1px solid var(--d2h-dark-bg-color)}.d2h-dark-color-scheme .d2h-deleted{color:#f85149;color:var(--d2h-dark-del-label-color)}.d2h-auto-color-scheme .d2h-added{color:#3fb950;color:var(--d2h-dark-ins-label-color)}.d2h-auto-color-scheme .d2h-changed{color:#d29922;color:var(--d2h-dark-change-label-color)}.d2h-auto-color-scheme .d2h-moved{color:#3572b0;color:var(--d2h-dark-moved-label-color)}.d2h-auto-color-scheme .d2h-tag{background-color:#0d1117;background-color:var(--d2h-dark-bg-color)}.d2h-auto-color-scheme .d2h-deleted-tag{border:1px solid #f85149;border:1px solid var(--d2h-dark-del-label-color)}.d2h-auto-color-scheme .d2h-added-tag{border:1px solid #3fb950;border:1px solid var(--d2h-dark-ins-label-color)}.d2h-auto-color-scheme .d2h-changed-tag{border:1px solid #d29922;border:1px solid var(--d2h-dark-change-label-color)}.d2h-auto-color-scheme .d2h-moved-tag{border:1px solid #3572b0;border:1px solid var(--d2h-dark-moved-label-color)}}' });
-}
-var init_assets = __esm({
-  "src/report/assets.ts"() {
-    "use strict";
-  }
-});
-
-// src/report/patches.ts
-import { StringDecoder } from "node:string_decoder";
-async function* fileDiffs(files, chunks, budget) {
-  const results = files.map((f) => ({
-    diff: "",
-    binary: f.binary,
-    tooLarge: false
-  }));
-  const used = files.map(() => 0);
-  let next = 0;
-  let current = -1;
-  const notEmbedded = (result, change) => {
-    Object.assign(result, { diff: "", ...change });
-    budget.remaining += used[current];
-    used[current] = 0;
-  };
-  const reader = new SectionReader({
-    open(header) {
-      current = header !== headerOf(files[next]) && header === headerOf(files[next - 1]) ? next - 1 : next++;
-      const result = results[current];
-      if (!result || result.binary || result.tooLarge) return -1;
-      return Math.min(budget.limits.maxFileDiffBytes - used[current], budget.remaining);
-    },
-    close(section) {
-      const result = results[current];
-      if (!result || result.binary) return;
-      if (section.binary) notEmbedded(result, { binary: true, tooLarge: false });
-      else if (result.tooLarge) return;
-      else if (section.text === null) notEmbedded(result, { tooLarge: true });
-      else {
-        result.diff += showBidi(section.text);
-        used[current] = used[current] + section.bytes;
-        budget.remaining -= section.bytes;
-      }
-    }
-  });
-  let done = 0;
-  const ready = function* (upTo) {
-    for (; done < upTo; done++) {
-      yield results[done];
-      results[done] = null;
-    }
-  };
-  const collect2 = collectEvery();
-  for await (const chunk of chunks) {
-    reader.push(chunk);
-    collect2(chunk.length);
-    yield* ready(current);
-  }
-  reader.end();
-  yield* ready(files.length);
-}
-function headerOf(file) {
-  return file && `diff --git a/${file.oldPath ?? file.path} b/${file.path}`;
-}
-function startsWith(line, prefix) {
-  return line.length >= prefix.length && line.subarray(0, prefix.length).equals(prefix);
-}
-var DiffBudget, HEADER2, BINARY_MARKS, LINE_CAP, SectionReader;
-var init_patches = __esm({
-  "src/report/patches.ts"() {
-    "use strict";
-    init_memory();
-    init_visible();
-    DiffBudget = class {
-      constructor(limits, remaining = limits.maxTotalDiffBytes) {
-        this.limits = limits;
-        this.remaining = remaining;
-      }
-      limits;
-      remaining;
-    };
-    HEADER2 = Buffer.from("diff --git ");
-    BINARY_MARKS = [Buffer.from("GIT binary patch"), Buffer.from("Binary files ")];
-    LINE_CAP = 64 * 1024;
-    SectionReader = class {
-      constructor(events) {
-        this.events = events;
-      }
-      events;
-      line = [];
-      lineBytes = 0;
-      longLine = false;
-      open = false;
-      limit = -1;
-      /** The kept bytes, decoded as they come: strings live on the heap, which V8 collects as it goes. */
-      parts = [];
-      decoder = new StringDecoder("utf8");
-      bytes = 0;
-      binary = false;
-      push(chunk) {
-        for (let pos = 0; pos < chunk.length; ) {
-          const newline = chunk.indexOf(10, pos);
-          const end = newline === -1 ? chunk.length : newline + 1;
-          this.piece(chunk.subarray(pos, end), newline !== -1);
-          pos = end;
-        }
-      }
-      end() {
-        if (this.lineBytes > 0) this.wholeLine(this.takeLine());
-        this.finish();
-      }
-      piece(bytes, endsLine) {
-        if (this.longLine) {
-          this.body(bytes);
-          this.longLine = !endsLine;
-          return;
-        }
-        if (endsLine && this.lineBytes === 0) return this.wholeLine(bytes);
-        this.line.push(Buffer.from(bytes));
-        this.lineBytes += bytes.length;
-        if (endsLine) this.wholeLine(this.takeLine());
-        else if (this.lineBytes > LINE_CAP) {
-          this.longLine = true;
-          this.body(this.takeLine());
-        }
-      }
-      takeLine() {
-        const line = Buffer.concat(this.line, this.lineBytes);
-        this.line = [];
-        this.lineBytes = 0;
-        return line;
-      }
-      wholeLine(line) {
-        if (startsWith(line, HEADER2)) {
-          this.finish();
-          this.open = true;
-          this.limit = this.events.open(line.toString("utf8").replace(/\n$/, ""));
-        } else if (BINARY_MARKS.some((mark) => startsWith(line, mark))) this.binary = true;
-        this.body(line);
-      }
-      body(bytes) {
-        if (!this.open) return;
-        this.bytes += bytes.length;
-        if (this.binary || this.bytes > this.limit) this.parts = [];
-        else this.parts.push(this.decoder.write(bytes));
-      }
-      finish() {
-        if (!this.open) return;
-        const kept = !this.binary && this.bytes <= this.limit;
-        const text2 = kept ? this.parts.join("") + this.decoder.end() : null;
-        this.events.close({ text: text2, bytes: this.bytes, binary: this.binary });
-        this.open = false;
-        this.parts = [];
-        this.decoder = new StringDecoder("utf8");
-        this.bytes = 0;
-        this.binary = false;
-      }
-    };
-  }
-});
-
-// src/report/index.ts
-import { open as open5 } from "node:fs/promises";
-import { resolve as resolve20 } from "node:path";
-async function renderReport(snapshotter, format, runId, options2 = {}) {
-  const parts = [];
-  const report3 = await render2(snapshotter, format, runId, options2, async (part) => {
-    parts.push(part);
-  });
-  return { report: report3, text: parts.join("") };
-}
-async function writeReport(snapshotter, format, file, runId, options2 = {}) {
-  const path2 = resolve20(file);
-  let bytes = 0;
-  const report3 = await writeOutputFile(path2, async (temp) => {
-    const handle = await open5(temp, "wx", 420);
-    try {
-      let pending = [];
-      let pendingLength = 0;
-      const flush = async () => {
-        if (pending.length === 0) return;
-        bytes += (await handle.write(pending.join(""))).bytesWritten;
-        pending = [];
-        pendingLength = 0;
-      };
-      const written = await render2(snapshotter, format, runId, options2, async (part) => {
-        if (part.length >= WRITE_SIZE / 16) {
-          await flush();
-          bytes += (await handle.write(part)).bytesWritten;
-          return;
-        }
-        pending.push(part);
-        pendingLength += part.length;
-        if (pendingLength >= WRITE_SIZE) await flush();
-      });
-      await flush();
-      return written;
-    } finally {
-      await handle.close();
-    }
-  });
-  return { file: path2, format, runId: report3.run.runId, bytes };
-}
-async function render2(snapshotter, format, runId, options2, write2) {
-  const report3 = await buildRunReport(snapshotter, runId);
-  switch (format) {
-    case "json":
-      await write2(`${JSON.stringify(RunReport.parse(report3), null, 2)}
-`);
-      break;
-    case "md":
-      await write2(renderMarkdown(report3));
-      break;
-    case "dotenv":
-      await write2(renderDotenv(report3));
-      break;
-    case "html": {
-      const budget = new DiffBudget({
-        maxFileDiffBytes: options2.limits?.maxFileDiffBytes ?? DEFAULT_REPORT_MAX_FILE_DIFF_BYTES,
-        maxTotalDiffBytes: options2.limits?.maxTotalDiffBytes ?? DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES
-      });
-      const diffs = async (s, each) => {
-        let sent = 0;
-        try {
-          await snapshotter.streamPatch(s, async (chunks) => {
-            for await (const diff2 of fileDiffs(s.files, chunks, budget)) {
-              sent += 1;
-              await each(diff2);
-            }
-          });
-        } catch (error2) {
-          if (!isAgentgateError(error2)) throw error2;
-        }
-        for (; sent < s.files.length; sent++)
-          await each({ diff: "", binary: false, tooLarge: false, unavailable: true });
-      };
-      await writeHtml({ report: report3, diffs, assets: await loadAssets() }, write2);
-      break;
-    }
-  }
-  return report3;
-}
-var WRITE_SIZE;
-var init_report2 = __esm({
-  "src/report/index.ts"() {
-    "use strict";
-    init_config();
-    init_report();
-    init_errors();
-    init_atomic();
-    init_assets();
-    init_dotenv();
-    init_html();
-    init_markdown();
-    init_model();
-    init_patches();
-    init_model();
-    init_markdown();
-    init_dotenv();
-    WRITE_SIZE = 1024 * 1024;
-  }
-});
-
-// src/cli/commands/report.ts
-var report_exports = {};
-__export(report_exports, {
-  REPORT_COMMAND: () => REPORT_COMMAND
-});
-async function failedGateCommands(ctx, github, runId) {
-  if (!github) return {};
-  const gates = new GateStore(ctx.settings.home, { lockTimeoutMs: ctx.settings.lockTimeoutMs });
-  const snapshots = await (await ctx.snapshotter()).listByRun(runId);
-  const commands = gateAnnotations(await buildGateReport(gates, runId, snapshots));
-  return commands.length > 0 ? { workflowCommands: commands } : {};
-}
-var REPORT_COMMAND;
-var init_report3 = __esm({
-  "src/cli/commands/report.ts"() {
-    "use strict";
-    init_config();
-    init_report();
-    init_github();
-    init_gates3();
-    init_errors();
-    init_gate_store();
-    init_report_anchor();
-    init_report2();
-    init_markdown();
-    init_spec();
-    REPORT_COMMAND = defineCommand({
-      name: "report",
-      usage: "report [--run ID | --anchor REV] [--format html|md|json|dotenv] [-o FILE] [--ci github|none] [--max-file-diff-bytes N] [--max-total-diff-bytes N]",
-      summary: "A report of one run (default: the most recent), or with --anchor REV of REV's anchor: a self-contained HTML page, a Markdown step summary, one JSON document or GitLab dotenv variables. Writes FILE with -o, else prints it (html onto a terminal is refused: USAGE, give -o or redirect); in GitHub Actions, md without -o is appended to $GITHUB_STEP_SUMMARY.",
-      options: {
-        run: {
-          type: "string",
-          valueName: "ID",
-          description: "the run to report",
-          defaultText: "the run updated most recently"
-        },
-        anchor: {
-          type: "string",
-          valueName: "REV",
-          description: "report REV's anchor instead of a run: per file its coverage, method, iterations and gates, and the lines no run wrote"
-        },
-        format: {
-          type: "string",
-          choices: ReportFormat.options,
-          valueName: "FORMAT",
-          description: "html (one self-contained page), md (GitHub-flavoured Markdown, at most 1 MiB), json (one document) or dotenv (GitLab AGENTGATE_* variables)",
-          default: "html"
-        },
-        output: {
-          type: "string",
-          short: "o",
-          valueName: "FILE",
-          description: "write the report to FILE instead of printing it"
-        },
-        "max-file-diff-bytes": {
-          type: "integer",
-          valueName: "N",
-          description: 'html: a file with a larger diff is listed as "too large to show here" (its diff stays in the patch artifact)',
-          defaultText: `report.maxFileDiffBytes in the config, else ${DEFAULT_REPORT_MAX_FILE_DIFF_BYTES}`
-        },
-        "max-total-diff-bytes": {
-          type: "integer",
-          valueName: "N",
-          description: "html: at most this much diff in the whole page; files past it are listed as too large",
-          defaultText: `report.maxTotalDiffBytes in the config, else ${DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES}`
-        },
-        ci: {
-          ...CI_OPTION,
-          description: "GitHub Actions integration: with github, md without -o is appended to $GITHUB_STEP_SUMMARY"
-        }
-      },
-      positionals: { required: [] },
-      examples: [
-        'report --run "$RUN" --format html -o report.html',
-        "report --format md --ci github",
-        "report --anchor HEAD --format html -o anchor.html"
-      ],
-      async run(ctx, values) {
-        const format = values.format;
-        const runId = values.run;
-        const output = values.output;
-        if (values.anchor !== void 0 && runId !== void 0)
-          throw new UsageError("give --run ID or --anchor REV, not both");
-        const options2 = {
-          limits: {
-            maxFileDiffBytes: values["max-file-diff-bytes"] ?? ctx.settings.report.maxFileDiffBytes,
-            maxTotalDiffBytes: values["max-total-diff-bytes"] ?? ctx.settings.report.maxTotalDiffBytes
-          }
-        };
-        const summaryFile = output === void 0 && format === "md" ? githubFileFor(values.ci, "GITHUB_STEP_SUMMARY") : null;
-        const github = detectCi(values.ci).mode === "github";
-        if (format === "html" && output === void 0 && summaryFile === null && !ctx.json && process.stdout.isTTY)
-          throw new UsageError(
-            "report --format html writes a whole HTML page, not for a terminal; give -o FILE (report -o report.html) or redirect it (report > report.html), or choose --format md",
-            { details: { format } }
-          );
-        if (values.anchor !== void 0) return reportAnchor(ctx, values.anchor, format, output, summaryFile);
-        await ctx.assertGivenWorkspace();
-        const snapshotter = await ctx.snapshotter();
-        if (output !== void 0) {
-          const written = await writeReport(snapshotter, format, output, runId, options2);
-          return {
-            ...await failedGateCommands(ctx, github, written.runId),
-            json: written,
-            human: () => `Wrote ${written.file} (${format}, run ${written.runId}, ${written.bytes} bytes)`
-          };
-        }
-        const { report: report3, text: text2 } = await renderReport(snapshotter, format, runId, options2);
-        const annotations = await failedGateCommands(ctx, github, report3.run.runId);
-        if (summaryFile !== null) {
-          const runId2 = report3.run.runId;
-          const appended = await appendStepSummary(summaryFile, {
-            text: text2,
-            cutTo: (room) => renderMarkdown(report3, room),
-            note: leftOutNote(`the summary of run \`${runId2}\``, `report --run ${runId2} --format html`)
-          });
-          return {
-            ...annotations,
-            json: { summary: summaryFile, format, runId: runId2, appended },
-            human: () => summaryText(`the run ${runId2} summary`, appended)
-          };
-        }
-        return {
-          ...annotations,
-          documentOnStdout: true,
-          json: format === "json" ? report3 : { format, runId: report3.run.runId, text: text2 },
-          human: () => text2.replace(/\n$/, "")
-        };
-      }
-    });
-  }
-});
-
-// types/serve.ts
-var SERVE_MAX_LINE_BYTES, ServeRequestId, ServeRequest, ServeError, ServeResponse;
-var init_serve = __esm({
-  "types/serve.ts"() {
-    "use strict";
-    init_zod();
-    init_zod();
-    SERVE_MAX_LINE_BYTES = 1024 * 1024;
-    ServeRequestId = deferred(
-      () => union([
-        string2().check(_maxLength(200)),
-        int().check(_gte(Number.MIN_SAFE_INTEGER), _lte(Number.MAX_SAFE_INTEGER))
-      ])
-    );
-    ServeRequest = deferred(
-      () => strictObject({
-        id: ServeRequestId,
-        command: string2().check(_minLength(1), _maxLength(100)),
-        args: _default(
-          array(string2().check(_maxLength(SERVE_MAX_LINE_BYTES))).check(_maxLength(1e4)),
-          []
-        ),
-        options: _default(
-          record(
-            string2().check(_regex(/^[a-z][a-z0-9-]{0,63}$/)),
-            union([
-              string2(),
-              boolean2(),
-              // Any number: given to the parser as its decimal text, which judges it as the command line does.
-              number2(),
-              // A repeatable option (`--require-gate A --require-gate B`): serve refuses a list for any other.
-              array(string2()).check(_maxLength(1e4))
-            ])
-          ),
-          {}
-        )
-      })
-    );
-    ServeError = deferred(
-      () => object({ code: string2(), message: string2(), details: optional(record(string2(), unknown())) })
-    );
-    ServeResponse = deferred(
-      () => union([
-        strictObject({ id: ServeRequestId, result: unknown(), exitCode: optional(int()) }),
-        strictObject({ id: nullable(ServeRequestId), error: ServeError })
-      ])
-    );
-  }
-});
-
 // types/config-cache.ts
 var ConfigCacheRecord;
 var init_config_cache = __esm({
@@ -29365,10 +23053,10 @@ var init_config_parse = __esm({
 });
 
 // src/store/config-cache.ts
-import { readFile as readFile12 } from "node:fs/promises";
-import { join as join39 } from "node:path";
+import { readFile as readFile8 } from "node:fs/promises";
+import { join as join26 } from "node:path";
 function configCacheFile(home) {
-  return join39(home, "cache", "config.json");
+  return join26(home, "cache", "config.json");
 }
 async function parseConfigCached(home, file, text2) {
   const cached2 = await readRecord(home);
@@ -29385,7 +23073,7 @@ async function saveParsedConfig() {
 }
 async function readRecord(home) {
   try {
-    const parsed = ConfigCacheRecord.safeParse(JSON.parse(await readFile12(configCacheFile(home), "utf8")));
+    const parsed = ConfigCacheRecord.safeParse(JSON.parse(await readFile8(configCacheFile(home), "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -29403,20 +23091,27 @@ var init_config_cache2 = __esm({
 
 // src/store/config.ts
 import { lstatSync, statSync as statSync2 } from "node:fs";
-import { readFile as readFile13 } from "node:fs/promises";
+import { readFile as readFile9 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname15, join as join40, resolve as resolve21 } from "node:path";
+import { dirname as dirname11, join as join27, resolve as resolve16 } from "node:path";
 async function resolveSettings(opts) {
   checkArgument(SettingsOptionsArg, opts, "opts");
-  assertHomeDir(resolve21(opts.cwd ?? process.cwd(), opts.home), opts.homeSource);
+  return settingsFor(opts);
+}
+function isResolvedSettings(settings) {
+  return typeof settings === "object" && settings !== null && resolved.has(settings);
+}
+async function settingsFor(opts) {
+  assertHomeDir(resolve16(opts.cwd ?? process.cwd(), opts.home), opts.homeSource);
   const { config: config2, file } = await readConfig(opts);
   const settings = applySettings(config2, file, opts);
   assertArtifactsDir(settings, chooseArtifactsDir(config2, opts).source);
+  resolved.add(settings);
   return settings;
 }
 function applySettings(config2, configFile, opts) {
   return {
-    home: resolve21(opts.cwd ?? process.cwd(), opts.home),
+    home: resolve16(opts.cwd ?? process.cwd(), opts.home),
     configFile,
     artifactsDir: chooseArtifactsDir(config2, opts).dir,
     identity: opts.identity ?? config2.identity ?? DEFAULT_IDENTITY,
@@ -29446,7 +23141,7 @@ function chooseArtifactsDir(config2, opts) {
     return { dir: expandPath(cwd, opts.artifactsDir), source: "--artifacts-dir" };
   if (fromEnv) return { dir: expandPath(cwd, fromEnv), source: "AGENTGATE_ARTIFACTS_DIR" };
   if (config2.artifactsDir !== void 0) return { dir: config2.artifactsDir, source: "config" };
-  return { dir: layout(resolve21(cwd, opts.home)).artifacts, source: "default" };
+  return { dir: layout(resolve16(cwd, opts.home)).artifacts, source: "default" };
 }
 function assertHomeDir(home, source) {
   const why = inTheWay(home);
@@ -29499,22 +23194,22 @@ function inTheWay(path2) {
     if (code2 === "ELOOP") return "a loop of symbolic links stands in its path";
     if (code2 !== "ENOENT") return `its path cannot be resolved: ${errnoOf(cause)}`;
   }
-  for (let at = path2; ; at = dirname15(at)) {
+  for (let at = path2; ; at = dirname11(at)) {
     const found = lstatSync(at, { throwIfNoEntry: false });
     if (found !== void 0) {
       if (found.isSymbolicLink() && statSync2(at, { throwIfNoEntry: false }) === void 0)
         return "a symbolic link to nowhere stands in its path";
       return path2.slice(at.length).includes("\uFFFD") ? NOT_UTF8 : null;
     }
-    if (dirname15(at) === at) return null;
+    if (dirname11(at) === at) return null;
   }
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve21(opts.cwd ?? process.cwd(), opts.configFile) : join40(resolve21(opts.home), "config.yaml");
+  const file = explicit ? resolve16(opts.cwd ?? process.cwd(), opts.configFile) : join27(resolve16(opts.home), "config.yaml");
   let text2;
   try {
-    text2 = await readFile13(file, "utf8");
+    text2 = await readFile9(file, "utf8");
   } catch (cause) {
     const code2 = cause.code;
     if (code2 === "ENOENT" && !explicit) return { config: {}, file: null };
@@ -29524,16 +23219,16 @@ async function readConfig(opts) {
       details: { path: file, issues: [{ key: null, problem }] }
     });
   }
-  const config2 = await parseConfigCached(resolve21(opts.home), file, text2);
-  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname15(file), config2.artifactsDir);
+  const config2 = await parseConfigCached(resolve16(opts.home), file, text2);
+  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname11(file), config2.artifactsDir);
   return { config: config2, file };
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join40(homedir3(), value.slice(2));
-  return resolve21(base, value);
+  if (value.startsWith("~/")) return join27(homedir3(), value.slice(2));
+  return resolve16(base, value);
 }
-var UNUSABLE, NOT_UTF8;
+var resolved, UNUSABLE, NOT_UTF8;
 var init_config2 = __esm({
   "src/store/config.ts"() {
     "use strict";
@@ -29545,8 +23240,6322 @@ var init_config2 = __esm({
     init_lock();
     init_config_cache2();
     init_paths();
+    resolved = /* @__PURE__ */ new WeakSet();
     UNUSABLE = "is not a directory we can use";
     NOT_UTF8 = "it holds U+FFFD, what a name that is not UTF-8 becomes as Node.js reads it, so another directory would be used: use a UTF-8 path";
+  }
+});
+
+// src/store/local-paths.ts
+import { stat as stat11 } from "node:fs/promises";
+async function isA(path2, kind) {
+  return stat11(path2).then(
+    (s) => kind === "file" ? s.isFile() : s.isDirectory(),
+    () => false
+  );
+}
+var LocalPaths;
+var init_local_paths = __esm({
+  "src/store/local-paths.ts"() {
+    "use strict";
+    init_paths();
+    LocalPaths = class {
+      constructor(artifactsDir, localWorkspace) {
+        this.artifactsDir = artifactsDir;
+        this.localWorkspace = localWorkspace;
+      }
+      artifactsDir;
+      localWorkspace;
+      async snapshot(snapshot) {
+        const workspace = await this.workspaceFor(snapshot.workspace);
+        let out = workspace === snapshot.workspace ? snapshot : { ...snapshot, workspace };
+        if (out.patchPath === null) return out;
+        const here = patchPath(this.artifactsDir, out.runId, out.iteration);
+        if (here === out.patchPath) return out;
+        if (out.recordedWorkspace !== void 0 || await isA(here, "file")) out = { ...out, patchPath: here };
+        return out;
+      }
+      async run(run) {
+        const workspace = await this.workspaceFor(run.workspace);
+        return workspace === run.workspace ? run : { ...run, workspace };
+      }
+      async workspaceFor(recorded) {
+        const local = this.localWorkspace;
+        if (local === void 0 || local === recorded) return recorded;
+        return await isA(recorded, "directory") ? recorded : local;
+      }
+    };
+  }
+});
+
+// src/git/commit.ts
+import { readlink as readlink3, realpath as realpath5 } from "node:fs/promises";
+import { join as join28, relative as relative5, resolve as resolve17, sep as sep8 } from "node:path";
+async function createSnapshotCommit(repo, message, opts = {}) {
+  const head = opts.head ?? await readHead(repo);
+  const ref = head.ref ?? "HEAD";
+  const parent = opts.expectedHead === void 0 ? head.sha : opts.expectedHead;
+  const excludes = await excludePathspecs(repo.topLevel, opts.excludes ?? []);
+  const staging = stageAll(repo, excludes);
+  const [staged, parentTree, hidden] = await Promise.all([
+    staging,
+    parent === null ? null : getTree(repo, parent),
+    hiddenChanges(repo, staging, opts.index)
+  ]);
+  const skipped = [...staged, ...hidden];
+  const tree = assertGitId((await runGit(repo, ["write-tree"])).stdout.trim(), "write-tree");
+  const also = (sha2) => {
+    const refs = typeof opts.alsoPoint === "function" ? opts.alsoPoint(sha2) : opts.alsoPoint ?? [];
+    return refs.map((r) => ({ ...r, newSha: sha2 }));
+  };
+  if (parent !== null && parentTree === tree && await opts.commitUnchanged?.(parent) !== true) {
+    await updateRefs(repo, also(parent), { message: "agentgate: keep snapshot reachable" });
+    return { sha: parent, tree, parent, parentTree, created: false, ref, skipped };
+  }
+  await opts.beforeCommit?.();
+  const sha = await commitTree(repo, tree, parent === null ? [] : [parent], message);
+  const subject = message.split("\n", 1)[0] ?? "";
+  await updateRefs(repo, [{ ref, newSha: sha, oldSha: parent }, ...also(sha)], {
+    message: `agentgate snapshot: ${subject}`.slice(0, 200),
+    noDeref: head.ref === null
+  });
+  return { sha, tree, parent, parentTree, created: true, ref, skipped };
+}
+async function commitIndex(repo, message) {
+  const [head, written] = await Promise.all([readHead(repo), runGit(repo, ["write-tree"])]);
+  const tree = assertGitId(written.stdout.trim(), "write-tree");
+  const sha = await commitTree(repo, tree, head.sha === null ? [] : [head.sha], message);
+  const subject = message.split("\n", 1)[0] ?? "";
+  await updateRefs(repo, [{ ref: head.ref ?? "HEAD", newSha: sha, oldSha: head.sha }], {
+    message: `agentgate snapshot: ${subject}`.slice(0, 200),
+    noDeref: head.ref === null
+  });
+  return { ref: head.ref, sha };
+}
+async function hiddenChanges(repo, staging, read) {
+  const index = read ?? await readIndexEntries(repo);
+  const [marked, unchecked] = await Promise.all([listUncompared(repo, index), filledSubmodules(repo, index)]);
+  let hidden = marked.filter((e) => e.mode !== GITLINK_MODE);
+  if (staging !== null && hidden.some((e) => e.onDisk === "other")) {
+    await staging;
+    hidden = (await listUncompared(repo)).filter((e) => e.mode !== GITLINK_MODE);
+  }
+  if (hidden.length === 0) return unchecked;
+  const [files, links] = await Promise.all([sameFiles(repo, hidden), sameLinks(repo, hidden)]);
+  const changed = hidden.filter((e) => !files.has(e) && !links.has(e));
+  return [...changed.map((e) => ({ path: e.path, reason: "not-compared" })), ...unchecked];
+}
+async function filledSubmodules(repo, index) {
+  const gitlinks = index.filter((e) => e.mode === GITLINK_MODE);
+  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join28(repo.topLevel, e.path))));
+  return gitlinks.filter((_, i) => found[i] === "filled").map((e) => ({ path: e.path, reason: "submodule-not-checked-out" }));
+}
+async function sameFiles(repo, present) {
+  const plain2 = present.filter((e) => e.onDisk === "file" && e.mode !== LINK_MODE && !e.path.includes("\n"));
+  if (plain2.length === 0) return /* @__PURE__ */ new Set();
+  const res = await runGit(repo, ["hash-object", "--stdin-paths"], {
+    input: encodeBytes(plain2.map((e) => `${e.path}
+`).join(""))
+  });
+  const ids = res.stdout.split("\n");
+  return new Set(plain2.filter((e, i) => ids[i] === e.oid));
+}
+async function sameLinks(repo, present) {
+  const links = present.filter((e) => e.onDisk === "symlink" && e.mode === LINK_MODE);
+  const same = await Promise.all(
+    links.map(async (e) => {
+      const target = await readlink3(fsPath(join28(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
+        () => null
+      );
+      const format = e.oid.length === 64 ? "sha256" : "sha1";
+      return target !== null && objectId(format, "blob", target) === e.oid;
+    })
+  );
+  return new Set(links.filter((_, i) => same[i]));
+}
+async function stageAll(repo, excludes) {
+  const skipped = [];
+  for (; ; ) {
+    const specs = [":(top)", ...excludes, ...skipped.map((s) => `:(exclude,top,literal)${s.path}`)];
+    try {
+      await runGit(
+        repo,
+        [...STAGING_CONFIG, "add", "-A", "--sparse", "--pathspec-from-file=-", "--pathspec-file-nul"],
+        { input: encodeBytes(specs.map((p) => `${p}\0`).join("")) }
+      );
+      return skipped;
+    } catch (error2) {
+      const stderr = error2 instanceof GitFailedError ? String(error2.details.stderr ?? "") : "";
+      const found = UNSTAGEABLE.flatMap(
+        ([pattern, reason]) => [...stderr.matchAll(pattern)].map((m) => ({ path: m[1], reason }))
+      );
+      const fresh = found.filter((f) => !skipped.some((s) => s.path === f.path));
+      if (fresh.length === 0) throw error2;
+      skipped.push(...fresh);
+    }
+  }
+}
+async function commitTree(repo, tree, parents, message) {
+  for (const id2 of [tree, ...parents]) {
+    if (!isFullId(id2))
+      throw new InvalidArgumentError(`${JSON.stringify(id2)} is not a full object id`, { details: { id: id2 } });
+  }
+  const text2 = message.endsWith("\n") ? message : `${message}
+`;
+  const args = ["commit-tree", "--no-gpg-sign", ...parents.flatMap((p) => ["-p", p]), tree];
+  return assertGitId((await runGit(repo, args, { input: text2 })).stdout.trim(), "commit-tree");
+}
+async function excludePathspecs(topLevel, excludes) {
+  const out = [];
+  for (const path2 of excludes) {
+    const abs = resolve17(topLevel, path2);
+    const real = await realpath5(abs).catch(() => abs);
+    const inside = [abs, real].find((p) => isInside(topLevel, p));
+    if (inside === void 0) continue;
+    const rel = relative5(topLevel, inside).split(sep8).join("/");
+    if (rel === "")
+      throw new InvalidArgumentError(`exclude ${path2} is the whole workspace; nothing would be snapshotted`, {
+        details: { exclude: path2 }
+      });
+    out.push(`:(exclude,top,literal)${rel}`);
+  }
+  return out;
+}
+var UNSTAGEABLE;
+var init_commit = __esm({
+  "src/git/commit.ts"() {
+    "use strict";
+    init_errors();
+    init_path_bytes();
+    init_ids2();
+    init_refs();
+    init_repo();
+    init_hardening();
+    init_runner();
+    init_ls_files_tagged();
+    init_record_objects();
+    init_state();
+    UNSTAGEABLE = [
+      [/^error: (.+): can only add regular files, symbolic links or git-directories$/gm, "special-file"],
+      [/^error: open\("(.+)"\): Permission denied$/gm, "unreadable"],
+      [/^error: '(.+)\/' does not have a commit checked out$/gm, "nested-repository"]
+    ];
+  }
+});
+
+// src/git/refused-filters.ts
+import { readFile as readFile10 } from "node:fs/promises";
+import { join as join29 } from "node:path";
+async function assertNoRefusedFilter(repo) {
+  const files = [join29(repo.topLevel, ".gitattributes")];
+  if (repo.gitDir !== void 0) files.push(join29(await commonDir(repo.gitDir), "info", "attributes"));
+  if (repo.attributesFile !== null) files.push(repo.attributesFile);
+  for (const file of files) {
+    const text2 = await readFile10(file, "utf8").catch(() => "");
+    for (const filter of filtersNamed(text2)) {
+      const refused = REFUSED.find((r) => r.name.test(filter));
+      if (refused) throw refused.refuse(file, filter, { workspace: repo.topLevel, attributes: file, filter });
+    }
+  }
+}
+function filtersNamed(text2) {
+  if (!text2.includes("filter=")) return [];
+  return text2.split("\n").filter((line) => !/^[ \t]*#/.test(line)).flatMap((line) => [...line.matchAll(/(?<=[\s"])filter=([^\s"]+)/g)].map((m) => m[1]));
+}
+var NEXT, REFUSED;
+var init_refused_filters = __esm({
+  "src/git/refused-filters.ts"() {
+    "use strict";
+    init_errors();
+    init_git_locks();
+    NEXT = 'and changed nothing here. Snapshot a clone without it, or record this one with your own git; if the line was added during this iteration, remove it and run the command again (see "Git LFS and encrypting filters" in docs/runs.md)';
+    REFUSED = [
+      {
+        name: /^lfs$/,
+        refuse: (file, filter, details) => new LfsUnsupportedError(
+          `${file} sends paths through Git LFS (filter=${filter}), whose filter agentgate's git never runs: agentgate snapshots no repository that uses LFS, whether or not an LFS file changed, ${NEXT}`,
+          { details }
+        )
+      },
+      {
+        name: /^(git-crypt|crypt)(-.+)?$/,
+        refuse: (file, filter, details) => new FilterUnsupportedError(
+          `${file} sends paths through the encrypting filter ${filter} (git-crypt or transcrypt), which agentgate's git never runs, so their plaintext would be committed: agentgate snapshots no repository that uses it, whether or not such a file changed, ${NEXT}`,
+          { details }
+        )
+      }
+    ];
+  }
+});
+
+// src/snapshotter/restart-check.ts
+async function restartContradiction(r, iterations, repo) {
+  const ordered = [...iterations].sort((a, b) => a.iteration - b.iteration);
+  const next = ordered.find((s) => s.iteration > r.lastIteration);
+  if (next === void 0) return null;
+  const point = restartPoint(ordered, r.from);
+  const on = async (base, commit) => base === commit || repo !== null && await isAncestor(repo, base, commit).catch(() => false);
+  if (r.from > r.lastIteration || point !== r.sha)
+    return {
+      next,
+      why: `its commit ${r.sha} is not ${r.from === 0 ? "the run's start" : `iteration ${r.from}'s after commit`} (${point ?? "none"})`
+    };
+  if (!await on(r.sha, next.beforeSha))
+    return {
+      next,
+      why: `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on it`
+    };
+  for (const s of ordered) {
+    if (s.iteration > r.lastIteration || s.iteration <= r.from && r.from !== 0) continue;
+    if (!await on(s.afterSha, r.sha) && await on(s.afterSha, next.beforeSha))
+      return {
+        next,
+        why: `iteration ${next.iteration} builds on iteration ${s.iteration}'s after commit ${s.afterSha}, which it sets aside`
+      };
+  }
+  return null;
+}
+function restartName(r) {
+  return `the restart from ${r.from === 0 ? "the run's start" : `iteration ${r.from}`} after iteration ${r.lastIteration} (declared at ${r.at})`;
+}
+function restartPoint(snapshots, from) {
+  const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
+  if (from === 0) return ordered[0]?.beforeSha ?? null;
+  return ordered.filter((s) => s.iteration === from).at(-1)?.afterSha ?? null;
+}
+var init_restart_check = __esm({
+  "src/snapshotter/restart-check.ts"() {
+    "use strict";
+    init_refs();
+  }
+});
+
+// src/git/commit-info.ts
+async function getCommitInfo(repo, rev) {
+  assertRevisionSyntax(rev);
+  const { stdout } = await runGitBuffer(repo, ["cat-file", "--batch"], { input: `${rev}^{commit}
+` });
+  const eol = stdout.indexOf(10);
+  const header = /^([0-9a-f]+) commit (\d+)$/.exec(stdout.subarray(0, Math.max(eol, 0)).toString("utf8"));
+  if (!header) {
+    await resolveRevision(repo, rev, "commit");
+    throw new RevisionNotFoundError(`commit ${rev} could not be read`, { details: { rev } });
+  }
+  const size = Number(header[2]);
+  const body = stdout.subarray(eol + 1, eol + 1 + size);
+  if (body.length !== size)
+    throw new GitOutputUnparseableError(`git cat-file returned a truncated commit for ${rev}`, {
+      details: { args: ["cat-file", "--batch"], rev }
+    });
+  return parseCommitObject(assertGitId(header[1], "cat-file --batch"), body);
+}
+function parseCommitObject(sha, raw) {
+  const text2 = decode2(raw);
+  const split = text2.indexOf("\n\n");
+  const headerText = split < 0 ? text2.replace(/\n$/, "") : text2.slice(0, split);
+  const message = split < 0 ? "" : text2.slice(split + 2).replace(/\n$/, "");
+  const parents = [];
+  let author = null;
+  for (const line of headerText.split("\n")) {
+    if (line.startsWith(" ")) continue;
+    const space = line.indexOf(" ");
+    const key = space < 0 ? line : line.slice(0, space);
+    const value = space < 0 ? "" : line.slice(space + 1);
+    if (key === "parent") parents.push(assertGitId(value, "cat-file commit"));
+    else if (key === "author" && author === null) author = parseIdent(value, sha);
+  }
+  if (author === null) throw badCommit(sha, "no author header");
+  return { sha, message, author: author.ident, date: author.date, parents };
+}
+function decode2(raw) {
+  const end = raw.indexOf("\n\n");
+  const headers = raw.subarray(0, end < 0 ? raw.length : end).toString("latin1");
+  const label = /(?:^|\n)encoding ([^\n]+)/.exec(headers)?.[1];
+  if (label !== void 0) {
+    try {
+      return new TextDecoder(label.trim()).decode(raw);
+    } catch {
+    }
+  }
+  return raw.toString("utf8");
+}
+function parseIdent(value, sha) {
+  const m = /^(.*) (-?\d+) ([+-])(\d{2})(\d{2})$/.exec(value);
+  if (!m) throw badCommit(sha, `unreadable author line ${JSON.stringify(value)}`);
+  const [, ident, epoch, sign, hh, mm] = m;
+  const offsetMinutes = (sign === "-" ? -1 : 1) * (Number(hh) * 60 + Number(mm));
+  const local = new Date((Number(epoch) + offsetMinutes * 60) * 1e3);
+  if (Number.isNaN(local.getTime())) throw badCommit(sha, `author date out of range: ${epoch}`);
+  const iso = local.toISOString().replace(/\.\d{3}Z$/, "");
+  return { ident, date: `${iso}${sign === "-" && offsetMinutes !== 0 ? "-" : "+"}${hh}:${mm}` };
+}
+function badCommit(sha, reason) {
+  return new GitOutputUnparseableError(`commit ${sha} is malformed: ${reason}`, {
+    details: { args: ["cat-file", "commit", sha], reason }
+  });
+}
+var init_commit_info = __esm({
+  "src/git/commit-info.ts"() {
+    "use strict";
+    init_errors();
+    init_ids2();
+    init_refs();
+    init_runner();
+  }
+});
+
+// src/snapshotter/core.ts
+function iterationRef(runId, iteration) {
+  return `${RUNS_PREFIX}${runId}/iteration-${iteration}`;
+}
+function wipRef(runId, sha) {
+  return `${RUNS_PREFIX}${runId}/wip-${sha}`;
+}
+var DEFAULT_BRANCH, RUNS_PREFIX;
+var init_core3 = __esm({
+  "src/snapshotter/core.ts"() {
+    "use strict";
+    DEFAULT_BRANCH = "main";
+    RUNS_PREFIX = "refs/agentgate/runs/";
+  }
+});
+
+// src/snapshotter/before-retry.ts
+async function ownWip(repo, runId, head) {
+  if (head === null) return null;
+  const wip = wipMessage(runId).replace(/\n$/, "");
+  const staged = wipStagedMessage(runId).replace(/\n$/, "");
+  const top = await getCommitInfo(repo, head);
+  if (top.message !== wip && top.message !== staged || top.parents.length > 1) return null;
+  const parent = top.parents[0] ?? null;
+  if (top.message === staged || parent === null) return { sha: head, base: parent, parent };
+  const below = await getCommitInfo(repo, parent);
+  const onStaged = below.message === staged && below.parents.length <= 1;
+  return { sha: head, base: onStaged ? below.parents[0] ?? null : parent, parent };
+}
+async function wipAtHead(repo, run, runId, head, base) {
+  if (head === base) return null;
+  if (run?.before && !run.beforeUsedBy && run.before.sha === head) return run.before.wipSha;
+  const wip = await ownWip(repo, runId, head);
+  if (wip === null || base === null) return wip?.sha ?? null;
+  if (wip.base === null) return null;
+  const builds = wip.base === base || await isAncestor(repo, base, wip.base).catch(() => false);
+  return builds ? wip.sha : null;
+}
+function recordedAgain(run, next) {
+  const was = run?.before;
+  if (!was || run.beforeUsedBy) return null;
+  const same = was.sha === next.sha && was.branch === next.branch && was.isDirty === next.isDirty && was.wipSha === next.wipSha;
+  return same ? was : null;
+}
+async function checkoutAdvice(repo, runId, state, sha, wip) {
+  const head = state.sha;
+  const steps = [];
+  if (state.isDirty) steps.push('"git stash" (your uncommitted changes; "git stash pop" there)');
+  const behind = head === null || await isAncestor(repo, head, sha).catch(() => false);
+  if (!behind) {
+    const holds = wip === null ? "" : ", among them a WIP commit holding work that was uncommitted";
+    steps.push(`"git branch kept-${runId} ${head}" (HEAD's commits that ${sha.slice(0, 12)} lacks${holds})`);
+  }
+  steps.push(`"git reset --hard ${sha}"`);
+  return `check that commit out, keeping first what you need: ${steps.join(", then ")}; then retry`;
+}
+async function killedRestart(repo, runId, head, snapshots, error2) {
+  const wip = await ownWip(repo, runId, head).catch(() => null);
+  if (wip === null || wip.base === null) return error2;
+  const base = wip.base;
+  const all = await snapshots();
+  const from = [0, ...all.map((s) => s.iteration)].filter((n) => restartPoint(all, n) === base).at(-1);
+  if (from === void 0) return error2;
+  return new RunDivergedError(
+    `HEAD (${wip.sha}) is run ${runId}'s WIP commit, holding the work that was uncommitted, on ${from === 0 ? "the run's start" : `iteration ${from}'s after commit`} ${base}: a "before --run ${runId} --restart-from ${from}" made it and stopped before recording the restart. Run "before --run ${runId} --restart-from ${from}" again (keep the WIP commit)`,
+    { cause: error2, details: { ...error2.details, restartFrom: from, wipSha: wip.sha } }
+  );
+}
+async function wipRescue(repo, runId, sha, head) {
+  const wip = await ownWip(repo, runId, sha).catch(() => null);
+  if (wip === null) return null;
+  const base = await chainBase(repo, runId, wip.parent, head);
+  const ref = wipRef(runId, sha);
+  const pick3 = base === null ? "" : `, or "git cherry-pick ${base}..${sha}" (as commits)`;
+  return {
+    text: `Run ${runId}'s WIP commit ${sha} holds the work that was uncommitted when "before" ran, and ${ref} keeps it: get it back with "git checkout ${sha} -- ." in ${repo.topLevel} (its files, over the work tree's)${pick3}. `,
+    details: { wipSha: sha, wipRef: ref, ...base === null ? {} : { wipBase: base } }
+  };
+}
+async function chainBase(repo, runId, base, head) {
+  let at = base;
+  while (at !== null && !(head !== null && await isAncestor(repo, at, head).catch(() => false))) {
+    const below = await ownWip(repo, runId, at).catch(() => null);
+    if (below === null) break;
+    at = below.parent;
+  }
+  return at;
+}
+var init_before_retry = __esm({
+  "src/snapshotter/before-retry.ts"() {
+    "use strict";
+    init_commit_info();
+    init_refs();
+    init_errors();
+    init_message();
+    init_restart_check();
+    init_core3();
+  }
+});
+
+// src/git/repo-lock.ts
+import { join as join30 } from "node:path";
+async function withRepoLock(repo, timeoutMs, fn) {
+  return withLock(
+    join30(repo.gitDir, "agentgate.lock"),
+    { timeoutMs, purpose: `snapshot ${repo.topLevel}` },
+    async (lock) => {
+      if (lock.recovered)
+        await removeOrphanedGitLocks({
+          gitDir: repo.gitDir,
+          ownerSince: Date.parse(lock.recovered.createdAt)
+        });
+      await recoverIndexLock(repo, timeoutMs);
+      return fn(lock.recovered !== null);
+    }
+  );
+}
+async function recoverIndexLock(repo, timeoutMs) {
+  const path2 = join30(repo.gitDir, "index.lock");
+  const found = await removeAbandonedLock(path2, { workTree: repo.topLevel, gitDir: repo.gitDir }, timeoutMs);
+  if (found !== "held") return;
+  throw new IndexLockedError(
+    `${path2} still exists after ${timeoutMs / 1e3} s and may belong to a running git in this repository (for example a "git commit" waiting for its editor), or its owner cannot be checked on this system; let that git finish, then retry (remove the file only once no git runs)`,
+    { details: { lock: path2 } }
+  );
+}
+var init_repo_lock = __esm({
+  "src/git/repo-lock.ts"() {
+    "use strict";
+    init_errors();
+    init_git_locks();
+    init_lock();
+  }
+});
+
+// src/snapshotter/before.ts
+async function captureBeforeState(core, workspace, opts) {
+  const runId = assertSafeId(opts.runId, "run id");
+  const onDirty = opts.onDirty ?? core.options.onDirty;
+  const { repo, nested } = await openOrInit(core, workspace, onDirty, opts.init === true);
+  return withRepoLock(repo, core.options.lockTimeoutMs, async () => {
+    assertRunWorkspace(await core.store.loadRun(runId), runId, repo.topLevel);
+    const excludes = await captureExcludes(repo, core.options);
+    return beforeIn(core, repo, {
+      runId,
+      onDirty,
+      nested,
+      excludes,
+      branch: opts.branch,
+      restartFrom: opts.restartFrom
+    });
+  });
+}
+async function beforeIn(core, repo, opts) {
+  const { runId, onDirty, nested, excludes } = opts;
+  const [state, index] = await Promise.all([
+    getRepoState(repo, excludes),
+    readIndexEntries(repo),
+    assertNoRefusedFilter(repo)
+  ]);
+  assertNoOperation(state);
+  const run = await core.store.loadRun(runId);
+  const { restart, wip, unusedAfter } = await startOfNext(core, repo, run, runId, state, opts.restartFrom);
+  const dirty = state.isDirty;
+  if (dirty && onDirty === "error") {
+    throw new DirtyWorkspaceError(
+      `${repo.topLevel} has uncommitted changes; commit or stash them, or use --on-dirty wip-commit`,
+      {
+        details: { workspace: repo.topLevel }
+      }
+    );
+  }
+  let branch = state.branch;
+  if (opts.branch !== void 0) {
+    await switchToBranch(repo, opts.branch, state.sha);
+    branch = opts.branch;
+  } else if (state.headState === "detached" && state.sha) {
+    branch = await nameDetachedHead(repo, runId, state.sha);
+  } else if (state.headState === "unborn" && branch === null) {
+    branch = await nameDetachedHead(repo, runId, null);
+  }
+  const unborn = state.headState === "unborn";
+  const message = unborn && !dirty ? `[agentgate] Root commit before run ${runId}
+` : wipMessage(runId);
+  const staged = dirty && state.partlyStaged ? await commitIndex(repo, wipStagedMessage(runId)) : void 0;
+  const keep = (sha2) => sha2 === state.sha ? [] : [{ ref: wipRef(runId, sha2) }];
+  const commit = dirty || unborn ? await createSnapshotCommit(repo, message, {
+    excludes,
+    index,
+    ...staged ? { head: staged } : {},
+    ...dirty ? { alsoPoint: keep } : {}
+  }) : null;
+  const made = dirty && commit !== null && (commit.created || staged !== void 0) ? commit.sha : null;
+  if (made === null && wip !== null)
+    await updateRefs(repo, [{ ref: wipRef(runId, wip), newSha: wip }], {
+      message: "agentgate: keep WIP commit"
+    });
+  const wipSha = made ?? wip;
+  const skipped = commit?.skipped ?? await hiddenChanges(repo, null, index);
+  const sha = commit?.sha ?? state.sha;
+  const before2 = {
+    sha,
+    branch: branch ?? DEFAULT_BRANCH,
+    isDirty: wipSha !== null,
+    wipSha,
+    capturedAt: (/* @__PURE__ */ new Date()).toISOString(),
+    runId,
+    headState: state.headState,
+    ...nested.length > 0 ? { nestedRepositories: nested } : {},
+    ...skipped.length > 0 ? { skipped } : {}
+  };
+  const again = restart === null && unusedAfter === null ? recordedAgain(run, before2) : null;
+  if (again !== null) return again;
+  await core.store.recordBefore(runId, repo.topLevel, before2, restart, unusedAfter);
+  return before2;
+}
+async function startOfNext(core, repo, run, runId, state, restartFrom) {
+  const head = state.sha;
+  if (restartFrom !== void 0) {
+    const restart = await restartOf(core, repo, run, runId, state, restartFrom);
+    return { ...restart, unusedAfter: restart.restart?.lastIteration ?? null };
+  }
+  const base = await assertBuildsOnRun(core, repo, run, head, "HEAD").catch(async (error2) => {
+    if (!(error2 instanceof RunDivergedError)) throw error2;
+    throw await killedRestart(repo, runId, head, () => core.store.loadByRun(runId), error2);
+  });
+  const wip = state.isDirty || head === null ? null : await wipAtHead(repo, run, runId, head, base);
+  return { restart: null, wip, unusedAfter: await voidedRestarts(core, repo, run, head) };
+}
+async function voidedRestarts(core, repo, run, head) {
+  if (run?.restarts === void 0 || head === null) return null;
+  const last = await core.store.loadLast(run);
+  if (last === null || !run.restarts.some((r) => r.lastIteration === last.iteration)) return null;
+  const holds = head === last.afterSha || await isAncestor(repo, last.afterSha, head).catch(() => false);
+  return holds ? last.iteration : null;
+}
+async function restartOf(core, repo, run, runId, state, from) {
+  const head = state.sha;
+  const snapshots = run === null ? [] : await core.store.loadByRun(runId);
+  const last = snapshots.at(-1) ?? null;
+  const sha = restartPoint(snapshots, from);
+  if (last === null || sha === null)
+    throw new InvalidArgumentError(
+      `run ${runId} has no iteration ${from} to restart from${last === null ? " (no iteration was recorded yet)" : ""}`,
+      { details: { runId, restartFrom: from } }
+    );
+  const wip = head === sha ? null : await ownWip(repo, runId, head);
+  if (head !== sha && wip?.base !== sha)
+    throw new RunDivergedError(
+      `HEAD is at ${head ?? "(no commit)"}, not at ${from === 0 ? "the run's start" : `iteration ${from}'s after commit`} ${sha}; ${await checkoutAdvice(repo, runId, state, sha, wip)}`,
+      { details: { runId, restartFrom: from, expected: sha, head } }
+    );
+  const declared = run?.restarts?.at(-1);
+  const again = declared?.from === from && declared.sha === sha && declared.lastIteration === last.iteration;
+  return {
+    restart: again ? null : { from, sha, lastIteration: last.iteration, at: (/* @__PURE__ */ new Date()).toISOString() },
+    wip: wip?.sha ?? null
+  };
+}
+async function assertBuildsOnRun(core, repo, run, start, what2, iteration) {
+  const last = run === null ? null : await core.store.loadLast(run);
+  if (run === null || last === null || iteration !== void 0 && iteration <= last.iteration) return null;
+  const declared = (run.restarts ?? []).filter((r) => r.lastIteration === last.iteration).at(-1);
+  const base = declared?.sha ?? last.afterSha;
+  if (start !== null && (start === base || await isAncestor(repo, base, start).catch(() => false)))
+    return base;
+  const restart = `check out iteration N's after commit and run "before --run ${run.runId} --restart-from N" (N = 0: the run's start)`;
+  const wip = what2 === "HEAD" && !run.beforeUsedBy ? run.before?.wipSha ?? null : null;
+  const rescue = wip === null ? null : await wipRescue(repo, run.runId, wip, start);
+  throw new RunDivergedError(
+    `${what2} (${start ?? "no commit"}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; ${what2 === "HEAD" ? "" : `start the iteration there or later (--before ${base}), or `}to start over from an earlier point, ${restart}${rescue === null ? "" : `. ${rescue.text.trimEnd()}`}`,
+    {
+      details: {
+        runId: run.runId,
+        expected: base,
+        head: start,
+        lastIteration: last.iteration,
+        ...rescue?.details
+      }
+    }
+  );
+}
+async function openOrInit(core, workspace, onDirty, init) {
+  if (!ON_DIRTY.includes(onDirty))
+    throw new InvalidArgumentError(
+      `onDirty must be one of ${ON_DIRTY.join(", ")}, not ${JSON.stringify(onDirty)}`,
+      {
+        details: { onDirty }
+      }
+    );
+  try {
+    return { repo: await openRepo(workspace, core.gitOptions()), nested: [] };
+  } catch (cause) {
+    if (!(cause instanceof NotARepositoryError)) throw cause;
+    const dir = typeof cause.details.workspace === "string" ? cause.details.workspace : workspace;
+    assertSafeWorkspace(dir);
+    if (!init) {
+      throw new NotARepositoryError(
+        `${dir} is not a git repository; initialise it first, or let "before" do it (--init, or the init option), which commits the files there as the first commit`,
+        {
+          cause,
+          details: { workspace: dir }
+        }
+      );
+    }
+    if (onDirty === "error" && await hasUserFiles(dir, core.options)) {
+      throw new DirtyWorkspaceError(
+        `${dir} is not a repository yet and holds files that the first commit would take; use --on-dirty wip-commit, or commit them yourself`,
+        {
+          details: { workspace: dir }
+        }
+      );
+    }
+    await assertNoRefusedFilter({ topLevel: dir, attributesFile: await userAttributesFile(dir) });
+    const repo = await initRepo(workspace, DEFAULT_BRANCH, core.gitOptions());
+    return { repo, nested: await excludeNestedRepositories(repo) };
+  }
+}
+async function nameDetachedHead(repo, runId, sha) {
+  const branches = (await listRefs(repo, "refs/heads/")).map((r) => r.ref);
+  const clashes = (name2) => {
+    const ref = `refs/heads/${name2}`;
+    return branches.some((b) => b === ref || b.startsWith(`${ref}/`) || ref.startsWith(`${b}/`));
+  };
+  for (const prefix of ["agentgate/", "agentgate-"]) {
+    for (let n = 1; n <= MAX_DETACHED_BRANCHES; n++) {
+      const name2 = n === 1 ? `${prefix}${runId}` : `${prefix}${runId}-${n}`;
+      if (clashes(name2)) continue;
+      await switchToBranch(repo, name2, sha);
+      return name2;
+    }
+  }
+  throw new InvalidArgumentError(
+    `no branch agentgate/${runId}, agentgate/${runId}-N or agentgate-${runId}(-N) up to ${MAX_DETACHED_BRANCHES} can be made beside the existing branches; delete the old ones, check out a branch, or name one with --branch`,
+    {
+      details: { runId }
+    }
+  );
+}
+function assertNoOperation(state) {
+  if (state.unmergedPaths.length > 0) {
+    throw new UnmergedPathsError(
+      `the workspace has unmerged paths (${state.unmergedPaths.slice(0, 5).join(", ")}); resolve the conflicts and commit, then retry`,
+      {
+        details: { paths: state.unmergedPaths }
+      }
+    );
+  }
+  if (state.operation) {
+    const { what: what2, giveUp } = operationInProgress(state.operation);
+    throw new OperationInProgressError(`${what2}; finish it or give it up (${giveUp}), then retry`, {
+      details: { operation: state.operation }
+    });
+  }
+}
+var MAX_DETACHED_BRANCHES;
+var init_before = __esm({
+  "src/snapshotter/before.ts"() {
+    "use strict";
+    init_config();
+    init_commit();
+    init_refused_filters();
+    init_repo();
+    init_refs();
+    init_state();
+    init_errors();
+    init_paths();
+    init_run_records();
+    init_message();
+    init_restart_check();
+    init_before_retry();
+    init_repo_lock();
+    init_excludes();
+    init_core3();
+    MAX_DETACHED_BRANCHES = 100;
+  }
+});
+
+// src/snapshotter/after.ts
+import { dirname as dirname12 } from "node:path";
+async function captureAfterState(core, workspace, before2, opts, agent) {
+  const runId = assertSafeId(opts.runId, "run id");
+  assertIteration(opts.iteration);
+  const repo = await openRepo(workspace, core.gitOptions());
+  return withRepoLock(
+    repo,
+    core.options.lockTimeoutMs,
+    (recovered) => afterIn(core, repo, recovered, before2, { ...opts, runId }, agent)
+  );
+}
+async function afterIn(core, repo, recovered, before2, opts, agent) {
+  const { runId } = opts;
+  if (recovered) {
+    await core.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
+    await core.store.sweepTempFiles();
+    await sweepTempFiles(dirname12(patchPath(core.options.artifactsDir, runId, opts.iteration)));
+  }
+  const head = await getRepoHead(repo);
+  const start = await startOf(core, repo, runId, opts.iteration, before2, opts.beforeSha, head);
+  assertNoOperation(head);
+  await assertDescends(repo, runId, start, head);
+  const message = iterationMessage({
+    runId,
+    iteration: opts.iteration,
+    taskPrompt: opts.taskPrompt ?? "",
+    gatePlanSource: opts.gatePlanSource ?? "",
+    beforeSha: start.sha
+  });
+  const excludes = await captureExcludes(repo, core.options);
+  const done = await assertIterationFree(core, runId, opts.iteration, {
+    beforeSha: start.sha,
+    headSha: head.sha,
+    message,
+    task: opts.taskPrompt ?? null,
+    gate: opts.gatePlanSource ?? null,
+    isDirty: async () => (await getRepoState(repo, excludes)).isDirty
+  });
+  if (done) {
+    await core.store.linkSnapshot(runId, repo.topLevel, done.id, done.iteration, start.usesBefore);
+    return done;
+  }
+  const artifactPath = patchPath(core.options.artifactsDir, runId, opts.iteration);
+  await assertNoLinkInside(repo.topLevel, artifactPath);
+  await assertNoRefusedFilter(repo);
+  const detached = head.headState === "detached" && head.sha !== null;
+  const branch = detached ? await nameDetachedHead(repo, runId, head.sha) : head.branch ?? start.branch;
+  const ref = iterationRef(runId, opts.iteration);
+  const messageOf = commitMessages(repo);
+  const held = await heldIterationRef(
+    repo,
+    { runId, iteration: opts.iteration, message, head: head.sha },
+    messageOf
+  );
+  const commit = await createSnapshotCommit(repo, message, {
+    excludes,
+    alsoPoint: [{ ref, oldSha: held.sha }],
+    // Another's ref at HEAD may stay where it is (nothing new to commit), never move.
+    ...held.mayMove ? {} : { beforeCommit: () => Promise.reject(held.taken()) },
+    ...detached ? {} : { head: { ref: head.ref, sha: head.sha } },
+    // HEAD at a commit another snapshot made (a second run in this workspace, or its WIP commit):
+    // this iteration still gets its own commit, whose message and trailers verify checks.
+    commitUnchanged: async (parent) => parent !== start.sha && isOtherSnapshot(await messageOf(parent), message)
+  });
+  const afterSha = commit.sha;
+  const beforeTree = commit.parent === start.sha && commit.parentTree !== null ? commit.parentTree : await getTree(repo, start.sha);
+  const trees = { from: beforeTree, to: commit.tree };
+  const ours = commit.created || afterSha !== start.sha && await messageOf(afterSha) === message.replace(/\n$/, "");
+  const [stats4, artifact] = await Promise.all([
+    treeDiffStats(repo, trees),
+    afterSha === start.sha ? null : makeRunArtifactsDir(core.options.artifactsDir, runId).then(
+      () => writePatchArtifact(repo, trees, artifactPath)
+    )
+  ]);
+  const snapshot = {
+    id: `snap-${newSnapshotId()}`,
+    runId,
+    iteration: opts.iteration,
+    beforeSha: start.sha,
+    afterSha,
+    branch,
+    commitMessage: ours ? message : "",
+    patchPath: artifact?.path ?? null,
+    patchSha256: artifact?.sha256 ?? null,
+    ...totals(stats4),
+    createdAt: (/* @__PURE__ */ new Date()).toISOString(),
+    files: stats4.files,
+    workspace: repo.topLevel,
+    ref,
+    task: opts.taskPrompt ?? null,
+    gate: opts.gatePlanSource ?? null,
+    ...commit.skipped.length > 0 ? { skipped: commit.skipped } : {},
+    ...agent === void 0 ? {} : { agent }
+  };
+  await core.store.save(snapshot);
+  await core.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration, start.usesBefore);
+  return snapshot;
+}
+async function startOf(core, repo, runId, iteration, given, beforeRev, state) {
+  const run = await core.store.loadRun(runId);
+  assertRunWorkspace(run, runId, repo.topLevel);
+  const start = await givenStart(repo, { runId, run, iteration }, given, beforeRev, state);
+  const what2 = beforeRev === void 0 ? "the before state" : "the start given with --before";
+  await assertBuildsOnRun(core, repo, run, start.sha, what2, iteration);
+  return start;
+}
+async function givenStart(repo, { runId, run, iteration }, given, beforeRev, state) {
+  if (given) return { ...given, usesBefore: true };
+  if (beforeRev !== void 0)
+    return {
+      sha: await resolveRevision(repo, beforeRev),
+      branch: run?.before?.branch ?? state.branch ?? DEFAULT_BRANCH,
+      wipSha: null,
+      usesBefore: false
+    };
+  if (!run?.before) {
+    throw new RunNotFoundError(
+      `run ${runId} has no recorded before state; call "before --run ${runId}" first or pass --before SHA`,
+      { details: { runId } }
+    );
+  }
+  const usedBy = run.beforeUsedBy;
+  if (usedBy && iteration > usedBy.iteration) {
+    throw new NoBeforeStateError(
+      `the before state of run ${runId} was used by iteration ${usedBy.iteration} (snapshot ${usedBy.snapshotId}); call "before --run ${runId}" before each iteration, or pass --before SHA`,
+      {
+        details: { runId, usedBy }
+      }
+    );
+  }
+  return { ...run.before, usesBefore: true };
+}
+async function assertIterationFree(core, runId, iteration, now) {
+  const run = await core.store.loadRun(runId);
+  if (run === null) return null;
+  const last = await core.store.loadLast(run).catch((error2) => {
+    if (error2 instanceof StoreCorruptError) return void 0;
+    throw error2;
+  });
+  if (last === null || last !== void 0 && iteration > last.iteration) return null;
+  const { snapshots } = await core.store.inspectRun(runId);
+  const taken = snapshots.find((s) => s.iteration === iteration);
+  const sameCapture = taken !== void 0 && now !== null && taken.beforeSha === now.beforeSha && taken.afterSha === now.headSha && // Empty when the capture made no commit (no change, or HEAD at the agent's own commit): the
+  // retry finds HEAD at that very commit and makes none either.
+  (taken.commitMessage === now.message || taken.commitMessage === "") && // The message keeps only the task's first 100 characters: the whole task and gate must match too.
+  (taken.task ?? null) === now.task && (taken.gate ?? null) === now.gate && !await now.isDirty();
+  if (sameCapture) return taken;
+  if (taken) {
+    throw new IterationExistsError(
+      `iteration ${iteration} of run ${runId} is already captured as snapshot ${taken.id}; capture the next iteration, or delete ${taken.id} first`,
+      {
+        details: { runId, iteration, existing: taken.id }
+      }
+    );
+  }
+  const highest = Math.max(-1, ...snapshots.map((s) => s.iteration));
+  if (iteration < highest) {
+    throw new IterationOutOfOrderError(
+      `run ${runId} is already at iteration ${highest}; iterations only go forward, so capture ${highest + 1} or later`,
+      { details: { runId, iteration, last: highest } }
+    );
+  }
+  return null;
+}
+async function heldIterationRef(repo, want, messageOf) {
+  const ref = iterationRef(want.runId, want.iteration);
+  const sha = await readRef(repo, ref);
+  const taken = () => runIdTaken(repo, ref, want.runId, want.iteration, sha);
+  if (sha === null) return { sha, mayMove: true, taken };
+  const found = await messageOf(sha);
+  if (found === want.message.replace(/\n$/, "")) return { sha, mayMove: true, taken };
+  const claims = trailer(found, "Agentgate-Run") === want.runId && trailer(found, "Agentgate-Iteration") === String(want.iteration);
+  if (sha !== want.head || claims) throw taken();
+  return { sha, mayMove: false, taken };
+}
+async function assertIterationRefFree(repo, runId, iteration) {
+  const ref = iterationRef(runId, iteration);
+  const sha = await readRef(repo, ref);
+  if (sha !== null) throw runIdTaken(repo, ref, runId, iteration, sha);
+}
+function runIdTaken(repo, ref, runId, iteration, sha) {
+  return new RunIdTakenError(
+    `the repository of ${repo.topLevel} already holds iteration ${iteration} of a run ${runId} that this home did not record (${ref} is at ${sha.slice(0, 12)}): another home or machine recorded it, or it was fetched. Use another run id; nothing was committed. (If a killed "after" of this very run made that commit, finish it with "after --run ${runId} --iteration ${iteration}" and the same --task and --gate)`,
+    { details: { runId, iteration, ref, sha, workspace: repo.topLevel } }
+  );
+}
+async function assertDescends(repo, runId, start, state) {
+  const beforeSha = start.sha;
+  const { wipSha } = start;
+  const fail2 = async (why) => {
+    const rescue = wipSha === null ? null : await wipRescue(repo, runId, wipSha, state.sha);
+    throw new HistoryRewrittenError(
+      `${why}; the iteration's history was rewritten. ${rescue?.text ?? ""}To go on with run ${runId}, put HEAD back where this iteration began ("git reset --hard ${beforeSha.slice(0, 12)}": first keep what you need of what was committed or changed since) and run "before" again, or restart from an earlier iteration with "before --restart-from N"`,
+      { details: { beforeSha, head: state.sha, ...rescue?.details } }
+    );
+  };
+  const head = state.sha;
+  if (!head) return fail2("HEAD has no commit any more");
+  if (head === beforeSha) return;
+  const [exists5, ancestor] = await Promise.all([
+    objectExists(repo, beforeSha),
+    isAncestor(repo, beforeSha, head).catch(() => false)
+  ]);
+  if (!exists5) await fail2(`before commit ${beforeSha} no longer exists`);
+  if (!ancestor) await fail2(`before commit ${beforeSha} is not an ancestor of HEAD`);
+}
+function commitMessages(repo) {
+  const read = /* @__PURE__ */ new Map();
+  return (sha) => {
+    const known = read.get(sha) ?? getCommitInfo(repo, sha).then((c) => c.message);
+    read.set(sha, known);
+    return known;
+  };
+}
+function isOtherSnapshot(headMessage, message) {
+  return headMessage !== message.replace(/\n$/, "") && trailer(headMessage, "Agentgate-Run") !== null;
+}
+function assertIteration(iteration) {
+  if (!Number.isSafeInteger(iteration) || iteration < 0) {
+    throw new InvalidArgumentError(`iteration must be a whole number from 0 up, not ${String(iteration)}`, {
+      details: { iteration }
+    });
+  }
+}
+function totals(stats4) {
+  return { filesChanged: stats4.filesChanged, insertions: stats4.insertions, deletions: stats4.deletions };
+}
+var newSnapshotId;
+var init_after = __esm({
+  "src/snapshotter/after.ts"() {
+    "use strict";
+    init_random_id();
+    init_sweep();
+    init_commit();
+    init_commit_info();
+    init_diff_stats();
+    init_refused_filters();
+    init_repo();
+    init_refs();
+    init_state();
+    init_errors();
+    init_paths();
+    init_run_records();
+    init_message();
+    init_patch_artifact();
+    init_repo_lock();
+    init_excludes();
+    init_inside();
+    init_before();
+    init_core3();
+    init_before_retry();
+    newSnapshotId = idGenerator(16);
+  }
+});
+
+// src/snapshotter/iterate.ts
+async function iterate2(core, workspace, opts) {
+  const runId = assertSafeId(opts.runId, "run id");
+  assertIteration(opts.iteration);
+  await makeHomeInside(workspace, core.options, core.gitOptions());
+  return core.store.whileIterating(
+    runId,
+    opts.iteration,
+    () => iterateAlone(core, workspace, runId, opts),
+    (holder) => assertNotInterrupted(core, runId, holder)
+  );
+}
+async function assertNotInterrupted(core, runId, holder) {
+  const run = await core.store.loadRun(runId);
+  const before2 = run?.before ?? null;
+  if (before2 === null || run?.beforeUsedBy || before2.capturedAt < holder.createdAt) return;
+  const iteration = /^iterate \S+ (\d+)$/.exec(holder.purpose)?.[1];
+  const which = iteration === void 0 ? "N (the iteration it was capturing)" : iteration;
+  throw new IterationInterruptedError(
+    `an iterate of run ${runId}${iteration === void 0 ? "" : ` (iteration ${iteration})`}, process ${holder.pid}, was killed after recording its before state (${before2.capturedAt}) and before its snapshot; what its agent did is not committed (it is in the workspace unless you removed it), and its agent may still run. Once no agent runs, finish that iteration with "after --run ${runId} --iteration ${which}" (with the same --task and --gate), then iterate the next one`,
+    { details: { runId, iteration: iteration === void 0 ? null : Number(iteration), holder } }
+  );
+}
+async function iterateAlone(core, workspace, runId, opts) {
+  const onDirty = opts.onDirty ?? core.options.onDirty;
+  const { repo, nested } = await openOrInit(core, workspace, onDirty, opts.init === true);
+  const excludes = await captureExcludes(repo, core.options);
+  const before2 = await withRepoLock(repo, core.options.lockTimeoutMs, async () => {
+    const run = await core.store.loadRun(runId);
+    assertRunWorkspace(run, runId, repo.topLevel);
+    if (run !== null) await assertIterationFree(core, runId, opts.iteration, null);
+    await assertIterationRefFree(repo, runId, opts.iteration);
+    return beforeIn(core, repo, {
+      runId,
+      onDirty,
+      nested,
+      excludes,
+      branch: opts.branch,
+      restartFrom: opts.restartFrom
+    });
+  });
+  const ran = await runUserCommand({
+    argv: opts.agent.argv,
+    cwd: await resolveWorkspaceDir(workspace),
+    stdio: "inherit",
+    stdoutToStderr: opts.agent.stdoutToStderr === true,
+    forwardSignals: AGENT_SIGNALS
+  });
+  if (ran.spawnError !== null) {
+    const errno = ran.spawnError.code ?? "error";
+    throw new AgentNotStartedError(
+      `cannot start the agent command ${JSON.stringify(opts.agent.argv[0] ?? "")} (${errno}); check its name, PATH and permissions. The before state is recorded: run iterate again, or "after --run ${runId} --iteration ${opts.iteration}"`,
+      { details: { command: opts.agent.argv[0] ?? "", errno, runId } }
+    );
+  }
+  const agent = { exitCode: ran.exitCode, signal: ran.signal, durationMs: ran.durationMs };
+  const snapshot = await captureAfterState(core, workspace, before2, { ...opts, runId }, agent);
+  return { ...snapshot, agent };
+}
+var AGENT_SIGNALS;
+var init_iterate = __esm({
+  "src/snapshotter/iterate.ts"() {
+    "use strict";
+    init_repo();
+    init_user_command();
+    init_errors();
+    init_paths();
+    init_run_records();
+    init_repo_lock();
+    init_excludes();
+    init_before();
+    init_after();
+    AGENT_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"];
+  }
+});
+
+// src/snapshotter/received-artifact.ts
+import { stat as stat12 } from "node:fs/promises";
+async function buildReceivedArtifact(core, snapshot) {
+  const path2 = snapshot.patchPath;
+  if (path2 === null || snapshot.recordedWorkspace === void 0) return false;
+  if ((await stat12(path2).catch(() => null))?.isFile() === true) return true;
+  try {
+    const repo = await openRepo(snapshot.workspace, core.gitOptions());
+    await assertNoLinkInside(repo.topLevel, path2);
+    if (path2 === patchPath(core.options.artifactsDir, snapshot.runId, snapshot.iteration))
+      await makeRunArtifactsDir(core.options.artifactsDir, snapshot.runId);
+    const [from, to] = await Promise.all([
+      getTree(repo, snapshot.beforeSha),
+      getTree(repo, snapshot.afterSha)
+    ]);
+    await writeTreeDiffToFile(repo, { from, to }, path2);
+    return true;
+  } catch (error2) {
+    if (error2 instanceof AgentgateError) return false;
+    throw error2;
+  }
+}
+var init_received_artifact = __esm({
+  "src/snapshotter/received-artifact.ts"() {
+    "use strict";
+    init_errors();
+    init_inside();
+    init_refs();
+    init_repo();
+    init_unified_diff();
+    init_paths();
+  }
+});
+
+// src/snapshotter/read.ts
+import { createReadStream as createReadStream4 } from "node:fs";
+import { copyFile, readFile as readFile11 } from "node:fs/promises";
+import { Readable } from "node:stream";
+async function getSnapshot(core, idOrSha, opts = {}) {
+  assertSafeId(idOrSha, "snapshot id");
+  const direct = await core.store.load(idOrSha);
+  if (direct) return core.withLocalPaths(direct);
+  const matches = await core.store.findByPrefix(idOrSha);
+  if (matches.length === 1) return core.withLocalPaths(matches[0]);
+  const makers = matches.filter((m) => m.beforeSha !== m.afterSha);
+  if (!opts.exact && makers.length === 1 && matches.every((m) => m.afterSha === makers[0]?.afterSha))
+    return core.withLocalPaths(makers[0]);
+  if (matches.length > 1) {
+    const oneCommit = matches.every((m) => m.afterSha === matches[0]?.afterSha);
+    throw new AmbiguousIdError(
+      `${idOrSha} matches ${matches.length} snapshots (${matches.slice(0, 5).map((m) => m.id).join(
+        ", "
+      )}); ${oneCommit ? "they share that after commit: give the snapshot id" : "give more characters"}`,
+      {
+        details: { matches: matches.map((m) => m.id) }
+      }
+    );
+  }
+  throw new SnapshotNotFoundError(
+    `no snapshot ${JSON.stringify(idOrSha.slice(0, 80))}; "list" shows the stored ones`,
+    { details: { id: idOrSha.slice(0, 200) } }
+  );
+}
+async function listByRun(core, runId, opts = {}) {
+  const id2 = assertSafeId(runId, "run id");
+  const stored = opts.loadable ? (await core.store.inspectRun(id2)).snapshots : await core.store.loadByRun(id2);
+  const snapshots = await Promise.all(stored.map((s) => core.withLocalPaths(s)));
+  for (const snapshot of snapshots) await buildReceivedArtifact(core, snapshot);
+  return snapshots;
+}
+async function generatePatch(core, snapshot, outputFile) {
+  if (snapshot.beforeSha === snapshot.afterSha) {
+    if (outputFile) await writeOutputData(outputFile, "");
+    return "";
+  }
+  snapshot = await core.withLocalPaths(snapshot);
+  await buildReceivedArtifact(core, snapshot);
+  const artifact = await intactArtifact(snapshot);
+  if (artifact !== null) {
+    if (outputFile) await writeOutputFile(outputFile, (temp) => copyFile(artifact, temp));
+    return outputFile ? "" : readFile11(artifact, "utf8");
+  }
+  const repo = await openRepo(snapshot.workspace, core.gitOptions());
+  if (outputFile) {
+    await writeOutputFile(
+      outputFile,
+      (temp) => writeUnifiedDiffToFile(repo, snapshot.beforeSha, snapshot.afterSha, temp)
+    );
+    return "";
+  }
+  return unifiedDiff(repo, snapshot.beforeSha, snapshot.afterSha);
+}
+async function streamPatch(core, snapshot, consume) {
+  if (snapshot.beforeSha === snapshot.afterSha) return consume(Readable.from([]));
+  snapshot = await core.withLocalPaths(snapshot);
+  await buildReceivedArtifact(core, snapshot);
+  const artifact = await intactArtifact(snapshot);
+  if (artifact !== null) return consume(createReadStream4(artifact));
+  const repo = await openRepo(snapshot.workspace, core.gitOptions());
+  await streamUnifiedDiff(repo, snapshot.beforeSha, snapshot.afterSha, consume);
+}
+async function stats3(core, workspace, from, to) {
+  const repo = await openRepo(workspace, core.gitOptions());
+  return getDiffStats(repo, await resolveRevision(repo, from), await resolveRevision(repo, to));
+}
+async function intactArtifact(snapshot) {
+  if (snapshot.patchPath === null) return null;
+  const sha2562 = await sha256File(snapshot.patchPath).catch(() => null);
+  return sha2562 === snapshot.patchSha256 ? snapshot.patchPath : null;
+}
+var init_read = __esm({
+  "src/snapshotter/read.ts"() {
+    "use strict";
+    init_unified_diff();
+    init_diff_stats();
+    init_repo();
+    init_refs();
+    init_errors();
+    init_paths();
+    init_atomic();
+    init_patch_artifact();
+    init_received_artifact();
+  }
+});
+
+// src/git/apply-check.ts
+import { mkdtemp as mkdtemp4, rm as rm11 } from "node:fs/promises";
+import { tmpdir as tmpdir4 } from "node:os";
+import { join as join31 } from "node:path";
+async function treeAfterApplying(repo, base, patchFile) {
+  const dir = await mkdtemp4(join31(tmpdir4(), "agentgate-apply-"));
+  const scratch = { ...repo, indexFile: join31(dir, "index") };
+  try {
+    await runGit(scratch, ["read-tree", `${base}^{tree}`]);
+    await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
+    return (await runGit(scratch, ["write-tree"])).stdout.trim();
+  } finally {
+    await rm11(dir, { recursive: true, force: true });
+  }
+}
+var init_apply_check = __esm({
+  "src/git/apply-check.ts"() {
+    "use strict";
+    init_runner();
+  }
+});
+
+// src/snapshotter/verify.ts
+import { stat as stat13 } from "node:fs/promises";
+async function verifySnapshot(snapshot, run, git) {
+  const checks = [];
+  const add = (check, ok, detail) => checks.push({ check, ok, detail });
+  add(
+    "run-links-snapshot",
+    run?.snapshotIds.includes(snapshot.id) ?? false,
+    run ? run.snapshotIds.includes(snapshot.id) ? `run ${run.runId} lists it` : `run ${run.runId} does not list it` : `run ${snapshot.runId} not found`
+  );
+  const artifactOk = await artifactCheck(snapshot, add);
+  let repo = null;
+  try {
+    repo = await openRepo(snapshot.workspace, git);
+  } catch (error2) {
+    add("workspace", false, `cannot open ${snapshot.workspace}: ${error2.message}`);
+  }
+  if (repo && await gitChecks(
+    repo,
+    snapshot,
+    { restarts: run?.restarts ?? [], last: isLastOf(run, snapshot) },
+    add
+  ) && artifactOk && snapshot.patchPath) {
+    const [beforeTree, expected] = await Promise.all([
+      getTree(repo, snapshot.beforeSha),
+      getTree(repo, snapshot.afterSha)
+    ]);
+    if (await treeDiffSha256(repo, { from: beforeTree, to: expected }).catch(() => null) === snapshot.patchSha256) {
+      add("patch-applies", true, "the artifact is byte for byte git's patch from before to after");
+    } else {
+      const applied = await treeAfterApplying(repo, snapshot.beforeSha, snapshot.patchPath).catch(
+        (e) => `fails: ${e.message}`
+      );
+      add(
+        "patch-applies",
+        applied === expected,
+        applied === expected ? "applying the patch to before gives exactly the after tree" : `applying the patch to before gives ${applied}, after tree is ${expected}`
+      );
+    }
+  }
+  return checks.map((c) => ({ snapshotId: snapshot.id, runId: snapshot.runId, ...c }));
+}
+async function artifactCheck(snapshot, add) {
+  if (snapshot.patchPath === null) {
+    const ok2 = snapshot.beforeSha === snapshot.afterSha;
+    add("patch-artifact", ok2, ok2 ? "no change, no artifact" : "changed snapshot has no patch artifact");
+    return ok2;
+  }
+  const exists5 = await stat13(snapshot.patchPath).then(
+    (s) => s.isFile(),
+    () => false
+  );
+  if (!exists5) {
+    add("patch-artifact", false, `${snapshot.patchPath} is missing ("patch" regenerates the diff from git)`);
+    return false;
+  }
+  const actual = await sha256File(snapshot.patchPath);
+  const ok = actual === snapshot.patchSha256;
+  add(
+    "patch-artifact",
+    ok,
+    ok ? `${snapshot.patchPath} sha256 matches` : `${snapshot.patchPath} sha256 is ${actual}, recorded ${snapshot.patchSha256}`
+  );
+  return ok;
+}
+async function gitChecks(repo, snapshot, line, add) {
+  const before2 = await objectExists(repo, snapshot.beforeSha);
+  const after2 = await objectExists(repo, snapshot.afterSha);
+  add("before-exists", before2, snapshot.beforeSha);
+  add("after-exists", after2, snapshot.afterSha);
+  if (!before2 || !after2) return false;
+  const ancestor = snapshot.beforeSha === snapshot.afterSha || await isAncestor(repo, snapshot.beforeSha, snapshot.afterSha);
+  add(
+    "before-is-ancestor",
+    ancestor,
+    ancestor ? "before is an ancestor of after" : "before is not an ancestor of after"
+  );
+  await refCheck(repo, snapshot, add);
+  await branchCheck(repo, snapshot, line, add);
+  await messageChecks(repo, snapshot, add);
+  const stats4 = await getDiffStats(repo, snapshot.beforeSha, snapshot.afterSha);
+  const same = stats4.filesChanged === snapshot.filesChanged && stats4.insertions === snapshot.insertions && stats4.deletions === snapshot.deletions;
+  add(
+    "stats",
+    same,
+    same ? `${stats4.filesChanged} files, +${stats4.insertions} -${stats4.deletions}` : `git now says ${stats4.filesChanged} files +${stats4.insertions} -${stats4.deletions}`
+  );
+  const files = JSON.stringify(stats4.files) === JSON.stringify(snapshot.files);
+  add(
+    "files",
+    files,
+    files ? "every file's status and counts match git" : `the stored per-file changes differ from git's (${describeFileDifference(snapshot.files, stats4.files)})`
+  );
+  return ancestor;
+}
+async function refCheck(repo, snapshot, add) {
+  const expected = iterationRef(snapshot.runId, snapshot.iteration);
+  if (snapshot.ref !== expected) {
+    add(
+      "ref",
+      false,
+      snapshot.ref === null ? `no ref recorded; ${expected} should keep after reachable` : `recorded ref ${snapshot.ref} is not ${expected}`
+    );
+    return;
+  }
+  const target = await readRef(repo, snapshot.ref);
+  add(
+    "ref",
+    target === snapshot.afterSha,
+    target === snapshot.afterSha ? `${snapshot.ref} keeps after reachable` : `${snapshot.ref} points at ${target ?? "nothing"}`
+  );
+}
+function isLastOf(run, snapshot) {
+  return run !== null && run.snapshotIds.at(-1) === snapshot.id;
+}
+async function branchCheck(repo, snapshot, line, add) {
+  const aside = setAsideBy(line.restarts, snapshot.iteration);
+  if (aside !== void 0) {
+    add("branch", true, `set aside by the restart from iteration ${aside.from} declared at ${aside.at}`);
+    return;
+  }
+  if (snapshot.recordedWorkspace !== void 0) {
+    add(
+      "branch",
+      true,
+      `recorded on another machine: its branch ${snapshot.branch} did not travel (the ref and commits are checked)`
+    );
+    return;
+  }
+  const tip = await readRef(repo, `refs/heads/${snapshot.branch}`).catch(() => null);
+  if (tip === null) {
+    add("branch", false, `branch ${snapshot.branch} does not exist`);
+    return;
+  }
+  const holds = tip === snapshot.afterSha || await isAncestor(repo, snapshot.afterSha, tip);
+  const resetBack = !holds && line.last && (tip === snapshot.beforeSha || await isAncestor(repo, tip, snapshot.beforeSha).catch(() => false));
+  if (resetBack) {
+    add(
+      "branch",
+      true,
+      `set aside: ${snapshot.branch} was reset to where this last iteration started or earlier (its ref keeps it; the next "before --restart-from N" records the restart)`
+    );
+    return;
+  }
+  add(
+    "branch",
+    holds,
+    holds ? `${snapshot.branch} contains after` : `${snapshot.branch} does not contain after ${snapshot.afterSha}`
+  );
+}
+function describeFileDifference(stored, actual) {
+  if (stored.length !== actual.length) return `${stored.length} stored, ${actual.length} in git`;
+  const at = stored.findIndex((f, i) => JSON.stringify(f) !== JSON.stringify(actual[i]));
+  return `first at ${actual[at]?.path ?? stored[at]?.path ?? "?"}`;
+}
+async function messageChecks(repo, snapshot, add) {
+  if (snapshot.beforeSha === snapshot.afterSha) return;
+  let message;
+  try {
+    message = (await getCommitInfo(repo, snapshot.afterSha)).message;
+  } catch (error2) {
+    if (!(error2 instanceof GitOutputUnparseableError)) throw error2;
+    add("commit-message", false, `the after commit cannot be read: ${error2.message}`);
+    return;
+  }
+  if (snapshot.commitMessage === "" && trailer(message, "Agentgate-Run") === null) return;
+  const same = message === snapshot.commitMessage.replace(/\n$/, "");
+  add(
+    "commit-message",
+    same,
+    same ? "the after commit carries the stored message" : "the after commit's message differs from the stored one"
+  );
+  const trailers = {
+    run: trailer(message, "Agentgate-Run"),
+    iteration: trailer(message, "Agentgate-Iteration"),
+    before: trailer(message, "Agentgate-Before")
+  };
+  const trailersOk = trailers.run === snapshot.runId && trailers.iteration === String(snapshot.iteration) && trailers.before === snapshot.beforeSha;
+  add(
+    "trailers",
+    trailersOk,
+    trailersOk ? "run, iteration and before match the commit's trailers" : `the commit says run ${trailers.run ?? "-"}, iteration ${trailers.iteration ?? "-"}, before ${trailers.before ?? "-"}`
+  );
+  if (snapshot.task === void 0 && snapshot.gate === void 0) return;
+  const lines = message.split("\n");
+  const fits = (stored, line) => stored === null || stored === void 0 ? !lines.some((l) => l.startsWith(line("")) && l.trim() !== line("").trim()) : lines.includes(line(stored));
+  const taskOk = fits(snapshot.task, taskLine);
+  const gateOk = fits(snapshot.gate, gateLine);
+  add(
+    "task",
+    taskOk && gateOk,
+    taskOk && gateOk ? "task and gate match the commit's Task and Gate lines" : `the stored ${taskOk ? "gate" : "task"} does not match the commit's ${taskOk ? "Gate" : "Task"} line`
+  );
+}
+async function continuityChecks(snapshots, git, restarts = []) {
+  const checks = [];
+  const ordered = [...new Map(snapshots.map((s) => [s.id, s])).values()].sort(
+    (a, b) => a.iteration - b.iteration
+  );
+  const repos = /* @__PURE__ */ new Map();
+  const repoOf = (workspace) => {
+    if (!repos.has(workspace))
+      repos.set(
+        workspace,
+        openRepo(workspace, git).catch(() => null)
+      );
+    return repos.get(workspace);
+  };
+  const buildsOn = async (next, sha) => {
+    if (next.beforeSha === sha) return true;
+    const repo = await repoOf(next.workspace);
+    return repo !== null && await isAncestor(repo, sha, next.beforeSha).catch(() => false);
+  };
+  for (let i = 1; i < ordered.length; i++) {
+    const prev = ordered[i - 1];
+    const next = ordered[i];
+    if (next.iteration === prev.iteration) continue;
+    let detail = `iteration ${next.iteration} starts where iteration ${prev.iteration} ended`;
+    let ok = await buildsOn(next, prev.afterSha);
+    for (const r of restarts.filter((r2) => r2.lastIteration === prev.iteration && r2.from < next.iteration)) {
+      if (ok) break;
+      if (restartPoint(ordered, r.from) !== r.sha || !await buildsOn(next, r.sha)) continue;
+      ok = true;
+      detail = `iteration ${next.iteration} restarts from ${r.from === 0 ? "the run's start" : `iteration ${r.from}`} (declared at ${r.at})`;
+    }
+    if (!ok)
+      detail = `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on iteration ${prev.iteration}'s ${prev.afterSha}`;
+    checks.push({ snapshotId: next.id, runId: next.runId, check: "continuity", ok, detail });
+  }
+  for (const r of restarts) {
+    const first = ordered.find((s) => s.iteration > r.lastIteration);
+    const wrong = first && await restartContradiction(r, ordered, await repoOf(first.workspace));
+    if (wrong)
+      checks.push({
+        snapshotId: wrong.next.id,
+        runId: wrong.next.runId,
+        check: "continuity",
+        ok: false,
+        detail: `${restartName(r)} does not agree with the commits: ${wrong.why}`
+      });
+  }
+  return checks;
+}
+var init_verify2 = __esm({
+  "src/snapshotter/verify.ts"() {
+    "use strict";
+    init_diff_stats();
+    init_repo();
+    init_apply_check();
+    init_unified_diff();
+    init_refs();
+    init_run();
+    init_patch_artifact();
+    init_commit_info();
+    init_message();
+    init_errors();
+    init_core3();
+    init_restart_check();
+  }
+});
+
+// src/snapshotter/verify-store.ts
+async function verify(core, target) {
+  const checks = [];
+  let snapshots;
+  if ("id" in target) snapshots = [await core.getSnapshot(target.id)];
+  else if ("runId" in target) {
+    const contents = await core.store.inspectRun(assertSafeId(target.runId, "run id"));
+    snapshots = [...new Map(contents.snapshots.map((s) => [s.id, s])).values()];
+    checks.push(...contents.problems.map((p) => storeFileCheck(p, target.runId)));
+  } else {
+    const listed = await core.store.list();
+    snapshots = listed.snapshots;
+    const runs4 = await core.store.listRuns();
+    const linked = await Promise.all(
+      runs4.runs.map(async (r) => (await core.store.inspectRun(r.runId)).problems)
+    );
+    const problems = [...listed.problems, ...runs4.problems, ...linked.flat()];
+    const once2 = [...new Map(problems.map((p) => [p.message, p])).values()];
+    checks.push(...once2.map((p) => storeFileCheck(p, null)));
+  }
+  if (snapshots.length === 0 && checks.length === 0) {
+    const what2 = "id" in target ? `snapshot ${target.id}` : "runId" in target ? `run ${target.runId}` : `the home ${core.store.home}`;
+    throw new NothingToVerifyError(
+      `${what2} has no snapshots to verify; check --home (or AGENTGATE_HOME) and the run id: a gate that verifies nothing must not pass`,
+      { details: { home: core.store.home } }
+    );
+  }
+  const runs3 = /* @__PURE__ */ new Map();
+  const local = [];
+  for (const snapshot of snapshots) {
+    if (!runs3.has(snapshot.runId))
+      runs3.set(snapshot.runId, await core.store.loadRun(snapshot.runId).catch(() => null));
+    const here = await core.withLocalPaths(snapshot);
+    await buildReceivedArtifact(core, here);
+    local.push(here);
+    checks.push(...await verifySnapshot(here, runs3.get(snapshot.runId) ?? null, core.gitOptions()));
+  }
+  if (!("id" in target)) {
+    for (const [runId, run] of runs3) {
+      const linked = local.filter((s) => s.runId === runId && (run?.snapshotIds.includes(s.id) ?? false));
+      if (run) checks.push(...runLinkChecks(run, linked));
+      checks.push(...await continuityChecks(linked, core.gitOptions(), run?.restarts ?? []));
+    }
+  }
+  return { ok: checks.every((c) => c.ok), checks };
+}
+function runLinkChecks(run, linked) {
+  const fail2 = (snapshotId, detail) => ({
+    snapshotId,
+    runId: run.runId,
+    check: "run-links",
+    ok: false,
+    detail
+  });
+  const twice = run.snapshotIds.filter((id2, i) => run.snapshotIds.indexOf(id2) !== i);
+  const checks = [...new Set(twice)].map(
+    (id2) => fail2(id2, `run ${run.runId} links snapshot ${id2} more than once (runs/${run.runId}.json was edited?)`)
+  );
+  const byIteration2 = /* @__PURE__ */ new Map();
+  const byId2 = new Map(linked.map((s) => [s.id, s]));
+  for (const s of new Set(run.snapshotIds.map((id2) => byId2.get(id2)))) {
+    if (s === void 0) continue;
+    const other = byIteration2.get(s.iteration);
+    if (other === void 0) byIteration2.set(s.iteration, s.id);
+    else if (other !== s.id)
+      checks.push(
+        fail2(s.id, `snapshots ${other} and ${s.id} of run ${run.runId} both record iteration ${s.iteration}`)
+      );
+  }
+  return checks;
+}
+function storeFileCheck(problem, runId) {
+  return { snapshotId: null, runId, check: "store-file", ok: false, detail: problem.message };
+}
+var init_verify_store = __esm({
+  "src/snapshotter/verify-store.ts"() {
+    "use strict";
+    init_errors();
+    init_paths();
+    init_verify2();
+    init_received_artifact();
+  }
+});
+
+// src/git/cherry-pick-worktree.ts
+import { mkdtemp as mkdtemp5, readdir as readdir11, readFile as readFile12, rm as rm12 } from "node:fs/promises";
+import { tmpdir as tmpdir5 } from "node:os";
+import { basename as basename7, dirname as dirname13, join as join32 } from "node:path";
+async function withPickWorktree(repo, sha, fn) {
+  const dir = await mkdtemp5(join32(tmpdir5(), PREFIX));
+  if (isInside(repo.topLevel, dir)) {
+    await rm12(dir, { recursive: true, force: true });
+    throw new InvalidArgumentError(
+      `the temp directory ${dir} is inside the workspace; set TMPDIR elsewhere`,
+      {
+        details: { tmpdir: dir }
+      }
+    );
+  }
+  const path2 = join32(dir, basename7(dir));
+  return withLock(`${dir}.lock`, { timeoutMs: 0, purpose: "cherry-pick worktree" }, async () => {
+    let failure3 = null;
+    try {
+      await runGit(repo, ["worktree", "add", "--detach", "--quiet", path2, sha]);
+      return await fn(path2);
+    } catch (error2) {
+      failure3 = error2;
+      throw error2;
+    } finally {
+      await removeWorktree(repo, dir, path2, failure3 !== null);
+    }
+  });
+}
+async function sweepPickWorktrees(repo) {
+  const removed = await sweepRegistered(repo);
+  await sweepPickTemps();
+  return removed;
+}
+async function sweepRegistered(repo) {
+  const admin = join32(await commonDir(repo.gitDir), "worktrees");
+  const removed = [];
+  for (const name2 of await readdir11(admin).catch(() => [])) {
+    if (!PICK_NAME.test(name2)) continue;
+    const gitFile = (await readFile12(join32(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
+    const path2 = gitFile === "" ? join32(tmpdir5(), name2, name2) : dirname13(gitFile);
+    if (basename7(path2) !== name2 || basename7(dirname13(path2)) !== name2) continue;
+    const dir = dirname13(path2);
+    const owner = await readOwner(`${dir}.lock`);
+    if (owner === null ? gitFile === "" : !isProvablyDead(owner)) continue;
+    await removeWorktree(repo, dir, path2, true);
+    await rm12(`${dir}.lock`, { force: true }).catch(() => void 0);
+    removed.push(path2);
+  }
+  return removed;
+}
+async function sweepPickTemps() {
+  await sweepOwnedDirs(
+    tmpdir5(),
+    (name2) => PICK_NAME.test(name2),
+    (dir) => rm12(dir, { recursive: true, force: true }).catch(() => void 0)
+  );
+}
+async function removeWorktree(repo, dir, path2, quiet) {
+  try {
+    const admin = join32(await commonDir(repo.gitDir), "worktrees", basename7(path2));
+    await runGit(repo, ["worktree", "remove", "--force", "--force", path2]).catch(() => void 0);
+    await rm12(dir, { recursive: true, force: true });
+    await rm12(admin, { recursive: true, force: true });
+  } catch (error2) {
+    if (!quiet) throw error2;
+  }
+}
+var PREFIX, PICK_NAME;
+var init_cherry_pick_worktree = __esm({
+  "src/git/cherry-pick-worktree.ts"() {
+    "use strict";
+    init_errors();
+    init_git_locks();
+    init_lock();
+    init_sweep();
+    init_repo();
+    init_runner();
+    PREFIX = "agentgate-pick-";
+    PICK_NAME = /^agentgate-pick-[A-Za-z0-9]{6}$/;
+  }
+});
+
+// src/git/cherry-pick.ts
+import { readFile as readFile13, rm as rm13, writeFile as writeFile4 } from "node:fs/promises";
+import { join as join33 } from "node:path";
+async function cherryPick3(repo, rev, opts = {}) {
+  const onto = opts.onto?.replace(/^refs\/heads\//, "");
+  const ontoRef = onto === void 0 ? null : await branchRef(repo, onto);
+  const source = await getCommitInfo(repo, rev);
+  const head = await readHead(repo);
+  const ignore = opts.ignore ?? [];
+  await sweepPickWorktrees(repo);
+  if (ontoRef === null) return pickInWorkspace(repo, source, ignore);
+  if (ontoRef === head.ref) return pickInWorkspace(repo, source, ignore);
+  return pickInWorktree(repo, source, ontoRef);
+}
+async function pickInWorkspace(repo, source, ignore) {
+  const state = await getRepoState(repo, ignore);
+  if (state.operation !== null) {
+    const op = operationInProgress(state.operation);
+    throw new OperationInProgressError(
+      `${op.what} in ${repo.topLevel}; finish it or give it up (${op.giveUp}) first`,
+      { details: { operation: state.operation } }
+    );
+  }
+  const before2 = state.sha;
+  if (before2 === null)
+    throw new RevisionNotFoundError(`branch ${state.branch ?? "HEAD"} has no commits to cherry-pick onto`, {
+      details: { rev: "HEAD" }
+    });
+  if (state.isDirty) {
+    throw new DirtyWorkspaceError(
+      `${repo.topLevel} has uncommitted or untracked changes; commit or stash them, or cherry-pick --onto another branch`,
+      { details: { workspace: repo.topLevel } }
+    );
+  }
+  const origHead = join33(repo.gitDir, "ORIG_HEAD");
+  const savedOrigHead = await readFile13(origHead).catch(() => null);
+  const abort = async () => {
+    await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
+    await (savedOrigHead === null ? rm13(origHead, { force: true }) : writeFile4(origHead, savedOrigHead));
+    await assertRestored(repo, before2);
+  };
+  let files;
+  try {
+    files = await runPick(repo, source);
+  } catch (error2) {
+    if (await detectOperation(repo.gitDir) === "cherry-pick") await abort();
+    throw error2;
+  }
+  if (files === null) return getCommitInfo(repo, "HEAD");
+  await abort();
+  throw conflict(source, state.branch ?? "HEAD", files);
+}
+async function pickInWorktree(repo, source, ontoRef) {
+  const old = await resolveRevision(repo, ontoRef);
+  await assertNotCheckedOut(repo, ontoRef, "cherry-pick there instead");
+  return withPickWorktree(repo, old, async (path2) => {
+    const worktree = worktreeOptions(repo, path2);
+    const files = await runPick(worktree, source);
+    if (files !== null) throw conflict(source, ontoRef.slice("refs/heads/".length), files);
+    const sha = await resolveRevision(worktree, "HEAD");
+    await updateRef(repo, ontoRef, sha, old, { message: `agentgate: cherry-pick ${source.sha}` });
+    return getCommitInfo(repo, sha);
+  });
+}
+async function runPick(opts, source) {
+  const mainline = source.parents.length > 1 ? ["-m", "1"] : [];
+  const args = [
+    "cherry-pick",
+    "--no-edit",
+    "--allow-empty",
+    "--keep-redundant-commits",
+    "--no-rerere-autoupdate",
+    ...mainline,
+    source.sha
+  ];
+  try {
+    await runGit(pickOptions(opts), args);
+    return null;
+  } catch (error2) {
+    if (!(error2 instanceof GitFailedError) || error2.details.exitCode !== 1) throw error2;
+    const report3 = await readStatus(opts);
+    const files = report3.entries.filter((e) => e.kind === "unmerged").map((e) => e.path);
+    if (files.length === 0) throw error2;
+    return files;
+  }
+}
+function worktreeOptions(repo, path2) {
+  const { identity, timeoutMs, config: config2, binary } = repo;
+  return {
+    cwd: path2,
+    ...identity && { identity },
+    ...timeoutMs !== void 0 && { timeoutMs },
+    ...config2 && { config: config2 },
+    ...binary !== void 0 && { binary }
+  };
+}
+function pickOptions(opts) {
+  return { ...opts, config: [...opts.config ?? [], "rerere.enabled=false"] };
+}
+async function assertRestored(repo, sha) {
+  const after2 = await getRepoState(repo);
+  if (after2.sha !== sha || after2.isDirty || after2.operation !== null) {
+    throw new GitFailedError(
+      `cherry-pick --abort did not restore ${repo.topLevel} (HEAD ${after2.sha ?? "none"}, expected ${sha}); inspect it by hand`,
+      {
+        details: {
+          args: ["cherry-pick", "--abort"],
+          expected: sha,
+          actual: after2.sha,
+          operation: after2.operation
+        }
+      }
+    );
+  }
+}
+function conflict(source, onto, files) {
+  return new CherryPickConflictError(
+    `cherry-picking ${source.sha.slice(0, 12)} onto ${onto} conflicts in ${files.length} file(s): ${files.slice(0, 5).join(", ")}; nothing was changed`,
+    {
+      details: { sha: source.sha, onto, files }
+    }
+  );
+}
+var init_cherry_pick = __esm({
+  "src/git/cherry-pick.ts"() {
+    "use strict";
+    init_errors();
+    init_commit_info();
+    init_refs();
+    init_cherry_pick_worktree();
+    init_runner();
+    init_state();
+  }
+});
+
+// src/snapshotter/maintenance.ts
+import { rm as rm14, rmdir } from "node:fs/promises";
+import { dirname as dirname14 } from "node:path";
+async function deleteSnapshot(core, idOrSha) {
+  const id2 = await core.getSnapshot(idOrSha, { exact: true }).then(
+    (snapshot) => snapshot.id,
+    async (error2) => {
+      if (error2 instanceof StoreCorruptError) throw await unreadableSnapshot(core, idOrSha, error2);
+      if (error2 instanceof SnapshotNotFoundError && SafeId.safeParse(idOrSha).success) return idOrSha;
+      throw error2;
+    }
+  );
+  const stored = await core.store.load(id2).catch(() => null);
+  await core.store.delete(id2);
+  if (stored !== null) await removeArtifact(core, stored);
+  if (stored !== null) await removeIterationRef(core, stored);
+  return id2;
+}
+async function unreadableSnapshot(core, id2, error2) {
+  const { runs: runs3 } = await core.store.listRuns();
+  const runIds = runs3.filter((run) => run.snapshotIds.includes(id2)).map((run) => run.runId);
+  const refs = runIds.length === 1 ? `${RUNS_PREFIX}${runIds[0]}/` : RUNS_PREFIX;
+  return new StoreCorruptError(
+    `${String(error2.details.path ?? core.store.snapshotPath(id2))} holds no valid snapshot, so the iteration it recorded, and the iteration ref to remove with it, cannot be known; nothing was deleted. Restore the file from a backup and delete again; or drop the snapshot by hand: in its workspace remove that iteration's ref ("git for-each-ref ${refs}" lists them; "git update-ref -d <ref>"), move the file out of the store, then "delete ${id2}" drops its link from the run`,
+    { cause: error2, details: { ...error2.details, id: id2, runIds } }
+  );
+}
+async function removeIterationRef(core, snapshot) {
+  const local = await core.withLocalPaths(snapshot);
+  const repo = await openRepo(local.workspace, core.gitOptions()).catch(() => null);
+  if (repo === null) return;
+  await deleteRef(repo, iterationRef(snapshot.runId, snapshot.iteration), snapshot.afterSha).catch(
+    (error2) => {
+      if (!(error2 instanceof ConcurrentUpdateError)) throw error2;
+    }
+  );
+}
+async function removeArtifact(core, snapshot) {
+  const local = await core.withLocalPaths(snapshot);
+  if (local.patchPath === null || local.patchSha256 === null) return;
+  if (await sha256File(local.patchPath).catch(() => null) !== local.patchSha256) return;
+  await rm14(local.patchPath, { force: true });
+  await rmdir(dirname14(local.patchPath)).catch(() => void 0);
+}
+async function cherryPick4(core, workspace, idOrSha, opts = {}) {
+  const snapshot = await core.getSnapshot(idOrSha);
+  if (snapshot.beforeSha === snapshot.afterSha) throw nothingToPick(snapshot, "changed nothing");
+  const repo = await openRepo(workspace, core.gitOptions());
+  const [beforeTree, afterTree] = await snapshotTrees(repo, snapshot);
+  if (beforeTree === afterTree) throw nothingToPick(snapshot, "ends with the tree it started from");
+  return withRepoLock(repo, core.options.lockTimeoutMs, async () => {
+    const message = snapshot.commitMessage || `[agentgate] Run ${snapshot.runId} iteration ${snapshot.iteration}
+`;
+    const squashed = await commitTree(repo, afterTree, [snapshot.beforeSha], message);
+    const ignore = await workspaceExcludes(repo.topLevel, core.options);
+    const onto = opts.onto;
+    return cherryPick3(repo, squashed, { ignore, ...onto === void 0 ? {} : { onto } }).catch(
+      (error2) => {
+        if (!(error2 instanceof CherryPickConflictError)) throw error2;
+        const { files, onto: target } = error2.details;
+        throw new CherryPickConflictError(
+          `cherry-picking snapshot ${snapshot.id} (${snapshot.beforeSha.slice(0, 12)}..${snapshot.afterSha.slice(0, 12)}) onto ${target} conflicts in ${files.length} file(s): ${files.slice(0, 5).join(", ")}; nothing was changed`,
+          { cause: error2, details: { ...error2.details, id: snapshot.id, afterSha: snapshot.afterSha } }
+        );
+      }
+    );
+  });
+}
+async function snapshotTrees(repo, snapshot) {
+  const [before2, after2] = await batchCheck(repo, [
+    `${snapshot.beforeSha}^{tree}`,
+    `${snapshot.afterSha}^{tree}`
+  ]);
+  if (before2?.found && after2?.found) return [before2.id, after2.id];
+  throw new RevisionNotFoundError(
+    `the repository of ${repo.topLevel} does not hold snapshot ${snapshot.id}'s commits (${snapshot.beforeSha.slice(0, 12)}..${snapshot.afterSha.slice(0, 12)}, run ${snapshot.runId}); fetch them into it first ("fetch --run ${snapshot.runId}", or git fetch from the repository where the run was recorded), or give -C a workspace whose repository holds them`,
+    {
+      details: {
+        id: snapshot.id,
+        workspace: repo.topLevel,
+        rev: before2?.found ? snapshot.afterSha : snapshot.beforeSha
+      }
+    }
+  );
+}
+function nothingToPick(snapshot, why) {
+  return new EmptySnapshotError(`snapshot ${snapshot.id} ${why}; there is nothing to cherry-pick`, {
+    details: { id: snapshot.id }
+  });
+}
+var init_maintenance = __esm({
+  "src/snapshotter/maintenance.ts"() {
+    "use strict";
+    init_snapshot();
+    init_cherry_pick();
+    init_commit();
+    init_repo();
+    init_record_objects();
+    init_refs();
+    init_core3();
+    init_errors();
+    init_patch_artifact();
+    init_repo_lock();
+    init_excludes();
+  }
+});
+
+// src/snapshotter/snapshotter.ts
+var snapshotter_exports = {};
+__export(snapshotter_exports, {
+  Snapshotter: () => Snapshotter
+});
+var Snapshotter;
+var init_snapshotter = __esm({
+  "src/snapshotter/snapshotter.ts"() {
+    "use strict";
+    init_library();
+    init_arguments();
+    init_config2();
+    init_snapshot_store();
+    init_local_paths();
+    init_before();
+    init_after();
+    init_iterate();
+    init_read();
+    init_verify_store();
+    init_maintenance();
+    Snapshotter = class {
+      constructor(options2) {
+        this.options = options2;
+        if (!isResolvedSettings(options2)) checkArgument(SnapshotterOptionsArg, options2, "options");
+        this.store = new SnapshotStore(options2.home, { lockTimeoutMs: options2.lockTimeoutMs });
+        this.localPaths = new LocalPaths(options2.artifactsDir, options2.localWorkspace);
+      }
+      options;
+      store;
+      localPaths;
+      /**
+       * Records where the run's next iteration starts. A missing repository is initialised, an unborn
+       * branch gets a root commit, HEAD is switched to `branch` when one is given (otherwise a detached
+       * HEAD gets the branch `agentgate/<runId>`), and uncommitted work is saved as a WIP commit (or
+       * refused with DIRTY_WORKSPACE when onDirty is "error").
+       */
+      async captureBeforeState(workspace, opts) {
+        checkArgument(TextArg, workspace, "workspace");
+        checkArgument(BeforeOptionsArg, opts, "opts");
+        return captureBeforeState(this, workspace, opts);
+      }
+      /**
+       * Commits everything the iteration changed and stores the snapshot. Compares against the before
+       * SHA, not against "dirty", so commits the agent made itself are part of the snapshot. With no
+       * change at all, nothing is committed and afterSha equals beforeSha.
+       */
+      async captureAfterState(workspace, before2, opts) {
+        checkArgument(TextArg, workspace, "workspace");
+        checkArgument(BeforeStateArg, before2, "before");
+        checkArgument(AfterOptionsArg, opts, "opts");
+        return captureAfterState(this, workspace, before2, opts);
+      }
+      /**
+       * One whole iteration in one call: `before`, then the agent command in the workspace, then
+       * `after`, whatever the agent's exit status. The after step opens and checks the repository again,
+       * as a separate `after` does (the agent may have armed it); the repository lock is held by the
+       * before and the after steps,
+       * not while the agent runs (it may run git itself, for hours). An iteration number already taken
+       * is refused before anything is recorded. A killed call leaves the run where a killed `before`
+       * (before state recorded, no snapshot) or a killed `after` would.
+       */
+      async iterate(workspace, opts) {
+        checkArgument(TextArg, workspace, "workspace");
+        checkArgument(IterateOptionsArg, opts, "opts");
+        return iterate2(this, workspace, opts);
+      }
+      /** One snapshot by id, or by a full or abbreviated after SHA when that is unambiguous. */
+      async getSnapshot(idOrSha, opts = {}) {
+        checkArgument(TextArg, idOrSha, "idOrSha");
+        checkArgument(GetSnapshotOptionsArg, opts, "opts");
+        return getSnapshot(this, idOrSha, opts);
+      }
+      /**
+       * The run's snapshots, ordered by iteration, with this machine's paths. STORE_CORRUPT when a
+       * linked file is missing or does not load; with `loadable`, such a snapshot is left out.
+       */
+      async listByRun(runId, opts = {}) {
+        checkArgument(TextArg, runId, "runId");
+        checkArgument(ListByRunOptionsArg, opts, "opts");
+        return listByRun(this, runId, opts);
+      }
+      /**
+       * The snapshot's patch: the artifact when it is intact, else regenerated from git. Writes it to
+       * `outputFile` when given (atomically), else returns the text.
+       */
+      async generatePatch(snapshot, outputFile) {
+        checkArgument(SnapshotArg, snapshot, "snapshot");
+        checkArgument(OptionalTextArg, outputFile, "outputFile");
+        return generatePatch(this, snapshot, outputFile);
+      }
+      /**
+       * The snapshot's patch as generatePatch has it, handed to `consume` chunk by chunk (from the
+       * artifact when it is intact, else from git), so that a patch of any size is never held whole.
+       */
+      async streamPatch(snapshot, consume) {
+        checkArgument(SnapshotArg, snapshot, "snapshot");
+        return streamPatch(this, snapshot, consume);
+      }
+      /** Diff statistics between any two revisions of a workspace. */
+      async stats(workspace, from, to) {
+        for (const [name2, value] of Object.entries({ workspace, from, to })) checkArgument(TextArg, value, name2);
+        return stats3(this, workspace, from, to);
+      }
+      /** Verifies one snapshot, a run, or the whole store (including files that no longer load). */
+      async verify(target) {
+        checkArgument(VerifyTargetArg, target, "target");
+        return verify(this, target);
+      }
+      /**
+       * Removes the snapshot's metadata and its link from the run. The commit stays in git; its iteration
+       * ref goes when it still points at the snapshot's after commit, so the iteration can be captured again.
+       */
+      async delete(idOrSha) {
+        checkArgument(TextArg, idOrSha, "idOrSha");
+        return deleteSnapshot(this, idOrSha);
+      }
+      /**
+       * Applies the snapshot's whole change (before..after, the agent's own commits included) as one
+       * commit on `onto` (default: the current branch) of `workspace`, whose repository must hold the
+       * snapshot's commits (REVISION_NOT_FOUND otherwise: fetch the run first). EMPTY_SNAPSHOT when the
+       * snapshot's before and after trees are the same.
+       */
+      async cherryPick(workspace, idOrSha, opts = {}) {
+        checkArgument(TextArg, workspace, "workspace");
+        checkArgument(TextArg, idOrSha, "idOrSha");
+        checkArgument(CherryPickOptionsArg, opts, "opts");
+        return cherryPick4(this, workspace, idOrSha, opts);
+      }
+      /** The snapshot with this machine's paths (see LocalPaths). */
+      withLocalPaths(snapshot) {
+        return this.localPaths.snapshot(snapshot);
+      }
+      /** The run record with this machine's workspace (see LocalPaths). */
+      withLocalWorkspace(run) {
+        return this.localPaths.run(run);
+      }
+      gitOptions() {
+        return { identity: this.options.identity, timeoutMs: this.options.gitTimeoutMs };
+      }
+    };
+  }
+});
+
+// src/demo/demo.ts
+import { mkdtemp as mkdtemp6, rename as rename5, rm as rm15, writeFile as writeFile5, mkdir as mkdir7 } from "node:fs/promises";
+import { tmpdir as tmpdir6 } from "node:os";
+import { dirname as dirname15, join as join34 } from "node:path";
+import { Writable } from "node:stream";
+async function runDemo(opts = {}) {
+  const root = await mkdtemp6(join34(tmpdir6(), "agentgate-demo-"));
+  try {
+    return { ...await demoIn(root), kept: opts.keep === true };
+  } finally {
+    if (opts.keep !== true) await rm15(root, { recursive: true, force: true });
+  }
+}
+async function demoIn(root) {
+  const workspace = join34(root, "workspace");
+  const home = join34(root, "home");
+  await put(workspace, "README.md", "# demo\n\nA throwaway workspace.\n");
+  await put(workspace, "package.json", '{ "name": "demo", "private": true, "type": "module" }\n');
+  await put(workspace, "NOTES.txt", "uncommitted notes from before the run\n");
+  const snapshotter = new Snapshotter({
+    home,
+    artifactsDir: join34(home, "artifacts"),
+    identity: DEFAULT_IDENTITY,
+    gitTimeoutMs: 6e4,
+    lockTimeoutMs: 1e4,
+    onDirty: "wip-commit"
+  });
+  const gates = new Gates(snapshotter);
+  const runId = "demo-run";
+  const iterations = [];
+  for (const [index, step] of ITERATIONS.entries()) {
+    const before2 = await snapshotter.captureBeforeState(workspace, { runId, init: true });
+    await step.edit(workspace);
+    const s = await snapshotter.captureAfterState(workspace, before2, {
+      runId,
+      iteration: index + 1,
+      taskPrompt: step.task,
+      gatePlanSource: "demo"
+    });
+    iterations.push({
+      iteration: s.iteration,
+      id: s.id,
+      filesChanged: s.filesChanged,
+      insertions: s.insertions,
+      deletions: s.deletions,
+      beforeSha: s.beforeSha,
+      afterSha: s.afterSha,
+      patchPath: s.patchPath,
+      task: step.task,
+      gate: await testGate(gates, workspace, runId, s.iteration)
+    });
+  }
+  const report3 = await gates.verify({ runId }, { requireGates: ["test"] });
+  const failed = report3.checks.filter((c) => !c.ok).length;
+  return {
+    workspace,
+    home,
+    runId,
+    iterations,
+    verify: { ok: report3.ok, checks: report3.checks.length, failed }
+  };
+}
+async function testGate(gates, workspace, runId, iteration) {
+  const discard = () => new Writable({ write: (_chunk, _encoding, done) => done() });
+  const result = await gates.run(workspace, {
+    runId,
+    iteration,
+    name: "test",
+    command: TEST_GATE,
+    junit: ["junit.xml"],
+    isolated: true,
+    echo: { stdout: discard(), stderr: discard() }
+  });
+  return { name: result.name, verdict: result.verdict, reason: result.reason, tests: result.tests };
+}
+async function put(root, rel, content) {
+  const path2 = join34(root, rel);
+  await mkdir7(dirname15(path2), { recursive: true });
+  await writeFile5(path2, content);
+}
+var greetTest, ITERATIONS, TEST_GATE;
+var init_demo = __esm({
+  "src/demo/demo.ts"() {
+    "use strict";
+    init_config();
+    init_gates2();
+    init_snapshotter();
+    greetTest = (module, expected) => [
+      "import { test } from 'node:test';",
+      "import assert from 'node:assert/strict';",
+      `import { greet } from '../src/${module}';`,
+      "",
+      `test('greets by name', () => assert.equal(greet('Ada'), '${expected}'));`,
+      "test('greets nobody politely', () => assert.match(greet(''), /^H/));",
+      ""
+    ].join("\n");
+    ITERATIONS = [
+      {
+        task: "Add a greeting module with a test, and document it",
+        edit: async (ws) => {
+          await put(ws, "src/greet.js", "export function greet(name) {\n  return `Hello, ${name}!`;\n}\n");
+          await put(ws, "test/greet.test.js", greetTest("greet.js", "Hello, Ada!"));
+          await put(
+            ws,
+            "README.md",
+            "# demo\n\nA throwaway workspace.\n\nUse `greet(name)` from src/greet.js.\n"
+          );
+        }
+      },
+      {
+        task: "Rename the module, add a logo, and make the greeting friendlier",
+        edit: async (ws) => {
+          await rename5(join34(ws, "src/greet.js"), join34(ws, "src/hello.js"));
+          await put(
+            ws,
+            "src/hello.js",
+            "export function greet(name) {\n  return `Hi there, ${name}!`;\n}\n\nexport const version = 2;\n"
+          );
+          await put(ws, "test/greet.test.js", greetTest("hello.js", "Hello, Ada!"));
+          await put(
+            ws,
+            "assets/logo.png",
+            Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 255, 0, 16, 128])
+          );
+        }
+      },
+      {
+        task: "Update the test for the new greeting, remove the notes file and update the logo",
+        edit: async (ws) => {
+          await put(ws, "test/greet.test.js", greetTest("hello.js", "Hi there, Ada!"));
+          await rm15(join34(ws, "NOTES.txt"));
+          await put(
+            ws,
+            "assets/logo.png",
+            Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3, 4, 254, 0, 32, 64])
+          );
+        }
+      }
+    ];
+    TEST_GATE = [
+      process.execPath,
+      "--test",
+      "--test-reporter=junit",
+      "--test-reporter-destination=junit.xml",
+      // The file itself: Node 22 reads a directory argument as a file, and Node 20 has no globs.
+      "test/greet.test.js"
+    ];
+  }
+});
+
+// src/cli/commands/demo.ts
+var demo_exports = {};
+__export(demo_exports, {
+  DEMO_COMMAND: () => DEMO_COMMAND
+});
+function gateCell(gate2, colour) {
+  const counts = gate2.tests === null ? "" : ` ${gate2.tests.passed}/${gate2.tests.total}`;
+  return paint(`${gate2.name} ${gate2.verdict}${counts}`, gate2.verdict === "pass" ? "green" : "red", colour);
+}
+var DEMO_COMMAND;
+var init_demo2 = __esm({
+  "src/cli/commands/demo.ts"() {
+    "use strict";
+    init_demo();
+    init_output();
+    init_spec();
+    DEMO_COMMAND = defineCommand({
+      name: "demo",
+      usage: "demo [--keep]",
+      summary: "Run the main job end to end on a throwaway workspace and home (your ~/.agentgate is not touched).",
+      description: "Three scripted agent iterations, each judged by a test gate (red on the second, green again on the third), then verify --require-gate test. The throwaway workspace and home are removed when the demo ends, unless --keep leaves them for a look.",
+      options: {
+        keep: { type: "boolean", description: "keep the throwaway workspace and home, and say where they are" }
+      },
+      positionals: { required: [] },
+      examples: ["demo", "demo --keep --json"],
+      async run(_ctx, values) {
+        const summary = await runDemo({ keep: values.keep });
+        return {
+          json: summary,
+          exitCode: summary.verify.ok ? 0 : 1,
+          human: (colour) => {
+            const rows = summary.iterations.map((i) => [
+              String(i.iteration),
+              String(i.filesChanged),
+              `+${i.insertions}`,
+              `-${i.deletions}`,
+              short(i.beforeSha),
+              short(i.afterSha),
+              gateCell(i.gate, colour),
+              i.patchPath ?? "-"
+            ]);
+            const verdict = summary.verify.ok ? paint(`verify: all ${summary.verify.checks} checks passed`, "green", colour) : paint(
+              `verify: ${summary.verify.failed} of ${summary.verify.checks} checks failed`,
+              "red",
+              colour
+            );
+            return [
+              `Run ${summary.runId} in ${summary.workspace}`,
+              "",
+              table(["ITER", "FILES", "+", "-", "BEFORE", "AFTER", "GATE", "PATCH"], rows),
+              "",
+              verdict,
+              summary.kept ? `Workspace and home kept for a look: ${summary.workspace}, ${summary.home}` : "The throwaway workspace and home were removed (demo --keep keeps them)."
+            ].join("\n");
+          }
+        };
+      }
+    });
+  }
+});
+
+// src/provenance/anchor-keeper.ts
+function anchorKeeper(src) {
+  return {
+    list: () => src.anchors.commits(),
+    load: (commit) => src.anchors.load(commit),
+    save: (anchor3) => src.anchors.save(anchor3),
+    recheck: (repo, anchors) => recheckAnchors(src, repo, anchors),
+    same: sameAnchor
+  };
+}
+async function recheckAnchors(src, repo, anchors) {
+  const groups = /* @__PURE__ */ new Map();
+  anchors.forEach((a, i) => {
+    const key = JSON.stringify(a.onlyRuns ?? null);
+    groups.set(key, [...groups.get(key) ?? [], i]);
+  });
+  const out = anchors.map(() => "not checked");
+  for (const [key, indices] of groups) {
+    const only = JSON.parse(key);
+    const given = indices.map((i) => anchors[i]);
+    try {
+      const computed = await computeAnchors(
+        src,
+        repo,
+        given.map((a) => a.commit),
+        only === null ? {} : { runIds: only }
+      );
+      indices.forEach((at, j) => {
+        const differ = anchorDifferences(given[j], computed[j]);
+        out[at] = differ.length === 0 && sameAnchor(given[j], computed[j]) ? null : `${differ.slice(0, 5).join(", ") || "its content"} differ${differ.length > 5 ? ", ..." : ""}`;
+      });
+    } catch (error2) {
+      if (!(error2 instanceof AgentgateError)) throw error2;
+      for (const at of indices) out[at] = `${error2.code}: ${error2.message}`;
+    }
+  }
+  return out;
+}
+var init_anchor_keeper = __esm({
+  "src/provenance/anchor-keeper.ts"() {
+    "use strict";
+    init_errors();
+    init_anchor2();
+    init_compare();
+  }
+});
+
+// src/git/remote.ts
+import { isAbsolute as isAbsolute10, join as join35, resolve as resolve18 } from "node:path";
+import { lstat as lstat8, stat as stat14 } from "node:fs/promises";
+function pathRemote(path2) {
+  if (!isAbsolute10(path2))
+    throw new InvalidArgumentError(`${path2} is not an absolute path; give the file's full path`, {
+      details: { path: path2 }
+    });
+  const config2 = /[=\n]/.test(path2) ? [] : [`url.${path2}.insteadOf=${path2}`];
+  return { name: path2, url: path2, arg: path2, config: config2 };
+}
+function checkRemoteUrl(url2) {
+  const refuse = (why) => {
+    throw new UnsafeRemoteError(
+      `remote ${JSON.stringify(url2.slice(0, 200))} is refused: ${why}; use a file path or a file://, git://, ssh:// or https:// URL`,
+      {
+        details: { url: url2.slice(0, 500) }
+      }
+    );
+  };
+  if (url2 === "" || url2.startsWith("-") || /[\u0000-\u001f\u007f]/.test(url2))
+    return refuse('it is empty, starts with "-" or holds control characters');
+  if (/^(?:[A-Za-z0-9][A-Za-z0-9+.-]*)?::/.test(url2))
+    return refuse(`the "${url2.slice(0, url2.indexOf("::"))}::" remote helper runs a program`);
+  const scheme = /^([A-Za-z0-9][A-Za-z0-9+.-]*):\/\//.exec(url2);
+  if (scheme) {
+    const name2 = scheme[1];
+    if (!SCHEMES.has(name2)) return refuse(`the ${name2}:// transport is not allowed`);
+    if (name2 === "file") return "file";
+    if (name2 === "https" || name2 === "git") return name2;
+    return "ssh";
+  }
+  const colon = url2.indexOf(":");
+  const slash = url2.indexOf("/");
+  if (colon >= 0 && (slash < 0 || colon < slash)) return "ssh";
+  return "local";
+}
+async function resolveRemote(repo, nameOrUrl, cwd, direction) {
+  checkRemoteUrl(nameOrUrl);
+  const config2 = await remoteConfig(repo);
+  const rules = config2.filter((e) => /^url\..*\.(push)?insteadof$/i.test(e.key));
+  const own2 = remoteSettings(config2, nameOrUrl);
+  if (own2.vcs || own2.configured && own2.url.length === 0) {
+    throw new UnsafeRemoteError(
+      own2.vcs ? `remote ${JSON.stringify(nameOrUrl)} sets remote.<name>.vcs, which makes git run a remote helper; remove it` : `the repository's config has settings for a remote named ${JSON.stringify(nameOrUrl)} but no url for it, which git would apply to this URL; remove them or give the remote a url`,
+      { details: { remote: nameOrUrl } }
+    );
+  }
+  if (own2.url.length > 0) return checked(repo, config2, configuredRemote(nameOrUrl, own2, rules, direction));
+  const arg = await givenUrl(repo, nameOrUrl, cwd);
+  return checked(repo, config2, {
+    name: nameOrUrl,
+    url: rewrittenUrl(arg, rules, direction),
+    arg,
+    config: []
+  });
+}
+function configuredRemote(name2, own2, rules, direction) {
+  const url2 = own2.url[0];
+  const pushurl = direction === "push" ? own2.pushurl[0] : void 0;
+  checkRemoteUrl(url2);
+  if (pushurl !== void 0) checkRemoteUrl(pushurl);
+  const arg = `agentgate-${randomHex(8)}`;
+  return {
+    name: name2,
+    url: pushurl === void 0 ? rewrittenUrl(url2, rules, direction) : rewrittenUrl(pushurl, rules, "fetch"),
+    arg,
+    config: [
+      `remote.${arg}.url=${url2}`,
+      ...pushurl === void 0 ? [] : [`remote.${arg}.pushurl=${pushurl}`]
+    ]
+  };
+}
+function checked(repo, config2, remote) {
+  const kind = checkRemoteUrl(remote.url);
+  const proxies = config2.filter(
+    (e) => e.key.toLowerCase() === "core.gitproxy" && e.value !== "" && !/^none(\s|$)/.test(e.value)
+  );
+  if (kind === "git" && proxies.length > 0)
+    throw new UnsafeRemoteError(
+      `the repository's config sets core.gitProxy, which git would run for ${remote.url}; remove it or use an ssh:// or https:// URL`,
+      { details: { url: remote.url } }
+    );
+  const url2 = kind === "local" && !isAbsolute10(remote.url) ? resolve18(repo.topLevel, remote.url) : remote.url;
+  return { ...remote, url: url2 };
+}
+async function givenUrl(repo, url2, cwd) {
+  if (checkRemoteUrl(url2) === "local") {
+    const path2 = resolve18(cwd, url2);
+    if (!await isDir(path2)) {
+      const why = url2.includes("/") ? `remote ${path2} does not exist; give an existing repository` : `no remote named ${JSON.stringify(url2)} in ${repo.topLevel}; "git remote -v" lists them, or give a URL`;
+      throw new RemoteNotFoundError(why, { details: { remote: url2.includes("/") ? path2 : url2 } });
+    }
+    return path2;
+  }
+  if (!url2.includes("/")) {
+    const common = await commonDir(repo.gitDir);
+    for (const dir of ["remotes", "branches"]) {
+      const file = join35(common, dir, url2);
+      if (await lstat8(file).then(
+        () => true,
+        () => false
+      ))
+        throw new UnsafeRemoteError(
+          `git would take ${JSON.stringify(url2)} for the remote that ${file} defines; remove that file, or write the URL with a "/" (ssh://host/path)`,
+          { details: { remote: url2, file } }
+        );
+    }
+  }
+  return url2;
+}
+async function remoteConfig(repo) {
+  const pattern = "^url\\..*\\.(push)?insteadof$|^core\\.gitproxy$|^remote\\.";
+  const res = await runGit(repo, ["config", "-z", "--get-regexp", pattern], { okExitCodes: [1] });
+  return parseConfigEntries(res.stdout);
+}
+function remoteSettings(config2, name2) {
+  const out = { url: [], pushurl: [], vcs: false, configured: false };
+  if (name2.startsWith("/")) return out;
+  for (const { key, value } of config2) {
+    const last = key.lastIndexOf(".");
+    if (!/^remote\./i.test(key) || last <= "remote.".length || key.slice("remote.".length, last) !== name2)
+      continue;
+    out.configured = true;
+    const variable = key.slice(last + 1).toLowerCase();
+    if (variable === "vcs") out.vcs = true;
+    const list5 = variable === "url" ? out.url : variable === "pushurl" ? out.pushurl : null;
+    if (list5 !== null && value === "") list5.length = 0;
+    else list5?.push(value);
+  }
+  return out;
+}
+function rewrittenUrl(url2, rules, direction) {
+  const longest = (suffix) => {
+    const bases = /* @__PURE__ */ new Map();
+    for (const { key, value } of rules) {
+      if (!key.toLowerCase().endsWith(suffix)) continue;
+      const base = key.slice("url.".length, -suffix.length);
+      bases.set(base, [...bases.get(base) ?? [], value]);
+    }
+    let best = null;
+    for (const [base, prefixes] of bases)
+      for (const prefix of prefixes)
+        if (url2.startsWith(prefix) && prefix.length > (best?.prefix.length ?? -1)) best = { base, prefix };
+    return best === null ? null : best.base + url2.slice(best.prefix.length);
+  };
+  return (direction === "push" ? longest(".pushinsteadof") : null) ?? longest(".insteadof") ?? url2;
+}
+async function isDir(path2) {
+  return stat14(path2).then(
+    (s) => s.isDirectory(),
+    () => false
+  );
+}
+var SCHEMES;
+var init_remote = __esm({
+  "src/git/remote.ts"() {
+    "use strict";
+    init_errors();
+    init_git_locks();
+    init_random();
+    init_hardening();
+    init_runner();
+    SCHEMES = /* @__PURE__ */ new Set(["https", "ssh", "git", "file", "git+ssh", "ssh+git"]);
+  }
+});
+
+// src/git/transport.ts
+function serverProgram(remote, name2) {
+  const kind = checkRemoteUrl(remote.url);
+  return kind === "local" || kind === "file" ? `git ${SERVER_CONFIG.map((c) => `-c ${c}`).join(" ")} ${name2}` : `git-${name2}`;
+}
+function withTransport(repo, remote) {
+  return { ...repo, config: [...repo.config ?? [], ...TRANSPORT_CONFIG, ...remote?.config ?? []] };
+}
+function parsePushPorcelain(stdout) {
+  const out = [];
+  for (const line of stdout.split("\n")) {
+    const m = /^([ +\-*!=])\t([^\t]*):([^\t]*)\t(.*)$/.exec(line);
+    if (m) out.push({ flag: m[1], ref: m[3], summary: m[4] });
+  }
+  return out;
+}
+async function pushRefs(repo, remote, refspecs) {
+  checkRemoteUrl(remote.url);
+  for (const spec of refspecs) {
+    if (spec.startsWith("+") || spec.startsWith("-") || !/^refs\/agentgate\/[^\s:]+:refs\/agentgate\/[^\s:]+$/.test(spec)) {
+      throw new InvalidArgumentError(
+        `refusing to push ${JSON.stringify(spec)}: only non-forced refs/agentgate/ refspecs`,
+        { details: { refspec: spec } }
+      );
+    }
+  }
+  const args = [
+    "push",
+    "--porcelain",
+    "--no-follow-tags",
+    "--no-signed",
+    `--receive-pack=${serverProgram(remote, "receive-pack")}`,
+    "--end-of-options",
+    remote.arg,
+    ...refspecs
+  ];
+  try {
+    const res = await runGit(withTransport(repo, remote), args, { okExitCodes: [1] });
+    const refs = parsePushPorcelain(res.stdout);
+    if (res.exitCode !== 0 && !refs.some((r) => r.flag === "!")) {
+      throw new GitFailedError(`git push to ${remote.url} failed without naming a ref`, {
+        details: { url: remote.url, stdout: res.stdout.slice(0, 2e3) }
+      });
+    }
+    return refs;
+  } catch (cause) {
+    throw unreachable(cause, remote.url);
+  }
+}
+async function fetchRefs(repo, remote, refspecs) {
+  checkRemoteUrl(remote.url);
+  for (const spec of refspecs) {
+    if (!/^\+?refs\/agentgate\/[^\s:]+:refs\/agentgate\/incoming\/[^\s:]+$/.test(spec)) {
+      throw new InvalidArgumentError(
+        `refusing to fetch ${JSON.stringify(spec)}: only into refs/agentgate/incoming/`,
+        { details: { refspec: spec } }
+      );
+    }
+  }
+  const args = [
+    "fetch",
+    "--quiet",
+    "--no-tags",
+    "--no-write-fetch-head",
+    "--no-recurse-submodules",
+    "--no-auto-gc",
+    `--upload-pack=${serverProgram(remote, "upload-pack")}`,
+    "--end-of-options",
+    remote.arg,
+    ...refspecs
+  ];
+  try {
+    await runGit(withTransport(repo, remote), args);
+  } catch (cause) {
+    throw unreachable(cause, remote.url);
+  }
+}
+async function listRemoteRefs(repo, remote, prefix) {
+  checkRemoteUrl(remote.url);
+  if (!/^refs\/agentgate\/[A-Za-z0-9._/-]*$/.test(prefix))
+    throw new InvalidArgumentError(`refusing to list ${JSON.stringify(prefix)}`, { details: { prefix } });
+  try {
+    const { stdout } = await runGit(withTransport(repo, remote), [
+      "ls-remote",
+      "--refs",
+      `--upload-pack=${serverProgram(remote, "upload-pack")}`,
+      "--end-of-options",
+      remote.arg,
+      `${prefix}*`
+    ]);
+    return parseLsRemote(stdout).filter((r) => r.ref.startsWith(prefix));
+  } catch (cause) {
+    throw unreachable(cause, remote.url);
+  }
+}
+function parseLsRemote(stdout) {
+  const out = [];
+  for (const line of stdout.split("\n")) {
+    const m = /^([0-9a-f]{40}(?:[0-9a-f]{24})?)\t(refs\/[^\s]+)$/.exec(line);
+    if (m) out.push({ sha: m[1], ref: m[2] });
+  }
+  return out;
+}
+function unreachable(cause, url2) {
+  if (cause instanceof GitFailedError && /does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access|unable to connect to|unable to look up/i.test(
+    String(cause.details.stderr)
+  )) {
+    return new RemoteNotFoundError(
+      `cannot reach a git repository at ${url2}; check the remote's URL and your access`,
+      { cause, details: { url: url2, stderr: cause.details.stderr } }
+    );
+  }
+  return cause;
+}
+async function createBundle(repo, file, refs) {
+  await runGit(repo, ["bundle", "create", "--quiet", file, "--stdin"], { input: `${refs.join("\n")}
+` });
+}
+async function verifyBundle(repo, file) {
+  const invalid2 = (why, cause) => new BundleInvalidError(
+    `${file} is not a usable agentgate bundle: ${why}; use a file written by "export"`,
+    { cause, details: { file } }
+  );
+  try {
+    await runGit(withTransport(repo), ["bundle", "verify", "--quiet", file]);
+    const heads = (await runGit(withTransport(repo), ["bundle", "list-heads", file])).stdout;
+    return heads.split("\n").filter(Boolean).map((line) => {
+      const m = /^([0-9a-f]{40}(?:[0-9a-f]{24})?) (\S+)$/.exec(line);
+      if (!m) throw invalid2(`unexpected line ${JSON.stringify(line.slice(0, 100))} in its list of refs`);
+      return { sha: m[1], ref: m[2] };
+    });
+  } catch (cause) {
+    if (cause instanceof BundleInvalidError) throw cause;
+    if (cause instanceof GitFailedError) throw invalid2(await bundleRefusal(repo, file, cause), cause);
+    throw cause;
+  }
+}
+async function bundleRefusal(repo, file, cause) {
+  const said = (e) => String(e.details.stderr ?? e.message).split("\n");
+  const last = said(cause).slice(-2).join(" ").trim();
+  if (last !== "") return last;
+  const again = await runGit(withTransport(repo), ["bundle", "verify", file]).then(
+    () => "",
+    (e) => e instanceof GitFailedError ? said(e).join(" ").trim().slice(0, 300) : ""
+  );
+  return again || "git refused it without a reason (are its prerequisite commits in this repository?)";
+}
+var TRANSPORT_CONFIG, SERVER_CONFIG;
+var init_transport = __esm({
+  "src/git/transport.ts"() {
+    "use strict";
+    init_errors();
+    init_remote();
+    init_runner();
+    TRANSPORT_CONFIG = [
+      "protocol.allow=never",
+      "protocol.file.allow=always",
+      "protocol.git.allow=always",
+      "protocol.ssh.allow=always",
+      "protocol.https.allow=always",
+      "core.sshCommand=ssh",
+      "ssh.variant=ssh",
+      "credential.helper=",
+      "core.askPass=",
+      "fetch.writeCommitGraph=false",
+      "fetch.recurseSubmodules=false",
+      "submodule.recurse=false",
+      "push.recurseSubmodules=no",
+      "push.gpgSign=false"
+    ];
+    SERVER_CONFIG = [
+      "core.hooksPath=/dev/null",
+      "core.fsmonitor=false",
+      "core.alternateRefsCommand=",
+      "receive.autogc=false"
+    ];
+  }
+});
+
+// src/git/remote-locks.ts
+import { rm as rm16, stat as stat15 } from "node:fs/promises";
+import { join as join36 } from "node:path";
+import { fileURLToPath } from "node:url";
+async function clearStaleRemoteRefLocks(url2, refs) {
+  const kind = checkRemoteUrl(url2);
+  if (kind !== "local" && kind !== "file") return false;
+  const gitDir = await localGitDir(kind === "file" ? fileURLToPath(url2) : url2);
+  if (gitDir === null) return false;
+  const locks = refs.filter((r) => /^refs\/agentgate\/[^\s]+$/.test(r) && !r.split("/").includes(".."));
+  let removed = false;
+  for (const ref of locks) {
+    const lock = join36(gitDir, `${ref}.lock`);
+    const first = await stat15(lock).catch(() => null);
+    if (first === null || !first.isFile()) continue;
+    const young = Math.min(STALE_REMOTE_LOCK_MS, STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs));
+    if (young > 0) await new Promise((resolve30) => setTimeout(resolve30, young));
+    const again = await stat15(lock).catch(() => null);
+    if (again === null || !again.isFile() || again.mtimeMs !== first.mtimeMs) continue;
+    await rm16(lock, { force: true });
+    removed = true;
+  }
+  return removed;
+}
+async function localGitDir(path2) {
+  const isDir2 = async (p) => (await stat15(p).catch(() => null))?.isDirectory() === true;
+  if (await isDir2(join36(path2, "refs")) && await isDir2(join36(path2, "objects"))) return path2;
+  return await isDir2(join36(path2, ".git", "refs")) ? join36(path2, ".git") : null;
+}
+var STALE_REMOTE_LOCK_MS;
+var init_remote_locks = __esm({
+  "src/git/remote-locks.ts"() {
+    "use strict";
+    init_remote();
+    STALE_REMOTE_LOCK_MS = 2e3;
+  }
+});
+
+// src/git/bundle-pack.ts
+import { createHash as createHash6 } from "node:crypto";
+import { createReadStream as createReadStream5 } from "node:fs";
+async function bundlePackIntact(file) {
+  let header = Buffer.alloc(0);
+  let hash2 = null;
+  let trailerBytes = 20;
+  let tail = Buffer.alloc(0);
+  let packBytes = 0;
+  let magic = Buffer.alloc(0);
+  for await (const chunk of createReadStream5(file)) {
+    let data = chunk;
+    if (header !== null) {
+      header = Buffer.concat([header, data]);
+      const end = header.indexOf("\n\n");
+      if (end === -1) {
+        if (header.length > MAX_HEADER_BYTES) return false;
+        continue;
+      }
+      const text2 = header.subarray(0, end + 1).toString("latin1");
+      if (/^@object-format=sha256$/m.test(text2)) trailerBytes = 32;
+      hash2 = createHash6(trailerBytes === 32 ? "sha256" : "sha1");
+      data = header.subarray(end + 2);
+      header = null;
+    }
+    if (magic.length < 4) magic = Buffer.concat([magic, data.subarray(0, 4 - magic.length)]);
+    const joined = Buffer.concat([tail, data]);
+    const cut2 = Math.max(0, joined.length - trailerBytes);
+    hash2?.update(joined.subarray(0, cut2));
+    tail = joined.subarray(cut2);
+    packBytes += data.length;
+  }
+  if (hash2 === null || packBytes < 12 + trailerBytes || magic.toString("latin1") !== "PACK") return false;
+  return hash2.digest().equals(tail);
+}
+var MAX_HEADER_BYTES;
+var init_bundle_pack = __esm({
+  "src/git/bundle-pack.ts"() {
+    "use strict";
+    MAX_HEADER_BYTES = 64 * 1024 * 1024;
+  }
+});
+
+// types/sharing.ts
+var RECORD_FORMAT, RECORD_FILE, PatchRecipe, BRANCH_NAME, TravellingSnapshot, RecordFile, PushResult, RefusedRecord, ReceiveResult, ExportResult, RebuiltIndex;
+var init_sharing = __esm({
+  "types/sharing.ts"() {
+    "use strict";
+    init_zod();
+    init_zod();
+    init_run();
+    init_snapshot();
+    RECORD_FORMAT = "agentgate-record/1";
+    RECORD_FILE = "record.json";
+    PatchRecipe = deferred(
+      () => strictObject({
+        /** Relative to the artifacts directory: `<runId>/iteration-<n>/patch.diff`. */
+        file: string2().check(_regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\/iteration-\d{1,15}\/patch\.diff$/)),
+        args: array(string2().check(_regex(/^-/), _maxLength(200))).check(_maxLength(64))
+      })
+    );
+    BRANCH_NAME = /^[^\u0000-\u001f\u007f]+$/;
+    TravellingSnapshot = deferred(
+      () => strictObject({
+        ...pick2(Snapshot, {
+          id: true,
+          runId: true,
+          beforeSha: true,
+          afterSha: true,
+          patchSha256: true,
+          filesChanged: true,
+          insertions: true,
+          deletions: true,
+          createdAt: true,
+          files: true,
+          skipped: true
+        }).shape,
+        iteration: int().check(_nonnegative(), _lte(Number.MAX_SAFE_INTEGER)),
+        branch: string2().check(_minLength(1), _maxLength(4096), _regex(BRANCH_NAME)),
+        commitMessage: string2().check(_maxLength(1e6)),
+        task: nullable(string2().check(_maxLength(1e7))),
+        gate: nullable(string2().check(_maxLength(1e6)))
+      })
+    );
+    RecordFile = deferred(
+      () => strictObject({
+        format: literal(RECORD_FORMAT),
+        snapshot: TravellingSnapshot,
+        /** The workspace where the run was recorded (informational: never used as a path here). */
+        workspace: string2().check(_minLength(1), _maxLength(4096)),
+        /** Null when the iteration changed nothing (no patch). */
+        patch: nullable(PatchRecipe),
+        run: strictObject({
+          createdAt: IsoDate,
+          before: nullable(BeforeState),
+          /** The restart this iteration started from (`before --restart-from`), so that verify accepts it elsewhere. */
+          restart: optional(RunRestart)
+        })
+      })
+    );
+    PushResult = deferred(
+      () => object({
+        remote: string2(),
+        runs: array(SafeId),
+        refs: int().check(_nonnegative()),
+        /** Refs the remote took now (created or moved forward). */
+        updated: array(string2()),
+        /** Refs the remote already had with the same content. */
+        upToDate: array(string2()),
+        /** Gate verdict refs pushed (refs/agentgate/gates/<runId>/<gateId>), new or already there. */
+        gates: int().check(_nonnegative()),
+        /** The commits whose anchors were published (refs/agentgate/anchors/<commit>). */
+        anchors: array(Sha),
+        /**
+         * Record refs of this home's snapshots that held another record (an edited one another home or a
+         * plain git fetch took in), replaced by the home's own before publishing; only when there are some.
+         */
+        replaced: optional(array(string2()))
+      })
+    );
+    RefusedRecord = deferred(() => object({ ref: string2(), reason: string2() }));
+    ReceiveResult = deferred(
+      () => object({
+        remote: optional(string2()),
+        file: optional(string2()),
+        runs: array(SafeId),
+        /** Snapshots rebuilt in the local home by this call (0 when nothing was new). */
+        snapshots: int().check(_nonnegative()),
+        /** Records already present and unchanged. */
+        unchanged: int().check(_nonnegative()),
+        refused: array(RefusedRecord),
+        /** Gate verdicts stored in the local home by this call (0 when nothing was new). */
+        gates: int().check(_nonnegative()),
+        /** The commits whose anchors were kept by this call: each recomputed the same here. */
+        anchors: array(Sha)
+      })
+    );
+    ExportResult = deferred(
+      () => object({
+        file: string2(),
+        runs: array(SafeId),
+        refs: int().check(_nonnegative()),
+        /** Gate verdict refs the bundle carries. */
+        gates: int().check(_nonnegative()),
+        /** The commits whose anchors the bundle carries. */
+        anchors: array(Sha),
+        /**
+         * Record refs of this home's snapshots that held another record (an edited one another home or a
+         * plain git fetch took in), replaced by the home's own before publishing; only when there are some.
+         */
+        replaced: optional(array(string2()))
+      })
+    );
+    RebuiltIndex = deferred(() => object({ records: record(Sha, SafeId) }));
+  }
+});
+
+// src/sharing/record-objects.ts
+import { mkdir as mkdir8, rm as rm17, writeFile as writeFile6 } from "node:fs/promises";
+import { join as join37 } from "node:path";
+function recordCommit(format, spec) {
+  const jsonId = objectId(format, "blob", spec.json);
+  const treeBuf = treeContent([{ name: spec.file, blob: jsonId }, ...spec.also ?? []]);
+  const tree = objectId(format, "tree", treeBuf);
+  const who = `agentgate <agentgate@localhost> ${Math.floor(Date.parse(spec.at) / 1e3)} +0000`;
+  const commitBuf = Buffer.from(
+    `tree ${tree}
+parent ${spec.parent}
+author ${who}
+committer ${who}
+
+${spec.message}`
+  );
+  return {
+    json: { id: jsonId, content: spec.json },
+    tree: { id: tree, content: treeBuf },
+    commit: { id: objectId(format, "commit", commitBuf), content: commitBuf }
+  };
+}
+async function writeRecordObjects(repo, home, label, records) {
+  const dir = join37(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
+  await mkdir8(dir, { recursive: true });
+  try {
+    for (const [type, key] of [
+      ["blob", "json"],
+      ["tree", "tree"],
+      ["commit", "commit"]
+    ]) {
+      const files = /* @__PURE__ */ new Map();
+      for (const r of records) {
+        const path2 = join37(dir, `${type}-${r[key].id}`);
+        if (!files.has(r[key].id)) await writeFile6(path2, r[key].content);
+        files.set(r[key].id, path2);
+      }
+      await writeObjects(
+        repo,
+        type,
+        [...files].map(([id2, path2]) => ({ id: id2, path: path2 }))
+      );
+    }
+  } finally {
+    await rm17(dir, { recursive: true, force: true });
+  }
+}
+function parseReceivedFile(content, schema, file, what2, refuse) {
+  let json;
+  try {
+    json = JSON.parse(content.toString("utf8"));
+  } catch {
+    refuse(`${file} is not JSON`);
+    return null;
+  }
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  refuse(`${file} does not match the ${what2} schema: ${describeIssues(parsed.error.issues)}`);
+  return null;
+}
+var init_record_objects2 = __esm({
+  "src/sharing/record-objects.ts"() {
+    "use strict";
+    init_record_objects();
+    init_json_file();
+    init_paths();
+    init_random();
+  }
+});
+
+// src/sharing/records.ts
+function recordRef(runId, iteration, prefix = RECORDS_PREFIX) {
+  return `${prefix}${runId}/iteration-${iteration}`;
+}
+function parseRecordRef(ref, prefix) {
+  if (!ref.startsWith(prefix)) return null;
+  const m = /^([^/]+)\/iteration-(0|[1-9][0-9]{0,14})$/.exec(ref.slice(prefix.length));
+  if (!m || !SafeId.safeParse(m[1]).success) return null;
+  const iteration = Number(m[2]);
+  return Number.isSafeInteger(iteration) ? { runId: m[1], iteration } : null;
+}
+function relativePatchFile(runId, iteration) {
+  return `${runId}/iteration-${iteration}/patch.diff`;
+}
+function buildRecord(snapshot, run) {
+  const before2 = run.before !== null && run.before.sha === snapshot.beforeSha ? run.before : null;
+  const restart = (run.restarts ?? []).filter((r) => r.lastIteration < snapshot.iteration).at(-1);
+  const changed = snapshot.beforeSha !== snapshot.afterSha;
+  return RecordFile.parse({
+    format: RECORD_FORMAT,
+    snapshot: {
+      id: snapshot.id,
+      runId: snapshot.runId,
+      iteration: snapshot.iteration,
+      beforeSha: snapshot.beforeSha,
+      afterSha: snapshot.afterSha,
+      branch: snapshot.branch,
+      commitMessage: snapshot.commitMessage,
+      patchSha256: snapshot.patchSha256,
+      filesChanged: snapshot.filesChanged,
+      insertions: snapshot.insertions,
+      deletions: snapshot.deletions,
+      createdAt: snapshot.createdAt,
+      files: snapshot.files,
+      task: snapshot.task ?? null,
+      gate: snapshot.gate ?? null,
+      ...snapshot.skipped === void 0 ? {} : { skipped: snapshot.skipped }
+    },
+    workspace: snapshot.recordedWorkspace ?? snapshot.workspace,
+    patch: changed ? { file: relativePatchFile(snapshot.runId, snapshot.iteration), args: [...PATCH_RECIPE_ARGS] } : null,
+    run: { createdAt: run.createdAt, before: before2, ...restart === void 0 ? {} : { restart } }
+  });
+}
+function recordObjects(format, record3) {
+  const s = record3.snapshot;
+  return recordCommit(format, {
+    file: RECORD_FILE,
+    json: Buffer.from(`${JSON.stringify(record3, null, 2)}
+`),
+    parent: s.afterSha,
+    at: s.createdAt,
+    message: `[agentgate] Record of run ${s.runId} iteration ${s.iteration}
+
+Agentgate-Snapshot: ${s.id}
+`
+  });
+}
+function isRecordOf(commit, received, snapshot, run) {
+  const ours = buildRecord(snapshot, run);
+  const current = run.beforeUsedBy?.snapshotId === snapshot.id;
+  const before2 = received.run.before;
+  if (!current && before2 !== null && !couldBeBeforeOf(before2, snapshot)) return false;
+  const expected = current ? ours : { ...ours, run: { ...ours.run, before: before2 } };
+  return recordObjects(commit.length === 64 ? "sha256" : "sha1", expected).commit.id === commit;
+}
+function couldBeBeforeOf(before2, snapshot) {
+  return before2.runId === snapshot.runId && before2.sha === snapshot.beforeSha && (before2.wipSha === null || before2.wipSha === before2.sha) && before2.isDirty === (before2.wipSha !== null);
+}
+var RECORDS_PREFIX, INCOMING_PREFIX, PATCH_RECIPE_ARGS;
+var init_records = __esm({
+  "src/sharing/records.ts"() {
+    "use strict";
+    init_core3();
+    init_sharing();
+    init_snapshot();
+    init_record_objects2();
+    init_unified_diff();
+    RECORDS_PREFIX = "refs/agentgate/records/";
+    INCOMING_PREFIX = "refs/agentgate/incoming/";
+    PATCH_RECIPE_ARGS = PATCH_ARGS.slice(1);
+  }
+});
+
+// types/gate-record.ts
+var GATE_RECORD_FORMAT, GATE_RECORD_FILE, GATE_LOG_FILE, TravellingGateLog, travellingShape, TravellingGate, GateRecordFile;
+var init_gate_record = __esm({
+  "types/gate-record.ts"() {
+    "use strict";
+    init_zod();
+    init_zod();
+    init_gate();
+    GATE_RECORD_FORMAT = "agentgate-gate/1";
+    GATE_RECORD_FILE = "gate.json";
+    GATE_LOG_FILE = "gate.log";
+    TravellingGateLog = deferred(
+      () => strictObject({
+        sha256: string2().check(_regex(/^[0-9a-f]{64}$/)),
+        bytes: int().check(_nonnegative(), _lte(Number.MAX_SAFE_INTEGER))
+      })
+    );
+    travellingShape = omit2(GateResult, { receivedAt: true }).shape;
+    TravellingGate = deferred(
+      () => strictObject({ ...travellingShape, log: nullable(TravellingGateLog) })
+    );
+    GateRecordFile = deferred(
+      () => strictObject({
+        format: literal(GATE_RECORD_FORMAT),
+        gate: TravellingGate
+      })
+    );
+  }
+});
+
+// src/sharing/gate-objects.ts
+function gateRef(runId, id2, prefix = GATES_PREFIX) {
+  return `${prefix}${runId}/${id2}`;
+}
+function parseGateRef(ref, prefix) {
+  if (!ref.startsWith(prefix)) return null;
+  const m = /^([^/]+)\/([^/]+)$/.exec(ref.slice(prefix.length));
+  if (!m || !SafeId.safeParse(m[1]).success || !SafeId.safeParse(m[2]).success) return null;
+  return { runId: m[1], id: m[2] };
+}
+function gateRefspecs(runs3, all) {
+  return all ? [`${GATES_PREFIX}*:${GATES_PREFIX}*`] : runs3.map((r) => `${GATES_PREFIX}${r}/*:${GATES_PREFIX}${r}/*`);
+}
+function travellingGate({ receivedAt: _, ...result }) {
+  return {
+    ...result,
+    log: result.log === null ? null : { sha256: result.log.sha256, bytes: result.log.bytes }
+  };
+}
+function gateObjects(format, gate2, logBlob) {
+  const record3 = { format: GATE_RECORD_FORMAT, gate: gate2 };
+  return recordCommit(format, {
+    file: GATE_RECORD_FILE,
+    json: Buffer.from(`${JSON.stringify(GateRecordFile.parse(record3), null, 2)}
+`),
+    also: logBlob === null ? [] : [{ name: GATE_LOG_FILE, blob: logBlob }],
+    parent: gate2.afterSha,
+    at: gate2.startedAt,
+    message: `[agentgate] Gate ${gate2.name} of run ${gate2.runId} iteration ${gate2.iteration}: ${gate2.verdict}
+
+Agentgate-Gate: ${gate2.id}
+`
+  });
+}
+async function readGateCommits(repo, refs, refused, snapshots) {
+  const refuse = (ref, reason) => refused.push({ ref, reason });
+  const shaped = refs.filter((r) => {
+    if (r.type === "commit" && r.parents.length === 1) return true;
+    refuse(r.ref, "not a gate verdict commit (one parent: the after commit)");
+    return false;
+  });
+  const probes = await batchCheck(
+    repo,
+    shaped.flatMap((r) => [
+      `${r.sha}:${GATE_RECORD_FILE}`,
+      `${r.sha}:${GATE_LOG_FILE}`,
+      `${r.parents[0]}^{tree}`
+    ])
+  );
+  const sized = shaped.flatMap((r, i) => {
+    const [json, log, tree] = [probes[3 * i], probes[3 * i + 1], probes[3 * i + 2]];
+    if (!json?.found || json.type !== "blob") refuse(r.ref, `has no ${GATE_RECORD_FILE}`);
+    else if (json.size > MAX_GATE_RECORD_BYTES)
+      refuse(r.ref, `${GATE_RECORD_FILE} is larger than ${MAX_GATE_RECORD_BYTES} bytes`);
+    else if (log?.found && log.type !== "blob") refuse(r.ref, `${GATE_LOG_FILE} is not a file`);
+    else if (!tree?.found) refuse(r.ref, "its after commit is not in the repository");
+    else
+      return [
+        {
+          ref: r,
+          json: json.id,
+          log: log?.found ? { id: log.id, size: log.size } : null,
+          tree: tree.id
+        }
+      ];
+    return [];
+  });
+  const contents = await readBlobs(repo, [...new Set(sized.map((s) => s.json))]);
+  const runSnapshots = /* @__PURE__ */ new Map();
+  const checked2 = [];
+  for (const s of sized) {
+    const name2 = parseGateRef(s.ref.ref, GATES_PREFIX);
+    const parsed = parseReceivedFile(
+      contents.get(s.json),
+      GateRecordFile,
+      GATE_RECORD_FILE,
+      "gate verdict",
+      (why2) => refuse(s.ref.ref, why2)
+    );
+    if (parsed === null) continue;
+    const g = parsed.gate;
+    const afterOf = await iterationAfter(snapshots, runSnapshots, g.runId, g.iteration);
+    const why = g.runId !== name2.runId || g.id !== name2.id ? `it describes verdict ${g.id} of run ${g.runId}` : s.ref.parents[0] !== g.afterSha ? "its parent is not the after commit it names" : s.tree !== g.treeId ? `its treeId ${g.treeId} is not the tree of its after commit ${g.afterSha}` : afterOf === void 0 ? `iteration ${g.iteration} of run ${g.runId} is not recorded here` : afterOf !== g.afterSha ? `iteration ${g.iteration} of run ${g.runId} here has after commit ${afterOf}, not ${g.afterSha}` : s.log !== null && (g.log === null || s.log.size !== g.log.bytes) ? `its ${GATE_LOG_FILE} is not the log the verdict describes` : implausibleAttempt(g) ?? verdictContradiction(g);
+    if (why !== null) refuse(s.ref.ref, why);
+    else checked2.push({ ref: s.ref, gate: g, logBlob: s.log?.id ?? null });
+  }
+  return checked2;
+}
+function implausibleAttempt(g) {
+  const highest = Math.max(g.attempt, g.replayOf ?? 0);
+  return highest > MAX_RECEIVED_ATTEMPT ? `its attempt number ${highest} is implausible: no gate is tried more than ${MAX_RECEIVED_ATTEMPT} times on one iteration` : null;
+}
+async function iterationAfter(snapshots, cache2, runId, iteration) {
+  if (!cache2.has(runId)) {
+    const snaps = await snapshots.inspectRun(runId).then(
+      (c) => c.snapshots,
+      () => []
+    );
+    cache2.set(runId, new Map(snaps.map((s) => [s.iteration, s.afterSha])));
+  }
+  return cache2.get(runId)?.get(iteration);
+}
+var GATES_PREFIX, GATE_INCOMING_PREFIX, MAX_GATE_RECORD_BYTES, MAX_RECEIVED_ATTEMPT;
+var init_gate_objects = __esm({
+  "src/sharing/gate-objects.ts"() {
+    "use strict";
+    init_gate_rules();
+    init_gate_record();
+    init_snapshot();
+    init_record_objects();
+    init_record_objects2();
+    GATES_PREFIX = "refs/agentgate/gates/";
+    GATE_INCOMING_PREFIX = "refs/agentgate/incoming/gates/";
+    MAX_GATE_RECORD_BYTES = 16 * 1024 * 1024;
+    MAX_RECEIVED_ATTEMPT = 1e6;
+  }
+});
+
+// src/sharing/gate-records.ts
+import { stat as stat16 } from "node:fs/promises";
+import { join as join38 } from "node:path";
+var MAX_REFSPECS, GateRecords;
+var init_gate_records = __esm({
+  "src/sharing/gate-records.ts"() {
+    "use strict";
+    init_gate_record();
+    init_gate_rules();
+    init_errors();
+    init_atomic();
+    init_lock();
+    init_record_objects();
+    init_refs();
+    init_record_objects2();
+    init_repo_lock();
+    init_inside();
+    init_patch_artifact();
+    init_gate_store();
+    init_paths();
+    init_gate_objects();
+    MAX_REFSPECS = 2e3;
+    GateRecords = class {
+      constructor(options2, snapshots) {
+        this.options = options2;
+        this.snapshots = snapshots;
+        this.gates = new GateStore(options2.home, { lockTimeoutMs: options2.lockTimeoutMs });
+      }
+      options;
+      snapshots;
+      gates;
+      /**
+       * Makes sure every verdict of `runIds`, and every verdict recorded on this machine (not received)
+       * of `ownOn` (runs fetched from elsewhere), has its commit under refs/agentgate/gates/ (under the
+       * repository's lock). Returns the refs of those own verdicts on `ownOn`, which travel one by one: a
+       * fetched run's other verdicts are not this machine's to publish. A verdict whose tree is not its
+       * after commit's tree, whose after commit is not here, or whose own facts contradict it (a
+       * `"verdict"` edited in the home), is never published (STORE_CORRUPT: `verify` names it); nor is
+       * anything of a run with a verdict file that does not load (STORE_CORRUPT naming the file). A
+       * verdict of a deleted snapshot's capture is left out (`publishable`).
+       */
+      async materialise(repo, runIds, ownOn = []) {
+        return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
+          const existing = new Set((await listRefs(repo, GATES_PREFIX)).map((r) => r.ref));
+          const whole = [];
+          const own2 = [];
+          for (const runId of runIds) whole.push(...await this.publishable(runId));
+          for (const runId of ownOn)
+            own2.push(...(await this.publishable(runId)).filter((g) => g.receivedAt === void 0));
+          const pending = [...whole, ...own2].filter((g) => !existing.has(gateRef(g.runId, g.id)));
+          const ownRefs = own2.map((g) => gateRef(g.runId, g.id));
+          if (pending.length === 0) return ownRefs;
+          const trees = await batchCheck(
+            repo,
+            pending.map((g) => `${g.afterSha}^{tree}`)
+          );
+          pending.forEach((g, i) => {
+            const t = trees[i];
+            const why = !t?.found || t.id !== g.treeId ? `names tree ${g.treeId}, which is not the tree of its after commit ${g.afterSha} here` : verdictContradiction(g);
+            if (why !== null)
+              throw new StoreCorruptError(
+                `gate verdict ${g.id} of run ${g.runId}: ${why}; nothing was published. "verify --run ${g.runId}" shows it`,
+                { details: { runId: g.runId, id: g.id } }
+              );
+          });
+          await this.writeCommits(repo, pending);
+          return ownRefs;
+        });
+      }
+      /**
+       * The run's verdicts but those of a deleted snapshot's capture (`supersededBy`): they count no
+       * more, every receiver would refuse them, and their after commit may be gone from here.
+       */
+      async publishable(runId) {
+        const verdicts = await this.gates.listStrict(runId);
+        const deleted = (await this.snapshots.loadRun(runId))?.deletedSnapshots ?? [];
+        if (deleted.length === 0) return verdicts;
+        const { snapshots } = await this.snapshots.inspectRun(runId);
+        return verdicts.filter((g) => supersededBy(g, snapshots, deleted) === void 0);
+      }
+      async writeCommits(repo, pending) {
+        const format = await objectFormat(repo);
+        const logs = this.options.includeGateLogs ? await Promise.all(pending.map((g) => this.intactLog(g))) : pending.map(() => null);
+        const logPaths = logs.filter((p) => p !== null);
+        const logIds = new Map((await writeBlobFiles(repo, logPaths)).map((id2, i) => [logPaths[i], id2]));
+        const objects = pending.map(
+          (g, i) => gateObjects(format, travellingGate(g), logIds.get(logs[i] ?? "") ?? null)
+        );
+        await writeRecordObjects(repo, this.options.home, "gates", objects);
+        const updates = pending.map((g, i) => ({
+          ref: gateRef(g.runId, g.id),
+          newSha: objects[i].commit.id,
+          oldSha: null
+        }));
+        await updateRefs(repo, updates, { message: "agentgate: gate verdict" });
+      }
+      /** The verdict's log file when it is here and still has the recorded digest; else null (the text stays home). */
+      async intactLog(g) {
+        if (g.log === null || g.log.path === null) return null;
+        const size = await stat16(g.log.path).then(
+          (s) => s.isFile() ? s.size : -1,
+          () => -1
+        );
+        if (size !== g.log.bytes) return null;
+        return await sha256File(g.log.path) === g.log.sha256 ? g.log.path : null;
+      }
+      /**
+       * Takes verdicts in from `source` (the remote's or bundle's refs under GATES_PREFIX): fetches only
+       * those this repository lacks (`bring`, into GATE_INCOMING_PREFIX), checks each one, writes its
+       * log text (when it travelled and its digest matches) and stores it. Runs under the home's sharing
+       * lock and the repository's lock, after the run records were received (whose receipt swept what a
+       * killed call left under refs/agentgate/incoming/).
+       */
+      async receive(repo, source, bring) {
+        if (source.length === 0) return { gates: 0, runs: [], refused: [] };
+        const lockPath = join38(layout(this.options.home).locks, "sharing.lock");
+        return withLock(
+          lockPath,
+          { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
+          () => withRepoLock(repo, this.options.lockTimeoutMs, async () => {
+            const refused = [];
+            const local = new Map((await listRefsWithParents(repo, GATES_PREFIX)).map((r) => [r.ref, r]));
+            const toFetch = [];
+            const held = [];
+            for (const r of source) {
+              const name2 = parseGateRef(r.ref, GATES_PREFIX);
+              const mine = local.get(r.ref);
+              if (name2 === null)
+                refused.push({
+                  ref: r.ref,
+                  reason: "not a gate ref name (refs/agentgate/gates/<runId>/<gateId>)"
+                });
+              else if (mine === void 0) toFetch.push(r);
+              else if (mine.sha !== r.sha)
+                refused.push({
+                  ref: r.ref,
+                  reason: `conflicts with this repository's verdict ${mine.sha}; kept the local one`
+                });
+              else if (await this.gates.load(name2.runId, name2.id).catch(() => null) === null) held.push(mine);
+            }
+            if (toFetch.length > 0)
+              await bring(
+                toFetch.length > MAX_REFSPECS ? [`+${GATES_PREFIX}*:${GATE_INCOMING_PREFIX}*`] : toFetch.map((r) => `+${r.ref}:${GATE_INCOMING_PREFIX}${r.ref.slice(GATES_PREFIX.length)}`)
+              );
+            const wanted = new Set(toFetch.map((r) => r.ref));
+            const incoming = (toFetch.length > 0 ? await listRefsWithParents(repo, GATE_INCOMING_PREFIX) : []).map((r) => ({ ...r, ref: `${GATES_PREFIX}${r.ref.slice(GATE_INCOMING_PREFIX.length)}` })).filter((r) => wanted.has(r.ref));
+            try {
+              const checked2 = await readGateCommits(repo, [...incoming, ...held], refused, this.snapshots);
+              const stored = await this.store(repo, checked2, refused);
+              await updateRefs(
+                repo,
+                stored.filter((c) => !local.has(c.ref.ref)).map((c) => ({ ref: c.ref.ref, newSha: c.ref.sha, oldSha: null })),
+                { message: "agentgate: fetched gate verdict" }
+              );
+              return {
+                gates: stored.filter((c) => c.fresh).length,
+                runs: [...new Set(stored.map((c) => c.gate.runId))].sort(),
+                refused
+              };
+            } finally {
+              if (toFetch.length > 0)
+                await deleteRefs(
+                  repo,
+                  (await listRefs(repo, GATE_INCOMING_PREFIX)).map((r) => ({ ref: r.ref, oldSha: r.sha }))
+                );
+            }
+          })
+        );
+      }
+      /** Writes each verdict's log text (digest verified before it is placed) and stores the verdict. */
+      async store(repo, checked2, refused) {
+        const out = [];
+        for (const c of checked2) {
+          const g = c.gate;
+          try {
+            let path2 = null;
+            if (c.logBlob !== null && g.log !== null && await this.gates.load(g.runId, g.id) === null) {
+              path2 = receivedGateLogPath(this.options.artifactsDir, g);
+              await this.writeLog(repo, c.logBlob, g.log.sha256, path2, g.runId);
+            }
+            const fresh = await this.gates.receive({ ...g, log: g.log === null ? null : { ...g.log, path: path2 } });
+            out.push({ ...c, fresh });
+          } catch (error2) {
+            if (!(error2 instanceof AgentgateError)) throw error2;
+            refused.push({
+              ref: c.ref.ref,
+              reason: error2 instanceof ConcurrentUpdateError ? `verdict ${g.id} is already stored here with other content; kept the local one` : error2.message
+            });
+          }
+        }
+        return out;
+      }
+      /**
+       * Streams the log blob to `path` as `after` writes a patch: never through a link inside the
+       * workspace (UNSAFE_WORKSPACE), a new temp file renamed into place, and only when its sha256 matches.
+       */
+      async writeLog(repo, blob, sha2562, path2, runId) {
+        await assertNoLinkInside(repo.topLevel, path2);
+        await makeRunArtifactsDir(this.options.artifactsDir, runId);
+        await replaceFileAtomic(path2, async (temp) => {
+          await writeBlobToFile(repo, blob, temp);
+          if (await sha256File(temp) !== sha2562)
+            throw new StoreCorruptError(`its ${GATE_LOG_FILE} does not have the sha256 the verdict records`, {
+              details: { path: path2 }
+            });
+        });
+      }
+    };
+  }
+});
+
+// src/sharing/own-records.ts
+async function ownRecords(repo, commits) {
+  const ours = /* @__PURE__ */ new Set();
+  const parented = commits.filter(
+    (c) => c.ref.type === "commit" && c.ref.parents.length === 1 && c.ref.parents[0] === c.snapshot.afterSha
+  );
+  const blobs = await batchCheck(
+    repo,
+    parented.map((c) => `${c.ref.sha}:${RECORD_FILE}`)
+  );
+  const ids = blobs.map((b) => b.found && b.type === "blob" && b.size <= MAX_RECORD_BYTES ? b.id : null);
+  const contents = await readBlobs(repo, [...new Set(ids.filter((id2) => id2 !== null))]);
+  for (const [i, c] of parented.entries()) {
+    const raw = ids[i] === null ? void 0 : contents.get(ids[i]);
+    const rec = raw === void 0 ? null : parseReceivedFile(raw, RecordFile, RECORD_FILE, "record", () => {
+    });
+    if (rec !== null && isRecordOf(c.ref.sha, rec, c.snapshot, c.run)) ours.add(c.ref.ref);
+  }
+  return ours;
+}
+async function settleRejected(core, repo, remote, rejected) {
+  const [theirs, ours] = await Promise.all([
+    listRemoteRefs(repo, remote, SHARED_PREFIX),
+    listRefs(repo, SHARED_PREFIX)
+  ]);
+  const remoteSha = new Map(theirs.map((r) => [r.ref, r.sha]));
+  const localSha = new Map(ours.map((r) => [r.ref, r.sha]));
+  const same = rejected.filter(
+    (r) => remoteSha.get(r.ref) !== void 0 && remoteSha.get(r.ref) === localSha.get(r.ref)
+  );
+  const held = rejected.flatMap((r) => {
+    const sha = remoteSha.get(r.ref);
+    return same.includes(r) || sha === void 0 || !r.summary.startsWith("[rejected]") ? [] : [{ ref: r.ref, remoteSha: sha, localSha: localSha.get(r.ref) }];
+  });
+  return [...same.map((r) => r.ref), ...await adoptRemoteRecords(core, repo, remote, held)];
+}
+async function adoptRemoteRecords(core, repo, remote, rejected) {
+  const named3 = rejected.filter((r) => parseRecordRef(r.ref, RECORDS_PREFIX) !== null);
+  if (named3.length === 0) return [];
+  const incoming = (ref) => `${INCOMING_PREFIX}${ref.slice(RECORDS_PREFIX.length)}`;
+  return withRepoLock(repo, core.options.lockTimeoutMs, async () => {
+    await fetchRefs(
+      repo,
+      remote,
+      named3.map((r) => `+${r.ref}:${incoming(r.ref)}`)
+    );
+    const landed = new Map((await listRefsWithParents(repo, INCOMING_PREFIX)).map((r) => [r.ref, r]));
+    try {
+      const candidates = [];
+      const runs3 = /* @__PURE__ */ new Map();
+      for (const r of named3) {
+        const got = landed.get(incoming(r.ref));
+        const held = await heldSnapshot(core, r.ref, runs3);
+        if (got !== void 0 && got.sha === r.remoteSha && held !== null)
+          candidates.push({ ref: { ...got, ref: r.ref }, ...held, localSha: r.localSha });
+      }
+      const ours = await ownRecords(repo, candidates);
+      const adopt = candidates.filter((c) => ours.has(c.ref.ref));
+      await updateRefs(
+        repo,
+        adopt.map((c) => ({ ref: c.ref.ref, newSha: c.ref.sha, oldSha: c.localSha ?? null })),
+        { message: "agentgate: the remote's record is this home's own" }
+      );
+      return adopt.map((c) => c.ref.ref);
+    } finally {
+      await deleteRefs(
+        repo,
+        named3.flatMap((r) => {
+          const got = landed.get(incoming(r.ref));
+          return got === void 0 ? [] : [{ ref: got.ref, oldSha: got.sha }];
+        })
+      );
+    }
+  });
+}
+async function heldSnapshot(core, ref, runs3) {
+  const name2 = parseRecordRef(ref, RECORDS_PREFIX);
+  if (name2 === null) return null;
+  let held = runs3.get(name2.runId);
+  if (held === void 0) {
+    held = core.store.loadRun(name2.runId).catch(() => null).then(
+      async (run) => run === null ? null : { run, snapshots: await core.store.loadByRun(name2.runId) }
+    );
+    runs3.set(name2.runId, held);
+  }
+  const got = await held;
+  const snapshot = got?.snapshots.filter((s) => s.iteration === name2.iteration).at(-1);
+  return got === null || snapshot === void 0 ? null : { snapshot, run: got.run };
+}
+var MAX_RECORD_BYTES, SHARED_PREFIX;
+var init_own_records = __esm({
+  "src/sharing/own-records.ts"() {
+    "use strict";
+    init_sharing();
+    init_record_objects();
+    init_refs();
+    init_repo_lock();
+    init_transport();
+    init_record_objects2();
+    init_records();
+    MAX_RECORD_BYTES = 16 * 1024 * 1024;
+    SHARED_PREFIX = "refs/agentgate/";
+  }
+});
+
+// src/sharing/publish.ts
+import { stat as stat17 } from "node:fs/promises";
+async function selectRuns(core, repo, sel) {
+  if (sel.runId !== void 0) {
+    const run = await core.store.loadRun(assertSafeId(sel.runId, "run id"));
+    if (run === null)
+      throw new RunNotFoundError(
+        `no run ${sel.runId} in ${core.store.home}; "runs" lists the recorded ones`,
+        { details: { runId: sel.runId } }
+      );
+    if ((await runsHere(core, repo, [run])).length === 0) {
+      throw new RunWorkspaceMismatchError(
+        `run ${sel.runId} belongs to ${run.workspace}, not ${repo.topLevel}; give that workspace with -C`,
+        {
+          details: { runId: sel.runId, workspace: run.workspace, given: repo.topLevel }
+        }
+      );
+    }
+    return { runs: [run], fetched: [] };
+  }
+  const runs3 = await runsHere(core, repo, await core.store.listRunsStrict());
+  if (sel.all) return { runs: runs3, fetched: [] };
+  const made = await Promise.all(runs3.map((r) => recordedHere(core, r.runId)));
+  return { runs: runs3.filter((_, i) => made[i]), fetched: runs3.filter((_, i) => !made[i]) };
+}
+async function recordedHere(core, runId) {
+  const { snapshots } = await core.store.inspectRun(runId);
+  return snapshots.length === 0 || snapshots.some((s) => s.recordedWorkspace === void 0);
+}
+async function runsHere(core, repo, runs3) {
+  const here = runs3.filter((r) => r.workspace === repo.topLevel);
+  const gone = await Promise.all(
+    runs3.map(
+      async (r) => r.workspace !== repo.topLevel && !await stat17(r.workspace).then(
+        (st) => st.isDirectory(),
+        () => false
+      )
+    )
+  );
+  const orphans = await Promise.all(
+    runs3.filter((_, i) => gone[i]).map(async (run) => ({
+      run,
+      shas: (await core.store.inspectRun(run.runId)).snapshots.map((sn) => sn.afterSha)
+    }))
+  );
+  const found = new Map(
+    (await batchCheck(
+      repo,
+      orphans.flatMap((o) => o.shas.map((sha) => `${sha}^{commit}`))
+    )).map((f) => [f.name, f.found])
+  );
+  const adopted = orphans.filter((o) => o.shas.length > 0 && o.shas.every((sha) => found.get(`${sha}^{commit}`) === true)).map((o) => o.run);
+  return runs3.filter((r) => here.includes(r) || adopted.includes(r));
+}
+async function materialise(core, repo, sel) {
+  return withRepoLock(repo, core.options.lockTimeoutMs, () => materialiseLocked(core, repo, sel));
+}
+async function materialiseLocked(core, repo, sel) {
+  const { runs: runs3, fetched } = await selectRuns(core, repo, sel);
+  const existing = new Map((await listRefsWithParents(repo, RECORDS_PREFIX)).map((r) => [r.ref, r]));
+  const format = await objectFormat(repo);
+  const pending = [];
+  const others = [];
+  const refs = [];
+  for (const run of runs3) {
+    const snapshots = await core.store.loadByRun(run.runId);
+    const latest = /* @__PURE__ */ new Map();
+    for (const s of snapshots) latest.set(s.iteration, s);
+    for (const snapshot of latest.values()) {
+      const ref = recordRef(run.runId, snapshot.iteration);
+      refs.push(ref);
+      const have = existing.get(ref);
+      const objects = recordObjects(format, buildRecord(snapshot, run));
+      if (have?.sha === objects.commit.id) continue;
+      if (have?.type === "commit" && have.parents.length === 1 && have.parents[0] === snapshot.afterSha)
+        others.push({ ref: have, snapshot, run, objects });
+      else pending.push({ ref, objects, old: have?.sha ?? null });
+    }
+  }
+  const ours = await ownRecords(repo, others);
+  const replaced = others.filter((o) => !ours.has(o.ref.ref));
+  pending.push(...replaced.map((o) => ({ ref: o.ref.ref, objects: o.objects, old: o.ref.sha })));
+  if (pending.length > 0) await publishRecords(core, repo, pending);
+  return {
+    runs: runs3.map((r) => r.runId),
+    refs,
+    fetched: fetched.map((r) => r.runId).sort(),
+    replaced: replaced.map((o) => o.ref.ref).sort()
+  };
+}
+async function publishRecords(core, repo, pending) {
+  await writeRecordObjects(
+    repo,
+    core.options.home,
+    "sharing",
+    pending.map((p) => p.objects)
+  );
+  const updates = pending.map((p) => ({
+    ref: p.ref,
+    newSha: p.objects.commit.id,
+    oldSha: p.old
+  }));
+  try {
+    await updateRefs(repo, updates, { message: "agentgate: record" });
+  } catch (error2) {
+    const now = new Map((await listRefs(repo, RECORDS_PREFIX)).map((r) => [r.ref, r.sha]));
+    if (!(error2 instanceof ConcurrentUpdateError) || !updates.every((u) => now.get(u.ref) === u.newSha))
+      throw error2;
+  }
+}
+function rejectionMessage(rejected) {
+  const held = rejected.filter((r) => r.summary.startsWith("[rejected]"));
+  const refused = rejected.filter((r) => !held.includes(r));
+  const some = (refs, say) => `${refs.length} ref(s) (${refs.slice(0, 3).map(say).join(", ")}${refs.length > 3 ? ", ..." : ""})`;
+  const parts = [];
+  if (refused.length > 0)
+    parts.push(`the remote refused ${some(refused, (r) => `${r.ref}: ${r.summary.slice(0, 200)}`)}`);
+  if (held.length > 0)
+    parts.push(`the remote already holds other records or anchors for ${some(held, (r) => r.ref)}`);
+  const next = refused.length === 0 ? "Fetch them to compare, or publish under another run id" : "The remote's reason says what it does not take (its configuration or hooks): fix that and push again";
+  return `${parts.join("; ")}; nothing was overwritten. ${next}`;
+}
+var init_publish = __esm({
+  "src/sharing/publish.ts"() {
+    "use strict";
+    init_errors();
+    init_record_objects();
+    init_refs();
+    init_repo_lock();
+    init_paths();
+    init_records();
+    init_record_objects2();
+    init_own_records();
+  }
+});
+
+// src/sharing/core.ts
+var MAX_PATCH_BYTES;
+var init_core4 = __esm({
+  "src/sharing/core.ts"() {
+    "use strict";
+    MAX_PATCH_BYTES = 512 * 1024 * 1024;
+  }
+});
+
+// src/sharing/rebuild.ts
+import { stat as stat18 } from "node:fs/promises";
+async function rebuildAccepted(core, repo, accepted, refuse, index) {
+  if (accepted.length === 0) return { done: [], kept: [] };
+  const iterationRefs = new Map((await listRefs(repo, RUNS_PREFIX)).map((r) => [r.ref, r.sha]));
+  const trees = await batchCheck(
+    repo,
+    accepted.flatMap((a) => [
+      `${a.record.snapshot.beforeSha}^{tree}`,
+      `${a.record.snapshot.afterSha}^{tree}`
+    ])
+  );
+  const done = [];
+  const kept = [];
+  const refUpdates = [];
+  const iterations = /* @__PURE__ */ new Map();
+  const created = /* @__PURE__ */ new Set();
+  const lines = /* @__PURE__ */ new Map();
+  const verdicts = /* @__PURE__ */ new Map();
+  const contradiction = (runId, restart, here) => {
+    if (!lines.has(runId)) lines.set(runId, receivedLine(core, accepted, runId, here));
+    const key = JSON.stringify([runId, restart]);
+    if (!verdicts.has(key))
+      verdicts.set(
+        key,
+        lines.get(runId).then(
+          (line) => restartContradiction(restart, line, repo)
+        )
+      );
+    return verdicts.get(key);
+  };
+  for (const [i, a] of accepted.entries()) {
+    const s = a.record.snapshot;
+    const [from, to] = [trees[2 * i], trees[2 * i + 1]];
+    if (!from?.found || !to?.found) {
+      refuse(a.ref.ref, "its before or after commit is not in the repository");
+      continue;
+    }
+    const stored = await core.store.load(s.id).catch(() => null);
+    if (stored !== null && (stored.runId !== s.runId || stored.iteration !== s.iteration || stored.afterSha !== s.afterSha)) {
+      refuse(a.ref.ref, `snapshot id ${s.id} is already used by another snapshot here`);
+      continue;
+    }
+    const run = await core.store.loadRun(s.runId).catch(() => null);
+    if (run !== null && run.workspace !== repo.topLevel) {
+      refuse(a.ref.ref, `run ${s.runId} already exists here for another workspace (${run.workspace})`);
+      continue;
+    }
+    if (run !== null && run.createdAt !== a.record.run.createdAt) {
+      refuse(
+        a.ref.ref,
+        `run ${s.runId} here is another run (started ${run.createdAt}, the record's run ${a.record.run.createdAt}); fetch into another home, or publish under another run id`
+      );
+      continue;
+    }
+    if (a.replaces !== void 0 && (stored === null || run === null)) {
+      refuse(a.ref.ref, `conflicts with this repository's record ${a.replaces}; kept the local one`);
+      continue;
+    }
+    if (stored !== null && run !== null && !isRecordOf(a.ref.sha, a.record, stored, run)) {
+      refuse(
+        a.ref.ref,
+        `it is not the record this home makes of its snapshot ${s.id} (edited since?); kept this home's, which push publishes (PUSH_REJECTED while the remote holds the other)`
+      );
+      continue;
+    }
+    const restart = a.record.run.restart;
+    const wrong = restart && await contradiction(s.runId, restart, run !== null);
+    if (wrong) {
+      refuse(
+        a.ref.ref,
+        `${restartName(restart)} that it carries does not agree with the commits: ${wrong.why}`
+      );
+      continue;
+    }
+    if (run !== null && stored === null) {
+      if (!iterations.has(s.runId))
+        iterations.set(
+          s.runId,
+          new Map((await core.store.inspectRun(s.runId)).snapshots.map((o) => [o.iteration, o.id]))
+        );
+      const other = iterations.get(s.runId)?.get(s.iteration);
+      if (other !== void 0 && other !== s.id) {
+        refuse(a.ref.ref, `iteration ${s.iteration} of run ${s.runId} is already recorded here as ${other}`);
+        continue;
+      }
+    }
+    const itRef = iterationRef(s.runId, s.iteration);
+    const itSha = iterationRefs.get(itRef);
+    if (itSha !== void 0 && itSha !== s.afterSha) {
+      refuse(a.ref.ref, `${itRef} points at ${itSha}, not at the record's after commit`);
+      continue;
+    }
+    const patch4 = a.record.patch === null ? null : patchPath(core.options.artifactsDir, s.runId, s.iteration);
+    const patchThere = patch4 === null || await exists3(patch4);
+    const here = stored !== null && run !== null && run.snapshotIds.includes(s.id) && patchThere;
+    if (patch4 !== null && (stored === null || !patchThere)) {
+      const why = await checkPatch(core, repo, { from: from.id, to: to.id }, patch4);
+      if (why !== null) {
+        refuse(a.ref.ref, why);
+        continue;
+      }
+    }
+    if (run === null) created.add(s.runId);
+    if (run === null)
+      await core.store.updateRun(s.runId, repo.topLevel, (cur) => ({
+        ...cur,
+        createdAt: a.record.run.createdAt
+      }));
+    if (stored === null) {
+      const snapshot = {
+        ...s,
+        patchPath: patch4,
+        workspace: repo.topLevel,
+        ref: itRef,
+        recordedWorkspace: a.record.workspace
+      };
+      await core.store.save(snapshot);
+    }
+    await core.store.linkSnapshot(s.runId, repo.topLevel, s.id, s.iteration);
+    await core.store.updateRun(s.runId, repo.topLevel, (cur) => {
+      const before2 = created.has(s.runId) ? a.record.run.before : null;
+      const later = cur.before === null || before2 !== null && before2.capturedAt > cur.before.capturedAt;
+      const next = {
+        ...cur,
+        before: before2 !== null && later ? before2 : cur.before,
+        ...withRestart(cur, a.record.run.restart),
+        ...a.record.workspace !== cur.workspace ? { recordedWorkspace: a.record.workspace } : {}
+      };
+      return JSON.stringify(next) === JSON.stringify(cur) ? null : next;
+    });
+    iterations.get(s.runId)?.set(s.iteration, s.id);
+    if (itSha === void 0) refUpdates.push({ ref: itRef, newSha: s.afterSha, oldSha: null });
+    const rec = recordRef(s.runId, s.iteration);
+    refUpdates.push({ ref: rec, newSha: a.ref.sha, oldSha: a.replaces ?? null });
+    (here ? kept : done).push(a);
+  }
+  const present = new Map((await listRefs(repo, RECORDS_PREFIX)).map((r) => [r.ref, r.sha]));
+  await updateRefs(
+    repo,
+    refUpdates.filter((u) => present.get(u.ref) !== u.newSha),
+    { message: "agentgate: fetched record" }
+  );
+  for (const a of [...done, ...kept]) index.records[a.ref.sha] = a.record.snapshot.id;
+  return { done, kept };
+}
+async function checkPatch(core, repo, trees, patch4) {
+  const maxBytes = core.options.maxPatchBytes ?? MAX_PATCH_BYTES;
+  try {
+    await assertNoLinkInside(repo.topLevel, patch4);
+    await treeDiffSize(repo, trees, maxBytes);
+    return null;
+  } catch (error2) {
+    if (error2 instanceof UnsafeWorkspaceError)
+      return `its patch artifact would be written through a link: ${error2.message}`;
+    if (error2 instanceof OutputTooLargeError)
+      return `its patch would be larger than ${maxBytes} bytes, the most a received record may hold`;
+    if (error2 instanceof GitTimeoutError)
+      return `its patch could not be made within the git timeout (${error2.message})`;
+    throw error2;
+  }
+}
+async function exists3(path2) {
+  return stat18(path2).then(
+    () => true,
+    () => false
+  );
+}
+async function receivedLine(core, accepted, runId, here) {
+  const held = here ? (await core.store.inspectRun(runId).catch(() => null))?.snapshots ?? [] : [];
+  const received = accepted.map((a) => a.record.snapshot).filter((s) => s.runId === runId);
+  return [...new Map([...held, ...received].map((s) => [s.id, s])).values()];
+}
+function withRestart(run, restart) {
+  const known = run.restarts ?? [];
+  const same = (r) => restart !== void 0 && r.at === restart.at && r.sha === restart.sha && r.from === restart.from;
+  if (restart === void 0 || known.some(same)) return {};
+  return { restarts: [...known, restart].sort((x, y) => x.at.localeCompare(y.at)) };
+}
+var init_rebuild = __esm({
+  "src/sharing/rebuild.ts"() {
+    "use strict";
+    init_errors();
+    init_record_objects();
+    init_refs();
+    init_unified_diff();
+    init_inside();
+    init_paths();
+    init_records();
+    init_core4();
+    init_restart_check();
+  }
+});
+
+// src/sharing/receive.ts
+import { join as join39 } from "node:path";
+async function receive(core, repo, list5, bring) {
+  const lockPath = join39(layout(core.options.home).locks, "sharing.lock");
+  return withLock(
+    lockPath,
+    { timeoutMs: core.options.lockTimeoutMs, purpose: "sharing" },
+    () => withRepoLock(repo, core.options.lockTimeoutMs, async () => {
+      await deleteRefs(repo, (await listRefs(repo, INCOMING_PREFIX)).map(toDelete));
+      const source = await list5();
+      const local = await listRefsWithParents(repo, RECORDS_PREFIX);
+      const localSha = new Map(local.map((r) => [r.ref, r.sha]));
+      const refused = [];
+      const wanted = source.filter((r) => {
+        if (parseRecordRef(r.ref, RECORDS_PREFIX) !== null) return true;
+        refused.push({
+          ref: r.ref,
+          reason: "not a record ref name (refs/agentgate/records/<runId>/iteration-<n>)"
+        });
+        return false;
+      });
+      const toFetch = wanted.filter((r) => localSha.get(r.ref) !== r.sha);
+      if (toFetch.length > 0) {
+        const specs = toFetch.length > MAX_REFSPECS2 ? [`+${RECORDS_PREFIX}*:${INCOMING_PREFIX}*`] : toFetch.map((r) => `+${r.ref}:${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}`);
+        await bring(repo, specs);
+      }
+      const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, INCOMING_PREFIX) : [];
+      const wantedRefs = new Set(wanted.map((r) => r.ref));
+      const held = await heldRecords(core, local, wantedRefs, new Set(toFetch.map((r) => r.ref)));
+      try {
+        const result = await rebuild(
+          core,
+          repo,
+          [
+            ...held,
+            ...incoming.filter(
+              (r) => wantedRefs.has(`${RECORDS_PREFIX}${r.ref.slice(INCOMING_PREFIX.length)}`)
+            )
+          ],
+          local
+        );
+        return { ...result, refused: [...refused, ...result.refused] };
+      } finally {
+        await deleteRefs(repo, incoming.map(toDelete));
+      }
+    })
+  );
+}
+async function heldRecords(core, local, wanted, fetched) {
+  const runOf3 = (ref) => parseRecordRef(ref, RECORDS_PREFIX)?.runId;
+  const same = (r) => wanted.has(r.ref) && !fetched.has(r.ref);
+  const named3 = new Set([...wanted].map(runOf3));
+  const lacking = /* @__PURE__ */ new Set();
+  for (const runId of new Set(local.filter((r) => !same(r)).map((r) => runOf3(r.ref))))
+    if (runId !== void 0 && named3.has(runId) && await core.store.loadRun(runId) === null)
+      lacking.add(runId);
+  return local.filter((r) => same(r) || lacking.has(runOf3(r.ref) ?? "")).map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
+}
+function indexPath(core) {
+  return join39(layout(core.options.home).home, "sharing", "rebuilt.json");
+}
+async function rebuild(core, repo, incoming, localRefs) {
+  const refused = [];
+  const refuse = (ref, reason) => refused.push({ ref: ref.replace(INCOMING_PREFIX, RECORDS_PREFIX), reason });
+  const local = new Map(localRefs.map((r) => [r.ref, r]));
+  const index = await readJsonFile(indexPath(core), RebuiltIndex, "sharing index").catch(() => null) ?? {
+    records: {}
+  };
+  const runs3 = /* @__PURE__ */ new Set();
+  let unchanged = 0;
+  const candidates = [];
+  for (const ref of incoming) {
+    const name2 = parseRecordRef(ref.ref, INCOMING_PREFIX);
+    if (!name2) {
+      refuse(ref.ref, "not a record ref name (refs/agentgate/records/<runId>/iteration-<n>)");
+      continue;
+    }
+    if (ref.type !== "commit" || ref.parents.length !== 1) {
+      refuse(ref.ref, "not a record commit (one parent: the after commit)");
+      continue;
+    }
+    const mine = local.get(recordRef(name2.runId, name2.iteration));
+    const replaces = mine && mine.sha !== ref.sha ? mine.sha : void 0;
+    const known = index.records[ref.sha];
+    if (mine && !replaces && known !== void 0 && await exists3(core.store.snapshotPath(known))) {
+      unchanged += 1;
+      runs3.add(name2.runId);
+      continue;
+    }
+    candidates.push({ ref, ...name2, ...replaces === void 0 ? {} : { replaces } });
+  }
+  const blobs = await batchCheck(
+    repo,
+    candidates.map((c) => `${c.ref.sha}:${RECORD_FILE}`)
+  );
+  const sizeOk = candidates.filter((c, i) => {
+    const b = blobs[i];
+    if (!b?.found || b.type !== "blob") refuse(c.ref.ref, `has no ${RECORD_FILE}`);
+    else if (b.size > MAX_RECORD_BYTES2)
+      refuse(c.ref.ref, `${RECORD_FILE} is larger than ${MAX_RECORD_BYTES2} bytes`);
+    else return true;
+    return false;
+  });
+  const idOf = new Map(blobs.filter((b) => b.found).map((b) => [b.name, b.found ? b.id : ""]));
+  const contents = await readBlobs(repo, [
+    ...new Set(sizeOk.map((c) => idOf.get(`${c.ref.sha}:${RECORD_FILE}`)))
+  ]);
+  const accepted = [];
+  for (const c of sizeOk) {
+    const raw = contents.get(idOf.get(`${c.ref.sha}:${RECORD_FILE}`));
+    const rec = parseReceivedFile(raw, RecordFile, RECORD_FILE, "record", (why2) => refuse(c.ref.ref, why2));
+    if (rec === null) continue;
+    const s = rec.snapshot;
+    const why = s.runId !== c.runId || s.iteration !== c.iteration ? `it describes run ${s.runId} iteration ${s.iteration}` : c.ref.parents[0] !== s.afterSha ? "its parent is not the after commit it names" : rec.patch === null !== (s.beforeSha === s.afterSha) ? "its patch recipe does not fit its commits" : rec.patch !== null && (rec.patch.file !== relativePatchFile(c.runId, c.iteration) || rec.patch.args.join(" ") !== PATCH_RECIPE_ARGS.join(" ")) ? "its patch recipe is not the one this version writes" : rec.run.before !== null && !beforeFits(rec.run.before, s) ? "its run before state does not fit its commits (a before state travels with the iteration that starts from it)" : null;
+    if (why !== null) refuse(c.ref.ref, why);
+    else
+      accepted.push({
+        ref: c.ref,
+        record: rec,
+        ...c.replaces === void 0 ? {} : { replaces: c.replaces }
+      });
+  }
+  const { done, kept } = await rebuildAccepted(core, repo, accepted, refuse, index);
+  for (const a of [...done, ...kept]) runs3.add(a.record.snapshot.runId);
+  await writeJsonAtomic(indexPath(core), index);
+  return { runs: [...runs3].sort(), snapshots: done.length, unchanged: unchanged + kept.length, refused };
+}
+function beforeFits(before2, s) {
+  return couldBeBeforeOf(before2, s) && BRANCH_NAME.test(before2.branch);
+}
+function toDelete(r) {
+  return { ref: r.ref, oldSha: r.sha };
+}
+var MAX_RECORD_BYTES2, MAX_REFSPECS2;
+var init_receive = __esm({
+  "src/sharing/receive.ts"() {
+    "use strict";
+    init_sharing();
+    init_record_objects();
+    init_record_objects2();
+    init_refs();
+    init_atomic();
+    init_json_file();
+    init_lock();
+    init_repo_lock();
+    init_paths();
+    init_records();
+    init_rebuild();
+    MAX_RECORD_BYTES2 = 16 * 1024 * 1024;
+    MAX_REFSPECS2 = 2e3;
+  }
+});
+
+// src/sharing/missing-objects.ts
+async function brokenRefs(repo, refs) {
+  const ok = await Promise.all(refs.map((ref) => reachesOnlyPresentObjects(repo, [ref])));
+  return refs.filter((_, i) => !ok[i]);
+}
+async function pushAroundMissing(repo, remote, results) {
+  const unpacked = results.filter((r) => r.flag === "!" && /unpacker error/.test(r.summary));
+  const broken = unpacked.length === 0 ? [] : await brokenRefs(
+    repo,
+    unpacked.map((r) => r.ref)
+  );
+  if (broken.length === 0) return { results, broken };
+  const healthy = unpacked.filter((r) => !broken.includes(r.ref));
+  const again = healthy.length === 0 ? [] : await pushRefs(
+    repo,
+    remote,
+    healthy.map((r) => `${r.ref}:${r.ref}`)
+  );
+  return { results: [...results.filter((r) => !unpacked.includes(r)), ...again], broken };
+}
+async function dropBrokenRecords(repo, broken) {
+  const held = await listRefs(repo, RECORDS_PREFIX);
+  const refs = held.filter((r) => broken.includes(r.ref)).map((r) => ({ ref: r.ref, oldSha: r.sha }));
+  await deleteRefs(repo, refs).catch((error2) => {
+    if (!(error2 instanceof GitFailedError)) throw error2;
+  });
+}
+function objectMissing(broken, details, opts = {}) {
+  return new ObjectMissingError(
+    `this repository lacks commits that ${broken.slice(0, 5).join(", ")}${broken.length > 5 ? ", ..." : ""} reach (an agent's reset and a gc remove them), so nothing of them was carried; "agentgate-snapshot verify --run ID" names what is gone`,
+    { ...opts, details: { ...details, refs: [...broken] } }
+  );
+}
+async function bundleOrMissing(repo, refs, make) {
+  try {
+    await make();
+  } catch (error2) {
+    if (!(error2 instanceof GitFailedError)) throw error2;
+    const broken = await brokenRefs(repo, refs);
+    if (broken.length === 0) throw error2;
+    await dropBrokenRecords(repo, broken);
+    throw objectMissing(broken, {}, { cause: error2 });
+  }
+}
+var init_missing_objects = __esm({
+  "src/sharing/missing-objects.ts"() {
+    "use strict";
+    init_errors();
+    init_refs();
+    init_transport();
+    init_records();
+  }
+});
+
+// types/anchor-record.ts
+var ANCHOR_RECORD_FORMAT, ANCHOR_RECORD_FILE, AnchorRecordFile, ANCHOR_MODES, AnchorMode, AnchorsReceived;
+var init_anchor_record = __esm({
+  "types/anchor-record.ts"() {
+    "use strict";
+    init_zod();
+    init_zod();
+    init_anchor();
+    init_sharing();
+    init_snapshot();
+    ANCHOR_RECORD_FORMAT = "agentgate-anchor/1";
+    ANCHOR_RECORD_FILE = "anchor.json";
+    AnchorRecordFile = deferred(
+      () => strictObject({
+        format: literal(ANCHOR_RECORD_FORMAT),
+        anchor: Anchor
+      })
+    );
+    ANCHOR_MODES = ["with", "only", "none"];
+    AnchorMode = deferred(() => _enum(ANCHOR_MODES));
+    AnchorsReceived = deferred(
+      () => object({
+        anchors: array(Sha),
+        unchanged: int().check(_nonnegative()),
+        refused: array(RefusedRecord)
+      })
+    );
+  }
+});
+
+// src/sharing/anchor-objects.ts
+function anchorRef(commit, prefix = ANCHORS_PREFIX) {
+  return `${prefix}${commit}`;
+}
+function parseAnchorRef(ref, prefix, format) {
+  if (!ref.startsWith(prefix)) return null;
+  const commit = ref.slice(prefix.length);
+  const length = format === "sha1" ? 40 : 64;
+  return OBJECT_ID_PATTERN.test(commit) && commit.length === length ? commit : null;
+}
+function anchorObjects(format, anchor3) {
+  const file = { format: ANCHOR_RECORD_FORMAT, anchor: anchor3 };
+  const c = anchor3.coverage;
+  return recordCommit(format, {
+    file: ANCHOR_RECORD_FILE,
+    json: Buffer.from(`${JSON.stringify(AnchorRecordFile.parse(file), null, 2)}
+`),
+    parent: anchor3.commit,
+    at: anchor3.createdAt,
+    message: `[agentgate] Anchor of ${anchor3.commit}: ${c.linesFromRuns} of ${c.linesAdded} added lines from runs
+
+Agentgate-Anchor: ${anchor3.commit}
+`
+  });
+}
+async function readAnchorCommits(repo, format, refs, refused) {
+  const refuse = (ref, reason) => refused.push({ ref, reason });
+  const shaped = refs.flatMap((r) => {
+    const commit = parseAnchorRef(r.ref, ANCHORS_PREFIX, format);
+    if (commit === null) refuse(r.ref, "not an anchor ref name (refs/agentgate/anchors/<full commit id>)");
+    else if (r.type !== "commit" || r.parents.length !== 1 || r.parents[0] !== commit)
+      refuse(r.ref, "not an anchor commit (one parent: the anchored commit its ref names)");
+    else return [{ ref: r, commit }];
+    return [];
+  });
+  const probes = await batchCheck(
+    repo,
+    shaped.map((s) => `${s.ref.sha}:${ANCHOR_RECORD_FILE}`)
+  );
+  const sized = shaped.flatMap((s, i) => {
+    const p = probes[i];
+    if (!p?.found || p.type !== "blob") refuse(s.ref.ref, `has no ${ANCHOR_RECORD_FILE}`);
+    else if (p.size > MAX_ANCHOR_BYTES)
+      refuse(s.ref.ref, `${ANCHOR_RECORD_FILE} is larger than ${MAX_ANCHOR_BYTES} bytes`);
+    else return [{ ...s, blob: p.id }];
+    return [];
+  });
+  const contents = await readBlobs(repo, [...new Set(sized.map((s) => s.blob))]);
+  return sized.flatMap((s) => {
+    const parsed = parseReceivedFile(
+      contents.get(s.blob),
+      AnchorRecordFile,
+      ANCHOR_RECORD_FILE,
+      "anchor",
+      (why) => refuse(s.ref.ref, why)
+    );
+    if (parsed === null) return [];
+    const anchor3 = parsed.anchor;
+    if (anchor3.commit !== s.commit) refuse(s.ref.ref, `it describes commit ${anchor3.commit}`);
+    else if (anchorObjects(format, anchor3).commit.id !== s.ref.sha)
+      refuse(s.ref.ref, "its commit is not the one this version writes for the anchor it holds");
+    else return [{ ref: s.ref, commit: s.commit, anchor: anchor3 }];
+    return [];
+  });
+}
+var ANCHORS_PREFIX, ANCHOR_INCOMING_PREFIX, MAX_ANCHOR_BYTES;
+var init_anchor_objects = __esm({
+  "src/sharing/anchor-objects.ts"() {
+    "use strict";
+    init_anchor();
+    init_anchor_record();
+    init_ids();
+    init_record_objects();
+    init_record_objects2();
+    ANCHORS_PREFIX = ANCHOR_REF_PREFIX;
+    ANCHOR_INCOMING_PREFIX = "refs/agentgate/incoming/anchors/";
+    MAX_ANCHOR_BYTES = 64 * 1024 * 1024;
+  }
+});
+
+// src/sharing/anchor-records.ts
+import { join as join40 } from "node:path";
+var MAX_REFSPECS3, AnchorRecords;
+var init_anchor_records = __esm({
+  "src/sharing/anchor-records.ts"() {
+    "use strict";
+    init_lock();
+    init_record_objects();
+    init_refs();
+    init_record_objects2();
+    init_repo_lock();
+    init_paths();
+    init_anchor_objects();
+    MAX_REFSPECS3 = 2e3;
+    AnchorRecords = class {
+      constructor(options2, keeper) {
+        this.options = options2;
+        this.keeper = keeper;
+      }
+      options;
+      keeper;
+      /**
+       * Makes sure every recorded anchor of this repository's commits (only those naming one of
+       * `runIds`, when given) has its ref; the commits published. A ref that already holds an anchor
+       * saying the same is kept as it is (it may be another machine's, fetched), so a repeated push is
+       * "up to date"; one that says something else is moved to the newer computation (compare-and-swap).
+       */
+      async materialise(repo, runIds) {
+        return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
+          const format = await objectFormat(repo);
+          const anchors = (await Promise.all((await this.keeper.list()).map((c) => this.keeper.load(c)))).filter(
+            (a) => a !== null && (runIds === null || a.runs.some((r) => runIds.includes(r.runId)))
+          );
+          const present = await batchCheck(
+            repo,
+            anchors.map((a) => `${a.commit}^{commit}`)
+          );
+          const here = anchors.filter((_, i) => present[i]?.found === true);
+          const existing = await listRefsWithParents(repo, ANCHORS_PREFIX);
+          const byRef = new Map(existing.map((r) => [r.ref, r]));
+          const made = here.map((anchor3) => ({ anchor: anchor3, objects: anchorObjects(format, anchor3) }));
+          const other = made.flatMap((m) => {
+            const r = byRef.get(anchorRef(m.anchor.commit));
+            return r !== void 0 && r.sha !== m.objects.commit.id ? [r] : [];
+          });
+          const held = new Map(
+            (await readAnchorCommits(repo, format, other, [])).map((h) => [h.commit, h.anchor])
+          );
+          const pending = [];
+          for (const { anchor: anchor3, objects } of made) {
+            const old = byRef.get(anchorRef(anchor3.commit))?.sha ?? null;
+            if (old === objects.commit.id) continue;
+            const theirs = held.get(anchor3.commit);
+            if (theirs !== void 0 && this.keeper.same(theirs, anchor3)) continue;
+            pending.push({ anchor: anchor3, objects, old });
+          }
+          if (pending.length > 0) await this.write(repo, pending);
+          return here.map((a) => a.commit).sort();
+        });
+      }
+      async write(repo, pending) {
+        await writeRecordObjects(
+          repo,
+          this.options.home,
+          "anchors",
+          pending.map((p) => p.objects)
+        );
+        const updates = pending.map((p) => ({
+          ref: anchorRef(p.anchor.commit),
+          newSha: p.objects.commit.id,
+          oldSha: p.old
+        }));
+        await updateRefs(repo, updates, { message: "agentgate: anchor" });
+      }
+      /**
+       * Takes anchors in from `source` (the remote's or bundle's refs under refs/agentgate/anchors/):
+       * fetches only those this repository lacks (`bring`, into the incoming namespace), checks each
+       * (name, shape, schema, commit id, canonical commit), recomputes it here, and keeps only those
+       * that recompute the same: stored in the home and given their ref. With `runIds`, only anchors
+       * naming one of them are taken (the others are left, not refused). Runs after the run records
+       * were received, under the home's sharing lock and the repository's lock.
+       */
+      async receive(repo, source, bring, runIds) {
+        if (source.length === 0) return { anchors: [], unchanged: 0, refused: [] };
+        const lockPath = join40(layout(this.options.home).locks, "sharing.lock");
+        return withLock(
+          lockPath,
+          { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
+          () => withRepoLock(repo, this.options.lockTimeoutMs, async () => {
+            const leftover = await listRefs(repo, ANCHOR_INCOMING_PREFIX);
+            await deleteRefs(
+              repo,
+              leftover.map((r) => ({ ref: r.ref, oldSha: r.sha }))
+            );
+            const format = await objectFormat(repo);
+            const refused = [];
+            const named3 = source.filter((r) => {
+              if (parseAnchorRef(r.ref, ANCHORS_PREFIX, format) !== null) return true;
+              refused.push({
+                ref: r.ref,
+                reason: "not an anchor ref name (refs/agentgate/anchors/<full commit id>)"
+              });
+              return false;
+            });
+            const local = new Map((await listRefsWithParents(repo, ANCHORS_PREFIX)).map((r) => [r.ref, r]));
+            const toFetch = named3.filter((r) => local.get(r.ref)?.sha !== r.sha);
+            const { held, unchanged } = await this.alreadyHeld(named3, local);
+            if (toFetch.length > 0)
+              await bring(
+                toFetch.length > MAX_REFSPECS3 ? [`+${ANCHORS_PREFIX}*:${ANCHOR_INCOMING_PREFIX}*`] : toFetch.map(
+                  (r) => `+${r.ref}:${ANCHOR_INCOMING_PREFIX}${r.ref.slice(ANCHORS_PREFIX.length)}`
+                )
+              );
+            const wanted = new Set(toFetch.map((r) => r.ref));
+            const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, ANCHOR_INCOMING_PREFIX) : [];
+            try {
+              const fetched = incoming.map((r) => ({ ...r, ref: `${ANCHORS_PREFIX}${r.ref.slice(ANCHOR_INCOMING_PREFIX.length)}` })).filter((r) => wanted.has(r.ref));
+              const taken = await this.take(repo, [...fetched, ...held], local, runIds, refused);
+              return { ...taken, unchanged: taken.unchanged + unchanged };
+            } finally {
+              await deleteRefs(
+                repo,
+                incoming.map((r) => ({ ref: r.ref, oldSha: r.sha }))
+              );
+            }
+          })
+        );
+      }
+      /** Of the source's refs this repository holds with the same content: those whose anchor the home lacks, and how many it has. */
+      async alreadyHeld(source, local) {
+        const held = [];
+        let unchanged = 0;
+        for (const r of source) {
+          const mine = local.get(r.ref);
+          if (mine?.sha !== r.sha) continue;
+          const recorded = await this.keeper.load(r.ref.slice(ANCHORS_PREFIX.length)).catch(() => null);
+          if (recorded === null) held.push(mine);
+          else unchanged += 1;
+        }
+        return { held, unchanged };
+      }
+      /** Checks, recomputes and keeps what passes; the refused are added to `refused`. */
+      async take(repo, refs, local, runIds, refused) {
+        const format = await objectFormat(repo);
+        const read = (await readAnchorCommits(repo, format, refs, refused)).filter(
+          (r) => runIds === null || r.anchor.runs.some((run) => runIds.includes(run.runId))
+        );
+        const reasons = await this.keeper.recheck(
+          repo,
+          read.map((r) => r.anchor)
+        );
+        const mineOf = new Map(
+          (await readAnchorCommits(
+            repo,
+            format,
+            read.map((r) => local.get(r.ref.ref)).filter((m) => m !== void 0),
+            []
+          )).map((m) => [m.commit, m.anchor])
+        );
+        const anchors = [];
+        const updates = [];
+        let unchanged = 0;
+        for (const [i, r] of read.entries()) {
+          const why = reasons[i];
+          if (why !== null && why !== void 0) {
+            refused.push({ ref: r.ref.ref, reason: `it does not recompute the same here: ${why}` });
+            continue;
+          }
+          const mine = local.get(r.ref.ref);
+          if (mine !== void 0 && mine.sha !== r.ref.sha) {
+            const theirs = mineOf.get(r.commit);
+            if (theirs !== void 0 && this.keeper.same(theirs, r.anchor)) unchanged += 1;
+            else
+              refused.push({
+                ref: r.ref.ref,
+                reason: `conflicts with this repository's anchor ${mine.sha}; kept the local one`
+              });
+            continue;
+          }
+          const recorded = await this.keeper.load(r.commit).catch(() => null);
+          if (recorded === null || !this.keeper.same(recorded, r.anchor)) await this.keeper.save(r.anchor);
+          if (mine === void 0) updates.push({ ref: r.ref.ref, newSha: r.ref.sha, oldSha: null });
+          anchors.push(r.commit);
+        }
+        await updateRefs(repo, updates, { message: "agentgate: fetched anchor" });
+        return { anchors: anchors.sort(), unchanged, refused };
+      }
+    };
+  }
+});
+
+// src/sharing/sharing.ts
+import { stat as stat19 } from "node:fs/promises";
+import { resolve as resolve19 } from "node:path";
+async function pushWithLockRepair(repo, remote, specs) {
+  const results = await pushRefs(repo, remote, specs);
+  const locked = results.filter((r) => r.flag === "!" && /failed to (update|lock) ref/.test(r.summary));
+  if (locked.length === 0 || !await clearStaleRemoteRefLocks(
+    remote.url,
+    locked.map((r) => r.ref)
+  ))
+    return results;
+  const again = await pushRefs(
+    repo,
+    remote,
+    locked.map((r) => `${r.ref}:${r.ref}`)
+  );
+  return [...results.filter((r) => !locked.includes(r)), ...again];
+}
+function withGates(records, gates) {
+  return {
+    ...records,
+    runs: [.../* @__PURE__ */ new Set([...records.runs, ...gates.runs])].sort(),
+    refused: [...records.refused, ...gates.refused],
+    gates: gates.gates
+  };
+}
+function withAnchors(result, anchors) {
+  return {
+    ...result,
+    refused: [...result.refused, ...anchors?.refused ?? []],
+    anchors: anchors?.anchors ?? []
+  };
+}
+function anchorsOf(refs) {
+  return refs.filter((r) => r.startsWith(ANCHORS_PREFIX)).map((r) => r.slice(ANCHORS_PREFIX.length)).sort();
+}
+function runsOf2(refs) {
+  return [
+    ...new Set(
+      refs.map((r) => parseRecordRef(r, RECORDS_PREFIX)?.runId).filter((r) => r !== void 0)
+    )
+  ].sort();
+}
+var Sharing, NOTHING_RECEIVED, NO_GATES;
+var init_sharing2 = __esm({
+  "src/sharing/sharing.ts"() {
+    "use strict";
+    init_errors();
+    init_repo();
+    init_refs();
+    init_transport();
+    init_remote();
+    init_remote_locks();
+    init_atomic();
+    init_bundle_pack();
+    init_paths();
+    init_snapshot_store();
+    init_records();
+    init_gate_records();
+    init_gate_objects();
+    init_publish();
+    init_receive();
+    init_own_records();
+    init_missing_objects();
+    init_anchor_records();
+    init_anchor_objects();
+    init_core4();
+    Sharing = class {
+      constructor(options2) {
+        this.options = options2;
+        this.store = new SnapshotStore(options2.home, { lockTimeoutMs: options2.lockTimeoutMs });
+        this.gateRecords = new GateRecords(
+          { ...options2, includeGateLogs: options2.includeGateLogs ?? false },
+          this.store
+        );
+        this.anchorRecords = options2.anchors ? new AnchorRecords(options2, options2.anchors) : null;
+      }
+      options;
+      store;
+      /** The runs' gate verdicts, which travel beside their records (gate-records.ts). */
+      gateRecords;
+      /** The anchors, which travel beside the runs they name (anchor-records.ts); null without a keeper. */
+      anchorRecords;
+      /**
+       * Publishes the selected runs' records and verdicts, and the anchors beside them, to a remote
+       * (default `origin`) in one push; by default also this machine's own verdicts on runs of this
+       * workspace fetched from elsewhere. PUSH_REJECTED when the remote holds another record for an
+       * iteration, or another anchor of a commit: nothing is overwritten.
+       */
+      async push(sel, remoteName = "origin", cwd = process.cwd()) {
+        const repo = await this.open(sel.workspace);
+        const remote = await resolveRemote(repo, remoteName, cwd, "push");
+        const mode = this.anchorMode(sel);
+        const { runs: runs3, refs, ownGates, replaced } = await this.materialiseRuns(repo, sel, mode);
+        const anchors = await this.materialiseAnchors(repo, sel, mode);
+        const count = (mode === "only" ? 0 : sel.all ? (await listRefs(repo, RECORDS_PREFIX)).length : refs.length) + ownGates.length + (mode !== "none" && sel.all ? (await listRefs(repo, ANCHORS_PREFIX)).length : anchors.length);
+        if (count === 0)
+          return { remote: remote.name, runs: runs3, refs: 0, updated: [], upToDate: [], gates: 0, anchors: [] };
+        const specs = [
+          ...mode === "only" ? [] : sel.all ? [`${RECORDS_PREFIX}*:${RECORDS_PREFIX}*`] : runs3.map((r) => `${RECORDS_PREFIX}${r}/*:${RECORDS_PREFIX}${r}/*`),
+          ...mode === "only" ? [] : gateRefspecs(runs3, sel.all === true),
+          ...ownGates.map((r) => `${r}:${r}`),
+          ...mode === "none" ? [] : sel.all ? [`${ANCHORS_PREFIX}*:${ANCHORS_PREFIX}*`] : anchors.map((c) => `${anchorRef(c)}:${anchorRef(c)}`)
+        ];
+        const pushed = await pushAroundMissing(repo, remote, await pushWithLockRepair(repo, remote, specs));
+        const results = pushed.results;
+        const updated = results.filter((r) => r.flag === "*" || r.flag === " ").map((r) => r.ref);
+        const upToDate = results.filter((r) => r.flag === "=").map((r) => r.ref);
+        let rejected = results.filter((r) => r.flag === "!");
+        if (rejected.length > 0) {
+          const settled = await settleRejected(this, repo, remote, rejected);
+          upToDate.push(...settled);
+          rejected = rejected.filter((r) => !settled.includes(r.ref));
+        }
+        if (pushed.broken.length > 0) {
+          await dropBrokenRecords(repo, pushed.broken);
+          throw objectMissing(pushed.broken, {
+            remote: remote.name,
+            updated,
+            upToDate,
+            rejected: rejected.map((r) => ({ ref: r.ref, summary: r.summary }))
+          });
+        }
+        if (rejected.length > 0) {
+          throw new PushRejectedError(rejectionMessage(rejected), {
+            details: {
+              remote: remote.name,
+              rejected: rejected.map((r) => ({ ref: r.ref, summary: r.summary })),
+              updated,
+              upToDate
+            }
+          });
+        }
+        return {
+          remote: remote.name,
+          runs: sel.all ? runsOf2(results.map((r) => r.ref)) : runs3,
+          refs: results.length,
+          updated,
+          upToDate,
+          gates: results.filter((r) => r.ref.startsWith(GATES_PREFIX)).length,
+          anchors: anchorsOf(results.map((r) => r.ref)),
+          ...replaced
+        };
+      }
+      /** Fetches records, and the anchors beside them, from a remote (only what is new) and rebuilds them in the local home. */
+      async fetch(sel, remoteName = "origin", cwd = process.cwd()) {
+        if (sel.runId !== void 0) assertSafeId(sel.runId, "run id");
+        const repo = await this.open(sel.workspace);
+        const remote = await resolveRemote(repo, remoteName, cwd, "fetch");
+        const mode = this.anchorMode(sel);
+        const bring = (specs) => fetchRefs(repo, remote, specs);
+        const prefix = sel.runId === void 0 ? RECORDS_PREFIX : `${RECORDS_PREFIX}${sel.runId}/`;
+        const received = await this.receiveAll(
+          repo,
+          mode,
+          {
+            records: async () => {
+              const refs = await listRemoteRefs(repo, remote, prefix);
+              if (sel.runId !== void 0 && refs.length === 0)
+                throw new RunNotFoundError(
+                  `${remote.name} has no records of run ${sel.runId}; "fetch" without --run takes every run it has`,
+                  { details: { runId: sel.runId, remote: remote.name } }
+                );
+              return refs;
+            },
+            gates: () => listRemoteRefs(
+              repo,
+              remote,
+              sel.runId === void 0 ? GATES_PREFIX : `${GATES_PREFIX}${sel.runId}/`
+            ),
+            anchors: () => listRemoteRefs(repo, remote, ANCHORS_PREFIX)
+          },
+          bring,
+          sel.runId
+        );
+        return { remote: remote.name, ...received };
+      }
+      /** Writes the selected runs' records, and the anchors beside them, as one bundle file (atomically). */
+      async export(sel, file, cwd = process.cwd()) {
+        const repo = await this.open(sel.workspace);
+        const mode = this.anchorMode(sel);
+        const { runs: runs3, ownGates, replaced } = await this.materialiseRuns(repo, sel, mode);
+        const anchors = await this.materialiseAnchors(repo, sel, mode);
+        const all = mode === "only" ? [] : await listRefs(repo, RECORDS_PREFIX);
+        const chosen = sel.all ? all : all.filter((r) => runs3.some((run) => r.ref.startsWith(`${RECORDS_PREFIX}${run}/`)));
+        const gates = (mode === "only" ? [] : await listRefs(repo, GATES_PREFIX)).filter(
+          (r) => sel.all || ownGates.includes(r.ref) || runs3.some((run) => r.ref.startsWith(`${GATES_PREFIX}${run}/`))
+        );
+        const anchorRefs = mode !== "none" && sel.all ? (await listRefs(repo, ANCHORS_PREFIX)).map((r) => r.ref) : anchors.map((c) => anchorRef(c));
+        if (mode === "only" && anchorRefs.length === 0)
+          throw new AnchorNotFoundError(
+            `no anchor of ${repo.topLevel}'s commits is recorded in this home; "anchor REV" records one`,
+            { details: { workspace: repo.topLevel } }
+          );
+        if (chosen.length === 0 && gates.length === 0 && anchorRefs.length === 0)
+          throw new RunNotFoundError(
+            `no run or gate verdict recorded here to export from ${repo.topLevel}; capture a run first, name one with --run, or take every record (fetched ones included) with --all`,
+            { details: { workspace: repo.topLevel } }
+          );
+        const path2 = resolve19(cwd, file);
+        const refs = [...chosen, ...gates].map((r) => r.ref).concat(anchorRefs);
+        await writeOutputFile(path2, (temp) => bundleOrMissing(repo, refs, () => createBundle(repo, temp, refs)));
+        return {
+          file: path2,
+          runs: runsOf2(chosen.map((r) => r.ref)),
+          refs: refs.length,
+          gates: gates.length,
+          anchors: anchorsOf(anchorRefs),
+          ...replaced
+        };
+      }
+      /**
+       * Verifies a bundle with git, takes its records (and the anchors beside them) in and rebuilds
+       * them. BUNDLE_INVALID (nothing changed) for a damaged or foreign file.
+       */
+      async import(workspace, file, cwd = process.cwd(), opts = {}) {
+        const repo = await this.open(workspace);
+        const path2 = resolve19(cwd, file);
+        const isFile = await stat19(path2).then(
+          (s) => s.isFile(),
+          () => false
+        );
+        if (!isFile)
+          throw new BundleInvalidError(`${path2} is not a file; give the bundle written by "export"`, {
+            details: { file: path2 }
+          });
+        const heads = await verifyBundle(repo, path2);
+        if (!await bundlePackIntact(path2))
+          throw new BundleInvalidError(
+            `${path2} is truncated or damaged (its pack does not match its checksum); use a whole file written by "export"`,
+            { details: { file: path2 } }
+          );
+        const records = heads.filter((h) => h.ref.startsWith(RECORDS_PREFIX));
+        const gateHeads = heads.filter((h) => h.ref.startsWith(GATES_PREFIX));
+        const anchorHeads = heads.filter((h) => h.ref.startsWith(ANCHORS_PREFIX));
+        if (records.length === 0 && gateHeads.length === 0 && anchorHeads.length === 0) {
+          throw new BundleInvalidError(
+            `${path2} holds no agentgate records (no ${RECORDS_PREFIX}, ${GATES_PREFIX} or ${ANCHORS_PREFIX} refs); use a file written by "export"`,
+            { details: { file: path2 } }
+          );
+        }
+        const bring = async (specs) => {
+          try {
+            await fetchRefs(repo, pathRemote(path2), specs);
+          } catch (cause) {
+            if (cause instanceof GitFailedError)
+              throw new BundleInvalidError(
+                `git could not read ${path2}: ${String(cause.details.stderr ?? cause.message).slice(0, 300)}`,
+                { cause, details: { file: path2 } }
+              );
+            throw cause;
+          }
+        };
+        const mode = this.anchorMode(opts);
+        const received = await this.receiveAll(
+          repo,
+          mode,
+          {
+            records: async () => records,
+            gates: async () => gateHeads,
+            anchors: async () => anchorHeads
+          },
+          bring
+        );
+        return { file: path2, ...received };
+      }
+      /**
+       * The selected runs' records and verdicts, made into refs; `ownGates`: the refs of this machine's
+       * own verdicts on fetched runs of this workspace, which the default selection publishes without
+       * those runs' records (a CI runner that fetches, gates and pushes loses no verdict; docs/travel.md).
+       */
+      async materialiseRuns(repo, sel, mode) {
+        if (mode === "only") return { runs: [], refs: [], ownGates: [], replaced: {} };
+        const { runs: runs3, refs, fetched, replaced } = await materialise(this, repo, sel);
+        return {
+          runs: runs3,
+          refs,
+          ownGates: await this.gateRecords.materialise(repo, runs3, fetched),
+          replaced: replaced.length > 0 ? { replaced } : {}
+        };
+      }
+      /** Which anchors travel: none without a keeper; else as the selection says (default: beside the runs). */
+      anchorMode(sel) {
+        return this.anchorRecords === null ? "none" : sel.anchors ?? "with";
+      }
+      /** The anchors to publish: those naming `--run`'s run, else every recorded anchor of this repository. */
+      async materialiseAnchors(repo, sel, mode) {
+        if (mode === "none" || this.anchorRecords === null) return [];
+        return this.anchorRecords.materialise(repo, sel.runId === void 0 ? null : [sel.runId]);
+      }
+      /** What fetch and import share: the records, then the verdicts, then the anchors (each listed only when it travels). */
+      async receiveAll(repo, mode, sources, bring, runId) {
+        const result = mode === "only" ? NOTHING_RECEIVED : await receive(this, repo, sources.records, (_r, specs) => bring(specs));
+        const gates = mode === "only" ? NO_GATES : await this.gateRecords.receive(repo, await sources.gates(), bring);
+        const anchors = await this.receiveAnchors(repo, mode, sources.anchors, bring, runId);
+        return withAnchors(withGates(result, gates), anchors);
+      }
+      /** Takes the source's anchors in, after the runs they name (anchor-records.ts). */
+      async receiveAnchors(repo, mode, list5, bring, runId) {
+        if (mode === "none" || this.anchorRecords === null) return null;
+        return this.anchorRecords.receive(repo, await list5(), bring, runId === void 0 ? null : [runId]);
+      }
+      async open(workspace) {
+        return openRepo(workspace, { identity: this.options.identity, timeoutMs: this.options.gitTimeoutMs });
+      }
+    };
+    NOTHING_RECEIVED = {
+      runs: [],
+      snapshots: 0,
+      unchanged: 0,
+      refused: []
+    };
+    NO_GATES = { gates: 0, runs: [], refused: [] };
+  }
+});
+
+// src/cli/commands/sharing.ts
+var sharing_exports = {};
+__export(sharing_exports, {
+  SHARING_COMMANDS: () => SHARING_COMMANDS
+});
+async function sharing(ctx, anchors) {
+  const keeper = anchors === "none" ? {} : { anchors: anchorKeeper(provenanceSources(await ctx.snapshotter())) };
+  return new Sharing({
+    ...ctx.serviceOptions,
+    includeGateLogs: ctx.settings.sharing.includeGateLogs,
+    ...keeper
+  });
+}
+function selection(ctx, values) {
+  if (values.run !== void 0 && values.all) throw new UsageError("give --run ID or --all, not both");
+  return {
+    workspace: ctx.workspace,
+    ...values.run === void 0 ? {} : { runId: values.run },
+    ...values.all ? { all: true } : {},
+    anchors: values.anchors
+  };
+}
+function receiveResult(result, source) {
+  return {
+    json: result,
+    human: () => [
+      `Rebuilt ${result.snapshots} snapshot(s) and ${result.gates} gate verdict(s) of ${result.runs.length} run(s) ${source}; ${result.unchanged} already here; kept ${result.anchors.length} anchor(s).`
+    ].join("\n"),
+    notices: result.refused.map((r) => `refused ${r.ref}: ${r.reason}`)
+  };
+}
+var ANCHORS, SELECT, REMOTE, push, fetch, exportCommand, importCommand, SHARING_COMMANDS;
+var init_sharing3 = __esm({
+  "src/cli/commands/sharing.ts"() {
+    "use strict";
+    init_errors();
+    init_anchor_keeper();
+    init_sources();
+    init_sharing2();
+    init_spec();
+    ANCHORS = {
+      anchors: {
+        type: "string",
+        choices: ["with", "only", "none"],
+        valueName: "MODE",
+        default: "with",
+        description: "the anchors (refs/agentgate/anchors/<commit>) beside the runs they name, only the anchors, or none"
+      }
+    };
+    SELECT = {
+      run: { type: "string", valueName: "ID", description: "only this run" },
+      all: {
+        type: "boolean",
+        description: "every run record in the repository, also those fetched from elsewhere"
+      }
+    };
+    REMOTE = {
+      type: "string",
+      valueName: "NAME|URL",
+      description: "a configured remote or a URL (file, git, ssh or https only)",
+      default: "origin"
+    };
+    push = defineCommand({
+      name: "push",
+      usage: "push [--run ID | --all] [--remote NAME|URL] [--anchors with|only|none]",
+      summary: "Publish runs under refs/agentgate/records/ with one git push; never forced.",
+      description: "Default: every run of this workspace recorded on this machine, with its gate verdicts, and the verdicts recorded on this machine of runs fetched from elsewhere (their records and other verdicts stay where they came from: --run ID or --all publishes them). One ref per iteration and per verdict; a ref the remote already holds with other content is refused with PUSH_REJECTED and the others still land.",
+      options: { ...SELECT, remote: REMOTE, ...ANCHORS },
+      positionals: { required: [] },
+      examples: [
+        'push --run "$RUN" --json',
+        "push --all --remote https://github.com/acme/shop.git",
+        "push --anchors only"
+      ],
+      async run(ctx, values) {
+        const result = await (await sharing(ctx, values.anchors)).push(selection(ctx, values), values.remote);
+        return {
+          json: result,
+          human: () => result.refs === 0 ? "No run records, gate verdicts or anchors to publish." : `Published ${result.runs.length} run(s), ${result.gates} gate verdict(s) and ${result.anchors.length} anchor(s) to ${result.remote}: ${result.updated.length} ref(s) new, ${result.upToDate.length} already there.`
+        };
+      }
+    });
+    fetch = defineCommand({
+      name: "fetch",
+      usage: "fetch [--run ID | --all] [--remote NAME|URL] [--anchors with|only|none]",
+      summary: "Fetch run records from the remote (only what is new) and rebuild them in the local home.",
+      description: "Every record is checked before it is used; refused records are listed with the reason. An anchor is kept only when it recomputes the same from the records and git here (with --run, only anchors naming that run).",
+      options: { ...SELECT, remote: REMOTE, ...ANCHORS },
+      positionals: { required: [] },
+      examples: ["fetch --json", 'fetch --run "$RUN" --remote origin'],
+      async run(ctx, values) {
+        const result = await (await sharing(ctx, values.anchors)).fetch(selection(ctx, values), values.remote);
+        return receiveResult(result, `from ${result.remote ?? ""}`);
+      }
+    });
+    exportCommand = defineCommand({
+      name: "export",
+      usage: "export [--run ID | --all] -o FILE [--anchors with|only|none]",
+      summary: "Write runs (default: every run of this workspace recorded here, and the verdicts recorded here of runs fetched from elsewhere) as one git bundle file.",
+      options: {
+        ...SELECT,
+        output: {
+          type: "string",
+          short: "o",
+          valueName: "FILE",
+          description: "the bundle file to write",
+          required: true
+        },
+        ...ANCHORS
+      },
+      positionals: { required: [] },
+      examples: ['export --run "$RUN" -o agentgate.bundle'],
+      async run(ctx, values) {
+        const result = await (await sharing(ctx, values.anchors)).export(selection(ctx, values), values.output);
+        return {
+          json: result,
+          human: () => `Wrote ${result.refs} ref(s) of ${result.runs.length} run(s), ${result.gates} gate verdict(s) and ${result.anchors.length} anchor(s) to ${result.file}.`
+        };
+      }
+    });
+    importCommand = defineCommand({
+      name: "import",
+      usage: "import FILE [--anchors with|only|none]",
+      summary: 'Verify a bundle written by "export", take its records into this repository and rebuild them in the local home.',
+      description: "A damaged or foreign file is BUNDLE_INVALID and changes nothing. An anchor is kept only when it recomputes the same from the records and git here.",
+      options: { ...ANCHORS },
+      positionals: { required: ["FILE"] },
+      examples: ['import agentgate.bundle -C "$WS"'],
+      async run(ctx, values, [file]) {
+        const result = await (await sharing(ctx, values.anchors)).import(ctx.workspace, file, void 0, { anchors: values.anchors });
+        return receiveResult(result, `from ${result.file ?? ""}`);
+      }
+    });
+    SHARING_COMMANDS = [push, fetch, exportCommand, importCommand];
+  }
+});
+
+// types/report-gates.ts
+var ReportVerdict, ReportGateSummary, ReportGates;
+var init_report_gates = __esm({
+  "types/report-gates.ts"() {
+    "use strict";
+    init_zod();
+    init_zod();
+    init_duration();
+    init_gate();
+    init_snapshot();
+    ReportVerdict = deferred(
+      () => object({
+        id: SafeId,
+        name: SafeId,
+        attempt: int().check(_positive()),
+        verdict: GateVerdict,
+        observed: boolean2(),
+        reason: string2(),
+        durationMs: DurationMs,
+        /** Null when the gate had no JUnit file. */
+        tests: nullable(TestTotals),
+        /** The failed test cases the verdict kept (at most 50). */
+        failures: array(TestFailure)
+      })
+    );
+    ReportGateSummary = deferred(
+      () => object({
+        name: SafeId,
+        /** The iteration of `latest`: the last one this gate ran on. */
+        iteration: int().check(_nonnegative()),
+        latest: ReportVerdict,
+        /** The first iteration whose newest verdict of this gate was not a pass (null: never red). */
+        firstRed: nullable(int().check(_nonnegative())),
+        /** The first iteration after `firstRed` whose newest verdict was a pass again (null: not yet). */
+        greenAgain: nullable(int().check(_nonnegative()))
+      })
+    );
+    ReportGates = deferred(
+      () => object({
+        iterations: array(
+          object({ iteration: int().check(_nonnegative()), verdicts: array(ReportVerdict) })
+        ),
+        summary: array(ReportGateSummary)
+      })
+    );
+  }
+});
+
+// types/verify.ts
+var VerifyCheck, VerifyReport;
+var init_verify3 = __esm({
+  "types/verify.ts"() {
+    "use strict";
+    init_zod();
+    init_zod();
+    VerifyCheck = deferred(
+      () => object({
+        snapshotId: nullable(string2()),
+        runId: nullable(string2()),
+        check: string2(),
+        ok: boolean2(),
+        detail: string2()
+      })
+    );
+    VerifyReport = deferred(() => object({ ok: boolean2(), checks: array(VerifyCheck) }));
+  }
+});
+
+// types/report.ts
+var ReportFormat, ReportSnapshot, RunReport;
+var init_report = __esm({
+  "types/report.ts"() {
+    "use strict";
+    init_zod();
+    init_zod();
+    init_run();
+    init_snapshot();
+    init_gate();
+    init_report_gates();
+    init_verify3();
+    ReportFormat = deferred(() => _enum(["html", "md", "json", "dotenv"]));
+    ReportSnapshot = deferred(
+      () => extend2(Snapshot, {
+        task: nullable(string2()),
+        gate: nullable(string2()),
+        /** Set when a declared restart set this iteration aside: the restart point and when it was declared. */
+        setAside: optional(
+          nullable(object({ restartFrom: int().check(_nonnegative()), declaredAt: IsoDate }))
+        ),
+        /** The newest verdict of each gate on this iteration (in the one order), by gate name. */
+        verdicts: optional(
+          array(object({ name: SafeId, verdict: GateVerdict, attempt: int().check(_positive()) }))
+        )
+      })
+    );
+    RunReport = deferred(
+      () => object({
+        kind: literal("agentgate-run-report"),
+        version: literal(1),
+        generatedAt: IsoDate,
+        run: RunRecord,
+        /** The run's first before SHA and its last after SHA (null before the first iteration). */
+        beforeSha: nullable(Sha),
+        afterSha: nullable(Sha),
+        branch: nullable(string2()),
+        /** The run's artifacts directory on this machine (its patches and gate logs), as the settings in use resolve it. */
+        artifactsPath: string2(),
+        totals: object({
+          iterations: int().check(_nonnegative()),
+          filesChanged: int().check(_nonnegative()),
+          insertions: int().check(_nonnegative()),
+          deletions: int().check(_nonnegative())
+        }),
+        snapshots: array(ReportSnapshot),
+        verification: VerifyReport,
+        /** The run's gate verdicts (absent only in reports made before gates existed). */
+        gates: optional(ReportGates)
+      })
+    );
+  }
+});
+
+// src/report/gates.ts
+async function buildGateReport(gates, runId, snapshots) {
+  return gateReportOf(countingVerdicts(await gates.listStrict(runId), snapshots), snapshots);
+}
+function gateReportOf(results, snapshots = []) {
+  const sorted = sortGateResults(results, snapshots);
+  const byIteration2 = /* @__PURE__ */ new Map();
+  for (const g of sorted) byIteration2.set(g.iteration, [...byIteration2.get(g.iteration) ?? [], g]);
+  const iterations = [...byIteration2.keys()].sort((a, b) => a - b);
+  const names2 = [...new Set(sorted.map((g) => g.name))].sort();
+  const summary = [];
+  for (const name2 of names2) {
+    const newest = iterations.flatMap((i) => {
+      const last = (byIteration2.get(i) ?? []).filter((g) => g.name === name2).at(-1);
+      return last === void 0 ? [] : [last];
+    });
+    const red = newest.find((g) => g.verdict !== "pass");
+    const green = red === void 0 ? void 0 : newest.find((g) => g.iteration > red.iteration && g.verdict === "pass");
+    const latest = newest.at(-1);
+    summary.push({
+      name: name2,
+      iteration: latest.iteration,
+      latest: verdictOf(latest),
+      firstRed: red?.iteration ?? null,
+      greenAgain: green?.iteration ?? null
+    });
+  }
+  return {
+    iterations: iterations.map((iteration) => ({
+      iteration,
+      verdicts: (byIteration2.get(iteration) ?? []).map(verdictOf)
+    })),
+    summary
+  };
+}
+function verdictOf(g) {
+  return {
+    id: g.id,
+    name: g.name,
+    attempt: g.attempt,
+    verdict: g.verdict,
+    observed: g.observed,
+    reason: g.reason,
+    durationMs: g.durationMs,
+    tests: testTotals(g.tests),
+    failures: g.tests?.failures ?? []
+  };
+}
+function failedGates(gates) {
+  return (gates?.summary ?? []).filter((s) => s.latest.verdict !== "pass");
+}
+function gateAnnotations(gates) {
+  return failedGates(gates).slice(0, MAX_GATE_ANNOTATIONS).map((s) => {
+    const title = `agentgate gate ${s.name}: ${s.latest.verdict}`;
+    const tests = s.latest.failures.slice(0, 5).map((f) => `
+- ${f.suite ? `${f.suite} > ` : ""}${f.name}: ${f.message.split("\n")[0] ?? ""}`).join("");
+    return `::error title=${escapeProperty(title)}::${escapeData(
+      `iteration ${s.iteration}, attempt ${s.latest.attempt}: ${s.latest.reason}${tests}`
+    )}`;
+  });
+}
+function formatDuration(ms) {
+  return ms < 1e3 ? `${ms} ms` : `${(ms / 1e3).toFixed(1)} s`;
+}
+function testCounts(v) {
+  return v.tests === null ? { passed: "-", failed: "-" } : { passed: String(v.tests.passed), failed: String(v.tests.failed + v.tests.errors) };
+}
+function gateMarkdownBlocks(gates, cell2) {
+  if (gates === void 0 || gates.summary.length === 0) return [];
+  const blocks = [];
+  const section = (lines) => blocks.push({ lines, row: false });
+  const row = (line) => blocks.push({ lines: [line], row: true });
+  const mark = (v) => v === "pass" ? ":white_check_mark: pass" : v === "fail" ? ":x: **fail**" : ":warning: **error**";
+  section([
+    "### Gates",
+    "",
+    "| Gate | Newest | Iteration | First red | Green again |",
+    "|---|---|--:|--:|--:|"
+  ]);
+  for (const s of gates.summary)
+    row(
+      `| ${cell2(s.name)} | ${mark(s.latest.verdict)} | ${s.iteration} | ${s.firstRed ?? "-"} | ${s.greenAgain ?? "-"} |`
+    );
+  section([
+    "",
+    "| # | Gate | Attempt | Verdict | Passed | Failed | Duration |",
+    "|--:|---|--:|---|--:|--:|--:|"
+  ]);
+  for (const it of gates.iterations)
+    for (const v of it.verdicts) {
+      const t = testCounts(v);
+      row(
+        `| ${it.iteration} | ${cell2(v.name)} | ${v.attempt}${v.observed ? "" : " (reported)"} | ${mark(v.verdict)} | ${t.passed} | ${t.failed} | ${formatDuration(v.durationMs)} |`
+      );
+    }
+  section([""]);
+  for (const it of gates.iterations)
+    for (const v of it.verdicts) {
+      if (v.failures.length === 0) continue;
+      section([
+        `<details><summary>Iteration ${it.iteration}, ${cell2(v.name)} attempt ${v.attempt}: ${v.failures.length} failed tests</summary>`,
+        "",
+        "| Suite | Test | Message |",
+        "|---|---|---|"
+      ]);
+      for (const f of v.failures) row(`| ${cell2(f.suite)} | ${cell2(f.name)} | ${cell2(f.message)} |`);
+      section(["", "</details>", ""]);
+    }
+  return blocks;
+}
+function gateHtml(gates, esc3) {
+  if (gates === void 0 || gates.summary.length === 0) return "";
+  const badge = (v) => `<span class="gate-${v}">${v}</span>`;
+  const summary = gates.summary.map(
+    (s) => `<tr data-gate="${esc3(s.name)}"><td><code>${esc3(s.name)}</code></td><td>${badge(s.latest.verdict)}</td><td class="num">${s.iteration}</td><td class="num">${s.firstRed ?? "-"}</td><td class="num">${s.greenAgain ?? "-"}</td></tr>`
+  ).join("\n");
+  const verdicts = gates.iterations.flatMap(
+    (it) => it.verdicts.map((v) => {
+      const t = testCounts(v);
+      const failures = v.failures.length ? `<details><summary>${v.failures.length} failed tests</summary><ul class="failures">${v.failures.map((f) => `<li><b>${esc3(f.suite)}</b> ${esc3(f.name)}<pre>${esc3(f.message)}</pre></li>`).join("")}</ul></details>` : "";
+      return `<tr data-verdict="${esc3(v.id)}"><td class="num">${it.iteration}</td><td><code>${esc3(v.name)}</code></td><td class="num">${v.attempt}${v.observed ? "" : " (reported)"}</td><td>${badge(v.verdict)}</td><td class="num">${t.passed}</td><td class="num">${t.failed}</td><td class="num">${esc3(formatDuration(v.durationMs))}</td><td class="text">${esc3(v.reason)}${failures}</td></tr>`;
+    })
+  ).join("\n");
+  return `<section id="gates"><h2>Gates</h2>
+<table id="gate-summary"><thead><tr><th>Gate</th><th>Newest</th><th>Iteration</th><th>First red</th><th>Green again</th></tr></thead><tbody>
+${summary}
+</tbody></table>
+<table id="gate-verdicts"><thead><tr><th>#</th><th>Gate</th><th>Attempt</th><th>Verdict</th><th>Passed</th><th>Failed</th><th>Duration</th><th>Reason</th></tr></thead><tbody>
+${verdicts}
+</tbody></table>
+</section>`;
+}
+function gateDotenvVariables(gates, budget) {
+  if (gates === void 0 || budget <= 0) return [];
+  const failed = failedGates(gates);
+  const vars = [
+    ["AGENTGATE_GATES", gates.summary.length],
+    ["AGENTGATE_GATES_FAILED", failed.length],
+    ["AGENTGATE_GATES_FAILED_NAMES", failed.map((s) => s.name).join(",")]
+  ];
+  const byKey = /* @__PURE__ */ new Map();
+  for (const s of gates.summary) {
+    const key = `AGENTGATE_GATE_${s.name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}`;
+    byKey.set(key, [...byKey.get(key) ?? [], s]);
+  }
+  for (const [key, group] of byKey) {
+    const s = group.reduce(
+      (worst, g) => SEVERITY[g.latest.verdict] > SEVERITY[worst.latest.verdict] ? g : worst
+    );
+    const t = testCounts(s.latest);
+    const names2 = group.length > 1 ? ` gates=${group.map((g) => g.name).join(",")}` : "";
+    vars.push([
+      key,
+      `${s.latest.verdict} iteration=${s.iteration} passed=${t.passed} failed=${t.failed} first_red=${s.firstRed ?? "-"} green_again=${s.greenAgain ?? "-"}${names2}`
+    ]);
+  }
+  return vars.slice(0, budget);
+}
+var MAX_GATE_ANNOTATIONS, GATE_STYLE, SEVERITY;
+var init_gates3 = __esm({
+  "src/report/gates.ts"() {
+    "use strict";
+    init_gate();
+    init_gate_rules();
+    init_github();
+    MAX_GATE_ANNOTATIONS = 10;
+    GATE_STYLE = ".gate-pass{color:#1a7f37;font-weight:600}.gate-fail,.gate-error{color:#cf222e;font-weight:600}#gates table{margin-bottom:1em}.failures pre{white-space:pre-wrap;margin:.2em 0}";
+    SEVERITY = { pass: 0, fail: 1, error: 2 };
+  }
+});
+
+// src/report/anchor-model.ts
+async function buildAnchorReport(src, repo, rev, now = /* @__PURE__ */ new Date()) {
+  const commit = await resolveRevision(repo, rev, "commit");
+  const recorded = await src.anchors.load(commit);
+  const anchor3 = await computeAnchor(src, repo, commit, {
+    ...recorded?.onlyRuns ? { runIds: recorded.onlyRuns } : {},
+    now
+  });
+  const verdicts = /* @__PURE__ */ new Map();
+  for (const r of anchor3.runs) verdicts.set(r.runId, await newestVerdicts(src, r.runId));
+  const brought = new Set(
+    await commitsBroughtIn(repo, commit, anchor3.parents.length > 0 ? [anchor3.parents[0]] : [])
+  );
+  let listed = 0;
+  const files = [];
+  for (const f of anchor3.files) {
+    const needs = f.status !== "deleted" && f.linesFromRuns < f.linesAdded;
+    const list5 = needs && listed < MAX_LISTED;
+    if (list5) listed += 1;
+    files.push({
+      path: f.path,
+      oldPath: f.oldPath ?? null,
+      status: f.status,
+      method: f.method,
+      linesAdded: f.linesAdded,
+      linesFromRuns: f.linesFromRuns,
+      origins: f.origins.map((o) => ({
+        ...o,
+        // A WIP's lines (reported as iteration 0) were judged by no gate.
+        gates: isWipOrigin(o) ? [] : verdicts.get(o.runId)?.get(o.iteration) ?? []
+      })),
+      notFromRuns: !needs ? [] : list5 ? await notFromRuns(src, repo, commit, f.path, brought, anchor3) : null
+    });
+  }
+  return {
+    kind: "anchor",
+    generatedAt: now.toISOString(),
+    commit,
+    tree: anchor3.tree,
+    parents: anchor3.parents,
+    treeMatch: anchor3.treeMatch,
+    runs: anchor3.runs,
+    coverage: anchor3.coverage,
+    recorded: recorded === null ? "none" : sameAnchor(recorded, anchor3) ? "same" : "differs",
+    files,
+    unlisted: files.filter((f) => f.notFromRuns === null).length
+  };
+}
+async function notFromRuns(src, repo, commit, path2, brought, anchor3) {
+  const { trace: trace2, wip } = await traceWithWip(src, repo, path2, {
+    rev: commit,
+    ...anchor3.onlyRuns ? { runIds: anchor3.onlyRuns } : {}
+  });
+  const spans3 = [];
+  for (const r of trace2.ranges) {
+    if (r.origin !== null && !wip.has(r) || !brought.has(r.commit)) continue;
+    const last = spans3.at(-1);
+    if (last !== void 0 && last.end === r.start - 1) last.end = r.end;
+    else spans3.push({ start: r.start, end: r.end });
+  }
+  return spans3;
+}
+var MAX_LISTED;
+var init_anchor_model = __esm({
+  "src/report/anchor-model.ts"() {
+    "use strict";
+    init_provenance();
+    init_refs();
+    init_anchor2();
+    init_compare();
+    init_gates();
+    init_trace();
+    MAX_LISTED = 200;
+  }
+});
+
+// src/report/dotenv.ts
+function dotenvVariables(report3) {
+  const last = report3.snapshots.at(-1);
+  const failed = report3.verification.checks.filter((c) => !c.ok).length;
+  const vars = [
+    ["AGENTGATE_RUN_ID", report3.run.runId],
+    ["AGENTGATE_BRANCH", report3.branch],
+    ["AGENTGATE_BEFORE_SHA", report3.beforeSha],
+    ["AGENTGATE_AFTER_SHA", report3.afterSha],
+    ["AGENTGATE_ITERATIONS", report3.totals.iterations],
+    ["AGENTGATE_FILES_CHANGED", report3.totals.filesChanged],
+    ["AGENTGATE_INSERTIONS", report3.totals.insertions],
+    ["AGENTGATE_DELETIONS", report3.totals.deletions],
+    ["AGENTGATE_VERIFIED", report3.verification.ok],
+    ["AGENTGATE_FAILED_CHECKS", failed],
+    ["AGENTGATE_LAST_SNAPSHOT_ID", last?.id],
+    ["AGENTGATE_LAST_ITERATION", last?.iteration],
+    ["AGENTGATE_LAST_TASK", last?.task],
+    ["AGENTGATE_LAST_GATE", last?.gate],
+    ["AGENTGATE_WORKSPACE", report3.run.workspace],
+    ["AGENTGATE_GENERATED_AT", report3.generatedAt]
+  ];
+  const text2 = /* @__PURE__ */ new Set(["AGENTGATE_LAST_TASK", "AGENTGATE_LAST_GATE"]);
+  for (const [k, v] of gateDotenvVariables(report3.gates, DOTENV_MAX_VARIABLES - vars.length)) {
+    text2.add(k);
+    vars.push([k, v]);
+  }
+  return vars.slice(0, DOTENV_MAX_VARIABLES).map(([k, v]) => {
+    const value = v === null || v === void 0 ? "" : String(v);
+    return [k, text2.has(k) ? textValue(value) : plainValue(value)];
+  });
+}
+function renderDotenv(report3) {
+  let out = "";
+  for (const [k, v] of dotenvVariables(report3)) {
+    const line = `${k}=${v}
+`;
+    if (Buffer.byteLength(out + line, "utf8") > DOTENV_MAX_BYTES) break;
+    out += line;
+  }
+  return out;
+}
+function plainValue(text2) {
+  return text2.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ").replace(/["'`$\\]/g, "_");
+}
+function textValue(text2) {
+  return [...plainValue(text2).replace(/\s+/g, " ").trim()].slice(0, TEXT_LIMIT).join("");
+}
+var DOTENV_MAX_VARIABLES, DOTENV_MAX_BYTES, TEXT_LIMIT;
+var init_dotenv = __esm({
+  "src/report/dotenv.ts"() {
+    "use strict";
+    init_gates3();
+    DOTENV_MAX_VARIABLES = 50;
+    DOTENV_MAX_BYTES = 5 * 1024;
+    TEXT_LIMIT = 200;
+  }
+});
+
+// src/report/visible.ts
+function showBidi(text2) {
+  return text2.replace(BIDI_CONTROLS, codePoint);
+}
+function codePoint(c) {
+  return `<U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`;
+}
+function showPath(path2) {
+  return showBidi(path2).replace(CONTROLS, codePoint);
+}
+var BIDI_CONTROLS, CONTROLS;
+var init_visible = __esm({
+  "src/report/visible.ts"() {
+    "use strict";
+    BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+    CONTROLS = /[\u0000-\u001f\u007f]/g;
+  }
+});
+
+// src/report/model.ts
+async function buildRunReport(snapshotter, runId, now = /* @__PURE__ */ new Date()) {
+  const run = await pickRun(snapshotter, runId);
+  const recorded = await snapshotter.listByRun(run.runId);
+  const gates = await buildGateReport(
+    new GateStore(snapshotter.options.home, { lockTimeoutMs: snapshotter.options.lockTimeoutMs }),
+    run.runId,
+    recorded
+  );
+  const snapshots = recorded.map((s) => ({
+    ...withTaskAndGate(s),
+    setAside: asideOf(run, s.iteration),
+    verdicts: newestVerdicts2(gates, s.iteration)
+  }));
+  const verification = snapshots.length === 0 ? {
+    ok: false,
+    checks: [
+      {
+        snapshotId: null,
+        runId: run.runId,
+        check: "iterations",
+        ok: false,
+        detail: "the run has no iterations yet: nothing was captured to verify"
+      }
+    ]
+  } : (
+    // The same checks as `verify --run` (snapshots and gate verdicts): one count in every place.
+    await new Gates(snapshotter).verify({ runId: run.runId })
+  );
+  const first = snapshots[0];
+  const last = snapshots.at(-1);
+  return {
+    kind: "agentgate-run-report",
+    version: 1,
+    generatedAt: now.toISOString(),
+    run,
+    beforeSha: first?.beforeSha ?? run.before?.sha ?? null,
+    afterSha: last?.afterSha ?? null,
+    branch: last?.branch ?? run.before?.branch ?? null,
+    artifactsPath: runArtifactsDir(snapshotter.options.artifactsDir, run.runId),
+    totals: {
+      iterations: snapshots.length,
+      filesChanged: sum(snapshots, (s) => s.filesChanged),
+      insertions: sum(snapshots, (s) => s.insertions),
+      deletions: sum(snapshots, (s) => s.deletions)
+    },
+    snapshots,
+    verification,
+    gates
+  };
+}
+function asideOf(run, iteration) {
+  const r = setAsideBy(run.restarts ?? [], iteration);
+  return r === void 0 ? null : { restartFrom: r.from, declaredAt: r.at };
+}
+function newestVerdicts2(gates, iteration) {
+  const newest = /* @__PURE__ */ new Map();
+  for (const v of gates.iterations.find((i) => i.iteration === iteration)?.verdicts ?? [])
+    newest.set(v.name, v);
+  return [...newest.values()].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0).map((v) => ({ name: v.name, verdict: v.verdict, attempt: v.attempt }));
+}
+function asidePhrase(s) {
+  if (!s.setAside) return null;
+  const from = s.setAside.restartFrom === 0 ? "the run's start" : `iteration ${s.setAside.restartFrom}`;
+  return `set aside by the restart from ${from}`;
+}
+function restartPhrases(run) {
+  return (run.restarts ?? []).map(
+    (r) => `after iteration ${r.lastIteration}, restarted from ${r.from === 0 ? "the run's start" : `iteration ${r.from}`} (${r.sha.slice(0, 10)}) at ${r.at}`
+  );
+}
+async function pickRun(snapshotter, runId) {
+  if (runId !== void 0) {
+    const run = await snapshotter.store.loadRun(assertSafeId(runId, "run id"));
+    if (!run)
+      throw new RunNotFoundError(`no run ${JSON.stringify(runId)}; "runs" lists the recorded ones`, {
+        details: { runId }
+      });
+    return snapshotter.withLocalWorkspace(run);
+  }
+  const runs3 = await snapshotter.store.listRunsStrict();
+  const latest = [...runs3].sort(
+    (a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt)
+  )[0];
+  if (!latest)
+    throw new RunNotFoundError(
+      'no run recorded in this home yet; call "before" and "after" first, or pass --home'
+    );
+  return snapshotter.withLocalWorkspace(latest);
+}
+function withTaskAndGate(snapshot) {
+  const task = snapshot.task !== void 0 ? snapshot.task : messageLine(snapshot.commitMessage, "Task");
+  const gate2 = snapshot.gate !== void 0 ? snapshot.gate : messageLine(snapshot.commitMessage, "Gate");
+  return { ...snapshot, task, gate: gate2 };
+}
+function messageLine(message, key) {
+  const line = message.split("\n").find((l) => l.startsWith(`${key}: `) || l === `${key}:`);
+  const value = line?.slice(key.length + 1).trim();
+  return value ? value : null;
+}
+function sum(items, of) {
+  return items.reduce((total, item) => total + of(item), 0);
+}
+var init_model = __esm({
+  "src/report/model.ts"() {
+    "use strict";
+    init_run();
+    init_errors();
+    init_paths();
+    init_gate_store();
+    init_gates2();
+    init_gates3();
+  }
+});
+
+// src/report/html.ts
+import { createHash as createHash7 } from "node:crypto";
+async function writeHtml({ report: report3, diffs, assets }, write2) {
+  const v = report3.verification;
+  const failed = v.checks.filter((c) => !c.ok);
+  const verdict = v.ok ? `passed (${v.checks.length} checks)` : `FAILED (${failed.length} of ${v.checks.length} checks)`;
+  const csp = [
+    "default-src 'none'",
+    `script-src ${[assets.diff2htmlJs, CLIENT].map((s) => `'sha256-${createHash7("sha256").update(s, "utf8").digest("base64")}'`).join(" ")}`,
+    "style-src 'unsafe-inline'",
+    "img-src data:",
+    "base-uri 'none'",
+    "form-action 'none'"
+  ].join("; ");
+  const rows = report3.snapshots.map(
+    (s) => `<tr data-iteration="${s.iteration}"${s.setAside ? ' class="set-aside"' : ""}><td class="num">${s.iteration}${asideMark(s)}</td><td class="num">${s.filesChanged}</td><td class="num add">+${s.insertions}</td><td class="num del">-${s.deletions}</td><td><code title="${esc2(s.afterSha)}">${esc2(s.afterSha.slice(0, 12))}</code></td><td class="text">${s.task === null ? '<span class="none">-</span>' : esc2(s.task)}</td><td class="text">${s.gate === null ? '<span class="none">-</span>' : esc2(s.gate)}</td><td class="verdicts">${verdictCells(s)}</td></tr>`
+  ).join("\n");
+  const checks = failed.map(
+    (c) => `<li><b>${esc2(c.check)}</b> ${c.snapshotId ? `<code>${esc2(c.snapshotId)}</code> ` : ""}${esc2(c.detail)}</li>`
+  ).join("\n");
+  const sha = (value) => value ? `<code>${esc2(value)}</code>` : '<span class="none">-</span>';
+  await write2(`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${esc2(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>agentgate run ${esc2(report3.run.runId)}</title>
+<style>${assets.diff2htmlCss}</style>
+<style>${STYLE}${GATE_STYLE}</style>
+</head>
+<body>
+<header>
+<h1>agentgate run <code id="run-id">${esc2(report3.run.runId)}</code></h1>
+<dl class="facts">
+<dt>Workspace</dt><dd><code>${esc2(report3.run.workspace)}</code></dd>
+<dt>Branch</dt><dd>${report3.branch === null ? '<span class="none">-</span>' : `<code>${esc2(report3.branch)}</code>`}</dd>
+<dt>Before</dt><dd>${sha(report3.beforeSha)}</dd>
+<dt>After</dt><dd>${sha(report3.afterSha)}</dd>
+<dt>Verification</dt><dd id="verification" class="${v.ok ? "ok" : "failed"}">${esc2(verdict)}</dd>
+<dt>Totals</dt><dd>${report3.totals.iterations} iterations, ${report3.totals.filesChanged} file changes summed over iterations (a file changed in two counts twice), <span class="add">+${report3.totals.insertions}</span> <span class="del">-${report3.totals.deletions}</span></dd>
+${restartPhrases(report3.run).map((r) => `<dt>Restart</dt><dd>${esc2(r)}</dd>`).join("")}
+<dt>Generated</dt><dd>${esc2(report3.generatedAt)}</dd>
+</dl>
+${failed.length ? `<section class="failed-checks"><h2>Failed checks</h2><ul>${checks}</ul></section>` : ""}
+</header>
+<main>
+<h2>Iterations</h2>
+${report3.snapshots.length ? `<table id="iterations"><thead><tr><th>#</th><th>Files</th><th>+</th><th>-</th><th>After</th><th>Task</th><th>Gate</th><th>Verdicts</th></tr></thead><tbody>
+${rows}
+</tbody></table>` : '<p class="none">No iterations recorded yet.</p>'}
+${gateHtml(report3.gates, esc2)}
+<h2>Changes</h2>
+<div class="toolbar" role="radiogroup" aria-label="Diff view">Diff view:
+<label><input type="radio" name="view" value="line-by-line" checked> line by line</label>
+<label><input type="radio" name="view" value="side-by-side"> side by side</label>
+</div>
+<div id="changes"></div>
+<noscript><p>Turn on JavaScript to list the files and see their diffs; the patches are in the run's artifacts.</p></noscript>
+</main>
+<script type="application/json" id="agentgate-data">{"eager":${EAGER_FILES},"page":${FILES_PAGE},"iterations":[`);
+  for (const [i, s] of report3.snapshots.entries()) {
+    await write2(`${i ? "," : ""}{"diffs":[`);
+    const shown = [];
+    await diffs(s, async ({ diff: diff2, ...rest }) => {
+      await write2(`${shown.length ? "," : ""}${jsonForScript(diff2)}`);
+      shown.push(rest);
+    });
+    const files = s.files.map((f, j) => ({
+      p: showPath(f.path),
+      o: f.oldPath === null ? null : showPath(f.oldPath),
+      s: f.status,
+      a: f.insertions,
+      d: f.deletions,
+      b: shown[j]?.binary ?? f.binary,
+      t: shown[j]?.tooLarge ?? false,
+      u: shown[j]?.unavailable === true
+    }));
+    const head = { iteration: s.iteration, id: s.id, patch: s.patchPath && showPath(s.patchPath), files };
+    await write2(`],${jsonForScript(head).slice(1)}`);
+  }
+  await write2(`]}</script>
+<script>${assets.diff2htmlJs}</script>
+<script>${CLIENT}</script>
+</body>
+</html>
+`);
+}
+function esc2(text2) {
+  return showBidi(text2).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+function jsonForScript(value) {
+  return JSON.stringify(value).replace(
+    /[<\u2028\u2029]/g,
+    (c) => `\\u${c.codePointAt(0).toString(16).padStart(4, "0")}`
+  );
+}
+function asideMark(s) {
+  const phrase = asidePhrase(s);
+  return phrase === null ? "" : ` <span class="aside" title="${esc2(phrase)}">set aside</span>`;
+}
+function verdictCells(s) {
+  const verdicts = s.verdicts ?? [];
+  if (verdicts.length === 0) return '<span class="none">-</span>';
+  return verdicts.map(
+    (v) => `<span class="gate-${v.verdict}" data-gate="${esc2(v.name)}">${esc2(v.name)}: ${v.verdict}</span>`
+  ).join(" ");
+}
+var EAGER_FILES, FILES_PAGE, STYLE, CLIENT;
+var init_html = __esm({
+  "src/report/html.ts"() {
+    "use strict";
+    init_visible();
+    init_model();
+    init_gates3();
+    init_model();
+    EAGER_FILES = 200;
+    FILES_PAGE = 200;
+    STYLE = `
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1400px;padding:16px 24px;color:#1f2328;background:#fff}
+h1{font-size:22px;margin:8px 0 12px}h2{font-size:17px;margin:24px 0 8px}
+code{font:12.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f6f8fa;padding:1px 4px;border-radius:4px;word-break:break-all}
+.facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}.facts dt{color:#59636e}.facts dd{margin:0}
+.ok{color:#1a7f37;font-weight:600}.failed{color:#d1242f;font-weight:600}.add{color:#1a7f37}.del{color:#d1242f}.none{color:#8c959f}
+tr.set-aside td{color:#59636e;background:#f6f8fa}.aside{font-size:12px;border:1px solid #d1d9e0;border-radius:10px;padding:0 6px;white-space:nowrap}td.verdicts span{margin-right:8px;white-space:nowrap}
+.failed-checks{border:1px solid #ffcecb;background:#fff6f5;border-radius:6px;padding:4px 16px;margin-top:12px}
+table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #d1d9e0;padding:4px 8px;text-align:left;vertical-align:top}
+th{background:#f6f8fa}.num{text-align:right;white-space:nowrap}td.text{white-space:pre-wrap;word-break:break-word}
+.toolbar{margin:8px 0;display:flex;gap:12px;align-items:center}
+details.iteration{border:1px solid #d1d9e0;border-radius:6px;margin:8px 0;padding:0 8px}
+details.iteration>summary{cursor:pointer;padding:8px 0;font-weight:600}
+details.file{border-top:1px solid #eaeef2}details.file>summary{cursor:pointer;padding:4px 0;font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.status{display:inline-block;min-width:6.5em;color:#59636e}.badge{background:#ddf4ff;color:#0969da;border-radius:8px;padding:0 6px;margin-left:6px;font-size:11px}
+.note{color:#59636e;font-style:italic;margin:4px 0}button.more{margin:8px 0}
+.diff .d2h-file-wrapper{margin-bottom:8px}
+`;
+    CLIENT = `(function () {
+  'use strict';
+  var data = JSON.parse(document.getElementById('agentgate-data').textContent);
+  var view = 'line-by-line';
+  var changes = document.getElementById('changes');
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function fileEntry(i, j) {
+    var f = data.iterations[i].files[j];
+    var d = el('details', 'file');
+    d.dataset.i = String(i);
+    d.dataset.f = String(j);
+    var s = el('summary');
+    s.appendChild(el('span', 'status', f.s));
+    s.appendChild(el('span', 'path', pathOf(f)));
+    if (f.b) s.appendChild(el('span', 'badge', 'binary'));
+    else {
+      s.appendChild(document.createTextNode(' '));
+      s.appendChild(el('span', 'add', '+' + f.a));
+      s.appendChild(document.createTextNode(' '));
+      s.appendChild(el('span', 'del', '-' + f.d));
+    }
+    if (f.t) s.appendChild(el('span', 'badge', 'too large'));
+    // A mode change (a file made executable) has no lines to show: its badge says it.
+    var mode = /^old mode ([0-7]+)\\nnew mode ([0-7]+)$/m.exec(data.iterations[i].diffs[j] || '');
+    if (mode) s.appendChild(el('span', 'badge', 'mode ' + mode[1] + ' \\u2192 ' + mode[2]));
+    d.appendChild(s);
+    d.appendChild(el('div', 'diff'));
+    return d;
+  }
+
+  function renderDiff(d) {
+    var i = Number(d.dataset.i), j = Number(d.dataset.f);
+    var f = data.iterations[i].files[j];
+    var box = d.querySelector('.diff');
+    d.dataset.view = view;
+    if (f.b) { box.replaceChildren(el('p', 'note', 'Binary file: no text diff to show.')); return; }
+    if (f.u) { box.replaceChildren(el('p', 'note', 'The patch is not available here: neither its artifact nor its commits could be read when this report was made.')); return; }
+    var it = data.iterations[i];
+    if (f.t) { box.replaceChildren(el('p', 'note', 'Too large to show here (+' + f.a + ' -' + f.d + ' lines). The whole diff: ' + (it.patch ? 'the patch artifact ' + it.patch + ', or ' : '') + '"agentgate-snapshot patch ' + it.id + '".')); return; }
+    var text = it.diffs[j];
+    if (!text) { box.replaceChildren(el('p', 'note', 'No line changes (mode, rename or empty file).')); return; }
+    box.innerHTML = Diff2Html.html(text, { drawFileList: false, outputFormat: view, matching: 'none', renderNothingWhenEmpty: false });
+    // diff2html names a file from git's header, quoted when the name has a backslash, a quote or a
+    // control character, and turns each backslash into '/': the header gets the file's own name.
+    box.querySelectorAll('.d2h-file-name').forEach(function (e) { e.textContent = pathOf(f); });
+  }
+
+  function pathOf(f) {
+    return f.o ? f.o + ' \\u2192 ' + f.p : f.p;
+  }
+
+  function fill(box, i, from) {
+    var files = data.iterations[i].files;
+    var end = Math.min(files.length, from + data.page);
+    var frag = document.createDocumentFragment();
+    for (var j = from; j < end; j++) frag.appendChild(fileEntry(i, j));
+    box.appendChild(frag);
+    if (end < files.length) {
+      var more = el('button', 'more', 'Show ' + Math.min(data.page, files.length - end) + ' more of ' + (files.length - end) + ' files');
+      more.type = 'button';
+      more.addEventListener('click', function () { more.remove(); fill(box, i, end); });
+      box.appendChild(more);
+    }
+  }
+
+  data.iterations.forEach(function (it, i) {
+    var d = el('details', 'iteration');
+    d.dataset.iteration = String(it.iteration);
+    d.appendChild(el('summary', '', 'Iteration ' + it.iteration + ' \\u2014 ' + it.files.length + (it.files.length === 1 ? ' file' : ' files')));
+    var box = el('div', 'files');
+    d.appendChild(box);
+    if (it.files.length === 0) box.appendChild(el('p', 'note', 'No change in this iteration.'));
+    else if (it.files.length <= data.eager) { fill(box, i, 0); d.open = true; }
+    else d.addEventListener('toggle', function once() {
+      if (!d.open) return;
+      d.removeEventListener('toggle', once);
+      fill(box, i, 0);
+    });
+    changes.appendChild(d);
+  });
+
+  changes.addEventListener('toggle', function (e) {
+    var d = e.target;
+    if (d.classList && d.classList.contains('file') && d.open && d.dataset.view !== view) renderDiff(d);
+  }, true);
+
+  document.querySelectorAll('input[name="view"]').forEach(function (input) {
+    input.addEventListener('change', function () {
+      if (!input.checked) return;
+      view = input.value;
+      changes.querySelectorAll('details.file[open]').forEach(renderDiff);
+    });
+  });
+})();
+`;
+  }
+});
+
+// src/report/markdown.ts
+function renderMarkdown(report3, limit = GITHUB_STEP_SUMMARY_LIMIT) {
+  const v = report3.verification;
+  const failed = v.checks.filter((c) => !c.ok);
+  const head = [
+    `## agentgate run \`${code(report3.run.runId)}\``,
+    "",
+    "| | |",
+    "|---|---|",
+    `| Workspace | ${cell(report3.run.workspace)} |`,
+    `| Branch | ${report3.branch === null ? "-" : cell(report3.branch)} |`,
+    `| Before | ${report3.beforeSha ? `\`${report3.beforeSha}\`` : "-"} |`,
+    `| After | ${report3.afterSha ? `\`${report3.afterSha}\`` : "-"} |`,
+    `| Verification | ${v.ok ? `:white_check_mark: passed (${v.checks.length} checks)` : `:x: **failed** (${failed.length} of ${v.checks.length} checks)`} |`,
+    `| Totals | ${report3.totals.iterations} iterations, ${report3.totals.filesChanged} file changes summed over iterations (a file changed in two counts twice), +${report3.totals.insertions} -${report3.totals.deletions} |`,
+    ...restartPhrases(report3.run).map((r) => `| Restart | ${cell(r)} |`),
+    ""
+  ];
+  const blocks = [];
+  const section = (lines) => blocks.push({ lines, row: false });
+  const row = (line) => blocks.push({ lines: [line], row: true });
+  if (failed.length) {
+    section(["### Failed checks", "", "| Check | Snapshot | Detail |", "|---|---|---|"]);
+    for (const c of failed)
+      row(`| ${cell(c.check)} | ${c.snapshotId ? `\`${code(c.snapshotId)}\`` : "-"} | ${cell(c.detail)} |`);
+    section([""]);
+  }
+  blocks.push(...gateMarkdownBlocks(report3.gates, cell));
+  if (report3.snapshots.length) {
+    section([
+      "### Iterations",
+      "",
+      "| # | Files | + | - | After | Task | Gate | Verdicts |",
+      "|--:|--:|--:|--:|---|---|---|---|"
+    ]);
+    for (const s of report3.snapshots) {
+      const aside = asidePhrase(s);
+      const verdicts = (s.verdicts ?? []).map(
+        (v2) => `${v2.name}: ${v2.verdict === "pass" ? "pass" : `**${v2.verdict}**`}`
+      );
+      row(
+        `| ${s.iteration}${aside === null ? "" : ` _(${aside})_`} | ${s.filesChanged} | +${s.insertions} | -${s.deletions} | \`${s.afterSha.slice(0, 12)}\` | ${s.task === null ? "-" : cell(s.task)} | ${s.gate === null ? "-" : cell(s.gate)} | ${verdicts.length === 0 ? "-" : verdicts.join(", ")} |`
+      );
+    }
+    section([""]);
+    for (const s of report3.snapshots) {
+      if (s.files.length === 0) continue;
+      section([
+        `<details><summary>Iteration ${s.iteration}: ${s.filesChanged} files, +${s.insertions} -${s.deletions}</summary>`,
+        "",
+        "| Status | + | - | Path |",
+        "|---|--:|--:|---|"
+      ]);
+      for (const f of s.files) {
+        const path2 = f.oldPath ? `${cell(f.oldPath)} &rarr; ${cell(f.path)}` : cell(f.path);
+        row(
+          `| ${f.status} | ${f.binary ? "bin" : `+${f.insertions}`} | ${f.binary ? "bin" : `-${f.deletions}`} | ${path2} |`
+        );
+      }
+      section(["", "</details>", ""]);
+    }
+  } else section(["No iterations recorded yet.", ""]);
+  const bytes = (lines) => lines.reduce((n, l) => n + Buffer.byteLength(l, "utf8") + 1, 0);
+  const out = [...head];
+  let used = bytes(out);
+  const reserve = 1024;
+  let cutAt2 = -1;
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i];
+    const size = bytes(block.lines);
+    if (used + size + reserve > limit) {
+      cutAt2 = i;
+      break;
+    }
+    out.push(...block.lines);
+    used += size;
+  }
+  if (cutAt2 !== -1) {
+    const omitted = blocks.slice(cutAt2).filter((b) => b.row).length;
+    const opened = out.filter((l) => l.startsWith("<details>")).length - out.filter((l) => l === "</details>").length;
+    out.push("", ...opened > 0 ? ["</details>", ""] : []);
+    out.push(
+      `> [!NOTE]`,
+      `> This summary was cut to stay within GitHub's 1 MiB step summary limit: ${omitted} more rows are not shown. The HTML or JSON report (\`report --format html\`) has everything.`,
+      ""
+    );
+  }
+  return out.join("\n");
+}
+function leftOutNote(what2, command) {
+  return `_agentgate: ${what2} is left out: this step summary is at GitHub's 1 MiB limit. "${command}" has everything._
+`;
+}
+function cell(text2) {
+  return showBidi(text2).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/([\\`*_{}[\]()#+!|~:@])/g, "\\$1").trim() || "-";
+}
+function code(text2) {
+  return text2.replace(/[`\r\n]/g, "");
+}
+var init_markdown = __esm({
+  "src/report/markdown.ts"() {
+    "use strict";
+    init_github();
+    init_visible();
+    init_gates3();
+    init_model();
+  }
+});
+
+// src/report/anchor-render.ts
+function spans(list5) {
+  return list5.map((s) => s.start === s.end ? `${s.start}` : `${s.start}-${s.end}`).join(", ");
+}
+function percent(part, whole) {
+  return whole === 0 ? "-" : `${Math.floor(part * 100 / whole)}%`;
+}
+function notWritten(f) {
+  if (f.notFromRuns === null) return "not listed";
+  return f.notFromRuns.length === 0 ? "" : spans(f.notFromRuns);
+}
+function headline(r) {
+  const c = r.coverage;
+  return `${c.filesFromRuns} of ${c.files} files and ${c.linesFromRuns} of ${c.linesAdded} added lines (${percent(c.linesFromRuns, c.linesAdded)}) from recorded runs`;
+}
+function renderAnchorHtml(r) {
+  const csp = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+  const gates = (g) => g.map((v) => `<span class="gate ${esc2(v.verdict)}">${esc2(v.name)}: ${esc2(v.verdict)}</span>`).join(" ");
+  const rows = r.files.map((f) => {
+    const origins = f.origins.length ? f.origins.map(
+      (o) => `<div class="origin"><code>${esc2(o.runId)}</code> #${o.iteration} (${o.lines} lines) ${gates(o.gates)}</div>`
+    ).join("") : '<span class="none">-</span>';
+    const lines = notWritten(f);
+    return `<tr class="method-${esc2(f.method)}"><td class="path"><code>${esc2(f.path)}</code>${f.oldPath ? ` <span class="none">from <code>${esc2(f.oldPath)}</code></span>` : ""}</td><td>${esc2(f.status)}</td><td class="method">${esc2(f.method)}</td><td class="num">${f.linesFromRuns}/${f.linesAdded}</td><td>${origins}</td><td class="unwritten">${lines ? esc2(lines) : '<span class="none">-</span>'}</td></tr>`;
+  }).join("\n");
+  const match = r.treeMatch ? `run <code>${esc2(r.treeMatch.runId)}</code> iteration ${r.treeMatch.iteration} (<code>${esc2(r.treeMatch.afterSha.slice(0, 12))}</code>)` : `<span class="none">no iteration's after tree</span>`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${esc2(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>agentgate anchor ${esc2(r.commit.slice(0, 12))}</title>
+<style>${STYLE2}</style>
+</head>
+<body>
+<header>
+<h1>agentgate anchor <code id="commit">${esc2(r.commit)}</code></h1>
+<dl class="facts">
+<dt>Coverage</dt><dd id="coverage">${esc2(headline(r))}</dd>
+<dt>Tree</dt><dd>${match}</dd>
+<dt>Parents</dt><dd>${r.parents.map((p) => `<code>${esc2(p)}</code>`).join(" ") || '<span class="none">-</span>'}</dd>
+<dt>Runs</dt><dd>${r.runs.map((x) => `<code>${esc2(x.runId)}</code> (${x.iterations.map((i) => `#${i}`).join(" ") || "WIP only"})`).join(", ") || '<span class="none">none</span>'}</dd>
+<dt>Recorded</dt><dd id="recorded" class="${r.recorded === "differs" ? "failed" : "ok"}">${esc2(RECORDED[r.recorded])}</dd>
+<dt>Generated</dt><dd>${esc2(r.generatedAt)}</dd>
+</dl>
+</header>
+<main>
+<h2>Files</h2>
+${r.files.length ? `<table id="files"><thead><tr><th>Path</th><th>Status</th><th>Method</th><th>Lines from runs</th><th>Iterations and gates</th><th>Lines no run wrote</th></tr></thead><tbody>
+${rows}
+</tbody></table>` : '<p class="none">The commit changes no file.</p>'}
+${r.unlisted ? `<p class="none">Lines no run wrote are not listed for ${r.unlisted} file(s): "trace PATH --rev ${esc2(r.commit.slice(0, 12))}" shows them.</p>` : ""}
+</main>
+</body>
+</html>
+`;
+}
+function renderAnchorMarkdown(r, limit = GITHUB_STEP_SUMMARY_LIMIT) {
+  const head = [
+    `## agentgate anchor \`${r.commit.slice(0, 12)}\``,
+    "",
+    `${headline(r)}; ${RECORDED[r.recorded]}.`,
+    "",
+    r.treeMatch ? `Tree: exactly the after tree of run \`${r.treeMatch.runId}\` iteration ${r.treeMatch.iteration}.` : "Tree: no iteration's after tree.",
+    "",
+    "| Path | Method | Lines from runs | Iterations and gates | Lines no run wrote |",
+    "|---|---|---|---|---|"
+  ].join("\n");
+  const cut2 = (left) => `
+
+_${left} more file(s). Cut to fit the step summary: "report --anchor ${r.commit.slice(0, 12)} --format html" has every file._
+`;
+  let out = `${head}
+`;
+  for (const [i, f] of r.files.entries()) {
+    const origins = f.origins.map(
+      (o) => `${o.runId} #${o.iteration} (${o.lines})${o.gates.length ? ` ${o.gates.map((g) => `${g.name}: ${g.verdict}`).join(", ")}` : ""}`
+    ).join("; ") || "-";
+    const row = `| ${cell(f.path)} | ${f.method} | ${f.linesFromRuns}/${f.linesAdded} | ${cell(origins)} | ${cell(notWritten(f))} |
+`;
+    const left = r.files.length - i - 1;
+    if (Buffer.byteLength(out + row + (left > 0 ? cut2(left) : ""), "utf8") > limit)
+      return `${out}${cut2(left + 1)}`;
+    out += row;
+  }
+  return out;
+}
+function renderAnchorDotenv(r) {
+  const vars = [
+    ["AGENTGATE_ANCHOR_COMMIT", r.commit],
+    ["AGENTGATE_ANCHOR_FILES", r.coverage.files],
+    ["AGENTGATE_ANCHOR_FILES_FROM_RUNS", r.coverage.filesFromRuns],
+    ["AGENTGATE_ANCHOR_LINES_ADDED", r.coverage.linesAdded],
+    ["AGENTGATE_ANCHOR_LINES_FROM_RUNS", r.coverage.linesFromRuns],
+    ["AGENTGATE_ANCHOR_RUNS", r.runs.map((x) => x.runId).join(",")],
+    ["AGENTGATE_ANCHOR_TREE_MATCH", r.treeMatch ? `${r.treeMatch.runId}#${r.treeMatch.iteration}` : ""],
+    ["AGENTGATE_ANCHOR_RECORDED", r.recorded]
+  ];
+  let out = "";
+  for (const [k, v] of vars) {
+    const line = `${k}=${plainValue(String(v))}
+`;
+    if (Buffer.byteLength(out + line, "utf8") > DOTENV_MAX_BYTES) break;
+    out += line;
+  }
+  return out;
+}
+var RECORDED, STYLE2;
+var init_anchor_render = __esm({
+  "src/report/anchor-render.ts"() {
+    "use strict";
+    init_dotenv();
+    init_html();
+    init_github();
+    init_markdown();
+    RECORDED = {
+      same: "the recorded anchor recomputes the same",
+      differs: "the recorded anchor DIFFERS from what the records and git say now",
+      none: "no anchor of this commit is recorded in this home"
+    };
+    STYLE2 = `
+body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1f2328;background:#fff}
+header,main{padding:12px 24px}
+h1{font-size:20px;margin:8px 0}
+h2{font-size:16px;margin:16px 0 8px}
+code{font:12px ui-monospace,monospace}
+.facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}
+.facts dt{font-weight:600}
+.facts dd{margin:0}
+.ok{color:#1a7f37}
+.failed{color:#cf222e;font-weight:600}
+.none{color:#6e7781}
+table{border-collapse:collapse;width:100%}
+th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
+th{background:#f6f8fa}
+td.num{text-align:right;white-space:nowrap}
+td.path{word-break:break-all}
+tr.method-none td.method{color:#cf222e;font-weight:600}
+.gate{display:inline-block;border-radius:8px;padding:0 6px;font-size:12px;background:#eaeef2}
+.gate.pass{background:#dafbe1}
+.gate.fail,.gate.error{background:#ffebe9}
+.unwritten{font:12px ui-monospace,monospace}
+`;
+  }
+});
+
+// src/cli/commands/report-anchor.ts
+import { resolve as resolve20 } from "node:path";
+function render(report3, format) {
+  if (format === "html") return renderAnchorHtml(report3);
+  if (format === "md") return renderAnchorMarkdown(report3);
+  if (format === "dotenv") return renderAnchorDotenv(report3);
+  return `${JSON.stringify(report3, null, 2)}
+`;
+}
+function summaryText(what2, appended) {
+  if (appended === "whole") return `Appended ${what2} to $GITHUB_STEP_SUMMARY.`;
+  if (appended === "cut") return `Appended ${what2}, cut to the room left, to $GITHUB_STEP_SUMMARY.`;
+  if (appended === "note")
+    return `$GITHUB_STEP_SUMMARY had no room for ${what2}: appended a note that it was left out.`;
+  return `$GITHUB_STEP_SUMMARY is full: ${what2} was not appended.`;
+}
+async function reportAnchor(ctx, rev, format, output, summaryFile) {
+  const snapshotter = await ctx.snapshotter();
+  const repo = await openRepo(ctx.workspace, snapshotter.gitOptions());
+  const report3 = await buildAnchorReport(provenanceSources(snapshotter), repo, rev);
+  const text2 = render(report3, format);
+  const commit = report3.commit;
+  if (output !== void 0) {
+    const file = resolve20(output);
+    await writeOutputData(file, text2);
+    const bytes = Buffer.byteLength(text2, "utf8");
+    return {
+      json: { file, format, commit, bytes },
+      human: () => `Wrote ${file} (${format}, anchor of ${commit.slice(0, 12)}, ${bytes} bytes)`
+    };
+  }
+  if (summaryFile !== null) {
+    const short2 = commit.slice(0, 12);
+    const appended = await appendStepSummary(summaryFile, {
+      text: text2,
+      cutTo: (room) => renderAnchorMarkdown(report3, room),
+      note: leftOutNote(`the anchor of \`${short2}\``, `report --anchor ${short2} --format html`)
+    });
+    return {
+      json: { summary: summaryFile, format, commit, appended },
+      human: () => summaryText(`the anchor of ${short2}`, appended)
+    };
+  }
+  return {
+    json: format === "json" ? report3 : { format, commit, text: text2 },
+    human: () => text2.replace(/\n$/, "")
+  };
+}
+var init_report_anchor = __esm({
+  "src/cli/commands/report-anchor.ts"() {
+    "use strict";
+    init_github();
+    init_atomic();
+    init_repo();
+    init_sources();
+    init_anchor_model();
+    init_anchor_render();
+    init_markdown();
+  }
+});
+
+// src/report/assets.ts
+function loadAssets() {
+  return Promise.resolve({ diff2htmlJs: `!function(e,t){"object"==typeof exports&&"object"==typeof module?module.exports=t():"function"==typeof define&&define.amd?define("Diff2Html",[],t):"object"==typeof exports?exports.Diff2Html=t():e.Diff2Html=t()}(this,(()=>{return e={25(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.wordsWithSpaceDiff=t.wordDiff=void 0,t.diffWords=function(e,n,r){return null==(null==r?void 0:r.ignoreWhitespace)||r.ignoreWhitespace?t.wordDiff.diff(e,n,r):d(e,n,r)},t.diffWordsWithSpace=d;var o=n(188),s=n(665),a="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",l=new RegExp("[".concat(a,"]+|\\\\s+|[^").concat(a,"]"),"ug"),c=function(e){function t(){return null!==e&&e.apply(this,arguments)||this}return i(t,e),t.prototype.equals=function(e,t,n){return n.ignoreCase&&(e=e.toLowerCase(),t=t.toLowerCase()),e.trim()===t.trim()},t.prototype.tokenize=function(e,t){var n;if(void 0===t&&(t={}),t.intlSegmenter){var r=t.intlSegmenter;if("word"!=r.resolvedOptions().granularity)throw new Error('The segmenter passed must have a granularity of "word"');n=[];for(var i=0,o=Array.from(r.segment(e));i<o.length;i++){var s=o[i].segment;n.length&&/\\s/.test(n[n.length-1])&&/\\s/.test(s)?n[n.length-1]+=s:n.push(s)}}else n=e.match(l)||[];var a=[],c=null;return n.forEach((function(e){/\\s/.test(e)?null==c?a.push(e):a.push(a.pop()+e):null!=c&&/\\s/.test(c)?a[a.length-1]==c?a.push(a.pop()+e):a.push(c+e):a.push(e),c=e})),a},t.prototype.join=function(e){return e.map((function(e,t){return 0==t?e:e.replace(/^\\s+/,"")})).join("")},t.prototype.postProcess=function(e,t){if(!e||t.oneChangePerToken)return e;var n=null,r=null,i=null;return e.forEach((function(e){e.added?r=e:e.removed?i=e:((r||i)&&u(n,i,r,e),n=e,r=null,i=null)})),(r||i)&&u(n,i,r,null),e},t}(o.default);function u(e,t,n,r){if(t&&n){var i=(0,s.leadingWs)(t.value),o=(0,s.trailingWs)(t.value),a=(0,s.leadingWs)(n.value),l=(0,s.trailingWs)(n.value);if(e){var c=(0,s.longestCommonPrefix)(i,a);e.value=(0,s.replaceSuffix)(e.value,a,c),t.value=(0,s.removePrefix)(t.value,c),n.value=(0,s.removePrefix)(n.value,c)}if(r){var u=(0,s.longestCommonSuffix)(o,l);r.value=(0,s.replacePrefix)(r.value,l,u),t.value=(0,s.removeSuffix)(t.value,u),n.value=(0,s.removeSuffix)(n.value,u)}}else if(n){if(e){var f=(0,s.leadingWs)(n.value);n.value=n.value.substring(f.length)}r&&(f=(0,s.leadingWs)(r.value),r.value=r.value.substring(f.length))}else if(e&&r){var d=(0,s.leadingWs)(r.value),h=(0,s.leadingWs)(t.value),p=(0,s.trailingWs)(t.value),b=(0,s.longestCommonPrefix)(d,h);t.value=(0,s.removePrefix)(t.value,b);var g=(0,s.longestCommonSuffix)((0,s.removePrefix)(d,b),p);t.value=(0,s.removeSuffix)(t.value,g),r.value=(0,s.replacePrefix)(r.value,d,g),e.value=(0,s.replaceSuffix)(e.value,d,d.slice(0,d.length-g.length))}else if(r){var v=(0,s.leadingWs)(r.value),m=(0,s.trailingWs)(t.value),y=(0,s.maximumOverlap)(m,v);t.value=(0,s.removeSuffix)(t.value,y)}else if(e){var w=(0,s.trailingWs)(e.value),O=(0,s.leadingWs)(t.value);y=(0,s.maximumOverlap)(w,O),t.value=(0,s.removePrefix)(t.value,y)}}t.wordDiff=new c;var f=function(e){function t(){return null!==e&&e.apply(this,arguments)||this}return i(t,e),t.prototype.tokenize=function(e){var t=new RegExp("(\\\\r?\\\\n)|[".concat(a,"]+|[^\\\\S\\\\n\\\\r]+|[^").concat(a,"]"),"ug");return e.match(t)||[]},t}(o.default);function d(e,n,r){return t.wordsWithSpaceDiff.diff(e,n,r)}t.wordsWithSpaceDiff=new f},42(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.cssDiff=void 0,t.diffCss=function(e,n,r){return t.cssDiff.diff(e,n,r)};var o=function(e){function t(){return null!==e&&e.apply(this,arguments)||this}return i(t,e),t.prototype.tokenize=function(e){return e.split(/([{}:;,]|\\s+)/)},t}(n(188).default);t.cssDiff=new o},111(e,t,n){var r=n(453);r.Template=n(766).Template,r.template=r.Template,e.exports=r},151(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t});Object.defineProperty(t,"__esModule",{value:!0}),t.defaultSideBySideRendererConfig=void 0;const a=s(n(598)),l=s(n(302)),c=n(613),u=n(185);t.defaultSideBySideRendererConfig=Object.assign(Object.assign({},l.defaultRenderConfig),{renderNothingWhenEmpty:!1,matchingMaxComparisons:2500,maxLineSizeInBlockForComparison:200});const f="generic";t.default=class{constructor(e,n={}){this.hoganUtils=e,this.config=Object.assign(Object.assign({},t.defaultSideBySideRendererConfig),n)}render(e){const t=e.map((e=>{let t;return t=e.blocks.length?this.generateFileHtml(e):this.generateEmptyDiff(),this.makeFileDiffHtml(e,t)})).join("\\n");return this.hoganUtils.render(f,"wrapper",{colorScheme:l.colorSchemeToCss(this.config.colorScheme),content:t})}makeFileDiffHtml(e,t){if(this.config.renderNothingWhenEmpty&&Array.isArray(e.blocks)&&0===e.blocks.length)return"";const n=this.hoganUtils.template("side-by-side","file-diff"),r=this.hoganUtils.template(f,"file-path"),i=this.hoganUtils.template("icon","file"),o=this.hoganUtils.template("tag",l.getFileIcon(e));return n.render({file:e,fileHtmlId:l.getHtmlId(e),diffs:t,filePath:r.render({fileDiffName:l.filenameDiff(e)},{fileIcon:i,fileTag:o})})}generateEmptyDiff(){return{right:"",left:this.hoganUtils.render(f,"empty-diff",{contentClass:"d2h-code-side-line",CSSLineClass:l.CSSLineClass})}}generateFileHtml(e){const t=a.newMatcherFn(a.newDistanceFn((t=>l.deconstructLine(t.content,e.isCombined).content)));return e.blocks.map((n=>{const r={left:this.makeHeaderHtml(n.header,e),right:this.makeHeaderHtml("")};return this.applyLineGroupping(n).forEach((([n,i,o])=>{if(i.length&&o.length&&!n.length)this.applyRematchMatching(i,o,t).map((([t,n])=>{const{left:i,right:o}=this.processChangedLines(e.isCombined,t,n);r.left+=i,r.right+=o}));else if(n.length)n.forEach((t=>{const{prefix:n,content:i}=l.deconstructLine(t.content,e.isCombined),{left:o,right:s}=this.generateLineHtml({type:l.CSSLineClass.CONTEXT,prefix:n,content:i,number:t.oldNumber},{type:l.CSSLineClass.CONTEXT,prefix:n,content:i,number:t.newNumber});r.left+=o,r.right+=s}));else if(i.length||o.length){const{left:t,right:n}=this.processChangedLines(e.isCombined,i,o);r.left+=t,r.right+=n}else console.error("Unknown state reached while processing groups of lines",n,i,o)})),r})).reduce(((e,t)=>({left:e.left+t.left,right:e.right+t.right})),{left:"",right:""})}applyLineGroupping(e){const t=[];let n=[],r=[];for(let i=0;i<e.lines.length;i++){const o=e.lines[i];(o.type!==c.LineType.INSERT&&r.length||o.type===c.LineType.CONTEXT&&n.length>0)&&(t.push([[],n,r]),n=[],r=[]),o.type===c.LineType.CONTEXT?t.push([[o],[],[]]):o.type===c.LineType.INSERT&&0===n.length?t.push([[],[],[o]]):o.type===c.LineType.INSERT&&n.length>0?r.push(o):o.type===c.LineType.DELETE&&n.push(o)}return(n.length||r.length)&&(t.push([[],n,r]),n=[],r=[]),t}applyRematchMatching(e,t,n){const r=e.length*t.length,i=(0,u.max)(e.concat(t).map((e=>e.content.length)));return r<this.config.matchingMaxComparisons&&i<this.config.maxLineSizeInBlockForComparison&&("lines"===this.config.matching||"words"===this.config.matching)?n(e,t):[[e,t]]}makeHeaderHtml(e,t){return this.hoganUtils.render(f,"block-header",{CSSLineClass:l.CSSLineClass,blockHeader:(null==t?void 0:t.isTooBig)?e:l.escapeForHtml(e),lineClass:"d2h-code-side-linenumber",contentClass:"d2h-code-side-line"})}processChangedLines(e,t,n){const r={right:"",left:""},i=Math.max(t.length,n.length);for(let o=0;o<i;o++){const i=t[o],s=n[o],a=void 0!==i&&void 0!==s?l.diffHighlight(i.content,s.content,e,this.config):void 0,c=void 0!==i&&void 0!==i.oldNumber?Object.assign(Object.assign({},void 0!==a?{prefix:a.oldLine.prefix,content:a.oldLine.content,type:l.CSSLineClass.DELETE_CHANGES}:Object.assign(Object.assign({},l.deconstructLine(i.content,e)),{type:l.toCSSClass(i.type)})),{number:i.oldNumber}):void 0,u=void 0!==s&&void 0!==s.newNumber?Object.assign(Object.assign({},void 0!==a?{prefix:a.newLine.prefix,content:a.newLine.content,type:l.CSSLineClass.INSERT_CHANGES}:Object.assign(Object.assign({},l.deconstructLine(s.content,e)),{type:l.toCSSClass(s.type)})),{number:s.newNumber}):void 0,{left:f,right:d}=this.generateLineHtml(c,u);r.left+=f,r.right+=d}return r}generateLineHtml(e,t){return{left:this.generateSingleHtml(e),right:this.generateSingleHtml(t)}}generateSingleHtml(e){const t="d2h-code-side-linenumber",n="d2h-code-side-line";return this.hoganUtils.render(f,"line",{type:(null==e?void 0:e.type)||\`\${l.CSSLineClass.CONTEXT} d2h-emptyplaceholder\`,lineClass:void 0!==e?t:\`\${t} d2h-code-side-emptyplaceholder\`,contentClass:void 0!==e?n:\`\${n} d2h-code-side-emptyplaceholder\`,prefix:" "===(null==e?void 0:e.prefix)?"&nbsp;":null==e?void 0:e.prefix,content:null==e?void 0:e.content,lineNumber:null==e?void 0:e.number})}}},166(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t}),a=this&&this.__importDefault||function(e){return e&&e.__esModule?e:{default:e}};Object.defineProperty(t,"__esModule",{value:!0}),t.defaultDiff2HtmlConfig=void 0,t.parse=function(e,n={}){return l.parse(e,Object.assign(Object.assign({},t.defaultDiff2HtmlConfig),n))},t.html=function(e,n={}){const r=Object.assign(Object.assign({},t.defaultDiff2HtmlConfig),n),i="string"==typeof e?l.parse(e,r):e,o=new h.default(r),{colorScheme:s}=r,a={colorScheme:s};return(r.drawFileList?new c.FileListRenderer(o,a).render(i):"")+("side-by-side"===r.outputFormat?new f.default(o,r).render(i):new u.default(o,r).render(i))};const l=s(n(957)),c=n(501),u=s(n(895)),f=s(n(151)),d=n(613),h=a(n(178));t.defaultDiff2HtmlConfig=Object.assign(Object.assign(Object.assign({},u.defaultLineByLineRendererConfig),f.defaultSideBySideRendererConfig),{outputFormat:d.OutputFormatType.LINE_BY_LINE,drawFileList:!0})},178(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t});Object.defineProperty(t,"__esModule",{value:!0});const a=s(n(111)),l=n(488);t.default=class{constructor({compiledTemplates:e={},rawTemplates:t={}}){const n=Object.entries(t).reduce(((e,[t,n])=>{const r=a.compile(n,{asString:!1});return Object.assign(Object.assign({},e),{[t]:r})}),{});this.preCompiledTemplates=Object.assign(Object.assign(Object.assign({},l.defaultTemplates),e),n)}static compile(e){return a.compile(e,{asString:!1})}render(e,t,n,r,i){const o=this.templateKey(e,t);try{return this.preCompiledTemplates[o].render(n,r,i)}catch(e){throw new Error(\`Could not find template to render '\${o}'\`)}}template(e,t){return this.preCompiledTemplates[this.templateKey(e,t)]}templateKey(e,t){return\`\${e}-\${t}\`}}},185(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.escapeForRegExp=function(e){return e.replace(n,"\\\\$&")},t.unifyPath=function(e){return e?e.replace(/\\\\/g,"/"):e},t.hashCode=function(e){let t,n,r,i=0;for(t=0,r=e.length;t<r;t++)n=e.charCodeAt(t),i=(i<<5)-i+n,i|=0;return i},t.max=function(e){const t=e.length;let n=-1/0;for(let r=0;r<t;r++)n=Math.max(n,e[r]);return n};const n=RegExp("["+["-","[","]","/","{","}","(",")","*","+","?",".","\\\\","^","$","|"].join("\\\\")+"]","g")},188(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0});var n=function(){function e(){}return e.prototype.diff=function(e,t,n){var r;void 0===n&&(n={}),"function"==typeof n?(r=n,n={}):"callback"in n&&(r=n.callback);var i=this.castInput(e,n),o=this.castInput(t,n),s=this.removeEmpty(this.tokenize(i,n)),a=this.removeEmpty(this.tokenize(o,n));return this.diffWithOptionsObj(s,a,n,r)},e.prototype.diffWithOptionsObj=function(e,t,n,r){var i,o=this,s=function(e){return e=o.postProcess(e,n),r?void setTimeout((function(){r(e)}),0):e},a=t.length,l=e.length,c=1,u=a+l;null!=n.maxEditLength&&(u=Math.min(u,n.maxEditLength));var f=null!==(i=n.timeout)&&void 0!==i?i:1/0,d=Date.now()+f,h=[{oldPos:-1,lastComponent:void 0}],p=this.extractCommon(h[0],t,e,0,n);if(h[0].oldPos+1>=l&&p+1>=a)return s(this.buildValues(h[0].lastComponent,t,e));var b=-1/0,g=1/0,v=function(){for(var r=Math.max(b,-c);r<=Math.min(g,c);r+=2){var i=void 0,u=h[r-1],f=h[r+1];u&&(h[r-1]=void 0);var d=!1;if(f){var v=f.oldPos-r;d=f&&0<=v&&v<a}var m=u&&u.oldPos+1<l;if(d||m){if(i=!m||d&&u.oldPos<f.oldPos?o.addToPath(f,!0,!1,0,n):o.addToPath(u,!1,!0,1,n),p=o.extractCommon(i,t,e,r,n),i.oldPos+1>=l&&p+1>=a)return s(o.buildValues(i.lastComponent,t,e))||!0;h[r]=i,i.oldPos+1>=l&&(g=Math.min(g,r-1)),p+1>=a&&(b=Math.max(b,r+1))}else h[r]=void 0}c++};if(r)!function e(){setTimeout((function(){if(c>u||Date.now()>d)return r(void 0);v()||e()}),0)}();else for(;c<=u&&Date.now()<=d;){var m=v();if(m)return m}},e.prototype.addToPath=function(e,t,n,r,i){var o=e.lastComponent;return o&&!i.oneChangePerToken&&o.added===t&&o.removed===n?{oldPos:e.oldPos+r,lastComponent:{count:o.count+1,added:t,removed:n,previousComponent:o.previousComponent}}:{oldPos:e.oldPos+r,lastComponent:{count:1,added:t,removed:n,previousComponent:o}}},e.prototype.extractCommon=function(e,t,n,r,i){for(var o=t.length,s=n.length,a=e.oldPos,l=a-r,c=0;l+1<o&&a+1<s&&this.equals(n[a+1],t[l+1],i);)l++,a++,c++,i.oneChangePerToken&&(e.lastComponent={count:1,previousComponent:e.lastComponent,added:!1,removed:!1});return c&&!i.oneChangePerToken&&(e.lastComponent={count:c,previousComponent:e.lastComponent,added:!1,removed:!1}),e.oldPos=a,l},e.prototype.equals=function(e,t,n){return n.comparator?n.comparator(e,t):e===t||!!n.ignoreCase&&e.toLowerCase()===t.toLowerCase()},e.prototype.removeEmpty=function(e){for(var t=[],n=0;n<e.length;n++)e[n]&&t.push(e[n]);return t},e.prototype.castInput=function(e,t){return e},e.prototype.tokenize=function(e,t){return Array.from(e)},e.prototype.join=function(e){return e.join("")},e.prototype.postProcess=function(e,t){return e},Object.defineProperty(e.prototype,"useLongestToken",{get:function(){return!1},enumerable:!1,configurable:!0}),e.prototype.buildValues=function(e,t,n){for(var r,i=[];e;)i.push(e),r=e.previousComponent,delete e.previousComponent,e=r;i.reverse();for(var o=i.length,s=0,a=0,l=0;s<o;s++){var c=i[s];if(c.removed)c.value=this.join(n.slice(l,l+c.count)),l+=c.count;else{if(!c.added&&this.useLongestToken){var u=t.slice(a,a+c.count);u=u.map((function(e,t){var r=n[l+t];return r.length>e.length?r:e})),c.value=this.join(u)}else c.value=this.join(t.slice(a,a+c.count));a+=c.count,c.added||(l+=c.count)}}return i},e}();t.default=n},302(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t});Object.defineProperty(t,"__esModule",{value:!0}),t.defaultRenderConfig=t.CSSLineClass=void 0,t.toCSSClass=function(e){switch(e){case u.LineType.CONTEXT:return t.CSSLineClass.CONTEXT;case u.LineType.INSERT:return t.CSSLineClass.INSERTS;case u.LineType.DELETE:return t.CSSLineClass.DELETES}},t.colorSchemeToCss=function(e){switch(e){case u.ColorSchemeType.DARK:return"d2h-dark-color-scheme";case u.ColorSchemeType.AUTO:return"d2h-auto-color-scheme";case u.ColorSchemeType.LIGHT:default:return"d2h-light-color-scheme"}},t.escapeForHtml=g,t.deconstructLine=v,t.filenameDiff=m,t.getHtmlId=function(e){return\`d2h-\${(0,l.hashCode)(m(e)).toString().slice(-6)}\`},t.getFileIcon=function(e){let t="file-changed";return e.isRename||e.isCopy?t="file-renamed":e.isNew?t="file-added":e.isDeleted?t="file-deleted":e.newName!==e.oldName&&(t="file-renamed"),t},t.diffHighlight=function(e,n,r,i={}){const{matching:o,maxLineLengthHighlight:s,matchWordsThreshold:l,diffStyle:c}=Object.assign(Object.assign({},t.defaultRenderConfig),i),u=v(e,r,!1),f=v(n,r,!1);if(u.content.length>s||f.content.length>s)return{oldLine:{prefix:u.prefix,content:g(u.content)},newLine:{prefix:f.prefix,content:g(f.content)}};const p="char"===c?a.diffChars(u.content,f.content):a.diffWordsWithSpace(u.content,f.content),m=[];if("word"===c&&"words"===o){const e=p.filter((e=>e.removed)),t=p.filter((e=>e.added));h(t,e).forEach((e=>{1===e[0].length&&1===e[1].length&&d(e[0][0],e[1][0])<l&&(m.push(e[0][0]),m.push(e[1][0]))}))}const y=p.reduce(((e,t)=>{const n=t.added?"ins":t.removed?"del":null,r=m.indexOf(t)>-1?' class="d2h-change"':"",i=g(t.value);return null!==n?\`\${e}<\${n}\${r}>\${i}</\${n}>\`:\`\${e}\${i}\`}),"");return{oldLine:{prefix:u.prefix,content:(w=y,w.replace(/(<ins[^>]*>((.|\\n)*?)<\\/ins>)/g,""))},newLine:{prefix:f.prefix,content:b(y)}};var w};const a=s(n(801)),l=n(185),c=s(n(598)),u=n(613);t.CSSLineClass={INSERTS:"d2h-ins",DELETES:"d2h-del",CONTEXT:"d2h-cntx",INFO:"d2h-info",INSERT_CHANGES:"d2h-ins d2h-change",DELETE_CHANGES:"d2h-del d2h-change"},t.defaultRenderConfig={matching:u.LineMatchingType.NONE,matchWordsThreshold:.25,maxLineLengthHighlight:1e4,diffStyle:u.DiffStyleType.WORD,colorScheme:u.ColorSchemeType.LIGHT};const f="/",d=c.newDistanceFn((e=>e.value)),h=c.newMatcherFn(d);function p(e){return-1!==e.indexOf("dev/null")}function b(e){return e.replace(/(<del[^>]*>((.|\\n)*?)<\\/del>)/g,"")}function g(e){return e.slice(0).replace(/&/g,"&amp;").replace(/</g,"&lt;").replace(/>/g,"&gt;").replace(/"/g,"&quot;").replace(/'/g,"&#x27;").replace(/\\//g,"&#x2F;")}function v(e,t,n=!0){const r=function(e){return e?2:1}(t);return{prefix:e.substring(0,r),content:n?g(e.substring(r)):e.substring(r)}}function m(e){const t=(0,l.unifyPath)(e.oldName),n=(0,l.unifyPath)(e.newName);if(t===n||p(t)||p(n))return p(n)?t:n;{const e=[],r=[],i=t.split(f),o=n.split(f);let s=0,a=i.length-1,l=o.length-1;for(;s<a&&s<l&&i[s]===o[s];)e.push(o[s]),s+=1;for(;a>s&&l>s&&i[a]===o[l];)r.unshift(o[l]),a-=1,l-=1;const c=e.join(f),u=r.join(f),d=i.slice(s,a+1).join(f),h=o.slice(s,l+1).join(f);return c.length&&u.length?c+f+"{"+d+" \u2192 "+h+"}"+f+u:c.length?c+f+"{"+d+" \u2192 "+h+"}":u.length?"{"+d+" \u2192 "+h+"}"+f+u:t+" \u2192 "+n}}},363(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.parsePatch=function(e){var t=e.split(/\\n/),n=[],r=0;function i(){var e={};for(n.push(e);r<t.length;){var i=t[r];if(/^(---|\\+\\+\\+|@@)\\s/.test(i))break;var a=/^(?:Index:|diff(?: -r \\w+)+)\\s+/.exec(i);a&&(e.index=i.substring(a[0].length).trim()),r++}for(o(e),o(e),e.hunks=[];r<t.length&&(i=t[r],!/^(Index:\\s|diff\\s|---\\s|\\+\\+\\+\\s|===================================================================)/.test(i));)if(/^@@/.test(i))e.hunks.push(s());else{if(i)throw new Error("Unknown line "+(r+1)+" "+JSON.stringify(i));r++}}function o(e){var n=/^(---|\\+\\+\\+)\\s+/.exec(t[r]);if(n){var i=n[1],o=t[r].substring(3).trim().split("\\t",2),s=(o[1]||"").trim(),a=o[0].replace(/\\\\\\\\/g,"\\\\");a.startsWith('"')&&a.endsWith('"')&&(a=a.substr(1,a.length-2)),"---"===i?(e.oldFileName=a,e.oldHeader=s):(e.newFileName=a,e.newHeader=s),r++}}function s(){var e,n=r,i=t[r++].split(/@@ -(\\d+)(?:,(\\d+))? \\+(\\d+)(?:,(\\d+))? @@/),o={oldStart:+i[1],oldLines:void 0===i[2]?1:+i[2],newStart:+i[3],newLines:void 0===i[4]?1:+i[4],lines:[]};0===o.oldLines&&(o.oldStart+=1),0===o.newLines&&(o.newStart+=1);for(var s=0,a=0;r<t.length&&(a<o.oldLines||s<o.newLines||(null===(e=t[r])||void 0===e?void 0:e.startsWith("\\\\")));r++){var l=0==t[r].length&&r!=t.length-1?" ":t[r][0];if("+"!==l&&"-"!==l&&" "!==l&&"\\\\"!==l)throw new Error("Hunk at line ".concat(n+1," contained invalid line ").concat(t[r]));o.lines.push(t[r]),"+"===l?s++:"-"===l?a++:" "===l&&(s++,a++)}if(s||1!==o.newLines||(o.newLines=0),a||1!==o.oldLines||(o.oldLines=0),s!==o.newLines)throw new Error("Added line count did not match for hunk at line "+(n+1));if(a!==o.oldLines)throw new Error("Removed line count did not match for hunk at line "+(n+1));return o}for(;r<t.length;)i();return n}},406(e,t){"use strict";var n=this&&this.__assign||function(){return n=Object.assign||function(e){for(var t,n=1,r=arguments.length;n<r;n++)for(var i in t=arguments[n])Object.prototype.hasOwnProperty.call(t,i)&&(e[i]=t[i]);return e},n.apply(this,arguments)};Object.defineProperty(t,"__esModule",{value:!0}),t.reversePatch=function e(t){return Array.isArray(t)?t.map((function(t){return e(t)})).reverse():n(n({},t),{oldFileName:t.newFileName,oldHeader:t.newHeader,newFileName:t.oldFileName,newHeader:t.oldHeader,hunks:t.hunks.map((function(e){return{oldLines:e.newLines,oldStart:e.newStart,newLines:e.oldLines,newStart:e.oldStart,lines:e.lines.map((function(e){return e.startsWith("-")?"+".concat(e.slice(1)):e.startsWith("+")?"-".concat(e.slice(1)):e}))}}))})}},453(e,t){!function(e){var t=/\\S/,n=/\\"/g,r=/\\n/g,i=/\\r/g,o=/\\\\/g,s=/\\u2028/,a=/\\u2029/;function l(e){return e.trim?e.trim():e.replace(/^\\s*|\\s*$/g,"")}function c(e,t,n){if(t.charAt(n)!=e.charAt(0))return!1;for(var r=1,i=e.length;r<i;r++)if(t.charAt(n+r)!=e.charAt(r))return!1;return!0}e.tags={"#":1,"^":2,"<":3,$:4,"/":5,"!":6,">":7,"=":8,_v:9,"{":10,"&":11,_t:12},e.scan=function(n,r){var i,o=n.length,s=0,a=null,u=null,f="",d=[],h=!1,p=0,b=0,g="{{",v="}}";function m(){f.length>0&&(d.push({tag:"_t",text:new String(f)}),f="")}function y(n,r){if(m(),n&&function(){for(var n=!0,r=b;r<d.length;r++)if(!(n=e.tags[d[r].tag]<e.tags._v||"_t"==d[r].tag&&null===d[r].text.match(t)))return!1;return n}())for(var i,o=b;o<d.length;o++)d[o].text&&((i=d[o+1])&&">"==i.tag&&(i.indent=d[o].text.toString()),d.splice(o,1));else r||d.push({tag:"\\n"});h=!1,b=d.length}function w(e,t){var n="="+v,r=e.indexOf(n,t),i=l(e.substring(e.indexOf("=",t)+1,r)).split(" ");return g=i[0],v=i[i.length-1],r+n.length-1}for(r&&(r=r.split(" "),g=r[0],v=r[1]),p=0;p<o;p++)0==s?c(g,n,p)?(--p,m(),s=1):"\\n"==n.charAt(p)?y(h):f+=n.charAt(p):1==s?(p+=g.length-1,"="==(a=(u=e.tags[n.charAt(p+1)])?n.charAt(p+1):"_v")?(p=w(n,p),s=0):(u&&p++,s=2),h=p):c(v,n,p)?(d.push({tag:a,n:l(f),otag:g,ctag:v,i:"/"==a?h-g.length:p+v.length}),f="",p+=v.length-1,s=0,"{"==a&&("}}"==v?p++:"}"===(i=d[d.length-1]).n.substr(i.n.length-1)&&(i.n=i.n.substring(0,i.n.length-1)))):f+=n.charAt(p);return y(h,!0),d};var u={_t:!0,"\\n":!0,$:!0,"/":!0};function f(t,n,r,i){var o,s=[],a=null,l=null;for(o=r[r.length-1];t.length>0;){if(l=t.shift(),o&&"<"==o.tag&&!(l.tag in u))throw new Error("Illegal content in < super tag.");if(e.tags[l.tag]<=e.tags.$||d(l,i))r.push(l),l.nodes=f(t,l.tag,r,i);else{if("/"==l.tag){if(0===r.length)throw new Error("Closing tag without opener: /"+l.n);if(a=r.pop(),l.n!=a.n&&!h(l.n,a.n,i))throw new Error("Nesting error: "+a.n+" vs. "+l.n);return a.end=l.i,s}"\\n"==l.tag&&(l.last=0==t.length||"\\n"==t[0].tag)}s.push(l)}if(r.length>0)throw new Error("missing closing tag: "+r.pop().n);return s}function d(e,t){for(var n=0,r=t.length;n<r;n++)if(t[n].o==e.n)return e.tag="#",!0}function h(e,t,n){for(var r=0,i=n.length;r<i;r++)if(n[r].c==e&&n[r].o==t)return!0}function p(e){var t=[];for(var n in e.partials)t.push('"'+g(n)+'":{name:"'+g(e.partials[n].name)+'", '+p(e.partials[n])+"}");return"partials: {"+t.join(",")+"}, subs: "+function(e){var t=[];for(var n in e)t.push('"'+g(n)+'": function(c,p,t,i) {'+e[n]+"}");return"{ "+t.join(",")+" }"}(e.subs)}e.stringify=function(t,n,r){return"{code: function (c,p,i) { "+e.wrapMain(t.code)+" },"+p(t)+"}"};var b=0;function g(e){return e.replace(o,"\\\\\\\\").replace(n,'\\\\"').replace(r,"\\\\n").replace(i,"\\\\r").replace(s,"\\\\u2028").replace(a,"\\\\u2029")}function v(e){return~e.indexOf(".")?"d":"f"}function m(e,t){var n="<"+(t.prefix||"")+e.n+b++;return t.partials[n]={name:e.n,partials:{}},t.code+='t.b(t.rp("'+g(n)+'",c,p,"'+(e.indent||"")+'"));',n}function y(e,t){t.code+="t.b(t.t(t."+v(e.n)+'("'+g(e.n)+'",c,p,0)));'}function w(e){return"t.b("+e+");"}e.generate=function(t,n,r){b=0;var i={code:"",subs:{},partials:{}};return e.walk(t,i),r.asString?this.stringify(i,n,r):this.makeTemplate(i,n,r)},e.wrapMain=function(e){return'var t=this;t.b(i=i||"");'+e+"return t.fl();"},e.template=e.Template,e.makeTemplate=function(e,t,n){var r=this.makePartials(e);return r.code=new Function("c","p","i",this.wrapMain(e.code)),new this.template(r,t,this,n)},e.makePartials=function(e){var t,n={subs:{},partials:e.partials,name:e.name};for(t in n.partials)n.partials[t]=this.makePartials(n.partials[t]);for(t in e.subs)n.subs[t]=new Function("c","p","t","i",e.subs[t]);return n},e.codegen={"#":function(t,n){n.code+="if(t.s(t."+v(t.n)+'("'+g(t.n)+'",c,p,1),c,p,0,'+t.i+","+t.end+',"'+t.otag+" "+t.ctag+'")){t.rs(c,p,function(c,p,t){',e.walk(t.nodes,n),n.code+="});c.pop();}"},"^":function(t,n){n.code+="if(!t.s(t."+v(t.n)+'("'+g(t.n)+'",c,p,1),c,p,1,0,0,"")){',e.walk(t.nodes,n),n.code+="};"},">":m,"<":function(t,n){var r={partials:{},code:"",subs:{},inPartial:!0};e.walk(t.nodes,r);var i=n.partials[m(t,n)];i.subs=r.subs,i.partials=r.partials},$:function(t,n){var r={subs:{},code:"",partials:n.partials,prefix:t.n};e.walk(t.nodes,r),n.subs[t.n]=r.code,n.inPartial||(n.code+='t.sub("'+g(t.n)+'",c,p,i);')},"\\n":function(e,t){t.code+=w('"\\\\n"'+(e.last?"":" + i"))},_v:function(e,t){t.code+="t.b(t.v(t."+v(e.n)+'("'+g(e.n)+'",c,p,0)));'},_t:function(e,t){t.code+=w('"'+g(e.text)+'"')},"{":y,"&":y},e.walk=function(t,n){for(var r,i=0,o=t.length;i<o;i++)(r=e.codegen[t[i].tag])&&r(t[i],n);return n},e.parse=function(e,t,n){return f(e,0,[],(n=n||{}).sectionTags||[])},e.cache={},e.cacheKey=function(e,t){return[e,!!t.asString,!!t.disableLambda,t.delimiters,!!t.modelGet].join("||")},e.compile=function(t,n){n=n||{};var r=e.cacheKey(t,n),i=this.cache[r];if(i){var o=i.partials;for(var s in o)delete o[s].instance;return i}return i=this.generate(this.parse(this.scan(t,n.delimiters),t,n),t,n),this.cache[r]=i}}(t)},484(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.sentenceDiff=void 0,t.diffSentences=function(e,n,r){return t.sentenceDiff.diff(e,n,r)};var o=function(e){function t(){return null!==e&&e.apply(this,arguments)||this}return i(t,e),t.prototype.tokenize=function(e){for(var t,n,r=[],i=0,o=0;o<e.length;o++){if(o==e.length-1){r.push(e.slice(i));break}if(("."==(n=e[o])||"!"==n||"?"==n)&&e[o+1].match(/\\s/)){for(r.push(e.slice(i,o+1)),o=i=o+1;null===(t=e[o+1])||void 0===t?void 0:t.match(/\\s/);)o++;r.push(e.slice(i,o+1)),i=o+1}}return r},t}(n(188).default);t.sentenceDiff=new o},488(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t});Object.defineProperty(t,"__esModule",{value:!0}),t.defaultTemplates=void 0;const a=s(n(111));t.defaultTemplates={},t.defaultTemplates["file-summary-line"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<li class="d2h-file-list-line">'),r.b("\\n"+n),r.b('    <span class="d2h-file-name-wrapper">'),r.b("\\n"+n),r.b(r.rp("<fileIcon0",e,t,"      ")),r.b('      <a href="#'),r.b(r.v(r.f("fileHtmlId",e,t,0))),r.b('" class="d2h-file-name">'),r.b(r.v(r.f("fileName",e,t,0))),r.b("</a>"),r.b("\\n"+n),r.b('      <span class="d2h-file-stats">'),r.b("\\n"+n),r.b('          <span class="d2h-lines-added">'),r.b(r.v(r.f("addedLines",e,t,0))),r.b("</span>"),r.b("\\n"+n),r.b('          <span class="d2h-lines-deleted">'),r.b(r.v(r.f("deletedLines",e,t,0))),r.b("</span>"),r.b("\\n"+n),r.b("      </span>"),r.b("\\n"+n),r.b("    </span>"),r.b("\\n"+n),r.b("</li>"),r.fl()},partials:{"<fileIcon0":{name:"fileIcon",partials:{},subs:{}}},subs:{}}),t.defaultTemplates["file-summary-wrapper"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<div class="d2h-file-list-wrapper '),r.b(r.v(r.f("colorScheme",e,t,0))),r.b('">'),r.b("\\n"+n),r.b('    <div class="d2h-file-list-header">'),r.b("\\n"+n),r.b('        <span class="d2h-file-list-title">Files changed ('),r.b(r.v(r.f("filesNumber",e,t,0))),r.b(")</span>"),r.b("\\n"+n),r.b('        <a class="d2h-file-switch d2h-hide">hide</a>'),r.b("\\n"+n),r.b('        <a class="d2h-file-switch d2h-show">show</a>'),r.b("\\n"+n),r.b("    </div>"),r.b("\\n"+n),r.b('    <ol class="d2h-file-list">'),r.b("\\n"+n),r.b("    "),r.b(r.t(r.f("files",e,t,0))),r.b("\\n"+n),r.b("    </ol>"),r.b("\\n"+n),r.b("</div>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["generic-block-header"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b("<tr>"),r.b("\\n"+n),r.b('    <td class="'),r.b(r.v(r.f("lineClass",e,t,0))),r.b(" "),r.b(r.v(r.d("CSSLineClass.INFO",e,t,0))),r.b('"></td>'),r.b("\\n"+n),r.b('    <td class="'),r.b(r.v(r.d("CSSLineClass.INFO",e,t,0))),r.b('">'),r.b("\\n"+n),r.b('        <div class="'),r.b(r.v(r.f("contentClass",e,t,0))),r.b('">'),r.s(r.f("blockHeader",e,t,1),e,t,0,156,173,"{{ }}")&&(r.rs(e,t,(function(e,t,n){n.b(n.t(n.f("blockHeader",e,t,0)))})),e.pop()),r.s(r.f("blockHeader",e,t,1),e,t,1,0,0,"")||r.b("&nbsp;"),r.b("</div>"),r.b("\\n"+n),r.b("    </td>"),r.b("\\n"+n),r.b("</tr>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["generic-empty-diff"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b("<tr>"),r.b("\\n"+n),r.b('    <td class="'),r.b(r.v(r.d("CSSLineClass.INFO",e,t,0))),r.b('">'),r.b("\\n"+n),r.b('        <div class="'),r.b(r.v(r.f("contentClass",e,t,0))),r.b('">'),r.b("\\n"+n),r.b("            File without changes"),r.b("\\n"+n),r.b("        </div>"),r.b("\\n"+n),r.b("    </td>"),r.b("\\n"+n),r.b("</tr>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["generic-file-path"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<span class="d2h-file-name-wrapper">'),r.b("\\n"+n),r.b(r.rp("<fileIcon0",e,t,"    ")),r.b('    <span class="d2h-file-name">'),r.b(r.v(r.f("fileDiffName",e,t,0))),r.b("</span>"),r.b("\\n"+n),r.b(r.rp("<fileTag1",e,t,"    ")),r.b("</span>"),r.b("\\n"+n),r.b('<label class="d2h-file-collapse">'),r.b("\\n"+n),r.b('    <input class="d2h-file-collapse-input" type="checkbox" name="viewed" value="viewed">'),r.b("\\n"+n),r.b("    Viewed"),r.b("\\n"+n),r.b("</label>"),r.fl()},partials:{"<fileIcon0":{name:"fileIcon",partials:{},subs:{}},"<fileTag1":{name:"fileTag",partials:{},subs:{}}},subs:{}}),t.defaultTemplates["generic-line"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b("<tr>"),r.b("\\n"+n),r.b('    <td class="'),r.b(r.v(r.f("lineClass",e,t,0))),r.b(" "),r.b(r.v(r.f("type",e,t,0))),r.b('">'),r.b("\\n"+n),r.b("      "),r.b(r.t(r.f("lineNumber",e,t,0))),r.b("\\n"+n),r.b("    </td>"),r.b("\\n"+n),r.b('    <td class="'),r.b(r.v(r.f("type",e,t,0))),r.b('">'),r.b("\\n"+n),r.b('        <div class="'),r.b(r.v(r.f("contentClass",e,t,0))),r.b('">'),r.b("\\n"+n),r.s(r.f("prefix",e,t,1),e,t,0,162,238,"{{ }}")&&(r.rs(e,t,(function(e,t,r){r.b('            <span class="d2h-code-line-prefix">'),r.b(r.t(r.f("prefix",e,t,0))),r.b("</span>"),r.b("\\n"+n)})),e.pop()),r.s(r.f("prefix",e,t,1),e,t,1,0,0,"")||(r.b('            <span class="d2h-code-line-prefix">&nbsp;</span>'),r.b("\\n"+n)),r.s(r.f("content",e,t,1),e,t,0,371,445,"{{ }}")&&(r.rs(e,t,(function(e,t,r){r.b('            <span class="d2h-code-line-ctn">'),r.b(r.t(r.f("content",e,t,0))),r.b("</span>"),r.b("\\n"+n)})),e.pop()),r.s(r.f("content",e,t,1),e,t,1,0,0,"")||(r.b('            <span class="d2h-code-line-ctn"><br></span>'),r.b("\\n"+n)),r.b("        </div>"),r.b("\\n"+n),r.b("    </td>"),r.b("\\n"+n),r.b("</tr>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["generic-wrapper"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<div class="d2h-wrapper '),r.b(r.v(r.f("colorScheme",e,t,0))),r.b('">'),r.b("\\n"+n),r.b("    "),r.b(r.t(r.f("content",e,t,0))),r.b("\\n"+n),r.b("</div>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["icon-file-added"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<svg aria-hidden="true" class="d2h-icon d2h-added" height="16" title="added" version="1.1" viewBox="0 0 14 16"'),r.b("\\n"+n),r.b('     width="14">'),r.b("\\n"+n),r.b('    <path d="M13 1H1C0.45 1 0 1.45 0 2v12c0 0.55 0.45 1 1 1h12c0.55 0 1-0.45 1-1V2c0-0.55-0.45-1-1-1z m0 13H1V2h12v12zM6 9H3V7h3V4h2v3h3v2H8v3H6V9z"></path>'),r.b("\\n"+n),r.b("</svg>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["icon-file-changed"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<svg aria-hidden="true" class="d2h-icon d2h-changed" height="16" title="modified" version="1.1"'),r.b("\\n"+n),r.b('     viewBox="0 0 14 16" width="14">'),r.b("\\n"+n),r.b('    <path d="M13 1H1C0.45 1 0 1.45 0 2v12c0 0.55 0.45 1 1 1h12c0.55 0 1-0.45 1-1V2c0-0.55-0.45-1-1-1z m0 13H1V2h12v12zM4 8c0-1.66 1.34-3 3-3s3 1.34 3 3-1.34 3-3 3-3-1.34-3-3z"></path>'),r.b("\\n"+n),r.b("</svg>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["icon-file-deleted"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<svg aria-hidden="true" class="d2h-icon d2h-deleted" height="16" title="removed" version="1.1"'),r.b("\\n"+n),r.b('     viewBox="0 0 14 16" width="14">'),r.b("\\n"+n),r.b('    <path d="M13 1H1C0.45 1 0 1.45 0 2v12c0 0.55 0.45 1 1 1h12c0.55 0 1-0.45 1-1V2c0-0.55-0.45-1-1-1z m0 13H1V2h12v12zM11 9H3V7h8v2z"></path>'),r.b("\\n"+n),r.b("</svg>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["icon-file-renamed"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<svg aria-hidden="true" class="d2h-icon d2h-moved" height="16" title="renamed" version="1.1"'),r.b("\\n"+n),r.b('     viewBox="0 0 14 16" width="14">'),r.b("\\n"+n),r.b('    <path d="M6 9H3V7h3V4l5 4-5 4V9z m8-7v12c0 0.55-0.45 1-1 1H1c-0.55 0-1-0.45-1-1V2c0-0.55 0.45-1 1-1h12c0.55 0 1 0.45 1 1z m-1 0H1v12h12V2z"></path>'),r.b("\\n"+n),r.b("</svg>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["icon-file"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<svg aria-hidden="true" class="d2h-icon" height="16" version="1.1" viewBox="0 0 12 16" width="12">'),r.b("\\n"+n),r.b('    <path d="M6 5H2v-1h4v1zM2 8h7v-1H2v1z m0 2h7v-1H2v1z m0 2h7v-1H2v1z m10-7.5v9.5c0 0.55-0.45 1-1 1H1c-0.55 0-1-0.45-1-1V2c0-0.55 0.45-1 1-1h7.5l3.5 3.5z m-1 0.5L8 2H1v12h10V5z"></path>'),r.b("\\n"+n),r.b("</svg>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["line-by-line-file-diff"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<div id="'),r.b(r.v(r.f("fileHtmlId",e,t,0))),r.b('" class="d2h-file-wrapper" data-lang="'),r.b(r.v(r.d("file.language",e,t,0))),r.b('">'),r.b("\\n"+n),r.b('    <div class="d2h-file-header">'),r.b("\\n"+n),r.b("    "),r.b(r.t(r.f("filePath",e,t,0))),r.b("\\n"+n),r.b("    </div>"),r.b("\\n"+n),r.b('    <div class="d2h-file-diff">'),r.b("\\n"+n),r.b('        <div class="d2h-code-wrapper">'),r.b("\\n"+n),r.b('            <table class="d2h-diff-table">'),r.b("\\n"+n),r.b('                <tbody class="d2h-diff-tbody">'),r.b("\\n"+n),r.b("                "),r.b(r.t(r.f("diffs",e,t,0))),r.b("\\n"+n),r.b("                </tbody>"),r.b("\\n"+n),r.b("            </table>"),r.b("\\n"+n),r.b("        </div>"),r.b("\\n"+n),r.b("    </div>"),r.b("\\n"+n),r.b("</div>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["line-by-line-numbers"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<div class="line-num1">'),r.b(r.v(r.f("oldNumber",e,t,0))),r.b("</div>"),r.b("\\n"+n),r.b('<div class="line-num2">'),r.b(r.v(r.f("newNumber",e,t,0))),r.b("</div>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["side-by-side-file-diff"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<div id="'),r.b(r.v(r.f("fileHtmlId",e,t,0))),r.b('" class="d2h-file-wrapper" data-lang="'),r.b(r.v(r.d("file.language",e,t,0))),r.b('">'),r.b("\\n"+n),r.b('    <div class="d2h-file-header">'),r.b("\\n"+n),r.b("      "),r.b(r.t(r.f("filePath",e,t,0))),r.b("\\n"+n),r.b("    </div>"),r.b("\\n"+n),r.b('    <div class="d2h-files-diff">'),r.b("\\n"+n),r.b('        <div class="d2h-file-side-diff">'),r.b("\\n"+n),r.b('            <div class="d2h-code-wrapper">'),r.b("\\n"+n),r.b('                <table class="d2h-diff-table">'),r.b("\\n"+n),r.b('                    <tbody class="d2h-diff-tbody">'),r.b("\\n"+n),r.b("                    "),r.b(r.t(r.d("diffs.left",e,t,0))),r.b("\\n"+n),r.b("                    </tbody>"),r.b("\\n"+n),r.b("                </table>"),r.b("\\n"+n),r.b("            </div>"),r.b("\\n"+n),r.b("        </div>"),r.b("\\n"+n),r.b('        <div class="d2h-file-side-diff">'),r.b("\\n"+n),r.b('            <div class="d2h-code-wrapper">'),r.b("\\n"+n),r.b('                <table class="d2h-diff-table">'),r.b("\\n"+n),r.b('                    <tbody class="d2h-diff-tbody">'),r.b("\\n"+n),r.b("                    "),r.b(r.t(r.d("diffs.right",e,t,0))),r.b("\\n"+n),r.b("                    </tbody>"),r.b("\\n"+n),r.b("                </table>"),r.b("\\n"+n),r.b("            </div>"),r.b("\\n"+n),r.b("        </div>"),r.b("\\n"+n),r.b("    </div>"),r.b("\\n"+n),r.b("</div>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["tag-file-added"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<span class="d2h-tag d2h-added d2h-added-tag">ADDED</span>'),r.fl()},partials:{},subs:{}}),t.defaultTemplates["tag-file-changed"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<span class="d2h-tag d2h-changed d2h-changed-tag">CHANGED</span>'),r.fl()},partials:{},subs:{}}),t.defaultTemplates["tag-file-deleted"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<span class="d2h-tag d2h-deleted d2h-deleted-tag">DELETED</span>'),r.fl()},partials:{},subs:{}}),t.defaultTemplates["tag-file-renamed"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<span class="d2h-tag d2h-moved d2h-moved-tag">RENAMED</span>'),r.fl()},partials:{},subs:{}})},501(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t});Object.defineProperty(t,"__esModule",{value:!0}),t.FileListRenderer=t.defaultFileListRendererConfig=void 0;const a=s(n(302)),l="file-summary";t.defaultFileListRendererConfig={colorScheme:a.defaultRenderConfig.colorScheme},t.FileListRenderer=class{constructor(e,n={}){this.hoganUtils=e,this.config=Object.assign(Object.assign({},t.defaultFileListRendererConfig),n)}render(e){const t=e.map((e=>this.hoganUtils.render(l,"line",{fileHtmlId:a.getHtmlId(e),oldName:e.oldName,newName:e.newName,fileName:a.filenameDiff(e),deletedLines:"-"+e.deletedLines,addedLines:"+"+e.addedLines},{fileIcon:this.hoganUtils.template("icon",a.getFileIcon(e))}))).join("\\n");return this.hoganUtils.render(l,"wrapper",{colorScheme:a.colorSchemeToCss(this.config.colorScheme),filesNumber:e.length,files:t})}}},598(e,t){"use strict";function n(e,t){if(0===e.length)return t.length;if(0===t.length)return e.length;const n=[];let r,i;for(r=0;r<=t.length;r++)n[r]=[r];for(i=0;i<=e.length;i++)n[0][i]=i;for(r=1;r<=t.length;r++)for(i=1;i<=e.length;i++)t.charAt(r-1)===e.charAt(i-1)?n[r][i]=n[r-1][i-1]:n[r][i]=Math.min(n[r-1][i-1]+1,Math.min(n[r][i-1]+1,n[r-1][i]+1));return n[t.length][e.length]}Object.defineProperty(t,"__esModule",{value:!0}),t.levenshtein=n,t.newDistanceFn=function(e){return(t,r)=>{const i=e(t).trim(),o=e(r).trim();return n(i,o)/(i.length+o.length)}},t.newMatcherFn=function(e){return function t(n,r,i=0,o=new Map){const s=function(t,n,r=new Map){let i,o=1/0;for(let s=0;s<t.length;++s)for(let a=0;a<n.length;++a){const l=JSON.stringify([t[s],n[a]]);let c;r.has(l)&&(c=r.get(l))||(c=e(t[s],n[a]),r.set(l,c)),c<o&&(o=c,i={indexA:s,indexB:a,score:o})}return i}(n,r,o);if(!s||n.length+r.length<3)return[[n,r]];const a=n.slice(0,s.indexA),l=r.slice(0,s.indexB),c=[n[s.indexA]],u=[r[s.indexB]],f=s.indexA+1,d=s.indexB+1,h=n.slice(f),p=r.slice(d),b=t(a,l,i+1,o),g=t(c,u,i+1,o),v=t(h,p,i+1,o);let m=g;return(s.indexA>0||s.indexB>0)&&(m=b.concat(m)),(n.length>f||r.length>d)&&(m=m.concat(v)),m}}},613(e,t){"use strict";var n,r;Object.defineProperty(t,"__esModule",{value:!0}),t.ColorSchemeType=t.DiffStyleType=t.LineMatchingType=t.OutputFormatType=t.LineType=void 0,function(e){e.INSERT="insert",e.DELETE="delete",e.CONTEXT="context"}(n||(t.LineType=n={})),t.OutputFormatType={LINE_BY_LINE:"line-by-line",SIDE_BY_SIDE:"side-by-side"},t.LineMatchingType={LINES:"lines",WORDS:"words",NONE:"none"},t.DiffStyleType={WORD:"word",CHAR:"char"},function(e){e.AUTO="auto",e.DARK="dark",e.LIGHT="light"}(r||(t.ColorSchemeType=r={}))},622(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.characterDiff=void 0,t.diffChars=function(e,n,r){return t.characterDiff.diff(e,n,r)};var o=function(e){function t(){return null!==e&&e.apply(this,arguments)||this}return i(t,e),t}(n(188).default);t.characterDiff=new o},660(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.convertChangesToXML=function(e){for(var t=[],n=0;n<e.length;n++){var r=e[n];r.added?t.push("<ins>"):r.removed&&t.push("<del>"),t.push(r.value.replace(/&/g,"&amp;").replace(/</g,"&lt;").replace(/>/g,"&gt;").replace(/"/g,"&quot;")),r.added?t.push("</ins>"):r.removed&&t.push("</del>")}return t.join("")}},665(e,t){"use strict";function n(e,t,n){if(e.slice(0,t.length)!=t)throw Error("string ".concat(JSON.stringify(e)," doesn't start with prefix ").concat(JSON.stringify(t),"; this is a bug"));return n+e.slice(t.length)}function r(e,t,n){if(!t)return e+n;if(e.slice(-t.length)!=t)throw Error("string ".concat(JSON.stringify(e)," doesn't end with suffix ").concat(JSON.stringify(t),"; this is a bug"));return e.slice(0,-t.length)+n}Object.defineProperty(t,"__esModule",{value:!0}),t.longestCommonPrefix=function(e,t){var n;for(n=0;n<e.length&&n<t.length;n++)if(e[n]!=t[n])return e.slice(0,n);return e.slice(0,n)},t.longestCommonSuffix=function(e,t){var n;if(!e||!t||e[e.length-1]!=t[t.length-1])return"";for(n=0;n<e.length&&n<t.length;n++)if(e[e.length-(n+1)]!=t[t.length-(n+1)])return e.slice(-n);return e.slice(-n)},t.replacePrefix=n,t.replaceSuffix=r,t.removePrefix=function(e,t){return n(e,t,"")},t.removeSuffix=function(e,t){return r(e,t,"")},t.maximumOverlap=function(e,t){return t.slice(0,function(e,t){var n=0;e.length>t.length&&(n=e.length-t.length);var r=t.length;e.length<t.length&&(r=e.length);var i=Array(r),o=0;i[0]=0;for(var s=1;s<r;s++){for(t[s]==t[o]?i[s]=i[o]:i[s]=o;o>0&&t[s]!=t[o];)o=i[o];t[s]==t[o]&&o++}o=0;for(var a=n;a<e.length;a++){for(;o>0&&e[a]!=t[o];)o=i[o];e[a]==t[o]&&o++}return o}(e,t))},t.hasOnlyWinLineEndings=function(e){return e.includes("\\r\\n")&&!e.startsWith("\\n")&&!e.match(/[^\\r]\\n/)},t.hasOnlyUnixLineEndings=function(e){return!e.includes("\\r\\n")&&e.includes("\\n")},t.trailingWs=function(e){var t;for(t=e.length-1;t>=0&&e[t].match(/\\s/);t--);return e.substring(t+1)},t.leadingWs=function(e){var t=e.match(/^\\s*/);return t?t[0]:""}},725(e,t){"use strict";var n=this&&this.__assign||function(){return n=Object.assign||function(e){for(var t,n=1,r=arguments.length;n<r;n++)for(var i in t=arguments[n])Object.prototype.hasOwnProperty.call(t,i)&&(e[i]=t[i]);return e},n.apply(this,arguments)};Object.defineProperty(t,"__esModule",{value:!0}),t.unixToWin=function e(t){return Array.isArray(t)?t.map((function(t){return e(t)})):n(n({},t),{hunks:t.hunks.map((function(e){return n(n({},e),{lines:e.lines.map((function(t,n){var r;return t.startsWith("\\\\")||t.endsWith("\\r")||(null===(r=e.lines[n+1])||void 0===r?void 0:r.startsWith("\\\\"))?t:t+"\\r"}))})}))})},t.winToUnix=function e(t){return Array.isArray(t)?t.map((function(t){return e(t)})):n(n({},t),{hunks:t.hunks.map((function(e){return n(n({},e),{lines:e.lines.map((function(e){return e.endsWith("\\r")?e.substring(0,e.length-1):e}))})}))})},t.isUnix=function(e){return Array.isArray(e)||(e=[e]),!e.some((function(e){return e.hunks.some((function(e){return e.lines.some((function(e){return!e.startsWith("\\\\")&&e.endsWith("\\r")}))}))}))},t.isWin=function(e){return Array.isArray(e)||(e=[e]),e.some((function(e){return e.hunks.some((function(e){return e.lines.some((function(e){return e.endsWith("\\r")}))}))}))&&e.every((function(e){return e.hunks.every((function(e){return e.lines.every((function(t,n){var r;return t.startsWith("\\\\")||t.endsWith("\\r")||(null===(r=e.lines[n+1])||void 0===r?void 0:r.startsWith("\\\\"))}))}))}))}},738(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.default=function(e,t,n){var r=!0,i=!1,o=!1,s=1;return function a(){if(r&&!o){if(i?s++:r=!1,e+s<=n)return e+s;o=!0}if(!i)return o||(r=!0),t<=e-s?e-s++:(i=!0,a())}}},766(e,t){!function(e){function t(e,t,n){var r;return t&&"object"==typeof t&&(void 0!==t[e]?r=t[e]:n&&t.get&&"function"==typeof t.get&&(r=t.get(e))),r}e.Template=function(e,t,n,r){e=e||{},this.r=e.code||this.r,this.c=n,this.options=r||{},this.text=t||"",this.partials=e.partials||{},this.subs=e.subs||{},this.buf=""},e.Template.prototype={r:function(e,t,n){return""},v:function(e){return e=l(e),a.test(e)?e.replace(n,"&amp;").replace(r,"&lt;").replace(i,"&gt;").replace(o,"&#39;").replace(s,"&quot;"):e},t:l,render:function(e,t,n){return this.ri([e],t||{},n)},ri:function(e,t,n){return this.r(e,t,n)},ep:function(e,t){var n=this.partials[e],r=t[n.name];if(n.instance&&n.base==r)return n.instance;if("string"==typeof r){if(!this.c)throw new Error("No compiler available.");r=this.c.compile(r,this.options)}if(!r)return null;if(this.partials[e].base=r,n.subs){for(key in t.stackText||(t.stackText={}),n.subs)t.stackText[key]||(t.stackText[key]=void 0!==this.activeSub&&t.stackText[this.activeSub]?t.stackText[this.activeSub]:this.text);r=function(e,t,n,r,i,o){function s(){}function a(){}var l;s.prototype=e,a.prototype=e.subs;var c=new s;for(l in c.subs=new a,c.subsText={},c.buf="",r=r||{},c.stackSubs=r,c.subsText=o,t)r[l]||(r[l]=t[l]);for(l in r)c.subs[l]=r[l];for(l in i=i||{},c.stackPartials=i,n)i[l]||(i[l]=n[l]);for(l in i)c.partials[l]=i[l];return c}(r,n.subs,n.partials,this.stackSubs,this.stackPartials,t.stackText)}return this.partials[e].instance=r,r},rp:function(e,t,n,r){var i=this.ep(e,n);return i?i.ri(t,n,r):""},rs:function(e,t,n){var r=e[e.length-1];if(c(r))for(var i=0;i<r.length;i++)e.push(r[i]),n(e,t,this),e.pop();else n(e,t,this)},s:function(e,t,n,r,i,o,s){var a;return(!c(e)||0!==e.length)&&("function"==typeof e&&(e=this.ms(e,t,n,r,i,o,s)),a=!!e,!r&&a&&t&&t.push("object"==typeof e?e:t[t.length-1]),a)},d:function(e,n,r,i){var o,s=e.split("."),a=this.f(s[0],n,r,i),l=this.options.modelGet,u=null;if("."===e&&c(n[n.length-2]))a=n[n.length-1];else for(var f=1;f<s.length;f++)void 0!==(o=t(s[f],a,l))?(u=a,a=o):a="";return!(i&&!a)&&(i||"function"!=typeof a||(n.push(u),a=this.mv(a,n,r),n.pop()),a)},f:function(e,n,r,i){for(var o=!1,s=!1,a=this.options.modelGet,l=n.length-1;l>=0;l--)if(void 0!==(o=t(e,n[l],a))){s=!0;break}return s?(i||"function"!=typeof o||(o=this.mv(o,n,r)),o):!i&&""},ls:function(e,t,n,r,i,o){var s=this.options.delimiters;return this.options.delimiters=o,this.b(this.ct(l(e.call(t,i,n)),t,r)),this.options.delimiters=s,!1},ct:function(e,t,n){if(this.options.disableLambda)throw new Error("Lambda features disabled.");return this.c.compile(e,this.options).render(t,n)},b:function(e){this.buf+=e},fl:function(){var e=this.buf;return this.buf="",e},ms:function(e,t,n,r,i,o,s){var a,l=t[t.length-1],c=e.call(l);return"function"==typeof c?!!r||(a=this.activeSub&&this.subsText&&this.subsText[this.activeSub]?this.subsText[this.activeSub]:this.text,this.ls(c,l,t,n,a.substring(i,o),s)):c},mv:function(e,t,n){var r=t[t.length-1],i=e.call(r);return"function"==typeof i?this.ct(l(i.call(r)),r,n):i},sub:function(e,t,n,r){var i=this.subs[e];i&&(this.activeSub=e,i(t,n,this,r),this.activeSub=!1)}};var n=/&/g,r=/</g,i=/>/g,o=/\\'/g,s=/\\"/g,a=/[&<>\\"\\']/;function l(e){return String(null==e?"":e)}var c=Array.isArray||function(e){return"[object Array]"===Object.prototype.toString.call(e)}}(t)},801(e,t,n){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.canonicalize=t.convertChangesToXML=t.convertChangesToDMP=t.reversePatch=t.parsePatch=t.applyPatches=t.applyPatch=t.OMIT_HEADERS=t.FILE_HEADERS_ONLY=t.INCLUDE_HEADERS=t.formatPatch=t.createPatch=t.createTwoFilesPatch=t.structuredPatch=t.arrayDiff=t.diffArrays=t.jsonDiff=t.diffJson=t.cssDiff=t.diffCss=t.sentenceDiff=t.diffSentences=t.diffTrimmedLines=t.lineDiff=t.diffLines=t.wordsWithSpaceDiff=t.diffWordsWithSpace=t.wordDiff=t.diffWords=t.characterDiff=t.diffChars=t.Diff=void 0;var r=n(188);t.Diff=r.default;var i=n(622);Object.defineProperty(t,"diffChars",{enumerable:!0,get:function(){return i.diffChars}}),Object.defineProperty(t,"characterDiff",{enumerable:!0,get:function(){return i.characterDiff}});var o=n(25);Object.defineProperty(t,"diffWords",{enumerable:!0,get:function(){return o.diffWords}}),Object.defineProperty(t,"diffWordsWithSpace",{enumerable:!0,get:function(){return o.diffWordsWithSpace}}),Object.defineProperty(t,"wordDiff",{enumerable:!0,get:function(){return o.wordDiff}}),Object.defineProperty(t,"wordsWithSpaceDiff",{enumerable:!0,get:function(){return o.wordsWithSpaceDiff}});var s=n(839);Object.defineProperty(t,"diffLines",{enumerable:!0,get:function(){return s.diffLines}}),Object.defineProperty(t,"diffTrimmedLines",{enumerable:!0,get:function(){return s.diffTrimmedLines}}),Object.defineProperty(t,"lineDiff",{enumerable:!0,get:function(){return s.lineDiff}});var a=n(484);Object.defineProperty(t,"diffSentences",{enumerable:!0,get:function(){return a.diffSentences}}),Object.defineProperty(t,"sentenceDiff",{enumerable:!0,get:function(){return a.sentenceDiff}});var l=n(42);Object.defineProperty(t,"diffCss",{enumerable:!0,get:function(){return l.diffCss}}),Object.defineProperty(t,"cssDiff",{enumerable:!0,get:function(){return l.cssDiff}});var c=n(843);Object.defineProperty(t,"diffJson",{enumerable:!0,get:function(){return c.diffJson}}),Object.defineProperty(t,"canonicalize",{enumerable:!0,get:function(){return c.canonicalize}}),Object.defineProperty(t,"jsonDiff",{enumerable:!0,get:function(){return c.jsonDiff}});var u=n(968);Object.defineProperty(t,"diffArrays",{enumerable:!0,get:function(){return u.diffArrays}}),Object.defineProperty(t,"arrayDiff",{enumerable:!0,get:function(){return u.arrayDiff}});var f=n(904);Object.defineProperty(t,"applyPatch",{enumerable:!0,get:function(){return f.applyPatch}}),Object.defineProperty(t,"applyPatches",{enumerable:!0,get:function(){return f.applyPatches}});var d=n(363);Object.defineProperty(t,"parsePatch",{enumerable:!0,get:function(){return d.parsePatch}});var h=n(406);Object.defineProperty(t,"reversePatch",{enumerable:!0,get:function(){return h.reversePatch}});var p=n(822);Object.defineProperty(t,"structuredPatch",{enumerable:!0,get:function(){return p.structuredPatch}}),Object.defineProperty(t,"createTwoFilesPatch",{enumerable:!0,get:function(){return p.createTwoFilesPatch}}),Object.defineProperty(t,"createPatch",{enumerable:!0,get:function(){return p.createPatch}}),Object.defineProperty(t,"formatPatch",{enumerable:!0,get:function(){return p.formatPatch}}),Object.defineProperty(t,"INCLUDE_HEADERS",{enumerable:!0,get:function(){return p.INCLUDE_HEADERS}}),Object.defineProperty(t,"FILE_HEADERS_ONLY",{enumerable:!0,get:function(){return p.FILE_HEADERS_ONLY}}),Object.defineProperty(t,"OMIT_HEADERS",{enumerable:!0,get:function(){return p.OMIT_HEADERS}});var b=n(868);Object.defineProperty(t,"convertChangesToDMP",{enumerable:!0,get:function(){return b.convertChangesToDMP}});var g=n(660);Object.defineProperty(t,"convertChangesToXML",{enumerable:!0,get:function(){return g.convertChangesToXML}})},822(e,t,n){"use strict";var r=this&&this.__assign||function(){return r=Object.assign||function(e){for(var t,n=1,r=arguments.length;n<r;n++)for(var i in t=arguments[n])Object.prototype.hasOwnProperty.call(t,i)&&(e[i]=t[i]);return e},r.apply(this,arguments)};Object.defineProperty(t,"__esModule",{value:!0}),t.OMIT_HEADERS=t.FILE_HEADERS_ONLY=t.INCLUDE_HEADERS=void 0,t.structuredPatch=o,t.formatPatch=s,t.createTwoFilesPatch=a,t.createPatch=function(e,t,n,r,i,o){return a(e,e,t,n,r,i,o)};var i=n(839);function o(e,t,n,o,s,a,l){var c;void 0===(c=l?"function"==typeof l?{callback:l}:l:{}).context&&(c.context=4);var u=c.context;if(c.newlineIsToken)throw new Error("newlineIsToken may not be used with patch-generation functions, only with diffing functions");if(!c.callback)return d((0,i.diffLines)(n,o,c));var f=c.callback;function d(n){if(n){n.push({value:"",lines:[]});for(var r=[],i=0,o=0,l=[],c=1,f=1,d=0;d<n.length;d++){var h=n[d],p=h.lines||(void 0,P=void 0,x=(j=h.value).endsWith("\\n"),P=j.split("\\n").map((function(e){return e+"\\n"})),x?P.pop():P.push(P.pop().slice(0,-1)),P);if(h.lines=p,h.added||h.removed){if(!i){var b=n[d-1];i=c,o=f,b&&(i-=(l=u>0?E(b.lines.slice(-u)):[]).length,o-=l.length)}for(var g=0,v=p;g<v.length;g++){var m=v[g];l.push((h.added?"+":"-")+m)}h.added?f+=p.length:c+=p.length}else{if(i)if(p.length<=2*u&&d<n.length-2)for(var y=0,w=E(p);y<w.length;y++)m=w[y],l.push(m);else{for(var O=Math.min(p.length,u),_=0,S=E(p.slice(0,O));_<S.length;_++)m=S[_],l.push(m);var C={oldStart:i,oldLines:c-i+O,newStart:o,newLines:f-o+O,lines:l};r.push(C),i=0,o=0,l=[]}c+=p.length,f+=p.length}}for(var L=0,T=r;L<T.length;L++)for(C=T[L],d=0;d<C.lines.length;d++)C.lines[d].endsWith("\\n")?C.lines[d]=C.lines[d].slice(0,-1):(C.lines.splice(d+1,0,"\\\\ No newline at end of file"),d++);return{oldFileName:e,newFileName:t,oldHeader:s,newHeader:a,hunks:r}}var j,x,P;function E(e){return e.map((function(e){return" "+e}))}}(0,i.diffLines)(n,o,r(r({},c),{callback:function(e){var t=d(e);f(t)}}))}function s(e,n){if(n||(n=t.INCLUDE_HEADERS),Array.isArray(e)){if(e.length>1&&!n.includeFileHeaders)throw new Error("Cannot omit file headers on a multi-file patch. (The result would be unparseable; how would a tool trying to apply the patch know which changes are to which file?)");return e.map((function(e){return s(e,n)})).join("\\n")}var r=[];n.includeIndex&&e.oldFileName==e.newFileName&&r.push("Index: "+e.oldFileName),n.includeUnderline&&r.push("==================================================================="),n.includeFileHeaders&&(r.push("--- "+e.oldFileName+(void 0===e.oldHeader?"":"\\t"+e.oldHeader)),r.push("+++ "+e.newFileName+(void 0===e.newHeader?"":"\\t"+e.newHeader)));for(var i=0;i<e.hunks.length;i++){var o=e.hunks[i];0===o.oldLines&&(o.oldStart-=1),0===o.newLines&&(o.newStart-=1),r.push("@@ -"+o.oldStart+","+o.oldLines+" +"+o.newStart+","+o.newLines+" @@");for(var a=0,l=o.lines;a<l.length;a++){var c=l[a];r.push(c)}}return r.join("\\n")+"\\n"}function a(e,t,n,i,a,l,c){if("function"==typeof c&&(c={callback:c}),!(null==c?void 0:c.callback)){var u=o(e,t,n,i,a,l,c);if(!u)return;return s(u,null==c?void 0:c.headerOptions)}var f=c.callback;o(e,t,n,i,a,l,r(r({},c),{callback:function(e){f(e?s(e,c.headerOptions):void 0)}}))}t.INCLUDE_HEADERS={includeIndex:!0,includeUnderline:!0,includeFileHeaders:!0},t.FILE_HEADERS_ONLY={includeIndex:!1,includeUnderline:!1,includeFileHeaders:!0},t.OMIT_HEADERS={includeIndex:!1,includeUnderline:!1,includeFileHeaders:!1}},826(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.generateOptions=function(e,t){if("function"==typeof e)t.callback=e;else if(e)for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[n]=e[n]);return t}},839(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.lineDiff=void 0,t.diffLines=function(e,n,r){return t.lineDiff.diff(e,n,r)},t.diffTrimmedLines=function(e,n,r){return r=(0,s.generateOptions)(r,{ignoreWhitespace:!0}),t.lineDiff.diff(e,n,r)},t.tokenize=l;var o=n(188),s=n(826),a=function(e){function t(){var t=null!==e&&e.apply(this,arguments)||this;return t.tokenize=l,t}return i(t,e),t.prototype.equals=function(t,n,r){return r.ignoreWhitespace?(r.newlineIsToken&&t.includes("\\n")||(t=t.trim()),r.newlineIsToken&&n.includes("\\n")||(n=n.trim())):r.ignoreNewlineAtEof&&!r.newlineIsToken&&(t.endsWith("\\n")&&(t=t.slice(0,-1)),n.endsWith("\\n")&&(n=n.slice(0,-1))),e.prototype.equals.call(this,t,n,r)},t}(o.default);function l(e,t){t.stripTrailingCr&&(e=e.replace(/\\r\\n/g,"\\n"));var n=[],r=e.split(/(\\n|\\r\\n)/);r[r.length-1]||r.pop();for(var i=0;i<r.length;i++){var o=r[i];i%2&&!t.newlineIsToken?n[n.length-1]+=o:n.push(o)}return n}t.lineDiff=new a},843(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.jsonDiff=void 0,t.diffJson=function(e,n,r){return t.jsonDiff.diff(e,n,r)},t.canonicalize=l;var o=n(188),s=n(839),a=function(e){function t(){var t=null!==e&&e.apply(this,arguments)||this;return t.tokenize=s.tokenize,t}return i(t,e),Object.defineProperty(t.prototype,"useLongestToken",{get:function(){return!0},enumerable:!1,configurable:!0}),t.prototype.castInput=function(e,t){var n=t.undefinedReplacement,r=t.stringifyReplacer,i=void 0===r?function(e,t){return void 0===t?n:t}:r;return"string"==typeof e?e:JSON.stringify(l(e,null,null,i),null,"  ")},t.prototype.equals=function(t,n,r){return e.prototype.equals.call(this,t.replace(/,([\\r\\n])/g,"$1"),n.replace(/,([\\r\\n])/g,"$1"),r)},t}(o.default);function l(e,t,n,r,i){var o,s;for(t=t||[],n=n||[],r&&(e=r(void 0===i?"":i,e)),o=0;o<t.length;o+=1)if(t[o]===e)return n[o];if("[object Array]"===Object.prototype.toString.call(e)){for(t.push(e),s=new Array(e.length),n.push(s),o=0;o<e.length;o+=1)s[o]=l(e[o],t,n,r,String(o));return t.pop(),n.pop(),s}if(e&&e.toJSON&&(e=e.toJSON()),"object"==typeof e&&null!==e){t.push(e),s={},n.push(s);var a,c=[];for(a in e)Object.prototype.hasOwnProperty.call(e,a)&&c.push(a);for(c.sort(),o=0;o<c.length;o+=1)s[a=c[o]]=l(e[a],t,n,r,a);t.pop(),n.pop()}else s=e;return s}t.jsonDiff=new a},868(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.convertChangesToDMP=function(e){for(var t,n,r=[],i=0;i<e.length;i++)n=(t=e[i]).added?1:t.removed?-1:0,r.push([n,t.value]);return r}},895(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t});Object.defineProperty(t,"__esModule",{value:!0}),t.defaultLineByLineRendererConfig=void 0;const a=s(n(598)),l=s(n(302)),c=n(613),u=n(185);t.defaultLineByLineRendererConfig=Object.assign(Object.assign({},l.defaultRenderConfig),{renderNothingWhenEmpty:!1,matchingMaxComparisons:2500,maxLineSizeInBlockForComparison:200});const f="generic",d="line-by-line";t.default=class{constructor(e,n={}){this.hoganUtils=e,this.config=Object.assign(Object.assign({},t.defaultLineByLineRendererConfig),n)}render(e){const t=e.map((e=>{let t;return t=e.blocks.length?this.generateFileHtml(e):this.generateEmptyDiff(),this.makeFileDiffHtml(e,t)})).join("\\n");return this.hoganUtils.render(f,"wrapper",{colorScheme:l.colorSchemeToCss(this.config.colorScheme),content:t})}makeFileDiffHtml(e,t){if(this.config.renderNothingWhenEmpty&&Array.isArray(e.blocks)&&0===e.blocks.length)return"";const n=this.hoganUtils.template(d,"file-diff"),r=this.hoganUtils.template(f,"file-path"),i=this.hoganUtils.template("icon","file"),o=this.hoganUtils.template("tag",l.getFileIcon(e));return n.render({file:e,fileHtmlId:l.getHtmlId(e),diffs:t,filePath:r.render({fileDiffName:l.filenameDiff(e)},{fileIcon:i,fileTag:o})})}generateEmptyDiff(){return this.hoganUtils.render(f,"empty-diff",{contentClass:"d2h-code-line",CSSLineClass:l.CSSLineClass})}generateFileHtml(e){const t=a.newMatcherFn(a.newDistanceFn((t=>l.deconstructLine(t.content,e.isCombined).content)));return e.blocks.map((n=>{let r=this.hoganUtils.render(f,"block-header",{CSSLineClass:l.CSSLineClass,blockHeader:e.isTooBig?n.header:l.escapeForHtml(n.header),lineClass:"d2h-code-linenumber",contentClass:"d2h-code-line"});return this.applyLineGroupping(n).forEach((([n,i,o])=>{if(i.length&&o.length&&!n.length)this.applyRematchMatching(i,o,t).map((([t,n])=>{const{left:i,right:o}=this.processChangedLines(e,e.isCombined,t,n);r+=i,r+=o}));else if(n.length)n.forEach((t=>{const{prefix:n,content:i}=l.deconstructLine(t.content,e.isCombined);r+=this.generateSingleLineHtml(e,{type:l.CSSLineClass.CONTEXT,prefix:n,content:i,oldNumber:t.oldNumber,newNumber:t.newNumber})}));else if(i.length||o.length){const{left:t,right:n}=this.processChangedLines(e,e.isCombined,i,o);r+=t,r+=n}else console.error("Unknown state reached while processing groups of lines",n,i,o)})),r})).join("\\n")}applyLineGroupping(e){const t=[];let n=[],r=[];for(let i=0;i<e.lines.length;i++){const o=e.lines[i];(o.type!==c.LineType.INSERT&&r.length||o.type===c.LineType.CONTEXT&&n.length>0)&&(t.push([[],n,r]),n=[],r=[]),o.type===c.LineType.CONTEXT?t.push([[o],[],[]]):o.type===c.LineType.INSERT&&0===n.length?t.push([[],[],[o]]):o.type===c.LineType.INSERT&&n.length>0?r.push(o):o.type===c.LineType.DELETE&&n.push(o)}return(n.length||r.length)&&(t.push([[],n,r]),n=[],r=[]),t}applyRematchMatching(e,t,n){const r=e.length*t.length,i=(0,u.max)(e.concat(t).map((e=>e.content.length)));return r<this.config.matchingMaxComparisons&&i<this.config.maxLineSizeInBlockForComparison&&("lines"===this.config.matching||"words"===this.config.matching)?n(e,t):[[e,t]]}processChangedLines(e,t,n,r){const i={right:"",left:""},o=Math.max(n.length,r.length);for(let s=0;s<o;s++){const o=n[s],a=r[s],c=void 0!==o&&void 0!==a?l.diffHighlight(o.content,a.content,t,this.config):void 0,u=void 0!==o&&void 0!==o.oldNumber?Object.assign(Object.assign({},void 0!==c?{prefix:c.oldLine.prefix,content:c.oldLine.content,type:l.CSSLineClass.DELETE_CHANGES}:Object.assign(Object.assign({},l.deconstructLine(o.content,t)),{type:l.toCSSClass(o.type)})),{oldNumber:o.oldNumber,newNumber:o.newNumber}):void 0,f=void 0!==a&&void 0!==a.newNumber?Object.assign(Object.assign({},void 0!==c?{prefix:c.newLine.prefix,content:c.newLine.content,type:l.CSSLineClass.INSERT_CHANGES}:Object.assign(Object.assign({},l.deconstructLine(a.content,t)),{type:l.toCSSClass(a.type)})),{oldNumber:a.oldNumber,newNumber:a.newNumber}):void 0,{left:d,right:h}=this.generateLineHtml(e,u,f);i.left+=d,i.right+=h}return i}generateLineHtml(e,t,n){return{left:this.generateSingleLineHtml(e,t),right:this.generateSingleLineHtml(e,n)}}generateSingleLineHtml(e,t){if(void 0===t)return"";const n=this.hoganUtils.render(d,"numbers",{oldNumber:t.oldNumber||"",newNumber:t.newNumber||""});return this.hoganUtils.render(f,"line",{type:t.type,lineClass:"d2h-code-linenumber",contentClass:"d2h-code-line",prefix:" "===t.prefix?"&nbsp;":t.prefix,content:t.content,lineNumber:n,line:t,file:e})}}},904(e,t,n){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.applyPatch=a,t.applyPatches=function(e,t){var n="string"==typeof e?(0,o.parsePatch)(e):e,r=0;!function e(){var i=n[r++];if(!i)return t.complete();t.loadFile(i,(function(n,r){if(n)return t.complete(n);var o=a(r,i,t);t.patched(i,o,(function(n){if(n)return t.complete(n);e()}))}))}()};var r=n(665),i=n(725),o=n(363),s=n(738);function a(e,t,n){var a;if(void 0===n&&(n={}),(a="string"==typeof t?(0,o.parsePatch)(t):Array.isArray(t)?t:[t]).length>1)throw new Error("applyPatch only works with a single input.");return function(e,t,n){void 0===n&&(n={}),(n.autoConvertLineEndings||null==n.autoConvertLineEndings)&&((0,r.hasOnlyWinLineEndings)(e)&&(0,i.isUnix)(t)?t=(0,i.unixToWin)(t):(0,r.hasOnlyUnixLineEndings)(e)&&(0,i.isWin)(t)&&(t=(0,i.winToUnix)(t)));var o=e.split("\\n"),a=t.hunks,l=n.compareLine||function(e,t,n,r){return t===r},c=n.fuzzFactor||0,u=0;if(c<0||!Number.isInteger(c))throw new Error("fuzzFactor must be a non-negative integer");if(!a.length)return e;for(var f="",d=!1,h=!1,p=0;p<a[a.length-1].lines.length;p++)"\\\\"==(T=a[a.length-1].lines[p])[0]&&("+"==f[0]?d=!0:"-"==f[0]&&(h=!0)),f=T;if(d){if(h){if(!c&&""==o[o.length-1])return!1}else if(""==o[o.length-1])o.pop();else if(!c)return!1}else if(h)if(""!=o[o.length-1])o.push("");else if(!c)return!1;function b(e,t,n,r,i,s,a){void 0===r&&(r=0),void 0===i&&(i=!0),void 0===s&&(s=[]),void 0===a&&(a=0);for(var c=0,u=!1;r<e.length;r++){var f=e[r],d=f.length>0?f[0]:" ",h=f.length>0?f.substr(1):f;if("-"===d){if(!l(t+1,o[t],d,h))return n&&null!=o[t]?(s[a]=o[t],b(e,t+1,n-1,r,!1,s,a+1)):null;t++,c=0}if("+"===d){if(!i)return null;s[a]=h,a++,c=0,u=!0}if(" "===d){if(c++,s[a]=o[t],!l(t+1,o[t],d,h))return u||!n?null:o[t]&&(b(e,t+1,n-1,r+1,!1,s,a+1)||b(e,t+1,n-1,r,!1,s,a+1))||b(e,t,n-1,r+1,!1,s,a);a++,i=!0,u=!1,t++}}return a-=c,t-=c,s.length=a,{patchedLines:s,oldLineLastI:t-1}}var g=[],v=0;for(p=0;p<a.length;p++){for(var m=a[p],y=void 0,w=o.length-m.oldLines+c,O=void 0,_=0;_<=c;_++){O=m.oldStart+v-1;for(var S=(0,s.default)(O,u,w);void 0!==O&&!(y=b(m.lines,O,_));O=S());if(y)break}if(!y)return!1;for(var C=u;C<O;C++)g.push(o[C]);for(var L=0;L<y.patchedLines.length;L++){var T=y.patchedLines[L];g.push(T)}u=y.oldLineLastI+1,v=O+1-m.oldStart}for(p=u;p<o.length;p++)g.push(o[p]);return g.join("\\n")}(e,a[0],n)}},957(e,t,n){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.parse=function(e,t={}){const n=[];let i=null,a=null,c=null,u=null,f=null,d=null,h=null;const p="--- ",b="+++ ",g="@@",v=/^old mode (\\d{6})/,m=/^new mode (\\d{6})/,y=/^deleted file mode (\\d{6})/,w=/^new file mode (\\d{6})/,O=/^copy from "?(.+)"?/,_=/^copy to "?(.+)"?/,S=/^rename from "?(.+)"?/,C=/^rename to "?(.+)"?/,L=/^similarity index (\\d+)%/,T=/^dissimilarity index (\\d+)%/,j=/^index ([\\da-z]+)\\.\\.([\\da-z]+)\\s*(\\d{6})?/,x=/^Binary files (.*) and (.*) differ/,P=/^GIT binary patch/,E=/^index ([\\da-z]+),([\\da-z]+)\\.\\.([\\da-z]+)/,N=/^mode (\\d{6}),(\\d{6})\\.\\.(\\d{6})/,D=/^new file mode (\\d{6})/,k=/^deleted file mode (\\d{6}),(\\d{6})/,H=e.replace(/\\\\ No newline at end of file/g,"").replace(/\\r\\n?/g,"\\n").split("\\n");function M(){null!==a&&null!==i&&(i.blocks.push(a),a=null)}function W(){null!==i&&(i.oldName||null===d||(i.oldName=d),i.newName||null===h||(i.newName=h),i.newName&&(n.push(i),i=null)),d=null,h=null}function I(){M(),W(),i={blocks:[],deletedLines:0,addedLines:0}}function F(e){let t;M(),null!==i&&((t=/^@@ -(\\d+)(?:,\\d+)? \\+(\\d+)(?:,\\d+)? @@.*/.exec(e))?(i.isCombined=!1,c=parseInt(t[1],10),f=parseInt(t[2],10)):(t=/^@@@ -(\\d+)(?:,\\d+)? -(\\d+)(?:,\\d+)? \\+(\\d+)(?:,\\d+)? @@@.*/.exec(e))?(i.isCombined=!0,c=parseInt(t[1],10),u=parseInt(t[2],10),f=parseInt(t[3],10)):(e.startsWith(g)&&console.error("Failed to parse lines, starting in 0!"),c=0,f=0,i.isCombined=!1)),a={lines:[],oldStartLine:c,oldStartLine2:u,newStartLine:f,header:e}}return H.forEach(((e,u)=>{if(!e||e.startsWith("*"))return;let M;const W=H[u-1],A=H[u+1],R=H[u+2];if(e.startsWith("diff --git")||e.startsWith("diff --combined")){if(I(),(M=/^diff --git "?([a-ciow]\\/.+)"? "?([a-ciow]\\/.+)"?/.exec(e))&&(d=l(M[1],void 0,t.dstPrefix),h=l(M[2],void 0,t.srcPrefix)),null===i)throw new Error("Where is my file !!!");return void(i.isGitDiff=!0)}if(e.startsWith("Binary files")&&!(null==i?void 0:i.isGitDiff)){if(I(),(M=/^Binary files "?([a-ciow]\\/.+)"? and "?([a-ciow]\\/.+)"? differ/.exec(e))&&(d=l(M[1],void 0,t.dstPrefix),h=l(M[2],void 0,t.srcPrefix)),null===i)throw new Error("Where is my file !!!");return void(i.isBinary=!0)}if((!i||!i.isGitDiff&&i&&e.startsWith(p)&&A.startsWith(b)&&R.startsWith(g))&&I(),null==i?void 0:i.isTooBig)return;if(i&&("number"==typeof t.diffMaxChanges&&i.addedLines+i.deletedLines>t.diffMaxChanges||"number"==typeof t.diffMaxLineLength&&e.length>t.diffMaxLineLength))return i.isTooBig=!0,i.addedLines=0,i.deletedLines=0,i.blocks=[],a=null,void F("function"==typeof t.diffTooBigMessage?t.diffTooBigMessage(n.length):"Diff too big to be displayed");if(e.startsWith(p)&&A.startsWith(b)||e.startsWith(b)&&W.startsWith(p)){if(i&&!i.oldName&&e.startsWith("--- ")&&(M=function(e,t){return l(e,"---",t)}(e,t.srcPrefix)))return i.oldName=M,void(i.language=o(i.oldName,i.language));if(i&&!i.newName&&e.startsWith("+++ ")&&(M=function(e,t){return l(e,"+++",t)}(e,t.dstPrefix)))return i.newName=M,void(i.language=o(i.newName,i.language))}if(i&&(e.startsWith(g)||i.isGitDiff&&i.oldName&&i.newName&&!a))return void F(e);if(a&&(e.startsWith("+")||e.startsWith("-")||e.startsWith(" ")))return void function(e){if(null===i||null===a||null===c||null===f)return;const t={content:e},n=i.isCombined?["+ "," +","++"]:["+"],o=i.isCombined?["- "," -","--"]:["-"];s(e,n)?(i.addedLines++,t.type=r.LineType.INSERT,t.oldNumber=void 0,t.newNumber=f++):s(e,o)?(i.deletedLines++,t.type=r.LineType.DELETE,t.oldNumber=c++,t.newNumber=void 0):(t.type=r.LineType.CONTEXT,t.oldNumber=c++,t.newNumber=f++),a.lines.push(t)}(e);const z=!function(e,t){let n=t;for(;n<H.length-3;){if(e.startsWith("diff"))return!1;if(H[n].startsWith(p)&&H[n+1].startsWith(b)&&H[n+2].startsWith(g))return!0;n++}return!1}(e,u);if(null===i)throw new Error("Where is my file !!!");(M=v.exec(e))?i.oldMode=M[1]:(M=m.exec(e))?i.newMode=M[1]:(M=y.exec(e))?(i.deletedFileMode=M[1],i.isDeleted=!0):(M=w.exec(e))?(i.newFileMode=M[1],i.isNew=!0):(M=O.exec(e))?(z&&(i.oldName=M[1]),i.isCopy=!0):(M=_.exec(e))?(z&&(i.newName=M[1]),i.isCopy=!0):(M=S.exec(e))?(z&&(i.oldName=M[1]),i.isRename=!0):(M=C.exec(e))?(z&&(i.newName=M[1]),i.isRename=!0):(M=x.exec(e))?(i.isBinary=!0,i.oldName=l(M[1],void 0,t.srcPrefix),i.newName=l(M[2],void 0,t.dstPrefix),F("Binary file")):P.test(e)?(i.isBinary=!0,F(e)):(M=L.exec(e))?i.unchangedPercentage=parseInt(M[1],10):(M=T.exec(e))?i.changedPercentage=parseInt(M[1],10):(M=j.exec(e))?(i.checksumBefore=M[1],i.checksumAfter=M[2],M[3]&&(i.mode=M[3])):(M=E.exec(e))?(i.checksumBefore=[M[2],M[3]],i.checksumAfter=M[1]):(M=N.exec(e))?(i.oldMode=[M[2],M[3]],i.newMode=M[1]):(M=D.exec(e))?(i.newFileMode=M[1],i.isNew=!0):(M=k.exec(e))&&(i.deletedFileMode=M[1],i.isDeleted=!0)})),M(),W(),n};const r=n(613),i=n(185);function o(e,t){const n=e.split(".");return n.length>1?n[n.length-1]:t}function s(e,t){return t.reduce(((t,n)=>t||e.startsWith(n)),!1)}const a=["a/","b/","i/","w/","c/","o/"];function l(e,t,n){const r=void 0!==n?[...a,n]:a,o=t?new RegExp(\`^\${(0,i.escapeForRegExp)(t)} "?(.+?)"?$\`):new RegExp('^"?(.+?)"?$'),[,s=""]=o.exec(e)||[],l=r.find((e=>0===s.indexOf(e)));return(l?s.slice(l.length):s).replace(/\\s+\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)? [+-]\\d{4}.*$/,"")}},968(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.arrayDiff=void 0,t.diffArrays=function(e,n,r){return t.arrayDiff.diff(e,n,r)};var o=function(e){function t(){return null!==e&&e.apply(this,arguments)||this}return i(t,e),t.prototype.tokenize=function(e){return e.slice()},t.prototype.join=function(e){return e},t.prototype.removeEmpty=function(e){return e},t}(n(188).default);t.arrayDiff=new o}},t={},function n(r){var i=t[r];if(void 0!==i)return i.exports;var o=t[r]={exports:{}};return e[r].call(o.exports,o,o.exports,n),o.exports}(166);var e,t}));`, diff2htmlCss: ':host,:root{--d2h-bg-color:#fff;--d2h-border-color:#ddd;--d2h-dim-color:rgba(0,0,0,.3);--d2h-line-border-color:#eee;--d2h-file-header-bg-color:#f7f7f7;--d2h-file-header-border-color:#d8d8d8;--d2h-empty-placeholder-bg-color:#f1f1f1;--d2h-empty-placeholder-border-color:#e1e1e1;--d2h-selected-color:#c8e1ff;--d2h-ins-bg-color:#dfd;--d2h-ins-border-color:#b4e2b4;--d2h-ins-highlight-bg-color:#97f295;--d2h-ins-label-color:#399839;--d2h-del-bg-color:#fee8e9;--d2h-del-border-color:#e9aeae;--d2h-del-highlight-bg-color:#ffb6ba;--d2h-del-label-color:#c33;--d2h-change-del-color:#fdf2d0;--d2h-change-ins-color:#ded;--d2h-info-bg-color:#f8fafd;--d2h-info-border-color:#d5e4f2;--d2h-change-label-color:#d0b44c;--d2h-moved-label-color:#3572b0;--d2h-dark-color:#e6edf3;--d2h-dark-bg-color:#0d1117;--d2h-dark-border-color:#30363d;--d2h-dark-dim-color:#6e7681;--d2h-dark-line-border-color:#21262d;--d2h-dark-file-header-bg-color:#161b22;--d2h-dark-file-header-border-color:#30363d;--d2h-dark-empty-placeholder-bg-color:hsla(215,8%,47%,.1);--d2h-dark-empty-placeholder-border-color:#30363d;--d2h-dark-selected-color:rgba(56,139,253,.1);--d2h-dark-ins-bg-color:rgba(46,160,67,.15);--d2h-dark-ins-border-color:rgba(46,160,67,.4);--d2h-dark-ins-highlight-bg-color:rgba(46,160,67,.4);--d2h-dark-ins-label-color:#3fb950;--d2h-dark-del-bg-color:rgba(248,81,73,.1);--d2h-dark-del-border-color:rgba(248,81,73,.4);--d2h-dark-del-highlight-bg-color:rgba(248,81,73,.4);--d2h-dark-del-label-color:#f85149;--d2h-dark-change-del-color:rgba(210,153,34,.2);--d2h-dark-change-ins-color:rgba(46,160,67,.25);--d2h-dark-info-bg-color:rgba(56,139,253,.1);--d2h-dark-info-border-color:rgba(56,139,253,.4);--d2h-dark-change-label-color:#d29922;--d2h-dark-moved-label-color:#3572b0}.d2h-wrapper{text-align:left}.d2h-file-header{background-color:#f7f7f7;background-color:var(--d2h-file-header-bg-color);border-bottom:1px solid #d8d8d8;border-bottom:1px solid var(--d2h-file-header-border-color);display:-webkit-box;display:-ms-flexbox;display:flex;font-family:Source Sans Pro,Helvetica Neue,Helvetica,Arial,sans-serif;height:35px;padding:5px 10px}.d2h-file-header.d2h-sticky-header{position:sticky;top:0;z-index:1}.d2h-file-stats{display:-webkit-box;display:-ms-flexbox;display:flex;font-size:14px;margin-left:auto}.d2h-lines-added{border:1px solid #b4e2b4;border:1px solid var(--d2h-ins-border-color);border-radius:5px 0 0 5px;color:#399839;color:var(--d2h-ins-label-color);padding:2px;text-align:right;vertical-align:middle}.d2h-lines-deleted{border:1px solid #e9aeae;border:1px solid var(--d2h-del-border-color);border-radius:0 5px 5px 0;color:#c33;color:var(--d2h-del-label-color);margin-left:1px;padding:2px;text-align:left;vertical-align:middle}.d2h-file-name-wrapper{display:-webkit-box;display:-ms-flexbox;display:flex;-webkit-box-align:center;-ms-flex-align:center;align-items:center;font-size:15px;width:100%}.d2h-file-name{overflow-x:hidden;text-overflow:ellipsis;white-space:nowrap}.d2h-file-wrapper{border:1px solid #ddd;border:1px solid var(--d2h-border-color);border-radius:3px;margin-bottom:1em}.d2h-file-collapse{-webkit-box-pack:end;-ms-flex-pack:end;cursor:pointer;display:none;font-size:12px;justify-content:flex-end;-webkit-box-align:center;-ms-flex-align:center;align-items:center;border:1px solid #ddd;border:1px solid var(--d2h-border-color);border-radius:3px;padding:4px 8px}.d2h-file-collapse.d2h-selected{background-color:#c8e1ff;background-color:var(--d2h-selected-color)}.d2h-file-collapse-input{margin:0 4px 0 0}.d2h-diff-table{border-collapse:collapse;font-family:Menlo,Consolas,monospace;font-size:13px;width:100%}.d2h-files-diff{display:-webkit-box;display:-ms-flexbox;display:flex;width:100%}.d2h-file-diff{overflow-y:hidden}.d2h-file-diff.d2h-d-none,.d2h-files-diff.d2h-d-none{display:none}.d2h-file-side-diff{display:inline-block;overflow-x:scroll;overflow-y:hidden;width:50%}.d2h-code-line{padding:0 8em;width:calc(100% - 16em)}.d2h-code-line,.d2h-code-side-line{display:inline-block;-webkit-user-select:none;-moz-user-select:none;-ms-user-select:none;user-select:none;white-space:nowrap}.d2h-code-side-line{padding:0 4.5em;width:calc(100% - 9em)}.d2h-code-line-ctn{background:none;display:inline-block;padding:0;word-wrap:normal;-webkit-user-select:text;-moz-user-select:text;-ms-user-select:text;user-select:text;vertical-align:middle;white-space:pre;width:100%}.d2h-code-line del,.d2h-code-side-line del{background-color:#ffb6ba;background-color:var(--d2h-del-highlight-bg-color)}.d2h-code-line del,.d2h-code-line ins,.d2h-code-side-line del,.d2h-code-side-line ins{border-radius:.2em;display:inline-block;margin-top:-1px;-webkit-text-decoration:none;text-decoration:none}.d2h-code-line ins,.d2h-code-side-line ins{background-color:#97f295;background-color:var(--d2h-ins-highlight-bg-color);text-align:left}.d2h-code-line-prefix{background:none;display:inline;padding:0;word-wrap:normal;white-space:pre}.line-num1{float:left}.line-num1,.line-num2{-webkit-box-sizing:border-box;box-sizing:border-box;overflow:hidden;padding:0 .5em;text-overflow:ellipsis;width:3.5em}.line-num2{float:right}.d2h-code-linenumber{background-color:#fff;background-color:var(--d2h-bg-color);border:solid #eee;border:solid var(--d2h-line-border-color);border-width:0 1px;-webkit-box-sizing:border-box;box-sizing:border-box;color:rgba(0,0,0,.3);color:var(--d2h-dim-color);cursor:pointer;display:inline-block;position:absolute;text-align:right;width:7.5em}.d2h-code-linenumber:after{content:"\\200b"}.d2h-code-side-linenumber{background-color:#fff;background-color:var(--d2h-bg-color);border:solid #eee;border:solid var(--d2h-line-border-color);border-width:0 1px;-webkit-box-sizing:border-box;box-sizing:border-box;color:rgba(0,0,0,.3);color:var(--d2h-dim-color);cursor:pointer;display:inline-block;overflow:hidden;padding:0 .5em;position:absolute;text-align:right;text-overflow:ellipsis;width:4em}.d2h-code-side-linenumber:after{content:"\\200b"}.d2h-code-side-emptyplaceholder,.d2h-emptyplaceholder{background-color:#f1f1f1;background-color:var(--d2h-empty-placeholder-bg-color);border-color:#e1e1e1;border-color:var(--d2h-empty-placeholder-border-color)}.d2h-code-line-prefix,.d2h-code-linenumber,.d2h-code-side-linenumber,.d2h-emptyplaceholder{-webkit-user-select:none;-moz-user-select:none;-ms-user-select:none;user-select:none}.d2h-code-linenumber,.d2h-code-side-linenumber{direction:rtl}.d2h-del{background-color:#fee8e9;background-color:var(--d2h-del-bg-color);border-color:#e9aeae;border-color:var(--d2h-del-border-color)}.d2h-ins{background-color:#dfd;background-color:var(--d2h-ins-bg-color);border-color:#b4e2b4;border-color:var(--d2h-ins-border-color)}.d2h-info{background-color:#f8fafd;background-color:var(--d2h-info-bg-color);border-color:#d5e4f2;border-color:var(--d2h-info-border-color);color:rgba(0,0,0,.3);color:var(--d2h-dim-color)}.d2h-file-diff .d2h-del.d2h-change{background-color:#fdf2d0;background-color:var(--d2h-change-del-color)}.d2h-file-diff .d2h-ins.d2h-change{background-color:#ded;background-color:var(--d2h-change-ins-color)}.d2h-file-list-wrapper{margin-bottom:10px}.d2h-file-list-wrapper a{-webkit-text-decoration:none;text-decoration:none}.d2h-file-list-wrapper a,.d2h-file-list-wrapper a:visited{color:#3572b0;color:var(--d2h-moved-label-color)}.d2h-file-list-header{text-align:left}.d2h-file-list-title{font-weight:700}.d2h-file-list-line{display:-webkit-box;display:-ms-flexbox;display:flex;text-align:left}.d2h-file-list{display:block;list-style:none;margin:0;padding:0}.d2h-file-list>li{border-bottom:1px solid #ddd;border-bottom:1px solid var(--d2h-border-color);margin:0;padding:5px 10px}.d2h-file-list>li:last-child{border-bottom:none}.d2h-file-switch{cursor:pointer;display:none;font-size:10px}.d2h-icon{fill:currentColor;margin-right:10px;vertical-align:middle}.d2h-deleted{color:#c33;color:var(--d2h-del-label-color)}.d2h-added{color:#399839;color:var(--d2h-ins-label-color)}.d2h-changed{color:#d0b44c;color:var(--d2h-change-label-color)}.d2h-moved{color:#3572b0;color:var(--d2h-moved-label-color)}.d2h-tag{background-color:#fff;background-color:var(--d2h-bg-color);display:-webkit-box;display:-ms-flexbox;display:flex;font-size:10px;margin-left:5px;padding:0 2px}.d2h-deleted-tag{border:1px solid #c33;border:1px solid var(--d2h-del-label-color)}.d2h-added-tag{border:1px solid #399839;border:1px solid var(--d2h-ins-label-color)}.d2h-changed-tag{border:1px solid #d0b44c;border:1px solid var(--d2h-change-label-color)}.d2h-moved-tag{border:1px solid #3572b0;border:1px solid var(--d2h-moved-label-color)}.d2h-dark-color-scheme{background-color:#0d1117;background-color:var(--d2h-dark-bg-color);color:#e6edf3;color:var(--d2h-dark-color)}.d2h-dark-color-scheme .d2h-file-header{background-color:#161b22;background-color:var(--d2h-dark-file-header-bg-color);border-bottom:#30363d;border-bottom:var(--d2h-dark-file-header-border-color)}.d2h-dark-color-scheme .d2h-lines-added{border:1px solid rgba(46,160,67,.4);border:1px solid var(--d2h-dark-ins-border-color);color:#3fb950;color:var(--d2h-dark-ins-label-color)}.d2h-dark-color-scheme .d2h-lines-deleted{border:1px solid rgba(248,81,73,.4);border:1px solid var(--d2h-dark-del-border-color);color:#f85149;color:var(--d2h-dark-del-label-color)}.d2h-dark-color-scheme .d2h-code-line del,.d2h-dark-color-scheme .d2h-code-side-line del{background-color:rgba(248,81,73,.4);background-color:var(--d2h-dark-del-highlight-bg-color)}.d2h-dark-color-scheme .d2h-code-line ins,.d2h-dark-color-scheme .d2h-code-side-line ins{background-color:rgba(46,160,67,.4);background-color:var(--d2h-dark-ins-highlight-bg-color)}.d2h-dark-color-scheme .d2h-diff-tbody{border-color:#30363d;border-color:var(--d2h-dark-border-color)}.d2h-dark-color-scheme .d2h-code-side-linenumber{background-color:#0d1117;background-color:var(--d2h-dark-bg-color);border-color:#21262d;border-color:var(--d2h-dark-line-border-color);color:#6e7681;color:var(--d2h-dark-dim-color)}.d2h-dark-color-scheme .d2h-files-diff .d2h-code-side-emptyplaceholder,.d2h-dark-color-scheme .d2h-files-diff .d2h-emptyplaceholder{background-color:hsla(215,8%,47%,.1);background-color:var(--d2h-dark-empty-placeholder-bg-color);border-color:#30363d;border-color:var(--d2h-dark-empty-placeholder-border-color)}.d2h-dark-color-scheme .d2h-code-linenumber{background-color:#0d1117;background-color:var(--d2h-dark-bg-color);border-color:#21262d;border-color:var(--d2h-dark-line-border-color);color:#6e7681;color:var(--d2h-dark-dim-color)}.d2h-dark-color-scheme .d2h-del{background-color:rgba(248,81,73,.1);background-color:var(--d2h-dark-del-bg-color);border-color:rgba(248,81,73,.4);border-color:var(--d2h-dark-del-border-color)}.d2h-dark-color-scheme .d2h-ins{background-color:rgba(46,160,67,.15);background-color:var(--d2h-dark-ins-bg-color);border-color:rgba(46,160,67,.4);border-color:var(--d2h-dark-ins-border-color)}.d2h-dark-color-scheme .d2h-info{background-color:rgba(56,139,253,.1);background-color:var(--d2h-dark-info-bg-color);border-color:rgba(56,139,253,.4);border-color:var(--d2h-dark-info-border-color);color:#6e7681;color:var(--d2h-dark-dim-color)}.d2h-dark-color-scheme .d2h-file-diff .d2h-del.d2h-change{background-color:rgba(210,153,34,.2);background-color:var(--d2h-dark-change-del-color)}.d2h-dark-color-scheme .d2h-file-diff .d2h-ins.d2h-change{background-color:rgba(46,160,67,.25);background-color:var(--d2h-dark-change-ins-color)}.d2h-dark-color-scheme .d2h-file-wrapper{border:1px solid #30363d;border:1px solid var(--d2h-dark-border-color)}.d2h-dark-color-scheme .d2h-file-collapse{border:1px solid #0d1117;border:1px solid var(--d2h-dark-bg-color)}.d2h-dark-color-scheme .d2h-file-collapse.d2h-selected{background-color:rgba(56,139,253,.1);background-color:var(--d2h-dark-selected-color)}.d2h-dark-color-scheme .d2h-file-list-wrapper a,.d2h-dark-color-scheme .d2h-file-list-wrapper a:visited{color:#3572b0;color:var(--d2h-dark-moved-label-color)}.d2h-dark-color-scheme .d2h-file-list>li{border-bottom:1px solid #0d1117;border-bottom:1px solid var(--d2h-dark-bg-color)}.d2h-dark-color-scheme .d2h-deleted{color:#f85149;color:var(--d2h-dark-del-label-color)}.d2h-dark-color-scheme .d2h-added{color:#3fb950;color:var(--d2h-dark-ins-label-color)}.d2h-dark-color-scheme .d2h-changed{color:#d29922;color:var(--d2h-dark-change-label-color)}.d2h-dark-color-scheme .d2h-moved{color:#3572b0;color:var(--d2h-dark-moved-label-color)}.d2h-dark-color-scheme .d2h-tag{background-color:#0d1117;background-color:var(--d2h-dark-bg-color)}.d2h-dark-color-scheme .d2h-deleted-tag{border:1px solid #f85149;border:1px solid var(--d2h-dark-del-label-color)}.d2h-dark-color-scheme .d2h-added-tag{border:1px solid #3fb950;border:1px solid var(--d2h-dark-ins-label-color)}.d2h-dark-color-scheme .d2h-changed-tag{border:1px solid #d29922;border:1px solid var(--d2h-dark-change-label-color)}.d2h-dark-color-scheme .d2h-moved-tag{border:1px solid #3572b0;border:1px solid var(--d2h-dark-moved-label-color)}@media (prefers-color-scheme:dark){.d2h-auto-color-scheme{background-color:#0d1117;background-color:var(--d2h-dark-bg-color);color:#e6edf3;color:var(--d2h-dark-color)}.d2h-auto-color-scheme .d2h-file-header{background-color:#161b22;background-color:var(--d2h-dark-file-header-bg-color);border-bottom:#30363d;border-bottom:var(--d2h-dark-file-header-border-color)}.d2h-auto-color-scheme .d2h-lines-added{border:1px solid rgba(46,160,67,.4);border:1px solid var(--d2h-dark-ins-border-color);color:#3fb950;color:var(--d2h-dark-ins-label-color)}.d2h-auto-color-scheme .d2h-lines-deleted{border:1px solid rgba(248,81,73,.4);border:1px solid var(--d2h-dark-del-border-color);color:#f85149;color:var(--d2h-dark-del-label-color)}.d2h-auto-color-scheme .d2h-code-line del,.d2h-auto-color-scheme .d2h-code-side-line del{background-color:rgba(248,81,73,.4);background-color:var(--d2h-dark-del-highlight-bg-color)}.d2h-auto-color-scheme .d2h-code-line ins,.d2h-auto-color-scheme .d2h-code-side-line ins{background-color:rgba(46,160,67,.4);background-color:var(--d2h-dark-ins-highlight-bg-color)}.d2h-auto-color-scheme .d2h-diff-tbody{border-color:#30363d;border-color:var(--d2h-dark-border-color)}.d2h-auto-color-scheme .d2h-code-side-linenumber{background-color:#0d1117;background-color:var(--d2h-dark-bg-color);border-color:#21262d;border-color:var(--d2h-dark-line-border-color);color:#6e7681;color:var(--d2h-dark-dim-color)}.d2h-auto-color-scheme .d2h-files-diff .d2h-code-side-emptyplaceholder,.d2h-auto-color-scheme .d2h-files-diff .d2h-emptyplaceholder{background-color:hsla(215,8%,47%,.1);background-color:var(--d2h-dark-empty-placeholder-bg-color);border-color:#30363d;border-color:var(--d2h-dark-empty-placeholder-border-color)}.d2h-auto-color-scheme .d2h-code-linenumber{background-color:#0d1117;background-color:var(--d2h-dark-bg-color);border-color:#21262d;border-color:var(--d2h-dark-line-border-color);color:#6e7681;color:var(--d2h-dark-dim-color)}.d2h-auto-color-scheme .d2h-del{background-color:rgba(248,81,73,.1);background-color:var(--d2h-dark-del-bg-color);border-color:rgba(248,81,73,.4);border-color:var(--d2h-dark-del-border-color)}.d2h-auto-color-scheme .d2h-ins{background-color:rgba(46,160,67,.15);background-color:var(--d2h-dark-ins-bg-color);border-color:rgba(46,160,67,.4);border-color:var(--d2h-dark-ins-border-color)}.d2h-auto-color-scheme .d2h-info{background-color:rgba(56,139,253,.1);background-color:var(--d2h-dark-info-bg-color);border-color:rgba(56,139,253,.4);border-color:var(--d2h-dark-info-border-color);color:#6e7681;color:var(--d2h-dark-dim-color)}.d2h-auto-color-scheme .d2h-file-diff .d2h-del.d2h-change{background-color:rgba(210,153,34,.2);background-color:var(--d2h-dark-change-del-color)}.d2h-auto-color-scheme .d2h-file-diff .d2h-ins.d2h-change{background-color:rgba(46,160,67,.25);background-color:var(--d2h-dark-change-ins-color)}.d2h-auto-color-scheme .d2h-file-wrapper{border:1px solid #30363d;border:1px solid var(--d2h-dark-border-color)}.d2h-auto-color-scheme .d2h-file-collapse{border:1px solid #0d1117;border:1px solid var(--d2h-dark-bg-color)}.d2h-auto-color-scheme .d2h-file-collapse.d2h-selected{background-color:rgba(56,139,253,.1);background-color:var(--d2h-dark-selected-color)}.d2h-auto-color-scheme .d2h-file-list-wrapper a,.d2h-auto-color-scheme .d2h-file-list-wrapper a:visited{color:#3572b0;color:var(--d2h-dark-moved-label-color)}.d2h-auto-color-scheme .d2h-file-list>li{border-bottom:1px solid #0d1117;border-bottom:1px solid var(--d2h-dark-bg-color)}.d2h-dark-color-scheme .d2h-deleted{color:#f85149;color:var(--d2h-dark-del-label-color)}.d2h-auto-color-scheme .d2h-added{color:#3fb950;color:var(--d2h-dark-ins-label-color)}.d2h-auto-color-scheme .d2h-changed{color:#d29922;color:var(--d2h-dark-change-label-color)}.d2h-auto-color-scheme .d2h-moved{color:#3572b0;color:var(--d2h-dark-moved-label-color)}.d2h-auto-color-scheme .d2h-tag{background-color:#0d1117;background-color:var(--d2h-dark-bg-color)}.d2h-auto-color-scheme .d2h-deleted-tag{border:1px solid #f85149;border:1px solid var(--d2h-dark-del-label-color)}.d2h-auto-color-scheme .d2h-added-tag{border:1px solid #3fb950;border:1px solid var(--d2h-dark-ins-label-color)}.d2h-auto-color-scheme .d2h-changed-tag{border:1px solid #d29922;border:1px solid var(--d2h-dark-change-label-color)}.d2h-auto-color-scheme .d2h-moved-tag{border:1px solid #3572b0;border:1px solid var(--d2h-dark-moved-label-color)}}' });
+}
+var init_assets = __esm({
+  "src/report/assets.ts"() {
+    "use strict";
+  }
+});
+
+// src/report/patches.ts
+import { StringDecoder } from "node:string_decoder";
+async function* fileDiffs(files, chunks, budget) {
+  const results = files.map((f) => ({
+    diff: "",
+    binary: f.binary,
+    tooLarge: false
+  }));
+  const used = files.map(() => 0);
+  let next = 0;
+  let current = -1;
+  const notEmbedded = (result, change) => {
+    Object.assign(result, { diff: "", ...change });
+    budget.remaining += used[current];
+    used[current] = 0;
+  };
+  const reader = new SectionReader({
+    open(header) {
+      current = header !== headerOf(files[next]) && header === headerOf(files[next - 1]) ? next - 1 : next++;
+      const result = results[current];
+      if (!result || result.binary || result.tooLarge) return -1;
+      return Math.min(budget.limits.maxFileDiffBytes - used[current], budget.remaining);
+    },
+    close(section) {
+      const result = results[current];
+      if (!result || result.binary) return;
+      if (section.binary) notEmbedded(result, { binary: true, tooLarge: false });
+      else if (result.tooLarge) return;
+      else if (section.text === null) notEmbedded(result, { tooLarge: true });
+      else {
+        result.diff += showBidi(section.text);
+        used[current] = used[current] + section.bytes;
+        budget.remaining -= section.bytes;
+      }
+    }
+  });
+  let done = 0;
+  const ready = function* (upTo) {
+    for (; done < upTo; done++) {
+      yield results[done];
+      results[done] = null;
+    }
+  };
+  const collect2 = collectEvery();
+  for await (const chunk of chunks) {
+    reader.push(chunk);
+    collect2(chunk.length);
+    yield* ready(current);
+  }
+  reader.end();
+  yield* ready(files.length);
+}
+function headerOf(file) {
+  return file && `diff --git a/${file.oldPath ?? file.path} b/${file.path}`;
+}
+function startsWith(line, prefix) {
+  return line.length >= prefix.length && line.subarray(0, prefix.length).equals(prefix);
+}
+var DiffBudget, HEADER2, BINARY_MARKS, LINE_CAP, SectionReader;
+var init_patches = __esm({
+  "src/report/patches.ts"() {
+    "use strict";
+    init_memory();
+    init_visible();
+    DiffBudget = class {
+      constructor(limits, remaining = limits.maxTotalDiffBytes) {
+        this.limits = limits;
+        this.remaining = remaining;
+      }
+      limits;
+      remaining;
+    };
+    HEADER2 = Buffer.from("diff --git ");
+    BINARY_MARKS = [Buffer.from("GIT binary patch"), Buffer.from("Binary files ")];
+    LINE_CAP = 64 * 1024;
+    SectionReader = class {
+      constructor(events) {
+        this.events = events;
+      }
+      events;
+      line = [];
+      lineBytes = 0;
+      longLine = false;
+      open = false;
+      limit = -1;
+      /** The kept bytes, decoded as they come: strings live on the heap, which V8 collects as it goes. */
+      parts = [];
+      decoder = new StringDecoder("utf8");
+      bytes = 0;
+      binary = false;
+      push(chunk) {
+        for (let pos = 0; pos < chunk.length; ) {
+          const newline = chunk.indexOf(10, pos);
+          const end = newline === -1 ? chunk.length : newline + 1;
+          this.piece(chunk.subarray(pos, end), newline !== -1);
+          pos = end;
+        }
+      }
+      end() {
+        if (this.lineBytes > 0) this.wholeLine(this.takeLine());
+        this.finish();
+      }
+      piece(bytes, endsLine) {
+        if (this.longLine) {
+          this.body(bytes);
+          this.longLine = !endsLine;
+          return;
+        }
+        if (endsLine && this.lineBytes === 0) return this.wholeLine(bytes);
+        this.line.push(Buffer.from(bytes));
+        this.lineBytes += bytes.length;
+        if (endsLine) this.wholeLine(this.takeLine());
+        else if (this.lineBytes > LINE_CAP) {
+          this.longLine = true;
+          this.body(this.takeLine());
+        }
+      }
+      takeLine() {
+        const line = Buffer.concat(this.line, this.lineBytes);
+        this.line = [];
+        this.lineBytes = 0;
+        return line;
+      }
+      wholeLine(line) {
+        if (startsWith(line, HEADER2)) {
+          this.finish();
+          this.open = true;
+          this.limit = this.events.open(line.toString("utf8").replace(/\n$/, ""));
+        } else if (BINARY_MARKS.some((mark) => startsWith(line, mark))) this.binary = true;
+        this.body(line);
+      }
+      body(bytes) {
+        if (!this.open) return;
+        this.bytes += bytes.length;
+        if (this.binary || this.bytes > this.limit) this.parts = [];
+        else this.parts.push(this.decoder.write(bytes));
+      }
+      finish() {
+        if (!this.open) return;
+        const kept = !this.binary && this.bytes <= this.limit;
+        const text2 = kept ? this.parts.join("") + this.decoder.end() : null;
+        this.events.close({ text: text2, bytes: this.bytes, binary: this.binary });
+        this.open = false;
+        this.parts = [];
+        this.decoder = new StringDecoder("utf8");
+        this.bytes = 0;
+        this.binary = false;
+      }
+    };
+  }
+});
+
+// src/report/index.ts
+import { open as open5 } from "node:fs/promises";
+import { resolve as resolve21 } from "node:path";
+async function renderReport(snapshotter, format, runId, options2 = {}) {
+  const parts = [];
+  const report3 = await render2(snapshotter, format, runId, options2, async (part) => {
+    parts.push(part);
+  });
+  return { report: report3, text: parts.join("") };
+}
+async function writeReport(snapshotter, format, file, runId, options2 = {}) {
+  const path2 = resolve21(file);
+  let bytes = 0;
+  const report3 = await writeOutputFile(path2, async (temp) => {
+    const handle = await open5(temp, "wx", 420);
+    try {
+      let pending = [];
+      let pendingLength = 0;
+      const flush = async () => {
+        if (pending.length === 0) return;
+        bytes += (await handle.write(pending.join(""))).bytesWritten;
+        pending = [];
+        pendingLength = 0;
+      };
+      const written = await render2(snapshotter, format, runId, options2, async (part) => {
+        if (part.length >= WRITE_SIZE / 16) {
+          await flush();
+          bytes += (await handle.write(part)).bytesWritten;
+          return;
+        }
+        pending.push(part);
+        pendingLength += part.length;
+        if (pendingLength >= WRITE_SIZE) await flush();
+      });
+      await flush();
+      return written;
+    } finally {
+      await handle.close();
+    }
+  });
+  return { file: path2, format, runId: report3.run.runId, bytes };
+}
+async function render2(snapshotter, format, runId, options2, write2) {
+  const report3 = await buildRunReport(snapshotter, runId);
+  switch (format) {
+    case "json":
+      await write2(`${JSON.stringify(RunReport.parse(report3), null, 2)}
+`);
+      break;
+    case "md":
+      await write2(renderMarkdown(report3));
+      break;
+    case "dotenv":
+      await write2(renderDotenv(report3));
+      break;
+    case "html": {
+      const budget = new DiffBudget({
+        maxFileDiffBytes: options2.limits?.maxFileDiffBytes ?? DEFAULT_REPORT_MAX_FILE_DIFF_BYTES,
+        maxTotalDiffBytes: options2.limits?.maxTotalDiffBytes ?? DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES
+      });
+      const diffs = async (s, each) => {
+        let sent = 0;
+        try {
+          await snapshotter.streamPatch(s, async (chunks) => {
+            for await (const diff2 of fileDiffs(s.files, chunks, budget)) {
+              sent += 1;
+              await each(diff2);
+            }
+          });
+        } catch (error2) {
+          if (!isAgentgateError(error2)) throw error2;
+        }
+        for (; sent < s.files.length; sent++)
+          await each({ diff: "", binary: false, tooLarge: false, unavailable: true });
+      };
+      await writeHtml({ report: report3, diffs, assets: await loadAssets() }, write2);
+      break;
+    }
+  }
+  return report3;
+}
+var WRITE_SIZE;
+var init_report2 = __esm({
+  "src/report/index.ts"() {
+    "use strict";
+    init_config();
+    init_report();
+    init_errors();
+    init_atomic();
+    init_assets();
+    init_dotenv();
+    init_html();
+    init_markdown();
+    init_model();
+    init_patches();
+    init_model();
+    init_markdown();
+    init_dotenv();
+    WRITE_SIZE = 1024 * 1024;
+  }
+});
+
+// src/cli/commands/report.ts
+var report_exports = {};
+__export(report_exports, {
+  REPORT_COMMAND: () => REPORT_COMMAND
+});
+async function failedGateCommands(ctx, github, runId) {
+  if (!github) return {};
+  const gates = new GateStore(ctx.settings.home, { lockTimeoutMs: ctx.settings.lockTimeoutMs });
+  const snapshots = await (await ctx.snapshotter()).listByRun(runId);
+  const commands = gateAnnotations(await buildGateReport(gates, runId, snapshots));
+  return commands.length > 0 ? { workflowCommands: commands } : {};
+}
+var REPORT_COMMAND;
+var init_report3 = __esm({
+  "src/cli/commands/report.ts"() {
+    "use strict";
+    init_config();
+    init_report();
+    init_github();
+    init_gates3();
+    init_errors();
+    init_gate_store();
+    init_report_anchor();
+    init_report2();
+    init_markdown();
+    init_spec();
+    REPORT_COMMAND = defineCommand({
+      name: "report",
+      usage: "report [--run ID | --anchor REV] [--format html|md|json|dotenv] [-o FILE] [--ci github|none] [--max-file-diff-bytes N] [--max-total-diff-bytes N]",
+      summary: "A report of one run (default: the most recent), or with --anchor REV of REV's anchor: a self-contained HTML page, a Markdown step summary, one JSON document or GitLab dotenv variables. Writes FILE with -o, else prints it (html onto a terminal is refused: USAGE, give -o or redirect); in GitHub Actions, md without -o is appended to $GITHUB_STEP_SUMMARY.",
+      options: {
+        run: {
+          type: "string",
+          valueName: "ID",
+          description: "the run to report",
+          defaultText: "the run updated most recently"
+        },
+        anchor: {
+          type: "string",
+          valueName: "REV",
+          description: "report REV's anchor instead of a run: per file its coverage, method, iterations and gates, and the lines no run wrote"
+        },
+        format: {
+          type: "string",
+          choices: ReportFormat.options,
+          valueName: "FORMAT",
+          description: "html (one self-contained page), md (GitHub-flavoured Markdown, at most 1 MiB), json (one document) or dotenv (GitLab AGENTGATE_* variables)",
+          default: "html"
+        },
+        output: {
+          type: "string",
+          short: "o",
+          valueName: "FILE",
+          description: "write the report to FILE instead of printing it"
+        },
+        "max-file-diff-bytes": {
+          type: "integer",
+          valueName: "N",
+          description: 'html: a file with a larger diff is listed as "too large to show here" (its diff stays in the patch artifact)',
+          defaultText: `report.maxFileDiffBytes in the config, else ${DEFAULT_REPORT_MAX_FILE_DIFF_BYTES}`
+        },
+        "max-total-diff-bytes": {
+          type: "integer",
+          valueName: "N",
+          description: "html: at most this much diff in the whole page; files past it are listed as too large",
+          defaultText: `report.maxTotalDiffBytes in the config, else ${DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES}`
+        },
+        ci: {
+          ...CI_OPTION,
+          description: "GitHub Actions integration: with github, md without -o is appended to $GITHUB_STEP_SUMMARY"
+        }
+      },
+      positionals: { required: [] },
+      examples: [
+        'report --run "$RUN" --format html -o report.html',
+        "report --format md --ci github",
+        "report --anchor HEAD --format html -o anchor.html"
+      ],
+      async run(ctx, values) {
+        const format = values.format;
+        const runId = values.run;
+        const output = values.output;
+        if (values.anchor !== void 0 && runId !== void 0)
+          throw new UsageError("give --run ID or --anchor REV, not both");
+        const options2 = {
+          limits: {
+            maxFileDiffBytes: values["max-file-diff-bytes"] ?? ctx.settings.report.maxFileDiffBytes,
+            maxTotalDiffBytes: values["max-total-diff-bytes"] ?? ctx.settings.report.maxTotalDiffBytes
+          }
+        };
+        const summaryFile = output === void 0 && format === "md" ? githubFileFor(values.ci, "GITHUB_STEP_SUMMARY") : null;
+        const github = detectCi(values.ci).mode === "github";
+        if (format === "html" && output === void 0 && summaryFile === null && !ctx.json && process.stdout.isTTY)
+          throw new UsageError(
+            "report --format html writes a whole HTML page, not for a terminal; give -o FILE (report -o report.html) or redirect it (report > report.html), or choose --format md",
+            { details: { format } }
+          );
+        if (values.anchor !== void 0) return reportAnchor(ctx, values.anchor, format, output, summaryFile);
+        await ctx.assertGivenWorkspace();
+        const snapshotter = await ctx.snapshotter();
+        if (output !== void 0) {
+          const written = await writeReport(snapshotter, format, output, runId, options2);
+          return {
+            ...await failedGateCommands(ctx, github, written.runId),
+            json: written,
+            human: () => `Wrote ${written.file} (${format}, run ${written.runId}, ${written.bytes} bytes)`
+          };
+        }
+        const { report: report3, text: text2 } = await renderReport(snapshotter, format, runId, options2);
+        const annotations = await failedGateCommands(ctx, github, report3.run.runId);
+        if (summaryFile !== null) {
+          const runId2 = report3.run.runId;
+          const appended = await appendStepSummary(summaryFile, {
+            text: text2,
+            cutTo: (room) => renderMarkdown(report3, room),
+            note: leftOutNote(`the summary of run \`${runId2}\``, `report --run ${runId2} --format html`)
+          });
+          return {
+            ...annotations,
+            json: { summary: summaryFile, format, runId: runId2, appended },
+            human: () => summaryText(`the run ${runId2} summary`, appended)
+          };
+        }
+        return {
+          ...annotations,
+          documentOnStdout: true,
+          json: format === "json" ? report3 : { format, runId: report3.run.runId, text: text2 },
+          human: () => text2.replace(/\n$/, "")
+        };
+      }
+    });
+  }
+});
+
+// types/serve.ts
+var SERVE_MAX_LINE_BYTES, ServeRequestId, ServeRequest, ServeError, ServeResponse;
+var init_serve = __esm({
+  "types/serve.ts"() {
+    "use strict";
+    init_zod();
+    init_zod();
+    SERVE_MAX_LINE_BYTES = 1024 * 1024;
+    ServeRequestId = deferred(
+      () => union([
+        string2().check(_maxLength(200)),
+        int().check(_gte(Number.MIN_SAFE_INTEGER), _lte(Number.MAX_SAFE_INTEGER))
+      ])
+    );
+    ServeRequest = deferred(
+      () => strictObject({
+        id: ServeRequestId,
+        command: string2().check(_minLength(1), _maxLength(100)),
+        args: _default(
+          array(string2().check(_maxLength(SERVE_MAX_LINE_BYTES))).check(_maxLength(1e4)),
+          []
+        ),
+        options: _default(
+          record(
+            string2().check(_regex(/^[a-z][a-z0-9-]{0,63}$/)),
+            union([
+              string2(),
+              boolean2(),
+              // Any number: given to the parser as its decimal text, which judges it as the command line does.
+              number2(),
+              // A repeatable option (`--require-gate A --require-gate B`): serve refuses a list for any other.
+              array(string2()).check(_maxLength(1e4))
+            ])
+          ),
+          {}
+        )
+      })
+    );
+    ServeError = deferred(
+      () => object({ code: string2(), message: string2(), details: optional(record(string2(), unknown())) })
+    );
+    ServeResponse = deferred(
+      () => union([
+        strictObject({ id: ServeRequestId, result: unknown(), exitCode: optional(int()) }),
+        strictObject({ id: nullable(ServeRequestId), error: ServeError })
+      ])
+    );
   }
 });
 
@@ -29581,7 +29590,7 @@ var init_context = __esm({
       gatesInstance = null;
       static async create(values) {
         const { home, source } = chooseHome(values.home);
-        const settings = await resolveSettings({
+        const settings = await settingsFor({
           home,
           homeSource: source,
           configFile: values.config,

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { SnapshotterOptions } from '../snapshotter/core.js';
-import { resolveSettings, type Settings } from '../store/config.js';
+import { settingsFor, type Settings } from '../store/config.js';
 import { chooseHome } from '../store/paths.js';
 import { LocalPaths } from '../store/local-paths.js';
 import { SnapshotStore } from '../store/snapshot-store.js';
@@ -46,7 +46,7 @@ export class Context {
 
   static async create(values: ContextValues): Promise<Context> {
     const { home, source } = chooseHome(values.home);
-    const settings = await resolveSettings({
+    const settings = await settingsFor({
       home,
       homeSource: source,
       configFile: values.config,

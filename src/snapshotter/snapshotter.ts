@@ -17,6 +17,7 @@ import {
   VerifyTargetArg,
 } from '../../types/library.js';
 import { checkArgument } from '../arguments.js';
+import { isResolvedSettings } from '../store/config.js';
 import { SnapshotStore } from '../store/snapshot-store.js';
 import { LocalPaths } from '../store/local-paths.js';
 import type { SnapshotterCore, SnapshotterOptions } from './core.js';
@@ -47,7 +48,7 @@ export class Snapshotter implements SnapshotterCore {
   private readonly localPaths: LocalPaths;
 
   constructor(readonly options: SnapshotterOptions) {
-    checkArgument(SnapshotterOptionsArg, options, 'options');
+    if (!isResolvedSettings(options)) checkArgument(SnapshotterOptionsArg, options, 'options');
     this.store = new SnapshotStore(options.home, { lockTimeoutMs: options.lockTimeoutMs });
     this.localPaths = new LocalPaths(options.artifactsDir, options.localWorkspace);
   }

@@ -71,10 +71,27 @@ export interface SettingsOptions extends LoadConfigOptions {
  */
 export async function resolveSettings(opts: SettingsOptions): Promise<Settings> {
   checkArgument(SettingsOptionsArg, opts, 'opts');
+  return settingsFor(opts);
+}
+
+/** Settings made here, known to fit their shape: a Snapshotter given one does not check it again. */
+const resolved = new WeakSet<object>();
+
+/** Whether `settings` is what resolveSettings (or settingsFor) returned. */
+export function isResolvedSettings(settings: unknown): boolean {
+  return typeof settings === 'object' && settings !== null && resolved.has(settings);
+}
+
+/**
+ * resolveSettings for options whose types are already known good (the CLI's, from its parser):
+ * the shape check costs a few milliseconds of every command's start.
+ */
+export async function settingsFor(opts: SettingsOptions): Promise<Settings> {
   assertHomeDir(resolve(opts.cwd ?? process.cwd(), opts.home), opts.homeSource);
   const { config, file } = await readConfig(opts);
   const settings = applySettings(config, file, opts);
   assertArtifactsDir(settings, chooseArtifactsDir(config, opts).source);
+  resolved.add(settings);
   return settings;
 }
 
