@@ -4268,11 +4268,9 @@ var init_random = __esm({
 });
 
 // src/fs/atomic.ts
-import { createReadStream, createWriteStream } from "node:fs";
 import { lstat, mkdir, mkdtemp, open, readlink, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
-import { pipeline } from "node:stream/promises";
 function tempPathBeside(path2) {
   return join(dirname(path2), `.${basename(path2)}.${process.pid}.${randomHex(6)}.tmp`);
 }
@@ -4308,8 +4306,9 @@ async function writeOutputFile(path2, fill) {
   try {
     const temp = join(own2, "out");
     const result = await fill(temp);
-    const into = fd === null ? createWriteStream(path2) : createWriteStream("", { fd, autoClose: false });
-    await pipeline(createReadStream(temp), into);
+    const [fs, { pipeline: pipeline4 }] = await Promise.all([import("node:fs"), import("node:stream/promises")]);
+    const into = fd === null ? fs.createWriteStream(path2) : fs.createWriteStream("", { fd, autoClose: false });
+    await pipeline4(fs.createReadStream(temp), into);
     return result;
   } catch (cause) {
     if (cause instanceof AgentgateError) throw cause;
@@ -5820,11 +5819,11 @@ var init_path_bytes = __esm({
 
 // src/git/runner.ts
 import { spawn } from "node:child_process";
-import { createWriteStream as createWriteStream2, readFileSync as readFileSync2 } from "node:fs";
+import { createWriteStream, readFileSync as readFileSync2 } from "node:fs";
 import { isAbsolute as isAbsolute4, join as join8 } from "node:path";
 import { once } from "node:events";
 import { Transform } from "node:stream";
-import { pipeline as pipeline2 } from "node:stream/promises";
+import { pipeline } from "node:stream/promises";
 async function runGit(opts, args, run = {}) {
   const result = await runGitBuffer(opts, args, run);
   return { stdout: result.stdout.toString("utf8"), exitCode: result.exitCode };
@@ -5837,12 +5836,12 @@ async function runGitBuffer(opts, args, run = {}) {
   return { stdout: Buffer.concat(chunks), exitCode };
 }
 async function runGitToFile(opts, args, file, limit = {}) {
-  const out = createWriteStream2(file, { flags: "wx", mode: 420 });
+  const out = createWriteStream(file, { flags: "wx", mode: 420 });
   await spawnGit(
     opts,
     args,
     {},
-    (stdout) => pipeline2(stdout, byteLimit(limit.maxBytes ?? Infinity, file), out).catch((cause) => {
+    (stdout) => pipeline(stdout, byteLimit(limit.maxBytes ?? Infinity, file), out).catch((cause) => {
       if (cause instanceof OutputTooLargeError) throw cause;
       throw new WriteFailedError(
         `could not write ${file} (${errnoText(cause)}); check free space and permissions`,
@@ -14491,7 +14490,7 @@ var init_junit = __esm({
 });
 
 // src/gates/junit-files.ts
-import { createReadStream as createReadStream2 } from "node:fs";
+import { createReadStream } from "node:fs";
 import { stat as stat8 } from "node:fs/promises";
 import { resolve as resolve13 } from "node:path";
 function versionOf(info) {
@@ -14529,7 +14528,7 @@ async function readJunitFiles(files, cwd, notBefore, earlier = /* @__PURE__ */ n
       return { problem: `${shown} is ${info.size} bytes, more than ${MAX_JUNIT_BYTES}` };
     const counter = new JunitCounter2();
     try {
-      for await (const chunk of createReadStream2(path2, { encoding: "utf8", highWaterMark: 1 << 16 }))
+      for await (const chunk of createReadStream(path2, { encoding: "utf8", highWaterMark: 1 << 16 }))
         counter.write(chunk);
       counts = addCounts2(counts, counter.end());
     } catch (error2) {
@@ -14552,11 +14551,11 @@ var init_junit_files = __esm({
 
 // src/gates/log.ts
 import { createHash as createHash5 } from "node:crypto";
-import { createReadStream as createReadStream3, createWriteStream as createWriteStream3 } from "node:fs";
+import { createReadStream as createReadStream2, createWriteStream as createWriteStream2 } from "node:fs";
 import { lstat as lstat7, mkdir as mkdir5, open as open4, rename as rename4, rm as rm9, stat as stat9 } from "node:fs/promises";
 import { dirname as dirname9, join as join22 } from "node:path";
 import { Transform as Transform2 } from "node:stream";
-import { pipeline as pipeline3 } from "node:stream/promises";
+import { pipeline as pipeline2 } from "node:stream/promises";
 async function openLogSink(dir, name2) {
   await mkdir5(dir, { recursive: true });
   await sweepTempFiles(dir);
@@ -14570,7 +14569,7 @@ async function openLogSink(dir, name2) {
       done(null, chunk);
     }
   });
-  const written = pipeline3(counter, createWriteStream3(temp, { flags: "wx", mode: 420 })).catch(
+  const written = pipeline2(counter, createWriteStream2(temp, { flags: "wx", mode: 420 })).catch(
     (cause) => cause
   );
   return {
@@ -14604,13 +14603,13 @@ async function openLogSink(dir, name2) {
   };
 }
 async function copyIntoSink(file, sink) {
-  await pipeline3(createReadStream3(file), sink.stream, { end: false });
+  await pipeline2(createReadStream2(file), sink.stream, { end: false });
   return sink.finish();
 }
 async function digestFile(path2) {
   const hash2 = createHash5("sha256");
   let bytes = 0;
-  for await (const chunk of createReadStream3(path2)) {
+  for await (const chunk of createReadStream2(path2)) {
     hash2.update(chunk);
     bytes += chunk.length;
   }
@@ -24349,7 +24348,7 @@ var init_received_artifact = __esm({
 });
 
 // src/snapshotter/read.ts
-import { createReadStream as createReadStream4 } from "node:fs";
+import { createReadStream as createReadStream3 } from "node:fs";
 import { copyFile, readFile as readFile11 } from "node:fs/promises";
 import { Readable } from "node:stream";
 async function getSnapshot(core, idOrSha, opts = {}) {
@@ -24411,7 +24410,7 @@ async function streamPatch(core, snapshot, consume) {
   snapshot = await core.withLocalPaths(snapshot);
   await buildReceivedArtifact(core, snapshot);
   const artifact = await intactArtifact(snapshot);
-  if (artifact !== null) return consume(createReadStream4(artifact));
+  if (artifact !== null) return consume(createReadStream3(artifact));
   const repo = await openRepo(snapshot.workspace, core.gitOptions());
   await streamUnifiedDiff(repo, snapshot.beforeSha, snapshot.afterSha, consume);
 }
@@ -25919,7 +25918,7 @@ var init_remote_locks = __esm({
 
 // src/git/bundle-pack.ts
 import { createHash as createHash6 } from "node:crypto";
-import { createReadStream as createReadStream5 } from "node:fs";
+import { createReadStream as createReadStream4 } from "node:fs";
 async function bundlePackIntact(file) {
   let header = Buffer.alloc(0);
   let hash2 = null;
@@ -25927,7 +25926,7 @@ async function bundlePackIntact(file) {
   let tail = Buffer.alloc(0);
   let packBytes = 0;
   let magic = Buffer.alloc(0);
-  for await (const chunk of createReadStream5(file)) {
+  for await (const chunk of createReadStream4(file)) {
     let data = chunk;
     if (header !== null) {
       header = Buffer.concat([header, data]);
@@ -29655,9 +29654,9 @@ var json_stream_exports = {};
 __export(json_stream_exports, {
   writeStreamedJson: () => writeStreamedJson
 });
-import { createReadStream as createReadStream6 } from "node:fs";
+import { createReadStream as createReadStream5 } from "node:fs";
 import { Readable as Readable2, Transform as Transform3 } from "node:stream";
-import { pipeline as pipeline4 } from "node:stream/promises";
+import { pipeline as pipeline3 } from "node:stream/promises";
 function jsonStringBody() {
   let held = Buffer.alloc(0);
   const escape = (bytes) => bytes.length === 0 ? "" : JSON.stringify(decodeBytes(bytes)).slice(1, -1);
@@ -29685,10 +29684,10 @@ function completeUpTo(bytes) {
 async function writeStreamedJson(doc, out) {
   async function* parts() {
     yield doc.prefix;
-    yield* createReadStream6(doc.file).pipe(jsonStringBody());
+    yield* createReadStream5(doc.file).pipe(jsonStringBody());
     yield doc.suffix;
   }
-  await pipeline4(Readable2.from(parts()), out, { end: false });
+  await pipeline3(Readable2.from(parts()), out, { end: false });
 }
 var init_json_stream = __esm({
   "src/cli/json-stream.ts"() {
@@ -38370,7 +38369,7 @@ var init_hook_install2 = __esm({
 
 // src/cli/main.ts
 init_errors();
-import { createReadStream as createReadStream7 } from "node:fs";
+import { createReadStream as createReadStream6 } from "node:fs";
 
 // src/cli/groups.ts
 var COMMAND_GROUPS = ["checkpoint", "gate", "hook"];
@@ -38555,8 +38554,8 @@ async function emit(result, json) {
   if ("streamFile" in result || "streamJson" in result) {
     try {
       if ("streamFile" in result) {
-        const { pipeline: pipeline5 } = await import("node:stream/promises");
-        await pipeline5(createReadStream7(result.streamFile), process.stdout, { end: false });
+        const { pipeline: pipeline4 } = await import("node:stream/promises");
+        await pipeline4(createReadStream6(result.streamFile), process.stdout, { end: false });
       } else await (await Promise.resolve().then(() => (init_json_stream(), json_stream_exports))).writeStreamedJson(result.streamJson, process.stdout);
     } catch (error2) {
       if (!isClosedPipe(error2)) throw error2;

@@ -1,8 +1,6 @@
-import { createReadStream, createWriteStream } from 'node:fs';
 import { lstat, mkdir, mkdtemp, open, readlink, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { AgentgateError, InvalidArgumentError, WriteFailedError } from '../errors.js';
 import { randomHex } from './random.js';
 
@@ -74,8 +72,12 @@ export async function writeOutputFile<T>(path: string, fill: (temp: string) => P
   try {
     const temp = join(own, 'out');
     const result = await fill(temp);
-    const into = fd === null ? createWriteStream(path) : createWriteStream('', { fd, autoClose: false });
-    await pipeline(createReadStream(temp), into);
+    // Loaded here: the streams are some twenty of Node's modules that every other command's start
+    // would load for nothing (naming fs's stream functions in an import loads them too).
+    const [fs, { pipeline }] = await Promise.all([import('node:fs'), import('node:stream/promises')]);
+    const into =
+      fd === null ? fs.createWriteStream(path) : fs.createWriteStream('', { fd, autoClose: false });
+    await pipeline(fs.createReadStream(temp), into);
     return result;
   } catch (cause) {
     if (cause instanceof AgentgateError) throw cause;
