@@ -1,4 +1,4 @@
-import { lstat, mkdir, mkdtemp, open, readlink, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, open, readlink, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { AgentgateError, InvalidArgumentError, WriteFailedError } from '../errors.js';
@@ -67,7 +67,8 @@ export async function writeOutputFile<T>(path: string, fill: (temp: string) => P
       { details: { path } },
     );
   if (st === null || st.isFile() || st.isDirectory()) return replaceFileAtomic(path, fill);
-  const fd = st.isSymbolicLink() ? await ownDescriptor(path) : null;
+  const end = st.isSymbolicLink() ? await linkTarget(path, (at) => DESCRIPTOR.test(at)) : path;
+  const fd = DESCRIPTOR.exec(end)?.[1];
   const own = await mkdtemp(join(tmpdir(), 'agentgate-out-'));
   try {
     const temp = join(own, 'out');
@@ -76,7 +77,9 @@ export async function writeOutputFile<T>(path: string, fill: (temp: string) => P
     // would load for nothing (naming fs's stream functions in an import loads them too).
     const [fs, { pipeline }] = await Promise.all([import('node:fs'), import('node:stream/promises')]);
     const into =
-      fd === null ? fs.createWriteStream(path) : fs.createWriteStream('', { fd, autoClose: false });
+      fd === undefined
+        ? fs.createWriteStream(path)
+        : fs.createWriteStream('', { fd: Number(fd), autoClose: false });
     await pipeline(fs.createReadStream(temp), into);
     return result;
   } catch (cause) {
@@ -91,35 +94,31 @@ export async function writeOutputFile<T>(path: string, fill: (temp: string) => P
 }
 
 /**
- * The descriptor a link names (`/dev/stdout` -> `/proc/self/fd/1`, `/dev/fd/2`), or null. Written
- * to as it is: opening it again fails when it is a socket (ENXIO), as a parent's pipe often is.
+ * A descriptor's name (`/dev/stdout` -> `/proc/self/fd/1`, `/dev/fd/2`): written to as it is, since
+ * opening it again fails when it is a socket (ENXIO), as a parent's pipe often is.
  */
-async function ownDescriptor(path: string): Promise<number | null> {
-  let at = path;
-  for (let hops = 0; hops < 40; hops++) {
-    const fd = /^\/(?:proc\/self|dev)\/fd\/(\d+)$/.exec(at)?.[1];
-    if (fd !== undefined) return Number(fd);
-    if ((await lstat(at).catch(() => null))?.isSymbolicLink() !== true) return null;
-    at = resolve(dirname(at), await readlink(at));
-  }
-  return null;
-}
+const DESCRIPTOR = /^\/(?:proc\/self|dev)\/fd\/(\d+)$/;
 
-/** writeOutputFile of a text or bytes. */
-export async function writeOutputData(path: string, data: string | Buffer): Promise<void> {
-  await writeOutputFile(path, (temp) => writeFile(temp, data, { flag: 'wx', mode: 0o644 }));
-}
-
-/** Writes `data` to `path` atomically and durably (see the policy above). */
-export async function writeFileAtomic(path: string, data: string | Buffer): Promise<void> {
-  await replaceFileAtomic(path, async (temp) => {
+/** A `fill` that writes `data` to a new temp file. */
+function contents(data: string | Buffer): (temp: string) => Promise<void> {
+  return async (temp) => {
     const handle = await open(temp, 'wx', 0o644);
     try {
       await handle.writeFile(data);
     } finally {
       await handle.close();
     }
-  });
+  };
+}
+
+/** writeOutputFile of a text or bytes. */
+export async function writeOutputData(path: string, data: string | Buffer): Promise<void> {
+  await writeOutputFile(path, contents(data));
+}
+
+/** Writes `data` to `path` atomically and durably (see the policy above). */
+export async function writeFileAtomic(path: string, data: string | Buffer): Promise<void> {
+  await replaceFileAtomic(path, contents(data));
 }
 
 /**
@@ -147,10 +146,14 @@ export async function writeOwnFileAtomic(path: string, data: string | Buffer): P
   });
 }
 
-/** The file a path names at the end of its symbolic links (followed one by one, so a dangling one counts). */
-async function linkTarget(path: string): Promise<string> {
+/**
+ * The file a path names at the end of its symbolic links (followed one by one, so a dangling one
+ * counts), or the first name on the way that `stop` accepts.
+ */
+async function linkTarget(path: string, stop: (at: string) => boolean = () => false): Promise<string> {
   let at = path;
   for (let hops = 0; hops < 40; hops++) {
+    if (stop(at)) return at;
     const st = await lstat(at).catch(() => null);
     if (st === null || !st.isSymbolicLink()) return at;
     at = resolve(dirname(at), await readlink(at));
