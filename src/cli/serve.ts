@@ -119,22 +119,11 @@ async function respond(output: Writable, line: Buffer, opts: ServeOptions): Prom
   }
 }
 
-/**
- * Commands that would share serve's stdin and stdout, which carry the requests and answers:
- * iterate's agent, and an agent hook, which reads its event on stdin and may answer on stdout.
- */
-function notServed(command: string): boolean {
-  return (
-    command === 'serve' ||
-    command === 'iterate' ||
-    (command.startsWith('hook ') && command !== 'hook install' && command !== 'hook uninstall')
-  );
-}
-
 /** Runs one request through the same steps as the CLI: find the command, parse its options strictly, run it. */
 async function execute(request: ServeRequest, opts: ServeOptions): Promise<CommandResult> {
-  const command = notServed(request.command) ? undefined : await opts.load(request.command);
-  if (!command) {
+  // A command that owns our stdio (iterate's agent, a hook's event, serve) would share the requests and answers.
+  const command = await opts.load(request.command);
+  if (!command || command.ownsStdio === true) {
     throw new UsageError(
       `unknown command "${request.command.slice(0, 100)}" for serve; it takes the CLI's commands except serve, iterate and the agent hooks (hook install and hook uninstall are served)`,
       { details: { command: request.command.slice(0, 100) } },

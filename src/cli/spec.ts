@@ -173,6 +173,8 @@ export interface CommandDefinition<O extends OptionDecls> {
   options: O;
   positionals: Positionals;
   examples: readonly string[];
+  /** The command uses our stdin or stdout itself (an agent, a hook event, serve): `serve` refuses it. */
+  ownsStdio?: boolean;
   run(ctx: Context, values: ValuesOf<O> & GlobalValues, positionals: string[]): Promise<CommandResult>;
 }
 
@@ -185,6 +187,8 @@ export interface Command {
   options: OptionDecls;
   positionals: Positionals;
   examples: readonly string[];
+  /** The command uses our stdin or stdout itself (an agent, a hook event, serve): `serve` refuses it. */
+  ownsStdio?: boolean;
   run(ctx: Context, values: Record<string, unknown>, positionals: string[]): Promise<CommandResult>;
 }
 

@@ -53,6 +53,7 @@ const EVENT_OPTION = {
 function agentCommand(agent: HookAgent): Command {
   return defineCommand({
     name: `hook ${agent}`,
+    ownsStdio: true,
     summary: `Keep checkpoints from ${TITLES[agent]} hooks: reads one hook event (JSON) on stdin.`,
     description: `${EVENTS[agent]} Prompts are numbered per session ("checkpoint restore --prompt N --session ID"). Always exits 0; stdout carries only what the agent must read to carry on; problems go to stderr and <home>/logs/hooks.log. Within hooks.timeoutMs (default 5000) or the checkpoint is skipped. Installed by "hook install ${agent}".`,
     options: agent === 'copilot' ? EVENT_OPTION : {},

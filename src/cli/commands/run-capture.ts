@@ -138,6 +138,7 @@ const after = defineCommand({
 
 const iterate = defineCommand({
   name: 'iterate',
+  ownsStdio: true,
   usage:
     'iterate --run ID --iteration N [--task TEXT | --task-file F] [--gate TEXT | --gate-file F] [--on-dirty wip-commit|error] [--branch NAME] [--init] [--restart-from N] [--ci github|none] -- CMD [ARG...]',
   summary:

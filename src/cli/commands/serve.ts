@@ -7,6 +7,7 @@ import { defineCommand, type Command } from '../spec.js';
 export const serveCommand = (load: (name: string) => Promise<Command | undefined>): Command =>
   defineCommand({
     name: 'serve',
+    ownsStdio: true,
     usage: 'serve',
     summary:
       'Answer JSON-lines requests on stdin ({"id","command","args","options"} -> {"id","result"} or {"id","error"}) until end of input.',
