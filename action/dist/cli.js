@@ -4268,7 +4268,7 @@ var init_random = __esm({
 });
 
 // src/fs/atomic.ts
-import { lstat, mkdir, mkdtemp, open, readlink, rename, rm, stat, writeFile } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, open, readlink, rename, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 function tempPathBeside(path2) {
@@ -4301,13 +4301,14 @@ async function writeOutputFile(path2, fill) {
       { details: { path: path2 } }
     );
   if (st === null || st.isFile() || st.isDirectory()) return replaceFileAtomic(path2, fill);
-  const fd = st.isSymbolicLink() ? await ownDescriptor(path2) : null;
+  const end = st.isSymbolicLink() ? await linkTarget(path2, (at) => DESCRIPTOR.test(at)) : path2;
+  const fd = DESCRIPTOR.exec(end)?.[1];
   const own2 = await mkdtemp(join(tmpdir(), "agentgate-out-"));
   try {
     const temp = join(own2, "out");
     const result = await fill(temp);
     const [fs, { pipeline: pipeline4 }] = await Promise.all([import("node:fs"), import("node:stream/promises")]);
-    const into = fd === null ? fs.createWriteStream(path2) : fs.createWriteStream("", { fd, autoClose: false });
+    const into = fd === void 0 ? fs.createWriteStream(path2) : fs.createWriteStream("", { fd: Number(fd), autoClose: false });
     await pipeline4(fs.createReadStream(temp), into);
     return result;
   } catch (cause) {
@@ -4320,28 +4321,21 @@ async function writeOutputFile(path2, fill) {
     await rm(own2, { recursive: true, force: true });
   }
 }
-async function ownDescriptor(path2) {
-  let at = path2;
-  for (let hops = 0; hops < 40; hops++) {
-    const fd = /^\/(?:proc\/self|dev)\/fd\/(\d+)$/.exec(at)?.[1];
-    if (fd !== void 0) return Number(fd);
-    if ((await lstat(at).catch(() => null))?.isSymbolicLink() !== true) return null;
-    at = resolve(dirname(at), await readlink(at));
-  }
-  return null;
-}
-async function writeOutputData(path2, data) {
-  await writeOutputFile(path2, (temp) => writeFile(temp, data, { flag: "wx", mode: 420 }));
-}
-async function writeFileAtomic(path2, data) {
-  await replaceFileAtomic(path2, async (temp) => {
+function contents(data) {
+  return async (temp) => {
     const handle = await open(temp, "wx", 420);
     try {
       await handle.writeFile(data);
     } finally {
       await handle.close();
     }
-  });
+  };
+}
+async function writeOutputData(path2, data) {
+  await writeOutputFile(path2, contents(data));
+}
+async function writeFileAtomic(path2, data) {
+  await replaceFileAtomic(path2, contents(data));
 }
 async function writeOwnFileAtomic(path2, data) {
   const target = await linkTarget(path2);
@@ -4361,9 +4355,10 @@ async function writeOwnFileAtomic(path2, data) {
     }
   });
 }
-async function linkTarget(path2) {
+async function linkTarget(path2, stop = () => false) {
   let at = path2;
   for (let hops = 0; hops < 40; hops++) {
+    if (stop(at)) return at;
     const st = await lstat(at).catch(() => null);
     if (st === null || !st.isSymbolicLink()) return at;
     at = resolve(dirname(at), await readlink(at));
@@ -4396,13 +4391,14 @@ function errnoOf(cause) {
   const code2 = cause?.code;
   return typeof code2 === "string" ? code2 : cause instanceof Error ? cause.message : String(cause);
 }
-var TEMP_NAME;
+var TEMP_NAME, DESCRIPTOR;
 var init_atomic = __esm({
   "src/fs/atomic.ts"() {
     "use strict";
     init_errors();
     init_random();
     TEMP_NAME = /^\..*\.(\d+)\.[0-9a-f]{12}\.tmp$/;
+    DESCRIPTOR = /^\/(?:proc\/self|dev)\/fd\/(\d+)$/;
   }
 });
 
@@ -4724,6 +4720,7 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
     });
     iterate = defineCommand({
       name: "iterate",
+      ownsStdio: true,
       usage: "iterate --run ID --iteration N [--task TEXT | --task-file F] [--gate TEXT | --gate-file F] [--on-dirty wip-commit|error] [--branch NAME] [--init] [--restart-from N] [--ci github|none] -- CMD [ARG...]",
       summary: "One whole iteration in one process: before, then CMD (the agent) in the workspace, then after, whatever CMD's exit status.",
       description: "CMD gets our stdin, stdout and stderr (with --json its stdout goes to our stderr, so that stdout stays one JSON document) and the signals we receive (SIGINT, SIGTERM, SIGHUP). Prints the snapshot plus agent: { exitCode, signal, durationMs }. Exit status: CMD's when it failed (128 + the signal number when a signal ended it), else 0; 1 when the iteration could not be recorded. A CMD that cannot start is AGENT_NOT_STARTED (exit 1) with the before state recorded and no snapshot.",
@@ -7531,7 +7528,7 @@ var init_git_locks = __esm({
 });
 
 // src/git/byte-args.ts
-import { mkdtemp as mkdtemp3, rm as rm5, writeFile as writeFile2 } from "node:fs/promises";
+import { mkdtemp as mkdtemp3, rm as rm5, writeFile } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
 import { join as join11 } from "node:path";
 async function withByteArgs(global, words, run) {
@@ -7539,7 +7536,7 @@ async function withByteArgs(global, words, run) {
   const dir = await mkdtemp3(join11(tmpdir3(), "agentgate-args-"));
   try {
     const file = join11(dir, "config");
-    await writeFile2(file, aliasConfig(words), { mode: 384 });
+    await writeFile(file, aliasConfig(words), { mode: 384 });
     return await run([...global, "-c", `include.path=${file}`, ALIAS]);
   } finally {
     await rm5(dir, { recursive: true, force: true });
@@ -8130,7 +8127,7 @@ var init_message = __esm({
 
 // src/fs/lock.ts
 import { readFileSync as readFileSync4 } from "node:fs";
-import { link, mkdir as mkdir4, readFile as readFile4, rename as rename3, rm as rm6, writeFile as writeFile3 } from "node:fs/promises";
+import { link, mkdir as mkdir4, readFile as readFile4, rename as rename3, rm as rm6, writeFile as writeFile2 } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname as dirname6 } from "node:path";
 async function withLock(path2, opts, fn) {
@@ -8191,7 +8188,7 @@ async function tryCreate(path2, owner) {
   try {
     try {
       await mkdir4(dirname6(path2), { recursive: true });
-      await writeFile3(temp, JSON.stringify(owner), { flag: "wx" });
+      await writeFile2(temp, JSON.stringify(owner), { flag: "wx" });
     } catch (cause) {
       throw failed(cause);
     }
@@ -8217,7 +8214,7 @@ async function takeOver(path2, stale, owner) {
   const temp = `${path2}.${owner.token}.tmp`;
   try {
     if ((await readOwner(path2))?.token !== stale.token) return false;
-    await writeFile3(temp, JSON.stringify(owner), { flag: "wx" });
+    await writeFile2(temp, JSON.stringify(owner), { flag: "wx" });
     await rename3(temp, path2);
     return true;
   } catch (cause) {
@@ -19295,8 +19292,8 @@ var require_Document = __commonJS({
         return stringifyDocument.stringifyDocument(this, options2);
       }
     };
-    function assertCollection(contents) {
-      if (identity.isCollection(contents))
+    function assertCollection(contents2) {
+      if (identity.isCollection(contents2))
         return true;
       throw new Error("Expected a YAML collection as document contents");
     }
@@ -24727,9 +24724,9 @@ async function verify(core, target) {
   let snapshots;
   if ("id" in target) snapshots = [await core.getSnapshot(target.id)];
   else if ("runId" in target) {
-    const contents = await core.store.inspectRun(assertSafeId(target.runId, "run id"));
-    snapshots = [...new Map(contents.snapshots.map((s) => [s.id, s])).values()];
-    checks.push(...contents.problems.map((p) => storeFileCheck(p, target.runId)));
+    const contents2 = await core.store.inspectRun(assertSafeId(target.runId, "run id"));
+    snapshots = [...new Map(contents2.snapshots.map((s) => [s.id, s])).values()];
+    checks.push(...contents2.problems.map((p) => storeFileCheck(p, target.runId)));
   } else {
     const listed = await core.store.list();
     snapshots = listed.snapshots;
@@ -24889,7 +24886,7 @@ var init_cherry_pick_worktree = __esm({
 });
 
 // src/git/cherry-pick.ts
-import { readFile as readFile13, rm as rm13, writeFile as writeFile4 } from "node:fs/promises";
+import { readFile as readFile13, rm as rm13, writeFile as writeFile3 } from "node:fs/promises";
 import { join as join33 } from "node:path";
 async function cherryPick3(repo, rev, opts = {}) {
   const onto = opts.onto?.replace(/^refs\/heads\//, "");
@@ -24926,7 +24923,7 @@ async function pickInWorkspace(repo, source, ignore) {
   const savedOrigHead = await readFile13(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
-    await (savedOrigHead === null ? rm13(origHead, { force: true }) : writeFile4(origHead, savedOrigHead));
+    await (savedOrigHead === null ? rm13(origHead, { force: true }) : writeFile3(origHead, savedOrigHead));
     await assertRestored(repo, before2);
   };
   let files;
@@ -25274,7 +25271,7 @@ var init_snapshotter = __esm({
 });
 
 // src/demo/demo.ts
-import { mkdtemp as mkdtemp6, rename as rename5, rm as rm15, writeFile as writeFile5, mkdir as mkdir7 } from "node:fs/promises";
+import { mkdtemp as mkdtemp6, rename as rename5, rm as rm15, writeFile as writeFile4, mkdir as mkdir7 } from "node:fs/promises";
 import { tmpdir as tmpdir6 } from "node:os";
 import { dirname as dirname15, join as join34 } from "node:path";
 import { Writable } from "node:stream";
@@ -25351,7 +25348,7 @@ async function testGate(gates, workspace, runId, iteration) {
 async function put(root, rel, content) {
   const path2 = join34(root, rel);
   await mkdir7(dirname15(path2), { recursive: true });
-  await writeFile5(path2, content);
+  await writeFile4(path2, content);
 }
 var greetTest, ITERATIONS, TEST_GATE;
 var init_demo = __esm({
@@ -26074,7 +26071,7 @@ var init_sharing = __esm({
 });
 
 // src/sharing/record-objects.ts
-import { mkdir as mkdir8, rm as rm17, writeFile as writeFile6 } from "node:fs/promises";
+import { mkdir as mkdir8, rm as rm17, writeFile as writeFile5 } from "node:fs/promises";
 import { join as join37 } from "node:path";
 function recordCommit(format, spec) {
   const jsonId = objectId(format, "blob", spec.json);
@@ -26107,7 +26104,7 @@ async function writeRecordObjects(repo, home, label, records) {
       const files = /* @__PURE__ */ new Map();
       for (const r of records) {
         const path2 = join37(dir, `${type}-${r[key].id}`);
-        if (!files.has(r[key].id)) await writeFile6(path2, r[key].content);
+        if (!files.has(r[key].id)) await writeFile5(path2, r[key].content);
         files.set(r[key].id, path2);
       }
       await writeObjects(
@@ -26323,13 +26320,13 @@ async function readGateCommits(repo, refs, refused, snapshots) {
       ];
     return [];
   });
-  const contents = await readBlobs(repo, [...new Set(sized.map((s) => s.json))]);
+  const contents2 = await readBlobs(repo, [...new Set(sized.map((s) => s.json))]);
   const runSnapshots = /* @__PURE__ */ new Map();
   const checked2 = [];
   for (const s of sized) {
     const name2 = parseGateRef(s.ref.ref, GATES_PREFIX);
     const parsed = parseReceivedFile(
-      contents.get(s.json),
+      contents2.get(s.json),
       GateRecordFile,
       GATE_RECORD_FILE,
       "gate verdict",
@@ -26596,9 +26593,9 @@ async function ownRecords(repo, commits) {
     parented.map((c) => `${c.ref.sha}:${RECORD_FILE}`)
   );
   const ids = blobs.map((b) => b.found && b.type === "blob" && b.size <= MAX_RECORD_BYTES ? b.id : null);
-  const contents = await readBlobs(repo, [...new Set(ids.filter((id2) => id2 !== null))]);
+  const contents2 = await readBlobs(repo, [...new Set(ids.filter((id2) => id2 !== null))]);
   for (const [i, c] of parented.entries()) {
-    const raw = ids[i] === null ? void 0 : contents.get(ids[i]);
+    const raw = ids[i] === null ? void 0 : contents2.get(ids[i]);
     const rec = raw === void 0 ? null : parseReceivedFile(raw, RecordFile, RECORD_FILE, "record", () => {
     });
     if (rec !== null && isRecordOf(c.ref.sha, rec, c.snapshot, c.run)) ours.add(c.ref.ref);
@@ -27133,12 +27130,12 @@ async function rebuild(core, repo, incoming, localRefs) {
     return false;
   });
   const idOf = new Map(blobs.filter((b) => b.found).map((b) => [b.name, b.found ? b.id : ""]));
-  const contents = await readBlobs(repo, [
+  const contents2 = await readBlobs(repo, [
     ...new Set(sizeOk.map((c) => idOf.get(`${c.ref.sha}:${RECORD_FILE}`)))
   ]);
   const accepted = [];
   for (const c of sizeOk) {
-    const raw = contents.get(idOf.get(`${c.ref.sha}:${RECORD_FILE}`));
+    const raw = contents2.get(idOf.get(`${c.ref.sha}:${RECORD_FILE}`));
     const rec = parseReceivedFile(raw, RecordFile, RECORD_FILE, "record", (why2) => refuse(c.ref.ref, why2));
     if (rec === null) continue;
     const s = rec.snapshot;
@@ -27313,10 +27310,10 @@ async function readAnchorCommits(repo, format, refs, refused) {
     else return [{ ...s, blob: p.id }];
     return [];
   });
-  const contents = await readBlobs(repo, [...new Set(sized.map((s) => s.blob))]);
+  const contents2 = await readBlobs(repo, [...new Set(sized.map((s) => s.blob))]);
   return sized.flatMap((s) => {
     const parsed = parseReceivedFile(
-      contents.get(s.blob),
+      contents2.get(s.blob),
       AnchorRecordFile,
       ANCHOR_RECORD_FILE,
       "anchor",
@@ -29782,12 +29779,9 @@ async function respond(output, line, opts) {
     await write(output, errorLine(id2, error2));
   }
 }
-function notServed(command) {
-  return command === "serve" || command === "iterate" || command.startsWith("hook ") && command !== "hook install" && command !== "hook uninstall";
-}
 async function execute(request, opts) {
-  const command = notServed(request.command) ? void 0 : await opts.load(request.command);
-  if (!command) {
+  const command = await opts.load(request.command);
+  if (!command || command.ownsStdio === true) {
     throw new UsageError(
       `unknown command "${request.command.slice(0, 100)}" for serve; it takes the CLI's commands except serve, iterate and the agent hooks (hook install and hook uninstall are served)`,
       { details: { command: request.command.slice(0, 100) } }
@@ -29905,6 +29899,7 @@ var init_serve3 = __esm({
     init_spec();
     serveCommand = (load) => defineCommand({
       name: "serve",
+      ownsStdio: true,
       usage: "serve",
       summary: 'Answer JSON-lines requests on stdin ({"id","command","args","options"} -> {"id","result"} or {"id","error"}) until end of input.',
       description: `Each request runs like the command line with --json: same parser, same checks, same error codes. serve's own -C, --home, --artifacts-dir and --config are the defaults of every request that does not give its own. A repeatable option takes a list of strings, {"require-gate": ["test", "lint"]}; any other option a list is INVALID_REQUEST.`,
@@ -29948,7 +29943,7 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { lstat as lstat9, mkdir as mkdir9, readdir as readdir12, realpath as realpath6, rename as rename6, rm as rm18, stat as stat20, writeFile as writeFile7 } from "node:fs/promises";
+import { lstat as lstat9, mkdir as mkdir9, readdir as readdir12, realpath as realpath6, rename as rename6, rm as rm18, stat as stat20, writeFile as writeFile6 } from "node:fs/promises";
 import { basename as basename8, dirname as dirname16, join as join41 } from "node:path";
 function checkpointRepo(p) {
   return {
@@ -29992,7 +29987,7 @@ async function configure(repo) {
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
   await mkdir9(join41(repo.gitDir, "info"), { recursive: true });
-  await writeFile7(join41(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await writeFile6(join41(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const [top, exclude, gitDir] = await revParseLines(dir, opts, [
@@ -30911,7 +30906,7 @@ var init_project_id = __esm({
 });
 
 // src/checkpoints/prompt-numbers.ts
-import { link as link2, mkdir as mkdir10, readdir as readdir14, readFile as readFile15, rm as rm19, writeFile as writeFile8 } from "node:fs/promises";
+import { link as link2, mkdir as mkdir10, readdir as readdir14, readFile as readFile15, rm as rm19, writeFile as writeFile7 } from "node:fs/promises";
 import { join as join45 } from "node:path";
 function sessionDir(promptsDir, session) {
   return join45(promptsDir, pathKey(session));
@@ -30951,7 +30946,7 @@ async function deliveredAgain(dir, n, delivery) {
 async function claimFile(dir, n, text2) {
   if (text2 === "") return create(join45(dir, String(n)), "");
   const temp = join45(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
-  await writeFile8(temp, text2);
+  await writeFile7(temp, text2);
   try {
     await link2(temp, join45(dir, String(n)));
     return true;
@@ -30976,7 +30971,7 @@ function hash(text2) {
 }
 async function create(path2, text2) {
   try {
-    await writeFile8(path2, text2, { flag: "wx" });
+    await writeFile7(path2, text2, { flag: "wx" });
     return true;
   } catch (error2) {
     if (error2.code === "EEXIST") return false;
@@ -33277,7 +33272,7 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { mkdtemp as mkdtemp7, rm as rm24, writeFile as writeFile9 } from "node:fs/promises";
+import { mkdtemp as mkdtemp7, rm as rm24, writeFile as writeFile8 } from "node:fs/promises";
 import { tmpdir as tmpdir7 } from "node:os";
 import { join as join53, resolve as resolve24 } from "node:path";
 function open8(ctx) {
@@ -33405,7 +33400,7 @@ var init_checkpoint2 = __esm({
         const file = join53(dir, "diff.patch");
         const cleanup = () => rm24(dir, { recursive: true, force: true });
         try {
-          await writeFile9(file, await cp.diffBytes(hash2));
+          await writeFile8(file, await cp.diffBytes(hash2));
         } catch (error2) {
           await cleanup();
           throw error2;
@@ -34961,6 +34956,7 @@ __export(hook_exports, {
 function agentCommand(agent) {
   return defineCommand({
     name: `hook ${agent}`,
+    ownsStdio: true,
     summary: `Keep checkpoints from ${TITLES[agent]} hooks: reads one hook event (JSON) on stdin.`,
     description: `${EVENTS[agent]} Prompts are numbered per session ("checkpoint restore --prompt N --session ID"). Always exits 0; stdout carries only what the agent must read to carry on; problems go to stderr and <home>/logs/hooks.log. Within hooks.timeoutMs (default 5000) or the checkpoint is skipped. Installed by "hook install ${agent}".`,
     options: agent === "copilot" ? EVENT_OPTION : {},
