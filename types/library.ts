@@ -12,13 +12,13 @@ import { HOOK_AGENTS } from './hook-agents.js';
 import { HookOutcome } from './hooks.js';
 
 /** A directory setting (home, artifacts directory): an empty one would be the working directory. */
-export const DirSetting = deferred(() => z.string().check(z.minLength(1, 'must not be empty')));
+const DirSetting = deferred(() => z.string().check(z.minLength(1, 'must not be empty')));
 
 /** An explicit agentgate home, or none (then $AGENTGATE_HOME, else ~/.agentgate). */
 export const HomeArg = deferred(() => z.optional(DirSetting));
 
 /** An iteration number, as snapshots record it. */
-export const IterationNumber = deferred(() => z.int().check(z.nonnegative()));
+const IterationNumber = deferred(() => z.int().check(z.nonnegative()));
 
 /** A count a store setting takes (config.yaml's `checkpoints.*`). */
 const PositiveCount = () => z.int().check(z.positive());

@@ -112,7 +112,7 @@ function configEnv(pairs: readonly ConfigPair[]): Record<string, string> {
 }
 
 /** GIT_GRAFT_FILE for every call: no file can be there. */
-export const NO_GRAFT_FILE = '/dev/null/agentgate-no-grafts';
+const NO_GRAFT_FILE = '/dev/null/agentgate-no-grafts';
 
 /** Variables we pass through from the caller: everything else, GIT_* above all, is dropped. */
 const PASS_THROUGH = ['PATH', 'HOME', 'TMPDIR', 'TEMP', 'TMP', 'SYSTEMROOT', 'TZ'] as const;

@@ -226,7 +226,7 @@ async function ownContentSettings(repo: GitOptions): Promise<Map<string, string>
  * More config files than this, in a repository and what it includes, is no repository we can vouch
  * for: refused rather than read in part (a file read late could name a driver).
  */
-export const MAX_CONFIG_FILES = 256;
+const MAX_CONFIG_FILES = 256;
 
 /** git stops at this include depth (MAX_INCLUDE_DEPTH): a file included deeper makes git fail, never applied. */
 const MAX_INCLUDE_DEPTH = 10;
@@ -270,7 +270,7 @@ async function driverKeys(base: GitOptions, files: readonly string[]): Promise<s
  * git joins them, without resolving `..` by name. A path we cannot place as git would (an unknown
  * user, `%(prefix)/`: git's install prefix) is UNSAFE_WORKSPACE: it could name a file with drivers.
  */
-export function configPath(path: string, base: string): string {
+function configPath(path: string, base: string): string {
   if (path.startsWith('%(prefix)/')) throw unplaceable(path, "git's installation directory");
   if (!path.startsWith('~')) return isAbsolute(path) ? path : `${base.replace(/\/+$/, '')}/${path}`;
   const slash = path.indexOf('/');
