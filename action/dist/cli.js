@@ -6077,10 +6077,8 @@ var init_runner = __esm({
 // src/git/repo.ts
 var repo_exports = {};
 __export(repo_exports, {
-  MAX_CONFIG_FILES: () => MAX_CONFIG_FILES,
   assertOwnWorkTree: () => assertOwnWorkTree,
   assertSafeWorkspace: () => assertSafeWorkspace,
-  configPath: () => configPath,
   excludeNestedRepositories: () => excludeNestedRepositories,
   initRepo: () => initRepo,
   isInside: () => isInside,
