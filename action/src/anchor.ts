@@ -41,15 +41,19 @@ function appendWithinLimit(file: string, text: string): void {
   if (used + Buffer.byteLength(text, 'utf8') <= STEP_SUMMARY_LIMIT) appendFileSync(file, text);
 }
 
-/** What to anchor: `--range A..B` or one commit, from the inputs or the event GitHub describes. */
-export function anchorTarget(io: Pick<ActionIo, 'input' | 'fail'>, env: NodeJS.ProcessEnv): string[] {
+/**
+ * What to anchor: `--range A..B` or one commit, from the inputs or the event GitHub describes; null
+ * for a pull request that was not merged (closed unmerged, or still open): nothing of it landed.
+ */
+export function anchorTarget(io: Pick<ActionIo, 'input' | 'fail'>, env: NodeJS.ProcessEnv): string[] | null {
   const range = io.input('range');
   if (range) return ['--range', revisionInput(io, 'range', range, /\.\./)];
   const commit = io.input('commit');
   if (commit) return [revisionInput(io, 'commit', commit, /^/)];
   const event = readEvent(env.GITHUB_EVENT_PATH);
   const pr = event?.pull_request as { merged?: boolean; merge_commit_sha?: string } | undefined;
-  if (pr?.merged === true && typeof pr.merge_commit_sha === 'string') return [pr.merge_commit_sha];
+  if (pr !== undefined && pr !== null)
+    return pr.merged === true && typeof pr.merge_commit_sha === 'string' ? [pr.merge_commit_sha] : null;
   const before = typeof event?.before === 'string' ? event.before : '';
   const after = typeof event?.after === 'string' ? event.after : (env.GITHUB_SHA ?? '');
   // A new branch's push has no before (all zeros): its last commit is anchored.
@@ -78,7 +82,7 @@ function readEvent(path: string | undefined): Record<string, unknown> | null {
 }
 
 interface AnchorInputs {
-  target: string[];
+  target: string[] | null;
   remote: string[];
   fetch: boolean;
   summary: boolean;
@@ -112,7 +116,7 @@ export async function anchor(io: ActionIo, env: NodeJS.ProcessEnv): Promise<void
   const want = anchorInputs(io, env);
   mkdirSync(io.outputDir, { recursive: true });
   if (want.fetch) io.cliJson(['fetch', ...want.remote], 'fetch');
-  const doc = io.cliJson(['anchor', ...want.target], 'anchor');
+  const doc = want.target === null ? [] : io.cliJson(['anchor', ...want.target], 'anchor');
   const anchors = (Array.isArray(doc) ? doc : [doc]) as AnchorDoc[];
   const total = anchors.reduce(
     (t, a) => ({
@@ -123,7 +127,8 @@ export async function anchor(io: ActionIo, env: NodeJS.ProcessEnv): Promise<void
     }),
     { files: 0, filesFromRuns: 0, linesAdded: 0, linesFromRuns: 0 },
   );
-  const report = reportAndPublish(io, anchors, want);
+  const report = writeReport(io, anchors);
+  // The outputs come first: a failed summary or push still leaves the written report to upload.
   await io.setOutputs({
     commits: anchors.map((a) => a.commit).join(','),
     runs: [...new Set(anchors.flatMap((a) => a.runs.map((r) => r.runId)))].sort().join(','),
@@ -135,6 +140,8 @@ export async function anchor(io: ActionIo, env: NodeJS.ProcessEnv): Promise<void
       total.linesAdded === 0 ? '' : String(Math.floor((total.linesFromRuns * 100) / total.linesAdded)),
     'report-path': report,
   });
+  summarize(io, anchors, want);
+  if (want.publish && anchors.length > 0) io.cliJson(['push', '--anchors', 'only', ...want.remote], 'push');
   const wanted = want.minCoverage;
   if (wanted !== null) {
     const got = total.linesAdded === 0 ? 100 : Math.floor((total.linesFromRuns * 100) / total.linesAdded);
@@ -145,30 +152,33 @@ export async function anchor(io: ActionIo, env: NodeJS.ProcessEnv): Promise<void
   }
 }
 
-/**
- * The HTML report of the last anchor, a step summary section per anchor, and the anchors pushed;
- * returns the report's path. A push that brought no new first-parent commit anchors nothing: a
- * summary line, no report ('') and nothing to publish.
- */
-function reportAndPublish(io: ActionIo, anchors: readonly AnchorDoc[], want: AnchorInputs): string {
+/** The HTML report of the last anchor; returns its path ('' when nothing was anchored). */
+function writeReport(io: ActionIo, anchors: readonly AnchorDoc[]): string {
   const last = anchors.at(-1);
-  const report = last === undefined ? '' : join(io.outputDir, `agentgate-anchor-${last.commit}.html`);
-  if (last !== undefined)
-    io.cliJson(
-      ['report', '--anchor', last.commit, '--format', 'html', '-o', report, '--ci', 'none'],
-      'report',
-    );
-  if (io.stepSummary !== null && want.summary) {
-    if (last === undefined)
-      appendWithinLimit(io.stepSummary, '## agentgate anchor\n\nNo new first-parent commit to anchor.\n');
-    // Each section is cut to the room the file has left (the CLI sees what is there); once one did
-    // not fit whole, the file is full: the sections after it are left out.
-    for (const a of anchors.slice(-SUMMARY_ANCHORS)) {
-      const doc = io.cliJson(['report', '--anchor', a.commit, '--format', 'md', '--ci', 'github'], 'summary');
-      const appended = (doc as { appended?: unknown } | null)?.appended;
-      if (appended !== undefined && appended !== 'whole') break;
-    }
-  }
-  if (want.publish && last !== undefined) io.cliJson(['push', '--anchors', 'only', ...want.remote], 'push');
+  if (last === undefined) return '';
+  const report = join(io.outputDir, `agentgate-anchor-${last.commit}.html`);
+  io.cliJson(['report', '--anchor', last.commit, '--format', 'html', '-o', report, '--ci', 'none'], 'report');
   return report;
+}
+
+/**
+ * A step summary section per anchor. Nothing anchored: one line saying why (a pull request that was
+ * not merged, or a push that brought no new first-parent commit).
+ */
+function summarize(io: ActionIo, anchors: readonly AnchorDoc[], want: AnchorInputs): void {
+  if (io.stepSummary === null || !want.summary) return;
+  if (anchors.length === 0)
+    appendWithinLimit(
+      io.stepSummary,
+      want.target === null
+        ? '## agentgate anchor\n\nThe pull request was not merged: nothing to anchor.\n'
+        : '## agentgate anchor\n\nNo new first-parent commit to anchor.\n',
+    );
+  // Each section is cut to the room the file has left (the CLI sees what is there); once one did
+  // not fit whole, the file is full: the sections after it are left out.
+  for (const a of anchors.slice(-SUMMARY_ANCHORS)) {
+    const doc = io.cliJson(['report', '--anchor', a.commit, '--format', 'md', '--ci', 'github'], 'summary');
+    const appended = (doc as { appended?: unknown } | null)?.appended;
+    if (appended !== undefined && appended !== 'whole') break;
+  }
 }

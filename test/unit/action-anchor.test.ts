@@ -12,7 +12,11 @@ const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
 const M = 'c'.repeat(40);
 
-function target(inputs: Record<string, string>, event: unknown, env: NodeJS.ProcessEnv = {}): string[] {
+function target(
+  inputs: Record<string, string>,
+  event: unknown,
+  env: NodeJS.ProcessEnv = {},
+): string[] | null {
   const path = join(dir, `event-${Math.random().toString(36).slice(2)}.json`);
   if (event !== undefined) writeFileSync(path, typeof event === 'string' ? event : JSON.stringify(event));
   return anchorTarget(
@@ -53,7 +57,7 @@ describe('mode anchor: what it anchors', () => {
   it("a new branch's push (before all zeros): its last commit", () => {
     expect(target({}, { before: '0'.repeat(40), after: B })).toEqual([B]);
   });
-  it("a merged pull request: its merge commit; a closed one that was not merged: the event's sha", () => {
+  it('a merged pull request: its merge commit; one closed unmerged or still open: nothing', () => {
     expect(target({}, { action: 'closed', pull_request: { merged: true, merge_commit_sha: M } })).toEqual([
       M,
     ]);
@@ -63,7 +67,10 @@ describe('mode anchor: what it anchors', () => {
         { action: 'closed', pull_request: { merged: false, merge_commit_sha: M } },
         { GITHUB_SHA: A },
       ),
-    ).toEqual([A]);
+    ).toBeNull();
+    expect(
+      target({}, { action: 'synchronize', pull_request: { merge_commit_sha: M } }, { GITHUB_SHA: A }),
+    ).toBeNull();
   });
   it('the range and commit inputs win over the event', () => {
     expect(target({ range: 'v1..v2' }, { before: A, after: B })).toEqual(['--range', 'v1..v2']);
@@ -95,6 +102,40 @@ describe('mode anchor: a push that brought no new first-parent commit', () => {
       'report-path': '',
     });
     expect(readFileSync(summary, 'utf8')).toMatch(/No new first-parent commit to anchor/);
+  });
+});
+
+describe('mode anchor: a pull request closed without merging', () => {
+  it('anchors nothing: no anchor, report or push, empty outputs, a summary line that says why', async () => {
+    const summary = join(dir, 'summary-unmerged.md');
+    writeFileSync(summary, '');
+    const event = join(dir, 'event-unmerged.json');
+    writeFileSync(
+      event,
+      JSON.stringify({ action: 'closed', pull_request: { merged: false, merge_commit_sha: M } }),
+    );
+    const stub = stubIo({}, summary, () => ({}));
+    await anchor(stub.io, { GITHUB_EVENT_PATH: event, GITHUB_SHA: M });
+    expect(stub.calls.map((c) => c[0])).toEqual(['fetch']);
+    expect(stub.outputs).toMatchObject({ commits: '', 'report-path': '' });
+    expect(readFileSync(summary, 'utf8')).toMatch(/not merged/);
+  });
+});
+
+describe('mode anchor: a push that fails', () => {
+  it('still sets every output, the report path among them, before the step fails', async () => {
+    const stub = stubIo({ range: `${A}..${B}` }, join(dir, 'summary-push.md'), (args) => {
+      if (args[0] === 'push') throw new Error('PUSH_REJECTED');
+      return args[0] === 'anchor'
+        ? [{ commit: B, coverage: { files: 1, filesFromRuns: 1, linesAdded: 2, linesFromRuns: 1 }, runs: [] }]
+        : {};
+    });
+    await expect(anchor(stub.io, {})).rejects.toThrow('PUSH_REJECTED');
+    expect(stub.outputs).toMatchObject({
+      commits: B,
+      coverage: '50',
+      'report-path': join(dir, `agentgate-anchor-${B}.html`),
+    });
   });
 });
 
