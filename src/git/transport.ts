@@ -1,5 +1,6 @@
 import { BundleInvalidError, GitFailedError, InvalidArgumentError, RemoteNotFoundError } from '../errors.js';
 import { checkRemoteUrl, type RemoteTarget } from './remote.js';
+import { objectFormat } from './record-objects.js';
 import { runGit, type GitOptions } from './runner.js';
 
 /**
@@ -227,7 +228,10 @@ export async function verifyBundle(
       { cause, details: { file } },
     );
   try {
-    await runGit(withTransport(repo), ['bundle', 'verify', '--quiet', file]);
+    const [, format] = await Promise.all([
+      runGit(withTransport(repo), ['bundle', 'verify', '--quiet', file]),
+      objectFormat(repo),
+    ]);
     const heads = (await runGit(withTransport(repo), ['bundle', 'list-heads', file])).stdout;
     return heads
       .split('\n')
@@ -235,6 +239,13 @@ export async function verifyBundle(
       .map((line) => {
         const m = /^([0-9a-f]{40}(?:[0-9a-f]{24})?) (\S+)$/.exec(line);
         if (!m) throw invalid(`unexpected line ${JSON.stringify(line.slice(0, 100))} in its list of refs`);
+        // git 2.39 verifies such a bundle and then fails in the middle of the fetch ("pack is corrupted").
+        const theirs = m[1]?.length === 64 ? 'sha256' : 'sha1';
+        if (theirs !== format)
+          throw new BundleInvalidError(
+            `${file} holds ${theirs} objects and this repository uses ${format}; import it into a ${theirs} repository`,
+            { details: { file, bundleObjectFormat: theirs, objectFormat: format } },
+          );
         return { sha: m[1] as string, ref: m[2] as string };
       });
   } catch (cause) {

@@ -303,6 +303,14 @@ describe('push and fetch', () => {
       await expectCode(b.share.import(b.dir, damaged), 'BUNDLE_INVALID');
     }
     expect((await b.snap.verify({ runId: 'bundled' })).ok).toBe(true);
+    // A bundle of another object format: git 2.39 verifies it, then fails mid-fetch ("pack is corrupted").
+    const other = join(w.root, 'sha256');
+    git(w.root, ['init', '-q', '--object-format=sha256', '-b', 'main', other]);
+    git(other, ['commit', '-q', '--allow-empty', '-m', 'x']);
+    git(other, ['update-ref', 'refs/agentgate/records/s/iteration-0', 'HEAD']);
+    git(other, ['bundle', 'create', '-q', damaged, 'refs/agentgate/records/s/iteration-0']);
+    const format = await expectCode(b.share.import(b.dir, damaged), 'BUNDLE_INVALID');
+    expect(format.details).toMatchObject({ bundleObjectFormat: 'sha256', objectFormat: 'sha1' });
     const [o, c] = [await a.snap.listByRun('bundled'), await b.snap.listByRun('bundled')];
     expect(readFileSync(c[1]!.patchPath!)).toEqual(readFileSync(o[1]!.patchPath!));
   });
