@@ -10,7 +10,13 @@ import type { Gates } from '../gates/gates.js';
 /** The options the run-snapshot services (snapshotter, sharing) take from the settings and from -C. */
 type ServiceOptions = Pick<
   SnapshotterOptions,
-  'home' | 'artifactsDir' | 'identity' | 'gitTimeoutMs' | 'lockTimeoutMs' | 'localWorkspace'
+  | 'home'
+  | 'artifactsDir'
+  | 'identity'
+  | 'gitTimeoutMs'
+  | 'lockTimeoutMs'
+  | 'localWorkspace'
+  | 'localWorkspaceWins'
 >;
 
 /** The global options a context is built from (see GLOBAL_OPTIONS in spec.ts). */
@@ -30,6 +36,7 @@ export interface ContextValues {
 export class Context {
   private snapshotterInstance: Promise<Snapshotter> | null = null;
   private gatesInstance: Promise<Gates> | null = null;
+  private givenWorkspaceWins = false;
 
   private constructor(
     readonly workspace: string,
@@ -71,7 +78,16 @@ export class Context {
       gitTimeoutMs,
       lockTimeoutMs,
       ...(this.workspaceGiven ? { localWorkspace: this.workspace } : {}),
+      ...(this.workspaceGiven && this.givenWorkspaceWins ? { localWorkspaceWins: true } : {}),
     };
+  }
+
+  /**
+   * For a command about one run (`verify --run`, `report`): -C names where that run is, also when
+   * the recorded workspace exists (a clone beside the original). Called before the services are made.
+   */
+  preferGivenWorkspace(): void {
+    this.givenWorkspaceWins = true;
   }
 
   /**
@@ -92,7 +108,8 @@ export class Context {
 
   /** Recorded paths as this machine has them (see LocalPaths). */
   get localPaths(): LocalPaths {
-    return new LocalPaths(this.settings.artifactsDir, this.serviceOptions.localWorkspace);
+    const { localWorkspace, localWorkspaceWins } = this.serviceOptions;
+    return new LocalPaths(this.settings.artifactsDir, localWorkspace, localWorkspaceWins);
   }
 
   snapshotter(): Promise<Snapshotter> {

@@ -14,6 +14,8 @@ export interface SnapshotterOptions {
    * here: a store copied from, or fetched from, another machine.
    */
   localWorkspace?: string;
+  /** The local workspace stands in for any recorded one (a command about one run, given -C). */
+  localWorkspaceWins?: boolean;
 }
 
 /**

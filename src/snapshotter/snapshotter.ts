@@ -50,7 +50,11 @@ export class Snapshotter implements SnapshotterCore {
   constructor(readonly options: SnapshotterOptions) {
     if (!isResolvedSettings(options)) checkArgument(SnapshotterOptionsArg, options, 'options');
     this.store = new SnapshotStore(options.home, { lockTimeoutMs: options.lockTimeoutMs });
-    this.localPaths = new LocalPaths(options.artifactsDir, options.localWorkspace);
+    this.localPaths = new LocalPaths(
+      options.artifactsDir,
+      options.localWorkspace,
+      options.localWorkspaceWins,
+    );
   }
 
   /**

@@ -1,4 +1,5 @@
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
+import { sep } from 'node:path';
 import type { RunRecord } from '../../types/run.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import { patchPath } from './paths.js';
@@ -7,13 +8,15 @@ import { patchPath } from './paths.js';
  * Paths as this machine sees them, for a record that may come from another machine (a copied
  * store): the patch artifact is looked for under the artifacts directory in use (`--artifacts-dir`,
  * `$AGENTGATE_ARTIFACTS_DIR` or `<home>/artifacts`) when it is not where it was recorded, and the
- * local workspace (`-C`) stands in for a recorded workspace that is not here. Costs no file check
- * when the record was made with this home. Needs no git, so that listing the store loads none.
+ * local workspace (`-C`) stands in for a recorded workspace that is not here, and for any other when
+ * `wins` (a command about one run, told where that run is). Costs no file check when the record was
+ * made with this home. Needs no git, so that listing the store loads none.
  */
 export class LocalPaths {
   constructor(
     private readonly artifactsDir: string,
     private readonly localWorkspace?: string,
+    private readonly wins = false,
   ) {}
 
   async snapshot(snapshot: Snapshot): Promise<Snapshot> {
@@ -35,6 +38,11 @@ export class LocalPaths {
   private async workspaceFor(recorded: string): Promise<string> {
     const local = this.localWorkspace;
     if (local === undefined || local === recorded) return recorded;
+    if (this.wins) {
+      // The recorded workspace itself, or a directory inside it (`-C src`), names that workspace.
+      const real = await realpath(local).catch(() => local);
+      return real === recorded || real.startsWith(`${recorded}${sep}`) ? recorded : local;
+    }
     return (await isA(recorded, 'directory')) ? recorded : local;
   }
 }

@@ -161,6 +161,26 @@ describe('sharing through the CLI', () => {
     expect(readFileSync(patchFile)).toEqual(original);
   });
 
+  it('-C wins over a recorded workspace that exists: verify --run and report check the clone it names', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'cloned', 1);
+    const clone = join(w.root, 'clone');
+    git(w.root, ['clone', '-q', a.dir, clone]);
+    git(clone, ['reset', '-q', '--hard', 'HEAD~1']);
+    const home = ['--home', a.home];
+    expect(runCli([...home, '-C', a.dir, 'verify', '--run', 'cloned', '--json']).status).toBe(0);
+    expect(runCli([...home, '-C', join(a.dir, '.'), 'verify', '--run', 'cloned']).status).toBe(0);
+    const there = runCli([...home, '-C', clone, 'verify', '--run', 'cloned', '--json']);
+    expect(there.status).toBe(3);
+    expect(runCli([...home, '-C', clone, 'report', '--format', 'json']).json()).toMatchObject({
+      run: { workspace: clone },
+      verification: { ok: false },
+    });
+    // --all covers runs of every workspace: -C stands in only for those not on this machine.
+    expect(runCli([...home, '-C', clone, 'verify', '--all']).status).toBe(0);
+  });
+
   it("a copied home's gate logs are printed where they are now, by gate list and gate replay", async () => {
     w = world();
     const a = w.machine('a');

@@ -102,6 +102,7 @@ export const REPORT_COMMAND = defineCommand({
       );
     if (values.anchor !== undefined) return reportAnchor(ctx, values.anchor, format, output, summaryFile);
     await ctx.assertGivenWorkspace();
+    ctx.preferGivenWorkspace();
     const snapshotter = await ctx.snapshotter();
     if (output !== undefined) {
       const written = await writeReport(snapshotter, format, output, runId, options);

@@ -73,6 +73,7 @@ export const VERIFY_COMMAND = defineCommand({
     if (values['each-iteration'] && values['require-gate'].length === 0)
       throw new UsageError('--each-iteration asks --require-gate NAME of every iteration: give one');
     // Snapshot checks, plus every gate verdict of the runs covered (src/gates/verify.ts).
+    if (!('all' in target)) ctx.preferGivenWorkspace();
     const gates = await ctx.gates();
     const verifying = () =>
       gates.verify(target, {
