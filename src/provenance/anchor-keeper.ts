@@ -49,9 +49,9 @@ export async function recheckAnchors(
       indices.forEach((at, j) => {
         const differ = anchorDifferences(given[j] as Anchor, computed[j] as Anchor);
         out[at] =
-          differ.length === 0 && sameAnchor(given[j] as Anchor, computed[j] as Anchor)
+          differ.length === 0
             ? null
-            : `${differ.slice(0, 5).join(', ') || 'its content'} differ${differ.length > 5 ? ', ...' : ''}`;
+            : `${differ.slice(0, 5).join(', ')} differ${differ.length > 5 ? ', ...' : ''}`;
       });
     } catch (error) {
       if (!(error instanceof AgentgateError)) throw error;

@@ -1,4 +1,5 @@
 import type { Anchor, Trace } from '../../../types/anchor.js';
+import { errorAnnotations } from '../../ci/github.js';
 import { InvalidArgumentError, UsageError } from '../../errors.js';
 import { openRepo } from '../../git/repo.js';
 import { toAgentTrace } from '../../provenance/agent-trace.js';
@@ -8,7 +9,7 @@ import { provenanceSources, recordSources } from '../../provenance/sources.js';
 import { traceWithWip } from '../../provenance/trace.js';
 import { verifyAnchor } from '../../provenance/verify-anchor.js';
 import type { Context } from '../context.js';
-import { paint, printable, short, table } from '../output.js';
+import { paint, printable, short, table, VERIFY_FAILED_EXIT } from '../output.js';
 import { defineCommand, type CommandResult } from '../spec.js';
 import { packageVersion } from '../version.js';
 
@@ -150,13 +151,18 @@ const trace = defineCommand({
 export const PROVENANCE_COMMANDS = [anchor, trace];
 
 /** `verify --anchor REV`: 0 when the recorded anchor recomputes the same, 3 when not, ANCHOR_NOT_FOUND (1) when there is none. */
-export async function verifyAnchorCommand(ctx: Context, rev: string): Promise<CommandResult> {
+export async function verifyAnchorCommand(
+  ctx: Context,
+  rev: string,
+  github: boolean,
+): Promise<CommandResult> {
   const { src, repo } = await open(ctx);
   const report = await verifyAnchor(src, repo, rev);
   const out = { ok: report.ok, checks: report.checks };
   return {
     json: out,
-    exitCode: report.ok ? 0 : 3,
+    exitCode: report.ok ? 0 : VERIFY_FAILED_EXIT,
+    ...(github ? { workflowCommands: errorAnnotations(report.checks) } : {}),
     human: (colour) =>
       report.checks
         .map(

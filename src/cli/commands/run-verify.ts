@@ -62,16 +62,18 @@ export const VERIFY_COMMAND = defineCommand({
     ].filter(Boolean).length;
     if (chosen > 1)
       throw new UsageError('give one of ID, --run ID, --all, --attestation FILE or --anchor REV');
-    if (values.anchor !== undefined)
-      return (await import('./provenance.js')).verifyAnchorCommand(ctx, values.anchor);
-    if (values.attestation !== undefined)
-      return (await import('./attest.js')).verifyAttestation(ctx, values.attestation, ci.mode === 'github');
-    const target =
-      id !== undefined ? { id } : values.run !== undefined ? { runId: values.run } : { all: true as const };
-    if ((values['require-gate'].length > 0 || values['each-iteration']) && !('runId' in target))
+    // Before any mode is chosen: no mode but --run may take these and quietly pass.
+    if ((values['require-gate'].length > 0 || values['each-iteration']) && values.run === undefined)
       throw new UsageError('--require-gate and --each-iteration need --run ID');
     if (values['each-iteration'] && values['require-gate'].length === 0)
       throw new UsageError('--each-iteration asks --require-gate NAME of every iteration: give one');
+    const github = ci.mode === 'github';
+    if (values.anchor !== undefined)
+      return (await import('./provenance.js')).verifyAnchorCommand(ctx, values.anchor, github);
+    if (values.attestation !== undefined)
+      return (await import('./attest.js')).verifyAttestation(ctx, values.attestation, github);
+    const target =
+      id !== undefined ? { id } : values.run !== undefined ? { runId: values.run } : { all: true as const };
     // Snapshot checks, plus every gate verdict of the runs covered (src/gates/verify.ts).
     if (!('all' in target)) ctx.preferGivenWorkspace();
     const gates = await ctx.gates();
@@ -85,7 +87,7 @@ export const VERIFY_COMMAND = defineCommand({
     return {
       json: report,
       exitCode: report.ok ? 0 : VERIFY_FAILED_EXIT,
-      ...(ci.mode === 'github' ? { workflowCommands: errorAnnotations(report.checks) } : {}),
+      ...(github ? { workflowCommands: errorAnnotations(report.checks) } : {}),
       human: (colour) => {
         const rows = report.checks.map((c) => [
           c.ok ? paintCell('ok', 'green', colour) : paintCell('FAIL', 'red', colour),
