@@ -237,7 +237,7 @@ async function treeMismatch(
   // The check's own reports, left by an earlier attempt, do not make the workspace dirty: each is
   // named file by file (a report in a new directory would otherwise be that directory).
   const reports = reportPaths(repo, junit);
-  const ours = await workspaceExcludes(repo.topLevel, ctx.snapshotter.options);
+  const ours = await workspaceExcludes(repo, ctx.snapshotter.options);
   // Our own directories as prefixes; a report as exactly that file (a directory named by --junit
   // excuses nothing), and only untracked: a tracked file changed is a change of the tree, whatever names it.
   const inOurs = excludedBy(ours);

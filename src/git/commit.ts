@@ -1,4 +1,4 @@
-import { readlink, realpath } from 'node:fs/promises';
+import { lstat, readlink, realpath } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { GitFailedError, InvalidArgumentError } from '../errors.js';
 import { encodeBytes, fsPath } from '../fs/path-bytes.js';
@@ -203,10 +203,18 @@ async function sameLinks(repo: Repo, present: readonly HiddenUncompared[]): Prom
   return new Set(links.filter((_, i) => same[i]));
 }
 
-const UNSTAGEABLE: ReadonlyArray<[RegExp, UnstageablePath['reason']]> = [
-  [/^error: (.+): can only add regular files, symbolic links or git-directories$/gm, 'special-file'],
-  [/^error: open\("(.+)"\): Permission denied$/gm, 'unreadable'],
-  [/^error: '(.+)\/' does not have a commit checked out$/gm, 'nested-repository'],
+/**
+ * What git says of a path it cannot stage (`error: <head><path><tail>`, the path printed raw, so it
+ * may hold a line break), and what must lie at that path for the complaint to be about it.
+ */
+const UNSTAGEABLE: ReadonlyArray<{ head: string; tail: string; reason: UnstageablePath['reason'] }> = [
+  {
+    head: '',
+    tail: ': can only add regular files, symbolic links or git-directories',
+    reason: 'special-file',
+  },
+  { head: 'open("', tail: '"): Permission denied', reason: 'unreadable' },
+  { head: "'", tail: "/' does not have a commit checked out", reason: 'nested-repository' },
 ];
 
 /**
@@ -229,14 +237,47 @@ async function stageAll(repo: Repo, excludes: readonly string[]): Promise<Unstag
       return skipped;
     } catch (error) {
       const stderr = error instanceof GitFailedError ? String(error.details.stderr ?? '') : '';
-      const found = UNSTAGEABLE.flatMap(([pattern, reason]) =>
-        [...stderr.matchAll(pattern)].map((m) => ({ path: m[1] as string, reason })),
-      );
+      const found = await unstageableIn(repo, stderr);
       const fresh = found.filter((f) => !skipped.some((s) => s.path === f.path));
       if (fresh.length === 0) throw error;
       skipped.push(...fresh);
     }
   }
+}
+
+/**
+ * The paths git's stderr says it cannot stage. git prints a name raw: one with a line break spans
+ * lines, and one could even hold the message's own words. So every reading of each message is a
+ * candidate, and one counts only when the work tree bears it out (a FIFO or the like at that path,
+ * a `.git` in that directory, anything there at all for a file we may not read).
+ */
+async function unstageableIn(repo: Repo, stderr: string): Promise<UnstageablePath[]> {
+  const found: UnstageablePath[] = [];
+  for (const { head, tail, reason } of UNSTAGEABLE) {
+    for (const path of messagePaths(stderr, `error: ${head}`, tail)) {
+      const at = join(repo.topLevel, path, reason === 'nested-repository' ? '.git' : '');
+      const info = await lstat(fsPath(at)).catch(() => null);
+      const borne =
+        reason !== 'special-file' ||
+        (info !== null && !info.isFile() && !info.isDirectory() && !info.isSymbolicLink());
+      if (info !== null && borne && !found.some((f) => f.path === path)) found.push({ path, reason });
+    }
+  }
+  return found;
+}
+
+/** Every `x` for which `<head>x<tail>` stands in `text` from a line's start to a line's end. */
+function messagePaths(text: string, head: string, tail: string): string[] {
+  const out: string[] = [];
+  for (let i = text.indexOf(head); i !== -1; i = text.indexOf(head, i + 1)) {
+    if (i > 0 && text[i - 1] !== '\n') continue;
+    const from = i + head.length;
+    for (let j = text.indexOf(tail, from); j !== -1; j = text.indexOf(tail, j + 1)) {
+      const end = j + tail.length;
+      if (j > from && (end === text.length || text[end] === '\n')) out.push(text.slice(from, j));
+    }
+  }
+  return out;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { appendFile, lstat, mkdir, readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { homedir, userInfo } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { Identity } from '../../types/config.js';
@@ -333,29 +333,6 @@ export async function initRepo(dir: string, branch: string, opts: OpenOptions = 
   assertSafeWorkspace(real);
   await runGit({ cwd: real, ...opts }, ['init', '--quiet', `--initial-branch=${branch}`]);
   return openRepo(real, opts);
-}
-
-/**
- * For a repository we have just initialised: the repositories nested in its directory (a clone
- * inside, a vendored checkout) are written to its `info/exclude`, so that staging everything never
- * records them as gitlinks. Returns their workspace-relative paths.
- */
-export async function excludeNestedRepositories(repo: Repo): Promise<string[]> {
-  // Without --directory git lists files one by one, and a nested repository as one `dir/` entry.
-  const listed = await runGit(repo, ['ls-files', '-z', '--others', '--exclude-standard']);
-  const nested = listed.stdout.split('\0').filter((p) => p.endsWith('/'));
-  const found: string[] = [];
-  for (const dir of nested)
-    if (await lstat(join(repo.topLevel, dir, '.git')).catch(() => null)) found.push(dir.replace(/\/$/, ''));
-  if (found.length > 0) {
-    const lines = found.map((p) => `/${p.replace(/([*?[\\!#])/g, '\\$1')}/`).join('\n');
-    await mkdir(join(repo.gitDir, 'info'), { recursive: true });
-    await appendFile(
-      join(repo.gitDir, 'info', 'exclude'),
-      `\n# nested repositories, left out by agentgate-snapshot before --init\n${lines}\n`,
-    );
-  }
-  return found;
 }
 
 /**

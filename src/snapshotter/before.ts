@@ -3,14 +3,8 @@ import type { RunRecord, RunRestart } from '../../types/run.js';
 import type { BeforeState } from '../../types/snapshot.js';
 import { commitIndex, createSnapshotCommit, hiddenChanges } from '../git/commit.js';
 import { assertNoRefusedFilter } from '../git/refused-filters.js';
-import {
-  assertSafeWorkspace,
-  excludeNestedRepositories,
-  initRepo,
-  openRepo,
-  type Repo,
-  userAttributesFile,
-} from '../git/repo.js';
+import { assertSafeWorkspace, initRepo, openRepo, type Repo, userAttributesFile } from '../git/repo.js';
+import { excludeNestedRepositories } from '../git/nested-repos.js';
 import { isAncestor, listRefs, switchToBranch, updateRefs } from '../git/refs.js';
 import { getRepoState, operationInProgress, readIndexEntries, type RepoState } from '../git/state.js';
 import {

@@ -3,6 +3,7 @@ import { join, relative, sep } from 'node:path';
 import { UnsafeWorkspaceError } from '../errors.js';
 import { isInside, openRepo, type OpenOptions, type Repo } from '../git/repo.js';
 import { commonDir } from '../fs/git-locks.js';
+import { nestedExcludes } from '../git/nested-repos.js';
 import { firstTrackedIn } from '../git/state.js';
 import { realPathOf } from '../fs/inside.js';
 import { makeOwnDir } from '../fs/own-dir.js';
@@ -17,10 +18,12 @@ export interface OwnDirs {
  * Workspace-relative paths that are never snapshotted: an artifacts directory or an agentgate
  * home inside the workspace would otherwise end up in the commit they describe. Compared by real
  * path, so a home reached through a symlinked path is still recognised. A home or artifacts
- * directory that is the workspace itself cannot be left out of it: UNSAFE_WORKSPACE.
+ * directory that is the workspace itself cannot be left out of it: UNSAFE_WORKSPACE. With them, the
+ * nested repositories `before --init` left out that no `info/exclude` line could name.
  */
-export async function workspaceExcludes(topLevel: string, dirs: OwnDirs): Promise<string[]> {
-  return (await ownDirsInside(topLevel, dirs)).map((d) => d.rel);
+export async function workspaceExcludes(repo: Repo, dirs: OwnDirs): Promise<string[]> {
+  const [inside, nested] = await Promise.all([ownDirsInside(repo.topLevel, dirs), nestedExcludes(repo)]);
+  return [...inside.map((d) => d.rel), ...nested];
 }
 
 /**
@@ -33,7 +36,7 @@ export async function captureExcludes(repo: Repo, dirs: OwnDirs): Promise<string
   await assertOutsideGitDir(repo, dirs);
   const inside = await checkedOwnDirs(repo, dirs);
   if (inside.some((d) => d.what === 'agentgate home')) await makeOwnDir(dirs.home);
-  return inside.map((d) => d.rel);
+  return [...inside.map((d) => d.rel), ...(await nestedExcludes(repo))];
 }
 
 /**

@@ -113,7 +113,7 @@ export async function cherryPick(
     const message =
       snapshot.commitMessage || `[agentgate] Run ${snapshot.runId} iteration ${snapshot.iteration}\n`;
     const squashed = await commitTree(repo, afterTree, [snapshot.beforeSha], message);
-    const ignore = await workspaceExcludes(repo.topLevel, core.options);
+    const ignore = await workspaceExcludes(repo, core.options);
     const onto = opts.onto;
     return cherryPickCommit(repo, squashed, { ignore, ...(onto === undefined ? {} : { onto }) }).catch(
       (error: unknown) => {
