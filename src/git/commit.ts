@@ -237,12 +237,34 @@ async function stageAll(repo: Repo, excludes: readonly string[]): Promise<Unstag
       return skipped;
     } catch (error) {
       const stderr = error instanceof GitFailedError ? String(error.details.stderr ?? '') : '';
+      // git 2.39 names an ignored directory that an exclude names (our home inside the workspace,
+      // ignored by the user's .gitignore) as "ignored" and fails, having staged all the rest.
+      if (onlyExcludedIgnored(stderr, specs)) return skipped;
       const found = await unstageableIn(repo, stderr);
       const fresh = found.filter((f) => !skipped.some((s) => s.path === f.path));
       if (fresh.length === 0) throw error;
       skipped.push(...fresh);
     }
   }
+}
+
+const IGNORED_HEADER = 'The following paths are ignored by one of your .gitignore files:\n';
+
+/**
+ * Whether git's complaint is only that paths our exclude pathspecs name are ignored: nothing but
+ * that list and its hints, every path in it one we exclude. Then the rest is staged and written.
+ */
+function onlyExcludedIgnored(stderr: string, specs: readonly string[]): boolean {
+  const at = stderr.indexOf(IGNORED_HEADER);
+  if (at === -1 || /^(error|fatal): /m.test(stderr)) return false;
+  const excluded = new Set(
+    specs.filter((s) => s.startsWith(':(exclude,')).map((s) => s.slice(s.indexOf(')') + 1)),
+  );
+  const listed = stderr
+    .slice(at + IGNORED_HEADER.length)
+    .split('\n')
+    .filter((line) => line !== '' && !line.startsWith('hint: '));
+  return listed.length > 0 && listed.every((path) => excluded.has(path));
 }
 
 /**

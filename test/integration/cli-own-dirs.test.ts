@@ -60,6 +60,19 @@ describe("an earlier call's own directories inside the workspace", () => {
       expect(readFileSync(join(ws, dir, '.gitignore'), 'utf8')).toMatch(/^\*$/m);
   });
 
+  it("a home or artifacts directory inside the workspace that the user's .gitignore ignores: captures work", () => {
+    const ws = repoWithCommit({ 'a.txt': 'a\n', '.gitignore': '.ag/\narts/\n' });
+    const home = join(ws, '.ag');
+    iteration(ws, home, 'i1', 1);
+    const snap = iteration(ws, home, 'i1', 2, ['--artifacts-dir', 'arts']);
+    expect(snap.files.map((f) => f.path)).toEqual(['a.txt']);
+    // The artifacts directory exists now: the next capture names it too.
+    expect(iteration(ws, home, 'i1', 3, ['--artifacts-dir', 'arts']).files.map((f) => f.path)).toEqual([
+      'a.txt',
+    ]);
+    expect(git(ws, ['status', '--porcelain'])).toBe('');
+  });
+
   it('a home made inside the workspace by a capture is never committed by a call with another home', () => {
     const ws = repoWithCommit({ 'a.txt': 'a\n' });
     const elsewhere = tempDir('agentgate-own-home-');
