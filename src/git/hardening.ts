@@ -29,6 +29,9 @@ export const HARDENING_CONFIG: readonly string[] = [
   'core.checkStat=default',
   // diff-tree still reads this one: it would change a patch regenerated later from the artifact.
   'diff.suppressBlankEmpty=false',
+  // git's default. Diffs take a blob above it for binary: set low, a text file's stats would read
+  // "binary, +0 -0" while its patch has text hunks. Staging's own value (-c) outranks this one.
+  'core.bigFileThreshold=512m',
   // With an objects/info/alternates file, fetch, push, import and the connectivity check run this
   // command (through a shell) to list the alternate's refs. Empty: nothing runs.
   'core.alternateRefsCommand=',
@@ -37,15 +40,23 @@ export const HARDENING_CONFIG: readonly string[] = [
 /**
  * For staging only: files above this size are streamed into the object store instead of read
  * whole into memory (git's default is 512 MiB), so adding a 200 MB file costs megabytes, not
- * hundreds. Not used for diffs, where it would turn large text files into "binary".
+ * hundreds. Passed as `-c`, which outranks HARDENING_CONFIG's pin. Not used for diffs, where it
+ * would turn large text files into "binary".
  */
 export const STAGING_CONFIG: readonly string[] = ['-c', 'core.bigFileThreshold=16m'];
 
-/** Config sections whose named drivers can run a program, and the keys that do it. */
-const DRIVER_KEYS: Record<string, readonly string[]> = {
-  filter: ['clean', 'smudge', 'process'],
-  diff: ['command', 'textconv'],
-  merge: ['driver'],
+/**
+ * Config sections whose named drivers can run a program or change what a diff counts, and the
+ * value that switches each key off. An emptied filter is made optional, so that it is simply
+ * skipped; an emptied merge driver is `false` (a shell builtin, not a program), so that a merge
+ * needing it conflicts instead of guessing. A diff driver's `binary` is `auto` (decided from the
+ * content, as for no driver: true would make a text file's stats "binary, +0 -0"), its
+ * `algorithm` (git 2.42+) git's default, `myers`, so that config cannot change the line counts.
+ */
+const DRIVER_SETTINGS: Record<string, Readonly<Record<string, string>>> = {
+  filter: { clean: '', smudge: '', process: '', required: 'false' },
+  diff: { command: '', textconv: '', binary: 'auto', algorithm: 'myers' },
+  merge: { driver: 'false' },
 };
 
 /**
@@ -74,10 +85,8 @@ export type ConfigPair = string | readonly [key: string, value: string];
 
 /**
  * Given the config key names a repository defines (`git config --name-only --get-regexp`), returns
- * pairs that empty every program-running key of every driver named, and makes filters optional
- * so that an emptied filter is simply skipped. An emptied merge driver is replaced by `false` (a
- * shell builtin, not a program), so that a merge needing it conflicts instead of guessing. Key and
- * value stay apart: a name may hold `=`, which `-c` would split at.
+ * pairs that switch off every key of DRIVER_SETTINGS of every driver named. Key and value stay
+ * apart: a name may hold `=`, which `-c` would split at.
  */
 export function neutraliseDrivers(configKeys: readonly string[]): Array<readonly [string, string]> {
   const out = new Map<string, string>();
@@ -87,10 +96,9 @@ export function neutraliseDrivers(configKeys: readonly string[]): Array<readonly
     if (first < 0 || last <= first) continue;
     const section = key.slice(0, first).toLowerCase();
     const name = key.slice(first + 1, last);
-    const keys = DRIVER_KEYS[section];
-    if (keys === undefined) continue;
-    for (const k of keys) out.set(`${section}.${name}.${k}`, section === 'merge' ? 'false' : '');
-    if (section === 'filter') out.set(`filter.${name}.required`, 'false');
+    const settings = DRIVER_SETTINGS[section];
+    if (settings === undefined) continue;
+    for (const [k, value] of Object.entries(settings)) out.set(`${section}.${name}.${k}`, value);
   }
   return [...out];
 }

@@ -10,7 +10,7 @@ import { assertGitId, isFullId } from './ids.js';
 import type { Repo } from './repo.js';
 import { parseRefRecords, REF_RECORD_FORMAT, type RefRecord } from './parsers/for-each-ref.js';
 import { runGit, runGitBuffer, type GitOptions } from './runner.js';
-import { decodeBytes, encodeBytes } from '../fs/path-bytes.js';
+import { decodeBytes, encodeBytes, hasEscapedBytes } from '../fs/path-bytes.js';
 
 /** Rejects revision strings that could be read as options or break line-based git input. */
 export function assertRevisionSyntax(rev: string): void {
@@ -323,19 +323,32 @@ export async function branchRef(repo: GitOptions, name: string): Promise<string>
  * Puts HEAD on `refs/heads/<name>` without a checkout, so files and index stay as they are: the
  * branch is created at HEAD's commit `sha` when it does not exist, and must already be at `sha`
  * when it does. On an unborn HEAD (`sha` null) the branch must not exist; the first commit makes it.
- * Throws INVALID_ARGUMENT (bad name), BRANCH_EXISTS (the branch is at another commit) or
- * CONCURRENT_UPDATE (HEAD moved, or the branch appeared, meanwhile).
+ * Returns the branch the commits will land on: `name`, or for a symbolic ref (`alias` -> `main`)
+ * the branch at the end of its chain. HEAD is left as it is (not even rewritten) when it already
+ * leads there, directly or through a chain. Throws INVALID_ARGUMENT (bad name, or a symbolic ref
+ * to no branch), BRANCH_EXISTS (the branch is at another commit) or CONCURRENT_UPDATE (HEAD moved,
+ * or the branch appeared, meanwhile).
  */
-export async function switchToBranch(repo: Repo, name: string, sha: string | null): Promise<void> {
+export async function switchToBranch(repo: Repo, name: string, sha: string | null): Promise<string> {
   const ref = await branchRef(repo, name);
-  const [head, existing] = await Promise.all([readHead(repo), readRef(repo, ref)]);
+  const [head, existing, target] = await Promise.all([
+    readHead(repo),
+    readRef(repo, ref),
+    symbolicTarget(repo, ref),
+  ]);
   if (head.sha !== sha)
     throw new ConcurrentUpdateError(
       `HEAD is at ${head.sha ?? '(none)'}, not ${sha ?? '(none)'}; it moved meanwhile`,
       { details: { ref: 'HEAD', expected: sha, actual: head.sha } },
     );
-  if (head.ref === ref) return;
-  await assertNotCheckedOut(repo, ref, 'run before in that worktree, or choose another branch name');
+  const lands = target ?? ref;
+  if (!lands.startsWith('refs/heads/') || hasEscapedBytes(lands))
+    throw new InvalidArgumentError(
+      `${name} is a symbolic ref to ${lands}, which is no branch to commit on; choose another branch name`,
+      { details: { branch: name, target: lands } },
+    );
+  if (head.ref === lands) return lands.slice('refs/heads/'.length);
+  await assertNotCheckedOut(repo, lands, 'run before in that worktree, or choose another branch name');
   if (existing !== null && existing !== sha) {
     throw new BranchExistsError(
       `branch ${name} already exists at ${existing.slice(0, 12)}, but HEAD is at ${sha === null ? 'no commit yet' : sha.slice(0, 12)}; check it out first ("git switch ${name}") or choose another branch name`,
@@ -347,6 +360,13 @@ export async function switchToBranch(repo: Repo, name: string, sha: string | nul
   if (existing === null && sha !== null)
     await updateRef(repo, ref, sha, null, { message: 'agentgate: branch for the run' });
   await runGit(repo, ['symbolic-ref', '-m', `agentgate: switch to ${name}`, 'HEAD', ref]);
+  return lands.slice('refs/heads/'.length);
+}
+
+/** The ref at the end of `ref`'s chain when it is a symbolic ref (git follows every link), else null. */
+async function symbolicTarget(repo: GitOptions, ref: string): Promise<string | null> {
+  const res = await runGitBuffer(repo, ['symbolic-ref', '-q', ref], { okExitCodes: [1] });
+  return res.exitCode === 0 ? decodeBytes(res.stdout).trim() : null;
 }
 
 /**

@@ -119,8 +119,7 @@ export async function beforeIn(
   }
   let branch = state.branch;
   if (opts.branch !== undefined) {
-    await switchToBranch(repo, opts.branch, state.sha);
-    branch = opts.branch;
+    branch = await switchToBranch(repo, opts.branch, state.sha);
   } else if (state.headState === 'detached' && state.sha) {
     branch = await nameDetachedHead(repo, runId, state.sha);
   } else if (state.headState === 'unborn' && branch === null) {
@@ -355,8 +354,7 @@ export async function nameDetachedHead(repo: Repo, runId: string, sha: string | 
     for (let n = 1; n <= MAX_DETACHED_BRANCHES; n++) {
       const name = n === 1 ? `${prefix}${runId}` : `${prefix}${runId}-${n}`;
       if (clashes(name)) continue;
-      await switchToBranch(repo, name, sha);
-      return name;
+      return switchToBranch(repo, name, sha);
     }
   }
   throw new InvalidArgumentError(
