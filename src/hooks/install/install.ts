@@ -4,7 +4,8 @@ import type { HookAgent } from '../../../types/hook-agents.js';
 import type { HookInstallResult } from '../../../types/hook-install.js';
 import { AgentConfigInvalidError, InvalidArgumentError } from '../../errors.js';
 import { errnoOf, writeOwnFileAtomic } from '../../fs/atomic.js';
-import { probeWorkspace, workTreeOfGitDir } from '../../git/checkpoint-repo.js';
+import { probeWorkspace } from '../../git/checkpoint-repo.js';
+import { workTreeOfGitDir } from '../../git/git-dir-work-tree.js';
 import { resolveWorkspaceDir } from '../../git/repo.js';
 import { resolveHome } from '../../store/paths.js';
 import { hookCommand, type HookRunner } from './command.js';
@@ -53,20 +54,21 @@ export function uninstallHooks(agent: HookAgent, opts: HookInstallOptions): Prom
 
 /**
  * The project whose config --project writes: the top level of the repository holding the
- * workspace (also from inside its `.git`; outside git, the workspace itself), which exists (a
+ * workspace (also from inside its git dir: a linked worktree's or a submodule's gives that work
+ * tree; outside git, the workspace itself), which exists (a
  * mistyped -C creates nothing). Never `/`, the home directory, where the agent's project file is
  * its user-wide one, or a git dir without a work tree (no agent reads a project file there).
  */
 async function projectDir(opts: HookInstallOptions): Promise<string> {
   const dir = await resolveWorkspaceDir(opts.workspace);
-  const probe = await probeWorkspace(dir);
-  const top = probe.isRepository ? undefined : await workTreeOfGitDir(dir);
+  // A git dir first: git takes a submodule's for a directory outside its work tree (core.worktree).
+  const top = await workTreeOfGitDir(dir);
   if (top === null)
     throw new InvalidArgumentError(
-      `refusing a project install in ${dir}: it lies in a git dir without a work tree of its own (a bare repository); run it in the project's work tree (-C DIR), or use --user for the user-wide file`,
+      `refusing a project install in ${dir}: it lies in a git dir without a work tree of its own (a bare repository, or a worktree or submodule whose work tree is gone); run it in the project's work tree (-C DIR), or use --user for the user-wide file`,
       { details: { workspace: dir } },
     );
-  const root = top ?? probe.root;
+  const root = top ?? (await probeWorkspace(dir)).root;
   const home = await realpath(opts.homeDir).catch(() => resolve(opts.homeDir));
   if (root === home || parse(root).root === root)
     throw new InvalidArgumentError(
