@@ -28,8 +28,8 @@ export type HookInstallResult = z.infer<typeof HookInstallResult>;
  * What `hook install` keeps about one config file it wrote, in `<home>/hooks/installs/`, so that
  * `hook uninstall` gives back exactly what was there: nothing (the file and directories install
  * created go), or the user's file byte for byte (`undo`). Used only while the file is exactly as
- * install last wrote it (`written`); otherwise uninstall cuts our entries out and removes nothing
- * that was there before install.
+ * install last wrote it (`written`; a file install created, also the very file it made: `stamp`);
+ * otherwise uninstall cuts our entries out and removes nothing.
  */
 export const HookInstallRecord = deferred(() =>
   z.object({
@@ -40,6 +40,11 @@ export const HookInstallRecord = deferred(() =>
     written: z.optional(z.string()),
     /** No file was there before install: install created it. */
     created: z.boolean(),
+    /**
+     * The created file's stamp (src/fs/stamps.ts) as install left it: it is the file install made
+     * only while its bytes are `written` and its stamp this (one re-made with the same bytes is not).
+     */
+    stamp: z.optional(z.string()),
     /** The directories install created for it, deepest first. */
     dirs: z.array(z.string()),
     /** Splices that turn the text install wrote back into the user's (undo.ts); absent: not known. */

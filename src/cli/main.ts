@@ -29,7 +29,8 @@ async function main(argv: string[]): Promise<number> {
   const { words, rest } = findCommand(argv);
   const name = words.join(' ');
   const agentHook = words[0] === 'hook' && COMMAND_NAMES.includes(name) && !HOOK_SETUP.includes(name);
-  listenWhenStdoutIsMade();
+  // A hook's agent reads a non-zero exit as "block" or "cancel": a failed answer is no failure.
+  listenWhenStdoutIsMade(!agentHook);
   try {
     if (words.length === 0 || (COMMAND_GROUPS.includes(name) && !COMMAND_NAMES.includes(name)))
       return await withoutCommand(name, options, argv.length === 0, json);

@@ -8,13 +8,16 @@ import { writeSync } from 'node:fs';
 import { isClosedPipe } from './output.js';
 import { PROGRAM } from './spec.js';
 
+/** Whether a failed write to stdout fails the command: an agent's hook exits 0 whatever happens. */
+let failsCommand = true;
+
 /** Without a listener, a failed write to stdout crashes the process with a stack trace. */
 export function onStdoutError(error: NodeJS.ErrnoException): void {
   if (isClosedPipe(error)) return;
   process.stderr.write(
     `${PROGRAM}: WRITE_FAILED: could not write the output (${error.code ?? error.message})\n`,
   );
-  process.exitCode = 1;
+  if (failsCommand) process.exitCode = 1;
 }
 
 /** process.stdout once something made it, else null. */
@@ -23,8 +26,10 @@ let stream: NodeJS.WriteStream | null = null;
 /**
  * Puts onStdoutError on process.stdout when the stream is made, by whoever makes it. Node defines
  * process.stdout as a configurable getter that makes the stream on first use; this wraps it.
+ * `fails` false: a failed write is said on stderr but leaves the exit status alone (an agent's hook).
  */
-export function listenWhenStdoutIsMade(): void {
+export function listenWhenStdoutIsMade(fails = true): void {
+  failsCommand = fails;
   const made = Object.getOwnPropertyDescriptor(process, 'stdout');
   const get = made?.get;
   if (get === undefined || made?.configurable !== true) {

@@ -124,7 +124,8 @@ export async function writeFileAtomic(path: string, data: string | Buffer): Prom
 /**
  * Replaces a person's own file (an agent's settings) atomically as writeFileAtomic does, but as
  * they keep it: through a symbolic link (the file it names is replaced, the link stays) and with
- * the file's permissions (a settings file of mode 0600 holds secrets). A new file gets 0644.
+ * the file's permissions (a settings file of mode 0600 holds secrets). A new file gets 0644; a file
+ * without its owner's write bit is refused (WRITE_FAILED), whoever runs it.
  */
 export async function writeOwnFileAtomic(path: string, data: string | Buffer): Promise<void> {
   const target = await linkTarget(path);
@@ -134,6 +135,12 @@ export async function writeOwnFileAtomic(path: string, data: string | Buffer): P
     throw new WriteFailedError(`could not write ${path}: ${target} is not a regular file`, {
       details: { path, target },
     });
+  // A rename would replace a file its owner made read-only (root would even write into it): refused.
+  if (st !== null && (st.mode & 0o200) === 0)
+    throw new WriteFailedError(
+      `refusing to write ${path}: ${target === path ? 'it' : target} is read-only (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}); make it writable (chmod u+w) and run the command again, or leave it as it is`,
+      { details: { path, target, mode: st.mode & 0o7777 } },
+    );
   const mode = st === null ? 0o644 : st.mode & 0o7777;
   await replaceFileAtomic(target, async (temp) => {
     const handle = await open(temp, 'wx', mode);

@@ -158,30 +158,8 @@ export async function probeWorkspace(dir: string, opts: ProbeOptions = {}): Prom
   return { root, isRepository: true, excludesFile: exclude };
 }
 
-/**
- * The top level of the work tree whose git dir holds `dir` (`<repo>/.git/refs` gives `<repo>`), null
- * for a git dir with no work tree of its own (a bare repository, a linked worktree's or a
- * submodule's private dir), undefined when `dir` lies in no git dir. probeWorkspace takes such a
- * directory for a plain one, as git shows it no work tree there.
- */
-export async function workTreeOfGitDir(
-  dir: string,
-  opts: ProbeOptions = {},
-): Promise<string | null | undefined> {
-  const [inside, bare, gitDir] = await revParseLines(dir, opts, [
-    '--is-inside-git-dir',
-    '--is-bare-repository',
-    '--absolute-git-dir',
-  ]);
-  if (inside !== 'true' || !gitDir) return undefined;
-  if (bare === 'true' || basename(gitDir) !== '.git') return null;
-  const top = await realpath(dirname(gitDir));
-  const probe = await probeWorkspace(top, opts);
-  return probe.isRepository && probe.root === top ? top : null;
-}
-
 /** `rev-parse` answers in `dir`, one per line; none where git fails there (no repository). */
-async function revParseLines(dir: string, opts: ProbeOptions, questions: string[]): Promise<string[]> {
+export async function revParseLines(dir: string, opts: ProbeOptions, questions: string[]): Promise<string[]> {
   const res = await runGit({ cwd: dir, ...opts }, ['rev-parse', ...questions]).catch((cause: unknown) => {
     if (cause instanceof GitFailedError) return null;
     throw cause;

@@ -1,10 +1,11 @@
 /**
  * stdout through the built CLI (src/cli/stdout.ts): the CLI's own answer goes to the descriptor
  * directly until something makes process.stdout, and in order with what went through the stream
- * after that; a stream made by a command (a gate's echo) still ignores a closed pipe.
+ * after that; a stream made by a command (a gate's echo) still ignores a closed pipe; an agent's
+ * hook exits 0 even when its answer cannot be written.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, recordedCliRun, runCli, runCliIntoClosedPipe } from '../helpers/cli.js';
@@ -40,6 +41,35 @@ describe('the CLI on stdout', () => {
     expect(piped.stderr).toBe('');
     expect(piped.status).toBe(0);
   });
+
+  it.runIf(existsSync('/dev/full'))(
+    'an agent`s hook whose answer cannot be written (/dev/full) still exits 0; any other command 1 (WRITE_FAILED)',
+    () => {
+      const home = tempDir('agentgate-stdout-');
+      const event = JSON.stringify({ session_id: 's', hook_event_name: 'Stop', cwd: home });
+      const full = openSync('/dev/full', 'w');
+      const run = (args: string[]) =>
+        spawnSync(process.execPath, [CLI, '--home', home, ...args], {
+          input: event,
+          stdio: ['pipe', full, 'pipe'],
+          encoding: 'utf8',
+        });
+      try {
+        for (const args of [
+          ['hook', 'gemini'],
+          ['hook', 'cline'],
+          ['hook', 'cursor'],
+          ['hook', 'gemini', '--bad'],
+        ]) {
+          const res = run(args);
+          expect([res.status, res.stderr.includes('WRITE_FAILED')], args.join(' ')).toEqual([0, true]);
+        }
+        expect(run(['--version']).status).toBe(1);
+      } finally {
+        closeSync(full);
+      }
+    },
+  );
 
   it('runs --json and --version make no process.stdout: neither node:net nor node:tty is loaded', () => {
     const home = tempDir('agentgate-stdout-');

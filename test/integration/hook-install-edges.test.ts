@@ -3,7 +3,7 @@
  * a group of the user's, values of the wrong type (null too), hooks turned off in the file, the
  * agents' home variables, a file where Cline's hooks directory goes, a Codex file rewritten whole.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
@@ -369,6 +369,36 @@ describe('hook install --project: the project is the repository`s top level', ()
     ]);
     expect(cli.status).toBe(0);
     expect(existsSync(join(ws, '.cursor', 'hooks.json'))).toBe(true);
+  });
+
+  it('from inside a linked worktree`s or a submodule`s git dir, writes that work tree`s file; once it is gone, refused', async () => {
+    const ws = repoWithCommit();
+    const wt = join(tempDir('agentgate-install-wt-'), 'wt');
+    git(ws, ['worktree', 'add', '-q', wt, '-b', 'wt']);
+    git(ws, ['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', repoWithCommit(), 'sub']);
+    const opts = {
+      scope: 'project' as const,
+      homeDir: tempDir(),
+      home: tempDir(),
+      runner: RUNNER,
+      dryRun: true,
+    };
+    const cases = [
+      [join(ws, '.git', 'worktrees', 'wt'), wt],
+      [join(ws, '.git', 'worktrees', 'wt', 'logs'), wt],
+      [join(ws, '.git', 'modules', 'sub'), join(ws, 'sub')],
+      [join(ws, '.git', 'modules', 'sub', 'refs'), join(ws, 'sub')],
+    ];
+    for (const [workspace, top] of cases)
+      expect((await installHooks('cursor', { ...opts, workspace: workspace as string })).file).toBe(
+        join(top as string, '.cursor', 'hooks.json'),
+      );
+    git(ws, ['submodule', 'deinit', '-q', '-f', 'sub']);
+    rmSync(wt, { recursive: true });
+    for (const [workspace] of cases)
+      await expect(installHooks('cursor', { ...opts, workspace: workspace as string })).rejects.toMatchObject(
+        { code: 'INVALID_ARGUMENT' },
+      );
   });
 
   it('refuses the home directory and / (INVALID_ARGUMENT), writing nothing', async () => {

@@ -1,9 +1,9 @@
 /**
  * `hook uninstall` gives back what install found even when installs came from more than one home,
- * or the user reformatted the file between installs; a config file that is not UTF-8 is refused
+ * or the user reformatted the file between installs (a file install created is then the user's); a config file that is not UTF-8 is refused
  * (writing it back would replace its bytes); a symbolic link's target is given back byte for byte.
  */
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { installHooks, uninstallHooks } from '../../src/hooks/install/install.js';
@@ -12,7 +12,7 @@ import { OLD_RUNNER, RUNNER, withConfig } from '../helpers/hook-install.js';
 import { repoWithCommit, tempDir } from '../helpers/repo.js';
 
 describe('a file install created', () => {
-  it('installed from two homes, uninstalled from both: the file and its directory go', () => {
+  it('installed from two homes, uninstalled from both: ours go; the file, no longer the one install made, stays', () => {
     const ws = repoWithCommit();
     const [hA, hB] = [tempDir(), tempDir()];
     const run = (action: string, home: string) =>
@@ -21,10 +21,10 @@ describe('a file install created', () => {
     run('install', hB);
     run('uninstall', hB);
     run('uninstall', hA);
-    expect(existsSync(join(ws, '.cursor'))).toBe(false);
+    expect(JSON.parse(readFileSync(join(ws, '.cursor', 'hooks.json'), 'utf8'))).toEqual({ version: 1 });
   });
 
-  it('reformatted by the user, then installed again with another command: uninstall removes it', async () => {
+  it('reformatted by the user, then installed again with another command: it is the user`s, uninstall keeps it', async () => {
     const ws = repoWithCommit();
     const opts = { scope: 'project' as const, workspace: ws, homeDir: tempDir(), home: tempDir() };
     const file = join(ws, '.cursor', 'hooks.json');
@@ -32,7 +32,7 @@ describe('a file install created', () => {
     writeFileSync(file, JSON.stringify(JSON.parse(readFileSync(file, 'utf8'))));
     await installHooks('cursor', { ...opts, runner: RUNNER });
     expect((await uninstallHooks('cursor', { ...opts, runner: RUNNER })).written).toBe(true);
-    expect(existsSync(join(ws, '.cursor'))).toBe(false);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ version: 1 });
   });
 
   it('with a setting of the user added since: the setting stays', async () => {

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import {
+  chmodSync,
   createReadStream,
   lstatSync,
   mkdirSync,
@@ -149,5 +150,18 @@ describe('writeOwnFileAtomic', () => {
     expect(await codeOf(writeOwnFileAtomic(join(dir, 'settings.json'), '{}'))).toBe('WRITE_FAILED');
     expect(lstatSync(fifo).isFIFO()).toBe(true);
     expect(lstatSync(join(dir, 'settings.json')).isSymbolicLink()).toBe(true);
+  });
+
+  it('refuses a file its owner made read-only (mode bits, not EACCES: root too), directly or through a link', async () => {
+    const real = join(dir, 'real.json');
+    writeFileSync(real, '{}\n');
+    chmodSync(real, 0o444);
+    symlinkSync(real, join(dir, 'settings.json'));
+    for (const path of [real, join(dir, 'settings.json')])
+      expect(await codeOf(writeOwnFileAtomic(path, '{"x":1}'))).toBe('WRITE_FAILED');
+    expect(readFileSync(real, 'utf8')).toBe('{}\n');
+    chmodSync(real, 0o644);
+    await writeOwnFileAtomic(join(dir, 'settings.json'), '{"x":1}');
+    expect(readFileSync(real, 'utf8')).toBe('{"x":1}');
   });
 });

@@ -3,6 +3,7 @@ import { lstat, open, readFile, rm, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { HookInstallRecord } from '../../../types/hook-install.js';
 import { replaceFileAtomic } from '../../fs/atomic.js';
+import { stampOf } from '../../fs/stamps.js';
 import type { Splice } from './undo.js';
 
 /**
@@ -29,7 +30,11 @@ export async function readRecord(home: string, file: string): Promise<HookInstal
   }
 }
 
-/** Written before the config file: a record whose config file was then not written no longer matches it. */
+/**
+ * Written before the config file (a crash in between leaves the record, whose `written` the file
+ * then does not match, and whose created file has no stamp yet), and put back when that write
+ * fails (recordThen).
+ */
 export async function writeRecord(home: string, record: HookInstallRecord): Promise<void> {
   // 0600: the splices may hold a few bytes of the user's file.
   await replaceFileAtomic(recordPath(home, record.file), async (temp) => {
@@ -47,26 +52,68 @@ export async function dropRecord(home: string, file: string): Promise<void> {
 }
 
 /**
+ * `record` written, then `write` run: when that fails, the record is put back as it was (`old`;
+ * none: dropped) and the directories the write was to create (`dirs`) go when empty, so that a
+ * failed install leaves no record claiming a file or a directory it did not make.
+ */
+export async function recordThen(
+  home: string,
+  old: HookInstallRecord | null,
+  record: HookInstallRecord,
+  dirs: readonly string[],
+  write: () => Promise<void>,
+): Promise<void> {
+  await writeRecord(home, record);
+  try {
+    await write();
+  } catch (error) {
+    await (old === null ? dropRecord(home, record.file) : writeRecord(home, old)).catch(() => undefined);
+    await removeEmptyDirs(dirs);
+    throw error;
+  }
+}
+
+/**
+ * Whether `found`, the text at `file` now, is the very file install created: the bytes install
+ * last wrote, in the file it made (its stamp: a file removed and made again, by a re-clone or a
+ * teammate's commit, is the user's even with the same bytes).
+ */
+export async function isCreatedFile(
+  record: HookInstallRecord | null,
+  file: string,
+  found: string | null,
+): Promise<boolean> {
+  if (record?.created !== true || record.stamp === undefined || found === null) return false;
+  return record.written === sha256(found) && record.stamp === (await stampOf(file)).sig;
+}
+
+/** A created file's record with the stamp of the file install just wrote (isCreatedFile). */
+export async function stamped(record: HookInstallRecord): Promise<HookInstallRecord> {
+  return record.created ? { ...record, stamp: (await stampOf(record.file)).sig } : record;
+}
+
+/**
  * The record after an install wrote `written` over `found` (null: no file): a chain of installs
- * keeps the first one's knowledge while the file stays as the last one wrote it. `undo` is kept
- * only when the text it leads back to holds none of ours (`foundHasOurs`: an install from before
- * records, or edits since), so that uninstall never puts an old entry of ours back.
+ * keeps the first one's knowledge while the file stays as the last one wrote it (a file install
+ * created: while it is that very file, `made`, isCreatedFile). Any other file found is the user's,
+ * even one install once created (edited since, or made again by someone else): never removed.
+ * `undo` is kept only when the text it leads back to holds none of ours (`foundHasOurs`: an install
+ * from before records, or edits since), so that uninstall never puts an old entry of ours back.
  */
 export function nextRecord(
   file: string,
   old: HookInstallRecord | null,
   found: string | null,
   written: string,
-  step: { undo: Splice[]; foundHasOurs: boolean; dirs: readonly string[] },
+  step: { undo: Splice[]; foundHasOurs: boolean; dirs: readonly string[]; made: boolean },
 ): HookInstallRecord {
+  const same = old !== null && found !== null && old.written === sha256(found) && (!old.created || step.made);
   // Deepest first: a directory's path is longer than its parent's.
-  const dirs = [...new Set([...step.dirs, ...(old?.dirs ?? [])])].sort((x, y) => y.length - x.length);
+  const kept = same || found === null ? (old?.dirs ?? []) : [];
+  const dirs = [...new Set([...step.dirs, ...kept])].sort((x, y) => y.length - x.length);
   const base = { version: 1 as const, file, written: sha256(written), dirs };
   if (found === null) return { ...base, created: true };
-  // A file install created and the user since edited is still one install created: it goes on
-  // uninstall once nothing of the user's is in it (install.ts), never given back "exactly".
-  if (old?.created === true && old.written !== sha256(found)) return { ...base, created: true };
-  if (old !== null && old.written === sha256(found))
+  if (same)
     return {
       ...base,
       created: old.created,

@@ -4,18 +4,22 @@ import type { HookAgent } from '../../../types/hook-agents.js';
 import type { HookInstallResult } from '../../../types/hook-install.js';
 import { AgentConfigInvalidError, InvalidArgumentError } from '../../errors.js';
 import { errnoOf, writeOwnFileAtomic } from '../../fs/atomic.js';
-import { probeWorkspace, workTreeOfGitDir } from '../../git/checkpoint-repo.js';
+import { probeWorkspace } from '../../git/checkpoint-repo.js';
+import { workTreeOfGitDir } from '../../git/git-dir-work-tree.js';
 import { resolveWorkspaceDir } from '../../git/repo.js';
 import { resolveHome } from '../../store/paths.js';
 import { hookCommand, type HookRunner } from './command.js';
 import { ourEntry } from './entries.js';
 import {
   dropRecord,
+  isCreatedFile,
   missingDirs,
   nextRecord,
   readRecord,
+  recordThen,
   removeEmptyDirs,
   sha256,
+  stamped,
   writeRecord,
 } from './install-record.js';
 import { planJsonConfig, type ConfigPlan } from './json-config.js';
@@ -53,20 +57,21 @@ export function uninstallHooks(agent: HookAgent, opts: HookInstallOptions): Prom
 
 /**
  * The project whose config --project writes: the top level of the repository holding the
- * workspace (also from inside its `.git`; outside git, the workspace itself), which exists (a
+ * workspace (also from inside its git dir: a linked worktree's or a submodule's gives that work
+ * tree; outside git, the workspace itself), which exists (a
  * mistyped -C creates nothing). Never `/`, the home directory, where the agent's project file is
  * its user-wide one, or a git dir without a work tree (no agent reads a project file there).
  */
 async function projectDir(opts: HookInstallOptions): Promise<string> {
   const dir = await resolveWorkspaceDir(opts.workspace);
-  const probe = await probeWorkspace(dir);
-  const top = probe.isRepository ? undefined : await workTreeOfGitDir(dir);
+  // A git dir first: git takes a submodule's for a directory outside its work tree (core.worktree).
+  const top = await workTreeOfGitDir(dir);
   if (top === null)
     throw new InvalidArgumentError(
-      `refusing a project install in ${dir}: it lies in a git dir without a work tree of its own (a bare repository); run it in the project's work tree (-C DIR), or use --user for the user-wide file`,
+      `refusing a project install in ${dir}: it lies in a git dir without a work tree of its own (a bare repository, or a worktree or submodule whose work tree is gone); run it in the project's work tree (-C DIR), or use --user for the user-wide file`,
       { details: { workspace: dir } },
     );
-  const root = top ?? probe.root;
+  const root = top ?? (await probeWorkspace(dir)).root;
   const home = await realpath(opts.homeDir).catch(() => resolve(opts.homeDir));
   if (root === home || parse(root).root === root)
     throw new InvalidArgumentError(
@@ -100,8 +105,8 @@ async function apply(
   if (target.format === 'scripts') {
     const plan = await planScripts(target, install ? commandOf('') : null);
     const written = !dryRun && plan.writes.length > 0;
-    if (written && install) await recordDirs(home, target.file);
-    if (written) await applyScripts(plan);
+    if (written && install) await recordDirsThen(home, target.file, () => applyScripts(plan));
+    else if (written) await applyScripts(plan);
     if (!dryRun && !install) await removeCreatedDirs(home, target.file);
     return { ...base, written, changes: plan.changes, leftAlone: plan.leftAlone };
   }
@@ -164,28 +169,34 @@ function holdsOurs(target: InstallTarget, text: string): boolean {
   }
 }
 
-/** The install's record first (what was there, what install created), then the file. */
+/**
+ * The install's record first (what was there, what install created), then the file, then (a file
+ * install created) the record with the stamp of the file it made. A failed write leaves the record
+ * as it was.
+ */
 async function recordAndWrite(
   home: string,
   target: InstallTarget,
   found: string | null,
   text: string,
 ): Promise<void> {
+  const old = await readRecord(home, target.file);
   const step = {
     undo: found === null ? [] : undoSplices(found, text),
     foundHasOurs: found !== null && holdsOurs(target, found),
     dirs: found === null ? await missingDirs(dirname(target.file)) : [],
+    made: await isCreatedFile(old, target.file, found),
   };
-  await writeRecord(home, nextRecord(target.file, await readRecord(home, target.file), found, text, step));
-  await writeOwnFileAtomic(target.file, text);
+  const record = nextRecord(target.file, old, found, text, step);
+  await recordThen(home, old, record, step.dirs, () => writeOwnFileAtomic(target.file, text));
+  if (record.created) await writeRecord(home, await stamped(record));
 }
 
 /**
  * Uninstall's write; whether the file was written or removed. A file exactly as install last wrote
  * it goes back to the user's text byte for byte (a symbolic link's target too: the link is the
- * user's and stays). Any other is cut (the plan's text). A file install created (its record, in this
- * home) goes, with the directories install created, once nothing of the user's is in it: also when
- * another home's install and uninstall already cut our entries out.
+ * user's and stays). Any other is cut (the plan's text). The very file install created (its record,
+ * in this home: isCreatedFile) goes, with the directories install created; any other file stays.
  */
 async function giveBack(home: string, target: InstallTarget, found: string | null, plan: ConfigPlan) {
   const record = await readRecord(home, target.file);
@@ -194,7 +205,12 @@ async function giveBack(home: string, target: InstallTarget, found: string | nul
     (st) => st.isSymbolicLink(),
     () => false,
   );
-  if (found !== null && record?.created === true && plan.removable === true && !link) {
+  if (
+    record !== null &&
+    plan.removable === true &&
+    !link &&
+    (await isCreatedFile(record, target.file, found))
+  ) {
     await rm(target.file, { force: true });
     await removeEmptyDirs(record.dirs);
     wrote = true;
@@ -209,17 +225,18 @@ async function giveBack(home: string, target: InstallTarget, found: string | nul
   return wrote;
 }
 
-/** Cline's hooks directory: the directories install creates for it, recorded before they are. */
-async function recordDirs(home: string, dir: string): Promise<void> {
+/** Cline's hooks directory: the directories install creates for it, recorded before `write` makes them. */
+async function recordDirsThen(home: string, dir: string, write: () => Promise<void>): Promise<void> {
   const old = await readRecord(home, dir);
   const dirs = await missingDirs(dir);
-  if (dirs.length === 0) return;
-  await writeRecord(home, {
-    version: 1,
+  if (dirs.length === 0) return write();
+  const record = {
+    version: 1 as const,
     file: dir,
     created: old?.created === true || dirs.includes(dir),
     dirs: [...new Set([...dirs, ...(old?.dirs ?? [])])].sort((x, y) => y.length - x.length),
-  });
+  };
+  await recordThen(home, old, record, dirs, write);
 }
 
 /** Uninstall of Cline's hooks: the directories install created, removed when left empty. */

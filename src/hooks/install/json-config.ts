@@ -14,8 +14,10 @@ import {
   indentOf,
   intoCommented,
   nodeAt,
+  pasteAfter,
   pretty,
   removeChild,
+  withEndOf,
   withLineBreaksOf,
 } from './json-text.js';
 import type { InstallTarget } from './targets.js';
@@ -66,9 +68,7 @@ export function planJsonConfig(
   // An emptied `hooks` goes only when nothing is left inside it (a comment of the user's stays).
   if (entryOf === null && nodeAt(text, ['hooks'])?.type === 'object' && blankInside(text, ['hooks']))
     text = cutOrEdit(target, text, [], 'hooks');
-  // A file that ends without a line break keeps ending so; a new one ends with one.
-  const bare = before !== null && before.trim() !== '' && !before.endsWith('\n');
-  const out = withLineBreaksOf(before, bare || text.endsWith('\n') ? text : `${text}\n`);
+  const out = withLineBreaksOf(before, withEndOf(before, text));
   // A file left holding nothing but what we wrote (no key, comment or setting of the user's) may
   // go on uninstall, when install's record says it created the file.
   return { text: out, changes, notes, removable: entryOf === null && holdsNothingOfTheUsers(target, text) };
@@ -165,7 +165,7 @@ function addProperty(
     pasted = `${text.slice(0, end)}, ${name}: ${JSON.stringify(value)}${text.slice(end)}`;
   } else {
     const indent = indentOf(text, last.offset);
-    pasted = `${text.slice(0, end)},\n${indent}${name}: ${pretty(value, indent)}${text.slice(end)}`;
+    pasted = pasteAfter(text, end, `${indent}${name}: ${pretty(value, indent)}`);
   }
   return sameValue(target, pasted, edited) ? pasted : edited;
 }

@@ -31,8 +31,8 @@ export function blankInside(text: string, path: ReadonlyArray<string | number>):
  * - the first of several: up to its comma (the real one, not one inside a comment) and the blanks
  *   after it, so that a comment above the next child stays with it;
  * - a later child: from the end of the one before, with the comma between them; when a comment
- *   stands between them (`{...}, // mine`), only that comma and the child are cut, so that the
- *   comment stays on its line and no comma is left trailing.
+ *   stands between them (`{...}, // mine`), the comment stays on its line: a child followed by
+ *   another is cut as the first is, the last with only the comma before it (none is left trailing).
  * A line left holding only blanks goes too.
  */
 export function removeChild(text: string, path: ReadonlyArray<string | number>, i: number): string {
@@ -46,19 +46,23 @@ export function removeChild(text: string, path: ReadonlyArray<string | number>, 
     return /^\s*$/.test(text.slice(open, node.offset) + text.slice(end, close))
       ? text.slice(0, open) + text.slice(close)
       : cutSpan(text, node.offset, end);
-  if (prev === undefined) {
-    const comma = tokenAfter(text, end, COMMA);
-    if (comma < 0) return text;
-    let to = comma + 1;
-    while (text[to] === ' ' || text[to] === '\t') to += 1;
-    return cutSpan(text, node.offset, to);
-  }
+  if (prev === undefined) return cutWithComma(text, node.offset, end);
   const prevEnd = prev.offset + prev.length;
   const comma = tokenAfter(text, prevEnd, COMMA);
   if (comma < 0 || comma > node.offset) return text;
   if (!hasComment(text, prevEnd, node.offset)) return cutSpan(text, prevEnd, end);
+  if (i < items.length - 1) return cutWithComma(text, node.offset, end);
   const withoutComma = text.slice(0, comma) + text.slice(comma + 1);
   return cutSpan(withoutComma, node.offset - 1, end - 1);
+}
+
+/** The child at [start, end) cut with the comma after it and the blanks after that (unchanged when none). */
+function cutWithComma(text: string, start: number, end: number): string {
+  const comma = tokenAfter(text, end, COMMA);
+  if (comma < 0) return text;
+  let to = comma + 1;
+  while (text[to] === ' ' || text[to] === '\t') to += 1;
+  return cutSpan(text, start, to);
 }
 
 /**
@@ -106,8 +110,8 @@ export function appendEntry(
   const list = nodeAt(text, path) as Node;
   const last = list.children?.at(-1);
   if (last !== undefined) {
-    const end = last.offset + last.length;
-    return `${text.slice(0, end)},\n${indentOf(text, last.offset)}${pretty(entry, indentOf(text, last.offset))}${text.slice(end)}`;
+    const indent = indentOf(text, last.offset);
+    return pasteAfter(text, last.offset + last.length, `${indent}${pretty(entry, indent)}`);
   }
   const [open, close] = [list.offset + 1, list.offset + list.length - 1];
   const indent = indentOf(text, list.offset);
@@ -119,6 +123,25 @@ export function appendEntry(
   if (/^\s*$/.test(text.slice(open, close)))
     return `${text.slice(0, open)}\n${indent}  ${pretty(entry, `${indent}  `)}\n${indent}${text.slice(close)}`;
   return intoCommented(text, list, entry);
+}
+
+/**
+ * `line` pasted on a line of its own after the value that ends at `end`, with the comma between
+ * them: after the comments (and a trailing comma) on that value's line, which stay with it
+ * (`{...}, // mine` then ours, not ours then `// mine`).
+ */
+export function pasteAfter(text: string, end: number, line: string): string {
+  const scanner = createScanner(text, false);
+  scanner.setPosition(end);
+  let [at, comma] = [end, false];
+  for (let token = scanner.scan() as number; ; token = scanner.scan() as number) {
+    if (token === TRIVIA) continue;
+    if (token !== LINE_COMMENT && token !== BLOCK_COMMENT && (token !== COMMA || comma)) break;
+    comma ||= token === COMMA;
+    at = scanner.getTokenOffset() + scanner.getTokenLength();
+  }
+  const sep = comma ? '' : ',';
+  return `${text.slice(0, end)}${sep}${text.slice(end, at)}\n${line}${text.slice(at)}`;
 }
 
 /**
@@ -146,6 +169,15 @@ export function indentOf(text: string, offset: number): string {
 /** A value as JSON on lines of two spaces, each line after the first indented by `indent`. */
 export function pretty(value: unknown, indent: string): string {
   return JSON.stringify(value, null, 2).split('\n').join(`\n${indent}`);
+}
+
+/**
+ * `text` ending as `before` ends: a file (not blank) that ends without a line break keeps ending
+ * so; any other, a new one included, ends with one (an empty text stays empty).
+ */
+export function withEndOf(before: string | null, text: string): string {
+  if (before !== null && before.trim() !== '' && !before.endsWith('\n')) return text.replace(/\r?\n$/, '');
+  return text === '' || text.endsWith('\n') ? text : `${text}\n`;
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   type ListEdit,
 } from './entries.js';
 import { hooksOffNotes } from './hooks-off.js';
-import { withLineBreaksOf } from './json-text.js';
+import { withEndOf, withLineBreaksOf } from './json-text.js';
 import type { ConfigPlan } from './json-config.js';
 import type { InstallTarget } from './targets.js';
 import { editSections, notLineByLine } from './toml-sections.js';
@@ -61,7 +61,7 @@ export function planTomlConfig(
   const text = placements(edited, appended, entryOf === null).find((t) => sameConfig(t, expected));
   if (text !== undefined)
     return {
-      text: withLineBreaksOf(original, text),
+      text: withLineBreaksOf(original, withEndOf(before, text)),
       changes,
       notes,
       removable: removable && text.trim() === '',
@@ -70,7 +70,7 @@ export function planTomlConfig(
   const why = notLineByLine(original, hooks, Object.keys(edits));
   const rewritten = stringify(expected, { numbersAsFloat: true }).trimEnd();
   return {
-    text: withLineBreaksOf(original, `${rewritten}\n`),
+    text: withLineBreaksOf(original, withEndOf(before, `${rewritten}\n`)),
     removable: removable && rewritten === '',
     changes,
     notes: [`${target.file} ${verb} rewritten whole (${why}): its comments were not kept`, ...notes],
