@@ -13,6 +13,7 @@ import {
   InvalidArgumentError,
   RevisionNotFoundError,
 } from '../errors.js';
+import { exactly } from '../git/hardening.js';
 import { getTree } from '../git/refs.js';
 import { isInside, openRepo, type Repo } from '../git/repo.js';
 import { beyondStatus, excludedBy, readStatus, submoduleChanges } from '../git/state.js';
@@ -305,7 +306,9 @@ async function treeMismatch(
   // unknown, or it is gone), and what lies inside a submodule (readStatus does not recurse; one not
   // checked out it does not look into; marked files inside it too: see submoduleChanges).
   const listing = reports.length > 0 ? 'all' : 'normal';
-  const [status, beyond] = await Promise.all([readStatus(repo, listing), beyondStatus(repo, listing)]);
+  // Modes and links compared whatever the repository claims of its filesystem (EXACT_TREE_CONFIG).
+  const exact = exactly(repo);
+  const [status, beyond] = await Promise.all([readStatus(exact, listing), beyondStatus(exact, listing)]);
   const { uncompared } = beyond;
   const atAfter = status.oid === snapshot.afterSha;
   let changed = [...status.entries, ...beyond.changes].filter(outside);
@@ -365,9 +368,10 @@ async function withoutEarlierReports(
   const entries =
     listedAll || !changed.some((e) => e.path.endsWith('/'))
       ? changed
-      : [...(await readStatus(repo, 'all')).entries, ...(await submoduleChanges(repo, 'all')).changes].filter(
-          outside,
-        );
+      : [
+          ...(await readStatus(exactly(repo), 'all')).entries,
+          ...(await submoduleChanges(exactly(repo), 'all')).changes,
+        ].filter(outside);
   return entries.filter((e) => !(e.kind === 'untracked' && earlier.has(e.path)));
 }
 
