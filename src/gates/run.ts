@@ -33,7 +33,7 @@ import {
   type GateContext,
   type Judged,
 } from './attempt.js';
-import { withIsolatedCheckout } from './isolated.js';
+import { sweepIsolatedCheckouts, withIsolatedCheckout } from './isolated.js';
 import { readJunitFiles, reportVersions } from './junit-files.js';
 import { openLogSink, type LogSink } from './log.js';
 import { decideVerdict, oneLine } from './verdict.js';
@@ -78,6 +78,10 @@ export async function runGate(
     assertOutsideGitDir(repo, ctx.snapshotter.options),
     opts.isolated === true ? null : assertAtAfter(ctx, repo, snapshot, junit),
     assertAttemptLeft(ctx, { runId: snapshot.runId, iteration: snapshot.iteration, name: opts.name }),
+    // Every gate sweeps what a killed isolated one left (an isolated gate does so as it starts).
+    opts.isolated === true
+      ? null
+      : sweepIsolatedCheckouts(layout(ctx.snapshotter.options.home).gateCheckouts),
   ]);
   // Without --isolated the workspace is compared with the after tree again once the check has ended.
   const recheck = opts.isolated === true ? null : () => treeMismatch(ctx, repo, snapshot, junit);
