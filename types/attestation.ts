@@ -8,7 +8,9 @@ import { SafeId, Sha } from './snapshot.js';
  * `attest`: an in-toto Statement v1 whose predicate is the in-toto Test Result predicate v0.1
  * (https://github.com/in-toto/attestation/blob/main/spec/predicates/test-result.md), built from a
  * run's gate verdicts. Read back by `verify --attestation`, where the file is untrusted: every
- * string is bounded, and unknown fields are ignored as the in-toto parsing rules ask.
+ * string is bounded, and every object is strict (an unknown field fails the statement check), since
+ * verify vouches for exactly what `attest` writes and a field it dropped unseen would be vouched
+ * for too. Only a subject's digest set is read whole, for verify to name what it cannot confirm.
  */
 export const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1' as const;
 export const TEST_RESULT_PREDICATE_TYPE = 'https://in-toto.io/attestation/test-result/v0.1' as const;
@@ -21,7 +23,7 @@ const Name = deferred(() => z.string().check(z.minLength(1), z.maxLength(4096)))
  * matches an artifact by any digest in it, so `verify --attestation` fails one it cannot confirm.
  */
 export const Subject = deferred(() =>
-  z.object({
+  z.strictObject({
     name: Name,
     digest: z.union([
       z.looseObject({ sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)) }),
@@ -33,7 +35,7 @@ export type Subject = z.infer<typeof Subject>;
 
 /** What one configuration entry says about the verdict it stands for. */
 export const GateAnnotations = deferred(() =>
-  z.object({
+  z.strictObject({
     runId: SafeId,
     iteration: z.int().check(z.nonnegative()),
     gate: SafeId,
@@ -45,7 +47,7 @@ export const GateAnnotations = deferred(() =>
     command: z.nullable(z.array(z.string().check(z.maxLength(1_000_000))).check(z.maxLength(10_000))),
     exitCode: z.nullable(z.int()),
     durationMs: DurationMs,
-    tests: z.nullable(TestTotals),
+    tests: z.nullable(z.strictObject(TestTotals.shape)),
     logSha256: z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
   }),
 );
@@ -53,9 +55,9 @@ export type GateAnnotations = z.infer<typeof GateAnnotations>;
 
 /** A ResourceDescriptor naming one verdict: `iteration-<n>/<gate>`, the tree it judged, and the verdict. */
 export const GateConfiguration = deferred(() =>
-  z.object({
+  z.strictObject({
     name: Name,
-    digest: z.object({ gitTree: Sha }),
+    digest: z.strictObject({ gitTree: Sha }),
     annotations: GateAnnotations,
   }),
 );
@@ -66,7 +68,6 @@ export type TestResult = z.infer<typeof TestResult>;
 
 /** An iteration a declared restart set aside: named by a run-level statement, not covered by it. */
 export const SetAsideIteration = deferred(() =>
-  // Strict: verify compares setAside with what attest writes, and an unknown key would be dropped unseen.
   z.strictObject({
     name: Name,
     afterSha: Sha,
@@ -76,11 +77,14 @@ export const SetAsideIteration = deferred(() =>
 );
 export type SetAsideIteration = z.infer<typeof SetAsideIteration>;
 
+/** The CI run's URL (`predicate.url`): `attest` leaves out one this would refuse. */
+export const RunUrl = deferred(() => z.url().check(z.maxLength(4096)));
+
 export const TestResultPredicate = deferred(() =>
-  z.object({
+  z.strictObject({
     result: TestResult,
     configuration: z.array(GateConfiguration).check(z.maxLength(100_000)),
-    url: z.optional(z.url().check(z.maxLength(4096))),
+    url: z.optional(RunUrl),
     passedTests: z.array(Name).check(z.maxLength(100_000)),
     warnedTests: z.array(Name).check(z.maxLength(100_000)),
     failedTests: z.array(Name).check(z.maxLength(100_000)),
@@ -91,7 +95,7 @@ export const TestResultPredicate = deferred(() =>
 export type TestResultPredicate = z.infer<typeof TestResultPredicate>;
 
 export const Statement = deferred(() =>
-  z.object({
+  z.strictObject({
     _type: z.literal(STATEMENT_TYPE),
     subject: z.array(Subject).check(z.minLength(1), z.maxLength(100_000)),
     predicateType: z.literal(TEST_RESULT_PREDICATE_TYPE),

@@ -43,11 +43,42 @@ export function recomputeVerdict(f: VerdictFacts): GateVerdict {
   return f.tests.total - f.tests.skipped < (f.minTests ?? 1) ? 'fail' : 'pass';
 }
 
+/** What a verdict records besides its facts: whether we ran the command, which one, and its log. */
+export type VerdictRecord = VerdictFacts &
+  Pick<GateResult, 'verdict' | 'observed' | 'command'> & {
+    /** Its log's digest (a travelling verdict's has no path), or null for none. */
+    log: object | null;
+  };
+
+/** A signal as Node names the one that ended a process (`SIGTERM`, `SIGKILL`). */
+const SIGNAL_NAME = /^SIG[A-Z][A-Z0-9]*$/;
+
 /**
- * Why a record contradicts itself, or null: its verdict is not the one its facts give, or its test
- * counts do not add up (the parts are the total; no more failed tests listed than failed).
+ * Why a record's facts cannot all be true at once, or null. A process ends by an exit code or by a
+ * signal, never both; a run we observed (`gate`, `gate replay`) has its command and its log; one
+ * given to `gate record` has an exit code and nothing of a run we watched.
  */
-export function verdictContradiction(g: VerdictFacts & { verdict: GateVerdict }): string | null {
+function impossibleFacts(g: VerdictRecord): string | null {
+  if (g.signal !== null && !SIGNAL_NAME.test(g.signal))
+    return `its signal ${JSON.stringify(g.signal)} is no signal name`;
+  if (g.exitCode !== null && g.signal !== null)
+    return `it records both exit code ${g.exitCode} and signal ${g.signal}, but a process ends by one or the other`;
+  if (g.observed && g.command === null) return 'it says it observed the command, but records none';
+  if (g.observed && g.log === null)
+    return "it says it observed the command, but records no log (every run's output is kept)";
+  if (!g.observed && (g.command !== null || g.signal !== null || g.timedOut || g.exitCode === null))
+    return 'it says it was given to "gate record", which records an exit code alone (no command, signal or timeout)';
+  return null;
+}
+
+/**
+ * Why a record contradicts itself, or null: facts that cannot all be true (impossibleFacts), its
+ * verdict is not the one its facts give, or its test counts do not add up (the parts are the
+ * total; no more failed tests listed than failed).
+ */
+export function verdictContradiction(g: VerdictRecord): string | null {
+  const impossible = impossibleFacts(g);
+  if (impossible !== null) return impossible;
   const t = g.tests;
   if (t !== null && t.passed + t.failed + t.skipped + t.errors !== t.total)
     return `its test counts do not add up (${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped, ${t.errors} errored of ${t.total})`;

@@ -83,7 +83,10 @@ export function pickIteration(
 }
 
 /** The iteration's artifacts directory, for a gate log about to be written there (the run's made ours: makeRunArtifactsDir). */
-export async function logDir(snapshotter: Snapshotter, snapshot: Snapshot): Promise<string> {
+export async function logDir(
+  snapshotter: Snapshotter,
+  snapshot: Pick<Snapshot, 'runId' | 'iteration'>,
+): Promise<string> {
   await makeRunArtifactsDir(snapshotter.options.artifactsDir, snapshot.runId);
   return iterationArtifactsDir(snapshotter.options.artifactsDir, snapshot.runId, snapshot.iteration);
 }
@@ -143,8 +146,15 @@ async function highestLoggedAttempt(dir: string, name: string): Promise<number> 
 }
 
 /** What a verdict is about: the run, the iteration, the gate and the exact tree it judged. */
-export function judged(snapshot: Snapshot, treeId: string, name: string) {
-  return { runId: snapshot.runId, iteration: snapshot.iteration, name, treeId, afterSha: snapshot.afterSha };
+export type Judged = Pick<GateResult, 'runId' | 'iteration' | 'name' | 'treeId' | 'afterSha'>;
+
+/** What a verdict of `capture` (a snapshot, or the verdict a replay repeats) is about. */
+export function judged(
+  capture: Pick<Snapshot, 'runId' | 'iteration' | 'afterSha'>,
+  treeId: string,
+  name: string,
+): Judged {
+  return { runId: capture.runId, iteration: capture.iteration, name, treeId, afterSha: capture.afterSha };
 }
 
 export function countsOf(tests: Awaited<ReturnType<typeof readJunitFiles>> | null): TestCounts | null {

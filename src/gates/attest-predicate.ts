@@ -136,21 +136,27 @@ async function checkComplete(
   const newestIds = new Set(newest.map((g) => g.id));
   const missing = newest.filter((g) => !namedIds.has(g.id));
   const stale = named.filter((g) => !newestIds.has(g.id));
-  if (missing.length === 0 && stale.length === 0)
+  // Each once, in attest's order: a verdict named twice would count twice in the test lists.
+  const repeated = named.filter((g, i) => named.findIndex((o) => o.id === g.id) !== i);
+  const inOrder = named.map((g) => g.id).join() === newest.map((g) => g.id).join();
+  if (missing.length === 0 && stale.length === 0 && repeated.length === 0 && inOrder)
     return {
       check: 'complete',
       ok: true,
       detail: `names the newest verdict of each of ${newest.length} gates`,
     };
   const say = (g: GateResult) => `${testName(g)} (${g.verdict}, ${g.id})`;
+  const problems = [
+    missing.length > 0 ? `leaves out the newest verdicts ${missing.map(say).join(', ')}` : '',
+    stale.length > 0 ? `names verdicts that are not the newest here ${stale.map(say).join(', ')}` : '',
+    repeated.length > 0 ? `names verdicts more than once ${repeated.map(say).join(', ')}` : '',
+  ].filter(Boolean);
   return {
     check: 'complete',
     ok: false,
-    detail: [
-      missing.length > 0 ? `leaves out the newest verdicts ${missing.map(say).join(', ')}` : '',
-      stale.length > 0 ? `names verdicts that are not the newest here ${stale.map(say).join(', ')}` : '',
-    ]
-      .filter(Boolean)
-      .join('; '),
+    detail:
+      problems.length > 0
+        ? problems.join('; ')
+        : 'names the newest verdicts in another order than attest writes them (by iteration, then gate name)',
   };
 }

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
   AttestationReport,
+  RunUrl,
   type AttestationCheck,
   type SetAsideIteration,
   type Subject,
@@ -50,11 +51,20 @@ export function attestSources(snapshotter: Snapshotter): AttestSources {
   };
 }
 
-/** The CI run's URL on GitHub Actions, when the environment names it. */
-export function ciRunUrl(env: NodeJS.ProcessEnv): string | undefined {
+/**
+ * The CI run's URL on GitHub Actions, when the environment names it. One that `verify` would refuse
+ * (the statement schema's `RunUrl`: a host with a space, over 4096 characters) is left out, with
+ * a warning saying why, so that attest never writes a statement its own verify rejects.
+ */
+export function ciRunUrl(env: NodeJS.ProcessEnv): { url?: string; warning?: string } {
   const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: id } = env;
-  if (!server || !repo || !id || !/^https?:\/\//.test(server) || !/^\d+$/.test(id)) return undefined;
-  return `${server.replace(/\/+$/, '')}/${repo}/actions/runs/${id}`;
+  if (!server || !repo || !id) return {};
+  const url = `${server.replace(/\/+$/, '')}/${repo}/actions/runs/${id}`;
+  if (/^https?:\/\//.test(server) && /^\d+$/.test(id) && RunUrl.safeParse(url).success) return { url };
+  const shown = url.length > 200 ? `${url.slice(0, 200)}… (${url.length} characters)` : url;
+  return {
+    warning: `GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_RUN_ID make ${JSON.stringify(shown)}, which is no http(s) URL of at most 4096 characters with a numeric run id: the statement has no predicate.url`,
+  };
 }
 
 /**
@@ -91,7 +101,7 @@ export async function buildStatement(
   }
   const iterations = new Set(snapshots.map((s) => s.iteration));
   const verdicts = (await src.gates.listStrict(runId)).filter((g) => iterations.has(g.iteration));
-  const url = ciRunUrl(opts.env ?? {});
+  const { url } = ciRunUrl(opts.env ?? {});
   return {
     _type: STATEMENT_TYPE,
     subject,
@@ -129,17 +139,23 @@ async function setAsideOf(
   });
 }
 
-/** Writes the statement of `buildStatement` to `file` (atomically). */
+/** Writes the statement of `buildStatement` to `file` (atomically); `warnings`: a CI run URL left out (ciRunUrl). */
 export async function writeStatement(
   src: AttestSources,
   runId: string,
   file: string,
   opts: { iteration?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {},
-): Promise<{ file: string; subjects: number }> {
+): Promise<{ file: string; subjects: number; warnings: string[] }> {
   const statement = await buildStatement(src, runId, opts);
   const path = resolve(opts.cwd ?? process.cwd(), file);
   await writeOutputData(path, `${JSON.stringify(statement, null, 2)}\n`);
-  return { file: path, subjects: statement.subject.length };
+  return { file: path, subjects: statement.subject.length, warnings: urlWarnings(opts.env) };
+}
+
+/** What `attest` says beside its statement: why the CI run's URL was left out (ciRunUrl). */
+export function urlWarnings(env: NodeJS.ProcessEnv | undefined): string[] {
+  const { warning } = ciRunUrl(env ?? {});
+  return warning === undefined ? [] : [warning];
 }
 
 async function patchSubject(s: Snapshot): Promise<Subject | null> {
@@ -224,7 +240,9 @@ async function readStatement(
   }
   const parsed = Statement.safeParse(json);
   if (parsed.success) return { statement: withRawDigests(parsed.data, json) };
-  const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`);
+  const issues = parsed.error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`);
   const detail = `not an in-toto Statement v1 with the Test Result predicate: ${issues.join('; ')}`;
   return { checks: [{ check: 'statement', ok: false, detail }] };
 }

@@ -54,7 +54,7 @@ export class Gates implements GateContext {
   async run(workspace: string, opts: GateRunOptions): Promise<GateResult> {
     checkArgument(TextArg, workspace, 'workspace');
     checkArgument(GateRunOptionsArg, opts, 'opts');
-    return runGate(this, workspace, opts, null);
+    return runGate(this, workspace, opts);
   }
 
   /** Records a verdict the caller observed itself (`observed: false`). */
@@ -107,8 +107,8 @@ export class Gates implements GateContext {
   }
 
   /**
-   * Runs a recorded command again on the iteration's tree in a temporary checkout, records it as a
-   * new attempt (`replayOf`), and says whether verdict and test counts reproduce. Refused without
+   * Runs a recorded command again on the tree it judged in a temporary checkout, records it as a
+   * new attempt (`replayOf`) about that capture (a superseded verdict's replay is superseded too), and says whether verdict and test counts reproduce. Refused without
    * `confirmed` (REPLAY_NOT_CONFIRMED): a fetched command is someone else's code.
    */
   async replay(workspace: string, opts: GateReplayOptions): Promise<GateReplay> {

@@ -3,7 +3,7 @@
  * made through a private index (src/git/checkout-tree.ts), so the workspace, its index, HEAD and
  * branches are never touched. Each checkout is owned through a lock file beside it
  * (`<name>.lock`, our pid and start time); a checkout whose owner was killed (SIGKILL gives no
- * chance to clean up) is swept by the next call.
+ * chance to clean up) is swept by the next gate, isolated or not.
  */
 import { rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';

@@ -1,6 +1,7 @@
 /**
- * `gate replay`: run a recorded command again on the iteration's tree in a temporary checkout,
- * record it as a new attempt (`replayOf`) and say whether verdict and test counts reproduce.
+ * `gate replay`: run a recorded command again on the tree it judged in a temporary checkout, record
+ * it as a new attempt (`replayOf`) about that same capture and say whether verdict and test counts
+ * reproduce.
  */
 import type { GateResult, TestCounts } from '../../types/gate.js';
 import {
@@ -14,7 +15,7 @@ import type { GateStore } from '../store/gate-store.js';
 import { assertSafeId } from '../store/paths.js';
 import type { GateContext } from './attempt.js';
 import { withLocalLog } from './log.js';
-import { runGate, type GateRunOptions } from './run.js';
+import { replayRun, type GateRunOptions } from './run.js';
 
 export interface GateReplayOptions {
   runId: string;
@@ -52,7 +53,7 @@ export async function replayGate(
       { details: { command, junit: original.junit ?? [], attempt: original.attempt, id: original.id } },
     );
   }
-  const replay = await runGate(
+  const replay = await replayRun(
     ctx,
     workspace,
     {
@@ -65,12 +66,11 @@ export async function replayGate(
       ...(original.minTests === null || original.minTests === undefined
         ? {}
         : { minTests: original.minTests }),
-      isolated: true,
       ...(opts.echo ? { echo: opts.echo } : {}),
       ...(opts.stdoutToStderr ? { stdoutToStderr: true } : {}),
       ...(opts.forwardSignals ? { forwardSignals: opts.forwardSignals } : {}),
     },
-    original.attempt,
+    original,
   );
   const reproduced = replay.verdict === original.verdict && sameCounts(original.tests, replay.tests);
   return {

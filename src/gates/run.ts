@@ -7,7 +7,13 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import type { Writable } from 'node:stream';
 import type { GateResult } from '../../types/gate.js';
 import type { Snapshot } from '../../types/snapshot.js';
-import { GateTreeMismatchError, InvalidArgumentError } from '../errors.js';
+import {
+  GateNotReplayableError,
+  GateTreeMismatchError,
+  InvalidArgumentError,
+  RevisionNotFoundError,
+} from '../errors.js';
+import { exactly } from '../git/hardening.js';
 import { getTree } from '../git/refs.js';
 import { isInside, openRepo, type Repo } from '../git/repo.js';
 import { beyondStatus, excludedBy, readStatus, submoduleChanges } from '../git/state.js';
@@ -25,8 +31,9 @@ import {
   judged,
   logDir,
   type GateContext,
+  type Judged,
 } from './attempt.js';
-import { withIsolatedCheckout } from './isolated.js';
+import { sweepIsolatedCheckouts, withIsolatedCheckout } from './isolated.js';
 import { readJunitFiles, reportVersions } from './junit-files.js';
 import { openLogSink, type LogSink } from './log.js';
 import { decideVerdict, oneLine } from './verdict.js';
@@ -53,16 +60,13 @@ export interface GateRunOptions {
   forwardSignals?: readonly NodeJS.Signals[];
 }
 
-/** `Gates.run`, and a replay's run (`replayOf`: the attempt it replays). */
+/** `Gates.run`: the check on the iteration's after tree, in the workspace or an isolated checkout. */
 export async function runGate(
   ctx: GateContext,
   workspace: string,
   opts: GateRunOptions,
-  replayOf: number | null,
 ): Promise<GateResult> {
-  checkOptions(opts);
-  if (opts.command.length === 0 || opts.command[0] === '')
-    throw new InvalidArgumentError('give the command to run after "--"', { details: {} });
+  checkCommand(opts);
   const junit = opts.junit ?? [];
   // Independent look-ups run together: a gate's own cost is on every CI step's path.
   const [snapshot, repo] = await Promise.all([
@@ -74,10 +78,72 @@ export async function runGate(
     assertOutsideGitDir(repo, ctx.snapshotter.options),
     opts.isolated === true ? null : assertAtAfter(ctx, repo, snapshot, junit),
     assertAttemptLeft(ctx, { runId: snapshot.runId, iteration: snapshot.iteration, name: opts.name }),
+    // Every gate sweeps what a killed isolated one left (an isolated gate does so as it starts).
+    opts.isolated === true
+      ? null
+      : sweepIsolatedCheckouts(layout(ctx.snapshotter.options.home).gateCheckouts),
   ]);
-  const sink = await openLogSink(await logDir(ctx.snapshotter, snapshot), opts.name);
+  // Without --isolated the workspace is compared with the after tree again once the check has ended.
+  const recheck = opts.isolated === true ? null : () => treeMismatch(ctx, repo, snapshot, junit);
+  return runOnTree(ctx, repo, judged(snapshot, treeId, opts.name), opts, null, recheck);
+}
+
+/**
+ * A replay's run (`gate replay`): isolated, on the tree `of` recorded (which must still be its after
+ * commit's tree here: GATE_NOT_REPLAYABLE otherwise), recorded as about the very capture `of` judged.
+ * A superseded verdict's replay therefore names the deleted capture, and does not count either.
+ */
+export async function replayRun(
+  ctx: GateContext,
+  workspace: string,
+  opts: GateRunOptions,
+  of: GateResult,
+): Promise<GateResult> {
+  checkCommand(opts);
+  const repo = await openRepo(workspace, ctx.snapshotter.gitOptions());
+  const [treeId] = await Promise.all([
+    recordedTree(repo, of),
+    assertOutsideGitDir(repo, ctx.snapshotter.options),
+    assertAttemptLeft(ctx, of),
+  ]);
+  return runOnTree(ctx, repo, judged(of, treeId, of.name), { ...opts, isolated: true }, of.attempt, null);
+}
+
+function checkCommand(opts: GateRunOptions): void {
+  checkOptions(opts);
+  if (opts.command.length === 0 || opts.command[0] === '')
+    throw new InvalidArgumentError('give the command to run after "--"', { details: {} });
+}
+
+/** The tree a verdict judged, when its after commit is still here and has that tree. */
+async function recordedTree(repo: Repo, of: GateResult): Promise<string> {
+  const tree = await getTree(repo, of.afterSha).catch((error: unknown) => {
+    if (error instanceof RevisionNotFoundError) return null;
+    throw error;
+  });
+  if (tree === of.treeId) return tree;
+  const why =
+    tree === null
+      ? `its after commit ${of.afterSha} is not in this repository (a deleted capture's commit that git gc removed, or a fetched run's commits not fetched)`
+      : `it names tree ${of.treeId}, but its after commit ${of.afterSha} has tree ${tree} ("verify --run ${of.runId}" fails it)`;
+  throw new GateNotReplayableError(
+    `verdict ${of.id} (attempt ${of.attempt} of gate ${of.name}) cannot be replayed on the tree it judged: ${why}`,
+    { details: { id: of.id, afterSha: of.afterSha, treeId: of.treeId, tree } },
+  );
+}
+
+/** Runs the check on `about`'s tree and stores the verdict; no temp log stays behind a failure. */
+async function runOnTree(
+  ctx: GateContext,
+  repo: Repo,
+  about: Judged,
+  opts: GateRunOptions,
+  replayOf: number | null,
+  recheck: (() => Promise<TreeMismatch | null>) | null,
+): Promise<GateResult> {
+  const sink = await openLogSink(await logDir(ctx.snapshotter, about), opts.name);
   try {
-    return await observeAndStore(ctx, repo, treeId, snapshot, sink, opts, replayOf);
+    return await observeAndStore(ctx, repo, about, sink, opts, replayOf, recheck);
   } catch (error) {
     // Whatever failed, no temp log stays behind (a killed call's is swept by the next one).
     await sink.discard().catch(() => undefined);
@@ -89,11 +155,11 @@ export async function runGate(
 async function observeAndStore(
   ctx: GateContext,
   repo: Repo,
-  treeId: string,
-  snapshot: Snapshot,
+  about: Judged,
   sink: LogSink,
   opts: GateRunOptions,
   replayOf: number | null,
+  recheck: (() => Promise<TreeMismatch | null>) | null,
 ): Promise<GateResult> {
   const junit = opts.junit ?? [];
   const observe = async (cwd: string) => {
@@ -118,7 +184,7 @@ async function observeAndStore(
     opts.isolated === true
       ? await withIsolatedCheckout(
           repo,
-          treeId,
+          about.treeId,
           layout(ctx.snapshotter.options.home).gateCheckouts,
           async (dir) => {
             await removeCommittedReports(dir, junit);
@@ -127,10 +193,7 @@ async function observeAndStore(
         )
       : await observe(repo.topLevel);
   // The log's digest and the second look at the workspace are independent: both at once.
-  const [digest, changed] = await Promise.all([
-    sink.finish(),
-    opts.isolated === true ? null : treeMismatch(ctx, repo, snapshot, junit),
-  ]);
+  const [digest, changed] = await Promise.all([sink.finish(), recheck === null ? null : recheck()]);
   const decided = decideVerdict({
     exitCode: ran.exitCode,
     signal: ran.signal,
@@ -144,7 +207,7 @@ async function observeAndStore(
   });
   const { verdict, reason } = changed === null ? decided : changedByCheck(decided, changed);
   const result: NewGateResult = {
-    ...judged(snapshot, treeId, opts.name),
+    ...about,
     command: [...opts.command],
     observed: true,
     isolated: opts.isolated === true,
@@ -247,7 +310,9 @@ async function treeMismatch(
   // unknown, or it is gone), and what lies inside a submodule (readStatus does not recurse; one not
   // checked out it does not look into; marked files inside it too: see submoduleChanges).
   const listing = reports.length > 0 ? 'all' : 'normal';
-  const [status, beyond] = await Promise.all([readStatus(repo, listing), beyondStatus(repo, listing)]);
+  // Modes and links compared whatever the repository claims of its filesystem (EXACT_TREE_CONFIG).
+  const exact = exactly(repo);
+  const [status, beyond] = await Promise.all([readStatus(exact, listing), beyondStatus(exact, listing)]);
   const { uncompared } = beyond;
   const atAfter = status.oid === snapshot.afterSha;
   let changed = [...status.entries, ...beyond.changes].filter(outside);
@@ -307,9 +372,10 @@ async function withoutEarlierReports(
   const entries =
     listedAll || !changed.some((e) => e.path.endsWith('/'))
       ? changed
-      : [...(await readStatus(repo, 'all')).entries, ...(await submoduleChanges(repo, 'all')).changes].filter(
-          outside,
-        );
+      : [
+          ...(await readStatus(exactly(repo), 'all')).entries,
+          ...(await submoduleChanges(exactly(repo), 'all')).changes,
+        ].filter(outside);
   return entries.filter((e) => !(e.kind === 'untracked' && earlier.has(e.path)));
 }
 

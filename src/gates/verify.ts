@@ -149,18 +149,24 @@ async function verdictChecks(
  * A gate log under this artifacts directory that no verdict of the run names fails `gate-attempts`:
  * its verdict file was removed (a removed newest attempt leaves no gap in the numbers). A verdict's
  * log is the attempt's own name, a received one's the name that holds its id (logHere), or the
- * path it recorded; superseded verdicts stay on disk, so their logs are named too.
+ * path it recorded (none when it records no log); superseded verdicts stay on disk, so their logs
+ * are named too.
  */
 async function strayLogChecks(input: GateVerifyInput): Promise<VerifyCheck[]> {
   const named = new Set(
-    input.results.flatMap((r) => [
-      resolve(
-        r.receivedAt === undefined
-          ? gateLogPath(input.artifactsDir, r.runId, r.iteration, r.name, r.attempt)
-          : receivedGateLogPath(input.artifactsDir, r),
-      ),
-      ...(r.log?.path ? [resolve(r.log.path)] : []),
-    ]),
+    // A verdict that records no log (`gate record` without --log) names no file.
+    input.results.flatMap((r) =>
+      r.log === null
+        ? []
+        : [
+            resolve(
+              r.receivedAt === undefined
+                ? gateLogPath(input.artifactsDir, r.runId, r.iteration, r.name, r.attempt)
+                : receivedGateLogPath(input.artifactsDir, r),
+            ),
+            ...(r.log.path ? [resolve(r.log.path)] : []),
+          ],
+    ),
   );
   const runDir = runArtifactsDir(input.artifactsDir, input.runId);
   const checks: VerifyCheck[] = [];

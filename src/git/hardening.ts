@@ -38,6 +38,21 @@ export const HARDENING_CONFIG: readonly string[] = [
 ];
 
 /**
+ * Only where a work tree is compared with a tree or written out as one (a gate's workspace check,
+ * an isolated checkout): a repository that claims a filesystem without executable bits or symbolic
+ * links (core.fileMode, core.symlinks false) makes status pass over a mode change and a link
+ * replaced by a file, and checkout write a link as a plain file. Not on every call: `before` and
+ * `after` record the work as the repository's own settings see it, which git sets false at init on
+ * a filesystem that lacks them (forced, every file there would be recorded as changed).
+ */
+export const EXACT_TREE_CONFIG: readonly string[] = ['core.fileMode=true', 'core.symlinks=true'];
+
+/** Git options with EXACT_TREE_CONFIG added (a submodule of a repository so compared is compared so too). */
+export function exactly<T extends { config?: readonly ConfigPair[] }>(opts: T): T {
+  return { ...opts, config: [...(opts.config ?? []), ...EXACT_TREE_CONFIG] };
+}
+
+/**
  * For staging only: files above this size are streamed into the object store instead of read
  * whole into memory (git's default is 512 MiB), so adding a 200 MB file costs megabytes, not
  * hundreds. Passed as `-c`, which outranks HARDENING_CONFIG's pin. Not used for diffs, where it

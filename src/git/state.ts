@@ -9,6 +9,7 @@ import {
   type IndexEntry,
   type UncomparedEntry,
 } from './parsers/ls-files-tagged.js';
+import { EXACT_TREE_CONFIG, exactly } from './hardening.js';
 import { parseUnmergedPaths } from './parsers/ls-files-unmerged.js';
 import { parseStatusV2, type StatusEntry, type StatusReport } from './parsers/status.js';
 import { readHead } from './refs.js';
@@ -222,8 +223,11 @@ async function oneSubmodule(
   // Not checked out: nothing in its directory is the tree's ("untracked content").
   if (checkout !== 'checked-out')
     return checkout === 'filled' ? whole('S..U') : { changes: [], uncompared: [] };
-  const sub = await openRepo(dir, { identity: repo.identity, timeoutMs: repo.timeoutMs }).catch(() => null);
-  if (sub === null || sub.topLevel !== dir) return whole('S.M.');
+  const opened = await openRepo(dir, { identity: repo.identity, timeoutMs: repo.timeoutMs }).catch(
+    () => null,
+  );
+  if (opened === null || opened.topLevel !== dir) return whole('S.M.');
+  const sub = likeParent(repo, opened);
   const [status, beyond] = await Promise.all([readStatus(sub, untracked), beyondStatus(sub, untracked)]);
   return {
     changes: [...status.entries, ...beyond.changes]
@@ -268,6 +272,12 @@ export async function firstTrackedIn(repo: Repo, dirs: readonly string[]): Promi
  * (`dir/`); `all` names each file, so that one file can be left out of a dirtiness check.
  */
 export type UntrackedListing = 'normal' | 'all';
+
+/** `sub` compared as its parent is: with EXACT_TREE_CONFIG when the parent has it. */
+function likeParent(parent: GitOptions, sub: Repo): Repo {
+  const pinned = parent.config?.includes(EXACT_TREE_CONFIG[0] as string) === true;
+  return pinned ? exactly(sub) : sub;
+}
 
 /**
  * Runs `git status --porcelain=v2 -z --branch` and parses it. The options a repository's config

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { CommitNotGatedError } from '../errors.js';
 import { writeOutputData } from '../fs/atomic.js';
-import { attestSources, buildStatement } from '../gates/attest.js';
+import { attestSources, buildStatement, urlWarnings } from '../gates/attest.js';
 import { parentTrees } from '../git/provenance.js';
 import { resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
@@ -20,7 +20,7 @@ export async function writeCommitStatement(
   rev: string,
   file: string,
   opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
-): Promise<{ file: string; subjects: number; runId: string; iteration: number }> {
+): Promise<{ file: string; subjects: number; runId: string; iteration: number; warnings: string[] }> {
   const commit = await resolveRevision(repo, rev, 'commit');
   const { tree, matches } = await gatedIterations(src, repo, commit, { parents: true });
   const [match] = matches;
@@ -36,7 +36,8 @@ export async function writeCommitStatement(
   statement.subject = [{ name: `commit/${commit}`, digest: { gitCommit: commit } }];
   const path = resolve(opts.cwd ?? process.cwd(), file);
   await writeOutputData(path, `${JSON.stringify(statement, null, 2)}\n`);
-  return { file: path, subjects: 1, runId: match.snapshot.runId, iteration: match.iteration };
+  const warnings = urlWarnings(opts.env);
+  return { file: path, subjects: 1, runId: match.snapshot.runId, iteration: match.iteration, warnings };
 }
 
 /**

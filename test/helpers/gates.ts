@@ -30,18 +30,17 @@ export async function recordVerdict(
   const snapshot = (await m.snap.listByRun(runId)).find((s) => s.iteration === iteration);
   if (snapshot === undefined) throw new Error(`no iteration ${iteration} of ${runId}`);
   const verdict = opts.verdict ?? 'pass';
-  let log: GateResult['log'] = null;
-  if (opts.log !== undefined) {
-    const dir = join(m.artifacts, runId, `iteration-${iteration}`);
-    mkdirSync(dir, { recursive: true });
-    const path = join(dir, `gate-${name}-${Date.now()}-${Math.random().toString(36).slice(2)}.log`);
-    writeFileSync(path, opts.log);
-    log = {
-      path,
-      sha256: createHash('sha256').update(opts.log).digest('hex'),
-      bytes: Buffer.byteLength(opts.log),
-    };
-  }
+  // An observed run keeps its output, empty or not (verify fails an observed verdict without a log).
+  const text = opts.log ?? '';
+  const dir = join(m.artifacts, runId, `iteration-${iteration}`);
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `gate-${name}-${Date.now()}-${Math.random().toString(36).slice(2)}.log`);
+  writeFileSync(path, text);
+  const log: GateResult['log'] = {
+    path,
+    sha256: createHash('sha256').update(text).digest('hex'),
+    bytes: Buffer.byteLength(text),
+  };
   return new GateStore(m.home).append({
     runId,
     iteration,

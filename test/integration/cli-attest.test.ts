@@ -80,6 +80,23 @@ describe('attest', () => {
     expect(cli(a, ['verify', '--attestation', one]).status).toBe(0);
   });
 
+  it('a CI run URL its own verify would refuse is left out, with a warning', async () => {
+    const a = await twoIterations();
+    const file = join(w.root, 'statement.json');
+    for (const [server, repository] of [
+      ['https://ghe.exa mple.com', 'acme/app'],
+      ['https://github.com', `acme/${'a'.repeat(4096)}`],
+    ]) {
+      const env = { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repository, GITHUB_RUN_ID: '42' };
+      const res = cli(a, ['attest', '--run', 'run-1', '-o', file, '--json'], env);
+      expect(res.status, res.stderr).toBe(0);
+      expect(res.json()).toEqual({ file, subjects: 4 });
+      expect(res.stderr).toMatch(/^warning: .*no predicate\.url/m);
+      expect(JSON.parse(readFileSync(file, 'utf8')).predicate).not.toHaveProperty('url');
+      expect(cli(a, ['verify', '--attestation', file]).status).toBe(0);
+    }
+  });
+
   it('a pass the caller only reported is WARNED; no verdict at all is FAILED', async () => {
     w = world();
     const a = w.machine('a');
@@ -172,6 +189,29 @@ describe('verify --attestation', () => {
       ['a verdict', (s) => (s.predicate.configuration[0]!.annotations.verdict = 'pass'), 'verdict'],
       ['a verdict id', (s) => (s.predicate.configuration[0]!.annotations.gateId = 'nope'), 'verdict'],
       ['the predicate type', (s) => ((s as { predicateType: string }).predicateType = 'x'), 'statement'],
+      // Exactly what attest writes: a verdict named twice or out of order, and no field it never writes.
+      [
+        'a verdict and its test named twice',
+        (s) => {
+          s.predicate.configuration.push(s.predicate.configuration.at(-1)!);
+          s.predicate.passedTests.push(s.predicate.passedTests.at(-1)!);
+        },
+        'complete',
+      ],
+      ['verdicts in another order', (s) => s.predicate.configuration.reverse(), 'complete'],
+      [
+        'a digest beside the tree a verdict judged',
+        (s) => Object.assign(s.predicate.configuration[0]!.digest, { sha256: '0'.repeat(64) }),
+        'statement',
+      ],
+      ['a subject uri', (s) => Object.assign(s.subject[0]!, { uri: 'https://example.com/p' }), 'statement'],
+      [
+        'an annotation more',
+        (s) => Object.assign(s.predicate.configuration[0]!.annotations, { signedBy: 'me' }),
+        'statement',
+      ],
+      ['a field more in the predicate', (s) => Object.assign(s.predicate, { note: 'x' }), 'statement'],
+      ['a field more in the statement', (s) => Object.assign(s, { note: 'x' }), 'statement'],
     ];
     for (const [label, edit, check] of edits) {
       const copy = structuredClone(original);

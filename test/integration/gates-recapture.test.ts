@@ -10,9 +10,9 @@ import { attestSources, buildStatement } from '../../src/gates/attest.js';
 import { Gates } from '../../src/gates/gates.js';
 import { buildRunReport } from '../../src/report/model.js';
 import { GateStore } from '../../src/store/gate-store.js';
-import { recordVerdict } from '../helpers/gates.js';
+import { quiet, recordVerdict } from '../helpers/gates.js';
 import { git, writeFiles } from '../helpers/repo.js';
-import { machineCli, runIterations, world, type Machine, type World } from '../helpers/sharing.js';
+import { failsWith, machineCli, runIterations, world, type Machine, type World } from '../helpers/sharing.js';
 import type { GateResult } from '../../types/gate.js';
 import type { Snapshot } from '../../types/snapshot.js';
 
@@ -22,14 +22,8 @@ afterEach(() => w?.cleanup());
 /** Iterations 1 and 2 of run r, a failing verdict on 2, then 2 deleted and captured again from 1. */
 async function recaptured(a: Machine): Promise<{ gone: Snapshot; again: Snapshot; old: GateResult }> {
   await runIterations(a, 'r', 2, 1);
-  const gone = (await a.snap.listByRun('r'))[1] as Snapshot;
   const old = await recordVerdict(a, 'r', 2, 'test', { verdict: 'fail' });
-  await a.snap.delete(gone.id);
-  git(a.dir, ['reset', '-q', '--hard', 'refs/agentgate/runs/r/iteration-1']);
-  const before = await a.snap.captureBeforeState(a.dir, { runId: 'r' });
-  writeFiles(a.dir, { 'src/app.txt': 'again\n' });
-  const again = await a.snap.captureAfterState(a.dir, before, { runId: 'r', iteration: 2 });
-  return { gone, again, old };
+  return { ...(await recaptureTwo(a)), old };
 }
 
 describe('a re-capture after delete supersedes the deleted capture verdicts', () => {
@@ -98,4 +92,68 @@ describe('a re-capture after delete supersedes the deleted capture verdicts', ()
     const report = await new Gates(a.snap).verify({ runId: 'r' }, { requireGates: ['test'] });
     expect(report.checks.filter((c) => !c.ok).map((c) => c.check)).toEqual(['gate-tree']);
   });
+
+  it('a replay of a superseded verdict runs on the tree it judged and is superseded too', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'r', 2, 1);
+    const gates = new Gates(a.snap);
+    // Only the deleted capture of iteration 2 has work/r-2.txt: the new one starts again from 1.
+    const check = { runId: 'r', iteration: 2, name: 'test', command: ['test', '-f', 'work/r-2.txt'] };
+    const old = await gates.run(a.dir, { ...check, isolated: true, echo: quiet() });
+    expect(old.verdict).toBe('pass');
+    const { gone } = await recaptureTwo(a);
+    const fresh = await gates.run(a.dir, { ...check, isolated: true, echo: quiet() });
+    expect(fresh.verdict).toBe('fail');
+
+    const out = await gates.replay(a.dir, { runId: 'r', id: old.id, confirmed: true, echo: quiet() });
+    expect(out.reproduced).toBe(true);
+    expect(out.replay).toMatchObject({ afterSha: gone.afterSha, treeId: old.treeId, replayOf: old.attempt });
+    const listed = (await gates.list({ runId: 'r', iteration: 2 })).results;
+    expect(listed.map((g) => [g.id, g.superseded?.snapshotId ?? null])).toEqual([
+      [old.id, gone.id],
+      [fresh.id, null],
+      [out.replay.id, gone.id],
+    ]);
+    // The new capture's newest verdict is still its own fail; the replay's own checks pass.
+    const report = await gates.verify({ runId: 'r' }, { requireGates: ['test'] });
+    expect(report.checks.filter((c) => !c.ok).map((c) => c.check)).toEqual(['require-gate']);
+
+    // Once git gc removed the deleted capture's commit, nothing is left to replay it on.
+    git(a.dir, ['reflog', 'expire', '--expire-unreachable=now', '--all']);
+    git(a.dir, ['gc', '-q', '--prune=now']);
+    await failsWith(
+      gates.replay(a.dir, { runId: 'r', id: old.id, confirmed: true, echo: quiet() }),
+      'GATE_NOT_REPLAYABLE',
+    );
+    expect((await gates.list({ runId: 'r' })).results).toHaveLength(3);
+  });
+
+  it('a verdict whose tree is not its after commit tree is not replayed', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'r', 2, 1);
+    const gates = new Gates(a.snap);
+    const check = { runId: 'r', iteration: 2, name: 'test', command: ['true'], isolated: true };
+    const g = await gates.run(a.dir, { ...check, echo: quiet() });
+    const other = git(a.dir, ['rev-parse', 'HEAD~1^{tree}']);
+    const path = new GateStore(a.home).path('r', g.id);
+    writeFileSync(path, readFileSync(path, 'utf8').replace(g.treeId, other));
+    await failsWith(
+      gates.replay(a.dir, { runId: 'r', id: g.id, confirmed: true, echo: quiet() }),
+      'GATE_NOT_REPLAYABLE',
+    );
+    expect((await gates.list({ runId: 'r' })).results).toHaveLength(1);
+  });
 });
+
+/** Deletes iteration 2 of run r and captures it again from iteration 1's after commit. */
+async function recaptureTwo(a: Machine): Promise<{ gone: Snapshot; again: Snapshot }> {
+  const gone = (await a.snap.listByRun('r'))[1] as Snapshot;
+  await a.snap.delete(gone.id);
+  git(a.dir, ['reset', '-q', '--hard', 'refs/agentgate/runs/r/iteration-1']);
+  const before = await a.snap.captureBeforeState(a.dir, { runId: 'r' });
+  writeFiles(a.dir, { 'src/app.txt': 'again\n' });
+  const again = await a.snap.captureAfterState(a.dir, before, { runId: 'r', iteration: 2 });
+  return { gone, again };
+}

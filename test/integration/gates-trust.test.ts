@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Gates } from '../../src/gates/gates.js';
 import { buildStatement, attestSources, verifyStatement, writeStatement } from '../../src/gates/attest.js';
 import { GateStore } from '../../src/store/gate-store.js';
-import { recordVerdict, verdictsOf } from '../helpers/gates.js';
+import type { GateResult } from '../../types/gate.js';
+import { quiet, recordVerdict, verdictsOf } from '../helpers/gates.js';
 import { git, writeFiles } from '../helpers/repo.js';
 import { runIterations, world, type World } from '../helpers/sharing.js';
 
@@ -49,6 +50,34 @@ describe('a verdict is recomputed from its own facts (item 4)', () => {
     expect(report.checks.filter((c) => !c.ok).map((c) => c.check)).toContain('gate-verdict');
   });
 
+  it('verify fails facts that cannot all be true, and names the log of a verdict that says it has none', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'run-1', 1);
+    const gates = new Gates(a.snap);
+    const recorded = await gates.record(a.dir, { runId: 'run-1', name: 'rec', exitCode: 0 });
+    const ran = await gates.run(a.dir, { runId: 'run-1', name: 'run', command: ['true'], echo: quiet() });
+    expect((await gates.verify({ runId: 'run-1' })).ok).toBe(true);
+    const store = new GateStore(a.home);
+    const edit = (g: GateResult, change: Partial<GateResult>) =>
+      writeFileSync(store.path('run-1', g.id), JSON.stringify({ ...g, ...change }));
+    const failing = async (name: string) =>
+      (await gates.verify({ runId: 'run-1' }, { requireGates: [name] })).checks
+        .filter((c) => !c.ok)
+        .map((c) => c.check);
+    // A pass given to `gate record`, edited into an observed run killed by a signal.
+    edit(recorded, { observed: true, signal: 'SIGKILL' });
+    expect(await failing('rec')).toEqual(['gate-verdict']);
+    edit(recorded, {});
+    for (const change of [{ signal: 'SIGTERM' }, { exitCode: null, signal: 'x' }, { command: null }]) {
+      edit(ran, change);
+      expect(await failing('run'), JSON.stringify(change)).toEqual(['gate-verdict']);
+    }
+    // An observed verdict without its log: its log file is no longer excused as its own.
+    edit(ran, { log: null });
+    expect(await failing('run')).toEqual(['gate-verdict', 'gate-attempts']);
+  });
+
   it('fetch refuses a published verdict whose facts contradict it; the rest lands', async () => {
     w = world();
     const a = w.machine('a');
@@ -56,13 +85,19 @@ describe('a verdict is recomputed from its own facts (item 4)', () => {
     await runIterations(a, 'run-1', 1);
     const red = await recordVerdict(a, 'run-1', 0, 'test', { verdict: 'fail', tests: FAILED_TESTS });
     const lint = await recordVerdict(a, 'run-1', 0, 'lint');
+    const killed = await recordVerdict(a, 'run-1', 0, 'build');
     await a.share.push({ workspace: a.dir });
     tamper(w.origin, `refs/agentgate/gates/run-1/${red.id}`, (gate) => {
       gate.verdict = 'pass';
     });
+    tamper(w.origin, `refs/agentgate/gates/run-1/${killed.id}`, (gate) => {
+      gate.signal = 'SIGKILL';
+    });
     const fetched = await b.share.fetch({ workspace: b.dir });
-    expect(fetched.refused.map((r) => r.ref)).toEqual([`refs/agentgate/gates/run-1/${red.id}`]);
-    expect(fetched.refused[0]?.reason).toContain('make it fail');
+    expect(fetched.refused.map((r) => r.ref).sort()).toEqual(
+      [`refs/agentgate/gates/run-1/${red.id}`, `refs/agentgate/gates/run-1/${killed.id}`].sort(),
+    );
+    expect(fetched.refused.find((r) => r.ref.endsWith(red.id))?.reason).toContain('make it fail');
     expect((await verdictsOf(b.home, 'run-1')).map((g) => g.id)).toEqual([lint.id]);
   });
 });

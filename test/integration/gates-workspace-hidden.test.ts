@@ -7,7 +7,16 @@
  * trusts too far, and tracked files in an artifacts directory inside the workspace.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AgentgateError } from '../../src/errors.js';
@@ -232,6 +241,46 @@ describe('a repository that trusts cached stat data too far', () => {
     sameSizeEdit(dir, 'a.txt', 'hellY\n');
     expect(git(dir, ['status', '--porcelain'])).toBe('');
     expect(await mismatchPaths(gates.run(dir, gate(['cat', 'a.txt'])))).toEqual(['a.txt']);
+  });
+});
+
+describe('a repository that claims a filesystem without executable bits or symbolic links', () => {
+  it('core.fileMode=false hides no mode change from a workspace gate, in a submodule neither', async () => {
+    const dir = repoWithCommit({ 't.sh': '#!/bin/sh\necho ran\n' });
+    addSubmodule(dir, repoWithCommit({ 's.sh': '#!/bin/sh\n' }), 'lib');
+    const gates = await recorded(dir);
+    chmodSync(join(dir, 't.sh'), 0o755);
+    git(dir, ['config', 'core.fileMode', 'false']);
+    // The repository's own git sees nothing: the tree says t.sh cannot be run.
+    expect(git(dir, ['status', '--porcelain'])).toBe('');
+    expect(await mismatchPaths(gates.run(dir, gate(['./t.sh'])))).toEqual(['t.sh']);
+    expect((await gates.list({ runId: 'r1' })).results).toEqual([]);
+    // Isolated, the tree's own mode: the script cannot start.
+    const isolated = await gates.run(dir, { ...gate(['./t.sh']), isolated: true });
+    expect(isolated.reason).toMatch(/^GATE_COMMAND_NOT_FOUND/);
+    chmodSync(join(dir, 't.sh'), 0o644);
+    const lib = join(dir, 'lib');
+    git(lib, ['config', 'core.fileMode', 'false']);
+    chmodSync(join(lib, 's.sh'), 0o755);
+    expect(await mismatchPaths(gates.run(dir, gate(['true'])))).toEqual(['lib/s.sh']);
+    chmodSync(join(lib, 's.sh'), 0o644);
+    // A check that makes a file executable changed what it judged.
+    const chmodded = await gates.run(dir, gate(['chmod', '+x', 't.sh']));
+    expect(chmodded).toMatchObject({ verdict: 'error', workspaceChanged: true });
+  });
+
+  it('core.symlinks=false hides no link replaced by a file, and an isolated checkout writes links as links', async () => {
+    const dir = repoWithCommit({ 'a.txt': 'a\n' });
+    symlinkSync('a.txt', join(dir, 'link'));
+    commitAll(dir, 'link');
+    const gates = await recorded(dir);
+    git(dir, ['config', 'core.symlinks', 'false']);
+    rmSync(join(dir, 'link'));
+    writeFileSync(join(dir, 'link'), 'a.txt');
+    expect(git(dir, ['status', '--porcelain'])).toBe('');
+    const isLink = gate(['sh', '-c', 'test -L link']);
+    expect(await mismatchPaths(gates.run(dir, isLink))).toEqual(['link']);
+    expect((await gates.run(dir, { ...isLink, isolated: true })).verdict).toBe('pass');
   });
 });
 

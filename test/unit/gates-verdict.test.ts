@@ -136,12 +136,40 @@ describe('recomputeVerdict: a record decides its verdict again from its own fact
 
   it('names the contradiction of an edited record: a fail turned into "pass", counts that do not add up', () => {
     const failed = counts({ passed: 2, failed: 1, failures: [{ suite: 's', name: 't', message: 'm' }] });
-    const edited = { exitCode: 1, signal: null, timedOut: false, tests: failed, junit: ['j.xml'] };
+    const ran = { observed: true, command: ['npm', 'test'], log: { sha256: '0'.repeat(64), bytes: 0 } };
+    const edited = { ...ran, exitCode: 1, signal: null, timedOut: false, tests: failed, junit: ['j.xml'] };
     expect(verdictContradiction({ ...edited, verdict: 'pass' })).toContain('make it fail');
     expect(verdictContradiction({ ...edited, verdict: 'fail' })).toBeNull();
     const hidden = { ...edited, exitCode: 0, tests: counts({ passed: 3, failures: failed.failures }) };
     expect(verdictContradiction({ ...hidden, verdict: 'pass' })).toContain('lists 1 failed tests');
     const short = { ...edited, exitCode: 0, tests: counts({ total: 9 }) };
     expect(verdictContradiction({ ...short, verdict: 'pass' })).toContain('do not add up');
+  });
+
+  it('names facts that cannot all be true: an exit code and a signal, no signal name, an observed run without command or log', () => {
+    const ran = { observed: true, command: ['npm', 'test'], log: { sha256: '0'.repeat(64), bytes: 0 } };
+    const facts = {
+      ...ran,
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      tests: null,
+      verdict: 'pass' as const,
+    };
+    expect(verdictContradiction(facts)).toBeNull();
+    const killed = { ...facts, exitCode: null, signal: 'SIGKILL', verdict: 'fail' as const };
+    expect(verdictContradiction(killed)).toBeNull();
+    const cases = [
+      { ...facts, signal: 'SIGKILL' },
+      { ...killed, signal: 'x' },
+      { ...facts, command: null },
+      { ...facts, log: null },
+      // What `gate record` writes has an exit code alone.
+      { ...facts, observed: false, signal: 'SIGKILL', exitCode: null, verdict: 'fail' as const },
+      { ...facts, observed: false },
+      { ...facts, observed: false, command: null, exitCode: null, verdict: 'error' as const },
+    ];
+    for (const g of cases) expect(verdictContradiction(g), JSON.stringify(g)).not.toBeNull();
+    expect(verdictContradiction({ ...facts, observed: false, command: null, log: null })).toBeNull();
   });
 });

@@ -59,8 +59,9 @@ export const ATTEST_COMMAND = defineCommand({
       env: process.env,
     });
     return {
-      json: written,
+      json: { file: written.file, subjects: written.subjects },
       human: () => `Wrote ${written.file} (${written.subjects} subjects).`,
+      notices: written.warnings.map((w) => `warning: ${w}`),
     };
   },
 });

@@ -181,5 +181,6 @@ export async function attestCommitCommand(ctx: Context, rev: string, file: strin
     json: { file: written.file, subjects: written.subjects },
     human: () =>
       `Wrote ${written.file} (${rev} judged as run ${written.runId} iteration ${written.iteration}).`,
+    notices: written.warnings.map((w) => `warning: ${w}`),
   };
 }
