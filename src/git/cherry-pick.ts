@@ -10,8 +10,7 @@ import {
 } from '../errors.js';
 import { getCommitInfo } from './commit-info.js';
 import { hiddenChanges } from './commit.js';
-import { emptyTreeId } from './empty-tree.js';
-import { untrackedInTheWay } from './pick-collisions.js';
+import { previewPick, untrackedInTheWay } from './pick-collisions.js';
 import { assertNotCheckedOut, branchRef, readHead, resolveRevision, updateRef } from './refs.js';
 import { sweepPickWorktrees, withPickWorktree } from './cherry-pick-worktree.js';
 import type { Repo } from './repo.js';
@@ -28,7 +27,9 @@ export interface CherryPickOptions {
 /**
  * Applies one commit (its change against its first parent) as a new commit on `onto`.
  *
- * Onto the checked-out branch: the workspace must be clean and idle; branch, index and files move.
+ * Onto the checked-out branch: the workspace must be clean and idle (a marked file's change, or an
+ * untracked or ignored path where the pick writes, counts); branch, index and files move. The pick
+ * is previewed first (src/git/pick-collisions.ts): a conflict foreseen touches nothing at all.
  * Onto any other branch: the workspace's files and index are never touched; the pick runs in a
  * throw-away linked worktree outside the workspace and the branch then moves by compare-and-swap
  * (src/git/cherry-pick-worktree.ts; the worktrees a killed pick left are swept first).
@@ -73,7 +74,7 @@ async function pickInWorkspace(
       { details: { workspace: repo.topLevel } },
     );
   }
-  await assertNothingInTheWay(repo, source);
+  await assertNothingInTheWay(repo, source, before, state.branch ?? 'HEAD');
   // `cherry-pick --abort` rewrites ORIG_HEAD, which the user may still want for `git reset ORIG_HEAD`.
   const origHead = join(repo.gitDir, 'ORIG_HEAD');
   const savedOrigHead = await readFile(origHead).catch(() => null);
@@ -111,9 +112,15 @@ async function pickInWorktree(repo: Repo, source: CommitInfo, ontoRef: string): 
 /**
  * What `git status` does not show but the pick would lose: a change to a file marked
  * assume-unchanged or skip-worktree (git would stop on it, exit 128), and an untracked or ignored
- * path where the commit writes (git overwrites an ignored file, and an abort then removes it).
+ * path where the pick writes (git overwrites an ignored file, and an abort then removes it). A
+ * conflict the preview foresees is thrown before the work tree is touched at all.
  */
-async function assertNothingInTheWay(repo: Repo, source: CommitInfo): Promise<void> {
+async function assertNothingInTheWay(
+  repo: Repo,
+  source: CommitInfo,
+  head: string,
+  onto: string,
+): Promise<void> {
   const index = await readIndexEntries(repo);
   const hidden = (await hiddenChanges(repo, null, index)).filter((e) => e.reason === 'not-compared');
   if (hidden.length > 0) {
@@ -123,9 +130,10 @@ async function assertNothingInTheWay(repo: Repo, source: CommitInfo): Promise<vo
       { details: { workspace: repo.topLevel, paths } },
     );
   }
-  const from = source.parents[0] ?? (await emptyTreeId(repo));
+  const preview = await previewPick(repo, source, head);
+  if (preview.conflicted.length > 0) throw conflict(source, onto, preview.conflicted);
   const tracked = new Set(index.map((e) => e.path));
-  const paths = await untrackedInTheWay(repo, from, source.sha, tracked);
+  const paths = await untrackedInTheWay(repo, preview.writes, tracked);
   if (paths.length > 0) {
     throw new DirtyWorkspaceError(
       `the cherry-pick would overwrite or remove ${paths.length} untracked or ignored path(s) in ${repo.topLevel} (${paths.slice(0, 5).join(', ')}); move them away, or cherry-pick --onto another branch`,

@@ -28,20 +28,48 @@ function featureRepo(files: Record<string, string>, clash: boolean): { dir: stri
 }
 
 describe('cherryPick onto the checked-out branch: what git status does not show', () => {
-  for (const clash of [true, false]) {
-    it(`never overwrites an ignored file where the commit writes (${clash ? 'a conflict' : 'a clean pick'}): DIRTY_WORKSPACE`, async () => {
+  for (const [clash, code] of [
+    [true, 'CHERRY_PICK_CONFLICT'],
+    [false, 'DIRTY_WORKSPACE'],
+  ] as const) {
+    it(`never overwrites an ignored file where the commit writes (${clash ? 'a conflict' : 'a clean pick'}): ${code}`, async () => {
       const { dir, pick } = featureRepo({ 'cfg.local': 'agent-version\n' }, clash);
       ignore(dir, 'cfg.local');
       writeFiles(dir, { 'cfg.local': 'my local secrets\n' });
       const print = fingerprint(dir);
       await expect(cherryPick(await openRepo(dir), pick)).rejects.toMatchObject({
-        code: 'DIRTY_WORKSPACE',
-        details: { paths: ['cfg.local'] },
+        code,
+        details: clash ? { files: ['n.txt'] } : { paths: ['cfg.local'] },
       });
       expect(readFileSync(join(dir, 'cfg.local'), 'utf8')).toBe('my local secrets\n');
       expect(fingerprint(dir)).toBe(print);
     });
   }
+
+  it('looks where the merge puts a file: into a directory HEAD renamed (merge.directoryRenames=true)', async () => {
+    const dir = repoWithCommit({ 'a/x.txt': 'x\n', 'a/y.txt': 'y\n' });
+    git(dir, ['checkout', '-q', '-b', 'feature']);
+    writeFiles(dir, { 'a/new.txt': 'new\n' });
+    const pick = commitAll(dir, 'add a/new.txt');
+    git(dir, ['checkout', '-q', 'main']);
+    git(dir, ['mv', 'a', 'b']);
+    git(dir, ['commit', '-qm', 'rename a to b']);
+    git(dir, ['config', 'merge.directoryRenames', 'true']);
+    ignore(dir, 'b/new.txt');
+    writeFiles(dir, { 'b/new.txt': 'ignored\n' });
+    const print = fingerprint(dir);
+    await expect(cherryPick(await openRepo(dir), pick)).rejects.toMatchObject({
+      code: 'DIRTY_WORKSPACE',
+      details: { paths: ['b/new.txt'] },
+    });
+    expect(fingerprint(dir)).toBe(print);
+    // With the default (a conflict there), it is a conflict, and the file stays too.
+    git(dir, ['config', '--unset', 'merge.directoryRenames']);
+    await expect(cherryPick(await openRepo(dir), pick)).rejects.toMatchObject({
+      code: 'CHERRY_PICK_CONFLICT',
+    });
+    expect(fingerprint(dir)).toBe(print);
+  });
 
   it('names an ignored file where the commit needs a directory, and ignored files inside a directory where it writes a file', async () => {
     const { dir, pick } = featureRepo({ 'd/y.txt': 'y\n', e: 'file now\n', 'keep/new.txt': 'n\n' }, false);
@@ -98,7 +126,7 @@ describe('cherryPick onto the checked-out branch: what git status does not show'
     expect(fingerprint(dir)).toBe(print);
   });
 
-  it('the CLI: a conflicting snapshot over an ignored file is DIRTY_WORKSPACE and the file stays', () => {
+  it('the CLI: a conflicting snapshot over an ignored file is CHERRY_PICK_CONFLICT and the file stays', () => {
     const ws = repoWithCommit({ 'n.txt': '1\n2\n3\n' });
     const home = join(tempDir(), 'home');
     mkdirSync(home);
@@ -113,7 +141,7 @@ describe('cherryPick onto the checked-out branch: what git status does not show'
     const res = cliIn(ws, home, ['cherry-pick', snap.id]);
     expect(res.status).toBe(1);
     expect(res.json()).toMatchObject({
-      error: { code: 'DIRTY_WORKSPACE', details: { paths: ['cfg.local'] } },
+      error: { code: 'CHERRY_PICK_CONFLICT', details: { files: ['n.txt'] } },
     });
     expect(readFileSync(join(ws, 'cfg.local'), 'utf8')).toBe('my local secrets\n');
   });
