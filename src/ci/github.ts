@@ -87,7 +87,7 @@ export type SummaryAppended = 'whole' | 'cut' | 'note' | 'nothing';
 
 /** A Markdown section for the step summary, and how to make it smaller. */
 export interface StepSummarySection {
-  /** The whole section. */
+  /** The whole section, never cut (appended as it is, it is reported as `whole`). */
   text: string;
   /** The section cut to fit `room` bytes, with a note saying so (larger still when its head alone is). */
   cutTo: (room: number) => string;

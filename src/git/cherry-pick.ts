@@ -9,11 +9,13 @@ import {
   RevisionNotFoundError,
 } from '../errors.js';
 import { getCommitInfo } from './commit-info.js';
+import { hiddenChanges } from './commit.js';
+import { previewPick, untrackedInTheWay } from './pick-collisions.js';
 import { assertNotCheckedOut, branchRef, readHead, resolveRevision, updateRef } from './refs.js';
 import { sweepPickWorktrees, withPickWorktree } from './cherry-pick-worktree.js';
 import type { Repo } from './repo.js';
 import { runGit, type GitOptions } from './runner.js';
-import { detectOperation, getRepoState, operationInProgress, readStatus } from './state.js';
+import { detectOperation, getRepoState, operationInProgress, readIndexEntries, readStatus } from './state.js';
 
 export interface CherryPickOptions {
   /** Branch to apply onto (short name or refs/heads/...). Default: the checked-out branch (or detached HEAD). */
@@ -25,7 +27,9 @@ export interface CherryPickOptions {
 /**
  * Applies one commit (its change against its first parent) as a new commit on `onto`.
  *
- * Onto the checked-out branch: the workspace must be clean and idle; branch, index and files move.
+ * Onto the checked-out branch: the workspace must be clean and idle (a marked file's change, or an
+ * untracked or ignored path where the pick writes, counts); branch, index and files move. The pick
+ * is previewed first (src/git/pick-collisions.ts): a conflict foreseen touches nothing at all.
  * Onto any other branch: the workspace's files and index are never touched; the pick runs in a
  * throw-away linked worktree outside the workspace and the branch then moves by compare-and-swap
  * (src/git/cherry-pick-worktree.ts; the worktrees a killed pick left are swept first).
@@ -70,6 +74,7 @@ async function pickInWorkspace(
       { details: { workspace: repo.topLevel } },
     );
   }
+  await assertNothingInTheWay(repo, source, before, state.branch ?? 'HEAD');
   // `cherry-pick --abort` rewrites ORIG_HEAD, which the user may still want for `git reset ORIG_HEAD`.
   const origHead = join(repo.gitDir, 'ORIG_HEAD');
   const savedOrigHead = await readFile(origHead).catch(() => null);
@@ -84,7 +89,7 @@ async function pickInWorkspace(
   } catch (error) {
     // A failure other than a conflict normally changes nothing; if it left a pick behind, undo it.
     if ((await detectOperation(repo.gitDir)) === 'cherry-pick') await abort();
-    throw error;
+    throw overwriteRefused(repo, error) ?? error;
   }
   if (files === null) return getCommitInfo(repo, 'HEAD');
   await abort();
@@ -102,6 +107,55 @@ async function pickInWorktree(repo: Repo, source: CommitInfo, ontoRef: string): 
     await updateRef(repo, ontoRef, sha, old, { message: `agentgate: cherry-pick ${source.sha}` });
     return getCommitInfo(repo, sha);
   });
+}
+
+/**
+ * What `git status` does not show but the pick would lose: a change to a file marked
+ * assume-unchanged or skip-worktree (git would stop on it, exit 128), and an untracked or ignored
+ * path where the pick writes (git overwrites an ignored file, and an abort then removes it). A
+ * conflict the preview foresees is thrown before the work tree is touched at all.
+ */
+async function assertNothingInTheWay(
+  repo: Repo,
+  source: CommitInfo,
+  head: string,
+  onto: string,
+): Promise<void> {
+  const index = await readIndexEntries(repo);
+  const hidden = (await hiddenChanges(repo, null, index)).filter((e) => e.reason === 'not-compared');
+  if (hidden.length > 0) {
+    const paths = hidden.map((e) => e.path);
+    throw new DirtyWorkspaceError(
+      `${repo.topLevel} has changes to ${paths.length} file(s) marked assume-unchanged or skip-worktree (${paths.slice(0, 5).join(', ')}); commit or undo them, or cherry-pick --onto another branch`,
+      { details: { workspace: repo.topLevel, paths } },
+    );
+  }
+  const preview = await previewPick(repo, source, head);
+  if (preview.conflicted.length > 0) throw conflict(source, onto, preview.conflicted);
+  const tracked = new Set(index.map((e) => e.path));
+  const paths = await untrackedInTheWay(repo, preview.writes, tracked);
+  if (paths.length > 0) {
+    throw new DirtyWorkspaceError(
+      `the cherry-pick would overwrite or remove ${paths.length} untracked or ignored path(s) in ${repo.topLevel} (${paths.slice(0, 5).join(', ')}); move them away, or cherry-pick --onto another branch`,
+      { details: { workspace: repo.topLevel, paths } },
+    );
+  }
+}
+
+/**
+ * git's own refusal to overwrite a local change the checks before the pick cannot see: a file
+ * marked assume-unchanged or skip-worktree that holds the index's content but whose stat data
+ * the index no longer matches (git compares stat data alone there, and stops with exit 128).
+ */
+function overwriteRefused(repo: Repo, error: unknown): DirtyWorkspaceError | null {
+  if (!(error instanceof GitFailedError)) return null;
+  const stderr = String(error.details.stderr ?? '');
+  if (!stderr.includes('would be overwritten by merge')) return null;
+  const paths = [...stderr.matchAll(/^\t(.+)$/gm)].map((m) => m[1] as string);
+  return new DirtyWorkspaceError(
+    `git refuses to overwrite local changes in ${repo.topLevel} (${paths.slice(0, 5).join(', ')}); for a file marked assume-unchanged or skip-worktree, "git update-index --really-refresh" shows whether it changed; commit or undo the changes, or cherry-pick --onto another branch`,
+    { cause: error, details: { workspace: repo.topLevel, paths } },
+  );
 }
 
 /**

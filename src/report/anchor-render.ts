@@ -107,6 +107,8 @@ export function renderAnchorMarkdown(r: AnchorReport, limit = GITHUB_STEP_SUMMAR
   const cut = (left: number) =>
     `\n\n_${left} more file(s). Cut to fit the step summary: "report --anchor ${r.commit.slice(0, 12)} --format html" has every file._\n`;
   let out = `${head}\n`;
+  // Counted as it grows: measuring the whole text for each row took quadratic time.
+  let bytes = Buffer.byteLength(out, 'utf8');
   for (const [i, f] of r.files.entries()) {
     const origins =
       f.origins
@@ -117,9 +119,11 @@ export function renderAnchorMarkdown(r: AnchorReport, limit = GITHUB_STEP_SUMMAR
         .join('; ') || '-';
     const row = `| ${cell(f.path)} | ${f.method} | ${f.linesFromRuns}/${f.linesAdded} | ${cell(origins)} | ${cell(notWritten(f))} |\n`;
     const left = r.files.length - i - 1;
-    if (Buffer.byteLength(out + row + (left > 0 ? cut(left) : ''), 'utf8') > limit)
+    const rowBytes = Buffer.byteLength(row, 'utf8');
+    if (bytes + rowBytes + (left > 0 ? Buffer.byteLength(cut(left), 'utf8') : 0) > limit)
       return `${out}${cut(left + 1)}`;
     out += row;
+    bytes += rowBytes;
   }
   return out;
 }

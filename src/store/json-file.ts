@@ -1,5 +1,5 @@
-import type { Dirent } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Dirent, type Stats } from 'node:fs';
+import { open, readdir, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as z from '../../types/zod.js';
 import { InvalidIdError, StoreCorruptError } from '../errors.js';
@@ -26,14 +26,73 @@ export async function readJsonFile<S extends z.ZodMiniType>(
   return text === null ? null : parseJsonText(path, text, schema, what);
 }
 
-/** One store file's text: null when missing, STORE_CORRUPT when unreadable. */
+/**
+ * Open flags of a store file: a FIFO planted in the store would block the open (and then the
+ * read) forever; without blocking it opens at once, and the check on the descriptor refuses it.
+ */
+const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
+
+/**
+ * One store file's text: null when missing, STORE_CORRUPT when unreadable or not a regular file
+ * (a FIFO, a device such as /dev/zero that never ends, a socket), checked on the descriptor it is
+ * read from, so nothing can be swapped in between. Every record of the store (snapshots, runs,
+ * verdicts, anchors) is read here or in readJsonTextSync.
+ */
 export async function readJsonText(path: string, what: string): Promise<string | null> {
+  let handle: FileHandle;
   try {
-    return await readFile(path, 'utf8');
+    handle = await open(path, READ_FLAGS);
   } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw corruptFile(path, what, `unreadable (${errnoOf(cause)})`, cause);
+    return missingOrThrow(path, what, cause);
   }
+  try {
+    assertRegular(path, what, await handle.stat());
+    return await handle.readFile('utf8');
+  } catch (cause) {
+    throw unreadable(path, what, cause);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** readJsonText for a caller that reads many small files in a row (the thread pool costs more). */
+export function readJsonTextSync(path: string, what: string): string | null {
+  let fd: number;
+  try {
+    fd = openSync(path, READ_FLAGS);
+  } catch (cause) {
+    return missingOrThrow(path, what, cause);
+  }
+  try {
+    assertRegular(path, what, fstatSync(fd));
+    return readFileSync(fd, 'utf8');
+  } catch (cause) {
+    throw unreadable(path, what, cause);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function missingOrThrow(path: string, what: string, cause: unknown): null {
+  if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return null;
+  throw unreadable(path, what, cause);
+}
+
+function unreadable(path: string, what: string, cause: unknown): StoreCorruptError {
+  if (cause instanceof StoreCorruptError) return cause;
+  return corruptFile(path, what, `unreadable (${errnoOf(cause)})`, cause);
+}
+
+function assertRegular(path: string, what: string, st: Stats): void {
+  if (st.isFile()) return;
+  const kind = st.isFIFO()
+    ? 'a FIFO'
+    : st.isDirectory()
+      ? 'a directory'
+      : st.isSocket()
+        ? 'a socket'
+        : 'a device';
+  throw corruptFile(path, what, `not a regular file (${kind})`);
 }
 
 /** A store file's text (read from `path`) parsed and validated; STORE_CORRUPT naming the file. */

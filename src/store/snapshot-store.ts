@@ -1,5 +1,4 @@
 import { sweepTempFiles } from '../fs/sweep.js';
-import { readFileSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { Snapshot, SAFE_ID, type BeforeState } from '../../types/snapshot.js';
@@ -22,6 +21,7 @@ import {
   loadAll,
   parseJsonText,
   readJsonText,
+  readJsonTextSync,
   wholeOrThrow,
 } from './json-file.js';
 import { SnapshotScan, type SnapshotText } from './snapshot-scan.js';
@@ -154,15 +154,10 @@ export class SnapshotStore {
       if (i > 0) await new Promise((resolve) => setImmediate(resolve));
       for (const id of ids.slice(i, i + SCAN_SLICE)) {
         try {
-          texts.push({ id, text: readFileSync(this.snapshotPath(id), 'utf8') });
+          const text = readJsonTextSync(this.snapshotPath(id), 'snapshot');
+          if (text !== null) texts.push({ id, text });
         } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-          const path = join(dir, `${id}.json`);
-          problems.push(
-            error instanceof InvalidIdError
-              ? asStoreProblem(error, path, 'snapshot')
-              : corruptFile(path, 'snapshot', `unreadable (${errnoOf(error)})`, error),
-          );
+          problems.push(asStoreProblem(error, join(dir, `${id}.json`), 'snapshot'));
         }
       }
     }

@@ -157,6 +157,27 @@ describe('CLI report and GitHub Actions', () => {
     expect(told.stdout).not.toMatch(/Appended/);
   });
 
+  it('md larger than 1 MiB into an empty step summary, of a run or an anchor: rows dropped, and appended says cut', () => {
+    const { dir, files, run } = setup();
+    const summary = files.GITHUB_STEP_SUMMARY;
+    const toSummary = (args: string[]) => {
+      writeFileSync(summary, '');
+      const res = run([...args, '--format', 'md', '--json'], { GITHUB_ACTIONS: 'true', ...files });
+      expect(res.status, res.stderr).toBe(0);
+      expect(statSync(summary).size).toBeLessThanOrEqual(1024 * 1024);
+      expect(statSync(summary).size).toBeGreaterThan(1000 * 1024);
+      return (res.json() as { appended: string }).appended;
+    };
+    run(['before', '--run', 'huge']);
+    // About 600 bytes per file row: 2000 rows pass 1 MiB.
+    const long = `d-${'x'.repeat(190)}`;
+    const path = (i: number) => `${long}/${long}/${long}/f-${i}.txt`;
+    writeFiles(dir, Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [path(i), '\n'])));
+    expect(run(['after', '--run', 'huge', '--iteration', '1']).status).toBe(0);
+    expect(toSummary(['report'])).toBe('cut');
+    expect(toSummary(['report', '--anchor', 'HEAD'])).toBe('cut');
+  });
+
   it('verify: failed checks become ::error annotations, on stdout, or on stderr with --json', () => {
     const { dir, run } = setup();
     for (let i = 1; i <= 12; i++) {

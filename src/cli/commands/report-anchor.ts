@@ -55,7 +55,8 @@ export async function reportAnchor(
   if (summaryFile !== null) {
     const short = commit.slice(0, 12);
     const appended = await appendStepSummary(summaryFile, {
-      text,
+      // Uncut: `text` is already cut to 1 MiB, and appending it would say `whole`.
+      text: renderAnchorMarkdown(report, Number.POSITIVE_INFINITY),
       cutTo: (room) => renderAnchorMarkdown(report, room),
       note: leftOutNote(`the anchor of \`${short}\``, `report --anchor ${short} --format html`),
     });

@@ -117,7 +117,8 @@ export const REPORT_COMMAND = defineCommand({
     if (summaryFile !== null) {
       const runId = report.run.runId;
       const appended = await appendStepSummary(summaryFile, {
-        text,
+        // Uncut: `text` is already cut to 1 MiB, and appending it would say `whole`.
+        text: renderMarkdown(report, Number.POSITIVE_INFINITY),
         cutTo: (room) => renderMarkdown(report, room),
         note: leftOutNote(`the summary of run \`${runId}\``, `report --run ${runId} --format html`),
       });
