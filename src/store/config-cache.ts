@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../../types/config.js';
 import { ConfigCacheRecord } from '../../types/config-cache.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
+import { readJsonText } from './json-file.js';
 
 /**
  * The config file's parsed form, kept in `<home>/cache/config.json` with the text it came from, so
@@ -46,8 +46,10 @@ export async function saveParsedConfig(): Promise<void> {
 
 async function readRecord(home: string): Promise<ConfigCacheRecord | null> {
   try {
-    const parsed = ConfigCacheRecord.safeParse(JSON.parse(await readFile(configCacheFile(home), 'utf8')));
-    return parsed.success ? parsed.data : null;
+    // Never blocks: a FIFO in its place is a damaged cache, and the config is parsed afresh.
+    const text = await readJsonText(configCacheFile(home), 'config cache');
+    const parsed = text === null ? null : ConfigCacheRecord.safeParse(JSON.parse(text));
+    return parsed?.success === true ? parsed.data : null;
   } catch {
     return null;
   }

@@ -2,8 +2,9 @@
  * The config cache (src/store/config-cache.ts): an agent hook keeps what the config file's text
  * parsed to, and the next process uses it only while the file holds that very text.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConfigInvalidError } from '../../src/errors.js';
 import { configCacheFile, parseConfigCached, saveParsedConfig } from '../../src/store/config-cache.js';
@@ -27,6 +28,16 @@ function cached(): unknown {
 }
 
 describe('config cache', () => {
+  it('a FIFO in place of the cache is a damaged cache: parsed afresh, never waited on', async () => {
+    const file = join(home, 'config.yaml');
+    mkdirSync(dirname(configCacheFile(home)), { recursive: true });
+    execFileSync('mkfifo', [configCacheFile(home)]);
+    expect(await parseConfigCached(home, file, TEXT)).toEqual({
+      checkpoints: { keep: 5 },
+      artifactsDir: 'out',
+    });
+  });
+
   it('a parse is kept only when saveParsedConfig is called, with the text and the config as parsed', async () => {
     const file = join(home, 'config.yaml');
     expect(await parseConfigCached(home, file, TEXT)).toEqual({
