@@ -7,7 +7,7 @@
  * the settings that decide the rest are pinned.
  */
 import { encodeBytes } from '../fs/path-bytes.js';
-import { CatFileScanner, type ScannedObject } from './parsers/cat-file-scan.js';
+import { CatFileScanner, type ScanMode, type ScannedObject } from './parsers/cat-file-scan.js';
 import { runGitStream, type GitOptions } from './runner.js';
 
 /** core.bigFileThreshold as provenance pins it (git's default): git's diff takes a larger blob as binary. */
@@ -33,14 +33,26 @@ export function isBlobMode(mode: string): boolean {
 /**
  * For each name (an object id, or `<commit>:<path>`), whether git's diff takes it as binary with
  * no attributes: a NUL byte in its first 8000 bytes, or more than BIG_FILE_BYTES. A name that is
- * no blob here (a missing path, a submodule): false. One `cat-file --batch -z` (any path), streamed:
- * a large blob goes by, only its first bytes are looked at. `names` may come in batches (git
- * starts on the first while the caller finds more).
+ * no blob here (a missing path, a submodule): false. Streamed: a large blob goes by, only its
+ * first bytes are looked at. `names` may come in batches (git starts on the first while the
+ * caller finds more).
  */
 export async function binaryByContent(
   repo: GitOptions,
   names: readonly string[] | AsyncIterable<readonly string[]>,
 ): Promise<boolean[]> {
+  return (await catFile(repo, 'scan', names)).map(isBinary);
+}
+
+/**
+ * What each name (an object id, `<tree-ish>:<path>`) is here, through one `cat-file -z` (any
+ * path, bytes that are not UTF-8 included): `check` its id, type and size; `keep` its content too.
+ */
+export async function catFile(
+  repo: GitOptions,
+  mode: ScanMode,
+  names: readonly string[] | AsyncIterable<readonly string[]>,
+): Promise<ScannedObject[]> {
   const sent: Buffer[] = [];
   const encode = (batch: readonly string[]): Buffer => {
     const bytes = batch.map((n) => encodeBytes(n));
@@ -54,16 +66,16 @@ export async function binaryByContent(
         for await (const batch of names as AsyncIterable<readonly string[]>)
           if (batch.length > 0) yield encode(batch);
       })();
-  const scanner = new CatFileScanner(true, (i) => sent[i]);
+  const scanner = new CatFileScanner(mode, (i) => sent[i]);
   await runGitStream(
     repo,
-    ['cat-file', '--batch', '-z'],
+    ['cat-file', mode === 'check' ? '--batch-check' : '--batch', '-z'],
     async (stdout) => {
       for await (const chunk of stdout as AsyncIterable<Buffer>) scanner.push(chunk);
     },
     { input },
   );
-  return scanner.end(sent.length).map(isBinary);
+  return scanner.end(sent.length);
 }
 
 function isBinary(o: ScannedObject): boolean {

@@ -44,6 +44,37 @@ export async function parentTrees(
   known: ReadonlyMap<string, CommitNode>,
 ): Promise<Map<string, string>> {
   const empty = nodes.some((n) => n.parents.length === 0) ? await emptyTreeId(repo) : '';
+  const treeOf = await parentTreeIds(repo, nodes, known);
+  const out = new Map<string, string>();
+  for (const n of nodes) {
+    const missing = n.parents.find((p) => treeOf(p) === undefined);
+    if (missing !== undefined) throw missingParent(n.commit, missing);
+    out.set(n.commit, n.parents[0] === undefined ? empty : (treeOf(n.parents[0]) as string));
+  }
+  return out;
+}
+
+/** The commits of `nodes` with a parent that is not in this clone, and that parent. */
+export async function missingParents(
+  repo: GitOptions,
+  nodes: readonly CommitNode[],
+  known: ReadonlyMap<string, CommitNode>,
+): Promise<Map<string, string>> {
+  const treeOf = await parentTreeIds(repo, nodes, known);
+  const out = new Map<string, string>();
+  for (const n of nodes) {
+    const missing = n.parents.find((p) => treeOf(p) === undefined);
+    if (missing !== undefined) out.set(n.commit, missing);
+  }
+  return out;
+}
+
+/** The tree of each parent of `nodes`, from `known` or one `cat-file --batch-check`; undefined for one not here. */
+async function parentTreeIds(
+  repo: GitOptions,
+  nodes: readonly CommitNode[],
+  known: ReadonlyMap<string, CommitNode>,
+): Promise<(parent: string) => string | undefined> {
   const ask = [...new Set(nodes.flatMap((n) => n.parents).filter((p) => !known.has(p)))];
   const answers = await batchCheck(
     repo,
@@ -53,18 +84,15 @@ export async function parentTrees(
   ask.forEach((p, i) => {
     if (answers[i]?.found === true) asked.set(p, answers[i].id);
   });
-  const treeOf = (p: string) => known.get(p)?.tree ?? asked.get(p);
-  const out = new Map<string, string>();
-  for (const n of nodes) {
-    const missing = n.parents.find((p) => treeOf(p) === undefined);
-    if (missing !== undefined)
-      throw new ObjectMissingError(
-        `commit ${n.commit.slice(0, 12)}'s parent ${missing.slice(0, 12)} is not in this clone (a shallow or partial clone), so the change the commit made cannot be worked out; fetch that history first (git fetch --deepen=1 for one more commit, git fetch --unshallow for all of it; fetch-depth: 0 with actions/checkout), then retry`,
-        { details: { commit: n.commit, parent: missing } },
-      );
-    out.set(n.commit, n.parents[0] === undefined ? empty : (treeOf(n.parents[0]) as string));
-  }
-  return out;
+  return (p) => known.get(p)?.tree ?? asked.get(p);
+}
+
+/** OBJECT_MISSING for a commit whose parent is not in this clone, naming the fetch that brings it. */
+export function missingParent(commit: string, parent: string): ObjectMissingError {
+  return new ObjectMissingError(
+    `commit ${commit.slice(0, 12)}'s parent ${parent.slice(0, 12)} is not in this clone (a shallow or partial clone), so the change the commit made cannot be worked out; fetch that history first (git fetch --deepen=1 for one more commit, git fetch --unshallow for all of it; fetch-depth: 0 with actions/checkout), then retry`,
+    { details: { commit, parent } },
+  );
 }
 
 /** Most bytes of pathspec given to one git process (the rest go to another), far below ARG_MAX. */
@@ -323,12 +351,7 @@ export async function parentsSeen(
   repo: Repo,
   commits: readonly string[],
 ): Promise<Map<string, string[]> | null> {
-  const common = await commonDir(repo.gitDir);
-  const shallow = await lstat(join(common, 'shallow')).then(
-    () => true,
-    () => false,
-  );
-  if (!shallow || commits.length === 0) return null;
+  if (!(await isShallow(repo)) || commits.length === 0) return null;
   for (const c of commits) assertRevisionSyntax(c);
   const res = await runGit(repo, ['rev-list', '--no-walk=unsorted', '--parents', ...commits, '--']);
   const out = new Map<string, string[]>();
@@ -337,4 +360,13 @@ export async function parentsSeen(
     if (commit !== undefined && OBJECT_ID_PATTERN.test(commit)) out.set(commit, parents);
   }
   return out;
+}
+
+/** Whether the repository is a shallow clone (its `shallow` file is there): no git process. */
+export async function isShallow(repo: Repo): Promise<boolean> {
+  const common = await commonDir(repo.gitDir);
+  return lstat(join(common, 'shallow')).then(
+    () => true,
+    () => false,
+  );
 }

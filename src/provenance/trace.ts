@@ -14,6 +14,7 @@ import {
   assertWhole,
   candidateSnapshots,
   chainsOfWipCommits,
+  loadRunChains,
   readChains,
   type Iteration,
   type RunChain,
@@ -25,6 +26,7 @@ import { reportedIteration, WIP_ORIGIN } from './lines.js';
 import { fileAt, treePath } from './tree-path.js';
 import type { RecordSources } from './sources.js';
 import { ancestryShortcut } from './trace-ancestry.js';
+import { assertNoRunBeyondBoundary } from './trace-boundary.js';
 
 export interface TraceOptions {
   /** Default HEAD. */
@@ -115,6 +117,9 @@ export async function traceWithWip(
   );
   for (const [commit, node] of wip.nodes) nodes.set(commit, node);
   chains.push(...wip.chains);
+  // Every run of this repository, read only when no run names the file (loadRunChains).
+  let every: Promise<RunChain[]> | undefined;
+  const everyRun = () => (every ??= loadRunChains(src, repo, opts.runIds).then((r) => r.chains));
   const blamedSet = new Set(blamed);
   const touched = chains.filter(
     (c) => [...names].some((n) => c.paths.has(n)) || wipCommits(c).some((w) => blamedSet.has(w)),
@@ -141,12 +146,16 @@ export async function traceWithWip(
   const rest = blamed.filter((c) => !shortcut.has(c));
   // A run that names the file but that a shallow boundary cuts off here is no chain: a blamed
   // commit whose parent is missing may hold its lines, so it stops the trace as the engine would.
-  if (touched.length === 0 && recorded && rest.length > 0)
-    await parentTrees(
-      repo,
-      rest.flatMap((c) => nodes.get(c) ?? []),
-      nodes,
-    );
+  // With no run naming it, the boundary may hide a rename of a run's file: its content says.
+  if (touched.length === 0 && rest.length > 0) {
+    if (recorded)
+      await parentTrees(
+        repo,
+        rest.flatMap((c) => nodes.get(c) ?? []),
+        nodes,
+      );
+    else await assertNoRunBeyondBoundary(repo, lines, rest, nodes, everyRun);
+  }
   const links =
     touched.length === 0 || rest.length === 0
       ? new Map<string, never>()

@@ -175,7 +175,7 @@ describe('parseBlamePorcelain', () => {
       Buffer.from(`\n${id('c')} blob 0\n\n${id('d')} tree 4\nxxxx\n`, 'latin1'),
     ]);
     for (const size of [1, 7, 64, out.length]) {
-      const scan = new CatFileScanner(true, (i) =>
+      const scan = new CatFileScanner('scan', (i) =>
         names[i] === undefined ? undefined : Buffer.from(names[i]),
       );
       for (let at = 0; at < out.length; at += size) scan.push(out.subarray(at, at + size));
@@ -187,7 +187,7 @@ describe('parseBlamePorcelain', () => {
         ['tree', false],
       ]);
     }
-    const cut = new CatFileScanner(true, () => Buffer.from(id('a')));
+    const cut = new CatFileScanner('scan', () => Buffer.from(id('a')));
     cut.push(Buffer.from(`${id('a')} blob 3\nab`, 'latin1'));
     expect(() => cut.end(1)).toThrow(expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }));
   });

@@ -4,17 +4,25 @@ import { unparseable } from './nul-records.js';
 /** Bytes git's diff looks at for a NUL before it calls a file binary (xdiff's FIRST_FEW_BYTES). */
 export const FIRST_FEW_BYTES = 8000;
 
-/** What `cat-file` said of one name: not there, or an object (with `binary` when its content was scanned). */
+/**
+ * What `cat-file` said of one name: not there, or an object (with `binary` when its content was
+ * scanned, and the content itself when kept).
+ */
 export type ScannedObject =
-  { found: false } | { found: true; id: string; type: string; size: number; binary: boolean };
+  | { found: false }
+  | { found: true; id: string; type: string; size: number; binary: boolean; content?: Buffer };
+
+/** `check`: `--batch-check` output; `scan`: `--batch`, each object's first bytes looked at; `keep`: `--batch`, each object kept whole. */
+export type ScanMode = 'check' | 'scan' | 'keep';
 
 const FOUND = new RegExp(`^(${OBJECT_ID_SOURCE}) ([a-z]+) ([0-9]+)$`);
 
 /**
- * Parses `cat-file --batch -z` (`content`) or `--batch-check -z` output chunk by chunk, for names
- * given in order: `<id> <type> <size>` and, with `content`, that many bytes and a newline (only
- * the first FIRST_FEW_BYTES are looked at, for a NUL: a blob of hundreds of MiB streams by), or
- * `<name> missing` / `<name> ambiguous`. The names are known, since one may hold a newline. Pure.
+ * Parses `cat-file --batch -z` or `--batch-check -z` output chunk by chunk (ScanMode), for names
+ * given in order: `<id> <type> <size>` and, from `--batch`, that many bytes and a newline (when
+ * scanned, only the first FIRST_FEW_BYTES are looked at, for a NUL: a blob of hundreds of MiB
+ * streams by), or `<name> missing` / `<name> ambiguous`. The names are known, since one may hold
+ * a newline. Pure.
  */
 export class CatFileScanner {
   readonly out: ScannedObject[] = [];
@@ -23,9 +31,10 @@ export class CatFileScanner {
   private left = 0;
   private looked = 0;
   private current: Extract<ScannedObject, { found: true }> | null = null;
+  private parts: Buffer[] = [];
 
   constructor(
-    private readonly content: boolean,
+    private readonly mode: ScanMode,
     private readonly nameAt: (index: number) => Buffer | undefined,
   ) {}
 
@@ -56,10 +65,11 @@ export class CatFileScanner {
       const found = { found: true as const, id: m[1] as string, type: m[2] as string, size: Number(m[3]) };
       at += nl + 1;
       this.out.push({ ...found, binary: false });
-      if (!this.content) continue;
+      if (this.mode === 'check') continue;
       this.current = this.out.at(-1) as Extract<ScannedObject, { found: true }>;
       this.left = found.size + 1;
       this.looked = 0;
+      this.parts = [];
     }
     this.pending = Buffer.from(buf.subarray(at));
   }
@@ -77,9 +87,12 @@ export class CatFileScanner {
     const look = Math.min(take, Math.max(0, Math.min(cur.size, FIRST_FEW_BYTES) - this.looked));
     if (look > 0 && buf.subarray(at, at + look).includes(0)) cur.binary = true;
     this.looked += look;
+    if (this.mode === 'keep')
+      this.parts.push(Buffer.from(buf.subarray(at, at + Math.min(take, this.left - 1))));
     this.left -= take;
     if (this.left === 0) {
       if (buf[at + take - 1] !== 0x0a) throw unparseable('cat-file -z', `object ${cur.id} is truncated`);
+      if (this.mode === 'keep') cur.content = Buffer.concat(this.parts);
       this.current = null;
     }
     return at + take;
