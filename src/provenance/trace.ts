@@ -14,7 +14,6 @@ import {
   assertWhole,
   candidateSnapshots,
   chainsOfWipCommits,
-  loadRunChains,
   readChains,
   type Iteration,
   type RunChain,
@@ -26,7 +25,7 @@ import { reportedIteration, WIP_ORIGIN } from './lines.js';
 import { fileAt, treePath } from './tree-path.js';
 import type { RecordSources } from './sources.js';
 import { ancestryShortcut } from './trace-ancestry.js';
-import { assertNoRunBeyondBoundary } from './trace-boundary.js';
+import { unnamedFile } from './trace-unnamed.js';
 
 export interface TraceOptions {
   /** Default HEAD. */
@@ -117,9 +116,6 @@ export async function traceWithWip(
   );
   for (const [commit, node] of wip.nodes) nodes.set(commit, node);
   chains.push(...wip.chains);
-  // Every run of this repository, read only when no run names the file (loadRunChains).
-  let every: Promise<RunChain[]> | undefined;
-  const everyRun = () => (every ??= loadRunChains(src, repo, opts.runIds).then((r) => r.chains));
   const blamedSet = new Set(blamed);
   const touched = chains.filter(
     (c) => [...names].some((n) => c.paths.has(n)) || wipCommits(c).some((w) => blamedSet.has(w)),
@@ -144,9 +140,10 @@ export async function traceWithWip(
         if (parents.get(commit)?.join(' ') !== it.before.commit) shortcut.delete(commit);
   }
   const rest = blamed.filter((c) => !shortcut.has(c));
+  let linkWith = touched;
+  let linked = rest;
   // A run that names the file but that a shallow boundary cuts off here is no chain: a blamed
   // commit whose parent is missing may hold its lines, so it stops the trace as the engine would.
-  // With no run naming it, the boundary may hide a rename of a run's file: its content says.
   if (touched.length === 0 && rest.length > 0) {
     if (recorded)
       await parentTrees(
@@ -154,12 +151,18 @@ export async function traceWithWip(
         rest.flatMap((c) => nodes.get(c) ?? []),
         nodes,
       );
-    else await assertNoRunBeyondBoundary(repo, lines, rest, nodes, everyRun);
+    else
+      ({ chains: linkWith, commits: linked } = await unnamedFile(src, repo, lines, rest, nodes, opts.runIds));
   }
+  for (const c of linkWith)
+    if (!verdicts.has(c.runId)) {
+      verdicts.set(c.runId, newestVerdicts(src, c.runId));
+      if (!chains.includes(c)) chains.push(c);
+    }
   const links =
-    touched.length === 0 || rest.length === 0
+    linkWith.length === 0 || linked.length === 0
       ? new Map<string, never>()
-      : await linkBlamed(repo, lines, rest, nodes, touched, renames);
+      : await linkBlamed(repo, lines, linked, nodes, linkWith, renames);
   // Part of a run that wrote the file would leave its missing iteration's lines nobody's (the
   // engine says so too; the shortcut needs this), after a missing parent of a blamed commit.
   assertWhole(touched);

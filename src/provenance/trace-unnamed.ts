@@ -1,10 +1,11 @@
 /**
- * `trace` in a shallow clone, for a file no recorded run names under any name blame gave it: blame
- * gives a boundary commit (its parent cut off) every older line, under the name the file has
- * there, which may be a rename of a file a run wrote. The engine would link that commit's change
- * to its parent, which is not here; so a line blamed on it stops the trace (OBJECT_MISSING) when
+ * `trace` of a file no recorded run names under any name blame gave it, which may still be a run's
+ * file a person renamed. In a shallow clone, blame gives a boundary commit (its parent cut off)
+ * every older line, under the name the file has there; the engine would link that commit's change
+ * to its parent, which is not here, so a line blamed on it stops the trace (OBJECT_MISSING) when
  * a run of this repository may have written it, and only then: a file no run could have written
- * is traced as in a full clone, its boundary lines nobody's.
+ * is traced as in a full clone, its boundary lines nobody's. A blamed commit whose version of the
+ * file is byte for byte a version a run made of another file is linked to that run (aliases.ts).
  */
 import type { BlameLine } from '../git/parsers/blame-porcelain.js';
 import { catFile } from '../git/diff-content.js';
@@ -17,8 +18,38 @@ import {
   type CommitNode,
 } from '../git/provenance.js';
 import type { Repo } from '../git/repo.js';
-import type { RunChain } from './candidates.js';
+import { aliasedBlamed } from './aliases.js';
+import { loadRunChains, type RunChain } from './candidates.js';
+import type { RecordSources } from './sources.js';
 import { evidenceOf, MIN_EVIDENCE } from './evidence.js';
+
+/**
+ * The runs and the blamed commits `rest` to link for a file no recorded run names (see above),
+ * after the shallow boundary's check. Every run of this repository is read for it (as `anchor`
+ * reads them), only here.
+ */
+export async function unnamedFile(
+  src: RecordSources,
+  repo: Repo,
+  lines: readonly BlameLine[],
+  rest: readonly string[],
+  nodes: Map<string, CommitNode>,
+  runIds: readonly string[] | undefined,
+): Promise<{ chains: RunChain[]; commits: string[] }> {
+  let every: ReturnType<typeof loadRunChains> | undefined;
+  const load = () => (every ??= loadRunChains(src, repo, runIds));
+  const cut = await assertNoRunBeyondBoundary(repo, lines, rest, nodes, async () => (await load()).chains);
+  const open = new Set(rest.filter((c) => !cut.has(c)));
+  if (open.size === 0) return { chains: [], commits: [] };
+  const { chains, nodes: theirs } = await load();
+  for (const [commit, node] of theirs) if (!nodes.has(commit)) nodes.set(commit, node);
+  const versions = new Map(
+    lines
+      .filter((l) => open.has(l.commit))
+      .map((l) => [`${l.commit}\0${l.filename}`, { commit: l.commit, path: l.filename }]),
+  );
+  return aliasedBlamed(repo, [...versions.values()], chains);
+}
 
 /**
  * OBJECT_MISSING (the boundary commit and its missing parent) when a line blamed on one of
@@ -35,16 +66,16 @@ export async function assertNoRunBeyondBoundary(
   commits: readonly string[],
   nodes: ReadonlyMap<string, CommitNode>,
   chains: () => Promise<RunChain[]>,
-): Promise<void> {
-  if (commits.length === 0 || !(await isShallow(repo))) return;
+): Promise<Set<string>> {
+  if (commits.length === 0 || !(await isShallow(repo))) return new Set();
   const cut = await missingParents(
     repo,
     commits.flatMap((c) => nodes.get(c) ?? []),
     nodes,
   );
-  if (cut.size === 0) return;
+  if (cut.size === 0) return new Set();
   const runs = await chains();
-  if (runs.length === 0) return;
+  if (runs.length === 0) return new Set(cut.keys());
   const stop = (commit: string) => missingParent(commit, cut.get(commit) as string);
   // Part of a run: what its missing iteration wrote cannot be compared.
   const first = [...cut.keys()][0] as string;
@@ -72,6 +103,7 @@ export async function assertNoRunBeyondBoundary(
     const whole = written.blobs.has(o.id);
     if (mayHoldRunLines(o.content ?? Buffer.alloc(0), v.lines, written.lines, whole)) throw stop(v.commit);
   });
+  return new Set(cut.keys());
 }
 
 /**
