@@ -156,7 +156,9 @@ export async function traceWithWip(
   }
   for (const c of linkWith)
     if (!verdicts.has(c.runId)) {
-      verdicts.set(c.runId, newestVerdicts(src, c.runId));
+      const read = newestVerdicts(src, c.runId);
+      read.catch(() => undefined);
+      verdicts.set(c.runId, read);
       if (!chains.includes(c)) chains.push(c);
     }
   const links =

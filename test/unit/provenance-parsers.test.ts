@@ -187,6 +187,21 @@ describe('parseBlamePorcelain', () => {
         ['tree', false],
       ]);
     }
+    // --batch kept whole, and --batch-check (no content).
+    const keep = new CatFileScanner('keep', (i) =>
+      names[i] === undefined ? undefined : Buffer.from(names[i]),
+    );
+    for (let at = 0; at < out.length; at += 5) keep.push(out.subarray(at, at + 5));
+    expect(keep.end(names.length).map((o) => (o.found ? o.content?.length : null))).toEqual([
+      3,
+      null,
+      late.length,
+      0,
+      4,
+    ]);
+    const check = new CatFileScanner('check', (i) => Buffer.from(names[i] ?? ''));
+    check.push(Buffer.from(`${id('a')} blob 3\nHEAD:new\nline missing missing\n`, 'latin1'));
+    expect(check.end(2).map((o) => (o.found ? [o.id, o.size] : null))).toEqual([[id('a'), 3], null]);
     const cut = new CatFileScanner('scan', () => Buffer.from(id('a')));
     cut.push(Buffer.from(`${id('a')} blob 3\nab`, 'latin1'));
     expect(() => cut.end(1)).toThrow(expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }));
