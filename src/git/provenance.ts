@@ -16,7 +16,8 @@ import { parseLsTree } from './parsers/ls-tree.js';
 import { commonDir } from '../fs/git-locks.js';
 import { decodeBytes, encodeBytes } from '../fs/path-bytes.js';
 import { withByteArgs } from './byte-args.js';
-import { parseDiffStdin, type PairDiff } from './parsers/diff-stdin.js';
+import { parseDiffStdin, withoutBinaryHunks, type PairDiff } from './parsers/diff-stdin.js';
+import { binaryBlobs, isBlobMode, pinnedFor } from './diff-content.js';
 import { BlamePorcelainParser, type BlameLine } from './parsers/blame-porcelain.js';
 import type { Repo } from './repo.js';
 import { runGit, runGitBuffer, runGitStream, type GitOptions } from './runner.js';
@@ -43,6 +44,37 @@ export async function parentTrees(
   known: ReadonlyMap<string, CommitNode>,
 ): Promise<Map<string, string>> {
   const empty = nodes.some((n) => n.parents.length === 0) ? await emptyTreeId(repo) : '';
+  const treeOf = await parentTreeIds(repo, nodes, known);
+  const out = new Map<string, string>();
+  for (const n of nodes) {
+    const missing = n.parents.find((p) => treeOf(p) === undefined);
+    if (missing !== undefined) throw missingParent(n.commit, missing);
+    out.set(n.commit, n.parents[0] === undefined ? empty : (treeOf(n.parents[0]) as string));
+  }
+  return out;
+}
+
+/** The commits of `nodes` with a parent that is not in this clone, and that parent. */
+export async function missingParents(
+  repo: GitOptions,
+  nodes: readonly CommitNode[],
+  known: ReadonlyMap<string, CommitNode>,
+): Promise<Map<string, string>> {
+  const treeOf = await parentTreeIds(repo, nodes, known);
+  const out = new Map<string, string>();
+  for (const n of nodes) {
+    const missing = n.parents.find((p) => treeOf(p) === undefined);
+    if (missing !== undefined) out.set(n.commit, missing);
+  }
+  return out;
+}
+
+/** The tree of each parent of `nodes`, from `known` or one `cat-file --batch-check`; undefined for one not here. */
+async function parentTreeIds(
+  repo: GitOptions,
+  nodes: readonly CommitNode[],
+  known: ReadonlyMap<string, CommitNode>,
+): Promise<(parent: string) => string | undefined> {
   const ask = [...new Set(nodes.flatMap((n) => n.parents).filter((p) => !known.has(p)))];
   const answers = await batchCheck(
     repo,
@@ -52,18 +84,15 @@ export async function parentTrees(
   ask.forEach((p, i) => {
     if (answers[i]?.found === true) asked.set(p, answers[i].id);
   });
-  const treeOf = (p: string) => known.get(p)?.tree ?? asked.get(p);
-  const out = new Map<string, string>();
-  for (const n of nodes) {
-    const missing = n.parents.find((p) => treeOf(p) === undefined);
-    if (missing !== undefined)
-      throw new ObjectMissingError(
-        `commit ${n.commit.slice(0, 12)}'s parent ${missing.slice(0, 12)} is not in this clone (a shallow or partial clone), so the change the commit made cannot be worked out; fetch that history first (git fetch --deepen=1 for one more commit, git fetch --unshallow for all of it; fetch-depth: 0 with actions/checkout), then retry`,
-        { details: { commit: n.commit, parent: missing } },
-      );
-    out.set(n.commit, n.parents[0] === undefined ? empty : (treeOf(n.parents[0]) as string));
-  }
-  return out;
+  return (p) => known.get(p)?.tree ?? asked.get(p);
+}
+
+/** OBJECT_MISSING for a commit whose parent is not in this clone, naming the fetch that brings it. */
+export function missingParent(commit: string, parent: string): ObjectMissingError {
+  return new ObjectMissingError(
+    `commit ${commit.slice(0, 12)}'s parent ${parent.slice(0, 12)} is not in this clone (a shallow or partial clone), so the change the commit made cannot be worked out; fetch that history first (git fetch --deepen=1 for one more commit, git fetch --unshallow for all of it; fetch-depth: 0 with actions/checkout), then retry`,
+    { details: { commit, parent } },
+  );
 }
 
 /** Most bytes of pathspec given to one git process (the rest go to another), far below ARG_MAX. */
@@ -117,6 +146,8 @@ export async function readCommitNodes(
  * The patches (with raw records) of many tree pairs, from ONE `diff-tree --stdin` process per
  * slice of the pathspec (one process when there is none). Paths are literal, never globs.
  * `context`: lines of context in the patch text (`-U<n>`); the hunks are `-U0`'s whatever it is.
+ * From the objects alone (diff-content.ts): `--text`, then a file whose blob is binary by content
+ * has no hunks, as git's diff gives it with no attributes (one `cat-file` for blobs not seen yet).
  */
 export async function diffTreePairs(
   repo: GitOptions,
@@ -124,23 +155,45 @@ export async function diffTreePairs(
   paths: readonly string[] | null,
   context = 0,
 ): Promise<PairDiff[]> {
+  const diffs = await textDiffs(repo, pairs, paths, context);
+  const blobs = diffs.flatMap((d) =>
+    d.files.flatMap((f) =>
+      [
+        [f.entry.srcMode, f.entry.srcId],
+        [f.entry.dstMode, f.entry.dstId],
+      ].flatMap(([mode, id]) => (isBlobMode(mode as string) ? [id as string] : [])),
+    ),
+  );
+  const binary = await binaryBlobs(repo, blobs);
+  if (binary.size === 0) return diffs;
+  const isBinary = (id: string) => binary.has(id);
+  return diffs.map((d) => ({ ...d, files: d.files.map((f) => withoutBinaryHunks(f, isBinary)) }));
+}
+
+/** diffTreePairs' git work: every file as text (`--text`), with the pinned settings. */
+async function textDiffs(
+  repo: GitOptions,
+  pairs: ReadonlyArray<{ from: string; to: string }>,
+  paths: readonly string[] | null,
+  context: number,
+): Promise<PairDiff[]> {
   if (pairs.length === 0) return [];
   const input = pairs.map((p) => `${p.from} ${p.to}\n`).join('');
   const run = async (spec: readonly string[]): Promise<PairDiff[]> => {
     const args = ['--literal-pathspecs', 'diff-tree', '--stdin', '-z', '--raw', '-p', `-U${context}`];
-    args.push('--no-color');
+    args.push('--no-color', '--text');
     args.push(
       '--diff-algorithm=myers',
       ...DIFF_BASE_ARGS.filter((a) => a !== '-C'),
       ...(spec.length ? ['--', ...spec] : []),
     );
-    const res = await runGitBuffer(repo, args, { input });
+    const res = await runGitBuffer(pinnedFor(repo), args, { input });
     return parseDiffStdin(res.stdout, pairs);
   };
   if (paths === null) return run([]);
   if (paths.length === 0) return pairs.map((p) => ({ ...p, files: [] }));
   // A name that is not UTF-8 cannot be a pathspec (arguments reach git as UTF-8).
-  if (!paths.every((p) => p.isWellFormed())) return diffTreePairsPicked(repo, pairs, paths, context);
+  if (!paths.every((p) => p.isWellFormed())) return picked(await run([]), paths);
   const slices = slicePaths(paths);
   const results: PairDiff[][] = [];
   for (const slice of slices) results.push(await run(slice));
@@ -158,8 +211,12 @@ export async function diffTreePairsPicked(
   paths: readonly string[],
   context = 0,
 ): Promise<PairDiff[]> {
+  return picked(await diffTreePairs(repo, pairs, null, context), paths);
+}
+
+function picked(diffs: readonly PairDiff[], paths: readonly string[]): PairDiff[] {
   const wanted = new Set(paths);
-  return (await diffTreePairs(repo, pairs, null, context)).map((d) => ({
+  return diffs.map((d) => ({
     ...d,
     files: d.files.filter(
       (f) => wanted.has(f.entry.path) || (f.entry.oldPath !== null && wanted.has(f.entry.oldPath)),
@@ -229,7 +286,7 @@ export async function blame(
   let text = true;
   // A name that is not UTF-8 reaches git through withByteArgs.
   await withByteArgs(['--literal-pathspecs'], [...args, commit, '--', path], (words) =>
-    runGitStream(repo, words, async (stdout) => {
+    runGitStream(pinnedFor(repo), words, async (stdout) => {
       for await (const chunk of stdout as AsyncIterable<Buffer>) {
         if (text && chunk.includes(0)) text = false;
         parser.push(chunk);
@@ -247,36 +304,6 @@ export async function blame(
     );
   });
   return { lines: parser.end(), text, renames: parser.renames() };
-}
-
-/**
- * The `diff` attribute of `path` as git's diff reads it (the work tree's `.gitattributes`, then
- * the index's, `info/attributes`, `core.attributesFile`): `unspecified`, `set`, `unset` (the file
- * is binary to diff whatever it holds) or a driver's name.
- */
-export async function diffAttribute(repo: GitOptions, path: string): Promise<string> {
-  // On stdin, as bytes: any name, UTF-8 or not.
-  const res = await runGitBuffer(repo, ['check-attr', '-z', '--stdin', 'diff'], {
-    input: Buffer.concat([encodeBytes(path), Buffer.from([0])]),
-  });
-  return parseCheckAttr(res.stdout);
-}
-
-/**
- * `check-attr -z <attr> -- <one path>`: `<path> NUL <attr> NUL <value> NUL`; the value, which is
- * empty for `diff=` (a driver named ""). Pure.
- */
-export function parseCheckAttr(buf: Buffer): string {
-  const fields = buf.toString('latin1').split('\0');
-  const value = fields.at(-2);
-  if (fields.length !== 4 || fields[3] !== '' || value === undefined)
-    throw new GitOutputUnparseableError(
-      'unexpected output from git check-attr; please report this with your git version',
-      {
-        details: { command: 'check-attr', sample: buf.toString('latin1').slice(0, 120) },
-      },
-    );
-  return value;
 }
 
 /** True when `path` is a file (a blob) in `commit`'s tree; works for any name, newlines and bytes that are not UTF-8 included. */
@@ -324,12 +351,7 @@ export async function parentsSeen(
   repo: Repo,
   commits: readonly string[],
 ): Promise<Map<string, string[]> | null> {
-  const common = await commonDir(repo.gitDir);
-  const shallow = await lstat(join(common, 'shallow')).then(
-    () => true,
-    () => false,
-  );
-  if (!shallow || commits.length === 0) return null;
+  if (!(await isShallow(repo)) || commits.length === 0) return null;
   for (const c of commits) assertRevisionSyntax(c);
   const res = await runGit(repo, ['rev-list', '--no-walk=unsorted', '--parents', ...commits, '--']);
   const out = new Map<string, string[]>();
@@ -338,4 +360,13 @@ export async function parentsSeen(
     if (commit !== undefined && OBJECT_ID_PATTERN.test(commit)) out.set(commit, parents);
   }
   return out;
+}
+
+/** Whether the repository is a shallow clone (its `shallow` file is there): no git process. */
+export async function isShallow(repo: Repo): Promise<boolean> {
+  const common = await commonDir(repo.gitDir);
+  return lstat(join(common, 'shallow')).then(
+    () => true,
+    () => false,
+  );
 }

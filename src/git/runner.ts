@@ -54,7 +54,7 @@ export interface RunOptions {
    * `cat-file --batch` given more names as another process finds them); stdin is closed when it
    * ends, or when it throws (git then answers what it was given).
    */
-  input?: string | Buffer | AsyncIterable<string>;
+  input?: string | Buffer | AsyncIterable<string | Buffer>;
   /** Exit codes that are answers rather than failures (e.g. 1 from `merge-base --is-ancestor`). */
   okExitCodes?: readonly number[];
   /** Internal: the call that reads the user's own settings runs without them. */
@@ -159,8 +159,9 @@ export async function runGitStream(
   opts: GitOptions,
   args: readonly string[],
   consume: (stdout: Readable) => Promise<unknown>,
+  run: RunOptions = {},
 ): Promise<number> {
-  return spawnGit(opts, args, {}, consume);
+  return spawnGit(opts, args, run, consume);
 }
 
 /**
@@ -274,7 +275,7 @@ function stopGroupOnAbort(child: ChildProcess, signal: AbortSignal): void {
 }
 
 /** Writes what `input` yields to git's stdin, waiting when the pipe is full, then closes it. */
-async function feed(stdin: Writable, input: AsyncIterable<string>): Promise<void> {
+async function feed(stdin: Writable, input: AsyncIterable<string | Buffer>): Promise<void> {
   try {
     for await (const chunk of input) {
       if (stdin.destroyed) break;

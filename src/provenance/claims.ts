@@ -141,15 +141,20 @@ export function mayClaim(chain: RunChain, f: PairFile, brought: ReadonlySet<stri
   );
 }
 
+/**
+ * The file is a version the run made (its blob and mode), under one of `names` (the file's own,
+ * or the run's name for a file no run names: aliases.ts): ancestry, tree or blob, the strongest.
+ */
 export function blobClaim(
   node: CommitNode,
   f: FileLink,
   r: RunReplay,
   brought: Set<string>,
+  names: readonly string[] = [f.file.entry.path],
 ): RunClaim | null {
   const blob = blobOf(f.file);
   let best: RunClaim | null = null;
-  for (const v of versions(r, f.file.entry.path)) {
+  for (const v of names.flatMap((name) => versions(r, name))) {
     // Content and mode: a person's chmod of the run's file is not the run's version of it.
     if (v.state.blob !== blob || v.state.mode !== f.file.entry.dstMode) continue;
     const method: RunClaim['method'] = brought.has(v.commit.commit)

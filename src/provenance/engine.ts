@@ -19,6 +19,7 @@ import {
 import { dropUnbacked, isWeak } from './evidence.js';
 import { addedLines } from './lines.js';
 import { replayRun } from './replay.js';
+import { blobAliases, type Aliases } from './aliases.js';
 
 export { explains, STRENGTH, type CommitLinks, type FileLink, type RunClaim } from './claims.js';
 
@@ -40,16 +41,29 @@ export async function linkCommits(
   const ownPairs = nodes.map((n) => ({ from: fromTrees.get(n.commit) as string, to: n.tree }));
   let own: PairDiff[];
   let started: ReturnType<typeof startReplays>;
+  let aliases: Aliases;
   if (only === undefined) {
     // The runs to replay depend on the commits' own diff: one after the other.
     own = await diffTreePairs(repo, ownPairs, null, CONTEXT);
+    aliases = await blobAliases(
+      repo,
+      own.flatMap((d) => d.files),
+      chains,
+    );
     const wanted = own.flatMap((d) =>
       d.files.flatMap((f) => [f.entry.path, f.entry.oldPath ?? f.entry.path]),
     );
-    started = startReplays(repo, relevantRuns(chains, new Set(wanted), nodes), wanted);
+    const names = [...wanted, ...aliasNames(aliases)];
+    started = startReplays(repo, relevantRuns(chains, new Set(wanted), nodes, aliases), names);
   } else {
     const relevant = relevantRuns(chains, new Set(only.paths), nodes);
     ({ own, started } = await ownAndReplays(repo, ownPairs, relevant, only.paths));
+    // A file no run names, byte for byte a run's version of another: that run is replayed too.
+    const kept = own.flatMap((d, i) =>
+      d.files.filter((f) => only.keep(nodes[i]?.commit as string, f.entry.path)),
+    );
+    aliases = await blobAliases(repo, kept, chains);
+    if (aliases.size > 0) started = withAliased(repo, started, chains, aliases);
   }
   const files = nodes.map((n, i) =>
     (own[i]?.files ?? []).filter((f) => only === undefined || only.keep(n.commit, f.entry.path)),
@@ -67,11 +81,12 @@ export async function linkCommits(
       .concat(chains.filter((c) => !relevant.includes(c)))
       .flatMap((c) => c.iterations.filter((it) => it.after.tree === node.tree)),
   }));
-  // 1. The file's content is an iteration's: ancestry, tree, blob.
+  // 1. The file's content is an iteration's: ancestry, tree, blob (under the run's own name for it).
   for (const link of links)
     for (const f of link.files)
       for (const r of replays) {
-        const claim = blobClaim(link.node, f, r, brought.get(link.node.commit) as Set<string>);
+        const names = [f.file.entry.path, ...(aliases.get(r.chain.runId)?.get(f.file.entry.path) ?? [])];
+        const claim = blobClaim(link.node, f, r, brought.get(link.node.commit) as Set<string>, names);
         if (claim !== null) f.claims.push(claim);
       }
   await patchIdClaims(repo, links, replays, paths, brought);
@@ -80,7 +95,11 @@ export async function linkCommits(
   for (const link of links) {
     const had = brought.get(link.node.commit) as Set<string>;
     for (const f of link.files)
-      f.claims = f.claims.filter((c) => mayClaim(byRun.get(c.runId) as RunChain, f.file, had));
+      f.claims = f.claims.filter(
+        (c) =>
+          mayClaim(byRun.get(c.runId) as RunChain, f.file, had) ||
+          aliases.get(c.runId)?.has(f.file.entry.path) === true,
+      );
     if (only === undefined) dropUnbacked(link, byRun);
   }
   if (only !== undefined) await backFromWhole(repo, links, chains, only.keep, known);
@@ -126,11 +145,15 @@ function relevantRuns(
   chains: readonly RunChain[],
   wanted: ReadonlySet<string>,
   nodes: readonly CommitNode[],
+  aliases: Aliases = new Map(),
 ): RunChain[] {
   const commits = new Set(nodes.map((n) => n.commit));
   const merge = nodes.some((n) => n.parents.length > 1);
   const relevant = chains.filter(
-    (c) => [...c.paths].some((p) => wanted.has(p)) || wipCommits(c).some((w) => merge || commits.has(w)),
+    (c) =>
+      [...c.paths].some((p) => wanted.has(p)) ||
+      aliases.has(c.runId) ||
+      wipCommits(c).some((w) => merge || commits.has(w)),
   );
   assertWhole(relevant);
   return relevant;
@@ -144,6 +167,29 @@ function startReplays(
 ): { relevant: RunChain[]; paths: string[]; replays: Promise<RunReplay[]> } {
   const paths = renameClosure(new Set(wanted), relevant);
   return { relevant, paths, replays: replayAll(repo, relevant, paths) };
+}
+
+/** The runs' own names of the files `aliases` found. */
+function aliasNames(aliases: Aliases): string[] {
+  return [...aliases.values()].flatMap((run) => [...run.values()].flat());
+}
+
+/** `started` with the aliased runs it lacks replayed too (over their names for the files), in one more diff. */
+function withAliased(
+  repo: Repo,
+  started: ReturnType<typeof startReplays>,
+  chains: readonly RunChain[],
+  aliases: Aliases,
+): ReturnType<typeof startReplays> {
+  const more = chains.filter((c) => aliases.has(c.runId) && !started.relevant.includes(c));
+  if (more.length === 0) return started;
+  assertWhole(more);
+  const extra = startReplays(repo, more, aliasNames(aliases));
+  return {
+    relevant: [...started.relevant, ...more],
+    paths: started.paths,
+    replays: Promise.all([started.replays, extra.replays]).then(([a, b]) => [...a, ...b]),
+  };
 }
 
 function cmp(a: string, b: string): number {

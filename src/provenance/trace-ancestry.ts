@@ -12,9 +12,9 @@ import type { Iteration, RunChain } from './candidates.js';
  * (the engine's diff then has no rename either), no two of the run's snapshots share an iteration
  * number (the engine keys its replay by number), and git's diff takes the file as text (its
  * record says so and blame saw no NUL byte: for a binary file the engine's diff has no lines; the
- * caller also requires that no attribute makes it binary to diff, and that git sees the parent
- * the commit object names: a shallow clone's boundary is a root to blame (grafts are never read), which gives
- * it every older line).
+ * caller also requires that the iteration's before and after blobs are text by content, as the
+ * engine decides it, and that git sees the parent the commit object names: a shallow clone's
+ * boundary is a root to blame (grafts are never read), which gives it every older line).
  * Every other blamed commit (a squash, a person's edit, a cherry-pick, a WIP before commit) goes
  * through the engine. Returns blamed commit -> iteration.
  */

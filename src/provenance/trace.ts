@@ -4,7 +4,8 @@ import { OBJECT_ID_PATTERN } from '../../types/ids.js';
 import { PathNotFoundError } from '../errors.js';
 import { realPathOf } from '../fs/inside.js';
 import { readEscapedBytes } from '../fs/path-bytes.js';
-import { blame, diffAttribute, parentsSeen, parentTrees, type CommitNode } from '../git/provenance.js';
+import { binaryByContent } from '../git/diff-content.js';
+import { blame, parentsSeen, parentTrees, type CommitNode } from '../git/provenance.js';
 import { assertRevisionSyntax } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
 import type { BlameLine } from '../git/parsers/blame-porcelain.js';
@@ -24,6 +25,7 @@ import { reportedIteration, WIP_ORIGIN } from './lines.js';
 import { fileAt, treePath } from './tree-path.js';
 import type { RecordSources } from './sources.js';
 import { ancestryShortcut } from './trace-ancestry.js';
+import { unnamedFile } from './trace-unnamed.js';
 
 export interface TraceOptions {
   /** Default HEAD. */
@@ -121,35 +123,48 @@ export async function traceWithWip(
   // The gates of every run that may be named are read while the engine works.
   const verdicts = new Map(touched.map((c) => [c.runId, newestVerdicts(src, c.runId)]));
   for (const v of verdicts.values()) v.catch(() => undefined);
-  let shortcut =
+  const shortcut =
     opts.shortcut === false
       ? new Map<string, Iteration>()
       : ancestryShortcut(path, names, touched, blamed, text);
   if (shortcut.size > 0) {
-    const [attribute, parents] = await Promise.all([
-      started.attribute(),
+    const [binary, parents] = await Promise.all([
+      binaryDiffs(repo, path, shortcut),
       parentsSeen(repo, [...shortcut.keys()]),
     ]);
-    // A file whose attributes make it binary to git's diff has no lines there: the engine says so.
-    if (!['unspecified', 'set'].includes(attribute)) shortcut = new Map();
+    // A change git's diff takes as binary (by content: no attribute counts) has no lines: the engine says so.
+    for (const commit of binary) shortcut.delete(commit);
     // A shallow clone's boundary is a root to blame, which gives it the older lines too (grafts: never read).
     if (parents !== null)
       for (const [commit, it] of shortcut)
         if (parents.get(commit)?.join(' ') !== it.before.commit) shortcut.delete(commit);
   }
   const rest = blamed.filter((c) => !shortcut.has(c));
+  let linkWith = touched;
+  let linked = rest;
   // A run that names the file but that a shallow boundary cuts off here is no chain: a blamed
   // commit whose parent is missing may hold its lines, so it stops the trace as the engine would.
-  if (touched.length === 0 && recorded && rest.length > 0)
-    await parentTrees(
-      repo,
-      rest.flatMap((c) => nodes.get(c) ?? []),
-      nodes,
-    );
+  if (touched.length === 0 && rest.length > 0) {
+    if (recorded)
+      await parentTrees(
+        repo,
+        rest.flatMap((c) => nodes.get(c) ?? []),
+        nodes,
+      );
+    else
+      ({ chains: linkWith, commits: linked } = await unnamedFile(src, repo, lines, rest, nodes, opts.runIds));
+  }
+  for (const c of linkWith)
+    if (!verdicts.has(c.runId)) {
+      const read = newestVerdicts(src, c.runId);
+      read.catch(() => undefined);
+      verdicts.set(c.runId, read);
+      if (!chains.includes(c)) chains.push(c);
+    }
   const links =
-    touched.length === 0 || rest.length === 0
+    linkWith.length === 0 || linked.length === 0
       ? new Map<string, never>()
-      : await linkBlamed(repo, lines, rest, nodes, touched, renames);
+      : await linkBlamed(repo, lines, linked, nodes, linkWith, renames);
   // Part of a run that wrote the file would leave its missing iteration's lines nobody's (the
   // engine says so too; the shortcut needs this), after a missing parent of a blamed commit.
   assertWhole(touched);
@@ -173,10 +188,9 @@ export async function traceWithWip(
 
 /**
  * Blame of PATH at `at`, and while it works the store read (the runs whose records name PATH) and
- * one cat-file reading those runs' commits, then each blamed commit as blame first names it. When
- * one run names PATH and blame names one of its after commits, PATH's `diff` attribute is read
- * too (the shortcut needs it). Blame may show older names of the file: the caller then asks the
- * store again. Every promise's error waits for the caller to await it (REV's and PATH's first).
+ * one cat-file reading those runs' commits, then each blamed commit as blame first names it. Blame
+ * may show older names of the file: the caller then asks the store again. Every promise's error
+ * waits for the caller to await it (REV's and PATH's first).
  */
 function blameAndRuns(
   src: RecordSources,
@@ -187,35 +201,34 @@ function blameAndRuns(
 ): {
   blaming: ReturnType<typeof blame>;
   chains: ReturnType<typeof chainsNaming>;
-  attribute: () => Promise<string>;
 } {
   const named = batches<string>();
-  const heard: string[] = [];
-  let afters: ReadonlySet<string> | null = null;
-  let attribute: Promise<string> | undefined;
-  const readAttribute = (): Promise<string> => {
-    attribute ??= diffAttribute(repo, path);
-    attribute.catch(() => undefined);
-    return attribute;
-  };
-  const hear = (commit: string): void => {
-    if (afters?.has(commit) === true) void readAttribute();
-  };
-  const blaming = blame(repo, at, path, opts.range, (commit) => {
-    named.push(commit);
-    heard.push(commit);
-    hear(commit);
-  });
+  const blaming = blame(repo, at, path, opts.range, (commit) => named.push(commit));
   blaming.then(named.end, named.end);
-  const chains = candidateSnapshots(src, opts.runIds, new Set([path])).then((snapshots) => {
-    if (new Set(snapshots.map((s) => s.runId)).size === 1) {
-      afters = new Set(snapshots.map((s) => s.afterSha));
-      heard.forEach(hear);
-    }
-    return chainsNaming(repo, snapshots, named.batches);
-  });
+  const chains = candidateSnapshots(src, opts.runIds, new Set([path])).then((snapshots) =>
+    chainsNaming(repo, snapshots, named.batches),
+  );
   for (const p of [blaming, chains]) p.catch(() => undefined);
-  return { blaming, chains, attribute: readAttribute };
+  return { blaming, chains };
+}
+
+/**
+ * The shortcut's commits whose change to PATH git's diff takes as binary (the iteration's before
+ * or after blob, by content), in one cat-file: the engine gives their lines none.
+ */
+async function binaryDiffs(
+  repo: Repo,
+  path: string,
+  shortcut: ReadonlyMap<string, Iteration>,
+): Promise<Set<string>> {
+  const its = [...shortcut.values()];
+  const binary = await binaryByContent(
+    repo,
+    its.flatMap((it) => [`${it.before.commit}:${path}`, `${it.after.commit}:${path}`]),
+  );
+  return new Set(
+    its.filter((_, i) => binary[2 * i] === true || binary[2 * i + 1] === true).map((it) => it.after.commit),
+  );
 }
 
 /** readChains, and whether any run's records name the file (its commits in this clone or not). */

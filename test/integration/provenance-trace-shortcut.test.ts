@@ -56,15 +56,15 @@ describe('trace: the ancestry shortcut and the engine agree', () => {
       [6, 7, 2],
     ]);
     expect(t.ranges[0]?.origin?.afterSha).toBe(s.snapshots[3]?.afterSha);
-    // REV and PATH, blame, the commits, b.txt's diff attribute: no diff for the runs' own commits.
+    // REV and PATH, blame, the commits, the iteration's blobs of b.txt (binary?): no diff for the runs' own commits.
     const before = gitCallCount();
     await computeTrace(s.src, s.repo, 'b.txt');
     expect(gitCallCount() - before).toBe(4);
-    // Attributes that make the file binary to git's diff (not to blame): the engine's answer, no lines.
-    writeFiles(s.dir, { '.gitattributes': 'b.txt -diff\n' });
-    expect((await bothWays(s, 'b.txt')).ranges.map((r) => r.origin)).toEqual([null]);
-    writeFiles(s.dir, { '.gitattributes': 'b.txt diff\n' });
-    expect((await bothWays(s, 'b.txt')).ranges.map((r) => r.origin?.iteration)).toEqual([3]);
+    // Attributes of this clone make no file binary, nor text: content alone decides, both ways.
+    for (const attributes of ['b.txt -diff\n', 'b.txt diff\n']) {
+      writeFiles(s.dir, { '.gitattributes': attributes });
+      expect((await bothWays(s, 'b.txt')).ranges.map((r) => r.origin?.iteration)).toEqual([3]);
+    }
     remove(join(s.dir, '.gitattributes'));
     writeFiles(s.dir, { 'a.txt': `person\n${lines('a', 2)}${lines('i1', 2)}${lines('i2', 2)}` });
     commitAll(s.dir, 'person');
@@ -137,6 +137,21 @@ describe('trace: the ancestry shortcut and the engine agree', () => {
     git(s.dir, ['merge', '--no-ff', '-q', '-m', 'merge', 'agent-run-e']);
     const dup = await bothWays(s, 'dup.txt');
     expect(dup.ranges.map((r) => [r.origin?.runId, r.alsoIn])).toEqual([['run-d', ['run-e']]]);
+  });
+
+  it('a change binary by content is binary both ways, though the run’s attributes made its record say text', async () => {
+    // The run's own .gitattributes forces text: its records call x.dat text, yet iteration 1's
+    // blob (and iteration 2's before) holds a NUL in its first bytes; blame at REV sees none.
+    const s = await run([
+      { '.gitattributes': 'x.dat diff\n', 'x.dat': `a\0b\n${lines('one', 2)}` },
+      { 'x.dat': `${lines('one', 2)}${lines('two', 1)}` },
+    ]);
+    expect(s.snapshots.map((x) => x.files.find((f) => f.path === 'x.dat')?.binary)).toEqual([false, false]);
+    git(s.dir, ['merge', '--ff-only', '-q', 'agent-run-a']);
+    expect(iterationsOf(await bothWays(s, 'x.dat'))).toEqual([
+      [1, 2, null],
+      [3, 3, null],
+    ]);
   });
 
   it('a shallow clone that makes an after commit a root: its older lines are nobody’s, as the engine says; a graft changes nothing', async () => {

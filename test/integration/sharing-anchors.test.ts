@@ -4,7 +4,7 @@
  * forged anchors fetched from a remote are refused (and said on stderr) while everything else
  * lands; publishing never overwrites another machine's anchor; repeated commands are harmless.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Anchor } from '../../types/anchor.js';
@@ -118,6 +118,19 @@ describe('anchors that travel', () => {
       runs: ['r1'],
       anchors: [],
     });
+  });
+
+  it('an honest anchor is kept by a clone whose own attributes and settings would make its files binary', () => {
+    w = world();
+    const [a, b] = [w.machine('a'), w.machine('b')];
+    const { x, y } = recordAndAnchor(a);
+    ok(a, ['push']);
+    mkdirSync(join(b.dir, '.git', 'info'), { recursive: true });
+    writeFileSync(join(b.dir, '.git', 'info', 'attributes'), '*.txt -diff\n');
+    writeFiles(b.dir, { '.gitattributes': '* binary\n' });
+    git(b.dir, ['config', 'core.bigFileThreshold', '4']);
+    expect(ok(b, ['fetch'])).toMatchObject({ anchors: [x, y].sort(), refused: [] });
+    for (const commit of [x, y]) expect(ok(b, ['verify', '--anchor', commit])).toMatchObject({ ok: true });
   });
 
   it('forged anchors from a remote are refused, with the reason on stderr; the rest lands', () => {

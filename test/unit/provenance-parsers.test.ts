@@ -5,9 +5,9 @@ import {
   parseBlamePorcelain,
   unquotePath,
 } from '../../src/git/parsers/blame-porcelain.js';
-import { parseDiffStdin, parseHunks } from '../../src/git/parsers/diff-stdin.js';
+import { parseDiffStdin, parseHunks, withoutBinaryHunks } from '../../src/git/parsers/diff-stdin.js';
+import { CatFileScanner, FIRST_FEW_BYTES } from '../../src/git/parsers/cat-file-scan.js';
 import { addedLines, applyHunks } from '../../src/provenance/lines.js';
-import { parseCheckAttr } from '../../src/git/provenance.js';
 
 const fixture = (name: string): Buffer =>
   readFileSync(new URL(`../../fixtures/git-output/${name}`, import.meta.url));
@@ -163,15 +163,77 @@ describe('parseBlamePorcelain', () => {
     expect(parser.end().map((l) => l.finalLine)).toEqual([1, 2]);
   });
 
-  it('reads check-attr -z: the value of the one attribute of the one path', () => {
-    expect(parseCheckAttr(Buffer.from('a b\nc.txt\0diff\0unset\0', 'latin1'))).toBe('unset');
-    expect(parseCheckAttr(Buffer.from('f\0diff\0unspecified\0'))).toBe('unspecified');
-    // `diff=`: a driver named "".
-    expect(parseCheckAttr(Buffer.from('f.t\0diff\0\0'))).toBe('');
-    for (const bad of ['', 'f\0diff\0', 'f\0diff\0set', 'f\0diff\0set\0g\0diff\0set\0'])
-      expect(() => parseCheckAttr(Buffer.from(bad))).toThrow(
-        expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }),
+  it('reads cat-file --batch -z chunk by chunk: a NUL in the first 8000 bytes is binary, names with newlines answer missing', () => {
+    const id = (c: string) => c.repeat(40);
+    const names = [id('a'), 'HEAD:new\nline missing', id('b'), id('c'), id('d')];
+    const late = Buffer.concat([Buffer.alloc(FIRST_FEW_BYTES, 'x'), Buffer.from([0])]);
+    const out = Buffer.concat([
+      Buffer.from(`${id('a')} blob 3\na\0b\n`, 'latin1'),
+      Buffer.from('HEAD:new\nline missing missing\n', 'latin1'),
+      Buffer.from(`${id('b')} blob ${late.length}\n`, 'latin1'),
+      late,
+      Buffer.from(`\n${id('c')} blob 0\n\n${id('d')} tree 4\nxxxx\n`, 'latin1'),
+    ]);
+    for (const size of [1, 7, 64, out.length]) {
+      const scan = new CatFileScanner('scan', (i) =>
+        names[i] === undefined ? undefined : Buffer.from(names[i]),
       );
+      for (let at = 0; at < out.length; at += size) scan.push(out.subarray(at, at + size));
+      expect(scan.end(names.length).map((o) => (o.found ? [o.type, o.binary] : null))).toEqual([
+        ['blob', true],
+        null,
+        ['blob', false],
+        ['blob', false],
+        ['tree', false],
+      ]);
+    }
+    // --batch kept whole, and --batch-check (no content).
+    const keep = new CatFileScanner('keep', (i) =>
+      names[i] === undefined ? undefined : Buffer.from(names[i]),
+    );
+    for (let at = 0; at < out.length; at += 5) keep.push(out.subarray(at, at + 5));
+    expect(keep.end(names.length).map((o) => (o.found ? o.content?.length : null))).toEqual([
+      3,
+      null,
+      late.length,
+      0,
+      4,
+    ]);
+    const check = new CatFileScanner('check', (i) => Buffer.from(names[i] ?? ''));
+    check.push(Buffer.from(`${id('a')} blob 3\nHEAD:new\nline missing missing\n`, 'latin1'));
+    expect(check.end(2).map((o) => (o.found ? [o.id, o.size] : null))).toEqual([[id('a'), 3], null]);
+    const cut = new CatFileScanner('scan', () => Buffer.from(id('a')));
+    cut.push(Buffer.from(`${id('a')} blob 3\nab`, 'latin1'));
+    expect(() => cut.end(1)).toThrow(expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }));
+  });
+
+  it('drops the hunks of a side whose blob is binary, as git does without --text', () => {
+    const entry = (status: 'M' | 'T') => ({
+      srcMode: '100644',
+      dstMode: status === 'T' ? '120000' : '100644',
+      srcId: 'a'.repeat(40),
+      dstId: 'b'.repeat(40),
+      status,
+      score: null,
+      path: 'f',
+      oldPath: null,
+    });
+    const modified = 'diff --git a/f b/f\nindex a..b 100644\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-x\0\n+y\n';
+    const file = { entry: entry('M'), patch: modified, hunks: parseHunks(modified) };
+    expect(withoutBinaryHunks(file, () => false)).toBe(file);
+    const binary = withoutBinaryHunks(file, (id) => id === 'a'.repeat(40));
+    expect([binary.hunks, binary.patch]).toEqual([
+      [],
+      'diff --git a/f b/f\nindex a..b 100644\nBinary files differ\n',
+    ]);
+    const gone =
+      'diff --git a/f b/f\ndeleted file mode 100644\n--- a/f\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\0\n';
+    const added = 'diff --git a/f b/f\nnew file mode 120000\n--- /dev/null\n+++ b/f\n@@ -0,0 +1 @@\n+t\n';
+    const typechange = { entry: entry('T'), patch: gone + added, hunks: parseHunks(gone + added) };
+    // A typechange: the old side binary, the new side (a link) still text.
+    expect(withoutBinaryHunks(typechange, (id) => id === 'a'.repeat(40)).hunks).toEqual([
+      { oldStart: 0, oldCount: 0, newStart: 1, newCount: 1, added: ['t'] },
+    ]);
   });
 
   it('unquotes C-quoted paths, octal bytes included', () => {

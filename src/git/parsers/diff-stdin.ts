@@ -87,6 +87,27 @@ function parsePair(chunk: string): PairFile[] {
   return files;
 }
 
+/**
+ * `file` as git's diff gives it without `--text` where `binary` says a side's blob is binary (the
+ * caller decides from content): such a patch keeps its header and loses its hunks. A typechange
+ * is two patches, the old side's and the new side's, each judged on its own blob. Pure.
+ */
+export function withoutBinaryHunks(file: PairFile, binary: (id: string) => boolean): PairFile {
+  const e = file.entry;
+  const parts = splitPatches(file.patch);
+  const sides: boolean[] =
+    e.status === 'T' ? [binary(e.srcId), binary(e.dstId)] : [binary(e.srcId) || binary(e.dstId)];
+  if (!sides.some(Boolean)) return file;
+  const patch = parts.map((p, i) => (sides[i] === true ? headerOf(p) : p)).join('');
+  return { entry: e, patch, hunks: parseHunks(patch) };
+}
+
+/** A file's patch up to its hunks, with git's line for a binary file in their place (none: as it is). */
+function headerOf(part: string): string {
+  const cut = [part.indexOf('\n--- '), part.indexOf('\n@@ ')].filter((i) => i >= 0);
+  return cut.length === 0 ? part : `${part.slice(0, Math.min(...cut) + 1)}Binary files differ\n`;
+}
+
 function latinPath(s: string): string {
   return decodeBytes(Buffer.from(s, 'latin1'));
 }

@@ -1,0 +1,59 @@
+/**
+ * `trace` in a shallow clone (`git clone --depth 1` over file://) where a person renamed the run's
+ * file after the run: blame stops at the boundary under the new name, which no run's records name.
+ * A line there that a run of this repository may have written is OBJECT_MISSING, never origin
+ * null; lines no run could have written trace as in a full clone.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openRepo } from '../../src/git/repo.js';
+import { computeTrace } from '../../src/provenance/trace.js';
+import { codeOf } from '../helpers/codes.js';
+import { commitAll, git, recordRunsCleanedUp, squash, type RunSetup } from '../helpers/provenance.js';
+
+const run = recordRunsCleanedUp();
+
+/** A depth-1 clone of the set-up's main, with the runs' commits fetched (as `fetch` of the runs does). */
+function shallowClone(s: RunSetup): string {
+  const clone = join(s.snap.options.home, 'shallow');
+  git(s.dir, ['clone', '-q', '--depth', '1', '--branch', 'main', `file://${s.dir}`, clone]);
+  git(clone, ['fetch', '-q', 'origin', 'refs/agentgate/runs/*:refs/agentgate/runs/*']);
+  return clone;
+}
+
+const origins = (t: Awaited<ReturnType<typeof computeTrace>>) =>
+  t.ranges.map((r) => [r.start, r.end, r.origin?.iteration ?? null]);
+
+describe('trace in a shallow clone, of a file renamed after the run', () => {
+  it('a boundary line a run may have written is OBJECT_MISSING; lines no run could have written are nobody’s', async () => {
+    const s = await run(
+      [
+        {
+          'a.txt': 'base one\nbase two\nagent line written by iteration one here\n',
+          'c.txt': '}\n',
+          'd.txt': 'ok\n',
+        },
+      ],
+      { base: { 'a.txt': 'base one\nbase two\n', 'other.txt': '}\nwritten by a person alone\n' } },
+    );
+    squash(s.dir, 'agent-run-a');
+    git(s.dir, ['mv', 'a.txt', 'b.txt']);
+    git(s.dir, ['mv', 'd.txt', 'e.txt']);
+    const renamed = commitAll(s.dir, 'a person renames');
+    expect(origins(await computeTrace(s.src, s.repo, 'b.txt'))).toEqual([
+      [1, 2, null],
+      [3, 3, 1],
+    ]);
+    const repo = await openRepo(shallowClone(s));
+    const error = await computeTrace(s.src, repo, 'b.txt').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'OBJECT_MISSING', details: { commit: renamed } });
+    // -L of the lines the run did not write, another file (its `}` is a run's line too, but says
+    // too little): nobody's, as in a full clone.
+    expect(origins(await computeTrace(s.src, repo, 'b.txt', { range: { start: 1, end: 2 } }))).toEqual([
+      [1, 2, null],
+    ]);
+    expect(origins(await computeTrace(s.src, repo, 'other.txt'))).toEqual([[1, 2, null]]);
+    // The run's own file, byte for byte, renamed: a version a run made, however short.
+    expect(await codeOf(computeTrace(s.src, repo, 'e.txt'))).toBe('OBJECT_MISSING');
+  });
+});
