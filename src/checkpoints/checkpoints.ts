@@ -90,8 +90,8 @@ export class Checkpoints {
 
   /**
    * Opens (without creating) the checkpoint store of the workspace containing `dir`. Throws
-   * WORKSPACE_NOT_FOUND, or UNSAFE_WORKSPACE for `/`, a home directory, a `.git` directory or our
-   * own checkpoint directory.
+   * WORKSPACE_NOT_FOUND, or UNSAFE_WORKSPACE for `/`, a home directory, a `.git` directory, a bare
+   * repository or a directory inside a git dir, or our own checkpoint directory.
    */
   static async open(dir: string, opts: CheckpointsOptions = {}): Promise<Checkpoints> {
     return new Checkpoints(await CheckpointStore.open(dir, opts));

@@ -24,7 +24,7 @@ import {
 import { isCheckpointRevision, listTree, type TreeEntry } from '../git/checkpoint-trees.js';
 import { listRefRecords, readRef } from '../git/refs.js';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
-import { assertSafeWorkspace, isInside, resolveWorkspaceDir } from '../git/repo.js';
+import { assertSafeWorkspace, isInside, noWorkTree, resolveWorkspaceDir } from '../git/repo.js';
 import { userExcludesPath, userExcludesSetting, userIgnoreConfigFiles } from '../git/user-ignore.js';
 import { layout, resolveHome } from '../store/paths.js';
 import { applyPlan, type Applied } from './apply.js';
@@ -95,8 +95,8 @@ export class CheckpointStore {
 
   /**
    * Opens (without creating) the checkpoint store of the workspace containing `dir`. Throws
-   * WORKSPACE_NOT_FOUND, or UNSAFE_WORKSPACE for `/`, a home directory, a `.git` directory or our
-   * own checkpoint directory.
+   * WORKSPACE_NOT_FOUND, or UNSAFE_WORKSPACE for `/`, a home directory, a `.git` directory, a bare
+   * repository or a directory inside a git dir, or our own checkpoint directory.
    */
   static async open(dir: string, opts: CheckpointsOptions = {}): Promise<CheckpointStore> {
     assertCheckpointsOptions(dir, opts);
@@ -119,6 +119,8 @@ export class CheckpointStore {
       cached.configured !== undefined ? Promise.resolve(cached.configured) : userExcludesSetting(ignoreOpts);
     configured.catch(() => undefined);
     const probe = cached.probe ?? (await probeWorkspace(real, gitOpts));
+    // A bare repository's refs and objects are no workspace files (never cached: it holds a HEAD).
+    if (probe.inGitDir === true) throw noWorkTree(real);
     const above =
       probe.isRepository || known !== null ? null : await storeAbove(checkpointsDir, real, homedir());
     const root = above?.root ?? probe.root;
