@@ -159,12 +159,16 @@ export class Checkpoints {
       role === 'change' && opts.touched !== undefined
         ? touchedGitPaths(store.workspace, store.forbidden, opts.touched)
         : undefined;
+    // A failed read waits for the capture: a retry (locked(), recovery.ts) captures into the same index.
     const [records, captured, budget, touched] = await Promise.all([
       reading,
       capturing,
       readBudget(store.location),
       touching,
-    ]);
+    ]).catch(async (error: unknown) => {
+      await capturing.catch(() => undefined);
+      throw error;
+    });
     if (records.some((r) => r.ref === BASELINE_REF)) store.baselineKnown = true;
     const latest = records.find((r) => r.ref === LATEST_REF);
     const prompt = numbered ? promptNumber(records, opts.session as string, claimed) : undefined;
