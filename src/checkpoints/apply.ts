@@ -187,6 +187,7 @@ async function writeEntries(ctx: ApplyContext, entries: readonly Writing[]): Pro
     const blobs = await readObjects(
       ctx.repo,
       batch.map((e) => e.oid),
+      new Map(batch.map((e) => [e.oid, e.path])),
     );
     const items = new Map<PlaceItem, string>();
     for (const e of batch) {

@@ -1,6 +1,10 @@
-import { lstat, realpath } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { lstat, realpath, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { GitFailedError } from '../errors.js';
+import { objectsChangedSince } from '../git/checkpoint-health.js';
 import {
+  dropIndexEntries,
+  entriesWithoutObject,
   listCaptureCandidates,
   listIgnoredTracked,
   stagePaths,
@@ -10,6 +14,7 @@ import {
 } from '../git/checkpoint-index.js';
 import type { CheckpointRepo } from '../git/checkpoint-repo.js';
 import { fsPath } from '../fs/path-bytes.js';
+import { LATEST_REF } from './message.js';
 import { findSkipped, type Skip } from './skip-rules.js';
 import { isUnder, toAbsolute } from './workspace-paths.js';
 
@@ -89,6 +94,42 @@ export async function captureWorkspace(ctx: CaptureContext): Promise<Capture> {
   }
   await stageWorkspace(ctx.repo, [...ctx.excluded, ...skipped.map((s) => s.path)]);
   return { treeId: await writeTree(ctx.repo), skipped };
+}
+
+/**
+ * captureWorkspace that never makes a tree naming an object the store lost (a pack or a loose
+ * object gone). write-tree checks the objects of the directories it writes again, and takes the
+ * others on trust from the index's cache of trees. So when objects may have gone since the latest
+ * checkpoint (objectsChangedSince: a few lstats before the capture writes; the latest marker is
+ * written after a checkpoint's objects, packed-refs by a gc), or the capture failed, the index's
+ * objects are checked (two git processes). The entries that name a lost object leave the index
+ * (the whole index when they are most of it: one removal each would cost more than staging every
+ * file), and the capture runs again: it stages those files anew, writing back each object whose
+ * file still holds it. `restaged`: those paths (none when nothing was lost).
+ */
+export async function captureWithoutLost(
+  ctx: CaptureContext,
+): Promise<{ capture: Capture; restaged: string[] }> {
+  const gitDir = ctx.repo.gitDir;
+  const since = [join(gitDir, ...LATEST_REF.split('/')), join(gitDir, 'packed-refs')];
+  const suspect = objectsChangedSince(gitDir, since);
+  const first = await captureWorkspace(ctx).catch((error: unknown) => {
+    if (error instanceof GitFailedError) return error;
+    throw error;
+  });
+  const failed = first instanceof GitFailedError;
+  if (!suspect && !failed) return { capture: first, restaged: [] };
+  // An index git cannot read fails this listing too: the capture's own failure says it (recovery.ts).
+  const { missing, entries } = await entriesWithoutObject(ctx.repo).catch((error: unknown) => {
+    throw failed ? first : error;
+  });
+  if (missing.length === 0) {
+    if (failed) throw first;
+    return { capture: first, restaged: [] };
+  }
+  if (missing.length * 2 > entries) await rm(ctx.repo.indexFile, { force: true });
+  else await dropIndexEntries(ctx.repo, missing);
+  return { capture: await captureWorkspace(ctx), restaged: missing };
 }
 
 /** `skipped` with each of `dirs` as a nested repository (held by the index), in place of what lies below it. */

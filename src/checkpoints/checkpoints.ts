@@ -90,8 +90,8 @@ export class Checkpoints {
 
   /**
    * Opens (without creating) the checkpoint store of the workspace containing `dir`. Throws
-   * WORKSPACE_NOT_FOUND, or UNSAFE_WORKSPACE for `/`, a home directory, a `.git` directory or our
-   * own checkpoint directory.
+   * WORKSPACE_NOT_FOUND, or UNSAFE_WORKSPACE for `/`, a home directory, a `.git` directory, a bare
+   * repository or a directory inside a git dir, or our own checkpoint directory.
    */
   static async open(dir: string, opts: CheckpointsOptions = {}): Promise<Checkpoints> {
     return new Checkpoints(await CheckpointStore.open(dir, opts));
@@ -159,12 +159,16 @@ export class Checkpoints {
       role === 'change' && opts.touched !== undefined
         ? touchedGitPaths(store.workspace, store.forbidden, opts.touched)
         : undefined;
+    // A failed read waits for the capture: a retry (locked(), recovery.ts) captures into the same index.
     const [records, captured, budget, touched] = await Promise.all([
       reading,
       capturing,
       readBudget(store.location),
       touching,
-    ]);
+    ]).catch(async (error: unknown) => {
+      await capturing.catch(() => undefined);
+      throw error;
+    });
     if (records.some((r) => r.ref === BASELINE_REF)) store.baselineKnown = true;
     const latest = records.find((r) => r.ref === LATEST_REF);
     const prompt = numbered ? promptNumber(records, opts.session as string, claimed) : undefined;

@@ -46,7 +46,8 @@ export function diffFullBetween(store: CheckpointStore, from: string, to?: strin
       .filter((r) => !r.binary)
       .flatMap((r) => [r.srcId, r.dstId])
       .filter((o) => !isNullId(o));
-    const blobs = await readObjects(store.repo, wanted);
+    const paths = new Map(records.flatMap((r) => [[r.srcId, r.path] as const, [r.dstId, r.path] as const]));
+    const blobs = await readObjects(store.repo, wanted, paths);
     // Bytes that are not UTF-8 become U+DC80..U+DCFF (fs/path-bytes.ts), as in `diff --json`: nothing is lost.
     const text = (oid: string): string => {
       const blob = isNullId(oid) ? undefined : blobs.get(oid);

@@ -160,6 +160,12 @@ export async function rebuildIndex(repo: CheckpointRepo): Promise<void> {
   await indexFromTree(repo, latest).catch(() => rm(repo.indexFile, { force: true }));
 }
 
+/** What a track says when its capture staged again the files whose objects the store had lost. */
+export function restagedText(location: StoreLocation, paths: readonly string[]): string {
+  const some = paths.slice(0, 3).join(', ') + (paths.length > 3 ? ', ...' : '');
+  return `the checkpoint store ${location.dir} had lost the objects of ${paths.length} files its index named (${some}): they were staged again from the workspace; an older checkpoint that holds a lost object of a file changed since cannot be restored whole`;
+}
+
 /**
  * Rewrites packed-refs without its garbled lines and the broken refs' lines (with their peeled
  * lines), when it has any; the whole file as it was goes aside first.

@@ -24,12 +24,12 @@ import {
 import { isCheckpointRevision, listTree, type TreeEntry } from '../git/checkpoint-trees.js';
 import { listRefRecords, readRef } from '../git/refs.js';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
-import { assertSafeWorkspace, isInside, resolveWorkspaceDir } from '../git/repo.js';
+import { assertSafeWorkspace, isInside, noWorkTree, resolveWorkspaceDir } from '../git/repo.js';
 import { userExcludesPath, userExcludesSetting, userIgnoreConfigFiles } from '../git/user-ignore.js';
 import { layout, resolveHome } from '../store/paths.js';
 import { applyPlan, type Applied } from './apply.js';
 import { dropBudget } from './budget-count.js';
-import { captureWorkspace, type Capture } from './capture.js';
+import { captureWithoutLost, type Capture } from './capture.js';
 import {
   BASELINE_REF,
   CHECKPOINT_REF_PREFIX,
@@ -46,7 +46,7 @@ import type { Plan } from './plan.js';
 import { existingStore, locateStore, storeAbove, storeOf, type StoreLocation } from './project-id.js';
 import { readCachedAnswers, saveAnswers } from './probe-cache.js';
 import { recordCheckpoint } from './record.js';
-import { corruptError, damageBehind, findDamage, rebuildIndex, setAside } from './recovery.js';
+import { corruptError, damageBehind, findDamage, rebuildIndex, restagedText, setAside } from './recovery.js';
 import { skipRecord, type Skip } from './skip-rules.js';
 import { repairOnAcquire } from './upkeep.js';
 import { toAbsolute, toGitPath } from './workspace-paths.js';
@@ -95,8 +95,8 @@ export class CheckpointStore {
 
   /**
    * Opens (without creating) the checkpoint store of the workspace containing `dir`. Throws
-   * WORKSPACE_NOT_FOUND, or UNSAFE_WORKSPACE for `/`, a home directory, a `.git` directory or our
-   * own checkpoint directory.
+   * WORKSPACE_NOT_FOUND, or UNSAFE_WORKSPACE for `/`, a home directory, a `.git` directory, a bare
+   * repository or a directory inside a git dir, or our own checkpoint directory.
    */
   static async open(dir: string, opts: CheckpointsOptions = {}): Promise<CheckpointStore> {
     assertCheckpointsOptions(dir, opts);
@@ -119,6 +119,8 @@ export class CheckpointStore {
       cached.configured !== undefined ? Promise.resolve(cached.configured) : userExcludesSetting(ignoreOpts);
     configured.catch(() => undefined);
     const probe = cached.probe ?? (await probeWorkspace(real, gitOpts));
+    // A bare repository's refs and objects are no workspace files (never cached: it holds a HEAD).
+    if (probe.inGitDir === true) throw noWorkTree(real);
     const above =
       probe.isRepository || known !== null ? null : await storeAbove(checkpointsDir, real, homedir());
     const root = above?.root ?? probe.root;
@@ -266,17 +268,25 @@ export class CheckpointStore {
   /**
    * Captures the workspace as a tree (capture.ts). Caller holds the lock. A capture writes objects
    * that only a track accounts for (`forTrack`): any other drops the budget's count first
-   * (budget-count.ts), so that the next track counts.
+   * (budget-count.ts), so that the next track counts. When objects may have gone from the store
+   * since the latest checkpoint, it makes sure that the tree names none that is lost (capture.ts
+   * captureWithoutLost); a track says so in `recovered`.
    */
   async capture(opts: { forTrack?: boolean; nested?: readonly string[] } = {}): Promise<Capture> {
     if (opts.forTrack !== true) await dropBudget(this.location);
-    return captureWorkspace({
+    const { capture, restaged } = await captureWithoutLost({
       root: this.workspace,
       repo: this.repo,
       excluded: this.excluded,
       maxFileSizeBytes: this.maxFileSizeBytes,
       ...(opts.nested === undefined ? {} : { nested: opts.nested }),
     });
+    if (restaged.length > 0) {
+      // The first try wrote objects that no bound covers: the next track counts (budget-count.ts).
+      await dropBudget(this.location);
+      if (opts.forTrack === true) this.noteRecovered(restagedText(this.location, restaged));
+    }
+    return capture;
   }
 
   /**
@@ -411,10 +421,13 @@ export class CheckpointStore {
 
   /** Sets the damaged part aside (track only), saying so in `recovered`; a damaged index is made again. */
   private async recover(damage: RepoDamage): Promise<void> {
-    const done = await setAside(this.location, damage);
-    this.recovered = this.recovered === null ? done : `${this.recovered}; ${done}`;
+    this.noteRecovered(await setAside(this.location, damage));
     this.baselineKnown = false;
     if (damage.unusable === null && damage.index !== null) await rebuildIndex(this.repo);
+  }
+
+  private noteRecovered(done: string): void {
+    this.recovered = this.recovered === null ? done : `${this.recovered}; ${done}`;
   }
 
   /**

@@ -3,7 +3,13 @@ import { decodeBytes, encodeBytes } from '../fs/path-bytes.js';
 import type { CheckpointRepo } from './checkpoint-repo.js';
 import { STAGING_CONFIG } from './hardening.js';
 import { assertGitId } from './ids.js';
-import { parseCandidateListing, type CandidateListing } from './parsers/ls-files-tagged.js';
+import {
+  GITLINK_MODE,
+  parseCandidateListing,
+  parseIndexEntries,
+  type CandidateListing,
+} from './parsers/ls-files-tagged.js';
+import { batchCheck } from './record-objects.js';
 import { splitNul } from './parsers/nul-records.js';
 import { runGit, runGitBuffer } from './runner.js';
 
@@ -106,6 +112,33 @@ export async function stagePaths(repo: CheckpointRepo, paths: readonly string[])
 export async function indexFromTree(repo: CheckpointRepo, treeish: string): Promise<void> {
   await runGit(repo, ['read-tree', '--end-of-options', treeish]);
   await runGit(repo, ['update-index', '-q', '--ignore-missing', '--refresh'], { okExitCodes: [1] });
+}
+
+/**
+ * The paths of the index entries whose object the repository lacks (a pack or a loose object
+ * lost), and how many entries there are: one `ls-files`, one `cat-file`. write-tree checks the
+ * objects of the directories it has to write, and takes every other one on trust from the cache
+ * of trees; this is for when objects may have gone (objectsChangedSince), not for every capture.
+ * A gitlink names no object of this repository.
+ */
+export async function entriesWithoutObject(
+  repo: CheckpointRepo,
+): Promise<{ missing: string[]; entries: number }> {
+  const listed = await runGitBuffer(repo, ['ls-files', '-z', '-v', '-s']);
+  const entries = parseIndexEntries(decodeBytes(listed.stdout)).filter((e) => e.mode !== GITLINK_MODE);
+  const answers = await batchCheck(repo, [...new Set(entries.map((e) => e.oid))]);
+  const gone = new Set(answers.filter((a) => !a.found).map((a) => a.name));
+  return { missing: entries.filter((e) => gone.has(e.oid)).map((e) => e.path), entries: entries.length };
+}
+
+/**
+ * Takes `paths` out of the index (never the work tree), so that the next capture finds them
+ * untracked and stages them again from the files, object and all. update-index looks each up:
+ * no pathspec is matched against every entry.
+ */
+export async function dropIndexEntries(repo: CheckpointRepo, paths: readonly string[]): Promise<void> {
+  if (paths.length === 0) return;
+  await runGit(repo, ['update-index', '--force-remove', '-z', '--stdin'], { input: nulInput(paths) });
 }
 
 /** Writes the index as a tree object and returns its id. */

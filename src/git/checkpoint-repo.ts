@@ -5,7 +5,7 @@ import { OBJECT_ID_PATTERN } from '../../types/ids.js';
 import { GitFailedError } from '../errors.js';
 import { randomHex } from '../fs/random.js';
 import { parseCountObjects, type ObjectCounts } from './parsers/count-objects.js';
-import { assertOwnWorkTree } from './repo.js';
+import { assertOwnWorkTree, NO_WORK_TREE } from './repo.js';
 import { runGit, type GitOptions } from './runner.js';
 
 /**
@@ -129,6 +129,8 @@ export interface WorkspaceProbe {
   isRepository: boolean;
   /** Absolute path of the repository's `info/exclude` (the common dir's, for a linked worktree). */
   excludesFile: string | null;
+  /** Set when `dir` lies in a git dir (a bare repository, or inside a `.git`): git shows it no work tree. */
+  inGitDir?: true;
 }
 
 export interface ProbeOptions {
@@ -144,27 +146,37 @@ export interface ProbeOptions {
  * allow it.
  */
 export async function probeWorkspace(dir: string, opts: ProbeOptions = {}): Promise<WorkspaceProbe> {
-  const [top, exclude, gitDir] = await revParseLines(dir, opts, [
+  const { lines, inGitDir } = await revParseLines(dir, opts, [
     '--path-format=absolute',
     '--show-toplevel',
     '--git-path',
     'info/exclude',
     '--git-dir',
   ]);
-  if (!top || !exclude || !gitDir) return { root: dir, isRepository: false, excludesFile: null };
+  const [top, exclude, gitDir] = lines;
+  if (!top || !exclude || !gitDir)
+    return { root: dir, isRepository: false, excludesFile: null, ...(inGitDir ? { inGitDir: true } : {}) };
   const root = await realpath(top);
   // core.worktree or a foreign .git file must not widen the checkpoints beyond the workspace.
   await assertOwnWorkTree(await realpath(dir), root, gitDir);
   return { root, isRepository: true, excludesFile: exclude };
 }
 
-/** `rev-parse` answers in `dir`, one per line; none where git fails there (no repository). */
-export async function revParseLines(dir: string, opts: ProbeOptions, questions: string[]): Promise<string[]> {
+/**
+ * `rev-parse` answers in `dir`, one per line; none where git fails there (no repository, or a
+ * question about the work tree asked in a git dir: then `inGitDir`).
+ */
+export async function revParseLines(
+  dir: string,
+  opts: ProbeOptions,
+  questions: string[],
+): Promise<{ lines: string[]; inGitDir: boolean }> {
   const res = await runGit({ cwd: dir, ...opts }, ['rev-parse', ...questions]).catch((cause: unknown) => {
-    if (cause instanceof GitFailedError) return null;
+    if (cause instanceof GitFailedError) return cause;
     throw cause;
   });
-  return res === null ? [] : res.stdout.split('\n');
+  if (!(res instanceof GitFailedError)) return { lines: res.stdout.split('\n'), inGitDir: false };
+  return { lines: [], inGitDir: NO_WORK_TREE.test(String(res.details.stderr ?? '')) };
 }
 
 /**

@@ -8,7 +8,7 @@ import { parseDiffPairs, type DiffPair } from './parsers/diff-pairs.js';
 import { parseDiffTreeStdin } from './parsers/diff-tree-stdin.js';
 import { parseLsTree, type TreeEntry } from './parsers/ls-tree.js';
 import { splitNul } from './parsers/nul-records.js';
-import { runGitBuffer } from './runner.js';
+import { runGitBuffer, type GitResult, type RunOptions } from './runner.js';
 
 /** Reading the checkpoint repository's trees and blobs. Paths are decoded losslessly (decodeBytes). */
 
@@ -24,7 +24,7 @@ export function isCheckpointRevision(rev: string): boolean {
 export async function listTree(repo: CheckpointRepo, rev: string): Promise<Map<string, TreeEntry> | null> {
   if (!isCheckpointRevision(rev)) return null;
   try {
-    const res = await runGitBuffer(repo, ['ls-tree', '-r', '-z', '--full-tree', rev]);
+    const res = await readGit(repo, ['ls-tree', '-r', '-z', '--full-tree', rev]);
     return parseLsTree(decodeBytes(res.stdout));
   } catch (cause) {
     if (
@@ -38,7 +38,7 @@ export async function listTree(repo: CheckpointRepo, rev: string): Promise<Map<s
 
 /** Paths that differ between two trees, in git's order (no rename detection). */
 export async function changedPaths(repo: CheckpointRepo, from: string, to: string): Promise<string[]> {
-  const res = await runGitBuffer(repo, ['diff-tree', '-r', '-z', '--no-renames', '--name-only', from, to]);
+  const res = await readGit(repo, ['diff-tree', '-r', '-z', '--no-renames', '--name-only', from, to]);
   return splitNul(decodeBytes(res.stdout));
 }
 
@@ -56,7 +56,7 @@ export async function changedPathsOfPairs(
     assertGitId(from, 'diff-tree --stdin');
     assertGitId(to, 'diff-tree --stdin');
   }
-  const res = await runGitBuffer(repo, ['diff-tree', '--stdin', '-r', '-z', '--no-renames', '--name-only'], {
+  const res = await readGit(repo, ['diff-tree', '--stdin', '-r', '-z', '--no-renames', '--name-only'], {
     input: distinct.map(([from, to]) => `${from} ${to}\n`).join(''),
   });
   const found = parseDiffTreeStdin(decodeBytes(res.stdout), distinct);
@@ -66,7 +66,7 @@ export async function changedPathsOfPairs(
 
 /** Per-path status, modes, object ids and line counts between two trees, from one process. */
 export async function diffTrees(repo: CheckpointRepo, from: string, to: string): Promise<DiffPair[]> {
-  const res = await runGitBuffer(repo, [
+  const res = await readGit(repo, [
     'diff-tree',
     '-r',
     '-z',
@@ -94,7 +94,7 @@ export async function unifiedTreeDiff(
   leaveOut: readonly string[] = [],
 ): Promise<Buffer> {
   const specs = leaveOut.length === 0 ? [] : ['--', '.', ...leaveOut.map(excludeSpec)];
-  const res = await runGitBuffer(repo, [
+  const res = await readGit(repo, [
     'diff-tree',
     '-r',
     '-p',
@@ -115,11 +115,15 @@ export async function unifiedTreeDiff(
 
 /**
  * Reads any number of objects through one `cat-file --batch` process. Every id must exist: a
- * missing object means the checkpoint repository is damaged (STORE_CORRUPT).
+ * missing object means the checkpoint repository is damaged (STORE_CORRUPT, naming the file
+ * `paths` gives for it), with the ways out: a track stages anew each file whose object is lost
+ * (capture.ts captureWithoutLost), which writes it back while a file still holds it; other
+ * checkpoints, and this one's other files, still restore.
  */
 export async function readObjects(
   repo: CheckpointRepo,
   oids: readonly string[],
+  paths: ReadonlyMap<string, string> = new Map(),
 ): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
   const unique = [...new Set(oids)];
@@ -128,14 +132,36 @@ export async function readObjects(
     input: unique.map((o) => `${o}\n`).join(''),
   });
   for (const obj of parseCatFileBatch(res.stdout)) {
-    if (obj.kind === 'missing') {
-      throw new StoreCorruptError(`object ${obj.name} is missing from the checkpoint store ${repo.gitDir}`, {
-        details: { gitDir: repo.gitDir, object: obj.name },
-      });
-    }
+    if (obj.kind === 'missing') throw lostObject(repo, obj.name, paths.get(obj.name) ?? null);
     out.set(obj.oid, obj.content);
   }
   return out;
+}
+
+/** git's words (LC_ALL=C) for an object it needs and the repository lacks. */
+const LOST_OBJECT =
+  /unable to read (?:tree )?([0-9a-f]{40,64})|missing (?:blob|tree) object '([0-9a-f]{40,64})'/;
+
+/** runGitBuffer for a read of trees and blobs: an object the store lost is STORE_CORRUPT, as in readObjects. */
+async function readGit(
+  repo: CheckpointRepo,
+  args: string[],
+  opts: RunOptions = {},
+): Promise<GitResult<Buffer>> {
+  try {
+    return await runGitBuffer(repo, args, opts);
+  } catch (cause) {
+    const lost = cause instanceof GitFailedError ? LOST_OBJECT.exec(String(cause.details.stderr)) : null;
+    throw lost === null ? cause : lostObject(repo, (lost[1] ?? lost[2]) as string, null);
+  }
+}
+
+function lostObject(repo: CheckpointRepo, object: string, path: string | null): StoreCorruptError {
+  const file = path === null ? '' : ` (the file ${JSON.stringify(path)})`;
+  return new StoreCorruptError(
+    `object ${object}${file} is missing from the checkpoint store ${repo.gitDir}, so a checkpoint that holds it cannot be read whole; "checkpoint track" writes it back while a file of the workspace still holds that content; else restore another checkpoint (see "checkpoint list"), or revert only this one's other files ("checkpoint revert HASH PATH...")`,
+    { details: { gitDir: repo.gitDir, object, path } },
+  );
 }
 
 export type { TreeEntry };

@@ -16,13 +16,14 @@ export async function workTreeOfGitDir(
   dir: string,
   opts: ProbeOptions = {},
 ): Promise<string | null | undefined> {
-  const [bare, gitDir] = await revParseLines(dir, opts, ['--is-bare-repository', '--absolute-git-dir']);
+  const [bare, gitDir] = (await revParseLines(dir, opts, ['--is-bare-repository', '--absolute-git-dir']))
+    .lines;
   if (!gitDir) return undefined;
   const own = await realpath(gitDir);
   if (!isInside(own, await realpath(dir))) return undefined;
   if (bare === 'true') return null;
   // core.worktree (a submodule's git dir), then a linked worktree's `gitdir`, then beside `.git`.
-  const [configured] = await revParseLines(dir, opts, ['--show-toplevel']);
+  const [configured] = (await revParseLines(dir, opts, ['--show-toplevel'])).lines;
   const named = await readFile(resolve(own, 'gitdir'), 'utf8').catch(() => '');
   const candidates = [
     configured,
@@ -38,7 +39,8 @@ export async function workTreeOfGitDir(
 async function isWorkTreeOf(top: string, gitDir: string, opts: ProbeOptions): Promise<boolean> {
   const real = await realpath(top).catch(() => null);
   if (real === null) return false;
-  const [shown, itsGitDir] = await revParseLines(real, opts, ['--show-toplevel', '--absolute-git-dir']);
+  const [shown, itsGitDir] = (await revParseLines(real, opts, ['--show-toplevel', '--absolute-git-dir']))
+    .lines;
   if (!shown || !itsGitDir || (await realpath(itsGitDir)) !== gitDir) return false;
   const probe = await probeWorkspace(real, opts);
   return probe.isRepository && probe.root === real;

@@ -62,7 +62,7 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
         { cause, details: { workspace: real } },
       );
     }
-    if (/must be run in a work tree/i.test(stderr)) throw noWorkTree(real, cause);
+    if (NO_WORK_TREE.test(stderr)) throw noWorkTree(real, cause);
     throw cause;
   }
   const [topLevel, gitDir, commonDir] = paths;
@@ -112,13 +112,17 @@ export async function userAttributesFile(dir: string): Promise<string | null> {
   return attributesFileOf(dir, undefined, await userContentConfig(() => Promise.resolve(new Set())));
 }
 
+/** git's words (LC_ALL=C) for a directory that lies in a git dir: a bare repository, or inside a `.git`. */
+export const NO_WORK_TREE = /must be run in a work tree/i;
+
 /**
- * A bare repository, or a directory inside a git dir: no work tree to snapshot. Never NOT_A_REPOSITORY,
- * which `--init` would answer with a `git init` inside the git dir.
+ * A bare repository, or a directory inside a git dir: no work tree to snapshot or checkpoint (its
+ * refs and objects would be taken for files). Never NOT_A_REPOSITORY, which `--init` would answer
+ * with a `git init` inside the git dir.
  */
-function noWorkTree(real: string, cause?: unknown): UnsafeWorkspaceError {
+export function noWorkTree(real: string, cause?: unknown): UnsafeWorkspaceError {
   return new UnsafeWorkspaceError(
-    `${real} is a bare repository or lies inside a git dir, so it has no work tree to snapshot; give the path of a checked-out work tree`,
+    `${real} is a bare repository or lies inside a git dir, so it has no work tree to snapshot or checkpoint; give the path of a checked-out work tree`,
     { cause, details: { workspace: real } },
   );
 }
