@@ -26,7 +26,7 @@ import { listRefRecords, readRef } from '../git/refs.js';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { assertSafeWorkspace, isInside, noWorkTree, resolveWorkspaceDir } from '../git/repo.js';
 import { userExcludesPath, userExcludesSetting, userIgnoreConfigFiles } from '../git/user-ignore.js';
-import { layout, resolveHome } from '../store/paths.js';
+import { isOwnData, layout, resolveHome } from '../store/paths.js';
 import { applyPlan, type Applied } from './apply.js';
 import { dropBudget } from './budget-count.js';
 import { captureWithoutLost, type Capture } from './capture.js';
@@ -126,7 +126,7 @@ export class CheckpointStore {
     const root = above?.root ?? probe.root;
     // probeWorkspace refused a work tree that git places elsewhere (core.worktree, a `.git` file).
     assertSafeWorkspace(root);
-    if (root.split(sep).includes('.git') || root === home || isInside(checkpointsDir, root)) {
+    if (root.split(sep).includes('.git') || isOwnData(home, root)) {
       throw new UnsafeWorkspaceError(
         `refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`,
         {

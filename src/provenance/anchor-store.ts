@@ -5,6 +5,7 @@ import { OBJECT_ID_PATTERN, OBJECT_ID_SOURCE } from '../../types/ids.js';
 import { InvalidArgumentError, StoreCorruptError } from '../errors.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
 import { corruptFile, readJsonFile } from '../store/json-file.js';
+import { layout } from '../store/paths.js';
 
 const ANCHOR_FILE = new RegExp(`^(${OBJECT_ID_SOURCE})\\.json$`);
 
@@ -17,7 +18,7 @@ export class AnchorStore {
   readonly dir: string;
 
   constructor(home: string) {
-    this.dir = join(resolve(home), 'anchors');
+    this.dir = layout(resolve(home)).anchors;
   }
 
   path(commit: string): string {

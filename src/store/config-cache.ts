@@ -3,6 +3,7 @@ import type { Config } from '../../types/config.js';
 import { ConfigCacheRecord } from '../../types/config-cache.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
 import { readJsonText } from './json-file.js';
+import { layout } from './paths.js';
 
 /**
  * The config file's parsed form, kept in `<home>/cache/config.json` with the text it came from, so
@@ -16,7 +17,7 @@ import { readJsonText } from './json-file.js';
 
 /** Where the cache lives under a home. */
 export function configCacheFile(home: string): string {
-  return join(home, 'cache', 'config.json');
+  return join(layout(home).cache, 'config.json');
 }
 
 /** The last parse that did not come from the cache, until saveParsedConfig keeps it. */

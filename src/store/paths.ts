@@ -5,6 +5,7 @@ import { checkArgument } from '../arguments.js';
 import { InvalidIdError } from '../errors.js';
 import { accountHome } from '../fs/home-dir.js';
 import { makeOwnDir } from '../fs/own-dir.js';
+import { isInside } from '../fs/inside.js';
 
 /** The agentgate home: an explicit option, else $AGENTGATE_HOME, else ~/.agentgate. */
 export function resolveHome(explicit?: string): string {
@@ -37,8 +38,17 @@ export function layout(home: string) {
     /** Temporary checkouts of gates run with --isolated (swept when their owner is gone). */
     gateCheckouts: join(home, 'tmp', 'gates'),
     logs: join(home, 'logs'),
+    anchors: join(home, 'anchors'),
+    cache: join(home, 'cache'),
     config: join(home, 'config.yaml'),
   };
+}
+
+/** Whether `dir` is the home or lies in one of the directories the home keeps its data in. */
+export function isOwnData(home: string, dir: string): boolean {
+  const own = layout(home);
+  const dirs = [own.snapshots, own.runs, own.gates, own.artifacts, own.checkpoints, own.locks, own.logs];
+  return dir === home || [...dirs, own.gateCheckouts, own.anchors, own.cache].some((d) => isInside(d, dir));
 }
 
 /** Ids become file and ref names: anything outside the safe set is refused before it touches a path. */

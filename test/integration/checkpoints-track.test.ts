@@ -96,6 +96,18 @@ describe('checkpoint track', () => {
     await expect(Checkpoints.open(join(ws, '.git'))).rejects.toMatchObject({ code: 'UNSAFE_WORKSPACE' });
   });
 
+  it("refuses the home's own directories (logs, anchors, ...) but not a project beside them", async () => {
+    const home = tempDir('agentgate-cp-own-');
+    for (const dir of ['logs', 'anchors', 'cache', 'runs', 'tmp/gates/x']) {
+      mkdirSync(join(home, dir), { recursive: true });
+      await expect(Checkpoints.open(join(home, dir), { home })).rejects.toMatchObject({
+        code: 'UNSAFE_WORKSPACE',
+      });
+    }
+    mkdirSync(join(home, 'project'));
+    await expect(Checkpoints.open(join(home, 'project'), { home })).resolves.toBeDefined();
+  });
+
   it('lists checkpoints newest first; the first is the baseline until a new session starts', async () => {
     const ws = tempDir('agentgate-cp-list-');
     writeFiles(ws, { 'a.txt': '1' });
