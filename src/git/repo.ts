@@ -43,7 +43,8 @@ const OPEN_PATTERN = `${DRIVER_AND_INCLUDE_PATTERN}|^core\\.attributesfile$`;
  * Opens the repository that contains `dir`. Reads the driver names in the repository's config so
  * that every later call can switch their programs off (the config is read, never executed).
  * Throws WORKSPACE_NOT_FOUND, NOT_A_REPOSITORY or UNSAFE_WORKSPACE: the latter also when the
- * repository's config or its `.git` file would make git work on files outside the workspace.
+ * repository's config, its `.git` file or a symbolic link in its git dir would make git work on
+ * files outside the workspace.
  */
 export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Repo> {
   const real = await resolveWorkspaceDir(dir);
@@ -147,7 +148,7 @@ async function repoPaths(base: GitOptions): Promise<string[]> {
  * point into an unrelated repository (our commits would land there). Allowed: a plain `.git`
  * directory, a linked worktree (`git worktree add`: its git dir names our `.git` file back), a
  * submodule (its git dir's `core.worktree` names us back) and a separate git dir that is not
- * another checkout's `.git`.
+ * another checkout's: neither inside its `.git` nor holding an index written for other files.
  */
 export async function assertOwnWorkTree(
   real: string,
