@@ -12,6 +12,8 @@ import {
 import { isInside } from '../fs/inside.js';
 import { DRIVER_AND_INCLUDE_PATTERN, neutraliseDrivers, parseConfigEntries } from './hardening.js';
 import { isRepositoryEntry } from './dot-git.js';
+import { assertNoLinksWhereWeWrite } from './git-dir-links.js';
+import { indexIsOfWorkTree } from './index-owner.js';
 import { runGit, USER_CONTENT_PATTERN, userContentConfig, type GitOptions } from './runner.js';
 
 /** Where a path lies relative to another: kept here too, where most git code looks for it. */
@@ -41,7 +43,8 @@ const OPEN_PATTERN = `${DRIVER_AND_INCLUDE_PATTERN}|^core\\.attributesfile$`;
  * Opens the repository that contains `dir`. Reads the driver names in the repository's config so
  * that every later call can switch their programs off (the config is read, never executed).
  * Throws WORKSPACE_NOT_FOUND, NOT_A_REPOSITORY or UNSAFE_WORKSPACE: the latter also when the
- * repository's config or its `.git` file would make git work on files outside the workspace.
+ * repository's config, its `.git` file or a symbolic link in its git dir would make git work on
+ * files outside the workspace.
  */
 export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Repo> {
   const real = await resolveWorkspaceDir(dir);
@@ -75,6 +78,7 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
     );
   }
   await assertOwnWorkTree(real, topLevel, gitDir, commonDir);
+  await assertNoLinksWhereWeWrite(real, gitDir, commonDir);
   const keys =
     gitDir === guess && commonDir === guess
       ? await early
@@ -148,7 +152,7 @@ async function repoPaths(base: GitOptions): Promise<string[]> {
  * point into an unrelated repository (our commits would land there). Allowed: a plain `.git`
  * directory, a linked worktree (`git worktree add`: its git dir names our `.git` file back), a
  * submodule (its git dir's `core.worktree` names us back) and a separate git dir that is not
- * another checkout's `.git`.
+ * another checkout's: neither inside its `.git` nor holding an index written for other files.
  */
 export async function assertOwnWorkTree(
   real: string,
@@ -183,7 +187,7 @@ export async function assertOwnWorkTree(
     if (shared) return sharing();
     if (realGitDir !== dotGit && realGitDir.split(sep).includes('.git'))
       return refuse(`${dotGit} is a symbolic link into another repository's git dir (${realGitDir})`);
-    return;
+    return assertOwnIndex(topLevel, realGitDir, refuse);
   }
   const named = await readPointer(join(realGitDir, 'gitdir'));
   if (named !== null && (await realpathOrNull(resolve(realGitDir, named))) === dotGit) return; // a linked worktree
@@ -196,6 +200,22 @@ export async function assertOwnWorkTree(
   if (realGitDir.split(sep).includes('.git')) {
     refuse(`${join(owner.dir, '.git')} points into another repository's git dir (${realGitDir})`);
   }
+  await assertOwnIndex(topLevel, realGitDir, refuse);
+}
+
+/**
+ * A separate git dir (no linked worktree's, no submodule's) names no work tree of its own: it is
+ * another checkout's when its index describes none of the files here (indexIsOfWorkTree).
+ */
+async function assertOwnIndex(
+  topLevel: string,
+  gitDir: string,
+  refuse: (why: string) => never,
+): Promise<void> {
+  if ((await indexIsOfWorkTree(topLevel, gitDir)) !== false) return;
+  refuse(
+    `the git dir ${gitDir} is another checkout's: its index was written for files that are not in ${topLevel}. If it really is this work tree's own git dir, run "git status" in ${topLevel} to refresh its index, then retry; otherwise remove ${join(topLevel, '.git')}`,
+  );
 }
 
 /** The nearest directory from `dir` upwards that holds a `.git` entry, and what that entry is. */

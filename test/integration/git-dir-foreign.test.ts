@@ -1,0 +1,137 @@
+/**
+ * A workspace whose `.git` writes into another repository: symbolic links where git writes for us
+ * (refs, index, a reflog), and a `.git` file naming another checkout's separate git dir. Each is
+ * UNSAFE_WORKSPACE before anything is written, the other repository untouched; legitimate shapes
+ * (own separate git dir, linked worktree, submodule, a symlinked hooks dir) keep working.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cliIn } from '../helpers/cli.js';
+import { commitAll, git, oracleEnv, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+
+/** `before` on the workspace: its exit status and error code. */
+function before(ws: string): { status: number | null; code: unknown } {
+  const res = cliIn(ws, join(tempDir('agentgate-home-'), 'home'), ['before', '--run', 'r1']);
+  const code =
+    res.status === 0 ? null : (JSON.parse(res.stdout) as { error?: { code?: string } }).error?.code;
+  return { status: res.status, code };
+}
+
+/** Everything a repository's branches, index and work tree say, to compare before and after. */
+function stateOf(repo: string): string {
+  return [
+    git(repo, ['for-each-ref']),
+    git(repo, ['ls-files', '-s']),
+    git(repo, ['status', '--porcelain=v1']),
+    git(repo, ['fsck', '--no-progress']),
+  ].join('\n');
+}
+
+describe('symbolic links where git writes for us', () => {
+  it('.git/refs linked to another checkout’s refs: UNSAFE_WORKSPACE, its branch not moved', () => {
+    const victim = repoWithCommit({ 'v.txt': 'victim\n' });
+    const ws = repoWithCommit({ 'f.txt': 'mine\n' });
+    git(ws, ['pack-refs', '--all']);
+    rmSync(join(ws, '.git', 'refs'), { recursive: true });
+    symlinkSync(join(victim, '.git', 'refs'), join(ws, '.git', 'refs'));
+    writeFileSync(join(ws, '.git', 'objects', 'info', 'alternates'), `${join(victim, '.git', 'objects')}\n`);
+    writeFiles(ws, { 'f.txt': 'dirty\n' });
+    const was = stateOf(victim);
+    expect(before(ws)).toEqual({ status: 1, code: 'UNSAFE_WORKSPACE' });
+    expect(stateOf(victim)).toBe(was);
+  });
+
+  it('.git/index linked to another checkout’s index: UNSAFE_WORKSPACE, its staged work kept', () => {
+    const victim = repoWithCommit({ 'v.txt': 'victim\n' });
+    writeFiles(victim, { 'staged.txt': 'staged\n' });
+    git(victim, ['add', 'staged.txt']);
+    const ws = repoWithCommit({ 'f.txt': 'mine\n' });
+    rmSync(join(ws, '.git', 'index'));
+    symlinkSync(join(victim, '.git', 'index'), join(ws, '.git', 'index'));
+    writeFiles(ws, { 'f.txt': 'dirty\n', 'g.txt': 'new\n' });
+    const was = stateOf(victim);
+    expect(before(ws)).toEqual({ status: 1, code: 'UNSAFE_WORKSPACE' });
+    expect(stateOf(victim)).toBe(was);
+  });
+
+  it('a reflog linked to a file outside: UNSAFE_WORKSPACE, the file unchanged', () => {
+    const outside = join(tempDir('agentgate-outside-'), 'outside.txt');
+    writeFileSync(outside, 'precious\n');
+    const ws = repoWithCommit({ 'f.txt': 'mine\n' });
+    rmSync(join(ws, '.git', 'logs', 'refs', 'heads', 'main'));
+    symlinkSync(outside, join(ws, '.git', 'logs', 'refs', 'heads', 'main'));
+    writeFiles(ws, { 'f.txt': 'dirty\n' });
+    expect(before(ws)).toEqual({ status: 1, code: 'UNSAFE_WORKSPACE' });
+    expect(readFileSync(outside, 'utf8')).toBe('precious\n');
+  });
+
+  it('a symlinked hooks directory or config file is only read: before works', () => {
+    const ws = repoWithCommit({ 'f.txt': 'mine\n' });
+    const shared = tempDir('agentgate-shared-');
+    execFileSync('mv', [join(ws, '.git', 'hooks'), join(shared, 'hooks')]);
+    execFileSync('mv', [join(ws, '.git', 'config'), join(shared, 'config')]);
+    symlinkSync(join(shared, 'hooks'), join(ws, '.git', 'hooks'));
+    symlinkSync(join(shared, 'config'), join(ws, '.git', 'config'));
+    writeFiles(ws, { 'f.txt': 'dirty\n' });
+    expect(before(ws)).toEqual({ status: 0, code: null });
+  });
+});
+
+describe('a .git file naming a separate git dir', () => {
+  function separate(root: string, name: string, files: Record<string, string>): string {
+    const ws = join(root, name);
+    execFileSync(
+      'git',
+      ['init', '-q', '-b', 'main', `--separate-git-dir=${join(root, `${name}-gitdir`)}`, ws],
+      {
+        env: oracleEnv(),
+      },
+    );
+    writeFiles(ws, files);
+    commitAll(ws, name);
+    return ws;
+  }
+
+  it('another checkout’s: UNSAFE_WORKSPACE, its branch, index and files untouched', () => {
+    const root = tempDir('agentgate-sepvictim-');
+    const victim = separate(root, 'victim', { 'v.txt': 'victim\n' });
+    const ws = join(root, 'ws');
+    mkdirSync(ws);
+    writeFileSync(join(ws, '.git'), `gitdir: ${join(root, 'victim-gitdir')}\n`);
+    writeFiles(ws, { 'm.txt': 'mine\n' });
+    const was = stateOf(victim);
+    expect(before(ws)).toEqual({ status: 1, code: 'UNSAFE_WORKSPACE' });
+    expect(stateOf(victim)).toBe(was);
+  });
+
+  it('this work tree’s own works; restored from a copy (new inodes), once git status refreshed its index', () => {
+    const root = tempDir('agentgate-sepown-');
+    const ws = separate(root, 'ws', { 'a.txt': 'one\n', 'b.txt': 'bee\n' });
+    writeFiles(ws, { 'a.txt': 'two\n' });
+    expect(before(ws)).toEqual({ status: 0, code: null });
+    // Restored from a backup: every file a new inode, the same content; git status refreshes the index.
+    const copy = join(root, 'copy');
+    execFileSync('cp', ['-a', ws, copy]);
+    rmSync(ws, { recursive: true });
+    execFileSync('mv', [copy, ws]);
+    expect(before(ws).code).toBe('UNSAFE_WORKSPACE');
+    git(ws, ['status', '--porcelain']);
+    expect(before(ws)).toEqual({ status: 0, code: null });
+  });
+
+  it('a linked worktree and a submodule keep working', () => {
+    const main = repoWithCommit({ 'a.txt': 'one\n' });
+    const linked = join(tempDir('agentgate-wt-'), 'linked');
+    git(main, ['worktree', 'add', '-q', '-b', 'side', linked]);
+    writeFiles(linked, { 'a.txt': 'two\n' });
+    expect(before(linked)).toEqual({ status: 0, code: null });
+    const source = repoWithCommit({ 's.txt': 'sub\n' });
+    const superRepo = repoWithCommit({ 'top.txt': 'top\n' });
+    git(superRepo, ['-c', 'protocol.file.allow=always', 'submodule', '--quiet', 'add', source, 'sub']);
+    const sub = join(superRepo, 'sub');
+    writeFiles(sub, { 's.txt': 'edited\n' });
+    expect(before(sub)).toEqual({ status: 0, code: null });
+  });
+});
