@@ -3,7 +3,7 @@ import { lstat, stat } from 'node:fs/promises';
 import { InvalidArgumentError, RemoteNotFoundError, UnsafeRemoteError } from '../errors.js';
 import { commonDir } from '../fs/git-locks.js';
 import { randomHex } from '../fs/random.js';
-import { parseConfigEntries } from './hardening.js';
+import { parseConfigEntries, type ConfigPair } from './hardening.js';
 import { runGit, type GitOptions } from './runner.js';
 
 /**
@@ -19,8 +19,8 @@ export interface RemoteTarget {
   url: string;
   /** What git is given: a URL no configured remote is named after, or a name of ours defined by `config` alone. */
   arg: string;
-  /** `-c` pairs that define `arg` when it is a name of ours. */
-  config: readonly string[];
+  /** Settings of command scope that define `arg` when it is a name of ours, and pin the repository's `http.<url>.*` keys. */
+  config: readonly ConfigPair[];
 }
 
 /**
@@ -78,6 +78,53 @@ export function checkRemoteUrl(url: string): RemoteKind {
 }
 
 type ConfigEntry = { key: string; value: string };
+
+/**
+ * The https settings pinned on every transport call (`http.<key>`, lower case), for the workspace's
+ * config is untrusted: a cookie file is read and sent to the server, and with `saveCookies`
+ * overwritten by a cookie jar (any file); TLS verification stays on (`sslCAInfo`, which names
+ * whom to trust, is left: it reads a file and sends nothing); no proxy, extra headers, resolve
+ * overrides, or Kerberos credentials offered (`emptyAuth`) or forwarded (`delegation`).
+ */
+export const HTTP_PINS: Readonly<Record<string, string>> = {
+  cookiefile: '',
+  savecookies: 'false',
+  sslverify: 'true',
+  proxy: '',
+  extraheader: '',
+  curloptresolve: '',
+  emptyauth: 'false',
+  delegation: 'none',
+};
+
+/** Client certificate files git would present to the server: no value switches them off (an empty one fails every call). */
+const HTTP_REFUSED = new Set(['sslcert', 'sslkey']);
+
+/**
+ * The HTTP_PINS of every `http.<url>.<key>` the repository's config sets, under the same URL: git
+ * takes the value of the best-matching URL over the plain key, and of two that match alike the
+ * later, which command scope is. A client certificate or key the config names is REMOTE_UNSAFE
+ * for an https remote.
+ */
+function httpPins(
+  config: readonly ConfigEntry[],
+  url: string,
+  kind: RemoteKind,
+): Array<readonly [string, string]> {
+  const out: Array<readonly [string, string]> = [];
+  for (const { key, value } of config) {
+    if (!/^http\./i.test(key)) continue;
+    const variable = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
+    if (HTTP_REFUSED.has(variable) && value !== '' && kind === 'https')
+      throw new UnsafeRemoteError(
+        `the repository's config sets ${key}, which would make git present that client certificate to ${url}; remove it from the workspace's config`,
+        { details: { url, key } },
+      );
+    const pinned = HTTP_PINS[variable];
+    if (pinned !== undefined && key.indexOf('.') !== key.lastIndexOf('.')) out.push([key, pinned]);
+  }
+  return out;
+}
 
 /**
  * Where a remote name or URL points, as git decides it (remote.c): a remote configured under that
@@ -142,7 +189,10 @@ function configuredRemote(
   };
 }
 
-/** The remote with its URL checked (a relative one taken from the top level, where git runs) and core.gitProxy refused for git://. */
+/**
+ * The remote with its URL checked (a relative one taken from the top level, where git runs),
+ * core.gitProxy refused for git://, and the repository's `http.<url>.*` keys pinned (httpPins).
+ */
 function checked(
   repo: { topLevel: string },
   config: readonly ConfigEntry[],
@@ -160,7 +210,7 @@ function checked(
       { details: { url: remote.url } },
     );
   const url = kind === 'local' && !isAbsolute(remote.url) ? resolve(repo.topLevel, remote.url) : remote.url;
-  return { ...remote, url };
+  return { ...remote, url, config: [...remote.config, ...httpPins(config, url, kind)] };
 }
 
 /**
@@ -203,11 +253,11 @@ async function givenUrl(
 }
 
 /**
- * What decides where git goes for a remote, in one git process: the `insteadOf` and
- * `pushInsteadOf` rules, `core.gitProxy`, and every remote's settings.
+ * What decides where and how git goes for a remote, in one git process: the `insteadOf` and
+ * `pushInsteadOf` rules, `core.gitProxy`, every remote's settings and the `http.*` keys.
  */
 async function remoteConfig(repo: GitOptions): Promise<ConfigEntry[]> {
-  const pattern = '^url\\..*\\.(push)?insteadof$|^core\\.gitproxy$|^remote\\.';
+  const pattern = '^url\\..*\\.(push)?insteadof$|^core\\.gitproxy$|^remote\\.|^http\\.';
   const res = await runGit(repo, ['config', '-z', '--get-regexp', pattern], { okExitCodes: [1] });
   return parseConfigEntries(res.stdout);
 }

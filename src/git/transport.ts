@@ -1,5 +1,5 @@
 import { BundleInvalidError, GitFailedError, InvalidArgumentError, RemoteNotFoundError } from '../errors.js';
-import { checkRemoteUrl, type RemoteTarget } from './remote.js';
+import { checkRemoteUrl, HTTP_PINS, type RemoteTarget } from './remote.js';
 import { objectFormat } from './record-objects.js';
 import { runGit, type GitOptions } from './runner.js';
 
@@ -8,7 +8,8 @@ import { runGit, type GitOptions } from './runner.js';
  * helper (`ext::`, `fd::`, ...) runs a program, `http` is plain text. These `-c` pairs go on every
  * call that talks to a remote or a bundle, and outrank `url.<base>.insteadOf` rewrites too. The
  * repository's own config cannot name a program for the transport either: ssh is plain `ssh`,
- * no credential helper, and upload-pack / receive-pack are given on the command line.
+ * no credential helper, and upload-pack / receive-pack are given on the command line. Nor a file
+ * for https to read or write (HTTP_PINS; its `http.<url>.*` keys are pinned by resolveRemote).
  */
 export const TRANSPORT_CONFIG: readonly string[] = [
   'protocol.allow=never',
@@ -25,19 +26,24 @@ export const TRANSPORT_CONFIG: readonly string[] = [
   'submodule.recurse=false',
   'push.recurseSubmodules=no',
   'push.gpgSign=false',
+  ...Object.entries(HTTP_PINS).map(([key, value]) => `http.${key}=${value}`),
 ];
 
 /**
  * The settings of a local remote's upload-pack or receive-pack (no spaces or quotes: they go into a
  * shell command line). receive-pack runs the remote's alternateRefsCommand when it has alternates,
  * and its `gc --auto` after a push; `uploadpack.packObjectsHook` is read only from protected
- * config (system, global, command line), which our environment empties.
+ * config (system, global, command line), which our environment empties. A non-bare remote whose
+ * `receive.denyCurrentBranch` is `updateInstead` checks the pushed ref out into its work tree when
+ * its HEAD names it, through that repository's filters: refused instead (PUSH_REJECTED), so
+ * receive-pack never touches a work tree.
  */
 const SERVER_CONFIG: readonly string[] = [
   'core.hooksPath=/dev/null',
   'core.fsmonitor=false',
   'core.alternateRefsCommand=',
   'receive.autogc=false',
+  'receive.denyCurrentBranch=refuse',
 ];
 
 /**

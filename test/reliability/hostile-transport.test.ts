@@ -13,11 +13,12 @@
  * core.gitProxy and url.<base>.insteadOf to ext:: in reliability/sharing-hostile.test.ts; hooks,
  * filters and drivers in reliability/sharing-armed.test.ts.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { startHttpsServer, type HttpsServer } from '../helpers/https-server.js';
 import { git, oracleEnv } from '../helpers/repo.js';
 import { runIterations, world, type Machine, type World } from '../helpers/sharing.js';
 
@@ -26,7 +27,7 @@ let markers: string;
 let a: Machine;
 let b: Machine;
 let c: Machine;
-let server: ChildProcess | undefined;
+let server: HttpsServer | undefined;
 let port = 0;
 
 /** A program that leaves `markers/NAME` and fails. */
@@ -61,7 +62,7 @@ function armClone(m: Machine): void {
   set('remote.origin.uploadpack', planted(`uploadpack-${m.name}`));
   set('remote.origin.receivepack', planted(`receivepack-${m.name}`));
   // An https server with a self-signed certificate answers 401: git asks for credentials.
-  set('http.sslVerify', 'false');
+  set('http.sslCAInfo', server?.cert ?? '');
   set('remote.https.url', `https://127.0.0.1:${port}/repo.git`);
 }
 
@@ -82,7 +83,8 @@ beforeAll(async () => {
   mkdirSync(join(w.root, 'bin'));
   [a, b, c] = [w.machine('a'), w.machine('b'), w.machine('c')];
   await runIterations(a, 'armed', 2);
-  port = await startHttpsServer();
+  server = await startHttpsServer(w.root);
+  port = server.port;
   for (const m of [a, b, c]) armClone(m);
   // The remote's own config: its receive-pack reads alternateRefsCommand; packObjectsHook is honoured
   // only from protected config, which we keep empty; its fsmonitor and hooks.
@@ -102,7 +104,7 @@ beforeEach(() => {
 });
 
 afterAll(() => {
-  server?.kill();
+  server?.stop();
   w?.cleanup();
 });
 
@@ -166,34 +168,3 @@ describe('program-naming settings during push, fetch, export and import', () => 
     );
   });
 });
-
-/** A child process serving https with a fresh self-signed certificate; every request gets 401. */
-async function startHttpsServer(): Promise<number> {
-  const key = join(w.root, 'key.pem');
-  const cert = join(w.root, 'cert.pem');
-  spawnSync('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-subj',
-    '/CN=127.0.0.1',
-    '-days',
-    '1',
-    '-keyout',
-    key,
-    '-out',
-    cert,
-  ]);
-  const code = `
-    const https = require('node:https'); const fs = require('node:fs');
-    const s = https.createServer({ key: fs.readFileSync(${JSON.stringify(key)}), cert: fs.readFileSync(${JSON.stringify(cert)}) },
-      (req, res) => { res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="x"' }); res.end(); });
-    s.listen(0, '127.0.0.1', () => console.log(s.address().port));`;
-  server = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    server?.stdout?.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
-    server?.once('exit', () => reject(new Error('https server exited')));
-  });
-}
