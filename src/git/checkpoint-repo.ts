@@ -5,8 +5,9 @@ import { OBJECT_ID_PATTERN } from '../../types/ids.js';
 import { GitFailedError } from '../errors.js';
 import { randomHex } from '../fs/random.js';
 import { parseCountObjects, type ObjectCounts } from './parsers/count-objects.js';
-import { assertOwnWorkTree } from './repo.js';
-import { runGit, type GitOptions } from './runner.js';
+import { decodeBytes } from '../fs/path-bytes.js';
+import { assertOwnWorkTree, assertUtf8GitDir } from './repo.js';
+import { runGit, runGitBuffer, type GitOptions } from './runner.js';
 
 /**
  * How git reaches one private checkpoint repository: its own git dir and index, the workspace as
@@ -152,6 +153,7 @@ export async function probeWorkspace(dir: string, opts: ProbeOptions = {}): Prom
     '--git-dir',
   ]);
   if (!top || !exclude || !gitDir) return { root: dir, isRepository: false, excludesFile: null };
+  assertUtf8GitDir(dir, gitDir, exclude);
   const root = await realpath(top);
   // core.worktree or a foreign .git file must not widen the checkpoints beyond the workspace.
   await assertOwnWorkTree(await realpath(dir), root, gitDir);
@@ -160,11 +162,13 @@ export async function probeWorkspace(dir: string, opts: ProbeOptions = {}): Prom
 
 /** `rev-parse` answers in `dir`, one per line; none where git fails there (no repository). */
 export async function revParseLines(dir: string, opts: ProbeOptions, questions: string[]): Promise<string[]> {
-  const res = await runGit({ cwd: dir, ...opts }, ['rev-parse', ...questions]).catch((cause: unknown) => {
-    if (cause instanceof GitFailedError) return null;
-    throw cause;
-  });
-  return res === null ? [] : res.stdout.split('\n');
+  const res = await runGitBuffer({ cwd: dir, ...opts }, ['rev-parse', ...questions]).catch(
+    (cause: unknown) => {
+      if (cause instanceof GitFailedError) return null;
+      throw cause;
+    },
+  );
+  return res === null ? [] : decodeBytes(res.stdout).split('\n');
 }
 
 /**
