@@ -5,8 +5,9 @@ import { OBJECT_ID_PATTERN } from '../../types/ids.js';
 import { GitFailedError } from '../errors.js';
 import { randomHex } from '../fs/random.js';
 import { parseCountObjects, type ObjectCounts } from './parsers/count-objects.js';
-import { assertOwnWorkTree, NO_WORK_TREE } from './repo.js';
-import { runGit, type GitOptions } from './runner.js';
+import { decodeBytes } from '../fs/path-bytes.js';
+import { assertOwnWorkTree, assertUtf8GitDir, NO_WORK_TREE } from './repo.js';
+import { runGit, runGitBuffer, type GitOptions } from './runner.js';
 
 /**
  * How git reaches one private checkpoint repository: its own git dir and index, the workspace as
@@ -156,6 +157,7 @@ export async function probeWorkspace(dir: string, opts: ProbeOptions = {}): Prom
   const [top, exclude, gitDir] = lines;
   if (!top || !exclude || !gitDir)
     return { root: dir, isRepository: false, excludesFile: null, ...(inGitDir ? { inGitDir: true } : {}) };
+  assertUtf8GitDir(dir, gitDir, exclude);
   const root = await realpath(top);
   // core.worktree or a foreign .git file must not widen the checkpoints beyond the workspace.
   await assertOwnWorkTree(await realpath(dir), root, gitDir);
@@ -163,19 +165,22 @@ export async function probeWorkspace(dir: string, opts: ProbeOptions = {}): Prom
 }
 
 /**
- * `rev-parse` answers in `dir`, one per line; none where git fails there (no repository, or a
- * question about the work tree asked in a git dir: then `inGitDir`).
+ * `rev-parse` answers in `dir`, one per line, decoded without loss; none where git fails there (no
+ * repository, or a question about the work tree asked in a git dir: then `inGitDir`).
  */
 export async function revParseLines(
   dir: string,
   opts: ProbeOptions,
   questions: string[],
 ): Promise<{ lines: string[]; inGitDir: boolean }> {
-  const res = await runGit({ cwd: dir, ...opts }, ['rev-parse', ...questions]).catch((cause: unknown) => {
-    if (cause instanceof GitFailedError) return cause;
-    throw cause;
-  });
-  if (!(res instanceof GitFailedError)) return { lines: res.stdout.split('\n'), inGitDir: false };
+  const res = await runGitBuffer({ cwd: dir, ...opts }, ['rev-parse', ...questions]).catch(
+    (cause: unknown) => {
+      if (cause instanceof GitFailedError) return cause;
+      throw cause;
+    },
+  );
+  if (!(res instanceof GitFailedError))
+    return { lines: decodeBytes(res.stdout).split('\n'), inGitDir: false };
   return { lines: [], inGitDir: NO_WORK_TREE.test(String(res.details.stderr ?? '')) };
 }
 

@@ -10,11 +10,13 @@ import {
   WorkspaceNotFoundError,
 } from '../errors.js';
 import { isInside } from '../fs/inside.js';
+import { decodeBytes, hasEscapedBytes } from '../fs/path-bytes.js';
+import { configEntries, notUtf8Driver, readConfigFile } from './config-file-read.js';
 import { DRIVER_AND_INCLUDE_PATTERN, neutraliseDrivers, parseConfigEntries } from './hardening.js';
 import { isRepositoryEntry } from './dot-git.js';
 import { assertNoLinksWhereWeWrite } from './git-dir-links.js';
 import { indexIsOfWorkTree } from './index-owner.js';
-import { runGit, USER_CONTENT_PATTERN, userContentConfig, type GitOptions } from './runner.js';
+import { runGit, runGitBuffer, USER_CONTENT_PATTERN, userContentConfig, type GitOptions } from './runner.js';
 
 /** Where a path lies relative to another: kept here too, where most git code looks for it. */
 export { isInside };
@@ -56,7 +58,7 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
   early.catch(() => undefined);
   let paths: string[];
   try {
-    paths = await repoPaths(base);
+    paths = await refusedFirst(early, (signal) => repoPaths({ ...base, signal }));
   } catch (cause) {
     const stderr = cause instanceof GitFailedError ? String(cause.details.stderr) : '';
     if (/not a git repository/i.test(stderr)) {
@@ -70,6 +72,7 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
   }
   const [topLevel, gitDir, commonDir] = paths;
   if (!topLevel || !gitDir || !commonDir) throw noWorkTree(real);
+  assertUtf8GitDir(real, gitDir, commonDir);
   assertSafeWorkspace(topLevel);
   if (!isInside(topLevel, real)) {
     throw new UnsafeWorkspaceError(
@@ -131,6 +134,40 @@ export function noWorkTree(real: string, cause?: unknown): UnsafeWorkspaceError 
   );
 }
 
+/**
+ * A git dir whose path is not UTF-8 (its bytes kept by decodeBytes) is UNSAFE_WORKSPACE: it would
+ * reach every file operation and git call after this one (checkpoints, locks, state), which take
+ * paths as UTF-8 text. `paths` are the git dir and what lies in it (common dir, info/exclude).
+ */
+export function assertUtf8GitDir(real: string, gitDir: string, ...paths: string[]): void {
+  const odd = [gitDir, ...paths].find(hasEscapedBytes);
+  if (odd === undefined) return;
+  throw new UnsafeWorkspaceError(
+    `the git dir of ${real} lies at ${JSON.stringify(odd)}, a path that is not UTF-8, which agentgate cannot work with; move it to a UTF-8 path (git init --separate-git-dir=<new path>)`,
+    { details: { workspace: real, gitDir } },
+  );
+}
+
+/**
+ * `ask`, unless `early` (the scan of the config we guessed) refuses the repository first: a FIFO
+ * there would hold `ask`'s git until its timeout, reading it. Then `ask` is stopped.
+ */
+async function refusedFirst<T>(
+  early: Promise<unknown>,
+  ask: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const stop = new AbortController();
+  const refused = early.then(
+    () => new Promise<never>(() => undefined),
+    (cause: unknown) => {
+      if (!(cause instanceof UnsafeWorkspaceError)) return new Promise<never>(() => undefined);
+      stop.abort();
+      throw cause;
+    },
+  );
+  return Promise.race([ask(stop.signal), refused]);
+}
+
 const PATH_QUESTIONS = ['--show-toplevel', '--git-dir', '--git-common-dir'];
 
 /**
@@ -139,7 +176,7 @@ const PATH_QUESTIONS = ['--show-toplevel', '--git-dir', '--git-common-dir'];
  */
 async function repoPaths(base: GitOptions): Promise<string[]> {
   const ask = async (questions: string[]) =>
-    (await runGit(base, ['rev-parse', '--path-format=absolute', ...questions])).stdout;
+    decodeBytes((await runGitBuffer(base, ['rev-parse', '--path-format=absolute', ...questions])).stdout);
   const lines = (await ask(PATH_QUESTIONS)).split('\n');
   if (lines.length <= PATH_QUESTIONS.length + 1) return lines;
   const one = await Promise.all(PATH_QUESTIONS.map((q) => ask([q])));
@@ -269,20 +306,22 @@ async function driverKeys(base: GitOptions, files: readonly string[]): Promise<s
     const { file, depth } = next;
     // By name, not real path: git places a relative include beside the including file as named,
     // so one file named two ways (a symlink) can include two different files.
-    if (seen.has(file) || (await stat(file).catch(() => null))?.isFile() !== true) continue;
+    if (seen.has(file)) continue;
+    const text = await readConfigFile(file, base.cwd);
+    if (text === null) continue;
     seen.add(file);
     if (seen.size > MAX_CONFIG_FILES)
       throw new UnsafeWorkspaceError(
         `the config of ${base.cwd} includes more than ${MAX_CONFIG_FILES} files; refusing a repository whose config we cannot read whole: remove the includes you do not need`,
         { details: { workspace: base.cwd, maxConfigFiles: MAX_CONFIG_FILES } },
       );
-    const res = await runGit(base, ['config', '--file', file, '-z', '--get-regexp', OPEN_PATTERN], {
-      okExitCodes: [1],
-    });
-    for (const { key, value } of parseConfigEntries(res.stdout)) {
-      if (!/^include/i.test(key)) keys.push(key);
-      else if (value !== '' && depth < MAX_INCLUDE_DEPTH)
-        queue.push({ file: configPath(value, dirname(file)), depth: depth + 1 });
+    for (const { key, value } of await configEntries(base, file, text, OPEN_PATTERN)) {
+      if (/^include/i.test(key)) {
+        if (value !== '' && depth < MAX_INCLUDE_DEPTH)
+          queue.push({ file: configPath(value, dirname(file)), depth: depth + 1 });
+      } else if (hasEscapedBytes(key)) {
+        throw notUtf8Driver(file, key, base.cwd);
+      } else keys.push(key);
     }
   }
   return keys;
