@@ -44,10 +44,14 @@ export function recomputeVerdict(f: VerdictFacts): GateVerdict {
 }
 
 /**
- * Why a record contradicts itself, or null: its verdict is not the one its facts give, or its test
- * counts do not add up (the parts are the total; no more failed tests listed than failed).
+ * Why a record contradicts itself, or null: its exit code is negative, its verdict is not the one its
+ * facts give, or its test counts do not add up (the parts are the total; no more failed tests listed
+ * than failed).
  */
 export function verdictContradiction(g: VerdictFacts & { verdict: GateVerdict }): string | null {
+  // No process exits so (a signal is recorded as one): a caller's number the CLI would refuse.
+  if (g.exitCode !== null && g.exitCode < 0)
+    return `its exit code ${g.exitCode} is negative, which no check exits with`;
   const t = g.tests;
   if (t !== null && t.passed + t.failed + t.skipped + t.errors !== t.total)
     return `its test counts do not add up (${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped, ${t.errors} errored of ${t.total})`;

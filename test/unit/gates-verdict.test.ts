@@ -143,5 +143,7 @@ describe('recomputeVerdict: a record decides its verdict again from its own fact
     expect(verdictContradiction({ ...hidden, verdict: 'pass' })).toContain('lists 1 failed tests');
     const short = { ...edited, exitCode: 0, tests: counts({ total: 9 }) };
     expect(verdictContradiction({ ...short, verdict: 'pass' })).toContain('do not add up');
+    // No process exits with a negative code: a record that says so is refused whatever its verdict.
+    expect(verdictContradiction({ ...edited, exitCode: -1, verdict: 'fail' })).not.toBeNull();
   });
 });
