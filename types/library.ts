@@ -35,6 +35,14 @@ export const OptionalTextArg = deferred(() => optionalText());
 export const TextsArg = deferred(() => strings());
 
 const strings = () => z.array(z.string());
+/**
+ * Environment variables (`process.env` itself, say): an object. A record schema would refuse
+ * process.env, which is no plain object; what each value says is read where it is used.
+ */
+const environment = () =>
+  z.custom<NodeJS.ProcessEnv>((e) => typeof e === 'object' && e !== null && !Array.isArray(e), {
+    error: 'expected an object of environment variables',
+  });
 const optionalText = () => z.optional(z.string());
 const optionalFlag = () => z.optional(z.boolean());
 /** An options object, which may be left out. */
@@ -237,7 +245,7 @@ export const SettingsOptionsArg = deferred(() =>
     gitTimeoutMs: z.optional(TimeoutMs),
     lockTimeoutMs: z.optional(TimeoutMs),
     identity: z.optional(Identity),
-    env: z.optional(z.record(z.string(), z.optional(z.string()))),
+    env: z.optional(environment()),
   }),
 );
 
@@ -276,7 +284,7 @@ export const EventHookOptionsArg = deferred(() =>
       event: optionalText(),
       cwd: optionalText(),
       homeDir: optionalText(),
-      env: z.optional(z.record(z.string(), z.optional(z.string()))),
+      env: z.optional(environment()),
       seen: z.optional(z.object({})),
     }),
   ),
@@ -297,7 +305,7 @@ const hookInstallFields = () => ({
   scope: z.enum(['project', 'user']),
   workspace: WorkspaceArg,
   homeDir: DirSetting,
-  env: z.optional(z.record(z.string(), z.optional(z.string()))),
+  env: z.optional(environment()),
   dryRun: optionalFlag(),
   home: z.optional(DirSetting),
 });
@@ -365,5 +373,5 @@ export const TraceOptionsArg = deferred(() =>
   ),
 );
 export const CommitStatementOptionsArg = deferred(() =>
-  options(z.object({ env: z.optional(z.record(z.string(), z.optional(z.string()))), cwd: optionalText() })),
+  options(z.object({ env: z.optional(environment()), cwd: optionalText() })),
 );

@@ -22,6 +22,7 @@ import {
   parseJunit,
   provenanceSources,
   renderReport,
+  resolveSettings,
   runAgentHook,
   SnapshotStore,
   uninstallHooks,
@@ -102,6 +103,10 @@ describe('library: every public entry point checks its arguments', () => {
     expect((await renderReport(s, 'md')).report.run.runId).toBe('r');
     expect((await loadConfig({ home })).identity).toBeUndefined();
     expect(new SnapshotStore(home, {}).home).toBe(home);
+    // process.env is no plain object, and is what a caller gives as an environment.
+    expect((await resolveSettings({ home, env: process.env })).home).toBe(home);
+    const env = { ...place, scope: 'user', env: process.env, runner: { node: 'n', bin: 'b' } };
+    expect((await installHooks('codex', env as never)).dryRun).toBe(true);
   });
 
   it('provenance: the sources, the repository and each function own arguments', async () => {
