@@ -59,7 +59,8 @@ export { parseJunit } from './gates/junit.js';
 export { decideVerdict, type VerdictInput } from './gates/verdict.js';
 export { GateStore, type NewGateResult } from './store/gate-store.js';
 // The repository computeAnchor and computeTrace take: opened (and checked) as every command opens it.
-export { openRepo, type Repo } from './git/repo.js';
+export { openCheckedRepo as openRepo } from './provenance/sources.js';
+export type { Repo } from './git/repo.js';
 export {
   computeAnchor,
   computeAnchors,

@@ -59,6 +59,9 @@ const SIGNAL_NAME = /^SIG[A-Z][A-Z0-9]*$/;
  * given to `gate record` has an exit code and nothing of a run we watched.
  */
 function impossibleFacts(g: VerdictRecord): string | null {
+  // No process exits so (a signal is recorded as one): a caller's number the CLI would refuse.
+  if (g.exitCode !== null && g.exitCode < 0)
+    return `its exit code ${g.exitCode} is negative, which no check exits with`;
   if (g.signal !== null && !SIGNAL_NAME.test(g.signal))
     return `its signal ${JSON.stringify(g.signal)} is no signal name`;
   if (g.exitCode !== null && g.signal !== null)

@@ -7,15 +7,21 @@
 import * as z from './zod.js';
 import { deferred } from './zod.js';
 import { Identity, OnDirty } from './config.js';
-import { TimeoutMs } from './duration.js';
+import { DurationMs, TimeoutMs } from './duration.js';
 import { HOOK_AGENTS } from './hook-agents.js';
 import { HookOutcome } from './hooks.js';
+import { ReportFormat } from './report-format.js';
 
 /** A directory setting (home, artifacts directory): an empty one would be the working directory. */
 const DirSetting = deferred(() => z.string().check(z.minLength(1, 'must not be empty')));
 
 /** An explicit agentgate home, or none (then $AGENTGATE_HOME, else ~/.agentgate). */
 export const HomeArg = deferred(() => z.optional(DirSetting));
+
+/** A workspace, or any directory a call works in: an empty one would be the working directory too. */
+export const WorkspaceArg = DirSetting;
+/** A file to write or read: an empty path names none. */
+export const FileArg = DirSetting;
 
 /** An iteration number, as snapshots record it. */
 const IterationNumber = deferred(() => z.int().check(z.nonnegative()));
@@ -26,8 +32,17 @@ const PositiveCount = () => z.int().check(z.positive());
 /** A workspace, an id, a revision, a checkpoint's hash: any text (what it says is checked where it is used). */
 export const TextArg = deferred(() => z.string());
 export const OptionalTextArg = deferred(() => optionalText());
+export const TextsArg = deferred(() => strings());
 
 const strings = () => z.array(z.string());
+/**
+ * Environment variables (`process.env` itself, say): an object. A record schema would refuse
+ * process.env, which is no plain object; what each value says is read where it is used.
+ */
+const environment = () =>
+  z.custom<NodeJS.ProcessEnv>((e) => typeof e === 'object' && e !== null && !Array.isArray(e), {
+    error: 'expected an object of environment variables',
+  });
 const optionalText = () => z.optional(z.string());
 const optionalFlag = () => z.optional(z.boolean());
 /** An options object, which may be left out. */
@@ -45,10 +60,18 @@ export const SnapshotterOptionsArg = deferred(() =>
   }),
 );
 
-/** `Gates` takes a Snapshotter: anything with its options will not do without them. */
-export const GatesSnapshotterArg = deferred(() =>
-  z.object({ options: z.object({ home: z.string(), artifactsDir: z.string() }) }),
+/** A Snapshotter, as `Gates`, the report and provenance take it: anything without its options will not do. */
+const snapshotterOptions = () => z.object({ home: z.string(), artifactsDir: z.string() });
+export const SnapshotterArg = deferred(() => z.object({ options: snapshotterOptions() }));
+export const GatesSnapshotterArg = SnapshotterArg;
+
+/** A function the library calls back (`streamPatch`'s consume). */
+export const FunctionArg = deferred(() =>
+  z.custom<unknown>((f) => typeof f === 'function', { error: 'expected a function' }),
 );
+
+/** A time, as the report and anchors take "now". */
+const optionalDate = () => z.optional(z.instanceof(Date));
 
 const beforeFields = () => ({
   runId: z.string(),
@@ -116,6 +139,11 @@ const gateOutputFields = () => ({
   forwardSignals: z.optional(strings()),
 });
 
+/** `--min-tests`: a count of tests, from 0. */
+const MinTests = () => z.int().check(z.nonnegative());
+/** An exit code a caller observed: the range `gate record --exit-code` takes (the command line's, 0 to 999999999). */
+const ExitCode = () => z.int().check(z.nonnegative(), z.lte(999_999_999));
+
 export const GateRunOptionsArg = deferred(() =>
   z.object({
     runId: z.string(),
@@ -123,9 +151,9 @@ export const GateRunOptionsArg = deferred(() =>
     name: z.string(),
     command: strings(),
     junit: z.optional(strings()),
-    timeoutMs: z.optional(z.number()),
+    timeoutMs: z.optional(TimeoutMs),
     isolated: optionalFlag(),
-    minTests: z.optional(z.number()),
+    minTests: z.optional(MinTests()),
     ...gateOutputFields(),
   }),
 );
@@ -135,11 +163,11 @@ export const GateRecordOptionsArg = deferred(() =>
     runId: z.string(),
     iteration: z.optional(IterationNumber),
     name: z.string(),
-    exitCode: z.int(),
+    exitCode: ExitCode(),
     junit: z.optional(strings()),
     logFile: optionalText(),
-    durationMs: z.optional(z.number()),
-    minTests: z.optional(z.number()),
+    durationMs: z.optional(DurationMs),
+    minTests: z.optional(MinTests()),
   }),
 );
 
@@ -193,6 +221,9 @@ export const TrackOptionsArg = deferred(() =>
   ),
 );
 
+/** A prompt number of an agent session: they count from 1. */
+export const PromptNumberArg = deferred(() => z.int().check(z.positive()));
+
 export const PathsArg = deferred(() => z.optional(strings()));
 export const PatchesArg = deferred(() => z.array(z.object({ hash: z.string(), files: strings() })));
 export const SessionRestoreOptionsArg = deferred(() =>
@@ -214,15 +245,20 @@ export const SettingsOptionsArg = deferred(() =>
     gitTimeoutMs: z.optional(TimeoutMs),
     lockTimeoutMs: z.optional(TimeoutMs),
     identity: z.optional(Identity),
-    env: z.optional(z.record(z.string(), z.optional(z.string()))),
+    env: z.optional(environment()),
   }),
 );
 
-/** An agent hook's event (src/hooks/agent-hook.ts, AgentEvent). */
+/** loadConfig's options: the home and the config file (types/config.ts's rules). */
+export const LoadConfigOptionsArg = deferred(() =>
+  z.object({ home: DirSetting, configFile: optionalText(), cwd: optionalText() }),
+);
+
+/** An agent hook's event (src/hooks/agent-hook.ts, AgentEvent); an empty workspace would be wherever the hook runs. */
 export const AgentEventArg = deferred(() =>
   z.object({
     agent: z.string(),
-    workspace: z.string(),
+    workspace: WorkspaceArg,
     session: z.string(),
     event: z.string(),
     kind: z.enum(['baseline', 'before-prompt', 'latest']),
@@ -248,7 +284,7 @@ export const EventHookOptionsArg = deferred(() =>
       event: optionalText(),
       cwd: optionalText(),
       homeDir: optionalText(),
-      env: z.optional(z.record(z.string(), z.optional(z.string()))),
+      env: z.optional(environment()),
       seen: z.optional(z.object({})),
     }),
   ),
@@ -262,4 +298,80 @@ export const LogOutcomeArgs = deferred(() =>
     z.object({ agent: z.string(), event: optionalText(), session: optionalText() }),
     HookOutcome,
   ]),
+);
+
+/** `hook install` and `hook uninstall`'s options (HookInstallOptions); only install runs anything, so only it needs the runner. */
+const hookInstallFields = () => ({
+  scope: z.enum(['project', 'user']),
+  workspace: WorkspaceArg,
+  homeDir: DirSetting,
+  env: z.optional(environment()),
+  dryRun: optionalFlag(),
+  home: z.optional(DirSetting),
+});
+const hookRunner = () =>
+  z.object({ node: z.string(), bin: z.string(), home: optionalText(), config: optionalText() });
+export const HookInstallOptionsArg = deferred(() =>
+  z.object({ ...hookInstallFields(), runner: hookRunner() }),
+);
+export const HookUninstallOptionsArg = deferred(() =>
+  z.object({ ...hookInstallFields(), runner: z.optional(hookRunner()) }),
+);
+
+export const ReportFormatArg = ReportFormat;
+export const ReportOptionsArg = deferred(() =>
+  options(
+    z.object({
+      limits: z.optional(
+        z.object({
+          maxFileDiffBytes: z.optional(z.int().check(z.nonnegative())),
+          maxTotalDiffBytes: z.optional(z.int().check(z.nonnegative())),
+        }),
+      ),
+    }),
+  ),
+);
+export const DateArg = deferred(() => z.instanceof(Date));
+
+/** A repository as `openRepo` gives it. */
+export const RepoArg = deferred(() =>
+  z.object({ cwd: z.string(), topLevel: z.string(), gitDir: z.string() }),
+);
+export const OpenRepoOptionsArg = deferred(() =>
+  options(z.object({ identity: z.optional(Identity), timeoutMs: z.optional(TimeoutMs) })),
+);
+
+/** What `computeTrace` reads (RecordSources): a run's snapshots and the gate verdicts of one home. */
+const recordSourceFields = () => ({
+  snapshotter: z.object({ store: z.object({ home: z.string() }), listByRun: FunctionArg }),
+  gates: z.object({ home: z.string() }),
+});
+export const RecordSourcesArg = deferred(() => z.object(recordSourceFields()));
+/** What the anchor functions read and write (ProvenanceSources, as `provenanceSources` gives them). */
+export const ProvenanceSourcesArg = deferred(() =>
+  z.object({
+    ...recordSourceFields(),
+    snapshotter: z.object({
+      options: snapshotterOptions(),
+      store: z.object({ home: z.string() }),
+      listByRun: FunctionArg,
+    }),
+    anchors: z.object({ dir: z.string() }),
+  }),
+);
+export const AnchorOptionsArg = deferred(() =>
+  options(z.object({ runIds: z.optional(strings()), now: optionalDate() })),
+);
+export const TraceOptionsArg = deferred(() =>
+  options(
+    z.object({
+      rev: optionalText(),
+      range: z.optional(z.object({ start: z.int(), end: z.int() })),
+      runIds: z.optional(strings()),
+      shortcut: optionalFlag(),
+    }),
+  ),
+);
+export const CommitStatementOptionsArg = deferred(() =>
+  options(z.object({ env: z.optional(environment()), cwd: optionalText() })),
 );

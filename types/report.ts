@@ -6,8 +6,7 @@ import { GateVerdict } from './gate.js';
 import { ReportGates } from './report-gates.js';
 import { VerifyReport } from './verify.js';
 
-export const ReportFormat = deferred(() => z.enum(['html', 'md', 'json', 'dotenv']));
-export type ReportFormat = z.infer<typeof ReportFormat>;
+export { ReportFormat } from './report-format.js';
 
 /**
  * A snapshot as the report shows it: `task` and `gate` come from the snapshot when it records

@@ -19,6 +19,7 @@ import type { ObjectCounts } from '../git/parsers/count-objects.js';
 import { isCheckpointRevision } from '../git/checkpoint-trees.js';
 import { listRefRecords } from '../git/refs.js';
 import { diffBytesSince, diffFullBetween, patchSince } from './compare.js';
+import { checkpointNamed, markedRecords } from './names.js';
 import { claimPromptNumber, notePromptNumber, promptNumber } from './prompt-numbers.js';
 import {
   BASELINE_REF,
@@ -89,12 +90,12 @@ export class Checkpoints {
   }
 
   /**
-   * Opens (without creating) the checkpoint store of the workspace containing `dir`. Throws
+   * Opens (without creating) the checkpoint store of `workspace` (any directory in it). Throws
    * WORKSPACE_NOT_FOUND, or UNSAFE_WORKSPACE for `/`, a home directory, a `.git` directory, a bare
-   * repository or a directory inside a git dir, or our own checkpoint directory.
+   * repository or a directory inside a git dir, or the home's own data.
    */
-  static async open(dir: string, opts: CheckpointsOptions = {}): Promise<Checkpoints> {
-    return new Checkpoints(await CheckpointStore.open(dir, opts));
+  static async open(workspace: string, opts: CheckpointsOptions = {}): Promise<Checkpoints> {
+    return new Checkpoints(await CheckpointStore.open(workspace, opts));
   }
 
   /**
@@ -268,14 +269,11 @@ export class Checkpoints {
    */
   async beforePrompt(prompt: number, session?: string): Promise<CheckpointEntry> {
     // Prompts are numbered from 1; a session id is never empty (an empty --session named none).
-    if (!Number.isSafeInteger(prompt) || prompt < 1)
-      throw new InvalidArgumentError(`a prompt number is a whole number from 1, not ${String(prompt)}`, {
-        details: { prompt },
-      });
+    checkArgument(arg.PromptNumberArg, prompt, 'prompt');
     checkArgument(arg.OptionalTextArg, session, 'session');
     if (session === '')
       throw new InvalidArgumentError('a session id must not be empty; "checkpoint list" shows them', {
-        details: { session },
+        details: { session, argument: 'session' },
       });
     const entries = await this.list();
     // A restore's record is not a hook's: the latest session is the one whose hook ran last.
@@ -331,9 +329,13 @@ export class Checkpoints {
     return this.track(label, { baseline: true });
   }
 
-  /** Files changed since checkpoint `hash`, as absolute paths (the current state is captured first, without a checkpoint). */
+  /**
+   * Files changed since checkpoint `hash`, as absolute paths (the current state is captured first,
+   * without a checkpoint). Here and wherever a checkpoint is taken, `hash` may also be a label or
+   * latest, baseline or safety (names.ts).
+   */
   async patch(hash: string): Promise<Patch> {
-    return patchSince(this.store, checkArgument(arg.TextArg, hash, 'hash'));
+    return patchSince(this.store, await this.hashOf(hash, 'hash'));
   }
 
   /**
@@ -341,7 +343,7 @@ export class Checkpoints {
    * state, byte for byte as git wrote it.
    */
   async diffBytes(hash: string): Promise<Buffer> {
-    return diffBytesSince(this.store, checkArgument(arg.TextArg, hash, 'hash'));
+    return diffBytesSince(this.store, await this.hashOf(hash, 'hash'));
   }
 
   /** diffBytes as a string, decoded losslessly: bytes that are not UTF-8 become U+DC80..U+DCFF (fs/path-bytes.ts). */
@@ -352,7 +354,8 @@ export class Checkpoints {
   /** Per-file before/after contents between two checkpoints (`to` defaults to the current state); see compare.ts. */
   async diffFull(from: string, to?: string): Promise<FileDiff[]> {
     checkArgument(arg.OptionalTextArg, to, 'to');
-    return diffFullBetween(this.store, checkArgument(arg.TextArg, from, 'from'), to);
+    const fromHash = await this.hashOf(from, 'from');
+    return diffFullBetween(this.store, fromHash, to === undefined ? to : await this.hashOf(to, 'to'));
   }
 
   /**
@@ -361,7 +364,7 @@ export class Checkpoints {
    * taken first; ignored, skipped and never-captured files are not touched (see apply.ts).
    */
   async restore(hash: string): Promise<RestoreResult> {
-    return restoreTo(this.store, checkArgument(arg.TextArg, hash, 'hash'));
+    return restoreTo(this.store, await this.hashOf(hash, 'hash'));
   }
 
   /** Undoes a restore or revert: restores its safety checkpoint. */
@@ -384,7 +387,7 @@ export class Checkpoints {
   async revert(target: string | readonly Patch[], paths?: readonly string[]): Promise<RevertResult> {
     checkArgument(arg.PathsArg, paths, 'paths');
     return typeof target === 'string'
-      ? revertToCheckpoint(this.store, target, paths)
+      ? revertToCheckpoint(this.store, await this.hashOf(target, 'hash'), paths)
       : revertPatches(this.store, checkArgument(arg.PatchesArg, target, 'target'), paths);
   }
 
@@ -401,21 +404,17 @@ export class Checkpoints {
    */
   async named(rev: string): Promise<number> {
     checkArgument(arg.TextArg, rev, 'rev');
-    if (!isCheckpointRevision(rev) || !(await this.store.exists())) return 0;
-    const records = await this.store.reading(() =>
-      listRefRecords(this.store.repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]),
-    );
-    return recordedTrees(records, rev).length;
+    return isCheckpointRevision(rev) ? recordedTrees(await markedRecords(this.store), rev).length : 0;
+  }
+
+  /** A checkpoint's name (hash, label or marker: names.ts) as the hash the store takes, checked as `argument`. */
+  private async hashOf(name: string, argument: string): Promise<string> {
+    return checkpointNamed(this.store, checkArgument(arg.TextArg, name, argument));
   }
 
   /** The checkpoints that baseline, latest and the last safety checkpoint point at. */
   async markers(): Promise<CheckpointMarkers> {
-    if (!(await this.store.exists())) return { baseline: null, latest: null, safety: null };
-    return markersOf(
-      await this.store.reading(() =>
-        listRefRecords(this.store.repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]),
-      ),
-    );
+    return markersOf(await markedRecords(this.store));
   }
 
   /**

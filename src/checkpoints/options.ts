@@ -1,6 +1,6 @@
 import type { CheckpointEntry, TrackResult } from '../../types/checkpoint.js';
 import type { Identity } from '../../types/config.js';
-import { CheckpointsOptionsArg, TextArg } from '../../types/library.js';
+import { CheckpointsOptionsArg, WorkspaceArg } from '../../types/library.js';
 import { checkArgument } from '../arguments.js';
 import type { PromptDelivery } from './prompt-numbers.js';
 
@@ -88,6 +88,6 @@ export interface CheckpointMarkers {
  * own numbers (a budget of 0 would prune every checkpoint it may): INVALID_ARGUMENT naming the option.
  */
 export function assertCheckpointsOptions(dir: string, opts: CheckpointsOptions): void {
-  checkArgument(TextArg, dir, 'dir');
+  checkArgument(WorkspaceArg, dir, 'workspace');
   checkArgument(CheckpointsOptionsArg, opts, 'opts');
 }

@@ -6,6 +6,7 @@ import {
   type ServeRequestId as RequestId,
 } from '../../types/serve.js';
 import { InvalidRequestError, isAgentgateError, UsageError } from '../errors.js';
+import { receivedSignal, signalExitStatus } from '../process/user-command.js';
 import { Context } from './context.js';
 import { writeStreamedJson } from './json-stream.js';
 import { asideLines, errorJson, isClosedPipe } from './output.js';
@@ -30,15 +31,19 @@ export interface ServeOptions {
  * The long-lived mode: JSON lines over stdio. Reads one request per line from `input`, runs it
  * exactly as the CLI would with --json (same parser, same validation, same error codes) and
  * writes one response per line to `output`, in request order. Returns at end of input, once
- * every request read has been answered.
+ * every request read has been answered, with exit status 0; or, when a signal came while a gate's
+ * check ran (passed on to it, the verdict recorded and answered), at once with 128 + its number,
+ * reading no further request, as the signal would have ended serve at any other moment.
  */
-export async function serve(input: Readable, output: Writable, opts: ServeOptions): Promise<void> {
+export async function serve(input: Readable, output: Writable, opts: ServeOptions): Promise<number> {
   try {
     await answerAll(input, output, opts);
   } catch (error) {
     // Nobody reads the answers any more (the orchestrator closed our stdout): stop quietly.
     if (!(error instanceof OutputClosed)) throw error;
   }
+  const signal = receivedSignal();
+  return signal === null ? 0 : signalExitStatus(signal);
 }
 
 async function answerAll(input: Readable, output: Writable, opts: ServeOptions): Promise<void> {
@@ -61,6 +66,7 @@ async function answerAll(input: Readable, output: Writable, opts: ServeOptions):
         await tooLong(output, max);
       } else {
         await handle(Buffer.concat([...parts, piece]));
+        if (receivedSignal() !== null) return;
       }
       parts = [];
       pending = 0;
@@ -131,8 +137,10 @@ async function execute(request: ServeRequest, opts: ServeOptions): Promise<Comma
   }
   const argv: string[] = [];
   const given = { ...request.options };
+  // false leaves an option out, as absence does: serve's own value is still the default.
   for (const name of INHERITED)
-    if (!(name in given) && typeof opts.defaults[name] === 'string') given[name] = opts.defaults[name];
+    if ((given[name] ?? false) === false && typeof opts.defaults[name] === 'string')
+      given[name] = opts.defaults[name];
   for (const [name, value] of Object.entries(given)) {
     // --help and --version make the parser skip its required-option checks: never run a command with them.
     if (name === 'help' || name === 'version')

@@ -30,28 +30,32 @@ export function checkOptions(opts: {
 }): void {
   assertSafeId(opts.runId, 'run id');
   assertSafeId(opts.name, 'gate name');
-  const tooLong =
-    (opts.timeoutMs === undefined ? null : timeoutProblem(opts.timeoutMs, 'the gate timeout')) ??
-    (opts.durationMs === undefined || opts.durationMs === 0
-      ? null
-      : timeoutProblem(opts.durationMs, 'the duration'));
-  if (tooLong !== null)
-    throw new InvalidArgumentError(tooLong, { details: { timeoutMs: opts.timeoutMs ?? null } });
-  if (opts.minTests !== undefined && (opts.junit ?? []).length === 0)
-    throw new InvalidArgumentError('--min-tests counts the tests of the JUnit files: give --junit FILE too', {
-      details: { minTests: opts.minTests },
-    });
+  // A limit runs from 1 ms, a duration observed elsewhere from 0 (`gate record`'s default).
+  const durations = [
+    ['timeoutMs', 'the gate timeout', 1],
+    ['durationMs', 'the duration', 0],
+  ] as const;
+  for (const [key, what, min] of durations) {
+    const problem = opts[key] === undefined ? null : timeoutProblem(opts[key], what, min);
+    if (problem !== null)
+      throw new InvalidArgumentError(problem, { details: { [key]: opts[key], argument: `opts.${key}` } });
+  }
   // Checked here, before anything runs: the stored verdict's schema would refuse it only afterwards.
   if (opts.minTests !== undefined && !(Number.isSafeInteger(opts.minTests) && opts.minTests >= 0))
     throw new InvalidArgumentError(
       `minTests must be a whole number from 0 up, not ${String(opts.minTests)}`,
       {
-        details: { minTests: opts.minTests },
+        details: { minTests: opts.minTests, argument: 'opts.minTests' },
       },
+    );
+  if (opts.minTests !== undefined && (opts.junit ?? []).length === 0)
+    throw new InvalidArgumentError(
+      'the minimum of tests (--min-tests, minTests) counts the tests of the JUnit files: name them too (--junit FILE, junit)',
+      { details: { minTests: opts.minTests, argument: 'opts.minTests' } },
     );
   if ((opts.junit ?? []).some((f) => typeof f !== 'string' || f === ''))
     throw new InvalidArgumentError('a JUnit file is named by an empty path; give the file the check writes', {
-      details: { junit: opts.junit },
+      details: { junit: opts.junit, argument: 'opts.junit' },
     });
 }
 

@@ -16,8 +16,8 @@ import {
   GateRunOptionsArg,
   GatesSnapshotterArg,
   GateVerifyOptionsArg,
-  TextArg,
   VerifyTargetArg,
+  WorkspaceArg,
 } from '../../types/library.js';
 import { checkArgument } from '../arguments.js';
 import { InvalidArgumentError, RunNotFoundError, StoreCorruptError } from '../errors.js';
@@ -52,14 +52,14 @@ export class Gates implements GateContext {
    * that is dirty or not at the after commit (GATE_TREE_MISMATCH).
    */
   async run(workspace: string, opts: GateRunOptions): Promise<GateResult> {
-    checkArgument(TextArg, workspace, 'workspace');
+    checkArgument(WorkspaceArg, workspace, 'workspace');
     checkArgument(GateRunOptionsArg, opts, 'opts');
     return runGate(this, workspace, opts);
   }
 
   /** Records a verdict the caller observed itself (`observed: false`). */
   async record(workspace: string, opts: GateRecordOptions): Promise<GateResult> {
-    checkArgument(TextArg, workspace, 'workspace');
+    checkArgument(WorkspaceArg, workspace, 'workspace');
     checkArgument(GateRecordOptionsArg, opts, 'opts');
     return recordGate(this, workspace, opts);
   }
@@ -112,7 +112,7 @@ export class Gates implements GateContext {
    * `confirmed` (REPLAY_NOT_CONFIRMED): a fetched command is someone else's code.
    */
   async replay(workspace: string, opts: GateReplayOptions): Promise<GateReplay> {
-    checkArgument(TextArg, workspace, 'workspace');
+    checkArgument(WorkspaceArg, workspace, 'workspace');
     checkArgument(GateReplayOptionsArg, opts, 'opts');
     return replayGate(this, workspace, opts);
   }

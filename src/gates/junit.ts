@@ -8,6 +8,8 @@
  * fetched: only XML's five and character references, one character each), at most MAX_DEPTH
  * nested elements, and only the first MAX_MESSAGE characters of a failure's text are kept.
  */
+import { TextArg } from '../../types/library.js';
+import { checkArgument } from '../arguments.js';
 import { ellipsized, firstChars } from '../text.js';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { MAX_RECORDED_FAILURES, type TestCounts, type TestFailure } from '../../types/gate.js';
@@ -167,6 +169,7 @@ export class JunitCounter {
 
 /** The counts of one JUnit document. Throws JunitParseError when it is not well-formed JUnit. */
 export function parseJunit(xml: string): TestCounts {
+  checkArgument(TextArg, xml, 'xml');
   const counter = new JunitCounter();
   counter.write(xml);
   return counter.end();

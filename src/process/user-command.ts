@@ -4,6 +4,7 @@
  * working directory; we never interpret its argv through a shell.
  */
 import { spawn, type StdioOptions } from 'node:child_process';
+import { constants as osConstants } from 'node:os';
 import type { Writable } from 'node:stream';
 
 export interface UserCommandOptions {
@@ -57,6 +58,23 @@ const KILL_GRACE_MS = 2_000;
 /** How long the output pipes may stay open after the command itself ended (what is still in them is read). */
 export const OUTLIVED_GRACE_MS = 2_000;
 
+/** The first signal this process received and passed on to a user's command (see `receivedSignal`). */
+let firstForwarded: NodeJS.Signals | null = null;
+
+/**
+ * The signal this process was sent while a command it forwards signals to ran, or null. Forwarding
+ * keeps the process alive to record what the command did; a caller that would go on to other work
+ * afterwards (`serve`'s next request) asks this and stops instead, as the signal asked.
+ */
+export function receivedSignal(): NodeJS.Signals | null {
+  return firstForwarded;
+}
+
+/** The status a shell gives a process that `signal` ended: 128 + its number (143 for SIGTERM). */
+export function signalExitStatus(signal: NodeJS.Signals): number {
+  return 128 + (osConstants.signals[signal] ?? 0);
+}
+
 /** Runs the command to its end; never throws for anything the command itself does. */
 export function runUserCommand(options: UserCommandOptions): Promise<UserCommandResult> {
   const started = performance.now();
@@ -95,6 +113,7 @@ export function runUserCommand(options: UserCommandOptions): Promise<UserCommand
     };
     const forward = (signal: NodeJS.Signals) => {
       forwarded = signal;
+      firstForwarded ??= signal;
       kill(signal);
     };
     for (const signal of options.forwardSignals ?? []) process.on(signal, forward);

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { Anchor } from '../../types/anchor.js';
 import { OBJECT_ID_PATTERN, OBJECT_ID_SOURCE } from '../../types/ids.js';
 import { InvalidArgumentError, StoreCorruptError } from '../errors.js';
+import { checkDirArgument } from '../arguments.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
 import { corruptFile, readJsonFile } from '../store/json-file.js';
 import { layout } from '../store/paths.js';
@@ -18,7 +19,7 @@ export class AnchorStore {
   readonly dir: string;
 
   constructor(home: string) {
-    this.dir = layout(resolve(home)).anchors;
+    this.dir = layout(resolve(checkDirArgument(home, 'home'))).anchors;
   }
 
   path(commit: string): string {

@@ -1,4 +1,6 @@
 import type { Anchor, AnchorFile, AnchorOrigin, AnchorRun, TreeMatch } from '../../types/anchor.js';
+import { AnchorOptionsArg, TextArg, TextsArg } from '../../types/library.js';
+import { checkArgument } from '../arguments.js';
 import { InvalidArgumentError } from '../errors.js';
 import { FILE_STATUS } from '../git/parsers/diff-raw.js';
 import { firstParentRange, type CommitNode } from '../git/provenance.js';
@@ -7,7 +9,7 @@ import type { Repo } from '../git/repo.js';
 import { loadRunChains, type Iteration } from './candidates.js';
 import { linkCommits, type FileLink } from './engine.js';
 import { byIteration, reportedIteration } from './lines.js';
-import type { ProvenanceSources } from './sources.js';
+import { checkSources, type ProvenanceSources } from './sources.js';
 import { rankTreeMatches } from './tree-matches.js';
 
 export interface AnchorOptions {
@@ -28,6 +30,7 @@ export async function computeAnchor(
   rev: string,
   opts: AnchorOptions = {},
 ): Promise<Anchor> {
+  checkArgument(TextArg, rev, 'rev');
   const [anchor] = await computeAnchors(src, repo, [rev], opts);
   return anchor as Anchor;
 }
@@ -39,6 +42,9 @@ export async function computeAnchors(
   revs: readonly string[],
   opts: AnchorOptions = {},
 ): Promise<Anchor[]> {
+  checkSources(src, repo);
+  checkArgument(TextsArg, revs, 'revs');
+  checkArgument(AnchorOptionsArg, opts, 'opts');
   const commits: string[] = [];
   for (const rev of revs) commits.push(await resolveRevision(repo, rev, 'commit'));
   // The commits are read with the runs' commits, in one process.
@@ -82,6 +88,9 @@ export async function anchorRange(
   range: string,
   opts: AnchorOptions = {},
 ): Promise<Anchor[]> {
+  checkSources(src, repo);
+  checkArgument(TextArg, range, 'range');
+  checkArgument(AnchorOptionsArg, opts, 'opts');
   // A...B (the commits on either side) has no first-parent order to anchor in: refused, not misread.
   const m = range.includes('...') ? null : /^(.+?)\.\.(.+)$/.exec(range);
   if (m === null)

@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import { CommitStatementOptionsArg, FileArg, TextArg } from '../../types/library.js';
+import { checkArgument } from '../arguments.js';
 import { CommitNotGatedError } from '../errors.js';
 import { writeOutputData } from '../fs/atomic.js';
 import { attestSources, buildStatement, urlWarnings } from '../gates/attest.js';
@@ -6,7 +8,7 @@ import { parentTrees } from '../git/provenance.js';
 import { resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
 import { loadRunChains, type Iteration } from './candidates.js';
-import type { ProvenanceSources, RecordSources } from './sources.js';
+import { checkSources, type ProvenanceSources, type RecordSources } from './sources.js';
 import { rankTreeMatches } from './tree-matches.js';
 
 /**
@@ -21,6 +23,10 @@ export async function writeCommitStatement(
   file: string,
   opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
 ): Promise<{ file: string; subjects: number; runId: string; iteration: number; warnings: string[] }> {
+  checkSources(src, repo);
+  checkArgument(TextArg, rev, 'rev');
+  checkArgument(FileArg, file, 'file');
+  checkArgument(CommitStatementOptionsArg, opts, 'opts');
   const commit = await resolveRevision(repo, rev, 'commit');
   const { tree, matches } = await gatedIterations(src, repo, commit, { parents: true });
   const [match] = matches;

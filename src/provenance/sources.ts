@@ -1,3 +1,13 @@
+import {
+  OpenRepoOptionsArg,
+  ProvenanceSourcesArg,
+  RecordSourcesArg,
+  RepoArg,
+  SnapshotterArg,
+  WorkspaceArg,
+} from '../../types/library.js';
+import { checkArgument } from '../arguments.js';
+import { openRepo, type OpenOptions, type Repo } from '../git/repo.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
 import { GateStore } from '../store/gate-store.js';
 import { AnchorStore } from './anchor-store.js';
@@ -19,6 +29,7 @@ export interface ProvenanceSources extends RecordSources {
 }
 
 export function provenanceSources(snapshotter: Snapshotter): ProvenanceSources {
+  checkArgument(SnapshotterArg, snapshotter, 'snapshotter');
   const home = snapshotter.options.home;
   return {
     snapshotter,
@@ -37,4 +48,21 @@ export function recordSources(
     snapshotter: { store, listByRun: async (runId) => (await snapshotter()).listByRun(runId) },
     gates: new GateStore(store.home, { lockTimeoutMs }),
   };
+}
+
+/** What every provenance entry point takes first, checked: its sources (all of them, or the records alone) and the repository. */
+export function checkSources(src: unknown, repo: unknown, records: 'all' | 'records' = 'all'): void {
+  checkArgument(records === 'all' ? ProvenanceSourcesArg : RecordSourcesArg, src, 'src');
+  checkArgument(RepoArg, repo, 'repo');
+}
+
+/**
+ * Opens the repository that contains `dir`, as every command opens it (src/git/repo.ts), for the
+ * provenance functions: the library exports this as `openRepo`. Its arguments are checked here,
+ * where only a library caller comes, not in `openRepo`, which nearly every command calls.
+ */
+export async function openCheckedRepo(dir: string, opts: OpenOptions = {}): Promise<Repo> {
+  checkArgument(WorkspaceArg, dir, 'dir');
+  checkArgument(OpenRepoOptionsArg, opts, 'opts');
+  return openRepo(dir, opts);
 }

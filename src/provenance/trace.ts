@@ -1,6 +1,8 @@
 import { basename, dirname, isAbsolute, join, posix } from 'node:path';
 import type { Trace, TraceOrigin, TraceRange, TraceGate } from '../../types/anchor.js';
 import { OBJECT_ID_PATTERN } from '../../types/ids.js';
+import { TextArg, TraceOptionsArg } from '../../types/library.js';
+import { checkArgument } from '../arguments.js';
 import { PathNotFoundError } from '../errors.js';
 import { realPathOf } from '../fs/inside.js';
 import { readEscapedBytes } from '../fs/path-bytes.js';
@@ -23,7 +25,7 @@ import { linkCommits, STRENGTH, type CommitLinks, type FileLink } from './engine
 import { newestVerdicts } from './gates.js';
 import { reportedIteration, WIP_ORIGIN } from './lines.js';
 import { fileAt, treePath } from './tree-path.js';
-import type { RecordSources } from './sources.js';
+import { checkSources, type RecordSources } from './sources.js';
 import { ancestryShortcut } from './trace-ancestry.js';
 import { unnamedFile } from './trace-unnamed.js';
 
@@ -80,6 +82,9 @@ export async function traceWithWip(
   givenPath: string,
   opts: TraceOptions = {},
 ): Promise<{ trace: Trace; wip: ReadonlySet<TraceRange> }> {
+  checkSources(src, repo, 'records');
+  checkArgument(TextArg, givenPath, 'givenPath');
+  checkArgument(TraceOptionsArg, opts, 'opts');
   const given = opts.rev ?? 'HEAD';
   assertRevisionSyntax(given);
   // An absolute path may reach the top level through a symbolic link (macOS /tmp): its directory's real path counts.

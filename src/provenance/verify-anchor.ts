@@ -1,11 +1,13 @@
 import type { Anchor } from '../../types/anchor.js';
 import type { VerifyReport } from '../../types/verify.js';
+import { TextArg } from '../../types/library.js';
+import { checkArgument } from '../arguments.js';
 import { AnchorNotFoundError, RunNotFoundError } from '../errors.js';
 import { resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
 import { computeAnchor } from './anchor.js';
 import { anchorDifferences } from './compare.js';
-import type { ProvenanceSources } from './sources.js';
+import { checkSources, type ProvenanceSources } from './sources.js';
 
 /**
  * `verify --anchor REV`: recomputes REV's anchor from the records and git (narrowed to the runs the
@@ -19,6 +21,8 @@ export async function verifyAnchor(
   repo: Repo,
   rev: string,
 ): Promise<VerifyReport & { anchor: Anchor | null }> {
+  checkSources(src, repo);
+  checkArgument(TextArg, rev, 'rev');
   const commit = await resolveRevision(repo, rev, 'commit');
   const recorded = await src.anchors.load(commit);
   if (recorded === null)

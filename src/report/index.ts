@@ -6,6 +6,14 @@ import {
   DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES,
 } from '../../types/config.js';
 import { RunReport, type ReportFormat, type ReportSnapshot } from '../../types/report.js';
+import {
+  FileArg,
+  OptionalTextArg,
+  ReportFormatArg,
+  ReportOptionsArg,
+  SnapshotterArg,
+} from '../../types/library.js';
+import { checkArgument } from '../arguments.js';
 import { isAgentgateError } from '../errors.js';
 import { writeOutputFile } from '../fs/atomic.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
@@ -33,6 +41,7 @@ export async function renderReport(
   runId?: string,
   options: ReportOptions = {},
 ): Promise<{ report: RunReport; text: string }> {
+  checkReportArguments(snapshotter, format, runId, options);
   const parts: string[] = [];
   const report = await render(snapshotter, format, runId, options, async (part) => {
     parts.push(part);
@@ -48,7 +57,8 @@ export async function writeReport(
   runId?: string,
   options: ReportOptions = {},
 ): Promise<{ file: string; format: ReportFormat; runId: string; bytes: number }> {
-  const path = resolve(file);
+  checkReportArguments(snapshotter, format, runId, options);
+  const path = resolve(checkArgument(FileArg, file, 'file'));
   let bytes = 0;
   const report = await writeOutputFile(path, async (temp) => {
     const handle = await open(temp, 'wx', 0o644);
@@ -83,6 +93,14 @@ export async function writeReport(
 }
 
 const WRITE_SIZE = 1024 * 1024;
+
+/** The arguments renderReport and writeReport share: an unknown format is refused, as `report --format` refuses it. */
+function checkReportArguments(snapshotter: unknown, format: unknown, runId: unknown, options: unknown): void {
+  checkArgument(SnapshotterArg, snapshotter, 'snapshotter');
+  checkArgument(ReportFormatArg, format, 'format');
+  checkArgument(OptionalTextArg, runId, 'runId');
+  checkArgument(ReportOptionsArg, options, 'options');
+}
 
 /** Renders the report through `write`, a part at a time, so that a big HTML page is never one string. */
 async function render(

@@ -4,6 +4,8 @@ import type { ReportGates, ReportVerdict } from '../../types/report-gates.js';
 import type { ReportSnapshot, RunReport } from '../../types/report.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import type { VerifyReport } from '../../types/verify.js';
+import { DateArg, OptionalTextArg, SnapshotterArg } from '../../types/library.js';
+import { checkArgument } from '../arguments.js';
 import { RunNotFoundError } from '../errors.js';
 import { assertSafeId, runArtifactsDir } from '../store/paths.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
@@ -17,6 +19,9 @@ export async function buildRunReport(
   runId?: string,
   now: Date = new Date(),
 ): Promise<RunReport> {
+  checkArgument(SnapshotterArg, snapshotter, 'snapshotter');
+  checkArgument(OptionalTextArg, runId, 'runId');
+  checkArgument(DateArg, now, 'now');
   const run = await pickRun(snapshotter, runId);
   const recorded = await snapshotter.listByRun(run.runId);
   const gates = await buildGateReport(

@@ -7,6 +7,7 @@ import {
   BeforeOptionsArg,
   BeforeStateArg,
   CherryPickOptionsArg,
+  FunctionArg,
   GetSnapshotOptionsArg,
   IterateOptionsArg,
   ListByRunOptionsArg,
@@ -15,6 +16,7 @@ import {
   TextArg,
   OptionalTextArg,
   VerifyTargetArg,
+  WorkspaceArg,
 } from '../../types/library.js';
 import { checkArgument } from '../arguments.js';
 import { isResolvedSettings } from '../store/config.js';
@@ -64,7 +66,7 @@ export class Snapshotter implements SnapshotterCore {
    * refused with DIRTY_WORKSPACE when onDirty is "error").
    */
   async captureBeforeState(workspace: string, opts: BeforeOptions): Promise<BeforeState> {
-    checkArgument(TextArg, workspace, 'workspace');
+    checkArgument(WorkspaceArg, workspace, 'workspace');
     checkArgument(BeforeOptionsArg, opts, 'opts');
     return captureBeforeState(this, workspace, opts);
   }
@@ -79,7 +81,7 @@ export class Snapshotter implements SnapshotterCore {
     before: BeforeState | null,
     opts: AfterOptions,
   ): Promise<Snapshot> {
-    checkArgument(TextArg, workspace, 'workspace');
+    checkArgument(WorkspaceArg, workspace, 'workspace');
     checkArgument(BeforeStateArg, before, 'before');
     checkArgument(AfterOptionsArg, opts, 'opts');
     return captureAfterState(this, workspace, before, opts);
@@ -95,7 +97,7 @@ export class Snapshotter implements SnapshotterCore {
    * (before state recorded, no snapshot) or a killed `after` would.
    */
   async iterate(workspace: string, opts: IterateOptions): Promise<IterationSnapshot> {
-    checkArgument(TextArg, workspace, 'workspace');
+    checkArgument(WorkspaceArg, workspace, 'workspace');
     checkArgument(IterateOptionsArg, opts, 'opts');
     return iterate(this, workspace, opts);
   }
@@ -136,12 +138,14 @@ export class Snapshotter implements SnapshotterCore {
     consume: (patch: AsyncIterable<Buffer>) => Promise<void>,
   ): Promise<void> {
     checkArgument(SnapshotArg, snapshot, 'snapshot');
+    checkArgument(FunctionArg, consume, 'consume');
     return streamPatch(this, snapshot, consume);
   }
 
   /** Diff statistics between any two revisions of a workspace. */
   async stats(workspace: string, from: string, to: string): Promise<DiffStats> {
-    for (const [name, value] of Object.entries({ workspace, from, to })) checkArgument(TextArg, value, name);
+    checkArgument(WorkspaceArg, workspace, 'workspace');
+    for (const [name, value] of Object.entries({ from, to })) checkArgument(TextArg, value, name);
     return stats(this, workspace, from, to);
   }
 
@@ -167,7 +171,7 @@ export class Snapshotter implements SnapshotterCore {
    * snapshot's before and after trees are the same.
    */
   async cherryPick(workspace: string, idOrSha: string, opts: CherryPickOptions = {}): Promise<CommitInfo> {
-    checkArgument(TextArg, workspace, 'workspace');
+    checkArgument(WorkspaceArg, workspace, 'workspace');
     checkArgument(TextArg, idOrSha, 'idOrSha');
     checkArgument(CherryPickOptionsArg, opts, 'opts');
     return cherryPick(this, workspace, idOrSha, opts);

@@ -16,7 +16,7 @@ import {
   type Identity,
   type OnDirty,
 } from '../../types/config.js';
-import { SettingsOptionsArg } from '../../types/library.js';
+import { LoadConfigOptionsArg, SettingsOptionsArg } from '../../types/library.js';
 import { checkArgument } from '../arguments.js';
 import { ConfigInvalidError, InvalidArgumentError } from '../errors.js';
 import { errnoOf } from '../fs/atomic.js';
@@ -101,6 +101,7 @@ export async function settingsFor(opts: SettingsOptions): Promise<Settings> {
  * the problem. Paths in the file are returned absolute, resolved against the file's directory.
  */
 export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
+  checkArgument(LoadConfigOptionsArg, opts, 'opts');
   return (await readConfig(opts)).config;
 }
 

@@ -4,6 +4,7 @@ import { idGenerator } from '../fs/random-id.js';
 import { GateResult, MAX_GATE_ATTEMPT } from '../../types/gate.js';
 import { sortGateResults } from '../../types/gate-rules.js';
 import { ConcurrentUpdateError, InvalidArgumentError, type StoreCorruptError } from '../errors.js';
+import { checkDirArgument, checkStoreOptions } from '../arguments.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, withLock } from '../fs/lock.js';
 import {
@@ -31,7 +32,8 @@ export class GateStore {
   private readonly lockTimeoutMs: number;
 
   constructor(home: string, options: { lockTimeoutMs?: number } = {}) {
-    this.home = resolve(home);
+    this.home = resolve(checkDirArgument(home, 'home'));
+    checkStoreOptions(options, 'options');
     this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   }
 

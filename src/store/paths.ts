@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { HomeArg } from '../../types/library.js';
 import { SafeId } from '../../types/snapshot.js';
-import { checkArgument } from '../arguments.js';
+import { checkArgument, checkDirArgument } from '../arguments.js';
 import { InvalidIdError } from '../errors.js';
 import { accountHome } from '../fs/home-dir.js';
 import { makeOwnDir } from '../fs/own-dir.js';
@@ -27,6 +27,7 @@ export function chooseHome(explicit?: string): { home: string; source: HomeSourc
 
 /** Where everything lives under a home (see CONTRACT.md, "Where data lives"). */
 export function layout(home: string) {
+  checkDirArgument(home, 'home');
   return {
     home,
     snapshots: join(home, 'snapshots'),

@@ -1,4 +1,5 @@
 import { sweepTempFiles } from '../fs/sweep.js';
+import { checkDirArgument, checkStoreOptions } from '../arguments.js';
 import { rm, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { Snapshot, SAFE_ID, type BeforeState } from '../../types/snapshot.js';
@@ -69,7 +70,8 @@ export class SnapshotStore {
   private readonly snapshotsDir: string;
 
   constructor(home: string, options: SnapshotStoreOptions = {}) {
-    this.home = resolve(home);
+    this.home = resolve(checkDirArgument(home, 'home'));
+    checkStoreOptions(options, 'options');
     this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
     this.runs = new RunRecords(this.home, this.lockTimeoutMs);
     this.snapshotsDir = layout(this.home).snapshots;

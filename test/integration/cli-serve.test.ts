@@ -5,7 +5,7 @@
  * USAGE, and end of input ends the process cleanly (exit 0).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ServeResponse, SERVE_MAX_LINE_BYTES } from '../../types/serve.js';
@@ -21,9 +21,15 @@ interface Served {
 }
 
 /** Starts `serve`, writes every line (then closes stdin), and parses each stdout line as a response. */
-function serveLines(lines: (string | Buffer)[], args: string[], home: string): Promise<Served> {
+function serveLines(
+  lines: (string | Buffer)[],
+  args: string[],
+  home: string,
+  cwd: string | undefined = undefined,
+): Promise<Served> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, 'serve', ...args], {
+      cwd,
       env: { ...process.env, AGENTGATE_HOME: home, NO_COLOR: '1' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -260,6 +266,63 @@ describe('serve (JSON lines over stdio)', () => {
         .map((l) => JSON.parse(l) as { warnings: Array<{ code: string }> });
     expect(warnings(served.stderr).map((w) => w.warnings.map((x) => x.code))).toEqual([['STORE_CORRUPT']]);
     expect(warnings(served.stderr)).toEqual(warnings(cli.stderr));
+  });
+
+  it("takes an inherited option set to false as left out: serve's own -C and --home stay its defaults", async () => {
+    const dir = repoWithCommit({ 'f.txt': 'serve -C\n' });
+    const cwd = repoWithCommit({ 'g.txt': 'serve cwd\n' });
+    const envHome = tempDir('agentgate-home-');
+    const ownHome = tempDir('agentgate-home-');
+    const off = { workspace: false, home: false, 'artifacts-dir': false, config: false };
+    const served = await serveLines(
+      [req(1, 'before', { run: 'r', ...off }), req(2, 'checkpoint track', off)],
+      ['-C', dir, '--home', ownHome],
+      envHome,
+      cwd,
+    );
+    expect(served.responses.map((r) => ('error' in r ? r.error.code : 'ok'))).toEqual(['ok', 'ok']);
+    expect(BeforeState.parse(result(served.responses[0])).sha).toBe(head(dir));
+    expect(existsSync(join(ownHome, 'runs', 'r.json'))).toBe(true);
+    expect(existsSync(join(ownHome, 'checkpoints'))).toBe(true);
+    expect(readdirSync(envHome)).toEqual([]);
+  });
+
+  it('stops after a gate whose check got its SIGTERM: the verdict answered, no further request run, exit 143', async () => {
+    const dir = repoWithCommit({ 'f.txt': 'base\n' });
+    const home = tempDir('agentgate-home-');
+    const cli = (args: string[]) => runCli(['-C', dir, '--json', ...args], { env: { AGENTGATE_HOME: home } });
+    expect(cli(['before', '--run', 'r1']).status).toBe(0);
+    writeFiles(dir, { 'f.txt': 'changed\n' });
+    expect(cli(['after', '--run', 'r1', '--iteration', '1']).status).toBe(0);
+    const child = spawn(process.execPath, [CLI, 'serve', '-C', dir], {
+      env: { ...process.env, AGENTGATE_HOME: home, NO_COLOR: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    try {
+      let stdout = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      const closed = new Promise<[number | null, string | null]>((resolve) =>
+        child.on('close', (code, signal) => resolve([code, signal])),
+      );
+      // The check says it started (its stdout is serve's stderr): then serve gets the signal.
+      child.stderr.setEncoding('utf8').on('data', (d: string) => {
+        if (d.includes('check-started')) child.kill('SIGTERM');
+      });
+      const check = ['sh', '-c', 'echo check-started; sleep 30'];
+      child.stdin.write(req(1, 'gate', { run: 'r1', name: 'slow', isolated: true }, check));
+      child.stdin.write(req(2, 'checkpoint track'));
+      // stdin stays open: serve must stop on its own.
+      expect(await closed).toEqual([143, null]);
+      const responses = stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => ServeResponse.parse(JSON.parse(l)));
+      expect(responses).toHaveLength(1);
+      expect(result(responses[0])).toMatchObject({ verdict: 'fail', signal: 'SIGTERM' });
+      expect(existsSync(join(home, 'checkpoints'))).toBe(false);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   it('ends cleanly on an empty input', async () => {

@@ -144,6 +144,8 @@ describe('recomputeVerdict: a record decides its verdict again from its own fact
     expect(verdictContradiction({ ...hidden, verdict: 'pass' })).toContain('lists 1 failed tests');
     const short = { ...edited, exitCode: 0, tests: counts({ total: 9 }) };
     expect(verdictContradiction({ ...short, verdict: 'pass' })).toContain('do not add up');
+    // No process exits with a negative code: a record that says so is refused whatever its verdict.
+    expect(verdictContradiction({ ...edited, exitCode: -1, verdict: 'fail' })).not.toBeNull();
   });
 
   it('names facts that cannot all be true: an exit code and a signal, no signal name, an observed run without command or log', () => {

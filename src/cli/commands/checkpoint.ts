@@ -3,14 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEFAULT_KEEP } from '../../../types/config.js';
 import type { FileDiff, RevertResult } from '../../../types/checkpoint.js';
-import { OBJECT_ID_PATTERN } from '../../../types/ids.js';
-import { Checkpoints, DEFAULT_PRUNE_AGE, type CheckpointMarkers } from '../../checkpoints/index.js';
-import {
-  CheckpointNotFoundError,
-  InvalidArgumentError,
-  PathNotFoundError,
-  UsageError,
-} from '../../errors.js';
+import { Checkpoints, DEFAULT_PRUNE_AGE } from '../../checkpoints/index.js';
+import { InvalidArgumentError, PathNotFoundError, UsageError } from '../../errors.js';
 import type { Context } from '../context.js';
 import {
   fullText,
@@ -38,35 +32,9 @@ function open(ctx: Context): Promise<Checkpoints> {
   });
 }
 
-const MARKERS = ['latest', 'baseline', 'safety'] as const satisfies ReadonlyArray<keyof CheckpointMarkers>;
-
 /** How every HASH argument is read; shown in the help of the commands that take one. */
 const HASH_FORMS =
   'HASH is a checkpoint hash (full or abbreviated), a label given to "checkpoint track --label" (the newest checkpoint with it), or latest, baseline or safety.';
-
-/**
- * A checkpoint named by hash, by label or by marker, as the hash the library takes (a label or a
- * marker as the checkpoint's ref: that checkpoint's own record, such as what its capture skipped,
- * not another's of the same tree). A hash that names a listed checkpoint wins over a label, a
- * marker word over a label; anything unknown is passed on as it is, for the library to report
- * CHECKPOINT_NOT_FOUND.
- */
-async function resolveCheckpoint(cp: Checkpoints, name: string): Promise<string> {
-  if (OBJECT_ID_PATTERN.test(name)) return name;
-  if ((MARKERS as readonly string[]).includes(name)) {
-    const marked = (await cp.markers())[name as (typeof MARKERS)[number]];
-    if (marked === null)
-      throw new CheckpointNotFoundError(
-        `there is no "${name}" checkpoint yet; "checkpoint track" records one`,
-        { details: { hash: name } },
-      );
-    return marked.ref;
-  }
-  // A hash naming one recorded checkpoint (tree or commit id, abbreviated, or a ref) beats a label.
-  const named = await cp.named(name);
-  if (named === 1) return name;
-  return (await cp.list()).find((e) => e.label === name)?.ref ?? name;
-}
 
 const track = defineCommand({
   name: 'checkpoint track',
@@ -114,7 +82,7 @@ const patch = defineCommand({
   examples: ['checkpoint patch latest'],
   async run(ctx, _values, [name]) {
     const cp = await open(ctx);
-    const result = await cp.patch(await resolveCheckpoint(cp, name));
+    const result = await cp.patch(name);
     return {
       json: result,
       human: () =>
@@ -138,14 +106,13 @@ const diff = defineCommand({
   examples: ['checkpoint diff latest > since-latest.diff'],
   async run(ctx, _values, [name]) {
     const cp = await open(ctx);
-    const hash = await resolveCheckpoint(cp, name);
-    if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => '' };
+    if (ctx.json) return { json: { diff: await cp.diff(name) }, human: () => '' };
     // For people (and for `| git apply`), the patch goes out byte for byte, never decoded.
     const dir = await mkdtemp(join(tmpdir(), 'agentgate-cpdiff-'));
     const file = join(dir, 'diff.patch');
     const cleanup = () => rm(dir, { recursive: true, force: true });
     try {
-      await writeFile(file, await cp.diffBytes(hash));
+      await writeFile(file, await cp.diffBytes(name));
     } catch (error) {
       await cleanup();
       throw error;
@@ -165,10 +132,7 @@ const diffFull = defineCommand({
   examples: ['checkpoint diff-full baseline latest --json'],
   async run(ctx, _values, [from, to]) {
     const cp = await open(ctx);
-    const diffs: FileDiff[] = await cp.diffFull(
-      await resolveCheckpoint(cp, from),
-      to === undefined ? undefined : await resolveCheckpoint(cp, to),
-    );
+    const diffs: FileDiff[] = await cp.diffFull(from, to);
     return { json: diffs, human: () => (diffs.length ? diffs.map(fullText).join('\n') : 'No differences.') };
   },
 });
@@ -229,7 +193,7 @@ const restore = defineCommand({
           dryRun: values['dry-run'] === true,
         }),
       );
-    const result = await cp.restore(await resolveCheckpoint(cp, name as string));
+    const result = await cp.restore(name as string);
     return {
       json: result,
       human: () =>
@@ -256,15 +220,14 @@ const revert = defineCommand({
         'an empty PATH names nothing; give files or directories inside the workspace, or no PATH to mean every changed file',
       );
     const cp = await open(ctx);
-    const hash = await resolveCheckpoint(cp, name);
     // Like git -C, paths are taken relative to the -C directory.
     const result = paths.length
       ? await revertPaths(
           cp,
-          hash,
+          name,
           paths.map((p) => resolve(ctx.workspace, p)),
         )
-      : await cp.revert(hash);
+      : await cp.revert(name);
     return {
       json: result,
       human: () =>

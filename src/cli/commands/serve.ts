@@ -18,7 +18,11 @@ export const serveCommand = (load: (name: string) => Promise<Command | undefined
     examples: [`serve --home "$AGENTGATE_HOME" < requests.jsonl`],
     async run(_ctx, values) {
       const { serve } = await import('../serve.js');
-      await serve(process.stdin, process.stdout, { defaults: values, load, aside: process.stderr });
-      return { silent: true };
+      const exitCode = await serve(process.stdin, process.stdout, {
+        defaults: values,
+        load,
+        aside: process.stderr,
+      });
+      return { silent: true, exitCode };
     },
   });

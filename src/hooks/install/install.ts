@@ -2,6 +2,8 @@ import { lstat, readFile, realpath, rm } from 'node:fs/promises';
 import { dirname, parse, resolve } from 'node:path';
 import type { HookAgent } from '../../../types/hook-agents.js';
 import type { HookInstallResult } from '../../../types/hook-install.js';
+import { HookAgentArg, HookInstallOptionsArg, HookUninstallOptionsArg } from '../../../types/library.js';
+import { checkArgument } from '../../arguments.js';
 import { AgentConfigInvalidError, InvalidArgumentError } from '../../errors.js';
 import { errnoOf, writeOwnFileAtomic } from '../../fs/atomic.js';
 import { probeWorkspace } from '../../git/checkpoint-repo.js';
@@ -41,7 +43,9 @@ export interface HookInstallOptions extends TargetPlace {
  * is not ours kept as it was. Idempotent (a second install changes nothing) and atomic (the file is
  * replaced whole, through fs/atomic.ts). With `dryRun` nothing is written.
  */
-export function installHooks(agent: HookAgent, opts: HookInstallOptions): Promise<HookInstallResult> {
+export async function installHooks(agent: HookAgent, opts: HookInstallOptions): Promise<HookInstallResult> {
+  checkArgument(HookAgentArg, agent, 'agent');
+  checkArgument(HookInstallOptionsArg, opts, 'opts');
   return apply(agent, 'install', opts);
 }
 
@@ -51,7 +55,9 @@ export function installHooks(agent: HookAgent, opts: HookInstallOptions): Promis
  * with the directories install created, when there was none); otherwise our entries are cut out,
  * and a file is removed only when install created it and nothing of the user's is left in it.
  */
-export function uninstallHooks(agent: HookAgent, opts: HookInstallOptions): Promise<HookInstallResult> {
+export async function uninstallHooks(agent: HookAgent, opts: HookInstallOptions): Promise<HookInstallResult> {
+  checkArgument(HookAgentArg, agent, 'agent');
+  checkArgument(HookUninstallOptionsArg, opts, 'opts');
   return apply(agent, 'uninstall', opts);
 }
 
