@@ -372,9 +372,9 @@ function assertNever(_x) {
 }
 function assert(_) {
 }
-function getEnumValues(entries) {
-  const numericValues = Object.values(entries).filter((v) => typeof v === "number");
-  const values = Object.entries(entries).filter(([k, _]) => numericValues.indexOf(+k) === -1).map(([_, v]) => v);
+function getEnumValues(entries2) {
+  const numericValues = Object.values(entries2).filter((v) => typeof v === "number");
+  const values = Object.entries(entries2).filter(([k, _]) => numericValues.indexOf(+k) === -1).map(([_, v]) => v);
   return values;
 }
 function joinValues(array2, separator = "|") {
@@ -3416,10 +3416,10 @@ function record(keyType, valueType, params) {
 }
 // @__NO_SIDE_EFFECTS__
 function _enum(values, params) {
-  const entries = Array.isArray(values) ? Object.fromEntries(values.map((v) => [v, v])) : values;
+  const entries2 = Array.isArray(values) ? Object.fromEntries(values.map((v) => [v, v])) : values;
   return new ZodMiniEnum({
     type: "enum",
-    entries,
+    entries: entries2,
     ...normalizeParams(params)
   });
 }
@@ -3995,9 +3995,9 @@ var init_output = __esm({
 });
 
 // src/cli/suggest.ts
-function nearestName(typed, known) {
+function nearestName(typed, known2) {
   let best = null;
-  for (const name2 of known) {
+  for (const name2 of known2) {
     const distance = editDistance(typed, name2);
     if (best === null || distance < best.distance) best = { name: name2, distance };
   }
@@ -4344,6 +4344,11 @@ async function writeOwnFileAtomic(path2, data) {
     throw new WriteFailedError(`could not write ${path2}: ${target} is not a regular file`, {
       details: { path: path2, target }
     });
+  if (st !== null && (st.mode & 128) === 0)
+    throw new WriteFailedError(
+      `refusing to write ${path2}: ${target === path2 ? "it" : target} is read-only (mode ${(st.mode & 511).toString(8).padStart(4, "0")}); make it writable (chmod u+w) and run the command again, or leave it as it is`,
+      { details: { path: path2, target, mode: st.mode & 4095 } }
+    );
   const mode = st === null ? 420 : st.mode & 4095;
   await replaceFileAtomic(target, async (temp) => {
     const handle = await open(temp, "wx", mode);
@@ -4927,8 +4932,19 @@ var init_hooks = __esm({
   }
 });
 
+// types/report-format.ts
+var ReportFormat;
+var init_report_format = __esm({
+  "types/report-format.ts"() {
+    "use strict";
+    init_zod();
+    init_zod();
+    ReportFormat = deferred(() => _enum(["html", "md", "json", "dotenv"]));
+  }
+});
+
 // types/library.ts
-var DirSetting, HomeArg, IterationNumber, PositiveCount, TextArg, OptionalTextArg, strings, optionalText, optionalFlag, options, SnapshotterOptionsArg, GatesSnapshotterArg, beforeFields, afterFields, BeforeOptionsArg, AfterOptionsArg, BeforeStateArg, IterateOptionsArg, SnapshotArg, VerifyTargetArg, GetSnapshotOptionsArg, ListByRunOptionsArg, CherryPickOptionsArg, echo, gateOutputFields, GateRunOptionsArg, GateRecordOptionsArg, GateReplayOptionsArg, GateListFilterArg, GateVerifyOptionsArg, CheckpointsOptionsArg, TrackOptionsArg, PathsArg, PatchesArg, SessionRestoreOptionsArg, GcOptionsArg, SettingsOptionsArg, AgentEventArg, hookFields, AgentHookOptionsArg, EventHookOptionsArg, HookAgentArg, HookInputArg, LogOutcomeArgs;
+var DirSetting, HomeArg, WorkspaceArg, FileArg, IterationNumber, PositiveCount, TextArg, OptionalTextArg, TextsArg, strings, environment, optionalText, optionalFlag, options, SnapshotterOptionsArg, snapshotterOptions, SnapshotterArg, GatesSnapshotterArg, FunctionArg, optionalDate, beforeFields, afterFields, BeforeOptionsArg, AfterOptionsArg, BeforeStateArg, IterateOptionsArg, SnapshotArg, VerifyTargetArg, GetSnapshotOptionsArg, ListByRunOptionsArg, CherryPickOptionsArg, echo, gateOutputFields, MinTests, ExitCode, GateRunOptionsArg, GateRecordOptionsArg, GateReplayOptionsArg, GateListFilterArg, GateVerifyOptionsArg, CheckpointsOptionsArg, TrackOptionsArg, PromptNumberArg, PathsArg, PatchesArg, SessionRestoreOptionsArg, GcOptionsArg, SettingsOptionsArg, LoadConfigOptionsArg, AgentEventArg, hookFields, AgentHookOptionsArg, EventHookOptionsArg, HookAgentArg, HookInputArg, LogOutcomeArgs, hookInstallFields, hookRunner, HookInstallOptionsArg, HookUninstallOptionsArg, ReportFormatArg, ReportOptionsArg, DateArg, RepoArg, OpenRepoOptionsArg, recordSourceFields, RecordSourcesArg, ProvenanceSourcesArg, AnchorOptionsArg, TraceOptionsArg, CommitStatementOptionsArg;
 var init_library = __esm({
   "types/library.ts"() {
     "use strict";
@@ -4938,13 +4954,20 @@ var init_library = __esm({
     init_duration();
     init_hook_agents();
     init_hooks();
+    init_report_format();
     DirSetting = deferred(() => string2().check(_minLength(1, "must not be empty")));
     HomeArg = deferred(() => optional(DirSetting));
+    WorkspaceArg = DirSetting;
+    FileArg = DirSetting;
     IterationNumber = deferred(() => int().check(_nonnegative()));
     PositiveCount = () => int().check(_positive());
     TextArg = deferred(() => string2());
     OptionalTextArg = deferred(() => optionalText());
+    TextsArg = deferred(() => strings());
     strings = () => array(string2());
+    environment = () => custom((e) => typeof e === "object" && e !== null && !Array.isArray(e), {
+      error: "expected an object of environment variables"
+    });
     optionalText = () => optional(string2());
     optionalFlag = () => optional(boolean2());
     options = (schema) => optional(schema);
@@ -4959,9 +4982,13 @@ var init_library = __esm({
         localWorkspace: optionalText()
       })
     );
-    GatesSnapshotterArg = deferred(
-      () => object({ options: object({ home: string2(), artifactsDir: string2() }) })
+    snapshotterOptions = () => object({ home: string2(), artifactsDir: string2() });
+    SnapshotterArg = deferred(() => object({ options: snapshotterOptions() }));
+    GatesSnapshotterArg = SnapshotterArg;
+    FunctionArg = deferred(
+      () => custom((f) => typeof f === "function", { error: "expected a function" })
     );
+    optionalDate = () => optional(_instanceof(Date));
     beforeFields = () => ({
       runId: string2(),
       onDirty: optional(OnDirty),
@@ -5015,6 +5042,8 @@ var init_library = __esm({
       stdoutToStderr: optionalFlag(),
       forwardSignals: optional(strings())
     });
+    MinTests = () => int().check(_nonnegative());
+    ExitCode = () => int().check(_nonnegative(), _lte(999999999));
     GateRunOptionsArg = deferred(
       () => object({
         runId: string2(),
@@ -5022,9 +5051,9 @@ var init_library = __esm({
         name: string2(),
         command: strings(),
         junit: optional(strings()),
-        timeoutMs: optional(number2()),
+        timeoutMs: optional(TimeoutMs),
         isolated: optionalFlag(),
-        minTests: optional(number2()),
+        minTests: optional(MinTests()),
         ...gateOutputFields()
       })
     );
@@ -5033,11 +5062,11 @@ var init_library = __esm({
         runId: string2(),
         iteration: optional(IterationNumber),
         name: string2(),
-        exitCode: int(),
+        exitCode: ExitCode(),
         junit: optional(strings()),
         logFile: optionalText(),
-        durationMs: optional(number2()),
-        minTests: optional(number2())
+        durationMs: optional(DurationMs),
+        minTests: optional(MinTests())
       })
     );
     GateReplayOptionsArg = deferred(
@@ -5085,6 +5114,7 @@ var init_library = __esm({
         })
       )
     );
+    PromptNumberArg = deferred(() => int().check(_positive()));
     PathsArg = deferred(() => optional(strings()));
     PatchesArg = deferred(() => array(object({ hash: string2(), files: strings() })));
     SessionRestoreOptionsArg = deferred(
@@ -5104,13 +5134,16 @@ var init_library = __esm({
         gitTimeoutMs: optional(TimeoutMs),
         lockTimeoutMs: optional(TimeoutMs),
         identity: optional(Identity),
-        env: optional(record(string2(), optional(string2())))
+        env: optional(environment())
       })
+    );
+    LoadConfigOptionsArg = deferred(
+      () => object({ home: DirSetting, configFile: optionalText(), cwd: optionalText() })
     );
     AgentEventArg = deferred(
       () => object({
         agent: string2(),
-        workspace: string2(),
+        workspace: WorkspaceArg,
         session: string2(),
         event: string2(),
         kind: _enum(["baseline", "before-prompt", "latest"]),
@@ -5134,7 +5167,7 @@ var init_library = __esm({
           event: optionalText(),
           cwd: optionalText(),
           homeDir: optionalText(),
-          env: optional(record(string2(), optional(string2()))),
+          env: optional(environment()),
           seen: optional(object({}))
         })
       )
@@ -5148,6 +5181,73 @@ var init_library = __esm({
         HookOutcome
       ])
     );
+    hookInstallFields = () => ({
+      scope: _enum(["project", "user"]),
+      workspace: WorkspaceArg,
+      homeDir: DirSetting,
+      env: optional(environment()),
+      dryRun: optionalFlag(),
+      home: optional(DirSetting)
+    });
+    hookRunner = () => object({ node: string2(), bin: string2(), home: optionalText(), config: optionalText() });
+    HookInstallOptionsArg = deferred(
+      () => object({ ...hookInstallFields(), runner: hookRunner() })
+    );
+    HookUninstallOptionsArg = deferred(
+      () => object({ ...hookInstallFields(), runner: optional(hookRunner()) })
+    );
+    ReportFormatArg = ReportFormat;
+    ReportOptionsArg = deferred(
+      () => options(
+        object({
+          limits: optional(
+            object({
+              maxFileDiffBytes: optional(int().check(_nonnegative())),
+              maxTotalDiffBytes: optional(int().check(_nonnegative()))
+            })
+          )
+        })
+      )
+    );
+    DateArg = deferred(() => _instanceof(Date));
+    RepoArg = deferred(
+      () => object({ cwd: string2(), topLevel: string2(), gitDir: string2() })
+    );
+    OpenRepoOptionsArg = deferred(
+      () => options(object({ identity: optional(Identity), timeoutMs: optional(TimeoutMs) }))
+    );
+    recordSourceFields = () => ({
+      snapshotter: object({ store: object({ home: string2() }), listByRun: FunctionArg }),
+      gates: object({ home: string2() })
+    });
+    RecordSourcesArg = deferred(() => object(recordSourceFields()));
+    ProvenanceSourcesArg = deferred(
+      () => object({
+        ...recordSourceFields(),
+        snapshotter: object({
+          options: snapshotterOptions(),
+          store: object({ home: string2() }),
+          listByRun: FunctionArg
+        }),
+        anchors: object({ dir: string2() })
+      })
+    );
+    AnchorOptionsArg = deferred(
+      () => options(object({ runIds: optional(strings()), now: optionalDate() }))
+    );
+    TraceOptionsArg = deferred(
+      () => options(
+        object({
+          rev: optionalText(),
+          range: optional(object({ start: int(), end: int() })),
+          runIds: optional(strings()),
+          shortcut: optionalFlag()
+        })
+      )
+    );
+    CommitStatementOptionsArg = deferred(
+      () => options(object({ env: optional(environment()), cwd: optionalText() }))
+    );
   }
 });
 
@@ -5156,15 +5256,36 @@ function checkArgument(schema, value, name2) {
   const parsed = schema.safeParse(value);
   if (parsed.success) return value;
   const issue2 = parsed.error.issues[0];
-  const at = [name2, ...(issue2?.path ?? []).map(String)].join(".");
-  throw new InvalidArgumentError(
-    `${at}: ${issue2?.message ?? "invalid"}; give it as the library's type declarations say`,
-    { details: { argument: at } }
+  throw refused([name2, ...(issue2?.path ?? []).map(String)].join("."), issue2?.message ?? "invalid");
+}
+function checkDirArgument(value, name2) {
+  if (typeof value === "string" && value !== "") return value;
+  throw refused(
+    name2,
+    typeof value === "string" ? "must not be empty" : `expected a string, got ${kindOf(value)}`
   );
+}
+function checkStoreOptions(value, name2) {
+  if (value === void 0) return;
+  if (typeof value !== "object" || value === null)
+    throw refused(name2, `expected an object, got ${kindOf(value)}`);
+  const ms = value.lockTimeoutMs;
+  if (ms === void 0) return;
+  const problem = typeof ms === "number" ? timeoutProblem(ms, "it") : `expected a number, got ${kindOf(ms)}`;
+  if (problem !== null) throw refused(`${name2}.lockTimeoutMs`, problem);
+}
+function refused(at, problem) {
+  return new InvalidArgumentError(`${at}: ${problem}; give it as the library's type declarations say`, {
+    details: { argument: at }
+  });
+}
+function kindOf(value) {
+  return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
 }
 var init_arguments = __esm({
   "src/arguments.ts"() {
     "use strict";
+    init_duration();
     init_errors();
   }
 });
@@ -5231,8 +5352,48 @@ var init_own_dir = __esm({
   }
 });
 
+// src/fs/inside.ts
+import { lstat as lstat3, realpath } from "node:fs/promises";
+import { basename as basename3, dirname as dirname3, isAbsolute as isAbsolute2, join as join3, relative, sep } from "node:path";
+function isInside(parent, child) {
+  const rel = relative(parent, child);
+  return rel === "" || !rel.startsWith("..") && !isAbsolute2(rel);
+}
+async function realPathOf(path2) {
+  const real = await realpath(path2).catch(() => null);
+  if (real !== null) return real;
+  const parent = dirname3(path2);
+  return parent === path2 ? path2 : join3(await realPathOf(parent), basename3(path2));
+}
+async function assertNoLinkInside(topLevel, file) {
+  const real = await realPathOf(dirname3(file));
+  const lexical = relative(topLevel, file);
+  const inside = isInside(topLevel, real) || !lexical.startsWith("..") && lexical !== "";
+  if (!inside) return;
+  const rel = isInside(topLevel, file) ? lexical : relative(topLevel, join3(real, basename3(file)));
+  let at = topLevel;
+  for (const part of rel.split(sep).slice(0, -1)) {
+    at = join3(at, part);
+    const info = await lstat3(at).catch(() => null);
+    if (info?.isSymbolicLink()) {
+      throw new UnsafeWorkspaceError(
+        `${at} inside the workspace is a symbolic link, so writing ${file} would follow it elsewhere; remove the link (or keep artifacts outside the workspace) and retry`,
+        {
+          details: { workspace: topLevel, path: at }
+        }
+      );
+    }
+  }
+}
+var init_inside = __esm({
+  "src/fs/inside.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
 // src/store/paths.ts
-import { join as join3, resolve as resolve2 } from "node:path";
+import { join as join4, resolve as resolve2 } from "node:path";
 function resolveHome(explicit) {
   return chooseHome(explicit).home;
 }
@@ -5242,22 +5403,30 @@ function chooseHome(explicit) {
   if (process.env.AGENTGATE_HOME) {
     return { home: resolve2(process.env.AGENTGATE_HOME), source: "AGENTGATE_HOME" };
   }
-  return { home: join3(accountHome(), ".agentgate"), source: "default" };
+  return { home: join4(accountHome(), ".agentgate"), source: "default" };
 }
 function layout(home) {
+  checkDirArgument(home, "home");
   return {
     home,
-    snapshots: join3(home, "snapshots"),
-    runs: join3(home, "runs"),
-    gates: join3(home, "gates"),
-    artifacts: join3(home, "artifacts"),
-    checkpoints: join3(home, "checkpoints"),
-    locks: join3(home, "locks"),
+    snapshots: join4(home, "snapshots"),
+    runs: join4(home, "runs"),
+    gates: join4(home, "gates"),
+    artifacts: join4(home, "artifacts"),
+    checkpoints: join4(home, "checkpoints"),
+    locks: join4(home, "locks"),
     /** Temporary checkouts of gates run with --isolated (swept when their owner is gone). */
-    gateCheckouts: join3(home, "tmp", "gates"),
-    logs: join3(home, "logs"),
-    config: join3(home, "config.yaml")
+    gateCheckouts: join4(home, "tmp", "gates"),
+    logs: join4(home, "logs"),
+    anchors: join4(home, "anchors"),
+    cache: join4(home, "cache"),
+    config: join4(home, "config.yaml")
   };
+}
+function isOwnData(home, dir) {
+  const own2 = layout(home);
+  const dirs = [own2.snapshots, own2.runs, own2.gates, own2.artifacts, own2.checkpoints, own2.locks, own2.logs];
+  return dir === home || [...dirs, own2.gateCheckouts, own2.anchors, own2.cache].some((d) => isInside(d, dir));
 }
 function assertSafeId(value, what2) {
   const parsed = SafeId.safeParse(value);
@@ -5270,25 +5439,25 @@ function assertSafeId(value, what2) {
   return value;
 }
 function runArtifactsDir(artifactsDir, runId) {
-  return join3(artifactsDir, assertSafeId(runId, "run id"));
+  return join4(artifactsDir, assertSafeId(runId, "run id"));
 }
 async function makeRunArtifactsDir(artifactsDir, runId) {
   await makeOwnDir(runArtifactsDir(artifactsDir, runId));
 }
 function iterationArtifactsDir(artifactsDir, runId, iteration) {
-  return join3(runArtifactsDir(artifactsDir, runId), `iteration-${iteration}`);
+  return join4(runArtifactsDir(artifactsDir, runId), `iteration-${iteration}`);
 }
 function patchPath(artifactsDir, runId, iteration) {
-  return join3(iterationArtifactsDir(artifactsDir, runId, iteration), "patch.diff");
+  return join4(iterationArtifactsDir(artifactsDir, runId, iteration), "patch.diff");
 }
 function gateLogPath(artifactsDir, runId, iteration, name2, attempt) {
-  return join3(
+  return join4(
     iterationArtifactsDir(artifactsDir, runId, iteration),
     `gate-${assertSafeId(name2, "gate name")}-${attempt}.log`
   );
 }
 function receivedGateLogPath(artifactsDir, gate2) {
-  return join3(
+  return join4(
     iterationArtifactsDir(artifactsDir, gate2.runId, gate2.iteration),
     `gate-${assertSafeId(gate2.name, "gate name")}-${gate2.attempt}-${assertSafeId(gate2.id, "gate id")}.log`
   );
@@ -5302,13 +5471,14 @@ var init_paths = __esm({
     init_errors();
     init_home_dir();
     init_own_dir();
+    init_inside();
   }
 });
 
 // src/cli/commands/run-inspect.ts
 import { mkdtemp as mkdtemp2, rm as rm3 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { join as join4, resolve as resolve3 } from "node:path";
+import { join as join5, resolve as resolve3 } from "node:path";
 async function statsFor(ctx, runId, positionals) {
   const [from, to] = positionals;
   if (runId !== void 0 && positionals.length > 0)
@@ -5468,8 +5638,8 @@ var init_run_inspect = __esm({
           await snapshotter.generatePatch(snapshot, output);
           return { json: { id: snapshot.id, path: output }, human: () => `Wrote ${output}` };
         }
-        const dir = await mkdtemp2(join4(tmpdir2(), "agentgate-patch-"));
-        const file = join4(dir, "patch.diff");
+        const dir = await mkdtemp2(join5(tmpdir2(), "agentgate-patch-"));
+        const file = join5(dir, "patch.diff");
         const cleanup = () => rm3(dir, { recursive: true, force: true });
         try {
           await snapshotter.generatePatch(snapshot, file);
@@ -5548,190 +5718,6 @@ var init_run_inspect = __esm({
       }
     });
     INSPECT_COMMANDS = { show, list, runs, patch, stats, del, cherryPick };
-  }
-});
-
-// src/fs/inside.ts
-import { lstat as lstat3, realpath } from "node:fs/promises";
-import { basename as basename3, dirname as dirname3, isAbsolute as isAbsolute2, join as join5, relative, sep } from "node:path";
-function isInside(parent, child) {
-  const rel = relative(parent, child);
-  return rel === "" || !rel.startsWith("..") && !isAbsolute2(rel);
-}
-async function realPathOf(path2) {
-  const real = await realpath(path2).catch(() => null);
-  if (real !== null) return real;
-  const parent = dirname3(path2);
-  return parent === path2 ? path2 : join5(await realPathOf(parent), basename3(path2));
-}
-async function assertNoLinkInside(topLevel, file) {
-  const real = await realPathOf(dirname3(file));
-  const lexical = relative(topLevel, file);
-  const inside = isInside(topLevel, real) || !lexical.startsWith("..") && lexical !== "";
-  if (!inside) return;
-  const rel = isInside(topLevel, file) ? lexical : relative(topLevel, join5(real, basename3(file)));
-  let at = topLevel;
-  for (const part of rel.split(sep).slice(0, -1)) {
-    at = join5(at, part);
-    const info = await lstat3(at).catch(() => null);
-    if (info?.isSymbolicLink()) {
-      throw new UnsafeWorkspaceError(
-        `${at} inside the workspace is a symbolic link, so writing ${file} would follow it elsewhere; remove the link (or keep artifacts outside the workspace) and retry`,
-        {
-          details: { workspace: topLevel, path: at }
-        }
-      );
-    }
-  }
-}
-var init_inside = __esm({
-  "src/fs/inside.ts"() {
-    "use strict";
-    init_errors();
-  }
-});
-
-// src/git/hardening.ts
-import { isAbsolute as isAbsolute3, join as join6 } from "node:path";
-function parseConfigEntries(out) {
-  return out.split("\0").filter((record3) => record3 !== "").map((record3) => {
-    const nl = record3.indexOf("\n");
-    return nl < 0 ? { key: record3, value: "" } : { key: record3.slice(0, nl), value: record3.slice(nl + 1) };
-  });
-}
-function neutraliseDrivers(configKeys) {
-  const out = /* @__PURE__ */ new Map();
-  for (const key of configKeys) {
-    const first = key.indexOf(".");
-    const last = key.lastIndexOf(".");
-    if (first < 0 || last <= first) continue;
-    const section = key.slice(0, first).toLowerCase();
-    const name2 = key.slice(first + 1, last);
-    const keys = DRIVER_KEYS[section];
-    if (keys === void 0) continue;
-    for (const k of keys) out.set(`${section}.${name2}.${k}`, section === "merge" ? "false" : "");
-    if (section === "filter") out.set(`filter.${name2}.required`, "false");
-  }
-  return [...out];
-}
-function configEnv(pairs) {
-  const env = { GIT_CONFIG_COUNT: String(pairs.length) };
-  pairs.forEach((pair, i) => {
-    const eq = typeof pair === "string" ? pair.indexOf("=") : -1;
-    const [key, value] = typeof pair !== "string" ? pair : eq < 0 ? [pair, "true"] : [pair.slice(0, eq), pair.slice(eq + 1)];
-    env[`GIT_CONFIG_KEY_${i}`] = key;
-    env[`GIT_CONFIG_VALUE_${i}`] = value;
-  });
-  return env;
-}
-function buildEnv(identity, indexFile, config2 = []) {
-  const env = {};
-  for (const key of PASS_THROUGH) {
-    const value = process.env[key];
-    if (value !== void 0) env[key] = value;
-  }
-  Object.assign(env, {
-    LC_ALL: "C",
-    LANG: "C",
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: "/dev/null",
-    GIT_ATTR_NOSYSTEM: "1",
-    GIT_NO_REPLACE_OBJECTS: "1",
-    // Grafts (info/grafts) rewrite parents as replace refs do: a planted one made a diverged branch
-    // look like it contained a run. A path that cannot exist (under a device, not a directory):
-    // git reads no graft file and warns of nothing. info/shallow is separate and still read.
-    GIT_GRAFT_FILE: NO_GRAFT_FILE,
-    GIT_TERMINAL_PROMPT: "0",
-    GIT_PAGER: "cat",
-    // A partial clone would fetch a missing object from its promisor remote, running that remote's
-    // transport (an ext:: command, a configured upload-pack). We never fetch lazily, and the only
-    // transports any call may use are these four (sharing's push and fetch included).
-    GIT_NO_LAZY_FETCH: "1",
-    GIT_ALLOW_PROTOCOL: "file:git:ssh:https",
-    GIT_AUTHOR_NAME: identity.name,
-    GIT_AUTHOR_EMAIL: identity.email,
-    GIT_COMMITTER_NAME: identity.name,
-    GIT_COMMITTER_EMAIL: identity.email
-  });
-  if (indexFile !== void 0) env.GIT_INDEX_FILE = indexFile;
-  return { ...env, ...configEnv(config2) };
-}
-function userConfigFiles(env = process.env) {
-  const home = env.HOME ?? "";
-  const xdg = env.XDG_CONFIG_HOME && isAbsolute3(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join6(home, ".config");
-  const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === "" ? [] : [join6(xdg, "git", "config"), join6(home, ".gitconfig")];
-  const system = env.GIT_CONFIG_SYSTEM ? [env.GIT_CONFIG_SYSTEM] : ["/etc/gitconfig"];
-  return { system: env.GIT_CONFIG_NOSYSTEM ? [] : system, global };
-}
-var HARDENING_CONFIG, STAGING_CONFIG, DRIVER_KEYS, DRIVER_AND_INCLUDE_PATTERN, NO_GRAFT_FILE, PASS_THROUGH;
-var init_hardening = __esm({
-  "src/git/hardening.ts"() {
-    "use strict";
-    HARDENING_CONFIG = [
-      "core.hooksPath=/dev/null",
-      "core.fsmonitor=false",
-      "core.pager=cat",
-      "core.editor=:",
-      "core.quotePath=false",
-      "diff.external=",
-      "commit.gpgSign=false",
-      "tag.gpgSign=false",
-      "log.showSignature=false",
-      "color.ui=false",
-      // Porcelain we use (cherry-pick) may start `gc --auto` or maintenance; we never ask for that.
-      "gc.auto=0",
-      "maintenance.auto=false",
-      // A repository that claims a case-insensitive filesystem would hide a new file whose name
-      // differs from a tracked one by case alone: on the filesystems we run on, names are exact.
-      "core.ignoreCase=false",
-      // Status and add trust the index's cached stat data: with ctime ignored and only mtime and size
-      // compared, a same-size edit whose mtime was put back would look unchanged to every check.
-      "core.trustctime=true",
-      "core.checkStat=default",
-      // diff-tree still reads this one: it would change a patch regenerated later from the artifact.
-      "diff.suppressBlankEmpty=false",
-      // With an objects/info/alternates file, fetch, push, import and the connectivity check run this
-      // command (through a shell) to list the alternate's refs. Empty: nothing runs.
-      "core.alternateRefsCommand="
-    ];
-    STAGING_CONFIG = ["-c", "core.bigFileThreshold=16m"];
-    DRIVER_KEYS = {
-      filter: ["clean", "smudge", "process"],
-      diff: ["command", "textconv"],
-      merge: ["driver"]
-    };
-    DRIVER_AND_INCLUDE_PATTERN = "^(filter|diff|merge)\\..*\\.|^include(if\\..*)?\\.path$";
-    NO_GRAFT_FILE = "/dev/null/agentgate-no-grafts";
-    PASS_THROUGH = ["PATH", "HOME", "TMPDIR", "TEMP", "TMP", "SYSTEMROOT", "TZ"];
-  }
-});
-
-// src/git/dot-git.ts
-import { readFileSync, statSync } from "node:fs";
-import { dirname as dirname4, join as join7, resolve as resolve4 } from "node:path";
-function isRepositoryEntry(dotGit) {
-  const found = statSync(dotGit, { throwIfNoEntry: false });
-  if (found === void 0) return false;
-  if (found.isDirectory()) return isGitDir(dotGit);
-  let text2;
-  try {
-    text2 = readFileSync(dotGit, "utf8");
-  } catch {
-    return false;
-  }
-  const named3 = /^gitdir: (.+)$/m.exec(text2)?.[1]?.trim();
-  return named3 !== void 0 && isGitDir(resolve4(dirname4(dotGit), named3));
-}
-function isGitDir(dir) {
-  const is = (name2, kind) => {
-    const s = statSync(join7(dir, name2), { throwIfNoEntry: false });
-    return s !== void 0 && (kind === "file" ? s.isFile() : s.isDirectory());
-  };
-  return is("HEAD", "file") && is("objects", "dir") && is("refs", "dir");
-}
-var init_dot_git = __esm({
-  "src/git/dot-git.ts"() {
-    "use strict";
   }
 });
 
@@ -5814,10 +5800,131 @@ var init_path_bytes = __esm({
   }
 });
 
+// src/git/hardening.ts
+import { isAbsolute as isAbsolute3, join as join6 } from "node:path";
+function exactly(opts) {
+  return { ...opts, config: [...opts.config ?? [], ...EXACT_TREE_CONFIG] };
+}
+function parseConfigEntries(out) {
+  return out.split("\0").filter((record3) => record3 !== "").map((record3) => {
+    const nl = record3.indexOf("\n");
+    return nl < 0 ? { key: record3, value: "" } : { key: record3.slice(0, nl), value: record3.slice(nl + 1) };
+  });
+}
+function neutraliseDrivers(configKeys) {
+  const out = /* @__PURE__ */ new Map();
+  for (const key of configKeys) {
+    const first = key.indexOf(".");
+    const last = key.lastIndexOf(".");
+    if (first < 0 || last <= first) continue;
+    const section = key.slice(0, first).toLowerCase();
+    const name2 = key.slice(first + 1, last);
+    const settings = DRIVER_SETTINGS[section];
+    if (settings === void 0) continue;
+    for (const [k, value] of Object.entries(settings)) out.set(`${section}.${name2}.${k}`, value);
+  }
+  return [...out];
+}
+function configEnv(pairs) {
+  const env = { GIT_CONFIG_COUNT: String(pairs.length) };
+  pairs.forEach((pair, i) => {
+    const eq = typeof pair === "string" ? pair.indexOf("=") : -1;
+    const [key, value] = typeof pair !== "string" ? pair : eq < 0 ? [pair, "true"] : [pair.slice(0, eq), pair.slice(eq + 1)];
+    env[`GIT_CONFIG_KEY_${i}`] = key;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
+  return env;
+}
+function buildEnv(identity, indexFile, config2 = []) {
+  const env = {};
+  for (const key of PASS_THROUGH) {
+    const value = process.env[key];
+    if (value !== void 0) env[key] = value;
+  }
+  Object.assign(env, {
+    LC_ALL: "C",
+    LANG: "C",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_ATTR_NOSYSTEM: "1",
+    GIT_NO_REPLACE_OBJECTS: "1",
+    // Grafts (info/grafts) rewrite parents as replace refs do: a planted one made a diverged branch
+    // look like it contained a run. A path that cannot exist (under a device, not a directory):
+    // git reads no graft file and warns of nothing. info/shallow is separate and still read.
+    GIT_GRAFT_FILE: NO_GRAFT_FILE,
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_PAGER: "cat",
+    // A partial clone would fetch a missing object from its promisor remote, running that remote's
+    // transport (an ext:: command, a configured upload-pack). We never fetch lazily, and the only
+    // transports any call may use are these four (sharing's push and fetch included).
+    GIT_NO_LAZY_FETCH: "1",
+    GIT_ALLOW_PROTOCOL: "file:git:ssh:https",
+    GIT_AUTHOR_NAME: identity.name,
+    GIT_AUTHOR_EMAIL: identity.email,
+    GIT_COMMITTER_NAME: identity.name,
+    GIT_COMMITTER_EMAIL: identity.email
+  });
+  if (indexFile !== void 0) env.GIT_INDEX_FILE = indexFile;
+  return { ...env, ...configEnv(config2) };
+}
+function userConfigFiles(env = process.env) {
+  const home = env.HOME ?? "";
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute3(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join6(home, ".config");
+  const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === "" ? [] : [join6(xdg, "git", "config"), join6(home, ".gitconfig")];
+  const system = env.GIT_CONFIG_SYSTEM ? [env.GIT_CONFIG_SYSTEM] : ["/etc/gitconfig"];
+  return { system: env.GIT_CONFIG_NOSYSTEM ? [] : system, global };
+}
+var HARDENING_CONFIG, EXACT_TREE_CONFIG, STAGING_CONFIG, DRIVER_SETTINGS, DRIVER_AND_INCLUDE_PATTERN, NO_GRAFT_FILE, PASS_THROUGH;
+var init_hardening = __esm({
+  "src/git/hardening.ts"() {
+    "use strict";
+    HARDENING_CONFIG = [
+      "core.hooksPath=/dev/null",
+      "core.fsmonitor=false",
+      "core.pager=cat",
+      "core.editor=:",
+      "core.quotePath=false",
+      "diff.external=",
+      "commit.gpgSign=false",
+      "tag.gpgSign=false",
+      "log.showSignature=false",
+      "color.ui=false",
+      // Porcelain we use (cherry-pick) may start `gc --auto` or maintenance; we never ask for that.
+      "gc.auto=0",
+      "maintenance.auto=false",
+      // A repository that claims a case-insensitive filesystem would hide a new file whose name
+      // differs from a tracked one by case alone: on the filesystems we run on, names are exact.
+      "core.ignoreCase=false",
+      // Status and add trust the index's cached stat data: with ctime ignored and only mtime and size
+      // compared, a same-size edit whose mtime was put back would look unchanged to every check.
+      "core.trustctime=true",
+      "core.checkStat=default",
+      // diff-tree still reads this one: it would change a patch regenerated later from the artifact.
+      "diff.suppressBlankEmpty=false",
+      // git's default. Diffs take a blob above it for binary: set low, a text file's stats would read
+      // "binary, +0 -0" while its patch has text hunks. Staging's own value (-c) outranks this one.
+      "core.bigFileThreshold=512m",
+      // With an objects/info/alternates file, fetch, push, import and the connectivity check run this
+      // command (through a shell) to list the alternate's refs. Empty: nothing runs.
+      "core.alternateRefsCommand="
+    ];
+    EXACT_TREE_CONFIG = ["core.fileMode=true", "core.symlinks=true"];
+    STAGING_CONFIG = ["-c", "core.bigFileThreshold=16m"];
+    DRIVER_SETTINGS = {
+      filter: { clean: "", smudge: "", process: "", required: "false" },
+      diff: { command: "", textconv: "", binary: "auto", algorithm: "myers" },
+      merge: { driver: "false" }
+    };
+    DRIVER_AND_INCLUDE_PATTERN = "^(filter|diff|merge)\\..*\\.|^include(if\\..*)?\\.path$";
+    NO_GRAFT_FILE = "/dev/null/agentgate-no-grafts";
+    PASS_THROUGH = ["PATH", "HOME", "TMPDIR", "TEMP", "TMP", "SYSTEMROOT", "TZ"];
+  }
+});
+
 // src/git/runner.ts
 import { spawn } from "node:child_process";
-import { createWriteStream, readFileSync as readFileSync2 } from "node:fs";
-import { isAbsolute as isAbsolute4, join as join8 } from "node:path";
+import { createWriteStream, readFileSync } from "node:fs";
+import { isAbsolute as isAbsolute4, join as join7 } from "node:path";
 import { once } from "node:events";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -5863,8 +5970,8 @@ function byteLimit(maxBytes, file) {
     }
   });
 }
-async function runGitStream(opts, args, consume) {
-  return spawnGit(opts, args, {}, consume);
+async function runGitStream(opts, args, consume, run = {}) {
+  return spawnGit(opts, args, run, consume);
 }
 async function spawnGit(opts, args, run, consume) {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
@@ -5897,9 +6004,9 @@ async function spawnGit(opts, args, run, consume) {
     if (typeof run.input === "string" || Buffer.isBuffer(run.input)) child.stdin.end(run.input);
     else if (run.input !== void 0) void feed(child.stdin, run.input);
   }
-  const exited = new Promise((resolve30, reject) => {
+  const exited = new Promise((resolve31, reject) => {
     child.once("error", reject);
-    child.once("close", (code2) => resolve30(code2 ?? -1));
+    child.once("close", (code2) => resolve31(code2 ?? -1));
   });
   let consumeError = null;
   const consumed = consume(child.stdout).catch((error2) => {
@@ -6003,7 +6110,7 @@ async function userContentConfig(repoKeys) {
       ["core.excludesfile", "ignore"],
       ["core.attributesfile", "attributes"]
     ])
-      if (!wanted.has(key)) wanted.set(key, join8(xdg, "git", name2));
+      if (!wanted.has(key)) wanted.set(key, join7(xdg, "git", name2));
   }
   if (wanted.size === 0) return [];
   const own2 = await repoKeys();
@@ -6011,7 +6118,7 @@ async function userContentConfig(repoKeys) {
 }
 function readTextOrEmpty(file) {
   try {
-    return readFileSync2(file, "utf8");
+    return readFileSync(file, "utf8");
   } catch {
     return "";
   }
@@ -6074,31 +6181,220 @@ var init_runner = __esm({
   }
 });
 
+// src/git/config-file-read.ts
+import { constants } from "node:fs";
+import { open as open2, stat as stat3 } from "node:fs/promises";
+async function readConfigFile(file, workspace) {
+  const path2 = fsPath(file);
+  const info = await stat3(path2).catch(() => null);
+  if (info === null || info.isDirectory()) return null;
+  if (!info.isFile()) throw notRegular(file, info, workspace);
+  const flags = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
+  const handle = await open2(path2, flags).catch(() => null);
+  if (handle === null) return null;
+  try {
+    const opened = await handle.stat();
+    if (!opened.isFile()) throw notRegular(file, opened, workspace);
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+async function configEntries(opts, file, text2, pattern) {
+  const args = ["config", "--no-includes", "--file", "-", "-z", "--get-regexp", pattern];
+  try {
+    const res = await runGitBuffer({ ...opts, cwd: "/" }, args, { okExitCodes: [1], input: text2 });
+    return parseConfigEntries(decodeBytes(res.stdout));
+  } catch (cause) {
+    if (!(cause instanceof GitFailedError)) throw cause;
+    throw new GitFailedError(
+      `git cannot read the config file ${JSON.stringify(file)} (${String(cause.details.stderr)}); fix it, or remove the include that names it`,
+      { cause, details: { ...cause.details, configFile: file } }
+    );
+  }
+}
+function notRegular(file, info, workspace) {
+  const kind = info.isFIFO() ? "FIFO" : info.isSocket() ? "socket" : "device";
+  return new UnsafeWorkspaceError(
+    `the git config file ${JSON.stringify(file)} of ${workspace} is a ${kind}, not a regular file: git would read whatever a program writes into it, drivers included, after agentgate checked it; refusing the repository: make it a regular file, or remove the include that names it`,
+    { details: { workspace, configFile: file, kind } }
+  );
+}
+function notUtf8Driver(file, key, workspace) {
+  return new UnsafeWorkspaceError(
+    `the git config file ${JSON.stringify(file)} of ${workspace} names a driver whose name is not UTF-8 (${JSON.stringify(key)}): agentgate cannot switch such a driver off, so its program could run; refusing the repository: rename the driver (and the attributes that name it) to UTF-8, or remove it`,
+    { details: { workspace, configFile: file, key } }
+  );
+}
+var init_config_file_read = __esm({
+  "src/git/config-file-read.ts"() {
+    "use strict";
+    init_errors();
+    init_path_bytes();
+    init_hardening();
+    init_runner();
+  }
+});
+
+// src/git/dot-git.ts
+import { readFileSync as readFileSync2, statSync } from "node:fs";
+import { dirname as dirname4, join as join8, resolve as resolve4 } from "node:path";
+function isRepositoryEntry(dotGit) {
+  const found = statSync(dotGit, { throwIfNoEntry: false });
+  if (found === void 0) return false;
+  if (found.isDirectory()) return isGitDir(dotGit);
+  let text2;
+  try {
+    text2 = readFileSync2(dotGit, "utf8");
+  } catch {
+    return false;
+  }
+  const named3 = /^gitdir: (.+)$/m.exec(text2)?.[1]?.trim();
+  return named3 !== void 0 && isGitDir(resolve4(dirname4(dotGit), named3));
+}
+function isGitDir(dir) {
+  const is = (name2, kind) => {
+    const s = statSync(join8(dir, name2), { throwIfNoEntry: false });
+    return s !== void 0 && (kind === "file" ? s.isFile() : s.isDirectory());
+  };
+  return is("HEAD", "file") && is("objects", "dir") && is("refs", "dir");
+}
+var init_dot_git = __esm({
+  "src/git/dot-git.ts"() {
+    "use strict";
+  }
+});
+
+// src/git/git-dir-links.ts
+import { readdir } from "node:fs/promises";
+import { join as join9 } from "node:path";
+async function assertNoLinksWhereWeWrite(workspace, gitDir, commonDir2) {
+  let link3 = null;
+  for (const dir of /* @__PURE__ */ new Set([gitDir, commonDir2])) {
+    link3 ??= await topLevelLink(dir);
+    link3 ??= await firstLinkIn(join9(dir, "refs"), false);
+    link3 ??= await firstLinkIn(join9(dir, "logs"), false);
+  }
+  link3 ??= await firstLinkIn(join9(commonDir2, "logs", "refs"), false);
+  for (const tree of WRITTEN_TREES) link3 ??= await firstLinkIn(join9(commonDir2, tree), true);
+  if (link3 === null) return;
+  throw new UnsafeWorkspaceError(
+    `${link3} is a symbolic link inside the git dir of ${workspace}, where git writes for us: our commits would move another repository's refs or overwrite the file it names; replace it with the real file or directory (for another checkout of the same repository use "git worktree add")`,
+    { details: { workspace, link: link3 } }
+  );
+}
+async function topLevelLink(dir) {
+  for (const entry of await entries(dir))
+    if (entry.isSymbolicLink() && !READ_ONLY_ENTRIES.has(entry.name)) return join9(dir, entry.name);
+  return null;
+}
+async function firstLinkIn(dir, deep) {
+  for (const entry of await entries(dir)) {
+    const path2 = join9(dir, entry.name);
+    if (entry.isSymbolicLink()) return path2;
+    if (deep && entry.isDirectory()) {
+      const below = await firstLinkIn(path2, true);
+      if (below !== null) return below;
+    }
+  }
+  return null;
+}
+async function entries(dir) {
+  const found = await readdir(fsPath(dir), { withFileTypes: true, encoding: "buffer" }).catch(() => []);
+  return found.map((entry) => ({
+    name: decodeBytes(entry.name),
+    isSymbolicLink: () => entry.isSymbolicLink(),
+    isDirectory: () => entry.isDirectory()
+  }));
+}
+var READ_ONLY_ENTRIES, WRITTEN_TREES;
+var init_git_dir_links = __esm({
+  "src/git/git-dir-links.ts"() {
+    "use strict";
+    init_errors();
+    init_path_bytes();
+    READ_ONLY_ENTRIES = /* @__PURE__ */ new Set([
+      "config",
+      "config.worktree",
+      "description",
+      "hooks",
+      "info",
+      "branches",
+      "remotes",
+      "modules",
+      "commondir",
+      "gitdir"
+    ]);
+    WRITTEN_TREES = ["refs/heads", "refs/agentgate", "logs/refs/heads", "logs/refs/agentgate"];
+  }
+});
+
+// src/git/index-owner.ts
+import { lstat as lstat4 } from "node:fs/promises";
+import { join as join10 } from "node:path";
+async function indexIsOfWorkTree(topLevel, gitDir) {
+  const { stdout } = await runGitBuffer({ cwd: topLevel, gitDir, workTree: topLevel }, [
+    "ls-files",
+    "-z",
+    "--debug"
+  ]);
+  let evidence = false;
+  for (const { path: path2, ino } of indexEntries(decodeBytes(stdout))) {
+    if (ino === 0n) continue;
+    evidence = true;
+    const info = await lstat4(fsPath(join10(topLevel, path2)), { bigint: true }).catch(() => null);
+    if (info !== null && BigInt.asUintN(32, info.ino) === ino) return true;
+  }
+  return evidence ? false : null;
+}
+function* indexEntries(out) {
+  const parts = out.split("\0");
+  let path2 = parts[0] ?? "";
+  for (const part of parts.slice(1)) {
+    const block = DEBUG_BLOCK.exec(part);
+    if (block === null) return;
+    const ino = /\tino: (\d+)\n/.exec(block[1])?.[1];
+    if (ino !== void 0) yield { path: path2, ino: BigInt(ino) };
+    path2 = block[2];
+  }
+}
+var DEBUG_BLOCK;
+var init_index_owner = __esm({
+  "src/git/index-owner.ts"() {
+    "use strict";
+    init_path_bytes();
+    init_runner();
+    DEBUG_BLOCK = /^([\s\S]*?\n {2}size: \d+\tflags: [0-9a-f]+\n)([\s\S]*)$/;
+  }
+});
+
 // src/git/repo.ts
 var repo_exports = {};
 __export(repo_exports, {
+  NO_WORK_TREE: () => NO_WORK_TREE,
   assertOwnWorkTree: () => assertOwnWorkTree,
   assertSafeWorkspace: () => assertSafeWorkspace,
-  excludeNestedRepositories: () => excludeNestedRepositories,
+  assertUtf8GitDir: () => assertUtf8GitDir,
   initRepo: () => initRepo,
   isInside: () => isInside,
+  noWorkTree: () => noWorkTree,
   openRepo: () => openRepo,
   resolveWorkspaceDir: () => resolveWorkspaceDir,
   userAttributesFile: () => userAttributesFile
 });
 import { readFileSync as readFileSync3 } from "node:fs";
-import { appendFile as appendFile2, lstat as lstat4, mkdir as mkdir3, readdir, readFile as readFile2, realpath as realpath2, stat as stat3 } from "node:fs/promises";
+import { lstat as lstat5, readdir as readdir2, readFile as readFile2, realpath as realpath2, stat as stat4 } from "node:fs/promises";
 import { homedir as homedir2, userInfo as userInfo2 } from "node:os";
-import { dirname as dirname5, isAbsolute as isAbsolute5, join as join9, resolve as resolve5, sep as sep2 } from "node:path";
+import { dirname as dirname5, isAbsolute as isAbsolute5, join as join11, resolve as resolve5, sep as sep2 } from "node:path";
 async function openRepo(dir, opts = {}) {
   const real = await resolveWorkspaceDir(dir);
   const base = { cwd: real, ...opts };
-  const guess = join9(real, ".git");
+  const guess = join11(real, ".git");
   const early = driverKeys(base, configFiles(guess, guess));
   early.catch(() => void 0);
   let paths;
   try {
-    paths = await repoPaths(base);
+    paths = await refusedFirst(early, (signal) => repoPaths({ ...base, signal }));
   } catch (cause) {
     const stderr = cause instanceof GitFailedError ? String(cause.details.stderr) : "";
     if (/not a git repository/i.test(stderr)) {
@@ -6107,11 +6403,12 @@ async function openRepo(dir, opts = {}) {
         { cause, details: { workspace: real } }
       );
     }
-    if (/must be run in a work tree/i.test(stderr)) throw noWorkTree(real, cause);
+    if (NO_WORK_TREE.test(stderr)) throw noWorkTree(real, cause);
     throw cause;
   }
   const [topLevel, gitDir, commonDir2] = paths;
   if (!topLevel || !gitDir || !commonDir2) throw noWorkTree(real);
+  assertUtf8GitDir(real, gitDir, commonDir2);
   assertSafeWorkspace(topLevel);
   if (!isInside(topLevel, real)) {
     throw new UnsafeWorkspaceError(
@@ -6120,6 +6417,7 @@ async function openRepo(dir, opts = {}) {
     );
   }
   await assertOwnWorkTree(real, topLevel, gitDir, commonDir2);
+  await assertNoLinksWhereWeWrite(real, gitDir, commonDir2);
   const keys = gitDir === guess && commonDir2 === guess ? await early : await driverKeys(base, configFiles(commonDir2, gitDir));
   let own2;
   const ownContent = () => own2 ??= ownContentSettings({ ...base, cwd: topLevel });
@@ -6133,7 +6431,7 @@ function attributesFileOf(topLevel, own2, content) {
   const prefix = `${ATTRIBUTES_KEY}=`;
   const value = own2 ?? content.find((pair) => pair.startsWith(prefix))?.slice(prefix.length);
   if (value === void 0)
-    return process.env.HOME ? join9(process.env.HOME, ".config", "git", "attributes") : null;
+    return process.env.HOME ? join11(process.env.HOME, ".config", "git", "attributes") : null;
   return value === "" ? null : configPath(value, topLevel);
 }
 async function userAttributesFile(dir) {
@@ -6141,12 +6439,32 @@ async function userAttributesFile(dir) {
 }
 function noWorkTree(real, cause) {
   return new UnsafeWorkspaceError(
-    `${real} is a bare repository or lies inside a git dir, so it has no work tree to snapshot; give the path of a checked-out work tree`,
+    `${real} is a bare repository or lies inside a git dir, so it has no work tree to snapshot or checkpoint; give the path of a checked-out work tree`,
     { cause, details: { workspace: real } }
   );
 }
+function assertUtf8GitDir(real, gitDir, ...paths) {
+  const odd = [gitDir, ...paths].find(hasEscapedBytes);
+  if (odd === void 0) return;
+  throw new UnsafeWorkspaceError(
+    `the git dir of ${real} lies at ${JSON.stringify(odd)}, a path that is not UTF-8, which agentgate cannot work with; move it to a UTF-8 path (git init --separate-git-dir=<new path>)`,
+    { details: { workspace: real, gitDir } }
+  );
+}
+async function refusedFirst(early, ask) {
+  const stop = new AbortController();
+  const refused2 = early.then(
+    () => new Promise(() => void 0),
+    (cause) => {
+      if (!(cause instanceof UnsafeWorkspaceError)) return new Promise(() => void 0);
+      stop.abort();
+      throw cause;
+    }
+  );
+  return Promise.race([ask(stop.signal), refused2]);
+}
 async function repoPaths(base) {
-  const ask = async (questions) => (await runGit(base, ["rev-parse", "--path-format=absolute", ...questions])).stdout;
+  const ask = async (questions) => decodeBytes((await runGitBuffer(base, ["rev-parse", "--path-format=absolute", ...questions])).stdout);
   const lines = (await ask(PATH_QUESTIONS)).split("\n");
   if (lines.length <= PATH_QUESTIONS.length + 1) return lines;
   const one = await Promise.all(PATH_QUESTIONS.map((q) => ask([q])));
@@ -6163,10 +6481,10 @@ async function assertOwnWorkTree(real, topLevel, gitDir, commonDir2 = gitDir) {
     return refuse(`no .git was found from ${real} upwards, yet git found the repository at ${gitDir}`);
   if (owner.dir !== topLevel) {
     return refuse(
-      !isRepositoryEntry(join9(owner.dir, ".git")) ? `${join9(owner.dir, ".git")} is no repository to git, so git took the repository at ${topLevel} above it; remove that .git, or run "git init" in ${owner.dir}` : `the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`
+      !isRepositoryEntry(join11(owner.dir, ".git")) ? `${join11(owner.dir, ".git")} is no repository to git, so git took the repository at ${topLevel} above it; remove that .git, or run "git init" in ${owner.dir}` : `the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`
     );
   }
-  const dotGit = join9(owner.dir, ".git");
+  const dotGit = join11(owner.dir, ".git");
   const realGitDir = await realpath2(gitDir);
   const shared = await realpathOrNull(commonDir2) !== realGitDir;
   const sharing2 = () => refuse(`${dotGit} takes its objects and branches from another repository (commondir: ${commonDir2})`);
@@ -6175,27 +6493,34 @@ async function assertOwnWorkTree(real, topLevel, gitDir, commonDir2 = gitDir) {
     if (shared) return sharing2();
     if (realGitDir !== dotGit && realGitDir.split(sep2).includes(".git"))
       return refuse(`${dotGit} is a symbolic link into another repository's git dir (${realGitDir})`);
-    return;
+    return assertOwnIndex(topLevel, realGitDir, refuse);
   }
-  const named3 = await readPointer(join9(realGitDir, "gitdir"));
+  const named3 = await readPointer(join11(realGitDir, "gitdir"));
   if (named3 !== null && await realpathOrNull(resolve5(realGitDir, named3)) === dotGit) return;
   if (shared) return sharing2();
-  const worktree = await configValue(join9(realGitDir, "config.worktree"), "core.worktree") ?? await configValue(join9(realGitDir, "config"), "core.worktree");
+  const worktree = await configValue(join11(realGitDir, "config.worktree"), "core.worktree") ?? await configValue(join11(realGitDir, "config"), "core.worktree");
   if (worktree !== null && await realpathOrNull(resolve5(realGitDir, worktree)) === owner.dir) return;
   if (realGitDir.split(sep2).includes(".git")) {
-    refuse(`${join9(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
+    refuse(`${join11(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
   }
+  await assertOwnIndex(topLevel, realGitDir, refuse);
+}
+async function assertOwnIndex(topLevel, gitDir, refuse) {
+  if (await indexIsOfWorkTree(topLevel, gitDir) !== false) return;
+  refuse(
+    `the git dir ${gitDir} is another checkout's: its index was written for files that are not in ${topLevel}. If it really is this work tree's own git dir, run "git status" in ${topLevel} to refresh its index, then retry; otherwise remove ${join11(topLevel, ".git")}`
+  );
 }
 async function dotGitOwner(dir) {
   for (let at = dir; ; at = dirname5(at)) {
-    const info = await lstat4(join9(at, ".git")).catch(() => null);
+    const info = await lstat5(join11(at, ".git")).catch(() => null);
     if (info !== null)
       return { dir: at, kind: info.isSymbolicLink() ? "link" : info.isFile() ? "file" : "dir" };
     if (dirname5(at) === at) return null;
   }
 }
 function configFiles(commonDir2, gitDir) {
-  return [join9(commonDir2, "config"), join9(gitDir, "config.worktree")];
+  return [join11(commonDir2, "config"), join11(gitDir, "config.worktree")];
 }
 async function ownContentSettings(repo) {
   const res = await runGit(repo, ["config", "-z", "--get-regexp", USER_CONTENT_PATTERN], {
@@ -6209,20 +6534,22 @@ async function driverKeys(base, files) {
   const queue = files.map((file) => ({ file, depth: 0 }));
   for (let next = queue.shift(); next !== void 0; next = queue.shift()) {
     const { file, depth } = next;
-    if (seen.has(file) || (await stat3(file).catch(() => null))?.isFile() !== true) continue;
+    if (seen.has(file)) continue;
+    const text2 = await readConfigFile(file, base.cwd);
+    if (text2 === null) continue;
     seen.add(file);
     if (seen.size > MAX_CONFIG_FILES)
       throw new UnsafeWorkspaceError(
         `the config of ${base.cwd} includes more than ${MAX_CONFIG_FILES} files; refusing a repository whose config we cannot read whole: remove the includes you do not need`,
         { details: { workspace: base.cwd, maxConfigFiles: MAX_CONFIG_FILES } }
       );
-    const res = await runGit(base, ["config", "--file", file, "-z", "--get-regexp", OPEN_PATTERN], {
-      okExitCodes: [1]
-    });
-    for (const { key, value } of parseConfigEntries(res.stdout)) {
-      if (!/^include/i.test(key)) keys.push(key);
-      else if (value !== "" && depth < MAX_INCLUDE_DEPTH)
-        queue.push({ file: configPath(value, dirname5(file)), depth: depth + 1 });
+    for (const { key, value } of await configEntries(base, file, text2, OPEN_PATTERN)) {
+      if (/^include/i.test(key)) {
+        if (value !== "" && depth < MAX_INCLUDE_DEPTH)
+          queue.push({ file: configPath(value, dirname5(file)), depth: depth + 1 });
+      } else if (hasEscapedBytes(key)) {
+        throw notUtf8Driver(file, key, base.cwd);
+      } else keys.push(key);
     }
   }
   return keys;
@@ -6261,7 +6588,7 @@ function homeOf(user) {
   return null;
 }
 async function configValue(file, key) {
-  if ((await stat3(file).catch(() => null))?.isFile() !== true) return null;
+  if ((await stat4(file).catch(() => null))?.isFile() !== true) return null;
   const res = await runGit({ cwd: dirname5(file) }, ["config", "--file", file, "--get", key], {
     okExitCodes: [1]
   });
@@ -6281,30 +6608,11 @@ async function initRepo(dir, branch, opts = {}) {
   await runGit({ cwd: real, ...opts }, ["init", "--quiet", `--initial-branch=${branch}`]);
   return openRepo(real, opts);
 }
-async function excludeNestedRepositories(repo) {
-  const listed = await runGit(repo, ["ls-files", "-z", "--others", "--exclude-standard"]);
-  const nested = listed.stdout.split("\0").filter((p) => p.endsWith("/"));
-  const found = [];
-  for (const dir of nested)
-    if (await lstat4(join9(repo.topLevel, dir, ".git")).catch(() => null)) found.push(dir.replace(/\/$/, ""));
-  if (found.length > 0) {
-    const lines = found.map((p) => `/${p.replace(/([*?[\\!#])/g, "\\$1")}/`).join("\n");
-    await mkdir3(join9(repo.gitDir, "info"), { recursive: true });
-    await appendFile2(
-      join9(repo.gitDir, "info", "exclude"),
-      `
-# nested repositories, left out by agentgate-snapshot before --init
-${lines}
-`
-    );
-  }
-  return found;
-}
 async function resolveWorkspaceDir(dir) {
   const abs = resolve5(dir);
   try {
     const real = await realpath2(abs);
-    if ((await stat3(real)).isDirectory()) return real;
+    if ((await stat4(real)).isDirectory()) return real;
   } catch (cause) {
     const odd = await notUtf8Component(abs);
     if (odd !== null)
@@ -6326,11 +6634,11 @@ async function notUtf8Component(abs) {
   let at = sep2;
   for (const part of abs.split(sep2).filter((p) => p !== "")) {
     if (part.includes("\uFFFD")) {
-      const entries = await readdir(at, { encoding: "buffer" }).catch(() => []);
-      const odd = entries.some((e) => e.toString("utf8") === part && !Buffer.from(part, "utf8").equals(e));
+      const entries2 = await readdir2(at, { encoding: "buffer" }).catch(() => []);
+      const odd = entries2.some((e) => e.toString("utf8") === part && !Buffer.from(part, "utf8").equals(e));
       if (odd) return part;
     }
-    at = join9(at, part);
+    at = join11(at, part);
   }
   return null;
 }
@@ -6343,17 +6651,22 @@ function assertSafeWorkspace(dir) {
     );
   }
 }
-var ATTRIBUTES_KEY, OPEN_PATTERN, PATH_QUESTIONS, MAX_CONFIG_FILES, MAX_INCLUDE_DEPTH;
+var ATTRIBUTES_KEY, OPEN_PATTERN, NO_WORK_TREE, PATH_QUESTIONS, MAX_CONFIG_FILES, MAX_INCLUDE_DEPTH;
 var init_repo = __esm({
   "src/git/repo.ts"() {
     "use strict";
     init_errors();
     init_inside();
+    init_path_bytes();
+    init_config_file_read();
     init_hardening();
     init_dot_git();
+    init_git_dir_links();
+    init_index_owner();
     init_runner();
     ATTRIBUTES_KEY = "core.attributesfile";
     OPEN_PATTERN = `${DRIVER_AND_INCLUDE_PATTERN}|^core\\.attributesfile$`;
+    NO_WORK_TREE = /must be run in a work tree/i;
     PATH_QUESTIONS = ["--show-toplevel", "--git-dir", "--git-common-dir"];
     MAX_CONFIG_FILES = 256;
     MAX_INCLUDE_DEPTH = 10;
@@ -6940,8 +7253,8 @@ async function objectFormat(repo) {
 function objectId(format, type, content) {
   return createHash(format).update(`${type} ${content.length}\0`).update(content).digest("hex");
 }
-function treeContent(entries) {
-  const sorted = [...entries].sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
+function treeContent(entries2) {
+  const sorted = [...entries2].sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
   return Buffer.concat(
     sorted.flatMap((e) => [Buffer.from(`100644 ${e.name}\0`), Buffer.from(e.blob, "hex")])
   );
@@ -7299,14 +7612,24 @@ async function branchRef(repo, name2) {
 }
 async function switchToBranch(repo, name2, sha) {
   const ref = await branchRef(repo, name2);
-  const [head, existing] = await Promise.all([readHead(repo), readRef(repo, ref)]);
+  const [head, existing, target] = await Promise.all([
+    readHead(repo),
+    readRef(repo, ref),
+    symbolicTarget(repo, ref)
+  ]);
   if (head.sha !== sha)
     throw new ConcurrentUpdateError(
       `HEAD is at ${head.sha ?? "(none)"}, not ${sha ?? "(none)"}; it moved meanwhile`,
       { details: { ref: "HEAD", expected: sha, actual: head.sha } }
     );
-  if (head.ref === ref) return;
-  await assertNotCheckedOut(repo, ref, "run before in that worktree, or choose another branch name");
+  const lands = target ?? ref;
+  if (!lands.startsWith("refs/heads/") || hasEscapedBytes(lands))
+    throw new InvalidArgumentError(
+      `${name2} is a symbolic ref to ${lands}, which is no branch to commit on; choose another branch name`,
+      { details: { branch: name2, target: lands } }
+    );
+  if (head.ref === lands) return lands.slice("refs/heads/".length);
+  await assertNotCheckedOut(repo, lands, "run before in that worktree, or choose another branch name");
   if (existing !== null && existing !== sha) {
     throw new BranchExistsError(
       `branch ${name2} already exists at ${existing.slice(0, 12)}, but HEAD is at ${sha === null ? "no commit yet" : sha.slice(0, 12)}; check it out first ("git switch ${name2}") or choose another branch name`,
@@ -7318,6 +7641,11 @@ async function switchToBranch(repo, name2, sha) {
   if (existing === null && sha !== null)
     await updateRef(repo, ref, sha, null, { message: "agentgate: branch for the run" });
   await runGit(repo, ["symbolic-ref", "-m", `agentgate: switch to ${name2}`, "HEAD", ref]);
+  return lands.slice("refs/heads/".length);
+}
+async function symbolicTarget(repo, ref) {
+  const res = await runGitBuffer(repo, ["symbolic-ref", "-q", ref], { okExitCodes: [1] });
+  return res.exitCode === 0 ? decodeBytes(res.stdout).trim() : null;
 }
 async function assertNotCheckedOut(repo, ref, hint) {
   const { stdout } = await runGit(repo, ["worktree", "list", "--porcelain", "-z"]);
@@ -7430,21 +7758,21 @@ var init_ls_tree = __esm({
 });
 
 // src/fs/git-locks.ts
-import { readdir as readdir2, readFile as readFile3, readlink as readlink2, realpath as realpath3, rm as rm4, stat as stat4 } from "node:fs/promises";
-import { isAbsolute as isAbsolute6, join as join10, resolve as resolve6, sep as sep3 } from "node:path";
+import { readdir as readdir3, readFile as readFile3, readlink as readlink2, realpath as realpath3, rm as rm4, stat as stat5 } from "node:fs/promises";
+import { isAbsolute as isAbsolute6, join as join12, resolve as resolve6, sep as sep3 } from "node:path";
 async function removeOrphanedGitLocks(o) {
   if (!Number.isFinite(o.ownerSince)) return [];
   const common = await commonDir(o.gitDir);
-  const refLocks = (await readdir2(join10(common, "refs"), { recursive: true }).catch(() => [])).filter((name2) => name2.endsWith(".lock")).map((name2) => join10(common, "refs", name2));
+  const refLocks = (await readdir3(join12(common, "refs"), { recursive: true }).catch(() => [])).filter((name2) => name2.endsWith(".lock")).map((name2) => join12(common, "refs", name2));
   const candidates = [
-    `${o.indexFile ?? join10(o.gitDir, "index")}.lock`,
-    join10(o.gitDir, "HEAD.lock"),
-    join10(common, "packed-refs.lock"),
+    `${o.indexFile ?? join12(o.gitDir, "index")}.lock`,
+    join12(o.gitDir, "HEAD.lock"),
+    join12(common, "packed-refs.lock"),
     ...refLocks
   ];
   const removed = [];
   for (const path2 of candidates) {
-    const info = await stat4(path2).catch(() => null);
+    const info = await stat5(path2).catch(() => null);
     if (info?.isFile() && info.mtimeMs >= o.ownerSince - 1e3) {
       await rm4(path2, { force: true });
       removed.push(path2);
@@ -7453,15 +7781,15 @@ async function removeOrphanedGitLocks(o) {
   return removed;
 }
 async function removeLockOlderThan(path2, olderThanMs) {
-  const info = await stat4(path2).catch(() => null);
+  const info = await stat5(path2).catch(() => null);
   if (info === null || Date.now() - info.mtimeMs < olderThanMs) return false;
   await rm4(path2, { force: true });
   return true;
 }
 async function commonDir(gitDir) {
-  const named3 = (await readFile3(join10(gitDir, "commondir"), "utf8").catch(() => "")).trim();
+  const named3 = (await readFile3(join12(gitDir, "commondir"), "utf8").catch(() => "")).trim();
   if (named3 === "") return gitDir;
-  return isAbsolute6(named3) ? named3 : join10(gitDir, named3);
+  return isAbsolute6(named3) ? named3 : join12(gitDir, named3);
 }
 async function removeAbandonedLock(path2, repository, waitMs) {
   const repo = {
@@ -7471,19 +7799,19 @@ async function removeAbandonedLock(path2, repository, waitMs) {
   const deadline = Date.now() + waitMs;
   let unowned = 0;
   for (; ; ) {
-    if (await stat4(path2).catch(() => null) === null) return "absent";
+    if (await stat5(path2).catch(() => null) === null) return "absent";
     unowned = await mayBeOwned(path2, repo) ? 0 : unowned + 1;
     if (unowned === 2) {
       await rm4(path2, { force: true });
       return "removed";
     }
     if (Date.now() >= deadline) return "held";
-    await new Promise((resolve30) => setTimeout(resolve30, LOCK_SETTLE_MS));
+    await new Promise((resolve31) => setTimeout(resolve31, LOCK_SETTLE_MS));
   }
 }
 async function mayBeOwned(path2, repo) {
-  const pids = await readdir2("/proc").catch(() => null);
-  if (pids === null || await stat4("/proc/self/fd").catch(() => null) === null) return true;
+  const pids = await readdir3("/proc").catch(() => null);
+  if (pids === null || await stat5("/proc/self/fd").catch(() => null) === null) return true;
   for (const pid of pids) {
     if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
     if (await holdsOpen(pid, path2) || await isGitIn(pid, repo)) return true;
@@ -7491,7 +7819,7 @@ async function mayBeOwned(path2, repo) {
   return false;
 }
 async function holdsOpen(pid, path2) {
-  const fds = await readdir2(`/proc/${pid}/fd`).catch(() => []);
+  const fds = await readdir3(`/proc/${pid}/fd`).catch(() => []);
   for (const fd of fds) if (await readlink2(`/proc/${pid}/fd/${fd}`).catch(() => "") === path2) return true;
   return false;
 }
@@ -7528,12 +7856,12 @@ var init_git_locks = __esm({
 // src/git/byte-args.ts
 import { mkdtemp as mkdtemp3, rm as rm5, writeFile } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { join as join11 } from "node:path";
+import { join as join13 } from "node:path";
 async function withByteArgs(global, words, run) {
   if (words.every((w) => w.isWellFormed())) return run([...global, ...words]);
-  const dir = await mkdtemp3(join11(tmpdir3(), "agentgate-args-"));
+  const dir = await mkdtemp3(join13(tmpdir3(), "agentgate-args-"));
   try {
-    const file = join11(dir, "config");
+    const file = join13(dir, "config");
     await writeFile(file, aliasConfig(words), { mode: 384 });
     return await run([...global, "-c", `include.path=${file}`, ALIAS]);
   } finally {
@@ -7585,10 +7913,10 @@ function parsePair(chunk) {
   const split = chunk.indexOf("\0\0");
   if (split < 0) throw unparseable("diff-tree --stdin", "raw records without a patch");
   const tokens = new ZTokens(chunk.slice(0, split + 1), "diff-tree --stdin --raw");
-  const entries = [];
+  const entries2 = [];
   while (!tokens.done) {
     const e = readRawRecord(tokens);
-    entries.push({
+    entries2.push({
       ...e,
       path: latinPath(e.path),
       oldPath: e.oldPath === null ? null : latinPath(e.oldPath)
@@ -7597,7 +7925,7 @@ function parsePair(chunk) {
   const patches = splitPatches(chunk.slice(split + 2));
   const files = [];
   let p = 0;
-  for (const entry of entries) {
+  for (const entry of entries2) {
     const take = entry.status === "T" ? 2 : 1;
     const parts = patches.slice(p, p + take);
     if (parts.length !== take) throw unparseable("diff-tree --stdin", "fewer patches than raw records");
@@ -7607,6 +7935,19 @@ function parsePair(chunk) {
   }
   if (p !== patches.length) throw unparseable("diff-tree --stdin", "more patches than raw records");
   return files;
+}
+function withoutBinaryHunks(file, binary) {
+  const e = file.entry;
+  const parts = splitPatches(file.patch);
+  const sides = e.status === "T" ? [binary(e.srcId), binary(e.dstId)] : [binary(e.srcId) || binary(e.dstId)];
+  if (!sides.some(Boolean)) return file;
+  const patch4 = parts.map((p, i) => sides[i] === true ? headerOf(p) : p).join("");
+  return { entry: e, patch: patch4, hunks: parseHunks(patch4) };
+}
+function headerOf(part) {
+  const cut2 = [part.indexOf("\n--- "), part.indexOf("\n@@ ")].filter((i) => i >= 0);
+  return cut2.length === 0 ? part : `${part.slice(0, Math.min(...cut2) + 1)}Binary files differ
+`;
 }
 function latinPath(s) {
   return decodeBytes(Buffer.from(s, "latin1"));
@@ -7690,6 +8031,158 @@ var init_diff_stdin = __esm({
     init_nul_records();
     init_z_tokens();
     HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+  }
+});
+
+// src/git/parsers/cat-file-scan.ts
+function notFound(name2, buf) {
+  for (const word2 of [" missing\n", " ambiguous\n"]) {
+    const line = Buffer.concat([name2, Buffer.from(word2, "latin1")]);
+    const n = Math.min(line.length, buf.length);
+    if (!buf.subarray(0, n).equals(line.subarray(0, n))) continue;
+    return n === line.length ? n : null;
+  }
+  return 0;
+}
+var FIRST_FEW_BYTES, FOUND3, CatFileScanner;
+var init_cat_file_scan = __esm({
+  "src/git/parsers/cat-file-scan.ts"() {
+    "use strict";
+    init_ids();
+    init_nul_records();
+    FIRST_FEW_BYTES = 8e3;
+    FOUND3 = new RegExp(`^(${OBJECT_ID_SOURCE}) ([a-z]+) ([0-9]+)$`);
+    CatFileScanner = class {
+      constructor(mode, nameAt) {
+        this.mode = mode;
+        this.nameAt = nameAt;
+      }
+      mode;
+      nameAt;
+      out = [];
+      pending = Buffer.alloc(0);
+      /** Content bytes (and the newline after them) still to come of the current object. */
+      left = 0;
+      looked = 0;
+      current = null;
+      parts = [];
+      push(chunk) {
+        const buf = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+        let at = 0;
+        while (at < buf.length) {
+          if (this.current !== null) {
+            at = this.body(buf, at);
+            continue;
+          }
+          const name2 = this.nameAt(this.out.length);
+          if (name2 === void 0) throw unparseable("cat-file -z", "an answer for no name asked");
+          const rest = buf.subarray(at);
+          const none = notFound(name2, rest);
+          if (none === null) break;
+          if (none > 0) {
+            this.out.push({ found: false });
+            at += none;
+            continue;
+          }
+          const nl = rest.indexOf(10);
+          if (nl < 0) break;
+          const header = rest.toString("latin1", 0, nl);
+          const m = FOUND3.exec(header);
+          if (m === null) throw unparseable("cat-file -z", "malformed header", header);
+          const found = { found: true, id: m[1], type: m[2], size: Number(m[3]) };
+          at += nl + 1;
+          this.out.push({ ...found, binary: false });
+          if (this.mode === "check") continue;
+          this.current = this.out.at(-1);
+          this.left = found.size + 1;
+          this.looked = 0;
+          this.parts = [];
+        }
+        this.pending = Buffer.from(buf.subarray(at));
+      }
+      /** The answers, once git is done: every name answered, nothing left over. */
+      end(count) {
+        if (this.current !== null || this.pending.length > 0 || this.out.length !== count)
+          throw unparseable("cat-file -z", `${count} names asked, ${this.out.length} answered`);
+        return this.out;
+      }
+      body(buf, at) {
+        const cur = this.current;
+        const take = Math.min(this.left, buf.length - at);
+        const look = Math.min(take, Math.max(0, Math.min(cur.size, FIRST_FEW_BYTES) - this.looked));
+        if (look > 0 && buf.subarray(at, at + look).includes(0)) cur.binary = true;
+        this.looked += look;
+        if (this.mode === "keep")
+          this.parts.push(Buffer.from(buf.subarray(at, at + Math.min(take, this.left - 1))));
+        this.left -= take;
+        if (this.left === 0) {
+          if (buf[at + take - 1] !== 10) throw unparseable("cat-file -z", `object ${cur.id} is truncated`);
+          if (this.mode === "keep") cur.content = Buffer.concat(this.parts);
+          this.current = null;
+        }
+        return at + take;
+      }
+    };
+  }
+});
+
+// src/git/diff-content.ts
+function pinnedFor(repo) {
+  return { ...repo, config: [...repo.config ?? [], ...PINNED] };
+}
+function isBlobMode(mode) {
+  return /^1[02]0[0-7]{3}$/.test(mode);
+}
+async function binaryByContent(repo, names2) {
+  return (await catFile(repo, "scan", names2)).map(isBinary);
+}
+async function catFile(repo, mode, names2) {
+  const sent = [];
+  const encode2 = (batch) => {
+    const bytes = batch.map((n) => encodeBytes(n));
+    sent.push(...bytes);
+    return Buffer.concat(bytes.flatMap((b) => [b, Buffer.from([0])]));
+  };
+  if (Array.isArray(names2) && names2.length === 0) return [];
+  const input = Array.isArray(names2) ? encode2(names2) : (async function* () {
+    for await (const batch of names2)
+      if (batch.length > 0) yield encode2(batch);
+  })();
+  const scanner = new CatFileScanner(mode, (i) => sent[i]);
+  await runGitStream(
+    repo,
+    ["cat-file", mode === "check" ? "--batch-check" : "--batch", "-z"],
+    async (stdout) => {
+      for await (const chunk of stdout) scanner.push(chunk);
+    },
+    { input }
+  );
+  return scanner.end(sent.length);
+}
+function isBinary(o) {
+  return o.found && o.type === "blob" && (o.binary || o.size > BIG_FILE_BYTES);
+}
+async function binaryBlobs(repo, ids) {
+  let seen = known.get(repo);
+  if (seen === void 0 || seen.size > MAX_KNOWN) known.set(repo, seen = /* @__PURE__ */ new Map());
+  const cache2 = seen;
+  const all = [...new Set(ids)];
+  const ask = all.filter((id2) => !cache2.has(id2));
+  const answers = await binaryByContent(repo, ask);
+  ask.forEach((id2, i) => cache2.set(id2, answers[i] === true));
+  return new Set(all.filter((id2) => cache2.get(id2) === true));
+}
+var BIG_FILE_BYTES, PINNED, known, MAX_KNOWN;
+var init_diff_content = __esm({
+  "src/git/diff-content.ts"() {
+    "use strict";
+    init_path_bytes();
+    init_cat_file_scan();
+    init_runner();
+    BIG_FILE_BYTES = 512 * 1024 * 1024;
+    PINNED = ["core.bigFileThreshold=512m", "diff.indentHeuristic=true"];
+    known = /* @__PURE__ */ new WeakMap();
+    MAX_KNOWN = 1e5;
   }
 });
 
@@ -7846,11 +8339,30 @@ var init_blame_porcelain = __esm({
 });
 
 // src/git/provenance.ts
-import { lstat as lstat5 } from "node:fs/promises";
-import { join as join12 } from "node:path";
-async function parentTrees(repo, nodes, known) {
+import { lstat as lstat6 } from "node:fs/promises";
+import { join as join14 } from "node:path";
+async function parentTrees(repo, nodes, known2) {
   const empty = nodes.some((n) => n.parents.length === 0) ? await emptyTreeId(repo) : "";
-  const ask = [...new Set(nodes.flatMap((n) => n.parents).filter((p) => !known.has(p)))];
+  const treeOf = await parentTreeIds(repo, nodes, known2);
+  const out = /* @__PURE__ */ new Map();
+  for (const n of nodes) {
+    const missing = n.parents.find((p) => treeOf(p) === void 0);
+    if (missing !== void 0) throw missingParent(n.commit, missing);
+    out.set(n.commit, n.parents[0] === void 0 ? empty : treeOf(n.parents[0]));
+  }
+  return out;
+}
+async function missingParents(repo, nodes, known2) {
+  const treeOf = await parentTreeIds(repo, nodes, known2);
+  const out = /* @__PURE__ */ new Map();
+  for (const n of nodes) {
+    const missing = n.parents.find((p) => treeOf(p) === void 0);
+    if (missing !== void 0) out.set(n.commit, missing);
+  }
+  return out;
+}
+async function parentTreeIds(repo, nodes, known2) {
+  const ask = [...new Set(nodes.flatMap((n) => n.parents).filter((p) => !known2.has(p)))];
   const answers = await batchCheck(
     repo,
     ask.map((p) => `${p}^{tree}`)
@@ -7859,18 +8371,13 @@ async function parentTrees(repo, nodes, known) {
   ask.forEach((p, i) => {
     if (answers[i]?.found === true) asked.set(p, answers[i].id);
   });
-  const treeOf = (p) => known.get(p)?.tree ?? asked.get(p);
-  const out = /* @__PURE__ */ new Map();
-  for (const n of nodes) {
-    const missing = n.parents.find((p) => treeOf(p) === void 0);
-    if (missing !== void 0)
-      throw new ObjectMissingError(
-        `commit ${n.commit.slice(0, 12)}'s parent ${missing.slice(0, 12)} is not in this clone (a shallow or partial clone), so the change the commit made cannot be worked out; fetch that history first (git fetch --deepen=1 for one more commit, git fetch --unshallow for all of it; fetch-depth: 0 with actions/checkout), then retry`,
-        { details: { commit: n.commit, parent: missing } }
-      );
-    out.set(n.commit, n.parents[0] === void 0 ? empty : treeOf(n.parents[0]));
-  }
-  return out;
+  return (p) => known2.get(p)?.tree ?? asked.get(p);
+}
+function missingParent(commit, parent) {
+  return new ObjectMissingError(
+    `commit ${commit.slice(0, 12)}'s parent ${parent.slice(0, 12)} is not in this clone (a shallow or partial clone), so the change the commit made cannot be worked out; fetch that history first (git fetch --deepen=1 for one more commit, git fetch --unshallow for all of it; fetch-depth: 0 with actions/checkout), then retry`,
+    { details: { commit, parent } }
+  );
 }
 async function readCommitNodes(repo, commits, later) {
   const out = /* @__PURE__ */ new Map();
@@ -7907,31 +8414,49 @@ async function readCommitNodes(repo, commits, later) {
   return out;
 }
 async function diffTreePairs(repo, pairs, paths, context = 0) {
+  const diffs = await textDiffs(repo, pairs, paths, context);
+  const blobs = diffs.flatMap(
+    (d) => d.files.flatMap(
+      (f) => [
+        [f.entry.srcMode, f.entry.srcId],
+        [f.entry.dstMode, f.entry.dstId]
+      ].flatMap(([mode, id2]) => isBlobMode(mode) ? [id2] : [])
+    )
+  );
+  const binary = await binaryBlobs(repo, blobs);
+  if (binary.size === 0) return diffs;
+  const isBinary2 = (id2) => binary.has(id2);
+  return diffs.map((d) => ({ ...d, files: d.files.map((f) => withoutBinaryHunks(f, isBinary2)) }));
+}
+async function textDiffs(repo, pairs, paths, context) {
   if (pairs.length === 0) return [];
   const input = pairs.map((p) => `${p.from} ${p.to}
 `).join("");
   const run = async (spec) => {
     const args = ["--literal-pathspecs", "diff-tree", "--stdin", "-z", "--raw", "-p", `-U${context}`];
-    args.push("--no-color");
+    args.push("--no-color", "--text");
     args.push(
       "--diff-algorithm=myers",
       ...DIFF_BASE_ARGS.filter((a) => a !== "-C"),
       ...spec.length ? ["--", ...spec] : []
     );
-    const res = await runGitBuffer(repo, args, { input });
+    const res = await runGitBuffer(pinnedFor(repo), args, { input });
     return parseDiffStdin(res.stdout, pairs);
   };
   if (paths === null) return run([]);
   if (paths.length === 0) return pairs.map((p) => ({ ...p, files: [] }));
-  if (!paths.every((p) => p.isWellFormed())) return diffTreePairsPicked(repo, pairs, paths, context);
+  if (!paths.every((p) => p.isWellFormed())) return picked(await run([]), paths);
   const slices = slicePaths(paths);
   const results = [];
   for (const slice of slices) results.push(await run(slice));
   return pairs.map((p, i) => ({ ...p, files: results.flatMap((r) => r[i]?.files ?? []) }));
 }
 async function diffTreePairsPicked(repo, pairs, paths, context = 0) {
+  return picked(await diffTreePairs(repo, pairs, null, context), paths);
+}
+function picked(diffs, paths) {
   const wanted = new Set(paths);
-  return (await diffTreePairs(repo, pairs, null, context)).map((d) => ({
+  return diffs.map((d) => ({
     ...d,
     files: d.files.filter(
       (f) => wanted.has(f.entry.path) || f.entry.oldPath !== null && wanted.has(f.entry.oldPath)
@@ -7977,7 +8502,7 @@ async function blame(repo, commit, path2, range, onCommit) {
   await withByteArgs(
     ["--literal-pathspecs"],
     [...args, commit, "--", path2],
-    (words) => runGitStream(repo, words, async (stdout) => {
+    (words) => runGitStream(pinnedFor(repo), words, async (stdout) => {
       for await (const chunk of stdout) {
         if (text2 && chunk.includes(0)) text2 = false;
         parser.push(chunk);
@@ -7994,24 +8519,6 @@ async function blame(repo, commit, path2, range, onCommit) {
     );
   });
   return { lines: parser.end(), text: text2, renames: parser.renames() };
-}
-async function diffAttribute(repo, path2) {
-  const res = await runGitBuffer(repo, ["check-attr", "-z", "--stdin", "diff"], {
-    input: Buffer.concat([encodeBytes(path2), Buffer.from([0])])
-  });
-  return parseCheckAttr(res.stdout);
-}
-function parseCheckAttr(buf) {
-  const fields = buf.toString("latin1").split("\0");
-  const value = fields.at(-2);
-  if (fields.length !== 4 || fields[3] !== "" || value === void 0)
-    throw new GitOutputUnparseableError(
-      "unexpected output from git check-attr; please report this with your git version",
-      {
-        details: { command: "check-attr", sample: buf.toString("latin1").slice(0, 120) }
-      }
-    );
-  return value;
 }
 async function isFileAt(repo, commit, path2) {
   assertRevisionSyntax(commit);
@@ -8037,12 +8544,7 @@ async function filesReadAs(repo, commit, text2) {
   return [...parseLsTree(decodeBytes(res.stdout))].filter(([name2, e]) => e.type === "blob" && encodeBytes(name2).toString("utf8") === text2).map(([name2]) => name2);
 }
 async function parentsSeen(repo, commits) {
-  const common = await commonDir(repo.gitDir);
-  const shallow = await lstat5(join12(common, "shallow")).then(
-    () => true,
-    () => false
-  );
-  if (!shallow || commits.length === 0) return null;
+  if (!await isShallow(repo) || commits.length === 0) return null;
   for (const c of commits) assertRevisionSyntax(c);
   const res = await runGit(repo, ["rev-list", "--no-walk=unsorted", "--parents", ...commits, "--"]);
   const out = /* @__PURE__ */ new Map();
@@ -8051,6 +8553,13 @@ async function parentsSeen(repo, commits) {
     if (commit !== void 0 && OBJECT_ID_PATTERN.test(commit)) out.set(commit, parents);
   }
   return out;
+}
+async function isShallow(repo) {
+  const common = await commonDir(repo.gitDir);
+  return lstat6(join14(common, "shallow")).then(
+    () => true,
+    () => false
+  );
 }
 var MAX_PATHSPEC_BYTES;
 var init_provenance = __esm({
@@ -8068,6 +8577,7 @@ var init_provenance = __esm({
     init_path_bytes();
     init_byte_args();
     init_diff_stdin();
+    init_diff_content();
     init_blame_porcelain();
     init_runner();
     MAX_PATHSPEC_BYTES = 256 * 1024;
@@ -8125,7 +8635,7 @@ var init_message = __esm({
 
 // src/fs/lock.ts
 import { readFileSync as readFileSync4 } from "node:fs";
-import { link, mkdir as mkdir4, readFile as readFile4, rename as rename3, rm as rm6, writeFile as writeFile2 } from "node:fs/promises";
+import { link, mkdir as mkdir3, readFile as readFile4, rename as rename3, rm as rm6, writeFile as writeFile2 } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname as dirname6 } from "node:path";
 async function withLock(path2, opts, fn) {
@@ -8185,7 +8695,7 @@ async function tryCreate(path2, owner) {
   );
   try {
     try {
-      await mkdir4(dirname6(path2), { recursive: true });
+      await mkdir3(dirname6(path2), { recursive: true });
       await writeFile2(temp, JSON.stringify(owner), { flag: "wx" });
     } catch (cause) {
       throw failed(cause);
@@ -8257,8 +8767,8 @@ function processStartTime(pid) {
 }
 function processStat(pid) {
   try {
-    const stat26 = readFileSync4(`/proc/${pid}/stat`, "utf8");
-    const fields = stat26.slice(stat26.lastIndexOf(")") + 2).split(" ");
+    const stat27 = readFileSync4(`/proc/${pid}/stat`, "utf8");
+    const fields = stat27.slice(stat27.lastIndexOf(")") + 2).split(" ");
     const [state, startTime] = [fields[0], fields[19]];
     return state === void 0 || startTime === void 0 ? null : { state, startTime };
   } catch {
@@ -8290,7 +8800,7 @@ async function release(handle) {
   }
 }
 function sleep(ms) {
-  return new Promise((resolve30) => setTimeout(resolve30, ms));
+  return new Promise((resolve31) => setTimeout(resolve31, ms));
 }
 var DEFAULT_LOCK_TIMEOUT_MS, HELD;
 var init_lock = __esm({
@@ -8306,22 +8816,22 @@ var init_lock = __esm({
 });
 
 // src/fs/sweep.ts
-import { readdir as readdir3, rm as rm7, stat as stat5 } from "node:fs/promises";
-import { join as join13 } from "node:path";
+import { readdir as readdir4, rm as rm7, stat as stat6 } from "node:fs/promises";
+import { join as join15 } from "node:path";
 async function sweepOwnedDirs(root, ours, remove) {
   const names2 = await listDir(root);
   const removed = [];
   for (const name2 of names2) {
     const base = name2.endsWith(".lock") ? name2.slice(0, -".lock".length) : name2;
     if (!ours(base) || name2 === base && names2.includes(`${name2}.lock`)) continue;
-    const path2 = join13(root, name2);
+    const path2 = join15(root, name2);
     const owner = name2 === base ? null : await readOwner(path2);
-    const info = owner === null ? await stat5(path2).catch(() => null) : null;
+    const info = owner === null ? await stat6(path2).catch(() => null) : null;
     const gone = owner === null ? info !== null && Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS : isProvablyDead(owner);
     if (!gone) continue;
-    await remove(join13(root, base));
-    await rm7(join13(root, `${base}.lock`), { force: true });
-    removed.push(join13(root, base));
+    await remove(join15(root, base));
+    await rm7(join15(root, `${base}.lock`), { force: true });
+    removed.push(join15(root, base));
   }
   return removed;
 }
@@ -8330,8 +8840,8 @@ async function sweepTempFiles(dir, opts = {}) {
   for (const name2 of await listDir(dir)) {
     const m = (opts.pattern ?? TEMP_NAME).exec(name2);
     if (m === null) continue;
-    const path2 = join13(dir, name2);
-    const info = await stat5(path2).catch(() => null);
+    const path2 = join15(dir, name2);
+    const info = await stat6(path2).catch(() => null);
     if (info === null) continue;
     const pid = Number(m[1]);
     if (pid !== process.pid && isProcessGone(pid) || Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS) {
@@ -8343,27 +8853,27 @@ async function sweepTempFiles(dir, opts = {}) {
 }
 async function sweepGitTemporaries(gitDir) {
   const removed = [];
-  const objects = join13(gitDir, "objects");
+  const objects = join15(gitDir, "objects");
   const dirs = [
     gitDir,
     objects,
-    join13(objects, "pack"),
-    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join13(objects, n))
+    join15(objects, "pack"),
+    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join15(objects, n))
   ];
   for (const dir of dirs) {
     for (const name2 of await listDir(dir)) {
       if (!GIT_TEMPORARY.test(name2)) continue;
-      const path2 = join13(dir, name2);
+      const path2 = join15(dir, name2);
       await rm7(path2, { force: true, recursive: true });
       removed.push(path2);
     }
   }
-  await rm7(join13(gitDir, "gc.pid"), { force: true });
+  await rm7(join15(gitDir, "gc.pid"), { force: true });
   return removed;
 }
 async function listDir(dir) {
   try {
-    return await readdir3(dir);
+    return await readdir4(dir);
   } catch {
     return [];
   }
@@ -8380,8 +8890,9 @@ var init_sweep = __esm({
 });
 
 // src/store/json-file.ts
-import { readdir as readdir4, readFile as readFile5 } from "node:fs/promises";
-import { join as join14 } from "node:path";
+import { closeSync, constants as constants2, fstatSync, openSync, readFileSync as readFileSync5 } from "node:fs";
+import { open as open3, readdir as readdir5 } from "node:fs/promises";
+import { join as join16 } from "node:path";
 function corruptFile(path2, what2, reason, cause) {
   return new StoreCorruptError(
     `${path2} is not a valid ${what2}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
@@ -8393,12 +8904,49 @@ async function readJsonFile(path2, schema, what2) {
   return text2 === null ? null : parseJsonText(path2, text2, schema, what2);
 }
 async function readJsonText(path2, what2) {
+  let handle;
   try {
-    return await readFile5(path2, "utf8");
+    handle = await open3(path2, READ_FLAGS);
   } catch (cause) {
-    if (cause.code === "ENOENT") return null;
-    throw corruptFile(path2, what2, `unreadable (${errnoOf(cause)})`, cause);
+    return missingOrThrow(path2, what2, cause);
   }
+  try {
+    assertRegular(path2, what2, await handle.stat());
+    return await handle.readFile("utf8");
+  } catch (cause) {
+    throw unreadable(path2, what2, cause);
+  } finally {
+    await handle.close();
+  }
+}
+function readJsonTextSync(path2, what2) {
+  let fd;
+  try {
+    fd = openSync(path2, READ_FLAGS);
+  } catch (cause) {
+    return missingOrThrow(path2, what2, cause);
+  }
+  try {
+    assertRegular(path2, what2, fstatSync(fd));
+    return readFileSync5(fd, "utf8");
+  } catch (cause) {
+    throw unreadable(path2, what2, cause);
+  } finally {
+    closeSync(fd);
+  }
+}
+function missingOrThrow(path2, what2, cause) {
+  if (cause.code === "ENOENT") return null;
+  throw unreadable(path2, what2, cause);
+}
+function unreadable(path2, what2, cause) {
+  if (cause instanceof StoreCorruptError) return cause;
+  return corruptFile(path2, what2, `unreadable (${errnoOf(cause)})`, cause);
+}
+function assertRegular(path2, what2, st) {
+  if (st.isFile()) return;
+  const kind = st.isFIFO() ? "a FIFO" : st.isDirectory() ? "a directory" : st.isSocket() ? "a socket" : "a device";
+  throw corruptFile(path2, what2, `not a regular file (${kind})`);
 }
 function parseJsonText(path2, text2, schema, what2) {
   let raw;
@@ -8420,14 +8968,14 @@ function describeIssues(issues) {
   return issues.slice(0, 5).map((issue2) => `${issue2.path.length > 0 ? issue2.path.join(".") : "(root)"}: ${issue2.message}`).join("; ");
 }
 async function listJsonNames(dir) {
-  let entries;
+  let entries2;
   try {
-    entries = await readdir4(dir, { withFileTypes: true });
+    entries2 = await readdir5(dir, { withFileTypes: true });
   } catch (cause) {
     if (cause.code === "ENOENT") return [];
     throw corruptFile(dir, "store directory", `unreadable (${errnoOf(cause)})`, cause);
   }
-  return entries.filter((e) => !e.isDirectory() && e.name.endsWith(".json") && !e.name.startsWith(".")).map((e) => e.name.slice(0, -".json".length)).sort();
+  return entries2.filter((e) => !e.isDirectory() && e.name.endsWith(".json") && !e.name.startsWith(".")).map((e) => e.name.slice(0, -".json".length)).sort();
 }
 async function mapLimit(items, fn, limit = 32) {
   let next = 0;
@@ -8444,7 +8992,7 @@ async function loadAll(dir, what2, load) {
       const item = await load(name2);
       if (item !== null) items.push(item);
     } catch (error2) {
-      problems.push(asStoreProblem(error2, join14(dir, `${name2}.json`), what2));
+      problems.push(asStoreProblem(error2, join16(dir, `${name2}.json`), what2));
     }
   });
   problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
@@ -8460,11 +9008,13 @@ function asStoreProblem(error2, path2, what2) {
     return corruptFile(path2, what2, "its file name is not a valid id", error2);
   throw error2;
 }
+var READ_FLAGS;
 var init_json_file = __esm({
   "src/store/json-file.ts"() {
     "use strict";
     init_errors();
     init_atomic();
+    READ_FLAGS = constants2.O_RDONLY | constants2.O_NONBLOCK;
   }
 });
 
@@ -8591,7 +9141,7 @@ var init_run = __esm({
 });
 
 // src/store/run-records.ts
-import { join as join15 } from "node:path";
+import { join as join17 } from "node:path";
 function requireWorkspace(workspace) {
   if (typeof workspace !== "string" || workspace.length === 0)
     throw new InvalidArgumentError("a run record needs its workspace path", { details: { workspace } });
@@ -8625,7 +9175,7 @@ var init_run_records = __esm({
       home;
       lockTimeoutMs;
       path(runId) {
-        return join15(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
+        return join17(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
       }
       /** The run's record, or null when it has none; STORE_CORRUPT when the file is unusable. */
       async load(runId) {
@@ -8659,7 +9209,7 @@ var init_run_records = __esm({
        * next call sees it too.
        */
       async whileIterating(runId, iteration, fn, onDeadHolder) {
-        const lockPath = join15(layout(this.home).locks, `iterate-${assertSafeId(runId, "run id")}.lock`);
+        const lockPath = join17(layout(this.home).locks, `iterate-${assertSafeId(runId, "run id")}.lock`);
         const holder = onDeadHolder === void 0 ? null : await readOwner(lockPath);
         if (holder !== null && isProvablyDead(holder)) await onDeadHolder?.(holder);
         let entered = false;
@@ -8685,7 +9235,7 @@ var init_run_records = __esm({
        */
       async update(runId, workspace, change) {
         const path2 = this.path(runId);
-        const lockPath = join15(layout(this.home).locks, `run-${runId}.lock`);
+        const lockPath = join17(layout(this.home).locks, `run-${runId}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `run record ${runId}` }, async () => {
           const now = (/* @__PURE__ */ new Date()).toISOString();
           const current = await this.load(runId) ?? (workspace === null ? null : { runId, workspace, createdAt: now, updatedAt: now, before: null, snapshotIds: [] });
@@ -8787,9 +9337,8 @@ var init_run_records = __esm({
 });
 
 // src/store/snapshot-store.ts
-import { readFileSync as readFileSync5 } from "node:fs";
-import { rm as rm8, stat as stat6 } from "node:fs/promises";
-import { basename as basename4, join as join16, resolve as resolve7 } from "node:path";
+import { rm as rm8, stat as stat7 } from "node:fs/promises";
+import { basename as basename4, join as join18, resolve as resolve7 } from "node:path";
 function byRunThenIteration(a, b) {
   return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 }
@@ -8800,7 +9349,7 @@ function danglingLink(runFile, id2, snapshotFile) {
   );
 }
 async function removeFile(path2) {
-  if (await stat6(path2).catch(() => null) === null) return false;
+  if (await stat7(path2).catch(() => null) === null) return false;
   try {
     await rm8(path2, { force: true });
     return true;
@@ -8816,6 +9365,7 @@ var init_snapshot_store = __esm({
   "src/store/snapshot-store.ts"() {
     "use strict";
     init_sweep();
+    init_arguments();
     init_snapshot();
     init_errors();
     init_atomic();
@@ -8832,13 +9382,14 @@ var init_snapshot_store = __esm({
       /** layout(home).snapshots, once: `scan` names hundreds of files. */
       snapshotsDir;
       constructor(home, options2 = {}) {
-        this.home = resolve7(home);
+        this.home = resolve7(checkDirArgument(home, "home"));
+        checkStoreOptions(options2, "options");
         this.lockTimeoutMs = options2.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
         this.runs = new RunRecords(this.home, this.lockTimeoutMs);
         this.snapshotsDir = layout(this.home).snapshots;
       }
       snapshotPath(id2) {
-        return join16(this.snapshotsDir, `${assertSafeId(id2, "snapshot id")}.json`);
+        return join18(this.snapshotsDir, `${assertSafeId(id2, "snapshot id")}.json`);
       }
       runPath(runId) {
         return this.runs.path(runId);
@@ -8908,16 +9459,13 @@ var init_snapshot_store = __esm({
         const dir = layout(this.home).snapshots;
         const ids = await listJsonNames(dir);
         for (let i = 0; i < ids.length; i += SCAN_SLICE) {
-          if (i > 0) await new Promise((resolve30) => setImmediate(resolve30));
+          if (i > 0) await new Promise((resolve31) => setImmediate(resolve31));
           for (const id2 of ids.slice(i, i + SCAN_SLICE)) {
             try {
-              texts.push({ id: id2, text: readFileSync5(this.snapshotPath(id2), "utf8") });
+              const text2 = readJsonTextSync(this.snapshotPath(id2), "snapshot");
+              if (text2 !== null) texts.push({ id: id2, text: text2 });
             } catch (error2) {
-              if (error2.code === "ENOENT") continue;
-              const path2 = join16(dir, `${id2}.json`);
-              problems.push(
-                error2 instanceof InvalidIdError ? asStoreProblem(error2, path2, "snapshot") : corruptFile(path2, "snapshot", `unreadable (${errnoOf(error2)})`, error2)
-              );
+              problems.push(asStoreProblem(error2, join18(dir, `${id2}.json`), "snapshot"));
             }
           }
         }
@@ -9130,7 +9678,7 @@ var init_snapshot_store = __esm({
         return snapshots.filter((s) => s.id.startsWith(prefix) || sha !== null && s.afterSha.startsWith(sha));
       }
       withSnapshotLock(id2, fn) {
-        const lockPath = join16(layout(this.home).locks, `snapshot-${assertSafeId(id2, "snapshot id")}.lock`);
+        const lockPath = join18(layout(this.home).locks, `snapshot-${assertSafeId(id2, "snapshot id")}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `snapshot ${id2}` }, fn);
       }
     };
@@ -9469,10 +10017,10 @@ function mayClaim(chain, f, brought) {
   const e = f.entry;
   return chain.paths.has(e.path) || e.oldPath !== null && chain.paths.has(e.oldPath) || wipCommits(chain).some((w) => brought.has(w));
 }
-function blobClaim(node, f, r, brought) {
+function blobClaim(node, f, r, brought, names2 = [f.file.entry.path]) {
   const blob = blobOf(f.file);
   let best = null;
-  for (const v of versions(r, f.file.entry.path)) {
+  for (const v of names2.flatMap((name2) => versions(r, name2))) {
     if (v.state.blob !== blob || v.state.mode !== f.file.entry.dstMode) continue;
     const method = brought.has(v.commit.commit) ? "ancestry" : v.commit.tree === node.tree ? "tree" : "blob";
     const claim2 = {
@@ -9487,14 +10035,14 @@ function blobClaim(node, f, r, brought) {
   return best;
 }
 async function patchIdClaims(repo, links, replays, paths, brought) {
-  const open10 = links.flatMap(
+  const open12 = links.flatMap(
     (l) => l.files.flatMap(
       (f) => replays.filter((r) => !f.claims.some((c) => c.runId === r.chain.runId)).map((r) => ({ l, f, r }))
     )
   );
-  if (open10.length === 0) return;
+  if (open12.length === 0) return;
   const pairs = /* @__PURE__ */ new Map();
-  for (const { r } of open10) {
+  for (const { r } of open12) {
     const first = r.chain.iterations[0];
     const starts = [first.wip?.base.tree ?? first.before.tree, ...first.wip ? [first.wip.commit.tree] : []];
     for (const it of r.chain.iterations)
@@ -9506,7 +10054,7 @@ async function patchIdClaims(repo, links, replays, paths, brought) {
   const runIds = diffs.flatMap(
     (d, i) => d.files.map((file) => ({ it: list5[i].it, file, id: changeId(file) }))
   );
-  for (const { l, f, r } of open10) {
+  for (const { l, f, r } of open12) {
     const id2 = changeId(f.file);
     if (id2 === null) continue;
     const match = runIds.filter(
@@ -9529,7 +10077,7 @@ async function patchIdClaims(repo, links, replays, paths, brought) {
   }
 }
 async function lineClaims(repo, links, replays, paths) {
-  const open10 = [];
+  const open12 = [];
   for (const l of links)
     for (const f of l.files) {
       if (f.added.length === 0) continue;
@@ -9539,20 +10087,20 @@ async function lineClaims(repo, links, replays, paths) {
         for (const name2 of names2) {
           const v = versions(r, name2).find((x) => x.state.blob !== null);
           if (v === void 0) continue;
-          if (v.state.origins.some((o) => o !== null)) open10.push({ l, f, r, v, name: name2 });
+          if (v.state.origins.some((o) => o !== null)) open12.push({ l, f, r, v, name: name2 });
           break;
         }
       }
     }
-  if (open10.length === 0) return;
+  if (open12.length === 0) return;
   const pairs = /* @__PURE__ */ new Map();
-  for (const o of open10)
+  for (const o of open12)
     pairs.set(`${o.v.commit.tree} ${o.l.node.tree}`, { from: o.v.commit.tree, to: o.l.node.tree });
-  const asked = open10.flatMap((o) => [o.f.file.entry.path, o.name]);
+  const asked = open12.flatMap((o) => [o.f.file.entry.path, o.name]);
   const openPaths = [...new Set(asked)].filter((p) => paths.includes(p));
   const diffs = await diffTreePairs(repo, [...pairs.values()], openPaths);
   const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
-  for (const { l, f, r, v, name: name2 } of open10) {
+  for (const { l, f, r, v, name: name2 } of open12) {
     const path2 = f.file.entry.path;
     const change = (byPair.get(`${v.commit.tree} ${l.node.tree}`) ?? []).find(
       (x) => x.entry.path === path2 && (x.entry.oldPath ?? path2) === name2
@@ -9682,21 +10230,105 @@ var init_replay = __esm({
   }
 });
 
+// src/provenance/aliases.ts
+function unnamed(files, chains) {
+  return files.filter(
+    (f) => !isNullId(f.entry.dstId) && isBlobMode(f.entry.dstMode) && !chains.some(
+      (c) => c.paths.has(f.entry.path) || f.entry.oldPath !== null && c.paths.has(f.entry.oldPath)
+    )
+  );
+}
+async function runBlobs(repo, chains, also = []) {
+  const asked = /* @__PURE__ */ new Map();
+  for (const c of chains)
+    for (const it of c.iterations)
+      for (const f of it.snapshot.files)
+        if (f.status !== "deleted") asked.set(`${it.after.tree}:${f.path}`, { runId: c.runId, path: f.path });
+  const names2 = [...asked.keys()];
+  const found = await catFile(repo, "check", [...names2, ...also]);
+  const blob = (i) => {
+    const o = found[i];
+    return o?.found === true && o.type === "blob" ? o.id : null;
+  };
+  return {
+    versions: names2.flatMap((name2, i) => {
+      const id2 = blob(i);
+      return id2 === null ? [] : [{ blob: id2, ...asked.get(name2) }];
+    }),
+    also: also.map((_, i) => blob(names2.length + i))
+  };
+}
+async function aliasedBlamed(repo, versions2, chains) {
+  if (versions2.length === 0 || chains.length === 0) return { commits: [], chains: [] };
+  const found = await runBlobs(
+    repo,
+    chains,
+    versions2.map((v) => `${v.commit}:${v.path}`)
+  );
+  const runs3 = /* @__PURE__ */ new Set();
+  const commits = versions2.filter((_, i) => {
+    const blob = found.also[i];
+    const of = found.versions.filter((v) => v.blob === blob);
+    for (const v of of) runs3.add(v.runId);
+    return of.length > 0;
+  });
+  return {
+    commits: [...new Set(commits.map((v) => v.commit))],
+    chains: chains.filter((c) => runs3.has(c.runId))
+  };
+}
+async function blobAliases(repo, files, chains) {
+  const out = /* @__PURE__ */ new Map();
+  const orphans = unnamed(files, chains);
+  if (orphans.length === 0 || chains.length === 0) return out;
+  const byBlob = /* @__PURE__ */ new Map();
+  for (const v of (await runBlobs(repo, chains)).versions)
+    byBlob.set(v.blob, [...byBlob.get(v.blob) ?? [], v]);
+  for (const f of orphans)
+    for (const v of byBlob.get(f.entry.dstId) ?? []) {
+      const run = out.get(v.runId) ?? /* @__PURE__ */ new Map();
+      const names2 = run.get(f.entry.path) ?? [];
+      if (!names2.includes(v.path)) names2.push(v.path);
+      run.set(f.entry.path, names2);
+      out.set(v.runId, run);
+    }
+  return out;
+}
+var init_aliases = __esm({
+  "src/provenance/aliases.ts"() {
+    "use strict";
+    init_diff_content();
+    init_ids2();
+  }
+});
+
 // src/provenance/engine.ts
-async function linkCommits(repo, nodes, chains, only, known = /* @__PURE__ */ new Map()) {
-  const fromTrees = await parentTrees(repo, nodes, known);
+async function linkCommits(repo, nodes, chains, only, known2 = /* @__PURE__ */ new Map()) {
+  const fromTrees = await parentTrees(repo, nodes, known2);
   const ownPairs = nodes.map((n) => ({ from: fromTrees.get(n.commit), to: n.tree }));
   let own2;
   let started;
+  let aliases;
   if (only === void 0) {
     own2 = await diffTreePairs(repo, ownPairs, null, CONTEXT);
+    aliases = await blobAliases(
+      repo,
+      own2.flatMap((d) => d.files),
+      chains
+    );
     const wanted = own2.flatMap(
       (d) => d.files.flatMap((f) => [f.entry.path, f.entry.oldPath ?? f.entry.path])
     );
-    started = startReplays(repo, relevantRuns(chains, new Set(wanted), nodes), wanted);
+    const names2 = [...wanted, ...aliasNames(aliases)];
+    started = startReplays(repo, relevantRuns(chains, new Set(wanted), nodes, aliases), names2);
   } else {
     const relevant2 = relevantRuns(chains, new Set(only.paths), nodes);
     ({ own: own2, started } = await ownAndReplays(repo, ownPairs, relevant2, only.paths));
+    const kept = own2.flatMap(
+      (d, i) => d.files.filter((f) => only.keep(nodes[i]?.commit, f.entry.path))
+    );
+    aliases = await blobAliases(repo, kept, chains);
+    if (aliases.size > 0) started = withAliased(repo, started, chains, aliases);
   }
   const files = nodes.map(
     (n, i) => (own2[i]?.files ?? []).filter((f) => only === void 0 || only.keep(n.commit, f.entry.path))
@@ -9715,7 +10347,8 @@ async function linkCommits(repo, nodes, chains, only, known = /* @__PURE__ */ ne
   for (const link3 of links)
     for (const f of link3.files)
       for (const r of replays) {
-        const claim2 = blobClaim(link3.node, f, r, brought.get(link3.node.commit));
+        const names2 = [f.file.entry.path, ...aliases.get(r.chain.runId)?.get(f.file.entry.path) ?? []];
+        const claim2 = blobClaim(link3.node, f, r, brought.get(link3.node.commit), names2);
         if (claim2 !== null) f.claims.push(claim2);
       }
   await patchIdClaims(repo, links, replays, paths, brought);
@@ -9724,16 +10357,18 @@ async function linkCommits(repo, nodes, chains, only, known = /* @__PURE__ */ ne
   for (const link3 of links) {
     const had = brought.get(link3.node.commit);
     for (const f of link3.files)
-      f.claims = f.claims.filter((c) => mayClaim(byRun.get(c.runId), f.file, had));
+      f.claims = f.claims.filter(
+        (c) => mayClaim(byRun.get(c.runId), f.file, had) || aliases.get(c.runId)?.has(f.file.entry.path) === true
+      );
     if (only === void 0) dropUnbacked(link3, byRun);
   }
-  if (only !== void 0) await backFromWhole(repo, links, chains, only.keep, known);
+  if (only !== void 0) await backFromWhole(repo, links, chains, only.keep, known2);
   for (const link3 of links)
     for (const f of link3.files)
       f.claims.sort((a, b) => STRENGTH[b.method] - STRENGTH[a.method] || cmp(a.runId, b.runId));
   return links;
 }
-async function backFromWhole(repo, links, chains, keep, known) {
+async function backFromWhole(repo, links, chains, keep, known2) {
   const pending = links.filter((l) => l.files.some((f) => f.claims.some((c) => isWeak(c, f))));
   if (pending.length === 0) return;
   const whole = await linkCommits(
@@ -9741,17 +10376,17 @@ async function backFromWhole(repo, links, chains, keep, known) {
     pending.map((l) => l.node),
     chains,
     void 0,
-    known
+    known2
   );
   pending.forEach((l, i) => {
     l.files = (whole[i]?.files ?? []).filter((f) => keep(l.node.commit, f.file.entry.path));
   });
 }
-function relevantRuns(chains, wanted, nodes) {
+function relevantRuns(chains, wanted, nodes, aliases = /* @__PURE__ */ new Map()) {
   const commits = new Set(nodes.map((n) => n.commit));
   const merge2 = nodes.some((n) => n.parents.length > 1);
   const relevant = chains.filter(
-    (c) => [...c.paths].some((p) => wanted.has(p)) || wipCommits(c).some((w) => merge2 || commits.has(w))
+    (c) => [...c.paths].some((p) => wanted.has(p)) || aliases.has(c.runId) || wipCommits(c).some((w) => merge2 || commits.has(w))
   );
   assertWhole(relevant);
   return relevant;
@@ -9759,6 +10394,20 @@ function relevantRuns(chains, wanted, nodes) {
 function startReplays(repo, relevant, wanted) {
   const paths = renameClosure(new Set(wanted), relevant);
   return { relevant, paths, replays: replayAll(repo, relevant, paths) };
+}
+function aliasNames(aliases) {
+  return [...aliases.values()].flatMap((run) => [...run.values()].flat());
+}
+function withAliased(repo, started, chains, aliases) {
+  const more = chains.filter((c) => aliases.has(c.runId) && !started.relevant.includes(c));
+  if (more.length === 0) return started;
+  assertWhole(more);
+  const extra = startReplays(repo, more, aliasNames(aliases));
+  return {
+    relevant: [...started.relevant, ...more],
+    paths: started.paths,
+    replays: Promise.all([started.replays, extra.replays]).then(([a, b]) => [...a, ...b])
+  };
 }
 function cmp(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -9835,7 +10484,379 @@ var init_engine = __esm({
     init_evidence();
     init_lines();
     init_replay();
+    init_aliases();
     init_claims();
+  }
+});
+
+// node_modules/nanoid/index.js
+function customRandom(alphabet, defaultSize, getRandom) {
+  let safeByteCutoff = 256 - 256 % alphabet.length;
+  if (safeByteCutoff === 256) {
+    let mask = alphabet.length - 1;
+    return (size = defaultSize) => {
+      if (!size) return "";
+      let id2 = "";
+      while (true) {
+        let bytes = getRandom(size);
+        let i = size;
+        while (i--) {
+          id2 += alphabet[bytes[i] & mask];
+          if (id2.length >= size) return id2;
+        }
+      }
+    };
+  }
+  let step = Math.ceil(1.6 * 256 * defaultSize / safeByteCutoff);
+  return (size = defaultSize) => {
+    if (!size) return "";
+    let id2 = "";
+    while (true) {
+      let bytes = getRandom(step);
+      let i = step;
+      while (i--) {
+        if (bytes[i] < safeByteCutoff) {
+          id2 += alphabet[bytes[i] % alphabet.length];
+          if (id2.length >= size) return id2;
+        }
+      }
+    }
+  };
+}
+var init_nanoid = __esm({
+  "node_modules/nanoid/index.js"() {
+  }
+});
+
+// src/fs/random-id.ts
+function idGenerator(length) {
+  return customRandom("0123456789abcdefghijklmnopqrstuvwxyz", length, randomBytes);
+}
+var init_random_id = __esm({
+  "src/fs/random-id.ts"() {
+    "use strict";
+    init_nanoid();
+    init_random();
+  }
+});
+
+// types/gate-rules.ts
+function describeCounts(c) {
+  const parts = [`${c.passed} of ${c.total} tests passed`];
+  if (c.failed > 0) parts.push(`${c.failed} failed`);
+  if (c.errors > 0) parts.push(`${c.errors} errored`);
+  if (c.skipped > 0) parts.push(`${c.skipped} skipped`);
+  return parts.join(", ");
+}
+function recomputeVerdict(f) {
+  if (f.timedOut || f.workspaceChanged === true) return "error";
+  if (f.exitCode === null && f.signal === null) return "error";
+  if (f.tests === null && (f.junit ?? []).length > 0) return "error";
+  if (f.exitCode !== 0) return "fail";
+  if (f.tests === null) return "pass";
+  if (f.tests.failed > 0 || f.tests.errors > 0) return "fail";
+  return f.tests.total - f.tests.skipped < (f.minTests ?? 1) ? "fail" : "pass";
+}
+function impossibleFacts(g) {
+  if (g.exitCode !== null && g.exitCode < 0)
+    return `its exit code ${g.exitCode} is negative, which no check exits with`;
+  if (g.signal !== null && !SIGNAL_NAME.test(g.signal))
+    return `its signal ${JSON.stringify(g.signal)} is no signal name`;
+  if (g.exitCode !== null && g.signal !== null)
+    return `it records both exit code ${g.exitCode} and signal ${g.signal}, but a process ends by one or the other`;
+  if (g.observed && g.command === null) return "it says it observed the command, but records none";
+  if (g.observed && g.log === null)
+    return "it says it observed the command, but records no log (every run's output is kept)";
+  if (!g.observed && (g.command !== null || g.signal !== null || g.timedOut || g.exitCode === null))
+    return 'it says it was given to "gate record", which records an exit code alone (no command, signal or timeout)';
+  return null;
+}
+function verdictContradiction(g) {
+  const impossible = impossibleFacts(g);
+  if (impossible !== null) return impossible;
+  const t = g.tests;
+  if (t !== null && t.passed + t.failed + t.skipped + t.errors !== t.total)
+    return `its test counts do not add up (${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped, ${t.errors} errored of ${t.total})`;
+  if (t !== null && t.failures.length > t.failed + t.errors)
+    return `it lists ${t.failures.length} failed tests but counts ${t.failed + t.errors}`;
+  const want = recomputeVerdict(g);
+  if (want === g.verdict) return null;
+  const exit = g.signal !== null ? `ended by ${g.signal}` : `exit code ${g.exitCode ?? "none"}`;
+  const also = `${g.timedOut ? ", timed out" : ""}${g.workspaceChanged === true ? ", changed the workspace" : ""}`;
+  return `it says ${g.verdict}, but its own facts (${exit}${also}${t === null ? "" : `, ${describeCounts(t)}`}) make it ${want}`;
+}
+function afterDates(snapshots) {
+  const dates = /* @__PURE__ */ new Map();
+  for (const s of snapshots) {
+    const at = Date.parse(s.createdAt);
+    dates.set(s.afterSha, Math.min(at, dates.get(s.afterSha) ?? at));
+  }
+  return dates;
+}
+function orderTime(g, dates = /* @__PURE__ */ new Map()) {
+  const started = Date.parse(g.startedAt);
+  if (g.receivedAt === void 0) return started;
+  return Math.min(Math.max(started, dates.get(g.afterSha) ?? -Infinity), Date.parse(g.receivedAt));
+}
+function gateOrder(dates = /* @__PURE__ */ new Map()) {
+  return (a, b) => orderTime(a, dates) - orderTime(b, dates) || Number(b.receivedAt !== void 0) - Number(a.receivedAt !== void 0) || Date.parse(a.startedAt) - Date.parse(b.startedAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+function sortGateResults(results, snapshots = []) {
+  return [...results].sort(gateOrder(afterDates(snapshots)));
+}
+function countingVerdicts(results, snapshots) {
+  const current = new Set(snapshots.map((s) => `${s.iteration}\0${s.afterSha}`));
+  return results.filter((g) => current.has(`${g.iteration}\0${g.afterSha}`));
+}
+function supersededBy(g, snapshots, deleted) {
+  if (countingVerdicts([g], snapshots).length > 0) return void 0;
+  return deleted.find((d) => d.iteration === g.iteration && d.afterSha === g.afterSha);
+}
+var SIGNAL_NAME;
+var init_gate_rules = __esm({
+  "types/gate-rules.ts"() {
+    "use strict";
+    SIGNAL_NAME = /^SIG[A-Z][A-Z0-9]*$/;
+  }
+});
+
+// src/store/gate-store.ts
+import { readdir as readdir6 } from "node:fs/promises";
+import { join as join19, resolve as resolve8 } from "node:path";
+function validate2(value) {
+  const parsed = GateResult.safeParse(value);
+  if (!parsed.success) {
+    throw new InvalidArgumentError(`gate verdict is not valid: ${describeIssues(parsed.error.issues)}`, {
+      details: { issues: parsed.error.issues }
+    });
+  }
+  return parsed.data;
+}
+function sameVerdict(a, b) {
+  const strip = ({ receivedAt: _, ...r }) => JSON.stringify({ ...r, log: r.log && { ...r.log, path: null } });
+  return strip(a) === strip(b);
+}
+var newGateId, GateStore;
+var init_gate_store = __esm({
+  "src/store/gate-store.ts"() {
+    "use strict";
+    init_random_id();
+    init_gate();
+    init_gate_rules();
+    init_errors();
+    init_arguments();
+    init_atomic();
+    init_lock();
+    init_json_file();
+    init_paths();
+    newGateId = idGenerator(20);
+    GateStore = class {
+      home;
+      lockTimeoutMs;
+      constructor(home, options2 = {}) {
+        this.home = resolve8(checkDirArgument(home, "home"));
+        checkStoreOptions(options2, "options");
+        this.lockTimeoutMs = options2.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+      }
+      runDir(runId) {
+        return join19(layout(this.home).gates, assertSafeId(runId, "run id"));
+      }
+      path(runId, id2) {
+        return join19(this.runDir(runId), `${assertSafeId(id2, "gate id")}.json`);
+      }
+      /**
+       * Stores a new local attempt: the next attempt number for its iteration and name (after every
+       * attempt known here, fetched ones included) and a fresh id. Returns what was stored. `place`,
+       * when given, runs under the lock once the attempt number is known (to move the attempt's log
+       * to its numbered name) and returns the verdict to store. `used`, when given, says the highest
+       * attempt number something else already holds (a log whose verdict file no longer loads): the
+       * new attempt comes after it too.
+       */
+      async append(result, place, used) {
+        return this.withRunLock(result.runId, async () => {
+          const attempt = await this.nextAttempt(result, used);
+          const placed = place === void 0 ? result : await place(attempt);
+          const stored = validate2({ ...placed, id: newGateId(), attempt });
+          await writeJsonAtomic(this.path(stored.runId, stored.id), stored);
+          return stored;
+        });
+      }
+      /**
+       * The attempt number the next local verdict of `of`'s iteration and name gets (see `append`);
+       * INVALID_ARGUMENT when it would pass MAX_GATE_ATTEMPT, which no stored verdict may. `gate` asks
+       * before its command runs, so that the check never runs for a verdict that cannot be stored.
+       */
+      async nextAttempt(of, used) {
+        const { results } = await this.list(of.runId);
+        const highest = results.filter((r) => r.iteration === of.iteration && r.name === of.name).reduce((max, r) => Math.max(max, r.attempt), used === void 0 ? 0 : await used());
+        if (highest >= MAX_GATE_ATTEMPT)
+          throw new InvalidArgumentError(
+            `gate ${of.name} of run ${of.runId} iteration ${of.iteration} already has attempt ${highest}, the highest a verdict may have; record it under another --name ("gate list" shows the verdicts)`,
+            { details: { runId: of.runId, iteration: of.iteration, name: of.name, attempt: highest } }
+          );
+        return highest + 1;
+      }
+      /**
+       * Stores a verdict recorded elsewhere (fetched or imported) under its own id, with `receivedAt`
+       * (now: it bounds the verdict's place in the order). The same verdict again is a no-op and returns false; a different verdict under a known id is refused
+       * (CONCURRENT_UPDATE): a stored attempt is never replaced.
+       */
+      async receive(result, now = /* @__PURE__ */ new Date()) {
+        const valid = validate2({ ...result, receivedAt: now.toISOString() });
+        return this.withRunLock(valid.runId, async () => {
+          const existing = await this.load(valid.runId, valid.id);
+          if (existing !== null) {
+            if (sameVerdict(existing, valid)) return false;
+            throw new ConcurrentUpdateError(
+              `gate verdict ${valid.id} of run ${valid.runId} is already stored with other content; a stored verdict is never replaced`,
+              { details: { runId: valid.runId, id: valid.id } }
+            );
+          }
+          await writeJsonAtomic(this.path(valid.runId, valid.id), valid);
+          return true;
+        });
+      }
+      /** One verdict, or null; STORE_CORRUPT when its file is unusable or names another verdict. */
+      async load(runId, id2) {
+        const path2 = this.path(runId, id2);
+        const result = await readJsonFile(path2, GateResult, "gate verdict");
+        if (result !== null && (result.id !== id2 || result.runId !== runId)) {
+          throw corruptFile(path2, "gate verdict", `it holds verdict ${result.id} of run ${result.runId}`);
+        }
+        return result;
+      }
+      /** The run's verdicts in `gate list` order, and one problem per file that does not load. */
+      async list(runId) {
+        const { items, problems } = await loadAll(
+          this.runDir(runId),
+          "gate verdict",
+          (id2) => this.load(runId, id2)
+        );
+        return { results: sortGateResults(items), problems };
+      }
+      /**
+       * The run's verdicts in `gate list` order, for what judges or publishes them (attest, report,
+       * export, push, trace): STORE_CORRUPT naming the first file that does not load, never a partial set.
+       */
+      async listStrict(runId) {
+        const { results, problems } = await this.list(runId);
+        return wholeOrThrow(results, problems);
+      }
+      /** Every run that has verdicts here. */
+      async runIds() {
+        try {
+          return (await readdir6(layout(this.home).gates)).filter((name2) => !name2.startsWith(".")).sort();
+        } catch (cause) {
+          if (cause.code === "ENOENT") return [];
+          throw cause;
+        }
+      }
+      /** Whether the run has any verdict file (cheap: no parsing). */
+      async hasAny(runId) {
+        return (await listJsonNames(this.runDir(runId))).length > 0;
+      }
+      withRunLock(runId, fn) {
+        const lockPath = join19(layout(this.home).locks, `gates-${assertSafeId(runId, "run id")}.lock`);
+        return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `gate verdicts of ${runId}` }, fn);
+      }
+    };
+  }
+});
+
+// src/provenance/anchor-store.ts
+var anchor_store_exports = {};
+__export(anchor_store_exports, {
+  AnchorStore: () => AnchorStore
+});
+import { readdir as readdir7 } from "node:fs/promises";
+import { join as join20, resolve as resolve9 } from "node:path";
+var ANCHOR_FILE, AnchorStore;
+var init_anchor_store = __esm({
+  "src/provenance/anchor-store.ts"() {
+    "use strict";
+    init_anchor();
+    init_ids();
+    init_errors();
+    init_arguments();
+    init_atomic();
+    init_json_file();
+    init_paths();
+    ANCHOR_FILE = new RegExp(`^(${OBJECT_ID_SOURCE})\\.json$`);
+    AnchorStore = class {
+      dir;
+      constructor(home) {
+        this.dir = layout(resolve9(checkDirArgument(home, "home"))).anchors;
+      }
+      path(commit) {
+        if (!OBJECT_ID_PATTERN.test(commit))
+          throw new InvalidArgumentError(`${JSON.stringify(commit.slice(0, 80))} is not a full commit id`, {
+            details: { commit: commit.slice(0, 200) }
+          });
+        return join20(this.dir, `${commit}.json`);
+      }
+      async save(anchor3) {
+        const file = this.path(anchor3.commit);
+        await writeJsonAtomic(file, Anchor.parse(anchor3));
+        return file;
+      }
+      /**
+       * The recorded anchor of `commit`, or null; STORE_CORRUPT when the file is not a valid anchor
+       * or is the anchor of another commit (it would travel under the wrong ref).
+       */
+      async load(commit) {
+        const path2 = this.path(commit);
+        const anchor3 = await readJsonFile(path2, Anchor, "anchor");
+        if (anchor3 !== null && anchor3.commit !== commit)
+          throw corruptFile(path2, "anchor", `it is the anchor of commit ${anchor3.commit}, not of ${commit}`);
+        return anchor3;
+      }
+      /** The commits that have a recorded anchor file, sorted. */
+      async commits() {
+        const names2 = await readdir7(this.dir).catch(() => []);
+        return names2.flatMap((n) => ANCHOR_FILE.exec(n)?.[1] ?? []).sort();
+      }
+      /** Every recorded anchor file that does not load (`verify --all`), as the error `load` gives. */
+      async problems() {
+        const out = [];
+        for (const commit of await this.commits())
+          await this.load(commit).catch((error2) => {
+            if (!(error2 instanceof StoreCorruptError)) throw error2;
+            out.push(error2);
+          });
+        return out;
+      }
+    };
+  }
+});
+
+// src/provenance/sources.ts
+function provenanceSources(snapshotter) {
+  checkArgument(SnapshotterArg, snapshotter, "snapshotter");
+  const home = snapshotter.options.home;
+  return {
+    snapshotter,
+    gates: new GateStore(home, { lockTimeoutMs: snapshotter.options.lockTimeoutMs }),
+    anchors: new AnchorStore(home)
+  };
+}
+function recordSources(store, lockTimeoutMs, snapshotter) {
+  return {
+    snapshotter: { store, listByRun: async (runId) => (await snapshotter()).listByRun(runId) },
+    gates: new GateStore(store.home, { lockTimeoutMs })
+  };
+}
+function checkSources(src, repo, records = "all") {
+  checkArgument(records === "all" ? ProvenanceSourcesArg : RecordSourcesArg, src, "src");
+  checkArgument(RepoArg, repo, "repo");
+}
+var init_sources = __esm({
+  "src/provenance/sources.ts"() {
+    "use strict";
+    init_library();
+    init_arguments();
+    init_repo();
+    init_gate_store();
+    init_anchor_store();
   }
 });
 
@@ -9866,10 +10887,14 @@ var init_tree_matches = __esm({
 
 // src/provenance/anchor.ts
 async function computeAnchor(src, repo, rev, opts = {}) {
+  checkArgument(TextArg, rev, "rev");
   const [anchor3] = await computeAnchors(src, repo, [rev], opts);
   return anchor3;
 }
 async function computeAnchors(src, repo, revs, opts = {}) {
+  checkSources(src, repo);
+  checkArgument(TextsArg, revs, "revs");
+  checkArgument(AnchorOptionsArg, opts, "opts");
   const commits = [];
   for (const rev of revs) commits.push(await resolveRevision(repo, rev, "commit"));
   const { chains, nodes } = await loadRunChains(src, repo, opts.runIds, commits);
@@ -9905,6 +10930,9 @@ async function computeAnchors(src, repo, revs, opts = {}) {
   });
 }
 async function anchorRange(src, repo, range, opts = {}) {
+  checkSources(src, repo);
+  checkArgument(TextArg, range, "range");
+  checkArgument(AnchorOptionsArg, opts, "opts");
   const m = range.includes("...") ? null : /^(.+?)\.\.(.+)$/.exec(range);
   if (m === null)
     throw new InvalidArgumentError(`${JSON.stringify(range)} is not a range; give A..B (two revisions)`, {
@@ -9967,6 +10995,8 @@ var wipOrigins;
 var init_anchor2 = __esm({
   "src/provenance/anchor.ts"() {
     "use strict";
+    init_library();
+    init_arguments();
     init_errors();
     init_diff_raw();
     init_provenance();
@@ -9974,13 +11004,14 @@ var init_anchor2 = __esm({
     init_candidates();
     init_engine();
     init_lines();
+    init_sources();
     init_tree_matches();
     wipOrigins = /* @__PURE__ */ new WeakSet();
   }
 });
 
 // types/attestation.ts
-var STATEMENT_TYPE, TEST_RESULT_PREDICATE_TYPE, Name, Subject, GateAnnotations, GateConfiguration, TestResult, SetAsideIteration, TestResultPredicate, Statement, AttestResult, AttestationCheck, AttestationReport;
+var STATEMENT_TYPE, TEST_RESULT_PREDICATE_TYPE, Name, Subject, GateAnnotations, GateConfiguration, TestResult, SetAsideIteration, RunUrl, TestResultPredicate, Statement, AttestResult, AttestationCheck, AttestationReport;
 var init_attestation = __esm({
   "types/attestation.ts"() {
     "use strict";
@@ -9993,7 +11024,7 @@ var init_attestation = __esm({
     TEST_RESULT_PREDICATE_TYPE = "https://in-toto.io/attestation/test-result/v0.1";
     Name = deferred(() => string2().check(_minLength(1), _maxLength(4096)));
     Subject = deferred(
-      () => object({
+      () => strictObject({
         name: Name,
         digest: union([
           looseObject({ sha256: string2().check(_regex(/^[0-9a-f]{64}$/)) }),
@@ -10002,7 +11033,7 @@ var init_attestation = __esm({
       })
     );
     GateAnnotations = deferred(
-      () => object({
+      () => strictObject({
         runId: SafeId,
         iteration: int().check(_nonnegative()),
         gate: SafeId,
@@ -10014,34 +11045,32 @@ var init_attestation = __esm({
         command: nullable(array(string2().check(_maxLength(1e6))).check(_maxLength(1e4))),
         exitCode: nullable(int()),
         durationMs: DurationMs,
-        tests: nullable(TestTotals),
+        tests: nullable(strictObject(TestTotals.shape)),
         logSha256: nullable(string2().check(_regex(/^[0-9a-f]{64}$/)))
       })
     );
     GateConfiguration = deferred(
-      () => object({
+      () => strictObject({
         name: Name,
-        digest: object({ gitTree: Sha }),
+        digest: strictObject({ gitTree: Sha }),
         annotations: GateAnnotations
       })
     );
     TestResult = deferred(() => _enum(["PASSED", "WARNED", "FAILED"]));
     SetAsideIteration = deferred(
-      () => (
-        // Strict: verify compares setAside with what attest writes, and an unknown key would be dropped unseen.
-        strictObject({
-          name: Name,
-          afterSha: Sha,
-          restartFrom: int().check(_nonnegative()),
-          declaredAt: string2().check(_maxLength(64))
-        })
-      )
+      () => strictObject({
+        name: Name,
+        afterSha: Sha,
+        restartFrom: int().check(_nonnegative()),
+        declaredAt: string2().check(_maxLength(64))
+      })
     );
+    RunUrl = deferred(() => url().check(_maxLength(4096)));
     TestResultPredicate = deferred(
-      () => object({
+      () => strictObject({
         result: TestResult,
         configuration: array(GateConfiguration).check(_maxLength(1e5)),
-        url: optional(url().check(_maxLength(4096))),
+        url: optional(RunUrl),
         passedTests: array(Name).check(_maxLength(1e5)),
         warnedTests: array(Name).check(_maxLength(1e5)),
         failedTests: array(Name).check(_maxLength(1e5)),
@@ -10050,7 +11079,7 @@ var init_attestation = __esm({
       })
     );
     Statement = deferred(
-      () => object({
+      () => strictObject({
         _type: literal(STATEMENT_TYPE),
         subject: array(Subject).check(_minLength(1), _maxLength(1e5)),
         predicateType: literal(TEST_RESULT_PREDICATE_TYPE),
@@ -10072,68 +11101,6 @@ var init_attestation = __esm({
         checks: array(AttestationCheck)
       })
     );
-  }
-});
-
-// types/gate-rules.ts
-function describeCounts(c) {
-  const parts = [`${c.passed} of ${c.total} tests passed`];
-  if (c.failed > 0) parts.push(`${c.failed} failed`);
-  if (c.errors > 0) parts.push(`${c.errors} errored`);
-  if (c.skipped > 0) parts.push(`${c.skipped} skipped`);
-  return parts.join(", ");
-}
-function recomputeVerdict(f) {
-  if (f.timedOut || f.workspaceChanged === true) return "error";
-  if (f.exitCode === null && f.signal === null) return "error";
-  if (f.tests === null && (f.junit ?? []).length > 0) return "error";
-  if (f.exitCode !== 0) return "fail";
-  if (f.tests === null) return "pass";
-  if (f.tests.failed > 0 || f.tests.errors > 0) return "fail";
-  return f.tests.total - f.tests.skipped < (f.minTests ?? 1) ? "fail" : "pass";
-}
-function verdictContradiction(g) {
-  const t = g.tests;
-  if (t !== null && t.passed + t.failed + t.skipped + t.errors !== t.total)
-    return `its test counts do not add up (${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped, ${t.errors} errored of ${t.total})`;
-  if (t !== null && t.failures.length > t.failed + t.errors)
-    return `it lists ${t.failures.length} failed tests but counts ${t.failed + t.errors}`;
-  const want = recomputeVerdict(g);
-  if (want === g.verdict) return null;
-  const exit = g.signal !== null ? `ended by ${g.signal}` : `exit code ${g.exitCode ?? "none"}`;
-  const also = `${g.timedOut ? ", timed out" : ""}${g.workspaceChanged === true ? ", changed the workspace" : ""}`;
-  return `it says ${g.verdict}, but its own facts (${exit}${also}${t === null ? "" : `, ${describeCounts(t)}`}) make it ${want}`;
-}
-function afterDates(snapshots) {
-  const dates = /* @__PURE__ */ new Map();
-  for (const s of snapshots) {
-    const at = Date.parse(s.createdAt);
-    dates.set(s.afterSha, Math.min(at, dates.get(s.afterSha) ?? at));
-  }
-  return dates;
-}
-function orderTime(g, dates = /* @__PURE__ */ new Map()) {
-  const started = Date.parse(g.startedAt);
-  if (g.receivedAt === void 0) return started;
-  return Math.min(Math.max(started, dates.get(g.afterSha) ?? -Infinity), Date.parse(g.receivedAt));
-}
-function gateOrder(dates = /* @__PURE__ */ new Map()) {
-  return (a, b) => orderTime(a, dates) - orderTime(b, dates) || Number(b.receivedAt !== void 0) - Number(a.receivedAt !== void 0) || Date.parse(a.startedAt) - Date.parse(b.startedAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-function sortGateResults(results, snapshots = []) {
-  return [...results].sort(gateOrder(afterDates(snapshots)));
-}
-function countingVerdicts(results, snapshots) {
-  const current = new Set(snapshots.map((s) => `${s.iteration}\0${s.afterSha}`));
-  return results.filter((g) => current.has(`${g.iteration}\0${g.afterSha}`));
-}
-function supersededBy(g, snapshots, deleted) {
-  if (countingVerdicts([g], snapshots).length > 0) return void 0;
-  return deleted.find((d) => d.iteration === g.iteration && d.afterSha === g.afterSha);
-}
-var init_gate_rules = __esm({
-  "types/gate-rules.ts"() {
-    "use strict";
   }
 });
 
@@ -10224,20 +11191,24 @@ async function checkComplete(gates, runId, named3, attested, snapshots) {
   const newestIds = new Set(newest.map((g) => g.id));
   const missing = newest.filter((g) => !namedIds.has(g.id));
   const stale = named3.filter((g) => !newestIds.has(g.id));
-  if (missing.length === 0 && stale.length === 0)
+  const repeated2 = named3.filter((g, i) => named3.findIndex((o) => o.id === g.id) !== i);
+  const inOrder = named3.map((g) => g.id).join() === newest.map((g) => g.id).join();
+  if (missing.length === 0 && stale.length === 0 && repeated2.length === 0 && inOrder)
     return {
       check: "complete",
       ok: true,
       detail: `names the newest verdict of each of ${newest.length} gates`
     };
   const say = (g) => `${testName(g)} (${g.verdict}, ${g.id})`;
+  const problems = [
+    missing.length > 0 ? `leaves out the newest verdicts ${missing.map(say).join(", ")}` : "",
+    stale.length > 0 ? `names verdicts that are not the newest here ${stale.map(say).join(", ")}` : "",
+    repeated2.length > 0 ? `names verdicts more than once ${repeated2.map(say).join(", ")}` : ""
+  ].filter(Boolean);
   return {
     check: "complete",
     ok: false,
-    detail: [
-      missing.length > 0 ? `leaves out the newest verdicts ${missing.map(say).join(", ")}` : "",
-      stale.length > 0 ? `names verdicts that are not the newest here ${stale.map(say).join(", ")}` : ""
-    ].filter(Boolean).join("; ")
+    detail: problems.length > 0 ? problems.join("; ") : "names the newest verdicts in another order than attest writes them (by iteration, then gate name)"
   };
 }
 var init_attest_predicate = __esm({
@@ -10249,28 +11220,35 @@ var init_attest_predicate = __esm({
 });
 
 // src/gates/attempt.ts
-import { readdir as readdir5 } from "node:fs/promises";
+import { readdir as readdir8 } from "node:fs/promises";
 import { dirname as dirname7 } from "node:path";
 function checkOptions(opts) {
   assertSafeId(opts.runId, "run id");
   assertSafeId(opts.name, "gate name");
-  const tooLong2 = (opts.timeoutMs === void 0 ? null : timeoutProblem(opts.timeoutMs, "the gate timeout")) ?? (opts.durationMs === void 0 || opts.durationMs === 0 ? null : timeoutProblem(opts.durationMs, "the duration"));
-  if (tooLong2 !== null)
-    throw new InvalidArgumentError(tooLong2, { details: { timeoutMs: opts.timeoutMs ?? null } });
-  if (opts.minTests !== void 0 && (opts.junit ?? []).length === 0)
-    throw new InvalidArgumentError("--min-tests counts the tests of the JUnit files: give --junit FILE too", {
-      details: { minTests: opts.minTests }
-    });
+  const durations = [
+    ["timeoutMs", "the gate timeout", 1],
+    ["durationMs", "the duration", 0]
+  ];
+  for (const [key, what2, min] of durations) {
+    const problem = opts[key] === void 0 ? null : timeoutProblem(opts[key], what2, min);
+    if (problem !== null)
+      throw new InvalidArgumentError(problem, { details: { [key]: opts[key], argument: `opts.${key}` } });
+  }
   if (opts.minTests !== void 0 && !(Number.isSafeInteger(opts.minTests) && opts.minTests >= 0))
     throw new InvalidArgumentError(
       `minTests must be a whole number from 0 up, not ${String(opts.minTests)}`,
       {
-        details: { minTests: opts.minTests }
+        details: { minTests: opts.minTests, argument: "opts.minTests" }
       }
+    );
+  if (opts.minTests !== void 0 && (opts.junit ?? []).length === 0)
+    throw new InvalidArgumentError(
+      "the minimum of tests (--min-tests, minTests) counts the tests of the JUnit files: name them too (--junit FILE, junit)",
+      { details: { minTests: opts.minTests, argument: "opts.minTests" } }
     );
   if ((opts.junit ?? []).some((f) => typeof f !== "string" || f === ""))
     throw new InvalidArgumentError("a JUnit file is named by an empty path; give the file the check writes", {
-      details: { junit: opts.junit }
+      details: { junit: opts.junit, argument: "opts.junit" }
     });
 }
 async function findIteration(snapshotter, runId, iteration) {
@@ -10282,9 +11260,9 @@ async function findIteration(snapshotter, runId, iteration) {
 function pickIteration(runId, iteration, snapshots) {
   const found = iteration === void 0 ? snapshots.at(-1) : snapshots.find((s) => s.iteration === iteration);
   if (found !== void 0) return found;
-  const known = snapshots.map((s) => s.iteration).join(", ") || "none yet";
+  const known2 = snapshots.map((s) => s.iteration).join(", ") || "none yet";
   throw new IterationNotFoundError(
-    `run ${runId} has no iteration ${iteration ?? ""} (recorded: ${known}); run "after" first or give --iteration`,
+    `run ${runId} has no iteration ${iteration ?? ""} (recorded: ${known2}); run "after" first or give --iteration`,
     { details: { runId, iteration: iteration ?? null } }
   );
 }
@@ -10315,14 +11293,14 @@ function loggedAttempts(ctx, of) {
 }
 async function highestLoggedAttempt(dir, name2) {
   const prefix = `gate-${name2}-`;
-  const names2 = await readdir5(dir).catch(() => []);
+  const names2 = await readdir8(dir).catch(() => []);
   return names2.reduce((max, file) => {
     const n = file.startsWith(prefix) && file.endsWith(".log") ? file.slice(prefix.length, -".log".length) : "";
     return /^[1-9]\d{0,9}$/.test(n) && Number(n) <= MAX_GATE_ATTEMPT ? Math.max(max, Number(n)) : max;
   }, 0);
 }
-function judged(snapshot, treeId, name2) {
-  return { runId: snapshot.runId, iteration: snapshot.iteration, name: name2, treeId, afterSha: snapshot.afterSha };
+function judged(capture, treeId, name2) {
+  return { runId: capture.runId, iteration: capture.iteration, name: name2, treeId, afterSha: capture.afterSha };
 }
 function countsOf(tests) {
   return tests !== null && "counts" in tests ? tests.counts : null;
@@ -10370,7 +11348,7 @@ var init_memory = __esm({
 
 // src/git/unified-diff.ts
 import { createHash as createHash3 } from "node:crypto";
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 async function unifiedDiff(repo, from, to) {
   const trees = await resolveDiffTrees(repo, from, to);
   return (await runGitBuffer(repo, [...PATCH_ARGS, trees.from, trees.to])).stdout.toString("utf8");
@@ -10383,7 +11361,7 @@ async function writeUnifiedDiffToFile(repo, from, to, file) {
   return writeTreeDiffToFile(repo, await resolveDiffTrees(repo, from, to), file);
 }
 async function writeTreeDiffToFile(repo, trees, file, limit = {}) {
-  const path2 = resolve8(file);
+  const path2 = resolve10(file);
   const bytes = await replaceFileAtomic(
     path2,
     (temp) => runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp, limit)
@@ -10437,10 +11415,13 @@ var init_unified_diff = __esm({
 });
 
 // src/fs/read-chunks.ts
-import { open as open2 } from "node:fs/promises";
+import { constants as constants3 } from "node:fs";
+import { open as open4 } from "node:fs/promises";
 async function* readChunks(path2, size = 1 << 20) {
-  const handle = await open2(path2, "r");
+  const handle = await open4(path2, constants3.O_RDONLY | constants3.O_NONBLOCK);
   try {
+    if (!(await handle.stat()).isFile())
+      throw Object.assign(new Error(`${path2} is not a regular file`), { code: "EINVAL", path: path2 });
     const buffer = Buffer.allocUnsafe(size);
     for (; ; ) {
       const { bytesRead } = await handle.read(buffer, 0, size, null);
@@ -10572,201 +11553,9 @@ var init_attest_subjects = __esm({
   }
 });
 
-// node_modules/nanoid/index.js
-function customRandom(alphabet, defaultSize, getRandom) {
-  let safeByteCutoff = 256 - 256 % alphabet.length;
-  if (safeByteCutoff === 256) {
-    let mask = alphabet.length - 1;
-    return (size = defaultSize) => {
-      if (!size) return "";
-      let id2 = "";
-      while (true) {
-        let bytes = getRandom(size);
-        let i = size;
-        while (i--) {
-          id2 += alphabet[bytes[i] & mask];
-          if (id2.length >= size) return id2;
-        }
-      }
-    };
-  }
-  let step = Math.ceil(1.6 * 256 * defaultSize / safeByteCutoff);
-  return (size = defaultSize) => {
-    if (!size) return "";
-    let id2 = "";
-    while (true) {
-      let bytes = getRandom(step);
-      let i = step;
-      while (i--) {
-        if (bytes[i] < safeByteCutoff) {
-          id2 += alphabet[bytes[i] % alphabet.length];
-          if (id2.length >= size) return id2;
-        }
-      }
-    }
-  };
-}
-var init_nanoid = __esm({
-  "node_modules/nanoid/index.js"() {
-  }
-});
-
-// src/fs/random-id.ts
-function idGenerator(length) {
-  return customRandom("0123456789abcdefghijklmnopqrstuvwxyz", length, randomBytes);
-}
-var init_random_id = __esm({
-  "src/fs/random-id.ts"() {
-    "use strict";
-    init_nanoid();
-    init_random();
-  }
-});
-
-// src/store/gate-store.ts
-import { readdir as readdir6 } from "node:fs/promises";
-import { join as join17, resolve as resolve9 } from "node:path";
-function validate2(value) {
-  const parsed = GateResult.safeParse(value);
-  if (!parsed.success) {
-    throw new InvalidArgumentError(`gate verdict is not valid: ${describeIssues(parsed.error.issues)}`, {
-      details: { issues: parsed.error.issues }
-    });
-  }
-  return parsed.data;
-}
-function sameVerdict(a, b) {
-  const strip = ({ receivedAt: _, ...r }) => JSON.stringify({ ...r, log: r.log && { ...r.log, path: null } });
-  return strip(a) === strip(b);
-}
-var newGateId, GateStore;
-var init_gate_store = __esm({
-  "src/store/gate-store.ts"() {
-    "use strict";
-    init_random_id();
-    init_gate();
-    init_gate_rules();
-    init_errors();
-    init_atomic();
-    init_lock();
-    init_json_file();
-    init_paths();
-    newGateId = idGenerator(20);
-    GateStore = class {
-      home;
-      lockTimeoutMs;
-      constructor(home, options2 = {}) {
-        this.home = resolve9(home);
-        this.lockTimeoutMs = options2.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
-      }
-      runDir(runId) {
-        return join17(layout(this.home).gates, assertSafeId(runId, "run id"));
-      }
-      path(runId, id2) {
-        return join17(this.runDir(runId), `${assertSafeId(id2, "gate id")}.json`);
-      }
-      /**
-       * Stores a new local attempt: the next attempt number for its iteration and name (after every
-       * attempt known here, fetched ones included) and a fresh id. Returns what was stored. `place`,
-       * when given, runs under the lock once the attempt number is known (to move the attempt's log
-       * to its numbered name) and returns the verdict to store. `used`, when given, says the highest
-       * attempt number something else already holds (a log whose verdict file no longer loads): the
-       * new attempt comes after it too.
-       */
-      async append(result, place, used) {
-        return this.withRunLock(result.runId, async () => {
-          const attempt = await this.nextAttempt(result, used);
-          const placed = place === void 0 ? result : await place(attempt);
-          const stored = validate2({ ...placed, id: newGateId(), attempt });
-          await writeJsonAtomic(this.path(stored.runId, stored.id), stored);
-          return stored;
-        });
-      }
-      /**
-       * The attempt number the next local verdict of `of`'s iteration and name gets (see `append`);
-       * INVALID_ARGUMENT when it would pass MAX_GATE_ATTEMPT, which no stored verdict may. `gate` asks
-       * before its command runs, so that the check never runs for a verdict that cannot be stored.
-       */
-      async nextAttempt(of, used) {
-        const { results } = await this.list(of.runId);
-        const highest = results.filter((r) => r.iteration === of.iteration && r.name === of.name).reduce((max, r) => Math.max(max, r.attempt), used === void 0 ? 0 : await used());
-        if (highest >= MAX_GATE_ATTEMPT)
-          throw new InvalidArgumentError(
-            `gate ${of.name} of run ${of.runId} iteration ${of.iteration} already has attempt ${highest}, the highest a verdict may have; record it under another --name ("gate list" shows the verdicts)`,
-            { details: { runId: of.runId, iteration: of.iteration, name: of.name, attempt: highest } }
-          );
-        return highest + 1;
-      }
-      /**
-       * Stores a verdict recorded elsewhere (fetched or imported) under its own id, with `receivedAt`
-       * (now: it bounds the verdict's place in the order). The same verdict again is a no-op and returns false; a different verdict under a known id is refused
-       * (CONCURRENT_UPDATE): a stored attempt is never replaced.
-       */
-      async receive(result, now = /* @__PURE__ */ new Date()) {
-        const valid = validate2({ ...result, receivedAt: now.toISOString() });
-        return this.withRunLock(valid.runId, async () => {
-          const existing = await this.load(valid.runId, valid.id);
-          if (existing !== null) {
-            if (sameVerdict(existing, valid)) return false;
-            throw new ConcurrentUpdateError(
-              `gate verdict ${valid.id} of run ${valid.runId} is already stored with other content; a stored verdict is never replaced`,
-              { details: { runId: valid.runId, id: valid.id } }
-            );
-          }
-          await writeJsonAtomic(this.path(valid.runId, valid.id), valid);
-          return true;
-        });
-      }
-      /** One verdict, or null; STORE_CORRUPT when its file is unusable or names another verdict. */
-      async load(runId, id2) {
-        const path2 = this.path(runId, id2);
-        const result = await readJsonFile(path2, GateResult, "gate verdict");
-        if (result !== null && (result.id !== id2 || result.runId !== runId)) {
-          throw corruptFile(path2, "gate verdict", `it holds verdict ${result.id} of run ${result.runId}`);
-        }
-        return result;
-      }
-      /** The run's verdicts in `gate list` order, and one problem per file that does not load. */
-      async list(runId) {
-        const { items, problems } = await loadAll(
-          this.runDir(runId),
-          "gate verdict",
-          (id2) => this.load(runId, id2)
-        );
-        return { results: sortGateResults(items), problems };
-      }
-      /**
-       * The run's verdicts in `gate list` order, for what judges or publishes them (attest, report,
-       * export, push, trace): STORE_CORRUPT naming the first file that does not load, never a partial set.
-       */
-      async listStrict(runId) {
-        const { results, problems } = await this.list(runId);
-        return wholeOrThrow(results, problems);
-      }
-      /** Every run that has verdicts here. */
-      async runIds() {
-        try {
-          return (await readdir6(layout(this.home).gates)).filter((name2) => !name2.startsWith(".")).sort();
-        } catch (cause) {
-          if (cause.code === "ENOENT") return [];
-          throw cause;
-        }
-      }
-      /** Whether the run has any verdict file (cheap: no parsing). */
-      async hasAny(runId) {
-        return (await listJsonNames(this.runDir(runId))).length > 0;
-      }
-      withRunLock(runId, fn) {
-        const lockPath = join17(layout(this.home).locks, `gates-${assertSafeId(runId, "run id")}.lock`);
-        return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `gate verdicts of ${runId}` }, fn);
-      }
-    };
-  }
-});
-
 // src/gates/attest.ts
-import { readFile as readFile6, stat as stat7 } from "node:fs/promises";
-import { resolve as resolve10 } from "node:path";
+import { readFile as readFile5, stat as stat8 } from "node:fs/promises";
+import { resolve as resolve11 } from "node:path";
 function attestSources(snapshotter) {
   return {
     snapshotter,
@@ -10775,8 +11564,13 @@ function attestSources(snapshotter) {
 }
 function ciRunUrl(env) {
   const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: id2 } = env;
-  if (!server || !repo || !id2 || !/^https?:\/\//.test(server) || !/^\d+$/.test(id2)) return void 0;
-  return `${server.replace(/\/+$/, "")}/${repo}/actions/runs/${id2}`;
+  if (!server || !repo || !id2) return {};
+  const url2 = `${server.replace(/\/+$/, "")}/${repo}/actions/runs/${id2}`;
+  if (/^https?:\/\//.test(server) && /^\d+$/.test(id2) && RunUrl.safeParse(url2).success) return { url: url2 };
+  const shown = url2.length > 200 ? `${url2.slice(0, 200)}\u2026 (${url2.length} characters)` : url2;
+  return {
+    warning: `GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_RUN_ID make ${JSON.stringify(shown)}, which is no http(s) URL of at most 4096 characters with a numeric run id: the statement has no predicate.url`
+  };
 }
 async function buildStatement(src, runId, opts = {}) {
   assertSafeId(runId, "run id");
@@ -10800,7 +11594,7 @@ async function buildStatement(src, runId, opts = {}) {
   }
   const iterations = new Set(snapshots.map((s) => s.iteration));
   const verdicts = (await src.gates.listStrict(runId)).filter((g) => iterations.has(g.iteration));
-  const url2 = ciRunUrl(opts.env ?? {});
+  const { url: url2 } = ciRunUrl(opts.env ?? {});
   return {
     _type: STATEMENT_TYPE,
     subject,
@@ -10831,10 +11625,14 @@ async function setAsideOf(src, runId, snapshots) {
 }
 async function writeStatement(src, runId, file, opts = {}) {
   const statement = await buildStatement(src, runId, opts);
-  const path2 = resolve10(opts.cwd ?? process.cwd(), file);
+  const path2 = resolve11(opts.cwd ?? process.cwd(), file);
   await writeOutputData(path2, `${JSON.stringify(statement, null, 2)}
 `);
-  return { file: path2, subjects: statement.subject.length };
+  return { file: path2, subjects: statement.subject.length, warnings: urlWarnings(opts.env) };
+}
+function urlWarnings(env) {
+  const { warning } = ciRunUrl(env ?? {});
+  return warning === void 0 ? [] : [warning];
 }
 async function patchSubject(s) {
   if (s.patchSha256 === null || s.patchSha256 === void 0) return null;
@@ -10848,7 +11646,7 @@ async function patchSubject(s) {
   return { name: name2, digest: { sha256: s.patchSha256 } };
 }
 async function verifyStatement(src, file, cwd = process.cwd(), link3) {
-  const path2 = resolve10(cwd, file);
+  const path2 = resolve11(cwd, file);
   const read = await readStatement(path2);
   const commit = "checks" in read ? null : commitOf(read.statement);
   const { runId, checks } = "checks" in read ? { runId: null, checks: read.checks } : commit !== null ? await commitChecks(src, read.statement, commit, link3) : await runChecks(src, read.statement);
@@ -10861,7 +11659,7 @@ async function verifyStatement(src, file, cwd = process.cwd(), link3) {
   });
 }
 async function readStatement(path2) {
-  const size = await stat7(path2).then(
+  const size = await stat8(path2).then(
     (s) => s.isFile() ? s.size : -1,
     () => -1
   );
@@ -10876,13 +11674,13 @@ async function readStatement(path2) {
     );
   let json;
   try {
-    json = JSON.parse(await readFile6(path2, "utf8"));
+    json = JSON.parse(await readFile5(path2, "utf8"));
   } catch {
     return { checks: [{ check: "statement", ok: false, detail: "not JSON" }] };
   }
   const parsed = Statement.safeParse(json);
   if (parsed.success) return { statement: withRawDigests(parsed.data, json) };
-  const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`);
+  const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(top level)"}: ${i.message}`);
   const detail = `not an in-toto Statement v1 with the Test Result predicate: ${issues.join("; ")}`;
   return { checks: [{ check: "statement", ok: false, detail }] };
 }
@@ -11007,8 +11805,12 @@ __export(attest_commit_exports, {
   gatedIterations: () => gatedIterations,
   writeCommitStatement: () => writeCommitStatement
 });
-import { resolve as resolve11 } from "node:path";
+import { resolve as resolve12 } from "node:path";
 async function writeCommitStatement(src, repo, rev, file, opts = {}) {
+  checkSources(src, repo);
+  checkArgument(TextArg, rev, "rev");
+  checkArgument(FileArg, file, "file");
+  checkArgument(CommitStatementOptionsArg, opts, "opts");
   const commit = await resolveRevision(repo, rev, "commit");
   const { tree, matches } = await gatedIterations(src, repo, commit, { parents: true });
   const [match] = matches;
@@ -11022,10 +11824,11 @@ async function writeCommitStatement(src, repo, rev, file, opts = {}) {
     ...opts.env === void 0 ? {} : { env: opts.env }
   });
   statement.subject = [{ name: `commit/${commit}`, digest: { gitCommit: commit } }];
-  const path2 = resolve11(opts.cwd ?? process.cwd(), file);
+  const path2 = resolve12(opts.cwd ?? process.cwd(), file);
   await writeOutputData(path2, `${JSON.stringify(statement, null, 2)}
 `);
-  return { file: path2, subjects: 1, runId: match.snapshot.runId, iteration: match.iteration };
+  const warnings = urlWarnings(opts.env);
+  return { file: path2, subjects: 1, runId: match.snapshot.runId, iteration: match.iteration, warnings };
 }
 async function gatedIterations(src, repo, commit, opts = {}) {
   const { chains, nodes } = await loadRunChains(src, repo, void 0, [commit]);
@@ -11038,100 +11841,16 @@ async function gatedIterations(src, repo, commit, opts = {}) {
 var init_attest_commit = __esm({
   "src/provenance/attest-commit.ts"() {
     "use strict";
+    init_library();
+    init_arguments();
     init_errors();
     init_atomic();
     init_attest();
     init_provenance();
     init_refs();
     init_candidates();
+    init_sources();
     init_tree_matches();
-  }
-});
-
-// src/provenance/anchor-store.ts
-var anchor_store_exports = {};
-__export(anchor_store_exports, {
-  AnchorStore: () => AnchorStore
-});
-import { readdir as readdir7 } from "node:fs/promises";
-import { join as join18, resolve as resolve12 } from "node:path";
-var ANCHOR_FILE, AnchorStore;
-var init_anchor_store = __esm({
-  "src/provenance/anchor-store.ts"() {
-    "use strict";
-    init_anchor();
-    init_ids();
-    init_errors();
-    init_atomic();
-    init_json_file();
-    ANCHOR_FILE = new RegExp(`^(${OBJECT_ID_SOURCE})\\.json$`);
-    AnchorStore = class {
-      dir;
-      constructor(home) {
-        this.dir = join18(resolve12(home), "anchors");
-      }
-      path(commit) {
-        if (!OBJECT_ID_PATTERN.test(commit))
-          throw new InvalidArgumentError(`${JSON.stringify(commit.slice(0, 80))} is not a full commit id`, {
-            details: { commit: commit.slice(0, 200) }
-          });
-        return join18(this.dir, `${commit}.json`);
-      }
-      async save(anchor3) {
-        const file = this.path(anchor3.commit);
-        await writeJsonAtomic(file, Anchor.parse(anchor3));
-        return file;
-      }
-      /**
-       * The recorded anchor of `commit`, or null; STORE_CORRUPT when the file is not a valid anchor
-       * or is the anchor of another commit (it would travel under the wrong ref).
-       */
-      async load(commit) {
-        const path2 = this.path(commit);
-        const anchor3 = await readJsonFile(path2, Anchor, "anchor");
-        if (anchor3 !== null && anchor3.commit !== commit)
-          throw corruptFile(path2, "anchor", `it is the anchor of commit ${anchor3.commit}, not of ${commit}`);
-        return anchor3;
-      }
-      /** The commits that have a recorded anchor file, sorted. */
-      async commits() {
-        const names2 = await readdir7(this.dir).catch(() => []);
-        return names2.flatMap((n) => ANCHOR_FILE.exec(n)?.[1] ?? []).sort();
-      }
-      /** Every recorded anchor file that does not load (`verify --all`), as the error `load` gives. */
-      async problems() {
-        const out = [];
-        for (const commit of await this.commits())
-          await this.load(commit).catch((error2) => {
-            if (!(error2 instanceof StoreCorruptError)) throw error2;
-            out.push(error2);
-          });
-        return out;
-      }
-    };
-  }
-});
-
-// src/provenance/sources.ts
-function provenanceSources(snapshotter) {
-  const home = snapshotter.options.home;
-  return {
-    snapshotter,
-    gates: new GateStore(home, { lockTimeoutMs: snapshotter.options.lockTimeoutMs }),
-    anchors: new AnchorStore(home)
-  };
-}
-function recordSources(store, lockTimeoutMs, snapshotter) {
-  return {
-    snapshotter: { store, listByRun: async (runId) => (await snapshotter()).listByRun(runId) },
-    gates: new GateStore(store.home, { lockTimeoutMs })
-  };
-}
-var init_sources = __esm({
-  "src/provenance/sources.ts"() {
-    "use strict";
-    init_gate_store();
-    init_anchor_store();
   }
 });
 
@@ -11238,12 +11957,106 @@ var init_trace_ancestry = __esm({
   }
 });
 
+// src/provenance/trace-unnamed.ts
+async function unnamedFile(src, repo, lines, rest, nodes, runIds) {
+  let every;
+  const load = () => every ??= loadRunChains(src, repo, runIds);
+  const cut2 = await assertNoRunBeyondBoundary(repo, lines, rest, nodes, async () => (await load()).chains);
+  const open12 = new Set(rest.filter((c) => !cut2.has(c)));
+  if (open12.size === 0) return { chains: [], commits: [] };
+  const { chains, nodes: theirs } = await load();
+  for (const [commit, node] of theirs) if (!nodes.has(commit)) nodes.set(commit, node);
+  const versions2 = new Map(
+    lines.filter((l) => open12.has(l.commit)).map((l) => [`${l.commit}\0${l.filename}`, { commit: l.commit, path: l.filename }])
+  );
+  return aliasedBlamed(repo, [...versions2.values()], chains);
+}
+async function assertNoRunBeyondBoundary(repo, lines, commits, nodes, chains) {
+  if (commits.length === 0 || !await isShallow(repo)) return /* @__PURE__ */ new Set();
+  const cut2 = await missingParents(
+    repo,
+    commits.flatMap((c) => nodes.get(c) ?? []),
+    nodes
+  );
+  if (cut2.size === 0) return /* @__PURE__ */ new Set();
+  const runs3 = await chains();
+  if (runs3.length === 0) return new Set(cut2.keys());
+  const stop = (commit) => missingParent(commit, cut2.get(commit));
+  const first = [...cut2.keys()][0];
+  if (runs3.some((c) => c.missing !== null)) throw stop(first);
+  const versions2 = /* @__PURE__ */ new Map();
+  for (const l of lines) {
+    if (!cut2.has(l.commit)) continue;
+    const key = `${l.commit}\0${l.filename}`;
+    const v = versions2.get(key) ?? { commit: l.commit, path: l.filename, lines: [] };
+    v.lines.push(l);
+    versions2.set(key, v);
+  }
+  const list5 = [...versions2.values()];
+  const [written, read] = await Promise.all([
+    runsWrote(repo, runs3),
+    catFile(
+      repo,
+      "keep",
+      list5.map((v) => `${v.commit}:${v.path}`)
+    )
+  ]);
+  list5.forEach((v, i) => {
+    const o = read[i];
+    if (o?.found !== true) return;
+    const whole = written.blobs.has(o.id);
+    if (mayHoldRunLines(o.content ?? Buffer.alloc(0), v.lines, written.lines, whole)) throw stop(v.commit);
+  });
+  return new Set(cut2.keys());
+}
+function mayHoldRunLines(content, blamed, added, whole) {
+  const text2 = content.toString("latin1").split("\n");
+  if (text2.at(-1) === "") text2.pop();
+  const ours = text2.map((t) => added.has(t));
+  if (!blamed.some((l) => ours[l.origLine - 1] === true)) return false;
+  return whole || text2.reduce((n, t, i) => ours[i] === true ? n + evidenceOf(t) : n, 0) >= MIN_EVIDENCE;
+}
+async function runsWrote(repo, runs3) {
+  const pairs = /* @__PURE__ */ new Map();
+  const add = (from, to) => pairs.set(`${from} ${to}`, { from, to });
+  for (const c of runs3)
+    for (const it of c.iterations) {
+      add(it.before.tree, it.after.tree);
+      if (it.wip === null) continue;
+      const { base, staged, commit } = it.wip;
+      if (staged !== null) add(base.tree, staged.tree);
+      add((staged ?? base).tree, commit.tree);
+    }
+  const lines = /* @__PURE__ */ new Set();
+  const blobs = /* @__PURE__ */ new Set();
+  for (const d of await diffTreePairs(repo, [...pairs.values()], null))
+    for (const f of d.files) {
+      if (!isNullId(f.entry.dstId)) blobs.add(f.entry.dstId);
+      for (const h of f.hunks) for (const line of h.added) lines.add(line);
+    }
+  return { lines, blobs };
+}
+var init_trace_unnamed = __esm({
+  "src/provenance/trace-unnamed.ts"() {
+    "use strict";
+    init_diff_content();
+    init_ids2();
+    init_provenance();
+    init_aliases();
+    init_candidates();
+    init_evidence();
+  }
+});
+
 // src/provenance/trace.ts
-import { basename as basename5, dirname as dirname8, isAbsolute as isAbsolute8, join as join19, posix as posix2 } from "node:path";
+import { basename as basename5, dirname as dirname8, isAbsolute as isAbsolute8, join as join21, posix as posix2 } from "node:path";
 async function traceWithWip(src, repo, givenPath, opts = {}) {
+  checkSources(src, repo, "records");
+  checkArgument(TextArg, givenPath, "givenPath");
+  checkArgument(TraceOptionsArg, opts, "opts");
   const given = opts.rev ?? "HEAD";
   assertRevisionSyntax(given);
-  const named3 = isAbsolute8(givenPath) ? join19(await realPathOf(dirname8(givenPath)), basename5(givenPath)) : givenPath;
+  const named3 = isAbsolute8(givenPath) ? join21(await realPathOf(dirname8(givenPath)), basename5(givenPath)) : givenPath;
   const asGiven = treePath(repo.topLevel, named3) ?? notInRepository(givenPath, named3, repo.topLevel);
   const odd = readEscapedBytes(asGiven) !== null || asGiven.includes("\uFFFD");
   const early = OBJECT_ID_PATTERN.test(given) && !odd ? blameAndRuns(src, repo, given, asGiven, opts) : void 0;
@@ -11270,26 +12083,39 @@ async function traceWithWip(src, repo, givenPath, opts = {}) {
   );
   const verdicts = new Map(touched.map((c) => [c.runId, newestVerdicts(src, c.runId)]));
   for (const v of verdicts.values()) v.catch(() => void 0);
-  let shortcut = opts.shortcut === false ? /* @__PURE__ */ new Map() : ancestryShortcut(path2, names2, touched, blamed, text2);
+  const shortcut = opts.shortcut === false ? /* @__PURE__ */ new Map() : ancestryShortcut(path2, names2, touched, blamed, text2);
   if (shortcut.size > 0) {
-    const [attribute, parents] = await Promise.all([
-      started.attribute(),
+    const [binary, parents] = await Promise.all([
+      binaryDiffs(repo, path2, shortcut),
       parentsSeen(repo, [...shortcut.keys()])
     ]);
-    if (!["unspecified", "set"].includes(attribute)) shortcut = /* @__PURE__ */ new Map();
+    for (const commit of binary) shortcut.delete(commit);
     if (parents !== null) {
       for (const [commit, it] of shortcut)
         if (parents.get(commit)?.join(" ") !== it.before.commit) shortcut.delete(commit);
     }
   }
   const rest = blamed.filter((c) => !shortcut.has(c));
-  if (touched.length === 0 && recorded && rest.length > 0)
-    await parentTrees(
-      repo,
-      rest.flatMap((c) => nodes.get(c) ?? []),
-      nodes
-    );
-  const links = touched.length === 0 || rest.length === 0 ? /* @__PURE__ */ new Map() : await linkBlamed(repo, lines, rest, nodes, touched, renames);
+  let linkWith = touched;
+  let linked = rest;
+  if (touched.length === 0 && rest.length > 0) {
+    if (recorded)
+      await parentTrees(
+        repo,
+        rest.flatMap((c) => nodes.get(c) ?? []),
+        nodes
+      );
+    else
+      ({ chains: linkWith, commits: linked } = await unnamedFile(src, repo, lines, rest, nodes, opts.runIds));
+  }
+  for (const c of linkWith)
+    if (!verdicts.has(c.runId)) {
+      const read = newestVerdicts(src, c.runId);
+      read.catch(() => void 0);
+      verdicts.set(c.runId, read);
+      if (!chains.includes(c)) chains.push(c);
+    }
+  const links = linkWith.length === 0 || linked.length === 0 ? /* @__PURE__ */ new Map() : await linkBlamed(repo, lines, linked, nodes, linkWith, renames);
   assertWhole(touched);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
   const quick = new Map([...shortcut].map(([c, it]) => [c, { it, iteration: it.iteration, others: [] }]));
@@ -11308,32 +12134,23 @@ async function traceWithWip(src, repo, givenPath, opts = {}) {
 }
 function blameAndRuns(src, repo, at, path2, opts) {
   const named3 = batches();
-  const heard = [];
-  let afters = null;
-  let attribute;
-  const readAttribute = () => {
-    attribute ??= diffAttribute(repo, path2);
-    attribute.catch(() => void 0);
-    return attribute;
-  };
-  const hear = (commit) => {
-    if (afters?.has(commit) === true) void readAttribute();
-  };
-  const blaming = blame(repo, at, path2, opts.range, (commit) => {
-    named3.push(commit);
-    heard.push(commit);
-    hear(commit);
-  });
+  const blaming = blame(repo, at, path2, opts.range, (commit) => named3.push(commit));
   blaming.then(named3.end, named3.end);
-  const chains = candidateSnapshots(src, opts.runIds, /* @__PURE__ */ new Set([path2])).then((snapshots) => {
-    if (new Set(snapshots.map((s) => s.runId)).size === 1) {
-      afters = new Set(snapshots.map((s) => s.afterSha));
-      heard.forEach(hear);
-    }
-    return chainsNaming(repo, snapshots, named3.batches);
-  });
+  const chains = candidateSnapshots(src, opts.runIds, /* @__PURE__ */ new Set([path2])).then(
+    (snapshots) => chainsNaming(repo, snapshots, named3.batches)
+  );
   for (const p of [blaming, chains]) p.catch(() => void 0);
-  return { blaming, chains, attribute: readAttribute };
+  return { blaming, chains };
+}
+async function binaryDiffs(repo, path2, shortcut) {
+  const its = [...shortcut.values()];
+  const binary = await binaryByContent(
+    repo,
+    its.flatMap((it) => [`${it.before.commit}:${path2}`, `${it.after.commit}:${path2}`])
+  );
+  return new Set(
+    its.filter((_, i) => binary[2 * i] === true || binary[2 * i + 1] === true).map((it) => it.after.commit)
+  );
 }
 async function chainsNaming(repo, snapshots, alsoRead) {
   return { ...await readChains(repo, snapshots, alsoRead), recorded: snapshots.length > 0 };
@@ -11363,7 +12180,7 @@ function batches() {
             buffer = [];
             yield out;
           } else if (ended) return;
-          else await new Promise((resolve30) => wake = resolve30);
+          else await new Promise((resolve31) => wake = resolve31);
         }
       }
     }
@@ -11409,7 +12226,7 @@ function traceOrigin(o, gates) {
   };
 }
 function notInRepository(path2, named3, topLevel) {
-  if (treePath(topLevel, isAbsolute8(named3) ? join19(named3, "f") : posix2.join(named3, "f")) === "f")
+  if (treePath(topLevel, isAbsolute8(named3) ? join21(named3, "f") : posix2.join(named3, "f")) === "f")
     throw new PathNotFoundError(
       `${path2} is the repository's top level, a directory; give the path of a file in it`,
       { details: { path: path2, type: "tree" } }
@@ -11470,9 +12287,12 @@ var init_trace = __esm({
   "src/provenance/trace.ts"() {
     "use strict";
     init_ids();
+    init_library();
+    init_arguments();
     init_errors();
     init_inside();
     init_path_bytes();
+    init_diff_content();
     init_provenance();
     init_refs();
     init_candidates();
@@ -11481,27 +12301,39 @@ var init_trace = __esm({
     init_gates();
     init_lines();
     init_tree_path();
+    init_sources();
     init_trace_ancestry();
+    init_trace_unnamed();
     addedIndexes = /* @__PURE__ */ new WeakMap();
   }
 });
 
 // src/provenance/compare.ts
-function essence(a) {
-  return JSON.stringify({ ...a, createdAt: null, onlyRuns: a.onlyRuns ?? null });
+function anchorDifferences(recorded, computed) {
+  const keys = /* @__PURE__ */ new Set([...Object.keys(recorded), ...Object.keys(computed)]);
+  keys.delete("createdAt");
+  keys.delete("files");
+  const value = (a, k) => JSON.stringify(k === "onlyRuns" ? a[k] ?? null : a[k]);
+  const out = [...keys].filter((k) => value(recorded, k) !== value(computed, k));
+  return [...out, ...fileDifferences(recorded.files, computed.files)];
 }
 function sameAnchor(a, b) {
-  return essence(a) === essence(b);
+  return anchorDifferences(a, b).length === 0;
 }
-function anchorDifferences(recorded, computed) {
-  const keys = ["commit", "tree", "parents", "treeMatch", "runs", "coverage", "onlyRuns"];
-  const out = keys.filter(
-    (k) => JSON.stringify(recorded[k] ?? null) !== JSON.stringify(computed[k] ?? null)
-  );
-  const files = new Map(computed.files.map((f) => [f.path, JSON.stringify(f)]));
-  for (const f of recorded.files) if (files.get(f.path) !== JSON.stringify(f)) out.push(`files[${f.path}]`);
-  const recordedPaths = new Set(recorded.files.map((f) => f.path));
-  for (const f of computed.files) if (!recordedPaths.has(f.path)) out.push(`files[${f.path}]`);
+function fileDifferences(recorded, computed) {
+  const entries2 = (files) => {
+    const byPath = /* @__PURE__ */ new Map();
+    for (const f of files) byPath.set(f.path, [...byPath.get(f.path) ?? [], JSON.stringify(f)]);
+    return byPath;
+  };
+  const [ours, theirs] = [entries2(recorded), entries2(computed)];
+  const out = [];
+  for (const path2 of /* @__PURE__ */ new Set([...ours.keys(), ...theirs.keys()])) {
+    const [r, c] = [ours.get(path2) ?? [], theirs.get(path2) ?? []];
+    if (r.length > 1 && r.length !== c.length) out.push(`files[${path2}] (listed ${r.length} times)`);
+    else if (r.join("\n") !== c.join("\n")) out.push(`files[${path2}]`);
+  }
+  if (out.length === 0 && JSON.stringify(recorded) !== JSON.stringify(computed)) out.push("files (order)");
   return out;
 }
 var init_compare = __esm({
@@ -11512,6 +12344,8 @@ var init_compare = __esm({
 
 // src/provenance/verify-anchor.ts
 async function verifyAnchor(src, repo, rev) {
+  checkSources(src, repo);
+  checkArgument(TextArg, rev, "rev");
   const commit = await resolveRevision(repo, rev, "commit");
   const recorded = await src.anchors.load(commit);
   if (recorded === null)
@@ -11519,26 +12353,35 @@ async function verifyAnchor(src, repo, rev) {
       `commit ${commit} has no recorded anchor in this home; "anchor ${commit.slice(0, 12)}" records one`,
       { details: { commit } }
     );
+  const of = `the recorded anchor of ${commit.slice(0, 12)}`;
   const computed = await computeAnchor(src, repo, commit, {
     ...recorded.onlyRuns ? { runIds: recorded.onlyRuns } : {}
+  }).catch((error2) => {
+    if (error2 instanceof RunNotFoundError) return error2;
+    throw error2;
   });
+  if (computed instanceof RunNotFoundError)
+    return report(false, `${of} cannot be recomputed here: ${computed.code}: ${computed.message}`, null);
   const differ = anchorDifferences(recorded, computed);
-  const check = {
-    snapshotId: null,
-    runId: null,
-    check: "anchor",
-    ok: differ.length === 0,
-    detail: differ.length === 0 ? `the recorded anchor of ${commit.slice(0, 12)} recomputes the same (${computed.coverage.linesFromRuns} of ${computed.coverage.linesAdded} lines from runs)` : `the recorded anchor of ${commit.slice(0, 12)} differs from what the records and git say now: ${differ.slice(0, 10).join(", ")}${differ.length > 10 ? ", ..." : ""}`
-  };
-  return { ok: check.ok, checks: [check], anchor: computed };
+  return report(
+    differ.length === 0,
+    differ.length === 0 ? `${of} recomputes the same (${computed.coverage.linesFromRuns} of ${computed.coverage.linesAdded} lines from runs)` : `${of} differs from what the records and git say now: ${differ.slice(0, 10).join(", ")}${differ.length > 10 ? ", ..." : ""}`,
+    computed
+  );
+}
+function report(ok, detail, anchor3) {
+  return { ok, checks: [{ snapshotId: null, runId: null, check: "anchor", ok, detail }], anchor: anchor3 };
 }
 var init_verify_anchor = __esm({
   "src/provenance/verify-anchor.ts"() {
     "use strict";
+    init_library();
+    init_arguments();
     init_errors();
     init_refs();
     init_anchor2();
     init_compare();
+    init_sources();
   }
 });
 
@@ -11568,7 +12411,7 @@ __export(provenance_exports, {
   attestCommitCommand: () => attestCommitCommand,
   verifyAnchorCommand: () => verifyAnchorCommand
 });
-async function open3(ctx) {
+async function open5(ctx) {
   const { identity, gitTimeoutMs } = ctx.settings;
   const [snapshotter, repo] = await Promise.all([
     ctx.snapshotter(),
@@ -11609,30 +12452,33 @@ function traceText(t) {
   return `${printable(t.path)} at ${short(t.rev)}
 ${table(["LINES", "COMMIT", "ORIGIN", "GATES"], rows)}`;
 }
-async function verifyAnchorCommand(ctx, rev) {
-  const { src, repo } = await open3(ctx);
-  const report3 = await verifyAnchor(src, repo, rev);
-  const out = { ok: report3.ok, checks: report3.checks };
+async function verifyAnchorCommand(ctx, rev, github) {
+  const { src, repo } = await open5(ctx);
+  const report4 = await verifyAnchor(src, repo, rev);
+  const out = { ok: report4.ok, checks: report4.checks };
   return {
     json: out,
-    exitCode: report3.ok ? 0 : 3,
-    human: (colour) => report3.checks.map(
+    exitCode: report4.ok ? 0 : VERIFY_FAILED_EXIT,
+    ...github ? { workflowCommands: errorAnnotations(report4.checks) } : {},
+    human: (colour) => report4.checks.map(
       (c) => `${c.ok ? paint("ok", "green", colour) : paint("FAIL", "red", colour)} ${printable(c.detail)}`
     ).join("\n")
   };
 }
 async function attestCommitCommand(ctx, rev, file) {
-  const { src, repo } = await open3(ctx);
+  const { src, repo } = await open5(ctx);
   const written = await writeCommitStatement(src, repo, rev, file, { env: process.env });
   return {
     json: { file: written.file, subjects: written.subjects },
-    human: () => `Wrote ${written.file} (${rev} judged as run ${written.runId} iteration ${written.iteration}).`
+    human: () => `Wrote ${written.file} (${rev} judged as run ${written.runId} iteration ${written.iteration}).`,
+    notices: written.warnings.map((w) => `warning: ${w}`)
   };
 }
 var anchor2, trace, PROVENANCE_COMMANDS;
 var init_provenance2 = __esm({
   "src/cli/commands/provenance.ts"() {
     "use strict";
+    init_github();
     init_errors();
     init_repo();
     init_agent_trace();
@@ -11667,7 +12513,7 @@ var init_provenance2 = __esm({
       async run(ctx, values, [rev]) {
         if (rev === void 0 === (values.range === void 0))
           throw new UsageError("give one of REV or --range A..B");
-        const { src, repo } = await open3(ctx);
+        const { src, repo } = await open5(ctx);
         const opts = values.run.length > 0 ? { runIds: values.run } : {};
         const anchors = values.range !== void 0 ? await anchorRange(src, repo, values.range, opts) : [await computeAnchor(src, repo, rev, opts)];
         for (const a of anchors) await src.anchors.save(a);
@@ -11729,20 +12575,20 @@ __export(attest_exports, {
 });
 async function verifyAttestation(ctx, file, github) {
   const src = attestSources(await ctx.snapshotter());
-  const report3 = await verifyStatement(src, file, process.cwd(), commitLinker(ctx, src));
-  const checks = report3.checks.map((c) => ({ ...c, snapshotId: null, runId: report3.runId }));
+  const report4 = await verifyStatement(src, file, process.cwd(), commitLinker(ctx, src));
+  const checks = report4.checks.map((c) => ({ ...c, snapshotId: null, runId: report4.runId }));
   return {
-    json: report3,
-    exitCode: report3.ok ? 0 : 3,
+    json: report4,
+    exitCode: report4.ok ? 0 : 3,
     ...github ? { workflowCommands: errorAnnotations(checks) } : {},
     human: (colour) => {
-      const rows = report3.checks.map((c) => [
+      const rows = report4.checks.map((c) => [
         c.ok ? paintCell("ok", "green", colour) : paintCell("FAIL", "red", colour),
         printable(c.check),
         printable(c.detail)
       ]);
-      const failed = report3.checks.filter((c) => !c.ok).length;
-      const verdict = failed === 0 ? paint(`The statement matches the records (${report3.checks.length} checks).`, "green", colour) : paint(`${failed} of ${report3.checks.length} checks failed.`, "red", colour);
+      const failed = report4.checks.filter((c) => !c.ok).length;
+      const verdict = failed === 0 ? paint(`The statement matches the records (${report4.checks.length} checks).`, "green", colour) : paint(`${failed} of ${report4.checks.length} checks failed.`, "red", colour);
       return `${table(["", "CHECK", "DETAIL"], rows)}
 ${verdict}`;
     }
@@ -11820,8 +12666,9 @@ var init_attest2 = __esm({
           env: process.env
         });
         return {
-          json: written,
-          human: () => `Wrote ${written.file} (${written.subjects} subjects).`
+          json: { file: written.file, subjects: written.subjects },
+          human: () => `Wrote ${written.file} (${written.subjects} subjects).`,
+          notices: written.warnings.map((w) => `warning: ${w}`)
         };
       }
     });
@@ -11839,11 +12686,11 @@ async function withAnchorFiles(home, verifying) {
     ok: false,
     detail: p.message
   }));
-  const report3 = await verifying().catch((error2) => {
+  const report4 = await verifying().catch((error2) => {
     if (error2 instanceof NothingToVerifyError && checks.length > 0) return { ok: true, checks: [] };
     throw error2;
   });
-  return checks.length === 0 ? report3 : { ok: false, checks: [...report3.checks, ...checks] };
+  return checks.length === 0 ? report4 : { ok: false, checks: [...report4.checks, ...checks] };
 }
 var VERIFY_COMMAND;
 var init_run_verify = __esm({
@@ -11905,34 +12752,36 @@ var init_run_verify = __esm({
         ].filter(Boolean).length;
         if (chosen > 1)
           throw new UsageError("give one of ID, --run ID, --all, --attestation FILE or --anchor REV");
-        if (values.anchor !== void 0)
-          return (await Promise.resolve().then(() => (init_provenance2(), provenance_exports))).verifyAnchorCommand(ctx, values.anchor);
-        if (values.attestation !== void 0)
-          return (await Promise.resolve().then(() => (init_attest2(), attest_exports))).verifyAttestation(ctx, values.attestation, ci.mode === "github");
-        const target = id2 !== void 0 ? { id: id2 } : values.run !== void 0 ? { runId: values.run } : { all: true };
-        if ((values["require-gate"].length > 0 || values["each-iteration"]) && !("runId" in target))
+        if ((values["require-gate"].length > 0 || values["each-iteration"]) && values.run === void 0)
           throw new UsageError("--require-gate and --each-iteration need --run ID");
         if (values["each-iteration"] && values["require-gate"].length === 0)
           throw new UsageError("--each-iteration asks --require-gate NAME of every iteration: give one");
+        const github = ci.mode === "github";
+        if (values.anchor !== void 0)
+          return (await Promise.resolve().then(() => (init_provenance2(), provenance_exports))).verifyAnchorCommand(ctx, values.anchor, github);
+        if (values.attestation !== void 0)
+          return (await Promise.resolve().then(() => (init_attest2(), attest_exports))).verifyAttestation(ctx, values.attestation, github);
+        const target = id2 !== void 0 ? { id: id2 } : values.run !== void 0 ? { runId: values.run } : { all: true };
+        if (!("all" in target)) ctx.preferGivenWorkspace();
         const gates = await ctx.gates();
         const verifying = () => gates.verify(target, {
           requireGates: values["require-gate"],
           eachIteration: values["each-iteration"]
         });
-        const report3 = "all" in target ? await withAnchorFiles(ctx.settings.home, verifying) : await verifying();
+        const report4 = "all" in target ? await withAnchorFiles(ctx.settings.home, verifying) : await verifying();
         return {
-          json: report3,
-          exitCode: report3.ok ? 0 : VERIFY_FAILED_EXIT,
-          ...ci.mode === "github" ? { workflowCommands: errorAnnotations(report3.checks) } : {},
+          json: report4,
+          exitCode: report4.ok ? 0 : VERIFY_FAILED_EXIT,
+          ...github ? { workflowCommands: errorAnnotations(report4.checks) } : {},
           human: (colour) => {
-            const rows = report3.checks.map((c) => [
+            const rows = report4.checks.map((c) => [
               c.ok ? paintCell("ok", "green", colour) : paintCell("FAIL", "red", colour),
               c.snapshotId ?? "-",
               c.check,
               c.detail
             ]);
-            const verdict = report3.ok ? paint(`All ${report3.checks.length} checks passed.`, "green", colour) : paint(
-              `${report3.checks.filter((c) => !c.ok).length} of ${report3.checks.length} checks failed.`,
+            const verdict = report4.ok ? paint(`All ${report4.checks.length} checks passed.`, "green", colour) : paint(
+              `${report4.checks.filter((c) => !c.ok).length} of ${report4.checks.length} checks failed.`,
               "red",
               colour
             );
@@ -11972,6 +12821,57 @@ var init_run_snapshots = __esm({
   }
 });
 
+// src/git/nested-repos.ts
+import { appendFile as appendFile2, lstat as lstat7, mkdir as mkdir4, readFile as readFile6 } from "node:fs/promises";
+import { join as join22 } from "node:path";
+async function excludeNestedRepositories(repo) {
+  const listed = decodeBytes(
+    (await runGitBuffer(repo, ["ls-files", "-z", "--others", "--exclude-standard"])).stdout
+  );
+  const found = [];
+  for (const dir of listed.split("\0").filter((p) => p.endsWith("/"))) {
+    const path2 = dir.slice(0, -1);
+    if (await lstat7(fsPath(join22(repo.topLevel, path2, ".git"))).catch(() => null)) found.push(path2);
+  }
+  const lines = found.filter((p) => !p.includes("\n")).map((p) => `${ignorePattern(p)}
+`);
+  const unwritable = found.filter((p) => p.includes("\n")).map((p) => `${p}\0`);
+  if (lines.length > 0 || unwritable.length > 0) await mkdir4(join22(repo.gitDir, "info"), { recursive: true });
+  if (lines.length > 0) {
+    const heading = "\n# nested repositories, left out by agentgate-snapshot before --init\n";
+    await appendFile2(join22(repo.gitDir, "info", "exclude"), encodeBytes(heading + lines.join("")));
+  }
+  if (unwritable.length > 0)
+    await appendFile2(join22(repo.gitDir, ...OWN_EXCLUDE), encodeBytes(unwritable.join("")));
+  return found;
+}
+function ignorePattern(path2) {
+  return `/${path2.replace(/[*?[\\!#]/g, "\\$&")}/`;
+}
+async function nestedExcludes(repo) {
+  const file = join22(await commonDir(repo.gitDir), ...OWN_EXCLUDE);
+  const text2 = await readFile6(file).catch((error2) => {
+    if (error2.code === "ENOENT") return null;
+    throw error2;
+  });
+  if (text2 === null) return [];
+  const names2 = decodeBytes(text2).split("\0").filter((p) => p !== "");
+  const dirs = await Promise.all(
+    names2.map(async (p) => (await lstat7(fsPath(join22(repo.topLevel, p))).catch(() => null))?.isDirectory())
+  );
+  return names2.filter((_, i) => dirs[i] === true);
+}
+var OWN_EXCLUDE;
+var init_nested_repos = __esm({
+  "src/git/nested-repos.ts"() {
+    "use strict";
+    init_git_locks();
+    init_path_bytes();
+    init_runner();
+    OWN_EXCLUDE = ["info", "agentgate-exclude"];
+  }
+});
+
 // src/git/parsers/ls-files-tagged.ts
 function parseCandidateListing(text2) {
   const out = { untracked: [], modified: [], nestedRepos: [] };
@@ -11999,8 +12899,8 @@ function parseIndexEntries(text2) {
     return { tag: m[1], mode: m[2], oid: m[3], path: m[4] };
   });
 }
-function uncomparedOf(entries) {
-  return entries.filter((e) => e.tag !== e.tag.toUpperCase() || e.tag === "S").map(({ tag, path: path2, mode, oid }) => ({ path: path2, mode, oid, skipWorktree: tag === "S" || tag === "s" }));
+function uncomparedOf(entries2) {
+  return entries2.filter((e) => e.tag !== e.tag.toUpperCase() || e.tag === "S").map(({ tag, path: path2, mode, oid }) => ({ path: path2, mode, oid, skipWorktree: tag === "S" || tag === "s" }));
 }
 var GITLINK_MODE, LINK_MODE;
 var init_ls_files_tagged = __esm({
@@ -12045,7 +12945,7 @@ function parseStatusV2(output) {
   const text2 = typeof output === "string" ? output : output.toString("utf8");
   const records = text2.split("\0");
   if (records.at(-1) === "") records.pop();
-  const report3 = {
+  const report4 = {
     oid: null,
     head: null,
     upstream: null,
@@ -12056,20 +12956,20 @@ function parseStatusV2(output) {
   for (let i = 0; i < records.length; i++) {
     const record3 = records[i];
     const kind = record3.slice(0, 2);
-    if (kind === "# ") readHeader(report3, record3);
+    if (kind === "# ") readHeader(report4, record3);
     else if (kind === "? ")
-      report3.entries.push({ kind: "untracked", path: nonEmpty(record3.slice(2), record3) });
-    else if (kind === "! ") report3.entries.push({ kind: "ignored", path: nonEmpty(record3.slice(2), record3) });
+      report4.entries.push({ kind: "untracked", path: nonEmpty(record3.slice(2), record3) });
+    else if (kind === "! ") report4.entries.push({ kind: "ignored", path: nonEmpty(record3.slice(2), record3) });
     else if (kind === "1 " || kind === "u ") {
       const [fields, path2] = splitFields(record3, FIELDS_BEFORE_PATH[kind[0]]);
       const entry = { xy: fields[1], submodule: fields[2], path: path2 };
-      report3.entries.push(kind === "1 " ? { kind: "ordinary", ...entry } : { kind: "unmerged", ...entry });
+      report4.entries.push(kind === "1 " ? { kind: "ordinary", ...entry } : { kind: "unmerged", ...entry });
     } else if (kind === "2 ") {
       const [fields, path2] = splitFields(record3, FIELDS_BEFORE_PATH["2"]);
       const origPath = records[++i];
       if (origPath === void 0 || origPath === "")
         throw malformed2("rename without its original path", record3);
-      report3.entries.push({
+      report4.entries.push({
         kind: "renamed",
         xy: fields[1],
         submodule: fields[2],
@@ -12079,21 +12979,21 @@ function parseStatusV2(output) {
       });
     } else throw malformed2("unknown record", record3);
   }
-  return report3;
+  return report4;
 }
-function readHeader(report3, record3) {
+function readHeader(report4, record3) {
   const space = record3.indexOf(" ", 2);
   const key = space < 0 ? record3.slice(2) : record3.slice(2, space);
   const value = space < 0 ? "" : record3.slice(space + 1);
-  if (key === "branch.oid") report3.oid = value === "(initial)" ? null : hexId(value, record3);
+  if (key === "branch.oid") report4.oid = value === "(initial)" ? null : hexId(value, record3);
   else if (key === "branch.head")
-    report3.head = value === "(detached)" || value === "(null)" ? null : nonEmpty(value, record3);
-  else if (key === "branch.upstream") report3.upstream = nonEmpty(value, record3);
+    report4.head = value === "(detached)" || value === "(null)" ? null : nonEmpty(value, record3);
+  else if (key === "branch.upstream") report4.upstream = nonEmpty(value, record3);
   else if (key === "branch.ab") {
     const m = /^\+(\d+) -(\d+)$/.exec(value);
     if (!m) throw malformed2("bad ahead/behind header", record3);
-    report3.ahead = Number(m[1]);
-    report3.behind = Number(m[2]);
+    report4.ahead = Number(m[1]);
+    report4.behind = Number(m[2]);
   }
 }
 function splitFields(record3, count) {
@@ -12135,8 +13035,8 @@ var init_status = __esm({
 });
 
 // src/git/state.ts
-import { access, lstat as lstat6, readdir as readdir8, readFile as readFile7 } from "node:fs/promises";
-import { join as join20, sep as sep5 } from "node:path";
+import { access, lstat as lstat8, readdir as readdir9, readFile as readFile7 } from "node:fs/promises";
+import { join as join23, sep as sep5 } from "node:path";
 function operationInProgress(op) {
   return {
     what: `${op === "am" ? "an" : "a"} ${op} is in progress`,
@@ -12144,19 +13044,19 @@ function operationInProgress(op) {
   };
 }
 async function getRepoState(repo, ignore = [], untracked = "normal") {
-  const [report3, operation] = await Promise.all([readStatus(repo, untracked), detectOperation(repo.gitDir)]);
-  const branch = report3.head !== null && hasEscapedBytes(report3.head) ? null : report3.head;
-  const headState = report3.oid === null ? "unborn" : branch === null ? "detached" : "branch";
+  const [report4, operation] = await Promise.all([readStatus(repo, untracked), detectOperation(repo.gitDir)]);
+  const branch = report4.head !== null && hasEscapedBytes(report4.head) ? null : report4.head;
+  const headState = report4.oid === null ? "unborn" : branch === null ? "detached" : "branch";
   const excluded = excludedBy(ignore);
-  const entries = report3.entries.filter((e) => !excluded(e.path));
+  const entries2 = report4.entries.filter((e) => !excluded(e.path));
   return {
     topLevel: repo.topLevel,
     headState,
     branch,
-    sha: report3.oid,
-    isDirty: entries.some((e) => e.kind !== "ignored"),
-    partlyStaged: entries.some((e) => (e.kind === "ordinary" || e.kind === "renamed") && !e.xy.includes(".")),
-    unmergedPaths: report3.entries.filter((e) => e.kind === "unmerged").map((e) => e.path),
+    sha: report4.oid,
+    isDirty: entries2.some((e) => e.kind !== "ignored"),
+    partlyStaged: entries2.some((e) => (e.kind === "ordinary" || e.kind === "renamed") && !e.xy.includes(".")),
+    unmergedPaths: report4.entries.filter((e) => e.kind === "unmerged").map((e) => e.path),
     operation
   };
 }
@@ -12189,7 +13089,7 @@ async function listUncompared(repo, index) {
   const all = uncomparedOf(index ?? await readIndexEntries(repo));
   const found = await Promise.all(
     all.map(
-      (e) => lstat6(fsPath(join20(repo.topLevel, e.path))).then(
+      (e) => lstat8(fsPath(join23(repo.topLevel, e.path))).then(
         (st) => st.isFile() ? "file" : st.isSymbolicLink() ? "symlink" : "other",
         () => "absent"
       )
@@ -12212,13 +13112,13 @@ async function submoduleChanges(repo, untracked = "normal", index) {
   return { changes: found.flatMap((f) => f.changes), uncompared: found.flatMap((f) => f.uncompared) };
 }
 async function submoduleCheckout(dir) {
-  if (await lstat6(fsPath(join20(dir, ".git"))).catch(() => null) !== null) return "checked-out";
-  if ((await lstat6(fsPath(dir)).catch(() => null))?.isDirectory() !== true) return "empty";
-  const entries = await readdir8(fsPath(dir)).catch(() => null);
-  return entries?.length === 0 ? "empty" : "filled";
+  if (await lstat8(fsPath(join23(dir, ".git"))).catch(() => null) !== null) return "checked-out";
+  if ((await lstat8(fsPath(dir)).catch(() => null))?.isDirectory() !== true) return "empty";
+  const entries2 = await readdir9(fsPath(dir)).catch(() => null);
+  return entries2?.length === 0 ? "empty" : "filled";
 }
 async function oneSubmodule(repo, path2, untracked) {
-  const dir = join20(repo.topLevel, path2);
+  const dir = join23(repo.topLevel, path2);
   const whole = (submodule) => ({
     changes: [{ kind: "ordinary", xy: ".M", submodule, path: path2 }],
     uncompared: []
@@ -12226,8 +13126,11 @@ async function oneSubmodule(repo, path2, untracked) {
   const checkout = await submoduleCheckout(dir);
   if (checkout !== "checked-out")
     return checkout === "filled" ? whole("S..U") : { changes: [], uncompared: [] };
-  const sub = await openRepo(dir, { identity: repo.identity, timeoutMs: repo.timeoutMs }).catch(() => null);
-  if (sub === null || sub.topLevel !== dir) return whole("S.M.");
+  const opened = await openRepo(dir, { identity: repo.identity, timeoutMs: repo.timeoutMs }).catch(
+    () => null
+  );
+  if (opened === null || opened.topLevel !== dir) return whole("S.M.");
+  const sub = likeParent(repo, opened);
   const [status2, beyond] = await Promise.all([readStatus(sub, untracked), beyondStatus(sub, untracked)]);
   return {
     changes: [...status2.entries, ...beyond.changes].filter((e) => e.kind !== "ignored").map((e) => ({
@@ -12253,6 +13156,10 @@ async function firstTrackedIn(repo, dirs) {
   const first = listed.stdout.indexOf(0);
   return first <= 0 ? null : decodeBytes(listed.stdout.subarray(0, first));
 }
+function likeParent(parent, sub) {
+  const pinned = parent.config?.includes(EXACT_TREE_CONFIG[0]) === true;
+  return pinned ? exactly(sub) : sub;
+}
 async function readStatus(opts, untracked = "normal") {
   const args = [
     "--no-optional-locks",
@@ -12275,7 +13182,7 @@ async function detectOperation(gitDir) {
     "REVERT_HEAD",
     "BISECT_LOG"
   ];
-  const found = await Promise.all(names2.map((n) => exists2(join20(gitDir, n))));
+  const found = await Promise.all(names2.map((n) => exists2(join23(gitDir, n))));
   const has = (n) => found[names2.indexOf(n)] === true;
   if (has("rebase-apply/applying")) return "am";
   if (has("rebase-merge") || has("rebase-apply")) return "rebase";
@@ -12289,7 +13196,7 @@ async function detectOperation(gitDir) {
 async function sequencerOperation(gitDir) {
   let todo;
   try {
-    todo = await readFile7(join20(gitDir, "sequencer", "todo"), "utf8");
+    todo = await readFile7(join23(gitDir, "sequencer", "todo"), "utf8");
   } catch {
     return null;
   }
@@ -12310,6 +13217,7 @@ var init_state = __esm({
     "use strict";
     init_path_bytes();
     init_ls_files_tagged();
+    init_hardening();
     init_ls_files_unmerged();
     init_status();
     init_refs();
@@ -12319,16 +13227,17 @@ var init_state = __esm({
 });
 
 // src/snapshotter/excludes.ts
-import { readdir as readdir9 } from "node:fs/promises";
-import { join as join21, relative as relative3, sep as sep6 } from "node:path";
-async function workspaceExcludes(topLevel, dirs) {
-  return (await ownDirsInside(topLevel, dirs)).map((d) => d.rel);
+import { readdir as readdir10 } from "node:fs/promises";
+import { join as join24, relative as relative3, sep as sep6 } from "node:path";
+async function workspaceExcludes(repo, dirs) {
+  const [inside, nested] = await Promise.all([ownDirsInside(repo.topLevel, dirs), nestedExcludes(repo)]);
+  return [...inside.map((d) => d.rel), ...nested];
 }
 async function captureExcludes(repo, dirs) {
   await assertOutsideGitDir(repo, dirs);
   const inside = await checkedOwnDirs(repo, dirs);
   if (inside.some((d) => d.what === "agentgate home")) await makeOwnDir(dirs.home);
-  return inside.map((d) => d.rel);
+  return [...inside.map((d) => d.rel), ...await nestedExcludes(repo)];
 }
 async function checkedExcludes(repo, dirs) {
   return (await checkedOwnDirs(repo, dirs)).map((d) => d.rel);
@@ -12393,8 +13302,8 @@ async function ownDirsInside(topLevel, dirs) {
 }
 async function hasUserFiles(dir, dirs) {
   const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
-  const entries = await readdir9(dir);
-  return entries.some((name2) => !ours.some((own2) => isInside(join21(dir, name2), own2)));
+  const entries2 = await readdir10(dir);
+  return entries2.some((name2) => !ours.some((own2) => isInside(join24(dir, name2), own2)));
 }
 var init_excludes = __esm({
   "src/snapshotter/excludes.ts"() {
@@ -12402,6 +13311,7 @@ var init_excludes = __esm({
     init_errors();
     init_repo();
     init_git_locks();
+    init_nested_repos();
     init_state();
     init_inside();
     init_own_dir();
@@ -14327,6 +15237,7 @@ __export(junit_exports, {
   parseJunit: () => parseJunit
 });
 function parseJunit(xml) {
+  checkArgument(TextArg, xml, "xml");
   const counter = new JunitCounter();
   counter.write(xml);
   return counter.end();
@@ -14358,6 +15269,8 @@ var import_saxes, JunitParseError, MAX_NAME, MAX_MESSAGE, MAX_DEPTH, JunitCounte
 var init_junit = __esm({
   "src/gates/junit.ts"() {
     "use strict";
+    init_library();
+    init_arguments();
     init_text();
     import_saxes = __toESM(require_saxes(), 1);
     init_gate();
@@ -14486,7 +15399,7 @@ var init_junit = __esm({
 
 // src/gates/junit-files.ts
 import { createReadStream } from "node:fs";
-import { stat as stat8 } from "node:fs/promises";
+import { stat as stat9 } from "node:fs/promises";
 import { resolve as resolve13 } from "node:path";
 function versionOf(info) {
   return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
@@ -14495,7 +15408,7 @@ async function reportVersions(files, cwd) {
   const out = /* @__PURE__ */ new Map();
   for (const file of files) {
     const path2 = resolve13(cwd, file);
-    const info = await stat8(path2, { bigint: true }).catch(() => null);
+    const info = await stat9(path2, { bigint: true }).catch(() => null);
     if (info?.isFile() === true) out.set(path2, versionOf(info));
   }
   return out;
@@ -14507,7 +15420,7 @@ async function readJunitFiles(files, cwd, notBefore, earlier = /* @__PURE__ */ n
   for (const file of files) {
     const shown = JSON.stringify(file);
     const path2 = resolve13(cwd, file);
-    const info = await stat8(path2, { bigint: true }).catch((e) => e);
+    const info = await stat9(path2, { bigint: true }).catch((e) => e);
     if (info instanceof Error) {
       return {
         problem: info.code === "ENOENT" ? `${shown} was not written` : `${shown} cannot be read (${info.code ?? info.message})`
@@ -14547,14 +15460,14 @@ var init_junit_files = __esm({
 // src/gates/log.ts
 import { createHash as createHash5 } from "node:crypto";
 import { createReadStream as createReadStream2, createWriteStream as createWriteStream2 } from "node:fs";
-import { lstat as lstat7, mkdir as mkdir5, open as open4, rename as rename4, rm as rm9, stat as stat9 } from "node:fs/promises";
-import { dirname as dirname9, join as join22 } from "node:path";
+import { lstat as lstat9, mkdir as mkdir5, open as open6, rename as rename4, rm as rm9, stat as stat10 } from "node:fs/promises";
+import { dirname as dirname9, join as join25 } from "node:path";
 import { Transform as Transform2 } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
 async function openLogSink(dir, name2) {
   await mkdir5(dir, { recursive: true });
   await sweepTempFiles(dir);
-  const temp = join22(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
+  const temp = join25(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
   const hash2 = createHash5("sha256");
   let bytes = 0;
   const counter = new Transform2({
@@ -14583,7 +15496,7 @@ async function openLogSink(dir, name2) {
     },
     async moveTo(path2) {
       await mkdir5(dirname9(path2), { recursive: true });
-      if (await lstat7(path2).then(
+      if (await lstat9(path2).then(
         () => true,
         () => false
       ))
@@ -14611,7 +15524,7 @@ async function digestFile(path2) {
   return { sha256: hash2.digest("hex"), bytes };
 }
 async function syncFile(path2) {
-  const handle = await open4(path2, "r+");
+  const handle = await open6(path2, "r+");
   try {
     await handle.sync();
   } finally {
@@ -14630,7 +15543,7 @@ async function logHere(result, artifactsDir) {
   const received = result.receivedAt !== void 0;
   const here = received ? receivedGateLogPath(artifactsDir, result) : gateLogPath(artifactsDir, result.runId, result.iteration, result.name, result.attempt);
   for (const path2 of /* @__PURE__ */ new Set([here, result.log.path])) {
-    if (await stat9(path2).then(
+    if (await stat10(path2).then(
       (s) => s.isFile(),
       () => false
     ))
@@ -14723,7 +15636,7 @@ var init_verdict = __esm({
 });
 
 // src/gates/record.ts
-import { stat as stat10 } from "node:fs/promises";
+import { stat as stat11 } from "node:fs/promises";
 async function recordGate(ctx, workspace, opts) {
   checkOptions(opts);
   const snapshot = await findIteration(ctx.snapshotter, opts.runId, opts.iteration);
@@ -14746,7 +15659,7 @@ async function recordGate(ctx, workspace, opts) {
   let sink = null;
   let log = null;
   if (opts.logFile !== void 0) {
-    const info = await stat10(opts.logFile).catch(() => null);
+    const info = await stat11(opts.logFile).catch(() => null);
     if (info === null || !info.isFile())
       throw new PathNotFoundError(`--log ${JSON.stringify(opts.logFile)} is not a file`, {
         details: { path: opts.logFile }
@@ -14791,6 +15704,13 @@ var init_record = __esm({
 
 // src/process/user-command.ts
 import { spawn as spawn2 } from "node:child_process";
+import { constants as osConstants2 } from "node:os";
+function receivedSignal() {
+  return firstForwarded;
+}
+function signalExitStatus(signal) {
+  return 128 + (osConstants2.signals[signal] ?? 0);
+}
 function runUserCommand(options2) {
   const started = performance.now();
   const [file, ...args] = options2.argv;
@@ -14799,7 +15719,7 @@ function runUserCommand(options2) {
     return Promise.resolve(notStarted(error2, started));
   }
   const stdio = options2.stdio === "inherit" ? ["inherit", options2.stdoutToStderr ? process.stderr : "inherit", "inherit"] : ["ignore", "pipe", "pipe"];
-  return new Promise((resolve30) => {
+  return new Promise((resolve31) => {
     const child = spawn2(file, args, {
       cwd: options2.cwd,
       env: options2.env ?? process.env,
@@ -14824,6 +15744,7 @@ function runUserCommand(options2) {
     };
     const forward = (signal) => {
       forwarded = signal;
+      firstForwarded ??= signal;
       kill(signal);
     };
     for (const signal of options2.forwardSignals ?? []) process.on(signal, forward);
@@ -14854,8 +15775,8 @@ function runUserCommand(options2) {
       for (const timer of timers) clearTimeout(timer);
       for (const s of options2.forwardSignals ?? []) process.off(s, forward);
       endGroup();
-      if (spawnError !== null) return resolve30(notStarted(spawnError, started));
-      resolve30({
+      if (spawnError !== null) return resolve31(notStarted(spawnError, started));
+      resolve31({
         exitCode: code2,
         signal,
         // The command's own time: until it exited, not until a process it left behind let go of the pipes.
@@ -14915,12 +15836,13 @@ function notStarted(error2, started) {
     outlived: false
   };
 }
-var KILL_GRACE_MS, OUTLIVED_GRACE_MS;
+var KILL_GRACE_MS, OUTLIVED_GRACE_MS, firstForwarded;
 var init_user_command = __esm({
   "src/process/user-command.ts"() {
     "use strict";
     KILL_GRACE_MS = 2e3;
     OUTLIVED_GRACE_MS = 2e3;
+    firstForwarded = null;
   }
 });
 
@@ -14928,7 +15850,7 @@ var init_user_command = __esm({
 async function checkoutTreeInto(repo, tree, dir, indexFile) {
   if (!isFullId(tree))
     throw new InvalidArgumentError(`${JSON.stringify(tree)} is not a full tree id`, { details: { tree } });
-  const opts = { ...repo, cwd: dir, workTree: dir, indexFile };
+  const opts = { ...exactly(repo), cwd: dir, workTree: dir, indexFile };
   await runGit(opts, ["read-tree", tree]);
   await runGit(opts, ["checkout-index", "--all", "--force"]);
 }
@@ -14937,6 +15859,7 @@ var init_checkout_tree = __esm({
     "use strict";
     init_errors();
     init_ids2();
+    init_hardening();
     init_runner();
   }
 });
@@ -14944,15 +15867,15 @@ var init_checkout_tree = __esm({
 // src/gates/isolated.ts
 import { rmSync } from "node:fs";
 import { mkdir as mkdir6 } from "node:fs/promises";
-import { join as join23 } from "node:path";
+import { join as join26 } from "node:path";
 async function withIsolatedCheckout(repo, tree, root, fn) {
   await sweepIsolatedCheckouts(root);
-  const base = join23(root, randomHex(8));
+  const base = join26(root, randomHex(8));
   return withLock(`${base}.lock`, { timeoutMs: 0, purpose: "isolated gate checkout" }, async () => {
     try {
-      const dir = join23(base, "tree");
+      const dir = join26(base, "tree");
       await mkdir6(dir, { recursive: true });
-      await checkoutTreeInto(repo, tree, dir, join23(base, "index"));
+      await checkoutTreeInto(repo, tree, dir, join26(base, "index"));
       return await fn(dir);
     } finally {
       removeTree(base);
@@ -14982,11 +15905,9 @@ var init_isolated = __esm({
 
 // src/gates/run.ts
 import { realpath as realpath4, rm as rm10 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname10, isAbsolute as isAbsolute9, join as join24, relative as relative4, resolve as resolve14, sep as sep7 } from "node:path";
-async function runGate(ctx, workspace, opts, replayOf) {
-  checkOptions(opts);
-  if (opts.command.length === 0 || opts.command[0] === "")
-    throw new InvalidArgumentError('give the command to run after "--"', { details: {} });
+import { basename as basename6, dirname as dirname10, isAbsolute as isAbsolute9, join as join27, relative as relative4, resolve as resolve14, sep as sep7 } from "node:path";
+async function runGate(ctx, workspace, opts) {
+  checkCommand(opts);
   const junit = opts.junit ?? [];
   const [snapshot, repo] = await Promise.all([
     findIteration(ctx.snapshotter, opts.runId, opts.iteration),
@@ -14996,17 +15917,50 @@ async function runGate(ctx, workspace, opts, replayOf) {
     getTree(repo, snapshot.afterSha),
     assertOutsideGitDir(repo, ctx.snapshotter.options),
     opts.isolated === true ? null : assertAtAfter(ctx, repo, snapshot, junit),
-    assertAttemptLeft(ctx, { runId: snapshot.runId, iteration: snapshot.iteration, name: opts.name })
+    assertAttemptLeft(ctx, { runId: snapshot.runId, iteration: snapshot.iteration, name: opts.name }),
+    // Every gate sweeps what a killed isolated one left (an isolated gate does so as it starts).
+    opts.isolated === true ? null : sweepIsolatedCheckouts(layout(ctx.snapshotter.options.home).gateCheckouts)
   ]);
-  const sink = await openLogSink(await logDir(ctx.snapshotter, snapshot), opts.name);
+  const recheck = opts.isolated === true ? null : () => treeMismatch(ctx, repo, snapshot, junit);
+  return runOnTree(ctx, repo, judged(snapshot, treeId, opts.name), opts, null, recheck);
+}
+async function replayRun2(ctx, workspace, opts, of) {
+  checkCommand(opts);
+  const repo = await openRepo(workspace, ctx.snapshotter.gitOptions());
+  const [treeId] = await Promise.all([
+    recordedTree(repo, of),
+    assertOutsideGitDir(repo, ctx.snapshotter.options),
+    assertAttemptLeft(ctx, of)
+  ]);
+  return runOnTree(ctx, repo, judged(of, treeId, of.name), { ...opts, isolated: true }, of.attempt, null);
+}
+function checkCommand(opts) {
+  checkOptions(opts);
+  if (opts.command.length === 0 || opts.command[0] === "")
+    throw new InvalidArgumentError('give the command to run after "--"', { details: {} });
+}
+async function recordedTree(repo, of) {
+  const tree = await getTree(repo, of.afterSha).catch((error2) => {
+    if (error2 instanceof RevisionNotFoundError) return null;
+    throw error2;
+  });
+  if (tree === of.treeId) return tree;
+  const why = tree === null ? `its after commit ${of.afterSha} is not in this repository (a deleted capture's commit that git gc removed, or a fetched run's commits not fetched)` : `it names tree ${of.treeId}, but its after commit ${of.afterSha} has tree ${tree} ("verify --run ${of.runId}" fails it)`;
+  throw new GateNotReplayableError(
+    `verdict ${of.id} (attempt ${of.attempt} of gate ${of.name}) cannot be replayed on the tree it judged: ${why}`,
+    { details: { id: of.id, afterSha: of.afterSha, treeId: of.treeId, tree } }
+  );
+}
+async function runOnTree(ctx, repo, about, opts, replayOf, recheck) {
+  const sink = await openLogSink(await logDir(ctx.snapshotter, about), opts.name);
   try {
-    return await observeAndStore(ctx, repo, treeId, snapshot, sink, opts, replayOf);
+    return await observeAndStore(ctx, repo, about, sink, opts, replayOf, recheck);
   } catch (error2) {
     await sink.discard().catch(() => void 0);
     throw error2;
   }
 }
-async function observeAndStore(ctx, repo, treeId, snapshot, sink, opts, replayOf) {
+async function observeAndStore(ctx, repo, about, sink, opts, replayOf, recheck) {
   const junit = opts.junit ?? [];
   const observe = async (cwd) => {
     const earlier = await reportVersions(junit, cwd);
@@ -15027,17 +15981,14 @@ async function observeAndStore(ctx, repo, treeId, snapshot, sink, opts, replayOf
   };
   const { startedAt, ran, tests } = opts.isolated === true ? await withIsolatedCheckout(
     repo,
-    treeId,
+    about.treeId,
     layout(ctx.snapshotter.options.home).gateCheckouts,
     async (dir) => {
       await removeCommittedReports(dir, junit);
       return observe(dir);
     }
   ) : await observe(repo.topLevel);
-  const [digest, changed] = await Promise.all([
-    sink.finish(),
-    opts.isolated === true ? null : treeMismatch(ctx, repo, snapshot, junit)
-  ]);
+  const [digest, changed] = await Promise.all([sink.finish(), recheck === null ? null : recheck()]);
   const decided = decideVerdict({
     exitCode: ran.exitCode,
     signal: ran.signal,
@@ -15051,7 +16002,7 @@ async function observeAndStore(ctx, repo, treeId, snapshot, sink, opts, replayOf
   });
   const { verdict, reason } = changed === null ? decided : changedByCheck(decided, changed);
   const result = {
-    ...judged(snapshot, treeId, opts.name),
+    ...about,
     command: [...opts.command],
     observed: true,
     isolated: opts.isolated === true,
@@ -15101,11 +16052,12 @@ function changedByCheck(decided, mismatch) {
 }
 async function treeMismatch(ctx, repo, snapshot, junit) {
   const reports = reportPaths(repo, junit);
-  const ours = await workspaceExcludes(repo.topLevel, ctx.snapshotter.options);
+  const ours = await workspaceExcludes(repo, ctx.snapshotter.options);
   const inOurs = excludedBy(ours);
   const outside = (e) => e.kind !== "ignored" && !inOurs(e.path) && !(e.kind === "untracked" && reports.includes(e.path));
   const listing = reports.length > 0 ? "all" : "normal";
-  const [status2, beyond] = await Promise.all([readStatus(repo, listing), beyondStatus(repo, listing)]);
+  const exact = exactly(repo);
+  const [status2, beyond] = await Promise.all([readStatus(exact, listing), beyondStatus(exact, listing)]);
   const { uncompared } = beyond;
   const atAfter = status2.oid === snapshot.afterSha;
   let changed = [...status2.entries, ...beyond.changes].filter(outside);
@@ -15131,10 +16083,11 @@ async function withoutEarlierReports(ctx, repo, snapshot, outside, changed, list
     ).flatMap((r) => reportPaths(repo, r.junit ?? []))
   );
   if (earlier.size === 0 || !await inRecordedWorkspace(ctx, repo, snapshot)) return changed;
-  const entries = listedAll || !changed.some((e) => e.path.endsWith("/")) ? changed : [...(await readStatus(repo, "all")).entries, ...(await submoduleChanges(repo, "all")).changes].filter(
-    outside
-  );
-  return entries.filter((e) => !(e.kind === "untracked" && earlier.has(e.path)));
+  const entries2 = listedAll || !changed.some((e) => e.path.endsWith("/")) ? changed : [
+    ...(await readStatus(exactly(repo), "all")).entries,
+    ...(await submoduleChanges(exactly(repo), "all")).changes
+  ].filter(outside);
+  return entries2.filter((e) => !(e.kind === "untracked" && earlier.has(e.path)));
 }
 async function inRecordedWorkspace(ctx, repo, snapshot) {
   const stored = await ctx.snapshotter.store.load(snapshot.id);
@@ -15157,7 +16110,7 @@ async function removeCommittedReports(dir, junit) {
     const path2 = resolve14(root, file);
     const parent = await realpath4(dirname10(path2)).catch(() => null);
     if (parent !== null && isInside(root, parent))
-      await rm10(join24(parent, basename6(path2)), { force: true }).catch(() => void 0);
+      await rm10(join27(parent, basename6(path2)), { force: true }).catch(() => void 0);
   }
 }
 var MAX_PATHS_IN_MESSAGE, MAX_PATHS_IN_DETAILS;
@@ -15165,6 +16118,7 @@ var init_run2 = __esm({
   "src/gates/run.ts"() {
     "use strict";
     init_errors();
+    init_hardening();
     init_refs();
     init_repo();
     init_state();
@@ -15191,7 +16145,7 @@ async function replayGate(ctx, workspace, opts) {
       { details: { command, junit: original.junit ?? [], attempt: original.attempt, id: original.id } }
     );
   }
-  const replay2 = await runGate(
+  const replay2 = await replayRun2(
     ctx,
     workspace,
     {
@@ -15202,12 +16156,11 @@ async function replayGate(ctx, workspace, opts) {
       junit: original.junit ?? [],
       ...original.timeoutMs ? { timeoutMs: original.timeoutMs } : {},
       ...original.minTests === null || original.minTests === void 0 ? {} : { minTests: original.minTests },
-      isolated: true,
       ...opts.echo ? { echo: opts.echo } : {},
       ...opts.stdoutToStderr ? { stdoutToStderr: true } : {},
       ...opts.forwardSignals ? { forwardSignals: opts.forwardSignals } : {}
     },
-    original.attempt
+    original
   );
   const reproduced = replay2.verdict === original.verdict && sameCounts(original.tests, replay2.tests);
   return {
@@ -15241,19 +16194,19 @@ async function findAttempt(store, opts) {
 async function byId(store, runId, opts) {
   const found = await store.load(runId, assertSafeId(opts.id, "gate id"));
   if (found === null || opts.iteration !== void 0 && found.iteration !== opts.iteration || opts.name !== void 0 && found.name !== opts.name)
-    throw notFound(opts, `verdict ${opts.id}`);
+    throw notFound2(opts, `verdict ${opts.id}`);
   return found;
 }
 function byAttempt({ results }, opts) {
   const mine = results.filter((r) => r.iteration === opts.iteration && r.name === opts.name);
   if (opts.attempt === void 0) {
     const newest = mine.filter((r) => r.command !== null).at(-1) ?? mine.at(-1);
-    if (newest === void 0) throw notFound(opts, "verdict");
+    if (newest === void 0) throw notFound2(opts, "verdict");
     return newest;
   }
   const numbered = mine.filter((r) => r.attempt === opts.attempt);
   const [only] = numbered;
-  if (only === void 0) throw notFound(opts, `attempt ${opts.attempt}`);
+  if (only === void 0) throw notFound2(opts, `attempt ${opts.attempt}`);
   if (numbered.length === 1) return only;
   const candidates = numbered.map((r) => ({
     id: r.id,
@@ -15274,7 +16227,7 @@ function byAttempt({ results }, opts) {
     }
   );
 }
-function notFound(opts, what2) {
+function notFound2(opts, what2) {
   const where = opts.name === void 0 ? "" : ` of gate ${opts.name}${opts.iteration === void 0 ? "" : ` on iteration ${opts.iteration}`}`;
   return new GateNotFoundError(
     `no ${what2}${where} of run ${opts.runId}; "gate list --run ${opts.runId}" shows them with their ids`,
@@ -15304,8 +16257,8 @@ var init_replay2 = __esm({
 });
 
 // src/gates/verify.ts
-import { readdir as readdir10 } from "node:fs/promises";
-import { join as join25, resolve as resolve15 } from "node:path";
+import { readdir as readdir11 } from "node:fs/promises";
+import { join as join28, resolve as resolve15 } from "node:path";
 async function verifyGates(input) {
   const checks = input.problems.map((p) => ({
     snapshotId: null,
@@ -15390,28 +16343,31 @@ async function verdictChecks(result, input, repos) {
 }
 async function strayLogChecks(input) {
   const named3 = new Set(
-    input.results.flatMap((r) => [
-      resolve15(
-        r.receivedAt === void 0 ? gateLogPath(input.artifactsDir, r.runId, r.iteration, r.name, r.attempt) : receivedGateLogPath(input.artifactsDir, r)
-      ),
-      ...r.log?.path ? [resolve15(r.log.path)] : []
-    ])
+    // A verdict that records no log (`gate record` without --log) names no file.
+    input.results.flatMap(
+      (r) => r.log === null ? [] : [
+        resolve15(
+          r.receivedAt === void 0 ? gateLogPath(input.artifactsDir, r.runId, r.iteration, r.name, r.attempt) : receivedGateLogPath(input.artifactsDir, r)
+        ),
+        ...r.log.path ? [resolve15(r.log.path)] : []
+      ]
+    )
   );
   const runDir = runArtifactsDir(input.artifactsDir, input.runId);
   const checks = [];
-  for (const entry of await readdir10(runDir).catch(() => [])) {
+  for (const entry of await readdir11(runDir).catch(() => [])) {
     const iteration = /^iteration-(0|[1-9][0-9]*)$/.exec(entry)?.[1];
     if (iteration === void 0 || input.iteration !== void 0 && Number(iteration) !== input.iteration)
       continue;
-    const dir = join25(runDir, entry);
-    for (const file of await readdir10(dir).catch(() => [])) {
+    const dir = join28(runDir, entry);
+    for (const file of await readdir11(dir).catch(() => [])) {
       if (!/^gate-.+\.log$/.test(file) || named3.has(resolve15(dir, file))) continue;
       checks.push({
         snapshotId: input.snapshots.find((s) => s.iteration === Number(iteration))?.id ?? null,
         runId: input.runId,
         check: "gate-attempts",
         ok: false,
-        detail: `${join25(dir, file)} is a gate log with no verdict beside it: its verdict file was removed (verdicts are append-only; restore it from a backup, or run the gate again and keep both)`
+        detail: `${join28(dir, file)} is a gate log with no verdict beside it: its verdict file was removed (verdicts are append-only; restore it from a backup, or run the gate again and keep both)`
       });
     }
   }
@@ -15501,13 +16457,13 @@ var init_gates2 = __esm({
        * that is dirty or not at the after commit (GATE_TREE_MISMATCH).
        */
       async run(workspace, opts) {
-        checkArgument(TextArg, workspace, "workspace");
+        checkArgument(WorkspaceArg, workspace, "workspace");
         checkArgument(GateRunOptionsArg, opts, "opts");
-        return runGate(this, workspace, opts, null);
+        return runGate(this, workspace, opts);
       }
       /** Records a verdict the caller observed itself (`observed: false`). */
       async record(workspace, opts) {
-        checkArgument(TextArg, workspace, "workspace");
+        checkArgument(WorkspaceArg, workspace, "workspace");
         checkArgument(GateRecordOptionsArg, opts, "opts");
         return recordGate(this, workspace, opts);
       }
@@ -15547,12 +16503,12 @@ var init_gates2 = __esm({
         return { results: sortGateResults(local, snapshots), problems };
       }
       /**
-       * Runs a recorded command again on the iteration's tree in a temporary checkout, records it as a
-       * new attempt (`replayOf`), and says whether verdict and test counts reproduce. Refused without
+       * Runs a recorded command again on the tree it judged in a temporary checkout, records it as a
+       * new attempt (`replayOf`) about that capture (a superseded verdict's replay is superseded too), and says whether verdict and test counts reproduce. Refused without
        * `confirmed` (REPLAY_NOT_CONFIRMED): a fetched command is someone else's code.
        */
       async replay(workspace, opts) {
-        checkArgument(TextArg, workspace, "workspace");
+        checkArgument(WorkspaceArg, workspace, "workspace");
         checkArgument(GateReplayOptionsArg, opts, "opts");
         return replayGate(this, workspace, opts);
       }
@@ -15572,8 +16528,8 @@ var init_gates2 = __esm({
             }
           );
         for (const name2 of opts.requireGates ?? []) assertSafeId(name2, "gate name");
-        const report3 = await this.snapshotter.verify(target);
-        const checks = [...report3.checks];
+        const report4 = await this.snapshotter.verify(target);
+        const checks = [...report4.checks];
         let runIds;
         let only = null;
         if ("id" in target) {
@@ -19593,10 +20549,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep12, value } = collItem;
+        const { start, key, sep: sep13, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep12?.[0],
+          next: key ?? sep13?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -19610,7 +20566,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep12) {
+          if (!keyProps.anchor && !keyProps.tag && !sep13) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -19634,7 +20590,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep12 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep13 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -19650,7 +20606,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep12, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep13, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -19741,7 +20697,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep12 = "";
+        let sep13 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -19755,13 +20711,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep12 + cb;
-              sep12 = "";
+                comment += sep13 + cb;
+              sep13 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep12 += source;
+                sep13 += source;
               hasSpace = true;
               break;
             default:
@@ -19804,18 +20760,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep12, value } = collItem;
+        const { start, key, sep: sep13, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep12?.[0],
+          next: key ?? sep13?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep12 && !value) {
+          if (!props.anchor && !props.tag && !sep13 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -19869,8 +20825,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap && !sep12 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep12, null, props, onError);
+        if (!isMap && !sep13 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep13, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -19882,7 +20838,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep12 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep13 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -19893,8 +20849,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap && !props.found && ctx.options.strict) {
-              if (sep12)
-                for (const st of sep12) {
+              if (sep13)
+                for (const st of sep13) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -19911,7 +20867,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep12, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep13, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -20091,7 +21047,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep12 = "";
+      let sep13 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -20108,24 +21064,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep12 + indent.slice(trimIndent) + content;
-          sep12 = "\n";
+          value += sep13 + indent.slice(trimIndent) + content;
+          sep13 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep12 === " ")
-            sep12 = "\n";
-          else if (!prevMoreIndented && sep12 === "\n")
-            sep12 = "\n\n";
-          value += sep12 + indent.slice(trimIndent) + content;
-          sep12 = "\n";
+          if (sep13 === " ")
+            sep13 = "\n";
+          else if (!prevMoreIndented && sep13 === "\n")
+            sep13 = "\n\n";
+          value += sep13 + indent.slice(trimIndent) + content;
+          sep13 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep12 === "\n")
+          if (sep13 === "\n")
             value += "\n";
           else
-            sep12 = "\n";
+            sep13 = "\n";
         } else {
-          value += sep12 + content;
-          sep12 = " ";
+          value += sep13 + content;
+          sep13 = " ";
           prevMoreIndented = false;
         }
       }
@@ -20308,25 +21264,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep12 = " ";
+      let sep13 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep12 === "\n")
-            res += sep12;
+          if (sep13 === "\n")
+            res += sep13;
           else
-            sep12 = "\n";
+            sep13 = "\n";
         } else {
-          res += sep12 + lm;
-          sep12 = " ";
+          res += sep13 + lm;
+          sep13 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep12 + (match?.[1] ?? "");
+      return res + sep13 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -21136,14 +22092,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep12, value }) {
+    function stringifyItem({ start, key, sep: sep13, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep12)
-        for (const st of sep12)
+      if (sep13)
+        for (const st of sep13)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -22310,18 +23266,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep12;
+          let sep13;
           if (scalar.end) {
-            sep12 = scalar.end;
-            sep12.push(this.sourceToken);
+            sep13 = scalar.end;
+            sep13.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep12 = [this.sourceToken];
+            sep13 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep12 }]
+            items: [{ start, key: scalar, sep: sep13 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -22474,15 +23430,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep12 = it.sep;
-                  sep12.push(this.sourceToken);
+                  const sep13 = it.sep;
+                  sep13.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep12 }]
+                    items: [{ start: start2, key, sep: sep13 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -22676,13 +23632,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep12 = fc.end.splice(1, fc.end.length);
-            sep12.push(this.sourceToken);
+            const sep13 = fc.end.splice(1, fc.end.length);
+            sep13.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep12 }]
+              items: [{ start, key: fc, sep: sep13 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -23047,10 +24003,9 @@ var init_config_parse = __esm({
 });
 
 // src/store/config-cache.ts
-import { readFile as readFile8 } from "node:fs/promises";
-import { join as join26 } from "node:path";
+import { join as join29 } from "node:path";
 function configCacheFile(home) {
-  return join26(home, "cache", "config.json");
+  return join29(layout(home).cache, "config.json");
 }
 async function parseConfigCached(home, file, text2) {
   const cached2 = await readRecord(home);
@@ -23067,8 +24022,9 @@ async function saveParsedConfig() {
 }
 async function readRecord(home) {
   try {
-    const parsed = ConfigCacheRecord.safeParse(JSON.parse(await readFile8(configCacheFile(home), "utf8")));
-    return parsed.success ? parsed.data : null;
+    const text2 = await readJsonText(configCacheFile(home), "config cache");
+    const parsed = text2 === null ? null : ConfigCacheRecord.safeParse(JSON.parse(text2));
+    return parsed?.success === true ? parsed.data : null;
   } catch {
     return null;
   }
@@ -23079,15 +24035,17 @@ var init_config_cache2 = __esm({
     "use strict";
     init_config_cache();
     init_atomic();
+    init_json_file();
+    init_paths();
     unsaved = null;
   }
 });
 
 // src/store/config.ts
 import { lstatSync, statSync as statSync2 } from "node:fs";
-import { readFile as readFile9 } from "node:fs/promises";
+import { readFile as readFile8 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname11, join as join27, resolve as resolve16 } from "node:path";
+import { dirname as dirname11, join as join30, resolve as resolve16 } from "node:path";
 async function resolveSettings(opts) {
   checkArgument(SettingsOptionsArg, opts, "opts");
   return settingsFor(opts);
@@ -23200,10 +24158,10 @@ function inTheWay(path2) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve16(opts.cwd ?? process.cwd(), opts.configFile) : join27(resolve16(opts.home), "config.yaml");
+  const file = explicit ? resolve16(opts.cwd ?? process.cwd(), opts.configFile) : join30(resolve16(opts.home), "config.yaml");
   let text2;
   try {
-    text2 = await readFile9(file, "utf8");
+    text2 = await readFile8(file, "utf8");
   } catch (cause) {
     const code2 = cause.code;
     if (code2 === "ENOENT" && !explicit) return { config: {}, file: null };
@@ -23219,7 +24177,7 @@ async function readConfig(opts) {
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join27(homedir3(), value.slice(2));
+  if (value.startsWith("~/")) return join30(homedir3(), value.slice(2));
   return resolve16(base, value);
 }
 var resolved, UNUSABLE, NOT_UTF8;
@@ -23241,9 +24199,10 @@ var init_config2 = __esm({
 });
 
 // src/store/local-paths.ts
-import { stat as stat11 } from "node:fs/promises";
+import { realpath as realpath5, stat as stat12 } from "node:fs/promises";
+import { sep as sep8 } from "node:path";
 async function isA(path2, kind) {
-  return stat11(path2).then(
+  return stat12(path2).then(
     (s) => kind === "file" ? s.isFile() : s.isDirectory(),
     () => false
   );
@@ -23254,12 +24213,14 @@ var init_local_paths = __esm({
     "use strict";
     init_paths();
     LocalPaths = class {
-      constructor(artifactsDir, localWorkspace) {
+      constructor(artifactsDir, localWorkspace, wins = false) {
         this.artifactsDir = artifactsDir;
         this.localWorkspace = localWorkspace;
+        this.wins = wins;
       }
       artifactsDir;
       localWorkspace;
+      wins;
       async snapshot(snapshot) {
         const workspace = await this.workspaceFor(snapshot.workspace);
         let out = workspace === snapshot.workspace ? snapshot : { ...snapshot, workspace };
@@ -23276,6 +24237,10 @@ var init_local_paths = __esm({
       async workspaceFor(recorded) {
         const local = this.localWorkspace;
         if (local === void 0 || local === recorded) return recorded;
+        if (this.wins) {
+          const real = await realpath5(local).catch(() => local);
+          return real === recorded || real.startsWith(`${recorded}${sep8}`) ? recorded : local;
+        }
         return await isA(recorded, "directory") ? recorded : local;
       }
     };
@@ -23283,8 +24248,8 @@ var init_local_paths = __esm({
 });
 
 // src/git/commit.ts
-import { readlink as readlink3, realpath as realpath5 } from "node:fs/promises";
-import { join as join28, relative as relative5, resolve as resolve17, sep as sep8 } from "node:path";
+import { lstat as lstat10, readlink as readlink3, realpath as realpath6 } from "node:fs/promises";
+import { join as join31, relative as relative5, resolve as resolve17, sep as sep9 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
   const ref = head.ref ?? "HEAD";
@@ -23341,7 +24306,7 @@ async function hiddenChanges(repo, staging, read) {
 }
 async function filledSubmodules(repo, index) {
   const gitlinks = index.filter((e) => e.mode === GITLINK_MODE);
-  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join28(repo.topLevel, e.path))));
+  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join31(repo.topLevel, e.path))));
   return gitlinks.filter((_, i) => found[i] === "filled").map((e) => ({ path: e.path, reason: "submodule-not-checked-out" }));
 }
 async function sameFiles(repo, present) {
@@ -23358,7 +24323,7 @@ async function sameLinks(repo, present) {
   const links = present.filter((e) => e.onDisk === "symlink" && e.mode === LINK_MODE);
   const same = await Promise.all(
     links.map(async (e) => {
-      const target = await readlink3(fsPath(join28(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
+      const target = await readlink3(fsPath(join31(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
         () => null
       );
       const format = e.oid.length === 64 ? "sha256" : "sha1";
@@ -23380,14 +24345,46 @@ async function stageAll(repo, excludes) {
       return skipped;
     } catch (error2) {
       const stderr = error2 instanceof GitFailedError ? String(error2.details.stderr ?? "") : "";
-      const found = UNSTAGEABLE.flatMap(
-        ([pattern, reason]) => [...stderr.matchAll(pattern)].map((m) => ({ path: m[1], reason }))
-      );
+      if (onlyExcludedIgnored(stderr, specs)) return skipped;
+      const found = await unstageableIn(repo, stderr);
       const fresh = found.filter((f) => !skipped.some((s) => s.path === f.path));
       if (fresh.length === 0) throw error2;
       skipped.push(...fresh);
     }
   }
+}
+function onlyExcludedIgnored(stderr, specs) {
+  const at = stderr.indexOf(IGNORED_HEADER);
+  if (at === -1 || /^(error|fatal): /m.test(stderr)) return false;
+  const excluded = new Set(
+    specs.filter((s) => s.startsWith(":(exclude,")).map((s) => s.slice(s.indexOf(")") + 1))
+  );
+  const listed = stderr.slice(at + IGNORED_HEADER.length).split("\n").filter((line) => line !== "" && !line.startsWith("hint: "));
+  return listed.length > 0 && listed.every((path2) => excluded.has(path2));
+}
+async function unstageableIn(repo, stderr) {
+  const found = [];
+  for (const { head, tail, reason } of UNSTAGEABLE) {
+    for (const path2 of messagePaths(stderr, `error: ${head}`, tail)) {
+      const at = join31(repo.topLevel, path2, reason === "nested-repository" ? ".git" : "");
+      const info = await lstat10(fsPath(at)).catch(() => null);
+      const borne = reason !== "special-file" || info !== null && !info.isFile() && !info.isDirectory() && !info.isSymbolicLink();
+      if (info !== null && borne && !found.some((f) => f.path === path2)) found.push({ path: path2, reason });
+    }
+  }
+  return found;
+}
+function messagePaths(text2, head, tail) {
+  const out = [];
+  for (let i = text2.indexOf(head); i !== -1; i = text2.indexOf(head, i + 1)) {
+    if (i > 0 && text2[i - 1] !== "\n") continue;
+    const from = i + head.length;
+    for (let j = text2.indexOf(tail, from); j !== -1; j = text2.indexOf(tail, j + 1)) {
+      const end = j + tail.length;
+      if (j > from && (end === text2.length || text2[end] === "\n")) out.push(text2.slice(from, j));
+    }
+  }
+  return out;
 }
 async function commitTree(repo, tree, parents, message) {
   for (const id2 of [tree, ...parents]) {
@@ -23403,10 +24400,10 @@ async function excludePathspecs(topLevel, excludes) {
   const out = [];
   for (const path2 of excludes) {
     const abs = resolve17(topLevel, path2);
-    const real = await realpath5(abs).catch(() => abs);
+    const real = await realpath6(abs).catch(() => abs);
     const inside = [abs, real].find((p) => isInside(topLevel, p));
     if (inside === void 0) continue;
-    const rel = relative5(topLevel, inside).split(sep8).join("/");
+    const rel = relative5(topLevel, inside).split(sep9).join("/");
     if (rel === "")
       throw new InvalidArgumentError(`exclude ${path2} is the whole workspace; nothing would be snapshotted`, {
         details: { exclude: path2 }
@@ -23415,7 +24412,7 @@ async function excludePathspecs(topLevel, excludes) {
   }
   return out;
 }
-var UNSTAGEABLE;
+var UNSTAGEABLE, IGNORED_HEADER;
 var init_commit = __esm({
   "src/git/commit.ts"() {
     "use strict";
@@ -23430,25 +24427,30 @@ var init_commit = __esm({
     init_record_objects();
     init_state();
     UNSTAGEABLE = [
-      [/^error: (.+): can only add regular files, symbolic links or git-directories$/gm, "special-file"],
-      [/^error: open\("(.+)"\): Permission denied$/gm, "unreadable"],
-      [/^error: '(.+)\/' does not have a commit checked out$/gm, "nested-repository"]
+      {
+        head: "",
+        tail: ": can only add regular files, symbolic links or git-directories",
+        reason: "special-file"
+      },
+      { head: 'open("', tail: '"): Permission denied', reason: "unreadable" },
+      { head: "'", tail: "/' does not have a commit checked out", reason: "nested-repository" }
     ];
+    IGNORED_HEADER = "The following paths are ignored by one of your .gitignore files:\n";
   }
 });
 
 // src/git/refused-filters.ts
-import { readFile as readFile10 } from "node:fs/promises";
-import { join as join29 } from "node:path";
+import { readFile as readFile9 } from "node:fs/promises";
+import { join as join32 } from "node:path";
 async function assertNoRefusedFilter(repo) {
-  const files = [join29(repo.topLevel, ".gitattributes")];
-  if (repo.gitDir !== void 0) files.push(join29(await commonDir(repo.gitDir), "info", "attributes"));
+  const files = [join32(repo.topLevel, ".gitattributes")];
+  if (repo.gitDir !== void 0) files.push(join32(await commonDir(repo.gitDir), "info", "attributes"));
   if (repo.attributesFile !== null) files.push(repo.attributesFile);
   for (const file of files) {
-    const text2 = await readFile10(file, "utf8").catch(() => "");
+    const text2 = await readFile9(file, "utf8").catch(() => "");
     for (const filter of filtersNamed(text2)) {
-      const refused = REFUSED.find((r) => r.name.test(filter));
-      if (refused) throw refused.refuse(file, filter, { workspace: repo.topLevel, attributes: file, filter });
+      const refused2 = REFUSED.find((r) => r.name.test(filter));
+      if (refused2) throw refused2.refuse(file, filter, { workspace: repo.topLevel, attributes: file, filter });
     }
   }
 }
@@ -23699,10 +24701,10 @@ var init_before_retry = __esm({
 });
 
 // src/git/repo-lock.ts
-import { join as join30 } from "node:path";
+import { join as join33 } from "node:path";
 async function withRepoLock(repo, timeoutMs, fn) {
   return withLock(
-    join30(repo.gitDir, "agentgate.lock"),
+    join33(repo.gitDir, "agentgate.lock"),
     { timeoutMs, purpose: `snapshot ${repo.topLevel}` },
     async (lock) => {
       if (lock.recovered)
@@ -23716,7 +24718,7 @@ async function withRepoLock(repo, timeoutMs, fn) {
   );
 }
 async function recoverIndexLock(repo, timeoutMs) {
-  const path2 = join30(repo.gitDir, "index.lock");
+  const path2 = join33(repo.gitDir, "index.lock");
   const found = await removeAbandonedLock(path2, { workTree: repo.topLevel, gitDir: repo.gitDir }, timeoutMs);
   if (found !== "held") return;
   throw new IndexLockedError(
@@ -23772,8 +24774,7 @@ async function beforeIn(core, repo, opts) {
   }
   let branch = state.branch;
   if (opts.branch !== void 0) {
-    await switchToBranch(repo, opts.branch, state.sha);
-    branch = opts.branch;
+    branch = await switchToBranch(repo, opts.branch, state.sha);
   } else if (state.headState === "detached" && state.sha) {
     branch = await nameDetachedHead(repo, runId, state.sha);
   } else if (state.headState === "unborn" && branch === null) {
@@ -23926,8 +24927,7 @@ async function nameDetachedHead(repo, runId, sha) {
     for (let n = 1; n <= MAX_DETACHED_BRANCHES; n++) {
       const name2 = n === 1 ? `${prefix}${runId}` : `${prefix}${runId}-${n}`;
       if (clashes(name2)) continue;
-      await switchToBranch(repo, name2, sha);
-      return name2;
+      return switchToBranch(repo, name2, sha);
     }
   }
   throw new InvalidArgumentError(
@@ -23961,6 +24961,7 @@ var init_before = __esm({
     init_commit();
     init_refused_filters();
     init_repo();
+    init_nested_repos();
     init_refs();
     init_state();
     init_errors();
@@ -24186,9 +25187,9 @@ async function assertDescends(repo, runId, start, state) {
 function commitMessages(repo) {
   const read = /* @__PURE__ */ new Map();
   return (sha) => {
-    const known = read.get(sha) ?? getCommitInfo(repo, sha).then((c) => c.message);
-    read.set(sha, known);
-    return known;
+    const known2 = read.get(sha) ?? getCommitInfo(repo, sha).then((c) => c.message);
+    read.set(sha, known2);
+    return known2;
   };
 }
 function isOtherSnapshot(headMessage, message) {
@@ -24309,11 +25310,11 @@ var init_iterate = __esm({
 });
 
 // src/snapshotter/received-artifact.ts
-import { stat as stat12 } from "node:fs/promises";
+import { stat as stat13 } from "node:fs/promises";
 async function buildReceivedArtifact(core, snapshot) {
   const path2 = snapshot.patchPath;
   if (path2 === null || snapshot.recordedWorkspace === void 0) return false;
-  if ((await stat12(path2).catch(() => null))?.isFile() === true) return true;
+  if ((await stat13(path2).catch(() => null))?.isFile() === true) return true;
   try {
     const repo = await openRepo(snapshot.workspace, core.gitOptions());
     await assertNoLinkInside(repo.topLevel, path2);
@@ -24344,7 +25345,7 @@ var init_received_artifact = __esm({
 
 // src/snapshotter/read.ts
 import { createReadStream as createReadStream3 } from "node:fs";
-import { copyFile, readFile as readFile11 } from "node:fs/promises";
+import { copyFile, readFile as readFile10 } from "node:fs/promises";
 import { Readable } from "node:stream";
 async function getSnapshot(core, idOrSha, opts = {}) {
   assertSafeId(idOrSha, "snapshot id");
@@ -24388,7 +25389,7 @@ async function generatePatch(core, snapshot, outputFile) {
   const artifact = await intactArtifact(snapshot);
   if (artifact !== null) {
     if (outputFile) await writeOutputFile(outputFile, (temp) => copyFile(artifact, temp));
-    return outputFile ? "" : readFile11(artifact, "utf8");
+    return outputFile ? "" : readFile10(artifact, "utf8");
   }
   const repo = await openRepo(snapshot.workspace, core.gitOptions());
   if (outputFile) {
@@ -24436,10 +25437,10 @@ var init_read = __esm({
 // src/git/apply-check.ts
 import { mkdtemp as mkdtemp4, rm as rm11 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
-import { join as join31 } from "node:path";
+import { join as join34 } from "node:path";
 async function treeAfterApplying(repo, base, patchFile) {
-  const dir = await mkdtemp4(join31(tmpdir4(), "agentgate-apply-"));
-  const scratch = { ...repo, indexFile: join31(dir, "index") };
+  const dir = await mkdtemp4(join34(tmpdir4(), "agentgate-apply-"));
+  const scratch = { ...repo, indexFile: join34(dir, "index") };
   try {
     await runGit(scratch, ["read-tree", `${base}^{tree}`]);
     await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
@@ -24456,7 +25457,7 @@ var init_apply_check = __esm({
 });
 
 // src/snapshotter/verify.ts
-import { stat as stat13 } from "node:fs/promises";
+import { stat as stat14 } from "node:fs/promises";
 async function verifySnapshot(snapshot, run, git) {
   const checks = [];
   const add = (check, ok, detail) => checks.push({ check, ok, detail });
@@ -24503,7 +25504,7 @@ async function artifactCheck(snapshot, add) {
     add("patch-artifact", ok2, ok2 ? "no change, no artifact" : "changed snapshot has no patch artifact");
     return ok2;
   }
-  const exists5 = await stat13(snapshot.patchPath).then(
+  const exists5 = await stat14(snapshot.patchPath).then(
     (s) => s.isFile(),
     () => false
   );
@@ -24800,12 +25801,93 @@ var init_verify_store = __esm({
   }
 });
 
+// src/git/pick-collisions.ts
+import { lstat as lstat11 } from "node:fs/promises";
+import { join as join35 } from "node:path";
+async function previewPick(repo, source, head) {
+  const base = source.parents[0];
+  if (base === void 0) {
+    return { writes: await writtenPaths(repo, await emptyTreeId(repo), source.sha), conflicted: [] };
+  }
+  const trees = (await runGit(repo, ["rev-parse", `${head}^{tree}`, `${source.sha}^{tree}`])).stdout;
+  const [headTree, sourceTree] = trees.split("\n");
+  const message = "agentgate: cherry-pick preview\n";
+  const ours = await commitTree(repo, headTree, [base], message);
+  const theirs = source.parents.length === 1 ? source.sha : await commitTree(repo, sourceTree, [base], message);
+  const args = ["merge-tree", "--write-tree", "-z", "--name-only", "--no-messages", ours, theirs];
+  const res = await runGitBuffer(repo, args, { okExitCodes: [1] });
+  const [tree, ...conflicted] = splitNul(decodeBytes(res.stdout));
+  if (tree === void 0) throw unparseable("merge-tree --write-tree", "no tree");
+  return { writes: await writtenPaths(repo, head, assertGitId(tree, "merge-tree")), conflicted };
+}
+async function writtenPaths(repo, from, to) {
+  const args = ["diff-tree", "-r", "-z", "--no-renames", "--name-only", "--diff-filter=d", from, to];
+  return splitNul(decodeBytes((await runGitBuffer(repo, args)).stdout));
+}
+async function untrackedInTheWay(repo, writes, tracked) {
+  const written = writes.filter((p) => !tracked.has(p));
+  const kinds = /* @__PURE__ */ new Map();
+  const kindOf5 = (path2) => {
+    let kind = kinds.get(path2);
+    if (kind === void 0) {
+      kind = lstat11(fsPath(join35(repo.topLevel, path2))).then(
+        (st) => st.isDirectory() ? "dir" : "other",
+        () => "absent"
+      );
+      kinds.set(path2, kind);
+    }
+    return kind;
+  };
+  const hits = /* @__PURE__ */ new Set();
+  const dirs = [];
+  await Promise.all(
+    written.map(async (path2) => {
+      const leading = await leadingInTheWay(path2, tracked, kindOf5);
+      const kind = leading === null ? await kindOf5(path2) : "absent";
+      if (leading !== null) hits.add(leading);
+      if (kind === "other") hits.add(path2);
+      if (kind === "dir") dirs.push(path2);
+    })
+  );
+  for (const path2 of await untrackedUnder(repo, dirs)) hits.add(path2);
+  return [...hits].sort();
+}
+async function leadingInTheWay(path2, tracked, kindOf5) {
+  const parts = path2.split("/");
+  for (let i = 1; i < parts.length; i += 1) {
+    const dir = parts.slice(0, i).join("/");
+    if (tracked.has(dir)) return null;
+    const kind = await kindOf5(dir);
+    if (kind === "absent") return null;
+    if (kind === "other") return dir;
+  }
+  return null;
+}
+async function untrackedUnder(repo, dirs) {
+  if (dirs.length === 0) return [];
+  const words = ["ls-files", "-o", "-z", "--directory", "--", ...dirs];
+  const res = await withByteArgs(["--literal-pathspecs"], words, (args) => runGitBuffer(repo, args));
+  return splitNul(decodeBytes(res.stdout)).map((p) => p.replace(/\/$/, ""));
+}
+var init_pick_collisions = __esm({
+  "src/git/pick-collisions.ts"() {
+    "use strict";
+    init_path_bytes();
+    init_byte_args();
+    init_commit();
+    init_empty_tree();
+    init_ids2();
+    init_nul_records();
+    init_runner();
+  }
+});
+
 // src/git/cherry-pick-worktree.ts
-import { mkdtemp as mkdtemp5, readdir as readdir11, readFile as readFile12, rm as rm12 } from "node:fs/promises";
+import { mkdtemp as mkdtemp5, readdir as readdir12, readFile as readFile11, rm as rm12 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { basename as basename7, dirname as dirname13, join as join32 } from "node:path";
+import { basename as basename7, dirname as dirname13, join as join36 } from "node:path";
 async function withPickWorktree(repo, sha, fn) {
-  const dir = await mkdtemp5(join32(tmpdir5(), PREFIX));
+  const dir = await mkdtemp5(join36(tmpdir5(), PREFIX));
   if (isInside(repo.topLevel, dir)) {
     await rm12(dir, { recursive: true, force: true });
     throw new InvalidArgumentError(
@@ -24815,7 +25897,7 @@ async function withPickWorktree(repo, sha, fn) {
       }
     );
   }
-  const path2 = join32(dir, basename7(dir));
+  const path2 = join36(dir, basename7(dir));
   return withLock(`${dir}.lock`, { timeoutMs: 0, purpose: "cherry-pick worktree" }, async () => {
     let failure3 = null;
     try {
@@ -24835,12 +25917,12 @@ async function sweepPickWorktrees(repo) {
   return removed;
 }
 async function sweepRegistered(repo) {
-  const admin = join32(await commonDir(repo.gitDir), "worktrees");
+  const admin = join36(await commonDir(repo.gitDir), "worktrees");
   const removed = [];
-  for (const name2 of await readdir11(admin).catch(() => [])) {
+  for (const name2 of await readdir12(admin).catch(() => [])) {
     if (!PICK_NAME.test(name2)) continue;
-    const gitFile = (await readFile12(join32(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
-    const path2 = gitFile === "" ? join32(tmpdir5(), name2, name2) : dirname13(gitFile);
+    const gitFile = (await readFile11(join36(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
+    const path2 = gitFile === "" ? join36(tmpdir5(), name2, name2) : dirname13(gitFile);
     if (basename7(path2) !== name2 || basename7(dirname13(path2)) !== name2) continue;
     const dir = dirname13(path2);
     const owner = await readOwner(`${dir}.lock`);
@@ -24860,7 +25942,7 @@ async function sweepPickTemps() {
 }
 async function removeWorktree(repo, dir, path2, quiet) {
   try {
-    const admin = join32(await commonDir(repo.gitDir), "worktrees", basename7(path2));
+    const admin = join36(await commonDir(repo.gitDir), "worktrees", basename7(path2));
     await runGit(repo, ["worktree", "remove", "--force", "--force", path2]).catch(() => void 0);
     await rm12(dir, { recursive: true, force: true });
     await rm12(admin, { recursive: true, force: true });
@@ -24884,8 +25966,8 @@ var init_cherry_pick_worktree = __esm({
 });
 
 // src/git/cherry-pick.ts
-import { readFile as readFile13, rm as rm13, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join33 } from "node:path";
+import { readFile as readFile12, rm as rm13, writeFile as writeFile3 } from "node:fs/promises";
+import { join as join37 } from "node:path";
 async function cherryPick3(repo, rev, opts = {}) {
   const onto = opts.onto?.replace(/^refs\/heads\//, "");
   const ontoRef = onto === void 0 ? null : await branchRef(repo, onto);
@@ -24917,8 +25999,9 @@ async function pickInWorkspace(repo, source, ignore) {
       { details: { workspace: repo.topLevel } }
     );
   }
-  const origHead = join33(repo.gitDir, "ORIG_HEAD");
-  const savedOrigHead = await readFile13(origHead).catch(() => null);
+  await assertNothingInTheWay(repo, source, before2, state.branch ?? "HEAD");
+  const origHead = join37(repo.gitDir, "ORIG_HEAD");
+  const savedOrigHead = await readFile12(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
     await (savedOrigHead === null ? rm13(origHead, { force: true }) : writeFile3(origHead, savedOrigHead));
@@ -24929,7 +26012,7 @@ async function pickInWorkspace(repo, source, ignore) {
     files = await runPick(repo, source);
   } catch (error2) {
     if (await detectOperation(repo.gitDir) === "cherry-pick") await abort();
-    throw error2;
+    throw overwriteRefused(repo, error2) ?? error2;
   }
   if (files === null) return getCommitInfo(repo, "HEAD");
   await abort();
@@ -24947,6 +26030,37 @@ async function pickInWorktree(repo, source, ontoRef) {
     return getCommitInfo(repo, sha);
   });
 }
+async function assertNothingInTheWay(repo, source, head, onto) {
+  const index = await readIndexEntries(repo);
+  const hidden = (await hiddenChanges(repo, null, index)).filter((e) => e.reason === "not-compared");
+  if (hidden.length > 0) {
+    const paths2 = hidden.map((e) => e.path);
+    throw new DirtyWorkspaceError(
+      `${repo.topLevel} has changes to ${paths2.length} file(s) marked assume-unchanged or skip-worktree (${paths2.slice(0, 5).join(", ")}); commit or undo them, or cherry-pick --onto another branch`,
+      { details: { workspace: repo.topLevel, paths: paths2 } }
+    );
+  }
+  const preview = await previewPick(repo, source, head);
+  if (preview.conflicted.length > 0) throw conflict(source, onto, preview.conflicted);
+  const tracked = new Set(index.map((e) => e.path));
+  const paths = await untrackedInTheWay(repo, preview.writes, tracked);
+  if (paths.length > 0) {
+    throw new DirtyWorkspaceError(
+      `the cherry-pick would overwrite or remove ${paths.length} untracked or ignored path(s) in ${repo.topLevel} (${paths.slice(0, 5).join(", ")}); move them away, or cherry-pick --onto another branch`,
+      { details: { workspace: repo.topLevel, paths } }
+    );
+  }
+}
+function overwriteRefused(repo, error2) {
+  if (!(error2 instanceof GitFailedError)) return null;
+  const stderr = String(error2.details.stderr ?? "");
+  if (!stderr.includes("would be overwritten by merge")) return null;
+  const paths = [...stderr.matchAll(/^\t(.+)$/gm)].map((m) => m[1]);
+  return new DirtyWorkspaceError(
+    `git refuses to overwrite local changes in ${repo.topLevel} (${paths.slice(0, 5).join(", ")}); for a file marked assume-unchanged or skip-worktree, "git update-index --really-refresh" shows whether it changed; commit or undo the changes, or cherry-pick --onto another branch`,
+    { cause: error2, details: { workspace: repo.topLevel, paths } }
+  );
+}
 async function runPick(opts, source) {
   const mainline = source.parents.length > 1 ? ["-m", "1"] : [];
   const args = [
@@ -24963,8 +26077,8 @@ async function runPick(opts, source) {
     return null;
   } catch (error2) {
     if (!(error2 instanceof GitFailedError) || error2.details.exitCode !== 1) throw error2;
-    const report3 = await readStatus(opts);
-    const files = report3.entries.filter((e) => e.kind === "unmerged").map((e) => e.path);
+    const report4 = await readStatus(opts);
+    const files = report4.entries.filter((e) => e.kind === "unmerged").map((e) => e.path);
     if (files.length === 0) throw error2;
     return files;
   }
@@ -25011,6 +26125,8 @@ var init_cherry_pick = __esm({
     "use strict";
     init_errors();
     init_commit_info();
+    init_commit();
+    init_pick_collisions();
     init_refs();
     init_cherry_pick_worktree();
     init_runner();
@@ -25072,7 +26188,7 @@ async function cherryPick4(core, workspace, idOrSha, opts = {}) {
     const message = snapshot.commitMessage || `[agentgate] Run ${snapshot.runId} iteration ${snapshot.iteration}
 `;
     const squashed = await commitTree(repo, afterTree, [snapshot.beforeSha], message);
-    const ignore = await workspaceExcludes(repo.topLevel, core.options);
+    const ignore = await workspaceExcludes(repo, core.options);
     const onto = opts.onto;
     return cherryPick3(repo, squashed, { ignore, ...onto === void 0 ? {} : { onto } }).catch(
       (error2) => {
@@ -25150,7 +26266,11 @@ var init_snapshotter = __esm({
         this.options = options2;
         if (!isResolvedSettings(options2)) checkArgument(SnapshotterOptionsArg, options2, "options");
         this.store = new SnapshotStore(options2.home, { lockTimeoutMs: options2.lockTimeoutMs });
-        this.localPaths = new LocalPaths(options2.artifactsDir, options2.localWorkspace);
+        this.localPaths = new LocalPaths(
+          options2.artifactsDir,
+          options2.localWorkspace,
+          options2.localWorkspaceWins
+        );
       }
       options;
       store;
@@ -25162,7 +26282,7 @@ var init_snapshotter = __esm({
        * refused with DIRTY_WORKSPACE when onDirty is "error").
        */
       async captureBeforeState(workspace, opts) {
-        checkArgument(TextArg, workspace, "workspace");
+        checkArgument(WorkspaceArg, workspace, "workspace");
         checkArgument(BeforeOptionsArg, opts, "opts");
         return captureBeforeState(this, workspace, opts);
       }
@@ -25172,7 +26292,7 @@ var init_snapshotter = __esm({
        * change at all, nothing is committed and afterSha equals beforeSha.
        */
       async captureAfterState(workspace, before2, opts) {
-        checkArgument(TextArg, workspace, "workspace");
+        checkArgument(WorkspaceArg, workspace, "workspace");
         checkArgument(BeforeStateArg, before2, "before");
         checkArgument(AfterOptionsArg, opts, "opts");
         return captureAfterState(this, workspace, before2, opts);
@@ -25187,7 +26307,7 @@ var init_snapshotter = __esm({
        * (before state recorded, no snapshot) or a killed `after` would.
        */
       async iterate(workspace, opts) {
-        checkArgument(TextArg, workspace, "workspace");
+        checkArgument(WorkspaceArg, workspace, "workspace");
         checkArgument(IterateOptionsArg, opts, "opts");
         return iterate2(this, workspace, opts);
       }
@@ -25221,11 +26341,13 @@ var init_snapshotter = __esm({
        */
       async streamPatch(snapshot, consume) {
         checkArgument(SnapshotArg, snapshot, "snapshot");
+        checkArgument(FunctionArg, consume, "consume");
         return streamPatch(this, snapshot, consume);
       }
       /** Diff statistics between any two revisions of a workspace. */
       async stats(workspace, from, to) {
-        for (const [name2, value] of Object.entries({ workspace, from, to })) checkArgument(TextArg, value, name2);
+        checkArgument(WorkspaceArg, workspace, "workspace");
+        for (const [name2, value] of Object.entries({ from, to })) checkArgument(TextArg, value, name2);
         return stats3(this, workspace, from, to);
       }
       /** Verifies one snapshot, a run, or the whole store (including files that no longer load). */
@@ -25248,7 +26370,7 @@ var init_snapshotter = __esm({
        * snapshot's before and after trees are the same.
        */
       async cherryPick(workspace, idOrSha, opts = {}) {
-        checkArgument(TextArg, workspace, "workspace");
+        checkArgument(WorkspaceArg, workspace, "workspace");
         checkArgument(TextArg, idOrSha, "idOrSha");
         checkArgument(CherryPickOptionsArg, opts, "opts");
         return cherryPick4(this, workspace, idOrSha, opts);
@@ -25271,10 +26393,10 @@ var init_snapshotter = __esm({
 // src/demo/demo.ts
 import { mkdtemp as mkdtemp6, rename as rename5, rm as rm15, writeFile as writeFile4, mkdir as mkdir7 } from "node:fs/promises";
 import { tmpdir as tmpdir6 } from "node:os";
-import { dirname as dirname15, join as join34 } from "node:path";
+import { dirname as dirname15, join as join38 } from "node:path";
 import { Writable } from "node:stream";
 async function runDemo(opts = {}) {
-  const root = await mkdtemp6(join34(tmpdir6(), "agentgate-demo-"));
+  const root = await mkdtemp6(join38(tmpdir6(), "agentgate-demo-"));
   try {
     return { ...await demoIn(root), kept: opts.keep === true };
   } finally {
@@ -25282,14 +26404,14 @@ async function runDemo(opts = {}) {
   }
 }
 async function demoIn(root) {
-  const workspace = join34(root, "workspace");
-  const home = join34(root, "home");
+  const workspace = join38(root, "workspace");
+  const home = join38(root, "home");
   await put(workspace, "README.md", "# demo\n\nA throwaway workspace.\n");
   await put(workspace, "package.json", '{ "name": "demo", "private": true, "type": "module" }\n');
   await put(workspace, "NOTES.txt", "uncommitted notes from before the run\n");
   const snapshotter = new Snapshotter({
     home,
-    artifactsDir: join34(home, "artifacts"),
+    artifactsDir: join38(home, "artifacts"),
     identity: DEFAULT_IDENTITY,
     gitTimeoutMs: 6e4,
     lockTimeoutMs: 1e4,
@@ -25320,14 +26442,14 @@ async function demoIn(root) {
       gate: await testGate(gates, workspace, runId, s.iteration)
     });
   }
-  const report3 = await gates.verify({ runId }, { requireGates: ["test"] });
-  const failed = report3.checks.filter((c) => !c.ok).length;
+  const report4 = await gates.verify({ runId }, { requireGates: ["test"] });
+  const failed = report4.checks.filter((c) => !c.ok).length;
   return {
     workspace,
     home,
     runId,
     iterations,
-    verify: { ok: report3.ok, checks: report3.checks.length, failed }
+    verify: { ok: report4.ok, checks: report4.checks.length, failed }
   };
 }
 async function testGate(gates, workspace, runId, iteration) {
@@ -25344,7 +26466,7 @@ async function testGate(gates, workspace, runId, iteration) {
   return { name: result.name, verdict: result.verdict, reason: result.reason, tests: result.tests };
 }
 async function put(root, rel, content) {
-  const path2 = join34(root, rel);
+  const path2 = join38(root, rel);
   await mkdir7(dirname15(path2), { recursive: true });
   await writeFile4(path2, content);
 }
@@ -25380,7 +26502,7 @@ var init_demo = __esm({
       {
         task: "Rename the module, add a logo, and make the greeting friendlier",
         edit: async (ws) => {
-          await rename5(join34(ws, "src/greet.js"), join34(ws, "src/hello.js"));
+          await rename5(join38(ws, "src/greet.js"), join38(ws, "src/hello.js"));
           await put(
             ws,
             "src/hello.js",
@@ -25398,7 +26520,7 @@ var init_demo = __esm({
         task: "Update the test for the new greeting, remove the notes file and update the logo",
         edit: async (ws) => {
           await put(ws, "test/greet.test.js", greetTest("hello.js", "Hi there, Ada!"));
-          await rm15(join34(ws, "NOTES.txt"));
+          await rm15(join38(ws, "NOTES.txt"));
           await put(
             ws,
             "assets/logo.png",
@@ -25509,7 +26631,7 @@ async function recheckAnchors(src, repo, anchors) {
       );
       indices.forEach((at, j) => {
         const differ = anchorDifferences(given[j], computed[j]);
-        out[at] = differ.length === 0 && sameAnchor(given[j], computed[j]) ? null : `${differ.slice(0, 5).join(", ") || "its content"} differ${differ.length > 5 ? ", ..." : ""}`;
+        out[at] = differ.length === 0 ? null : `${differ.slice(0, 5).join(", ")} differ${differ.length > 5 ? ", ..." : ""}`;
       });
     } catch (error2) {
       if (!(error2 instanceof AgentgateError)) throw error2;
@@ -25528,8 +26650,8 @@ var init_anchor_keeper = __esm({
 });
 
 // src/git/remote.ts
-import { isAbsolute as isAbsolute10, join as join35, resolve as resolve18 } from "node:path";
-import { lstat as lstat8, stat as stat14 } from "node:fs/promises";
+import { isAbsolute as isAbsolute10, join as join39, resolve as resolve18 } from "node:path";
+import { lstat as lstat12, stat as stat15 } from "node:fs/promises";
 function pathRemote(path2) {
   if (!isAbsolute10(path2))
     throw new InvalidArgumentError(`${path2} is not an absolute path; give the file's full path`, {
@@ -25563,6 +26685,21 @@ function checkRemoteUrl(url2) {
   const slash = url2.indexOf("/");
   if (colon >= 0 && (slash < 0 || colon < slash)) return "ssh";
   return "local";
+}
+function httpPins(config2, url2, kind) {
+  const out = [];
+  for (const { key, value } of config2) {
+    if (!/^http\./i.test(key)) continue;
+    const variable = key.slice(key.lastIndexOf(".") + 1).toLowerCase();
+    if (HTTP_REFUSED.has(variable) && value !== "" && kind === "https")
+      throw new UnsafeRemoteError(
+        `the repository's config sets ${key}, which would make git present that client certificate to ${url2}; remove it from the workspace's config`,
+        { details: { url: url2, key } }
+      );
+    const pinned = HTTP_PINS[variable];
+    if (pinned !== void 0 && key.indexOf(".") !== key.lastIndexOf(".")) out.push([key, pinned]);
+  }
+  return out;
 }
 async function resolveRemote(repo, nameOrUrl, cwd, direction) {
   checkRemoteUrl(nameOrUrl);
@@ -25611,7 +26748,7 @@ function checked(repo, config2, remote) {
       { details: { url: remote.url } }
     );
   const url2 = kind === "local" && !isAbsolute10(remote.url) ? resolve18(repo.topLevel, remote.url) : remote.url;
-  return { ...remote, url: url2 };
+  return { ...remote, url: url2, config: [...remote.config, ...httpPins(config2, url2, kind)] };
 }
 async function givenUrl(repo, url2, cwd) {
   if (checkRemoteUrl(url2) === "local") {
@@ -25625,8 +26762,8 @@ async function givenUrl(repo, url2, cwd) {
   if (!url2.includes("/")) {
     const common = await commonDir(repo.gitDir);
     for (const dir of ["remotes", "branches"]) {
-      const file = join35(common, dir, url2);
-      if (await lstat8(file).then(
+      const file = join39(common, dir, url2);
+      if (await lstat12(file).then(
         () => true,
         () => false
       ))
@@ -25639,7 +26776,7 @@ async function givenUrl(repo, url2, cwd) {
   return url2;
 }
 async function remoteConfig(repo) {
-  const pattern = "^url\\..*\\.(push)?insteadof$|^core\\.gitproxy$|^remote\\.";
+  const pattern = "^url\\..*\\.(push)?insteadof$|^core\\.gitproxy$|^remote\\.|^http\\.";
   const res = await runGit(repo, ["config", "-z", "--get-regexp", pattern], { okExitCodes: [1] });
   return parseConfigEntries(res.stdout);
 }
@@ -25676,12 +26813,12 @@ function rewrittenUrl(url2, rules, direction) {
   return (direction === "push" ? longest(".pushinsteadof") : null) ?? longest(".insteadof") ?? url2;
 }
 async function isDir(path2) {
-  return stat14(path2).then(
+  return stat15(path2).then(
     (s) => s.isDirectory(),
     () => false
   );
 }
-var SCHEMES;
+var SCHEMES, HTTP_PINS, HTTP_REFUSED;
 var init_remote = __esm({
   "src/git/remote.ts"() {
     "use strict";
@@ -25691,6 +26828,17 @@ var init_remote = __esm({
     init_hardening();
     init_runner();
     SCHEMES = /* @__PURE__ */ new Set(["https", "ssh", "git", "file", "git+ssh", "ssh+git"]);
+    HTTP_PINS = {
+      cookiefile: "",
+      savecookies: "false",
+      sslverify: "true",
+      proxy: "",
+      extraheader: "",
+      curloptresolve: "",
+      emptyauth: "false",
+      delegation: "none"
+    };
+    HTTP_REFUSED = /* @__PURE__ */ new Set(["sslcert", "sslkey"]);
   }
 });
 
@@ -25818,11 +26966,20 @@ async function verifyBundle(repo, file) {
     { cause, details: { file } }
   );
   try {
-    await runGit(withTransport(repo), ["bundle", "verify", "--quiet", file]);
+    const [, format] = await Promise.all([
+      runGit(withTransport(repo), ["bundle", "verify", "--quiet", file]),
+      objectFormat(repo)
+    ]);
     const heads = (await runGit(withTransport(repo), ["bundle", "list-heads", file])).stdout;
     return heads.split("\n").filter(Boolean).map((line) => {
       const m = /^([0-9a-f]{40}(?:[0-9a-f]{24})?) (\S+)$/.exec(line);
       if (!m) throw invalid2(`unexpected line ${JSON.stringify(line.slice(0, 100))} in its list of refs`);
+      const theirs = m[1]?.length === 64 ? "sha256" : "sha1";
+      if (theirs !== format)
+        throw new BundleInvalidError(
+          `${file} holds ${theirs} objects and this repository uses ${format}; import it into a ${theirs} repository`,
+          { details: { file, bundleObjectFormat: theirs, objectFormat: format } }
+        );
       return { sha: m[1], ref: m[2] };
     });
   } catch (cause) {
@@ -25847,6 +27004,7 @@ var init_transport = __esm({
     "use strict";
     init_errors();
     init_remote();
+    init_record_objects();
     init_runner();
     TRANSPORT_CONFIG = [
       "protocol.allow=never",
@@ -25862,20 +27020,22 @@ var init_transport = __esm({
       "fetch.recurseSubmodules=false",
       "submodule.recurse=false",
       "push.recurseSubmodules=no",
-      "push.gpgSign=false"
+      "push.gpgSign=false",
+      ...Object.entries(HTTP_PINS).map(([key, value]) => `http.${key}=${value}`)
     ];
     SERVER_CONFIG = [
       "core.hooksPath=/dev/null",
       "core.fsmonitor=false",
       "core.alternateRefsCommand=",
-      "receive.autogc=false"
+      "receive.autogc=false",
+      "receive.denyCurrentBranch=refuse"
     ];
   }
 });
 
 // src/git/remote-locks.ts
-import { rm as rm16, stat as stat15 } from "node:fs/promises";
-import { join as join36 } from "node:path";
+import { rm as rm16, stat as stat16 } from "node:fs/promises";
+import { join as join40 } from "node:path";
 import { fileURLToPath } from "node:url";
 async function clearStaleRemoteRefLocks(url2, refs) {
   const kind = checkRemoteUrl(url2);
@@ -25885,12 +27045,12 @@ async function clearStaleRemoteRefLocks(url2, refs) {
   const locks = refs.filter((r) => /^refs\/agentgate\/[^\s]+$/.test(r) && !r.split("/").includes(".."));
   let removed = false;
   for (const ref of locks) {
-    const lock = join36(gitDir, `${ref}.lock`);
-    const first = await stat15(lock).catch(() => null);
+    const lock = join40(gitDir, `${ref}.lock`);
+    const first = await stat16(lock).catch(() => null);
     if (first === null || !first.isFile()) continue;
     const young = Math.min(STALE_REMOTE_LOCK_MS, STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs));
-    if (young > 0) await new Promise((resolve30) => setTimeout(resolve30, young));
-    const again = await stat15(lock).catch(() => null);
+    if (young > 0) await new Promise((resolve31) => setTimeout(resolve31, young));
+    const again = await stat16(lock).catch(() => null);
     if (again === null || !again.isFile() || again.mtimeMs !== first.mtimeMs) continue;
     await rm16(lock, { force: true });
     removed = true;
@@ -25898,9 +27058,9 @@ async function clearStaleRemoteRefLocks(url2, refs) {
   return removed;
 }
 async function localGitDir(path2) {
-  const isDir2 = async (p) => (await stat15(p).catch(() => null))?.isDirectory() === true;
-  if (await isDir2(join36(path2, "refs")) && await isDir2(join36(path2, "objects"))) return path2;
-  return await isDir2(join36(path2, ".git", "refs")) ? join36(path2, ".git") : null;
+  const isDir2 = async (p) => (await stat16(p).catch(() => null))?.isDirectory() === true;
+  if (await isDir2(join40(path2, "refs")) && await isDir2(join40(path2, "objects"))) return path2;
+  return await isDir2(join40(path2, ".git", "refs")) ? join40(path2, ".git") : null;
 }
 var STALE_REMOTE_LOCK_MS;
 var init_remote_locks = __esm({
@@ -26070,7 +27230,7 @@ var init_sharing = __esm({
 
 // src/sharing/record-objects.ts
 import { mkdir as mkdir8, rm as rm17, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join37 } from "node:path";
+import { join as join41 } from "node:path";
 function recordCommit(format, spec) {
   const jsonId = objectId(format, "blob", spec.json);
   const treeBuf = treeContent([{ name: spec.file, blob: jsonId }, ...spec.also ?? []]);
@@ -26091,7 +27251,7 @@ ${spec.message}`
   };
 }
 async function writeRecordObjects(repo, home, label, records) {
-  const dir = join37(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
+  const dir = join41(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
   await mkdir8(dir, { recursive: true });
   try {
     for (const [type, key] of [
@@ -26101,7 +27261,7 @@ async function writeRecordObjects(repo, home, label, records) {
     ]) {
       const files = /* @__PURE__ */ new Map();
       for (const r of records) {
-        const path2 = join37(dir, `${type}-${r[key].id}`);
+        const path2 = join41(dir, `${type}-${r[key].id}`);
         if (!files.has(r[key].id)) await writeFile5(path2, r[key].content);
         files.set(r[key].id, path2);
       }
@@ -26285,8 +27445,8 @@ Agentgate-Gate: ${gate2.id}
 `
   });
 }
-async function readGateCommits(repo, refs, refused, snapshots) {
-  const refuse = (ref, reason) => refused.push({ ref, reason });
+async function readGateCommits(repo, refs, refused2, snapshots) {
+  const refuse = (ref, reason) => refused2.push({ ref, reason });
   const shaped = refs.filter((r) => {
     if (r.type === "commit" && r.parents.length === 1) return true;
     refuse(r.ref, "not a gate verdict commit (one parent: the after commit)");
@@ -26370,8 +27530,8 @@ var init_gate_objects = __esm({
 });
 
 // src/sharing/gate-records.ts
-import { stat as stat16 } from "node:fs/promises";
-import { join as join38 } from "node:path";
+import { stat as stat17 } from "node:fs/promises";
+import { join as join42 } from "node:path";
 var MAX_REFSPECS, GateRecords;
 var init_gate_records = __esm({
   "src/sharing/gate-records.ts"() {
@@ -26468,7 +27628,7 @@ var init_gate_records = __esm({
       /** The verdict's log file when it is here and still has the recorded digest; else null (the text stays home). */
       async intactLog(g) {
         if (g.log === null || g.log.path === null) return null;
-        const size = await stat16(g.log.path).then(
+        const size = await stat17(g.log.path).then(
           (s) => s.isFile() ? s.size : -1,
           () => -1
         );
@@ -26484,12 +27644,12 @@ var init_gate_records = __esm({
        */
       async receive(repo, source, bring) {
         if (source.length === 0) return { gates: 0, runs: [], refused: [] };
-        const lockPath = join38(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join42(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
           () => withRepoLock(repo, this.options.lockTimeoutMs, async () => {
-            const refused = [];
+            const refused2 = [];
             const local = new Map((await listRefsWithParents(repo, GATES_PREFIX)).map((r) => [r.ref, r]));
             const toFetch = [];
             const held = [];
@@ -26497,13 +27657,13 @@ var init_gate_records = __esm({
               const name2 = parseGateRef(r.ref, GATES_PREFIX);
               const mine = local.get(r.ref);
               if (name2 === null)
-                refused.push({
+                refused2.push({
                   ref: r.ref,
                   reason: "not a gate ref name (refs/agentgate/gates/<runId>/<gateId>)"
                 });
               else if (mine === void 0) toFetch.push(r);
               else if (mine.sha !== r.sha)
-                refused.push({
+                refused2.push({
                   ref: r.ref,
                   reason: `conflicts with this repository's verdict ${mine.sha}; kept the local one`
                 });
@@ -26516,8 +27676,8 @@ var init_gate_records = __esm({
             const wanted = new Set(toFetch.map((r) => r.ref));
             const incoming = (toFetch.length > 0 ? await listRefsWithParents(repo, GATE_INCOMING_PREFIX) : []).map((r) => ({ ...r, ref: `${GATES_PREFIX}${r.ref.slice(GATE_INCOMING_PREFIX.length)}` })).filter((r) => wanted.has(r.ref));
             try {
-              const checked2 = await readGateCommits(repo, [...incoming, ...held], refused, this.snapshots);
-              const stored = await this.store(repo, checked2, refused);
+              const checked2 = await readGateCommits(repo, [...incoming, ...held], refused2, this.snapshots);
+              const stored = await this.store(repo, checked2, refused2);
               await updateRefs(
                 repo,
                 stored.filter((c) => !local.has(c.ref.ref)).map((c) => ({ ref: c.ref.ref, newSha: c.ref.sha, oldSha: null })),
@@ -26526,7 +27686,7 @@ var init_gate_records = __esm({
               return {
                 gates: stored.filter((c) => c.fresh).length,
                 runs: [...new Set(stored.map((c) => c.gate.runId))].sort(),
-                refused
+                refused: refused2
               };
             } finally {
               if (toFetch.length > 0)
@@ -26539,7 +27699,7 @@ var init_gate_records = __esm({
         );
       }
       /** Writes each verdict's log text (digest verified before it is placed) and stores the verdict. */
-      async store(repo, checked2, refused) {
+      async store(repo, checked2, refused2) {
         const out = [];
         for (const c of checked2) {
           const g = c.gate;
@@ -26553,7 +27713,7 @@ var init_gate_records = __esm({
             out.push({ ...c, fresh });
           } catch (error2) {
             if (!(error2 instanceof AgentgateError)) throw error2;
-            refused.push({
+            refused2.push({
               ref: c.ref.ref,
               reason: error2 instanceof ConcurrentUpdateError ? `verdict ${g.id} is already stored here with other content; kept the local one` : error2.message
             });
@@ -26686,7 +27846,7 @@ var init_own_records = __esm({
 });
 
 // src/sharing/publish.ts
-import { stat as stat17 } from "node:fs/promises";
+import { stat as stat18 } from "node:fs/promises";
 async function selectRuns(core, repo, sel) {
   if (sel.runId !== void 0) {
     const run = await core.store.loadRun(assertSafeId(sel.runId, "run id"));
@@ -26718,7 +27878,7 @@ async function runsHere(core, repo, runs3) {
   const here = runs3.filter((r) => r.workspace === repo.topLevel);
   const gone = await Promise.all(
     runs3.map(
-      async (r) => r.workspace !== repo.topLevel && !await stat17(r.workspace).then(
+      async (r) => r.workspace !== repo.topLevel && !await stat18(r.workspace).then(
         (st) => st.isDirectory(),
         () => false
       )
@@ -26797,14 +27957,14 @@ async function publishRecords(core, repo, pending) {
 }
 function rejectionMessage(rejected) {
   const held = rejected.filter((r) => r.summary.startsWith("[rejected]"));
-  const refused = rejected.filter((r) => !held.includes(r));
+  const refused2 = rejected.filter((r) => !held.includes(r));
   const some = (refs, say) => `${refs.length} ref(s) (${refs.slice(0, 3).map(say).join(", ")}${refs.length > 3 ? ", ..." : ""})`;
   const parts = [];
-  if (refused.length > 0)
-    parts.push(`the remote refused ${some(refused, (r) => `${r.ref}: ${r.summary.slice(0, 200)}`)}`);
+  if (refused2.length > 0)
+    parts.push(`the remote refused ${some(refused2, (r) => `${r.ref}: ${r.summary.slice(0, 200)}`)}`);
   if (held.length > 0)
     parts.push(`the remote already holds other records or anchors for ${some(held, (r) => r.ref)}`);
-  const next = refused.length === 0 ? "Fetch them to compare, or publish under another run id" : "The remote's reason says what it does not take (its configuration or hooks): fix that and push again";
+  const next = refused2.length === 0 ? "Fetch them to compare, or publish under another run id" : "The remote's reason says what it does not take (its configuration or hooks): fix that and push again";
   return `${parts.join("; ")}; nothing was overwritten. ${next}`;
 }
 var init_publish = __esm({
@@ -26831,7 +27991,7 @@ var init_core4 = __esm({
 });
 
 // src/sharing/rebuild.ts
-import { stat as stat18 } from "node:fs/promises";
+import { stat as stat19 } from "node:fs/promises";
 async function rebuildAccepted(core, repo, accepted, refuse, index) {
   if (accepted.length === 0) return { done: [], kept: [] };
   const iterationRefs = new Map((await listRefs(repo, RUNS_PREFIX)).map((r) => [r.ref, r.sha]));
@@ -26993,7 +28153,7 @@ async function checkPatch(core, repo, trees, patch4) {
   }
 }
 async function exists3(path2) {
-  return stat18(path2).then(
+  return stat19(path2).then(
     () => true,
     () => false
   );
@@ -27004,10 +28164,10 @@ async function receivedLine(core, accepted, runId, here) {
   return [...new Map([...held, ...received].map((s) => [s.id, s])).values()];
 }
 function withRestart(run, restart) {
-  const known = run.restarts ?? [];
+  const known2 = run.restarts ?? [];
   const same = (r) => restart !== void 0 && r.at === restart.at && r.sha === restart.sha && r.from === restart.from;
-  if (restart === void 0 || known.some(same)) return {};
-  return { restarts: [...known, restart].sort((x, y) => x.at.localeCompare(y.at)) };
+  if (restart === void 0 || known2.some(same)) return {};
+  return { restarts: [...known2, restart].sort((x, y) => x.at.localeCompare(y.at)) };
 }
 var init_rebuild = __esm({
   "src/sharing/rebuild.ts"() {
@@ -27025,9 +28185,9 @@ var init_rebuild = __esm({
 });
 
 // src/sharing/receive.ts
-import { join as join39 } from "node:path";
+import { join as join43 } from "node:path";
 async function receive(core, repo, list5, bring) {
-  const lockPath = join39(layout(core.options.home).locks, "sharing.lock");
+  const lockPath = join43(layout(core.options.home).locks, "sharing.lock");
   return withLock(
     lockPath,
     { timeoutMs: core.options.lockTimeoutMs, purpose: "sharing" },
@@ -27036,10 +28196,10 @@ async function receive(core, repo, list5, bring) {
       const source = await list5();
       const local = await listRefsWithParents(repo, RECORDS_PREFIX);
       const localSha = new Map(local.map((r) => [r.ref, r.sha]));
-      const refused = [];
+      const refused2 = [];
       const wanted = source.filter((r) => {
         if (parseRecordRef(r.ref, RECORDS_PREFIX) !== null) return true;
-        refused.push({
+        refused2.push({
           ref: r.ref,
           reason: "not a record ref name (refs/agentgate/records/<runId>/iteration-<n>)"
         });
@@ -27065,7 +28225,7 @@ async function receive(core, repo, list5, bring) {
           ],
           local
         );
-        return { ...result, refused: [...refused, ...result.refused] };
+        return { ...result, refused: [...refused2, ...result.refused] };
       } finally {
         await deleteRefs(repo, incoming.map(toDelete));
       }
@@ -27083,11 +28243,11 @@ async function heldRecords(core, local, wanted, fetched) {
   return local.filter((r) => same(r) || lacking.has(runOf3(r.ref) ?? "")).map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
 }
 function indexPath(core) {
-  return join39(layout(core.options.home).home, "sharing", "rebuilt.json");
+  return join43(layout(core.options.home).home, "sharing", "rebuilt.json");
 }
 async function rebuild(core, repo, incoming, localRefs) {
-  const refused = [];
-  const refuse = (ref, reason) => refused.push({ ref: ref.replace(INCOMING_PREFIX, RECORDS_PREFIX), reason });
+  const refused2 = [];
+  const refuse = (ref, reason) => refused2.push({ ref: ref.replace(INCOMING_PREFIX, RECORDS_PREFIX), reason });
   const local = new Map(localRefs.map((r) => [r.ref, r]));
   const index = await readJsonFile(indexPath(core), RebuiltIndex, "sharing index").catch(() => null) ?? {
     records: {}
@@ -27107,8 +28267,8 @@ async function rebuild(core, repo, incoming, localRefs) {
     }
     const mine = local.get(recordRef(name2.runId, name2.iteration));
     const replaces = mine && mine.sha !== ref.sha ? mine.sha : void 0;
-    const known = index.records[ref.sha];
-    if (mine && !replaces && known !== void 0 && await exists3(core.store.snapshotPath(known))) {
+    const known2 = index.records[ref.sha];
+    if (mine && !replaces && known2 !== void 0 && await exists3(core.store.snapshotPath(known2))) {
       unchanged += 1;
       runs3.add(name2.runId);
       continue;
@@ -27149,7 +28309,7 @@ async function rebuild(core, repo, incoming, localRefs) {
   const { done, kept } = await rebuildAccepted(core, repo, accepted, refuse, index);
   for (const a of [...done, ...kept]) runs3.add(a.record.snapshot.runId);
   await writeJsonAtomic(indexPath(core), index);
-  return { runs: [...runs3].sort(), snapshots: done.length, unchanged: unchanged + kept.length, refused };
+  return { runs: [...runs3].sort(), snapshots: done.length, unchanged: unchanged + kept.length, refused: refused2 };
 }
 function beforeFits(before2, s) {
   return couldBeBeforeOf(before2, s) && BRANCH_NAME.test(before2.branch);
@@ -27286,8 +28446,8 @@ Agentgate-Anchor: ${anchor3.commit}
 `
   });
 }
-async function readAnchorCommits(repo, format, refs, refused) {
-  const refuse = (ref, reason) => refused.push({ ref, reason });
+async function readAnchorCommits(repo, format, refs, refused2) {
+  const refuse = (ref, reason) => refused2.push({ ref, reason });
   const shaped = refs.flatMap((r) => {
     const commit = parseAnchorRef(r.ref, ANCHORS_PREFIX, format);
     if (commit === null) refuse(r.ref, "not an anchor ref name (refs/agentgate/anchors/<full commit id>)");
@@ -27342,7 +28502,7 @@ var init_anchor_objects = __esm({
 });
 
 // src/sharing/anchor-records.ts
-import { join as join40 } from "node:path";
+import { join as join44 } from "node:path";
 var MAX_REFSPECS3, AnchorRecords;
 var init_anchor_records = __esm({
   "src/sharing/anchor-records.ts"() {
@@ -27425,7 +28585,7 @@ var init_anchor_records = __esm({
        */
       async receive(repo, source, bring, runIds) {
         if (source.length === 0) return { anchors: [], unchanged: 0, refused: [] };
-        const lockPath = join40(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join44(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -27436,10 +28596,10 @@ var init_anchor_records = __esm({
               leftover.map((r) => ({ ref: r.ref, oldSha: r.sha }))
             );
             const format = await objectFormat(repo);
-            const refused = [];
+            const refused2 = [];
             const named3 = source.filter((r) => {
               if (parseAnchorRef(r.ref, ANCHORS_PREFIX, format) !== null) return true;
-              refused.push({
+              refused2.push({
                 ref: r.ref,
                 reason: "not an anchor ref name (refs/agentgate/anchors/<full commit id>)"
               });
@@ -27458,7 +28618,7 @@ var init_anchor_records = __esm({
             const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, ANCHOR_INCOMING_PREFIX) : [];
             try {
               const fetched = incoming.map((r) => ({ ...r, ref: `${ANCHORS_PREFIX}${r.ref.slice(ANCHOR_INCOMING_PREFIX.length)}` })).filter((r) => wanted.has(r.ref));
-              const taken = await this.take(repo, [...fetched, ...held], local, runIds, refused);
+              const taken = await this.take(repo, [...fetched, ...held], local, runIds, refused2);
               return { ...taken, unchanged: taken.unchanged + unchanged };
             } finally {
               await deleteRefs(
@@ -27483,9 +28643,9 @@ var init_anchor_records = __esm({
         return { held, unchanged };
       }
       /** Checks, recomputes and keeps what passes; the refused are added to `refused`. */
-      async take(repo, refs, local, runIds, refused) {
+      async take(repo, refs, local, runIds, refused2) {
         const format = await objectFormat(repo);
-        const read = (await readAnchorCommits(repo, format, refs, refused)).filter(
+        const read = (await readAnchorCommits(repo, format, refs, refused2)).filter(
           (r) => runIds === null || r.anchor.runs.some((run) => runIds.includes(run.runId))
         );
         const reasons = await this.keeper.recheck(
@@ -27506,7 +28666,7 @@ var init_anchor_records = __esm({
         for (const [i, r] of read.entries()) {
           const why = reasons[i];
           if (why !== null && why !== void 0) {
-            refused.push({ ref: r.ref.ref, reason: `it does not recompute the same here: ${why}` });
+            refused2.push({ ref: r.ref.ref, reason: `it does not recompute the same here: ${why}` });
             continue;
           }
           const mine = local.get(r.ref.ref);
@@ -27514,7 +28674,7 @@ var init_anchor_records = __esm({
             const theirs = mineOf.get(r.commit);
             if (theirs !== void 0 && this.keeper.same(theirs, r.anchor)) unchanged += 1;
             else
-              refused.push({
+              refused2.push({
                 ref: r.ref.ref,
                 reason: `conflicts with this repository's anchor ${mine.sha}; kept the local one`
               });
@@ -27526,14 +28686,14 @@ var init_anchor_records = __esm({
           anchors.push(r.commit);
         }
         await updateRefs(repo, updates, { message: "agentgate: fetched anchor" });
-        return { anchors: anchors.sort(), unchanged, refused };
+        return { anchors: anchors.sort(), unchanged, refused: refused2 };
       }
     };
   }
 });
 
 // src/sharing/sharing.ts
-import { stat as stat19 } from "node:fs/promises";
+import { stat as stat20 } from "node:fs/promises";
 import { resolve as resolve19 } from "node:path";
 async function pushWithLockRepair(repo, remote, specs) {
   const results = await pushRefs(repo, remote, specs);
@@ -27750,7 +28910,7 @@ var init_sharing2 = __esm({
       async import(workspace, file, cwd = process.cwd(), opts = {}) {
         const repo = await this.open(workspace);
         const path2 = resolve19(cwd, file);
-        const isFile = await stat19(path2).then(
+        const isFile = await stat20(path2).then(
           (s) => s.isFile(),
           () => false
         );
@@ -28054,7 +29214,7 @@ var init_verify3 = __esm({
 });
 
 // types/report.ts
-var ReportFormat, ReportSnapshot, RunReport;
+var ReportSnapshot, RunReport;
 var init_report = __esm({
   "types/report.ts"() {
     "use strict";
@@ -28065,7 +29225,7 @@ var init_report = __esm({
     init_gate();
     init_report_gates();
     init_verify3();
-    ReportFormat = deferred(() => _enum(["html", "md", "json", "dotenv"]));
+    init_report_format();
     ReportSnapshot = deferred(
       () => extend2(Snapshot, {
         task: nullable(string2()),
@@ -28355,29 +29515,29 @@ var init_anchor_model = __esm({
 });
 
 // src/report/dotenv.ts
-function dotenvVariables(report3) {
-  const last = report3.snapshots.at(-1);
-  const failed = report3.verification.checks.filter((c) => !c.ok).length;
+function dotenvVariables(report4) {
+  const last = report4.snapshots.at(-1);
+  const failed = report4.verification.checks.filter((c) => !c.ok).length;
   const vars = [
-    ["AGENTGATE_RUN_ID", report3.run.runId],
-    ["AGENTGATE_BRANCH", report3.branch],
-    ["AGENTGATE_BEFORE_SHA", report3.beforeSha],
-    ["AGENTGATE_AFTER_SHA", report3.afterSha],
-    ["AGENTGATE_ITERATIONS", report3.totals.iterations],
-    ["AGENTGATE_FILES_CHANGED", report3.totals.filesChanged],
-    ["AGENTGATE_INSERTIONS", report3.totals.insertions],
-    ["AGENTGATE_DELETIONS", report3.totals.deletions],
-    ["AGENTGATE_VERIFIED", report3.verification.ok],
+    ["AGENTGATE_RUN_ID", report4.run.runId],
+    ["AGENTGATE_BRANCH", report4.branch],
+    ["AGENTGATE_BEFORE_SHA", report4.beforeSha],
+    ["AGENTGATE_AFTER_SHA", report4.afterSha],
+    ["AGENTGATE_ITERATIONS", report4.totals.iterations],
+    ["AGENTGATE_FILES_CHANGED", report4.totals.filesChanged],
+    ["AGENTGATE_INSERTIONS", report4.totals.insertions],
+    ["AGENTGATE_DELETIONS", report4.totals.deletions],
+    ["AGENTGATE_VERIFIED", report4.verification.ok],
     ["AGENTGATE_FAILED_CHECKS", failed],
     ["AGENTGATE_LAST_SNAPSHOT_ID", last?.id],
     ["AGENTGATE_LAST_ITERATION", last?.iteration],
     ["AGENTGATE_LAST_TASK", last?.task],
     ["AGENTGATE_LAST_GATE", last?.gate],
-    ["AGENTGATE_WORKSPACE", report3.run.workspace],
-    ["AGENTGATE_GENERATED_AT", report3.generatedAt]
+    ["AGENTGATE_WORKSPACE", report4.run.workspace],
+    ["AGENTGATE_GENERATED_AT", report4.generatedAt]
   ];
   const text2 = /* @__PURE__ */ new Set(["AGENTGATE_LAST_TASK", "AGENTGATE_LAST_GATE"]);
-  for (const [k, v] of gateDotenvVariables(report3.gates, DOTENV_MAX_VARIABLES - vars.length)) {
+  for (const [k, v] of gateDotenvVariables(report4.gates, DOTENV_MAX_VARIABLES - vars.length)) {
     text2.add(k);
     vars.push([k, v]);
   }
@@ -28386,9 +29546,9 @@ function dotenvVariables(report3) {
     return [k, text2.has(k) ? textValue(value) : plainValue(value)];
   });
 }
-function renderDotenv(report3) {
+function renderDotenv(report4) {
   let out = "";
-  for (const [k, v] of dotenvVariables(report3)) {
+  for (const [k, v] of dotenvVariables(report4)) {
     const line = `${k}=${v}
 `;
     if (Buffer.byteLength(out + line, "utf8") > DOTENV_MAX_BYTES) break;
@@ -28434,6 +29594,9 @@ var init_visible = __esm({
 
 // src/report/model.ts
 async function buildRunReport(snapshotter, runId, now = /* @__PURE__ */ new Date()) {
+  checkArgument(SnapshotterArg, snapshotter, "snapshotter");
+  checkArgument(OptionalTextArg, runId, "runId");
+  checkArgument(DateArg, now, "now");
   const run = await pickRun(snapshotter, runId);
   const recorded = await snapshotter.listByRun(run.runId);
   const gates = await buildGateReport(
@@ -28539,6 +29702,8 @@ var init_model = __esm({
   "src/report/model.ts"() {
     "use strict";
     init_run();
+    init_library();
+    init_arguments();
     init_errors();
     init_paths();
     init_gate_store();
@@ -28549,8 +29714,8 @@ var init_model = __esm({
 
 // src/report/html.ts
 import { createHash as createHash7 } from "node:crypto";
-async function writeHtml({ report: report3, diffs, assets }, write2) {
-  const v = report3.verification;
+async function writeHtml({ report: report4, diffs, assets }, write2) {
+  const v = report4.verification;
   const failed = v.checks.filter((c) => !c.ok);
   const verdict = v.ok ? `passed (${v.checks.length} checks)` : `FAILED (${failed.length} of ${v.checks.length} checks)`;
   const csp = [
@@ -28561,7 +29726,7 @@ async function writeHtml({ report: report3, diffs, assets }, write2) {
     "base-uri 'none'",
     "form-action 'none'"
   ].join("; ");
-  const rows = report3.snapshots.map(
+  const rows = report4.snapshots.map(
     (s) => `<tr data-iteration="${s.iteration}"${s.setAside ? ' class="set-aside"' : ""}><td class="num">${s.iteration}${asideMark(s)}</td><td class="num">${s.filesChanged}</td><td class="num add">+${s.insertions}</td><td class="num del">-${s.deletions}</td><td><code title="${esc2(s.afterSha)}">${esc2(s.afterSha.slice(0, 12))}</code></td><td class="text">${s.task === null ? '<span class="none">-</span>' : esc2(s.task)}</td><td class="text">${s.gate === null ? '<span class="none">-</span>' : esc2(s.gate)}</td><td class="verdicts">${verdictCells(s)}</td></tr>`
   ).join("\n");
   const checks = failed.map(
@@ -28574,31 +29739,31 @@ async function writeHtml({ report: report3, diffs, assets }, write2) {
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${esc2(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>agentgate run ${esc2(report3.run.runId)}</title>
+<title>agentgate run ${esc2(report4.run.runId)}</title>
 <style>${assets.diff2htmlCss}</style>
 <style>${STYLE}${GATE_STYLE}</style>
 </head>
 <body>
 <header>
-<h1>agentgate run <code id="run-id">${esc2(report3.run.runId)}</code></h1>
+<h1>agentgate run <code id="run-id">${esc2(report4.run.runId)}</code></h1>
 <dl class="facts">
-<dt>Workspace</dt><dd><code>${esc2(report3.run.workspace)}</code></dd>
-<dt>Branch</dt><dd>${report3.branch === null ? '<span class="none">-</span>' : `<code>${esc2(report3.branch)}</code>`}</dd>
-<dt>Before</dt><dd>${sha(report3.beforeSha)}</dd>
-<dt>After</dt><dd>${sha(report3.afterSha)}</dd>
+<dt>Workspace</dt><dd><code>${esc2(report4.run.workspace)}</code></dd>
+<dt>Branch</dt><dd>${report4.branch === null ? '<span class="none">-</span>' : `<code>${esc2(report4.branch)}</code>`}</dd>
+<dt>Before</dt><dd>${sha(report4.beforeSha)}</dd>
+<dt>After</dt><dd>${sha(report4.afterSha)}</dd>
 <dt>Verification</dt><dd id="verification" class="${v.ok ? "ok" : "failed"}">${esc2(verdict)}</dd>
-<dt>Totals</dt><dd>${report3.totals.iterations} iterations, ${report3.totals.filesChanged} file changes summed over iterations (a file changed in two counts twice), <span class="add">+${report3.totals.insertions}</span> <span class="del">-${report3.totals.deletions}</span></dd>
-${restartPhrases(report3.run).map((r) => `<dt>Restart</dt><dd>${esc2(r)}</dd>`).join("")}
-<dt>Generated</dt><dd>${esc2(report3.generatedAt)}</dd>
+<dt>Totals</dt><dd>${report4.totals.iterations} iterations, ${report4.totals.filesChanged} file changes summed over iterations (a file changed in two counts twice), <span class="add">+${report4.totals.insertions}</span> <span class="del">-${report4.totals.deletions}</span></dd>
+${restartPhrases(report4.run).map((r) => `<dt>Restart</dt><dd>${esc2(r)}</dd>`).join("")}
+<dt>Generated</dt><dd>${esc2(report4.generatedAt)}</dd>
 </dl>
 ${failed.length ? `<section class="failed-checks"><h2>Failed checks</h2><ul>${checks}</ul></section>` : ""}
 </header>
 <main>
 <h2>Iterations</h2>
-${report3.snapshots.length ? `<table id="iterations"><thead><tr><th>#</th><th>Files</th><th>+</th><th>-</th><th>After</th><th>Task</th><th>Gate</th><th>Verdicts</th></tr></thead><tbody>
+${report4.snapshots.length ? `<table id="iterations"><thead><tr><th>#</th><th>Files</th><th>+</th><th>-</th><th>After</th><th>Task</th><th>Gate</th><th>Verdicts</th></tr></thead><tbody>
 ${rows}
 </tbody></table>` : '<p class="none">No iterations recorded yet.</p>'}
-${gateHtml(report3.gates, esc2)}
+${gateHtml(report4.gates, esc2)}
 <h2>Changes</h2>
 <div class="toolbar" role="radiogroup" aria-label="Diff view">Diff view:
 <label><input type="radio" name="view" value="line-by-line" checked> line by line</label>
@@ -28608,7 +29773,7 @@ ${gateHtml(report3.gates, esc2)}
 <noscript><p>Turn on JavaScript to list the files and see their diffs; the patches are in the run's artifacts.</p></noscript>
 </main>
 <script type="application/json" id="agentgate-data">{"eager":${EAGER_FILES},"page":${FILES_PAGE},"iterations":[`);
-  for (const [i, s] of report3.snapshots.entries()) {
+  for (const [i, s] of report4.snapshots.entries()) {
     await write2(`${i ? "," : ""}{"diffs":[`);
     const shown = [];
     await diffs(s, async ({ diff: diff2, ...rest }) => {
@@ -28789,21 +29954,21 @@ details.file{border-top:1px solid #eaeef2}details.file>summary{cursor:pointer;pa
 });
 
 // src/report/markdown.ts
-function renderMarkdown(report3, limit = GITHUB_STEP_SUMMARY_LIMIT) {
-  const v = report3.verification;
+function renderMarkdown(report4, limit = GITHUB_STEP_SUMMARY_LIMIT) {
+  const v = report4.verification;
   const failed = v.checks.filter((c) => !c.ok);
   const head = [
-    `## agentgate run \`${code(report3.run.runId)}\``,
+    `## agentgate run \`${code(report4.run.runId)}\``,
     "",
     "| | |",
     "|---|---|",
-    `| Workspace | ${cell(report3.run.workspace)} |`,
-    `| Branch | ${report3.branch === null ? "-" : cell(report3.branch)} |`,
-    `| Before | ${report3.beforeSha ? `\`${report3.beforeSha}\`` : "-"} |`,
-    `| After | ${report3.afterSha ? `\`${report3.afterSha}\`` : "-"} |`,
+    `| Workspace | ${cell(report4.run.workspace)} |`,
+    `| Branch | ${report4.branch === null ? "-" : cell(report4.branch)} |`,
+    `| Before | ${report4.beforeSha ? `\`${report4.beforeSha}\`` : "-"} |`,
+    `| After | ${report4.afterSha ? `\`${report4.afterSha}\`` : "-"} |`,
     `| Verification | ${v.ok ? `:white_check_mark: passed (${v.checks.length} checks)` : `:x: **failed** (${failed.length} of ${v.checks.length} checks)`} |`,
-    `| Totals | ${report3.totals.iterations} iterations, ${report3.totals.filesChanged} file changes summed over iterations (a file changed in two counts twice), +${report3.totals.insertions} -${report3.totals.deletions} |`,
-    ...restartPhrases(report3.run).map((r) => `| Restart | ${cell(r)} |`),
+    `| Totals | ${report4.totals.iterations} iterations, ${report4.totals.filesChanged} file changes summed over iterations (a file changed in two counts twice), +${report4.totals.insertions} -${report4.totals.deletions} |`,
+    ...restartPhrases(report4.run).map((r) => `| Restart | ${cell(r)} |`),
     ""
   ];
   const blocks = [];
@@ -28815,15 +29980,15 @@ function renderMarkdown(report3, limit = GITHUB_STEP_SUMMARY_LIMIT) {
       row(`| ${cell(c.check)} | ${c.snapshotId ? `\`${code(c.snapshotId)}\`` : "-"} | ${cell(c.detail)} |`);
     section([""]);
   }
-  blocks.push(...gateMarkdownBlocks(report3.gates, cell));
-  if (report3.snapshots.length) {
+  blocks.push(...gateMarkdownBlocks(report4.gates, cell));
+  if (report4.snapshots.length) {
     section([
       "### Iterations",
       "",
       "| # | Files | + | - | After | Task | Gate | Verdicts |",
       "|--:|--:|--:|--:|---|---|---|---|"
     ]);
-    for (const s of report3.snapshots) {
+    for (const s of report4.snapshots) {
       const aside = asidePhrase(s);
       const verdicts = (s.verdicts ?? []).map(
         (v2) => `${v2.name}: ${v2.verdict === "pass" ? "pass" : `**${v2.verdict}**`}`
@@ -28833,7 +29998,7 @@ function renderMarkdown(report3, limit = GITHUB_STEP_SUMMARY_LIMIT) {
       );
     }
     section([""]);
-    for (const s of report3.snapshots) {
+    for (const s of report4.snapshots) {
       if (s.files.length === 0) continue;
       section([
         `<details><summary>Iteration ${s.iteration}: ${s.filesChanged} files, +${s.insertions} -${s.deletions}</summary>`,
@@ -28972,6 +30137,7 @@ _${left} more file(s). Cut to fit the step summary: "report --anchor ${r.commit.
 `;
   let out = `${head}
 `;
+  let bytes = Buffer.byteLength(out, "utf8");
   for (const [i, f] of r.files.entries()) {
     const origins = f.origins.map(
       (o) => `${o.runId} #${o.iteration} (${o.lines})${o.gates.length ? ` ${o.gates.map((g) => `${g.name}: ${g.verdict}`).join(", ")}` : ""}`
@@ -28979,9 +30145,11 @@ _${left} more file(s). Cut to fit the step summary: "report --anchor ${r.commit.
     const row = `| ${cell(f.path)} | ${f.method} | ${f.linesFromRuns}/${f.linesAdded} | ${cell(origins)} | ${cell(notWritten(f))} |
 `;
     const left = r.files.length - i - 1;
-    if (Buffer.byteLength(out + row + (left > 0 ? cut2(left) : ""), "utf8") > limit)
+    const rowBytes = Buffer.byteLength(row, "utf8");
+    if (bytes + rowBytes + (left > 0 ? Buffer.byteLength(cut2(left), "utf8") : 0) > limit)
       return `${out}${cut2(left + 1)}`;
     out += row;
+    bytes += rowBytes;
   }
   return out;
 }
@@ -29046,11 +30214,11 @@ tr.method-none td.method{color:#cf222e;font-weight:600}
 
 // src/cli/commands/report-anchor.ts
 import { resolve as resolve20 } from "node:path";
-function render(report3, format) {
-  if (format === "html") return renderAnchorHtml(report3);
-  if (format === "md") return renderAnchorMarkdown(report3);
-  if (format === "dotenv") return renderAnchorDotenv(report3);
-  return `${JSON.stringify(report3, null, 2)}
+function render(report4, format) {
+  if (format === "html") return renderAnchorHtml(report4);
+  if (format === "md") return renderAnchorMarkdown(report4);
+  if (format === "dotenv") return renderAnchorDotenv(report4);
+  return `${JSON.stringify(report4, null, 2)}
 `;
 }
 function summaryText(what2, appended) {
@@ -29063,9 +30231,9 @@ function summaryText(what2, appended) {
 async function reportAnchor(ctx, rev, format, output, summaryFile) {
   const snapshotter = await ctx.snapshotter();
   const repo = await openRepo(ctx.workspace, snapshotter.gitOptions());
-  const report3 = await buildAnchorReport(provenanceSources(snapshotter), repo, rev);
-  const text2 = render(report3, format);
-  const commit = report3.commit;
+  const report4 = await buildAnchorReport(provenanceSources(snapshotter), repo, rev);
+  const text2 = render(report4, format);
+  const commit = report4.commit;
   if (output !== void 0) {
     const file = resolve20(output);
     await writeOutputData(file, text2);
@@ -29078,8 +30246,9 @@ async function reportAnchor(ctx, rev, format, output, summaryFile) {
   if (summaryFile !== null) {
     const short2 = commit.slice(0, 12);
     const appended = await appendStepSummary(summaryFile, {
-      text: text2,
-      cutTo: (room) => renderAnchorMarkdown(report3, room),
+      // Uncut: `text` is already cut to 1 MiB, and appending it would say `whole`.
+      text: renderAnchorMarkdown(report4, Number.POSITIVE_INFINITY),
+      cutTo: (room) => renderAnchorMarkdown(report4, room),
       note: leftOutNote(`the anchor of \`${short2}\``, `report --anchor ${short2} --format html`)
     });
     return {
@@ -29088,7 +30257,7 @@ async function reportAnchor(ctx, rev, format, output, summaryFile) {
     };
   }
   return {
-    json: format === "json" ? report3 : { format, commit, text: text2 },
+    json: format === "json" ? report4 : { format, commit, text: text2 },
     human: () => text2.replace(/\n$/, "")
   };
 }
@@ -29133,7 +30302,7 @@ async function* fileDiffs(files, chunks, budget) {
   };
   const reader = new SectionReader({
     open(header) {
-      current = header !== headerOf(files[next]) && header === headerOf(files[next - 1]) ? next - 1 : next++;
+      current = header !== headerOf2(files[next]) && header === headerOf2(files[next - 1]) ? next - 1 : next++;
       const result = results[current];
       if (!result || result.binary || result.tooLarge) return -1;
       return Math.min(budget.limits.maxFileDiffBytes - used[current], budget.remaining);
@@ -29167,7 +30336,7 @@ async function* fileDiffs(files, chunks, budget) {
   reader.end();
   yield* ready(files.length);
 }
-function headerOf(file) {
+function headerOf2(file) {
   return file && `diff --git a/${file.oldPath ?? file.path} b/${file.path}`;
 }
 function startsWith(line, prefix) {
@@ -29268,20 +30437,22 @@ var init_patches = __esm({
 });
 
 // src/report/index.ts
-import { open as open5 } from "node:fs/promises";
+import { open as open7 } from "node:fs/promises";
 import { resolve as resolve21 } from "node:path";
 async function renderReport(snapshotter, format, runId, options2 = {}) {
+  checkReportArguments(snapshotter, format, runId, options2);
   const parts = [];
-  const report3 = await render2(snapshotter, format, runId, options2, async (part) => {
+  const report4 = await render2(snapshotter, format, runId, options2, async (part) => {
     parts.push(part);
   });
-  return { report: report3, text: parts.join("") };
+  return { report: report4, text: parts.join("") };
 }
 async function writeReport(snapshotter, format, file, runId, options2 = {}) {
-  const path2 = resolve21(file);
+  checkReportArguments(snapshotter, format, runId, options2);
+  const path2 = resolve21(checkArgument(FileArg, file, "file"));
   let bytes = 0;
-  const report3 = await writeOutputFile(path2, async (temp) => {
-    const handle = await open5(temp, "wx", 420);
+  const report4 = await writeOutputFile(path2, async (temp) => {
+    const handle = await open7(temp, "wx", 420);
     try {
       let pending = [];
       let pendingLength = 0;
@@ -29307,20 +30478,26 @@ async function writeReport(snapshotter, format, file, runId, options2 = {}) {
       await handle.close();
     }
   });
-  return { file: path2, format, runId: report3.run.runId, bytes };
+  return { file: path2, format, runId: report4.run.runId, bytes };
+}
+function checkReportArguments(snapshotter, format, runId, options2) {
+  checkArgument(SnapshotterArg, snapshotter, "snapshotter");
+  checkArgument(ReportFormatArg, format, "format");
+  checkArgument(OptionalTextArg, runId, "runId");
+  checkArgument(ReportOptionsArg, options2, "options");
 }
 async function render2(snapshotter, format, runId, options2, write2) {
-  const report3 = await buildRunReport(snapshotter, runId);
+  const report4 = await buildRunReport(snapshotter, runId);
   switch (format) {
     case "json":
-      await write2(`${JSON.stringify(RunReport.parse(report3), null, 2)}
+      await write2(`${JSON.stringify(RunReport.parse(report4), null, 2)}
 `);
       break;
     case "md":
-      await write2(renderMarkdown(report3));
+      await write2(renderMarkdown(report4));
       break;
     case "dotenv":
-      await write2(renderDotenv(report3));
+      await write2(renderDotenv(report4));
       break;
     case "html": {
       const budget = new DiffBudget({
@@ -29342,11 +30519,11 @@ async function render2(snapshotter, format, runId, options2, write2) {
         for (; sent < s.files.length; sent++)
           await each({ diff: "", binary: false, tooLarge: false, unavailable: true });
       };
-      await writeHtml({ report: report3, diffs, assets: await loadAssets() }, write2);
+      await writeHtml({ report: report4, diffs, assets: await loadAssets() }, write2);
       break;
     }
   }
-  return report3;
+  return report4;
 }
 var WRITE_SIZE;
 var init_report2 = __esm({
@@ -29354,6 +30531,8 @@ var init_report2 = __esm({
     "use strict";
     init_config();
     init_report();
+    init_library();
+    init_arguments();
     init_errors();
     init_atomic();
     init_assets();
@@ -29468,6 +30647,7 @@ var init_report3 = __esm({
           );
         if (values.anchor !== void 0) return reportAnchor(ctx, values.anchor, format, output, summaryFile);
         await ctx.assertGivenWorkspace();
+        ctx.preferGivenWorkspace();
         const snapshotter = await ctx.snapshotter();
         if (output !== void 0) {
           const written = await writeReport(snapshotter, format, output, runId, options2);
@@ -29477,13 +30657,14 @@ var init_report3 = __esm({
             human: () => `Wrote ${written.file} (${format}, run ${written.runId}, ${written.bytes} bytes)`
           };
         }
-        const { report: report3, text: text2 } = await renderReport(snapshotter, format, runId, options2);
-        const annotations = await failedGateCommands(ctx, github, report3.run.runId);
+        const { report: report4, text: text2 } = await renderReport(snapshotter, format, runId, options2);
+        const annotations = await failedGateCommands(ctx, github, report4.run.runId);
         if (summaryFile !== null) {
-          const runId2 = report3.run.runId;
+          const runId2 = report4.run.runId;
           const appended = await appendStepSummary(summaryFile, {
-            text: text2,
-            cutTo: (room) => renderMarkdown(report3, room),
+            // Uncut: `text` is already cut to 1 MiB, and appending it would say `whole`.
+            text: renderMarkdown(report4, Number.POSITIVE_INFINITY),
+            cutTo: (room) => renderMarkdown(report4, room),
             note: leftOutNote(`the summary of run \`${runId2}\``, `report --run ${runId2} --format html`)
           });
           return {
@@ -29495,7 +30676,7 @@ var init_report3 = __esm({
         return {
           ...annotations,
           documentOnStdout: true,
-          json: format === "json" ? report3 : { format, runId: report3.run.runId, text: text2 },
+          json: format === "json" ? report4 : { format, runId: report4.run.runId, text: text2 },
           human: () => text2.replace(/\n$/, "")
         };
       }
@@ -29582,6 +30763,7 @@ var init_context = __esm({
       homeGiven;
       snapshotterInstance = null;
       gatesInstance = null;
+      givenWorkspaceWins = false;
       static async create(values) {
         const { home, source } = chooseHome(values.home);
         const settings = await settingsFor({
@@ -29607,8 +30789,16 @@ var init_context = __esm({
           identity,
           gitTimeoutMs,
           lockTimeoutMs,
-          ...this.workspaceGiven ? { localWorkspace: this.workspace } : {}
+          ...this.workspaceGiven ? { localWorkspace: this.workspace } : {},
+          ...this.workspaceGiven && this.givenWorkspaceWins ? { localWorkspaceWins: true } : {}
         };
+      }
+      /**
+       * For a command about one run (`verify --run`, `report`): -C names where that run is, also when
+       * the recorded workspace exists (a clone beside the original). Called before the services are made.
+       */
+      preferGivenWorkspace() {
+        this.givenWorkspaceWins = true;
       }
       /**
        * WORKSPACE_NOT_FOUND when -C names no directory. For the commands that read the home alone
@@ -29626,7 +30816,8 @@ var init_context = __esm({
       }
       /** Recorded paths as this machine has them (see LocalPaths). */
       get localPaths() {
-        return new LocalPaths(this.settings.artifactsDir, this.serviceOptions.localWorkspace);
+        const { localWorkspace, localWorkspaceWins } = this.serviceOptions;
+        return new LocalPaths(this.settings.artifactsDir, localWorkspace, localWorkspaceWins);
       }
       snapshotter() {
         this.snapshotterInstance ??= Promise.resolve().then(() => (init_snapshotter(), snapshotter_exports)).then(
@@ -29702,6 +30893,8 @@ async function serve(input, output, opts) {
   } catch (error2) {
     if (!(error2 instanceof OutputClosed)) throw error2;
   }
+  const signal = receivedSignal();
+  return signal === null ? 0 : signalExitStatus(signal);
 }
 async function answerAll(input, output, opts) {
   const max = SERVE_MAX_LINE_BYTES;
@@ -29723,6 +30916,7 @@ async function answerAll(input, output, opts) {
         await tooLong(output, max);
       } else {
         await handle(Buffer.concat([...parts, piece]));
+        if (receivedSignal() !== null) return;
       }
       parts = [];
       pending = 0;
@@ -29788,7 +30982,8 @@ async function execute(request, opts) {
   const argv = [];
   const given = { ...request.options };
   for (const name2 of INHERITED)
-    if (!(name2 in given) && typeof opts.defaults[name2] === "string") given[name2] = opts.defaults[name2];
+    if ((given[name2] ?? false) === false && typeof opts.defaults[name2] === "string")
+      given[name2] = opts.defaults[name2];
   for (const [name2, value] of Object.entries(given)) {
     if (name2 === "help" || name2 === "version")
       throw new UsageError(`${name2} is not served; run "agentgate-snapshot <command> --${name2}"`);
@@ -29865,8 +31060,8 @@ function closedOr(error2) {
   return isClosedPipe(error2) ? new OutputClosed("output closed", { cause: error2 }) : error2;
 }
 function write(output, text2) {
-  return new Promise((resolve30, reject) => {
-    output.write(text2, (error2) => error2 ? reject(closedOr(error2)) : resolve30());
+  return new Promise((resolve31, reject) => {
+    output.write(text2, (error2) => error2 ? reject(closedOr(error2)) : resolve31());
   });
 }
 var INHERITED, OutputClosed;
@@ -29875,6 +31070,7 @@ var init_serve2 = __esm({
     "use strict";
     init_serve();
     init_errors();
+    init_user_command();
     init_context();
     init_json_stream();
     init_output();
@@ -29906,8 +31102,12 @@ var init_serve3 = __esm({
       examples: [`serve --home "$AGENTGATE_HOME" < requests.jsonl`],
       async run(_ctx, values) {
         const { serve: serve2 } = await Promise.resolve().then(() => (init_serve2(), serve_exports));
-        await serve2(process.stdin, process.stdout, { defaults: values, load, aside: process.stderr });
-        return { silent: true };
+        const exitCode = await serve2(process.stdin, process.stdout, {
+          defaults: values,
+          load,
+          aside: process.stderr
+        });
+        return { silent: true, exitCode };
       }
     });
   }
@@ -29941,8 +31141,8 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { lstat as lstat9, mkdir as mkdir9, readdir as readdir12, realpath as realpath6, rename as rename6, rm as rm18, stat as stat20, writeFile as writeFile6 } from "node:fs/promises";
-import { basename as basename8, dirname as dirname16, join as join41 } from "node:path";
+import { lstat as lstat13, mkdir as mkdir9, readdir as readdir13, realpath as realpath7, rename as rename6, rm as rm18, stat as stat21, writeFile as writeFile6 } from "node:fs/promises";
+import { basename as basename8, dirname as dirname16, join as join45 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -29956,12 +31156,12 @@ function checkpointRepo(p) {
   };
 }
 async function indexBytes(repo) {
-  const index = await stat20(repo.indexFile).catch(() => null);
+  const index = await stat21(repo.indexFile).catch(() => null);
   if (index === null) return null;
-  const names2 = await readdir12(repo.gitDir).catch(() => []);
+  const names2 = await readdir13(repo.gitDir).catch(() => []);
   const shared = await Promise.all(
     names2.filter((name2) => name2.startsWith("sharedindex.")).map(
-      (name2) => stat20(join41(repo.gitDir, name2)).then(
+      (name2) => stat21(join45(repo.gitDir, name2)).then(
         (st) => st.size,
         () => 0
       )
@@ -29970,13 +31170,13 @@ async function indexBytes(repo) {
   return shared.reduce((sum2, size) => sum2 + size, index.size);
 }
 async function initCheckpointRepo(repo) {
-  if (await lstat9(repo.gitDir).catch(() => null) !== null) return configure(repo);
+  if (await lstat13(repo.gitDir).catch(() => null) !== null) return configure(repo);
   const parent = dirname16(repo.gitDir);
   const prefix = `${basename8(repo.gitDir)}.init-`;
   await mkdir9(parent, { recursive: true });
-  for (const name2 of await readdir12(parent))
-    if (name2.startsWith(prefix)) await rm18(join41(parent, name2), { recursive: true, force: true });
-  const building = join41(parent, `${prefix}${randomHex(4)}`);
+  for (const name2 of await readdir13(parent))
+    if (name2.startsWith(prefix)) await rm18(join45(parent, name2), { recursive: true, force: true });
+  const building = join45(parent, `${prefix}${randomHex(4)}`);
   await mkdir9(building);
   await configure({ ...repo, gitDir: building });
   await rename6(building, repo.gitDir);
@@ -29984,50 +31184,45 @@ async function initCheckpointRepo(repo) {
 async function configure(repo) {
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir9(join41(repo.gitDir, "info"), { recursive: true });
-  await writeFile6(join41(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir9(join45(repo.gitDir, "info"), { recursive: true });
+  await writeFile6(join45(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
-  const [top, exclude, gitDir] = await revParseLines(dir, opts, [
+  const { lines, inGitDir } = await revParseLines(dir, opts, [
     "--path-format=absolute",
     "--show-toplevel",
     "--git-path",
     "info/exclude",
     "--git-dir"
   ]);
-  if (!top || !exclude || !gitDir) return { root: dir, isRepository: false, excludesFile: null };
-  const root = await realpath6(top);
-  await assertOwnWorkTree(await realpath6(dir), root, gitDir);
+  const [top, exclude, gitDir] = lines;
+  if (!top || !exclude || !gitDir)
+    return { root: dir, isRepository: false, excludesFile: null, ...inGitDir ? { inGitDir: true } : {} };
+  assertUtf8GitDir(dir, gitDir, exclude);
+  const root = await realpath7(top);
+  await assertOwnWorkTree(await realpath7(dir), root, gitDir);
   return { root, isRepository: true, excludesFile: exclude };
 }
-async function workTreeOfGitDir(dir, opts = {}) {
-  const [inside, bare2, gitDir] = await revParseLines(dir, opts, [
-    "--is-inside-git-dir",
-    "--is-bare-repository",
-    "--absolute-git-dir"
-  ]);
-  if (inside !== "true" || !gitDir) return void 0;
-  if (bare2 === "true" || basename8(gitDir) !== ".git") return null;
-  const top = await realpath6(dirname16(gitDir));
-  const probe = await probeWorkspace(top, opts);
-  return probe.isRepository && probe.root === top ? top : null;
-}
 async function revParseLines(dir, opts, questions) {
-  const res = await runGit({ cwd: dir, ...opts }, ["rev-parse", ...questions]).catch((cause) => {
-    if (cause instanceof GitFailedError) return null;
-    throw cause;
-  });
-  return res === null ? [] : res.stdout.split("\n");
+  const res = await runGitBuffer({ cwd: dir, ...opts }, ["rev-parse", ...questions]).catch(
+    (cause) => {
+      if (cause instanceof GitFailedError) return cause;
+      throw cause;
+    }
+  );
+  if (!(res instanceof GitFailedError))
+    return { lines: decodeBytes(res.stdout).split("\n"), inGitDir: false };
+  return { lines: [], inGitDir: NO_WORK_TREE.test(String(res.details.stderr ?? "")) };
 }
 function probeInputs(dir, probe) {
   if (probe.isRepository) {
-    const gitDir = join41(dir, ".git");
-    if (probe.root !== dir || probe.excludesFile !== join41(gitDir, "info", "exclude")) return null;
-    return [dir, gitDir, join41(gitDir, "config"), join41(gitDir, "config.worktree"), join41(gitDir, "commondir")];
+    const gitDir = join45(dir, ".git");
+    if (probe.root !== dir || probe.excludesFile !== join45(gitDir, "info", "exclude")) return null;
+    return [dir, gitDir, join45(gitDir, "config"), join45(gitDir, "config.worktree"), join45(gitDir, "commondir")];
   }
   const inputs = [];
   for (let p = dir; ; p = dirname16(p)) {
-    inputs.push(join41(p, ".git"), join41(p, "HEAD"));
+    inputs.push(join45(p, ".git"), join45(p, "HEAD"));
     if (dirname16(p) === p) return inputs;
   }
 }
@@ -30054,7 +31249,7 @@ async function countObjects(repo) {
   return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
 }
 async function looseObjectBytes(repo, oid) {
-  const st = await stat20(join41(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  const st = await stat21(join45(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
   return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 async function packLooseObjects(repo) {
@@ -30068,6 +31263,7 @@ var init_checkpoint_repo = __esm({
     init_errors();
     init_random();
     init_count_objects();
+    init_path_bytes();
     init_repo();
     init_runner();
     INDEX_CONFIG = ["core.splitIndex=true", "splitIndex.sharedIndexExpire=1.hour.ago"];
@@ -30086,14 +31282,14 @@ var init_checkpoint_repo = __esm({
 });
 
 // src/fs/leading-dirs.ts
-import { lstat as lstat10 } from "node:fs/promises";
-import { join as join42 } from "node:path";
+import { lstat as lstat14 } from "node:fs/promises";
+import { join as join46 } from "node:path";
 async function leadingDirsAreReal(root, path2, real = /* @__PURE__ */ new Map()) {
   for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
     const dir = path2.slice(0, at);
     let ok = real.get(dir);
     if (ok === void 0) {
-      const st = await lstat10(fsPath(join42(root, dir))).catch(() => null);
+      const st = await lstat14(fsPath(join46(root, dir))).catch(() => null);
       ok = st === null || st.isDirectory();
       real.set(dir, ok);
     }
@@ -30168,6 +31364,17 @@ async function indexFromTree(repo, treeish) {
   await runGit(repo, ["read-tree", "--end-of-options", treeish]);
   await runGit(repo, ["update-index", "-q", "--ignore-missing", "--refresh"], { okExitCodes: [1] });
 }
+async function entriesWithoutObject(repo) {
+  const listed = await runGitBuffer(repo, ["ls-files", "-z", "-v", "-s"]);
+  const entries2 = parseIndexEntries(decodeBytes(listed.stdout)).filter((e) => e.mode !== GITLINK_MODE);
+  const answers = await batchCheck(repo, [...new Set(entries2.map((e) => e.oid))]);
+  const gone = new Set(answers.filter((a) => !a.found).map((a) => a.name));
+  return { missing: entries2.filter((e) => gone.has(e.oid)).map((e) => e.path), entries: entries2.length };
+}
+async function dropIndexEntries(repo, paths) {
+  if (paths.length === 0) return;
+  await runGit(repo, ["update-index", "--force-remove", "-z", "--stdin"], { input: nulInput(paths) });
+}
 async function writeTree(repo) {
   const res = await runGit(repo, ["write-tree"]);
   return assertGitId(res.stdout.trim(), "write-tree");
@@ -30191,6 +31398,7 @@ var init_checkpoint_index = __esm({
     init_hardening();
     init_ids2();
     init_ls_files_tagged();
+    init_record_objects();
     init_nul_records();
     init_runner();
   }
@@ -30259,7 +31467,7 @@ function isCheckpointRevision(rev) {
 async function listTree(repo, rev) {
   if (!isCheckpointRevision(rev)) return null;
   try {
-    const res = await runGitBuffer(repo, ["ls-tree", "-r", "-z", "--full-tree", rev]);
+    const res = await readGit(repo, ["ls-tree", "-r", "-z", "--full-tree", rev]);
     return parseLsTree(decodeBytes(res.stdout));
   } catch (cause) {
     if (cause instanceof GitFailedError && /not a valid object name|not a tree object/i.test(String(cause.details.stderr)))
@@ -30268,7 +31476,7 @@ async function listTree(repo, rev) {
   }
 }
 async function changedPaths(repo, from, to) {
-  const res = await runGitBuffer(repo, ["diff-tree", "-r", "-z", "--no-renames", "--name-only", from, to]);
+  const res = await readGit(repo, ["diff-tree", "-r", "-z", "--no-renames", "--name-only", from, to]);
   return splitNul(decodeBytes(res.stdout));
 }
 async function changedPathsOfPairs(repo, pairs) {
@@ -30278,7 +31486,7 @@ async function changedPathsOfPairs(repo, pairs) {
     assertGitId(from, "diff-tree --stdin");
     assertGitId(to, "diff-tree --stdin");
   }
-  const res = await runGitBuffer(repo, ["diff-tree", "--stdin", "-r", "-z", "--no-renames", "--name-only"], {
+  const res = await readGit(repo, ["diff-tree", "--stdin", "-r", "-z", "--no-renames", "--name-only"], {
     input: distinct.map(([from, to]) => `${from} ${to}
 `).join("")
   });
@@ -30287,7 +31495,7 @@ async function changedPathsOfPairs(repo, pairs) {
   return pairs.map((p) => byPair.get(`${p[0]} ${p[1]}`) ?? []);
 }
 async function diffTrees(repo, from, to) {
-  const res = await runGitBuffer(repo, [
+  const res = await readGit(repo, [
     "diff-tree",
     "-r",
     "-z",
@@ -30303,7 +31511,7 @@ async function diffTrees(repo, from, to) {
 }
 async function unifiedTreeDiff(repo, from, to, leaveOut = []) {
   const specs = leaveOut.length === 0 ? [] : ["--", ".", ...leaveOut.map(excludeSpec)];
-  const res = await runGitBuffer(repo, [
+  const res = await readGit(repo, [
     "diff-tree",
     "-r",
     "-p",
@@ -30321,7 +31529,7 @@ async function unifiedTreeDiff(repo, from, to, leaveOut = []) {
   ]);
   return res.stdout;
 }
-async function readObjects(repo, oids) {
+async function readObjects(repo, oids, paths = /* @__PURE__ */ new Map()) {
   const out = /* @__PURE__ */ new Map();
   const unique = [...new Set(oids)];
   if (unique.length === 0) return out;
@@ -30330,16 +31538,27 @@ async function readObjects(repo, oids) {
 `).join("")
   });
   for (const obj of parseCatFileBatch(res.stdout)) {
-    if (obj.kind === "missing") {
-      throw new StoreCorruptError(`object ${obj.name} is missing from the checkpoint store ${repo.gitDir}`, {
-        details: { gitDir: repo.gitDir, object: obj.name }
-      });
-    }
+    if (obj.kind === "missing") throw lostObject(repo, obj.name, paths.get(obj.name) ?? null);
     out.set(obj.oid, obj.content);
   }
   return out;
 }
-var REVISION;
+async function readGit(repo, args, opts = {}) {
+  try {
+    return await runGitBuffer(repo, args, opts);
+  } catch (cause) {
+    const lost = cause instanceof GitFailedError ? LOST_OBJECT.exec(String(cause.details.stderr)) : null;
+    throw lost === null ? cause : lostObject(repo, lost[1] ?? lost[2], null);
+  }
+}
+function lostObject(repo, object2, path2) {
+  const file = path2 === null ? "" : ` (the file ${JSON.stringify(path2)})`;
+  return new StoreCorruptError(
+    `object ${object2}${file} is missing from the checkpoint store ${repo.gitDir}, so a checkpoint that holds it cannot be read whole; "checkpoint track" writes it back while a file of the workspace still holds that content; else restore another checkpoint (see "checkpoint list"), or revert only this one's other files ("checkpoint revert HASH PATH...")`,
+    { details: { gitDir: repo.gitDir, object: object2, path: path2 } }
+  );
+}
+var REVISION, LOST_OBJECT;
 var init_checkpoint_trees = __esm({
   "src/git/checkpoint-trees.ts"() {
     "use strict";
@@ -30354,24 +31573,25 @@ var init_checkpoint_trees = __esm({
     init_nul_records();
     init_runner();
     REVISION = /^([0-9a-f]{4,64}|refs\/checkpoints(-meta)?\/[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*)$/;
+    LOST_OBJECT = /unable to read (?:tree )?([0-9a-f]{40,64})|missing (?:blob|tree) object '([0-9a-f]{40,64})'/;
   }
 });
 
 // src/checkpoints/workspace-paths.ts
-import { realpath as realpath7 } from "node:fs/promises";
-import { basename as basename9, dirname as dirname17, join as join43, relative as relative6, resolve as resolve23, sep as sep9 } from "node:path";
+import { realpath as realpath8 } from "node:fs/promises";
+import { basename as basename9, dirname as dirname17, join as join47, relative as relative6, resolve as resolve23, sep as sep10 } from "node:path";
 function toGitPath(root, abs) {
-  return relative6(root, abs).split(sep9).join("/");
+  return relative6(root, abs).split(sep10).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join43(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join47(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
   const tail = [basename9(abs)];
   let head = dirname17(abs);
   for (; ; ) {
     try {
-      return join43(await realpath7(head), ...tail.reverse());
+      return join47(await realpath8(head), ...tail.reverse());
     } catch {
       const up = dirname17(head);
       if (up === head) return abs;
@@ -30440,7 +31660,8 @@ function diffFullBetween(store, from, to) {
     const kept = new Set(await store.withoutNowIgnored(all.map((r) => r.path)));
     const records = all.filter((r) => kept.has(r.path));
     const wanted = records.filter((r) => !r.binary).flatMap((r) => [r.srcId, r.dstId]).filter((o) => !isNullId(o));
-    const blobs = await readObjects(store.repo, wanted);
+    const paths = new Map(records.flatMap((r) => [[r.srcId, r.path], [r.dstId, r.path]]));
+    const blobs = await readObjects(store.repo, wanted, paths);
     const text2 = (oid) => {
       const blob = isNullId(oid) ? void 0 : blobs.get(oid);
       return blob === void 0 ? "" : decodeBytes(blob);
@@ -30835,27 +32056,63 @@ var init_message2 = __esm({
   }
 });
 
+// src/checkpoints/names.ts
+async function checkpointNamed(store, name2) {
+  if (OBJECT_ID_PATTERN.test(name2)) return name2;
+  const records = await markedRecords(store);
+  if (MARKERS.includes(name2)) {
+    const marked = markersOf(records)[name2];
+    if (marked === null)
+      throw new CheckpointNotFoundError(
+        `there is no "${name2}" checkpoint yet; "checkpoint track" records one`,
+        {
+          details: { hash: name2 }
+        }
+      );
+    return marked.ref;
+  }
+  if (isCheckpointRevision(name2) && recordedTrees(records, name2).length === 1) return name2;
+  const labelled = records.find((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX) && entryOf(r).label === name2);
+  return labelled?.ref ?? name2;
+}
+async function markedRecords(store) {
+  if (!await store.exists()) return [];
+  return store.reading(() => listRefRecords(store.repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]));
+}
+var MARKERS;
+var init_names = __esm({
+  "src/checkpoints/names.ts"() {
+    "use strict";
+    init_ids();
+    init_errors();
+    init_checkpoint_trees();
+    init_refs();
+    init_message2();
+    MARKERS = ["latest", "baseline", "safety"];
+  }
+});
+
 // src/checkpoints/project-id.ts
 import { createHash as createHash8 } from "node:crypto";
-import { readdir as readdir13, readFile as readFile14, stat as stat21 } from "node:fs/promises";
-import { dirname as dirname18, join as join44 } from "node:path";
+import { readdir as readdir14, readFile as readFile13, stat as stat22 } from "node:fs/promises";
+import { dirname as dirname18, join as join48 } from "node:path";
 function pathKey(realPath) {
   return createHash8("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join44(checkpointsDir, projectId, worktreeKey);
+  const dir = join48(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join44(dir, "git"),
-    indexFile: join44(dir, "index"),
-    metaFile: join44(dir, "store.json"),
-    upkeepFile: join44(dir, "upkeep.json"),
-    probeFile: join44(dir, "probe.json"),
-    promptsDir: join44(dir, "prompts"),
-    lockPath: join44(dir, "lock"),
-    tempDir: join44(dir, "tmp")
+    gitDir: join48(dir, "git"),
+    indexFile: join48(dir, "index"),
+    metaFile: join48(dir, "store.json"),
+    upkeepFile: join48(dir, "upkeep.json"),
+    probeFile: join48(dir, "probe.json"),
+    promptsDir: join48(dir, "prompts"),
+    lockPath: join48(dir, "lock"),
+    tempDir: join48(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -30881,18 +32138,18 @@ async function storeAbove(checkpointsDir, dir, home) {
   return null;
 }
 async function storeOf(location, root) {
-  const text2 = await readFile14(location.metaFile, "utf8").catch(() => null);
+  const text2 = await readFile13(location.metaFile, "utf8").catch(() => null);
   try {
     const parsed = text2 === null ? null : JSON.parse(text2);
     if (typeof parsed?.workspace === "string") return parsed.workspace === root ? "intact" : "none";
   } catch {
   }
-  const head = await stat21(join44(location.gitDir, "HEAD")).catch(() => null);
+  const head = await stat22(join48(location.gitDir, "HEAD")).catch(() => null);
   return head?.isFile() === true ? "damaged" : "none";
 }
 async function listDir2(dir) {
   try {
-    return (await readdir13(dir)).sort();
+    return (await readdir14(dir)).sort();
   } catch {
     return [];
   }
@@ -30904,10 +32161,10 @@ var init_project_id = __esm({
 });
 
 // src/checkpoints/prompt-numbers.ts
-import { link as link2, mkdir as mkdir10, readdir as readdir14, readFile as readFile15, rm as rm19, writeFile as writeFile7 } from "node:fs/promises";
-import { join as join45 } from "node:path";
+import { link as link2, mkdir as mkdir10, readdir as readdir15, readFile as readFile14, rm as rm19, writeFile as writeFile7 } from "node:fs/promises";
+import { join as join49 } from "node:path";
 function sessionDir(promptsDir, session) {
-  return join45(promptsDir, pathKey(session));
+  return join49(promptsDir, pathKey(session));
 }
 async function claimPromptNumber(promptsDir, session, delivery) {
   const dir = sessionDir(promptsDir, session);
@@ -30918,7 +32175,7 @@ async function claimPromptNumber(promptsDir, session, delivery) {
     for (; ; ) {
       const newest = Math.max(
         0,
-        ...(await readdir14(dir)).map((name2) => /^\d+$/.test(name2) ? Number(name2) : 0)
+        ...(await readdir15(dir)).map((name2) => /^\d+$/.test(name2) ? Number(name2) : 0)
       );
       if (delivery !== void 0 && await deliveredAgain(dir, newest, delivery))
         return { n: newest, duplicate: true };
@@ -30930,7 +32187,7 @@ async function claimPromptNumber(promptsDir, session, delivery) {
 }
 async function deliveredAgain(dir, n, delivery) {
   if (n === 0) return false;
-  const text2 = await readFile15(join45(dir, String(n)), "utf8").catch(() => "");
+  const text2 = await readFile14(join49(dir, String(n)), "utf8").catch(() => "");
   let claimed;
   try {
     claimed = JSON.parse(text2);
@@ -30939,18 +32196,18 @@ async function deliveredAgain(dir, n, delivery) {
   }
   const hook = hash(delivery.hook);
   if (claimed.text !== hash(delivery.text) || claimed.hook === hook) return false;
-  return create(join45(dir, `${n}-${hook}`), "");
+  return create(join49(dir, `${n}-${hook}`), "");
 }
 async function claimFile(dir, n, text2) {
-  if (text2 === "") return create(join45(dir, String(n)), "");
-  const temp = join45(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
+  if (text2 === "") return create(join49(dir, String(n)), "");
+  const temp = join49(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
   await writeFile7(temp, text2);
   try {
-    await link2(temp, join45(dir, String(n)));
+    await link2(temp, join49(dir, String(n)));
     return true;
   } catch (error2) {
     if (error2.code === "EEXIST") return false;
-    return create(join45(dir, String(n)), text2);
+    return create(join49(dir, String(n)), text2);
   } finally {
     await rm19(temp, { force: true });
   }
@@ -30958,7 +32215,7 @@ async function claimFile(dir, n, text2) {
 async function notePromptNumber(promptsDir, session, n) {
   const dir = sessionDir(promptsDir, session);
   await mkdir10(dir, { recursive: true }).catch(() => void 0);
-  await create(join45(dir, String(n)), "").catch(() => void 0);
+  await create(join49(dir, String(n)), "").catch(() => void 0);
 }
 function promptNumber(records, session, claimed) {
   const numbers = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(entryOf).filter((e) => e.session === session).map((e) => e.prompt ?? 0);
@@ -31041,18 +32298,18 @@ function inTheWay2(plan, current, blocked) {
   const under = (p) => blocked.some((b) => isUnder(p, b));
   const deleted = new Set(plan.deletes.filter((p) => !under(p)));
   const kept = new Set([...current.keys()].filter((p) => !deleted.has(p)));
-  const known = knownPaths(kept);
+  const known2 = knownPaths(kept);
   const fileAbove = (p) => {
     for (let i = p.lastIndexOf("/"); i > 0; i = p.lastIndexOf("/", i - 1))
       if (kept.has(p.slice(0, i))) return true;
     return false;
   };
-  const dirAt = (p) => known.has(p) && !kept.has(p);
+  const dirAt = (p) => known2.has(p) && !kept.has(p);
   const stands = [
     ...plan.writes.map((w) => w.path).filter((p) => under(p) || fileAbove(p) || dirAt(p)),
     ...plan.deletes.filter(under),
     // Under a skipped path (a nested repository) the capture cannot tell: what was skipped stood there.
-    ...plan.uncovered.filter((p) => known.has(p) || under(p))
+    ...plan.uncovered.filter((p) => known2.has(p) || under(p))
   ];
   return stands.sort();
 }
@@ -31084,7 +32341,7 @@ var init_plan = __esm({
 });
 
 // src/checkpoints/skip-rules.ts
-import { accessSync, constants, lstatSync as lstatSync2 } from "node:fs";
+import { accessSync, constants as constants4, lstatSync as lstatSync2 } from "node:fs";
 function skipRecord(skips) {
   if (skips.length === 0) return {};
   const byReason = {};
@@ -31121,7 +32378,7 @@ async function findSkipped(root, listing, maxBytes, sizes) {
   ];
   const repoDirs = /* @__PURE__ */ new Map();
   for (let i = 0; i < candidates.length; i += STAT_SLICE) {
-    if (i > 0) await new Promise((resolve30) => setImmediate(resolve30));
+    if (i > 0) await new Promise((resolve31) => setImmediate(resolve31));
     for (const c of candidates.slice(i, i + STAT_SLICE)) {
       const nested = nestedRepositoryAbove(root, c.path, repoDirs);
       if (nested !== null) {
@@ -31178,7 +32435,7 @@ function fileShape(path2) {
   if (st.isFIFO() || st.isSocket() || st.isCharacterDevice() || st.isBlockDevice()) return "unreadable";
   if (!st.isFile()) return null;
   try {
-    accessSync(fsPath(path2), constants.R_OK);
+    accessSync(fsPath(path2), constants4.R_OK);
     return st.size;
   } catch {
     return "unreadable";
@@ -31198,7 +32455,7 @@ var init_skip_rules = __esm({
 });
 
 // src/checkpoints/restore.ts
-import { lstat as lstat11 } from "node:fs/promises";
+import { lstat as lstat15 } from "node:fs/promises";
 function restoreTo(store, hash2) {
   return store.locked("checkpoint restore", "existing", async () => {
     const { trees, refs } = await store.resolveCheckpoints([hash2]);
@@ -31282,8 +32539,8 @@ async function revertLocked(store, refs, paths, desired, skippedThen, uncaptured
 async function captureForRestore(store, paths) {
   const captured = await store.capture();
   const current = await store.requireListing(captured.treeId);
-  const known = new Set(captured.skipped.map((s) => s.path));
-  const nested = nestedRepositoriesAbove(store.workspace, paths, current.keys()).filter((d) => !known.has(d));
+  const known2 = new Set(captured.skipped.map((s) => s.path));
+  const nested = nestedRepositoriesAbove(store.workspace, paths, current.keys()).filter((d) => !known2.has(d));
   if (nested.length === 0) return { captured, current };
   const again = await store.capture({ nested });
   return { captured: again, current: await store.requireListing(again.treeId) };
@@ -31296,7 +32553,7 @@ async function assertKnownPaths(store, selection2, wanted) {
   const uncaptured = unknown2.filter((sel) => !inWorkspace.has(sel));
   const onDisk = await Promise.all(
     uncaptured.map(
-      (p) => lstat11(fsPath(toAbsolute(store.workspace, p))).then(
+      (p) => lstat15(fsPath(toAbsolute(store.workspace, p))).then(
         () => true,
         () => false
       )
@@ -31362,17 +32619,18 @@ var init_retention = __esm({
 
 // src/git/checkpoint-health.ts
 import { createHash as createHash9 } from "node:crypto";
-import { lstat as lstat12, readdir as readdir15, readFile as readFile16 } from "node:fs/promises";
-import { join as join46 } from "node:path";
+import { lstatSync as lstatSync3, readdirSync } from "node:fs";
+import { lstat as lstat16, readdir as readdir16, readFile as readFile15 } from "node:fs/promises";
+import { join as join50 } from "node:path";
 async function repoDamage(gitDir, refs, indexFile) {
   const [index, dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
     indexFile === void 0 ? null : indexDamage(indexFile),
-    kindOf(gitDir),
-    readText(join46(gitDir, "HEAD")),
-    readText(join46(gitDir, "packed-refs")),
-    kindOf(join46(gitDir, "objects")),
-    kindOf(join46(gitDir, "refs")),
-    ...refs.map((ref) => readText(join46(gitDir, ...ref.split("/"))))
+    kindOf2(gitDir),
+    readText(join50(gitDir, "HEAD")),
+    readText(join50(gitDir, "packed-refs")),
+    kindOf2(join50(gitDir, "objects")),
+    kindOf2(join50(gitDir, "refs")),
+    ...refs.map((ref) => readText(join50(gitDir, ...ref.split("/"))))
   ]);
   const unusable = dir !== "dir" ? `its git directory ${dir === "missing" ? "is missing" : "is not a directory"}` : head === null ? "its HEAD file is missing" : !HEAD_TEXT.test(head) ? "its HEAD file is damaged" : objects !== "dir" ? "its objects directory is missing" : refsDir !== "dir" ? "its refs directory is missing" : null;
   const brokenRefs2 = refs.filter((_, i) => {
@@ -31383,13 +32641,13 @@ async function repoDamage(gitDir, refs, indexFile) {
   return unusable === null ? { unusable, brokenRefs: brokenRefs2, garbledPacked, index } : { unusable, brokenRefs: [], garbledPacked: [], index: null };
 }
 async function indexDamage(path2) {
-  const info = await lstat12(path2).catch((error2) => {
+  const info = await lstat16(path2).catch((error2) => {
     if (isAbsent(error2)) return null;
     throw error2;
   });
   if (info === null) return null;
   if (!info.isFile()) return "its index is not a plain file";
-  const bytes = await readFile16(path2);
+  const bytes = await readFile15(path2);
   if (bytes.length === 0) return "its index file is empty";
   if (bytes.length < INDEX_HEADER + 20) return "its index file is cut short";
   if (bytes.toString("latin1", 0, 4) !== "DIRC" || !INDEX_VERSIONS.includes(bytes.readUInt32BE(4)))
@@ -31412,20 +32670,20 @@ function parsePackedRefs(text2) {
   return { refs, garbled };
 }
 async function refsWithoutObject(repo, gitDir, prefixes) {
-  const packed = await readText(join46(gitDir, "packed-refs"));
+  const packed = await readText(join50(gitDir, "packed-refs"));
   const ids = /* @__PURE__ */ new Map();
   if (packed !== null) {
     for (const [ref, id2] of parsePackedRefs(packed).refs)
       if (prefixes.some((p) => ref.startsWith(p))) ids.set(ref, id2);
   }
   for (const prefix of prefixes) {
-    const dir = join46(gitDir, ...prefix.split("/"));
-    const names2 = await readdir15(dir, { recursive: true }).catch((error2) => {
+    const dir = join50(gitDir, ...prefix.split("/"));
+    const names2 = await readdir16(dir, { recursive: true }).catch((error2) => {
       if (isAbsent(error2)) return [];
       throw error2;
     });
     for (const name2 of names2) {
-      const text2 = await readText(join46(dir, name2));
+      const text2 = await readText(join50(dir, name2));
       if (text2 !== null && REF_TEXT.test(text2))
         ids.set(`${prefix}${name2.split(/[\\/]/).join("/")}`, text2.trim());
     }
@@ -31439,9 +32697,32 @@ async function refsWithoutObject(repo, gitDir, prefixes) {
   );
   return [...ids].filter(([, id2]) => missing.has(id2)).map(([ref]) => ref);
 }
-async function kindOf(path2) {
+function objectsChangedSince(gitDir, since) {
+  const reference = since.map((file) => lstatSync3(file, { bigint: true, throwIfNoEntry: false })).find(Boolean);
+  if (reference === void 0) return false;
   try {
-    return (await lstat12(path2)).isDirectory() ? "dir" : "other";
+    const objects = join50(gitDir, "objects");
+    const pack = join50(objects, "pack");
+    const dirs = readdirSync(objects).filter((name2) => FAN_OUT.test(name2) || name2 === "pack");
+    const paths = [
+      objects,
+      ...dirs.map((name2) => join50(objects, name2)),
+      ...readdirSync(pack).map((name2) => join50(pack, name2))
+    ];
+    const at = (st) => st.ctimeNs > st.mtimeNs ? st.ctimeNs : st.mtimeNs;
+    const since2 = at(reference);
+    return paths.some((path2) => {
+      const st = lstatSync3(path2, { bigint: true, throwIfNoEntry: false });
+      return st === void 0 || at(st) > since2;
+    });
+  } catch (error2) {
+    if (isAbsent(error2)) return true;
+    throw error2;
+  }
+}
+async function kindOf2(path2) {
+  try {
+    return (await lstat16(path2)).isDirectory() ? "dir" : "other";
   } catch (error2) {
     if (isAbsent(error2)) return "missing";
     throw error2;
@@ -31449,7 +32730,7 @@ async function kindOf(path2) {
 }
 async function readText(path2) {
   try {
-    return await readFile16(path2, "utf8");
+    return await readFile15(path2, "utf8");
   } catch (error2) {
     if (isAbsent(error2) || error2.code === "EISDIR") return null;
     throw error2;
@@ -31459,7 +32740,7 @@ function isAbsent(error2) {
   const code2 = error2.code;
   return code2 === "ENOENT" || code2 === "ENOTDIR";
 }
-var HEAD_TEXT, REF_TEXT, INDEX_HEADER, INDEX_VERSIONS, INDEX_HASHES, PACKED_REF, PACKED_PEEL;
+var HEAD_TEXT, REF_TEXT, INDEX_HEADER, INDEX_VERSIONS, INDEX_HASHES, PACKED_REF, PACKED_PEEL, FAN_OUT;
 var init_checkpoint_health = __esm({
   "src/git/checkpoint-health.ts"() {
     "use strict";
@@ -31474,14 +32755,15 @@ var init_checkpoint_health = __esm({
     ];
     PACKED_REF = /^([0-9a-f]{40}|[0-9a-f]{64}) (refs\/\S+)$/;
     PACKED_PEEL = /^\^([0-9a-f]{40}|[0-9a-f]{64})$/;
+    FAN_OUT = /^[0-9a-f]{2}$/;
   }
 });
 
 // src/checkpoints/recovery.ts
-import { copyFile as copyFile2, lstat as lstat13, mkdir as mkdir11, readFile as readFile17, rename as rename7, rm as rm20 } from "node:fs/promises";
-import { dirname as dirname19, join as join47, relative as relative7 } from "node:path";
+import { copyFile as copyFile2, lstat as lstat17, mkdir as mkdir11, readFile as readFile16, rename as rename7, rm as rm20 } from "node:fs/promises";
+import { dirname as dirname19, join as join51, relative as relative7 } from "node:path";
 async function findDamage(location, withIndex = false) {
-  const damage = await repoDamage(location.gitDir, MARKERS, withIndex ? location.indexFile : void 0);
+  const damage = await repoDamage(location.gitDir, MARKERS2, withIndex ? location.indexFile : void 0);
   return isDamage(damage) ? damage : null;
 }
 function isDamage(damage) {
@@ -31522,23 +32804,23 @@ function refName(ref) {
 function corruptError(location, damage) {
   const after2 = damage.unusable !== null ? "starts a new, empty store (the checkpoints in it can no longer be read)" : damage.index === null ? "goes on with its checkpoints" : "goes on with its checkpoints, its index made again from the latest one";
   return new StoreCorruptError(
-    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join47(location.dir, "damaged-<time>")} and ${after2}`,
+    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join51(location.dir, "damaged-<time>")} and ${after2}`,
     { details: { store: location.dir, damage: what(damage) } }
   );
 }
 async function setAside(location, damage) {
   const parts = damage.unusable === null ? [
-    ...damage.brokenRefs.map((ref) => join47(location.gitDir, ...ref.split("/"))),
+    ...damage.brokenRefs.map((ref) => join51(location.gitDir, ...ref.split("/"))),
     ...damage.index === null ? [] : [location.indexFile]
-  ] : [location.gitDir, location.indexFile, join47(location.dir, "budget.json"), location.upkeepFile];
-  const aside = join47(
+  ] : [location.gitDir, location.indexFile, join51(location.dir, "budget.json"), location.upkeepFile];
+  const aside = join51(
     location.dir,
     `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`
   );
   if (damage.unusable === null) await dropPacked(location, damage, aside);
   for (const part of parts) {
-    if (await lstat13(part).catch(() => null) === null) continue;
-    const to = join47(aside, relative7(location.dir, part));
+    if (await lstat17(part).catch(() => null) === null) continue;
+    const to = join51(aside, relative7(location.dir, part));
     await mkdir11(dirname19(to), { recursive: true });
     await rename7(part, to);
   }
@@ -31550,9 +32832,13 @@ async function rebuildIndex(repo) {
   if (latest === null) return;
   await indexFromTree(repo, latest).catch(() => rm20(repo.indexFile, { force: true }));
 }
+function restagedText(location, paths) {
+  const some = paths.slice(0, 3).join(", ") + (paths.length > 3 ? ", ..." : "");
+  return `the checkpoint store ${location.dir} had lost the objects of ${paths.length} files its index named (${some}): they were staged again from the workspace; an older checkpoint that holds a lost object of a file changed since cannot be restored whole`;
+}
 async function dropPacked(location, damage, aside) {
-  const file = join47(location.gitDir, "packed-refs");
-  const text2 = await readFile17(file, "utf8").catch(() => null);
+  const file = join51(location.gitDir, "packed-refs");
+  const text2 = await readFile16(file, "utf8").catch(() => null);
   if (text2 === null) return;
   const { refs, garbled } = parsePackedRefs(text2);
   const broken = damage.brokenRefs.filter((ref) => refs.has(ref));
@@ -31565,12 +32851,12 @@ async function dropPacked(location, damage, aside) {
     dropping = dropped.has(line);
     if (!dropping) kept.push(line);
   }
-  const to = join47(aside, relative7(location.dir, file));
+  const to = join51(aside, relative7(location.dir, file));
   await mkdir11(dirname19(to), { recursive: true });
   await copyFile2(file, to);
   await writeFileAtomic(file, kept.join("\n"));
 }
-var MARKERS, REF_FAILURE, INDEX_FAILURE;
+var MARKERS2, REF_FAILURE, INDEX_FAILURE;
 var init_recovery = __esm({
   "src/checkpoints/recovery.ts"() {
     "use strict";
@@ -31581,7 +32867,7 @@ var init_recovery = __esm({
     init_checkpoint_index();
     init_refs();
     init_message2();
-    MARKERS = [LATEST_REF, BASELINE_REF, SAFETY_REF];
+    MARKERS2 = [LATEST_REF, BASELINE_REF, SAFETY_REF];
     REF_FAILURE = /missing object|does not point to a valid object|bad object|unexpected line in .*packed-refs|broken ref|unable to read|corrupt/i;
     INDEX_FAILURE = /index file (?:smaller than expected|corrupt|open failed: No such file or directory)|bad signature 0x|bad index version|broken index, expect|unknown index entry format/;
   }
@@ -31589,7 +32875,7 @@ var init_recovery = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute11, join as join48 } from "node:path";
+import { isAbsolute as isAbsolute11, join as join52 } from "node:path";
 function userIgnoreConfigFiles(o) {
   const { system, global } = userConfigFiles({
     ...process.env,
@@ -31618,12 +32904,12 @@ async function userExcludesSetting(o) {
   return configured;
 }
 async function userExcludesPath(configured, o) {
-  const xdg = o.xdgConfigHome && isAbsolute11(o.xdgConfigHome) ? o.xdgConfigHome : join48(o.home, ".config");
-  const path2 = configured === null ? join48(xdg, "git", "ignore") : expandHome(configured, o.home);
+  const xdg = o.xdgConfigHome && isAbsolute11(o.xdgConfigHome) ? o.xdgConfigHome : join52(o.home, ".config");
+  const path2 = configured === null ? join52(xdg, "git", "ignore") : expandHome(configured, o.home);
   return isAbsolute11(path2) && await exists4(path2) ? path2 : null;
 }
 function expandHome(path2, home) {
-  return path2 === "~" ? home : path2.startsWith("~/") ? join48(home, path2.slice(2)) : path2;
+  return path2 === "~" ? home : path2.startsWith("~/") ? join52(home, path2.slice(2)) : path2;
 }
 async function exists4(path2) {
   return access2(path2).then(
@@ -31640,14 +32926,14 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { mkdir as mkdir12, open as open6, rename as rename8, rm as rm21, stat as stat22, symlink } from "node:fs/promises";
-import { dirname as dirname20, join as join49, sep as sep10 } from "node:path";
+import { mkdir as mkdir12, open as open8, rename as rename8, rm as rm21, stat as stat23, symlink } from "node:fs/promises";
+import { dirname as dirname20, join as join53, sep as sep11 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
   await mkdir12(preferred, { recursive: true });
-  const [a, b] = await Promise.all([stat22(root), stat22(preferred)]);
+  const [a, b] = await Promise.all([stat23(root), stat23(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
 async function placeFiles(root, stagingDir, items) {
@@ -31656,7 +32942,7 @@ async function placeFiles(root, stagingDir, items) {
   for (const item of items) {
     const parent = dirname20(item.dest);
     await mkdir12(fsPath(parent), { recursive: true });
-    if (!await placeOne(item, join49(stagingDir, tempName()))) {
+    if (!await placeOne(item, join53(stagingDir, tempName()))) {
       declined.push(item);
       continue;
     }
@@ -31676,7 +32962,7 @@ async function placeOne(item, temp) {
     await rm21(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
-  const beside = fsPath(`${dirname20(item.dest)}${sep10}${tempName()}`);
+  const beside = fsPath(`${dirname20(item.dest)}${sep11}${tempName()}`);
   try {
     return await swapIn(item, beside);
   } catch (error2) {
@@ -31698,7 +32984,7 @@ async function writeTemp(item, temp) {
     await symlink(item.content, temp);
     return;
   }
-  const handle = await open6(temp, "wx", item.mode ?? (item.kind === "executable" ? 511 : 438));
+  const handle = await open8(temp, "wx", item.mode ?? (item.kind === "executable" ? 511 : 438));
   try {
     if (item.mode !== void 0) await handle.chmod(item.mode);
     await handle.writeFile(item.content);
@@ -31720,11 +33006,11 @@ var init_place = __esm({
 
 // src/checkpoints/unchanged.ts
 import { createHash as createHash10 } from "node:crypto";
-import { constants as constants2 } from "node:fs";
-import { lstat as lstat14, open as open7, readlink as readlink4 } from "node:fs/promises";
+import { constants as constants5 } from "node:fs";
+import { lstat as lstat18, open as open9, readlink as readlink4 } from "node:fs/promises";
 async function stillCaptured(abs, entry) {
   const path2 = fsPath(abs);
-  const st = await lstat14(path2).catch(() => null);
+  const st = await lstat18(path2).catch(() => null);
   if (entry === void 0 || st === null) return entry === void 0 && st === null;
   const format = entry.oid.length === 64 ? "sha256" : "sha1";
   if (st.isSymbolicLink())
@@ -31734,7 +33020,7 @@ async function stillCaptured(abs, entry) {
   return await fileBlobId(path2, format, st.ino) === entry.oid;
 }
 async function fileBlobId(path2, format, ino) {
-  const handle = await open7(path2, constants2.O_RDONLY | constants2.O_NOFOLLOW | constants2.O_NONBLOCK).catch(
+  const handle = await open9(path2, constants5.O_RDONLY | constants5.O_NOFOLLOW | constants5.O_NONBLOCK).catch(
     () => null
   );
   if (handle === null) return null;
@@ -31767,14 +33053,14 @@ var init_unchanged = __esm({
 });
 
 // src/checkpoints/apply.ts
-import { lstat as lstat15, rmdir as rmdir2, unlink } from "node:fs/promises";
+import { lstat as lstat19, rmdir as rmdir2, unlink } from "node:fs/promises";
 import { dirname as dirname21 } from "node:path";
-async function kindOf2(abs) {
+async function kindOf3(abs) {
   return (await statOf(abs)).kind;
 }
 async function statOf(abs) {
   try {
-    const st = await lstat15(fsPath(abs));
+    const st = await lstat19(fsPath(abs));
     const kind = st.isDirectory() ? "dir" : st.isSymbolicLink() ? "link" : st.isFile() ? "file" : "other";
     return { kind, perm: kind === "file" ? st.mode & 511 : null };
   } catch {
@@ -31814,7 +33100,7 @@ async function applyPart(ctx, plan) {
   );
   for (const p of [...plan.deletes, ...plan.writes.map((w) => w.path)]) if (blocked(p)) out.leftAlone.push(p);
   for (const p of plan.uncovered)
-    if (await kindOf2(toAbsolute(ctx.root, p)) !== "missing") out.leftAlone.push(p);
+    if (await kindOf3(toAbsolute(ctx.root, p)) !== "missing") out.leftAlone.push(p);
   const cache2 = /* @__PURE__ */ new Map();
   const ready = [];
   const fresh = [];
@@ -31846,7 +33132,7 @@ async function applyDeletes(ctx, paths, out) {
   const emptied = /* @__PURE__ */ new Set();
   for (const path2 of paths) {
     const abs = toAbsolute(ctx.root, path2);
-    const kind = await kindOf2(abs);
+    const kind = await kindOf3(abs);
     if (kind === "missing") continue;
     if (kind !== "file" && kind !== "link" || !await leadingDirsAreReal(ctx.root, path2, cache2)) {
       out.leftAlone.push(path2);
@@ -31866,15 +33152,16 @@ async function applyDeletes(ctx, paths, out) {
   for (const dir of new Set(out.deleted.map((path2) => dirname21(toAbsolute(ctx.root, path2)))))
     await fsyncDir(fsPath(dir));
 }
-async function writeEntries(ctx, entries) {
-  if (entries.length === 0) return [];
+async function writeEntries(ctx, entries2) {
+  if (entries2.length === 0) return [];
   const declined = [];
   const staging = await chooseStagingDir(ctx.root, ctx.tempDir);
-  for (let i = 0; i < entries.length; i += WRITE_BATCH) {
-    const batch = entries.slice(i, i + WRITE_BATCH);
+  for (let i = 0; i < entries2.length; i += WRITE_BATCH) {
+    const batch = entries2.slice(i, i + WRITE_BATCH);
     const blobs = await readObjects(
       ctx.repo,
-      batch.map((e) => e.oid)
+      batch.map((e) => e.oid),
+      new Map(batch.map((e) => [e.oid, e.path]))
     );
     const items = /* @__PURE__ */ new Map();
     for (const e of batch) {
@@ -31930,7 +33217,7 @@ var init_apply = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { readFile as readFile18, rm as rm22 } from "node:fs/promises";
+import { readFile as readFile17, rm as rm22 } from "node:fs/promises";
 import { dirname as dirname22 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
@@ -31960,8 +33247,8 @@ async function gcStore(repo, location, keep, pruneAge) {
 async function thinCheckpoints(repo, keep) {
   const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
   const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
-  const entries = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(lineEntryOf);
-  const drop = thinnable(entries, keep, protectedOids);
+  const entries2 = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(lineEntryOf);
+  const drop = thinnable(entries2, keep, protectedOids);
   if (drop.length > 0)
     await deleteRefs(
       repo,
@@ -32046,7 +33333,7 @@ async function pruningTiersOf(repo) {
 }
 async function readUpkeep(location) {
   try {
-    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile18(location.upkeepFile, "utf8")));
+    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile17(location.upkeepFile, "utf8")));
     if (parsed.success) return parsed.data;
   } catch {
   }
@@ -32093,8 +33380,8 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/budget-count.ts
-import { readFile as readFile19, rm as rm23 } from "node:fs/promises";
-import { join as join50 } from "node:path";
+import { readFile as readFile18, rm as rm23 } from "node:fs/promises";
+import { join as join54 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
 }
@@ -32106,11 +33393,11 @@ function commitBytes(meta2, identity) {
   return Buffer.byteLength(encodeMessage(meta2)) + 2 * person + 1024;
 }
 function budgetFile(location) {
-  return join50(location.dir, "budget.json");
+  return join54(location.dir, "budget.json");
 }
 async function readBudget(location) {
   try {
-    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile19(budgetFile(location), "utf8")));
+    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile18(budgetFile(location), "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -32155,8 +33442,8 @@ var init_budget_count = __esm({
 });
 
 // src/checkpoints/capture.ts
-import { lstat as lstat16, realpath as realpath8 } from "node:fs/promises";
-import { dirname as dirname23 } from "node:path";
+import { lstat as lstat20, realpath as realpath9, rm as rm24 } from "node:fs/promises";
+import { dirname as dirname23, join as join55 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
     listCaptureCandidates(ctx.repo, ctx.excluded),
@@ -32184,6 +33471,27 @@ async function captureWorkspace(ctx) {
   await stageWorkspace(ctx.repo, [...ctx.excluded, ...skipped.map((s) => s.path)]);
   return { treeId: await writeTree(ctx.repo), skipped };
 }
+async function captureWithoutLost(ctx) {
+  const gitDir = ctx.repo.gitDir;
+  const since = [join55(gitDir, ...LATEST_REF.split("/")), join55(gitDir, "packed-refs")];
+  const suspect = objectsChangedSince(gitDir, since);
+  const first = await captureWorkspace(ctx).catch((error2) => {
+    if (error2 instanceof GitFailedError) return error2;
+    throw error2;
+  });
+  const failed = first instanceof GitFailedError;
+  if (!suspect && !failed) return { capture: first, restaged: [] };
+  const { missing, entries: entries2 } = await entriesWithoutObject(ctx.repo).catch((error2) => {
+    throw failed ? first : error2;
+  });
+  if (missing.length === 0) {
+    if (failed) throw first;
+    return { capture: first, restaged: [] };
+  }
+  if (missing.length * 2 > entries2) await rm24(ctx.repo.indexFile, { force: true });
+  else await dropIndexEntries(ctx.repo, missing);
+  return { capture: await captureWorkspace(ctx), restaged: missing };
+}
 function withNested(skipped, dirs = []) {
   if (dirs.length === 0) return skipped;
   const below = (p) => dirs.some((d) => isUnder(p, d));
@@ -32204,7 +33512,7 @@ async function unusualShapes(root, paths) {
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
-        (p) => lstat16(fsPath(toAbsolute(root, p))).then(
+        (p) => lstat20(fsPath(toAbsolute(root, p))).then(
           (st) => st.isDirectory(),
           () => false
         )
@@ -32212,7 +33520,7 @@ async function unusualShapes(root, paths) {
     ),
     Promise.all(
       parents.map(
-        (d) => realpath8(fsPath(d)).then(
+        (d) => realpath9(fsPath(d)).then(
           (real) => real.toString() !== d,
           () => false
         )
@@ -32225,8 +33533,11 @@ var FEW_CHANGES, LINK_BYTES;
 var init_capture = __esm({
   "src/checkpoints/capture.ts"() {
     "use strict";
+    init_errors();
+    init_checkpoint_health();
     init_checkpoint_index();
     init_path_bytes();
+    init_message2();
     init_skip_rules();
     init_workspace_paths();
     FEW_CHANGES = 1e3;
@@ -32236,7 +33547,7 @@ var init_capture = __esm({
 
 // src/checkpoints/options.ts
 function assertCheckpointsOptions(dir, opts) {
-  checkArgument(TextArg, dir, "dir");
+  checkArgument(WorkspaceArg, dir, "workspace");
   checkArgument(CheckpointsOptionsArg, opts, "opts");
 }
 var init_options = __esm({
@@ -32248,10 +33559,10 @@ var init_options = __esm({
 });
 
 // src/fs/stamps.ts
-import { lstat as lstat17 } from "node:fs/promises";
+import { lstat as lstat21 } from "node:fs/promises";
 async function stampOf(path2) {
   try {
-    const st = await lstat17(path2, { bigint: true });
+    const st = await lstat21(path2, { bigint: true });
     if (st.isDirectory()) return { path: path2, sig: `dir:${st.ino}:${st.uid}`, ctimeNs: 0n };
     const kind = st.isFile() ? "file" : "other";
     return {
@@ -32283,8 +33594,8 @@ var init_stamps = __esm({
 
 // src/checkpoints/probe-cache.ts
 import { readFileSync as readFileSync7 } from "node:fs";
-import { readFile as readFile20 } from "node:fs/promises";
-import { join as join51 } from "node:path";
+import { readFile as readFile19 } from "node:fs/promises";
+import { join as join56 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles2) {
   const record3 = await readRecord2(location);
   if (record3 === null || record3.workspace !== workspace) return {};
@@ -32294,7 +33605,7 @@ async function readCachedAnswers(location, workspace, configFiles2) {
   ]);
   const out = {};
   const p = record3.probe;
-  const expected = p?.isRepository ? join51(workspace, ".git", "info", "exclude") : null;
+  const expected = p?.isRepository ? join56(workspace, ".git", "info", "exclude") : null;
   if (p !== void 0 && p.root === workspace && p.excludesFile === expected && stampsHold(p.stamps, probeNow)) {
     out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
   }
@@ -32323,7 +33634,7 @@ async function acceptable(probe, stamps) {
   if (!gitDir?.sig.startsWith("dir:") || commondir?.sig !== "none" || worktreeConfig?.sig !== "none")
     return false;
   if (config2 === void 0 || !config2.sig.startsWith("file:")) return false;
-  const text2 = await readFile20(config2.path, "utf8").catch(() => null);
+  const text2 = await readFile19(config2.path, "utf8").catch(() => null);
   return text2 !== null && !/^\s*\[\s*include/im.test(text2);
 }
 function plain(s) {
@@ -32331,7 +33642,7 @@ function plain(s) {
 }
 async function readRecord2(location) {
   try {
-    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile20(location.probeFile, "utf8")));
+    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile19(location.probeFile, "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -32357,13 +33668,13 @@ var init_probe_cache = __esm({
 });
 
 // src/checkpoints/store.ts
-import { access as access3, lstat as lstat18, readFile as readFile21, realpath as realpath9 } from "node:fs/promises";
+import { access as access3, lstat as lstat22, readFile as readFile20, realpath as realpath10 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join52, sep as sep11 } from "node:path";
+import { join as join57, sep as sep12 } from "node:path";
 async function physicalPath(path2) {
   try {
     await access3(path2);
-    return await realpath9(path2);
+    return await realpath10(path2);
   } catch {
     return path2;
   }
@@ -32432,8 +33743,8 @@ var init_store = __esm({
       }
       /**
        * Opens (without creating) the checkpoint store of the workspace containing `dir`. Throws
-       * WORKSPACE_NOT_FOUND, or UNSAFE_WORKSPACE for `/`, a home directory, a `.git` directory or our
-       * own checkpoint directory.
+       * WORKSPACE_NOT_FOUND, or UNSAFE_WORKSPACE for `/`, a home directory, a `.git` directory, a bare
+       * repository or a directory inside a git dir, or our own checkpoint directory.
        */
       static async open(dir, opts = {}) {
         assertCheckpointsOptions(dir, opts);
@@ -32448,15 +33759,16 @@ var init_store = __esm({
         const checkpointsDir = layout(home).checkpoints;
         const ignoreOpts = { home: homedir4(), xdgConfigHome: process.env.XDG_CONFIG_HOME, cwd: real, ...gitOpts };
         const configFiles2 = userIgnoreConfigFiles(ignoreOpts);
-        const known = await existingStore(checkpointsDir, real);
-        const cached2 = known === null ? {} : await readCachedAnswers(known, real, configFiles2);
+        const known2 = await existingStore(checkpointsDir, real);
+        const cached2 = known2 === null ? {} : await readCachedAnswers(known2, real, configFiles2);
         const configured = cached2.configured !== void 0 ? Promise.resolve(cached2.configured) : userExcludesSetting(ignoreOpts);
         configured.catch(() => void 0);
         const probe = cached2.probe ?? await probeWorkspace(real, gitOpts);
-        const above = probe.isRepository || known !== null ? null : await storeAbove(checkpointsDir, real, homedir4());
+        if (probe.inGitDir === true) throw noWorkTree(real);
+        const above = probe.isRepository || known2 !== null ? null : await storeAbove(checkpointsDir, real, homedir4());
         const root = above?.root ?? probe.root;
         assertSafeWorkspace(root);
-        if (root.split(sep11).includes(".git") || root === home || isInside(checkpointsDir, root)) {
+        if (root.split(sep12).includes(".git") || isOwnData(home, root)) {
           throw new UnsafeWorkspaceError(
             `refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`,
             {
@@ -32466,7 +33778,7 @@ var init_store = __esm({
         }
         const forbidden = [home, ...await Promise.all((opts.excludePaths ?? []).map(physicalPath))];
         const excluded = forbidden.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
-        const location = above?.location ?? (known !== null && root === real ? known : await locateStore(
+        const location = above?.location ?? (known2 !== null && root === real ? known2 : await locateStore(
           checkpointsDir,
           root,
           () => probe.isRepository ? rootCommit(root, gitOpts) : Promise.resolve(null)
@@ -32492,8 +33804,8 @@ var init_store = __esm({
           opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES,
           opts.keep ?? DEFAULT_KEEP
         );
-        if (known !== null && (cached2.probe === void 0 || cached2.configured === void 0))
-          store.unsavedProbe = () => saveAnswers(known, real, configFiles2, { probe, configured: setting });
+        if (known2 !== null && (cached2.probe === void 0 || cached2.configured === void 0))
+          store.unsavedProbe = () => saveAnswers(known2, real, configFiles2, { probe, configured: setting });
         return store;
       }
       /**
@@ -32585,17 +33897,24 @@ var init_store = __esm({
       /**
        * Captures the workspace as a tree (capture.ts). Caller holds the lock. A capture writes objects
        * that only a track accounts for (`forTrack`): any other drops the budget's count first
-       * (budget-count.ts), so that the next track counts.
+       * (budget-count.ts), so that the next track counts. When objects may have gone from the store
+       * since the latest checkpoint, it makes sure that the tree names none that is lost (capture.ts
+       * captureWithoutLost); a track says so in `recovered`.
        */
       async capture(opts = {}) {
         if (opts.forTrack !== true) await dropBudget(this.location);
-        return captureWorkspace({
+        const { capture, restaged } = await captureWithoutLost({
           root: this.workspace,
           repo: this.repo,
           excluded: this.excluded,
           maxFileSizeBytes: this.maxFileSizeBytes,
           ...opts.nested === void 0 ? {} : { nested: opts.nested }
         });
+        if (restaged.length > 0) {
+          await dropBudget(this.location);
+          if (opts.forTrack === true) this.noteRecovered(restagedText(this.location, restaged));
+        }
+        return capture;
       }
       /**
        * Records a capture (default: a new one) as a checkpoint (record.ts). Caller holds the lock;
@@ -32682,7 +34001,7 @@ var init_store = __esm({
         this.storeReady = false;
         const state = await storeOf(this.location, this.workspace);
         if (state === "none" && !track2) throw this.noStore();
-        const leftover = state === "none" && await lstat18(this.location.indexFile).catch(() => null) !== null;
+        const leftover = state === "none" && await lstat22(this.location.indexFile).catch(() => null) !== null;
         const damage = state !== "none" || leftover ? await findDamage(this.location, true) : null;
         if (damage !== null && !track2) throw corruptError(this.location, damage);
         if (damage !== null) await this.recover(damage);
@@ -32699,10 +34018,12 @@ var init_store = __esm({
       }
       /** Sets the damaged part aside (track only), saying so in `recovered`; a damaged index is made again. */
       async recover(damage) {
-        const done = await setAside(this.location, damage);
-        this.recovered = this.recovered === null ? done : `${this.recovered}; ${done}`;
+        this.noteRecovered(await setAside(this.location, damage));
         this.baselineKnown = false;
         if (damage.unusable === null && damage.index !== null) await rebuildIndex(this.repo);
+      }
+      noteRecovered(done) {
+        this.recovered = this.recovered === null ? done : `${this.recovered}; ${done}`;
       }
       /**
        * The repository's own info/exclude is already honoured as core.excludesFile; the user's global
@@ -32710,10 +34031,10 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const target = join52(this.location.gitDir, "info", "exclude");
+        const target = join57(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
-          this.userExcludes === null ? "" : readFile21(this.userExcludes, "utf8").catch(() => ""),
-          readFile21(target, "utf8").catch(() => null)
+          this.userExcludes === null ? "" : readFile20(this.userExcludes, "utf8").catch(() => ""),
+          readFile20(target, "utf8").catch(() => null)
         ]);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
@@ -32880,6 +34201,7 @@ var init_checkpoints = __esm({
     init_checkpoint_trees();
     init_refs();
     init_compare2();
+    init_names();
     init_prompt_numbers();
     init_message2();
     init_restore();
@@ -32902,12 +34224,12 @@ var init_checkpoints = __esm({
       workspace;
       location;
       /**
-       * Opens (without creating) the checkpoint store of the workspace containing `dir`. Throws
-       * WORKSPACE_NOT_FOUND, or UNSAFE_WORKSPACE for `/`, a home directory, a `.git` directory or our
-       * own checkpoint directory.
+       * Opens (without creating) the checkpoint store of `workspace` (any directory in it). Throws
+       * WORKSPACE_NOT_FOUND, or UNSAFE_WORKSPACE for `/`, a home directory, a `.git` directory, a bare
+       * repository or a directory inside a git dir, or the home's own data.
        */
-      static async open(dir, opts = {}) {
-        return new _Checkpoints(await CheckpointStore.open(dir, opts));
+      static async open(workspace, opts = {}) {
+        return new _Checkpoints(await CheckpointStore.open(workspace, opts));
       }
       /**
        * Records the current state as a new checkpoint, then keeps the store within its budget (see
@@ -32958,7 +34280,10 @@ var init_checkpoints = __esm({
           capturing,
           readBudget(store.location),
           touching
-        ]);
+        ]).catch(async (error2) => {
+          await capturing.catch(() => void 0);
+          throw error2;
+        });
         if (records.some((r) => r.ref === BASELINE_REF)) store.baselineKnown = true;
         const latest = records.find((r) => r.ref === LATEST_REF);
         const prompt = numbered ? promptNumber(records, opts.session, claimed) : void 0;
@@ -32994,7 +34319,7 @@ var init_checkpoints = __esm({
         tracking.catch(() => void 0);
         let counting = null;
         if (uncounted === null) {
-          await new Promise((resolve30) => setImmediate(resolve30));
+          await new Promise((resolve31) => setImmediate(resolve31));
           counting = countObjects(store.repo);
           counting.catch(() => void 0);
         }
@@ -33042,20 +34367,17 @@ var init_checkpoints = __esm({
        * the newest checkpoint an agent hook took). CHECKPOINT_NOT_FOUND when there is none.
        */
       async beforePrompt(prompt, session) {
-        if (!Number.isSafeInteger(prompt) || prompt < 1)
-          throw new InvalidArgumentError(`a prompt number is a whole number from 1, not ${String(prompt)}`, {
-            details: { prompt }
-          });
+        checkArgument(PromptNumberArg, prompt, "prompt");
         checkArgument(OptionalTextArg, session, "session");
         if (session === "")
           throw new InvalidArgumentError('a session id must not be empty; "checkpoint list" shows them', {
-            details: { session }
+            details: { session, argument: "session" }
           });
-        const entries = await this.list();
-        const chosen = session ?? entries.find((e) => e.session !== void 0 && e.role !== "restore")?.session;
-        const hit = entries.find((e) => e.session === chosen && e.prompt === prompt);
+        const entries2 = await this.list();
+        const chosen = session ?? entries2.find((e) => e.session !== void 0 && e.role !== "restore")?.session;
+        const hit = entries2.find((e) => e.session === chosen && e.prompt === prompt);
         if (hit !== void 0) return hit;
-        const which = chosen === void 0 ? "no agent session has checkpoints" : entries.some((e) => e.session === chosen) ? `session ${chosen}` : `no session ${chosen} in this workspace's checkpoints`;
+        const which = chosen === void 0 ? "no agent session has checkpoints" : entries2.some((e) => e.session === chosen) ? `session ${chosen}` : `no session ${chosen} in this workspace's checkpoints`;
         throw new CheckpointNotFoundError(
           `no checkpoint before prompt ${prompt} (${which}); it may not exist or was pruned to fit the store's budget; see "checkpoint list"`,
           { details: { prompt, session: chosen ?? null, workspace: this.workspace } }
@@ -33091,16 +34413,20 @@ var init_checkpoints = __esm({
       async startSession(label) {
         return this.track(label, { baseline: true });
       }
-      /** Files changed since checkpoint `hash`, as absolute paths (the current state is captured first, without a checkpoint). */
+      /**
+       * Files changed since checkpoint `hash`, as absolute paths (the current state is captured first,
+       * without a checkpoint). Here and wherever a checkpoint is taken, `hash` may also be a label or
+       * latest, baseline or safety (names.ts).
+       */
       async patch(hash2) {
-        return patchSince(this.store, checkArgument(TextArg, hash2, "hash"));
+        return patchSince(this.store, await this.hashOf(hash2, "hash"));
       }
       /**
        * Unified diff (binary-safe, applicable with `git apply`) from checkpoint `hash` to the current
        * state, byte for byte as git wrote it.
        */
       async diffBytes(hash2) {
-        return diffBytesSince(this.store, checkArgument(TextArg, hash2, "hash"));
+        return diffBytesSince(this.store, await this.hashOf(hash2, "hash"));
       }
       /** diffBytes as a string, decoded losslessly: bytes that are not UTF-8 become U+DC80..U+DCFF (fs/path-bytes.ts). */
       async diff(hash2) {
@@ -33109,7 +34435,8 @@ var init_checkpoints = __esm({
       /** Per-file before/after contents between two checkpoints (`to` defaults to the current state); see compare.ts. */
       async diffFull(from, to) {
         checkArgument(OptionalTextArg, to, "to");
-        return diffFullBetween(this.store, checkArgument(TextArg, from, "from"), to);
+        const fromHash = await this.hashOf(from, "from");
+        return diffFullBetween(this.store, fromHash, to === void 0 ? to : await this.hashOf(to, "to"));
       }
       /**
        * Makes the workspace match checkpoint `hash` for every path the checkpoints know: changed files
@@ -33117,7 +34444,7 @@ var init_checkpoints = __esm({
        * taken first; ignored, skipped and never-captured files are not touched (see apply.ts).
        */
       async restore(hash2) {
-        return restoreTo(this.store, checkArgument(TextArg, hash2, "hash"));
+        return restoreTo(this.store, await this.hashOf(hash2, "hash"));
       }
       /** Undoes a restore or revert: restores its safety checkpoint. */
       async unrevert(safety) {
@@ -33125,7 +34452,7 @@ var init_checkpoints = __esm({
       }
       async revert(target, paths) {
         checkArgument(PathsArg, paths, "paths");
-        return typeof target === "string" ? revertToCheckpoint(this.store, target, paths) : revertPatches(this.store, checkArgument(PatchesArg, target, "target"), paths);
+        return typeof target === "string" ? revertToCheckpoint(this.store, await this.hashOf(target, "hash"), paths) : revertPatches(this.store, checkArgument(PatchesArg, target, "target"), paths);
       }
       /** Recorded checkpoints, newest first. */
       async list() {
@@ -33139,20 +34466,15 @@ var init_checkpoints = __esm({
        */
       async named(rev) {
         checkArgument(TextArg, rev, "rev");
-        if (!isCheckpointRevision(rev) || !await this.store.exists()) return 0;
-        const records = await this.store.reading(
-          () => listRefRecords(this.store.repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX])
-        );
-        return recordedTrees(records, rev).length;
+        return isCheckpointRevision(rev) ? recordedTrees(await markedRecords(this.store), rev).length : 0;
+      }
+      /** A checkpoint's name (hash, label or marker: names.ts) as the hash the store takes, checked as `argument`. */
+      async hashOf(name2, argument) {
+        return checkpointNamed(this.store, checkArgument(TextArg, name2, argument));
       }
       /** The checkpoints that baseline, latest and the last safety checkpoint point at. */
       async markers() {
-        if (!await this.store.exists()) return { baseline: null, latest: null, safety: null };
-        return markersOf(
-          await this.store.reading(
-            () => listRefRecords(this.store.repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX])
-          )
-        );
+        return markersOf(await markedRecords(this.store));
       }
       /**
        * `checkpoint gc`: retention, then git gc (see upkeep.ts). Keeps the newest `keep` checkpoints
@@ -33190,7 +34512,7 @@ var init_checkpoints2 = __esm({
 });
 
 // src/cli/commands/checkpoint-text.ts
-import { lstat as lstat19 } from "node:fs/promises";
+import { lstat as lstat23 } from "node:fs/promises";
 function pathText(path2) {
   return escapeHidden(printable(path2), { halves: true });
 }
@@ -33248,7 +34570,7 @@ function named2(paths) {
 async function pathArgument(path2) {
   const decoded = readEscapedBytes(path2);
   if (decoded === null) return path2;
-  return await lstat19(path2).catch(() => null) !== null ? path2 : decoded;
+  return await lstat23(path2).catch(() => null) !== null ? path2 : decoded;
 }
 function upkeepText(error2) {
   const why = error2 instanceof Error ? error2.message : String(error2);
@@ -33270,10 +34592,10 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { mkdtemp as mkdtemp7, rm as rm24, writeFile as writeFile8 } from "node:fs/promises";
+import { mkdtemp as mkdtemp7, rm as rm25, writeFile as writeFile8 } from "node:fs/promises";
 import { tmpdir as tmpdir7 } from "node:os";
-import { join as join53, resolve as resolve24 } from "node:path";
-function open8(ctx) {
+import { join as join58, resolve as resolve24 } from "node:path";
+function open10(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
     home: s.home,
@@ -33285,21 +34607,6 @@ function open8(ctx) {
     maxStoreBytes: s.checkpoints.maxStoreBytes,
     keep: s.checkpoints.keep
   });
-}
-async function resolveCheckpoint(cp, name2) {
-  if (OBJECT_ID_PATTERN.test(name2)) return name2;
-  if (MARKERS2.includes(name2)) {
-    const marked = (await cp.markers())[name2];
-    if (marked === null)
-      throw new CheckpointNotFoundError(
-        `there is no "${name2}" checkpoint yet; "checkpoint track" records one`,
-        { details: { hash: name2 } }
-      );
-    return marked.ref;
-  }
-  const named3 = await cp.named(name2);
-  if (named3 === 1) return name2;
-  return (await cp.list()).find((e) => e.label === name2)?.ref ?? name2;
 }
 async function revertPaths(cp, hash2, given) {
   const decoded = await Promise.all(given.map(pathArgument));
@@ -33317,18 +34624,16 @@ async function revertPaths(cp, hash2, given) {
     });
   });
 }
-var MARKERS2, HASH_FORMS, track, patch3, diff, diffFull, restore, revert, list3, gc, status, CHECKPOINT_COMMANDS;
+var HASH_FORMS, track, patch3, diff, diffFull, restore, revert, list3, gc, status, CHECKPOINT_COMMANDS;
 var init_checkpoint2 = __esm({
   "src/cli/commands/checkpoint.ts"() {
     "use strict";
     init_config();
-    init_ids();
     init_checkpoints2();
     init_errors();
     init_checkpoint_text();
     init_output();
     init_spec();
-    MARKERS2 = ["latest", "baseline", "safety"];
     HASH_FORMS = 'HASH is a checkpoint hash (full or abbreviated), a label given to "checkpoint track --label" (the newest checkpoint with it), or latest, baseline or safety.';
     track = defineCommand({
       name: "checkpoint track",
@@ -33344,7 +34649,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ['checkpoint track --label "before tool call" --json'],
       async run(ctx, values) {
-        const { upkeepError, recovered, ...result } = await (await open8(ctx)).track(values.label);
+        const { upkeepError, recovered, ...result } = await (await open10(ctx)).track(values.label);
         const warnings = [
           ...recovered === void 0 ? [] : [{ code: "STORE_RECOVERED", message: recovered, file: null }],
           ...upkeepError === void 0 ? [] : [{ code: "UPKEEP_FAILED", message: upkeepText(upkeepError), file: null }]
@@ -33371,8 +34676,8 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint patch latest"],
       async run(ctx, _values, [name2]) {
-        const cp = await open8(ctx);
-        const result = await cp.patch(await resolveCheckpoint(cp, name2));
+        const cp = await open10(ctx);
+        const result = await cp.patch(name2);
         return {
           json: result,
           human: () => result.files.length ? [
@@ -33391,14 +34696,13 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint diff latest > since-latest.diff"],
       async run(ctx, _values, [name2]) {
-        const cp = await open8(ctx);
-        const hash2 = await resolveCheckpoint(cp, name2);
-        if (ctx.json) return { json: { diff: await cp.diff(hash2) }, human: () => "" };
-        const dir = await mkdtemp7(join53(tmpdir7(), "agentgate-cpdiff-"));
-        const file = join53(dir, "diff.patch");
-        const cleanup = () => rm24(dir, { recursive: true, force: true });
+        const cp = await open10(ctx);
+        if (ctx.json) return { json: { diff: await cp.diff(name2) }, human: () => "" };
+        const dir = await mkdtemp7(join58(tmpdir7(), "agentgate-cpdiff-"));
+        const file = join58(dir, "diff.patch");
+        const cleanup = () => rm25(dir, { recursive: true, force: true });
         try {
-          await writeFile8(file, await cp.diffBytes(hash2));
+          await writeFile8(file, await cp.diffBytes(name2));
         } catch (error2) {
           await cleanup();
           throw error2;
@@ -33415,11 +34719,8 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["FROM"], optional: ["TO"] },
       examples: ["checkpoint diff-full baseline latest --json"],
       async run(ctx, _values, [from, to]) {
-        const cp = await open8(ctx);
-        const diffs = await cp.diffFull(
-          await resolveCheckpoint(cp, from),
-          to === void 0 ? void 0 : await resolveCheckpoint(cp, to)
-        );
+        const cp = await open10(ctx);
+        const diffs = await cp.diffFull(from, to);
         return { json: diffs, human: () => diffs.length ? diffs.map(fullText).join("\n") : "No differences." };
       }
     });
@@ -33470,7 +34771,7 @@ var init_checkpoint2 = __esm({
           throw new InvalidArgumentError('--session must not be empty; "checkpoint list" shows the sessions', {
             details: { option: "--session" }
           });
-        const cp = await open8(ctx);
+        const cp = await open10(ctx);
         if (values.prompt !== void 0)
           return restorePrompt(
             await cp.restorePrompt(values.prompt, values.session, {
@@ -33478,7 +34779,7 @@ var init_checkpoint2 = __esm({
               dryRun: values["dry-run"] === true
             })
           );
-        const result = await cp.restore(await resolveCheckpoint(cp, name2));
+        const result = await cp.restore(name2);
         return {
           json: result,
           human: () => [
@@ -33502,13 +34803,12 @@ var init_checkpoint2 = __esm({
           throw new UsageError(
             "an empty PATH names nothing; give files or directories inside the workspace, or no PATH to mean every changed file"
           );
-        const cp = await open8(ctx);
-        const hash2 = await resolveCheckpoint(cp, name2);
+        const cp = await open10(ctx);
         const result = paths.length ? await revertPaths(
           cp,
-          hash2,
+          name2,
           paths.map((p) => resolve24(ctx.workspace, p))
-        ) : await cp.revert(hash2);
+        ) : await cp.revert(name2);
         return {
           json: result,
           human: () => [
@@ -33529,12 +34829,12 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ["checkpoint list --json"],
       async run(ctx) {
-        const entries = await (await open8(ctx)).list();
+        const entries2 = await (await open10(ctx)).list();
         return {
-          json: entries,
-          human: () => entries.length ? table(
+          json: entries2,
+          human: () => entries2.length ? table(
             ["CREATED", "HASH", "SESSION", "PROMPT", "EVENT", "ROLE", "LABEL", "REF"],
-            entries.map((e) => [
+            entries2.map((e) => [
               e.createdAt,
               e.hash,
               e.session ?? "-",
@@ -33570,7 +34870,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ["checkpoint gc --keep 20 --prune 1.day.ago"],
       async run(ctx, values) {
-        const result = await (await open8(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
+        const result = await (await open10(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
         return {
           json: result,
           human: () => `Kept ${result.kept} checkpoints, removed ${result.removed}; store ${result.storeBytesBefore} -> ${result.storeBytesAfter} bytes (pruned objects older than ${printable(result.pruneAge)}).`
@@ -33586,7 +34886,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ["checkpoint status --json"],
       async run(ctx) {
-        const st = await (await open8(ctx)).status();
+        const st = await (await open10(ctx)).status();
         const removed = st.pruned.reduce((n, p) => n + p.removed.length, 0);
         return {
           json: st,
@@ -34012,8 +35312,8 @@ async function withinBudget(ms, fn) {
   const wrapped = work.then((value) => ({ value }));
   wrapped.catch(() => void 0);
   let timer;
-  const stop = new Promise((resolve30) => {
-    timer = setTimeout(() => resolve30("late"), stopAt);
+  const stop = new Promise((resolve31) => {
+    timer = setTimeout(() => resolve31("late"), stopAt);
   });
   const first = await Promise.race([wrapped, stop]).finally(() => clearTimeout(timer));
   if (first !== "late") return { done: true, value: first.value };
@@ -34022,7 +35322,7 @@ async function withinBudget(ms, fn) {
     (v) => v,
     () => null
   );
-  const windDown = new Promise((resolve30) => setTimeout(() => resolve30(null), total - stopAt).unref());
+  const windDown = new Promise((resolve31) => setTimeout(() => resolve31(null), total - stopAt).unref());
   const last = await Promise.race([settled, windDown]);
   return last === null ? { done: false } : { done: true, value: last.value };
 }
@@ -34036,13 +35336,13 @@ var init_budget = __esm({
 });
 
 // src/hooks/log.ts
-import { appendFile as appendFile3, mkdir as mkdir13, rename as rename9, stat as stat23 } from "node:fs/promises";
+import { appendFile as appendFile3, mkdir as mkdir13, rename as rename9, stat as stat24 } from "node:fs/promises";
 import { dirname as dirname24 } from "node:path";
 async function appendHookLog(file, line) {
   const text2 = firstChars(escapeHidden(line, { halves: true }), MAX_LINE).text;
   try {
     await mkdir13(dirname24(file), { recursive: true });
-    const size = await stat23(file).then(
+    const size = await stat24(file).then(
       (st) => st.size,
       () => 0
     );
@@ -34066,10 +35366,10 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join54, resolve as resolve25 } from "node:path";
+import { join as join59, resolve as resolve25 } from "node:path";
 async function runAgentHook(event, opts = {}) {
-  const refused = badArguments(() => checkArgument(AgentHookOptionsArg, opts, "opts"));
-  if (refused !== null) return refused;
+  const refused2 = badArguments(() => checkArgument(AgentHookOptionsArg, opts, "opts"));
+  if (refused2 !== null) return refused2;
   const home = opts.settings?.home ?? resolveHome(opts.home);
   const badEvent = badArguments(() => checkArgument(AgentEventArg, event, "event"));
   if (badEvent !== null) return logOutcome(home, { agent: agentOf(event) }, badEvent);
@@ -34079,8 +35379,8 @@ async function runAgentHook(event, opts = {}) {
   return outcome;
 }
 async function logOutcome(home, event, outcome) {
-  const refused = badArguments(() => checkArgument(LogOutcomeArgs, [home, event, outcome], "logOutcome"));
-  if (refused !== null) return refused;
+  const refused2 = badArguments(() => checkArgument(LogOutcomeArgs, [home, event, outcome], "logOutcome"));
+  if (refused2 !== null) return refused2;
   const where = [event.event, event.session === void 0 ? null : `session=${event.session}`].filter((w) => w !== null && w !== void 0).join(" ");
   const problem = await appendHookLog(
     logFile(home),
@@ -34102,7 +35402,7 @@ function agentOf(event) {
   return typeof agent === "string" ? agent : "unknown";
 }
 function logFile(home) {
-  return join54(layout(home).logs, "hooks.log");
+  return join59(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const chosen = chooseHome(opts.home);
@@ -34212,7 +35512,7 @@ var init_agent_hook = __esm({
 });
 
 // src/hooks/adapter.ts
-function kindOf3(kinds, event) {
+function kindOf4(kinds, event) {
   return Object.hasOwn(kinds, event) ? kinds[event] : void 0;
 }
 function parseEvent(schema, raw, what2) {
@@ -34264,7 +35564,7 @@ function patched(e) {
   return paths.length > 0 ? paths : void 0;
 }
 function claudeStyle(e, session, kinds, touchedOf = fileWritten) {
-  const kind = kindOf3(kinds, e.hook_event_name);
+  const kind = kindOf4(kinds, e.hook_event_name);
   if (kind === void 0) return noCheckpoint(kinds, e.hook_event_name, session);
   return {
     mapped: {
@@ -34376,7 +35676,7 @@ var init_cline = __esm({
         const p = parseEvent(ClineEvent, raw, "Cline");
         if (!("data" in p)) return p;
         const e = p.data;
-        const kind = kindOf3(KINDS, e.hookName);
+        const kind = kindOf4(KINDS, e.hookName);
         if (kind === void 0) return noCheckpoint(KINDS, e.hookName, e.taskId);
         return {
           mapped: {
@@ -34441,7 +35741,7 @@ var init_copilot = __esm({
             message: 'the event does not name itself (camelCase payload): run "hook copilot --event NAME", as "hook install copilot" writes it',
             session
           };
-        const kind = kindOf3(KINDS2, event);
+        const kind = kindOf4(KINDS2, event);
         if (kind === void 0) return noCheckpoint(KINDS2, event, session);
         return {
           mapped: {
@@ -34483,7 +35783,7 @@ var init_cursor = __esm({
         const p = parseEvent(CursorEvent, raw, "Cursor");
         if (!("data" in p)) return p;
         const e = p.data;
-        const kind = kindOf3(KINDS3, e.hook_event_name);
+        const kind = kindOf4(KINDS3, e.hook_event_name);
         if (kind === void 0) return noCheckpoint(KINDS3, e.hook_event_name, e.conversation_id);
         return {
           mapped: {
@@ -34525,7 +35825,7 @@ var init_gemini = __esm({
         const p = parseEvent(GeminiEvent, raw, "Gemini CLI");
         if (!("data" in p)) return p;
         const e = p.data;
-        const kind = kindOf3(KINDS4, e.hook_event_name);
+        const kind = kindOf4(KINDS4, e.hook_event_name);
         if (kind === void 0) return noCheckpoint(KINDS4, e.hook_event_name, e.session_id);
         return {
           mapped: {
@@ -34565,7 +35865,7 @@ var init_windsurf = __esm({
         const p = parseEvent(WindsurfEvent, raw, "Windsurf");
         if (!("data" in p)) return p;
         const e = p.data;
-        const kind = kindOf3(KINDS5, e.agent_action_name);
+        const kind = kindOf4(KINDS5, e.agent_action_name);
         if (kind === void 0) return noCheckpoint(KINDS5, e.agent_action_name, e.trajectory_id);
         return {
           mapped: {
@@ -34624,8 +35924,8 @@ function repaired(text2, keep) {
   let cut2 = false;
   let repairs = 0;
   let control = -1;
-  for (let open10 = text2.indexOf('"'); open10 >= 0; ) {
-    const start = open10 + 1;
+  for (let open12 = text2.indexOf('"'); open12 >= 0; ) {
+    const start = open12 + 1;
     const close = closingQuote(text2, start);
     if (control < start) control = nextControl(text2, start);
     const long = close - start > keep;
@@ -34637,7 +35937,7 @@ function repaired(text2, keep) {
       repairs += 1;
     }
     if (close >= text2.length) break;
-    open10 = text2.indexOf('"', close + 1);
+    open12 = text2.indexOf('"', close + 1);
   }
   parts.push(text2.slice(copied));
   return { text: parts.join(""), cut: cut2 };
@@ -34713,21 +36013,21 @@ var init_lenient_json = __esm({
 });
 
 // src/hooks/workspace.ts
-import { realpath as realpath10, stat as stat24 } from "node:fs/promises";
-import { dirname as dirname25, join as join55, parse as parse2, resolve as resolve26 } from "node:path";
+import { realpath as realpath11, stat as stat25 } from "node:fs/promises";
+import { dirname as dirname25, join as join60, parse as parse2, resolve as resolve26 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
 }
 async function hookWorkspace(candidate, opts = {}) {
   const path2 = resolve26(nativePath(candidate));
-  const isDir2 = await stat24(path2).then(
+  const isDir2 = await stat25(path2).then(
     (st) => st.isDirectory(),
     () => false
   );
   if (!isDir2) return { refused: `the workspace ${path2} is not a directory` };
-  const real = await realpath10(path2);
+  const real = await realpath11(path2);
   const given = opts.homeDir ?? homeOrNone();
-  const home = await realpath10(given).catch(() => given);
+  const home = await realpath11(given).catch(() => given);
   if (parse2(real).root === real) return { refused: `the workspace ${real} is the file system root` };
   if (real === home) return { refused: `the workspace ${real} is the home directory` };
   return { workspace: real };
@@ -34741,7 +36041,7 @@ function homeOrNone() {
 }
 async function nestedRepository(project, dir) {
   for (let at = dir; at !== project && at !== dirname25(at) && isInside(project, at); at = dirname25(at)) {
-    if (isRepositoryEntry(join55(at, ".git"))) return at;
+    if (isRepositoryEntry(join60(at, ".git"))) return at;
   }
   return void 0;
 }
@@ -34797,9 +36097,9 @@ async function checkpointOf(adapter, input, opts) {
     );
   }
   const mapping = adapter.map(raw, { event: opts.event });
-  const known = "mapped" in mapping ? mapping.mapped : mapping;
+  const known2 = "mapped" in mapping ? mapping.mapped : mapping;
   if (opts.seen !== void 0)
-    Object.assign(opts.seen, definedOf({ event: known.event, session: known.session }));
+    Object.assign(opts.seen, definedOf({ event: known2.event, session: known2.session }));
   if (!("mapped" in mapping)) return refuse(mapping.status, mapping.message, mapping.event, mapping.session);
   const relative8 = (path2) => path2 !== void 0 && !isAbsolute12(nativePath(path2));
   const [relativeRoot, relativeCwd] = [relative8(mapping.mapped.root), relative8(mapping.mapped.cwd)];
@@ -34900,9 +36200,10 @@ function onStdoutError(error2) {
     `${PROGRAM}: WRITE_FAILED: could not write the output (${error2.code ?? error2.message})
 `
   );
-  process.exitCode = 1;
+  if (failsCommand) process.exitCode = 1;
 }
-function listenWhenStdoutIsMade() {
+function listenWhenStdoutIsMade(fails = true) {
+  failsCommand = fails;
   const made = Object.getOwnPropertyDescriptor(process, "stdout");
   const get = made?.get;
   if (get === void 0 || made?.configurable !== true) {
@@ -34935,12 +36236,13 @@ function writeStdout(text2) {
     process.stdout.write(bytes.subarray(done));
   }
 }
-var stream;
+var failsCommand, stream;
 var init_stdout = __esm({
   "src/cli/stdout.ts"() {
     "use strict";
     init_output();
     init_spec();
+    failsCommand = true;
     stream = null;
   }
 });
@@ -34999,13 +36301,13 @@ function agentCommand(agent) {
         event,
         seen
       });
-      report(outcome);
+      report2(outcome);
       answer2(outcome.answer);
       return { silent: true, exitCode: 0 };
     }
   });
 }
-function report(outcome) {
+function report2(outcome) {
   if (outcome.status === "recorded" && outcome.code === void 0 || outcome.status === "ignored") return;
   process.stderr.write(`${PROGRAM} hook: ${outcome.status}: ${printable(outcome.message)}
 `);
@@ -35015,14 +36317,14 @@ async function readEvent(timeoutMs) {
   if (stdin.isTTY) return { unreadable: "stdin is a terminal; a hook reads its event from a pipe" };
   const chunks = [];
   let size = 0;
-  const result = await new Promise((resolve30) => {
+  const result = await new Promise((resolve31) => {
     const timer = setTimeout(
-      () => resolve30({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
+      () => resolve31({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
       timerDelay(timeoutMs)
     );
     const done = (value) => {
       clearTimeout(timer);
-      resolve30(value);
+      resolve31(value);
     };
     stdin.on("data", (chunk) => {
       size += chunk.length;
@@ -35095,6 +36397,42 @@ var init_hook = __esm({
     };
     HARD_STOP_GRACE_MS = 100;
     HOOK_COMMANDS = HOOK_AGENTS.map(agentCommand);
+  }
+});
+
+// src/git/git-dir-work-tree.ts
+import { readFile as readFile21, realpath as realpath12 } from "node:fs/promises";
+import { basename as basename10, dirname as dirname27, resolve as resolve28 } from "node:path";
+async function workTreeOfGitDir(dir, opts = {}) {
+  const [bare2, gitDir] = (await revParseLines(dir, opts, ["--is-bare-repository", "--absolute-git-dir"])).lines;
+  if (!gitDir) return void 0;
+  const own2 = await realpath12(gitDir);
+  if (!isInside(own2, await realpath12(dir))) return void 0;
+  if (bare2 === "true") return null;
+  const [configured] = (await revParseLines(dir, opts, ["--show-toplevel"])).lines;
+  const named3 = await readFile21(resolve28(own2, "gitdir"), "utf8").catch(() => "");
+  const candidates = [
+    configured,
+    named3.trim() === "" ? void 0 : dirname27(resolve28(own2, named3.trim())),
+    basename10(own2) === ".git" ? dirname27(own2) : void 0
+  ];
+  for (const candidate of candidates)
+    if (candidate && await isWorkTreeOf(candidate, own2, opts)) return realpath12(candidate);
+  return null;
+}
+async function isWorkTreeOf(top, gitDir, opts) {
+  const real = await realpath12(top).catch(() => null);
+  if (real === null) return false;
+  const [shown, itsGitDir] = (await revParseLines(real, opts, ["--show-toplevel", "--absolute-git-dir"])).lines;
+  if (!shown || !itsGitDir || await realpath12(itsGitDir) !== gitDir) return false;
+  const probe = await probeWorkspace(real, opts);
+  return probe.isRepository && probe.root === real;
+}
+var init_git_dir_work_tree = __esm({
+  "src/git/git-dir-work-tree.ts"() {
+    "use strict";
+    init_inside();
+    init_checkpoint_repo();
   }
 });
 
@@ -35809,6 +37147,11 @@ var init_hook_install = __esm({
         written: optional(string2()),
         /** No file was there before install: install created it. */
         created: boolean2(),
+        /**
+         * The created file's stamp (src/fs/stamps.ts) as install left it: it is the file install made
+         * only while its bytes are `written` and its stamp this (one re-made with the same bytes is not).
+         */
+        stamp: optional(string2()),
         /** The directories install created for it, deepest first. */
         dirs: array(string2()),
         /** Splices that turn the text install wrote back into the user's (undo.ts); absent: not known. */
@@ -35820,10 +37163,10 @@ var init_hook_install = __esm({
 
 // src/hooks/install/install-record.ts
 import { createHash as createHash11 } from "node:crypto";
-import { lstat as lstat20, open as open9, readFile as readFile22, rm as rm25, rmdir as rmdir3 } from "node:fs/promises";
-import { dirname as dirname27, join as join56 } from "node:path";
+import { lstat as lstat24, open as open11, readFile as readFile22, rm as rm26, rmdir as rmdir3 } from "node:fs/promises";
+import { dirname as dirname28, join as join61 } from "node:path";
 function recordPath(home, file) {
-  return join56(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
+  return join61(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
 }
 function sha256(text2) {
   return createHash11("sha256").update(text2).digest("hex");
@@ -35838,7 +37181,7 @@ async function readRecord3(home, file) {
 }
 async function writeRecord(home, record3) {
   await replaceFileAtomic(recordPath(home, record3.file), async (temp) => {
-    const handle = await open9(temp, "wx", 384);
+    const handle = await open11(temp, "wx", 384);
     try {
       await handle.writeFile(`${JSON.stringify(record3, null, 2)}
 `);
@@ -35848,14 +37191,32 @@ async function writeRecord(home, record3) {
   });
 }
 async function dropRecord(home, file) {
-  await rm25(recordPath(home, file), { force: true });
+  await rm26(recordPath(home, file), { force: true });
+}
+async function recordThen(home, old, record3, dirs, write2) {
+  await writeRecord(home, record3);
+  try {
+    await write2();
+  } catch (error2) {
+    await (old === null ? dropRecord(home, record3.file) : writeRecord(home, old)).catch(() => void 0);
+    await removeEmptyDirs2(dirs);
+    throw error2;
+  }
+}
+async function isCreatedFile(record3, file, found) {
+  if (record3?.created !== true || record3.stamp === void 0 || found === null) return false;
+  return record3.written === sha256(found) && record3.stamp === (await stampOf(file)).sig;
+}
+async function stamped(record3) {
+  return record3.created ? { ...record3, stamp: (await stampOf(record3.file)).sig } : record3;
 }
 function nextRecord(file, old, found, written, step) {
-  const dirs = [.../* @__PURE__ */ new Set([...step.dirs, ...old?.dirs ?? []])].sort((x, y) => y.length - x.length);
+  const same = old !== null && found !== null && old.written === sha256(found) && (!old.created || step.made);
+  const kept = same || found === null ? old?.dirs ?? [] : [];
+  const dirs = [.../* @__PURE__ */ new Set([...step.dirs, ...kept])].sort((x, y) => y.length - x.length);
   const base = { version: 1, file, written: sha256(written), dirs };
   if (found === null) return { ...base, created: true };
-  if (old?.created === true && old.written !== sha256(found)) return { ...base, created: true };
-  if (old !== null && old.written === sha256(found))
+  if (same)
     return {
       ...base,
       created: old.created,
@@ -35865,12 +37226,12 @@ function nextRecord(file, old, found, written, step) {
 }
 async function missingDirs(dir) {
   const out = [];
-  for (let at = dir; ; at = dirname27(at)) {
-    const exists5 = await lstat20(at).then(
+  for (let at = dir; ; at = dirname28(at)) {
+    const exists5 = await lstat24(at).then(
       () => true,
       (error2) => error2.code !== "ENOENT"
     );
-    if (exists5 || dirname27(at) === at) return out;
+    if (exists5 || dirname28(at) === at) return out;
     out.push(at);
   }
 }
@@ -35882,6 +37243,7 @@ var init_install_record = __esm({
     "use strict";
     init_hook_install();
     init_atomic();
+    init_stamps();
   }
 });
 
@@ -36034,14 +37396,14 @@ var require_main = __commonJS({
 });
 
 // src/hooks/install/targets.ts
-import { join as join57, resolve as resolve28 } from "node:path";
+import { join as join62, resolve as resolve29 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join57(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join62(base, place.scope === "project" ? project : user);
   const env = place.env ?? process.env;
   const under = (variable, project, dir, file) => {
     const home = env[variable];
-    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve28(home, file) : at(project, join57(dir, file));
+    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve29(home, file) : at(project, join62(dir, file));
   };
   switch (agent) {
     case "claude-code":
@@ -36189,23 +37551,25 @@ function removeChild(text2, path2, i) {
   const items = parent.children ?? [];
   const node = items[i];
   const end = node.offset + node.length;
-  const [open10, close] = [parent.offset + 1, parent.offset + parent.length - 1];
+  const [open12, close] = [parent.offset + 1, parent.offset + parent.length - 1];
   const prev = items[i - 1];
   if (prev === void 0 && items.length === 1)
-    return /^\s*$/.test(text2.slice(open10, node.offset) + text2.slice(end, close)) ? text2.slice(0, open10) + text2.slice(close) : cutSpan(text2, node.offset, end);
-  if (prev === void 0) {
-    const comma2 = tokenAfter(text2, end, COMMA);
-    if (comma2 < 0) return text2;
-    let to = comma2 + 1;
-    while (text2[to] === " " || text2[to] === "	") to += 1;
-    return cutSpan(text2, node.offset, to);
-  }
+    return /^\s*$/.test(text2.slice(open12, node.offset) + text2.slice(end, close)) ? text2.slice(0, open12) + text2.slice(close) : cutSpan(text2, node.offset, end);
+  if (prev === void 0) return cutWithComma(text2, node.offset, end);
   const prevEnd = prev.offset + prev.length;
   const comma = tokenAfter(text2, prevEnd, COMMA);
   if (comma < 0 || comma > node.offset) return text2;
   if (!hasComment(text2, prevEnd, node.offset)) return cutSpan(text2, prevEnd, end);
+  if (i < items.length - 1) return cutWithComma(text2, node.offset, end);
   const withoutComma = text2.slice(0, comma) + text2.slice(comma + 1);
   return cutSpan(withoutComma, node.offset - 1, end - 1);
+}
+function cutWithComma(text2, start, end) {
+  const comma = tokenAfter(text2, end, COMMA);
+  if (comma < 0) return text2;
+  let to = comma + 1;
+  while (text2[to] === " " || text2[to] === "	") to += 1;
+  return cutSpan(text2, start, to);
 }
 function cutSpan(text2, start, end) {
   const lineStart = text2.lastIndexOf("\n", start - 1) + 1;
@@ -36234,22 +37598,35 @@ function appendEntry(text2, path2, entry) {
   const list5 = nodeAt(text2, path2);
   const last = list5.children?.at(-1);
   if (last !== void 0) {
-    const end = last.offset + last.length;
-    return `${text2.slice(0, end)},
-${indentOf(text2, last.offset)}${pretty(entry, indentOf(text2, last.offset))}${text2.slice(end)}`;
+    const indent2 = indentOf(text2, last.offset);
+    return pasteAfter(text2, last.offset + last.length, `${indent2}${pretty(entry, indent2)}`);
   }
-  const [open10, close] = [list5.offset + 1, list5.offset + list5.length - 1];
+  const [open12, close] = [list5.offset + 1, list5.offset + list5.length - 1];
   const indent = indentOf(text2, list5.offset);
   const parent = nodeAt(text2, path2.slice(0, -1));
   if (!text2.slice(parent.offset, parent.offset + parent.length).includes("\n")) {
-    const inside = text2.slice(open10, close).trim();
-    return `${text2.slice(0, open10)}${inside === "" ? "" : `${inside} `}${JSON.stringify(entry)}${text2.slice(close)}`;
+    const inside = text2.slice(open12, close).trim();
+    return `${text2.slice(0, open12)}${inside === "" ? "" : `${inside} `}${JSON.stringify(entry)}${text2.slice(close)}`;
   }
-  if (/^\s*$/.test(text2.slice(open10, close)))
-    return `${text2.slice(0, open10)}
+  if (/^\s*$/.test(text2.slice(open12, close)))
+    return `${text2.slice(0, open12)}
 ${indent}  ${pretty(entry, `${indent}  `)}
 ${indent}${text2.slice(close)}`;
   return intoCommented(text2, list5, entry);
+}
+function pasteAfter(text2, end, line) {
+  const scanner = (0, import_jsonc_parser.createScanner)(text2, false);
+  scanner.setPosition(end);
+  let [at, comma] = [end, false];
+  for (let token = scanner.scan(); ; token = scanner.scan()) {
+    if (token === TRIVIA) continue;
+    if (token !== LINE_COMMENT && token !== BLOCK_COMMENT && (token !== COMMA || comma)) break;
+    comma ||= token === COMMA;
+    at = scanner.getTokenOffset() + scanner.getTokenLength();
+  }
+  const sep13 = comma ? "" : ",";
+  return `${text2.slice(0, end)}${sep13}${text2.slice(end, at)}
+${line}${text2.slice(at)}`;
 }
 function intoCommented(text2, container, value, name2) {
   const close = container.offset + container.length - 1;
@@ -36269,6 +37646,11 @@ function indentOf(text2, offset) {
 function pretty(value, indent) {
   return JSON.stringify(value, null, 2).split("\n").join(`
 ${indent}`);
+}
+function withEndOf(before2, text2) {
+  if (before2 !== null && before2.trim() !== "" && !before2.endsWith("\n")) return text2.replace(/\r?\n$/, "");
+  return text2 === "" || text2.endsWith("\n") ? text2 : `${text2}
+`;
 }
 function withLineBreaksOf(before2, text2) {
   if (before2 === null || !before2.includes("\r\n") || /(?<!\r)\n/.test(before2)) return text2;
@@ -36311,9 +37693,7 @@ function planJsonConfig(target, before2, entryOf2) {
   }
   if (entryOf2 === null && nodeAt(text2, ["hooks"])?.type === "object" && blankInside(text2, ["hooks"]))
     text2 = cutOrEdit(target, text2, [], "hooks");
-  const bare2 = before2 !== null && before2.trim() !== "" && !before2.endsWith("\n");
-  const out = withLineBreaksOf(before2, bare2 || text2.endsWith("\n") ? text2 : `${text2}
-`);
+  const out = withLineBreaksOf(before2, withEndOf(before2, text2));
   return { text: out, changes, notes, removable: entryOf2 === null && holdsNothingOfTheUsers(target, text2) };
 }
 function withoutShadowedLists(target, text2) {
@@ -36370,8 +37750,7 @@ function addProperty(target, text2, path2, key, value) {
     pasted = `${text2.slice(0, end)}, ${name2}: ${JSON.stringify(value)}${text2.slice(end)}`;
   } else {
     const indent = indentOf(text2, last.offset);
-    pasted = `${text2.slice(0, end)},
-${indent}${name2}: ${pretty(value, indent)}${text2.slice(end)}`;
+    pasted = pasteAfter(text2, end, `${indent}${name2}: ${pretty(value, indent)}`);
   }
   return sameValue(target, pasted, edited) ? pasted : edited;
 }
@@ -36450,8 +37829,8 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, lstat as lstat21, readFile as readFile23, rm as rm26, stat as stat25 } from "node:fs/promises";
-import { join as join58 } from "node:path";
+import { chmod, lstat as lstat25, readFile as readFile23, rm as rm27, stat as stat26 } from "node:fs/promises";
+import { join as join63 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
 ${MARKER}
@@ -36462,7 +37841,7 @@ async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   await assertDirectory(target.file);
   for (const event of target.events) {
-    const file = join58(target.file, event);
+    const file = join63(target.file, event);
     const current = await readHook(file);
     if (current !== null && "theirs" in current) {
       if (command !== null || current.marked) plan.leftAlone.push(file);
@@ -36479,14 +37858,14 @@ async function planScripts(target, command) {
   return plan;
 }
 async function assertDirectory(dir) {
-  const stats4 = await stat25(dir).catch((error2) => {
+  const stats4 = await stat26(dir).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(dir, errnoOf(error2), error2);
   });
   if (stats4 !== null && !stats4.isDirectory()) throw cannotUse(dir, "not a directory");
 }
 async function readHook(file) {
-  const stats4 = await lstat21(file).catch((error2) => {
+  const stats4 = await lstat25(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(file, errnoOf(error2), error2);
   });
@@ -36514,7 +37893,7 @@ function cannotUse(path2, why, cause) {
 }
 async function applyScripts(plan) {
   for (const { file, text: text2 } of plan.writes) {
-    if (text2 === null) await rm26(file, { force: true });
+    if (text2 === null) await rm27(file, { force: true });
     else {
       await writeFileAtomic(file, text2);
       await chmod(file, 493);
@@ -37672,7 +39051,7 @@ function planTomlConfig(target, before2, entryOf2, dryRun = false) {
   const text2 = placements(edited, appended, entryOf2 === null).find((t) => sameConfig(t, expected));
   if (text2 !== void 0)
     return {
-      text: withLineBreaksOf(original, text2),
+      text: withLineBreaksOf(original, withEndOf(before2, text2)),
       changes,
       notes,
       removable: removable && text2.trim() === ""
@@ -37681,8 +39060,8 @@ function planTomlConfig(target, before2, entryOf2, dryRun = false) {
   const why = notLineByLine(original, hooks, Object.keys(edits));
   const rewritten = stringify(expected, { numbersAsFloat: true }).trimEnd();
   return {
-    text: withLineBreaksOf(original, `${rewritten}
-`),
+    text: withLineBreaksOf(original, withEndOf(before2, `${rewritten}
+`)),
     removable: removable && rewritten === "",
     changes,
     notes: [`${target.file} ${verb} rewritten whole (${why}): its comments were not kept`, ...notes]
@@ -38082,19 +39461,19 @@ function changedRuns(a, b) {
   if (changes === void 0) return [{ a0: 0, a1: a.length, b0: 0, b1: b.length }];
   const runs3 = [];
   let [i, j] = [0, 0];
-  let open10 = null;
+  let open12 = null;
   for (const change of changes) {
     if (!change.added && !change.removed) {
-      if (open10 !== null) runs3.push(open10);
-      open10 = null;
+      if (open12 !== null) runs3.push(open12);
+      open12 = null;
       [i, j] = [i + change.count, j + change.count];
       continue;
     }
-    open10 ??= { a0: i, a1: i, b0: j, b1: j };
-    if (change.removed) open10.a1 = i += change.count;
-    else open10.b1 = j += change.count;
+    open12 ??= { a0: i, a1: i, b0: j, b1: j };
+    if (change.removed) open12.a1 = i += change.count;
+    else open12.b1 = j += change.count;
   }
-  if (open10 !== null) runs3.push(open10);
+  if (open12 !== null) runs3.push(open12);
   return runs3;
 }
 var MAX_EDITS;
@@ -38107,25 +39486,28 @@ var init_undo = __esm({
 });
 
 // src/hooks/install/install.ts
-import { lstat as lstat22, readFile as readFile24, realpath as realpath11, rm as rm27 } from "node:fs/promises";
-import { dirname as dirname28, parse as parse6, resolve as resolve29 } from "node:path";
-function installHooks(agent, opts) {
+import { lstat as lstat26, readFile as readFile24, realpath as realpath13, rm as rm28 } from "node:fs/promises";
+import { dirname as dirname29, parse as parse6, resolve as resolve30 } from "node:path";
+async function installHooks(agent, opts) {
+  checkArgument(HookAgentArg, agent, "agent");
+  checkArgument(HookInstallOptionsArg, opts, "opts");
   return apply(agent, "install", opts);
 }
-function uninstallHooks(agent, opts) {
+async function uninstallHooks(agent, opts) {
+  checkArgument(HookAgentArg, agent, "agent");
+  checkArgument(HookUninstallOptionsArg, opts, "opts");
   return apply(agent, "uninstall", opts);
 }
 async function projectDir(opts) {
   const dir = await resolveWorkspaceDir(opts.workspace);
-  const probe = await probeWorkspace(dir);
-  const top = probe.isRepository ? void 0 : await workTreeOfGitDir(dir);
+  const top = await workTreeOfGitDir(dir);
   if (top === null)
     throw new InvalidArgumentError(
-      `refusing a project install in ${dir}: it lies in a git dir without a work tree of its own (a bare repository); run it in the project's work tree (-C DIR), or use --user for the user-wide file`,
+      `refusing a project install in ${dir}: it lies in a git dir without a work tree of its own (a bare repository, or a worktree or submodule whose work tree is gone); run it in the project's work tree (-C DIR), or use --user for the user-wide file`,
       { details: { workspace: dir } }
     );
-  const root = top ?? probe.root;
-  const home = await realpath11(opts.homeDir).catch(() => resolve29(opts.homeDir));
+  const root = top ?? (await probeWorkspace(dir)).root;
+  const home = await realpath13(opts.homeDir).catch(() => resolve30(opts.homeDir));
   if (root === home || parse6(root).root === root)
     throw new InvalidArgumentError(
       `refusing a project install in ${root}: it is ${root === home ? "the home directory, where the project file is the user-wide one" : "the file system root"}; run it in a project (-C DIR), or use --user for the user-wide file`,
@@ -38152,8 +39534,8 @@ async function apply(agent, action, opts) {
   if (target.format === "scripts") {
     const plan2 = await planScripts(target, install ? commandOf2("") : null);
     const written2 = !dryRun && plan2.writes.length > 0;
-    if (written2 && install) await recordDirs(home, target.file);
-    if (written2) await applyScripts(plan2);
+    if (written2 && install) await recordDirsThen(home, target.file, () => applyScripts(plan2));
+    else if (written2) await applyScripts(plan2);
     if (!dryRun && !install) await removeCreatedDirs(home, target.file);
     return { ...base, written: written2, changes: plan2.changes, leftAlone: plan2.leftAlone };
   }
@@ -38198,23 +39580,26 @@ function holdsOurs(target, text2) {
   }
 }
 async function recordAndWrite(home, target, found, text2) {
+  const old = await readRecord3(home, target.file);
   const step = {
     undo: found === null ? [] : undoSplices(found, text2),
     foundHasOurs: found !== null && holdsOurs(target, found),
-    dirs: found === null ? await missingDirs(dirname28(target.file)) : []
+    dirs: found === null ? await missingDirs(dirname29(target.file)) : [],
+    made: await isCreatedFile(old, target.file, found)
   };
-  await writeRecord(home, nextRecord(target.file, await readRecord3(home, target.file), found, text2, step));
-  await writeOwnFileAtomic(target.file, text2);
+  const record3 = nextRecord(target.file, old, found, text2, step);
+  await recordThen(home, old, record3, step.dirs, () => writeOwnFileAtomic(target.file, text2));
+  if (record3.created) await writeRecord(home, await stamped(record3));
 }
 async function giveBack(home, target, found, plan) {
   const record3 = await readRecord3(home, target.file);
   let wrote = false;
-  const link3 = await lstat22(target.file).then(
+  const link3 = await lstat26(target.file).then(
     (st) => st.isSymbolicLink(),
     () => false
   );
-  if (found !== null && record3?.created === true && plan.removable === true && !link3) {
-    await rm27(target.file, { force: true });
+  if (record3 !== null && plan.removable === true && !link3 && await isCreatedFile(record3, target.file, found)) {
+    await rm28(target.file, { force: true });
     await removeEmptyDirs2(record3.dirs);
     wrote = true;
   } else if (found !== null && plan.changes.length > 0) {
@@ -38227,16 +39612,17 @@ async function giveBack(home, target, found, plan) {
   await dropRecord(home, target.file);
   return wrote;
 }
-async function recordDirs(home, dir) {
+async function recordDirsThen(home, dir, write2) {
   const old = await readRecord3(home, dir);
   const dirs = await missingDirs(dir);
-  if (dirs.length === 0) return;
-  await writeRecord(home, {
+  if (dirs.length === 0) return write2();
+  const record3 = {
     version: 1,
     file: dir,
     created: old?.created === true || dirs.includes(dir),
     dirs: [.../* @__PURE__ */ new Set([...dirs, ...old?.dirs ?? []])].sort((x, y) => y.length - x.length)
-  });
+  };
+  await recordThen(home, old, record3, dirs, write2);
 }
 async function removeCreatedDirs(home, dir) {
   const record3 = await readRecord3(home, dir);
@@ -38248,9 +39634,12 @@ var BOM;
 var init_install = __esm({
   "src/hooks/install/install.ts"() {
     "use strict";
+    init_library();
+    init_arguments();
     init_errors();
     init_atomic();
     init_checkpoint_repo();
+    init_git_dir_work_tree();
     init_repo();
     init_paths();
     init_command();
@@ -38444,7 +39833,7 @@ async function main(argv) {
   const { words, rest } = findCommand(argv);
   const name2 = words.join(" ");
   const agentHook = words[0] === "hook" && COMMAND_NAMES.includes(name2) && !HOOK_SETUP.includes(name2);
-  listenWhenStdoutIsMade();
+  listenWhenStdoutIsMade(!agentHook);
   try {
     if (words.length === 0 || COMMAND_GROUPS.includes(name2) && !COMMAND_NAMES.includes(name2))
       return await withoutCommand(name2, options2, argv.length === 0, json);
@@ -38482,7 +39871,7 @@ function optionValue(options2, flag) {
   return option.includes("=") ? option.slice(flag.length + 1) : options2[at + 1];
 }
 function findCommand(argv) {
-  const picked = [];
+  const picked2 = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--") break;
@@ -38490,10 +39879,10 @@ function findCommand(argv) {
       if (takesNext(arg, argv[i + 1])) i++;
       continue;
     }
-    picked.push(i);
-    if (picked.length === 2 || !COMMAND_GROUPS.includes(arg)) break;
+    picked2.push(i);
+    if (picked2.length === 2 || !COMMAND_GROUPS.includes(arg)) break;
   }
-  return { words: picked.map((i) => argv[i]), rest: argv.filter((_, i) => !picked.includes(i)) };
+  return { words: picked2.map((i) => argv[i]), rest: argv.filter((_, i) => !picked2.includes(i)) };
 }
 function takesNext(arg, next) {
   if (arg.includes("=") || next === void 0 || next.startsWith("-")) return false;
@@ -38570,7 +39959,7 @@ async function emit(result, json) {
 function fail(error2, json) {
   if (!isAgentgateError(error2)) {
     const message = error2 instanceof Error ? error2.message : String(error2);
-    return report2(
+    return report3(
       "INTERNAL",
       `unexpected failure: ${message}; please report it with the command you ran`,
       json,
@@ -38578,10 +39967,10 @@ function fail(error2, json) {
     );
   }
   const hint = WORKSPACE_CODES.includes(error2.code) ? " (-C, --workspace DIR)" : "";
-  return report2(error2.code, `${error2.message}${hint}`, json, error2.exitCode, error2.details);
+  return report3(error2.code, `${error2.message}${hint}`, json, error2.exitCode, error2.details);
 }
 var WORKSPACE_CODES = ["WORKSPACE_NOT_FOUND", "NOT_A_REPOSITORY", "UNSAFE_WORKSPACE"];
-function report2(code2, message, json, status2, details = {}) {
+function report3(code2, message, json, status2, details = {}) {
   if (json) writeStdout(`${JSON.stringify({ error: errorJson(code2, message, details) })}
 `);
   else {

@@ -2281,7 +2281,8 @@ function anchorTarget(io, env) {
   if (commit) return [revisionInput(io, "commit", commit, /^/)];
   const event = readEvent(env.GITHUB_EVENT_PATH);
   const pr = event?.pull_request;
-  if (pr?.merged === true && typeof pr.merge_commit_sha === "string") return [pr.merge_commit_sha];
+  if (pr !== void 0 && pr !== null)
+    return pr.merged === true && typeof pr.merge_commit_sha === "string" ? [pr.merge_commit_sha] : null;
   const before = typeof event?.before === "string" ? event.before : "";
   const after = typeof event?.after === "string" ? event.after : env.GITHUB_SHA ?? "";
   if (before && !ZERO.test(before) && after) return ["--range", `${before}..${after}`];
@@ -2326,7 +2327,7 @@ async function anchor2(io, env) {
   const want = anchorInputs(io, env);
   mkdirSync(io.outputDir, { recursive: true });
   if (want.fetch) io.cliJson(["fetch", ...want.remote], "fetch");
-  const doc = io.cliJson(["anchor", ...want.target], "anchor");
+  const doc = want.target === null ? [] : io.cliJson(["anchor", ...want.target], "anchor");
   const anchors = Array.isArray(doc) ? doc : [doc];
   const total = anchors.reduce(
     (t, a) => ({
@@ -2337,7 +2338,7 @@ async function anchor2(io, env) {
     }),
     { files: 0, filesFromRuns: 0, linesAdded: 0, linesFromRuns: 0 }
   );
-  const report = reportAndPublish(io, anchors, want);
+  const report = writeReport(io, anchors);
   await io.setOutputs({
     commits: anchors.map((a) => a.commit).join(","),
     runs: [...new Set(anchors.flatMap((a) => a.runs.map((r) => r.runId)))].sort().join(","),
@@ -2348,6 +2349,8 @@ async function anchor2(io, env) {
     coverage: total.linesAdded === 0 ? "" : String(Math.floor(total.linesFromRuns * 100 / total.linesAdded)),
     "report-path": report
   });
+  summarize(io, anchors, want);
+  if (want.publish && anchors.length > 0) io.cliJson(["push", "--anchors", "only", ...want.remote], "push");
   const wanted = want.minCoverage;
   if (wanted !== null) {
     const got = total.linesAdded === 0 ? 100 : Math.floor(total.linesFromRuns * 100 / total.linesAdded);
@@ -2357,25 +2360,25 @@ async function anchor2(io, env) {
       );
   }
 }
-function reportAndPublish(io, anchors, want) {
+function writeReport(io, anchors) {
   const last = anchors.at(-1);
-  const report = last === void 0 ? "" : join(io.outputDir, `agentgate-anchor-${last.commit}.html`);
-  if (last !== void 0)
-    io.cliJson(
-      ["report", "--anchor", last.commit, "--format", "html", "-o", report, "--ci", "none"],
-      "report"
-    );
-  if (io.stepSummary !== null && want.summary) {
-    if (last === void 0)
-      appendWithinLimit(io.stepSummary, "## agentgate anchor\n\nNo new first-parent commit to anchor.\n");
-    for (const a of anchors.slice(-SUMMARY_ANCHORS)) {
-      const doc = io.cliJson(["report", "--anchor", a.commit, "--format", "md", "--ci", "github"], "summary");
-      const appended = doc?.appended;
-      if (appended !== void 0 && appended !== "whole") break;
-    }
-  }
-  if (want.publish && last !== void 0) io.cliJson(["push", "--anchors", "only", ...want.remote], "push");
+  if (last === void 0) return "";
+  const report = join(io.outputDir, `agentgate-anchor-${last.commit}.html`);
+  io.cliJson(["report", "--anchor", last.commit, "--format", "html", "-o", report, "--ci", "none"], "report");
   return report;
+}
+function summarize(io, anchors, want) {
+  if (io.stepSummary === null || !want.summary) return;
+  if (anchors.length === 0)
+    appendWithinLimit(
+      io.stepSummary,
+      want.target === null ? "## agentgate anchor\n\nThe pull request was not merged: nothing to anchor.\n" : "## agentgate anchor\n\nNo new first-parent commit to anchor.\n"
+    );
+  for (const a of anchors.slice(-SUMMARY_ANCHORS)) {
+    const doc = io.cliJson(["report", "--anchor", a.commit, "--format", "md", "--ci", "github"], "summary");
+    const appended = doc?.appended;
+    if (appended !== void 0 && appended !== "whole") break;
+  }
 }
 
 // action/src/main.ts
