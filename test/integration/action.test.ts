@@ -19,7 +19,7 @@ afterAll(() => {
   for (const d of cleanup) rmSync(d, { recursive: true, force: true });
 });
 
-/** A failed `test` verdict of iteration 1 of `runId`, whose after commit is `afterSha`, as a gate records it. */
+/** A failed `test` verdict of iteration 1 of `runId`, whose after commit is `afterSha`, as `gate record` writes it. */
 function recordFailure(home: string, repo: string, runId: string, afterSha: string) {
   return new GateStore(home).append({
     runId,
@@ -27,8 +27,8 @@ function recordFailure(home: string, repo: string, runId: string, afterSha: stri
     name: 'test',
     treeId: git(repo, ['rev-parse', `${afterSha}^{tree}`]),
     afterSha,
-    command: ['npm', 'test'],
-    observed: true,
+    command: null,
+    observed: false,
     isolated: false,
     startedAt: new Date().toISOString(),
     durationMs: 10,
