@@ -14,7 +14,7 @@ import * as arg from '../../types/library.js';
 import { checkArgument } from '../arguments.js';
 import { CheckpointNotFoundError, InvalidArgumentError } from '../errors.js';
 import { decodeBytes } from '../fs/path-bytes.js';
-import { countObjects, isExpiryDate, looseObjectBytes } from '../git/checkpoint-repo.js';
+import { countObjects, isExpiryDate } from '../git/checkpoint-repo.js';
 import type { ObjectCounts } from '../git/parsers/count-objects.js';
 import { isCheckpointRevision } from '../git/checkpoint-trees.js';
 import { listRefRecords } from '../git/refs.js';
@@ -42,13 +42,13 @@ import type {
 import type { StoreLocation } from './project-id.js';
 import { restoreTo, revertPatches, revertToCheckpoint } from './restore.js';
 import { assertRetention, badPruneAge, DEFAULT_PRUNE_AGE } from './retention.js';
-import { damageBehind, setAside } from './recovery.js';
 import { CheckpointStore } from './store.js';
-import { commitBytes, dropBudget, readBudget, saveBudget, uncountedBound } from './budget-count.js';
+import { commitBytes, dropBudget, readBudget, uncountedBound } from './budget-count.js';
 import { restoreSession, type SessionRestoreOptions } from './session-restore.js';
 import { sameSkips, skipRecord } from './skip-rules.js';
 import { touchedGitPaths } from './touched.js';
-import { gcStore, keepWithinBudget, readUpkeep, storeBytes, thinCheckpoints } from './upkeep.js';
+import { upkeepAfterTrack } from './track-upkeep.js';
+import { gcStore, readUpkeep, storeBytes } from './upkeep.js';
 
 export type { SessionRestoreOptions } from './session-restore.js';
 export type {
@@ -222,38 +222,7 @@ export class Checkpoints {
       throw error;
     });
     await store.saveProbe();
-    // Thinning once per prompt (not after every tool) bounds the count at no cost to a tool's hook:
-    // it deletes refs only, so the count still holds.
-    const upkeep = async () => {
-      if (role !== 'change') await thinCheckpoints(store.repo, store.keep);
-      if (counting === null) return;
-      const [counts, commitBytes] = await Promise.all([counting, looseObjectBytes(store.repo, t.commit)]);
-      const withCommit = {
-        ...counts,
-        loose: counts.loose + 1,
-        looseBytes: counts.looseBytes + commitBytes,
-      };
-      // A count that upkeep made stale (it packed or pruned) is not kept: the next track counts.
-      if (await keepWithinBudget(store.repo, store.location, store.maxStoreBytes, withCommit))
-        await dropBudget(store.location);
-      else await saveBudget(store.location, t.commit, withCommit);
-    };
-    // A broken checkpoint ref shows first here when the track read only the markers (recovery.ts).
-    const upkeepError = await upkeep()
-      .catch(async (error: unknown) => {
-        const damage = await damageBehind(store.repo, store.location, error);
-        if (damage === null) throw error;
-        const done = await setAside(store.location, damage);
-        store.recovered = store.recovered === null ? done : `${store.recovered}; ${done}`;
-        return upkeep();
-      })
-      .then(
-        () => undefined,
-        async (error: unknown) => {
-          await dropBudget(store.location).catch(() => undefined);
-          return error;
-        },
-      );
+    const upkeepError = await upkeepAfterTrack(store, role !== 'change', counting, t.commit);
     return {
       hash: t.hash,
       ref: t.ref,

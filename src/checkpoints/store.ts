@@ -1,6 +1,6 @@
-import { access, lstat, readFile, realpath } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import type { SkippedFile, TrackResult } from '../../types/checkpoint.js';
 import {
   DEFAULT_GIT_TIMEOUT_MS,
@@ -8,7 +8,7 @@ import {
   DEFAULT_MAX_FILE_SIZE_BYTES,
   DEFAULT_MAX_STORE_BYTES,
 } from '../../types/config.js';
-import { CheckpointNotFoundError, UnsafeWorkspaceError } from '../errors.js';
+import { CheckpointNotFoundError } from '../errors.js';
 import { writeFileAtomic, writeJsonAtomic } from '../fs/atomic.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, withLock } from '../fs/lock.js';
 import { makeOwnDir } from '../fs/own-dir.js';
@@ -26,7 +26,7 @@ import { listRefRecords, readRef } from '../git/refs.js';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { assertSafeWorkspace, isInside, noWorkTree, resolveWorkspaceDir } from '../git/repo.js';
 import { userExcludesPath, userExcludesSetting, userIgnoreConfigFiles } from '../git/user-ignore.js';
-import { isOwnData, layout, resolveHome } from '../store/paths.js';
+import { layout, resolveHome } from '../store/paths.js';
 import { applyPlan, type Applied } from './apply.js';
 import { dropBudget } from './budget-count.js';
 import { captureWithoutLost, type Capture } from './capture.js';
@@ -49,7 +49,7 @@ import { recordCheckpoint } from './record.js';
 import { corruptError, damageBehind, findDamage, rebuildIndex, restagedText, setAside } from './recovery.js';
 import { skipRecord, type Skip } from './skip-rules.js';
 import { repairOnAcquire } from './upkeep.js';
-import { toAbsolute, toGitPath } from './workspace-paths.js';
+import { assertCheckpointRoot, physicalPath, toAbsolute, toGitPath } from './workspace-paths.js';
 
 export interface Tracked extends TrackResult {
   skips: Skip[];
@@ -125,15 +125,7 @@ export class CheckpointStore {
       probe.isRepository || known !== null ? null : await storeAbove(checkpointsDir, real, homedir());
     const root = above?.root ?? probe.root;
     // probeWorkspace refused a work tree that git places elsewhere (core.worktree, a `.git` file).
-    assertSafeWorkspace(root);
-    if (root.split(sep).includes('.git') || isOwnData(home, root)) {
-      throw new UnsafeWorkspaceError(
-        `refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`,
-        {
-          details: { workspace: root },
-        },
-      );
-    }
+    assertCheckpointRoot(root, home);
     const forbidden = [home, ...(await Promise.all((opts.excludePaths ?? []).map(physicalPath)))];
     const excluded = forbidden.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
     const location =
@@ -426,7 +418,8 @@ export class CheckpointStore {
     if (damage.unusable === null && damage.index !== null) await rebuildIndex(this.repo);
   }
 
-  private noteRecovered(done: string): void {
+  /** Adds `done` to what `recovered` says of this call's recoveries. */
+  noteRecovered(done: string): void {
     this.recovered = this.recovered === null ? done : `${this.recovered}; ${done}`;
   }
 
@@ -442,15 +435,5 @@ export class CheckpointStore {
       readFile(target, 'utf8').catch(() => null),
     ]);
     if (have !== wanted) await writeFileAtomic(target, wanted);
-  }
-}
-
-/** The real path when it exists (so that comparisons with real workspace paths hold), else the resolved one. */
-async function physicalPath(path: string): Promise<string> {
-  try {
-    await access(path);
-    return await realpath(path);
-  } catch {
-    return path;
   }
 }

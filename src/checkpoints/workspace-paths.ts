@@ -1,7 +1,8 @@
-import { realpath } from 'node:fs/promises';
+import { access, realpath } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { InvalidArgumentError, PathOutsideWorkspaceError } from '../errors.js';
-import { isInside } from '../git/repo.js';
+import { InvalidArgumentError, PathOutsideWorkspaceError, UnsafeWorkspaceError } from '../errors.js';
+import { assertSafeWorkspace, isInside } from '../git/repo.js';
+import { isOwnData } from '../store/paths.js';
 
 /** Workspace-relative path with `/` separators, as git prints it; `''` for the root. */
 export function toGitPath(root: string, abs: string): string {
@@ -68,4 +69,27 @@ export async function toWorkspaceGitPath(
 /** True if `path` is `prefix` or below it (git paths; `''` contains everything). */
 export function isUnder(path: string, prefix: string): boolean {
   return prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
+}
+
+/**
+ * A checkpoint workspace's root must be a project directory: not `/` or a home directory
+ * (assertSafeWorkspace), a `.git` directory, or the agentgate home's own data. UNSAFE_WORKSPACE.
+ */
+export function assertCheckpointRoot(root: string, home: string): void {
+  assertSafeWorkspace(root);
+  if (root.split(sep).includes('.git') || isOwnData(home, root))
+    throw new UnsafeWorkspaceError(
+      `refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`,
+      { details: { workspace: root } },
+    );
+}
+
+/** The real path when it exists (so that comparisons with real workspace paths hold), else the resolved one. */
+export async function physicalPath(path: string): Promise<string> {
+  try {
+    await access(path);
+    return await realpath(path);
+  } catch {
+    return path;
+  }
 }
