@@ -6236,25 +6236,105 @@ var init_config_file_read = __esm({
   }
 });
 
+// src/git/config-scan.ts
+import { readFileSync as readFileSync2 } from "node:fs";
+import { homedir as homedir2, userInfo as userInfo2 } from "node:os";
+import { dirname as dirname4, isAbsolute as isAbsolute5, join as join8 } from "node:path";
+function configFiles(commonDir2, gitDir) {
+  return [join8(commonDir2, "config"), join8(gitDir, "config.worktree")];
+}
+async function driverKeys(base, files) {
+  const keys = [];
+  const seen = /* @__PURE__ */ new Set();
+  const queue = files.map((file) => ({ file, depth: 0 }));
+  for (let next = queue.shift(); next !== void 0; next = queue.shift()) {
+    const { file, depth } = next;
+    if (seen.has(file)) continue;
+    const text2 = await readConfigFile(file, base.cwd);
+    if (text2 === null) continue;
+    seen.add(file);
+    if (seen.size > MAX_CONFIG_FILES)
+      throw new UnsafeWorkspaceError(
+        `the config of ${base.cwd} includes more than ${MAX_CONFIG_FILES} files; refusing a repository whose config we cannot read whole: remove the includes you do not need`,
+        { details: { workspace: base.cwd, maxConfigFiles: MAX_CONFIG_FILES } }
+      );
+    for (const { key, value } of await configEntries(base, file, text2, OPEN_PATTERN)) {
+      if (/^include/i.test(key)) {
+        if (value !== "" && depth < MAX_INCLUDE_DEPTH)
+          queue.push({ file: configPath(value, dirname4(file)), depth: depth + 1 });
+      } else if (hasEscapedBytes(key)) {
+        throw notUtf8Driver(file, key, base.cwd);
+      } else keys.push(key);
+    }
+  }
+  return keys;
+}
+function configPath(path2, base) {
+  if (path2.startsWith("%(prefix)/")) throw unplaceable(path2, "git's installation directory");
+  if (!path2.startsWith("~")) return isAbsolute5(path2) ? path2 : `${base.replace(/\/+$/, "")}/${path2}`;
+  const slash = path2.indexOf("/");
+  const user = path2.slice(1, slash < 0 ? void 0 : slash);
+  const home = user === "" ? process.env.HOME ?? homedir2() : homeOf(user);
+  if (home === null) throw unplaceable(path2, `the home directory of user ${JSON.stringify(user)}`);
+  return home + (slash < 0 ? "" : path2.slice(slash));
+}
+function unplaceable(path2, what2) {
+  return new UnsafeWorkspaceError(
+    `a git config names the path ${JSON.stringify(path2)} in ${what2}, which agentgate cannot locate as git would; refusing the repository: write that path out in full (absolute, or relative to its config file)`,
+    { details: { path: path2 } }
+  );
+}
+function homeOf(user) {
+  try {
+    const me = userInfo2();
+    if (me.username === user) return me.homedir;
+  } catch {
+  }
+  let passwd;
+  try {
+    passwd = readFileSync2("/etc/passwd", "utf8");
+  } catch {
+    return null;
+  }
+  for (const line of passwd.split("\n")) {
+    const fields = line.split(":");
+    if (fields[0] === user && fields.length >= 7) return fields[5] ?? null;
+  }
+  return null;
+}
+var OPEN_PATTERN, MAX_CONFIG_FILES, MAX_INCLUDE_DEPTH;
+var init_config_scan = __esm({
+  "src/git/config-scan.ts"() {
+    "use strict";
+    init_errors();
+    init_path_bytes();
+    init_config_file_read();
+    init_hardening();
+    OPEN_PATTERN = `${DRIVER_AND_INCLUDE_PATTERN}|^core\\.attributesfile$`;
+    MAX_CONFIG_FILES = 256;
+    MAX_INCLUDE_DEPTH = 10;
+  }
+});
+
 // src/git/dot-git.ts
-import { readFileSync as readFileSync2, statSync } from "node:fs";
-import { dirname as dirname4, join as join8, resolve as resolve4 } from "node:path";
+import { readFileSync as readFileSync3, statSync } from "node:fs";
+import { dirname as dirname5, join as join9, resolve as resolve4 } from "node:path";
 function isRepositoryEntry(dotGit) {
   const found = statSync(dotGit, { throwIfNoEntry: false });
   if (found === void 0) return false;
   if (found.isDirectory()) return isGitDir(dotGit);
   let text2;
   try {
-    text2 = readFileSync2(dotGit, "utf8");
+    text2 = readFileSync3(dotGit, "utf8");
   } catch {
     return false;
   }
   const named3 = /^gitdir: (.+)$/m.exec(text2)?.[1]?.trim();
-  return named3 !== void 0 && isGitDir(resolve4(dirname4(dotGit), named3));
+  return named3 !== void 0 && isGitDir(resolve4(dirname5(dotGit), named3));
 }
 function isGitDir(dir) {
   const is = (name2, kind) => {
-    const s = statSync(join8(dir, name2), { throwIfNoEntry: false });
+    const s = statSync(join9(dir, name2), { throwIfNoEntry: false });
     return s !== void 0 && (kind === "file" ? s.isFile() : s.isDirectory());
   };
   return is("HEAD", "file") && is("objects", "dir") && is("refs", "dir");
@@ -6267,16 +6347,16 @@ var init_dot_git = __esm({
 
 // src/git/git-dir-links.ts
 import { readdir } from "node:fs/promises";
-import { join as join9 } from "node:path";
+import { join as join10 } from "node:path";
 async function assertNoLinksWhereWeWrite(workspace, gitDir, commonDir2) {
   let link3 = null;
   for (const dir of /* @__PURE__ */ new Set([gitDir, commonDir2])) {
     link3 ??= await topLevelLink(dir);
-    link3 ??= await firstLinkIn(join9(dir, "refs"), false);
-    link3 ??= await firstLinkIn(join9(dir, "logs"), false);
+    link3 ??= await firstLinkIn(join10(dir, "refs"), false);
+    link3 ??= await firstLinkIn(join10(dir, "logs"), false);
   }
-  link3 ??= await firstLinkIn(join9(commonDir2, "logs", "refs"), false);
-  for (const tree of WRITTEN_TREES) link3 ??= await firstLinkIn(join9(commonDir2, tree), true);
+  link3 ??= await firstLinkIn(join10(commonDir2, "logs", "refs"), false);
+  for (const tree of WRITTEN_TREES) link3 ??= await firstLinkIn(join10(commonDir2, tree), true);
   if (link3 === null) return;
   throw new UnsafeWorkspaceError(
     `${link3} is a symbolic link inside the git dir of ${workspace}, where git writes for us: our commits would move another repository's refs or overwrite the file it names; replace it with the real file or directory (for another checkout of the same repository use "git worktree add")`,
@@ -6285,12 +6365,12 @@ async function assertNoLinksWhereWeWrite(workspace, gitDir, commonDir2) {
 }
 async function topLevelLink(dir) {
   for (const entry of await entries(dir))
-    if (entry.isSymbolicLink() && !READ_ONLY_ENTRIES.has(entry.name)) return join9(dir, entry.name);
+    if (entry.isSymbolicLink() && !READ_ONLY_ENTRIES.has(entry.name)) return join10(dir, entry.name);
   return null;
 }
 async function firstLinkIn(dir, deep) {
   for (const entry of await entries(dir)) {
-    const path2 = join9(dir, entry.name);
+    const path2 = join10(dir, entry.name);
     if (entry.isSymbolicLink()) return path2;
     if (deep && entry.isDirectory()) {
       const below = await firstLinkIn(path2, true);
@@ -6331,7 +6411,7 @@ var init_git_dir_links = __esm({
 
 // src/git/index-owner.ts
 import { lstat as lstat4 } from "node:fs/promises";
-import { join as join10 } from "node:path";
+import { join as join11 } from "node:path";
 async function indexIsOfWorkTree(topLevel, gitDir) {
   const { stdout } = await runGitBuffer({ cwd: topLevel, gitDir, workTree: topLevel }, [
     "ls-files",
@@ -6342,7 +6422,7 @@ async function indexIsOfWorkTree(topLevel, gitDir) {
   for (const { path: path2, ino } of indexEntries(decodeBytes(stdout))) {
     if (ino === 0n) continue;
     evidence = true;
-    const info = await lstat4(fsPath(join10(topLevel, path2)), { bigint: true }).catch(() => null);
+    const info = await lstat4(fsPath(join11(topLevel, path2)), { bigint: true }).catch(() => null);
     if (info !== null && BigInt.asUintN(32, info.ino) === ino) return true;
   }
   return evidence ? false : null;
@@ -6382,14 +6462,13 @@ __export(repo_exports, {
   resolveWorkspaceDir: () => resolveWorkspaceDir,
   userAttributesFile: () => userAttributesFile
 });
-import { readFileSync as readFileSync3 } from "node:fs";
 import { lstat as lstat5, readdir as readdir2, readFile as readFile2, realpath as realpath2, stat as stat4 } from "node:fs/promises";
-import { homedir as homedir2, userInfo as userInfo2 } from "node:os";
-import { dirname as dirname5, isAbsolute as isAbsolute5, join as join11, resolve as resolve5, sep as sep2 } from "node:path";
+import { homedir as homedir3 } from "node:os";
+import { dirname as dirname6, join as join12, resolve as resolve5, sep as sep2 } from "node:path";
 async function openRepo(dir, opts = {}) {
   const real = await resolveWorkspaceDir(dir);
   const base = { cwd: real, ...opts };
-  const guess = join11(real, ".git");
+  const guess = join12(real, ".git");
   const early = driverKeys(base, configFiles(guess, guess));
   early.catch(() => void 0);
   let paths;
@@ -6431,7 +6510,7 @@ function attributesFileOf(topLevel, own2, content) {
   const prefix = `${ATTRIBUTES_KEY}=`;
   const value = own2 ?? content.find((pair) => pair.startsWith(prefix))?.slice(prefix.length);
   if (value === void 0)
-    return process.env.HOME ? join11(process.env.HOME, ".config", "git", "attributes") : null;
+    return process.env.HOME ? join12(process.env.HOME, ".config", "git", "attributes") : null;
   return value === "" ? null : configPath(value, topLevel);
 }
 async function userAttributesFile(dir) {
@@ -6481,10 +6560,10 @@ async function assertOwnWorkTree(real, topLevel, gitDir, commonDir2 = gitDir) {
     return refuse(`no .git was found from ${real} upwards, yet git found the repository at ${gitDir}`);
   if (owner.dir !== topLevel) {
     return refuse(
-      !isRepositoryEntry(join11(owner.dir, ".git")) ? `${join11(owner.dir, ".git")} is no repository to git, so git took the repository at ${topLevel} above it; remove that .git, or run "git init" in ${owner.dir}` : `the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`
+      !isRepositoryEntry(join12(owner.dir, ".git")) ? `${join12(owner.dir, ".git")} is no repository to git, so git took the repository at ${topLevel} above it; remove that .git, or run "git init" in ${owner.dir}` : `the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`
     );
   }
-  const dotGit = join11(owner.dir, ".git");
+  const dotGit = join12(owner.dir, ".git");
   const realGitDir = await realpath2(gitDir);
   const shared = await realpathOrNull(commonDir2) !== realGitDir;
   const sharing2 = () => refuse(`${dotGit} takes its objects and branches from another repository (commondir: ${commonDir2})`);
@@ -6495,32 +6574,29 @@ async function assertOwnWorkTree(real, topLevel, gitDir, commonDir2 = gitDir) {
       return refuse(`${dotGit} is a symbolic link into another repository's git dir (${realGitDir})`);
     return assertOwnIndex(topLevel, realGitDir, refuse);
   }
-  const named3 = await readPointer(join11(realGitDir, "gitdir"));
+  const named3 = await readPointer(join12(realGitDir, "gitdir"));
   if (named3 !== null && await realpathOrNull(resolve5(realGitDir, named3)) === dotGit) return;
   if (shared) return sharing2();
-  const worktree = await configValue(join11(realGitDir, "config.worktree"), "core.worktree") ?? await configValue(join11(realGitDir, "config"), "core.worktree");
+  const worktree = await configValue(join12(realGitDir, "config.worktree"), "core.worktree") ?? await configValue(join12(realGitDir, "config"), "core.worktree");
   if (worktree !== null && await realpathOrNull(resolve5(realGitDir, worktree)) === owner.dir) return;
   if (realGitDir.split(sep2).includes(".git")) {
-    refuse(`${join11(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
+    refuse(`${join12(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
   }
   await assertOwnIndex(topLevel, realGitDir, refuse);
 }
 async function assertOwnIndex(topLevel, gitDir, refuse) {
   if (await indexIsOfWorkTree(topLevel, gitDir) !== false) return;
   refuse(
-    `the git dir ${gitDir} is another checkout's: its index was written for files that are not in ${topLevel}. If it really is this work tree's own git dir, run "git status" in ${topLevel} to refresh its index, then retry; otherwise remove ${join11(topLevel, ".git")}`
+    `the git dir ${gitDir} is another checkout's: its index was written for files that are not in ${topLevel}. If it really is this work tree's own git dir, run "git status" in ${topLevel} to refresh its index, then retry; otherwise remove ${join12(topLevel, ".git")}`
   );
 }
 async function dotGitOwner(dir) {
-  for (let at = dir; ; at = dirname5(at)) {
-    const info = await lstat5(join11(at, ".git")).catch(() => null);
+  for (let at = dir; ; at = dirname6(at)) {
+    const info = await lstat5(join12(at, ".git")).catch(() => null);
     if (info !== null)
       return { dir: at, kind: info.isSymbolicLink() ? "link" : info.isFile() ? "file" : "dir" };
-    if (dirname5(at) === at) return null;
+    if (dirname6(at) === at) return null;
   }
-}
-function configFiles(commonDir2, gitDir) {
-  return [join11(commonDir2, "config"), join11(gitDir, "config.worktree")];
 }
 async function ownContentSettings(repo) {
   const res = await runGit(repo, ["config", "-z", "--get-regexp", USER_CONTENT_PATTERN], {
@@ -6528,68 +6604,9 @@ async function ownContentSettings(repo) {
   });
   return new Map(parseConfigEntries(res.stdout).map((e) => [e.key.toLowerCase(), e.value]));
 }
-async function driverKeys(base, files) {
-  const keys = [];
-  const seen = /* @__PURE__ */ new Set();
-  const queue = files.map((file) => ({ file, depth: 0 }));
-  for (let next = queue.shift(); next !== void 0; next = queue.shift()) {
-    const { file, depth } = next;
-    if (seen.has(file)) continue;
-    const text2 = await readConfigFile(file, base.cwd);
-    if (text2 === null) continue;
-    seen.add(file);
-    if (seen.size > MAX_CONFIG_FILES)
-      throw new UnsafeWorkspaceError(
-        `the config of ${base.cwd} includes more than ${MAX_CONFIG_FILES} files; refusing a repository whose config we cannot read whole: remove the includes you do not need`,
-        { details: { workspace: base.cwd, maxConfigFiles: MAX_CONFIG_FILES } }
-      );
-    for (const { key, value } of await configEntries(base, file, text2, OPEN_PATTERN)) {
-      if (/^include/i.test(key)) {
-        if (value !== "" && depth < MAX_INCLUDE_DEPTH)
-          queue.push({ file: configPath(value, dirname5(file)), depth: depth + 1 });
-      } else if (hasEscapedBytes(key)) {
-        throw notUtf8Driver(file, key, base.cwd);
-      } else keys.push(key);
-    }
-  }
-  return keys;
-}
-function configPath(path2, base) {
-  if (path2.startsWith("%(prefix)/")) throw unplaceable(path2, "git's installation directory");
-  if (!path2.startsWith("~")) return isAbsolute5(path2) ? path2 : `${base.replace(/\/+$/, "")}/${path2}`;
-  const slash = path2.indexOf("/");
-  const user = path2.slice(1, slash < 0 ? void 0 : slash);
-  const home = user === "" ? process.env.HOME ?? homedir2() : homeOf(user);
-  if (home === null) throw unplaceable(path2, `the home directory of user ${JSON.stringify(user)}`);
-  return home + (slash < 0 ? "" : path2.slice(slash));
-}
-function unplaceable(path2, what2) {
-  return new UnsafeWorkspaceError(
-    `a git config names the path ${JSON.stringify(path2)} in ${what2}, which agentgate cannot locate as git would; refusing the repository: write that path out in full (absolute, or relative to its config file)`,
-    { details: { path: path2 } }
-  );
-}
-function homeOf(user) {
-  try {
-    const me = userInfo2();
-    if (me.username === user) return me.homedir;
-  } catch {
-  }
-  let passwd;
-  try {
-    passwd = readFileSync3("/etc/passwd", "utf8");
-  } catch {
-    return null;
-  }
-  for (const line of passwd.split("\n")) {
-    const fields = line.split(":");
-    if (fields[0] === user && fields.length >= 7) return fields[5] ?? null;
-  }
-  return null;
-}
 async function configValue(file, key) {
   if ((await stat4(file).catch(() => null))?.isFile() !== true) return null;
-  const res = await runGit({ cwd: dirname5(file) }, ["config", "--file", file, "--get", key], {
+  const res = await runGit({ cwd: dirname6(file) }, ["config", "--file", file, "--get", key], {
     okExitCodes: [1]
   });
   return res.exitCode === 0 ? res.stdout.trim() : null;
@@ -6638,38 +6655,35 @@ async function notUtf8Component(abs) {
       const odd = entries2.some((e) => e.toString("utf8") === part && !Buffer.from(part, "utf8").equals(e));
       if (odd) return part;
     }
-    at = join11(at, part);
+    at = join12(at, part);
   }
   return null;
 }
 function assertSafeWorkspace(dir) {
-  const home = process.env.HOME ? resolve5(process.env.HOME) : homedir2();
-  if (dir === sep2 || dir === resolve5("/") || dir === home || dir === homedir2()) {
+  const home = process.env.HOME ? resolve5(process.env.HOME) : homedir3();
+  if (dir === sep2 || dir === resolve5("/") || dir === home || dir === homedir3()) {
     throw new UnsafeWorkspaceError(
       `refusing to use ${dir} as a workspace: it is the filesystem root or a home directory; give the path of a project directory`,
       { details: { workspace: dir } }
     );
   }
 }
-var ATTRIBUTES_KEY, OPEN_PATTERN, NO_WORK_TREE, PATH_QUESTIONS, MAX_CONFIG_FILES, MAX_INCLUDE_DEPTH;
+var ATTRIBUTES_KEY, NO_WORK_TREE, PATH_QUESTIONS;
 var init_repo = __esm({
   "src/git/repo.ts"() {
     "use strict";
     init_errors();
     init_inside();
     init_path_bytes();
-    init_config_file_read();
+    init_config_scan();
     init_hardening();
     init_dot_git();
     init_git_dir_links();
     init_index_owner();
     init_runner();
     ATTRIBUTES_KEY = "core.attributesfile";
-    OPEN_PATTERN = `${DRIVER_AND_INCLUDE_PATTERN}|^core\\.attributesfile$`;
     NO_WORK_TREE = /must be run in a work tree/i;
     PATH_QUESTIONS = ["--show-toplevel", "--git-dir", "--git-common-dir"];
-    MAX_CONFIG_FILES = 256;
-    MAX_INCLUDE_DEPTH = 10;
   }
 });
 
@@ -7759,15 +7773,15 @@ var init_ls_tree = __esm({
 
 // src/fs/git-locks.ts
 import { readdir as readdir3, readFile as readFile3, readlink as readlink2, realpath as realpath3, rm as rm4, stat as stat5 } from "node:fs/promises";
-import { isAbsolute as isAbsolute6, join as join12, resolve as resolve6, sep as sep3 } from "node:path";
+import { isAbsolute as isAbsolute6, join as join13, resolve as resolve6, sep as sep3 } from "node:path";
 async function removeOrphanedGitLocks(o) {
   if (!Number.isFinite(o.ownerSince)) return [];
   const common = await commonDir(o.gitDir);
-  const refLocks = (await readdir3(join12(common, "refs"), { recursive: true }).catch(() => [])).filter((name2) => name2.endsWith(".lock")).map((name2) => join12(common, "refs", name2));
+  const refLocks = (await readdir3(join13(common, "refs"), { recursive: true }).catch(() => [])).filter((name2) => name2.endsWith(".lock")).map((name2) => join13(common, "refs", name2));
   const candidates = [
-    `${o.indexFile ?? join12(o.gitDir, "index")}.lock`,
-    join12(o.gitDir, "HEAD.lock"),
-    join12(common, "packed-refs.lock"),
+    `${o.indexFile ?? join13(o.gitDir, "index")}.lock`,
+    join13(o.gitDir, "HEAD.lock"),
+    join13(common, "packed-refs.lock"),
     ...refLocks
   ];
   const removed = [];
@@ -7787,9 +7801,9 @@ async function removeLockOlderThan(path2, olderThanMs) {
   return true;
 }
 async function commonDir(gitDir) {
-  const named3 = (await readFile3(join12(gitDir, "commondir"), "utf8").catch(() => "")).trim();
+  const named3 = (await readFile3(join13(gitDir, "commondir"), "utf8").catch(() => "")).trim();
   if (named3 === "") return gitDir;
-  return isAbsolute6(named3) ? named3 : join12(gitDir, named3);
+  return isAbsolute6(named3) ? named3 : join13(gitDir, named3);
 }
 async function removeAbandonedLock(path2, repository, waitMs) {
   const repo = {
@@ -7856,12 +7870,12 @@ var init_git_locks = __esm({
 // src/git/byte-args.ts
 import { mkdtemp as mkdtemp3, rm as rm5, writeFile } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { join as join13 } from "node:path";
+import { join as join14 } from "node:path";
 async function withByteArgs(global, words, run) {
   if (words.every((w) => w.isWellFormed())) return run([...global, ...words]);
-  const dir = await mkdtemp3(join13(tmpdir3(), "agentgate-args-"));
+  const dir = await mkdtemp3(join14(tmpdir3(), "agentgate-args-"));
   try {
-    const file = join13(dir, "config");
+    const file = join14(dir, "config");
     await writeFile(file, aliasConfig(words), { mode: 384 });
     return await run([...global, "-c", `include.path=${file}`, ALIAS]);
   } finally {
@@ -8340,7 +8354,7 @@ var init_blame_porcelain = __esm({
 
 // src/git/provenance.ts
 import { lstat as lstat6 } from "node:fs/promises";
-import { join as join14 } from "node:path";
+import { join as join15 } from "node:path";
 async function parentTrees(repo, nodes, known2) {
   const empty = nodes.some((n) => n.parents.length === 0) ? await emptyTreeId(repo) : "";
   const treeOf = await parentTreeIds(repo, nodes, known2);
@@ -8556,7 +8570,7 @@ async function parentsSeen(repo, commits) {
 }
 async function isShallow(repo) {
   const common = await commonDir(repo.gitDir);
-  return lstat6(join14(common, "shallow")).then(
+  return lstat6(join15(common, "shallow")).then(
     () => true,
     () => false
   );
@@ -8637,7 +8651,7 @@ var init_message = __esm({
 import { readFileSync as readFileSync4 } from "node:fs";
 import { link, mkdir as mkdir3, readFile as readFile4, rename as rename3, rm as rm6, writeFile as writeFile2 } from "node:fs/promises";
 import { hostname } from "node:os";
-import { dirname as dirname6 } from "node:path";
+import { dirname as dirname7 } from "node:path";
 async function withLock(path2, opts, fn) {
   const handle = await acquire(path2, opts);
   try {
@@ -8695,7 +8709,7 @@ async function tryCreate(path2, owner) {
   );
   try {
     try {
-      await mkdir3(dirname6(path2), { recursive: true });
+      await mkdir3(dirname7(path2), { recursive: true });
       await writeFile2(temp, JSON.stringify(owner), { flag: "wx" });
     } catch (cause) {
       throw failed(cause);
@@ -8817,21 +8831,21 @@ var init_lock = __esm({
 
 // src/fs/sweep.ts
 import { readdir as readdir4, rm as rm7, stat as stat6 } from "node:fs/promises";
-import { join as join15 } from "node:path";
+import { join as join16 } from "node:path";
 async function sweepOwnedDirs(root, ours, remove) {
   const names2 = await listDir(root);
   const removed = [];
   for (const name2 of names2) {
     const base = name2.endsWith(".lock") ? name2.slice(0, -".lock".length) : name2;
     if (!ours(base) || name2 === base && names2.includes(`${name2}.lock`)) continue;
-    const path2 = join15(root, name2);
+    const path2 = join16(root, name2);
     const owner = name2 === base ? null : await readOwner(path2);
     const info = owner === null ? await stat6(path2).catch(() => null) : null;
     const gone = owner === null ? info !== null && Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS : isProvablyDead(owner);
     if (!gone) continue;
-    await remove(join15(root, base));
-    await rm7(join15(root, `${base}.lock`), { force: true });
-    removed.push(join15(root, base));
+    await remove(join16(root, base));
+    await rm7(join16(root, `${base}.lock`), { force: true });
+    removed.push(join16(root, base));
   }
   return removed;
 }
@@ -8840,7 +8854,7 @@ async function sweepTempFiles(dir, opts = {}) {
   for (const name2 of await listDir(dir)) {
     const m = (opts.pattern ?? TEMP_NAME).exec(name2);
     if (m === null) continue;
-    const path2 = join15(dir, name2);
+    const path2 = join16(dir, name2);
     const info = await stat6(path2).catch(() => null);
     if (info === null) continue;
     const pid = Number(m[1]);
@@ -8853,22 +8867,22 @@ async function sweepTempFiles(dir, opts = {}) {
 }
 async function sweepGitTemporaries(gitDir) {
   const removed = [];
-  const objects = join15(gitDir, "objects");
+  const objects = join16(gitDir, "objects");
   const dirs = [
     gitDir,
     objects,
-    join15(objects, "pack"),
-    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join15(objects, n))
+    join16(objects, "pack"),
+    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join16(objects, n))
   ];
   for (const dir of dirs) {
     for (const name2 of await listDir(dir)) {
       if (!GIT_TEMPORARY.test(name2)) continue;
-      const path2 = join15(dir, name2);
+      const path2 = join16(dir, name2);
       await rm7(path2, { force: true, recursive: true });
       removed.push(path2);
     }
   }
-  await rm7(join15(gitDir, "gc.pid"), { force: true });
+  await rm7(join16(gitDir, "gc.pid"), { force: true });
   return removed;
 }
 async function listDir(dir) {
@@ -8892,7 +8906,7 @@ var init_sweep = __esm({
 // src/store/json-file.ts
 import { closeSync, constants as constants2, fstatSync, openSync, readFileSync as readFileSync5 } from "node:fs";
 import { open as open3, readdir as readdir5 } from "node:fs/promises";
-import { join as join16 } from "node:path";
+import { join as join17 } from "node:path";
 function corruptFile(path2, what2, reason, cause) {
   return new StoreCorruptError(
     `${path2} is not a valid ${what2}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
@@ -8992,7 +9006,7 @@ async function loadAll(dir, what2, load) {
       const item = await load(name2);
       if (item !== null) items.push(item);
     } catch (error2) {
-      problems.push(asStoreProblem(error2, join16(dir, `${name2}.json`), what2));
+      problems.push(asStoreProblem(error2, join17(dir, `${name2}.json`), what2));
     }
   });
   problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
@@ -9141,7 +9155,7 @@ var init_run = __esm({
 });
 
 // src/store/run-records.ts
-import { join as join17 } from "node:path";
+import { join as join18 } from "node:path";
 function requireWorkspace(workspace) {
   if (typeof workspace !== "string" || workspace.length === 0)
     throw new InvalidArgumentError("a run record needs its workspace path", { details: { workspace } });
@@ -9175,7 +9189,7 @@ var init_run_records = __esm({
       home;
       lockTimeoutMs;
       path(runId) {
-        return join17(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
+        return join18(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
       }
       /** The run's record, or null when it has none; STORE_CORRUPT when the file is unusable. */
       async load(runId) {
@@ -9209,7 +9223,7 @@ var init_run_records = __esm({
        * next call sees it too.
        */
       async whileIterating(runId, iteration, fn, onDeadHolder) {
-        const lockPath = join17(layout(this.home).locks, `iterate-${assertSafeId(runId, "run id")}.lock`);
+        const lockPath = join18(layout(this.home).locks, `iterate-${assertSafeId(runId, "run id")}.lock`);
         const holder = onDeadHolder === void 0 ? null : await readOwner(lockPath);
         if (holder !== null && isProvablyDead(holder)) await onDeadHolder?.(holder);
         let entered = false;
@@ -9235,7 +9249,7 @@ var init_run_records = __esm({
        */
       async update(runId, workspace, change) {
         const path2 = this.path(runId);
-        const lockPath = join17(layout(this.home).locks, `run-${runId}.lock`);
+        const lockPath = join18(layout(this.home).locks, `run-${runId}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `run record ${runId}` }, async () => {
           const now = (/* @__PURE__ */ new Date()).toISOString();
           const current = await this.load(runId) ?? (workspace === null ? null : { runId, workspace, createdAt: now, updatedAt: now, before: null, snapshotIds: [] });
@@ -9338,7 +9352,7 @@ var init_run_records = __esm({
 
 // src/store/snapshot-store.ts
 import { rm as rm8, stat as stat7 } from "node:fs/promises";
-import { basename as basename4, join as join18, resolve as resolve7 } from "node:path";
+import { basename as basename4, join as join19, resolve as resolve7 } from "node:path";
 function byRunThenIteration(a, b) {
   return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 }
@@ -9389,7 +9403,7 @@ var init_snapshot_store = __esm({
         this.snapshotsDir = layout(this.home).snapshots;
       }
       snapshotPath(id2) {
-        return join18(this.snapshotsDir, `${assertSafeId(id2, "snapshot id")}.json`);
+        return join19(this.snapshotsDir, `${assertSafeId(id2, "snapshot id")}.json`);
       }
       runPath(runId) {
         return this.runs.path(runId);
@@ -9465,7 +9479,7 @@ var init_snapshot_store = __esm({
               const text2 = readJsonTextSync(this.snapshotPath(id2), "snapshot");
               if (text2 !== null) texts.push({ id: id2, text: text2 });
             } catch (error2) {
-              problems.push(asStoreProblem(error2, join18(dir, `${id2}.json`), "snapshot"));
+              problems.push(asStoreProblem(error2, join19(dir, `${id2}.json`), "snapshot"));
             }
           }
         }
@@ -9678,7 +9692,7 @@ var init_snapshot_store = __esm({
         return snapshots.filter((s) => s.id.startsWith(prefix) || sha !== null && s.afterSha.startsWith(sha));
       }
       withSnapshotLock(id2, fn) {
-        const lockPath = join18(layout(this.home).locks, `snapshot-${assertSafeId(id2, "snapshot id")}.lock`);
+        const lockPath = join19(layout(this.home).locks, `snapshot-${assertSafeId(id2, "snapshot id")}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `snapshot ${id2}` }, fn);
       }
     };
@@ -10622,7 +10636,7 @@ var init_gate_rules = __esm({
 
 // src/store/gate-store.ts
 import { readdir as readdir6 } from "node:fs/promises";
-import { join as join19, resolve as resolve8 } from "node:path";
+import { join as join20, resolve as resolve8 } from "node:path";
 function validate2(value) {
   const parsed = GateResult.safeParse(value);
   if (!parsed.success) {
@@ -10659,10 +10673,10 @@ var init_gate_store = __esm({
         this.lockTimeoutMs = options2.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
       }
       runDir(runId) {
-        return join19(layout(this.home).gates, assertSafeId(runId, "run id"));
+        return join20(layout(this.home).gates, assertSafeId(runId, "run id"));
       }
       path(runId, id2) {
-        return join19(this.runDir(runId), `${assertSafeId(id2, "gate id")}.json`);
+        return join20(this.runDir(runId), `${assertSafeId(id2, "gate id")}.json`);
       }
       /**
        * Stores a new local attempt: the next attempt number for its iteration and name (after every
@@ -10756,7 +10770,7 @@ var init_gate_store = __esm({
         return (await listJsonNames(this.runDir(runId))).length > 0;
       }
       withRunLock(runId, fn) {
-        const lockPath = join19(layout(this.home).locks, `gates-${assertSafeId(runId, "run id")}.lock`);
+        const lockPath = join20(layout(this.home).locks, `gates-${assertSafeId(runId, "run id")}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `gate verdicts of ${runId}` }, fn);
       }
     };
@@ -10769,7 +10783,7 @@ __export(anchor_store_exports, {
   AnchorStore: () => AnchorStore
 });
 import { readdir as readdir7 } from "node:fs/promises";
-import { join as join20, resolve as resolve9 } from "node:path";
+import { join as join21, resolve as resolve9 } from "node:path";
 var ANCHOR_FILE, AnchorStore;
 var init_anchor_store = __esm({
   "src/provenance/anchor-store.ts"() {
@@ -10792,7 +10806,7 @@ var init_anchor_store = __esm({
           throw new InvalidArgumentError(`${JSON.stringify(commit.slice(0, 80))} is not a full commit id`, {
             details: { commit: commit.slice(0, 200) }
           });
-        return join20(this.dir, `${commit}.json`);
+        return join21(this.dir, `${commit}.json`);
       }
       async save(anchor3) {
         const file = this.path(anchor3.commit);
@@ -11221,7 +11235,7 @@ var init_attest_predicate = __esm({
 
 // src/gates/attempt.ts
 import { readdir as readdir8 } from "node:fs/promises";
-import { dirname as dirname7 } from "node:path";
+import { dirname as dirname8 } from "node:path";
 function checkOptions(opts) {
   assertSafeId(opts.runId, "run id");
   assertSafeId(opts.name, "gate name");
@@ -11289,7 +11303,7 @@ function logPath(ctx, of, attempt) {
   return gateLogPath(ctx.snapshotter.options.artifactsDir, of.runId, of.iteration, of.name, attempt);
 }
 function loggedAttempts(ctx, of) {
-  return () => highestLoggedAttempt(dirname7(logPath(ctx, of, 1)), of.name);
+  return () => highestLoggedAttempt(dirname8(logPath(ctx, of, 1)), of.name);
 }
 async function highestLoggedAttempt(dir, name2) {
   const prefix = `gate-${name2}-`;
@@ -12049,14 +12063,14 @@ var init_trace_unnamed = __esm({
 });
 
 // src/provenance/trace.ts
-import { basename as basename5, dirname as dirname8, isAbsolute as isAbsolute8, join as join21, posix as posix2 } from "node:path";
+import { basename as basename5, dirname as dirname9, isAbsolute as isAbsolute8, join as join22, posix as posix2 } from "node:path";
 async function traceWithWip(src, repo, givenPath, opts = {}) {
   checkSources(src, repo, "records");
   checkArgument(TextArg, givenPath, "givenPath");
   checkArgument(TraceOptionsArg, opts, "opts");
   const given = opts.rev ?? "HEAD";
   assertRevisionSyntax(given);
-  const named3 = isAbsolute8(givenPath) ? join21(await realPathOf(dirname8(givenPath)), basename5(givenPath)) : givenPath;
+  const named3 = isAbsolute8(givenPath) ? join22(await realPathOf(dirname9(givenPath)), basename5(givenPath)) : givenPath;
   const asGiven = treePath(repo.topLevel, named3) ?? notInRepository(givenPath, named3, repo.topLevel);
   const odd = readEscapedBytes(asGiven) !== null || asGiven.includes("\uFFFD");
   const early = OBJECT_ID_PATTERN.test(given) && !odd ? blameAndRuns(src, repo, given, asGiven, opts) : void 0;
@@ -12226,7 +12240,7 @@ function traceOrigin(o, gates) {
   };
 }
 function notInRepository(path2, named3, topLevel) {
-  if (treePath(topLevel, isAbsolute8(named3) ? join21(named3, "f") : posix2.join(named3, "f")) === "f")
+  if (treePath(topLevel, isAbsolute8(named3) ? join22(named3, "f") : posix2.join(named3, "f")) === "f")
     throw new PathNotFoundError(
       `${path2} is the repository's top level, a directory; give the path of a file in it`,
       { details: { path: path2, type: "tree" } }
@@ -12823,7 +12837,7 @@ var init_run_snapshots = __esm({
 
 // src/git/nested-repos.ts
 import { appendFile as appendFile2, lstat as lstat7, mkdir as mkdir4, readFile as readFile6 } from "node:fs/promises";
-import { join as join22 } from "node:path";
+import { join as join23 } from "node:path";
 async function excludeNestedRepositories(repo) {
   const listed = decodeBytes(
     (await runGitBuffer(repo, ["ls-files", "-z", "--others", "--exclude-standard"])).stdout
@@ -12831,25 +12845,25 @@ async function excludeNestedRepositories(repo) {
   const found = [];
   for (const dir of listed.split("\0").filter((p) => p.endsWith("/"))) {
     const path2 = dir.slice(0, -1);
-    if (await lstat7(fsPath(join22(repo.topLevel, path2, ".git"))).catch(() => null)) found.push(path2);
+    if (await lstat7(fsPath(join23(repo.topLevel, path2, ".git"))).catch(() => null)) found.push(path2);
   }
   const lines = found.filter((p) => !p.includes("\n")).map((p) => `${ignorePattern(p)}
 `);
   const unwritable = found.filter((p) => p.includes("\n")).map((p) => `${p}\0`);
-  if (lines.length > 0 || unwritable.length > 0) await mkdir4(join22(repo.gitDir, "info"), { recursive: true });
+  if (lines.length > 0 || unwritable.length > 0) await mkdir4(join23(repo.gitDir, "info"), { recursive: true });
   if (lines.length > 0) {
     const heading = "\n# nested repositories, left out by agentgate-snapshot before --init\n";
-    await appendFile2(join22(repo.gitDir, "info", "exclude"), encodeBytes(heading + lines.join("")));
+    await appendFile2(join23(repo.gitDir, "info", "exclude"), encodeBytes(heading + lines.join("")));
   }
   if (unwritable.length > 0)
-    await appendFile2(join22(repo.gitDir, ...OWN_EXCLUDE), encodeBytes(unwritable.join("")));
+    await appendFile2(join23(repo.gitDir, ...OWN_EXCLUDE), encodeBytes(unwritable.join("")));
   return found;
 }
 function ignorePattern(path2) {
   return `/${path2.replace(/[*?[\\!#]/g, "\\$&")}/`;
 }
 async function nestedExcludes(repo) {
-  const file = join22(await commonDir(repo.gitDir), ...OWN_EXCLUDE);
+  const file = join23(await commonDir(repo.gitDir), ...OWN_EXCLUDE);
   const text2 = await readFile6(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw error2;
@@ -12857,7 +12871,7 @@ async function nestedExcludes(repo) {
   if (text2 === null) return [];
   const names2 = decodeBytes(text2).split("\0").filter((p) => p !== "");
   const dirs = await Promise.all(
-    names2.map(async (p) => (await lstat7(fsPath(join22(repo.topLevel, p))).catch(() => null))?.isDirectory())
+    names2.map(async (p) => (await lstat7(fsPath(join23(repo.topLevel, p))).catch(() => null))?.isDirectory())
   );
   return names2.filter((_, i) => dirs[i] === true);
 }
@@ -13036,7 +13050,7 @@ var init_status = __esm({
 
 // src/git/state.ts
 import { access, lstat as lstat8, readdir as readdir9, readFile as readFile7 } from "node:fs/promises";
-import { join as join23, sep as sep5 } from "node:path";
+import { join as join24, sep as sep5 } from "node:path";
 function operationInProgress(op) {
   return {
     what: `${op === "am" ? "an" : "a"} ${op} is in progress`,
@@ -13089,7 +13103,7 @@ async function listUncompared(repo, index) {
   const all = uncomparedOf(index ?? await readIndexEntries(repo));
   const found = await Promise.all(
     all.map(
-      (e) => lstat8(fsPath(join23(repo.topLevel, e.path))).then(
+      (e) => lstat8(fsPath(join24(repo.topLevel, e.path))).then(
         (st) => st.isFile() ? "file" : st.isSymbolicLink() ? "symlink" : "other",
         () => "absent"
       )
@@ -13112,13 +13126,13 @@ async function submoduleChanges(repo, untracked = "normal", index) {
   return { changes: found.flatMap((f) => f.changes), uncompared: found.flatMap((f) => f.uncompared) };
 }
 async function submoduleCheckout(dir) {
-  if (await lstat8(fsPath(join23(dir, ".git"))).catch(() => null) !== null) return "checked-out";
+  if (await lstat8(fsPath(join24(dir, ".git"))).catch(() => null) !== null) return "checked-out";
   if ((await lstat8(fsPath(dir)).catch(() => null))?.isDirectory() !== true) return "empty";
   const entries2 = await readdir9(fsPath(dir)).catch(() => null);
   return entries2?.length === 0 ? "empty" : "filled";
 }
 async function oneSubmodule(repo, path2, untracked) {
-  const dir = join23(repo.topLevel, path2);
+  const dir = join24(repo.topLevel, path2);
   const whole = (submodule) => ({
     changes: [{ kind: "ordinary", xy: ".M", submodule, path: path2 }],
     uncompared: []
@@ -13182,7 +13196,7 @@ async function detectOperation(gitDir) {
     "REVERT_HEAD",
     "BISECT_LOG"
   ];
-  const found = await Promise.all(names2.map((n) => exists2(join23(gitDir, n))));
+  const found = await Promise.all(names2.map((n) => exists2(join24(gitDir, n))));
   const has = (n) => found[names2.indexOf(n)] === true;
   if (has("rebase-apply/applying")) return "am";
   if (has("rebase-merge") || has("rebase-apply")) return "rebase";
@@ -13196,7 +13210,7 @@ async function detectOperation(gitDir) {
 async function sequencerOperation(gitDir) {
   let todo;
   try {
-    todo = await readFile7(join23(gitDir, "sequencer", "todo"), "utf8");
+    todo = await readFile7(join24(gitDir, "sequencer", "todo"), "utf8");
   } catch {
     return null;
   }
@@ -13228,7 +13242,7 @@ var init_state = __esm({
 
 // src/snapshotter/excludes.ts
 import { readdir as readdir10 } from "node:fs/promises";
-import { join as join24, relative as relative3, sep as sep6 } from "node:path";
+import { join as join25, relative as relative3, sep as sep6 } from "node:path";
 async function workspaceExcludes(repo, dirs) {
   const [inside, nested] = await Promise.all([ownDirsInside(repo.topLevel, dirs), nestedExcludes(repo)]);
   return [...inside.map((d) => d.rel), ...nested];
@@ -13303,7 +13317,7 @@ async function ownDirsInside(topLevel, dirs) {
 async function hasUserFiles(dir, dirs) {
   const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
   const entries2 = await readdir10(dir);
-  return entries2.some((name2) => !ours.some((own2) => isInside(join24(dir, name2), own2)));
+  return entries2.some((name2) => !ours.some((own2) => isInside(join25(dir, name2), own2)));
 }
 var init_excludes = __esm({
   "src/snapshotter/excludes.ts"() {
@@ -15461,13 +15475,13 @@ var init_junit_files = __esm({
 import { createHash as createHash5 } from "node:crypto";
 import { createReadStream as createReadStream2, createWriteStream as createWriteStream2 } from "node:fs";
 import { lstat as lstat9, mkdir as mkdir5, open as open6, rename as rename4, rm as rm9, stat as stat10 } from "node:fs/promises";
-import { dirname as dirname9, join as join25 } from "node:path";
+import { dirname as dirname10, join as join26 } from "node:path";
 import { Transform as Transform2 } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
 async function openLogSink(dir, name2) {
   await mkdir5(dir, { recursive: true });
   await sweepTempFiles(dir);
-  const temp = join25(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
+  const temp = join26(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
   const hash2 = createHash5("sha256");
   let bytes = 0;
   const counter = new Transform2({
@@ -15495,7 +15509,7 @@ async function openLogSink(dir, name2) {
       await rm9(temp, { force: true });
     },
     async moveTo(path2) {
-      await mkdir5(dirname9(path2), { recursive: true });
+      await mkdir5(dirname10(path2), { recursive: true });
       if (await lstat9(path2).then(
         () => true,
         () => false
@@ -15867,15 +15881,15 @@ var init_checkout_tree = __esm({
 // src/gates/isolated.ts
 import { rmSync } from "node:fs";
 import { mkdir as mkdir6 } from "node:fs/promises";
-import { join as join26 } from "node:path";
+import { join as join27 } from "node:path";
 async function withIsolatedCheckout(repo, tree, root, fn) {
   await sweepIsolatedCheckouts(root);
-  const base = join26(root, randomHex(8));
+  const base = join27(root, randomHex(8));
   return withLock(`${base}.lock`, { timeoutMs: 0, purpose: "isolated gate checkout" }, async () => {
     try {
-      const dir = join26(base, "tree");
+      const dir = join27(base, "tree");
       await mkdir6(dir, { recursive: true });
-      await checkoutTreeInto(repo, tree, dir, join26(base, "index"));
+      await checkoutTreeInto(repo, tree, dir, join27(base, "index"));
       return await fn(dir);
     } finally {
       removeTree(base);
@@ -15905,7 +15919,7 @@ var init_isolated = __esm({
 
 // src/gates/run.ts
 import { realpath as realpath4, rm as rm10 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname10, isAbsolute as isAbsolute9, join as join27, relative as relative4, resolve as resolve14, sep as sep7 } from "node:path";
+import { basename as basename6, dirname as dirname11, isAbsolute as isAbsolute9, join as join28, relative as relative4, resolve as resolve14, sep as sep7 } from "node:path";
 async function runGate(ctx, workspace, opts) {
   checkCommand(opts);
   const junit = opts.junit ?? [];
@@ -16108,9 +16122,9 @@ async function removeCommittedReports(dir, junit) {
   const root = await realpath4(dir);
   for (const file of junit) {
     const path2 = resolve14(root, file);
-    const parent = await realpath4(dirname10(path2)).catch(() => null);
+    const parent = await realpath4(dirname11(path2)).catch(() => null);
     if (parent !== null && isInside(root, parent))
-      await rm10(join27(parent, basename6(path2)), { force: true }).catch(() => void 0);
+      await rm10(join28(parent, basename6(path2)), { force: true }).catch(() => void 0);
   }
 }
 var MAX_PATHS_IN_MESSAGE, MAX_PATHS_IN_DETAILS;
@@ -16258,7 +16272,7 @@ var init_replay2 = __esm({
 
 // src/gates/verify.ts
 import { readdir as readdir11 } from "node:fs/promises";
-import { join as join28, resolve as resolve15 } from "node:path";
+import { join as join29, resolve as resolve15 } from "node:path";
 async function verifyGates(input) {
   const checks = input.problems.map((p) => ({
     snapshotId: null,
@@ -16359,7 +16373,7 @@ async function strayLogChecks(input) {
     const iteration = /^iteration-(0|[1-9][0-9]*)$/.exec(entry)?.[1];
     if (iteration === void 0 || input.iteration !== void 0 && Number(iteration) !== input.iteration)
       continue;
-    const dir = join28(runDir, entry);
+    const dir = join29(runDir, entry);
     for (const file of await readdir11(dir).catch(() => [])) {
       if (!/^gate-.+\.log$/.test(file) || named3.has(resolve15(dir, file))) continue;
       checks.push({
@@ -16367,7 +16381,7 @@ async function strayLogChecks(input) {
         runId: input.runId,
         check: "gate-attempts",
         ok: false,
-        detail: `${join28(dir, file)} is a gate log with no verdict beside it: its verdict file was removed (verdicts are append-only; restore it from a backup, or run the gate again and keep both)`
+        detail: `${join29(dir, file)} is a gate log with no verdict beside it: its verdict file was removed (verdicts are append-only; restore it from a backup, or run the gate again and keep both)`
       });
     }
   }
@@ -20549,10 +20563,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep13, value } = collItem;
+        const { start, key, sep: sep12, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep13?.[0],
+          next: key ?? sep12?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -20566,7 +20580,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep13) {
+          if (!keyProps.anchor && !keyProps.tag && !sep12) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -20590,7 +20604,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep13 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep12 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -20606,7 +20620,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep13, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep12, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -20697,7 +20711,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep13 = "";
+        let sep12 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -20711,13 +20725,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep13 + cb;
-              sep13 = "";
+                comment += sep12 + cb;
+              sep12 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep13 += source;
+                sep12 += source;
               hasSpace = true;
               break;
             default:
@@ -20760,18 +20774,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep13, value } = collItem;
+        const { start, key, sep: sep12, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep13?.[0],
+          next: key ?? sep12?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep13 && !value) {
+          if (!props.anchor && !props.tag && !sep12 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -20825,8 +20839,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap && !sep13 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep13, null, props, onError);
+        if (!isMap && !sep12 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep12, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -20838,7 +20852,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep13 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep12 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -20849,8 +20863,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap && !props.found && ctx.options.strict) {
-              if (sep13)
-                for (const st of sep13) {
+              if (sep12)
+                for (const st of sep12) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -20867,7 +20881,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep13, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep12, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -21047,7 +21061,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep13 = "";
+      let sep12 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -21064,24 +21078,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep13 + indent.slice(trimIndent) + content;
-          sep13 = "\n";
+          value += sep12 + indent.slice(trimIndent) + content;
+          sep12 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep13 === " ")
-            sep13 = "\n";
-          else if (!prevMoreIndented && sep13 === "\n")
-            sep13 = "\n\n";
-          value += sep13 + indent.slice(trimIndent) + content;
-          sep13 = "\n";
+          if (sep12 === " ")
+            sep12 = "\n";
+          else if (!prevMoreIndented && sep12 === "\n")
+            sep12 = "\n\n";
+          value += sep12 + indent.slice(trimIndent) + content;
+          sep12 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep13 === "\n")
+          if (sep12 === "\n")
             value += "\n";
           else
-            sep13 = "\n";
+            sep12 = "\n";
         } else {
-          value += sep13 + content;
-          sep13 = " ";
+          value += sep12 + content;
+          sep12 = " ";
           prevMoreIndented = false;
         }
       }
@@ -21264,25 +21278,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep13 = " ";
+      let sep12 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep13 === "\n")
-            res += sep13;
+          if (sep12 === "\n")
+            res += sep12;
           else
-            sep13 = "\n";
+            sep12 = "\n";
         } else {
-          res += sep13 + lm;
-          sep13 = " ";
+          res += sep12 + lm;
+          sep12 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep13 + (match?.[1] ?? "");
+      return res + sep12 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -22092,14 +22106,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep13, value }) {
+    function stringifyItem({ start, key, sep: sep12, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep13)
-        for (const st of sep13)
+      if (sep12)
+        for (const st of sep12)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -23266,18 +23280,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep13;
+          let sep12;
           if (scalar.end) {
-            sep13 = scalar.end;
-            sep13.push(this.sourceToken);
+            sep12 = scalar.end;
+            sep12.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep13 = [this.sourceToken];
+            sep12 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep13 }]
+            items: [{ start, key: scalar, sep: sep12 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -23430,15 +23444,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep13 = it.sep;
-                  sep13.push(this.sourceToken);
+                  const sep12 = it.sep;
+                  sep12.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep13 }]
+                    items: [{ start: start2, key, sep: sep12 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -23632,13 +23646,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep13 = fc.end.splice(1, fc.end.length);
-            sep13.push(this.sourceToken);
+            const sep12 = fc.end.splice(1, fc.end.length);
+            sep12.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep13 }]
+              items: [{ start, key: fc, sep: sep12 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -24003,9 +24017,9 @@ var init_config_parse = __esm({
 });
 
 // src/store/config-cache.ts
-import { join as join29 } from "node:path";
+import { join as join30 } from "node:path";
 function configCacheFile(home) {
-  return join29(layout(home).cache, "config.json");
+  return join30(layout(home).cache, "config.json");
 }
 async function parseConfigCached(home, file, text2) {
   const cached2 = await readRecord(home);
@@ -24044,8 +24058,8 @@ var init_config_cache2 = __esm({
 // src/store/config.ts
 import { lstatSync, statSync as statSync2 } from "node:fs";
 import { readFile as readFile8 } from "node:fs/promises";
-import { homedir as homedir3 } from "node:os";
-import { dirname as dirname11, join as join30, resolve as resolve16 } from "node:path";
+import { homedir as homedir4 } from "node:os";
+import { dirname as dirname12, join as join31, resolve as resolve16 } from "node:path";
 async function resolveSettings(opts) {
   checkArgument(SettingsOptionsArg, opts, "opts");
   return settingsFor(opts);
@@ -24146,19 +24160,19 @@ function inTheWay(path2) {
     if (code2 === "ELOOP") return "a loop of symbolic links stands in its path";
     if (code2 !== "ENOENT") return `its path cannot be resolved: ${errnoOf(cause)}`;
   }
-  for (let at = path2; ; at = dirname11(at)) {
+  for (let at = path2; ; at = dirname12(at)) {
     const found = lstatSync(at, { throwIfNoEntry: false });
     if (found !== void 0) {
       if (found.isSymbolicLink() && statSync2(at, { throwIfNoEntry: false }) === void 0)
         return "a symbolic link to nowhere stands in its path";
       return path2.slice(at.length).includes("\uFFFD") ? NOT_UTF8 : null;
     }
-    if (dirname11(at) === at) return null;
+    if (dirname12(at) === at) return null;
   }
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve16(opts.cwd ?? process.cwd(), opts.configFile) : join30(resolve16(opts.home), "config.yaml");
+  const file = explicit ? resolve16(opts.cwd ?? process.cwd(), opts.configFile) : join31(resolve16(opts.home), "config.yaml");
   let text2;
   try {
     text2 = await readFile8(file, "utf8");
@@ -24172,12 +24186,12 @@ async function readConfig(opts) {
     });
   }
   const config2 = await parseConfigCached(resolve16(opts.home), file, text2);
-  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname11(file), config2.artifactsDir);
+  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname12(file), config2.artifactsDir);
   return { config: config2, file };
 }
 function expandPath(base, value) {
-  if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join30(homedir3(), value.slice(2));
+  if (value === "~") return homedir4();
+  if (value.startsWith("~/")) return join31(homedir4(), value.slice(2));
   return resolve16(base, value);
 }
 var resolved, UNUSABLE, NOT_UTF8;
@@ -24249,7 +24263,7 @@ var init_local_paths = __esm({
 
 // src/git/commit.ts
 import { lstat as lstat10, readlink as readlink3, realpath as realpath6 } from "node:fs/promises";
-import { join as join31, relative as relative5, resolve as resolve17, sep as sep9 } from "node:path";
+import { join as join32, relative as relative5, resolve as resolve17, sep as sep9 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
   const ref = head.ref ?? "HEAD";
@@ -24306,7 +24320,7 @@ async function hiddenChanges(repo, staging, read) {
 }
 async function filledSubmodules(repo, index) {
   const gitlinks = index.filter((e) => e.mode === GITLINK_MODE);
-  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join31(repo.topLevel, e.path))));
+  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join32(repo.topLevel, e.path))));
   return gitlinks.filter((_, i) => found[i] === "filled").map((e) => ({ path: e.path, reason: "submodule-not-checked-out" }));
 }
 async function sameFiles(repo, present) {
@@ -24323,7 +24337,7 @@ async function sameLinks(repo, present) {
   const links = present.filter((e) => e.onDisk === "symlink" && e.mode === LINK_MODE);
   const same = await Promise.all(
     links.map(async (e) => {
-      const target = await readlink3(fsPath(join31(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
+      const target = await readlink3(fsPath(join32(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
         () => null
       );
       const format = e.oid.length === 64 ? "sha256" : "sha1";
@@ -24366,7 +24380,7 @@ async function unstageableIn(repo, stderr) {
   const found = [];
   for (const { head, tail, reason } of UNSTAGEABLE) {
     for (const path2 of messagePaths(stderr, `error: ${head}`, tail)) {
-      const at = join31(repo.topLevel, path2, reason === "nested-repository" ? ".git" : "");
+      const at = join32(repo.topLevel, path2, reason === "nested-repository" ? ".git" : "");
       const info = await lstat10(fsPath(at)).catch(() => null);
       const borne = reason !== "special-file" || info !== null && !info.isFile() && !info.isDirectory() && !info.isSymbolicLink();
       if (info !== null && borne && !found.some((f) => f.path === path2)) found.push({ path: path2, reason });
@@ -24441,10 +24455,10 @@ var init_commit = __esm({
 
 // src/git/refused-filters.ts
 import { readFile as readFile9 } from "node:fs/promises";
-import { join as join32 } from "node:path";
+import { join as join33 } from "node:path";
 async function assertNoRefusedFilter(repo) {
-  const files = [join32(repo.topLevel, ".gitattributes")];
-  if (repo.gitDir !== void 0) files.push(join32(await commonDir(repo.gitDir), "info", "attributes"));
+  const files = [join33(repo.topLevel, ".gitattributes")];
+  if (repo.gitDir !== void 0) files.push(join33(await commonDir(repo.gitDir), "info", "attributes"));
   if (repo.attributesFile !== null) files.push(repo.attributesFile);
   for (const file of files) {
     const text2 = await readFile9(file, "utf8").catch(() => "");
@@ -24701,10 +24715,10 @@ var init_before_retry = __esm({
 });
 
 // src/git/repo-lock.ts
-import { join as join33 } from "node:path";
+import { join as join34 } from "node:path";
 async function withRepoLock(repo, timeoutMs, fn) {
   return withLock(
-    join33(repo.gitDir, "agentgate.lock"),
+    join34(repo.gitDir, "agentgate.lock"),
     { timeoutMs, purpose: `snapshot ${repo.topLevel}` },
     async (lock) => {
       if (lock.recovered)
@@ -24718,7 +24732,7 @@ async function withRepoLock(repo, timeoutMs, fn) {
   );
 }
 async function recoverIndexLock(repo, timeoutMs) {
-  const path2 = join33(repo.gitDir, "index.lock");
+  const path2 = join34(repo.gitDir, "index.lock");
   const found = await removeAbandonedLock(path2, { workTree: repo.topLevel, gitDir: repo.gitDir }, timeoutMs);
   if (found !== "held") return;
   throw new IndexLockedError(
@@ -24978,7 +24992,7 @@ var init_before = __esm({
 });
 
 // src/snapshotter/after.ts
-import { dirname as dirname12 } from "node:path";
+import { dirname as dirname13 } from "node:path";
 async function captureAfterState(core, workspace, before2, opts, agent) {
   const runId = assertSafeId(opts.runId, "run id");
   assertIteration(opts.iteration);
@@ -24994,7 +25008,7 @@ async function afterIn(core, repo, recovered, before2, opts, agent) {
   if (recovered) {
     await core.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
     await core.store.sweepTempFiles();
-    await sweepTempFiles(dirname12(patchPath(core.options.artifactsDir, runId, opts.iteration)));
+    await sweepTempFiles(dirname13(patchPath(core.options.artifactsDir, runId, opts.iteration)));
   }
   const head = await getRepoHead(repo);
   const start = await startOf(core, repo, runId, opts.iteration, before2, opts.beforeSha, head);
@@ -25437,10 +25451,10 @@ var init_read = __esm({
 // src/git/apply-check.ts
 import { mkdtemp as mkdtemp4, rm as rm11 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
-import { join as join34 } from "node:path";
+import { join as join35 } from "node:path";
 async function treeAfterApplying(repo, base, patchFile) {
-  const dir = await mkdtemp4(join34(tmpdir4(), "agentgate-apply-"));
-  const scratch = { ...repo, indexFile: join34(dir, "index") };
+  const dir = await mkdtemp4(join35(tmpdir4(), "agentgate-apply-"));
+  const scratch = { ...repo, indexFile: join35(dir, "index") };
   try {
     await runGit(scratch, ["read-tree", `${base}^{tree}`]);
     await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
@@ -25803,7 +25817,7 @@ var init_verify_store = __esm({
 
 // src/git/pick-collisions.ts
 import { lstat as lstat11 } from "node:fs/promises";
-import { join as join35 } from "node:path";
+import { join as join36 } from "node:path";
 async function previewPick(repo, source, head) {
   const base = source.parents[0];
   if (base === void 0) {
@@ -25830,7 +25844,7 @@ async function untrackedInTheWay(repo, writes, tracked) {
   const kindOf5 = (path2) => {
     let kind = kinds.get(path2);
     if (kind === void 0) {
-      kind = lstat11(fsPath(join35(repo.topLevel, path2))).then(
+      kind = lstat11(fsPath(join36(repo.topLevel, path2))).then(
         (st) => st.isDirectory() ? "dir" : "other",
         () => "absent"
       );
@@ -25885,9 +25899,9 @@ var init_pick_collisions = __esm({
 // src/git/cherry-pick-worktree.ts
 import { mkdtemp as mkdtemp5, readdir as readdir12, readFile as readFile11, rm as rm12 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { basename as basename7, dirname as dirname13, join as join36 } from "node:path";
+import { basename as basename7, dirname as dirname14, join as join37 } from "node:path";
 async function withPickWorktree(repo, sha, fn) {
-  const dir = await mkdtemp5(join36(tmpdir5(), PREFIX));
+  const dir = await mkdtemp5(join37(tmpdir5(), PREFIX));
   if (isInside(repo.topLevel, dir)) {
     await rm12(dir, { recursive: true, force: true });
     throw new InvalidArgumentError(
@@ -25897,7 +25911,7 @@ async function withPickWorktree(repo, sha, fn) {
       }
     );
   }
-  const path2 = join36(dir, basename7(dir));
+  const path2 = join37(dir, basename7(dir));
   return withLock(`${dir}.lock`, { timeoutMs: 0, purpose: "cherry-pick worktree" }, async () => {
     let failure3 = null;
     try {
@@ -25917,14 +25931,14 @@ async function sweepPickWorktrees(repo) {
   return removed;
 }
 async function sweepRegistered(repo) {
-  const admin = join36(await commonDir(repo.gitDir), "worktrees");
+  const admin = join37(await commonDir(repo.gitDir), "worktrees");
   const removed = [];
   for (const name2 of await readdir12(admin).catch(() => [])) {
     if (!PICK_NAME.test(name2)) continue;
-    const gitFile = (await readFile11(join36(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
-    const path2 = gitFile === "" ? join36(tmpdir5(), name2, name2) : dirname13(gitFile);
-    if (basename7(path2) !== name2 || basename7(dirname13(path2)) !== name2) continue;
-    const dir = dirname13(path2);
+    const gitFile = (await readFile11(join37(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
+    const path2 = gitFile === "" ? join37(tmpdir5(), name2, name2) : dirname14(gitFile);
+    if (basename7(path2) !== name2 || basename7(dirname14(path2)) !== name2) continue;
+    const dir = dirname14(path2);
     const owner = await readOwner(`${dir}.lock`);
     if (owner === null ? gitFile === "" : !isProvablyDead(owner)) continue;
     await removeWorktree(repo, dir, path2, true);
@@ -25942,7 +25956,7 @@ async function sweepPickTemps() {
 }
 async function removeWorktree(repo, dir, path2, quiet) {
   try {
-    const admin = join36(await commonDir(repo.gitDir), "worktrees", basename7(path2));
+    const admin = join37(await commonDir(repo.gitDir), "worktrees", basename7(path2));
     await runGit(repo, ["worktree", "remove", "--force", "--force", path2]).catch(() => void 0);
     await rm12(dir, { recursive: true, force: true });
     await rm12(admin, { recursive: true, force: true });
@@ -25967,7 +25981,7 @@ var init_cherry_pick_worktree = __esm({
 
 // src/git/cherry-pick.ts
 import { readFile as readFile12, rm as rm13, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join37 } from "node:path";
+import { join as join38 } from "node:path";
 async function cherryPick3(repo, rev, opts = {}) {
   const onto = opts.onto?.replace(/^refs\/heads\//, "");
   const ontoRef = onto === void 0 ? null : await branchRef(repo, onto);
@@ -26000,7 +26014,7 @@ async function pickInWorkspace(repo, source, ignore) {
     );
   }
   await assertNothingInTheWay(repo, source, before2, state.branch ?? "HEAD");
-  const origHead = join37(repo.gitDir, "ORIG_HEAD");
+  const origHead = join38(repo.gitDir, "ORIG_HEAD");
   const savedOrigHead = await readFile12(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
@@ -26136,7 +26150,7 @@ var init_cherry_pick = __esm({
 
 // src/snapshotter/maintenance.ts
 import { rm as rm14, rmdir } from "node:fs/promises";
-import { dirname as dirname14 } from "node:path";
+import { dirname as dirname15 } from "node:path";
 async function deleteSnapshot(core, idOrSha) {
   const id2 = await core.getSnapshot(idOrSha, { exact: true }).then(
     (snapshot) => snapshot.id,
@@ -26176,7 +26190,7 @@ async function removeArtifact(core, snapshot) {
   if (local.patchPath === null || local.patchSha256 === null) return;
   if (await sha256File(local.patchPath).catch(() => null) !== local.patchSha256) return;
   await rm14(local.patchPath, { force: true });
-  await rmdir(dirname14(local.patchPath)).catch(() => void 0);
+  await rmdir(dirname15(local.patchPath)).catch(() => void 0);
 }
 async function cherryPick4(core, workspace, idOrSha, opts = {}) {
   const snapshot = await core.getSnapshot(idOrSha);
@@ -26393,10 +26407,10 @@ var init_snapshotter = __esm({
 // src/demo/demo.ts
 import { mkdtemp as mkdtemp6, rename as rename5, rm as rm15, writeFile as writeFile4, mkdir as mkdir7 } from "node:fs/promises";
 import { tmpdir as tmpdir6 } from "node:os";
-import { dirname as dirname15, join as join38 } from "node:path";
+import { dirname as dirname16, join as join39 } from "node:path";
 import { Writable } from "node:stream";
 async function runDemo(opts = {}) {
-  const root = await mkdtemp6(join38(tmpdir6(), "agentgate-demo-"));
+  const root = await mkdtemp6(join39(tmpdir6(), "agentgate-demo-"));
   try {
     return { ...await demoIn(root), kept: opts.keep === true };
   } finally {
@@ -26404,14 +26418,14 @@ async function runDemo(opts = {}) {
   }
 }
 async function demoIn(root) {
-  const workspace = join38(root, "workspace");
-  const home = join38(root, "home");
+  const workspace = join39(root, "workspace");
+  const home = join39(root, "home");
   await put(workspace, "README.md", "# demo\n\nA throwaway workspace.\n");
   await put(workspace, "package.json", '{ "name": "demo", "private": true, "type": "module" }\n');
   await put(workspace, "NOTES.txt", "uncommitted notes from before the run\n");
   const snapshotter = new Snapshotter({
     home,
-    artifactsDir: join38(home, "artifacts"),
+    artifactsDir: join39(home, "artifacts"),
     identity: DEFAULT_IDENTITY,
     gitTimeoutMs: 6e4,
     lockTimeoutMs: 1e4,
@@ -26466,8 +26480,8 @@ async function testGate(gates, workspace, runId, iteration) {
   return { name: result.name, verdict: result.verdict, reason: result.reason, tests: result.tests };
 }
 async function put(root, rel, content) {
-  const path2 = join38(root, rel);
-  await mkdir7(dirname15(path2), { recursive: true });
+  const path2 = join39(root, rel);
+  await mkdir7(dirname16(path2), { recursive: true });
   await writeFile4(path2, content);
 }
 var greetTest, ITERATIONS, TEST_GATE;
@@ -26502,7 +26516,7 @@ var init_demo = __esm({
       {
         task: "Rename the module, add a logo, and make the greeting friendlier",
         edit: async (ws) => {
-          await rename5(join38(ws, "src/greet.js"), join38(ws, "src/hello.js"));
+          await rename5(join39(ws, "src/greet.js"), join39(ws, "src/hello.js"));
           await put(
             ws,
             "src/hello.js",
@@ -26520,7 +26534,7 @@ var init_demo = __esm({
         task: "Update the test for the new greeting, remove the notes file and update the logo",
         edit: async (ws) => {
           await put(ws, "test/greet.test.js", greetTest("hello.js", "Hi there, Ada!"));
-          await rm15(join38(ws, "NOTES.txt"));
+          await rm15(join39(ws, "NOTES.txt"));
           await put(
             ws,
             "assets/logo.png",
@@ -26650,7 +26664,7 @@ var init_anchor_keeper = __esm({
 });
 
 // src/git/remote.ts
-import { isAbsolute as isAbsolute10, join as join39, resolve as resolve18 } from "node:path";
+import { isAbsolute as isAbsolute10, join as join40, resolve as resolve18 } from "node:path";
 import { lstat as lstat12, stat as stat15 } from "node:fs/promises";
 function pathRemote(path2) {
   if (!isAbsolute10(path2))
@@ -26762,7 +26776,7 @@ async function givenUrl(repo, url2, cwd) {
   if (!url2.includes("/")) {
     const common = await commonDir(repo.gitDir);
     for (const dir of ["remotes", "branches"]) {
-      const file = join39(common, dir, url2);
+      const file = join40(common, dir, url2);
       if (await lstat12(file).then(
         () => true,
         () => false
@@ -27035,7 +27049,7 @@ var init_transport = __esm({
 
 // src/git/remote-locks.ts
 import { rm as rm16, stat as stat16 } from "node:fs/promises";
-import { join as join40 } from "node:path";
+import { join as join41 } from "node:path";
 import { fileURLToPath } from "node:url";
 async function clearStaleRemoteRefLocks(url2, refs) {
   const kind = checkRemoteUrl(url2);
@@ -27045,7 +27059,7 @@ async function clearStaleRemoteRefLocks(url2, refs) {
   const locks = refs.filter((r) => /^refs\/agentgate\/[^\s]+$/.test(r) && !r.split("/").includes(".."));
   let removed = false;
   for (const ref of locks) {
-    const lock = join40(gitDir, `${ref}.lock`);
+    const lock = join41(gitDir, `${ref}.lock`);
     const first = await stat16(lock).catch(() => null);
     if (first === null || !first.isFile()) continue;
     const young = Math.min(STALE_REMOTE_LOCK_MS, STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs));
@@ -27059,8 +27073,8 @@ async function clearStaleRemoteRefLocks(url2, refs) {
 }
 async function localGitDir(path2) {
   const isDir2 = async (p) => (await stat16(p).catch(() => null))?.isDirectory() === true;
-  if (await isDir2(join40(path2, "refs")) && await isDir2(join40(path2, "objects"))) return path2;
-  return await isDir2(join40(path2, ".git", "refs")) ? join40(path2, ".git") : null;
+  if (await isDir2(join41(path2, "refs")) && await isDir2(join41(path2, "objects"))) return path2;
+  return await isDir2(join41(path2, ".git", "refs")) ? join41(path2, ".git") : null;
 }
 var STALE_REMOTE_LOCK_MS;
 var init_remote_locks = __esm({
@@ -27230,7 +27244,7 @@ var init_sharing = __esm({
 
 // src/sharing/record-objects.ts
 import { mkdir as mkdir8, rm as rm17, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join41 } from "node:path";
+import { join as join42 } from "node:path";
 function recordCommit(format, spec) {
   const jsonId = objectId(format, "blob", spec.json);
   const treeBuf = treeContent([{ name: spec.file, blob: jsonId }, ...spec.also ?? []]);
@@ -27251,7 +27265,7 @@ ${spec.message}`
   };
 }
 async function writeRecordObjects(repo, home, label, records) {
-  const dir = join41(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
+  const dir = join42(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
   await mkdir8(dir, { recursive: true });
   try {
     for (const [type, key] of [
@@ -27261,7 +27275,7 @@ async function writeRecordObjects(repo, home, label, records) {
     ]) {
       const files = /* @__PURE__ */ new Map();
       for (const r of records) {
-        const path2 = join41(dir, `${type}-${r[key].id}`);
+        const path2 = join42(dir, `${type}-${r[key].id}`);
         if (!files.has(r[key].id)) await writeFile5(path2, r[key].content);
         files.set(r[key].id, path2);
       }
@@ -27531,7 +27545,7 @@ var init_gate_objects = __esm({
 
 // src/sharing/gate-records.ts
 import { stat as stat17 } from "node:fs/promises";
-import { join as join42 } from "node:path";
+import { join as join43 } from "node:path";
 var MAX_REFSPECS, GateRecords;
 var init_gate_records = __esm({
   "src/sharing/gate-records.ts"() {
@@ -27644,7 +27658,7 @@ var init_gate_records = __esm({
        */
       async receive(repo, source, bring) {
         if (source.length === 0) return { gates: 0, runs: [], refused: [] };
-        const lockPath = join42(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join43(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -28185,9 +28199,9 @@ var init_rebuild = __esm({
 });
 
 // src/sharing/receive.ts
-import { join as join43 } from "node:path";
+import { join as join44 } from "node:path";
 async function receive(core, repo, list5, bring) {
-  const lockPath = join43(layout(core.options.home).locks, "sharing.lock");
+  const lockPath = join44(layout(core.options.home).locks, "sharing.lock");
   return withLock(
     lockPath,
     { timeoutMs: core.options.lockTimeoutMs, purpose: "sharing" },
@@ -28243,7 +28257,7 @@ async function heldRecords(core, local, wanted, fetched) {
   return local.filter((r) => same(r) || lacking.has(runOf3(r.ref) ?? "")).map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
 }
 function indexPath(core) {
-  return join43(layout(core.options.home).home, "sharing", "rebuilt.json");
+  return join44(layout(core.options.home).home, "sharing", "rebuilt.json");
 }
 async function rebuild(core, repo, incoming, localRefs) {
   const refused2 = [];
@@ -28502,7 +28516,7 @@ var init_anchor_objects = __esm({
 });
 
 // src/sharing/anchor-records.ts
-import { join as join44 } from "node:path";
+import { join as join45 } from "node:path";
 var MAX_REFSPECS3, AnchorRecords;
 var init_anchor_records = __esm({
   "src/sharing/anchor-records.ts"() {
@@ -28585,7 +28599,7 @@ var init_anchor_records = __esm({
        */
       async receive(repo, source, bring, runIds) {
         if (source.length === 0) return { anchors: [], unchanged: 0, refused: [] };
-        const lockPath = join44(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join45(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -31142,7 +31156,7 @@ var init_count_objects = __esm({
 
 // src/git/checkpoint-repo.ts
 import { lstat as lstat13, mkdir as mkdir9, readdir as readdir13, realpath as realpath7, rename as rename6, rm as rm18, stat as stat21, writeFile as writeFile6 } from "node:fs/promises";
-import { basename as basename8, dirname as dirname16, join as join45 } from "node:path";
+import { basename as basename8, dirname as dirname17, join as join46 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -31161,7 +31175,7 @@ async function indexBytes(repo) {
   const names2 = await readdir13(repo.gitDir).catch(() => []);
   const shared = await Promise.all(
     names2.filter((name2) => name2.startsWith("sharedindex.")).map(
-      (name2) => stat21(join45(repo.gitDir, name2)).then(
+      (name2) => stat21(join46(repo.gitDir, name2)).then(
         (st) => st.size,
         () => 0
       )
@@ -31171,12 +31185,12 @@ async function indexBytes(repo) {
 }
 async function initCheckpointRepo(repo) {
   if (await lstat13(repo.gitDir).catch(() => null) !== null) return configure(repo);
-  const parent = dirname16(repo.gitDir);
+  const parent = dirname17(repo.gitDir);
   const prefix = `${basename8(repo.gitDir)}.init-`;
   await mkdir9(parent, { recursive: true });
   for (const name2 of await readdir13(parent))
-    if (name2.startsWith(prefix)) await rm18(join45(parent, name2), { recursive: true, force: true });
-  const building = join45(parent, `${prefix}${randomHex(4)}`);
+    if (name2.startsWith(prefix)) await rm18(join46(parent, name2), { recursive: true, force: true });
+  const building = join46(parent, `${prefix}${randomHex(4)}`);
   await mkdir9(building);
   await configure({ ...repo, gitDir: building });
   await rename6(building, repo.gitDir);
@@ -31184,8 +31198,8 @@ async function initCheckpointRepo(repo) {
 async function configure(repo) {
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir9(join45(repo.gitDir, "info"), { recursive: true });
-  await writeFile6(join45(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir9(join46(repo.gitDir, "info"), { recursive: true });
+  await writeFile6(join46(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const { lines, inGitDir } = await revParseLines(dir, opts, [
@@ -31216,14 +31230,14 @@ async function revParseLines(dir, opts, questions) {
 }
 function probeInputs(dir, probe) {
   if (probe.isRepository) {
-    const gitDir = join45(dir, ".git");
-    if (probe.root !== dir || probe.excludesFile !== join45(gitDir, "info", "exclude")) return null;
-    return [dir, gitDir, join45(gitDir, "config"), join45(gitDir, "config.worktree"), join45(gitDir, "commondir")];
+    const gitDir = join46(dir, ".git");
+    if (probe.root !== dir || probe.excludesFile !== join46(gitDir, "info", "exclude")) return null;
+    return [dir, gitDir, join46(gitDir, "config"), join46(gitDir, "config.worktree"), join46(gitDir, "commondir")];
   }
   const inputs = [];
-  for (let p = dir; ; p = dirname16(p)) {
-    inputs.push(join45(p, ".git"), join45(p, "HEAD"));
-    if (dirname16(p) === p) return inputs;
+  for (let p = dir; ; p = dirname17(p)) {
+    inputs.push(join46(p, ".git"), join46(p, "HEAD"));
+    if (dirname17(p) === p) return inputs;
   }
 }
 async function rootCommit(root, opts = {}) {
@@ -31249,7 +31263,7 @@ async function countObjects(repo) {
   return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
 }
 async function looseObjectBytes(repo, oid) {
-  const st = await stat21(join45(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  const st = await stat21(join46(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
   return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 async function packLooseObjects(repo) {
@@ -31283,13 +31297,13 @@ var init_checkpoint_repo = __esm({
 
 // src/fs/leading-dirs.ts
 import { lstat as lstat14 } from "node:fs/promises";
-import { join as join46 } from "node:path";
+import { join as join47 } from "node:path";
 async function leadingDirsAreReal(root, path2, real = /* @__PURE__ */ new Map()) {
   for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
     const dir = path2.slice(0, at);
     let ok = real.get(dir);
     if (ok === void 0) {
-      const st = await lstat14(fsPath(join46(root, dir))).catch(() => null);
+      const st = await lstat14(fsPath(join47(root, dir))).catch(() => null);
       ok = st === null || st.isDirectory();
       real.set(dir, ok);
     }
@@ -31578,22 +31592,22 @@ var init_checkpoint_trees = __esm({
 });
 
 // src/checkpoints/workspace-paths.ts
-import { realpath as realpath8 } from "node:fs/promises";
-import { basename as basename9, dirname as dirname17, join as join47, relative as relative6, resolve as resolve23, sep as sep10 } from "node:path";
+import { access as access2, realpath as realpath8 } from "node:fs/promises";
+import { basename as basename9, dirname as dirname18, join as join48, relative as relative6, resolve as resolve23, sep as sep10 } from "node:path";
 function toGitPath(root, abs) {
   return relative6(root, abs).split(sep10).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join47(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join48(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
   const tail = [basename9(abs)];
-  let head = dirname17(abs);
+  let head = dirname18(abs);
   for (; ; ) {
     try {
-      return join47(await realpath8(head), ...tail.reverse());
+      return join48(await realpath8(head), ...tail.reverse());
     } catch {
-      const up = dirname17(head);
+      const up = dirname18(head);
       if (up === head) return abs;
       tail.push(basename9(head));
       head = up;
@@ -31625,11 +31639,28 @@ async function toWorkspaceGitPath(root, input, forbidden) {
 function isUnder(path2, prefix) {
   return prefix === "" || path2 === prefix || path2.startsWith(`${prefix}/`);
 }
+function assertCheckpointRoot(root, home) {
+  assertSafeWorkspace(root);
+  if (root.split(sep10).includes(".git") || isOwnData(home, root))
+    throw new UnsafeWorkspaceError(
+      `refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`,
+      { details: { workspace: root } }
+    );
+}
+async function physicalPath(path2) {
+  try {
+    await access2(path2);
+    return await realpath8(path2);
+  } catch {
+    return path2;
+  }
+}
 var init_workspace_paths = __esm({
   "src/checkpoints/workspace-paths.ts"() {
     "use strict";
     init_errors();
     init_repo();
+    init_paths();
   }
 });
 
@@ -32095,24 +32126,24 @@ var init_names = __esm({
 // src/checkpoints/project-id.ts
 import { createHash as createHash8 } from "node:crypto";
 import { readdir as readdir14, readFile as readFile13, stat as stat22 } from "node:fs/promises";
-import { dirname as dirname18, join as join48 } from "node:path";
+import { dirname as dirname19, join as join49 } from "node:path";
 function pathKey(realPath) {
   return createHash8("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join48(checkpointsDir, projectId, worktreeKey);
+  const dir = join49(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join48(dir, "git"),
-    indexFile: join48(dir, "index"),
-    metaFile: join48(dir, "store.json"),
-    upkeepFile: join48(dir, "upkeep.json"),
-    probeFile: join48(dir, "probe.json"),
-    promptsDir: join48(dir, "prompts"),
-    lockPath: join48(dir, "lock"),
-    tempDir: join48(dir, "tmp")
+    gitDir: join49(dir, "git"),
+    indexFile: join49(dir, "index"),
+    metaFile: join49(dir, "store.json"),
+    upkeepFile: join49(dir, "upkeep.json"),
+    probeFile: join49(dir, "probe.json"),
+    promptsDir: join49(dir, "prompts"),
+    lockPath: join49(dir, "lock"),
+    tempDir: join49(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -32131,7 +32162,7 @@ async function existingStore(checkpointsDir, root, projects) {
 }
 async function storeAbove(checkpointsDir, dir, home) {
   const projects = await listDir2(checkpointsDir);
-  for (let at = dirname18(dir); at !== dirname18(at) && at !== home; at = dirname18(at)) {
+  for (let at = dirname19(dir); at !== dirname19(at) && at !== home; at = dirname19(at)) {
     const location = await existingStore(checkpointsDir, at, projects);
     if (location !== null) return { root: at, location };
   }
@@ -32144,7 +32175,7 @@ async function storeOf(location, root) {
     if (typeof parsed?.workspace === "string") return parsed.workspace === root ? "intact" : "none";
   } catch {
   }
-  const head = await stat22(join48(location.gitDir, "HEAD")).catch(() => null);
+  const head = await stat22(join49(location.gitDir, "HEAD")).catch(() => null);
   return head?.isFile() === true ? "damaged" : "none";
 }
 async function listDir2(dir) {
@@ -32162,9 +32193,9 @@ var init_project_id = __esm({
 
 // src/checkpoints/prompt-numbers.ts
 import { link as link2, mkdir as mkdir10, readdir as readdir15, readFile as readFile14, rm as rm19, writeFile as writeFile7 } from "node:fs/promises";
-import { join as join49 } from "node:path";
+import { join as join50 } from "node:path";
 function sessionDir(promptsDir, session) {
-  return join49(promptsDir, pathKey(session));
+  return join50(promptsDir, pathKey(session));
 }
 async function claimPromptNumber(promptsDir, session, delivery) {
   const dir = sessionDir(promptsDir, session);
@@ -32187,7 +32218,7 @@ async function claimPromptNumber(promptsDir, session, delivery) {
 }
 async function deliveredAgain(dir, n, delivery) {
   if (n === 0) return false;
-  const text2 = await readFile14(join49(dir, String(n)), "utf8").catch(() => "");
+  const text2 = await readFile14(join50(dir, String(n)), "utf8").catch(() => "");
   let claimed;
   try {
     claimed = JSON.parse(text2);
@@ -32196,18 +32227,18 @@ async function deliveredAgain(dir, n, delivery) {
   }
   const hook = hash(delivery.hook);
   if (claimed.text !== hash(delivery.text) || claimed.hook === hook) return false;
-  return create(join49(dir, `${n}-${hook}`), "");
+  return create(join50(dir, `${n}-${hook}`), "");
 }
 async function claimFile(dir, n, text2) {
-  if (text2 === "") return create(join49(dir, String(n)), "");
-  const temp = join49(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
+  if (text2 === "") return create(join50(dir, String(n)), "");
+  const temp = join50(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
   await writeFile7(temp, text2);
   try {
-    await link2(temp, join49(dir, String(n)));
+    await link2(temp, join50(dir, String(n)));
     return true;
   } catch (error2) {
     if (error2.code === "EEXIST") return false;
-    return create(join49(dir, String(n)), text2);
+    return create(join50(dir, String(n)), text2);
   } finally {
     await rm19(temp, { force: true });
   }
@@ -32215,7 +32246,7 @@ async function claimFile(dir, n, text2) {
 async function notePromptNumber(promptsDir, session, n) {
   const dir = sessionDir(promptsDir, session);
   await mkdir10(dir, { recursive: true }).catch(() => void 0);
-  await create(join49(dir, String(n)), "").catch(() => void 0);
+  await create(join50(dir, String(n)), "").catch(() => void 0);
 }
 function promptNumber(records, session, claimed) {
   const numbers = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(entryOf).filter((e) => e.session === session).map((e) => e.prompt ?? 0);
@@ -32617,265 +32648,9 @@ var init_retention = __esm({
   }
 });
 
-// src/git/checkpoint-health.ts
-import { createHash as createHash9 } from "node:crypto";
-import { lstatSync as lstatSync3, readdirSync } from "node:fs";
-import { lstat as lstat16, readdir as readdir16, readFile as readFile15 } from "node:fs/promises";
-import { join as join50 } from "node:path";
-async function repoDamage(gitDir, refs, indexFile) {
-  const [index, dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
-    indexFile === void 0 ? null : indexDamage(indexFile),
-    kindOf2(gitDir),
-    readText(join50(gitDir, "HEAD")),
-    readText(join50(gitDir, "packed-refs")),
-    kindOf2(join50(gitDir, "objects")),
-    kindOf2(join50(gitDir, "refs")),
-    ...refs.map((ref) => readText(join50(gitDir, ...ref.split("/"))))
-  ]);
-  const unusable = dir !== "dir" ? `its git directory ${dir === "missing" ? "is missing" : "is not a directory"}` : head === null ? "its HEAD file is missing" : !HEAD_TEXT.test(head) ? "its HEAD file is damaged" : objects !== "dir" ? "its objects directory is missing" : refsDir !== "dir" ? "its refs directory is missing" : null;
-  const brokenRefs2 = refs.filter((_, i) => {
-    const text2 = texts[i];
-    return text2 !== null && text2 !== void 0 && !REF_TEXT.test(text2);
-  });
-  const garbledPacked = packed === null ? [] : parsePackedRefs(packed).garbled;
-  return unusable === null ? { unusable, brokenRefs: brokenRefs2, garbledPacked, index } : { unusable, brokenRefs: [], garbledPacked: [], index: null };
-}
-async function indexDamage(path2) {
-  const info = await lstat16(path2).catch((error2) => {
-    if (isAbsent(error2)) return null;
-    throw error2;
-  });
-  if (info === null) return null;
-  if (!info.isFile()) return "its index is not a plain file";
-  const bytes = await readFile15(path2);
-  if (bytes.length === 0) return "its index file is empty";
-  if (bytes.length < INDEX_HEADER + 20) return "its index file is cut short";
-  if (bytes.toString("latin1", 0, 4) !== "DIRC" || !INDEX_VERSIONS.includes(bytes.readUInt32BE(4)))
-    return "its index file does not start as an index does";
-  const whole = INDEX_HASHES.some(([algorithm, size]) => {
-    const end = bytes.length - size;
-    return end >= INDEX_HEADER && createHash9(algorithm).update(bytes.subarray(0, end)).digest().equals(bytes.subarray(end));
-  });
-  return whole ? null : "its index file does not match its checksum";
-}
-function parsePackedRefs(text2) {
-  const refs = /* @__PURE__ */ new Map();
-  const garbled = [];
-  for (const line of text2.split("\n")) {
-    if (line === "" || line.startsWith("# ") || PACKED_PEEL.test(line)) continue;
-    const m = PACKED_REF.exec(line);
-    if (m === null) garbled.push(line);
-    else refs.set(m[2], m[1]);
-  }
-  return { refs, garbled };
-}
-async function refsWithoutObject(repo, gitDir, prefixes) {
-  const packed = await readText(join50(gitDir, "packed-refs"));
-  const ids = /* @__PURE__ */ new Map();
-  if (packed !== null) {
-    for (const [ref, id2] of parsePackedRefs(packed).refs)
-      if (prefixes.some((p) => ref.startsWith(p))) ids.set(ref, id2);
-  }
-  for (const prefix of prefixes) {
-    const dir = join50(gitDir, ...prefix.split("/"));
-    const names2 = await readdir16(dir, { recursive: true }).catch((error2) => {
-      if (isAbsent(error2)) return [];
-      throw error2;
-    });
-    for (const name2 of names2) {
-      const text2 = await readText(join50(dir, name2));
-      if (text2 !== null && REF_TEXT.test(text2))
-        ids.set(`${prefix}${name2.split(/[\\/]/).join("/")}`, text2.trim());
-    }
-  }
-  if (ids.size === 0) return [];
-  const unique = [...new Set(ids.values())];
-  const res = await runGit(repo, ["cat-file", "--batch-check"], { input: `${unique.join("\n")}
-` });
-  const missing = new Set(
-    res.stdout.split("\n").filter((line) => line.endsWith(" missing")).map((line) => line.slice(0, -" missing".length))
-  );
-  return [...ids].filter(([, id2]) => missing.has(id2)).map(([ref]) => ref);
-}
-function objectsChangedSince(gitDir, since) {
-  const reference = since.map((file) => lstatSync3(file, { bigint: true, throwIfNoEntry: false })).find(Boolean);
-  if (reference === void 0) return false;
-  try {
-    const objects = join50(gitDir, "objects");
-    const pack = join50(objects, "pack");
-    const dirs = readdirSync(objects).filter((name2) => FAN_OUT.test(name2) || name2 === "pack");
-    const paths = [
-      objects,
-      ...dirs.map((name2) => join50(objects, name2)),
-      ...readdirSync(pack).map((name2) => join50(pack, name2))
-    ];
-    const at = (st) => st.ctimeNs > st.mtimeNs ? st.ctimeNs : st.mtimeNs;
-    const since2 = at(reference);
-    return paths.some((path2) => {
-      const st = lstatSync3(path2, { bigint: true, throwIfNoEntry: false });
-      return st === void 0 || at(st) > since2;
-    });
-  } catch (error2) {
-    if (isAbsent(error2)) return true;
-    throw error2;
-  }
-}
-async function kindOf2(path2) {
-  try {
-    return (await lstat16(path2)).isDirectory() ? "dir" : "other";
-  } catch (error2) {
-    if (isAbsent(error2)) return "missing";
-    throw error2;
-  }
-}
-async function readText(path2) {
-  try {
-    return await readFile15(path2, "utf8");
-  } catch (error2) {
-    if (isAbsent(error2) || error2.code === "EISDIR") return null;
-    throw error2;
-  }
-}
-function isAbsent(error2) {
-  const code2 = error2.code;
-  return code2 === "ENOENT" || code2 === "ENOTDIR";
-}
-var HEAD_TEXT, REF_TEXT, INDEX_HEADER, INDEX_VERSIONS, INDEX_HASHES, PACKED_REF, PACKED_PEEL, FAN_OUT;
-var init_checkpoint_health = __esm({
-  "src/git/checkpoint-health.ts"() {
-    "use strict";
-    init_runner();
-    HEAD_TEXT = /^(ref: refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})\n?$/;
-    REF_TEXT = /^([0-9a-f]{40}|[0-9a-f]{64})\n?$/;
-    INDEX_HEADER = 12;
-    INDEX_VERSIONS = [2, 3, 4];
-    INDEX_HASHES = [
-      ["sha1", 20],
-      ["sha256", 32]
-    ];
-    PACKED_REF = /^([0-9a-f]{40}|[0-9a-f]{64}) (refs\/\S+)$/;
-    PACKED_PEEL = /^\^([0-9a-f]{40}|[0-9a-f]{64})$/;
-    FAN_OUT = /^[0-9a-f]{2}$/;
-  }
-});
-
-// src/checkpoints/recovery.ts
-import { copyFile as copyFile2, lstat as lstat17, mkdir as mkdir11, readFile as readFile16, rename as rename7, rm as rm20 } from "node:fs/promises";
-import { dirname as dirname19, join as join51, relative as relative7 } from "node:path";
-async function findDamage(location, withIndex = false) {
-  const damage = await repoDamage(location.gitDir, MARKERS2, withIndex ? location.indexFile : void 0);
-  return isDamage(damage) ? damage : null;
-}
-function isDamage(damage) {
-  return damage.unusable !== null || damage.brokenRefs.length > 0 || damage.garbledPacked.length > 0 || damage.index !== null;
-}
-async function damageBehind(repo, location, error2, withIndex = false) {
-  if (!(error2 instanceof AgentgateError) || error2.code !== "GIT_FAILED") return null;
-  const said = `${error2.message}
-${String(error2.details.stderr ?? "")}`;
-  const index = withIndex ? INDEX_FAILURE.exec(said) : null;
-  if (index !== null) {
-    const found2 = await findDamage(location, true) ?? {
-      unusable: null,
-      brokenRefs: [],
-      garbledPacked: [],
-      index: null
-    };
-    if (found2.unusable !== null || found2.index !== null) return found2;
-    return { ...found2, index: `git cannot read its index ("${index[0]}")` };
-  }
-  if (!REF_FAILURE.test(said)) return null;
-  const found = await findDamage(location);
-  if (found !== null) return found;
-  const missing = await refsWithoutObject(repo, location.gitDir, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
-  return missing.length === 0 ? null : { unusable: null, brokenRefs: missing, garbledPacked: [], index: null };
-}
-function what(damage) {
-  if (damage.unusable !== null) return damage.unusable;
-  const parts = damage.index === null ? [] : [damage.index];
-  if (damage.garbledPacked.length > 0) parts.push("its packed-refs file has lines git cannot read");
-  if (damage.brokenRefs.length > 0)
-    parts.push(`its ref ${damage.brokenRefs.map(refName).join(", ")} names no checkpoint`);
-  return parts.join(", and ");
-}
-function refName(ref) {
-  return ref.startsWith(META_REF_PREFIX) ? ref.slice(META_REF_PREFIX.length) : ref;
-}
-function corruptError(location, damage) {
-  const after2 = damage.unusable !== null ? "starts a new, empty store (the checkpoints in it can no longer be read)" : damage.index === null ? "goes on with its checkpoints" : "goes on with its checkpoints, its index made again from the latest one";
-  return new StoreCorruptError(
-    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join51(location.dir, "damaged-<time>")} and ${after2}`,
-    { details: { store: location.dir, damage: what(damage) } }
-  );
-}
-async function setAside(location, damage) {
-  const parts = damage.unusable === null ? [
-    ...damage.brokenRefs.map((ref) => join51(location.gitDir, ...ref.split("/"))),
-    ...damage.index === null ? [] : [location.indexFile]
-  ] : [location.gitDir, location.indexFile, join51(location.dir, "budget.json"), location.upkeepFile];
-  const aside = join51(
-    location.dir,
-    `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`
-  );
-  if (damage.unusable === null) await dropPacked(location, damage, aside);
-  for (const part of parts) {
-    if (await lstat17(part).catch(() => null) === null) continue;
-    const to = join51(aside, relative7(location.dir, part));
-    await mkdir11(dirname19(to), { recursive: true });
-    await rename7(part, to);
-  }
-  const next = damage.unusable !== null ? "a new store was started (the checkpoints of the old one could not be read)" : damage.index === null ? "its checkpoints are kept" : "its checkpoints are kept (the index, a cache of the latest one, is made again from it)";
-  return `the checkpoint store ${location.dir} was damaged (${what(damage)}): the damaged part was moved to ${aside} and ${next}`;
-}
-async function rebuildIndex(repo) {
-  const latest = await readRef(repo, LATEST_REF).catch(() => null);
-  if (latest === null) return;
-  await indexFromTree(repo, latest).catch(() => rm20(repo.indexFile, { force: true }));
-}
-function restagedText(location, paths) {
-  const some = paths.slice(0, 3).join(", ") + (paths.length > 3 ? ", ..." : "");
-  return `the checkpoint store ${location.dir} had lost the objects of ${paths.length} files its index named (${some}): they were staged again from the workspace; an older checkpoint that holds a lost object of a file changed since cannot be restored whole`;
-}
-async function dropPacked(location, damage, aside) {
-  const file = join51(location.gitDir, "packed-refs");
-  const text2 = await readFile16(file, "utf8").catch(() => null);
-  if (text2 === null) return;
-  const { refs, garbled } = parsePackedRefs(text2);
-  const broken = damage.brokenRefs.filter((ref) => refs.has(ref));
-  if (garbled.length === 0 && broken.length === 0) return;
-  const dropped = /* @__PURE__ */ new Set([...garbled, ...broken.map((ref) => `${refs.get(ref)} ${ref}`)]);
-  const kept = [];
-  let dropping = false;
-  for (const line of text2.split("\n")) {
-    if (line.startsWith("^") && dropping) continue;
-    dropping = dropped.has(line);
-    if (!dropping) kept.push(line);
-  }
-  const to = join51(aside, relative7(location.dir, file));
-  await mkdir11(dirname19(to), { recursive: true });
-  await copyFile2(file, to);
-  await writeFileAtomic(file, kept.join("\n"));
-}
-var MARKERS2, REF_FAILURE, INDEX_FAILURE;
-var init_recovery = __esm({
-  "src/checkpoints/recovery.ts"() {
-    "use strict";
-    init_errors();
-    init_atomic();
-    init_random();
-    init_checkpoint_health();
-    init_checkpoint_index();
-    init_refs();
-    init_message2();
-    MARKERS2 = [LATEST_REF, BASELINE_REF, SAFETY_REF];
-    REF_FAILURE = /missing object|does not point to a valid object|bad object|unexpected line in .*packed-refs|broken ref|unable to read|corrupt/i;
-    INDEX_FAILURE = /index file (?:smaller than expected|corrupt|open failed: No such file or directory)|bad signature 0x|bad index version|broken index, expect|unknown index entry format/;
-  }
-});
-
 // src/git/user-ignore.ts
-import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute11, join as join52 } from "node:path";
+import { access as access3 } from "node:fs/promises";
+import { isAbsolute as isAbsolute11, join as join51 } from "node:path";
 function userIgnoreConfigFiles(o) {
   const { system, global } = userConfigFiles({
     ...process.env,
@@ -32904,15 +32679,15 @@ async function userExcludesSetting(o) {
   return configured;
 }
 async function userExcludesPath(configured, o) {
-  const xdg = o.xdgConfigHome && isAbsolute11(o.xdgConfigHome) ? o.xdgConfigHome : join52(o.home, ".config");
-  const path2 = configured === null ? join52(xdg, "git", "ignore") : expandHome(configured, o.home);
+  const xdg = o.xdgConfigHome && isAbsolute11(o.xdgConfigHome) ? o.xdgConfigHome : join51(o.home, ".config");
+  const path2 = configured === null ? join51(xdg, "git", "ignore") : expandHome(configured, o.home);
   return isAbsolute11(path2) && await exists4(path2) ? path2 : null;
 }
 function expandHome(path2, home) {
-  return path2 === "~" ? home : path2.startsWith("~/") ? join52(home, path2.slice(2)) : path2;
+  return path2 === "~" ? home : path2.startsWith("~/") ? join51(home, path2.slice(2)) : path2;
 }
 async function exists4(path2) {
-  return access2(path2).then(
+  return access3(path2).then(
     () => true,
     () => false
   );
@@ -32926,13 +32701,13 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { mkdir as mkdir12, open as open8, rename as rename8, rm as rm21, stat as stat23, symlink } from "node:fs/promises";
-import { dirname as dirname20, join as join53, sep as sep11 } from "node:path";
+import { mkdir as mkdir11, open as open8, rename as rename7, rm as rm20, stat as stat23, symlink } from "node:fs/promises";
+import { dirname as dirname20, join as join52, sep as sep11 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
-  await mkdir12(preferred, { recursive: true });
+  await mkdir11(preferred, { recursive: true });
   const [a, b] = await Promise.all([stat23(root), stat23(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
@@ -32941,8 +32716,8 @@ async function placeFiles(root, stagingDir, items) {
   const declined = [];
   for (const item of items) {
     const parent = dirname20(item.dest);
-    await mkdir12(fsPath(parent), { recursive: true });
-    if (!await placeOne(item, join53(stagingDir, tempName()))) {
+    await mkdir11(fsPath(parent), { recursive: true });
+    if (!await placeOne(item, join52(stagingDir, tempName()))) {
       declined.push(item);
       continue;
     }
@@ -32959,24 +32734,24 @@ async function placeOne(item, temp) {
   try {
     return await swapIn(item, temp);
   } catch (error2) {
-    await rm21(temp, { force: true });
+    await rm20(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
   const beside = fsPath(`${dirname20(item.dest)}${sep11}${tempName()}`);
   try {
     return await swapIn(item, beside);
   } catch (error2) {
-    await rm21(beside, { force: true });
+    await rm20(beside, { force: true });
     throw error2;
   }
 }
 async function swapIn(item, temp) {
   await writeTemp(item, temp);
   if (item.stillWanted !== void 0 && !await item.stillWanted()) {
-    await rm21(temp, { force: true });
+    await rm20(temp, { force: true });
     return false;
   }
-  await rename8(temp, fsPath(item.dest));
+  await rename7(temp, fsPath(item.dest));
   return true;
 }
 async function writeTemp(item, temp) {
@@ -33005,12 +32780,12 @@ var init_place = __esm({
 });
 
 // src/checkpoints/unchanged.ts
-import { createHash as createHash10 } from "node:crypto";
+import { createHash as createHash9 } from "node:crypto";
 import { constants as constants5 } from "node:fs";
-import { lstat as lstat18, open as open9, readlink as readlink4 } from "node:fs/promises";
+import { lstat as lstat16, open as open9, readlink as readlink4 } from "node:fs/promises";
 async function stillCaptured(abs, entry) {
   const path2 = fsPath(abs);
-  const st = await lstat18(path2).catch(() => null);
+  const st = await lstat16(path2).catch(() => null);
   if (entry === void 0 || st === null) return entry === void 0 && st === null;
   const format = entry.oid.length === 64 ? "sha256" : "sha1";
   if (st.isSymbolicLink())
@@ -33027,7 +32802,7 @@ async function fileBlobId(path2, format, ino) {
   try {
     const st = await handle.stat();
     if (!st.isFile() || st.ino !== ino) return null;
-    const hash2 = createHash10(format).update(`blob ${st.size}\0`);
+    const hash2 = createHash9(format).update(`blob ${st.size}\0`);
     const buf = Buffer.alloc(Math.min(CHUNK, Math.max(st.size, 1)));
     let total = 0;
     for (; ; ) {
@@ -33053,14 +32828,14 @@ var init_unchanged = __esm({
 });
 
 // src/checkpoints/apply.ts
-import { lstat as lstat19, rmdir as rmdir2, unlink } from "node:fs/promises";
+import { lstat as lstat17, rmdir as rmdir2, unlink } from "node:fs/promises";
 import { dirname as dirname21 } from "node:path";
-async function kindOf3(abs) {
+async function kindOf2(abs) {
   return (await statOf(abs)).kind;
 }
 async function statOf(abs) {
   try {
-    const st = await lstat19(fsPath(abs));
+    const st = await lstat17(fsPath(abs));
     const kind = st.isDirectory() ? "dir" : st.isSymbolicLink() ? "link" : st.isFile() ? "file" : "other";
     return { kind, perm: kind === "file" ? st.mode & 511 : null };
   } catch {
@@ -33100,7 +32875,7 @@ async function applyPart(ctx, plan) {
   );
   for (const p of [...plan.deletes, ...plan.writes.map((w) => w.path)]) if (blocked(p)) out.leftAlone.push(p);
   for (const p of plan.uncovered)
-    if (await kindOf3(toAbsolute(ctx.root, p)) !== "missing") out.leftAlone.push(p);
+    if (await kindOf2(toAbsolute(ctx.root, p)) !== "missing") out.leftAlone.push(p);
   const cache2 = /* @__PURE__ */ new Map();
   const ready = [];
   const fresh = [];
@@ -33132,7 +32907,7 @@ async function applyDeletes(ctx, paths, out) {
   const emptied = /* @__PURE__ */ new Set();
   for (const path2 of paths) {
     const abs = toAbsolute(ctx.root, path2);
-    const kind = await kindOf3(abs);
+    const kind = await kindOf2(abs);
     if (kind === "missing") continue;
     if (kind !== "file" && kind !== "link" || !await leadingDirsAreReal(ctx.root, path2, cache2)) {
       out.leftAlone.push(path2);
@@ -33217,7 +32992,7 @@ var init_apply = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { readFile as readFile17, rm as rm22 } from "node:fs/promises";
+import { readFile as readFile15, rm as rm21 } from "node:fs/promises";
 import { dirname as dirname22 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
@@ -33264,7 +33039,7 @@ async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   ];
   if (recovered) {
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
-    await rm22(location.tempDir, { recursive: true, force: true });
+    await rm21(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
     await Promise.all(sweeps());
   } else {
@@ -33333,7 +33108,7 @@ async function pruningTiersOf(repo) {
 }
 async function readUpkeep(location) {
   try {
-    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile17(location.upkeepFile, "utf8")));
+    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile15(location.upkeepFile, "utf8")));
     if (parsed.success) return parsed.data;
   } catch {
   }
@@ -33380,8 +33155,8 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/budget-count.ts
-import { readFile as readFile18, rm as rm23 } from "node:fs/promises";
-import { join as join54 } from "node:path";
+import { readFile as readFile16, rm as rm22 } from "node:fs/promises";
+import { join as join53 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
 }
@@ -33393,11 +33168,11 @@ function commitBytes(meta2, identity) {
   return Buffer.byteLength(encodeMessage(meta2)) + 2 * person + 1024;
 }
 function budgetFile(location) {
-  return join54(location.dir, "budget.json");
+  return join53(location.dir, "budget.json");
 }
 async function readBudget(location) {
   try {
-    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile18(budgetFile(location), "utf8")));
+    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile16(budgetFile(location), "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -33407,7 +33182,7 @@ async function saveBudget(location, commit, counts) {
   await writeJsonAtomic(budgetFile(location), { countedAt: commit, counts });
 }
 async function dropBudget(location) {
-  await rm23(budgetFile(location), { force: true });
+  await rm22(budgetFile(location), { force: true });
 }
 async function uncountedBound(opts) {
   const { budget, latest, staged } = opts;
@@ -33441,8 +33216,150 @@ var init_budget_count = __esm({
   }
 });
 
+// src/git/checkpoint-health.ts
+import { createHash as createHash10 } from "node:crypto";
+import { lstatSync as lstatSync3, readdirSync } from "node:fs";
+import { lstat as lstat18, readdir as readdir16, readFile as readFile17 } from "node:fs/promises";
+import { join as join54 } from "node:path";
+async function repoDamage(gitDir, refs, indexFile) {
+  const [index, dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
+    indexFile === void 0 ? null : indexDamage(indexFile),
+    kindOf3(gitDir),
+    readText(join54(gitDir, "HEAD")),
+    readText(join54(gitDir, "packed-refs")),
+    kindOf3(join54(gitDir, "objects")),
+    kindOf3(join54(gitDir, "refs")),
+    ...refs.map((ref) => readText(join54(gitDir, ...ref.split("/"))))
+  ]);
+  const unusable = dir !== "dir" ? `its git directory ${dir === "missing" ? "is missing" : "is not a directory"}` : head === null ? "its HEAD file is missing" : !HEAD_TEXT.test(head) ? "its HEAD file is damaged" : objects !== "dir" ? "its objects directory is missing" : refsDir !== "dir" ? "its refs directory is missing" : null;
+  const brokenRefs2 = refs.filter((_, i) => {
+    const text2 = texts[i];
+    return text2 !== null && text2 !== void 0 && !REF_TEXT.test(text2);
+  });
+  const garbledPacked = packed === null ? [] : parsePackedRefs(packed).garbled;
+  return unusable === null ? { unusable, brokenRefs: brokenRefs2, garbledPacked, index } : { unusable, brokenRefs: [], garbledPacked: [], index: null };
+}
+async function indexDamage(path2) {
+  const info = await lstat18(path2).catch((error2) => {
+    if (isAbsent(error2)) return null;
+    throw error2;
+  });
+  if (info === null) return null;
+  if (!info.isFile()) return "its index is not a plain file";
+  const bytes = await readFile17(path2);
+  if (bytes.length === 0) return "its index file is empty";
+  if (bytes.length < INDEX_HEADER + 20) return "its index file is cut short";
+  if (bytes.toString("latin1", 0, 4) !== "DIRC" || !INDEX_VERSIONS.includes(bytes.readUInt32BE(4)))
+    return "its index file does not start as an index does";
+  const whole = INDEX_HASHES.some(([algorithm, size]) => {
+    const end = bytes.length - size;
+    return end >= INDEX_HEADER && createHash10(algorithm).update(bytes.subarray(0, end)).digest().equals(bytes.subarray(end));
+  });
+  return whole ? null : "its index file does not match its checksum";
+}
+function parsePackedRefs(text2) {
+  const refs = /* @__PURE__ */ new Map();
+  const garbled = [];
+  for (const line of text2.split("\n")) {
+    if (line === "" || line.startsWith("# ") || PACKED_PEEL.test(line)) continue;
+    const m = PACKED_REF.exec(line);
+    if (m === null) garbled.push(line);
+    else refs.set(m[2], m[1]);
+  }
+  return { refs, garbled };
+}
+async function refsWithoutObject(repo, gitDir, prefixes) {
+  const packed = await readText(join54(gitDir, "packed-refs"));
+  const ids = /* @__PURE__ */ new Map();
+  if (packed !== null) {
+    for (const [ref, id2] of parsePackedRefs(packed).refs)
+      if (prefixes.some((p) => ref.startsWith(p))) ids.set(ref, id2);
+  }
+  for (const prefix of prefixes) {
+    const dir = join54(gitDir, ...prefix.split("/"));
+    const names2 = await readdir16(dir, { recursive: true }).catch((error2) => {
+      if (isAbsent(error2)) return [];
+      throw error2;
+    });
+    for (const name2 of names2) {
+      const text2 = await readText(join54(dir, name2));
+      if (text2 !== null && REF_TEXT.test(text2))
+        ids.set(`${prefix}${name2.split(/[\\/]/).join("/")}`, text2.trim());
+    }
+  }
+  if (ids.size === 0) return [];
+  const unique = [...new Set(ids.values())];
+  const res = await runGit(repo, ["cat-file", "--batch-check"], { input: `${unique.join("\n")}
+` });
+  const missing = new Set(
+    res.stdout.split("\n").filter((line) => line.endsWith(" missing")).map((line) => line.slice(0, -" missing".length))
+  );
+  return [...ids].filter(([, id2]) => missing.has(id2)).map(([ref]) => ref);
+}
+function objectsChangedSince(gitDir, since) {
+  const reference = since.map((file) => lstatSync3(file, { bigint: true, throwIfNoEntry: false })).find(Boolean);
+  if (reference === void 0) return false;
+  try {
+    const objects = join54(gitDir, "objects");
+    const pack = join54(objects, "pack");
+    const dirs = readdirSync(objects).filter((name2) => FAN_OUT.test(name2) || name2 === "pack");
+    const paths = [
+      objects,
+      ...dirs.map((name2) => join54(objects, name2)),
+      ...readdirSync(pack).map((name2) => join54(pack, name2))
+    ];
+    const at = (st) => st.ctimeNs > st.mtimeNs ? st.ctimeNs : st.mtimeNs;
+    const since2 = at(reference);
+    return paths.some((path2) => {
+      const st = lstatSync3(path2, { bigint: true, throwIfNoEntry: false });
+      return st === void 0 || at(st) > since2;
+    });
+  } catch (error2) {
+    if (isAbsent(error2)) return true;
+    throw error2;
+  }
+}
+async function kindOf3(path2) {
+  try {
+    return (await lstat18(path2)).isDirectory() ? "dir" : "other";
+  } catch (error2) {
+    if (isAbsent(error2)) return "missing";
+    throw error2;
+  }
+}
+async function readText(path2) {
+  try {
+    return await readFile17(path2, "utf8");
+  } catch (error2) {
+    if (isAbsent(error2) || error2.code === "EISDIR") return null;
+    throw error2;
+  }
+}
+function isAbsent(error2) {
+  const code2 = error2.code;
+  return code2 === "ENOENT" || code2 === "ENOTDIR";
+}
+var HEAD_TEXT, REF_TEXT, INDEX_HEADER, INDEX_VERSIONS, INDEX_HASHES, PACKED_REF, PACKED_PEEL, FAN_OUT;
+var init_checkpoint_health = __esm({
+  "src/git/checkpoint-health.ts"() {
+    "use strict";
+    init_runner();
+    HEAD_TEXT = /^(ref: refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})\n?$/;
+    REF_TEXT = /^([0-9a-f]{40}|[0-9a-f]{64})\n?$/;
+    INDEX_HEADER = 12;
+    INDEX_VERSIONS = [2, 3, 4];
+    INDEX_HASHES = [
+      ["sha1", 20],
+      ["sha256", 32]
+    ];
+    PACKED_REF = /^([0-9a-f]{40}|[0-9a-f]{64}) (refs\/\S+)$/;
+    PACKED_PEEL = /^\^([0-9a-f]{40}|[0-9a-f]{64})$/;
+    FAN_OUT = /^[0-9a-f]{2}$/;
+  }
+});
+
 // src/checkpoints/capture.ts
-import { lstat as lstat20, realpath as realpath9, rm as rm24 } from "node:fs/promises";
+import { lstat as lstat19, realpath as realpath9, rm as rm23 } from "node:fs/promises";
 import { dirname as dirname23, join as join55 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
@@ -33488,7 +33405,7 @@ async function captureWithoutLost(ctx) {
     if (failed) throw first;
     return { capture: first, restaged: [] };
   }
-  if (missing.length * 2 > entries2) await rm24(ctx.repo.indexFile, { force: true });
+  if (missing.length * 2 > entries2) await rm23(ctx.repo.indexFile, { force: true });
   else await dropIndexEntries(ctx.repo, missing);
   return { capture: await captureWorkspace(ctx), restaged: missing };
 }
@@ -33512,7 +33429,7 @@ async function unusualShapes(root, paths) {
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
-        (p) => lstat20(fsPath(toAbsolute(root, p))).then(
+        (p) => lstat19(fsPath(toAbsolute(root, p))).then(
           (st) => st.isDirectory(),
           () => false
         )
@@ -33559,10 +33476,10 @@ var init_options = __esm({
 });
 
 // src/fs/stamps.ts
-import { lstat as lstat21 } from "node:fs/promises";
+import { lstat as lstat20 } from "node:fs/promises";
 async function stampOf(path2) {
   try {
-    const st = await lstat21(path2, { bigint: true });
+    const st = await lstat20(path2, { bigint: true });
     if (st.isDirectory()) return { path: path2, sig: `dir:${st.ino}:${st.uid}`, ctimeNs: 0n };
     const kind = st.isFile() ? "file" : "other";
     return {
@@ -33594,7 +33511,7 @@ var init_stamps = __esm({
 
 // src/checkpoints/probe-cache.ts
 import { readFileSync as readFileSync7 } from "node:fs";
-import { readFile as readFile19 } from "node:fs/promises";
+import { readFile as readFile18 } from "node:fs/promises";
 import { join as join56 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles2) {
   const record3 = await readRecord2(location);
@@ -33634,7 +33551,7 @@ async function acceptable(probe, stamps) {
   if (!gitDir?.sig.startsWith("dir:") || commondir?.sig !== "none" || worktreeConfig?.sig !== "none")
     return false;
   if (config2 === void 0 || !config2.sig.startsWith("file:")) return false;
-  const text2 = await readFile19(config2.path, "utf8").catch(() => null);
+  const text2 = await readFile18(config2.path, "utf8").catch(() => null);
   return text2 !== null && !/^\s*\[\s*include/im.test(text2);
 }
 function plain(s) {
@@ -33642,7 +33559,7 @@ function plain(s) {
 }
 async function readRecord2(location) {
   try {
-    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile19(location.probeFile, "utf8")));
+    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile18(location.probeFile, "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -33667,18 +33584,124 @@ var init_probe_cache = __esm({
   }
 });
 
-// src/checkpoints/store.ts
-import { access as access3, lstat as lstat22, readFile as readFile20, realpath as realpath10 } from "node:fs/promises";
-import { homedir as homedir4 } from "node:os";
-import { join as join57, sep as sep12 } from "node:path";
-async function physicalPath(path2) {
-  try {
-    await access3(path2);
-    return await realpath10(path2);
-  } catch {
-    return path2;
-  }
+// src/checkpoints/recovery.ts
+import { copyFile as copyFile2, lstat as lstat21, mkdir as mkdir12, readFile as readFile19, rename as rename8, rm as rm24 } from "node:fs/promises";
+import { dirname as dirname24, join as join57, relative as relative7 } from "node:path";
+async function findDamage(location, withIndex = false) {
+  const damage = await repoDamage(location.gitDir, MARKERS2, withIndex ? location.indexFile : void 0);
+  return isDamage(damage) ? damage : null;
 }
+function isDamage(damage) {
+  return damage.unusable !== null || damage.brokenRefs.length > 0 || damage.garbledPacked.length > 0 || damage.index !== null;
+}
+async function damageBehind(repo, location, error2, withIndex = false) {
+  if (!(error2 instanceof AgentgateError) || error2.code !== "GIT_FAILED") return null;
+  const said = `${error2.message}
+${String(error2.details.stderr ?? "")}`;
+  const index = withIndex ? INDEX_FAILURE.exec(said) : null;
+  if (index !== null) {
+    const found2 = await findDamage(location, true) ?? {
+      unusable: null,
+      brokenRefs: [],
+      garbledPacked: [],
+      index: null
+    };
+    if (found2.unusable !== null || found2.index !== null) return found2;
+    return { ...found2, index: `git cannot read its index ("${index[0]}")` };
+  }
+  if (!REF_FAILURE.test(said)) return null;
+  const found = await findDamage(location);
+  if (found !== null) return found;
+  const missing = await refsWithoutObject(repo, location.gitDir, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+  return missing.length === 0 ? null : { unusable: null, brokenRefs: missing, garbledPacked: [], index: null };
+}
+function what(damage) {
+  if (damage.unusable !== null) return damage.unusable;
+  const parts = damage.index === null ? [] : [damage.index];
+  if (damage.garbledPacked.length > 0) parts.push("its packed-refs file has lines git cannot read");
+  if (damage.brokenRefs.length > 0)
+    parts.push(`its ref ${damage.brokenRefs.map(refName).join(", ")} names no checkpoint`);
+  return parts.join(", and ");
+}
+function refName(ref) {
+  return ref.startsWith(META_REF_PREFIX) ? ref.slice(META_REF_PREFIX.length) : ref;
+}
+function corruptError(location, damage) {
+  const after2 = damage.unusable !== null ? "starts a new, empty store (the checkpoints in it can no longer be read)" : damage.index === null ? "goes on with its checkpoints" : "goes on with its checkpoints, its index made again from the latest one";
+  return new StoreCorruptError(
+    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join57(location.dir, "damaged-<time>")} and ${after2}`,
+    { details: { store: location.dir, damage: what(damage) } }
+  );
+}
+async function setAside(location, damage) {
+  const parts = damage.unusable === null ? [
+    ...damage.brokenRefs.map((ref) => join57(location.gitDir, ...ref.split("/"))),
+    ...damage.index === null ? [] : [location.indexFile]
+  ] : [location.gitDir, location.indexFile, join57(location.dir, "budget.json"), location.upkeepFile];
+  const aside = join57(
+    location.dir,
+    `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`
+  );
+  if (damage.unusable === null) await dropPacked(location, damage, aside);
+  for (const part of parts) {
+    if (await lstat21(part).catch(() => null) === null) continue;
+    const to = join57(aside, relative7(location.dir, part));
+    await mkdir12(dirname24(to), { recursive: true });
+    await rename8(part, to);
+  }
+  const next = damage.unusable !== null ? "a new store was started (the checkpoints of the old one could not be read)" : damage.index === null ? "its checkpoints are kept" : "its checkpoints are kept (the index, a cache of the latest one, is made again from it)";
+  return `the checkpoint store ${location.dir} was damaged (${what(damage)}): the damaged part was moved to ${aside} and ${next}`;
+}
+async function rebuildIndex(repo) {
+  const latest = await readRef(repo, LATEST_REF).catch(() => null);
+  if (latest === null) return;
+  await indexFromTree(repo, latest).catch(() => rm24(repo.indexFile, { force: true }));
+}
+function restagedText(location, paths) {
+  const some = paths.slice(0, 3).join(", ") + (paths.length > 3 ? ", ..." : "");
+  return `the checkpoint store ${location.dir} had lost the objects of ${paths.length} files its index named (${some}): they were staged again from the workspace; an older checkpoint that holds a lost object of a file changed since cannot be restored whole`;
+}
+async function dropPacked(location, damage, aside) {
+  const file = join57(location.gitDir, "packed-refs");
+  const text2 = await readFile19(file, "utf8").catch(() => null);
+  if (text2 === null) return;
+  const { refs, garbled } = parsePackedRefs(text2);
+  const broken = damage.brokenRefs.filter((ref) => refs.has(ref));
+  if (garbled.length === 0 && broken.length === 0) return;
+  const dropped = /* @__PURE__ */ new Set([...garbled, ...broken.map((ref) => `${refs.get(ref)} ${ref}`)]);
+  const kept = [];
+  let dropping = false;
+  for (const line of text2.split("\n")) {
+    if (line.startsWith("^") && dropping) continue;
+    dropping = dropped.has(line);
+    if (!dropping) kept.push(line);
+  }
+  const to = join57(aside, relative7(location.dir, file));
+  await mkdir12(dirname24(to), { recursive: true });
+  await copyFile2(file, to);
+  await writeFileAtomic(file, kept.join("\n"));
+}
+var MARKERS2, REF_FAILURE, INDEX_FAILURE;
+var init_recovery = __esm({
+  "src/checkpoints/recovery.ts"() {
+    "use strict";
+    init_errors();
+    init_atomic();
+    init_random();
+    init_checkpoint_health();
+    init_checkpoint_index();
+    init_refs();
+    init_message2();
+    MARKERS2 = [LATEST_REF, BASELINE_REF, SAFETY_REF];
+    REF_FAILURE = /missing object|does not point to a valid object|bad object|unexpected line in .*packed-refs|broken ref|unable to read|corrupt/i;
+    INDEX_FAILURE = /index file (?:smaller than expected|corrupt|open failed: No such file or directory)|bad signature 0x|bad index version|broken index, expect|unknown index entry format/;
+  }
+});
+
+// src/checkpoints/store.ts
+import { lstat as lstat22, readFile as readFile20 } from "node:fs/promises";
+import { homedir as homedir5 } from "node:os";
+import { join as join58 } from "node:path";
 var CheckpointStore;
 var init_store = __esm({
   "src/checkpoints/store.ts"() {
@@ -33757,7 +33780,7 @@ var init_store = __esm({
         };
         const home = await physicalPath(resolveHome(opts.home));
         const checkpointsDir = layout(home).checkpoints;
-        const ignoreOpts = { home: homedir4(), xdgConfigHome: process.env.XDG_CONFIG_HOME, cwd: real, ...gitOpts };
+        const ignoreOpts = { home: homedir5(), xdgConfigHome: process.env.XDG_CONFIG_HOME, cwd: real, ...gitOpts };
         const configFiles2 = userIgnoreConfigFiles(ignoreOpts);
         const known2 = await existingStore(checkpointsDir, real);
         const cached2 = known2 === null ? {} : await readCachedAnswers(known2, real, configFiles2);
@@ -33765,17 +33788,9 @@ var init_store = __esm({
         configured.catch(() => void 0);
         const probe = cached2.probe ?? await probeWorkspace(real, gitOpts);
         if (probe.inGitDir === true) throw noWorkTree(real);
-        const above = probe.isRepository || known2 !== null ? null : await storeAbove(checkpointsDir, real, homedir4());
+        const above = probe.isRepository || known2 !== null ? null : await storeAbove(checkpointsDir, real, homedir5());
         const root = above?.root ?? probe.root;
-        assertSafeWorkspace(root);
-        if (root.split(sep12).includes(".git") || isOwnData(home, root)) {
-          throw new UnsafeWorkspaceError(
-            `refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`,
-            {
-              details: { workspace: root }
-            }
-          );
-        }
+        assertCheckpointRoot(root, home);
         const forbidden = [home, ...await Promise.all((opts.excludePaths ?? []).map(physicalPath))];
         const excluded = forbidden.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
         const location = above?.location ?? (known2 !== null && root === real ? known2 : await locateStore(
@@ -34022,6 +34037,7 @@ var init_store = __esm({
         this.baselineKnown = false;
         if (damage.unusable === null && damage.index !== null) await rebuildIndex(this.repo);
       }
+      /** Adds `done` to what `recovered` says of this call's recoveries. */
       noteRecovered(done) {
         this.recovered = this.recovered === null ? done : `${this.recovered}; ${done}`;
       }
@@ -34031,7 +34047,7 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const target = join57(this.location.gitDir, "info", "exclude");
+        const target = join58(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
           this.userExcludes === null ? "" : readFile20(this.userExcludes, "utf8").catch(() => ""),
           readFile20(target, "utf8").catch(() => null)
@@ -34182,6 +34198,40 @@ var init_touched = __esm({
   }
 });
 
+// src/checkpoints/track-upkeep.ts
+async function upkeepAfterTrack(store, thin, counting, commit) {
+  const upkeep = async () => {
+    if (thin) await thinCheckpoints(store.repo, store.keep);
+    if (counting === null) return;
+    const [counts, commitBytes2] = await Promise.all([counting, looseObjectBytes(store.repo, commit)]);
+    const withCommit = { ...counts, loose: counts.loose + 1, looseBytes: counts.looseBytes + commitBytes2 };
+    if (await keepWithinBudget(store.repo, store.location, store.maxStoreBytes, withCommit))
+      await dropBudget(store.location);
+    else await saveBudget(store.location, commit, withCommit);
+  };
+  return upkeep().catch(async (error2) => {
+    const damage = await damageBehind(store.repo, store.location, error2);
+    if (damage === null) throw error2;
+    store.noteRecovered(await setAside(store.location, damage));
+    return upkeep();
+  }).then(
+    () => void 0,
+    async (error2) => {
+      await dropBudget(store.location).catch(() => void 0);
+      return error2;
+    }
+  );
+}
+var init_track_upkeep = __esm({
+  "src/checkpoints/track-upkeep.ts"() {
+    "use strict";
+    init_checkpoint_repo();
+    init_budget_count();
+    init_recovery();
+    init_upkeep();
+  }
+});
+
 // src/checkpoints/checkpoints.ts
 function roleOf(opts) {
   if (opts.session === void 0) return void 0;
@@ -34206,12 +34256,12 @@ var init_checkpoints = __esm({
     init_message2();
     init_restore();
     init_retention();
-    init_recovery();
     init_store();
     init_budget_count();
     init_session_restore();
     init_skip_rules();
     init_touched();
+    init_track_upkeep();
     init_upkeep();
     Checkpoints = class _Checkpoints {
       constructor(store) {
@@ -34328,32 +34378,7 @@ var init_checkpoints = __esm({
           throw error2;
         });
         await store.saveProbe();
-        const upkeep = async () => {
-          if (role !== "change") await thinCheckpoints(store.repo, store.keep);
-          if (counting === null) return;
-          const [counts, commitBytes2] = await Promise.all([counting, looseObjectBytes(store.repo, t.commit)]);
-          const withCommit = {
-            ...counts,
-            loose: counts.loose + 1,
-            looseBytes: counts.looseBytes + commitBytes2
-          };
-          if (await keepWithinBudget(store.repo, store.location, store.maxStoreBytes, withCommit))
-            await dropBudget(store.location);
-          else await saveBudget(store.location, t.commit, withCommit);
-        };
-        const upkeepError = await upkeep().catch(async (error2) => {
-          const damage = await damageBehind(store.repo, store.location, error2);
-          if (damage === null) throw error2;
-          const done = await setAside(store.location, damage);
-          store.recovered = store.recovered === null ? done : `${store.recovered}; ${done}`;
-          return upkeep();
-        }).then(
-          () => void 0,
-          async (error2) => {
-            await dropBudget(store.location).catch(() => void 0);
-            return error2;
-          }
-        );
+        const upkeepError = await upkeepAfterTrack(store, role !== "change", counting, t.commit);
         return {
           hash: t.hash,
           ref: t.ref,
@@ -34594,7 +34619,7 @@ __export(checkpoint_exports, {
 });
 import { mkdtemp as mkdtemp7, rm as rm25, writeFile as writeFile8 } from "node:fs/promises";
 import { tmpdir as tmpdir7 } from "node:os";
-import { join as join58, resolve as resolve24 } from "node:path";
+import { join as join59, resolve as resolve24 } from "node:path";
 function open10(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -34698,8 +34723,8 @@ var init_checkpoint2 = __esm({
       async run(ctx, _values, [name2]) {
         const cp = await open10(ctx);
         if (ctx.json) return { json: { diff: await cp.diff(name2) }, human: () => "" };
-        const dir = await mkdtemp7(join58(tmpdir7(), "agentgate-cpdiff-"));
-        const file = join58(dir, "diff.patch");
+        const dir = await mkdtemp7(join59(tmpdir7(), "agentgate-cpdiff-"));
+        const file = join59(dir, "diff.patch");
         const cleanup = () => rm25(dir, { recursive: true, force: true });
         try {
           await writeFile8(file, await cp.diffBytes(name2));
@@ -35337,11 +35362,11 @@ var init_budget = __esm({
 
 // src/hooks/log.ts
 import { appendFile as appendFile3, mkdir as mkdir13, rename as rename9, stat as stat24 } from "node:fs/promises";
-import { dirname as dirname24 } from "node:path";
+import { dirname as dirname25 } from "node:path";
 async function appendHookLog(file, line) {
   const text2 = firstChars(escapeHidden(line, { halves: true }), MAX_LINE).text;
   try {
-    await mkdir13(dirname24(file), { recursive: true });
+    await mkdir13(dirname25(file), { recursive: true });
     const size = await stat24(file).then(
       (st) => st.size,
       () => 0
@@ -35366,7 +35391,7 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join59, resolve as resolve25 } from "node:path";
+import { join as join60, resolve as resolve25 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const refused2 = badArguments(() => checkArgument(AgentHookOptionsArg, opts, "opts"));
   if (refused2 !== null) return refused2;
@@ -35402,7 +35427,7 @@ function agentOf(event) {
   return typeof agent === "string" ? agent : "unknown";
 }
 function logFile(home) {
-  return join59(layout(home).logs, "hooks.log");
+  return join60(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const chosen = chooseHome(opts.home);
@@ -36013,8 +36038,8 @@ var init_lenient_json = __esm({
 });
 
 // src/hooks/workspace.ts
-import { realpath as realpath11, stat as stat25 } from "node:fs/promises";
-import { dirname as dirname25, join as join60, parse as parse2, resolve as resolve26 } from "node:path";
+import { realpath as realpath10, stat as stat25 } from "node:fs/promises";
+import { dirname as dirname26, join as join61, parse as parse2, resolve as resolve26 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
 }
@@ -36025,9 +36050,9 @@ async function hookWorkspace(candidate, opts = {}) {
     () => false
   );
   if (!isDir2) return { refused: `the workspace ${path2} is not a directory` };
-  const real = await realpath11(path2);
+  const real = await realpath10(path2);
   const given = opts.homeDir ?? homeOrNone();
-  const home = await realpath11(given).catch(() => given);
+  const home = await realpath10(given).catch(() => given);
   if (parse2(real).root === real) return { refused: `the workspace ${real} is the file system root` };
   if (real === home) return { refused: `the workspace ${real} is the home directory` };
   return { workspace: real };
@@ -36040,8 +36065,8 @@ function homeOrNone() {
   }
 }
 async function nestedRepository(project, dir) {
-  for (let at = dir; at !== project && at !== dirname25(at) && isInside(project, at); at = dirname25(at)) {
-    if (isRepositoryEntry(join60(at, ".git"))) return at;
+  for (let at = dir; at !== project && at !== dirname26(at) && isInside(project, at); at = dirname26(at)) {
+    if (isRepositoryEntry(join61(at, ".git"))) return at;
   }
   return void 0;
 }
@@ -36055,7 +36080,7 @@ var init_workspace = __esm({
 });
 
 // src/hooks/event-hook.ts
-import { dirname as dirname26, isAbsolute as isAbsolute12, resolve as resolve27 } from "node:path";
+import { dirname as dirname27, isAbsolute as isAbsolute12, resolve as resolve27 } from "node:path";
 async function runEventHook(agent, input, opts = {}) {
   const noAgent = badArguments(() => checkArgument(HookAgentArg, agent, "agent"));
   if (noAgent !== null) return { ...noAgent, answer: "" };
@@ -36144,7 +36169,7 @@ async function checkpointOf(adapter, input, opts) {
 async function storeDirOf(adapter, e, here, opts) {
   const base = baseOf(adapter, e, here, opts);
   const file = e.touched?.length === 1 ? e.touched[0] : void 0;
-  const ofFile = file === void 0 ? void 0 : await nestedRepository(base, dirname26(file));
+  const ofFile = file === void 0 ? void 0 : await nestedRepository(base, dirname27(file));
   return ofFile ?? (e.cwd === void 0 ? void 0 : await nestedRepository(base, e.cwd)) ?? base;
 }
 function baseOf(adapter, e, here, opts) {
@@ -36401,30 +36426,30 @@ var init_hook = __esm({
 });
 
 // src/git/git-dir-work-tree.ts
-import { readFile as readFile21, realpath as realpath12 } from "node:fs/promises";
-import { basename as basename10, dirname as dirname27, resolve as resolve28 } from "node:path";
+import { readFile as readFile21, realpath as realpath11 } from "node:fs/promises";
+import { basename as basename10, dirname as dirname28, resolve as resolve28 } from "node:path";
 async function workTreeOfGitDir(dir, opts = {}) {
   const [bare2, gitDir] = (await revParseLines(dir, opts, ["--is-bare-repository", "--absolute-git-dir"])).lines;
   if (!gitDir) return void 0;
-  const own2 = await realpath12(gitDir);
-  if (!isInside(own2, await realpath12(dir))) return void 0;
+  const own2 = await realpath11(gitDir);
+  if (!isInside(own2, await realpath11(dir))) return void 0;
   if (bare2 === "true") return null;
   const [configured] = (await revParseLines(dir, opts, ["--show-toplevel"])).lines;
   const named3 = await readFile21(resolve28(own2, "gitdir"), "utf8").catch(() => "");
   const candidates = [
     configured,
-    named3.trim() === "" ? void 0 : dirname27(resolve28(own2, named3.trim())),
-    basename10(own2) === ".git" ? dirname27(own2) : void 0
+    named3.trim() === "" ? void 0 : dirname28(resolve28(own2, named3.trim())),
+    basename10(own2) === ".git" ? dirname28(own2) : void 0
   ];
   for (const candidate of candidates)
-    if (candidate && await isWorkTreeOf(candidate, own2, opts)) return realpath12(candidate);
+    if (candidate && await isWorkTreeOf(candidate, own2, opts)) return realpath11(candidate);
   return null;
 }
 async function isWorkTreeOf(top, gitDir, opts) {
-  const real = await realpath12(top).catch(() => null);
+  const real = await realpath11(top).catch(() => null);
   if (real === null) return false;
   const [shown, itsGitDir] = (await revParseLines(real, opts, ["--show-toplevel", "--absolute-git-dir"])).lines;
-  if (!shown || !itsGitDir || await realpath12(itsGitDir) !== gitDir) return false;
+  if (!shown || !itsGitDir || await realpath11(itsGitDir) !== gitDir) return false;
   const probe = await probeWorkspace(real, opts);
   return probe.isRepository && probe.root === real;
 }
@@ -37164,9 +37189,9 @@ var init_hook_install = __esm({
 // src/hooks/install/install-record.ts
 import { createHash as createHash11 } from "node:crypto";
 import { lstat as lstat24, open as open11, readFile as readFile22, rm as rm26, rmdir as rmdir3 } from "node:fs/promises";
-import { dirname as dirname28, join as join61 } from "node:path";
+import { dirname as dirname29, join as join62 } from "node:path";
 function recordPath(home, file) {
-  return join61(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
+  return join62(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
 }
 function sha256(text2) {
   return createHash11("sha256").update(text2).digest("hex");
@@ -37226,12 +37251,12 @@ function nextRecord(file, old, found, written, step) {
 }
 async function missingDirs(dir) {
   const out = [];
-  for (let at = dir; ; at = dirname28(at)) {
+  for (let at = dir; ; at = dirname29(at)) {
     const exists5 = await lstat24(at).then(
       () => true,
       (error2) => error2.code !== "ENOENT"
     );
-    if (exists5 || dirname28(at) === at) return out;
+    if (exists5 || dirname29(at) === at) return out;
     out.push(at);
   }
 }
@@ -37396,14 +37421,14 @@ var require_main = __commonJS({
 });
 
 // src/hooks/install/targets.ts
-import { join as join62, resolve as resolve29 } from "node:path";
+import { join as join63, resolve as resolve29 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join62(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join63(base, place.scope === "project" ? project : user);
   const env = place.env ?? process.env;
   const under = (variable, project, dir, file) => {
     const home = env[variable];
-    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve29(home, file) : at(project, join62(dir, file));
+    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve29(home, file) : at(project, join63(dir, file));
   };
   switch (agent) {
     case "claude-code":
@@ -37624,8 +37649,8 @@ function pasteAfter(text2, end, line) {
     comma ||= token === COMMA;
     at = scanner.getTokenOffset() + scanner.getTokenLength();
   }
-  const sep13 = comma ? "" : ",";
-  return `${text2.slice(0, end)}${sep13}${text2.slice(end, at)}
+  const sep12 = comma ? "" : ",";
+  return `${text2.slice(0, end)}${sep12}${text2.slice(end, at)}
 ${line}${text2.slice(at)}`;
 }
 function intoCommented(text2, container, value, name2) {
@@ -37830,7 +37855,7 @@ var init_json_config = __esm({
 
 // src/hooks/install/scripts.ts
 import { chmod, lstat as lstat25, readFile as readFile23, rm as rm27, stat as stat26 } from "node:fs/promises";
-import { join as join63 } from "node:path";
+import { join as join64 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
 ${MARKER}
@@ -37841,7 +37866,7 @@ async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   await assertDirectory(target.file);
   for (const event of target.events) {
-    const file = join63(target.file, event);
+    const file = join64(target.file, event);
     const current = await readHook(file);
     if (current !== null && "theirs" in current) {
       if (command !== null || current.marked) plan.leftAlone.push(file);
@@ -39486,8 +39511,8 @@ var init_undo = __esm({
 });
 
 // src/hooks/install/install.ts
-import { lstat as lstat26, readFile as readFile24, realpath as realpath13, rm as rm28 } from "node:fs/promises";
-import { dirname as dirname29, parse as parse6, resolve as resolve30 } from "node:path";
+import { lstat as lstat26, readFile as readFile24, realpath as realpath12, rm as rm28 } from "node:fs/promises";
+import { dirname as dirname30, parse as parse6, resolve as resolve30 } from "node:path";
 async function installHooks(agent, opts) {
   checkArgument(HookAgentArg, agent, "agent");
   checkArgument(HookInstallOptionsArg, opts, "opts");
@@ -39507,7 +39532,7 @@ async function projectDir(opts) {
       { details: { workspace: dir } }
     );
   const root = top ?? (await probeWorkspace(dir)).root;
-  const home = await realpath13(opts.homeDir).catch(() => resolve30(opts.homeDir));
+  const home = await realpath12(opts.homeDir).catch(() => resolve30(opts.homeDir));
   if (root === home || parse6(root).root === root)
     throw new InvalidArgumentError(
       `refusing a project install in ${root}: it is ${root === home ? "the home directory, where the project file is the user-wide one" : "the file system root"}; run it in a project (-C DIR), or use --user for the user-wide file`,
@@ -39584,7 +39609,7 @@ async function recordAndWrite(home, target, found, text2) {
   const step = {
     undo: found === null ? [] : undoSplices(found, text2),
     foundHasOurs: found !== null && holdsOurs(target, found),
-    dirs: found === null ? await missingDirs(dirname29(target.file)) : [],
+    dirs: found === null ? await missingDirs(dirname30(target.file)) : [],
     made: await isCreatedFile(old, target.file, found)
   };
   const record3 = nextRecord(target.file, old, found, text2, step);
