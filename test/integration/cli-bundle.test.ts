@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { lazyRanges, markEager } from '../../scripts/eager-compile.mjs';
 import { CLI, runCli } from '../helpers/cli.js';
 
 describe('the bundled CLI', () => {
@@ -23,6 +24,19 @@ describe('the bundled CLI', () => {
       type: 'commonjs',
     });
     expect(readFileSync(join(dirname(CLI), 'main.js'), 'utf8')).toContain('rev-parse');
+  });
+
+  it('has V8 compile, with the file, every function expression `runs --json` runs (scripts/eager-compile.mjs)', () => {
+    const home = mkdtempSync(join(tmpdir(), 'bundle-eager-'));
+    try {
+      const main = join(dirname(CLI), 'main.js');
+      const env = { PATH: process.env.PATH ?? '', HOME: home, AGENTGATE_HOME: home };
+      const lazy = lazyRanges(main, [{ args: ['runs', '--json'], cwd: home, env }]);
+      expect(lazy.size).toBeGreaterThan(0); // declarations and methods, which cannot be marked
+      expect(markEager(readFileSync(main, 'utf8'), lazy).marked).toBe(0);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it('loads the yaml parser, kept out of start-up, when a config file is there to read', () => {
