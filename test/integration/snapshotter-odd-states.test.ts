@@ -335,7 +335,7 @@ describe('after --before', () => {
   });
 });
 
-describe('an attributes file that is a FIFO', () => {
+describe('an attributes file, or our list of nested repositories, that is a FIFO', () => {
   it('is UNSAFE_WORKSPACE for before, after and iterate instead of waiting for a writer for ever', async () => {
     const s = newSnapshotter();
     const dir = repoWithCommit({ 'a.txt': 'a\n' });
@@ -352,7 +352,9 @@ describe('an attributes file that is a FIFO', () => {
     // /dev/null, which users name to turn attributes off, is read as nothing.
     git(dir, ['config', 'core.attributesFile', '/dev/null']);
     expect((await s.captureAfterState(dir, null, { runId: 'r', iteration: 1 })).files).toHaveLength(1);
-    for (const at of [join(dir, '.gitattributes'), join(dir, '.git', 'info', 'attributes')]) {
+    // Our own list of nested repositories to leave out, in the git dir (the agent's too).
+    const ours = join(dir, '.git', 'info', 'agentgate-exclude');
+    for (const at of [join(dir, '.gitattributes'), join(dir, '.git', 'info', 'attributes'), ours]) {
       execFileSync('mkfifo', [at]);
       await expectCode(s.captureBeforeState(dir, { runId: 'r' }), 'UNSAFE_WORKSPACE');
       rmSync(at);
