@@ -95,11 +95,20 @@ export const AfterOptionsArg = deferred(() => z.object(afterFields()));
 export const BeforeStateArg = deferred(() =>
   z.nullish(z.object({ sha: z.string(), branch: z.string(), wipSha: z.nullable(z.string()) })),
 );
+/**
+ * The agent's argv: a program to start, and no NUL byte, which no process argument can hold (Node
+ * would throw its own TypeError once the before state was recorded).
+ */
+const agentArgv = () =>
+  z
+    .array(z.string().check(z.refine((word) => !word.includes('\0'), 'must not hold a NUL byte')))
+    .check(z.minLength(1, 'must name the agent command'));
+
 export const IterateOptionsArg = deferred(() =>
   z.object({
     ...beforeFields(),
     ...afterFields(),
-    agent: z.object({ argv: strings(), stdoutToStderr: optionalFlag() }),
+    agent: z.object({ argv: agentArgv(), stdoutToStderr: optionalFlag() }),
   }),
 );
 

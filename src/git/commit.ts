@@ -131,9 +131,16 @@ export interface UnstageablePath {
    * does not look at it: the change is not in the commit); `nested-repository`: a repository in the
    * workspace with no commit checked out (`git init` in a subdirectory), which git cannot record;
    * `submodule-not-checked-out`: a submodule's directory with no `.git` that holds something all
-   * the same (add passes it over: nothing there is in the commit).
+   * the same (add passes it over: nothing there is in the commit); `invalid-path`: a name git
+   * refuses to record (`.GIT`, `git~1`, `.git.`: `.git` on another filesystem; a linked `.gitmodules`).
    */
-  reason: 'special-file' | 'unreadable' | 'not-compared' | 'nested-repository' | 'submodule-not-checked-out';
+  reason:
+    | 'special-file'
+    | 'unreadable'
+    | 'not-compared'
+    | 'nested-repository'
+    | 'submodule-not-checked-out'
+    | 'invalid-path';
 }
 
 /**
@@ -215,7 +222,19 @@ const UNSTAGEABLE: ReadonlyArray<{ head: string; tail: string; reason: Unstageab
   },
   { head: 'open("', tail: '"): Permission denied', reason: 'unreadable' },
   { head: "'", tail: "/' does not have a commit checked out", reason: 'nested-repository' },
+  { head: "invalid path '", tail: "'", reason: 'invalid-path' },
 ];
+
+/**
+ * What to leave out of a path git refuses to record: up to its first component that would be `.git`
+ * on a case-insensitive or Windows filesystem (git's core.protectNTFS, on by default), so that one
+ * exclusion covers a whole directory of such files (git names one per attempt); else the path.
+ */
+function refusedPart(path: string): string {
+  const parts = path.split('/');
+  const at = parts.findIndex((c) => /^(\.git[ .]*(::\$index_allocation)?|git~\d+)$/i.test(c));
+  return at < 0 ? path : parts.slice(0, at + 1).join('/');
+}
 
 /**
  * `add -A --sparse` (a new file outside a sparse checkout's cone is the agent's work too). A path
@@ -276,7 +295,8 @@ function onlyExcludedIgnored(stderr: string, specs: readonly string[]): boolean 
 async function unstageableIn(repo: Repo, stderr: string): Promise<UnstageablePath[]> {
   const found: UnstageablePath[] = [];
   for (const { head, tail, reason } of UNSTAGEABLE) {
-    for (const path of messagePaths(stderr, `error: ${head}`, tail)) {
+    for (const named of messagePaths(stderr, `error: ${head}`, tail)) {
+      const path = reason === 'invalid-path' ? refusedPart(named) : named;
       const at = join(repo.topLevel, path, reason === 'nested-repository' ? '.git' : '');
       const info = await lstat(fsPath(at)).catch(() => null);
       const borne =

@@ -1,4 +1,6 @@
-import { appendFile, lstat, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, lstat, mkdir } from 'node:fs/promises';
+import { UnsafeWorkspaceError } from '../errors.js';
+import { readChunks } from '../fs/read-chunks.js';
 import { join } from 'node:path';
 import { commonDir } from '../fs/git-locks.js';
 import { decodeBytes, encodeBytes, fsPath } from '../fs/path-bytes.js';
@@ -55,10 +57,7 @@ function ignorePattern(path: string): string {
  */
 export async function nestedExcludes(repo: Repo): Promise<string[]> {
   const file = join(await commonDir(repo.gitDir), ...OWN_EXCLUDE);
-  const text = await readFile(file).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
-    throw error;
-  });
+  const text = await readOwnList(file, repo.topLevel);
   if (text === null) return [];
   const names = decodeBytes(text)
     .split('\0')
@@ -67,4 +66,24 @@ export async function nestedExcludes(repo: Repo): Promise<string[]> {
     names.map(async (p) => (await lstat(fsPath(join(repo.topLevel, p))).catch(() => null))?.isDirectory()),
   );
   return names.filter((_, i) => dirs[i] === true);
+}
+
+/**
+ * Our list's bytes, or null when there is none. Read without blocking (readChunks): a FIFO planted
+ * there (the git dir is the agent's too) would otherwise hold every capture for ever.
+ */
+async function readOwnList(file: string, workspace: string): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of readChunks(file)) chunks.push(Buffer.from(chunk));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    if (code !== 'EINVAL') throw error;
+    throw new UnsafeWorkspaceError(
+      `${file}, agentgate's list of nested repositories to leave out, is not a regular file (a FIFO, socket or device put there): reading it would never end; remove it (it is made again by "before --init" only)`,
+      { details: { workspace, path: file } },
+    );
+  }
+  return Buffer.concat(chunks);
 }

@@ -1,6 +1,12 @@
-import { readFile } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { lstat, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FilterUnsupportedError, LfsUnsupportedError, type AgentgateError } from '../errors.js';
+import {
+  FilterUnsupportedError,
+  LfsUnsupportedError,
+  UnsafeWorkspaceError,
+  type AgentgateError,
+} from '../errors.js';
 import { commonDir } from '../fs/git-locks.js';
 
 /** Where a repository's attributes are read from (see assertNoRefusedFilter). */
@@ -56,8 +62,9 @@ export async function assertNoRefusedFilter(repo: AttributeSources): Promise<voi
   const files = [join(repo.topLevel, '.gitattributes')];
   if (repo.gitDir !== undefined) files.push(join(await commonDir(repo.gitDir), 'info', 'attributes'));
   if (repo.attributesFile !== null) files.push(repo.attributesFile);
-  for (const file of files) {
-    const text = await readFile(file, 'utf8').catch(() => '');
+  for (const [i, file] of files.entries()) {
+    // git does not follow a link at the work tree's .gitattributes; the others it does.
+    const text = await attributesText(file, i > 0, repo.topLevel);
     for (const filter of filtersNamed(text)) {
       const refused = REFUSED.find((r) => r.name.test(filter));
       if (refused) throw refused.refuse(file, filter, { workspace: repo.topLevel, attributes: file, filter });
@@ -74,5 +81,42 @@ function filtersNamed(text: string): string[] {
       .filter((line) => !/^[ \t]*#/.test(line))
       // After a blank, or right after a quoted pattern (`"a b"filter=x`: git reads no blank there).
       .flatMap((line) => [...line.matchAll(/(?<=[\s"])filter=([^\s"]+)/g)].map((m) => m[1] as string))
+  );
+}
+
+/**
+ * An attributes file's text as git reads it ('' where git reads nothing). A FIFO, socket or device
+ * (but /dev/null) is UNSAFE_WORKSPACE: reading it waits for a writer for ever (this call and git's
+ * own add alike), or never ends. Never opened blocking: stat first, then a non-blocking open
+ * checked again on the descriptor.
+ */
+async function attributesText(file: string, follow: boolean, workspace: string): Promise<string> {
+  const info = await (follow ? stat(file) : lstat(file)).catch(() => null);
+  if (info === null || info.isDirectory() || info.isSymbolicLink() || (await isDevNull(info))) return '';
+  if (!info.isFile()) throw notRegular(file, info, workspace);
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY).catch(
+    () => null,
+  );
+  if (handle === null) return '';
+  try {
+    const opened = await handle.stat();
+    if (!opened.isFile()) throw notRegular(file, opened, workspace);
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+async function isDevNull(info: Stats): Promise<boolean> {
+  if (!info.isCharacterDevice()) return false;
+  const devNull = await stat('/dev/null').catch(() => null);
+  return devNull !== null && devNull.rdev === info.rdev;
+}
+
+function notRegular(file: string, info: Stats, workspace: string): UnsafeWorkspaceError {
+  const kind = info.isFIFO() ? 'FIFO' : info.isSocket() ? 'socket' : 'device';
+  return new UnsafeWorkspaceError(
+    `the attributes file ${file} of ${workspace} is a ${kind}, not a regular file: reading it would wait for a writer for ever, or never end (git's own add included); make it a regular file or remove it (for core.attributesFile: unset it, or point it at /dev/null)`,
+    { details: { workspace, attributes: file, kind } },
   );
 }

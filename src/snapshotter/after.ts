@@ -59,9 +59,19 @@ export async function captureAfterState(
   // Opened and checked here, on every call: `iterate` comes through here too once its agent has
   // returned, because the agent may have rewritten the config, the attributes or `.git` itself.
   const repo = await openRepo(workspace, core.gitOptions());
+  const texts = { taskPrompt: wellFormed(opts.taskPrompt), gatePlanSource: wellFormed(opts.gatePlanSource) };
   return withRepoLock(repo, core.options.lockTimeoutMs, (recovered) =>
-    afterIn(core, repo, recovered, before, { ...opts, runId }, agent),
+    afterIn(core, repo, recovered, before, { ...opts, ...texts, runId }, agent),
   );
+}
+
+/**
+ * A lone surrogate (a JavaScript caller's or a `serve` request's "\ud800") has no UTF-8 form: the
+ * commit would hold U+FFFD where the store kept the surrogate, and `verify` would fail the new
+ * snapshot's message and task. Both get U+FFFD, as a task file that is not UTF-8 does.
+ */
+function wellFormed(text: string | undefined): string | undefined {
+  return text?.toWellFormed();
 }
 
 /** The after step under the repository lock (see captureAfterState). */

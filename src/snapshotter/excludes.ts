@@ -22,8 +22,30 @@ export interface OwnDirs {
  * nested repositories `before --init` left out that no `info/exclude` line could name.
  */
 export async function workspaceExcludes(repo: Repo, dirs: OwnDirs): Promise<string[]> {
-  const [inside, nested] = await Promise.all([ownDirsInside(repo.topLevel, dirs), nestedExcludes(repo)]);
-  return [...inside.map((d) => d.rel), ...nested];
+  const [inside, nested, gitDirs] = await Promise.all([
+    ownDirsInside(repo.topLevel, dirs),
+    nestedExcludes(repo),
+    gitDirsInside(repo),
+  ]);
+  return [...inside.map((d) => d.rel), ...nested, ...gitDirs];
+}
+
+/**
+ * The repository's git dirs (this work tree's and the common one, where config, refs and objects
+ * live) that lie inside the work tree under another name than `.git`: a `.git` file or link naming
+ * `.realgit`, which an agent can write. git stages such a directory like any other, so the commit
+ * would take its config (a token in a remote URL), its objects and our own lock. Never
+ * snapshotted, as `.git` itself is not.
+ */
+async function gitDirsInside(repo: Repo): Promise<string[]> {
+  const [top, ...dirs] = await Promise.all([
+    realPathOf(repo.topLevel),
+    realPathOf(repo.gitDir),
+    commonDir(repo.gitDir).then(realPathOf),
+  ]);
+  const dotGit = join(top, '.git');
+  const inside = dirs.filter((d) => d !== top && isInside(top, d) && !isInside(dotGit, d));
+  return [...new Set(inside.map((d) => relative(top, d)))];
 }
 
 /**
@@ -36,7 +58,8 @@ export async function captureExcludes(repo: Repo, dirs: OwnDirs): Promise<string
   await assertOutsideGitDir(repo, dirs);
   const inside = await checkedOwnDirs(repo, dirs);
   if (inside.some((d) => d.what === 'agentgate home')) await makeOwnDir(dirs.home);
-  return [...inside.map((d) => d.rel), ...(await nestedExcludes(repo))];
+  const [nested, gitDirs] = await Promise.all([nestedExcludes(repo), gitDirsInside(repo)]);
+  return [...inside.map((d) => d.rel), ...nested, ...gitDirs];
 }
 
 /**

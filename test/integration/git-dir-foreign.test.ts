@@ -8,7 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliIn } from '../helpers/cli.js';
+import { cliIn, okIn } from '../helpers/cli.js';
+import type { Snapshot } from '../../types/snapshot.js';
 import { commitAll, git, oracleEnv, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
 /** `before` on the workspace: its exit status and error code. */
@@ -119,6 +120,33 @@ describe('a .git file naming a separate git dir', () => {
     expect(before(ws).code).toBe('UNSAFE_WORKSPACE');
     git(ws, ['status', '--porcelain']);
     expect(before(ws)).toEqual({ status: 0, code: null });
+  });
+
+  it('one inside the work tree (an agent moved .git to .realgit): never committed, by iterate, after or before', () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const home = join(tempDir('agentgate-home-'), 'home');
+    const agent = 'mv .git .realgit && echo "gitdir: .realgit" > .git && echo two > a.txt';
+    const first = okIn<Snapshot>(ws, home, [
+      'iterate',
+      '--run',
+      'r1',
+      '--iteration',
+      '1',
+      '--',
+      'sh',
+      '-c',
+      agent,
+    ]);
+    // Its config (a token in a remote URL), objects, index and our lock stayed out of the commit.
+    expect(first.files.map((f) => f.path)).toEqual(['a.txt']);
+    writeFiles(ws, { 'b.txt': 'bee\n' });
+    expect(okIn<{ isDirty: boolean }>(ws, home, ['before', '--run', 'r1']).isDirty).toBe(true);
+    writeFiles(ws, { 'a.txt': 'three\n' });
+    expect(
+      okIn<Snapshot>(ws, home, ['after', '--run', 'r1', '--iteration', '2']).files.map((f) => f.path),
+    ).toEqual(['a.txt']);
+    expect(git(ws, ['ls-tree', '-r', '--name-only', 'HEAD']).trim().split('\n')).toEqual(['a.txt', 'b.txt']);
+    expect(okIn<{ ok: boolean }>(ws, home, ['verify', '--run', 'r1']).ok).toBe(true);
   });
 
   it('a linked worktree and a submodule keep working', () => {

@@ -68,6 +68,7 @@ describe('library: wrong argument types are INVALID_ARGUMENT', () => {
     );
     const { dir, s, snapshot } = await oneIteration();
     const before = fingerprint(dir);
+    const run = JSON.stringify(await s.store.loadRun('r'));
     const calls: Array<() => Promise<unknown>> = [
       () => s.captureBeforeState(42 as never, { runId: 'r' }),
       () => s.captureBeforeState(dir, undefined as never),
@@ -77,6 +78,9 @@ describe('library: wrong argument types are INVALID_ARGUMENT', () => {
       () => s.captureAfterState(dir, null, { runId: 'r', iteration: 2, beforeSha: 12 as never }),
       () => s.iterate(dir, { runId: 'r', iteration: 2 } as never),
       () => s.iterate(dir, { runId: 'r', iteration: 2, agent: { argv: 'ls' as never } }),
+      // No program, or a NUL byte no process argument can hold (Node's own TypeError, once recorded).
+      () => s.iterate(dir, { runId: 'r', iteration: 2, agent: { argv: [] } }),
+      () => s.iterate(dir, { runId: 'r', iteration: 2, agent: { argv: ['sh', '-c', 'true', 'a\0b'] } }),
       () => s.getSnapshot(5 as never),
       () => s.getSnapshot(undefined as never),
       () => s.listByRun(5 as never),
@@ -89,6 +93,7 @@ describe('library: wrong argument types are INVALID_ARGUMENT', () => {
     ];
     for (const call of calls) await expectCode(call(), INVALID);
     expect(fingerprint(dir)).toBe(before);
+    expect(JSON.stringify(await s.store.loadRun('r'))).toBe(run);
     expect((await s.listByRun('r')).map((x) => x.id)).toEqual([snapshot.id]);
     expect((await s.verify({ runId: 'r' })).ok).toBe(true);
   });

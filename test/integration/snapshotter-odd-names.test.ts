@@ -4,7 +4,7 @@
  * repository whose name holds a line break (no gitignore pattern can hold one) or is not UTF-8.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliIn } from '../helpers/cli.js';
@@ -55,6 +55,36 @@ describe('a path git cannot stage whose name holds a line break', () => {
     const before = await s.captureBeforeState(dir, { runId: 'r' });
     expect(before.skipped).toEqual([{ path: odd, reason: 'special-file' }]);
     expect(git(dir, ['show', `${before.sha}:a`])).toBe('a 2');
+  });
+});
+
+describe('a name git refuses to record (.git on another filesystem: core.protectNTFS)', () => {
+  it('is an invalid-path skip for before, after and iterate, a directory of them left out at once', async () => {
+    const s = newSnapshotter();
+    const dir = repoWithCommit({ 'a.txt': 'a\n' });
+    const many = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`.GIT/f${i}`, `${i}\n`]));
+    writeFiles(dir, { ...many, 'GIT~1': 'g\n', '.github/w.yml': 'w\n', 'a.txt': 'a 2\n' });
+    symlinkSync('target', join(dir, 'sub.gitmodules'));
+    const before = await s.captureBeforeState(dir, { runId: 'r' });
+    expect(before.skipped).toEqual([
+      { path: '.GIT', reason: 'invalid-path' },
+      { path: 'GIT~1', reason: 'invalid-path' },
+    ]);
+    expect(git(dir, ['ls-tree', '-r', '--name-only', before.sha]).split('\n')).toEqual([
+      '.github/w.yml',
+      'a.txt',
+      'sub.gitmodules',
+    ]);
+    mkdirSync(join(dir, 'lib'));
+    symlinkSync('elsewhere', join(dir, 'lib', '.gitmodules'));
+    const snap = await s.iterate(dir, {
+      runId: 'r',
+      iteration: 1,
+      agent: { argv: ['sh', '-c', 'echo b > b.txt && echo x > .git.'] },
+    });
+    expect(snap.files.map((f) => f.path)).toEqual(['b.txt']);
+    expect(snap.skipped?.map((k) => k.path)).toEqual(['.GIT', '.git.', 'GIT~1', 'lib/.gitmodules']);
+    expect((await s.verify({ runId: 'r' })).ok).toBe(true);
   });
 });
 

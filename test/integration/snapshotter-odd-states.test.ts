@@ -5,7 +5,8 @@
  * HEAD, a detached HEAD whose branch name clashes, a git dir given as the workspace, a path Node
  * cannot receive, and an `after --before` that skips the run's last iteration.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git, head, initRepo, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
@@ -331,5 +332,32 @@ describe('after --before', () => {
     git(dir, ['stash', 'pop', '-q']);
     await s.captureAfterState(dir, null, { runId: 'r', iteration: 2, beforeSha: first.afterSha });
     expect((await s.verify({ runId: 'r' })).ok).toBe(true);
+  });
+});
+
+describe('an attributes file, or our list of nested repositories, that is a FIFO', () => {
+  it('is UNSAFE_WORKSPACE for before, after and iterate instead of waiting for a writer for ever', async () => {
+    const s = newSnapshotter();
+    const dir = repoWithCommit({ 'a.txt': 'a\n' });
+    const fifo = join(tempDir('agentgate-fifo-'), 'attributes');
+    execFileSync('mkfifo', [fifo]);
+    // Planted by the agent: its after step is refused, nothing committed.
+    const planted = `git config core.attributesFile ${fifo} && echo b > b.txt`;
+    await expectCode(
+      s.iterate(dir, { runId: 'r', iteration: 1, agent: { argv: ['sh', '-c', planted] } }),
+      'UNSAFE_WORKSPACE',
+    );
+    await expectCode(s.captureAfterState(dir, null, { runId: 'r', iteration: 1 }), 'UNSAFE_WORKSPACE');
+    expect(subjects(dir)).toHaveLength(1);
+    // /dev/null, which users name to turn attributes off, is read as nothing.
+    git(dir, ['config', 'core.attributesFile', '/dev/null']);
+    expect((await s.captureAfterState(dir, null, { runId: 'r', iteration: 1 })).files).toHaveLength(1);
+    // Our own list of nested repositories to leave out, in the git dir (the agent's too).
+    const ours = join(dir, '.git', 'info', 'agentgate-exclude');
+    for (const at of [join(dir, '.gitattributes'), join(dir, '.git', 'info', 'attributes'), ours]) {
+      execFileSync('mkfifo', [at]);
+      await expectCode(s.captureBeforeState(dir, { runId: 'r' }), 'UNSAFE_WORKSPACE');
+      rmSync(at);
+    }
   });
 });

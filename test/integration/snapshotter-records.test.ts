@@ -118,6 +118,31 @@ describe('verify confirms every stored field git can confirm', () => {
     });
   }
 
+  it('a task or gate holding a lone surrogate is recorded as its commit holds it, and verifies', async () => {
+    const s = newSnapshotter();
+    const ws = repoWithCommit({ 'a.txt': 'a\n' });
+    await s.captureBeforeState(ws, { runId: 'r' });
+    writeFiles(ws, { 'a.txt': 'a2\n' });
+    // A JavaScript caller's (or a serve request's) "\ud800" has no UTF-8 form: git stores U+FFFD.
+    const snap = await s.captureAfterState(ws, null, {
+      runId: 'r',
+      iteration: 1,
+      taskPrompt: 'fix \ud800 it',
+      gatePlanSource: 'npm test \udfff',
+    });
+    expect([snap.task, snap.gate]).toEqual(['fix \ufffd it', 'npm test \ufffd']);
+    const report = await s.verify({ runId: 'r' });
+    expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+    // A retry with the same text is the same capture.
+    const again = await s.captureAfterState(ws, null, {
+      runId: 'r',
+      iteration: 1,
+      taskPrompt: 'fix \ud800 it',
+      gatePlanSource: 'npm test \udfff',
+    });
+    expect(again.id).toBe(snap.id);
+  });
+
   it('checks that each iteration starts where the previous one ended', async () => {
     const s = newSnapshotter();
     const ws = repoWithCommit({ 'a.txt': 'a\n' });
