@@ -83,8 +83,14 @@ export async function runGate(
       ? null
       : sweepIsolatedCheckouts(layout(ctx.snapshotter.options.home).gateCheckouts),
   ]);
-  // Without --isolated the workspace is compared with the after tree again once the check has ended.
-  const recheck = opts.isolated === true ? null : () => treeMismatch(ctx, repo, snapshot, junit);
+  // Without --isolated the workspace is compared with the after tree again once the check has ended,
+  // on the repository opened anew: the check may have written its config (a filter, core.worktree),
+  // which the drivers switched off at the start know nothing of.
+  const recheck =
+    opts.isolated === true
+      ? null
+      : async () =>
+          treeMismatch(ctx, await openRepo(workspace, ctx.snapshotter.gitOptions()), snapshot, junit);
   return runOnTree(ctx, repo, judged(snapshot, treeId, opts.name), opts, null, recheck);
 }
 

@@ -35,6 +35,9 @@ export const HARDENING_CONFIG: readonly string[] = [
   // With an objects/info/alternates file, fetch, push, import and the connectivity check run this
   // command (through a shell) to list the alternate's refs. Empty: nothing runs.
   'core.alternateRefsCommand=',
+  // Our messages are UTF-8: another value here would be written into each commit's `encoding`
+  // header, and the message read back (verify, anyone's git log) decoded as that charset.
+  'i18n.commitEncoding=UTF-8',
 ];
 
 /**

@@ -37,6 +37,14 @@ export function treeContent(entries: ReadonlyArray<{ name: string; blob: string 
 }
 
 /**
+ * `hash-object` for files of ours (records, gate logs), byte for byte: without `--no-filters` git
+ * applies the workspace's attributes (`* text=auto`, `eol`, `ident`, `working-tree-encoding`, its
+ * `core.autocrlf`) to a path even outside the work tree, so a gate log with CRLF lines would be
+ * published as another text than its recorded digest (every receiver refuses the verdict).
+ */
+const HASH_FILES = ['hash-object', '--no-filters', '-w', '--stdin-paths'] as const;
+
+/**
  * Writes objects (their content in the files given) into the object store with one `hash-object
  * -w --stdin-paths` process per type, and checks that git gave each the id expected.
  */
@@ -52,7 +60,7 @@ export async function writeObjects(
         details: { path: f.path },
       });
   const out = (
-    await runGit(repo, ['hash-object', '-w', '-t', type, '--stdin-paths'], {
+    await runGit(repo, [...HASH_FILES, '-t', type], {
       input: `${files.map((f) => f.path).join('\n')}\n`,
     })
   ).stdout
@@ -75,7 +83,7 @@ export async function writeBlobFiles(repo: GitOptions, paths: readonly string[])
         details: { path },
       });
   const out = (
-    await runGit(repo, ['hash-object', '-w', '-t', 'blob', '--stdin-paths'], {
+    await runGit(repo, [...HASH_FILES, '-t', 'blob'], {
       input: `${paths.join('\n')}\n`,
     })
   ).stdout

@@ -297,8 +297,34 @@ async function realpathOrNull(path: string): Promise<string | null> {
 export async function initRepo(dir: string, branch: string, opts: OpenOptions = {}): Promise<Repo> {
   const real = await resolveWorkspaceDir(dir);
   assertSafeWorkspace(real);
+  await assertInitStaysHere(real);
   await runGit({ cwd: real, ...opts }, ['init', '--quiet', `--initial-branch=${branch}`]);
   return openRepo(real, opts);
+}
+
+/**
+ * `git init` follows what it finds at `.git`: a symbolic link (to an empty directory anywhere) gets
+ * the new repository, and the workspace's first commit, written where it points; a link inside a
+ * half-made `.git` directory (`config`, `HEAD`, `hooks`, `refs`) has git write that file or
+ * directory outside the workspace. A `.git` that is not a repository must be a plain directory
+ * with no link in it, or absent.
+ */
+async function assertInitStaysHere(workspace: string): Promise<void> {
+  const dotGit = join(workspace, '.git');
+  const info = await lstat(dotGit).catch(() => null);
+  if (info === null) return;
+  const inside = info.isDirectory()
+    ? (await readdir(dotGit, { withFileTypes: true }).catch(() => [])).find((e) => e.isSymbolicLink())
+    : undefined;
+  if (info.isDirectory() && inside === undefined) {
+    await assertNoLinksWhereWeWrite(workspace, dotGit, dotGit);
+    return;
+  }
+  const link = inside === undefined ? dotGit : join(dotGit, inside.name);
+  throw new UnsafeWorkspaceError(
+    `${link} is ${info.isDirectory() || info.isSymbolicLink() ? 'a symbolic link' : 'not a directory'} and ${workspace} is no repository yet: git init would write the new repository through it, outside the workspace; remove it, or run "git init" there yourself`,
+    { details: { workspace, link } },
+  );
 }
 
 /**

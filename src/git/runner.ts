@@ -229,6 +229,9 @@ async function spawnGit(
   try {
     [exitCode] = await Promise.all([exited, consumed]);
   } catch (cause) {
+    // git is stopped, but a program it started (ssh, a remote helper) may still hold its pipes
+    // open: closed here, or this process would wait for that program before it could exit.
+    for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
     if (opts.signal?.aborted === true) {
       throw new GitTimeoutError(`git ${args[0] ?? ''} was stopped: the caller's time budget ran out`, {
         cause,

@@ -127,3 +127,26 @@ describe('diff config an agent writes', () => {
     ]);
   });
 });
+
+describe('commit config an agent writes', () => {
+  it('i18n.commitEncoding: our commits still say UTF-8, and verify reads back the message and task it recorded', () => {
+    const ws = repoWithCommit({ a: 'one\n' });
+    const home = tempDir('agentgate-home-');
+    const agent = 'echo two > a; git config i18n.commitEncoding ISO-8859-1';
+    const snap = okIn<Snapshot>(ws, home, [
+      'iterate',
+      '--run',
+      'r',
+      '--iteration',
+      '1',
+      '--task',
+      'tâche ünïcode',
+      '--',
+      'sh',
+      '-c',
+      agent,
+    ]);
+    expect(git(ws, ['cat-file', 'commit', snap.afterSha])).not.toMatch(/^encoding /m);
+    expectVerified(ws, home);
+  });
+});

@@ -109,6 +109,22 @@ describe('a workspace gate and the paths git does not compare', () => {
   });
 });
 
+describe('config the check itself writes', () => {
+  it('a filter the check plants in the repository runs no program when the workspace is looked at again', async () => {
+    const dir = repoWithCommit({ 'a.txt': 'a\n' });
+    const gates = await recorded(dir);
+    const marker = join(tempDir('agentgate-marker-'), 'ran');
+    const program = join(tempDir('agentgate-program-'), 'clean.sh');
+    writeFileSync(program, `#!/bin/sh\ntouch '${marker}'\ncat\n`, { mode: 0o755 });
+    const plant = `git config filter.planted.clean '${program}' && echo '* filter=planted' > .git/info/attributes && echo b >> a.txt`;
+    expect(await gates.run(dir, gate(['sh', '-c', plant]))).toMatchObject({
+      verdict: 'error',
+      workspaceChanged: true,
+    });
+    expect(existsSync(marker)).toBe(false);
+  });
+});
+
 describe('a workspace gate and submodules', () => {
   it('refuses modified content or an untracked file inside a submodule, nested ones too; an ignored file is fine', async () => {
     const inner = repoWithCommit({ 'i.txt': 'inner\n' });

@@ -5,7 +5,7 @@
  * (own separate git dir, linked worktree, submodule, a symlinked hooks dir) keep working.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliIn, okIn } from '../helpers/cli.js';
@@ -161,5 +161,41 @@ describe('a .git file naming a separate git dir', () => {
     const sub = join(superRepo, 'sub');
     writeFiles(sub, { 's.txt': 'edited\n' });
     expect(before(sub)).toEqual({ status: 0, code: null });
+  });
+});
+
+describe('before --init where a .git that is no repository points outside', () => {
+  /** `before --init`'s error code, and whether `outside` (a directory) was left as it was. */
+  function initInto(shape: (ws: string, outside: string) => void): { code: unknown; outside: string[] } {
+    const root = tempDir('agentgate-init-link-');
+    const ws = join(root, 'ws');
+    const outside = join(root, 'outside');
+    mkdirSync(ws);
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'cfg'), '[x]\n');
+    writeFiles(ws, { 'a.txt': 'secret\n' });
+    shape(ws, outside);
+    const res = cliIn(ws, join(root, 'home'), ['before', '--init', '--run', 'r1']);
+    const code = res.status === 0 ? null : (JSON.parse(res.stdout) as { error: { code: string } }).error.code;
+    return { code, outside: [...readdirSync(outside), readFileSync(join(outside, 'cfg'), 'utf8')] };
+  }
+
+  it('a .git symbolic link to an empty directory: UNSAFE_WORKSPACE, no repository made there', () => {
+    const got = initInto((ws, outside) => symlinkSync(outside, join(ws, '.git')));
+    expect(got).toEqual({ code: 'UNSAFE_WORKSPACE', outside: ['cfg', '[x]\n'] });
+  });
+
+  it('links inside a half-made .git directory (config, HEAD, hooks): UNSAFE_WORKSPACE, nothing written through them', () => {
+    const got = initInto((ws, outside) => {
+      mkdirSync(join(ws, '.git'));
+      symlinkSync(join(outside, 'cfg'), join(ws, '.git', 'config'));
+      symlinkSync(join(outside, 'HEAD'), join(ws, '.git', 'HEAD'));
+      symlinkSync(outside, join(ws, '.git', 'hooks'));
+    });
+    expect(got).toEqual({ code: 'UNSAFE_WORKSPACE', outside: ['cfg', '[x]\n'] });
+  });
+
+  it('an empty .git directory is made a repository in place', () => {
+    expect(initInto((ws) => mkdirSync(join(ws, '.git')))).toEqual({ code: null, outside: ['cfg', '[x]\n'] });
   });
 });

@@ -4,12 +4,13 @@
  * home verifies with --home and --artifacts-dir; a fetch killed inside git is mended by the next.
  * (push and fetch killed at any moment: test/reliability/crash-sharing.test.ts.)
  */
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../types/snapshot.js';
-import { runCli } from '../helpers/cli.js';
+import { CLI, runCli } from '../helpers/cli.js';
 import { deadPid } from '../helpers/node-child.js';
 import { git } from '../helpers/repo.js';
 import { machineCli as cli, machineOk as ok, runIterations, world, type World } from '../helpers/sharing.js';
@@ -248,5 +249,38 @@ describe('sharing through the CLI', () => {
     expect(ok(b, ['fetch'])).toMatchObject({ snapshots: 2, refused: [] });
     expect(existsSync(refLock)).toBe(false);
     expect(ok(b, ['verify', '--run', 'locked'])).toMatchObject({ ok: true });
+  });
+});
+
+describe('a push whose transport outlives the git timeout', () => {
+  it('ends with GIT_TIMEOUT once git is stopped, though the ssh git started still holds its pipes', () => {
+    w = world();
+    const a = w.machine('a');
+    ok(a, ['before', '--run', 'r']);
+    writeFileSync(join(a.dir, 'new.txt'), 'new\n');
+    ok(a, ['after', '--run', 'r', '--iteration', '0']);
+    mkdirSync(a.home, { recursive: true });
+    writeFileSync(join(a.home, 'config.yaml'), 'gitTimeoutMs: 1000\n');
+    // An ssh that never answers (a host that drops packets): it outlives the git that started it.
+    const bin = join(w.root, 'bin');
+    const pidFile = join(w.root, 'ssh.pid');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'ssh'), `#!/bin/sh\necho $$ > '${pidFile}'\nexec sleep 3600\n`, { mode: 0o755 });
+    const res = spawnSync(
+      process.execPath,
+      [CLI, '-C', a.dir, '--home', a.home, '--json', 'push', '--remote', 'ssh://unanswered.invalid/x.git'],
+      {
+        env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, AGENTGATE_ARTIFACTS_DIR: '' },
+        encoding: 'utf8',
+        // Only so that a hang fails the test instead of stalling the suite.
+        timeout: 120_000,
+      },
+    );
+    try {
+      expect(res.signal).toBeNull();
+      expect(JSON.parse(res.stdout)).toMatchObject({ error: { code: 'GIT_TIMEOUT' } });
+    } finally {
+      if (existsSync(pidFile)) process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
+    }
   });
 });

@@ -10,7 +10,7 @@ import { Sharing } from '../../src/sharing/sharing.js';
 import { receivedGateLogPath } from '../../src/store/paths.js';
 import { GateStore } from '../../src/store/gate-store.js';
 import { portable, recordVerdict, verdictsOf } from '../helpers/gates.js';
-import { git } from '../helpers/repo.js';
+import { git, gitRaw } from '../helpers/repo.js';
 import { runCli } from '../helpers/cli.js';
 import {
   failsWith,
@@ -103,6 +103,23 @@ describe('verdicts travel with push and fetch', () => {
     await b.share.fetch({ workspace: b.dir });
     const [got] = await verdictsOf(b.home, 'run-1');
     expect(got?.log).toEqual({ path: null, sha256: g.log!.sha256, bytes: g.log!.bytes });
+  });
+
+  it("a log travels byte for byte whatever the workspace's attributes say (text=auto, ident)", async () => {
+    w = world();
+    const a = withLogs(w.machine('a'));
+    const b = w.machine('b');
+    await runIterations(a, 'run-1', 1);
+    const text = 'ok 1\r\nok 2 $Id: kept $\r\n';
+    const g = await recordVerdict(a, 'run-1', 0, 'test', { log: text });
+    writeFileSync(join(a.dir, '.gitattributes'), '* text=auto ident\n');
+    await a.share.push({ workspace: a.dir });
+    expect(
+      gitRaw(w.origin, ['cat-file', 'blob', `refs/agentgate/gates/run-1/${g.id}:gate.log`]).toString(),
+    ).toBe(text);
+    expect(await b.share.fetch({ workspace: b.dir })).toMatchObject({ gates: 1, refused: [] });
+    const [got] = await verdictsOf(b.home, 'run-1');
+    expect(readFileSync(got!.log!.path!, 'utf8')).toBe(text);
   });
 
   it('export and import carry the verdicts too', async () => {
