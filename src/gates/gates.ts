@@ -22,6 +22,7 @@ import {
 import { checkArgument } from '../arguments.js';
 import { InvalidArgumentError, RunNotFoundError, StoreCorruptError } from '../errors.js';
 import { GateStore } from '../store/gate-store.js';
+import { readSettled } from '../store/settled-read.js';
 import { assertSafeId } from '../store/paths.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
 import { pickIteration, type GateContext } from './attempt.js';
@@ -138,6 +139,18 @@ export class Gates implements GateContext {
       );
     // A required gate's name is checked as `gate --name` checks it: a typo is INVALID_ID, not a failed check.
     for (const name of opts.requireGates ?? []) assertSafeId(name, 'gate name');
+    // A `delete`, `after` or `gate` in another process meanwhile must not fail the run (readSettled).
+    return readSettled(
+      this.store.home,
+      () => this.verifyOnce(target, opts),
+      (report) => report.ok,
+    );
+  }
+
+  private async verifyOnce(
+    target: { id: string } | { runId: string } | { all: true },
+    opts: GateVerifyOptions,
+  ): Promise<VerifyReport> {
     const report = await this.snapshotter.verify(target);
     const checks = [...report.checks];
     let runIds: string[];

@@ -2,6 +2,7 @@ import type { DiffStats } from '../../types/snapshot.js';
 import { decodeBytes } from '../fs/path-bytes.js';
 import { AmbiguousIdError, RevisionNotFoundError } from '../errors.js';
 import { emptyTreeId } from './empty-tree.js';
+import { withObjectsOnly } from './objects-only.js';
 import { parseBatchCheck } from './parsers/batch-check.js';
 import { parseDiffChanges } from './parsers/diff-changes.js';
 import { runGitBuffer, type GitOptions } from './runner.js';
@@ -17,6 +18,7 @@ export interface DiffTrees {
  * change what we report: renames (-M) and copies (-C) always detected with git's default rename
  * limit (-l1000, whatever diff.renameLimit says), no external diff or textconv program, whole-tree
  * paths (not relative to a subdirectory), submodule changes never hidden by `ignore` settings.
+ * The diffs that use them run withObjectsOnly: no `.gitattributes` decides what is binary.
  */
 export const DIFF_BASE_ARGS: readonly string[] = [
   '-r',
@@ -90,15 +92,8 @@ export async function getDiffStats(repo: GitOptions, from: string | null, to: st
 /** getDiffStats for two tree ids the caller already has: one process. */
 export async function treeDiffStats(repo: GitOptions, trees: DiffTrees): Promise<DiffStats> {
   if (trees.from === trees.to) return { filesChanged: 0, insertions: 0, deletions: 0, files: [] };
-  const out = await runGitBuffer(repo, [
-    'diff-tree',
-    '-z',
-    '--raw',
-    '--numstat',
-    ...DIFF_BASE_ARGS,
-    trees.from,
-    trees.to,
-  ]);
+  const args = ['diff-tree', '-z', '--raw', '--numstat', ...DIFF_BASE_ARGS, trees.from, trees.to];
+  const out = await withObjectsOnly(repo, (git) => runGitBuffer(git, args));
   // Names are bytes: invalid UTF-8 stays lossless (U+DC80+byte, `\udcNN` in JSON), never U+FFFD.
   const files = parseDiffChanges(decodeBytes(out.stdout));
   let insertions = 0;

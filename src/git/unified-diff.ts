@@ -4,6 +4,7 @@ import { replaceFileAtomic } from '../fs/atomic.js';
 import { OutputTooLargeError } from '../errors.js';
 import { DIFF_BASE_ARGS, resolveDiffTrees, type DiffTrees } from './diff-stats.js';
 import { collectEvery } from '../memory.js';
+import { withObjectsOnly } from './objects-only.js';
 import { runGitBuffer, runGitStream, runGitToFile, type GitOptions } from './runner.js';
 
 /** Where a patch was written and how big it is. */
@@ -16,7 +17,8 @@ export interface PatchFile {
  * Patch options: full object ids and binary hunks so that `git apply` can rebuild every file,
  * fixed `a/` `b/` prefixes whatever diff.noprefix or diff.mnemonicPrefix say, no colour.
  * diff-tree is plumbing: it does not read diff.renames, diff.relative, diff.external or the other
- * porcelain diff settings at all; the explicit options are a second line of defence.
+ * porcelain diff settings at all; the explicit options are a second line of defence. Every patch
+ * runs withObjectsOnly: the work tree's `.gitattributes` never make a text file binary.
  */
 export const PATCH_ARGS: readonly string[] = [
   'diff-tree',
@@ -38,7 +40,8 @@ export const PATCH_ARGS: readonly string[] = [
  */
 export async function unifiedDiff(repo: GitOptions, from: string | null, to: string): Promise<string> {
   const trees = await resolveDiffTrees(repo, from, to);
-  return (await runGitBuffer(repo, [...PATCH_ARGS, trees.from, trees.to])).stdout.toString('utf8');
+  const out = await withObjectsOnly(repo, (git) => runGitBuffer(git, [...PATCH_ARGS, trees.from, trees.to]));
+  return out.stdout.toString('utf8');
 }
 
 /**
@@ -52,7 +55,9 @@ export async function streamUnifiedDiff(
   consume: (patch: AsyncIterable<Buffer>) => Promise<void>,
 ): Promise<void> {
   const trees = await resolveDiffTrees(repo, from, to);
-  await runGitStream(repo, [...PATCH_ARGS, trees.from, trees.to], (stdout) => consume(stdout));
+  await withObjectsOnly(repo, (git) =>
+    runGitStream(git, [...PATCH_ARGS, trees.from, trees.to], (stdout) => consume(stdout)),
+  );
 }
 
 /**
@@ -80,7 +85,7 @@ export async function writeTreeDiffToFile(
 ): Promise<PatchFile> {
   const path = resolve(file);
   const bytes = await replaceFileAtomic(path, (temp) =>
-    runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp, limit),
+    withObjectsOnly(repo, (git) => runGitToFile(git, [...PATCH_ARGS, trees.from, trees.to], temp, limit)),
   );
   return { path, bytes };
 }
@@ -92,12 +97,14 @@ export async function writeTreeDiffToFile(
 export async function treeDiffSha256(repo: GitOptions, trees: DiffTrees): Promise<string> {
   const hash = createHash('sha256');
   const collect = collectEvery();
-  await runGitStream(repo, [...PATCH_ARGS, trees.from, trees.to], async (stdout) => {
-    for await (const chunk of stdout) {
-      hash.update(chunk as Buffer);
-      collect((chunk as Buffer).length);
-    }
-  });
+  await withObjectsOnly(repo, (git) =>
+    runGitStream(git, [...PATCH_ARGS, trees.from, trees.to], async (stdout) => {
+      for await (const chunk of stdout) {
+        hash.update(chunk as Buffer);
+        collect((chunk as Buffer).length);
+      }
+    }),
+  );
   return hash.digest('hex');
 }
 
@@ -107,15 +114,17 @@ export async function treeDiffSha256(repo: GitOptions, trees: DiffTrees): Promis
  */
 export async function treeDiffSize(repo: GitOptions, trees: DiffTrees, maxBytes: number): Promise<number> {
   let seen = 0;
-  await runGitStream(repo, [...PATCH_ARGS, trees.from, trees.to], async (stdout) => {
-    for await (const chunk of stdout) {
-      seen += (chunk as Buffer).length;
-      if (seen > maxBytes)
-        throw new OutputTooLargeError(`the patch would be larger than ${maxBytes} bytes`, {
-          details: { maxBytes },
-        });
-    }
-  });
+  await withObjectsOnly(repo, (git) =>
+    runGitStream(git, [...PATCH_ARGS, trees.from, trees.to], async (stdout) => {
+      for await (const chunk of stdout) {
+        seen += (chunk as Buffer).length;
+        if (seen > maxBytes)
+          throw new OutputTooLargeError(`the patch would be larger than ${maxBytes} bytes`, {
+            details: { maxBytes },
+          });
+      }
+    }),
+  );
   return seen;
 }
 

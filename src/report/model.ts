@@ -116,14 +116,18 @@ async function pickRun(snapshotter: Snapshotter, runId: string | undefined): Pro
   }
   // Strict: with a damaged record, which run is the most recent cannot be known.
   const runs = await snapshotter.store.listRunsStrict();
-  const latest = [...runs].sort(
+  const recent = [...runs].sort(
     (a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt),
-  )[0];
-  if (!latest)
+  );
+  if (recent.length === 0)
     throw new RunNotFoundError(
       'no run recorded in this home yet; call "before" and "after" first, or pass --home',
     );
-  return snapshotter.withLocalWorkspace(latest);
+  // One home serves many projects: with -C, the most recent run recorded in that workspace, not
+  // another project's run verified against it; a -C where no run was recorded (a clone beside
+  // the original) takes the most recent of all, as without -C.
+  const local = await Promise.all(recent.map((run) => snapshotter.withLocalWorkspace(run)));
+  return local.find((run, i) => run.workspace === recent[i]?.workspace) ?? (local[0] as RunRecord);
 }
 
 /**

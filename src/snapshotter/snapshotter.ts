@@ -28,6 +28,7 @@ import { captureAfterState, type AfterOptions } from './after.js';
 import { iterate, type IterateOptions, type IterationSnapshot } from './iterate.js';
 import { generatePatch, getSnapshot, listByRun, stats, streamPatch } from './read.js';
 import { verify } from './verify-store.js';
+import { readSettled } from '../store/settled-read.js';
 import { cherryPick, deleteSnapshot, type CherryPickOptions } from './maintenance.js';
 
 export type {
@@ -152,7 +153,11 @@ export class Snapshotter implements SnapshotterCore {
   /** Verifies one snapshot, a run, or the whole store (including files that no longer load). */
   async verify(target: { id: string } | { runId: string } | { all: true }): Promise<VerifyReport> {
     checkArgument(VerifyTargetArg, target, 'target');
-    return verify(this, target);
+    return readSettled(
+      this.store.home,
+      () => verify(this, target),
+      (report) => report.ok,
+    );
   }
 
   /**

@@ -10,7 +10,7 @@ import { setAsideBy, type RunRecord, type RunRestart } from '../../types/run.js'
 import { sha256File } from './patch-artifact.js';
 import { getCommitInfo } from '../git/commit-info.js';
 import { gateLine, taskLine, trailer } from './message.js';
-import { GitOutputUnparseableError } from '../errors.js';
+import { GitFailedError, GitOutputUnparseableError, ObjectMissingError } from '../errors.js';
 import { iterationRef } from './core.js';
 import { restartContradiction, restartName, restartPoint } from './restart-check.js';
 
@@ -57,10 +57,15 @@ export async function verifySnapshot(
     artifactOk &&
     snapshot.patchPath
   ) {
-    const [beforeTree, expected] = await Promise.all([
+    const trees = await Promise.all([
       getTree(repo, snapshot.beforeSha),
       getTree(repo, snapshot.afterSha),
-    ]);
+    ]).catch(unreadable);
+    if (typeof trees === 'string') {
+      add('patch-applies', false, `git cannot read the trees here: ${trees}`);
+      return checks.map((c) => ({ snapshotId: snapshot.id, runId: snapshot.runId, ...c }));
+    }
+    const [beforeTree, expected] = trees;
     // The intact artifact has the recorded sha256. When git's patch between the two trees, hashed
     // as it streams, has that sha256 too, the artifact is exactly that patch: nothing is held in
     // memory. Otherwise (another git version, a foreign artifact) it must apply to give after.
@@ -86,6 +91,16 @@ export async function verifySnapshot(
 }
 
 type Add = (check: string, ok: boolean, detail: string) => void;
+
+/**
+ * What git could not read, as the detail of a failed check: a repository that lost objects (a
+ * pack or loose object removed, a partial clone) fails that snapshot's checks, and verify goes on
+ * with the rest of the store instead of stopping with GIT_FAILED.
+ */
+function unreadable(error: unknown): string {
+  if (error instanceof GitFailedError || error instanceof ObjectMissingError) return error.message;
+  throw error;
+}
 
 /** The artifact exists with its recorded sha256 (or there is none because nothing changed). */
 async function artifactCheck(snapshot: Snapshot, add: Add): Promise<boolean> {
@@ -132,7 +147,11 @@ async function gitChecks(repo: Repo, snapshot: Snapshot, line: RunLine, add: Add
   await refCheck(repo, snapshot, add);
   await branchCheck(repo, snapshot, line, add);
   await messageChecks(repo, snapshot, add);
-  const stats = await getDiffStats(repo, snapshot.beforeSha, snapshot.afterSha);
+  const stats = await getDiffStats(repo, snapshot.beforeSha, snapshot.afterSha).catch(unreadable);
+  if (typeof stats === 'string') {
+    add('stats', false, `git cannot diff before and after here: ${stats}`);
+    return false;
+  }
   const same =
     stats.filesChanged === snapshot.filesChanged &&
     stats.insertions === snapshot.insertions &&

@@ -178,6 +178,29 @@ describe('CLI report and GitHub Actions', () => {
     expect(toSummary(['report', '--anchor', 'HEAD'])).toBe('cut');
   });
 
+  it('report -C DIR without --run reports the most recent run of DIR, not a newer run of another project in the home', () => {
+    const { dir, home, run } = setup();
+    const other = repoWithCommit({ 'x.txt': 'x\n' });
+    cleanup.push(other);
+    run(['before', '--run', 'mine']);
+    writeFiles(dir, { 'b.txt': 'b\n' });
+    run(['after', '--run', 'mine', '--iteration', '1']);
+    const elsewhere = (args: string[]) => runCli(['-C', other, ...args], { env: { AGENTGATE_HOME: home } });
+    elsewhere(['before', '--run', 'theirs']);
+    writeFiles(other, { 'y.txt': 'y\n' });
+    expect(elsewhere(['after', '--run', 'theirs', '--iteration', '1']).status).toBe(0);
+
+    const res = run(['report', '--format', 'json']);
+    expect(res.status, res.stderr).toBe(0);
+    const report = RunReport.parse(res.json());
+    expect([report.run.runId, report.verification.ok]).toEqual(['mine', true]);
+    // A -C where no run was recorded still takes the most recent of all.
+    const fresh = repoWithCommit({ 'z.txt': 'z\n' });
+    cleanup.push(fresh);
+    const latest = runCli(['-C', fresh, 'report', '--format', 'json'], { env: { AGENTGATE_HOME: home } });
+    expect(RunReport.parse(latest.json()).run.runId).toBe('theirs');
+  });
+
   it('verify: failed checks become ::error annotations, on stdout, or on stderr with --json', () => {
     const { dir, run } = setup();
     for (let i = 1; i <= 12; i++) {

@@ -4,7 +4,8 @@
  * stats and patch, verify's recomputation, stats, patch), so the snapshot's stats agree with its
  * own patch, and `verify` still passes once the setting is gone.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { neutraliseDrivers } from '../../src/git/hardening.js';
 import type { Snapshot } from '../../types/snapshot.js';
@@ -112,6 +113,28 @@ describe('diff config an agent writes', () => {
     expect([snap.insertions, snap.deletions]).toEqual([5, 5]);
     git(ws, ['config', '--unset', 'diff.x.algorithm']);
     expectVerified(ws, home);
+  });
+
+  it('a .gitattributes that a later iteration commits (or leaves untracked) changes no earlier snapshot', () => {
+    const ws = repoWithCommit({ 'package-lock.json': '{"v":1}\n' });
+    const home = tempDir('agentgate-home-');
+    const iterate = (n: number, script: string) =>
+      okIn<Snapshot>(ws, home, ['iterate', '--run', 'r', '--iteration', String(n), '--', 'sh', '-c', script]);
+    const first = iterate(1, `printf '{"v":2}\\n' > package-lock.json`);
+    expect(first.files).toEqual([expect.objectContaining({ insertions: 1, deletions: 1, binary: false })]);
+    const artifact = readFileSync(first.patchPath as string);
+    // A common line: lock files hidden from diffs.
+    iterate(2, `echo 'package-lock.json -diff' > .gitattributes`);
+    expectVerified(ws, home);
+    rmSync(first.patchPath as string);
+    const regenerated = cliIn(ws, home, ['patch', first.id, '-o', join(home, 'again.diff')]);
+    expect(regenerated.status, regenerated.stdout).toBe(0);
+    expect(readFileSync(join(home, 'again.diff'))).toEqual(artifact);
+    // Nor one that is not committed, nor the one the index holds.
+    git(ws, ['rm', '-q', '--cached', '.gitattributes']);
+    writeFileSync(join(ws, '.gitattributes'), '* binary\n');
+    const stats = okIn<Snapshot>(ws, home, ['stats', first.id]);
+    expect(stats.files).toEqual(first.files);
   });
 
   it("switches off a diff driver's binary and algorithm (git 2.42+) settings alongside its programs", () => {
