@@ -9,7 +9,8 @@ import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { installHooks, uninstallHooks } from '../../src/hooks/install/install.js';
 import { runCli } from '../helpers/cli.js';
-import { withConfig } from '../helpers/hook-install.js';
+import { RUNNER, withConfig } from '../helpers/hook-install.js';
+import { hookCommand } from '../../src/hooks/install/command.js';
 import { tempDir } from '../helpers/repo.js';
 
 /** JSON with comments as Qwen Code and Gemini CLI read it: no trailing comma. */
@@ -105,5 +106,16 @@ describe('hook install / uninstall: a config nested deeper than the reader can g
       ]);
     }
     expect(readFileSync(file, 'utf8')).toBe(deep);
+  });
+});
+
+describe('hook install / uninstall: a "__proto__" key in a JSON config', () => {
+  it('is refused (AGENT_CONFIG_INVALID): what it holds is not read as the file`s own hooks, nothing is written', async () => {
+    const ours = JSON.stringify(hookCommand(RUNNER, 'claude-code'));
+    const text = `{"__proto__": {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": ${ours}}]}]}}}\n`;
+    const { opts, file } = withConfig('claude-code', text);
+    await expect(uninstallHooks('claude-code', opts)).rejects.toMatchObject({ code: 'AGENT_CONFIG_INVALID' });
+    await expect(installHooks('claude-code', opts)).rejects.toMatchObject({ code: 'AGENT_CONFIG_INVALID' });
+    expect(readFileSync(file, 'utf8')).toBe(text);
   });
 });
