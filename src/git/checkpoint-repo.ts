@@ -6,7 +6,7 @@ import { GitFailedError } from '../errors.js';
 import { randomHex } from '../fs/random.js';
 import { parseCountObjects, type ObjectCounts } from './parsers/count-objects.js';
 import { decodeBytes } from '../fs/path-bytes.js';
-import { assertOwnWorkTree, assertUtf8GitDir, NO_WORK_TREE } from './repo.js';
+import { assertOwnWorkTree, assertUtf8GitDir, isRootOrHome, NO_WORK_TREE } from './repo.js';
 import { runGit, runGitBuffer, type GitOptions } from './runner.js';
 
 /**
@@ -159,6 +159,12 @@ export async function probeWorkspace(dir: string, opts: ProbeOptions = {}): Prom
     return { root: dir, isRepository: false, excludesFile: null, ...(inGitDir ? { inGitDir: true } : {}) };
   assertUtf8GitDir(dir, gitDir, exclude);
   const root = await realpath(top);
+  // A repository at the home directory or `/` (dotfiles kept with `git init ~`) is no workspace:
+  // a project below it that has no repository of its own is a plain directory, as outside git.
+  if (isRootOrHome(root) || isRootOrHome(top)) {
+    const own = await realpath(dir);
+    if (own !== root) return { root: own, isRepository: false, excludesFile: null };
+  }
   // core.worktree or a foreign .git file must not widen the checkpoints beyond the workspace.
   await assertOwnWorkTree(await realpath(dir), root, gitDir);
   return { root, isRepository: true, excludesFile: exclude };

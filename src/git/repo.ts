@@ -372,10 +372,15 @@ async function notUtf8Component(abs: string): Promise<string | null> {
   return null;
 }
 
+/** Whether `dir` is `/` or a home directory, which no workspace may be (assertSafeWorkspace). */
+export function isRootOrHome(dir: string): boolean {
+  const home = process.env.HOME ? resolve(process.env.HOME) : homedir();
+  return dir === sep || dir === resolve('/') || dir === home || dir === homedir();
+}
+
 /** Snapshotting `/` or a home directory has filled disks in other tools: refuse. */
 export function assertSafeWorkspace(dir: string): void {
-  const home = process.env.HOME ? resolve(process.env.HOME) : homedir();
-  if (dir === sep || dir === resolve('/') || dir === home || dir === homedir()) {
+  if (isRootOrHome(dir)) {
     throw new UnsafeWorkspaceError(
       `refusing to use ${dir} as a workspace: it is the filesystem root or a home directory; give the path of a project directory`,
       { details: { workspace: dir } },

@@ -76,11 +76,13 @@ async function checkpointOf(
   if (badInput !== null) return refuse('invalid', badInput.message, opts.event);
   if (typeof input !== 'string') return refuse('invalid', input.unreadable, opts.event);
   if (input.trim() === '') return refuse('ignored', 'no event on stdin (empty input)', opts.event);
+  // A byte order mark (what a Windows shell or editor may put first) is no part of the JSON.
+  const json = input.startsWith('\uFEFF') ? input.slice(1) : input;
   let raw: unknown;
   let cut = false;
   try {
-    if (adapter.lenientJson === true) ({ value: raw, cut } = parseLenientJson(input));
-    else raw = JSON.parse(input);
+    if (adapter.lenientJson === true) ({ value: raw, cut } = parseLenientJson(json));
+    else raw = JSON.parse(json);
   } catch (error) {
     return refuse(
       'invalid',

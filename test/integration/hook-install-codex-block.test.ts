@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { hookCommand } from '../../src/hooks/install/command.js';
 import { installHooks, uninstallHooks } from '../../src/hooks/install/install.js';
 import { tempDir } from '../helpers/repo.js';
-import { RUNNER, withConfig } from '../helpers/hook-install.js';
+import { OLD_RUNNER, RUNNER, withConfig } from '../helpers/hook-install.js';
 
 const END = '# <<< agentgate-snapshotter checkpoints <<<';
 const USERS = [
@@ -111,5 +111,56 @@ describe('hook install codex: a [hooks] table whose event list is an inline arra
     const note = (await installHooks('codex', opts)).notes[0] ?? '';
     expect(note).toMatch(/rewritten whole \("hooks\.Stop" written as an inline array\)/);
     expect(note).not.toMatch(/table is inline/);
+  });
+});
+
+describe('hook install / uninstall codex: a multi-line value whose lines read like tables', () => {
+  // A prompt kept in config.toml may quote a table header; an array may hold a list on a line of its own.
+  const USER = [
+    '# my settings',
+    'developer_instructions = """',
+    'Never touch:',
+    '[[hooks.Stop]]',
+    'command = "x"',
+    '"""',
+    "notes = '''",
+    '[hooks]',
+    "'''",
+    'args = [',
+    '  ["a"],',
+    ']',
+    '',
+  ].join('\n');
+
+  it('is left as it is: our hooks are edited line by line and every comment stays', async () => {
+    const { opts, file } = withConfig('codex', USER);
+    expect((await installHooks('codex', opts)).notes.join(' ')).not.toMatch(/rewritten/);
+    writeFileSync(file, `${readFileSync(file, 'utf8')}# added later\n`);
+    const result = await uninstallHooks('codex', opts);
+    expect(result.notes.join(' ')).not.toMatch(/rewritten/);
+    expect(readFileSync(file, 'utf8')).toBe(`${USER}# added later\n`);
+  });
+
+  it('in a hook of the user`s group that holds ours: only our command line changes', async () => {
+    const group = [
+      '[[hooks.Stop]]',
+      'matcher = "X"',
+      '[[hooks.Stop.hooks]]',
+      'type = "command"',
+      `command = ${JSON.stringify(hookCommand(OLD_RUNNER, 'codex'))}`,
+      'statusMessage = """',
+      '[[hooks.Stop.hooks]]',
+      '"""',
+      '[[hooks.Stop.hooks]]',
+      'type = "command"',
+      'command = "mine" # my hook',
+      '',
+    ].join('\n');
+    const { opts, file } = withConfig('codex', `${USER}${group}`);
+    const result = await installHooks('codex', opts);
+    expect(result.notes.join(' ')).not.toMatch(/rewritten/);
+    expect(readFileSync(file, 'utf8')).toContain(
+      `${USER}${group.replace(JSON.stringify(hookCommand(OLD_RUNNER, 'codex')), JSON.stringify(hookCommand(RUNNER, 'codex')))}`,
+    );
   });
 });

@@ -8,7 +8,10 @@ import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { installHooks, uninstallHooks } from '../../src/hooks/install/install.js';
-import { withConfig } from '../helpers/hook-install.js';
+import { runCli } from '../helpers/cli.js';
+import { RUNNER, withConfig } from '../helpers/hook-install.js';
+import { hookCommand } from '../../src/hooks/install/command.js';
+import { tempDir } from '../helpers/repo.js';
 
 /** JSON with comments as Qwen Code and Gemini CLI read it: no trailing comma. */
 function strictJsonc(text: string): unknown {
@@ -88,5 +91,31 @@ describe('hook install codex: a config.toml without a final line break', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace('"o3"', '"o4"'));
     await uninstallHooks('codex', opts);
     expect(readFileSync(file, 'utf8')).toBe('model = "o4"');
+  });
+});
+
+describe('hook install / uninstall: a config nested deeper than the reader can go', () => {
+  it('is AGENT_CONFIG_INVALID (not INTERNAL), and the file is left as it was', () => {
+    const deep = `{"a": ${'['.repeat(200_000)}${']'.repeat(200_000)}}\n`;
+    const { ws, file } = withConfig('claude-code', deep);
+    for (const action of ['install', 'uninstall']) {
+      const run = runCli(['hook', action, 'claude-code', '--json', '--home', tempDir(), '-C', ws]);
+      expect([run.status, (run.json() as { error: { code: string } }).error.code]).toEqual([
+        1,
+        'AGENT_CONFIG_INVALID',
+      ]);
+    }
+    expect(readFileSync(file, 'utf8')).toBe(deep);
+  });
+});
+
+describe('hook install / uninstall: a "__proto__" key in a JSON config', () => {
+  it('is refused (AGENT_CONFIG_INVALID): what it holds is not read as the file`s own hooks, nothing is written', async () => {
+    const ours = JSON.stringify(hookCommand(RUNNER, 'claude-code'));
+    const text = `{"__proto__": {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": ${ours}}]}]}}}\n`;
+    const { opts, file } = withConfig('claude-code', text);
+    await expect(uninstallHooks('claude-code', opts)).rejects.toMatchObject({ code: 'AGENT_CONFIG_INVALID' });
+    await expect(installHooks('claude-code', opts)).rejects.toMatchObject({ code: 'AGENT_CONFIG_INVALID' });
+    expect(readFileSync(file, 'utf8')).toBe(text);
   });
 });

@@ -9,6 +9,7 @@ import type { HookAgent } from '../../types/hook-agents.js';
 import { Checkpoints } from '../../src/checkpoints/index.js';
 import { runEventHook } from '../../src/hooks/index.js';
 import { agentEvent } from '../helpers/agent-hooks.js';
+import { runCli } from '../helpers/cli.js';
 import { commitAll, initRepo, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
 type Event = Record<string, unknown> & {
@@ -73,5 +74,34 @@ describe('an event whose cwd is the root and whose file lies in a nested reposit
     expect(o.status, o.message).toBe('recorded');
     expect(o.message).toMatch(new RegExp(`^latest checkpoint .* in ${inner}$`));
     expect(await (await Checkpoints.open(inner, { home })).list()).toHaveLength(1);
+  });
+});
+
+describe('a project below a home directory that is itself a repository (dotfiles: `git init ~`)', () => {
+  it('is checkpointed as a plain directory (the home is no workspace), and its prompts can be restored', () => {
+    const homeDir = initRepo(tempDir('agentgate-home-repo-'));
+    const project = join(homeDir, 'proj');
+    writeFiles(project, { 'kept.txt': 'kept\n' });
+    const env = { HOME: homeDir, AGENTGATE_HOME: tempDir('agentgate-home-repo-store-') };
+    const event = (name: string) =>
+      JSON.stringify({ session_id: 'S1', cwd: project, hook_event_name: name, prompt: 'p' });
+    expect(runCli(['hook', 'claude-code'], { env, input: event('UserPromptSubmit') }).status).toBe(0);
+    writeFiles(project, { 'made.txt': 'by the agent\n' });
+    expect(runCli(['hook', 'claude-code'], { env, input: event('Stop') }).status).toBe(0);
+    const list = runCli(['checkpoint', 'list', '--json', '-C', project], { env }).json() as Array<{
+      event: string;
+    }>;
+    expect(list.map((c) => c.event)).toEqual(['Stop', 'UserPromptSubmit']);
+    const restore = runCli(
+      ['checkpoint', 'restore', '--prompt', '1', '--session', 'S1', '--json', '-C', project],
+      { env },
+    );
+    expect(restore.json()).toMatchObject({ deleted: [join(project, 'made.txt')] });
+    // The home directory itself stays refused.
+    const home = runCli(['checkpoint', 'track', '--json', '-C', homeDir], { env });
+    expect([home.status, (home.json() as { error: { code: string } }).error.code]).toEqual([
+      1,
+      'UNSAFE_WORKSPACE',
+    ]);
   });
 });

@@ -83,6 +83,28 @@ process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(made)
     expect(list(ws, home)).toEqual([]);
   });
 
+  it('an event that begins with a UTF-8 byte order mark is read as the JSON after it, for every agent', () => {
+    const ws = repoWithCommit();
+    const home = tempDir('agentgate-hook-stdin-');
+    for (const [agent, name] of [
+      ['codex', 'UserPromptSubmit'],
+      ['windsurf', 'pre_user_prompt'],
+    ] as const) {
+      const res = spawnSync(process.execPath, [CLI, 'hook', agent], {
+        cwd: ws,
+        input: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(agentEvent(agent, name, ws))]),
+        env: { ...process.env, AGENTGATE_HOME: home },
+        encoding: 'utf8',
+      });
+      expect([res.status, res.stdout, res.stderr]).toEqual([0, '', '']);
+    }
+    expect(logOf(home)).not.toMatch(/invalid/);
+    expect(list(ws, home).map((c) => [c.event, c.prompt])).toEqual([
+      ['pre_user_prompt', 1],
+      ['UserPromptSubmit', 1],
+    ]);
+  });
+
   it('hooks.timeoutMs at the maximum (2147483647): no timer overflows (one would fire after 1 ms), the checkpoint is recorded', () => {
     const ws = repoWithCommit();
     const home = tempDir('agentgate-hook-stdin-');

@@ -11,7 +11,7 @@ import { workTreeOfGitDir } from '../../git/git-dir-work-tree.js';
 import { resolveWorkspaceDir } from '../../git/repo.js';
 import { resolveHome } from '../../store/paths.js';
 import { hookCommand, type HookRunner } from './command.js';
-import { ourEntry } from './entries.js';
+import { configInvalid, ourEntry } from './entries.js';
 import {
   dropRecord,
   isCreatedFile,
@@ -158,12 +158,26 @@ function planOf(
   // A byte order mark (some Windows editors write one) is no part of the text, and is kept.
   const bom = read?.startsWith(BOM) === true ? BOM : '';
   const before = read === null ? null : read.slice(bom.length);
-  const plan =
+  const plan = nestingChecked(target, () =>
     target.format === 'toml'
       ? planTomlConfig(target, before, entryOf, dryRun)
-      : planJsonConfig(target, before, entryOf);
+      : planJsonConfig(target, before, entryOf),
+  );
   const notes = entryOf === null ? plan.notes : [...plan.notes, ...target.notes];
   return { ...plan, text: plan.text === null ? null : bom + plan.text, notes };
+}
+
+/**
+ * `plan()`, with a file nested too deeply for the JSON reader (it recurses: thousands of `[`
+ * overflow the stack) refused as AGENT_CONFIG_INVALID like any file it cannot read.
+ */
+function nestingChecked(target: InstallTarget, plan: () => ConfigPlan): ConfigPlan {
+  try {
+    return plan();
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw configInvalid(target, `its values are nested too deeply to be read (${error.message})`);
+  }
 }
 
 /** Whether `text` holds an entry of ours, or cannot be read as the agent's config. */

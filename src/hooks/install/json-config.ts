@@ -1,4 +1,4 @@
-import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { applyEdits, modify, parse, printParseErrorCode, visit, type ParseError } from 'jsonc-parser';
 import {
   changedLists,
   configInvalid,
@@ -256,5 +256,10 @@ function parseConfig(
   if (value === undefined) return {};
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw configInvalid(target, 'the file is not a JSON object');
+  // The parser assigns keys to plain objects: a `__proto__` key would become a prototype, and
+  // what it holds would read as the file's own keys (a "hooks" of ours that is no hook).
+  let proto = false;
+  visit(text, { onObjectProperty: (key) => (proto ||= key === '__proto__') }, { allowTrailingComma: true });
+  if (proto) throw configInvalid(target, 'it holds a "__proto__" key, which cannot be merged into safely');
   return value as Record<string, unknown>;
 }

@@ -2,6 +2,7 @@ import { chmod, lstat, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AgentConfigInvalidError } from '../../errors.js';
 import { errnoOf, writeFileAtomic } from '../../fs/atomic.js';
+import { CLINE_CARRY_ON } from '../agents/cline.js';
 import { isWrittenCommand } from './command.js';
 import type { EntryChange } from './entries.js';
 import type { InstallTarget } from './targets.js';
@@ -10,10 +11,24 @@ import type { InstallTarget } from './targets.js';
 const MARKER =
   '# agentgate-snapshotter checkpoints (written by "hook install cline"; "hook uninstall cline" removes it)';
 
+const HEAD = `#!/bin/sh\n${MARKER}\n`;
+
+/**
+ * What the script prints when our command could not run at all (the Node or the package it names
+ * was moved or removed: exit 127 or 1, nothing on stdout): Cline cancels the action on a non-zero
+ * exit or a missing answer, and a hook never fails its agent. `hook cline` itself always exits 0.
+ */
+const FALLBACK = ` || printf '%s\\n' '${CLINE_CARRY_ON}'`;
+
 /** Cline's hooks: one executable per event, named after it, in the hooks directory. */
 export function clineScript(command: string): string {
   // Cline reads {"cancel": false} from our stdout (hook cline prints it, whatever happens).
-  return `#!/bin/sh\n${MARKER}\nexec ${command}\n`;
+  return `${HEAD}${command}${FALLBACK}\n`;
+}
+
+/** The script earlier releases wrote (`exec` of the command, no fallback): still ours, and updated. */
+function execScript(command: string): string {
+  return `${HEAD}exec ${command}\n`;
 }
 
 export interface ScriptsPlan {
@@ -82,15 +97,23 @@ async function readHook(
 }
 
 /**
- * Whether a hook file's text is exactly one `clineScript` writes, for any command of ours it may
- * run (its quoted paths may hold line breaks: the command is all that follows `exec `).
+ * Whether a hook file's text is exactly one `clineScript` (or an earlier release's `execScript`)
+ * writes, for any command of ours it may run (its quoted paths may hold line breaks: the command is
+ * all between the marker line and the fallback).
  */
 function isOurScript(text: string): boolean {
-  const head = clineScript('');
-  const start = head.length - 1; // clineScript('') ends `exec \n`
-  if (!text.startsWith(head.slice(0, start)) || !text.endsWith('\n')) return false;
-  const command = text.slice(start, -1);
-  return isWrittenCommand(command, 'cline') && text === clineScript(command);
+  if (!text.startsWith(HEAD) || !text.endsWith('\n')) return false;
+  const body = text.slice(HEAD.length, -1);
+  const command = body.endsWith(FALLBACK)
+    ? body.slice(0, -FALLBACK.length)
+    : body.startsWith('exec ')
+      ? body.slice('exec '.length)
+      : null;
+  return (
+    command !== null &&
+    isWrittenCommand(command, 'cline') &&
+    (text === clineScript(command) || text === execScript(command))
+  );
 }
 
 function cannotUse(path: string, why: string, cause?: unknown): AgentConfigInvalidError {

@@ -17,15 +17,16 @@ interface Header {
  * nextList's edits of hooks that sit outside our marked block (a hook of ours in a group of the
  * user's, an entry of ours the user moved), made on the lines of the tables that hold them, so
  * that every other line stays as it was. Null when a table is not written as `[[...]]` headers
- * (an inline array): the caller then rewrites the file. The caller checks the result parses to
- * what it expects; a header this line scan misreads (inside a multi-line string) fails that check.
+ * (an inline array): the caller then rewrites the file. Lines inside a multi-line value are never
+ * taken for headers (insideValues); the caller still checks the result parses to what it expects.
  */
 export function editSections(
   text: string,
   edits: Readonly<Record<string, readonly ListEdit[]>>,
 ): string | null {
   const lines = text.split('\n');
-  const { groups, hooks } = spans(lines);
+  const inside = insideValues(lines);
+  const { groups, hooks } = spans(lines, inside);
   const cuts: Span[] = [];
   const sets: Array<{ line: number; text: string }> = [];
   for (const [event, list] of Object.entries(edits))
@@ -39,10 +40,12 @@ export function editSections(
             : hooks.get(event)?.[edit.i]?.[edit.j];
       if (span === undefined) return null;
       if (edit.op !== 'setCommand') {
-        cuts.push(trimmed(lines, span));
+        cuts.push(trimmed(lines, span, inside));
         continue;
       }
-      const at = lines.findIndex((l, n) => n > span.start && n < span.end && /^\s*command\s*=/.test(l));
+      const at = lines.findIndex(
+        (l, n) => n > span.start && n < span.end && !inside[n] && /^\s*command\s*=/.test(l),
+      );
       if (at < 0) return null;
       const line = lines[at] as string;
       const indent = /^\s*/.exec(line)?.[0] ?? '';
@@ -74,20 +77,23 @@ function trailingComment(line: string): string {
  * A span without the comments that end it (they stand above the next table, and belong to it), but
  * with the blank lines after its last line of its own.
  */
-function trimmed(lines: readonly string[], span: Span): Span {
-  const blankOrComment = (n: number) => /^\s*(#.*)?\r?$/.test(lines[n] as string);
+function trimmed(lines: readonly string[], span: Span, inside: readonly boolean[]): Span {
+  const blankOrComment = (n: number) => !inside[n] && /^\s*(#.*)?\r?$/.test(lines[n] as string);
   let end = span.end;
   while (end > span.start + 1 && blankOrComment(end - 1)) end -= 1;
-  while (end < span.end && /^\s*\r?$/.test(lines[end] as string)) end += 1;
+  while (end < span.end && !inside[end] && /^\s*\r?$/.test(lines[end] as string)) end += 1;
   return { start: span.start, end };
 }
 
 /** Where each group and each hook of each event's array of tables is, as TOML numbers them. */
-function spans(lines: readonly string[]): {
+function spans(
+  lines: readonly string[],
+  inside: readonly boolean[],
+): {
   groups: Map<string, Span[]>;
   hooks: Map<string, Span[][]>;
 } {
-  const headers = headersOf(lines);
+  const headers = headersOf(lines, inside);
   const groups = new Map<string, Span[]>();
   const hooks = new Map<string, Span[][]>();
   headers.forEach((h, k) => {
@@ -108,10 +114,13 @@ function spans(lines: readonly string[]): {
   return { groups, hooks };
 }
 
-/** Every table header of the file (`[...]` and `[[...]]`), by line. */
-function headersOf(lines: readonly string[]): Header[] {
+/** A line that reads as a table header (`[...]`, `[[...]]`), where a header may stand. */
+const HEADER = /^\s*(\[\[?)([^[\]]+)\]\]?\s*(?:#.*)?\r?$/;
+
+/** Every table header of the file (`[...]` and `[[...]]`), by line; none inside a value (insideValues). */
+function headersOf(lines: readonly string[], inside: readonly boolean[] = insideValues(lines)): Header[] {
   return lines.flatMap((line, n) => {
-    const m = /^\s*(\[\[?)([^[\]]+)\]\]?\s*(?:#.*)?\r?$/.exec(line);
+    const m = inside[n] ? null : HEADER.exec(line);
     const path = m === null ? null : keyPath(m[2] as string);
     return path === null ? [] : [{ line: n, array: m?.[1] === '[[', path }];
   });
@@ -166,4 +175,61 @@ function keyPath(key: string): string[] | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Per line, whether it begins inside a value that spans lines (a multi-line string, an array left
+ * open): such a line is part of that value, never a table header, a key or a comment of its own,
+ * whatever it reads like (`[[hooks.Stop]]` in a prompt's text).
+ */
+function insideValues(lines: readonly string[]): boolean[] {
+  const inside: boolean[] = [];
+  let quote: string | null = null;
+  let depth = 0;
+  for (const line of lines) {
+    inside.push(quote !== null || depth > 0);
+    if (quote === null && depth === 0 && HEADER.test(line)) continue;
+    for (let i = 0; i < line.length;) {
+      if (quote !== null) {
+        const end = closingDelimiter(line, i, quote);
+        if (end < 0) break;
+        [i, quote] = [end, null];
+        continue;
+      }
+      const c = line[i] as string;
+      if (c === '#') break;
+      const triple = line.slice(i, i + 3);
+      if (triple === '"""' || triple === "'''") [i, quote] = [i + 3, triple];
+      else if (c === '"' || c === "'") i = endOfString(line, i);
+      else {
+        if (c === '[' || c === '{') depth += 1;
+        else if ((c === ']' || c === '}') && depth > 0) depth -= 1;
+        i += 1;
+      }
+    }
+  }
+  return inside;
+}
+
+/** Just past the delimiter (`"""` or `'''`, up to two quotes of the text before it) that closes a multi-line string, or -1. */
+function closingDelimiter(line: string, from: number, quote: string): number {
+  for (let i = from; i < line.length; i += 1) {
+    if (quote === '"""' && line[i] === '\\') i += 1;
+    else if (line.startsWith(quote, i)) {
+      let end = i + 3;
+      while (end < i + 5 && line[end] === quote[0]) end += 1;
+      return end;
+    }
+  }
+  return -1;
+}
+
+/** Just past the quote that closes the one-line string opening at `at` (or the line's end). */
+function endOfString(line: string, at: number): number {
+  const quote = line[at] as string;
+  for (let i = at + 1; i < line.length; i += 1) {
+    if (quote === '"' && line[i] === '\\') i += 1;
+    else if (line[i] === quote) return i + 1;
+  }
+  return line.length;
 }
