@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { WorkspaceNotFoundError } from '../errors.js';
 import type { SnapshotterOptions } from '../snapshotter/core.js';
 import { settingsFor, type Settings } from '../store/config.js';
 import { chooseHome } from '../store/paths.js';
@@ -52,6 +53,7 @@ export class Context {
   ) {}
 
   static async create(values: ContextValues): Promise<Context> {
+    assertCurrentDirectory();
     const { home, source } = chooseHome(values.home);
     const settings = await settingsFor({
       home,
@@ -124,5 +126,20 @@ export class Context {
       ([{ Gates }, snapshotter]) => new Gates(snapshotter),
     );
     return this.gatesInstance;
+  }
+}
+
+/**
+ * WORKSPACE_NOT_FOUND when the directory the command was started in has been deleted (the shell
+ * still stands in it): every relative path, `.` included, would name nothing.
+ */
+function assertCurrentDirectory(): void {
+  try {
+    process.cwd();
+  } catch (error) {
+    throw new WorkspaceNotFoundError(
+      'the current directory no longer exists (it was deleted after the shell entered it); cd into a directory that exists and run the command again',
+      { cause: error },
+    );
   }
 }

@@ -3,10 +3,12 @@
  * CLI: which code and exit status an unknown option, a value of the wrong form and an id of the
  * wrong form get; and `stats` with one argument that cannot be a snapshot id says its forms.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI_REFERENCE_PATH } from '../../scripts/cli-reference.js';
-import { runCli } from '../helpers/cli.js';
+import { CLI, runCli } from '../helpers/cli.js';
 import { git, repoWithCommit, tempDir } from '../helpers/repo.js';
 
 const made: string[] = [];
@@ -64,5 +66,31 @@ describe('docs/cli.md conventions', () => {
       expect(suggested).toEqual(['HEAD~1', 'HEAD']);
       expect(runCli(['-C', dir, '--home', home, '--json', 'stats', ...suggested]).status).toBe(0);
     }
+  });
+
+  it('a command started in a directory since deleted is WORKSPACE_NOT_FOUND, not INTERNAL', () => {
+    const root = tempDir('agentgate-gone-');
+    made.push(root);
+    const gone = join(root, 'gone');
+    mkdirSync(gone);
+    const res = spawnSync(
+      'sh',
+      [
+        '-c',
+        'cd "$1" && rmdir "$1" && exec "$2" "$3" runs --json --home "$4"',
+        'sh',
+        gone,
+        process.execPath,
+        CLI,
+        root,
+      ],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect([res.status, (JSON.parse(res.stdout) as { error: { code: string } }).error.code]).toEqual([
+      1,
+      'WORKSPACE_NOT_FOUND',
+    ]);
   });
 });
