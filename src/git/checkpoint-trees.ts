@@ -128,9 +128,12 @@ export async function readObjects(
   const out = new Map<string, Buffer>();
   const unique = [...new Set(oids)];
   if (unique.length === 0) return out;
-  const res = await runGitBuffer(repo, ['cat-file', '--batch'], {
-    input: unique.map((o) => `${o}\n`).join(''),
-  });
+  const res = await readGit(
+    repo,
+    ['cat-file', '--batch'],
+    { input: unique.map((o) => `${o}\n`).join('') },
+    paths,
+  );
   for (const obj of parseCatFileBatch(res.stdout)) {
     if (obj.kind === 'missing') throw lostObject(repo, obj.name, paths.get(obj.name) ?? null);
     out.set(obj.oid, obj.content);
@@ -138,21 +141,30 @@ export async function readObjects(
   return out;
 }
 
-/** git's words (LC_ALL=C) for an object it needs and the repository lacks. */
+/**
+ * git's words (LC_ALL=C) for an object it needs and the repository lacks, or holds cut short (a
+ * loose object whose header reads but whose content does not: `cat-file --batch` cannot stream it).
+ */
 const LOST_OBJECT =
-  /unable to read (?:tree )?([0-9a-f]{40,64})|missing (?:blob|tree) object '([0-9a-f]{40,64})'/;
+  /unable to read (?:tree )?([0-9a-f]{40,64})|missing (?:blob|tree) object '([0-9a-f]{40,64})'|unable to stream ([0-9a-f]{40,64})/;
 
-/** runGitBuffer for a read of trees and blobs: an object the store lost is STORE_CORRUPT, as in readObjects. */
+/**
+ * runGitBuffer for a read of trees and blobs: an object the store lost is STORE_CORRUPT, as in
+ * readObjects, naming the file `paths` gives for it.
+ */
 async function readGit(
   repo: CheckpointRepo,
   args: string[],
   opts: RunOptions = {},
+  paths: ReadonlyMap<string, string> = new Map(),
 ): Promise<GitResult<Buffer>> {
   try {
     return await runGitBuffer(repo, args, opts);
   } catch (cause) {
     const lost = cause instanceof GitFailedError ? LOST_OBJECT.exec(String(cause.details.stderr)) : null;
-    throw lost === null ? cause : lostObject(repo, (lost[1] ?? lost[2]) as string, null);
+    if (lost === null) throw cause;
+    const object = (lost[1] ?? lost[2] ?? lost[3]) as string;
+    throw lostObject(repo, object, paths.get(object) ?? null);
   }
 }
 
