@@ -52,7 +52,7 @@ const INDEX_FAILURE =
 
 /**
  * The damage behind a failed git call, when a damaged ref explains it: a ref of ours naming an
- * object that is gone (asked of git only now), or what the files show; with `withIndex` (a command
+ * object that is gone (asked of git only now) or that is no commit, or what the files show; with `withIndex` (a command
  * that uses the index), an index git says it cannot read, which the file check (indexDamage) may
  * not see: a missing or cut short shared index. Null when the failure is not of that kind, or
  * nothing is damaged: the caller throws the failure itself.
@@ -63,6 +63,10 @@ export async function damageBehind(
   error: unknown,
   withIndex = false,
 ): Promise<RepoDamage | null> {
+  // A ref naming a blob or a tree: git lists it without failing (refs.ts listRefRecords).
+  const notCommits = error instanceof StoreCorruptError ? error.details.notCommits : undefined;
+  if (Array.isArray(notCommits))
+    return { unusable: null, brokenRefs: notCommits as string[], garbledPacked: [], index: null };
   if (!(error instanceof AgentgateError) || error.code !== 'GIT_FAILED') return null;
   const said = `${error.message}\n${String(error.details.stderr ?? '')}`;
   const index = withIndex ? INDEX_FAILURE.exec(said) : null;

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { expectCode } from '../helpers/codes.js';
 import { fingerprint, openCheckpoints } from '../helpers/checkpoints.js';
 import { runCli } from '../helpers/cli.js';
-import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+import { git, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
 /** The `damaged-*` directories set aside in a store. */
 function setAside(storeDir: string): string[] {
@@ -212,6 +212,33 @@ describe('a ref naming an object that is gone', () => {
     expect(c.recovered).toMatch(/refs\/checkpoints\//);
     expect(c.upkeepError).toBeUndefined();
     expect((await cp.list()).map((e) => e.label)).toEqual(['C', 'B', 'A']);
+  });
+});
+
+describe('a ref naming an object that is no commit (a store tampered with)', () => {
+  it('a blob in a checkpoint ref, a tree in a marker: STORE_CORRUPT for reads (not INTERNAL), track sets them aside', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const home = tempDir('agentgate-cp-not-commit-');
+    const cp = await openCheckpoints(ws, { home });
+    const a = await cp.track('A');
+    const blob = git(ws, ['hash-object', 'a.txt']);
+    writeFileSync(join(cp.location.gitDir, 'refs', 'checkpoints', 'zzz'), `${blob}\n`);
+    writeFileSync(join(cp.location.gitDir, 'refs', 'checkpoints-meta', 'baseline'), `${a.hash}\n`);
+    await expectCode(cp.list(), 'STORE_CORRUPT');
+    await expectCode(cp.markers(), 'STORE_CORRUPT');
+    await expectCode(cp.restore('A'), 'STORE_CORRUPT');
+    const list = runCli(['checkpoint', 'list', '--json', '-C', ws], { env: { AGENTGATE_HOME: home } });
+    expect([list.status, (list.json() as { error: { code: string } }).error.code]).toEqual([
+      1,
+      'STORE_CORRUPT',
+    ]);
+
+    writeFiles(ws, { 'a.txt': 'two\n' });
+    const b = await cp.track('B');
+    expect(b.recovered).toMatch(/refs\/checkpoints\/zzz/);
+    expect(b.upkeepError).toBeUndefined();
+    expect((await cp.list()).map((e) => e.label)).toEqual(['B', 'A']);
+    expect((await cp.markers()).baseline).not.toBeNull();
   });
 });
 
