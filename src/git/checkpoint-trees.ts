@@ -15,17 +15,33 @@ import { runGitBuffer, type GitResult, type RunOptions } from './runner.js';
 /** Full or abbreviated hex ids, and our own checkpoint ref names: nothing that git could read as an option. */
 const REVISION = /^([0-9a-f]{4,64}|refs\/checkpoints(-meta)?\/[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*)$/;
 
+/** A path component git never stages: `.git` (any case), `.`, `..`. */
+const UNSTAGEABLE = /^(?:\.git|\.{1,2})$/i;
+
 /** True if `rev` has the shape of something the checkpoint repository can resolve. */
 export function isCheckpointRevision(rev: string): boolean {
   return REVISION.test(rev) && !rev.includes('..');
 }
 
-/** Every blob (file or symlink) of a tree, by path. Null when `rev` names no tree; any other failure throws. */
+/**
+ * Every blob (file or symlink) of a tree, by path. Null when `rev` names no tree; any other failure
+ * throws. A path no capture can make (a `.git` component in any case, `..`, `.`: git refuses to
+ * stage them) is STORE_CORRUPT: a store tampered with must not write into the workspace's `.git`.
+ */
 export async function listTree(repo: CheckpointRepo, rev: string): Promise<Map<string, TreeEntry> | null> {
   if (!isCheckpointRevision(rev)) return null;
   try {
     const res = await readGit(repo, ['ls-tree', '-r', '-z', '--full-tree', rev]);
-    return parseLsTree(decodeBytes(res.stdout));
+    const listing = parseLsTree(decodeBytes(res.stdout));
+    const foreign = [...listing.keys()].find((path) =>
+      path.split('/').some((part) => UNSTAGEABLE.test(part)),
+    );
+    if (foreign !== undefined)
+      throw new StoreCorruptError(
+        `the checkpoint store ${repo.gitDir} holds a tree ${rev} naming ${JSON.stringify(foreign)}, a path no capture makes (it was tampered with); restore or revert from another checkpoint (see "checkpoint list")`,
+        { details: { gitDir: repo.gitDir, tree: rev, path: foreign } },
+      );
+    return listing;
   } catch (cause) {
     if (
       cause instanceof GitFailedError &&

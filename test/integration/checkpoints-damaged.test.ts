@@ -242,6 +242,30 @@ describe('a ref naming an object that is no commit (a store tampered with)', () 
   });
 });
 
+describe('a checkpoint whose tree names a path no capture makes (a store tampered with)', () => {
+  it('restore and revert are STORE_CORRUPT and write nothing into the workspace or its .git', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const cp = await openCheckpoints(ws);
+    await cp.track('A');
+    const store = (args: string[], input?: string) =>
+      git(ws, [`--git-dir=${cp.location.gitDir}`, ...args], input === undefined ? {} : { input });
+    const blob = store(['hash-object', '-w', '--stdin'], 'pwned\n');
+    const inner = store(['mktree'], `100644 blob ${blob}\tpost-checkout\n`);
+    const tree = store(['mktree'], `040000 tree ${inner}\t.git\n100644 blob ${blob}\tok.txt\n`);
+    const commit = store(['commit-tree', tree, '-m', 'agentgate checkpoint: B']);
+    writeFileSync(
+      join(cp.location.gitDir, 'refs', 'checkpoints', '20991231T000000000Z-aaaaaa'),
+      `${commit}\n`,
+    );
+    const before = fingerprint(ws);
+
+    await expectCode(cp.restore(tree), 'STORE_CORRUPT');
+    await expectCode(cp.revert(tree), 'STORE_CORRUPT');
+    expect(fingerprint(ws)).toEqual(before);
+    expect(existsSync(join(ws, '.git', 'post-checkout'))).toBe(false);
+  });
+});
+
 describe('a garbled line in packed-refs (markers live there after gc)', () => {
   it('is STORE_CORRUPT for reads; track drops the line, keeps the rest aside and goes on', async () => {
     const ws = repoWithCommit({ 'a.txt': 'one\n' });
