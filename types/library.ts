@@ -226,6 +226,7 @@ export const TrackOptionsArg = deferred(() =>
       delivery: z.optional(z.object({ hook: z.string(), text: z.string() })),
       unlessUnchanged: optionalFlag(),
       touched: z.optional(strings()),
+      checkObjects: optionalFlag(),
     }),
   ),
 );

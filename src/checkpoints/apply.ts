@@ -116,11 +116,17 @@ async function applyPart(ctx: ApplyContext, plan: Plan): Promise<Applied> {
   const cache = new Map<string, boolean>();
   const ready: Writing[] = [];
   const fresh: Writing[] = [];
+  // A write below another write of this plan (revert by patches from two checkpoints: `d` a link in
+  // one, `d/f` a file in the other) would land wherever that link, written first, points.
+  const writes = new Set(plan.writes.map((w) => w.path));
   for (const entry of plan.writes) {
     if (blocked(entry.path)) continue;
     const { kind, perm } = await statOf(toAbsolute(ctx.root, entry.path));
     const fits =
-      (await leadingDirsAreReal(ctx.root, entry.path, cache)) && kind !== 'dir' && kind !== 'other';
+      !belowOneOf(entry.path, writes) &&
+      (await leadingDirsAreReal(ctx.root, entry.path, cache)) &&
+      kind !== 'dir' &&
+      kind !== 'other';
     if (!fits || (kind !== 'missing' && !ctx.current.has(entry.path))) out.leftAlone.push(entry.path);
     else if (kind === 'missing') fresh.push(entry);
     else ready.push(perm === null || entry.mode === '120000' ? entry : { ...entry, perm });
@@ -139,6 +145,13 @@ async function applyPart(ctx: ApplyContext, plan: Plan): Promise<Applied> {
   out.leftAlone.push(...declined);
   for (const list of [out.written, out.leftAlone, out.changed]) list.sort();
   return out;
+}
+
+/** Whether a leading directory of git path `path` is one of `paths`. */
+function belowOneOf(path: string, paths: ReadonlySet<string>): boolean {
+  for (let at = path.indexOf('/'); at > 0; at = path.indexOf('/', at + 1))
+    if (paths.has(path.slice(0, at))) return true;
+  return false;
 }
 
 async function applyDeletes(ctx: ApplyContext, paths: readonly string[], out: Applied): Promise<void> {

@@ -15,6 +15,7 @@ import {
 import type { CheckpointRepo } from '../git/checkpoint-repo.js';
 import { fsPath } from '../fs/path-bytes.js';
 import { LATEST_REF } from './message.js';
+import { setAsideLooseObjects } from './recovery.js';
 import { findSkipped, type Skip } from './skip-rules.js';
 import { isUnder, toAbsolute } from './workspace-paths.js';
 
@@ -32,6 +33,10 @@ export interface CaptureContext {
   /** Git paths never captured (our home, excluded directories). */
   excluded: readonly string[];
   maxFileSizeBytes: number;
+  /** The store's directory: a loose object git cannot read is moved aside there (recovery.ts). */
+  storeDir: string;
+  /** Check the index's objects whatever the stamps say (an explicit `checkpoint track`: see captureWithoutLost). */
+  checkObjects?: boolean;
   /**
    * Directories known to hold a repository of their own, left out as nested ones are although git
    * lists none of their files (a directory the index holds, become a repository with nothing changed).
@@ -105,14 +110,15 @@ export async function captureWorkspace(ctx: CaptureContext): Promise<Capture> {
  * objects are checked (two git processes). The entries that name a lost object leave the index
  * (the whole index when they are most of it: one removal each would cost more than staging every
  * file), and the capture runs again: it stages those files anew, writing back each object whose
- * file still holds it. `restaged`: those paths (none when nothing was lost).
+ * file still holds it. `restaged`: those paths (none when nothing was lost). A loose object cut
+ * short in place (a crash) changes no stamp: `checkObjects` checks whatever they say.
  */
 export async function captureWithoutLost(
   ctx: CaptureContext,
 ): Promise<{ capture: Capture; restaged: string[] }> {
   const gitDir = ctx.repo.gitDir;
   const since = [join(gitDir, ...LATEST_REF.split('/')), join(gitDir, 'packed-refs')];
-  const suspect = objectsChangedSince(gitDir, since);
+  const suspect = ctx.checkObjects === true || objectsChangedSince(gitDir, since);
   const first = await captureWorkspace(ctx).catch((error: unknown) => {
     if (error instanceof GitFailedError) return error;
     throw error;
@@ -120,13 +126,15 @@ export async function captureWithoutLost(
   const failed = first instanceof GitFailedError;
   if (!suspect && !failed) return { capture: first, restaged: [] };
   // An index git cannot read fails this listing too: the capture's own failure says it (recovery.ts).
-  const { missing, entries } = await entriesWithoutObject(ctx.repo).catch((error: unknown) => {
+  const { missing, ids, entries } = await entriesWithoutObject(ctx.repo).catch((error: unknown) => {
     throw failed ? first : error;
   });
   if (missing.length === 0) {
     if (failed) throw first;
     return { capture: first, restaged: [] };
   }
+  // An object file that is there but unreadable would never be written again: it goes aside first.
+  await setAsideLooseObjects(ctx.storeDir, gitDir, ids);
   if (missing.length * 2 > entries) await rm(ctx.repo.indexFile, { force: true });
   else await dropIndexEntries(ctx.repo, missing);
   return { capture: await captureWorkspace(ctx), restaged: missing };

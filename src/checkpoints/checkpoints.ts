@@ -150,7 +150,7 @@ export class Checkpoints {
     // longest chain of processes.
     const numbered = opts.beforePrompt === true && opts.session !== undefined;
     const role = roleOf(opts);
-    const capturing = store.capture({ forTrack: true });
+    const capturing = store.capture({ forTrack: true, checkObjects: opts.checkObjects === true });
     const reading = listRefRecords(
       store.repo,
       numbered ? [CHECKPOINT_REF_PREFIX, META_REF_PREFIX] : [META_REF_PREFIX],

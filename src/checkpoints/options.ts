@@ -49,6 +49,12 @@ export interface TrackOptions {
    * nobody's. Paths outside the workspace are ignored; none inside, or more than 100: the whole step.
    */
   touched?: readonly string[];
+  /**
+   * Check every object the store's index names (two git processes) before capturing, as
+   * `checkpoint track` does; else only when the store's object stamps changed. A loose object a
+   * crash left empty changes none: found, it is moved aside and written again from the file.
+   */
+  checkObjects?: boolean;
 }
 
 /** `track`'s result, plus the prompt number it was given and what went wrong in automatic upkeep (the checkpoint stands). */

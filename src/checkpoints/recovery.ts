@@ -52,7 +52,7 @@ const INDEX_FAILURE =
 
 /**
  * The damage behind a failed git call, when a damaged ref explains it: a ref of ours naming an
- * object that is gone (asked of git only now), or what the files show; with `withIndex` (a command
+ * object that is gone (asked of git only now) or that is no commit, or what the files show; with `withIndex` (a command
  * that uses the index), an index git says it cannot read, which the file check (indexDamage) may
  * not see: a missing or cut short shared index. Null when the failure is not of that kind, or
  * nothing is damaged: the caller throws the failure itself.
@@ -63,6 +63,10 @@ export async function damageBehind(
   error: unknown,
   withIndex = false,
 ): Promise<RepoDamage | null> {
+  // A ref naming a blob or a tree: git lists it without failing (refs.ts listRefRecords).
+  const notCommits = error instanceof StoreCorruptError ? error.details.notCommits : undefined;
+  if (Array.isArray(notCommits))
+    return { unusable: null, brokenRefs: notCommits as string[], garbledPacked: [], index: null };
   if (!(error instanceof AgentgateError) || error.code !== 'GIT_FAILED') return null;
   const said = `${error.message}\n${String(error.details.stderr ?? '')}`;
   const index = withIndex ? INDEX_FAILURE.exec(said) : null;
@@ -127,10 +131,7 @@ export async function setAside(location: StoreLocation, damage: RepoDamage): Pro
           ...(damage.index === null ? [] : [location.indexFile]),
         ]
       : [location.gitDir, location.indexFile, join(location.dir, 'budget.json'), location.upkeepFile];
-  const aside = join(
-    location.dir,
-    `damaged-${new Date().toISOString().replace(/[-:.]/g, '')}-${randomHex(3)}`,
-  );
+  const aside = asideDir(location.dir);
   if (damage.unusable === null) await dropPacked(location, damage, aside);
   for (const part of parts) {
     if ((await lstat(part).catch(() => null)) === null) continue;
@@ -145,6 +146,36 @@ export async function setAside(location: StoreLocation, damage: RepoDamage): Pro
         ? 'its checkpoints are kept'
         : 'its checkpoints are kept (the index, a cache of the latest one, is made again from it)';
   return `the checkpoint store ${location.dir} was damaged (${what(damage)}): the damaged part was moved to ${aside} and ${next}`;
+}
+
+/** `<store>/damaged-<time>-<random>`: where a damaged part goes (nothing is deleted). */
+function asideDir(storeDir: string): string {
+  return join(storeDir, `damaged-${new Date().toISOString().replace(/[-:.]/g, '')}-${randomHex(3)}`);
+}
+
+/**
+ * Moves aside the loose object files of `ids` (objects git says it lacks) that are there all the
+ * same: cut short or emptied, as a crash leaves a file whose data never reached the disk ("object
+ * file is empty"). git writes no object whose file it finds, readable or not, so staging the file
+ * again would write nothing without this. Returns how many were moved.
+ */
+export async function setAsideLooseObjects(
+  storeDir: string,
+  gitDir: string,
+  ids: readonly string[],
+): Promise<number> {
+  let aside: string | null = null;
+  let moved = 0;
+  for (const id of ids) {
+    const file = join(gitDir, 'objects', id.slice(0, 2), id.slice(2));
+    if ((await lstat(file).catch(() => null))?.isFile() !== true) continue;
+    aside ??= asideDir(storeDir);
+    const to = join(aside, 'objects', id.slice(0, 2), id.slice(2));
+    await mkdir(dirname(to), { recursive: true });
+    await rename(file, to);
+    moved += 1;
+  }
+  return moved;
 }
 
 /**

@@ -5,6 +5,7 @@ import { listRefRecords } from '../git/refs.js';
 import { CHECKPOINT_REF_PREFIX, lineEntryOf } from './message.js';
 import { inTheWay, planChanges, type Plan } from './plan.js';
 import {
+  cappedTouched,
   ownerOf,
   ownsStep,
   sessionChanges,
@@ -92,12 +93,16 @@ export function restoreSession(
       captured,
     );
     const applied = await store.apply(plan, current, safety.skips);
-    // What the restore wrote is the session's own change (a later restore of it is no conflict).
+    // What the restore wrote is the session's own change (a later restore of it is no conflict),
+    // and only that: the capture also sees what it did not write (a person's file that the
+    // `.gitignore` it put back no longer ignores, a write landing meanwhile), which is nobody's.
+    const touched = cappedTouched([...applied.written, ...applied.deleted]);
     if (applied.written.length + applied.deleted.length > 0)
       await store.trackLocked(`restore of ${label}`, 'track', false, {
         session: from.session,
         event: 'restore',
         role: 'restore',
+        ...(touched === undefined ? {} : { touched }),
       });
     return {
       ...base,

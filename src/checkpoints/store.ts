@@ -264,13 +264,17 @@ export class CheckpointStore {
    * since the latest checkpoint, it makes sure that the tree names none that is lost (capture.ts
    * captureWithoutLost); a track says so in `recovered`.
    */
-  async capture(opts: { forTrack?: boolean; nested?: readonly string[] } = {}): Promise<Capture> {
+  async capture(
+    opts: { forTrack?: boolean; nested?: readonly string[]; checkObjects?: boolean } = {},
+  ): Promise<Capture> {
     if (opts.forTrack !== true) await dropBudget(this.location);
     const { capture, restaged } = await captureWithoutLost({
       root: this.workspace,
       repo: this.repo,
       excluded: this.excluded,
       maxFileSizeBytes: this.maxFileSizeBytes,
+      storeDir: this.location.dir,
+      ...(opts.checkObjects === true ? { checkObjects: true } : {}),
       ...(opts.nested === undefined ? {} : { nested: opts.nested }),
     });
     if (restaged.length > 0) {

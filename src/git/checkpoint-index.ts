@@ -116,19 +116,24 @@ export async function indexFromTree(repo: CheckpointRepo, treeish: string): Prom
 
 /**
  * The paths of the index entries whose object the repository lacks (a pack or a loose object
- * lost), and how many entries there are: one `ls-files`, one `cat-file`. write-tree checks the
+ * lost, or one git cannot read), those objects' ids, and how many entries there are: one
+ * `ls-files`, one `cat-file`. write-tree checks the
  * objects of the directories it has to write, and takes every other one on trust from the cache
  * of trees; this is for when objects may have gone (objectsChangedSince), not for every capture.
  * A gitlink names no object of this repository.
  */
 export async function entriesWithoutObject(
   repo: CheckpointRepo,
-): Promise<{ missing: string[]; entries: number }> {
+): Promise<{ missing: string[]; ids: string[]; entries: number }> {
   const listed = await runGitBuffer(repo, ['ls-files', '-z', '-v', '-s']);
   const entries = parseIndexEntries(decodeBytes(listed.stdout)).filter((e) => e.mode !== GITLINK_MODE);
   const answers = await batchCheck(repo, [...new Set(entries.map((e) => e.oid))]);
   const gone = new Set(answers.filter((a) => !a.found).map((a) => a.name));
-  return { missing: entries.filter((e) => gone.has(e.oid)).map((e) => e.path), entries: entries.length };
+  return {
+    missing: entries.filter((e) => gone.has(e.oid)).map((e) => e.path),
+    ids: [...gone],
+    entries: entries.length,
+  };
 }
 
 /**

@@ -15,17 +15,33 @@ import { runGitBuffer, type GitResult, type RunOptions } from './runner.js';
 /** Full or abbreviated hex ids, and our own checkpoint ref names: nothing that git could read as an option. */
 const REVISION = /^([0-9a-f]{4,64}|refs\/checkpoints(-meta)?\/[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*)$/;
 
+/** A path component git never stages: `.git` (any case), `.`, `..`. */
+const UNSTAGEABLE = /^(?:\.git|\.{1,2})$/i;
+
 /** True if `rev` has the shape of something the checkpoint repository can resolve. */
 export function isCheckpointRevision(rev: string): boolean {
   return REVISION.test(rev) && !rev.includes('..');
 }
 
-/** Every blob (file or symlink) of a tree, by path. Null when `rev` names no tree; any other failure throws. */
+/**
+ * Every blob (file or symlink) of a tree, by path. Null when `rev` names no tree; any other failure
+ * throws. A path no capture can make (a `.git` component in any case, `..`, `.`: git refuses to
+ * stage them) is STORE_CORRUPT: a store tampered with must not write into the workspace's `.git`.
+ */
 export async function listTree(repo: CheckpointRepo, rev: string): Promise<Map<string, TreeEntry> | null> {
   if (!isCheckpointRevision(rev)) return null;
   try {
     const res = await readGit(repo, ['ls-tree', '-r', '-z', '--full-tree', rev]);
-    return parseLsTree(decodeBytes(res.stdout));
+    const listing = parseLsTree(decodeBytes(res.stdout));
+    const foreign = [...listing.keys()].find((path) =>
+      path.split('/').some((part) => UNSTAGEABLE.test(part)),
+    );
+    if (foreign !== undefined)
+      throw new StoreCorruptError(
+        `the checkpoint store ${repo.gitDir} holds a tree ${rev} naming ${JSON.stringify(foreign)}, a path no capture makes (it was tampered with); restore or revert from another checkpoint (see "checkpoint list")`,
+        { details: { gitDir: repo.gitDir, tree: rev, path: foreign } },
+      );
+    return listing;
   } catch (cause) {
     if (
       cause instanceof GitFailedError &&
@@ -128,9 +144,12 @@ export async function readObjects(
   const out = new Map<string, Buffer>();
   const unique = [...new Set(oids)];
   if (unique.length === 0) return out;
-  const res = await runGitBuffer(repo, ['cat-file', '--batch'], {
-    input: unique.map((o) => `${o}\n`).join(''),
-  });
+  const res = await readGit(
+    repo,
+    ['cat-file', '--batch'],
+    { input: unique.map((o) => `${o}\n`).join('') },
+    paths,
+  );
   for (const obj of parseCatFileBatch(res.stdout)) {
     if (obj.kind === 'missing') throw lostObject(repo, obj.name, paths.get(obj.name) ?? null);
     out.set(obj.oid, obj.content);
@@ -138,21 +157,30 @@ export async function readObjects(
   return out;
 }
 
-/** git's words (LC_ALL=C) for an object it needs and the repository lacks. */
+/**
+ * git's words (LC_ALL=C) for an object it needs and the repository lacks, or holds cut short (a
+ * loose object whose header reads but whose content does not: `cat-file --batch` cannot stream it).
+ */
 const LOST_OBJECT =
-  /unable to read (?:tree )?([0-9a-f]{40,64})|missing (?:blob|tree) object '([0-9a-f]{40,64})'/;
+  /unable to read (?:tree )?([0-9a-f]{40,64})|missing (?:blob|tree) object '([0-9a-f]{40,64})'|unable to stream ([0-9a-f]{40,64})/;
 
-/** runGitBuffer for a read of trees and blobs: an object the store lost is STORE_CORRUPT, as in readObjects. */
+/**
+ * runGitBuffer for a read of trees and blobs: an object the store lost is STORE_CORRUPT, as in
+ * readObjects, naming the file `paths` gives for it.
+ */
 async function readGit(
   repo: CheckpointRepo,
   args: string[],
   opts: RunOptions = {},
+  paths: ReadonlyMap<string, string> = new Map(),
 ): Promise<GitResult<Buffer>> {
   try {
     return await runGitBuffer(repo, args, opts);
   } catch (cause) {
     const lost = cause instanceof GitFailedError ? LOST_OBJECT.exec(String(cause.details.stderr)) : null;
-    throw lost === null ? cause : lostObject(repo, (lost[1] ?? lost[2]) as string, null);
+    if (lost === null) throw cause;
+    const object = (lost[1] ?? lost[2] ?? lost[3]) as string;
+    throw lostObject(repo, object, paths.get(object) ?? null);
   }
 }
 

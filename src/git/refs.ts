@@ -5,6 +5,7 @@ import {
   GitFailedError,
   InvalidArgumentError,
   RevisionNotFoundError,
+  StoreCorruptError,
 } from '../errors.js';
 import { assertGitId, isFullId } from './ids.js';
 import type { Repo } from './repo.js';
@@ -410,7 +411,12 @@ export async function deleteRefs(
   });
 }
 
-/** Every ref under the given prefixes with its commit, tree, date and message body, newest ref name first. */
+/**
+ * Every ref under the given prefixes with its commit, tree, date and message body, newest ref name
+ * first. A ref naming an object that is no commit (a blob or a tree: for-each-ref gives it no tree
+ * and no date) is STORE_CORRUPT, `details.notCommits` naming those refs, so that the checkpoint
+ * store can set them aside (checkpoints/recovery.ts damageBehind) rather than read a date of nothing.
+ */
 export async function listRefRecords(repo: GitOptions, prefixes: readonly string[]): Promise<RefRecord[]> {
   for (const p of prefixes) assertRefName(p);
   const res = await runGit(repo, [
@@ -419,5 +425,14 @@ export async function listRefRecords(repo: GitOptions, prefixes: readonly string
     `--format=${REF_RECORD_FORMAT}`,
     ...prefixes,
   ]);
-  return parseRefRecords(res.stdout);
+  const records = parseRefRecords(res.stdout);
+  const notCommits = records.filter((r) => r.tree === '').map((r) => r.ref);
+  if (notCommits.length > 0)
+    throw new StoreCorruptError(
+      `${notCommits.join(', ')} name${notCommits.length > 1 ? '' : 's'} no commit`,
+      {
+        details: { notCommits },
+      },
+    );
+  return records;
 }

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { expectCode } from '../helpers/codes.js';
 import { fingerprint, openCheckpoints } from '../helpers/checkpoints.js';
 import { runCli } from '../helpers/cli.js';
-import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+import { git, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
 /** The `damaged-*` directories set aside in a store. */
 function setAside(storeDir: string): string[] {
@@ -212,6 +212,57 @@ describe('a ref naming an object that is gone', () => {
     expect(c.recovered).toMatch(/refs\/checkpoints\//);
     expect(c.upkeepError).toBeUndefined();
     expect((await cp.list()).map((e) => e.label)).toEqual(['C', 'B', 'A']);
+  });
+});
+
+describe('a ref naming an object that is no commit (a store tampered with)', () => {
+  it('a blob in a checkpoint ref, a tree in a marker: STORE_CORRUPT for reads (not INTERNAL), track sets them aside', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const home = tempDir('agentgate-cp-not-commit-');
+    const cp = await openCheckpoints(ws, { home });
+    const a = await cp.track('A');
+    const blob = git(ws, ['hash-object', 'a.txt']);
+    writeFileSync(join(cp.location.gitDir, 'refs', 'checkpoints', 'zzz'), `${blob}\n`);
+    writeFileSync(join(cp.location.gitDir, 'refs', 'checkpoints-meta', 'baseline'), `${a.hash}\n`);
+    await expectCode(cp.list(), 'STORE_CORRUPT');
+    await expectCode(cp.markers(), 'STORE_CORRUPT');
+    await expectCode(cp.restore('A'), 'STORE_CORRUPT');
+    const list = runCli(['checkpoint', 'list', '--json', '-C', ws], { env: { AGENTGATE_HOME: home } });
+    expect([list.status, (list.json() as { error: { code: string } }).error.code]).toEqual([
+      1,
+      'STORE_CORRUPT',
+    ]);
+
+    writeFiles(ws, { 'a.txt': 'two\n' });
+    const b = await cp.track('B');
+    expect(b.recovered).toMatch(/refs\/checkpoints\/zzz/);
+    expect(b.upkeepError).toBeUndefined();
+    expect((await cp.list()).map((e) => e.label)).toEqual(['B', 'A']);
+    expect((await cp.markers()).baseline).not.toBeNull();
+  });
+});
+
+describe('a checkpoint whose tree names a path no capture makes (a store tampered with)', () => {
+  it('restore and revert are STORE_CORRUPT and write nothing into the workspace or its .git', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const cp = await openCheckpoints(ws);
+    await cp.track('A');
+    const store = (args: string[], input?: string) =>
+      git(ws, [`--git-dir=${cp.location.gitDir}`, ...args], input === undefined ? {} : { input });
+    const blob = store(['hash-object', '-w', '--stdin'], 'pwned\n');
+    const inner = store(['mktree'], `100644 blob ${blob}\tpost-checkout\n`);
+    const tree = store(['mktree'], `040000 tree ${inner}\t.git\n100644 blob ${blob}\tok.txt\n`);
+    const commit = store(['commit-tree', tree, '-m', 'agentgate checkpoint: B']);
+    writeFileSync(
+      join(cp.location.gitDir, 'refs', 'checkpoints', '20991231T000000000Z-aaaaaa'),
+      `${commit}\n`,
+    );
+    const before = fingerprint(ws);
+
+    await expectCode(cp.restore(tree), 'STORE_CORRUPT');
+    await expectCode(cp.revert(tree), 'STORE_CORRUPT');
+    expect(fingerprint(ws)).toEqual(before);
+    expect(existsSync(join(ws, '.git', 'post-checkout'))).toBe(false);
   });
 });
 

@@ -5,7 +5,7 @@
  * captureWithoutLost); a checkpoint that holds a lost object is STORE_CORRUPT to restore, and the
  * ways out that error names work.
  */
-import { readdirSync, readFileSync, rmSync, truncateSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Checkpoints } from '../../src/checkpoints/index.js';
@@ -121,5 +121,53 @@ describe('a store that lost one loose object', () => {
     writeFiles(ws, { 'a.txt': 'three\n' });
     await cp.restore(a.hash);
     expect([read(ws, 'a.txt'), read(ws, 'b.txt')]).toEqual(['one\n', 'b1\n']);
+  });
+});
+
+describe('a loose object left unreadable in place (a crash: "object file is empty")', () => {
+  /** Empties or cuts short the object file of `content`, as a crash does: no directory's stamp changes. */
+  function spoil(ws: string, cp: Checkpoints, content: string, keep: number): void {
+    const file = looseBlob(ws, cp, content);
+    chmodSync(file, 0o644);
+    if (keep === 0) writeFileSync(file, '');
+    else truncateSync(file, keep);
+  }
+
+  it('emptied: "checkpoint track" moves it aside and writes it again from the file; both checkpoints restore', async () => {
+    const ws = repoWithCommit({ 'README.md': 'init\n' });
+    const home = tempDir('agentgate-cp-empty-object-');
+    const env = { AGENTGATE_HOME: home };
+    writeFiles(ws, { 'd/a.txt': 'alpha\n' });
+    const a = runCli(['checkpoint', 'track', '--json', '-C', ws], { env }).json() as { hash: string };
+    const cp = await openCheckpoints(ws, { home });
+    spoil(ws, cp, 'alpha\n', 0);
+
+    writeFiles(ws, { 'b.txt': 'beta\n' });
+    const track = runCli(['checkpoint', 'track', '--json', '-C', ws], { env });
+    expect(track.status).toBe(0);
+    const warnings = (JSON.parse(track.stderr) as { warnings: Array<{ code: string }> }).warnings;
+    expect(warnings.map((w) => w.code)).toEqual(['STORE_RECOVERED']);
+    const b = (track.json() as { hash: string }).hash;
+    expect([whole(ws, cp, b), whole(ws, cp, a.hash)]).toEqual([true, true]);
+    // The spoilt file went aside, not away.
+    expect(readdirSync(cp.location.dir).filter((n) => n.startsWith('damaged-'))).toHaveLength(1);
+    rmSync(join(ws, 'd'), { recursive: true });
+    expect(runCli(['checkpoint', 'restore', b, '--json', '-C', ws], { env }).status).toBe(0);
+    expect(read(ws, 'd/a.txt')).toBe('alpha\n');
+  });
+
+  it('cut short after its header: restoring its checkpoint is STORE_CORRUPT naming the file, not GIT_FAILED', async () => {
+    const ws = repoWithCommit({ 'README.md': 'init\n' });
+    const big = `${'x'.repeat(60_000)}\n`;
+    writeFiles(ws, { 'a.txt': big });
+    const cp = await openCheckpoints(ws);
+    const a = await cp.track('A');
+    spoil(ws, cp, big, 40);
+    rmSync(join(ws, 'a.txt'));
+    const failed = await cp.restore(a.hash).then(
+      () => null,
+      (error: unknown) => error as { code?: string; details?: { path?: unknown } },
+    );
+    expect([failed?.code, failed?.details?.path]).toEqual(['STORE_CORRUPT', 'a.txt']);
   });
 });

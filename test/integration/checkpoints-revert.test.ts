@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RevertResult } from '../../types/checkpoint.js';
@@ -116,6 +116,34 @@ describe('checkpoint revert', () => {
     expect(read(ws, 'a.txt')).toBe('a2');
     expect((await cp.list()).length).toBe(count);
   });
+});
+
+describe('revert by patches from two checkpoints that disagree on a directory', () => {
+  it.each([
+    ['a symbolic link to a directory outside', (ws: string, out: string) => symlinkSync(out, join(ws, 'd'))],
+    ['a file', (ws: string) => writeFiles(ws, { d: 'a file\n' })],
+  ])(
+    'd is %s in one and d/f a file in the other: d/f is left alone, nothing is written through d',
+    async (_what, make) => {
+      const ws = tempDir('agentgate-cp-revert-link-');
+      const out = tempDir('agentgate-cp-revert-out-');
+      make(ws, out);
+      const cp = await openCheckpoints(ws);
+      const a = await cp.track('A');
+      rmSync(join(ws, 'd'), { recursive: true });
+      writeFiles(ws, { 'd/f': 'from B\n' });
+      const b = await cp.track('B');
+      rmSync(join(ws, 'd'), { recursive: true });
+      await cp.track('C');
+
+      const r = await cp.revert([
+        { hash: a.hash, files: [join(ws, 'd')] },
+        { hash: b.hash, files: [join(ws, 'd', 'f')] },
+      ]);
+      expect([r.reverted, r.leftAlone]).toEqual([[join(ws, 'd')], [join(ws, 'd', 'f')]]);
+      expect(readdirSync(out)).toEqual([]);
+    },
+  );
 });
 
 describe('revert of the workspace root, and restore --prompt arguments', () => {

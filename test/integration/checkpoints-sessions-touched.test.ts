@@ -27,6 +27,24 @@ describe('tool events that name the files they wrote (touched)', () => {
     return meta.touched;
   };
 
+  it("a person's file that a restore --prompt un-ignored is not the session's: its next restore --prompt leaves it", async () => {
+    const ws = repoWithCommit({ '.gitignore': '', 'a.txt': 'a0\n' });
+    const cp = await openCheckpoints(ws);
+    const s = session(cp, 's');
+    await s.start();
+    await s.prompt();
+    writeFiles(ws, { '.gitignore': 'local.env\n' });
+    await edit(cp, 's', [join(ws, '.gitignore')]);
+    writeFiles(ws, { 'local.env': 'API_KEY=secret\n' }); // a person's, ignored: in no checkpoint
+    await s.prompt();
+    // Puts back the empty .gitignore: the restore's checkpoint sees local.env, which it did not write.
+    expect((await cp.restorePrompt(1, 's')).restored).toEqual([join(ws, '.gitignore')]);
+    writeFiles(ws, { '.gitignore': '*.log\n' }); // the person's own rules since
+    const r = await cp.restorePrompt(2, 's');
+    expect([r.deleted, r.conflicts]).toEqual([[], [join(ws, '.gitignore')]]);
+    expect(read(ws, 'local.env')).toBe('API_KEY=secret\n');
+  });
+
   it("another session's file that the session's tool checkpoint captured is not the session's: restore --prompt neither deletes nor restores it", async () => {
     const ws = repoWithCommit({ 'a.txt': 'a0\n' });
     const cp = await openCheckpoints(ws);

@@ -50,7 +50,9 @@ const track = defineCommand({
   positionals: { required: [] },
   examples: ['checkpoint track --label "before tool call" --json'],
   async run(ctx, values) {
-    const { upkeepError, recovered, ...result } = await (await open(ctx)).track(values.label);
+    const { upkeepError, recovered, ...result } = await (
+      await open(ctx)
+    ).track(values.label, { checkObjects: true });
     const warnings = [
       ...(recovered === undefined ? [] : [{ code: 'STORE_RECOVERED', message: recovered, file: null }]),
       ...(upkeepError === undefined
