@@ -207,7 +207,9 @@ async function execute(request: ServeRequest, opts: Serving): Promise<CommandRes
     else if (value === true) argv.push(`--${name}`);
     else if (value !== false) argv.push(`--${name}=${String(value)}`);
   }
-  await refuseOwnStreams(given, request.args, opts.own);
+  // A gate's CMD and ARGs are a command line it runs with stdio of its own, not files of ours.
+  const files = command.positionals.required.includes('CMD') ? [] : request.args;
+  await refuseOwnStreams(given, files, opts.own);
   argv.push('--', ...request.args);
   const { values, positionals } = parseCommandLine(command, argv);
   const ctx = await Context.create({ ...(values as GlobalValues), json: true });

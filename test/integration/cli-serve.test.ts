@@ -340,17 +340,22 @@ describe('serve (JSON lines over stdio)', () => {
         req(3, 'export', { output: '/dev/stdout' }),
         req(4, 'import', {}, ['/dev/stdin']),
         req(5, 'runs'),
+        // A gate's command line is its own: the check reads and writes its own stdio.
+        req(6, 'gate', { run: 'own', name: 'lint', iteration: 1 }, ['cat', '/dev/stdin']),
       ],
       ['-C', dir],
       home,
     );
     expect(served.status).toBe(0);
-    expect(served.responses.map((r) => r.id)).toEqual([1, 2, 3, 4, 5]);
+    expect(served.responses.map((r) => r.id)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(served.responses.slice(0, 4).map(errorCode)).toEqual(Array(4).fill('INVALID_REQUEST'));
     expect(
       served.responses.slice(0, 4).map((r) => ('error' in r ? r.error.details?.argument : null)),
     ).toEqual(['options.config', 'options.output', 'options.output', 'args.0']);
     expect(result(served.responses[4])).toHaveLength(1);
+    expect(
+      served.responses[5] && 'error' in served.responses[5] ? served.responses[5].error.code : 'ran',
+    ).not.toBe('INVALID_REQUEST');
   });
 
   it('ends cleanly on an empty input', async () => {
