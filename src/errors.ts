@@ -196,6 +196,8 @@ export class GateTimeoutError extends AgentgateError {
 export class JunitInvalidError extends AgentgateError {
   readonly code = 'JUNIT_INVALID' as const;
 }
+/** A text that is not a JUnit report (`parseJunit`); the caller adds which file. */
+export class JunitParseError extends JunitInvalidError {}
 /** `gate replay` without --yes: it would run a command that may come from another machine. */
 export class ReplayNotConfirmedError extends AgentgateError {
   readonly code = 'REPLAY_NOT_CONFIRMED' as const;

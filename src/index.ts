@@ -8,7 +8,7 @@ export {
   type IterationSnapshot,
   type CherryPickOptions,
 } from './snapshotter/snapshotter.js';
-export { runDemo, type DemoSummary } from './demo/demo.js';
+export type { DemoSummary } from './demo/demo.js';
 export {
   Checkpoints,
   type CheckpointsOptions,
@@ -38,15 +38,8 @@ export { resolveSettings, loadConfig, type Settings } from './store/config.js';
 export { resolveHome, layout } from './store/paths.js';
 export * from './errors.js';
 export * from '../types/index.js';
-export { renderReport, writeReport, buildRunReport, renderMarkdown, renderDotenv } from './report/index.js';
-export {
-  detectCi,
-  formatKeyValues,
-  appendKeyValues,
-  appendStepSummary,
-  errorAnnotations,
-  type CiMode,
-} from './ci/github.js';
+export { renderReport, writeReport, buildRunReport } from './report/index.js';
+export { detectCi, type CiMode } from './ci/github.js';
 export {
   Gates,
   type GateRunOptions,
@@ -56,7 +49,7 @@ export {
 } from './gates/gates.js';
 export type { GateVerifyOptions } from './gates/verify.js';
 export { parseJunit } from './gates/junit.js';
-export { decideVerdict, type VerdictInput } from './gates/verdict.js';
+export type { VerdictInput } from './gates/verdict.js';
 export { GateStore, type NewGateResult } from './store/gate-store.js';
 // The repository computeAnchor and computeTrace take: opened (and checked) as every command opens it.
 export { openCheckedRepo as openRepo } from './provenance/sources.js';
@@ -66,15 +59,26 @@ export {
   computeAnchors,
   anchorRange,
   computeTrace,
-  toAgentTrace,
   traceWithWip,
   verifyAnchor,
   writeCommitStatement,
   provenanceSources,
   AnchorStore,
-  sameAnchor,
-  anchorDifferences,
   type AnchorOptions,
   type TraceOptions,
   type ProvenanceSources,
 } from './provenance/index.js';
+// The helpers above the commands' own calls, each checking its arguments as the entry points do.
+export {
+  runDemo,
+  renderMarkdown,
+  renderDotenv,
+  formatKeyValues,
+  appendKeyValues,
+  appendStepSummary,
+  errorAnnotations,
+  decideVerdict,
+  toAgentTrace,
+  anchorDifferences,
+  sameAnchor,
+} from './library-helpers.js';

@@ -62,6 +62,26 @@ export function anchorTarget(io: Pick<ActionIo, 'input' | 'fail'>, env: NodeJS.P
   return ['HEAD'];
 }
 
+/**
+ * The last commit of a forced push (`"forced": true`) whose range came from the event: a force push
+ * rewrote the branch, so its `before` is usually in no clone (`actions/checkout` fetches what refs
+ * reach) and `anchor --range before..after` finds no such revision. That push is then anchored as a
+ * new branch's is. Null for anything else: a missing `before` of a plain push is a shallow clone,
+ * which must fail rather than anchor one commit of many.
+ */
+export function forcedPushTip(io: Pick<ActionIo, 'input'>, env: NodeJS.ProcessEnv): string | null {
+  if (io.input('range') || io.input('commit')) return null;
+  const event = readEvent(env.GITHUB_EVENT_PATH);
+  if (
+    event === null ||
+    event.forced !== true ||
+    (event.pull_request !== undefined && event.pull_request !== null)
+  )
+    return null;
+  const target = anchorTarget({ input: io.input, fail: (message) => new Error(message) }, env);
+  return target?.[0] === '--range' && typeof event.after === 'string' ? event.after : null;
+}
+
 /** A revision (or a range) as given: one word that no option parser can take for an option. */
 function revisionInput(io: Pick<ActionIo, 'fail'>, name: string, text: string, shape: RegExp): string {
   if (text.startsWith('-') || /\s/.test(text) || !shape.test(text))
@@ -116,7 +136,7 @@ export async function anchor(io: ActionIo, env: NodeJS.ProcessEnv): Promise<void
   const want = anchorInputs(io, env);
   mkdirSync(io.outputDir, { recursive: true });
   if (want.fetch) io.cliJson(['fetch', ...want.remote], 'fetch');
-  const doc = want.target === null ? [] : io.cliJson(['anchor', ...want.target], 'anchor');
+  const doc = want.target === null ? [] : anchorOrForcedTip(io, want.target, env);
   const anchors = (Array.isArray(doc) ? doc : [doc]) as AnchorDoc[];
   const total = anchors.reduce(
     (t, a) => ({
@@ -149,6 +169,20 @@ export async function anchor(io: ActionIo, env: NodeJS.ProcessEnv): Promise<void
       throw io.fail(
         `${total.linesFromRuns} of ${total.linesAdded} added lines (${got}%) come from recorded runs, below min-coverage ${wanted}%`,
       );
+  }
+}
+
+/** `anchor` of the target; a forced push whose `before` this clone lacks: its last commit (forcedPushTip). */
+function anchorOrForcedTip(io: ActionIo, target: string[], env: NodeJS.ProcessEnv): unknown {
+  try {
+    return io.cliJson(['anchor', ...target], 'anchor');
+  } catch (error) {
+    const tip = forcedPushTip(io, env);
+    if (tip === null || (error as { code?: unknown }).code !== 'REVISION_NOT_FOUND') throw error;
+    process.stdout.write(
+      `::notice title=agentgate::a forced push: its before commit is not in this clone; anchoring its last commit ${tip}\n`,
+    );
+    return io.cliJson(['anchor', tip], 'anchor');
   }
 }
 

@@ -27,7 +27,15 @@ const CLI = join(HERE, 'cli.js');
 const FORMATS = ['html', 'md', 'json', 'dotenv', 'none'];
 const EXTENSIONS: Record<string, string> = { html: 'html', md: 'md', json: 'json', dotenv: 'env' };
 
-class ActionFailure extends Error {}
+class ActionFailure extends Error {
+  /** The CLI's error code, when the failure is a CLI command's. */
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
 
 function input(name: string, fallback = ''): string {
   const value = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`];
@@ -89,6 +97,7 @@ function cliJson(args: string[], what: string): Record<string, unknown> {
   if (res.status !== 0 || error)
     throw new ActionFailure(
       `${what} failed: ${error?.code ?? 'ERROR'}: ${error?.message ?? `exit ${res.status}`}`,
+      error?.code,
     );
   return doc;
 }

@@ -1,4 +1,7 @@
+import { fstatSync, type Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
+import { isatty } from 'node:tty';
 import {
   SERVE_MAX_LINE_BYTES,
   ServeRequest,
@@ -37,7 +40,7 @@ export interface ServeOptions {
  */
 export async function serve(input: Readable, output: Writable, opts: ServeOptions): Promise<number> {
   try {
-    await answerAll(input, output, opts);
+    await answerAll(input, output, { ...opts, own: streamIdentities([input, output]) });
   } catch (error) {
     // Nobody reads the answers any more (the orchestrator closed our stdout): stop quietly.
     if (!(error instanceof OutputClosed)) throw error;
@@ -46,7 +49,62 @@ export async function serve(input: Readable, output: Writable, opts: ServeOption
   return signal === null ? 0 : signalExitStatus(signal);
 }
 
-async function answerAll(input: Readable, output: Writable, opts: ServeOptions): Promise<void> {
+/** serve's options, and the identities (`dev:ino`) of its own request and answer streams. */
+interface Serving extends ServeOptions {
+  own: ReadonlySet<string>;
+}
+
+/**
+ * serve's own streams, as `dev:ino`: a request that names one (`--config /dev/stdin`, `-o
+ * /proc/self/fd/1`, the file the answers are redirected to) would read the requests after it or
+ * write over the answers. A device other than a terminal (/dev/null) is left out: nothing is lost.
+ */
+function streamIdentities(streams: ReadonlyArray<Readable | Writable>): Set<string> {
+  const ids = new Set<string>();
+  for (const stream of streams) {
+    const fd = (stream as { fd?: unknown }).fd;
+    if (typeof fd !== 'number') continue;
+    let s: Stats;
+    try {
+      s = fstatSync(fd);
+    } catch {
+      continue;
+    }
+    if (s.isFile() || s.isFIFO() || s.isSocket() || (s.isCharacterDevice() && isatty(fd)))
+      ids.add(`${s.dev}:${s.ino}`);
+  }
+  return ids;
+}
+
+/** Whether `value`, taken as a path (through links), is one of serve's own streams. */
+async function namesOwnStream(value: string, own: ReadonlySet<string>): Promise<boolean> {
+  if (own.size === 0 || value === '' || value.includes('\0')) return false;
+  const s = await stat(value).catch(() => null);
+  return s !== null && own.has(`${s.dev}:${s.ino}`);
+}
+
+/** INVALID_REQUEST for an option value or argument that names serve's own stdin or stdout. */
+async function refuseOwnStreams(
+  options: Readonly<Record<string, unknown>>,
+  args: readonly string[],
+  own: ReadonlySet<string>,
+): Promise<void> {
+  const named: Array<[string, string]> = [];
+  for (const [name, value] of Object.entries(options)) {
+    for (const v of Array.isArray(value) ? value : [value])
+      if (typeof v === 'string') named.push([`options.${name}`, v]);
+  }
+  args.forEach((v, i) => named.push([`args.${i}`, v]));
+  for (const [at, value] of named) {
+    if (await namesOwnStream(value, own))
+      throw new InvalidRequestError(
+        `${at}: ${JSON.stringify(value.slice(0, 200))} is serve's own input or output, where the requests come and the answers go; give a file`,
+        { details: { argument: at } },
+      );
+  }
+}
+
+async function answerAll(input: Readable, output: Writable, opts: Serving): Promise<void> {
   const max = SERVE_MAX_LINE_BYTES;
   let parts: Buffer[] = [];
   let pending = 0;
@@ -97,7 +155,7 @@ async function tooLong(output: Writable, max: number): Promise<void> {
   );
 }
 
-async function respond(output: Writable, line: Buffer, opts: ServeOptions): Promise<void> {
+async function respond(output: Writable, line: Buffer, opts: Serving): Promise<void> {
   let id: RequestId | null = null;
   try {
     let body: unknown;
@@ -126,7 +184,7 @@ async function respond(output: Writable, line: Buffer, opts: ServeOptions): Prom
 }
 
 /** Runs one request through the same steps as the CLI: find the command, parse its options strictly, run it. */
-async function execute(request: ServeRequest, opts: ServeOptions): Promise<CommandResult> {
+async function execute(request: ServeRequest, opts: Serving): Promise<CommandResult> {
   // A command that owns our stdio (iterate's agent, a hook's event, serve) would share the requests and answers.
   const command = await opts.load(request.command);
   if (!command || command.ownsStdio === true) {
@@ -149,6 +207,9 @@ async function execute(request: ServeRequest, opts: ServeOptions): Promise<Comma
     else if (value === true) argv.push(`--${name}`);
     else if (value !== false) argv.push(`--${name}=${String(value)}`);
   }
+  // A gate's CMD and ARGs are a command line it runs with stdio of its own, not files of ours.
+  const files = command.positionals.required.includes('CMD') ? [] : request.args;
+  await refuseOwnStreams(given, files, opts.own);
   argv.push('--', ...request.args);
   const { values, positionals } = parseCommandLine(command, argv);
   const ctx = await Context.create({ ...(values as GlobalValues), json: true });

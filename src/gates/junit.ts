@@ -10,12 +10,13 @@
  */
 import { TextArg } from '../../types/library.js';
 import { checkArgument } from '../arguments.js';
+import { JunitParseError } from '../errors.js';
 import { ellipsized, firstChars } from '../text.js';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { MAX_RECORDED_FAILURES, type TestCounts, type TestFailure } from '../../types/gate.js';
 
-/** Why a text is not a JUnit report; the caller adds which file. */
-export class JunitParseError extends Error {}
+// Why a text is not a JUnit report (JUNIT_INVALID; the caller adds which file).
+export { JunitParseError };
 
 /** Cuts for what a verdict keeps of one failed test (the schema's limits, with room to spare). */
 const MAX_NAME = 1_000;

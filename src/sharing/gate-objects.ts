@@ -17,7 +17,7 @@ import { SafeId } from '../../types/snapshot.js';
 import { batchCheck, readBlobs, type CommitRef, type ObjectFormat } from '../git/record-objects.js';
 import type { Repo } from '../git/repo.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
-import { parseReceivedFile, recordCommit, type RecordObjects } from './record-objects.js';
+import { parseReceivedFile, recordCommit, soleFileTree, type RecordObjects } from './record-objects.js';
 
 /** One ref per verdict: verdicts of one iteration pushed at once from several machines never meet. */
 export const GATES_PREFIX = 'refs/agentgate/gates/';
@@ -108,14 +108,21 @@ export async function readGateCommits(
       `${r.sha}:${GATE_RECORD_FILE}`,
       `${r.sha}:${GATE_LOG_FILE}`,
       `${r.parents[0]}^{tree}`,
+      `${r.sha}^{tree}`,
     ]),
   );
   const sized = shaped.flatMap((r, i) => {
-    const [json, log, tree] = [probes[3 * i], probes[3 * i + 1], probes[3 * i + 2]];
+    const [json, log, tree, own] = probes.slice(4 * i, 4 * i + 4);
+    const also = log?.found ? [{ name: GATE_LOG_FILE, blob: log.id }] : [];
     if (!json?.found || json.type !== 'blob') refuse(r.ref, `has no ${GATE_RECORD_FILE}`);
     else if (json.size > MAX_GATE_RECORD_BYTES)
       refuse(r.ref, `${GATE_RECORD_FILE} is larger than ${MAX_GATE_RECORD_BYTES} bytes`);
     else if (log?.found && log.type !== 'blob') refuse(r.ref, `${GATE_LOG_FILE} is not a file`);
+    else if (!own?.found || own.id !== soleFileTree(GATE_RECORD_FILE, json.id, also))
+      refuse(
+        r.ref,
+        `its tree is not ${GATE_RECORD_FILE} (and ${GATE_LOG_FILE}) alone, regular files (nothing may ride along with a verdict)`,
+      );
     else if (!tree?.found) refuse(r.ref, 'its after commit is not in the repository');
     else
       return [

@@ -10,7 +10,7 @@ import {
 } from '../../types/sharing.js';
 import type { BeforeState } from '../../types/snapshot.js';
 import { batchCheck, listRefsWithParents, readBlobs, type CommitRef } from '../git/record-objects.js';
-import { parseReceivedFile } from './record-objects.js';
+import { parseReceivedFile, soleFileTree } from './record-objects.js';
 import type { Repo } from '../git/repo.js';
 import { deleteRefs, listRefs, type RefEntry } from '../git/refs.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
@@ -162,15 +162,21 @@ async function rebuild(
     }
     candidates.push({ ref, ...name, ...(replaces === undefined ? {} : { replaces }) });
   }
-  const blobs = await batchCheck(
+  const probes = await batchCheck(
     repo,
-    candidates.map((c) => `${c.ref.sha}:${RECORD_FILE}`),
+    candidates.flatMap((c) => [`${c.ref.sha}:${RECORD_FILE}`, `${c.ref.sha}^{tree}`]),
   );
+  const blobs = probes.filter((_, i) => i % 2 === 0);
   const sizeOk = candidates.filter((c, i) => {
-    const b = blobs[i];
+    const [b, tree] = [probes[2 * i], probes[2 * i + 1]];
     if (!b?.found || b.type !== 'blob') refuse(c.ref.ref, `has no ${RECORD_FILE}`);
     else if (b.size > MAX_RECORD_BYTES)
       refuse(c.ref.ref, `${RECORD_FILE} is larger than ${MAX_RECORD_BYTES} bytes`);
+    else if (!tree?.found || tree.id !== soleFileTree(RECORD_FILE, b.id))
+      refuse(
+        c.ref.ref,
+        `its tree is not ${RECORD_FILE} alone, a regular file (nothing may ride along with a record)`,
+      );
     else return true;
     return false;
   });

@@ -51,6 +51,18 @@ export function recordCommit(format: ObjectFormat, spec: RecordCommitSpec): Reco
   };
 }
 
+/**
+ * The id of the tree recordCommit makes: the regular file `name` holding `blob` (and `also`), in the
+ * blob id's format. A received commit with another tree carries something more along.
+ */
+export function soleFileTree(
+  name: string,
+  blob: string,
+  also: ReadonlyArray<{ name: string; blob: string }> = [],
+): string {
+  return objectId(blob.length === 64 ? 'sha256' : 'sha1', 'tree', treeContent([{ name, blob }, ...also]));
+}
+
 /** Writes every record's objects (blobs, then trees, then commits) in a temp dir of `home` (`label` names it). */
 export async function writeRecordObjects(
   repo: Repo,

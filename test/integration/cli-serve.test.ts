@@ -325,6 +325,39 @@ describe('serve (JSON lines over stdio)', () => {
     }
   });
 
+  it("refuses a request naming serve's own stdin or stdout as a file: the requests after it are read, the answers stay JSON lines", async () => {
+    const dir = repoWithCommit({ 'f.txt': 'base\n' });
+    const home = tempDir('agentgate-home-');
+    expect(runCli(['before', '--run', 'own', '-C', dir, '--home', home]).status).toBe(0);
+    writeFiles(dir, { 'f.txt': 'changed\n' });
+    expect(runCli(['after', '--run', 'own', '--iteration', '1', '-C', dir, '--home', home]).status).toBe(0);
+    const served = await serveLines(
+      [
+        // Read as a config file, /dev/stdin took every request after it, which were never answered.
+        req(1, 'runs', { config: '/dev/stdin' }),
+        // Written as a file, the report or bundle went into the answers without an id.
+        req(2, 'report', { format: 'md', output: '/proc/self/fd/1' }),
+        req(3, 'export', { output: '/dev/stdout' }),
+        req(4, 'import', {}, ['/dev/stdin']),
+        req(5, 'runs'),
+        // A gate's command line is its own: the check reads and writes its own stdio.
+        req(6, 'gate', { run: 'own', name: 'lint', iteration: 1 }, ['cat', '/dev/stdin']),
+      ],
+      ['-C', dir],
+      home,
+    );
+    expect(served.status).toBe(0);
+    expect(served.responses.map((r) => r.id)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(served.responses.slice(0, 4).map(errorCode)).toEqual(Array(4).fill('INVALID_REQUEST'));
+    expect(
+      served.responses.slice(0, 4).map((r) => ('error' in r ? r.error.details?.argument : null)),
+    ).toEqual(['options.config', 'options.output', 'options.output', 'args.0']);
+    expect(result(served.responses[4])).toHaveLength(1);
+    expect(
+      served.responses[5] && 'error' in served.responses[5] ? served.responses[5].error.code : 'ran',
+    ).not.toBe('INVALID_REQUEST');
+  });
+
   it('ends cleanly on an empty input', async () => {
     const served = await serveLines([], [], tempDir('agentgate-home-'));
     expect(served).toEqual({ status: 0, stderr: '', responses: [] });

@@ -8,7 +8,18 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
+  anchorDifferences,
   anchorRange,
+  appendKeyValues,
+  appendStepSummary,
+  decideVerdict,
+  errorAnnotations,
+  formatKeyValues,
+  renderDotenv,
+  renderMarkdown,
+  runDemo,
+  sameAnchor,
+  toAgentTrace,
   buildRunReport,
   Checkpoints,
   computeAnchor,
@@ -107,6 +118,42 @@ describe('library: every public entry point checks its arguments', () => {
     expect((await resolveSettings({ home, env: process.env })).home).toBe(home);
     const env = { ...place, scope: 'user', env: process.env, runner: { node: 'n', bin: 'b' } };
     expect((await installHooks('codex', env as never)).dryRun).toBe(true);
+  });
+
+  it('the exported helpers (report text, GitHub files, verdicts, anchors, demo): INVALID_ARGUMENT, never a TypeError', async () => {
+    const { s } = await oneIteration();
+    const { report } = await renderReport(s, 'json');
+    const file = join(tempDir('agentgate-gh-'), 'out');
+    const cases: Array<[() => unknown, string]> = [
+      [() => js(runDemo, null), 'opts'],
+      [() => js(renderMarkdown, null), 'report'],
+      [() => js(renderMarkdown, report, 0), 'limit'],
+      [() => js(renderDotenv, {}), 'report.kind'],
+      [() => js(formatKeyValues, null), 'values'],
+      [() => js(formatKeyValues, { a: 'b' }, 'random'), 'random'],
+      [() => js(formatKeyValues, { a: 'b' }, () => ''), 'random()'],
+      [() => js(appendKeyValues, file, null), 'values'],
+      [() => js(appendKeyValues, undefined, { a: 'b' }), 'file'],
+      [() => js(appendStepSummary, file, null), 'markdown'],
+      [() => js(errorAnnotations, null), 'checks'],
+      [() => js(decideVerdict, null), 'input'],
+      [() => js(toAgentTrace, null, { version: '1' }), 'trace'],
+      [() => js(anchorDifferences, null, null), 'recorded'],
+      [() => js(sameAnchor, {}, {}), 'recorded.commit'],
+    ];
+    for (const [call, argument] of cases) expect(await refusal(call)).toEqual(refused(argument));
+    expect(existsSync(file)).toBe(false);
+    // A text that is not JUnit is an AgentgateError too, with its code.
+    expect(await refusal(() => js(parseJunit, 'not xml'))).toEqual(['JUNIT_INVALID', undefined]);
+    // What the types allow still works.
+    expect(renderMarkdown(report)).toMatch(/^## agentgate run `r`/);
+    expect(renderDotenv(report)).toMatch(/^AGENTGATE_RUN_ID=r$/m);
+    expect(formatKeyValues({ a: 'b' }, () => 'EOF')).toBe('a<<EOF\nb\nEOF\n');
+    await appendKeyValues(file, { n: 1 });
+    expect(readFileSync(file, 'utf8')).toMatch(/^n<</);
+    expect(errorAnnotations([])).toEqual([]);
+    const facts = { exitCode: 0, signal: null, timedOut: false, timeoutMs: null, spawnError: null };
+    expect(decideVerdict({ ...facts, command: ['true'], junit: null, minTests: null }).verdict).toBe('pass');
   });
 
   it('provenance: the sources, the repository and each function own arguments', async () => {

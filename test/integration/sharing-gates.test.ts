@@ -42,7 +42,45 @@ function tamper(repo: string, ref: string, edit: (gate: Record<string, unknown>)
   git(repo, ['update-ref', ref, git(repo, ['commit-tree', tree, '-p', parent, '-m', 'edited'])]);
 }
 
+/** Rewrites a commit on a remote with one more file in its tree (data riding along, kept alive by our ref). */
+function rideAlong(repo: string, ref: string, name: string, content: string): void {
+  const blob = git(repo, ['hash-object', '-w', '--stdin'], { input: content });
+  const entries = [...git(repo, ['ls-tree', ref]).split('\n'), `100644 blob ${blob}\t${name}`];
+  const tree = git(repo, ['mktree'], { input: `${entries.join('\n')}\n` });
+  const body = git(repo, ['cat-file', 'commit', ref]).replace(/^tree \S+/, `tree ${tree}`);
+  git(repo, [
+    'update-ref',
+    ref,
+    git(repo, ['hash-object', '-t', 'commit', '-w', '--stdin'], { input: `${body}\n` }),
+  ]);
+}
+
 describe('verdicts travel with push and fetch', () => {
+  it('a record or verdict whose tree carries another file is refused at fetch and import; the rest lands', async () => {
+    w = world();
+    const a = w.machine('a');
+    const b = w.machine('b');
+    await runIterations(a, 'run-1', 2);
+    const kept = await recordVerdict(a, 'run-1', 1, 'test');
+    const carrier = await recordVerdict(a, 'run-1', 1, 'lint');
+    await a.share.push({ workspace: a.dir });
+    const record = 'refs/agentgate/records/run-1/iteration-0';
+    const verdict = `refs/agentgate/gates/run-1/${carrier.id}`;
+    rideAlong(w.origin, record, 'payload.bin', 'anything at all\n');
+    rideAlong(w.origin, verdict, 'payload.bin', 'anything at all\n');
+    const fetched = await b.share.fetch({ workspace: b.dir });
+    expect(fetched).toMatchObject({ snapshots: 1, gates: 1 });
+    expect(fetched.refused.map((r) => r.ref).sort()).toEqual([verdict, record].sort());
+    expect((await verdictsOf(b.home, 'run-1')).map((g) => g.id)).toEqual([kept.id]);
+    expect(git(b.dir, ['for-each-ref', '--format=%(refname)', record, verdict])).toBe('');
+    // The same commits in a bundle.
+    const c = w.machine('c');
+    const bundle = join(w.root, 'ride.bundle');
+    git(w.origin, ['bundle', 'create', '-q', bundle, '--all']);
+    const imported = await c.share.import(c.dir, bundle);
+    expect(imported.refused.map((r) => r.ref).sort()).toEqual([verdict, record].sort());
+  });
+
   it('every verdict arrives with its digest; the log text only with includeGateLogs', async () => {
     w = world();
     const a = withLogs(w.machine('a'));

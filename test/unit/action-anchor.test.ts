@@ -2,7 +2,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { anchor, anchorTarget, type ActionIo } from '../../action/src/anchor.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentgate-action-anchor-'));
@@ -119,6 +119,47 @@ describe('mode anchor: a pull request closed without merging', () => {
     expect(stub.calls.map((c) => c[0])).toEqual(['fetch']);
     expect(stub.outputs).toMatchObject({ commits: '', 'report-path': '' });
     expect(readFileSync(summary, 'utf8')).toMatch(/not merged/);
+  });
+});
+
+describe('mode anchor: a forced push whose before commit this clone lacks', () => {
+  const missing = () =>
+    Object.assign(new Error('anchor failed: REVISION_NOT_FOUND'), { code: 'REVISION_NOT_FOUND' });
+  const doc = {
+    commit: B,
+    coverage: { files: 1, filesFromRuns: 0, linesAdded: 1, linesFromRuns: 0 },
+    runs: [],
+  };
+  function pushed(event: unknown) {
+    const path = join(dir, `event-forced-${Math.random().toString(36).slice(2)}.json`);
+    writeFileSync(path, JSON.stringify(event));
+    const stub = stubIo({ summary: 'false', publish: 'false' }, join(dir, 'summary-forced.md'), (args) => {
+      if (args[0] === 'anchor' && args[1] === '--range') throw missing();
+      return args[0] === 'anchor' ? [doc] : {};
+    });
+    return { stub, env: { GITHUB_EVENT_PATH: path } };
+  }
+
+  it('anchors its last commit, as a new branch is, with a notice', async () => {
+    const notice = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      const { stub, env } = pushed({ before: A, after: B, forced: true });
+      await anchor(stub.io, env);
+      expect(stub.calls.filter((c) => c[0] === 'anchor')).toEqual([
+        ['anchor', '--range', `${A}..${B}`],
+        ['anchor', B],
+      ]);
+      expect(stub.outputs).toMatchObject({ commits: B, 'lines-added': '1' });
+      expect(String(notice.mock.calls[0]?.[0])).toMatch(/^::notice /);
+    } finally {
+      notice.mockRestore();
+    }
+  });
+
+  it('a push that is not forced (a shallow clone lacks before) still fails: one commit of many is not anchored', async () => {
+    const { stub, env } = pushed({ before: A, after: B });
+    await expect(anchor(stub.io, env)).rejects.toMatchObject({ code: 'REVISION_NOT_FOUND' });
+    expect(stub.calls.filter((c) => c[0] === 'anchor')).toHaveLength(1);
   });
 });
 
