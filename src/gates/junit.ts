@@ -33,8 +33,17 @@ interface OpenCase {
   failed: boolean;
   errored: boolean;
   skipped: boolean;
-  /** The first <failure> (else <error>): its message attribute, or its text as it is read. */
-  problem: { fromFailure: boolean; message: string | null; text: string; depth: number } | null;
+  /**
+   * The first <failure> (else <error>): its message attribute, or its text as it is read until that
+   * element closes (a <system-out> or <error> after it is not its message).
+   */
+  problem: {
+    fromFailure: boolean;
+    message: string | null;
+    text: string;
+    depth: number;
+    closed: boolean;
+  } | null;
 }
 
 /** Counts one JUnit document written to it in chunks; `end` gives the counts or throws JunitParseError. */
@@ -134,6 +143,7 @@ export class JunitCounter {
           message: attr('message') ?? null,
           text: '',
           depth: this.path.length,
+          closed: false,
         };
     }
   }
@@ -142,6 +152,7 @@ export class JunitCounter {
     const depth = this.path.length;
     this.path.pop();
     const c = this.open;
+    if (c !== null && c.problem !== null && depth === c.problem.depth) c.problem.closed = true;
     if (c !== null && depth === c.depth) {
       this.closeCase(c);
       this.open = null;
@@ -162,7 +173,7 @@ export class JunitCounter {
   /** Only a failure's own text is kept, and only up to the cut: a huge <system-out> costs nothing. */
   private addText(text: string): void {
     const p = this.open?.problem;
-    if (p === undefined || p === null || this.path.length < p.depth || p.message !== null) return;
+    if (p === undefined || p === null || p.closed || p.message !== null) return;
     if (p.text.length <= MAX_MESSAGE) p.text += firstChars(text, MAX_MESSAGE + 1 - p.text.length).text;
   }
 }

@@ -154,6 +154,16 @@ describe('parseJunit on odd and hostile input', () => {
     expect(c.failures[0]?.message.length).toBeLessThanOrEqual(4_000);
   });
 
+  it("a failure's message is its own text: not the <system-out>, <system-err> or <error> after it", () => {
+    const c = parseJunit(
+      '<testsuite><testcase name="a"><failure>assert 1 == 2</failure><system-out>LOG</system-out>' +
+        '<system-err>ERR</system-err></testcase><testcase name="b"><failure>x</failure><error>y</error>' +
+        'tail</testcase><testcase name="c"><error>first</error><failure>second<b>nested</b></failure>' +
+        '<system-out>out</system-out></testcase></testsuite>',
+    );
+    expect(c.failures.map((f) => f.message)).toEqual(['assert 1 == 2', 'x', 'secondnested']);
+  });
+
   it.each([
     ['not XML', 'hello'],
     ['truncated', '<testsuite><testcase name="a">'],
