@@ -25,6 +25,7 @@ import { assertOutsideGitDir, checkedExcludes, workspaceExcludes } from '../snap
 import {
   appendWithLog,
   assertAttemptLeft,
+  checkArgv,
   checkOptions,
   countsOf,
   findIteration,
@@ -113,6 +114,7 @@ function checkCommand(opts: GateRunOptions): void {
   checkOptions(opts);
   if (opts.command.length === 0 || opts.command[0] === '')
     throw new InvalidArgumentError('give the command to run after "--"', { details: {} });
+  checkArgv(opts.command);
 }
 
 /** The tree a verdict judged, when its after commit is still here and has that tree. */
