@@ -79,6 +79,7 @@ export class JunitCounter {
 
   write(chunk: string): void {
     this.guard(() => this.parser.write(chunk));
+    capPending(this.parser);
   }
 
   end(): TestCounts {
@@ -176,6 +177,21 @@ export class JunitCounter {
     if (p === undefined || p === null || p.closed || p.message !== null) return;
     if (p.text.length <= MAX_MESSAGE) p.text += firstChars(text, MAX_MESSAGE + 1 - p.text.length).text;
   }
+}
+
+/** More than any use of a text or attribute value here: a failure's message, a name (see the cuts above). */
+const MAX_PENDING = 4 * MAX_MESSAGE;
+
+/**
+ * saxes gathers a text, CDATA section, comment or attribute value whole before it hands it on, so a
+ * huge <system-out> (or one CDATA section of it, as surefire writes) would be held whole in memory,
+ * up to V8's longest string and then a parse error. Between chunks only its beginning is kept: all
+ * that is ever read of it. (`text` is saxes 6's buffer for them; absent, nothing is cut.)
+ */
+function capPending(parser: SaxesParser<{ xmlns: false; position: true }>): void {
+  const buffer = parser as unknown as { text?: unknown };
+  if (typeof buffer.text === 'string' && buffer.text.length > MAX_PENDING)
+    buffer.text = buffer.text.slice(0, MAX_PENDING);
 }
 
 /** The counts of one JUnit document. Throws JunitParseError when it is not well-formed JUnit. */

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { MAX_RECORDED_FAILURES, TestCounts } from '../../types/gate.js';
 import { addCounts, JunitCounter, JunitParseError, parseJunit } from '../../src/gates/junit.js';
@@ -152,6 +154,28 @@ describe('parseJunit on odd and hostile input', () => {
     const c = big.end();
     expect(c.failed).toBe(1);
     expect(c.failures[0]?.message.length).toBeLessThanOrEqual(4_000);
+  });
+
+  it('a huge text or CDATA section is not held in memory (only its beginning is kept)', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const heap = () => {
+      gc();
+      return process.memoryUsage().heapUsed;
+    };
+    for (const [open, close] of [
+      ['', ''],
+      ['<![CDATA[', ']]>'],
+    ]) {
+      const counter = new JunitCounter();
+      counter.write(`<testsuite><testcase name="a"><failure>assert</failure><system-out>${open}`);
+      const before = heap();
+      // 64 MiB in distinct chunks, as a file is read: held whole, the heap grows by all of it.
+      for (let i = 0; i < 64; i++) counter.write(String.fromCharCode(97 + (i % 26)).repeat(1 << 20));
+      expect(heap() - before).toBeLessThan(16 << 20);
+      counter.write(`${close}</system-out></testcase></testsuite>`);
+      expect(counter.end().failures[0]?.message).toBe('assert');
+    }
   });
 
   it("a failure's message is its own text: not the <system-out>, <system-err> or <error> after it", () => {
