@@ -34,7 +34,7 @@ import {
   type GateContext,
   type Judged,
 } from './attempt.js';
-import { sweepIsolatedCheckouts, withIsolatedCheckout } from './isolated.js';
+import { isolatedEnv, sweepIsolatedCheckouts, withIsolatedCheckout } from './isolated.js';
 import { readJunitFiles, reportVersions } from './junit-files.js';
 import { openLogSink, type LogSink } from './log.js';
 import { decideVerdict, oneLine } from './verdict.js';
@@ -164,12 +164,13 @@ async function observeAndStore(
   recheck: (() => Promise<TreeMismatch | null>) | null,
 ): Promise<GateResult> {
   const junit = opts.junit ?? [];
-  const observe = async (cwd: string) => {
+  const observe = async (cwd: string, env?: NodeJS.ProcessEnv) => {
     const earlier = await reportVersions(junit, cwd);
     const startedAt = new Date();
     const ran = await runUserCommand({
       argv: opts.command,
       cwd,
+      ...(env === undefined ? {} : { env }),
       stdio: 'tee',
       log: sink.stream,
       stdoutToStderr: opts.stdoutToStderr === true,
@@ -190,7 +191,7 @@ async function observeAndStore(
           layout(ctx.snapshotter.options.home).gateCheckouts,
           async (dir) => {
             await removeCommittedReports(dir, junit);
-            return observe(dir);
+            return observe(dir, isolatedEnv(dir));
           },
         )
       : await observe(repo.topLevel);
