@@ -24,6 +24,9 @@ const MAX_MESSAGE = 4_000;
 /** Deeper nesting than any runner writes (suites of suites stay under ten). */
 export const MAX_DEPTH = 100;
 
+/** More attributes on one element than any runner writes (a suite has about ten): each costs memory until the tag closes. */
+export const MAX_ATTRIBUTES = 1_000;
+
 /** The test case being read: what decides how it counts, and what a failure keeps. */
 interface OpenCase {
   depth: number;
@@ -58,6 +61,8 @@ export class JunitCounter {
   private readonly suites: string[] = [];
   private open: OpenCase | null = null;
   private rootSeen = false;
+  /** Attributes of the tag being read. */
+  private attributes = 0;
   private failure: JunitParseError | null = null;
 
   constructor() {
@@ -71,6 +76,11 @@ export class JunitCounter {
     p.on('doctype', () =>
       this.fail('it has a DOCTYPE: entities and external references are not read in a JUnit report'),
     );
+    p.on('opentagstart', () => (this.attributes = 0));
+    p.on('attribute', () => {
+      if (++this.attributes > MAX_ATTRIBUTES)
+        this.fail(`an element has more than ${MAX_ATTRIBUTES} attributes`);
+    });
     p.on('opentag', (tag) => this.openTag(tag));
     p.on('closetag', (tag) => this.closeTag(tag.name));
     p.on('text', (text) => this.addText(text));

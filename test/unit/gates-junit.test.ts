@@ -3,7 +3,13 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { MAX_RECORDED_FAILURES, TestCounts } from '../../types/gate.js';
-import { addCounts, JunitCounter, JunitParseError, parseJunit } from '../../src/gates/junit.js';
+import {
+  addCounts,
+  JunitCounter,
+  JunitParseError,
+  MAX_ATTRIBUTES,
+  parseJunit,
+} from '../../src/gates/junit.js';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../../fixtures/junit/${name}`, import.meta.url), 'utf8');
@@ -176,6 +182,19 @@ describe('parseJunit on odd and hostile input', () => {
       counter.write(`${close}</system-out></testcase></testsuite>`);
       expect(counter.end().failures[0]?.message).toBe('assert');
     }
+  });
+
+  it('an element with more attributes than any runner writes is a JunitParseError (each would cost memory)', () => {
+    const attrs = (n: number, prefix = 'a') =>
+      Array.from({ length: n }, (_, i) => ` ${prefix}${i}=""`).join('');
+    const ok = parseJunit(`<testsuite${attrs(MAX_ATTRIBUTES)}><testcase name="t"/></testsuite>`);
+    expect(ok.total).toBe(1);
+    const counter = new JunitCounter();
+    expect(() => {
+      counter.write('<testsuite');
+      // Fed as a file is read: the element is refused before its tag ends.
+      for (let i = 0; i < 10; i++) counter.write(attrs(MAX_ATTRIBUTES, `b${i}x`));
+    }).toThrow(JunitParseError);
   });
 
   it("a failure's message is its own text: not the <system-out>, <system-err> or <error> after it", () => {
