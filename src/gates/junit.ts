@@ -193,16 +193,22 @@ export class JunitCounter {
 const MAX_PENDING = 4 * MAX_MESSAGE;
 
 /**
- * saxes gathers a text, CDATA section, comment or attribute value whole before it hands it on, so a
- * huge <system-out> (or one CDATA section of it, as surefire writes) would be held whole in memory,
- * up to V8's longest string and then a parse error. Between chunks only its beginning is kept: all
- * that is ever read of it. (`text` is saxes 6's buffer for them; absent, nothing is cut.)
+ * saxes gathers a text, CDATA section, comment or attribute value (`text`), a name (`name`) and an
+ * entity reference (`entity`) whole before it hands it on, so a huge <system-out> (or one CDATA
+ * section of it, as surefire writes) would be held whole in memory, up to V8's longest string and
+ * then a parse error. Between chunks only its beginning is kept: all that is ever read of it (a
+ * name cut so differs from its closing tag: not well-formed; an entity cut is unknown all the same).
+ * These are saxes 6's buffers; one that is absent is left alone.
  */
 function capPending(parser: SaxesParser<{ xmlns: false; position: true }>): void {
-  const buffer = parser as unknown as { text?: unknown };
-  if (typeof buffer.text === 'string' && buffer.text.length > MAX_PENDING)
-    buffer.text = buffer.text.slice(0, MAX_PENDING);
+  const buffers = parser as unknown as Record<(typeof BUFFERS)[number], unknown>;
+  for (const key of BUFFERS) {
+    const value = buffers[key];
+    if (typeof value === 'string' && value.length > MAX_PENDING) buffers[key] = value.slice(0, MAX_PENDING);
+  }
 }
+
+const BUFFERS = ['text', 'name', 'entity'] as const;
 
 /** The counts of one JUnit document. Throws JunitParseError when it is not well-formed JUnit. */
 export function parseJunit(xml: string): TestCounts {

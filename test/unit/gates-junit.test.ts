@@ -162,25 +162,32 @@ describe('parseJunit on odd and hostile input', () => {
     expect(c.failures[0]?.message.length).toBeLessThanOrEqual(4_000);
   });
 
-  it('a huge text or CDATA section is not held in memory (only its beginning is kept)', () => {
+  it('a huge text, CDATA section, name or entity reference is not held in memory (only its beginning is kept)', () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
     const heap = () => {
       gc();
       return process.memoryUsage().heapUsed;
     };
-    for (const [open, close] of [
-      ['', ''],
-      ['<![CDATA[', ']]>'],
-    ]) {
+    const head = '<testsuite><testcase name="a"><failure>assert</failure>';
+    for (const [open, close, valid] of [
+      ['<system-out>', '</system-out>', true],
+      ['<system-out><![CDATA[', ']]></system-out>', true],
+      ['<x', '/>', true],
+      ['&', ';', false],
+    ] as const) {
       const counter = new JunitCounter();
-      counter.write(`<testsuite><testcase name="a"><failure>assert</failure><system-out>${open}`);
+      counter.write(head + open);
       const before = heap();
       // 64 MiB in distinct chunks, as a file is read: held whole, the heap grows by all of it.
       for (let i = 0; i < 64; i++) counter.write(String.fromCharCode(97 + (i % 26)).repeat(1 << 20));
       expect(heap() - before).toBeLessThan(16 << 20);
-      counter.write(`${close}</system-out></testcase></testsuite>`);
-      expect(counter.end().failures[0]?.message).toBe('assert');
+      const rest = () => {
+        counter.write(`${close}</testcase></testsuite>`);
+        return counter.end();
+      };
+      if (valid) expect(rest().failures[0]?.message).toBe('assert');
+      else expect(rest).toThrow(JunitParseError);
     }
   });
 
