@@ -15,9 +15,8 @@ import { isProcessGone } from '../../src/fs/lock.js';
 import { layout } from '../../src/store/paths.js';
 import { expectCode } from '../helpers/codes.js';
 import { gatedRun, nodeTestCommand, nodeTests, quiet } from '../helpers/gates.js';
-import { commitAll, git, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
-import { fingerprint, newSnapshotter } from '../helpers/snapshotter.js';
-import { Gates } from '../../src/gates/gates.js';
+import { commitAll, git, tempDir, writeFiles } from '../helpers/repo.js';
+import { fingerprint } from '../helpers/snapshotter.js';
 
 const TEST_FILE = { 't.test.mjs': nodeTests(3) };
 
@@ -140,36 +139,6 @@ describe('gate: run a check on the after tree and record what it observed', () =
     expect(fingerprint(dir)).toBe(before);
     const home = gates.snapshotter.options.home;
     expect(readdirSync(layout(home).gateCheckouts)).toEqual([]);
-  });
-
-  it('--isolated with the home inside a repository (the workspace): git in the check finds none', async () => {
-    const dir = repoWithCommit({ 'README.md': 'hello\n', '.gitignore': '.ag/\n' });
-    const snapshotter = newSnapshotter({ home: join(dir, '.ag') });
-    await snapshotter.captureBeforeState(dir, { runId: 'r1' });
-    writeFiles(dir, { 'a.txt': 'a\n' });
-    await snapshotter.captureAfterState(dir, null, { runId: 'r1', iteration: 1 });
-    const gates = new Gates(snapshotter);
-    writeFiles(dir, { 'README.md': 'the user edits\n', 'notes.txt': 'not committed\n' });
-    const state = () => [
-      git(dir, ['for-each-ref']),
-      git(dir, ['ls-files', '-s']),
-      git(dir, ['status', '--porcelain']),
-    ];
-    const before = state();
-    const out = join(tempDir(), 'seen.txt');
-    // What a careless check does: each would reach the workspace's repository through the home.
-    const check = `git rev-parse --show-toplevel > '${out}' 2>&1; git add -A; git -c user.name=x -c user.email=x@x commit -qm x; git stash -u; git reset -q --hard`;
-    const result = await gates.run(dir, {
-      runId: 'r1',
-      name: 'careless',
-      command: ['sh', '-c', `${check}; true`],
-      isolated: true,
-      echo: quiet(),
-    });
-    expect(result.verdict).toBe('pass');
-    expect(readFileSync(out, 'utf8')).toContain('not a git repository');
-    expect(state()).toEqual(before);
-    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('not committed\n');
   });
 
   it('--timeout kills the whole process group and records an error GATE_TIMEOUT', async () => {
