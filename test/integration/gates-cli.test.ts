@@ -211,6 +211,28 @@ describe('agentgate-snapshot gate (the built CLI)', () => {
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain('REPLAY_NOT_CONFIRMED');
     expect(refused.stderr).toContain('--test-reporter=junit');
+    // An attempt is 1 up to the highest a verdict may hold (a received one included).
+    const replayAttempt = (k: string) =>
+      cli(
+        'gate',
+        'replay',
+        '--run',
+        'r1',
+        '--iteration',
+        '1',
+        '--name',
+        'test',
+        '--attempt',
+        k,
+        '--yes',
+        '--json',
+      );
+    for (const [k, code] of [
+      ['0', 'INVALID_ARGUMENT'],
+      ['2147483648', 'INVALID_ARGUMENT'],
+      ['2147483647', 'GATE_NOT_FOUND'],
+    ])
+      expect((replayAttempt(k).json() as { error: { code: string } }).error.code).toBe(code);
     const replayed = cli(
       'gate',
       'replay',
