@@ -13,6 +13,17 @@ export const MAX_RECORDED_FAILURES = 50;
  */
 export const MAX_GATE_ATTEMPT = 2 ** 31 - 1;
 
+/**
+ * How much of a command and of its JUnit file names a verdict keeps. `gate` and `gate record` refuse
+ * more before anything runs: a check that ran could otherwise not be recorded. No NUL byte: no
+ * process takes one in an argument or a path.
+ */
+export const MAX_COMMAND_ARGS = 10_000;
+export const MAX_COMMAND_ARG_CHARS = 1_000_000;
+export const MAX_JUNIT_FILES = 100;
+export const MAX_JUNIT_PATH_CHARS = 4096;
+const NO_NUL = /^[^\0]*$/;
+
 /** A gate's name becomes part of a file name (`gate-<name>-<attempt>.log`): a safe id. */
 export const GateName = SafeId;
 
@@ -72,7 +83,11 @@ export const GateResult = deferred(() =>
     treeId: Sha,
     afterSha: Sha,
     /** The argv that ran; null for `gate record`. */
-    command: z.nullable(z.array(z.string().check(z.maxLength(1_000_000))).check(z.maxLength(10_000))),
+    command: z.nullable(
+      z
+        .array(z.string().check(z.maxLength(MAX_COMMAND_ARG_CHARS), z.regex(NO_NUL)))
+        .check(z.maxLength(MAX_COMMAND_ARGS)),
+    ),
     /** True when agentgate ran the command itself; false for a verdict the caller reported. */
     observed: z.boolean(),
     isolated: z.boolean(),
@@ -89,7 +104,11 @@ export const GateResult = deferred(() =>
     /** The attempt this one replayed (`gate replay`), or null. */
     replayOf: z.nullable(z.int().check(z.positive(), z.lte(MAX_GATE_ATTEMPT))),
     /** The JUnit files as given (relative to where the command ran), so that `gate replay` reads the same ones. */
-    junit: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(4096))).check(z.maxLength(100))),
+    junit: z.optional(
+      z
+        .array(z.string().check(z.minLength(1), z.maxLength(MAX_JUNIT_PATH_CHARS), z.regex(NO_NUL)))
+        .check(z.maxLength(MAX_JUNIT_FILES)),
+    ),
     /** `--min-tests` as given, or null. */
     minTests: z.optional(z.nullable(z.int().check(z.nonnegative()))),
     /** `--timeout` in milliseconds, or null. */

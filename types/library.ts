@@ -185,7 +185,7 @@ export const GateReplayOptionsArg = deferred(() =>
     runId: z.string(),
     iteration: z.optional(IterationNumber),
     name: optionalText(),
-    attempt: z.optional(z.number()),
+    attempt: z.optional(z.int().check(z.positive())),
     id: optionalText(),
     confirmed: optionalFlag(),
     ...gateOutputFields(),

@@ -4,7 +4,15 @@
  */
 import { readdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { MAX_GATE_ATTEMPT, type GateResult, type TestCounts } from '../../types/gate.js';
+import {
+  MAX_COMMAND_ARG_CHARS,
+  MAX_COMMAND_ARGS,
+  MAX_GATE_ATTEMPT,
+  MAX_JUNIT_FILES,
+  MAX_JUNIT_PATH_CHARS,
+  type GateResult,
+  type TestCounts,
+} from '../../types/gate.js';
 import { timeoutProblem } from '../../types/duration.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import { InvalidArgumentError, IterationNotFoundError, RunNotFoundError } from '../errors.js';
@@ -57,6 +65,30 @@ export function checkOptions(opts: {
     throw new InvalidArgumentError('a JUnit file is named by an empty path; give the file the check writes', {
       details: { junit: opts.junit, argument: 'opts.junit' },
     });
+  const junit = opts.junit ?? [];
+  const bad = junit.find((f) => f.length > MAX_JUNIT_PATH_CHARS || f.includes('\0'));
+  if (junit.length > MAX_JUNIT_FILES || bad !== undefined)
+    throw new InvalidArgumentError(
+      bad === undefined
+        ? `${junit.length} JUnit files named; a verdict keeps at most ${MAX_JUNIT_FILES}`
+        : `a JUnit file's path holds a NUL byte or is longer than ${MAX_JUNIT_PATH_CHARS} characters`,
+      { details: { argument: 'opts.junit', files: junit.length } },
+    );
+}
+
+/**
+ * A command a verdict can keep (types/gate.ts), refused before it runs (INVALID_ARGUMENT): at most
+ * MAX_COMMAND_ARGS arguments of MAX_COMMAND_ARG_CHARS characters, none holding a NUL byte.
+ */
+export function checkArgv(command: readonly string[]): void {
+  const bad = command.findIndex((a) => a.length > MAX_COMMAND_ARG_CHARS || a.includes('\0'));
+  if (command.length > MAX_COMMAND_ARGS || bad !== -1)
+    throw new InvalidArgumentError(
+      bad === -1
+        ? `the command has ${command.length} arguments; a verdict keeps at most ${MAX_COMMAND_ARGS}`
+        : `argument ${bad} of the command holds a NUL byte or is longer than ${MAX_COMMAND_ARG_CHARS} characters`,
+      { details: { argument: 'opts.command', args: command.length } },
+    );
 }
 
 /** The run's snapshot for `iteration` (default: its last). RUN_NOT_FOUND, ITERATION_NOT_FOUND. */

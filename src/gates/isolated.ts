@@ -7,7 +7,7 @@
  */
 import { rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { withLock } from '../fs/lock.js';
 import { sweepOwnedDirs } from '../fs/sweep.js';
 import { checkoutTreeInto } from '../git/checkout-tree.js';
@@ -57,4 +57,29 @@ function removeTree(path: string): void {
   } catch {
     // left for the sweep
   }
+}
+
+/** What tells git which repository to use: never the caller's in an isolated checkout. */
+const REPOSITORY_VARIABLES = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_COMMON_DIR',
+  'GIT_NAMESPACE',
+];
+
+/**
+ * The check's environment in the isolated checkout `dir`: the caller's, except that git finds no
+ * repository around it. The checkout is no repository, and the home holding it may lie inside one
+ * (a home in the workspace, or a home directory kept in git): a check's `git stash -u`, `git add -A`
+ * or `git reset --hard` would reach that repository, and `git ls-files` would answer for it.
+ */
+export function isolatedEnv(dir: string): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of REPOSITORY_VARIABLES) delete env[name];
+  const ceilings = env.GIT_CEILING_DIRECTORIES;
+  env.GIT_CEILING_DIRECTORIES = [dirname(dir), ...(ceilings ? [ceilings] : [])].join(':');
+  return env;
 }

@@ -25,6 +25,9 @@ const MAX_MESSAGE = 4_000;
 /** Deeper nesting than any runner writes (suites of suites stay under ten). */
 export const MAX_DEPTH = 100;
 
+/** More attributes on one element than any runner writes (a suite has about ten): each costs memory until the tag closes. */
+export const MAX_ATTRIBUTES = 1_000;
+
 /** The test case being read: what decides how it counts, and what a failure keeps. */
 interface OpenCase {
   depth: number;
@@ -34,8 +37,17 @@ interface OpenCase {
   failed: boolean;
   errored: boolean;
   skipped: boolean;
-  /** The first <failure> (else <error>): its message attribute, or its text as it is read. */
-  problem: { fromFailure: boolean; message: string | null; text: string; depth: number } | null;
+  /**
+   * The first <failure> (else <error>): its message attribute, or its text as it is read until that
+   * element closes (a <system-out> or <error> after it is not its message).
+   */
+  problem: {
+    fromFailure: boolean;
+    message: string | null;
+    text: string;
+    depth: number;
+    closed: boolean;
+  } | null;
 }
 
 /** Counts one JUnit document written to it in chunks; `end` gives the counts or throws JunitParseError. */
@@ -50,6 +62,8 @@ export class JunitCounter {
   private readonly suites: string[] = [];
   private open: OpenCase | null = null;
   private rootSeen = false;
+  /** Attributes of the tag being read. */
+  private attributes = 0;
   private failure: JunitParseError | null = null;
 
   constructor() {
@@ -63,6 +77,11 @@ export class JunitCounter {
     p.on('doctype', () =>
       this.fail('it has a DOCTYPE: entities and external references are not read in a JUnit report'),
     );
+    p.on('opentagstart', () => (this.attributes = 0));
+    p.on('attribute', () => {
+      if (++this.attributes > MAX_ATTRIBUTES)
+        this.fail(`an element has more than ${MAX_ATTRIBUTES} attributes`);
+    });
     p.on('opentag', (tag) => this.openTag(tag));
     p.on('closetag', (tag) => this.closeTag(tag.name));
     p.on('text', (text) => this.addText(text));
@@ -71,6 +90,7 @@ export class JunitCounter {
 
   write(chunk: string): void {
     this.guard(() => this.parser.write(chunk));
+    capPending(this.parser);
   }
 
   end(): TestCounts {
@@ -135,6 +155,7 @@ export class JunitCounter {
           message: attr('message') ?? null,
           text: '',
           depth: this.path.length,
+          closed: false,
         };
     }
   }
@@ -143,6 +164,7 @@ export class JunitCounter {
     const depth = this.path.length;
     this.path.pop();
     const c = this.open;
+    if (c !== null && c.problem !== null && depth === c.problem.depth) c.problem.closed = true;
     if (c !== null && depth === c.depth) {
       this.closeCase(c);
       this.open = null;
@@ -163,10 +185,31 @@ export class JunitCounter {
   /** Only a failure's own text is kept, and only up to the cut: a huge <system-out> costs nothing. */
   private addText(text: string): void {
     const p = this.open?.problem;
-    if (p === undefined || p === null || this.path.length < p.depth || p.message !== null) return;
+    if (p === undefined || p === null || p.closed || p.message !== null) return;
     if (p.text.length <= MAX_MESSAGE) p.text += firstChars(text, MAX_MESSAGE + 1 - p.text.length).text;
   }
 }
+
+/** More than any use of a text or attribute value here: a failure's message, a name (see the cuts above). */
+const MAX_PENDING = 4 * MAX_MESSAGE;
+
+/**
+ * saxes gathers a text, CDATA section, comment or attribute value (`text`), a name (`name`) and an
+ * entity reference (`entity`) whole before it hands it on, so a huge <system-out> (or one CDATA
+ * section of it, as surefire writes) would be held whole in memory, up to V8's longest string and
+ * then a parse error. Between chunks only its beginning is kept: all that is ever read of it (a
+ * name cut so differs from its closing tag: not well-formed; an entity cut is unknown all the same).
+ * These are saxes 6's buffers; one that is absent is left alone.
+ */
+function capPending(parser: SaxesParser<{ xmlns: false; position: true }>): void {
+  const buffers = parser as unknown as Record<(typeof BUFFERS)[number], unknown>;
+  for (const key of BUFFERS) {
+    const value = buffers[key];
+    if (typeof value === 'string' && value.length > MAX_PENDING) buffers[key] = value.slice(0, MAX_PENDING);
+  }
+}
+
+const BUFFERS = ['text', 'name', 'entity'] as const;
 
 /** The counts of one JUnit document. Throws JunitParseError when it is not well-formed JUnit. */
 export function parseJunit(xml: string): TestCounts {

@@ -25,6 +25,7 @@ import { assertOutsideGitDir, checkedExcludes, workspaceExcludes } from '../snap
 import {
   appendWithLog,
   assertAttemptLeft,
+  checkArgv,
   checkOptions,
   countsOf,
   findIteration,
@@ -33,7 +34,7 @@ import {
   type GateContext,
   type Judged,
 } from './attempt.js';
-import { sweepIsolatedCheckouts, withIsolatedCheckout } from './isolated.js';
+import { isolatedEnv, sweepIsolatedCheckouts, withIsolatedCheckout } from './isolated.js';
 import { readJunitFiles, reportVersions } from './junit-files.js';
 import { openLogSink, type LogSink } from './log.js';
 import { decideVerdict, oneLine } from './verdict.js';
@@ -119,6 +120,7 @@ function checkCommand(opts: GateRunOptions): void {
   checkOptions(opts);
   if (opts.command.length === 0 || opts.command[0] === '')
     throw new InvalidArgumentError('give the command to run after "--"', { details: {} });
+  checkArgv(opts.command);
 }
 
 /** The tree a verdict judged, when its after commit is still here and has that tree. */
@@ -168,12 +170,13 @@ async function observeAndStore(
   recheck: (() => Promise<TreeMismatch | null>) | null,
 ): Promise<GateResult> {
   const junit = opts.junit ?? [];
-  const observe = async (cwd: string) => {
+  const observe = async (cwd: string, env?: NodeJS.ProcessEnv) => {
     const earlier = await reportVersions(junit, cwd);
     const startedAt = new Date();
     const ran = await runUserCommand({
       argv: opts.command,
       cwd,
+      ...(env === undefined ? {} : { env }),
       stdio: 'tee',
       log: sink.stream,
       stdoutToStderr: opts.stdoutToStderr === true,
@@ -194,7 +197,7 @@ async function observeAndStore(
           layout(ctx.snapshotter.options.home).gateCheckouts,
           async (dir) => {
             await removeCommittedReports(dir, junit);
-            return observe(dir);
+            return observe(dir, isolatedEnv(dir));
           },
         )
       : await observe(repo.topLevel);

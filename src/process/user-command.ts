@@ -186,6 +186,7 @@ function tee(
   options: UserCommandOptions,
 ): void {
   const echo = options.echo ?? { stdout: process.stdout, stderr: process.stderr };
+  for (const target of [echo.stdout, echo.stderr]) survivingEcho(target);
   const route = (from: NodeJS.ReadableStream | null, to: Writable) => {
     from?.on('data', (chunk: Buffer) => {
       const targets = [options.log, to].filter((t): t is Writable => t !== undefined && !t.destroyed);
@@ -206,6 +207,20 @@ function tee(
   };
   route(stdout, options.stdoutToStderr ? echo.stderr : echo.stdout);
   route(stderr, echo.stderr);
+}
+
+const survived = new WeakSet<Writable>();
+
+/**
+ * An echo target that fails (a reader that went away: `gate ... 2>&1 | head`) must not end the
+ * check: unheard, its error would kill us while the check runs on, unrecorded. It is destroyed, so
+ * the echo skips it from then on; the log keeps the whole output. One listener per stream, kept:
+ * a later write to it fails the same way.
+ */
+function survivingEcho(target: Writable): void {
+  if (survived.has(target)) return;
+  survived.add(target);
+  target.on('error', () => undefined);
 }
 
 function notStarted(error: NodeJS.ErrnoException, started: number): UserCommandResult {

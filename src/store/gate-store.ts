@@ -60,8 +60,11 @@ export class GateStore {
   ): Promise<GateResult> {
     return this.withRunLock(result.runId, async () => {
       const attempt = await this.nextAttempt(result, used);
+      const id = newGateId();
+      // Checked before `place` moves the log to the attempt's name: a log with no verdict fails verify.
+      validate({ ...result, id, attempt });
       const placed = place === undefined ? result : await place(attempt);
-      const stored = validate({ ...placed, id: newGateId(), attempt });
+      const stored = validate({ ...placed, id, attempt });
       await writeJsonAtomic(this.path(stored.runId, stored.id), stored);
       return stored;
     });

@@ -4,10 +4,15 @@
  * verdict may have, must neither overflow it nor let the check run for a verdict that cannot be
  * stored.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_GATE_ATTEMPT } from '../../types/gate.js';
+import {
+  MAX_COMMAND_ARGS,
+  MAX_GATE_ATTEMPT,
+  MAX_JUNIT_FILES,
+  MAX_JUNIT_PATH_CHARS,
+} from '../../types/gate.js';
 import { GateResult } from '../../types/gate.js';
 import { expectCode } from '../helpers/codes.js';
 import { gatedRun, quiet } from '../helpers/gates.js';
@@ -91,5 +96,53 @@ describe('a removed verdict file', () => {
       new Snapshotter({ ...gates.snapshotter.options, artifactsDir: tempDir('agentgate-artifacts-') }),
     );
     expect((await elsewhere.verify({ runId: 'r1' }, { requireGates: ['test'] })).ok).toBe(true);
+  });
+});
+
+describe('a command or JUnit list no verdict can keep', () => {
+  it('is refused before the check runs, leaving no log (verify stays green); a NUL byte too', async () => {
+    const { dir, gates, snapshots } = await gatedRun([{ 'a.txt': 'a\n' }]);
+    const check = marking();
+    const many = [...check.command, ...Array.from({ length: MAX_COMMAND_ARGS }, (_, i) => String(i))];
+    const refused = [
+      { command: many },
+      { command: check.command, junit: Array.from({ length: MAX_JUNIT_FILES + 1 }, (_, i) => `j${i}.xml`) },
+      { command: check.command, junit: ['x'.repeat(MAX_JUNIT_PATH_CHARS + 1)] },
+      { command: [...check.command, 'a\0b'] },
+      { command: check.command, junit: ['junit\0.xml'] },
+    ];
+    for (const opts of refused)
+      await expectCode(
+        gates.run(dir, { runId: 'r1', name: 'test', ...opts, echo: quiet() }),
+        'INVALID_ARGUMENT',
+      );
+    await expectCode(
+      gates.record(dir, { runId: 'r1', name: 'test', exitCode: 0, junit: ['a\0'] }),
+      'INVALID_ARGUMENT',
+    );
+    expect(check.ran()).toBe(false);
+    const logs = join(gates.snapshotter.options.artifactsDir, 'r1', 'iteration-1');
+    expect(readdirSync(logs).filter((f) => f.startsWith('gate-'))).toEqual([]);
+    expect((await gates.verify({ id: (snapshots[0] as (typeof snapshots)[number]).id })).ok).toBe(true);
+    // Nor is such a verdict taken from elsewhere (a replay would hand it to spawn).
+    const ok = await gates.run(dir, { runId: 'r1', name: 'test', command: ['true'], echo: quiet() });
+    expect(GateResult.safeParse({ ...ok, command: ['a\0b'] }).success).toBe(false);
+    expect(GateResult.safeParse({ ...ok, junit: ['a\0b'] }).success).toBe(false);
+  });
+
+  it('a verdict the store refuses moves no log to an attempt name', async () => {
+    const { dir, gates } = await gatedRun([{ 'a.txt': 'a\n' }]);
+    const ok = await gates.run(dir, { runId: 'r1', name: 'test', command: ['true'], echo: quiet() });
+    let placed = false;
+    // What append is given has no id or attempt yet; the reason is longer than a verdict's may be.
+    const bad = { ...ok, reason: 'x'.repeat(2000) };
+    await expectCode(
+      gates.store.append(bad, async () => {
+        placed = true;
+        return bad;
+      }),
+      'INVALID_ARGUMENT',
+    );
+    expect(placed).toBe(false);
   });
 });

@@ -1,10 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { GateResult } from '../../types/gate.js';
 import { GateStore } from '../../src/store/gate-store.js';
-import { recordedCliRun, runCli } from '../helpers/cli.js';
+import { CLI, recordedCliRun, runCli } from '../helpers/cli.js';
 import { nodeTestCommand, nodeTests } from '../helpers/gates.js';
 import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
@@ -210,6 +211,28 @@ describe('agentgate-snapshot gate (the built CLI)', () => {
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain('REPLAY_NOT_CONFIRMED');
     expect(refused.stderr).toContain('--test-reporter=junit');
+    // An attempt is 1 up to the highest a verdict may hold (a received one included).
+    const replayAttempt = (k: string) =>
+      cli(
+        'gate',
+        'replay',
+        '--run',
+        'r1',
+        '--iteration',
+        '1',
+        '--name',
+        'test',
+        '--attempt',
+        k,
+        '--yes',
+        '--json',
+      );
+    for (const [k, code] of [
+      ['0', 'INVALID_ARGUMENT'],
+      ['2147483648', 'INVALID_ARGUMENT'],
+      ['2147483647', 'GATE_NOT_FOUND'],
+    ])
+      expect((replayAttempt(k).json() as { error: { code: string } }).error.code).toBe(code);
     const replayed = cli(
       'gate',
       'replay',
@@ -249,6 +272,38 @@ describe('agentgate-snapshot gate (the built CLI)', () => {
       expect(typo.status).toBe(1);
       expect(typo.json()).toMatchObject({ error: { code: 'INVALID_ID' } });
     }
+  });
+
+  it('a reader that goes away (2>&1 | head) does not end the gate: the verdict is recorded, the log whole', () => {
+    const { dir, home, cli } = recordedCliRun({ 'a.txt': 'a\n' });
+    // Both outputs of the check into one pipe that closes after one byte, with and without --json.
+    for (const [name, json] of [
+      ['people', []],
+      ['json', ['--json']],
+    ] as const) {
+      const args = ['-C', dir, '--home', home, 'gate', '--run', 'r1', '--name', name, ...json];
+      const piped = spawnSync(
+        'bash',
+        [
+          '-c',
+          '"$0" "$@" 2>&1 | head -c 1 >/dev/null; exit "${PIPESTATUS[0]}"',
+          process.execPath,
+          CLI,
+          ...args,
+          '--',
+          'sh',
+          '-c',
+          'seq 1 100000; seq 1 100000 >&2',
+        ],
+        { cwd: dir },
+      );
+      expect(piped.status).toBe(0);
+    }
+    const listed = cli('gate', 'list', '--run', 'r1', '--json').json() as GateResult[];
+    expect(listed.map((r) => [r.name, r.verdict, r.log?.bytes])).toEqual([
+      ['people', 'pass', 2 * 588_895],
+      ['json', 'pass', 2 * 588_895],
+    ]);
   });
 
   it('gate --help and gate list with nothing recorded', () => {

@@ -105,6 +105,7 @@ describe('library: wrong argument types are INVALID_ARGUMENT', () => {
     );
     const { dir, g } = await oneIteration();
     const gate = { runId: 'r', name: 'test', command: ['true'], echo: quiet() };
+    const replay = { runId: 'r', iteration: 1, name: 'test', confirmed: true, echo: quiet() };
     const calls: Array<() => Promise<unknown>> = [
       () => g.run(dir, undefined as never),
       () => g.run(dir, { ...gate, command: 'true' as never }),
@@ -117,6 +118,8 @@ describe('library: wrong argument types are INVALID_ARGUMENT', () => {
       () => g.verify({ all: false } as never),
       () => g.verify({ runId: undefined } as never),
       () => g.verify({ all: true }, { requireGates: ['test'] }),
+      // An attempt is a whole number from 1: not a gate that was not found.
+      ...[1.5, 0, -1].map((attempt) => () => g.replay(dir, { ...replay, attempt })),
     ];
     for (const call of calls) await expectCode(call(), INVALID);
     expect((await g.list({ runId: 'r' })).results).toEqual([]);

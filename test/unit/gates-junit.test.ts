@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { MAX_RECORDED_FAILURES, TestCounts } from '../../types/gate.js';
-import { addCounts, JunitCounter, JunitParseError, parseJunit } from '../../src/gates/junit.js';
+import {
+  addCounts,
+  JunitCounter,
+  JunitParseError,
+  MAX_ATTRIBUTES,
+  parseJunit,
+} from '../../src/gates/junit.js';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../../fixtures/junit/${name}`, import.meta.url), 'utf8');
@@ -152,6 +160,58 @@ describe('parseJunit on odd and hostile input', () => {
     const c = big.end();
     expect(c.failed).toBe(1);
     expect(c.failures[0]?.message.length).toBeLessThanOrEqual(4_000);
+  });
+
+  it('a huge text, CDATA section, name or entity reference is not held in memory (only its beginning is kept)', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const heap = () => {
+      gc();
+      return process.memoryUsage().heapUsed;
+    };
+    const head = '<testsuite><testcase name="a"><failure>assert</failure>';
+    for (const [open, close, valid] of [
+      ['<system-out>', '</system-out>', true],
+      ['<system-out><![CDATA[', ']]></system-out>', true],
+      ['<x', '/>', true],
+      ['&', ';', false],
+    ] as const) {
+      const counter = new JunitCounter();
+      counter.write(head + open);
+      const before = heap();
+      // 64 MiB in distinct chunks, as a file is read: held whole, the heap grows by all of it.
+      for (let i = 0; i < 64; i++) counter.write(String.fromCharCode(97 + (i % 26)).repeat(1 << 20));
+      expect(heap() - before).toBeLessThan(16 << 20);
+      const rest = () => {
+        counter.write(`${close}</testcase></testsuite>`);
+        return counter.end();
+      };
+      if (valid) expect(rest().failures[0]?.message).toBe('assert');
+      else expect(rest).toThrow(JunitParseError);
+    }
+  });
+
+  it('an element with more attributes than any runner writes is a JunitParseError (each would cost memory)', () => {
+    const attrs = (n: number, prefix = 'a') =>
+      Array.from({ length: n }, (_, i) => ` ${prefix}${i}=""`).join('');
+    const ok = parseJunit(`<testsuite${attrs(MAX_ATTRIBUTES)}><testcase name="t"/></testsuite>`);
+    expect(ok.total).toBe(1);
+    const counter = new JunitCounter();
+    expect(() => {
+      counter.write('<testsuite');
+      // Fed as a file is read: the element is refused before its tag ends.
+      for (let i = 0; i < 10; i++) counter.write(attrs(MAX_ATTRIBUTES, `b${i}x`));
+    }).toThrow(JunitParseError);
+  });
+
+  it("a failure's message is its own text: not the <system-out>, <system-err> or <error> after it", () => {
+    const c = parseJunit(
+      '<testsuite><testcase name="a"><failure>assert 1 == 2</failure><system-out>LOG</system-out>' +
+        '<system-err>ERR</system-err></testcase><testcase name="b"><failure>x</failure><error>y</error>' +
+        'tail</testcase><testcase name="c"><error>first</error><failure>second<b>nested</b></failure>' +
+        '<system-out>out</system-out></testcase></testsuite>',
+    );
+    expect(c.failures.map((f) => f.message)).toEqual(['assert 1 == 2', 'x', 'secondnested']);
   });
 
   it.each([

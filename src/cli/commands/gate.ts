@@ -1,5 +1,5 @@
 import { MAX_DURATION_MS } from '../../../types/duration.js';
-import type { GateResult } from '../../../types/gate.js';
+import { MAX_GATE_ATTEMPT, type GateResult } from '../../../types/gate.js';
 import { UsageError } from '../../errors.js';
 import {
   paint,
@@ -225,6 +225,8 @@ const replay = defineCommand({
     attempt: {
       type: 'integer',
       valueName: 'K',
+      min: 1,
+      max: MAX_GATE_ATTEMPT,
       description: 'the attempt to replay',
       defaultText: 'the newest with a command',
     },
