@@ -32,6 +32,8 @@ export interface CaptureContext {
   repo: CheckpointRepo;
   /** Git paths never captured (our home, excluded directories). */
   excluded: readonly string[];
+  /** Those of `excluded` that are the repository's git dirs: an index entry there (an older capture's) leaves. */
+  gitDirs?: readonly string[];
   maxFileSizeBytes: number;
   /** The store's directory: a loose object git cannot read is moved aside there (recovery.ts). */
   storeDir: string;
@@ -78,7 +80,11 @@ export async function captureWorkspace(ctx: CaptureContext): Promise<Capture> {
   ]);
   const sizes = new Map<string, number>();
   const skipped = withNested(await findSkipped(ctx.root, listing, ctx.maxFileSizeBytes, sizes), ctx.nested);
-  const unstaged = [...ignoredTracked, ...skipped.filter((s) => s.indexed).map((s) => s.path)];
+  const unstaged = [
+    ...ignoredTracked,
+    ...skipped.filter((s) => s.indexed).map((s) => s.path),
+    ...(ctx.gitDirs ?? []),
+  ];
   await unstagePaths(ctx.repo, unstaged);
   const leaveOut = new Set([...ignoredTracked, ...skipped.map((s) => s.path)]);
   const nested = skipped.filter((s) => s.reason === 'nested-repository').map((s) => `${s.path}/`);

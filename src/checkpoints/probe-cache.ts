@@ -69,9 +69,10 @@ export async function saveAnswers(
   // A setting read through an include cannot be vouched for by these files' stamps: asked each time.
   const keepConfig = !isRacy(configStamps) && !includesOthers(configFiles);
   if (!keepProbe && !keepConfig) return;
+  const { root, isRepository, excludesFile } = answers.probe;
   const record: ProbeCacheRecord = {
     workspace,
-    ...(keepProbe ? { probe: { ...answers.probe, stamps: probeStamps.map(plain) } } : {}),
+    ...(keepProbe ? { probe: { root, isRepository, excludesFile, stamps: probeStamps.map(plain) } } : {}),
     ...(keepConfig
       ? { userExcludes: { configured: answers.configured, stamps: configStamps.map(plain) } }
       : {}),

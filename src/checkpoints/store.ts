@@ -49,7 +49,7 @@ import { recordCheckpoint } from './record.js';
 import { corruptError, damageBehind, findDamage, rebuildIndex, restagedText, setAside } from './recovery.js';
 import { skipRecord, type Skip } from './skip-rules.js';
 import { repairOnAcquire } from './upkeep.js';
-import { assertCheckpointRoot, physicalPath, toAbsolute, toGitPath } from './workspace-paths.js';
+import { assertCheckpointRoot, physicalPath, toAbsolute, untouchable } from './workspace-paths.js';
 
 export interface Tracked extends TrackResult {
   skips: Skip[];
@@ -78,6 +78,8 @@ export class CheckpointStore {
     readonly repo: CheckpointRepo,
     /** Git paths never captured or touched: our home and extra excludes inside the workspace. */
     private readonly excluded: readonly string[],
+    /** Those of them that are the repository's git dirs (a `.git` file naming `.realgit`): out of the index too. */
+    private readonly gitDirs: readonly string[],
     /** The same, as absolute paths, for checking user-given paths. */
     readonly forbidden: readonly string[],
     private readonly maxFileSizeBytes: number,
@@ -126,8 +128,7 @@ export class CheckpointStore {
     const root = above?.root ?? probe.root;
     // probeWorkspace refused a work tree that git places elsewhere (core.worktree, a `.git` file).
     assertCheckpointRoot(root, home);
-    const forbidden = [home, ...(await Promise.all((opts.excludePaths ?? []).map(physicalPath)))];
-    const excluded = forbidden.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
+    const { forbidden, excluded, gitDirs } = await untouchable(root, home, opts.excludePaths, probe.gitDir);
     const location =
       above?.location ??
       (known !== null && root === real
@@ -149,6 +150,7 @@ export class CheckpointStore {
       location,
       repo,
       excluded,
+      gitDirs,
       forbidden,
       maxBytes,
       opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
@@ -272,6 +274,7 @@ export class CheckpointStore {
       root: this.workspace,
       repo: this.repo,
       excluded: this.excluded,
+      gitDirs: this.gitDirs,
       maxFileSizeBytes: this.maxFileSizeBytes,
       storeDir: this.location.dir,
       ...(opts.checkObjects === true ? { checkObjects: true } : {}),

@@ -1,6 +1,7 @@
 import { access, realpath } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { InvalidArgumentError, PathOutsideWorkspaceError, UnsafeWorkspaceError } from '../errors.js';
+import { gitDirsInside } from '../git/dot-git.js';
 import { assertSafeWorkspace, isInside } from '../git/repo.js';
 import { isOwnData } from '../store/paths.js';
 
@@ -62,7 +63,7 @@ export async function toWorkspaceGitPath(
   if (gitPath.split('/').some((c) => c.toLowerCase() === '.git'))
     refuse("is inside the repository's .git directory");
   if (forbidden.some((dir) => isInside(dir, real)))
-    refuse("is inside agentgate's own data (its home or an excluded directory)");
+    refuse("is inside agentgate's own data (its home or an excluded directory) or the repository's git dir");
   return gitPath;
 }
 
@@ -82,6 +83,27 @@ export function assertCheckpointRoot(root: string, home: string): void {
       `refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`,
       { details: { workspace: root } },
     );
+}
+
+/**
+ * What a checkpoint store of `root` never captures, writes or deletes, and refuses as a path to
+ * revert (`forbidden`, absolute, the home first): our home, the extra excludes, and the
+ * repository's git dirs that lie inside the work tree under another name than `.git` (a `.git`
+ * file naming `.realgit`: its config, refs and index are no workspace files). `excluded`: those
+ * inside the workspace as git paths; `gitDirs`: the git dirs among them.
+ */
+export async function untouchable(
+  root: string,
+  home: string,
+  excludePaths: readonly string[] = [],
+  gitDir?: string,
+): Promise<{ forbidden: string[]; excluded: string[]; gitDirs: string[] }> {
+  const inner = gitDir === undefined ? [] : await gitDirsInside(root, gitDir);
+  const gitDirs = inner.map((rel) => join(root, rel));
+  const forbidden = [home, ...(await Promise.all(excludePaths.map(physicalPath))), ...gitDirs];
+  const inside = (paths: string[]) =>
+    paths.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
+  return { forbidden, excluded: inside(forbidden), gitDirs: inside(gitDirs) };
 }
 
 /** The real path when it exists (so that comparisons with real workspace paths hold), else the resolved one. */

@@ -132,6 +132,8 @@ export interface WorkspaceProbe {
   excludesFile: string | null;
   /** Set when `dir` lies in a git dir (a bare repository, or inside a `.git`): git shows it no work tree. */
   inGitDir?: true;
+  /** Absolute path of the repository's git dir, as git named it (absent from a cached probe: there it is `<root>/.git`). */
+  gitDir?: string;
 }
 
 export interface ProbeOptions {
@@ -167,7 +169,7 @@ export async function probeWorkspace(dir: string, opts: ProbeOptions = {}): Prom
   }
   // core.worktree or a foreign .git file must not widen the checkpoints beyond the workspace.
   await assertOwnWorkTree(await realpath(dir), root, gitDir);
-  return { root, isRepository: true, excludesFile: exclude };
+  return { root, isRepository: true, excludesFile: exclude, gitDir };
 }
 
 /**

@@ -1,5 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import { commonDir } from '../fs/git-locks.js';
+import { isInside, realPathOf } from '../fs/inside.js';
 
 /**
  * Whether git takes this `.git` entry for a repository, as its discovery does: a directory that
@@ -28,4 +30,23 @@ function isGitDir(dir: string): boolean {
     return s !== undefined && (kind === 'file' ? s.isFile() : s.isDirectory());
   };
   return is('HEAD', 'file') && is('objects', 'dir') && is('refs', 'dir');
+}
+
+/**
+ * The repository's git dirs (this work tree's `gitDir` and the common one, where config, refs and
+ * objects live) that lie inside the work tree `topLevel` under another name than `.git`, relative
+ * to it: a `.git` file or link naming `.realgit`, which an agent can write. git takes such a
+ * directory for ordinary files, so a snapshot or checkpoint would take its config (a token in a
+ * remote URL), its objects and its locks, and a restore would write them back. Left out of every
+ * capture and never written, as `.git` itself is not.
+ */
+export async function gitDirsInside(topLevel: string, gitDir: string): Promise<string[]> {
+  const [top, ...dirs] = await Promise.all([
+    realPathOf(topLevel),
+    realPathOf(gitDir),
+    commonDir(gitDir).then(realPathOf),
+  ]);
+  const dotGit = join(top, '.git');
+  const inside = dirs.filter((d) => d !== top && isInside(top, d) && !isInside(dotGit, d));
+  return [...new Set(inside.map((d) => relative(top, d)))];
 }

@@ -3,6 +3,7 @@ import { join, relative, sep } from 'node:path';
 import { UnsafeWorkspaceError } from '../errors.js';
 import { isInside, openRepo, type OpenOptions, type Repo } from '../git/repo.js';
 import { commonDir } from '../fs/git-locks.js';
+import { gitDirsInside } from '../git/dot-git.js';
 import { nestedExcludes } from '../git/nested-repos.js';
 import { firstTrackedIn } from '../git/state.js';
 import { realPathOf } from '../fs/inside.js';
@@ -25,27 +26,9 @@ export async function workspaceExcludes(repo: Repo, dirs: OwnDirs): Promise<stri
   const [inside, nested, gitDirs] = await Promise.all([
     ownDirsInside(repo.topLevel, dirs),
     nestedExcludes(repo),
-    gitDirsInside(repo),
+    gitDirsInside(repo.topLevel, repo.gitDir),
   ]);
   return [...inside.map((d) => d.rel), ...nested, ...gitDirs];
-}
-
-/**
- * The repository's git dirs (this work tree's and the common one, where config, refs and objects
- * live) that lie inside the work tree under another name than `.git`: a `.git` file or link naming
- * `.realgit`, which an agent can write. git stages such a directory like any other, so the commit
- * would take its config (a token in a remote URL), its objects and our own lock. Never
- * snapshotted, as `.git` itself is not.
- */
-async function gitDirsInside(repo: Repo): Promise<string[]> {
-  const [top, ...dirs] = await Promise.all([
-    realPathOf(repo.topLevel),
-    realPathOf(repo.gitDir),
-    commonDir(repo.gitDir).then(realPathOf),
-  ]);
-  const dotGit = join(top, '.git');
-  const inside = dirs.filter((d) => d !== top && isInside(top, d) && !isInside(dotGit, d));
-  return [...new Set(inside.map((d) => relative(top, d)))];
 }
 
 /**
@@ -58,7 +41,10 @@ export async function captureExcludes(repo: Repo, dirs: OwnDirs): Promise<string
   await assertOutsideGitDir(repo, dirs);
   const inside = await checkedOwnDirs(repo, dirs);
   if (inside.some((d) => d.what === 'agentgate home')) await makeOwnDir(dirs.home);
-  const [nested, gitDirs] = await Promise.all([nestedExcludes(repo), gitDirsInside(repo)]);
+  const [nested, gitDirs] = await Promise.all([
+    nestedExcludes(repo),
+    gitDirsInside(repo.topLevel, repo.gitDir),
+  ]);
   return [...inside.map((d) => d.rel), ...nested, ...gitDirs];
 }
 
