@@ -23,7 +23,7 @@ import {
 import { wipCommits } from './claims.js';
 import { linkCommits, STRENGTH, type CommitLinks, type FileLink } from './engine.js';
 import { newestVerdicts } from './gates.js';
-import { reportedIteration, WIP_ORIGIN } from './lines.js';
+import { isWip, reportedIteration, wipIteration } from './lines.js';
 import { fileAt, treePath } from './tree-path.js';
 import { checkSources, type RecordSources } from './sources.js';
 import { ancestryShortcut } from './trace-ancestry.js';
@@ -44,7 +44,7 @@ export interface TraceOptions {
 
 interface LineOrigin {
   it: Iteration;
-  /** WIP_ORIGIN: the line comes from the run's WIP before commit (reported as iteration 0). */
+  /** A wipOrigin: the line comes from a WIP before commit of the run (reported as iteration 0). */
   iteration: number;
   others: string[];
 }
@@ -311,7 +311,7 @@ function rangesOf(
       origin: traceOrigin(o, gates),
       alsoIn: o?.others ?? [],
     };
-    if (o?.iteration === WIP_ORIGIN) wip.add(last);
+    if (o !== null && isWip(o.iteration)) wip.add(last);
     ranges.push(last);
   });
   return ranges;
@@ -333,7 +333,7 @@ function traceOrigin(
   gates: ReadonlyMap<string, Map<number, TraceGate[]>>,
 ): TraceOrigin | null {
   if (o === null) return null;
-  const wip = o.iteration === WIP_ORIGIN;
+  const wip = isWip(o.iteration);
   return {
     runId: o.it.snapshot.runId,
     iteration: reportedIteration(o.iteration),
@@ -415,7 +415,11 @@ function originOf(
     if (iteration === null || iteration === undefined) continue;
     const it = runs
       .get(claim.runId)
-      ?.iterations.find((i) => (iteration === WIP_ORIGIN ? i.wip !== null : i.iteration === iteration));
+      ?.iterations.find((i) =>
+        isWip(iteration)
+          ? i.wip !== null && i.iteration === wipIteration(iteration)
+          : i.iteration === iteration,
+      );
     if (it !== undefined) found.push({ it, iteration, others: [], strength: STRENGTH[claim.method] });
   }
   if (found.length === 0) return null;
