@@ -8,10 +8,13 @@
  * file is byte for byte a version a run made of another file is linked to that run (aliases.ts).
  */
 import type { BlameLine } from '../git/parsers/blame-porcelain.js';
+import type { CommitLinks } from './claims.js';
 import { catFile } from '../git/diff-content.js';
 import { isNullId } from '../git/ids.js';
 import {
+  BEYOND_BOUNDARY,
   diffTreePairs,
+  hiddenParents,
   isShallow,
   missingParent,
   missingParents,
@@ -53,7 +56,8 @@ export async function unnamedFile(
 
 /**
  * OBJECT_MISSING (the boundary commit and its missing parent) when a line blamed on one of
- * `commits` whose parent is not in this shallow clone may be a run's: some run of `chains` (every
+ * `commits` whose parent is not in this shallow clone (or is, by other refs, but beyond the
+ * boundary git and blame see) may be a run's: some run of `chains` (every
  * run of this repository) is here only in part, or the file's version at that commit is one a
  * run's step made (the same blob), or the blamed line is a line a run's step added and the lines
  * of that version a run's step added carry, together, enough to say where they came from
@@ -68,11 +72,12 @@ export async function assertNoRunBeyondBoundary(
   chains: () => Promise<RunChain[]>,
 ): Promise<Set<string>> {
   if (commits.length === 0 || !(await isShallow(repo))) return new Set();
-  const cut = await missingParents(
-    repo,
-    commits.flatMap((c) => nodes.get(c) ?? []),
-    nodes,
-  );
+  const blamed = commits.flatMap((c) => nodes.get(c) ?? []);
+  const [missing, hidden] = await Promise.all([
+    missingParents(repo, blamed, nodes),
+    hiddenParents(repo, blamed),
+  ]);
+  const cut = new Map([...hidden, ...missing]);
   if (cut.size === 0) return new Set();
   const runs = await chains();
   if (runs.length === 0) return new Set(cut.keys());
@@ -147,4 +152,31 @@ async function runsWrote(
       for (const h of f.hunks) for (const line of h.added) lines.add(line);
     }
   return { lines, blobs };
+}
+
+/**
+ * OBJECT_MISSING for a line of a file some run names that blame gave a shallow boundary (`hidden`:
+ * its parent is here, by other refs, yet git sees none) though that commit's change did not add
+ * it: blame could not look past the boundary, so the line may be older, a run's, and no origin
+ * would be a guess. The boundary's own lines are linked as anywhere.
+ */
+export function assertBoundaryOwnLines(
+  lines: readonly BlameLine[],
+  hidden: ReadonlyMap<string, string>,
+  links: ReadonlyMap<string, { link: CommitLinks }>,
+): void {
+  if (hidden.size === 0) return;
+  const own = new Map<string, Set<number>>();
+  for (const l of lines) {
+    const parent = hidden.get(l.commit);
+    if (parent === undefined) continue;
+    const key = `${l.commit}\0${l.filename}`;
+    let added = own.get(key);
+    if (added === undefined) {
+      const file = links.get(l.commit)?.link.files.find((f) => f.file.entry.path === l.filename);
+      added = new Set(file?.added ?? []);
+      own.set(key, added);
+    }
+    if (!added.has(l.origLine)) throw missingParent(l.commit, parent, BEYOND_BOUNDARY);
+  }
 }

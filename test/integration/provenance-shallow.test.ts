@@ -9,7 +9,14 @@ import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../src/git/repo.js';
 import { computeTrace } from '../../src/provenance/trace.js';
 import { codeOf } from '../helpers/codes.js';
-import { commitAll, git, recordRunsCleanedUp, squash, type RunSetup } from '../helpers/provenance.js';
+import {
+  commitAll,
+  git,
+  recordRunsCleanedUp,
+  squash,
+  writeFiles,
+  type RunSetup,
+} from '../helpers/provenance.js';
 
 const run = recordRunsCleanedUp();
 
@@ -55,5 +62,36 @@ describe('trace in a shallow clone, of a file renamed after the run', () => {
     expect(origins(await computeTrace(s.src, repo, 'other.txt'))).toEqual([[1, 2, null]]);
     // The run's own file, byte for byte, renamed: a version a run made, however short.
     expect(await codeOf(computeTrace(s.src, repo, 'e.txt'))).toBe('OBJECT_MISSING');
+  });
+});
+
+describe('trace in a shallow clone whose boundary’s parent came in by other refs', () => {
+  it('a line blamed on the boundary that its change did not add is OBJECT_MISSING, never origin null', async () => {
+    const agent = 'agent line written by iteration one here\n';
+    const s = await run([{ 'a.txt': `base one\n${agent}` }], { base: { 'a.txt': 'base one\n' } });
+    squash(s.dir, 'agent-run-a');
+    git(s.dir, ['commit', '-q', '--allow-empty', '-m', 'a person, later']);
+    const keep = git(s.dir, ['rev-parse', 'HEAD']).trim();
+    writeFiles(s.dir, { 'a.txt': `base one\n${agent}person line on top of the squash\n` });
+    const top = commitAll(s.dir, 'a person adds a line');
+    // Refs like the anchors' bring the boundary's parent (and the squash) into the clone; the
+    // clone stays shallow at `top`, so blame gives `top` every line.
+    git(s.dir, ['update-ref', 'refs/agentgate/anchors/x', keep]);
+    const clone = shallowClone(s);
+    git(clone, ['fetch', '-q', 'origin', 'refs/agentgate/anchors/*:refs/agentgate/anchors/*']);
+    expect(git(clone, ['rev-parse', '--is-shallow-repository']).trim()).toBe('true');
+    const repo = await openRepo(clone);
+    const error = await computeTrace(s.src, repo, 'a.txt').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'OBJECT_MISSING', details: { commit: top, parent: keep } });
+    // The boundary's own line is traced (a person's); the clone unshallowed, the run's line is the run's.
+    expect(origins(await computeTrace(s.src, repo, 'a.txt', { range: { start: 3, end: 3 } }))).toEqual([
+      [3, 3, null],
+    ]);
+    git(clone, ['fetch', '-q', '--unshallow', 'origin']);
+    expect(origins(await computeTrace(s.src, repo, 'a.txt'))).toEqual([
+      [1, 1, null],
+      [2, 2, 1],
+      [3, 3, null],
+    ]);
   });
 });
