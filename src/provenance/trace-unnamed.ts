@@ -18,6 +18,7 @@ import {
   isShallow,
   missingParent,
   missingParents,
+  parentTrees,
   type CommitNode,
 } from '../git/provenance.js';
 import type { Repo } from '../git/repo.js';
@@ -157,26 +158,46 @@ async function runsWrote(
 /**
  * OBJECT_MISSING for a line of a file some run names that blame gave a shallow boundary (`hidden`:
  * its parent is here, by other refs, yet git sees none) though that commit's change did not add
- * it: blame could not look past the boundary, so the line may be older, a run's, and no origin
- * would be a guess. The boundary's own lines are linked as anywhere.
+ * it, or added it only by renaming an older file (blame would have followed the rename): blame
+ * could not look past the boundary, so the line may be older, a run's, and no origin would be a
+ * guess. The boundary's own lines are linked as anywhere.
  */
-export function assertBoundaryOwnLines(
+export async function assertBoundaryOwnLines(
+  repo: Repo,
   lines: readonly BlameLine[],
   hidden: ReadonlyMap<string, string>,
   links: ReadonlyMap<string, { link: CommitLinks }>,
-): void {
+  nodes: ReadonlyMap<string, CommitNode>,
+): Promise<void> {
   if (hidden.size === 0) return;
   const own = new Map<string, Set<number>>();
+  const added = new Map<string, CommitNode>();
   for (const l of lines) {
     const parent = hidden.get(l.commit);
     if (parent === undefined) continue;
     const key = `${l.commit}\0${l.filename}`;
-    let added = own.get(key);
-    if (added === undefined) {
+    let mine = own.get(key);
+    if (mine === undefined) {
       const file = links.get(l.commit)?.link.files.find((f) => f.file.entry.path === l.filename);
-      added = new Set(file?.added ?? []);
-      own.set(key, added);
+      mine = new Set(file?.added ?? []);
+      own.set(key, mine);
+      // Asked under this name alone, a rename is an addition: the whole change says which it is.
+      if (file?.file.entry.status === 'A') added.set(key, nodes.get(l.commit) as CommitNode);
     }
-    if (!added.has(l.origLine)) throw missingParent(l.commit, parent, BEYOND_BOUNDARY);
+    if (!mine.has(l.origLine)) throw missingParent(l.commit, parent, BEYOND_BOUNDARY);
+  }
+  if (added.size === 0) return;
+  const commits = [...new Set(added.values())];
+  const from = await parentTrees(repo, commits, nodes);
+  const diffs = await diffTreePairs(
+    repo,
+    commits.map((n) => ({ from: from.get(n.commit) as string, to: n.tree })),
+    null,
+  );
+  for (const [key, node] of added) {
+    const path = key.slice(key.indexOf('\0') + 1);
+    const diff = diffs[commits.indexOf(node)];
+    if (diff?.files.some((f) => f.entry.path === path && f.entry.status === 'R'))
+      throw missingParent(node.commit, hidden.get(node.commit) as string, BEYOND_BOUNDARY);
   }
 }

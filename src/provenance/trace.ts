@@ -184,7 +184,7 @@ export async function traceWithWip(
     linkWith.length === 0 || linked.length === 0
       ? new Map<string, never>()
       : await linkBlamed(repo, lines, linked, nodes, linkWith, renames);
-  if (touched.length > 0) assertBoundaryOwnLines(lines, hidden, links);
+  if (touched.length > 0) await assertBoundaryOwnLines(repo, lines, hidden, links, nodes);
   // Part of a run that wrote the file would leave its missing iteration's lines nobody's (the
   // engine says so too; the shortcut needs this), after a missing parent of a blamed commit.
   assertWhole(touched);

@@ -21,9 +21,9 @@ import {
 const run = recordRunsCleanedUp();
 
 /** A depth-1 clone of the set-up's main, with the runs' commits fetched (as `fetch` of the runs does). */
-function shallowClone(s: RunSetup): string {
+function shallowClone(s: RunSetup, depth = 1): string {
   const clone = join(s.snap.options.home, 'shallow');
-  git(s.dir, ['clone', '-q', '--depth', '1', '--branch', 'main', `file://${s.dir}`, clone]);
+  git(s.dir, ['clone', '-q', '--depth', `${depth}`, '--branch', 'main', `file://${s.dir}`, clone]);
   git(clone, ['fetch', '-q', 'origin', 'refs/agentgate/runs/*:refs/agentgate/runs/*']);
   return clone;
 }
@@ -93,5 +93,25 @@ describe('trace in a shallow clone whose boundary’s parent came in by other re
       [2, 2, 1],
       [3, 3, null],
     ]);
+  });
+});
+
+describe('trace in a shallow clone whose boundary is a run’s rename of another run’s file', () => {
+  it('the renamed lines are older than the boundary: OBJECT_MISSING, never origin null', async () => {
+    const text = 'agent line written by run a, renamed later by run b\n';
+    const s = await run([{ 'a.txt': text }]);
+    // A ref like an anchor's keeps run a's squash, which then comes into the clone.
+    git(s.dir, ['update-ref', 'refs/agentgate/anchors/x', squash(s.dir, 'agent-run-a')]);
+    await run([{ 'a.txt': null, 'b.txt': text }], { setup: s, runId: 'run-b' });
+    git(s.dir, ['merge', '-q', '--ff-only', 'agent-run-b']);
+    writeFiles(s.dir, { 'c.txt': 'a person, later\n' });
+    commitAll(s.dir, 'a person, later');
+    expect(origins(await computeTrace(s.src, s.repo, 'b.txt'))).toEqual([[1, 1, 1]]);
+    // The boundary is run b's own commit; its parent came in with the runs' refs.
+    const clone = shallowClone(s, 2);
+    git(clone, ['fetch', '-q', 'origin', 'refs/agentgate/anchors/*:refs/agentgate/anchors/*']);
+    const repo = await openRepo(clone);
+    const error = await computeTrace(s.src, repo, 'b.txt').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'OBJECT_MISSING', details: { commit: s.snapshots[1]?.afterSha } });
   });
 });
