@@ -23,7 +23,7 @@ import {
 } from '../git/provenance.js';
 import type { Repo } from '../git/repo.js';
 import { aliasedBlamed } from './aliases.js';
-import { loadRunChains, type RunChain } from './candidates.js';
+import { isWipMessage, loadRunChains, type RunChain } from './candidates.js';
 import type { RecordSources } from './sources.js';
 import { evidenceOf, MIN_EVIDENCE } from './evidence.js';
 
@@ -83,6 +83,16 @@ export async function assertNoRunBeyondBoundary(
   const runs = await chains();
   if (runs.length === 0) return new Set(cut.keys());
   const stop = (commit: string) => missingParent(commit, cut.get(commit) as string);
+  // A run's WIP before commit cut from its base: its lines are that run's iteration 0, not knowable here.
+  for (const commit of cut.keys())
+    if (
+      runs.some(
+        (c) =>
+          isWipMessage(nodes.get(commit)?.message ?? '', c.runId) &&
+          c.iterations.some((it) => it.before.commit === commit),
+      )
+    )
+      throw stop(commit);
   // Part of a run: what its missing iteration wrote cannot be compared.
   const first = [...cut.keys()][0] as string;
   if (runs.some((c) => c.missing !== null)) throw stop(first);

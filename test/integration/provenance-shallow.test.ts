@@ -115,3 +115,16 @@ describe('trace in a shallow clone whose boundary is a run’s rename of another
     expect(error).toMatchObject({ code: 'OBJECT_MISSING', details: { commit: s.snapshots[1]?.afterSha } });
   });
 });
+
+describe('trace in a shallow clone whose boundary is a run’s WIP before commit', () => {
+  it('a file only the WIP commit wrote is OBJECT_MISSING there, iteration 0 in a full clone', async () => {
+    const s = await run([{ 'b.txt': 'agent line written by iteration one here\n' }], {
+      dirty: { 'w.txt': 'a person wrote this before the run began, uncommitted\n' },
+    });
+    git(s.dir, ['merge', '-q', '--ff-only', 'agent-run-a']);
+    expect(origins(await computeTrace(s.src, s.repo, 'w.txt'))).toEqual([[1, 1, 0]]);
+    const repo = await openRepo(shallowClone(s, 2));
+    const error = await computeTrace(s.src, repo, 'w.txt').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'OBJECT_MISSING', details: { commit: s.snapshots[0]?.beforeSha } });
+  });
+});
