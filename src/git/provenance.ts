@@ -87,10 +87,17 @@ async function parentTreeIds(
   return (p) => known.get(p)?.tree ?? asked.get(p);
 }
 
-/** OBJECT_MISSING for a commit whose parent is not in this clone, naming the fetch that brings it. */
-export function missingParent(commit: string, parent: string): ObjectMissingError {
+/** Where a parent is that is in the clone, by other refs, yet beyond the shallow boundary git sees (hiddenParents). */
+export const BEYOND_BOUNDARY = "is beyond this shallow clone's boundary (blame sees no parent there)";
+
+/** OBJECT_MISSING for a commit whose parent is not in this clone (or `where` it is), naming the fetch that brings it. */
+export function missingParent(
+  commit: string,
+  parent: string,
+  where = 'is not in this clone (a shallow or partial clone)',
+): ObjectMissingError {
   return new ObjectMissingError(
-    `commit ${commit.slice(0, 12)}'s parent ${parent.slice(0, 12)} is not in this clone (a shallow or partial clone), so the change the commit made cannot be worked out; fetch that history first (git fetch --deepen=1 for one more commit, git fetch --unshallow for all of it; fetch-depth: 0 with actions/checkout), then retry`,
+    `commit ${commit.slice(0, 12)}'s parent ${parent.slice(0, 12)} ${where}, so the change the commit made cannot be worked out; fetch that history first (git fetch --deepen=1 for one more commit, git fetch --unshallow for all of it; fetch-depth: 0 with actions/checkout), then retry`,
     { details: { commit, parent } },
   );
 }
@@ -359,6 +366,24 @@ export async function parentsSeen(
     const [commit, ...parents] = line.split(' ');
     if (commit !== undefined && OBJECT_ID_PATTERN.test(commit)) out.set(commit, parents);
   }
+  return out;
+}
+
+/**
+ * The commits of `nodes` whose object names parents that git does not take them to have (a shallow
+ * clone's boundary), each with its first parent: blame gives such a commit every older line, even
+ * when the parent came in by other refs (a run's, an anchor's) and the commit's own change can be
+ * worked out. Not shallow: none, and no git process.
+ */
+export async function hiddenParents(repo: Repo, nodes: readonly CommitNode[]): Promise<Map<string, string>> {
+  const parented = nodes.filter((n) => n.parents.length > 0);
+  const seen = await parentsSeen(
+    repo,
+    parented.map((n) => n.commit),
+  );
+  const out = new Map<string, string>();
+  for (const n of seen === null ? [] : parented)
+    if (seen?.get(n.commit)?.join(' ') !== n.parents.join(' ')) out.set(n.commit, n.parents[0] as string);
   return out;
 }
 

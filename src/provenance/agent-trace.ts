@@ -35,7 +35,8 @@ export function toAgentTrace(
   for (const r of trace.ranges) {
     if (r.origin === null) continue;
     const wip = isWip(r);
-    const key = `${r.origin.runId}\0${r.origin.iteration}\0${wip}`;
+    // A run's WIP before commits are all iteration 0: the snapshot tells them apart.
+    const key = `${r.origin.runId}\0${r.origin.iteration}\0${wip}\0${r.origin.snapshotId}`;
     const g = groups.get(key) ?? { wip, snapshotId: r.origin.snapshotId, ranges: [] };
     g.ranges.push({ start_line: r.start, end_line: r.end });
     groups.set(key, g);

@@ -8,7 +8,7 @@ import { resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
 import { loadRunChains, type Iteration } from './candidates.js';
 import { linkCommits, type FileLink } from './engine.js';
-import { byIteration, reportedIteration } from './lines.js';
+import { byIteration, isWip, reportedIteration, WIP_ORIGIN } from './lines.js';
 import { checkSources, type ProvenanceSources } from './sources.js';
 import { rankTreeMatches } from './tree-matches.js';
 
@@ -136,14 +136,15 @@ function anchorFile(f: FileLink, runs: Map<string, Set<number>>): AnchorFile {
   const credited = creditedLines(f);
   const origins: AnchorOrigin[] = [];
   f.claims.forEach((claim, k) => {
+    // The lines of all the run's WIP before commits are one origin here: iteration 0, not the agent's.
     const counts = new Map<number, number>();
     for (const o of credited[k] as Array<number | null>)
-      if (o !== null) counts.set(o, (counts.get(o) ?? 0) + 1);
+      if (o !== null) counts.set(oneWip(o), (counts.get(oneWip(o)) ?? 0) + 1);
     // Every line this run's content matched came through another run's own commit: not its.
     if (counts.size === 0 && claim.origins.some((o) => o !== null)) return;
     // No line of the change is the run's (a deletion, a binary or empty file): the iteration that
     // left the file so (every claim has one then: the engine keeps no claim that is nobody's).
-    if (counts.size === 0 && claim.writer !== null) counts.set(claim.writer, 0);
+    if (counts.size === 0 && claim.writer !== null) counts.set(oneWip(claim.writer), 0);
     const its = runs.get(claim.runId) ?? new Set<number>();
     if (counts.size > 0) runs.set(claim.runId, its);
     for (const [origin, lines] of [...counts].sort(([a], [b]) => a - b)) {
@@ -167,7 +168,7 @@ function anchorFile(f: FileLink, runs: Map<string, Set<number>>): AnchorFile {
 
 /**
  * Each claim's origins with trace's preference applied: a line that came through a run's own
- * commit (an `ancestry` claim gives it an iteration, WIP_ORIGIN for a WIP commit's) is that run's alone,
+ * commit (an `ancestry` claim gives it an iteration, or a WIP commit's wipOrigin) is that run's alone,
  * never also a run whose content only matches it (the same text written by a run never merged).
  */
 function creditedLines(f: FileLink): Array<Array<number | null>> {
@@ -177,6 +178,10 @@ function creditedLines(f: FileLink): Array<Array<number | null>> {
   return f.claims.map((c) =>
     c.method === 'ancestry' ? c.origins : c.origins.map((o, i) => (own[i] === true ? null : o)),
   );
+}
+
+function oneWip(origin: number): number {
+  return isWip(origin) ? WIP_ORIGIN : origin;
 }
 
 function runsOf(runs: ReadonlyMap<string, ReadonlySet<number>>): AnchorRun[] {

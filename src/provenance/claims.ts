@@ -20,9 +20,9 @@ export interface RunClaim {
   method: Exclude<AnchorMethod, 'none'>;
   /** The iteration whose version of the file the link was made with. */
   iteration: Iteration;
-  /** For each line the commit adds (in `added` order): the iteration that wrote it (WIP_ORIGIN: the WIP commit), or null. */
+  /** For each line the commit adds (in `added` order): the iteration that wrote it (a wipOrigin: a WIP commit), or null. */
   origins: Array<number | null>;
-  /** The iteration whose change left the file as matched (WIP_ORIGIN: the WIP commit; null: no iteration's). */
+  /** The iteration whose change left the file as matched (a wipOrigin: a WIP commit; null: no iteration's). */
   writer: number | null;
 }
 

@@ -4,18 +4,35 @@ import type { Hunk } from '../git/parsers/diff-stdin.js';
  * The origin of a line of a run's WIP before commit (or of the staged commit under it): what was
  * there when the run began. Reported as iteration 0, yet not the same as a recorded iteration
  * numbered 0 (`after --iteration 0`), whose lines are the agent's: the two are told apart by what
- * they are, never by the number.
+ * they are, never by the number. A run has a WIP before commit wherever the workspace was dirty at
+ * a `before`, so each one's lines carry the iteration that started from it (wipOrigin): trace
+ * names that WIP commit and that snapshot, not the run's first.
  */
 export const WIP_ORIGIN = -1;
 
+/** The origin of the lines of the WIP before commit iteration `iteration` started from (a negative number). */
+export function wipOrigin(iteration: number): number {
+  return WIP_ORIGIN - iteration;
+}
+
+/** Whether `origin` is a WIP before commit's (wipOrigin). */
+export function isWip(origin: number): boolean {
+  return origin <= WIP_ORIGIN;
+}
+
+/** The iteration that started from the WIP before commit whose origin is `origin`. */
+export function wipIteration(origin: number): number {
+  return WIP_ORIGIN - origin;
+}
+
 /** Whether `origin` is a recorded iteration's (any number, 0 included): the agent's, not the WIP's nor nobody's. */
 export function byIteration(origin: number | null | undefined): origin is number {
-  return origin !== null && origin !== undefined && origin !== WIP_ORIGIN;
+  return origin !== null && origin !== undefined && !isWip(origin);
 }
 
 /** An origin as the Anchor and Trace report it: the WIP's as iteration 0. */
 export function reportedIteration(origin: number): number {
-  return origin === WIP_ORIGIN ? 0 : origin;
+  return isWip(origin) ? 0 : origin;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { PairFile } from '../git/parsers/diff-stdin.js';
 import { isNullId } from '../git/ids.js';
 import type { CommitNode } from '../git/provenance.js';
 import type { Iteration, RunChain } from './candidates.js';
-import { applyHunks, WIP_ORIGIN, type FileState } from './lines.js';
+import { applyHunks, wipOrigin, type FileState } from './lines.js';
 
 /** A file's state at each point of a run: path -> who wrote each line and the blob. */
 export type TreeState = ReadonlyMap<string, FileState>;
@@ -19,7 +19,7 @@ export type TreeDiff = (fromTree: string, toTree: string) => readonly PairFile[]
 
 /**
  * Walks a run's chain of commits: from where it started, through its WIP before commit (and the
- * staged commit under it: lines of WIP_ORIGIN, reported as iteration 0), each iteration's change (lines of iteration n), and whatever happened between
+ * staged commit under it: lines of its wipOrigin, reported as iteration 0), each iteration's change (lines of iteration n), and whatever happened between
  * iterations (a restart, a person's commit: lines of no iteration). Returns the state at each
  * iteration's after commit, and at its WIP before commit. The walk depends on commit ids alone, so
  * a first call with a diff that records what it is asked for plans every pair one `diff-tree
@@ -42,11 +42,11 @@ export function replayRun(chain: RunChain, diff: TreeDiff): RunStates {
     if (it.wip !== null) {
       const { base, staged } = it.wip;
       if (staged !== null) {
-        cur = applyDiff(cur, diff(base.tree, staged.tree), WIP_ORIGIN);
+        cur = applyDiff(cur, diff(base.tree, staged.tree), wipOrigin(it.iteration));
         at.set(staged.commit, { node: staged, state: cur });
         out.staged.set(it.iteration, cur);
       }
-      cur = applyDiff(cur, diff((staged ?? base).tree, it.wip.commit.tree), WIP_ORIGIN);
+      cur = applyDiff(cur, diff((staged ?? base).tree, it.wip.commit.tree), wipOrigin(it.iteration));
       at.set(it.wip.commit.commit, { node: it.wip.commit, state: cur });
       out.wip.set(it.iteration, cur);
     }

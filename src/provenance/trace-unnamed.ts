@@ -8,18 +8,22 @@
  * file is byte for byte a version a run made of another file is linked to that run (aliases.ts).
  */
 import type { BlameLine } from '../git/parsers/blame-porcelain.js';
+import type { CommitLinks } from './claims.js';
 import { catFile } from '../git/diff-content.js';
 import { isNullId } from '../git/ids.js';
 import {
+  BEYOND_BOUNDARY,
   diffTreePairs,
+  hiddenParents,
   isShallow,
   missingParent,
   missingParents,
+  parentTrees,
   type CommitNode,
 } from '../git/provenance.js';
 import type { Repo } from '../git/repo.js';
 import { aliasedBlamed } from './aliases.js';
-import { loadRunChains, type RunChain } from './candidates.js';
+import { isWipMessage, loadRunChains, type RunChain } from './candidates.js';
 import type { RecordSources } from './sources.js';
 import { evidenceOf, MIN_EVIDENCE } from './evidence.js';
 
@@ -53,7 +57,8 @@ export async function unnamedFile(
 
 /**
  * OBJECT_MISSING (the boundary commit and its missing parent) when a line blamed on one of
- * `commits` whose parent is not in this shallow clone may be a run's: some run of `chains` (every
+ * `commits` whose parent is not in this shallow clone (or is, by other refs, but beyond the
+ * boundary git and blame see) may be a run's: some run of `chains` (every
  * run of this repository) is here only in part, or the file's version at that commit is one a
  * run's step made (the same blob), or the blamed line is a line a run's step added and the lines
  * of that version a run's step added carry, together, enough to say where they came from
@@ -68,15 +73,26 @@ export async function assertNoRunBeyondBoundary(
   chains: () => Promise<RunChain[]>,
 ): Promise<Set<string>> {
   if (commits.length === 0 || !(await isShallow(repo))) return new Set();
-  const cut = await missingParents(
-    repo,
-    commits.flatMap((c) => nodes.get(c) ?? []),
-    nodes,
-  );
+  const blamed = commits.flatMap((c) => nodes.get(c) ?? []);
+  const [missing, hidden] = await Promise.all([
+    missingParents(repo, blamed, nodes),
+    hiddenParents(repo, blamed),
+  ]);
+  const cut = new Map([...hidden, ...missing]);
   if (cut.size === 0) return new Set();
   const runs = await chains();
   if (runs.length === 0) return new Set(cut.keys());
   const stop = (commit: string) => missingParent(commit, cut.get(commit) as string);
+  // A run's WIP before commit cut from its base: its lines are that run's iteration 0, not knowable here.
+  for (const commit of cut.keys())
+    if (
+      runs.some(
+        (c) =>
+          isWipMessage(nodes.get(commit)?.message ?? '', c.runId) &&
+          c.iterations.some((it) => it.before.commit === commit),
+      )
+    )
+      throw stop(commit);
   // Part of a run: what its missing iteration wrote cannot be compared.
   const first = [...cut.keys()][0] as string;
   if (runs.some((c) => c.missing !== null)) throw stop(first);
@@ -147,4 +163,51 @@ async function runsWrote(
       for (const h of f.hunks) for (const line of h.added) lines.add(line);
     }
   return { lines, blobs };
+}
+
+/**
+ * OBJECT_MISSING for a line of a file some run names that blame gave a shallow boundary (`hidden`:
+ * its parent is here, by other refs, yet git sees none) though that commit's change did not add
+ * it, or added it only by renaming an older file (blame would have followed the rename): blame
+ * could not look past the boundary, so the line may be older, a run's, and no origin would be a
+ * guess. The boundary's own lines are linked as anywhere.
+ */
+export async function assertBoundaryOwnLines(
+  repo: Repo,
+  lines: readonly BlameLine[],
+  hidden: ReadonlyMap<string, string>,
+  links: ReadonlyMap<string, { link: CommitLinks }>,
+  nodes: ReadonlyMap<string, CommitNode>,
+): Promise<void> {
+  if (hidden.size === 0) return;
+  const own = new Map<string, Set<number>>();
+  const added = new Map<string, CommitNode>();
+  for (const l of lines) {
+    const parent = hidden.get(l.commit);
+    if (parent === undefined) continue;
+    const key = `${l.commit}\0${l.filename}`;
+    let mine = own.get(key);
+    if (mine === undefined) {
+      const file = links.get(l.commit)?.link.files.find((f) => f.file.entry.path === l.filename);
+      mine = new Set(file?.added ?? []);
+      own.set(key, mine);
+      // Asked under this name alone, a rename is an addition: the whole change says which it is.
+      if (file?.file.entry.status === 'A') added.set(key, nodes.get(l.commit) as CommitNode);
+    }
+    if (!mine.has(l.origLine)) throw missingParent(l.commit, parent, BEYOND_BOUNDARY);
+  }
+  if (added.size === 0) return;
+  const commits = [...new Set(added.values())];
+  const from = await parentTrees(repo, commits, nodes);
+  const diffs = await diffTreePairs(
+    repo,
+    commits.map((n) => ({ from: from.get(n.commit) as string, to: n.tree })),
+    null,
+  );
+  for (const [key, node] of added) {
+    const path = key.slice(key.indexOf('\0') + 1);
+    const diff = diffs[commits.indexOf(node)];
+    if (diff?.files.some((f) => f.entry.path === path && f.entry.status === 'R'))
+      throw missingParent(node.commit, hidden.get(node.commit) as string, BEYOND_BOUNDARY);
+  }
 }

@@ -7,7 +7,15 @@ import { PathNotFoundError } from '../errors.js';
 import { realPathOf } from '../fs/inside.js';
 import { readEscapedBytes } from '../fs/path-bytes.js';
 import { binaryByContent } from '../git/diff-content.js';
-import { blame, parentsSeen, parentTrees, type CommitNode } from '../git/provenance.js';
+import {
+  BEYOND_BOUNDARY,
+  blame,
+  hiddenParents,
+  missingParent,
+  parentsSeen,
+  parentTrees,
+  type CommitNode,
+} from '../git/provenance.js';
 import { assertRevisionSyntax } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
 import type { BlameLine } from '../git/parsers/blame-porcelain.js';
@@ -23,11 +31,11 @@ import {
 import { wipCommits } from './claims.js';
 import { linkCommits, STRENGTH, type CommitLinks, type FileLink } from './engine.js';
 import { newestVerdicts } from './gates.js';
-import { reportedIteration, WIP_ORIGIN } from './lines.js';
+import { isWip, reportedIteration, wipIteration } from './lines.js';
 import { fileAt, treePath } from './tree-path.js';
 import { checkSources, type RecordSources } from './sources.js';
 import { ancestryShortcut } from './trace-ancestry.js';
-import { unnamedFile } from './trace-unnamed.js';
+import { assertBoundaryOwnLines, unnamedFile } from './trace-unnamed.js';
 
 export interface TraceOptions {
   /** Default HEAD. */
@@ -44,7 +52,7 @@ export interface TraceOptions {
 
 interface LineOrigin {
   it: Iteration;
-  /** WIP_ORIGIN: the line comes from the run's WIP before commit (reported as iteration 0). */
+  /** A wipOrigin: the line comes from a WIP before commit of the run (reported as iteration 0). */
   iteration: number;
   others: string[];
 }
@@ -145,18 +153,24 @@ export async function traceWithWip(
         if (parents.get(commit)?.join(' ') !== it.before.commit) shortcut.delete(commit);
   }
   const rest = blamed.filter((c) => !shortcut.has(c));
+  // A shallow boundary whose parent came in by other refs: blame gave it the older lines too.
+  const hidden = await hiddenParents(
+    repo,
+    rest.flatMap((c) => nodes.get(c) ?? []),
+  );
   let linkWith = touched;
   let linked = rest;
   // A run that names the file but that a shallow boundary cuts off here is no chain: a blamed
   // commit whose parent is missing may hold its lines, so it stops the trace as the engine would.
   if (touched.length === 0 && rest.length > 0) {
-    if (recorded)
+    if (recorded) {
       await parentTrees(
         repo,
         rest.flatMap((c) => nodes.get(c) ?? []),
         nodes,
       );
-    else
+      for (const [commit, parent] of hidden) throw missingParent(commit, parent, BEYOND_BOUNDARY);
+    } else
       ({ chains: linkWith, commits: linked } = await unnamedFile(src, repo, lines, rest, nodes, opts.runIds));
   }
   for (const c of linkWith)
@@ -170,6 +184,7 @@ export async function traceWithWip(
     linkWith.length === 0 || linked.length === 0
       ? new Map<string, never>()
       : await linkBlamed(repo, lines, linked, nodes, linkWith, renames);
+  if (touched.length > 0) await assertBoundaryOwnLines(repo, lines, hidden, links, nodes);
   // Part of a run that wrote the file would leave its missing iteration's lines nobody's (the
   // engine says so too; the shortcut needs this), after a missing parent of a blamed commit.
   assertWhole(touched);
@@ -311,7 +326,7 @@ function rangesOf(
       origin: traceOrigin(o, gates),
       alsoIn: o?.others ?? [],
     };
-    if (o?.iteration === WIP_ORIGIN) wip.add(last);
+    if (o !== null && isWip(o.iteration)) wip.add(last);
     ranges.push(last);
   });
   return ranges;
@@ -333,7 +348,7 @@ function traceOrigin(
   gates: ReadonlyMap<string, Map<number, TraceGate[]>>,
 ): TraceOrigin | null {
   if (o === null) return null;
-  const wip = o.iteration === WIP_ORIGIN;
+  const wip = isWip(o.iteration);
   return {
     runId: o.it.snapshot.runId,
     iteration: reportedIteration(o.iteration),
@@ -415,7 +430,11 @@ function originOf(
     if (iteration === null || iteration === undefined) continue;
     const it = runs
       .get(claim.runId)
-      ?.iterations.find((i) => (iteration === WIP_ORIGIN ? i.wip !== null : i.iteration === iteration));
+      ?.iterations.find((i) =>
+        isWip(iteration)
+          ? i.wip !== null && i.iteration === wipIteration(iteration)
+          : i.iteration === iteration,
+      );
     if (it !== undefined) found.push({ it, iteration, others: [], strength: STRENGTH[claim.method] });
   }
   if (found.length === 0) return null;

@@ -105,3 +105,70 @@ describe('a recorded iteration numbered 0', () => {
     ]);
   });
 });
+
+describe('a WIP before commit in the middle of a run', () => {
+  it('each WIP commit’s lines name that WIP commit and the snapshot that started from it', async () => {
+    const s = await run([], { base: { 's.txt': BASE } });
+    git(s.dir, ['checkout', '-q', 'agent-run-a']);
+    let text = BASE;
+    // A person's uncommitted line before iteration 1, and another between iterations 1 and 2.
+    for (const [iteration, dirty, line] of [
+      [1, WIP, ONE],
+      [
+        2,
+        'person wrote this between the two iterations, uncommitted\n',
+        'agent wrote this at iteration two\n',
+      ],
+    ] as const) {
+      writeFiles(s.dir, { 's.txt': (text += dirty) });
+      await s.snap.captureBeforeState(s.dir, { runId: 'run-a' });
+      writeFiles(s.dir, { 's.txt': (text += line) });
+      s.snapshots.push(
+        await s.snap.captureAfterState(s.dir, null, { runId: 'run-a', iteration, taskPrompt: 't' }),
+      );
+    }
+    git(s.dir, ['checkout', '-q', 'main']);
+    const [one, two] = s.snapshots;
+    const expected = [
+      [1, 5, null],
+      [6, 6, [0, one?.beforeSha, one?.id]],
+      [7, 7, [1, one?.afterSha, one?.id]],
+      [8, 8, [0, two?.beforeSha, two?.id]],
+      [9, 9, [2, two?.afterSha, two?.id]],
+    ];
+    const bySnapshot = (t: Awaited<ReturnType<typeof computeTrace>>) =>
+      t.ranges.map((r) => [
+        r.start,
+        r.end,
+        r.origin && [r.origin.iteration, r.origin.afterSha, r.origin.snapshotId],
+      ]);
+    const base = git(s.dir, ['rev-parse', 'main']).trim();
+    git(s.dir, ['merge', '-q', '--ff-only', 'agent-run-a']);
+    expect(bySnapshot(await computeTrace(s.src, s.repo, 's.txt'))).toEqual(expected);
+    git(s.dir, ['checkout', '-q', '-b', 'squashed', base]);
+    squash(s.dir, 'agent-run-a');
+    const { trace, wip } = await traceWithWip(s.src, s.repo, 's.txt', { rev: 'HEAD' });
+    expect(bySnapshot(trace)).toEqual(expected);
+    // Agent Trace: each WIP's lines relate to their own snapshot.
+    const record = toAgentTrace(trace, { version: '0' }, undefined, (r) => wip.has(r));
+    expect(record.files[0]?.conversations.map((c) => [c.contributor?.type, c.related?.[0]?.url])).toEqual([
+      ['unknown', `urn:agentgate:snapshot:${one?.id}`],
+      ['ai', `urn:agentgate:snapshot:${one?.id}`],
+      ['unknown', `urn:agentgate:snapshot:${two?.id}`],
+      ['ai', `urn:agentgate:snapshot:${two?.id}`],
+    ]);
+    // The anchor counts the WIPs' lines as one origin of iteration 0, none of them the agent's.
+    const anchor = await computeAnchor(s.src, s.repo, 'HEAD');
+    expect(anchor.files.map((f) => [f.linesAdded, f.linesFromRuns, f.origins])).toEqual([
+      [
+        4,
+        2,
+        [
+          { runId: 'run-a', iteration: 0, lines: 2 },
+          { runId: 'run-a', iteration: 1, lines: 1 },
+          { runId: 'run-a', iteration: 2, lines: 1 },
+        ],
+      ],
+    ]);
+  });
+});

@@ -20,6 +20,7 @@ import {
   writeFiles,
   type RunSetup,
 } from '../helpers/provenance.js';
+import { codeOf } from '../helpers/codes.js';
 import { remove, tempDir } from '../helpers/repo.js';
 import { newSnapshotter } from '../helpers/snapshotter.js';
 
@@ -154,7 +155,7 @@ describe('trace: the ancestry shortcut and the engine agree', () => {
     ]);
   });
 
-  it('a shallow clone that makes an after commit a root: its older lines are nobody’s, as the engine says; a graft changes nothing', async () => {
+  it('a shallow clone that makes an after commit a root: its older lines (iteration 1’s, a person’s) stop the trace, both ways; a graft changes nothing', async () => {
     const s = await run(
       [
         { 'a.txt': `${lines('a', 2)}${lines('i1', 2)}` },
@@ -165,23 +166,32 @@ describe('trace: the ancestry shortcut and the engine agree', () => {
     git(s.dir, ['merge', '--ff-only', '-q', 'agent-run-a']);
     // What `git fetch --depth 1` of the run's branch leaves: git takes iteration 2's commit for a root.
     const boundary = s.snapshots[1]?.afterSha as string;
-    const expected = [
-      [1, 4, null],
-      [5, 6, 2],
-    ];
+    // Blame gives the boundary every older line, iteration 1's too, though its parent is here: no
+    // origin would be a guess (the shortcut once credited them all to iteration 2, the engine to nobody).
+    const stopped = async () => {
+      for (const shortcut of [true, false])
+        expect(await codeOf(computeTrace(s.src, s.repo, 'a.txt', { shortcut }))).toBe('OBJECT_MISSING');
+      // The boundary's own lines are traced.
+      const own = { range: { start: 5, end: 6 } };
+      expect(iterationsOf(await computeTrace(s.src, s.repo, 'a.txt', own))).toEqual([[5, 6, 2]]);
+    };
     writeFileSync(join(s.dir, '.git', 'shallow'), `${boundary}\n`);
-    expect(iterationsOf(await bothWays(s, 'a.txt'))).toEqual(expected);
+    await stopped();
     // git reads a line's first 40 hex digits: a CR or a word after them does not hide the boundary.
     for (const line of [`${boundary}\r\n`, `${boundary} x\n`]) {
       writeFileSync(join(s.dir, '.git', 'shallow'), line);
-      expect(iterationsOf(await bothWays(s, 'a.txt'))).toEqual(expected);
+      await stopped();
     }
     // A graft making the after commit a root is ignored by every call (GIT_GRAFT_FILE): as without one.
     remove(join(s.dir, '.git', 'shallow'));
     const whole = iterationsOf(await bothWays(s, 'a.txt'));
     writeFileSync(join(s.dir, '.git', 'info', 'grafts'), `${boundary}\n`);
     expect(iterationsOf(await bothWays(s, 'a.txt'))).toEqual(whole);
-    expect(whole).not.toEqual(expected);
+    expect(whole).toEqual([
+      [1, 2, null],
+      [3, 4, 1],
+      [5, 6, 2],
+    ]);
   });
 });
 
