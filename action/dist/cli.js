@@ -52,7 +52,7 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 function isAgentgateError(value) {
   return value instanceof AgentgateError;
 }
-var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RunDivergedError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, BranchExistsError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, RestoreConflictError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, DiskFullError, UnsafeRepositoryOwnerError, IndexLockedError, ObjectMissingError, LfsUnsupportedError, FilterUnsupportedError, RunWorkspaceMismatchError, NoBeforeStateError, IterationOutOfOrderError, NothingToVerifyError, GateTreeMismatchError, ReplayNotConfirmedError, IterationNotFoundError, GateNotFoundError, GateNotReplayableError, GitOutputUnparseableError, PathNotFoundError, OutputTooLargeError, AgentNotStartedError, IterationInterruptedError, RunIdTakenError, AgentConfigInvalidError, AnchorNotFoundError, CommitNotGatedError;
+var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RunDivergedError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, BranchExistsError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, RestoreConflictError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, DiskFullError, UnsafeRepositoryOwnerError, IndexLockedError, ObjectMissingError, LfsUnsupportedError, FilterUnsupportedError, RunWorkspaceMismatchError, NoBeforeStateError, IterationOutOfOrderError, NothingToVerifyError, GateTreeMismatchError, JunitInvalidError, JunitParseError, ReplayNotConfirmedError, IterationNotFoundError, GateNotFoundError, GateNotReplayableError, GitOutputUnparseableError, PathNotFoundError, OutputTooLargeError, AgentNotStartedError, IterationInterruptedError, RunIdTakenError, AgentConfigInvalidError, AnchorNotFoundError, CommitNotGatedError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
@@ -214,6 +214,11 @@ var init_errors = __esm({
     };
     GateTreeMismatchError = class extends AgentgateError {
       code = "GATE_TREE_MISMATCH";
+    };
+    JunitInvalidError = class extends AgentgateError {
+      code = "JUNIT_INVALID";
+    };
+    JunitParseError = class extends JunitInvalidError {
     };
     ReplayNotConfirmedError = class extends AgentgateError {
       code = "REPLAY_NOT_CONFIRMED";
@@ -4806,7 +4811,8 @@ var init_snapshot = __esm({
           "unreadable",
           "not-compared",
           "nested-repository",
-          "submodule-not-checked-out"
+          "submodule-not-checked-out",
+          "invalid-path"
         ])
       })
     );
@@ -4944,7 +4950,7 @@ var init_report_format = __esm({
 });
 
 // types/library.ts
-var DirSetting, HomeArg, WorkspaceArg, FileArg, IterationNumber, PositiveCount, TextArg, OptionalTextArg, TextsArg, strings, environment, optionalText, optionalFlag, options, SnapshotterOptionsArg, snapshotterOptions, SnapshotterArg, GatesSnapshotterArg, FunctionArg, optionalDate, beforeFields, afterFields, BeforeOptionsArg, AfterOptionsArg, BeforeStateArg, IterateOptionsArg, SnapshotArg, VerifyTargetArg, GetSnapshotOptionsArg, ListByRunOptionsArg, CherryPickOptionsArg, echo, gateOutputFields, MinTests, ExitCode, GateRunOptionsArg, GateRecordOptionsArg, GateReplayOptionsArg, GateListFilterArg, GateVerifyOptionsArg, CheckpointsOptionsArg, TrackOptionsArg, PromptNumberArg, PathsArg, PatchesArg, SessionRestoreOptionsArg, GcOptionsArg, SettingsOptionsArg, LoadConfigOptionsArg, AgentEventArg, hookFields, AgentHookOptionsArg, EventHookOptionsArg, HookAgentArg, HookInputArg, LogOutcomeArgs, hookInstallFields, hookRunner, HookInstallOptionsArg, HookUninstallOptionsArg, ReportFormatArg, ReportOptionsArg, DateArg, RepoArg, OpenRepoOptionsArg, recordSourceFields, RecordSourcesArg, ProvenanceSourcesArg, AnchorOptionsArg, TraceOptionsArg, CommitStatementOptionsArg;
+var DirSetting, HomeArg, WorkspaceArg, FileArg, IterationNumber, PositiveCount, TextArg, OptionalTextArg, TextsArg, strings, environment, optionalText, optionalFlag, options, SnapshotterOptionsArg, snapshotterOptions, SnapshotterArg, GatesSnapshotterArg, FunctionArg, optionalDate, beforeFields, afterFields, BeforeOptionsArg, AfterOptionsArg, BeforeStateArg, agentArgv, IterateOptionsArg, SnapshotArg, VerifyTargetArg, GetSnapshotOptionsArg, ListByRunOptionsArg, CherryPickOptionsArg, echo, gateOutputFields, MinTests, ExitCode, GateRunOptionsArg, GateRecordOptionsArg, GateReplayOptionsArg, GateListFilterArg, GateVerifyOptionsArg, CheckpointsOptionsArg, TrackOptionsArg, PromptNumberArg, PathsArg, PatchesArg, SessionRestoreOptionsArg, GcOptionsArg, SettingsOptionsArg, LoadConfigOptionsArg, AgentEventArg, hookFields, AgentHookOptionsArg, EventHookOptionsArg, HookAgentArg, HookInputArg, LogOutcomeArgs, hookInstallFields, hookRunner, HookInstallOptionsArg, HookUninstallOptionsArg, ReportFormatArg, ReportOptionsArg, DateArg, RepoArg, OpenRepoOptionsArg, recordSourceFields, RecordSourcesArg, ProvenanceSourcesArg, AnchorOptionsArg, TraceOptionsArg, CommitStatementOptionsArg;
 var init_library = __esm({
   "types/library.ts"() {
     "use strict";
@@ -5008,11 +5014,12 @@ var init_library = __esm({
     BeforeStateArg = deferred(
       () => nullish2(object({ sha: string2(), branch: string2(), wipSha: nullable(string2()) }))
     );
+    agentArgv = () => array(string2().check(refine((word2) => !word2.includes("\0"), "must not hold a NUL byte"))).check(_minLength(1, "must name the agent command"));
     IterateOptionsArg = deferred(
       () => object({
         ...beforeFields(),
         ...afterFields(),
-        agent: object({ argv: strings(), stdoutToStderr: optionalFlag() })
+        agent: object({ argv: agentArgv(), stdoutToStderr: optionalFlag() })
       })
     );
     SnapshotArg = deferred(
@@ -5074,7 +5081,7 @@ var init_library = __esm({
         runId: string2(),
         iteration: optional(IterationNumber),
         name: optionalText(),
-        attempt: optional(number2()),
+        attempt: optional(int().check(_positive())),
         id: optionalText(),
         confirmed: optionalFlag(),
         ...gateOutputFields()
@@ -5110,7 +5117,8 @@ var init_library = __esm({
           beforePrompt: optionalFlag(),
           delivery: optional(object({ hook: string2(), text: string2() })),
           unlessUnchanged: optionalFlag(),
-          touched: optional(strings())
+          touched: optional(strings()),
+          checkObjects: optionalFlag()
         })
       )
     );
@@ -5906,7 +5914,10 @@ var init_hardening = __esm({
       "core.bigFileThreshold=512m",
       // With an objects/info/alternates file, fetch, push, import and the connectivity check run this
       // command (through a shell) to list the alternate's refs. Empty: nothing runs.
-      "core.alternateRefsCommand="
+      "core.alternateRefsCommand=",
+      // Our messages are UTF-8: another value here would be written into each commit's `encoding`
+      // header, and the message read back (verify, anyone's git log) decoded as that charset.
+      "i18n.commitEncoding=UTF-8"
     ];
     EXACT_TREE_CONFIG = ["core.fileMode=true", "core.symlinks=true"];
     STAGING_CONFIG = ["-c", "core.bigFileThreshold=16m"];
@@ -6017,6 +6028,7 @@ async function spawnGit(opts, args, run, consume) {
   try {
     [exitCode] = await Promise.all([exited, consumed]);
   } catch (cause) {
+    for (const stream2 of [child.stdin, child.stdout, child.stderr]) stream2?.destroy();
     if (opts.signal?.aborted === true) {
       throw new GitTimeoutError(`git ${args[0] ?? ""} was stopped: the caller's time budget ran out`, {
         cause,
@@ -6316,9 +6328,105 @@ var init_config_scan = __esm({
   }
 });
 
+// src/fs/git-locks.ts
+import { readdir, readFile as readFile2, readlink as readlink2, realpath as realpath2, rm as rm4, stat as stat4 } from "node:fs/promises";
+import { isAbsolute as isAbsolute6, join as join9, resolve as resolve4, sep as sep2 } from "node:path";
+async function removeOrphanedGitLocks(o) {
+  if (!Number.isFinite(o.ownerSince)) return [];
+  const common = await commonDir(o.gitDir);
+  const refLocks = (await readdir(join9(common, "refs"), { recursive: true }).catch(() => [])).filter((name2) => name2.endsWith(".lock")).map((name2) => join9(common, "refs", name2));
+  const candidates = [
+    `${o.indexFile ?? join9(o.gitDir, "index")}.lock`,
+    join9(o.gitDir, "HEAD.lock"),
+    join9(common, "packed-refs.lock"),
+    ...refLocks
+  ];
+  const removed = [];
+  for (const path2 of candidates) {
+    const info = await stat4(path2).catch(() => null);
+    if (info?.isFile() && info.mtimeMs >= o.ownerSince - 1e3) {
+      await rm4(path2, { force: true });
+      removed.push(path2);
+    }
+  }
+  return removed;
+}
+async function removeLockOlderThan(path2, olderThanMs) {
+  const info = await stat4(path2).catch(() => null);
+  if (info === null || Date.now() - info.mtimeMs < olderThanMs) return false;
+  await rm4(path2, { force: true });
+  return true;
+}
+async function commonDir(gitDir) {
+  const named3 = (await readFile2(join9(gitDir, "commondir"), "utf8").catch(() => "")).trim();
+  if (named3 === "") return gitDir;
+  return isAbsolute6(named3) ? named3 : join9(gitDir, named3);
+}
+async function removeAbandonedLock(path2, repository, waitMs) {
+  const repo = {
+    workTree: await realOrSelf(repository.workTree),
+    gitDir: await realOrSelf(repository.gitDir)
+  };
+  const deadline = Date.now() + waitMs;
+  let unowned = 0;
+  for (; ; ) {
+    if (await stat4(path2).catch(() => null) === null) return "absent";
+    unowned = await mayBeOwned(path2, repo) ? 0 : unowned + 1;
+    if (unowned === 2) {
+      await rm4(path2, { force: true });
+      return "removed";
+    }
+    if (Date.now() >= deadline) return "held";
+    await new Promise((resolve31) => setTimeout(resolve31, LOCK_SETTLE_MS));
+  }
+}
+async function mayBeOwned(path2, repo) {
+  const pids = await readdir("/proc").catch(() => null);
+  if (pids === null || await stat4("/proc/self/fd").catch(() => null) === null) return true;
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    if (await holdsOpen(pid, path2) || await isGitIn(pid, repo)) return true;
+  }
+  return false;
+}
+async function holdsOpen(pid, path2) {
+  const fds = await readdir(`/proc/${pid}/fd`).catch(() => []);
+  for (const fd of fds) if (await readlink2(`/proc/${pid}/fd/${fd}`).catch(() => "") === path2) return true;
+  return false;
+}
+async function isGitIn(pid, repo) {
+  const status2 = await readFile2(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  const name2 = /\((.*)\) (\S)/s.exec(status2);
+  if (name2 === null || !name2[1]?.startsWith("git") || "ZX".includes(name2[2] ?? "X")) return false;
+  const cwd = await readlink2(`/proc/${pid}/cwd`).catch(() => null);
+  const environ = await readFile2(`/proc/${pid}/environ`, "utf8").catch(() => null);
+  const cmdline = await readFile2(`/proc/${pid}/cmdline`, "utf8").catch(() => null);
+  if (cwd === null || environ === null || cmdline === null) return true;
+  const args = cmdline.split("\0");
+  if (args.some((a) => DAEMONS.includes(a))) return false;
+  const option = args.findIndex((a) => a === "--git-dir" || a.startsWith("--git-dir="));
+  const named3 = option >= 0 ? (args[option]?.slice("--git-dir=".length) ?? "") || (args[option + 1] ?? "") : environ.split("\0").find((e) => e.startsWith("GIT_DIR="))?.slice("GIT_DIR=".length);
+  if (named3 !== void 0 && named3 !== "") return await realOrSelf(resolve4(cwd, named3)) === repo.gitDir;
+  return within(cwd, repo.workTree) || within(cwd, repo.gitDir);
+}
+function within(path2, dir) {
+  return path2 === dir || path2.startsWith(dir.endsWith(sep2) ? dir : `${dir}${sep2}`);
+}
+async function realOrSelf(path2) {
+  return realpath2(path2).catch(() => path2);
+}
+var LOCK_SETTLE_MS, DAEMONS;
+var init_git_locks = __esm({
+  "src/fs/git-locks.ts"() {
+    "use strict";
+    LOCK_SETTLE_MS = 300;
+    DAEMONS = ["fsmonitor--daemon", "credential-cache--daemon"];
+  }
+});
+
 // src/git/dot-git.ts
 import { readFileSync as readFileSync3, statSync } from "node:fs";
-import { dirname as dirname5, join as join9, resolve as resolve4 } from "node:path";
+import { dirname as dirname5, join as join10, relative as relative2, resolve as resolve5 } from "node:path";
 function isRepositoryEntry(dotGit) {
   const found = statSync(dotGit, { throwIfNoEntry: false });
   if (found === void 0) return false;
@@ -6330,33 +6438,45 @@ function isRepositoryEntry(dotGit) {
     return false;
   }
   const named3 = /^gitdir: (.+)$/m.exec(text2)?.[1]?.trim();
-  return named3 !== void 0 && isGitDir(resolve4(dirname5(dotGit), named3));
+  return named3 !== void 0 && isGitDir(resolve5(dirname5(dotGit), named3));
 }
 function isGitDir(dir) {
   const is = (name2, kind) => {
-    const s = statSync(join9(dir, name2), { throwIfNoEntry: false });
+    const s = statSync(join10(dir, name2), { throwIfNoEntry: false });
     return s !== void 0 && (kind === "file" ? s.isFile() : s.isDirectory());
   };
   return is("HEAD", "file") && is("objects", "dir") && is("refs", "dir");
 }
+async function gitDirsInside(topLevel, gitDir) {
+  const [top, ...dirs] = await Promise.all([
+    realPathOf(topLevel),
+    realPathOf(gitDir),
+    commonDir(gitDir).then(realPathOf)
+  ]);
+  const dotGit = join10(top, ".git");
+  const inside = dirs.filter((d) => d !== top && isInside(top, d) && !isInside(dotGit, d));
+  return [...new Set(inside.map((d) => relative2(top, d)))];
+}
 var init_dot_git = __esm({
   "src/git/dot-git.ts"() {
     "use strict";
+    init_git_locks();
+    init_inside();
   }
 });
 
 // src/git/git-dir-links.ts
-import { readdir } from "node:fs/promises";
-import { join as join10 } from "node:path";
+import { readdir as readdir2 } from "node:fs/promises";
+import { join as join11 } from "node:path";
 async function assertNoLinksWhereWeWrite(workspace, gitDir, commonDir2) {
   let link3 = null;
   for (const dir of /* @__PURE__ */ new Set([gitDir, commonDir2])) {
     link3 ??= await topLevelLink(dir);
-    link3 ??= await firstLinkIn(join10(dir, "refs"), false);
-    link3 ??= await firstLinkIn(join10(dir, "logs"), false);
+    link3 ??= await firstLinkIn(join11(dir, "refs"), false);
+    link3 ??= await firstLinkIn(join11(dir, "logs"), false);
   }
-  link3 ??= await firstLinkIn(join10(commonDir2, "logs", "refs"), false);
-  for (const tree of WRITTEN_TREES) link3 ??= await firstLinkIn(join10(commonDir2, tree), true);
+  link3 ??= await firstLinkIn(join11(commonDir2, "logs", "refs"), false);
+  for (const tree of WRITTEN_TREES) link3 ??= await firstLinkIn(join11(commonDir2, tree), true);
   if (link3 === null) return;
   throw new UnsafeWorkspaceError(
     `${link3} is a symbolic link inside the git dir of ${workspace}, where git writes for us: our commits would move another repository's refs or overwrite the file it names; replace it with the real file or directory (for another checkout of the same repository use "git worktree add")`,
@@ -6365,12 +6485,12 @@ async function assertNoLinksWhereWeWrite(workspace, gitDir, commonDir2) {
 }
 async function topLevelLink(dir) {
   for (const entry of await entries(dir))
-    if (entry.isSymbolicLink() && !READ_ONLY_ENTRIES.has(entry.name)) return join10(dir, entry.name);
+    if (entry.isSymbolicLink() && !READ_ONLY_ENTRIES.has(entry.name)) return join11(dir, entry.name);
   return null;
 }
 async function firstLinkIn(dir, deep) {
   for (const entry of await entries(dir)) {
-    const path2 = join10(dir, entry.name);
+    const path2 = join11(dir, entry.name);
     if (entry.isSymbolicLink()) return path2;
     if (deep && entry.isDirectory()) {
       const below = await firstLinkIn(path2, true);
@@ -6380,7 +6500,7 @@ async function firstLinkIn(dir, deep) {
   return null;
 }
 async function entries(dir) {
-  const found = await readdir(fsPath(dir), { withFileTypes: true, encoding: "buffer" }).catch(() => []);
+  const found = await readdir2(fsPath(dir), { withFileTypes: true, encoding: "buffer" }).catch(() => []);
   return found.map((entry) => ({
     name: decodeBytes(entry.name),
     isSymbolicLink: () => entry.isSymbolicLink(),
@@ -6411,7 +6531,7 @@ var init_git_dir_links = __esm({
 
 // src/git/index-owner.ts
 import { lstat as lstat4 } from "node:fs/promises";
-import { join as join11 } from "node:path";
+import { join as join12 } from "node:path";
 async function indexIsOfWorkTree(topLevel, gitDir) {
   const { stdout } = await runGitBuffer({ cwd: topLevel, gitDir, workTree: topLevel }, [
     "ls-files",
@@ -6422,7 +6542,7 @@ async function indexIsOfWorkTree(topLevel, gitDir) {
   for (const { path: path2, ino } of indexEntries(decodeBytes(stdout))) {
     if (ino === 0n) continue;
     evidence = true;
-    const info = await lstat4(fsPath(join11(topLevel, path2)), { bigint: true }).catch(() => null);
+    const info = await lstat4(fsPath(join12(topLevel, path2)), { bigint: true }).catch(() => null);
     if (info !== null && BigInt.asUintN(32, info.ino) === ino) return true;
   }
   return evidence ? false : null;
@@ -6457,18 +6577,19 @@ __export(repo_exports, {
   assertUtf8GitDir: () => assertUtf8GitDir,
   initRepo: () => initRepo,
   isInside: () => isInside,
+  isRootOrHome: () => isRootOrHome,
   noWorkTree: () => noWorkTree,
   openRepo: () => openRepo,
   resolveWorkspaceDir: () => resolveWorkspaceDir,
   userAttributesFile: () => userAttributesFile
 });
-import { lstat as lstat5, readdir as readdir2, readFile as readFile2, realpath as realpath2, stat as stat4 } from "node:fs/promises";
+import { lstat as lstat5, readdir as readdir3, readFile as readFile3, realpath as realpath3, stat as stat5 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname6, join as join12, resolve as resolve5, sep as sep2 } from "node:path";
+import { dirname as dirname6, join as join13, resolve as resolve6, sep as sep3 } from "node:path";
 async function openRepo(dir, opts = {}) {
   const real = await resolveWorkspaceDir(dir);
   const base = { cwd: real, ...opts };
-  const guess = join12(real, ".git");
+  const guess = join13(real, ".git");
   const early = driverKeys(base, configFiles(guess, guess));
   early.catch(() => void 0);
   let paths;
@@ -6510,7 +6631,7 @@ function attributesFileOf(topLevel, own2, content) {
   const prefix = `${ATTRIBUTES_KEY}=`;
   const value = own2 ?? content.find((pair) => pair.startsWith(prefix))?.slice(prefix.length);
   if (value === void 0)
-    return process.env.HOME ? join12(process.env.HOME, ".config", "git", "attributes") : null;
+    return process.env.HOME ? join13(process.env.HOME, ".config", "git", "attributes") : null;
   return value === "" ? null : configPath(value, topLevel);
 }
 async function userAttributesFile(dir) {
@@ -6560,39 +6681,39 @@ async function assertOwnWorkTree(real, topLevel, gitDir, commonDir2 = gitDir) {
     return refuse(`no .git was found from ${real} upwards, yet git found the repository at ${gitDir}`);
   if (owner.dir !== topLevel) {
     return refuse(
-      !isRepositoryEntry(join12(owner.dir, ".git")) ? `${join12(owner.dir, ".git")} is no repository to git, so git took the repository at ${topLevel} above it; remove that .git, or run "git init" in ${owner.dir}` : `the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`
+      !isRepositoryEntry(join13(owner.dir, ".git")) ? `${join13(owner.dir, ".git")} is no repository to git, so git took the repository at ${topLevel} above it; remove that .git, or run "git init" in ${owner.dir}` : `the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`
     );
   }
-  const dotGit = join12(owner.dir, ".git");
-  const realGitDir = await realpath2(gitDir);
+  const dotGit = join13(owner.dir, ".git");
+  const realGitDir = await realpath3(gitDir);
   const shared = await realpathOrNull(commonDir2) !== realGitDir;
   const sharing2 = () => refuse(`${dotGit} takes its objects and branches from another repository (commondir: ${commonDir2})`);
   if (owner.kind === "dir") return shared ? sharing2() : void 0;
   if (owner.kind === "link") {
     if (shared) return sharing2();
-    if (realGitDir !== dotGit && realGitDir.split(sep2).includes(".git"))
+    if (realGitDir !== dotGit && realGitDir.split(sep3).includes(".git"))
       return refuse(`${dotGit} is a symbolic link into another repository's git dir (${realGitDir})`);
     return assertOwnIndex(topLevel, realGitDir, refuse);
   }
-  const named3 = await readPointer(join12(realGitDir, "gitdir"));
-  if (named3 !== null && await realpathOrNull(resolve5(realGitDir, named3)) === dotGit) return;
+  const named3 = await readPointer(join13(realGitDir, "gitdir"));
+  if (named3 !== null && await realpathOrNull(resolve6(realGitDir, named3)) === dotGit) return;
   if (shared) return sharing2();
-  const worktree = await configValue(join12(realGitDir, "config.worktree"), "core.worktree") ?? await configValue(join12(realGitDir, "config"), "core.worktree");
-  if (worktree !== null && await realpathOrNull(resolve5(realGitDir, worktree)) === owner.dir) return;
-  if (realGitDir.split(sep2).includes(".git")) {
-    refuse(`${join12(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
+  const worktree = await configValue(join13(realGitDir, "config.worktree"), "core.worktree") ?? await configValue(join13(realGitDir, "config"), "core.worktree");
+  if (worktree !== null && await realpathOrNull(resolve6(realGitDir, worktree)) === owner.dir) return;
+  if (realGitDir.split(sep3).includes(".git")) {
+    refuse(`${join13(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
   }
   await assertOwnIndex(topLevel, realGitDir, refuse);
 }
 async function assertOwnIndex(topLevel, gitDir, refuse) {
   if (await indexIsOfWorkTree(topLevel, gitDir) !== false) return;
   refuse(
-    `the git dir ${gitDir} is another checkout's: its index was written for files that are not in ${topLevel}. If it really is this work tree's own git dir, run "git status" in ${topLevel} to refresh its index, then retry; otherwise remove ${join12(topLevel, ".git")}`
+    `the git dir ${gitDir} is another checkout's: its index was written for files that are not in ${topLevel}. If it really is this work tree's own git dir, run "git status" in ${topLevel} to refresh its index, then retry; otherwise remove ${join13(topLevel, ".git")}`
   );
 }
 async function dotGitOwner(dir) {
   for (let at = dir; ; at = dirname6(at)) {
-    const info = await lstat5(join12(at, ".git")).catch(() => null);
+    const info = await lstat5(join13(at, ".git")).catch(() => null);
     if (info !== null)
       return { dir: at, kind: info.isSymbolicLink() ? "link" : info.isFile() ? "file" : "dir" };
     if (dirname6(at) === at) return null;
@@ -6605,31 +6726,47 @@ async function ownContentSettings(repo) {
   return new Map(parseConfigEntries(res.stdout).map((e) => [e.key.toLowerCase(), e.value]));
 }
 async function configValue(file, key) {
-  if ((await stat4(file).catch(() => null))?.isFile() !== true) return null;
+  if ((await stat5(file).catch(() => null))?.isFile() !== true) return null;
   const res = await runGit({ cwd: dirname6(file) }, ["config", "--file", file, "--get", key], {
     okExitCodes: [1]
   });
   return res.exitCode === 0 ? res.stdout.trim() : null;
 }
 async function readPointer(file) {
-  const text2 = await readFile2(file, "utf8").catch(() => null);
+  const text2 = await readFile3(file, "utf8").catch(() => null);
   if (text2 === null) return null;
   return text2.replace(/^gitdir: /, "").trim() || null;
 }
 async function realpathOrNull(path2) {
-  return realpath2(path2).catch(() => null);
+  return realpath3(path2).catch(() => null);
 }
 async function initRepo(dir, branch, opts = {}) {
   const real = await resolveWorkspaceDir(dir);
   assertSafeWorkspace(real);
+  await assertInitStaysHere(real);
   await runGit({ cwd: real, ...opts }, ["init", "--quiet", `--initial-branch=${branch}`]);
   return openRepo(real, opts);
 }
+async function assertInitStaysHere(workspace) {
+  const dotGit = join13(workspace, ".git");
+  const info = await lstat5(dotGit).catch(() => null);
+  if (info === null) return;
+  const inside = info.isDirectory() ? (await readdir3(dotGit, { withFileTypes: true }).catch(() => [])).find((e) => e.isSymbolicLink()) : void 0;
+  if (info.isDirectory() && inside === void 0) {
+    await assertNoLinksWhereWeWrite(workspace, dotGit, dotGit);
+    return;
+  }
+  const link3 = inside === void 0 ? dotGit : join13(dotGit, inside.name);
+  throw new UnsafeWorkspaceError(
+    `${link3} is ${info.isDirectory() || info.isSymbolicLink() ? "a symbolic link" : "not a directory"} and ${workspace} is no repository yet: git init would write the new repository through it, outside the workspace; remove it, or run "git init" there yourself`,
+    { details: { workspace, link: link3 } }
+  );
+}
 async function resolveWorkspaceDir(dir) {
-  const abs = resolve5(dir);
+  const abs = resolve6(dir);
   try {
-    const real = await realpath2(abs);
-    if ((await stat4(real)).isDirectory()) return real;
+    const real = await realpath3(abs);
+    if ((await stat5(real)).isDirectory()) return real;
   } catch (cause) {
     const odd = await notUtf8Component(abs);
     if (odd !== null)
@@ -6648,20 +6785,23 @@ async function resolveWorkspaceDir(dir) {
 }
 async function notUtf8Component(abs) {
   if (!abs.includes("\uFFFD")) return null;
-  let at = sep2;
-  for (const part of abs.split(sep2).filter((p) => p !== "")) {
+  let at = sep3;
+  for (const part of abs.split(sep3).filter((p) => p !== "")) {
     if (part.includes("\uFFFD")) {
-      const entries2 = await readdir2(at, { encoding: "buffer" }).catch(() => []);
+      const entries2 = await readdir3(at, { encoding: "buffer" }).catch(() => []);
       const odd = entries2.some((e) => e.toString("utf8") === part && !Buffer.from(part, "utf8").equals(e));
       if (odd) return part;
     }
-    at = join12(at, part);
+    at = join13(at, part);
   }
   return null;
 }
+function isRootOrHome(dir) {
+  const home = process.env.HOME ? resolve6(process.env.HOME) : homedir3();
+  return dir === sep3 || dir === resolve6("/") || dir === home || dir === homedir3();
+}
 function assertSafeWorkspace(dir) {
-  const home = process.env.HOME ? resolve5(process.env.HOME) : homedir3();
-  if (dir === sep2 || dir === resolve5("/") || dir === home || dir === homedir3()) {
+  if (isRootOrHome(dir)) {
     throw new UnsafeWorkspaceError(
       `refusing to use ${dir} as a workspace: it is the filesystem root or a home directory; give the path of a project directory`,
       { details: { workspace: dir } }
@@ -6697,7 +6837,7 @@ function testTotals(tests) {
     errors: tests.errors
   };
 }
-var MAX_RECORDED_FAILURES, MAX_GATE_ATTEMPT, GateName, GateVerdict, TestFailure, TestCounts, TestTotals, GateLog, GateResult;
+var MAX_RECORDED_FAILURES, MAX_GATE_ATTEMPT, MAX_COMMAND_ARGS, MAX_COMMAND_ARG_CHARS, MAX_JUNIT_FILES, MAX_JUNIT_PATH_CHARS, NO_NUL, GateName, GateVerdict, TestFailure, TestCounts, TestTotals, GateLog, GateResult;
 var init_gate = __esm({
   "types/gate.ts"() {
     "use strict";
@@ -6707,6 +6847,11 @@ var init_gate = __esm({
     init_snapshot();
     MAX_RECORDED_FAILURES = 50;
     MAX_GATE_ATTEMPT = 2 ** 31 - 1;
+    MAX_COMMAND_ARGS = 1e4;
+    MAX_COMMAND_ARG_CHARS = 1e6;
+    MAX_JUNIT_FILES = 100;
+    MAX_JUNIT_PATH_CHARS = 4096;
+    NO_NUL = /^[^\0]*$/;
     GateName = SafeId;
     GateVerdict = deferred(() => _enum(["pass", "fail", "error"]));
     TestFailure = deferred(
@@ -6748,7 +6893,9 @@ var init_gate = __esm({
         treeId: Sha,
         afterSha: Sha,
         /** The argv that ran; null for `gate record`. */
-        command: nullable(array(string2().check(_maxLength(1e6))).check(_maxLength(1e4))),
+        command: nullable(
+          array(string2().check(_maxLength(MAX_COMMAND_ARG_CHARS), _regex(NO_NUL))).check(_maxLength(MAX_COMMAND_ARGS))
+        ),
         /** True when agentgate ran the command itself; false for a verdict the caller reported. */
         observed: boolean2(),
         isolated: boolean2(),
@@ -6765,7 +6912,9 @@ var init_gate = __esm({
         /** The attempt this one replayed (`gate replay`), or null. */
         replayOf: nullable(int().check(_positive(), _lte(MAX_GATE_ATTEMPT))),
         /** The JUnit files as given (relative to where the command ran), so that `gate replay` reads the same ones. */
-        junit: optional(array(string2().check(_minLength(1), _maxLength(4096))).check(_maxLength(100))),
+        junit: optional(
+          array(string2().check(_minLength(1), _maxLength(MAX_JUNIT_PATH_CHARS), _regex(NO_NUL))).check(_maxLength(MAX_JUNIT_FILES))
+        ),
         /** `--min-tests` as given, or null. */
         minTests: optional(nullable(int().check(_nonnegative()))),
         /** `--timeout` in milliseconds, or null. */
@@ -6917,13 +7066,13 @@ var init_anchor = __esm({
 
 // src/provenance/agent-trace.ts
 import { randomUUID } from "node:crypto";
-function toAgentTrace(trace2, tool, now = /* @__PURE__ */ new Date(), isWip = (r) => r.origin?.iteration === 0) {
+function toAgentTrace(trace2, tool, now = /* @__PURE__ */ new Date(), isWip2 = (r) => r.origin?.iteration === 0) {
   const groups = /* @__PURE__ */ new Map();
   const meta2 = [];
   for (const r of trace2.ranges) {
     if (r.origin === null) continue;
-    const wip = isWip(r);
-    const key = `${r.origin.runId}\0${r.origin.iteration}\0${wip}`;
+    const wip = isWip2(r);
+    const key = `${r.origin.runId}\0${r.origin.iteration}\0${wip}\0${r.origin.snapshotId}`;
     const g = groups.get(key) ?? { wip, snapshotId: r.origin.snapshotId, ranges: [] };
     g.ranges.push({ start_line: r.start, end_line: r.end });
     groups.set(key, g);
@@ -7060,6 +7209,36 @@ var init_empty_tree = __esm({
   }
 });
 
+// src/git/objects-only.ts
+import { mkdtemp as mkdtemp3, rm as rm5 } from "node:fs/promises";
+import { tmpdir as tmpdir3 } from "node:os";
+import { join as join14 } from "node:path";
+async function withObjectsOnly(repo, fn) {
+  const gitDir = repo.gitDir ?? await absoluteGitDir(repo);
+  const empty = await mkdtemp3(join14(tmpdir3(), "agentgate-noattr-"));
+  try {
+    return await fn({
+      ...repo,
+      cwd: empty,
+      gitDir,
+      workTree: empty,
+      indexFile: join14(empty, "index"),
+      config: [...repo.config ?? [], "core.attributesFile=/dev/null"]
+    });
+  } finally {
+    await rm5(empty, { recursive: true, force: true });
+  }
+}
+async function absoluteGitDir(repo) {
+  return (await runGitBuffer(repo, ["rev-parse", "--absolute-git-dir"])).stdout.toString("utf8").trim();
+}
+var init_objects_only = __esm({
+  "src/git/objects-only.ts"() {
+    "use strict";
+    init_runner();
+  }
+});
+
 // src/git/parsers/batch-check.ts
 function parseBatchCheck(names2, output) {
   const lines = output.split("\n");
@@ -7187,15 +7366,8 @@ async function getDiffStats(repo, from, to) {
 }
 async function treeDiffStats(repo, trees) {
   if (trees.from === trees.to) return { filesChanged: 0, insertions: 0, deletions: 0, files: [] };
-  const out = await runGitBuffer(repo, [
-    "diff-tree",
-    "-z",
-    "--raw",
-    "--numstat",
-    ...DIFF_BASE_ARGS,
-    trees.from,
-    trees.to
-  ]);
+  const args = ["diff-tree", "-z", "--raw", "--numstat", ...DIFF_BASE_ARGS, trees.from, trees.to];
+  const out = await withObjectsOnly(repo, (git) => runGitBuffer(git, args));
   const files = parseDiffChanges(decodeBytes(out.stdout));
   let insertions = 0;
   let deletions = 0;
@@ -7212,6 +7384,7 @@ var init_diff_stats = __esm({
     init_path_bytes();
     init_errors();
     init_empty_tree();
+    init_objects_only();
     init_batch_check();
     init_diff_changes();
     init_runner();
@@ -7280,7 +7453,7 @@ async function writeObjects(repo, type, files) {
       throw new InvalidArgumentError(`object file path ${JSON.stringify(f.path)} holds a newline`, {
         details: { path: f.path }
       });
-  const out = (await runGit(repo, ["hash-object", "-w", "-t", type, "--stdin-paths"], {
+  const out = (await runGit(repo, [...HASH_FILES, "-t", type], {
     input: `${files.map((f) => f.path).join("\n")}
 `
   })).stdout.split("\n").filter(Boolean);
@@ -7298,7 +7471,7 @@ async function writeBlobFiles(repo, paths) {
       throw new InvalidArgumentError(`file path ${JSON.stringify(path2)} holds a newline`, {
         details: { path: path2 }
       });
-  const out = (await runGit(repo, ["hash-object", "-w", "-t", "blob", "--stdin-paths"], {
+  const out = (await runGit(repo, [...HASH_FILES, "-t", "blob"], {
     input: `${paths.join("\n")}
 `
   })).stdout.split("\n").filter(Boolean);
@@ -7367,6 +7540,7 @@ async function readBlobs(repo, ids) {
   }
   return out;
 }
+var HASH_FILES;
 var init_record_objects = __esm({
   "src/git/record-objects.ts"() {
     "use strict";
@@ -7375,6 +7549,7 @@ var init_record_objects = __esm({
     init_batch_check();
     init_ids2();
     init_runner();
+    HASH_FILES = ["hash-object", "--no-filters", "-w", "--stdin-paths"];
   }
 });
 
@@ -7696,7 +7871,16 @@ async function listRefRecords(repo, prefixes) {
     `--format=${REF_RECORD_FORMAT}`,
     ...prefixes
   ]);
-  return parseRefRecords(res.stdout);
+  const records = parseRefRecords(res.stdout);
+  const notCommits = records.filter((r) => r.tree === "").map((r) => r.ref);
+  if (notCommits.length > 0)
+    throw new StoreCorruptError(
+      `${notCommits.join(", ")} name${notCommits.length > 1 ? "" : "s"} no commit`,
+      {
+        details: { notCommits }
+      }
+    );
+  return records;
 }
 var init_refs = __esm({
   "src/git/refs.ts"() {
@@ -7771,115 +7955,19 @@ var init_ls_tree = __esm({
   }
 });
 
-// src/fs/git-locks.ts
-import { readdir as readdir3, readFile as readFile3, readlink as readlink2, realpath as realpath3, rm as rm4, stat as stat5 } from "node:fs/promises";
-import { isAbsolute as isAbsolute6, join as join13, resolve as resolve6, sep as sep3 } from "node:path";
-async function removeOrphanedGitLocks(o) {
-  if (!Number.isFinite(o.ownerSince)) return [];
-  const common = await commonDir(o.gitDir);
-  const refLocks = (await readdir3(join13(common, "refs"), { recursive: true }).catch(() => [])).filter((name2) => name2.endsWith(".lock")).map((name2) => join13(common, "refs", name2));
-  const candidates = [
-    `${o.indexFile ?? join13(o.gitDir, "index")}.lock`,
-    join13(o.gitDir, "HEAD.lock"),
-    join13(common, "packed-refs.lock"),
-    ...refLocks
-  ];
-  const removed = [];
-  for (const path2 of candidates) {
-    const info = await stat5(path2).catch(() => null);
-    if (info?.isFile() && info.mtimeMs >= o.ownerSince - 1e3) {
-      await rm4(path2, { force: true });
-      removed.push(path2);
-    }
-  }
-  return removed;
-}
-async function removeLockOlderThan(path2, olderThanMs) {
-  const info = await stat5(path2).catch(() => null);
-  if (info === null || Date.now() - info.mtimeMs < olderThanMs) return false;
-  await rm4(path2, { force: true });
-  return true;
-}
-async function commonDir(gitDir) {
-  const named3 = (await readFile3(join13(gitDir, "commondir"), "utf8").catch(() => "")).trim();
-  if (named3 === "") return gitDir;
-  return isAbsolute6(named3) ? named3 : join13(gitDir, named3);
-}
-async function removeAbandonedLock(path2, repository, waitMs) {
-  const repo = {
-    workTree: await realOrSelf(repository.workTree),
-    gitDir: await realOrSelf(repository.gitDir)
-  };
-  const deadline = Date.now() + waitMs;
-  let unowned = 0;
-  for (; ; ) {
-    if (await stat5(path2).catch(() => null) === null) return "absent";
-    unowned = await mayBeOwned(path2, repo) ? 0 : unowned + 1;
-    if (unowned === 2) {
-      await rm4(path2, { force: true });
-      return "removed";
-    }
-    if (Date.now() >= deadline) return "held";
-    await new Promise((resolve31) => setTimeout(resolve31, LOCK_SETTLE_MS));
-  }
-}
-async function mayBeOwned(path2, repo) {
-  const pids = await readdir3("/proc").catch(() => null);
-  if (pids === null || await stat5("/proc/self/fd").catch(() => null) === null) return true;
-  for (const pid of pids) {
-    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
-    if (await holdsOpen(pid, path2) || await isGitIn(pid, repo)) return true;
-  }
-  return false;
-}
-async function holdsOpen(pid, path2) {
-  const fds = await readdir3(`/proc/${pid}/fd`).catch(() => []);
-  for (const fd of fds) if (await readlink2(`/proc/${pid}/fd/${fd}`).catch(() => "") === path2) return true;
-  return false;
-}
-async function isGitIn(pid, repo) {
-  const status2 = await readFile3(`/proc/${pid}/stat`, "utf8").catch(() => "");
-  const name2 = /\((.*)\) (\S)/s.exec(status2);
-  if (name2 === null || !name2[1]?.startsWith("git") || "ZX".includes(name2[2] ?? "X")) return false;
-  const cwd = await readlink2(`/proc/${pid}/cwd`).catch(() => null);
-  const environ = await readFile3(`/proc/${pid}/environ`, "utf8").catch(() => null);
-  const cmdline = await readFile3(`/proc/${pid}/cmdline`, "utf8").catch(() => null);
-  if (cwd === null || environ === null || cmdline === null) return true;
-  const args = cmdline.split("\0");
-  if (args.some((a) => DAEMONS.includes(a))) return false;
-  const option = args.findIndex((a) => a === "--git-dir" || a.startsWith("--git-dir="));
-  const named3 = option >= 0 ? (args[option]?.slice("--git-dir=".length) ?? "") || (args[option + 1] ?? "") : environ.split("\0").find((e) => e.startsWith("GIT_DIR="))?.slice("GIT_DIR=".length);
-  if (named3 !== void 0 && named3 !== "") return await realOrSelf(resolve6(cwd, named3)) === repo.gitDir;
-  return within(cwd, repo.workTree) || within(cwd, repo.gitDir);
-}
-function within(path2, dir) {
-  return path2 === dir || path2.startsWith(dir.endsWith(sep3) ? dir : `${dir}${sep3}`);
-}
-async function realOrSelf(path2) {
-  return realpath3(path2).catch(() => path2);
-}
-var LOCK_SETTLE_MS, DAEMONS;
-var init_git_locks = __esm({
-  "src/fs/git-locks.ts"() {
-    "use strict";
-    LOCK_SETTLE_MS = 300;
-    DAEMONS = ["fsmonitor--daemon", "credential-cache--daemon"];
-  }
-});
-
 // src/git/byte-args.ts
-import { mkdtemp as mkdtemp3, rm as rm5, writeFile } from "node:fs/promises";
-import { tmpdir as tmpdir3 } from "node:os";
-import { join as join14 } from "node:path";
+import { mkdtemp as mkdtemp4, rm as rm6, writeFile } from "node:fs/promises";
+import { tmpdir as tmpdir4 } from "node:os";
+import { join as join15 } from "node:path";
 async function withByteArgs(global, words, run) {
   if (words.every((w) => w.isWellFormed())) return run([...global, ...words]);
-  const dir = await mkdtemp3(join14(tmpdir3(), "agentgate-args-"));
+  const dir = await mkdtemp4(join15(tmpdir4(), "agentgate-args-"));
   try {
-    const file = join14(dir, "config");
+    const file = join15(dir, "config");
     await writeFile(file, aliasConfig(words), { mode: 384 });
     return await run([...global, "-c", `include.path=${file}`, ALIAS]);
   } finally {
-    await rm5(dir, { recursive: true, force: true });
+    await rm6(dir, { recursive: true, force: true });
   }
 }
 function aliasConfig(words) {
@@ -8354,7 +8442,7 @@ var init_blame_porcelain = __esm({
 
 // src/git/provenance.ts
 import { lstat as lstat6 } from "node:fs/promises";
-import { join as join15 } from "node:path";
+import { join as join16 } from "node:path";
 async function parentTrees(repo, nodes, known2) {
   const empty = nodes.some((n) => n.parents.length === 0) ? await emptyTreeId(repo) : "";
   const treeOf = await parentTreeIds(repo, nodes, known2);
@@ -8387,9 +8475,9 @@ async function parentTreeIds(repo, nodes, known2) {
   });
   return (p) => known2.get(p)?.tree ?? asked.get(p);
 }
-function missingParent(commit, parent) {
+function missingParent(commit, parent, where = "is not in this clone (a shallow or partial clone)") {
   return new ObjectMissingError(
-    `commit ${commit.slice(0, 12)}'s parent ${parent.slice(0, 12)} is not in this clone (a shallow or partial clone), so the change the commit made cannot be worked out; fetch that history first (git fetch --deepen=1 for one more commit, git fetch --unshallow for all of it; fetch-depth: 0 with actions/checkout), then retry`,
+    `commit ${commit.slice(0, 12)}'s parent ${parent.slice(0, 12)} ${where}, so the change the commit made cannot be worked out; fetch that history first (git fetch --deepen=1 for one more commit, git fetch --unshallow for all of it; fetch-depth: 0 with actions/checkout), then retry`,
     { details: { commit, parent } }
   );
 }
@@ -8568,14 +8656,25 @@ async function parentsSeen(repo, commits) {
   }
   return out;
 }
+async function hiddenParents(repo, nodes) {
+  const parented = nodes.filter((n) => n.parents.length > 0);
+  const seen = await parentsSeen(
+    repo,
+    parented.map((n) => n.commit)
+  );
+  const out = /* @__PURE__ */ new Map();
+  for (const n of seen === null ? [] : parented)
+    if (seen?.get(n.commit)?.join(" ") !== n.parents.join(" ")) out.set(n.commit, n.parents[0]);
+  return out;
+}
 async function isShallow(repo) {
   const common = await commonDir(repo.gitDir);
-  return lstat6(join15(common, "shallow")).then(
+  return lstat6(join16(common, "shallow")).then(
     () => true,
     () => false
   );
 }
-var MAX_PATHSPEC_BYTES;
+var BEYOND_BOUNDARY, MAX_PATHSPEC_BYTES;
 var init_provenance = __esm({
   "src/git/provenance.ts"() {
     "use strict";
@@ -8594,6 +8693,7 @@ var init_provenance = __esm({
     init_diff_content();
     init_blame_porcelain();
     init_runner();
+    BEYOND_BOUNDARY = "is beyond this shallow clone's boundary (blame sees no parent there)";
     MAX_PATHSPEC_BYTES = 256 * 1024;
   }
 });
@@ -8649,7 +8749,7 @@ var init_message = __esm({
 
 // src/fs/lock.ts
 import { readFileSync as readFileSync4 } from "node:fs";
-import { link, mkdir as mkdir3, readFile as readFile4, rename as rename3, rm as rm6, writeFile as writeFile2 } from "node:fs/promises";
+import { link, mkdir as mkdir3, readFile as readFile4, rename as rename3, rm as rm7, writeFile as writeFile2 } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname as dirname7 } from "node:path";
 async function withLock(path2, opts, fn) {
@@ -8722,7 +8822,7 @@ async function tryCreate(path2, owner) {
       throw failed(cause);
     }
   } finally {
-    await rm6(temp, { force: true }).catch(() => void 0);
+    await rm7(temp, { force: true }).catch(() => void 0);
   }
 }
 async function takeOver(path2, stale, owner) {
@@ -8745,8 +8845,8 @@ async function takeOver(path2, stale, owner) {
       { cause, details: { path: path2 } }
     );
   } finally {
-    await rm6(temp, { force: true }).catch(() => void 0);
-    await rm6(breaker2, { force: true }).catch(() => void 0);
+    await rm7(temp, { force: true }).catch(() => void 0);
+    await rm7(breaker2, { force: true }).catch(() => void 0);
   }
 }
 async function readOwner(path2) {
@@ -8781,8 +8881,8 @@ function processStartTime(pid) {
 }
 function processStat(pid) {
   try {
-    const stat27 = readFileSync4(`/proc/${pid}/stat`, "utf8");
-    const fields = stat27.slice(stat27.lastIndexOf(")") + 2).split(" ");
+    const stat29 = readFileSync4(`/proc/${pid}/stat`, "utf8");
+    const fields = stat29.slice(stat29.lastIndexOf(")") + 2).split(" ");
     const [state, startTime] = [fields[0], fields[19]];
     return state === void 0 || startTime === void 0 ? null : { state, startTime };
   } catch {
@@ -8799,16 +8899,16 @@ async function removeIfStill(path2, stale) {
   const moved = await readOwner(grave);
   if (moved?.token !== stale.token) {
     await link(grave, path2).catch(() => void 0);
-    await rm6(grave, { force: true });
+    await rm7(grave, { force: true });
     return false;
   }
-  await rm6(grave, { force: true });
+  await rm7(grave, { force: true });
   return true;
 }
 async function release(handle) {
   try {
     const current = await readOwner(handle.path);
-    if (current?.token === handle.owner.token) await rm6(handle.path, { force: true });
+    if (current?.token === handle.owner.token) await rm7(handle.path, { force: true });
   } finally {
     HELD.delete(handle.owner.token);
   }
@@ -8830,22 +8930,22 @@ var init_lock = __esm({
 });
 
 // src/fs/sweep.ts
-import { readdir as readdir4, rm as rm7, stat as stat6 } from "node:fs/promises";
-import { join as join16 } from "node:path";
+import { readdir as readdir4, rm as rm8, stat as stat6 } from "node:fs/promises";
+import { join as join17 } from "node:path";
 async function sweepOwnedDirs(root, ours, remove) {
   const names2 = await listDir(root);
   const removed = [];
   for (const name2 of names2) {
     const base = name2.endsWith(".lock") ? name2.slice(0, -".lock".length) : name2;
     if (!ours(base) || name2 === base && names2.includes(`${name2}.lock`)) continue;
-    const path2 = join16(root, name2);
+    const path2 = join17(root, name2);
     const owner = name2 === base ? null : await readOwner(path2);
     const info = owner === null ? await stat6(path2).catch(() => null) : null;
     const gone = owner === null ? info !== null && Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS : isProvablyDead(owner);
     if (!gone) continue;
-    await remove(join16(root, base));
-    await rm7(join16(root, `${base}.lock`), { force: true });
-    removed.push(join16(root, base));
+    await remove(join17(root, base));
+    await rm8(join17(root, `${base}.lock`), { force: true });
+    removed.push(join17(root, base));
   }
   return removed;
 }
@@ -8854,12 +8954,12 @@ async function sweepTempFiles(dir, opts = {}) {
   for (const name2 of await listDir(dir)) {
     const m = (opts.pattern ?? TEMP_NAME).exec(name2);
     if (m === null) continue;
-    const path2 = join16(dir, name2);
+    const path2 = join17(dir, name2);
     const info = await stat6(path2).catch(() => null);
     if (info === null) continue;
     const pid = Number(m[1]);
     if (pid !== process.pid && isProcessGone(pid) || Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS) {
-      await rm7(path2, { force: true });
+      await rm8(path2, { force: true });
       removed.push(path2);
     }
   }
@@ -8867,22 +8967,22 @@ async function sweepTempFiles(dir, opts = {}) {
 }
 async function sweepGitTemporaries(gitDir) {
   const removed = [];
-  const objects = join16(gitDir, "objects");
+  const objects = join17(gitDir, "objects");
   const dirs = [
     gitDir,
     objects,
-    join16(objects, "pack"),
-    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join16(objects, n))
+    join17(objects, "pack"),
+    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join17(objects, n))
   ];
   for (const dir of dirs) {
     for (const name2 of await listDir(dir)) {
       if (!GIT_TEMPORARY.test(name2)) continue;
-      const path2 = join16(dir, name2);
-      await rm7(path2, { force: true, recursive: true });
+      const path2 = join17(dir, name2);
+      await rm8(path2, { force: true, recursive: true });
       removed.push(path2);
     }
   }
-  await rm7(join16(gitDir, "gc.pid"), { force: true });
+  await rm8(join17(gitDir, "gc.pid"), { force: true });
   return removed;
 }
 async function listDir(dir) {
@@ -8906,7 +9006,7 @@ var init_sweep = __esm({
 // src/store/json-file.ts
 import { closeSync, constants as constants2, fstatSync, openSync, readFileSync as readFileSync5 } from "node:fs";
 import { open as open3, readdir as readdir5 } from "node:fs/promises";
-import { join as join17 } from "node:path";
+import { join as join18 } from "node:path";
 function corruptFile(path2, what2, reason, cause) {
   return new StoreCorruptError(
     `${path2} is not a valid ${what2}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
@@ -9006,7 +9106,7 @@ async function loadAll(dir, what2, load) {
       const item = await load(name2);
       if (item !== null) items.push(item);
     } catch (error2) {
-      problems.push(asStoreProblem(error2, join17(dir, `${name2}.json`), what2));
+      problems.push(asStoreProblem(error2, join18(dir, `${name2}.json`), what2));
     }
   });
   problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
@@ -9155,7 +9255,7 @@ var init_run = __esm({
 });
 
 // src/store/run-records.ts
-import { join as join18 } from "node:path";
+import { join as join19 } from "node:path";
 function requireWorkspace(workspace) {
   if (typeof workspace !== "string" || workspace.length === 0)
     throw new InvalidArgumentError("a run record needs its workspace path", { details: { workspace } });
@@ -9189,7 +9289,7 @@ var init_run_records = __esm({
       home;
       lockTimeoutMs;
       path(runId) {
-        return join18(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
+        return join19(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
       }
       /** The run's record, or null when it has none; STORE_CORRUPT when the file is unusable. */
       async load(runId) {
@@ -9223,7 +9323,7 @@ var init_run_records = __esm({
        * next call sees it too.
        */
       async whileIterating(runId, iteration, fn, onDeadHolder) {
-        const lockPath = join18(layout(this.home).locks, `iterate-${assertSafeId(runId, "run id")}.lock`);
+        const lockPath = join19(layout(this.home).locks, `iterate-${assertSafeId(runId, "run id")}.lock`);
         const holder = onDeadHolder === void 0 ? null : await readOwner(lockPath);
         if (holder !== null && isProvablyDead(holder)) await onDeadHolder?.(holder);
         let entered = false;
@@ -9249,7 +9349,7 @@ var init_run_records = __esm({
        */
       async update(runId, workspace, change) {
         const path2 = this.path(runId);
-        const lockPath = join18(layout(this.home).locks, `run-${runId}.lock`);
+        const lockPath = join19(layout(this.home).locks, `run-${runId}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `run record ${runId}` }, async () => {
           const now = (/* @__PURE__ */ new Date()).toISOString();
           const current = await this.load(runId) ?? (workspace === null ? null : { runId, workspace, createdAt: now, updatedAt: now, before: null, snapshotIds: [] });
@@ -9351,8 +9451,8 @@ var init_run_records = __esm({
 });
 
 // src/store/snapshot-store.ts
-import { rm as rm8, stat as stat7 } from "node:fs/promises";
-import { basename as basename4, join as join19, resolve as resolve7 } from "node:path";
+import { rm as rm9, stat as stat7 } from "node:fs/promises";
+import { basename as basename4, join as join20, resolve as resolve7 } from "node:path";
 function byRunThenIteration(a, b) {
   return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 }
@@ -9365,7 +9465,7 @@ function danglingLink(runFile, id2, snapshotFile) {
 async function removeFile(path2) {
   if (await stat7(path2).catch(() => null) === null) return false;
   try {
-    await rm8(path2, { force: true });
+    await rm9(path2, { force: true });
     return true;
   } catch (cause) {
     throw new WriteFailedError(`could not remove ${path2} (${errnoOf(cause)}); check permissions`, {
@@ -9403,7 +9503,7 @@ var init_snapshot_store = __esm({
         this.snapshotsDir = layout(this.home).snapshots;
       }
       snapshotPath(id2) {
-        return join19(this.snapshotsDir, `${assertSafeId(id2, "snapshot id")}.json`);
+        return join20(this.snapshotsDir, `${assertSafeId(id2, "snapshot id")}.json`);
       }
       runPath(runId) {
         return this.runs.path(runId);
@@ -9479,7 +9579,7 @@ var init_snapshot_store = __esm({
               const text2 = readJsonTextSync(this.snapshotPath(id2), "snapshot");
               if (text2 !== null) texts.push({ id: id2, text: text2 });
             } catch (error2) {
-              problems.push(asStoreProblem(error2, join19(dir, `${id2}.json`), "snapshot"));
+              problems.push(asStoreProblem(error2, join20(dir, `${id2}.json`), "snapshot"));
             }
           }
         }
@@ -9692,7 +9792,7 @@ var init_snapshot_store = __esm({
         return snapshots.filter((s) => s.id.startsWith(prefix) || sha !== null && s.afterSha.startsWith(sha));
       }
       withSnapshotLock(id2, fn) {
-        const lockPath = join19(layout(this.home).locks, `snapshot-${assertSafeId(id2, "snapshot id")}.lock`);
+        const lockPath = join20(layout(this.home).locks, `snapshot-${assertSafeId(id2, "snapshot id")}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `snapshot ${id2}` }, fn);
       }
     };
@@ -9896,11 +9996,20 @@ var init_change_id = __esm({
 });
 
 // src/provenance/lines.ts
+function wipOrigin(iteration) {
+  return WIP_ORIGIN - iteration;
+}
+function isWip(origin) {
+  return origin <= WIP_ORIGIN;
+}
+function wipIteration(origin) {
+  return WIP_ORIGIN - origin;
+}
 function byIteration(origin) {
-  return origin !== null && origin !== void 0 && origin !== WIP_ORIGIN;
+  return origin !== null && origin !== void 0 && !isWip(origin);
 }
 function reportedIteration(origin) {
-  return origin === WIP_ORIGIN ? 0 : origin;
+  return isWip(origin) ? 0 : origin;
 }
 function applyHunks(old, hunks, origin) {
   const out = [];
@@ -10049,14 +10158,14 @@ function blobClaim(node, f, r, brought, names2 = [f.file.entry.path]) {
   return best;
 }
 async function patchIdClaims(repo, links, replays, paths, brought) {
-  const open12 = links.flatMap(
+  const open13 = links.flatMap(
     (l) => l.files.flatMap(
       (f) => replays.filter((r) => !f.claims.some((c) => c.runId === r.chain.runId)).map((r) => ({ l, f, r }))
     )
   );
-  if (open12.length === 0) return;
+  if (open13.length === 0) return;
   const pairs = /* @__PURE__ */ new Map();
-  for (const { r } of open12) {
+  for (const { r } of open13) {
     const first = r.chain.iterations[0];
     const starts = [first.wip?.base.tree ?? first.before.tree, ...first.wip ? [first.wip.commit.tree] : []];
     for (const it of r.chain.iterations)
@@ -10068,7 +10177,7 @@ async function patchIdClaims(repo, links, replays, paths, brought) {
   const runIds = diffs.flatMap(
     (d, i) => d.files.map((file) => ({ it: list5[i].it, file, id: changeId(file) }))
   );
-  for (const { l, f, r } of open12) {
+  for (const { l, f, r } of open13) {
     const id2 = changeId(f.file);
     if (id2 === null) continue;
     const match = runIds.filter(
@@ -10091,7 +10200,7 @@ async function patchIdClaims(repo, links, replays, paths, brought) {
   }
 }
 async function lineClaims(repo, links, replays, paths) {
-  const open12 = [];
+  const open13 = [];
   for (const l of links)
     for (const f of l.files) {
       if (f.added.length === 0) continue;
@@ -10101,20 +10210,20 @@ async function lineClaims(repo, links, replays, paths) {
         for (const name2 of names2) {
           const v = versions(r, name2).find((x) => x.state.blob !== null);
           if (v === void 0) continue;
-          if (v.state.origins.some((o) => o !== null)) open12.push({ l, f, r, v, name: name2 });
+          if (v.state.origins.some((o) => o !== null)) open13.push({ l, f, r, v, name: name2 });
           break;
         }
       }
     }
-  if (open12.length === 0) return;
+  if (open13.length === 0) return;
   const pairs = /* @__PURE__ */ new Map();
-  for (const o of open12)
+  for (const o of open13)
     pairs.set(`${o.v.commit.tree} ${o.l.node.tree}`, { from: o.v.commit.tree, to: o.l.node.tree });
-  const asked = open12.flatMap((o) => [o.f.file.entry.path, o.name]);
+  const asked = open13.flatMap((o) => [o.f.file.entry.path, o.name]);
   const openPaths = [...new Set(asked)].filter((p) => paths.includes(p));
   const diffs = await diffTreePairs(repo, [...pairs.values()], openPaths);
   const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
-  for (const { l, f, r, v, name: name2 } of open12) {
+  for (const { l, f, r, v, name: name2 } of open13) {
     const path2 = f.file.entry.path;
     const change = (byPair.get(`${v.commit.tree} ${l.node.tree}`) ?? []).find(
       (x) => x.entry.path === path2 && (x.entry.oldPath ?? path2) === name2
@@ -10176,11 +10285,11 @@ function replayRun(chain, diff2) {
     if (it.wip !== null) {
       const { base, staged } = it.wip;
       if (staged !== null) {
-        cur = applyDiff(cur, diff2(base.tree, staged.tree), WIP_ORIGIN);
+        cur = applyDiff(cur, diff2(base.tree, staged.tree), wipOrigin(it.iteration));
         at.set(staged.commit, { node: staged, state: cur });
         out.staged.set(it.iteration, cur);
       }
-      cur = applyDiff(cur, diff2((staged ?? base).tree, it.wip.commit.tree), WIP_ORIGIN);
+      cur = applyDiff(cur, diff2((staged ?? base).tree, it.wip.commit.tree), wipOrigin(it.iteration));
       at.set(it.wip.commit.commit, { node: it.wip.commit, state: cur });
       out.wip.set(it.iteration, cur);
     }
@@ -10636,7 +10745,7 @@ var init_gate_rules = __esm({
 
 // src/store/gate-store.ts
 import { readdir as readdir6 } from "node:fs/promises";
-import { join as join20, resolve as resolve8 } from "node:path";
+import { join as join21, resolve as resolve8 } from "node:path";
 function validate2(value) {
   const parsed = GateResult.safeParse(value);
   if (!parsed.success) {
@@ -10673,10 +10782,10 @@ var init_gate_store = __esm({
         this.lockTimeoutMs = options2.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
       }
       runDir(runId) {
-        return join20(layout(this.home).gates, assertSafeId(runId, "run id"));
+        return join21(layout(this.home).gates, assertSafeId(runId, "run id"));
       }
       path(runId, id2) {
-        return join20(this.runDir(runId), `${assertSafeId(id2, "gate id")}.json`);
+        return join21(this.runDir(runId), `${assertSafeId(id2, "gate id")}.json`);
       }
       /**
        * Stores a new local attempt: the next attempt number for its iteration and name (after every
@@ -10689,8 +10798,10 @@ var init_gate_store = __esm({
       async append(result, place, used) {
         return this.withRunLock(result.runId, async () => {
           const attempt = await this.nextAttempt(result, used);
+          const id2 = newGateId();
+          validate2({ ...result, id: id2, attempt });
           const placed = place === void 0 ? result : await place(attempt);
-          const stored = validate2({ ...placed, id: newGateId(), attempt });
+          const stored = validate2({ ...placed, id: id2, attempt });
           await writeJsonAtomic(this.path(stored.runId, stored.id), stored);
           return stored;
         });
@@ -10770,7 +10881,7 @@ var init_gate_store = __esm({
         return (await listJsonNames(this.runDir(runId))).length > 0;
       }
       withRunLock(runId, fn) {
-        const lockPath = join20(layout(this.home).locks, `gates-${assertSafeId(runId, "run id")}.lock`);
+        const lockPath = join21(layout(this.home).locks, `gates-${assertSafeId(runId, "run id")}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `gate verdicts of ${runId}` }, fn);
       }
     };
@@ -10783,7 +10894,7 @@ __export(anchor_store_exports, {
   AnchorStore: () => AnchorStore
 });
 import { readdir as readdir7 } from "node:fs/promises";
-import { join as join21, resolve as resolve9 } from "node:path";
+import { join as join22, resolve as resolve9 } from "node:path";
 var ANCHOR_FILE, AnchorStore;
 var init_anchor_store = __esm({
   "src/provenance/anchor-store.ts"() {
@@ -10806,7 +10917,7 @@ var init_anchor_store = __esm({
           throw new InvalidArgumentError(`${JSON.stringify(commit.slice(0, 80))} is not a full commit id`, {
             details: { commit: commit.slice(0, 200) }
           });
-        return join21(this.dir, `${commit}.json`);
+        return join22(this.dir, `${commit}.json`);
       }
       async save(anchor3) {
         const file = this.path(anchor3.commit);
@@ -10971,9 +11082,9 @@ function anchorFile(f, runs3) {
   f.claims.forEach((claim2, k) => {
     const counts = /* @__PURE__ */ new Map();
     for (const o of credited[k])
-      if (o !== null) counts.set(o, (counts.get(o) ?? 0) + 1);
+      if (o !== null) counts.set(oneWip(o), (counts.get(oneWip(o)) ?? 0) + 1);
     if (counts.size === 0 && claim2.origins.some((o) => o !== null)) return;
-    if (counts.size === 0 && claim2.writer !== null) counts.set(claim2.writer, 0);
+    if (counts.size === 0 && claim2.writer !== null) counts.set(oneWip(claim2.writer), 0);
     const its = runs3.get(claim2.runId) ?? /* @__PURE__ */ new Set();
     if (counts.size > 0) runs3.set(claim2.runId, its);
     for (const [origin, lines] of [...counts].sort(([a], [b]) => a - b)) {
@@ -11001,6 +11112,9 @@ function creditedLines(f) {
   return f.claims.map(
     (c) => c.method === "ancestry" ? c.origins : c.origins.map((o, i) => own2[i] === true ? null : o)
   );
+}
+function oneWip(origin) {
+  return isWip(origin) ? WIP_ORIGIN : origin;
 }
 function runsOf(runs3) {
   return [...runs3].sort(([a], [b]) => a < b ? -1 : 1).map(([runId, its]) => ({ runId, iterations: [...its].sort((a, b) => a - b) }));
@@ -11264,6 +11378,21 @@ function checkOptions(opts) {
     throw new InvalidArgumentError("a JUnit file is named by an empty path; give the file the check writes", {
       details: { junit: opts.junit, argument: "opts.junit" }
     });
+  const junit = opts.junit ?? [];
+  const bad = junit.find((f) => f.length > MAX_JUNIT_PATH_CHARS || f.includes("\0"));
+  if (junit.length > MAX_JUNIT_FILES || bad !== void 0)
+    throw new InvalidArgumentError(
+      bad === void 0 ? `${junit.length} JUnit files named; a verdict keeps at most ${MAX_JUNIT_FILES}` : `a JUnit file's path holds a NUL byte or is longer than ${MAX_JUNIT_PATH_CHARS} characters`,
+      { details: { argument: "opts.junit", files: junit.length } }
+    );
+}
+function checkArgv(command) {
+  const bad = command.findIndex((a) => a.length > MAX_COMMAND_ARG_CHARS || a.includes("\0"));
+  if (command.length > MAX_COMMAND_ARGS || bad !== -1)
+    throw new InvalidArgumentError(
+      bad === -1 ? `the command has ${command.length} arguments; a verdict keeps at most ${MAX_COMMAND_ARGS}` : `argument ${bad} of the command holds a NUL byte or is longer than ${MAX_COMMAND_ARG_CHARS} characters`,
+      { details: { argument: "opts.command", args: command.length } }
+    );
 }
 async function findIteration(snapshotter, runId, iteration) {
   const snapshots = await snapshotter.listByRun(assertSafeId(runId, "run id"));
@@ -11365,11 +11494,15 @@ import { createHash as createHash3 } from "node:crypto";
 import { resolve as resolve10 } from "node:path";
 async function unifiedDiff(repo, from, to) {
   const trees = await resolveDiffTrees(repo, from, to);
-  return (await runGitBuffer(repo, [...PATCH_ARGS, trees.from, trees.to])).stdout.toString("utf8");
+  const out = await withObjectsOnly(repo, (git) => runGitBuffer(git, [...PATCH_ARGS, trees.from, trees.to]));
+  return out.stdout.toString("utf8");
 }
 async function streamUnifiedDiff(repo, from, to, consume) {
   const trees = await resolveDiffTrees(repo, from, to);
-  await runGitStream(repo, [...PATCH_ARGS, trees.from, trees.to], (stdout) => consume(stdout));
+  await withObjectsOnly(
+    repo,
+    (git) => runGitStream(git, [...PATCH_ARGS, trees.from, trees.to], (stdout) => consume(stdout))
+  );
 }
 async function writeUnifiedDiffToFile(repo, from, to, file) {
   return writeTreeDiffToFile(repo, await resolveDiffTrees(repo, from, to), file);
@@ -11378,32 +11511,38 @@ async function writeTreeDiffToFile(repo, trees, file, limit = {}) {
   const path2 = resolve10(file);
   const bytes = await replaceFileAtomic(
     path2,
-    (temp) => runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp, limit)
+    (temp) => withObjectsOnly(repo, (git) => runGitToFile(git, [...PATCH_ARGS, trees.from, trees.to], temp, limit))
   );
   return { path: path2, bytes };
 }
 async function treeDiffSha256(repo, trees) {
   const hash2 = createHash3("sha256");
   const collect2 = collectEvery();
-  await runGitStream(repo, [...PATCH_ARGS, trees.from, trees.to], async (stdout) => {
-    for await (const chunk of stdout) {
-      hash2.update(chunk);
-      collect2(chunk.length);
-    }
-  });
+  await withObjectsOnly(
+    repo,
+    (git) => runGitStream(git, [...PATCH_ARGS, trees.from, trees.to], async (stdout) => {
+      for await (const chunk of stdout) {
+        hash2.update(chunk);
+        collect2(chunk.length);
+      }
+    })
+  );
   return hash2.digest("hex");
 }
 async function treeDiffSize(repo, trees, maxBytes) {
   let seen = 0;
-  await runGitStream(repo, [...PATCH_ARGS, trees.from, trees.to], async (stdout) => {
-    for await (const chunk of stdout) {
-      seen += chunk.length;
-      if (seen > maxBytes)
-        throw new OutputTooLargeError(`the patch would be larger than ${maxBytes} bytes`, {
-          details: { maxBytes }
-        });
-    }
-  });
+  await withObjectsOnly(
+    repo,
+    (git) => runGitStream(git, [...PATCH_ARGS, trees.from, trees.to], async (stdout) => {
+      for await (const chunk of stdout) {
+        seen += chunk.length;
+        if (seen > maxBytes)
+          throw new OutputTooLargeError(`the patch would be larger than ${maxBytes} bytes`, {
+            details: { maxBytes }
+          });
+      }
+    })
+  );
   return seen;
 }
 var PATCH_ARGS;
@@ -11414,6 +11553,7 @@ var init_unified_diff = __esm({
     init_errors();
     init_diff_stats();
     init_memory();
+    init_objects_only();
     init_runner();
     PATCH_ARGS = [
       "diff-tree",
@@ -11892,9 +12032,9 @@ var init_gates = __esm({
 });
 
 // src/provenance/tree-path.ts
-import { isAbsolute as isAbsolute7, posix, relative as relative2, sep as sep4 } from "node:path";
+import { isAbsolute as isAbsolute7, posix, relative as relative3, sep as sep4 } from "node:path";
 function treePath(topLevel, path2) {
-  const local = isAbsolute7(path2) ? relative2(topLevel, path2).split(sep4).join("/") : path2;
+  const local = isAbsolute7(path2) ? relative3(topLevel, path2).split(sep4).join("/") : path2;
   const normal = posix.normalize(local).replace(/^\.\//, "");
   const outside = normal === ".." || normal.startsWith("../") || posix.isAbsolute(normal);
   return outside || normal === "" || normal === "." ? null : normal;
@@ -11976,26 +12116,32 @@ async function unnamedFile(src, repo, lines, rest, nodes, runIds) {
   let every;
   const load = () => every ??= loadRunChains(src, repo, runIds);
   const cut2 = await assertNoRunBeyondBoundary(repo, lines, rest, nodes, async () => (await load()).chains);
-  const open12 = new Set(rest.filter((c) => !cut2.has(c)));
-  if (open12.size === 0) return { chains: [], commits: [] };
+  const open13 = new Set(rest.filter((c) => !cut2.has(c)));
+  if (open13.size === 0) return { chains: [], commits: [] };
   const { chains, nodes: theirs } = await load();
   for (const [commit, node] of theirs) if (!nodes.has(commit)) nodes.set(commit, node);
   const versions2 = new Map(
-    lines.filter((l) => open12.has(l.commit)).map((l) => [`${l.commit}\0${l.filename}`, { commit: l.commit, path: l.filename }])
+    lines.filter((l) => open13.has(l.commit)).map((l) => [`${l.commit}\0${l.filename}`, { commit: l.commit, path: l.filename }])
   );
   return aliasedBlamed(repo, [...versions2.values()], chains);
 }
 async function assertNoRunBeyondBoundary(repo, lines, commits, nodes, chains) {
   if (commits.length === 0 || !await isShallow(repo)) return /* @__PURE__ */ new Set();
-  const cut2 = await missingParents(
-    repo,
-    commits.flatMap((c) => nodes.get(c) ?? []),
-    nodes
-  );
+  const blamed = commits.flatMap((c) => nodes.get(c) ?? []);
+  const [missing, hidden] = await Promise.all([
+    missingParents(repo, blamed, nodes),
+    hiddenParents(repo, blamed)
+  ]);
+  const cut2 = new Map([...hidden, ...missing]);
   if (cut2.size === 0) return /* @__PURE__ */ new Set();
   const runs3 = await chains();
   if (runs3.length === 0) return new Set(cut2.keys());
   const stop = (commit) => missingParent(commit, cut2.get(commit));
+  for (const commit of cut2.keys())
+    if (runs3.some(
+      (c) => isWipMessage(nodes.get(commit)?.message ?? "", c.runId) && c.iterations.some((it) => it.before.commit === commit)
+    ))
+      throw stop(commit);
   const first = [...cut2.keys()][0];
   if (runs3.some((c) => c.missing !== null)) throw stop(first);
   const versions2 = /* @__PURE__ */ new Map();
@@ -12050,6 +12196,38 @@ async function runsWrote(repo, runs3) {
     }
   return { lines, blobs };
 }
+async function assertBoundaryOwnLines(repo, lines, hidden, links, nodes) {
+  if (hidden.size === 0) return;
+  const own2 = /* @__PURE__ */ new Map();
+  const added = /* @__PURE__ */ new Map();
+  for (const l of lines) {
+    const parent = hidden.get(l.commit);
+    if (parent === void 0) continue;
+    const key = `${l.commit}\0${l.filename}`;
+    let mine = own2.get(key);
+    if (mine === void 0) {
+      const file = links.get(l.commit)?.link.files.find((f) => f.file.entry.path === l.filename);
+      mine = new Set(file?.added ?? []);
+      own2.set(key, mine);
+      if (file?.file.entry.status === "A") added.set(key, nodes.get(l.commit));
+    }
+    if (!mine.has(l.origLine)) throw missingParent(l.commit, parent, BEYOND_BOUNDARY);
+  }
+  if (added.size === 0) return;
+  const commits = [...new Set(added.values())];
+  const from = await parentTrees(repo, commits, nodes);
+  const diffs = await diffTreePairs(
+    repo,
+    commits.map((n) => ({ from: from.get(n.commit), to: n.tree })),
+    null
+  );
+  for (const [key, node] of added) {
+    const path2 = key.slice(key.indexOf("\0") + 1);
+    const diff2 = diffs[commits.indexOf(node)];
+    if (diff2?.files.some((f) => f.entry.path === path2 && f.entry.status === "R"))
+      throw missingParent(node.commit, hidden.get(node.commit), BEYOND_BOUNDARY);
+  }
+}
 var init_trace_unnamed = __esm({
   "src/provenance/trace-unnamed.ts"() {
     "use strict";
@@ -12063,14 +12241,14 @@ var init_trace_unnamed = __esm({
 });
 
 // src/provenance/trace.ts
-import { basename as basename5, dirname as dirname9, isAbsolute as isAbsolute8, join as join22, posix as posix2 } from "node:path";
+import { basename as basename5, dirname as dirname9, isAbsolute as isAbsolute8, join as join23, posix as posix2 } from "node:path";
 async function traceWithWip(src, repo, givenPath, opts = {}) {
   checkSources(src, repo, "records");
   checkArgument(TextArg, givenPath, "givenPath");
   checkArgument(TraceOptionsArg, opts, "opts");
   const given = opts.rev ?? "HEAD";
   assertRevisionSyntax(given);
-  const named3 = isAbsolute8(givenPath) ? join22(await realPathOf(dirname9(givenPath)), basename5(givenPath)) : givenPath;
+  const named3 = isAbsolute8(givenPath) ? join23(await realPathOf(dirname9(givenPath)), basename5(givenPath)) : givenPath;
   const asGiven = treePath(repo.topLevel, named3) ?? notInRepository(givenPath, named3, repo.topLevel);
   const odd = readEscapedBytes(asGiven) !== null || asGiven.includes("\uFFFD");
   const early = OBJECT_ID_PATTERN.test(given) && !odd ? blameAndRuns(src, repo, given, asGiven, opts) : void 0;
@@ -12110,16 +12288,21 @@ async function traceWithWip(src, repo, givenPath, opts = {}) {
     }
   }
   const rest = blamed.filter((c) => !shortcut.has(c));
+  const hidden = await hiddenParents(
+    repo,
+    rest.flatMap((c) => nodes.get(c) ?? [])
+  );
   let linkWith = touched;
   let linked = rest;
   if (touched.length === 0 && rest.length > 0) {
-    if (recorded)
+    if (recorded) {
       await parentTrees(
         repo,
         rest.flatMap((c) => nodes.get(c) ?? []),
         nodes
       );
-    else
+      for (const [commit, parent] of hidden) throw missingParent(commit, parent, BEYOND_BOUNDARY);
+    } else
       ({ chains: linkWith, commits: linked } = await unnamedFile(src, repo, lines, rest, nodes, opts.runIds));
   }
   for (const c of linkWith)
@@ -12130,6 +12313,7 @@ async function traceWithWip(src, repo, givenPath, opts = {}) {
       if (!chains.includes(c)) chains.push(c);
     }
   const links = linkWith.length === 0 || linked.length === 0 ? /* @__PURE__ */ new Map() : await linkBlamed(repo, lines, linked, nodes, linkWith, renames);
+  if (touched.length > 0) await assertBoundaryOwnLines(repo, lines, hidden, links, nodes);
   assertWhole(touched);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
   const quick = new Map([...shortcut].map(([c, it]) => [c, { it, iteration: it.iteration, others: [] }]));
@@ -12218,7 +12402,7 @@ function rangesOf(lines, origins, gates, wip) {
       origin: traceOrigin(o, gates),
       alsoIn: o?.others ?? []
     };
-    if (o?.iteration === WIP_ORIGIN) wip.add(last);
+    if (o !== null && isWip(o.iteration)) wip.add(last);
     ranges.push(last);
   });
   return ranges;
@@ -12230,7 +12414,7 @@ function sameOrigin(a, b) {
 }
 function traceOrigin(o, gates) {
   if (o === null) return null;
-  const wip = o.iteration === WIP_ORIGIN;
+  const wip = isWip(o.iteration);
   return {
     runId: o.it.snapshot.runId,
     iteration: reportedIteration(o.iteration),
@@ -12240,7 +12424,7 @@ function traceOrigin(o, gates) {
   };
 }
 function notInRepository(path2, named3, topLevel) {
-  if (treePath(topLevel, isAbsolute8(named3) ? join22(named3, "f") : posix2.join(named3, "f")) === "f")
+  if (treePath(topLevel, isAbsolute8(named3) ? join23(named3, "f") : posix2.join(named3, "f")) === "f")
     throw new PathNotFoundError(
       `${path2} is the repository's top level, a directory; give the path of a file in it`,
       { details: { path: path2, type: "tree" } }
@@ -12283,7 +12467,9 @@ function originOf(at, filename, line, runs3) {
   for (const claim2 of file.claims) {
     const iteration = claim2.origins[index];
     if (iteration === null || iteration === void 0) continue;
-    const it = runs3.get(claim2.runId)?.iterations.find((i) => iteration === WIP_ORIGIN ? i.wip !== null : i.iteration === iteration);
+    const it = runs3.get(claim2.runId)?.iterations.find(
+      (i) => isWip(iteration) ? i.wip !== null && i.iteration === wipIteration(iteration) : i.iteration === iteration
+    );
     if (it !== void 0) found.push({ it, iteration, others: [], strength: STRENGTH[claim2.method] });
   }
   if (found.length === 0) return null;
@@ -12835,9 +13021,48 @@ var init_run_snapshots = __esm({
   }
 });
 
+// src/store/settled-read.ts
+import { lstat as lstat7, readdir as readdir9 } from "node:fs/promises";
+import { join as join24 } from "node:path";
+async function recordDirs(home) {
+  const { runs: runs3, snapshots, gates } = layout(home);
+  const perRun = await readdir9(gates).catch(() => []);
+  return [runs3, snapshots, gates, ...perRun.sort().map((name2) => join24(gates, name2))];
+}
+async function storeGeneration(home) {
+  const stamps = await Promise.all(
+    (await recordDirs(home)).map(async (dir) => {
+      const st = await lstat7(dir, { bigint: true }).catch(() => null);
+      return st === null ? `${dir}:none` : `${dir}:${st.ino}:${st.mtimeNs}:${st.ctimeNs}`;
+    })
+  );
+  return stamps.join("\n");
+}
+async function readSettled(home, read, settled) {
+  for (let attempt = 1; ; attempt++) {
+    const before2 = await storeGeneration(home);
+    const outcome = await read().then(
+      (answer2) => ({ answer: answer2 }),
+      (error2) => ({ error: error2 })
+    );
+    const stands = "answer" in outcome && settled(outcome.answer) || attempt >= MAX_READS || await storeGeneration(home) === before2;
+    if (!stands) continue;
+    if ("error" in outcome) throw outcome.error;
+    return outcome.answer;
+  }
+}
+var MAX_READS;
+var init_settled_read = __esm({
+  "src/store/settled-read.ts"() {
+    "use strict";
+    init_paths();
+    MAX_READS = 4;
+  }
+});
+
 // src/git/nested-repos.ts
-import { appendFile as appendFile2, lstat as lstat7, mkdir as mkdir4, readFile as readFile6 } from "node:fs/promises";
-import { join as join23 } from "node:path";
+import { appendFile as appendFile2, lstat as lstat8, mkdir as mkdir4 } from "node:fs/promises";
+import { join as join25 } from "node:path";
 async function excludeNestedRepositories(repo) {
   const listed = decodeBytes(
     (await runGitBuffer(repo, ["ls-files", "-z", "--others", "--exclude-standard"])).stdout
@@ -12845,40 +13070,54 @@ async function excludeNestedRepositories(repo) {
   const found = [];
   for (const dir of listed.split("\0").filter((p) => p.endsWith("/"))) {
     const path2 = dir.slice(0, -1);
-    if (await lstat7(fsPath(join23(repo.topLevel, path2, ".git"))).catch(() => null)) found.push(path2);
+    if (await lstat8(fsPath(join25(repo.topLevel, path2, ".git"))).catch(() => null)) found.push(path2);
   }
   const lines = found.filter((p) => !p.includes("\n")).map((p) => `${ignorePattern(p)}
 `);
   const unwritable = found.filter((p) => p.includes("\n")).map((p) => `${p}\0`);
-  if (lines.length > 0 || unwritable.length > 0) await mkdir4(join23(repo.gitDir, "info"), { recursive: true });
+  if (lines.length > 0 || unwritable.length > 0) await mkdir4(join25(repo.gitDir, "info"), { recursive: true });
   if (lines.length > 0) {
     const heading = "\n# nested repositories, left out by agentgate-snapshot before --init\n";
-    await appendFile2(join23(repo.gitDir, "info", "exclude"), encodeBytes(heading + lines.join("")));
+    await appendFile2(join25(repo.gitDir, "info", "exclude"), encodeBytes(heading + lines.join("")));
   }
   if (unwritable.length > 0)
-    await appendFile2(join23(repo.gitDir, ...OWN_EXCLUDE), encodeBytes(unwritable.join("")));
+    await appendFile2(join25(repo.gitDir, ...OWN_EXCLUDE), encodeBytes(unwritable.join("")));
   return found;
 }
 function ignorePattern(path2) {
   return `/${path2.replace(/[*?[\\!#]/g, "\\$&")}/`;
 }
 async function nestedExcludes(repo) {
-  const file = join23(await commonDir(repo.gitDir), ...OWN_EXCLUDE);
-  const text2 = await readFile6(file).catch((error2) => {
-    if (error2.code === "ENOENT") return null;
-    throw error2;
-  });
+  const file = join25(await commonDir(repo.gitDir), ...OWN_EXCLUDE);
+  const text2 = await readOwnList(file, repo.topLevel);
   if (text2 === null) return [];
   const names2 = decodeBytes(text2).split("\0").filter((p) => p !== "");
   const dirs = await Promise.all(
-    names2.map(async (p) => (await lstat7(fsPath(join23(repo.topLevel, p))).catch(() => null))?.isDirectory())
+    names2.map(async (p) => (await lstat8(fsPath(join25(repo.topLevel, p))).catch(() => null))?.isDirectory())
   );
   return names2.filter((_, i) => dirs[i] === true);
+}
+async function readOwnList(file, workspace) {
+  const chunks = [];
+  try {
+    for await (const chunk of readChunks(file)) chunks.push(Buffer.from(chunk));
+  } catch (error2) {
+    const code2 = error2.code;
+    if (code2 === "ENOENT") return null;
+    if (code2 !== "EINVAL") throw error2;
+    throw new UnsafeWorkspaceError(
+      `${file}, agentgate's list of nested repositories to leave out, is not a regular file (a FIFO, socket or device put there): reading it would never end; remove it (it is made again by "before --init" only)`,
+      { details: { workspace, path: file } }
+    );
+  }
+  return Buffer.concat(chunks);
 }
 var OWN_EXCLUDE;
 var init_nested_repos = __esm({
   "src/git/nested-repos.ts"() {
     "use strict";
+    init_errors();
+    init_read_chunks();
     init_git_locks();
     init_path_bytes();
     init_runner();
@@ -13049,8 +13288,8 @@ var init_status = __esm({
 });
 
 // src/git/state.ts
-import { access, lstat as lstat8, readdir as readdir9, readFile as readFile7 } from "node:fs/promises";
-import { join as join24, sep as sep5 } from "node:path";
+import { access, lstat as lstat9, readdir as readdir10, readFile as readFile6 } from "node:fs/promises";
+import { join as join26, sep as sep5 } from "node:path";
 function operationInProgress(op) {
   return {
     what: `${op === "am" ? "an" : "a"} ${op} is in progress`,
@@ -13103,7 +13342,7 @@ async function listUncompared(repo, index) {
   const all = uncomparedOf(index ?? await readIndexEntries(repo));
   const found = await Promise.all(
     all.map(
-      (e) => lstat8(fsPath(join24(repo.topLevel, e.path))).then(
+      (e) => lstat9(fsPath(join26(repo.topLevel, e.path))).then(
         (st) => st.isFile() ? "file" : st.isSymbolicLink() ? "symlink" : "other",
         () => "absent"
       )
@@ -13126,13 +13365,13 @@ async function submoduleChanges(repo, untracked = "normal", index) {
   return { changes: found.flatMap((f) => f.changes), uncompared: found.flatMap((f) => f.uncompared) };
 }
 async function submoduleCheckout(dir) {
-  if (await lstat8(fsPath(join24(dir, ".git"))).catch(() => null) !== null) return "checked-out";
-  if ((await lstat8(fsPath(dir)).catch(() => null))?.isDirectory() !== true) return "empty";
-  const entries2 = await readdir9(fsPath(dir)).catch(() => null);
+  if (await lstat9(fsPath(join26(dir, ".git"))).catch(() => null) !== null) return "checked-out";
+  if ((await lstat9(fsPath(dir)).catch(() => null))?.isDirectory() !== true) return "empty";
+  const entries2 = await readdir10(fsPath(dir)).catch(() => null);
   return entries2?.length === 0 ? "empty" : "filled";
 }
 async function oneSubmodule(repo, path2, untracked) {
-  const dir = join24(repo.topLevel, path2);
+  const dir = join26(repo.topLevel, path2);
   const whole = (submodule) => ({
     changes: [{ kind: "ordinary", xy: ".M", submodule, path: path2 }],
     uncompared: []
@@ -13196,7 +13435,7 @@ async function detectOperation(gitDir) {
     "REVERT_HEAD",
     "BISECT_LOG"
   ];
-  const found = await Promise.all(names2.map((n) => exists2(join24(gitDir, n))));
+  const found = await Promise.all(names2.map((n) => exists2(join26(gitDir, n))));
   const has = (n) => found[names2.indexOf(n)] === true;
   if (has("rebase-apply/applying")) return "am";
   if (has("rebase-merge") || has("rebase-apply")) return "rebase";
@@ -13210,7 +13449,7 @@ async function detectOperation(gitDir) {
 async function sequencerOperation(gitDir) {
   let todo;
   try {
-    todo = await readFile7(join24(gitDir, "sequencer", "todo"), "utf8");
+    todo = await readFile6(join26(gitDir, "sequencer", "todo"), "utf8");
   } catch {
     return null;
   }
@@ -13241,17 +13480,25 @@ var init_state = __esm({
 });
 
 // src/snapshotter/excludes.ts
-import { readdir as readdir10 } from "node:fs/promises";
-import { join as join25, relative as relative3, sep as sep6 } from "node:path";
+import { readdir as readdir11 } from "node:fs/promises";
+import { join as join27, relative as relative4, sep as sep6 } from "node:path";
 async function workspaceExcludes(repo, dirs) {
-  const [inside, nested] = await Promise.all([ownDirsInside(repo.topLevel, dirs), nestedExcludes(repo)]);
-  return [...inside.map((d) => d.rel), ...nested];
+  const [inside, nested, gitDirs] = await Promise.all([
+    ownDirsInside(repo.topLevel, dirs),
+    nestedExcludes(repo),
+    gitDirsInside(repo.topLevel, repo.gitDir)
+  ]);
+  return [...inside.map((d) => d.rel), ...nested, ...gitDirs];
 }
 async function captureExcludes(repo, dirs) {
   await assertOutsideGitDir(repo, dirs);
   const inside = await checkedOwnDirs(repo, dirs);
   if (inside.some((d) => d.what === "agentgate home")) await makeOwnDir(dirs.home);
-  return [...inside.map((d) => d.rel), ...await nestedExcludes(repo)];
+  const [nested, gitDirs] = await Promise.all([
+    nestedExcludes(repo),
+    gitDirsInside(repo.topLevel, repo.gitDir)
+  ]);
+  return [...inside.map((d) => d.rel), ...nested, ...gitDirs];
 }
 async function checkedExcludes(repo, dirs) {
   return (await checkedOwnDirs(repo, dirs)).map((d) => d.rel);
@@ -13310,14 +13557,14 @@ async function ownDirsInside(topLevel, dirs) {
         }
       );
     }
-    if (isInside(topLevel, real)) out.push({ what: what2, dir, rel: relative3(topLevel, real) });
+    if (isInside(topLevel, real)) out.push({ what: what2, dir, rel: relative4(topLevel, real) });
   }
   return out;
 }
 async function hasUserFiles(dir, dirs) {
   const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
-  const entries2 = await readdir10(dir);
-  return entries2.some((name2) => !ours.some((own2) => isInside(join25(dir, name2), own2)));
+  const entries2 = await readdir11(dir);
+  return entries2.some((name2) => !ours.some((own2) => isInside(join27(dir, name2), own2)));
 }
 var init_excludes = __esm({
   "src/snapshotter/excludes.ts"() {
@@ -13325,6 +13572,7 @@ var init_excludes = __esm({
     init_errors();
     init_repo();
     init_git_locks();
+    init_dot_git();
     init_nested_repos();
     init_state();
     init_inside();
@@ -15245,11 +15493,19 @@ var junit_exports = {};
 __export(junit_exports, {
   JunitCounter: () => JunitCounter,
   JunitParseError: () => JunitParseError,
+  MAX_ATTRIBUTES: () => MAX_ATTRIBUTES,
   MAX_DEPTH: () => MAX_DEPTH,
   addCounts: () => addCounts,
   emptyCounts: () => emptyCounts,
   parseJunit: () => parseJunit
 });
+function capPending(parser) {
+  const buffers = parser;
+  for (const key of BUFFERS) {
+    const value = buffers[key];
+    if (typeof value === "string" && value.length > MAX_PENDING) buffers[key] = value.slice(0, MAX_PENDING);
+  }
+}
 function parseJunit(xml) {
   checkArgument(TextArg, xml, "xml");
   const counter = new JunitCounter();
@@ -15279,20 +15535,20 @@ function failureOf(c) {
 function cut(text2, max) {
   return text2.length <= max ? text2 : ellipsized(text2, max - 1);
 }
-var import_saxes, JunitParseError, MAX_NAME, MAX_MESSAGE, MAX_DEPTH, JunitCounter;
+var import_saxes, MAX_NAME, MAX_MESSAGE, MAX_DEPTH, MAX_ATTRIBUTES, JunitCounter, MAX_PENDING, BUFFERS;
 var init_junit = __esm({
   "src/gates/junit.ts"() {
     "use strict";
     init_library();
     init_arguments();
+    init_errors();
     init_text();
     import_saxes = __toESM(require_saxes(), 1);
     init_gate();
-    JunitParseError = class extends Error {
-    };
     MAX_NAME = 1e3;
     MAX_MESSAGE = 4e3;
     MAX_DEPTH = 100;
+    MAX_ATTRIBUTES = 1e3;
     JunitCounter = class {
       parser = new import_saxes.SaxesParser({
         xmlns: false,
@@ -15304,6 +15560,8 @@ var init_junit = __esm({
       suites = [];
       open = null;
       rootSeen = false;
+      /** Attributes of the tag being read. */
+      attributes = 0;
       failure = null;
       constructor() {
         const p = this.parser;
@@ -15315,6 +15573,11 @@ var init_junit = __esm({
           "doctype",
           () => this.fail("it has a DOCTYPE: entities and external references are not read in a JUnit report")
         );
+        p.on("opentagstart", () => this.attributes = 0);
+        p.on("attribute", () => {
+          if (++this.attributes > MAX_ATTRIBUTES)
+            this.fail(`an element has more than ${MAX_ATTRIBUTES} attributes`);
+        });
         p.on("opentag", (tag) => this.openTag(tag));
         p.on("closetag", (tag) => this.closeTag(tag.name));
         p.on("text", (text2) => this.addText(text2));
@@ -15322,6 +15585,7 @@ var init_junit = __esm({
       }
       write(chunk) {
         this.guard(() => this.parser.write(chunk));
+        capPending(this.parser);
       }
       end() {
         this.guard(() => this.parser.close());
@@ -15378,7 +15642,8 @@ var init_junit = __esm({
               fromFailure: isFailure,
               message: attr("message") ?? null,
               text: "",
-              depth: this.path.length
+              depth: this.path.length,
+              closed: false
             };
         }
       }
@@ -15386,6 +15651,7 @@ var init_junit = __esm({
         const depth = this.path.length;
         this.path.pop();
         const c = this.open;
+        if (c !== null && c.problem !== null && depth === c.problem.depth) c.problem.closed = true;
         if (c !== null && depth === c.depth) {
           this.closeCase(c);
           this.open = null;
@@ -15404,10 +15670,12 @@ var init_junit = __esm({
       /** Only a failure's own text is kept, and only up to the cut: a huge <system-out> costs nothing. */
       addText(text2) {
         const p = this.open?.problem;
-        if (p === void 0 || p === null || this.path.length < p.depth || p.message !== null) return;
+        if (p === void 0 || p === null || p.closed || p.message !== null) return;
         if (p.text.length <= MAX_MESSAGE) p.text += firstChars(text2, MAX_MESSAGE + 1 - p.text.length).text;
       }
     };
+    MAX_PENDING = 4 * MAX_MESSAGE;
+    BUFFERS = ["text", "name", "entity"];
   }
 });
 
@@ -15474,14 +15742,14 @@ var init_junit_files = __esm({
 // src/gates/log.ts
 import { createHash as createHash5 } from "node:crypto";
 import { createReadStream as createReadStream2, createWriteStream as createWriteStream2 } from "node:fs";
-import { lstat as lstat9, mkdir as mkdir5, open as open6, rename as rename4, rm as rm9, stat as stat10 } from "node:fs/promises";
-import { dirname as dirname10, join as join26 } from "node:path";
+import { lstat as lstat10, mkdir as mkdir5, open as open6, rename as rename4, rm as rm10, stat as stat10 } from "node:fs/promises";
+import { dirname as dirname10, join as join28 } from "node:path";
 import { Transform as Transform2 } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
 async function openLogSink(dir, name2) {
   await mkdir5(dir, { recursive: true });
   await sweepTempFiles(dir);
-  const temp = join26(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
+  const temp = join28(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
   const hash2 = createHash5("sha256");
   let bytes = 0;
   const counter = new Transform2({
@@ -15506,11 +15774,11 @@ async function openLogSink(dir, name2) {
     async discard() {
       if (!counter.writableEnded) counter.end();
       await written;
-      await rm9(temp, { force: true });
+      await rm10(temp, { force: true });
     },
     async moveTo(path2) {
       await mkdir5(dirname10(path2), { recursive: true });
-      if (await lstat9(path2).then(
+      if (await lstat10(path2).then(
         () => true,
         () => false
       ))
@@ -15818,6 +16086,7 @@ function runUserCommand(options2) {
 }
 function tee(stdout, stderr, options2) {
   const echo2 = options2.echo ?? { stdout: process.stdout, stderr: process.stderr };
+  for (const target of [echo2.stdout, echo2.stderr]) survivingEcho(target);
   const route = (from, to) => {
     from?.on("data", (chunk) => {
       const targets = [options2.log, to].filter((t) => t !== void 0 && !t.destroyed);
@@ -15839,6 +16108,11 @@ function tee(stdout, stderr, options2) {
   route(stdout, options2.stdoutToStderr ? echo2.stderr : echo2.stdout);
   route(stderr, echo2.stderr);
 }
+function survivingEcho(target) {
+  if (survived.has(target)) return;
+  survived.add(target);
+  target.on("error", () => void 0);
+}
 function notStarted(error2, started) {
   return {
     exitCode: null,
@@ -15850,13 +16124,14 @@ function notStarted(error2, started) {
     outlived: false
   };
 }
-var KILL_GRACE_MS, OUTLIVED_GRACE_MS, firstForwarded;
+var KILL_GRACE_MS, OUTLIVED_GRACE_MS, firstForwarded, survived;
 var init_user_command = __esm({
   "src/process/user-command.ts"() {
     "use strict";
     KILL_GRACE_MS = 2e3;
     OUTLIVED_GRACE_MS = 2e3;
     firstForwarded = null;
+    survived = /* @__PURE__ */ new WeakSet();
   }
 });
 
@@ -15881,15 +16156,15 @@ var init_checkout_tree = __esm({
 // src/gates/isolated.ts
 import { rmSync } from "node:fs";
 import { mkdir as mkdir6 } from "node:fs/promises";
-import { join as join27 } from "node:path";
+import { dirname as dirname11, join as join29 } from "node:path";
 async function withIsolatedCheckout(repo, tree, root, fn) {
   await sweepIsolatedCheckouts(root);
-  const base = join27(root, randomHex(8));
+  const base = join29(root, randomHex(8));
   return withLock(`${base}.lock`, { timeoutMs: 0, purpose: "isolated gate checkout" }, async () => {
     try {
-      const dir = join27(base, "tree");
+      const dir = join29(base, "tree");
       await mkdir6(dir, { recursive: true });
-      await checkoutTreeInto(repo, tree, dir, join27(base, "index"));
+      await checkoutTreeInto(repo, tree, dir, join29(base, "index"));
       return await fn(dir);
     } finally {
       removeTree(base);
@@ -15905,7 +16180,14 @@ function removeTree(path2) {
   } catch {
   }
 }
-var CHECKOUT_NAME;
+function isolatedEnv(dir) {
+  const env = { ...process.env };
+  for (const name2 of REPOSITORY_VARIABLES) delete env[name2];
+  const ceilings = env.GIT_CEILING_DIRECTORIES;
+  env.GIT_CEILING_DIRECTORIES = [dirname11(dir), ...ceilings ? [ceilings] : []].join(":");
+  return env;
+}
+var CHECKOUT_NAME, REPOSITORY_VARIABLES;
 var init_isolated = __esm({
   "src/gates/isolated.ts"() {
     "use strict";
@@ -15914,12 +16196,21 @@ var init_isolated = __esm({
     init_checkout_tree();
     init_random();
     CHECKOUT_NAME = /^[0-9a-f]{16}$/;
+    REPOSITORY_VARIABLES = [
+      "GIT_DIR",
+      "GIT_WORK_TREE",
+      "GIT_INDEX_FILE",
+      "GIT_OBJECT_DIRECTORY",
+      "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+      "GIT_COMMON_DIR",
+      "GIT_NAMESPACE"
+    ];
   }
 });
 
 // src/gates/run.ts
-import { realpath as realpath4, rm as rm10 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname11, isAbsolute as isAbsolute9, join as join28, relative as relative4, resolve as resolve14, sep as sep7 } from "node:path";
+import { realpath as realpath4, rm as rm11 } from "node:fs/promises";
+import { basename as basename6, dirname as dirname12, isAbsolute as isAbsolute9, join as join30, relative as relative5, resolve as resolve14, sep as sep7 } from "node:path";
 async function runGate(ctx, workspace, opts) {
   checkCommand(opts);
   const junit = opts.junit ?? [];
@@ -15935,7 +16226,7 @@ async function runGate(ctx, workspace, opts) {
     // Every gate sweeps what a killed isolated one left (an isolated gate does so as it starts).
     opts.isolated === true ? null : sweepIsolatedCheckouts(layout(ctx.snapshotter.options.home).gateCheckouts)
   ]);
-  const recheck = opts.isolated === true ? null : () => treeMismatch(ctx, repo, snapshot, junit);
+  const recheck = opts.isolated === true ? null : async () => treeMismatch(ctx, await openRepo(workspace, ctx.snapshotter.gitOptions()), snapshot, junit);
   return runOnTree(ctx, repo, judged(snapshot, treeId, opts.name), opts, null, recheck);
 }
 async function replayRun2(ctx, workspace, opts, of) {
@@ -15952,6 +16243,7 @@ function checkCommand(opts) {
   checkOptions(opts);
   if (opts.command.length === 0 || opts.command[0] === "")
     throw new InvalidArgumentError('give the command to run after "--"', { details: {} });
+  checkArgv(opts.command);
 }
 async function recordedTree(repo, of) {
   const tree = await getTree(repo, of.afterSha).catch((error2) => {
@@ -15976,12 +16268,13 @@ async function runOnTree(ctx, repo, about, opts, replayOf, recheck) {
 }
 async function observeAndStore(ctx, repo, about, sink, opts, replayOf, recheck) {
   const junit = opts.junit ?? [];
-  const observe = async (cwd) => {
+  const observe = async (cwd, env) => {
     const earlier = await reportVersions(junit, cwd);
     const startedAt2 = /* @__PURE__ */ new Date();
     const ran2 = await runUserCommand({
       argv: opts.command,
       cwd,
+      ...env === void 0 ? {} : { env },
       stdio: "tee",
       log: sink.stream,
       stdoutToStderr: opts.stdoutToStderr === true,
@@ -15999,7 +16292,7 @@ async function observeAndStore(ctx, repo, about, sink, opts, replayOf, recheck) 
     layout(ctx.snapshotter.options.home).gateCheckouts,
     async (dir) => {
       await removeCommittedReports(dir, junit);
-      return observe(dir);
+      return observe(dir, isolatedEnv(dir));
     }
   ) : await observe(repo.topLevel);
   const [digest, changed] = await Promise.all([sink.finish(), recheck === null ? null : recheck()]);
@@ -16086,7 +16379,7 @@ async function treeMismatch(ctx, repo, snapshot, junit) {
 }
 function reportPaths(repo, junit) {
   return junit.flatMap((f) => {
-    const path2 = relative4(repo.topLevel, resolve14(repo.topLevel, f));
+    const path2 = relative5(repo.topLevel, resolve14(repo.topLevel, f));
     return path2 === "" || path2 === ".." || path2.startsWith(`..${sep7}`) || isAbsolute9(path2) ? [] : [path2.split(sep7).join("/")];
   });
 }
@@ -16122,9 +16415,9 @@ async function removeCommittedReports(dir, junit) {
   const root = await realpath4(dir);
   for (const file of junit) {
     const path2 = resolve14(root, file);
-    const parent = await realpath4(dirname11(path2)).catch(() => null);
+    const parent = await realpath4(dirname12(path2)).catch(() => null);
     if (parent !== null && isInside(root, parent))
-      await rm10(join28(parent, basename6(path2)), { force: true }).catch(() => void 0);
+      await rm11(join30(parent, basename6(path2)), { force: true }).catch(() => void 0);
   }
 }
 var MAX_PATHS_IN_MESSAGE, MAX_PATHS_IN_DETAILS;
@@ -16271,8 +16564,8 @@ var init_replay2 = __esm({
 });
 
 // src/gates/verify.ts
-import { readdir as readdir11 } from "node:fs/promises";
-import { join as join29, resolve as resolve15 } from "node:path";
+import { readdir as readdir12 } from "node:fs/promises";
+import { join as join31, resolve as resolve15 } from "node:path";
 async function verifyGates(input) {
   const checks = input.problems.map((p) => ({
     snapshotId: null,
@@ -16369,19 +16662,19 @@ async function strayLogChecks(input) {
   );
   const runDir = runArtifactsDir(input.artifactsDir, input.runId);
   const checks = [];
-  for (const entry of await readdir11(runDir).catch(() => [])) {
+  for (const entry of await readdir12(runDir).catch(() => [])) {
     const iteration = /^iteration-(0|[1-9][0-9]*)$/.exec(entry)?.[1];
     if (iteration === void 0 || input.iteration !== void 0 && Number(iteration) !== input.iteration)
       continue;
-    const dir = join29(runDir, entry);
-    for (const file of await readdir11(dir).catch(() => [])) {
+    const dir = join31(runDir, entry);
+    for (const file of await readdir12(dir).catch(() => [])) {
       if (!/^gate-.+\.log$/.test(file) || named3.has(resolve15(dir, file))) continue;
       checks.push({
         snapshotId: input.snapshots.find((s) => s.iteration === Number(iteration))?.id ?? null,
         runId: input.runId,
         check: "gate-attempts",
         ok: false,
-        detail: `${join29(dir, file)} is a gate log with no verdict beside it: its verdict file was removed (verdicts are append-only; restore it from a backup, or run the gate again and keep both)`
+        detail: `${join31(dir, file)} is a gate log with no verdict beside it: its verdict file was removed (verdicts are append-only; restore it from a backup, or run the gate again and keep both)`
       });
     }
   }
@@ -16448,6 +16741,7 @@ var init_gates2 = __esm({
     init_arguments();
     init_errors();
     init_gate_store();
+    init_settled_read();
     init_paths();
     init_attempt();
     init_record();
@@ -16542,6 +16836,13 @@ var init_gates2 = __esm({
             }
           );
         for (const name2 of opts.requireGates ?? []) assertSafeId(name2, "gate name");
+        return readSettled(
+          this.store.home,
+          () => this.verifyOnce(target, opts),
+          (report4) => report4.ok
+        );
+      }
+      async verifyOnce(target, opts) {
         const report4 = await this.snapshotter.verify(target);
         const checks = [...report4.checks];
         let runIds;
@@ -16665,7 +16966,7 @@ var require_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit(node, visitor) {
+    function visit2(node, visitor) {
       const visitor_ = initVisitor(visitor);
       if (identity.isDocument(node)) {
         const cd = visit_(null, node.contents, visitor_, Object.freeze([node]));
@@ -16674,9 +16975,9 @@ var require_visit = __commonJS({
       } else
         visit_(null, node, visitor_, Object.freeze([]));
     }
-    visit.BREAK = BREAK;
-    visit.SKIP = SKIP;
-    visit.REMOVE = REMOVE;
+    visit2.BREAK = BREAK;
+    visit2.SKIP = SKIP;
+    visit2.REMOVE = REMOVE;
     function visit_(key, node, visitor, path2) {
       const ctrl = callVisitor(key, node, visitor, path2);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
@@ -16810,7 +17111,7 @@ var require_visit = __commonJS({
         throw new Error(`Cannot replace node with ${pt} parent`);
       }
     }
-    exports.visit = visit;
+    exports.visit = visit2;
     exports.visitAsync = visitAsync;
   }
 });
@@ -16820,7 +17121,7 @@ var require_directives = __commonJS({
   "node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var visit = require_visit();
+    var visit2 = require_visit();
     var escapeChars = {
       "!": "%21",
       ",": "%2C",
@@ -16964,7 +17265,7 @@ var require_directives = __commonJS({
         let tagNames;
         if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
           const tags = {};
-          visit.visit(doc.contents, (_key, node) => {
+          visit2.visit(doc.contents, (_key, node) => {
             if (identity.isNode(node) && node.tag)
               tags[node.tag] = true;
           });
@@ -16991,7 +17292,7 @@ var require_anchors = __commonJS({
   "node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var visit = require_visit();
+    var visit2 = require_visit();
     function anchorIsValid(anchor3) {
       if (/[\x00-\x19\s,[\]{}]/.test(anchor3)) {
         const sa = JSON.stringify(anchor3);
@@ -17002,7 +17303,7 @@ var require_anchors = __commonJS({
     }
     function anchorNames(root) {
       const anchors = /* @__PURE__ */ new Set();
-      visit.visit(root, {
+      visit2.visit(root, {
         Value(_key, node) {
           if (node.anchor)
             anchors.add(node.anchor);
@@ -17182,7 +17483,7 @@ var require_Alias = __commonJS({
   "node_modules/yaml/dist/nodes/Alias.js"(exports) {
     "use strict";
     var anchors = require_anchors();
-    var visit = require_visit();
+    var visit2 = require_visit();
     var identity = require_identity();
     var Node = require_Node();
     var toJS = require_toJS();
@@ -17208,7 +17509,7 @@ var require_Alias = __commonJS({
           nodes = ctx.aliasResolveCache;
         } else {
           nodes = [];
-          visit.visit(doc, {
+          visit2.visit(doc, {
             Node: (_key, node) => {
               if (identity.isAlias(node) || identity.hasAnchor(node))
                 nodes.push(node);
@@ -22130,15 +22431,15 @@ var require_cst_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove item");
-    function visit(cst, visitor) {
+    function visit2(cst, visitor) {
       if ("type" in cst && cst.type === "document")
         cst = { start: cst.start, value: cst.value };
       _visit(Object.freeze([]), cst, visitor);
     }
-    visit.BREAK = BREAK;
-    visit.SKIP = SKIP;
-    visit.REMOVE = REMOVE;
-    visit.itemAtPath = (cst, path2) => {
+    visit2.BREAK = BREAK;
+    visit2.SKIP = SKIP;
+    visit2.REMOVE = REMOVE;
+    visit2.itemAtPath = (cst, path2) => {
       let item = cst;
       for (const [field, index] of path2) {
         const tok = item?.[field];
@@ -22149,8 +22450,8 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit.parentCollection = (cst, path2) => {
-      const parent = visit.itemAtPath(cst, path2.slice(0, -1));
+    visit2.parentCollection = (cst, path2) => {
+      const parent = visit2.itemAtPath(cst, path2.slice(0, -1));
       const field = path2[path2.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
@@ -22181,7 +22482,7 @@ var require_cst_visit = __commonJS({
       }
       return typeof ctrl === "function" ? ctrl(item, path2) : ctrl;
     }
-    exports.visit = visit;
+    exports.visit = visit2;
   }
 });
 
@@ -23897,7 +24198,7 @@ var require_dist = __commonJS({
     var lineCounter = require_line_counter();
     var parser = require_parser();
     var publicApi = require_public_api();
-    var visit = require_visit();
+    var visit2 = require_visit();
     exports.Composer = composer.Composer;
     exports.Document = Document.Document;
     exports.Schema = Schema.Schema;
@@ -23925,8 +24226,8 @@ var require_dist = __commonJS({
     exports.parseAllDocuments = publicApi.parseAllDocuments;
     exports.parseDocument = publicApi.parseDocument;
     exports.stringify = publicApi.stringify;
-    exports.visit = visit.visit;
-    exports.visitAsync = visit.visitAsync;
+    exports.visit = visit2.visit;
+    exports.visitAsync = visit2.visitAsync;
   }
 });
 
@@ -24017,9 +24318,9 @@ var init_config_parse = __esm({
 });
 
 // src/store/config-cache.ts
-import { join as join30 } from "node:path";
+import { join as join32 } from "node:path";
 function configCacheFile(home) {
-  return join30(layout(home).cache, "config.json");
+  return join32(layout(home).cache, "config.json");
 }
 async function parseConfigCached(home, file, text2) {
   const cached2 = await readRecord(home);
@@ -24057,9 +24358,9 @@ var init_config_cache2 = __esm({
 
 // src/store/config.ts
 import { lstatSync, statSync as statSync2 } from "node:fs";
-import { readFile as readFile8 } from "node:fs/promises";
+import { readFile as readFile7 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { dirname as dirname12, join as join31, resolve as resolve16 } from "node:path";
+import { dirname as dirname13, join as join33, resolve as resolve16 } from "node:path";
 async function resolveSettings(opts) {
   checkArgument(SettingsOptionsArg, opts, "opts");
   return settingsFor(opts);
@@ -24160,22 +24461,22 @@ function inTheWay(path2) {
     if (code2 === "ELOOP") return "a loop of symbolic links stands in its path";
     if (code2 !== "ENOENT") return `its path cannot be resolved: ${errnoOf(cause)}`;
   }
-  for (let at = path2; ; at = dirname12(at)) {
+  for (let at = path2; ; at = dirname13(at)) {
     const found = lstatSync(at, { throwIfNoEntry: false });
     if (found !== void 0) {
       if (found.isSymbolicLink() && statSync2(at, { throwIfNoEntry: false }) === void 0)
         return "a symbolic link to nowhere stands in its path";
       return path2.slice(at.length).includes("\uFFFD") ? NOT_UTF8 : null;
     }
-    if (dirname12(at) === at) return null;
+    if (dirname13(at) === at) return null;
   }
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve16(opts.cwd ?? process.cwd(), opts.configFile) : join31(resolve16(opts.home), "config.yaml");
+  const file = explicit ? resolve16(opts.cwd ?? process.cwd(), opts.configFile) : join33(resolve16(opts.home), "config.yaml");
   let text2;
   try {
-    text2 = await readFile8(file, "utf8");
+    text2 = await readFile7(file, "utf8");
   } catch (cause) {
     const code2 = cause.code;
     if (code2 === "ENOENT" && !explicit) return { config: {}, file: null };
@@ -24186,12 +24487,12 @@ async function readConfig(opts) {
     });
   }
   const config2 = await parseConfigCached(resolve16(opts.home), file, text2);
-  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname12(file), config2.artifactsDir);
+  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname13(file), config2.artifactsDir);
   return { config: config2, file };
 }
 function expandPath(base, value) {
   if (value === "~") return homedir4();
-  if (value.startsWith("~/")) return join31(homedir4(), value.slice(2));
+  if (value.startsWith("~/")) return join33(homedir4(), value.slice(2));
   return resolve16(base, value);
 }
 var resolved, UNUSABLE, NOT_UTF8;
@@ -24262,8 +24563,8 @@ var init_local_paths = __esm({
 });
 
 // src/git/commit.ts
-import { lstat as lstat10, readlink as readlink3, realpath as realpath6 } from "node:fs/promises";
-import { join as join32, relative as relative5, resolve as resolve17, sep as sep9 } from "node:path";
+import { lstat as lstat11, readlink as readlink3, realpath as realpath6 } from "node:fs/promises";
+import { join as join34, relative as relative6, resolve as resolve17, sep as sep9 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
   const ref = head.ref ?? "HEAD";
@@ -24320,7 +24621,7 @@ async function hiddenChanges(repo, staging, read) {
 }
 async function filledSubmodules(repo, index) {
   const gitlinks = index.filter((e) => e.mode === GITLINK_MODE);
-  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join32(repo.topLevel, e.path))));
+  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join34(repo.topLevel, e.path))));
   return gitlinks.filter((_, i) => found[i] === "filled").map((e) => ({ path: e.path, reason: "submodule-not-checked-out" }));
 }
 async function sameFiles(repo, present) {
@@ -24337,7 +24638,7 @@ async function sameLinks(repo, present) {
   const links = present.filter((e) => e.onDisk === "symlink" && e.mode === LINK_MODE);
   const same = await Promise.all(
     links.map(async (e) => {
-      const target = await readlink3(fsPath(join32(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
+      const target = await readlink3(fsPath(join34(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
         () => null
       );
       const format = e.oid.length === 64 ? "sha256" : "sha1";
@@ -24345,6 +24646,11 @@ async function sameLinks(repo, present) {
     })
   );
   return new Set(links.filter((_, i) => same[i]));
+}
+function refusedPart(path2) {
+  const parts = path2.split("/");
+  const at = parts.findIndex((c) => /^(\.git[ .]*(::\$index_allocation)?|git~\d+)$/i.test(c));
+  return at < 0 ? path2 : parts.slice(0, at + 1).join("/");
 }
 async function stageAll(repo, excludes) {
   const skipped = [];
@@ -24379,9 +24685,10 @@ function onlyExcludedIgnored(stderr, specs) {
 async function unstageableIn(repo, stderr) {
   const found = [];
   for (const { head, tail, reason } of UNSTAGEABLE) {
-    for (const path2 of messagePaths(stderr, `error: ${head}`, tail)) {
-      const at = join32(repo.topLevel, path2, reason === "nested-repository" ? ".git" : "");
-      const info = await lstat10(fsPath(at)).catch(() => null);
+    for (const named3 of messagePaths(stderr, `error: ${head}`, tail)) {
+      const path2 = reason === "invalid-path" ? refusedPart(named3) : named3;
+      const at = join34(repo.topLevel, path2, reason === "nested-repository" ? ".git" : "");
+      const info = await lstat11(fsPath(at)).catch(() => null);
       const borne = reason !== "special-file" || info !== null && !info.isFile() && !info.isDirectory() && !info.isSymbolicLink();
       if (info !== null && borne && !found.some((f) => f.path === path2)) found.push({ path: path2, reason });
     }
@@ -24417,7 +24724,7 @@ async function excludePathspecs(topLevel, excludes) {
     const real = await realpath6(abs).catch(() => abs);
     const inside = [abs, real].find((p) => isInside(topLevel, p));
     if (inside === void 0) continue;
-    const rel = relative5(topLevel, inside).split(sep9).join("/");
+    const rel = relative6(topLevel, inside).split(sep9).join("/");
     if (rel === "")
       throw new InvalidArgumentError(`exclude ${path2} is the whole workspace; nothing would be snapshotted`, {
         details: { exclude: path2 }
@@ -24447,21 +24754,23 @@ var init_commit = __esm({
         reason: "special-file"
       },
       { head: 'open("', tail: '"): Permission denied', reason: "unreadable" },
-      { head: "'", tail: "/' does not have a commit checked out", reason: "nested-repository" }
+      { head: "'", tail: "/' does not have a commit checked out", reason: "nested-repository" },
+      { head: "invalid path '", tail: "'", reason: "invalid-path" }
     ];
     IGNORED_HEADER = "The following paths are ignored by one of your .gitignore files:\n";
   }
 });
 
 // src/git/refused-filters.ts
-import { readFile as readFile9 } from "node:fs/promises";
-import { join as join33 } from "node:path";
+import { constants as constants4 } from "node:fs";
+import { lstat as lstat12, open as open7, stat as stat13 } from "node:fs/promises";
+import { join as join35 } from "node:path";
 async function assertNoRefusedFilter(repo) {
-  const files = [join33(repo.topLevel, ".gitattributes")];
-  if (repo.gitDir !== void 0) files.push(join33(await commonDir(repo.gitDir), "info", "attributes"));
+  const files = [join35(repo.topLevel, ".gitattributes")];
+  if (repo.gitDir !== void 0) files.push(join35(await commonDir(repo.gitDir), "info", "attributes"));
   if (repo.attributesFile !== null) files.push(repo.attributesFile);
-  for (const file of files) {
-    const text2 = await readFile9(file, "utf8").catch(() => "");
+  for (const [i, file] of files.entries()) {
+    const text2 = await attributesText(file, i > 0, repo.topLevel);
     for (const filter of filtersNamed(text2)) {
       const refused2 = REFUSED.find((r) => r.name.test(filter));
       if (refused2) throw refused2.refuse(file, filter, { workspace: repo.topLevel, attributes: file, filter });
@@ -24471,6 +24780,34 @@ async function assertNoRefusedFilter(repo) {
 function filtersNamed(text2) {
   if (!text2.includes("filter=")) return [];
   return text2.split("\n").filter((line) => !/^[ \t]*#/.test(line)).flatMap((line) => [...line.matchAll(/(?<=[\s"])filter=([^\s"]+)/g)].map((m) => m[1]));
+}
+async function attributesText(file, follow, workspace) {
+  const info = await (follow ? stat13(file) : lstat12(file)).catch(() => null);
+  if (info === null || info.isDirectory() || info.isSymbolicLink() || await isDevNull(info)) return "";
+  if (!info.isFile()) throw notRegular2(file, info, workspace);
+  const handle = await open7(file, constants4.O_RDONLY | constants4.O_NONBLOCK | constants4.O_NOCTTY).catch(
+    () => null
+  );
+  if (handle === null) return "";
+  try {
+    const opened = await handle.stat();
+    if (!opened.isFile()) throw notRegular2(file, opened, workspace);
+    return await handle.readFile("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+async function isDevNull(info) {
+  if (!info.isCharacterDevice()) return false;
+  const devNull = await stat13("/dev/null").catch(() => null);
+  return devNull !== null && devNull.rdev === info.rdev;
+}
+function notRegular2(file, info, workspace) {
+  const kind = info.isFIFO() ? "FIFO" : info.isSocket() ? "socket" : "device";
+  return new UnsafeWorkspaceError(
+    `the attributes file ${file} of ${workspace} is a ${kind}, not a regular file: reading it would wait for a writer for ever, or never end (git's own add included); make it a regular file or remove it (for core.attributesFile: unset it, or point it at /dev/null)`,
+    { details: { workspace, attributes: file, kind } }
+  );
 }
 var NEXT, REFUSED;
 var init_refused_filters = __esm({
@@ -24715,10 +25052,10 @@ var init_before_retry = __esm({
 });
 
 // src/git/repo-lock.ts
-import { join as join34 } from "node:path";
+import { join as join36 } from "node:path";
 async function withRepoLock(repo, timeoutMs, fn) {
   return withLock(
-    join34(repo.gitDir, "agentgate.lock"),
+    join36(repo.gitDir, "agentgate.lock"),
     { timeoutMs, purpose: `snapshot ${repo.topLevel}` },
     async (lock) => {
       if (lock.recovered)
@@ -24732,7 +25069,7 @@ async function withRepoLock(repo, timeoutMs, fn) {
   );
 }
 async function recoverIndexLock(repo, timeoutMs) {
-  const path2 = join34(repo.gitDir, "index.lock");
+  const path2 = join36(repo.gitDir, "index.lock");
   const found = await removeAbandonedLock(path2, { workTree: repo.topLevel, gitDir: repo.gitDir }, timeoutMs);
   if (found !== "held") return;
   throw new IndexLockedError(
@@ -24992,23 +25329,27 @@ var init_before = __esm({
 });
 
 // src/snapshotter/after.ts
-import { dirname as dirname13 } from "node:path";
+import { dirname as dirname14 } from "node:path";
 async function captureAfterState(core, workspace, before2, opts, agent) {
   const runId = assertSafeId(opts.runId, "run id");
   assertIteration(opts.iteration);
   const repo = await openRepo(workspace, core.gitOptions());
+  const texts = { taskPrompt: wellFormed(opts.taskPrompt), gatePlanSource: wellFormed(opts.gatePlanSource) };
   return withRepoLock(
     repo,
     core.options.lockTimeoutMs,
-    (recovered) => afterIn(core, repo, recovered, before2, { ...opts, runId }, agent)
+    (recovered) => afterIn(core, repo, recovered, before2, { ...opts, ...texts, runId }, agent)
   );
+}
+function wellFormed(text2) {
+  return text2?.toWellFormed();
 }
 async function afterIn(core, repo, recovered, before2, opts, agent) {
   const { runId } = opts;
   if (recovered) {
     await core.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
     await core.store.sweepTempFiles();
-    await sweepTempFiles(dirname13(patchPath(core.options.artifactsDir, runId, opts.iteration)));
+    await sweepTempFiles(dirname14(patchPath(core.options.artifactsDir, runId, opts.iteration)));
   }
   const head = await getRepoHead(repo);
   const start = await startOf(core, repo, runId, opts.iteration, before2, opts.beforeSha, head);
@@ -25324,11 +25665,11 @@ var init_iterate = __esm({
 });
 
 // src/snapshotter/received-artifact.ts
-import { stat as stat13 } from "node:fs/promises";
+import { stat as stat14 } from "node:fs/promises";
 async function buildReceivedArtifact(core, snapshot) {
   const path2 = snapshot.patchPath;
   if (path2 === null || snapshot.recordedWorkspace === void 0) return false;
-  if ((await stat13(path2).catch(() => null))?.isFile() === true) return true;
+  if ((await stat14(path2).catch(() => null))?.isFile() === true) return true;
   try {
     const repo = await openRepo(snapshot.workspace, core.gitOptions());
     await assertNoLinkInside(repo.topLevel, path2);
@@ -25359,7 +25700,7 @@ var init_received_artifact = __esm({
 
 // src/snapshotter/read.ts
 import { createReadStream as createReadStream3 } from "node:fs";
-import { copyFile, readFile as readFile10 } from "node:fs/promises";
+import { copyFile, readFile as readFile8 } from "node:fs/promises";
 import { Readable } from "node:stream";
 async function getSnapshot(core, idOrSha, opts = {}) {
   assertSafeId(idOrSha, "snapshot id");
@@ -25403,7 +25744,7 @@ async function generatePatch(core, snapshot, outputFile) {
   const artifact = await intactArtifact(snapshot);
   if (artifact !== null) {
     if (outputFile) await writeOutputFile(outputFile, (temp) => copyFile(artifact, temp));
-    return outputFile ? "" : readFile10(artifact, "utf8");
+    return outputFile ? "" : readFile8(artifact, "utf8");
   }
   const repo = await openRepo(snapshot.workspace, core.gitOptions());
   if (outputFile) {
@@ -25449,18 +25790,18 @@ var init_read = __esm({
 });
 
 // src/git/apply-check.ts
-import { mkdtemp as mkdtemp4, rm as rm11 } from "node:fs/promises";
-import { tmpdir as tmpdir4 } from "node:os";
-import { join as join35 } from "node:path";
+import { mkdtemp as mkdtemp5, rm as rm12 } from "node:fs/promises";
+import { tmpdir as tmpdir5 } from "node:os";
+import { join as join37 } from "node:path";
 async function treeAfterApplying(repo, base, patchFile) {
-  const dir = await mkdtemp4(join35(tmpdir4(), "agentgate-apply-"));
-  const scratch = { ...repo, indexFile: join35(dir, "index") };
+  const dir = await mkdtemp5(join37(tmpdir5(), "agentgate-apply-"));
+  const scratch = { ...repo, indexFile: join37(dir, "index") };
   try {
     await runGit(scratch, ["read-tree", `${base}^{tree}`]);
     await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
     return (await runGit(scratch, ["write-tree"])).stdout.trim();
   } finally {
-    await rm11(dir, { recursive: true, force: true });
+    await rm12(dir, { recursive: true, force: true });
   }
 }
 var init_apply_check = __esm({
@@ -25471,7 +25812,7 @@ var init_apply_check = __esm({
 });
 
 // src/snapshotter/verify.ts
-import { stat as stat14 } from "node:fs/promises";
+import { stat as stat15 } from "node:fs/promises";
 async function verifySnapshot(snapshot, run, git) {
   const checks = [];
   const add = (check, ok, detail) => checks.push({ check, ok, detail });
@@ -25493,10 +25834,15 @@ async function verifySnapshot(snapshot, run, git) {
     { restarts: run?.restarts ?? [], last: isLastOf(run, snapshot) },
     add
   ) && artifactOk && snapshot.patchPath) {
-    const [beforeTree, expected] = await Promise.all([
+    const trees = await Promise.all([
       getTree(repo, snapshot.beforeSha),
       getTree(repo, snapshot.afterSha)
-    ]);
+    ]).catch(unreadable2);
+    if (typeof trees === "string") {
+      add("patch-applies", false, `git cannot read the trees here: ${trees}`);
+      return checks.map((c) => ({ snapshotId: snapshot.id, runId: snapshot.runId, ...c }));
+    }
+    const [beforeTree, expected] = trees;
     if (await treeDiffSha256(repo, { from: beforeTree, to: expected }).catch(() => null) === snapshot.patchSha256) {
       add("patch-applies", true, "the artifact is byte for byte git's patch from before to after");
     } else {
@@ -25512,13 +25858,17 @@ async function verifySnapshot(snapshot, run, git) {
   }
   return checks.map((c) => ({ snapshotId: snapshot.id, runId: snapshot.runId, ...c }));
 }
+function unreadable2(error2) {
+  if (error2 instanceof GitFailedError || error2 instanceof ObjectMissingError) return error2.message;
+  throw error2;
+}
 async function artifactCheck(snapshot, add) {
   if (snapshot.patchPath === null) {
     const ok2 = snapshot.beforeSha === snapshot.afterSha;
     add("patch-artifact", ok2, ok2 ? "no change, no artifact" : "changed snapshot has no patch artifact");
     return ok2;
   }
-  const exists5 = await stat14(snapshot.patchPath).then(
+  const exists5 = await stat15(snapshot.patchPath).then(
     (s) => s.isFile(),
     () => false
   );
@@ -25550,7 +25900,11 @@ async function gitChecks(repo, snapshot, line, add) {
   await refCheck(repo, snapshot, add);
   await branchCheck(repo, snapshot, line, add);
   await messageChecks(repo, snapshot, add);
-  const stats4 = await getDiffStats(repo, snapshot.beforeSha, snapshot.afterSha);
+  const stats4 = await getDiffStats(repo, snapshot.beforeSha, snapshot.afterSha).catch(unreadable2);
+  if (typeof stats4 === "string") {
+    add("stats", false, `git cannot diff before and after here: ${stats4}`);
+    return false;
+  }
   const same = stats4.filesChanged === snapshot.filesChanged && stats4.insertions === snapshot.insertions && stats4.deletions === snapshot.deletions;
   add(
     "stats",
@@ -25816,8 +26170,8 @@ var init_verify_store = __esm({
 });
 
 // src/git/pick-collisions.ts
-import { lstat as lstat11 } from "node:fs/promises";
-import { join as join36 } from "node:path";
+import { lstat as lstat13 } from "node:fs/promises";
+import { join as join38 } from "node:path";
 async function previewPick(repo, source, head) {
   const base = source.parents[0];
   if (base === void 0) {
@@ -25844,7 +26198,7 @@ async function untrackedInTheWay(repo, writes, tracked) {
   const kindOf5 = (path2) => {
     let kind = kinds.get(path2);
     if (kind === void 0) {
-      kind = lstat11(fsPath(join36(repo.topLevel, path2))).then(
+      kind = lstat13(fsPath(join38(repo.topLevel, path2))).then(
         (st) => st.isDirectory() ? "dir" : "other",
         () => "absent"
       );
@@ -25897,13 +26251,13 @@ var init_pick_collisions = __esm({
 });
 
 // src/git/cherry-pick-worktree.ts
-import { mkdtemp as mkdtemp5, readdir as readdir12, readFile as readFile11, rm as rm12 } from "node:fs/promises";
-import { tmpdir as tmpdir5 } from "node:os";
-import { basename as basename7, dirname as dirname14, join as join37 } from "node:path";
+import { mkdtemp as mkdtemp6, readdir as readdir13, readFile as readFile9, rm as rm13 } from "node:fs/promises";
+import { tmpdir as tmpdir6 } from "node:os";
+import { basename as basename7, dirname as dirname15, join as join39 } from "node:path";
 async function withPickWorktree(repo, sha, fn) {
-  const dir = await mkdtemp5(join37(tmpdir5(), PREFIX));
+  const dir = await mkdtemp6(join39(tmpdir6(), PREFIX));
   if (isInside(repo.topLevel, dir)) {
-    await rm12(dir, { recursive: true, force: true });
+    await rm13(dir, { recursive: true, force: true });
     throw new InvalidArgumentError(
       `the temp directory ${dir} is inside the workspace; set TMPDIR elsewhere`,
       {
@@ -25911,7 +26265,7 @@ async function withPickWorktree(repo, sha, fn) {
       }
     );
   }
-  const path2 = join37(dir, basename7(dir));
+  const path2 = join39(dir, basename7(dir));
   return withLock(`${dir}.lock`, { timeoutMs: 0, purpose: "cherry-pick worktree" }, async () => {
     let failure3 = null;
     try {
@@ -25931,35 +26285,35 @@ async function sweepPickWorktrees(repo) {
   return removed;
 }
 async function sweepRegistered(repo) {
-  const admin = join37(await commonDir(repo.gitDir), "worktrees");
+  const admin = join39(await commonDir(repo.gitDir), "worktrees");
   const removed = [];
-  for (const name2 of await readdir12(admin).catch(() => [])) {
+  for (const name2 of await readdir13(admin).catch(() => [])) {
     if (!PICK_NAME.test(name2)) continue;
-    const gitFile = (await readFile11(join37(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
-    const path2 = gitFile === "" ? join37(tmpdir5(), name2, name2) : dirname14(gitFile);
-    if (basename7(path2) !== name2 || basename7(dirname14(path2)) !== name2) continue;
-    const dir = dirname14(path2);
+    const gitFile = (await readFile9(join39(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
+    const path2 = gitFile === "" ? join39(tmpdir6(), name2, name2) : dirname15(gitFile);
+    if (basename7(path2) !== name2 || basename7(dirname15(path2)) !== name2) continue;
+    const dir = dirname15(path2);
     const owner = await readOwner(`${dir}.lock`);
     if (owner === null ? gitFile === "" : !isProvablyDead(owner)) continue;
     await removeWorktree(repo, dir, path2, true);
-    await rm12(`${dir}.lock`, { force: true }).catch(() => void 0);
+    await rm13(`${dir}.lock`, { force: true }).catch(() => void 0);
     removed.push(path2);
   }
   return removed;
 }
 async function sweepPickTemps() {
   await sweepOwnedDirs(
-    tmpdir5(),
+    tmpdir6(),
     (name2) => PICK_NAME.test(name2),
-    (dir) => rm12(dir, { recursive: true, force: true }).catch(() => void 0)
+    (dir) => rm13(dir, { recursive: true, force: true }).catch(() => void 0)
   );
 }
 async function removeWorktree(repo, dir, path2, quiet) {
   try {
-    const admin = join37(await commonDir(repo.gitDir), "worktrees", basename7(path2));
+    const admin = join39(await commonDir(repo.gitDir), "worktrees", basename7(path2));
     await runGit(repo, ["worktree", "remove", "--force", "--force", path2]).catch(() => void 0);
-    await rm12(dir, { recursive: true, force: true });
-    await rm12(admin, { recursive: true, force: true });
+    await rm13(dir, { recursive: true, force: true });
+    await rm13(admin, { recursive: true, force: true });
   } catch (error2) {
     if (!quiet) throw error2;
   }
@@ -25980,8 +26334,8 @@ var init_cherry_pick_worktree = __esm({
 });
 
 // src/git/cherry-pick.ts
-import { readFile as readFile12, rm as rm13, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join38 } from "node:path";
+import { readFile as readFile10, rm as rm14, writeFile as writeFile3 } from "node:fs/promises";
+import { join as join40 } from "node:path";
 async function cherryPick3(repo, rev, opts = {}) {
   const onto = opts.onto?.replace(/^refs\/heads\//, "");
   const ontoRef = onto === void 0 ? null : await branchRef(repo, onto);
@@ -26014,11 +26368,11 @@ async function pickInWorkspace(repo, source, ignore) {
     );
   }
   await assertNothingInTheWay(repo, source, before2, state.branch ?? "HEAD");
-  const origHead = join38(repo.gitDir, "ORIG_HEAD");
-  const savedOrigHead = await readFile12(origHead).catch(() => null);
+  const origHead = join40(repo.gitDir, "ORIG_HEAD");
+  const savedOrigHead = await readFile10(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
-    await (savedOrigHead === null ? rm13(origHead, { force: true }) : writeFile3(origHead, savedOrigHead));
+    await (savedOrigHead === null ? rm14(origHead, { force: true }) : writeFile3(origHead, savedOrigHead));
     await assertRestored(repo, before2);
   };
   let files;
@@ -26149,8 +26503,8 @@ var init_cherry_pick = __esm({
 });
 
 // src/snapshotter/maintenance.ts
-import { rm as rm14, rmdir } from "node:fs/promises";
-import { dirname as dirname15 } from "node:path";
+import { rm as rm15, rmdir } from "node:fs/promises";
+import { dirname as dirname16 } from "node:path";
 async function deleteSnapshot(core, idOrSha) {
   const id2 = await core.getSnapshot(idOrSha, { exact: true }).then(
     (snapshot) => snapshot.id,
@@ -26189,8 +26543,8 @@ async function removeArtifact(core, snapshot) {
   const local = await core.withLocalPaths(snapshot);
   if (local.patchPath === null || local.patchSha256 === null) return;
   if (await sha256File(local.patchPath).catch(() => null) !== local.patchSha256) return;
-  await rm14(local.patchPath, { force: true });
-  await rmdir(dirname15(local.patchPath)).catch(() => void 0);
+  await rm15(local.patchPath, { force: true });
+  await rmdir(dirname16(local.patchPath)).catch(() => void 0);
 }
 async function cherryPick4(core, workspace, idOrSha, opts = {}) {
   const snapshot = await core.getSnapshot(idOrSha);
@@ -26274,6 +26628,7 @@ var init_snapshotter = __esm({
     init_iterate();
     init_read();
     init_verify_store();
+    init_settled_read();
     init_maintenance();
     Snapshotter = class {
       constructor(options2) {
@@ -26367,7 +26722,11 @@ var init_snapshotter = __esm({
       /** Verifies one snapshot, a run, or the whole store (including files that no longer load). */
       async verify(target) {
         checkArgument(VerifyTargetArg, target, "target");
-        return verify(this, target);
+        return readSettled(
+          this.store.home,
+          () => verify(this, target),
+          (report4) => report4.ok
+        );
       }
       /**
        * Removes the snapshot's metadata and its link from the run. The commit stays in git; its iteration
@@ -26405,27 +26764,27 @@ var init_snapshotter = __esm({
 });
 
 // src/demo/demo.ts
-import { mkdtemp as mkdtemp6, rename as rename5, rm as rm15, writeFile as writeFile4, mkdir as mkdir7 } from "node:fs/promises";
-import { tmpdir as tmpdir6 } from "node:os";
-import { dirname as dirname16, join as join39 } from "node:path";
+import { mkdtemp as mkdtemp7, rename as rename5, rm as rm16, writeFile as writeFile4, mkdir as mkdir7 } from "node:fs/promises";
+import { tmpdir as tmpdir7 } from "node:os";
+import { dirname as dirname17, join as join41 } from "node:path";
 import { Writable } from "node:stream";
 async function runDemo(opts = {}) {
-  const root = await mkdtemp6(join39(tmpdir6(), "agentgate-demo-"));
+  const root = await mkdtemp7(join41(tmpdir7(), "agentgate-demo-"));
   try {
     return { ...await demoIn(root), kept: opts.keep === true };
   } finally {
-    if (opts.keep !== true) await rm15(root, { recursive: true, force: true });
+    if (opts.keep !== true) await rm16(root, { recursive: true, force: true });
   }
 }
 async function demoIn(root) {
-  const workspace = join39(root, "workspace");
-  const home = join39(root, "home");
+  const workspace = join41(root, "workspace");
+  const home = join41(root, "home");
   await put(workspace, "README.md", "# demo\n\nA throwaway workspace.\n");
   await put(workspace, "package.json", '{ "name": "demo", "private": true, "type": "module" }\n');
   await put(workspace, "NOTES.txt", "uncommitted notes from before the run\n");
   const snapshotter = new Snapshotter({
     home,
-    artifactsDir: join39(home, "artifacts"),
+    artifactsDir: join41(home, "artifacts"),
     identity: DEFAULT_IDENTITY,
     gitTimeoutMs: 6e4,
     lockTimeoutMs: 1e4,
@@ -26480,8 +26839,8 @@ async function testGate(gates, workspace, runId, iteration) {
   return { name: result.name, verdict: result.verdict, reason: result.reason, tests: result.tests };
 }
 async function put(root, rel, content) {
-  const path2 = join39(root, rel);
-  await mkdir7(dirname16(path2), { recursive: true });
+  const path2 = join41(root, rel);
+  await mkdir7(dirname17(path2), { recursive: true });
   await writeFile4(path2, content);
 }
 var greetTest, ITERATIONS, TEST_GATE;
@@ -26516,7 +26875,7 @@ var init_demo = __esm({
       {
         task: "Rename the module, add a logo, and make the greeting friendlier",
         edit: async (ws) => {
-          await rename5(join39(ws, "src/greet.js"), join39(ws, "src/hello.js"));
+          await rename5(join41(ws, "src/greet.js"), join41(ws, "src/hello.js"));
           await put(
             ws,
             "src/hello.js",
@@ -26534,7 +26893,7 @@ var init_demo = __esm({
         task: "Update the test for the new greeting, remove the notes file and update the logo",
         edit: async (ws) => {
           await put(ws, "test/greet.test.js", greetTest("hello.js", "Hi there, Ada!"));
-          await rm15(join39(ws, "NOTES.txt"));
+          await rm16(join41(ws, "NOTES.txt"));
           await put(
             ws,
             "assets/logo.png",
@@ -26664,8 +27023,8 @@ var init_anchor_keeper = __esm({
 });
 
 // src/git/remote.ts
-import { isAbsolute as isAbsolute10, join as join40, resolve as resolve18 } from "node:path";
-import { lstat as lstat12, stat as stat15 } from "node:fs/promises";
+import { isAbsolute as isAbsolute10, join as join42, resolve as resolve18 } from "node:path";
+import { lstat as lstat14, stat as stat16 } from "node:fs/promises";
 function pathRemote(path2) {
   if (!isAbsolute10(path2))
     throw new InvalidArgumentError(`${path2} is not an absolute path; give the file's full path`, {
@@ -26776,8 +27135,8 @@ async function givenUrl(repo, url2, cwd) {
   if (!url2.includes("/")) {
     const common = await commonDir(repo.gitDir);
     for (const dir of ["remotes", "branches"]) {
-      const file = join40(common, dir, url2);
-      if (await lstat12(file).then(
+      const file = join42(common, dir, url2);
+      if (await lstat14(file).then(
         () => true,
         () => false
       ))
@@ -26827,7 +27186,7 @@ function rewrittenUrl(url2, rules, direction) {
   return (direction === "push" ? longest(".pushinsteadof") : null) ?? longest(".insteadof") ?? url2;
 }
 async function isDir(path2) {
-  return stat15(path2).then(
+  return stat16(path2).then(
     (s) => s.isDirectory(),
     () => false
   );
@@ -27048,8 +27407,8 @@ var init_transport = __esm({
 });
 
 // src/git/remote-locks.ts
-import { rm as rm16, stat as stat16 } from "node:fs/promises";
-import { join as join41 } from "node:path";
+import { rm as rm17, stat as stat17 } from "node:fs/promises";
+import { join as join43 } from "node:path";
 import { fileURLToPath } from "node:url";
 async function clearStaleRemoteRefLocks(url2, refs) {
   const kind = checkRemoteUrl(url2);
@@ -27059,22 +27418,22 @@ async function clearStaleRemoteRefLocks(url2, refs) {
   const locks = refs.filter((r) => /^refs\/agentgate\/[^\s]+$/.test(r) && !r.split("/").includes(".."));
   let removed = false;
   for (const ref of locks) {
-    const lock = join41(gitDir, `${ref}.lock`);
-    const first = await stat16(lock).catch(() => null);
+    const lock = join43(gitDir, `${ref}.lock`);
+    const first = await stat17(lock).catch(() => null);
     if (first === null || !first.isFile()) continue;
     const young = Math.min(STALE_REMOTE_LOCK_MS, STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs));
     if (young > 0) await new Promise((resolve31) => setTimeout(resolve31, young));
-    const again = await stat16(lock).catch(() => null);
+    const again = await stat17(lock).catch(() => null);
     if (again === null || !again.isFile() || again.mtimeMs !== first.mtimeMs) continue;
-    await rm16(lock, { force: true });
+    await rm17(lock, { force: true });
     removed = true;
   }
   return removed;
 }
 async function localGitDir(path2) {
-  const isDir2 = async (p) => (await stat16(p).catch(() => null))?.isDirectory() === true;
-  if (await isDir2(join41(path2, "refs")) && await isDir2(join41(path2, "objects"))) return path2;
-  return await isDir2(join41(path2, ".git", "refs")) ? join41(path2, ".git") : null;
+  const isDir2 = async (p) => (await stat17(p).catch(() => null))?.isDirectory() === true;
+  if (await isDir2(join43(path2, "refs")) && await isDir2(join43(path2, "objects"))) return path2;
+  return await isDir2(join43(path2, ".git", "refs")) ? join43(path2, ".git") : null;
 }
 var STALE_REMOTE_LOCK_MS;
 var init_remote_locks = __esm({
@@ -27243,8 +27602,8 @@ var init_sharing = __esm({
 });
 
 // src/sharing/record-objects.ts
-import { mkdir as mkdir8, rm as rm17, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join42 } from "node:path";
+import { mkdir as mkdir8, rm as rm18, writeFile as writeFile5 } from "node:fs/promises";
+import { join as join44 } from "node:path";
 function recordCommit(format, spec) {
   const jsonId = objectId(format, "blob", spec.json);
   const treeBuf = treeContent([{ name: spec.file, blob: jsonId }, ...spec.also ?? []]);
@@ -27264,8 +27623,11 @@ ${spec.message}`
     commit: { id: objectId(format, "commit", commitBuf), content: commitBuf }
   };
 }
+function soleFileTree(name2, blob, also = []) {
+  return objectId(blob.length === 64 ? "sha256" : "sha1", "tree", treeContent([{ name: name2, blob }, ...also]));
+}
 async function writeRecordObjects(repo, home, label, records) {
-  const dir = join42(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
+  const dir = join44(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
   await mkdir8(dir, { recursive: true });
   try {
     for (const [type, key] of [
@@ -27275,7 +27637,7 @@ async function writeRecordObjects(repo, home, label, records) {
     ]) {
       const files = /* @__PURE__ */ new Map();
       for (const r of records) {
-        const path2 = join42(dir, `${type}-${r[key].id}`);
+        const path2 = join44(dir, `${type}-${r[key].id}`);
         if (!files.has(r[key].id)) await writeFile5(path2, r[key].content);
         files.set(r[key].id, path2);
       }
@@ -27286,7 +27648,7 @@ async function writeRecordObjects(repo, home, label, records) {
       );
     }
   } finally {
-    await rm17(dir, { recursive: true, force: true });
+    await rm18(dir, { recursive: true, force: true });
   }
 }
 function parseReceivedFile(content, schema, file, what2, refuse) {
@@ -27471,15 +27833,22 @@ async function readGateCommits(repo, refs, refused2, snapshots) {
     shaped.flatMap((r) => [
       `${r.sha}:${GATE_RECORD_FILE}`,
       `${r.sha}:${GATE_LOG_FILE}`,
-      `${r.parents[0]}^{tree}`
+      `${r.parents[0]}^{tree}`,
+      `${r.sha}^{tree}`
     ])
   );
   const sized = shaped.flatMap((r, i) => {
-    const [json, log, tree] = [probes[3 * i], probes[3 * i + 1], probes[3 * i + 2]];
+    const [json, log, tree, own2] = probes.slice(4 * i, 4 * i + 4);
+    const also = log?.found ? [{ name: GATE_LOG_FILE, blob: log.id }] : [];
     if (!json?.found || json.type !== "blob") refuse(r.ref, `has no ${GATE_RECORD_FILE}`);
     else if (json.size > MAX_GATE_RECORD_BYTES)
       refuse(r.ref, `${GATE_RECORD_FILE} is larger than ${MAX_GATE_RECORD_BYTES} bytes`);
     else if (log?.found && log.type !== "blob") refuse(r.ref, `${GATE_LOG_FILE} is not a file`);
+    else if (!own2?.found || own2.id !== soleFileTree(GATE_RECORD_FILE, json.id, also))
+      refuse(
+        r.ref,
+        `its tree is not ${GATE_RECORD_FILE} (and ${GATE_LOG_FILE}) alone, regular files (nothing may ride along with a verdict)`
+      );
     else if (!tree?.found) refuse(r.ref, "its after commit is not in the repository");
     else
       return [
@@ -27544,8 +27913,8 @@ var init_gate_objects = __esm({
 });
 
 // src/sharing/gate-records.ts
-import { stat as stat17 } from "node:fs/promises";
-import { join as join43 } from "node:path";
+import { stat as stat18 } from "node:fs/promises";
+import { join as join45 } from "node:path";
 var MAX_REFSPECS, GateRecords;
 var init_gate_records = __esm({
   "src/sharing/gate-records.ts"() {
@@ -27642,7 +28011,7 @@ var init_gate_records = __esm({
       /** The verdict's log file when it is here and still has the recorded digest; else null (the text stays home). */
       async intactLog(g) {
         if (g.log === null || g.log.path === null) return null;
-        const size = await stat17(g.log.path).then(
+        const size = await stat18(g.log.path).then(
           (s) => s.isFile() ? s.size : -1,
           () => -1
         );
@@ -27658,7 +28027,7 @@ var init_gate_records = __esm({
        */
       async receive(repo, source, bring) {
         if (source.length === 0) return { gates: 0, runs: [], refused: [] };
-        const lockPath = join43(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join45(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -27860,7 +28229,7 @@ var init_own_records = __esm({
 });
 
 // src/sharing/publish.ts
-import { stat as stat18 } from "node:fs/promises";
+import { stat as stat19 } from "node:fs/promises";
 async function selectRuns(core, repo, sel) {
   if (sel.runId !== void 0) {
     const run = await core.store.loadRun(assertSafeId(sel.runId, "run id"));
@@ -27892,7 +28261,7 @@ async function runsHere(core, repo, runs3) {
   const here = runs3.filter((r) => r.workspace === repo.topLevel);
   const gone = await Promise.all(
     runs3.map(
-      async (r) => r.workspace !== repo.topLevel && !await stat18(r.workspace).then(
+      async (r) => r.workspace !== repo.topLevel && !await stat19(r.workspace).then(
         (st) => st.isDirectory(),
         () => false
       )
@@ -28005,7 +28374,7 @@ var init_core4 = __esm({
 });
 
 // src/sharing/rebuild.ts
-import { stat as stat19 } from "node:fs/promises";
+import { stat as stat20 } from "node:fs/promises";
 async function rebuildAccepted(core, repo, accepted, refuse, index) {
   if (accepted.length === 0) return { done: [], kept: [] };
   const iterationRefs = new Map((await listRefs(repo, RUNS_PREFIX)).map((r) => [r.ref, r.sha]));
@@ -28167,7 +28536,7 @@ async function checkPatch(core, repo, trees, patch4) {
   }
 }
 async function exists3(path2) {
-  return stat19(path2).then(
+  return stat20(path2).then(
     () => true,
     () => false
   );
@@ -28199,9 +28568,9 @@ var init_rebuild = __esm({
 });
 
 // src/sharing/receive.ts
-import { join as join44 } from "node:path";
+import { join as join46 } from "node:path";
 async function receive(core, repo, list5, bring) {
-  const lockPath = join44(layout(core.options.home).locks, "sharing.lock");
+  const lockPath = join46(layout(core.options.home).locks, "sharing.lock");
   return withLock(
     lockPath,
     { timeoutMs: core.options.lockTimeoutMs, purpose: "sharing" },
@@ -28257,7 +28626,7 @@ async function heldRecords(core, local, wanted, fetched) {
   return local.filter((r) => same(r) || lacking.has(runOf3(r.ref) ?? "")).map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
 }
 function indexPath(core) {
-  return join44(layout(core.options.home).home, "sharing", "rebuilt.json");
+  return join46(layout(core.options.home).home, "sharing", "rebuilt.json");
 }
 async function rebuild(core, repo, incoming, localRefs) {
   const refused2 = [];
@@ -28289,15 +28658,21 @@ async function rebuild(core, repo, incoming, localRefs) {
     }
     candidates.push({ ref, ...name2, ...replaces === void 0 ? {} : { replaces } });
   }
-  const blobs = await batchCheck(
+  const probes = await batchCheck(
     repo,
-    candidates.map((c) => `${c.ref.sha}:${RECORD_FILE}`)
+    candidates.flatMap((c) => [`${c.ref.sha}:${RECORD_FILE}`, `${c.ref.sha}^{tree}`])
   );
+  const blobs = probes.filter((_, i) => i % 2 === 0);
   const sizeOk = candidates.filter((c, i) => {
-    const b = blobs[i];
+    const [b, tree] = [probes[2 * i], probes[2 * i + 1]];
     if (!b?.found || b.type !== "blob") refuse(c.ref.ref, `has no ${RECORD_FILE}`);
     else if (b.size > MAX_RECORD_BYTES2)
       refuse(c.ref.ref, `${RECORD_FILE} is larger than ${MAX_RECORD_BYTES2} bytes`);
+    else if (!tree?.found || tree.id !== soleFileTree(RECORD_FILE, b.id))
+      refuse(
+        c.ref.ref,
+        `its tree is not ${RECORD_FILE} alone, a regular file (nothing may ride along with a record)`
+      );
     else return true;
     return false;
   });
@@ -28516,7 +28891,7 @@ var init_anchor_objects = __esm({
 });
 
 // src/sharing/anchor-records.ts
-import { join as join45 } from "node:path";
+import { join as join47 } from "node:path";
 var MAX_REFSPECS3, AnchorRecords;
 var init_anchor_records = __esm({
   "src/sharing/anchor-records.ts"() {
@@ -28599,7 +28974,7 @@ var init_anchor_records = __esm({
        */
       async receive(repo, source, bring, runIds) {
         if (source.length === 0) return { anchors: [], unchanged: 0, refused: [] };
-        const lockPath = join45(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join47(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -28707,7 +29082,7 @@ var init_anchor_records = __esm({
 });
 
 // src/sharing/sharing.ts
-import { stat as stat20 } from "node:fs/promises";
+import { stat as stat21 } from "node:fs/promises";
 import { resolve as resolve19 } from "node:path";
 async function pushWithLockRepair(repo, remote, specs) {
   const results = await pushRefs(repo, remote, specs);
@@ -28924,7 +29299,7 @@ var init_sharing2 = __esm({
       async import(workspace, file, cwd = process.cwd(), opts = {}) {
         const repo = await this.open(workspace);
         const path2 = resolve19(cwd, file);
-        const isFile = await stat20(path2).then(
+        const isFile = await stat21(path2).then(
           (s) => s.isFile(),
           () => false
         );
@@ -29690,14 +30065,15 @@ async function pickRun(snapshotter, runId) {
     return snapshotter.withLocalWorkspace(run);
   }
   const runs3 = await snapshotter.store.listRunsStrict();
-  const latest = [...runs3].sort(
+  const recent = [...runs3].sort(
     (a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt)
-  )[0];
-  if (!latest)
+  );
+  if (recent.length === 0)
     throw new RunNotFoundError(
       'no run recorded in this home yet; call "before" and "after" first, or pass --home'
     );
-  return snapshotter.withLocalWorkspace(latest);
+  const local = await Promise.all(recent.map((run) => snapshotter.withLocalWorkspace(run)));
+  return local.find((run, i) => run.workspace === recent[i]?.workspace) ?? local[0];
 }
 function withTaskAndGate(snapshot) {
   const task = snapshot.task !== void 0 ? snapshot.task : messageLine(snapshot.commitMessage, "Task");
@@ -30451,7 +30827,7 @@ var init_patches = __esm({
 });
 
 // src/report/index.ts
-import { open as open7 } from "node:fs/promises";
+import { open as open8 } from "node:fs/promises";
 import { resolve as resolve21 } from "node:path";
 async function renderReport(snapshotter, format, runId, options2 = {}) {
   checkReportArguments(snapshotter, format, runId, options2);
@@ -30466,7 +30842,7 @@ async function writeReport(snapshotter, format, file, runId, options2 = {}) {
   const path2 = resolve21(checkArgument(FileArg, file, "file"));
   let bytes = 0;
   const report4 = await writeOutputFile(path2, async (temp) => {
-    const handle = await open7(temp, "wx", 420);
+    const handle = await open8(temp, "wx", 420);
     try {
       let pending = [];
       let pendingLength = 0;
@@ -30754,10 +31130,21 @@ __export(context_exports, {
   Context: () => Context
 });
 import { resolve as resolve22 } from "node:path";
+function assertCurrentDirectory() {
+  try {
+    process.cwd();
+  } catch (error2) {
+    throw new WorkspaceNotFoundError(
+      "the current directory no longer exists (it was deleted after the shell entered it); cd into a directory that exists and run the command again",
+      { cause: error2 }
+    );
+  }
+}
 var Context;
 var init_context = __esm({
   "src/cli/context.ts"() {
     "use strict";
+    init_errors();
     init_config2();
     init_paths();
     init_local_paths();
@@ -30779,6 +31166,7 @@ var init_context = __esm({
       gatesInstance = null;
       givenWorkspaceWins = false;
       static async create(values) {
+        assertCurrentDirectory();
         const { home, source } = chooseHome(values.home);
         const settings = await settingsFor({
           home,
@@ -30901,14 +31289,53 @@ var serve_exports = {};
 __export(serve_exports, {
   serve: () => serve
 });
+import { fstatSync as fstatSync2 } from "node:fs";
+import { stat as stat22 } from "node:fs/promises";
+import { isatty } from "node:tty";
 async function serve(input, output, opts) {
   try {
-    await answerAll(input, output, opts);
+    await answerAll(input, output, { ...opts, own: streamIdentities([input, output]) });
   } catch (error2) {
     if (!(error2 instanceof OutputClosed)) throw error2;
   }
   const signal = receivedSignal();
   return signal === null ? 0 : signalExitStatus(signal);
+}
+function streamIdentities(streams) {
+  const ids = /* @__PURE__ */ new Set();
+  for (const stream2 of streams) {
+    const fd = stream2.fd;
+    if (typeof fd !== "number") continue;
+    let s;
+    try {
+      s = fstatSync2(fd);
+    } catch {
+      continue;
+    }
+    if (s.isFile() || s.isFIFO() || s.isSocket() || s.isCharacterDevice() && isatty(fd))
+      ids.add(`${s.dev}:${s.ino}`);
+  }
+  return ids;
+}
+async function namesOwnStream(value, own2) {
+  if (own2.size === 0 || value === "" || value.includes("\0")) return false;
+  const s = await stat22(value).catch(() => null);
+  return s !== null && own2.has(`${s.dev}:${s.ino}`);
+}
+async function refuseOwnStreams(options2, args, own2) {
+  const named3 = [];
+  for (const [name2, value] of Object.entries(options2)) {
+    for (const v of Array.isArray(value) ? value : [value])
+      if (typeof v === "string") named3.push([`options.${name2}`, v]);
+  }
+  args.forEach((v, i) => named3.push([`args.${i}`, v]));
+  for (const [at, value] of named3) {
+    if (await namesOwnStream(value, own2))
+      throw new InvalidRequestError(
+        `${at}: ${JSON.stringify(value.slice(0, 200))} is serve's own input or output, where the requests come and the answers go; give a file`,
+        { details: { argument: at } }
+      );
+  }
 }
 async function answerAll(input, output, opts) {
   const max = SERVE_MAX_LINE_BYTES;
@@ -31005,6 +31432,8 @@ async function execute(request, opts) {
     else if (value === true) argv.push(`--${name2}`);
     else if (value !== false) argv.push(`--${name2}=${String(value)}`);
   }
+  const files = command.positionals.required.includes("CMD") ? [] : request.args;
+  await refuseOwnStreams(given, files, opts.own);
   argv.push("--", ...request.args);
   const { values, positionals } = parseCommandLine(command, argv);
   const ctx = await Context.create({ ...values, json: true });
@@ -31155,8 +31584,8 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { lstat as lstat13, mkdir as mkdir9, readdir as readdir13, realpath as realpath7, rename as rename6, rm as rm18, stat as stat21, writeFile as writeFile6 } from "node:fs/promises";
-import { basename as basename8, dirname as dirname17, join as join46 } from "node:path";
+import { lstat as lstat15, mkdir as mkdir9, readdir as readdir14, realpath as realpath7, rename as rename6, rm as rm19, stat as stat23, writeFile as writeFile6 } from "node:fs/promises";
+import { basename as basename8, dirname as dirname18, join as join48 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -31170,12 +31599,12 @@ function checkpointRepo(p) {
   };
 }
 async function indexBytes(repo) {
-  const index = await stat21(repo.indexFile).catch(() => null);
+  const index = await stat23(repo.indexFile).catch(() => null);
   if (index === null) return null;
-  const names2 = await readdir13(repo.gitDir).catch(() => []);
+  const names2 = await readdir14(repo.gitDir).catch(() => []);
   const shared = await Promise.all(
     names2.filter((name2) => name2.startsWith("sharedindex.")).map(
-      (name2) => stat21(join46(repo.gitDir, name2)).then(
+      (name2) => stat23(join48(repo.gitDir, name2)).then(
         (st) => st.size,
         () => 0
       )
@@ -31184,13 +31613,13 @@ async function indexBytes(repo) {
   return shared.reduce((sum2, size) => sum2 + size, index.size);
 }
 async function initCheckpointRepo(repo) {
-  if (await lstat13(repo.gitDir).catch(() => null) !== null) return configure(repo);
-  const parent = dirname17(repo.gitDir);
+  if (await lstat15(repo.gitDir).catch(() => null) !== null) return configure(repo);
+  const parent = dirname18(repo.gitDir);
   const prefix = `${basename8(repo.gitDir)}.init-`;
   await mkdir9(parent, { recursive: true });
-  for (const name2 of await readdir13(parent))
-    if (name2.startsWith(prefix)) await rm18(join46(parent, name2), { recursive: true, force: true });
-  const building = join46(parent, `${prefix}${randomHex(4)}`);
+  for (const name2 of await readdir14(parent))
+    if (name2.startsWith(prefix)) await rm19(join48(parent, name2), { recursive: true, force: true });
+  const building = join48(parent, `${prefix}${randomHex(4)}`);
   await mkdir9(building);
   await configure({ ...repo, gitDir: building });
   await rename6(building, repo.gitDir);
@@ -31198,8 +31627,8 @@ async function initCheckpointRepo(repo) {
 async function configure(repo) {
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir9(join46(repo.gitDir, "info"), { recursive: true });
-  await writeFile6(join46(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir9(join48(repo.gitDir, "info"), { recursive: true });
+  await writeFile6(join48(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const { lines, inGitDir } = await revParseLines(dir, opts, [
@@ -31214,8 +31643,12 @@ async function probeWorkspace(dir, opts = {}) {
     return { root: dir, isRepository: false, excludesFile: null, ...inGitDir ? { inGitDir: true } : {} };
   assertUtf8GitDir(dir, gitDir, exclude);
   const root = await realpath7(top);
+  if (isRootOrHome(root) || isRootOrHome(top)) {
+    const own2 = await realpath7(dir);
+    if (own2 !== root) return { root: own2, isRepository: false, excludesFile: null };
+  }
   await assertOwnWorkTree(await realpath7(dir), root, gitDir);
-  return { root, isRepository: true, excludesFile: exclude };
+  return { root, isRepository: true, excludesFile: exclude, gitDir };
 }
 async function revParseLines(dir, opts, questions) {
   const res = await runGitBuffer({ cwd: dir, ...opts }, ["rev-parse", ...questions]).catch(
@@ -31230,14 +31663,14 @@ async function revParseLines(dir, opts, questions) {
 }
 function probeInputs(dir, probe) {
   if (probe.isRepository) {
-    const gitDir = join46(dir, ".git");
-    if (probe.root !== dir || probe.excludesFile !== join46(gitDir, "info", "exclude")) return null;
-    return [dir, gitDir, join46(gitDir, "config"), join46(gitDir, "config.worktree"), join46(gitDir, "commondir")];
+    const gitDir = join48(dir, ".git");
+    if (probe.root !== dir || probe.excludesFile !== join48(gitDir, "info", "exclude")) return null;
+    return [dir, gitDir, join48(gitDir, "config"), join48(gitDir, "config.worktree"), join48(gitDir, "commondir")];
   }
   const inputs = [];
-  for (let p = dir; ; p = dirname17(p)) {
-    inputs.push(join46(p, ".git"), join46(p, "HEAD"));
-    if (dirname17(p) === p) return inputs;
+  for (let p = dir; ; p = dirname18(p)) {
+    inputs.push(join48(p, ".git"), join48(p, "HEAD"));
+    if (dirname18(p) === p) return inputs;
   }
 }
 async function rootCommit(root, opts = {}) {
@@ -31263,7 +31696,7 @@ async function countObjects(repo) {
   return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
 }
 async function looseObjectBytes(repo, oid) {
-  const st = await stat21(join46(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  const st = await stat23(join48(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
   return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 async function packLooseObjects(repo) {
@@ -31296,14 +31729,14 @@ var init_checkpoint_repo = __esm({
 });
 
 // src/fs/leading-dirs.ts
-import { lstat as lstat14 } from "node:fs/promises";
-import { join as join47 } from "node:path";
+import { lstat as lstat16 } from "node:fs/promises";
+import { join as join49 } from "node:path";
 async function leadingDirsAreReal(root, path2, real = /* @__PURE__ */ new Map()) {
   for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
     const dir = path2.slice(0, at);
     let ok = real.get(dir);
     if (ok === void 0) {
-      const st = await lstat14(fsPath(join47(root, dir))).catch(() => null);
+      const st = await lstat16(fsPath(join49(root, dir))).catch(() => null);
       ok = st === null || st.isDirectory();
       real.set(dir, ok);
     }
@@ -31383,7 +31816,11 @@ async function entriesWithoutObject(repo) {
   const entries2 = parseIndexEntries(decodeBytes(listed.stdout)).filter((e) => e.mode !== GITLINK_MODE);
   const answers = await batchCheck(repo, [...new Set(entries2.map((e) => e.oid))]);
   const gone = new Set(answers.filter((a) => !a.found).map((a) => a.name));
-  return { missing: entries2.filter((e) => gone.has(e.oid)).map((e) => e.path), entries: entries2.length };
+  return {
+    missing: entries2.filter((e) => gone.has(e.oid)).map((e) => e.path),
+    ids: [...gone],
+    entries: entries2.length
+  };
 }
 async function dropIndexEntries(repo, paths) {
   if (paths.length === 0) return;
@@ -31482,7 +31919,16 @@ async function listTree(repo, rev) {
   if (!isCheckpointRevision(rev)) return null;
   try {
     const res = await readGit(repo, ["ls-tree", "-r", "-z", "--full-tree", rev]);
-    return parseLsTree(decodeBytes(res.stdout));
+    const listing = parseLsTree(decodeBytes(res.stdout));
+    const foreign = [...listing.keys()].find(
+      (path2) => path2.split("/").some((part) => UNSTAGEABLE2.test(part))
+    );
+    if (foreign !== void 0)
+      throw new StoreCorruptError(
+        `the checkpoint store ${repo.gitDir} holds a tree ${rev} naming ${JSON.stringify(foreign)}, a path no capture makes (it was tampered with); restore or revert from another checkpoint (see "checkpoint list")`,
+        { details: { gitDir: repo.gitDir, tree: rev, path: foreign } }
+      );
+    return listing;
   } catch (cause) {
     if (cause instanceof GitFailedError && /not a valid object name|not a tree object/i.test(String(cause.details.stderr)))
       return null;
@@ -31547,22 +31993,27 @@ async function readObjects(repo, oids, paths = /* @__PURE__ */ new Map()) {
   const out = /* @__PURE__ */ new Map();
   const unique = [...new Set(oids)];
   if (unique.length === 0) return out;
-  const res = await runGitBuffer(repo, ["cat-file", "--batch"], {
-    input: unique.map((o) => `${o}
-`).join("")
-  });
+  const res = await readGit(
+    repo,
+    ["cat-file", "--batch"],
+    { input: unique.map((o) => `${o}
+`).join("") },
+    paths
+  );
   for (const obj of parseCatFileBatch(res.stdout)) {
     if (obj.kind === "missing") throw lostObject(repo, obj.name, paths.get(obj.name) ?? null);
     out.set(obj.oid, obj.content);
   }
   return out;
 }
-async function readGit(repo, args, opts = {}) {
+async function readGit(repo, args, opts = {}, paths = /* @__PURE__ */ new Map()) {
   try {
     return await runGitBuffer(repo, args, opts);
   } catch (cause) {
     const lost = cause instanceof GitFailedError ? LOST_OBJECT.exec(String(cause.details.stderr)) : null;
-    throw lost === null ? cause : lostObject(repo, lost[1] ?? lost[2], null);
+    if (lost === null) throw cause;
+    const object2 = lost[1] ?? lost[2] ?? lost[3];
+    throw lostObject(repo, object2, paths.get(object2) ?? null);
   }
 }
 function lostObject(repo, object2, path2) {
@@ -31572,7 +32023,7 @@ function lostObject(repo, object2, path2) {
     { details: { gitDir: repo.gitDir, object: object2, path: path2 } }
   );
 }
-var REVISION, LOST_OBJECT;
+var REVISION, UNSTAGEABLE2, LOST_OBJECT;
 var init_checkpoint_trees = __esm({
   "src/git/checkpoint-trees.ts"() {
     "use strict";
@@ -31587,27 +32038,28 @@ var init_checkpoint_trees = __esm({
     init_nul_records();
     init_runner();
     REVISION = /^([0-9a-f]{4,64}|refs\/checkpoints(-meta)?\/[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*)$/;
-    LOST_OBJECT = /unable to read (?:tree )?([0-9a-f]{40,64})|missing (?:blob|tree) object '([0-9a-f]{40,64})'/;
+    UNSTAGEABLE2 = /^(?:\.git|\.{1,2})$/i;
+    LOST_OBJECT = /unable to read (?:tree )?([0-9a-f]{40,64})|missing (?:blob|tree) object '([0-9a-f]{40,64})'|unable to stream ([0-9a-f]{40,64})/;
   }
 });
 
 // src/checkpoints/workspace-paths.ts
 import { access as access2, realpath as realpath8 } from "node:fs/promises";
-import { basename as basename9, dirname as dirname18, join as join48, relative as relative6, resolve as resolve23, sep as sep10 } from "node:path";
+import { basename as basename9, dirname as dirname19, join as join50, relative as relative7, resolve as resolve23, sep as sep10 } from "node:path";
 function toGitPath(root, abs) {
-  return relative6(root, abs).split(sep10).join("/");
+  return relative7(root, abs).split(sep10).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join48(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join50(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
   const tail = [basename9(abs)];
-  let head = dirname18(abs);
+  let head = dirname19(abs);
   for (; ; ) {
     try {
-      return join48(await realpath8(head), ...tail.reverse());
+      return join50(await realpath8(head), ...tail.reverse());
     } catch {
-      const up = dirname18(head);
+      const up = dirname19(head);
       if (up === head) return abs;
       tail.push(basename9(head));
       head = up;
@@ -31633,7 +32085,7 @@ async function toWorkspaceGitPath(root, input, forbidden) {
   if (gitPath.split("/").some((c) => c.toLowerCase() === ".git"))
     refuse("is inside the repository's .git directory");
   if (forbidden.some((dir) => isInside(dir, real)))
-    refuse("is inside agentgate's own data (its home or an excluded directory)");
+    refuse("is inside agentgate's own data (its home or an excluded directory) or the repository's git dir");
   return gitPath;
 }
 function isUnder(path2, prefix) {
@@ -31647,6 +32099,13 @@ function assertCheckpointRoot(root, home) {
       { details: { workspace: root } }
     );
 }
+async function untouchable(root, home, excludePaths = [], gitDir) {
+  const inner = gitDir === void 0 ? [] : await gitDirsInside(root, gitDir);
+  const gitDirs = inner.map((rel) => join50(root, rel));
+  const forbidden = [home, ...await Promise.all(excludePaths.map(physicalPath)), ...gitDirs];
+  const inside = (paths) => paths.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
+  return { forbidden, excluded: inside(forbidden), gitDirs: inside(gitDirs) };
+}
 async function physicalPath(path2) {
   try {
     await access2(path2);
@@ -31659,6 +32118,7 @@ var init_workspace_paths = __esm({
   "src/checkpoints/workspace-paths.ts"() {
     "use strict";
     init_errors();
+    init_dot_git();
     init_repo();
     init_paths();
   }
@@ -32125,25 +32585,25 @@ var init_names = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash8 } from "node:crypto";
-import { readdir as readdir14, readFile as readFile13, stat as stat22 } from "node:fs/promises";
-import { dirname as dirname19, join as join49 } from "node:path";
+import { readdir as readdir15, readFile as readFile11, stat as stat24 } from "node:fs/promises";
+import { dirname as dirname20, join as join51 } from "node:path";
 function pathKey(realPath) {
   return createHash8("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join49(checkpointsDir, projectId, worktreeKey);
+  const dir = join51(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join49(dir, "git"),
-    indexFile: join49(dir, "index"),
-    metaFile: join49(dir, "store.json"),
-    upkeepFile: join49(dir, "upkeep.json"),
-    probeFile: join49(dir, "probe.json"),
-    promptsDir: join49(dir, "prompts"),
-    lockPath: join49(dir, "lock"),
-    tempDir: join49(dir, "tmp")
+    gitDir: join51(dir, "git"),
+    indexFile: join51(dir, "index"),
+    metaFile: join51(dir, "store.json"),
+    upkeepFile: join51(dir, "upkeep.json"),
+    probeFile: join51(dir, "probe.json"),
+    promptsDir: join51(dir, "prompts"),
+    lockPath: join51(dir, "lock"),
+    tempDir: join51(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -32162,25 +32622,25 @@ async function existingStore(checkpointsDir, root, projects) {
 }
 async function storeAbove(checkpointsDir, dir, home) {
   const projects = await listDir2(checkpointsDir);
-  for (let at = dirname19(dir); at !== dirname19(at) && at !== home; at = dirname19(at)) {
+  for (let at = dirname20(dir); at !== dirname20(at) && at !== home; at = dirname20(at)) {
     const location = await existingStore(checkpointsDir, at, projects);
     if (location !== null) return { root: at, location };
   }
   return null;
 }
 async function storeOf(location, root) {
-  const text2 = await readFile13(location.metaFile, "utf8").catch(() => null);
+  const text2 = await readFile11(location.metaFile, "utf8").catch(() => null);
   try {
     const parsed = text2 === null ? null : JSON.parse(text2);
     if (typeof parsed?.workspace === "string") return parsed.workspace === root ? "intact" : "none";
   } catch {
   }
-  const head = await stat22(join49(location.gitDir, "HEAD")).catch(() => null);
+  const head = await stat24(join51(location.gitDir, "HEAD")).catch(() => null);
   return head?.isFile() === true ? "damaged" : "none";
 }
 async function listDir2(dir) {
   try {
-    return (await readdir14(dir)).sort();
+    return (await readdir15(dir)).sort();
   } catch {
     return [];
   }
@@ -32192,10 +32652,10 @@ var init_project_id = __esm({
 });
 
 // src/checkpoints/prompt-numbers.ts
-import { link as link2, mkdir as mkdir10, readdir as readdir15, readFile as readFile14, rm as rm19, writeFile as writeFile7 } from "node:fs/promises";
-import { join as join50 } from "node:path";
+import { link as link2, mkdir as mkdir10, readdir as readdir16, readFile as readFile12, rm as rm20, writeFile as writeFile7 } from "node:fs/promises";
+import { join as join52 } from "node:path";
 function sessionDir(promptsDir, session) {
-  return join50(promptsDir, pathKey(session));
+  return join52(promptsDir, pathKey(session));
 }
 async function claimPromptNumber(promptsDir, session, delivery) {
   const dir = sessionDir(promptsDir, session);
@@ -32206,7 +32666,7 @@ async function claimPromptNumber(promptsDir, session, delivery) {
     for (; ; ) {
       const newest = Math.max(
         0,
-        ...(await readdir15(dir)).map((name2) => /^\d+$/.test(name2) ? Number(name2) : 0)
+        ...(await readdir16(dir)).map((name2) => /^\d+$/.test(name2) ? Number(name2) : 0)
       );
       if (delivery !== void 0 && await deliveredAgain(dir, newest, delivery))
         return { n: newest, duplicate: true };
@@ -32218,7 +32678,7 @@ async function claimPromptNumber(promptsDir, session, delivery) {
 }
 async function deliveredAgain(dir, n, delivery) {
   if (n === 0) return false;
-  const text2 = await readFile14(join50(dir, String(n)), "utf8").catch(() => "");
+  const text2 = await readFile12(join52(dir, String(n)), "utf8").catch(() => "");
   let claimed;
   try {
     claimed = JSON.parse(text2);
@@ -32227,26 +32687,26 @@ async function deliveredAgain(dir, n, delivery) {
   }
   const hook = hash(delivery.hook);
   if (claimed.text !== hash(delivery.text) || claimed.hook === hook) return false;
-  return create(join50(dir, `${n}-${hook}`), "");
+  return create(join52(dir, `${n}-${hook}`), "");
 }
 async function claimFile(dir, n, text2) {
-  if (text2 === "") return create(join50(dir, String(n)), "");
-  const temp = join50(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
+  if (text2 === "") return create(join52(dir, String(n)), "");
+  const temp = join52(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
   await writeFile7(temp, text2);
   try {
-    await link2(temp, join50(dir, String(n)));
+    await link2(temp, join52(dir, String(n)));
     return true;
   } catch (error2) {
     if (error2.code === "EEXIST") return false;
-    return create(join50(dir, String(n)), text2);
+    return create(join52(dir, String(n)), text2);
   } finally {
-    await rm19(temp, { force: true });
+    await rm20(temp, { force: true });
   }
 }
 async function notePromptNumber(promptsDir, session, n) {
   const dir = sessionDir(promptsDir, session);
   await mkdir10(dir, { recursive: true }).catch(() => void 0);
-  await create(join50(dir, String(n)), "").catch(() => void 0);
+  await create(join52(dir, String(n)), "").catch(() => void 0);
 }
 function promptNumber(records, session, claimed) {
   const numbers = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(entryOf).filter((e) => e.session === session).map((e) => e.prompt ?? 0);
@@ -32372,7 +32832,7 @@ var init_plan = __esm({
 });
 
 // src/checkpoints/skip-rules.ts
-import { accessSync, constants as constants4, lstatSync as lstatSync2 } from "node:fs";
+import { accessSync, constants as constants5, lstatSync as lstatSync2 } from "node:fs";
 function skipRecord(skips) {
   if (skips.length === 0) return {};
   const byReason = {};
@@ -32466,7 +32926,7 @@ function fileShape(path2) {
   if (st.isFIFO() || st.isSocket() || st.isCharacterDevice() || st.isBlockDevice()) return "unreadable";
   if (!st.isFile()) return null;
   try {
-    accessSync(fsPath(path2), constants4.R_OK);
+    accessSync(fsPath(path2), constants5.R_OK);
     return st.size;
   } catch {
     return "unreadable";
@@ -32486,7 +32946,7 @@ var init_skip_rules = __esm({
 });
 
 // src/checkpoints/restore.ts
-import { lstat as lstat15 } from "node:fs/promises";
+import { lstat as lstat17 } from "node:fs/promises";
 function restoreTo(store, hash2) {
   return store.locked("checkpoint restore", "existing", async () => {
     const { trees, refs } = await store.resolveCheckpoints([hash2]);
@@ -32584,7 +33044,7 @@ async function assertKnownPaths(store, selection2, wanted) {
   const uncaptured = unknown2.filter((sel) => !inWorkspace.has(sel));
   const onDisk = await Promise.all(
     uncaptured.map(
-      (p) => lstat15(fsPath(toAbsolute(store.workspace, p))).then(
+      (p) => lstat17(fsPath(toAbsolute(store.workspace, p))).then(
         () => true,
         () => false
       )
@@ -32650,7 +33110,7 @@ var init_retention = __esm({
 
 // src/git/user-ignore.ts
 import { access as access3 } from "node:fs/promises";
-import { isAbsolute as isAbsolute11, join as join51 } from "node:path";
+import { isAbsolute as isAbsolute11, join as join53 } from "node:path";
 function userIgnoreConfigFiles(o) {
   const { system, global } = userConfigFiles({
     ...process.env,
@@ -32679,12 +33139,12 @@ async function userExcludesSetting(o) {
   return configured;
 }
 async function userExcludesPath(configured, o) {
-  const xdg = o.xdgConfigHome && isAbsolute11(o.xdgConfigHome) ? o.xdgConfigHome : join51(o.home, ".config");
-  const path2 = configured === null ? join51(xdg, "git", "ignore") : expandHome(configured, o.home);
+  const xdg = o.xdgConfigHome && isAbsolute11(o.xdgConfigHome) ? o.xdgConfigHome : join53(o.home, ".config");
+  const path2 = configured === null ? join53(xdg, "git", "ignore") : expandHome(configured, o.home);
   return isAbsolute11(path2) && await exists4(path2) ? path2 : null;
 }
 function expandHome(path2, home) {
-  return path2 === "~" ? home : path2.startsWith("~/") ? join51(home, path2.slice(2)) : path2;
+  return path2 === "~" ? home : path2.startsWith("~/") ? join53(home, path2.slice(2)) : path2;
 }
 async function exists4(path2) {
   return access3(path2).then(
@@ -32701,30 +33161,30 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { mkdir as mkdir11, open as open8, rename as rename7, rm as rm20, stat as stat23, symlink } from "node:fs/promises";
-import { dirname as dirname20, join as join52, sep as sep11 } from "node:path";
+import { mkdir as mkdir11, open as open9, rename as rename7, rm as rm21, stat as stat25, symlink } from "node:fs/promises";
+import { dirname as dirname21, join as join54, sep as sep11 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
   await mkdir11(preferred, { recursive: true });
-  const [a, b] = await Promise.all([stat23(root), stat23(preferred)]);
+  const [a, b] = await Promise.all([stat25(root), stat25(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
 async function placeFiles(root, stagingDir, items) {
   const dirs = /* @__PURE__ */ new Set();
   const declined = [];
   for (const item of items) {
-    const parent = dirname20(item.dest);
+    const parent = dirname21(item.dest);
     await mkdir11(fsPath(parent), { recursive: true });
-    if (!await placeOne(item, join52(stagingDir, tempName()))) {
+    if (!await placeOne(item, join54(stagingDir, tempName()))) {
       declined.push(item);
       continue;
     }
-    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname20(d)) {
+    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname21(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
-      if (d === root || dirname20(d) === d) break;
+      if (d === root || dirname21(d) === d) break;
     }
   }
   for (const d of dirs) await fsyncDir(fsPath(d));
@@ -32734,21 +33194,21 @@ async function placeOne(item, temp) {
   try {
     return await swapIn(item, temp);
   } catch (error2) {
-    await rm20(temp, { force: true });
+    await rm21(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
-  const beside = fsPath(`${dirname20(item.dest)}${sep11}${tempName()}`);
+  const beside = fsPath(`${dirname21(item.dest)}${sep11}${tempName()}`);
   try {
     return await swapIn(item, beside);
   } catch (error2) {
-    await rm20(beside, { force: true });
+    await rm21(beside, { force: true });
     throw error2;
   }
 }
 async function swapIn(item, temp) {
   await writeTemp(item, temp);
   if (item.stillWanted !== void 0 && !await item.stillWanted()) {
-    await rm20(temp, { force: true });
+    await rm21(temp, { force: true });
     return false;
   }
   await rename7(temp, fsPath(item.dest));
@@ -32759,7 +33219,7 @@ async function writeTemp(item, temp) {
     await symlink(item.content, temp);
     return;
   }
-  const handle = await open8(temp, "wx", item.mode ?? (item.kind === "executable" ? 511 : 438));
+  const handle = await open9(temp, "wx", item.mode ?? (item.kind === "executable" ? 511 : 438));
   try {
     if (item.mode !== void 0) await handle.chmod(item.mode);
     await handle.writeFile(item.content);
@@ -32781,11 +33241,11 @@ var init_place = __esm({
 
 // src/checkpoints/unchanged.ts
 import { createHash as createHash9 } from "node:crypto";
-import { constants as constants5 } from "node:fs";
-import { lstat as lstat16, open as open9, readlink as readlink4 } from "node:fs/promises";
+import { constants as constants6 } from "node:fs";
+import { lstat as lstat18, open as open10, readlink as readlink4 } from "node:fs/promises";
 async function stillCaptured(abs, entry) {
   const path2 = fsPath(abs);
-  const st = await lstat16(path2).catch(() => null);
+  const st = await lstat18(path2).catch(() => null);
   if (entry === void 0 || st === null) return entry === void 0 && st === null;
   const format = entry.oid.length === 64 ? "sha256" : "sha1";
   if (st.isSymbolicLink())
@@ -32795,7 +33255,7 @@ async function stillCaptured(abs, entry) {
   return await fileBlobId(path2, format, st.ino) === entry.oid;
 }
 async function fileBlobId(path2, format, ino) {
-  const handle = await open9(path2, constants5.O_RDONLY | constants5.O_NOFOLLOW | constants5.O_NONBLOCK).catch(
+  const handle = await open10(path2, constants6.O_RDONLY | constants6.O_NOFOLLOW | constants6.O_NONBLOCK).catch(
     () => null
   );
   if (handle === null) return null;
@@ -32828,14 +33288,14 @@ var init_unchanged = __esm({
 });
 
 // src/checkpoints/apply.ts
-import { lstat as lstat17, rmdir as rmdir2, unlink } from "node:fs/promises";
-import { dirname as dirname21 } from "node:path";
+import { lstat as lstat19, rmdir as rmdir2, unlink } from "node:fs/promises";
+import { dirname as dirname22 } from "node:path";
 async function kindOf2(abs) {
   return (await statOf(abs)).kind;
 }
 async function statOf(abs) {
   try {
-    const st = await lstat17(fsPath(abs));
+    const st = await lstat19(fsPath(abs));
     const kind = st.isDirectory() ? "dir" : st.isSymbolicLink() ? "link" : st.isFile() ? "file" : "other";
     return { kind, perm: kind === "file" ? st.mode & 511 : null };
   } catch {
@@ -32879,10 +33339,11 @@ async function applyPart(ctx, plan) {
   const cache2 = /* @__PURE__ */ new Map();
   const ready = [];
   const fresh = [];
+  const writes = new Set(plan.writes.map((w) => w.path));
   for (const entry of plan.writes) {
     if (blocked(entry.path)) continue;
     const { kind, perm } = await statOf(toAbsolute(ctx.root, entry.path));
-    const fits = await leadingDirsAreReal(ctx.root, entry.path, cache2) && kind !== "dir" && kind !== "other";
+    const fits = !belowOneOf(entry.path, writes) && await leadingDirsAreReal(ctx.root, entry.path, cache2) && kind !== "dir" && kind !== "other";
     if (!fits || kind !== "missing" && !ctx.current.has(entry.path)) out.leftAlone.push(entry.path);
     else if (kind === "missing") fresh.push(entry);
     else ready.push(perm === null || entry.mode === "120000" ? entry : { ...entry, perm });
@@ -32901,6 +33362,11 @@ async function applyPart(ctx, plan) {
   out.leftAlone.push(...declined);
   for (const list5 of [out.written, out.leftAlone, out.changed]) list5.sort();
   return out;
+}
+function belowOneOf(path2, paths) {
+  for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1))
+    if (paths.has(path2.slice(0, at))) return true;
+  return false;
 }
 async function applyDeletes(ctx, paths, out) {
   const cache2 = /* @__PURE__ */ new Map();
@@ -32924,7 +33390,7 @@ async function applyDeletes(ctx, paths, out) {
     if (slash > 0) emptied.add(path2.slice(0, slash));
   }
   await removeEmptyDirs(ctx.root, emptied);
-  for (const dir of new Set(out.deleted.map((path2) => dirname21(toAbsolute(ctx.root, path2)))))
+  for (const dir of new Set(out.deleted.map((path2) => dirname22(toAbsolute(ctx.root, path2)))))
     await fsyncDir(fsPath(dir));
 }
 async function writeEntries(ctx, entries2) {
@@ -32992,8 +33458,8 @@ var init_apply = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { readFile as readFile15, rm as rm21 } from "node:fs/promises";
-import { dirname as dirname22 } from "node:path";
+import { readFile as readFile13, rm as rm22 } from "node:fs/promises";
+import { dirname as dirname23 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
   const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
@@ -33033,13 +33499,13 @@ async function thinCheckpoints(repo, keep) {
 }
 async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   const sweeps = () => [
-    sweepTempFiles(dirname22(location.metaFile)),
+    sweepTempFiles(dirname23(location.metaFile)),
     sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME }),
     sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME })
   ];
   if (recovered) {
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
-    await rm21(location.tempDir, { recursive: true, force: true });
+    await rm22(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
     await Promise.all(sweeps());
   } else {
@@ -33108,7 +33574,7 @@ async function pruningTiersOf(repo) {
 }
 async function readUpkeep(location) {
   try {
-    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile15(location.upkeepFile, "utf8")));
+    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile13(location.upkeepFile, "utf8")));
     if (parsed.success) return parsed.data;
   } catch {
   }
@@ -33155,8 +33621,8 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/budget-count.ts
-import { readFile as readFile16, rm as rm22 } from "node:fs/promises";
-import { join as join53 } from "node:path";
+import { readFile as readFile14, rm as rm23 } from "node:fs/promises";
+import { join as join55 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
 }
@@ -33168,11 +33634,11 @@ function commitBytes(meta2, identity) {
   return Buffer.byteLength(encodeMessage(meta2)) + 2 * person + 1024;
 }
 function budgetFile(location) {
-  return join53(location.dir, "budget.json");
+  return join55(location.dir, "budget.json");
 }
 async function readBudget(location) {
   try {
-    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile16(budgetFile(location), "utf8")));
+    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile14(budgetFile(location), "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -33182,7 +33648,7 @@ async function saveBudget(location, commit, counts) {
   await writeJsonAtomic(budgetFile(location), { countedAt: commit, counts });
 }
 async function dropBudget(location) {
-  await rm22(budgetFile(location), { force: true });
+  await rm23(budgetFile(location), { force: true });
 }
 async function uncountedBound(opts) {
   const { budget, latest, staged } = opts;
@@ -33219,17 +33685,17 @@ var init_budget_count = __esm({
 // src/git/checkpoint-health.ts
 import { createHash as createHash10 } from "node:crypto";
 import { lstatSync as lstatSync3, readdirSync } from "node:fs";
-import { lstat as lstat18, readdir as readdir16, readFile as readFile17 } from "node:fs/promises";
-import { join as join54 } from "node:path";
+import { lstat as lstat20, readdir as readdir17, readFile as readFile15 } from "node:fs/promises";
+import { join as join56 } from "node:path";
 async function repoDamage(gitDir, refs, indexFile) {
   const [index, dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
     indexFile === void 0 ? null : indexDamage(indexFile),
     kindOf3(gitDir),
-    readText(join54(gitDir, "HEAD")),
-    readText(join54(gitDir, "packed-refs")),
-    kindOf3(join54(gitDir, "objects")),
-    kindOf3(join54(gitDir, "refs")),
-    ...refs.map((ref) => readText(join54(gitDir, ...ref.split("/"))))
+    readText(join56(gitDir, "HEAD")),
+    readText(join56(gitDir, "packed-refs")),
+    kindOf3(join56(gitDir, "objects")),
+    kindOf3(join56(gitDir, "refs")),
+    ...refs.map((ref) => readText(join56(gitDir, ...ref.split("/"))))
   ]);
   const unusable = dir !== "dir" ? `its git directory ${dir === "missing" ? "is missing" : "is not a directory"}` : head === null ? "its HEAD file is missing" : !HEAD_TEXT.test(head) ? "its HEAD file is damaged" : objects !== "dir" ? "its objects directory is missing" : refsDir !== "dir" ? "its refs directory is missing" : null;
   const brokenRefs2 = refs.filter((_, i) => {
@@ -33240,13 +33706,13 @@ async function repoDamage(gitDir, refs, indexFile) {
   return unusable === null ? { unusable, brokenRefs: brokenRefs2, garbledPacked, index } : { unusable, brokenRefs: [], garbledPacked: [], index: null };
 }
 async function indexDamage(path2) {
-  const info = await lstat18(path2).catch((error2) => {
+  const info = await lstat20(path2).catch((error2) => {
     if (isAbsent(error2)) return null;
     throw error2;
   });
   if (info === null) return null;
   if (!info.isFile()) return "its index is not a plain file";
-  const bytes = await readFile17(path2);
+  const bytes = await readFile15(path2);
   if (bytes.length === 0) return "its index file is empty";
   if (bytes.length < INDEX_HEADER + 20) return "its index file is cut short";
   if (bytes.toString("latin1", 0, 4) !== "DIRC" || !INDEX_VERSIONS.includes(bytes.readUInt32BE(4)))
@@ -33269,20 +33735,20 @@ function parsePackedRefs(text2) {
   return { refs, garbled };
 }
 async function refsWithoutObject(repo, gitDir, prefixes) {
-  const packed = await readText(join54(gitDir, "packed-refs"));
+  const packed = await readText(join56(gitDir, "packed-refs"));
   const ids = /* @__PURE__ */ new Map();
   if (packed !== null) {
     for (const [ref, id2] of parsePackedRefs(packed).refs)
       if (prefixes.some((p) => ref.startsWith(p))) ids.set(ref, id2);
   }
   for (const prefix of prefixes) {
-    const dir = join54(gitDir, ...prefix.split("/"));
-    const names2 = await readdir16(dir, { recursive: true }).catch((error2) => {
+    const dir = join56(gitDir, ...prefix.split("/"));
+    const names2 = await readdir17(dir, { recursive: true }).catch((error2) => {
       if (isAbsent(error2)) return [];
       throw error2;
     });
     for (const name2 of names2) {
-      const text2 = await readText(join54(dir, name2));
+      const text2 = await readText(join56(dir, name2));
       if (text2 !== null && REF_TEXT.test(text2))
         ids.set(`${prefix}${name2.split(/[\\/]/).join("/")}`, text2.trim());
     }
@@ -33300,13 +33766,13 @@ function objectsChangedSince(gitDir, since) {
   const reference = since.map((file) => lstatSync3(file, { bigint: true, throwIfNoEntry: false })).find(Boolean);
   if (reference === void 0) return false;
   try {
-    const objects = join54(gitDir, "objects");
-    const pack = join54(objects, "pack");
+    const objects = join56(gitDir, "objects");
+    const pack = join56(objects, "pack");
     const dirs = readdirSync(objects).filter((name2) => FAN_OUT.test(name2) || name2 === "pack");
     const paths = [
       objects,
-      ...dirs.map((name2) => join54(objects, name2)),
-      ...readdirSync(pack).map((name2) => join54(pack, name2))
+      ...dirs.map((name2) => join56(objects, name2)),
+      ...readdirSync(pack).map((name2) => join56(pack, name2))
     ];
     const at = (st) => st.ctimeNs > st.mtimeNs ? st.ctimeNs : st.mtimeNs;
     const since2 = at(reference);
@@ -33321,7 +33787,7 @@ function objectsChangedSince(gitDir, since) {
 }
 async function kindOf3(path2) {
   try {
-    return (await lstat18(path2)).isDirectory() ? "dir" : "other";
+    return (await lstat20(path2)).isDirectory() ? "dir" : "other";
   } catch (error2) {
     if (isAbsent(error2)) return "missing";
     throw error2;
@@ -33329,7 +33795,7 @@ async function kindOf3(path2) {
 }
 async function readText(path2) {
   try {
-    return await readFile17(path2, "utf8");
+    return await readFile15(path2, "utf8");
   } catch (error2) {
     if (isAbsent(error2) || error2.code === "EISDIR") return null;
     throw error2;
@@ -33358,235 +33824,9 @@ var init_checkpoint_health = __esm({
   }
 });
 
-// src/checkpoints/capture.ts
-import { lstat as lstat19, realpath as realpath9, rm as rm23 } from "node:fs/promises";
-import { dirname as dirname23, join as join55 } from "node:path";
-async function captureWorkspace(ctx) {
-  const [listing, ignoredTracked] = await Promise.all([
-    listCaptureCandidates(ctx.repo, ctx.excluded),
-    listIgnoredTracked(ctx.repo)
-  ]);
-  const sizes = /* @__PURE__ */ new Map();
-  const skipped = withNested(await findSkipped(ctx.root, listing, ctx.maxFileSizeBytes, sizes), ctx.nested);
-  const unstaged = [...ignoredTracked, ...skipped.filter((s) => s.indexed).map((s) => s.path)];
-  await unstagePaths(ctx.repo, unstaged);
-  const leaveOut = /* @__PURE__ */ new Set([...ignoredTracked, ...skipped.map((s) => s.path)]);
-  const nested = skipped.filter((s) => s.reason === "nested-repository").map((s) => `${s.path}/`);
-  const changed = [...listing.untracked, ...listing.modified].filter(
-    (p) => !leaveOut.has(p) && !nested.some((d) => p.startsWith(d))
-  );
-  if (changed.length <= FEW_CHANGES && !await unusualShapes(ctx.root, changed)) {
-    await stagePaths(ctx.repo, changed);
-    const staged = {
-      paths: changed.length,
-      bytes: changed.reduce((sum2, p) => sum2 + (sizes.get(p) ?? LINK_BYTES), 0),
-      // write-tree writes a new tree for every directory above a staged or unstaged path.
-      dirs: directoriesOf([...changed, ...unstaged])
-    };
-    return { treeId: await writeTree(ctx.repo), skipped, staged };
-  }
-  await stageWorkspace(ctx.repo, [...ctx.excluded, ...skipped.map((s) => s.path)]);
-  return { treeId: await writeTree(ctx.repo), skipped };
-}
-async function captureWithoutLost(ctx) {
-  const gitDir = ctx.repo.gitDir;
-  const since = [join55(gitDir, ...LATEST_REF.split("/")), join55(gitDir, "packed-refs")];
-  const suspect = objectsChangedSince(gitDir, since);
-  const first = await captureWorkspace(ctx).catch((error2) => {
-    if (error2 instanceof GitFailedError) return error2;
-    throw error2;
-  });
-  const failed = first instanceof GitFailedError;
-  if (!suspect && !failed) return { capture: first, restaged: [] };
-  const { missing, entries: entries2 } = await entriesWithoutObject(ctx.repo).catch((error2) => {
-    throw failed ? first : error2;
-  });
-  if (missing.length === 0) {
-    if (failed) throw first;
-    return { capture: first, restaged: [] };
-  }
-  if (missing.length * 2 > entries2) await rm23(ctx.repo.indexFile, { force: true });
-  else await dropIndexEntries(ctx.repo, missing);
-  return { capture: await captureWorkspace(ctx), restaged: missing };
-}
-function withNested(skipped, dirs = []) {
-  if (dirs.length === 0) return skipped;
-  const below = (p) => dirs.some((d) => isUnder(p, d));
-  const added = dirs.map((path2) => ({ path: path2, reason: "nested-repository", size: null, indexed: true }));
-  return [...skipped.filter((s) => !below(s.path)), ...added].sort(
-    (a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0
-  );
-}
-function directoriesOf(paths) {
-  const dirs = /* @__PURE__ */ new Set([""]);
-  for (const path2 of paths)
-    for (let at = path2.lastIndexOf("/"); at > 0; at = path2.lastIndexOf("/", at - 1))
-      dirs.add(path2.slice(0, at));
-  return dirs.size;
-}
-async function unusualShapes(root, paths) {
-  const parents = [...new Set(paths.map((p) => dirname23(toAbsolute(root, p))))];
-  const [dirs, links] = await Promise.all([
-    Promise.all(
-      paths.map(
-        (p) => lstat19(fsPath(toAbsolute(root, p))).then(
-          (st) => st.isDirectory(),
-          () => false
-        )
-      )
-    ),
-    Promise.all(
-      parents.map(
-        (d) => realpath9(fsPath(d)).then(
-          (real) => real.toString() !== d,
-          () => false
-        )
-      )
-    )
-  ]);
-  return dirs.includes(true) || links.includes(true);
-}
-var FEW_CHANGES, LINK_BYTES;
-var init_capture = __esm({
-  "src/checkpoints/capture.ts"() {
-    "use strict";
-    init_errors();
-    init_checkpoint_health();
-    init_checkpoint_index();
-    init_path_bytes();
-    init_message2();
-    init_skip_rules();
-    init_workspace_paths();
-    FEW_CHANGES = 1e3;
-    LINK_BYTES = 4096;
-  }
-});
-
-// src/checkpoints/options.ts
-function assertCheckpointsOptions(dir, opts) {
-  checkArgument(WorkspaceArg, dir, "workspace");
-  checkArgument(CheckpointsOptionsArg, opts, "opts");
-}
-var init_options = __esm({
-  "src/checkpoints/options.ts"() {
-    "use strict";
-    init_library();
-    init_arguments();
-  }
-});
-
-// src/fs/stamps.ts
-import { lstat as lstat20 } from "node:fs/promises";
-async function stampOf(path2) {
-  try {
-    const st = await lstat20(path2, { bigint: true });
-    if (st.isDirectory()) return { path: path2, sig: `dir:${st.ino}:${st.uid}`, ctimeNs: 0n };
-    const kind = st.isFile() ? "file" : "other";
-    return {
-      path: path2,
-      sig: `${kind}:${st.ino}:${st.uid}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`,
-      ctimeNs: st.ctimeNs
-    };
-  } catch {
-    return { path: path2, sig: "none", ctimeNs: 0n };
-  }
-}
-function stampsOf(paths) {
-  return Promise.all(paths.map(stampOf));
-}
-function isRacy(stamps, nowMs = Date.now()) {
-  const now = BigInt(Math.floor(nowMs)) * 1000000n;
-  return stamps.some((s) => s.ctimeNs !== 0n && s.ctimeNs > now - RACY_NS);
-}
-function stampsHold(recorded, now) {
-  return recorded.length === now.length && recorded.every((r, i) => r.path === now[i]?.path && r.sig === now[i]?.sig);
-}
-var RACY_NS;
-var init_stamps = __esm({
-  "src/fs/stamps.ts"() {
-    "use strict";
-    RACY_NS = 2000000000n;
-  }
-});
-
-// src/checkpoints/probe-cache.ts
-import { readFileSync as readFileSync7 } from "node:fs";
-import { readFile as readFile18 } from "node:fs/promises";
-import { join as join56 } from "node:path";
-async function readCachedAnswers(location, workspace, configFiles2) {
-  const record3 = await readRecord2(location);
-  if (record3 === null || record3.workspace !== workspace) return {};
-  const [probeNow, configNow] = await Promise.all([
-    stampsOf((record3.probe?.stamps ?? []).map((s) => s.path)),
-    stampsOf(configFiles2)
-  ]);
-  const out = {};
-  const p = record3.probe;
-  const expected = p?.isRepository ? join56(workspace, ".git", "info", "exclude") : null;
-  if (p !== void 0 && p.root === workspace && p.excludesFile === expected && stampsHold(p.stamps, probeNow)) {
-    out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
-  }
-  if (record3.userExcludes !== void 0 && stampsHold(record3.userExcludes.stamps, configNow)) {
-    out.configured = record3.userExcludes.configured;
-  }
-  return out;
-}
-async function saveAnswers(location, workspace, configFiles2, answers) {
-  const inputs = probeInputs(workspace, answers.probe);
-  const [probeStamps, configStamps] = await Promise.all([stampsOf(inputs ?? []), stampsOf(configFiles2)]);
-  const keepProbe = inputs !== null && await acceptable(answers.probe, probeStamps);
-  const keepConfig = !isRacy(configStamps) && !includesOthers(configFiles2);
-  if (!keepProbe && !keepConfig) return;
-  const record3 = {
-    workspace,
-    ...keepProbe ? { probe: { ...answers.probe, stamps: probeStamps.map(plain) } } : {},
-    ...keepConfig ? { userExcludes: { configured: answers.configured, stamps: configStamps.map(plain) } } : {}
-  };
-  await writeJsonAtomic(location.probeFile, record3).catch(() => void 0);
-}
-async function acceptable(probe, stamps) {
-  if (isRacy(stamps)) return false;
-  if (!probe.isRepository) return stamps.every((s) => s.sig === "none");
-  const [, gitDir, config2, worktreeConfig, commondir] = stamps;
-  if (!gitDir?.sig.startsWith("dir:") || commondir?.sig !== "none" || worktreeConfig?.sig !== "none")
-    return false;
-  if (config2 === void 0 || !config2.sig.startsWith("file:")) return false;
-  const text2 = await readFile18(config2.path, "utf8").catch(() => null);
-  return text2 !== null && !/^\s*\[\s*include/im.test(text2);
-}
-function plain(s) {
-  return { path: s.path, sig: s.sig };
-}
-async function readRecord2(location) {
-  try {
-    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile18(location.probeFile, "utf8")));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-function includesOthers(files) {
-  return files.some((file) => {
-    try {
-      return /^\s*\[\s*include/im.test(readFileSync7(file, "utf8"));
-    } catch {
-      return false;
-    }
-  });
-}
-var init_probe_cache = __esm({
-  "src/checkpoints/probe-cache.ts"() {
-    "use strict";
-    init_checkpoint();
-    init_atomic();
-    init_stamps();
-    init_checkpoint_repo();
-  }
-});
-
 // src/checkpoints/recovery.ts
-import { copyFile as copyFile2, lstat as lstat21, mkdir as mkdir12, readFile as readFile19, rename as rename8, rm as rm24 } from "node:fs/promises";
-import { dirname as dirname24, join as join57, relative as relative7 } from "node:path";
+import { copyFile as copyFile2, lstat as lstat21, mkdir as mkdir12, readFile as readFile16, rename as rename8, rm as rm24 } from "node:fs/promises";
+import { dirname as dirname24, join as join57, relative as relative8 } from "node:path";
 async function findDamage(location, withIndex = false) {
   const damage = await repoDamage(location.gitDir, MARKERS2, withIndex ? location.indexFile : void 0);
   return isDamage(damage) ? damage : null;
@@ -33595,6 +33835,9 @@ function isDamage(damage) {
   return damage.unusable !== null || damage.brokenRefs.length > 0 || damage.garbledPacked.length > 0 || damage.index !== null;
 }
 async function damageBehind(repo, location, error2, withIndex = false) {
+  const notCommits = error2 instanceof StoreCorruptError ? error2.details.notCommits : void 0;
+  if (Array.isArray(notCommits))
+    return { unusable: null, brokenRefs: notCommits, garbledPacked: [], index: null };
   if (!(error2 instanceof AgentgateError) || error2.code !== "GIT_FAILED") return null;
   const said = `${error2.message}
 ${String(error2.details.stderr ?? "")}`;
@@ -33638,19 +33881,33 @@ async function setAside(location, damage) {
     ...damage.brokenRefs.map((ref) => join57(location.gitDir, ...ref.split("/"))),
     ...damage.index === null ? [] : [location.indexFile]
   ] : [location.gitDir, location.indexFile, join57(location.dir, "budget.json"), location.upkeepFile];
-  const aside = join57(
-    location.dir,
-    `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`
-  );
+  const aside = asideDir(location.dir);
   if (damage.unusable === null) await dropPacked(location, damage, aside);
   for (const part of parts) {
     if (await lstat21(part).catch(() => null) === null) continue;
-    const to = join57(aside, relative7(location.dir, part));
+    const to = join57(aside, relative8(location.dir, part));
     await mkdir12(dirname24(to), { recursive: true });
     await rename8(part, to);
   }
   const next = damage.unusable !== null ? "a new store was started (the checkpoints of the old one could not be read)" : damage.index === null ? "its checkpoints are kept" : "its checkpoints are kept (the index, a cache of the latest one, is made again from it)";
   return `the checkpoint store ${location.dir} was damaged (${what(damage)}): the damaged part was moved to ${aside} and ${next}`;
+}
+function asideDir(storeDir) {
+  return join57(storeDir, `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`);
+}
+async function setAsideLooseObjects(storeDir, gitDir, ids) {
+  let aside = null;
+  let moved = 0;
+  for (const id2 of ids) {
+    const file = join57(gitDir, "objects", id2.slice(0, 2), id2.slice(2));
+    if ((await lstat21(file).catch(() => null))?.isFile() !== true) continue;
+    aside ??= asideDir(storeDir);
+    const to = join57(aside, "objects", id2.slice(0, 2), id2.slice(2));
+    await mkdir12(dirname24(to), { recursive: true });
+    await rename8(file, to);
+    moved += 1;
+  }
+  return moved;
 }
 async function rebuildIndex(repo) {
   const latest = await readRef(repo, LATEST_REF).catch(() => null);
@@ -33663,7 +33920,7 @@ function restagedText(location, paths) {
 }
 async function dropPacked(location, damage, aside) {
   const file = join57(location.gitDir, "packed-refs");
-  const text2 = await readFile19(file, "utf8").catch(() => null);
+  const text2 = await readFile16(file, "utf8").catch(() => null);
   if (text2 === null) return;
   const { refs, garbled } = parsePackedRefs(text2);
   const broken = damage.brokenRefs.filter((ref) => refs.has(ref));
@@ -33676,7 +33933,7 @@ async function dropPacked(location, damage, aside) {
     dropping = dropped.has(line);
     if (!dropping) kept.push(line);
   }
-  const to = join57(aside, relative7(location.dir, file));
+  const to = join57(aside, relative8(location.dir, file));
   await mkdir12(dirname24(to), { recursive: true });
   await copyFile2(file, to);
   await writeFileAtomic(file, kept.join("\n"));
@@ -33698,10 +33955,243 @@ var init_recovery = __esm({
   }
 });
 
+// src/checkpoints/capture.ts
+import { lstat as lstat22, realpath as realpath9, rm as rm25 } from "node:fs/promises";
+import { dirname as dirname25, join as join58 } from "node:path";
+async function captureWorkspace(ctx) {
+  const [listing, ignoredTracked] = await Promise.all([
+    listCaptureCandidates(ctx.repo, ctx.excluded),
+    listIgnoredTracked(ctx.repo)
+  ]);
+  const sizes = /* @__PURE__ */ new Map();
+  const skipped = withNested(await findSkipped(ctx.root, listing, ctx.maxFileSizeBytes, sizes), ctx.nested);
+  const unstaged = [
+    ...ignoredTracked,
+    ...skipped.filter((s) => s.indexed).map((s) => s.path),
+    ...ctx.gitDirs ?? []
+  ];
+  await unstagePaths(ctx.repo, unstaged);
+  const leaveOut = /* @__PURE__ */ new Set([...ignoredTracked, ...skipped.map((s) => s.path)]);
+  const nested = skipped.filter((s) => s.reason === "nested-repository").map((s) => `${s.path}/`);
+  const changed = [...listing.untracked, ...listing.modified].filter(
+    (p) => !leaveOut.has(p) && !nested.some((d) => p.startsWith(d))
+  );
+  if (changed.length <= FEW_CHANGES && !await unusualShapes(ctx.root, changed)) {
+    await stagePaths(ctx.repo, changed);
+    const staged = {
+      paths: changed.length,
+      bytes: changed.reduce((sum2, p) => sum2 + (sizes.get(p) ?? LINK_BYTES), 0),
+      // write-tree writes a new tree for every directory above a staged or unstaged path.
+      dirs: directoriesOf([...changed, ...unstaged])
+    };
+    return { treeId: await writeTree(ctx.repo), skipped, staged };
+  }
+  await stageWorkspace(ctx.repo, [...ctx.excluded, ...skipped.map((s) => s.path)]);
+  return { treeId: await writeTree(ctx.repo), skipped };
+}
+async function captureWithoutLost(ctx) {
+  const gitDir = ctx.repo.gitDir;
+  const since = [join58(gitDir, ...LATEST_REF.split("/")), join58(gitDir, "packed-refs")];
+  const suspect = ctx.checkObjects === true || objectsChangedSince(gitDir, since);
+  const first = await captureWorkspace(ctx).catch((error2) => {
+    if (error2 instanceof GitFailedError) return error2;
+    throw error2;
+  });
+  const failed = first instanceof GitFailedError;
+  if (!suspect && !failed) return { capture: first, restaged: [] };
+  const { missing, ids, entries: entries2 } = await entriesWithoutObject(ctx.repo).catch((error2) => {
+    throw failed ? first : error2;
+  });
+  if (missing.length === 0) {
+    if (failed) throw first;
+    return { capture: first, restaged: [] };
+  }
+  await setAsideLooseObjects(ctx.storeDir, gitDir, ids);
+  if (missing.length * 2 > entries2) await rm25(ctx.repo.indexFile, { force: true });
+  else await dropIndexEntries(ctx.repo, missing);
+  return { capture: await captureWorkspace(ctx), restaged: missing };
+}
+function withNested(skipped, dirs = []) {
+  if (dirs.length === 0) return skipped;
+  const below = (p) => dirs.some((d) => isUnder(p, d));
+  const added = dirs.map((path2) => ({ path: path2, reason: "nested-repository", size: null, indexed: true }));
+  return [...skipped.filter((s) => !below(s.path)), ...added].sort(
+    (a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0
+  );
+}
+function directoriesOf(paths) {
+  const dirs = /* @__PURE__ */ new Set([""]);
+  for (const path2 of paths)
+    for (let at = path2.lastIndexOf("/"); at > 0; at = path2.lastIndexOf("/", at - 1))
+      dirs.add(path2.slice(0, at));
+  return dirs.size;
+}
+async function unusualShapes(root, paths) {
+  const parents = [...new Set(paths.map((p) => dirname25(toAbsolute(root, p))))];
+  const [dirs, links] = await Promise.all([
+    Promise.all(
+      paths.map(
+        (p) => lstat22(fsPath(toAbsolute(root, p))).then(
+          (st) => st.isDirectory(),
+          () => false
+        )
+      )
+    ),
+    Promise.all(
+      parents.map(
+        (d) => realpath9(fsPath(d)).then(
+          (real) => real.toString() !== d,
+          () => false
+        )
+      )
+    )
+  ]);
+  return dirs.includes(true) || links.includes(true);
+}
+var FEW_CHANGES, LINK_BYTES;
+var init_capture = __esm({
+  "src/checkpoints/capture.ts"() {
+    "use strict";
+    init_errors();
+    init_checkpoint_health();
+    init_checkpoint_index();
+    init_path_bytes();
+    init_message2();
+    init_recovery();
+    init_skip_rules();
+    init_workspace_paths();
+    FEW_CHANGES = 1e3;
+    LINK_BYTES = 4096;
+  }
+});
+
+// src/checkpoints/options.ts
+function assertCheckpointsOptions(dir, opts) {
+  checkArgument(WorkspaceArg, dir, "workspace");
+  checkArgument(CheckpointsOptionsArg, opts, "opts");
+}
+var init_options = __esm({
+  "src/checkpoints/options.ts"() {
+    "use strict";
+    init_library();
+    init_arguments();
+  }
+});
+
+// src/fs/stamps.ts
+import { lstat as lstat23 } from "node:fs/promises";
+async function stampOf(path2) {
+  try {
+    const st = await lstat23(path2, { bigint: true });
+    if (st.isDirectory()) return { path: path2, sig: `dir:${st.ino}:${st.uid}`, ctimeNs: 0n };
+    const kind = st.isFile() ? "file" : "other";
+    return {
+      path: path2,
+      sig: `${kind}:${st.ino}:${st.uid}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`,
+      ctimeNs: st.ctimeNs
+    };
+  } catch {
+    return { path: path2, sig: "none", ctimeNs: 0n };
+  }
+}
+function stampsOf(paths) {
+  return Promise.all(paths.map(stampOf));
+}
+function isRacy(stamps, nowMs = Date.now()) {
+  const now = BigInt(Math.floor(nowMs)) * 1000000n;
+  return stamps.some((s) => s.ctimeNs !== 0n && s.ctimeNs > now - RACY_NS);
+}
+function stampsHold(recorded, now) {
+  return recorded.length === now.length && recorded.every((r, i) => r.path === now[i]?.path && r.sig === now[i]?.sig);
+}
+var RACY_NS;
+var init_stamps = __esm({
+  "src/fs/stamps.ts"() {
+    "use strict";
+    RACY_NS = 2000000000n;
+  }
+});
+
+// src/checkpoints/probe-cache.ts
+import { readFileSync as readFileSync7 } from "node:fs";
+import { readFile as readFile17 } from "node:fs/promises";
+import { join as join59 } from "node:path";
+async function readCachedAnswers(location, workspace, configFiles2) {
+  const record3 = await readRecord2(location);
+  if (record3 === null || record3.workspace !== workspace) return {};
+  const [probeNow, configNow] = await Promise.all([
+    stampsOf((record3.probe?.stamps ?? []).map((s) => s.path)),
+    stampsOf(configFiles2)
+  ]);
+  const out = {};
+  const p = record3.probe;
+  const expected = p?.isRepository ? join59(workspace, ".git", "info", "exclude") : null;
+  if (p !== void 0 && p.root === workspace && p.excludesFile === expected && stampsHold(p.stamps, probeNow)) {
+    out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
+  }
+  if (record3.userExcludes !== void 0 && stampsHold(record3.userExcludes.stamps, configNow)) {
+    out.configured = record3.userExcludes.configured;
+  }
+  return out;
+}
+async function saveAnswers(location, workspace, configFiles2, answers) {
+  const inputs = probeInputs(workspace, answers.probe);
+  const [probeStamps, configStamps] = await Promise.all([stampsOf(inputs ?? []), stampsOf(configFiles2)]);
+  const keepProbe = inputs !== null && await acceptable(answers.probe, probeStamps);
+  const keepConfig = !isRacy(configStamps) && !includesOthers(configFiles2);
+  if (!keepProbe && !keepConfig) return;
+  const { root, isRepository, excludesFile } = answers.probe;
+  const record3 = {
+    workspace,
+    ...keepProbe ? { probe: { root, isRepository, excludesFile, stamps: probeStamps.map(plain) } } : {},
+    ...keepConfig ? { userExcludes: { configured: answers.configured, stamps: configStamps.map(plain) } } : {}
+  };
+  await writeJsonAtomic(location.probeFile, record3).catch(() => void 0);
+}
+async function acceptable(probe, stamps) {
+  if (isRacy(stamps)) return false;
+  if (!probe.isRepository) return stamps.every((s) => s.sig === "none");
+  const [, gitDir, config2, worktreeConfig, commondir] = stamps;
+  if (!gitDir?.sig.startsWith("dir:") || commondir?.sig !== "none" || worktreeConfig?.sig !== "none")
+    return false;
+  if (config2 === void 0 || !config2.sig.startsWith("file:")) return false;
+  const text2 = await readFile17(config2.path, "utf8").catch(() => null);
+  return text2 !== null && !/^\s*\[\s*include/im.test(text2);
+}
+function plain(s) {
+  return { path: s.path, sig: s.sig };
+}
+async function readRecord2(location) {
+  try {
+    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile17(location.probeFile, "utf8")));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+function includesOthers(files) {
+  return files.some((file) => {
+    try {
+      return /^\s*\[\s*include/im.test(readFileSync7(file, "utf8"));
+    } catch {
+      return false;
+    }
+  });
+}
+var init_probe_cache = __esm({
+  "src/checkpoints/probe-cache.ts"() {
+    "use strict";
+    init_checkpoint();
+    init_atomic();
+    init_stamps();
+    init_checkpoint_repo();
+  }
+});
+
 // src/checkpoints/store.ts
-import { lstat as lstat22, readFile as readFile20 } from "node:fs/promises";
+import { lstat as lstat24, readFile as readFile18 } from "node:fs/promises";
 import { homedir as homedir5 } from "node:os";
-import { join as join58 } from "node:path";
+import { join as join60 } from "node:path";
 var CheckpointStore;
 var init_store = __esm({
   "src/checkpoints/store.ts"() {
@@ -33732,11 +34222,12 @@ var init_store = __esm({
     init_upkeep();
     init_workspace_paths();
     CheckpointStore = class _CheckpointStore {
-      constructor(workspace, location, repo, excluded, forbidden, maxFileSizeBytes, lockTimeoutMs, userExcludes, maxStoreBytes, keep) {
+      constructor(workspace, location, repo, excluded, gitDirs, forbidden, maxFileSizeBytes, lockTimeoutMs, userExcludes, maxStoreBytes, keep) {
         this.workspace = workspace;
         this.location = location;
         this.repo = repo;
         this.excluded = excluded;
+        this.gitDirs = gitDirs;
         this.forbidden = forbidden;
         this.maxFileSizeBytes = maxFileSizeBytes;
         this.lockTimeoutMs = lockTimeoutMs;
@@ -33748,6 +34239,7 @@ var init_store = __esm({
       location;
       repo;
       excluded;
+      gitDirs;
       forbidden;
       maxFileSizeBytes;
       lockTimeoutMs;
@@ -33791,8 +34283,7 @@ var init_store = __esm({
         const above = probe.isRepository || known2 !== null ? null : await storeAbove(checkpointsDir, real, homedir5());
         const root = above?.root ?? probe.root;
         assertCheckpointRoot(root, home);
-        const forbidden = [home, ...await Promise.all((opts.excludePaths ?? []).map(physicalPath))];
-        const excluded = forbidden.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
+        const { forbidden, excluded, gitDirs } = await untouchable(root, home, opts.excludePaths, probe.gitDir);
         const location = above?.location ?? (known2 !== null && root === real ? known2 : await locateStore(
           checkpointsDir,
           root,
@@ -33812,6 +34303,7 @@ var init_store = __esm({
           location,
           repo,
           excluded,
+          gitDirs,
           forbidden,
           maxBytes,
           opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
@@ -33922,7 +34414,10 @@ var init_store = __esm({
           root: this.workspace,
           repo: this.repo,
           excluded: this.excluded,
+          gitDirs: this.gitDirs,
           maxFileSizeBytes: this.maxFileSizeBytes,
+          storeDir: this.location.dir,
+          ...opts.checkObjects === true ? { checkObjects: true } : {},
           ...opts.nested === void 0 ? {} : { nested: opts.nested }
         });
         if (restaged.length > 0) {
@@ -34016,7 +34511,7 @@ var init_store = __esm({
         this.storeReady = false;
         const state = await storeOf(this.location, this.workspace);
         if (state === "none" && !track2) throw this.noStore();
-        const leftover = state === "none" && await lstat22(this.location.indexFile).catch(() => null) !== null;
+        const leftover = state === "none" && await lstat24(this.location.indexFile).catch(() => null) !== null;
         const damage = state !== "none" || leftover ? await findDamage(this.location, true) : null;
         if (damage !== null && !track2) throw corruptError(this.location, damage);
         if (damage !== null) await this.recover(damage);
@@ -34047,10 +34542,10 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const target = join58(this.location.gitDir, "info", "exclude");
+        const target = join60(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
-          this.userExcludes === null ? "" : readFile20(this.userExcludes, "utf8").catch(() => ""),
-          readFile20(target, "utf8").catch(() => null)
+          this.userExcludes === null ? "" : readFile18(this.userExcludes, "utf8").catch(() => ""),
+          readFile18(target, "utf8").catch(() => null)
         ]);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
@@ -34112,11 +34607,13 @@ function restoreSession(store, from, opts = {}) {
       captured
     );
     const applied = await store.apply(plan, current, safety.skips);
+    const touched = cappedTouched([...applied.written, ...applied.deleted]);
     if (applied.written.length + applied.deleted.length > 0)
       await store.trackLocked(`restore of ${label}`, "track", false, {
         session: from.session,
         event: "restore",
-        role: "restore"
+        role: "restore",
+        ...touched === void 0 ? {} : { touched }
       });
     return {
       ...base,
@@ -34319,7 +34816,7 @@ var init_checkpoints = __esm({
         const store = this.store;
         const numbered = opts.beforePrompt === true && opts.session !== void 0;
         const role = roleOf(opts);
-        const capturing = store.capture({ forTrack: true });
+        const capturing = store.capture({ forTrack: true, checkObjects: opts.checkObjects === true });
         const reading = listRefRecords(
           store.repo,
           numbered ? [CHECKPOINT_REF_PREFIX, META_REF_PREFIX] : [META_REF_PREFIX]
@@ -34537,7 +35034,7 @@ var init_checkpoints2 = __esm({
 });
 
 // src/cli/commands/checkpoint-text.ts
-import { lstat as lstat23 } from "node:fs/promises";
+import { lstat as lstat25 } from "node:fs/promises";
 function pathText(path2) {
   return escapeHidden(printable(path2), { halves: true });
 }
@@ -34595,7 +35092,7 @@ function named2(paths) {
 async function pathArgument(path2) {
   const decoded = readEscapedBytes(path2);
   if (decoded === null) return path2;
-  return await lstat23(path2).catch(() => null) !== null ? path2 : decoded;
+  return await lstat25(path2).catch(() => null) !== null ? path2 : decoded;
 }
 function upkeepText(error2) {
   const why = error2 instanceof Error ? error2.message : String(error2);
@@ -34617,10 +35114,10 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { mkdtemp as mkdtemp7, rm as rm25, writeFile as writeFile8 } from "node:fs/promises";
-import { tmpdir as tmpdir7 } from "node:os";
-import { join as join59, resolve as resolve24 } from "node:path";
-function open10(ctx) {
+import { mkdtemp as mkdtemp8, rm as rm26, writeFile as writeFile8 } from "node:fs/promises";
+import { tmpdir as tmpdir8 } from "node:os";
+import { join as join61, resolve as resolve24 } from "node:path";
+function open11(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
     home: s.home,
@@ -34674,7 +35171,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ['checkpoint track --label "before tool call" --json'],
       async run(ctx, values) {
-        const { upkeepError, recovered, ...result } = await (await open10(ctx)).track(values.label);
+        const { upkeepError, recovered, ...result } = await (await open11(ctx)).track(values.label, { checkObjects: true });
         const warnings = [
           ...recovered === void 0 ? [] : [{ code: "STORE_RECOVERED", message: recovered, file: null }],
           ...upkeepError === void 0 ? [] : [{ code: "UPKEEP_FAILED", message: upkeepText(upkeepError), file: null }]
@@ -34701,7 +35198,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint patch latest"],
       async run(ctx, _values, [name2]) {
-        const cp = await open10(ctx);
+        const cp = await open11(ctx);
         const result = await cp.patch(name2);
         return {
           json: result,
@@ -34721,11 +35218,11 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint diff latest > since-latest.diff"],
       async run(ctx, _values, [name2]) {
-        const cp = await open10(ctx);
+        const cp = await open11(ctx);
         if (ctx.json) return { json: { diff: await cp.diff(name2) }, human: () => "" };
-        const dir = await mkdtemp7(join59(tmpdir7(), "agentgate-cpdiff-"));
-        const file = join59(dir, "diff.patch");
-        const cleanup = () => rm25(dir, { recursive: true, force: true });
+        const dir = await mkdtemp8(join61(tmpdir8(), "agentgate-cpdiff-"));
+        const file = join61(dir, "diff.patch");
+        const cleanup = () => rm26(dir, { recursive: true, force: true });
         try {
           await writeFile8(file, await cp.diffBytes(name2));
         } catch (error2) {
@@ -34744,7 +35241,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["FROM"], optional: ["TO"] },
       examples: ["checkpoint diff-full baseline latest --json"],
       async run(ctx, _values, [from, to]) {
-        const cp = await open10(ctx);
+        const cp = await open11(ctx);
         const diffs = await cp.diffFull(from, to);
         return { json: diffs, human: () => diffs.length ? diffs.map(fullText).join("\n") : "No differences." };
       }
@@ -34796,7 +35293,7 @@ var init_checkpoint2 = __esm({
           throw new InvalidArgumentError('--session must not be empty; "checkpoint list" shows the sessions', {
             details: { option: "--session" }
           });
-        const cp = await open10(ctx);
+        const cp = await open11(ctx);
         if (values.prompt !== void 0)
           return restorePrompt(
             await cp.restorePrompt(values.prompt, values.session, {
@@ -34828,7 +35325,7 @@ var init_checkpoint2 = __esm({
           throw new UsageError(
             "an empty PATH names nothing; give files or directories inside the workspace, or no PATH to mean every changed file"
           );
-        const cp = await open10(ctx);
+        const cp = await open11(ctx);
         const result = paths.length ? await revertPaths(
           cp,
           name2,
@@ -34854,7 +35351,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ["checkpoint list --json"],
       async run(ctx) {
-        const entries2 = await (await open10(ctx)).list();
+        const entries2 = await (await open11(ctx)).list();
         return {
           json: entries2,
           human: () => entries2.length ? table(
@@ -34895,7 +35392,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ["checkpoint gc --keep 20 --prune 1.day.ago"],
       async run(ctx, values) {
-        const result = await (await open10(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
+        const result = await (await open11(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
         return {
           json: result,
           human: () => `Kept ${result.kept} checkpoints, removed ${result.removed}; store ${result.storeBytesBefore} -> ${result.storeBytesAfter} bytes (pruned objects older than ${printable(result.pruneAge)}).`
@@ -34911,7 +35408,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ["checkpoint status --json"],
       async run(ctx) {
-        const st = await (await open10(ctx)).status();
+        const st = await (await open11(ctx)).status();
         const removed = st.pruned.reduce((n, p) => n + p.removed.length, 0);
         return {
           json: st,
@@ -34965,6 +35462,7 @@ var init_gate2 = __esm({
   "src/cli/commands/gate.ts"() {
     "use strict";
     init_duration();
+    init_gate();
     init_errors();
     init_output();
     init_spec();
@@ -35160,6 +35658,8 @@ var init_gate2 = __esm({
         attempt: {
           type: "integer",
           valueName: "K",
+          min: 1,
+          max: MAX_GATE_ATTEMPT,
           description: "the attempt to replay",
           defaultText: "the newest with a command"
         },
@@ -35361,13 +35861,13 @@ var init_budget = __esm({
 });
 
 // src/hooks/log.ts
-import { appendFile as appendFile3, mkdir as mkdir13, rename as rename9, stat as stat24 } from "node:fs/promises";
-import { dirname as dirname25 } from "node:path";
+import { appendFile as appendFile3, mkdir as mkdir13, rename as rename9, stat as stat26 } from "node:fs/promises";
+import { dirname as dirname26 } from "node:path";
 async function appendHookLog(file, line) {
   const text2 = firstChars(escapeHidden(line, { halves: true }), MAX_LINE).text;
   try {
-    await mkdir13(dirname25(file), { recursive: true });
-    const size = await stat24(file).then(
+    await mkdir13(dirname26(file), { recursive: true });
+    const size = await stat26(file).then(
       (st) => st.size,
       () => 0
     );
@@ -35391,7 +35891,7 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join60, resolve as resolve25 } from "node:path";
+import { join as join62, resolve as resolve25 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const refused2 = badArguments(() => checkArgument(AgentHookOptionsArg, opts, "opts"));
   if (refused2 !== null) return refused2;
@@ -35427,7 +35927,7 @@ function agentOf(event) {
   return typeof agent === "string" ? agent : "unknown";
 }
 function logFile(home) {
-  return join60(layout(home).logs, "hooks.log");
+  return join62(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const chosen = chooseHome(opts.home);
@@ -35949,8 +36449,8 @@ function repaired(text2, keep) {
   let cut2 = false;
   let repairs = 0;
   let control = -1;
-  for (let open12 = text2.indexOf('"'); open12 >= 0; ) {
-    const start = open12 + 1;
+  for (let open13 = text2.indexOf('"'); open13 >= 0; ) {
+    const start = open13 + 1;
     const close = closingQuote(text2, start);
     if (control < start) control = nextControl(text2, start);
     const long = close - start > keep;
@@ -35962,7 +36462,7 @@ function repaired(text2, keep) {
       repairs += 1;
     }
     if (close >= text2.length) break;
-    open12 = text2.indexOf('"', close + 1);
+    open13 = text2.indexOf('"', close + 1);
   }
   parts.push(text2.slice(copied));
   return { text: parts.join(""), cut: cut2 };
@@ -36038,14 +36538,14 @@ var init_lenient_json = __esm({
 });
 
 // src/hooks/workspace.ts
-import { realpath as realpath10, stat as stat25 } from "node:fs/promises";
-import { dirname as dirname26, join as join61, parse as parse2, resolve as resolve26 } from "node:path";
+import { realpath as realpath10, stat as stat27 } from "node:fs/promises";
+import { dirname as dirname27, join as join63, parse as parse2, resolve as resolve26 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
 }
 async function hookWorkspace(candidate, opts = {}) {
   const path2 = resolve26(nativePath(candidate));
-  const isDir2 = await stat25(path2).then(
+  const isDir2 = await stat27(path2).then(
     (st) => st.isDirectory(),
     () => false
   );
@@ -36065,8 +36565,8 @@ function homeOrNone() {
   }
 }
 async function nestedRepository(project, dir) {
-  for (let at = dir; at !== project && at !== dirname26(at) && isInside(project, at); at = dirname26(at)) {
-    if (isRepositoryEntry(join61(at, ".git"))) return at;
+  for (let at = dir; at !== project && at !== dirname27(at) && isInside(project, at); at = dirname27(at)) {
+    if (isRepositoryEntry(join63(at, ".git"))) return at;
   }
   return void 0;
 }
@@ -36080,7 +36580,7 @@ var init_workspace = __esm({
 });
 
 // src/hooks/event-hook.ts
-import { dirname as dirname27, isAbsolute as isAbsolute12, resolve as resolve27 } from "node:path";
+import { dirname as dirname28, isAbsolute as isAbsolute12, resolve as resolve27 } from "node:path";
 async function runEventHook(agent, input, opts = {}) {
   const noAgent = badArguments(() => checkArgument(HookAgentArg, agent, "agent"));
   if (noAgent !== null) return { ...noAgent, answer: "" };
@@ -36109,11 +36609,12 @@ async function checkpointOf(adapter, input, opts) {
   if (badInput !== null) return refuse("invalid", badInput.message, opts.event);
   if (typeof input !== "string") return refuse("invalid", input.unreadable, opts.event);
   if (input.trim() === "") return refuse("ignored", "no event on stdin (empty input)", opts.event);
+  const json = input.startsWith("\uFEFF") ? input.slice(1) : input;
   let raw;
   let cut2 = false;
   try {
-    if (adapter.lenientJson === true) ({ value: raw, cut: cut2 } = parseLenientJson(input));
-    else raw = JSON.parse(input);
+    if (adapter.lenientJson === true) ({ value: raw, cut: cut2 } = parseLenientJson(json));
+    else raw = JSON.parse(json);
   } catch (error2) {
     return refuse(
       "invalid",
@@ -36126,8 +36627,8 @@ async function checkpointOf(adapter, input, opts) {
   if (opts.seen !== void 0)
     Object.assign(opts.seen, definedOf({ event: known2.event, session: known2.session }));
   if (!("mapped" in mapping)) return refuse(mapping.status, mapping.message, mapping.event, mapping.session);
-  const relative8 = (path2) => path2 !== void 0 && !isAbsolute12(nativePath(path2));
-  const [relativeRoot, relativeCwd] = [relative8(mapping.mapped.root), relative8(mapping.mapped.cwd)];
+  const relative9 = (path2) => path2 !== void 0 && !isAbsolute12(nativePath(path2));
+  const [relativeRoot, relativeCwd] = [relative9(mapping.mapped.root), relative9(mapping.mapped.cwd)];
   const e = {
     ...mapping.mapped,
     ...relativeRoot ? { root: void 0 } : {},
@@ -36169,7 +36670,7 @@ async function checkpointOf(adapter, input, opts) {
 async function storeDirOf(adapter, e, here, opts) {
   const base = baseOf(adapter, e, here, opts);
   const file = e.touched?.length === 1 ? e.touched[0] : void 0;
-  const ofFile = file === void 0 ? void 0 : await nestedRepository(base, dirname27(file));
+  const ofFile = file === void 0 ? void 0 : await nestedRepository(base, dirname28(file));
   return ofFile ?? (e.cwd === void 0 ? void 0 : await nestedRepository(base, e.cwd)) ?? base;
 }
 function baseOf(adapter, e, here, opts) {
@@ -36426,8 +36927,8 @@ var init_hook = __esm({
 });
 
 // src/git/git-dir-work-tree.ts
-import { readFile as readFile21, realpath as realpath11 } from "node:fs/promises";
-import { basename as basename10, dirname as dirname28, resolve as resolve28 } from "node:path";
+import { readFile as readFile19, realpath as realpath11 } from "node:fs/promises";
+import { basename as basename10, dirname as dirname29, resolve as resolve28 } from "node:path";
 async function workTreeOfGitDir(dir, opts = {}) {
   const [bare2, gitDir] = (await revParseLines(dir, opts, ["--is-bare-repository", "--absolute-git-dir"])).lines;
   if (!gitDir) return void 0;
@@ -36435,11 +36936,11 @@ async function workTreeOfGitDir(dir, opts = {}) {
   if (!isInside(own2, await realpath11(dir))) return void 0;
   if (bare2 === "true") return null;
   const [configured] = (await revParseLines(dir, opts, ["--show-toplevel"])).lines;
-  const named3 = await readFile21(resolve28(own2, "gitdir"), "utf8").catch(() => "");
+  const named3 = await readFile19(resolve28(own2, "gitdir"), "utf8").catch(() => "");
   const candidates = [
     configured,
-    named3.trim() === "" ? void 0 : dirname28(resolve28(own2, named3.trim())),
-    basename10(own2) === ".git" ? dirname28(own2) : void 0
+    named3.trim() === "" ? void 0 : dirname29(resolve28(own2, named3.trim())),
+    basename10(own2) === ".git" ? dirname29(own2) : void 0
   ];
   for (const candidate of candidates)
     if (candidate && await isWorkTreeOf(candidate, own2, opts)) return realpath11(candidate);
@@ -37188,17 +37689,17 @@ var init_hook_install = __esm({
 
 // src/hooks/install/install-record.ts
 import { createHash as createHash11 } from "node:crypto";
-import { lstat as lstat24, open as open11, readFile as readFile22, rm as rm26, rmdir as rmdir3 } from "node:fs/promises";
-import { dirname as dirname29, join as join62 } from "node:path";
+import { lstat as lstat26, open as open12, readFile as readFile20, rm as rm27, rmdir as rmdir3 } from "node:fs/promises";
+import { dirname as dirname30, join as join64 } from "node:path";
 function recordPath(home, file) {
-  return join62(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
+  return join64(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
 }
 function sha256(text2) {
   return createHash11("sha256").update(text2).digest("hex");
 }
 async function readRecord3(home, file) {
   try {
-    const parsed = HookInstallRecord.safeParse(JSON.parse(await readFile22(recordPath(home, file), "utf8")));
+    const parsed = HookInstallRecord.safeParse(JSON.parse(await readFile20(recordPath(home, file), "utf8")));
     return parsed.success && parsed.data.file === file ? parsed.data : null;
   } catch {
     return null;
@@ -37206,7 +37707,7 @@ async function readRecord3(home, file) {
 }
 async function writeRecord(home, record3) {
   await replaceFileAtomic(recordPath(home, record3.file), async (temp) => {
-    const handle = await open11(temp, "wx", 384);
+    const handle = await open12(temp, "wx", 384);
     try {
       await handle.writeFile(`${JSON.stringify(record3, null, 2)}
 `);
@@ -37216,7 +37717,7 @@ async function writeRecord(home, record3) {
   });
 }
 async function dropRecord(home, file) {
-  await rm26(recordPath(home, file), { force: true });
+  await rm27(recordPath(home, file), { force: true });
 }
 async function recordThen(home, old, record3, dirs, write2) {
   await writeRecord(home, record3);
@@ -37251,12 +37752,12 @@ function nextRecord(file, old, found, written, step) {
 }
 async function missingDirs(dir) {
   const out = [];
-  for (let at = dir; ; at = dirname29(at)) {
-    const exists5 = await lstat24(at).then(
+  for (let at = dir; ; at = dirname30(at)) {
+    const exists5 = await lstat26(at).then(
       () => true,
       (error2) => error2.code !== "ENOENT"
     );
-    if (exists5 || dirname29(at) === at) return out;
+    if (exists5 || dirname30(at) === at) return out;
     out.push(at);
   }
 }
@@ -37421,14 +37922,14 @@ var require_main = __commonJS({
 });
 
 // src/hooks/install/targets.ts
-import { join as join63, resolve as resolve29 } from "node:path";
+import { join as join65, resolve as resolve29 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join63(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join65(base, place.scope === "project" ? project : user);
   const env = place.env ?? process.env;
   const under = (variable, project, dir, file) => {
     const home = env[variable];
-    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve29(home, file) : at(project, join63(dir, file));
+    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve29(home, file) : at(project, join65(dir, file));
   };
   switch (agent) {
     case "claude-code":
@@ -37576,10 +38077,10 @@ function removeChild(text2, path2, i) {
   const items = parent.children ?? [];
   const node = items[i];
   const end = node.offset + node.length;
-  const [open12, close] = [parent.offset + 1, parent.offset + parent.length - 1];
+  const [open13, close] = [parent.offset + 1, parent.offset + parent.length - 1];
   const prev = items[i - 1];
   if (prev === void 0 && items.length === 1)
-    return /^\s*$/.test(text2.slice(open12, node.offset) + text2.slice(end, close)) ? text2.slice(0, open12) + text2.slice(close) : cutSpan(text2, node.offset, end);
+    return /^\s*$/.test(text2.slice(open13, node.offset) + text2.slice(end, close)) ? text2.slice(0, open13) + text2.slice(close) : cutSpan(text2, node.offset, end);
   if (prev === void 0) return cutWithComma(text2, node.offset, end);
   const prevEnd = prev.offset + prev.length;
   const comma = tokenAfter(text2, prevEnd, COMMA);
@@ -37626,15 +38127,15 @@ function appendEntry(text2, path2, entry) {
     const indent2 = indentOf(text2, last.offset);
     return pasteAfter(text2, last.offset + last.length, `${indent2}${pretty(entry, indent2)}`);
   }
-  const [open12, close] = [list5.offset + 1, list5.offset + list5.length - 1];
+  const [open13, close] = [list5.offset + 1, list5.offset + list5.length - 1];
   const indent = indentOf(text2, list5.offset);
   const parent = nodeAt(text2, path2.slice(0, -1));
   if (!text2.slice(parent.offset, parent.offset + parent.length).includes("\n")) {
-    const inside = text2.slice(open12, close).trim();
-    return `${text2.slice(0, open12)}${inside === "" ? "" : `${inside} `}${JSON.stringify(entry)}${text2.slice(close)}`;
+    const inside = text2.slice(open13, close).trim();
+    return `${text2.slice(0, open13)}${inside === "" ? "" : `${inside} `}${JSON.stringify(entry)}${text2.slice(close)}`;
   }
-  if (/^\s*$/.test(text2.slice(open12, close)))
-    return `${text2.slice(0, open12)}
+  if (/^\s*$/.test(text2.slice(open13, close)))
+    return `${text2.slice(0, open13)}
 ${indent}  ${pretty(entry, `${indent}  `)}
 ${indent}${text2.slice(close)}`;
   return intoCommented(text2, list5, entry);
@@ -37839,6 +38340,9 @@ function parseConfig2(target, text2, strict = false) {
   if (value === void 0) return {};
   if (typeof value !== "object" || value === null || Array.isArray(value))
     throw configInvalid(target, "the file is not a JSON object");
+  let proto = false;
+  (0, import_jsonc_parser2.visit)(text2, { onObjectProperty: (key) => proto ||= key === "__proto__" }, { allowTrailingComma: true });
+  if (proto) throw configInvalid(target, 'it holds a "__proto__" key, which cannot be merged into safely');
   return value;
 }
 var import_jsonc_parser2, FORMAT;
@@ -37854,19 +38358,21 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, lstat as lstat25, readFile as readFile23, rm as rm27, stat as stat26 } from "node:fs/promises";
-import { join as join64 } from "node:path";
+import { chmod, lstat as lstat27, readFile as readFile21, rm as rm28, stat as stat28 } from "node:fs/promises";
+import { join as join66 } from "node:path";
 function clineScript(command) {
-  return `#!/bin/sh
-${MARKER}
-exec ${command}
+  return `${HEAD}${command}${FALLBACK}
+`;
+}
+function execScript(command) {
+  return `${HEAD}exec ${command}
 `;
 }
 async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   await assertDirectory(target.file);
   for (const event of target.events) {
-    const file = join64(target.file, event);
+    const file = join66(target.file, event);
     const current = await readHook(file);
     if (current !== null && "theirs" in current) {
       if (command !== null || current.marked) plan.leftAlone.push(file);
@@ -37883,20 +38389,20 @@ async function planScripts(target, command) {
   return plan;
 }
 async function assertDirectory(dir) {
-  const stats4 = await stat26(dir).catch((error2) => {
+  const stats4 = await stat28(dir).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(dir, errnoOf(error2), error2);
   });
   if (stats4 !== null && !stats4.isDirectory()) throw cannotUse(dir, "not a directory");
 }
 async function readHook(file) {
-  const stats4 = await lstat25(file).catch((error2) => {
+  const stats4 = await lstat27(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(file, errnoOf(error2), error2);
   });
   if (stats4 === null) return null;
   if (!stats4.isFile()) return { theirs: true, marked: false };
-  const text2 = await readFile23(file, "utf8").catch((error2) => {
+  const text2 = await readFile21(file, "utf8").catch((error2) => {
     throw cannotUse(file, errnoOf(error2), error2);
   });
   if (!isOurScript(text2))
@@ -37904,11 +38410,10 @@ async function readHook(file) {
   return { text: text2, executable: (stats4.mode & 64) !== 0 };
 }
 function isOurScript(text2) {
-  const head = clineScript("");
-  const start = head.length - 1;
-  if (!text2.startsWith(head.slice(0, start)) || !text2.endsWith("\n")) return false;
-  const command = text2.slice(start, -1);
-  return isWrittenCommand(command, "cline") && text2 === clineScript(command);
+  if (!text2.startsWith(HEAD) || !text2.endsWith("\n")) return false;
+  const body = text2.slice(HEAD.length, -1);
+  const command = body.endsWith(FALLBACK) ? body.slice(0, -FALLBACK.length) : body.startsWith("exec ") ? body.slice("exec ".length) : null;
+  return command !== null && isWrittenCommand(command, "cline") && (text2 === clineScript(command) || text2 === execScript(command));
 }
 function cannotUse(path2, why, cause) {
   return new AgentConfigInvalidError(
@@ -37918,21 +38423,26 @@ function cannotUse(path2, why, cause) {
 }
 async function applyScripts(plan) {
   for (const { file, text: text2 } of plan.writes) {
-    if (text2 === null) await rm27(file, { force: true });
+    if (text2 === null) await rm28(file, { force: true });
     else {
       await writeFileAtomic(file, text2);
       await chmod(file, 493);
     }
   }
 }
-var MARKER;
+var MARKER, HEAD, FALLBACK;
 var init_scripts = __esm({
   "src/hooks/install/scripts.ts"() {
     "use strict";
     init_errors();
     init_atomic();
+    init_cline();
     init_command();
     MARKER = '# agentgate-snapshotter checkpoints (written by "hook install cline"; "hook uninstall cline" removes it)';
+    HEAD = `#!/bin/sh
+${MARKER}
+`;
+    FALLBACK = ` || printf '%s\\n' '${CLINE_CARRY_ON}'`;
   }
 });
 
@@ -38939,7 +39449,8 @@ var init_dist = __esm({
 // src/hooks/install/toml-sections.ts
 function editSections(text2, edits) {
   const lines = text2.split("\n");
-  const { groups, hooks } = spans2(lines);
+  const inside = insideValues(lines);
+  const { groups, hooks } = spans2(lines, inside);
   const cuts = [];
   const sets = [];
   for (const [event, list5] of Object.entries(edits))
@@ -38948,10 +39459,12 @@ function editSections(text2, edits) {
       const span = edit.op === "remove" ? groups.get(event)?.[edit.i] : edit.j === void 0 ? void 0 : hooks.get(event)?.[edit.i]?.[edit.j];
       if (span === void 0) return null;
       if (edit.op !== "setCommand") {
-        cuts.push(trimmed(lines, span));
+        cuts.push(trimmed(lines, span, inside));
         continue;
       }
-      const at = lines.findIndex((l, n) => n > span.start && n < span.end && /^\s*command\s*=/.test(l));
+      const at = lines.findIndex(
+        (l, n) => n > span.start && n < span.end && !inside[n] && /^\s*command\s*=/.test(l)
+      );
       if (at < 0) return null;
       const line = lines[at];
       const indent = /^\s*/.exec(line)?.[0] ?? "";
@@ -38976,15 +39489,15 @@ function trailingComment(line) {
   }
   return "";
 }
-function trimmed(lines, span) {
-  const blankOrComment = (n) => /^\s*(#.*)?\r?$/.test(lines[n]);
+function trimmed(lines, span, inside) {
+  const blankOrComment = (n) => !inside[n] && /^\s*(#.*)?\r?$/.test(lines[n]);
   let end = span.end;
   while (end > span.start + 1 && blankOrComment(end - 1)) end -= 1;
-  while (end < span.end && /^\s*\r?$/.test(lines[end])) end += 1;
+  while (end < span.end && !inside[end] && /^\s*\r?$/.test(lines[end])) end += 1;
   return { start: span.start, end };
 }
-function spans2(lines) {
-  const headers = headersOf(lines);
+function spans2(lines, inside) {
+  const headers = headersOf(lines, inside);
   const groups = /* @__PURE__ */ new Map();
   const hooks = /* @__PURE__ */ new Map();
   headers.forEach((h, k) => {
@@ -39001,9 +39514,9 @@ function spans2(lines) {
   });
   return { groups, hooks };
 }
-function headersOf(lines) {
+function headersOf(lines, inside = insideValues(lines)) {
   return lines.flatMap((line, n) => {
-    const m = /^\s*(\[\[?)([^[\]]+)\]\]?\s*(?:#.*)?\r?$/.exec(line);
+    const m = inside[n] ? null : HEADER3.exec(line);
     const path2 = m === null ? null : keyPath(m[2]);
     return path2 === null ? [] : [{ line: n, array: m?.[1] === "[[", path: path2 }];
   });
@@ -39042,11 +39555,60 @@ function keyPath(key) {
     return null;
   }
 }
+function insideValues(lines) {
+  const inside = [];
+  let quote = null;
+  let depth = 0;
+  for (const line of lines) {
+    inside.push(quote !== null || depth > 0);
+    if (quote === null && depth === 0 && HEADER3.test(line)) continue;
+    for (let i = 0; i < line.length; ) {
+      if (quote !== null) {
+        const end = closingDelimiter(line, i, quote);
+        if (end < 0) break;
+        [i, quote] = [end, null];
+        continue;
+      }
+      const c = line[i];
+      if (c === "#") break;
+      const triple = line.slice(i, i + 3);
+      if (triple === '"""' || triple === "'''") [i, quote] = [i + 3, triple];
+      else if (c === '"' || c === "'") i = endOfString(line, i);
+      else {
+        if (c === "[" || c === "{") depth += 1;
+        else if ((c === "]" || c === "}") && depth > 0) depth -= 1;
+        i += 1;
+      }
+    }
+  }
+  return inside;
+}
+function closingDelimiter(line, from, quote) {
+  for (let i = from; i < line.length; i += 1) {
+    if (quote === '"""' && line[i] === "\\") i += 1;
+    else if (line.startsWith(quote, i)) {
+      let end = i + 3;
+      while (end < i + 5 && line[end] === quote[0]) end += 1;
+      return end;
+    }
+  }
+  return -1;
+}
+function endOfString(line, at) {
+  const quote = line[at];
+  for (let i = at + 1; i < line.length; i += 1) {
+    if (quote === '"' && line[i] === "\\") i += 1;
+    else if (line[i] === quote) return i + 1;
+  }
+  return line.length;
+}
+var HEADER3;
 var init_toml_sections = __esm({
   "src/hooks/install/toml-sections.ts"() {
     "use strict";
     init_dist();
     init_entries();
+    HEADER3 = /^\s*(\[\[?)([^[\]]+)\]\]?\s*(?:#.*)?\r?$/;
   }
 });
 
@@ -39486,19 +40048,19 @@ function changedRuns(a, b) {
   if (changes === void 0) return [{ a0: 0, a1: a.length, b0: 0, b1: b.length }];
   const runs3 = [];
   let [i, j] = [0, 0];
-  let open12 = null;
+  let open13 = null;
   for (const change of changes) {
     if (!change.added && !change.removed) {
-      if (open12 !== null) runs3.push(open12);
-      open12 = null;
+      if (open13 !== null) runs3.push(open13);
+      open13 = null;
       [i, j] = [i + change.count, j + change.count];
       continue;
     }
-    open12 ??= { a0: i, a1: i, b0: j, b1: j };
-    if (change.removed) open12.a1 = i += change.count;
-    else open12.b1 = j += change.count;
+    open13 ??= { a0: i, a1: i, b0: j, b1: j };
+    if (change.removed) open13.a1 = i += change.count;
+    else open13.b1 = j += change.count;
   }
-  if (open12 !== null) runs3.push(open12);
+  if (open13 !== null) runs3.push(open13);
   return runs3;
 }
 var MAX_EDITS;
@@ -39511,8 +40073,8 @@ var init_undo = __esm({
 });
 
 // src/hooks/install/install.ts
-import { lstat as lstat26, readFile as readFile24, realpath as realpath12, rm as rm28 } from "node:fs/promises";
-import { dirname as dirname30, parse as parse6, resolve as resolve30 } from "node:path";
+import { lstat as lstat28, readFile as readFile22, realpath as realpath12, rm as rm29 } from "node:fs/promises";
+import { dirname as dirname31, parse as parse6, resolve as resolve30 } from "node:path";
 async function installHooks(agent, opts) {
   checkArgument(HookAgentArg, agent, "agent");
   checkArgument(HookInstallOptionsArg, opts, "opts");
@@ -39573,7 +40135,7 @@ async function apply(agent, action, opts) {
   return { ...base, written, changes: plan.changes, leftAlone: [], notes: plan.notes };
 }
 async function readConfig2(file) {
-  const bytes = await readFile24(file).catch((error2) => {
+  const bytes = await readFile22(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw new AgentConfigInvalidError(
       `cannot read ${file} (${errnoOf(error2)}); move what stands there aside and run the command again`,
@@ -39593,9 +40155,20 @@ async function readConfig2(file) {
 function planOf(target, read, entryOf2, dryRun = false) {
   const bom = read?.startsWith(BOM) === true ? BOM : "";
   const before2 = read === null ? null : read.slice(bom.length);
-  const plan = target.format === "toml" ? planTomlConfig(target, before2, entryOf2, dryRun) : planJsonConfig(target, before2, entryOf2);
+  const plan = nestingChecked(
+    target,
+    () => target.format === "toml" ? planTomlConfig(target, before2, entryOf2, dryRun) : planJsonConfig(target, before2, entryOf2)
+  );
   const notes = entryOf2 === null ? plan.notes : [...plan.notes, ...target.notes];
   return { ...plan, text: plan.text === null ? null : bom + plan.text, notes };
+}
+function nestingChecked(target, plan) {
+  try {
+    return plan();
+  } catch (error2) {
+    if (!(error2 instanceof RangeError)) throw error2;
+    throw configInvalid(target, `its values are nested too deeply to be read (${error2.message})`);
+  }
 }
 function holdsOurs(target, text2) {
   try {
@@ -39609,7 +40182,7 @@ async function recordAndWrite(home, target, found, text2) {
   const step = {
     undo: found === null ? [] : undoSplices(found, text2),
     foundHasOurs: found !== null && holdsOurs(target, found),
-    dirs: found === null ? await missingDirs(dirname30(target.file)) : [],
+    dirs: found === null ? await missingDirs(dirname31(target.file)) : [],
     made: await isCreatedFile(old, target.file, found)
   };
   const record3 = nextRecord(target.file, old, found, text2, step);
@@ -39619,12 +40192,12 @@ async function recordAndWrite(home, target, found, text2) {
 async function giveBack(home, target, found, plan) {
   const record3 = await readRecord3(home, target.file);
   let wrote = false;
-  const link3 = await lstat26(target.file).then(
+  const link3 = await lstat28(target.file).then(
     (st) => st.isSymbolicLink(),
     () => false
   );
   if (record3 !== null && plan.removable === true && !link3 && await isCreatedFile(record3, target.file, found)) {
-    await rm28(target.file, { force: true });
+    await rm29(target.file, { force: true });
     await removeEmptyDirs2(record3.dirs);
     wrote = true;
   } else if (found !== null && plan.changes.length > 0) {

@@ -2076,7 +2076,8 @@ var SkippedPath = deferred(
       "unreadable",
       "not-compared",
       "nested-repository",
-      "submodule-not-checked-out"
+      "submodule-not-checked-out",
+      "invalid-path"
     ])
   })
 );
@@ -2168,6 +2169,11 @@ var Snapshot = deferred(
 // types/gate.ts
 var MAX_RECORDED_FAILURES = 50;
 var MAX_GATE_ATTEMPT = 2 ** 31 - 1;
+var MAX_COMMAND_ARGS = 1e4;
+var MAX_COMMAND_ARG_CHARS = 1e6;
+var MAX_JUNIT_FILES = 100;
+var MAX_JUNIT_PATH_CHARS = 4096;
+var NO_NUL = /^[^\0]*$/;
 var GateName = SafeId;
 var GateVerdict = deferred(() => _enum(["pass", "fail", "error"]));
 var TestFailure = deferred(
@@ -2209,7 +2215,9 @@ var GateResult = deferred(
     treeId: Sha,
     afterSha: Sha,
     /** The argv that ran; null for `gate record`. */
-    command: nullable(array(string2().check(_maxLength(1e6))).check(_maxLength(1e4))),
+    command: nullable(
+      array(string2().check(_maxLength(MAX_COMMAND_ARG_CHARS), _regex(NO_NUL))).check(_maxLength(MAX_COMMAND_ARGS))
+    ),
     /** True when agentgate ran the command itself; false for a verdict the caller reported. */
     observed: boolean2(),
     isolated: boolean2(),
@@ -2226,7 +2234,9 @@ var GateResult = deferred(
     /** The attempt this one replayed (`gate replay`), or null. */
     replayOf: nullable(int().check(_positive(), _lte(MAX_GATE_ATTEMPT))),
     /** The JUnit files as given (relative to where the command ran), so that `gate replay` reads the same ones. */
-    junit: optional(array(string2().check(_minLength(1), _maxLength(4096))).check(_maxLength(100))),
+    junit: optional(
+      array(string2().check(_minLength(1), _maxLength(MAX_JUNIT_PATH_CHARS), _regex(NO_NUL))).check(_maxLength(MAX_JUNIT_FILES))
+    ),
     /** `--min-tests` as given, or null. */
     minTests: optional(nullable(int().check(_nonnegative()))),
     /** `--timeout` in milliseconds, or null. */
@@ -2289,6 +2299,14 @@ function anchorTarget(io, env) {
   if (after) return [after];
   return ["HEAD"];
 }
+function forcedPushTip(io, env) {
+  if (io.input("range") || io.input("commit")) return null;
+  const event = readEvent(env.GITHUB_EVENT_PATH);
+  if (event === null || event.forced !== true || event.pull_request !== void 0 && event.pull_request !== null)
+    return null;
+  const target = anchorTarget({ input: io.input, fail: (message) => new Error(message) }, env);
+  return target?.[0] === "--range" && typeof event.after === "string" ? event.after : null;
+}
 function revisionInput(io, name, text, shape) {
   if (text.startsWith("-") || /\s/.test(text) || !shape.test(text))
     throw io.fail(
@@ -2327,7 +2345,7 @@ async function anchor2(io, env) {
   const want = anchorInputs(io, env);
   mkdirSync(io.outputDir, { recursive: true });
   if (want.fetch) io.cliJson(["fetch", ...want.remote], "fetch");
-  const doc = want.target === null ? [] : io.cliJson(["anchor", ...want.target], "anchor");
+  const doc = want.target === null ? [] : anchorOrForcedTip(io, want.target, env);
   const anchors = Array.isArray(doc) ? doc : [doc];
   const total = anchors.reduce(
     (t, a) => ({
@@ -2360,6 +2378,19 @@ async function anchor2(io, env) {
       );
   }
 }
+function anchorOrForcedTip(io, target, env) {
+  try {
+    return io.cliJson(["anchor", ...target], "anchor");
+  } catch (error2) {
+    const tip = forcedPushTip(io, env);
+    if (tip === null || error2.code !== "REVISION_NOT_FOUND") throw error2;
+    process.stdout.write(
+      `::notice title=agentgate::a forced push: its before commit is not in this clone; anchoring its last commit ${tip}
+`
+    );
+    return io.cliJson(["anchor", tip], "anchor");
+  }
+}
 function writeReport(io, anchors) {
   const last = anchors.at(-1);
   if (last === void 0) return "";
@@ -2387,6 +2418,12 @@ var CLI = join2(HERE, "cli.js");
 var FORMATS = ["html", "md", "json", "dotenv", "none"];
 var EXTENSIONS = { html: "html", md: "md", json: "json", dotenv: "env" };
 var ActionFailure = class extends Error {
+  /** The CLI's error code, when the failure is a CLI command's. */
+  constructor(message, code) {
+    super(message);
+    this.code = code;
+  }
+  code;
 };
 function input(name, fallback = "") {
   const value = process.env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`];
@@ -2438,7 +2475,8 @@ function cliJson(args, what) {
   const error2 = doc.error;
   if (res.status !== 0 || error2)
     throw new ActionFailure(
-      `${what} failed: ${error2?.code ?? "ERROR"}: ${error2?.message ?? `exit ${res.status}`}`
+      `${what} failed: ${error2?.code ?? "ERROR"}: ${error2?.message ?? `exit ${res.status}`}`,
+      error2?.code
     );
   return doc;
 }
