@@ -3,7 +3,6 @@ export interface TrainingRun {
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
-  input?: string;
 }
 export function lazyRanges(file: string, runs: TrainingRun[]): Set<string>;
 export function lazyRangesInLog(log: string, file: string): string[];

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import process from 'node:process';
 import { parse } from 'acorn';
 
-/** Source ranges ("start:end") V8 compiled lazily while `file` ran each of `runs` ({ args, cwd, env, input }). */
+/** Source ranges ("start:end") V8 compiled lazily while `file` ran each of `runs` ({ args, cwd, env }). */
 export function lazyRanges(file, runs) {
   const dir = mkdtempSync(join(tmpdir(), 'agentgate-eager-'));
   try {
@@ -29,7 +29,6 @@ export function lazyRanges(file, runs) {
         {
           cwd: run.cwd,
           env: { ...run.env, NODE_DISABLE_COMPILE_CACHE: '1' },
-          input: run.input,
           encoding: 'utf8',
         },
       );

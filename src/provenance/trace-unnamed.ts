@@ -14,7 +14,6 @@ import { isNullId } from '../git/ids.js';
 import {
   BEYOND_BOUNDARY,
   diffTreePairs,
-  hiddenParents,
   isShallow,
   missingParent,
   missingParents,
@@ -37,12 +36,20 @@ export async function unnamedFile(
   repo: Repo,
   lines: readonly BlameLine[],
   rest: readonly string[],
+  hidden: ReadonlyMap<string, string>,
   nodes: Map<string, CommitNode>,
   runIds: readonly string[] | undefined,
 ): Promise<{ chains: RunChain[]; commits: string[] }> {
   let every: ReturnType<typeof loadRunChains> | undefined;
   const load = () => (every ??= loadRunChains(src, repo, runIds));
-  const cut = await assertNoRunBeyondBoundary(repo, lines, rest, nodes, async () => (await load()).chains);
+  const cut = await assertNoRunBeyondBoundary(
+    repo,
+    lines,
+    rest,
+    hidden,
+    nodes,
+    async () => (await load()).chains,
+  );
   const open = new Set(rest.filter((c) => !cut.has(c)));
   if (open.size === 0) return { chains: [], commits: [] };
   const { chains, nodes: theirs } = await load();
@@ -58,7 +65,7 @@ export async function unnamedFile(
 /**
  * OBJECT_MISSING (the boundary commit and its missing parent) when a line blamed on one of
  * `commits` whose parent is not in this shallow clone (or is, by other refs, but beyond the
- * boundary git and blame see) may be a run's: some run of `chains` (every
+ * boundary git and blame see: `hidden`, hiddenParents of the blamed commits) may be a run's: some run of `chains` (every
  * run of this repository) is here only in part, or the file's version at that commit is one a
  * run's step made (the same blob), or the blamed line is a line a run's step added and the lines
  * of that version a run's step added carry, together, enough to say where they came from
@@ -69,15 +76,16 @@ export async function assertNoRunBeyondBoundary(
   repo: Repo,
   lines: readonly BlameLine[],
   commits: readonly string[],
+  hidden: ReadonlyMap<string, string>,
   nodes: ReadonlyMap<string, CommitNode>,
   chains: () => Promise<RunChain[]>,
 ): Promise<Set<string>> {
   if (commits.length === 0 || !(await isShallow(repo))) return new Set();
-  const blamed = commits.flatMap((c) => nodes.get(c) ?? []);
-  const [missing, hidden] = await Promise.all([
-    missingParents(repo, blamed, nodes),
-    hiddenParents(repo, blamed),
-  ]);
+  const missing = await missingParents(
+    repo,
+    commits.flatMap((c) => nodes.get(c) ?? []),
+    nodes,
+  );
   const cut = new Map([...hidden, ...missing]);
   if (cut.size === 0) return new Set();
   const runs = await chains();

@@ -154,24 +154,20 @@ export async function traceWithWip(
   }
   const rest = blamed.filter((c) => !shortcut.has(c));
   // A shallow boundary whose parent came in by other refs: blame gave it the older lines too.
-  const hidden = await hiddenParents(
-    repo,
-    rest.flatMap((c) => nodes.get(c) ?? []),
-  );
+  const restNodes = rest.flatMap((c) => nodes.get(c) ?? []);
+  const hidden = await hiddenParents(repo, restNodes);
   let linkWith = touched;
   let linked = rest;
   // A run that names the file but that a shallow boundary cuts off here is no chain: a blamed
   // commit whose parent is missing may hold its lines, so it stops the trace as the engine would.
   if (touched.length === 0 && rest.length > 0) {
     if (recorded) {
-      await parentTrees(
-        repo,
-        rest.flatMap((c) => nodes.get(c) ?? []),
-        nodes,
-      );
+      await parentTrees(repo, restNodes, nodes);
       for (const [commit, parent] of hidden) throw missingParent(commit, parent, BEYOND_BOUNDARY);
-    } else
-      ({ chains: linkWith, commits: linked } = await unnamedFile(src, repo, lines, rest, nodes, opts.runIds));
+    } else {
+      const unnamed = await unnamedFile(src, repo, lines, rest, hidden, nodes, opts.runIds);
+      ({ chains: linkWith, commits: linked } = unnamed);
+    }
   }
   for (const c of linkWith)
     if (!verdicts.has(c.runId)) {
