@@ -63,7 +63,6 @@ export const SnapshotterOptionsArg = deferred(() =>
 /** A Snapshotter, as `Gates`, the report and provenance take it: anything without its options will not do. */
 const snapshotterOptions = () => z.object({ home: z.string(), artifactsDir: z.string() });
 export const SnapshotterArg = deferred(() => z.object({ options: snapshotterOptions() }));
-export const GatesSnapshotterArg = SnapshotterArg;
 
 /** A function the library calls back (`streamPatch`'s consume). */
 export const FunctionArg = deferred(() =>

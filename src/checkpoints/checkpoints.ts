@@ -16,10 +16,9 @@ import { CheckpointNotFoundError, InvalidArgumentError } from '../errors.js';
 import { decodeBytes } from '../fs/path-bytes.js';
 import { countObjects, isExpiryDate } from '../git/checkpoint-repo.js';
 import type { ObjectCounts } from '../git/parsers/count-objects.js';
-import { isCheckpointRevision } from '../git/checkpoint-trees.js';
 import { listRefRecords } from '../git/refs.js';
 import { diffBytesSince, diffFullBetween, patchSince } from './compare.js';
-import { checkpointNamed, markedRecords } from './names.js';
+import { checkpointNamed, hashMatches, markedRecords } from './names.js';
 import { claimPromptNumber, notePromptNumber, promptNumber } from './prompt-numbers.js';
 import {
   BASELINE_REF,
@@ -28,7 +27,6 @@ import {
   LATEST_REF,
   markersOf,
   META_REF_PREFIX,
-  recordedTrees,
   type AgentTag,
   type CheckpointMeta,
 } from './message.js';
@@ -373,7 +371,7 @@ export class Checkpoints {
    */
   async named(rev: string): Promise<number> {
     checkArgument(arg.TextArg, rev, 'rev');
-    return isCheckpointRevision(rev) ? recordedTrees(await markedRecords(this.store), rev).length : 0;
+    return hashMatches(await markedRecords(this.store), rev);
   }
 
   /** A checkpoint's name (hash, label or marker: names.ts) as the hash the store takes, checked as `argument`. */

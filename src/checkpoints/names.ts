@@ -36,10 +36,15 @@ export async function checkpointNamed(store: CheckpointStore, name: string): Pro
       );
     return marked.ref;
   }
-  if (isCheckpointRevision(name) && recordedTrees(records, name).length === 1) return name;
+  if (hashMatches(records, name) === 1) return name;
   // Newest first (the refs sort by name, which starts with the time), as `list` gives them.
   const labelled = records.find((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX) && entryOf(r).label === name);
   return labelled?.ref ?? name;
+}
+
+/** How many recorded checkpoints `name` names as a HASH does (tree or commit id, whole or abbreviated, or ref). */
+export function hashMatches(records: readonly RefRecord[], name: string): number {
+  return isCheckpointRevision(name) ? recordedTrees(records, name).length : 0;
 }
 
 /** The records of every checkpoint and marker ref (none when there is no store yet). */

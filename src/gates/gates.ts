@@ -14,8 +14,8 @@ import {
   GateRecordOptionsArg,
   GateReplayOptionsArg,
   GateRunOptionsArg,
-  GatesSnapshotterArg,
   GateVerifyOptionsArg,
+  SnapshotterArg,
   VerifyTargetArg,
   WorkspaceArg,
 } from '../../types/library.js';
@@ -25,6 +25,7 @@ import { GateStore } from '../store/gate-store.js';
 import { readSettled } from '../store/settled-read.js';
 import { assertSafeId } from '../store/paths.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
+import { verify } from '../snapshotter/verify-store.js';
 import { pickIteration, type GateContext } from './attempt.js';
 import { recordGate, type GateRecordOptions } from './record.js';
 import { replayGate, type GateReplay, type GateReplayOptions } from './replay.js';
@@ -41,7 +42,7 @@ export class Gates implements GateContext {
   readonly store: GateStore;
 
   constructor(readonly snapshotter: Snapshotter) {
-    checkArgument(GatesSnapshotterArg, snapshotter, 'snapshotter');
+    checkArgument(SnapshotterArg, snapshotter, 'snapshotter');
     this.store = new GateStore(snapshotter.options.home, {
       lockTimeoutMs: snapshotter.options.lockTimeoutMs,
     });
@@ -151,7 +152,8 @@ export class Gates implements GateContext {
     target: { id: string } | { runId: string } | { all: true },
     opts: GateVerifyOptions,
   ): Promise<VerifyReport> {
-    const report = await this.snapshotter.verify(target);
+    // The snapshots' checks alone: this read is already settled as a whole (readSettled above).
+    const report = await verify(this.snapshotter, target);
     const checks = [...report.checks];
     let runIds: string[];
     let only: Snapshot | null = null;

@@ -3,14 +3,10 @@ import { decodeBytes, encodeBytes } from '../fs/path-bytes.js';
 import type { CheckpointRepo } from './checkpoint-repo.js';
 import { STAGING_CONFIG } from './hardening.js';
 import { assertGitId } from './ids.js';
-import {
-  GITLINK_MODE,
-  parseCandidateListing,
-  parseIndexEntries,
-  type CandidateListing,
-} from './parsers/ls-files-tagged.js';
+import { GITLINK_MODE, parseCandidateListing, type CandidateListing } from './parsers/ls-files-tagged.js';
 import { batchCheck } from './record-objects.js';
 import { splitNul } from './parsers/nul-records.js';
+import { readIndexEntries } from './state.js';
 import { runGit, runGitBuffer } from './runner.js';
 
 /**
@@ -125,8 +121,7 @@ export async function indexFromTree(repo: CheckpointRepo, treeish: string): Prom
 export async function entriesWithoutObject(
   repo: CheckpointRepo,
 ): Promise<{ missing: string[]; ids: string[]; entries: number }> {
-  const listed = await runGitBuffer(repo, ['ls-files', '-z', '-v', '-s']);
-  const entries = parseIndexEntries(decodeBytes(listed.stdout)).filter((e) => e.mode !== GITLINK_MODE);
+  const entries = (await readIndexEntries(repo)).filter((e) => e.mode !== GITLINK_MODE);
   const answers = await batchCheck(repo, [...new Set(entries.map((e) => e.oid))]);
   const gone = new Set(answers.filter((a) => !a.found).map((a) => a.name));
   return {

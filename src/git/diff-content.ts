@@ -11,14 +11,14 @@ import { CatFileScanner, type ScanMode, type ScannedObject } from './parsers/cat
 import { runGitStream, type GitOptions } from './runner.js';
 
 /** core.bigFileThreshold as provenance pins it (git's default): git's diff takes a larger blob as binary. */
-export const BIG_FILE_BYTES = 512 * 1024 * 1024;
+const BIG_FILE_BYTES = 512 * 1024 * 1024;
 
 /**
  * Settings of command scope for provenance's `diff-tree` and `blame`: the repository's own
  * `core.bigFileThreshold` would make a text file binary, and `diff.indentHeuristic=false` moves
  * the lines a diff or blame gives a commit; both pinned to git's defaults.
  */
-const PINNED = ['core.bigFileThreshold=512m', 'diff.indentHeuristic=true'] as const;
+const PINNED = [`core.bigFileThreshold=${BIG_FILE_BYTES}`, 'diff.indentHeuristic=true'];
 
 /** `repo` with the pinned settings added (after its own: command scope, so they win). */
 export function pinnedFor(repo: GitOptions): GitOptions {

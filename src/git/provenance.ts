@@ -162,7 +162,11 @@ export async function diffTreePairs(
   paths: readonly string[] | null,
   context = 0,
 ): Promise<PairDiff[]> {
-  const diffs = await textDiffs(repo, pairs, paths, context);
+  return withBinaryHunksOff(repo, await textDiffs(repo, pairs, paths, context));
+}
+
+/** `diffs` with no hunks for a file whose blob is binary by content (one `cat-file` for blobs not seen yet). */
+async function withBinaryHunksOff(repo: GitOptions, diffs: PairDiff[]): Promise<PairDiff[]> {
   const blobs = diffs.flatMap((d) =>
     d.files.flatMap((f) =>
       [
@@ -218,7 +222,8 @@ export async function diffTreePairsPicked(
   paths: readonly string[],
   context = 0,
 ): Promise<PairDiff[]> {
-  return picked(await diffTreePairs(repo, pairs, null, context), paths);
+  // Picked before the binary check: only the kept files' blobs are read.
+  return withBinaryHunksOff(repo, picked(await textDiffs(repo, pairs, null, context), paths));
 }
 
 function picked(diffs: readonly PairDiff[], paths: readonly string[]): PairDiff[] {
@@ -373,17 +378,16 @@ export async function parentsSeen(
  * The commits of `nodes` whose object names parents that git does not take them to have (a shallow
  * clone's boundary), each with its first parent: blame gives such a commit every older line, even
  * when the parent came in by other refs (a run's, an anchor's) and the commit's own change can be
- * worked out. Not shallow: none, and no git process.
+ * worked out. `seen`: parentsSeen of them (null when the clone is not shallow: none).
  */
-export async function hiddenParents(repo: Repo, nodes: readonly CommitNode[]): Promise<Map<string, string>> {
-  const parented = nodes.filter((n) => n.parents.length > 0);
-  const seen = await parentsSeen(
-    repo,
-    parented.map((n) => n.commit),
-  );
+export function hiddenParents(
+  nodes: readonly CommitNode[],
+  seen: ReadonlyMap<string, string[]> | null,
+): Map<string, string> {
   const out = new Map<string, string>();
-  for (const n of seen === null ? [] : parented)
-    if (seen?.get(n.commit)?.join(' ') !== n.parents.join(' ')) out.set(n.commit, n.parents[0] as string);
+  for (const n of seen === null ? [] : nodes)
+    if (n.parents.length > 0 && seen?.get(n.commit)?.join(' ') !== n.parents.join(' '))
+      out.set(n.commit, n.parents[0] as string);
   return out;
 }
 

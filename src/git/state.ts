@@ -129,7 +129,7 @@ export function excludedBy(excludes: readonly string[]): (path: string) => boole
 export type HiddenUncompared = UncomparedEntry & { onDisk: 'file' | 'symlink' | 'other' | 'absent' };
 
 /** Every index entry with its mark and mode (`ls-files -z -v -s`), for listUncompared and submoduleChanges. */
-export async function readIndexEntries(repo: Repo): Promise<IndexEntry[]> {
+export async function readIndexEntries(repo: GitOptions): Promise<IndexEntry[]> {
   return parseIndexEntries(decodeBytes((await runGitBuffer(repo, ['ls-files', '-z', '-v', '-s'])).stdout));
 }
 

@@ -40,7 +40,7 @@ export const PATCH_ARGS: readonly string[] = [
  */
 export async function unifiedDiff(repo: GitOptions, from: string | null, to: string): Promise<string> {
   const trees = await resolveDiffTrees(repo, from, to);
-  const out = await withObjectsOnly(repo, (git) => runGitBuffer(git, [...PATCH_ARGS, trees.from, trees.to]));
+  const out = await patchOf(repo, trees, (git, args) => runGitBuffer(git, args));
   return out.stdout.toString('utf8');
 }
 
@@ -55,9 +55,7 @@ export async function streamUnifiedDiff(
   consume: (patch: AsyncIterable<Buffer>) => Promise<void>,
 ): Promise<void> {
   const trees = await resolveDiffTrees(repo, from, to);
-  await withObjectsOnly(repo, (git) =>
-    runGitStream(git, [...PATCH_ARGS, trees.from, trees.to], (stdout) => consume(stdout)),
-  );
+  await patchOf(repo, trees, (git, args) => runGitStream(git, args, (stdout) => consume(stdout)));
 }
 
 /**
@@ -85,7 +83,7 @@ export async function writeTreeDiffToFile(
 ): Promise<PatchFile> {
   const path = resolve(file);
   const bytes = await replaceFileAtomic(path, (temp) =>
-    withObjectsOnly(repo, (git) => runGitToFile(git, [...PATCH_ARGS, trees.from, trees.to], temp, limit)),
+    patchOf(repo, trees, (git, args) => runGitToFile(git, args, temp, limit)),
   );
   return { path, bytes };
 }
@@ -97,8 +95,8 @@ export async function writeTreeDiffToFile(
 export async function treeDiffSha256(repo: GitOptions, trees: DiffTrees): Promise<string> {
   const hash = createHash('sha256');
   const collect = collectEvery();
-  await withObjectsOnly(repo, (git) =>
-    runGitStream(git, [...PATCH_ARGS, trees.from, trees.to], async (stdout) => {
+  await patchOf(repo, trees, (git, args) =>
+    runGitStream(git, args, async (stdout) => {
       for await (const chunk of stdout) {
         hash.update(chunk as Buffer);
         collect((chunk as Buffer).length);
@@ -114,8 +112,8 @@ export async function treeDiffSha256(repo: GitOptions, trees: DiffTrees): Promis
  */
 export async function treeDiffSize(repo: GitOptions, trees: DiffTrees, maxBytes: number): Promise<number> {
   let seen = 0;
-  await withObjectsOnly(repo, (git) =>
-    runGitStream(git, [...PATCH_ARGS, trees.from, trees.to], async (stdout) => {
+  await patchOf(repo, trees, (git, args) =>
+    runGitStream(git, args, async (stdout) => {
       for await (const chunk of stdout) {
         seen += (chunk as Buffer).length;
         if (seen > maxBytes)
@@ -148,4 +146,16 @@ export async function generateUnifiedDiff(
   return opts === undefined
     ? unifiedDiff(repo, from, to)
     : writeUnifiedDiffToFile(repo, from, to, opts.outputFile);
+}
+
+/**
+ * Every patch between two trees is read through here: PATCH_ARGS, from the objects alone
+ * (withObjectsOnly), so no work-tree `.gitattributes` changes a byte of it.
+ */
+function patchOf<T>(
+  repo: GitOptions,
+  trees: DiffTrees,
+  run: (git: GitOptions, args: string[]) => Promise<T>,
+): Promise<T> {
+  return withObjectsOnly(repo, (git) => run(git, [...PATCH_ARGS, trees.from, trees.to]));
 }

@@ -5,10 +5,8 @@
  */
 export { computeAnchor, computeAnchors, anchorRange, type AnchorOptions } from './anchor.js';
 export { computeTrace, traceWithWip, type TraceOptions } from './trace.js';
-export { toAgentTrace } from './agent-trace.js';
 export { verifyAnchor } from './verify-anchor.js';
 export { writeCommitStatement } from './attest-commit.js';
 export { provenanceSources, type ProvenanceSources } from './sources.js';
 export { AnchorStore } from './anchor-store.js';
-export { sameAnchor, anchorDifferences } from './compare.js';
 export { newestVerdicts } from './gates.js';

@@ -140,11 +140,10 @@ export async function traceWithWip(
     opts.shortcut === false
       ? new Map<string, Iteration>()
       : ancestryShortcut(path, names, touched, blamed, text);
+  // The parents git sees (a shallow clone only: one rev-list), for the shortcut and the boundary below.
+  const seen = parentsSeen(repo, blamed);
   if (shortcut.size > 0) {
-    const [binary, parents] = await Promise.all([
-      binaryDiffs(repo, path, shortcut),
-      parentsSeen(repo, [...shortcut.keys()]),
-    ]);
+    const [binary, parents] = await Promise.all([binaryDiffs(repo, path, shortcut), seen]);
     // A change git's diff takes as binary (by content: no attribute counts) has no lines: the engine says so.
     for (const commit of binary) shortcut.delete(commit);
     // A shallow clone's boundary is a root to blame, which gives it the older lines too (grafts: never read).
@@ -155,7 +154,7 @@ export async function traceWithWip(
   const rest = blamed.filter((c) => !shortcut.has(c));
   // A shallow boundary whose parent came in by other refs: blame gave it the older lines too.
   const restNodes = rest.flatMap((c) => nodes.get(c) ?? []);
-  const hidden = await hiddenParents(repo, restNodes);
+  const hidden = hiddenParents(restNodes, await seen);
   let linkWith = touched;
   let linked = rest;
   // A run that names the file but that a shallow boundary cuts off here is no chain: a blamed

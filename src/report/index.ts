@@ -25,8 +25,6 @@ import { buildRunReport } from './model.js';
 import { DiffBudget, fileDiffs, type DiffLimits, type FileDiffText } from './patches.js';
 
 export { buildRunReport } from './model.js';
-export { renderMarkdown } from './markdown.js';
-export { renderDotenv } from './dotenv.js';
 export type { DiffLimits } from './patches.js';
 
 export interface ReportOptions {

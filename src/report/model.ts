@@ -126,8 +126,12 @@ async function pickRun(snapshotter: Snapshotter, runId: string | undefined): Pro
   // One home serves many projects: with -C, the most recent run recorded in that workspace, not
   // another project's run verified against it; a -C where no run was recorded (a clone beside
   // the original) takes the most recent of all, as without -C.
-  const local = await Promise.all(recent.map((run) => snapshotter.withLocalWorkspace(run)));
-  return local.find((run, i) => run.workspace === recent[i]?.workspace) ?? (local[0] as RunRecord);
+  // Newest first, so the usual case (the newest run is this workspace's) looks up one path.
+  for (const run of recent) {
+    const local = await snapshotter.withLocalWorkspace(run);
+    if (local.workspace === run.workspace) return local;
+  }
+  return snapshotter.withLocalWorkspace(recent[0] as RunRecord);
 }
 
 /**

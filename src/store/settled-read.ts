@@ -16,7 +16,7 @@ async function recordDirs(home: string): Promise<string[]> {
 }
 
 /** The identity and last change of each record directory: equal before and after a read, no writer touched them meanwhile. */
-export async function storeGeneration(home: string): Promise<string> {
+async function storeGeneration(home: string): Promise<string> {
   const stamps = await Promise.all(
     (await recordDirs(home)).map(async (dir) => {
       const st = await lstat(dir, { bigint: true }).catch(() => null);
