@@ -1,8 +1,6 @@
-import { constants } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
-import type { Stats } from 'node:fs';
 import { GitFailedError, UnsafeWorkspaceError } from '../errors.js';
 import { decodeBytes, fsPath } from '../fs/path-bytes.js';
+import { readRegularFile } from '../fs/regular-file.js';
 import { parseConfigEntries } from './hardening.js';
 import { runGitBuffer, type GitOptions } from './runner.js';
 
@@ -15,20 +13,9 @@ import { runGitBuffer, type GitOptions } from './runner.js';
  * the open itself is non-blocking, and checked again, in case it was swapped in between).
  */
 export async function readConfigFile(file: string, workspace: string): Promise<Buffer | null> {
-  const path = fsPath(file);
-  const info = await stat(path).catch(() => null);
-  if (info === null || info.isDirectory()) return null;
-  if (!info.isFile()) throw notRegular(file, info, workspace);
-  const flags = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
-  const handle = await open(path, flags).catch(() => null);
-  if (handle === null) return null;
-  try {
-    const opened = await handle.stat();
-    if (!opened.isFile()) throw notRegular(file, opened, workspace);
-    return await handle.readFile();
-  } finally {
-    await handle.close();
-  }
+  const read = await readRegularFile(fsPath(file));
+  if (read !== null && 'special' in read) throw notRegular(file, read.special, workspace);
+  return read?.bytes ?? null;
 }
 
 /**
@@ -56,8 +43,7 @@ export async function configEntries(
   }
 }
 
-function notRegular(file: string, info: Stats, workspace: string): UnsafeWorkspaceError {
-  const kind = info.isFIFO() ? 'FIFO' : info.isSocket() ? 'socket' : 'device';
+function notRegular(file: string, kind: string, workspace: string): UnsafeWorkspaceError {
   return new UnsafeWorkspaceError(
     `the git config file ${JSON.stringify(file)} of ${workspace} is a ${kind}, not a regular file: git would read whatever a program writes into it, drivers included, after agentgate checked it; refusing the repository: make it a regular file, or remove the include that names it`,
     { details: { workspace, configFile: file, kind } },

@@ -1,5 +1,5 @@
-import { constants, type Stats } from 'node:fs';
-import { lstat, open, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   FilterUnsupportedError,
@@ -8,6 +8,7 @@ import {
   type AgentgateError,
 } from '../errors.js';
 import { commonDir } from '../fs/git-locks.js';
+import { readRegularFile } from '../fs/regular-file.js';
 
 /** Where a repository's attributes are read from (see assertNoRefusedFilter). */
 export interface AttributeSources {
@@ -91,20 +92,11 @@ function filtersNamed(text: string): string[] {
  * checked again on the descriptor.
  */
 async function attributesText(file: string, follow: boolean, workspace: string): Promise<string> {
-  const info = await (follow ? stat(file) : lstat(file)).catch(() => null);
-  if (info === null || info.isDirectory() || info.isSymbolicLink() || (await isDevNull(info))) return '';
-  if (!info.isFile()) throw notRegular(file, info, workspace);
-  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY).catch(
-    () => null,
-  );
-  if (handle === null) return '';
-  try {
-    const opened = await handle.stat();
-    if (!opened.isFile()) throw notRegular(file, opened, workspace);
-    return await handle.readFile('utf8');
-  } finally {
-    await handle.close();
-  }
+  const read = await readRegularFile(file, follow);
+  if (read === null) return '';
+  if ('bytes' in read) return read.bytes.toString('utf8');
+  if (await isDevNull(read.stats)) return '';
+  throw notRegular(file, read.special, workspace);
 }
 
 async function isDevNull(info: Stats): Promise<boolean> {
@@ -113,8 +105,7 @@ async function isDevNull(info: Stats): Promise<boolean> {
   return devNull !== null && devNull.rdev === info.rdev;
 }
 
-function notRegular(file: string, info: Stats, workspace: string): UnsafeWorkspaceError {
-  const kind = info.isFIFO() ? 'FIFO' : info.isSocket() ? 'socket' : 'device';
+function notRegular(file: string, kind: string, workspace: string): UnsafeWorkspaceError {
   return new UnsafeWorkspaceError(
     `the attributes file ${file} of ${workspace} is a ${kind}, not a regular file: reading it would wait for a writer for ever, or never end (git's own add included); make it a regular file or remove it (for core.attributesFile: unset it, or point it at /dev/null)`,
     { details: { workspace, attributes: file, kind } },
