@@ -4950,7 +4950,7 @@ var init_report_format = __esm({
 });
 
 // types/library.ts
-var DirSetting, HomeArg, WorkspaceArg, FileArg, IterationNumber, PositiveCount, TextArg, OptionalTextArg, TextsArg, strings, environment, optionalText, optionalFlag, options, SnapshotterOptionsArg, snapshotterOptions, SnapshotterArg, GatesSnapshotterArg, FunctionArg, optionalDate, beforeFields, afterFields, BeforeOptionsArg, AfterOptionsArg, BeforeStateArg, agentArgv, IterateOptionsArg, SnapshotArg, VerifyTargetArg, GetSnapshotOptionsArg, ListByRunOptionsArg, CherryPickOptionsArg, echo, gateOutputFields, MinTests, ExitCode, GateRunOptionsArg, GateRecordOptionsArg, GateReplayOptionsArg, GateListFilterArg, GateVerifyOptionsArg, CheckpointsOptionsArg, TrackOptionsArg, PromptNumberArg, PathsArg, PatchesArg, SessionRestoreOptionsArg, GcOptionsArg, SettingsOptionsArg, LoadConfigOptionsArg, AgentEventArg, hookFields, AgentHookOptionsArg, EventHookOptionsArg, HookAgentArg, HookInputArg, LogOutcomeArgs, hookInstallFields, hookRunner, HookInstallOptionsArg, HookUninstallOptionsArg, ReportFormatArg, ReportOptionsArg, DateArg, RepoArg, OpenRepoOptionsArg, recordSourceFields, RecordSourcesArg, ProvenanceSourcesArg, AnchorOptionsArg, TraceOptionsArg, CommitStatementOptionsArg;
+var DirSetting, HomeArg, WorkspaceArg, FileArg, IterationNumber, PositiveCount, TextArg, OptionalTextArg, TextsArg, strings, environment, optionalText, optionalFlag, options, SnapshotterOptionsArg, snapshotterOptions, SnapshotterArg, FunctionArg, optionalDate, beforeFields, afterFields, BeforeOptionsArg, AfterOptionsArg, BeforeStateArg, agentArgv, IterateOptionsArg, SnapshotArg, VerifyTargetArg, GetSnapshotOptionsArg, ListByRunOptionsArg, CherryPickOptionsArg, echo, gateOutputFields, MinTests, ExitCode, GateRunOptionsArg, GateRecordOptionsArg, GateReplayOptionsArg, GateListFilterArg, GateVerifyOptionsArg, CheckpointsOptionsArg, TrackOptionsArg, PromptNumberArg, PathsArg, PatchesArg, SessionRestoreOptionsArg, GcOptionsArg, SettingsOptionsArg, LoadConfigOptionsArg, AgentEventArg, hookFields, AgentHookOptionsArg, EventHookOptionsArg, HookAgentArg, HookInputArg, LogOutcomeArgs, hookInstallFields, hookRunner, HookInstallOptionsArg, HookUninstallOptionsArg, ReportFormatArg, ReportOptionsArg, DateArg, RepoArg, OpenRepoOptionsArg, recordSourceFields, RecordSourcesArg, ProvenanceSourcesArg, AnchorOptionsArg, TraceOptionsArg, CommitStatementOptionsArg;
 var init_library = __esm({
   "types/library.ts"() {
     "use strict";
@@ -4990,7 +4990,6 @@ var init_library = __esm({
     );
     snapshotterOptions = () => object({ home: string2(), artifactsDir: string2() });
     SnapshotterArg = deferred(() => object({ options: snapshotterOptions() }));
-    GatesSnapshotterArg = SnapshotterArg;
     FunctionArg = deferred(
       () => custom((f) => typeof f === "function", { error: "expected a function" })
     );
@@ -5808,6 +5807,33 @@ var init_path_bytes = __esm({
   }
 });
 
+// src/fs/regular-file.ts
+import { constants } from "node:fs";
+import { lstat as lstat4, open as open2, stat as stat3 } from "node:fs/promises";
+async function readRegularFile(path2, follow = true) {
+  const info = await (follow ? stat3(path2) : lstat4(path2)).catch(() => null);
+  if (info === null || info.isDirectory() || info.isSymbolicLink()) return null;
+  if (!info.isFile()) return special(info);
+  const handle = await open2(path2, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY).catch(
+    () => null
+  );
+  if (handle === null) return null;
+  try {
+    const opened = await handle.stat();
+    return opened.isFile() ? { bytes: await handle.readFile() } : special(opened);
+  } finally {
+    await handle.close();
+  }
+}
+function special(stats4) {
+  return { special: stats4.isFIFO() ? "FIFO" : stats4.isSocket() ? "socket" : "device", stats: stats4 };
+}
+var init_regular_file = __esm({
+  "src/fs/regular-file.ts"() {
+    "use strict";
+  }
+});
+
 // src/git/hardening.ts
 import { isAbsolute as isAbsolute3, join as join6 } from "node:path";
 function exactly(opts) {
@@ -6194,23 +6220,10 @@ var init_runner = __esm({
 });
 
 // src/git/config-file-read.ts
-import { constants } from "node:fs";
-import { open as open2, stat as stat3 } from "node:fs/promises";
 async function readConfigFile(file, workspace) {
-  const path2 = fsPath(file);
-  const info = await stat3(path2).catch(() => null);
-  if (info === null || info.isDirectory()) return null;
-  if (!info.isFile()) throw notRegular(file, info, workspace);
-  const flags = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
-  const handle = await open2(path2, flags).catch(() => null);
-  if (handle === null) return null;
-  try {
-    const opened = await handle.stat();
-    if (!opened.isFile()) throw notRegular(file, opened, workspace);
-    return await handle.readFile();
-  } finally {
-    await handle.close();
-  }
+  const read = await readRegularFile(fsPath(file));
+  if (read !== null && "special" in read) throw notRegular(file, read.special, workspace);
+  return read?.bytes ?? null;
 }
 async function configEntries(opts, file, text2, pattern) {
   const args = ["config", "--no-includes", "--file", "-", "-z", "--get-regexp", pattern];
@@ -6225,8 +6238,7 @@ async function configEntries(opts, file, text2, pattern) {
     );
   }
 }
-function notRegular(file, info, workspace) {
-  const kind = info.isFIFO() ? "FIFO" : info.isSocket() ? "socket" : "device";
+function notRegular(file, kind, workspace) {
   return new UnsafeWorkspaceError(
     `the git config file ${JSON.stringify(file)} of ${workspace} is a ${kind}, not a regular file: git would read whatever a program writes into it, drivers included, after agentgate checked it; refusing the repository: make it a regular file, or remove the include that names it`,
     { details: { workspace, configFile: file, kind } }
@@ -6243,6 +6255,7 @@ var init_config_file_read = __esm({
     "use strict";
     init_errors();
     init_path_bytes();
+    init_regular_file();
     init_hardening();
     init_runner();
   }
@@ -6530,7 +6543,7 @@ var init_git_dir_links = __esm({
 });
 
 // src/git/index-owner.ts
-import { lstat as lstat4 } from "node:fs/promises";
+import { lstat as lstat5 } from "node:fs/promises";
 import { join as join12 } from "node:path";
 async function indexIsOfWorkTree(topLevel, gitDir) {
   const { stdout } = await runGitBuffer({ cwd: topLevel, gitDir, workTree: topLevel }, [
@@ -6542,7 +6555,7 @@ async function indexIsOfWorkTree(topLevel, gitDir) {
   for (const { path: path2, ino } of indexEntries(decodeBytes(stdout))) {
     if (ino === 0n) continue;
     evidence = true;
-    const info = await lstat4(fsPath(join12(topLevel, path2)), { bigint: true }).catch(() => null);
+    const info = await lstat5(fsPath(join12(topLevel, path2)), { bigint: true }).catch(() => null);
     if (info !== null && BigInt.asUintN(32, info.ino) === ino) return true;
   }
   return evidence ? false : null;
@@ -6583,7 +6596,7 @@ __export(repo_exports, {
   resolveWorkspaceDir: () => resolveWorkspaceDir,
   userAttributesFile: () => userAttributesFile
 });
-import { lstat as lstat5, readdir as readdir3, readFile as readFile3, realpath as realpath3, stat as stat5 } from "node:fs/promises";
+import { lstat as lstat6, readdir as readdir3, readFile as readFile3, realpath as realpath3, stat as stat5 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
 import { dirname as dirname6, join as join13, resolve as resolve6, sep as sep3 } from "node:path";
 async function openRepo(dir, opts = {}) {
@@ -6713,7 +6726,7 @@ async function assertOwnIndex(topLevel, gitDir, refuse) {
 }
 async function dotGitOwner(dir) {
   for (let at = dir; ; at = dirname6(at)) {
-    const info = await lstat5(join13(at, ".git")).catch(() => null);
+    const info = await lstat6(join13(at, ".git")).catch(() => null);
     if (info !== null)
       return { dir: at, kind: info.isSymbolicLink() ? "link" : info.isFile() ? "file" : "dir" };
     if (dirname6(at) === at) return null;
@@ -6749,7 +6762,7 @@ async function initRepo(dir, branch, opts = {}) {
 }
 async function assertInitStaysHere(workspace) {
   const dotGit = join13(workspace, ".git");
-  const info = await lstat5(dotGit).catch(() => null);
+  const info = await lstat6(dotGit).catch(() => null);
   if (info === null) return;
   const inside = info.isDirectory() ? (await readdir3(dotGit, { withFileTypes: true }).catch(() => [])).find((e) => e.isSymbolicLink()) : void 0;
   if (info.isDirectory() && inside === void 0) {
@@ -8282,7 +8295,7 @@ var init_diff_content = __esm({
     init_cat_file_scan();
     init_runner();
     BIG_FILE_BYTES = 512 * 1024 * 1024;
-    PINNED = ["core.bigFileThreshold=512m", "diff.indentHeuristic=true"];
+    PINNED = [`core.bigFileThreshold=${BIG_FILE_BYTES}`, "diff.indentHeuristic=true"];
     known = /* @__PURE__ */ new WeakMap();
     MAX_KNOWN = 1e5;
   }
@@ -8441,7 +8454,7 @@ var init_blame_porcelain = __esm({
 });
 
 // src/git/provenance.ts
-import { lstat as lstat6 } from "node:fs/promises";
+import { lstat as lstat7 } from "node:fs/promises";
 import { join as join16 } from "node:path";
 async function parentTrees(repo, nodes, known2) {
   const empty = nodes.some((n) => n.parents.length === 0) ? await emptyTreeId(repo) : "";
@@ -8516,7 +8529,9 @@ async function readCommitNodes(repo, commits, later) {
   return out;
 }
 async function diffTreePairs(repo, pairs, paths, context = 0) {
-  const diffs = await textDiffs(repo, pairs, paths, context);
+  return withBinaryHunksOff(repo, await textDiffs(repo, pairs, paths, context));
+}
+async function withBinaryHunksOff(repo, diffs) {
   const blobs = diffs.flatMap(
     (d) => d.files.flatMap(
       (f) => [
@@ -8554,7 +8569,7 @@ async function textDiffs(repo, pairs, paths, context) {
   return pairs.map((p, i) => ({ ...p, files: results.flatMap((r) => r[i]?.files ?? []) }));
 }
 async function diffTreePairsPicked(repo, pairs, paths, context = 0) {
-  return picked(await diffTreePairs(repo, pairs, null, context), paths);
+  return withBinaryHunksOff(repo, picked(await textDiffs(repo, pairs, null, context), paths));
 }
 function picked(diffs, paths) {
   const wanted = new Set(paths);
@@ -8656,20 +8671,16 @@ async function parentsSeen(repo, commits) {
   }
   return out;
 }
-async function hiddenParents(repo, nodes) {
-  const parented = nodes.filter((n) => n.parents.length > 0);
-  const seen = await parentsSeen(
-    repo,
-    parented.map((n) => n.commit)
-  );
+function hiddenParents(nodes, seen) {
   const out = /* @__PURE__ */ new Map();
-  for (const n of seen === null ? [] : parented)
-    if (seen?.get(n.commit)?.join(" ") !== n.parents.join(" ")) out.set(n.commit, n.parents[0]);
+  for (const n of seen === null ? [] : nodes)
+    if (n.parents.length > 0 && seen?.get(n.commit)?.join(" ") !== n.parents.join(" "))
+      out.set(n.commit, n.parents[0]);
   return out;
 }
 async function isShallow(repo) {
   const common = await commonDir(repo.gitDir);
-  return lstat6(join16(common, "shallow")).then(
+  return lstat7(join16(common, "shallow")).then(
     () => true,
     () => false
   );
@@ -10158,14 +10169,14 @@ function blobClaim(node, f, r, brought, names2 = [f.file.entry.path]) {
   return best;
 }
 async function patchIdClaims(repo, links, replays, paths, brought) {
-  const open13 = links.flatMap(
+  const open12 = links.flatMap(
     (l) => l.files.flatMap(
       (f) => replays.filter((r) => !f.claims.some((c) => c.runId === r.chain.runId)).map((r) => ({ l, f, r }))
     )
   );
-  if (open13.length === 0) return;
+  if (open12.length === 0) return;
   const pairs = /* @__PURE__ */ new Map();
-  for (const { r } of open13) {
+  for (const { r } of open12) {
     const first = r.chain.iterations[0];
     const starts = [first.wip?.base.tree ?? first.before.tree, ...first.wip ? [first.wip.commit.tree] : []];
     for (const it of r.chain.iterations)
@@ -10177,7 +10188,7 @@ async function patchIdClaims(repo, links, replays, paths, brought) {
   const runIds = diffs.flatMap(
     (d, i) => d.files.map((file) => ({ it: list5[i].it, file, id: changeId(file) }))
   );
-  for (const { l, f, r } of open13) {
+  for (const { l, f, r } of open12) {
     const id2 = changeId(f.file);
     if (id2 === null) continue;
     const match = runIds.filter(
@@ -10200,7 +10211,7 @@ async function patchIdClaims(repo, links, replays, paths, brought) {
   }
 }
 async function lineClaims(repo, links, replays, paths) {
-  const open13 = [];
+  const open12 = [];
   for (const l of links)
     for (const f of l.files) {
       if (f.added.length === 0) continue;
@@ -10210,20 +10221,20 @@ async function lineClaims(repo, links, replays, paths) {
         for (const name2 of names2) {
           const v = versions(r, name2).find((x) => x.state.blob !== null);
           if (v === void 0) continue;
-          if (v.state.origins.some((o) => o !== null)) open13.push({ l, f, r, v, name: name2 });
+          if (v.state.origins.some((o) => o !== null)) open12.push({ l, f, r, v, name: name2 });
           break;
         }
       }
     }
-  if (open13.length === 0) return;
+  if (open12.length === 0) return;
   const pairs = /* @__PURE__ */ new Map();
-  for (const o of open13)
+  for (const o of open12)
     pairs.set(`${o.v.commit.tree} ${o.l.node.tree}`, { from: o.v.commit.tree, to: o.l.node.tree });
-  const asked = open13.flatMap((o) => [o.f.file.entry.path, o.name]);
+  const asked = open12.flatMap((o) => [o.f.file.entry.path, o.name]);
   const openPaths = [...new Set(asked)].filter((p) => paths.includes(p));
   const diffs = await diffTreePairs(repo, [...pairs.values()], openPaths);
   const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
-  for (const { l, f, r, v, name: name2 } of open13) {
+  for (const { l, f, r, v, name: name2 } of open12) {
     const path2 = f.file.entry.path;
     const change = (byPair.get(`${v.commit.tree} ${l.node.tree}`) ?? []).find(
       (x) => x.entry.path === path2 && (x.entry.oldPath ?? path2) === name2
@@ -11494,15 +11505,12 @@ import { createHash as createHash3 } from "node:crypto";
 import { resolve as resolve10 } from "node:path";
 async function unifiedDiff(repo, from, to) {
   const trees = await resolveDiffTrees(repo, from, to);
-  const out = await withObjectsOnly(repo, (git) => runGitBuffer(git, [...PATCH_ARGS, trees.from, trees.to]));
+  const out = await patchOf(repo, trees, (git, args) => runGitBuffer(git, args));
   return out.stdout.toString("utf8");
 }
 async function streamUnifiedDiff(repo, from, to, consume) {
   const trees = await resolveDiffTrees(repo, from, to);
-  await withObjectsOnly(
-    repo,
-    (git) => runGitStream(git, [...PATCH_ARGS, trees.from, trees.to], (stdout) => consume(stdout))
-  );
+  await patchOf(repo, trees, (git, args) => runGitStream(git, args, (stdout) => consume(stdout)));
 }
 async function writeUnifiedDiffToFile(repo, from, to, file) {
   return writeTreeDiffToFile(repo, await resolveDiffTrees(repo, from, to), file);
@@ -11511,16 +11519,17 @@ async function writeTreeDiffToFile(repo, trees, file, limit = {}) {
   const path2 = resolve10(file);
   const bytes = await replaceFileAtomic(
     path2,
-    (temp) => withObjectsOnly(repo, (git) => runGitToFile(git, [...PATCH_ARGS, trees.from, trees.to], temp, limit))
+    (temp) => patchOf(repo, trees, (git, args) => runGitToFile(git, args, temp, limit))
   );
   return { path: path2, bytes };
 }
 async function treeDiffSha256(repo, trees) {
   const hash2 = createHash3("sha256");
   const collect2 = collectEvery();
-  await withObjectsOnly(
+  await patchOf(
     repo,
-    (git) => runGitStream(git, [...PATCH_ARGS, trees.from, trees.to], async (stdout) => {
+    trees,
+    (git, args) => runGitStream(git, args, async (stdout) => {
       for await (const chunk of stdout) {
         hash2.update(chunk);
         collect2(chunk.length);
@@ -11531,9 +11540,10 @@ async function treeDiffSha256(repo, trees) {
 }
 async function treeDiffSize(repo, trees, maxBytes) {
   let seen = 0;
-  await withObjectsOnly(
+  await patchOf(
     repo,
-    (git) => runGitStream(git, [...PATCH_ARGS, trees.from, trees.to], async (stdout) => {
+    trees,
+    (git, args) => runGitStream(git, args, async (stdout) => {
       for await (const chunk of stdout) {
         seen += chunk.length;
         if (seen > maxBytes)
@@ -11544,6 +11554,9 @@ async function treeDiffSize(repo, trees, maxBytes) {
     })
   );
   return seen;
+}
+function patchOf(repo, trees, run) {
+  return withObjectsOnly(repo, (git) => run(git, [...PATCH_ARGS, trees.from, trees.to]));
 }
 var PATCH_ARGS;
 var init_unified_diff = __esm({
@@ -12112,26 +12125,33 @@ var init_trace_ancestry = __esm({
 });
 
 // src/provenance/trace-unnamed.ts
-async function unnamedFile(src, repo, lines, rest, nodes, runIds) {
+async function unnamedFile(src, repo, lines, rest, hidden, nodes, runIds) {
   let every;
   const load = () => every ??= loadRunChains(src, repo, runIds);
-  const cut2 = await assertNoRunBeyondBoundary(repo, lines, rest, nodes, async () => (await load()).chains);
-  const open13 = new Set(rest.filter((c) => !cut2.has(c)));
-  if (open13.size === 0) return { chains: [], commits: [] };
+  const cut2 = await assertNoRunBeyondBoundary(
+    repo,
+    lines,
+    rest,
+    hidden,
+    nodes,
+    async () => (await load()).chains
+  );
+  const open12 = new Set(rest.filter((c) => !cut2.has(c)));
+  if (open12.size === 0) return { chains: [], commits: [] };
   const { chains, nodes: theirs } = await load();
   for (const [commit, node] of theirs) if (!nodes.has(commit)) nodes.set(commit, node);
   const versions2 = new Map(
-    lines.filter((l) => open13.has(l.commit)).map((l) => [`${l.commit}\0${l.filename}`, { commit: l.commit, path: l.filename }])
+    lines.filter((l) => open12.has(l.commit)).map((l) => [`${l.commit}\0${l.filename}`, { commit: l.commit, path: l.filename }])
   );
   return aliasedBlamed(repo, [...versions2.values()], chains);
 }
-async function assertNoRunBeyondBoundary(repo, lines, commits, nodes, chains) {
+async function assertNoRunBeyondBoundary(repo, lines, commits, hidden, nodes, chains) {
   if (commits.length === 0 || !await isShallow(repo)) return /* @__PURE__ */ new Set();
-  const blamed = commits.flatMap((c) => nodes.get(c) ?? []);
-  const [missing, hidden] = await Promise.all([
-    missingParents(repo, blamed, nodes),
-    hiddenParents(repo, blamed)
-  ]);
+  const missing = await missingParents(
+    repo,
+    commits.flatMap((c) => nodes.get(c) ?? []),
+    nodes
+  );
   const cut2 = new Map([...hidden, ...missing]);
   if (cut2.size === 0) return /* @__PURE__ */ new Set();
   const runs3 = await chains();
@@ -12276,11 +12296,9 @@ async function traceWithWip(src, repo, givenPath, opts = {}) {
   const verdicts = new Map(touched.map((c) => [c.runId, newestVerdicts(src, c.runId)]));
   for (const v of verdicts.values()) v.catch(() => void 0);
   const shortcut = opts.shortcut === false ? /* @__PURE__ */ new Map() : ancestryShortcut(path2, names2, touched, blamed, text2);
+  const seen = parentsSeen(repo, blamed);
   if (shortcut.size > 0) {
-    const [binary, parents] = await Promise.all([
-      binaryDiffs(repo, path2, shortcut),
-      parentsSeen(repo, [...shortcut.keys()])
-    ]);
+    const [binary, parents] = await Promise.all([binaryDiffs(repo, path2, shortcut), seen]);
     for (const commit of binary) shortcut.delete(commit);
     if (parents !== null) {
       for (const [commit, it] of shortcut)
@@ -12288,22 +12306,18 @@ async function traceWithWip(src, repo, givenPath, opts = {}) {
     }
   }
   const rest = blamed.filter((c) => !shortcut.has(c));
-  const hidden = await hiddenParents(
-    repo,
-    rest.flatMap((c) => nodes.get(c) ?? [])
-  );
+  const restNodes = rest.flatMap((c) => nodes.get(c) ?? []);
+  const hidden = hiddenParents(restNodes, await seen);
   let linkWith = touched;
   let linked = rest;
   if (touched.length === 0 && rest.length > 0) {
     if (recorded) {
-      await parentTrees(
-        repo,
-        rest.flatMap((c) => nodes.get(c) ?? []),
-        nodes
-      );
+      await parentTrees(repo, restNodes, nodes);
       for (const [commit, parent] of hidden) throw missingParent(commit, parent, BEYOND_BOUNDARY);
-    } else
-      ({ chains: linkWith, commits: linked } = await unnamedFile(src, repo, lines, rest, nodes, opts.runIds));
+    } else {
+      const unnamed2 = await unnamedFile(src, repo, lines, rest, hidden, nodes, opts.runIds);
+      ({ chains: linkWith, commits: linked } = unnamed2);
+    }
   }
   for (const c of linkWith)
     if (!verdicts.has(c.runId)) {
@@ -13022,7 +13036,7 @@ var init_run_snapshots = __esm({
 });
 
 // src/store/settled-read.ts
-import { lstat as lstat7, readdir as readdir9 } from "node:fs/promises";
+import { lstat as lstat8, readdir as readdir9 } from "node:fs/promises";
 import { join as join24 } from "node:path";
 async function recordDirs(home) {
   const { runs: runs3, snapshots, gates } = layout(home);
@@ -13032,7 +13046,7 @@ async function recordDirs(home) {
 async function storeGeneration(home) {
   const stamps = await Promise.all(
     (await recordDirs(home)).map(async (dir) => {
-      const st = await lstat7(dir, { bigint: true }).catch(() => null);
+      const st = await lstat8(dir, { bigint: true }).catch(() => null);
       return st === null ? `${dir}:none` : `${dir}:${st.ino}:${st.mtimeNs}:${st.ctimeNs}`;
     })
   );
@@ -13060,9 +13074,555 @@ var init_settled_read = __esm({
   }
 });
 
-// src/git/nested-repos.ts
-import { appendFile as appendFile2, lstat as lstat8, mkdir as mkdir4 } from "node:fs/promises";
+// src/git/apply-check.ts
+import { mkdtemp as mkdtemp5, rm as rm10 } from "node:fs/promises";
+import { tmpdir as tmpdir5 } from "node:os";
 import { join as join25 } from "node:path";
+async function treeAfterApplying(repo, base, patchFile) {
+  const dir = await mkdtemp5(join25(tmpdir5(), "agentgate-apply-"));
+  const scratch = { ...repo, indexFile: join25(dir, "index") };
+  try {
+    await runGit(scratch, ["read-tree", `${base}^{tree}`]);
+    await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
+    return (await runGit(scratch, ["write-tree"])).stdout.trim();
+  } finally {
+    await rm10(dir, { recursive: true, force: true });
+  }
+}
+var init_apply_check = __esm({
+  "src/git/apply-check.ts"() {
+    "use strict";
+    init_runner();
+  }
+});
+
+// src/git/commit-info.ts
+async function getCommitInfo(repo, rev) {
+  assertRevisionSyntax(rev);
+  const { stdout } = await runGitBuffer(repo, ["cat-file", "--batch"], { input: `${rev}^{commit}
+` });
+  const eol = stdout.indexOf(10);
+  const header = /^([0-9a-f]+) commit (\d+)$/.exec(stdout.subarray(0, Math.max(eol, 0)).toString("utf8"));
+  if (!header) {
+    await resolveRevision(repo, rev, "commit");
+    throw new RevisionNotFoundError(`commit ${rev} could not be read`, { details: { rev } });
+  }
+  const size = Number(header[2]);
+  const body = stdout.subarray(eol + 1, eol + 1 + size);
+  if (body.length !== size)
+    throw new GitOutputUnparseableError(`git cat-file returned a truncated commit for ${rev}`, {
+      details: { args: ["cat-file", "--batch"], rev }
+    });
+  return parseCommitObject(assertGitId(header[1], "cat-file --batch"), body);
+}
+function parseCommitObject(sha, raw) {
+  const text2 = decode2(raw);
+  const split = text2.indexOf("\n\n");
+  const headerText = split < 0 ? text2.replace(/\n$/, "") : text2.slice(0, split);
+  const message = split < 0 ? "" : text2.slice(split + 2).replace(/\n$/, "");
+  const parents = [];
+  let author = null;
+  for (const line of headerText.split("\n")) {
+    if (line.startsWith(" ")) continue;
+    const space = line.indexOf(" ");
+    const key = space < 0 ? line : line.slice(0, space);
+    const value = space < 0 ? "" : line.slice(space + 1);
+    if (key === "parent") parents.push(assertGitId(value, "cat-file commit"));
+    else if (key === "author" && author === null) author = parseIdent(value, sha);
+  }
+  if (author === null) throw badCommit(sha, "no author header");
+  return { sha, message, author: author.ident, date: author.date, parents };
+}
+function decode2(raw) {
+  const end = raw.indexOf("\n\n");
+  const headers = raw.subarray(0, end < 0 ? raw.length : end).toString("latin1");
+  const label = /(?:^|\n)encoding ([^\n]+)/.exec(headers)?.[1];
+  if (label !== void 0) {
+    try {
+      return new TextDecoder(label.trim()).decode(raw);
+    } catch {
+    }
+  }
+  return raw.toString("utf8");
+}
+function parseIdent(value, sha) {
+  const m = /^(.*) (-?\d+) ([+-])(\d{2})(\d{2})$/.exec(value);
+  if (!m) throw badCommit(sha, `unreadable author line ${JSON.stringify(value)}`);
+  const [, ident, epoch, sign, hh, mm] = m;
+  const offsetMinutes = (sign === "-" ? -1 : 1) * (Number(hh) * 60 + Number(mm));
+  const local = new Date((Number(epoch) + offsetMinutes * 60) * 1e3);
+  if (Number.isNaN(local.getTime())) throw badCommit(sha, `author date out of range: ${epoch}`);
+  const iso = local.toISOString().replace(/\.\d{3}Z$/, "");
+  return { ident, date: `${iso}${sign === "-" && offsetMinutes !== 0 ? "-" : "+"}${hh}:${mm}` };
+}
+function badCommit(sha, reason) {
+  return new GitOutputUnparseableError(`commit ${sha} is malformed: ${reason}`, {
+    details: { args: ["cat-file", "commit", sha], reason }
+  });
+}
+var init_commit_info = __esm({
+  "src/git/commit-info.ts"() {
+    "use strict";
+    init_errors();
+    init_ids2();
+    init_refs();
+    init_runner();
+  }
+});
+
+// src/snapshotter/core.ts
+function iterationRef(runId, iteration) {
+  return `${RUNS_PREFIX}${runId}/iteration-${iteration}`;
+}
+function wipRef(runId, sha) {
+  return `${RUNS_PREFIX}${runId}/wip-${sha}`;
+}
+var DEFAULT_BRANCH, RUNS_PREFIX;
+var init_core3 = __esm({
+  "src/snapshotter/core.ts"() {
+    "use strict";
+    DEFAULT_BRANCH = "main";
+    RUNS_PREFIX = "refs/agentgate/runs/";
+  }
+});
+
+// src/snapshotter/restart-check.ts
+async function restartContradiction(r, iterations, repo) {
+  const ordered = [...iterations].sort((a, b) => a.iteration - b.iteration);
+  const next = ordered.find((s) => s.iteration > r.lastIteration);
+  if (next === void 0) return null;
+  const point = restartPoint(ordered, r.from);
+  const on = async (base, commit) => base === commit || repo !== null && await isAncestor(repo, base, commit).catch(() => false);
+  if (r.from > r.lastIteration || point !== r.sha)
+    return {
+      next,
+      why: `its commit ${r.sha} is not ${r.from === 0 ? "the run's start" : `iteration ${r.from}'s after commit`} (${point ?? "none"})`
+    };
+  if (!await on(r.sha, next.beforeSha))
+    return {
+      next,
+      why: `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on it`
+    };
+  for (const s of ordered) {
+    if (s.iteration > r.lastIteration || s.iteration <= r.from && r.from !== 0) continue;
+    if (!await on(s.afterSha, r.sha) && await on(s.afterSha, next.beforeSha))
+      return {
+        next,
+        why: `iteration ${next.iteration} builds on iteration ${s.iteration}'s after commit ${s.afterSha}, which it sets aside`
+      };
+  }
+  return null;
+}
+function restartName(r) {
+  return `the restart from ${r.from === 0 ? "the run's start" : `iteration ${r.from}`} after iteration ${r.lastIteration} (declared at ${r.at})`;
+}
+function restartPoint(snapshots, from) {
+  const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
+  if (from === 0) return ordered[0]?.beforeSha ?? null;
+  return ordered.filter((s) => s.iteration === from).at(-1)?.afterSha ?? null;
+}
+var init_restart_check = __esm({
+  "src/snapshotter/restart-check.ts"() {
+    "use strict";
+    init_refs();
+  }
+});
+
+// src/snapshotter/verify.ts
+import { stat as stat9 } from "node:fs/promises";
+async function verifySnapshot(snapshot, run, git) {
+  const checks = [];
+  const add = (check, ok, detail) => checks.push({ check, ok, detail });
+  add(
+    "run-links-snapshot",
+    run?.snapshotIds.includes(snapshot.id) ?? false,
+    run ? run.snapshotIds.includes(snapshot.id) ? `run ${run.runId} lists it` : `run ${run.runId} does not list it` : `run ${snapshot.runId} not found`
+  );
+  const artifactOk = await artifactCheck(snapshot, add);
+  let repo = null;
+  try {
+    repo = await openRepo(snapshot.workspace, git);
+  } catch (error2) {
+    add("workspace", false, `cannot open ${snapshot.workspace}: ${error2.message}`);
+  }
+  if (repo && await gitChecks(
+    repo,
+    snapshot,
+    { restarts: run?.restarts ?? [], last: isLastOf(run, snapshot) },
+    add
+  ) && artifactOk && snapshot.patchPath) {
+    const trees = await Promise.all([
+      getTree(repo, snapshot.beforeSha),
+      getTree(repo, snapshot.afterSha)
+    ]).catch(unreadable2);
+    if (typeof trees === "string") {
+      add("patch-applies", false, `git cannot read the trees here: ${trees}`);
+      return checks.map((c) => ({ snapshotId: snapshot.id, runId: snapshot.runId, ...c }));
+    }
+    const [beforeTree, expected] = trees;
+    if (await treeDiffSha256(repo, { from: beforeTree, to: expected }).catch(() => null) === snapshot.patchSha256) {
+      add("patch-applies", true, "the artifact is byte for byte git's patch from before to after");
+    } else {
+      const applied = await treeAfterApplying(repo, snapshot.beforeSha, snapshot.patchPath).catch(
+        (e) => `fails: ${e.message}`
+      );
+      add(
+        "patch-applies",
+        applied === expected,
+        applied === expected ? "applying the patch to before gives exactly the after tree" : `applying the patch to before gives ${applied}, after tree is ${expected}`
+      );
+    }
+  }
+  return checks.map((c) => ({ snapshotId: snapshot.id, runId: snapshot.runId, ...c }));
+}
+function unreadable2(error2) {
+  if (error2 instanceof GitFailedError || error2 instanceof ObjectMissingError) return error2.message;
+  throw error2;
+}
+async function artifactCheck(snapshot, add) {
+  if (snapshot.patchPath === null) {
+    const ok2 = snapshot.beforeSha === snapshot.afterSha;
+    add("patch-artifact", ok2, ok2 ? "no change, no artifact" : "changed snapshot has no patch artifact");
+    return ok2;
+  }
+  const exists5 = await stat9(snapshot.patchPath).then(
+    (s) => s.isFile(),
+    () => false
+  );
+  if (!exists5) {
+    add("patch-artifact", false, `${snapshot.patchPath} is missing ("patch" regenerates the diff from git)`);
+    return false;
+  }
+  const actual = await sha256File(snapshot.patchPath);
+  const ok = actual === snapshot.patchSha256;
+  add(
+    "patch-artifact",
+    ok,
+    ok ? `${snapshot.patchPath} sha256 matches` : `${snapshot.patchPath} sha256 is ${actual}, recorded ${snapshot.patchSha256}`
+  );
+  return ok;
+}
+async function gitChecks(repo, snapshot, line, add) {
+  const before2 = await objectExists(repo, snapshot.beforeSha);
+  const after2 = await objectExists(repo, snapshot.afterSha);
+  add("before-exists", before2, snapshot.beforeSha);
+  add("after-exists", after2, snapshot.afterSha);
+  if (!before2 || !after2) return false;
+  const ancestor = snapshot.beforeSha === snapshot.afterSha || await isAncestor(repo, snapshot.beforeSha, snapshot.afterSha);
+  add(
+    "before-is-ancestor",
+    ancestor,
+    ancestor ? "before is an ancestor of after" : "before is not an ancestor of after"
+  );
+  await refCheck(repo, snapshot, add);
+  await branchCheck(repo, snapshot, line, add);
+  await messageChecks(repo, snapshot, add);
+  const stats4 = await getDiffStats(repo, snapshot.beforeSha, snapshot.afterSha).catch(unreadable2);
+  if (typeof stats4 === "string") {
+    add("stats", false, `git cannot diff before and after here: ${stats4}`);
+    return false;
+  }
+  const same = stats4.filesChanged === snapshot.filesChanged && stats4.insertions === snapshot.insertions && stats4.deletions === snapshot.deletions;
+  add(
+    "stats",
+    same,
+    same ? `${stats4.filesChanged} files, +${stats4.insertions} -${stats4.deletions}` : `git now says ${stats4.filesChanged} files +${stats4.insertions} -${stats4.deletions}`
+  );
+  const files = JSON.stringify(stats4.files) === JSON.stringify(snapshot.files);
+  add(
+    "files",
+    files,
+    files ? "every file's status and counts match git" : `the stored per-file changes differ from git's (${describeFileDifference(snapshot.files, stats4.files)})`
+  );
+  return ancestor;
+}
+async function refCheck(repo, snapshot, add) {
+  const expected = iterationRef(snapshot.runId, snapshot.iteration);
+  if (snapshot.ref !== expected) {
+    add(
+      "ref",
+      false,
+      snapshot.ref === null ? `no ref recorded; ${expected} should keep after reachable` : `recorded ref ${snapshot.ref} is not ${expected}`
+    );
+    return;
+  }
+  const target = await readRef(repo, snapshot.ref);
+  add(
+    "ref",
+    target === snapshot.afterSha,
+    target === snapshot.afterSha ? `${snapshot.ref} keeps after reachable` : `${snapshot.ref} points at ${target ?? "nothing"}`
+  );
+}
+function isLastOf(run, snapshot) {
+  return run !== null && run.snapshotIds.at(-1) === snapshot.id;
+}
+async function branchCheck(repo, snapshot, line, add) {
+  const aside = setAsideBy(line.restarts, snapshot.iteration);
+  if (aside !== void 0) {
+    add("branch", true, `set aside by the restart from iteration ${aside.from} declared at ${aside.at}`);
+    return;
+  }
+  if (snapshot.recordedWorkspace !== void 0) {
+    add(
+      "branch",
+      true,
+      `recorded on another machine: its branch ${snapshot.branch} did not travel (the ref and commits are checked)`
+    );
+    return;
+  }
+  const tip = await readRef(repo, `refs/heads/${snapshot.branch}`).catch(() => null);
+  if (tip === null) {
+    add("branch", false, `branch ${snapshot.branch} does not exist`);
+    return;
+  }
+  const holds = tip === snapshot.afterSha || await isAncestor(repo, snapshot.afterSha, tip);
+  const resetBack = !holds && line.last && (tip === snapshot.beforeSha || await isAncestor(repo, tip, snapshot.beforeSha).catch(() => false));
+  if (resetBack) {
+    add(
+      "branch",
+      true,
+      `set aside: ${snapshot.branch} was reset to where this last iteration started or earlier (its ref keeps it; the next "before --restart-from N" records the restart)`
+    );
+    return;
+  }
+  add(
+    "branch",
+    holds,
+    holds ? `${snapshot.branch} contains after` : `${snapshot.branch} does not contain after ${snapshot.afterSha}`
+  );
+}
+function describeFileDifference(stored, actual) {
+  if (stored.length !== actual.length) return `${stored.length} stored, ${actual.length} in git`;
+  const at = stored.findIndex((f, i) => JSON.stringify(f) !== JSON.stringify(actual[i]));
+  return `first at ${actual[at]?.path ?? stored[at]?.path ?? "?"}`;
+}
+async function messageChecks(repo, snapshot, add) {
+  if (snapshot.beforeSha === snapshot.afterSha) return;
+  let message;
+  try {
+    message = (await getCommitInfo(repo, snapshot.afterSha)).message;
+  } catch (error2) {
+    if (!(error2 instanceof GitOutputUnparseableError)) throw error2;
+    add("commit-message", false, `the after commit cannot be read: ${error2.message}`);
+    return;
+  }
+  if (snapshot.commitMessage === "" && trailer(message, "Agentgate-Run") === null) return;
+  const same = message === snapshot.commitMessage.replace(/\n$/, "");
+  add(
+    "commit-message",
+    same,
+    same ? "the after commit carries the stored message" : "the after commit's message differs from the stored one"
+  );
+  const trailers = {
+    run: trailer(message, "Agentgate-Run"),
+    iteration: trailer(message, "Agentgate-Iteration"),
+    before: trailer(message, "Agentgate-Before")
+  };
+  const trailersOk = trailers.run === snapshot.runId && trailers.iteration === String(snapshot.iteration) && trailers.before === snapshot.beforeSha;
+  add(
+    "trailers",
+    trailersOk,
+    trailersOk ? "run, iteration and before match the commit's trailers" : `the commit says run ${trailers.run ?? "-"}, iteration ${trailers.iteration ?? "-"}, before ${trailers.before ?? "-"}`
+  );
+  if (snapshot.task === void 0 && snapshot.gate === void 0) return;
+  const lines = message.split("\n");
+  const fits = (stored, line) => stored === null || stored === void 0 ? !lines.some((l) => l.startsWith(line("")) && l.trim() !== line("").trim()) : lines.includes(line(stored));
+  const taskOk = fits(snapshot.task, taskLine);
+  const gateOk = fits(snapshot.gate, gateLine);
+  add(
+    "task",
+    taskOk && gateOk,
+    taskOk && gateOk ? "task and gate match the commit's Task and Gate lines" : `the stored ${taskOk ? "gate" : "task"} does not match the commit's ${taskOk ? "Gate" : "Task"} line`
+  );
+}
+async function continuityChecks(snapshots, git, restarts = []) {
+  const checks = [];
+  const ordered = [...new Map(snapshots.map((s) => [s.id, s])).values()].sort(
+    (a, b) => a.iteration - b.iteration
+  );
+  const repos = /* @__PURE__ */ new Map();
+  const repoOf = (workspace) => {
+    if (!repos.has(workspace))
+      repos.set(
+        workspace,
+        openRepo(workspace, git).catch(() => null)
+      );
+    return repos.get(workspace);
+  };
+  const buildsOn = async (next, sha) => {
+    if (next.beforeSha === sha) return true;
+    const repo = await repoOf(next.workspace);
+    return repo !== null && await isAncestor(repo, sha, next.beforeSha).catch(() => false);
+  };
+  for (let i = 1; i < ordered.length; i++) {
+    const prev = ordered[i - 1];
+    const next = ordered[i];
+    if (next.iteration === prev.iteration) continue;
+    let detail = `iteration ${next.iteration} starts where iteration ${prev.iteration} ended`;
+    let ok = await buildsOn(next, prev.afterSha);
+    for (const r of restarts.filter((r2) => r2.lastIteration === prev.iteration && r2.from < next.iteration)) {
+      if (ok) break;
+      if (restartPoint(ordered, r.from) !== r.sha || !await buildsOn(next, r.sha)) continue;
+      ok = true;
+      detail = `iteration ${next.iteration} restarts from ${r.from === 0 ? "the run's start" : `iteration ${r.from}`} (declared at ${r.at})`;
+    }
+    if (!ok)
+      detail = `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on iteration ${prev.iteration}'s ${prev.afterSha}`;
+    checks.push({ snapshotId: next.id, runId: next.runId, check: "continuity", ok, detail });
+  }
+  for (const r of restarts) {
+    const first = ordered.find((s) => s.iteration > r.lastIteration);
+    const wrong = first && await restartContradiction(r, ordered, await repoOf(first.workspace));
+    if (wrong)
+      checks.push({
+        snapshotId: wrong.next.id,
+        runId: wrong.next.runId,
+        check: "continuity",
+        ok: false,
+        detail: `${restartName(r)} does not agree with the commits: ${wrong.why}`
+      });
+  }
+  return checks;
+}
+var init_verify = __esm({
+  "src/snapshotter/verify.ts"() {
+    "use strict";
+    init_diff_stats();
+    init_repo();
+    init_apply_check();
+    init_unified_diff();
+    init_refs();
+    init_run();
+    init_patch_artifact();
+    init_commit_info();
+    init_message();
+    init_errors();
+    init_core3();
+    init_restart_check();
+  }
+});
+
+// src/snapshotter/received-artifact.ts
+import { stat as stat10 } from "node:fs/promises";
+async function buildReceivedArtifact(core, snapshot) {
+  const path2 = snapshot.patchPath;
+  if (path2 === null || snapshot.recordedWorkspace === void 0) return false;
+  if ((await stat10(path2).catch(() => null))?.isFile() === true) return true;
+  try {
+    const repo = await openRepo(snapshot.workspace, core.gitOptions());
+    await assertNoLinkInside(repo.topLevel, path2);
+    if (path2 === patchPath(core.options.artifactsDir, snapshot.runId, snapshot.iteration))
+      await makeRunArtifactsDir(core.options.artifactsDir, snapshot.runId);
+    const [from, to] = await Promise.all([
+      getTree(repo, snapshot.beforeSha),
+      getTree(repo, snapshot.afterSha)
+    ]);
+    await writeTreeDiffToFile(repo, { from, to }, path2);
+    return true;
+  } catch (error2) {
+    if (error2 instanceof AgentgateError) return false;
+    throw error2;
+  }
+}
+var init_received_artifact = __esm({
+  "src/snapshotter/received-artifact.ts"() {
+    "use strict";
+    init_errors();
+    init_inside();
+    init_refs();
+    init_repo();
+    init_unified_diff();
+    init_paths();
+  }
+});
+
+// src/snapshotter/verify-store.ts
+async function verify(core, target) {
+  const checks = [];
+  let snapshots;
+  if ("id" in target) snapshots = [await core.getSnapshot(target.id)];
+  else if ("runId" in target) {
+    const contents2 = await core.store.inspectRun(assertSafeId(target.runId, "run id"));
+    snapshots = [...new Map(contents2.snapshots.map((s) => [s.id, s])).values()];
+    checks.push(...contents2.problems.map((p) => storeFileCheck(p, target.runId)));
+  } else {
+    const listed = await core.store.list();
+    snapshots = listed.snapshots;
+    const runs4 = await core.store.listRuns();
+    const linked = await Promise.all(
+      runs4.runs.map(async (r) => (await core.store.inspectRun(r.runId)).problems)
+    );
+    const problems = [...listed.problems, ...runs4.problems, ...linked.flat()];
+    const once2 = [...new Map(problems.map((p) => [p.message, p])).values()];
+    checks.push(...once2.map((p) => storeFileCheck(p, null)));
+  }
+  if (snapshots.length === 0 && checks.length === 0) {
+    const what2 = "id" in target ? `snapshot ${target.id}` : "runId" in target ? `run ${target.runId}` : `the home ${core.store.home}`;
+    throw new NothingToVerifyError(
+      `${what2} has no snapshots to verify; check --home (or AGENTGATE_HOME) and the run id: a gate that verifies nothing must not pass`,
+      { details: { home: core.store.home } }
+    );
+  }
+  const runs3 = /* @__PURE__ */ new Map();
+  const local = [];
+  for (const snapshot of snapshots) {
+    if (!runs3.has(snapshot.runId))
+      runs3.set(snapshot.runId, await core.store.loadRun(snapshot.runId).catch(() => null));
+    const here = await core.withLocalPaths(snapshot);
+    await buildReceivedArtifact(core, here);
+    local.push(here);
+    checks.push(...await verifySnapshot(here, runs3.get(snapshot.runId) ?? null, core.gitOptions()));
+  }
+  if (!("id" in target)) {
+    for (const [runId, run] of runs3) {
+      const linked = local.filter((s) => s.runId === runId && (run?.snapshotIds.includes(s.id) ?? false));
+      if (run) checks.push(...runLinkChecks(run, linked));
+      checks.push(...await continuityChecks(linked, core.gitOptions(), run?.restarts ?? []));
+    }
+  }
+  return { ok: checks.every((c) => c.ok), checks };
+}
+function runLinkChecks(run, linked) {
+  const fail2 = (snapshotId, detail) => ({
+    snapshotId,
+    runId: run.runId,
+    check: "run-links",
+    ok: false,
+    detail
+  });
+  const twice = run.snapshotIds.filter((id2, i) => run.snapshotIds.indexOf(id2) !== i);
+  const checks = [...new Set(twice)].map(
+    (id2) => fail2(id2, `run ${run.runId} links snapshot ${id2} more than once (runs/${run.runId}.json was edited?)`)
+  );
+  const byIteration2 = /* @__PURE__ */ new Map();
+  const byId2 = new Map(linked.map((s) => [s.id, s]));
+  for (const s of new Set(run.snapshotIds.map((id2) => byId2.get(id2)))) {
+    if (s === void 0) continue;
+    const other = byIteration2.get(s.iteration);
+    if (other === void 0) byIteration2.set(s.iteration, s.id);
+    else if (other !== s.id)
+      checks.push(
+        fail2(s.id, `snapshots ${other} and ${s.id} of run ${run.runId} both record iteration ${s.iteration}`)
+      );
+  }
+  return checks;
+}
+function storeFileCheck(problem, runId) {
+  return { snapshotId: null, runId, check: "store-file", ok: false, detail: problem.message };
+}
+var init_verify_store = __esm({
+  "src/snapshotter/verify-store.ts"() {
+    "use strict";
+    init_errors();
+    init_paths();
+    init_verify();
+    init_received_artifact();
+  }
+});
+
+// src/git/nested-repos.ts
+import { appendFile as appendFile2, lstat as lstat9, mkdir as mkdir4 } from "node:fs/promises";
+import { join as join26 } from "node:path";
 async function excludeNestedRepositories(repo) {
   const listed = decodeBytes(
     (await runGitBuffer(repo, ["ls-files", "-z", "--others", "--exclude-standard"])).stdout
@@ -13070,30 +13630,30 @@ async function excludeNestedRepositories(repo) {
   const found = [];
   for (const dir of listed.split("\0").filter((p) => p.endsWith("/"))) {
     const path2 = dir.slice(0, -1);
-    if (await lstat8(fsPath(join25(repo.topLevel, path2, ".git"))).catch(() => null)) found.push(path2);
+    if (await lstat9(fsPath(join26(repo.topLevel, path2, ".git"))).catch(() => null)) found.push(path2);
   }
   const lines = found.filter((p) => !p.includes("\n")).map((p) => `${ignorePattern(p)}
 `);
   const unwritable = found.filter((p) => p.includes("\n")).map((p) => `${p}\0`);
-  if (lines.length > 0 || unwritable.length > 0) await mkdir4(join25(repo.gitDir, "info"), { recursive: true });
+  if (lines.length > 0 || unwritable.length > 0) await mkdir4(join26(repo.gitDir, "info"), { recursive: true });
   if (lines.length > 0) {
     const heading = "\n# nested repositories, left out by agentgate-snapshot before --init\n";
-    await appendFile2(join25(repo.gitDir, "info", "exclude"), encodeBytes(heading + lines.join("")));
+    await appendFile2(join26(repo.gitDir, "info", "exclude"), encodeBytes(heading + lines.join("")));
   }
   if (unwritable.length > 0)
-    await appendFile2(join25(repo.gitDir, ...OWN_EXCLUDE), encodeBytes(unwritable.join("")));
+    await appendFile2(join26(repo.gitDir, ...OWN_EXCLUDE), encodeBytes(unwritable.join("")));
   return found;
 }
 function ignorePattern(path2) {
   return `/${path2.replace(/[*?[\\!#]/g, "\\$&")}/`;
 }
 async function nestedExcludes(repo) {
-  const file = join25(await commonDir(repo.gitDir), ...OWN_EXCLUDE);
+  const file = join26(await commonDir(repo.gitDir), ...OWN_EXCLUDE);
   const text2 = await readOwnList(file, repo.topLevel);
   if (text2 === null) return [];
   const names2 = decodeBytes(text2).split("\0").filter((p) => p !== "");
   const dirs = await Promise.all(
-    names2.map(async (p) => (await lstat8(fsPath(join25(repo.topLevel, p))).catch(() => null))?.isDirectory())
+    names2.map(async (p) => (await lstat9(fsPath(join26(repo.topLevel, p))).catch(() => null))?.isDirectory())
   );
   return names2.filter((_, i) => dirs[i] === true);
 }
@@ -13288,8 +13848,8 @@ var init_status = __esm({
 });
 
 // src/git/state.ts
-import { access, lstat as lstat9, readdir as readdir10, readFile as readFile6 } from "node:fs/promises";
-import { join as join26, sep as sep5 } from "node:path";
+import { access, lstat as lstat10, readdir as readdir10, readFile as readFile6 } from "node:fs/promises";
+import { join as join27, sep as sep5 } from "node:path";
 function operationInProgress(op) {
   return {
     what: `${op === "am" ? "an" : "a"} ${op} is in progress`,
@@ -13342,7 +13902,7 @@ async function listUncompared(repo, index) {
   const all = uncomparedOf(index ?? await readIndexEntries(repo));
   const found = await Promise.all(
     all.map(
-      (e) => lstat9(fsPath(join26(repo.topLevel, e.path))).then(
+      (e) => lstat10(fsPath(join27(repo.topLevel, e.path))).then(
         (st) => st.isFile() ? "file" : st.isSymbolicLink() ? "symlink" : "other",
         () => "absent"
       )
@@ -13365,13 +13925,13 @@ async function submoduleChanges(repo, untracked = "normal", index) {
   return { changes: found.flatMap((f) => f.changes), uncompared: found.flatMap((f) => f.uncompared) };
 }
 async function submoduleCheckout(dir) {
-  if (await lstat9(fsPath(join26(dir, ".git"))).catch(() => null) !== null) return "checked-out";
-  if ((await lstat9(fsPath(dir)).catch(() => null))?.isDirectory() !== true) return "empty";
+  if (await lstat10(fsPath(join27(dir, ".git"))).catch(() => null) !== null) return "checked-out";
+  if ((await lstat10(fsPath(dir)).catch(() => null))?.isDirectory() !== true) return "empty";
   const entries2 = await readdir10(fsPath(dir)).catch(() => null);
   return entries2?.length === 0 ? "empty" : "filled";
 }
 async function oneSubmodule(repo, path2, untracked) {
-  const dir = join26(repo.topLevel, path2);
+  const dir = join27(repo.topLevel, path2);
   const whole = (submodule) => ({
     changes: [{ kind: "ordinary", xy: ".M", submodule, path: path2 }],
     uncompared: []
@@ -13435,7 +13995,7 @@ async function detectOperation(gitDir) {
     "REVERT_HEAD",
     "BISECT_LOG"
   ];
-  const found = await Promise.all(names2.map((n) => exists2(join26(gitDir, n))));
+  const found = await Promise.all(names2.map((n) => exists2(join27(gitDir, n))));
   const has = (n) => found[names2.indexOf(n)] === true;
   if (has("rebase-apply/applying")) return "am";
   if (has("rebase-merge") || has("rebase-apply")) return "rebase";
@@ -13449,7 +14009,7 @@ async function detectOperation(gitDir) {
 async function sequencerOperation(gitDir) {
   let todo;
   try {
-    todo = await readFile6(join26(gitDir, "sequencer", "todo"), "utf8");
+    todo = await readFile6(join27(gitDir, "sequencer", "todo"), "utf8");
   } catch {
     return null;
   }
@@ -13481,7 +14041,7 @@ var init_state = __esm({
 
 // src/snapshotter/excludes.ts
 import { readdir as readdir11 } from "node:fs/promises";
-import { join as join27, relative as relative4, sep as sep6 } from "node:path";
+import { join as join28, relative as relative4, sep as sep6 } from "node:path";
 async function workspaceExcludes(repo, dirs) {
   const [inside, nested, gitDirs] = await Promise.all([
     ownDirsInside(repo.topLevel, dirs),
@@ -13564,7 +14124,7 @@ async function ownDirsInside(topLevel, dirs) {
 async function hasUserFiles(dir, dirs) {
   const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
   const entries2 = await readdir11(dir);
-  return entries2.some((name2) => !ours.some((own2) => isInside(join27(dir, name2), own2)));
+  return entries2.some((name2) => !ours.some((own2) => isInside(join28(dir, name2), own2)));
 }
 var init_excludes = __esm({
   "src/snapshotter/excludes.ts"() {
@@ -15681,7 +16241,7 @@ var init_junit = __esm({
 
 // src/gates/junit-files.ts
 import { createReadStream } from "node:fs";
-import { stat as stat9 } from "node:fs/promises";
+import { stat as stat11 } from "node:fs/promises";
 import { resolve as resolve13 } from "node:path";
 function versionOf(info) {
   return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
@@ -15690,7 +16250,7 @@ async function reportVersions(files, cwd) {
   const out = /* @__PURE__ */ new Map();
   for (const file of files) {
     const path2 = resolve13(cwd, file);
-    const info = await stat9(path2, { bigint: true }).catch(() => null);
+    const info = await stat11(path2, { bigint: true }).catch(() => null);
     if (info?.isFile() === true) out.set(path2, versionOf(info));
   }
   return out;
@@ -15702,7 +16262,7 @@ async function readJunitFiles(files, cwd, notBefore, earlier = /* @__PURE__ */ n
   for (const file of files) {
     const shown = JSON.stringify(file);
     const path2 = resolve13(cwd, file);
-    const info = await stat9(path2, { bigint: true }).catch((e) => e);
+    const info = await stat11(path2, { bigint: true }).catch((e) => e);
     if (info instanceof Error) {
       return {
         problem: info.code === "ENOENT" ? `${shown} was not written` : `${shown} cannot be read (${info.code ?? info.message})`
@@ -15742,14 +16302,14 @@ var init_junit_files = __esm({
 // src/gates/log.ts
 import { createHash as createHash5 } from "node:crypto";
 import { createReadStream as createReadStream2, createWriteStream as createWriteStream2 } from "node:fs";
-import { lstat as lstat10, mkdir as mkdir5, open as open6, rename as rename4, rm as rm10, stat as stat10 } from "node:fs/promises";
-import { dirname as dirname10, join as join28 } from "node:path";
+import { lstat as lstat11, mkdir as mkdir5, open as open6, rename as rename4, rm as rm11, stat as stat12 } from "node:fs/promises";
+import { dirname as dirname10, join as join29 } from "node:path";
 import { Transform as Transform2 } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
 async function openLogSink(dir, name2) {
   await mkdir5(dir, { recursive: true });
   await sweepTempFiles(dir);
-  const temp = join28(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
+  const temp = join29(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
   const hash2 = createHash5("sha256");
   let bytes = 0;
   const counter = new Transform2({
@@ -15774,11 +16334,11 @@ async function openLogSink(dir, name2) {
     async discard() {
       if (!counter.writableEnded) counter.end();
       await written;
-      await rm10(temp, { force: true });
+      await rm11(temp, { force: true });
     },
     async moveTo(path2) {
       await mkdir5(dirname10(path2), { recursive: true });
-      if (await lstat10(path2).then(
+      if (await lstat11(path2).then(
         () => true,
         () => false
       ))
@@ -15825,7 +16385,7 @@ async function logHere(result, artifactsDir) {
   const received = result.receivedAt !== void 0;
   const here = received ? receivedGateLogPath(artifactsDir, result) : gateLogPath(artifactsDir, result.runId, result.iteration, result.name, result.attempt);
   for (const path2 of /* @__PURE__ */ new Set([here, result.log.path])) {
-    if (await stat10(path2).then(
+    if (await stat12(path2).then(
       (s) => s.isFile(),
       () => false
     ))
@@ -15918,7 +16478,7 @@ var init_verdict = __esm({
 });
 
 // src/gates/record.ts
-import { stat as stat11 } from "node:fs/promises";
+import { stat as stat13 } from "node:fs/promises";
 async function recordGate(ctx, workspace, opts) {
   checkOptions(opts);
   const snapshot = await findIteration(ctx.snapshotter, opts.runId, opts.iteration);
@@ -15941,7 +16501,7 @@ async function recordGate(ctx, workspace, opts) {
   let sink = null;
   let log = null;
   if (opts.logFile !== void 0) {
-    const info = await stat11(opts.logFile).catch(() => null);
+    const info = await stat13(opts.logFile).catch(() => null);
     if (info === null || !info.isFile())
       throw new PathNotFoundError(`--log ${JSON.stringify(opts.logFile)} is not a file`, {
         details: { path: opts.logFile }
@@ -16156,15 +16716,15 @@ var init_checkout_tree = __esm({
 // src/gates/isolated.ts
 import { rmSync } from "node:fs";
 import { mkdir as mkdir6 } from "node:fs/promises";
-import { dirname as dirname11, join as join29 } from "node:path";
+import { dirname as dirname11, join as join30 } from "node:path";
 async function withIsolatedCheckout(repo, tree, root, fn) {
   await sweepIsolatedCheckouts(root);
-  const base = join29(root, randomHex(8));
+  const base = join30(root, randomHex(8));
   return withLock(`${base}.lock`, { timeoutMs: 0, purpose: "isolated gate checkout" }, async () => {
     try {
-      const dir = join29(base, "tree");
+      const dir = join30(base, "tree");
       await mkdir6(dir, { recursive: true });
-      await checkoutTreeInto(repo, tree, dir, join29(base, "index"));
+      await checkoutTreeInto(repo, tree, dir, join30(base, "index"));
       return await fn(dir);
     } finally {
       removeTree(base);
@@ -16209,8 +16769,8 @@ var init_isolated = __esm({
 });
 
 // src/gates/run.ts
-import { realpath as realpath4, rm as rm11 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname12, isAbsolute as isAbsolute9, join as join30, relative as relative5, resolve as resolve14, sep as sep7 } from "node:path";
+import { realpath as realpath4, rm as rm12 } from "node:fs/promises";
+import { basename as basename6, dirname as dirname12, isAbsolute as isAbsolute9, join as join31, relative as relative5, resolve as resolve14, sep as sep7 } from "node:path";
 async function runGate(ctx, workspace, opts) {
   checkCommand(opts);
   const junit = opts.junit ?? [];
@@ -16417,7 +16977,7 @@ async function removeCommittedReports(dir, junit) {
     const path2 = resolve14(root, file);
     const parent = await realpath4(dirname12(path2)).catch(() => null);
     if (parent !== null && isInside(root, parent))
-      await rm11(join30(parent, basename6(path2)), { force: true }).catch(() => void 0);
+      await rm12(join31(parent, basename6(path2)), { force: true }).catch(() => void 0);
   }
 }
 var MAX_PATHS_IN_MESSAGE, MAX_PATHS_IN_DETAILS;
@@ -16565,7 +17125,7 @@ var init_replay2 = __esm({
 
 // src/gates/verify.ts
 import { readdir as readdir12 } from "node:fs/promises";
-import { join as join31, resolve as resolve15 } from "node:path";
+import { join as join32, resolve as resolve15 } from "node:path";
 async function verifyGates(input) {
   const checks = input.problems.map((p) => ({
     snapshotId: null,
@@ -16666,7 +17226,7 @@ async function strayLogChecks(input) {
     const iteration = /^iteration-(0|[1-9][0-9]*)$/.exec(entry)?.[1];
     if (iteration === void 0 || input.iteration !== void 0 && Number(iteration) !== input.iteration)
       continue;
-    const dir = join31(runDir, entry);
+    const dir = join32(runDir, entry);
     for (const file of await readdir12(dir).catch(() => [])) {
       if (!/^gate-.+\.log$/.test(file) || named3.has(resolve15(dir, file))) continue;
       checks.push({
@@ -16674,7 +17234,7 @@ async function strayLogChecks(input) {
         runId: input.runId,
         check: "gate-attempts",
         ok: false,
-        detail: `${join31(dir, file)} is a gate log with no verdict beside it: its verdict file was removed (verdicts are append-only; restore it from a backup, or run the gate again and keep both)`
+        detail: `${join32(dir, file)} is a gate log with no verdict beside it: its verdict file was removed (verdicts are append-only; restore it from a backup, or run the gate again and keep both)`
       });
     }
   }
@@ -16715,7 +17275,7 @@ function requireChecks(input) {
   }
   return checks;
 }
-var init_verify = __esm({
+var init_verify2 = __esm({
   "src/gates/verify.ts"() {
     "use strict";
     init_run();
@@ -16743,16 +17303,17 @@ var init_gates2 = __esm({
     init_gate_store();
     init_settled_read();
     init_paths();
+    init_verify_store();
     init_attempt();
     init_record();
     init_replay2();
     init_run2();
     init_log();
-    init_verify();
+    init_verify2();
     Gates = class {
       constructor(snapshotter) {
         this.snapshotter = snapshotter;
-        checkArgument(GatesSnapshotterArg, snapshotter, "snapshotter");
+        checkArgument(SnapshotterArg, snapshotter, "snapshotter");
         this.store = new GateStore(snapshotter.options.home, {
           lockTimeoutMs: snapshotter.options.lockTimeoutMs
         });
@@ -16843,7 +17404,7 @@ var init_gates2 = __esm({
         );
       }
       async verifyOnce(target, opts) {
-        const report4 = await this.snapshotter.verify(target);
+        const report4 = await verify(this.snapshotter, target);
         const checks = [...report4.checks];
         let runIds;
         let only = null;
@@ -24318,9 +24879,9 @@ var init_config_parse = __esm({
 });
 
 // src/store/config-cache.ts
-import { join as join32 } from "node:path";
+import { join as join33 } from "node:path";
 function configCacheFile(home) {
-  return join32(layout(home).cache, "config.json");
+  return join33(layout(home).cache, "config.json");
 }
 async function parseConfigCached(home, file, text2) {
   const cached2 = await readRecord(home);
@@ -24360,7 +24921,7 @@ var init_config_cache2 = __esm({
 import { lstatSync, statSync as statSync2 } from "node:fs";
 import { readFile as readFile7 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { dirname as dirname13, join as join33, resolve as resolve16 } from "node:path";
+import { dirname as dirname13, join as join34, resolve as resolve16 } from "node:path";
 async function resolveSettings(opts) {
   checkArgument(SettingsOptionsArg, opts, "opts");
   return settingsFor(opts);
@@ -24473,7 +25034,7 @@ function inTheWay(path2) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve16(opts.cwd ?? process.cwd(), opts.configFile) : join33(resolve16(opts.home), "config.yaml");
+  const file = explicit ? resolve16(opts.cwd ?? process.cwd(), opts.configFile) : join34(resolve16(opts.home), "config.yaml");
   let text2;
   try {
     text2 = await readFile7(file, "utf8");
@@ -24492,7 +25053,7 @@ async function readConfig(opts) {
 }
 function expandPath(base, value) {
   if (value === "~") return homedir4();
-  if (value.startsWith("~/")) return join33(homedir4(), value.slice(2));
+  if (value.startsWith("~/")) return join34(homedir4(), value.slice(2));
   return resolve16(base, value);
 }
 var resolved, UNUSABLE, NOT_UTF8;
@@ -24514,10 +25075,10 @@ var init_config2 = __esm({
 });
 
 // src/store/local-paths.ts
-import { realpath as realpath5, stat as stat12 } from "node:fs/promises";
+import { realpath as realpath5, stat as stat14 } from "node:fs/promises";
 import { sep as sep8 } from "node:path";
 async function isA(path2, kind) {
-  return stat12(path2).then(
+  return stat14(path2).then(
     (s) => kind === "file" ? s.isFile() : s.isDirectory(),
     () => false
   );
@@ -24563,8 +25124,8 @@ var init_local_paths = __esm({
 });
 
 // src/git/commit.ts
-import { lstat as lstat11, readlink as readlink3, realpath as realpath6 } from "node:fs/promises";
-import { join as join34, relative as relative6, resolve as resolve17, sep as sep9 } from "node:path";
+import { lstat as lstat12, readlink as readlink3, realpath as realpath6 } from "node:fs/promises";
+import { join as join35, relative as relative6, resolve as resolve17, sep as sep9 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
   const ref = head.ref ?? "HEAD";
@@ -24621,7 +25182,7 @@ async function hiddenChanges(repo, staging, read) {
 }
 async function filledSubmodules(repo, index) {
   const gitlinks = index.filter((e) => e.mode === GITLINK_MODE);
-  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join34(repo.topLevel, e.path))));
+  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join35(repo.topLevel, e.path))));
   return gitlinks.filter((_, i) => found[i] === "filled").map((e) => ({ path: e.path, reason: "submodule-not-checked-out" }));
 }
 async function sameFiles(repo, present) {
@@ -24638,7 +25199,7 @@ async function sameLinks(repo, present) {
   const links = present.filter((e) => e.onDisk === "symlink" && e.mode === LINK_MODE);
   const same = await Promise.all(
     links.map(async (e) => {
-      const target = await readlink3(fsPath(join34(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
+      const target = await readlink3(fsPath(join35(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
         () => null
       );
       const format = e.oid.length === 64 ? "sha256" : "sha1";
@@ -24687,8 +25248,8 @@ async function unstageableIn(repo, stderr) {
   for (const { head, tail, reason } of UNSTAGEABLE) {
     for (const named3 of messagePaths(stderr, `error: ${head}`, tail)) {
       const path2 = reason === "invalid-path" ? refusedPart(named3) : named3;
-      const at = join34(repo.topLevel, path2, reason === "nested-repository" ? ".git" : "");
-      const info = await lstat11(fsPath(at)).catch(() => null);
+      const at = join35(repo.topLevel, path2, reason === "nested-repository" ? ".git" : "");
+      const info = await lstat12(fsPath(at)).catch(() => null);
       const borne = reason !== "special-file" || info !== null && !info.isFile() && !info.isDirectory() && !info.isSymbolicLink();
       if (info !== null && borne && !found.some((f) => f.path === path2)) found.push({ path: path2, reason });
     }
@@ -24762,12 +25323,11 @@ var init_commit = __esm({
 });
 
 // src/git/refused-filters.ts
-import { constants as constants4 } from "node:fs";
-import { lstat as lstat12, open as open7, stat as stat13 } from "node:fs/promises";
-import { join as join35 } from "node:path";
+import { stat as stat15 } from "node:fs/promises";
+import { join as join36 } from "node:path";
 async function assertNoRefusedFilter(repo) {
-  const files = [join35(repo.topLevel, ".gitattributes")];
-  if (repo.gitDir !== void 0) files.push(join35(await commonDir(repo.gitDir), "info", "attributes"));
+  const files = [join36(repo.topLevel, ".gitattributes")];
+  if (repo.gitDir !== void 0) files.push(join36(await commonDir(repo.gitDir), "info", "attributes"));
   if (repo.attributesFile !== null) files.push(repo.attributesFile);
   for (const [i, file] of files.entries()) {
     const text2 = await attributesText(file, i > 0, repo.topLevel);
@@ -24782,28 +25342,18 @@ function filtersNamed(text2) {
   return text2.split("\n").filter((line) => !/^[ \t]*#/.test(line)).flatMap((line) => [...line.matchAll(/(?<=[\s"])filter=([^\s"]+)/g)].map((m) => m[1]));
 }
 async function attributesText(file, follow, workspace) {
-  const info = await (follow ? stat13(file) : lstat12(file)).catch(() => null);
-  if (info === null || info.isDirectory() || info.isSymbolicLink() || await isDevNull(info)) return "";
-  if (!info.isFile()) throw notRegular2(file, info, workspace);
-  const handle = await open7(file, constants4.O_RDONLY | constants4.O_NONBLOCK | constants4.O_NOCTTY).catch(
-    () => null
-  );
-  if (handle === null) return "";
-  try {
-    const opened = await handle.stat();
-    if (!opened.isFile()) throw notRegular2(file, opened, workspace);
-    return await handle.readFile("utf8");
-  } finally {
-    await handle.close();
-  }
+  const read = await readRegularFile(file, follow);
+  if (read === null) return "";
+  if ("bytes" in read) return read.bytes.toString("utf8");
+  if (await isDevNull(read.stats)) return "";
+  throw notRegular2(file, read.special, workspace);
 }
 async function isDevNull(info) {
   if (!info.isCharacterDevice()) return false;
-  const devNull = await stat13("/dev/null").catch(() => null);
+  const devNull = await stat15("/dev/null").catch(() => null);
   return devNull !== null && devNull.rdev === info.rdev;
 }
-function notRegular2(file, info, workspace) {
-  const kind = info.isFIFO() ? "FIFO" : info.isSocket() ? "socket" : "device";
+function notRegular2(file, kind, workspace) {
   return new UnsafeWorkspaceError(
     `the attributes file ${file} of ${workspace} is a ${kind}, not a regular file: reading it would wait for a writer for ever, or never end (git's own add included); make it a regular file or remove it (for core.attributesFile: unset it, or point it at /dev/null)`,
     { details: { workspace, attributes: file, kind } }
@@ -24815,6 +25365,7 @@ var init_refused_filters = __esm({
     "use strict";
     init_errors();
     init_git_locks();
+    init_regular_file();
     NEXT = 'and changed nothing here. Snapshot a clone without it, or record this one with your own git; if the line was added during this iteration, remove it and run the command again (see "Git LFS and encrypting filters" in docs/runs.md)';
     REFUSED = [
       {
@@ -24832,138 +25383,6 @@ var init_refused_filters = __esm({
         )
       }
     ];
-  }
-});
-
-// src/snapshotter/restart-check.ts
-async function restartContradiction(r, iterations, repo) {
-  const ordered = [...iterations].sort((a, b) => a.iteration - b.iteration);
-  const next = ordered.find((s) => s.iteration > r.lastIteration);
-  if (next === void 0) return null;
-  const point = restartPoint(ordered, r.from);
-  const on = async (base, commit) => base === commit || repo !== null && await isAncestor(repo, base, commit).catch(() => false);
-  if (r.from > r.lastIteration || point !== r.sha)
-    return {
-      next,
-      why: `its commit ${r.sha} is not ${r.from === 0 ? "the run's start" : `iteration ${r.from}'s after commit`} (${point ?? "none"})`
-    };
-  if (!await on(r.sha, next.beforeSha))
-    return {
-      next,
-      why: `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on it`
-    };
-  for (const s of ordered) {
-    if (s.iteration > r.lastIteration || s.iteration <= r.from && r.from !== 0) continue;
-    if (!await on(s.afterSha, r.sha) && await on(s.afterSha, next.beforeSha))
-      return {
-        next,
-        why: `iteration ${next.iteration} builds on iteration ${s.iteration}'s after commit ${s.afterSha}, which it sets aside`
-      };
-  }
-  return null;
-}
-function restartName(r) {
-  return `the restart from ${r.from === 0 ? "the run's start" : `iteration ${r.from}`} after iteration ${r.lastIteration} (declared at ${r.at})`;
-}
-function restartPoint(snapshots, from) {
-  const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
-  if (from === 0) return ordered[0]?.beforeSha ?? null;
-  return ordered.filter((s) => s.iteration === from).at(-1)?.afterSha ?? null;
-}
-var init_restart_check = __esm({
-  "src/snapshotter/restart-check.ts"() {
-    "use strict";
-    init_refs();
-  }
-});
-
-// src/git/commit-info.ts
-async function getCommitInfo(repo, rev) {
-  assertRevisionSyntax(rev);
-  const { stdout } = await runGitBuffer(repo, ["cat-file", "--batch"], { input: `${rev}^{commit}
-` });
-  const eol = stdout.indexOf(10);
-  const header = /^([0-9a-f]+) commit (\d+)$/.exec(stdout.subarray(0, Math.max(eol, 0)).toString("utf8"));
-  if (!header) {
-    await resolveRevision(repo, rev, "commit");
-    throw new RevisionNotFoundError(`commit ${rev} could not be read`, { details: { rev } });
-  }
-  const size = Number(header[2]);
-  const body = stdout.subarray(eol + 1, eol + 1 + size);
-  if (body.length !== size)
-    throw new GitOutputUnparseableError(`git cat-file returned a truncated commit for ${rev}`, {
-      details: { args: ["cat-file", "--batch"], rev }
-    });
-  return parseCommitObject(assertGitId(header[1], "cat-file --batch"), body);
-}
-function parseCommitObject(sha, raw) {
-  const text2 = decode2(raw);
-  const split = text2.indexOf("\n\n");
-  const headerText = split < 0 ? text2.replace(/\n$/, "") : text2.slice(0, split);
-  const message = split < 0 ? "" : text2.slice(split + 2).replace(/\n$/, "");
-  const parents = [];
-  let author = null;
-  for (const line of headerText.split("\n")) {
-    if (line.startsWith(" ")) continue;
-    const space = line.indexOf(" ");
-    const key = space < 0 ? line : line.slice(0, space);
-    const value = space < 0 ? "" : line.slice(space + 1);
-    if (key === "parent") parents.push(assertGitId(value, "cat-file commit"));
-    else if (key === "author" && author === null) author = parseIdent(value, sha);
-  }
-  if (author === null) throw badCommit(sha, "no author header");
-  return { sha, message, author: author.ident, date: author.date, parents };
-}
-function decode2(raw) {
-  const end = raw.indexOf("\n\n");
-  const headers = raw.subarray(0, end < 0 ? raw.length : end).toString("latin1");
-  const label = /(?:^|\n)encoding ([^\n]+)/.exec(headers)?.[1];
-  if (label !== void 0) {
-    try {
-      return new TextDecoder(label.trim()).decode(raw);
-    } catch {
-    }
-  }
-  return raw.toString("utf8");
-}
-function parseIdent(value, sha) {
-  const m = /^(.*) (-?\d+) ([+-])(\d{2})(\d{2})$/.exec(value);
-  if (!m) throw badCommit(sha, `unreadable author line ${JSON.stringify(value)}`);
-  const [, ident, epoch, sign, hh, mm] = m;
-  const offsetMinutes = (sign === "-" ? -1 : 1) * (Number(hh) * 60 + Number(mm));
-  const local = new Date((Number(epoch) + offsetMinutes * 60) * 1e3);
-  if (Number.isNaN(local.getTime())) throw badCommit(sha, `author date out of range: ${epoch}`);
-  const iso = local.toISOString().replace(/\.\d{3}Z$/, "");
-  return { ident, date: `${iso}${sign === "-" && offsetMinutes !== 0 ? "-" : "+"}${hh}:${mm}` };
-}
-function badCommit(sha, reason) {
-  return new GitOutputUnparseableError(`commit ${sha} is malformed: ${reason}`, {
-    details: { args: ["cat-file", "commit", sha], reason }
-  });
-}
-var init_commit_info = __esm({
-  "src/git/commit-info.ts"() {
-    "use strict";
-    init_errors();
-    init_ids2();
-    init_refs();
-    init_runner();
-  }
-});
-
-// src/snapshotter/core.ts
-function iterationRef(runId, iteration) {
-  return `${RUNS_PREFIX}${runId}/iteration-${iteration}`;
-}
-function wipRef(runId, sha) {
-  return `${RUNS_PREFIX}${runId}/wip-${sha}`;
-}
-var DEFAULT_BRANCH, RUNS_PREFIX;
-var init_core3 = __esm({
-  "src/snapshotter/core.ts"() {
-    "use strict";
-    DEFAULT_BRANCH = "main";
-    RUNS_PREFIX = "refs/agentgate/runs/";
   }
 });
 
@@ -25052,10 +25471,10 @@ var init_before_retry = __esm({
 });
 
 // src/git/repo-lock.ts
-import { join as join36 } from "node:path";
+import { join as join37 } from "node:path";
 async function withRepoLock(repo, timeoutMs, fn) {
   return withLock(
-    join36(repo.gitDir, "agentgate.lock"),
+    join37(repo.gitDir, "agentgate.lock"),
     { timeoutMs, purpose: `snapshot ${repo.topLevel}` },
     async (lock) => {
       if (lock.recovered)
@@ -25069,7 +25488,7 @@ async function withRepoLock(repo, timeoutMs, fn) {
   );
 }
 async function recoverIndexLock(repo, timeoutMs) {
-  const path2 = join36(repo.gitDir, "index.lock");
+  const path2 = join37(repo.gitDir, "index.lock");
   const found = await removeAbandonedLock(path2, { workTree: repo.topLevel, gitDir: repo.gitDir }, timeoutMs);
   if (found !== "held") return;
   throw new IndexLockedError(
@@ -25664,40 +26083,6 @@ var init_iterate = __esm({
   }
 });
 
-// src/snapshotter/received-artifact.ts
-import { stat as stat14 } from "node:fs/promises";
-async function buildReceivedArtifact(core, snapshot) {
-  const path2 = snapshot.patchPath;
-  if (path2 === null || snapshot.recordedWorkspace === void 0) return false;
-  if ((await stat14(path2).catch(() => null))?.isFile() === true) return true;
-  try {
-    const repo = await openRepo(snapshot.workspace, core.gitOptions());
-    await assertNoLinkInside(repo.topLevel, path2);
-    if (path2 === patchPath(core.options.artifactsDir, snapshot.runId, snapshot.iteration))
-      await makeRunArtifactsDir(core.options.artifactsDir, snapshot.runId);
-    const [from, to] = await Promise.all([
-      getTree(repo, snapshot.beforeSha),
-      getTree(repo, snapshot.afterSha)
-    ]);
-    await writeTreeDiffToFile(repo, { from, to }, path2);
-    return true;
-  } catch (error2) {
-    if (error2 instanceof AgentgateError) return false;
-    throw error2;
-  }
-}
-var init_received_artifact = __esm({
-  "src/snapshotter/received-artifact.ts"() {
-    "use strict";
-    init_errors();
-    init_inside();
-    init_refs();
-    init_repo();
-    init_unified_diff();
-    init_paths();
-  }
-});
-
 // src/snapshotter/read.ts
 import { createReadStream as createReadStream3 } from "node:fs";
 import { copyFile, readFile as readFile8 } from "node:fs/promises";
@@ -25785,386 +26170,6 @@ var init_read = __esm({
     init_paths();
     init_atomic();
     init_patch_artifact();
-    init_received_artifact();
-  }
-});
-
-// src/git/apply-check.ts
-import { mkdtemp as mkdtemp5, rm as rm12 } from "node:fs/promises";
-import { tmpdir as tmpdir5 } from "node:os";
-import { join as join37 } from "node:path";
-async function treeAfterApplying(repo, base, patchFile) {
-  const dir = await mkdtemp5(join37(tmpdir5(), "agentgate-apply-"));
-  const scratch = { ...repo, indexFile: join37(dir, "index") };
-  try {
-    await runGit(scratch, ["read-tree", `${base}^{tree}`]);
-    await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
-    return (await runGit(scratch, ["write-tree"])).stdout.trim();
-  } finally {
-    await rm12(dir, { recursive: true, force: true });
-  }
-}
-var init_apply_check = __esm({
-  "src/git/apply-check.ts"() {
-    "use strict";
-    init_runner();
-  }
-});
-
-// src/snapshotter/verify.ts
-import { stat as stat15 } from "node:fs/promises";
-async function verifySnapshot(snapshot, run, git) {
-  const checks = [];
-  const add = (check, ok, detail) => checks.push({ check, ok, detail });
-  add(
-    "run-links-snapshot",
-    run?.snapshotIds.includes(snapshot.id) ?? false,
-    run ? run.snapshotIds.includes(snapshot.id) ? `run ${run.runId} lists it` : `run ${run.runId} does not list it` : `run ${snapshot.runId} not found`
-  );
-  const artifactOk = await artifactCheck(snapshot, add);
-  let repo = null;
-  try {
-    repo = await openRepo(snapshot.workspace, git);
-  } catch (error2) {
-    add("workspace", false, `cannot open ${snapshot.workspace}: ${error2.message}`);
-  }
-  if (repo && await gitChecks(
-    repo,
-    snapshot,
-    { restarts: run?.restarts ?? [], last: isLastOf(run, snapshot) },
-    add
-  ) && artifactOk && snapshot.patchPath) {
-    const trees = await Promise.all([
-      getTree(repo, snapshot.beforeSha),
-      getTree(repo, snapshot.afterSha)
-    ]).catch(unreadable2);
-    if (typeof trees === "string") {
-      add("patch-applies", false, `git cannot read the trees here: ${trees}`);
-      return checks.map((c) => ({ snapshotId: snapshot.id, runId: snapshot.runId, ...c }));
-    }
-    const [beforeTree, expected] = trees;
-    if (await treeDiffSha256(repo, { from: beforeTree, to: expected }).catch(() => null) === snapshot.patchSha256) {
-      add("patch-applies", true, "the artifact is byte for byte git's patch from before to after");
-    } else {
-      const applied = await treeAfterApplying(repo, snapshot.beforeSha, snapshot.patchPath).catch(
-        (e) => `fails: ${e.message}`
-      );
-      add(
-        "patch-applies",
-        applied === expected,
-        applied === expected ? "applying the patch to before gives exactly the after tree" : `applying the patch to before gives ${applied}, after tree is ${expected}`
-      );
-    }
-  }
-  return checks.map((c) => ({ snapshotId: snapshot.id, runId: snapshot.runId, ...c }));
-}
-function unreadable2(error2) {
-  if (error2 instanceof GitFailedError || error2 instanceof ObjectMissingError) return error2.message;
-  throw error2;
-}
-async function artifactCheck(snapshot, add) {
-  if (snapshot.patchPath === null) {
-    const ok2 = snapshot.beforeSha === snapshot.afterSha;
-    add("patch-artifact", ok2, ok2 ? "no change, no artifact" : "changed snapshot has no patch artifact");
-    return ok2;
-  }
-  const exists5 = await stat15(snapshot.patchPath).then(
-    (s) => s.isFile(),
-    () => false
-  );
-  if (!exists5) {
-    add("patch-artifact", false, `${snapshot.patchPath} is missing ("patch" regenerates the diff from git)`);
-    return false;
-  }
-  const actual = await sha256File(snapshot.patchPath);
-  const ok = actual === snapshot.patchSha256;
-  add(
-    "patch-artifact",
-    ok,
-    ok ? `${snapshot.patchPath} sha256 matches` : `${snapshot.patchPath} sha256 is ${actual}, recorded ${snapshot.patchSha256}`
-  );
-  return ok;
-}
-async function gitChecks(repo, snapshot, line, add) {
-  const before2 = await objectExists(repo, snapshot.beforeSha);
-  const after2 = await objectExists(repo, snapshot.afterSha);
-  add("before-exists", before2, snapshot.beforeSha);
-  add("after-exists", after2, snapshot.afterSha);
-  if (!before2 || !after2) return false;
-  const ancestor = snapshot.beforeSha === snapshot.afterSha || await isAncestor(repo, snapshot.beforeSha, snapshot.afterSha);
-  add(
-    "before-is-ancestor",
-    ancestor,
-    ancestor ? "before is an ancestor of after" : "before is not an ancestor of after"
-  );
-  await refCheck(repo, snapshot, add);
-  await branchCheck(repo, snapshot, line, add);
-  await messageChecks(repo, snapshot, add);
-  const stats4 = await getDiffStats(repo, snapshot.beforeSha, snapshot.afterSha).catch(unreadable2);
-  if (typeof stats4 === "string") {
-    add("stats", false, `git cannot diff before and after here: ${stats4}`);
-    return false;
-  }
-  const same = stats4.filesChanged === snapshot.filesChanged && stats4.insertions === snapshot.insertions && stats4.deletions === snapshot.deletions;
-  add(
-    "stats",
-    same,
-    same ? `${stats4.filesChanged} files, +${stats4.insertions} -${stats4.deletions}` : `git now says ${stats4.filesChanged} files +${stats4.insertions} -${stats4.deletions}`
-  );
-  const files = JSON.stringify(stats4.files) === JSON.stringify(snapshot.files);
-  add(
-    "files",
-    files,
-    files ? "every file's status and counts match git" : `the stored per-file changes differ from git's (${describeFileDifference(snapshot.files, stats4.files)})`
-  );
-  return ancestor;
-}
-async function refCheck(repo, snapshot, add) {
-  const expected = iterationRef(snapshot.runId, snapshot.iteration);
-  if (snapshot.ref !== expected) {
-    add(
-      "ref",
-      false,
-      snapshot.ref === null ? `no ref recorded; ${expected} should keep after reachable` : `recorded ref ${snapshot.ref} is not ${expected}`
-    );
-    return;
-  }
-  const target = await readRef(repo, snapshot.ref);
-  add(
-    "ref",
-    target === snapshot.afterSha,
-    target === snapshot.afterSha ? `${snapshot.ref} keeps after reachable` : `${snapshot.ref} points at ${target ?? "nothing"}`
-  );
-}
-function isLastOf(run, snapshot) {
-  return run !== null && run.snapshotIds.at(-1) === snapshot.id;
-}
-async function branchCheck(repo, snapshot, line, add) {
-  const aside = setAsideBy(line.restarts, snapshot.iteration);
-  if (aside !== void 0) {
-    add("branch", true, `set aside by the restart from iteration ${aside.from} declared at ${aside.at}`);
-    return;
-  }
-  if (snapshot.recordedWorkspace !== void 0) {
-    add(
-      "branch",
-      true,
-      `recorded on another machine: its branch ${snapshot.branch} did not travel (the ref and commits are checked)`
-    );
-    return;
-  }
-  const tip = await readRef(repo, `refs/heads/${snapshot.branch}`).catch(() => null);
-  if (tip === null) {
-    add("branch", false, `branch ${snapshot.branch} does not exist`);
-    return;
-  }
-  const holds = tip === snapshot.afterSha || await isAncestor(repo, snapshot.afterSha, tip);
-  const resetBack = !holds && line.last && (tip === snapshot.beforeSha || await isAncestor(repo, tip, snapshot.beforeSha).catch(() => false));
-  if (resetBack) {
-    add(
-      "branch",
-      true,
-      `set aside: ${snapshot.branch} was reset to where this last iteration started or earlier (its ref keeps it; the next "before --restart-from N" records the restart)`
-    );
-    return;
-  }
-  add(
-    "branch",
-    holds,
-    holds ? `${snapshot.branch} contains after` : `${snapshot.branch} does not contain after ${snapshot.afterSha}`
-  );
-}
-function describeFileDifference(stored, actual) {
-  if (stored.length !== actual.length) return `${stored.length} stored, ${actual.length} in git`;
-  const at = stored.findIndex((f, i) => JSON.stringify(f) !== JSON.stringify(actual[i]));
-  return `first at ${actual[at]?.path ?? stored[at]?.path ?? "?"}`;
-}
-async function messageChecks(repo, snapshot, add) {
-  if (snapshot.beforeSha === snapshot.afterSha) return;
-  let message;
-  try {
-    message = (await getCommitInfo(repo, snapshot.afterSha)).message;
-  } catch (error2) {
-    if (!(error2 instanceof GitOutputUnparseableError)) throw error2;
-    add("commit-message", false, `the after commit cannot be read: ${error2.message}`);
-    return;
-  }
-  if (snapshot.commitMessage === "" && trailer(message, "Agentgate-Run") === null) return;
-  const same = message === snapshot.commitMessage.replace(/\n$/, "");
-  add(
-    "commit-message",
-    same,
-    same ? "the after commit carries the stored message" : "the after commit's message differs from the stored one"
-  );
-  const trailers = {
-    run: trailer(message, "Agentgate-Run"),
-    iteration: trailer(message, "Agentgate-Iteration"),
-    before: trailer(message, "Agentgate-Before")
-  };
-  const trailersOk = trailers.run === snapshot.runId && trailers.iteration === String(snapshot.iteration) && trailers.before === snapshot.beforeSha;
-  add(
-    "trailers",
-    trailersOk,
-    trailersOk ? "run, iteration and before match the commit's trailers" : `the commit says run ${trailers.run ?? "-"}, iteration ${trailers.iteration ?? "-"}, before ${trailers.before ?? "-"}`
-  );
-  if (snapshot.task === void 0 && snapshot.gate === void 0) return;
-  const lines = message.split("\n");
-  const fits = (stored, line) => stored === null || stored === void 0 ? !lines.some((l) => l.startsWith(line("")) && l.trim() !== line("").trim()) : lines.includes(line(stored));
-  const taskOk = fits(snapshot.task, taskLine);
-  const gateOk = fits(snapshot.gate, gateLine);
-  add(
-    "task",
-    taskOk && gateOk,
-    taskOk && gateOk ? "task and gate match the commit's Task and Gate lines" : `the stored ${taskOk ? "gate" : "task"} does not match the commit's ${taskOk ? "Gate" : "Task"} line`
-  );
-}
-async function continuityChecks(snapshots, git, restarts = []) {
-  const checks = [];
-  const ordered = [...new Map(snapshots.map((s) => [s.id, s])).values()].sort(
-    (a, b) => a.iteration - b.iteration
-  );
-  const repos = /* @__PURE__ */ new Map();
-  const repoOf = (workspace) => {
-    if (!repos.has(workspace))
-      repos.set(
-        workspace,
-        openRepo(workspace, git).catch(() => null)
-      );
-    return repos.get(workspace);
-  };
-  const buildsOn = async (next, sha) => {
-    if (next.beforeSha === sha) return true;
-    const repo = await repoOf(next.workspace);
-    return repo !== null && await isAncestor(repo, sha, next.beforeSha).catch(() => false);
-  };
-  for (let i = 1; i < ordered.length; i++) {
-    const prev = ordered[i - 1];
-    const next = ordered[i];
-    if (next.iteration === prev.iteration) continue;
-    let detail = `iteration ${next.iteration} starts where iteration ${prev.iteration} ended`;
-    let ok = await buildsOn(next, prev.afterSha);
-    for (const r of restarts.filter((r2) => r2.lastIteration === prev.iteration && r2.from < next.iteration)) {
-      if (ok) break;
-      if (restartPoint(ordered, r.from) !== r.sha || !await buildsOn(next, r.sha)) continue;
-      ok = true;
-      detail = `iteration ${next.iteration} restarts from ${r.from === 0 ? "the run's start" : `iteration ${r.from}`} (declared at ${r.at})`;
-    }
-    if (!ok)
-      detail = `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on iteration ${prev.iteration}'s ${prev.afterSha}`;
-    checks.push({ snapshotId: next.id, runId: next.runId, check: "continuity", ok, detail });
-  }
-  for (const r of restarts) {
-    const first = ordered.find((s) => s.iteration > r.lastIteration);
-    const wrong = first && await restartContradiction(r, ordered, await repoOf(first.workspace));
-    if (wrong)
-      checks.push({
-        snapshotId: wrong.next.id,
-        runId: wrong.next.runId,
-        check: "continuity",
-        ok: false,
-        detail: `${restartName(r)} does not agree with the commits: ${wrong.why}`
-      });
-  }
-  return checks;
-}
-var init_verify2 = __esm({
-  "src/snapshotter/verify.ts"() {
-    "use strict";
-    init_diff_stats();
-    init_repo();
-    init_apply_check();
-    init_unified_diff();
-    init_refs();
-    init_run();
-    init_patch_artifact();
-    init_commit_info();
-    init_message();
-    init_errors();
-    init_core3();
-    init_restart_check();
-  }
-});
-
-// src/snapshotter/verify-store.ts
-async function verify(core, target) {
-  const checks = [];
-  let snapshots;
-  if ("id" in target) snapshots = [await core.getSnapshot(target.id)];
-  else if ("runId" in target) {
-    const contents2 = await core.store.inspectRun(assertSafeId(target.runId, "run id"));
-    snapshots = [...new Map(contents2.snapshots.map((s) => [s.id, s])).values()];
-    checks.push(...contents2.problems.map((p) => storeFileCheck(p, target.runId)));
-  } else {
-    const listed = await core.store.list();
-    snapshots = listed.snapshots;
-    const runs4 = await core.store.listRuns();
-    const linked = await Promise.all(
-      runs4.runs.map(async (r) => (await core.store.inspectRun(r.runId)).problems)
-    );
-    const problems = [...listed.problems, ...runs4.problems, ...linked.flat()];
-    const once2 = [...new Map(problems.map((p) => [p.message, p])).values()];
-    checks.push(...once2.map((p) => storeFileCheck(p, null)));
-  }
-  if (snapshots.length === 0 && checks.length === 0) {
-    const what2 = "id" in target ? `snapshot ${target.id}` : "runId" in target ? `run ${target.runId}` : `the home ${core.store.home}`;
-    throw new NothingToVerifyError(
-      `${what2} has no snapshots to verify; check --home (or AGENTGATE_HOME) and the run id: a gate that verifies nothing must not pass`,
-      { details: { home: core.store.home } }
-    );
-  }
-  const runs3 = /* @__PURE__ */ new Map();
-  const local = [];
-  for (const snapshot of snapshots) {
-    if (!runs3.has(snapshot.runId))
-      runs3.set(snapshot.runId, await core.store.loadRun(snapshot.runId).catch(() => null));
-    const here = await core.withLocalPaths(snapshot);
-    await buildReceivedArtifact(core, here);
-    local.push(here);
-    checks.push(...await verifySnapshot(here, runs3.get(snapshot.runId) ?? null, core.gitOptions()));
-  }
-  if (!("id" in target)) {
-    for (const [runId, run] of runs3) {
-      const linked = local.filter((s) => s.runId === runId && (run?.snapshotIds.includes(s.id) ?? false));
-      if (run) checks.push(...runLinkChecks(run, linked));
-      checks.push(...await continuityChecks(linked, core.gitOptions(), run?.restarts ?? []));
-    }
-  }
-  return { ok: checks.every((c) => c.ok), checks };
-}
-function runLinkChecks(run, linked) {
-  const fail2 = (snapshotId, detail) => ({
-    snapshotId,
-    runId: run.runId,
-    check: "run-links",
-    ok: false,
-    detail
-  });
-  const twice = run.snapshotIds.filter((id2, i) => run.snapshotIds.indexOf(id2) !== i);
-  const checks = [...new Set(twice)].map(
-    (id2) => fail2(id2, `run ${run.runId} links snapshot ${id2} more than once (runs/${run.runId}.json was edited?)`)
-  );
-  const byIteration2 = /* @__PURE__ */ new Map();
-  const byId2 = new Map(linked.map((s) => [s.id, s]));
-  for (const s of new Set(run.snapshotIds.map((id2) => byId2.get(id2)))) {
-    if (s === void 0) continue;
-    const other = byIteration2.get(s.iteration);
-    if (other === void 0) byIteration2.set(s.iteration, s.id);
-    else if (other !== s.id)
-      checks.push(
-        fail2(s.id, `snapshots ${other} and ${s.id} of run ${run.runId} both record iteration ${s.iteration}`)
-      );
-  }
-  return checks;
-}
-function storeFileCheck(problem, runId) {
-  return { snapshotId: null, runId, check: "store-file", ok: false, detail: problem.message };
-}
-var init_verify_store = __esm({
-  "src/snapshotter/verify-store.ts"() {
-    "use strict";
-    init_errors();
-    init_paths();
-    init_verify2();
     init_received_artifact();
   }
 });
@@ -30072,8 +30077,11 @@ async function pickRun(snapshotter, runId) {
     throw new RunNotFoundError(
       'no run recorded in this home yet; call "before" and "after" first, or pass --home'
     );
-  const local = await Promise.all(recent.map((run) => snapshotter.withLocalWorkspace(run)));
-  return local.find((run, i) => run.workspace === recent[i]?.workspace) ?? local[0];
+  for (const run of recent) {
+    const local = await snapshotter.withLocalWorkspace(run);
+    if (local.workspace === run.workspace) return local;
+  }
+  return snapshotter.withLocalWorkspace(recent[0]);
 }
 function withTaskAndGate(snapshot) {
   const task = snapshot.task !== void 0 ? snapshot.task : messageLine(snapshot.commitMessage, "Task");
@@ -30827,7 +30835,7 @@ var init_patches = __esm({
 });
 
 // src/report/index.ts
-import { open as open8 } from "node:fs/promises";
+import { open as open7 } from "node:fs/promises";
 import { resolve as resolve21 } from "node:path";
 async function renderReport(snapshotter, format, runId, options2 = {}) {
   checkReportArguments(snapshotter, format, runId, options2);
@@ -30842,7 +30850,7 @@ async function writeReport(snapshotter, format, file, runId, options2 = {}) {
   const path2 = resolve21(checkArgument(FileArg, file, "file"));
   let bytes = 0;
   const report4 = await writeOutputFile(path2, async (temp) => {
-    const handle = await open8(temp, "wx", 420);
+    const handle = await open7(temp, "wx", 420);
     try {
       let pending = [];
       let pendingLength = 0;
@@ -30932,8 +30940,6 @@ var init_report2 = __esm({
     init_model();
     init_patches();
     init_model();
-    init_markdown();
-    init_dotenv();
     WRITE_SIZE = 1024 * 1024;
   }
 });
@@ -31812,8 +31818,7 @@ async function indexFromTree(repo, treeish) {
   await runGit(repo, ["update-index", "-q", "--ignore-missing", "--refresh"], { okExitCodes: [1] });
 }
 async function entriesWithoutObject(repo) {
-  const listed = await runGitBuffer(repo, ["ls-files", "-z", "-v", "-s"]);
-  const entries2 = parseIndexEntries(decodeBytes(listed.stdout)).filter((e) => e.mode !== GITLINK_MODE);
+  const entries2 = (await readIndexEntries(repo)).filter((e) => e.mode !== GITLINK_MODE);
   const answers = await batchCheck(repo, [...new Set(entries2.map((e) => e.oid))]);
   const gone = new Set(answers.filter((a) => !a.found).map((a) => a.name));
   return {
@@ -31851,6 +31856,7 @@ var init_checkpoint_index = __esm({
     init_ls_files_tagged();
     init_record_objects();
     init_nul_records();
+    init_state();
     init_runner();
   }
 });
@@ -32562,9 +32568,12 @@ async function checkpointNamed(store, name2) {
       );
     return marked.ref;
   }
-  if (isCheckpointRevision(name2) && recordedTrees(records, name2).length === 1) return name2;
+  if (hashMatches(records, name2) === 1) return name2;
   const labelled = records.find((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX) && entryOf(r).label === name2);
   return labelled?.ref ?? name2;
+}
+function hashMatches(records, name2) {
+  return isCheckpointRevision(name2) ? recordedTrees(records, name2).length : 0;
 }
 async function markedRecords(store) {
   if (!await store.exists()) return [];
@@ -32832,7 +32841,7 @@ var init_plan = __esm({
 });
 
 // src/checkpoints/skip-rules.ts
-import { accessSync, constants as constants5, lstatSync as lstatSync2 } from "node:fs";
+import { accessSync, constants as constants4, lstatSync as lstatSync2 } from "node:fs";
 function skipRecord(skips) {
   if (skips.length === 0) return {};
   const byReason = {};
@@ -32926,7 +32935,7 @@ function fileShape(path2) {
   if (st.isFIFO() || st.isSocket() || st.isCharacterDevice() || st.isBlockDevice()) return "unreadable";
   if (!st.isFile()) return null;
   try {
-    accessSync(fsPath(path2), constants5.R_OK);
+    accessSync(fsPath(path2), constants4.R_OK);
     return st.size;
   } catch {
     return "unreadable";
@@ -33161,7 +33170,7 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { mkdir as mkdir11, open as open9, rename as rename7, rm as rm21, stat as stat25, symlink } from "node:fs/promises";
+import { mkdir as mkdir11, open as open8, rename as rename7, rm as rm21, stat as stat25, symlink } from "node:fs/promises";
 import { dirname as dirname21, join as join54, sep as sep11 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
@@ -33219,7 +33228,7 @@ async function writeTemp(item, temp) {
     await symlink(item.content, temp);
     return;
   }
-  const handle = await open9(temp, "wx", item.mode ?? (item.kind === "executable" ? 511 : 438));
+  const handle = await open8(temp, "wx", item.mode ?? (item.kind === "executable" ? 511 : 438));
   try {
     if (item.mode !== void 0) await handle.chmod(item.mode);
     await handle.writeFile(item.content);
@@ -33241,8 +33250,8 @@ var init_place = __esm({
 
 // src/checkpoints/unchanged.ts
 import { createHash as createHash9 } from "node:crypto";
-import { constants as constants6 } from "node:fs";
-import { lstat as lstat18, open as open10, readlink as readlink4 } from "node:fs/promises";
+import { constants as constants5 } from "node:fs";
+import { lstat as lstat18, open as open9, readlink as readlink4 } from "node:fs/promises";
 async function stillCaptured(abs, entry) {
   const path2 = fsPath(abs);
   const st = await lstat18(path2).catch(() => null);
@@ -33255,7 +33264,7 @@ async function stillCaptured(abs, entry) {
   return await fileBlobId(path2, format, st.ino) === entry.oid;
 }
 async function fileBlobId(path2, format, ino) {
-  const handle = await open10(path2, constants6.O_RDONLY | constants6.O_NOFOLLOW | constants6.O_NONBLOCK).catch(
+  const handle = await open9(path2, constants5.O_RDONLY | constants5.O_NOFOLLOW | constants5.O_NONBLOCK).catch(
     () => null
   );
   if (handle === null) return null;
@@ -34745,7 +34754,6 @@ var init_checkpoints = __esm({
     init_errors();
     init_path_bytes();
     init_checkpoint_repo();
-    init_checkpoint_trees();
     init_refs();
     init_compare2();
     init_names();
@@ -34988,7 +34996,7 @@ var init_checkpoints = __esm({
        */
       async named(rev) {
         checkArgument(TextArg, rev, "rev");
-        return isCheckpointRevision(rev) ? recordedTrees(await markedRecords(this.store), rev).length : 0;
+        return hashMatches(await markedRecords(this.store), rev);
       }
       /** A checkpoint's name (hash, label or marker: names.ts) as the hash the store takes, checked as `argument`. */
       async hashOf(name2, argument) {
@@ -35117,7 +35125,7 @@ __export(checkpoint_exports, {
 import { mkdtemp as mkdtemp8, rm as rm26, writeFile as writeFile8 } from "node:fs/promises";
 import { tmpdir as tmpdir8 } from "node:os";
 import { join as join61, resolve as resolve24 } from "node:path";
-function open11(ctx) {
+function open10(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
     home: s.home,
@@ -35171,7 +35179,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ['checkpoint track --label "before tool call" --json'],
       async run(ctx, values) {
-        const { upkeepError, recovered, ...result } = await (await open11(ctx)).track(values.label, { checkObjects: true });
+        const { upkeepError, recovered, ...result } = await (await open10(ctx)).track(values.label, { checkObjects: true });
         const warnings = [
           ...recovered === void 0 ? [] : [{ code: "STORE_RECOVERED", message: recovered, file: null }],
           ...upkeepError === void 0 ? [] : [{ code: "UPKEEP_FAILED", message: upkeepText(upkeepError), file: null }]
@@ -35198,7 +35206,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint patch latest"],
       async run(ctx, _values, [name2]) {
-        const cp = await open11(ctx);
+        const cp = await open10(ctx);
         const result = await cp.patch(name2);
         return {
           json: result,
@@ -35218,7 +35226,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint diff latest > since-latest.diff"],
       async run(ctx, _values, [name2]) {
-        const cp = await open11(ctx);
+        const cp = await open10(ctx);
         if (ctx.json) return { json: { diff: await cp.diff(name2) }, human: () => "" };
         const dir = await mkdtemp8(join61(tmpdir8(), "agentgate-cpdiff-"));
         const file = join61(dir, "diff.patch");
@@ -35241,7 +35249,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["FROM"], optional: ["TO"] },
       examples: ["checkpoint diff-full baseline latest --json"],
       async run(ctx, _values, [from, to]) {
-        const cp = await open11(ctx);
+        const cp = await open10(ctx);
         const diffs = await cp.diffFull(from, to);
         return { json: diffs, human: () => diffs.length ? diffs.map(fullText).join("\n") : "No differences." };
       }
@@ -35293,7 +35301,7 @@ var init_checkpoint2 = __esm({
           throw new InvalidArgumentError('--session must not be empty; "checkpoint list" shows the sessions', {
             details: { option: "--session" }
           });
-        const cp = await open11(ctx);
+        const cp = await open10(ctx);
         if (values.prompt !== void 0)
           return restorePrompt(
             await cp.restorePrompt(values.prompt, values.session, {
@@ -35325,7 +35333,7 @@ var init_checkpoint2 = __esm({
           throw new UsageError(
             "an empty PATH names nothing; give files or directories inside the workspace, or no PATH to mean every changed file"
           );
-        const cp = await open11(ctx);
+        const cp = await open10(ctx);
         const result = paths.length ? await revertPaths(
           cp,
           name2,
@@ -35351,7 +35359,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ["checkpoint list --json"],
       async run(ctx) {
-        const entries2 = await (await open11(ctx)).list();
+        const entries2 = await (await open10(ctx)).list();
         return {
           json: entries2,
           human: () => entries2.length ? table(
@@ -35392,7 +35400,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ["checkpoint gc --keep 20 --prune 1.day.ago"],
       async run(ctx, values) {
-        const result = await (await open11(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
+        const result = await (await open10(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
         return {
           json: result,
           human: () => `Kept ${result.kept} checkpoints, removed ${result.removed}; store ${result.storeBytesBefore} -> ${result.storeBytesAfter} bytes (pruned objects older than ${printable(result.pruneAge)}).`
@@ -35408,7 +35416,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ["checkpoint status --json"],
       async run(ctx) {
-        const st = await (await open11(ctx)).status();
+        const st = await (await open10(ctx)).status();
         const removed = st.pruned.reduce((n, p) => n + p.removed.length, 0);
         return {
           json: st,
@@ -36449,8 +36457,8 @@ function repaired(text2, keep) {
   let cut2 = false;
   let repairs = 0;
   let control = -1;
-  for (let open13 = text2.indexOf('"'); open13 >= 0; ) {
-    const start = open13 + 1;
+  for (let open12 = text2.indexOf('"'); open12 >= 0; ) {
+    const start = open12 + 1;
     const close = closingQuote(text2, start);
     if (control < start) control = nextControl(text2, start);
     const long = close - start > keep;
@@ -36462,7 +36470,7 @@ function repaired(text2, keep) {
       repairs += 1;
     }
     if (close >= text2.length) break;
-    open13 = text2.indexOf('"', close + 1);
+    open12 = text2.indexOf('"', close + 1);
   }
   parts.push(text2.slice(copied));
   return { text: parts.join(""), cut: cut2 };
@@ -37689,7 +37697,7 @@ var init_hook_install = __esm({
 
 // src/hooks/install/install-record.ts
 import { createHash as createHash11 } from "node:crypto";
-import { lstat as lstat26, open as open12, readFile as readFile20, rm as rm27, rmdir as rmdir3 } from "node:fs/promises";
+import { lstat as lstat26, open as open11, readFile as readFile20, rm as rm27, rmdir as rmdir3 } from "node:fs/promises";
 import { dirname as dirname30, join as join64 } from "node:path";
 function recordPath(home, file) {
   return join64(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
@@ -37707,7 +37715,7 @@ async function readRecord3(home, file) {
 }
 async function writeRecord(home, record3) {
   await replaceFileAtomic(recordPath(home, record3.file), async (temp) => {
-    const handle = await open12(temp, "wx", 384);
+    const handle = await open11(temp, "wx", 384);
     try {
       await handle.writeFile(`${JSON.stringify(record3, null, 2)}
 `);
@@ -38077,10 +38085,10 @@ function removeChild(text2, path2, i) {
   const items = parent.children ?? [];
   const node = items[i];
   const end = node.offset + node.length;
-  const [open13, close] = [parent.offset + 1, parent.offset + parent.length - 1];
+  const [open12, close] = [parent.offset + 1, parent.offset + parent.length - 1];
   const prev = items[i - 1];
   if (prev === void 0 && items.length === 1)
-    return /^\s*$/.test(text2.slice(open13, node.offset) + text2.slice(end, close)) ? text2.slice(0, open13) + text2.slice(close) : cutSpan(text2, node.offset, end);
+    return /^\s*$/.test(text2.slice(open12, node.offset) + text2.slice(end, close)) ? text2.slice(0, open12) + text2.slice(close) : cutSpan(text2, node.offset, end);
   if (prev === void 0) return cutWithComma(text2, node.offset, end);
   const prevEnd = prev.offset + prev.length;
   const comma = tokenAfter(text2, prevEnd, COMMA);
@@ -38127,15 +38135,15 @@ function appendEntry(text2, path2, entry) {
     const indent2 = indentOf(text2, last.offset);
     return pasteAfter(text2, last.offset + last.length, `${indent2}${pretty(entry, indent2)}`);
   }
-  const [open13, close] = [list5.offset + 1, list5.offset + list5.length - 1];
+  const [open12, close] = [list5.offset + 1, list5.offset + list5.length - 1];
   const indent = indentOf(text2, list5.offset);
   const parent = nodeAt(text2, path2.slice(0, -1));
   if (!text2.slice(parent.offset, parent.offset + parent.length).includes("\n")) {
-    const inside = text2.slice(open13, close).trim();
-    return `${text2.slice(0, open13)}${inside === "" ? "" : `${inside} `}${JSON.stringify(entry)}${text2.slice(close)}`;
+    const inside = text2.slice(open12, close).trim();
+    return `${text2.slice(0, open12)}${inside === "" ? "" : `${inside} `}${JSON.stringify(entry)}${text2.slice(close)}`;
   }
-  if (/^\s*$/.test(text2.slice(open13, close)))
-    return `${text2.slice(0, open13)}
+  if (/^\s*$/.test(text2.slice(open12, close)))
+    return `${text2.slice(0, open12)}
 ${indent}  ${pretty(entry, `${indent}  `)}
 ${indent}${text2.slice(close)}`;
   return intoCommented(text2, list5, entry);
@@ -40048,19 +40056,19 @@ function changedRuns(a, b) {
   if (changes === void 0) return [{ a0: 0, a1: a.length, b0: 0, b1: b.length }];
   const runs3 = [];
   let [i, j] = [0, 0];
-  let open13 = null;
+  let open12 = null;
   for (const change of changes) {
     if (!change.added && !change.removed) {
-      if (open13 !== null) runs3.push(open13);
-      open13 = null;
+      if (open12 !== null) runs3.push(open12);
+      open12 = null;
       [i, j] = [i + change.count, j + change.count];
       continue;
     }
-    open13 ??= { a0: i, a1: i, b0: j, b1: j };
-    if (change.removed) open13.a1 = i += change.count;
-    else open13.b1 = j += change.count;
+    open12 ??= { a0: i, a1: i, b0: j, b1: j };
+    if (change.removed) open12.a1 = i += change.count;
+    else open12.b1 = j += change.count;
   }
-  if (open13 !== null) runs3.push(open13);
+  if (open12 !== null) runs3.push(open12);
   return runs3;
 }
 var MAX_EDITS;
