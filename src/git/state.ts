@@ -68,10 +68,30 @@ export async function getRepoState(
     branch,
     sha: report.oid,
     isDirty: entries.some((e) => e.kind !== 'ignored'),
-    partlyStaged: entries.some((e) => (e.kind === 'ordinary' || e.kind === 'renamed') && !e.xy.includes('.')),
+    partlyStaged: partlyStaged(entries),
     unmergedPaths: report.entries.filter((e) => e.kind === 'unmerged').map((e) => e.path),
     operation,
   };
+}
+
+/**
+ * A staged version that neither HEAD nor the work tree holds: a path changed in both (`MM`, `AD`,
+ * `RM`), or a staged deletion (`git rm --cached`, a rename's old path) of a file that is still in
+ * the work tree, untracked, where staging the work tree would track it again and drop the deletion.
+ */
+function partlyStaged(entries: readonly StatusEntry[]): boolean {
+  if (entries.some((e) => (e.kind === 'ordinary' || e.kind === 'renamed') && !e.xy.includes('.')))
+    return true;
+  const untracked = entries.flatMap((e) => (e.kind === 'untracked' ? [e.path] : []));
+  if (untracked.length === 0) return false;
+  // An untracked directory is listed once, as `dir/`.
+  const onDisk = (path: string) =>
+    untracked.some((u) => u === path || (u.endsWith('/') && path.startsWith(u)));
+  return entries.some(
+    (e) =>
+      (e.kind === 'ordinary' && e.xy[0] === 'D' && onDisk(e.path)) ||
+      (e.kind === 'renamed' && e.xy[0] === 'R' && onDisk(e.origPath)),
+  );
 }
 
 /** HEAD, conflicts and operations, without scanning the work tree. */

@@ -66,6 +66,42 @@ describe('a staged version that the work tree does not hold', () => {
     expect(show(dir, 'main:a.txt')).toBe('work tree');
   });
 
+  // `git rm --cached` (and a rename's old path copied back) stages a deletion of a file the work tree
+  // still holds: staging the work tree tracked it again, and `before` said "clean" with no commit.
+  it.each([
+    [
+      'a staged deletion of a file still on disk',
+      (dir: string) => git(dir, ['rm', '-q', '--cached', 'b.txt']),
+    ],
+    [
+      'a staged deletion of a directory still on disk',
+      (dir: string) => git(dir, ['rm', '-rq', '--cached', 'd']),
+    ],
+    [
+      'a staged rename whose old path is back on disk',
+      (dir: string) => {
+        git(dir, ['mv', 'b.txt', 'c.txt']);
+        writeFiles(dir, { 'b.txt': 'b\n' });
+      },
+    ],
+  ])('keeps %s in a commit of its own', async (_what, stage) => {
+    const s = newSnapshotter();
+    const dir = repoWithCommit({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'd/x.txt': 'x\n' });
+    stage(dir);
+    const staged = git(dir, ['write-tree']);
+    const before = await s.captureBeforeState(dir, { runId: 'r' });
+    expect(before).toMatchObject({ isDirty: true, wipSha: head(dir) });
+    expect(subjects(dir).slice(0, 2)).toEqual([
+      '[agentgate] WIP before run',
+      '[agentgate] WIP before run: staged',
+    ]);
+    expect(git(dir, ['rev-parse', 'HEAD~1^{tree}'])).toBe(staged);
+    expect(git(dir, ['status', '--porcelain'])).toBe('');
+    writeFiles(dir, { 'a.txt': 'next\n' });
+    await s.captureAfterState(dir, null, { runId: 'r', iteration: 1 });
+    expect((await s.verify({ runId: 'r' })).ok).toBe(true);
+  });
+
   it('is refused under onDirty "error" as well, changing nothing', async () => {
     const dir = repoWithCommit({ 'a.txt': 'a\n' });
     writeFiles(dir, { 'a.txt': 'staged\n' });
