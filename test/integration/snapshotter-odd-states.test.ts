@@ -316,6 +316,38 @@ describe('a detached HEAD whose branch name clashes', () => {
   });
 });
 
+describe('before --branch NAME that git cannot make', () => {
+  it('is INVALID_ARGUMENT beside a branch NAME/x or NAME, changing nothing (also on an unborn HEAD)', async () => {
+    const s = newSnapshotter();
+    const dir = repoWithCommit();
+    git(dir, ['branch', 'ok/name']);
+    writeFiles(dir, { 'dirty.txt': 'd\n' });
+    const print = fingerprint(dir);
+    await expectCode(s.captureBeforeState(dir, { runId: 'r', branch: 'ok' }), 'INVALID_ARGUMENT');
+    await expectCode(s.captureBeforeState(dir, { runId: 'r', branch: 'ok/name/x' }), 'INVALID_ARGUMENT');
+    expect(fingerprint(dir)).toBe(print);
+    // Unborn: the first commit makes the branch, so HEAD was switched and the file staged first.
+    const unborn = initRepo();
+    const tree = git(unborn, ['hash-object', '-t', 'tree', '/dev/null']);
+    git(unborn, ['update-ref', 'refs/heads/ok/name', git(unborn, ['commit-tree', '-m', 'x', tree])]);
+    writeFiles(unborn, { 'new.txt': 'n\n' });
+    const printUnborn = fingerprint(unborn);
+    await expectCode(s.captureBeforeState(unborn, { runId: 'u', branch: 'ok' }), 'INVALID_ARGUMENT');
+    expect(fingerprint(unborn)).toBe(printUnborn);
+    expect(await s.store.loadRun('u')).toBeNull();
+  });
+
+  it('is INVALID_ARGUMENT for a new name holding U+FFFD (a name that was not UTF-8 on the command line)', async () => {
+    const dir = repoWithCommit();
+    const print = fingerprint(dir);
+    await expectCode(
+      newSnapshotter().captureBeforeState(dir, { runId: 'r', branch: 'x\uFFFD' }),
+      'INVALID_ARGUMENT',
+    );
+    expect(fingerprint(dir)).toBe(print);
+  });
+});
+
 describe('a workspace that is no work tree', () => {
   it('is UNSAFE_WORKSPACE for a bare repository and inside a git dir, with init too, creating nothing', async () => {
     const s = newSnapshotter();
