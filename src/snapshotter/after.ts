@@ -30,6 +30,7 @@ import { assertNoLinkInside } from '../fs/inside.js';
 import { assertBuildsOnRun, assertNoOperation, nameDetachedHead } from './before.js';
 import { DEFAULT_BRANCH, iterationRef, type SnapshotterCore } from './core.js';
 import { wipRescue } from './before-retry.js';
+import { linkOrphans, linkSaved } from './orphans.js';
 
 export interface AfterOptions {
   runId: string;
@@ -86,7 +87,7 @@ async function afterIn(
   const { runId } = opts;
   // A call killed between saving its snapshot and linking it left the snapshot unlinked.
   if (recovered) {
-    await core.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
+    await linkOrphans(core, repo.topLevel);
     await core.store.sweepTempFiles();
     await sweepTempFiles(dirname(patchPath(core.options.artifactsDir, runId, opts.iteration)));
   }
@@ -183,7 +184,7 @@ async function afterIn(
     ...(agent === undefined ? {} : { agent }),
   };
   await core.store.save(snapshot);
-  await core.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration, start.usesBefore);
+  await linkSaved(core, repo.topLevel, snapshot, start.usesBefore);
   return snapshot;
 }
 

@@ -30,6 +30,7 @@ import {
 import { withRepoLock } from '../git/repo-lock.js';
 import { captureExcludes, hasUserFiles } from './excludes.js';
 import { DEFAULT_BRANCH, wipRef, type SnapshotterCore } from './core.js';
+import { linkOrphans } from './orphans.js';
 
 export interface BeforeOptions {
   runId: string;
@@ -70,7 +71,8 @@ export async function captureBeforeState(
   const runId = assertSafeId(opts.runId, 'run id');
   const onDirty = opts.onDirty ?? core.options.onDirty;
   const { repo, nested } = await openOrInit(core, workspace, onDirty, opts.init === true);
-  return withRepoLock(repo, core.options.lockTimeoutMs, async () => {
+  return withRepoLock(repo, core.options.lockTimeoutMs, async (recovered) => {
+    if (recovered) await linkOrphans(core, repo.topLevel);
     assertRunWorkspace(await core.store.loadRun(runId), runId, repo.topLevel);
     const excludes = await captureExcludes(repo, core.options);
     return beforeIn(core, repo, {

@@ -17,6 +17,7 @@ import {
   type AfterOptions,
 } from './after.js';
 import type { SnapshotterCore } from './core.js';
+import { linkOrphans } from './orphans.js';
 
 export interface IterateOptions extends AfterOptions {
   onDirty?: OnDirty;
@@ -92,7 +93,8 @@ async function iterateAlone(
   const onDirty = opts.onDirty ?? core.options.onDirty;
   const { repo, nested } = await openOrInit(core, workspace, onDirty, opts.init === true);
   const excludes = await captureExcludes(repo, core.options);
-  const before = await withRepoLock(repo, core.options.lockTimeoutMs, async () => {
+  const before = await withRepoLock(repo, core.options.lockTimeoutMs, async (recovered) => {
+    if (recovered) await linkOrphans(core, repo.topLevel);
     const run = await core.store.loadRun(runId);
     assertRunWorkspace(run, runId, repo.topLevel);
     if (run !== null) await assertIterationFree(core, runId, opts.iteration, null);

@@ -373,21 +373,6 @@ export class SnapshotStore {
   }
 
   /**
-   * Links the stored snapshots of this run's iteration (taken in `workspace`) that the run does not
-   * link: what a process killed between saving a snapshot and linking it leaves behind. Scans the
-   * whole store, so it is for recovery only. Returns the ids it linked.
-   */
-  async linkUnlinked(runId: string, workspace: string, iteration: number): Promise<string[]> {
-    const linked = new Set((await this.loadRun(runId))?.snapshotIds ?? []);
-    const { snapshots } = await this.list();
-    const unlinked = snapshots.filter(
-      (s) => s.runId === runId && s.iteration === iteration && s.workspace === workspace && !linked.has(s.id),
-    );
-    for (const s of unlinked) await this.linkSnapshot(runId, workspace, s.id, iteration);
-    return unlinked.map((s) => s.id);
-  }
-
-  /**
    * Snapshots whose id starts with `prefix`, or whose after SHA does (hexadecimal, at least 4
    * characters, any case). An exact id wins alone. INVALID_ID for characters no id or SHA has;
    * STORE_CORRUPT naming a file that does not load and could be the answer (any file, for a SHA).
