@@ -337,11 +337,16 @@ describe('before --branch NAME that git cannot make', () => {
     expect(await s.store.loadRun('u')).toBeNull();
   });
 
-  it('is INVALID_ARGUMENT for a new name holding U+FFFD (a name that was not UTF-8 on the command line)', async () => {
+  it('is INVALID_ARGUMENT for a new name holding U+FFFD (not UTF-8 on the command line) or too long a part', async () => {
     const dir = repoWithCommit();
     const print = fingerprint(dir);
     await expectCode(
       newSnapshotter().captureBeforeState(dir, { runId: 'r', branch: 'x\uFFFD' }),
+      'INVALID_ARGUMENT',
+    );
+    // A part longer than a file name: git cannot lock the ref's file.
+    await expectCode(
+      newSnapshotter().captureBeforeState(dir, { runId: 'r', branch: `a/${'b'.repeat(300)}` }),
       'INVALID_ARGUMENT',
     );
     expect(fingerprint(dir)).toBe(print);
