@@ -68,7 +68,7 @@ export async function getRepoState(
     branch,
     sha: report.oid,
     isDirty: entries.some((e) => e.kind !== 'ignored'),
-    partlyStaged: partlyStaged(entries),
+    partlyStaged: await partlyStaged(repo.topLevel, entries),
     unmergedPaths: report.entries.filter((e) => e.kind === 'unmerged').map((e) => e.path),
     operation,
   };
@@ -79,19 +79,30 @@ export async function getRepoState(
  * `RM`), or a staged deletion (`git rm --cached`, a rename's old path) of a file that is still in
  * the work tree, untracked, where staging the work tree would track it again and drop the deletion.
  */
-function partlyStaged(entries: readonly StatusEntry[]): boolean {
+async function partlyStaged(topLevel: string, entries: readonly StatusEntry[]): Promise<boolean> {
   if (entries.some((e) => (e.kind === 'ordinary' || e.kind === 'renamed') && !e.xy.includes('.')))
     return true;
   const untracked = entries.flatMap((e) => (e.kind === 'untracked' ? [e.path] : []));
   if (untracked.length === 0) return false;
-  // An untracked directory is listed once, as `dir/`.
-  const onDisk = (path: string) =>
-    untracked.some((u) => u === path || (u.endsWith('/') && path.startsWith(u)));
-  return entries.some(
-    (e) =>
-      (e.kind === 'ordinary' && e.xy[0] === 'D' && onDisk(e.path)) ||
-      (e.kind === 'renamed' && e.xy[0] === 'R' && onDisk(e.origPath)),
+  const deleted = entries.flatMap((e) =>
+    e.kind === 'ordinary' && e.xy[0] === 'D'
+      ? [e.path]
+      : e.kind === 'renamed' && e.xy[0] === 'R'
+        ? [e.origPath]
+        : [],
   );
+  if (deleted.some((path) => untracked.includes(path))) return true;
+  // An untracked directory is listed once, as `dir/`: whether the file is in it, the disk says.
+  const under = deleted.filter((path) => untracked.some((u) => u.endsWith('/') && path.startsWith(u)));
+  const found = await Promise.all(
+    under.map((path) =>
+      lstat(fsPath(join(topLevel, path))).then(
+        (st) => !st.isDirectory(),
+        () => false,
+      ),
+    ),
+  );
+  return found.includes(true);
 }
 
 /** HEAD, conflicts and operations, without scanning the work tree. */
