@@ -102,6 +102,15 @@ describe('a staged version that the work tree does not hold', () => {
     expect((await s.verify({ runId: 'r' })).ok).toBe(true);
   });
 
+  it('makes no staged commit for a staged deletion of a file gone from an untracked directory', async () => {
+    const dir = repoWithCommit({ 'a.txt': 'a\n', 'd/x.txt': 'x\n' });
+    git(dir, ['rm', '-q', '--cached', 'd/x.txt']);
+    rmSync(join(dir, 'd', 'x.txt'));
+    writeFiles(dir, { 'd/new.txt': 'new\n' });
+    await newSnapshotter().captureBeforeState(dir, { runId: 'r' });
+    expect(subjects(dir)).toEqual(['[agentgate] WIP before run', 'initial']);
+  });
+
   it('is refused under onDirty "error" as well, changing nothing', async () => {
     const dir = repoWithCommit({ 'a.txt': 'a\n' });
     writeFiles(dir, { 'a.txt': 'staged\n' });
