@@ -47,6 +47,8 @@ export async function linkOrphans(core: SnapshotterCore, workspace: string): Pro
       (o) => o.runId === s.runId && o.iteration === s.iteration && run.snapshotIds.includes(o.id),
     );
     if (taken) continue;
-    runs.set(s.runId, await core.store.linkSnapshot(s.runId, workspace, s.id, s.iteration));
+    // Best effort: a repair that fails must not stop the call that found it (the next take-over retries).
+    const linked = await core.store.linkSnapshot(s.runId, workspace, s.id, s.iteration).catch(() => null);
+    if (linked !== null) runs.set(s.runId, linked);
   }
 }
