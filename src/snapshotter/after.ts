@@ -122,18 +122,19 @@ async function afterIn(
   const artifactPath = patchPath(core.options.artifactsDir, runId, opts.iteration);
   await assertNoLinkInside(repo.topLevel, artifactPath);
   await assertNoRefusedFilter(repo);
-  // An agent that detached HEAD gets a branch too, so that `branch` names where the commit is.
-  const detached = head.headState === 'detached' && head.sha !== null;
-  const branch = detached
-    ? await nameDetachedHead(repo, runId, head.sha as string)
-    : (head.branch ?? start.branch);
   const ref = iterationRef(runId, opts.iteration);
   const messageOf = commitMessages(repo);
+  // Before HEAD is given a branch: RUN_ID_TAKEN says nothing changed.
   const held = await heldIterationRef(
     repo,
     { runId, iteration: opts.iteration, message, head: head.sha },
     messageOf,
   );
+  // An agent that detached HEAD gets a branch too, so that `branch` names where the commit is.
+  const detached = head.headState === 'detached' && head.sha !== null;
+  const branch = detached
+    ? await nameDetachedHead(repo, runId, head.sha as string)
+    : (head.branch ?? start.branch);
   const commit = await createSnapshotCommit(repo, message, {
     excludes,
     alsoPoint: [{ ref, oldSha: held.sha }],

@@ -33,6 +33,18 @@ describe('the same run id recorded by a second home in one repository', () => {
     expect(mine.beforeSha).toBe(theirs.afterSha);
   });
 
+  it('is RUN_ID_TAKEN with HEAD left detached when the agent detached it', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'a\n' });
+    const [first, second] = [newSnapshotter(), newSnapshotter()];
+    await recordIteration(first, ws, 'r', 1, { 'a.txt': 'a2\n' });
+    const before = await second.captureBeforeState(ws, { runId: 'r' });
+    git(ws, ['checkout', '-q', '--detach']);
+    writeFiles(ws, { 'a.txt': 'a3\n' });
+    const print = fingerprint(ws);
+    await expectCode(second.captureAfterState(ws, before, { runId: 'r', iteration: 1 }), 'RUN_ID_TAKEN');
+    expect(fingerprint(ws)).toBe(print);
+  });
+
   it('iterate refuses it before its agent runs', async () => {
     const ws = repoWithCommit({ 'a.txt': 'a\n' });
     await recordIteration(newSnapshotter(), ws, 'r', 1, { 'a.txt': 'a2\n' });
