@@ -7,6 +7,7 @@ import {
   RevisionNotFoundError,
   StoreCorruptError,
 } from '../errors.js';
+import { assertBranchCanBeMade } from './branch-name.js';
 import { assertGitId, isFullId } from './ids.js';
 import type { Repo } from './repo.js';
 import { parseRefRecords, REF_RECORD_FORMAT, type RefRecord } from './parsers/for-each-ref.js';
@@ -358,42 +359,16 @@ export async function switchToBranch(repo: Repo, name: string, sha: string | nul
       },
     );
   }
-  if (existing === null && target === null) await assertBranchCanBeMade(repo, name, ref);
+  if (existing === null && target === null)
+    assertBranchCanBeMade(
+      name,
+      ref,
+      (await listRefs(repo, 'refs/heads/')).map((r) => r.ref),
+    );
   if (existing === null && sha !== null)
     await updateRef(repo, ref, sha, null, { message: 'agentgate: branch for the run' });
   await runGit(repo, ['symbolic-ref', '-m', `agentgate: switch to ${name}`, 'HEAD', ref]);
   return lands.slice('refs/heads/'.length);
-}
-
-/**
- * A new branch's name is checked before HEAD moves: on an unborn HEAD the first commit makes the
- * branch, and a name git cannot create there would fail that commit with HEAD already switched and
- * the index staged. A branch `x` cannot sit beside `x/y` (nor `x/y` beside `x`), nor have a part
- * longer than a file name; a name holding U+FFFD is what Node.js makes of one that is not UTF-8, so
- * another branch would be made.
- */
-async function assertBranchCanBeMade(repo: GitOptions, name: string, ref: string): Promise<void> {
-  const beside = (await listRefs(repo, 'refs/heads/'))
-    .map((r) => r.ref)
-    .find((b) => b.startsWith(`${ref}/`) || ref.startsWith(`${b}/`));
-  if (beside !== undefined)
-    throw new InvalidArgumentError(
-      `branch ${name} cannot be made beside the existing branch ${beside.slice('refs/heads/'.length)}; choose another branch name`,
-      { details: { branch: name, existing: beside } },
-    );
-  // A ref is made as a file: a part longer than a file name (255 bytes, less git's `.lock`) cannot be.
-  if (name.split('/').some((part) => Buffer.byteLength(part) > 250))
-    throw new InvalidArgumentError(
-      `the branch name ${name} has a part longer than 250 bytes, which git cannot make`,
-      {
-        details: { branch: name },
-      },
-    );
-  if (name.includes('\uFFFD'))
-    throw new InvalidArgumentError(
-      `the branch name ${name} holds U+FFFD, what a name that is not UTF-8 becomes as Node.js reads it, so another branch would be made: use a UTF-8 name`,
-      { details: { branch: name } },
-    );
 }
 
 /** The ref at the end of `ref`'s chain when it is a symbolic ref (git follows every link), else null. */
