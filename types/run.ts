@@ -77,6 +77,12 @@ export const RunRecord = deferred(() =>
     deletedSnapshots: z.optional(z.array(DeletedSnapshot)),
     /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
     recordedWorkspace: z.optional(z.string().check(z.minLength(1))),
+    /**
+     * The seal (sha256, or what stands in its place) of the workspace's git index as this run's last
+     * `before` or `after` left it. An index that no longer matches was written since by someone
+     * else, and its cached stat data is not trusted: every file is hashed again (docs/security.md).
+     */
+    indexSeal: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
   }),
 );
 export type RunRecord = z.infer<typeof RunRecord>;
