@@ -17,7 +17,7 @@ import { exactly } from '../git/hardening.js';
 import { getTree } from '../git/refs.js';
 import { isInside, openRepo, type Repo } from '../git/repo.js';
 import { beyondStatus, excludedBy, readStatus, submoduleChanges } from '../git/state.js';
-import { trustIndex } from '../git/index-seal.js';
+import { trustIndex, type IndexState } from '../git/index-seal.js';
 import type { StatusEntry } from '../git/parsers/status.js';
 import { runUserCommand } from '../process/user-command.js';
 import type { NewGateResult } from '../store/gate-store.js';
@@ -93,7 +93,7 @@ export async function runGate(
       ? null
       : async () => {
           const again = await openRepo(workspace, ctx.snapshotter.gitOptions());
-          await trustIndex(again, seal ?? undefined);
+          await trustIndex(again, seal === null ? undefined : { ...seal, commit: snapshot.afterSha });
           return treeMismatch(ctx, again, snapshot, junit);
         };
   return runOnTree(ctx, repo, judged(snapshot, treeId, opts.name), opts, null, recheck);
@@ -257,7 +257,7 @@ async function assertAtAfter(
   repo: Repo,
   snapshot: Snapshot,
   junit: readonly string[],
-): Promise<string> {
+): Promise<IndexState> {
   // The index as the run's last capture left it, or its stat data dropped: status would take a file
   // whose entry was rewritten by hand (its stat data, an old blob) as the after tree's.
   const run = await ctx.snapshotter.store.loadRun(snapshot.runId);

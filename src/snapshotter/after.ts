@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { idGenerator } from '../fs/random-id.js';
 import { sweepTempFiles } from '../fs/sweep.js';
-import type { RunRecord } from '../../types/run.js';
+import type { IndexSeal, RunRecord } from '../../types/run.js';
 import type { AgentOutcome, BeforeState, DiffStats, Snapshot } from '../../types/snapshot.js';
 import { createSnapshotCommit } from '../git/commit.js';
 import { getCommitInfo } from '../git/commit-info.js';
@@ -10,7 +10,7 @@ import { assertNoRefusedFilter } from '../git/refused-filters.js';
 import { openRepo, type Repo } from '../git/repo.js';
 import { getTree, isAncestor, objectExists, readRef, resolveRevision } from '../git/refs.js';
 import { getRepoHead, getRepoState, type RepoState } from '../git/state.js';
-import { indexSeal, trustIndex } from '../git/index-seal.js';
+import { readIndexState, trustIndex } from '../git/index-seal.js';
 import {
   HistoryRewrittenError,
   InvalidArgumentError,
@@ -164,7 +164,7 @@ async function afterIn(
       : makeRunArtifactsDir(core.options.artifactsDir, runId).then(() =>
           writePatchArtifact(repo, trees, artifactPath),
         ),
-    indexSeal(repo),
+    readIndexState(repo),
   ]);
   const snapshot: Snapshot = {
     id: `snap-${newSnapshotId()}`,
@@ -187,14 +187,10 @@ async function afterIn(
     ...(agent === undefined ? {} : { agent }),
   };
   await core.store.save(snapshot);
-  await core.store.linkSnapshot(
-    runId,
-    repo.topLevel,
-    snapshot.id,
-    snapshot.iteration,
-    start.usesBefore,
-    seal,
-  );
+  await core.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration, start.usesBefore, {
+    ...seal,
+    commit: afterSha,
+  });
   return snapshot;
 }
 
@@ -214,7 +210,7 @@ async function startOf(
   given: BeforeState | null,
   beforeRev: string | undefined,
   state: { branch: string | null },
-): Promise<Start & { sealed: string | undefined }> {
+): Promise<Start & { sealed: IndexSeal | undefined }> {
   const run = await core.store.loadRun(runId);
   assertRunWorkspace(run, runId, repo.topLevel);
   const start = await givenStart(repo, { runId, run, iteration }, given, beforeRev, state);

@@ -7,7 +7,7 @@ import { assertSafeWorkspace, initRepo, openRepo, type Repo, userAttributesFile 
 import { excludeNestedRepositories } from '../git/nested-repos.js';
 import { isAncestor, listRefs, switchToBranch, updateRefs } from '../git/refs.js';
 import { getRepoState, operationInProgress, readIndexEntries, type RepoState } from '../git/state.js';
-import { indexSeal, trustIndex } from '../git/index-seal.js';
+import { readIndexState, trustIndex } from '../git/index-seal.js';
 import {
   DirtyWorkspaceError,
   InvalidArgumentError,
@@ -173,7 +173,8 @@ export async function beforeIn(
   };
   const again = restart === null && unusedAfter === null ? recordedAgain(run, before) : null;
   if (again !== null) return again;
-  await core.store.recordBefore(runId, repo.topLevel, before, restart, unusedAfter, await indexSeal(repo));
+  const seal = { ...(await readIndexState(repo)), commit: sha };
+  await core.store.recordBefore(runId, repo.topLevel, before, restart, unusedAfter, seal);
   return before;
 }
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { BeforeState, type Snapshot } from '../../types/snapshot.js';
-import { RunRecord, type RunRestart } from '../../types/run.js';
+import { RunRecord, type IndexSeal, type RunRestart } from '../../types/run.js';
 import {
   InvalidArgumentError,
   LockTimeoutError,
@@ -134,7 +134,7 @@ export class RunRecords {
     before: BeforeState,
     restart: RunRestart | null = null,
     unusedAfter: number | null = restart?.lastIteration ?? null,
-    indexSeal?: string,
+    indexSeal?: IndexSeal,
   ): Promise<RunRecord> {
     assertSafeId(runId, 'run id');
     const parsed = BeforeState.safeParse(before);
@@ -174,7 +174,7 @@ export class RunRecords {
     iteration: number,
     iterationOf: IterationOf,
     usesBefore = false,
-    indexSeal?: string,
+    indexSeal?: IndexSeal,
   ): Promise<RunRecord> {
     assertSafeId(runId, 'run id');
     assertSafeId(snapshotId, 'snapshot id');

@@ -3,7 +3,7 @@ import { checkDirArgument, checkStoreOptions } from '../arguments.js';
 import { rm, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { Snapshot, SAFE_ID, type BeforeState } from '../../types/snapshot.js';
-import type { RunRecord, RunRestart } from '../../types/run.js';
+import type { IndexSeal, RunRecord, RunRestart } from '../../types/run.js';
 import {
   ConcurrentUpdateError,
   InvalidArgumentError,
@@ -321,7 +321,7 @@ export class SnapshotStore {
     before: BeforeState,
     restart: RunRestart | null = null,
     unusedAfter: number | null = restart?.lastIteration ?? null,
-    indexSeal?: string,
+    indexSeal?: IndexSeal,
   ): Promise<RunRecord> {
     return this.runs.recordBefore(runId, workspace, before, restart, unusedAfter, indexSeal);
   }
@@ -338,7 +338,7 @@ export class SnapshotStore {
     snapshotId: string,
     iteration: number,
     usesBefore = false,
-    indexSeal?: string,
+    indexSeal?: IndexSeal,
   ): Promise<RunRecord> {
     assertSafeId(runId, 'run id');
     const snapshot = await this.load(snapshotId);

@@ -8,7 +8,7 @@ import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Gates } from '../../src/gates/gates.js';
-import { indexSeal } from '../../src/git/index-seal.js';
+import { readIndexState, trustIndex } from '../../src/git/index-seal.js';
 import { openRepo } from '../../src/git/repo.js';
 import { expectCode } from '../helpers/codes.js';
 import { quiet } from '../helpers/gates.js';
@@ -48,9 +48,9 @@ describe('an index rewritten by hand', () => {
     const snap = await snapshotter.captureAfterState(dir, null, { runId: 'r1', iteration: 1 });
     expect(snap.files.map((f) => f.path)).toEqual(['a.txt']);
     expect(blobAt(dir, `${snap.afterSha}:a.txt`)).toBe('two');
-    const seal = await indexSeal(await openRepo(dir));
-    expect(seal).toMatch(/^[0-9a-f]{64}$/);
-    expect((await snapshotter.store.loadRun('r1'))?.indexSeal).toBe(seal);
+    const state = await readIndexState(await openRepo(dir));
+    expect(state.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect((await snapshotter.store.loadRun('r1'))?.indexSeal).toEqual({ ...state, commit: snap.afterSha });
     expect(git(dir, ['status', '--porcelain'])).toBe('');
   });
 
@@ -104,6 +104,39 @@ describe('an index rewritten by hand', () => {
     ]);
     expect(snap.files.map((f) => f.path)).toEqual(['a.txt']);
     expect(blobAt(dir, `${snap.afterSha}:a.txt`)).toBe('two');
+  });
+
+  it('drops the stat data of the entries changed since the seal or not as its commit has them, and no others', async () => {
+    const dir = repoWithCommit({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n' });
+    const repo = await openRepo(dir);
+    const sealed = { ...(await readIndexState(repo)), commit: git(dir, ['rev-parse', 'HEAD']).trim() };
+    expect(await trustIndex(repo, sealed)).toEqual(await readIndexState(repo));
+    // Stat data is kept in whole seconds: what changes from here on is newer than the seal.
+    const later = sealed.writtenAt + 1;
+    while (Date.now() < later * 1000) await new Promise((resolve) => setTimeout(resolve, 50));
+    // b refreshed with new stat data (same content); c's entry names another blob, its stat data kept.
+    writeFileSync(join(dir, 'b.txt'), 'b\n');
+    git(dir, ['update-index', '--refresh']);
+    const other = git(dir, ['hash-object', '-w', '--stdin'], { input: 'other\n' }).trim();
+    const index = readFileSync(join(dir, '.git', 'index'));
+    Buffer.from(other, 'hex').copy(
+      index,
+      index.indexOf(Buffer.from(git(dir, ['rev-parse', ':c.txt']).trim(), 'hex')),
+    );
+    writeFileSync(join(dir, '.git', 'index'), index);
+    const forgotten = async () =>
+      git(dir, ['ls-files', '--debug', '-z'])
+        .split('\0')
+        .slice(1)
+        .map((block) => /ctime: (\d+):/.exec(block)?.[1] === '0');
+    expect(await forgotten()).toEqual([false, false, false]);
+    await trustIndex(repo, { ...sealed, writtenAt: later });
+    expect(await forgotten()).toEqual([false, true, true]);
+    // Nothing sealed: every entry.
+    await trustIndex(repo, undefined);
+    expect(await forgotten()).toEqual([true, true, true]);
+    // c is hashed again: its file is not the blob its entry names.
+    expect(git(dir, ['status', '--porcelain'])).toBe('MM c.txt');
   });
 
   it('leaves no untracked cache or split index behind for git to trust later', async () => {
