@@ -4,7 +4,8 @@
  * `before` and `after` keep a seal of the index they leave (RunRecord.indexSeal); an index that no
  * longer matches it has its stat data dropped, so the edit is hashed and seen.
  */
-import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Gates } from '../../src/gates/gates.js';
@@ -21,18 +22,7 @@ import { okIn } from '../helpers/cli.js';
  * past, so git does not take it as racily clean) with the blob the index held before.
  */
 function forge(dir: string, path: string, content: string): void {
-  const old = git(dir, ['rev-parse', `:${path}`]).trim();
-  const file = join(dir, path);
-  writeFileSync(file, content);
-  const past = new Date(Date.now() - 60_000);
-  utimesSync(file, past, past);
-  git(dir, ['add', '--', path]);
-  const added = Buffer.from(git(dir, ['rev-parse', `:${path}`]).trim(), 'hex');
-  const index = readFileSync(join(dir, '.git', 'index'));
-  const at = index.indexOf(added);
-  expect(at).toBeGreaterThan(0);
-  Buffer.from(old, 'hex').copy(index, at);
-  writeFileSync(join(dir, '.git', 'index'), index);
+  execFileSync(process.execPath, [forgeScript(path, content)], { cwd: dir });
   // The forgery works on git itself: no change to see.
   expect(git(dir, ['status', '--porcelain'])).toBe('');
 }
@@ -81,8 +71,7 @@ describe('an index rewritten by hand', () => {
     git(dir, ['reset', '-q']);
     expect((await gates.run(dir, gate('check', ['true']))).verdict).toBe('pass');
     // The check itself edits a file and forges the index behind it.
-    const script = join(dir, '..', `forge-${process.pid}.mjs`);
-    writeFileSync(script, forgeScript('a.txt', 'three\n'));
+    const script = forgeScript('a.txt', 'three\n');
     const result = await gates.run(dir, gate('third', [process.execPath, script]));
     expect(result.verdict).toBe('error');
     expect(result.workspaceChanged).toBe(true);
@@ -90,8 +79,7 @@ describe('an index rewritten by hand', () => {
 
   it('does not hide an edit from iterate when the agent forges the index', async () => {
     const dir = repoWithCommit({ 'a.txt': 'one\n' });
-    const script = join(dir, '..', `forge-${process.pid}-cli.mjs`);
-    writeFileSync(script, forgeScript('a.txt', 'two\n'));
+    const script = forgeScript('a.txt', 'two\n');
     const snap = okIn<{ afterSha: string; files: Array<{ path: string }> }>(dir, tempDir('agentgate-home-'), [
       'iterate',
       '--run',
@@ -156,20 +144,24 @@ describe('an index rewritten by hand', () => {
   });
 });
 
-/** A script that does what forge() does, for a child process (the agent, a gate's check). */
+/** A script (its path) that forges `path` as forge() says, for a child process: the agent, a gate's check. */
 function forgeScript(path: string, content: string): string {
-  return `
-import { execFileSync } from 'node:child_process';
+  const script = join(tempDir(), 'forge.mjs');
+  writeFileSync(
+    script,
+    `import { execFileSync } from 'node:child_process';
 import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
+const path = ${JSON.stringify(path)};
 const git = (...args) => execFileSync('git', args, { encoding: 'utf8' }).trim();
-const old = git('rev-parse', ':${path}');
-writeFileSync('${path}', ${JSON.stringify(content)});
+const old = git('rev-parse', ':' + path);
+writeFileSync(path, ${JSON.stringify(content)});
 const past = new Date(Date.now() - 60000);
-utimesSync('${path}', past, past);
-git('add', '--', '${path}');
-const added = Buffer.from(git('rev-parse', ':${path}'), 'hex');
+utimesSync(path, past, past);
+git('add', '--', path);
 const index = readFileSync('.git/index');
-Buffer.from(old, 'hex').copy(index, index.indexOf(added));
+Buffer.from(old, 'hex').copy(index, index.indexOf(Buffer.from(git('rev-parse', ':' + path), 'hex')));
 writeFileSync('.git/index', index);
-`;
+`,
+  );
+  return script;
 }
