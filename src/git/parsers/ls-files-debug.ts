@@ -1,4 +1,4 @@
-import { parseIndexEntries, type IndexEntry } from './ls-files-tagged.js';
+import type { IndexEntry } from './ls-files-tagged.js';
 import { unparseable } from './nul-records.js';
 
 /** An index entry with the stat data git cached for it (whole seconds; the inode's low 32 bits). */
@@ -8,26 +8,31 @@ export interface IndexStatEntry extends IndexEntry {
   ino: bigint;
 }
 
-/** The five lines `--debug` prints after each path, the last `  size: N\tflags: X`. */
-const DEBUG_BLOCK =
-  /^ {2}ctime: (\d+):\d+\n {2}mtime: (\d+):\d+\n {2}dev: \d+\tino: (\d+)\n {2}uid: \d+\tgid: \d+\n {2}size: \d+\tflags: [0-9a-f]+\n/;
-
 /**
- * Parses `ls-files -z -v -s --debug`: each `<tag> <mode> <oid> <stage>\t<path>` record ends with a
- * NUL and is followed by its stat lines, after which the next record begins.
+ * One record of `ls-files -z -v -s --debug`: `<tag> <mode> <oid> <stage>\t<path>`, a NUL, then five
+ * lines of stat data, the last `  size: N\tflags: X`. Read with one sticky expression from record to
+ * record: an index of 100,000 entries is 19 MB of this.
  */
+const RECORD =
+  /([A-Za-z?]) ([0-7]{6}) ([0-9a-f]{40,64}) [0-3]\t([^\0]+)\0 {2}ctime: (\d+):\d+\n {2}mtime: (\d+):\d+\n {2}dev: \d+\tino: (\d+)\n {2}uid: \d+\tgid: \d+\n {2}size: \d+\tflags: [0-9a-f]+\n/y;
+
+/** Parses `ls-files -z -v -s --debug` (see RECORD). */
 export function parseIndexStat(text: string): IndexStatEntry[] {
-  if (text === '') return [];
-  const parts = text.split('\0');
   const out: IndexStatEntry[] = [];
-  let head = parts[0] as string;
-  for (const part of parts.slice(1)) {
-    const block = DEBUG_BLOCK.exec(part);
-    if (block === null) throw unparseable('ls-files --debug', 'unexpected stat lines', part);
-    const [entry] = parseIndexEntries(`${head}\0`) as [IndexEntry];
-    out.push({ ...entry, ctime: Number(block[1]), mtime: Number(block[2]), ino: BigInt(block[3] as string) });
-    head = part.slice(block[0].length);
+  const record = new RegExp(RECORD);
+  while (record.lastIndex < text.length) {
+    const at = record.lastIndex;
+    const m = record.exec(text);
+    if (m === null) throw unparseable('ls-files --debug', 'unexpected record', text.slice(at, at + 200));
+    out.push({
+      tag: m[1] as string,
+      mode: m[2] as string,
+      oid: m[3] as string,
+      path: m[4] as string,
+      ctime: Number(m[5]),
+      mtime: Number(m[6]),
+      ino: BigInt(m[7] as string),
+    });
   }
-  if (head !== '') throw unparseable('ls-files --debug', 'record without stat lines', head);
   return out;
 }
