@@ -83,6 +83,36 @@ process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(made)
     expect(list(ws, home)).toEqual([]);
   });
 
+  it('an agent that leaves stdin open after a whole event (Copilot`s tool hooks): the event is read and recorded, not given up at hooks.timeoutMs', async () => {
+    const ws = repoWithCommit();
+    const home = tempDir('agentgate-hook-stdin-');
+    writeFileSync(join(home, 'config.yaml'), 'hooks:\n  timeoutMs: 20000\n');
+    const cases: Array<[string[], string]> = [
+      [['hook', 'copilot', '--event', 'postToolUse'], agentEvent('copilot', 'postToolUse-bash', ws)],
+      // Raw control characters in a string (Windsurf): whole once repaired.
+      [['hook', 'windsurf'], agentEvent('windsurf', 'pre_user_prompt', ws)],
+    ];
+    for (const [args, event] of cases) {
+      const child = spawn(process.execPath, [CLI, ...args], {
+        cwd: ws,
+        env: { ...process.env, AGENTGATE_HOME: home },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+      // Written in two parts, the first not yet an event; stdin is never closed.
+      child.stdin.write(event.slice(0, 30));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      child.stdin.write(event.slice(30));
+      const status = await closed;
+      child.stdin.destroy();
+      expect([status, stderr]).toEqual([0, '']);
+    }
+    expect(logOf(home)).not.toMatch(/invalid/);
+    expect(list(ws, home).map((c) => c.event)).toEqual(['pre_user_prompt', 'postToolUse']);
+  });
+
   it('an event that begins with a UTF-8 byte order mark is read as the JSON after it, for every agent', () => {
     const ws = repoWithCommit();
     const home = tempDir('agentgate-hook-stdin-');
