@@ -5,8 +5,8 @@
  * agent that never closes stdin. (stdin stays a stream: a read of fd 0 outside it cannot be
  * cancelled, and would keep the process alive until the agent closes stdin.)
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckpointEntry } from '../../types/checkpoint.js';
@@ -111,6 +111,23 @@ process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(made)
     }
     expect(logOf(home)).not.toMatch(/invalid/);
     expect(list(ws, home).map((c) => c.event)).toEqual(['pre_user_prompt', 'postToolUse']);
+  });
+
+  it('a FIFO in the home where config.yaml or logs/hooks.log goes: the hook still answers and exits 0 (no open waits for its other end)', () => {
+    const ws = repoWithCommit();
+    for (const place of [['config.yaml'], ['logs', 'hooks.log']]) {
+      const home = tempDir('agentgate-hook-stdin-');
+      mkdirSync(join(home, 'logs'), { recursive: true });
+      execFileSync('mkfifo', [join(home, ...place)]);
+      const res = spawnSync(process.execPath, [CLI, 'hook', 'cline'], {
+        input: agentEvent('cline', 'TaskStart', ws),
+        env: { ...process.env, AGENTGATE_HOME: home },
+        encoding: 'utf8',
+        // Ended if it has not finished by then (status null): Node cannot exit while an open waits.
+        timeout: 20_000,
+      });
+      expect([res.status, res.stdout]).toEqual([0, '{"cancel": false}\n']);
+    }
   });
 
   it('an event that begins with a UTF-8 byte order mark is read as the JSON after it, for every agent', () => {
