@@ -17,6 +17,7 @@ import { exactly } from '../git/hardening.js';
 import { getTree } from '../git/refs.js';
 import { isInside, openRepo, type Repo } from '../git/repo.js';
 import { beyondStatus, excludedBy, readStatus, submoduleChanges } from '../git/state.js';
+import { trustIndex, type IndexState } from '../git/index-seal.js';
 import type { StatusEntry } from '../git/parsers/status.js';
 import { runUserCommand } from '../process/user-command.js';
 import type { NewGateResult } from '../store/gate-store.js';
@@ -74,7 +75,7 @@ export async function runGate(
     findIteration(ctx.snapshotter, opts.runId, opts.iteration),
     openRepo(workspace, ctx.snapshotter.gitOptions()),
   ]);
-  const [treeId] = await Promise.all([
+  const [treeId, , seal] = await Promise.all([
     getTree(repo, snapshot.afterSha),
     assertOutsideGitDir(repo, ctx.snapshotter.options),
     opts.isolated === true ? null : assertAtAfter(ctx, repo, snapshot, junit),
@@ -86,12 +87,15 @@ export async function runGate(
   ]);
   // Without --isolated the workspace is compared with the after tree again once the check has ended,
   // on the repository opened anew: the check may have written its config (a filter, core.worktree),
-  // which the drivers switched off at the start know nothing of.
+  // which the drivers switched off at the start know nothing of, or rewritten the index.
   const recheck =
     opts.isolated === true
       ? null
-      : async () =>
-          treeMismatch(ctx, await openRepo(workspace, ctx.snapshotter.gitOptions()), snapshot, junit);
+      : async () => {
+          const again = await openRepo(workspace, ctx.snapshotter.gitOptions());
+          await trustIndex(again, seal === null ? undefined : { ...seal, commit: snapshot.afterSha });
+          return treeMismatch(ctx, again, snapshot, junit);
+        };
   return runOnTree(ctx, repo, judged(snapshot, treeId, opts.name), opts, null, recheck);
 }
 
@@ -253,12 +257,16 @@ async function assertAtAfter(
   repo: Repo,
   snapshot: Snapshot,
   junit: readonly string[],
-): Promise<void> {
+): Promise<IndexState> {
+  // The index as the run's last capture left it, or its stat data dropped: status would take a file
+  // whose entry was rewritten by hand (its stat data, an old blob) as the after tree's.
+  const run = await ctx.snapshotter.store.loadRun(snapshot.runId);
+  const seal = await trustIndex(repo, run?.indexSeal);
   const [, mismatch] = await Promise.all([
     checkedExcludes(repo, ctx.snapshotter.options),
     treeMismatch(ctx, repo, snapshot, junit),
   ]);
-  if (mismatch === null) return;
+  if (mismatch === null) return seal;
   throw new GateTreeMismatchError(
     `${mismatch.why}; the verdict would not be about that tree. Commit or stash, check out the after commit, or use --isolated (write JUnit reports where git ignores them)`,
     {

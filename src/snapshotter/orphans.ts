@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import type { RunRecord } from '../../types/run.js';
+import type { IndexSeal, RunRecord } from '../../types/run.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import type { SnapshotterCore } from './core.js';
 
@@ -15,9 +15,17 @@ export async function linkSaved(
   workspace: string,
   snapshot: Snapshot,
   usesBefore: boolean,
+  indexSeal: IndexSeal,
 ): Promise<void> {
   try {
-    await core.store.linkSnapshot(snapshot.runId, workspace, snapshot.id, snapshot.iteration, usesBefore);
+    await core.store.linkSnapshot(
+      snapshot.runId,
+      workspace,
+      snapshot.id,
+      snapshot.iteration,
+      usesBefore,
+      indexSeal,
+    );
   } catch (error) {
     const run = await core.store.loadRun(snapshot.runId).catch(() => undefined);
     if (run !== undefined && run?.snapshotIds.includes(snapshot.id) !== true)
