@@ -27,7 +27,7 @@ export type HeadState = z.infer<typeof HeadState>;
  * A path the capture did not stage (a FIFO or socket where a file was, a file it may not read, a
  * file marked assume-unchanged or skip-worktree whose change git does not look at, a repository
  * nested in the workspace with no commit checked out, a submodule not checked out whose directory
- * holds something, a name git refuses to record such as `.GIT`): left as the index had it.
+ * holds something or one with work not committed inside it, a name git refuses to record such as `.GIT`): left as the index had it.
  */
 export const SkippedPath = deferred(() =>
   z.object({
@@ -38,6 +38,7 @@ export const SkippedPath = deferred(() =>
       'not-compared',
       'nested-repository',
       'submodule-not-checked-out',
+      'submodule-modified',
       'invalid-path',
     ]),
   }),

@@ -9,7 +9,13 @@ import { STAGING_CONFIG } from './hardening.js';
 import { runGit, type GitOptions } from './runner.js';
 import { GITLINK_MODE, LINK_MODE, type IndexEntry } from './parsers/ls-files-tagged.js';
 import { objectId } from './record-objects.js';
-import { listUncompared, readIndexEntries, submoduleCheckout, type HiddenUncompared } from './state.js';
+import {
+  listUncompared,
+  readIndexEntries,
+  submoduleChanges,
+  submoduleCheckout,
+  type HiddenUncompared,
+} from './state.js';
 
 export interface SnapshotCommitOptions {
   /**
@@ -131,8 +137,10 @@ export interface UnstageablePath {
    * does not look at it: the change is not in the commit); `nested-repository`: a repository in the
    * workspace with no commit checked out (`git init` in a subdirectory), which git cannot record;
    * `submodule-not-checked-out`: a submodule's directory with no `.git` that holds something all
-   * the same (add passes it over: nothing there is in the commit); `invalid-path`: a name git
-   * refuses to record (`.GIT`, `git~1`, `.git.`: `.git` on another filesystem; a linked `.gitmodules`).
+   * the same (add passes it over: nothing there is in the commit); `submodule-modified`: a
+   * submodule checked out with work not committed inside it (only its commit is recorded);
+   * `invalid-path`: a name git refuses to record (`.GIT`, `git~1`, `.git.`: `.git` on another
+   * filesystem; a linked `.gitmodules`).
    */
   reason:
     | 'special-file'
@@ -140,6 +148,7 @@ export interface UnstageablePath {
     | 'not-compared'
     | 'nested-repository'
     | 'submodule-not-checked-out'
+    | 'submodule-modified'
     | 'invalid-path';
 }
 
@@ -149,9 +158,8 @@ export interface UnstageablePath {
  * leaves them out, so the snapshot says so instead of passing their change over in silence. The
  * marks are the user's: they are left as they are. One `ls-files`, and a `hash-object` only when
  * there are such files. A link counts by its target, as git stores it; a file turned link, a link
- * turned file, or a directory in a file's place, by that alone. A submodule's commit is not
- * compared here (that needs git in the submodule), but one not checked out whose directory holds
- * something is named: add passes that over too.
+ * turned file, or a directory in a file's place, by that alone. A submodule's commit is taken
+ * by add; a submodule whose content add does not take is named (submoduleSkips).
  */
 export async function hiddenChanges(
   repo: Repo,
@@ -160,7 +168,7 @@ export async function hiddenChanges(
   read?: readonly IndexEntry[],
 ): Promise<UnstageablePath[]> {
   const index = read ?? (await readIndexEntries(repo));
-  const [marked, unchecked] = await Promise.all([listUncompared(repo, index), filledSubmodules(repo, index)]);
+  const [marked, unchecked] = await Promise.all([listUncompared(repo, index), submoduleSkips(repo, index)]);
   let hidden = marked.filter((e) => e.mode !== GITLINK_MODE);
   // A directory in a marked file's place: add takes what it holds and drops the entry, unless it
   // holds nothing to take. Which one, the index tells once add is done.
@@ -174,13 +182,27 @@ export async function hiddenChanges(
   return [...changed.map((e) => ({ path: e.path, reason: 'not-compared' as const })), ...unchecked];
 }
 
-/** The submodules not checked out whose directory holds something all the same: add does not take it. */
-async function filledSubmodules(repo: Repo, index: readonly IndexEntry[]): Promise<UnstageablePath[]> {
+/**
+ * The submodules whose content add does not take: one not checked out whose directory holds
+ * something all the same, and one checked out with work not committed inside it (a changed or
+ * untracked file, a marked path hiding a change): only a submodule's commit is recorded.
+ */
+async function submoduleSkips(repo: Repo, index: readonly IndexEntry[]): Promise<UnstageablePath[]> {
   const gitlinks = index.filter((e) => e.mode === GITLINK_MODE);
+  if (gitlinks.length === 0) return [];
   const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join(repo.topLevel, e.path))));
-  return gitlinks
-    .filter((_, i) => found[i] === 'filled')
-    .map((e) => ({ path: e.path, reason: 'submodule-not-checked-out' as const }));
+  const checkedOut = gitlinks.filter((_, i) => found[i] === 'checked-out');
+  const inside = checkedOut.length === 0 ? null : await submoduleChanges(repo, 'normal', checkedOut);
+  const under = (sub: string) => (e: { path: string }) => e.path === sub || e.path.startsWith(`${sub}/`);
+  const modified = checkedOut.filter(
+    (e) => inside !== null && (inside.changes.some(under(e.path)) || inside.uncompared.some(under(e.path))),
+  );
+  return [
+    ...gitlinks
+      .filter((_, i) => found[i] === 'filled')
+      .map((e) => ({ path: e.path, reason: 'submodule-not-checked-out' as const })),
+    ...modified.map((e) => ({ path: e.path, reason: 'submodule-modified' as const })),
+  ];
 }
 
 /** The regular files, tracked as such, whose content is the index's blob. */

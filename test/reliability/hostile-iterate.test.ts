@@ -283,4 +283,25 @@ describe('iterate after an agent that armed the repository', () => {
     expect(snap.files.map((f) => f.path)).toEqual(['y.txt']);
     expect(snap.skipped).toEqual([{ path: 'lib', reason: 'submodule-not-checked-out' }]);
   });
+
+  it('names a checked-out submodule whose work the agent left uncommitted inside it; its commit is recorded', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'a\n' });
+    const source = repoWithCommit({ 's.txt': 's\n' });
+    git(ws, ['-c', 'protocol.file.allow=always', 'submodule', '--quiet', 'add', source, 'lib']);
+    git(ws, ['-c', 'protocol.file.allow=always', 'submodule', '--quiet', 'add', source, 'clean']);
+    git(ws, ['commit', '-q', '-m', 'lib']);
+    const snapshotter = newSnapshotter();
+    const edits = agent('echo changed > lib/s.txt && echo new > lib/new.txt && echo y > y.txt');
+    const snap = await snapshotter.iterate(ws, { runId: 'r1', iteration: 1, agent: { argv: edits } });
+    expect(snap.files.map((f) => f.path)).toEqual(['y.txt']);
+    expect(snap.skipped).toEqual([{ path: 'lib', reason: 'submodule-modified' }]);
+    // Committed inside the submodule, the work is its new commit: recorded, nothing skipped.
+    const commits = agent(
+      'git -C lib add -A && git -C lib -c user.name=a -c user.email=a@b commit -q -m work',
+    );
+    const next = await snapshotter.iterate(ws, { runId: 'r1', iteration: 2, agent: { argv: commits } });
+    expect(next.agent).toMatchObject({ exitCode: 0 });
+    expect(next.files.map((f) => f.path)).toEqual(['lib']);
+    expect(next.skipped).toBeUndefined();
+  });
 });
