@@ -1,0 +1,131 @@
+/**
+ * What `git status` cannot see in a work tree: a file whose bytes are not its blob, though git's
+ * clean conversion turns them into it. The `ident` attribute collapses `$Id: anything $` to
+ * `$Id$`, `text`/`eol`/`crlf` (and `core.autocrlf`) drop carriage returns, `working-tree-encoding`
+ * re-encodes: status compares the converted bytes, so an agent that commits `t.js ident` can keep
+ * code between `$Id:` and `$` that the tree (and every record of it) lacks, and a check run in the
+ * work tree would run that code. Filter drivers need no look here: every call switches them off.
+ */
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeBytes, encodeBytes, fsPath } from '../fs/path-bytes.js';
+import { splitNul, unparseable } from './parsers/nul-records.js';
+import { parseLsTree } from './parsers/ls-tree.js';
+import type { Repo } from './repo.js';
+import { runGit, runGitBuffer } from './runner.js';
+
+/** The attributes that make git's clean conversion change a file's bytes. */
+const CONVERTING = ['text', 'eol', 'crlf', 'ident', 'working-tree-encoding'] as const;
+
+/** Files hashed at once: bounded open descriptors on a large tree. */
+const HASH_CONCURRENCY = 16;
+
+/**
+ * The regular files of `tree` (paths from the top level) that some attribute or `core.autocrlf`
+ * converts, whose bytes in the work tree are neither the tree's blob nor what checking the blob
+ * out writes (an honest `eol=crlf` file holds CRs, an `ident` one `$Id: <blob id> $`; so does an
+ * isolated gate's checkout). A file that is absent or no longer a regular file is left to status,
+ * which names it (or, absent under a sparse checkout, rightly passes over it). Hashed here, in
+ * Node: never through git, which would convert them again.
+ */
+export async function convertedChanges(repo: Repo, tree: string): Promise<string[]> {
+  const [listing, autocrlf] = await Promise.all([
+    runGitBuffer(repo, ['ls-tree', '-r', '-z', '--full-tree', tree]),
+    runGit(repo, ['config', '--get', 'core.autocrlf'], { okExitCodes: [1] }),
+  ]);
+  const files = [...parseLsTree(decodeBytes(listing.stdout)).values()].filter(
+    (e) => e.mode === '100644' || e.mode === '100755',
+  );
+  if (files.length === 0) return [];
+  const everyFile = autocrlf.exitCode === 0 && !/^(false|no|off|0|)$/i.test(autocrlf.stdout.trim());
+  const converted = everyFile ? new Set(files.map((f) => f.path)) : await convertedPaths(repo, files);
+  const candidates = files.filter((f) => converted.has(f.path));
+  const raw = await hashAll(
+    candidates.map((f) => ({ path: join(repo.topLevel, f.path), idLength: f.oid.length })),
+  );
+  const notBlob = candidates.flatMap((f, i) => {
+    const id = raw[i];
+    return id === null || id === undefined || id === f.oid ? [] : [{ ...f, raw: id }];
+  });
+  if (notBlob.length === 0) return [];
+  const written = await checkedOut(repo, tree, notBlob);
+  return notBlob.filter((f, i) => written[i] !== f.raw).map((f) => f.path);
+}
+
+/** The ids of what checking `files` of `tree` out writes, as an isolated checkout does (in a temp dir). */
+async function checkedOut(
+  repo: Repo,
+  tree: string,
+  files: ReadonlyArray<{ path: string; oid: string }>,
+): Promise<Array<string | null>> {
+  const dir = await mkdtemp(join(tmpdir(), 'agentgate-checkout-'));
+  try {
+    const work = join(dir, 'tree');
+    await mkdir(work);
+    const opts = { ...repo, cwd: work, workTree: work, indexFile: join(dir, 'index') };
+    await runGit(opts, ['read-tree', tree]);
+    await runGit(opts, ['checkout-index', '--force', '-z', '--stdin'], {
+      input: Buffer.concat(files.map((f) => Buffer.concat([encodeBytes(f.path), Buffer.from([0])]))),
+    });
+    return await hashAll(files.map((f) => ({ path: join(work, f.path), idLength: f.oid.length })));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** rawBlobId of each file, HASH_CONCURRENCY at a time. */
+async function hashAll(
+  files: ReadonlyArray<{ path: string; idLength: number }>,
+): Promise<Array<string | null>> {
+  const ids: Array<string | null> = [];
+  for (let i = 0; i < files.length; i += HASH_CONCURRENCY)
+    ids.push(
+      ...(await Promise.all(files.slice(i, i + HASH_CONCURRENCY).map((f) => rawBlobId(f.path, f.idLength)))),
+    );
+  return ids;
+}
+
+/** The paths one of CONVERTING applies to (neither unspecified nor unset), from one `check-attr`. */
+async function convertedPaths(repo: Repo, files: ReadonlyArray<{ path: string }>): Promise<Set<string>> {
+  const res = await runGitBuffer(repo, ['check-attr', '-z', '--stdin', ...CONVERTING], {
+    input: Buffer.concat(files.map((f) => Buffer.concat([encodeBytes(f.path), Buffer.from([0])]))),
+  });
+  const fields = splitNul(decodeBytes(res.stdout));
+  if (fields.length % 3 !== 0) throw unparseable('check-attr', 'not path, attribute, value triples');
+  const out = new Set<string>();
+  for (let i = 0; i < fields.length; i += 3) {
+    const value = fields[i + 2];
+    if (value !== 'unspecified' && value !== 'unset') out.add(fields[i] as string);
+  }
+  return out;
+}
+
+/**
+ * The blob id of the regular file at `path`, its bytes as they are (`hash-object --no-filters`),
+ * in the format of ids `idLength` long; null when no regular file stands there. Opened without
+ * blocking and checked on the descriptor: a FIFO swapped in is never read.
+ */
+async function rawBlobId(path: string, idLength: number): Promise<string | null> {
+  const handle = await open(
+    fsPath(path),
+    constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW,
+  ).catch(() => null);
+  if (handle === null) return null;
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return null;
+    const hash = createHash(idLength === 64 ? 'sha256' : 'sha1').update(`blob ${info.size}\0`);
+    let read = 0;
+    for await (const chunk of handle.createReadStream({ autoClose: false }) as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      read += chunk.length;
+    }
+    // A file that changed size while read is not the blob of the size hashed: make sure it differs.
+    return read === info.size ? hash.digest('hex') : 'changed while read';
+  } finally {
+    await handle.close();
+  }
+}
