@@ -13,6 +13,8 @@ export interface SharingOptions {
   maxPatchBytes?: number;
   /** Whether push and export carry each gate verdict's log text (config `sharing.includeGateLogs`); the digest always travels. */
   includeGateLogs?: boolean;
+  /** The most log text of received verdicts one fetch or import writes (default MAX_GATE_LOG_BYTES). */
+  maxGateLogBytes?: number;
   /** Provenance's side of anchor travel; without it no anchor travels. */
   anchors?: AnchorKeeper;
 }
@@ -35,6 +37,14 @@ export interface Selection {
  * git is stopped and the record refused; the others still land. Nothing is written at fetch.
  */
 export const MAX_PATCH_BYTES = 512 * 1024 * 1024;
+
+/**
+ * The most log text of received verdicts that one fetch or import writes into the artifacts
+ * directory. A log travels as a git blob, and one compressible blob (a GiB of one byte packs into
+ * 1 MB) can stand in any number of verdicts: written out whole, a small remote would fill the disk.
+ * Past it, a verdict is kept without its text (its digest still travels; git keeps the text).
+ */
+export const MAX_GATE_LOG_BYTES = 512 * 1024 * 1024;
 
 /** What the parts of sharing (publish, receive, rebuild) use of `Sharing`. */
 export interface SharingCore {

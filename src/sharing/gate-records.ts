@@ -44,6 +44,8 @@ export interface GateRecordsOptions {
   lockTimeoutMs: number;
   /** Whether published verdicts carry their log text (config `sharing.includeGateLogs`). */
   includeGateLogs: boolean;
+  /** The most received log text one call writes (MAX_GATE_LOG_BYTES); past it a verdict is kept without. */
+  maxGateLogBytes: number;
 }
 
 export interface GatesReceived {
@@ -225,18 +227,28 @@ export class GateRecords {
     );
   }
 
-  /** Writes each verdict's log text (digest verified before it is placed) and stores the verdict. */
+  /**
+   * Writes each verdict's log text (digest verified before it is placed), within maxGateLogBytes for
+   * the call (a verdict past it is stored without its text), and stores the verdict.
+   */
   private async store(
     repo: Repo,
     checked: CheckedGate[],
     refused: RefusedRecord[],
   ): Promise<Array<CheckedGate & { fresh: boolean }>> {
     const out: Array<CheckedGate & { fresh: boolean }> = [];
+    let room = this.options.maxGateLogBytes;
     for (const c of checked) {
       const g = c.gate;
       try {
         let path: string | null = null;
-        if (c.logBlob !== null && g.log !== null && (await this.gates.load(g.runId, g.id)) === null) {
+        if (
+          c.logBlob !== null &&
+          g.log !== null &&
+          g.log.bytes <= room &&
+          (await this.gates.load(g.runId, g.id)) === null
+        ) {
+          room -= g.log.bytes;
           path = receivedGateLogPath(this.options.artifactsDir, g);
           await this.writeLog(repo, c.logBlob, g.log.sha256, path, g.runId);
         }

@@ -109,6 +109,34 @@ describe('verdicts travel with push and fetch', () => {
     expect((await b.share.push({ workspace: b.dir })).updated).toEqual([]);
   });
 
+  it('the log text one fetch writes is bounded: past it a verdict lands without its text', async () => {
+    // One compressible blob can stand in any number of logs: a small remote must not fill the disk.
+    w = world();
+    const a = withLogs(w.machine('a'));
+    const b = w.machine('b');
+    await runIterations(a, 'run-1', 1);
+    const text = 'x'.repeat(3000);
+    const first = await recordVerdict(a, 'run-1', 0, 'test', {
+      log: text,
+      startedAt: '2026-01-01T00:00:00.000Z',
+    });
+    const second = await recordVerdict(a, 'run-1', 0, 'lint', {
+      log: text,
+      startedAt: '2026-01-01T00:00:01.000Z',
+    });
+    await a.share.push({ workspace: a.dir });
+    const share = new Sharing({ ...b.share.options, maxGateLogBytes: 4000 });
+    expect(await share.fetch({ workspace: b.dir })).toMatchObject({ gates: 2, refused: [] });
+    const paths = (await verdictsOf(b.home, 'run-1')).map((g) => g.log?.path ?? null);
+    expect(paths.filter((p) => p !== null)).toHaveLength(1);
+    const written = paths.find((p) => p !== null)!;
+    expect(readFileSync(written, 'utf8')).toBe(text);
+    expect(readdirSync(join(b.artifacts, 'run-1', 'iteration-0'))).toEqual([written.split('/').at(-1)]);
+    // The text left out is still in git, under the verdict's ref.
+    for (const g of [first, second])
+      expect(git(b.dir, ['show', `refs/agentgate/gates/run-1/${g.id}:gate.log`])).toBe(text);
+  });
+
   it('a verdict whose check changed the workspace travels as the error it is', async () => {
     w = world();
     const a = w.machine('a');
