@@ -13,7 +13,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeBytes, encodeBytes, fsPath } from '../fs/path-bytes.js';
 import { splitNul, unparseable } from './parsers/nul-records.js';
-import { parseLsTree } from './parsers/ls-tree.js';
 import type { Repo } from './repo.js';
 import { runGit, runGitBuffer } from './runner.js';
 
@@ -22,6 +21,19 @@ const CONVERTING = ['text', 'eol', 'crlf', 'ident', 'working-tree-encoding'] as 
 
 /** Files hashed at once: bounded open descriptors on a large tree. */
 const HASH_CONCURRENCY = 16;
+
+/** A regular file of the tree, and whether its size alone tells that its bytes are the blob's. */
+interface TreeFile {
+  path: string;
+  oid: string;
+  size: number;
+  /**
+   * Only CRs dropped (`text`, `eol`, `crlf`, `core.autocrlf`) and `$Id: ... $` collapsed: each
+   * conversion makes the bytes shorter, so bytes that status found to convert into the blob are the
+   * blob itself when they are as long. `working-tree-encoding` may keep the length: hashed always.
+   */
+  sizeTells: boolean;
+}
 
 /**
  * The regular files of `tree` (paths from the top level) that some attribute or `core.autocrlf`
@@ -33,19 +45,19 @@ const HASH_CONCURRENCY = 16;
  */
 export async function convertedChanges(repo: Repo, tree: string): Promise<string[]> {
   const [listing, autocrlf] = await Promise.all([
-    runGitBuffer(repo, ['ls-tree', '-r', '-z', '--full-tree', tree]),
+    runGitBuffer(repo, ['ls-tree', '-r', '-z', '-l', '--full-tree', tree]),
     runGit(repo, ['config', '--get', 'core.autocrlf'], { okExitCodes: [1] }),
   ]);
-  const files = [...parseLsTree(decodeBytes(listing.stdout)).values()].filter(
-    (e) => e.mode === '100644' || e.mode === '100755',
-  );
+  const files = regularFiles(decodeBytes(listing.stdout));
   if (files.length === 0) return [];
   const everyFile = autocrlf.exitCode === 0 && !/^(false|no|off|0|)$/i.test(autocrlf.stdout.trim());
-  const converted = everyFile ? new Set(files.map((f) => f.path)) : await convertedPaths(repo, files);
-  const candidates = files.filter((f) => converted.has(f.path));
-  const raw = await hashAll(
-    candidates.map((f) => ({ path: join(repo.topLevel, f.path), idLength: f.oid.length })),
-  );
+  const converting = await convertedPaths(repo, files);
+  const candidates = files.flatMap((f) => {
+    const how = converting.get(f.path);
+    if (how === undefined && !everyFile) return [];
+    return [{ ...f, sizeTells: how !== 'reencoded' }];
+  });
+  const raw = await hashAll(candidates.map((f) => ({ ...f, path: join(repo.topLevel, f.path) })));
   const notBlob = candidates.flatMap((f, i) => {
     const id = raw[i];
     return id === null || id === undefined || id === f.oid ? [] : [{ ...f, raw: id }];
@@ -53,6 +65,16 @@ export async function convertedChanges(repo: Repo, tree: string): Promise<string
   if (notBlob.length === 0) return [];
   const written = await checkedOut(repo, tree, notBlob);
   return notBlob.filter((f, i) => written[i] !== f.raw).map((f) => f.path);
+}
+
+/** The regular files of an `ls-tree -r -z -l` listing, with their blobs' sizes. */
+function regularFiles(listing: string): Array<Omit<TreeFile, 'sizeTells'>> {
+  return splitNul(listing).flatMap((record) => {
+    const m = /^(\d+) (\w+) ([0-9a-f]+) +(\d+|-)\t([\s\S]*)$/.exec(record);
+    if (m === null) throw unparseable('ls-tree', 'malformed record', record);
+    const [, mode, , oid, size, path] = m as unknown as [string, string, string, string, string, string];
+    return mode === '100644' || mode === '100755' ? [{ path, oid, size: Number(size) }] : [];
+  });
 }
 
 /** The ids of what checking `files` of `tree` out writes, as an isolated checkout does (in a temp dir). */
@@ -70,45 +92,67 @@ async function checkedOut(
     await runGit(opts, ['checkout-index', '--force', '-z', '--stdin'], {
       input: Buffer.concat(files.map((f) => Buffer.concat([encodeBytes(f.path), Buffer.from([0])]))),
     });
-    return await hashAll(files.map((f) => ({ path: join(work, f.path), idLength: f.oid.length })));
+    return await hashAll(files.map((f) => ({ path: join(work, f.path), oid: f.oid })));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-/** rawBlobId of each file, HASH_CONCURRENCY at a time. */
+/**
+ * rawBlobId of each file, HASH_CONCURRENCY at a time. A file given its blob (`oid`, `size`) whose
+ * size tells (TreeFile.sizeTells) and is the blob's is that blob, unread.
+ */
 async function hashAll(
-  files: ReadonlyArray<{ path: string; idLength: number }>,
+  files: ReadonlyArray<{ path: string; oid: string; size?: number; sizeTells?: boolean }>,
 ): Promise<Array<string | null>> {
   const ids: Array<string | null> = [];
   for (let i = 0; i < files.length; i += HASH_CONCURRENCY)
     ids.push(
-      ...(await Promise.all(files.slice(i, i + HASH_CONCURRENCY).map((f) => rawBlobId(f.path, f.idLength)))),
+      ...(await Promise.all(
+        files
+          .slice(i, i + HASH_CONCURRENCY)
+          .map((f) =>
+            rawBlobId(f.path, f.oid.length, f.sizeTells === true ? { ...f, size: f.size ?? -1 } : null),
+          ),
+      )),
     );
   return ids;
 }
 
-/** The paths one of CONVERTING applies to (neither unspecified nor unset), from one `check-attr`. */
-async function convertedPaths(repo: Repo, files: ReadonlyArray<{ path: string }>): Promise<Set<string>> {
+/**
+ * The paths one of CONVERTING applies to (neither unspecified nor unset), from one `check-attr`:
+ * `reencoded` when `working-tree-encoding` does, else `shortened`.
+ */
+async function convertedPaths(
+  repo: Repo,
+  files: ReadonlyArray<{ path: string }>,
+): Promise<Map<string, 'reencoded' | 'shortened'>> {
   const res = await runGitBuffer(repo, ['check-attr', '-z', '--stdin', ...CONVERTING], {
     input: Buffer.concat(files.map((f) => Buffer.concat([encodeBytes(f.path), Buffer.from([0])]))),
   });
   const fields = splitNul(decodeBytes(res.stdout));
   if (fields.length % 3 !== 0) throw unparseable('check-attr', 'not path, attribute, value triples');
-  const out = new Set<string>();
+  const out = new Map<string, 'reencoded' | 'shortened'>();
   for (let i = 0; i < fields.length; i += 3) {
-    const value = fields[i + 2];
-    if (value !== 'unspecified' && value !== 'unset') out.add(fields[i] as string);
+    const [path, attribute, value] = fields.slice(i, i + 3) as [string, string, string];
+    if (value === 'unspecified' || value === 'unset') continue;
+    if (attribute === 'working-tree-encoding') out.set(path, 'reencoded');
+    else if (!out.has(path)) out.set(path, 'shortened');
   }
   return out;
 }
 
 /**
  * The blob id of the regular file at `path`, its bytes as they are (`hash-object --no-filters`),
- * in the format of ids `idLength` long; null when no regular file stands there. Opened without
- * blocking and checked on the descriptor: a FIFO swapped in is never read.
+ * in the format of ids `idLength` long; null when no regular file stands there; `same.oid`, unread,
+ * when its size is `same.size`. Opened without blocking and checked on the descriptor: a FIFO
+ * swapped in is never read.
  */
-async function rawBlobId(path: string, idLength: number): Promise<string | null> {
+async function rawBlobId(
+  path: string,
+  idLength: number,
+  same: { oid: string; size: number } | null,
+): Promise<string | null> {
   const handle = await open(
     fsPath(path),
     constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW,
@@ -117,6 +161,7 @@ async function rawBlobId(path: string, idLength: number): Promise<string | null>
   try {
     const info = await handle.stat();
     if (!info.isFile()) return null;
+    if (same !== null && info.size === same.size) return same.oid;
     const hash = createHash(idLength === 64 ? 'sha256' : 'sha1').update(`blob ${info.size}\0`);
     let read = 0;
     for await (const chunk of handle.createReadStream({ autoClose: false }) as AsyncIterable<Buffer>) {
