@@ -51,3 +51,27 @@ export interface SharingCore {
   readonly options: SharingOptions;
   readonly store: SnapshotStore;
 }
+
+/**
+ * Above this many refs to fetch, one wildcard refspec instead of one per ref: git matches each
+ * exact refspec against every ref of the source.
+ */
+const MAX_REFSPECS = 2000;
+
+/**
+ * The refspecs that fetch `toFetch` (refs under `prefix`) into `incoming`: one per ref, or one
+ * wildcard past MAX_REFSPECS. The wildcard also takes the source's refs whose names we refuse
+ * (`refused`), so each gets a negative refspec: a hostile source that names `a/b` beside `a/b/c`
+ * would otherwise make git fail to create both targets and the whole fetch or import fail.
+ */
+export function incomingRefspecs(
+  prefix: string,
+  incoming: string,
+  toFetch: ReadonlyArray<{ ref: string }>,
+  refused: ReadonlyArray<{ ref: string }>,
+): string[] {
+  if (toFetch.length <= MAX_REFSPECS)
+    return toFetch.map((r) => `+${r.ref}:${incoming}${r.ref.slice(prefix.length)}`);
+  const others = refused.filter((r) => r.ref.startsWith(prefix)).map((r) => `^${r.ref}`);
+  return [`+${prefix}*:${incoming}*`, ...others];
+}

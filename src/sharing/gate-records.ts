@@ -18,6 +18,7 @@ import {
 import { deleteRefs, listRefs, updateRefs, type RefUpdate } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
 import { writeRecordObjects, type RecordObjects } from './record-objects.js';
+import { incomingRefspecs } from './core.js';
 import { withRepoLock } from '../git/repo-lock.js';
 import { assertNoLinkInside } from '../fs/inside.js';
 import { sha256File } from '../snapshotter/patch-artifact.js';
@@ -34,9 +35,6 @@ import {
   travellingGate,
   type CheckedGate,
 } from './gate-objects.js';
-
-/** Above this many new verdicts, one wildcard refspec instead of one per ref (command-line length). */
-const MAX_REFSPECS = 2000;
 
 export interface GateRecordsOptions {
   home: string;
@@ -192,11 +190,7 @@ export class GateRecords {
           else if ((await this.gates.load(name.runId, name.id).catch(() => null)) === null) held.push(mine);
         }
         if (toFetch.length > 0)
-          await bring(
-            toFetch.length > MAX_REFSPECS
-              ? [`+${GATES_PREFIX}*:${GATE_INCOMING_PREFIX}*`]
-              : toFetch.map((r) => `+${r.ref}:${GATE_INCOMING_PREFIX}${r.ref.slice(GATES_PREFIX.length)}`),
-          );
+          await bring(incomingRefspecs(GATES_PREFIX, GATE_INCOMING_PREFIX, toFetch, refused));
         const wanted = new Set(toFetch.map((r) => r.ref));
         const incoming = (toFetch.length > 0 ? await listRefsWithParents(repo, GATE_INCOMING_PREFIX) : [])
           .map((r) => ({ ...r, ref: `${GATES_PREFIX}${r.ref.slice(GATE_INCOMING_PREFIX.length)}` }))
