@@ -59,6 +59,23 @@ export function setAsideBy(restarts: readonly RunRestart[], iteration: number): 
   return by;
 }
 
+/**
+ * The git index as we last wrote it: an index that no longer has this digest was written by someone
+ * else since, and the cached stat data of its entries changed since `writtenAt` or not as `commit`
+ * has them is not trusted (docs/security.md).
+ */
+export const IndexSeal = deferred(() =>
+  z.strictObject({
+    /** sha256 of the index's bytes (with a split index's shared files), or `absent`, or the special file's kind. */
+    digest: z.string().check(z.minLength(1), z.maxLength(64)),
+    /** The index file's mtime, in whole seconds since the epoch. */
+    writtenAt: z.int().check(z.nonnegative()),
+    /** The commit whose tree the index then held. */
+    commit: Sha,
+  }),
+);
+export type IndexSeal = z.infer<typeof IndexSeal>;
+
 export const RunRecord = deferred(() =>
   z.object({
     runId: SafeId,
@@ -77,6 +94,8 @@ export const RunRecord = deferred(() =>
     deletedSnapshots: z.optional(z.array(DeletedSnapshot)),
     /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
     recordedWorkspace: z.optional(z.string().check(z.minLength(1))),
+    /** The git index as this run's last `before` or `after` left it (src/git/index-seal.ts). */
+    indexSeal: z.optional(IndexSeal),
   }),
 );
 export type RunRecord = z.infer<typeof RunRecord>;

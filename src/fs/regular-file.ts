@@ -1,4 +1,4 @@
-import { constants, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { lstat, open, stat } from 'node:fs/promises';
 
 /** A regular file's bytes, or the kind of special file that stands there (never read). */
@@ -28,4 +28,35 @@ export async function readRegularFile(path: string | Buffer, follow = true): Pro
 
 function special(stats: Stats): RegularRead {
   return { special: stats.isFIFO() ? 'FIFO' : stats.isSocket() ? 'socket' : 'device', stats };
+}
+
+/**
+ * The text of the regular file at `path` when it holds at most `max` bytes, else null (missing, not
+ * a regular file, larger, unreadable). Synchronous, and never blocking: the open does not wait for a
+ * FIFO's writer and the descriptor is checked before a byte is read, so a FIFO (or a device)
+ * planted under the name cannot stall the event loop and every timer with it.
+ */
+export function readSmallFileSync(path: string, max: number): string | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > max) return null;
+    const bytes = Buffer.alloc(st.size);
+    let got = 0;
+    while (got < bytes.length) {
+      const n = readSync(fd, bytes, got, bytes.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return bytes.subarray(0, got).toString('utf8');
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -18,6 +18,7 @@ import { getTree } from '../git/refs.js';
 import { isInside, openRepo, type Repo } from '../git/repo.js';
 import { beyondStatus, excludedBy, readStatus, submoduleChanges } from '../git/state.js';
 import { convertedChanges } from '../git/converted-files.js';
+import { trustIndex, type IndexState } from '../git/index-seal.js';
 import type { StatusEntry } from '../git/parsers/status.js';
 import { runUserCommand } from '../process/user-command.js';
 import type { NewGateResult } from '../store/gate-store.js';
@@ -75,7 +76,7 @@ export async function runGate(
     findIteration(ctx.snapshotter, opts.runId, opts.iteration),
     openRepo(workspace, ctx.snapshotter.gitOptions()),
   ]);
-  const [treeId] = await Promise.all([
+  const [treeId, , seal] = await Promise.all([
     getTree(repo, snapshot.afterSha),
     assertOutsideGitDir(repo, ctx.snapshotter.options),
     opts.isolated === true ? null : assertAtAfter(ctx, repo, snapshot, junit),
@@ -87,12 +88,15 @@ export async function runGate(
   ]);
   // Without --isolated the workspace is compared with the after tree again once the check has ended,
   // on the repository opened anew: the check may have written its config (a filter, core.worktree),
-  // which the drivers switched off at the start know nothing of.
+  // which the drivers switched off at the start know nothing of, or rewritten the index.
   const recheck =
     opts.isolated === true
       ? null
-      : async () =>
-          treeMismatch(ctx, await openRepo(workspace, ctx.snapshotter.gitOptions()), snapshot, junit);
+      : async () => {
+          const again = await openRepo(workspace, ctx.snapshotter.gitOptions());
+          await trustIndex(again, seal === null ? undefined : { ...seal, commit: snapshot.afterSha });
+          return treeMismatch(ctx, again, snapshot, junit);
+        };
   return runOnTree(ctx, repo, judged(snapshot, treeId, opts.name), opts, null, recheck);
 }
 
@@ -254,12 +258,16 @@ async function assertAtAfter(
   repo: Repo,
   snapshot: Snapshot,
   junit: readonly string[],
-): Promise<void> {
+): Promise<IndexState> {
+  // The index as the run's last capture left it, or its stat data dropped: status would take a file
+  // whose entry was rewritten by hand (its stat data, an old blob) as the after tree's.
+  const run = await ctx.snapshotter.store.loadRun(snapshot.runId);
+  const seal = await trustIndex(repo, run?.indexSeal);
   const [, mismatch] = await Promise.all([
     checkedExcludes(repo, ctx.snapshotter.options),
     treeMismatch(ctx, repo, snapshot, junit),
   ]);
-  if (mismatch === null) return;
+  if (mismatch === null) return seal;
   throw new GateTreeMismatchError(
     `${mismatch.why}; the verdict would not be about that tree. Commit or stash, check out the after commit, or use --isolated (write JUnit reports where git ignores them)`,
     {
@@ -343,12 +351,8 @@ async function treeMismatch(
         : `${uncompared.length} tracked path(s) are marked assume-unchanged or skip-worktree (${named(
             uncompared.map((e) => e.path),
           )}), so git does not compare them with the after tree; clear each mark ("git update-index --no-assume-unchanged <path>", then "git update-index --no-skip-worktree <path>": one command clears only one; inside the submodule for a path in one)`;
-  const paths =
-    changed.length > 0
-      ? changed.map((e) => e.path)
-      : converted.length > 0
-        ? converted
-        : uncompared.map((e) => e.path);
+  const listed = [changed.map((e) => e.path), converted, uncompared.map((e) => e.path)];
+  const paths = listed.find((p) => p.length > 0) ?? [];
   return { why, head: status.oid, paths: atAfter ? paths : [] };
 }
 

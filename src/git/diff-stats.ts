@@ -93,7 +93,7 @@ export async function getDiffStats(repo: GitOptions, from: string | null, to: st
 export async function treeDiffStats(repo: GitOptions, trees: DiffTrees): Promise<DiffStats> {
   if (trees.from === trees.to) return { filesChanged: 0, insertions: 0, deletions: 0, files: [] };
   const args = ['diff-tree', '-z', '--raw', '--numstat', ...DIFF_BASE_ARGS, trees.from, trees.to];
-  const out = await withObjectsOnly(repo, (git) => runGitBuffer(git, args));
+  const out = await withObjectsOnly(repo, trees.to, (git) => runGitBuffer(git, args));
   // Names are bytes: invalid UTF-8 stays lossless (U+DC80+byte, `\udcNN` in JSON), never U+FFFD.
   const files = parseDiffChanges(decodeBytes(out.stdout));
   let insertions = 0;

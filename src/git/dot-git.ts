@@ -1,7 +1,11 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { commonDir } from '../fs/git-locks.js';
 import { isInside, realPathOf } from '../fs/inside.js';
+import { readSmallFileSync } from '../fs/regular-file.js';
+
+/** The largest `.git` file git reads (setup.c, read_gitfile_gently: 1 MiB). */
+const GITFILE_MAX = 1 << 20;
 
 /**
  * Whether git takes this `.git` entry for a repository, as its discovery does: a directory that
@@ -14,12 +18,10 @@ export function isRepositoryEntry(dotGit: string): boolean {
   const found = statSync(dotGit, { throwIfNoEntry: false });
   if (found === undefined) return false;
   if (found.isDirectory()) return isGitDir(dotGit);
-  let text: string;
-  try {
-    text = readFileSync(dotGit, 'utf8');
-  } catch {
-    return false;
-  }
+  // git reads a `.git` file only when it is a regular one of at most GITFILE_MAX bytes; never a
+  // FIFO, whose read would wait for a writer with every timer stopped (a hook would hang for ever).
+  const text = found.isFile() ? readSmallFileSync(dotGit, GITFILE_MAX) : null;
+  if (text === null) return false;
   const named = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
   return named !== undefined && isGitDir(resolve(dirname(dotGit), named));
 }

@@ -27,6 +27,11 @@ export const HARDENING_CONFIG: readonly string[] = [
   // compared, a same-size edit whose mtime was put back would look unchanged to every check.
   'core.trustctime=true',
   'core.checkStat=default',
+  // The index's other caches are trusted the same way and live outside the bytes we seal
+  // (index-seal.ts): the untracked cache skips directories whose stat data it holds, so a forged
+  // one hides a new file; a split index keeps its entries in a shared file beside it.
+  'core.untrackedCache=false',
+  'core.splitIndex=false',
   // diff-tree still reads this one: it would change a patch regenerated later from the artifact.
   'diff.suppressBlankEmpty=false',
   // git's default. Diffs take a blob above it for binary: set low, a text file's stats would read

@@ -1,10 +1,8 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeBytes, fsPath } from '../fs/path-bytes.js';
+import { parseIndexStat } from './parsers/ls-files-debug.js';
 import { runGitBuffer } from './runner.js';
-
-/** One `ls-files -z --debug` record after its path: five lines, the last `  size: N\tflags: X`. */
-const DEBUG_BLOCK = /^([\s\S]*?\n {2}size: \d+\tflags: [0-9a-f]+\n)([\s\S]*)$/;
 
 /**
  * Whether the index of the separate git dir `gitDir` was last written for the work tree `topLevel`.
@@ -17,10 +15,12 @@ export async function indexIsOfWorkTree(topLevel: string, gitDir: string): Promi
   const { stdout } = await runGitBuffer({ cwd: topLevel, gitDir, workTree: topLevel }, [
     'ls-files',
     '-z',
+    '-v',
+    '-s',
     '--debug',
   ]);
   let evidence = false;
-  for (const { path, ino } of indexEntries(decodeBytes(stdout))) {
+  for (const { path, ino } of parseIndexStat(decodeBytes(stdout))) {
     if (ino === 0n) continue;
     evidence = true;
     const info = await lstat(fsPath(join(topLevel, path)), { bigint: true }).catch(() => null);
@@ -28,17 +28,4 @@ export async function indexIsOfWorkTree(topLevel: string, gitDir: string): Promi
     if (info !== null && BigInt.asUintN(32, info.ino) === ino) return true;
   }
   return evidence ? false : null;
-}
-
-/** The path and recorded inode of each entry of `ls-files -z --debug` output. */
-function* indexEntries(out: string): Generator<{ path: string; ino: bigint }> {
-  const parts = out.split('\0');
-  let path = parts[0] ?? '';
-  for (const part of parts.slice(1)) {
-    const block = DEBUG_BLOCK.exec(part);
-    if (block === null) return;
-    const ino = /\tino: (\d+)\n/.exec(block[1]!)?.[1];
-    if (ino !== undefined) yield { path, ino: BigInt(ino) };
-    path = block[2]!;
-  }
 }

@@ -1,26 +1,36 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { runGitBuffer, type GitOptions } from './runner.js';
 
 /**
- * Runs `fn` with git options under which a diff of two trees reads no `.gitattributes`: not the
- * work tree's (committed or not) and not the index's. A snapshot's stats and patch are otherwise
- * decided by whatever attributes the work tree holds when they are computed: a later iteration
- * that marks `package-lock.json -diff` made every earlier iteration's lock file binary in
- * `verify` (a failed `stats` check) and in a regenerated patch. git reads in-tree attributes
- * relative to its working directory and falls back to the index (git 2.39 has no
- * `--attr-source`), so git runs in an empty directory of its own, which is also its work tree,
- * with an index file that does not exist; core.attributesFile is pinned to none. Only the
- * repository's `info/attributes` still counts (docs/runs.md).
+ * Runs `fn` with git options under which a diff of two trees (given by full id: `objectId` is one
+ * of them, for its length) reads no attributes at all: not the work tree's `.gitattributes`
+ * (committed or not), not the index's, not the repository's `info/attributes`. A snapshot's stats
+ * and patch are otherwise decided by whatever attributes the repository holds when they are
+ * computed: a later iteration that marks `package-lock.json -diff` made every earlier iteration's
+ * lock file binary in `verify` (a failed `stats` check) and in a regenerated patch. git 2.39 has no
+ * `--attr-source`, so git runs on a git dir of its own, in an empty directory that is also its work
+ * tree, with an index file that does not exist: that git dir borrows the repository's objects as
+ * an alternate and has no config but the object format (nor does it read the repository's: its
+ * diff settings cannot change a byte either); core.attributesFile is pinned to none.
  */
 export async function withObjectsOnly<T>(
   repo: GitOptions,
+  objectId: string,
   fn: (objectsOnly: GitOptions) => Promise<T>,
 ): Promise<T> {
-  const gitDir = repo.gitDir ?? (await absoluteGitDir(repo));
+  const objects = await objectsDir(repo.gitDir ?? (await absoluteGitDir(repo)));
   const empty = await mkdtemp(join(tmpdir(), 'agentgate-noattr-'));
   try {
+    const gitDir = join(empty, 'git');
+    await mkdir(join(gitDir, 'objects', 'info'), { recursive: true });
+    await mkdir(join(gitDir, 'refs'));
+    await Promise.all([
+      writeFile(join(gitDir, 'HEAD'), 'ref: refs/heads/main\n'),
+      writeFile(join(gitDir, 'config'), objectId.length === 64 ? SHA256_CONFIG : SHA1_CONFIG),
+      writeFile(join(gitDir, 'objects', 'info', 'alternates'), `${quoted(objects)}\n`),
+    ]);
     return await fn({
       ...repo,
       cwd: empty,
@@ -32,6 +42,25 @@ export async function withObjectsOnly<T>(
   } finally {
     await rm(empty, { recursive: true, force: true });
   }
+}
+
+const SHA1_CONFIG = '[core]\n\trepositoryformatversion = 0\n';
+const SHA256_CONFIG = '[core]\n\trepositoryformatversion = 1\n[extensions]\n\tobjectformat = sha256\n';
+
+/** The repository's object directory: a linked worktree's git dir names its common dir in `commondir`. */
+async function objectsDir(gitDir: string): Promise<string> {
+  const common = await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => null);
+  return join(common === null ? gitDir : resolve(gitDir, common.replace(/\n$/, '')), 'objects');
+}
+
+/** A path as one line of an alternates file: C-quoted when it would not read back as itself. */
+function quoted(path: string): string {
+  if (!/^[#"\s]|[\\\n\r]|\s$/.test(path)) return path;
+  const escaped = path
+    .replace(/[\\"]/g, (c) => `\\${c}`)
+    .replace(/\n/g, '\\n')
+    .replace(/\r/g, '\\r');
+  return `"${escaped}"`;
 }
 
 async function absoluteGitDir(repo: GitOptions): Promise<string> {

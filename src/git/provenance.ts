@@ -14,6 +14,7 @@ import { assertRevisionSyntax } from './refs.js';
 import { parseCatFileBatch } from './parsers/cat-file-batch.js';
 import { parseLsTree } from './parsers/ls-tree.js';
 import { commonDir } from '../fs/git-locks.js';
+import { readRegularFile } from '../fs/regular-file.js';
 import { decodeBytes, encodeBytes } from '../fs/path-bytes.js';
 import { withByteArgs } from './byte-args.js';
 import { parseDiffStdin, withoutBinaryHunks, type PairDiff } from './parsers/diff-stdin.js';
@@ -89,6 +90,7 @@ async function parentTreeIds(
 
 /** Where a parent is that is in the clone, by other refs, yet beyond the shallow boundary git sees (hiddenParents). */
 export const BEYOND_BOUNDARY = "is beyond this shallow clone's boundary (blame sees no parent there)";
+const BEYOND_SHALLOW_BOUNDARY = "is beyond this shallow clone's boundary (git's walk sees no parent there)";
 
 /** OBJECT_MISSING for a commit whose parent is not in this clone (or `where` it is), naming the fetch that brings it. */
 export function missingParent(
@@ -253,12 +255,38 @@ function slicePaths(paths: readonly string[]): string[][] {
 
 /** Every commit reachable from `commit` and not from `notFrom` (what a merge brought in), newest first. */
 export async function commitsBroughtIn(
-  repo: GitOptions,
+  repo: Repo,
   commit: string,
   notFrom: readonly string[],
 ): Promise<string[]> {
   const res = await runGit(repo, ['rev-list', commit, '--not', ...notFrom, '--']);
-  return res.stdout.split('\n').filter(Boolean);
+  const walked = res.stdout.split('\n').filter(Boolean);
+  await assertWalkedWhole(repo, walked, notFrom);
+  return walked;
+}
+
+/**
+ * A shallow clone's boundary is a root to git's walk, whatever parents its object names (and
+ * even when they came in by other refs): a boundary among the commits walked whose parent is not
+ * one of `notFrom` hides what lies beyond it, so the walk's answer may differ from a full clone's.
+ * OBJECT_MISSING then, never a smaller set (a merge's anchor would lose its `ancestry`).
+ */
+async function assertWalkedWhole(repo: Repo, walked: readonly string[], notFrom: readonly string[]) {
+  const cut = await shallowCommits(repo);
+  const boundaries = walked.filter((c) => cut.has(c));
+  if (boundaries.length === 0) return;
+  const nodes = await readCommitNodes(repo, boundaries);
+  for (const c of boundaries) {
+    const hidden = nodes.get(c)?.parents.find((p) => !notFrom.includes(p));
+    if (hidden !== undefined) throw missingParent(c, hidden, BEYOND_SHALLOW_BOUNDARY);
+  }
+}
+
+/** The boundary commits of a shallow clone (its `shallow` file; read without blocking): empty when not shallow. */
+async function shallowCommits(repo: Repo): Promise<Set<string>> {
+  const read = await readRegularFile(join(await commonDir(repo.gitDir), 'shallow')).catch(() => null);
+  const text = read !== null && 'bytes' in read ? read.bytes.toString('latin1') : '';
+  return new Set(text.split('\n').filter((l) => OBJECT_ID_PATTERN.test(l)));
 }
 
 /** The first-parent commits of `from..to`, oldest first (`anchor --range`). */

@@ -157,5 +157,5 @@ function patchOf<T>(
   trees: DiffTrees,
   run: (git: GitOptions, args: string[]) => Promise<T>,
 ): Promise<T> {
-  return withObjectsOnly(repo, (git) => run(git, [...PATCH_ARGS, trees.from, trees.to]));
+  return withObjectsOnly(repo, trees.to, (git) => run(git, [...PATCH_ARGS, trees.from, trees.to]));
 }

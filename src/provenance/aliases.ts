@@ -4,6 +4,10 @@
  * version the run made. Runs are found by the paths their records name, so such a file is looked
  * up by its blob among the versions the runs' iterations left, and linked to the run by `blob`
  * (the content and mode at REV are the content and mode at an iteration) under the run's name.
+ * A person's `git mv` on main while the run worked, then the run's change landed on the moved file
+ * (a squash, rebase or cherry-pick), leaves a file whose version at the commit's parent is byte
+ * for byte the one an iteration of the run started from: looked up so too, and compared with the
+ * run's file under the run's name (`lines`, through git's rename detection).
  */
 import { catFile, isBlobMode } from '../git/diff-content.js';
 import { isNullId } from '../git/ids.js';
@@ -13,6 +17,14 @@ import type { RunChain } from './candidates.js';
 
 /** runId -> a path at the commit -> the run's names whose version there is that blob. */
 export type Aliases = Map<string, Map<string, string[]>>;
+
+/** A version of a file a run's records name: one an iteration left, or (`start`) one it began from. */
+interface RunVersion {
+  blob: string;
+  runId: string;
+  path: string;
+  start: boolean;
+}
 
 /** The files of `files` that no run of `chains` names (by their path or the name they were renamed from), with a blob. */
 export function unnamed(files: readonly PairFile[], chains: readonly RunChain[]): PairFile[] {
@@ -35,12 +47,19 @@ export async function runBlobs(
   repo: GitOptions,
   chains: readonly RunChain[],
   also: readonly string[] = [],
-): Promise<{ versions: Array<{ blob: string; runId: string; path: string }>; also: Array<string | null> }> {
-  const asked = new Map<string, { runId: string; path: string }>();
+  starts = false,
+): Promise<{ versions: RunVersion[]; also: Array<string | null> }> {
+  const asked = new Map<string, Omit<RunVersion, 'blob'>>();
   for (const c of chains)
     for (const it of c.iterations)
-      for (const f of it.snapshot.files)
-        if (f.status !== 'deleted') asked.set(`${it.after.tree}:${f.path}`, { runId: c.runId, path: f.path });
+      for (const f of it.snapshot.files) {
+        if (f.status !== 'deleted')
+          asked.set(`${it.after.tree}:${f.path}`, { runId: c.runId, path: f.path, start: false });
+        // With `starts`, also the version the iteration began from (a file it added has none).
+        const from = f.oldPath ?? f.path;
+        if (starts && f.status !== 'added' && !asked.has(`${it.before.tree}:${from}`))
+          asked.set(`${it.before.tree}:${from}`, { runId: c.runId, path: from, start: true });
+      }
   const names = [...asked.keys()];
   const found = await catFile(repo, 'check', [...names, ...also]);
   const blob = (i: number) => {
@@ -50,7 +69,7 @@ export async function runBlobs(
   return {
     versions: names.flatMap((name, i) => {
       const id = blob(i);
-      return id === null ? [] : [{ blob: id, ...(asked.get(name) as { runId: string; path: string }) }];
+      return id === null ? [] : [{ blob: id, ...(asked.get(name) as Omit<RunVersion, 'blob'>) }];
     }),
     also: also.map((_, i) => blob(names.length + i)),
   };
@@ -87,26 +106,40 @@ export async function aliasedBlamed(
 
 /**
  * Aliases of the files of `files` that no run names: those whose blob is a version a run of
- * `chains` left of another file. No git process when every file is named or there is no run.
+ * `chains` left of another file, or whose parent's blob is one a run began from (those are also
+ * added to `moved`: only they carry the run's lines by `lines`, a copy's content alone does not).
+ * No git process when every file is named or there is no run.
  */
 export async function blobAliases(
   repo: GitOptions,
   files: readonly PairFile[],
   chains: readonly RunChain[],
+  moved: Aliases = new Map(),
 ): Promise<Aliases> {
   const out: Aliases = new Map();
   const orphans = unnamed(files, chains);
   if (orphans.length === 0 || chains.length === 0) return out;
-  const byBlob = new Map<string, Array<{ runId: string; path: string }>>();
-  for (const v of (await runBlobs(repo, chains)).versions)
+  const byBlob = new Map<string, RunVersion[]>();
+  for (const v of (await runBlobs(repo, chains, [], true)).versions)
     byBlob.set(v.blob, [...(byBlob.get(v.blob) ?? []), v]);
-  for (const f of orphans)
-    for (const v of byBlob.get(f.entry.dstId) ?? []) {
-      const run = out.get(v.runId) ?? new Map<string, string[]>();
-      const names = run.get(f.entry.path) ?? [];
-      if (!names.includes(v.path)) names.push(v.path);
-      run.set(f.entry.path, names);
-      out.set(v.runId, run);
+  for (const f of orphans) {
+    // The file as a run left it, or, at the parent, as a run began from it (moved on main since).
+    const found = [
+      ...(byBlob.get(f.entry.dstId) ?? []).filter((v) => !v.start),
+      ...(isNullId(f.entry.srcId) ? [] : (byBlob.get(f.entry.srcId) ?? []).filter((v) => v.start)),
+    ];
+    for (const v of found) {
+      addAlias(out, v.runId, f.entry.path, v.path);
+      if (v.start) addAlias(moved, v.runId, f.entry.path, v.path);
     }
+  }
   return out;
+}
+
+function addAlias(to: Aliases, runId: string, path: string, name: string): void {
+  const run = to.get(runId) ?? new Map<string, string[]>();
+  const names = run.get(path) ?? [];
+  if (!names.includes(name)) names.push(name);
+  run.set(path, names);
+  to.set(runId, run);
 }

@@ -10,6 +10,7 @@ import { diffTreePairs, diffTreePairsPicked, type CommitNode } from '../git/prov
 import type { Repo } from '../git/repo.js';
 import type { Iteration, RunChain } from './candidates.js';
 import { changeId } from './change-id.js';
+import type { Aliases } from './aliases.js';
 import { enoughBlocks } from './evidence.js';
 import { addedLines, applyHunks, type FileState } from './lines.js';
 import type { TreeState } from './replay.js';
@@ -244,6 +245,7 @@ export async function lineClaims(
   links: CommitLinks[],
   replays: RunReplay[],
   paths: readonly string[],
+  aliases: Aliases = new Map(),
 ): Promise<void> {
   type Open = {
     l: CommitLinks;
@@ -256,10 +258,12 @@ export async function lineClaims(
   for (const l of links)
     for (const f of l.files) {
       if (f.added.length === 0) continue;
-      // The run's version under the file's name, or under the name it had before the commit renamed it.
-      const names = [f.file.entry.path, ...(f.file.entry.oldPath === null ? [] : [f.file.entry.oldPath])];
+      // The run's version under the file's name, or under the name it had before the commit renamed
+      // it, or under the run's own name for a file no run names (aliases.ts).
+      const own = [f.file.entry.path, ...(f.file.entry.oldPath === null ? [] : [f.file.entry.oldPath])];
       for (const r of replays) {
         if (f.claims.some((c) => c.runId === r.chain.runId)) continue;
+        const names = [...own, ...(aliases.get(r.chain.runId)?.get(f.file.entry.path) ?? [])];
         for (const name of names) {
           const v = versions(r, name).find((x) => x.state.blob !== null);
           if (v === undefined) continue;

@@ -42,6 +42,8 @@ export async function linkCommits(
   let own: PairDiff[];
   let started: ReturnType<typeof startReplays>;
   let aliases: Aliases;
+  // Files moved on main while a run worked: the run's name for each (aliases.ts).
+  const moved: Aliases = new Map();
   if (only === undefined) {
     // The runs to replay depend on the commits' own diff: one after the other.
     own = await diffTreePairs(repo, ownPairs, null, CONTEXT);
@@ -49,6 +51,7 @@ export async function linkCommits(
       repo,
       own.flatMap((d) => d.files),
       chains,
+      moved,
     );
     const wanted = own.flatMap((d) =>
       d.files.flatMap((f) => [f.entry.path, f.entry.oldPath ?? f.entry.path]),
@@ -62,7 +65,7 @@ export async function linkCommits(
     const kept = own.flatMap((d, i) =>
       d.files.filter((f) => only.keep(nodes[i]?.commit as string, f.entry.path)),
     );
-    aliases = await blobAliases(repo, kept, chains);
+    aliases = await blobAliases(repo, kept, chains, moved);
     if (aliases.size > 0) started = withAliased(repo, started, chains, aliases);
   }
   const files = nodes.map((n, i) =>
@@ -90,7 +93,7 @@ export async function linkCommits(
         if (claim !== null) f.claims.push(claim);
       }
   await patchIdClaims(repo, links, replays, paths, brought);
-  await lineClaims(repo, links, replays, paths);
+  await lineClaims(repo, links, replays, paths, moved);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
   for (const link of links) {
     const had = brought.get(link.node.commit) as Set<string>;

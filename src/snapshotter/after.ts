@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { idGenerator } from '../fs/random-id.js';
 import { sweepTempFiles } from '../fs/sweep.js';
-import type { RunRecord } from '../../types/run.js';
+import type { IndexSeal, RunRecord } from '../../types/run.js';
 import type { AgentOutcome, BeforeState, DiffStats, Snapshot } from '../../types/snapshot.js';
 import { createSnapshotCommit } from '../git/commit.js';
 import { getCommitInfo } from '../git/commit-info.js';
@@ -10,6 +10,7 @@ import { assertNoRefusedFilter } from '../git/refused-filters.js';
 import { openRepo, type Repo } from '../git/repo.js';
 import { getTree, isAncestor, objectExists, readRef, resolveRevision } from '../git/refs.js';
 import { getRepoHead, getRepoState, type RepoState } from '../git/state.js';
+import { readIndexState, trustIndex } from '../git/index-seal.js';
 import {
   HistoryRewrittenError,
   InvalidArgumentError,
@@ -94,6 +95,8 @@ async function afterIn(
   // over the work tree (a status pass here would cost as much again on a large tree).
   const head = await getRepoHead(repo);
   const start = await startOf(core, repo, runId, opts.iteration, before, opts.beforeSha, head);
+  // An index written since the run's last capture may carry stat data that hides an edit.
+  await trustIndex(repo, start.sealed);
   assertNoOperation(head);
   await assertDescends(repo, runId, start, head);
   const message = iterationMessage({
@@ -154,13 +157,14 @@ async function afterIn(
   // A retry after a call killed once its commit was made finds HEAD at that commit: still ours.
   const ours =
     commit.created || (afterSha !== start.sha && (await messageOf(afterSha)) === message.replace(/\n$/, ''));
-  const [stats, artifact] = await Promise.all([
+  const [stats, artifact, seal] = await Promise.all([
     treeDiffStats(repo, trees),
     afterSha === start.sha
       ? null
       : makeRunArtifactsDir(core.options.artifactsDir, runId).then(() =>
           writePatchArtifact(repo, trees, artifactPath),
         ),
+    readIndexState(repo),
   ]);
   const snapshot: Snapshot = {
     id: `snap-${newSnapshotId()}`,
@@ -183,7 +187,10 @@ async function afterIn(
     ...(agent === undefined ? {} : { agent }),
   };
   await core.store.save(snapshot);
-  await core.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration, start.usesBefore);
+  await core.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration, start.usesBefore, {
+    ...seal,
+    commit: afterSha,
+  });
   return snapshot;
 }
 
@@ -193,7 +200,7 @@ type Start = { sha: string; branch: string; wipSha: string | null; usesBefore: b
 /**
  * Where the iteration started: the given state, else `--before SHA`, else the run's recorded
  * before state, which one `after` uses up (a second needs a new `before`: NO_BEFORE_STATE).
- * `usesBefore` tells whether the start is the run's before state.
+ * `usesBefore` tells whether the start is the run's before state; `sealed`, the run's index seal.
  */
 async function startOf(
   core: SnapshotterCore,
@@ -203,14 +210,14 @@ async function startOf(
   given: BeforeState | null,
   beforeRev: string | undefined,
   state: { branch: string | null },
-): Promise<Start> {
+): Promise<Start & { sealed: IndexSeal | undefined }> {
   const run = await core.store.loadRun(runId);
   assertRunWorkspace(run, runId, repo.topLevel);
   const start = await givenStart(repo, { runId, run, iteration }, given, beforeRev, state);
   // As `before` checks HEAD: a start that skips the run's last iteration would break its continuity.
   const what = beforeRev === undefined ? 'the before state' : 'the start given with --before';
   await assertBuildsOnRun(core, repo, run, start.sha, what, iteration);
-  return start;
+  return { ...start, sealed: run?.indexSeal };
 }
 
 /** The given before state, else `--before SHA`, else the run's recorded before state (see startOf). */

@@ -20,6 +20,7 @@ import { LoadConfigOptionsArg, SettingsOptionsArg } from '../../types/library.js
 import { checkArgument } from '../arguments.js';
 import { ConfigInvalidError, InvalidArgumentError } from '../errors.js';
 import { errnoOf } from '../fs/atomic.js';
+import { readRegularFile } from '../fs/regular-file.js';
 import { DEFAULT_LOCK_TIMEOUT_MS } from '../fs/lock.js';
 import { parseConfigCached } from './config-cache.js';
 import { layout, type HomeSource } from './paths.js';
@@ -240,9 +241,19 @@ async function readConfig(opts: LoadConfigOptions): Promise<{ config: Config; fi
   const file = explicit
     ? resolve(opts.cwd ?? process.cwd(), opts.configFile as string)
     : join(resolve(opts.home), 'config.yaml');
+  // The home's own file is read without blocking: a FIFO there would hold every command, and an
+  // agent's hook past its last-resort exit (Node cannot exit while a read waits for a writer).
+  // `--config FILE` may be a pipe on purpose (`--config <(...)`).
+  const own = explicit ? null : await readRegularFile(file);
+  if (own !== null && 'special' in own) {
+    const problem = `not a regular file (a ${own.special})`;
+    throw new ConfigInvalidError(`${file}: ${problem}`, {
+      details: { path: file, issues: [{ key: null, problem }] },
+    });
+  }
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = own === null ? await readFile(file, 'utf8') : own.bytes.toString('utf8');
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && !explicit) return { config: {}, file: null };

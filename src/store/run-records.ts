@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { BeforeState, type Snapshot } from '../../types/snapshot.js';
-import { RunRecord, type RunRestart } from '../../types/run.js';
+import { RunRecord, type IndexSeal, type RunRestart } from '../../types/run.js';
 import {
   InvalidArgumentError,
   LockTimeoutError,
@@ -134,6 +134,7 @@ export class RunRecords {
     before: BeforeState,
     restart: RunRestart | null = null,
     unusedAfter: number | null = restart?.lastIteration ?? null,
+    indexSeal?: IndexSeal,
   ): Promise<RunRecord> {
     assertSafeId(runId, 'run id');
     const parsed = BeforeState.safeParse(before);
@@ -154,6 +155,7 @@ export class RunRecords {
         before: parsed.data,
         beforeUsedBy: null,
         ...(restarts.length > 0 ? { restarts } : {}),
+        ...(indexSeal === undefined ? {} : { indexSeal }),
       };
     })) as RunRecord;
   }
@@ -172,6 +174,7 @@ export class RunRecords {
     iteration: number,
     iterationOf: IterationOf,
     usesBefore = false,
+    indexSeal?: IndexSeal,
   ): Promise<RunRecord> {
     assertSafeId(runId, 'run id');
     assertSafeId(snapshotId, 'snapshot id');
@@ -191,7 +194,7 @@ export class RunRecords {
         at -= 1;
       }
       ids.splice(at, 0, snapshotId);
-      return { ...current, snapshotIds: ids, ...used };
+      return { ...current, snapshotIds: ids, ...used, ...(indexSeal === undefined ? {} : { indexSeal }) };
     })) as RunRecord;
   }
 

@@ -3,7 +3,7 @@ import { checkDirArgument, checkStoreOptions } from '../arguments.js';
 import { rm, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { Snapshot, SAFE_ID, type BeforeState } from '../../types/snapshot.js';
-import type { RunRecord, RunRestart } from '../../types/run.js';
+import type { IndexSeal, RunRecord, RunRestart } from '../../types/run.js';
 import {
   ConcurrentUpdateError,
   InvalidArgumentError,
@@ -313,7 +313,7 @@ export class SnapshotStore {
 
   /**
    * Creates the run's record if needed (with `workspace`) and sets its latest before state (and a
-   * declared restart). See RunRecords.recordBefore for `unusedAfter`.
+   * declared restart). See RunRecords.recordBefore for `unusedAfter`; `indexSeal`: RunRecord's.
    */
   async recordBefore(
     runId: string,
@@ -321,15 +321,16 @@ export class SnapshotStore {
     before: BeforeState,
     restart: RunRestart | null = null,
     unusedAfter: number | null = restart?.lastIteration ?? null,
+    indexSeal?: IndexSeal,
   ): Promise<RunRecord> {
-    return this.runs.recordBefore(runId, workspace, before, restart, unusedAfter);
+    return this.runs.recordBefore(runId, workspace, before, restart, unusedAfter, indexSeal);
   }
 
   /**
    * Links a stored snapshot into its run (creating the record with `workspace` if needed), ordered
    * by iteration. Idempotent; a re-captured iteration keeps both snapshots, the newer after the older.
    * The store never creates a dangling link: SNAPSHOT_NOT_FOUND unless the snapshot is saved first,
-   * INVALID_ARGUMENT when it names another run or iteration.
+   * INVALID_ARGUMENT when it names another run or iteration. `indexSeal`: RunRecord's, kept with it.
    */
   async linkSnapshot(
     runId: string,
@@ -337,6 +338,7 @@ export class SnapshotStore {
     snapshotId: string,
     iteration: number,
     usesBefore = false,
+    indexSeal?: IndexSeal,
   ): Promise<RunRecord> {
     assertSafeId(runId, 'run id');
     const snapshot = await this.load(snapshotId);
@@ -359,7 +361,7 @@ export class SnapshotStore {
         return null;
       }
     };
-    return this.runs.link(runId, workspace, snapshotId, iteration, iterationOf, usesBefore);
+    return this.runs.link(runId, workspace, snapshotId, iteration, iterationOf, usesBefore, indexSeal);
   }
 
   /**

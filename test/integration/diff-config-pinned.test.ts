@@ -135,6 +135,14 @@ describe('diff config an agent writes', () => {
     writeFileSync(join(ws, '.gitattributes'), '* binary\n');
     const stats = okIn<Snapshot>(ws, home, ['stats', first.id]);
     expect(stats.files).toEqual(first.files);
+    // Nor the repository's own info/attributes, in a linked worktree too.
+    writeFileSync(join(ws, '.git', 'info', 'attributes'), '* binary\n');
+    expect(okIn<Snapshot>(ws, home, ['stats', first.id]).files).toEqual(first.files);
+    expect(cliIn(ws, home, ['patch', first.id, '-o', join(home, 'third.diff')]).status).toBe(0);
+    expect(readFileSync(join(home, 'third.diff'))).toEqual(artifact);
+    const linked = join(tempDir(), 'linked');
+    git(ws, ['worktree', 'add', '-q', '--detach', linked]);
+    expect(okIn<Snapshot>(linked, home, ['stats', first.id]).files).toEqual(first.files);
   });
 
   it("switches off a diff driver's binary and algorithm (git 2.42+) settings alongside its programs", () => {

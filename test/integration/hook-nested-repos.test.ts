@@ -3,13 +3,15 @@
  * event that happened in a repository nested in that root (its cwd, or with none the file its tool
  * wrote) is kept in the nested repository's own store, as it is for the agents that name only a cwd.
  */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HookAgent } from '../../types/hook-agents.js';
 import { Checkpoints } from '../../src/checkpoints/index.js';
 import { runEventHook } from '../../src/hooks/index.js';
 import { agentEvent } from '../helpers/agent-hooks.js';
-import { runCli } from '../helpers/cli.js';
+import { CLI, runCli } from '../helpers/cli.js';
 import { commitAll, initRepo, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
 type Event = Record<string, unknown> & {
@@ -103,5 +105,35 @@ describe('a project below a home directory that is itself a repository (dotfiles
       1,
       'UNSAFE_WORKSPACE',
     ]);
+  });
+});
+
+describe('a FIFO named .git in a subdirectory (an agent can make one; git takes it for no repository)', () => {
+  /** The CLI's hook, ended after 20 s if it has not finished by then (status null). */
+  function hookWithin(home: string, args: string[], input: string) {
+    return spawnSync(process.execPath, [CLI, ...args], {
+      input,
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { ...process.env, NO_COLOR: '1', AGENTGATE_HOME: home },
+    });
+  }
+
+  it('is never read (it would wait for a writer with every timer stopped): the hooks record, the subdirectory is the root`s', () => {
+    const root = repoWithCommit();
+    writeFiles(root, { 'sub/factorial.py': 'new\n' });
+    execFileSync('mkfifo', [join(root, 'sub', '.git')]);
+    const home = tempDir('agentgate-nested-home-');
+    const cursor = JSON.parse(agentEvent('cursor', 'afterFileEdit', root)) as Record<string, unknown>;
+    cursor.file_path = join(root, 'sub', 'factorial.py');
+    const claude = { session_id: 's', cwd: root, hook_event_name: 'Stop' };
+    for (const [agent, event] of [
+      ['cursor', cursor],
+      ['claude-code', claude],
+    ] as const)
+      expect(hookWithin(home, ['hook', agent], JSON.stringify(event)).status).toBe(0);
+    const log = readFileSync(join(home, 'logs', 'hooks.log'), 'utf8');
+    expect(log.match(/ recorded: /g)).toHaveLength(2);
+    expect(log).not.toContain(join(root, 'sub'));
   });
 });

@@ -5,8 +5,8 @@
  * agent that never closes stdin. (stdin stays a stream: a read of fd 0 outside it cannot be
  * cancelled, and would keep the process alive until the agent closes stdin.)
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckpointEntry } from '../../types/checkpoint.js';
@@ -81,6 +81,53 @@ process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(made)
     expect(stderr).toMatch(/invalid: no complete event on stdin within hooks\.timeoutMs \(300 ms\)/);
     expect(logOf(home)).toMatch(/invalid: no complete event on stdin within hooks\.timeoutMs/);
     expect(list(ws, home)).toEqual([]);
+  });
+
+  it('an agent that leaves stdin open after a whole event (Copilot`s tool hooks): the event is read and recorded, not given up at hooks.timeoutMs', async () => {
+    const ws = repoWithCommit();
+    const home = tempDir('agentgate-hook-stdin-');
+    writeFileSync(join(home, 'config.yaml'), 'hooks:\n  timeoutMs: 20000\n');
+    const cases: Array<[string[], string]> = [
+      [['hook', 'copilot', '--event', 'postToolUse'], agentEvent('copilot', 'postToolUse-bash', ws)],
+      // Raw control characters in a string (Windsurf): whole once repaired.
+      [['hook', 'windsurf'], agentEvent('windsurf', 'pre_user_prompt', ws)],
+    ];
+    for (const [args, event] of cases) {
+      const child = spawn(process.execPath, [CLI, ...args], {
+        cwd: ws,
+        env: { ...process.env, AGENTGATE_HOME: home },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+      // Written in two parts, the first not yet an event; stdin is never closed.
+      child.stdin.write(event.slice(0, 30));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      child.stdin.write(event.slice(30));
+      const status = await closed;
+      child.stdin.destroy();
+      expect([status, stderr]).toEqual([0, '']);
+    }
+    expect(logOf(home)).not.toMatch(/invalid/);
+    expect(list(ws, home).map((c) => c.event)).toEqual(['pre_user_prompt', 'postToolUse']);
+  });
+
+  it('a FIFO in the home where config.yaml or logs/hooks.log goes: the hook still answers and exits 0 (no open waits for its other end)', () => {
+    const ws = repoWithCommit();
+    for (const place of [['config.yaml'], ['logs', 'hooks.log']]) {
+      const home = tempDir('agentgate-hook-stdin-');
+      mkdirSync(join(home, 'logs'), { recursive: true });
+      execFileSync('mkfifo', [join(home, ...place)]);
+      const res = spawnSync(process.execPath, [CLI, 'hook', 'cline'], {
+        input: agentEvent('cline', 'TaskStart', ws),
+        env: { ...process.env, AGENTGATE_HOME: home },
+        encoding: 'utf8',
+        // Ended if it has not finished by then (status null): Node cannot exit while an open waits.
+        timeout: 20_000,
+      });
+      expect([res.status, res.stdout]).toEqual([0, '{"cancel": false}\n']);
+    }
   });
 
   it('an event that begins with a UTF-8 byte order mark is read as the JSON after it, for every agent', () => {

@@ -56,3 +56,39 @@ describe('a run’s file under a name its records never give it', () => {
       expect(origins(await computeTrace(s.src, s.repo, path)).every((o) => o[2] === null)).toBe(true);
   });
 });
+
+describe('a run’s change landed on a file a person renamed on main meanwhile', () => {
+  it('squashed or cherry-picked with other edits: the run’s lines keep their iteration (lines)', async () => {
+    const base = Array.from({ length: 12 }, (_, i) => `base line number ${i + 1} of the file\n`).join('');
+    const agent = 'agent line written by iteration one here\n';
+    const s = await run(
+      [{ 'old/a.txt': base.replace('number 3 of the file\n', `number 3 of the file\n${agent}`) }],
+      {
+        base: { 'old/a.txt': base },
+      },
+    );
+    git(s.dir, ['mv', 'old/a.txt', 'a.txt']);
+    commitAll(s.dir, 'a person moves the file on main');
+    git(s.dir, ['merge', '-q', '--squash', 'agent-run-a']);
+    // The person also edits the file in the squash: it is no version of the run's (no blob).
+    const edited = base.replace('number 3 of the file\n', `number 3 of the file\n${agent}`);
+    writeFiles(s.dir, {
+      'a.txt': edited.replace('number 12 of', 'number twelve, edited by a person, of'),
+      'b.txt': 'a person adds a file in the squash\n',
+    });
+    const c = commitAll(s.dir, 'squash');
+    const anchor = await computeAnchor(s.src, s.repo, c);
+    expect(anchor.files.map((f) => [f.path, f.method, f.linesAdded, f.linesFromRuns, f.origins])).toEqual([
+      ['a.txt', 'lines', 2, 1, [{ runId: 'run-a', iteration: 1, lines: 1 }]],
+      ['b.txt', 'none', 1, 0, []],
+    ]);
+    expect(origins(await computeTrace(s.src, s.repo, 'a.txt'))).toEqual([
+      [1, 3, null, null],
+      [4, 4, 'run-a', 1],
+      [5, 12, null, null],
+      [13, 13, null, null],
+    ]);
+    expect(setupCli(s, ['anchor', c]).status).toBe(0);
+    expect(setupCli(s, ['verify', '--anchor', c]).status).toBe(0);
+  });
+});

@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../src/git/repo.js';
+import { computeAnchor } from '../../src/provenance/anchor.js';
 import { computeTrace } from '../../src/provenance/trace.js';
 import { codeOf } from '../helpers/codes.js';
 import {
@@ -126,5 +127,30 @@ describe('trace in a shallow clone whose boundary is a run’s WIP before commit
     const repo = await openRepo(shallowClone(s, 2));
     const error = await computeTrace(s.src, repo, 'w.txt').catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'OBJECT_MISSING', details: { commit: s.snapshots[0]?.beforeSha } });
+  });
+});
+
+describe('anchor of a merge that is the shallow boundary, its parents in by other refs', () => {
+  it('OBJECT_MISSING, never a weaker anchor than the full clone’s; unshallowed, the same', async () => {
+    const s = await run([{ 'a.txt': 'agent line written by iteration one here\n' }]);
+    writeFiles(s.dir, { 'p.txt': 'a person on main\n' });
+    const person = commitAll(s.dir, 'a person on main');
+    git(s.dir, ['merge', '-q', '--no-ff', '--no-edit', 'agent-run-a']);
+    const merge = git(s.dir, ['rev-parse', 'HEAD']).trim();
+    const full = await computeAnchor(s.src, s.repo, merge, { now: new Date(0) });
+    expect(full.files.map((f) => [f.path, f.method])).toEqual([['a.txt', 'ancestry']]);
+    // A ref like an anchor's brings the merge's first parent; the runs' refs bring the second.
+    git(s.dir, ['update-ref', 'refs/agentgate/anchors/x', person]);
+    const clone = shallowClone(s);
+    git(clone, ['fetch', '-q', 'origin', 'refs/agentgate/anchors/*:refs/agentgate/anchors/*']);
+    expect(git(clone, ['rev-parse', '--is-shallow-repository']).trim()).toBe('true');
+    const repo = await openRepo(clone);
+    const error = await computeAnchor(s.src, repo, merge).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'OBJECT_MISSING',
+      details: { commit: merge, parent: s.snapshots[0]?.afterSha },
+    });
+    git(clone, ['fetch', '-q', '--unshallow', 'origin']);
+    expect(await computeAnchor(s.src, repo, merge, { now: new Date(0) })).toEqual(full);
   });
 });

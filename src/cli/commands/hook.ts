@@ -2,6 +2,7 @@ import { HOOK_AGENTS, type HookAgent } from '../../../types/agent-hooks.js';
 import type { HookOutcome } from '../../../types/hooks.js';
 import { isAgentgateError } from '../../errors.js';
 import { ADAPTERS, logOutcome, runEventHook, timerDelay } from '../../hooks/index.js';
+import { parseLenientJson } from '../../hooks/lenient-json.js';
 import { resolveHome } from '../../store/paths.js';
 import { printable } from '../output.js';
 import { defineCommand, PROGRAM, type Command } from '../spec.js';
@@ -89,7 +90,7 @@ function agentCommand(agent: HookAgent): Command {
         },
         timerDelay(budget + HARD_STOP_GRACE_MS),
       ).unref();
-      const input = await readEvent(budget);
+      const input = await readEvent(budget, (text) => isWholeEvent(agent, text));
       const given = (values as { event?: unknown }).event;
       const event = typeof given === 'string' ? given : undefined;
       const outcome = await runEventHook(agent, input, {
@@ -117,25 +118,51 @@ function report(outcome: HookOutcome): void {
   process.stderr.write(`${PROGRAM} hook: ${outcome.status}: ${printable(outcome.message)}\n`);
 }
 
-/** The event on stdin, or why there is none: a terminal, too large, not closed within the budget. */
-async function readEvent(timeoutMs: number): Promise<string | { unreadable: string }> {
+/**
+ * A pause this long in what arrives on stdin is when the text so far is tried as a whole event:
+ * some agents leave stdin open after writing the event (the Copilot CLI for its tool hooks,
+ * github/copilot-cli#4034; Claude Code under Git Bash), and waiting for its end would cost every
+ * such event the whole budget and its checkpoint.
+ */
+const PAUSE_MS = 25;
+
+/**
+ * The event on stdin, or why there is none: a terminal, too large, neither closed nor `whole`
+ * within the budget.
+ */
+async function readEvent(
+  timeoutMs: number,
+  whole: (text: string) => boolean,
+): Promise<string | { unreadable: string }> {
   const stdin = process.stdin;
   if (stdin.isTTY) return { unreadable: 'stdin is a terminal; a hook reads its event from a pipe' };
   const chunks: Buffer[] = [];
   let size = 0;
   const result = await new Promise<string | { unreadable: string }>((resolve) => {
+    let pause: NodeJS.Timeout | undefined;
     const timer = setTimeout(
-      () => resolve({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
+      () => done({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
       timerDelay(timeoutMs),
     );
     const done = (value: string | { unreadable: string }) => {
       clearTimeout(timer);
+      clearTimeout(pause);
       resolve(value);
+    };
+    const tryWhole = () => {
+      // A text is made of what came only when it ends as an event does: a pause mid-way through a
+      // large event costs nothing.
+      if (lastByte(chunks) !== CLOSING_BRACE) return;
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (whole(text)) done(text);
     };
     stdin.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_EVENT_BYTES) done({ unreadable: `the event is larger than ${MAX_EVENT_BYTES} bytes` });
-      else chunks.push(chunk);
+      if (size > MAX_EVENT_BYTES)
+        return done({ unreadable: `the event is larger than ${MAX_EVENT_BYTES} bytes` });
+      chunks.push(chunk);
+      clearTimeout(pause);
+      pause = setTimeout(tryWhole, PAUSE_MS);
     });
     stdin.once('end', () => done(Buffer.concat(chunks).toString('utf8')));
     stdin.once('error', (error: NodeJS.ErrnoException) =>
@@ -145,6 +172,36 @@ async function readEvent(timeoutMs: number): Promise<string | { unreadable: stri
   // Whatever is left unread must not keep the process alive.
   stdin.destroy();
   return result;
+}
+
+const CLOSING_BRACE = 0x7d;
+
+/** The last byte of the chunks that is no JSON blank (space, tab, line break), or -1. */
+function lastByte(chunks: readonly Buffer[]): number {
+  for (let c = chunks.length - 1; c >= 0; c -= 1) {
+    const chunk = chunks[c] as Buffer;
+    for (let i = chunk.length - 1; i >= 0; i -= 1) {
+      const byte = chunk[i] as number;
+      if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return byte;
+    }
+  }
+  return -1;
+}
+
+/**
+ * Whether `text` is one whole JSON event (a byte order mark before it, and for Windsurf raw
+ * control characters in its strings, allowed): nothing sent after it could make it another.
+ */
+function isWholeEvent(agent: HookAgent, text: string): boolean {
+  const json = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  if (!json.trimEnd().endsWith('}')) return false;
+  try {
+    if (ADAPTERS[agent].lenientJson === true) parseLenientJson(json);
+    else JSON.parse(json);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -6,6 +6,7 @@ import { HookAgentArg, HookInstallOptionsArg, HookUninstallOptionsArg } from '..
 import { checkArgument } from '../../arguments.js';
 import { AgentConfigInvalidError, InvalidArgumentError } from '../../errors.js';
 import { errnoOf, writeOwnFileAtomic } from '../../fs/atomic.js';
+import { readRegularFile } from '../../fs/regular-file.js';
 import { probeWorkspace } from '../../git/checkpoint-repo.js';
 import { workTreeOfGitDir } from '../../git/git-dir-work-tree.js';
 import { resolveWorkspaceDir } from '../../git/repo.js';
@@ -127,14 +128,25 @@ async function apply(
 
 /** The config file's text (null: none); one that is not UTF-8 is refused, since writing it back would replace its bytes. */
 async function readConfig(file: string): Promise<string | null> {
-  const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
-    // A directory where the file goes, a file where a directory of its path goes: nothing to merge into.
+  // Never a plain read first: a FIFO planted where the file goes would wait for a writer for ever,
+  // a link to /dev/zero would never end.
+  const regular = await readRegularFile(file);
+  if (regular !== null && 'special' in regular)
     throw new AgentConfigInvalidError(
-      `cannot read ${file} (${errnoOf(error)}); move what stands there aside and run the command again`,
-      { cause: error, details: { file } },
+      `cannot read ${file}: a ${regular.special} stands there, not a file; move it aside and run the command again`,
+      { details: { file } },
     );
-  });
+  // Nothing read (missing, a directory, not openable): readFile says why.
+  const bytes =
+    regular?.bytes ??
+    (await readFile(file).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return null;
+      // A directory where the file goes, a file where a directory of its path goes: nothing to merge into.
+      throw new AgentConfigInvalidError(
+        `cannot read ${file} (${errnoOf(error)}); move what stands there aside and run the command again`,
+        { cause: error, details: { file } },
+      );
+    }));
   if (bytes === null) return null;
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);

@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import { lstat, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { IndexSeal } from '../../types/run.js';
+import { GitFailedError } from '../errors.js';
+import { decodeBytes, encodeBytes } from '../fs/path-bytes.js';
+import { readRegularFile } from '../fs/regular-file.js';
+import { parseIndexStat } from './parsers/ls-files-debug.js';
+import { GITLINK_MODE, type IndexEntry } from './parsers/ls-files-tagged.js';
+import { splitNul } from './parsers/nul-records.js';
+import type { Repo } from './repo.js';
+import { runGit, runGitBuffer } from './runner.js';
+
+/*
+ * git takes an index entry whose cached stat data matches the file as unchanged. An index rewritten
+ * by hand can give an edited file's entry the file's real stat data and the old blob id (or a blob
+ * that is not the file's), and `add -A` and `status` would then take the wrong content. So `before`
+ * and `after` seal the index they leave (IndexSeal, kept in the run record), and the next look first
+ * checks it: an index that differs has the stat data of its suspect entries dropped, so git hashes
+ * those files again. git does not check the index's own trailing checksum when it reads it: only
+ * the whole file tells.
+ */
+
+/** The index as it is now: its digest and its mtime (whole seconds). */
+export type IndexState = Omit<IndexSeal, 'commit'>;
+
+/** Reads the index's state (see IndexSeal.digest): never blocks on a special file put there. */
+export async function readIndexState(repo: Repo): Promise<IndexState> {
+  const path = join(repo.gitDir, 'index');
+  const [info, read] = await Promise.all([lstat(path).catch(() => null), readRegularFile(path, false)]);
+  const writtenAt = info === null ? 0 : Math.floor(info.mtimeMs / 1000);
+  if (read === null) return { digest: 'absent', writtenAt };
+  if ('special' in read) return { digest: read.special, writtenAt };
+  const hash = createHash('sha256').update(read.bytes);
+  // A split index keeps most entries in shared files beside it: they are sealed with it. Our own
+  // git writes the index whole (core.splitIndex=false), so this is only the user's index.
+  const shared = (await readdir(repo.gitDir).catch(() => [])).filter((n) => n.startsWith('sharedindex.'));
+  for (const name of shared.sort()) {
+    const file = await readRegularFile(join(repo.gitDir, name), false);
+    const bytes = file === null || 'special' in file ? Buffer.alloc(0) : file.bytes;
+    hash.update(`\0${name}\0${bytes.length}\0`).update(bytes);
+  }
+  return { digest: hash.digest('hex'), writtenAt };
+}
+
+/**
+ * Makes the index's stat data ours to trust again. An index that is still the one `sealed` (that we
+ * left) is trusted as it is. Otherwise the entries that may have been rewritten lose their cached
+ * stat data (forgetIndexStat): those whose stat data is from `sealed.writtenAt` on (an edited file's
+ * real stat data can only be that new) and those that do not hold `sealed.commit`'s blob; every
+ * entry when nothing was sealed. Returns the index's state as it then is.
+ */
+export async function trustIndex(repo: Repo, sealed: IndexSeal | undefined): Promise<IndexState> {
+  const now = await readIndexState(repo);
+  if (sealed !== undefined && now.digest === sealed.digest) return now;
+  const [entries, moved] = await Promise.all([
+    readIndexStat(repo),
+    sealed === undefined ? null : pathsNotAt(repo, sealed.commit),
+  ]);
+  const suspect =
+    sealed === undefined || moved === null
+      ? entries
+      : entries.filter(
+          (e) => e.ctime >= sealed.writtenAt || e.mtime >= sealed.writtenAt || moved.has(e.path),
+        );
+  if (suspect.length === 0) return now;
+  await forgetIndexStat(repo, suspect);
+  return readIndexState(repo);
+}
+
+/**
+ * Drops the cached stat data of these entries where git compares them with the work tree (no
+ * assume-unchanged or skip-worktree mark, no submodule), keeping mode and blob: the next `add` or
+ * `status` hashes each such file again. Marked entries keep their marks: hiddenChanges compares
+ * their content anyway.
+ */
+async function forgetIndexStat(repo: Repo, entries: readonly IndexEntry[]): Promise<void> {
+  const compared = entries.filter((e) => e.tag === 'H' && e.mode !== GITLINK_MODE);
+  if (compared.length === 0) return;
+  await runGit(repo, ['update-index', '-z', '--index-info'], {
+    input: encodeBytes(compared.map((e) => `${e.mode} ${e.oid}\t${e.path}\0`).join('')),
+  });
+}
+
+/** Every index entry with its cached stat data (`ls-files -z -v -s --debug`). */
+async function readIndexStat(repo: Repo) {
+  return parseIndexStat(
+    decodeBytes((await runGitBuffer(repo, ['ls-files', '-z', '-v', '-s', '--debug'])).stdout),
+  );
+}
+
+/** The paths whose index entry is not as `commit` has it; null when that commit cannot be read. */
+async function pathsNotAt(repo: Repo, commit: string): Promise<Set<string> | null> {
+  try {
+    const args = ['diff-index', '--cached', '-z', '--name-only', '--no-renames', commit, '--'];
+    return new Set(splitNul(decodeBytes((await runGitBuffer(repo, args)).stdout)));
+  } catch (error) {
+    if (error instanceof GitFailedError) return null;
+    throw error;
+  }
+}

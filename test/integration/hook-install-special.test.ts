@@ -1,0 +1,60 @@
+/**
+ * `hook install` / `hook uninstall` where the agent's config file is no regular file: a FIFO
+ * planted in a cloned workspace, a link to a device. They are refused at once, never read (a read
+ * waits for a writer for ever, or never ends).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { lstatSync, mkdirSync, symlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { HookAgent } from '../../types/hook-agents.js';
+import { installTarget } from '../../src/hooks/install/targets.js';
+import { CLI } from '../helpers/cli.js';
+import { repoWithCommit, tempDir } from '../helpers/repo.js';
+
+/** The CLI, ended after 20 s if it has not finished by then (status null). */
+function cliWithin(ws: string, home: string, args: string[]) {
+  const res = spawnSync(process.execPath, [CLI, '-C', ws, '--home', home, '--json', ...args], {
+    cwd: ws,
+    encoding: 'utf8',
+    timeout: 20_000,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  const code = res.status === 1 ? (JSON.parse(res.stdout) as { error: { code: string } }).error.code : null;
+  return { status: res.status, code };
+}
+
+function configFileOf(agent: HookAgent, ws: string): string {
+  const file = installTarget(agent, { scope: 'project', workspace: ws, homeDir: tempDir() }).file;
+  mkdirSync(dirname(file), { recursive: true });
+  return file;
+}
+
+describe('hook install: a config file that is no regular file is AGENT_CONFIG_INVALID, not a hang', () => {
+  const agents: HookAgent[] = ['claude-code', 'codex', 'cursor', 'gemini', 'copilot', 'windsurf'];
+
+  it.each(agents)('%s: a FIFO (install, --dry-run and uninstall), left in place', (agent) => {
+    const ws = repoWithCommit();
+    const home = tempDir('hook-special-home-');
+    const file = configFileOf(agent, ws);
+    execFileSync('mkfifo', [file]);
+    for (const args of [
+      ['install', agent],
+      ['install', agent, '--dry-run'],
+      ['uninstall', agent],
+    ])
+      expect(cliWithin(ws, home, ['hook', ...args])).toEqual({ status: 1, code: 'AGENT_CONFIG_INVALID' });
+    expect(lstatSync(file).isFIFO()).toBe(true);
+  });
+
+  it('a link to /dev/zero (endless) is refused the same way, the link kept', () => {
+    const ws = repoWithCommit();
+    const file = configFileOf('claude-code', ws);
+    symlinkSync('/dev/zero', file);
+    expect(cliWithin(ws, tempDir('hook-special-home-'), ['hook', 'install', 'claude-code'])).toEqual({
+      status: 1,
+      code: 'AGENT_CONFIG_INVALID',
+    });
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
+  });
+});
