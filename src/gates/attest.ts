@@ -88,11 +88,16 @@ export async function buildStatement(
   const snapshots = all.filter((s) =>
     opts.iteration === undefined ? !skipped.has(s.iteration) : s.iteration === opts.iteration,
   );
-  if (snapshots.length === 0)
+  if (snapshots.length === 0) {
+    // Every iteration recorded, set aside by a restart no iteration has built on yet.
+    const setAside = [...skipped];
     throw new SnapshotNotFoundError(
-      `run ${runId} has no iteration ${opts.iteration ?? ''} recorded here; "list --run ${runId}" shows its iterations`,
-      { details: { runId, iteration: opts.iteration ?? null } },
+      setAside.length > 0
+        ? `every iteration of run ${runId} (${setAside.join(', ')}) was set aside by a restart: capture one after it, or attest one with --iteration N`
+        : `run ${runId} has no iteration recorded here; "list --run ${runId}" shows its iterations`,
+      { details: { runId, iteration: opts.iteration ?? null, setAside } },
     );
+  }
   const subject: Subject[] = [];
   for (const s of snapshots) {
     const patch = await patchSubject(s);

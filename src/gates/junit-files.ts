@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import type { BigIntStats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { TextDecoder } from 'node:util';
 import type { TestCounts } from '../../types/gate.js';
 
 /** Larger than any real JUnit report (100,000 test cases take about 15 MB); bigger is refused, not read. */
@@ -68,8 +69,12 @@ export async function readJunitFiles(
     // 64 KiB chunks: with 1 MiB ones the garbage between collections took 146 MiB on 500 MB, 93 with these.
     const counter = new JunitCounter();
     try {
-      for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 16 }))
-        counter.write(chunk as string);
+      let decoder: TextDecoder | null = null;
+      for await (const chunk of createReadStream(path, { highWaterMark: 1 << 16 }) as AsyncIterable<Buffer>) {
+        decoder ??= new TextDecoder(xmlEncoding(chunk));
+        counter.write(decoder.decode(chunk, { stream: true }));
+      }
+      counter.write(decoder?.decode() ?? '');
       counts = addCounts(counts, counter.end());
     } catch (error) {
       if (error instanceof JunitParseError) return { problem: `${shown}: ${error.message}` };
@@ -79,4 +84,28 @@ export async function readJunitFiles(
     }
   }
   return { counts };
+}
+
+/**
+ * The encoding of an XML document from its first bytes, as XML 1.0 (appendix F) finds it: a byte
+ * order mark, UTF-16 without one (`<?` as two-byte units), else the declaration's `encoding` when
+ * this Node.js decodes it (ISO-8859-1, windows-1252...), else UTF-8. Every XML processor reads
+ * UTF-16 (a report written by PowerShell's Out-File, say); taken as UTF-8 it was "not well-formed".
+ */
+export function xmlEncoding(head: Buffer): string {
+  if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
+  if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
+  if (head[0] === 0x00 && head[1] === 0x3c && head[2] === 0x00 && head[3] === 0x3f) return 'utf-16be';
+  if (head[0] === 0x3c && head[1] === 0x00 && head[2] === 0x3f && head[3] === 0x00) return 'utf-16le';
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
+  const declared = /^<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]*)["']/.exec(
+    head.subarray(0, 1024).toString('latin1'),
+  )?.[1];
+  // Declared UTF-16 in bytes that are not is a contradiction: they are read as UTF-8.
+  if (declared === undefined || /^utf-?16/i.test(declared)) return 'utf-8';
+  try {
+    return new TextDecoder(declared).encoding;
+  } catch {
+    return 'utf-8';
+  }
 }

@@ -194,8 +194,9 @@ export class JunitCounter {
 const MAX_PENDING = 4 * MAX_MESSAGE;
 
 /**
- * saxes gathers a text, CDATA section, comment or attribute value (`text`), a name (`name`) and an
- * entity reference (`entity`) whole before it hands it on, so a huge <system-out> (or one CDATA
+ * saxes gathers a text, CDATA section, comment or attribute value (`text`), a name (`name`), an
+ * entity reference (`entity`) and a processing instruction's target (`piTarget`: `<?aaa...`, 300 MB
+ * of it took 1.1 GB) whole before it hands it on, so a huge <system-out> (or one CDATA
  * section of it, as surefire writes) would be held whole in memory, up to V8's longest string and
  * then a parse error. Between chunks only its beginning is kept: all that is ever read of it (a
  * name cut so differs from its closing tag: not well-formed; an entity cut is unknown all the same).
@@ -209,7 +210,7 @@ function capPending(parser: SaxesParser<{ xmlns: false; position: true }>): void
   }
 }
 
-const BUFFERS = ['text', 'name', 'entity'] as const;
+const BUFFERS = ['text', 'name', 'entity', 'piTarget'] as const;
 
 /** The counts of one JUnit document. Throws JunitParseError when it is not well-formed JUnit. */
 export function parseJunit(xml: string): TestCounts {

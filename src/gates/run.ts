@@ -17,6 +17,7 @@ import { exactly } from '../git/hardening.js';
 import { getTree } from '../git/refs.js';
 import { isInside, openRepo, type Repo } from '../git/repo.js';
 import { beyondStatus, excludedBy, readStatus, submoduleChanges } from '../git/state.js';
+import { convertedChanges } from '../git/converted-files.js';
 import { trustIndex, type IndexState } from '../git/index-seal.js';
 import type { StatusEntry } from '../git/parsers/status.js';
 import { runUserCommand } from '../process/user-command.js';
@@ -329,21 +330,29 @@ async function treeMismatch(
   const listing = reports.length > 0 ? 'all' : 'normal';
   // Modes and links compared whatever the repository claims of its filesystem (EXACT_TREE_CONFIG).
   const exact = exactly(repo);
-  const [status, beyond] = await Promise.all([readStatus(exact, listing), beyondStatus(exact, listing)]);
+  // Bytes that git's clean conversion (ident, text, eol, working-tree-encoding) hides from status.
+  const [status, beyond, converted] = await Promise.all([
+    readStatus(exact, listing),
+    beyondStatus(exact, listing),
+    convertedChanges(exact, snapshot.afterSha),
+  ]);
   const { uncompared } = beyond;
   const atAfter = status.oid === snapshot.afterSha;
   let changed = [...status.entries, ...beyond.changes].filter(outside);
   if (atAfter && changed.some((e) => e.kind === 'untracked'))
     changed = await withoutEarlierReports(ctx, repo, snapshot, outside, changed, listing === 'all');
-  if (atAfter && changed.length === 0 && uncompared.length === 0) return null;
+  if (atAfter && changed.length === 0 && uncompared.length === 0 && converted.length === 0) return null;
   const why = !atAfter
     ? `HEAD is ${status.oid ?? 'unborn'}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}`
     : changed.length > 0
       ? `the workspace has uncommitted changes: ${named(changed.map(describeEntry))}`
-      : `${uncompared.length} tracked path(s) are marked assume-unchanged or skip-worktree (${named(
-          uncompared.map((e) => e.path),
-        )}), so git does not compare them with the after tree; clear each mark ("git update-index --no-assume-unchanged <path>", then "git update-index --no-skip-worktree <path>": one command clears only one; inside the submodule for a path in one)`;
-  const paths = changed.length > 0 ? changed.map((e) => e.path) : uncompared.map((e) => e.path);
+      : converted.length > 0
+        ? `the bytes of ${named(converted)} are not the after tree's, though git status, converting them as an attribute (ident, text, eol, working-tree-encoding) or core.autocrlf says, sees no change`
+        : `${uncompared.length} tracked path(s) are marked assume-unchanged or skip-worktree (${named(
+            uncompared.map((e) => e.path),
+          )}), so git does not compare them with the after tree; clear each mark ("git update-index --no-assume-unchanged <path>", then "git update-index --no-skip-worktree <path>": one command clears only one; inside the submodule for a path in one)`;
+  const listed = [changed.map((e) => e.path), converted, uncompared.map((e) => e.path)];
+  const paths = listed.find((p) => p.length > 0) ?? [];
   return { why, head: status.oid, paths: atAfter ? paths : [] };
 }
 

@@ -140,7 +140,11 @@ export async function fetchRefs(
 ): Promise<void> {
   checkRemoteUrl(remote.url);
   for (const spec of refspecs) {
-    if (!/^\+?refs\/agentgate\/[^\s:]+:refs\/agentgate\/incoming\/[^\s:]+$/.test(spec)) {
+    // A negative refspec (`^refs/agentgate/...`) leaves a ref out of a wildcard's.
+    if (
+      !/^\+?refs\/agentgate\/[^\s:]+:refs\/agentgate\/incoming\/[^\s:]+$/.test(spec) &&
+      !/^\^refs\/agentgate\/[^\s:]+$/.test(spec)
+    ) {
       throw new InvalidArgumentError(
         `refusing to fetch ${JSON.stringify(spec)}: only into refs/agentgate/incoming/`,
         { details: { refspec: spec } },
@@ -155,12 +159,13 @@ export async function fetchRefs(
     '--no-recurse-submodules',
     '--no-auto-gc',
     `--upload-pack=${serverProgram(remote, 'upload-pack')}`,
+    // On stdin: no command line is long enough for every refspec a large fetch may need.
+    '--stdin',
     '--end-of-options',
     remote.arg,
-    ...refspecs,
   ];
   try {
-    await runGit(withTransport(repo, remote), args);
+    await runGit(withTransport(repo, remote), args, { input: refspecs.map((r) => `${r}\n`).join('') });
   } catch (cause) {
     throw unreachable(cause, remote.url);
   }

@@ -7,6 +7,7 @@ import { batchCheck, listRefsWithParents, objectFormat, type CommitRef } from '.
 import { deleteRefs, listRefs, updateRefs, type RefUpdate } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
 import { writeRecordObjects } from './record-objects.js';
+import { incomingRefspecs } from './core.js';
 import { withRepoLock } from '../git/repo-lock.js';
 import { layout } from '../store/paths.js';
 import {
@@ -18,9 +19,6 @@ import {
   readAnchorCommits,
   type AnchorObjects,
 } from './anchor-objects.js';
-
-/** Above this many new anchors, one wildcard refspec instead of one per ref (command-line length). */
-const MAX_REFSPECS = 2000;
 
 /**
  * What anchor travel needs from provenance (src/provenance/anchor-keeper.ts gives it): the anchors
@@ -147,13 +145,7 @@ export class AnchorRecords {
         // Refs held already are checked again only when the home lacks their anchor (a new home).
         const { held, unchanged } = await this.alreadyHeld(named, local);
         if (toFetch.length > 0)
-          await bring(
-            toFetch.length > MAX_REFSPECS
-              ? [`+${ANCHORS_PREFIX}*:${ANCHOR_INCOMING_PREFIX}*`]
-              : toFetch.map(
-                  (r) => `+${r.ref}:${ANCHOR_INCOMING_PREFIX}${r.ref.slice(ANCHORS_PREFIX.length)}`,
-                ),
-          );
+          await bring(incomingRefspecs(ANCHORS_PREFIX, ANCHOR_INCOMING_PREFIX, toFetch, refused));
         const wanted = new Set(toFetch.map((r) => r.ref));
         const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, ANCHOR_INCOMING_PREFIX) : [];
         try {

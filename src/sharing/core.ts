@@ -13,6 +13,8 @@ export interface SharingOptions {
   maxPatchBytes?: number;
   /** Whether push and export carry each gate verdict's log text (config `sharing.includeGateLogs`); the digest always travels. */
   includeGateLogs?: boolean;
+  /** The most log text of received verdicts one fetch or import writes (default MAX_GATE_LOG_BYTES). */
+  maxGateLogBytes?: number;
   /** Provenance's side of anchor travel; without it no anchor travels. */
   anchors?: AnchorKeeper;
 }
@@ -36,8 +38,40 @@ export interface Selection {
  */
 export const MAX_PATCH_BYTES = 512 * 1024 * 1024;
 
+/**
+ * The most log text of received verdicts that one fetch or import writes into the artifacts
+ * directory. A log travels as a git blob, and one compressible blob (a GiB of one byte packs into
+ * 1 MB) can stand in any number of verdicts: written out whole, a small remote would fill the disk.
+ * Past it, a verdict is kept without its text (its digest still travels; git keeps the text).
+ */
+export const MAX_GATE_LOG_BYTES = 512 * 1024 * 1024;
+
 /** What the parts of sharing (publish, receive, rebuild) use of `Sharing`. */
 export interface SharingCore {
   readonly options: SharingOptions;
   readonly store: SnapshotStore;
+}
+
+/**
+ * Above this many refs to fetch, one wildcard refspec instead of one per ref: git matches each
+ * exact refspec against every ref of the source.
+ */
+const MAX_REFSPECS = 2000;
+
+/**
+ * The refspecs that fetch `toFetch` (refs under `prefix`) into `incoming`: one per ref, or one
+ * wildcard past MAX_REFSPECS. The wildcard also takes the source's refs whose names we refuse
+ * (`refused`), so each gets a negative refspec: a hostile source that names `a/b` beside `a/b/c`
+ * would otherwise make git fail to create both targets and the whole fetch or import fail.
+ */
+export function incomingRefspecs(
+  prefix: string,
+  incoming: string,
+  toFetch: ReadonlyArray<{ ref: string }>,
+  refused: ReadonlyArray<{ ref: string }>,
+): string[] {
+  if (toFetch.length <= MAX_REFSPECS)
+    return toFetch.map((r) => `+${r.ref}:${incoming}${r.ref.slice(prefix.length)}`);
+  const others = refused.filter((r) => r.ref.startsWith(prefix)).map((r) => `^${r.ref}`);
+  return [`+${prefix}*:${incoming}*`, ...others];
 }

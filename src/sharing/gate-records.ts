@@ -18,6 +18,7 @@ import {
 import { deleteRefs, listRefs, updateRefs, type RefUpdate } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
 import { writeRecordObjects, type RecordObjects } from './record-objects.js';
+import { incomingRefspecs } from './core.js';
 import { withRepoLock } from '../git/repo-lock.js';
 import { assertNoLinkInside } from '../fs/inside.js';
 import { sha256File } from '../snapshotter/patch-artifact.js';
@@ -35,15 +36,14 @@ import {
   type CheckedGate,
 } from './gate-objects.js';
 
-/** Above this many new verdicts, one wildcard refspec instead of one per ref (command-line length). */
-const MAX_REFSPECS = 2000;
-
 export interface GateRecordsOptions {
   home: string;
   artifactsDir: string;
   lockTimeoutMs: number;
   /** Whether published verdicts carry their log text (config `sharing.includeGateLogs`). */
   includeGateLogs: boolean;
+  /** The most received log text one call writes (MAX_GATE_LOG_BYTES); past it a verdict is kept without. */
+  maxGateLogBytes: number;
 }
 
 export interface GatesReceived {
@@ -190,11 +190,7 @@ export class GateRecords {
           else if ((await this.gates.load(name.runId, name.id).catch(() => null)) === null) held.push(mine);
         }
         if (toFetch.length > 0)
-          await bring(
-            toFetch.length > MAX_REFSPECS
-              ? [`+${GATES_PREFIX}*:${GATE_INCOMING_PREFIX}*`]
-              : toFetch.map((r) => `+${r.ref}:${GATE_INCOMING_PREFIX}${r.ref.slice(GATES_PREFIX.length)}`),
-          );
+          await bring(incomingRefspecs(GATES_PREFIX, GATE_INCOMING_PREFIX, toFetch, refused));
         const wanted = new Set(toFetch.map((r) => r.ref));
         const incoming = (toFetch.length > 0 ? await listRefsWithParents(repo, GATE_INCOMING_PREFIX) : [])
           .map((r) => ({ ...r, ref: `${GATES_PREFIX}${r.ref.slice(GATE_INCOMING_PREFIX.length)}` }))
@@ -225,18 +221,28 @@ export class GateRecords {
     );
   }
 
-  /** Writes each verdict's log text (digest verified before it is placed) and stores the verdict. */
+  /**
+   * Writes each verdict's log text (digest verified before it is placed), within maxGateLogBytes for
+   * the call (a verdict past it is stored without its text), and stores the verdict.
+   */
   private async store(
     repo: Repo,
     checked: CheckedGate[],
     refused: RefusedRecord[],
   ): Promise<Array<CheckedGate & { fresh: boolean }>> {
     const out: Array<CheckedGate & { fresh: boolean }> = [];
+    let room = this.options.maxGateLogBytes;
     for (const c of checked) {
       const g = c.gate;
       try {
         let path: string | null = null;
-        if (c.logBlob !== null && g.log !== null && (await this.gates.load(g.runId, g.id)) === null) {
+        if (
+          c.logBlob !== null &&
+          g.log !== null &&
+          g.log.bytes <= room &&
+          (await this.gates.load(g.runId, g.id)) === null
+        ) {
+          room -= g.log.bytes;
           path = receivedGateLogPath(this.options.artifactsDir, g);
           await this.writeLog(repo, c.logBlob, g.log.sha256, path, g.runId);
         }

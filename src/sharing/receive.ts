@@ -28,12 +28,9 @@ import {
   relativePatchFile,
 } from './records.js';
 import { exists, rebuildAccepted, type Accepted } from './rebuild.js';
-import type { SharingCore } from './core.js';
+import { incomingRefspecs, type SharingCore } from './core.js';
 
 const MAX_RECORD_BYTES = 16 * 1024 * 1024;
-/**
-/** Above this many new records, one wildcard refspec instead of one per ref (command-line length). */
-const MAX_REFSPECS = 2000;
 
 /**
  * Takes records in. `list` names the source's records (one ls-remote, or the bundle's heads); only
@@ -66,13 +63,8 @@ export async function receive(
         return false;
       });
       const toFetch = wanted.filter((r) => localSha.get(r.ref) !== r.sha);
-      if (toFetch.length > 0) {
-        const specs =
-          toFetch.length > MAX_REFSPECS
-            ? [`+${RECORDS_PREFIX}*:${INCOMING_PREFIX}*`]
-            : toFetch.map((r) => `+${r.ref}:${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}`);
-        await bring(repo, specs);
-      }
+      if (toFetch.length > 0)
+        await bring(repo, incomingRefspecs(RECORDS_PREFIX, INCOMING_PREFIX, toFetch, refused));
       const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, INCOMING_PREFIX) : [];
       const wantedRefs = new Set(wanted.map((r) => r.ref));
       const held = await heldRecords(core, local, wantedRefs, new Set(toFetch.map((r) => r.ref)));

@@ -29,6 +29,7 @@ import { parseRecordRef, RECORDS_PREFIX } from './records.js';
 import { GateRecords, type GatesReceived } from './gate-records.js';
 import { gateRefspecs, GATES_PREFIX } from './gate-objects.js';
 import type { Selection, SharingCore, SharingOptions } from './core.js';
+import { MAX_GATE_LOG_BYTES } from './core.js';
 import { materialise, rejectionMessage } from './publish.js';
 import { receive } from './receive.js';
 import { settleRejected } from './own-records.js';
@@ -36,7 +37,7 @@ import { bundleOrMissing, dropBrokenRecords, objectMissing, pushAroundMissing } 
 import { AnchorRecords } from './anchor-records.js';
 import { anchorRef, ANCHORS_PREFIX } from './anchor-objects.js';
 
-export { MAX_PATCH_BYTES } from './core.js';
+export { MAX_GATE_LOG_BYTES, MAX_PATCH_BYTES } from './core.js';
 export type { Selection, SharingOptions };
 
 /**
@@ -55,7 +56,11 @@ export class Sharing implements SharingCore {
   constructor(readonly options: SharingOptions) {
     this.store = new SnapshotStore(options.home, { lockTimeoutMs: options.lockTimeoutMs });
     this.gateRecords = new GateRecords(
-      { ...options, includeGateLogs: options.includeGateLogs ?? false },
+      {
+        ...options,
+        includeGateLogs: options.includeGateLogs ?? false,
+        maxGateLogBytes: options.maxGateLogBytes ?? MAX_GATE_LOG_BYTES,
+      },
       this.store,
     );
     this.anchorRecords = options.anchors ? new AnchorRecords(options, options.anchors) : null;

@@ -127,6 +127,21 @@ describe('a run statement speaks for the accepted line or one iteration', () => 
       'set aside',
     ]);
   });
+
+  it('a run whose every iteration a restart set aside names them, not "no iteration"', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'r', 2, 1);
+    const [one] = await a.snap.listByRun('r');
+    git(a.dir, ['reset', '-q', '--hard', one!.beforeSha]);
+    await a.snap.captureBeforeState(a.dir, { runId: 'r', restartFrom: 0 });
+    const error = await buildStatement(attestSources(a.snap), 'r').then(
+      () => null,
+      (e: unknown) => e as { code: string; details: Record<string, unknown> },
+    );
+    expect(error?.code).toBe('SNAPSHOT_NOT_FOUND');
+    expect(error?.details.setAside).toEqual([1, 2]);
+  });
 });
 
 describe('a digest set is read as JSON.parse made it', () => {

@@ -109,6 +109,34 @@ describe('verdicts travel with push and fetch', () => {
     expect((await b.share.push({ workspace: b.dir })).updated).toEqual([]);
   });
 
+  it('the log text one fetch writes is bounded: past it a verdict lands without its text', async () => {
+    // One compressible blob can stand in any number of logs: a small remote must not fill the disk.
+    w = world();
+    const a = withLogs(w.machine('a'));
+    const b = w.machine('b');
+    await runIterations(a, 'run-1', 1);
+    const text = 'x'.repeat(3000);
+    const first = await recordVerdict(a, 'run-1', 0, 'test', {
+      log: text,
+      startedAt: '2026-01-01T00:00:00.000Z',
+    });
+    const second = await recordVerdict(a, 'run-1', 0, 'lint', {
+      log: text,
+      startedAt: '2026-01-01T00:00:01.000Z',
+    });
+    await a.share.push({ workspace: a.dir });
+    const share = new Sharing({ ...b.share.options, maxGateLogBytes: 4000 });
+    expect(await share.fetch({ workspace: b.dir })).toMatchObject({ gates: 2, refused: [] });
+    const paths = (await verdictsOf(b.home, 'run-1')).map((g) => g.log?.path ?? null);
+    expect(paths.filter((p) => p !== null)).toHaveLength(1);
+    const written = paths.find((p) => p !== null)!;
+    expect(readFileSync(written, 'utf8')).toBe(text);
+    expect(readdirSync(join(b.artifacts, 'run-1', 'iteration-0'))).toEqual([written.split('/').at(-1)]);
+    // The text left out is still in git, under the verdict's ref.
+    for (const g of [first, second])
+      expect(git(b.dir, ['show', `refs/agentgate/gates/run-1/${g.id}:gate.log`])).toBe(text);
+  });
+
   it('a verdict whose check changed the workspace travels as the error it is', async () => {
     w = world();
     const a = w.machine('a');
@@ -171,6 +199,41 @@ describe('verdicts travel with push and fetch', () => {
     git(b.dir, ['fetch', '-q', 'origin']);
     expect(await b.share.import(b.dir, file)).toMatchObject({ snapshots: 1, gates: 1, refused: [] });
     expect((await verdictsOf(b.home, 'run-1')).map(portable)).toEqual([portable(g)]);
+  });
+
+  it('a bundle of many verdict refs naming both a/b and a/b/c: those are refused, the rest lands', async () => {
+    // Past 2,000 new refs one wildcard fetches them all: two targets git cannot both create failed it.
+    w = world();
+    const a = w.machine('a');
+    const b = w.machine('b');
+    await runIterations(a, 'run-1', 1);
+    const g = await recordVerdict(a, 'run-1', 0, 'test');
+    const file = join(w.root, 'run.bundle');
+    await a.share.export({ workspace: a.dir }, file);
+    const verdict = git(a.dir, ['rev-parse', `refs/agentgate/gates/run-1/${g.id}`]);
+    const lines = Array.from(
+      { length: 2001 },
+      (_, i) => `create refs/agentgate/gates/run-1/g${i} ${verdict}`,
+    );
+    git(a.dir, ['update-ref', '--stdin'], {
+      input: `${lines.join('\n')}\ncreate refs/agentgate/gates/run-1/zz/deeper ${verdict}\n`,
+    });
+    const forged = join(w.root, 'forged.bundle');
+    git(a.dir, ['bundle', 'create', '-q', forged, '--all']);
+    // A bundle's header lists its refs as text: one named like the other's directory.
+    const bytes = readFileSync(forged);
+    const end = bytes.indexOf('\n\n');
+    const header = bytes
+      .subarray(0, end)
+      .toString('utf8')
+      .replace(' refs/agentgate/gates/run-1/g0\n', ' refs/agentgate/gates/run-1/zz\n');
+    writeFileSync(forged, Buffer.concat([Buffer.from(header), bytes.subarray(end)]));
+    git(b.dir, ['fetch', '-q', 'origin']);
+    const got = await b.share.import(b.dir, forged);
+    expect(got).toMatchObject({ snapshots: 1, gates: 1 });
+    expect(got.refused.map((r) => r.ref)).toContain('refs/agentgate/gates/run-1/zz/deeper');
+    expect((await verdictsOf(b.home, 'run-1')).map((v) => v.id)).toEqual([g.id]);
+    expect(git(b.dir, ['for-each-ref', 'refs/agentgate/incoming/'])).toBe('');
   });
 });
 
