@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { HomeArg } from '../../types/library.js';
+import { HomeArg, TextArg } from '../../types/library.js';
 import { SafeId } from '../../types/snapshot.js';
 import { checkArgument, checkDirArgument } from '../arguments.js';
 import { InvalidIdError } from '../errors.js';
@@ -52,11 +52,15 @@ export function isOwnData(home: string, dir: string): boolean {
   return dir === home || [...dirs, own.gateCheckouts, own.anchors, own.cache].some((d) => isInside(d, dir));
 }
 
-/** Ids become file and ref names: anything outside the safe set is refused before it touches a path. */
+/**
+ * Ids become file and ref names: anything outside the safe set is refused before it touches a path.
+ * A value that is no string at all (a JavaScript caller of the store's methods) is INVALID_ARGUMENT.
+ */
 export function assertSafeId(
   value: string,
   what: 'snapshot id' | 'run id' | 'gate id' | 'gate name',
 ): string {
+  if (typeof value !== 'string') checkArgument(TextArg, value, what);
   const parsed = SafeId.safeParse(value);
   if (!parsed.success) {
     const reason = parsed.error.issues[0]?.message ?? 'invalid';
