@@ -18,11 +18,20 @@ export type HomeSource = '--home' | 'AGENTGATE_HOME' | 'default';
 /** resolveHome, with what chose the home; an empty one is INVALID_ARGUMENT (it would be the working directory). */
 export function chooseHome(explicit?: string): { home: string; source: HomeSource } {
   const given = checkArgument(HomeArg, explicit, 'home');
-  if (given !== undefined) return { home: resolve(given), source: '--home' };
+  if (given !== undefined) return { home: expandHome(given), source: '--home' };
   if (process.env.AGENTGATE_HOME) {
-    return { home: resolve(process.env.AGENTGATE_HOME), source: 'AGENTGATE_HOME' };
+    return { home: expandHome(process.env.AGENTGATE_HOME), source: 'AGENTGATE_HOME' };
   }
   return { home: join(accountHome(), '.agentgate'), source: 'default' };
+}
+
+/**
+ * A leading `~/` is the account's home, as for the artifacts directory: no shell expands it in
+ * `--home=~/x` or in a CI file's `env:`, and `./~/x` would put the home in the workspace.
+ */
+function expandHome(value: string): string {
+  if (value === '~') return accountHome();
+  return value.startsWith('~/') ? join(accountHome(), value.slice(2)) : resolve(value);
 }
 
 /** Where everything lives under a home (see CONTRACT.md, "Where data lives"). */
