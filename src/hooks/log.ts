@@ -1,7 +1,10 @@
+import { constants } from 'node:fs';
 import { appendFile, mkdir, rename, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { errnoOf } from '../fs/atomic.js';
 import { escapeHidden, firstChars } from '../text.js';
+
+const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
 
 /** The log rotates here: the current file becomes `hooks.log.1` (replacing the previous one). */
 export const HOOK_LOG_MAX_BYTES = 1024 * 1024;
@@ -23,7 +26,9 @@ export async function appendHookLog(file: string, line: string): Promise<string 
     );
     // Two hooks rotating at once: the second rename finds no file, which is fine.
     if (size >= HOOK_LOG_MAX_BYTES) await rename(file, `${file}.1`).catch(() => undefined);
-    await appendFile(file, `${text}\n`);
+    // Non-blocking: a FIFO there with no reader fails at once (ENXIO) instead of holding the hook
+    // for ever, past its time budget (a pending open keeps even process.exit from ending it).
+    await appendFile(file, `${text}\n`, { flag: APPEND_FLAGS });
     return null;
   } catch (error) {
     return `could not write the hook log ${file} (${errnoOf(error)})`;
