@@ -1,4 +1,4 @@
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BudgetRecord } from '../../types/checkpoint.js';
 import type { Identity } from '../../types/config.js';
@@ -10,6 +10,7 @@ import type { StagedChanges } from './capture.js';
 import { decodeMessage, encodeMessage, type CheckpointMeta } from './message.js';
 import type { StoreLocation } from './project-id.js';
 import { LOOSE_OBJECTS_LIMIT, PACKS_LIMIT } from './upkeep.js';
+import { readTextNoWait } from '../fs/regular-file.js';
 
 /**
  * When a track may leave out the budget's count (`git count-objects`, a process on every agent
@@ -61,7 +62,7 @@ export function budgetFile(location: StoreLocation): string {
 /** The count budget.json holds, or null (absent, torn, or by another version). */
 export async function readBudget(location: StoreLocation): Promise<BudgetRecord | null> {
   try {
-    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile(budgetFile(location), 'utf8')));
+    const parsed = BudgetRecord.safeParse(JSON.parse(await readTextNoWait(budgetFile(location))));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

@@ -6,6 +6,7 @@ import { writeJsonAtomic } from '../fs/atomic.js';
 import { isRacy, stampsHold, stampsOf, type Stamp } from '../fs/stamps.js';
 import { probeInputs, type WorkspaceProbe } from '../git/checkpoint-repo.js';
 import type { StoreLocation } from './project-id.js';
+import { readTextNoWait } from '../fs/regular-file.js';
 
 /**
  * What opening a store asks git before every operation, kept in `<store>/probe.json` so that an
@@ -102,7 +103,7 @@ function plain(s: Stamp): { path: string; sig: string } {
 
 async function readRecord(location: StoreLocation): Promise<ProbeCacheRecord | null> {
   try {
-    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile(location.probeFile, 'utf8')));
+    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readTextNoWait(location.probeFile)));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

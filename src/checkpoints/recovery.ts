@@ -1,4 +1,4 @@
-import { copyFile, lstat, mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { AgentgateError, StoreCorruptError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic.js';
@@ -10,6 +10,7 @@ import { readRef } from '../git/refs.js';
 import type { GitOptions } from '../git/runner.js';
 import { BASELINE_REF, CHECKPOINT_REF_PREFIX, LATEST_REF, META_REF_PREFIX, SAFETY_REF } from './message.js';
 import type { StoreLocation } from './project-id.js';
+import { readTextNoWait } from '../fs/regular-file.js';
 
 /**
  * A damaged checkpoint store (its git dir gone or garbled, a marker ref holding garbage) made every
@@ -203,7 +204,7 @@ export function restagedText(location: StoreLocation, paths: readonly string[]):
  */
 async function dropPacked(location: StoreLocation, damage: RepoDamage, aside: string): Promise<void> {
   const file = join(location.gitDir, 'packed-refs');
-  const text = await readFile(file, 'utf8').catch(() => null);
+  const text = await readTextNoWait(file).catch(() => null);
   if (text === null) return;
   const { refs, garbled } = parsePackedRefs(text);
   const broken = damage.brokenRefs.filter((ref) => refs.has(ref));

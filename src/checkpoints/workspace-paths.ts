@@ -1,6 +1,8 @@
 import { access, realpath } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { InvalidArgumentError, PathOutsideWorkspaceError, UnsafeWorkspaceError } from '../errors.js';
+import { commonDir } from '../fs/git-locks.js';
+import { realPathOf } from '../fs/inside.js';
 import { gitDirsInside } from '../git/dot-git.js';
 import { assertSafeWorkspace, isInside } from '../git/repo.js';
 import { isOwnData } from '../store/paths.js';
@@ -98,12 +100,32 @@ export async function untouchable(
   excludePaths: readonly string[] = [],
   gitDir?: string,
 ): Promise<{ forbidden: string[]; excluded: string[]; gitDirs: string[] }> {
+  if (gitDir !== undefined) await assertHomeOutsideGitDir(root, home, gitDir);
   const inner = gitDir === undefined ? [] : await gitDirsInside(root, gitDir);
   const gitDirs = inner.map((rel) => join(root, rel));
   const forbidden = [home, ...(await Promise.all(excludePaths.map(physicalPath))), ...gitDirs];
   const inside = (paths: string[]) =>
     paths.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
   return { forbidden, excluded: inside(forbidden), gitDirs: inside(gitDirs) };
+}
+
+/**
+ * UNSAFE_WORKSPACE for a home inside the workspace's git dir or its common dir, as run snapshots
+ * refuse one (assertOutsideGitDir): the store made there would land among the repository's own
+ * files (`--home .git/refs/x`: every store file a broken ref of the workspace).
+ */
+async function assertHomeOutsideGitDir(root: string, home: string, gitDir: string): Promise<void> {
+  const [realHome, ...gitDirs] = await Promise.all([
+    realPathOf(home),
+    realPathOf(gitDir),
+    commonDir(gitDir).then(realPathOf),
+  ]);
+  const inside = gitDirs.find((g) => isInside(g, realHome));
+  if (inside === undefined) return;
+  throw new UnsafeWorkspaceError(
+    `the agentgate home ${home} lies inside the git dir ${inside} of ${root}, so the checkpoint store would land among git's refs and objects; put it outside the git dir (--home)`,
+    { details: { workspace: root, home, gitDir: inside } },
+  );
 }
 
 /** The real path when it exists (so that comparisons with real workspace paths hold), else the resolved one. */

@@ -76,15 +76,17 @@ function optionValue(options: string[], flag: string): string | undefined {
 /**
  * The command words: the first word that is not an option or an option's value, and a second one
  * after a group word (`checkpoint`). An option the global set does not know belongs to a command
- * and may come first (`--run R before`): it takes the next word unless that word is a command.
+ * and may come first (`--run R before`): it takes the next word unless that word is a command
+ * (after a group word: one of the group's subcommands, so `gate --name verify` names a gate).
  */
 function findCommand(argv: string[]): { words: string[]; rest: string[] } {
   const picked: number[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--') break;
+    const group = picked.length === 1 ? (argv[picked[0] as number] as string) : null;
     if (arg.startsWith('-') && arg !== '-') {
-      if (takesNext(arg, argv[i + 1])) i++;
+      if (takesNext(arg, argv[i + 1], group)) i++;
       continue;
     }
     picked.push(i);
@@ -93,13 +95,14 @@ function findCommand(argv: string[]): { words: string[]; rest: string[] } {
   return { words: picked.map((i) => argv[i] as string), rest: argv.filter((_, i) => !picked.includes(i)) };
 }
 
-function takesNext(arg: string, next: string | undefined): boolean {
+function takesNext(arg: string, next: string | undefined, group: string | null): boolean {
   if (arg.includes('=') || next === undefined || next.startsWith('-')) return false;
   const global = Object.entries(GLOBAL_OPTIONS).find(
     ([name, d]) => arg === `--${name}` || ('short' in d && arg === `-${d.short}`),
   );
   if (global) return global[1].type === 'string';
   if (/^-[^-]./.test(arg)) return false; // -xVALUE
+  if (group !== null) return !COMMAND_NAMES.includes(`${group} ${next}`);
   return !COMMAND_NAMES.some((c) => c.split(' ')[0] === next);
 }
 

@@ -3,6 +3,7 @@ import { lstatSync, readdirSync, type BigIntStats } from 'node:fs';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runGit, type GitOptions } from './runner.js';
+import { readTextNoWait } from '../fs/regular-file.js';
 
 /**
  * What is wrong with a checkpoint repository, found from its files alone (repoDamage, and
@@ -211,9 +212,11 @@ async function kindOf(path: string): Promise<'missing' | 'dir' | 'other'> {
 /** A file's text; null when there is none (a directory standing there counts as none too). */
 async function readText(path: string): Promise<string | null> {
   try {
-    return await readFile(path, 'utf8');
+    return await readTextNoWait(path);
   } catch (error) {
     if (isAbsent(error) || (error as NodeJS.ErrnoException).code === 'EISDIR') return null;
+    // A FIFO, socket or device where git keeps a file: damaged, never read (recovery sets it aside).
+    if ((error as NodeJS.ErrnoException).code === 'EFTYPE') return '';
     throw error;
   }
 }

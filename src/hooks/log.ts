@@ -4,9 +4,10 @@ import { dirname } from 'node:path';
 import { errnoOf } from '../fs/atomic.js';
 import { escapeHidden, firstChars } from '../text.js';
 
+const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
+
 /** The log rotates here: the current file becomes `hooks.log.1` (replacing the previous one). */
 export const HOOK_LOG_MAX_BYTES = 1024 * 1024;
-const APPEND_NONBLOCK = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
 /** A line is cut here, so that no input can make one entry large. */
 const MAX_LINE = 2000;
 /**
@@ -25,9 +26,9 @@ export async function appendHookLog(file: string, line: string): Promise<string 
     );
     // Two hooks rotating at once: the second rename finds no file, which is fine.
     if (size >= HOOK_LOG_MAX_BYTES) await rename(file, `${file}.1`).catch(() => undefined);
-    // Never waiting for a reader: a FIFO in the log's place fails at once (ENXIO), where a plain
-    // open would hold the hook past its last-resort exit (Node cannot exit while an open waits).
-    await appendFile(file, `${text}\n`, { flag: APPEND_NONBLOCK });
+    // Non-blocking: a FIFO there with no reader fails at once (ENXIO) instead of holding the hook
+    // for ever, past its time budget (a pending open keeps even process.exit from ending it).
+    await appendFile(file, `${text}\n`, { flag: APPEND_FLAGS });
     return null;
   } catch (error) {
     return `could not write the hook log ${file} (${errnoOf(error)})`;

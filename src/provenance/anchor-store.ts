@@ -3,7 +3,8 @@ import { join, resolve } from 'node:path';
 import { Anchor } from '../../types/anchor.js';
 import { OBJECT_ID_PATTERN, OBJECT_ID_SOURCE } from '../../types/ids.js';
 import { InvalidArgumentError, StoreCorruptError } from '../errors.js';
-import { checkDirArgument } from '../arguments.js';
+import { checkArgument, checkDirArgument } from '../arguments.js';
+import { TextArg } from '../../types/library.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
 import { corruptFile, readJsonFile } from '../store/json-file.js';
 import { layout } from '../store/paths.js';
@@ -23,6 +24,7 @@ export class AnchorStore {
   }
 
   path(commit: string): string {
+    if (typeof commit !== 'string') checkArgument(TextArg, commit, 'commit');
     if (!OBJECT_ID_PATTERN.test(commit))
       throw new InvalidArgumentError(`${JSON.stringify(commit.slice(0, 80))} is not a full commit id`, {
         details: { commit: commit.slice(0, 200) },
@@ -31,7 +33,7 @@ export class AnchorStore {
   }
 
   async save(anchor: Anchor): Promise<string> {
-    const file = this.path(anchor.commit);
+    const file = this.path(checkArgument(Anchor, anchor, 'anchor').commit);
     await writeJsonAtomic(file, Anchor.parse(anchor));
     return file;
   }

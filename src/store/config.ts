@@ -20,8 +20,8 @@ import { LoadConfigOptionsArg, SettingsOptionsArg } from '../../types/library.js
 import { checkArgument } from '../arguments.js';
 import { ConfigInvalidError, InvalidArgumentError } from '../errors.js';
 import { errnoOf } from '../fs/atomic.js';
-import { readRegularFile } from '../fs/regular-file.js';
 import { DEFAULT_LOCK_TIMEOUT_MS } from '../fs/lock.js';
+import { readRegularFile } from '../fs/regular-file.js';
 import { parseConfigCached } from './config-cache.js';
 import { layout, type HomeSource } from './paths.js';
 
@@ -241,20 +241,12 @@ async function readConfig(opts: LoadConfigOptions): Promise<{ config: Config; fi
   const file = explicit
     ? resolve(opts.cwd ?? process.cwd(), opts.configFile as string)
     : join(resolve(opts.home), 'config.yaml');
-  // The home's own file is read without blocking: a FIFO there would hold every command, and an
-  // agent's hook past its last-resort exit (Node cannot exit while a read waits for a writer).
-  // `--config FILE` may be a pipe on purpose (`--config <(...)`).
-  const own = explicit ? null : await readRegularFile(file);
-  if (own !== null && 'special' in own) {
-    const problem = `not a regular file (a ${own.special})`;
-    throw new ConfigInvalidError(`${file}: ${problem}`, {
-      details: { path: file, issues: [{ key: null, problem }] },
-    });
-  }
   let text: string;
   try {
-    text = own === null ? await readFile(file, 'utf8') : own.bytes.toString('utf8');
+    // `--config <(...)` is a pipe read as given; the home's own file is never waited on.
+    text = explicit ? await readFile(file, 'utf8') : await readHomeConfig(file);
   } catch (cause) {
+    if (cause instanceof ConfigInvalidError) throw cause;
     const code = (cause as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && !explicit) return { config: {}, file: null };
     const problem = code === 'ENOENT' ? 'file not found' : `unreadable (${errnoOf(cause)})`;
@@ -267,6 +259,21 @@ async function readConfig(opts: LoadConfigOptions): Promise<{ config: Config; fi
   const config = await parseConfigCached(resolve(opts.home), file, text);
   if (config.artifactsDir !== undefined) config.artifactsDir = expandPath(dirname(file), config.artifactsDir);
   return { config, file };
+}
+
+/**
+ * `<home>/config.yaml`, read without ever blocking: a FIFO, socket or device there is CONFIG_INVALID,
+ * not read, as reading one waits for a writer (every command, and an agent hook past its time
+ * budget, would hang). A missing or unreadable file gets readFile's own error.
+ */
+async function readHomeConfig(file: string): Promise<string> {
+  const read = await readRegularFile(file);
+  if (read === null) return readFile(file, 'utf8');
+  if ('bytes' in read) return read.bytes.toString('utf8');
+  const problem = `a ${read.special}, not a regular file (it is not read: reading it would wait)`;
+  throw new ConfigInvalidError(`${file}: ${problem}`, {
+    details: { path: file, issues: [{ key: null, problem }] },
+  });
 }
 
 /** Resolves `~` and `~/...` against the user's home, anything else against `base`. */

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { HomeArg } from '../../types/library.js';
+import { HomeArg, TextArg } from '../../types/library.js';
 import { SafeId } from '../../types/snapshot.js';
 import { checkArgument, checkDirArgument } from '../arguments.js';
 import { InvalidIdError } from '../errors.js';
@@ -18,11 +18,20 @@ export type HomeSource = '--home' | 'AGENTGATE_HOME' | 'default';
 /** resolveHome, with what chose the home; an empty one is INVALID_ARGUMENT (it would be the working directory). */
 export function chooseHome(explicit?: string): { home: string; source: HomeSource } {
   const given = checkArgument(HomeArg, explicit, 'home');
-  if (given !== undefined) return { home: resolve(given), source: '--home' };
+  if (given !== undefined) return { home: expandHome(given), source: '--home' };
   if (process.env.AGENTGATE_HOME) {
-    return { home: resolve(process.env.AGENTGATE_HOME), source: 'AGENTGATE_HOME' };
+    return { home: expandHome(process.env.AGENTGATE_HOME), source: 'AGENTGATE_HOME' };
   }
   return { home: join(accountHome(), '.agentgate'), source: 'default' };
+}
+
+/**
+ * A leading `~/` is the account's home, as for the artifacts directory: no shell expands it in
+ * `--home=~/x` or in a CI file's `env:`, and `./~/x` would put the home in the workspace.
+ */
+function expandHome(value: string): string {
+  if (value === '~') return accountHome();
+  return value.startsWith('~/') ? join(accountHome(), value.slice(2)) : resolve(value);
 }
 
 /** Where everything lives under a home (see CONTRACT.md, "Where data lives"). */
@@ -52,11 +61,15 @@ export function isOwnData(home: string, dir: string): boolean {
   return dir === home || [...dirs, own.gateCheckouts, own.anchors, own.cache].some((d) => isInside(d, dir));
 }
 
-/** Ids become file and ref names: anything outside the safe set is refused before it touches a path. */
+/**
+ * Ids become file and ref names: anything outside the safe set is refused before it touches a path.
+ * A value that is no string at all (a JavaScript caller of the store's methods) is INVALID_ARGUMENT.
+ */
 export function assertSafeId(
   value: string,
   what: 'snapshot id' | 'run id' | 'gate id' | 'gate name',
 ): string {
+  if (typeof value !== 'string') checkArgument(TextArg, value, what);
   const parsed = SafeId.safeParse(value);
   if (!parsed.success) {
     const reason = parsed.error.issues[0]?.message ?? 'invalid';

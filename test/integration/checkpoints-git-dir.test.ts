@@ -89,4 +89,24 @@ describe('checkpoints in a git dir', () => {
     expect(runCli(['checkpoint', 'restore', 'latest', '--json', '-C', dir], { env }).status).toBe(0);
     expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('one\n');
   });
+
+  it("refuse a home inside the workspace's git dir (UNSAFE_WORKSPACE), as before and after do, writing nothing there", () => {
+    const dir = tempDir('agentgate-cp-home-in-git-');
+    git(dir, ['init', '-q', '-b', 'main']);
+    writeFiles(dir, { 'a.txt': 'one\n' });
+    git(dir, ['add', 'a.txt']);
+    git(dir, ['commit', '-q', '-m', 'c1']);
+    const before = fingerprint(join(dir, '.git'));
+    // Below refs/, every file of a store would be a broken ref of the workspace's repository.
+    for (const home of [join(dir, '.git', 'refs', 'agentgate'), join(dir, '.git', 'agentgate')]) {
+      const res = runCli(['checkpoint', 'track', '--json', '-C', dir, '--home', home]);
+      expect([res.status, (res.json() as { error?: { code?: string } }).error?.code]).toEqual([
+        1,
+        'UNSAFE_WORKSPACE',
+      ]);
+      expect(existsSync(home)).toBe(false);
+    }
+    expect(fingerprint(join(dir, '.git'))).toEqual(before);
+    expect(git(dir, ['for-each-ref', '--format=%(refname)'])).toBe('refs/heads/main');
+  });
 });

@@ -207,3 +207,19 @@ describe('a home or artifacts directory whose name is not UTF-8', () => {
     expect(okIn<unknown[]>(repoWithCommit({ 'a.txt': 'a\n' }), home, ['runs'])).toEqual([]);
   });
 });
+
+describe('a home given as ~/DIR where no shell expands it', () => {
+  it('--home=~/DIR and AGENTGATE_HOME=~/DIR are under the account home, as --artifacts-dir=~/DIR is', () => {
+    const account = tempDir('agentgate-account-');
+    const ws = repoWithCommit({ 'a.txt': 'a\n' });
+    const env = { HOME: account, AGENTGATE_HOME: '', AGENTGATE_ARTIFACTS_DIR: '' };
+    const before = (extra: string[], more: NodeJS.ProcessEnv = {}) =>
+      runCli(['-C', ws, ...extra, '--json', 'before', '--run', 'r'], { cwd: ws, env: { ...env, ...more } });
+    expect(before(['--home=~/by-option']).status).toBe(0);
+    expect(before([], { AGENTGATE_HOME: '~/by-variable' }).status).toBe(0);
+    expect(readdirSync(join(account, 'by-option'))).toContain('runs');
+    expect(readdirSync(join(account, 'by-variable'))).toContain('runs');
+    // Nothing named "~" was made in the workspace (the working directory).
+    expect(readdirSync(ws).sort()).toEqual(['.git', 'a.txt']);
+  });
+});

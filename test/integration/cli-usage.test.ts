@@ -160,6 +160,25 @@ describe('help, usage errors and --version', () => {
     const res = cliIn(dir)(['--run', 'early', 'before', '--json']);
     expect(res.status, res.stderr).toBe(0);
   });
+
+  it("after a group word, an option's value that names a top-level command is the value (gate --name verify)", () => {
+    const dir = repo();
+    const run = cliIn(dir);
+    expect(run(['before', '--run', 'g']).status).toBe(0);
+    writeFiles(dir, { 'a.txt': 'a\n' });
+    expect(run(['after', '--run', 'g', '--iteration', '1']).status).toBe(0);
+    // `verify` and `report` are commands, not subcommands of `gate`: they are the gate's names here.
+    const names = ['verify', 'report'].map((name) => {
+      const res = run(['gate', '--run', 'g', '--name', name, '--json', '--', 'true']);
+      expect(res.status, res.stdout).toBe(0);
+      return z.object({ name: z.string() }).parse(res.json()).name;
+    });
+    expect(names).toEqual(['verify', 'report']);
+    // A subcommand of the group is still the subcommand, wherever the group's options put it.
+    const hook = run(['hook', '--dry-run', 'install', 'claude-code', '--project', '--json']);
+    expect(hook.status, hook.stdout).toBe(0);
+    expect(failure(run(['gate', 'lsit']))).toEqual([2, 'USAGE']);
+  });
 });
 
 describe('after --gate and --gate-file', () => {

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
+  AnchorStore,
   anchorDifferences,
   anchorRange,
   appendKeyValues,
@@ -177,6 +178,26 @@ describe('library: every public entry point checks its arguments', () => {
     ];
     for (const [call, argument] of cases) expect(await refusal(call)).toEqual(refused(argument));
     expect((await computeTrace(src, repo, 'a.txt')).ranges.length).toBeGreaterThan(0);
+  });
+
+  it("the stores' methods: an id or a commit that is no string is INVALID_ARGUMENT, never a TypeError", async () => {
+    const { s } = await oneIteration();
+    const home = s.options.home;
+    const [snapshots, gates, anchors] = [new SnapshotStore(home), new GateStore(home), new AnchorStore(home)];
+    const cases: Array<[() => unknown, string]> = [
+      [() => js(() => snapshots.load(5 as never)), 'snapshot id'],
+      [() => js(() => snapshots.loadRun(undefined as never)), 'run id'],
+      [() => js(() => snapshots.loadByRun(null as never)), 'run id'],
+      [() => js(() => snapshots.delete({} as never)), 'snapshot id'],
+      [() => js(() => gates.list(5 as never)), 'run id'],
+      [() => js(() => gates.load(null as never, 'x')), 'run id'],
+      [() => js(() => anchors.load(5 as never)), 'commit'],
+      [() => js(() => anchors.save(undefined as never)), 'anchor'],
+    ];
+    for (const [call, argument] of cases) expect(await refusal(call)).toEqual(refused(argument));
+    // What the types allow still works.
+    expect((await snapshots.loadRun('r'))?.runId).toBe('r');
+    expect(await anchors.load('0'.repeat(40))).toBeNull();
   });
 });
 

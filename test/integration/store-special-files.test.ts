@@ -1,4 +1,4 @@
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -112,5 +112,53 @@ describe('a FIFO, a device or a socket in the store is a damaged file, never rea
     const report = await cli(ws, home, ['report', '--run', 'r', '--format', 'json']);
     expect(report.status).toBe(0);
     expect(git(ws, ['status', '--porcelain'])).toBe('');
+  });
+
+  it("a FIFO at the home's config.yaml: every command CONFIG_INVALID, an agent hook exits 0 at once; --config still reads a pipe", async () => {
+    const { ws, home } = recordedRun();
+    const config = join(home, 'config.yaml');
+    execFileSync('mkfifo', [config]);
+    for (const args of [['runs'], ['before', '--run', 'r2'], ['checkpoint', 'track']]) {
+      const res = await cli(ws, home, args);
+      expect(res.status, args.join(' ')).toBe(1);
+      expect(errorOf(res), args.join(' ')).toMatchObject({
+        code: 'CONFIG_INVALID',
+        details: { path: config },
+      });
+    }
+    // An agent's hook never waits on it: it says why on stderr and exits 0.
+    const event = JSON.stringify({ hook_event_name: 'SessionStart', session_id: 's', cwd: ws });
+    const hook = await new Promise<Result>((resolve, reject) => {
+      const abort = new AbortController();
+      onTestFinished(() => abort.abort());
+      const child = spawn(process.execPath, [CLI, 'hook', 'claude-code', '--home', home], {
+        cwd: ws,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        signal: abort.signal,
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      child.on('error', reject);
+      child.on('close', (status) => resolve({ status, stdout, stderr }));
+      child.stdin.end(event);
+    });
+    expect([hook.status, hook.stdout]).toEqual([0, '']);
+    expect(hook.stderr).toContain('CONFIG_INVALID');
+    // A config given with --config may be a pipe (`--config <(...)`): read as given.
+    const piped = spawnSync(
+      'bash',
+      [
+        '-c',
+        '"$0" "$1" -C "$2" --home "$3" --config <(echo "onDirty: error") --json runs',
+        process.execPath,
+        CLI,
+        ws,
+        home,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(piped.status, piped.stdout).toBe(0);
   });
 });
