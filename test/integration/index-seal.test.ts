@@ -101,7 +101,8 @@ describe('an index rewritten by hand', () => {
     expect(await trustIndex(repo, sealed)).toEqual(await readIndexState(repo));
     // Stat data is kept in whole seconds: what changes from here on is newer than the seal.
     const later = sealed.writtenAt + 1;
-    while (Date.now() < later * 1000) await new Promise((resolve) => setTimeout(resolve, 50));
+    // File times come from the kernel's coarse clock, which may lag Date.now() by a tick.
+    while (Date.now() < later * 1000 + 50) await new Promise((resolve) => setTimeout(resolve, 50));
     // b refreshed with new stat data (same content); c's entry names another blob, its stat data kept.
     writeFileSync(join(dir, 'b.txt'), 'b\n');
     git(dir, ['update-index', '--refresh']);
