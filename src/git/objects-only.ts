@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { GitFailedError, ObjectMissingError } from '../errors.js';
 import { runGitBuffer, type GitOptions } from './runner.js';
 
 /**
@@ -38,10 +39,30 @@ export async function withObjectsOnly<T>(
       workTree: empty,
       indexFile: join(empty, 'index'),
       config: [...(repo.config ?? []), 'core.attributesFile=/dev/null'],
+    }).catch((error: unknown) => {
+      throw missingObject(error) ?? error;
     });
   } finally {
     await rm(empty, { recursive: true, force: true });
   }
+}
+
+/**
+ * OBJECT_MISSING for a diff that could not read an object of trees that were found: a partial
+ * clone's (this git dir is no promisor, so git says nothing of lazy fetching) or a damaged store's.
+ */
+function missingObject(error: unknown): ObjectMissingError | null {
+  const stderr = error instanceof GitFailedError ? String(error.details.stderr ?? '') : '';
+  if (
+    !/unable to read [0-9a-f]{40,64}|bad object [0-9a-f]{40,64}|missing (blob|tree) [0-9a-f]{40,64}/.test(
+      stderr,
+    )
+  )
+    return null;
+  return new ObjectMissingError(
+    'a diff needs objects this repository does not have (a partial clone, or a damaged object store), and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry',
+    { cause: error, details: { ...(error as GitFailedError).details } },
+  );
 }
 
 const SHA1_CONFIG = '[core]\n\trepositoryformatversion = 0\n';
