@@ -1,6 +1,6 @@
-import { createReadStream } from 'node:fs';
+import { constants } from 'node:fs';
 import type { BigIntStats } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { TextDecoder } from 'node:util';
 import type { TestCounts } from '../../types/gate.js';
@@ -46,31 +46,41 @@ export async function readJunitFiles(
   for (const file of files) {
     const shown = JSON.stringify(file);
     const path = resolve(cwd, file);
-    const info = await stat(path, { bigint: true }).catch((e: NodeJS.ErrnoException) => e);
-    if (info instanceof Error) {
+    // Opened once, without waiting (a FIFO swapped in would wait for a writer), and read through
+    // that descriptor up to the size it had then: a process outliving the check cannot swap the
+    // file or make the read go on for ever by appending.
+    const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY).catch(
+      (e: NodeJS.ErrnoException) => e,
+    );
+    if (handle instanceof Error) {
       return {
         problem:
-          info.code === 'ENOENT'
+          handle.code === 'ENOENT'
             ? `${shown} was not written`
-            : `${shown} cannot be read (${info.code ?? info.message})`,
+            : `${shown} cannot be read (${handle.code ?? handle.message})`,
       };
     }
-    if (!info.isFile()) return { problem: `${shown} is not a file` };
-    const stale =
-      (notBefore !== null && Number(info.mtimeMs) < notBefore - MTIME_SLACK_MS) ||
-      earlier.get(path) === versionOf(info);
-    if (stale) return { problem: `${shown} is older than this run (left by an earlier one?)` };
-    const identity = `${info.dev}:${info.ino}`;
-    if (read.has(identity)) continue;
-    read.add(identity);
-    if (info.size > MAX_JUNIT_BYTES)
-      return { problem: `${shown} is ${info.size} bytes, more than ${MAX_JUNIT_BYTES}` };
-    // Streamed: memory stays flat whatever the file's size (the parser keeps counts, not a tree).
-    // 64 KiB chunks: with 1 MiB ones the garbage between collections took 146 MiB on 500 MB, 93 with these.
-    const counter = new JunitCounter();
     try {
+      const info = await handle.stat({ bigint: true });
+      if (!info.isFile()) return { problem: `${shown} is not a file` };
+      const stale =
+        (notBefore !== null && Number(info.mtimeMs) < notBefore - MTIME_SLACK_MS) ||
+        earlier.get(path) === versionOf(info);
+      if (stale) return { problem: `${shown} is older than this run (left by an earlier one?)` };
+      const identity = `${info.dev}:${info.ino}`;
+      if (read.has(identity)) continue;
+      read.add(identity);
+      if (info.size > MAX_JUNIT_BYTES)
+        return { problem: `${shown} is ${info.size} bytes, more than ${MAX_JUNIT_BYTES}` };
+      // Streamed: memory stays flat whatever the file's size (the parser keeps counts, not a tree).
+      // 64 KiB chunks: with 1 MiB ones the garbage between collections took 146 MiB on 500 MB, 93 with these.
+      const counter = new JunitCounter();
       let decoder: TextDecoder | null = null;
-      for await (const chunk of createReadStream(path, { highWaterMark: 1 << 16 }) as AsyncIterable<Buffer>) {
+      const chunks =
+        info.size === 0n
+          ? []
+          : handle.createReadStream({ highWaterMark: 1 << 16, end: Number(info.size) - 1, autoClose: false });
+      for await (const chunk of chunks as AsyncIterable<Buffer>) {
         decoder ??= new TextDecoder(xmlEncoding(chunk));
         counter.write(decoder.decode(chunk, { stream: true }));
       }
@@ -81,6 +91,8 @@ export async function readJunitFiles(
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== undefined) return { problem: `${shown} cannot be read (${code})` };
       throw error;
+    } finally {
+      await handle.close();
     }
   }
   return { counts };
