@@ -16,7 +16,7 @@ import {
 import { exactly } from '../git/hardening.js';
 import { getTree } from '../git/refs.js';
 import { isInside, openRepo, type Repo } from '../git/repo.js';
-import { beyondStatus, excludedBy, readStatus, submoduleChanges } from '../git/state.js';
+import { beyondStatus, excludedBy, readIndexEntries, readStatus, submoduleChanges } from '../git/state.js';
 import { convertedChanges } from '../git/converted-files.js';
 import { trustIndex, type IndexState } from '../git/index-seal.js';
 import type { StatusEntry } from '../git/parsers/status.js';
@@ -331,10 +331,11 @@ async function treeMismatch(
   // Modes and links compared whatever the repository claims of its filesystem (EXACT_TREE_CONFIG).
   const exact = exactly(repo);
   // Bytes that git's clean conversion (ident, text, eol, working-tree-encoding) hides from status.
+  const index = readIndexEntries(exact);
   const [status, beyond, converted] = await Promise.all([
     readStatus(exact, listing),
-    beyondStatus(exact, listing),
-    convertedChanges(exact, snapshot.afterSha),
+    index.then((entries) => beyondStatus(exact, listing, entries)),
+    index.then((entries) => convertedChanges(exact, snapshot.afterSha, entries)),
   ]);
   const { uncompared } = beyond;
   const atAfter = status.oid === snapshot.afterSha;

@@ -13,7 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeBytes, encodeBytes, fsPath } from '../fs/path-bytes.js';
 import { splitNul, unparseable } from './parsers/nul-records.js';
+import type { IndexEntry } from './parsers/ls-files-tagged.js';
 import type { Repo } from './repo.js';
+import { batchCheck } from './record-objects.js';
 import { runGit, runGitBuffer } from './runner.js';
 
 /** The attributes that make git's clean conversion change a file's bytes. */
@@ -43,19 +45,33 @@ interface TreeFile {
  * which names it (or, absent under a sparse checkout, rightly passes over it). Hashed here, in
  * Node: never through git, which would convert them again.
  */
-export async function convertedChanges(repo: Repo, tree: string): Promise<string[]> {
-  const [listing, autocrlf] = await Promise.all([
-    runGitBuffer(repo, ['ls-tree', '-r', '-z', '-l', '--full-tree', tree]),
-    runGit(repo, ['config', '--get', 'core.autocrlf'], { okExitCodes: [1] }),
-  ]);
-  const files = regularFiles(decodeBytes(listing.stdout));
+export async function convertedChanges(
+  repo: Repo,
+  tree: string,
+  index: readonly IndexEntry[],
+): Promise<string[]> {
+  // The index's regular files stand for the tree's: where they differ, status says so (a staged
+  // change) and the workspace is refused anyway; and no `ls-tree` of the whole tree is needed.
+  const files = index.filter((e) => e.tag === 'H' && (e.mode === '100644' || e.mode === '100755'));
   if (files.length === 0) return [];
+  const [autocrlf, converting] = await Promise.all([
+    runGit(repo, ['config', '--get', 'core.autocrlf'], { okExitCodes: [1] }),
+    convertedPaths(repo, files),
+  ]);
   const everyFile = autocrlf.exitCode === 0 && !/^(false|no|off|0|)$/i.test(autocrlf.stdout.trim());
-  const converting = await convertedPaths(repo, files);
-  const candidates = files.flatMap((f) => {
-    const how = converting.get(f.path);
-    if (how === undefined && !everyFile) return [];
-    return [{ ...f, sizeTells: how !== 'reencoded' }];
+  const converted = files.filter((f) => everyFile || converting.has(f.path));
+  // Sizes only for the files that convert (usually none): `ls-tree -l` would read every blob's.
+  const sizes = await batchCheck(
+    repo,
+    converted.map((f) => f.oid),
+  );
+  const candidates = converted.map((f, i): TreeFile => {
+    const found = sizes[i];
+    return {
+      ...f,
+      size: found?.found === true ? found.size : -1,
+      sizeTells: converting.get(f.path) !== 'reencoded',
+    };
   });
   const raw = await hashAll(candidates.map((f) => ({ ...f, path: join(repo.topLevel, f.path) })));
   const notBlob = candidates.flatMap((f, i) => {
@@ -65,16 +81,6 @@ export async function convertedChanges(repo: Repo, tree: string): Promise<string
   if (notBlob.length === 0) return [];
   const written = await checkedOut(repo, tree, notBlob);
   return notBlob.filter((f, i) => written[i] !== f.raw).map((f) => f.path);
-}
-
-/** The regular files of an `ls-tree -r -z -l` listing, with their blobs' sizes. */
-function regularFiles(listing: string): Array<Omit<TreeFile, 'sizeTells'>> {
-  return splitNul(listing).flatMap((record) => {
-    const m = /^(\d+) (\w+) ([0-9a-f]+) +(\d+|-)\t([\s\S]*)$/.exec(record);
-    if (m === null) throw unparseable('ls-tree', 'malformed record', record);
-    const [, mode, , oid, size, path] = m as unknown as [string, string, string, string, string, string];
-    return mode === '100644' || mode === '100755' ? [{ path, oid, size: Number(size) }] : [];
-  });
 }
 
 /** The ids of what checking `files` of `tree` out writes, as an isolated checkout does (in a temp dir). */

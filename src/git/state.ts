@@ -277,8 +277,12 @@ async function oneSubmodule(
  * (listUncompared) and what lies inside its submodules, their marked paths included
  * (submoduleChanges).
  */
-export async function beyondStatus(repo: Repo, untracked: UntrackedListing): Promise<SubmoduleFindings> {
-  const index = await readIndexEntries(repo);
+export async function beyondStatus(
+  repo: Repo,
+  untracked: UntrackedListing,
+  read?: readonly IndexEntry[],
+): Promise<SubmoduleFindings> {
+  const index = read ?? (await readIndexEntries(repo));
   const [marked, inside] = await Promise.all([
     listUncompared(repo, index),
     submoduleChanges(repo, untracked, index),
