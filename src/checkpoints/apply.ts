@@ -7,7 +7,7 @@ import { fsPath } from '../fs/path-bytes.js';
 import { chooseStagingDir, placeFiles, type PlaceItem } from '../fs/place.js';
 import { ignoredPaths } from '../git/checkpoint-index.js';
 import type { CheckpointRepo } from '../git/checkpoint-repo.js';
-import { readObjects, type TreeEntry } from '../git/checkpoint-trees.js';
+import { assertObjectsReadable, readObjects, type TreeEntry } from '../git/checkpoint-trees.js';
 import type { Plan } from './plan.js';
 import { nestedRepositoryAbove } from './skip-rules.js';
 import { stillCaptured } from './unchanged.js';
@@ -75,6 +75,8 @@ function keptMode(perm: number, mode: string): number {
  * and directory that changed is fsynced before this returns (see fs/place.ts).
  */
 export async function applyPlan(ctx: ApplyContext, plan: Plan): Promise<Applied> {
+  // A blob the store lost would stop the writes after the deletes had run: ask first.
+  await assertObjectsReadable(ctx.repo, new Map(plan.writes.map((w) => [w.oid, w.path])));
   const rules = (p: string) => p === '.gitignore' || p.endsWith('/.gitignore');
   if (!plan.deletes.some(rules) && !plan.writes.some((w) => rules(w.path))) return applyPart(ctx, plan);
   // The plan changes ignore rules. Under the rules it puts back, a file it would delete may be one the
