@@ -7,8 +7,8 @@ import { fsPath } from '../fs/path-bytes.js';
 import { chooseStagingDir, placeFiles, type PlaceItem } from '../fs/place.js';
 import { ignoredPaths } from '../git/checkpoint-index.js';
 import type { CheckpointRepo } from '../git/checkpoint-repo.js';
-import { assertObjectsReadable, readObjects, type TreeEntry } from '../git/checkpoint-trees.js';
-import type { Plan } from './plan.js';
+import { readableSizes, readObjects, type TreeEntry } from '../git/checkpoint-trees.js';
+import { writeBatches, type Plan } from './plan.js';
 import { nestedRepositoryAbove } from './skip-rules.js';
 import { stillCaptured } from './unchanged.js';
 import { isUnder, toAbsolute } from './workspace-paths.js';
@@ -75,10 +75,11 @@ function keptMode(perm: number, mode: string): number {
  * and directory that changed is fsynced before this returns (see fs/place.ts).
  */
 export async function applyPlan(ctx: ApplyContext, plan: Plan): Promise<Applied> {
-  // A blob the store lost would stop the writes after the deletes had run: ask first.
-  await assertObjectsReadable(ctx.repo, new Map(plan.writes.map((w) => [w.oid, w.path])));
+  // A blob the store lost would stop the writes after the deletes had run: read them all first.
+  const sizes = await readableSizes(ctx.repo, new Map(plan.writes.map((w) => [w.oid, w.path])));
   const rules = (p: string) => p === '.gitignore' || p.endsWith('/.gitignore');
-  if (!plan.deletes.some(rules) && !plan.writes.some((w) => rules(w.path))) return applyPart(ctx, plan);
+  if (!plan.deletes.some(rules) && !plan.writes.some((w) => rules(w.path)))
+    return applyPart(ctx, plan, sizes);
   // The plan changes ignore rules. Under the rules it puts back, a file it would delete may be one the
   // target never captured because it was ignored then (a person's local.env that the agent
   // un-ignored): the rules go first, then what they ignore is left alone rather than deleted.
@@ -87,10 +88,14 @@ export async function applyPlan(ctx: ApplyContext, plan: Plan): Promise<Applied>
     deletes: plan.deletes.filter(keep),
     uncovered: plan.uncovered.filter(keep),
   });
-  const first = await applyPart(ctx, part(rules));
+  const first = await applyPart(ctx, part(rules), sizes);
   const rest = part((p) => !rules(p));
   const hidden = await ignoredPaths(ctx.repo, rest.deletes);
-  const second = await applyPart(ctx, { ...rest, deletes: rest.deletes.filter((p) => !hidden.has(p)) });
+  const second = await applyPart(
+    ctx,
+    { ...rest, deletes: rest.deletes.filter((p) => !hidden.has(p)) },
+    sizes,
+  );
   return {
     written: [...first.written, ...second.written].sort(),
     deleted: [...first.deleted, ...second.deleted].sort(),
@@ -99,7 +104,11 @@ export async function applyPlan(ctx: ApplyContext, plan: Plan): Promise<Applied>
   };
 }
 
-async function applyPart(ctx: ApplyContext, plan: Plan): Promise<Applied> {
+async function applyPart(
+  ctx: ApplyContext,
+  plan: Plan,
+  sizes: ReadonlyMap<string, number>,
+): Promise<Applied> {
   const out: Applied = { written: [], deleted: [], leftAlone: [], changed: [] };
   // A directory become a repository since the safety capture is asked of the disk too: its files
   // are another repository's, which no checkpoint of this workspace holds.
@@ -141,7 +150,7 @@ async function applyPart(ctx: ApplyContext, plan: Plan): Promise<Applied> {
     if (ignored.has(entry.path)) out.leftAlone.push(entry.path);
     else ready.push(entry);
   }
-  const declined = new Set(await writeEntries(ctx, ready));
+  const declined = new Set(await writeEntries(ctx, ready, sizes));
   out.written.push(...ready.map((e) => e.path).filter((p) => !declined.has(p)));
   out.changed.push(...declined);
   out.leftAlone.push(...declined);
@@ -183,22 +192,23 @@ async function applyDeletes(ctx: ApplyContext, paths: readonly string[], out: Ap
     await fsyncDir(fsPath(dir));
 }
 
-/** How many blobs are read from git and written before the next batch: bounds memory. */
-const WRITE_BATCH = 2048;
-
 /** A tree entry to write; `perm`: the permission bits of the file it replaces (keptMode). */
 type Writing = TreeEntry & { perm?: number };
 
 /**
- * Writes tree entries into the workspace from the checkpoint repository's blobs, durably, each only
- * while its path is still what the safety capture read there. Returns the paths left as they are.
+ * Writes tree entries into the workspace from the checkpoint repository's blobs (`sizes`: each
+ * one's size, by id), durably, each only while its path is still what the safety capture read
+ * there. Returns the paths left as they are.
  */
-async function writeEntries(ctx: ApplyContext, entries: readonly Writing[]): Promise<string[]> {
+async function writeEntries(
+  ctx: ApplyContext,
+  entries: readonly Writing[],
+  sizes: ReadonlyMap<string, number>,
+): Promise<string[]> {
   if (entries.length === 0) return [];
   const declined: string[] = [];
   const staging = await chooseStagingDir(ctx.root, ctx.tempDir);
-  for (let i = 0; i < entries.length; i += WRITE_BATCH) {
-    const batch = entries.slice(i, i + WRITE_BATCH);
+  for (const batch of writeBatches(entries, sizes)) {
     const blobs = await readObjects(
       ctx.repo,
       batch.map((e) => e.oid),

@@ -159,17 +159,19 @@ export async function readObjects(
 }
 
 /**
- * Throws STORE_CORRUPT (as readObjects does) unless every object of `paths` (id -> the file it is
- * written to) reads whole: one `cat-file --batch` that streams each by, keeping none (a loose
- * object cut short after its header is found only by reading it). A restore asks it before it
- * deletes anything, so that a lost object stops it with the workspace untouched.
+ * The size of every object of `paths` (id -> the file it is written to), each read whole first:
+ * STORE_CORRUPT (as readObjects) for one the store lost. One `cat-file --batch` streams them by,
+ * keeping none (a loose object cut short after its header is found only by reading it). A restore
+ * asks it before it deletes anything, so that a lost object stops it with the workspace untouched,
+ * and reads the contents in batches bounded by these sizes.
  */
-export async function assertObjectsReadable(
+export async function readableSizes(
   repo: CheckpointRepo,
   paths: ReadonlyMap<string, string>,
-): Promise<void> {
+): Promise<Map<string, number>> {
+  const sizes = new Map<string, number>();
   const ids = [...paths.keys()];
-  if (ids.length === 0) return;
+  if (ids.length === 0) return sizes;
   for (const id of ids) assertGitId(id, 'cat-file --batch');
   let answers;
   try {
@@ -178,8 +180,11 @@ export async function assertObjectsReadable(
     throw lostIn(repo, cause, paths) ?? cause;
   }
   answers.forEach((answer, i) => {
-    if (!answer.found) throw lostObject(repo, ids[i] as string, paths.get(ids[i] as string) ?? null);
+    const id = ids[i] as string;
+    if (!answer.found) throw lostObject(repo, id, paths.get(id) ?? null);
+    sizes.set(id, answer.size);
   });
+  return sizes;
 }
 
 /**
