@@ -67,8 +67,8 @@ function keptMode(perm: number, mode: string): number {
  *   the path, when an uncaptured file stands there, or when the path is new and ignored now;
  * - blocked paths (nested repositories, skipped files, our home) are never touched, nor a path
  *   below a directory that holds a repository of its own now, whatever the capture said;
- * - a plan that changes `.gitignore` files applies them first; a delete that the rules then ignore
- *   is left alone (the target did not capture it: it was ignored there, not absent);
+ * - a plan that changes `.gitignore` files applies them first (with the deletes of what stands
+ *   where their directories go); a delete that the rules then ignore is left alone (the target did not capture it: it was ignored there, not absent);
  * - a path is replaced or removed only if it is still what the safety capture read (unchanged.ts),
  *   asked right before its rename or unlink: a write that landed since is left alone (`changed`).
  * Files are written whole and renamed into place (never through a symbolic link), and every file
@@ -88,8 +88,11 @@ export async function applyPlan(ctx: ApplyContext, plan: Plan): Promise<Applied>
     deletes: plan.deletes.filter(keep),
     uncovered: plan.uncovered.filter(keep),
   });
-  const first = await applyPart(ctx, part(rules), sizes);
-  const rest = part((p) => !rules(p));
+  // A file or link standing where the rules' directory goes is deleted with them, or they could not be written.
+  const ruleWrites = plan.writes.map((w) => w.path).filter(rules);
+  const withRules = (p: string) => rules(p) || ruleWrites.some((r) => r !== p && isUnder(r, p));
+  const first = await applyPart(ctx, part(withRules), sizes);
+  const rest = part((p) => !withRules(p));
   const hidden = await ignoredPaths(ctx.repo, rest.deletes);
   const second = await applyPart(
     ctx,

@@ -224,4 +224,20 @@ describe('permission bits of a rewritten file', () => {
     for (const [path, content] of Object.entries(files))
       expect(readFileSync(join(ws, path)).equals(content)).toBe(true);
   });
+  it.each(['a file', 'a link'])(
+    "puts back a directory's .gitignore where %s stands in place of the directory",
+    async (what) => {
+      const ws = tempDir('agentgate-cp-restore-rules-dir-');
+      writeFiles(ws, { 'sub/.gitignore': '*.env\n', 'sub/x.txt': 'x\n', 'top.txt': 'top\n' });
+      const cp = await openCheckpoints(ws);
+      const t = await cp.track();
+      const before = treeState(ws);
+      rmSync(join(ws, 'sub'), { recursive: true });
+      if (what === 'a file') writeFileSync(join(ws, 'sub'), 'a file now\n');
+      else symlinkSync('top.txt', join(ws, 'sub'));
+      const restored = await cp.restore(t.hash);
+      expect(restored.leftAlone).toEqual([]);
+      expect(treeState(ws)).toEqual(before);
+    },
+  );
 });
