@@ -184,6 +184,12 @@ async function applyDeletes(ctx: ApplyContext, paths: readonly string[], out: Ap
       out.changed.push(path);
       continue;
     }
+    // Asked again right before the unlink (uncached): a directory replaced by a link meanwhile.
+    if (!(await leadingDirsAreReal(ctx.root, path))) {
+      out.leftAlone.push(path);
+      out.changed.push(path);
+      continue;
+    }
     await unlink(fsPath(abs));
     out.deleted.push(path);
     const slash = path.lastIndexOf('/');
@@ -226,6 +232,8 @@ async function writeEntries(
         content: blobs.get(e.oid) ?? Buffer.alloc(0),
         ...(e.perm === undefined ? {} : { mode: keptMode(e.perm, e.mode) }),
         stillWanted: () => stillCaptured(dest, ctx.current.get(e.path)),
+        // Asked again as it is written: a directory another process replaced by a link meanwhile.
+        dirsReal: () => leadingDirsAreReal(ctx.root, e.path),
       };
       items.set(item, e.path);
     }
