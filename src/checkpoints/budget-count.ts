@@ -1,4 +1,5 @@
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
+import { readRegularText } from '../fs/regular-file.js';
 import { join } from 'node:path';
 import { BudgetRecord } from '../../types/checkpoint.js';
 import type { Identity } from '../../types/config.js';
@@ -61,7 +62,7 @@ export function budgetFile(location: StoreLocation): string {
 /** The count budget.json holds, or null (absent, torn, or by another version). */
 export async function readBudget(location: StoreLocation): Promise<BudgetRecord | null> {
   try {
-    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile(budgetFile(location), 'utf8')));
+    const parsed = BudgetRecord.safeParse(JSON.parse((await readRegularText(budgetFile(location))) ?? ''));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

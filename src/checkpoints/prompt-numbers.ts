@@ -1,4 +1,5 @@
-import { link, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { readRegularText } from '../fs/regular-file.js';
 import { join } from 'node:path';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { randomHex } from '../fs/random.js';
@@ -71,7 +72,7 @@ export async function claimPromptNumber(
  */
 async function deliveredAgain(dir: string, n: number, delivery: PromptDelivery): Promise<boolean> {
   if (n === 0) return false;
-  const text = await readFile(join(dir, String(n)), 'utf8').catch(() => '');
+  const text = (await readRegularText(join(dir, String(n)))) ?? '';
   let claimed: { hook?: unknown; text?: unknown };
   try {
     claimed = JSON.parse(text) as typeof claimed;

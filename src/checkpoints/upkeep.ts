@@ -1,4 +1,5 @@
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
+import { readRegularText } from '../fs/regular-file.js';
 import { dirname } from 'node:path';
 import {
   UpkeepRecord,
@@ -226,7 +227,7 @@ async function pruningTiersOf(repo: CheckpointRepo) {
 /** What automatic upkeep recorded; an absent or unreadable file is an empty record. */
 export async function readUpkeep(location: StoreLocation): Promise<UpkeepRecord> {
   try {
-    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile(location.upkeepFile, 'utf8')));
+    const parsed = UpkeepRecord.safeParse(JSON.parse((await readRegularText(location.upkeepFile)) ?? ''));
     if (parsed.success) return parsed.data;
   } catch {
     // Absent or torn by hand: upkeep starts a new record.

@@ -26,6 +26,15 @@ export async function readRegularFile(path: string | Buffer, follow = true): Pro
   }
 }
 
+/**
+ * The text of the regular file at `path`, or null where there is none to read: missing, a
+ * directory, a FIFO, socket or device (never read: see readRegularFile), or a failed read.
+ */
+export async function readRegularText(path: string): Promise<string | null> {
+  const read = await readRegularFile(path).catch(() => null);
+  return read !== null && 'bytes' in read ? read.bytes.toString('utf8') : null;
+}
+
 function special(stats: Stats): RegularRead {
   return { special: stats.isFIFO() ? 'FIFO' : stats.isSocket() ? 'socket' : 'device', stats };
 }
