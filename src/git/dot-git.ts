@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { commonDir } from '../fs/git-locks.js';
 import { isInside, realPathOf } from '../fs/inside.js';
@@ -14,14 +14,36 @@ export function isRepositoryEntry(dotGit: string): boolean {
   const found = statSync(dotGit, { throwIfNoEntry: false });
   if (found === undefined) return false;
   if (found.isDirectory()) return isGitDir(dotGit);
-  let text: string;
-  try {
-    text = readFileSync(dotGit, 'utf8');
-  } catch {
-    return false;
-  }
+  const text = gitFileText(dotGit);
+  if (text === null) return false;
   const named = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
   return named !== undefined && isGitDir(resolve(dirname(dotGit), named));
+}
+
+/** More than a `gitdir: <path>` line can hold (a path is at most 4096 bytes). */
+const GIT_FILE_MAX = 8192;
+
+/**
+ * The first bytes of a `.git` file, or null when it is no regular file. Opened without blocking
+ * and checked on the descriptor: a FIFO an agent planted as `sub/.git` would wait for a writer
+ * for ever (git itself takes only a regular file), and a device such as `/dev/zero` never ends.
+ */
+function gitFileText(path: string): string | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch {
+    return null;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return null;
+    const buf = Buffer.alloc(GIT_FILE_MAX);
+    return buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString('utf8');
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function isGitDir(dir: string): boolean {
