@@ -316,3 +316,26 @@ describe("a store's own record files that are FIFOs", () => {
     },
   );
 });
+
+describe("a FIFO in a store's git dir", () => {
+  it.each(['HEAD', 'packed-refs', 'refs/checkpoints-meta/latest'])(
+    '%s is damage, never read: reads are STORE_CORRUPT, and track sets it aside and goes on',
+    async (name) => {
+      const ws = repoWithCommit({ 'a.txt': 'one\n' });
+      const home = tempDir('agentgate-cp-fifo-git-');
+      const first = await openCheckpoints(ws, { home });
+      await first.track('A');
+      await first.gc();
+      const file = join(first.location.gitDir, ...name.split('/'));
+      rmSync(file, { force: true });
+      execFileSync('mkfifo', [file]);
+
+      const cp = await openCheckpoints(ws, { home });
+      await expectCode(cp.list(), 'STORE_CORRUPT');
+      writeFiles(ws, { 'a.txt': 'two\n' });
+      const t = await cp.track('B');
+      expect(t.recovered).toBeDefined();
+      expect((await cp.list()).map((e) => e.label)).toContain('B');
+    },
+  );
+});
