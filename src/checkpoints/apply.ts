@@ -7,8 +7,8 @@ import { fsPath } from '../fs/path-bytes.js';
 import { chooseStagingDir, placeFiles, type PlaceItem } from '../fs/place.js';
 import { ignoredPaths } from '../git/checkpoint-index.js';
 import type { CheckpointRepo } from '../git/checkpoint-repo.js';
-import { readObjects, type TreeEntry } from '../git/checkpoint-trees.js';
-import type { Plan } from './plan.js';
+import { readableSizes, readObjects, type TreeEntry } from '../git/checkpoint-trees.js';
+import { writeBatches, type Plan } from './plan.js';
 import { nestedRepositoryAbove } from './skip-rules.js';
 import { stillCaptured } from './unchanged.js';
 import { isUnder, toAbsolute } from './workspace-paths.js';
@@ -67,16 +67,19 @@ function keptMode(perm: number, mode: string): number {
  *   the path, when an uncaptured file stands there, or when the path is new and ignored now;
  * - blocked paths (nested repositories, skipped files, our home) are never touched, nor a path
  *   below a directory that holds a repository of its own now, whatever the capture said;
- * - a plan that changes `.gitignore` files applies them first; a delete that the rules then ignore
- *   is left alone (the target did not capture it: it was ignored there, not absent);
+ * - a plan that changes `.gitignore` files applies them first (with the deletes of what stands
+ *   where their directories go); a delete that the rules then ignore is left alone (the target did not capture it: it was ignored there, not absent);
  * - a path is replaced or removed only if it is still what the safety capture read (unchanged.ts),
  *   asked right before its rename or unlink: a write that landed since is left alone (`changed`).
  * Files are written whole and renamed into place (never through a symbolic link), and every file
  * and directory that changed is fsynced before this returns (see fs/place.ts).
  */
 export async function applyPlan(ctx: ApplyContext, plan: Plan): Promise<Applied> {
+  // A blob the store lost would stop the writes after the deletes had run: read them all first.
+  const sizes = await readableSizes(ctx.repo, new Map(plan.writes.map((w) => [w.oid, w.path])));
   const rules = (p: string) => p === '.gitignore' || p.endsWith('/.gitignore');
-  if (!plan.deletes.some(rules) && !plan.writes.some((w) => rules(w.path))) return applyPart(ctx, plan);
+  if (!plan.deletes.some(rules) && !plan.writes.some((w) => rules(w.path)))
+    return applyPart(ctx, plan, sizes);
   // The plan changes ignore rules. Under the rules it puts back, a file it would delete may be one the
   // target never captured because it was ignored then (a person's local.env that the agent
   // un-ignored): the rules go first, then what they ignore is left alone rather than deleted.
@@ -85,10 +88,17 @@ export async function applyPlan(ctx: ApplyContext, plan: Plan): Promise<Applied>
     deletes: plan.deletes.filter(keep),
     uncovered: plan.uncovered.filter(keep),
   });
-  const first = await applyPart(ctx, part(rules));
-  const rest = part((p) => !rules(p));
+  // A file or link standing where the rules' directory goes is deleted with them, or they could not be written.
+  const ruleWrites = plan.writes.map((w) => w.path).filter(rules);
+  const withRules = (p: string) => rules(p) || ruleWrites.some((r) => r !== p && isUnder(r, p));
+  const first = await applyPart(ctx, part(withRules), sizes);
+  const rest = part((p) => !withRules(p));
   const hidden = await ignoredPaths(ctx.repo, rest.deletes);
-  const second = await applyPart(ctx, { ...rest, deletes: rest.deletes.filter((p) => !hidden.has(p)) });
+  const second = await applyPart(
+    ctx,
+    { ...rest, deletes: rest.deletes.filter((p) => !hidden.has(p)) },
+    sizes,
+  );
   return {
     written: [...first.written, ...second.written].sort(),
     deleted: [...first.deleted, ...second.deleted].sort(),
@@ -97,7 +107,11 @@ export async function applyPlan(ctx: ApplyContext, plan: Plan): Promise<Applied>
   };
 }
 
-async function applyPart(ctx: ApplyContext, plan: Plan): Promise<Applied> {
+async function applyPart(
+  ctx: ApplyContext,
+  plan: Plan,
+  sizes: ReadonlyMap<string, number>,
+): Promise<Applied> {
   const out: Applied = { written: [], deleted: [], leftAlone: [], changed: [] };
   // A directory become a repository since the safety capture is asked of the disk too: its files
   // are another repository's, which no checkpoint of this workspace holds.
@@ -139,7 +153,7 @@ async function applyPart(ctx: ApplyContext, plan: Plan): Promise<Applied> {
     if (ignored.has(entry.path)) out.leftAlone.push(entry.path);
     else ready.push(entry);
   }
-  const declined = new Set(await writeEntries(ctx, ready));
+  const declined = new Set(await writeEntries(ctx, ready, sizes));
   out.written.push(...ready.map((e) => e.path).filter((p) => !declined.has(p)));
   out.changed.push(...declined);
   out.leftAlone.push(...declined);
@@ -170,6 +184,12 @@ async function applyDeletes(ctx: ApplyContext, paths: readonly string[], out: Ap
       out.changed.push(path);
       continue;
     }
+    // Asked again right before the unlink (uncached): a directory replaced by a link meanwhile.
+    if (!(await leadingDirsAreReal(ctx.root, path))) {
+      out.leftAlone.push(path);
+      out.changed.push(path);
+      continue;
+    }
     await unlink(fsPath(abs));
     out.deleted.push(path);
     const slash = path.lastIndexOf('/');
@@ -181,22 +201,23 @@ async function applyDeletes(ctx: ApplyContext, paths: readonly string[], out: Ap
     await fsyncDir(fsPath(dir));
 }
 
-/** How many blobs are read from git and written before the next batch: bounds memory. */
-const WRITE_BATCH = 2048;
-
 /** A tree entry to write; `perm`: the permission bits of the file it replaces (keptMode). */
 type Writing = TreeEntry & { perm?: number };
 
 /**
- * Writes tree entries into the workspace from the checkpoint repository's blobs, durably, each only
- * while its path is still what the safety capture read there. Returns the paths left as they are.
+ * Writes tree entries into the workspace from the checkpoint repository's blobs (`sizes`: each
+ * one's size, by id), durably, each only while its path is still what the safety capture read
+ * there. Returns the paths left as they are.
  */
-async function writeEntries(ctx: ApplyContext, entries: readonly Writing[]): Promise<string[]> {
+async function writeEntries(
+  ctx: ApplyContext,
+  entries: readonly Writing[],
+  sizes: ReadonlyMap<string, number>,
+): Promise<string[]> {
   if (entries.length === 0) return [];
   const declined: string[] = [];
   const staging = await chooseStagingDir(ctx.root, ctx.tempDir);
-  for (let i = 0; i < entries.length; i += WRITE_BATCH) {
-    const batch = entries.slice(i, i + WRITE_BATCH);
+  for (const batch of writeBatches(entries, sizes)) {
     const blobs = await readObjects(
       ctx.repo,
       batch.map((e) => e.oid),
@@ -211,6 +232,8 @@ async function writeEntries(ctx: ApplyContext, entries: readonly Writing[]): Pro
         content: blobs.get(e.oid) ?? Buffer.alloc(0),
         ...(e.perm === undefined ? {} : { mode: keptMode(e.perm, e.mode) }),
         stillWanted: () => stillCaptured(dest, ctx.current.get(e.path)),
+        // Asked again as it is written: a directory another process replaced by a link meanwhile.
+        dirsReal: () => leadingDirsAreReal(ctx.root, e.path),
       };
       items.set(item, e.path);
     }

@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import { readRegularText } from '../fs/regular-file.js';
 import { join } from 'node:path';
 import { BudgetRecord } from '../../types/checkpoint.js';
 import type { Identity } from '../../types/config.js';
@@ -10,7 +11,6 @@ import type { StagedChanges } from './capture.js';
 import { decodeMessage, encodeMessage, type CheckpointMeta } from './message.js';
 import type { StoreLocation } from './project-id.js';
 import { LOOSE_OBJECTS_LIMIT, PACKS_LIMIT } from './upkeep.js';
-import { readTextNoWait } from '../fs/regular-file.js';
 
 /**
  * When a track may leave out the budget's count (`git count-objects`, a process on every agent
@@ -62,7 +62,7 @@ export function budgetFile(location: StoreLocation): string {
 /** The count budget.json holds, or null (absent, torn, or by another version). */
 export async function readBudget(location: StoreLocation): Promise<BudgetRecord | null> {
   try {
-    const parsed = BudgetRecord.safeParse(JSON.parse(await readTextNoWait(budgetFile(location))));
+    const parsed = BudgetRecord.safeParse(JSON.parse((await readRegularText(budgetFile(location))) ?? ''));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

@@ -106,3 +106,32 @@ export function firstPatchWins(pairs: Iterable<readonly [string, string]>): Map<
   for (const [path, hash] of pairs) if (!out.has(path)) out.set(path, hash);
   return out;
 }
+
+/**
+ * How many blobs, and how many of their bytes, are read from git and written before the next batch:
+ * bounds memory (2048 files of 10 MiB each would be 20 GiB at once). A larger blob is a batch alone.
+ */
+export const WRITE_BATCH = 2048;
+export const WRITE_BATCH_BYTES = 64 * 1024 * 1024;
+
+/** A restore's writes (apply.ts) in batches of at most WRITE_BATCH entries and WRITE_BATCH_BYTES (`sizes`: by object id). */
+export function writeBatches<T extends TreeEntry>(
+  entries: readonly T[],
+  sizes: ReadonlyMap<string, number>,
+): T[][] {
+  const out: T[][] = [];
+  let batch: T[] = [];
+  let bytes = 0;
+  for (const e of entries) {
+    const size = sizes.get(e.oid) ?? 0;
+    if (batch.length > 0 && (batch.length === WRITE_BATCH || bytes + size > WRITE_BATCH_BYTES)) {
+      out.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(e);
+    bytes += size;
+  }
+  if (batch.length > 0) out.push(batch);
+  return out;
+}

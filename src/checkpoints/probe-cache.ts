@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readRegularText } from '../fs/regular-file.js';
 import { join } from 'node:path';
 import { ProbeCacheRecord } from '../../types/checkpoint.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
 import { isRacy, stampsHold, stampsOf, type Stamp } from '../fs/stamps.js';
 import { probeInputs, type WorkspaceProbe } from '../git/checkpoint-repo.js';
 import type { StoreLocation } from './project-id.js';
-import { readTextNoWait } from '../fs/regular-file.js';
 
 /**
  * What opening a store asks git before every operation, kept in `<store>/probe.json` so that an
@@ -93,7 +92,7 @@ async function acceptable(probe: WorkspaceProbe, stamps: readonly Stamp[]): Prom
   if (!gitDir?.sig.startsWith('dir:') || commondir?.sig !== 'none' || worktreeConfig?.sig !== 'none')
     return false;
   if (config === undefined || !config.sig.startsWith('file:')) return false;
-  const text = await readFile(config.path, 'utf8').catch(() => null);
+  const text = await readRegularText(config.path);
   return text !== null && !/^\s*\[\s*include/im.test(text);
 }
 
@@ -103,7 +102,7 @@ function plain(s: Stamp): { path: string; sig: string } {
 
 async function readRecord(location: StoreLocation): Promise<ProbeCacheRecord | null> {
   try {
-    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readTextNoWait(location.probeFile)));
+    const parsed = ProbeCacheRecord.safeParse(JSON.parse((await readRegularText(location.probeFile)) ?? ''));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

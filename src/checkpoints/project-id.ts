@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
+import { readRegularText } from '../fs/regular-file.js';
 import { dirname, join } from 'node:path';
-import { readTextNoWait } from '../fs/regular-file.js';
 
 /**
  * Where one workspace's checkpoint store lives:
@@ -118,7 +118,7 @@ export async function storeAbove(
  * and the next track writes the file again); else `none`.
  */
 export async function storeOf(location: StoreLocation, root: string): Promise<'intact' | 'damaged' | 'none'> {
-  const text = await readTextNoWait(location.metaFile).catch(() => null);
+  const text = await readRegularText(location.metaFile);
   try {
     const parsed = (text === null ? null : JSON.parse(text)) as { workspace?: unknown } | null;
     if (typeof parsed?.workspace === 'string') return parsed.workspace === root ? 'intact' : 'none';

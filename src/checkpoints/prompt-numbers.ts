@@ -1,10 +1,10 @@
 import { link, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { readRegularText } from '../fs/regular-file.js';
 import { join } from 'node:path';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { randomHex } from '../fs/random.js';
 import { CHECKPOINT_REF_PREFIX, entryOf } from './message.js';
 import { pathKey } from './project-id.js';
-import { readTextNoWait } from '../fs/regular-file.js';
 
 /**
  * Prompt numbers, claimed per session before the prompt's checkpoint is attempted: one file
@@ -72,7 +72,7 @@ export async function claimPromptNumber(
  */
 async function deliveredAgain(dir: string, n: number, delivery: PromptDelivery): Promise<boolean> {
   if (n === 0) return false;
-  const text = await readTextNoWait(join(dir, String(n))).catch(() => '');
+  const text = (await readRegularText(join(dir, String(n)))) ?? '';
   let claimed: { hook?: unknown; text?: unknown };
   try {
     claimed = JSON.parse(text) as typeof claimed;

@@ -1,6 +1,7 @@
 import { copyFile, lstat, mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { AgentgateError, StoreCorruptError } from '../errors.js';
+import { readRegularFile } from '../fs/regular-file.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { randomHex } from '../fs/random.js';
 import { parsePackedRefs, refsWithoutObject, repoDamage, type RepoDamage } from '../git/checkpoint-health.js';
@@ -10,7 +11,6 @@ import { readRef } from '../git/refs.js';
 import type { GitOptions } from '../git/runner.js';
 import { BASELINE_REF, CHECKPOINT_REF_PREFIX, LATEST_REF, META_REF_PREFIX, SAFETY_REF } from './message.js';
 import type { StoreLocation } from './project-id.js';
-import { readTextNoWait } from '../fs/regular-file.js';
 
 /**
  * A damaged checkpoint store (its git dir gone or garbled, a marker ref holding garbage) made every
@@ -204,8 +204,16 @@ export function restagedText(location: StoreLocation, paths: readonly string[]):
  */
 async function dropPacked(location: StoreLocation, damage: RepoDamage, aside: string): Promise<void> {
   const file = join(location.gitDir, 'packed-refs');
-  const text = await readTextNoWait(file).catch(() => null);
-  if (text === null) return;
+  const read = await readRegularFile(file).catch(() => null);
+  if (read === null) return;
+  if (!('bytes' in read)) {
+    // A FIFO or device standing there holds no refs and is never read (git would wait on it): aside whole.
+    const to = join(aside, relative(location.dir, file));
+    await mkdir(dirname(to), { recursive: true });
+    await rename(file, to);
+    return;
+  }
+  const text = read.bytes.toString('utf8');
   const { refs, garbled } = parsePackedRefs(text);
   const broken = damage.brokenRefs.filter((ref) => refs.has(ref));
   if (garbled.length === 0 && broken.length === 0) return;

@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import { readRegularText } from '../fs/regular-file.js';
 import { dirname } from 'node:path';
 import {
   UpkeepRecord,
@@ -23,7 +24,6 @@ import { CHECKPOINT_REF_PREFIX, lineEntryOf, META_REF_PREFIX, plainEntry } from 
 import { thinnable } from './sessions.js';
 import type { StoreLocation } from './project-id.js';
 import { DEFAULT_PRUNE_AGE, selectRemovals } from './retention.js';
-import { readTextNoWait } from '../fs/regular-file.js';
 
 /** Upkeep of a checkpoint store: gc with retention, and repair of what a killed process left. */
 
@@ -227,7 +227,7 @@ async function pruningTiersOf(repo: CheckpointRepo) {
 /** What automatic upkeep recorded; an absent or unreadable file is an empty record. */
 export async function readUpkeep(location: StoreLocation): Promise<UpkeepRecord> {
   try {
-    const parsed = UpkeepRecord.safeParse(JSON.parse(await readTextNoWait(location.upkeepFile)));
+    const parsed = UpkeepRecord.safeParse(JSON.parse((await readRegularText(location.upkeepFile)) ?? ''));
     if (parsed.success) return parsed.data;
   } catch {
     // Absent or torn by hand: upkeep starts a new record.

@@ -6,7 +6,7 @@ import { timeoutProblem } from '../../types/duration.js';
 import { InvalidArgumentError, LockTimeoutError, WriteFailedError } from '../errors.js';
 import { errnoOf } from './atomic.js';
 import { randomHex } from './random.js';
-import { readTextNoWait } from './regular-file.js';
+import { readRegularText } from './regular-file.js';
 
 export const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
 
@@ -175,7 +175,8 @@ async function takeOver(path: string, stale: LockOwner, owner: LockOwner): Promi
 /** The owner written in a lock file, or null when it is gone or unreadable. */
 export async function readOwner(path: string): Promise<LockOwner | null> {
   try {
-    const parsed = JSON.parse(await readTextNoWait(path)) as Partial<LockOwner>;
+    // A FIFO standing there is never read (it would wait for a writer): no owner to read.
+    const parsed = JSON.parse((await readRegularText(path)) ?? '') as Partial<LockOwner>;
     if (
       typeof parsed.pid === 'number' &&
       typeof parsed.token === 'string' &&

@@ -34,6 +34,12 @@ export interface PlaceItem {
    * `dest` as it is (what stands there changed since the caller looked), the temp file removed.
    */
   stillWanted?: () => Promise<boolean>;
+  /**
+   * Asked before the destination's directories are made and again right before the rename: false
+   * leaves `dest` as it is (a leading directory became a link or a file since the caller looked,
+   * and nothing may be made or written through it).
+   */
+  dirsReal?: () => Promise<boolean>;
 }
 
 function tempName(): string {
@@ -60,6 +66,10 @@ export async function placeFiles(
   const declined: PlaceItem[] = [];
   for (const item of items) {
     const parent = dirname(item.dest);
+    if (item.dirsReal !== undefined && !(await item.dirsReal())) {
+      declined.push(item);
+      continue;
+    }
     await mkdir(fsPath(parent), { recursive: true });
     if (!(await placeOne(item, join(stagingDir, tempName())))) {
       declined.push(item);
@@ -95,7 +105,10 @@ async function placeOne(item: PlaceItem, temp: string): Promise<boolean> {
 /** Writes the temp file, then renames it over the destination unless `stillWanted` says no. */
 async function swapIn(item: PlaceItem, temp: string | Buffer): Promise<boolean> {
   await writeTemp(item, temp);
-  if (item.stillWanted !== undefined && !(await item.stillWanted())) {
+  const wanted =
+    (item.dirsReal === undefined || (await item.dirsReal())) &&
+    (item.stillWanted === undefined || (await item.stillWanted()));
+  if (!wanted) {
     await rm(temp, { force: true });
     return false;
   }

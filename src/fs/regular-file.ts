@@ -26,6 +26,15 @@ export async function readRegularFile(path: string | Buffer, follow = true): Pro
   }
 }
 
+/**
+ * The text of the regular file at `path`, or null where there is none to read: missing, a
+ * directory, a FIFO, socket or device (never read: see readRegularFile), or a failed read.
+ */
+export async function readRegularText(path: string): Promise<string | null> {
+  const read = await readRegularFile(path).catch(() => null);
+  return read !== null && 'bytes' in read ? read.bytes.toString('utf8') : null;
+}
+
 function special(stats: Stats): RegularRead {
   return { special: stats.isFIFO() ? 'FIFO' : stats.isSocket() ? 'socket' : 'device', stats };
 }
@@ -58,26 +67,5 @@ export function readSmallFileSync(path: string, max: number): string | null {
     return null;
   } finally {
     closeSync(fd);
-  }
-}
-
-/**
- * readFile(path, 'utf8') that never waits on what stands there: opened non-blocking, and refused
- * unless it is a regular file (code EISDIR for a directory, EFTYPE for a FIFO, socket or device),
- * for a file of our own in the home that something else may have replaced. A read from a FIFO waits
- * for a writer, and a pending open keeps even process.exit from ending the process (an agent hook
- * past its time budget would hang for ever).
- */
-export async function readTextNoWait(path: string): Promise<string> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
-  try {
-    const info = await handle.stat();
-    if (!info.isFile())
-      throw Object.assign(new Error(`${path} is not a regular file`), {
-        code: info.isDirectory() ? 'EISDIR' : 'EFTYPE',
-      });
-    return await handle.readFile('utf8');
-  } finally {
-    await handle.close();
   }
 }

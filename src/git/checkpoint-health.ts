@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, type BigIntStats } from 'node:fs';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readRegularFile } from '../fs/regular-file.js';
 import { runGit, type GitOptions } from './runner.js';
-import { readTextNoWait } from '../fs/regular-file.js';
 
 /**
  * What is wrong with a checkpoint repository, found from its files alone (repoDamage, and
@@ -209,14 +209,19 @@ async function kindOf(path: string): Promise<'missing' | 'dir' | 'other'> {
   }
 }
 
+/**
+ * What a FIFO, socket or device standing as a store file reads as: text no HEAD, ref or line of
+ * `packed-refs` can be, so that it is damage (it is never read: reading one waits for a writer).
+ */
+const NOT_A_FILE_TEXT = '\0 not a regular file';
+
 /** A file's text; null when there is none (a directory standing there counts as none too). */
 async function readText(path: string): Promise<string | null> {
   try {
-    return await readTextNoWait(path);
+    const read = await readRegularFile(path);
+    return read === null ? null : 'bytes' in read ? read.bytes.toString('utf8') : NOT_A_FILE_TEXT;
   } catch (error) {
     if (isAbsent(error) || (error as NodeJS.ErrnoException).code === 'EISDIR') return null;
-    // A FIFO, socket or device where git keeps a file: damaged, never read (recovery sets it aside).
-    if ((error as NodeJS.ErrnoException).code === 'EFTYPE') return '';
     throw error;
   }
 }

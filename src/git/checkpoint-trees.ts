@@ -3,6 +3,7 @@ import { decodeBytes } from '../fs/path-bytes.js';
 import type { CheckpointRepo } from './checkpoint-repo.js';
 import { excludeSpec } from './checkpoint-index.js';
 import { assertGitId } from './ids.js';
+import { catFile } from './diff-content.js';
 import { parseCatFileBatch } from './parsers/cat-file-batch.js';
 import { parseDiffPairs, type DiffPair } from './parsers/diff-pairs.js';
 import { parseDiffTreeStdin } from './parsers/diff-tree-stdin.js';
@@ -158,6 +159,35 @@ export async function readObjects(
 }
 
 /**
+ * The size of every object of `paths` (id -> the file it is written to), each read whole first:
+ * STORE_CORRUPT (as readObjects) for one the store lost. One `cat-file --batch` streams them by,
+ * keeping none (a loose object cut short after its header is found only by reading it). A restore
+ * asks it before it deletes anything, so that a lost object stops it with the workspace untouched,
+ * and reads the contents in batches bounded by these sizes.
+ */
+export async function readableSizes(
+  repo: CheckpointRepo,
+  paths: ReadonlyMap<string, string>,
+): Promise<Map<string, number>> {
+  const sizes = new Map<string, number>();
+  const ids = [...paths.keys()];
+  if (ids.length === 0) return sizes;
+  for (const id of ids) assertGitId(id, 'cat-file --batch');
+  let answers;
+  try {
+    answers = await catFile(repo, 'scan', ids);
+  } catch (cause) {
+    throw lostIn(repo, cause, paths) ?? cause;
+  }
+  answers.forEach((answer, i) => {
+    const id = ids[i] as string;
+    if (!answer.found) throw lostObject(repo, id, paths.get(id) ?? null);
+    sizes.set(id, answer.size);
+  });
+  return sizes;
+}
+
+/**
  * git's words (LC_ALL=C) for an object it needs and the repository lacks, or holds cut short (a
  * loose object whose header reads but whose content does not: `cat-file --batch` cannot stream it).
  */
@@ -177,11 +207,20 @@ async function readGit(
   try {
     return await runGitBuffer(repo, args, opts);
   } catch (cause) {
-    const lost = cause instanceof GitFailedError ? LOST_OBJECT.exec(String(cause.details.stderr)) : null;
-    if (lost === null) throw cause;
-    const object = (lost[1] ?? lost[2] ?? lost[3]) as string;
-    throw lostObject(repo, object, paths.get(object) ?? null);
+    throw lostIn(repo, cause, paths) ?? cause;
   }
+}
+
+/** The STORE_CORRUPT a git failure on a lost object is (see LOST_OBJECT), or null for any other failure. */
+function lostIn(
+  repo: CheckpointRepo,
+  cause: unknown,
+  paths: ReadonlyMap<string, string>,
+): StoreCorruptError | null {
+  const lost = cause instanceof GitFailedError ? LOST_OBJECT.exec(String(cause.details.stderr)) : null;
+  if (lost === null) return null;
+  const object = (lost[1] ?? lost[2] ?? lost[3]) as string;
+  return lostObject(repo, object, paths.get(object) ?? null);
 }
 
 function lostObject(repo: CheckpointRepo, object: string, path: string | null): StoreCorruptError {

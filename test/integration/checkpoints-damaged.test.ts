@@ -4,6 +4,7 @@
  * error, never "no checkpoints"); track, as every agent hook, moves the damaged part aside and goes
  * on; and a command that only reads, or fails, leaves the home as it was.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -291,4 +292,50 @@ describe('a garbled line in packed-refs (markers live there after gc)', () => {
     expect((await cp.list()).map((e) => e.label)).toEqual(['C', 'B', 'A']);
     expect((await cp.markers()).latest?.hash).toBe(c.hash);
   });
+});
+
+describe("a store's own record files that are FIFOs", () => {
+  it.each(['store.json', 'probe.json', 'budget.json', 'upkeep.json'])(
+    '%s is never read (nothing waits for a writer): every command works as with it missing',
+    async (name) => {
+      const ws = repoWithCommit({ 'a.txt': 'one\n' });
+      const home = tempDir('agentgate-cp-fifo-home-');
+      const first = await openCheckpoints(ws, { home });
+      const t = await first.track('A');
+      const file = join(first.location.dir, name);
+      rmSync(file, { force: true });
+      execFileSync('mkfifo', [file]);
+
+      const cp = await openCheckpoints(ws, { home });
+      writeFiles(ws, { 'a.txt': 'two\n' });
+      await cp.track('B');
+      expect((await cp.list()).map((e) => e.label)).toEqual(['B', 'A']);
+      expect((await cp.status()).checkpoints).toBe(2);
+      await cp.restore(t.hash);
+      expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('one\n');
+    },
+  );
+});
+
+describe("a FIFO in a store's git dir", () => {
+  it.each(['HEAD', 'packed-refs', 'refs/checkpoints-meta/latest'])(
+    '%s is damage, never read: reads are STORE_CORRUPT, and track sets it aside and goes on',
+    async (name) => {
+      const ws = repoWithCommit({ 'a.txt': 'one\n' });
+      const home = tempDir('agentgate-cp-fifo-git-');
+      const first = await openCheckpoints(ws, { home });
+      await first.track('A');
+      await first.gc();
+      const file = join(first.location.gitDir, ...name.split('/'));
+      rmSync(file, { force: true });
+      execFileSync('mkfifo', [file]);
+
+      const cp = await openCheckpoints(ws, { home });
+      await expectCode(cp.list(), 'STORE_CORRUPT');
+      writeFiles(ws, { 'a.txt': 'two\n' });
+      const t = await cp.track('B');
+      expect(t.recovered).toBeDefined();
+      expect((await cp.list()).map((e) => e.label)).toContain('B');
+    },
+  );
 });

@@ -5,11 +5,19 @@
  * captureWithoutLost); a checkpoint that holds a lost object is STORE_CORRUPT to restore, and the
  * ways out that error names work.
  */
-import { chmodSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Checkpoints } from '../../src/checkpoints/index.js';
-import { openCheckpoints } from '../helpers/checkpoints.js';
+import { fingerprint, openCheckpoints, sessionHooks } from '../helpers/checkpoints.js';
 import { expectCode } from '../helpers/codes.js';
 import { runCli } from '../helpers/cli.js';
 import { git, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
@@ -169,5 +177,60 @@ describe('a loose object left unreadable in place (a crash: "object file is empt
       (error: unknown) => error as { code?: string; details?: { path?: unknown } },
     );
     expect([failed?.code, failed?.details?.path]).toEqual(['STORE_CORRUPT', 'a.txt']);
+  });
+});
+
+describe('a restore that meets a lost object', () => {
+  /** Removes, or cuts short after its header, the loose object file of `content`. */
+  function lose(ws: string, cp: Checkpoints, content: string, how: 'removed' | 'cut short'): void {
+    const file = looseBlob(ws, cp, content);
+    if (how === 'removed') rmSync(file);
+    else {
+      chmodSync(file, 0o644);
+      truncateSync(file, 40);
+    }
+  }
+
+  it.each(['removed', 'cut short'] as const)(
+    'an object %s: restore and revert are STORE_CORRUPT before deleting or writing any file',
+    async (how) => {
+      const ws = repoWithCommit({ 'README.md': 'init\n' });
+      const big = `${'x'.repeat(60_000)}\n`;
+      writeFiles(ws, { 'a.txt': big, 'b.txt': 'b1\n' });
+      const cp = await openCheckpoints(ws);
+      const a = await cp.track('A');
+      rmSync(join(ws, 'a.txt'));
+      writeFiles(ws, {
+        'b.txt': 'b2\n',
+        'new.txt': 'a file written since, in no checkpoint but the safety one\n',
+      });
+      lose(ws, cp, big, how);
+      const before = fingerprint(ws);
+
+      await expectCode(cp.restore(a.hash), 'STORE_CORRUPT');
+      expect(fingerprint(ws)).toEqual(before);
+      await expectCode(cp.revert(a.hash), 'STORE_CORRUPT');
+      expect(fingerprint(ws)).toEqual(before);
+      // The checkpoint's other files still revert.
+      await cp.revert(a.hash, [join(ws, 'b.txt'), join(ws, 'new.txt')]);
+      expect([read(ws, 'b.txt'), existsSync(join(ws, 'new.txt'))]).toEqual(['b1\n', false]);
+    },
+  );
+
+  it('restore --prompt of a session is STORE_CORRUPT before deleting the files its session added', async () => {
+    const ws = repoWithCommit({ 'README.md': 'init\n' });
+    const big = `${'y'.repeat(60_000)}\n`;
+    writeFiles(ws, { 'a.txt': big });
+    const cp = await openCheckpoints(ws);
+    const s = sessionHooks(cp, 's1');
+    await s.start();
+    await s.prompt();
+    rmSync(join(ws, 'a.txt'));
+    writeFiles(ws, { 'added.txt': 'the session added it\n' });
+    await s.tool();
+    lose(ws, cp, big, 'removed');
+    const before = fingerprint(ws);
+    await expectCode(cp.restorePrompt(1, 's1'), 'STORE_CORRUPT');
+    expect(fingerprint(ws)).toEqual(before);
   });
 });

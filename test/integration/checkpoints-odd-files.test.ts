@@ -2,7 +2,7 @@
  * Issue 11 items 13, 14, 16, 17, 18, 12b, 24 and 25 for checkpoints: odd files (built by
  * fixtures/make-odd-workspace.sh), path errors before anything changes, durability, temp sweeping.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -11,6 +11,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -18,7 +19,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PLACE_TEMP_NAME } from '../../src/fs/place.js';
 import { openCheckpoints } from '../helpers/checkpoints.js';
-import { runCli } from '../helpers/cli.js';
+import { CLI, runCli } from '../helpers/cli.js';
 import { codeOf } from '../helpers/codes.js';
 import { gitRaw, oracleEnv, tempDir, writeFiles } from '../helpers/repo.js';
 
@@ -95,6 +96,38 @@ describe('checkpoints: entries git cannot stage (issue 11 item 14)', () => {
   // A file without read permission is the third variant of the issue; these tests run as root,
   // which reads any file whatever its mode, so it cannot be built here. The same code path
   // (access(R_OK) before staging) reports it as `unreadable`.
+});
+
+describe('checkpoints: a `.git` in a subdirectory that is no regular file', () => {
+  it('a FIFO or a link to /dev/zero there is not read: track, restore and an agent hook there finish', () => {
+    const ws = tempDir('agentgate-cp-dotgit-fifo-');
+    const home = tempDir('agentgate-cp-home-');
+    writeFiles(ws, { 'sub/x.txt': 'x1\n', 'sub2/z.txt': 'z1\n' });
+    const env = { AGENTGATE_HOME: home };
+    // A child process with a bound, so that a read that waits for a writer fails the test instead of hanging it.
+    const cli = (args: string[], input?: string) =>
+      spawnSync(process.execPath, [CLI, ...args], {
+        env: { ...process.env, ...env },
+        input,
+        timeout: 120_000,
+      });
+    const first = cli(['checkpoint', 'track', '--json', '-C', ws]);
+    expect(first.status).toBe(0);
+    const t = (JSON.parse(first.stdout.toString()) as { hash: string }).hash;
+    execFileSync('mkfifo', [join(ws, 'sub/.git')]);
+    symlinkSync('/dev/zero', join(ws, 'sub2/.git'));
+    writeFiles(ws, { 'sub/x.txt': 'x2\n', 'sub2/z.txt': 'z2\n' });
+
+    expect(cli(['checkpoint', 'track', '--json', '-C', ws]).status).toBe(0);
+    expect(cli(['checkpoint', 'restore', t, '--json', '-C', ws]).status).toBe(0);
+    expect([
+      readFileSync(join(ws, 'sub/x.txt'), 'utf8'),
+      readFileSync(join(ws, 'sub2/z.txt'), 'utf8'),
+    ]).toEqual(['x1\n', 'z1\n']);
+    const event = JSON.stringify({ session_id: 's1', cwd: join(ws, 'sub'), hook_event_name: 'Stop' });
+    expect(cli(['hook', 'claude-code'], event).status).toBe(0);
+    expect(readFileSync(join(home, 'logs', 'hooks.log'), 'utf8')).toMatch(/ recorded: /);
+  });
 });
 
 describe('checkpoints: paths near PATH_MAX (issue 11 item 16)', () => {

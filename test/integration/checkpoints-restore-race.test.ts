@@ -4,12 +4,12 @@
  * inside the restore itself, at its first rename or unlink into the workspace (node:fs/promises
  * wrapped), so the test does not depend on timing.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import type * as FsPromises from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openCheckpoints, sessionHooks } from '../helpers/checkpoints.js';
-import { git, repoWithCommit, writeFiles } from '../helpers/repo.js';
+import { git, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
 /** Runs once, just before the first rename or unlink whose path starts with `under`. */
 const race = vi.hoisted(() => ({
@@ -127,5 +127,51 @@ describe('a write during a restore or revert', () => {
     expect(r.conflicts).toEqual([join(ws, 'b.txt')]);
     expect(r.leftAlone).toEqual([join(ws, 'b.txt')]); // the CLI's RESTORE_CONFLICT: still in conflict
     expect([read(ws, 'a.txt'), read(ws, 'b.txt')]).toEqual(['a0\n', 'PERSON\n']);
+  });
+  /** At the restore's first `op` below `under`, the directory `d` of `ws` becomes a link to `outside`. */
+  function dirBecomesLink(ws: string, op: 'rename' | 'unlink', under: string, outside: string): void {
+    race.current = {
+      op,
+      under,
+      then: () => {
+        renameSync(join(ws, 'd'), join(ws, 'd-moved'));
+        symlinkSync(outside, join(ws, 'd'));
+      },
+    };
+  }
+
+  it('restore: a directory replaced by a link to outside after the safety capture is not written through', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'base\n', 'd/keep.txt': 'keep\n', 'd/new.txt': 'new\n' });
+    const outside = tempDir('agentgate-cp-race-outside-');
+    const cp = await openCheckpoints(ws);
+    const start = await cp.track('start');
+    writeFiles(ws, { 'a.txt': 'agent\n' });
+    rmSync(join(ws, 'd/new.txt'));
+    await cp.track();
+
+    dirBecomesLink(ws, 'rename', `${ws}/`, outside);
+    const r = await cp.restore(start.hash);
+    expect(race.current).toBeNull();
+    expect(readdirSync(outside)).toEqual([]);
+    expect(r.leftAlone).toEqual([join(ws, 'd/new.txt')]);
+    expect(read(ws, 'a.txt')).toBe('base\n');
+  });
+
+  it('restore: a delete below a directory replaced by a link since it was looked at is not made through it', async () => {
+    const ws = repoWithCommit({ 'keep.txt': 'base\n' });
+    const outside = tempDir('agentgate-cp-race-outside-');
+    const cp = await openCheckpoints(ws);
+    const start = await cp.track('start');
+    writeFiles(ws, { 'd/a.txt': 'A\n', 'd/b.txt': 'B\n' });
+    await cp.track();
+    // The files the link leads to hold what the safety capture read at d/: only the path tells them apart.
+    writeFiles(outside, { 'a.txt': 'A\n', 'b.txt': 'B\n' });
+
+    // Swapped in during the unlink of d/a.txt, which is the window of one file; d/b.txt comes after.
+    dirBecomesLink(ws, 'unlink', `${ws}/d/`, outside);
+    const r = await cp.restore(start.hash);
+    expect(race.current).toBeNull();
+    expect(readdirSync(outside)).toEqual(['b.txt']);
+    expect(r.leftAlone).toEqual([join(ws, 'd/b.txt')]);
   });
 });

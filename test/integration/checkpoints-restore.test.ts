@@ -209,4 +209,35 @@ describe('permission bits of a rewritten file', () => {
     // A file the restore does not rewrite keeps every bit it has.
     expect(mode('same.sh') & 0o4000).toBe(0o4000);
   });
+  it('restores files larger together than one read batch byte for byte', async () => {
+    const ws = tempDir('agentgate-cp-restore-large-');
+    const mib = 1024 * 1024;
+    // Three files of 30 MiB: more than WRITE_BATCH_BYTES together, so the blobs come in several reads.
+    const files = Object.fromEntries(
+      ['a', 'b', 'c'].map((name, i) => [`large/${name}.bin`, Buffer.alloc(30 * mib, i + 1)]),
+    );
+    writeFiles(ws, files);
+    const cp = await openCheckpoints(ws, { maxFileSizeBytes: 64 * mib });
+    const t = await cp.track();
+    rmSync(join(ws, 'large'), { recursive: true });
+    await cp.restore(t.hash);
+    for (const [path, content] of Object.entries(files))
+      expect(readFileSync(join(ws, path)).equals(content)).toBe(true);
+  });
+  it.each(['a file', 'a link'])(
+    "puts back a directory's .gitignore where %s stands in place of the directory",
+    async (what) => {
+      const ws = tempDir('agentgate-cp-restore-rules-dir-');
+      writeFiles(ws, { 'sub/.gitignore': '*.env\n', 'sub/x.txt': 'x\n', 'top.txt': 'top\n' });
+      const cp = await openCheckpoints(ws);
+      const t = await cp.track();
+      const before = treeState(ws);
+      rmSync(join(ws, 'sub'), { recursive: true });
+      if (what === 'a file') writeFileSync(join(ws, 'sub'), 'a file now\n');
+      else symlinkSync('top.txt', join(ws, 'sub'));
+      const restored = await cp.restore(t.hash);
+      expect(restored.leftAlone).toEqual([]);
+      expect(treeState(ws)).toEqual(before);
+    },
+  );
 });

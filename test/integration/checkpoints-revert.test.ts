@@ -76,7 +76,8 @@ describe('checkpoint revert', () => {
     const few = await countRevert(Object.keys(files).slice(0, 3));
     const many = await countRevert(Object.keys(files));
     expect(many).toBe(few);
-    expect(many).toBeLessThanOrEqual(10);
+    // One of them reads the blobs to write before anything is deleted (a lost object stops it first).
+    expect(many).toBeLessThanOrEqual(11);
     for (const [p, content] of Object.entries(files)) expect(read(ws, p)).toBe(content);
   });
 

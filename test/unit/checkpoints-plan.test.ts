@@ -8,6 +8,9 @@ import {
   inTheWay,
   planChanges,
   restoreDesired,
+  WRITE_BATCH,
+  WRITE_BATCH_BYTES,
+  writeBatches,
 } from '../../src/checkpoints/plan.js';
 import { assertRetention, selectRemovals } from '../../src/checkpoints/retention.js';
 
@@ -151,5 +154,24 @@ describe('knownPaths', () => {
       'e',
     ]);
     expect(knownPaths([]).size).toBe(0);
+  });
+});
+
+describe('writeBatches: what a restore reads from git at once', () => {
+  it('is bounded by bytes as well as by count: large blobs are never read all at once', () => {
+    const mib = 1024 * 1024;
+    const big = Array.from({ length: 40 }, (_, i) => entry(`big${i}`, (i % 10).toString()));
+    const sizes = new Map(big.map((e) => [e.oid, 10 * mib]));
+    const batches = writeBatches(big, sizes);
+    expect(batches.flat()).toEqual(big);
+    for (const b of batches) expect(b.length * 10 * mib).toBeLessThanOrEqual(WRITE_BATCH_BYTES);
+    // A blob above the bound is read alone; small ones still go WRITE_BATCH at a time.
+    const huge = entry('huge', 'f');
+    expect(writeBatches([huge, big[0] as TreeEntry], new Map([[huge.oid, WRITE_BATCH_BYTES * 2]]))).toEqual([
+      [huge],
+      [big[0]],
+    ]);
+    const small = Array.from({ length: WRITE_BATCH + 1 }, (_, i) => entry(`s${i}`, 'a'));
+    expect(writeBatches(small, new Map()).map((b) => b.length)).toEqual([WRITE_BATCH, 1]);
   });
 });

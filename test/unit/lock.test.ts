@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -163,5 +164,13 @@ describe('across processes', () => {
     expect(recoveries[0]).toMatch(new RegExp(` ${stalePid}$`));
     await until(() => !existsSync(lockPath));
     expect(readdirSync(join(dir, 'locks'))).toEqual([]);
+  });
+});
+
+describe('a FIFO standing as the lock file', () => {
+  it('is never read (it would wait for a writer): the lock is taken as held by another, LOCK_TIMEOUT', async () => {
+    const lockPath = join(dir, 'fifo.lock');
+    execFileSync('mkfifo', [lockPath]);
+    expect(await codeOf(withLock(lockPath, { timeoutMs: 300 }, async () => 'ran'))).toBe('LOCK_TIMEOUT');
   });
 });
