@@ -18,7 +18,7 @@ import { getTree } from '../git/refs.js';
 import { isInside, openRepo, type Repo } from '../git/repo.js';
 import { beyondStatus, excludedBy, readIndexEntries, readStatus, submoduleChanges } from '../git/state.js';
 import { convertedChanges } from '../git/converted-files.js';
-import { trustIndex, type IndexState } from '../git/index-seal.js';
+import { sealOf, trustIndex, type IndexState } from '../git/index-seal.js';
 import type { StatusEntry } from '../git/parsers/status.js';
 import { runUserCommand } from '../process/user-command.js';
 import type { NewGateResult } from '../store/gate-store.js';
@@ -94,7 +94,7 @@ export async function runGate(
       ? null
       : async () => {
           const again = await openRepo(workspace, ctx.snapshotter.gitOptions());
-          await trustIndex(again, seal === null ? undefined : { ...seal, commit: snapshot.afterSha });
+          await trustIndex(again, seal === null ? undefined : sealOf(seal, snapshot.afterSha));
           return treeMismatch(ctx, again, snapshot, junit);
         };
   return runOnTree(ctx, repo, judged(snapshot, treeId, opts.name), opts, null, recheck);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { BigIntStats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IndexSeal } from '../../types/run.js';
@@ -21,16 +22,22 @@ import { runGit, runGitBuffer } from './runner.js';
  * the whole file tells.
  */
 
-/** The index as it is now: its digest and its mtime (whole seconds). */
-export type IndexState = Omit<IndexSeal, 'commit'>;
+/**
+ * The index as it is now: its digest and its mtime (whole seconds), and the file's stamp (inode,
+ * size, mtime and ctime in nanoseconds, taken before it was read), which tells whether it was
+ * written since without reading it again: git writes an index through a new file.
+ */
+export type IndexState = Omit<IndexSeal, 'commit'> & { stamp: string };
 
 /** Reads the index's state (see IndexSeal.digest): never blocks on a special file put there. */
 export async function readIndexState(repo: Repo): Promise<IndexState> {
   const path = join(repo.gitDir, 'index');
-  const [info, read] = await Promise.all([lstat(path).catch(() => null), readRegularFile(path, false)]);
-  const writtenAt = info === null ? 0 : Math.floor(info.mtimeMs / 1000);
-  if (read === null) return { digest: 'absent', writtenAt };
-  if ('special' in read) return { digest: read.special, writtenAt };
+  const info = await lstat(path, { bigint: true }).catch(() => null);
+  const read = await readRegularFile(path, false);
+  const writtenAt = info === null ? 0 : Number(info.mtimeMs / 1000n);
+  const stamp = stampOf(info);
+  if (read === null) return { digest: 'absent', writtenAt, stamp };
+  if ('special' in read) return { digest: read.special, writtenAt, stamp };
   const hash = createHash('sha256').update(read.bytes);
   // A split index keeps most entries in shared files beside it: they are sealed with it. Our own
   // git writes the index whole (core.splitIndex=false), so this is only the user's index.
@@ -40,7 +47,25 @@ export async function readIndexState(repo: Repo): Promise<IndexState> {
     const bytes = file === null || 'special' in file ? Buffer.alloc(0) : file.bytes;
     hash.update(`\0${name}\0${bytes.length}\0`).update(bytes);
   }
-  return { digest: hash.digest('hex'), writtenAt };
+  return { digest: hash.digest('hex'), writtenAt, stamp: shared.length === 0 ? stamp : '' };
+}
+
+/**
+ * The index's state again after `known` was read in this same call: `known` itself when the file
+ * still has its stamp (nothing wrote it since: no read, no hash), else read anew.
+ */
+export async function indexStateAgain(repo: Repo, known: IndexState): Promise<IndexState> {
+  const info = await lstat(join(repo.gitDir, 'index'), { bigint: true }).catch(() => null);
+  return known.stamp !== '' && stampOf(info) === known.stamp ? known : readIndexState(repo);
+}
+
+/** The seal to keep of an index in this state that holds `commit`'s tree. */
+export function sealOf(state: IndexState, commit: string): IndexSeal {
+  return { digest: state.digest, writtenAt: state.writtenAt, commit };
+}
+
+function stampOf(info: BigIntStats | null): string {
+  return info === null ? 'absent' : `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
 }
 
 /**
@@ -48,10 +73,15 @@ export async function readIndexState(repo: Repo): Promise<IndexState> {
  * left) is trusted as it is. Otherwise the entries that may have been rewritten lose their cached
  * stat data (forgetIndexStat): those whose stat data is from `sealed.writtenAt` on (an edited file's
  * real stat data can only be that new) and those that do not hold `sealed.commit`'s blob; every
- * entry when nothing was sealed. Returns the index's state as it then is.
+ * entry when nothing was sealed. `read`: the state, when the caller has read it already. Returns
+ * the index's state as it then is.
  */
-export async function trustIndex(repo: Repo, sealed: IndexSeal | undefined): Promise<IndexState> {
-  const now = await readIndexState(repo);
+export async function trustIndex(
+  repo: Repo,
+  sealed: IndexSeal | undefined,
+  read?: IndexState,
+): Promise<IndexState> {
+  const now = read ?? (await readIndexState(repo));
   if (sealed !== undefined && now.digest === sealed.digest) return now;
   const [entries, moved] = await Promise.all([
     readIndexStat(repo),

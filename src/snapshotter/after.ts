@@ -10,7 +10,7 @@ import { assertNoRefusedFilter } from '../git/refused-filters.js';
 import { openRepo, type Repo } from '../git/repo.js';
 import { getTree, isAncestor, objectExists, readRef, resolveRevision } from '../git/refs.js';
 import { getRepoHead, getRepoState, type RepoState } from '../git/state.js';
-import { readIndexState, trustIndex } from '../git/index-seal.js';
+import { indexStateAgain, readIndexState, sealOf, trustIndex } from '../git/index-seal.js';
 import {
   HistoryRewrittenError,
   InvalidArgumentError,
@@ -94,10 +94,11 @@ async function afterIn(
   }
   // HEAD, conflicts and operations come from HEAD and the index: add -A below is the one pass
   // over the work tree (a status pass here would cost as much again on a large tree).
-  const head = await getRepoHead(repo);
+  // The index is read and hashed while git reads HEAD: only add -A below writes it.
+  const [head, indexNow] = await Promise.all([getRepoHead(repo), readIndexState(repo)]);
   const start = await startOf(core, repo, runId, opts.iteration, before, opts.beforeSha, head);
   // An index written since the run's last capture may carry stat data that hides an edit.
-  await trustIndex(repo, start.sealed);
+  const trusted = await trustIndex(repo, start.sealed, indexNow);
   assertNoOperation(head);
   await assertDescends(repo, runId, start, head);
   const message = iterationMessage({
@@ -166,7 +167,7 @@ async function afterIn(
       : makeRunArtifactsDir(core.options.artifactsDir, runId).then(() =>
           writePatchArtifact(repo, trees, artifactPath),
         ),
-    readIndexState(repo),
+    indexStateAgain(repo, trusted),
   ]);
   const snapshot: Snapshot = {
     id: `snap-${newSnapshotId()}`,
@@ -189,7 +190,7 @@ async function afterIn(
     ...(agent === undefined ? {} : { agent }),
   };
   await core.store.save(snapshot);
-  await linkSaved(core, repo.topLevel, snapshot, start.usesBefore, { ...seal, commit: afterSha });
+  await linkSaved(core, repo.topLevel, snapshot, start.usesBefore, sealOf(seal, afterSha));
   return snapshot;
 }
 

@@ -7,7 +7,7 @@ import { assertSafeWorkspace, initRepo, openRepo, type Repo, userAttributesFile 
 import { excludeNestedRepositories } from '../git/nested-repos.js';
 import { isAncestor, listRefs, switchToBranch, updateRefs } from '../git/refs.js';
 import { getRepoState, operationInProgress, readIndexEntries, type RepoState } from '../git/state.js';
-import { readIndexState, trustIndex } from '../git/index-seal.js';
+import { indexStateAgain, readIndexState, sealOf, trustIndex } from '../git/index-seal.js';
 import {
   DirtyWorkspaceError,
   InvalidArgumentError,
@@ -101,10 +101,10 @@ export async function beforeIn(
   },
 ): Promise<BeforeState> {
   const { runId, onDirty, nested, excludes } = opts;
-  const run = await core.store.loadRun(runId);
+  const [run, indexNow] = await Promise.all([core.store.loadRun(runId), readIndexState(repo)]);
   // An index written since this run's last capture may carry stat data that hides an edit; a new
   // run starts from the user's own index as it is.
-  if (run?.indexSeal !== undefined) await trustIndex(repo, run.indexSeal);
+  const trusted = run?.indexSeal === undefined ? indexNow : await trustIndex(repo, run.indexSeal, indexNow);
   // The index beside status: the files it marks assume-unchanged or skip-worktree, which status
   // does not compare, are named in `skipped` also when nothing is committed.
   const [state, index] = await Promise.all([
@@ -175,7 +175,7 @@ export async function beforeIn(
   };
   const again = restart === null && unusedAfter === null ? recordedAgain(run, before) : null;
   if (again !== null) return again;
-  const seal = { ...(await readIndexState(repo)), commit: sha };
+  const seal = sealOf(await indexStateAgain(repo, trusted), sha);
   await core.store.recordBefore(runId, repo.topLevel, before, restart, unusedAfter, seal);
   return before;
 }

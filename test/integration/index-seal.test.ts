@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Gates } from '../../src/gates/gates.js';
-import { readIndexState, trustIndex } from '../../src/git/index-seal.js';
+import { readIndexState, sealOf, trustIndex } from '../../src/git/index-seal.js';
 import { openRepo } from '../../src/git/repo.js';
 import { expectCode } from '../helpers/codes.js';
 import { quiet } from '../helpers/gates.js';
@@ -40,7 +40,7 @@ describe('an index rewritten by hand', () => {
     expect(blobAt(dir, `${snap.afterSha}:a.txt`)).toBe('two');
     const state = await readIndexState(await openRepo(dir));
     expect(state.digest).toMatch(/^[0-9a-f]{64}$/);
-    expect((await snapshotter.store.loadRun('r1'))?.indexSeal).toEqual({ ...state, commit: snap.afterSha });
+    expect((await snapshotter.store.loadRun('r1'))?.indexSeal).toEqual(sealOf(state, snap.afterSha));
     expect(git(dir, ['status', '--porcelain'])).toBe('');
   });
 
@@ -97,7 +97,7 @@ describe('an index rewritten by hand', () => {
   it('drops the stat data of the entries changed since the seal or not as its commit has them, and no others', async () => {
     const dir = repoWithCommit({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n' });
     const repo = await openRepo(dir);
-    const sealed = { ...(await readIndexState(repo)), commit: git(dir, ['rev-parse', 'HEAD']).trim() };
+    const sealed = sealOf(await readIndexState(repo), git(dir, ['rev-parse', 'HEAD']).trim());
     expect(await trustIndex(repo, sealed)).toEqual(await readIndexState(repo));
     // Stat data is kept in whole seconds: what changes from here on is newer than the seal.
     const later = sealed.writtenAt + 1;
