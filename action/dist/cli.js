@@ -4812,6 +4812,7 @@ var init_snapshot = __esm({
           "not-compared",
           "nested-repository",
           "submodule-not-checked-out",
+          "submodule-modified",
           "invalid-path"
         ])
       })
@@ -5406,11 +5407,15 @@ function resolveHome(explicit) {
 }
 function chooseHome(explicit) {
   const given = checkArgument(HomeArg, explicit, "home");
-  if (given !== void 0) return { home: resolve2(given), source: "--home" };
+  if (given !== void 0) return { home: expandHome(given), source: "--home" };
   if (process.env.AGENTGATE_HOME) {
-    return { home: resolve2(process.env.AGENTGATE_HOME), source: "AGENTGATE_HOME" };
+    return { home: expandHome(process.env.AGENTGATE_HOME), source: "AGENTGATE_HOME" };
   }
   return { home: join4(accountHome(), ".agentgate"), source: "default" };
+}
+function expandHome(value) {
+  if (value === "~") return accountHome();
+  return value.startsWith("~/") ? join4(accountHome(), value.slice(2)) : resolve2(value);
 }
 function layout(home) {
   checkDirArgument(home, "home");
@@ -5436,6 +5441,7 @@ function isOwnData(home, dir) {
   return dir === home || [...dirs, own2.gateCheckouts, own2.anchors, own2.cache].some((d) => isInside(d, dir));
 }
 function assertSafeId(value, what2) {
+  if (typeof value !== "string") checkArgument(TextArg, value, what2);
   const parsed = SafeId.safeParse(value);
   if (!parsed.success) {
     const reason = parsed.error.issues[0]?.message ?? "invalid";
@@ -5808,7 +5814,7 @@ var init_path_bytes = __esm({
 });
 
 // src/fs/regular-file.ts
-import { constants } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { lstat as lstat4, open as open2, stat as stat3 } from "node:fs/promises";
 async function readRegularFile(path2, follow = true) {
   const info = await (follow ? stat3(path2) : lstat4(path2)).catch(() => null);
@@ -5825,8 +5831,36 @@ async function readRegularFile(path2, follow = true) {
     await handle.close();
   }
 }
+async function readRegularText(path2) {
+  const read = await readRegularFile(path2).catch(() => null);
+  return read !== null && "bytes" in read ? read.bytes.toString("utf8") : null;
+}
 function special(stats4) {
   return { special: stats4.isFIFO() ? "FIFO" : stats4.isSocket() ? "socket" : "device", stats: stats4 };
+}
+function readSmallFileSync(path2, max) {
+  let fd;
+  try {
+    fd = openSync(path2, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > max) return null;
+    const bytes = Buffer.alloc(st.size);
+    let got = 0;
+    while (got < bytes.length) {
+      const n = readSync(fd, bytes, got, bytes.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return bytes.subarray(0, got).toString("utf8");
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }
 var init_regular_file = __esm({
   "src/fs/regular-file.ts"() {
@@ -5933,6 +5967,11 @@ var init_hardening = __esm({
       // compared, a same-size edit whose mtime was put back would look unchanged to every check.
       "core.trustctime=true",
       "core.checkStat=default",
+      // The index's other caches are trusted the same way and live outside the bytes we seal
+      // (index-seal.ts): the untracked cache skips directories whose stat data it holds, so a forged
+      // one hides a new file; a split index keeps its entries in a shared file beside it.
+      "core.untrackedCache=false",
+      "core.splitIndex=false",
       // diff-tree still reads this one: it would change a patch regenerated later from the artifact.
       "diff.suppressBlankEmpty=false",
       // git's default. Diffs take a blob above it for binary: set low, a text file's stats would read
@@ -6041,9 +6080,9 @@ async function spawnGit(opts, args, run, consume) {
     if (typeof run.input === "string" || Buffer.isBuffer(run.input)) child.stdin.end(run.input);
     else if (run.input !== void 0) void feed(child.stdin, run.input);
   }
-  const exited = new Promise((resolve31, reject) => {
+  const exited = new Promise((resolve32, reject) => {
     child.once("error", reject);
-    child.once("close", (code2) => resolve31(code2 ?? -1));
+    child.once("close", (code2) => resolve32(code2 ?? -1));
   });
   let consumeError = null;
   const consumed = consume(child.stdout).catch((error2) => {
@@ -6390,7 +6429,7 @@ async function removeAbandonedLock(path2, repository, waitMs) {
       return "removed";
     }
     if (Date.now() >= deadline) return "held";
-    await new Promise((resolve31) => setTimeout(resolve31, LOCK_SETTLE_MS));
+    await new Promise((resolve32) => setTimeout(resolve32, LOCK_SETTLE_MS));
   }
 }
 async function mayBeOwned(path2, repo) {
@@ -6438,18 +6477,14 @@ var init_git_locks = __esm({
 });
 
 // src/git/dot-git.ts
-import { readFileSync as readFileSync3, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { dirname as dirname5, join as join10, relative as relative2, resolve as resolve5 } from "node:path";
 function isRepositoryEntry(dotGit) {
   const found = statSync(dotGit, { throwIfNoEntry: false });
   if (found === void 0) return false;
   if (found.isDirectory()) return isGitDir(dotGit);
-  let text2;
-  try {
-    text2 = readFileSync3(dotGit, "utf8");
-  } catch {
-    return false;
-  }
+  const text2 = found.isFile() ? readSmallFileSync(dotGit, GITFILE_MAX) : null;
+  if (text2 === null) return false;
   const named3 = /^gitdir: (.+)$/m.exec(text2)?.[1]?.trim();
   return named3 !== void 0 && isGitDir(resolve5(dirname5(dotGit), named3));
 }
@@ -6470,11 +6505,14 @@ async function gitDirsInside(topLevel, gitDir) {
   const inside = dirs.filter((d) => d !== top && isInside(top, d) && !isInside(dotGit, d));
   return [...new Set(inside.map((d) => relative2(top, d)))];
 }
+var GITFILE_MAX;
 var init_dot_git = __esm({
   "src/git/dot-git.ts"() {
     "use strict";
     init_git_locks();
     init_inside();
+    init_regular_file();
+    GITFILE_MAX = 1 << 20;
   }
 });
 
@@ -6542,6 +6580,56 @@ var init_git_dir_links = __esm({
   }
 });
 
+// src/git/parsers/nul-records.ts
+function splitNul(text2) {
+  const parts = text2.split("\0");
+  if (parts.at(-1) === "") parts.pop();
+  return parts;
+}
+function unparseable(command, reason, sample = "") {
+  return new GitOutputUnparseableError(
+    `unexpected output from git ${command}: ${reason}; please report this with your git version`,
+    {
+      details: { command, reason, ...sample === "" ? {} : { sample: sample.slice(0, 120) } }
+    }
+  );
+}
+var init_nul_records = __esm({
+  "src/git/parsers/nul-records.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
+// src/git/parsers/ls-files-debug.ts
+function parseIndexStat(text2) {
+  const out = [];
+  const record3 = new RegExp(RECORD);
+  while (record3.lastIndex < text2.length) {
+    const at = record3.lastIndex;
+    const m = record3.exec(text2);
+    if (m === null) throw unparseable("ls-files --debug", "unexpected record", text2.slice(at, at + 200));
+    out.push({
+      tag: m[1],
+      mode: m[2],
+      oid: m[3],
+      path: m[4],
+      ctime: Number(m[5]),
+      mtime: Number(m[6]),
+      ino: BigInt(m[7])
+    });
+  }
+  return out;
+}
+var RECORD;
+var init_ls_files_debug = __esm({
+  "src/git/parsers/ls-files-debug.ts"() {
+    "use strict";
+    init_nul_records();
+    RECORD = /([A-Za-z?]) ([0-7]{6}) ([0-9a-f]{40,64}) [0-3]\t([^\0]+)\0 {2}ctime: (\d+):\d+\n {2}mtime: (\d+):\d+\n {2}dev: \d+\tino: (\d+)\n {2}uid: \d+\tgid: \d+\n {2}size: \d+\tflags: [0-9a-f]+\n/y;
+  }
+});
+
 // src/git/index-owner.ts
 import { lstat as lstat5 } from "node:fs/promises";
 import { join as join12 } from "node:path";
@@ -6549,10 +6637,12 @@ async function indexIsOfWorkTree(topLevel, gitDir) {
   const { stdout } = await runGitBuffer({ cwd: topLevel, gitDir, workTree: topLevel }, [
     "ls-files",
     "-z",
+    "-v",
+    "-s",
     "--debug"
   ]);
   let evidence = false;
-  for (const { path: path2, ino } of indexEntries(decodeBytes(stdout))) {
+  for (const { path: path2, ino } of parseIndexStat(decodeBytes(stdout))) {
     if (ino === 0n) continue;
     evidence = true;
     const info = await lstat5(fsPath(join12(topLevel, path2)), { bigint: true }).catch(() => null);
@@ -6560,24 +6650,12 @@ async function indexIsOfWorkTree(topLevel, gitDir) {
   }
   return evidence ? false : null;
 }
-function* indexEntries(out) {
-  const parts = out.split("\0");
-  let path2 = parts[0] ?? "";
-  for (const part of parts.slice(1)) {
-    const block = DEBUG_BLOCK.exec(part);
-    if (block === null) return;
-    const ino = /\tino: (\d+)\n/.exec(block[1])?.[1];
-    if (ino !== void 0) yield { path: path2, ino: BigInt(ino) };
-    path2 = block[2];
-  }
-}
-var DEBUG_BLOCK;
 var init_index_owner = __esm({
   "src/git/index-owner.ts"() {
     "use strict";
     init_path_bytes();
+    init_ls_files_debug();
     init_runner();
-    DEBUG_BLOCK = /^([\s\S]*?\n {2}size: \d+\tflags: [0-9a-f]+\n)([\s\S]*)$/;
   }
 });
 
@@ -7223,13 +7301,22 @@ var init_empty_tree = __esm({
 });
 
 // src/git/objects-only.ts
-import { mkdtemp as mkdtemp3, rm as rm5 } from "node:fs/promises";
+import { mkdir as mkdir3, mkdtemp as mkdtemp3, readFile as readFile4, rm as rm5, writeFile } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { join as join14 } from "node:path";
-async function withObjectsOnly(repo, fn) {
-  const gitDir = repo.gitDir ?? await absoluteGitDir(repo);
+import { join as join14, resolve as resolve7 } from "node:path";
+async function withObjectsOnly(repo, objectId2, fn) {
+  const objects = await objectsDir(repo.gitDir ?? await absoluteGitDir(repo));
   const empty = await mkdtemp3(join14(tmpdir3(), "agentgate-noattr-"));
   try {
+    const gitDir = join14(empty, "git");
+    await mkdir3(join14(gitDir, "objects", "info"), { recursive: true });
+    await mkdir3(join14(gitDir, "refs"));
+    await Promise.all([
+      writeFile(join14(gitDir, "HEAD"), "ref: refs/heads/main\n"),
+      writeFile(join14(gitDir, "config"), objectId2.length === 64 ? SHA256_CONFIG : SHA1_CONFIG),
+      writeFile(join14(gitDir, "objects", "info", "alternates"), `${quoted(objects)}
+`)
+    ]);
     return await fn({
       ...repo,
       cwd: empty,
@@ -7237,18 +7324,44 @@ async function withObjectsOnly(repo, fn) {
       workTree: empty,
       indexFile: join14(empty, "index"),
       config: [...repo.config ?? [], "core.attributesFile=/dev/null"]
+    }).catch((error2) => {
+      throw missingObject(error2) ?? error2;
     });
   } finally {
     await rm5(empty, { recursive: true, force: true });
   }
 }
+function missingObject(error2) {
+  const stderr = error2 instanceof GitFailedError ? String(error2.details.stderr ?? "") : "";
+  if (!/unable to read [0-9a-f]{40,64}|bad object [0-9a-f]{40,64}|missing (blob|tree) [0-9a-f]{40,64}/.test(
+    stderr
+  ))
+    return null;
+  return new ObjectMissingError(
+    "a diff needs objects this repository does not have (a partial clone, or a damaged object store), and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry",
+    { cause: error2, details: { ...error2.details } }
+  );
+}
+async function objectsDir(gitDir) {
+  const common = await readFile4(join14(gitDir, "commondir"), "utf8").catch(() => null);
+  return join14(common === null ? gitDir : resolve7(gitDir, common.replace(/\n$/, "")), "objects");
+}
+function quoted(path2) {
+  if (!/^[#"\s]|[\\\n\r]|\s$/.test(path2)) return path2;
+  const escaped = path2.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, "\\n").replace(/\r/g, "\\r");
+  return `"${escaped}"`;
+}
 async function absoluteGitDir(repo) {
   return (await runGitBuffer(repo, ["rev-parse", "--absolute-git-dir"])).stdout.toString("utf8").trim();
 }
+var SHA1_CONFIG, SHA256_CONFIG;
 var init_objects_only = __esm({
   "src/git/objects-only.ts"() {
     "use strict";
+    init_errors();
     init_runner();
+    SHA1_CONFIG = "[core]\n	repositoryformatversion = 0\n";
+    SHA256_CONFIG = "[core]\n	repositoryformatversion = 1\n[extensions]\n	objectformat = sha256\n";
   }
 });
 
@@ -7380,7 +7493,7 @@ async function getDiffStats(repo, from, to) {
 async function treeDiffStats(repo, trees) {
   if (trees.from === trees.to) return { filesChanged: 0, insertions: 0, deletions: 0, files: [] };
   const args = ["diff-tree", "-z", "--raw", "--numstat", ...DIFF_BASE_ARGS, trees.from, trees.to];
-  const out = await withObjectsOnly(repo, (git) => runGitBuffer(git, args));
+  const out = await withObjectsOnly(repo, trees.to, (git) => runGitBuffer(git, args));
   const files = parseDiffChanges(decodeBytes(out.stdout));
   let insertions = 0;
   let deletions = 0;
@@ -7566,22 +7679,29 @@ var init_record_objects = __esm({
   }
 });
 
-// src/git/parsers/nul-records.ts
-function splitNul(text2) {
-  const parts = text2.split("\0");
-  if (parts.at(-1) === "") parts.pop();
-  return parts;
+// src/git/branch-name.ts
+function assertBranchCanBeMade(name2, ref, branches) {
+  const beside = branches.find((b) => b.startsWith(`${ref}/`) || ref.startsWith(`${b}/`));
+  if (beside !== void 0)
+    throw new InvalidArgumentError(
+      `branch ${name2} cannot be made beside the existing branch ${beside.slice("refs/heads/".length)}; choose another branch name`,
+      { details: { branch: name2, existing: beside } }
+    );
+  if (name2.split("/").some((part) => Buffer.byteLength(part) > 250))
+    throw new InvalidArgumentError(
+      `the branch name ${name2} has a part longer than 250 bytes, which git cannot make`,
+      {
+        details: { branch: name2 }
+      }
+    );
+  if (name2.includes("\uFFFD"))
+    throw new InvalidArgumentError(
+      `the branch name ${name2} holds U+FFFD, what a name that is not UTF-8 becomes as Node.js reads it, so another branch would be made: use a UTF-8 name`,
+      { details: { branch: name2 } }
+    );
 }
-function unparseable(command, reason, sample = "") {
-  return new GitOutputUnparseableError(
-    `unexpected output from git ${command}: ${reason}; please report this with your git version`,
-    {
-      details: { command, reason, ...sample === "" ? {} : { sample: sample.slice(0, 120) } }
-    }
-  );
-}
-var init_nul_records = __esm({
-  "src/git/parsers/nul-records.ts"() {
+var init_branch_name = __esm({
+  "src/git/branch-name.ts"() {
     "use strict";
     init_errors();
   }
@@ -7840,6 +7960,12 @@ async function switchToBranch(repo, name2, sha) {
       }
     );
   }
+  if (existing === null && target === null)
+    assertBranchCanBeMade(
+      name2,
+      ref,
+      (await listRefs(repo, "refs/heads/")).map((r) => r.ref)
+    );
   if (existing === null && sha !== null)
     await updateRef(repo, ref, sha, null, { message: "agentgate: branch for the run" });
   await runGit(repo, ["symbolic-ref", "-m", `agentgate: switch to ${name2}`, "HEAD", ref]);
@@ -7899,6 +8025,7 @@ var init_refs = __esm({
   "src/git/refs.ts"() {
     "use strict";
     init_errors();
+    init_branch_name();
     init_ids2();
     init_for_each_ref();
     init_runner();
@@ -7969,7 +8096,7 @@ var init_ls_tree = __esm({
 });
 
 // src/git/byte-args.ts
-import { mkdtemp as mkdtemp4, rm as rm6, writeFile } from "node:fs/promises";
+import { mkdtemp as mkdtemp4, rm as rm6, writeFile as writeFile2 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
 import { join as join15 } from "node:path";
 async function withByteArgs(global, words, run) {
@@ -7977,7 +8104,7 @@ async function withByteArgs(global, words, run) {
   const dir = await mkdtemp4(join15(tmpdir4(), "agentgate-args-"));
   try {
     const file = join15(dir, "config");
-    await writeFile(file, aliasConfig(words), { mode: 384 });
+    await writeFile2(file, aliasConfig(words), { mode: 384 });
     return await run([...global, "-c", `include.path=${file}`, ALIAS]);
   } finally {
     await rm6(dir, { recursive: true, force: true });
@@ -7985,9 +8112,9 @@ async function withByteArgs(global, words, run) {
 }
 function aliasConfig(words) {
   const value = words.map((w) => `"${w.replace(/[\\"]/g, "\\$&")}"`).join(" ");
-  const quoted = value.replace(/[\\"]/g, "\\$&").replace(/\n/g, "\\n");
+  const quoted2 = value.replace(/[\\"]/g, "\\$&").replace(/\n/g, "\\n");
   return encodeBytes(`[alias]
-	${ALIAS} = "${quoted}"
+	${ALIAS} = "${quoted2}"
 `);
 }
 var ALIAS;
@@ -8596,7 +8723,24 @@ function slicePaths(paths) {
 }
 async function commitsBroughtIn(repo, commit, notFrom) {
   const res = await runGit(repo, ["rev-list", commit, "--not", ...notFrom, "--"]);
-  return res.stdout.split("\n").filter(Boolean);
+  const walked = res.stdout.split("\n").filter(Boolean);
+  await assertWalkedWhole(repo, walked, notFrom);
+  return walked;
+}
+async function assertWalkedWhole(repo, walked, notFrom) {
+  const cut2 = await shallowCommits(repo);
+  const boundaries = walked.filter((c) => cut2.has(c));
+  if (boundaries.length === 0) return;
+  const nodes = await readCommitNodes(repo, boundaries);
+  for (const c of boundaries) {
+    const hidden = nodes.get(c)?.parents.find((p) => !notFrom.includes(p));
+    if (hidden !== void 0) throw missingParent(c, hidden, BEYOND_SHALLOW_BOUNDARY);
+  }
+}
+async function shallowCommits(repo) {
+  const read = await readRegularFile(join16(await commonDir(repo.gitDir), "shallow")).catch(() => null);
+  const text2 = read !== null && "bytes" in read ? read.bytes.toString("latin1") : "";
+  return new Set(text2.split("\n").filter((l) => OBJECT_ID_PATTERN.test(l)));
 }
 async function firstParentRange(repo, from, to) {
   const res = await runGit(repo, ["rev-list", "--first-parent", "--reverse", to, "--not", from, "--"]);
@@ -8685,7 +8829,7 @@ async function isShallow(repo) {
     () => false
   );
 }
-var BEYOND_BOUNDARY, MAX_PATHSPEC_BYTES;
+var BEYOND_BOUNDARY, BEYOND_SHALLOW_BOUNDARY, MAX_PATHSPEC_BYTES;
 var init_provenance = __esm({
   "src/git/provenance.ts"() {
     "use strict";
@@ -8698,6 +8842,7 @@ var init_provenance = __esm({
     init_cat_file_batch();
     init_ls_tree();
     init_git_locks();
+    init_regular_file();
     init_path_bytes();
     init_byte_args();
     init_diff_stdin();
@@ -8705,6 +8850,7 @@ var init_provenance = __esm({
     init_blame_porcelain();
     init_runner();
     BEYOND_BOUNDARY = "is beyond this shallow clone's boundary (blame sees no parent there)";
+    BEYOND_SHALLOW_BOUNDARY = "is beyond this shallow clone's boundary (git's walk sees no parent there)";
     MAX_PATHSPEC_BYTES = 256 * 1024;
   }
 });
@@ -8759,8 +8905,8 @@ var init_message = __esm({
 });
 
 // src/fs/lock.ts
-import { readFileSync as readFileSync4 } from "node:fs";
-import { link, mkdir as mkdir3, readFile as readFile4, rename as rename3, rm as rm7, writeFile as writeFile2 } from "node:fs/promises";
+import { readFileSync as readFileSync3 } from "node:fs";
+import { link, mkdir as mkdir4, rename as rename3, rm as rm7, writeFile as writeFile3 } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname as dirname7 } from "node:path";
 async function withLock(path2, opts, fn) {
@@ -8820,8 +8966,8 @@ async function tryCreate(path2, owner) {
   );
   try {
     try {
-      await mkdir3(dirname7(path2), { recursive: true });
-      await writeFile2(temp, JSON.stringify(owner), { flag: "wx" });
+      await mkdir4(dirname7(path2), { recursive: true });
+      await writeFile3(temp, JSON.stringify(owner), { flag: "wx" });
     } catch (cause) {
       throw failed(cause);
     }
@@ -8847,7 +8993,7 @@ async function takeOver(path2, stale, owner) {
   const temp = `${path2}.${owner.token}.tmp`;
   try {
     if ((await readOwner(path2))?.token !== stale.token) return false;
-    await writeFile2(temp, JSON.stringify(owner), { flag: "wx" });
+    await writeFile3(temp, JSON.stringify(owner), { flag: "wx" });
     await rename3(temp, path2);
     return true;
   } catch (cause) {
@@ -8862,7 +9008,7 @@ async function takeOver(path2, stale, owner) {
 }
 async function readOwner(path2) {
   try {
-    const parsed = JSON.parse(await readFile4(path2, "utf8"));
+    const parsed = JSON.parse(await readRegularText(path2) ?? "");
     if (typeof parsed.pid === "number" && typeof parsed.token === "string" && typeof parsed.hostname === "string") {
       return { createdAt: "", purpose: "unknown", ...parsed };
     }
@@ -8892,7 +9038,7 @@ function processStartTime(pid) {
 }
 function processStat(pid) {
   try {
-    const stat29 = readFileSync4(`/proc/${pid}/stat`, "utf8");
+    const stat29 = readFileSync3(`/proc/${pid}/stat`, "utf8");
     const fields = stat29.slice(stat29.lastIndexOf(")") + 2).split(" ");
     const [state, startTime] = [fields[0], fields[19]];
     return state === void 0 || startTime === void 0 ? null : { state, startTime };
@@ -8925,7 +9071,7 @@ async function release(handle) {
   }
 }
 function sleep(ms) {
-  return new Promise((resolve31) => setTimeout(resolve31, ms));
+  return new Promise((resolve32) => setTimeout(resolve32, ms));
 }
 var DEFAULT_LOCK_TIMEOUT_MS, HELD;
 var init_lock = __esm({
@@ -8935,6 +9081,7 @@ var init_lock = __esm({
     init_errors();
     init_atomic();
     init_random();
+    init_regular_file();
     DEFAULT_LOCK_TIMEOUT_MS = 3e4;
     HELD = globalThis[/* @__PURE__ */ Symbol.for("agentgate.heldLocks")] ??= /* @__PURE__ */ new Set();
   }
@@ -9015,7 +9162,7 @@ var init_sweep = __esm({
 });
 
 // src/store/json-file.ts
-import { closeSync, constants as constants2, fstatSync, openSync, readFileSync as readFileSync5 } from "node:fs";
+import { closeSync as closeSync2, constants as constants2, fstatSync as fstatSync2, openSync as openSync2, readFileSync as readFileSync4 } from "node:fs";
 import { open as open3, readdir as readdir5 } from "node:fs/promises";
 import { join as join18 } from "node:path";
 function corruptFile(path2, what2, reason, cause) {
@@ -9047,17 +9194,17 @@ async function readJsonText(path2, what2) {
 function readJsonTextSync(path2, what2) {
   let fd;
   try {
-    fd = openSync(path2, READ_FLAGS);
+    fd = openSync2(path2, READ_FLAGS);
   } catch (cause) {
     return missingOrThrow(path2, what2, cause);
   }
   try {
-    assertRegular(path2, what2, fstatSync(fd));
-    return readFileSync5(fd, "utf8");
+    assertRegular(path2, what2, fstatSync2(fd));
+    return readFileSync4(fd, "utf8");
   } catch (cause) {
     throw unreadable(path2, what2, cause);
   } finally {
-    closeSync(fd);
+    closeSync2(fd);
   }
 }
 function missingOrThrow(path2, what2, cause) {
@@ -9219,7 +9366,7 @@ function setAsideBy(restarts, iteration) {
     by = restarts[count - 1];
   return by;
 }
-var RunRestart, DeletedSnapshot, RunRecord;
+var RunRestart, DeletedSnapshot, IndexSeal, RunRecord;
 var init_run = __esm({
   "types/run.ts"() {
     "use strict";
@@ -9242,6 +9389,16 @@ var init_run = __esm({
         at: IsoDate
       })
     );
+    IndexSeal = deferred(
+      () => strictObject({
+        /** sha256 of the index's bytes (with a split index's shared files), or `absent`, or the special file's kind. */
+        digest: string2().check(_minLength(1), _maxLength(64)),
+        /** The index file's mtime, in whole seconds since the epoch. */
+        writtenAt: int().check(_nonnegative()),
+        /** The commit whose tree the index then held. */
+        commit: Sha
+      })
+    );
     RunRecord = deferred(
       () => object({
         runId: SafeId,
@@ -9259,7 +9416,9 @@ var init_run = __esm({
         /** Snapshots deleted from the run, oldest first; absent when there were none. */
         deletedSnapshots: optional(array(DeletedSnapshot)),
         /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
-        recordedWorkspace: optional(string2().check(_minLength(1)))
+        recordedWorkspace: optional(string2().check(_minLength(1))),
+        /** The git index as this run's last `before` or `after` left it (src/git/index-seal.ts). */
+        indexSeal: optional(IndexSeal)
       })
     );
   }
@@ -9384,7 +9543,7 @@ var init_run_records = __esm({
        * built on them) are dropped first, void: a new restart replaces them, and so does a plain before
        * on the last iteration's work (else they would set aside iterations the line still holds).
        */
-      async recordBefore(runId, workspace, before2, restart = null, unusedAfter = restart?.lastIteration ?? null) {
+      async recordBefore(runId, workspace, before2, restart = null, unusedAfter = restart?.lastIteration ?? null, indexSeal) {
         assertSafeId(runId, "run id");
         const parsed = BeforeState.safeParse(before2);
         if (!parsed.success)
@@ -9403,7 +9562,8 @@ var init_run_records = __esm({
             ...current,
             before: parsed.data,
             beforeUsedBy: null,
-            ...restarts.length > 0 ? { restarts } : {}
+            ...restarts.length > 0 ? { restarts } : {},
+            ...indexSeal === void 0 ? {} : { indexSeal }
           };
         });
       }
@@ -9414,7 +9574,7 @@ var init_run_records = __esm({
        * are found from the end, so the usual append reads one snapshot file; ids whose files cannot be
        * read keep their place.
        */
-      async link(runId, workspace, snapshotId, iteration, iterationOf, usesBefore = false) {
+      async link(runId, workspace, snapshotId, iteration, iterationOf, usesBefore = false, indexSeal) {
         assertSafeId(runId, "run id");
         assertSafeId(snapshotId, "snapshot id");
         if (!Number.isInteger(iteration) || iteration < 0)
@@ -9433,7 +9593,7 @@ var init_run_records = __esm({
             at -= 1;
           }
           ids.splice(at, 0, snapshotId);
-          return { ...current, snapshotIds: ids, ...used };
+          return { ...current, snapshotIds: ids, ...used, ...indexSeal === void 0 ? {} : { indexSeal } };
         });
       }
       /**
@@ -9463,7 +9623,7 @@ var init_run_records = __esm({
 
 // src/store/snapshot-store.ts
 import { rm as rm9, stat as stat7 } from "node:fs/promises";
-import { basename as basename4, join as join20, resolve as resolve7 } from "node:path";
+import { basename as basename4, join as join20, resolve as resolve8 } from "node:path";
 function byRunThenIteration(a, b) {
   return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 }
@@ -9507,7 +9667,7 @@ var init_snapshot_store = __esm({
       /** layout(home).snapshots, once: `scan` names hundreds of files. */
       snapshotsDir;
       constructor(home, options2 = {}) {
-        this.home = resolve7(checkDirArgument(home, "home"));
+        this.home = resolve8(checkDirArgument(home, "home"));
         checkStoreOptions(options2, "options");
         this.lockTimeoutMs = options2.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
         this.runs = new RunRecords(this.home, this.lockTimeoutMs);
@@ -9584,7 +9744,7 @@ var init_snapshot_store = __esm({
         const dir = layout(this.home).snapshots;
         const ids = await listJsonNames(dir);
         for (let i = 0; i < ids.length; i += SCAN_SLICE) {
-          if (i > 0) await new Promise((resolve31) => setImmediate(resolve31));
+          if (i > 0) await new Promise((resolve32) => setImmediate(resolve32));
           for (const id2 of ids.slice(i, i + SCAN_SLICE)) {
             try {
               const text2 = readJsonTextSync(this.snapshotPath(id2), "snapshot");
@@ -9724,18 +9884,18 @@ var init_snapshot_store = __esm({
       }
       /**
        * Creates the run's record if needed (with `workspace`) and sets its latest before state (and a
-       * declared restart). See RunRecords.recordBefore for `unusedAfter`.
+       * declared restart). See RunRecords.recordBefore for `unusedAfter`; `indexSeal`: RunRecord's.
        */
-      async recordBefore(runId, workspace, before2, restart = null, unusedAfter = restart?.lastIteration ?? null) {
-        return this.runs.recordBefore(runId, workspace, before2, restart, unusedAfter);
+      async recordBefore(runId, workspace, before2, restart = null, unusedAfter = restart?.lastIteration ?? null, indexSeal) {
+        return this.runs.recordBefore(runId, workspace, before2, restart, unusedAfter, indexSeal);
       }
       /**
        * Links a stored snapshot into its run (creating the record with `workspace` if needed), ordered
        * by iteration. Idempotent; a re-captured iteration keeps both snapshots, the newer after the older.
        * The store never creates a dangling link: SNAPSHOT_NOT_FOUND unless the snapshot is saved first,
-       * INVALID_ARGUMENT when it names another run or iteration.
+       * INVALID_ARGUMENT when it names another run or iteration. `indexSeal`: RunRecord's, kept with it.
        */
-      async linkSnapshot(runId, workspace, snapshotId, iteration, usesBefore = false) {
+      async linkSnapshot(runId, workspace, snapshotId, iteration, usesBefore = false, indexSeal) {
         assertSafeId(runId, "run id");
         const snapshot = await this.load(snapshotId);
         if (snapshot === null)
@@ -9757,7 +9917,7 @@ var init_snapshot_store = __esm({
             return null;
           }
         };
-        return this.runs.link(runId, workspace, snapshotId, iteration, iterationOf, usesBefore);
+        return this.runs.link(runId, workspace, snapshotId, iteration, iterationOf, usesBefore, indexSeal);
       }
       /**
        * Removes the temp files a killed writer left in the store (its atomic writes' `.<name>.<pid>.<hex>.tmp`):
@@ -9767,20 +9927,6 @@ var init_snapshot_store = __esm({
         const dirs = layout(this.home);
         const swept = await Promise.all([dirs.snapshots, dirs.runs].map((dir) => sweepTempFiles(dir)));
         return swept.flat();
-      }
-      /**
-       * Links the stored snapshots of this run's iteration (taken in `workspace`) that the run does not
-       * link: what a process killed between saving a snapshot and linking it leaves behind. Scans the
-       * whole store, so it is for recovery only. Returns the ids it linked.
-       */
-      async linkUnlinked(runId, workspace, iteration) {
-        const linked = new Set((await this.loadRun(runId))?.snapshotIds ?? []);
-        const { snapshots } = await this.list();
-        const unlinked2 = snapshots.filter(
-          (s) => s.runId === runId && s.iteration === iteration && s.workspace === workspace && !linked.has(s.id)
-        );
-        for (const s of unlinked2) await this.linkSnapshot(runId, workspace, s.id, iteration);
-        return unlinked2.map((s) => s.id);
       }
       /**
        * Snapshots whose id starts with `prefix`, or whose after SHA does (hexadecimal, at least 4
@@ -10169,14 +10315,14 @@ function blobClaim(node, f, r, brought, names2 = [f.file.entry.path]) {
   return best;
 }
 async function patchIdClaims(repo, links, replays, paths, brought) {
-  const open12 = links.flatMap(
+  const open14 = links.flatMap(
     (l) => l.files.flatMap(
       (f) => replays.filter((r) => !f.claims.some((c) => c.runId === r.chain.runId)).map((r) => ({ l, f, r }))
     )
   );
-  if (open12.length === 0) return;
+  if (open14.length === 0) return;
   const pairs = /* @__PURE__ */ new Map();
-  for (const { r } of open12) {
+  for (const { r } of open14) {
     const first = r.chain.iterations[0];
     const starts = [first.wip?.base.tree ?? first.before.tree, ...first.wip ? [first.wip.commit.tree] : []];
     for (const it of r.chain.iterations)
@@ -10188,7 +10334,7 @@ async function patchIdClaims(repo, links, replays, paths, brought) {
   const runIds = diffs.flatMap(
     (d, i) => d.files.map((file) => ({ it: list5[i].it, file, id: changeId(file) }))
   );
-  for (const { l, f, r } of open12) {
+  for (const { l, f, r } of open14) {
     const id2 = changeId(f.file);
     if (id2 === null) continue;
     const match = runIds.filter(
@@ -10210,31 +10356,32 @@ async function patchIdClaims(repo, links, replays, paths, brought) {
     if (explains(claim2)) f.claims.push(claim2);
   }
 }
-async function lineClaims(repo, links, replays, paths) {
-  const open12 = [];
+async function lineClaims(repo, links, replays, paths, aliases = /* @__PURE__ */ new Map()) {
+  const open14 = [];
   for (const l of links)
     for (const f of l.files) {
       if (f.added.length === 0) continue;
-      const names2 = [f.file.entry.path, ...f.file.entry.oldPath === null ? [] : [f.file.entry.oldPath]];
+      const own2 = [f.file.entry.path, ...f.file.entry.oldPath === null ? [] : [f.file.entry.oldPath]];
       for (const r of replays) {
         if (f.claims.some((c) => c.runId === r.chain.runId)) continue;
+        const names2 = [...own2, ...aliases.get(r.chain.runId)?.get(f.file.entry.path) ?? []];
         for (const name2 of names2) {
           const v = versions(r, name2).find((x) => x.state.blob !== null);
           if (v === void 0) continue;
-          if (v.state.origins.some((o) => o !== null)) open12.push({ l, f, r, v, name: name2 });
+          if (v.state.origins.some((o) => o !== null)) open14.push({ l, f, r, v, name: name2 });
           break;
         }
       }
     }
-  if (open12.length === 0) return;
+  if (open14.length === 0) return;
   const pairs = /* @__PURE__ */ new Map();
-  for (const o of open12)
+  for (const o of open14)
     pairs.set(`${o.v.commit.tree} ${o.l.node.tree}`, { from: o.v.commit.tree, to: o.l.node.tree });
-  const asked = open12.flatMap((o) => [o.f.file.entry.path, o.name]);
+  const asked = open14.flatMap((o) => [o.f.file.entry.path, o.name]);
   const openPaths = [...new Set(asked)].filter((p) => paths.includes(p));
   const diffs = await diffTreePairs(repo, [...pairs.values()], openPaths);
   const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
-  for (const { l, f, r, v, name: name2 } of open12) {
+  for (const { l, f, r, v, name: name2 } of open14) {
     const path2 = f.file.entry.path;
     const change = (byPair.get(`${v.commit.tree} ${l.node.tree}`) ?? []).find(
       (x) => x.entry.path === path2 && (x.entry.oldPath ?? path2) === name2
@@ -10372,12 +10519,17 @@ function unnamed(files, chains) {
     )
   );
 }
-async function runBlobs(repo, chains, also = []) {
+async function runBlobs(repo, chains, also = [], starts = false) {
   const asked = /* @__PURE__ */ new Map();
   for (const c of chains)
     for (const it of c.iterations)
-      for (const f of it.snapshot.files)
-        if (f.status !== "deleted") asked.set(`${it.after.tree}:${f.path}`, { runId: c.runId, path: f.path });
+      for (const f of it.snapshot.files) {
+        if (f.status !== "deleted")
+          asked.set(`${it.after.tree}:${f.path}`, { runId: c.runId, path: f.path, start: false });
+        const from = f.oldPath ?? f.path;
+        if (starts && f.status !== "added" && !asked.has(`${it.before.tree}:${from}`))
+          asked.set(`${it.before.tree}:${from}`, { runId: c.runId, path: from, start: true });
+      }
   const names2 = [...asked.keys()];
   const found = await catFile(repo, "check", [...names2, ...also]);
   const blob = (i) => {
@@ -10411,22 +10563,31 @@ async function aliasedBlamed(repo, versions2, chains) {
     chains: chains.filter((c) => runs3.has(c.runId))
   };
 }
-async function blobAliases(repo, files, chains) {
+async function blobAliases(repo, files, chains, moved = /* @__PURE__ */ new Map()) {
   const out = /* @__PURE__ */ new Map();
   const orphans = unnamed(files, chains);
   if (orphans.length === 0 || chains.length === 0) return out;
   const byBlob = /* @__PURE__ */ new Map();
-  for (const v of (await runBlobs(repo, chains)).versions)
+  for (const v of (await runBlobs(repo, chains, [], true)).versions)
     byBlob.set(v.blob, [...byBlob.get(v.blob) ?? [], v]);
-  for (const f of orphans)
-    for (const v of byBlob.get(f.entry.dstId) ?? []) {
-      const run = out.get(v.runId) ?? /* @__PURE__ */ new Map();
-      const names2 = run.get(f.entry.path) ?? [];
-      if (!names2.includes(v.path)) names2.push(v.path);
-      run.set(f.entry.path, names2);
-      out.set(v.runId, run);
+  for (const f of orphans) {
+    const found = [
+      ...(byBlob.get(f.entry.dstId) ?? []).filter((v) => !v.start),
+      ...isNullId(f.entry.srcId) ? [] : (byBlob.get(f.entry.srcId) ?? []).filter((v) => v.start)
+    ];
+    for (const v of found) {
+      addAlias(out, v.runId, f.entry.path, v.path);
+      if (v.start) addAlias(moved, v.runId, f.entry.path, v.path);
     }
+  }
   return out;
+}
+function addAlias(to, runId, path2, name2) {
+  const run = to.get(runId) ?? /* @__PURE__ */ new Map();
+  const names2 = run.get(path2) ?? [];
+  if (!names2.includes(name2)) names2.push(name2);
+  run.set(path2, names2);
+  to.set(runId, run);
 }
 var init_aliases = __esm({
   "src/provenance/aliases.ts"() {
@@ -10443,12 +10604,14 @@ async function linkCommits(repo, nodes, chains, only, known2 = /* @__PURE__ */ n
   let own2;
   let started;
   let aliases;
+  const moved = /* @__PURE__ */ new Map();
   if (only === void 0) {
     own2 = await diffTreePairs(repo, ownPairs, null, CONTEXT);
     aliases = await blobAliases(
       repo,
       own2.flatMap((d) => d.files),
-      chains
+      chains,
+      moved
     );
     const wanted = own2.flatMap(
       (d) => d.files.flatMap((f) => [f.entry.path, f.entry.oldPath ?? f.entry.path])
@@ -10461,7 +10624,7 @@ async function linkCommits(repo, nodes, chains, only, known2 = /* @__PURE__ */ n
     const kept = own2.flatMap(
       (d, i) => d.files.filter((f) => only.keep(nodes[i]?.commit, f.entry.path))
     );
-    aliases = await blobAliases(repo, kept, chains);
+    aliases = await blobAliases(repo, kept, chains, moved);
     if (aliases.size > 0) started = withAliased(repo, started, chains, aliases);
   }
   const files = nodes.map(
@@ -10486,7 +10649,7 @@ async function linkCommits(repo, nodes, chains, only, known2 = /* @__PURE__ */ n
         if (claim2 !== null) f.claims.push(claim2);
       }
   await patchIdClaims(repo, links, replays, paths, brought);
-  await lineClaims(repo, links, replays, paths);
+  await lineClaims(repo, links, replays, paths, moved);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
   for (const link3 of links) {
     const had = brought.get(link3.node.commit);
@@ -10756,7 +10919,7 @@ var init_gate_rules = __esm({
 
 // src/store/gate-store.ts
 import { readdir as readdir6 } from "node:fs/promises";
-import { join as join21, resolve as resolve8 } from "node:path";
+import { join as join21, resolve as resolve9 } from "node:path";
 function validate2(value) {
   const parsed = GateResult.safeParse(value);
   if (!parsed.success) {
@@ -10788,7 +10951,7 @@ var init_gate_store = __esm({
       home;
       lockTimeoutMs;
       constructor(home, options2 = {}) {
-        this.home = resolve8(checkDirArgument(home, "home"));
+        this.home = resolve9(checkDirArgument(home, "home"));
         checkStoreOptions(options2, "options");
         this.lockTimeoutMs = options2.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
       }
@@ -10905,7 +11068,7 @@ __export(anchor_store_exports, {
   AnchorStore: () => AnchorStore
 });
 import { readdir as readdir7 } from "node:fs/promises";
-import { join as join22, resolve as resolve9 } from "node:path";
+import { join as join22, resolve as resolve10 } from "node:path";
 var ANCHOR_FILE, AnchorStore;
 var init_anchor_store = __esm({
   "src/provenance/anchor-store.ts"() {
@@ -10914,6 +11077,7 @@ var init_anchor_store = __esm({
     init_ids();
     init_errors();
     init_arguments();
+    init_library();
     init_atomic();
     init_json_file();
     init_paths();
@@ -10921,9 +11085,10 @@ var init_anchor_store = __esm({
     AnchorStore = class {
       dir;
       constructor(home) {
-        this.dir = layout(resolve9(checkDirArgument(home, "home"))).anchors;
+        this.dir = layout(resolve10(checkDirArgument(home, "home"))).anchors;
       }
       path(commit) {
+        if (typeof commit !== "string") checkArgument(TextArg, commit, "commit");
         if (!OBJECT_ID_PATTERN.test(commit))
           throw new InvalidArgumentError(`${JSON.stringify(commit.slice(0, 80))} is not a full commit id`, {
             details: { commit: commit.slice(0, 200) }
@@ -10931,7 +11096,7 @@ var init_anchor_store = __esm({
         return join22(this.dir, `${commit}.json`);
       }
       async save(anchor3) {
-        const file = this.path(anchor3.commit);
+        const file = this.path(checkArgument(Anchor, anchor3, "anchor").commit);
         await writeJsonAtomic(file, Anchor.parse(anchor3));
         return file;
       }
@@ -11502,7 +11667,7 @@ var init_memory = __esm({
 
 // src/git/unified-diff.ts
 import { createHash as createHash3 } from "node:crypto";
-import { resolve as resolve10 } from "node:path";
+import { resolve as resolve11 } from "node:path";
 async function unifiedDiff(repo, from, to) {
   const trees = await resolveDiffTrees(repo, from, to);
   const out = await patchOf(repo, trees, (git, args) => runGitBuffer(git, args));
@@ -11516,7 +11681,7 @@ async function writeUnifiedDiffToFile(repo, from, to, file) {
   return writeTreeDiffToFile(repo, await resolveDiffTrees(repo, from, to), file);
 }
 async function writeTreeDiffToFile(repo, trees, file, limit = {}) {
-  const path2 = resolve10(file);
+  const path2 = resolve11(file);
   const bytes = await replaceFileAtomic(
     path2,
     (temp) => patchOf(repo, trees, (git, args) => runGitToFile(git, args, temp, limit))
@@ -11556,7 +11721,7 @@ async function treeDiffSize(repo, trees, maxBytes) {
   return seen;
 }
 function patchOf(repo, trees, run) {
-  return withObjectsOnly(repo, (git) => run(git, [...PATCH_ARGS, trees.from, trees.to]));
+  return withObjectsOnly(repo, trees.to, (git) => run(git, [...PATCH_ARGS, trees.from, trees.to]));
 }
 var PATCH_ARGS;
 var init_unified_diff = __esm({
@@ -11722,7 +11887,7 @@ var init_attest_subjects = __esm({
 
 // src/gates/attest.ts
 import { readFile as readFile5, stat as stat8 } from "node:fs/promises";
-import { resolve as resolve11 } from "node:path";
+import { resolve as resolve12 } from "node:path";
 function attestSources(snapshotter) {
   return {
     snapshotter,
@@ -11748,11 +11913,13 @@ async function buildStatement(src, runId, opts = {}) {
   const snapshots = all.filter(
     (s) => opts.iteration === void 0 ? !skipped.has(s.iteration) : s.iteration === opts.iteration
   );
-  if (snapshots.length === 0)
+  if (snapshots.length === 0) {
+    const setAside2 = [...skipped];
     throw new SnapshotNotFoundError(
-      `run ${runId} has no iteration ${opts.iteration ?? ""} recorded here; "list --run ${runId}" shows its iterations`,
-      { details: { runId, iteration: opts.iteration ?? null } }
+      setAside2.length > 0 ? `every iteration of run ${runId} (${setAside2.join(", ")}) was set aside by a restart: capture one after it, or attest one with --iteration N` : `run ${runId} has no iteration recorded here; "list --run ${runId}" shows its iterations`,
+      { details: { runId, iteration: opts.iteration ?? null, setAside: setAside2 } }
     );
+  }
   const subject = [];
   for (const s of snapshots) {
     const patch4 = await patchSubject(s);
@@ -11792,7 +11959,7 @@ async function setAsideOf(src, runId, snapshots) {
 }
 async function writeStatement(src, runId, file, opts = {}) {
   const statement = await buildStatement(src, runId, opts);
-  const path2 = resolve11(opts.cwd ?? process.cwd(), file);
+  const path2 = resolve12(opts.cwd ?? process.cwd(), file);
   await writeOutputData(path2, `${JSON.stringify(statement, null, 2)}
 `);
   return { file: path2, subjects: statement.subject.length, warnings: urlWarnings(opts.env) };
@@ -11813,7 +11980,7 @@ async function patchSubject(s) {
   return { name: name2, digest: { sha256: s.patchSha256 } };
 }
 async function verifyStatement(src, file, cwd = process.cwd(), link3) {
-  const path2 = resolve11(cwd, file);
+  const path2 = resolve12(cwd, file);
   const read = await readStatement(path2);
   const commit = "checks" in read ? null : commitOf(read.statement);
   const { runId, checks } = "checks" in read ? { runId: null, checks: read.checks } : commit !== null ? await commitChecks(src, read.statement, commit, link3) : await runChecks(src, read.statement);
@@ -11972,7 +12139,7 @@ __export(attest_commit_exports, {
   gatedIterations: () => gatedIterations,
   writeCommitStatement: () => writeCommitStatement
 });
-import { resolve as resolve12 } from "node:path";
+import { resolve as resolve13 } from "node:path";
 async function writeCommitStatement(src, repo, rev, file, opts = {}) {
   checkSources(src, repo);
   checkArgument(TextArg, rev, "rev");
@@ -11991,7 +12158,7 @@ async function writeCommitStatement(src, repo, rev, file, opts = {}) {
     ...opts.env === void 0 ? {} : { env: opts.env }
   });
   statement.subject = [{ name: `commit/${commit}`, digest: { gitCommit: commit } }];
-  const path2 = resolve12(opts.cwd ?? process.cwd(), file);
+  const path2 = resolve13(opts.cwd ?? process.cwd(), file);
   await writeOutputData(path2, `${JSON.stringify(statement, null, 2)}
 `);
   const warnings = urlWarnings(opts.env);
@@ -12136,12 +12303,12 @@ async function unnamedFile(src, repo, lines, rest, hidden, nodes, runIds) {
     nodes,
     async () => (await load()).chains
   );
-  const open12 = new Set(rest.filter((c) => !cut2.has(c)));
-  if (open12.size === 0) return { chains: [], commits: [] };
+  const open14 = new Set(rest.filter((c) => !cut2.has(c)));
+  if (open14.size === 0) return { chains: [], commits: [] };
   const { chains, nodes: theirs } = await load();
   for (const [commit, node] of theirs) if (!nodes.has(commit)) nodes.set(commit, node);
   const versions2 = new Map(
-    lines.filter((l) => open12.has(l.commit)).map((l) => [`${l.commit}\0${l.filename}`, { commit: l.commit, path: l.filename }])
+    lines.filter((l) => open14.has(l.commit)).map((l) => [`${l.commit}\0${l.filename}`, { commit: l.commit, path: l.filename }])
   );
   return aliasedBlamed(repo, [...versions2.values()], chains);
 }
@@ -12392,7 +12559,7 @@ function batches() {
             buffer = [];
             yield out;
           } else if (ended) return;
-          else await new Promise((resolve31) => wake = resolve31);
+          else await new Promise((resolve32) => wake = resolve32);
         }
       }
     }
@@ -12600,12 +12767,12 @@ var init_verify_anchor = __esm({
 });
 
 // src/cli/version.ts
-import { readFileSync as readFileSync6 } from "node:fs";
+import { readFileSync as readFileSync5 } from "node:fs";
 function packageVersion() {
   if (typeof AGENTGATE_VERSION === "string") return AGENTGATE_VERSION;
   for (const up of ["../../../package.json", "../../package.json"]) {
     try {
-      const pkg = JSON.parse(readFileSync6(new URL(up, import.meta.url), "utf8"));
+      const pkg = JSON.parse(readFileSync5(new URL(up, import.meta.url), "utf8"));
       if (pkg.name === "agentgate-snapshotter" && typeof pkg.version === "string") return pkg.version;
     } catch {
     }
@@ -13621,7 +13788,7 @@ var init_verify_store = __esm({
 });
 
 // src/git/nested-repos.ts
-import { appendFile as appendFile2, lstat as lstat9, mkdir as mkdir4 } from "node:fs/promises";
+import { appendFile as appendFile2, lstat as lstat9, mkdir as mkdir5 } from "node:fs/promises";
 import { join as join26 } from "node:path";
 async function excludeNestedRepositories(repo) {
   const listed = decodeBytes(
@@ -13635,7 +13802,7 @@ async function excludeNestedRepositories(repo) {
   const lines = found.filter((p) => !p.includes("\n")).map((p) => `${ignorePattern(p)}
 `);
   const unwritable = found.filter((p) => p.includes("\n")).map((p) => `${p}\0`);
-  if (lines.length > 0 || unwritable.length > 0) await mkdir4(join26(repo.gitDir, "info"), { recursive: true });
+  if (lines.length > 0 || unwritable.length > 0) await mkdir5(join26(repo.gitDir, "info"), { recursive: true });
   if (lines.length > 0) {
     const heading = "\n# nested repositories, left out by agentgate-snapshot before --init\n";
     await appendFile2(join26(repo.gitDir, "info", "exclude"), encodeBytes(heading + lines.join("")));
@@ -13868,10 +14035,30 @@ async function getRepoState(repo, ignore = [], untracked = "normal") {
     branch,
     sha: report4.oid,
     isDirty: entries2.some((e) => e.kind !== "ignored"),
-    partlyStaged: entries2.some((e) => (e.kind === "ordinary" || e.kind === "renamed") && !e.xy.includes(".")),
+    partlyStaged: await partlyStaged(repo.topLevel, entries2),
     unmergedPaths: report4.entries.filter((e) => e.kind === "unmerged").map((e) => e.path),
     operation
   };
+}
+async function partlyStaged(topLevel, entries2) {
+  if (entries2.some((e) => (e.kind === "ordinary" || e.kind === "renamed") && !e.xy.includes(".")))
+    return true;
+  const untracked = entries2.flatMap((e) => e.kind === "untracked" ? [e.path] : []);
+  if (untracked.length === 0) return false;
+  const deleted = entries2.flatMap(
+    (e) => e.kind === "ordinary" && e.xy[0] === "D" ? [e.path] : e.kind === "renamed" && e.xy[0] === "R" ? [e.origPath] : []
+  );
+  if (deleted.some((path2) => untracked.includes(path2))) return true;
+  const under = deleted.filter((path2) => untracked.some((u) => u.endsWith("/") && path2.startsWith(u)));
+  const found = await Promise.all(
+    under.map(
+      (path2) => lstat10(fsPath(join27(topLevel, path2))).then(
+        (st) => !st.isDirectory(),
+        () => false
+      )
+    )
+  );
+  return found.includes(true);
 }
 async function getRepoHead(repo) {
   const [head, unmerged, operation] = await Promise.all([
@@ -13954,8 +14141,8 @@ async function oneSubmodule(repo, path2, untracked) {
     uncompared: beyond.uncompared.map((e) => ({ ...e, path: `${path2}/${e.path}` }))
   };
 }
-async function beyondStatus(repo, untracked) {
-  const index = await readIndexEntries(repo);
+async function beyondStatus(repo, untracked, read) {
+  const index = read ?? await readIndexEntries(repo);
   const [marked, inside] = await Promise.all([
     listUncompared(repo, index),
     submoduleChanges(repo, untracked, index)
@@ -16235,21 +16422,22 @@ var init_junit = __esm({
       }
     };
     MAX_PENDING = 4 * MAX_MESSAGE;
-    BUFFERS = ["text", "name", "entity"];
+    BUFFERS = ["text", "name", "entity", "piTarget"];
   }
 });
 
 // src/gates/junit-files.ts
-import { createReadStream } from "node:fs";
-import { stat as stat11 } from "node:fs/promises";
-import { resolve as resolve13 } from "node:path";
+import { constants as constants4 } from "node:fs";
+import { open as open6, stat as stat11 } from "node:fs/promises";
+import { resolve as resolve14 } from "node:path";
+import { TextDecoder as TextDecoder2 } from "node:util";
 function versionOf(info) {
   return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
 }
 async function reportVersions(files, cwd) {
   const out = /* @__PURE__ */ new Map();
   for (const file of files) {
-    const path2 = resolve13(cwd, file);
+    const path2 = resolve14(cwd, file);
     const info = await stat11(path2, { bigint: true }).catch(() => null);
     if (info?.isFile() === true) out.set(path2, versionOf(info));
   }
@@ -16261,34 +16449,60 @@ async function readJunitFiles(files, cwd, notBefore, earlier = /* @__PURE__ */ n
   const read = /* @__PURE__ */ new Set();
   for (const file of files) {
     const shown = JSON.stringify(file);
-    const path2 = resolve13(cwd, file);
-    const info = await stat11(path2, { bigint: true }).catch((e) => e);
-    if (info instanceof Error) {
+    const path2 = resolve14(cwd, file);
+    const handle = await open6(path2, constants4.O_RDONLY | constants4.O_NONBLOCK | constants4.O_NOCTTY).catch(
+      (e) => e
+    );
+    if (handle instanceof Error) {
       return {
-        problem: info.code === "ENOENT" ? `${shown} was not written` : `${shown} cannot be read (${info.code ?? info.message})`
+        problem: handle.code === "ENOENT" ? `${shown} was not written` : `${shown} cannot be read (${handle.code ?? handle.message})`
       };
     }
-    if (!info.isFile()) return { problem: `${shown} is not a file` };
-    const stale = notBefore !== null && Number(info.mtimeMs) < notBefore - MTIME_SLACK_MS || earlier.get(path2) === versionOf(info);
-    if (stale) return { problem: `${shown} is older than this run (left by an earlier one?)` };
-    const identity = `${info.dev}:${info.ino}`;
-    if (read.has(identity)) continue;
-    read.add(identity);
-    if (info.size > MAX_JUNIT_BYTES)
-      return { problem: `${shown} is ${info.size} bytes, more than ${MAX_JUNIT_BYTES}` };
-    const counter = new JunitCounter2();
     try {
-      for await (const chunk of createReadStream(path2, { encoding: "utf8", highWaterMark: 1 << 16 }))
-        counter.write(chunk);
+      const info = await handle.stat({ bigint: true });
+      if (!info.isFile()) return { problem: `${shown} is not a file` };
+      const stale = notBefore !== null && Number(info.mtimeMs) < notBefore - MTIME_SLACK_MS || earlier.get(path2) === versionOf(info);
+      if (stale) return { problem: `${shown} is older than this run (left by an earlier one?)` };
+      const identity = `${info.dev}:${info.ino}`;
+      if (read.has(identity)) continue;
+      read.add(identity);
+      if (info.size > MAX_JUNIT_BYTES)
+        return { problem: `${shown} is ${info.size} bytes, more than ${MAX_JUNIT_BYTES}` };
+      const counter = new JunitCounter2();
+      let decoder = null;
+      const chunks = info.size === 0n ? [] : handle.createReadStream({ highWaterMark: 1 << 16, end: Number(info.size) - 1, autoClose: false });
+      for await (const chunk of chunks) {
+        decoder ??= new TextDecoder2(xmlEncoding(chunk));
+        counter.write(decoder.decode(chunk, { stream: true }));
+      }
+      counter.write(decoder?.decode() ?? "");
       counts = addCounts2(counts, counter.end());
     } catch (error2) {
       if (error2 instanceof JunitParseError2) return { problem: `${shown}: ${error2.message}` };
       const code2 = error2.code;
       if (code2 !== void 0) return { problem: `${shown} cannot be read (${code2})` };
       throw error2;
+    } finally {
+      await handle.close();
     }
   }
   return { counts };
+}
+function xmlEncoding(head) {
+  if (head[0] === 254 && head[1] === 255) return "utf-16be";
+  if (head[0] === 255 && head[1] === 254) return "utf-16le";
+  if (head[0] === 0 && head[1] === 60 && head[2] === 0 && head[3] === 63) return "utf-16be";
+  if (head[0] === 60 && head[1] === 0 && head[2] === 63 && head[3] === 0) return "utf-16le";
+  if (head[0] === 239 && head[1] === 187 && head[2] === 191) return "utf-8";
+  const declared = /^<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]*)["']/.exec(
+    head.subarray(0, 1024).toString("latin1")
+  )?.[1];
+  if (declared === void 0 || /^utf-?16/i.test(declared)) return "utf-8";
+  try {
+    return new TextDecoder2(declared).encoding;
+  } catch {
+    return "utf-8";
+  }
 }
 var MAX_JUNIT_BYTES, MTIME_SLACK_MS;
 var init_junit_files = __esm({
@@ -16301,13 +16515,13 @@ var init_junit_files = __esm({
 
 // src/gates/log.ts
 import { createHash as createHash5 } from "node:crypto";
-import { createReadStream as createReadStream2, createWriteStream as createWriteStream2 } from "node:fs";
-import { lstat as lstat11, mkdir as mkdir5, open as open6, rename as rename4, rm as rm11, stat as stat12 } from "node:fs/promises";
+import { createReadStream, createWriteStream as createWriteStream2 } from "node:fs";
+import { lstat as lstat11, mkdir as mkdir6, open as open7, rename as rename4, rm as rm11, stat as stat12 } from "node:fs/promises";
 import { dirname as dirname10, join as join29 } from "node:path";
 import { Transform as Transform2 } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
 async function openLogSink(dir, name2) {
-  await mkdir5(dir, { recursive: true });
+  await mkdir6(dir, { recursive: true });
   await sweepTempFiles(dir);
   const temp = join29(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
   const hash2 = createHash5("sha256");
@@ -16337,7 +16551,7 @@ async function openLogSink(dir, name2) {
       await rm11(temp, { force: true });
     },
     async moveTo(path2) {
-      await mkdir5(dirname10(path2), { recursive: true });
+      await mkdir6(dirname10(path2), { recursive: true });
       if (await lstat11(path2).then(
         () => true,
         () => false
@@ -16353,20 +16567,20 @@ async function openLogSink(dir, name2) {
   };
 }
 async function copyIntoSink(file, sink) {
-  await pipeline2(createReadStream2(file), sink.stream, { end: false });
+  await pipeline2(createReadStream(file), sink.stream, { end: false });
   return sink.finish();
 }
 async function digestFile(path2) {
   const hash2 = createHash5("sha256");
   let bytes = 0;
-  for await (const chunk of createReadStream2(path2)) {
+  for await (const chunk of createReadStream(path2)) {
     hash2.update(chunk);
     bytes += chunk.length;
   }
   return { sha256: hash2.digest("hex"), bytes };
 }
 async function syncFile(path2) {
-  const handle = await open6(path2, "r+");
+  const handle = await open7(path2, "r+");
   try {
     await handle.sync();
   } finally {
@@ -16544,6 +16758,197 @@ var init_record = __esm({
   }
 });
 
+// src/git/converted-files.ts
+import { createHash as createHash6 } from "node:crypto";
+import { constants as constants5 } from "node:fs";
+import { mkdir as mkdir7, mkdtemp as mkdtemp6, open as open8, rm as rm12 } from "node:fs/promises";
+import { tmpdir as tmpdir6 } from "node:os";
+import { join as join30 } from "node:path";
+async function convertedChanges(repo, tree, index) {
+  const files = index.filter((e) => e.tag === "H" && (e.mode === "100644" || e.mode === "100755"));
+  if (files.length === 0) return [];
+  const [autocrlf, converting] = await Promise.all([
+    runGit(repo, ["config", "--get", "core.autocrlf"], { okExitCodes: [1] }),
+    convertedPaths(repo, files)
+  ]);
+  const everyFile = autocrlf.exitCode === 0 && !/^(false|no|off|0|)$/i.test(autocrlf.stdout.trim());
+  const converted = files.filter((f) => everyFile || converting.has(f.path));
+  const sizes = await batchCheck(
+    repo,
+    converted.map((f) => f.oid)
+  );
+  const candidates = converted.map((f, i) => {
+    const found = sizes[i];
+    return {
+      ...f,
+      size: found?.found === true ? found.size : -1,
+      sizeTells: converting.get(f.path) !== "reencoded"
+    };
+  });
+  const raw = await hashAll(candidates.map((f) => ({ ...f, path: join30(repo.topLevel, f.path) })));
+  const notBlob = candidates.flatMap((f, i) => {
+    const id2 = raw[i];
+    return id2 === null || id2 === void 0 || id2 === f.oid ? [] : [{ ...f, raw: id2 }];
+  });
+  if (notBlob.length === 0) return [];
+  const written = await checkedOut(repo, tree, notBlob);
+  return notBlob.filter((f, i) => written[i] !== f.raw).map((f) => f.path);
+}
+async function checkedOut(repo, tree, files) {
+  const dir = await mkdtemp6(join30(tmpdir6(), "agentgate-checkout-"));
+  try {
+    const work = join30(dir, "tree");
+    await mkdir7(work);
+    const opts = { ...repo, cwd: work, workTree: work, indexFile: join30(dir, "index") };
+    await runGit(opts, ["read-tree", tree]);
+    await runGit(opts, ["checkout-index", "--force", "-z", "--stdin"], {
+      input: Buffer.concat(files.map((f) => Buffer.concat([encodeBytes(f.path), Buffer.from([0])])))
+    });
+    return await hashAll(files.map((f) => ({ path: join30(work, f.path), oid: f.oid })));
+  } finally {
+    await rm12(dir, { recursive: true, force: true });
+  }
+}
+async function hashAll(files) {
+  const ids = [];
+  for (let i = 0; i < files.length; i += HASH_CONCURRENCY)
+    ids.push(
+      ...await Promise.all(
+        files.slice(i, i + HASH_CONCURRENCY).map(
+          (f) => rawBlobId(f.path, f.oid.length, f.sizeTells === true ? { ...f, size: f.size ?? -1 } : null)
+        )
+      )
+    );
+  return ids;
+}
+async function convertedPaths(repo, files) {
+  const res = await runGitBuffer(repo, ["check-attr", "-z", "--stdin", ...CONVERTING], {
+    input: Buffer.concat(files.map((f) => Buffer.concat([encodeBytes(f.path), Buffer.from([0])])))
+  });
+  const fields = splitNul(decodeBytes(res.stdout));
+  if (fields.length % 3 !== 0) throw unparseable("check-attr", "not path, attribute, value triples");
+  const out = /* @__PURE__ */ new Map();
+  for (let i = 0; i < fields.length; i += 3) {
+    const [path2, attribute, value] = fields.slice(i, i + 3);
+    if (value === "unspecified" || value === "unset") continue;
+    if (attribute === "working-tree-encoding") out.set(path2, "reencoded");
+    else if (!out.has(path2)) out.set(path2, "shortened");
+  }
+  return out;
+}
+async function rawBlobId(path2, idLength, same) {
+  const handle = await open8(
+    fsPath(path2),
+    constants5.O_RDONLY | constants5.O_NONBLOCK | constants5.O_NOFOLLOW
+  ).catch(() => null);
+  if (handle === null) return null;
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return null;
+    if (same !== null && info.size === same.size) return same.oid;
+    const hash2 = createHash6(idLength === 64 ? "sha256" : "sha1").update(`blob ${info.size}\0`);
+    let read = 0;
+    for await (const chunk of handle.createReadStream({ autoClose: false })) {
+      hash2.update(chunk);
+      read += chunk.length;
+    }
+    return read === info.size ? hash2.digest("hex") : "changed while read";
+  } finally {
+    await handle.close();
+  }
+}
+var CONVERTING, HASH_CONCURRENCY;
+var init_converted_files = __esm({
+  "src/git/converted-files.ts"() {
+    "use strict";
+    init_path_bytes();
+    init_nul_records();
+    init_record_objects();
+    init_runner();
+    CONVERTING = ["text", "eol", "crlf", "ident", "working-tree-encoding"];
+    HASH_CONCURRENCY = 16;
+  }
+});
+
+// src/git/index-seal.ts
+import { createHash as createHash7 } from "node:crypto";
+import { lstat as lstat12, readdir as readdir12 } from "node:fs/promises";
+import { join as join31 } from "node:path";
+async function readIndexState(repo) {
+  const path2 = join31(repo.gitDir, "index");
+  const info = await lstat12(path2, { bigint: true }).catch(() => null);
+  const read = await readRegularFile(path2, false);
+  const writtenAt = info === null ? 0 : Number(info.mtimeMs / 1000n);
+  const stamp = stampOf(info);
+  if (read === null) return { digest: "absent", writtenAt, stamp };
+  if ("special" in read) return { digest: read.special, writtenAt, stamp };
+  const hash2 = createHash7("sha256").update(read.bytes);
+  const shared = (await readdir12(repo.gitDir).catch(() => [])).filter((n) => n.startsWith("sharedindex."));
+  for (const name2 of shared.sort()) {
+    const file = await readRegularFile(join31(repo.gitDir, name2), false);
+    const bytes = file === null || "special" in file ? Buffer.alloc(0) : file.bytes;
+    hash2.update(`\0${name2}\0${bytes.length}\0`).update(bytes);
+  }
+  return { digest: hash2.digest("hex"), writtenAt, stamp: shared.length === 0 ? stamp : "" };
+}
+async function indexStateAgain(repo, known2) {
+  const info = await lstat12(join31(repo.gitDir, "index"), { bigint: true }).catch(() => null);
+  return known2.stamp !== "" && stampOf(info) === known2.stamp ? known2 : readIndexState(repo);
+}
+function sealOf(state, commit) {
+  return { digest: state.digest, writtenAt: state.writtenAt, commit };
+}
+function stampOf(info) {
+  return info === null ? "absent" : `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+}
+async function trustIndex(repo, sealed, read) {
+  const now = read ?? await readIndexState(repo);
+  if (sealed !== void 0 && now.digest === sealed.digest) return now;
+  const [entries2, moved] = await Promise.all([
+    readIndexStat(repo),
+    sealed === void 0 ? null : pathsNotAt(repo, sealed.commit)
+  ]);
+  const suspect = sealed === void 0 || moved === null ? entries2 : entries2.filter(
+    (e) => e.ctime >= sealed.writtenAt || e.mtime >= sealed.writtenAt || moved.has(e.path)
+  );
+  if (suspect.length === 0) return now;
+  await forgetIndexStat(repo, suspect);
+  return readIndexState(repo);
+}
+async function forgetIndexStat(repo, entries2) {
+  const compared = entries2.filter((e) => e.tag === "H" && e.mode !== GITLINK_MODE);
+  if (compared.length === 0) return;
+  await runGit(repo, ["update-index", "-z", "--index-info"], {
+    input: encodeBytes(compared.map((e) => `${e.mode} ${e.oid}	${e.path}\0`).join(""))
+  });
+}
+async function readIndexStat(repo) {
+  return parseIndexStat(
+    decodeBytes((await runGitBuffer(repo, ["ls-files", "-z", "-v", "-s", "--debug"])).stdout)
+  );
+}
+async function pathsNotAt(repo, commit) {
+  try {
+    const args = ["diff-index", "--cached", "-z", "--name-only", "--no-renames", commit, "--"];
+    return new Set(splitNul(decodeBytes((await runGitBuffer(repo, args)).stdout)));
+  } catch (error2) {
+    if (error2 instanceof GitFailedError) return null;
+    throw error2;
+  }
+}
+var init_index_seal = __esm({
+  "src/git/index-seal.ts"() {
+    "use strict";
+    init_errors();
+    init_path_bytes();
+    init_regular_file();
+    init_ls_files_debug();
+    init_ls_files_tagged();
+    init_nul_records();
+    init_runner();
+  }
+});
+
 // src/process/user-command.ts
 import { spawn as spawn2 } from "node:child_process";
 import { constants as osConstants2 } from "node:os";
@@ -16561,7 +16966,7 @@ function runUserCommand(options2) {
     return Promise.resolve(notStarted(error2, started));
   }
   const stdio = options2.stdio === "inherit" ? ["inherit", options2.stdoutToStderr ? process.stderr : "inherit", "inherit"] : ["ignore", "pipe", "pipe"];
-  return new Promise((resolve31) => {
+  return new Promise((resolve32) => {
     const child = spawn2(file, args, {
       cwd: options2.cwd,
       env: options2.env ?? process.env,
@@ -16617,8 +17022,8 @@ function runUserCommand(options2) {
       for (const timer of timers) clearTimeout(timer);
       for (const s of options2.forwardSignals ?? []) process.off(s, forward);
       endGroup();
-      if (spawnError !== null) return resolve31(notStarted(spawnError, started));
-      resolve31({
+      if (spawnError !== null) return resolve32(notStarted(spawnError, started));
+      resolve32({
         exitCode: code2,
         signal,
         // The command's own time: until it exited, not until a process it left behind let go of the pipes.
@@ -16715,16 +17120,16 @@ var init_checkout_tree = __esm({
 
 // src/gates/isolated.ts
 import { rmSync } from "node:fs";
-import { mkdir as mkdir6 } from "node:fs/promises";
-import { dirname as dirname11, join as join30 } from "node:path";
+import { mkdir as mkdir8 } from "node:fs/promises";
+import { dirname as dirname11, join as join32 } from "node:path";
 async function withIsolatedCheckout(repo, tree, root, fn) {
   await sweepIsolatedCheckouts(root);
-  const base = join30(root, randomHex(8));
+  const base = join32(root, randomHex(8));
   return withLock(`${base}.lock`, { timeoutMs: 0, purpose: "isolated gate checkout" }, async () => {
     try {
-      const dir = join30(base, "tree");
-      await mkdir6(dir, { recursive: true });
-      await checkoutTreeInto(repo, tree, dir, join30(base, "index"));
+      const dir = join32(base, "tree");
+      await mkdir8(dir, { recursive: true });
+      await checkoutTreeInto(repo, tree, dir, join32(base, "index"));
       return await fn(dir);
     } finally {
       removeTree(base);
@@ -16769,8 +17174,8 @@ var init_isolated = __esm({
 });
 
 // src/gates/run.ts
-import { realpath as realpath4, rm as rm12 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname12, isAbsolute as isAbsolute9, join as join31, relative as relative5, resolve as resolve14, sep as sep7 } from "node:path";
+import { realpath as realpath4, rm as rm13 } from "node:fs/promises";
+import { basename as basename6, dirname as dirname12, isAbsolute as isAbsolute9, join as join33, relative as relative5, resolve as resolve15, sep as sep7 } from "node:path";
 async function runGate(ctx, workspace, opts) {
   checkCommand(opts);
   const junit = opts.junit ?? [];
@@ -16778,7 +17183,7 @@ async function runGate(ctx, workspace, opts) {
     findIteration(ctx.snapshotter, opts.runId, opts.iteration),
     openRepo(workspace, ctx.snapshotter.gitOptions())
   ]);
-  const [treeId] = await Promise.all([
+  const [treeId, , seal] = await Promise.all([
     getTree(repo, snapshot.afterSha),
     assertOutsideGitDir(repo, ctx.snapshotter.options),
     opts.isolated === true ? null : assertAtAfter(ctx, repo, snapshot, junit),
@@ -16786,7 +17191,11 @@ async function runGate(ctx, workspace, opts) {
     // Every gate sweeps what a killed isolated one left (an isolated gate does so as it starts).
     opts.isolated === true ? null : sweepIsolatedCheckouts(layout(ctx.snapshotter.options.home).gateCheckouts)
   ]);
-  const recheck = opts.isolated === true ? null : async () => treeMismatch(ctx, await openRepo(workspace, ctx.snapshotter.gitOptions()), snapshot, junit);
+  const recheck = opts.isolated === true ? null : async () => {
+    const again = await openRepo(workspace, ctx.snapshotter.gitOptions());
+    await trustIndex(again, seal === null ? void 0 : sealOf(seal, snapshot.afterSha));
+    return treeMismatch(ctx, again, snapshot, junit);
+  };
   return runOnTree(ctx, repo, judged(snapshot, treeId, opts.name), opts, null, recheck);
 }
 async function replayRun2(ctx, workspace, opts, of) {
@@ -16891,11 +17300,13 @@ async function observeAndStore(ctx, repo, about, sink, opts, replayOf, recheck) 
   return appendWithLog(ctx, result, sink);
 }
 async function assertAtAfter(ctx, repo, snapshot, junit) {
+  const run = await ctx.snapshotter.store.loadRun(snapshot.runId);
+  const seal = await trustIndex(repo, run?.indexSeal);
   const [, mismatch] = await Promise.all([
     checkedExcludes(repo, ctx.snapshotter.options),
     treeMismatch(ctx, repo, snapshot, junit)
   ]);
-  if (mismatch === null) return;
+  if (mismatch === null) return seal;
   throw new GateTreeMismatchError(
     `${mismatch.why}; the verdict would not be about that tree. Commit or stash, check out the after commit, or use --isolated (write JUnit reports where git ignores them)`,
     {
@@ -16924,22 +17335,28 @@ async function treeMismatch(ctx, repo, snapshot, junit) {
   const outside = (e) => e.kind !== "ignored" && !inOurs(e.path) && !(e.kind === "untracked" && reports.includes(e.path));
   const listing = reports.length > 0 ? "all" : "normal";
   const exact = exactly(repo);
-  const [status2, beyond] = await Promise.all([readStatus(exact, listing), beyondStatus(exact, listing)]);
+  const index = readIndexEntries(exact);
+  const [status2, beyond, converted] = await Promise.all([
+    readStatus(exact, listing),
+    index.then((entries2) => beyondStatus(exact, listing, entries2)),
+    index.then((entries2) => convertedChanges(exact, snapshot.afterSha, entries2))
+  ]);
   const { uncompared } = beyond;
   const atAfter = status2.oid === snapshot.afterSha;
   let changed = [...status2.entries, ...beyond.changes].filter(outside);
   if (atAfter && changed.some((e) => e.kind === "untracked"))
     changed = await withoutEarlierReports(ctx, repo, snapshot, outside, changed, listing === "all");
-  if (atAfter && changed.length === 0 && uncompared.length === 0) return null;
-  const why = !atAfter ? `HEAD is ${status2.oid ?? "unborn"}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}` : changed.length > 0 ? `the workspace has uncommitted changes: ${named(changed.map(describeEntry))}` : `${uncompared.length} tracked path(s) are marked assume-unchanged or skip-worktree (${named(
+  if (atAfter && changed.length === 0 && uncompared.length === 0 && converted.length === 0) return null;
+  const why = !atAfter ? `HEAD is ${status2.oid ?? "unborn"}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}` : changed.length > 0 ? `the workspace has uncommitted changes: ${named(changed.map(describeEntry))}` : converted.length > 0 ? `the bytes of ${named(converted)} are not the after tree's, though git status, converting them as an attribute (ident, text, eol, working-tree-encoding) or core.autocrlf says, sees no change` : `${uncompared.length} tracked path(s) are marked assume-unchanged or skip-worktree (${named(
     uncompared.map((e) => e.path)
   )}), so git does not compare them with the after tree; clear each mark ("git update-index --no-assume-unchanged <path>", then "git update-index --no-skip-worktree <path>": one command clears only one; inside the submodule for a path in one)`;
-  const paths = changed.length > 0 ? changed.map((e) => e.path) : uncompared.map((e) => e.path);
+  const listed = [changed.map((e) => e.path), converted, uncompared.map((e) => e.path)];
+  const paths = listed.find((p) => p.length > 0) ?? [];
   return { why, head: status2.oid, paths: atAfter ? paths : [] };
 }
 function reportPaths(repo, junit) {
   return junit.flatMap((f) => {
-    const path2 = relative5(repo.topLevel, resolve14(repo.topLevel, f));
+    const path2 = relative5(repo.topLevel, resolve15(repo.topLevel, f));
     return path2 === "" || path2 === ".." || path2.startsWith(`..${sep7}`) || isAbsolute9(path2) ? [] : [path2.split(sep7).join("/")];
   });
 }
@@ -16974,10 +17391,10 @@ function named(paths) {
 async function removeCommittedReports(dir, junit) {
   const root = await realpath4(dir);
   for (const file of junit) {
-    const path2 = resolve14(root, file);
+    const path2 = resolve15(root, file);
     const parent = await realpath4(dirname12(path2)).catch(() => null);
     if (parent !== null && isInside(root, parent))
-      await rm12(join31(parent, basename6(path2)), { force: true }).catch(() => void 0);
+      await rm13(join33(parent, basename6(path2)), { force: true }).catch(() => void 0);
   }
 }
 var MAX_PATHS_IN_MESSAGE, MAX_PATHS_IN_DETAILS;
@@ -16989,6 +17406,8 @@ var init_run2 = __esm({
     init_refs();
     init_repo();
     init_state();
+    init_converted_files();
+    init_index_seal();
     init_user_command();
     init_paths();
     init_excludes();
@@ -17124,8 +17543,8 @@ var init_replay2 = __esm({
 });
 
 // src/gates/verify.ts
-import { readdir as readdir12 } from "node:fs/promises";
-import { join as join32, resolve as resolve15 } from "node:path";
+import { readdir as readdir13 } from "node:fs/promises";
+import { join as join34, resolve as resolve16 } from "node:path";
 async function verifyGates(input) {
   const checks = input.problems.map((p) => ({
     snapshotId: null,
@@ -17213,28 +17632,28 @@ async function strayLogChecks(input) {
     // A verdict that records no log (`gate record` without --log) names no file.
     input.results.flatMap(
       (r) => r.log === null ? [] : [
-        resolve15(
+        resolve16(
           r.receivedAt === void 0 ? gateLogPath(input.artifactsDir, r.runId, r.iteration, r.name, r.attempt) : receivedGateLogPath(input.artifactsDir, r)
         ),
-        ...r.log.path ? [resolve15(r.log.path)] : []
+        ...r.log.path ? [resolve16(r.log.path)] : []
       ]
     )
   );
   const runDir = runArtifactsDir(input.artifactsDir, input.runId);
   const checks = [];
-  for (const entry of await readdir12(runDir).catch(() => [])) {
+  for (const entry of await readdir13(runDir).catch(() => [])) {
     const iteration = /^iteration-(0|[1-9][0-9]*)$/.exec(entry)?.[1];
     if (iteration === void 0 || input.iteration !== void 0 && Number(iteration) !== input.iteration)
       continue;
-    const dir = join32(runDir, entry);
-    for (const file of await readdir12(dir).catch(() => [])) {
-      if (!/^gate-.+\.log$/.test(file) || named3.has(resolve15(dir, file))) continue;
+    const dir = join34(runDir, entry);
+    for (const file of await readdir13(dir).catch(() => [])) {
+      if (!/^gate-.+\.log$/.test(file) || named3.has(resolve16(dir, file))) continue;
       checks.push({
         snapshotId: input.snapshots.find((s) => s.iteration === Number(iteration))?.id ?? null,
         runId: input.runId,
         check: "gate-attempts",
         ok: false,
-        detail: `${join32(dir, file)} is a gate log with no verdict beside it: its verdict file was removed (verdicts are append-only; restore it from a backup, or run the gate again and keep both)`
+        detail: `${join34(dir, file)} is a gate log with no verdict beside it: its verdict file was removed (verdicts are append-only; restore it from a backup, or run the gate again and keep both)`
       });
     }
   }
@@ -24879,9 +25298,9 @@ var init_config_parse = __esm({
 });
 
 // src/store/config-cache.ts
-import { join as join33 } from "node:path";
+import { join as join35 } from "node:path";
 function configCacheFile(home) {
-  return join33(layout(home).cache, "config.json");
+  return join35(layout(home).cache, "config.json");
 }
 async function parseConfigCached(home, file, text2) {
   const cached2 = await readRecord(home);
@@ -24921,7 +25340,7 @@ var init_config_cache2 = __esm({
 import { lstatSync, statSync as statSync2 } from "node:fs";
 import { readFile as readFile7 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { dirname as dirname13, join as join34, resolve as resolve16 } from "node:path";
+import { dirname as dirname13, join as join36, resolve as resolve17 } from "node:path";
 async function resolveSettings(opts) {
   checkArgument(SettingsOptionsArg, opts, "opts");
   return settingsFor(opts);
@@ -24930,7 +25349,7 @@ function isResolvedSettings(settings) {
   return typeof settings === "object" && settings !== null && resolved.has(settings);
 }
 async function settingsFor(opts) {
-  assertHomeDir(resolve16(opts.cwd ?? process.cwd(), opts.home), opts.homeSource);
+  assertHomeDir(resolve17(opts.cwd ?? process.cwd(), opts.home), opts.homeSource);
   const { config: config2, file } = await readConfig(opts);
   const settings = applySettings(config2, file, opts);
   assertArtifactsDir(settings, chooseArtifactsDir(config2, opts).source);
@@ -24939,7 +25358,7 @@ async function settingsFor(opts) {
 }
 function applySettings(config2, configFile, opts) {
   return {
-    home: resolve16(opts.cwd ?? process.cwd(), opts.home),
+    home: resolve17(opts.cwd ?? process.cwd(), opts.home),
     configFile,
     artifactsDir: chooseArtifactsDir(config2, opts).dir,
     identity: opts.identity ?? config2.identity ?? DEFAULT_IDENTITY,
@@ -24969,7 +25388,7 @@ function chooseArtifactsDir(config2, opts) {
     return { dir: expandPath(cwd, opts.artifactsDir), source: "--artifacts-dir" };
   if (fromEnv) return { dir: expandPath(cwd, fromEnv), source: "AGENTGATE_ARTIFACTS_DIR" };
   if (config2.artifactsDir !== void 0) return { dir: config2.artifactsDir, source: "config" };
-  return { dir: layout(resolve16(cwd, opts.home)).artifacts, source: "default" };
+  return { dir: layout(resolve17(cwd, opts.home)).artifacts, source: "default" };
 }
 function assertHomeDir(home, source) {
   const why = inTheWay(home);
@@ -25034,11 +25453,12 @@ function inTheWay(path2) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve16(opts.cwd ?? process.cwd(), opts.configFile) : join34(resolve16(opts.home), "config.yaml");
+  const file = explicit ? resolve17(opts.cwd ?? process.cwd(), opts.configFile) : join36(resolve17(opts.home), "config.yaml");
   let text2;
   try {
-    text2 = await readFile7(file, "utf8");
+    text2 = explicit ? await readFile7(file, "utf8") : await readHomeConfig(file);
   } catch (cause) {
+    if (cause instanceof ConfigInvalidError) throw cause;
     const code2 = cause.code;
     if (code2 === "ENOENT" && !explicit) return { config: {}, file: null };
     const problem = code2 === "ENOENT" ? "file not found" : `unreadable (${errnoOf(cause)})`;
@@ -25047,14 +25467,23 @@ async function readConfig(opts) {
       details: { path: file, issues: [{ key: null, problem }] }
     });
   }
-  const config2 = await parseConfigCached(resolve16(opts.home), file, text2);
+  const config2 = await parseConfigCached(resolve17(opts.home), file, text2);
   if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname13(file), config2.artifactsDir);
   return { config: config2, file };
 }
+async function readHomeConfig(file) {
+  const read = await readRegularFile(file);
+  if (read === null) return readFile7(file, "utf8");
+  if ("bytes" in read) return read.bytes.toString("utf8");
+  const problem = `a ${read.special}, not a regular file (it is not read: reading it would wait)`;
+  throw new ConfigInvalidError(`${file}: ${problem}`, {
+    details: { path: file, issues: [{ key: null, problem }] }
+  });
+}
 function expandPath(base, value) {
   if (value === "~") return homedir4();
-  if (value.startsWith("~/")) return join34(homedir4(), value.slice(2));
-  return resolve16(base, value);
+  if (value.startsWith("~/")) return join36(homedir4(), value.slice(2));
+  return resolve17(base, value);
 }
 var resolved, UNUSABLE, NOT_UTF8;
 var init_config2 = __esm({
@@ -25066,6 +25495,7 @@ var init_config2 = __esm({
     init_errors();
     init_atomic();
     init_lock();
+    init_regular_file();
     init_config_cache2();
     init_paths();
     resolved = /* @__PURE__ */ new WeakSet();
@@ -25124,8 +25554,8 @@ var init_local_paths = __esm({
 });
 
 // src/git/commit.ts
-import { lstat as lstat12, readlink as readlink3, realpath as realpath6 } from "node:fs/promises";
-import { join as join35, relative as relative6, resolve as resolve17, sep as sep9 } from "node:path";
+import { lstat as lstat13, readlink as readlink3, realpath as realpath6 } from "node:fs/promises";
+import { join as join37, relative as relative6, resolve as resolve18, sep as sep9 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
   const ref = head.ref ?? "HEAD";
@@ -25169,7 +25599,7 @@ async function commitIndex(repo, message) {
 }
 async function hiddenChanges(repo, staging, read) {
   const index = read ?? await readIndexEntries(repo);
-  const [marked, unchecked] = await Promise.all([listUncompared(repo, index), filledSubmodules(repo, index)]);
+  const [marked, unchecked] = await Promise.all([listUncompared(repo, index), submoduleSkips(repo, index)]);
   let hidden = marked.filter((e) => e.mode !== GITLINK_MODE);
   if (staging !== null && hidden.some((e) => e.onDisk === "other")) {
     await staging;
@@ -25180,10 +25610,20 @@ async function hiddenChanges(repo, staging, read) {
   const changed = hidden.filter((e) => !files.has(e) && !links.has(e));
   return [...changed.map((e) => ({ path: e.path, reason: "not-compared" })), ...unchecked];
 }
-async function filledSubmodules(repo, index) {
+async function submoduleSkips(repo, index) {
   const gitlinks = index.filter((e) => e.mode === GITLINK_MODE);
-  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join35(repo.topLevel, e.path))));
-  return gitlinks.filter((_, i) => found[i] === "filled").map((e) => ({ path: e.path, reason: "submodule-not-checked-out" }));
+  if (gitlinks.length === 0) return [];
+  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join37(repo.topLevel, e.path))));
+  const checkedOut2 = gitlinks.filter((_, i) => found[i] === "checked-out");
+  const inside = checkedOut2.length === 0 ? null : await submoduleChanges(repo, "normal", checkedOut2);
+  const under = (sub) => (e) => e.path === sub || e.path.startsWith(`${sub}/`);
+  const modified = checkedOut2.filter(
+    (e) => inside !== null && (inside.changes.some(under(e.path)) || inside.uncompared.some(under(e.path)))
+  );
+  return [
+    ...gitlinks.filter((_, i) => found[i] === "filled").map((e) => ({ path: e.path, reason: "submodule-not-checked-out" })),
+    ...modified.map((e) => ({ path: e.path, reason: "submodule-modified" }))
+  ];
 }
 async function sameFiles(repo, present) {
   const plain2 = present.filter((e) => e.onDisk === "file" && e.mode !== LINK_MODE && !e.path.includes("\n"));
@@ -25199,7 +25639,7 @@ async function sameLinks(repo, present) {
   const links = present.filter((e) => e.onDisk === "symlink" && e.mode === LINK_MODE);
   const same = await Promise.all(
     links.map(async (e) => {
-      const target = await readlink3(fsPath(join35(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
+      const target = await readlink3(fsPath(join37(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
         () => null
       );
       const format = e.oid.length === 64 ? "sha256" : "sha1";
@@ -25248,8 +25688,8 @@ async function unstageableIn(repo, stderr) {
   for (const { head, tail, reason } of UNSTAGEABLE) {
     for (const named3 of messagePaths(stderr, `error: ${head}`, tail)) {
       const path2 = reason === "invalid-path" ? refusedPart(named3) : named3;
-      const at = join35(repo.topLevel, path2, reason === "nested-repository" ? ".git" : "");
-      const info = await lstat12(fsPath(at)).catch(() => null);
+      const at = join37(repo.topLevel, path2, reason === "nested-repository" ? ".git" : "");
+      const info = await lstat13(fsPath(at)).catch(() => null);
       const borne = reason !== "special-file" || info !== null && !info.isFile() && !info.isDirectory() && !info.isSymbolicLink();
       if (info !== null && borne && !found.some((f) => f.path === path2)) found.push({ path: path2, reason });
     }
@@ -25281,7 +25721,7 @@ async function commitTree(repo, tree, parents, message) {
 async function excludePathspecs(topLevel, excludes) {
   const out = [];
   for (const path2 of excludes) {
-    const abs = resolve17(topLevel, path2);
+    const abs = resolve18(topLevel, path2);
     const real = await realpath6(abs).catch(() => abs);
     const inside = [abs, real].find((p) => isInside(topLevel, p));
     if (inside === void 0) continue;
@@ -25324,10 +25764,10 @@ var init_commit = __esm({
 
 // src/git/refused-filters.ts
 import { stat as stat15 } from "node:fs/promises";
-import { join as join36 } from "node:path";
+import { join as join38 } from "node:path";
 async function assertNoRefusedFilter(repo) {
-  const files = [join36(repo.topLevel, ".gitattributes")];
-  if (repo.gitDir !== void 0) files.push(join36(await commonDir(repo.gitDir), "info", "attributes"));
+  const files = [join38(repo.topLevel, ".gitattributes")];
+  if (repo.gitDir !== void 0) files.push(join38(await commonDir(repo.gitDir), "info", "attributes"));
   if (repo.attributesFile !== null) files.push(repo.attributesFile);
   for (const [i, file] of files.entries()) {
     const text2 = await attributesText(file, i > 0, repo.topLevel);
@@ -25471,10 +25911,10 @@ var init_before_retry = __esm({
 });
 
 // src/git/repo-lock.ts
-import { join as join37 } from "node:path";
+import { join as join39 } from "node:path";
 async function withRepoLock(repo, timeoutMs, fn) {
   return withLock(
-    join37(repo.gitDir, "agentgate.lock"),
+    join39(repo.gitDir, "agentgate.lock"),
     { timeoutMs, purpose: `snapshot ${repo.topLevel}` },
     async (lock) => {
       if (lock.recovered)
@@ -25488,7 +25928,7 @@ async function withRepoLock(repo, timeoutMs, fn) {
   );
 }
 async function recoverIndexLock(repo, timeoutMs) {
-  const path2 = join37(repo.gitDir, "index.lock");
+  const path2 = join39(repo.gitDir, "index.lock");
   const found = await removeAbandonedLock(path2, { workTree: repo.topLevel, gitDir: repo.gitDir }, timeoutMs);
   if (found !== "held") return;
   throw new IndexLockedError(
@@ -25505,12 +25945,55 @@ var init_repo_lock = __esm({
   }
 });
 
+// src/snapshotter/orphans.ts
+import { rm as rm14 } from "node:fs/promises";
+async function linkSaved(core, workspace, snapshot, usesBefore, indexSeal) {
+  try {
+    await core.store.linkSnapshot(
+      snapshot.runId,
+      workspace,
+      snapshot.id,
+      snapshot.iteration,
+      usesBefore,
+      indexSeal
+    );
+  } catch (error2) {
+    const run = await core.store.loadRun(snapshot.runId).catch(() => void 0);
+    if (run !== void 0 && run?.snapshotIds.includes(snapshot.id) !== true)
+      await rm14(core.store.snapshotPath(snapshot.id), { force: true }).catch(() => void 0);
+    throw error2;
+  }
+}
+async function linkOrphans(core, workspace) {
+  const { snapshots } = await core.store.list();
+  const mine = snapshots.filter((s) => s.workspace === workspace);
+  const runs3 = /* @__PURE__ */ new Map();
+  for (const s of mine) {
+    if (!runs3.has(s.runId)) runs3.set(s.runId, await core.store.loadRun(s.runId).catch(() => null));
+    const run = runs3.get(s.runId);
+    if (!run || run.snapshotIds.includes(s.id)) continue;
+    if (run.deletedSnapshots?.some((d) => d.snapshotId === s.id)) continue;
+    const taken = mine.some(
+      (o) => o.runId === s.runId && o.iteration === s.iteration && run.snapshotIds.includes(o.id)
+    );
+    if (taken) continue;
+    const linked = await core.store.linkSnapshot(s.runId, workspace, s.id, s.iteration).catch(() => null);
+    if (linked !== null) runs3.set(s.runId, linked);
+  }
+}
+var init_orphans = __esm({
+  "src/snapshotter/orphans.ts"() {
+    "use strict";
+  }
+});
+
 // src/snapshotter/before.ts
 async function captureBeforeState(core, workspace, opts) {
   const runId = assertSafeId(opts.runId, "run id");
   const onDirty = opts.onDirty ?? core.options.onDirty;
   const { repo, nested } = await openOrInit(core, workspace, onDirty, opts.init === true);
-  return withRepoLock(repo, core.options.lockTimeoutMs, async () => {
+  return withRepoLock(repo, core.options.lockTimeoutMs, async (recovered) => {
+    if (recovered) await linkOrphans(core, repo.topLevel);
     assertRunWorkspace(await core.store.loadRun(runId), runId, repo.topLevel);
     const excludes = await captureExcludes(repo, core.options);
     return beforeIn(core, repo, {
@@ -25525,13 +26008,14 @@ async function captureBeforeState(core, workspace, opts) {
 }
 async function beforeIn(core, repo, opts) {
   const { runId, onDirty, nested, excludes } = opts;
+  const [run, indexNow] = await Promise.all([core.store.loadRun(runId), readIndexState(repo)]);
+  const trusted = run?.indexSeal === void 0 ? indexNow : await trustIndex(repo, run.indexSeal, indexNow);
   const [state, index] = await Promise.all([
     getRepoState(repo, excludes),
     readIndexEntries(repo),
     assertNoRefusedFilter(repo)
   ]);
   assertNoOperation(state);
-  const run = await core.store.loadRun(runId);
   const { restart, wip, unusedAfter } = await startOfNext(core, repo, run, runId, state, opts.restartFrom);
   const dirty = state.isDirty;
   if (dirty && onDirty === "error") {
@@ -25582,7 +26066,8 @@ async function beforeIn(core, repo, opts) {
   };
   const again = restart === null && unusedAfter === null ? recordedAgain(run, before2) : null;
   if (again !== null) return again;
-  await core.store.recordBefore(runId, repo.topLevel, before2, restart, unusedAfter);
+  const seal = sealOf(await indexStateAgain(repo, trusted), sha);
+  await core.store.recordBefore(runId, repo.topLevel, before2, restart, unusedAfter, seal);
   return before2;
 }
 async function startOfNext(core, repo, run, runId, state, restartFrom) {
@@ -25734,6 +26219,7 @@ var init_before = __esm({
     init_nested_repos();
     init_refs();
     init_state();
+    init_index_seal();
     init_errors();
     init_paths();
     init_run_records();
@@ -25743,6 +26229,7 @@ var init_before = __esm({
     init_repo_lock();
     init_excludes();
     init_core3();
+    init_orphans();
     MAX_DETACHED_BRANCHES = 100;
   }
 });
@@ -25766,12 +26253,13 @@ function wellFormed(text2) {
 async function afterIn(core, repo, recovered, before2, opts, agent) {
   const { runId } = opts;
   if (recovered) {
-    await core.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
+    await linkOrphans(core, repo.topLevel);
     await core.store.sweepTempFiles();
     await sweepTempFiles(dirname14(patchPath(core.options.artifactsDir, runId, opts.iteration)));
   }
-  const head = await getRepoHead(repo);
+  const [head, indexNow] = await Promise.all([getRepoHead(repo), readIndexState(repo)]);
   const start = await startOf(core, repo, runId, opts.iteration, before2, opts.beforeSha, head);
+  const trusted = await trustIndex(repo, start.sealed, indexNow);
   assertNoOperation(head);
   await assertDescends(repo, runId, start, head);
   const message = iterationMessage({
@@ -25797,8 +26285,6 @@ async function afterIn(core, repo, recovered, before2, opts, agent) {
   const artifactPath = patchPath(core.options.artifactsDir, runId, opts.iteration);
   await assertNoLinkInside(repo.topLevel, artifactPath);
   await assertNoRefusedFilter(repo);
-  const detached = head.headState === "detached" && head.sha !== null;
-  const branch = detached ? await nameDetachedHead(repo, runId, head.sha) : head.branch ?? start.branch;
   const ref = iterationRef(runId, opts.iteration);
   const messageOf = commitMessages(repo);
   const held = await heldIterationRef(
@@ -25806,6 +26292,8 @@ async function afterIn(core, repo, recovered, before2, opts, agent) {
     { runId, iteration: opts.iteration, message, head: head.sha },
     messageOf
   );
+  const detached = head.headState === "detached" && head.sha !== null;
+  const branch = detached ? await nameDetachedHead(repo, runId, head.sha) : head.branch ?? start.branch;
   const commit = await createSnapshotCommit(repo, message, {
     excludes,
     alsoPoint: [{ ref, oldSha: held.sha }],
@@ -25820,11 +26308,12 @@ async function afterIn(core, repo, recovered, before2, opts, agent) {
   const beforeTree = commit.parent === start.sha && commit.parentTree !== null ? commit.parentTree : await getTree(repo, start.sha);
   const trees = { from: beforeTree, to: commit.tree };
   const ours = commit.created || afterSha !== start.sha && await messageOf(afterSha) === message.replace(/\n$/, "");
-  const [stats4, artifact] = await Promise.all([
+  const [stats4, artifact, seal] = await Promise.all([
     treeDiffStats(repo, trees),
     afterSha === start.sha ? null : makeRunArtifactsDir(core.options.artifactsDir, runId).then(
       () => writePatchArtifact(repo, trees, artifactPath)
-    )
+    ),
+    indexStateAgain(repo, trusted)
   ]);
   const snapshot = {
     id: `snap-${newSnapshotId()}`,
@@ -25847,7 +26336,7 @@ async function afterIn(core, repo, recovered, before2, opts, agent) {
     ...agent === void 0 ? {} : { agent }
   };
   await core.store.save(snapshot);
-  await core.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration, start.usesBefore);
+  await linkSaved(core, repo.topLevel, snapshot, start.usesBefore, sealOf(seal, afterSha));
   return snapshot;
 }
 async function startOf(core, repo, runId, iteration, given, beforeRev, state) {
@@ -25856,7 +26345,7 @@ async function startOf(core, repo, runId, iteration, given, beforeRev, state) {
   const start = await givenStart(repo, { runId, run, iteration }, given, beforeRev, state);
   const what2 = beforeRev === void 0 ? "the before state" : "the start given with --before";
   await assertBuildsOnRun(core, repo, run, start.sha, what2, iteration);
-  return start;
+  return { ...start, sealed: run?.indexSeal };
 }
 async function givenStart(repo, { runId, run, iteration }, given, beforeRev, state) {
   if (given) return { ...given, usesBefore: true };
@@ -25992,6 +26481,7 @@ var init_after = __esm({
     init_repo();
     init_refs();
     init_state();
+    init_index_seal();
     init_errors();
     init_paths();
     init_run_records();
@@ -26003,6 +26493,7 @@ var init_after = __esm({
     init_before();
     init_core3();
     init_before_retry();
+    init_orphans();
     newSnapshotId = idGenerator(16);
   }
 });
@@ -26034,7 +26525,8 @@ async function iterateAlone(core, workspace, runId, opts) {
   const onDirty = opts.onDirty ?? core.options.onDirty;
   const { repo, nested } = await openOrInit(core, workspace, onDirty, opts.init === true);
   const excludes = await captureExcludes(repo, core.options);
-  const before2 = await withRepoLock(repo, core.options.lockTimeoutMs, async () => {
+  const before2 = await withRepoLock(repo, core.options.lockTimeoutMs, async (recovered) => {
+    if (recovered) await linkOrphans(core, repo.topLevel);
     const run = await core.store.loadRun(runId);
     assertRunWorkspace(run, runId, repo.topLevel);
     if (run !== null) await assertIterationFree(core, runId, opts.iteration, null);
@@ -26079,12 +26571,13 @@ var init_iterate = __esm({
     init_excludes();
     init_before();
     init_after();
+    init_orphans();
     AGENT_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"];
   }
 });
 
 // src/snapshotter/read.ts
-import { createReadStream as createReadStream3 } from "node:fs";
+import { createReadStream as createReadStream2 } from "node:fs";
 import { copyFile, readFile as readFile8 } from "node:fs/promises";
 import { Readable } from "node:stream";
 async function getSnapshot(core, idOrSha, opts = {}) {
@@ -26146,7 +26639,7 @@ async function streamPatch(core, snapshot, consume) {
   snapshot = await core.withLocalPaths(snapshot);
   await buildReceivedArtifact(core, snapshot);
   const artifact = await intactArtifact(snapshot);
-  if (artifact !== null) return consume(createReadStream3(artifact));
+  if (artifact !== null) return consume(createReadStream2(artifact));
   const repo = await openRepo(snapshot.workspace, core.gitOptions());
   await streamUnifiedDiff(repo, snapshot.beforeSha, snapshot.afterSha, consume);
 }
@@ -26175,8 +26668,8 @@ var init_read = __esm({
 });
 
 // src/git/pick-collisions.ts
-import { lstat as lstat13 } from "node:fs/promises";
-import { join as join38 } from "node:path";
+import { lstat as lstat14 } from "node:fs/promises";
+import { join as join40 } from "node:path";
 async function previewPick(repo, source, head) {
   const base = source.parents[0];
   if (base === void 0) {
@@ -26203,7 +26696,7 @@ async function untrackedInTheWay(repo, writes, tracked) {
   const kindOf5 = (path2) => {
     let kind = kinds.get(path2);
     if (kind === void 0) {
-      kind = lstat13(fsPath(join38(repo.topLevel, path2))).then(
+      kind = lstat14(fsPath(join40(repo.topLevel, path2))).then(
         (st) => st.isDirectory() ? "dir" : "other",
         () => "absent"
       );
@@ -26256,13 +26749,13 @@ var init_pick_collisions = __esm({
 });
 
 // src/git/cherry-pick-worktree.ts
-import { mkdtemp as mkdtemp6, readdir as readdir13, readFile as readFile9, rm as rm13 } from "node:fs/promises";
-import { tmpdir as tmpdir6 } from "node:os";
-import { basename as basename7, dirname as dirname15, join as join39 } from "node:path";
+import { mkdtemp as mkdtemp7, readdir as readdir14, readFile as readFile9, rm as rm15 } from "node:fs/promises";
+import { tmpdir as tmpdir7 } from "node:os";
+import { basename as basename7, dirname as dirname15, join as join41 } from "node:path";
 async function withPickWorktree(repo, sha, fn) {
-  const dir = await mkdtemp6(join39(tmpdir6(), PREFIX));
+  const dir = await mkdtemp7(join41(tmpdir7(), PREFIX));
   if (isInside(repo.topLevel, dir)) {
-    await rm13(dir, { recursive: true, force: true });
+    await rm15(dir, { recursive: true, force: true });
     throw new InvalidArgumentError(
       `the temp directory ${dir} is inside the workspace; set TMPDIR elsewhere`,
       {
@@ -26270,7 +26763,7 @@ async function withPickWorktree(repo, sha, fn) {
       }
     );
   }
-  const path2 = join39(dir, basename7(dir));
+  const path2 = join41(dir, basename7(dir));
   return withLock(`${dir}.lock`, { timeoutMs: 0, purpose: "cherry-pick worktree" }, async () => {
     let failure3 = null;
     try {
@@ -26290,35 +26783,35 @@ async function sweepPickWorktrees(repo) {
   return removed;
 }
 async function sweepRegistered(repo) {
-  const admin = join39(await commonDir(repo.gitDir), "worktrees");
+  const admin = join41(await commonDir(repo.gitDir), "worktrees");
   const removed = [];
-  for (const name2 of await readdir13(admin).catch(() => [])) {
+  for (const name2 of await readdir14(admin).catch(() => [])) {
     if (!PICK_NAME.test(name2)) continue;
-    const gitFile = (await readFile9(join39(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
-    const path2 = gitFile === "" ? join39(tmpdir6(), name2, name2) : dirname15(gitFile);
+    const gitFile = (await readFile9(join41(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
+    const path2 = gitFile === "" ? join41(tmpdir7(), name2, name2) : dirname15(gitFile);
     if (basename7(path2) !== name2 || basename7(dirname15(path2)) !== name2) continue;
     const dir = dirname15(path2);
     const owner = await readOwner(`${dir}.lock`);
     if (owner === null ? gitFile === "" : !isProvablyDead(owner)) continue;
     await removeWorktree(repo, dir, path2, true);
-    await rm13(`${dir}.lock`, { force: true }).catch(() => void 0);
+    await rm15(`${dir}.lock`, { force: true }).catch(() => void 0);
     removed.push(path2);
   }
   return removed;
 }
 async function sweepPickTemps() {
   await sweepOwnedDirs(
-    tmpdir6(),
+    tmpdir7(),
     (name2) => PICK_NAME.test(name2),
-    (dir) => rm13(dir, { recursive: true, force: true }).catch(() => void 0)
+    (dir) => rm15(dir, { recursive: true, force: true }).catch(() => void 0)
   );
 }
 async function removeWorktree(repo, dir, path2, quiet) {
   try {
-    const admin = join39(await commonDir(repo.gitDir), "worktrees", basename7(path2));
+    const admin = join41(await commonDir(repo.gitDir), "worktrees", basename7(path2));
     await runGit(repo, ["worktree", "remove", "--force", "--force", path2]).catch(() => void 0);
-    await rm13(dir, { recursive: true, force: true });
-    await rm13(admin, { recursive: true, force: true });
+    await rm15(dir, { recursive: true, force: true });
+    await rm15(admin, { recursive: true, force: true });
   } catch (error2) {
     if (!quiet) throw error2;
   }
@@ -26339,8 +26832,8 @@ var init_cherry_pick_worktree = __esm({
 });
 
 // src/git/cherry-pick.ts
-import { readFile as readFile10, rm as rm14, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join40 } from "node:path";
+import { readFile as readFile10, rm as rm16, writeFile as writeFile4 } from "node:fs/promises";
+import { join as join42 } from "node:path";
 async function cherryPick3(repo, rev, opts = {}) {
   const onto = opts.onto?.replace(/^refs\/heads\//, "");
   const ontoRef = onto === void 0 ? null : await branchRef(repo, onto);
@@ -26373,11 +26866,11 @@ async function pickInWorkspace(repo, source, ignore) {
     );
   }
   await assertNothingInTheWay(repo, source, before2, state.branch ?? "HEAD");
-  const origHead = join40(repo.gitDir, "ORIG_HEAD");
+  const origHead = join42(repo.gitDir, "ORIG_HEAD");
   const savedOrigHead = await readFile10(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
-    await (savedOrigHead === null ? rm14(origHead, { force: true }) : writeFile3(origHead, savedOrigHead));
+    await (savedOrigHead === null ? rm16(origHead, { force: true }) : writeFile4(origHead, savedOrigHead));
     await assertRestored(repo, before2);
   };
   let files;
@@ -26508,7 +27001,7 @@ var init_cherry_pick = __esm({
 });
 
 // src/snapshotter/maintenance.ts
-import { rm as rm15, rmdir } from "node:fs/promises";
+import { rm as rm17, rmdir } from "node:fs/promises";
 import { dirname as dirname16 } from "node:path";
 async function deleteSnapshot(core, idOrSha) {
   const id2 = await core.getSnapshot(idOrSha, { exact: true }).then(
@@ -26548,7 +27041,7 @@ async function removeArtifact(core, snapshot) {
   const local = await core.withLocalPaths(snapshot);
   if (local.patchPath === null || local.patchSha256 === null) return;
   if (await sha256File(local.patchPath).catch(() => null) !== local.patchSha256) return;
-  await rm15(local.patchPath, { force: true });
+  await rm17(local.patchPath, { force: true });
   await rmdir(dirname16(local.patchPath)).catch(() => void 0);
 }
 async function cherryPick4(core, workspace, idOrSha, opts = {}) {
@@ -26769,27 +27262,27 @@ var init_snapshotter = __esm({
 });
 
 // src/demo/demo.ts
-import { mkdtemp as mkdtemp7, rename as rename5, rm as rm16, writeFile as writeFile4, mkdir as mkdir7 } from "node:fs/promises";
-import { tmpdir as tmpdir7 } from "node:os";
-import { dirname as dirname17, join as join41 } from "node:path";
+import { mkdtemp as mkdtemp8, rename as rename5, rm as rm18, writeFile as writeFile5, mkdir as mkdir9 } from "node:fs/promises";
+import { tmpdir as tmpdir8 } from "node:os";
+import { dirname as dirname17, join as join43 } from "node:path";
 import { Writable } from "node:stream";
 async function runDemo(opts = {}) {
-  const root = await mkdtemp7(join41(tmpdir7(), "agentgate-demo-"));
+  const root = await mkdtemp8(join43(tmpdir8(), "agentgate-demo-"));
   try {
     return { ...await demoIn(root), kept: opts.keep === true };
   } finally {
-    if (opts.keep !== true) await rm16(root, { recursive: true, force: true });
+    if (opts.keep !== true) await rm18(root, { recursive: true, force: true });
   }
 }
 async function demoIn(root) {
-  const workspace = join41(root, "workspace");
-  const home = join41(root, "home");
+  const workspace = join43(root, "workspace");
+  const home = join43(root, "home");
   await put(workspace, "README.md", "# demo\n\nA throwaway workspace.\n");
   await put(workspace, "package.json", '{ "name": "demo", "private": true, "type": "module" }\n');
   await put(workspace, "NOTES.txt", "uncommitted notes from before the run\n");
   const snapshotter = new Snapshotter({
     home,
-    artifactsDir: join41(home, "artifacts"),
+    artifactsDir: join43(home, "artifacts"),
     identity: DEFAULT_IDENTITY,
     gitTimeoutMs: 6e4,
     lockTimeoutMs: 1e4,
@@ -26844,9 +27337,9 @@ async function testGate(gates, workspace, runId, iteration) {
   return { name: result.name, verdict: result.verdict, reason: result.reason, tests: result.tests };
 }
 async function put(root, rel, content) {
-  const path2 = join41(root, rel);
-  await mkdir7(dirname17(path2), { recursive: true });
-  await writeFile4(path2, content);
+  const path2 = join43(root, rel);
+  await mkdir9(dirname17(path2), { recursive: true });
+  await writeFile5(path2, content);
 }
 var greetTest, ITERATIONS, TEST_GATE;
 var init_demo = __esm({
@@ -26880,7 +27373,7 @@ var init_demo = __esm({
       {
         task: "Rename the module, add a logo, and make the greeting friendlier",
         edit: async (ws) => {
-          await rename5(join41(ws, "src/greet.js"), join41(ws, "src/hello.js"));
+          await rename5(join43(ws, "src/greet.js"), join43(ws, "src/hello.js"));
           await put(
             ws,
             "src/hello.js",
@@ -26898,7 +27391,7 @@ var init_demo = __esm({
         task: "Update the test for the new greeting, remove the notes file and update the logo",
         edit: async (ws) => {
           await put(ws, "test/greet.test.js", greetTest("hello.js", "Hi there, Ada!"));
-          await rm16(join41(ws, "NOTES.txt"));
+          await rm18(join43(ws, "NOTES.txt"));
           await put(
             ws,
             "assets/logo.png",
@@ -27028,8 +27521,8 @@ var init_anchor_keeper = __esm({
 });
 
 // src/git/remote.ts
-import { isAbsolute as isAbsolute10, join as join42, resolve as resolve18 } from "node:path";
-import { lstat as lstat14, stat as stat16 } from "node:fs/promises";
+import { isAbsolute as isAbsolute10, join as join44, resolve as resolve19 } from "node:path";
+import { lstat as lstat15, stat as stat16 } from "node:fs/promises";
 function pathRemote(path2) {
   if (!isAbsolute10(path2))
     throw new InvalidArgumentError(`${path2} is not an absolute path; give the file's full path`, {
@@ -27125,12 +27618,12 @@ function checked(repo, config2, remote) {
       `the repository's config sets core.gitProxy, which git would run for ${remote.url}; remove it or use an ssh:// or https:// URL`,
       { details: { url: remote.url } }
     );
-  const url2 = kind === "local" && !isAbsolute10(remote.url) ? resolve18(repo.topLevel, remote.url) : remote.url;
+  const url2 = kind === "local" && !isAbsolute10(remote.url) ? resolve19(repo.topLevel, remote.url) : remote.url;
   return { ...remote, url: url2, config: [...remote.config, ...httpPins(config2, url2, kind)] };
 }
 async function givenUrl(repo, url2, cwd) {
   if (checkRemoteUrl(url2) === "local") {
-    const path2 = resolve18(cwd, url2);
+    const path2 = resolve19(cwd, url2);
     if (!await isDir(path2)) {
       const why = url2.includes("/") ? `remote ${path2} does not exist; give an existing repository` : `no remote named ${JSON.stringify(url2)} in ${repo.topLevel}; "git remote -v" lists them, or give a URL`;
       throw new RemoteNotFoundError(why, { details: { remote: url2.includes("/") ? path2 : url2 } });
@@ -27140,8 +27633,8 @@ async function givenUrl(repo, url2, cwd) {
   if (!url2.includes("/")) {
     const common = await commonDir(repo.gitDir);
     for (const dir of ["remotes", "branches"]) {
-      const file = join42(common, dir, url2);
-      if (await lstat14(file).then(
+      const file = join44(common, dir, url2);
+      if (await lstat15(file).then(
         () => true,
         () => false
       ))
@@ -27272,7 +27765,7 @@ async function pushRefs(repo, remote, refspecs) {
 async function fetchRefs(repo, remote, refspecs) {
   checkRemoteUrl(remote.url);
   for (const spec of refspecs) {
-    if (!/^\+?refs\/agentgate\/[^\s:]+:refs\/agentgate\/incoming\/[^\s:]+$/.test(spec)) {
+    if (!/^\+?refs\/agentgate\/[^\s:]+:refs\/agentgate\/incoming\/[^\s:]+$/.test(spec) && !/^\^refs\/agentgate\/[^\s:]+$/.test(spec)) {
       throw new InvalidArgumentError(
         `refusing to fetch ${JSON.stringify(spec)}: only into refs/agentgate/incoming/`,
         { details: { refspec: spec } }
@@ -27287,12 +27780,14 @@ async function fetchRefs(repo, remote, refspecs) {
     "--no-recurse-submodules",
     "--no-auto-gc",
     `--upload-pack=${serverProgram(remote, "upload-pack")}`,
+    // On stdin: no command line is long enough for every refspec a large fetch may need.
+    "--stdin",
     "--end-of-options",
-    remote.arg,
-    ...refspecs
+    remote.arg
   ];
   try {
-    await runGit(withTransport(repo, remote), args);
+    await runGit(withTransport(repo, remote), args, { input: refspecs.map((r) => `${r}
+`).join("") });
   } catch (cause) {
     throw unreachable(cause, remote.url);
   }
@@ -27412,8 +27907,8 @@ var init_transport = __esm({
 });
 
 // src/git/remote-locks.ts
-import { rm as rm17, stat as stat17 } from "node:fs/promises";
-import { join as join43 } from "node:path";
+import { rm as rm19, stat as stat17 } from "node:fs/promises";
+import { join as join45 } from "node:path";
 import { fileURLToPath } from "node:url";
 async function clearStaleRemoteRefLocks(url2, refs) {
   const kind = checkRemoteUrl(url2);
@@ -27423,22 +27918,22 @@ async function clearStaleRemoteRefLocks(url2, refs) {
   const locks = refs.filter((r) => /^refs\/agentgate\/[^\s]+$/.test(r) && !r.split("/").includes(".."));
   let removed = false;
   for (const ref of locks) {
-    const lock = join43(gitDir, `${ref}.lock`);
+    const lock = join45(gitDir, `${ref}.lock`);
     const first = await stat17(lock).catch(() => null);
     if (first === null || !first.isFile()) continue;
     const young = Math.min(STALE_REMOTE_LOCK_MS, STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs));
-    if (young > 0) await new Promise((resolve31) => setTimeout(resolve31, young));
+    if (young > 0) await new Promise((resolve32) => setTimeout(resolve32, young));
     const again = await stat17(lock).catch(() => null);
     if (again === null || !again.isFile() || again.mtimeMs !== first.mtimeMs) continue;
-    await rm17(lock, { force: true });
+    await rm19(lock, { force: true });
     removed = true;
   }
   return removed;
 }
 async function localGitDir(path2) {
   const isDir2 = async (p) => (await stat17(p).catch(() => null))?.isDirectory() === true;
-  if (await isDir2(join43(path2, "refs")) && await isDir2(join43(path2, "objects"))) return path2;
-  return await isDir2(join43(path2, ".git", "refs")) ? join43(path2, ".git") : null;
+  if (await isDir2(join45(path2, "refs")) && await isDir2(join45(path2, "objects"))) return path2;
+  return await isDir2(join45(path2, ".git", "refs")) ? join45(path2, ".git") : null;
 }
 var STALE_REMOTE_LOCK_MS;
 var init_remote_locks = __esm({
@@ -27450,8 +27945,8 @@ var init_remote_locks = __esm({
 });
 
 // src/git/bundle-pack.ts
-import { createHash as createHash6 } from "node:crypto";
-import { createReadStream as createReadStream4 } from "node:fs";
+import { createHash as createHash8 } from "node:crypto";
+import { createReadStream as createReadStream3 } from "node:fs";
 async function bundlePackIntact(file) {
   let header = Buffer.alloc(0);
   let hash2 = null;
@@ -27459,7 +27954,7 @@ async function bundlePackIntact(file) {
   let tail = Buffer.alloc(0);
   let packBytes = 0;
   let magic = Buffer.alloc(0);
-  for await (const chunk of createReadStream4(file)) {
+  for await (const chunk of createReadStream3(file)) {
     let data = chunk;
     if (header !== null) {
       header = Buffer.concat([header, data]);
@@ -27470,7 +27965,7 @@ async function bundlePackIntact(file) {
       }
       const text2 = header.subarray(0, end + 1).toString("latin1");
       if (/^@object-format=sha256$/m.test(text2)) trailerBytes = 32;
-      hash2 = createHash6(trailerBytes === 32 ? "sha256" : "sha1");
+      hash2 = createHash8(trailerBytes === 32 ? "sha256" : "sha1");
       data = header.subarray(end + 2);
       header = null;
     }
@@ -27607,8 +28102,8 @@ var init_sharing = __esm({
 });
 
 // src/sharing/record-objects.ts
-import { mkdir as mkdir8, rm as rm18, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join44 } from "node:path";
+import { mkdir as mkdir10, rm as rm20, writeFile as writeFile6 } from "node:fs/promises";
+import { join as join46 } from "node:path";
 function recordCommit(format, spec) {
   const jsonId = objectId(format, "blob", spec.json);
   const treeBuf = treeContent([{ name: spec.file, blob: jsonId }, ...spec.also ?? []]);
@@ -27632,8 +28127,8 @@ function soleFileTree(name2, blob, also = []) {
   return objectId(blob.length === 64 ? "sha256" : "sha1", "tree", treeContent([{ name: name2, blob }, ...also]));
 }
 async function writeRecordObjects(repo, home, label, records) {
-  const dir = join44(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
-  await mkdir8(dir, { recursive: true });
+  const dir = join46(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
+  await mkdir10(dir, { recursive: true });
   try {
     for (const [type, key] of [
       ["blob", "json"],
@@ -27642,8 +28137,8 @@ async function writeRecordObjects(repo, home, label, records) {
     ]) {
       const files = /* @__PURE__ */ new Map();
       for (const r of records) {
-        const path2 = join44(dir, `${type}-${r[key].id}`);
-        if (!files.has(r[key].id)) await writeFile5(path2, r[key].content);
+        const path2 = join46(dir, `${type}-${r[key].id}`);
+        if (!files.has(r[key].id)) await writeFile6(path2, r[key].content);
         files.set(r[key].id, path2);
       }
       await writeObjects(
@@ -27653,7 +28148,7 @@ async function writeRecordObjects(repo, home, label, records) {
       );
     }
   } finally {
-    await rm18(dir, { recursive: true, force: true });
+    await rm20(dir, { recursive: true, force: true });
   }
 }
 function parseReceivedFile(content, schema, file, what2, refuse) {
@@ -27792,6 +28287,23 @@ var init_gate_record = __esm({
   }
 });
 
+// src/sharing/core.ts
+function incomingRefspecs(prefix, incoming, toFetch, refused2) {
+  if (toFetch.length <= MAX_REFSPECS)
+    return toFetch.map((r) => `+${r.ref}:${incoming}${r.ref.slice(prefix.length)}`);
+  const others = refused2.filter((r) => r.ref.startsWith(prefix)).map((r) => `^${r.ref}`);
+  return [`+${prefix}*:${incoming}*`, ...others];
+}
+var MAX_PATCH_BYTES, MAX_GATE_LOG_BYTES, MAX_REFSPECS;
+var init_core4 = __esm({
+  "src/sharing/core.ts"() {
+    "use strict";
+    MAX_PATCH_BYTES = 512 * 1024 * 1024;
+    MAX_GATE_LOG_BYTES = 512 * 1024 * 1024;
+    MAX_REFSPECS = 2e3;
+  }
+});
+
 // src/sharing/gate-objects.ts
 function gateRef(runId, id2, prefix = GATES_PREFIX) {
   return `${prefix}${runId}/${id2}`;
@@ -27919,8 +28431,8 @@ var init_gate_objects = __esm({
 
 // src/sharing/gate-records.ts
 import { stat as stat18 } from "node:fs/promises";
-import { join as join45 } from "node:path";
-var MAX_REFSPECS, GateRecords;
+import { join as join47 } from "node:path";
+var GateRecords;
 var init_gate_records = __esm({
   "src/sharing/gate-records.ts"() {
     "use strict";
@@ -27932,13 +28444,13 @@ var init_gate_records = __esm({
     init_record_objects();
     init_refs();
     init_record_objects2();
+    init_core4();
     init_repo_lock();
     init_inside();
     init_patch_artifact();
     init_gate_store();
     init_paths();
     init_gate_objects();
-    MAX_REFSPECS = 2e3;
     GateRecords = class {
       constructor(options2, snapshots) {
         this.options = options2;
@@ -28032,7 +28544,7 @@ var init_gate_records = __esm({
        */
       async receive(repo, source, bring) {
         if (source.length === 0) return { gates: 0, runs: [], refused: [] };
-        const lockPath = join45(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join47(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -28058,9 +28570,7 @@ var init_gate_records = __esm({
               else if (await this.gates.load(name2.runId, name2.id).catch(() => null) === null) held.push(mine);
             }
             if (toFetch.length > 0)
-              await bring(
-                toFetch.length > MAX_REFSPECS ? [`+${GATES_PREFIX}*:${GATE_INCOMING_PREFIX}*`] : toFetch.map((r) => `+${r.ref}:${GATE_INCOMING_PREFIX}${r.ref.slice(GATES_PREFIX.length)}`)
-              );
+              await bring(incomingRefspecs(GATES_PREFIX, GATE_INCOMING_PREFIX, toFetch, refused2));
             const wanted = new Set(toFetch.map((r) => r.ref));
             const incoming = (toFetch.length > 0 ? await listRefsWithParents(repo, GATE_INCOMING_PREFIX) : []).map((r) => ({ ...r, ref: `${GATES_PREFIX}${r.ref.slice(GATE_INCOMING_PREFIX.length)}` })).filter((r) => wanted.has(r.ref));
             try {
@@ -28086,14 +28596,19 @@ var init_gate_records = __esm({
           })
         );
       }
-      /** Writes each verdict's log text (digest verified before it is placed) and stores the verdict. */
+      /**
+       * Writes each verdict's log text (digest verified before it is placed), within maxGateLogBytes for
+       * the call (a verdict past it is stored without its text), and stores the verdict.
+       */
       async store(repo, checked2, refused2) {
         const out = [];
+        let room = this.options.maxGateLogBytes;
         for (const c of checked2) {
           const g = c.gate;
           try {
             let path2 = null;
-            if (c.logBlob !== null && g.log !== null && await this.gates.load(g.runId, g.id) === null) {
+            if (c.logBlob !== null && g.log !== null && g.log.bytes <= room && await this.gates.load(g.runId, g.id) === null) {
+              room -= g.log.bytes;
               path2 = receivedGateLogPath(this.options.artifactsDir, g);
               await this.writeLog(repo, c.logBlob, g.log.sha256, path2, g.runId);
             }
@@ -28369,15 +28884,6 @@ var init_publish = __esm({
   }
 });
 
-// src/sharing/core.ts
-var MAX_PATCH_BYTES;
-var init_core4 = __esm({
-  "src/sharing/core.ts"() {
-    "use strict";
-    MAX_PATCH_BYTES = 512 * 1024 * 1024;
-  }
-});
-
 // src/sharing/rebuild.ts
 import { stat as stat20 } from "node:fs/promises";
 async function rebuildAccepted(core, repo, accepted, refuse, index) {
@@ -28573,9 +29079,9 @@ var init_rebuild = __esm({
 });
 
 // src/sharing/receive.ts
-import { join as join46 } from "node:path";
+import { join as join48 } from "node:path";
 async function receive(core, repo, list5, bring) {
-  const lockPath = join46(layout(core.options.home).locks, "sharing.lock");
+  const lockPath = join48(layout(core.options.home).locks, "sharing.lock");
   return withLock(
     lockPath,
     { timeoutMs: core.options.lockTimeoutMs, purpose: "sharing" },
@@ -28594,10 +29100,8 @@ async function receive(core, repo, list5, bring) {
         return false;
       });
       const toFetch = wanted.filter((r) => localSha.get(r.ref) !== r.sha);
-      if (toFetch.length > 0) {
-        const specs = toFetch.length > MAX_REFSPECS2 ? [`+${RECORDS_PREFIX}*:${INCOMING_PREFIX}*`] : toFetch.map((r) => `+${r.ref}:${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}`);
-        await bring(repo, specs);
-      }
+      if (toFetch.length > 0)
+        await bring(repo, incomingRefspecs(RECORDS_PREFIX, INCOMING_PREFIX, toFetch, refused2));
       const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, INCOMING_PREFIX) : [];
       const wantedRefs = new Set(wanted.map((r) => r.ref));
       const held = await heldRecords(core, local, wantedRefs, new Set(toFetch.map((r) => r.ref)));
@@ -28631,7 +29135,7 @@ async function heldRecords(core, local, wanted, fetched) {
   return local.filter((r) => same(r) || lacking.has(runOf3(r.ref) ?? "")).map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
 }
 function indexPath(core) {
-  return join46(layout(core.options.home).home, "sharing", "rebuilt.json");
+  return join48(layout(core.options.home).home, "sharing", "rebuilt.json");
 }
 async function rebuild(core, repo, incoming, localRefs) {
   const refused2 = [];
@@ -28711,7 +29215,7 @@ function beforeFits(before2, s) {
 function toDelete(r) {
   return { ref: r.ref, oldSha: r.sha };
 }
-var MAX_RECORD_BYTES2, MAX_REFSPECS2;
+var MAX_RECORD_BYTES2;
 var init_receive = __esm({
   "src/sharing/receive.ts"() {
     "use strict";
@@ -28726,8 +29230,8 @@ var init_receive = __esm({
     init_paths();
     init_records();
     init_rebuild();
+    init_core4();
     MAX_RECORD_BYTES2 = 16 * 1024 * 1024;
-    MAX_REFSPECS2 = 2e3;
   }
 });
 
@@ -28896,8 +29400,8 @@ var init_anchor_objects = __esm({
 });
 
 // src/sharing/anchor-records.ts
-import { join as join47 } from "node:path";
-var MAX_REFSPECS3, AnchorRecords;
+import { join as join49 } from "node:path";
+var AnchorRecords;
 var init_anchor_records = __esm({
   "src/sharing/anchor-records.ts"() {
     "use strict";
@@ -28905,10 +29409,10 @@ var init_anchor_records = __esm({
     init_record_objects();
     init_refs();
     init_record_objects2();
+    init_core4();
     init_repo_lock();
     init_paths();
     init_anchor_objects();
-    MAX_REFSPECS3 = 2e3;
     AnchorRecords = class {
       constructor(options2, keeper) {
         this.options = options2;
@@ -28979,7 +29483,7 @@ var init_anchor_records = __esm({
        */
       async receive(repo, source, bring, runIds) {
         if (source.length === 0) return { anchors: [], unchanged: 0, refused: [] };
-        const lockPath = join47(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join49(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -29003,11 +29507,7 @@ var init_anchor_records = __esm({
             const toFetch = named3.filter((r) => local.get(r.ref)?.sha !== r.sha);
             const { held, unchanged } = await this.alreadyHeld(named3, local);
             if (toFetch.length > 0)
-              await bring(
-                toFetch.length > MAX_REFSPECS3 ? [`+${ANCHORS_PREFIX}*:${ANCHOR_INCOMING_PREFIX}*`] : toFetch.map(
-                  (r) => `+${r.ref}:${ANCHOR_INCOMING_PREFIX}${r.ref.slice(ANCHORS_PREFIX.length)}`
-                )
-              );
+              await bring(incomingRefspecs(ANCHORS_PREFIX, ANCHOR_INCOMING_PREFIX, toFetch, refused2));
             const wanted = new Set(toFetch.map((r) => r.ref));
             const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, ANCHOR_INCOMING_PREFIX) : [];
             try {
@@ -29088,7 +29588,7 @@ var init_anchor_records = __esm({
 
 // src/sharing/sharing.ts
 import { stat as stat21 } from "node:fs/promises";
-import { resolve as resolve19 } from "node:path";
+import { resolve as resolve20 } from "node:path";
 async function pushWithLockRepair(repo, remote, specs) {
   const results = await pushRefs(repo, remote, specs);
   const locked = results.filter((r) => r.flag === "!" && /failed to (update|lock) ref/.test(r.summary));
@@ -29146,6 +29646,7 @@ var init_sharing2 = __esm({
     init_records();
     init_gate_records();
     init_gate_objects();
+    init_core4();
     init_publish();
     init_receive();
     init_own_records();
@@ -29158,7 +29659,11 @@ var init_sharing2 = __esm({
         this.options = options2;
         this.store = new SnapshotStore(options2.home, { lockTimeoutMs: options2.lockTimeoutMs });
         this.gateRecords = new GateRecords(
-          { ...options2, includeGateLogs: options2.includeGateLogs ?? false },
+          {
+            ...options2,
+            includeGateLogs: options2.includeGateLogs ?? false,
+            maxGateLogBytes: options2.maxGateLogBytes ?? MAX_GATE_LOG_BYTES
+          },
           this.store
         );
         this.anchorRecords = options2.anchors ? new AnchorRecords(options2, options2.anchors) : null;
@@ -29285,7 +29790,7 @@ var init_sharing2 = __esm({
             `no run or gate verdict recorded here to export from ${repo.topLevel}; capture a run first, name one with --run, or take every record (fetched ones included) with --all`,
             { details: { workspace: repo.topLevel } }
           );
-        const path2 = resolve19(cwd, file);
+        const path2 = resolve20(cwd, file);
         const refs = [...chosen, ...gates].map((r) => r.ref).concat(anchorRefs);
         await writeOutputFile(path2, (temp) => bundleOrMissing(repo, refs, () => createBundle(repo, temp, refs)));
         return {
@@ -29303,7 +29808,7 @@ var init_sharing2 = __esm({
        */
       async import(workspace, file, cwd = process.cwd(), opts = {}) {
         const repo = await this.open(workspace);
-        const path2 = resolve19(cwd, file);
+        const path2 = resolve20(cwd, file);
         const isFile = await stat21(path2).then(
           (s) => s.isFile(),
           () => false
@@ -30111,14 +30616,14 @@ var init_model = __esm({
 });
 
 // src/report/html.ts
-import { createHash as createHash7 } from "node:crypto";
+import { createHash as createHash9 } from "node:crypto";
 async function writeHtml({ report: report4, diffs, assets }, write2) {
   const v = report4.verification;
   const failed = v.checks.filter((c) => !c.ok);
   const verdict = v.ok ? `passed (${v.checks.length} checks)` : `FAILED (${failed.length} of ${v.checks.length} checks)`;
   const csp = [
     "default-src 'none'",
-    `script-src ${[assets.diff2htmlJs, CLIENT].map((s) => `'sha256-${createHash7("sha256").update(s, "utf8").digest("base64")}'`).join(" ")}`,
+    `script-src ${[assets.diff2htmlJs, CLIENT].map((s) => `'sha256-${createHash9("sha256").update(s, "utf8").digest("base64")}'`).join(" ")}`,
     "style-src 'unsafe-inline'",
     "img-src data:",
     "base-uri 'none'",
@@ -30611,7 +31116,7 @@ tr.method-none td.method{color:#cf222e;font-weight:600}
 });
 
 // src/cli/commands/report-anchor.ts
-import { resolve as resolve20 } from "node:path";
+import { resolve as resolve21 } from "node:path";
 function render(report4, format) {
   if (format === "html") return renderAnchorHtml(report4);
   if (format === "md") return renderAnchorMarkdown(report4);
@@ -30633,7 +31138,7 @@ async function reportAnchor(ctx, rev, format, output, summaryFile) {
   const text2 = render(report4, format);
   const commit = report4.commit;
   if (output !== void 0) {
-    const file = resolve20(output);
+    const file = resolve21(output);
     await writeOutputData(file, text2);
     const bytes = Buffer.byteLength(text2, "utf8");
     return {
@@ -30835,8 +31340,8 @@ var init_patches = __esm({
 });
 
 // src/report/index.ts
-import { open as open7 } from "node:fs/promises";
-import { resolve as resolve21 } from "node:path";
+import { open as open9 } from "node:fs/promises";
+import { resolve as resolve22 } from "node:path";
 async function renderReport(snapshotter, format, runId, options2 = {}) {
   checkReportArguments(snapshotter, format, runId, options2);
   const parts = [];
@@ -30847,10 +31352,10 @@ async function renderReport(snapshotter, format, runId, options2 = {}) {
 }
 async function writeReport(snapshotter, format, file, runId, options2 = {}) {
   checkReportArguments(snapshotter, format, runId, options2);
-  const path2 = resolve21(checkArgument(FileArg, file, "file"));
+  const path2 = resolve22(checkArgument(FileArg, file, "file"));
   let bytes = 0;
   const report4 = await writeOutputFile(path2, async (temp) => {
-    const handle = await open7(temp, "wx", 420);
+    const handle = await open9(temp, "wx", 420);
     try {
       let pending = [];
       let pendingLength = 0;
@@ -31135,7 +31640,7 @@ var context_exports = {};
 __export(context_exports, {
   Context: () => Context
 });
-import { resolve as resolve22 } from "node:path";
+import { resolve as resolve23 } from "node:path";
 function assertCurrentDirectory() {
   try {
     process.cwd();
@@ -31181,7 +31686,7 @@ var init_context = __esm({
           artifactsDir: values["artifacts-dir"]
         });
         return new _Context(
-          resolve22(values.workspace ?? "."),
+          resolve23(values.workspace ?? "."),
           settings,
           values.json,
           values.workspace !== void 0,
@@ -31248,7 +31753,7 @@ var json_stream_exports = {};
 __export(json_stream_exports, {
   writeStreamedJson: () => writeStreamedJson
 });
-import { createReadStream as createReadStream5 } from "node:fs";
+import { createReadStream as createReadStream4 } from "node:fs";
 import { Readable as Readable2, Transform as Transform3 } from "node:stream";
 import { pipeline as pipeline3 } from "node:stream/promises";
 function jsonStringBody() {
@@ -31278,7 +31783,7 @@ function completeUpTo(bytes) {
 async function writeStreamedJson(doc, out) {
   async function* parts() {
     yield doc.prefix;
-    yield* createReadStream5(doc.file).pipe(jsonStringBody());
+    yield* createReadStream4(doc.file).pipe(jsonStringBody());
     yield doc.suffix;
   }
   await pipeline3(Readable2.from(parts()), out, { end: false });
@@ -31295,7 +31800,7 @@ var serve_exports = {};
 __export(serve_exports, {
   serve: () => serve
 });
-import { fstatSync as fstatSync2 } from "node:fs";
+import { fstatSync as fstatSync3 } from "node:fs";
 import { stat as stat22 } from "node:fs/promises";
 import { isatty } from "node:tty";
 async function serve(input, output, opts) {
@@ -31314,7 +31819,7 @@ function streamIdentities(streams) {
     if (typeof fd !== "number") continue;
     let s;
     try {
-      s = fstatSync2(fd);
+      s = fstatSync3(fd);
     } catch {
       continue;
     }
@@ -31509,8 +32014,8 @@ function closedOr(error2) {
   return isClosedPipe(error2) ? new OutputClosed("output closed", { cause: error2 }) : error2;
 }
 function write(output, text2) {
-  return new Promise((resolve31, reject) => {
-    output.write(text2, (error2) => error2 ? reject(closedOr(error2)) : resolve31());
+  return new Promise((resolve32, reject) => {
+    output.write(text2, (error2) => error2 ? reject(closedOr(error2)) : resolve32());
   });
 }
 var INHERITED, OutputClosed;
@@ -31590,8 +32095,8 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { lstat as lstat15, mkdir as mkdir9, readdir as readdir14, realpath as realpath7, rename as rename6, rm as rm19, stat as stat23, writeFile as writeFile6 } from "node:fs/promises";
-import { basename as basename8, dirname as dirname18, join as join48 } from "node:path";
+import { lstat as lstat16, mkdir as mkdir11, readdir as readdir15, realpath as realpath7, rename as rename6, rm as rm21, stat as stat23, writeFile as writeFile7 } from "node:fs/promises";
+import { basename as basename8, dirname as dirname18, join as join50 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -31607,10 +32112,10 @@ function checkpointRepo(p) {
 async function indexBytes(repo) {
   const index = await stat23(repo.indexFile).catch(() => null);
   if (index === null) return null;
-  const names2 = await readdir14(repo.gitDir).catch(() => []);
+  const names2 = await readdir15(repo.gitDir).catch(() => []);
   const shared = await Promise.all(
     names2.filter((name2) => name2.startsWith("sharedindex.")).map(
-      (name2) => stat23(join48(repo.gitDir, name2)).then(
+      (name2) => stat23(join50(repo.gitDir, name2)).then(
         (st) => st.size,
         () => 0
       )
@@ -31619,22 +32124,22 @@ async function indexBytes(repo) {
   return shared.reduce((sum2, size) => sum2 + size, index.size);
 }
 async function initCheckpointRepo(repo) {
-  if (await lstat15(repo.gitDir).catch(() => null) !== null) return configure(repo);
+  if (await lstat16(repo.gitDir).catch(() => null) !== null) return configure(repo);
   const parent = dirname18(repo.gitDir);
   const prefix = `${basename8(repo.gitDir)}.init-`;
-  await mkdir9(parent, { recursive: true });
-  for (const name2 of await readdir14(parent))
-    if (name2.startsWith(prefix)) await rm19(join48(parent, name2), { recursive: true, force: true });
-  const building = join48(parent, `${prefix}${randomHex(4)}`);
-  await mkdir9(building);
+  await mkdir11(parent, { recursive: true });
+  for (const name2 of await readdir15(parent))
+    if (name2.startsWith(prefix)) await rm21(join50(parent, name2), { recursive: true, force: true });
+  const building = join50(parent, `${prefix}${randomHex(4)}`);
+  await mkdir11(building);
   await configure({ ...repo, gitDir: building });
   await rename6(building, repo.gitDir);
 }
 async function configure(repo) {
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir9(join48(repo.gitDir, "info"), { recursive: true });
-  await writeFile6(join48(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir11(join50(repo.gitDir, "info"), { recursive: true });
+  await writeFile7(join50(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const { lines, inGitDir } = await revParseLines(dir, opts, [
@@ -31669,13 +32174,13 @@ async function revParseLines(dir, opts, questions) {
 }
 function probeInputs(dir, probe) {
   if (probe.isRepository) {
-    const gitDir = join48(dir, ".git");
-    if (probe.root !== dir || probe.excludesFile !== join48(gitDir, "info", "exclude")) return null;
-    return [dir, gitDir, join48(gitDir, "config"), join48(gitDir, "config.worktree"), join48(gitDir, "commondir")];
+    const gitDir = join50(dir, ".git");
+    if (probe.root !== dir || probe.excludesFile !== join50(gitDir, "info", "exclude")) return null;
+    return [dir, gitDir, join50(gitDir, "config"), join50(gitDir, "config.worktree"), join50(gitDir, "commondir")];
   }
   const inputs = [];
   for (let p = dir; ; p = dirname18(p)) {
-    inputs.push(join48(p, ".git"), join48(p, "HEAD"));
+    inputs.push(join50(p, ".git"), join50(p, "HEAD"));
     if (dirname18(p) === p) return inputs;
   }
 }
@@ -31702,7 +32207,7 @@ async function countObjects(repo) {
   return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
 }
 async function looseObjectBytes(repo, oid) {
-  const st = await stat23(join48(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  const st = await stat23(join50(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
   return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 async function packLooseObjects(repo) {
@@ -31735,14 +32240,14 @@ var init_checkpoint_repo = __esm({
 });
 
 // src/fs/leading-dirs.ts
-import { lstat as lstat16 } from "node:fs/promises";
-import { join as join49 } from "node:path";
+import { lstat as lstat17 } from "node:fs/promises";
+import { join as join51 } from "node:path";
 async function leadingDirsAreReal(root, path2, real = /* @__PURE__ */ new Map()) {
   for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
     const dir = path2.slice(0, at);
     let ok = real.get(dir);
     if (ok === void 0) {
-      const st = await lstat16(fsPath(join49(root, dir))).catch(() => null);
+      const st = await lstat17(fsPath(join51(root, dir))).catch(() => null);
       ok = st === null || st.isDirectory();
       real.set(dir, ok);
     }
@@ -32012,15 +32517,36 @@ async function readObjects(repo, oids, paths = /* @__PURE__ */ new Map()) {
   }
   return out;
 }
+async function readableSizes(repo, paths) {
+  const sizes = /* @__PURE__ */ new Map();
+  const ids = [...paths.keys()];
+  if (ids.length === 0) return sizes;
+  for (const id2 of ids) assertGitId(id2, "cat-file --batch");
+  let answers;
+  try {
+    answers = await catFile(repo, "scan", ids);
+  } catch (cause) {
+    throw lostIn(repo, cause, paths) ?? cause;
+  }
+  answers.forEach((answer2, i) => {
+    const id2 = ids[i];
+    if (!answer2.found) throw lostObject(repo, id2, paths.get(id2) ?? null);
+    sizes.set(id2, answer2.size);
+  });
+  return sizes;
+}
 async function readGit(repo, args, opts = {}, paths = /* @__PURE__ */ new Map()) {
   try {
     return await runGitBuffer(repo, args, opts);
   } catch (cause) {
-    const lost = cause instanceof GitFailedError ? LOST_OBJECT.exec(String(cause.details.stderr)) : null;
-    if (lost === null) throw cause;
-    const object2 = lost[1] ?? lost[2] ?? lost[3];
-    throw lostObject(repo, object2, paths.get(object2) ?? null);
+    throw lostIn(repo, cause, paths) ?? cause;
   }
+}
+function lostIn(repo, cause, paths) {
+  const lost = cause instanceof GitFailedError ? LOST_OBJECT.exec(String(cause.details.stderr)) : null;
+  if (lost === null) return null;
+  const object2 = lost[1] ?? lost[2] ?? lost[3];
+  return lostObject(repo, object2, paths.get(object2) ?? null);
 }
 function lostObject(repo, object2, path2) {
   const file = path2 === null ? "" : ` (the file ${JSON.stringify(path2)})`;
@@ -32037,6 +32563,7 @@ var init_checkpoint_trees = __esm({
     init_path_bytes();
     init_checkpoint_index();
     init_ids2();
+    init_diff_content();
     init_cat_file_batch();
     init_diff_pairs();
     init_diff_tree_stdin();
@@ -32051,19 +32578,19 @@ var init_checkpoint_trees = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { access as access2, realpath as realpath8 } from "node:fs/promises";
-import { basename as basename9, dirname as dirname19, join as join50, relative as relative7, resolve as resolve23, sep as sep10 } from "node:path";
+import { basename as basename9, dirname as dirname19, join as join52, relative as relative7, resolve as resolve24, sep as sep10 } from "node:path";
 function toGitPath(root, abs) {
   return relative7(root, abs).split(sep10).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join50(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join52(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
   const tail = [basename9(abs)];
   let head = dirname19(abs);
   for (; ; ) {
     try {
-      return join50(await realpath8(head), ...tail.reverse());
+      return join52(await realpath8(head), ...tail.reverse());
     } catch {
       const up = dirname19(head);
       if (up === head) return abs;
@@ -32084,7 +32611,7 @@ async function toWorkspaceGitPath(root, input, forbidden) {
       { details: { path: input } }
     );
   if (input.includes("\0")) refuse("is not a usable path");
-  const abs = resolve23(root, input);
+  const abs = resolve24(root, input);
   const real = abs === root ? root : await physical(abs);
   if (!isInside(root, real)) refuse("is outside the workspace");
   const gitPath = toGitPath(root, real);
@@ -32106,11 +32633,25 @@ function assertCheckpointRoot(root, home) {
     );
 }
 async function untouchable(root, home, excludePaths = [], gitDir) {
+  if (gitDir !== void 0) await assertHomeOutsideGitDir(root, home, gitDir);
   const inner = gitDir === void 0 ? [] : await gitDirsInside(root, gitDir);
-  const gitDirs = inner.map((rel) => join50(root, rel));
+  const gitDirs = inner.map((rel) => join52(root, rel));
   const forbidden = [home, ...await Promise.all(excludePaths.map(physicalPath)), ...gitDirs];
   const inside = (paths) => paths.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
   return { forbidden, excluded: inside(forbidden), gitDirs: inside(gitDirs) };
+}
+async function assertHomeOutsideGitDir(root, home, gitDir) {
+  const [realHome, ...gitDirs] = await Promise.all([
+    realPathOf(home),
+    realPathOf(gitDir),
+    commonDir(gitDir).then(realPathOf)
+  ]);
+  const inside = gitDirs.find((g) => isInside(g, realHome));
+  if (inside === void 0) return;
+  throw new UnsafeWorkspaceError(
+    `the agentgate home ${home} lies inside the git dir ${inside} of ${root}, so the checkpoint store would land among git's refs and objects; put it outside the git dir (--home)`,
+    { details: { workspace: root, home, gitDir: inside } }
+  );
 }
 async function physicalPath(path2) {
   try {
@@ -32124,6 +32665,8 @@ var init_workspace_paths = __esm({
   "src/checkpoints/workspace-paths.ts"() {
     "use strict";
     init_errors();
+    init_git_locks();
+    init_inside();
     init_dot_git();
     init_repo();
     init_paths();
@@ -32593,26 +33136,26 @@ var init_names = __esm({
 });
 
 // src/checkpoints/project-id.ts
-import { createHash as createHash8 } from "node:crypto";
-import { readdir as readdir15, readFile as readFile11, stat as stat24 } from "node:fs/promises";
-import { dirname as dirname20, join as join51 } from "node:path";
+import { createHash as createHash10 } from "node:crypto";
+import { readdir as readdir16, stat as stat24 } from "node:fs/promises";
+import { dirname as dirname20, join as join53 } from "node:path";
 function pathKey(realPath) {
-  return createHash8("sha256").update(realPath).digest("hex").slice(0, 16);
+  return createHash10("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join51(checkpointsDir, projectId, worktreeKey);
+  const dir = join53(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join51(dir, "git"),
-    indexFile: join51(dir, "index"),
-    metaFile: join51(dir, "store.json"),
-    upkeepFile: join51(dir, "upkeep.json"),
-    probeFile: join51(dir, "probe.json"),
-    promptsDir: join51(dir, "prompts"),
-    lockPath: join51(dir, "lock"),
-    tempDir: join51(dir, "tmp")
+    gitDir: join53(dir, "git"),
+    indexFile: join53(dir, "index"),
+    metaFile: join53(dir, "store.json"),
+    upkeepFile: join53(dir, "upkeep.json"),
+    probeFile: join53(dir, "probe.json"),
+    promptsDir: join53(dir, "prompts"),
+    lockPath: join53(dir, "lock"),
+    tempDir: join53(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -32638,18 +33181,18 @@ async function storeAbove(checkpointsDir, dir, home) {
   return null;
 }
 async function storeOf(location, root) {
-  const text2 = await readFile11(location.metaFile, "utf8").catch(() => null);
+  const text2 = await readRegularText(location.metaFile);
   try {
     const parsed = text2 === null ? null : JSON.parse(text2);
     if (typeof parsed?.workspace === "string") return parsed.workspace === root ? "intact" : "none";
   } catch {
   }
-  const head = await stat24(join51(location.gitDir, "HEAD")).catch(() => null);
+  const head = await stat24(join53(location.gitDir, "HEAD")).catch(() => null);
   return head?.isFile() === true ? "damaged" : "none";
 }
 async function listDir2(dir) {
   try {
-    return (await readdir15(dir)).sort();
+    return (await readdir16(dir)).sort();
   } catch {
     return [];
   }
@@ -32657,25 +33200,26 @@ async function listDir2(dir) {
 var init_project_id = __esm({
   "src/checkpoints/project-id.ts"() {
     "use strict";
+    init_regular_file();
   }
 });
 
 // src/checkpoints/prompt-numbers.ts
-import { link as link2, mkdir as mkdir10, readdir as readdir16, readFile as readFile12, rm as rm20, writeFile as writeFile7 } from "node:fs/promises";
-import { join as join52 } from "node:path";
+import { link as link2, mkdir as mkdir12, readdir as readdir17, rm as rm22, writeFile as writeFile8 } from "node:fs/promises";
+import { join as join54 } from "node:path";
 function sessionDir(promptsDir, session) {
-  return join52(promptsDir, pathKey(session));
+  return join54(promptsDir, pathKey(session));
 }
 async function claimPromptNumber(promptsDir, session, delivery) {
   const dir = sessionDir(promptsDir, session);
   const claim2 = delivery === void 0 ? "" : `${JSON.stringify({ hook: hash(delivery.hook), text: hash(delivery.text) })}
 `;
   try {
-    await mkdir10(dir, { recursive: true });
+    await mkdir12(dir, { recursive: true });
     for (; ; ) {
       const newest = Math.max(
         0,
-        ...(await readdir16(dir)).map((name2) => /^\d+$/.test(name2) ? Number(name2) : 0)
+        ...(await readdir17(dir)).map((name2) => /^\d+$/.test(name2) ? Number(name2) : 0)
       );
       if (delivery !== void 0 && await deliveredAgain(dir, newest, delivery))
         return { n: newest, duplicate: true };
@@ -32687,7 +33231,7 @@ async function claimPromptNumber(promptsDir, session, delivery) {
 }
 async function deliveredAgain(dir, n, delivery) {
   if (n === 0) return false;
-  const text2 = await readFile12(join52(dir, String(n)), "utf8").catch(() => "");
+  const text2 = await readRegularText(join54(dir, String(n))) ?? "";
   let claimed;
   try {
     claimed = JSON.parse(text2);
@@ -32696,26 +33240,26 @@ async function deliveredAgain(dir, n, delivery) {
   }
   const hook = hash(delivery.hook);
   if (claimed.text !== hash(delivery.text) || claimed.hook === hook) return false;
-  return create(join52(dir, `${n}-${hook}`), "");
+  return create(join54(dir, `${n}-${hook}`), "");
 }
 async function claimFile(dir, n, text2) {
-  if (text2 === "") return create(join52(dir, String(n)), "");
-  const temp = join52(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
-  await writeFile7(temp, text2);
+  if (text2 === "") return create(join54(dir, String(n)), "");
+  const temp = join54(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
+  await writeFile8(temp, text2);
   try {
-    await link2(temp, join52(dir, String(n)));
+    await link2(temp, join54(dir, String(n)));
     return true;
   } catch (error2) {
     if (error2.code === "EEXIST") return false;
-    return create(join52(dir, String(n)), text2);
+    return create(join54(dir, String(n)), text2);
   } finally {
-    await rm20(temp, { force: true });
+    await rm22(temp, { force: true });
   }
 }
 async function notePromptNumber(promptsDir, session, n) {
   const dir = sessionDir(promptsDir, session);
-  await mkdir10(dir, { recursive: true }).catch(() => void 0);
-  await create(join52(dir, String(n)), "").catch(() => void 0);
+  await mkdir12(dir, { recursive: true }).catch(() => void 0);
+  await create(join54(dir, String(n)), "").catch(() => void 0);
 }
 function promptNumber(records, session, claimed) {
   const numbers = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(entryOf).filter((e) => e.session === session).map((e) => e.prompt ?? 0);
@@ -32726,7 +33270,7 @@ function hash(text2) {
 }
 async function create(path2, text2) {
   try {
-    await writeFile7(path2, text2, { flag: "wx" });
+    await writeFile8(path2, text2, { flag: "wx" });
     return true;
   } catch (error2) {
     if (error2.code === "EEXIST") return false;
@@ -32736,6 +33280,7 @@ async function create(path2, text2) {
 var init_prompt_numbers = __esm({
   "src/checkpoints/prompt-numbers.ts"() {
     "use strict";
+    init_regular_file();
     init_random();
     init_message2();
     init_project_id();
@@ -32832,16 +33377,36 @@ function firstPatchWins(pairs) {
   for (const [path2, hash2] of pairs) if (!out.has(path2)) out.set(path2, hash2);
   return out;
 }
+function writeBatches(entries2, sizes) {
+  const out = [];
+  let batch = [];
+  let bytes = 0;
+  for (const e of entries2) {
+    const size = sizes.get(e.oid) ?? 0;
+    if (batch.length > 0 && (batch.length === WRITE_BATCH || bytes + size > WRITE_BATCH_BYTES)) {
+      out.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(e);
+    bytes += size;
+  }
+  if (batch.length > 0) out.push(batch);
+  return out;
+}
+var WRITE_BATCH, WRITE_BATCH_BYTES;
 var init_plan = __esm({
   "src/checkpoints/plan.ts"() {
     "use strict";
     init_record2();
     init_workspace_paths();
+    WRITE_BATCH = 2048;
+    WRITE_BATCH_BYTES = 64 * 1024 * 1024;
   }
 });
 
 // src/checkpoints/skip-rules.ts
-import { accessSync, constants as constants4, lstatSync as lstatSync2 } from "node:fs";
+import { accessSync, constants as constants6, lstatSync as lstatSync2 } from "node:fs";
 function skipRecord(skips) {
   if (skips.length === 0) return {};
   const byReason = {};
@@ -32878,7 +33443,7 @@ async function findSkipped(root, listing, maxBytes, sizes) {
   ];
   const repoDirs = /* @__PURE__ */ new Map();
   for (let i = 0; i < candidates.length; i += STAT_SLICE) {
-    if (i > 0) await new Promise((resolve31) => setImmediate(resolve31));
+    if (i > 0) await new Promise((resolve32) => setImmediate(resolve32));
     for (const c of candidates.slice(i, i + STAT_SLICE)) {
       const nested = nestedRepositoryAbove(root, c.path, repoDirs);
       if (nested !== null) {
@@ -32935,7 +33500,7 @@ function fileShape(path2) {
   if (st.isFIFO() || st.isSocket() || st.isCharacterDevice() || st.isBlockDevice()) return "unreadable";
   if (!st.isFile()) return null;
   try {
-    accessSync(fsPath(path2), constants4.R_OK);
+    accessSync(fsPath(path2), constants6.R_OK);
     return st.size;
   } catch {
     return "unreadable";
@@ -32955,7 +33520,7 @@ var init_skip_rules = __esm({
 });
 
 // src/checkpoints/restore.ts
-import { lstat as lstat17 } from "node:fs/promises";
+import { lstat as lstat18 } from "node:fs/promises";
 function restoreTo(store, hash2) {
   return store.locked("checkpoint restore", "existing", async () => {
     const { trees, refs } = await store.resolveCheckpoints([hash2]);
@@ -33053,7 +33618,7 @@ async function assertKnownPaths(store, selection2, wanted) {
   const uncaptured = unknown2.filter((sel) => !inWorkspace.has(sel));
   const onDisk = await Promise.all(
     uncaptured.map(
-      (p) => lstat17(fsPath(toAbsolute(store.workspace, p))).then(
+      (p) => lstat18(fsPath(toAbsolute(store.workspace, p))).then(
         () => true,
         () => false
       )
@@ -33119,7 +33684,7 @@ var init_retention = __esm({
 
 // src/git/user-ignore.ts
 import { access as access3 } from "node:fs/promises";
-import { isAbsolute as isAbsolute11, join as join53 } from "node:path";
+import { isAbsolute as isAbsolute11, join as join55 } from "node:path";
 function userIgnoreConfigFiles(o) {
   const { system, global } = userConfigFiles({
     ...process.env,
@@ -33148,12 +33713,12 @@ async function userExcludesSetting(o) {
   return configured;
 }
 async function userExcludesPath(configured, o) {
-  const xdg = o.xdgConfigHome && isAbsolute11(o.xdgConfigHome) ? o.xdgConfigHome : join53(o.home, ".config");
-  const path2 = configured === null ? join53(xdg, "git", "ignore") : expandHome(configured, o.home);
+  const xdg = o.xdgConfigHome && isAbsolute11(o.xdgConfigHome) ? o.xdgConfigHome : join55(o.home, ".config");
+  const path2 = configured === null ? join55(xdg, "git", "ignore") : expandHome2(configured, o.home);
   return isAbsolute11(path2) && await exists4(path2) ? path2 : null;
 }
-function expandHome(path2, home) {
-  return path2 === "~" ? home : path2.startsWith("~/") ? join53(home, path2.slice(2)) : path2;
+function expandHome2(path2, home) {
+  return path2 === "~" ? home : path2.startsWith("~/") ? join55(home, path2.slice(2)) : path2;
 }
 async function exists4(path2) {
   return access3(path2).then(
@@ -33170,13 +33735,13 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { mkdir as mkdir11, open as open8, rename as rename7, rm as rm21, stat as stat25, symlink } from "node:fs/promises";
-import { dirname as dirname21, join as join54, sep as sep11 } from "node:path";
+import { mkdir as mkdir13, open as open10, rename as rename7, rm as rm23, stat as stat25, symlink } from "node:fs/promises";
+import { dirname as dirname21, join as join56, sep as sep11 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
-  await mkdir11(preferred, { recursive: true });
+  await mkdir13(preferred, { recursive: true });
   const [a, b] = await Promise.all([stat25(root), stat25(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
@@ -33185,8 +33750,12 @@ async function placeFiles(root, stagingDir, items) {
   const declined = [];
   for (const item of items) {
     const parent = dirname21(item.dest);
-    await mkdir11(fsPath(parent), { recursive: true });
-    if (!await placeOne(item, join54(stagingDir, tempName()))) {
+    if (item.dirsReal !== void 0 && !await item.dirsReal()) {
+      declined.push(item);
+      continue;
+    }
+    await mkdir13(fsPath(parent), { recursive: true });
+    if (!await placeOne(item, join56(stagingDir, tempName()))) {
       declined.push(item);
       continue;
     }
@@ -33203,21 +33772,22 @@ async function placeOne(item, temp) {
   try {
     return await swapIn(item, temp);
   } catch (error2) {
-    await rm21(temp, { force: true });
+    await rm23(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
   const beside = fsPath(`${dirname21(item.dest)}${sep11}${tempName()}`);
   try {
     return await swapIn(item, beside);
   } catch (error2) {
-    await rm21(beside, { force: true });
+    await rm23(beside, { force: true });
     throw error2;
   }
 }
 async function swapIn(item, temp) {
   await writeTemp(item, temp);
-  if (item.stillWanted !== void 0 && !await item.stillWanted()) {
-    await rm21(temp, { force: true });
+  const wanted = (item.dirsReal === void 0 || await item.dirsReal()) && (item.stillWanted === void 0 || await item.stillWanted());
+  if (!wanted) {
+    await rm23(temp, { force: true });
     return false;
   }
   await rename7(temp, fsPath(item.dest));
@@ -33228,7 +33798,7 @@ async function writeTemp(item, temp) {
     await symlink(item.content, temp);
     return;
   }
-  const handle = await open8(temp, "wx", item.mode ?? (item.kind === "executable" ? 511 : 438));
+  const handle = await open10(temp, "wx", item.mode ?? (item.kind === "executable" ? 511 : 438));
   try {
     if (item.mode !== void 0) await handle.chmod(item.mode);
     await handle.writeFile(item.content);
@@ -33249,12 +33819,12 @@ var init_place = __esm({
 });
 
 // src/checkpoints/unchanged.ts
-import { createHash as createHash9 } from "node:crypto";
-import { constants as constants5 } from "node:fs";
-import { lstat as lstat18, open as open9, readlink as readlink4 } from "node:fs/promises";
+import { createHash as createHash11 } from "node:crypto";
+import { constants as constants7 } from "node:fs";
+import { lstat as lstat19, open as open11, readlink as readlink4 } from "node:fs/promises";
 async function stillCaptured(abs, entry) {
   const path2 = fsPath(abs);
-  const st = await lstat18(path2).catch(() => null);
+  const st = await lstat19(path2).catch(() => null);
   if (entry === void 0 || st === null) return entry === void 0 && st === null;
   const format = entry.oid.length === 64 ? "sha256" : "sha1";
   if (st.isSymbolicLink())
@@ -33264,14 +33834,14 @@ async function stillCaptured(abs, entry) {
   return await fileBlobId(path2, format, st.ino) === entry.oid;
 }
 async function fileBlobId(path2, format, ino) {
-  const handle = await open9(path2, constants5.O_RDONLY | constants5.O_NOFOLLOW | constants5.O_NONBLOCK).catch(
+  const handle = await open11(path2, constants7.O_RDONLY | constants7.O_NOFOLLOW | constants7.O_NONBLOCK).catch(
     () => null
   );
   if (handle === null) return null;
   try {
     const st = await handle.stat();
     if (!st.isFile() || st.ino !== ino) return null;
-    const hash2 = createHash9(format).update(`blob ${st.size}\0`);
+    const hash2 = createHash11(format).update(`blob ${st.size}\0`);
     const buf = Buffer.alloc(Math.min(CHUNK, Math.max(st.size, 1)));
     let total = 0;
     for (; ; ) {
@@ -33297,14 +33867,14 @@ var init_unchanged = __esm({
 });
 
 // src/checkpoints/apply.ts
-import { lstat as lstat19, rmdir as rmdir2, unlink } from "node:fs/promises";
+import { lstat as lstat20, rmdir as rmdir2, unlink } from "node:fs/promises";
 import { dirname as dirname22 } from "node:path";
 async function kindOf2(abs) {
   return (await statOf(abs)).kind;
 }
 async function statOf(abs) {
   try {
-    const st = await lstat19(fsPath(abs));
+    const st = await lstat20(fsPath(abs));
     const kind = st.isDirectory() ? "dir" : st.isSymbolicLink() ? "link" : st.isFile() ? "file" : "other";
     return { kind, perm: kind === "file" ? st.mode & 511 : null };
   } catch {
@@ -33315,17 +33885,25 @@ function keptMode(perm, mode) {
   return mode === "100755" ? perm | (perm & 292) >> 2 : perm & ~73;
 }
 async function applyPlan(ctx, plan) {
+  const sizes = await readableSizes(ctx.repo, new Map(plan.writes.map((w) => [w.oid, w.path])));
   const rules = (p) => p === ".gitignore" || p.endsWith("/.gitignore");
-  if (!plan.deletes.some(rules) && !plan.writes.some((w) => rules(w.path))) return applyPart(ctx, plan);
+  if (!plan.deletes.some(rules) && !plan.writes.some((w) => rules(w.path)))
+    return applyPart(ctx, plan, sizes);
   const part = (keep) => ({
     writes: plan.writes.filter((w) => keep(w.path)),
     deletes: plan.deletes.filter(keep),
     uncovered: plan.uncovered.filter(keep)
   });
-  const first = await applyPart(ctx, part(rules));
-  const rest = part((p) => !rules(p));
+  const ruleWrites = plan.writes.map((w) => w.path).filter(rules);
+  const withRules = (p) => rules(p) || ruleWrites.some((r) => r !== p && isUnder(r, p));
+  const first = await applyPart(ctx, part(withRules), sizes);
+  const rest = part((p) => !withRules(p));
   const hidden = await ignoredPaths(ctx.repo, rest.deletes);
-  const second = await applyPart(ctx, { ...rest, deletes: rest.deletes.filter((p) => !hidden.has(p)) });
+  const second = await applyPart(
+    ctx,
+    { ...rest, deletes: rest.deletes.filter((p) => !hidden.has(p)) },
+    sizes
+  );
   return {
     written: [...first.written, ...second.written].sort(),
     deleted: [...first.deleted, ...second.deleted].sort(),
@@ -33333,7 +33911,7 @@ async function applyPlan(ctx, plan) {
     changed: [...first.changed, ...second.changed].sort()
   };
 }
-async function applyPart(ctx, plan) {
+async function applyPart(ctx, plan, sizes) {
   const out = { written: [], deleted: [], leftAlone: [], changed: [] };
   const repoDirs = /* @__PURE__ */ new Map();
   const blocked = (p) => ctx.blocked.some((b) => isUnder(p, b)) || nestedRepositoryAbove(ctx.root, p, repoDirs) !== null;
@@ -33365,7 +33943,7 @@ async function applyPart(ctx, plan) {
     if (ignored.has(entry.path)) out.leftAlone.push(entry.path);
     else ready.push(entry);
   }
-  const declined = new Set(await writeEntries(ctx, ready));
+  const declined = new Set(await writeEntries(ctx, ready, sizes));
   out.written.push(...ready.map((e) => e.path).filter((p) => !declined.has(p)));
   out.changed.push(...declined);
   out.leftAlone.push(...declined);
@@ -33393,6 +33971,11 @@ async function applyDeletes(ctx, paths, out) {
       out.changed.push(path2);
       continue;
     }
+    if (!await leadingDirsAreReal(ctx.root, path2)) {
+      out.leftAlone.push(path2);
+      out.changed.push(path2);
+      continue;
+    }
     await unlink(fsPath(abs));
     out.deleted.push(path2);
     const slash = path2.lastIndexOf("/");
@@ -33402,12 +33985,11 @@ async function applyDeletes(ctx, paths, out) {
   for (const dir of new Set(out.deleted.map((path2) => dirname22(toAbsolute(ctx.root, path2)))))
     await fsyncDir(fsPath(dir));
 }
-async function writeEntries(ctx, entries2) {
+async function writeEntries(ctx, entries2, sizes) {
   if (entries2.length === 0) return [];
   const declined = [];
   const staging = await chooseStagingDir(ctx.root, ctx.tempDir);
-  for (let i = 0; i < entries2.length; i += WRITE_BATCH) {
-    const batch = entries2.slice(i, i + WRITE_BATCH);
+  for (const batch of writeBatches(entries2, sizes)) {
     const blobs = await readObjects(
       ctx.repo,
       batch.map((e) => e.oid),
@@ -33421,7 +34003,9 @@ async function writeEntries(ctx, entries2) {
         kind: e.mode === "120000" ? "symlink" : e.mode === "100755" ? "executable" : "file",
         content: blobs.get(e.oid) ?? Buffer.alloc(0),
         ...e.perm === void 0 ? {} : { mode: keptMode(e.perm, e.mode) },
-        stillWanted: () => stillCaptured(dest, ctx.current.get(e.path))
+        stillWanted: () => stillCaptured(dest, ctx.current.get(e.path)),
+        // Asked again as it is written: a directory another process replaced by a link meanwhile.
+        dirsReal: () => leadingDirsAreReal(ctx.root, e.path)
       };
       items.set(item, e.path);
     }
@@ -33448,7 +34032,6 @@ async function removeEmptyDirs(root, dirs) {
     await rmdir2(fsPath(toAbsolute(root, dir))).catch(() => void 0);
   }
 }
-var WRITE_BATCH;
 var init_apply = __esm({
   "src/checkpoints/apply.ts"() {
     "use strict";
@@ -33459,15 +34042,15 @@ var init_apply = __esm({
     init_place();
     init_checkpoint_index();
     init_checkpoint_trees();
+    init_plan();
     init_skip_rules();
     init_unchanged();
     init_workspace_paths();
-    WRITE_BATCH = 2048;
   }
 });
 
 // src/checkpoints/upkeep.ts
-import { readFile as readFile13, rm as rm22 } from "node:fs/promises";
+import { rm as rm24 } from "node:fs/promises";
 import { dirname as dirname23 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
@@ -33514,7 +34097,7 @@ async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   ];
   if (recovered) {
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
-    await rm22(location.tempDir, { recursive: true, force: true });
+    await rm24(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
     await Promise.all(sweeps());
   } else {
@@ -33583,7 +34166,7 @@ async function pruningTiersOf(repo) {
 }
 async function readUpkeep(location) {
   try {
-    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile13(location.upkeepFile, "utf8")));
+    const parsed = UpkeepRecord.safeParse(JSON.parse(await readRegularText(location.upkeepFile) ?? ""));
     if (parsed.success) return parsed.data;
   } catch {
   }
@@ -33612,6 +34195,7 @@ var LOOSE_OBJECTS_LIMIT, PACKS_LIMIT, PRUNE_TARGET, PRUNE_HISTORY;
 var init_upkeep = __esm({
   "src/checkpoints/upkeep.ts"() {
     "use strict";
+    init_regular_file();
     init_checkpoint();
     init_atomic();
     init_git_locks();
@@ -33630,8 +34214,8 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/budget-count.ts
-import { readFile as readFile14, rm as rm23 } from "node:fs/promises";
-import { join as join55 } from "node:path";
+import { rm as rm25 } from "node:fs/promises";
+import { join as join57 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
 }
@@ -33643,11 +34227,11 @@ function commitBytes(meta2, identity) {
   return Buffer.byteLength(encodeMessage(meta2)) + 2 * person + 1024;
 }
 function budgetFile(location) {
-  return join55(location.dir, "budget.json");
+  return join57(location.dir, "budget.json");
 }
 async function readBudget(location) {
   try {
-    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile14(budgetFile(location), "utf8")));
+    const parsed = BudgetRecord.safeParse(JSON.parse(await readRegularText(budgetFile(location)) ?? ""));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -33657,7 +34241,7 @@ async function saveBudget(location, commit, counts) {
   await writeJsonAtomic(budgetFile(location), { countedAt: commit, counts });
 }
 async function dropBudget(location) {
-  await rm23(budgetFile(location), { force: true });
+  await rm25(budgetFile(location), { force: true });
 }
 async function uncountedBound(opts) {
   const { budget, latest, staged } = opts;
@@ -33681,6 +34265,7 @@ var COUNT_EVERY, BLOCK;
 var init_budget_count = __esm({
   "src/checkpoints/budget-count.ts"() {
     "use strict";
+    init_regular_file();
     init_checkpoint();
     init_atomic();
     init_checkpoint_repo();
@@ -33692,19 +34277,19 @@ var init_budget_count = __esm({
 });
 
 // src/git/checkpoint-health.ts
-import { createHash as createHash10 } from "node:crypto";
+import { createHash as createHash12 } from "node:crypto";
 import { lstatSync as lstatSync3, readdirSync } from "node:fs";
-import { lstat as lstat20, readdir as readdir17, readFile as readFile15 } from "node:fs/promises";
-import { join as join56 } from "node:path";
+import { lstat as lstat21, readdir as readdir18, readFile as readFile11 } from "node:fs/promises";
+import { join as join58 } from "node:path";
 async function repoDamage(gitDir, refs, indexFile) {
   const [index, dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
     indexFile === void 0 ? null : indexDamage(indexFile),
     kindOf3(gitDir),
-    readText(join56(gitDir, "HEAD")),
-    readText(join56(gitDir, "packed-refs")),
-    kindOf3(join56(gitDir, "objects")),
-    kindOf3(join56(gitDir, "refs")),
-    ...refs.map((ref) => readText(join56(gitDir, ...ref.split("/"))))
+    readText(join58(gitDir, "HEAD")),
+    readText(join58(gitDir, "packed-refs")),
+    kindOf3(join58(gitDir, "objects")),
+    kindOf3(join58(gitDir, "refs")),
+    ...refs.map((ref) => readText(join58(gitDir, ...ref.split("/"))))
   ]);
   const unusable = dir !== "dir" ? `its git directory ${dir === "missing" ? "is missing" : "is not a directory"}` : head === null ? "its HEAD file is missing" : !HEAD_TEXT.test(head) ? "its HEAD file is damaged" : objects !== "dir" ? "its objects directory is missing" : refsDir !== "dir" ? "its refs directory is missing" : null;
   const brokenRefs2 = refs.filter((_, i) => {
@@ -33715,20 +34300,20 @@ async function repoDamage(gitDir, refs, indexFile) {
   return unusable === null ? { unusable, brokenRefs: brokenRefs2, garbledPacked, index } : { unusable, brokenRefs: [], garbledPacked: [], index: null };
 }
 async function indexDamage(path2) {
-  const info = await lstat20(path2).catch((error2) => {
+  const info = await lstat21(path2).catch((error2) => {
     if (isAbsent(error2)) return null;
     throw error2;
   });
   if (info === null) return null;
   if (!info.isFile()) return "its index is not a plain file";
-  const bytes = await readFile15(path2);
+  const bytes = await readFile11(path2);
   if (bytes.length === 0) return "its index file is empty";
   if (bytes.length < INDEX_HEADER + 20) return "its index file is cut short";
   if (bytes.toString("latin1", 0, 4) !== "DIRC" || !INDEX_VERSIONS.includes(bytes.readUInt32BE(4)))
     return "its index file does not start as an index does";
   const whole = INDEX_HASHES.some(([algorithm, size]) => {
     const end = bytes.length - size;
-    return end >= INDEX_HEADER && createHash10(algorithm).update(bytes.subarray(0, end)).digest().equals(bytes.subarray(end));
+    return end >= INDEX_HEADER && createHash12(algorithm).update(bytes.subarray(0, end)).digest().equals(bytes.subarray(end));
   });
   return whole ? null : "its index file does not match its checksum";
 }
@@ -33744,20 +34329,20 @@ function parsePackedRefs(text2) {
   return { refs, garbled };
 }
 async function refsWithoutObject(repo, gitDir, prefixes) {
-  const packed = await readText(join56(gitDir, "packed-refs"));
+  const packed = await readText(join58(gitDir, "packed-refs"));
   const ids = /* @__PURE__ */ new Map();
   if (packed !== null) {
     for (const [ref, id2] of parsePackedRefs(packed).refs)
       if (prefixes.some((p) => ref.startsWith(p))) ids.set(ref, id2);
   }
   for (const prefix of prefixes) {
-    const dir = join56(gitDir, ...prefix.split("/"));
-    const names2 = await readdir17(dir, { recursive: true }).catch((error2) => {
+    const dir = join58(gitDir, ...prefix.split("/"));
+    const names2 = await readdir18(dir, { recursive: true }).catch((error2) => {
       if (isAbsent(error2)) return [];
       throw error2;
     });
     for (const name2 of names2) {
-      const text2 = await readText(join56(dir, name2));
+      const text2 = await readText(join58(dir, name2));
       if (text2 !== null && REF_TEXT.test(text2))
         ids.set(`${prefix}${name2.split(/[\\/]/).join("/")}`, text2.trim());
     }
@@ -33775,13 +34360,13 @@ function objectsChangedSince(gitDir, since) {
   const reference = since.map((file) => lstatSync3(file, { bigint: true, throwIfNoEntry: false })).find(Boolean);
   if (reference === void 0) return false;
   try {
-    const objects = join56(gitDir, "objects");
-    const pack = join56(objects, "pack");
+    const objects = join58(gitDir, "objects");
+    const pack = join58(objects, "pack");
     const dirs = readdirSync(objects).filter((name2) => FAN_OUT.test(name2) || name2 === "pack");
     const paths = [
       objects,
-      ...dirs.map((name2) => join56(objects, name2)),
-      ...readdirSync(pack).map((name2) => join56(pack, name2))
+      ...dirs.map((name2) => join58(objects, name2)),
+      ...readdirSync(pack).map((name2) => join58(pack, name2))
     ];
     const at = (st) => st.ctimeNs > st.mtimeNs ? st.ctimeNs : st.mtimeNs;
     const since2 = at(reference);
@@ -33796,7 +34381,7 @@ function objectsChangedSince(gitDir, since) {
 }
 async function kindOf3(path2) {
   try {
-    return (await lstat20(path2)).isDirectory() ? "dir" : "other";
+    return (await lstat21(path2)).isDirectory() ? "dir" : "other";
   } catch (error2) {
     if (isAbsent(error2)) return "missing";
     throw error2;
@@ -33804,7 +34389,8 @@ async function kindOf3(path2) {
 }
 async function readText(path2) {
   try {
-    return await readFile15(path2, "utf8");
+    const read = await readRegularFile(path2);
+    return read === null ? null : "bytes" in read ? read.bytes.toString("utf8") : NOT_A_FILE_TEXT;
   } catch (error2) {
     if (isAbsent(error2) || error2.code === "EISDIR") return null;
     throw error2;
@@ -33814,10 +34400,11 @@ function isAbsent(error2) {
   const code2 = error2.code;
   return code2 === "ENOENT" || code2 === "ENOTDIR";
 }
-var HEAD_TEXT, REF_TEXT, INDEX_HEADER, INDEX_VERSIONS, INDEX_HASHES, PACKED_REF, PACKED_PEEL, FAN_OUT;
+var HEAD_TEXT, REF_TEXT, INDEX_HEADER, INDEX_VERSIONS, INDEX_HASHES, PACKED_REF, PACKED_PEEL, FAN_OUT, NOT_A_FILE_TEXT;
 var init_checkpoint_health = __esm({
   "src/git/checkpoint-health.ts"() {
     "use strict";
+    init_regular_file();
     init_runner();
     HEAD_TEXT = /^(ref: refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})\n?$/;
     REF_TEXT = /^([0-9a-f]{40}|[0-9a-f]{64})\n?$/;
@@ -33830,12 +34417,13 @@ var init_checkpoint_health = __esm({
     PACKED_REF = /^([0-9a-f]{40}|[0-9a-f]{64}) (refs\/\S+)$/;
     PACKED_PEEL = /^\^([0-9a-f]{40}|[0-9a-f]{64})$/;
     FAN_OUT = /^[0-9a-f]{2}$/;
+    NOT_A_FILE_TEXT = "\0 not a regular file";
   }
 });
 
 // src/checkpoints/recovery.ts
-import { copyFile as copyFile2, lstat as lstat21, mkdir as mkdir12, readFile as readFile16, rename as rename8, rm as rm24 } from "node:fs/promises";
-import { dirname as dirname24, join as join57, relative as relative8 } from "node:path";
+import { copyFile as copyFile2, lstat as lstat22, mkdir as mkdir14, rename as rename8, rm as rm26 } from "node:fs/promises";
+import { dirname as dirname24, join as join59, relative as relative8 } from "node:path";
 async function findDamage(location, withIndex = false) {
   const damage = await repoDamage(location.gitDir, MARKERS2, withIndex ? location.indexFile : void 0);
   return isDamage(damage) ? damage : null;
@@ -33881,38 +34469,38 @@ function refName(ref) {
 function corruptError(location, damage) {
   const after2 = damage.unusable !== null ? "starts a new, empty store (the checkpoints in it can no longer be read)" : damage.index === null ? "goes on with its checkpoints" : "goes on with its checkpoints, its index made again from the latest one";
   return new StoreCorruptError(
-    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join57(location.dir, "damaged-<time>")} and ${after2}`,
+    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join59(location.dir, "damaged-<time>")} and ${after2}`,
     { details: { store: location.dir, damage: what(damage) } }
   );
 }
 async function setAside(location, damage) {
   const parts = damage.unusable === null ? [
-    ...damage.brokenRefs.map((ref) => join57(location.gitDir, ...ref.split("/"))),
+    ...damage.brokenRefs.map((ref) => join59(location.gitDir, ...ref.split("/"))),
     ...damage.index === null ? [] : [location.indexFile]
-  ] : [location.gitDir, location.indexFile, join57(location.dir, "budget.json"), location.upkeepFile];
+  ] : [location.gitDir, location.indexFile, join59(location.dir, "budget.json"), location.upkeepFile];
   const aside = asideDir(location.dir);
   if (damage.unusable === null) await dropPacked(location, damage, aside);
   for (const part of parts) {
-    if (await lstat21(part).catch(() => null) === null) continue;
-    const to = join57(aside, relative8(location.dir, part));
-    await mkdir12(dirname24(to), { recursive: true });
+    if (await lstat22(part).catch(() => null) === null) continue;
+    const to = join59(aside, relative8(location.dir, part));
+    await mkdir14(dirname24(to), { recursive: true });
     await rename8(part, to);
   }
   const next = damage.unusable !== null ? "a new store was started (the checkpoints of the old one could not be read)" : damage.index === null ? "its checkpoints are kept" : "its checkpoints are kept (the index, a cache of the latest one, is made again from it)";
   return `the checkpoint store ${location.dir} was damaged (${what(damage)}): the damaged part was moved to ${aside} and ${next}`;
 }
 function asideDir(storeDir) {
-  return join57(storeDir, `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`);
+  return join59(storeDir, `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`);
 }
 async function setAsideLooseObjects(storeDir, gitDir, ids) {
   let aside = null;
   let moved = 0;
   for (const id2 of ids) {
-    const file = join57(gitDir, "objects", id2.slice(0, 2), id2.slice(2));
-    if ((await lstat21(file).catch(() => null))?.isFile() !== true) continue;
+    const file = join59(gitDir, "objects", id2.slice(0, 2), id2.slice(2));
+    if ((await lstat22(file).catch(() => null))?.isFile() !== true) continue;
     aside ??= asideDir(storeDir);
-    const to = join57(aside, "objects", id2.slice(0, 2), id2.slice(2));
-    await mkdir12(dirname24(to), { recursive: true });
+    const to = join59(aside, "objects", id2.slice(0, 2), id2.slice(2));
+    await mkdir14(dirname24(to), { recursive: true });
     await rename8(file, to);
     moved += 1;
   }
@@ -33921,16 +34509,23 @@ async function setAsideLooseObjects(storeDir, gitDir, ids) {
 async function rebuildIndex(repo) {
   const latest = await readRef(repo, LATEST_REF).catch(() => null);
   if (latest === null) return;
-  await indexFromTree(repo, latest).catch(() => rm24(repo.indexFile, { force: true }));
+  await indexFromTree(repo, latest).catch(() => rm26(repo.indexFile, { force: true }));
 }
 function restagedText(location, paths) {
   const some = paths.slice(0, 3).join(", ") + (paths.length > 3 ? ", ..." : "");
   return `the checkpoint store ${location.dir} had lost the objects of ${paths.length} files its index named (${some}): they were staged again from the workspace; an older checkpoint that holds a lost object of a file changed since cannot be restored whole`;
 }
 async function dropPacked(location, damage, aside) {
-  const file = join57(location.gitDir, "packed-refs");
-  const text2 = await readFile16(file, "utf8").catch(() => null);
-  if (text2 === null) return;
+  const file = join59(location.gitDir, "packed-refs");
+  const read = await readRegularFile(file).catch(() => null);
+  if (read === null) return;
+  if (!("bytes" in read)) {
+    const to2 = join59(aside, relative8(location.dir, file));
+    await mkdir14(dirname24(to2), { recursive: true });
+    await rename8(file, to2);
+    return;
+  }
+  const text2 = read.bytes.toString("utf8");
   const { refs, garbled } = parsePackedRefs(text2);
   const broken = damage.brokenRefs.filter((ref) => refs.has(ref));
   if (garbled.length === 0 && broken.length === 0) return;
@@ -33942,8 +34537,8 @@ async function dropPacked(location, damage, aside) {
     dropping = dropped.has(line);
     if (!dropping) kept.push(line);
   }
-  const to = join57(aside, relative8(location.dir, file));
-  await mkdir12(dirname24(to), { recursive: true });
+  const to = join59(aside, relative8(location.dir, file));
+  await mkdir14(dirname24(to), { recursive: true });
   await copyFile2(file, to);
   await writeFileAtomic(file, kept.join("\n"));
 }
@@ -33952,6 +34547,7 @@ var init_recovery = __esm({
   "src/checkpoints/recovery.ts"() {
     "use strict";
     init_errors();
+    init_regular_file();
     init_atomic();
     init_random();
     init_checkpoint_health();
@@ -33965,8 +34561,8 @@ var init_recovery = __esm({
 });
 
 // src/checkpoints/capture.ts
-import { lstat as lstat22, realpath as realpath9, rm as rm25 } from "node:fs/promises";
-import { dirname as dirname25, join as join58 } from "node:path";
+import { lstat as lstat23, realpath as realpath9, rm as rm27 } from "node:fs/promises";
+import { dirname as dirname25, join as join60 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
     listCaptureCandidates(ctx.repo, ctx.excluded),
@@ -34000,7 +34596,7 @@ async function captureWorkspace(ctx) {
 }
 async function captureWithoutLost(ctx) {
   const gitDir = ctx.repo.gitDir;
-  const since = [join58(gitDir, ...LATEST_REF.split("/")), join58(gitDir, "packed-refs")];
+  const since = [join60(gitDir, ...LATEST_REF.split("/")), join60(gitDir, "packed-refs")];
   const suspect = ctx.checkObjects === true || objectsChangedSince(gitDir, since);
   const first = await captureWorkspace(ctx).catch((error2) => {
     if (error2 instanceof GitFailedError) return error2;
@@ -34016,7 +34612,7 @@ async function captureWithoutLost(ctx) {
     return { capture: first, restaged: [] };
   }
   await setAsideLooseObjects(ctx.storeDir, gitDir, ids);
-  if (missing.length * 2 > entries2) await rm25(ctx.repo.indexFile, { force: true });
+  if (missing.length * 2 > entries2) await rm27(ctx.repo.indexFile, { force: true });
   else await dropIndexEntries(ctx.repo, missing);
   return { capture: await captureWorkspace(ctx), restaged: missing };
 }
@@ -34040,7 +34636,7 @@ async function unusualShapes(root, paths) {
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
-        (p) => lstat22(fsPath(toAbsolute(root, p))).then(
+        (p) => lstat23(fsPath(toAbsolute(root, p))).then(
           (st) => st.isDirectory(),
           () => false
         )
@@ -34088,10 +34684,10 @@ var init_options = __esm({
 });
 
 // src/fs/stamps.ts
-import { lstat as lstat23 } from "node:fs/promises";
-async function stampOf(path2) {
+import { lstat as lstat24 } from "node:fs/promises";
+async function stampOf2(path2) {
   try {
-    const st = await lstat23(path2, { bigint: true });
+    const st = await lstat24(path2, { bigint: true });
     if (st.isDirectory()) return { path: path2, sig: `dir:${st.ino}:${st.uid}`, ctimeNs: 0n };
     const kind = st.isFile() ? "file" : "other";
     return {
@@ -34104,7 +34700,7 @@ async function stampOf(path2) {
   }
 }
 function stampsOf(paths) {
-  return Promise.all(paths.map(stampOf));
+  return Promise.all(paths.map(stampOf2));
 }
 function isRacy(stamps, nowMs = Date.now()) {
   const now = BigInt(Math.floor(nowMs)) * 1000000n;
@@ -34122,9 +34718,8 @@ var init_stamps = __esm({
 });
 
 // src/checkpoints/probe-cache.ts
-import { readFileSync as readFileSync7 } from "node:fs";
-import { readFile as readFile17 } from "node:fs/promises";
-import { join as join59 } from "node:path";
+import { readFileSync as readFileSync6 } from "node:fs";
+import { join as join61 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles2) {
   const record3 = await readRecord2(location);
   if (record3 === null || record3.workspace !== workspace) return {};
@@ -34134,7 +34729,7 @@ async function readCachedAnswers(location, workspace, configFiles2) {
   ]);
   const out = {};
   const p = record3.probe;
-  const expected = p?.isRepository ? join59(workspace, ".git", "info", "exclude") : null;
+  const expected = p?.isRepository ? join61(workspace, ".git", "info", "exclude") : null;
   if (p !== void 0 && p.root === workspace && p.excludesFile === expected && stampsHold(p.stamps, probeNow)) {
     out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
   }
@@ -34164,7 +34759,7 @@ async function acceptable(probe, stamps) {
   if (!gitDir?.sig.startsWith("dir:") || commondir?.sig !== "none" || worktreeConfig?.sig !== "none")
     return false;
   if (config2 === void 0 || !config2.sig.startsWith("file:")) return false;
-  const text2 = await readFile17(config2.path, "utf8").catch(() => null);
+  const text2 = await readRegularText(config2.path);
   return text2 !== null && !/^\s*\[\s*include/im.test(text2);
 }
 function plain(s) {
@@ -34172,7 +34767,7 @@ function plain(s) {
 }
 async function readRecord2(location) {
   try {
-    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile17(location.probeFile, "utf8")));
+    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readRegularText(location.probeFile) ?? ""));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -34181,7 +34776,7 @@ async function readRecord2(location) {
 function includesOthers(files) {
   return files.some((file) => {
     try {
-      return /^\s*\[\s*include/im.test(readFileSync7(file, "utf8"));
+      return /^\s*\[\s*include/im.test(readFileSync6(file, "utf8"));
     } catch {
       return false;
     }
@@ -34190,6 +34785,7 @@ function includesOthers(files) {
 var init_probe_cache = __esm({
   "src/checkpoints/probe-cache.ts"() {
     "use strict";
+    init_regular_file();
     init_checkpoint();
     init_atomic();
     init_stamps();
@@ -34198,9 +34794,9 @@ var init_probe_cache = __esm({
 });
 
 // src/checkpoints/store.ts
-import { lstat as lstat24, readFile as readFile18 } from "node:fs/promises";
+import { lstat as lstat25, readFile as readFile12 } from "node:fs/promises";
 import { homedir as homedir5 } from "node:os";
-import { join as join60 } from "node:path";
+import { join as join62 } from "node:path";
 var CheckpointStore;
 var init_store = __esm({
   "src/checkpoints/store.ts"() {
@@ -34520,7 +35116,7 @@ var init_store = __esm({
         this.storeReady = false;
         const state = await storeOf(this.location, this.workspace);
         if (state === "none" && !track2) throw this.noStore();
-        const leftover = state === "none" && await lstat24(this.location.indexFile).catch(() => null) !== null;
+        const leftover = state === "none" && await lstat25(this.location.indexFile).catch(() => null) !== null;
         const damage = state !== "none" || leftover ? await findDamage(this.location, true) : null;
         if (damage !== null && !track2) throw corruptError(this.location, damage);
         if (damage !== null) await this.recover(damage);
@@ -34551,10 +35147,10 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const target = join60(this.location.gitDir, "info", "exclude");
+        const target = join62(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
-          this.userExcludes === null ? "" : readFile18(this.userExcludes, "utf8").catch(() => ""),
-          readFile18(target, "utf8").catch(() => null)
+          this.userExcludes === null ? "" : readFile12(this.userExcludes, "utf8").catch(() => ""),
+          readFile12(target, "utf8").catch(() => null)
         ]);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
@@ -34874,7 +35470,7 @@ var init_checkpoints = __esm({
         tracking.catch(() => void 0);
         let counting = null;
         if (uncounted === null) {
-          await new Promise((resolve31) => setImmediate(resolve31));
+          await new Promise((resolve32) => setImmediate(resolve32));
           counting = countObjects(store.repo);
           counting.catch(() => void 0);
         }
@@ -35042,7 +35638,7 @@ var init_checkpoints2 = __esm({
 });
 
 // src/cli/commands/checkpoint-text.ts
-import { lstat as lstat25 } from "node:fs/promises";
+import { lstat as lstat26 } from "node:fs/promises";
 function pathText(path2) {
   return escapeHidden(printable(path2), { halves: true });
 }
@@ -35100,7 +35696,7 @@ function named2(paths) {
 async function pathArgument(path2) {
   const decoded = readEscapedBytes(path2);
   if (decoded === null) return path2;
-  return await lstat25(path2).catch(() => null) !== null ? path2 : decoded;
+  return await lstat26(path2).catch(() => null) !== null ? path2 : decoded;
 }
 function upkeepText(error2) {
   const why = error2 instanceof Error ? error2.message : String(error2);
@@ -35122,10 +35718,10 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { mkdtemp as mkdtemp8, rm as rm26, writeFile as writeFile8 } from "node:fs/promises";
-import { tmpdir as tmpdir8 } from "node:os";
-import { join as join61, resolve as resolve24 } from "node:path";
-function open10(ctx) {
+import { mkdtemp as mkdtemp9, rm as rm28, writeFile as writeFile9 } from "node:fs/promises";
+import { tmpdir as tmpdir9 } from "node:os";
+import { join as join63, resolve as resolve25 } from "node:path";
+function open12(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
     home: s.home,
@@ -35179,7 +35775,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ['checkpoint track --label "before tool call" --json'],
       async run(ctx, values) {
-        const { upkeepError, recovered, ...result } = await (await open10(ctx)).track(values.label, { checkObjects: true });
+        const { upkeepError, recovered, ...result } = await (await open12(ctx)).track(values.label, { checkObjects: true });
         const warnings = [
           ...recovered === void 0 ? [] : [{ code: "STORE_RECOVERED", message: recovered, file: null }],
           ...upkeepError === void 0 ? [] : [{ code: "UPKEEP_FAILED", message: upkeepText(upkeepError), file: null }]
@@ -35206,7 +35802,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint patch latest"],
       async run(ctx, _values, [name2]) {
-        const cp = await open10(ctx);
+        const cp = await open12(ctx);
         const result = await cp.patch(name2);
         return {
           json: result,
@@ -35226,13 +35822,13 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint diff latest > since-latest.diff"],
       async run(ctx, _values, [name2]) {
-        const cp = await open10(ctx);
+        const cp = await open12(ctx);
         if (ctx.json) return { json: { diff: await cp.diff(name2) }, human: () => "" };
-        const dir = await mkdtemp8(join61(tmpdir8(), "agentgate-cpdiff-"));
-        const file = join61(dir, "diff.patch");
-        const cleanup = () => rm26(dir, { recursive: true, force: true });
+        const dir = await mkdtemp9(join63(tmpdir9(), "agentgate-cpdiff-"));
+        const file = join63(dir, "diff.patch");
+        const cleanup = () => rm28(dir, { recursive: true, force: true });
         try {
-          await writeFile8(file, await cp.diffBytes(name2));
+          await writeFile9(file, await cp.diffBytes(name2));
         } catch (error2) {
           await cleanup();
           throw error2;
@@ -35249,7 +35845,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["FROM"], optional: ["TO"] },
       examples: ["checkpoint diff-full baseline latest --json"],
       async run(ctx, _values, [from, to]) {
-        const cp = await open10(ctx);
+        const cp = await open12(ctx);
         const diffs = await cp.diffFull(from, to);
         return { json: diffs, human: () => diffs.length ? diffs.map(fullText).join("\n") : "No differences." };
       }
@@ -35301,7 +35897,7 @@ var init_checkpoint2 = __esm({
           throw new InvalidArgumentError('--session must not be empty; "checkpoint list" shows the sessions', {
             details: { option: "--session" }
           });
-        const cp = await open10(ctx);
+        const cp = await open12(ctx);
         if (values.prompt !== void 0)
           return restorePrompt(
             await cp.restorePrompt(values.prompt, values.session, {
@@ -35333,11 +35929,11 @@ var init_checkpoint2 = __esm({
           throw new UsageError(
             "an empty PATH names nothing; give files or directories inside the workspace, or no PATH to mean every changed file"
           );
-        const cp = await open10(ctx);
+        const cp = await open12(ctx);
         const result = paths.length ? await revertPaths(
           cp,
           name2,
-          paths.map((p) => resolve24(ctx.workspace, p))
+          paths.map((p) => resolve25(ctx.workspace, p))
         ) : await cp.revert(name2);
         return {
           json: result,
@@ -35359,7 +35955,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ["checkpoint list --json"],
       async run(ctx) {
-        const entries2 = await (await open10(ctx)).list();
+        const entries2 = await (await open12(ctx)).list();
         return {
           json: entries2,
           human: () => entries2.length ? table(
@@ -35400,7 +35996,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ["checkpoint gc --keep 20 --prune 1.day.ago"],
       async run(ctx, values) {
-        const result = await (await open10(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
+        const result = await (await open12(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
         return {
           json: result,
           human: () => `Kept ${result.kept} checkpoints, removed ${result.removed}; store ${result.storeBytesBefore} -> ${result.storeBytesAfter} bytes (pruned objects older than ${printable(result.pruneAge)}).`
@@ -35416,7 +36012,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ["checkpoint status --json"],
       async run(ctx) {
-        const st = await (await open10(ctx)).status();
+        const st = await (await open12(ctx)).status();
         const removed = st.pruned.reduce((n, p) => n + p.removed.length, 0);
         return {
           json: st,
@@ -35845,8 +36441,8 @@ async function withinBudget(ms, fn) {
   const wrapped = work.then((value) => ({ value }));
   wrapped.catch(() => void 0);
   let timer;
-  const stop = new Promise((resolve31) => {
-    timer = setTimeout(() => resolve31("late"), stopAt);
+  const stop = new Promise((resolve32) => {
+    timer = setTimeout(() => resolve32("late"), stopAt);
   });
   const first = await Promise.race([wrapped, stop]).finally(() => clearTimeout(timer));
   if (first !== "late") return { done: true, value: first.value };
@@ -35855,7 +36451,7 @@ async function withinBudget(ms, fn) {
     (v) => v,
     () => null
   );
-  const windDown = new Promise((resolve31) => setTimeout(() => resolve31(null), total - stopAt).unref());
+  const windDown = new Promise((resolve32) => setTimeout(() => resolve32(null), total - stopAt).unref());
   const last = await Promise.race([settled, windDown]);
   return last === null ? { done: false } : { done: true, value: last.value };
 }
@@ -35869,37 +36465,39 @@ var init_budget = __esm({
 });
 
 // src/hooks/log.ts
-import { appendFile as appendFile3, mkdir as mkdir13, rename as rename9, stat as stat26 } from "node:fs/promises";
+import { constants as constants8 } from "node:fs";
+import { appendFile as appendFile3, mkdir as mkdir15, rename as rename9, stat as stat26 } from "node:fs/promises";
 import { dirname as dirname26 } from "node:path";
 async function appendHookLog(file, line) {
   const text2 = firstChars(escapeHidden(line, { halves: true }), MAX_LINE).text;
   try {
-    await mkdir13(dirname26(file), { recursive: true });
+    await mkdir15(dirname26(file), { recursive: true });
     const size = await stat26(file).then(
       (st) => st.size,
       () => 0
     );
     if (size >= HOOK_LOG_MAX_BYTES) await rename9(file, `${file}.1`).catch(() => void 0);
     await appendFile3(file, `${text2}
-`);
+`, { flag: APPEND_FLAGS });
     return null;
   } catch (error2) {
     return `could not write the hook log ${file} (${errnoOf(error2)})`;
   }
 }
-var HOOK_LOG_MAX_BYTES, MAX_LINE;
+var APPEND_FLAGS, HOOK_LOG_MAX_BYTES, MAX_LINE;
 var init_log2 = __esm({
   "src/hooks/log.ts"() {
     "use strict";
     init_atomic();
     init_text();
+    APPEND_FLAGS = constants8.O_WRONLY | constants8.O_APPEND | constants8.O_CREAT | constants8.O_NONBLOCK;
     HOOK_LOG_MAX_BYTES = 1024 * 1024;
     MAX_LINE = 2e3;
   }
 });
 
 // src/hooks/agent-hook.ts
-import { join as join62, resolve as resolve25 } from "node:path";
+import { join as join64, resolve as resolve26 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const refused2 = badArguments(() => checkArgument(AgentHookOptionsArg, opts, "opts"));
   if (refused2 !== null) return refused2;
@@ -35935,7 +36533,7 @@ function agentOf(event) {
   return typeof agent === "string" ? agent : "unknown";
 }
 function logFile(home) {
-  return join62(layout(home).logs, "hooks.log");
+  return join64(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const chosen = chooseHome(opts.home);
@@ -35966,7 +36564,7 @@ async function checkpointFor(event, opts) {
       session: event.session,
       event: event.event,
       unlessUnchanged: event.kind === "latest",
-      ...event.touched === void 0 || event.kind !== "latest" ? {} : { touched: event.touched.map((p) => resolve25(event.workspace, p)) }
+      ...event.touched === void 0 || event.kind !== "latest" ? {} : { touched: event.touched.map((p) => resolve26(event.workspace, p)) }
     });
   });
   if (!run.done)
@@ -36457,8 +37055,8 @@ function repaired(text2, keep) {
   let cut2 = false;
   let repairs = 0;
   let control = -1;
-  for (let open12 = text2.indexOf('"'); open12 >= 0; ) {
-    const start = open12 + 1;
+  for (let open14 = text2.indexOf('"'); open14 >= 0; ) {
+    const start = open14 + 1;
     const close = closingQuote(text2, start);
     if (control < start) control = nextControl(text2, start);
     const long = close - start > keep;
@@ -36470,7 +37068,7 @@ function repaired(text2, keep) {
       repairs += 1;
     }
     if (close >= text2.length) break;
-    open12 = text2.indexOf('"', close + 1);
+    open14 = text2.indexOf('"', close + 1);
   }
   parts.push(text2.slice(copied));
   return { text: parts.join(""), cut: cut2 };
@@ -36547,12 +37145,12 @@ var init_lenient_json = __esm({
 
 // src/hooks/workspace.ts
 import { realpath as realpath10, stat as stat27 } from "node:fs/promises";
-import { dirname as dirname27, join as join63, parse as parse2, resolve as resolve26 } from "node:path";
+import { dirname as dirname27, join as join65, parse as parse2, resolve as resolve27 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
 }
 async function hookWorkspace(candidate, opts = {}) {
-  const path2 = resolve26(nativePath(candidate));
+  const path2 = resolve27(nativePath(candidate));
   const isDir2 = await stat27(path2).then(
     (st) => st.isDirectory(),
     () => false
@@ -36574,7 +37172,7 @@ function homeOrNone() {
 }
 async function nestedRepository(project, dir) {
   for (let at = dir; at !== project && at !== dirname27(at) && isInside(project, at); at = dirname27(at)) {
-    if (isRepositoryEntry(join63(at, ".git"))) return at;
+    if (isRepositoryEntry(join65(at, ".git"))) return at;
   }
   return void 0;
 }
@@ -36588,7 +37186,7 @@ var init_workspace = __esm({
 });
 
 // src/hooks/event-hook.ts
-import { dirname as dirname28, isAbsolute as isAbsolute12, resolve as resolve27 } from "node:path";
+import { dirname as dirname28, isAbsolute as isAbsolute12, resolve as resolve28 } from "node:path";
 async function runEventHook(agent, input, opts = {}) {
   const noAgent = badArguments(() => checkArgument(HookAgentArg, agent, "agent"));
   if (noAgent !== null) return { ...noAgent, answer: "" };
@@ -36653,8 +37251,8 @@ async function checkpointOf(adapter, input, opts) {
       e.event,
       e.session
     );
-  const cwd = e.cwd === void 0 ? void 0 : resolve27(here, nativePath(e.cwd));
-  const touched = e.touched?.map((p) => resolve27(here, nativePath(e.cwd ?? e.root ?? here), nativePath(p)));
+  const cwd = e.cwd === void 0 ? void 0 : resolve28(here, nativePath(e.cwd));
+  const touched = e.touched?.map((p) => resolve28(here, nativePath(e.cwd ?? e.root ?? here), nativePath(p)));
   const where = await hookWorkspace(await storeDirOf(adapter, { root: e.root, cwd, touched }, here, opts), {
     ...opts.homeDir === void 0 ? {} : { homeDir: opts.homeDir }
   });
@@ -36682,9 +37280,9 @@ async function storeDirOf(adapter, e, here, opts) {
   return ofFile ?? (e.cwd === void 0 ? void 0 : await nestedRepository(base, e.cwd)) ?? base;
 }
 function baseOf(adapter, e, here, opts) {
-  if (e.root !== void 0) return resolve27(here, nativePath(e.root));
+  if (e.root !== void 0) return resolve28(here, nativePath(e.root));
   const project = adapter.projectDirVariable && (opts.env ?? process.env)[adapter.projectDirVariable];
-  if (project && e.cwd !== void 0 && isInside(resolve27(project), e.cwd)) return resolve27(project);
+  if (project && e.cwd !== void 0 && isInside(resolve28(project), e.cwd)) return resolve28(project);
   if (adapter.hooksRunInRoot === true && (e.cwd === void 0 || isInside(here, e.cwd))) return here;
   return e.cwd ?? here;
 }
@@ -36825,7 +37423,7 @@ function agentCommand(agent) {
         },
         timerDelay(budget + HARD_STOP_GRACE_MS)
       ).unref();
-      const input = await readEvent(budget);
+      const input = await readEvent(budget, (text2) => isWholeEvent(agent, text2));
       const given = values.event;
       const event = typeof given === "string" ? given : void 0;
       const outcome = await runEventHook(agent, input, {
@@ -36846,24 +37444,34 @@ function report2(outcome) {
   process.stderr.write(`${PROGRAM} hook: ${outcome.status}: ${printable(outcome.message)}
 `);
 }
-async function readEvent(timeoutMs) {
+async function readEvent(timeoutMs, whole) {
   const stdin = process.stdin;
   if (stdin.isTTY) return { unreadable: "stdin is a terminal; a hook reads its event from a pipe" };
   const chunks = [];
   let size = 0;
-  const result = await new Promise((resolve31) => {
+  const result = await new Promise((resolve32) => {
+    let pause;
     const timer = setTimeout(
-      () => resolve31({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
+      () => done({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
       timerDelay(timeoutMs)
     );
     const done = (value) => {
       clearTimeout(timer);
-      resolve31(value);
+      clearTimeout(pause);
+      resolve32(value);
+    };
+    const tryWhole = () => {
+      if (lastByte(chunks) !== CLOSING_BRACE) return;
+      const text2 = Buffer.concat(chunks).toString("utf8");
+      if (whole(text2)) done(text2);
     };
     stdin.on("data", (chunk) => {
       size += chunk.length;
-      if (size > MAX_EVENT_BYTES) done({ unreadable: `the event is larger than ${MAX_EVENT_BYTES} bytes` });
-      else chunks.push(chunk);
+      if (size > MAX_EVENT_BYTES)
+        return done({ unreadable: `the event is larger than ${MAX_EVENT_BYTES} bytes` });
+      chunks.push(chunk);
+      clearTimeout(pause);
+      pause = setTimeout(tryWhole, PAUSE_MS);
     });
     stdin.once("end", () => done(Buffer.concat(chunks).toString("utf8")));
     stdin.once(
@@ -36873,6 +37481,27 @@ async function readEvent(timeoutMs) {
   });
   stdin.destroy();
   return result;
+}
+function lastByte(chunks) {
+  for (let c = chunks.length - 1; c >= 0; c -= 1) {
+    const chunk = chunks[c];
+    for (let i = chunk.length - 1; i >= 0; i -= 1) {
+      const byte = chunk[i];
+      if (byte !== 32 && byte !== 9 && byte !== 10 && byte !== 13) return byte;
+    }
+  }
+  return -1;
+}
+function isWholeEvent(agent, text2) {
+  const json = text2.startsWith("\uFEFF") ? text2.slice(1) : text2;
+  if (!json.trimEnd().endsWith("}")) return false;
+  try {
+    if (ADAPTERS[agent].lenientJson === true) parseLenientJson(json);
+    else JSON.parse(json);
+    return true;
+  } catch {
+    return false;
+  }
 }
 async function hookCommandFailed(error2, home, command) {
   const agent = HOOK_AGENTS.find((a) => command === `hook ${a}`) ?? "claude-code";
@@ -36890,13 +37519,14 @@ async function hookCommandFailed(error2, home, command) {
 `);
   return 0;
 }
-var MAX_EVENT_BYTES, EVENTS, TITLES, EVENT_OPTION, HARD_STOP_GRACE_MS, HOOK_COMMANDS;
+var MAX_EVENT_BYTES, EVENTS, TITLES, EVENT_OPTION, HARD_STOP_GRACE_MS, PAUSE_MS, CLOSING_BRACE, HOOK_COMMANDS;
 var init_hook = __esm({
   "src/cli/commands/hook.ts"() {
     "use strict";
     init_agent_hooks();
     init_errors();
     init_hooks2();
+    init_lenient_json();
     init_paths();
     init_output();
     init_spec();
@@ -36930,13 +37560,15 @@ var init_hook = __esm({
       }
     };
     HARD_STOP_GRACE_MS = 100;
+    PAUSE_MS = 25;
+    CLOSING_BRACE = 125;
     HOOK_COMMANDS = HOOK_AGENTS.map(agentCommand);
   }
 });
 
 // src/git/git-dir-work-tree.ts
-import { readFile as readFile19, realpath as realpath11 } from "node:fs/promises";
-import { basename as basename10, dirname as dirname29, resolve as resolve28 } from "node:path";
+import { readFile as readFile13, realpath as realpath11 } from "node:fs/promises";
+import { basename as basename10, dirname as dirname29, resolve as resolve29 } from "node:path";
 async function workTreeOfGitDir(dir, opts = {}) {
   const [bare2, gitDir] = (await revParseLines(dir, opts, ["--is-bare-repository", "--absolute-git-dir"])).lines;
   if (!gitDir) return void 0;
@@ -36944,10 +37576,10 @@ async function workTreeOfGitDir(dir, opts = {}) {
   if (!isInside(own2, await realpath11(dir))) return void 0;
   if (bare2 === "true") return null;
   const [configured] = (await revParseLines(dir, opts, ["--show-toplevel"])).lines;
-  const named3 = await readFile19(resolve28(own2, "gitdir"), "utf8").catch(() => "");
+  const named3 = await readFile13(resolve29(own2, "gitdir"), "utf8").catch(() => "");
   const candidates = [
     configured,
-    named3.trim() === "" ? void 0 : dirname29(resolve28(own2, named3.trim())),
+    named3.trim() === "" ? void 0 : dirname29(resolve29(own2, named3.trim())),
     basename10(own2) === ".git" ? dirname29(own2) : void 0
   ];
   for (const candidate of candidates)
@@ -37696,18 +38328,18 @@ var init_hook_install = __esm({
 });
 
 // src/hooks/install/install-record.ts
-import { createHash as createHash11 } from "node:crypto";
-import { lstat as lstat26, open as open11, readFile as readFile20, rm as rm27, rmdir as rmdir3 } from "node:fs/promises";
-import { dirname as dirname30, join as join64 } from "node:path";
+import { createHash as createHash13 } from "node:crypto";
+import { lstat as lstat27, open as open13, readFile as readFile14, rm as rm29, rmdir as rmdir3 } from "node:fs/promises";
+import { dirname as dirname30, join as join66 } from "node:path";
 function recordPath(home, file) {
-  return join64(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
+  return join66(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
 }
 function sha256(text2) {
-  return createHash11("sha256").update(text2).digest("hex");
+  return createHash13("sha256").update(text2).digest("hex");
 }
 async function readRecord3(home, file) {
   try {
-    const parsed = HookInstallRecord.safeParse(JSON.parse(await readFile20(recordPath(home, file), "utf8")));
+    const parsed = HookInstallRecord.safeParse(JSON.parse(await readFile14(recordPath(home, file), "utf8")));
     return parsed.success && parsed.data.file === file ? parsed.data : null;
   } catch {
     return null;
@@ -37715,7 +38347,7 @@ async function readRecord3(home, file) {
 }
 async function writeRecord(home, record3) {
   await replaceFileAtomic(recordPath(home, record3.file), async (temp) => {
-    const handle = await open11(temp, "wx", 384);
+    const handle = await open13(temp, "wx", 384);
     try {
       await handle.writeFile(`${JSON.stringify(record3, null, 2)}
 `);
@@ -37725,7 +38357,7 @@ async function writeRecord(home, record3) {
   });
 }
 async function dropRecord(home, file) {
-  await rm27(recordPath(home, file), { force: true });
+  await rm29(recordPath(home, file), { force: true });
 }
 async function recordThen(home, old, record3, dirs, write2) {
   await writeRecord(home, record3);
@@ -37739,10 +38371,10 @@ async function recordThen(home, old, record3, dirs, write2) {
 }
 async function isCreatedFile(record3, file, found) {
   if (record3?.created !== true || record3.stamp === void 0 || found === null) return false;
-  return record3.written === sha256(found) && record3.stamp === (await stampOf(file)).sig;
+  return record3.written === sha256(found) && record3.stamp === (await stampOf2(file)).sig;
 }
 async function stamped(record3) {
-  return record3.created ? { ...record3, stamp: (await stampOf(record3.file)).sig } : record3;
+  return record3.created ? { ...record3, stamp: (await stampOf2(record3.file)).sig } : record3;
 }
 function nextRecord(file, old, found, written, step) {
   const same = old !== null && found !== null && old.written === sha256(found) && (!old.created || step.made);
@@ -37761,7 +38393,7 @@ function nextRecord(file, old, found, written, step) {
 async function missingDirs(dir) {
   const out = [];
   for (let at = dir; ; at = dirname30(at)) {
-    const exists5 = await lstat26(at).then(
+    const exists5 = await lstat27(at).then(
       () => true,
       (error2) => error2.code !== "ENOENT"
     );
@@ -37930,14 +38562,14 @@ var require_main = __commonJS({
 });
 
 // src/hooks/install/targets.ts
-import { join as join65, resolve as resolve29 } from "node:path";
+import { join as join67, resolve as resolve30 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join65(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join67(base, place.scope === "project" ? project : user);
   const env = place.env ?? process.env;
   const under = (variable, project, dir, file) => {
     const home = env[variable];
-    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve29(home, file) : at(project, join65(dir, file));
+    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve30(home, file) : at(project, join67(dir, file));
   };
   switch (agent) {
     case "claude-code":
@@ -38085,10 +38717,10 @@ function removeChild(text2, path2, i) {
   const items = parent.children ?? [];
   const node = items[i];
   const end = node.offset + node.length;
-  const [open12, close] = [parent.offset + 1, parent.offset + parent.length - 1];
+  const [open14, close] = [parent.offset + 1, parent.offset + parent.length - 1];
   const prev = items[i - 1];
   if (prev === void 0 && items.length === 1)
-    return /^\s*$/.test(text2.slice(open12, node.offset) + text2.slice(end, close)) ? text2.slice(0, open12) + text2.slice(close) : cutSpan(text2, node.offset, end);
+    return /^\s*$/.test(text2.slice(open14, node.offset) + text2.slice(end, close)) ? text2.slice(0, open14) + text2.slice(close) : cutSpan(text2, node.offset, end);
   if (prev === void 0) return cutWithComma(text2, node.offset, end);
   const prevEnd = prev.offset + prev.length;
   const comma = tokenAfter(text2, prevEnd, COMMA);
@@ -38135,15 +38767,15 @@ function appendEntry(text2, path2, entry) {
     const indent2 = indentOf(text2, last.offset);
     return pasteAfter(text2, last.offset + last.length, `${indent2}${pretty(entry, indent2)}`);
   }
-  const [open12, close] = [list5.offset + 1, list5.offset + list5.length - 1];
+  const [open14, close] = [list5.offset + 1, list5.offset + list5.length - 1];
   const indent = indentOf(text2, list5.offset);
   const parent = nodeAt(text2, path2.slice(0, -1));
   if (!text2.slice(parent.offset, parent.offset + parent.length).includes("\n")) {
-    const inside = text2.slice(open12, close).trim();
-    return `${text2.slice(0, open12)}${inside === "" ? "" : `${inside} `}${JSON.stringify(entry)}${text2.slice(close)}`;
+    const inside = text2.slice(open14, close).trim();
+    return `${text2.slice(0, open14)}${inside === "" ? "" : `${inside} `}${JSON.stringify(entry)}${text2.slice(close)}`;
   }
-  if (/^\s*$/.test(text2.slice(open12, close)))
-    return `${text2.slice(0, open12)}
+  if (/^\s*$/.test(text2.slice(open14, close)))
+    return `${text2.slice(0, open14)}
 ${indent}  ${pretty(entry, `${indent}  `)}
 ${indent}${text2.slice(close)}`;
   return intoCommented(text2, list5, entry);
@@ -38366,8 +38998,8 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, lstat as lstat27, readFile as readFile21, rm as rm28, stat as stat28 } from "node:fs/promises";
-import { join as join66 } from "node:path";
+import { chmod, lstat as lstat28, readFile as readFile15, rm as rm30, stat as stat28 } from "node:fs/promises";
+import { join as join68 } from "node:path";
 function clineScript(command) {
   return `${HEAD}${command}${FALLBACK}
 `;
@@ -38380,7 +39012,7 @@ async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   await assertDirectory(target.file);
   for (const event of target.events) {
-    const file = join66(target.file, event);
+    const file = join68(target.file, event);
     const current = await readHook(file);
     if (current !== null && "theirs" in current) {
       if (command !== null || current.marked) plan.leftAlone.push(file);
@@ -38404,13 +39036,13 @@ async function assertDirectory(dir) {
   if (stats4 !== null && !stats4.isDirectory()) throw cannotUse(dir, "not a directory");
 }
 async function readHook(file) {
-  const stats4 = await lstat27(file).catch((error2) => {
+  const stats4 = await lstat28(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(file, errnoOf(error2), error2);
   });
   if (stats4 === null) return null;
   if (!stats4.isFile()) return { theirs: true, marked: false };
-  const text2 = await readFile21(file, "utf8").catch((error2) => {
+  const text2 = await readFile15(file, "utf8").catch((error2) => {
     throw cannotUse(file, errnoOf(error2), error2);
   });
   if (!isOurScript(text2))
@@ -38431,7 +39063,7 @@ function cannotUse(path2, why, cause) {
 }
 async function applyScripts(plan) {
   for (const { file, text: text2 } of plan.writes) {
-    if (text2 === null) await rm28(file, { force: true });
+    if (text2 === null) await rm30(file, { force: true });
     else {
       await writeFileAtomic(file, text2);
       await chmod(file, 493);
@@ -40056,19 +40688,19 @@ function changedRuns(a, b) {
   if (changes === void 0) return [{ a0: 0, a1: a.length, b0: 0, b1: b.length }];
   const runs3 = [];
   let [i, j] = [0, 0];
-  let open12 = null;
+  let open14 = null;
   for (const change of changes) {
     if (!change.added && !change.removed) {
-      if (open12 !== null) runs3.push(open12);
-      open12 = null;
+      if (open14 !== null) runs3.push(open14);
+      open14 = null;
       [i, j] = [i + change.count, j + change.count];
       continue;
     }
-    open12 ??= { a0: i, a1: i, b0: j, b1: j };
-    if (change.removed) open12.a1 = i += change.count;
-    else open12.b1 = j += change.count;
+    open14 ??= { a0: i, a1: i, b0: j, b1: j };
+    if (change.removed) open14.a1 = i += change.count;
+    else open14.b1 = j += change.count;
   }
-  if (open12 !== null) runs3.push(open12);
+  if (open14 !== null) runs3.push(open14);
   return runs3;
 }
 var MAX_EDITS;
@@ -40081,8 +40713,8 @@ var init_undo = __esm({
 });
 
 // src/hooks/install/install.ts
-import { lstat as lstat28, readFile as readFile22, realpath as realpath12, rm as rm29 } from "node:fs/promises";
-import { dirname as dirname31, parse as parse6, resolve as resolve30 } from "node:path";
+import { lstat as lstat29, readFile as readFile16, realpath as realpath12, rm as rm31 } from "node:fs/promises";
+import { dirname as dirname31, parse as parse6, resolve as resolve31 } from "node:path";
 async function installHooks(agent, opts) {
   checkArgument(HookAgentArg, agent, "agent");
   checkArgument(HookInstallOptionsArg, opts, "opts");
@@ -40102,7 +40734,7 @@ async function projectDir(opts) {
       { details: { workspace: dir } }
     );
   const root = top ?? (await probeWorkspace(dir)).root;
-  const home = await realpath12(opts.homeDir).catch(() => resolve30(opts.homeDir));
+  const home = await realpath12(opts.homeDir).catch(() => resolve31(opts.homeDir));
   if (root === home || parse6(root).root === root)
     throw new InvalidArgumentError(
       `refusing a project install in ${root}: it is ${root === home ? "the home directory, where the project file is the user-wide one" : "the file system root"}; run it in a project (-C DIR), or use --user for the user-wide file`,
@@ -40143,7 +40775,13 @@ async function apply(agent, action, opts) {
   return { ...base, written, changes: plan.changes, leftAlone: [], notes: plan.notes };
 }
 async function readConfig2(file) {
-  const bytes = await readFile22(file).catch((error2) => {
+  const regular = await readRegularFile(file);
+  if (regular !== null && "special" in regular)
+    throw new AgentConfigInvalidError(
+      `cannot read ${file}: a ${regular.special} stands there, not a file; move it aside and run the command again`,
+      { details: { file } }
+    );
+  const bytes = regular?.bytes ?? await readFile16(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw new AgentConfigInvalidError(
       `cannot read ${file} (${errnoOf(error2)}); move what stands there aside and run the command again`,
@@ -40200,12 +40838,12 @@ async function recordAndWrite(home, target, found, text2) {
 async function giveBack(home, target, found, plan) {
   const record3 = await readRecord3(home, target.file);
   let wrote = false;
-  const link3 = await lstat28(target.file).then(
+  const link3 = await lstat29(target.file).then(
     (st) => st.isSymbolicLink(),
     () => false
   );
   if (record3 !== null && plan.removable === true && !link3 && await isCreatedFile(record3, target.file, found)) {
-    await rm29(target.file, { force: true });
+    await rm31(target.file, { force: true });
     await removeEmptyDirs2(record3.dirs);
     wrote = true;
   } else if (found !== null && plan.changes.length > 0) {
@@ -40244,6 +40882,7 @@ var init_install = __esm({
     init_arguments();
     init_errors();
     init_atomic();
+    init_regular_file();
     init_checkpoint_repo();
     init_git_dir_work_tree();
     init_repo();
@@ -40358,7 +40997,7 @@ var init_hook_install2 = __esm({
 
 // src/cli/main.ts
 init_errors();
-import { createReadStream as createReadStream6 } from "node:fs";
+import { createReadStream as createReadStream5 } from "node:fs";
 
 // src/cli/groups.ts
 var COMMAND_GROUPS = ["checkpoint", "gate", "hook"];
@@ -40481,8 +41120,9 @@ function findCommand(argv) {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--") break;
+    const group = picked2.length === 1 ? argv[picked2[0]] : null;
     if (arg.startsWith("-") && arg !== "-") {
-      if (takesNext(arg, argv[i + 1])) i++;
+      if (takesNext(arg, argv[i + 1], group)) i++;
       continue;
     }
     picked2.push(i);
@@ -40490,13 +41130,14 @@ function findCommand(argv) {
   }
   return { words: picked2.map((i) => argv[i]), rest: argv.filter((_, i) => !picked2.includes(i)) };
 }
-function takesNext(arg, next) {
+function takesNext(arg, next, group) {
   if (arg.includes("=") || next === void 0 || next.startsWith("-")) return false;
   const global = Object.entries(GLOBAL_OPTIONS).find(
     ([name2, d]) => arg === `--${name2}` || "short" in d && arg === `-${d.short}`
   );
   if (global) return global[1].type === "string";
   if (/^-[^-]./.test(arg)) return false;
+  if (group !== null) return !COMMAND_NAMES.includes(`${group} ${next}`);
   return !COMMAND_NAMES.some((c) => c.split(" ")[0] === next);
 }
 async function withoutCommand(group, options2, noArguments, json) {
@@ -40544,7 +41185,7 @@ async function emit(result, json) {
     try {
       if ("streamFile" in result) {
         const { pipeline: pipeline4 } = await import("node:stream/promises");
-        await pipeline4(createReadStream6(result.streamFile), process.stdout, { end: false });
+        await pipeline4(createReadStream5(result.streamFile), process.stdout, { end: false });
       } else await (await Promise.resolve().then(() => (init_json_stream(), json_stream_exports))).writeStreamedJson(result.streamJson, process.stdout);
     } catch (error2) {
       if (!isClosedPipe(error2)) throw error2;

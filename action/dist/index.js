@@ -2077,6 +2077,7 @@ var SkippedPath = deferred(
       "not-compared",
       "nested-repository",
       "submodule-not-checked-out",
+      "submodule-modified",
       "invalid-path"
     ])
   })
