@@ -7333,13 +7333,11 @@ async function withObjectsOnly(repo, objectId2, fn) {
 }
 function missingObject(error2) {
   const stderr = error2 instanceof GitFailedError ? String(error2.details.stderr ?? "") : "";
-  if (!/unable to read [0-9a-f]{40,64}|bad object [0-9a-f]{40,64}|missing (blob|tree) [0-9a-f]{40,64}/.test(
-    stderr
-  ))
-    return null;
+  const id2 = /(?:unable to read|bad object|missing (?:blob|tree)) ([0-9a-f]{40,64})/.exec(stderr)?.[1];
+  if (id2 === void 0) return null;
   return new ObjectMissingError(
-    "a diff needs objects this repository does not have (a partial clone, or a damaged object store), and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry",
-    { cause: error2, details: { ...error2.details } }
+    `a diff needs object ${id2}, which this repository does not have (a partial clone, or a damaged object store), and agentgate never fetches objects lazily; fetch them first (git fetch --refetch, or a full clone), then retry`,
+    { cause: error2, details: { ...error2.details, object: id2 } }
   );
 }
 async function objectsDir(gitDir) {

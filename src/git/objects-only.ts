@@ -53,15 +53,11 @@ export async function withObjectsOnly<T>(
  */
 function missingObject(error: unknown): ObjectMissingError | null {
   const stderr = error instanceof GitFailedError ? String(error.details.stderr ?? '') : '';
-  if (
-    !/unable to read [0-9a-f]{40,64}|bad object [0-9a-f]{40,64}|missing (blob|tree) [0-9a-f]{40,64}/.test(
-      stderr,
-    )
-  )
-    return null;
+  const id = /(?:unable to read|bad object|missing (?:blob|tree)) ([0-9a-f]{40,64})/.exec(stderr)?.[1];
+  if (id === undefined) return null;
   return new ObjectMissingError(
-    'a diff needs objects this repository does not have (a partial clone, or a damaged object store), and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry',
-    { cause: error, details: { ...(error as GitFailedError).details } },
+    `a diff needs object ${id}, which this repository does not have (a partial clone, or a damaged object store), and agentgate never fetches objects lazily; fetch them first (git fetch --refetch, or a full clone), then retry`,
+    { cause: error, details: { ...(error as GitFailedError).details, object: id } },
   );
 }
 
