@@ -32,6 +32,9 @@ export const HARDENING_CONFIG: readonly string[] = [
   // one hides a new file; a split index keeps its entries in a shared file beside it.
   'core.untrackedCache=false',
   'core.splitIndex=false',
+  // With core.safecrlf=true, `add` refuses a file whose line endings a checkout would change: an
+  // agent that set it made every capture GIT_FAILED. The file is recorded as git converts it.
+  'core.safecrlf=false',
   // diff-tree still reads this one: it would change a patch regenerated later from the artifact.
   'diff.suppressBlankEmpty=false',
   // git's default. Diffs take a blob above it for binary: set low, a text file's stats would read

@@ -180,4 +180,24 @@ describe('commit config an agent writes', () => {
     expect(git(ws, ['cat-file', 'commit', snap.afterSha])).not.toMatch(/^encoding /m);
     expectVerified(ws, home);
   });
+
+  it('core.safecrlf=true set by the agent does not make the capture fail: the file is recorded as git converts it', () => {
+    const ws = repoWithCommit({ a: 'one\n' });
+    const home = tempDir('agentgate-home-');
+    const agent = "git config core.autocrlf true; git config core.safecrlf true; printf 'two\\n' > b";
+    const snap = okIn<Snapshot>(ws, home, [
+      'iterate',
+      '--run',
+      'r',
+      '--iteration',
+      '1',
+      '--',
+      'sh',
+      '-c',
+      agent,
+    ]);
+    expect(snap.files.map((f) => f.path)).toEqual(['b']);
+    expect(git(ws, ['cat-file', 'blob', `${snap.afterSha}:b`])).toBe('two');
+    expectVerified(ws, home);
+  });
 });
