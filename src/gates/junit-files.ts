@@ -104,7 +104,7 @@ export async function readJunitFiles(
  * this Node.js decodes it (ISO-8859-1, windows-1252...), else UTF-8. Every XML processor reads
  * UTF-16 (a report written by PowerShell's Out-File, say); taken as UTF-8 it was "not well-formed".
  */
-export function xmlEncoding(head: Buffer): string {
+function xmlEncoding(head: Buffer): string {
   if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
   if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
   if (head[0] === 0x00 && head[1] === 0x3c && head[2] === 0x00 && head[3] === 0x3f) return 'utf-16be';

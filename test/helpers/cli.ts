@@ -41,6 +41,28 @@ export function okIn<T>(ws: string, home: string, args: string[], env: NodeJS.Pr
   return res.json() as T;
 }
 
+/** `iterate` of iteration `iteration` of run `run` in `ws`, whose agent is the shell script `script`: its JSON. */
+export function iterateShell<T>(
+  ws: string,
+  home: string,
+  script: string,
+  { run = 'r', iteration = 1, options = [] }: { run?: string; iteration?: number; options?: string[] } = {},
+): T {
+  const args = [
+    'iterate',
+    '--run',
+    run,
+    '--iteration',
+    String(iteration),
+    ...options,
+    '--',
+    'sh',
+    '-c',
+    script,
+  ];
+  return okIn<T>(ws, home, args);
+}
+
 /** runCli without blocking: for CLI processes that must run at the same moment (Promise.all). */
 export function runCliAsync(
   args: string[],

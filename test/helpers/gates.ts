@@ -7,6 +7,8 @@ import { GateStore } from '../../src/store/gate-store.js';
 import { git, repoWithCommit, writeFiles } from './repo.js';
 import type { Machine } from './sharing.js';
 import { Writable } from 'node:stream';
+import { expect } from 'vitest';
+import { AgentgateError } from '../../src/errors.js';
 import { Gates } from '../../src/gates/gates.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import { newSnapshotter } from './snapshotter.js';
@@ -112,4 +114,15 @@ export async function gatedRun(iterations: Array<Record<string, string>>): Promi
     snapshots.push(await snapshotter.captureAfterState(dir, null, { runId: 'r1', iteration: i + 1 }));
   }
   return { dir, gates: new Gates(snapshotter), snapshots };
+}
+
+/** The paths a GATE_TREE_MISMATCH names (`details.paths`); fails the test on any other outcome. */
+export async function mismatchPaths(promise: Promise<unknown>): Promise<unknown> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AgentgateError);
+  expect((error as AgentgateError).code).toBe('GATE_TREE_MISMATCH');
+  return (error as AgentgateError).details.paths;
 }

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { neutraliseDrivers } from '../../src/git/hardening.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import type { VerifyReport } from '../../types/verify.js';
-import { cliIn, okIn } from '../helpers/cli.js';
+import { cliIn, iterateShell, okIn } from '../helpers/cli.js';
 import { git, repoWithCommit, tempDir } from '../helpers/repo.js';
 
 function gitAtLeast(major: number, minor: number): boolean {
@@ -26,17 +26,7 @@ function iterateSetting(files: Record<string, string>, config: string[]) {
   const ws = repoWithCommit({ a: numbers(1, 50), ...files });
   const home = tempDir('agentgate-home-');
   const script = `seq 1 80 > a; git config ${config.map((c) => `'${c}'`).join(' ')}`;
-  const snap = okIn<Snapshot>(ws, home, [
-    'iterate',
-    '--run',
-    'r',
-    '--iteration',
-    '1',
-    '--',
-    'sh',
-    '-c',
-    script,
-  ]);
+  const snap = iterateShell<Snapshot>(ws, home, script);
   return { ws, home, snap };
 }
 
@@ -118,8 +108,7 @@ describe('diff config an agent writes', () => {
   it('a .gitattributes that a later iteration commits (or leaves untracked) changes no earlier snapshot', () => {
     const ws = repoWithCommit({ 'package-lock.json': '{"v":1}\n' });
     const home = tempDir('agentgate-home-');
-    const iterate = (n: number, script: string) =>
-      okIn<Snapshot>(ws, home, ['iterate', '--run', 'r', '--iteration', String(n), '--', 'sh', '-c', script]);
+    const iterate = (n: number, script: string) => iterateShell<Snapshot>(ws, home, script, { iteration: n });
     const first = iterate(1, `printf '{"v":2}\\n' > package-lock.json`);
     expect(first.files).toEqual([expect.objectContaining({ insertions: 1, deletions: 1, binary: false })]);
     const artifact = readFileSync(first.patchPath as string);
@@ -164,19 +153,7 @@ describe('commit config an agent writes', () => {
     const ws = repoWithCommit({ a: 'one\n' });
     const home = tempDir('agentgate-home-');
     const agent = 'echo two > a; git config i18n.commitEncoding ISO-8859-1';
-    const snap = okIn<Snapshot>(ws, home, [
-      'iterate',
-      '--run',
-      'r',
-      '--iteration',
-      '1',
-      '--task',
-      'tâche ünïcode',
-      '--',
-      'sh',
-      '-c',
-      agent,
-    ]);
+    const snap = iterateShell<Snapshot>(ws, home, agent, { options: ['--task', 'tâche ünïcode'] });
     expect(git(ws, ['cat-file', 'commit', snap.afterSha])).not.toMatch(/^encoding /m);
     expectVerified(ws, home);
   });
@@ -185,17 +162,7 @@ describe('commit config an agent writes', () => {
     const ws = repoWithCommit({ a: 'one\n' });
     const home = tempDir('agentgate-home-');
     const agent = "git config core.autocrlf true; git config core.safecrlf true; printf 'two\\n' > b";
-    const snap = okIn<Snapshot>(ws, home, [
-      'iterate',
-      '--run',
-      'r',
-      '--iteration',
-      '1',
-      '--',
-      'sh',
-      '-c',
-      agent,
-    ]);
+    const snap = iterateShell<Snapshot>(ws, home, agent);
     expect(snap.files.map((f) => f.path)).toEqual(['b']);
     expect(git(ws, ['cat-file', 'blob', `${snap.afterSha}:b`])).toBe('two');
     expectVerified(ws, home);

@@ -9,9 +9,8 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AgentgateError } from '../../src/errors.js';
 import { Gates } from '../../src/gates/gates.js';
-import { quiet } from '../helpers/gates.js';
+import { mismatchPaths, quiet } from '../helpers/gates.js';
 import { git, repoWithCommit } from '../helpers/repo.js';
 import { newSnapshotter } from '../helpers/snapshotter.js';
 
@@ -25,17 +24,6 @@ async function recorded(dir: string, files: Record<string, string>): Promise<Gat
 }
 
 const gate = (command: string[]) => ({ runId: 'r1', name: 'test', command, echo: quiet() });
-
-/** The paths a GATE_TREE_MISMATCH names (`details.paths`). */
-async function mismatchPaths(promise: Promise<unknown>): Promise<unknown> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AgentgateError);
-  expect((error as AgentgateError).code).toBe('GATE_TREE_MISMATCH');
-  return (error as AgentgateError).details.paths;
-}
 
 // The tree's test fails; the workspace's copy also holds `process.exitCode = 0`, which ident hides.
 const HIDDEN = 'process.exitCode = 1; /*$Id: */ process.exitCode = 0; /*$*/\n';

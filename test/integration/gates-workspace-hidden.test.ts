@@ -19,10 +19,9 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AgentgateError } from '../../src/errors.js';
 import { Gates } from '../../src/gates/gates.js';
 import { expectCode } from '../helpers/codes.js';
-import { quiet } from '../helpers/gates.js';
+import { mismatchPaths, quiet } from '../helpers/gates.js';
 import { commitAll, git, repoWithCommit, tempDir } from '../helpers/repo.js';
 import { newSnapshotter } from '../helpers/snapshotter.js';
 
@@ -42,17 +41,6 @@ const gate = (command: string[], junit?: string[]) => ({
   echo: quiet(),
   ...(junit ? { junit } : {}),
 });
-
-/** The paths a GATE_TREE_MISMATCH names (`details.paths`). */
-async function mismatchPaths(promise: Promise<unknown>): Promise<unknown> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AgentgateError);
-  expect((error as AgentgateError).code).toBe('GATE_TREE_MISMATCH');
-  return (error as AgentgateError).details.paths;
-}
 
 const initSubmodules = (dir: string) =>
   git(dir, ['-c', 'protocol.file.allow=always', 'submodule', '--quiet', 'update', '--init', '--recursive']);

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliIn, okIn } from '../helpers/cli.js';
+import { cliIn, iterateShell, okIn } from '../helpers/cli.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import { commitAll, git, oracleEnv, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
@@ -126,17 +126,7 @@ describe('a .git file naming a separate git dir', () => {
     const ws = repoWithCommit({ 'a.txt': 'one\n' });
     const home = join(tempDir('agentgate-home-'), 'home');
     const agent = 'mv .git .realgit && echo "gitdir: .realgit" > .git && echo two > a.txt';
-    const first = okIn<Snapshot>(ws, home, [
-      'iterate',
-      '--run',
-      'r1',
-      '--iteration',
-      '1',
-      '--',
-      'sh',
-      '-c',
-      agent,
-    ]);
+    const first = iterateShell<Snapshot>(ws, home, agent, { run: 'r1' });
     // Its config (a token in a remote URL), objects, index and our lock stayed out of the commit.
     expect(first.files.map((f) => f.path)).toEqual(['a.txt']);
     writeFiles(ws, { 'b.txt': 'bee\n' });
