@@ -6700,8 +6700,8 @@ async function openRepo(dir, opts = {}) {
     if (NO_WORK_TREE.test(stderr)) throw noWorkTree(real, cause);
     throw cause;
   }
-  const [topLevel, gitDir, commonDir2] = paths;
-  if (!topLevel || !gitDir || !commonDir2) throw noWorkTree(real);
+  const [topLevel, gitDir, commonDir2, objectFormat2] = paths;
+  if (!topLevel || !gitDir || !commonDir2 || !objectFormat2) throw noWorkTree(real);
   assertUtf8GitDir(real, gitDir, commonDir2);
   assertSafeWorkspace(topLevel);
   if (!isInside(topLevel, real)) {
@@ -6719,7 +6719,7 @@ async function openRepo(dir, opts = {}) {
   const ownAttributes = keys.includes(ATTRIBUTES_KEY) ? (await ownContent()).get(ATTRIBUTES_KEY) : void 0;
   const config2 = [...neutraliseDrivers(keys), ...content];
   const attributesFile = attributesFileOf(topLevel, ownAttributes, content);
-  return { ...base, cwd: topLevel, topLevel, gitDir, config: config2, attributesFile };
+  return { ...base, cwd: topLevel, topLevel, gitDir, objectFormat: objectFormat2, config: config2, attributesFile };
 }
 function attributesFileOf(topLevel, own2, content) {
   const prefix = `${ATTRIBUTES_KEY}=`;
@@ -6917,7 +6917,7 @@ var init_repo = __esm({
     init_runner();
     ATTRIBUTES_KEY = "core.attributesfile";
     NO_WORK_TREE = /must be run in a work tree/i;
-    PATH_QUESTIONS = ["--show-toplevel", "--git-dir", "--git-common-dir"];
+    PATH_QUESTIONS = ["--show-toplevel", "--git-dir", "--git-common-dir", "--show-object-format"];
   }
 });
 
@@ -13893,6 +13893,139 @@ var init_ls_files_tagged = __esm({
   }
 });
 
+// src/git/parsers/index-file.ts
+function parseIndexFile(bytes, idBytes, keep) {
+  if (bytes.length < HEADER2 + idBytes || bytes.toString("latin1", 0, 4) !== "DIRC") return null;
+  const version2 = bytes.readUInt32BE(4);
+  if (version2 < 2 || version2 > 4) return null;
+  const count = bytes.readUInt32BE(8);
+  const end = bytes.length - idBytes;
+  const fixed = 40 + idBytes;
+  const modes = /* @__PURE__ */ new Map();
+  const out = [];
+  let previous = null;
+  let at = HEADER2;
+  for (let i = 0; i < count; i++) {
+    const start = at;
+    if (start + fixed + 2 > end) return null;
+    const flags = bytes.readUInt16BE(start + fixed);
+    let name2 = start + fixed + 2;
+    let extra = 0;
+    if ((flags & EXTENDED) !== 0) {
+      if (name2 + 2 > end) return null;
+      extra = bytes.readUInt16BE(name2);
+      if ((extra & ~(SKIP_WORKTREE | INTENT_TO_ADD)) !== 0) return null;
+      name2 += 2;
+    }
+    const read = version2 === 4 ? prefixedName(bytes, name2, end, flags, previous) : paddedName(bytes, name2, end, start, flags);
+    if (read === null) return null;
+    if (read.path !== void 0) previous = read.path;
+    at = read.next;
+    const modeBits = bytes.readUInt32BE(start + 24);
+    let mode = modes.get(modeBits);
+    if (mode === void 0) modes.set(modeBits, mode = modeBits.toString(8).padStart(6, "0"));
+    if (mode.length !== 6) return null;
+    const letter = (flags & STAGE) !== 0 ? "M" : (extra & SKIP_WORKTREE) !== 0 ? "S" : "H";
+    const tag = (flags & ASSUME_VALID) !== 0 ? letter.toLowerCase() : letter;
+    if (keep !== void 0 && !keep(tag, mode)) continue;
+    if (read.path === void 0 && bytes.indexOf(0, read.from) !== read.to) return null;
+    out.push({
+      tag,
+      mode,
+      oid: bytes.toString("hex", start + 40, start + fixed),
+      path: decodeBytes(read.path ?? bytes.subarray(read.from, read.to)),
+      ctime: bytes.readUInt32BE(start),
+      mtime: bytes.readUInt32BE(start + 8)
+    });
+  }
+  return extensionsUnderstood(bytes, at, end) ? out : null;
+}
+function paddedName(bytes, name2, end, start, flags) {
+  let length = flags & NAME_LENGTH;
+  if (length === NAME_LENGTH) length = bytes.indexOf(0, name2) - name2;
+  const to = name2 + length;
+  if (length <= 0 || to >= end || bytes[to] !== 0) return null;
+  return { from: name2, to, next: start + (to - start + 8 & ~7) };
+}
+function prefixedName(bytes, name2, end, flags, previous) {
+  let from = name2;
+  let byte = bytes[from++] ?? 0;
+  let drop = byte & 127;
+  while ((byte & 128) !== 0) {
+    if (from >= end || drop >= 2 ** 24) return null;
+    byte = bytes[from++];
+    drop = (drop + 1) * 128 + (byte & 127);
+  }
+  const kept = previous === null ? 0 : previous.length - drop;
+  if (kept < 0) return null;
+  let length = flags & NAME_LENGTH;
+  if (length === NAME_LENGTH) length = bytes.indexOf(0, from) - from + kept;
+  const to = from + length - kept;
+  if (to < from || to >= end || bytes[to] !== 0 || bytes.indexOf(0, from) !== to) return null;
+  const rest = bytes.subarray(from, to);
+  const path2 = kept === 0 ? rest : Buffer.concat([previous.subarray(0, kept), rest]);
+  return path2.length === 0 ? null : { from, to, next: to + 1, path: path2 };
+}
+function extensionsUnderstood(bytes, at, end) {
+  while (at < end) {
+    if (at + 8 > end) return false;
+    const first = bytes[at];
+    const size = bytes.readUInt32BE(at + 4);
+    if (first < 65 || first > 90) return false;
+    at += 8 + size;
+  }
+  return at === end;
+}
+var ASSUME_VALID, EXTENDED, STAGE, NAME_LENGTH, SKIP_WORKTREE, INTENT_TO_ADD, HEADER2;
+var init_index_file = __esm({
+  "src/git/parsers/index-file.ts"() {
+    "use strict";
+    init_path_bytes();
+    ASSUME_VALID = 32768;
+    EXTENDED = 16384;
+    STAGE = 12288;
+    NAME_LENGTH = 4095;
+    SKIP_WORKTREE = 16384;
+    INTENT_TO_ADD = 8192;
+    HEADER2 = 12;
+  }
+});
+
+// src/git/index-entries.ts
+import { join as join27 } from "node:path";
+async function readIndexEntries(repo, which = "all") {
+  const filter = which === "marked" ? MARKED : void 0;
+  const read = await readIndexFile(repo, filter);
+  if (read !== null) return read;
+  const listed = parseIndexEntries(
+    decodeBytes((await runGitBuffer(repo, ["ls-files", "-z", "-v", "-s"])).stdout)
+  );
+  return filter === void 0 ? listed : listed.filter((e) => filter(e.tag, e.mode));
+}
+async function readIndexStat(repo) {
+  return await readIndexFile(repo) ?? parseIndexStat(decodeBytes((await runGitBuffer(repo, ["ls-files", "-z", "-v", "-s", "--debug"])).stdout));
+}
+async function readIndexFile(repo, filter) {
+  const idBytes = repo.objectFormat === "sha1" ? 20 : repo.objectFormat === "sha256" ? 32 : null;
+  const path2 = repo.indexFile ?? (repo.gitDir === void 0 ? void 0 : join27(repo.gitDir, "index"));
+  if (idBytes === null || path2 === void 0) return null;
+  const file = await readRegularFile(path2);
+  return file === null || "special" in file ? null : parseIndexFile(file.bytes, idBytes, filter);
+}
+var MARKED;
+var init_index_entries = __esm({
+  "src/git/index-entries.ts"() {
+    "use strict";
+    init_path_bytes();
+    init_regular_file();
+    init_index_file();
+    init_ls_files_debug();
+    init_ls_files_tagged();
+    init_runner();
+    MARKED = (tag, mode) => tag !== "H" || mode === GITLINK_MODE;
+  }
+});
+
 // src/git/parsers/ls-files-unmerged.ts
 function parseUnmergedPaths(output) {
   const text2 = typeof output === "string" ? output : output.toString("utf8");
@@ -14017,7 +14150,7 @@ var init_status = __esm({
 
 // src/git/state.ts
 import { access, lstat as lstat10, readdir as readdir10, readFile as readFile6 } from "node:fs/promises";
-import { join as join27, sep as sep5 } from "node:path";
+import { join as join28, sep as sep5 } from "node:path";
 function operationInProgress(op) {
   return {
     what: `${op === "am" ? "an" : "a"} ${op} is in progress`,
@@ -14053,7 +14186,7 @@ async function partlyStaged(topLevel, entries2) {
   const under = deleted.filter((path2) => untracked.some((u) => u.endsWith("/") && path2.startsWith(u)));
   const found = await Promise.all(
     under.map(
-      (path2) => lstat10(fsPath(join27(topLevel, path2))).then(
+      (path2) => lstat10(fsPath(join28(topLevel, path2))).then(
         (st) => !st.isDirectory(),
         () => false
       )
@@ -14083,14 +14216,11 @@ function excludedBy(excludes) {
   const prefixes = excludes.map((x) => x.split(sep5).join("/").replace(/\/+$/, ""));
   return (path2) => prefixes.some((x) => path2 === x || path2.startsWith(`${x}/`));
 }
-async function readIndexEntries(repo) {
-  return parseIndexEntries(decodeBytes((await runGitBuffer(repo, ["ls-files", "-z", "-v", "-s"])).stdout));
-}
 async function listUncompared(repo, index) {
-  const all = uncomparedOf(index ?? await readIndexEntries(repo));
+  const all = uncomparedOf(index ?? await readIndexEntries(repo, "marked"));
   const found = await Promise.all(
     all.map(
-      (e) => lstat10(fsPath(join27(repo.topLevel, e.path))).then(
+      (e) => lstat10(fsPath(join28(repo.topLevel, e.path))).then(
         (st) => st.isFile() ? "file" : st.isSymbolicLink() ? "symlink" : "other",
         () => "absent"
       )
@@ -14108,18 +14238,18 @@ async function sparseCheckoutOn(repo) {
   return res.exitCode === 0 && res.stdout.trim() === "true";
 }
 async function submoduleChanges(repo, untracked = "normal", index) {
-  const gitlinks = (index ?? await readIndexEntries(repo)).filter((e) => e.mode === GITLINK_MODE);
+  const gitlinks = (index ?? await readIndexEntries(repo, "marked")).filter((e) => e.mode === GITLINK_MODE);
   const found = await Promise.all(gitlinks.map(({ path: path2 }) => oneSubmodule(repo, path2, untracked)));
   return { changes: found.flatMap((f) => f.changes), uncompared: found.flatMap((f) => f.uncompared) };
 }
 async function submoduleCheckout(dir) {
-  if (await lstat10(fsPath(join27(dir, ".git"))).catch(() => null) !== null) return "checked-out";
+  if (await lstat10(fsPath(join28(dir, ".git"))).catch(() => null) !== null) return "checked-out";
   if ((await lstat10(fsPath(dir)).catch(() => null))?.isDirectory() !== true) return "empty";
   const entries2 = await readdir10(fsPath(dir)).catch(() => null);
   return entries2?.length === 0 ? "empty" : "filled";
 }
 async function oneSubmodule(repo, path2, untracked) {
-  const dir = join27(repo.topLevel, path2);
+  const dir = join28(repo.topLevel, path2);
   const whole = (submodule) => ({
     changes: [{ kind: "ordinary", xy: ".M", submodule, path: path2 }],
     uncompared: []
@@ -14143,7 +14273,7 @@ async function oneSubmodule(repo, path2, untracked) {
   };
 }
 async function beyondStatus(repo, untracked, read) {
-  const index = read ?? await readIndexEntries(repo);
+  const index = read ?? await readIndexEntries(repo, "marked");
   const [marked, inside] = await Promise.all([
     listUncompared(repo, index),
     submoduleChanges(repo, untracked, index)
@@ -14183,7 +14313,7 @@ async function detectOperation(gitDir) {
     "REVERT_HEAD",
     "BISECT_LOG"
   ];
-  const found = await Promise.all(names2.map((n) => exists2(join27(gitDir, n))));
+  const found = await Promise.all(names2.map((n) => exists2(join28(gitDir, n))));
   const has = (n) => found[names2.indexOf(n)] === true;
   if (has("rebase-apply/applying")) return "am";
   if (has("rebase-merge") || has("rebase-apply")) return "rebase";
@@ -14197,7 +14327,7 @@ async function detectOperation(gitDir) {
 async function sequencerOperation(gitDir) {
   let todo;
   try {
-    todo = await readFile6(join27(gitDir, "sequencer", "todo"), "utf8");
+    todo = await readFile6(join28(gitDir, "sequencer", "todo"), "utf8");
   } catch {
     return null;
   }
@@ -14219,6 +14349,7 @@ var init_state = __esm({
     init_path_bytes();
     init_ls_files_tagged();
     init_hardening();
+    init_index_entries();
     init_ls_files_unmerged();
     init_status();
     init_refs();
@@ -14229,7 +14360,7 @@ var init_state = __esm({
 
 // src/snapshotter/excludes.ts
 import { readdir as readdir11 } from "node:fs/promises";
-import { join as join28, relative as relative4, sep as sep6 } from "node:path";
+import { join as join29, relative as relative4, sep as sep6 } from "node:path";
 async function workspaceExcludes(repo, dirs) {
   const [inside, nested, gitDirs] = await Promise.all([
     ownDirsInside(repo.topLevel, dirs),
@@ -14312,7 +14443,7 @@ async function ownDirsInside(topLevel, dirs) {
 async function hasUserFiles(dir, dirs) {
   const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
   const entries2 = await readdir11(dir);
-  return entries2.some((name2) => !ours.some((own2) => isInside(join28(dir, name2), own2)));
+  return entries2.some((name2) => !ours.some((own2) => isInside(join29(dir, name2), own2)));
 }
 var init_excludes = __esm({
   "src/snapshotter/excludes.ts"() {
@@ -16518,13 +16649,13 @@ var init_junit_files = __esm({
 import { createHash as createHash5 } from "node:crypto";
 import { createReadStream, createWriteStream as createWriteStream2 } from "node:fs";
 import { lstat as lstat11, mkdir as mkdir6, open as open7, rename as rename4, rm as rm11, stat as stat12 } from "node:fs/promises";
-import { dirname as dirname10, join as join29 } from "node:path";
+import { dirname as dirname10, join as join30 } from "node:path";
 import { Transform as Transform2 } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
 async function openLogSink(dir, name2) {
   await mkdir6(dir, { recursive: true });
   await sweepTempFiles(dir);
-  const temp = join29(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
+  const temp = join30(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
   const hash2 = createHash5("sha256");
   let bytes = 0;
   const counter = new Transform2({
@@ -16764,7 +16895,7 @@ import { createHash as createHash6 } from "node:crypto";
 import { constants as constants5 } from "node:fs";
 import { mkdir as mkdir7, mkdtemp as mkdtemp6, open as open8, rm as rm12 } from "node:fs/promises";
 import { tmpdir as tmpdir6 } from "node:os";
-import { join as join30 } from "node:path";
+import { join as join31 } from "node:path";
 async function convertedChanges(repo, tree, index) {
   const files = index.filter((e) => e.tag === "H" && (e.mode === "100644" || e.mode === "100755"));
   if (files.length === 0) return [];
@@ -16786,7 +16917,7 @@ async function convertedChanges(repo, tree, index) {
       sizeTells: converting.get(f.path) !== "reencoded"
     };
   });
-  const raw = await hashAll(candidates.map((f) => ({ ...f, path: join30(repo.topLevel, f.path) })));
+  const raw = await hashAll(candidates.map((f) => ({ ...f, path: join31(repo.topLevel, f.path) })));
   const notBlob = candidates.flatMap((f, i) => {
     const id2 = raw[i];
     return id2 === null || id2 === void 0 || id2 === f.oid ? [] : [{ ...f, raw: id2 }];
@@ -16796,16 +16927,16 @@ async function convertedChanges(repo, tree, index) {
   return notBlob.filter((f, i) => written[i] !== f.raw).map((f) => f.path);
 }
 async function checkedOut(repo, tree, files) {
-  const dir = await mkdtemp6(join30(tmpdir6(), "agentgate-checkout-"));
+  const dir = await mkdtemp6(join31(tmpdir6(), "agentgate-checkout-"));
   try {
-    const work = join30(dir, "tree");
+    const work = join31(dir, "tree");
     await mkdir7(work);
-    const opts = { ...repo, cwd: work, workTree: work, indexFile: join30(dir, "index") };
+    const opts = { ...repo, cwd: work, workTree: work, indexFile: join31(dir, "index") };
     await runGit(opts, ["read-tree", tree]);
     await runGit(opts, ["checkout-index", "--force", "-z", "--stdin"], {
       input: Buffer.concat(files.map((f) => Buffer.concat([encodeBytes(f.path), Buffer.from([0])])))
     });
-    return await hashAll(files.map((f) => ({ path: join30(work, f.path), oid: f.oid })));
+    return await hashAll(files.map((f) => ({ path: join31(work, f.path), oid: f.oid })));
   } finally {
     await rm12(dir, { recursive: true, force: true });
   }
@@ -16874,9 +17005,9 @@ var init_converted_files = __esm({
 // src/git/index-seal.ts
 import { createHash as createHash7 } from "node:crypto";
 import { lstat as lstat12, readdir as readdir12 } from "node:fs/promises";
-import { join as join31 } from "node:path";
+import { join as join32 } from "node:path";
 async function readIndexState(repo) {
-  const path2 = join31(repo.gitDir, "index");
+  const path2 = join32(repo.gitDir, "index");
   const info = await lstat12(path2, { bigint: true }).catch(() => null);
   const read = await readRegularFile(path2, false);
   const writtenAt = info === null ? 0 : Number(info.mtimeMs / 1000n);
@@ -16886,14 +17017,14 @@ async function readIndexState(repo) {
   const hash2 = createHash7("sha256").update(read.bytes);
   const shared = (await readdir12(repo.gitDir).catch(() => [])).filter((n) => n.startsWith("sharedindex."));
   for (const name2 of shared.sort()) {
-    const file = await readRegularFile(join31(repo.gitDir, name2), false);
+    const file = await readRegularFile(join32(repo.gitDir, name2), false);
     const bytes = file === null || "special" in file ? Buffer.alloc(0) : file.bytes;
     hash2.update(`\0${name2}\0${bytes.length}\0`).update(bytes);
   }
   return { digest: hash2.digest("hex"), writtenAt, stamp: shared.length === 0 ? stamp : "" };
 }
 async function indexStateAgain(repo, known2) {
-  const info = await lstat12(join31(repo.gitDir, "index"), { bigint: true }).catch(() => null);
+  const info = await lstat12(join32(repo.gitDir, "index"), { bigint: true }).catch(() => null);
   return known2.stamp !== "" && stampOf(info) === known2.stamp ? known2 : readIndexState(repo);
 }
 function sealOf(state, commit) {
@@ -16923,11 +17054,6 @@ async function forgetIndexStat(repo, entries2) {
     input: encodeBytes(compared.map((e) => `${e.mode} ${e.oid}	${e.path}\0`).join(""))
   });
 }
-async function readIndexStat(repo) {
-  return parseIndexStat(
-    decodeBytes((await runGitBuffer(repo, ["ls-files", "-z", "-v", "-s", "--debug"])).stdout)
-  );
-}
 async function pathsNotAt(repo, commit) {
   try {
     const args = ["diff-index", "--cached", "-z", "--name-only", "--no-renames", commit, "--"];
@@ -16943,7 +17069,7 @@ var init_index_seal = __esm({
     init_errors();
     init_path_bytes();
     init_regular_file();
-    init_ls_files_debug();
+    init_index_entries();
     init_ls_files_tagged();
     init_nul_records();
     init_runner();
@@ -17122,15 +17248,15 @@ var init_checkout_tree = __esm({
 // src/gates/isolated.ts
 import { rmSync } from "node:fs";
 import { mkdir as mkdir8 } from "node:fs/promises";
-import { dirname as dirname11, join as join32 } from "node:path";
+import { dirname as dirname11, join as join33 } from "node:path";
 async function withIsolatedCheckout(repo, tree, root, fn) {
   await sweepIsolatedCheckouts(root);
-  const base = join32(root, randomHex(8));
+  const base = join33(root, randomHex(8));
   return withLock(`${base}.lock`, { timeoutMs: 0, purpose: "isolated gate checkout" }, async () => {
     try {
-      const dir = join32(base, "tree");
+      const dir = join33(base, "tree");
       await mkdir8(dir, { recursive: true });
-      await checkoutTreeInto(repo, tree, dir, join32(base, "index"));
+      await checkoutTreeInto(repo, tree, dir, join33(base, "index"));
       return await fn(dir);
     } finally {
       removeTree(base);
@@ -17176,7 +17302,7 @@ var init_isolated = __esm({
 
 // src/gates/run.ts
 import { realpath as realpath4, rm as rm13 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname12, isAbsolute as isAbsolute9, join as join33, relative as relative5, resolve as resolve15, sep as sep7 } from "node:path";
+import { basename as basename6, dirname as dirname12, isAbsolute as isAbsolute9, join as join34, relative as relative5, resolve as resolve15, sep as sep7 } from "node:path";
 async function runGate(ctx, workspace, opts) {
   checkCommand(opts);
   const junit = opts.junit ?? [];
@@ -17395,7 +17521,7 @@ async function removeCommittedReports(dir, junit) {
     const path2 = resolve15(root, file);
     const parent = await realpath4(dirname12(path2)).catch(() => null);
     if (parent !== null && isInside(root, parent))
-      await rm13(join33(parent, basename6(path2)), { force: true }).catch(() => void 0);
+      await rm13(join34(parent, basename6(path2)), { force: true }).catch(() => void 0);
   }
 }
 var MAX_PATHS_IN_MESSAGE, MAX_PATHS_IN_DETAILS;
@@ -17406,6 +17532,7 @@ var init_run2 = __esm({
     init_hardening();
     init_refs();
     init_repo();
+    init_index_entries();
     init_state();
     init_converted_files();
     init_index_seal();
@@ -17545,7 +17672,7 @@ var init_replay2 = __esm({
 
 // src/gates/verify.ts
 import { readdir as readdir13 } from "node:fs/promises";
-import { join as join34, resolve as resolve16 } from "node:path";
+import { join as join35, resolve as resolve16 } from "node:path";
 async function verifyGates(input) {
   const checks = input.problems.map((p) => ({
     snapshotId: null,
@@ -17646,7 +17773,7 @@ async function strayLogChecks(input) {
     const iteration = /^iteration-(0|[1-9][0-9]*)$/.exec(entry)?.[1];
     if (iteration === void 0 || input.iteration !== void 0 && Number(iteration) !== input.iteration)
       continue;
-    const dir = join34(runDir, entry);
+    const dir = join35(runDir, entry);
     for (const file of await readdir13(dir).catch(() => [])) {
       if (!/^gate-.+\.log$/.test(file) || named3.has(resolve16(dir, file))) continue;
       checks.push({
@@ -17654,7 +17781,7 @@ async function strayLogChecks(input) {
         runId: input.runId,
         check: "gate-attempts",
         ok: false,
-        detail: `${join34(dir, file)} is a gate log with no verdict beside it: its verdict file was removed (verdicts are append-only; restore it from a backup, or run the gate again and keep both)`
+        detail: `${join35(dir, file)} is a gate log with no verdict beside it: its verdict file was removed (verdicts are append-only; restore it from a backup, or run the gate again and keep both)`
       });
     }
   }
@@ -25299,9 +25426,9 @@ var init_config_parse = __esm({
 });
 
 // src/store/config-cache.ts
-import { join as join35 } from "node:path";
+import { join as join36 } from "node:path";
 function configCacheFile(home) {
-  return join35(layout(home).cache, "config.json");
+  return join36(layout(home).cache, "config.json");
 }
 async function parseConfigCached(home, file, text2) {
   const cached2 = await readRecord(home);
@@ -25341,7 +25468,7 @@ var init_config_cache2 = __esm({
 import { lstatSync, statSync as statSync2 } from "node:fs";
 import { readFile as readFile7 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { dirname as dirname13, join as join36, resolve as resolve17 } from "node:path";
+import { dirname as dirname13, join as join37, resolve as resolve17 } from "node:path";
 async function resolveSettings(opts) {
   checkArgument(SettingsOptionsArg, opts, "opts");
   return settingsFor(opts);
@@ -25454,7 +25581,7 @@ function inTheWay(path2) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve17(opts.cwd ?? process.cwd(), opts.configFile) : join36(resolve17(opts.home), "config.yaml");
+  const file = explicit ? resolve17(opts.cwd ?? process.cwd(), opts.configFile) : join37(resolve17(opts.home), "config.yaml");
   let text2;
   try {
     text2 = explicit ? await readFile7(file, "utf8") : await readHomeConfig(file);
@@ -25483,7 +25610,7 @@ async function readHomeConfig(file) {
 }
 function expandPath(base, value) {
   if (value === "~") return homedir4();
-  if (value.startsWith("~/")) return join36(homedir4(), value.slice(2));
+  if (value.startsWith("~/")) return join37(homedir4(), value.slice(2));
   return resolve17(base, value);
 }
 var resolved, UNUSABLE, NOT_UTF8;
@@ -25556,7 +25683,7 @@ var init_local_paths = __esm({
 
 // src/git/commit.ts
 import { lstat as lstat13, readlink as readlink3, realpath as realpath6 } from "node:fs/promises";
-import { join as join37, relative as relative6, resolve as resolve18, sep as sep9 } from "node:path";
+import { join as join38, relative as relative6, resolve as resolve18, sep as sep9 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
   const ref = head.ref ?? "HEAD";
@@ -25599,7 +25726,7 @@ async function commitIndex(repo, message) {
   return { ref: head.ref, sha };
 }
 async function hiddenChanges(repo, staging, read) {
-  const index = read ?? await readIndexEntries(repo);
+  const index = read ?? await readIndexEntries(repo, "marked");
   const [marked, unchecked] = await Promise.all([listUncompared(repo, index), submoduleSkips(repo, index)]);
   let hidden = marked.filter((e) => e.mode !== GITLINK_MODE);
   if (staging !== null && hidden.some((e) => e.onDisk === "other")) {
@@ -25614,7 +25741,7 @@ async function hiddenChanges(repo, staging, read) {
 async function submoduleSkips(repo, index) {
   const gitlinks = index.filter((e) => e.mode === GITLINK_MODE);
   if (gitlinks.length === 0) return [];
-  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join37(repo.topLevel, e.path))));
+  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join38(repo.topLevel, e.path))));
   const checkedOut2 = gitlinks.filter((_, i) => found[i] === "checked-out");
   const inside = checkedOut2.length === 0 ? null : await submoduleChanges(repo, "normal", checkedOut2);
   const under = (sub) => (e) => e.path === sub || e.path.startsWith(`${sub}/`);
@@ -25640,7 +25767,7 @@ async function sameLinks(repo, present) {
   const links = present.filter((e) => e.onDisk === "symlink" && e.mode === LINK_MODE);
   const same = await Promise.all(
     links.map(async (e) => {
-      const target = await readlink3(fsPath(join37(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
+      const target = await readlink3(fsPath(join38(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
         () => null
       );
       const format = e.oid.length === 64 ? "sha256" : "sha1";
@@ -25689,7 +25816,7 @@ async function unstageableIn(repo, stderr) {
   for (const { head, tail, reason } of UNSTAGEABLE) {
     for (const named3 of messagePaths(stderr, `error: ${head}`, tail)) {
       const path2 = reason === "invalid-path" ? refusedPart(named3) : named3;
-      const at = join37(repo.topLevel, path2, reason === "nested-repository" ? ".git" : "");
+      const at = join38(repo.topLevel, path2, reason === "nested-repository" ? ".git" : "");
       const info = await lstat13(fsPath(at)).catch(() => null);
       const borne = reason !== "special-file" || info !== null && !info.isFile() && !info.isDirectory() && !info.isSymbolicLink();
       if (info !== null && borne && !found.some((f) => f.path === path2)) found.push({ path: path2, reason });
@@ -25748,6 +25875,7 @@ var init_commit = __esm({
     init_runner();
     init_ls_files_tagged();
     init_record_objects();
+    init_index_entries();
     init_state();
     UNSTAGEABLE = [
       {
@@ -25765,10 +25893,10 @@ var init_commit = __esm({
 
 // src/git/refused-filters.ts
 import { stat as stat15 } from "node:fs/promises";
-import { join as join38 } from "node:path";
+import { join as join39 } from "node:path";
 async function assertNoRefusedFilter(repo) {
-  const files = [join38(repo.topLevel, ".gitattributes")];
-  if (repo.gitDir !== void 0) files.push(join38(await commonDir(repo.gitDir), "info", "attributes"));
+  const files = [join39(repo.topLevel, ".gitattributes")];
+  if (repo.gitDir !== void 0) files.push(join39(await commonDir(repo.gitDir), "info", "attributes"));
   if (repo.attributesFile !== null) files.push(repo.attributesFile);
   for (const [i, file] of files.entries()) {
     const text2 = await attributesText(file, i > 0, repo.topLevel);
@@ -25912,10 +26040,10 @@ var init_before_retry = __esm({
 });
 
 // src/git/repo-lock.ts
-import { join as join39 } from "node:path";
+import { join as join40 } from "node:path";
 async function withRepoLock(repo, timeoutMs, fn) {
   return withLock(
-    join39(repo.gitDir, "agentgate.lock"),
+    join40(repo.gitDir, "agentgate.lock"),
     { timeoutMs, purpose: `snapshot ${repo.topLevel}` },
     async (lock) => {
       if (lock.recovered)
@@ -25929,7 +26057,7 @@ async function withRepoLock(repo, timeoutMs, fn) {
   );
 }
 async function recoverIndexLock(repo, timeoutMs) {
-  const path2 = join39(repo.gitDir, "index.lock");
+  const path2 = join40(repo.gitDir, "index.lock");
   const found = await removeAbandonedLock(path2, { workTree: repo.topLevel, gitDir: repo.gitDir }, timeoutMs);
   if (found !== "held") return;
   throw new IndexLockedError(
@@ -26013,7 +26141,7 @@ async function beforeIn(core, repo, opts) {
   const trusted = run?.indexSeal === void 0 ? indexNow : await trustIndex(repo, run.indexSeal, indexNow);
   const [state, index] = await Promise.all([
     getRepoState(repo, excludes),
-    readIndexEntries(repo),
+    readIndexEntries(repo, "marked"),
     assertNoRefusedFilter(repo)
   ]);
   assertNoOperation(state);
@@ -26219,6 +26347,7 @@ var init_before = __esm({
     init_repo();
     init_nested_repos();
     init_refs();
+    init_index_entries();
     init_state();
     init_index_seal();
     init_errors();
@@ -26670,7 +26799,7 @@ var init_read = __esm({
 
 // src/git/pick-collisions.ts
 import { lstat as lstat14 } from "node:fs/promises";
-import { join as join40 } from "node:path";
+import { join as join41 } from "node:path";
 async function previewPick(repo, source, head) {
   const base = source.parents[0];
   if (base === void 0) {
@@ -26697,7 +26826,7 @@ async function untrackedInTheWay(repo, writes, tracked) {
   const kindOf5 = (path2) => {
     let kind = kinds.get(path2);
     if (kind === void 0) {
-      kind = lstat14(fsPath(join40(repo.topLevel, path2))).then(
+      kind = lstat14(fsPath(join41(repo.topLevel, path2))).then(
         (st) => st.isDirectory() ? "dir" : "other",
         () => "absent"
       );
@@ -26752,9 +26881,9 @@ var init_pick_collisions = __esm({
 // src/git/cherry-pick-worktree.ts
 import { mkdtemp as mkdtemp7, readdir as readdir14, readFile as readFile9, rm as rm15 } from "node:fs/promises";
 import { tmpdir as tmpdir7 } from "node:os";
-import { basename as basename7, dirname as dirname15, join as join41 } from "node:path";
+import { basename as basename7, dirname as dirname15, join as join42 } from "node:path";
 async function withPickWorktree(repo, sha, fn) {
-  const dir = await mkdtemp7(join41(tmpdir7(), PREFIX));
+  const dir = await mkdtemp7(join42(tmpdir7(), PREFIX));
   if (isInside(repo.topLevel, dir)) {
     await rm15(dir, { recursive: true, force: true });
     throw new InvalidArgumentError(
@@ -26764,7 +26893,7 @@ async function withPickWorktree(repo, sha, fn) {
       }
     );
   }
-  const path2 = join41(dir, basename7(dir));
+  const path2 = join42(dir, basename7(dir));
   return withLock(`${dir}.lock`, { timeoutMs: 0, purpose: "cherry-pick worktree" }, async () => {
     let failure3 = null;
     try {
@@ -26784,12 +26913,12 @@ async function sweepPickWorktrees(repo) {
   return removed;
 }
 async function sweepRegistered(repo) {
-  const admin = join41(await commonDir(repo.gitDir), "worktrees");
+  const admin = join42(await commonDir(repo.gitDir), "worktrees");
   const removed = [];
   for (const name2 of await readdir14(admin).catch(() => [])) {
     if (!PICK_NAME.test(name2)) continue;
-    const gitFile = (await readFile9(join41(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
-    const path2 = gitFile === "" ? join41(tmpdir7(), name2, name2) : dirname15(gitFile);
+    const gitFile = (await readFile9(join42(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
+    const path2 = gitFile === "" ? join42(tmpdir7(), name2, name2) : dirname15(gitFile);
     if (basename7(path2) !== name2 || basename7(dirname15(path2)) !== name2) continue;
     const dir = dirname15(path2);
     const owner = await readOwner(`${dir}.lock`);
@@ -26809,7 +26938,7 @@ async function sweepPickTemps() {
 }
 async function removeWorktree(repo, dir, path2, quiet) {
   try {
-    const admin = join41(await commonDir(repo.gitDir), "worktrees", basename7(path2));
+    const admin = join42(await commonDir(repo.gitDir), "worktrees", basename7(path2));
     await runGit(repo, ["worktree", "remove", "--force", "--force", path2]).catch(() => void 0);
     await rm15(dir, { recursive: true, force: true });
     await rm15(admin, { recursive: true, force: true });
@@ -26834,7 +26963,7 @@ var init_cherry_pick_worktree = __esm({
 
 // src/git/cherry-pick.ts
 import { readFile as readFile10, rm as rm16, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join42 } from "node:path";
+import { join as join43 } from "node:path";
 async function cherryPick3(repo, rev, opts = {}) {
   const onto = opts.onto?.replace(/^refs\/heads\//, "");
   const ontoRef = onto === void 0 ? null : await branchRef(repo, onto);
@@ -26867,7 +26996,7 @@ async function pickInWorkspace(repo, source, ignore) {
     );
   }
   await assertNothingInTheWay(repo, source, before2, state.branch ?? "HEAD");
-  const origHead = join42(repo.gitDir, "ORIG_HEAD");
+  const origHead = join43(repo.gitDir, "ORIG_HEAD");
   const savedOrigHead = await readFile10(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
@@ -26898,7 +27027,7 @@ async function pickInWorktree(repo, source, ontoRef) {
   });
 }
 async function assertNothingInTheWay(repo, source, head, onto) {
-  const index = await readIndexEntries(repo);
+  const index = await readIndexEntries(repo, "marked");
   const hidden = (await hiddenChanges(repo, null, index)).filter((e) => e.reason === "not-compared");
   if (hidden.length > 0) {
     const paths2 = hidden.map((e) => e.path);
@@ -26997,6 +27126,7 @@ var init_cherry_pick = __esm({
     init_refs();
     init_cherry_pick_worktree();
     init_runner();
+    init_index_entries();
     init_state();
   }
 });
@@ -27265,10 +27395,10 @@ var init_snapshotter = __esm({
 // src/demo/demo.ts
 import { mkdtemp as mkdtemp8, rename as rename5, rm as rm18, writeFile as writeFile5, mkdir as mkdir9 } from "node:fs/promises";
 import { tmpdir as tmpdir8 } from "node:os";
-import { dirname as dirname17, join as join43 } from "node:path";
+import { dirname as dirname17, join as join44 } from "node:path";
 import { Writable } from "node:stream";
 async function runDemo(opts = {}) {
-  const root = await mkdtemp8(join43(tmpdir8(), "agentgate-demo-"));
+  const root = await mkdtemp8(join44(tmpdir8(), "agentgate-demo-"));
   try {
     return { ...await demoIn(root), kept: opts.keep === true };
   } finally {
@@ -27276,14 +27406,14 @@ async function runDemo(opts = {}) {
   }
 }
 async function demoIn(root) {
-  const workspace = join43(root, "workspace");
-  const home = join43(root, "home");
+  const workspace = join44(root, "workspace");
+  const home = join44(root, "home");
   await put(workspace, "README.md", "# demo\n\nA throwaway workspace.\n");
   await put(workspace, "package.json", '{ "name": "demo", "private": true, "type": "module" }\n');
   await put(workspace, "NOTES.txt", "uncommitted notes from before the run\n");
   const snapshotter = new Snapshotter({
     home,
-    artifactsDir: join43(home, "artifacts"),
+    artifactsDir: join44(home, "artifacts"),
     identity: DEFAULT_IDENTITY,
     gitTimeoutMs: 6e4,
     lockTimeoutMs: 1e4,
@@ -27338,7 +27468,7 @@ async function testGate(gates, workspace, runId, iteration) {
   return { name: result.name, verdict: result.verdict, reason: result.reason, tests: result.tests };
 }
 async function put(root, rel, content) {
-  const path2 = join43(root, rel);
+  const path2 = join44(root, rel);
   await mkdir9(dirname17(path2), { recursive: true });
   await writeFile5(path2, content);
 }
@@ -27374,7 +27504,7 @@ var init_demo = __esm({
       {
         task: "Rename the module, add a logo, and make the greeting friendlier",
         edit: async (ws) => {
-          await rename5(join43(ws, "src/greet.js"), join43(ws, "src/hello.js"));
+          await rename5(join44(ws, "src/greet.js"), join44(ws, "src/hello.js"));
           await put(
             ws,
             "src/hello.js",
@@ -27392,7 +27522,7 @@ var init_demo = __esm({
         task: "Update the test for the new greeting, remove the notes file and update the logo",
         edit: async (ws) => {
           await put(ws, "test/greet.test.js", greetTest("hello.js", "Hi there, Ada!"));
-          await rm18(join43(ws, "NOTES.txt"));
+          await rm18(join44(ws, "NOTES.txt"));
           await put(
             ws,
             "assets/logo.png",
@@ -27522,7 +27652,7 @@ var init_anchor_keeper = __esm({
 });
 
 // src/git/remote.ts
-import { isAbsolute as isAbsolute10, join as join44, resolve as resolve19 } from "node:path";
+import { isAbsolute as isAbsolute10, join as join45, resolve as resolve19 } from "node:path";
 import { lstat as lstat15, stat as stat16 } from "node:fs/promises";
 function pathRemote(path2) {
   if (!isAbsolute10(path2))
@@ -27634,7 +27764,7 @@ async function givenUrl(repo, url2, cwd) {
   if (!url2.includes("/")) {
     const common = await commonDir(repo.gitDir);
     for (const dir of ["remotes", "branches"]) {
-      const file = join44(common, dir, url2);
+      const file = join45(common, dir, url2);
       if (await lstat15(file).then(
         () => true,
         () => false
@@ -27909,7 +28039,7 @@ var init_transport = __esm({
 
 // src/git/remote-locks.ts
 import { rm as rm19, stat as stat17 } from "node:fs/promises";
-import { join as join45 } from "node:path";
+import { join as join46 } from "node:path";
 import { fileURLToPath } from "node:url";
 async function clearStaleRemoteRefLocks(url2, refs) {
   const kind = checkRemoteUrl(url2);
@@ -27919,7 +28049,7 @@ async function clearStaleRemoteRefLocks(url2, refs) {
   const locks = refs.filter((r) => /^refs\/agentgate\/[^\s]+$/.test(r) && !r.split("/").includes(".."));
   let removed = false;
   for (const ref of locks) {
-    const lock = join45(gitDir, `${ref}.lock`);
+    const lock = join46(gitDir, `${ref}.lock`);
     const first = await stat17(lock).catch(() => null);
     if (first === null || !first.isFile()) continue;
     const young = Math.min(STALE_REMOTE_LOCK_MS, STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs));
@@ -27933,8 +28063,8 @@ async function clearStaleRemoteRefLocks(url2, refs) {
 }
 async function localGitDir(path2) {
   const isDir2 = async (p) => (await stat17(p).catch(() => null))?.isDirectory() === true;
-  if (await isDir2(join45(path2, "refs")) && await isDir2(join45(path2, "objects"))) return path2;
-  return await isDir2(join45(path2, ".git", "refs")) ? join45(path2, ".git") : null;
+  if (await isDir2(join46(path2, "refs")) && await isDir2(join46(path2, "objects"))) return path2;
+  return await isDir2(join46(path2, ".git", "refs")) ? join46(path2, ".git") : null;
 }
 var STALE_REMOTE_LOCK_MS;
 var init_remote_locks = __esm({
@@ -28104,7 +28234,7 @@ var init_sharing = __esm({
 
 // src/sharing/record-objects.ts
 import { mkdir as mkdir10, rm as rm20, writeFile as writeFile6 } from "node:fs/promises";
-import { join as join46 } from "node:path";
+import { join as join47 } from "node:path";
 function recordCommit(format, spec) {
   const jsonId = objectId(format, "blob", spec.json);
   const treeBuf = treeContent([{ name: spec.file, blob: jsonId }, ...spec.also ?? []]);
@@ -28128,7 +28258,7 @@ function soleFileTree(name2, blob, also = []) {
   return objectId(blob.length === 64 ? "sha256" : "sha1", "tree", treeContent([{ name: name2, blob }, ...also]));
 }
 async function writeRecordObjects(repo, home, label, records) {
-  const dir = join46(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
+  const dir = join47(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
   await mkdir10(dir, { recursive: true });
   try {
     for (const [type, key] of [
@@ -28138,7 +28268,7 @@ async function writeRecordObjects(repo, home, label, records) {
     ]) {
       const files = /* @__PURE__ */ new Map();
       for (const r of records) {
-        const path2 = join46(dir, `${type}-${r[key].id}`);
+        const path2 = join47(dir, `${type}-${r[key].id}`);
         if (!files.has(r[key].id)) await writeFile6(path2, r[key].content);
         files.set(r[key].id, path2);
       }
@@ -28432,7 +28562,7 @@ var init_gate_objects = __esm({
 
 // src/sharing/gate-records.ts
 import { stat as stat18 } from "node:fs/promises";
-import { join as join47 } from "node:path";
+import { join as join48 } from "node:path";
 var GateRecords;
 var init_gate_records = __esm({
   "src/sharing/gate-records.ts"() {
@@ -28545,7 +28675,7 @@ var init_gate_records = __esm({
        */
       async receive(repo, source, bring) {
         if (source.length === 0) return { gates: 0, runs: [], refused: [] };
-        const lockPath = join47(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join48(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -29080,9 +29210,9 @@ var init_rebuild = __esm({
 });
 
 // src/sharing/receive.ts
-import { join as join48 } from "node:path";
+import { join as join49 } from "node:path";
 async function receive(core, repo, list5, bring) {
-  const lockPath = join48(layout(core.options.home).locks, "sharing.lock");
+  const lockPath = join49(layout(core.options.home).locks, "sharing.lock");
   return withLock(
     lockPath,
     { timeoutMs: core.options.lockTimeoutMs, purpose: "sharing" },
@@ -29136,7 +29266,7 @@ async function heldRecords(core, local, wanted, fetched) {
   return local.filter((r) => same(r) || lacking.has(runOf3(r.ref) ?? "")).map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
 }
 function indexPath(core) {
-  return join48(layout(core.options.home).home, "sharing", "rebuilt.json");
+  return join49(layout(core.options.home).home, "sharing", "rebuilt.json");
 }
 async function rebuild(core, repo, incoming, localRefs) {
   const refused2 = [];
@@ -29401,7 +29531,7 @@ var init_anchor_objects = __esm({
 });
 
 // src/sharing/anchor-records.ts
-import { join as join49 } from "node:path";
+import { join as join50 } from "node:path";
 var AnchorRecords;
 var init_anchor_records = __esm({
   "src/sharing/anchor-records.ts"() {
@@ -29484,7 +29614,7 @@ var init_anchor_records = __esm({
        */
       async receive(repo, source, bring, runIds) {
         if (source.length === 0) return { anchors: [], unchanged: 0, refused: [] };
-        const lockPath = join49(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join50(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -31246,7 +31376,7 @@ function headerOf2(file) {
 function startsWith(line, prefix) {
   return line.length >= prefix.length && line.subarray(0, prefix.length).equals(prefix);
 }
-var DiffBudget, HEADER2, BINARY_MARKS, LINE_CAP, SectionReader;
+var DiffBudget, HEADER3, BINARY_MARKS, LINE_CAP, SectionReader;
 var init_patches = __esm({
   "src/report/patches.ts"() {
     "use strict";
@@ -31260,7 +31390,7 @@ var init_patches = __esm({
       limits;
       remaining;
     };
-    HEADER2 = Buffer.from("diff --git ");
+    HEADER3 = Buffer.from("diff --git ");
     BINARY_MARKS = [Buffer.from("GIT binary patch"), Buffer.from("Binary files ")];
     LINE_CAP = 64 * 1024;
     SectionReader = class {
@@ -31312,7 +31442,7 @@ var init_patches = __esm({
         return line;
       }
       wholeLine(line) {
-        if (startsWith(line, HEADER2)) {
+        if (startsWith(line, HEADER3)) {
           this.finish();
           this.open = true;
           this.limit = this.events.open(line.toString("utf8").replace(/\n$/, ""));
@@ -32097,7 +32227,7 @@ var init_count_objects = __esm({
 
 // src/git/checkpoint-repo.ts
 import { lstat as lstat16, mkdir as mkdir11, readdir as readdir15, realpath as realpath7, rename as rename6, rm as rm21, stat as stat23, writeFile as writeFile7 } from "node:fs/promises";
-import { basename as basename8, dirname as dirname18, join as join50 } from "node:path";
+import { basename as basename8, dirname as dirname18, join as join51 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -32116,7 +32246,7 @@ async function indexBytes(repo) {
   const names2 = await readdir15(repo.gitDir).catch(() => []);
   const shared = await Promise.all(
     names2.filter((name2) => name2.startsWith("sharedindex.")).map(
-      (name2) => stat23(join50(repo.gitDir, name2)).then(
+      (name2) => stat23(join51(repo.gitDir, name2)).then(
         (st) => st.size,
         () => 0
       )
@@ -32130,8 +32260,8 @@ async function initCheckpointRepo(repo) {
   const prefix = `${basename8(repo.gitDir)}.init-`;
   await mkdir11(parent, { recursive: true });
   for (const name2 of await readdir15(parent))
-    if (name2.startsWith(prefix)) await rm21(join50(parent, name2), { recursive: true, force: true });
-  const building = join50(parent, `${prefix}${randomHex(4)}`);
+    if (name2.startsWith(prefix)) await rm21(join51(parent, name2), { recursive: true, force: true });
+  const building = join51(parent, `${prefix}${randomHex(4)}`);
   await mkdir11(building);
   await configure({ ...repo, gitDir: building });
   await rename6(building, repo.gitDir);
@@ -32139,8 +32269,8 @@ async function initCheckpointRepo(repo) {
 async function configure(repo) {
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir11(join50(repo.gitDir, "info"), { recursive: true });
-  await writeFile7(join50(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir11(join51(repo.gitDir, "info"), { recursive: true });
+  await writeFile7(join51(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const { lines, inGitDir } = await revParseLines(dir, opts, [
@@ -32175,13 +32305,13 @@ async function revParseLines(dir, opts, questions) {
 }
 function probeInputs(dir, probe) {
   if (probe.isRepository) {
-    const gitDir = join50(dir, ".git");
-    if (probe.root !== dir || probe.excludesFile !== join50(gitDir, "info", "exclude")) return null;
-    return [dir, gitDir, join50(gitDir, "config"), join50(gitDir, "config.worktree"), join50(gitDir, "commondir")];
+    const gitDir = join51(dir, ".git");
+    if (probe.root !== dir || probe.excludesFile !== join51(gitDir, "info", "exclude")) return null;
+    return [dir, gitDir, join51(gitDir, "config"), join51(gitDir, "config.worktree"), join51(gitDir, "commondir")];
   }
   const inputs = [];
   for (let p = dir; ; p = dirname18(p)) {
-    inputs.push(join50(p, ".git"), join50(p, "HEAD"));
+    inputs.push(join51(p, ".git"), join51(p, "HEAD"));
     if (dirname18(p) === p) return inputs;
   }
 }
@@ -32208,7 +32338,7 @@ async function countObjects(repo) {
   return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
 }
 async function looseObjectBytes(repo, oid) {
-  const st = await stat23(join50(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  const st = await stat23(join51(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
   return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 async function packLooseObjects(repo) {
@@ -32242,13 +32372,13 @@ var init_checkpoint_repo = __esm({
 
 // src/fs/leading-dirs.ts
 import { lstat as lstat17 } from "node:fs/promises";
-import { join as join51 } from "node:path";
+import { join as join52 } from "node:path";
 async function leadingDirsAreReal(root, path2, real = /* @__PURE__ */ new Map()) {
   for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
     const dir = path2.slice(0, at);
     let ok = real.get(dir);
     if (ok === void 0) {
-      const st = await lstat17(fsPath(join51(root, dir))).catch(() => null);
+      const st = await lstat17(fsPath(join52(root, dir))).catch(() => null);
       ok = st === null || st.isDirectory();
       real.set(dir, ok);
     }
@@ -32362,7 +32492,7 @@ var init_checkpoint_index = __esm({
     init_ls_files_tagged();
     init_record_objects();
     init_nul_records();
-    init_state();
+    init_index_entries();
     init_runner();
   }
 });
@@ -32579,19 +32709,19 @@ var init_checkpoint_trees = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { access as access2, realpath as realpath8 } from "node:fs/promises";
-import { basename as basename9, dirname as dirname19, join as join52, relative as relative7, resolve as resolve24, sep as sep10 } from "node:path";
+import { basename as basename9, dirname as dirname19, join as join53, relative as relative7, resolve as resolve24, sep as sep10 } from "node:path";
 function toGitPath(root, abs) {
   return relative7(root, abs).split(sep10).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join52(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join53(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
   const tail = [basename9(abs)];
   let head = dirname19(abs);
   for (; ; ) {
     try {
-      return join52(await realpath8(head), ...tail.reverse());
+      return join53(await realpath8(head), ...tail.reverse());
     } catch {
       const up = dirname19(head);
       if (up === head) return abs;
@@ -32636,7 +32766,7 @@ function assertCheckpointRoot(root, home) {
 async function untouchable(root, home, excludePaths = [], gitDir) {
   if (gitDir !== void 0) await assertHomeOutsideGitDir(root, home, gitDir);
   const inner = gitDir === void 0 ? [] : await gitDirsInside(root, gitDir);
-  const gitDirs = inner.map((rel) => join52(root, rel));
+  const gitDirs = inner.map((rel) => join53(root, rel));
   const forbidden = [home, ...await Promise.all(excludePaths.map(physicalPath)), ...gitDirs];
   const inside = (paths) => paths.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
   return { forbidden, excluded: inside(forbidden), gitDirs: inside(gitDirs) };
@@ -33139,24 +33269,24 @@ var init_names = __esm({
 // src/checkpoints/project-id.ts
 import { createHash as createHash10 } from "node:crypto";
 import { readdir as readdir16, stat as stat24 } from "node:fs/promises";
-import { dirname as dirname20, join as join53 } from "node:path";
+import { dirname as dirname20, join as join54 } from "node:path";
 function pathKey(realPath) {
   return createHash10("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join53(checkpointsDir, projectId, worktreeKey);
+  const dir = join54(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join53(dir, "git"),
-    indexFile: join53(dir, "index"),
-    metaFile: join53(dir, "store.json"),
-    upkeepFile: join53(dir, "upkeep.json"),
-    probeFile: join53(dir, "probe.json"),
-    promptsDir: join53(dir, "prompts"),
-    lockPath: join53(dir, "lock"),
-    tempDir: join53(dir, "tmp")
+    gitDir: join54(dir, "git"),
+    indexFile: join54(dir, "index"),
+    metaFile: join54(dir, "store.json"),
+    upkeepFile: join54(dir, "upkeep.json"),
+    probeFile: join54(dir, "probe.json"),
+    promptsDir: join54(dir, "prompts"),
+    lockPath: join54(dir, "lock"),
+    tempDir: join54(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -33188,7 +33318,7 @@ async function storeOf(location, root) {
     if (typeof parsed?.workspace === "string") return parsed.workspace === root ? "intact" : "none";
   } catch {
   }
-  const head = await stat24(join53(location.gitDir, "HEAD")).catch(() => null);
+  const head = await stat24(join54(location.gitDir, "HEAD")).catch(() => null);
   return head?.isFile() === true ? "damaged" : "none";
 }
 async function listDir2(dir) {
@@ -33207,9 +33337,9 @@ var init_project_id = __esm({
 
 // src/checkpoints/prompt-numbers.ts
 import { link as link2, mkdir as mkdir12, readdir as readdir17, rm as rm22, writeFile as writeFile8 } from "node:fs/promises";
-import { join as join54 } from "node:path";
+import { join as join55 } from "node:path";
 function sessionDir(promptsDir, session) {
-  return join54(promptsDir, pathKey(session));
+  return join55(promptsDir, pathKey(session));
 }
 async function claimPromptNumber(promptsDir, session, delivery) {
   const dir = sessionDir(promptsDir, session);
@@ -33232,7 +33362,7 @@ async function claimPromptNumber(promptsDir, session, delivery) {
 }
 async function deliveredAgain(dir, n, delivery) {
   if (n === 0) return false;
-  const text2 = await readRegularText(join54(dir, String(n))) ?? "";
+  const text2 = await readRegularText(join55(dir, String(n))) ?? "";
   let claimed;
   try {
     claimed = JSON.parse(text2);
@@ -33241,18 +33371,18 @@ async function deliveredAgain(dir, n, delivery) {
   }
   const hook = hash(delivery.hook);
   if (claimed.text !== hash(delivery.text) || claimed.hook === hook) return false;
-  return create(join54(dir, `${n}-${hook}`), "");
+  return create(join55(dir, `${n}-${hook}`), "");
 }
 async function claimFile(dir, n, text2) {
-  if (text2 === "") return create(join54(dir, String(n)), "");
-  const temp = join54(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
+  if (text2 === "") return create(join55(dir, String(n)), "");
+  const temp = join55(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
   await writeFile8(temp, text2);
   try {
-    await link2(temp, join54(dir, String(n)));
+    await link2(temp, join55(dir, String(n)));
     return true;
   } catch (error2) {
     if (error2.code === "EEXIST") return false;
-    return create(join54(dir, String(n)), text2);
+    return create(join55(dir, String(n)), text2);
   } finally {
     await rm22(temp, { force: true });
   }
@@ -33260,7 +33390,7 @@ async function claimFile(dir, n, text2) {
 async function notePromptNumber(promptsDir, session, n) {
   const dir = sessionDir(promptsDir, session);
   await mkdir12(dir, { recursive: true }).catch(() => void 0);
-  await create(join54(dir, String(n)), "").catch(() => void 0);
+  await create(join55(dir, String(n)), "").catch(() => void 0);
 }
 function promptNumber(records, session, claimed) {
   const numbers = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(entryOf).filter((e) => e.session === session).map((e) => e.prompt ?? 0);
@@ -33685,7 +33815,7 @@ var init_retention = __esm({
 
 // src/git/user-ignore.ts
 import { access as access3 } from "node:fs/promises";
-import { isAbsolute as isAbsolute11, join as join55 } from "node:path";
+import { isAbsolute as isAbsolute11, join as join56 } from "node:path";
 function userIgnoreConfigFiles(o) {
   const { system, global } = userConfigFiles({
     ...process.env,
@@ -33714,12 +33844,12 @@ async function userExcludesSetting(o) {
   return configured;
 }
 async function userExcludesPath(configured, o) {
-  const xdg = o.xdgConfigHome && isAbsolute11(o.xdgConfigHome) ? o.xdgConfigHome : join55(o.home, ".config");
-  const path2 = configured === null ? join55(xdg, "git", "ignore") : expandHome2(configured, o.home);
+  const xdg = o.xdgConfigHome && isAbsolute11(o.xdgConfigHome) ? o.xdgConfigHome : join56(o.home, ".config");
+  const path2 = configured === null ? join56(xdg, "git", "ignore") : expandHome2(configured, o.home);
   return isAbsolute11(path2) && await exists4(path2) ? path2 : null;
 }
 function expandHome2(path2, home) {
-  return path2 === "~" ? home : path2.startsWith("~/") ? join55(home, path2.slice(2)) : path2;
+  return path2 === "~" ? home : path2.startsWith("~/") ? join56(home, path2.slice(2)) : path2;
 }
 async function exists4(path2) {
   return access3(path2).then(
@@ -33737,7 +33867,7 @@ var init_user_ignore = __esm({
 
 // src/fs/place.ts
 import { mkdir as mkdir13, open as open10, rename as rename7, rm as rm23, stat as stat25, symlink } from "node:fs/promises";
-import { dirname as dirname21, join as join56, sep as sep11 } from "node:path";
+import { dirname as dirname21, join as join57, sep as sep11 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
@@ -33756,7 +33886,7 @@ async function placeFiles(root, stagingDir, items) {
       continue;
     }
     await mkdir13(fsPath(parent), { recursive: true });
-    if (!await placeOne(item, join56(stagingDir, tempName()))) {
+    if (!await placeOne(item, join57(stagingDir, tempName()))) {
       declined.push(item);
       continue;
     }
@@ -34216,7 +34346,7 @@ var init_upkeep = __esm({
 
 // src/checkpoints/budget-count.ts
 import { rm as rm25 } from "node:fs/promises";
-import { join as join57 } from "node:path";
+import { join as join58 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
 }
@@ -34228,7 +34358,7 @@ function commitBytes(meta2, identity) {
   return Buffer.byteLength(encodeMessage(meta2)) + 2 * person + 1024;
 }
 function budgetFile(location) {
-  return join57(location.dir, "budget.json");
+  return join58(location.dir, "budget.json");
 }
 async function readBudget(location) {
   try {
@@ -34281,16 +34411,16 @@ var init_budget_count = __esm({
 import { createHash as createHash12 } from "node:crypto";
 import { lstatSync as lstatSync3, readdirSync } from "node:fs";
 import { lstat as lstat21, readdir as readdir18, readFile as readFile11 } from "node:fs/promises";
-import { join as join58 } from "node:path";
+import { join as join59 } from "node:path";
 async function repoDamage(gitDir, refs, indexFile) {
   const [index, dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
     indexFile === void 0 ? null : indexDamage(indexFile),
     kindOf3(gitDir),
-    readText(join58(gitDir, "HEAD")),
-    readText(join58(gitDir, "packed-refs")),
-    kindOf3(join58(gitDir, "objects")),
-    kindOf3(join58(gitDir, "refs")),
-    ...refs.map((ref) => readText(join58(gitDir, ...ref.split("/"))))
+    readText(join59(gitDir, "HEAD")),
+    readText(join59(gitDir, "packed-refs")),
+    kindOf3(join59(gitDir, "objects")),
+    kindOf3(join59(gitDir, "refs")),
+    ...refs.map((ref) => readText(join59(gitDir, ...ref.split("/"))))
   ]);
   const unusable = dir !== "dir" ? `its git directory ${dir === "missing" ? "is missing" : "is not a directory"}` : head === null ? "its HEAD file is missing" : !HEAD_TEXT.test(head) ? "its HEAD file is damaged" : objects !== "dir" ? "its objects directory is missing" : refsDir !== "dir" ? "its refs directory is missing" : null;
   const brokenRefs2 = refs.filter((_, i) => {
@@ -34330,20 +34460,20 @@ function parsePackedRefs(text2) {
   return { refs, garbled };
 }
 async function refsWithoutObject(repo, gitDir, prefixes) {
-  const packed = await readText(join58(gitDir, "packed-refs"));
+  const packed = await readText(join59(gitDir, "packed-refs"));
   const ids = /* @__PURE__ */ new Map();
   if (packed !== null) {
     for (const [ref, id2] of parsePackedRefs(packed).refs)
       if (prefixes.some((p) => ref.startsWith(p))) ids.set(ref, id2);
   }
   for (const prefix of prefixes) {
-    const dir = join58(gitDir, ...prefix.split("/"));
+    const dir = join59(gitDir, ...prefix.split("/"));
     const names2 = await readdir18(dir, { recursive: true }).catch((error2) => {
       if (isAbsent(error2)) return [];
       throw error2;
     });
     for (const name2 of names2) {
-      const text2 = await readText(join58(dir, name2));
+      const text2 = await readText(join59(dir, name2));
       if (text2 !== null && REF_TEXT.test(text2))
         ids.set(`${prefix}${name2.split(/[\\/]/).join("/")}`, text2.trim());
     }
@@ -34361,13 +34491,13 @@ function objectsChangedSince(gitDir, since) {
   const reference = since.map((file) => lstatSync3(file, { bigint: true, throwIfNoEntry: false })).find(Boolean);
   if (reference === void 0) return false;
   try {
-    const objects = join58(gitDir, "objects");
-    const pack = join58(objects, "pack");
+    const objects = join59(gitDir, "objects");
+    const pack = join59(objects, "pack");
     const dirs = readdirSync(objects).filter((name2) => FAN_OUT.test(name2) || name2 === "pack");
     const paths = [
       objects,
-      ...dirs.map((name2) => join58(objects, name2)),
-      ...readdirSync(pack).map((name2) => join58(pack, name2))
+      ...dirs.map((name2) => join59(objects, name2)),
+      ...readdirSync(pack).map((name2) => join59(pack, name2))
     ];
     const at = (st) => st.ctimeNs > st.mtimeNs ? st.ctimeNs : st.mtimeNs;
     const since2 = at(reference);
@@ -34424,7 +34554,7 @@ var init_checkpoint_health = __esm({
 
 // src/checkpoints/recovery.ts
 import { copyFile as copyFile2, lstat as lstat22, mkdir as mkdir14, rename as rename8, rm as rm26 } from "node:fs/promises";
-import { dirname as dirname24, join as join59, relative as relative8 } from "node:path";
+import { dirname as dirname24, join as join60, relative as relative8 } from "node:path";
 async function findDamage(location, withIndex = false) {
   const damage = await repoDamage(location.gitDir, MARKERS2, withIndex ? location.indexFile : void 0);
   return isDamage(damage) ? damage : null;
@@ -34470,20 +34600,20 @@ function refName(ref) {
 function corruptError(location, damage) {
   const after2 = damage.unusable !== null ? "starts a new, empty store (the checkpoints in it can no longer be read)" : damage.index === null ? "goes on with its checkpoints" : "goes on with its checkpoints, its index made again from the latest one";
   return new StoreCorruptError(
-    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join59(location.dir, "damaged-<time>")} and ${after2}`,
+    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join60(location.dir, "damaged-<time>")} and ${after2}`,
     { details: { store: location.dir, damage: what(damage) } }
   );
 }
 async function setAside(location, damage) {
   const parts = damage.unusable === null ? [
-    ...damage.brokenRefs.map((ref) => join59(location.gitDir, ...ref.split("/"))),
+    ...damage.brokenRefs.map((ref) => join60(location.gitDir, ...ref.split("/"))),
     ...damage.index === null ? [] : [location.indexFile]
-  ] : [location.gitDir, location.indexFile, join59(location.dir, "budget.json"), location.upkeepFile];
+  ] : [location.gitDir, location.indexFile, join60(location.dir, "budget.json"), location.upkeepFile];
   const aside = asideDir(location.dir);
   if (damage.unusable === null) await dropPacked(location, damage, aside);
   for (const part of parts) {
     if (await lstat22(part).catch(() => null) === null) continue;
-    const to = join59(aside, relative8(location.dir, part));
+    const to = join60(aside, relative8(location.dir, part));
     await mkdir14(dirname24(to), { recursive: true });
     await rename8(part, to);
   }
@@ -34491,16 +34621,16 @@ async function setAside(location, damage) {
   return `the checkpoint store ${location.dir} was damaged (${what(damage)}): the damaged part was moved to ${aside} and ${next}`;
 }
 function asideDir(storeDir) {
-  return join59(storeDir, `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`);
+  return join60(storeDir, `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`);
 }
 async function setAsideLooseObjects(storeDir, gitDir, ids) {
   let aside = null;
   let moved = 0;
   for (const id2 of ids) {
-    const file = join59(gitDir, "objects", id2.slice(0, 2), id2.slice(2));
+    const file = join60(gitDir, "objects", id2.slice(0, 2), id2.slice(2));
     if ((await lstat22(file).catch(() => null))?.isFile() !== true) continue;
     aside ??= asideDir(storeDir);
-    const to = join59(aside, "objects", id2.slice(0, 2), id2.slice(2));
+    const to = join60(aside, "objects", id2.slice(0, 2), id2.slice(2));
     await mkdir14(dirname24(to), { recursive: true });
     await rename8(file, to);
     moved += 1;
@@ -34517,11 +34647,11 @@ function restagedText(location, paths) {
   return `the checkpoint store ${location.dir} had lost the objects of ${paths.length} files its index named (${some}): they were staged again from the workspace; an older checkpoint that holds a lost object of a file changed since cannot be restored whole`;
 }
 async function dropPacked(location, damage, aside) {
-  const file = join59(location.gitDir, "packed-refs");
+  const file = join60(location.gitDir, "packed-refs");
   const read = await readRegularFile(file).catch(() => null);
   if (read === null) return;
   if (!("bytes" in read)) {
-    const to2 = join59(aside, relative8(location.dir, file));
+    const to2 = join60(aside, relative8(location.dir, file));
     await mkdir14(dirname24(to2), { recursive: true });
     await rename8(file, to2);
     return;
@@ -34538,7 +34668,7 @@ async function dropPacked(location, damage, aside) {
     dropping = dropped.has(line);
     if (!dropping) kept.push(line);
   }
-  const to = join59(aside, relative8(location.dir, file));
+  const to = join60(aside, relative8(location.dir, file));
   await mkdir14(dirname24(to), { recursive: true });
   await copyFile2(file, to);
   await writeFileAtomic(file, kept.join("\n"));
@@ -34563,7 +34693,7 @@ var init_recovery = __esm({
 
 // src/checkpoints/capture.ts
 import { lstat as lstat23, realpath as realpath9, rm as rm27 } from "node:fs/promises";
-import { dirname as dirname25, join as join60 } from "node:path";
+import { dirname as dirname25, join as join61 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
     listCaptureCandidates(ctx.repo, ctx.excluded),
@@ -34597,7 +34727,7 @@ async function captureWorkspace(ctx) {
 }
 async function captureWithoutLost(ctx) {
   const gitDir = ctx.repo.gitDir;
-  const since = [join60(gitDir, ...LATEST_REF.split("/")), join60(gitDir, "packed-refs")];
+  const since = [join61(gitDir, ...LATEST_REF.split("/")), join61(gitDir, "packed-refs")];
   const suspect = ctx.checkObjects === true || objectsChangedSince(gitDir, since);
   const first = await captureWorkspace(ctx).catch((error2) => {
     if (error2 instanceof GitFailedError) return error2;
@@ -34720,7 +34850,7 @@ var init_stamps = __esm({
 
 // src/checkpoints/probe-cache.ts
 import { readFileSync as readFileSync6 } from "node:fs";
-import { join as join61 } from "node:path";
+import { join as join62 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles2) {
   const record3 = await readRecord2(location);
   if (record3 === null || record3.workspace !== workspace) return {};
@@ -34730,7 +34860,7 @@ async function readCachedAnswers(location, workspace, configFiles2) {
   ]);
   const out = {};
   const p = record3.probe;
-  const expected = p?.isRepository ? join61(workspace, ".git", "info", "exclude") : null;
+  const expected = p?.isRepository ? join62(workspace, ".git", "info", "exclude") : null;
   if (p !== void 0 && p.root === workspace && p.excludesFile === expected && stampsHold(p.stamps, probeNow)) {
     out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
   }
@@ -34797,7 +34927,7 @@ var init_probe_cache = __esm({
 // src/checkpoints/store.ts
 import { lstat as lstat25, readFile as readFile12 } from "node:fs/promises";
 import { homedir as homedir5 } from "node:os";
-import { join as join62 } from "node:path";
+import { join as join63 } from "node:path";
 var CheckpointStore;
 var init_store = __esm({
   "src/checkpoints/store.ts"() {
@@ -35148,7 +35278,7 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const target = join62(this.location.gitDir, "info", "exclude");
+        const target = join63(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
           this.userExcludes === null ? "" : readFile12(this.userExcludes, "utf8").catch(() => ""),
           readFile12(target, "utf8").catch(() => null)
@@ -35721,7 +35851,7 @@ __export(checkpoint_exports, {
 });
 import { mkdtemp as mkdtemp9, rm as rm28, writeFile as writeFile9 } from "node:fs/promises";
 import { tmpdir as tmpdir9 } from "node:os";
-import { join as join63, resolve as resolve25 } from "node:path";
+import { join as join64, resolve as resolve25 } from "node:path";
 function open12(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -35825,8 +35955,8 @@ var init_checkpoint2 = __esm({
       async run(ctx, _values, [name2]) {
         const cp = await open12(ctx);
         if (ctx.json) return { json: { diff: await cp.diff(name2) }, human: () => "" };
-        const dir = await mkdtemp9(join63(tmpdir9(), "agentgate-cpdiff-"));
-        const file = join63(dir, "diff.patch");
+        const dir = await mkdtemp9(join64(tmpdir9(), "agentgate-cpdiff-"));
+        const file = join64(dir, "diff.patch");
         const cleanup = () => rm28(dir, { recursive: true, force: true });
         try {
           await writeFile9(file, await cp.diffBytes(name2));
@@ -36498,7 +36628,7 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join64, resolve as resolve26 } from "node:path";
+import { join as join65, resolve as resolve26 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const refused2 = badArguments(() => checkArgument(AgentHookOptionsArg, opts, "opts"));
   if (refused2 !== null) return refused2;
@@ -36534,7 +36664,7 @@ function agentOf(event) {
   return typeof agent === "string" ? agent : "unknown";
 }
 function logFile(home) {
-  return join64(layout(home).logs, "hooks.log");
+  return join65(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const chosen = chooseHome(opts.home);
@@ -37146,7 +37276,7 @@ var init_lenient_json = __esm({
 
 // src/hooks/workspace.ts
 import { realpath as realpath10, stat as stat27 } from "node:fs/promises";
-import { dirname as dirname27, join as join65, parse as parse2, resolve as resolve27 } from "node:path";
+import { dirname as dirname27, join as join66, parse as parse2, resolve as resolve27 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
 }
@@ -37173,7 +37303,7 @@ function homeOrNone() {
 }
 async function nestedRepository(project, dir) {
   for (let at = dir; at !== project && at !== dirname27(at) && isInside(project, at); at = dirname27(at)) {
-    if (isRepositoryEntry(join65(at, ".git"))) return at;
+    if (isRepositoryEntry(join66(at, ".git"))) return at;
   }
   return void 0;
 }
@@ -38331,9 +38461,9 @@ var init_hook_install = __esm({
 // src/hooks/install/install-record.ts
 import { createHash as createHash13 } from "node:crypto";
 import { lstat as lstat27, open as open13, readFile as readFile14, rm as rm29, rmdir as rmdir3 } from "node:fs/promises";
-import { dirname as dirname30, join as join66 } from "node:path";
+import { dirname as dirname30, join as join67 } from "node:path";
 function recordPath(home, file) {
-  return join66(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
+  return join67(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
 }
 function sha256(text2) {
   return createHash13("sha256").update(text2).digest("hex");
@@ -38563,14 +38693,14 @@ var require_main = __commonJS({
 });
 
 // src/hooks/install/targets.ts
-import { join as join67, resolve as resolve30 } from "node:path";
+import { join as join68, resolve as resolve30 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join67(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join68(base, place.scope === "project" ? project : user);
   const env = place.env ?? process.env;
   const under = (variable, project, dir, file) => {
     const home = env[variable];
-    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve30(home, file) : at(project, join67(dir, file));
+    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve30(home, file) : at(project, join68(dir, file));
   };
   switch (agent) {
     case "claude-code":
@@ -39000,7 +39130,7 @@ var init_json_config = __esm({
 
 // src/hooks/install/scripts.ts
 import { chmod, lstat as lstat28, readFile as readFile15, rm as rm30, stat as stat28 } from "node:fs/promises";
-import { join as join68 } from "node:path";
+import { join as join69 } from "node:path";
 function clineScript(command) {
   return `${HEAD}${command}${FALLBACK}
 `;
@@ -39013,7 +39143,7 @@ async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   await assertDirectory(target.file);
   for (const event of target.events) {
-    const file = join68(target.file, event);
+    const file = join69(target.file, event);
     const current = await readHook(file);
     if (current !== null && "theirs" in current) {
       if (command !== null || current.marked) plan.leftAlone.push(file);
@@ -40157,7 +40287,7 @@ function spans2(lines, inside) {
 }
 function headersOf(lines, inside = insideValues(lines)) {
   return lines.flatMap((line, n) => {
-    const m = inside[n] ? null : HEADER3.exec(line);
+    const m = inside[n] ? null : HEADER4.exec(line);
     const path2 = m === null ? null : keyPath(m[2]);
     return path2 === null ? [] : [{ line: n, array: m?.[1] === "[[", path: path2 }];
   });
@@ -40202,7 +40332,7 @@ function insideValues(lines) {
   let depth = 0;
   for (const line of lines) {
     inside.push(quote !== null || depth > 0);
-    if (quote === null && depth === 0 && HEADER3.test(line)) continue;
+    if (quote === null && depth === 0 && HEADER4.test(line)) continue;
     for (let i = 0; i < line.length; ) {
       if (quote !== null) {
         const end = closingDelimiter(line, i, quote);
@@ -40243,13 +40373,13 @@ function endOfString(line, at) {
   }
   return line.length;
 }
-var HEADER3;
+var HEADER4;
 var init_toml_sections = __esm({
   "src/hooks/install/toml-sections.ts"() {
     "use strict";
     init_dist();
     init_entries();
-    HEADER3 = /^\s*(\[\[?)([^[\]]+)\]\]?\s*(?:#.*)?\r?$/;
+    HEADER4 = /^\s*(\[\[?)([^[\]]+)\]\]?\s*(?:#.*)?\r?$/;
   }
 });
 

@@ -16,7 +16,8 @@ import {
 import { exactly } from '../git/hardening.js';
 import { getTree } from '../git/refs.js';
 import { isInside, openRepo, type Repo } from '../git/repo.js';
-import { beyondStatus, excludedBy, readIndexEntries, readStatus, submoduleChanges } from '../git/state.js';
+import { readIndexEntries } from '../git/index-entries.js';
+import { beyondStatus, excludedBy, readStatus, submoduleChanges } from '../git/state.js';
 import { convertedChanges } from '../git/converted-files.js';
 import { sealOf, trustIndex, type IndexState } from '../git/index-seal.js';
 import type { StatusEntry } from '../git/parsers/status.js';

@@ -6,7 +6,7 @@ import { assertGitId } from './ids.js';
 import { GITLINK_MODE, parseCandidateListing, type CandidateListing } from './parsers/ls-files-tagged.js';
 import { batchCheck } from './record-objects.js';
 import { splitNul } from './parsers/nul-records.js';
-import { readIndexEntries } from './state.js';
+import { readIndexEntries } from './index-entries.js';
 import { runGit, runGitBuffer } from './runner.js';
 
 /**

@@ -15,7 +15,8 @@ import { assertNotCheckedOut, branchRef, readHead, resolveRevision, updateRef } 
 import { sweepPickWorktrees, withPickWorktree } from './cherry-pick-worktree.js';
 import type { Repo } from './repo.js';
 import { runGit, type GitOptions } from './runner.js';
-import { detectOperation, getRepoState, operationInProgress, readIndexEntries, readStatus } from './state.js';
+import { readIndexEntries } from './index-entries.js';
+import { detectOperation, getRepoState, operationInProgress, readStatus } from './state.js';
 
 export interface CherryPickOptions {
   /** Branch to apply onto (short name or refs/heads/...). Default: the checked-out branch (or detached HEAD). */
@@ -121,7 +122,7 @@ async function assertNothingInTheWay(
   head: string,
   onto: string,
 ): Promise<void> {
-  const index = await readIndexEntries(repo);
+  const index = await readIndexEntries(repo, 'marked');
   const hidden = (await hiddenChanges(repo, null, index)).filter((e) => e.reason === 'not-compared');
   if (hidden.length > 0) {
     const paths = hidden.map((e) => e.path);

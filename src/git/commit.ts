@@ -9,13 +9,8 @@ import { STAGING_CONFIG } from './hardening.js';
 import { runGit, type GitOptions } from './runner.js';
 import { GITLINK_MODE, LINK_MODE, type IndexEntry } from './parsers/ls-files-tagged.js';
 import { objectId } from './record-objects.js';
-import {
-  listUncompared,
-  readIndexEntries,
-  submoduleChanges,
-  submoduleCheckout,
-  type HiddenUncompared,
-} from './state.js';
+import { readIndexEntries } from './index-entries.js';
+import { listUncompared, submoduleChanges, submoduleCheckout, type HiddenUncompared } from './state.js';
 
 export interface SnapshotCommitOptions {
   /**
@@ -167,7 +162,7 @@ export async function hiddenChanges(
   staging: Promise<unknown> | null,
   read?: readonly IndexEntry[],
 ): Promise<UnstageablePath[]> {
-  const index = read ?? (await readIndexEntries(repo));
+  const index = read ?? (await readIndexEntries(repo, 'marked'));
   const [marked, unchecked] = await Promise.all([listUncompared(repo, index), submoduleSkips(repo, index)]);
   let hidden = marked.filter((e) => e.mode !== GITLINK_MODE);
   // A directory in a marked file's place: add takes what it holds and drops the entry, unless it

@@ -6,7 +6,7 @@ import type { IndexSeal } from '../../types/run.js';
 import { GitFailedError } from '../errors.js';
 import { decodeBytes, encodeBytes } from '../fs/path-bytes.js';
 import { readRegularFile } from '../fs/regular-file.js';
-import { parseIndexStat } from './parsers/ls-files-debug.js';
+import { readIndexStat } from './index-entries.js';
 import { GITLINK_MODE, type IndexEntry } from './parsers/ls-files-tagged.js';
 import { splitNul } from './parsers/nul-records.js';
 import type { Repo } from './repo.js';
@@ -110,13 +110,6 @@ async function forgetIndexStat(repo: Repo, entries: readonly IndexEntry[]): Prom
   await runGit(repo, ['update-index', '-z', '--index-info'], {
     input: encodeBytes(compared.map((e) => `${e.mode} ${e.oid}\t${e.path}\0`).join('')),
   });
-}
-
-/** Every index entry with its cached stat data (`ls-files -z -v -s --debug`). */
-async function readIndexStat(repo: Repo) {
-  return parseIndexStat(
-    decodeBytes((await runGitBuffer(repo, ['ls-files', '-z', '-v', '-s', '--debug'])).stdout),
-  );
 }
 
 /** The paths whose index entry is not as `commit` has it; null when that commit cannot be read. */

@@ -26,6 +26,8 @@ export interface Repo extends GitOptions {
   topLevel: string;
   /** Absolute path of this work tree's git dir (for a linked worktree, its private dir). */
   gitDir: string;
+  /** The object format git names (`sha1`, `sha256`): how long an object id is. */
+  objectFormat: string;
   /** The core.attributesFile our git applies (the repository's, else the user's, else git's default), absolute; null for none. */
   attributesFile: string | null;
 }
@@ -66,8 +68,8 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
     if (NO_WORK_TREE.test(stderr)) throw noWorkTree(real, cause);
     throw cause;
   }
-  const [topLevel, gitDir, commonDir] = paths;
-  if (!topLevel || !gitDir || !commonDir) throw noWorkTree(real);
+  const [topLevel, gitDir, commonDir, objectFormat] = paths;
+  if (!topLevel || !gitDir || !commonDir || !objectFormat) throw noWorkTree(real);
   assertUtf8GitDir(real, gitDir, commonDir);
   assertSafeWorkspace(topLevel);
   if (!isInside(topLevel, real)) {
@@ -89,7 +91,7 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
   const ownAttributes = keys.includes(ATTRIBUTES_KEY) ? (await ownContent()).get(ATTRIBUTES_KEY) : undefined;
   const config = [...neutraliseDrivers(keys), ...content];
   const attributesFile = attributesFileOf(topLevel, ownAttributes, content);
-  return { ...base, cwd: topLevel, topLevel, gitDir, config, attributesFile };
+  return { ...base, cwd: topLevel, topLevel, gitDir, objectFormat, config, attributesFile };
 }
 
 /**
@@ -164,11 +166,12 @@ async function refusedFirst<T>(
   return Promise.race([ask(stop.signal), refused]);
 }
 
-const PATH_QUESTIONS = ['--show-toplevel', '--git-dir', '--git-common-dir'];
+const PATH_QUESTIONS = ['--show-toplevel', '--git-dir', '--git-common-dir', '--show-object-format'];
 
 /**
- * The work tree's top level, the git dir and the common dir, absolute, in one rev-parse; one each
- * when a path holds a line break (rev-parse has no -z: its lines could not be told apart).
+ * The work tree's top level, the git dir and the common dir, absolute, and the object format, in
+ * one rev-parse; one each when a path holds a line break (rev-parse has no -z: its lines could not
+ * be told apart).
  */
 async function repoPaths(base: GitOptions): Promise<string[]> {
   const ask = async (questions: string[]) =>

@@ -4,12 +4,12 @@ import type { HeadState } from '../../types/snapshot.js';
 import { decodeBytes, fsPath, hasEscapedBytes } from '../fs/path-bytes.js';
 import {
   GITLINK_MODE,
-  parseIndexEntries,
   uncomparedOf,
   type IndexEntry,
   type UncomparedEntry,
 } from './parsers/ls-files-tagged.js';
 import { EXACT_TREE_CONFIG, exactly } from './hardening.js';
+import { readIndexEntries } from './index-entries.js';
 import { parseUnmergedPaths } from './parsers/ls-files-unmerged.js';
 import { parseStatusV2, type StatusEntry, type StatusReport } from './parsers/status.js';
 import { readHead } from './refs.js';
@@ -159,11 +159,6 @@ export function excludedBy(excludes: readonly string[]): (path: string) => boole
  */
 export type HiddenUncompared = UncomparedEntry & { onDisk: 'file' | 'symlink' | 'other' | 'absent' };
 
-/** Every index entry with its mark and mode (`ls-files -z -v -s`), for listUncompared and submoduleChanges. */
-export async function readIndexEntries(repo: GitOptions): Promise<IndexEntry[]> {
-  return parseIndexEntries(decodeBytes((await runGitBuffer(repo, ['ls-files', '-z', '-v', '-s'])).stdout));
-}
-
 /**
  * The tracked paths git does not compare with the work tree (`update-index --assume-unchanged`,
  * `--skip-worktree`) that may not hold the index's content: status, diff and add never look at
@@ -173,7 +168,7 @@ export async function readIndexEntries(repo: GitOptions): Promise<IndexEntry[]> 
  * repository has sparse checkout on. `index`: the entries, when the caller has read them already.
  */
 export async function listUncompared(repo: Repo, index?: readonly IndexEntry[]): Promise<HiddenUncompared[]> {
-  const all = uncomparedOf(index ?? (await readIndexEntries(repo)));
+  const all = uncomparedOf(index ?? (await readIndexEntries(repo, 'marked')));
   const found = await Promise.all(
     all.map((e) =>
       lstat(fsPath(join(repo.topLevel, e.path))).then(
@@ -221,7 +216,7 @@ export async function submoduleChanges(
   untracked: UntrackedListing = 'normal',
   index?: readonly IndexEntry[],
 ): Promise<SubmoduleFindings> {
-  const gitlinks = (index ?? (await readIndexEntries(repo))).filter((e) => e.mode === GITLINK_MODE);
+  const gitlinks = (index ?? (await readIndexEntries(repo, 'marked'))).filter((e) => e.mode === GITLINK_MODE);
   const found = await Promise.all(gitlinks.map(({ path }) => oneSubmodule(repo, path, untracked)));
   return { changes: found.flatMap((f) => f.changes), uncompared: found.flatMap((f) => f.uncompared) };
 }
@@ -282,7 +277,7 @@ export async function beyondStatus(
   untracked: UntrackedListing,
   read?: readonly IndexEntry[],
 ): Promise<SubmoduleFindings> {
-  const index = read ?? (await readIndexEntries(repo));
+  const index = read ?? (await readIndexEntries(repo, 'marked'));
   const [marked, inside] = await Promise.all([
     listUncompared(repo, index),
     submoduleChanges(repo, untracked, index),

@@ -6,7 +6,8 @@ import { assertNoRefusedFilter } from '../git/refused-filters.js';
 import { assertSafeWorkspace, initRepo, openRepo, type Repo, userAttributesFile } from '../git/repo.js';
 import { excludeNestedRepositories } from '../git/nested-repos.js';
 import { isAncestor, listRefs, switchToBranch, updateRefs } from '../git/refs.js';
-import { getRepoState, operationInProgress, readIndexEntries, type RepoState } from '../git/state.js';
+import { readIndexEntries } from '../git/index-entries.js';
+import { getRepoState, operationInProgress, type RepoState } from '../git/state.js';
 import { indexStateAgain, readIndexState, sealOf, trustIndex } from '../git/index-seal.js';
 import {
   DirtyWorkspaceError,
@@ -109,7 +110,7 @@ export async function beforeIn(
   // does not compare, are named in `skipped` also when nothing is committed.
   const [state, index] = await Promise.all([
     getRepoState(repo, excludes),
-    readIndexEntries(repo),
+    readIndexEntries(repo, 'marked'),
     assertNoRefusedFilter(repo),
   ]);
   assertNoOperation(state);

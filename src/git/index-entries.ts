@@ -1,0 +1,53 @@
+import { join } from 'node:path';
+import { decodeBytes } from '../fs/path-bytes.js';
+import { readRegularFile } from '../fs/regular-file.js';
+import { parseIndexFile, type EntryFilter, type IndexFileEntry } from './parsers/index-file.js';
+import { parseIndexStat } from './parsers/ls-files-debug.js';
+import { GITLINK_MODE, parseIndexEntries, type IndexEntry } from './parsers/ls-files-tagged.js';
+import { runGitBuffer, type GitOptions } from './runner.js';
+
+/**
+ * Which entries to read: `all`, or the `marked` ones that status and add look past (assume-unchanged,
+ * skip-worktree, unmerged) with the submodules' commits, which is what a capture asks of every entry.
+ */
+export type EntrySelection = 'all' | 'marked';
+
+/** What reading the index file ourselves needs: where it is, and the object format (Repo has it). */
+type IndexOwner = GitOptions & { objectFormat?: string };
+
+const MARKED: EntryFilter = (tag, mode) => tag !== 'H' || mode === GITLINK_MODE;
+
+/** The index's entries with their marks and modes, as `ls-files -z -v -s` lists them. */
+export async function readIndexEntries(
+  repo: IndexOwner,
+  which: EntrySelection = 'all',
+): Promise<IndexEntry[]> {
+  const filter = which === 'marked' ? MARKED : undefined;
+  const read = await readIndexFile(repo, filter);
+  if (read !== null) return read;
+  const listed = parseIndexEntries(
+    decodeBytes((await runGitBuffer(repo, ['ls-files', '-z', '-v', '-s'])).stdout),
+  );
+  return filter === undefined ? listed : listed.filter((e) => filter(e.tag, e.mode));
+}
+
+/** Every index entry with the seconds of its cached ctime and mtime (`ls-files --debug` when git must read it). */
+export async function readIndexStat(repo: IndexOwner): Promise<IndexFileEntry[]> {
+  return (
+    (await readIndexFile(repo)) ??
+    parseIndexStat(decodeBytes((await runGitBuffer(repo, ['ls-files', '-z', '-v', '-s', '--debug'])).stdout))
+  );
+}
+
+/**
+ * The index file read and parsed here (parseIndexFile), or null when git should read it: an index
+ * we cannot place or whose ids we cannot size, one that is not a regular file (git would wait on a
+ * FIFO, and time out as before), and one the parser leaves to git.
+ */
+async function readIndexFile(repo: IndexOwner, filter?: EntryFilter): Promise<IndexFileEntry[] | null> {
+  const idBytes = repo.objectFormat === 'sha1' ? 20 : repo.objectFormat === 'sha256' ? 32 : null;
+  const path = repo.indexFile ?? (repo.gitDir === undefined ? undefined : join(repo.gitDir, 'index'));
+  if (idBytes === null || path === undefined) return null;
+  const file = await readRegularFile(path);
+  return file === null || 'special' in file ? null : parseIndexFile(file.bytes, idBytes, filter);
+}
