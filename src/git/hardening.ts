@@ -32,6 +32,9 @@ export const HARDENING_CONFIG: readonly string[] = [
   // one hides a new file; a split index keeps its entries in a shared file beside it.
   'core.untrackedCache=false',
   'core.splitIndex=false',
+  // An index's offset table (IEOT) lets git's threads load its entries from the offsets it names,
+  // which a forged table points elsewhere: git and our own reader (index-file.ts) read it in order.
+  'index.threads=1',
   // With core.safecrlf=true, `add` refuses a file whose line endings a checkout would change: an
   // agent that set it made every capture GIT_FAILED. The file is recorded as git converts it.
   'core.safecrlf=false',

@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeBytes } from '../../src/fs/path-bytes.js';
@@ -5,7 +6,7 @@ import { readIndexEntries, readIndexStat } from '../../src/git/index-entries.js'
 import { parseIndexStat } from '../../src/git/parsers/ls-files-debug.js';
 import { GITLINK_MODE, parseIndexEntries, type IndexEntry } from '../../src/git/parsers/ls-files-tagged.js';
 import { openRepo } from '../../src/git/repo.js';
-import { gitCallCount } from '../../src/git/runner.js';
+import { gitCallCount, runGitBuffer } from '../../src/git/runner.js';
 import { git, gitRaw, initRepo, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
 /** What oracle git lists for the index of the work tree at `dir`. */
@@ -100,5 +101,27 @@ describe('readIndexEntries: the index file read without git', () => {
     expect(read.map(({ path, ctime, mtime }) => ({ path, ctime, mtime }))).toEqual(
       debug.map(({ path, ctime, mtime }) => ({ path, ctime, mtime })),
     );
+  });
+});
+
+describe('an index whose offset table (IEOT) is forged', () => {
+  it('our git reads its entries in order, as our reader does, whatever index.threads the repository sets', async () => {
+    const dir = initRepo();
+    git(dir, ['config', 'index.threads', '4']);
+    const bytes = readFileSync(new URL('../../fixtures/git-index/v4-ieot.index', import.meta.url));
+    // The table's second block is pointed at the first: git's threads would load the first block twice.
+    const table = bytes.indexOf('IEOT') + 8;
+    bytes.writeUInt32BE(bytes.readUInt32BE(table + 4), table + 4 + 8);
+    writeFileSync(join(dir, '.git', 'index'), bytes);
+    const inOrder = parseIndexEntries(
+      decodeBytes(gitRaw(dir, ['-c', 'index.threads=1', 'ls-files', '-z', '-v', '-s'])),
+    );
+    const threaded = parseIndexEntries(decodeBytes(gitRaw(dir, ['ls-files', '-z', '-v', '-s'])));
+    expect(threaded).not.toEqual(inOrder);
+
+    const repo = await openRepo(dir);
+    expect(listed(await readIndexEntries(repo))).toEqual(inOrder);
+    const ours = await runGitBuffer(repo, ['ls-files', '-z', '-v', '-s']);
+    expect(parseIndexEntries(decodeBytes(ours.stdout))).toEqual(inOrder);
   });
 });
