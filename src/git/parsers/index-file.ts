@@ -71,7 +71,7 @@ export function parseIndexFile(bytes: Buffer, idBytes: 20 | 32, keep?: EntryFilt
     const letter = (flags & STAGE) !== 0 ? 'M' : (extra & SKIP_WORKTREE) !== 0 ? 'S' : 'H';
     const tag = (flags & ASSUME_VALID) !== 0 ? letter.toLowerCase() : letter;
     if (keep !== undefined && !keep(tag, mode)) continue;
-    // A NUL inside a name git would cut short: checked only for the entries kept (of 100,000).
+    // A NUL inside a name, which git would cut short there: looked for only in the names kept.
     if (read.path === undefined && bytes.indexOf(0, read.from) !== read.to) return null;
     out.push({
       tag,
