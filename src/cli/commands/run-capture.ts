@@ -151,6 +151,8 @@ const iterate = defineCommand({
     'iterate --run "$RUN" --iteration 1 --task-file task.md -C "$WS" --json -- my-agent --prompt-file task.md',
   ],
   async run(ctx, values, argv) {
+    // As gate: an empty CMD names nothing to start, so nothing (no before state, no WIP commit) is recorded.
+    if (argv[0] === '') throw new InvalidArgumentError('give the command to run after "--"', { details: {} });
     const outputFile = githubFileFor(values.ci, 'GITHUB_OUTPUT');
     const labels = await afterLabels(values);
     const { 'on-dirty': onDirty, branch, 'restart-from': restartFrom } = values;
