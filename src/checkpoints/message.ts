@@ -93,6 +93,8 @@ export function decodeMessage(body: string, commitDate: string): CheckpointMeta 
 }
 
 let lastStamp = 0;
+/** The last time a ref name holds (four-digit years). */
+const LAST_STAMP = Date.UTC(9999, 11, 31);
 
 /**
  * A new checkpoint ref name: `refs/checkpoints/<UTC time to the ms>-<random>`. Names sort by
@@ -102,7 +104,9 @@ let lastStamp = 0;
  * checkpoint before older ones. refTime gives the time back, the checkpoint's `createdAt`.
  */
 export function newCheckpointRef(now: number = Date.now(), after: number = 0): string {
-  lastStamp = Math.max(now, lastStamp + 1, Number.isFinite(after) ? after + 1 : 0);
+  // A time that a name cannot hold (a store tampered with: year 10000 on) is no floor.
+  const floor = Number.isFinite(after) && after < LAST_STAMP ? after + 1 : 0;
+  lastStamp = Math.max(now, lastStamp + 1, floor);
   const iso = new Date(lastStamp).toISOString(); // 2025-01-02T03:04:05.678Z
   const stamp = iso.replace(/[-:]/g, '').replace('.', '');
   return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomHex(3)}`;
