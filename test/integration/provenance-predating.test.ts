@@ -62,4 +62,17 @@ describe('a commit older than the iteration', () => {
     expect(a.files.map((f) => [f.path, f.method, f.linesFromRuns])).toEqual([['lib.js', 'none', 0]]);
     expect(origins(await computeTrace(s.src, s.repo, 'lib.js', { rev: person }))).toEqual([]);
   });
+  it('a run that began after the blamed commit is not in its alsoIn', async () => {
+    const shared = 'export const sharedConfigurationValue = computeSharedThing(1);\n';
+    const s = await run([{ 'lib.js': text({ 6: shared }) }], { base: { 'lib.js': text({}) } });
+    const first = squash(s.dir, 'agent-run-a', 'squash a');
+    // Run b starts from run a's squash, takes the line out and puts it back.
+    await run([{ 'lib.js': text({}) }, { 'lib.js': text({ 6: shared }) }], { setup: s, runId: 'run-b' });
+    writeFiles(s.dir, { 'other.txt': 'a person lands run b, which left lib.js as it found it\n' });
+    squash(s.dir, 'agent-run-b', 'squash b');
+    const t = await computeTrace(s.src, s.repo, 'lib.js');
+    const line = t.ranges.find((r) => r.start <= 6 && r.end >= 6);
+    expect(line?.commit).toBe(first);
+    expect([line?.origin?.runId, line?.alsoIn]).toEqual(['run-a', []]);
+  });
 });
