@@ -75,4 +75,12 @@ describe('a commit older than the iteration', () => {
     expect(line?.commit).toBe(first);
     expect([line?.origin?.runId, line?.alsoIn]).toEqual(['run-a', []]);
   });
+  it("a person's file the run copied is not the run's where the person wrote it", async () => {
+    const s = await run([{ 'copy.js': text({}) }], { base: { 'lib.js': text({}) } });
+    const start = git(s.dir, ['rev-parse', 'main']);
+    squash(s.dir, 'agent-run-a');
+    expect(origins(await computeTrace(s.src, s.repo, 'lib.js'))).toEqual([]);
+    expect(origins(await computeTrace(s.src, s.repo, 'copy.js'))).toEqual([[1, 20, 1]]);
+    expect((await computeAnchor(s.src, s.repo, start)).runs).toEqual([]);
+  });
 });
