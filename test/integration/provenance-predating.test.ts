@@ -83,4 +83,24 @@ describe('a commit older than the iteration', () => {
     expect(origins(await computeTrace(s.src, s.repo, 'copy.js'))).toEqual([[1, 20, 1]]);
     expect((await computeAnchor(s.src, s.repo, start)).runs).toEqual([]);
   });
+  it('nor with lines that several iterations wrote back', async () => {
+    const x = 'agentReplacedThisLine_withNewStuff;\n';
+    const s = await run(
+      [{ 'lib.js': text({ 5: x }) }, { 'lib.js': text({ 15: x }) }, { 'lib.js': text({}) }],
+      {
+        base: { 'lib.js': text({}) },
+      },
+    );
+    const start = git(s.dir, ['rev-parse', 'main']);
+    // Iterations 2 and 3 each wrote a line of the start back: two starts, the commit older than both.
+    const a = await computeAnchor(s.src, s.repo, start);
+    expect([a.runs, a.coverage.linesFromRuns]).toEqual([[], 0]);
+    expect(origins(await computeTrace(s.src, s.repo, 'lib.js', { rev: start }))).toEqual([]);
+    // On the run's branch, blame names the iterations' own commits: they did write the lines back.
+    const own = await computeTrace(s.src, s.repo, 'lib.js', { rev: 'agent-run-a' });
+    expect(origins(own)).toEqual([
+      [5, 5, 2],
+      [15, 15, 3],
+    ]);
+  });
 });
