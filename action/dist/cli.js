@@ -4106,7 +4106,10 @@ function parseCommandLine(command, args) {
     } else raw.set(name2, value);
   }
   const help = raw.get("help") === true || raw.get("version") === true;
-  if (!help) checkPositionals(command, positionals.length);
+  if (!help) {
+    checkPositionals(command, positionals.length);
+    checkPathPositionals(command, positionals);
+  }
   const values = {};
   for (const [name2, decl] of Object.entries(decls)) values[name2] = convert(name2, decl, raw.get(name2), help);
   return { values, positionals };
@@ -4135,6 +4138,14 @@ function checkPositionals(command, count) {
   }
   if (!rest && count > required2.length + optional2.length)
     throw new UsageError(`too many arguments; usage: ${PROGRAM} ${command.usage}`);
+}
+function checkPathPositionals(command, positionals) {
+  const names2 = [...command.positionals.required, ...command.positionals.optional ?? []];
+  const empty = names2.findIndex((name2, i) => PATHS.includes(name2) && positionals[i] === "");
+  if (empty !== -1)
+    throw new InvalidArgumentError(`${names2[empty]} must not be empty`, {
+      details: { argument: names2[empty] }
+    });
 }
 function convert(name2, decl, value, help) {
   if (decl.type === "boolean") return value === true;
@@ -4413,7 +4424,8 @@ var init_atomic = __esm({
 });
 
 // src/ci/github.ts
-import { appendFile, stat as stat2 } from "node:fs/promises";
+import { constants } from "node:fs";
+import { appendFile, open as open2, stat as stat2 } from "node:fs/promises";
 function detectCi(flag, env = process.env) {
   if (flag !== void 0) {
     if (!CI_MODES.includes(flag))
@@ -4435,6 +4447,16 @@ function githubFile(variable, forced, env = process.env) {
 function githubFileFor(flag, variable) {
   const ci = detectCi(flag);
   return ci.mode === "github" ? githubFile(variable, ci.forced) : null;
+}
+async function appendableGithubFileFor(flag, variable) {
+  const file = githubFileFor(flag, variable);
+  if (file === null) return null;
+  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
+  const handle = await open2(file, flags, 438).catch((cause) => {
+    throw appendFailed(file, cause);
+  });
+  await handle.close();
+  return file;
 }
 function formatKeyValues(values, random = randomDelimiter) {
   let out = "";
@@ -4480,11 +4502,14 @@ function withNewline(text2) {
 }
 async function appendTo(file, text2) {
   await appendFile(file, text2, "utf8").catch((cause) => {
-    throw new WriteFailedError(
-      `could not append to ${file} (${errnoOf(cause)}), the file GitHub Actions named for this step; check the variable that names it`,
-      { cause, details: { path: file } }
-    );
+    throw appendFailed(file, cause);
   });
+}
+function appendFailed(file, cause) {
+  return new WriteFailedError(
+    `could not append to ${file} (${errnoOf(cause)}), the file GitHub Actions named for this step; check the variable that names it`,
+    { cause, details: { path: file } }
+  );
 }
 function errorAnnotations(checks, max = MAX_ANNOTATIONS) {
   const failed = checks.filter((c) => !c.ok);
@@ -4715,7 +4740,7 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
       positionals: { required: [] },
       examples: ['after --run "$RUN" --iteration 1 --task-file task.md --gate "npm test" -C "$WS" --json'],
       async run(ctx, values) {
-        const outputFile = githubFileFor(values.ci, "GITHUB_OUTPUT");
+        const outputFile = await appendableGithubFileFor(values.ci, "GITHUB_OUTPUT");
         const labels = await afterLabels(values);
         const snapshotter = await ctx.snapshotter();
         const snapshot = await snapshotter.captureAfterState(ctx.workspace, null, {
@@ -4740,7 +4765,8 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
         'iterate --run "$RUN" --iteration 1 --task-file task.md -C "$WS" --json -- my-agent --prompt-file task.md'
       ],
       async run(ctx, values, argv) {
-        const outputFile = githubFileFor(values.ci, "GITHUB_OUTPUT");
+        if (argv[0] === "") throw new InvalidArgumentError('give the command to run after "--"', { details: {} });
+        const outputFile = await appendableGithubFileFor(values.ci, "GITHUB_OUTPUT");
         const labels = await afterLabels(values);
         const { "on-dirty": onDirty, branch, "restart-from": restartFrom } = values;
         const snapshotter = await ctx.snapshotter();
@@ -5014,7 +5040,10 @@ var init_library = __esm({
     BeforeStateArg = deferred(
       () => nullish2(object({ sha: string2(), branch: string2(), wipSha: nullable(string2()) }))
     );
-    agentArgv = () => array(string2().check(refine((word2) => !word2.includes("\0"), "must not hold a NUL byte"))).check(_minLength(1, "must name the agent command"));
+    agentArgv = () => array(string2().check(refine((word2) => !word2.includes("\0"), "must not hold a NUL byte"))).check(
+      _minLength(1, "must name the agent command"),
+      refine((argv) => argv[0] !== "", "must name the agent command")
+    );
     IterateOptionsArg = deferred(
       () => object({
         ...beforeFields(),
@@ -5814,13 +5843,13 @@ var init_path_bytes = __esm({
 });
 
 // src/fs/regular-file.ts
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { lstat as lstat4, open as open2, stat as stat3 } from "node:fs/promises";
+import { closeSync, constants as constants2, fstatSync, openSync, readSync } from "node:fs";
+import { lstat as lstat4, open as open3, stat as stat3 } from "node:fs/promises";
 async function readRegularFile(path2, follow = true) {
   const info = await (follow ? stat3(path2) : lstat4(path2)).catch(() => null);
   if (info === null || info.isDirectory() || info.isSymbolicLink()) return null;
   if (!info.isFile()) return special(info);
-  const handle = await open2(path2, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY).catch(
+  const handle = await open3(path2, constants2.O_RDONLY | constants2.O_NONBLOCK | constants2.O_NOCTTY).catch(
     () => null
   );
   if (handle === null) return null;
@@ -5841,7 +5870,7 @@ function special(stats4) {
 function readSmallFileSync(path2, max) {
   let fd;
   try {
-    fd = openSync(path2, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    fd = openSync(path2, constants2.O_RDONLY | constants2.O_NONBLOCK | constants2.O_NOCTTY);
   } catch {
     return null;
   }
@@ -5972,6 +6001,9 @@ var init_hardening = __esm({
       // one hides a new file; a split index keeps its entries in a shared file beside it.
       "core.untrackedCache=false",
       "core.splitIndex=false",
+      // An index's offset table (IEOT) lets git's threads load its entries from the offsets it names,
+      // which a forged table points elsewhere: git and our own reader (index-file.ts) read it in order.
+      "index.threads=1",
       // With core.safecrlf=true, `add` refuses a file whose line endings a checkout would change: an
       // agent that set it made every capture GIT_FAILED. The file is recorded as git converts it.
       "core.safecrlf=false",
@@ -6413,9 +6445,9 @@ async function removeLockOlderThan(path2, olderThanMs) {
   return true;
 }
 async function commonDir(gitDir) {
-  const named3 = (await readFile2(join9(gitDir, "commondir"), "utf8").catch(() => "")).trim();
-  if (named3 === "") return gitDir;
-  return isAbsolute6(named3) ? named3 : join9(gitDir, named3);
+  const named4 = (await readFile2(join9(gitDir, "commondir"), "utf8").catch(() => "")).trim();
+  if (named4 === "") return gitDir;
+  return isAbsolute6(named4) ? named4 : join9(gitDir, named4);
 }
 async function removeAbandonedLock(path2, repository, waitMs) {
   const repo = {
@@ -6460,8 +6492,8 @@ async function isGitIn(pid, repo) {
   const args = cmdline.split("\0");
   if (args.some((a) => DAEMONS.includes(a))) return false;
   const option = args.findIndex((a) => a === "--git-dir" || a.startsWith("--git-dir="));
-  const named3 = option >= 0 ? (args[option]?.slice("--git-dir=".length) ?? "") || (args[option + 1] ?? "") : environ.split("\0").find((e) => e.startsWith("GIT_DIR="))?.slice("GIT_DIR=".length);
-  if (named3 !== void 0 && named3 !== "") return await realOrSelf(resolve4(cwd, named3)) === repo.gitDir;
+  const named4 = option >= 0 ? (args[option]?.slice("--git-dir=".length) ?? "") || (args[option + 1] ?? "") : environ.split("\0").find((e) => e.startsWith("GIT_DIR="))?.slice("GIT_DIR=".length);
+  if (named4 !== void 0 && named4 !== "") return await realOrSelf(resolve4(cwd, named4)) === repo.gitDir;
   return within(cwd, repo.workTree) || within(cwd, repo.gitDir);
 }
 function within(path2, dir) {
@@ -6483,17 +6515,24 @@ var init_git_locks = __esm({
 import { statSync } from "node:fs";
 import { dirname as dirname5, join as join10, relative as relative2, resolve as resolve5 } from "node:path";
 function isRepositoryEntry(dotGit) {
-  const found = statSync(dotGit, { throwIfNoEntry: false });
+  const found = statOrNone(dotGit);
   if (found === void 0) return false;
   if (found.isDirectory()) return isGitDir(dotGit);
   const text2 = found.isFile() ? readSmallFileSync(dotGit, GITFILE_MAX) : null;
   if (text2 === null) return false;
-  const named3 = /^gitdir: (.+)$/m.exec(text2)?.[1]?.trim();
-  return named3 !== void 0 && isGitDir(resolve5(dirname5(dotGit), named3));
+  const named4 = /^gitdir: (.+)$/m.exec(text2)?.[1]?.trim();
+  return named4 !== void 0 && isGitDir(resolve5(dirname5(dotGit), named4));
+}
+function statOrNone(path2) {
+  try {
+    return statSync(path2, { throwIfNoEntry: false });
+  } catch {
+    return void 0;
+  }
 }
 function isGitDir(dir) {
   const is = (name2, kind) => {
-    const s = statSync(join10(dir, name2), { throwIfNoEntry: false });
+    const s = statOrNone(join10(dir, name2));
     return s !== void 0 && (kind === "file" ? s.isFile() : s.isDirectory());
   };
   return is("HEAD", "file") && is("objects", "dir") && is("refs", "dir");
@@ -6789,8 +6828,8 @@ async function assertOwnWorkTree(real, topLevel, gitDir, commonDir2 = gitDir) {
       return refuse(`${dotGit} is a symbolic link into another repository's git dir (${realGitDir})`);
     return assertOwnIndex(topLevel, realGitDir, refuse);
   }
-  const named3 = await readPointer(join13(realGitDir, "gitdir"));
-  if (named3 !== null && await realpathOrNull(resolve6(realGitDir, named3)) === dotGit) return;
+  const named4 = await readPointer(join13(realGitDir, "gitdir"));
+  if (named4 !== null && await realpathOrNull(resolve6(realGitDir, named4)) === dotGit) return;
   if (shared) return sharing2();
   const worktree = await configValue(join13(realGitDir, "config.worktree"), "core.worktree") ?? await configValue(join13(realGitDir, "config"), "core.worktree");
   if (worktree !== null && await realpathOrNull(resolve6(realGitDir, worktree)) === owner.dir) return;
@@ -7762,9 +7801,9 @@ ${rev}
   const [peeled = "", plain2 = ""] = stdout.split("\n");
   const hit = /^([0-9a-f]+) ([a-z]+) \d+$/.exec(peeled);
   if (hit) return assertGitId(hit[1], "cat-file --batch-check");
-  const named3 = /^([0-9a-f]+) ([a-z]+) \d+$/.exec(plain2);
-  if (named3 && peel !== "none" && rev.startsWith(":/"))
-    return resolveRevision(repo, named3[1], peel);
+  const named4 = /^([0-9a-f]+) ([a-z]+) \d+$/.exec(plain2);
+  if (named4 && peel !== "none" && rev.startsWith(":/"))
+    return resolveRevision(repo, named4[1], peel);
   if (plain2 === `${rev} ambiguous`) {
     const candidates = (await runGit(repo, ["rev-parse", `--disambiguate=${rev}`])).stdout.split("\n").filter(Boolean);
     throw new AmbiguousIdError(
@@ -9163,8 +9202,8 @@ var init_sweep = __esm({
 });
 
 // src/store/json-file.ts
-import { closeSync as closeSync2, constants as constants2, fstatSync as fstatSync2, openSync as openSync2, readFileSync as readFileSync4 } from "node:fs";
-import { open as open3, readdir as readdir5 } from "node:fs/promises";
+import { closeSync as closeSync2, constants as constants3, fstatSync as fstatSync2, openSync as openSync2, readFileSync as readFileSync4 } from "node:fs";
+import { open as open4, readdir as readdir5 } from "node:fs/promises";
 import { join as join18 } from "node:path";
 function corruptFile(path2, what2, reason, cause) {
   return new StoreCorruptError(
@@ -9179,7 +9218,7 @@ async function readJsonFile(path2, schema, what2) {
 async function readJsonText(path2, what2) {
   let handle;
   try {
-    handle = await open3(path2, READ_FLAGS);
+    handle = await open4(path2, READ_FLAGS);
   } catch (cause) {
     return missingOrThrow(path2, what2, cause);
   }
@@ -9287,7 +9326,7 @@ var init_json_file = __esm({
     "use strict";
     init_errors();
     init_atomic();
-    READ_FLAGS = constants2.O_RDONLY | constants2.O_NONBLOCK;
+    READ_FLAGS = constants3.O_RDONLY | constants3.O_NONBLOCK;
   }
 });
 
@@ -10316,14 +10355,14 @@ function blobClaim(node, f, r, brought, names2 = [f.file.entry.path]) {
   return best;
 }
 async function patchIdClaims(repo, links, replays, paths, brought) {
-  const open14 = links.flatMap(
+  const open15 = links.flatMap(
     (l) => l.files.flatMap(
       (f) => replays.filter((r) => !f.claims.some((c) => c.runId === r.chain.runId)).map((r) => ({ l, f, r }))
     )
   );
-  if (open14.length === 0) return;
+  if (open15.length === 0) return;
   const pairs = /* @__PURE__ */ new Map();
-  for (const { r } of open14) {
+  for (const { r } of open15) {
     const first = r.chain.iterations[0];
     const starts = [first.wip?.base.tree ?? first.before.tree, ...first.wip ? [first.wip.commit.tree] : []];
     for (const it of r.chain.iterations)
@@ -10335,7 +10374,7 @@ async function patchIdClaims(repo, links, replays, paths, brought) {
   const runIds = diffs.flatMap(
     (d, i) => d.files.map((file) => ({ it: list5[i].it, file, id: changeId(file) }))
   );
-  for (const { l, f, r } of open14) {
+  for (const { l, f, r } of open15) {
     const id2 = changeId(f.file);
     if (id2 === null) continue;
     const match = runIds.filter(
@@ -10358,7 +10397,7 @@ async function patchIdClaims(repo, links, replays, paths, brought) {
   }
 }
 async function lineClaims(repo, links, replays, paths, aliases = /* @__PURE__ */ new Map()) {
-  const open14 = [];
+  const open15 = [];
   for (const l of links)
     for (const f of l.files) {
       if (f.added.length === 0) continue;
@@ -10369,20 +10408,20 @@ async function lineClaims(repo, links, replays, paths, aliases = /* @__PURE__ */
         for (const name2 of names2) {
           const v = versions(r, name2).find((x) => x.state.blob !== null);
           if (v === void 0) continue;
-          if (v.state.origins.some((o) => o !== null)) open14.push({ l, f, r, v, name: name2 });
+          if (v.state.origins.some((o) => o !== null)) open15.push({ l, f, r, v, name: name2 });
           break;
         }
       }
     }
-  if (open14.length === 0) return;
+  if (open15.length === 0) return;
   const pairs = /* @__PURE__ */ new Map();
-  for (const o of open14)
+  for (const o of open15)
     pairs.set(`${o.v.commit.tree} ${o.l.node.tree}`, { from: o.v.commit.tree, to: o.l.node.tree });
-  const asked = open14.flatMap((o) => [o.f.file.entry.path, o.name]);
+  const asked = open15.flatMap((o) => [o.f.file.entry.path, o.name]);
   const openPaths = [...new Set(asked)].filter((p) => paths.includes(p));
   const diffs = await diffTreePairs(repo, [...pairs.values()], openPaths);
   const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
-  for (const { l, f, r, v, name: name2 } of open14) {
+  for (const { l, f, r, v, name: name2 } of open15) {
     const path2 = f.file.entry.path;
     const change = (byPair.get(`${v.commit.tree} ${l.node.tree}`) ?? []).find(
       (x) => x.entry.path === path2 && (x.entry.oldPath ?? path2) === name2
@@ -10423,6 +10462,83 @@ var init_claims = __esm({
     };
     CONTEXT = 3;
     MAX_PATHSPECS = 16;
+  }
+});
+
+// src/git/ancestry.ts
+async function reachedFrom(repo, commits, starts) {
+  const out = new Set(commits.filter((c) => starts.includes(c)));
+  const asked = [...new Set(commits.filter((c) => !out.has(c)))];
+  if (asked.length === 0 || starts.length === 0) return out;
+  for (const c of [...asked, ...starts]) assertRevisionSyntax(c);
+  const input = `${[...asked, ...starts.map((s) => `^${s}`)].join("\n")}
+`;
+  const res = await runGit(repo, ["rev-list", "--stdin"], { input });
+  const walked = new Set(res.stdout.split("\n").filter((l) => OBJECT_ID_PATTERN.test(l)));
+  for (const c of asked) if (!walked.has(c)) out.add(c);
+  return out;
+}
+var init_ancestry = __esm({
+  "src/git/ancestry.ts"() {
+    "use strict";
+    init_ids();
+    init_refs();
+    init_runner();
+  }
+});
+
+// src/provenance/predating.ts
+function startsOf(chain, origin) {
+  const wip = isWip(origin);
+  const n = wip ? wipIteration(origin) : origin;
+  return (chain?.iterations ?? []).filter((it) => it.iteration === n && (!wip || it.wip !== null)).map((it) => wip ? it.wip?.base.commit : it.before.commit).filter((c) => !isNullId(c));
+}
+function named(c) {
+  return [...c.origins, c.writer].filter((o) => o !== null);
+}
+async function dropPredating(repo, links, chains) {
+  const asks = /* @__PURE__ */ new Map();
+  for (const l of links)
+    for (const f of l.files)
+      for (const c of f.claims)
+        if (c.method !== "ancestry")
+          for (const o of named(c))
+            for (const s of startsOf(chains.get(c.runId), o))
+              asks.set(s, (asks.get(s) ?? /* @__PURE__ */ new Set()).add(l.node.commit));
+  if (asks.size === 0) return;
+  const starts = [...asks.keys()];
+  const older = await reachedFrom(repo, [...new Set([...asks.values()].flatMap((cs) => [...cs]))], starts);
+  const olderBy = /* @__PURE__ */ new Map();
+  for (const [s, cs] of asks) {
+    const some = [...cs].filter((c) => older.has(c));
+    if (some.length > 0)
+      olderBy.set(s, starts.length === 1 ? new Set(some) : await reachedFrom(repo, some, [s]));
+  }
+  for (const l of links) {
+    const predates = (runId, o) => {
+      if (o === null) return false;
+      const starts2 = startsOf(chains.get(runId), o);
+      return starts2.length > 0 && starts2.every((s) => olderBy.get(s)?.has(l.node.commit) === true);
+    };
+    for (const f of l.files)
+      f.claims = f.claims.flatMap((c) => {
+        if (c.method === "ancestry") return [c];
+        const kept = {
+          ...c,
+          origins: c.origins.map((o) => predates(c.runId, o) ? null : o),
+          writer: predates(c.runId, c.writer) ? null : c.writer
+        };
+        return explains(kept) ? [kept] : [];
+      });
+  }
+}
+var init_predating = __esm({
+  "src/provenance/predating.ts"() {
+    "use strict";
+    init_ancestry();
+    init_ids2();
+    init_claims();
+    init_lines();
   }
 });
 
@@ -10652,6 +10768,7 @@ async function linkCommits(repo, nodes, chains, only, known2 = /* @__PURE__ */ n
   await patchIdClaims(repo, links, replays, paths, brought);
   await lineClaims(repo, links, replays, paths, moved);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
+  await dropPredating(repo, links, byRun);
   for (const link3 of links) {
     const had = brought.get(link3.node.commit);
     for (const f of link3.files)
@@ -10780,6 +10897,7 @@ var init_engine = __esm({
     init_candidates();
     init_claims();
     init_evidence();
+    init_predating();
     init_lines();
     init_replay();
     init_aliases();
@@ -11449,7 +11567,7 @@ function predicateOf(verdicts) {
 }
 async function checkPredicate(gates, runId, predicate, attested, snapshots) {
   const checks = [];
-  const named3 = [];
+  const named4 = [];
   for (const entry of predicate.configuration) {
     const check = `verdict ${entry.name}`;
     const g = await gates.load(runId, entry.annotations.gateId).catch(() => null);
@@ -11461,7 +11579,7 @@ async function checkPredicate(gates, runId, predicate, attested, snapshots) {
       });
       continue;
     }
-    named3.push(g);
+    named4.push(g);
     const same = JSON.stringify(configurationOf(g)) === JSON.stringify(entry);
     checks.push(
       same ? { check, ok: true, detail: `${g.verdict}, attempt ${g.attempt}` } : {
@@ -11471,8 +11589,8 @@ async function checkPredicate(gates, runId, predicate, attested, snapshots) {
       }
     );
   }
-  checks.push(await checkComplete(gates, runId, named3, attested, snapshots));
-  const want = predicateOf(named3);
+  checks.push(await checkComplete(gates, runId, named4, attested, snapshots));
+  const want = predicateOf(named4);
   const lists = ["passedTests", "warnedTests", "failedTests"].filter(
     (k) => JSON.stringify(want[k]) !== JSON.stringify(predicate[k])
   );
@@ -11489,15 +11607,15 @@ function listText(list5) {
   const shown = list5.slice(0, 3).join(", ");
   return `[${shown}${list5.length > 3 ? `, \u2026 ${list5.length} in all` : ""}]`;
 }
-async function checkComplete(gates, runId, named3, attested, snapshots) {
+async function checkComplete(gates, runId, named4, attested, snapshots) {
   const local = (await gates.listStrict(runId)).filter((g) => attested.has(g.iteration));
   const newest = newestOfEach(local, snapshots);
-  const namedIds = new Set(named3.map((g) => g.id));
+  const namedIds = new Set(named4.map((g) => g.id));
   const newestIds = new Set(newest.map((g) => g.id));
   const missing = newest.filter((g) => !namedIds.has(g.id));
-  const stale = named3.filter((g) => !newestIds.has(g.id));
-  const repeated2 = named3.filter((g, i) => named3.findIndex((o) => o.id === g.id) !== i);
-  const inOrder = named3.map((g) => g.id).join() === newest.map((g) => g.id).join();
+  const stale = named4.filter((g) => !newestIds.has(g.id));
+  const repeated2 = named4.filter((g, i) => named4.findIndex((o) => o.id === g.id) !== i);
+  const inOrder = named4.map((g) => g.id).join() === newest.map((g) => g.id).join();
   if (missing.length === 0 && stale.length === 0 && repeated2.length === 0 && inOrder)
     return {
       check: "complete",
@@ -11748,10 +11866,10 @@ var init_unified_diff = __esm({
 });
 
 // src/fs/read-chunks.ts
-import { constants as constants3 } from "node:fs";
-import { open as open4 } from "node:fs/promises";
+import { constants as constants4 } from "node:fs";
+import { open as open5 } from "node:fs/promises";
 async function* readChunks(path2, size = 1 << 20) {
-  const handle = await open4(path2, constants3.O_RDONLY | constants3.O_NONBLOCK);
+  const handle = await open5(path2, constants4.O_RDONLY | constants4.O_NONBLOCK);
   try {
     if (!(await handle.stat()).isFile())
       throw Object.assign(new Error(`${path2} is not a regular file`), { code: "EINVAL", path: path2 });
@@ -11826,11 +11944,11 @@ async function checkSubject(subject, snapshots) {
   return { check, ok: true, detail: `sha256 ${want}` };
 }
 function spokenFor(statement) {
-  const named3 = [
+  const named4 = [
     ...statement.subject.map((s) => Number(SUBJECT_NAME.exec(s.name)?.[2])),
     ...statement.predicate.configuration.map((c) => c.annotations.iteration)
   ];
-  return [...new Set(named3)].sort((a, b) => a - b);
+  return [...new Set(named4)].sort((a, b) => a - b);
 }
 function checkSubjectList(statement, runId, iterations, snapshots) {
   const names2 = statement.subject.map((s) => s.name);
@@ -12088,11 +12206,11 @@ async function commitChecks(src, statement, commit, link3) {
   return { runId, checks };
 }
 function namedMatch(predicate, matches) {
-  const named3 = new Set(
+  const named4 = new Set(
     predicate.configuration.map((c) => `${c.annotations.runId}\0${c.annotations.iteration}`)
   );
-  const [only] = named3;
-  const found = named3.size === 1 ? matches.find((m) => `${m.runId}\0${m.iteration}` === only) : void 0;
+  const [only] = named4;
+  const found = named4.size === 1 ? matches.find((m) => `${m.runId}\0${m.iteration}` === only) : void 0;
   return found ?? matches[0];
 }
 function unlinked(here) {
@@ -12304,12 +12422,12 @@ async function unnamedFile(src, repo, lines, rest, hidden, nodes, runIds) {
     nodes,
     async () => (await load()).chains
   );
-  const open14 = new Set(rest.filter((c) => !cut2.has(c)));
-  if (open14.size === 0) return { chains: [], commits: [] };
+  const open15 = new Set(rest.filter((c) => !cut2.has(c)));
+  if (open15.size === 0) return { chains: [], commits: [] };
   const { chains, nodes: theirs } = await load();
   for (const [commit, node] of theirs) if (!nodes.has(commit)) nodes.set(commit, node);
   const versions2 = new Map(
-    lines.filter((l) => open14.has(l.commit)).map((l) => [`${l.commit}\0${l.filename}`, { commit: l.commit, path: l.filename }])
+    lines.filter((l) => open15.has(l.commit)).map((l) => [`${l.commit}\0${l.filename}`, { commit: l.commit, path: l.filename }])
   );
   return aliasedBlamed(repo, [...versions2.values()], chains);
 }
@@ -12436,8 +12554,8 @@ async function traceWithWip(src, repo, givenPath, opts = {}) {
   checkArgument(TraceOptionsArg, opts, "opts");
   const given = opts.rev ?? "HEAD";
   assertRevisionSyntax(given);
-  const named3 = isAbsolute8(givenPath) ? join23(await realPathOf(dirname9(givenPath)), basename5(givenPath)) : givenPath;
-  const asGiven = treePath(repo.topLevel, named3) ?? notInRepository(givenPath, named3, repo.topLevel);
+  const named4 = isAbsolute8(givenPath) ? join23(await realPathOf(dirname9(givenPath)), basename5(givenPath)) : givenPath;
+  const asGiven = treePath(repo.topLevel, named4) ?? notInRepository(givenPath, named4, repo.topLevel);
   const odd = readEscapedBytes(asGiven) !== null || asGiven.includes("\uFFFD");
   const early = OBJECT_ID_PATTERN.test(given) && !odd ? blameAndRuns(src, repo, given, asGiven, opts) : void 0;
   const { rev, path: path2 } = await fileAt(repo, given, asGiven);
@@ -12513,11 +12631,11 @@ async function traceWithWip(src, repo, givenPath, opts = {}) {
   return { trace: { path: path2, rev, ranges: rangesOf(lines, origins, gates, wipRanges) }, wip: wipRanges };
 }
 function blameAndRuns(src, repo, at, path2, opts) {
-  const named3 = batches();
-  const blaming = blame(repo, at, path2, opts.range, (commit) => named3.push(commit));
-  blaming.then(named3.end, named3.end);
+  const named4 = batches();
+  const blaming = blame(repo, at, path2, opts.range, (commit) => named4.push(commit));
+  blaming.then(named4.end, named4.end);
   const chains = candidateSnapshots(src, opts.runIds, /* @__PURE__ */ new Set([path2])).then(
-    (snapshots) => chainsNaming(repo, snapshots, named3.batches)
+    (snapshots) => chainsNaming(repo, snapshots, named4.batches)
   );
   for (const p of [blaming, chains]) p.catch(() => void 0);
   return { blaming, chains };
@@ -12605,8 +12723,8 @@ function traceOrigin(o, gates) {
     gates: wip ? [] : gates.get(o.it.snapshot.runId)?.get(o.iteration) ?? []
   };
 }
-function notInRepository(path2, named3, topLevel) {
-  if (treePath(topLevel, isAbsolute8(named3) ? join23(named3, "f") : posix2.join(named3, "f")) === "f")
+function notInRepository(path2, named4, topLevel) {
+  if (treePath(topLevel, isAbsolute8(named4) ? join23(named4, "f") : posix2.join(named4, "f")) === "f")
     throw new PathNotFoundError(
       `${path2} is the repository's top level, a directory; give the path of a file in it`,
       { details: { path: path2, type: "tree" } }
@@ -12793,7 +12911,7 @@ __export(provenance_exports, {
   attestCommitCommand: () => attestCommitCommand,
   verifyAnchorCommand: () => verifyAnchorCommand
 });
-async function open5(ctx) {
+async function open6(ctx) {
   const { identity, gitTimeoutMs } = ctx.settings;
   const [snapshotter, repo] = await Promise.all([
     ctx.snapshotter(),
@@ -12835,7 +12953,7 @@ function traceText(t) {
 ${table(["LINES", "COMMIT", "ORIGIN", "GATES"], rows)}`;
 }
 async function verifyAnchorCommand(ctx, rev, github) {
-  const { src, repo } = await open5(ctx);
+  const { src, repo } = await open6(ctx);
   const report4 = await verifyAnchor(src, repo, rev);
   const out = { ok: report4.ok, checks: report4.checks };
   return {
@@ -12848,7 +12966,7 @@ async function verifyAnchorCommand(ctx, rev, github) {
   };
 }
 async function attestCommitCommand(ctx, rev, file) {
-  const { src, repo } = await open5(ctx);
+  const { src, repo } = await open6(ctx);
   const written = await writeCommitStatement(src, repo, rev, file, { env: process.env });
   return {
     json: { file: written.file, subjects: written.subjects },
@@ -12895,7 +13013,7 @@ var init_provenance2 = __esm({
       async run(ctx, values, [rev]) {
         if (rev === void 0 === (values.range === void 0))
           throw new UsageError("give one of REV or --range A..B");
-        const { src, repo } = await open5(ctx);
+        const { src, repo } = await open6(ctx);
         const opts = values.run.length > 0 ? { runIds: values.run } : {};
         const anchors = values.range !== void 0 ? await anchorRange(src, repo, values.range, opts) : [await computeAnchor(src, repo, rev, opts)];
         for (const a of anchors) await src.anchors.save(a);
@@ -13922,6 +14040,7 @@ function parseIndexFile(bytes, idBytes, keep) {
     if (read.path !== void 0) previous = read.path;
     at = read.next;
     const modeBits = bytes.readUInt32BE(start + 24);
+    if (modeBits === SPARSE_DIRECTORY) return null;
     let mode = modes.get(modeBits);
     if (mode === void 0) modes.set(modeBits, mode = modeBits.toString(8).padStart(6, "0"));
     if (mode.length !== 6) return null;
@@ -13976,7 +14095,7 @@ function extensionsUnderstood(bytes, at, end) {
   }
   return at === end;
 }
-var ASSUME_VALID, EXTENDED, STAGE, NAME_LENGTH, SKIP_WORKTREE, INTENT_TO_ADD, HEADER2;
+var ASSUME_VALID, EXTENDED, STAGE, NAME_LENGTH, SKIP_WORKTREE, INTENT_TO_ADD, SPARSE_DIRECTORY, HEADER2;
 var init_index_file = __esm({
   "src/git/parsers/index-file.ts"() {
     "use strict";
@@ -13987,6 +14106,7 @@ var init_index_file = __esm({
     NAME_LENGTH = 4095;
     SKIP_WORKTREE = 16384;
     INTENT_TO_ADD = 8192;
+    SPARSE_DIRECTORY = 16384;
     HEADER2 = 12;
   }
 });
@@ -16559,8 +16679,8 @@ var init_junit = __esm({
 });
 
 // src/gates/junit-files.ts
-import { constants as constants4 } from "node:fs";
-import { open as open6, stat as stat11 } from "node:fs/promises";
+import { constants as constants5 } from "node:fs";
+import { open as open7, stat as stat11 } from "node:fs/promises";
 import { resolve as resolve14 } from "node:path";
 import { TextDecoder as TextDecoder2 } from "node:util";
 function versionOf(info) {
@@ -16582,7 +16702,7 @@ async function readJunitFiles(files, cwd, notBefore, earlier = /* @__PURE__ */ n
   for (const file of files) {
     const shown = JSON.stringify(file);
     const path2 = resolve14(cwd, file);
-    const handle = await open6(path2, constants4.O_RDONLY | constants4.O_NONBLOCK | constants4.O_NOCTTY).catch(
+    const handle = await open7(path2, constants5.O_RDONLY | constants5.O_NONBLOCK | constants5.O_NOCTTY).catch(
       (e) => e
     );
     if (handle instanceof Error) {
@@ -16648,7 +16768,7 @@ var init_junit_files = __esm({
 // src/gates/log.ts
 import { createHash as createHash5 } from "node:crypto";
 import { createReadStream, createWriteStream as createWriteStream2 } from "node:fs";
-import { lstat as lstat11, mkdir as mkdir6, open as open7, rename as rename4, rm as rm11, stat as stat12 } from "node:fs/promises";
+import { lstat as lstat11, mkdir as mkdir6, open as open8, rename as rename4, rm as rm11, stat as stat12 } from "node:fs/promises";
 import { dirname as dirname10, join as join30 } from "node:path";
 import { Transform as Transform2 } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
@@ -16712,7 +16832,7 @@ async function digestFile(path2) {
   return { sha256: hash2.digest("hex"), bytes };
 }
 async function syncFile(path2) {
-  const handle = await open7(path2, "r+");
+  const handle = await open8(path2, "r+");
   try {
     await handle.sync();
   } finally {
@@ -16892,8 +17012,8 @@ var init_record = __esm({
 
 // src/git/converted-files.ts
 import { createHash as createHash6 } from "node:crypto";
-import { constants as constants5 } from "node:fs";
-import { mkdir as mkdir7, mkdtemp as mkdtemp6, open as open8, rm as rm12 } from "node:fs/promises";
+import { constants as constants6 } from "node:fs";
+import { mkdir as mkdir7, mkdtemp as mkdtemp6, open as open9, rm as rm12 } from "node:fs/promises";
 import { tmpdir as tmpdir6 } from "node:os";
 import { join as join31 } from "node:path";
 async function convertedChanges(repo, tree, index) {
@@ -16969,9 +17089,9 @@ async function convertedPaths(repo, files) {
   return out;
 }
 async function rawBlobId(path2, idLength, same) {
-  const handle = await open8(
+  const handle = await open9(
     fsPath(path2),
-    constants5.O_RDONLY | constants5.O_NONBLOCK | constants5.O_NOFOLLOW
+    constants6.O_RDONLY | constants6.O_NONBLOCK | constants6.O_NOFOLLOW
   ).catch(() => null);
   if (handle === null) return null;
   try {
@@ -17474,7 +17594,7 @@ async function treeMismatch(ctx, repo, snapshot, junit) {
   if (atAfter && changed.some((e) => e.kind === "untracked"))
     changed = await withoutEarlierReports(ctx, repo, snapshot, outside, changed, listing === "all");
   if (atAfter && changed.length === 0 && uncompared.length === 0 && converted.length === 0) return null;
-  const why = !atAfter ? `HEAD is ${status2.oid ?? "unborn"}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}` : changed.length > 0 ? `the workspace has uncommitted changes: ${named(changed.map(describeEntry))}` : converted.length > 0 ? `the bytes of ${named(converted)} are not the after tree's, though git status, converting them as an attribute (ident, text, eol, working-tree-encoding) or core.autocrlf says, sees no change` : `${uncompared.length} tracked path(s) are marked assume-unchanged or skip-worktree (${named(
+  const why = !atAfter ? `HEAD is ${status2.oid ?? "unborn"}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}` : changed.length > 0 ? `the workspace has uncommitted changes: ${named2(changed.map(describeEntry))}` : converted.length > 0 ? `the bytes of ${named2(converted)} are not the after tree's, though git status, converting them as an attribute (ident, text, eol, working-tree-encoding) or core.autocrlf says, sees no change` : `${uncompared.length} tracked path(s) are marked assume-unchanged or skip-worktree (${named2(
     uncompared.map((e) => e.path)
   )}), so git does not compare them with the after tree; clear each mark ("git update-index --no-assume-unchanged <path>", then "git update-index --no-skip-worktree <path>": one command clears only one; inside the submodule for a path in one)`;
   const listed = [changed.map((e) => e.path), converted, uncompared.map((e) => e.path)];
@@ -17511,7 +17631,7 @@ async function inRecordedWorkspace(ctx, repo, snapshot) {
 function describeEntry(e) {
   return e.kind === "untracked" ? `${e.path} (untracked)` : e.path;
 }
-function named(paths) {
+function named2(paths) {
   const shown = paths.slice(0, MAX_PATHS_IN_MESSAGE).join(", ");
   return paths.length > MAX_PATHS_IN_MESSAGE ? `${shown} and ${paths.length - MAX_PATHS_IN_MESSAGE} more` : shown;
 }
@@ -17756,7 +17876,7 @@ async function verdictChecks(result, input, repos) {
   return out;
 }
 async function strayLogChecks(input) {
-  const named3 = new Set(
+  const named4 = new Set(
     // A verdict that records no log (`gate record` without --log) names no file.
     input.results.flatMap(
       (r) => r.log === null ? [] : [
@@ -17775,7 +17895,7 @@ async function strayLogChecks(input) {
       continue;
     const dir = join35(runDir, entry);
     for (const file of await readdir13(dir).catch(() => [])) {
-      if (!/^gate-.+\.log$/.test(file) || named3.has(resolve16(dir, file))) continue;
+      if (!/^gate-.+\.log$/.test(file) || named4.has(resolve16(dir, file))) continue;
       checks.push({
         snapshotId: input.snapshots.find((s) => s.iteration === Number(iteration))?.id ?? null,
         runId: input.runId,
@@ -25521,8 +25641,8 @@ function chooseArtifactsDir(config2, opts) {
 function assertHomeDir(home, source) {
   const why = inTheWay(home);
   if (why === null) return;
-  const named3 = { what: "agentgate home", option: "--home", variable: "AGENTGATE_HOME" };
-  throw new InvalidArgumentError(notADirectory(home, why, source, named3), {
+  const named4 = { what: "agentgate home", option: "--home", variable: "AGENTGATE_HOME" };
+  throw new InvalidArgumentError(notADirectory(home, why, source, named4), {
     details: { home, source: source ?? null }
   });
 }
@@ -25540,17 +25660,17 @@ function assertArtifactsDir(settings, source) {
       }
     );
   }
-  const named3 = {
+  const named4 = {
     what: "artifacts directory",
     option: "--artifacts-dir",
     variable: "AGENTGATE_ARTIFACTS_DIR"
   };
-  throw new InvalidArgumentError(notADirectory(dir, why, source, named3), {
+  throw new InvalidArgumentError(notADirectory(dir, why, source, named4), {
     details: { artifactsDir: dir, source }
   });
 }
-function notADirectory(path2, why, source, named3) {
-  const { what: what2, option, variable } = named3;
+function notADirectory(path2, why, source, named4) {
+  const { what: what2, option, variable } = named4;
   const problem = `${UNUSABLE} (${why})`;
   const right = "a directory, or a path not there yet (it is made)";
   if (source === option) return `${option} names ${path2}, which ${problem}; give ${option} ${right}`;
@@ -25814,8 +25934,8 @@ function onlyExcludedIgnored(stderr, specs) {
 async function unstageableIn(repo, stderr) {
   const found = [];
   for (const { head, tail, reason } of UNSTAGEABLE) {
-    for (const named3 of messagePaths(stderr, `error: ${head}`, tail)) {
-      const path2 = reason === "invalid-path" ? refusedPart(named3) : named3;
+    for (const named4 of messagePaths(stderr, `error: ${head}`, tail)) {
+      const path2 = reason === "invalid-path" ? refusedPart(named4) : named4;
       const at = join38(repo.topLevel, path2, reason === "nested-repository" ? ".git" : "");
       const info = await lstat13(fsPath(at)).catch(() => null);
       const borne = reason !== "special-file" || info !== null && !info.isFile() && !info.isDirectory() && !info.isSymbolicLink();
@@ -28811,20 +28931,20 @@ async function settleRejected(core, repo, remote, rejected) {
   return [...same.map((r) => r.ref), ...await adoptRemoteRecords(core, repo, remote, held)];
 }
 async function adoptRemoteRecords(core, repo, remote, rejected) {
-  const named3 = rejected.filter((r) => parseRecordRef(r.ref, RECORDS_PREFIX) !== null);
-  if (named3.length === 0) return [];
+  const named4 = rejected.filter((r) => parseRecordRef(r.ref, RECORDS_PREFIX) !== null);
+  if (named4.length === 0) return [];
   const incoming = (ref) => `${INCOMING_PREFIX}${ref.slice(RECORDS_PREFIX.length)}`;
   return withRepoLock(repo, core.options.lockTimeoutMs, async () => {
     await fetchRefs(
       repo,
       remote,
-      named3.map((r) => `+${r.ref}:${incoming(r.ref)}`)
+      named4.map((r) => `+${r.ref}:${incoming(r.ref)}`)
     );
     const landed = new Map((await listRefsWithParents(repo, INCOMING_PREFIX)).map((r) => [r.ref, r]));
     try {
       const candidates = [];
       const runs3 = /* @__PURE__ */ new Map();
-      for (const r of named3) {
+      for (const r of named4) {
         const got = landed.get(incoming(r.ref));
         const held = await heldSnapshot(core, r.ref, runs3);
         if (got !== void 0 && got.sha === r.remoteSha && held !== null)
@@ -28841,7 +28961,7 @@ async function adoptRemoteRecords(core, repo, remote, rejected) {
     } finally {
       await deleteRefs(
         repo,
-        named3.flatMap((r) => {
+        named4.flatMap((r) => {
           const got = landed.get(incoming(r.ref));
           return got === void 0 ? [] : [{ ref: got.ref, oldSha: got.sha }];
         })
@@ -29258,10 +29378,10 @@ async function receive(core, repo, list5, bring) {
 async function heldRecords(core, local, wanted, fetched) {
   const runOf3 = (ref) => parseRecordRef(ref, RECORDS_PREFIX)?.runId;
   const same = (r) => wanted.has(r.ref) && !fetched.has(r.ref);
-  const named3 = new Set([...wanted].map(runOf3));
+  const named4 = new Set([...wanted].map(runOf3));
   const lacking = /* @__PURE__ */ new Set();
   for (const runId of new Set(local.filter((r) => !same(r)).map((r) => runOf3(r.ref))))
-    if (runId !== void 0 && named3.has(runId) && await core.store.loadRun(runId) === null)
+    if (runId !== void 0 && named4.has(runId) && await core.store.loadRun(runId) === null)
       lacking.add(runId);
   return local.filter((r) => same(r) || lacking.has(runOf3(r.ref) ?? "")).map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
 }
@@ -29626,7 +29746,7 @@ var init_anchor_records = __esm({
             );
             const format = await objectFormat(repo);
             const refused2 = [];
-            const named3 = source.filter((r) => {
+            const named4 = source.filter((r) => {
               if (parseAnchorRef(r.ref, ANCHORS_PREFIX, format) !== null) return true;
               refused2.push({
                 ref: r.ref,
@@ -29635,8 +29755,8 @@ var init_anchor_records = __esm({
               return false;
             });
             const local = new Map((await listRefsWithParents(repo, ANCHORS_PREFIX)).map((r) => [r.ref, r]));
-            const toFetch = named3.filter((r) => local.get(r.ref)?.sha !== r.sha);
-            const { held, unchanged } = await this.alreadyHeld(named3, local);
+            const toFetch = named4.filter((r) => local.get(r.ref)?.sha !== r.sha);
+            const { held, unchanged } = await this.alreadyHeld(named4, local);
             if (toFetch.length > 0)
               await bring(incomingRefspecs(ANCHORS_PREFIX, ANCHOR_INCOMING_PREFIX, toFetch, refused2));
             const wanted = new Set(toFetch.map((r) => r.ref));
@@ -31471,7 +31591,7 @@ var init_patches = __esm({
 });
 
 // src/report/index.ts
-import { open as open9 } from "node:fs/promises";
+import { open as open10 } from "node:fs/promises";
 import { resolve as resolve22 } from "node:path";
 async function renderReport(snapshotter, format, runId, options2 = {}) {
   checkReportArguments(snapshotter, format, runId, options2);
@@ -31486,7 +31606,7 @@ async function writeReport(snapshotter, format, file, runId, options2 = {}) {
   const path2 = resolve22(checkArgument(FileArg, file, "file"));
   let bytes = 0;
   const report4 = await writeOutputFile(path2, async (temp) => {
-    const handle = await open9(temp, "wx", 420);
+    const handle = await open10(temp, "wx", 420);
     try {
       let pending = [];
       let pendingLength = 0;
@@ -31965,13 +32085,13 @@ async function namesOwnStream(value, own2) {
   return s !== null && own2.has(`${s.dev}:${s.ino}`);
 }
 async function refuseOwnStreams(options2, args, own2) {
-  const named3 = [];
+  const named4 = [];
   for (const [name2, value] of Object.entries(options2)) {
     for (const v of Array.isArray(value) ? value : [value])
-      if (typeof v === "string") named3.push([`options.${name2}`, v]);
+      if (typeof v === "string") named4.push([`options.${name2}`, v]);
   }
-  args.forEach((v, i) => named3.push([`args.${i}`, v]));
-  for (const [at, value] of named3) {
+  args.forEach((v, i) => named4.push([`args.${i}`, v]));
+  for (const [at, value] of named4) {
     if (await namesOwnStream(value, own2))
       throw new InvalidRequestError(
         `${at}: ${JSON.stringify(value.slice(0, 200))} is serve's own input or output, where the requests come and the answers go; give a file`,
@@ -32273,13 +32393,12 @@ async function configure(repo) {
   await writeFile7(join51(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
-  const { lines, inGitDir } = await revParseLines(dir, opts, [
-    "--path-format=absolute",
-    "--show-toplevel",
-    "--git-path",
-    "info/exclude",
-    "--git-dir"
-  ]);
+  const { lines, inGitDir } = await revParseLines(
+    dir,
+    opts,
+    ["--show-toplevel", ["--git-path", "info/exclude"], "--git-dir"],
+    ["--path-format=absolute"]
+  );
   const [top, exclude, gitDir] = lines;
   if (!top || !exclude || !gitDir)
     return { root: dir, isRepository: false, excludesFile: null, ...inGitDir ? { inGitDir: true } : {} };
@@ -32292,16 +32411,24 @@ async function probeWorkspace(dir, opts = {}) {
   await assertOwnWorkTree(await realpath7(dir), root, gitDir);
   return { root, isRepository: true, excludesFile: exclude, gitDir };
 }
-async function revParseLines(dir, opts, questions) {
-  const res = await runGitBuffer({ cwd: dir, ...opts }, ["rev-parse", ...questions]).catch(
-    (cause) => {
-      if (cause instanceof GitFailedError) return cause;
-      throw cause;
-    }
-  );
-  if (!(res instanceof GitFailedError))
-    return { lines: decodeBytes(res.stdout).split("\n"), inGitDir: false };
-  return { lines: [], inGitDir: NO_WORK_TREE.test(String(res.details.stderr ?? "")) };
+async function revParseLines(dir, opts, questions, flags = []) {
+  const ask = async (args) => {
+    const res = await runGitBuffer({ cwd: dir, ...opts }, ["rev-parse", ...flags, ...args]).catch(
+      (cause) => {
+        if (cause instanceof GitFailedError) return cause;
+        throw cause;
+      }
+    );
+    return res instanceof GitFailedError ? res : decodeBytes(res.stdout);
+  };
+  const all = await ask(questions.flat());
+  if (all instanceof GitFailedError)
+    return { lines: [], inGitDir: NO_WORK_TREE.test(String(all.details.stderr ?? "")) };
+  const lines = all.split("\n");
+  if (lines.length <= questions.length + 1) return { lines, inGitDir: false };
+  const one = await Promise.all(questions.map((q) => ask([q].flat())));
+  if (one.some((o) => o instanceof GitFailedError)) return { lines: [], inGitDir: false };
+  return { lines: one.map((o) => String(o).replace(/\n$/, "")), inGitDir: false };
 }
 function probeInputs(dir, probe) {
   if (probe.isRepository) {
@@ -32707,158 +32834,6 @@ var init_checkpoint_trees = __esm({
   }
 });
 
-// src/checkpoints/workspace-paths.ts
-import { access as access2, realpath as realpath8 } from "node:fs/promises";
-import { basename as basename9, dirname as dirname19, join as join53, relative as relative7, resolve as resolve24, sep as sep10 } from "node:path";
-function toGitPath(root, abs) {
-  return relative7(root, abs).split(sep10).join("/");
-}
-function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join53(root, ...gitPath.split("/"));
-}
-async function physical(abs) {
-  const tail = [basename9(abs)];
-  let head = dirname19(abs);
-  for (; ; ) {
-    try {
-      return join53(await realpath8(head), ...tail.reverse());
-    } catch {
-      const up = dirname19(head);
-      if (up === head) return abs;
-      tail.push(basename9(head));
-      head = up;
-    }
-  }
-}
-async function toWorkspaceGitPath(root, input, forbidden) {
-  const refuse = (why) => {
-    throw new PathOutsideWorkspaceError(`${JSON.stringify(input)} ${why}; give a path inside ${root}`, {
-      details: { path: input, workspace: root }
-    });
-  };
-  if (input === "")
-    throw new InvalidArgumentError(
-      "an empty path names nothing; give a file or directory inside the workspace (or no path to mean all)",
-      { details: { path: input } }
-    );
-  if (input.includes("\0")) refuse("is not a usable path");
-  const abs = resolve24(root, input);
-  const real = abs === root ? root : await physical(abs);
-  if (!isInside(root, real)) refuse("is outside the workspace");
-  const gitPath = toGitPath(root, real);
-  if (gitPath.split("/").some((c) => c.toLowerCase() === ".git"))
-    refuse("is inside the repository's .git directory");
-  if (forbidden.some((dir) => isInside(dir, real)))
-    refuse("is inside agentgate's own data (its home or an excluded directory) or the repository's git dir");
-  return gitPath;
-}
-function isUnder(path2, prefix) {
-  return prefix === "" || path2 === prefix || path2.startsWith(`${prefix}/`);
-}
-function assertCheckpointRoot(root, home) {
-  assertSafeWorkspace(root);
-  if (root.split(sep10).includes(".git") || isOwnData(home, root))
-    throw new UnsafeWorkspaceError(
-      `refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`,
-      { details: { workspace: root } }
-    );
-}
-async function untouchable(root, home, excludePaths = [], gitDir) {
-  if (gitDir !== void 0) await assertHomeOutsideGitDir(root, home, gitDir);
-  const inner = gitDir === void 0 ? [] : await gitDirsInside(root, gitDir);
-  const gitDirs = inner.map((rel) => join53(root, rel));
-  const forbidden = [home, ...await Promise.all(excludePaths.map(physicalPath)), ...gitDirs];
-  const inside = (paths) => paths.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
-  return { forbidden, excluded: inside(forbidden), gitDirs: inside(gitDirs) };
-}
-async function assertHomeOutsideGitDir(root, home, gitDir) {
-  const [realHome, ...gitDirs] = await Promise.all([
-    realPathOf(home),
-    realPathOf(gitDir),
-    commonDir(gitDir).then(realPathOf)
-  ]);
-  const inside = gitDirs.find((g) => isInside(g, realHome));
-  if (inside === void 0) return;
-  throw new UnsafeWorkspaceError(
-    `the agentgate home ${home} lies inside the git dir ${inside} of ${root}, so the checkpoint store would land among git's refs and objects; put it outside the git dir (--home)`,
-    { details: { workspace: root, home, gitDir: inside } }
-  );
-}
-async function physicalPath(path2) {
-  try {
-    await access2(path2);
-    return await realpath8(path2);
-  } catch {
-    return path2;
-  }
-}
-var init_workspace_paths = __esm({
-  "src/checkpoints/workspace-paths.ts"() {
-    "use strict";
-    init_errors();
-    init_git_locks();
-    init_inside();
-    init_dot_git();
-    init_repo();
-    init_paths();
-  }
-});
-
-// src/checkpoints/compare.ts
-function patchSince(store, hash2) {
-  return store.locked("checkpoint patch", "existing", async () => {
-    const from = await store.requireCheckpoint(hash2);
-    const { treeId } = await store.capture();
-    const files = await store.withoutNowIgnored(await changedPaths(store.repo, from, treeId));
-    return { hash: from, files: files.map((f) => toAbsolute(store.workspace, f)) };
-  });
-}
-function diffBytesSince(store, hash2) {
-  return store.locked("checkpoint diff", "existing", async () => {
-    const from = await store.requireCheckpoint(hash2);
-    const { treeId } = await store.capture();
-    const changed = await changedPaths(store.repo, from, treeId);
-    const ignored = await ignoredPaths(store.repo, changed);
-    return unifiedTreeDiff(store.repo, from, treeId, [...ignored]);
-  });
-}
-function diffFullBetween(store, from, to) {
-  return store.locked("checkpoint diff-full", "existing", async () => {
-    const { trees } = await store.resolveCheckpoints(to === void 0 ? [from] : [from, to]);
-    const [fromTree, given] = trees;
-    const toTree = given ?? (await store.capture()).treeId;
-    const all = await diffTrees(store.repo, fromTree, toTree);
-    const kept = new Set(await store.withoutNowIgnored(all.map((r) => r.path)));
-    const records = all.filter((r) => kept.has(r.path));
-    const wanted = records.filter((r) => !r.binary).flatMap((r) => [r.srcId, r.dstId]).filter((o) => !isNullId(o));
-    const paths = new Map(records.flatMap((r) => [[r.srcId, r.path], [r.dstId, r.path]]));
-    const blobs = await readObjects(store.repo, wanted, paths);
-    const text2 = (oid) => {
-      const blob = isNullId(oid) ? void 0 : blobs.get(oid);
-      return blob === void 0 ? "" : decodeBytes(blob);
-    };
-    return records.map((r) => ({
-      file: r.path,
-      before: r.binary ? "" : text2(r.srcId),
-      after: r.binary ? "" : text2(r.dstId),
-      additions: r.insertions,
-      deletions: r.deletions,
-      status: r.status === "A" ? "added" : r.status === "D" ? "deleted" : "modified",
-      binary: r.binary
-    }));
-  });
-}
-var init_compare2 = __esm({
-  "src/checkpoints/compare.ts"() {
-    "use strict";
-    init_path_bytes();
-    init_checkpoint_index();
-    init_checkpoint_trees();
-    init_ids2();
-    init_workspace_paths();
-  }
-});
-
 // types/checkpoint.ts
 var SkippedFile, TrackResult, Patch, FileDiff, CheckpointRole, CheckpointEntry, SessionRestoreResult, RestoreResult, RevertResult, GcResult, PruneEvent, UpkeepRecord, ObjectCountsRecord, BudgetRecord, StampRecord, ProbeCacheRecord, StoreStatus;
 var init_checkpoint = __esm({
@@ -33010,6 +32985,103 @@ var init_checkpoint = __esm({
   }
 });
 
+// src/checkpoints/workspace-paths.ts
+import { access as access2, realpath as realpath8 } from "node:fs/promises";
+import { basename as basename9, dirname as dirname19, join as join53, relative as relative7, resolve as resolve24, sep as sep10 } from "node:path";
+function toGitPath(root, abs) {
+  return relative7(root, abs).split(sep10).join("/");
+}
+function toAbsolute(root, gitPath) {
+  return gitPath === "" ? root : join53(root, ...gitPath.split("/"));
+}
+async function physical(abs) {
+  const tail = [basename9(abs)];
+  let head = dirname19(abs);
+  for (; ; ) {
+    try {
+      return join53(await realpath8(head), ...tail.reverse());
+    } catch {
+      const up = dirname19(head);
+      if (up === head) return abs;
+      tail.push(basename9(head));
+      head = up;
+    }
+  }
+}
+async function toWorkspaceGitPath(root, input, forbidden) {
+  const refuse = (why) => {
+    throw new PathOutsideWorkspaceError(`${JSON.stringify(input)} ${why}; give a path inside ${root}`, {
+      details: { path: input, workspace: root }
+    });
+  };
+  if (input === "")
+    throw new InvalidArgumentError(
+      "an empty path names nothing; give a file or directory inside the workspace (or no path to mean all)",
+      { details: { path: input } }
+    );
+  if (input.includes("\0")) refuse("is not a usable path");
+  const abs = resolve24(root, input);
+  const real = abs === root ? root : await physical(abs);
+  if (!isInside(root, real)) refuse("is outside the workspace");
+  const gitPath = toGitPath(root, real);
+  if (gitPath.split("/").some((c) => c.toLowerCase() === ".git"))
+    refuse("is inside the repository's .git directory");
+  if (forbidden.some((dir) => isInside(dir, real)))
+    refuse("is inside agentgate's own data (its home or an excluded directory) or the repository's git dir");
+  return gitPath;
+}
+function isUnder(path2, prefix) {
+  return prefix === "" || path2 === prefix || path2.startsWith(`${prefix}/`);
+}
+function assertCheckpointRoot(root, home) {
+  assertSafeWorkspace(root);
+  if (root.split(sep10).includes(".git") || isOwnData(home, root))
+    throw new UnsafeWorkspaceError(
+      `refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`,
+      { details: { workspace: root } }
+    );
+}
+async function untouchable(root, home, excludePaths = [], gitDir) {
+  if (gitDir !== void 0) await assertHomeOutsideGitDir(root, home, gitDir);
+  const inner = gitDir === void 0 ? [] : await gitDirsInside(root, gitDir);
+  const gitDirs = inner.map((rel) => join53(root, rel));
+  const forbidden = [home, ...await Promise.all(excludePaths.map(physicalPath)), ...gitDirs];
+  const inside = (paths) => paths.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
+  return { forbidden, excluded: inside(forbidden), gitDirs: inside(gitDirs) };
+}
+async function assertHomeOutsideGitDir(root, home, gitDir) {
+  const [realHome, ...gitDirs] = await Promise.all([
+    realPathOf(home),
+    realPathOf(gitDir),
+    commonDir(gitDir).then(realPathOf)
+  ]);
+  const inside = gitDirs.find((g) => isInside(g, realHome));
+  if (inside === void 0) return;
+  throw new UnsafeWorkspaceError(
+    `the agentgate home ${home} lies inside the git dir ${inside} of ${root}, so the checkpoint store would land among git's refs and objects; put it outside the git dir (--home)`,
+    { details: { workspace: root, home, gitDir: inside } }
+  );
+}
+async function physicalPath(path2) {
+  try {
+    await access2(path2);
+    return await realpath8(path2);
+  } catch {
+    return path2;
+  }
+}
+var init_workspace_paths = __esm({
+  "src/checkpoints/workspace-paths.ts"() {
+    "use strict";
+    init_errors();
+    init_git_locks();
+    init_inside();
+    init_dot_git();
+    init_repo();
+    init_paths();
+  }
+});
+
 // src/checkpoints/sessions.ts
 function cappedTouched(paths) {
   const out = [...new Set(paths)].sort();
@@ -33119,11 +33191,16 @@ function decodeMessage(body, commitDate) {
   }
   return { label: null, createdAt: new Date(commitDate).toISOString(), kind: "track" };
 }
-function newCheckpointRef(now = Date.now()) {
-  lastStamp = Math.max(now, lastStamp + 1);
+function newCheckpointRef(now = Date.now(), after2 = 0) {
+  const floor = Number.isFinite(after2) && after2 < LAST_STAMP ? after2 + 1 : 0;
+  lastStamp = Math.max(now, lastStamp + 1, floor);
   const iso = new Date(lastStamp).toISOString();
   const stamp = iso.replace(/[-:]/g, "").replace(".", "");
   return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomHex(3)}`;
+}
+function refTime(ref) {
+  const s = ref.slice(CHECKPOINT_REF_PREFIX.length);
+  return `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}T${s.slice(9, 11)}:${s.slice(11, 13)}:${s.slice(13, 15)}.${s.slice(15, 18)}Z`;
 }
 function lineEntryOf(r) {
   const meta2 = decodeMessage(r.body, r.date);
@@ -33150,8 +33227,8 @@ function recordedTrees(records, rev) {
   return [...new Set(namedRecords(records, rev).map((r) => r.tree))];
 }
 function namedRecords(records, rev) {
-  const named3 = records.find((r) => r.ref === rev);
-  if (named3 !== void 0) return named3.tree === "" ? [] : [named3];
+  const named4 = records.find((r) => r.ref === rev);
+  if (named4 !== void 0) return named4.tree === "" ? [] : [named4];
   if (!/^[0-9a-f]+$/.test(rev)) return [];
   return records.filter((r) => r.tree !== "" && (r.tree.startsWith(rev) || r.oid.startsWith(rev)));
 }
@@ -33159,12 +33236,12 @@ function markersOf(records) {
   const find = (meta2) => {
     const marker = records.find((r) => r.ref === meta2);
     if (marker === void 0) return null;
-    const named3 = records.find((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX) && r.oid === marker.oid);
-    return entryOf(named3 ?? marker);
+    const named4 = records.find((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX) && r.oid === marker.oid);
+    return entryOf(named4 ?? marker);
   };
   return { baseline: find(BASELINE_REF), latest: find(LATEST_REF), safety: find(SAFETY_REF) };
 }
-var CheckpointMeta, CHECKPOINT_REF_PREFIX, META_REF_PREFIX, LATEST_REF, BASELINE_REF, SAFETY_REF, CONTROL, lastStamp;
+var CheckpointMeta, CHECKPOINT_REF_PREFIX, META_REF_PREFIX, LATEST_REF, BASELINE_REF, SAFETY_REF, CONTROL, lastStamp, LAST_STAMP;
 var init_message2 = __esm({
   "src/checkpoints/message.ts"() {
     "use strict";
@@ -33224,6 +33301,199 @@ var init_message2 = __esm({
     SAFETY_REF = `${META_REF_PREFIX}safety`;
     CONTROL = /[\u0000-\u001f\u007f]/g;
     lastStamp = 0;
+    LAST_STAMP = Date.UTC(9999, 11, 31);
+  }
+});
+
+// src/checkpoints/skip-rules.ts
+import { accessSync, constants as constants7, lstatSync as lstatSync2 } from "node:fs";
+function skipRecord(skips) {
+  if (skips.length === 0) return {};
+  const byReason = {};
+  for (const s of skips) (byReason[s.reason] ??= []).push(s.path);
+  return { skipped: JSON.stringify(byReason).length > SKIPPED_CHARS ? "many" : byReason };
+}
+function sameSkips(record3, kept) {
+  return JSON.stringify(decodeMessage(record3.body, record3.date).skipped) === JSON.stringify(kept.skipped);
+}
+function skippedBy(records, rev) {
+  const kept = namedRecords(records, rev).map((r) => decodeMessage(r.body, r.date).skipped);
+  if (kept.includes("many")) return () => true;
+  return underAny(skippedPathsOf(records, rev));
+}
+function skippedPathsOf(records, rev) {
+  return namedRecords(records, rev).flatMap((r) => {
+    const k = decodeMessage(r.body, r.date).skipped;
+    return k === void 0 || k === "many" ? [] : Object.values(k).flat();
+  });
+}
+function underAny(paths) {
+  const roots2 = new Set(paths);
+  if (roots2.size === 0) return () => false;
+  return (path2) => {
+    for (let p = path2; ; p = p.slice(0, p.lastIndexOf("/"))) {
+      if (roots2.has(p)) return true;
+      if (!p.includes("/")) return false;
+    }
+  };
+}
+async function findSkipped(root, listing, maxBytes, sizes) {
+  const skipped = listing.nestedRepos.map((path2) => ({
+    path: path2,
+    reason: "nested-repository",
+    size: null,
+    indexed: false
+  }));
+  const candidates = [
+    ...listing.untracked.map((path2) => ({ path: path2, indexed: false })),
+    ...listing.modified.map((path2) => ({ path: path2, indexed: true }))
+  ];
+  const repoDirs = /* @__PURE__ */ new Map();
+  for (let i = 0; i < candidates.length; i += STAT_SLICE) {
+    if (i > 0) await new Promise((resolve32) => setImmediate(resolve32));
+    for (const c of candidates.slice(i, i + STAT_SLICE)) {
+      const nested = nestedRepositoryAbove(root, c.path, repoDirs);
+      if (nested !== null) {
+        if (!skipped.some((s) => s.path === nested))
+          skipped.push({ path: nested, reason: "nested-repository", size: null, indexed: true });
+        continue;
+      }
+      const shape = fileShape(toAbsolute(root, c.path));
+      if (shape === null) continue;
+      if (typeof shape === "number") sizes?.set(c.path, shape);
+      if (shape === "unreadable")
+        skipped.push({ path: c.path, reason: "unreadable", size: null, indexed: c.indexed });
+      else if (shape > maxBytes)
+        skipped.push({ path: c.path, reason: "too-large", size: shape, indexed: c.indexed });
+    }
+  }
+  return skipped.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+}
+function nestedRepositoriesAbove(root, ...lists) {
+  const seen = /* @__PURE__ */ new Map();
+  const found = /* @__PURE__ */ new Set();
+  for (const paths of lists)
+    for (const path2 of paths) {
+      const dir = nestedRepositoryAbove(root, path2, seen);
+      if (dir !== null) found.add(dir);
+    }
+  return [...found].sort();
+}
+function nestedRepositoryAbove(root, path2, seen) {
+  for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
+    const dir = path2.slice(0, at);
+    let isRepo = seen.get(dir);
+    if (isRepo === void 0) {
+      try {
+        const dotGit = fsPath(toAbsolute(root, `${dir}/.git`));
+        isRepo = typeof dotGit === "string" ? isRepositoryEntry(dotGit) : lstatSync2(dotGit, { throwIfNoEntry: false }) !== void 0;
+      } catch {
+        isRepo = false;
+      }
+      seen.set(dir, isRepo);
+    }
+    if (isRepo) return dir;
+  }
+  return null;
+}
+function fileShape(path2) {
+  let st;
+  try {
+    st = lstatSync2(fsPath(path2), { throwIfNoEntry: false });
+  } catch {
+    return null;
+  }
+  if (st === void 0) return null;
+  if (st.isFIFO() || st.isSocket() || st.isCharacterDevice() || st.isBlockDevice()) return "unreadable";
+  if (!st.isFile()) return null;
+  try {
+    accessSync(fsPath(path2), constants7.R_OK);
+    return st.size;
+  } catch {
+    return "unreadable";
+  }
+}
+var SKIPPED_CHARS, STAT_SLICE;
+var init_skip_rules = __esm({
+  "src/checkpoints/skip-rules.ts"() {
+    "use strict";
+    init_path_bytes();
+    init_dot_git();
+    init_message2();
+    init_workspace_paths();
+    SKIPPED_CHARS = 2e4;
+    STAT_SLICE = 512;
+  }
+});
+
+// src/checkpoints/compare.ts
+function patchSince(store, hash2) {
+  return store.locked("checkpoint patch", "existing", async () => {
+    const from = await store.requireCheckpoint(hash2);
+    const { treeId } = await store.capture();
+    const files = await store.withoutNowIgnored(await changedPaths(store.repo, from, treeId));
+    return { hash: from, files: files.map((f) => toAbsolute(store.workspace, f)) };
+  });
+}
+function diffBytesSince(store, hash2) {
+  return store.locked("checkpoint diff", "existing", async () => {
+    const { trees, refs } = await store.resolveCheckpoints([hash2]);
+    const from = trees[0];
+    const { treeId, skipped } = await store.capture();
+    const changed = await changedPaths(store.repo, from, treeId);
+    const ignored = await ignoredPaths(store.repo, changed);
+    const onlySkipped = changed.filter(
+      skippedAtEnds(
+        skippedPathsOf(refs, hash2),
+        skipped.map((s) => s.path)
+      )
+    );
+    return unifiedTreeDiff(store.repo, from, treeId, [.../* @__PURE__ */ new Set([...ignored, ...onlySkipped])]);
+  });
+}
+function skippedAtEnds(from, to) {
+  return underAny([...from, ...to]);
+}
+function diffFullBetween(store, from, to) {
+  return store.locked("checkpoint diff-full", "existing", async () => {
+    const { trees, refs } = await store.resolveCheckpoints(to === void 0 ? [from] : [from, to]);
+    const [fromTree, given] = trees;
+    const now = given === void 0 ? await store.capture() : null;
+    const toTree = given ?? now.treeId;
+    const onlySkipped = skippedAtEnds(
+      skippedPathsOf(refs, from),
+      now === null ? skippedPathsOf(refs, to) : now.skipped.map((s) => s.path)
+    );
+    const all = (await diffTrees(store.repo, fromTree, toTree)).filter((r) => !onlySkipped(r.path));
+    const kept = new Set(await store.withoutNowIgnored(all.map((r) => r.path)));
+    const records = all.filter((r) => kept.has(r.path));
+    const wanted = records.filter((r) => !r.binary).flatMap((r) => [r.srcId, r.dstId]).filter((o) => !isNullId(o));
+    const paths = new Map(records.flatMap((r) => [[r.srcId, r.path], [r.dstId, r.path]]));
+    const blobs = await readObjects(store.repo, wanted, paths);
+    const text2 = (oid) => {
+      const blob = isNullId(oid) ? void 0 : blobs.get(oid);
+      return blob === void 0 ? "" : decodeBytes(blob);
+    };
+    return records.map((r) => ({
+      file: r.path,
+      before: r.binary ? "" : text2(r.srcId),
+      after: r.binary ? "" : text2(r.dstId),
+      additions: r.insertions,
+      deletions: r.deletions,
+      status: r.status === "A" ? "added" : r.status === "D" ? "deleted" : "modified",
+      binary: r.binary
+    }));
+  });
+}
+var init_compare2 = __esm({
+  "src/checkpoints/compare.ts"() {
+    "use strict";
+    init_path_bytes();
+    init_checkpoint_index();
+    init_checkpoint_trees();
+    init_ids2();
+    init_skip_rules();
+    init_workspace_paths();
   }
 });
 
@@ -33420,14 +33690,15 @@ var init_prompt_numbers = __esm({
 
 // src/checkpoints/record.ts
 async function recordCheckpoint(repo, treeId, meta2) {
-  const { label, kind, tag, skips } = meta2;
+  const { label, kind, tag, skips, latest } = meta2;
+  const after2 = latest === void 0 ? 0 : Date.parse(decodeMessage(latest.body, latest.date).createdAt);
+  const ref = newCheckpointRef(Date.now(), after2);
   const commit = await commitTree(
     repo,
     treeId,
     [],
-    encodeMessage({ label, createdAt: (/* @__PURE__ */ new Date()).toISOString(), kind, ...tag, ...skips })
+    encodeMessage({ label, createdAt: refTime(ref), kind, ...tag, ...skips })
   );
-  const ref = newCheckpointRef();
   const updates = [
     { ref, newSha: commit, oldSha: null },
     { ref: LATEST_REF, newSha: commit }
@@ -33533,120 +33804,6 @@ var init_plan = __esm({
     init_workspace_paths();
     WRITE_BATCH = 2048;
     WRITE_BATCH_BYTES = 64 * 1024 * 1024;
-  }
-});
-
-// src/checkpoints/skip-rules.ts
-import { accessSync, constants as constants6, lstatSync as lstatSync2 } from "node:fs";
-function skipRecord(skips) {
-  if (skips.length === 0) return {};
-  const byReason = {};
-  for (const s of skips) (byReason[s.reason] ??= []).push(s.path);
-  return { skipped: JSON.stringify(byReason).length > SKIPPED_CHARS ? "many" : byReason };
-}
-function sameSkips(record3, kept) {
-  return JSON.stringify(decodeMessage(record3.body, record3.date).skipped) === JSON.stringify(kept.skipped);
-}
-function skippedBy(records, rev) {
-  const kept = namedRecords(records, rev).map((r) => decodeMessage(r.body, r.date).skipped);
-  if (kept.includes("many")) return () => true;
-  const roots2 = new Set(
-    kept.flatMap((k) => k === void 0 || k === "many" ? [] : Object.values(k).flat())
-  );
-  if (roots2.size === 0) return () => false;
-  return (path2) => {
-    for (let p = path2; ; p = p.slice(0, p.lastIndexOf("/"))) {
-      if (roots2.has(p)) return true;
-      if (!p.includes("/")) return false;
-    }
-  };
-}
-async function findSkipped(root, listing, maxBytes, sizes) {
-  const skipped = listing.nestedRepos.map((path2) => ({
-    path: path2,
-    reason: "nested-repository",
-    size: null,
-    indexed: false
-  }));
-  const candidates = [
-    ...listing.untracked.map((path2) => ({ path: path2, indexed: false })),
-    ...listing.modified.map((path2) => ({ path: path2, indexed: true }))
-  ];
-  const repoDirs = /* @__PURE__ */ new Map();
-  for (let i = 0; i < candidates.length; i += STAT_SLICE) {
-    if (i > 0) await new Promise((resolve32) => setImmediate(resolve32));
-    for (const c of candidates.slice(i, i + STAT_SLICE)) {
-      const nested = nestedRepositoryAbove(root, c.path, repoDirs);
-      if (nested !== null) {
-        if (!skipped.some((s) => s.path === nested))
-          skipped.push({ path: nested, reason: "nested-repository", size: null, indexed: true });
-        continue;
-      }
-      const shape = fileShape(toAbsolute(root, c.path));
-      if (shape === null) continue;
-      if (typeof shape === "number") sizes?.set(c.path, shape);
-      if (shape === "unreadable")
-        skipped.push({ path: c.path, reason: "unreadable", size: null, indexed: c.indexed });
-      else if (shape > maxBytes)
-        skipped.push({ path: c.path, reason: "too-large", size: shape, indexed: c.indexed });
-    }
-  }
-  return skipped.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-}
-function nestedRepositoriesAbove(root, ...lists) {
-  const seen = /* @__PURE__ */ new Map();
-  const found = /* @__PURE__ */ new Set();
-  for (const paths of lists)
-    for (const path2 of paths) {
-      const dir = nestedRepositoryAbove(root, path2, seen);
-      if (dir !== null) found.add(dir);
-    }
-  return [...found].sort();
-}
-function nestedRepositoryAbove(root, path2, seen) {
-  for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
-    const dir = path2.slice(0, at);
-    let isRepo = seen.get(dir);
-    if (isRepo === void 0) {
-      try {
-        const dotGit = fsPath(toAbsolute(root, `${dir}/.git`));
-        isRepo = typeof dotGit === "string" ? isRepositoryEntry(dotGit) : lstatSync2(dotGit, { throwIfNoEntry: false }) !== void 0;
-      } catch {
-        isRepo = false;
-      }
-      seen.set(dir, isRepo);
-    }
-    if (isRepo) return dir;
-  }
-  return null;
-}
-function fileShape(path2) {
-  let st;
-  try {
-    st = lstatSync2(fsPath(path2), { throwIfNoEntry: false });
-  } catch {
-    return null;
-  }
-  if (st === void 0) return null;
-  if (st.isFIFO() || st.isSocket() || st.isCharacterDevice() || st.isBlockDevice()) return "unreadable";
-  if (!st.isFile()) return null;
-  try {
-    accessSync(fsPath(path2), constants6.R_OK);
-    return st.size;
-  } catch {
-    return "unreadable";
-  }
-}
-var SKIPPED_CHARS, STAT_SLICE;
-var init_skip_rules = __esm({
-  "src/checkpoints/skip-rules.ts"() {
-    "use strict";
-    init_path_bytes();
-    init_dot_git();
-    init_message2();
-    init_workspace_paths();
-    SKIPPED_CHARS = 2e4;
-    STAT_SLICE = 512;
   }
 });
 
@@ -33866,7 +34023,7 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { mkdir as mkdir13, open as open10, rename as rename7, rm as rm23, stat as stat25, symlink } from "node:fs/promises";
+import { mkdir as mkdir13, open as open11, rename as rename7, rm as rm23, stat as stat25, symlink } from "node:fs/promises";
 import { dirname as dirname21, join as join57, sep as sep11 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
@@ -33929,7 +34086,7 @@ async function writeTemp(item, temp) {
     await symlink(item.content, temp);
     return;
   }
-  const handle = await open10(temp, "wx", item.mode ?? (item.kind === "executable" ? 511 : 438));
+  const handle = await open11(temp, "wx", item.mode ?? (item.kind === "executable" ? 511 : 438));
   try {
     if (item.mode !== void 0) await handle.chmod(item.mode);
     await handle.writeFile(item.content);
@@ -33951,8 +34108,8 @@ var init_place = __esm({
 
 // src/checkpoints/unchanged.ts
 import { createHash as createHash11 } from "node:crypto";
-import { constants as constants7 } from "node:fs";
-import { lstat as lstat19, open as open11, readlink as readlink4 } from "node:fs/promises";
+import { constants as constants8 } from "node:fs";
+import { lstat as lstat19, open as open12, readlink as readlink4 } from "node:fs/promises";
 async function stillCaptured(abs, entry) {
   const path2 = fsPath(abs);
   const st = await lstat19(path2).catch(() => null);
@@ -33965,7 +34122,7 @@ async function stillCaptured(abs, entry) {
   return await fileBlobId(path2, format, st.ino) === entry.oid;
 }
 async function fileBlobId(path2, format, ino) {
-  const handle = await open11(path2, constants7.O_RDONLY | constants7.O_NOFOLLOW | constants7.O_NONBLOCK).catch(
+  const handle = await open12(path2, constants8.O_RDONLY | constants8.O_NOFOLLOW | constants8.O_NONBLOCK).catch(
     () => null
   );
   if (handle === null) return null;
@@ -35169,20 +35326,18 @@ var init_store = __esm({
       async trackLocked(label, kind, baseline, tag = {}, captured, refs) {
         const [{ treeId, skipped }, markers] = await Promise.all([
           captured ?? this.capture(),
-          tag.seq !== void 0 ? null : refs ?? listRefRecords(this.repo, [META_REF_PREFIX])
+          refs ?? listRefRecords(this.repo, [META_REF_PREFIX])
         ]);
-        if (markers?.some((r) => r.ref === BASELINE_REF)) this.baselineKnown = true;
-        const line = markers === null ? {} : this.placeAfter(
-          markers.find((r) => r.ref === LATEST_REF),
-          kind,
-          tag
-        );
+        if (markers.some((r) => r.ref === BASELINE_REF)) this.baselineKnown = true;
+        const latest = markers.find((r) => r.ref === LATEST_REF);
+        const line = tag.seq !== void 0 ? {} : this.placeAfter(latest, kind, tag);
         const { ref, commit } = await recordCheckpoint(this.repo, treeId, {
           label,
           kind,
           setBaseline: baseline || !await this.hasBaseline(),
           tag: { ...tag, ...line },
-          skips: skipRecord(skipped)
+          skips: skipRecord(skipped),
+          latest
         });
         this.baselineKnown = true;
         return { hash: treeId, ref, commit, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
@@ -35415,10 +35570,10 @@ var init_session_restore = __esm({
 });
 
 // src/checkpoints/touched.ts
-async function touchedGitPaths(root, forbidden, named3) {
-  if (named3.length === 0 || named3.length > TOUCHED_MAX) return void 0;
+async function touchedGitPaths(root, forbidden, named4) {
+  if (named4.length === 0 || named4.length > TOUCHED_MAX) return void 0;
   const placed = await Promise.all(
-    named3.map((p) => toWorkspaceGitPath(root, p, forbidden).catch(() => null))
+    named4.map((p) => toWorkspaceGitPath(root, p, forbidden).catch(() => null))
   );
   const inside = placed.filter((p) => p !== null);
   return inside.length === 0 ? void 0 : cappedTouched(inside);
@@ -35597,7 +35752,14 @@ var init_checkpoints = __esm({
           )
         });
         const tag = { ...tagged, ...uncounted === null ? {} : { uncounted } };
-        const tracking = store.trackLocked(label ?? null, "track", opts.baseline === true, tag, captured);
+        const tracking = store.trackLocked(
+          label ?? null,
+          "track",
+          opts.baseline === true,
+          tag,
+          captured,
+          records
+        );
         tracking.catch(() => void 0);
         let counting = null;
         if (uncounted === null) {
@@ -35800,7 +35962,7 @@ function restorePrompt(r) {
   const unresolved = r.forced ? r.conflicts.filter((p) => blocked.has(p)) : r.conflicts;
   if (!r.dryRun && unresolved.length > 0)
     throw new RestoreConflictError(
-      `restored ${r.restored.length} files${named2(r.restored)} and deleted ${r.deleted.length}${named2(r.deleted)} of ${of}, but left alone ${unresolved.length} that another session or a person changed after it, or where something else now stands (a repository made since, a directory, a link): ${unresolved.map(pathText).join(", ")}; ${r.forced ? "something stands where each would go: move it aside, then run again" : "run again with --force to put back those changed by others"} (--dry-run shows the plan). ${undo.join("")}`,
+      `restored ${r.restored.length} files${named3(r.restored)} and deleted ${r.deleted.length}${named3(r.deleted)} of ${of}, but left alone ${unresolved.length} that another session or a person changed after it, or where something else now stands (a repository made since, a directory, a link): ${unresolved.map(pathText).join(", ")}; ${r.forced ? "something stands where each would go: move it aside, then run again" : "run again with --force to put back those changed by others"} (--dry-run shows the plan). ${undo.join("")}`,
       { details: r }
     );
   const listed = r.forced ? r.conflicts.filter((p) => !blocked.has(p)) : r.conflicts;
@@ -35821,7 +35983,7 @@ function restorePrompt(r) {
   ];
   return { json: r, human: () => lines.join("\n") };
 }
-function named2(paths) {
+function named3(paths) {
   return paths.length === 0 ? "" : ` (${paths.map(pathText).join(", ")})`;
 }
 async function pathArgument(path2) {
@@ -35852,7 +36014,7 @@ __export(checkpoint_exports, {
 import { mkdtemp as mkdtemp9, rm as rm28, writeFile as writeFile9 } from "node:fs/promises";
 import { tmpdir as tmpdir9 } from "node:os";
 import { join as join64, resolve as resolve25 } from "node:path";
-function open12(ctx) {
+function open13(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
     home: s.home,
@@ -35871,9 +36033,9 @@ async function revertPaths(cp, hash2, given) {
     if (!(error2 instanceof PathNotFoundError)) throw error2;
     const missing = new Set(error2.details.paths);
     const escaped = decoded.map((p, i) => p !== given[i]);
-    const named3 = decoded.some((p, i) => escaped[i] && missing.has(p));
+    const named4 = decoded.some((p, i) => escaped[i] && missing.has(p));
     const literal2 = decoded.map(
-      (p, i) => escaped[i] && (!named3 || missing.has(p)) ? given[i] : p
+      (p, i) => escaped[i] && (!named4 || missing.has(p)) ? given[i] : p
     );
     if (!escaped.some(Boolean)) throw error2;
     return cp.revert(hash2, literal2).catch((again) => {
@@ -35906,7 +36068,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ['checkpoint track --label "before tool call" --json'],
       async run(ctx, values) {
-        const { upkeepError, recovered, ...result } = await (await open12(ctx)).track(values.label, { checkObjects: true });
+        const { upkeepError, recovered, ...result } = await (await open13(ctx)).track(values.label, { checkObjects: true });
         const warnings = [
           ...recovered === void 0 ? [] : [{ code: "STORE_RECOVERED", message: recovered, file: null }],
           ...upkeepError === void 0 ? [] : [{ code: "UPKEEP_FAILED", message: upkeepText(upkeepError), file: null }]
@@ -35933,7 +36095,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint patch latest"],
       async run(ctx, _values, [name2]) {
-        const cp = await open12(ctx);
+        const cp = await open13(ctx);
         const result = await cp.patch(name2);
         return {
           json: result,
@@ -35953,7 +36115,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint diff latest > since-latest.diff"],
       async run(ctx, _values, [name2]) {
-        const cp = await open12(ctx);
+        const cp = await open13(ctx);
         if (ctx.json) return { json: { diff: await cp.diff(name2) }, human: () => "" };
         const dir = await mkdtemp9(join64(tmpdir9(), "agentgate-cpdiff-"));
         const file = join64(dir, "diff.patch");
@@ -35976,7 +36138,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["FROM"], optional: ["TO"] },
       examples: ["checkpoint diff-full baseline latest --json"],
       async run(ctx, _values, [from, to]) {
-        const cp = await open12(ctx);
+        const cp = await open13(ctx);
         const diffs = await cp.diffFull(from, to);
         return { json: diffs, human: () => diffs.length ? diffs.map(fullText).join("\n") : "No differences." };
       }
@@ -36028,7 +36190,7 @@ var init_checkpoint2 = __esm({
           throw new InvalidArgumentError('--session must not be empty; "checkpoint list" shows the sessions', {
             details: { option: "--session" }
           });
-        const cp = await open12(ctx);
+        const cp = await open13(ctx);
         if (values.prompt !== void 0)
           return restorePrompt(
             await cp.restorePrompt(values.prompt, values.session, {
@@ -36060,7 +36222,7 @@ var init_checkpoint2 = __esm({
           throw new UsageError(
             "an empty PATH names nothing; give files or directories inside the workspace, or no PATH to mean every changed file"
           );
-        const cp = await open12(ctx);
+        const cp = await open13(ctx);
         const result = paths.length ? await revertPaths(
           cp,
           name2,
@@ -36086,7 +36248,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ["checkpoint list --json"],
       async run(ctx) {
-        const entries2 = await (await open12(ctx)).list();
+        const entries2 = await (await open13(ctx)).list();
         return {
           json: entries2,
           human: () => entries2.length ? table(
@@ -36127,7 +36289,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ["checkpoint gc --keep 20 --prune 1.day.ago"],
       async run(ctx, values) {
-        const result = await (await open12(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
+        const result = await (await open13(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
         return {
           json: result,
           human: () => `Kept ${result.kept} checkpoints, removed ${result.removed}; store ${result.storeBytesBefore} -> ${result.storeBytesAfter} bytes (pruned objects older than ${printable(result.pruneAge)}).`
@@ -36143,7 +36305,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ["checkpoint status --json"],
       async run(ctx) {
-        const st = await (await open12(ctx)).status();
+        const st = await (await open13(ctx)).status();
         const removed = st.pruned.reduce((n, p) => n + p.removed.length, 0);
         return {
           json: st,
@@ -36596,7 +36758,7 @@ var init_budget = __esm({
 });
 
 // src/hooks/log.ts
-import { constants as constants8 } from "node:fs";
+import { constants as constants9 } from "node:fs";
 import { appendFile as appendFile3, mkdir as mkdir15, rename as rename9, stat as stat26 } from "node:fs/promises";
 import { dirname as dirname26 } from "node:path";
 async function appendHookLog(file, line) {
@@ -36621,7 +36783,7 @@ var init_log2 = __esm({
     "use strict";
     init_atomic();
     init_text();
-    APPEND_FLAGS = constants8.O_WRONLY | constants8.O_APPEND | constants8.O_CREAT | constants8.O_NONBLOCK;
+    APPEND_FLAGS = constants9.O_WRONLY | constants9.O_APPEND | constants9.O_CREAT | constants9.O_NONBLOCK;
     HOOK_LOG_MAX_BYTES = 1024 * 1024;
     MAX_LINE = 2e3;
   }
@@ -36632,7 +36794,8 @@ import { join as join65, resolve as resolve26 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const refused2 = badArguments(() => checkArgument(AgentHookOptionsArg, opts, "opts"));
   if (refused2 !== null) return refused2;
-  const home = opts.settings?.home ?? resolveHome(opts.home);
+  const home = hookHome(opts);
+  if (typeof home !== "string") return home;
   const badEvent = badArguments(() => checkArgument(AgentEventArg, event, "event"));
   if (badEvent !== null) return logOutcome(home, { agent: agentOf(event) }, badEvent);
   const outcome = await checkpointFor(event, opts).catch(failure2);
@@ -36650,6 +36813,13 @@ async function logOutcome(home, event, outcome) {
   );
   if (problem !== null) outcome.message = `${outcome.message}; ${problem}`;
   return outcome;
+}
+function hookHome(opts) {
+  try {
+    return opts.settings?.home ?? resolveHome(opts.home);
+  } catch (error2) {
+    return failure2(error2);
+  }
 }
 function badArguments(check) {
   try {
@@ -36794,8 +36964,8 @@ function noCheckpoint(kinds, event, session) {
 }
 function writtenBy(writers, tool, ...paths) {
   if (tool === void 0 || !writers.has(tool)) return void 0;
-  const named3 = paths.filter((p) => p !== void 0 && p !== "");
-  return named3.length > 0 ? named3 : void 0;
+  const named4 = paths.filter((p) => p !== void 0 && p !== "");
+  return named4.length > 0 ? named4 : void 0;
 }
 function patchPaths(patch4) {
   const out = [];
@@ -37186,8 +37356,8 @@ function repaired(text2, keep) {
   let cut2 = false;
   let repairs = 0;
   let control = -1;
-  for (let open14 = text2.indexOf('"'); open14 >= 0; ) {
-    const start = open14 + 1;
+  for (let open15 = text2.indexOf('"'); open15 >= 0; ) {
+    const start = open15 + 1;
     const close = closingQuote(text2, start);
     if (control < start) control = nextControl(text2, start);
     const long = close - start > keep;
@@ -37199,7 +37369,7 @@ function repaired(text2, keep) {
       repairs += 1;
     }
     if (close >= text2.length) break;
-    open14 = text2.indexOf('"', close + 1);
+    open15 = text2.indexOf('"', close + 1);
   }
   parts.push(text2.slice(copied));
   return { text: parts.join(""), cut: cut2 };
@@ -37329,7 +37499,8 @@ async function runEventHook(agent, input, opts = {}) {
 }
 async function checkpointOf(adapter, input, opts) {
   const agent = adapter.agent;
-  const home = opts.settings?.home ?? resolveHome(opts.home);
+  const home = hookHome(opts);
+  if (typeof home !== "string") return { outcome: home, event: void 0 };
   const refuse = async (status2, message, event, session) => ({
     event,
     outcome: await logOutcome(
@@ -37426,7 +37597,6 @@ var init_event_hook = __esm({
     init_library();
     init_arguments();
     init_inside();
-    init_paths();
     init_text();
     init_agent_hook();
     init_agents();
@@ -37707,10 +37877,10 @@ async function workTreeOfGitDir(dir, opts = {}) {
   if (!isInside(own2, await realpath11(dir))) return void 0;
   if (bare2 === "true") return null;
   const [configured] = (await revParseLines(dir, opts, ["--show-toplevel"])).lines;
-  const named3 = await readFile13(resolve29(own2, "gitdir"), "utf8").catch(() => "");
+  const named4 = await readFile13(resolve29(own2, "gitdir"), "utf8").catch(() => "");
   const candidates = [
     configured,
-    named3.trim() === "" ? void 0 : dirname29(resolve29(own2, named3.trim())),
+    named4.trim() === "" ? void 0 : dirname29(resolve29(own2, named4.trim())),
     basename10(own2) === ".git" ? dirname29(own2) : void 0
   ];
   for (const candidate of candidates)
@@ -38460,7 +38630,7 @@ var init_hook_install = __esm({
 
 // src/hooks/install/install-record.ts
 import { createHash as createHash13 } from "node:crypto";
-import { lstat as lstat27, open as open13, readFile as readFile14, rm as rm29, rmdir as rmdir3 } from "node:fs/promises";
+import { lstat as lstat27, open as open14, readFile as readFile14, rm as rm29, rmdir as rmdir3 } from "node:fs/promises";
 import { dirname as dirname30, join as join67 } from "node:path";
 function recordPath(home, file) {
   return join67(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
@@ -38478,7 +38648,7 @@ async function readRecord3(home, file) {
 }
 async function writeRecord(home, record3) {
   await replaceFileAtomic(recordPath(home, record3.file), async (temp) => {
-    const handle = await open13(temp, "wx", 384);
+    const handle = await open14(temp, "wx", 384);
     try {
       await handle.writeFile(`${JSON.stringify(record3, null, 2)}
 `);
@@ -38848,10 +39018,10 @@ function removeChild(text2, path2, i) {
   const items = parent.children ?? [];
   const node = items[i];
   const end = node.offset + node.length;
-  const [open14, close] = [parent.offset + 1, parent.offset + parent.length - 1];
+  const [open15, close] = [parent.offset + 1, parent.offset + parent.length - 1];
   const prev = items[i - 1];
   if (prev === void 0 && items.length === 1)
-    return /^\s*$/.test(text2.slice(open14, node.offset) + text2.slice(end, close)) ? text2.slice(0, open14) + text2.slice(close) : cutSpan(text2, node.offset, end);
+    return /^\s*$/.test(text2.slice(open15, node.offset) + text2.slice(end, close)) ? text2.slice(0, open15) + text2.slice(close) : cutSpan(text2, node.offset, end);
   if (prev === void 0) return cutWithComma(text2, node.offset, end);
   const prevEnd = prev.offset + prev.length;
   const comma = tokenAfter(text2, prevEnd, COMMA);
@@ -38898,15 +39068,15 @@ function appendEntry(text2, path2, entry) {
     const indent2 = indentOf(text2, last.offset);
     return pasteAfter(text2, last.offset + last.length, `${indent2}${pretty(entry, indent2)}`);
   }
-  const [open14, close] = [list5.offset + 1, list5.offset + list5.length - 1];
+  const [open15, close] = [list5.offset + 1, list5.offset + list5.length - 1];
   const indent = indentOf(text2, list5.offset);
   const parent = nodeAt(text2, path2.slice(0, -1));
   if (!text2.slice(parent.offset, parent.offset + parent.length).includes("\n")) {
-    const inside = text2.slice(open14, close).trim();
-    return `${text2.slice(0, open14)}${inside === "" ? "" : `${inside} `}${JSON.stringify(entry)}${text2.slice(close)}`;
+    const inside = text2.slice(open15, close).trim();
+    return `${text2.slice(0, open15)}${inside === "" ? "" : `${inside} `}${JSON.stringify(entry)}${text2.slice(close)}`;
   }
-  if (/^\s*$/.test(text2.slice(open14, close)))
-    return `${text2.slice(0, open14)}
+  if (/^\s*$/.test(text2.slice(open15, close)))
+    return `${text2.slice(0, open15)}
 ${indent}  ${pretty(entry, `${indent}  `)}
 ${indent}${text2.slice(close)}`;
   return intoCommented(text2, list5, entry);
@@ -40819,19 +40989,19 @@ function changedRuns(a, b) {
   if (changes === void 0) return [{ a0: 0, a1: a.length, b0: 0, b1: b.length }];
   const runs3 = [];
   let [i, j] = [0, 0];
-  let open14 = null;
+  let open15 = null;
   for (const change of changes) {
     if (!change.added && !change.removed) {
-      if (open14 !== null) runs3.push(open14);
-      open14 = null;
+      if (open15 !== null) runs3.push(open15);
+      open15 = null;
       [i, j] = [i + change.count, j + change.count];
       continue;
     }
-    open14 ??= { a0: i, a1: i, b0: j, b1: j };
-    if (change.removed) open14.a1 = i += change.count;
-    else open14.b1 = j += change.count;
+    open15 ??= { a0: i, a1: i, b0: j, b1: j };
+    if (change.removed) open15.a1 = i += change.count;
+    else open15.b1 = j += change.count;
   }
-  if (open14 !== null) runs3.push(open14);
+  if (open15 !== null) runs3.push(open15);
   return runs3;
 }
 var MAX_EDITS;
@@ -40898,6 +41068,7 @@ async function apply(agent, action, opts) {
     return { ...base, written: written2, changes: plan2.changes, leftAlone: plan2.leftAlone };
   }
   const read = await readConfig2(target.file);
+  if (install && read === null) await refuseDanglingLink(target);
   const entryOf2 = install ? (event) => ourEntry(target, commandOf2(event)) : null;
   const plan = planOf(target, read, entryOf2, dryRun);
   let written = !dryRun && plan.changes.length > 0;
@@ -40928,6 +41099,17 @@ async function readConfig2(file) {
       { cause: error2, details: { file } }
     );
   }
+}
+async function refuseDanglingLink(target) {
+  const link3 = await lstat29(target.file).then(
+    (st) => st.isSymbolicLink(),
+    () => false
+  );
+  if (link3)
+    throw configInvalid(
+      target,
+      "it is a symbolic link to a file that does not exist (create that file, or remove the link)"
+    );
 }
 function planOf(target, read, entryOf2, dryRun = false) {
   const bom = read?.startsWith(BOM) === true ? BOM : "";

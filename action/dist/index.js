@@ -14,7 +14,7 @@ import { dirname, join as join2, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 // src/ci/github.ts
-import { appendFile, stat } from "node:fs/promises";
+import { appendFile, open, stat } from "node:fs/promises";
 
 // src/errors.ts
 var AgentgateError = class extends Error {
@@ -87,11 +87,14 @@ async function appendPath(file, dir) {
 }
 async function appendTo(file, text) {
   await appendFile(file, text, "utf8").catch((cause) => {
-    throw new WriteFailedError(
-      `could not append to ${file} (${errnoOf(cause)}), the file GitHub Actions named for this step; check the variable that names it`,
-      { cause, details: { path: file } }
-    );
+    throw appendFailed(file, cause);
   });
+}
+function appendFailed(file, cause) {
+  return new WriteFailedError(
+    `could not append to ${file} (${errnoOf(cause)}), the file GitHub Actions named for this step; check the variable that names it`,
+    { cause, details: { path: file } }
+  );
 }
 function escapeData(text) {
   return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
