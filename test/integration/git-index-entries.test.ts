@@ -55,8 +55,8 @@ describe('readIndexEntries: the index file read without git', () => {
   });
 
   it.each([
-    ['version 4', (dir: string) => git(dir, ['update-index', '--index-version', '4'])],
-    ['SHA-256', (dir: string) => void dir, ['--object-format=sha256']],
+    ['version 4', (dir: string): unknown => git(dir, ['update-index', '--index-version', '4'])],
+    ['SHA-256', (dir: string): unknown => void dir, ['--object-format=sha256']],
   ])('reads an index of %s', async (_, change, init = []) => {
     const dir = tempDir('agentgate-repo-');
     git(dir, ['init', '-q', '-b', 'main', ...init]);
