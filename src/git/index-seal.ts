@@ -3,7 +3,7 @@ import type { BigIntStats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IndexSeal } from '../../types/run.js';
-import { GitFailedError } from '../errors.js';
+import { GitFailedError, UnsafeWorkspaceError } from '../errors.js';
 import { decodeBytes, encodeBytes } from '../fs/path-bytes.js';
 import { readRegularFile } from '../fs/regular-file.js';
 import { readIndexStat } from './index-entries.js';
@@ -87,6 +87,7 @@ export async function trustIndex(
     readIndexStat(repo),
     sealed === undefined ? null : pathsNotAt(repo, sealed.commit),
   ]);
+  assertInGitOrder(repo, entries);
   const suspect =
     sealed === undefined || moved === null
       ? entries
@@ -96,6 +97,34 @@ export async function trustIndex(
   if (suspect.length === 0) return now;
   await forgetIndexStat(repo, suspect);
   return readIndexState(repo);
+}
+
+/** Characters whose UTF-16 order may not be their UTF-8 bytes' (surrogates, escaped bytes, U+E000 on). */
+const WIDE = /[\ud800-\uffff]/;
+
+/**
+ * git keeps the index sorted by name bytes (an unmerged path's stages together) and never checks
+ * it on reading: an index rewritten by hand with entries out of order or repeated is written by
+ * `write-tree` as a tree that fsck and servers refuse (`duplicateEntries`, `treeNotSorted`), and a
+ * repeated entry may carry a blob that is not the file's. UNSAFE_WORKSPACE naming the first such path.
+ */
+function assertInGitOrder(repo: Repo, entries: readonly IndexEntry[]): void {
+  for (let i = 1; i < entries.length; i++) {
+    const [a, b] = [entries[i - 1] as IndexEntry, entries[i] as IndexEntry];
+    const order =
+      WIDE.test(a.path) || WIDE.test(b.path)
+        ? Buffer.compare(encodeBytes(a.path), encodeBytes(b.path))
+        : a.path < b.path
+          ? -1
+          : a.path === b.path
+            ? 0
+            : 1;
+    if (order < 0 || (order === 0 && a.tag === 'M' && b.tag === 'M')) continue;
+    throw new UnsafeWorkspaceError(
+      `the index of ${repo.topLevel} has its entries out of git's order or one twice (${b.path}): it was rewritten by hand, and git would commit a broken tree from it; rebuild it ("git read-tree HEAD" keeps the files; marks and staged changes are lost)`,
+      { details: { workspace: repo.topLevel, path: b.path } },
+    );
+  }
 }
 
 /**
