@@ -87,7 +87,7 @@ export async function trustIndex(
     readIndexStat(repo),
     sealed === undefined ? null : pathsNotAt(repo, sealed.commit),
   ]);
-  assertInGitOrder(repo, entries);
+  assertSoundEntries(repo, entries);
   const suspect =
     sealed === undefined || moved === null
       ? entries
@@ -103,28 +103,42 @@ export async function trustIndex(
 const WIDE = /[\ud800-\uffff]/;
 
 /**
- * git keeps the index sorted by name bytes (an unmerged path's stages together) and never checks
- * it on reading: an index rewritten by hand with entries out of order or repeated is written by
- * `write-tree` as a tree that fsck and servers refuse (`duplicateEntries`, `treeNotSorted`), and a
- * repeated entry may carry a blob that is not the file's. UNSAFE_WORKSPACE naming the first such path.
+ * A path git never stages (verify_path): an empty component (a leading, trailing or double `/`),
+ * `.`, `..`, or `.git` as any case or another filesystem spells it (core.protectNTFS).
  */
-function assertInGitOrder(repo: Repo, entries: readonly IndexEntry[]): void {
-  for (let i = 1; i < entries.length; i++) {
-    const [a, b] = [entries[i - 1] as IndexEntry, entries[i] as IndexEntry];
-    const order =
-      WIDE.test(a.path) || WIDE.test(b.path)
-        ? Buffer.compare(encodeBytes(a.path), encodeBytes(b.path))
-        : a.path < b.path
-          ? -1
-          : a.path === b.path
-            ? 0
-            : 1;
-    if (order < 0 || (order === 0 && a.tag === 'M' && b.tag === 'M')) continue;
+const INVALID_PATH = /(?:^|\/)(?:\.{1,2}|\.git[ .]*(?:::\$index_allocation)?|git~\d+)?(?:\/|$)/i;
+
+/**
+ * git keeps the index sorted by name bytes (an unmerged path's stages together) and checks neither
+ * the order nor the names on reading. An index rewritten by hand with entries out of order or
+ * repeated is written by `write-tree` as a tree that fsck and servers refuse (`duplicateEntries`,
+ * `treeNotSorted`), and a repeated entry may carry a blob that is not the file's; an entry named
+ * `.git/hooks/x` or `../x`, marked assume-unchanged so that add keeps it, goes into the commit as
+ * such. UNSAFE_WORKSPACE naming the first such path.
+ */
+function assertSoundEntries(repo: Repo, entries: readonly IndexEntry[]): void {
+  for (let i = 0; i < entries.length; i++) {
+    const b = entries[i] as IndexEntry;
+    const a = entries[i - 1];
+    if (!INVALID_PATH.test(b.path) && (a === undefined || inGitOrder(a, b))) continue;
     throw new UnsafeWorkspaceError(
-      `the index of ${repo.topLevel} has its entries out of git's order or one twice (${b.path}): it was rewritten by hand, and git would commit a broken tree from it; rebuild it ("git read-tree HEAD" keeps the files; marks and staged changes are lost)`,
+      `the index of ${repo.topLevel} has an entry git never writes (${b.path}: a path git refuses, out of order, or twice): it was rewritten by hand, and git would commit a broken tree from it; rebuild it ("git read-tree HEAD" keeps the files; marks and staged changes are lost)`,
       { details: { workspace: repo.topLevel, path: b.path } },
     );
   }
+}
+
+/** Whether `b` may follow `a` in an index: a greater name in bytes, or the next stage of an unmerged path. */
+function inGitOrder(a: IndexEntry, b: IndexEntry): boolean {
+  const order =
+    WIDE.test(a.path) || WIDE.test(b.path)
+      ? Buffer.compare(encodeBytes(a.path), encodeBytes(b.path))
+      : a.path < b.path
+        ? -1
+        : a.path === b.path
+          ? 0
+          : 1;
+  return order < 0 || (order === 0 && a.tag === 'M' && b.tag === 'M');
 }
 
 /**

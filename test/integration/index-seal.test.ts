@@ -132,6 +132,10 @@ describe('an index rewritten by hand', () => {
   it.each([
     ['out of order', (entries: Buffer[]) => [entries[1], entries[0], ...entries.slice(2)]],
     ['with an entry twice', (entries: Buffer[]) => [entries[0], ...entries]],
+    // Marked assume-unchanged, so that add keeps them as they are.
+    ['with an entry .git/x', (entries: Buffer[]) => [renamed(entries[0], '.git/x'), ...entries]],
+    ['with an entry ../x', (entries: Buffer[]) => [renamed(entries[0], '../x'), ...entries]],
+    ['with an entry d//x', (entries: Buffer[]) => [...entries, renamed(entries[0], 'd//x')]],
   ] as const)(
     'refuses an index %s, which git would write as a broken tree: UNSAFE_WORKSPACE, nothing committed',
     async (_, rewrite) => {
@@ -187,6 +191,15 @@ writeFileSync('.git/index', index);
 `,
   );
   return script;
+}
+
+/** A copy of a version 2 entry of 72 bytes named `name` (up to 9 bytes), marked assume-unchanged. */
+function renamed(entry: Buffer | undefined, name: string): Buffer {
+  const copy = Buffer.alloc(72);
+  (entry as Buffer).copy(copy, 0, 0, 62);
+  copy.writeUInt16BE(0x8000 | name.length, 60);
+  copy.write(name, 62, 'latin1');
+  return copy;
 }
 
 /** Rewrites a version 2 index of short names (one 8-byte block of name each) with its entries as `rewrite` lists them. */
