@@ -95,13 +95,15 @@ export const BeforeStateArg = deferred(() =>
   z.nullish(z.object({ sha: z.string(), branch: z.string(), wipSha: z.nullable(z.string()) })),
 );
 /**
- * The agent's argv: a program to start, and no NUL byte, which no process argument can hold (Node
+ * The agent's argv: a program to start (an empty name names none: refused before the before state
+ * is recorded, as `gate` refuses it), and no NUL byte, which no process argument can hold (Node
  * would throw its own TypeError once the before state was recorded).
  */
 const agentArgv = () =>
-  z
-    .array(z.string().check(z.refine((word) => !word.includes('\0'), 'must not hold a NUL byte')))
-    .check(z.minLength(1, 'must name the agent command'));
+  z.array(z.string().check(z.refine((word) => !word.includes('\0'), 'must not hold a NUL byte'))).check(
+    z.minLength(1, 'must name the agent command'),
+    z.refine((argv) => argv[0] !== '', 'must name the agent command'),
+  );
 
 export const IterateOptionsArg = deferred(() =>
   z.object({

@@ -202,7 +202,14 @@ export class Checkpoints {
       ),
     });
     const tag: AgentTag = { ...tagged, ...(uncounted === null ? {} : { uncounted }) };
-    const tracking = store.trackLocked(label ?? null, 'track', opts.baseline === true, tag, captured);
+    const tracking = store.trackLocked(
+      label ?? null,
+      'track',
+      opts.baseline === true,
+      tag,
+      captured,
+      records,
+    );
     tracking.catch(() => undefined);
     // The budget's count runs beside commit-tree and update-ref: the capture has written every
     // object but the commit, which is then added by its own size (an upper bound if the count saw

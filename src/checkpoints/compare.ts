@@ -3,6 +3,8 @@ import { decodeBytes } from '../fs/path-bytes.js';
 import { ignoredPaths } from '../git/checkpoint-index.js';
 import { changedPaths, diffTrees, readObjects, unifiedTreeDiff } from '../git/checkpoint-trees.js';
 import { isNullId } from '../git/ids.js';
+import type { Capture } from './capture.js';
+import { skippedPathsOf, underAny } from './skip-rules.js';
 import type { CheckpointStore } from './store.js';
 import { toAbsolute } from './workspace-paths.js';
 
@@ -21,12 +23,29 @@ export function patchSince(store: CheckpointStore, hash: string): Promise<Patch>
 /** Unified diff (binary-safe, applicable with `git apply`) from checkpoint `hash` to the current state. */
 export function diffBytesSince(store: CheckpointStore, hash: string): Promise<Buffer> {
   return store.locked('checkpoint diff', 'existing', async () => {
-    const from = await store.requireCheckpoint(hash);
-    const { treeId } = await store.capture();
+    const { trees, refs } = await store.resolveCheckpoints([hash]);
+    const from = trees[0] as string;
+    const { treeId, skipped } = await store.capture();
     const changed = await changedPaths(store.repo, from, treeId);
     const ignored = await ignoredPaths(store.repo, changed);
-    return unifiedTreeDiff(store.repo, from, treeId, [...ignored]);
+    const onlySkipped = changed.filter(
+      skippedAtEnds(
+        skippedPathsOf(refs, hash),
+        skipped.map((s) => s.path),
+      ),
+    );
+    return unifiedTreeDiff(store.repo, from, treeId, [...new Set([...ignored, ...onlySkipped])]);
   });
+}
+
+/**
+ * Whether a changed path differs only because a capture skipped it (too large, unreadable, a nested
+ * repository: skip-rules.ts), so that the tree lacks it: skipped at `from` it is no addition, skipped
+ * at `to` (now) no deletion. Its contents were not captured there: diff and diff-full leave it out
+ * (patch still names it: it did change).
+ */
+function skippedAtEnds(from: readonly string[], to: readonly string[]): (path: string) => boolean {
+  return underAny([...from, ...to]);
 }
 
 /**
@@ -36,10 +55,15 @@ export function diffBytesSince(store: CheckpointStore, hash: string): Promise<Bu
  */
 export function diffFullBetween(store: CheckpointStore, from: string, to?: string): Promise<FileDiff[]> {
   return store.locked('checkpoint diff-full', 'existing', async () => {
-    const { trees } = await store.resolveCheckpoints(to === undefined ? [from] : [from, to]);
+    const { trees, refs } = await store.resolveCheckpoints(to === undefined ? [from] : [from, to]);
     const [fromTree, given] = trees as [string, string | undefined];
-    const toTree = given ?? (await store.capture()).treeId;
-    const all = await diffTrees(store.repo, fromTree, toTree);
+    const now = given === undefined ? await store.capture() : null;
+    const toTree = given ?? (now as Capture).treeId;
+    const onlySkipped = skippedAtEnds(
+      skippedPathsOf(refs, from),
+      now === null ? skippedPathsOf(refs, to as string) : now.skipped.map((s) => s.path),
+    );
+    const all = (await diffTrees(store.repo, fromTree, toTree)).filter((r) => !onlySkipped(r.path));
     const kept = new Set(await store.withoutNowIgnored(all.map((r) => r.path)));
     const records = all.filter((r) => kept.has(r.path));
     const wanted = records

@@ -93,17 +93,29 @@ export function decodeMessage(body: string, commitDate: string): CheckpointMeta 
 }
 
 let lastStamp = 0;
+/** The last time a ref name holds (four-digit years). */
+const LAST_STAMP = Date.UTC(9999, 11, 31);
 
 /**
  * A new checkpoint ref name: `refs/checkpoints/<UTC time to the ms>-<random>`. Names sort by
- * time; within one process the time is forced to increase, and captures in different processes
- * are serialised by the store lock, so "newest first" is the reverse name order.
+ * time, and "newest first" is the reverse name order, so the time is forced past `after` (the
+ * newest checkpoint's, from any process: captures are serialised by the store lock) and past this
+ * process's last one: a clock stepped back (NTP, a virtual machine resumed) never puts a new
+ * checkpoint before older ones. refTime gives the time back, the checkpoint's `createdAt`.
  */
-export function newCheckpointRef(now: number = Date.now()): string {
-  lastStamp = Math.max(now, lastStamp + 1);
+export function newCheckpointRef(now: number = Date.now(), after: number = 0): string {
+  // A time that a name cannot hold (a store tampered with: year 10000 on) is no floor.
+  const floor = Number.isFinite(after) && after < LAST_STAMP ? after + 1 : 0;
+  lastStamp = Math.max(now, lastStamp + 1, floor);
   const iso = new Date(lastStamp).toISOString(); // 2025-01-02T03:04:05.678Z
   const stamp = iso.replace(/[-:]/g, '').replace('.', '');
   return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomHex(3)}`;
+}
+
+/** The time in a name newCheckpointRef made, as an ISO string. */
+export function refTime(ref: string): string {
+  const s = ref.slice(CHECKPOINT_REF_PREFIX.length);
+  return `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}T${s.slice(9, 11)}:${s.slice(11, 13)}:${s.slice(13, 15)}.${s.slice(15, 18)}Z`;
 }
 
 /** A checkpoint as the line reads it: the entry, with its event, place and the paths its tool named. */

@@ -1,11 +1,14 @@
 import { commitTree } from '../git/commit.js';
 import type { CheckpointRepo } from '../git/checkpoint-repo.js';
+import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { updateRefs, type RefUpdate } from '../git/refs.js';
 import {
   BASELINE_REF,
+  decodeMessage,
   encodeMessage,
   LATEST_REF,
   newCheckpointRef,
+  refTime,
   SAFETY_REF,
   type AgentTag,
   type CheckpointMeta,
@@ -26,16 +29,19 @@ export async function recordCheckpoint(
     tag?: AgentTag;
     /** What the capture skipped (skip-rules.ts skipRecord). */
     skips?: Pick<CheckpointMeta, 'skipped'>;
+    /** The `latest` marker as listed under the lock: the new checkpoint's time comes after its. */
+    latest?: RefRecord | undefined;
   },
 ): Promise<{ ref: string; commit: string }> {
-  const { label, kind, tag, skips } = meta;
+  const { label, kind, tag, skips, latest } = meta;
+  const after = latest === undefined ? 0 : Date.parse(decodeMessage(latest.body, latest.date).createdAt);
+  const ref = newCheckpointRef(Date.now(), after);
   const commit = await commitTree(
     repo,
     treeId,
     [],
-    encodeMessage({ label, createdAt: new Date().toISOString(), kind, ...tag, ...skips }),
+    encodeMessage({ label, createdAt: refTime(ref), kind, ...tag, ...skips }),
   );
-  const ref = newCheckpointRef();
   const updates: RefUpdate[] = [
     { ref, newSha: commit, oldSha: null },
     { ref: LATEST_REF, newSha: commit },

@@ -40,9 +40,20 @@ export function sameSkips(record: RefRecord, kept: Pick<CheckpointMeta, 'skipped
 export function skippedBy(records: readonly RefRecord[], rev: string): (path: string) => boolean {
   const kept = namedRecords(records, rev).map((r) => decodeMessage(r.body, r.date).skipped);
   if (kept.includes('many')) return () => true;
-  const roots = new Set(
-    kept.flatMap((k) => (k === undefined || k === 'many' ? [] : Object.values(k).flat())),
-  );
+  return underAny(skippedPathsOf(records, rev));
+}
+
+/** The paths the capture of the checkpoint `rev` names recorded as skipped (none for `many`). */
+export function skippedPathsOf(records: readonly RefRecord[], rev: string): string[] {
+  return namedRecords(records, rev).flatMap((r) => {
+    const k = decodeMessage(r.body, r.date).skipped;
+    return k === undefined || k === 'many' ? [] : Object.values(k).flat();
+  });
+}
+
+/** Whether a path is one of `paths` or lies below one. */
+export function underAny(paths: Iterable<string>): (path: string) => boolean {
+  const roots = new Set(paths);
   if (roots.size === 0) return () => false;
   return (path) => {
     for (let p = path; ; p = p.slice(0, p.lastIndexOf('/'))) {

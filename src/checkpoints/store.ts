@@ -304,23 +304,18 @@ export class CheckpointStore {
     // from `refs` when the caller listed them under this lock.
     const [{ treeId, skipped }, markers] = await Promise.all([
       captured ?? this.capture(),
-      tag.seq !== undefined ? null : (refs ?? listRefRecords(this.repo, [META_REF_PREFIX])),
+      refs ?? listRefRecords(this.repo, [META_REF_PREFIX]),
     ]);
-    if (markers?.some((r) => r.ref === BASELINE_REF)) this.baselineKnown = true;
-    const line =
-      markers === null
-        ? {}
-        : this.placeAfter(
-            markers.find((r) => r.ref === LATEST_REF),
-            kind,
-            tag,
-          );
+    if (markers.some((r) => r.ref === BASELINE_REF)) this.baselineKnown = true;
+    const latest = markers.find((r) => r.ref === LATEST_REF);
+    const line = tag.seq !== undefined ? {} : this.placeAfter(latest, kind, tag);
     const { ref, commit } = await recordCheckpoint(this.repo, treeId, {
       label,
       kind,
       setBaseline: baseline || !(await this.hasBaseline()),
       tag: { ...tag, ...line },
       skips: skipRecord(skipped),
+      latest,
     });
     this.baselineKnown = true;
     return { hash: treeId, ref, commit, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };

@@ -2,7 +2,8 @@
  * GitHub Actions without a toolkit: step outputs, environment and path files are plain appends,
  * annotations are workflow command lines. Nothing here prints: the CLI prints what it returns.
  */
-import { appendFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { appendFile, open, stat } from 'node:fs/promises';
 import type { VerifyCheck } from '../../types/verify.js';
 import { CiEnvironmentError, InvalidArgumentError, WriteFailedError } from '../errors.js';
 import { errnoOf } from '../fs/atomic.js';
@@ -47,6 +48,26 @@ export function githubFile(
 export function githubFileFor(flag: string | undefined, variable: string): string | null {
   const ci = detectCi(flag);
   return ci.mode === 'github' ? githubFile(variable, ci.forced) : null;
+}
+
+/**
+ * githubFileFor, for a command that records something before it appends: the file is opened for
+ * appending first (never waiting on a FIFO with no reader), so one that cannot take the outputs
+ * (a directory, a missing directory, no permission) is WRITE_FAILED before anything is recorded,
+ * not after, when a retry would find the iteration taken.
+ */
+export async function appendableGithubFileFor(
+  flag: string | undefined,
+  variable: string,
+): Promise<string | null> {
+  const file = githubFileFor(flag, variable);
+  if (file === null) return null;
+  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
+  const handle = await open(file, flags, 0o666).catch((cause: unknown) => {
+    throw appendFailed(file, cause);
+  });
+  await handle.close();
+  return file;
 }
 
 /**
@@ -140,11 +161,15 @@ export async function appendPath(file: string, dir: string): Promise<void> {
 /** One append to a file the runner named; a file that cannot take it (no such directory, a directory) is WRITE_FAILED. */
 async function appendTo(file: string, text: string): Promise<void> {
   await appendFile(file, text, 'utf8').catch((cause: unknown) => {
-    throw new WriteFailedError(
-      `could not append to ${file} (${errnoOf(cause)}), the file GitHub Actions named for this step; check the variable that names it`,
-      { cause, details: { path: file } },
-    );
+    throw appendFailed(file, cause);
   });
+}
+
+function appendFailed(file: string, cause: unknown): WriteFailedError {
+  return new WriteFailedError(
+    `could not append to ${file} (${errnoOf(cause)}), the file GitHub Actions named for this step; check the variable that names it`,
+    { cause, details: { path: file } },
+  );
 }
 
 export const MAX_ANNOTATIONS = 10;

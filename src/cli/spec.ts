@@ -283,7 +283,10 @@ export function parseCommandLine(command: Command, args: readonly string[]): Par
     } else raw.set(name, value);
   }
   const help = raw.get('help') === true || raw.get('version') === true;
-  if (!help) checkPositionals(command, positionals.length);
+  if (!help) {
+    checkPositionals(command, positionals.length);
+    checkPathPositionals(command, positionals);
+  }
   const values: Record<string, unknown> = {};
   for (const [name, decl] of Object.entries(decls)) values[name] = convert(name, decl, raw.get(name), help);
   return { values, positionals };
@@ -317,6 +320,16 @@ function checkPositionals(command: Command, count: number): void {
   }
   if (!rest && count > required.length + optional.length)
     throw new UsageError(`too many arguments; usage: ${PROGRAM} ${command.usage}`);
+}
+
+/** A FILE or DIR argument given as '' names nothing (it would resolve to the working directory), as for options. */
+function checkPathPositionals(command: Command, positionals: readonly string[]): void {
+  const names = [...command.positionals.required, ...(command.positionals.optional ?? [])];
+  const empty = names.findIndex((name, i) => PATHS.includes(name) && positionals[i] === '');
+  if (empty !== -1)
+    throw new InvalidArgumentError(`${names[empty]} must not be empty`, {
+      details: { argument: names[empty] },
+    });
 }
 
 function convert(

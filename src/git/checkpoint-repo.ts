@@ -149,13 +149,12 @@ export interface ProbeOptions {
  * allow it.
  */
 export async function probeWorkspace(dir: string, opts: ProbeOptions = {}): Promise<WorkspaceProbe> {
-  const { lines, inGitDir } = await revParseLines(dir, opts, [
-    '--path-format=absolute',
-    '--show-toplevel',
-    '--git-path',
-    'info/exclude',
-    '--git-dir',
-  ]);
+  const { lines, inGitDir } = await revParseLines(
+    dir,
+    opts,
+    ['--show-toplevel', ['--git-path', 'info/exclude'], '--git-dir'],
+    ['--path-format=absolute'],
+  );
   const [top, exclude, gitDir] = lines;
   if (!top || !exclude || !gitDir)
     return { root: dir, isRepository: false, excludesFile: null, ...(inGitDir ? { inGitDir: true } : {}) };
@@ -173,23 +172,34 @@ export async function probeWorkspace(dir: string, opts: ProbeOptions = {}): Prom
 }
 
 /**
- * `rev-parse` answers in `dir`, one per line, decoded without loss; none where git fails there (no
- * repository, or a question about the work tree asked in a git dir: then `inGitDir`).
+ * `rev-parse` answers in `dir`, one per question (a question is one option, or an option and its
+ * argument: `['--git-path', 'info/exclude']`), decoded without loss; none where git fails there (no
+ * repository, or a question about the work tree asked in a git dir: then `inGitDir`). rev-parse has
+ * no -z: when a path holds a line break, each question is asked on its own.
  */
 export async function revParseLines(
   dir: string,
   opts: ProbeOptions,
-  questions: string[],
+  questions: ReadonlyArray<string | readonly string[]>,
+  flags: readonly string[] = [],
 ): Promise<{ lines: string[]; inGitDir: boolean }> {
-  const res = await runGitBuffer({ cwd: dir, ...opts }, ['rev-parse', ...questions]).catch(
-    (cause: unknown) => {
-      if (cause instanceof GitFailedError) return cause;
-      throw cause;
-    },
-  );
-  if (!(res instanceof GitFailedError))
-    return { lines: decodeBytes(res.stdout).split('\n'), inGitDir: false };
-  return { lines: [], inGitDir: NO_WORK_TREE.test(String(res.details.stderr ?? '')) };
+  const ask = async (args: string[]) => {
+    const res = await runGitBuffer({ cwd: dir, ...opts }, ['rev-parse', ...flags, ...args]).catch(
+      (cause: unknown) => {
+        if (cause instanceof GitFailedError) return cause;
+        throw cause;
+      },
+    );
+    return res instanceof GitFailedError ? res : decodeBytes(res.stdout);
+  };
+  const all = await ask(questions.flat());
+  if (all instanceof GitFailedError)
+    return { lines: [], inGitDir: NO_WORK_TREE.test(String(all.details.stderr ?? '')) };
+  const lines = all.split('\n');
+  if (lines.length <= questions.length + 1) return { lines, inGitDir: false };
+  const one = await Promise.all(questions.map((q) => ask([q].flat())));
+  if (one.some((o) => o instanceof GitFailedError)) return { lines: [], inGitDir: false };
+  return { lines: one.map((o) => String(o).replace(/\n$/, '')), inGitDir: false };
 }
 
 /**

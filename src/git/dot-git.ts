@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { commonDir } from '../fs/git-locks.js';
 import { isInside, realPathOf } from '../fs/inside.js';
@@ -15,7 +15,7 @@ const GITFILE_MAX = 1 << 20;
  * a few stats, asked of one directory at a time by callers that walk up or across a tree.
  */
 export function isRepositoryEntry(dotGit: string): boolean {
-  const found = statSync(dotGit, { throwIfNoEntry: false });
+  const found = statOrNone(dotGit);
   if (found === undefined) return false;
   if (found.isDirectory()) return isGitDir(dotGit);
   // git reads a `.git` file only when it is a regular one of at most GITFILE_MAX bytes; never a
@@ -26,9 +26,22 @@ export function isRepositoryEntry(dotGit: string): boolean {
   return named !== undefined && isGitDir(resolve(dirname(dotGit), named));
 }
 
+/**
+ * What stat says of `path`, or undefined when it cannot be looked at: missing, or a name no file can
+ * have (a NUL byte, a part over 255 bytes), or below a directory we may not search (EACCES), as git
+ * takes no repository there either. Never throws: hook routing asks it of paths an event names.
+ */
+function statOrNone(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
 function isGitDir(dir: string): boolean {
   const is = (name: string, kind: 'file' | 'dir') => {
-    const s = statSync(join(dir, name), { throwIfNoEntry: false });
+    const s = statOrNone(join(dir, name));
     return s !== undefined && (kind === 'file' ? s.isFile() : s.isDirectory());
   };
   return is('HEAD', 'file') && is('objects', 'dir') && is('refs', 'dir');

@@ -63,7 +63,8 @@ export async function runAgentHook(event: AgentEvent, opts: AgentHookOptions = {
   // Options that do not type-check name no home to log in: the outcome alone says why.
   const refused = badArguments(() => checkArgument(AgentHookOptionsArg, opts, 'opts'));
   if (refused !== null) return refused;
-  const home = opts.settings?.home ?? resolveHome(opts.home);
+  const home = hookHome(opts);
+  if (typeof home !== 'string') return home;
   const badEvent = badArguments(() => checkArgument(AgentEventArg, event, 'event'));
   if (badEvent !== null) return logOutcome(home, { agent: agentOf(event) }, badEvent);
   const outcome = await checkpointFor(event, opts).catch(failure);
@@ -92,6 +93,18 @@ export async function logOutcome(
   );
   if (problem !== null) outcome.message = `${outcome.message}; ${problem}`;
   return outcome;
+}
+
+/**
+ * The home a hook logs in (and keeps its checkpoints in), or the `failed` outcome when there is
+ * none to be found (HOME empty and no account entry: a container's arbitrary uid), logged nowhere.
+ */
+export function hookHome(opts: Pick<AgentHookOptions, 'settings' | 'home'>): string | HookOutcome {
+  try {
+    return opts.settings?.home ?? resolveHome(opts.home);
+  } catch (error) {
+    return failure(error);
+  }
 }
 
 /** The `invalid` outcome of a hook's arguments that `check` refuses (checkArgument), or null. */

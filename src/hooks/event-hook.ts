@@ -4,10 +4,9 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { EventHookOptionsArg, HookAgentArg, HookInputArg } from '../../types/library.js';
 import { checkArgument } from '../arguments.js';
 import { isInside } from '../fs/inside.js';
-import { resolveHome } from '../store/paths.js';
 import { firstChars } from '../text.js';
 import type { HookAdapter, Mapping } from './adapter.js';
-import { badArguments, logOutcome, runAgentHook, type AgentHookOptions } from './agent-hook.js';
+import { badArguments, hookHome, logOutcome, runAgentHook, type AgentHookOptions } from './agent-hook.js';
 import { ADAPTERS } from './agents/index.js';
 import { MAX_REPAIRED, parseLenientJson, STRING_KEEP } from './lenient-json.js';
 import { hookWorkspace, nativePath, nestedRepository } from './workspace.js';
@@ -54,7 +53,8 @@ async function checkpointOf(
   opts: EventHookOptions,
 ): Promise<{ outcome: HookOutcome; event: string | undefined }> {
   const agent = adapter.agent;
-  const home = opts.settings?.home ?? resolveHome(opts.home);
+  const home = hookHome(opts);
+  if (typeof home !== 'string') return { outcome: home, event: undefined };
   const refuse = async (
     status: 'ignored' | 'invalid',
     message: string,

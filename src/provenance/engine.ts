@@ -17,6 +17,7 @@ import {
   wipCommits,
 } from './claims.js';
 import { dropUnbacked, isWeak } from './evidence.js';
+import { dropPredating } from './predating.js';
 import { addedLines } from './lines.js';
 import { replayRun } from './replay.js';
 import { blobAliases, type Aliases } from './aliases.js';
@@ -95,6 +96,7 @@ export async function linkCommits(
   await patchIdClaims(repo, links, replays, paths, brought);
   await lineClaims(repo, links, replays, paths, moved);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
+  await dropPredating(repo, links, byRun);
   for (const link of links) {
     const had = brought.get(link.node.commit) as Set<string>;
     for (const f of link.files)

@@ -131,4 +131,26 @@ describe('paths a checkpoint skipped', () => {
       error: { code: 'PATH_NOT_FOUND' },
     });
   });
+
+  it('diff and diff-full do not call a file deleted, or added, when a capture only skipped it', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'a\n', 'grow.bin': 'small\n' });
+    const sub = join(ws, 'sub');
+    writeFiles(ws, { 'sub/f.txt': 'f\n' });
+    const cp = await openCheckpoints(ws, { maxFileSizeBytes: LIMIT });
+    writeFileSync(join(ws, 'shrink.bin'), big());
+    const a = await cp.track('A');
+    writeFileSync(join(ws, 'grow.bin'), big()); // too large now: still there
+    writeFileSync(join(ws, 'shrink.bin'), 'small now\n'); // skipped at A: it was there
+    initRepo(sub); // a nested repository now: its files are still there
+    writeFiles(ws, { 'a.txt': 'a2\n' });
+
+    expect((await cp.diffFull(a.hash)).map((d) => `${d.status} ${d.file}`)).toEqual(['modified a.txt']);
+    const diff = await cp.diff(a.hash);
+    expect(diff).toContain('a/a.txt');
+    expect(diff).not.toMatch(/grow\.bin|shrink\.bin|sub\/f\.txt/);
+    const b = await cp.track('B');
+    expect((await cp.diffFull(a.hash, b.ref)).map((d) => `${d.status} ${d.file}`)).toEqual([
+      'modified a.txt',
+    ]);
+  });
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VerifyReport } from '../../types/verify.js';
 import { recordVerdict } from '../helpers/gates.js';
-import { writeFiles } from '../helpers/repo.js';
+import { git, writeFiles } from '../helpers/repo.js';
 import { machineCli, runIterations, world, type Machine, type World } from '../helpers/sharing.js';
 
 let w: World;
@@ -58,5 +58,31 @@ describe('one CI step, one story', () => {
     const text = readFileSync(outputs, 'utf8');
     const block = /task<<(\S+)\n([\s\S]*?)\n\1\n/.exec(text);
     expect(block?.[2]).toBe('Fix the parser\n\nand its tests');
+  });
+
+  it('an output file that cannot be appended to is WRITE_FAILED before anything is recorded', () => {
+    w = world();
+    const a = w.machine('a');
+    const head = () => git(a.dir, ['rev-parse', 'HEAD']).trim();
+    const unwritable = { GITHUB_OUTPUT: join(w.root, 'no-such-dir', 'outputs') };
+    expect(cli(a, ['before', '--run', 'r']).status).toBe(0);
+    writeFiles(a.dir, { 'x.txt': 'x\n' });
+    const start = head();
+    for (const args of [
+      ['after', '--run', 'r', '--iteration', '1', '--ci', 'github', '--json'],
+      ['iterate', '--run', 'r', '--iteration', '1', '--ci', 'github', '--json', '--', 'true'],
+    ]) {
+      const res = cli(a, args, unwritable);
+      expect(res.status).toBe(1);
+      expect(res.json()).toMatchObject({ error: { code: 'WRITE_FAILED' } });
+      expect(head()).toBe(start);
+    }
+    // Nothing was recorded: the same capture with a file it can write succeeds.
+    const outputs = join(w.root, 'outputs');
+    const res = cli(a, ['after', '--run', 'r', '--iteration', '1', '--ci', 'github', '--json'], {
+      GITHUB_OUTPUT: outputs,
+    });
+    expect(res.status, res.stderr).toBe(0);
+    expect(readFileSync(outputs, 'utf8')).toContain('snapshot-id<<');
   });
 });

@@ -149,6 +149,17 @@ describe('iterate', () => {
     expect(IterationSnapshot.parse(again.json()).files.map((f) => f.path)).toEqual(['b.txt']);
   });
 
+  it('an empty CMD is INVALID_ARGUMENT before anything is recorded (no before state, no WIP commit)', () => {
+    const { ws, run } = setup();
+    writeFiles(ws, { 'wip.txt': 'uncommitted\n' });
+    const start = head(ws);
+    const res = run([...ITERATE, '--json', '--', '']);
+    expect(res.status).toBe(2);
+    expect((res.json() as { error: { code: string } }).error.code).toBe('INVALID_ARGUMENT');
+    expect(head(ws)).toBe(start);
+    expect(run(['runs', '--json']).json()).toEqual([]);
+  });
+
   it('refuses an iteration already captured before it runs the agent', () => {
     const { ws, run } = setup();
     expect(run([...ITERATE, '--', ...agent(WRITE_B)]).status).toBe(0);

@@ -141,6 +141,12 @@ describe('help, usage errors and --version', () => {
     expect(failure(run(['checkpoint', 'gc', '--keep', 'many']))).toEqual([2, 'INVALID_ARGUMENT']);
   });
 
+  it('an empty FILE argument is INVALID_ARGUMENT (exit 2), as an empty FILE option is', () => {
+    const run = cliIn(repo());
+    expect(failure(run(['import', '']))).toEqual([2, 'INVALID_ARGUMENT']);
+    expect(failure(run(['export', '-o', '']))).toEqual([2, 'INVALID_ARGUMENT']);
+  });
+
   it('the commands that read the home alone refuse a -C that names no directory (WORKSPACE_NOT_FOUND)', () => {
     const home = temp('agentgate-home-');
     const file = join(home, 'a-file');

@@ -162,3 +162,55 @@ describe('an event that names no workspace', () => {
     },
   );
 });
+
+describe('a tool event naming a file no stat can look at', () => {
+  it('a name part over 255 bytes or a NUL byte (Cline, Claude Code, Windsurf): the step is still checkpointed', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const home = tempDir('hook-odd-path-home-');
+    const long = `${'x'.repeat(300)}/f`;
+    writeFileSync(join(ws, 'a.txt'), 'two\n');
+    const events: Array<[Parameters<typeof runEventHook>[0], object]> = [
+      [
+        'cline',
+        {
+          hookName: 'PostToolUse',
+          taskId: 't',
+          workspaceRoots: [ws],
+          postToolUse: { toolName: 'write_to_file', parameters: { path: long } },
+        },
+      ],
+      [
+        'cline',
+        {
+          hookName: 'PostToolUse',
+          taskId: 't',
+          workspaceRoots: [ws],
+          postToolUse: { toolName: 'write_to_file', parameters: { path: 'x\u0000y/f' } },
+        },
+      ],
+      [
+        'claude-code',
+        {
+          hook_event_name: 'PostToolUse',
+          session_id: 's',
+          cwd: ws,
+          tool_name: 'Write',
+          tool_input: { file_path: join(ws, long) },
+        },
+      ],
+      [
+        'windsurf',
+        {
+          agent_action_name: 'post_write_code',
+          trajectory_id: 'w',
+          tool_info: { file_path: join(ws, 'd\u0000/f') },
+        },
+      ],
+    ];
+    for (const [agent, event] of events) {
+      const outcome = await runEventHook(agent, JSON.stringify(event), { home, cwd: ws });
+      expect(outcome.status).toBe('recorded');
+    }
+    expect(logOf(home)).not.toContain('failed');
+  });
+});

@@ -4,8 +4,8 @@
  * waits for a writer for ever, or never ends).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { lstatSync, mkdirSync, symlinkSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HookAgent } from '../../types/hook-agents.js';
 import { installTarget } from '../../src/hooks/install/targets.js';
@@ -57,4 +57,23 @@ describe('hook install: a config file that is no regular file is AGENT_CONFIG_IN
     });
     expect(lstatSync(file).isSymbolicLink()).toBe(true);
   });
+
+  it.each(agents)(
+    '%s: a link that names nothing is refused, nothing made where it points (install, --dry-run); uninstall has nothing to do',
+    (agent) => {
+      const ws = repoWithCommit();
+      const home = tempDir('hook-special-home-');
+      const file = configFileOf(agent, ws);
+      const elsewhere = join(tempDir('hook-special-elsewhere-'), 'made', 'by', 'install.json');
+      symlinkSync(elsewhere, file);
+      for (const args of [
+        ['install', agent],
+        ['install', agent, '--dry-run'],
+      ])
+        expect(cliWithin(ws, home, ['hook', ...args])).toEqual({ status: 1, code: 'AGENT_CONFIG_INVALID' });
+      expect(cliWithin(ws, home, ['hook', 'uninstall', agent])).toEqual({ status: 0, code: null });
+      expect(existsSync(dirname(dirname(elsewhere)))).toBe(false);
+      expect(lstatSync(file).isSymbolicLink()).toBe(true);
+    },
+  );
 });

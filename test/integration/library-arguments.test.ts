@@ -78,8 +78,9 @@ describe('library: wrong argument types are INVALID_ARGUMENT', () => {
       () => s.captureAfterState(dir, null, { runId: 'r', iteration: 2, beforeSha: 12 as never }),
       () => s.iterate(dir, { runId: 'r', iteration: 2 } as never),
       () => s.iterate(dir, { runId: 'r', iteration: 2, agent: { argv: 'ls' as never } }),
-      // No program, or a NUL byte no process argument can hold (Node's own TypeError, once recorded).
+      // No program (or an empty name), or a NUL byte no process argument can hold (Node's own TypeError, once recorded).
       () => s.iterate(dir, { runId: 'r', iteration: 2, agent: { argv: [] } }),
+      () => s.iterate(dir, { runId: 'r', iteration: 2, agent: { argv: ['', 'x'] } }),
       () => s.iterate(dir, { runId: 'r', iteration: 2, agent: { argv: ['sh', '-c', 'true', 'a\0b'] } }),
       () => s.getSnapshot(5 as never),
       () => s.getSnapshot(undefined as never),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TreeEntry } from '../../src/git/parsers/ls-tree.js';
-import { decodeMessage, encodeMessage, newCheckpointRef } from '../../src/checkpoints/message.js';
+import { decodeMessage, encodeMessage, newCheckpointRef, refTime } from '../../src/checkpoints/message.js';
 import { knownPaths } from '../../src/checkpoints/record.js';
 import {
   changedBetween,
@@ -141,6 +141,12 @@ describe('checkpoint planning (pure)', () => {
     const second = newCheckpointRef(1_000);
     expect(first).toMatch(/^refs\/checkpoints\/19700101T000001000Z-[0-9a-f]{6}$/);
     expect(second > first).toBe(true);
+    // Never before the newest checkpoint (a clock stepped back); a time no name holds is no floor.
+    const later = newCheckpointRef(1_000, Date.UTC(2030, 0, 1));
+    expect(refTime(later)).toMatch(/^2030-01-01T00:00:00\.\d{3}Z$/);
+    const after = [newCheckpointRef(5_000, 8.64e15), newCheckpointRef(6_000, Number.NaN)];
+    expect(after.map((r) => r.slice(0, 21))).toEqual(['refs/checkpoints/2030', 'refs/checkpoints/2030']);
+    expect((after[0] as string) > later && (after[1] as string) > (after[0] as string)).toBe(true);
   });
 });
 

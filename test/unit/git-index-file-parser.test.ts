@@ -73,8 +73,29 @@ describe('parseIndexFile (the index file, as ls-files -v -s lists it)', () => {
       ['a NUL inside a name', (b: Buffer) => void (b[firstName + 1] = 0)],
       ['a name length of 0', (b: Buffer) => void b.writeUInt16BE(b.readUInt16BE(12 + 60) & 0xf000, 12 + 60)],
       ['a mode of seven octal digits', (b: Buffer) => void b.writeUInt32BE(0o1000000, 12 + 24)],
+      // git 2.39 expands a directory entry in any index (a sparse one's or not) into the files of the
+      // tree it names, each marked skip-worktree: one entry here would be several, marked, in git.
+      ['a directory entry (mode 040000)', (b: Buffer) => void b.writeUInt32BE(0o040000, 12 + 24)],
     ])('%s', (_, edit) => {
       expect(parseIndexFile(mutated(edit), 20)).toBeNull();
+    });
+
+    it('a directory entry, even one the filter would leave out; another mode of the directory type is listed', () => {
+      const at = offsetOf(v3, listed('v3'), 'f1.txt');
+      const keepNone = () => false;
+      expect(
+        parseIndexFile(
+          mutated((b) => void b.writeUInt32BE(0o040000, at + 24)),
+          20,
+          keepNone,
+        ),
+      ).toBeNull();
+      // Only the exact mode is a directory to git (S_ISSPARSEDIR): 040755 is listed as it is.
+      const other = parseIndexFile(
+        mutated((b) => void b.writeUInt32BE(0o040755, at + 24)),
+        20,
+      );
+      expect(other?.find((e) => e.path === 'f1.txt')?.mode).toBe('040755');
     });
 
     it('an extended flag git does not know', () => {

@@ -5,7 +5,7 @@ import type { AgentOutcome, Snapshot } from '../../../types/snapshot.js';
 import { InvalidArgumentError } from '../../errors.js';
 import { printable, short } from '../output.js';
 import { atMostOne, CI_OPTION, defineCommand } from '../spec.js';
-import { appendKeyValues, githubFileFor } from '../../ci/github.js';
+import { appendableGithubFileFor, appendKeyValues } from '../../ci/github.js';
 import { RUN_ID, snapshotResult } from './run-output.js';
 
 /** before's options besides --run, which iterate takes too. */
@@ -122,7 +122,7 @@ const after = defineCommand({
   positionals: { required: [] },
   examples: ['after --run "$RUN" --iteration 1 --task-file task.md --gate "npm test" -C "$WS" --json'],
   async run(ctx, values) {
-    const outputFile = githubFileFor(values.ci, 'GITHUB_OUTPUT');
+    const outputFile = await appendableGithubFileFor(values.ci, 'GITHUB_OUTPUT');
     const labels = await afterLabels(values);
     const snapshotter = await ctx.snapshotter();
     const snapshot = await snapshotter.captureAfterState(ctx.workspace, null, {
@@ -151,7 +151,9 @@ const iterate = defineCommand({
     'iterate --run "$RUN" --iteration 1 --task-file task.md -C "$WS" --json -- my-agent --prompt-file task.md',
   ],
   async run(ctx, values, argv) {
-    const outputFile = githubFileFor(values.ci, 'GITHUB_OUTPUT');
+    // As gate: an empty CMD names nothing to start, so nothing (no before state, no WIP commit) is recorded.
+    if (argv[0] === '') throw new InvalidArgumentError('give the command to run after "--"', { details: {} });
+    const outputFile = await appendableGithubFileFor(values.ci, 'GITHUB_OUTPUT');
     const labels = await afterLabels(values);
     const { 'on-dirty': onDirty, branch, 'restart-from': restartFrom } = values;
     const snapshotter = await ctx.snapshotter();

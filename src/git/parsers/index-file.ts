@@ -6,9 +6,9 @@ import type { IndexEntry } from './ls-files-tagged.js';
  * prints 8.6 MB for an index of 100,000 entries, and Node took about 140 ms to take that output in
  * and parse it, twice per iteration; the file itself is read in 5 ms. Entries are read as git's own
  * reader takes them (name length from the flags, padding not checked, the trailing checksum not
- * verified); whatever this reader does not take as git would (a split or sparse index, a future
- * version, an extension git requires and this does not know, bytes that do not add up) yields
- * null, and the caller asks git.
+ * verified); whatever this reader does not take as git would (a split or sparse index, a directory
+ * entry, a future version, an extension git requires and this does not know, bytes that do not add
+ * up) yields null, and the caller asks git.
  */
 
 /** An index entry with the seconds of its cached ctime and mtime. */
@@ -26,6 +26,11 @@ const STAGE = 0x3000;
 const NAME_LENGTH = 0x0fff;
 const SKIP_WORKTREE = 0x4000;
 const INTENT_TO_ADD = 0x2000;
+/**
+ * A directory's mode (git's `S_ISSPARSEDIR`): git replaces such an entry, in any index, with the
+ * files of the tree it names, marked skip-worktree.
+ */
+const SPARSE_DIRECTORY = 0o040000;
 /** The signature, the version and the number of entries. */
 const HEADER = 12;
 
@@ -65,13 +70,14 @@ export function parseIndexFile(bytes: Buffer, idBytes: 20 | 32, keep?: EntryFilt
     if (read.path !== undefined) previous = read.path;
     at = read.next;
     const modeBits = bytes.readUInt32BE(start + 24);
+    if (modeBits === SPARSE_DIRECTORY) return null;
     let mode = modes.get(modeBits);
     if (mode === undefined) modes.set(modeBits, (mode = modeBits.toString(8).padStart(6, '0')));
     if (mode.length !== 6) return null;
     const letter = (flags & STAGE) !== 0 ? 'M' : (extra & SKIP_WORKTREE) !== 0 ? 'S' : 'H';
     const tag = (flags & ASSUME_VALID) !== 0 ? letter.toLowerCase() : letter;
     if (keep !== undefined && !keep(tag, mode)) continue;
-    // A NUL inside a name git would cut short: checked only for the entries kept (of 100,000).
+    // A NUL inside a name, which git would cut short there: looked for only in the names kept.
     if (read.path === undefined && bytes.indexOf(0, read.from) !== read.to) return null;
     out.push({
       tag,

@@ -118,6 +118,7 @@ async function apply(
     return { ...base, written, changes: plan.changes, leftAlone: plan.leftAlone };
   }
   const read = await readConfig(target.file);
+  if (install && read === null) await refuseDanglingLink(target);
   const entryOf = install ? (event: string) => ourEntry(target, commandOf(event)) : null;
   const plan = planOf(target, read, entryOf, dryRun);
   let written = !dryRun && plan.changes.length > 0;
@@ -156,6 +157,23 @@ async function readConfig(file: string): Promise<string | null> {
       { cause: error, details: { file } },
     );
   }
+}
+
+/**
+ * A symbolic link that names nothing where the config file goes: install would make the file it
+ * names wherever that is (outside the project too, with its directories), which uninstall could
+ * not give back as "no file". Refused, the link left as it is.
+ */
+async function refuseDanglingLink(target: InstallTarget): Promise<void> {
+  const link = await lstat(target.file).then(
+    (st) => st.isSymbolicLink(),
+    () => false,
+  );
+  if (link)
+    throw configInvalid(
+      target,
+      'it is a symbolic link to a file that does not exist (create that file, or remove the link)',
+    );
 }
 
 const BOM = '\uFEFF';
