@@ -122,7 +122,8 @@ async function assertNothingInTheWay(
   head: string,
   onto: string,
 ): Promise<void> {
-  const index = await readIndexEntries(repo, 'marked');
+  // Every entry: the tracked paths tell what is not in the way (the marked ones alone would not).
+  const index = await readIndexEntries(repo);
   const hidden = (await hiddenChanges(repo, null, index)).filter((e) => e.reason === 'not-compared');
   if (hidden.length > 0) {
     const paths = hidden.map((e) => e.path);

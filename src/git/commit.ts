@@ -10,7 +10,13 @@ import { runGit, type GitOptions } from './runner.js';
 import { GITLINK_MODE, LINK_MODE, type IndexEntry } from './parsers/ls-files-tagged.js';
 import { objectId } from './record-objects.js';
 import { readIndexEntries } from './index-entries.js';
-import { listUncompared, submoduleChanges, submoduleCheckout, type HiddenUncompared } from './state.js';
+import {
+  listUncompared,
+  movedGitlinks,
+  submoduleChanges,
+  submoduleCheckout,
+  type HiddenUncompared,
+} from './state.js';
 
 export interface SnapshotCommitOptions {
   /**
@@ -154,7 +160,8 @@ export interface UnstageablePath {
  * marks are the user's: they are left as they are. One `ls-files`, and a `hash-object` only when
  * there are such files. A link counts by its target, as git stores it; a file turned link, a link
  * turned file, or a directory in a file's place, by that alone. A submodule's commit is taken
- * by add; a submodule whose content add does not take is named (submoduleSkips).
+ * by add, unless its gitlink is marked too (movedGitlinks); a submodule whose content add does not
+ * take is named (submoduleSkips).
  */
 export async function hiddenChanges(
   repo: Repo,
@@ -164,6 +171,7 @@ export async function hiddenChanges(
 ): Promise<UnstageablePath[]> {
   const index = read ?? (await readIndexEntries(repo, 'marked'));
   const [marked, unchecked] = await Promise.all([listUncompared(repo, index), submoduleSkips(repo, index)]);
+  const moved = await movedGitlinks(repo, marked);
   let hidden = marked.filter((e) => e.mode !== GITLINK_MODE);
   // A directory in a marked file's place: add takes what it holds and drops the entry, unless it
   // holds nothing to take. Which one, the index tells once add is done.
@@ -171,10 +179,14 @@ export async function hiddenChanges(
     await staging;
     hidden = (await listUncompared(repo)).filter((e) => e.mode !== GITLINK_MODE);
   }
-  if (hidden.length === 0) return unchecked;
+  if (hidden.length === 0 && moved.length === 0) return unchecked;
   const [files, links] = await Promise.all([sameFiles(repo, hidden), sameLinks(repo, hidden)]);
-  const changed = hidden.filter((e) => !files.has(e) && !links.has(e));
-  return [...changed.map((e) => ({ path: e.path, reason: 'not-compared' as const })), ...unchecked];
+  const changed = new Set(
+    [...hidden.filter((e) => !files.has(e) && !links.has(e)), ...moved].map((e) => e.path),
+  );
+  // In the index's order, the moved submodules among the files.
+  const named = marked.filter((e) => changed.has(e.path));
+  return [...named.map((e) => ({ path: e.path, reason: 'not-compared' as const })), ...unchecked];
 }
 
 /**

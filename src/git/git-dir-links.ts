@@ -52,6 +52,27 @@ export async function assertNoLinksWhereWeWrite(
   );
 }
 
+/**
+ * An index (or a split index's shared file) that is a FIFO, socket or device: every git that reads
+ * it, ours too, would wait for a writer until the git timeout, and then fail as if the repository
+ * were too large. UNSAFE_WORKSPACE at once, as for a FIFO config or attributes file.
+ */
+export async function assertIndexNotSpecial(workspace: string, gitDir: string): Promise<void> {
+  const special = (await entries(gitDir)).find(
+    (e) =>
+      (e.name === 'index' || e.name.startsWith('sharedindex.')) &&
+      !e.isFile() &&
+      !e.isDirectory() &&
+      !e.isSymbolicLink(),
+  );
+  if (special === undefined) return;
+  const index = join(gitDir, special.name);
+  throw new UnsafeWorkspaceError(
+    `${index} is not a regular file (a FIFO, socket or device put there): git would wait on it for ever; remove it (git makes the index again: "git reset" restages HEAD's files)`,
+    { details: { workspace, index } },
+  );
+}
+
 async function topLevelLink(dir: string): Promise<string | null> {
   for (const entry of await entries(dir))
     if (entry.isSymbolicLink() && !READ_ONLY_ENTRIES.has(entry.name)) return join(dir, entry.name);
@@ -77,11 +98,12 @@ async function firstLinkIn(dir: string, deep: boolean): Promise<string | null> {
  */
 async function entries(
   dir: string,
-): Promise<Array<{ name: string; isSymbolicLink(): boolean; isDirectory(): boolean }>> {
+): Promise<Array<{ name: string; isSymbolicLink(): boolean; isDirectory(): boolean; isFile(): boolean }>> {
   const found = await readdir(fsPath(dir), { withFileTypes: true, encoding: 'buffer' }).catch(() => []);
   return found.map((entry) => ({
     name: decodeBytes(entry.name),
     isSymbolicLink: () => entry.isSymbolicLink(),
     isDirectory: () => entry.isDirectory(),
+    isFile: () => entry.isFile(),
   }));
 }

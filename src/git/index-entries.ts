@@ -41,8 +41,8 @@ export async function readIndexStat(repo: IndexOwner): Promise<IndexFileEntry[]>
 
 /**
  * The index file read and parsed here (parseIndexFile), or null when git should read it: an index
- * we cannot place or whose ids we cannot size, one that is not a regular file (git would wait on a
- * FIFO, and time out as before), and one the parser leaves to git.
+ * we cannot place or whose ids we cannot size, one that is not a regular file (openRepo refuses a
+ * FIFO, socket or device there: assertIndexNotSpecial), and one the parser leaves to git.
  */
 async function readIndexFile(repo: IndexOwner, filter?: EntryFilter): Promise<IndexFileEntry[] | null> {
   const idBytes = repo.objectFormat === 'sha1' ? 20 : repo.objectFormat === 'sha256' ? 32 : null;

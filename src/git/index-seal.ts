@@ -3,7 +3,7 @@ import type { BigIntStats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IndexSeal } from '../../types/run.js';
-import { GitFailedError } from '../errors.js';
+import { GitFailedError, UnsafeWorkspaceError } from '../errors.js';
 import { decodeBytes, encodeBytes } from '../fs/path-bytes.js';
 import { readRegularFile } from '../fs/regular-file.js';
 import { readIndexStat } from './index-entries.js';
@@ -87,6 +87,7 @@ export async function trustIndex(
     readIndexStat(repo),
     sealed === undefined ? null : pathsNotAt(repo, sealed.commit),
   ]);
+  assertSoundEntries(repo, entries);
   const suspect =
     sealed === undefined || moved === null
       ? entries
@@ -96,6 +97,48 @@ export async function trustIndex(
   if (suspect.length === 0) return now;
   await forgetIndexStat(repo, suspect);
   return readIndexState(repo);
+}
+
+/** Characters whose UTF-16 order may not be their UTF-8 bytes' (surrogates, escaped bytes, U+E000 on). */
+const WIDE = /[\ud800-\uffff]/;
+
+/**
+ * A path git never stages (verify_path): an empty component (a leading, trailing or double `/`),
+ * `.`, `..`, or `.git` as any case or another filesystem spells it (core.protectNTFS).
+ */
+const INVALID_PATH = /(?:^|\/)(?:\.{1,2}|\.git[ .]*(?:::\$index_allocation)?|git~\d+)?(?:\/|$)/i;
+
+/**
+ * git keeps the index sorted by name bytes (an unmerged path's stages together) and checks neither
+ * the order nor the names on reading. An index rewritten by hand with entries out of order or
+ * repeated is written by `write-tree` as a tree that fsck and servers refuse (`duplicateEntries`,
+ * `treeNotSorted`), and a repeated entry may carry a blob that is not the file's; an entry named
+ * `.git/hooks/x` or `../x`, marked assume-unchanged so that add keeps it, goes into the commit as
+ * such. UNSAFE_WORKSPACE naming the first such path.
+ */
+function assertSoundEntries(repo: Repo, entries: readonly IndexEntry[]): void {
+  for (let i = 0; i < entries.length; i++) {
+    const b = entries[i] as IndexEntry;
+    const a = entries[i - 1];
+    if (!INVALID_PATH.test(b.path) && (a === undefined || inGitOrder(a, b))) continue;
+    throw new UnsafeWorkspaceError(
+      `the index of ${repo.topLevel} has an entry git never writes (${b.path}: a path git refuses, out of order, or twice): it was rewritten by hand, and git would commit a broken tree from it; rebuild it ("git read-tree HEAD" keeps the files; marks and staged changes are lost)`,
+      { details: { workspace: repo.topLevel, path: b.path } },
+    );
+  }
+}
+
+/** Whether `b` may follow `a` in an index: a greater name in bytes, or the next stage of an unmerged path. */
+function inGitOrder(a: IndexEntry, b: IndexEntry): boolean {
+  const order =
+    WIDE.test(a.path) || WIDE.test(b.path)
+      ? Buffer.compare(encodeBytes(a.path), encodeBytes(b.path))
+      : a.path < b.path
+        ? -1
+        : a.path === b.path
+          ? 0
+          : 1;
+  return order < 0 || (order === 0 && a.tag === 'M' && b.tag === 'M');
 }
 
 /**

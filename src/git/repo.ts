@@ -13,7 +13,7 @@ import { decodeBytes, hasEscapedBytes } from '../fs/path-bytes.js';
 import { configFiles, configPath, driverKeys } from './config-scan.js';
 import { neutraliseDrivers, parseConfigEntries } from './hardening.js';
 import { isRepositoryEntry } from './dot-git.js';
-import { assertNoLinksWhereWeWrite } from './git-dir-links.js';
+import { assertIndexNotSpecial, assertNoLinksWhereWeWrite } from './git-dir-links.js';
 import { indexIsOfWorkTree } from './index-owner.js';
 import { runGit, runGitBuffer, USER_CONTENT_PATTERN, userContentConfig, type GitOptions } from './runner.js';
 
@@ -80,6 +80,7 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
   }
   await assertOwnWorkTree(real, topLevel, gitDir, commonDir);
   await assertNoLinksWhereWeWrite(real, gitDir, commonDir);
+  await assertIndexNotSpecial(real, gitDir);
   const keys =
     gitDir === guess && commonDir === guess
       ? await early

@@ -234,6 +234,33 @@ export async function submoduleCheckout(dir: string): Promise<'checked-out' | 'e
   return entries?.length === 0 ? 'empty' : 'filled';
 }
 
+/**
+ * The marked submodules (assume-unchanged, skip-worktree: `hidden`'s gitlinks) whose commit is no
+ * longer the index's: add leaves a marked gitlink as it is, so a submodule moved to another commit,
+ * deleted, or replaced by a file or link would be recorded as it was, in silence. A directory not
+ * checked out is taken as add takes an unmarked one (submoduleSkips names a filled one); a
+ * checkout that cannot be opened as itself counts as moved: nothing vouches for it.
+ */
+export async function movedGitlinks(
+  repo: Repo,
+  hidden: readonly HiddenUncompared[],
+): Promise<HiddenUncompared[]> {
+  const gitlinks = hidden.filter((e) => e.mode === GITLINK_MODE);
+  const moved = await Promise.all(
+    gitlinks.map(async (e) => {
+      if (e.onDisk !== 'other') return true;
+      const dir = join(repo.topLevel, e.path);
+      if ((await submoduleCheckout(dir)) !== 'checked-out') return false;
+      const opened = await openRepo(dir, { identity: repo.identity, timeoutMs: repo.timeoutMs }).catch(
+        () => null,
+      );
+      if (opened === null || opened.topLevel !== dir) return true;
+      return (await readHead(likeParent(repo, opened))).sha !== e.oid;
+    }),
+  );
+  return gitlinks.filter((_, i) => moved[i]);
+}
+
 /** One submodule's findings (see submoduleChanges), named from the top level of `repo`. */
 async function oneSubmodule(
   repo: Repo,

@@ -46,6 +46,18 @@ describe('cherryPick onto the checked-out branch: what git status does not show'
     });
   }
 
+  it('picks a change to tracked files (one in a directory) onto the checked-out branch: they are in the index, not in the way', async () => {
+    const dir = repoWithCommit({ 'n.txt': '1\n2\n3\n', 'keep/k.txt': 'k\n' });
+    git(dir, ['checkout', '-q', '-b', 'feature']);
+    writeFiles(dir, { 'n.txt': '1\n2\nFEATURE\n', 'keep/k.txt': 'k2\n' });
+    const pick = commitAll(dir, 'feature');
+    git(dir, ['checkout', '-q', 'main']);
+    const info = await cherryPick(await openRepo(dir), pick);
+    expect(head(dir)).toBe(info.sha);
+    expect(readFileSync(join(dir, 'n.txt'), 'utf8')).toBe('1\n2\nFEATURE\n');
+    expect(readFileSync(join(dir, 'keep', 'k.txt'), 'utf8')).toBe('k2\n');
+  });
+
   it('looks where the merge puts a file: into a directory HEAD renamed (merge.directoryRenames=true)', async () => {
     const dir = repoWithCommit({ 'a/x.txt': 'x\n', 'a/y.txt': 'y\n' });
     git(dir, ['checkout', '-q', '-b', 'feature']);

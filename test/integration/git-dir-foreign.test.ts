@@ -57,6 +57,21 @@ describe('symbolic links where git writes for us', () => {
     expect(stateOf(victim)).toBe(was);
   });
 
+  it('an index that is a FIFO, put there by the agent or before the run: UNSAFE_WORKSPACE, not a wait for the git timeout', () => {
+    const ws = repoWithCommit({ 'f.txt': 'mine\n' });
+    const home = join(tempDir('agentgate-home-'), 'home');
+    mkdirSync(home, { recursive: true });
+    // Without the check, git waits for a writer until this timeout: GIT_TIMEOUT.
+    writeFileSync(join(home, 'config.yaml'), 'gitTimeoutMs: 5000\n');
+    const codeOf = (res: { stdout: string }) =>
+      (JSON.parse(res.stdout) as { error?: { code?: string } }).error?.code;
+    const fifo = `rm .git/index && mkfifo .git/index && echo x > f.txt`;
+    expect(
+      codeOf(cliIn(ws, home, ['iterate', '--run', 'r', '--iteration', '1', '--', 'sh', '-c', fifo])),
+    ).toBe('UNSAFE_WORKSPACE');
+    expect(codeOf(cliIn(ws, home, ['before', '--run', 'r2']))).toBe('UNSAFE_WORKSPACE');
+  });
+
   it('a reflog linked to a file outside: UNSAFE_WORKSPACE, the file unchanged', () => {
     const outside = join(tempDir('agentgate-outside-'), 'outside.txt');
     writeFileSync(outside, 'precious\n');

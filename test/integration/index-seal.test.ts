@@ -5,6 +5,7 @@
  * longer matches it has its stat data dropped, so the edit is hashed and seen.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -128,6 +129,30 @@ describe('an index rewritten by hand', () => {
     expect(git(dir, ['status', '--porcelain'])).toBe('MM c.txt');
   });
 
+  it.each([
+    ['out of order', (entries: Buffer[]) => [entries[1], entries[0], ...entries.slice(2)]],
+    ['with an entry twice', (entries: Buffer[]) => [entries[0], ...entries]],
+    // Marked assume-unchanged, so that add keeps them as they are.
+    ['with an entry .git/x', (entries: Buffer[]) => [renamed(entries[0], '.git/x'), ...entries]],
+    ['with an entry ../x', (entries: Buffer[]) => [renamed(entries[0], '../x'), ...entries]],
+    ['with an entry d//x', (entries: Buffer[]) => [...entries, renamed(entries[0], 'd//x')]],
+  ] as const)(
+    'refuses an index %s, which git would write as a broken tree: UNSAFE_WORKSPACE, nothing committed',
+    async (_, rewrite) => {
+      const dir = repoWithCommit({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n' });
+      const snapshotter = newSnapshotter();
+      await snapshotter.captureBeforeState(dir, { runId: 'r1' });
+      writeFileSync(join(dir, 'b.txt'), 'b2\n');
+      rewriteEntries(dir, rewrite);
+      const head = git(dir, ['rev-parse', 'HEAD']);
+      await expectCode(
+        snapshotter.captureAfterState(dir, null, { runId: 'r1', iteration: 1 }),
+        'UNSAFE_WORKSPACE',
+      );
+      expect(git(dir, ['rev-parse', 'HEAD'])).toBe(head);
+    },
+  );
+
   it('leaves no untracked cache or split index behind for git to trust later', async () => {
     const dir = repoWithCommit({ 'a.txt': 'one\n', 'sub/b.txt': 'b\n' });
     git(dir, ['config', 'core.untrackedCache', 'true']);
@@ -151,6 +176,7 @@ function forgeScript(path: string, content: string): string {
   writeFileSync(
     script,
     `import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 const path = ${JSON.stringify(path)};
 const git = (...args) => execFileSync('git', args, { encoding: 'utf8' }).trim();
@@ -165,4 +191,27 @@ writeFileSync('.git/index', index);
 `,
   );
   return script;
+}
+
+/** A copy of a version 2 entry of 72 bytes named `name` (up to 9 bytes), marked assume-unchanged. */
+function renamed(entry: Buffer | undefined, name: string): Buffer {
+  const copy = Buffer.alloc(72);
+  (entry as Buffer).copy(copy, 0, 0, 62);
+  copy.writeUInt16BE(0x8000 | name.length, 60);
+  copy.write(name, 62, 'latin1');
+  return copy;
+}
+
+/** Rewrites a version 2 index of short names (one 8-byte block of name each) with its entries as `rewrite` lists them. */
+function rewriteEntries(dir: string, rewrite: (entries: Buffer[]) => readonly (Buffer | undefined)[]): void {
+  const file = join(dir, '.git', 'index');
+  git(dir, ['update-index', '--index-version', '2']);
+  const index = readFileSync(file);
+  const count = index.readUInt32BE(8);
+  const entries = Array.from({ length: count }, (_, i) => index.subarray(12 + i * 72, 12 + (i + 1) * 72));
+  const listed = rewrite(entries) as Buffer[];
+  const header = Buffer.from(index.subarray(0, 12));
+  header.writeUInt32BE(listed.length, 8);
+  const body = Buffer.concat([header, ...listed]);
+  writeFileSync(file, Buffer.concat([body, createHash('sha1').update(body).digest()]));
 }

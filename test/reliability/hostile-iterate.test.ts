@@ -304,4 +304,28 @@ describe('iterate after an agent that armed the repository', () => {
     expect(next.files.map((f) => f.path)).toEqual(['lib']);
     expect(next.skipped).toBeUndefined();
   });
+
+  it('names a submodule whose commit the agent moved, deleted or replaced behind assume-unchanged or skip-worktree', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'a\n' });
+    const source = repoWithCommit({ 's.txt': 's\n' });
+    for (const name of ['moved', 'gone', 'file', 'same'])
+      git(ws, ['-c', 'protocol.file.allow=always', 'submodule', '--quiet', 'add', source, name]);
+    git(ws, ['commit', '-q', '-m', 'subs']);
+    const snapshotter = newSnapshotter();
+    const script = [
+      'git update-index --assume-unchanged moved gone same',
+      'git update-index --skip-worktree file',
+      'git -C moved -c user.name=a -c user.email=a@b commit -q --allow-empty -m moved',
+      'rm -rf gone file && echo f > file',
+      'echo y > y.txt',
+    ].join('\n');
+    const snap = await snapshotter.iterate(ws, { runId: 'r1', iteration: 1, agent: { argv: agent(script) } });
+    expect(snap.files.map((f) => f.path)).toEqual(['y.txt']);
+    expect(snap.skipped).toEqual([
+      { path: 'file', reason: 'not-compared' },
+      { path: 'gone', reason: 'not-compared' },
+      { path: 'moved', reason: 'not-compared' },
+    ]);
+    expect(git(ws, ['ls-files', '-v', 'moved', 'file'])).toBe('S file\nh moved');
+  });
 });
