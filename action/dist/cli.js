@@ -6576,6 +6576,17 @@ async function assertNoLinksWhereWeWrite(workspace, gitDir, commonDir2) {
     { details: { workspace, link: link3 } }
   );
 }
+async function assertIndexNotSpecial(workspace, gitDir) {
+  const special2 = (await entries(gitDir)).find(
+    (e) => (e.name === "index" || e.name.startsWith("sharedindex.")) && !e.isFile() && !e.isDirectory() && !e.isSymbolicLink()
+  );
+  if (special2 === void 0) return;
+  const index = join11(gitDir, special2.name);
+  throw new UnsafeWorkspaceError(
+    `${index} is not a regular file (a FIFO, socket or device put there): git would wait on it for ever; remove it (git makes the index again: "git reset" restages HEAD's files)`,
+    { details: { workspace, index } }
+  );
+}
 async function topLevelLink(dir) {
   for (const entry of await entries(dir))
     if (entry.isSymbolicLink() && !READ_ONLY_ENTRIES.has(entry.name)) return join11(dir, entry.name);
@@ -6597,7 +6608,8 @@ async function entries(dir) {
   return found.map((entry) => ({
     name: decodeBytes(entry.name),
     isSymbolicLink: () => entry.isSymbolicLink(),
-    isDirectory: () => entry.isDirectory()
+    isDirectory: () => entry.isDirectory(),
+    isFile: () => entry.isFile()
   }));
 }
 var READ_ONLY_ENTRIES, WRITTEN_TREES;
@@ -6751,6 +6763,7 @@ async function openRepo(dir, opts = {}) {
   }
   await assertOwnWorkTree(real, topLevel, gitDir, commonDir2);
   await assertNoLinksWhereWeWrite(real, gitDir, commonDir2);
+  await assertIndexNotSpecial(real, gitDir);
   const keys = gitDir === guess && commonDir2 === guess ? await early : await driverKeys(base, configFiles(commonDir2, gitDir));
   let own2;
   const ownContent = () => own2 ??= ownContentSettings({ ...base, cwd: topLevel });
@@ -14368,6 +14381,22 @@ async function submoduleCheckout(dir) {
   const entries2 = await readdir10(fsPath(dir)).catch(() => null);
   return entries2?.length === 0 ? "empty" : "filled";
 }
+async function movedGitlinks(repo, hidden) {
+  const gitlinks = hidden.filter((e) => e.mode === GITLINK_MODE);
+  const moved = await Promise.all(
+    gitlinks.map(async (e) => {
+      if (e.onDisk !== "other") return true;
+      const dir = join28(repo.topLevel, e.path);
+      if (await submoduleCheckout(dir) !== "checked-out") return false;
+      const opened = await openRepo(dir, { identity: repo.identity, timeoutMs: repo.timeoutMs }).catch(
+        () => null
+      );
+      if (opened === null || opened.topLevel !== dir) return true;
+      return (await readHead(likeParent(repo, opened))).sha !== e.oid;
+    })
+  );
+  return gitlinks.filter((_, i) => moved[i]);
+}
 async function oneSubmodule(repo, path2, untracked) {
   const dir = join28(repo.topLevel, path2);
   const whole = (submodule) => ({
@@ -17160,12 +17189,28 @@ async function trustIndex(repo, sealed, read) {
     readIndexStat(repo),
     sealed === void 0 ? null : pathsNotAt(repo, sealed.commit)
   ]);
+  assertSoundEntries(repo, entries2);
   const suspect = sealed === void 0 || moved === null ? entries2 : entries2.filter(
     (e) => e.ctime >= sealed.writtenAt || e.mtime >= sealed.writtenAt || moved.has(e.path)
   );
   if (suspect.length === 0) return now;
   await forgetIndexStat(repo, suspect);
   return readIndexState(repo);
+}
+function assertSoundEntries(repo, entries2) {
+  for (let i = 0; i < entries2.length; i++) {
+    const b = entries2[i];
+    const a = entries2[i - 1];
+    if (!INVALID_PATH.test(b.path) && (a === void 0 || inGitOrder(a, b))) continue;
+    throw new UnsafeWorkspaceError(
+      `the index of ${repo.topLevel} has an entry git never writes (${b.path}: a path git refuses, out of order, or twice): it was rewritten by hand, and git would commit a broken tree from it; rebuild it ("git read-tree HEAD" keeps the files; marks and staged changes are lost)`,
+      { details: { workspace: repo.topLevel, path: b.path } }
+    );
+  }
+}
+function inGitOrder(a, b) {
+  const order = WIDE.test(a.path) || WIDE.test(b.path) ? Buffer.compare(encodeBytes(a.path), encodeBytes(b.path)) : a.path < b.path ? -1 : a.path === b.path ? 0 : 1;
+  return order < 0 || order === 0 && a.tag === "M" && b.tag === "M";
 }
 async function forgetIndexStat(repo, entries2) {
   const compared = entries2.filter((e) => e.tag === "H" && e.mode !== GITLINK_MODE);
@@ -17183,6 +17228,7 @@ async function pathsNotAt(repo, commit) {
     throw error2;
   }
 }
+var WIDE, INVALID_PATH;
 var init_index_seal = __esm({
   "src/git/index-seal.ts"() {
     "use strict";
@@ -17193,6 +17239,8 @@ var init_index_seal = __esm({
     init_ls_files_tagged();
     init_nul_records();
     init_runner();
+    WIDE = /[\ud800-\uffff]/;
+    INVALID_PATH = /(?:^|\/)(?:\.{1,2}|\.git[ .]*(?:::\$index_allocation)?|git~\d+)?(?:\/|$)/i;
   }
 });
 
@@ -25848,15 +25896,19 @@ async function commitIndex(repo, message) {
 async function hiddenChanges(repo, staging, read) {
   const index = read ?? await readIndexEntries(repo, "marked");
   const [marked, unchecked] = await Promise.all([listUncompared(repo, index), submoduleSkips(repo, index)]);
+  const moved = await movedGitlinks(repo, marked);
   let hidden = marked.filter((e) => e.mode !== GITLINK_MODE);
   if (staging !== null && hidden.some((e) => e.onDisk === "other")) {
     await staging;
     hidden = (await listUncompared(repo)).filter((e) => e.mode !== GITLINK_MODE);
   }
-  if (hidden.length === 0) return unchecked;
+  if (hidden.length === 0 && moved.length === 0) return unchecked;
   const [files, links] = await Promise.all([sameFiles(repo, hidden), sameLinks(repo, hidden)]);
-  const changed = hidden.filter((e) => !files.has(e) && !links.has(e));
-  return [...changed.map((e) => ({ path: e.path, reason: "not-compared" })), ...unchecked];
+  const changed = new Set(
+    [...hidden.filter((e) => !files.has(e) && !links.has(e)), ...moved].map((e) => e.path)
+  );
+  const named4 = marked.filter((e) => changed.has(e.path));
+  return [...named4.map((e) => ({ path: e.path, reason: "not-compared" })), ...unchecked];
 }
 async function submoduleSkips(repo, index) {
   const gitlinks = index.filter((e) => e.mode === GITLINK_MODE);
@@ -27147,7 +27199,7 @@ async function pickInWorktree(repo, source, ontoRef) {
   });
 }
 async function assertNothingInTheWay(repo, source, head, onto) {
-  const index = await readIndexEntries(repo, "marked");
+  const index = await readIndexEntries(repo);
   const hidden = (await hiddenChanges(repo, null, index)).filter((e) => e.reason === "not-compared");
   if (hidden.length > 0) {
     const paths2 = hidden.map((e) => e.path);
