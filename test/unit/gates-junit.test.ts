@@ -246,3 +246,28 @@ describe('parseJunit cuts a long failure text on a character', () => {
     }
   });
 });
+
+describe('parseJunit: a failure or error outside any test case', () => {
+  // Ant's XML formatter writes an error it cannot pin on a test (a class that fails to load, a
+  // failed @BeforeClass) straight under <testsuite>; the report shows an error: no gate may pass.
+  it('an <error> or <failure> directly under a suite counts as one errored or failed test of it', () => {
+    const c = parseJunit(
+      '<testsuites><testsuite name="A"><testcase name="ok"/>' +
+        '<error message="ExceptionInInitializerError" type="java.lang.Error">trace</error></testsuite>' +
+        '<testsuite name="B"><failure>setup failed</failure></testsuite></testsuites>',
+    );
+    expect(numbers(c)).toEqual({ total: 3, passed: 1, failed: 1, skipped: 0, errors: 1 });
+    expect(c.failures).toEqual([
+      { suite: 'A', name: '', message: 'ExceptionInInitializerError' },
+      { suite: 'B', name: '', message: 'setup failed' },
+    ]);
+    expect(TestCounts.parse(c)).toEqual(c);
+  });
+
+  it('under a root <testsuite> too; a <failure> inside a test case is counted once, as before', () => {
+    const c = parseJunit(
+      '<testsuite name="S"><error message="boom"/><testcase name="t"><failure message="x"/></testcase></testsuite>',
+    );
+    expect(numbers(c)).toEqual({ total: 2, passed: 0, failed: 1, skipped: 0, errors: 1 });
+  });
+});
