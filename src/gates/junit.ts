@@ -138,7 +138,8 @@ export class JunitCounter {
         classname: attr('classname') ?? '',
         failed: false,
         errored: false,
-        skipped: false,
+        // GoogleTest writes a DISABLED_ test with no element inside, only `status="notrun"`.
+        skipped: attr('status') === 'notrun',
         problem: null,
       };
     } else if ((tag.name === 'failure' || tag.name === 'error') && inSuites && this.open === null) {

@@ -271,3 +271,22 @@ describe('parseJunit: a failure or error outside any test case', () => {
     expect(numbers(c)).toEqual({ total: 2, passed: 0, failed: 1, skipped: 0, errors: 1 });
   });
 });
+
+describe('parseJunit: GoogleTest', () => {
+  // --gtest_output=xml writes a DISABLED_ test as a test case with status="notrun" and nothing inside.
+  it('a test case with status="notrun" did not run: skipped, so a binary of disabled tests is "no tests ran"', () => {
+    const c = parseJunit(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites tests="3" failures="1" disabled="1" errors="0" name="AllTests">' +
+        '<testsuite name="Rect" tests="3" failures="1" disabled="1" skipped="0" errors="0">' +
+        '<testcase name="Area" status="run" result="completed" classname="Rect"/>' +
+        '<testcase name="Tangle" status="run" result="completed" classname="Rect"><failure message="t.cpp:3 x"/></testcase>' +
+        '<testcase name="DISABLED_Later" status="notrun" result="suppressed" classname="Rect"/>' +
+        '</testsuite></testsuites>',
+    );
+    expect(numbers(c)).toEqual({ total: 3, passed: 1, failed: 1, skipped: 1, errors: 0 });
+    const disabled = parseJunit(
+      '<testsuites><testsuite name="D"><testcase name="DISABLED_a" status="notrun" result="suppressed"/></testsuite></testsuites>',
+    );
+    expect(numbers(disabled)).toEqual({ total: 1, passed: 0, failed: 0, skipped: 1, errors: 0 });
+  });
+});
