@@ -102,10 +102,12 @@ export async function findIteration(
   runId: string,
   iteration: number | undefined,
 ): Promise<Snapshot> {
-  const [snapshots, run] = await Promise.all([
+  // The run's record only when it is needed: its restarts for the default, else whether it exists.
+  const [snapshots, record] = await Promise.all([
     snapshotter.listByRun(assertSafeId(runId, 'run id')),
-    snapshotter.store.loadRun(runId),
+    iteration === undefined ? snapshotter.store.loadRun(runId) : undefined,
   ]);
+  const run = record ?? (snapshots.length === 0 ? await snapshotter.store.loadRun(runId) : undefined);
   if (snapshots.length === 0 && run === null)
     throw new RunNotFoundError(`no run ${runId}; "runs" lists the recorded runs`, { details: { runId } });
   const restarts = run?.restarts ?? [];
