@@ -15,6 +15,7 @@ import {
 } from '../../types/gate.js';
 import { timeoutProblem } from '../../types/duration.js';
 import type { Snapshot } from '../../types/snapshot.js';
+import { setAsideBy } from '../../types/run.js';
 import { InvalidArgumentError, IterationNotFoundError, RunNotFoundError } from '../errors.js';
 import type { GateStore, NewGateResult } from '../store/gate-store.js';
 import { assertSafeId, gateLogPath, iterationArtifactsDir, makeRunArtifactsDir } from '../store/paths.js';
@@ -91,16 +92,32 @@ export function checkArgv(command: readonly string[]): void {
     );
 }
 
-/** The run's snapshot for `iteration` (default: its last). RUN_NOT_FOUND, ITERATION_NOT_FOUND. */
+/**
+ * The run's snapshot for `iteration` (default: its last on the accepted line, as `verify
+ * --require-gate` asks it: an iteration a declared restart set aside is not the run's last).
+ * RUN_NOT_FOUND, ITERATION_NOT_FOUND.
+ */
 export async function findIteration(
   snapshotter: Snapshotter,
   runId: string,
   iteration: number | undefined,
 ): Promise<Snapshot> {
-  const snapshots = await snapshotter.listByRun(assertSafeId(runId, 'run id'));
-  if (snapshots.length === 0 && (await snapshotter.store.loadRun(runId)) === null)
+  // The run's record only when it is needed: its restarts for the default, else whether it exists.
+  const [snapshots, record] = await Promise.all([
+    snapshotter.listByRun(assertSafeId(runId, 'run id')),
+    iteration === undefined ? snapshotter.store.loadRun(runId) : undefined,
+  ]);
+  const run = record ?? (snapshots.length === 0 ? await snapshotter.store.loadRun(runId) : undefined);
+  if (snapshots.length === 0 && run === null)
     throw new RunNotFoundError(`no run ${runId}; "runs" lists the recorded runs`, { details: { runId } });
-  return pickIteration(runId, iteration, snapshots);
+  const restarts = run?.restarts ?? [];
+  if (iteration !== undefined || restarts.length === 0) return pickIteration(runId, iteration, snapshots);
+  const line = snapshots.filter((s) => setAsideBy(restarts, s.iteration) === undefined);
+  if (line.length > 0 || snapshots.length === 0) return pickIteration(runId, iteration, line);
+  throw new IterationNotFoundError(
+    `run ${runId} has no iteration on its accepted line: a restart set aside ${snapshots.map((s) => s.iteration).join(', ')}; run "after" first or give --iteration`,
+    { details: { runId, iteration: null } },
+  );
 }
 
 /** The run's snapshot of `iteration` (undefined: its last), or ITERATION_NOT_FOUND. */
@@ -113,7 +130,7 @@ export function pickIteration(
   if (found !== undefined) return found;
   const known = snapshots.map((s) => s.iteration).join(', ') || 'none yet';
   throw new IterationNotFoundError(
-    `run ${runId} has no iteration ${iteration ?? ''} (recorded: ${known}); run "after" first or give --iteration`,
+    `run ${runId} has no iteration${iteration === undefined ? '' : ` ${iteration}`} (recorded: ${known}); run "after" first or give --iteration`,
     { details: { runId, iteration: iteration ?? null } },
   );
 }

@@ -2,8 +2,9 @@
  * JUnit XML, as the runners write it, read as a stream (text chunks in, counts out; memory does not
  * grow with the file). JUnit is a family of dialects: the root is `<testsuites>` or `<testsuite>`,
  * suites nest (Node, PHPUnit), test cases may sit directly under `<testsuites>` (Node's reporter),
- * `<error>` stands beside `<failure>`, and the count attributes of a suite often disagree with what
- * it holds (runners that crash half-way, reruns). Only the elements are counted; the attributes are
+ * `<error>` stands beside `<failure>` (and, outside any test case, counts as a test of its own), and
+ * the count attributes of a suite often disagree with what it holds (runners that crash half-way,
+ * reruns). Only the elements are counted; the attributes are
  * never trusted. The file is untrusted too: no DOCTYPE (so no entity is declared, expanded or
  * fetched: only XML's five and character references, one character each), at most MAX_DEPTH
  * nested elements, and only the first MAX_MESSAGE characters of a failure's text are kept.
@@ -137,8 +138,29 @@ export class JunitCounter {
         classname: attr('classname') ?? '',
         failed: false,
         errored: false,
-        skipped: false,
+        // GoogleTest writes a DISABLED_ test with no element inside, only `status="notrun"`.
+        skipped: attr('status') === 'notrun',
         problem: null,
+      };
+    } else if ((tag.name === 'failure' || tag.name === 'error') && inSuites && this.open === null) {
+      // Outside any test case (Ant's formatter puts a class that failed to load there): the report
+      // shows a failure all the same, counted as one test of the suite, open until this element closes.
+      const isFailure = tag.name === 'failure';
+      this.open = {
+        depth: this.path.length,
+        suite: this.suites.at(-1) ?? '',
+        name: '',
+        classname: '',
+        failed: isFailure,
+        errored: !isFailure,
+        skipped: false,
+        problem: {
+          fromFailure: isFailure,
+          message: attr('message') ?? null,
+          text: '',
+          depth: this.path.length,
+          closed: false,
+        },
       };
     } else if (this.open !== null && this.path.length === this.open.depth + 1) {
       const c = this.open;

@@ -7,6 +7,7 @@
 import { testTotals, type GateResult } from '../../types/gate.js';
 import { countingVerdicts, sortGateResults } from '../../types/gate-rules.js';
 import type { Snapshot } from '../../types/snapshot.js';
+import { setAsideBy, type RunRestart } from '../../types/run.js';
 import type { ReportGates, ReportGateSummary, ReportVerdict } from '../../types/report-gates.js';
 import { escapeData, escapeProperty } from '../ci/github.js';
 import type { GateStore } from '../store/gate-store.js';
@@ -22,24 +23,31 @@ export async function buildGateReport(
   gates: GateStore,
   runId: string,
   snapshots: readonly Snapshot[],
+  restarts: readonly RunRestart[] = [],
 ): Promise<ReportGates> {
-  return gateReportOf(countingVerdicts(await gates.listStrict(runId), snapshots), snapshots);
+  return gateReportOf(countingVerdicts(await gates.listStrict(runId), snapshots), snapshots, restarts);
 }
 
-/** Pure: verdicts (any order) to the report's `gates` part. */
+/**
+ * Pure: verdicts (any order) to the report's `gates` part. Every verdict is listed under its
+ * iteration; the summary (newest verdict, red, green again: what fails a CI job) reads only the
+ * run's accepted line, as `verify --require-gate` and `attest` do: not an iteration a restart set aside.
+ */
 export function gateReportOf(
   results: readonly GateResult[],
   snapshots: readonly Snapshot[] = [],
+  restarts: readonly RunRestart[] = [],
 ): ReportGates {
   const sorted = sortGateResults(results, snapshots);
   const byIteration = new Map<number, GateResult[]>();
   for (const g of sorted) byIteration.set(g.iteration, [...(byIteration.get(g.iteration) ?? []), g]);
   const iterations = [...byIteration.keys()].sort((a, b) => a - b);
-  const names = [...new Set(sorted.map((g) => g.name))].sort();
+  const line = iterations.filter((i) => setAsideBy(restarts, i) === undefined);
+  const names = [...new Set(sorted.filter((g) => line.includes(g.iteration)).map((g) => g.name))].sort();
   const summary: ReportGateSummary[] = [];
   for (const name of names) {
-    // The newest verdict of this name on each iteration it ran on, oldest iteration first.
-    const newest = iterations.flatMap((i) => {
+    // The newest verdict of this name on each iteration of the line it ran on, oldest iteration first.
+    const newest = line.flatMap((i) => {
       const last = (byIteration.get(i) ?? []).filter((g) => g.name === name).at(-1);
       return last === undefined ? [] : [last];
     });

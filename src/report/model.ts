@@ -28,6 +28,7 @@ export async function buildRunReport(
     new GateStore(snapshotter.options.home, { lockTimeoutMs: snapshotter.options.lockTimeoutMs }),
     run.runId,
     recorded,
+    run.restarts,
   );
   const snapshots = recorded.map((s) => ({
     ...withTaskAndGate(s),

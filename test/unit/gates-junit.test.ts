@@ -246,3 +246,47 @@ describe('parseJunit cuts a long failure text on a character', () => {
     }
   });
 });
+
+describe('parseJunit: a failure or error outside any test case', () => {
+  // Ant's XML formatter writes an error it cannot pin on a test (a class that fails to load, a
+  // failed @BeforeClass) straight under <testsuite>; the report shows an error: no gate may pass.
+  it('an <error> or <failure> directly under a suite counts as one errored or failed test of it', () => {
+    const c = parseJunit(
+      '<testsuites><testsuite name="A"><testcase name="ok"/>' +
+        '<error message="ExceptionInInitializerError" type="java.lang.Error">trace</error></testsuite>' +
+        '<testsuite name="B"><failure>setup failed</failure></testsuite></testsuites>',
+    );
+    expect(numbers(c)).toEqual({ total: 3, passed: 1, failed: 1, skipped: 0, errors: 1 });
+    expect(c.failures).toEqual([
+      { suite: 'A', name: '', message: 'ExceptionInInitializerError' },
+      { suite: 'B', name: '', message: 'setup failed' },
+    ]);
+    expect(TestCounts.parse(c)).toEqual(c);
+  });
+
+  it('under a root <testsuite> too; a <failure> inside a test case is counted once, as before', () => {
+    const c = parseJunit(
+      '<testsuite name="S"><error message="boom"/><testcase name="t"><failure message="x"/></testcase></testsuite>',
+    );
+    expect(numbers(c)).toEqual({ total: 2, passed: 0, failed: 1, skipped: 0, errors: 1 });
+  });
+});
+
+describe('parseJunit: GoogleTest', () => {
+  // --gtest_output=xml writes a DISABLED_ test as a test case with status="notrun" and nothing inside.
+  it('a test case with status="notrun" did not run: skipped, so a binary of disabled tests is "no tests ran"', () => {
+    const c = parseJunit(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites tests="3" failures="1" disabled="1" errors="0" name="AllTests">' +
+        '<testsuite name="Rect" tests="3" failures="1" disabled="1" skipped="0" errors="0">' +
+        '<testcase name="Area" status="run" result="completed" classname="Rect"/>' +
+        '<testcase name="Tangle" status="run" result="completed" classname="Rect"><failure message="t.cpp:3 x"/></testcase>' +
+        '<testcase name="DISABLED_Later" status="notrun" result="suppressed" classname="Rect"/>' +
+        '</testsuite></testsuites>',
+    );
+    expect(numbers(c)).toEqual({ total: 3, passed: 1, failed: 1, skipped: 1, errors: 0 });
+    const disabled = parseJunit(
+      '<testsuites><testsuite name="D"><testcase name="DISABLED_a" status="notrun" result="suppressed"/></testsuite></testsuites>',
+    );
+    expect(numbers(disabled)).toEqual({ total: 1, passed: 0, failed: 0, skipped: 1, errors: 0 });
+  });
+});

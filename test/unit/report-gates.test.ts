@@ -83,6 +83,26 @@ describe('gateReportOf', () => {
   });
 });
 
+describe('gateReportOf after a restart', () => {
+  // Iteration 2 failed and `before --restart-from 1` set it aside: the run's line is 1, then 3.
+  const restarts = [{ from: 1, sha: 'c'.repeat(40), lastIteration: 2, at: '2026-01-01T05:00:00.000Z' }];
+
+  it('sums up each gate on the accepted line only: a set-aside failure is no newest verdict, no red', () => {
+    const results = [verdict(1, 'test', 'pass'), verdict(2, 'test', 'fail'), verdict(2, 'lint', 'fail')];
+    const gates = gateReportOf(results, [], restarts);
+    // Every verdict is still listed under its iteration.
+    expect(gates.iterations.map((i) => i.iteration)).toEqual([1, 2]);
+    expect(gates.summary.map((s) => [s.name, s.latest.verdict, s.iteration, s.firstRed])).toEqual([
+      ['test', 'pass', 1, null],
+    ]);
+    expect(gateAnnotations(gates)).toEqual([]);
+    const next = gateReportOf([...results, verdict(3, 'test', 'fail')], [], restarts);
+    expect(next.summary.map((s) => [s.name, s.latest.verdict, s.iteration, s.firstRed])).toEqual([
+      ['test', 'fail', 3, 3],
+    ]);
+  });
+});
+
 describe('CI output of failed gates', () => {
   it('one ::error per failed gate, hostile names and messages escaped into one command each', () => {
     const lines = gateAnnotations(gateReportOf([verdict(0, 'test', 'fail'), verdict(0, 'lint', 'pass')]));

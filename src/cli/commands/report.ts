@@ -147,7 +147,11 @@ async function failedGateCommands(
 ): Promise<{ workflowCommands?: string[] }> {
   if (!github) return {};
   const gates = new GateStore(ctx.settings.home, { lockTimeoutMs: ctx.settings.lockTimeoutMs });
-  const snapshots = await (await ctx.snapshotter()).listByRun(runId);
-  const commands = gateAnnotations(await buildGateReport(gates, runId, snapshots));
+  const snapshotter = await ctx.snapshotter();
+  const [snapshots, run] = await Promise.all([
+    snapshotter.listByRun(runId),
+    snapshotter.store.loadRun(runId),
+  ]);
+  const commands = gateAnnotations(await buildGateReport(gates, runId, snapshots, run?.restarts));
   return commands.length > 0 ? { workflowCommands: commands } : {};
 }
