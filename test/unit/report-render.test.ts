@@ -220,6 +220,23 @@ describe('report renderers', () => {
     expect(diffs.map((d) => d.diff)).toEqual([typechange, quoted]);
   });
 
+  it("a quoted name's type change stays one file: the next file never takes its second section", async () => {
+    const typechange =
+      'diff --git "a/y\\"q" "b/y\\"q"\ndeleted file mode 100644\n--- "a/y\\"q"\n+++ /dev/null\n@@ -1 +0,0 @@\n-t\n' +
+      'diff --git "a/y\\"q" "b/y\\"q"\nnew file mode 120000\n--- /dev/null\n+++ "b/y\\"q"\n@@ -0,0 +1 @@\n+target\n';
+    const next = 'diff --git a/z b/z\n--- a/z\n+++ b/z\n@@ -1 +1 @@\n-1\n+2\n';
+    for (const size of [3, 1000]) {
+      const diffs = await all(
+        fileDiffs(
+          [file('y"q', { status: 'typechange' }), file('z')],
+          chunked(typechange + next, size),
+          new DiffBudget(LIMITS),
+        ),
+      );
+      expect(diffs.map((d) => d.diff)).toEqual([typechange, next]);
+    }
+  });
+
   it('embeds nothing of a file over the per-file limit, nor of files past the total, and keeps bounded memory', async () => {
     const section = (name: string, body: string) =>
       `diff --git a/${name} b/${name}\n--- a/${name}\n+++ b/${name}\n@@ -1 +1 @@\n${body}`;
