@@ -9,7 +9,7 @@ import { esc } from '../../src/report/html.js';
 import { renderMarkdown, cell } from '../../src/report/markdown.js';
 import { withTaskAndGate } from '../../src/report/model.js';
 import { DiffBudget, fileDiffs } from '../../src/report/patches.js';
-import { showBidi } from '../../src/report/visible.js';
+import { showBidi, showPath } from '../../src/report/visible.js';
 import { RunReport, type ReportSnapshot } from '../../types/report.js';
 import type { FileChange } from '../../types/snapshot.js';
 
@@ -278,6 +278,43 @@ describe('report renderers', () => {
     const diff = `diff --git a/${name} b/${name}\nnew file mode 100644\n`;
     const [embedded] = await all(fileDiffs([file(name)], chunked(diff, 3), new DiffBudget(LIMITS)));
     expect(embedded?.diff).toBe(diff.replace(/\u202E/g, '<U+202E>'));
+  });
+});
+
+describe('report renderers: names with invisible characters', () => {
+  it('shows zero-width and other invisible characters of a file name, in HTML and Markdown alike', () => {
+    const names = [
+      'package\u200b.json',
+      'a\u00adb',
+      'c\u2060d',
+      '\ufeffe',
+      'f\u200dg',
+      'h\u0085i',
+      'j\u2028k',
+    ];
+    const shown = [
+      'package<U+200B>.json',
+      'a<U+00AD>b',
+      'c<U+2060>d',
+      '<U+FEFF>e',
+      'f<U+200D>g',
+      'h<U+0085>i',
+      'j<U+2028>k',
+    ];
+    expect(names.map(showPath)).toEqual(shown);
+    // Markdown shows a line break in a name as the HTML page does, not as a space.
+    const md = renderMarkdown(
+      report([
+        snapshot(
+          1,
+          [...names, 'nl\nname.txt'].map((n) => file(n)),
+        ),
+      ]),
+    );
+    for (const s of [...shown, 'nl<U+000A>name.txt']) expect(md).toContain(cell(s));
+    for (const c of ['\u00ad', '\u200b', '\u200d', '\u2060', '\ufeff', '\u0085', '\u2028'])
+      expect(md).not.toContain(c);
+    expect(md).not.toContain('nl name.txt');
   });
 });
 
