@@ -112,8 +112,8 @@ export function leftOutNote(what: string, command: string): string {
 }
 
 /**
- * Text for a table cell: one line, no table or HTML syntax, Markdown punctuation escaped,
- * bidirectional-text controls shown as escapes.
+ * Text for a table cell: one line, no table or HTML syntax, Markdown punctuation escaped (`$`,
+ * GitHub's math, and `www.`, an autolink, too), bidirectional-text controls shown as escapes.
  */
 export function cell(text: string): string {
   return (
@@ -123,7 +123,9 @@ export function cell(text: string): string {
       .replace(/&/g, '&amp;')
       .replace(/</g, '&lt;')
       .replace(/>/g, '&gt;')
-      .replace(/([\\`*_{}[\]()#+!|~:@])/g, '\\$1')
+      // `$` would start GitHub's math, `www.` an autolink.
+      .replace(/([\\`*_{}[\]()#+!|~:@$])/g, '\\$1')
+      .replace(/\b(www)\./gi, '$1\\.')
       .trim() || '-'
   );
 }

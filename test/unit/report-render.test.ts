@@ -112,6 +112,11 @@ describe('report renderers', () => {
     for (const line of md.split('\n').filter((l) => l.startsWith('|'))) expect(line.endsWith('|')).toBe(true);
   });
 
+  it('Markdown: a dollar sign cannot start GitHub math, nor www. an autolink', () => {
+    expect(cell('Set $HOME and $PATH, pay $$5$$')).toBe('Set \\$HOME and \\$PATH, pay \\$\\$5\\$\\$');
+    expect(cell('see www.evil.example and WWW.x.y')).toBe('see www\\.evil.example and WWW\\.x.y');
+  });
+
   it('Markdown: cut within the limit with a note when larger, and a <details> left open is closed', () => {
     const files = Array.from({ length: 3000 }, (_, i) => file(`dir/file-${i}.txt`));
     const full = renderMarkdown(report([snapshot(1, files)]));
