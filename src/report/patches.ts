@@ -6,7 +6,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { FileChange } from '../../types/snapshot.js';
 import { collectEvery } from '../memory.js';
-import { showBidi } from './visible.js';
+import { showDiffText } from './visible.js';
 
 export interface DiffLimits {
   /** A file whose diff is larger is not embedded: the page says "too large to show here". */
@@ -83,7 +83,7 @@ export async function* fileDiffs(
       else if (result.tooLarge) return;
       else if (section.text === null) notEmbedded(result, { tooLarge: true });
       else {
-        result.diff += showBidi(section.text);
+        result.diff += showDiffText(section.text);
         used[current] = (used[current] as number) + section.bytes;
         budget.remaining -= section.bytes;
       }

@@ -27,3 +27,13 @@ const INVISIBLE = /[\u00ad\u200b-\u200d\u2028\u2029\u2060-\u2064\ufeff]/g;
 export function showPath(path: string): string {
   return showBidi(path).replace(CONTROLS, codePoint).replace(INVISIBLE, codePoint);
 }
+
+/**
+ * A file's diff as the HTML page embeds it: `showBidi`, and each carriage return that ends no line
+ * (a CR inside a line of the file) as `<U+000D>`. The page's diff renderer reads a lone CR as a
+ * line break, so a line `x\r@@ -1 +1 @@\r-y` would render as a hunk of its own, with lines the
+ * change never had; CRLF line ends are left as they are.
+ */
+export function showDiffText(text: string): string {
+  return showBidi(text).replace(/\r(?!\n)/g, '<U+000D>');
+}
