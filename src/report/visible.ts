@@ -35,5 +35,11 @@ export function showPath(path: string): string {
  * change never had; CRLF line ends are left as they are.
  */
 export function showDiffText(text: string): string {
-  return showBidi(text).replace(/\r(?!\n)/g, '<U+000D>');
+  return (
+    showBidi(text)
+      .replace(/\r(?!\n)/g, '<U+000D>')
+      // The renderer also drops git's `\ No newline at end of file` wherever it stands, inside a
+      // line of the file too: there its backslash is shown as an escape, git's own line is left.
+      .replace(/(?<!^)\\(?= No newline at end of file)/gm, '<U+005C>')
+  );
 }

@@ -1,7 +1,8 @@
 /**
  * Content that a diff renderer could read as structure, in real headless Chromium: a line of a
  * file holding lone carriage returns (diff2html reads `\r` as a line break) must stay one line of
- * its file, not become a forged file section or hunk with lines the change never had.
+ * its file, not become a forged file section or hunk with lines the change never had; a line holding
+ * git's `\ No newline at end of file` keeps that text (the renderer drops it wherever it stands).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,16 +31,19 @@ afterAll(async () => {
 const FORGED =
   'benign\rdiff --git a/FORGED b/FORGED\r--- a/FORGED\r+++ b/FORGED\r@@ -1 +1 @@\r-removed safeguard\r+FAKE\n';
 
+/** A line holding the text git writes after a last line without a newline. */
+const MARKER = 'say \\ No newline at end of file here';
+
 describe('report --format html: lines that read as diff structure', () => {
   it('a line with lone carriage returns stays one added line of its own file, in both views', async () => {
     const dir = repoWithCommit({ 'a.txt': 'keep\n', 'crlf.txt': 'one\r\n' });
     const snapshotter = newSnapshotter();
     await snapshotter.captureBeforeState(dir, { runId: 'cr' });
-    writeFiles(dir, { 'a.txt': `keep\n${FORGED}`, 'crlf.txt': 'one\r\ntwo\r\n' });
+    writeFiles(dir, { 'a.txt': `keep\n${FORGED}`, 'crlf.txt': `one\r\ntwo\r\n${MARKER}` });
     const snapshot = await snapshotter.captureAfterState(dir, null, { runId: 'cr', iteration: 1 });
     expect(snapshot.files.map((f) => [f.path, f.insertions, f.deletions])).toEqual([
       ['a.txt', 1, 0],
-      ['crlf.txt', 1, 0],
+      ['crlf.txt', 2, 0],
     ]);
     const { text } = await renderReport(snapshotter, 'html', 'cr');
     const file = join(out, 'report.html');
@@ -67,6 +71,8 @@ describe('report --format html: lines that read as diff structure', () => {
       ]);
       expect(rendered[0]?.text).toContain('removed safeguard');
       expect(rendered[1]?.text).toContain('two');
+      // The renderer drops this text wherever it stands: the page shows its backslash as an escape.
+      expect(rendered[1]?.text).toContain('say <U+005C> No newline at end of file here');
       for (const d of await page.$$('details.file[open]')) await d.evaluate((e) => e.removeAttribute('open'));
     }
     expect(consoleErrors).toEqual([]);
