@@ -9,6 +9,7 @@ import { DOTENV_MAX_BYTES, plainValue } from './dotenv.js';
 import { esc } from './html.js';
 import { GITHUB_STEP_SUMMARY_LIMIT } from '../ci/github.js';
 import { cell } from './markdown.js';
+import { showPath } from './visible.js';
 
 const RECORDED: Record<AnchorReport['recorded'], string> = {
   same: 'the recorded anchor recomputes the same',
@@ -50,7 +51,7 @@ export function renderAnchorHtml(r: AnchorReport): string {
         : '<span class="none">-</span>';
       const lines = notWritten(f);
       return (
-        `<tr class="method-${esc(f.method)}"><td class="path"><code>${esc(f.path)}</code>${f.oldPath ? ` <span class="none">from <code>${esc(f.oldPath)}</code></span>` : ''}</td>` +
+        `<tr class="method-${esc(f.method)}"><td class="path"><code>${esc(showPath(f.path))}</code>${f.oldPath ? ` <span class="none">from <code>${esc(showPath(f.oldPath))}</code></span>` : ''}</td>` +
         `<td>${esc(f.status)}</td><td class="method">${esc(f.method)}</td>` +
         `<td class="num">${f.linesFromRuns}/${f.linesAdded}</td><td>${origins}</td>` +
         `<td class="unwritten">${lines ? esc(lines) : '<span class="none">-</span>'}</td></tr>`
@@ -117,7 +118,7 @@ export function renderAnchorMarkdown(r: AnchorReport, limit = GITHUB_STEP_SUMMAR
             `${o.runId} #${o.iteration} (${o.lines})${o.gates.length ? ` ${o.gates.map((g) => `${g.name}: ${g.verdict}`).join(', ')}` : ''}`,
         )
         .join('; ') || '-';
-    const row = `| ${cell(f.path)} | ${f.method} | ${f.linesFromRuns}/${f.linesAdded} | ${cell(origins)} | ${cell(notWritten(f))} |\n`;
+    const row = `| ${cell(showPath(f.path))} | ${f.method} | ${f.linesFromRuns}/${f.linesAdded} | ${cell(origins)} | ${cell(notWritten(f))} |\n`;
     const left = r.files.length - i - 1;
     const rowBytes = Buffer.byteLength(row, 'utf8');
     if (bytes + rowBytes + (left > 0 ? Buffer.byteLength(cut(left), 'utf8') : 0) > limit)

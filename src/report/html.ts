@@ -138,9 +138,14 @@ ${gateHtml(report.gates, esc)}
 `);
 }
 
-/** HTML text and attribute escaping; bidirectional-text controls are shown as escapes. */
+/**
+ * HTML text and attribute escaping; bidirectional-text controls are shown as escapes. Line breaks
+ * are character references too (the same text to the browser), so that no line of the page starts
+ * with text from the run: printed on stdout, a task line `::error::x` would be a workflow command,
+ * which the CLI rewrites, and the page would differ from the one `-o` writes.
+ */
 export function esc(text: string): string {
-  return showBidi(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return showBidi(text).replace(/[&<>"'\r\n]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** JSON inside a script element: no `<` at all, so neither `</script>` nor `<!--` can occur. */

@@ -4,7 +4,7 @@
  */
 import { GITHUB_STEP_SUMMARY_LIMIT } from '../ci/github.js';
 import type { RunReport } from '../../types/report.js';
-import { showBidi } from './visible.js';
+import { showBidi, showPath } from './visible.js';
 import { gateMarkdownBlocks } from './gates.js';
 import { asidePhrase, restartPhrases } from './model.js';
 
@@ -62,7 +62,9 @@ export function renderMarkdown(report: RunReport, limit = GITHUB_STEP_SUMMARY_LI
         '|---|--:|--:|---|',
       ]);
       for (const f of s.files) {
-        const path = f.oldPath ? `${cell(f.oldPath)} &rarr; ${cell(f.path)}` : cell(f.path);
+        const path = f.oldPath
+          ? `${cell(showPath(f.oldPath))} &rarr; ${cell(showPath(f.path))}`
+          : cell(showPath(f.path));
         row(
           `| ${f.status} | ${f.binary ? 'bin' : `+${f.insertions}`} | ${f.binary ? 'bin' : `-${f.deletions}`} | ${path} |`,
         );
@@ -110,8 +112,8 @@ export function leftOutNote(what: string, command: string): string {
 }
 
 /**
- * Text for a table cell: one line, no table or HTML syntax, Markdown punctuation escaped,
- * bidirectional-text controls shown as escapes.
+ * Text for a table cell: one line, no table or HTML syntax, Markdown punctuation escaped (`$`,
+ * GitHub's math, and `www.`, an autolink, too), bidirectional-text controls shown as escapes.
  */
 export function cell(text: string): string {
   return (
@@ -121,7 +123,9 @@ export function cell(text: string): string {
       .replace(/&/g, '&amp;')
       .replace(/</g, '&lt;')
       .replace(/>/g, '&gt;')
-      .replace(/([\\`*_{}[\]()#+!|~:@])/g, '\\$1')
+      // `$` would start GitHub's math, `www.` an autolink.
+      .replace(/([\\`*_{}[\]()#+!|~:@$])/g, '\\$1')
+      .replace(/\b(www)\./gi, '$1\\.')
       .trim() || '-'
   );
 }

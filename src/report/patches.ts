@@ -6,7 +6,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { FileChange } from '../../types/snapshot.js';
 import { collectEvery } from '../memory.js';
-import { showBidi } from './visible.js';
+import { showDiffText } from './visible.js';
 
 export interface DiffLimits {
   /** A file whose diff is larger is not embedded: the page says "too large to show here". */
@@ -42,9 +42,9 @@ const LINE_CAP = 64 * 1024;
  * Pairs the patch's sections with the snapshot's files and yields each file's diff, in file order,
  * as soon as it is complete, keeping what fits the budget. Both come from the same diff-tree
  * pass, sorted the same way, so they pair in order: a section whose header names the file at hand
- * is that file's; one naming the file before is its second part (a type change is a deletion plus
- * an addition); any other (a quoted name) is the next file's. A file without a section (no
- * textual change) gets ''.
+ * is that file's; one naming the file before, or with the header of the section before (a quoted
+ * name), is its second part (a type change is a deletion plus an addition); any other (a quoted
+ * name) is the next file's. A file without a section (no textual change) gets ''.
  */
 export async function* fileDiffs(
   files: readonly FileChange[],
@@ -59,6 +59,7 @@ export async function* fileDiffs(
   const used = files.map(() => 0);
   let next = 0;
   let current = -1;
+  let lastHeader: string | null = null;
   const notEmbedded = (result: FileDiffText, change: Partial<FileDiffText>) => {
     Object.assign(result, { diff: '', ...change });
     budget.remaining += used[current] as number; // a file not embedded takes nothing
@@ -67,7 +68,10 @@ export async function* fileDiffs(
   const reader = new SectionReader({
     open(header) {
       // The file at hand, or the one before for a second section (see above).
-      current = header !== headerOf(files[next]) && header === headerOf(files[next - 1]) ? next - 1 : next++;
+      const second =
+        header === lastHeader || (header !== headerOf(files[next]) && header === headerOf(files[next - 1]));
+      current = second ? next - 1 : next++;
+      lastHeader = header;
       const result = results[current];
       if (!result || result.binary || result.tooLarge) return -1;
       return Math.min(budget.limits.maxFileDiffBytes - (used[current] as number), budget.remaining);
@@ -79,7 +83,7 @@ export async function* fileDiffs(
       else if (result.tooLarge) return;
       else if (section.text === null) notEmbedded(result, { tooLarge: true });
       else {
-        result.diff += showBidi(section.text);
+        result.diff += showDiffText(section.text);
         used[current] = (used[current] as number) + section.bytes;
         budget.remaining -= section.bytes;
       }

@@ -113,6 +113,21 @@ describe('CLI report and GitHub Actions', () => {
     });
   });
 
+  it('html on stdout is the page -o writes: a task line that reads as a workflow command is not rewritten', () => {
+    const { dir, home, run } = setup();
+    run(['before', '--run', 'cmd']);
+    writeFiles(dir, { 'b.txt': 'b\n' });
+    const task = 'step one\n::error::forged\n  ::add-mask::x\r::warning::y';
+    run(['after', '--run', 'cmd', '--iteration', '1', '--task', task, '--gate', 'g\n::notice::z']);
+    const out = join(home, 'report.html');
+    expect(run(['report', '-o', out]).status).toBe(0);
+    const printed = run(['report', '--format', 'html'], { GITHUB_ACTIONS: 'true' });
+    expect(printed.status, printed.stderr).toBe(0);
+    const generated = (page: string) => page.replace(/<dt>Generated<\/dt><dd>[^<]*<\/dd>/, '');
+    expect(generated(printed.stdout)).toBe(generated(readFileSync(out, 'utf8')));
+    for (const line of printed.stdout.split(/\r\n|\r|\n/)) expect(line).not.toMatch(/^\s*::/);
+  });
+
   it('md to the step summary takes only the room the file has left (1 MiB in all): cut with its note, a one-line note, or nothing', () => {
     const { dir, files, run } = setup();
     run(['before', '--run', 'big']);

@@ -9,7 +9,7 @@ import { esc } from '../../src/report/html.js';
 import { renderMarkdown, cell } from '../../src/report/markdown.js';
 import { withTaskAndGate } from '../../src/report/model.js';
 import { DiffBudget, fileDiffs } from '../../src/report/patches.js';
-import { showBidi } from '../../src/report/visible.js';
+import { showBidi, showPath } from '../../src/report/visible.js';
 import { RunReport, type ReportSnapshot } from '../../types/report.js';
 import type { FileChange } from '../../types/snapshot.js';
 
@@ -110,6 +110,11 @@ describe('report renderers', () => {
     expect(md).toContain('&lt;img src=x&gt;\\|.txt');
     expect(md).not.toMatch(/<img|<b>/);
     for (const line of md.split('\n').filter((l) => l.startsWith('|'))) expect(line.endsWith('|')).toBe(true);
+  });
+
+  it('Markdown: a dollar sign cannot start GitHub math, nor www. an autolink', () => {
+    expect(cell('Set $HOME and $PATH, pay $$5$$')).toBe('Set \\$HOME and \\$PATH, pay \\$\\$5\\$\\$');
+    expect(cell('see www.evil.example and WWW.x.y')).toBe('see www\\.evil.example and WWW\\.x.y');
   });
 
   it('Markdown: cut within the limit with a note when larger, and a <details> left open is closed', () => {
@@ -220,6 +225,23 @@ describe('report renderers', () => {
     expect(diffs.map((d) => d.diff)).toEqual([typechange, quoted]);
   });
 
+  it("a quoted name's type change stays one file: the next file never takes its second section", async () => {
+    const typechange =
+      'diff --git "a/y\\"q" "b/y\\"q"\ndeleted file mode 100644\n--- "a/y\\"q"\n+++ /dev/null\n@@ -1 +0,0 @@\n-t\n' +
+      'diff --git "a/y\\"q" "b/y\\"q"\nnew file mode 120000\n--- /dev/null\n+++ "b/y\\"q"\n@@ -0,0 +1 @@\n+target\n';
+    const next = 'diff --git a/z b/z\n--- a/z\n+++ b/z\n@@ -1 +1 @@\n-1\n+2\n';
+    for (const size of [3, 1000]) {
+      const diffs = await all(
+        fileDiffs(
+          [file('y"q', { status: 'typechange' }), file('z')],
+          chunked(typechange + next, size),
+          new DiffBudget(LIMITS),
+        ),
+      );
+      expect(diffs.map((d) => d.diff)).toEqual([typechange, next]);
+    }
+  });
+
   it('embeds nothing of a file over the per-file limit, nor of files past the total, and keeps bounded memory', async () => {
     const section = (name: string, body: string) =>
       `diff --git a/${name} b/${name}\n--- a/${name}\n+++ b/${name}\n@@ -1 +1 @@\n${body}`;
@@ -261,6 +283,43 @@ describe('report renderers', () => {
     const diff = `diff --git a/${name} b/${name}\nnew file mode 100644\n`;
     const [embedded] = await all(fileDiffs([file(name)], chunked(diff, 3), new DiffBudget(LIMITS)));
     expect(embedded?.diff).toBe(diff.replace(/\u202E/g, '<U+202E>'));
+  });
+});
+
+describe('report renderers: names with invisible characters', () => {
+  it('shows zero-width and other invisible characters of a file name, in HTML and Markdown alike', () => {
+    const names = [
+      'package\u200b.json',
+      'a\u00adb',
+      'c\u2060d',
+      '\ufeffe',
+      'f\u200dg',
+      'h\u0085i',
+      'j\u2028k',
+    ];
+    const shown = [
+      'package<U+200B>.json',
+      'a<U+00AD>b',
+      'c<U+2060>d',
+      '<U+FEFF>e',
+      'f<U+200D>g',
+      'h<U+0085>i',
+      'j<U+2028>k',
+    ];
+    expect(names.map(showPath)).toEqual(shown);
+    // Markdown shows a line break in a name as the HTML page does, not as a space.
+    const md = renderMarkdown(
+      report([
+        snapshot(
+          1,
+          [...names, 'nl\nname.txt'].map((n) => file(n)),
+        ),
+      ]),
+    );
+    for (const s of [...shown, 'nl<U+000A>name.txt']) expect(md).toContain(cell(s));
+    for (const c of ['\u00ad', '\u200b', '\u200d', '\u2060', '\ufeff', '\u0085', '\u2028'])
+      expect(md).not.toContain(c);
+    expect(md).not.toContain('nl name.txt');
   });
 });
 
