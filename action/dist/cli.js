@@ -11703,17 +11703,28 @@ function checkArgv(command) {
     );
 }
 async function findIteration(snapshotter, runId, iteration) {
-  const snapshots = await snapshotter.listByRun(assertSafeId(runId, "run id"));
-  if (snapshots.length === 0 && await snapshotter.store.loadRun(runId) === null)
+  const [snapshots, record3] = await Promise.all([
+    snapshotter.listByRun(assertSafeId(runId, "run id")),
+    iteration === void 0 ? snapshotter.store.loadRun(runId) : void 0
+  ]);
+  const run = record3 ?? (snapshots.length === 0 ? await snapshotter.store.loadRun(runId) : void 0);
+  if (snapshots.length === 0 && run === null)
     throw new RunNotFoundError(`no run ${runId}; "runs" lists the recorded runs`, { details: { runId } });
-  return pickIteration(runId, iteration, snapshots);
+  const restarts = run?.restarts ?? [];
+  if (iteration !== void 0 || restarts.length === 0) return pickIteration(runId, iteration, snapshots);
+  const line = snapshots.filter((s) => setAsideBy(restarts, s.iteration) === void 0);
+  if (line.length > 0 || snapshots.length === 0) return pickIteration(runId, iteration, line);
+  throw new IterationNotFoundError(
+    `run ${runId} has no iteration on its accepted line: a restart set aside ${snapshots.map((s) => s.iteration).join(", ")}; run "after" first or give --iteration`,
+    { details: { runId, iteration: null } }
+  );
 }
 function pickIteration(runId, iteration, snapshots) {
   const found = iteration === void 0 ? snapshots.at(-1) : snapshots.find((s) => s.iteration === iteration);
   if (found !== void 0) return found;
   const known2 = snapshots.map((s) => s.iteration).join(", ") || "none yet";
   throw new IterationNotFoundError(
-    `run ${runId} has no iteration ${iteration ?? ""} (recorded: ${known2}); run "after" first or give --iteration`,
+    `run ${runId} has no iteration${iteration === void 0 ? "" : ` ${iteration}`} (recorded: ${known2}); run "after" first or give --iteration`,
     { details: { runId, iteration: iteration ?? null } }
   );
 }
@@ -11761,6 +11772,7 @@ var init_attempt = __esm({
     "use strict";
     init_gate();
     init_duration();
+    init_run();
     init_errors();
     init_paths();
   }
@@ -16656,8 +16668,27 @@ var init_junit = __esm({
             classname: attr("classname") ?? "",
             failed: false,
             errored: false,
-            skipped: false,
+            // GoogleTest writes a DISABLED_ test with no element inside, only `status="notrun"`.
+            skipped: attr("status") === "notrun",
             problem: null
+          };
+        } else if ((tag.name === "failure" || tag.name === "error") && inSuites && this.open === null) {
+          const isFailure = tag.name === "failure";
+          this.open = {
+            depth: this.path.length,
+            suite: this.suites.at(-1) ?? "",
+            name: "",
+            classname: "",
+            failed: isFailure,
+            errored: !isFailure,
+            skipped: false,
+            problem: {
+              fromFailure: isFailure,
+              message: attr("message") ?? null,
+              text: "",
+              depth: this.path.length,
+              closed: false
+            }
           };
         } else if (this.open !== null && this.path.length === this.open.depth + 1) {
           const c = this.open;
@@ -30470,18 +30501,19 @@ var init_report = __esm({
 });
 
 // src/report/gates.ts
-async function buildGateReport(gates, runId, snapshots) {
-  return gateReportOf(countingVerdicts(await gates.listStrict(runId), snapshots), snapshots);
+async function buildGateReport(gates, runId, snapshots, restarts = []) {
+  return gateReportOf(countingVerdicts(await gates.listStrict(runId), snapshots), snapshots, restarts);
 }
-function gateReportOf(results, snapshots = []) {
+function gateReportOf(results, snapshots = [], restarts = []) {
   const sorted = sortGateResults(results, snapshots);
   const byIteration2 = /* @__PURE__ */ new Map();
   for (const g of sorted) byIteration2.set(g.iteration, [...byIteration2.get(g.iteration) ?? [], g]);
   const iterations = [...byIteration2.keys()].sort((a, b) => a - b);
-  const names2 = [...new Set(sorted.map((g) => g.name))].sort();
+  const line = iterations.filter((i) => setAsideBy(restarts, i) === void 0);
+  const names2 = [...new Set(sorted.filter((g) => line.includes(g.iteration)).map((g) => g.name))].sort();
   const summary = [];
   for (const name2 of names2) {
-    const newest = iterations.flatMap((i) => {
+    const newest = line.flatMap((i) => {
       const last = (byIteration2.get(i) ?? []).filter((g) => g.name === name2).at(-1);
       return last === void 0 ? [] : [last];
     });
@@ -30633,6 +30665,7 @@ var init_gates3 = __esm({
     "use strict";
     init_gate();
     init_gate_rules();
+    init_run();
     init_github();
     MAX_GATE_ANNOTATIONS = 10;
     GATE_STYLE = ".gate-pass{color:#1a7f37;font-weight:600}.gate-fail,.gate-error{color:#cf222e;font-weight:600}#gates table{margin-bottom:1em}.failures pre{white-space:pre-wrap;margin:.2em 0}";
@@ -30783,14 +30816,18 @@ function codePoint(c) {
   return `<U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`;
 }
 function showPath(path2) {
-  return showBidi(path2).replace(CONTROLS, codePoint);
+  return showBidi(path2).replace(CONTROLS, codePoint).replace(INVISIBLE, codePoint);
 }
-var BIDI_CONTROLS, CONTROLS;
+function showDiffText(text2) {
+  return showBidi(text2).replace(/\r(?!\n)/g, "<U+000D>").replace(/(?<!^)\\(?= No newline at end of file)/gm, "<U+005C>");
+}
+var BIDI_CONTROLS, CONTROLS, INVISIBLE;
 var init_visible = __esm({
   "src/report/visible.ts"() {
     "use strict";
     BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-    CONTROLS = /[\u0000-\u001f\u007f]/g;
+    CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
+    INVISIBLE = /[\u00ad\u200b-\u200d\u2028\u2029\u2060-\u2064\ufeff]/g;
   }
 });
 
@@ -30804,7 +30841,8 @@ async function buildRunReport(snapshotter, runId, now = /* @__PURE__ */ new Date
   const gates = await buildGateReport(
     new GateStore(snapshotter.options.home, { lockTimeoutMs: snapshotter.options.lockTimeoutMs }),
     run.runId,
-    recorded
+    recorded,
+    run.restarts
   );
   const snapshots = recorded.map((s) => ({
     ...withTaskAndGate(s),
@@ -31007,7 +31045,7 @@ ${gateHtml(report4.gates, esc2)}
 `);
 }
 function esc2(text2) {
-  return showBidi(text2).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return showBidi(text2).replace(/[&<>"'\r\n]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 function jsonForScript(value) {
   return JSON.stringify(value).replace(
@@ -31213,7 +31251,7 @@ function renderMarkdown(report4, limit = GITHUB_STEP_SUMMARY_LIMIT) {
         "|---|--:|--:|---|"
       ]);
       for (const f of s.files) {
-        const path2 = f.oldPath ? `${cell(f.oldPath)} &rarr; ${cell(f.path)}` : cell(f.path);
+        const path2 = f.oldPath ? `${cell(showPath(f.oldPath))} &rarr; ${cell(showPath(f.path))}` : cell(showPath(f.path));
         row(
           `| ${f.status} | ${f.binary ? "bin" : `+${f.insertions}`} | ${f.binary ? "bin" : `-${f.deletions}`} | ${path2} |`
         );
@@ -31253,7 +31291,7 @@ function leftOutNote(what2, command) {
 `;
 }
 function cell(text2) {
-  return showBidi(text2).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/([\\`*_{}[\]()#+!|~:@])/g, "\\$1").trim() || "-";
+  return showBidi(text2).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/([\\`*_{}[\]()#+!|~:@$])/g, "\\$1").replace(/\b(www)\./gi, "$1\\.").trim() || "-";
 }
 function code(text2) {
   return text2.replace(/[`\r\n]/g, "");
@@ -31291,7 +31329,7 @@ function renderAnchorHtml(r) {
       (o) => `<div class="origin"><code>${esc2(o.runId)}</code> #${o.iteration} (${o.lines} lines) ${gates(o.gates)}</div>`
     ).join("") : '<span class="none">-</span>';
     const lines = notWritten(f);
-    return `<tr class="method-${esc2(f.method)}"><td class="path"><code>${esc2(f.path)}</code>${f.oldPath ? ` <span class="none">from <code>${esc2(f.oldPath)}</code></span>` : ""}</td><td>${esc2(f.status)}</td><td class="method">${esc2(f.method)}</td><td class="num">${f.linesFromRuns}/${f.linesAdded}</td><td>${origins}</td><td class="unwritten">${lines ? esc2(lines) : '<span class="none">-</span>'}</td></tr>`;
+    return `<tr class="method-${esc2(f.method)}"><td class="path"><code>${esc2(showPath(f.path))}</code>${f.oldPath ? ` <span class="none">from <code>${esc2(showPath(f.oldPath))}</code></span>` : ""}</td><td>${esc2(f.status)}</td><td class="method">${esc2(f.method)}</td><td class="num">${f.linesFromRuns}/${f.linesAdded}</td><td>${origins}</td><td class="unwritten">${lines ? esc2(lines) : '<span class="none">-</span>'}</td></tr>`;
   }).join("\n");
   const match = r.treeMatch ? `run <code>${esc2(r.treeMatch.runId)}</code> iteration ${r.treeMatch.iteration} (<code>${esc2(r.treeMatch.afterSha.slice(0, 12))}</code>)` : `<span class="none">no iteration's after tree</span>`;
   return `<!doctype html>
@@ -31348,7 +31386,7 @@ _${left} more file(s). Cut to fit the step summary: "report --anchor ${r.commit.
     const origins = f.origins.map(
       (o) => `${o.runId} #${o.iteration} (${o.lines})${o.gates.length ? ` ${o.gates.map((g) => `${g.name}: ${g.verdict}`).join(", ")}` : ""}`
     ).join("; ") || "-";
-    const row = `| ${cell(f.path)} | ${f.method} | ${f.linesFromRuns}/${f.linesAdded} | ${cell(origins)} | ${cell(notWritten(f))} |
+    const row = `| ${cell(showPath(f.path))} | ${f.method} | ${f.linesFromRuns}/${f.linesAdded} | ${cell(origins)} | ${cell(notWritten(f))} |
 `;
     const left = r.files.length - i - 1;
     const rowBytes = Buffer.byteLength(row, "utf8");
@@ -31387,6 +31425,7 @@ var init_anchor_render = __esm({
     init_html();
     init_github();
     init_markdown();
+    init_visible();
     RECORDED = {
       same: "the recorded anchor recomputes the same",
       differs: "the recorded anchor DIFFERS from what the records and git say now",
@@ -31501,6 +31540,7 @@ async function* fileDiffs(files, chunks, budget) {
   const used = files.map(() => 0);
   let next = 0;
   let current = -1;
+  let lastHeader = null;
   const notEmbedded = (result, change) => {
     Object.assign(result, { diff: "", ...change });
     budget.remaining += used[current];
@@ -31508,7 +31548,9 @@ async function* fileDiffs(files, chunks, budget) {
   };
   const reader = new SectionReader({
     open(header) {
-      current = header !== headerOf2(files[next]) && header === headerOf2(files[next - 1]) ? next - 1 : next++;
+      const second = header === lastHeader || header !== headerOf2(files[next]) && header === headerOf2(files[next - 1]);
+      current = second ? next - 1 : next++;
+      lastHeader = header;
       const result = results[current];
       if (!result || result.binary || result.tooLarge) return -1;
       return Math.min(budget.limits.maxFileDiffBytes - used[current], budget.remaining);
@@ -31520,7 +31562,7 @@ async function* fileDiffs(files, chunks, budget) {
       else if (result.tooLarge) return;
       else if (section.text === null) notEmbedded(result, { tooLarge: true });
       else {
-        result.diff += showBidi(section.text);
+        result.diff += showDiffText(section.text);
         used[current] = used[current] + section.bytes;
         budget.remaining -= section.bytes;
       }
@@ -31760,8 +31802,12 @@ __export(report_exports, {
 async function failedGateCommands(ctx, github, runId) {
   if (!github) return {};
   const gates = new GateStore(ctx.settings.home, { lockTimeoutMs: ctx.settings.lockTimeoutMs });
-  const snapshots = await (await ctx.snapshotter()).listByRun(runId);
-  const commands = gateAnnotations(await buildGateReport(gates, runId, snapshots));
+  const snapshotter = await ctx.snapshotter();
+  const [snapshots, run] = await Promise.all([
+    snapshotter.listByRun(runId),
+    snapshotter.store.loadRun(runId)
+  ]);
+  const commands = gateAnnotations(await buildGateReport(gates, runId, snapshots, run?.restarts));
   return commands.length > 0 ? { workflowCommands: commands } : {};
 }
 var REPORT_COMMAND;

@@ -1178,6 +1178,18 @@ var $ZodBoolean = /* @__PURE__ */ $constructor("$ZodBoolean", (inst, def) => {
     return payload;
   };
 });
+var $ZodNever = /* @__PURE__ */ $constructor("$ZodNever", (inst, def) => {
+  $ZodType.init(inst, def);
+  inst._zod.parse = (payload, _ctx) => {
+    payload.issues.push({
+      expected: "never",
+      code: "invalid_type",
+      input: payload.value,
+      inst
+    });
+    return payload;
+  };
+});
 function capSize(inst, size) {
   const caps = sizeCaps(inst._zod.def.checks);
   if (!caps.length)
@@ -1742,6 +1754,13 @@ function _boolean(Class, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
+function _never(Class, params) {
+  return new Class({
+    type: "never",
+    ...normalizeParams(params)
+  });
+}
+// @__NO_SIDE_EFFECTS__
 function _lte(value, params) {
   return new $ZodCheckLessThan({
     check: "less_than",
@@ -1895,6 +1914,14 @@ var ZodMiniBoolean = /* @__PURE__ */ $constructor("ZodMiniBoolean", (inst, def) 
 function boolean2(params) {
   return _boolean(ZodMiniBoolean, params);
 }
+var ZodMiniNever = /* @__PURE__ */ $constructor("ZodMiniNever", (inst, def) => {
+  $ZodNever.init(inst, def);
+  ZodMiniType.init(inst, def);
+});
+// @__NO_SIDE_EFFECTS__
+function never(params) {
+  return _never(ZodMiniNever, params);
+}
 var ZodMiniArray = /* @__PURE__ */ $constructor("ZodMiniArray", (inst, def) => {
   $ZodArray.init(inst, def);
   ZodMiniType.init(inst, def);
@@ -1920,6 +1947,15 @@ function object(shape, params) {
     ...normalizeParams(params)
   };
   return new ZodMiniObject(def);
+}
+// @__NO_SIDE_EFFECTS__
+function strictObject(shape, params) {
+  return new ZodMiniObject({
+    type: "object",
+    shape,
+    catchall: /* @__PURE__ */ never(),
+    ...normalizeParams(params)
+  });
 }
 // @__NO_SIDE_EFFECTS__
 function omit2(schema, mask) {
@@ -2255,6 +2291,56 @@ var GateResult = deferred(
      * travels; it bounds the verdict's place in the order (types/gate-rules.ts, `gateOrder`).
      */
     receivedAt: optional(IsoDate)
+  })
+);
+
+// types/run.ts
+var RunRestart = deferred(
+  () => strictObject({
+    from: int().check(_nonnegative()),
+    sha: Sha,
+    lastIteration: int().check(_nonnegative()),
+    at: IsoDate
+  })
+);
+var DeletedSnapshot = deferred(
+  () => strictObject({
+    snapshotId: SafeId,
+    iteration: int().check(_nonnegative()),
+    afterSha: Sha,
+    at: IsoDate
+  })
+);
+var IndexSeal = deferred(
+  () => strictObject({
+    /** sha256 of the index's bytes (with a split index's shared files), or `absent`, or the special file's kind. */
+    digest: string2().check(_minLength(1), _maxLength(64)),
+    /** The index file's mtime, in whole seconds since the epoch. */
+    writtenAt: int().check(_nonnegative()),
+    /** The commit whose tree the index then held. */
+    commit: Sha
+  })
+);
+var RunRecord = deferred(
+  () => object({
+    runId: SafeId,
+    workspace: string2().check(_minLength(1)),
+    createdAt: IsoDate,
+    updatedAt: IsoDate,
+    before: nullable(BeforeState),
+    /** The snapshot whose `after` used `before` up: a second `after` needs a new `before` (or an explicit --before). */
+    beforeUsedBy: optional(
+      nullable(object({ snapshotId: SafeId, iteration: int().check(_nonnegative()) }))
+    ),
+    snapshotIds: array(SafeId),
+    /** Declared restarts, oldest first; absent when there were none. */
+    restarts: optional(array(RunRestart)),
+    /** Snapshots deleted from the run, oldest first; absent when there were none. */
+    deletedSnapshots: optional(array(DeletedSnapshot)),
+    /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
+    recordedWorkspace: optional(string2().check(_minLength(1))),
+    /** The git index as this run's last `before` or `after` left it (src/git/index-seal.ts). */
+    indexSeal: optional(IndexSeal)
   })
 );
 
