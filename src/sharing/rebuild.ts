@@ -28,9 +28,12 @@ export async function rebuildAccepted(
 ): Promise<{ done: Accepted[]; kept: Accepted[] }> {
   if (accepted.length === 0) return { done: [], kept: [] };
   const iterationRefs = new Map((await listRefs(repo, RUNS_PREFIX)).map((r) => [r.ref, r.sha]));
+  // The before SHA must name a commit itself: a tree or a tag there (`^{tree}` peels both) would be
+  // taken in and make verify, report and provenance fail on it with GIT_FAILED.
   const trees = await batchCheck(
     repo,
     accepted.flatMap((a) => [
+      a.record.snapshot.beforeSha,
       `${a.record.snapshot.beforeSha}^{tree}`,
       `${a.record.snapshot.afterSha}^{tree}`,
     ]),
@@ -60,9 +63,13 @@ export async function rebuildAccepted(
   };
   for (const [i, a] of accepted.entries()) {
     const s = a.record.snapshot;
-    const [from, to] = [trees[2 * i], trees[2 * i + 1]];
-    if (!from?.found || !to?.found) {
+    const [before, from, to] = [trees[3 * i], trees[3 * i + 1], trees[3 * i + 2]];
+    if (!before?.found || !from?.found || !to?.found) {
       refuse(a.ref.ref, 'its before or after commit is not in the repository');
+      continue;
+    }
+    if (before.type !== 'commit') {
+      refuse(a.ref.ref, `its before SHA ${s.beforeSha} names a ${before.type}, not a commit`);
       continue;
     }
     const stored = await core.store.load(s.id).catch(() => null);
