@@ -1,7 +1,16 @@
 /** Records from a remote whose SHAs name objects of the wrong kind (a black-box hunt, travel13). */
 import { afterEach, describe, expect, it } from 'vitest';
+import { recordVerdict } from '../helpers/gates.js';
 import { git } from '../helpers/repo.js';
-import { forge, machineCli, recordOf, runIterations, world, type World } from '../helpers/sharing.js';
+import {
+  forge,
+  machineCli,
+  recordOf,
+  runIterations,
+  world,
+  type Machine,
+  type World,
+} from '../helpers/sharing.js';
 
 let w: World;
 afterEach(() => w?.cleanup());
@@ -47,4 +56,40 @@ describe('a forged record whose before SHA is no commit', () => {
     expect(imported.runs).toEqual(['good']);
     expect(imported.refused.map((r) => r.ref)).toEqual(['refs/agentgate/records/bytree/iteration-0']);
   });
+});
+
+describe('a ref of this repository in the way of a received one', () => {
+  // `refs/agentgate/runs/one` keeps git from making `refs/agentgate/runs/one/iteration-0`; a plain
+  // `git fetch origin 'refs/agentgate/*:refs/agentgate/*'` of a hostile remote brings such names.
+  for (const blocker of ['refs/agentgate/runs/one', 'refs/agentgate/records/one', 'refs/agentgate/gates/one'])
+    it(`${blocker} refuses that run's records alone, and the home stays consistent`, async () => {
+      w = world();
+      const a = w.machine('a');
+      await runIterations(a, 'one', 1);
+      await runIterations(a, 'two', 1);
+      await recordVerdict(a, 'one', 0, 'lint');
+      await recordVerdict(a, 'two', 0, 'lint');
+      await a.share.push({ workspace: a.dir });
+      const bundle = `${w.root}/all.bundle`;
+      git(w.origin, ['bundle', 'create', bundle, '--all']);
+      for (const [name, receive] of [
+        ['b', (m: Machine) => m.share.fetch({ workspace: m.dir })],
+        ['c', (m: Machine) => m.share.import(m.dir, bundle)],
+      ] as const) {
+        const m = w.machine(name);
+        git(m.dir, ['update-ref', blocker, 'HEAD']);
+        const got = await receive(m);
+        expect(got.runs).toContain('two');
+        expect(got.refused.length).toBeGreaterThan(0);
+        expect(got.refused.every((r) => r.ref.includes('/one/'))).toBe(true);
+        const verify = machineCli(m, ['verify', '--all', '--json']);
+        expect(verify.status, verify.stdout).toBe(0);
+        // Once the name is out of the way, the next call takes the rest.
+        git(m.dir, ['update-ref', '-d', blocker]);
+        const again = await receive(m);
+        expect(again.refused).toEqual([]);
+        expect(machineCli(m, ['verify', '--all', '--json']).status).toBe(0);
+        expect(git(m.dir, ['for-each-ref', '--format=%(refname)', 'refs/agentgate/gates/one/'])).not.toBe('');
+      }
+    });
 });
