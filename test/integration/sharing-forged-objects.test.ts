@@ -1,8 +1,12 @@
 /** Records from a remote whose SHAs name objects of the wrong kind (a black-box hunt, travel13). */
+import { closeSync, openSync, ftruncateSync, writeSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_IDENTITY } from '../../types/config.js';
+import { Sharing } from '../../src/sharing/sharing.js';
 import { recordVerdict } from '../helpers/gates.js';
 import { git } from '../helpers/repo.js';
 import {
+  failsWith,
   forge,
   machineCli,
   recordOf,
@@ -91,5 +95,32 @@ describe('a ref of this repository in the way of a received one', () => {
         expect(machineCli(m, ['verify', '--all', '--json']).status).toBe(0);
         expect(git(m.dir, ['for-each-ref', '--format=%(refname)', 'refs/agentgate/gates/one/'])).not.toBe('');
       }
+    });
+});
+
+describe('a file that is no bundle, whatever its size', () => {
+  // git reads a bundle's header one byte at a time: a GiB without a line break kept `git bundle
+  // verify` busy until the git timeout (GIT_TIMEOUT, "raise gitTimeoutMs").
+  for (const [name, start] of [
+    ['zeros', ''],
+    ['a signature, then one endless line', '# v2 git bundle\n'],
+    ['a signature, then a line git never writes', '# v2 git bundle\nnot a ref line\n\nPACK'],
+  ] as const)
+    it(`${name} is BUNDLE_INVALID`, async () => {
+      w = world();
+      const a = w.machine('a');
+      const file = `${w.root}/big.bundle`;
+      const fd = openSync(file, 'w');
+      writeSync(fd, start);
+      ftruncateSync(fd, 1024 ** 3);
+      closeSync(fd);
+      const share = new Sharing({
+        home: a.home,
+        artifactsDir: a.artifacts,
+        identity: DEFAULT_IDENTITY,
+        gitTimeoutMs: 5_000,
+        lockTimeoutMs: 10_000,
+      });
+      await failsWith(share.import(a.dir, file), 'BUNDLE_INVALID');
     });
 });
