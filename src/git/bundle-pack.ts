@@ -47,9 +47,9 @@ export async function bundlePackIntact(file: string): Promise<boolean> {
 
 /** The first line of a bundle, as git writes it. */
 const SIGNATURE = /^# v[23] git bundle$/;
-/** A capability (v3), a prerequisite with its optional comment, or a ref. */
+/** A capability (v3), a prerequisite with its optional comment (a commit subject, carriage returns and all), or a ref. */
 const HEADER_LINE =
-  /^(?:@[a-z][a-z0-9-]*(?:=.*)?|-[0-9a-f]{40}(?:[0-9a-f]{24})?(?: .*)?|[0-9a-f]{40}(?:[0-9a-f]{24})? [^ ]+)$/;
+  /^(?:@[a-z][a-z0-9-]*(?:=[^\n]*)?|-[0-9a-f]{40}(?:[0-9a-f]{24})?(?: [^\n]*)?|[0-9a-f]{40}(?:[0-9a-f]{24})? [^ ]+)$/;
 /** Longer than any ref name or commit subject git writes there. */
 const MAX_LINE_BYTES = 1024 * 1024;
 
