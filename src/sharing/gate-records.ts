@@ -18,7 +18,7 @@ import {
 import { deleteRefs, listRefs, updateRefs, type RefUpdate } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
 import { writeRecordObjects, type RecordObjects } from './record-objects.js';
-import { incomingRefspecs } from './core.js';
+import { incomingRefspecs, refuseUndelivered } from './core.js';
 import { refInTheWay, refInTheWayReason } from './records.js';
 import { withRepoLock } from '../git/repo-lock.js';
 import { assertNoLinkInside } from '../fs/inside.js';
@@ -196,7 +196,9 @@ export class GateRecords {
         if (toFetch.length > 0)
           await bring(incomingRefspecs(GATES_PREFIX, GATE_INCOMING_PREFIX, toFetch, refused));
         const wanted = new Set(toFetch.map((r) => r.ref));
-        const incoming = (toFetch.length > 0 ? await listRefsWithParents(repo, GATE_INCOMING_PREFIX) : [])
+        const landed = toFetch.length > 0 ? await listRefsWithParents(repo, GATE_INCOMING_PREFIX) : [];
+        refuseUndelivered(GATES_PREFIX, GATE_INCOMING_PREFIX, toFetch, landed, refused);
+        const incoming = landed
           .map((r) => ({ ...r, ref: `${GATES_PREFIX}${r.ref.slice(GATE_INCOMING_PREFIX.length)}` }))
           .filter((r) => wanted.has(r.ref));
         try {

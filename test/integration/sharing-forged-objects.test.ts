@@ -1,10 +1,10 @@
 /** Records from a remote whose SHAs name objects of the wrong kind (a black-box hunt, travel13). */
-import { closeSync, openSync, ftruncateSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, rmSync, writeSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_IDENTITY } from '../../types/config.js';
 import { Sharing } from '../../src/sharing/sharing.js';
 import { recordVerdict } from '../helpers/gates.js';
-import { git } from '../helpers/repo.js';
+import { commitAll, git, initRepo, writeFiles } from '../helpers/repo.js';
 import {
   failsWith,
   forge,
@@ -123,4 +123,41 @@ describe('a file that is no bundle, whatever its size', () => {
       });
       await failsWith(share.import(a.dir, file), 'BUNDLE_INVALID');
     });
+});
+
+describe('a fetch from a shallow clone', () => {
+  it('refuses, naming them, the records git rejects for their cut-off history (git exits 0)', async () => {
+    w = world();
+    const s = w.machine('s');
+    writeFiles(s.dir, { 'second.txt': 'two\n' });
+    commitAll(s.dir, 'second');
+    // A CI checkout: only the last commit, its parent cut off.
+    git(s.dir, ['fetch', '-q', '--depth', '1', 'origin']);
+    git(s.dir, ['fetch', '-q', '--depth', '1', '.', 'HEAD']);
+    git(s.dir, ['reflog', 'expire', '--expire=now', '--all']);
+    git(s.dir, ['gc', '-q', '--prune=now']);
+    expect(git(s.dir, ['rev-parse', '--is-shallow-repository'])).toBe('true');
+    await runIterations(s, 'cut', 1);
+    await recordVerdict(s, 'cut', 0, 'lint');
+    // Its record and verdict refs are made when they are first published.
+    await s.share.export({ workspace: s.dir }, `${w.root}/cut.bundle`);
+    const empty = initRepo();
+    try {
+      const share = new Sharing({
+        home: `${w.root}/empty-home`,
+        artifactsDir: `${w.root}/empty-home/artifacts`,
+        identity: DEFAULT_IDENTITY,
+        gitTimeoutMs: 60_000,
+        lockTimeoutMs: 10_000,
+      });
+      const got = await share.fetch({ workspace: empty }, s.dir);
+      expect(got.runs).toEqual([]);
+      expect(got.refused.map((r) => r.ref).sort()).toEqual([
+        expect.stringMatching(/^refs\/agentgate\/gates\/cut\//),
+        'refs/agentgate/records/cut/iteration-0',
+      ]);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
 });
