@@ -44,3 +44,46 @@ export async function bundlePackIntact(file: string): Promise<boolean> {
   if (hash === null || packBytes < 12 + trailerBytes || magic.toString('latin1') !== 'PACK') return false;
   return hash.digest().equals(tail);
 }
+
+/** The first line of a bundle, as git writes it. */
+const SIGNATURE = /^# v[23] git bundle$/;
+/** A capability (v3), a prerequisite with its optional comment (a commit subject, carriage returns and all), or a ref. */
+const HEADER_LINE =
+  /^(?:@[a-z][a-z0-9-]*(?:=[^\n]*)?|-[0-9a-f]{40}(?:[0-9a-f]{24})?(?: [^\n]*)?|[0-9a-f]{40}(?:[0-9a-f]{24})? [^ ]+)$/;
+/** Longer than any ref name or commit subject git writes there. */
+const MAX_LINE_BYTES = 1024 * 1024;
+
+/**
+ * Why `file`'s header is not a git bundle header, or null when it is one. Read here before git
+ * sees the file: git reads the header one byte at a time, so a file of zeros or a header line of a
+ * GiB kept `git bundle verify` busy until the git timeout. Reads no further than the header.
+ */
+export async function bundleHeaderProblem(file: string): Promise<string | null> {
+  let line: Buffer[] = [];
+  let lineBytes = 0;
+  let headerBytes = 0;
+  let first = true;
+  for await (const chunk of createReadStream(file)) {
+    let data = chunk as Buffer;
+    for (let nl = data.indexOf(0x0a); nl !== -1; nl = data.indexOf(0x0a)) {
+      const text = Buffer.concat([...line, data.subarray(0, nl)]).toString('latin1');
+      headerBytes += lineBytes + nl + 1;
+      [line, lineBytes, data] = [[], 0, data.subarray(nl + 1)];
+      if (first && !SIGNATURE.test(text))
+        return 'it does not start with "# v2 git bundle" or "# v3 git bundle"';
+      if (first) first = false;
+      else if (text === '') return null;
+      else if (!HEADER_LINE.test(text))
+        return `its header holds a line git does not write: ${JSON.stringify(text.slice(0, 100))}`;
+    }
+    line.push(data);
+    lineBytes += data.length;
+    if (lineBytes > (first ? 16 : MAX_LINE_BYTES))
+      return first
+        ? 'it does not start with "# v2 git bundle" or "# v3 git bundle"'
+        : `its header holds a line longer than ${MAX_LINE_BYTES} bytes`;
+    if (headerBytes + lineBytes > MAX_HEADER_BYTES)
+      return `its header is longer than ${MAX_HEADER_BYTES} bytes`;
+  }
+  return 'its header does not end (no blank line after its refs)';
+}

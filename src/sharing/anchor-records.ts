@@ -7,7 +7,7 @@ import { batchCheck, listRefsWithParents, objectFormat, type CommitRef } from '.
 import { deleteRefs, listRefs, updateRefs, type RefUpdate } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
 import { writeRecordObjects } from './record-objects.js';
-import { incomingRefspecs } from './core.js';
+import { incomingRefspecs, refuseUndelivered } from './core.js';
 import { withRepoLock } from '../git/repo-lock.js';
 import { layout } from '../store/paths.js';
 import {
@@ -148,6 +148,7 @@ export class AnchorRecords {
           await bring(incomingRefspecs(ANCHORS_PREFIX, ANCHOR_INCOMING_PREFIX, toFetch, refused));
         const wanted = new Set(toFetch.map((r) => r.ref));
         const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, ANCHOR_INCOMING_PREFIX) : [];
+        refuseUndelivered(ANCHORS_PREFIX, ANCHOR_INCOMING_PREFIX, toFetch, incoming, refused);
         try {
           const fetched = incoming
             .map((r) => ({ ...r, ref: `${ANCHORS_PREFIX}${r.ref.slice(ANCHOR_INCOMING_PREFIX.length)}` }))

@@ -1,5 +1,6 @@
 import type { Identity } from '../../types/config.js';
 import type { AnchorMode } from '../../types/anchor-record.js';
+import type { RefusedRecord } from '../../types/sharing.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import type { AnchorKeeper } from './anchor-records.js';
 
@@ -74,4 +75,28 @@ export function incomingRefspecs(
     return toFetch.map((r) => `+${r.ref}:${incoming}${r.ref.slice(prefix.length)}`);
   const others = refused.filter((r) => r.ref.startsWith(prefix)).map((r) => `^${r.ref}`);
   return [`+${prefix}*:${incoming}*`, ...others];
+}
+
+/**
+ * Lists in `refused` each ref of `toFetch` (under `prefix`) that git did not bring into `incoming`
+ * (`landed`) and that `refused` does not name yet. git fetch exits 0 when it rejects a ref (one
+ * whose history stops at a shallow source's boundary: "shallow roots are not allowed to be
+ * updated"), and such a record was otherwise dropped without a word.
+ */
+export function refuseUndelivered(
+  prefix: string,
+  incoming: string,
+  toFetch: ReadonlyArray<{ ref: string }>,
+  landed: ReadonlyArray<{ ref: string }>,
+  refused: RefusedRecord[],
+): void {
+  const got = new Set(landed.map((r) => r.ref));
+  const named = new Set(refused.map((r) => r.ref));
+  for (const r of toFetch)
+    if (!named.has(r.ref) && !got.has(`${incoming}${r.ref.slice(prefix.length)}`))
+      refused.push({
+        ref: r.ref,
+        reason:
+          'the source did not send it (git rejected it: its history stops at the boundary of a shallow clone, say); fetch from a full clone',
+      });
 }

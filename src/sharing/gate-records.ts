@@ -18,7 +18,8 @@ import {
 import { deleteRefs, listRefs, updateRefs, type RefUpdate } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
 import { writeRecordObjects, type RecordObjects } from './record-objects.js';
-import { incomingRefspecs } from './core.js';
+import { incomingRefspecs, refuseUndelivered } from './core.js';
+import { refInTheWay, refInTheWayReason } from './records.js';
 import { withRepoLock } from '../git/repo-lock.js';
 import { assertNoLinkInside } from '../fs/inside.js';
 import { sha256File } from '../snapshotter/patch-artifact.js';
@@ -173,14 +174,17 @@ export class GateRecords {
         const local = new Map((await listRefsWithParents(repo, GATES_PREFIX)).map((r) => [r.ref, r]));
         const toFetch: Array<{ sha: string; ref: string }> = [];
         const held: CommitRef[] = [];
+        const inTheWay = refInTheWay(local.keys());
         for (const r of source) {
           const name = parseGateRef(r.ref, GATES_PREFIX);
           const mine = local.get(r.ref);
+          const blocker = name === null || mine !== undefined ? null : inTheWay(r.ref);
           if (name === null)
             refused.push({
               ref: r.ref,
               reason: 'not a gate ref name (refs/agentgate/gates/<runId>/<gateId>)',
             });
+          else if (blocker !== null) refused.push({ ref: r.ref, reason: refInTheWayReason(r.ref, blocker) });
           else if (mine === undefined) toFetch.push(r);
           else if (mine.sha !== r.sha)
             refused.push({
@@ -192,7 +196,9 @@ export class GateRecords {
         if (toFetch.length > 0)
           await bring(incomingRefspecs(GATES_PREFIX, GATE_INCOMING_PREFIX, toFetch, refused));
         const wanted = new Set(toFetch.map((r) => r.ref));
-        const incoming = (toFetch.length > 0 ? await listRefsWithParents(repo, GATE_INCOMING_PREFIX) : [])
+        const landed = toFetch.length > 0 ? await listRefsWithParents(repo, GATE_INCOMING_PREFIX) : [];
+        refuseUndelivered(GATES_PREFIX, GATE_INCOMING_PREFIX, toFetch, landed, refused);
+        const incoming = landed
           .map((r) => ({ ...r, ref: `${GATES_PREFIX}${r.ref.slice(GATE_INCOMING_PREFIX.length)}` }))
           .filter((r) => wanted.has(r.ref));
         try {

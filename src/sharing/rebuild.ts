@@ -9,7 +9,15 @@ import { listRefs, updateRefs, type RefUpdate } from '../git/refs.js';
 import { treeDiffSize } from '../git/unified-diff.js';
 import { assertNoLinkInside } from '../fs/inside.js';
 import { patchPath } from '../store/paths.js';
-import { isRecordOf, iterationRef, recordRef, RECORDS_PREFIX, RUNS_PREFIX } from './records.js';
+import {
+  isRecordOf,
+  iterationRef,
+  recordRef,
+  RECORDS_PREFIX,
+  refInTheWay,
+  refInTheWayReason,
+  RUNS_PREFIX,
+} from './records.js';
 import { MAX_PATCH_BYTES, type SharingCore } from './core.js';
 import { restartContradiction, restartName, type RunIteration } from '../snapshotter/restart-check.js';
 
@@ -28,9 +36,14 @@ export async function rebuildAccepted(
 ): Promise<{ done: Accepted[]; kept: Accepted[] }> {
   if (accepted.length === 0) return { done: [], kept: [] };
   const iterationRefs = new Map((await listRefs(repo, RUNS_PREFIX)).map((r) => [r.ref, r.sha]));
+  const records = await listRefs(repo, RECORDS_PREFIX);
+  const inTheWay = refInTheWay([...iterationRefs.keys(), ...records.map((r) => r.ref)]);
+  // The before SHA must name a commit itself: a tree or a tag there (`^{tree}` peels both) would be
+  // taken in and make verify, report and provenance fail on it with GIT_FAILED.
   const trees = await batchCheck(
     repo,
     accepted.flatMap((a) => [
+      a.record.snapshot.beforeSha,
       `${a.record.snapshot.beforeSha}^{tree}`,
       `${a.record.snapshot.afterSha}^{tree}`,
     ]),
@@ -60,9 +73,20 @@ export async function rebuildAccepted(
   };
   for (const [i, a] of accepted.entries()) {
     const s = a.record.snapshot;
-    const [from, to] = [trees[2 * i], trees[2 * i + 1]];
-    if (!from?.found || !to?.found) {
+    const [before, from, to] = [trees[3 * i], trees[3 * i + 1], trees[3 * i + 2]];
+    if (!before?.found || !from?.found || !to?.found) {
       refuse(a.ref.ref, 'its before or after commit is not in the repository');
+      continue;
+    }
+    if (before.type !== 'commit') {
+      refuse(a.ref.ref, `its before SHA ${s.beforeSha} names a ${before.type}, not a commit`);
+      continue;
+    }
+    const blocked = [iterationRef(s.runId, s.iteration), recordRef(s.runId, s.iteration)]
+      .map((ref) => ({ ref, blocker: inTheWay(ref) }))
+      .find((b) => b.blocker !== null);
+    if (blocked?.blocker) {
+      refuse(a.ref.ref, refInTheWayReason(blocked.ref, blocked.blocker));
       continue;
     }
     const stored = await core.store.load(s.id).catch(() => null);
@@ -178,7 +202,7 @@ export async function rebuildAccepted(
     (here ? kept : done).push(a);
   }
   // Records already promoted by an earlier, interrupted call are skipped by the compare-and-swap list.
-  const present = new Map((await listRefs(repo, RECORDS_PREFIX)).map((r) => [r.ref, r.sha]));
+  const present = new Map(records.map((r) => [r.ref, r.sha]));
   await updateRefs(
     repo,
     refUpdates.filter((u) => present.get(u.ref) !== u.newSha),

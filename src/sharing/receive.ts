@@ -28,7 +28,7 @@ import {
   relativePatchFile,
 } from './records.js';
 import { exists, rebuildAccepted, type Accepted } from './rebuild.js';
-import { incomingRefspecs, type SharingCore } from './core.js';
+import { incomingRefspecs, refuseUndelivered, type SharingCore } from './core.js';
 
 const MAX_RECORD_BYTES = 16 * 1024 * 1024;
 
@@ -66,6 +66,7 @@ export async function receive(
       if (toFetch.length > 0)
         await bring(repo, incomingRefspecs(RECORDS_PREFIX, INCOMING_PREFIX, toFetch, refused));
       const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, INCOMING_PREFIX) : [];
+      refuseUndelivered(RECORDS_PREFIX, INCOMING_PREFIX, toFetch, incoming, refused);
       const wantedRefs = new Set(wanted.map((r) => r.ref));
       const held = await heldRecords(core, local, wantedRefs, new Set(toFetch.map((r) => r.ref)));
       try {

@@ -129,3 +129,29 @@ export function couldBeBeforeOf(
 }
 
 export { iterationRef, RUNS_PREFIX };
+
+/**
+ * For each ref name, the ref of `existing` that keeps git from making it, or null: git keeps refs
+ * as files in directories, so `a/b` and `a/b/c` cannot both exist (a plain `git fetch` of a
+ * remote's `refs/agentgate/*`, or another tool, can leave such a name).
+ */
+export function refInTheWay(existing: Iterable<string>): (ref: string) => string | null {
+  const names = new Set(existing);
+  /** Each directory that holds refs, and one ref below it. */
+  const dirs = new Map<string, string>();
+  for (const name of names)
+    for (let i = name.indexOf('/'); i !== -1; i = name.indexOf('/', i + 1))
+      if (!dirs.has(name.slice(0, i))) dirs.set(name.slice(0, i), name);
+  return (ref) => {
+    const below = dirs.get(ref);
+    if (below !== undefined) return below;
+    for (let i = ref.indexOf('/'); i !== -1; i = ref.indexOf('/', i + 1))
+      if (names.has(ref.slice(0, i))) return ref.slice(0, i);
+    return null;
+  };
+}
+
+/** Why a received ref is refused when `blocker` (see refInTheWay) keeps it from being made. */
+export function refInTheWayReason(ref: string, blocker: string): string {
+  return `this repository's ref ${blocker} is in the way of ${ref} (git cannot hold both); remove it with "git update-ref -d ${blocker}" and receive again`;
+}

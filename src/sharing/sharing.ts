@@ -22,7 +22,7 @@ import {
 import { pathRemote, resolveRemote, type RemoteTarget } from '../git/remote.js';
 import { clearStaleRemoteRefLocks } from '../git/remote-locks.js';
 import { writeOutputFile } from '../fs/atomic.js';
-import { bundlePackIntact } from '../git/bundle-pack.js';
+import { bundleHeaderProblem, bundlePackIntact } from '../git/bundle-pack.js';
 import { assertSafeId } from '../store/paths.js';
 import { SnapshotStore } from '../store/snapshot-store.js';
 import { parseRecordRef, RECORDS_PREFIX } from './records.js';
@@ -237,6 +237,14 @@ export class Sharing implements SharingCore {
       throw new BundleInvalidError(`${path} is not a file; give the bundle written by "export"`, {
         details: { file: path },
       });
+    const problem = await bundleHeaderProblem(path);
+    if (problem !== null)
+      throw new BundleInvalidError(
+        `${path} is not a git bundle: ${problem}; use a file written by "export"`,
+        {
+          details: { file: path },
+        },
+      );
     const heads = await verifyBundle(repo, path);
     if (!(await bundlePackIntact(path)))
       throw new BundleInvalidError(

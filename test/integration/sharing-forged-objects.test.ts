@@ -1,0 +1,163 @@
+/** Records from a remote whose SHAs name objects of the wrong kind (a black-box hunt, travel13). */
+import { closeSync, ftruncateSync, openSync, rmSync, writeSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_IDENTITY } from '../../types/config.js';
+import { Sharing } from '../../src/sharing/sharing.js';
+import { recordVerdict } from '../helpers/gates.js';
+import { commitAll, git, initRepo, writeFiles } from '../helpers/repo.js';
+import {
+  failsWith,
+  forge,
+  machineCli,
+  recordOf,
+  runIterations,
+  world,
+  type Machine,
+  type World,
+} from '../helpers/sharing.js';
+
+let w: World;
+afterEach(() => w?.cleanup());
+
+const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+
+describe('a forged record whose before SHA is no commit', () => {
+  it('is refused by fetch and import, so verify --all and report still run', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'good', 1);
+    await a.share.push({ workspace: a.dir });
+    const ref = 'refs/agentgate/records/good/iteration-0';
+    const record = recordOf(w.origin, ref);
+    const s = record.snapshot as { beforeSha: string; afterSha: string; commitMessage: string };
+    // The before commit's tree stands where the before commit goes (`^{tree}` peels it too).
+    const tree = git(w.origin, ['rev-parse', `${s.beforeSha}^{tree}`]);
+    for (const [runId, beforeSha] of [['bytree', tree]] as const)
+      forge(
+        w.origin,
+        `refs/agentgate/records/${runId}/iteration-0`,
+        s.afterSha,
+        json({
+          ...record,
+          snapshot: { ...record.snapshot, runId, id: `snap-${runId}`, beforeSha },
+          patch: { ...(record.patch as object), file: `${runId}/iteration-0/patch.diff` },
+          run: { ...(record.run as object), before: null },
+        }),
+      );
+    const b = w.machine('b');
+    const got = await b.share.fetch({ workspace: b.dir });
+    expect(got.runs).toEqual(['good']);
+    expect(got.refused.map((r) => r.ref)).toEqual(['refs/agentgate/records/bytree/iteration-0']);
+    const verify = machineCli(b, ['verify', '--all', '--json']);
+    expect(verify.status, verify.stdout).toBe(0);
+    const report = machineCli(b, ['report', '--run', 'good', '--format', 'json', '--json']);
+    expect(report.status, report.stdout).toBe(0);
+
+    const c = w.machine('c');
+    const bundle = `${w.root}/all.bundle`;
+    git(w.origin, ['bundle', 'create', bundle, '--all']);
+    const imported = await c.share.import(c.dir, bundle);
+    expect(imported.runs).toEqual(['good']);
+    expect(imported.refused.map((r) => r.ref)).toEqual(['refs/agentgate/records/bytree/iteration-0']);
+  });
+});
+
+describe('a ref of this repository in the way of a received one', () => {
+  // `refs/agentgate/runs/one` keeps git from making `refs/agentgate/runs/one/iteration-0`; a plain
+  // `git fetch origin 'refs/agentgate/*:refs/agentgate/*'` of a hostile remote brings such names.
+  for (const blocker of ['refs/agentgate/runs/one', 'refs/agentgate/records/one', 'refs/agentgate/gates/one'])
+    it(`${blocker} refuses that run's records alone, and the home stays consistent`, async () => {
+      w = world();
+      const a = w.machine('a');
+      await runIterations(a, 'one', 1);
+      await runIterations(a, 'two', 1);
+      await recordVerdict(a, 'one', 0, 'lint');
+      await recordVerdict(a, 'two', 0, 'lint');
+      await a.share.push({ workspace: a.dir });
+      const bundle = `${w.root}/all.bundle`;
+      git(w.origin, ['bundle', 'create', bundle, '--all']);
+      for (const [name, receive] of [
+        ['b', (m: Machine) => m.share.fetch({ workspace: m.dir })],
+        ['c', (m: Machine) => m.share.import(m.dir, bundle)],
+      ] as const) {
+        const m = w.machine(name);
+        git(m.dir, ['update-ref', blocker, 'HEAD']);
+        const got = await receive(m);
+        expect(got.runs).toContain('two');
+        expect(got.refused.length).toBeGreaterThan(0);
+        expect(got.refused.every((r) => r.ref.includes('/one/'))).toBe(true);
+        const verify = machineCli(m, ['verify', '--all', '--json']);
+        expect(verify.status, verify.stdout).toBe(0);
+        // Once the name is out of the way, the next call takes the rest.
+        git(m.dir, ['update-ref', '-d', blocker]);
+        const again = await receive(m);
+        expect(again.refused).toEqual([]);
+        expect(machineCli(m, ['verify', '--all', '--json']).status).toBe(0);
+        expect(git(m.dir, ['for-each-ref', '--format=%(refname)', 'refs/agentgate/gates/one/'])).not.toBe('');
+      }
+    });
+});
+
+describe('a file that is no bundle, whatever its size', () => {
+  // git reads a bundle's header one byte at a time: a GiB without a line break kept `git bundle
+  // verify` busy until the git timeout (GIT_TIMEOUT, "raise gitTimeoutMs").
+  for (const [name, start] of [
+    ['zeros', ''],
+    ['a signature, then one endless line', '# v2 git bundle\n'],
+    ['a signature, then a line git never writes', '# v2 git bundle\nnot a ref line\n\nPACK'],
+  ] as const)
+    it(`${name} is BUNDLE_INVALID`, async () => {
+      w = world();
+      const a = w.machine('a');
+      const file = `${w.root}/big.bundle`;
+      const fd = openSync(file, 'w');
+      writeSync(fd, start);
+      ftruncateSync(fd, 1024 ** 3);
+      closeSync(fd);
+      const share = new Sharing({
+        home: a.home,
+        artifactsDir: a.artifacts,
+        identity: DEFAULT_IDENTITY,
+        gitTimeoutMs: 5_000,
+        lockTimeoutMs: 10_000,
+      });
+      await failsWith(share.import(a.dir, file), 'BUNDLE_INVALID');
+    });
+});
+
+describe('a fetch from a shallow clone', () => {
+  it('refuses, naming them, the records git rejects for their cut-off history (git exits 0)', async () => {
+    w = world();
+    const s = w.machine('s');
+    writeFiles(s.dir, { 'second.txt': 'two\n' });
+    commitAll(s.dir, 'second');
+    // A CI checkout: only the last commit, its parent cut off.
+    git(s.dir, ['fetch', '-q', '--depth', '1', 'origin']);
+    git(s.dir, ['fetch', '-q', '--depth', '1', '.', 'HEAD']);
+    git(s.dir, ['reflog', 'expire', '--expire=now', '--all']);
+    git(s.dir, ['gc', '-q', '--prune=now']);
+    expect(git(s.dir, ['rev-parse', '--is-shallow-repository'])).toBe('true');
+    await runIterations(s, 'cut', 1);
+    await recordVerdict(s, 'cut', 0, 'lint');
+    // Its record and verdict refs are made when they are first published.
+    await s.share.export({ workspace: s.dir }, `${w.root}/cut.bundle`);
+    const empty = initRepo();
+    try {
+      const share = new Sharing({
+        home: `${w.root}/empty-home`,
+        artifactsDir: `${w.root}/empty-home/artifacts`,
+        identity: DEFAULT_IDENTITY,
+        gitTimeoutMs: 60_000,
+        lockTimeoutMs: 10_000,
+      });
+      const got = await share.fetch({ workspace: empty }, s.dir);
+      expect(got.runs).toEqual([]);
+      expect(got.refused.map((r) => r.ref).sort()).toEqual([
+        expect.stringMatching(/^refs\/agentgate\/gates\/cut\//),
+        'refs/agentgate/records/cut/iteration-0',
+      ]);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
