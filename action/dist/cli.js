@@ -28313,11 +28313,41 @@ async function bundlePackIntact(file) {
   if (hash2 === null || packBytes < 12 + trailerBytes || magic.toString("latin1") !== "PACK") return false;
   return hash2.digest().equals(tail);
 }
-var MAX_HEADER_BYTES;
+async function bundleHeaderProblem(file) {
+  let line = [];
+  let lineBytes = 0;
+  let headerBytes = 0;
+  let first = true;
+  for await (const chunk of createReadStream3(file)) {
+    let data = chunk;
+    for (let nl = data.indexOf(10); nl !== -1; nl = data.indexOf(10)) {
+      const text2 = Buffer.concat([...line, data.subarray(0, nl)]).toString("latin1");
+      headerBytes += lineBytes + nl + 1;
+      [line, lineBytes, data] = [[], 0, data.subarray(nl + 1)];
+      if (first && !SIGNATURE.test(text2))
+        return 'it does not start with "# v2 git bundle" or "# v3 git bundle"';
+      if (first) first = false;
+      else if (text2 === "") return null;
+      else if (!HEADER_LINE.test(text2))
+        return `its header holds a line git does not write: ${JSON.stringify(text2.slice(0, 100))}`;
+    }
+    line.push(data);
+    lineBytes += data.length;
+    if (lineBytes > (first ? 16 : MAX_LINE_BYTES))
+      return first ? 'it does not start with "# v2 git bundle" or "# v3 git bundle"' : `its header holds a line longer than ${MAX_LINE_BYTES} bytes`;
+    if (headerBytes + lineBytes > MAX_HEADER_BYTES)
+      return `its header is longer than ${MAX_HEADER_BYTES} bytes`;
+  }
+  return "its header does not end (no blank line after its refs)";
+}
+var MAX_HEADER_BYTES, SIGNATURE, HEADER_LINE, MAX_LINE_BYTES;
 var init_bundle_pack = __esm({
   "src/git/bundle-pack.ts"() {
     "use strict";
     MAX_HEADER_BYTES = 64 * 1024 * 1024;
+    SIGNATURE = /^# v[23] git bundle$/;
+    HEADER_LINE = /^(?:@[a-z][a-z0-9-]*(?:=[^\n]*)?|-[0-9a-f]{40}(?:[0-9a-f]{24})?(?: [^\n]*)?|[0-9a-f]{40}(?:[0-9a-f]{24})? [^ ]+)$/;
+    MAX_LINE_BYTES = 1024 * 1024;
   }
 });
 
@@ -28576,6 +28606,23 @@ function isRecordOf(commit, received, snapshot, run) {
 function couldBeBeforeOf(before2, snapshot) {
   return before2.runId === snapshot.runId && before2.sha === snapshot.beforeSha && (before2.wipSha === null || before2.wipSha === before2.sha) && before2.isDirty === (before2.wipSha !== null);
 }
+function refInTheWay(existing) {
+  const names2 = new Set(existing);
+  const dirs = /* @__PURE__ */ new Map();
+  for (const name2 of names2)
+    for (let i = name2.indexOf("/"); i !== -1; i = name2.indexOf("/", i + 1))
+      if (!dirs.has(name2.slice(0, i))) dirs.set(name2.slice(0, i), name2);
+  return (ref) => {
+    const below = dirs.get(ref);
+    if (below !== void 0) return below;
+    for (let i = ref.indexOf("/"); i !== -1; i = ref.indexOf("/", i + 1))
+      if (names2.has(ref.slice(0, i))) return ref.slice(0, i);
+    return null;
+  };
+}
+function refInTheWayReason(ref, blocker) {
+  return `this repository's ref ${blocker} is in the way of ${ref} (git cannot hold both); remove it with "git update-ref -d ${blocker}" and receive again`;
+}
 var RECORDS_PREFIX, INCOMING_PREFIX, PATCH_RECIPE_ARGS;
 var init_records = __esm({
   "src/sharing/records.ts"() {
@@ -28627,6 +28674,16 @@ function incomingRefspecs(prefix, incoming, toFetch, refused2) {
     return toFetch.map((r) => `+${r.ref}:${incoming}${r.ref.slice(prefix.length)}`);
   const others = refused2.filter((r) => r.ref.startsWith(prefix)).map((r) => `^${r.ref}`);
   return [`+${prefix}*:${incoming}*`, ...others];
+}
+function refuseUndelivered(prefix, incoming, toFetch, landed, refused2) {
+  const got = new Set(landed.map((r) => r.ref));
+  const named4 = new Set(refused2.map((r) => r.ref));
+  for (const r of toFetch)
+    if (!named4.has(r.ref) && !got.has(`${incoming}${r.ref.slice(prefix.length)}`))
+      refused2.push({
+        ref: r.ref,
+        reason: "the source did not send it (git rejected it: its history stops at the boundary of a shallow clone, say); fetch from a full clone"
+      });
 }
 var MAX_PATCH_BYTES, MAX_GATE_LOG_BYTES, MAX_REFSPECS;
 var init_core4 = __esm({
@@ -28779,6 +28836,7 @@ var init_gate_records = __esm({
     init_refs();
     init_record_objects2();
     init_core4();
+    init_records();
     init_repo_lock();
     init_inside();
     init_patch_artifact();
@@ -28887,14 +28945,17 @@ var init_gate_records = __esm({
             const local = new Map((await listRefsWithParents(repo, GATES_PREFIX)).map((r) => [r.ref, r]));
             const toFetch = [];
             const held = [];
+            const inTheWay3 = refInTheWay(local.keys());
             for (const r of source) {
               const name2 = parseGateRef(r.ref, GATES_PREFIX);
               const mine = local.get(r.ref);
+              const blocker = name2 === null || mine !== void 0 ? null : inTheWay3(r.ref);
               if (name2 === null)
                 refused2.push({
                   ref: r.ref,
                   reason: "not a gate ref name (refs/agentgate/gates/<runId>/<gateId>)"
                 });
+              else if (blocker !== null) refused2.push({ ref: r.ref, reason: refInTheWayReason(r.ref, blocker) });
               else if (mine === void 0) toFetch.push(r);
               else if (mine.sha !== r.sha)
                 refused2.push({
@@ -28906,7 +28967,9 @@ var init_gate_records = __esm({
             if (toFetch.length > 0)
               await bring(incomingRefspecs(GATES_PREFIX, GATE_INCOMING_PREFIX, toFetch, refused2));
             const wanted = new Set(toFetch.map((r) => r.ref));
-            const incoming = (toFetch.length > 0 ? await listRefsWithParents(repo, GATE_INCOMING_PREFIX) : []).map((r) => ({ ...r, ref: `${GATES_PREFIX}${r.ref.slice(GATE_INCOMING_PREFIX.length)}` })).filter((r) => wanted.has(r.ref));
+            const landed = toFetch.length > 0 ? await listRefsWithParents(repo, GATE_INCOMING_PREFIX) : [];
+            refuseUndelivered(GATES_PREFIX, GATE_INCOMING_PREFIX, toFetch, landed, refused2);
+            const incoming = landed.map((r) => ({ ...r, ref: `${GATES_PREFIX}${r.ref.slice(GATE_INCOMING_PREFIX.length)}` })).filter((r) => wanted.has(r.ref));
             try {
               const checked2 = await readGateCommits(repo, [...incoming, ...held], refused2, this.snapshots);
               const stored = await this.store(repo, checked2, refused2);
@@ -29223,9 +29286,12 @@ import { stat as stat20 } from "node:fs/promises";
 async function rebuildAccepted(core, repo, accepted, refuse, index) {
   if (accepted.length === 0) return { done: [], kept: [] };
   const iterationRefs = new Map((await listRefs(repo, RUNS_PREFIX)).map((r) => [r.ref, r.sha]));
+  const records = await listRefs(repo, RECORDS_PREFIX);
+  const inTheWay3 = refInTheWay([...iterationRefs.keys(), ...records.map((r) => r.ref)]);
   const trees = await batchCheck(
     repo,
     accepted.flatMap((a) => [
+      a.record.snapshot.beforeSha,
       `${a.record.snapshot.beforeSha}^{tree}`,
       `${a.record.snapshot.afterSha}^{tree}`
     ])
@@ -29251,9 +29317,18 @@ async function rebuildAccepted(core, repo, accepted, refuse, index) {
   };
   for (const [i, a] of accepted.entries()) {
     const s = a.record.snapshot;
-    const [from, to] = [trees[2 * i], trees[2 * i + 1]];
-    if (!from?.found || !to?.found) {
+    const [before2, from, to] = [trees[3 * i], trees[3 * i + 1], trees[3 * i + 2]];
+    if (!before2?.found || !from?.found || !to?.found) {
       refuse(a.ref.ref, "its before or after commit is not in the repository");
+      continue;
+    }
+    if (before2.type !== "commit") {
+      refuse(a.ref.ref, `its before SHA ${s.beforeSha} names a ${before2.type}, not a commit`);
+      continue;
+    }
+    const blocked = [iterationRef(s.runId, s.iteration), recordRef(s.runId, s.iteration)].map((ref) => ({ ref, blocker: inTheWay3(ref) })).find((b) => b.blocker !== null);
+    if (blocked?.blocker) {
+      refuse(a.ref.ref, refInTheWayReason(blocked.ref, blocked.blocker));
       continue;
     }
     const stored = await core.store.load(s.id).catch(() => null);
@@ -29339,11 +29414,11 @@ async function rebuildAccepted(core, repo, accepted, refuse, index) {
     }
     await core.store.linkSnapshot(s.runId, repo.topLevel, s.id, s.iteration);
     await core.store.updateRun(s.runId, repo.topLevel, (cur) => {
-      const before2 = created.has(s.runId) ? a.record.run.before : null;
-      const later = cur.before === null || before2 !== null && before2.capturedAt > cur.before.capturedAt;
+      const before3 = created.has(s.runId) ? a.record.run.before : null;
+      const later = cur.before === null || before3 !== null && before3.capturedAt > cur.before.capturedAt;
       const next = {
         ...cur,
-        before: before2 !== null && later ? before2 : cur.before,
+        before: before3 !== null && later ? before3 : cur.before,
         ...withRestart(cur, a.record.run.restart),
         ...a.record.workspace !== cur.workspace ? { recordedWorkspace: a.record.workspace } : {}
       };
@@ -29355,7 +29430,7 @@ async function rebuildAccepted(core, repo, accepted, refuse, index) {
     refUpdates.push({ ref: rec, newSha: a.ref.sha, oldSha: a.replaces ?? null });
     (here ? kept : done).push(a);
   }
-  const present = new Map((await listRefs(repo, RECORDS_PREFIX)).map((r) => [r.ref, r.sha]));
+  const present = new Map(records.map((r) => [r.ref, r.sha]));
   await updateRefs(
     repo,
     refUpdates.filter((u) => present.get(u.ref) !== u.newSha),
@@ -29437,6 +29512,7 @@ async function receive(core, repo, list5, bring) {
       if (toFetch.length > 0)
         await bring(repo, incomingRefspecs(RECORDS_PREFIX, INCOMING_PREFIX, toFetch, refused2));
       const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, INCOMING_PREFIX) : [];
+      refuseUndelivered(RECORDS_PREFIX, INCOMING_PREFIX, toFetch, incoming, refused2);
       const wantedRefs = new Set(wanted.map((r) => r.ref));
       const held = await heldRecords(core, local, wantedRefs, new Set(toFetch.map((r) => r.ref)));
       try {
@@ -29844,6 +29920,7 @@ var init_anchor_records = __esm({
               await bring(incomingRefspecs(ANCHORS_PREFIX, ANCHOR_INCOMING_PREFIX, toFetch, refused2));
             const wanted = new Set(toFetch.map((r) => r.ref));
             const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, ANCHOR_INCOMING_PREFIX) : [];
+            refuseUndelivered(ANCHORS_PREFIX, ANCHOR_INCOMING_PREFIX, toFetch, incoming, refused2);
             try {
               const fetched = incoming.map((r) => ({ ...r, ref: `${ANCHORS_PREFIX}${r.ref.slice(ANCHOR_INCOMING_PREFIX.length)}` })).filter((r) => wanted.has(r.ref));
               const taken = await this.take(repo, [...fetched, ...held], local, runIds, refused2);
@@ -30151,6 +30228,14 @@ var init_sharing2 = __esm({
           throw new BundleInvalidError(`${path2} is not a file; give the bundle written by "export"`, {
             details: { file: path2 }
           });
+        const problem = await bundleHeaderProblem(path2);
+        if (problem !== null)
+          throw new BundleInvalidError(
+            `${path2} is not a git bundle: ${problem}; use a file written by "export"`,
+            {
+              details: { file: path2 }
+            }
+          );
         const heads = await verifyBundle(repo, path2);
         if (!await bundlePackIntact(path2))
           throw new BundleInvalidError(
