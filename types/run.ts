@@ -96,6 +96,12 @@ export const RunRecord = deferred(() =>
     recordedWorkspace: z.optional(z.string().check(z.minLength(1))),
     /** The git index as this run's last `before` or `after` left it (src/git/index-seal.ts). */
     indexSeal: z.optional(IndexSeal),
+    /**
+     * An `iterate` whose after step failed once its agent had run, on the before state captured at
+     * `beforeCapturedAt`: the agent's work is in the workspace, in no snapshot, and only `after` of
+     * `iteration` may take it (a new before would take it in as the user's).
+     */
+    agentRan: z.optional(z.object({ iteration: z.int().check(z.nonnegative()), beforeCapturedAt: IsoDate })),
   }),
 );
 export type RunRecord = z.infer<typeof RunRecord>;

@@ -12,6 +12,7 @@ import { indexStateAgain, readIndexState, sealOf, trustIndex } from '../git/inde
 import {
   DirtyWorkspaceError,
   InvalidArgumentError,
+  IterationInterruptedError,
   NotARepositoryError,
   OperationInProgressError,
   RunDivergedError,
@@ -114,6 +115,7 @@ export async function beforeIn(
     assertNoRefusedFilter(repo),
   ]);
   assertNoOperation(state);
+  assertNoAgentWorkLeft(run, state);
   const { restart, wip, unusedAfter } = await startOfNext(core, repo, run, runId, state, opts.restartFrom);
   const dirty = state.isDirty;
   if (dirty && onDirty === 'error') {
@@ -388,4 +390,22 @@ export function assertNoOperation(state: Pick<RepoState, 'unmergedPaths' | 'oper
       details: { operation: state.operation },
     });
   }
+}
+
+/**
+ * ITERATION_INTERRUPTED while the agent of an `iterate` whose after step failed left its work here
+ * (RunRecord.agentRan): uncommitted, or committed on top of that iteration's start. A new before
+ * would record it as the user's (a WIP commit, or its start) and no snapshot would hold it. Only
+ * `after` of that iteration takes it; discarded (HEAD back at the start, nothing uncommitted), the
+ * iteration can run again.
+ */
+function assertNoAgentWorkLeft(run: RunRecord | null, state: Pick<RepoState, 'sha' | 'isDirty'>): void {
+  const ran = run?.agentRan;
+  const before = run?.before;
+  if (ran === undefined || !before || run?.beforeUsedBy || ran.beforeCapturedAt !== before.capturedAt) return;
+  if (!state.isDirty && state.sha === before.sha) return;
+  throw new IterationInterruptedError(
+    `the after step of iteration ${ran.iteration} of run ${run?.runId} failed once its agent had run, and the agent's work is still in the workspace (uncommitted, or committed on top of ${before.sha}): a new before would record it as yours. Fix what that after step refused, then record the iteration with "after --run ${run?.runId} --iteration ${ran.iteration}" (with the same --task and --gate); or discard the work (HEAD back at ${before.sha}, no uncommitted changes) to run it again`,
+    { details: { runId: run?.runId, iteration: ran.iteration, before: before.sha } },
+  );
 }

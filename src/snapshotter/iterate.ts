@@ -127,6 +127,31 @@ async function iterateAlone(
   // core.worktree or a `.git` file. Nothing opened before it ran is trusted now; the after step
   // opens and checks the repository again exactly as a separate `after` process does (same code),
   // and what that refuses fails this call the same way, with the before state recorded.
-  const snapshot = await captureAfterState(core, workspace, before, { ...opts, runId }, agent);
+  const snapshot = await captureAfterState(core, workspace, before, { ...opts, runId }, agent).catch(
+    async (error: unknown) => {
+      await markAgentRan(core, runId, opts.iteration, before.capturedAt);
+      throw error;
+    },
+  );
   return { ...snapshot, agent };
+}
+
+/**
+ * Notes on the run that this before state's agent ran and its after step failed (see
+ * RunRecord.agentRan): the next before refuses to take that work in as the user's. Best effort: the
+ * after step's own error is what the caller gets.
+ */
+async function markAgentRan(
+  core: SnapshotterCore,
+  runId: string,
+  iteration: number,
+  beforeCapturedAt: string,
+): Promise<void> {
+  await core.store
+    .updateRun(runId, null, (run) =>
+      run.before?.capturedAt === beforeCapturedAt && !run.beforeUsedBy
+        ? { ...run, agentRan: { iteration, beforeCapturedAt } }
+        : null,
+    )
+    .catch(() => undefined);
 }

@@ -147,17 +147,21 @@ export class RunRecords {
       throw new InvalidArgumentError(`before state belongs to run ${parsed.data.runId}, not ${runId}`, {
         details: { runId },
       });
-    return (await this.update(runId, requireWorkspace(workspace), ({ restarts: declared, ...current }) => {
-      const kept = (declared ?? []).filter((r) => r.lastIteration !== unusedAfter);
-      const restarts = restart === null ? kept : [...kept, restart];
-      return {
-        ...current,
-        before: parsed.data,
-        beforeUsedBy: null,
-        ...(restarts.length > 0 ? { restarts } : {}),
-        ...(indexSeal === undefined ? {} : { indexSeal }),
-      };
-    })) as RunRecord;
+    return (await this.update(
+      runId,
+      requireWorkspace(workspace),
+      ({ restarts: declared, agentRan: _, ...current }) => {
+        const kept = (declared ?? []).filter((r) => r.lastIteration !== unusedAfter);
+        const restarts = restart === null ? kept : [...kept, restart];
+        return {
+          ...current,
+          before: parsed.data,
+          beforeUsedBy: null,
+          ...(restarts.length > 0 ? { restarts } : {}),
+          ...(indexSeal === undefined ? {} : { indexSeal }),
+        };
+      },
+    )) as RunRecord;
   }
 
   /**

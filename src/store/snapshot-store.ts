@@ -301,11 +301,12 @@ export class SnapshotStore {
 
   /**
    * Read-modify-write of a run record under its lock (created with `workspace` if missing); `change`
-   * returns the next record or null to leave it. Used by src/sharing to note where a fetched run was recorded.
+   * returns the next record or null to leave it; with no workspace, a missing record stays missing.
+   * Used by src/sharing to note where a fetched run was recorded, and by `iterate`.
    */
   async updateRun(
     runId: string,
-    workspace: string,
+    workspace: string | null,
     change: (current: RunRecord) => RunRecord | null,
   ): Promise<RunRecord | null> {
     return this.runs.update(assertSafeId(runId, 'run id'), workspace, change);
