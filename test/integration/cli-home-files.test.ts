@@ -1,13 +1,14 @@
 /**
  * A file where the home keeps a directory of records is a damaged store: STORE_CORRUPT naming it, as
  * `list` says of `<home>/snapshots` and `runs` of `<home>/runs`. `gate list` of `<home>/gates` was
- * INTERNAL ("unexpected failure: ENOTDIR: scandir").
+ * INTERNAL ("unexpected failure: ENOTDIR: scandir"), and `verify --all` took `<home>/anchors` for no
+ * anchors at all and passed.
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cliIn } from '../helpers/cli.js';
-import { repoWithCommit, tempDir } from '../helpers/repo.js';
+import { cliIn, okIn } from '../helpers/cli.js';
+import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -19,10 +20,16 @@ describe('a file in place of a store directory', () => {
     ['gates', ['gate', 'list']],
     ['snapshots', ['list']],
     ['runs', ['runs']],
+    ['anchors', ['verify', '--all']],
   ])('<home>/%s: STORE_CORRUPT naming it', (name, args) => {
     const ws = repoWithCommit();
     const home = tempDir('agentgate-home-');
     dirs.push(ws, home);
+    if (name === 'anchors') {
+      okIn(ws, home, ['before', '--run', 'r']);
+      writeFiles(ws, { 'x.txt': 'x\n' });
+      okIn(ws, home, ['after', '--run', 'r', '--iteration', '1']);
+    }
     writeFileSync(join(home, name), '');
     const res = cliIn(ws, home, args);
     expect(res.status, res.stdout + res.stderr).toBe(1);
