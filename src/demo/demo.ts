@@ -1,5 +1,4 @@
-import { mkdtemp, rename, rm, writeFile, mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rename, rm, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { DEFAULT_IDENTITY } from '../../types/config.js';
@@ -8,6 +7,7 @@ import type { Snapshot } from '../../types/snapshot.js';
 import type { VerifyReport } from '../../types/verify.js';
 import { Gates } from '../gates/gates.js';
 import { Snapshotter } from '../snapshotter/snapshotter.js';
+import { makeTempDir } from '../fs/temp-dir.js';
 
 export interface DemoSummary {
   workspace: string;
@@ -111,7 +111,7 @@ const TEST_GATE = [
  * it succeeded or failed, unless `keep` asks to leave them for a look (the summary then says where).
  */
 export async function runDemo(opts: { keep?: boolean } = {}): Promise<DemoSummary> {
-  const root = await mkdtemp(join(tmpdir(), 'agentgate-demo-'));
+  const root = await makeTempDir('agentgate-demo-');
   try {
     return { ...(await demoIn(root)), kept: opts.keep === true };
   } finally {

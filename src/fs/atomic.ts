@@ -1,8 +1,8 @@
-import { lstat, mkdir, mkdtemp, open, readlink, rename, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { lstat, mkdir, open, readlink, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { AgentgateError, InvalidArgumentError, WriteFailedError } from '../errors.js';
 import { randomHex } from './random.js';
+import { makeTempDir } from './temp-dir.js';
 
 /**
  * The one fsync policy of the project, for every file we create or replace:
@@ -69,7 +69,7 @@ export async function writeOutputFile<T>(path: string, fill: (temp: string) => P
   if (st === null || st.isFile() || st.isDirectory()) return replaceFileAtomic(path, fill);
   const end = st.isSymbolicLink() ? await linkTarget(path, (at) => DESCRIPTOR.test(at)) : path;
   const fd = DESCRIPTOR.exec(end)?.[1];
-  const own = await mkdtemp(join(tmpdir(), 'agentgate-out-'));
+  const own = await makeTempDir('agentgate-out-');
   try {
     const temp = join(own, 'out');
     const result = await fill(temp);

@@ -1,7 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runGit, type GitOptions } from './runner.js';
+import { makeTempDir } from '../fs/temp-dir.js';
 
 /**
  * Applies `patchFile` to the tree of `base` in a throwaway index and returns the resulting tree id.
@@ -9,7 +9,7 @@ import { runGit, type GitOptions } from './runner.js';
  * the after commit's tree.
  */
 export async function treeAfterApplying(repo: GitOptions, base: string, patchFile: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'agentgate-apply-'));
+  const dir = await makeTempDir('agentgate-apply-');
   const scratch: GitOptions = { ...repo, indexFile: join(dir, 'index') };
   try {
     await runGit(scratch, ['read-tree', `${base}^{tree}`]);

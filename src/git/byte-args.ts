@@ -1,7 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodeBytes } from '../fs/path-bytes.js';
+import { makeTempDir } from '../fs/temp-dir.js';
 
 /** The alias our own config file defines; command-line config outranks a repository's. */
 const ALIAS = 'agentgate-bytes';
@@ -19,7 +19,7 @@ export async function withByteArgs<T>(
   run: (args: string[]) => Promise<T>,
 ): Promise<T> {
   if (words.every((w) => w.isWellFormed())) return run([...global, ...words]);
-  const dir = await mkdtemp(join(tmpdir(), 'agentgate-args-'));
+  const dir = await makeTempDir('agentgate-args-');
   try {
     const file = join(dir, 'config');
     await writeFile(file, aliasConfig(words), { mode: 0o600 });

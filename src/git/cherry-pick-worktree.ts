@@ -5,7 +5,7 @@
  * registration in the repository (`git worktree list`); the next cherry-pick sweeps them, and
  * what a kill before or after the worktree's life left in the temp directory.
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { InvalidArgumentError } from '../errors.js';
@@ -14,6 +14,7 @@ import { isProvablyDead, readOwner, withLock } from '../fs/lock.js';
 import { sweepOwnedDirs } from '../fs/sweep.js';
 import { isInside, type Repo } from './repo.js';
 import { runGit } from './runner.js';
+import { makeTempDir } from '../fs/temp-dir.js';
 
 const PREFIX = 'agentgate-pick-';
 /** mkdtemp's name: the prefix and six characters. */
@@ -25,7 +26,7 @@ export async function withPickWorktree<T>(
   sha: string,
   fn: (path: string) => Promise<T>,
 ): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), PREFIX));
+  const dir = await makeTempDir(PREFIX);
   if (isInside(repo.topLevel, dir)) {
     await rm(dir, { recursive: true, force: true });
     throw new InvalidArgumentError(

@@ -8,8 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeBytes, encodeBytes, fsPath } from '../fs/path-bytes.js';
 import { splitNul, unparseable } from './parsers/nul-records.js';
@@ -17,6 +16,7 @@ import type { IndexEntry } from './parsers/ls-files-tagged.js';
 import type { Repo } from './repo.js';
 import { batchCheck } from './record-objects.js';
 import { runGit, runGitBuffer } from './runner.js';
+import { makeTempDir } from '../fs/temp-dir.js';
 
 /** The attributes that make git's clean conversion change a file's bytes. */
 const CONVERTING = ['text', 'eol', 'crlf', 'ident', 'working-tree-encoding'] as const;
@@ -89,7 +89,7 @@ async function checkedOut(
   tree: string,
   files: ReadonlyArray<{ path: string; oid: string }>,
 ): Promise<Array<string | null>> {
-  const dir = await mkdtemp(join(tmpdir(), 'agentgate-checkout-'));
+  const dir = await makeTempDir('agentgate-checkout-');
   try {
     const work = join(dir, 'tree');
     await mkdir(work);

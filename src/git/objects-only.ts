@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { GitFailedError, ObjectMissingError } from '../errors.js';
 import { runGitBuffer, type GitOptions } from './runner.js';
+import { makeTempDir } from '../fs/temp-dir.js';
 
 /**
  * Runs `fn` with git options under which a diff of two trees (given by full id: `objectId` is one
@@ -22,7 +22,7 @@ export async function withObjectsOnly<T>(
   fn: (objectsOnly: GitOptions) => Promise<T>,
 ): Promise<T> {
   const objects = await objectsDir(repo.gitDir ?? (await absoluteGitDir(repo)));
-  const empty = await mkdtemp(join(tmpdir(), 'agentgate-noattr-'));
+  const empty = await makeTempDir('agentgate-noattr-');
   try {
     const gitDir = join(empty, 'git');
     await mkdir(join(gitDir, 'objects', 'info'), { recursive: true });

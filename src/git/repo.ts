@@ -59,7 +59,12 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
     paths = await refusedFirst(early, (signal) => repoPaths({ ...base, signal }));
   } catch (cause) {
     const stderr = cause instanceof GitFailedError ? String(cause.details.stderr) : '';
-    if (/not a git repository/i.test(stderr)) {
+    // A `.git` file git cannot read as one (empty, not `gitdir: PATH`) ends its search there too.
+    if (
+      /not a git repository|invalid gitfile format|no path in gitfile|too large to be a \.git file/i.test(
+        stderr,
+      )
+    ) {
       throw new NotARepositoryError(
         `${real} is not inside a git repository; run "git init" there or give the path of a repository`,
         { cause, details: { workspace: real } },

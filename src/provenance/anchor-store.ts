@@ -50,9 +50,16 @@ export class AnchorStore {
     return anchor;
   }
 
-  /** The commits that have a recorded anchor file, sorted. */
+  /**
+   * The commits that have a recorded anchor file, sorted. STORE_CORRUPT when the directory is there
+   * but cannot be read (a file in its place): `verify --all` and `export` must not take it for none.
+   */
   async commits(): Promise<string[]> {
-    const names = await readdir(this.dir).catch(() => [] as string[]);
+    const names = await readdir(this.dir).catch((cause: unknown) => {
+      const code = (cause as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return [] as string[];
+      throw corruptFile(this.dir, 'store directory', `unreadable (${code ?? String(cause)})`, cause);
+    });
     return names.flatMap((n) => ANCHOR_FILE.exec(n)?.[1] ?? []).sort();
   }
 

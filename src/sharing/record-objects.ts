@@ -11,6 +11,8 @@ import type * as z from '../../types/zod.js';
 import { describeIssues } from '../store/json-file.js';
 import { layout } from '../store/paths.js';
 import { randomHex } from '../fs/random.js';
+import { errnoOf } from '../fs/atomic.js';
+import { WriteFailedError } from '../errors.js';
 
 export interface RecordObjects {
   json: { id: string; content: Buffer };
@@ -71,7 +73,7 @@ export async function writeRecordObjects(
   records: readonly RecordObjects[],
 ): Promise<void> {
   const dir = join(layout(home).home, 'tmp', `${label}-${randomHex(6)}`);
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true }).catch((cause: unknown) => scratchFailed(dir, cause));
   try {
     for (const [type, key] of [
       ['blob', 'json'],
@@ -81,7 +83,8 @@ export async function writeRecordObjects(
       const files = new Map<string, string>();
       for (const r of records) {
         const path = join(dir, `${type}-${r[key].id}`);
-        if (!files.has(r[key].id)) await writeFile(path, r[key].content);
+        if (!files.has(r[key].id))
+          await writeFile(path, r[key].content).catch((cause: unknown) => scratchFailed(path, cause));
         files.set(r[key].id, path);
       }
       await writeObjects(
@@ -93,6 +96,14 @@ export async function writeRecordObjects(
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** WRITE_FAILED for the home's scratch directory (read-only, full, a file in its place), not INTERNAL. */
+function scratchFailed(path: string, cause: unknown): never {
+  throw new WriteFailedError(
+    `could not write ${path} (${errnoOf(cause)}); check the home's permissions and free space, then retry`,
+    { cause, details: { path } },
+  );
 }
 
 /**

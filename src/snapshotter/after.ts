@@ -28,6 +28,7 @@ import { writePatchArtifact } from './patch-artifact.js';
 import { withRepoLock } from '../git/repo-lock.js';
 import { captureExcludes } from './excludes.js';
 import { assertNoLinkInside } from '../fs/inside.js';
+import { assertTempDirUsable } from '../fs/temp-dir.js';
 import { assertBuildsOnRun, assertNoOperation, nameDetachedHead } from './before.js';
 import { DEFAULT_BRANCH, iterationRef, type SnapshotterCore } from './core.js';
 import { wipRescue } from './before-retry.js';
@@ -122,10 +123,12 @@ async function afterIn(
     await core.store.linkSnapshot(runId, repo.topLevel, done.id, done.iteration, start.usesBefore);
     return done;
   }
-  // Refused before anything is committed: an artifact path through a link the agent made.
+  // Refused before anything is committed: an artifact path through a link the agent made, and a
+  // temporary directory where the diffs cannot run (WRITE_FAILED, not a commit and then a failure).
   const artifactPath = patchPath(core.options.artifactsDir, runId, opts.iteration);
   await assertNoLinkInside(repo.topLevel, artifactPath);
   await assertNoRefusedFilter(repo);
+  await assertTempDirUsable();
   const ref = iterationRef(runId, opts.iteration);
   const messageOf = commitMessages(repo);
   // Before HEAD is given a branch: RUN_ID_TAKEN says nothing changed.

@@ -9,7 +9,8 @@ import { ConfigInvalidError } from '../errors.js';
 
 /** yaml text -> validated Config, or CONFIG_INVALID `<file>: <key>: <problem>`. */
 export function parseConfig(file: string, text: string): Config {
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  // logLevel 'error': a warning (a mapping used as a key) is no line on stderr; errors are in doc.errors.
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true, logLevel: 'error' });
   const yamlError = doc.errors[0];
   if (yamlError !== undefined)
     throw invalid(file, [{ key: null, problem: firstLine(yamlError.message) }], yamlError);
@@ -24,6 +25,8 @@ export function parseConfig(file: string, text: string): Config {
     );
   }
   if (raw === null || raw === undefined) return {};
+  const odd = notJsonAt(raw, []);
+  if (odd !== null) throw invalid(file, [odd]);
   if (typeof raw !== 'object' || Array.isArray(raw))
     throw invalid(file, [{ key: null, problem: 'expected a mapping of settings (key: value lines)' }]);
   const parsed = Config.safeParse(raw);
@@ -33,6 +36,35 @@ export function parseConfig(file: string, text: string): Config {
       parsed.error.issues.flatMap((issue) => describeIssue(issue, raw)),
     );
   return parsed.data;
+}
+
+/**
+ * The first value yaml made into something JSON has not (an `!!omap`'s Map, a `!!set`'s Set, a
+ * `!!timestamp`'s Date, a `!!binary`'s bytes), or null. The schema would take a Map or a Set for an
+ * empty mapping: the settings written in it would be dropped without a word.
+ */
+function notJsonAt(value: unknown, path: string[]): ConfigIssue | null {
+  if (value === null || typeof value !== 'object') return null;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (Array.isArray(value) || proto === Object.prototype || proto === null) {
+    for (const [key, item] of Object.entries(value)) {
+      const found = notJsonAt(item, [...path, key]);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  const tag =
+    value instanceof Map
+      ? '!!omap'
+      : value instanceof Set
+        ? '!!set'
+        : value instanceof Date
+          ? '!!timestamp'
+          : '!!binary';
+  return {
+    key: path.length > 0 ? path.join('.') : null,
+    problem: `a value tagged ${tag} is not a setting: write a plain mapping, list or value`,
+  };
 }
 
 interface ConfigIssue {

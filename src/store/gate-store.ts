@@ -145,7 +145,8 @@ export class GateStore {
       return (await readdir(layout(this.home).gates)).filter((name) => !name.startsWith('.')).sort();
     } catch (cause) {
       if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw cause;
+      const code = (cause as NodeJS.ErrnoException).code ?? String(cause);
+      throw corruptFile(layout(this.home).gates, 'store directory', `unreadable (${code})`, cause);
     }
   }
 

@@ -1,5 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { DEFAULT_KEEP } from '../../../types/config.js';
 import type { FileDiff, RevertResult } from '../../../types/checkpoint.js';
@@ -16,6 +15,7 @@ import {
 } from './checkpoint-text.js';
 import { printable, short, table } from '../output.js';
 import { defineCommand, PROGRAM, type Command } from '../spec.js';
+import { makeTempDir } from '../../fs/temp-dir.js';
 
 /** The workspace's checkpoint store, configured from the settings. */
 function open(ctx: Context): Promise<Checkpoints> {
@@ -110,7 +110,7 @@ const diff = defineCommand({
     const cp = await open(ctx);
     if (ctx.json) return { json: { diff: await cp.diff(name) }, human: () => '' };
     // For people (and for `| git apply`), the patch goes out byte for byte, never decoded.
-    const dir = await mkdtemp(join(tmpdir(), 'agentgate-cpdiff-'));
+    const dir = await makeTempDir('agentgate-cpdiff-');
     const file = join(dir, 'diff.patch');
     const cleanup = () => rm(dir, { recursive: true, force: true });
     try {

@@ -1,5 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { SafeId, type DiffStats, type Snapshot } from '../../../types/snapshot.js';
 import { InvalidIdError, SnapshotNotFoundError, UsageError } from '../../errors.js';
@@ -8,6 +7,7 @@ import { assertSafeId } from '../../store/paths.js';
 import { paint, printable, short, storeWarning, table } from '../output.js';
 import { defineCommand, type CommandResult } from '../spec.js';
 import { RUN_ID, SNAPSHOT_KEY, snapshotResult, statsText } from './run-output.js';
+import { makeTempDir } from '../../fs/temp-dir.js';
 
 const show = defineCommand({
   name: 'show',
@@ -127,7 +127,7 @@ const patch = defineCommand({
       await snapshotter.generatePatch(snapshot, output);
       return { json: { id: snapshot.id, path: output }, human: () => `Wrote ${output}` };
     }
-    const dir = await mkdtemp(join(tmpdir(), 'agentgate-patch-'));
+    const dir = await makeTempDir('agentgate-patch-');
     const file = join(dir, 'patch.diff');
     const cleanup = () => rm(dir, { recursive: true, force: true });
     try {
