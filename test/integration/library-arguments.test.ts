@@ -9,6 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { Checkpoints } from '../../src/checkpoints/index.js';
 import { Gates } from '../../src/gates/gates.js';
 import { logOutcome, runAgentHook, runEventHook } from '../../src/hooks/index.js';
+import { writeReport } from '../../src/report/index.js';
 import { resolveSettings } from '../../src/store/config.js';
 import { resolveHome } from '../../src/store/paths.js';
 import { Snapshotter } from '../../src/snapshotter/snapshotter.js';
@@ -97,6 +98,17 @@ describe('library: wrong argument types are INVALID_ARGUMENT', () => {
     expect(JSON.stringify(await s.store.loadRun('r'))).toBe(run);
     expect((await s.listByRun('r')).map((x) => x.id)).toEqual([snapshot.id]);
     expect((await s.verify({ runId: 'r' })).ok).toBe(true);
+  });
+
+  it('a branch or report path holding half a surrogate pair (no UTF-8 form): refused, not made under another name', async () => {
+    const { dir, s } = await oneIteration();
+    const out = tempDir('agentgate-out-');
+    // git and the file system got U+FFFD in its place, while the record and the answer named the half.
+    await expectCode(s.captureBeforeState(dir, { runId: 'b', branch: 'b\ud800' }), INVALID);
+    await expectCode(writeReport(s, 'md', join(out, 'o\udc80.md'), 'r'), INVALID);
+    expect(await s.store.loadRun('b')).toBeNull();
+    expect(readdirSync(out)).toEqual([]);
+    expect(readdirSync(join(dir, '.git', 'refs', 'heads'))).toEqual(['main']);
   });
 
   it('Gates: constructor, run, list and verify; a string command records no verdict', async () => {
