@@ -138,6 +138,30 @@ describe('library: wrong argument types are INVALID_ARGUMENT', () => {
     expect((await g.list({ runId: 'r' })).results).toEqual([]);
   });
 
+  it('Gates: a signal to forward that no process can catch is refused before the check starts', async () => {
+    const { dir, g } = await oneIteration();
+    const marker = join(tempDir('agentgate-check-'), 'started');
+    const gate = { runId: 'r', name: 'test', command: ['touch', marker], echo: quiet() };
+    const listeners = process.listenerCount('SIGINT');
+    // process.on('SIGKILL') threw EINVAL once the check had started: no verdict, the check left
+    // running, and our SIGINT listener left behind (the caller's Ctrl-C forwarded to nothing).
+    for (const forwardSignals of [['SIGINT', 'SIGKILL'], ['SIGSTOP'], ['exit'], ['SIGINT', 'SIGNOPE']])
+      await expectCode(g.run(dir, { ...gate, forwardSignals: forwardSignals as never }), INVALID);
+    await expectCode(
+      g.replay(dir, {
+        runId: 'r',
+        iteration: 1,
+        name: 'test',
+        confirmed: true,
+        forwardSignals: ['SIGKILL'] as never,
+      }),
+      INVALID,
+    );
+    expect(process.listenerCount('SIGINT')).toBe(listeners);
+    expect(existsSync(marker)).toBe(false);
+    expect((await g.list({ runId: 'r' })).results).toEqual([]);
+  });
+
   it('Checkpoints: open and its methods', async () => {
     const dir = repoWithCommit();
     const home = tempDir('agentgate-home-');
