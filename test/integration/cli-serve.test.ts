@@ -384,6 +384,16 @@ describe('serve (JSON lines over stdio)', () => {
     expect(branches.stdout.trim().split('\n')).toEqual(['refs/heads/main']);
   });
 
+  it('answers trace of a path holding a NUL byte (which no command line can give) with PATH_NOT_FOUND, not INTERNAL', async () => {
+    const dir = repoWithCommit({ 'f.txt': 'base\n' });
+    const served = await serveLines(
+      [req(1, 'trace', {}, ['f\0.txt']), req(2, 'trace', { rev: 'HEAD' }, ['\0'])],
+      ['-C', dir],
+      tempDir('agentgate-home-'),
+    );
+    expect(served.responses.map(errorCode)).toEqual(['PATH_NOT_FOUND', 'PATH_NOT_FOUND']);
+  });
+
   it('ends cleanly on an empty input', async () => {
     const served = await serveLines([], [], tempDir('agentgate-home-'));
     expect(served).toEqual({ status: 0, stderr: '', responses: [] });
