@@ -106,6 +106,8 @@ describe('library: wrong argument types are INVALID_ARGUMENT', () => {
     // git and the file system got U+FFFD in its place, while the record and the answer named the half.
     await expectCode(s.captureBeforeState(dir, { runId: 'b', branch: 'b\ud800' }), INVALID);
     await expectCode(writeReport(s, 'md', join(out, 'o\udc80.md'), 'r'), INVALID);
+    // A NUL byte was WRITE_FAILED, telling to check free space and permissions.
+    await expectCode(writeReport(s, 'md', join(out, 'o\0.md'), 'r'), INVALID);
     expect(await s.store.loadRun('b')).toBeNull();
     expect(readdirSync(out)).toEqual([]);
     expect(readdirSync(join(dir, '.git', 'refs', 'heads'))).toEqual(['main']);
