@@ -143,10 +143,51 @@ const echo = () =>
     }),
   );
 
+/**
+ * The signals a process can catch, to pass on to a check: SIGKILL and SIGSTOP cannot be (Node
+ * throws EINVAL once the check has started), and a name that is no signal is never received.
+ */
+const FORWARDABLE_SIGNALS = [
+  'SIGHUP',
+  'SIGINT',
+  'SIGQUIT',
+  'SIGILL',
+  'SIGTRAP',
+  'SIGABRT',
+  'SIGIOT',
+  'SIGBUS',
+  'SIGFPE',
+  'SIGUSR1',
+  'SIGSEGV',
+  'SIGUSR2',
+  'SIGPIPE',
+  'SIGALRM',
+  'SIGTERM',
+  'SIGCHLD',
+  'SIGSTKFLT',
+  'SIGCONT',
+  'SIGTSTP',
+  'SIGTTIN',
+  'SIGTTOU',
+  'SIGURG',
+  'SIGXCPU',
+  'SIGXFSZ',
+  'SIGVTALRM',
+  'SIGPROF',
+  'SIGWINCH',
+  'SIGIO',
+  'SIGPOLL',
+  'SIGPWR',
+  'SIGSYS',
+  'SIGINFO',
+  'SIGEMT',
+  'SIGLOST',
+] as const;
+
 const gateOutputFields = () => ({
   echo: echo(),
   stdoutToStderr: optionalFlag(),
-  forwardSignals: z.optional(strings()),
+  forwardSignals: z.optional(z.array(z.enum(FORWARDABLE_SIGNALS))),
 });
 
 /** `--min-tests`: a count of tests, from 0. */

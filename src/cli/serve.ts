@@ -194,7 +194,10 @@ async function execute(request: ServeRequest, opts: Serving): Promise<CommandRes
     );
   }
   const argv: string[] = [];
-  const given = { ...request.options };
+  // A command line's words are always well-formed (a byte that is not UTF-8 reaches it as U+FFFD):
+  // half a surrogate pair is read so too, or a branch or file would be made under another name.
+  const given = wellFormed(request.options);
+  const args = request.args.map((a) => a.toWellFormed());
   // false leaves an option out, as absence does: serve's own value is still the default.
   for (const name of INHERITED)
     if ((given[name] ?? false) === false && typeof opts.defaults[name] === 'string')
@@ -208,12 +211,26 @@ async function execute(request: ServeRequest, opts: Serving): Promise<CommandRes
     else if (value !== false) argv.push(`--${name}=${String(value)}`);
   }
   // A gate's CMD and ARGs are a command line it runs with stdio of its own, not files of ours.
-  const files = command.positionals.required.includes('CMD') ? [] : request.args;
+  const files = command.positionals.required.includes('CMD') ? [] : args;
   await refuseOwnStreams(given, files, opts.own);
-  argv.push('--', ...request.args);
+  argv.push('--', ...args);
   const { values, positionals } = parseCommandLine(command, argv);
   const ctx = await Context.create({ ...(values as GlobalValues), json: true });
   return command.run(ctx, { ...values, json: true }, positionals);
+}
+
+/** `options` with every string (in a list too) well-formed: half a surrogate pair as U+FFFD. */
+function wellFormed(options: ServeRequest['options']): ServeRequest['options'] {
+  return Object.fromEntries(
+    Object.entries(options).map(([name, value]) => [
+      name,
+      typeof value === 'string'
+        ? value.toWellFormed()
+        : Array.isArray(value)
+          ? value.map((v) => v.toWellFormed())
+          : value,
+    ]),
+  );
 }
 
 /** A list given for an option: the option once per value, as the command line repeats it; only a repeatable option takes one. */

@@ -61,9 +61,17 @@ export async function replaceFileAtomic<T>(path: string, fill: (temp: string) =>
  */
 export async function writeOutputFile<T>(path: string, fill: (temp: string) => Promise<T>): Promise<T> {
   const st = await lstat(path).catch(() => null);
-  if (st === null && path.includes('\uFFFD'))
+  // Half a surrogate pair has no UTF-8 form: the file would be written with U+FFFD there.
+  if (path.includes('\0'))
     throw new InvalidArgumentError(
-      `the output path ${path} holds U+FFFD, what a name that is not UTF-8 becomes as Node.js reads it, so another file would be written: use a UTF-8 path`,
+      `the output path ${JSON.stringify(path)} holds a NUL byte, which no file name can`,
+      {
+        details: { path },
+      },
+    );
+  if (!path.isWellFormed() || (st === null && path.includes('\uFFFD')))
+    throw new InvalidArgumentError(
+      `the output path ${JSON.stringify(path)} holds U+FFFD, what a name that is not UTF-8 becomes as Node.js reads it, or half a surrogate pair, which becomes U+FFFD, so another file would be written: use a UTF-8 path`,
       { details: { path } },
     );
   if (st === null || st.isFile() || st.isDirectory()) return replaceFileAtomic(path, fill);

@@ -93,6 +93,11 @@ export async function traceWithWip(
   checkSources(src, repo, 'records');
   checkArgument(TextArg, givenPath, 'givenPath');
   checkArgument(TraceOptionsArg, opts, 'opts');
+  if (givenPath.includes('\0'))
+    throw new PathNotFoundError(
+      `${JSON.stringify(givenPath)} holds a NUL byte, which no file name can; give a file's path from the repository's top level`,
+      { details: { path: givenPath } },
+    );
   const given = opts.rev ?? 'HEAD';
   assertRevisionSyntax(given);
   // An absolute path may reach the top level through a symbolic link (macOS /tmp): its directory's real path counts.

@@ -4,7 +4,7 @@
  * line in order, malformed and oversized lines refused with INVALID_REQUEST, unknown commands with
  * USAGE, and end of input ends the process cleanly (exit 0).
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -356,6 +356,42 @@ describe('serve (JSON lines over stdio)', () => {
     expect(
       served.responses[5] && 'error' in served.responses[5] ? served.responses[5].error.code : 'ran',
     ).not.toBe('INVALID_REQUEST');
+  });
+
+  it('reads half a surrogate pair as the command line reads a byte that is not UTF-8: no branch, file or record under another name', async () => {
+    const dir = repoWithCommit({ 'f.txt': 'base\n' });
+    const home = tempDir('agentgate-home-');
+    const out = tempDir('agentgate-out-');
+    expect(runCli(['before', '--run', 'half', '-C', dir, '--home', home]).status).toBe(0);
+    writeFiles(dir, { 'f.txt': 'changed\n' });
+    expect(runCli(['after', '--run', 'half', '--iteration', '1', '-C', dir, '--home', home]).status).toBe(0);
+    const served = await serveLines(
+      [
+        // git got "b\uFFFD" (the only UTF-8 it has) while the record said "b\ud800".
+        req(1, 'before', { run: 'half2', branch: 'b\ud800' }),
+        // The report went to "o\uFFFD.html" while the answer named "o\udc80.html".
+        req(2, 'report', { run: 'half', format: 'html', output: join(out, 'o\udc80.html') }),
+      ],
+      ['-C', dir],
+      home,
+    );
+    expect(served.responses.map(errorCode)).toEqual(['INVALID_ARGUMENT', 'INVALID_ARGUMENT']);
+    expect(readdirSync(out)).toEqual([]);
+    const branches = spawnSync('git', ['for-each-ref', '--format=%(refname)', 'refs/heads/'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    expect(branches.stdout.trim().split('\n')).toEqual(['refs/heads/main']);
+  });
+
+  it('answers trace of a path holding a NUL byte (which no command line can give) with PATH_NOT_FOUND, not INTERNAL', async () => {
+    const dir = repoWithCommit({ 'f.txt': 'base\n' });
+    const served = await serveLines(
+      [req(1, 'trace', {}, ['f\0.txt']), req(2, 'trace', { rev: 'HEAD' }, ['\0'])],
+      ['-C', dir],
+      tempDir('agentgate-home-'),
+    );
+    expect(served.responses.map(errorCode)).toEqual(['PATH_NOT_FOUND', 'PATH_NOT_FOUND']);
   });
 
   it('ends cleanly on an empty input', async () => {

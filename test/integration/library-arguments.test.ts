@@ -9,6 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { Checkpoints } from '../../src/checkpoints/index.js';
 import { Gates } from '../../src/gates/gates.js';
 import { logOutcome, runAgentHook, runEventHook } from '../../src/hooks/index.js';
+import { writeReport } from '../../src/report/index.js';
 import { resolveSettings } from '../../src/store/config.js';
 import { resolveHome } from '../../src/store/paths.js';
 import { Snapshotter } from '../../src/snapshotter/snapshotter.js';
@@ -99,6 +100,19 @@ describe('library: wrong argument types are INVALID_ARGUMENT', () => {
     expect((await s.verify({ runId: 'r' })).ok).toBe(true);
   });
 
+  it('a branch or report path holding half a surrogate pair (no UTF-8 form): refused, not made under another name', async () => {
+    const { dir, s } = await oneIteration();
+    const out = tempDir('agentgate-out-');
+    // git and the file system got U+FFFD in its place, while the record and the answer named the half.
+    await expectCode(s.captureBeforeState(dir, { runId: 'b', branch: 'b\ud800' }), INVALID);
+    await expectCode(writeReport(s, 'md', join(out, 'o\udc80.md'), 'r'), INVALID);
+    // A NUL byte was WRITE_FAILED, telling to check free space and permissions.
+    await expectCode(writeReport(s, 'md', join(out, 'o\0.md'), 'r'), INVALID);
+    expect(await s.store.loadRun('b')).toBeNull();
+    expect(readdirSync(out)).toEqual([]);
+    expect(readdirSync(join(dir, '.git', 'refs', 'heads'))).toEqual(['main']);
+  });
+
   it('Gates: constructor, run, list and verify; a string command records no verdict', async () => {
     await expectCode(
       js(() => new Gates(undefined as never)),
@@ -123,6 +137,30 @@ describe('library: wrong argument types are INVALID_ARGUMENT', () => {
       ...[1.5, 0, -1].map((attempt) => () => g.replay(dir, { ...replay, attempt })),
     ];
     for (const call of calls) await expectCode(call(), INVALID);
+    expect((await g.list({ runId: 'r' })).results).toEqual([]);
+  });
+
+  it('Gates: a signal to forward that no process can catch is refused before the check starts', async () => {
+    const { dir, g } = await oneIteration();
+    const marker = join(tempDir('agentgate-check-'), 'started');
+    const gate = { runId: 'r', name: 'test', command: ['touch', marker], echo: quiet() };
+    const listeners = process.listenerCount('SIGINT');
+    // process.on('SIGKILL') threw EINVAL once the check had started: no verdict, the check left
+    // running, and our SIGINT listener left behind (the caller's Ctrl-C forwarded to nothing).
+    for (const forwardSignals of [['SIGINT', 'SIGKILL'], ['SIGSTOP'], ['exit'], ['SIGINT', 'SIGNOPE']])
+      await expectCode(g.run(dir, { ...gate, forwardSignals: forwardSignals as never }), INVALID);
+    await expectCode(
+      g.replay(dir, {
+        runId: 'r',
+        iteration: 1,
+        name: 'test',
+        confirmed: true,
+        forwardSignals: ['SIGKILL'] as never,
+      }),
+      INVALID,
+    );
+    expect(process.listenerCount('SIGINT')).toBe(listeners);
+    expect(existsSync(marker)).toBe(false);
     expect((await g.list({ runId: 'r' })).results).toEqual([]);
   });
 
