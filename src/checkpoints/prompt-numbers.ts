@@ -1,10 +1,11 @@
-import { link, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { link, readdir, rm, writeFile } from 'node:fs/promises';
 import { readRegularText } from '../fs/regular-file.js';
 import { join } from 'node:path';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { randomHex } from '../fs/random.js';
 import { CHECKPOINT_REF_PREFIX, entryOf } from './message.js';
 import { pathKey } from './project-id.js';
+import { makeDirs } from '../fs/make-dirs.js';
 
 /**
  * Prompt numbers, claimed per session before the prompt's checkpoint is attempted: one file
@@ -51,7 +52,7 @@ export async function claimPromptNumber(
       ? ''
       : `${JSON.stringify({ hook: hash(delivery.hook), text: hash(delivery.text) })}\n`;
   try {
-    await mkdir(dir, { recursive: true });
+    await makeDirs(dir);
     for (;;) {
       const newest = Math.max(
         0,
@@ -104,7 +105,7 @@ async function claimFile(dir: string, n: number, text: string): Promise<boolean>
 /** Records that `n` was used (a checkpoint numbered past the claims: a store from before them). */
 export async function notePromptNumber(promptsDir: string, session: string, n: number): Promise<void> {
   const dir = sessionDir(promptsDir, session);
-  await mkdir(dir, { recursive: true }).catch(() => undefined);
+  await makeDirs(dir).catch(() => undefined);
   await create(join(dir, String(n)), '').catch(() => undefined);
 }
 

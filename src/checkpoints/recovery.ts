@@ -1,4 +1,4 @@
-import { copyFile, lstat, mkdir, rename, rm } from 'node:fs/promises';
+import { copyFile, lstat, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { AgentgateError, StoreCorruptError } from '../errors.js';
 import { readRegularFile } from '../fs/regular-file.js';
@@ -11,6 +11,7 @@ import { readRef } from '../git/refs.js';
 import type { GitOptions } from '../git/runner.js';
 import { BASELINE_REF, CHECKPOINT_REF_PREFIX, LATEST_REF, META_REF_PREFIX, SAFETY_REF } from './message.js';
 import type { StoreLocation } from './project-id.js';
+import { makeDirs } from '../fs/make-dirs.js';
 
 /**
  * A damaged checkpoint store (its git dir gone or garbled, a marker ref holding garbage) made every
@@ -137,7 +138,7 @@ export async function setAside(location: StoreLocation, damage: RepoDamage): Pro
   for (const part of parts) {
     if ((await lstat(part).catch(() => null)) === null) continue;
     const to = join(aside, relative(location.dir, part));
-    await mkdir(dirname(to), { recursive: true });
+    await makeDirs(dirname(to));
     await rename(part, to);
   }
   const next =
@@ -172,7 +173,7 @@ export async function setAsideLooseObjects(
     if ((await lstat(file).catch(() => null))?.isFile() !== true) continue;
     aside ??= asideDir(storeDir);
     const to = join(aside, 'objects', id.slice(0, 2), id.slice(2));
-    await mkdir(dirname(to), { recursive: true });
+    await makeDirs(dirname(to));
     await rename(file, to);
     moved += 1;
   }
@@ -209,7 +210,7 @@ async function dropPacked(location: StoreLocation, damage: RepoDamage, aside: st
   if (!('bytes' in read)) {
     // A FIFO or device standing there holds no refs and is never read (git would wait on it): aside whole.
     const to = join(aside, relative(location.dir, file));
-    await mkdir(dirname(to), { recursive: true });
+    await makeDirs(dirname(to));
     await rename(file, to);
     return;
   }
@@ -226,7 +227,7 @@ async function dropPacked(location: StoreLocation, damage: RepoDamage, aside: st
     if (!dropping) kept.push(line);
   }
   const to = join(aside, relative(location.dir, file));
-  await mkdir(dirname(to), { recursive: true });
+  await makeDirs(dirname(to));
   await copyFile(file, to);
   await writeFileAtomic(file, kept.join('\n'));
 }

@@ -1,4 +1,4 @@
-import { rename, rm, writeFile, mkdir } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { DEFAULT_IDENTITY } from '../../types/config.js';
@@ -8,6 +8,7 @@ import type { VerifyReport } from '../../types/verify.js';
 import { Gates } from '../gates/gates.js';
 import { Snapshotter } from '../snapshotter/snapshotter.js';
 import { makeTempDir } from '../fs/temp-dir.js';
+import { makeDirs } from '../fs/make-dirs.js';
 
 export interface DemoSummary {
   workspace: string;
@@ -191,6 +192,6 @@ async function testGate(
 
 async function put(root: string, rel: string, content: string | Buffer): Promise<void> {
   const path = join(root, rel);
-  await mkdir(dirname(path), { recursive: true });
+  await makeDirs(dirname(path));
   await writeFile(path, content);
 }

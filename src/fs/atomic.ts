@@ -1,8 +1,9 @@
-import { lstat, mkdir, open, readlink, rename, rm, stat } from 'node:fs/promises';
+import { lstat, open, readlink, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { AgentgateError, InvalidArgumentError, WriteFailedError } from '../errors.js';
 import { randomHex } from './random.js';
 import { makeTempDir } from './temp-dir.js';
+import { makeDirs } from './make-dirs.js';
 
 /**
  * The one fsync policy of the project, for every file we create or replace:
@@ -35,7 +36,7 @@ export async function replaceFileAtomic<T>(path: string, fill: (temp: string) =>
   const dir = dirname(path);
   const temp = tempPathBeside(path);
   try {
-    await mkdir(dir, { recursive: true });
+    await makeDirs(dir);
     const result = await fill(temp);
     await fsyncFile(temp);
     await rename(temp, path);

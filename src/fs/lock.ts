@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { link, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { link, rename, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { timeoutProblem } from '../../types/duration.js';
@@ -7,6 +7,7 @@ import { InvalidArgumentError, LockTimeoutError, WriteFailedError } from '../err
 import { errnoOf } from './atomic.js';
 import { randomHex } from './random.js';
 import { readRegularText } from './regular-file.js';
+import { makeDirs } from './make-dirs.js';
 
 export const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
 
@@ -121,7 +122,7 @@ async function tryCreate(path: string, owner: LockOwner): Promise<boolean> {
     );
   try {
     try {
-      await mkdir(dirname(path), { recursive: true });
+      await makeDirs(dirname(path));
       await writeFile(temp, JSON.stringify(owner), { flag: 'wx' });
     } catch (cause) {
       throw failed(cause);

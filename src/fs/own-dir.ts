@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { WriteFailedError } from '../errors.js';
 import { errnoOf, fsyncDir, writeFileAtomic } from './atomic.js';
 import { randomHex } from './random.js';
+import { makeDirs } from './make-dirs.js';
 
 /** What marks a directory as ours: git ignores everything in it, this file included (as pytest's cache and venv do). */
 export const OWN_DIR_GITIGNORE = '# Made by agentgate-snapshot: its own data, never to be committed.\n*\n';
@@ -20,7 +21,7 @@ export async function makeOwnDir(dir: string): Promise<boolean> {
   const parent = dirname(dir);
   const building = join(parent, `.${basename(dir)}.${process.pid}.${randomHex(6)}.making`);
   try {
-    await mkdir(parent, { recursive: true });
+    await makeDirs(parent);
     await mkdir(building);
     await writeFileAtomic(join(building, '.gitignore'), OWN_DIR_GITIGNORE);
     await rename(building, dir);

@@ -3,6 +3,7 @@ import { dirname, join, sep } from 'node:path';
 import { fsyncDir } from './atomic.js';
 import { fsPath } from './path-bytes.js';
 import { randomHex } from './random.js';
+import { makeDirs } from './make-dirs.js';
 
 /**
  * Writes files into a workspace (a checkpoint restore or revert) under the fsync policy of
@@ -48,7 +49,7 @@ function tempName(): string {
 
 /** The directory for temp files: `preferred` when it shares `root`'s filesystem, else `root` itself. */
 export async function chooseStagingDir(root: string, preferred: string): Promise<string> {
-  await mkdir(preferred, { recursive: true });
+  await makeDirs(preferred);
   const [a, b] = await Promise.all([stat(root), stat(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }

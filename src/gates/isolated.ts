@@ -6,13 +6,13 @@
  * chance to clean up) is swept by the next gate, isolated or not.
  */
 import { rmSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { withLock } from '../fs/lock.js';
 import { sweepOwnedDirs } from '../fs/sweep.js';
 import { checkoutTreeInto } from '../git/checkout-tree.js';
 import type { Repo } from '../git/repo.js';
 import { randomHex } from '../fs/random.js';
+import { makeDirs } from '../fs/make-dirs.js';
 
 const CHECKOUT_NAME = /^[0-9a-f]{16}$/;
 
@@ -29,7 +29,7 @@ export async function withIsolatedCheckout<T>(
   return withLock(`${base}.lock`, { timeoutMs: 0, purpose: 'isolated gate checkout' }, async () => {
     try {
       const dir = join(base, 'tree');
-      await mkdir(dir, { recursive: true });
+      await makeDirs(dir);
       await checkoutTreeInto(repo, tree, dir, join(base, 'index'));
       return await fn(dir);
     } finally {

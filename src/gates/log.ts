@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { lstat, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { lstat, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -15,6 +15,7 @@ import { errnoOf } from '../fs/atomic.js';
 import { sweepTempFiles } from '../fs/sweep.js';
 import { randomHex } from '../fs/random.js';
 import { gateLogPath, receivedGateLogPath } from '../store/paths.js';
+import { makeDirs } from '../fs/make-dirs.js';
 
 export interface LogDigest {
   sha256: string;
@@ -37,7 +38,7 @@ export interface LogSink {
  * so a killed gate's half-written log is swept by the next call.
  */
 export async function openLogSink(dir: string, name: string): Promise<LogSink> {
-  await mkdir(dir, { recursive: true });
+  await makeDirs(dir);
   await sweepTempFiles(dir);
   const temp = join(dir, `.gate-${name}.${process.pid}.${randomHex(6)}.tmp`);
   const hash = createHash('sha256');
@@ -67,7 +68,7 @@ export async function openLogSink(dir: string, name: string): Promise<LogSink> {
       await rm(temp, { force: true });
     },
     async moveTo(path) {
-      await mkdir(dirname(path), { recursive: true });
+      await makeDirs(dirname(path));
       // Never over another attempt's log: the caller numbers attempts past every log there is.
       if (
         await lstat(path).then(

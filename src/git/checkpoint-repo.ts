@@ -8,6 +8,7 @@ import { parseCountObjects, type ObjectCounts } from './parsers/count-objects.js
 import { decodeBytes } from '../fs/path-bytes.js';
 import { assertOwnWorkTree, assertUtf8GitDir, isRootOrHome, NO_WORK_TREE } from './repo.js';
 import { runGit, runGitBuffer, type GitOptions } from './runner.js';
+import { makeDirs } from '../fs/make-dirs.js';
 
 /**
  * How git reaches one private checkpoint repository: its own git dir and index, the workspace as
@@ -107,7 +108,7 @@ export async function initCheckpointRepo(repo: CheckpointRepo): Promise<void> {
   if ((await lstat(repo.gitDir).catch(() => null)) !== null) return configure(repo);
   const parent = dirname(repo.gitDir);
   const prefix = `${basename(repo.gitDir)}.init-`;
-  await mkdir(parent, { recursive: true });
+  await makeDirs(parent);
   for (const name of await readdir(parent))
     if (name.startsWith(prefix)) await rm(join(parent, name), { recursive: true, force: true });
   const building = join(parent, `${prefix}${randomHex(4)}`);
@@ -119,7 +120,7 @@ export async function initCheckpointRepo(repo: CheckpointRepo): Promise<void> {
 async function configure(repo: CheckpointRepo): Promise<void> {
   await runGit(repo, ['init', '--quiet']);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ['config', key, value]);
-  await mkdir(join(repo.gitDir, 'info'), { recursive: true });
+  await makeDirs(join(repo.gitDir, 'info'));
   await writeFile(join(repo.gitDir, 'info', 'attributes'), REPO_ATTRIBUTES);
 }
 

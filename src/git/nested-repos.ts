@@ -1,4 +1,4 @@
-import { appendFile, lstat, mkdir } from 'node:fs/promises';
+import { appendFile, lstat } from 'node:fs/promises';
 import { UnsafeWorkspaceError } from '../errors.js';
 import { readChunks } from '../fs/read-chunks.js';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import { commonDir } from '../fs/git-locks.js';
 import { decodeBytes, encodeBytes, fsPath } from '../fs/path-bytes.js';
 import type { Repo } from './repo.js';
 import { runGitBuffer } from './runner.js';
+import { makeDirs } from '../fs/make-dirs.js';
 
 /**
  * Our list of the nested repositories no `info/exclude` line can name (a name with a line break),
@@ -32,7 +33,7 @@ export async function excludeNestedRepositories(repo: Repo): Promise<string[]> {
   }
   const lines = found.filter((p) => !p.includes('\n')).map((p) => `${ignorePattern(p)}\n`);
   const unwritable = found.filter((p) => p.includes('\n')).map((p) => `${p}\0`);
-  if (lines.length > 0 || unwritable.length > 0) await mkdir(join(repo.gitDir, 'info'), { recursive: true });
+  if (lines.length > 0 || unwritable.length > 0) await makeDirs(join(repo.gitDir, 'info'));
   if (lines.length > 0) {
     const heading = '\n# nested repositories, left out by agentgate-snapshot before --init\n';
     await appendFile(join(repo.gitDir, 'info', 'exclude'), encodeBytes(heading + lines.join('')));

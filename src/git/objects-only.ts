@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { GitFailedError, ObjectMissingError } from '../errors.js';
 import { runGitBuffer, type GitOptions } from './runner.js';
 import { makeTempDir } from '../fs/temp-dir.js';
+import { makeDirs } from '../fs/make-dirs.js';
 
 /**
  * Runs `fn` with git options under which a diff of two trees (given by full id: `objectId` is one
@@ -25,7 +26,7 @@ export async function withObjectsOnly<T>(
   const empty = await makeTempDir('agentgate-noattr-');
   try {
     const gitDir = join(empty, 'git');
-    await mkdir(join(gitDir, 'objects', 'info'), { recursive: true });
+    await makeDirs(join(gitDir, 'objects', 'info'));
     await mkdir(join(gitDir, 'refs'));
     await Promise.all([
       writeFile(join(gitDir, 'HEAD'), 'ref: refs/heads/main\n'),

@@ -1,8 +1,9 @@
 import { constants } from 'node:fs';
-import { appendFile, mkdir, rename, stat } from 'node:fs/promises';
+import { appendFile, rename, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { errnoOf } from '../fs/atomic.js';
 import { escapeHidden, firstChars } from '../text.js';
+import { makeDirs } from '../fs/make-dirs.js';
 
 const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
 
@@ -19,7 +20,7 @@ export async function appendHookLog(file: string, line: string): Promise<string 
   // CR and LF escaped too (not flattened to a space): a line break inside a session id stays visible.
   const text = firstChars(escapeHidden(line, { halves: true }), MAX_LINE).text;
   try {
-    await mkdir(dirname(file), { recursive: true });
+    await makeDirs(dirname(file));
     const size = await stat(file).then(
       (st) => st.size,
       () => 0,

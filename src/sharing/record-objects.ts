@@ -3,7 +3,7 @@
  * way they are made (recordCommit) and the one way they are written: each kind through a temp file
  * per object, then `writeObjects`.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { objectId, treeContent, writeObjects, type ObjectFormat } from '../git/record-objects.js';
 import type { Repo } from '../git/repo.js';
@@ -13,6 +13,7 @@ import { layout } from '../store/paths.js';
 import { randomHex } from '../fs/random.js';
 import { errnoOf } from '../fs/atomic.js';
 import { WriteFailedError } from '../errors.js';
+import { makeDirs } from '../fs/make-dirs.js';
 
 export interface RecordObjects {
   json: { id: string; content: Buffer };
@@ -73,7 +74,7 @@ export async function writeRecordObjects(
   records: readonly RecordObjects[],
 ): Promise<void> {
   const dir = join(layout(home).home, 'tmp', `${label}-${randomHex(6)}`);
-  await mkdir(dir, { recursive: true }).catch((cause: unknown) => scratchFailed(dir, cause));
+  await makeDirs(dir).catch((cause: unknown) => scratchFailed(dir, cause));
   try {
     for (const [type, key] of [
       ['blob', 'json'],

@@ -38,3 +38,14 @@ describe('a file in place of a store directory', () => {
     expect(error.details.path).toBe(join(home, name));
   });
 });
+
+// Node's recursive mkdir tried again for ever where procfs answers ENOENT: the CLI spun at full CPU.
+describe.runIf(process.platform === 'linux')('a home where no directory can be made (/dev/fd)', () => {
+  it('before is WRITE_FAILED at once, not a hang', () => {
+    const ws = repoWithCommit();
+    dirs.push(ws);
+    const res = cliIn(ws, '/dev/fd/agentgate-home', ['before', '--run', 'r']);
+    expect(res.status).toBe(1);
+    expect(res.json()).toMatchObject({ error: { code: 'WRITE_FAILED' } });
+  });
+});
