@@ -4283,18 +4283,65 @@ var init_random = __esm({
   }
 });
 
-// src/fs/atomic.ts
-import { lstat, mkdir, mkdtemp, open, readlink, rename, rm, stat } from "node:fs/promises";
+// src/fs/temp-dir.ts
+import { mkdtemp, rmdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { join } from "node:path";
+async function makeTempDir(prefix) {
+  const base = tmpdir();
+  try {
+    return await mkdtemp(join(base, prefix));
+  } catch (cause) {
+    throw new WriteFailedError(
+      `could not make a directory in the temporary directory ${base} (${cause.code ?? String(cause)}); set TMPDIR to a directory you can write to, then retry`,
+      { cause, details: { path: base, variable: "TMPDIR" } }
+    );
+  }
+}
+async function assertTempDirUsable() {
+  await rmdir(await makeTempDir("agentgate-probe-"));
+}
+var init_temp_dir = __esm({
+  "src/fs/temp-dir.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
+// src/fs/make-dirs.ts
+import { mkdir, stat } from "node:fs/promises";
+import { dirname } from "node:path";
+async function makeDirs(path2) {
+  const made = await mkdir(path2).then(
+    () => true,
+    (error2) => error2.code === "ENOENT" ? false : existingDirectory(path2, error2)
+  );
+  if (made) return;
+  const parent = dirname(path2);
+  if (parent !== path2) await makeDirs(parent);
+  await mkdir(path2).catch((error2) => existingDirectory(path2, error2));
+}
+async function existingDirectory(path2, error2) {
+  if (error2.code === "EEXIST" && (await stat(path2).catch(() => null))?.isDirectory() === true) return true;
+  throw error2;
+}
+var init_make_dirs = __esm({
+  "src/fs/make-dirs.ts"() {
+    "use strict";
+  }
+});
+
+// src/fs/atomic.ts
+import { lstat, open, readlink, rename, rm, stat as stat2 } from "node:fs/promises";
+import { basename, dirname as dirname2, join as join2, resolve } from "node:path";
 function tempPathBeside(path2) {
-  return join(dirname(path2), `.${basename(path2)}.${process.pid}.${randomHex(6)}.tmp`);
+  return join2(dirname2(path2), `.${basename(path2)}.${process.pid}.${randomHex(6)}.tmp`);
 }
 async function replaceFileAtomic(path2, fill) {
-  const dir = dirname(path2);
+  const dir = dirname2(path2);
   const temp = tempPathBeside(path2);
   try {
-    await mkdir(dir, { recursive: true });
+    await makeDirs(dir);
     const result = await fill(temp);
     await fsyncFile(temp);
     await rename(temp, path2);
@@ -4311,17 +4358,24 @@ async function replaceFileAtomic(path2, fill) {
 }
 async function writeOutputFile(path2, fill) {
   const st = await lstat(path2).catch(() => null);
-  if (st === null && path2.includes("\uFFFD"))
+  if (path2.includes("\0"))
     throw new InvalidArgumentError(
-      `the output path ${path2} holds U+FFFD, what a name that is not UTF-8 becomes as Node.js reads it, so another file would be written: use a UTF-8 path`,
+      `the output path ${JSON.stringify(path2)} holds a NUL byte, which no file name can`,
+      {
+        details: { path: path2 }
+      }
+    );
+  if (!path2.isWellFormed() || st === null && path2.includes("\uFFFD"))
+    throw new InvalidArgumentError(
+      `the output path ${JSON.stringify(path2)} holds U+FFFD, what a name that is not UTF-8 becomes as Node.js reads it, or half a surrogate pair, which becomes U+FFFD, so another file would be written: use a UTF-8 path`,
       { details: { path: path2 } }
     );
   if (st === null || st.isFile() || st.isDirectory()) return replaceFileAtomic(path2, fill);
   const end = st.isSymbolicLink() ? await linkTarget(path2, (at) => DESCRIPTOR.test(at)) : path2;
   const fd = DESCRIPTOR.exec(end)?.[1];
-  const own2 = await mkdtemp(join(tmpdir(), "agentgate-out-"));
+  const own2 = await makeTempDir("agentgate-out-");
   try {
-    const temp = join(own2, "out");
+    const temp = join2(own2, "out");
     const result = await fill(temp);
     const [fs, { pipeline: pipeline4 }] = await Promise.all([import("node:fs"), import("node:stream/promises")]);
     const into = fd === void 0 ? fs.createWriteStream(path2) : fs.createWriteStream("", { fd: Number(fd), autoClose: false });
@@ -4355,7 +4409,7 @@ async function writeFileAtomic(path2, data) {
 }
 async function writeOwnFileAtomic(path2, data) {
   const target = await linkTarget(path2);
-  const st = await stat(target).catch(() => null);
+  const st = await stat2(target).catch(() => null);
   if (st !== null && !st.isFile())
     throw new WriteFailedError(`could not write ${path2}: ${target} is not a regular file`, {
       details: { path: path2, target }
@@ -4382,7 +4436,7 @@ async function linkTarget(path2, stop = () => false) {
     if (stop(at)) return at;
     const st = await lstat(at).catch(() => null);
     if (st === null || !st.isSymbolicLink()) return at;
-    at = resolve(dirname(at), await readlink(at));
+    at = resolve(dirname2(at), await readlink(at));
   }
   throw new WriteFailedError(`could not write ${path2}: too many symbolic links`, { details: { path: path2 } });
 }
@@ -4418,6 +4472,8 @@ var init_atomic = __esm({
     "use strict";
     init_errors();
     init_random();
+    init_temp_dir();
+    init_make_dirs();
     TEMP_NAME = /^\..*\.(\d+)\.[0-9a-f]{12}\.tmp$/;
     DESCRIPTOR = /^\/(?:proc\/self|dev)\/fd\/(\d+)$/;
   }
@@ -4425,7 +4481,7 @@ var init_atomic = __esm({
 
 // src/ci/github.ts
 import { constants } from "node:fs";
-import { appendFile, open as open2, stat as stat2 } from "node:fs/promises";
+import { appendFile, open as open2, stat as stat3 } from "node:fs/promises";
 function detectCi(flag, env = process.env) {
   if (flag !== void 0) {
     if (!CI_MODES.includes(flag))
@@ -4480,7 +4536,7 @@ async function appendKeyValues(file, values) {
   await appendTo(file, formatKeyValues(values));
 }
 async function appendStepSummary(file, markdown, limit = GITHUB_STEP_SUMMARY_LIMIT) {
-  const used = await stat2(file).then(
+  const used = await stat3(file).then(
     (s) => s.size,
     () => 0
   );
@@ -4977,7 +5033,7 @@ var init_report_format = __esm({
 });
 
 // types/library.ts
-var DirSetting, HomeArg, WorkspaceArg, FileArg, IterationNumber, PositiveCount, TextArg, OptionalTextArg, TextsArg, strings, environment, optionalText, optionalFlag, options, SnapshotterOptionsArg, snapshotterOptions, SnapshotterArg, FunctionArg, optionalDate, beforeFields, afterFields, BeforeOptionsArg, AfterOptionsArg, BeforeStateArg, agentArgv, IterateOptionsArg, SnapshotArg, VerifyTargetArg, GetSnapshotOptionsArg, ListByRunOptionsArg, CherryPickOptionsArg, echo, gateOutputFields, MinTests, ExitCode, GateRunOptionsArg, GateRecordOptionsArg, GateReplayOptionsArg, GateListFilterArg, GateVerifyOptionsArg, CheckpointsOptionsArg, TrackOptionsArg, PromptNumberArg, PathsArg, PatchesArg, SessionRestoreOptionsArg, GcOptionsArg, SettingsOptionsArg, LoadConfigOptionsArg, AgentEventArg, hookFields, AgentHookOptionsArg, EventHookOptionsArg, HookAgentArg, HookInputArg, LogOutcomeArgs, hookInstallFields, hookRunner, HookInstallOptionsArg, HookUninstallOptionsArg, ReportFormatArg, ReportOptionsArg, DateArg, RepoArg, OpenRepoOptionsArg, recordSourceFields, RecordSourcesArg, ProvenanceSourcesArg, AnchorOptionsArg, TraceOptionsArg, CommitStatementOptionsArg;
+var DirSetting, HomeArg, WorkspaceArg, FileArg, IterationNumber, PositiveCount, TextArg, OptionalTextArg, TextsArg, strings, environment, optionalText, optionalFlag, options, SnapshotterOptionsArg, snapshotterOptions, SnapshotterArg, FunctionArg, optionalDate, beforeFields, afterFields, BeforeOptionsArg, AfterOptionsArg, BeforeStateArg, agentArgv, IterateOptionsArg, SnapshotArg, VerifyTargetArg, GetSnapshotOptionsArg, ListByRunOptionsArg, CherryPickOptionsArg, echo, FORWARDABLE_SIGNALS, gateOutputFields, MinTests, ExitCode, GateRunOptionsArg, GateRecordOptionsArg, GateReplayOptionsArg, GateListFilterArg, GateVerifyOptionsArg, CheckpointsOptionsArg, TrackOptionsArg, PromptNumberArg, PathsArg, PatchesArg, SessionRestoreOptionsArg, GcOptionsArg, SettingsOptionsArg, LoadConfigOptionsArg, AgentEventArg, hookFields, AgentHookOptionsArg, EventHookOptionsArg, HookAgentArg, HookInputArg, LogOutcomeArgs, hookInstallFields, hookRunner, HookInstallOptionsArg, HookUninstallOptionsArg, ReportFormatArg, ReportOptionsArg, DateArg, RepoArg, OpenRepoOptionsArg, recordSourceFields, RecordSourcesArg, ProvenanceSourcesArg, AnchorOptionsArg, TraceOptionsArg, CommitStatementOptionsArg;
 var init_library = __esm({
   "types/library.ts"() {
     "use strict";
@@ -5073,10 +5129,46 @@ var init_library = __esm({
         stderr: custom((s) => typeof s?.write === "function")
       })
     );
+    FORWARDABLE_SIGNALS = [
+      "SIGHUP",
+      "SIGINT",
+      "SIGQUIT",
+      "SIGILL",
+      "SIGTRAP",
+      "SIGABRT",
+      "SIGIOT",
+      "SIGBUS",
+      "SIGFPE",
+      "SIGUSR1",
+      "SIGSEGV",
+      "SIGUSR2",
+      "SIGPIPE",
+      "SIGALRM",
+      "SIGTERM",
+      "SIGCHLD",
+      "SIGSTKFLT",
+      "SIGCONT",
+      "SIGTSTP",
+      "SIGTTIN",
+      "SIGTTOU",
+      "SIGURG",
+      "SIGXCPU",
+      "SIGXFSZ",
+      "SIGVTALRM",
+      "SIGPROF",
+      "SIGWINCH",
+      "SIGIO",
+      "SIGPOLL",
+      "SIGPWR",
+      "SIGSYS",
+      "SIGINFO",
+      "SIGEMT",
+      "SIGLOST"
+    ];
     gateOutputFields = () => ({
       echo: echo(),
       stdoutToStderr: optionalFlag(),
-      forwardSignals: optional(strings())
+      forwardSignals: optional(array(_enum(FORWARDABLE_SIGNALS)))
     });
     MinTests = () => int().check(_nonnegative());
     ExitCode = () => int().check(_nonnegative(), _lte(999999999));
@@ -5353,15 +5445,15 @@ var init_home_dir = __esm({
 
 // src/fs/own-dir.ts
 import { lstat as lstat2, mkdir as mkdir2, rename as rename2, rm as rm2 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname2, join as join2 } from "node:path";
+import { basename as basename2, dirname as dirname3, join as join3 } from "node:path";
 async function makeOwnDir(dir) {
   if (await exists(dir)) return false;
-  const parent = dirname2(dir);
-  const building = join2(parent, `.${basename2(dir)}.${process.pid}.${randomHex(6)}.making`);
+  const parent = dirname3(dir);
+  const building = join3(parent, `.${basename2(dir)}.${process.pid}.${randomHex(6)}.making`);
   try {
-    await mkdir2(parent, { recursive: true });
+    await makeDirs(parent);
     await mkdir2(building);
-    await writeFileAtomic(join2(building, ".gitignore"), OWN_DIR_GITIGNORE);
+    await writeFileAtomic(join3(building, ".gitignore"), OWN_DIR_GITIGNORE);
     await rename2(building, dir);
   } catch (cause) {
     await rm2(building, { recursive: true, force: true }).catch(() => void 0);
@@ -5385,13 +5477,14 @@ var init_own_dir = __esm({
     init_errors();
     init_atomic();
     init_random();
+    init_make_dirs();
     OWN_DIR_GITIGNORE = "# Made by agentgate-snapshot: its own data, never to be committed.\n*\n";
   }
 });
 
 // src/fs/inside.ts
 import { lstat as lstat3, realpath } from "node:fs/promises";
-import { basename as basename3, dirname as dirname3, isAbsolute as isAbsolute2, join as join3, relative, sep } from "node:path";
+import { basename as basename3, dirname as dirname4, isAbsolute as isAbsolute2, join as join4, relative, sep } from "node:path";
 function isInside(parent, child) {
   const rel = relative(parent, child);
   return rel === "" || !rel.startsWith("..") && !isAbsolute2(rel);
@@ -5399,18 +5492,18 @@ function isInside(parent, child) {
 async function realPathOf(path2) {
   const real = await realpath(path2).catch(() => null);
   if (real !== null) return real;
-  const parent = dirname3(path2);
-  return parent === path2 ? path2 : join3(await realPathOf(parent), basename3(path2));
+  const parent = dirname4(path2);
+  return parent === path2 ? path2 : join4(await realPathOf(parent), basename3(path2));
 }
 async function assertNoLinkInside(topLevel, file) {
-  const real = await realPathOf(dirname3(file));
+  const real = await realPathOf(dirname4(file));
   const lexical = relative(topLevel, file);
   const inside = isInside(topLevel, real) || !lexical.startsWith("..") && lexical !== "";
   if (!inside) return;
-  const rel = isInside(topLevel, file) ? lexical : relative(topLevel, join3(real, basename3(file)));
+  const rel = isInside(topLevel, file) ? lexical : relative(topLevel, join4(real, basename3(file)));
   let at = topLevel;
   for (const part of rel.split(sep).slice(0, -1)) {
-    at = join3(at, part);
+    at = join4(at, part);
     const info = await lstat3(at).catch(() => null);
     if (info?.isSymbolicLink()) {
       throw new UnsafeWorkspaceError(
@@ -5430,7 +5523,7 @@ var init_inside = __esm({
 });
 
 // src/store/paths.ts
-import { join as join4, resolve as resolve2 } from "node:path";
+import { join as join5, resolve as resolve2 } from "node:path";
 function resolveHome(explicit) {
   return chooseHome(explicit).home;
 }
@@ -5440,28 +5533,28 @@ function chooseHome(explicit) {
   if (process.env.AGENTGATE_HOME) {
     return { home: expandHome(process.env.AGENTGATE_HOME), source: "AGENTGATE_HOME" };
   }
-  return { home: join4(accountHome(), ".agentgate"), source: "default" };
+  return { home: join5(accountHome(), ".agentgate"), source: "default" };
 }
 function expandHome(value) {
   if (value === "~") return accountHome();
-  return value.startsWith("~/") ? join4(accountHome(), value.slice(2)) : resolve2(value);
+  return value.startsWith("~/") ? join5(accountHome(), value.slice(2)) : resolve2(value);
 }
 function layout(home) {
   checkDirArgument(home, "home");
   return {
     home,
-    snapshots: join4(home, "snapshots"),
-    runs: join4(home, "runs"),
-    gates: join4(home, "gates"),
-    artifacts: join4(home, "artifacts"),
-    checkpoints: join4(home, "checkpoints"),
-    locks: join4(home, "locks"),
+    snapshots: join5(home, "snapshots"),
+    runs: join5(home, "runs"),
+    gates: join5(home, "gates"),
+    artifacts: join5(home, "artifacts"),
+    checkpoints: join5(home, "checkpoints"),
+    locks: join5(home, "locks"),
     /** Temporary checkouts of gates run with --isolated (swept when their owner is gone). */
-    gateCheckouts: join4(home, "tmp", "gates"),
-    logs: join4(home, "logs"),
-    anchors: join4(home, "anchors"),
-    cache: join4(home, "cache"),
-    config: join4(home, "config.yaml")
+    gateCheckouts: join5(home, "tmp", "gates"),
+    logs: join5(home, "logs"),
+    anchors: join5(home, "anchors"),
+    cache: join5(home, "cache"),
+    config: join5(home, "config.yaml")
   };
 }
 function isOwnData(home, dir) {
@@ -5481,25 +5574,25 @@ function assertSafeId(value, what2) {
   return value;
 }
 function runArtifactsDir(artifactsDir, runId) {
-  return join4(artifactsDir, assertSafeId(runId, "run id"));
+  return join5(artifactsDir, assertSafeId(runId, "run id"));
 }
 async function makeRunArtifactsDir(artifactsDir, runId) {
   await makeOwnDir(runArtifactsDir(artifactsDir, runId));
 }
 function iterationArtifactsDir(artifactsDir, runId, iteration) {
-  return join4(runArtifactsDir(artifactsDir, runId), `iteration-${iteration}`);
+  return join5(runArtifactsDir(artifactsDir, runId), `iteration-${iteration}`);
 }
 function patchPath(artifactsDir, runId, iteration) {
-  return join4(iterationArtifactsDir(artifactsDir, runId, iteration), "patch.diff");
+  return join5(iterationArtifactsDir(artifactsDir, runId, iteration), "patch.diff");
 }
 function gateLogPath(artifactsDir, runId, iteration, name2, attempt) {
-  return join4(
+  return join5(
     iterationArtifactsDir(artifactsDir, runId, iteration),
     `gate-${assertSafeId(name2, "gate name")}-${attempt}.log`
   );
 }
 function receivedGateLogPath(artifactsDir, gate2) {
-  return join4(
+  return join5(
     iterationArtifactsDir(artifactsDir, gate2.runId, gate2.iteration),
     `gate-${assertSafeId(gate2.name, "gate name")}-${gate2.attempt}-${assertSafeId(gate2.id, "gate id")}.log`
   );
@@ -5518,9 +5611,8 @@ var init_paths = __esm({
 });
 
 // src/cli/commands/run-inspect.ts
-import { mkdtemp as mkdtemp2, rm as rm3 } from "node:fs/promises";
-import { tmpdir as tmpdir2 } from "node:os";
-import { join as join5, resolve as resolve3 } from "node:path";
+import { rm as rm3 } from "node:fs/promises";
+import { join as join6, resolve as resolve3 } from "node:path";
 async function statsFor(ctx, runId, positionals) {
   const [from, to] = positionals;
   if (runId !== void 0 && positionals.length > 0)
@@ -5571,6 +5663,7 @@ var init_run_inspect = __esm({
     init_output();
     init_spec();
     init_run_output();
+    init_temp_dir();
     show = defineCommand({
       name: "show",
       usage: "show ID",
@@ -5680,8 +5773,8 @@ var init_run_inspect = __esm({
           await snapshotter.generatePatch(snapshot, output);
           return { json: { id: snapshot.id, path: output }, human: () => `Wrote ${output}` };
         }
-        const dir = await mkdtemp2(join5(tmpdir2(), "agentgate-patch-"));
-        const file = join5(dir, "patch.diff");
+        const dir = await makeTempDir("agentgate-patch-");
+        const file = join6(dir, "patch.diff");
         const cleanup = () => rm3(dir, { recursive: true, force: true });
         try {
           await snapshotter.generatePatch(snapshot, file);
@@ -5844,9 +5937,9 @@ var init_path_bytes = __esm({
 
 // src/fs/regular-file.ts
 import { closeSync, constants as constants2, fstatSync, openSync, readSync } from "node:fs";
-import { lstat as lstat4, open as open3, stat as stat3 } from "node:fs/promises";
+import { lstat as lstat4, open as open3, stat as stat4 } from "node:fs/promises";
 async function readRegularFile(path2, follow = true) {
-  const info = await (follow ? stat3(path2) : lstat4(path2)).catch(() => null);
+  const info = await (follow ? stat4(path2) : lstat4(path2)).catch(() => null);
   if (info === null || info.isDirectory() || info.isSymbolicLink()) return null;
   if (!info.isFile()) return special(info);
   const handle = await open3(path2, constants2.O_RDONLY | constants2.O_NONBLOCK | constants2.O_NOCTTY).catch(
@@ -5898,7 +5991,7 @@ var init_regular_file = __esm({
 });
 
 // src/git/hardening.ts
-import { isAbsolute as isAbsolute3, join as join6 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join7 } from "node:path";
 function exactly(opts) {
   return { ...opts, config: [...opts.config ?? [], ...EXACT_TREE_CONFIG] };
 }
@@ -5966,8 +6059,8 @@ function buildEnv(identity, indexFile, config2 = []) {
 }
 function userConfigFiles(env = process.env) {
   const home = env.HOME ?? "";
-  const xdg = env.XDG_CONFIG_HOME && isAbsolute3(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join6(home, ".config");
-  const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === "" ? [] : [join6(xdg, "git", "config"), join6(home, ".gitconfig")];
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute3(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join7(home, ".config");
+  const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === "" ? [] : [join7(xdg, "git", "config"), join7(home, ".gitconfig")];
   const system = env.GIT_CONFIG_SYSTEM ? [env.GIT_CONFIG_SYSTEM] : ["/etc/gitconfig"];
   return { system: env.GIT_CONFIG_NOSYSTEM ? [] : system, global };
 }
@@ -6035,7 +6128,7 @@ var init_hardening = __esm({
 // src/git/runner.ts
 import { spawn } from "node:child_process";
 import { createWriteStream, readFileSync } from "node:fs";
-import { isAbsolute as isAbsolute4, join as join7 } from "node:path";
+import { isAbsolute as isAbsolute4, join as join8 } from "node:path";
 import { once } from "node:events";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -6222,7 +6315,7 @@ async function userContentConfig(repoKeys) {
       ["core.excludesfile", "ignore"],
       ["core.attributesfile", "attributes"]
     ])
-      if (!wanted.has(key)) wanted.set(key, join7(xdg, "git", name2));
+      if (!wanted.has(key)) wanted.set(key, join8(xdg, "git", name2));
   }
   if (wanted.size === 0) return [];
   const own2 = await repoKeys();
@@ -6338,9 +6431,9 @@ var init_config_file_read = __esm({
 // src/git/config-scan.ts
 import { readFileSync as readFileSync2 } from "node:fs";
 import { homedir as homedir2, userInfo as userInfo2 } from "node:os";
-import { dirname as dirname4, isAbsolute as isAbsolute5, join as join8 } from "node:path";
+import { dirname as dirname5, isAbsolute as isAbsolute5, join as join9 } from "node:path";
 function configFiles(commonDir2, gitDir) {
-  return [join8(commonDir2, "config"), join8(gitDir, "config.worktree")];
+  return [join9(commonDir2, "config"), join9(gitDir, "config.worktree")];
 }
 async function driverKeys(base, files) {
   const keys = [];
@@ -6360,7 +6453,7 @@ async function driverKeys(base, files) {
     for (const { key, value } of await configEntries(base, file, text2, OPEN_PATTERN)) {
       if (/^include/i.test(key)) {
         if (value !== "" && depth < MAX_INCLUDE_DEPTH)
-          queue.push({ file: configPath(value, dirname4(file)), depth: depth + 1 });
+          queue.push({ file: configPath(value, dirname5(file)), depth: depth + 1 });
       } else if (hasEscapedBytes(key)) {
         throw notUtf8Driver(file, key, base.cwd);
       } else keys.push(key);
@@ -6416,21 +6509,21 @@ var init_config_scan = __esm({
 });
 
 // src/fs/git-locks.ts
-import { readdir, readFile as readFile2, readlink as readlink2, realpath as realpath2, rm as rm4, stat as stat4 } from "node:fs/promises";
-import { isAbsolute as isAbsolute6, join as join9, resolve as resolve4, sep as sep2 } from "node:path";
+import { readdir, readFile as readFile2, readlink as readlink2, realpath as realpath2, rm as rm4, stat as stat5 } from "node:fs/promises";
+import { isAbsolute as isAbsolute6, join as join10, resolve as resolve4, sep as sep2 } from "node:path";
 async function removeOrphanedGitLocks(o) {
   if (!Number.isFinite(o.ownerSince)) return [];
   const common = await commonDir(o.gitDir);
-  const refLocks = (await readdir(join9(common, "refs"), { recursive: true }).catch(() => [])).filter((name2) => name2.endsWith(".lock")).map((name2) => join9(common, "refs", name2));
+  const refLocks = (await readdir(join10(common, "refs"), { recursive: true }).catch(() => [])).filter((name2) => name2.endsWith(".lock")).map((name2) => join10(common, "refs", name2));
   const candidates = [
-    `${o.indexFile ?? join9(o.gitDir, "index")}.lock`,
-    join9(o.gitDir, "HEAD.lock"),
-    join9(common, "packed-refs.lock"),
+    `${o.indexFile ?? join10(o.gitDir, "index")}.lock`,
+    join10(o.gitDir, "HEAD.lock"),
+    join10(common, "packed-refs.lock"),
     ...refLocks
   ];
   const removed = [];
   for (const path2 of candidates) {
-    const info = await stat4(path2).catch(() => null);
+    const info = await stat5(path2).catch(() => null);
     if (info?.isFile() && info.mtimeMs >= o.ownerSince - 1e3) {
       await rm4(path2, { force: true });
       removed.push(path2);
@@ -6439,15 +6532,15 @@ async function removeOrphanedGitLocks(o) {
   return removed;
 }
 async function removeLockOlderThan(path2, olderThanMs) {
-  const info = await stat4(path2).catch(() => null);
+  const info = await stat5(path2).catch(() => null);
   if (info === null || Date.now() - info.mtimeMs < olderThanMs) return false;
   await rm4(path2, { force: true });
   return true;
 }
 async function commonDir(gitDir) {
-  const named4 = (await readFile2(join9(gitDir, "commondir"), "utf8").catch(() => "")).trim();
+  const named4 = (await readFile2(join10(gitDir, "commondir"), "utf8").catch(() => "")).trim();
   if (named4 === "") return gitDir;
-  return isAbsolute6(named4) ? named4 : join9(gitDir, named4);
+  return isAbsolute6(named4) ? named4 : join10(gitDir, named4);
 }
 async function removeAbandonedLock(path2, repository, waitMs) {
   const repo = {
@@ -6457,7 +6550,7 @@ async function removeAbandonedLock(path2, repository, waitMs) {
   const deadline = Date.now() + waitMs;
   let unowned = 0;
   for (; ; ) {
-    if (await stat4(path2).catch(() => null) === null) return "absent";
+    if (await stat5(path2).catch(() => null) === null) return "absent";
     unowned = await mayBeOwned(path2, repo) ? 0 : unowned + 1;
     if (unowned === 2) {
       await rm4(path2, { force: true });
@@ -6469,7 +6562,7 @@ async function removeAbandonedLock(path2, repository, waitMs) {
 }
 async function mayBeOwned(path2, repo) {
   const pids = await readdir("/proc").catch(() => null);
-  if (pids === null || await stat4("/proc/self/fd").catch(() => null) === null) return true;
+  if (pids === null || await stat5("/proc/self/fd").catch(() => null) === null) return true;
   for (const pid of pids) {
     if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
     if (await holdsOpen(pid, path2) || await isGitIn(pid, repo)) return true;
@@ -6513,7 +6606,7 @@ var init_git_locks = __esm({
 
 // src/git/dot-git.ts
 import { statSync } from "node:fs";
-import { dirname as dirname5, join as join10, relative as relative2, resolve as resolve5 } from "node:path";
+import { dirname as dirname6, join as join11, relative as relative2, resolve as resolve5 } from "node:path";
 function isRepositoryEntry(dotGit) {
   const found = statOrNone(dotGit);
   if (found === void 0) return false;
@@ -6521,7 +6614,7 @@ function isRepositoryEntry(dotGit) {
   const text2 = found.isFile() ? readSmallFileSync(dotGit, GITFILE_MAX) : null;
   if (text2 === null) return false;
   const named4 = /^gitdir: (.+)$/m.exec(text2)?.[1]?.trim();
-  return named4 !== void 0 && isGitDir(resolve5(dirname5(dotGit), named4));
+  return named4 !== void 0 && isGitDir(resolve5(dirname6(dotGit), named4));
 }
 function statOrNone(path2) {
   try {
@@ -6532,7 +6625,7 @@ function statOrNone(path2) {
 }
 function isGitDir(dir) {
   const is = (name2, kind) => {
-    const s = statOrNone(join10(dir, name2));
+    const s = statOrNone(join11(dir, name2));
     return s !== void 0 && (kind === "file" ? s.isFile() : s.isDirectory());
   };
   return is("HEAD", "file") && is("objects", "dir") && is("refs", "dir");
@@ -6543,7 +6636,7 @@ async function gitDirsInside(topLevel, gitDir) {
     realPathOf(gitDir),
     commonDir(gitDir).then(realPathOf)
   ]);
-  const dotGit = join10(top, ".git");
+  const dotGit = join11(top, ".git");
   const inside = dirs.filter((d) => d !== top && isInside(top, d) && !isInside(dotGit, d));
   return [...new Set(inside.map((d) => relative2(top, d)))];
 }
@@ -6560,16 +6653,16 @@ var init_dot_git = __esm({
 
 // src/git/git-dir-links.ts
 import { readdir as readdir2 } from "node:fs/promises";
-import { join as join11 } from "node:path";
+import { join as join12 } from "node:path";
 async function assertNoLinksWhereWeWrite(workspace, gitDir, commonDir2) {
   let link3 = null;
   for (const dir of /* @__PURE__ */ new Set([gitDir, commonDir2])) {
     link3 ??= await topLevelLink(dir);
-    link3 ??= await firstLinkIn(join11(dir, "refs"), false);
-    link3 ??= await firstLinkIn(join11(dir, "logs"), false);
+    link3 ??= await firstLinkIn(join12(dir, "refs"), false);
+    link3 ??= await firstLinkIn(join12(dir, "logs"), false);
   }
-  link3 ??= await firstLinkIn(join11(commonDir2, "logs", "refs"), false);
-  for (const tree of WRITTEN_TREES) link3 ??= await firstLinkIn(join11(commonDir2, tree), true);
+  link3 ??= await firstLinkIn(join12(commonDir2, "logs", "refs"), false);
+  for (const tree of WRITTEN_TREES) link3 ??= await firstLinkIn(join12(commonDir2, tree), true);
   if (link3 === null) return;
   throw new UnsafeWorkspaceError(
     `${link3} is a symbolic link inside the git dir of ${workspace}, where git writes for us: our commits would move another repository's refs or overwrite the file it names; replace it with the real file or directory (for another checkout of the same repository use "git worktree add")`,
@@ -6581,7 +6674,7 @@ async function assertIndexNotSpecial(workspace, gitDir) {
     (e) => (e.name === "index" || e.name.startsWith("sharedindex.")) && !e.isFile() && !e.isDirectory() && !e.isSymbolicLink()
   );
   if (special2 === void 0) return;
-  const index = join11(gitDir, special2.name);
+  const index = join12(gitDir, special2.name);
   throw new UnsafeWorkspaceError(
     `${index} is not a regular file (a FIFO, socket or device put there): git would wait on it for ever; remove it (git makes the index again: "git reset" restages HEAD's files)`,
     { details: { workspace, index } }
@@ -6589,12 +6682,12 @@ async function assertIndexNotSpecial(workspace, gitDir) {
 }
 async function topLevelLink(dir) {
   for (const entry of await entries(dir))
-    if (entry.isSymbolicLink() && !READ_ONLY_ENTRIES.has(entry.name)) return join11(dir, entry.name);
+    if (entry.isSymbolicLink() && !READ_ONLY_ENTRIES.has(entry.name)) return join12(dir, entry.name);
   return null;
 }
 async function firstLinkIn(dir, deep) {
   for (const entry of await entries(dir)) {
-    const path2 = join11(dir, entry.name);
+    const path2 = join12(dir, entry.name);
     if (entry.isSymbolicLink()) return path2;
     if (deep && entry.isDirectory()) {
       const below = await firstLinkIn(path2, true);
@@ -6686,7 +6779,7 @@ var init_ls_files_debug = __esm({
 
 // src/git/index-owner.ts
 import { lstat as lstat5 } from "node:fs/promises";
-import { join as join12 } from "node:path";
+import { join as join13 } from "node:path";
 async function indexIsOfWorkTree(topLevel, gitDir) {
   const { stdout } = await runGitBuffer({ cwd: topLevel, gitDir, workTree: topLevel }, [
     "ls-files",
@@ -6699,7 +6792,7 @@ async function indexIsOfWorkTree(topLevel, gitDir) {
   for (const { path: path2, ino } of parseIndexStat(decodeBytes(stdout))) {
     if (ino === 0n) continue;
     evidence = true;
-    const info = await lstat5(fsPath(join12(topLevel, path2)), { bigint: true }).catch(() => null);
+    const info = await lstat5(fsPath(join13(topLevel, path2)), { bigint: true }).catch(() => null);
     if (info !== null && BigInt.asUintN(32, info.ino) === ino) return true;
   }
   return evidence ? false : null;
@@ -6728,13 +6821,13 @@ __export(repo_exports, {
   resolveWorkspaceDir: () => resolveWorkspaceDir,
   userAttributesFile: () => userAttributesFile
 });
-import { lstat as lstat6, readdir as readdir3, readFile as readFile3, realpath as realpath3, stat as stat5 } from "node:fs/promises";
+import { lstat as lstat6, readdir as readdir3, readFile as readFile3, realpath as realpath3, stat as stat6 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname6, join as join13, resolve as resolve6, sep as sep3 } from "node:path";
+import { dirname as dirname7, join as join14, resolve as resolve6, sep as sep3 } from "node:path";
 async function openRepo(dir, opts = {}) {
   const real = await resolveWorkspaceDir(dir);
   const base = { cwd: real, ...opts };
-  const guess = join13(real, ".git");
+  const guess = join14(real, ".git");
   const early = driverKeys(base, configFiles(guess, guess));
   early.catch(() => void 0);
   let paths;
@@ -6742,7 +6835,9 @@ async function openRepo(dir, opts = {}) {
     paths = await refusedFirst(early, (signal) => repoPaths({ ...base, signal }));
   } catch (cause) {
     const stderr = cause instanceof GitFailedError ? String(cause.details.stderr) : "";
-    if (/not a git repository/i.test(stderr)) {
+    if (/not a git repository|invalid gitfile format|no path in gitfile|too large to be a \.git file/i.test(
+      stderr
+    )) {
       throw new NotARepositoryError(
         `${real} is not inside a git repository; run "git init" there or give the path of a repository`,
         { cause, details: { workspace: real } }
@@ -6777,7 +6872,7 @@ function attributesFileOf(topLevel, own2, content) {
   const prefix = `${ATTRIBUTES_KEY}=`;
   const value = own2 ?? content.find((pair) => pair.startsWith(prefix))?.slice(prefix.length);
   if (value === void 0)
-    return process.env.HOME ? join13(process.env.HOME, ".config", "git", "attributes") : null;
+    return process.env.HOME ? join14(process.env.HOME, ".config", "git", "attributes") : null;
   return value === "" ? null : configPath(value, topLevel);
 }
 async function userAttributesFile(dir) {
@@ -6827,10 +6922,10 @@ async function assertOwnWorkTree(real, topLevel, gitDir, commonDir2 = gitDir) {
     return refuse(`no .git was found from ${real} upwards, yet git found the repository at ${gitDir}`);
   if (owner.dir !== topLevel) {
     return refuse(
-      !isRepositoryEntry(join13(owner.dir, ".git")) ? `${join13(owner.dir, ".git")} is no repository to git, so git took the repository at ${topLevel} above it; remove that .git, or run "git init" in ${owner.dir}` : `the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`
+      !isRepositoryEntry(join14(owner.dir, ".git")) ? `${join14(owner.dir, ".git")} is no repository to git, so git took the repository at ${topLevel} above it; remove that .git, or run "git init" in ${owner.dir}` : `the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`
     );
   }
-  const dotGit = join13(owner.dir, ".git");
+  const dotGit = join14(owner.dir, ".git");
   const realGitDir = await realpath3(gitDir);
   const shared = await realpathOrNull(commonDir2) !== realGitDir;
   const sharing2 = () => refuse(`${dotGit} takes its objects and branches from another repository (commondir: ${commonDir2})`);
@@ -6841,28 +6936,28 @@ async function assertOwnWorkTree(real, topLevel, gitDir, commonDir2 = gitDir) {
       return refuse(`${dotGit} is a symbolic link into another repository's git dir (${realGitDir})`);
     return assertOwnIndex(topLevel, realGitDir, refuse);
   }
-  const named4 = await readPointer(join13(realGitDir, "gitdir"));
+  const named4 = await readPointer(join14(realGitDir, "gitdir"));
   if (named4 !== null && await realpathOrNull(resolve6(realGitDir, named4)) === dotGit) return;
   if (shared) return sharing2();
-  const worktree = await configValue(join13(realGitDir, "config.worktree"), "core.worktree") ?? await configValue(join13(realGitDir, "config"), "core.worktree");
+  const worktree = await configValue(join14(realGitDir, "config.worktree"), "core.worktree") ?? await configValue(join14(realGitDir, "config"), "core.worktree");
   if (worktree !== null && await realpathOrNull(resolve6(realGitDir, worktree)) === owner.dir) return;
   if (realGitDir.split(sep3).includes(".git")) {
-    refuse(`${join13(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
+    refuse(`${join14(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
   }
   await assertOwnIndex(topLevel, realGitDir, refuse);
 }
 async function assertOwnIndex(topLevel, gitDir, refuse) {
   if (await indexIsOfWorkTree(topLevel, gitDir) !== false) return;
   refuse(
-    `the git dir ${gitDir} is another checkout's: its index was written for files that are not in ${topLevel}. If it really is this work tree's own git dir, run "git status" in ${topLevel} to refresh its index, then retry; otherwise remove ${join13(topLevel, ".git")}`
+    `the git dir ${gitDir} is another checkout's: its index was written for files that are not in ${topLevel}. If it really is this work tree's own git dir, run "git status" in ${topLevel} to refresh its index, then retry; otherwise remove ${join14(topLevel, ".git")}`
   );
 }
 async function dotGitOwner(dir) {
-  for (let at = dir; ; at = dirname6(at)) {
-    const info = await lstat6(join13(at, ".git")).catch(() => null);
+  for (let at = dir; ; at = dirname7(at)) {
+    const info = await lstat6(join14(at, ".git")).catch(() => null);
     if (info !== null)
       return { dir: at, kind: info.isSymbolicLink() ? "link" : info.isFile() ? "file" : "dir" };
-    if (dirname6(at) === at) return null;
+    if (dirname7(at) === at) return null;
   }
 }
 async function ownContentSettings(repo) {
@@ -6872,8 +6967,8 @@ async function ownContentSettings(repo) {
   return new Map(parseConfigEntries(res.stdout).map((e) => [e.key.toLowerCase(), e.value]));
 }
 async function configValue(file, key) {
-  if ((await stat5(file).catch(() => null))?.isFile() !== true) return null;
-  const res = await runGit({ cwd: dirname6(file) }, ["config", "--file", file, "--get", key], {
+  if ((await stat6(file).catch(() => null))?.isFile() !== true) return null;
+  const res = await runGit({ cwd: dirname7(file) }, ["config", "--file", file, "--get", key], {
     okExitCodes: [1]
   });
   return res.exitCode === 0 ? res.stdout.trim() : null;
@@ -6894,7 +6989,7 @@ async function initRepo(dir, branch, opts = {}) {
   return openRepo(real, opts);
 }
 async function assertInitStaysHere(workspace) {
-  const dotGit = join13(workspace, ".git");
+  const dotGit = join14(workspace, ".git");
   const info = await lstat6(dotGit).catch(() => null);
   if (info === null) return;
   const inside = info.isDirectory() ? (await readdir3(dotGit, { withFileTypes: true }).catch(() => [])).find((e) => e.isSymbolicLink()) : void 0;
@@ -6902,7 +6997,7 @@ async function assertInitStaysHere(workspace) {
     await assertNoLinksWhereWeWrite(workspace, dotGit, dotGit);
     return;
   }
-  const link3 = inside === void 0 ? dotGit : join13(dotGit, inside.name);
+  const link3 = inside === void 0 ? dotGit : join14(dotGit, inside.name);
   throw new UnsafeWorkspaceError(
     `${link3} is ${info.isDirectory() || info.isSymbolicLink() ? "a symbolic link" : "not a directory"} and ${workspace} is no repository yet: git init would write the new repository through it, outside the workspace; remove it, or run "git init" there yourself`,
     { details: { workspace, link: link3 } }
@@ -6912,7 +7007,7 @@ async function resolveWorkspaceDir(dir) {
   const abs = resolve6(dir);
   try {
     const real = await realpath3(abs);
-    if ((await stat5(real)).isDirectory()) return real;
+    if ((await stat6(real)).isDirectory()) return real;
   } catch (cause) {
     const odd = await notUtf8Component(abs);
     if (odd !== null)
@@ -6938,7 +7033,7 @@ async function notUtf8Component(abs) {
       const odd = entries2.some((e) => e.toString("utf8") === part && !Buffer.from(part, "utf8").equals(e));
       if (odd) return part;
     }
-    at = join13(at, part);
+    at = join14(at, part);
   }
   return null;
 }
@@ -7356,20 +7451,19 @@ var init_empty_tree = __esm({
 });
 
 // src/git/objects-only.ts
-import { mkdir as mkdir3, mkdtemp as mkdtemp3, readFile as readFile4, rm as rm5, writeFile } from "node:fs/promises";
-import { tmpdir as tmpdir3 } from "node:os";
-import { join as join14, resolve as resolve7 } from "node:path";
+import { mkdir as mkdir3, readFile as readFile4, rm as rm5, writeFile } from "node:fs/promises";
+import { join as join15, resolve as resolve7 } from "node:path";
 async function withObjectsOnly(repo, objectId2, fn) {
   const objects = await objectsDir(repo.gitDir ?? await absoluteGitDir(repo));
-  const empty = await mkdtemp3(join14(tmpdir3(), "agentgate-noattr-"));
+  const empty = await makeTempDir("agentgate-noattr-");
   try {
-    const gitDir = join14(empty, "git");
-    await mkdir3(join14(gitDir, "objects", "info"), { recursive: true });
-    await mkdir3(join14(gitDir, "refs"));
+    const gitDir = join15(empty, "git");
+    await makeDirs(join15(gitDir, "objects", "info"));
+    await mkdir3(join15(gitDir, "refs"));
     await Promise.all([
-      writeFile(join14(gitDir, "HEAD"), "ref: refs/heads/main\n"),
-      writeFile(join14(gitDir, "config"), objectId2.length === 64 ? SHA256_CONFIG : SHA1_CONFIG),
-      writeFile(join14(gitDir, "objects", "info", "alternates"), `${quoted(objects)}
+      writeFile(join15(gitDir, "HEAD"), "ref: refs/heads/main\n"),
+      writeFile(join15(gitDir, "config"), objectId2.length === 64 ? SHA256_CONFIG : SHA1_CONFIG),
+      writeFile(join15(gitDir, "objects", "info", "alternates"), `${quoted(objects)}
 `)
     ]);
     return await fn({
@@ -7377,7 +7471,7 @@ async function withObjectsOnly(repo, objectId2, fn) {
       cwd: empty,
       gitDir,
       workTree: empty,
-      indexFile: join14(empty, "index"),
+      indexFile: join15(empty, "index"),
       config: [...repo.config ?? [], "core.attributesFile=/dev/null"]
     }).catch((error2) => {
       throw missingObject(error2) ?? error2;
@@ -7396,8 +7490,8 @@ function missingObject(error2) {
   );
 }
 async function objectsDir(gitDir) {
-  const common = await readFile4(join14(gitDir, "commondir"), "utf8").catch(() => null);
-  return join14(common === null ? gitDir : resolve7(gitDir, common.replace(/\n$/, "")), "objects");
+  const common = await readFile4(join15(gitDir, "commondir"), "utf8").catch(() => null);
+  return join15(common === null ? gitDir : resolve7(gitDir, common.replace(/\n$/, "")), "objects");
 }
 function quoted(path2) {
   if (!/^[#"\s]|[\\\n\r]|\s$/.test(path2)) return path2;
@@ -7413,6 +7507,8 @@ var init_objects_only = __esm({
     "use strict";
     init_errors();
     init_runner();
+    init_temp_dir();
+    init_make_dirs();
     SHA1_CONFIG = "[core]\n	repositoryformatversion = 0\n";
     SHA256_CONFIG = "[core]\n	repositoryformatversion = 1\n[extensions]\n	objectformat = sha256\n";
   }
@@ -7747,9 +7843,9 @@ function assertBranchCanBeMade(name2, ref, branches) {
         details: { branch: name2 }
       }
     );
-  if (name2.includes("\uFFFD"))
+  if (name2.includes("\uFFFD") || !name2.isWellFormed())
     throw new InvalidArgumentError(
-      `the branch name ${name2} holds U+FFFD, what a name that is not UTF-8 becomes as Node.js reads it, so another branch would be made: use a UTF-8 name`,
+      `the branch name ${JSON.stringify(name2)} holds U+FFFD, what a name that is not UTF-8 becomes as Node.js reads it, or half a surrogate pair, which becomes U+FFFD, so another branch would be made: use a UTF-8 name`,
       { details: { branch: name2 } }
     );
 }
@@ -8149,14 +8245,13 @@ var init_ls_tree = __esm({
 });
 
 // src/git/byte-args.ts
-import { mkdtemp as mkdtemp4, rm as rm6, writeFile as writeFile2 } from "node:fs/promises";
-import { tmpdir as tmpdir4 } from "node:os";
-import { join as join15 } from "node:path";
+import { rm as rm6, writeFile as writeFile2 } from "node:fs/promises";
+import { join as join16 } from "node:path";
 async function withByteArgs(global, words, run) {
   if (words.every((w) => w.isWellFormed())) return run([...global, ...words]);
-  const dir = await mkdtemp4(join15(tmpdir4(), "agentgate-args-"));
+  const dir = await makeTempDir("agentgate-args-");
   try {
-    const file = join15(dir, "config");
+    const file = join16(dir, "config");
     await writeFile2(file, aliasConfig(words), { mode: 384 });
     return await run([...global, "-c", `include.path=${file}`, ALIAS]);
   } finally {
@@ -8175,6 +8270,7 @@ var init_byte_args = __esm({
   "src/git/byte-args.ts"() {
     "use strict";
     init_path_bytes();
+    init_temp_dir();
     ALIAS = "agentgate-bytes";
   }
 });
@@ -8635,7 +8731,7 @@ var init_blame_porcelain = __esm({
 
 // src/git/provenance.ts
 import { lstat as lstat7 } from "node:fs/promises";
-import { join as join16 } from "node:path";
+import { join as join17 } from "node:path";
 async function parentTrees(repo, nodes, known2) {
   const empty = nodes.some((n) => n.parents.length === 0) ? await emptyTreeId(repo) : "";
   const treeOf = await parentTreeIds(repo, nodes, known2);
@@ -8791,7 +8887,7 @@ async function assertWalkedWhole(repo, walked, notFrom) {
   }
 }
 async function shallowCommits(repo) {
-  const read = await readRegularFile(join16(await commonDir(repo.gitDir), "shallow")).catch(() => null);
+  const read = await readRegularFile(join17(await commonDir(repo.gitDir), "shallow")).catch(() => null);
   const text2 = read !== null && "bytes" in read ? read.bytes.toString("latin1") : "";
   return new Set(text2.split("\n").filter((l) => OBJECT_ID_PATTERN.test(l)));
 }
@@ -8877,7 +8973,7 @@ function hiddenParents(nodes, seen) {
 }
 async function isShallow(repo) {
   const common = await commonDir(repo.gitDir);
-  return lstat7(join16(common, "shallow")).then(
+  return lstat7(join17(common, "shallow")).then(
     () => true,
     () => false
   );
@@ -8959,9 +9055,9 @@ var init_message = __esm({
 
 // src/fs/lock.ts
 import { readFileSync as readFileSync3 } from "node:fs";
-import { link, mkdir as mkdir4, rename as rename3, rm as rm7, writeFile as writeFile3 } from "node:fs/promises";
+import { link, rename as rename3, rm as rm7, writeFile as writeFile3 } from "node:fs/promises";
 import { hostname } from "node:os";
-import { dirname as dirname7 } from "node:path";
+import { dirname as dirname8 } from "node:path";
 async function withLock(path2, opts, fn) {
   const handle = await acquire(path2, opts);
   try {
@@ -9019,7 +9115,7 @@ async function tryCreate(path2, owner) {
   );
   try {
     try {
-      await mkdir4(dirname7(path2), { recursive: true });
+      await makeDirs(dirname8(path2));
       await writeFile3(temp, JSON.stringify(owner), { flag: "wx" });
     } catch (cause) {
       throw failed(cause);
@@ -9091,8 +9187,8 @@ function processStartTime(pid) {
 }
 function processStat(pid) {
   try {
-    const stat29 = readFileSync3(`/proc/${pid}/stat`, "utf8");
-    const fields = stat29.slice(stat29.lastIndexOf(")") + 2).split(" ");
+    const stat30 = readFileSync3(`/proc/${pid}/stat`, "utf8");
+    const fields = stat30.slice(stat30.lastIndexOf(")") + 2).split(" ");
     const [state, startTime] = [fields[0], fields[19]];
     return state === void 0 || startTime === void 0 ? null : { state, startTime };
   } catch {
@@ -9135,28 +9231,29 @@ var init_lock = __esm({
     init_atomic();
     init_random();
     init_regular_file();
+    init_make_dirs();
     DEFAULT_LOCK_TIMEOUT_MS = 3e4;
     HELD = globalThis[/* @__PURE__ */ Symbol.for("agentgate.heldLocks")] ??= /* @__PURE__ */ new Set();
   }
 });
 
 // src/fs/sweep.ts
-import { readdir as readdir4, rm as rm8, stat as stat6 } from "node:fs/promises";
-import { join as join17 } from "node:path";
+import { readdir as readdir4, rm as rm8, stat as stat7 } from "node:fs/promises";
+import { join as join18 } from "node:path";
 async function sweepOwnedDirs(root, ours, remove) {
   const names2 = await listDir(root);
   const removed = [];
   for (const name2 of names2) {
     const base = name2.endsWith(".lock") ? name2.slice(0, -".lock".length) : name2;
     if (!ours(base) || name2 === base && names2.includes(`${name2}.lock`)) continue;
-    const path2 = join17(root, name2);
+    const path2 = join18(root, name2);
     const owner = name2 === base ? null : await readOwner(path2);
-    const info = owner === null ? await stat6(path2).catch(() => null) : null;
+    const info = owner === null ? await stat7(path2).catch(() => null) : null;
     const gone = owner === null ? info !== null && Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS : isProvablyDead(owner);
     if (!gone) continue;
-    await remove(join17(root, base));
-    await rm8(join17(root, `${base}.lock`), { force: true });
-    removed.push(join17(root, base));
+    await remove(join18(root, base));
+    await rm8(join18(root, `${base}.lock`), { force: true });
+    removed.push(join18(root, base));
   }
   return removed;
 }
@@ -9165,8 +9262,8 @@ async function sweepTempFiles(dir, opts = {}) {
   for (const name2 of await listDir(dir)) {
     const m = (opts.pattern ?? TEMP_NAME).exec(name2);
     if (m === null) continue;
-    const path2 = join17(dir, name2);
-    const info = await stat6(path2).catch(() => null);
+    const path2 = join18(dir, name2);
+    const info = await stat7(path2).catch(() => null);
     if (info === null) continue;
     const pid = Number(m[1]);
     if (pid !== process.pid && isProcessGone(pid) || Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS) {
@@ -9178,22 +9275,22 @@ async function sweepTempFiles(dir, opts = {}) {
 }
 async function sweepGitTemporaries(gitDir) {
   const removed = [];
-  const objects = join17(gitDir, "objects");
+  const objects = join18(gitDir, "objects");
   const dirs = [
     gitDir,
     objects,
-    join17(objects, "pack"),
-    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join17(objects, n))
+    join18(objects, "pack"),
+    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join18(objects, n))
   ];
   for (const dir of dirs) {
     for (const name2 of await listDir(dir)) {
       if (!GIT_TEMPORARY.test(name2)) continue;
-      const path2 = join17(dir, name2);
+      const path2 = join18(dir, name2);
       await rm8(path2, { force: true, recursive: true });
       removed.push(path2);
     }
   }
-  await rm8(join17(gitDir, "gc.pid"), { force: true });
+  await rm8(join18(gitDir, "gc.pid"), { force: true });
   return removed;
 }
 async function listDir(dir) {
@@ -9217,7 +9314,7 @@ var init_sweep = __esm({
 // src/store/json-file.ts
 import { closeSync as closeSync2, constants as constants3, fstatSync as fstatSync2, openSync as openSync2, readFileSync as readFileSync4 } from "node:fs";
 import { open as open4, readdir as readdir5 } from "node:fs/promises";
-import { join as join18 } from "node:path";
+import { join as join19 } from "node:path";
 function corruptFile(path2, what2, reason, cause) {
   return new StoreCorruptError(
     `${path2} is not a valid ${what2}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
@@ -9317,7 +9414,7 @@ async function loadAll(dir, what2, load) {
       const item = await load(name2);
       if (item !== null) items.push(item);
     } catch (error2) {
-      problems.push(asStoreProblem(error2, join18(dir, `${name2}.json`), what2));
+      problems.push(asStoreProblem(error2, join19(dir, `${name2}.json`), what2));
     }
   });
   problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
@@ -9471,14 +9568,20 @@ var init_run = __esm({
         /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
         recordedWorkspace: optional(string2().check(_minLength(1))),
         /** The git index as this run's last `before` or `after` left it (src/git/index-seal.ts). */
-        indexSeal: optional(IndexSeal)
+        indexSeal: optional(IndexSeal),
+        /**
+         * An `iterate` whose after step failed once its agent had run, on the before state captured at
+         * `beforeCapturedAt`: the agent's work is in the workspace, in no snapshot, and only `after` of
+         * `iteration` may take it (a new before would take it in as the user's).
+         */
+        agentRan: optional(object({ iteration: int().check(_nonnegative()), beforeCapturedAt: IsoDate }))
       })
     );
   }
 });
 
 // src/store/run-records.ts
-import { join as join19 } from "node:path";
+import { join as join20 } from "node:path";
 function requireWorkspace(workspace) {
   if (typeof workspace !== "string" || workspace.length === 0)
     throw new InvalidArgumentError("a run record needs its workspace path", { details: { workspace } });
@@ -9512,7 +9615,7 @@ var init_run_records = __esm({
       home;
       lockTimeoutMs;
       path(runId) {
-        return join19(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
+        return join20(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
       }
       /** The run's record, or null when it has none; STORE_CORRUPT when the file is unusable. */
       async load(runId) {
@@ -9546,7 +9649,7 @@ var init_run_records = __esm({
        * next call sees it too.
        */
       async whileIterating(runId, iteration, fn, onDeadHolder) {
-        const lockPath = join19(layout(this.home).locks, `iterate-${assertSafeId(runId, "run id")}.lock`);
+        const lockPath = join20(layout(this.home).locks, `iterate-${assertSafeId(runId, "run id")}.lock`);
         const holder = onDeadHolder === void 0 ? null : await readOwner(lockPath);
         if (holder !== null && isProvablyDead(holder)) await onDeadHolder?.(holder);
         let entered = false;
@@ -9572,7 +9675,7 @@ var init_run_records = __esm({
        */
       async update(runId, workspace, change) {
         const path2 = this.path(runId);
-        const lockPath = join19(layout(this.home).locks, `run-${runId}.lock`);
+        const lockPath = join20(layout(this.home).locks, `run-${runId}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `run record ${runId}` }, async () => {
           const now = (/* @__PURE__ */ new Date()).toISOString();
           const current = await this.load(runId) ?? (workspace === null ? null : { runId, workspace, createdAt: now, updatedAt: now, before: null, snapshotIds: [] });
@@ -9608,17 +9711,21 @@ var init_run_records = __esm({
           throw new InvalidArgumentError(`before state belongs to run ${parsed.data.runId}, not ${runId}`, {
             details: { runId }
           });
-        return await this.update(runId, requireWorkspace(workspace), ({ restarts: declared, ...current }) => {
-          const kept = (declared ?? []).filter((r) => r.lastIteration !== unusedAfter);
-          const restarts = restart === null ? kept : [...kept, restart];
-          return {
-            ...current,
-            before: parsed.data,
-            beforeUsedBy: null,
-            ...restarts.length > 0 ? { restarts } : {},
-            ...indexSeal === void 0 ? {} : { indexSeal }
-          };
-        });
+        return await this.update(
+          runId,
+          requireWorkspace(workspace),
+          ({ restarts: declared, agentRan: _, ...current }) => {
+            const kept = (declared ?? []).filter((r) => r.lastIteration !== unusedAfter);
+            const restarts = restart === null ? kept : [...kept, restart];
+            return {
+              ...current,
+              before: parsed.data,
+              beforeUsedBy: null,
+              ...restarts.length > 0 ? { restarts } : {},
+              ...indexSeal === void 0 ? {} : { indexSeal }
+            };
+          }
+        );
       }
       /**
        * Links a snapshot into its run, keeping `snapshotIds` ordered by iteration. Linking an id that
@@ -9675,8 +9782,8 @@ var init_run_records = __esm({
 });
 
 // src/store/snapshot-store.ts
-import { rm as rm9, stat as stat7 } from "node:fs/promises";
-import { basename as basename4, join as join20, resolve as resolve8 } from "node:path";
+import { rm as rm9, stat as stat8 } from "node:fs/promises";
+import { basename as basename4, join as join21, resolve as resolve8 } from "node:path";
 function byRunThenIteration(a, b) {
   return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 }
@@ -9687,7 +9794,7 @@ function danglingLink(runFile, id2, snapshotFile) {
   );
 }
 async function removeFile(path2) {
-  if (await stat7(path2).catch(() => null) === null) return false;
+  if (await stat8(path2).catch(() => null) === null) return false;
   try {
     await rm9(path2, { force: true });
     return true;
@@ -9727,7 +9834,7 @@ var init_snapshot_store = __esm({
         this.snapshotsDir = layout(this.home).snapshots;
       }
       snapshotPath(id2) {
-        return join20(this.snapshotsDir, `${assertSafeId(id2, "snapshot id")}.json`);
+        return join21(this.snapshotsDir, `${assertSafeId(id2, "snapshot id")}.json`);
       }
       runPath(runId) {
         return this.runs.path(runId);
@@ -9803,7 +9910,7 @@ var init_snapshot_store = __esm({
               const text2 = readJsonTextSync(this.snapshotPath(id2), "snapshot");
               if (text2 !== null) texts.push({ id: id2, text: text2 });
             } catch (error2) {
-              problems.push(asStoreProblem(error2, join20(dir, `${id2}.json`), "snapshot"));
+              problems.push(asStoreProblem(error2, join21(dir, `${id2}.json`), "snapshot"));
             }
           }
         }
@@ -9930,7 +10037,8 @@ var init_snapshot_store = __esm({
       }
       /**
        * Read-modify-write of a run record under its lock (created with `workspace` if missing); `change`
-       * returns the next record or null to leave it. Used by src/sharing to note where a fetched run was recorded.
+       * returns the next record or null to leave it; with no workspace, a missing record stays missing.
+       * Used by src/sharing to note where a fetched run was recorded, and by `iterate`.
        */
       async updateRun(runId, workspace, change) {
         return this.runs.update(assertSafeId(runId, "run id"), workspace, change);
@@ -10002,7 +10110,7 @@ var init_snapshot_store = __esm({
         return snapshots.filter((s) => s.id.startsWith(prefix) || sha !== null && s.afterSha.startsWith(sha));
       }
       withSnapshotLock(id2, fn) {
-        const lockPath = join20(layout(this.home).locks, `snapshot-${assertSafeId(id2, "snapshot id")}.lock`);
+        const lockPath = join21(layout(this.home).locks, `snapshot-${assertSafeId(id2, "snapshot id")}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `snapshot ${id2}` }, fn);
       }
     };
@@ -11051,7 +11159,7 @@ var init_gate_rules = __esm({
 
 // src/store/gate-store.ts
 import { readdir as readdir6 } from "node:fs/promises";
-import { join as join21, resolve as resolve9 } from "node:path";
+import { join as join22, resolve as resolve9 } from "node:path";
 function validate2(value) {
   const parsed = GateResult.safeParse(value);
   if (!parsed.success) {
@@ -11088,10 +11196,10 @@ var init_gate_store = __esm({
         this.lockTimeoutMs = options2.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
       }
       runDir(runId) {
-        return join21(layout(this.home).gates, assertSafeId(runId, "run id"));
+        return join22(layout(this.home).gates, assertSafeId(runId, "run id"));
       }
       path(runId, id2) {
-        return join21(this.runDir(runId), `${assertSafeId(id2, "gate id")}.json`);
+        return join22(this.runDir(runId), `${assertSafeId(id2, "gate id")}.json`);
       }
       /**
        * Stores a new local attempt: the next attempt number for its iteration and name (after every
@@ -11179,7 +11287,8 @@ var init_gate_store = __esm({
           return (await readdir6(layout(this.home).gates)).filter((name2) => !name2.startsWith(".")).sort();
         } catch (cause) {
           if (cause.code === "ENOENT") return [];
-          throw cause;
+          const code2 = cause.code ?? String(cause);
+          throw corruptFile(layout(this.home).gates, "store directory", `unreadable (${code2})`, cause);
         }
       }
       /** Whether the run has any verdict file (cheap: no parsing). */
@@ -11187,7 +11296,7 @@ var init_gate_store = __esm({
         return (await listJsonNames(this.runDir(runId))).length > 0;
       }
       withRunLock(runId, fn) {
-        const lockPath = join21(layout(this.home).locks, `gates-${assertSafeId(runId, "run id")}.lock`);
+        const lockPath = join22(layout(this.home).locks, `gates-${assertSafeId(runId, "run id")}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `gate verdicts of ${runId}` }, fn);
       }
     };
@@ -11200,7 +11309,7 @@ __export(anchor_store_exports, {
   AnchorStore: () => AnchorStore
 });
 import { readdir as readdir7 } from "node:fs/promises";
-import { join as join22, resolve as resolve10 } from "node:path";
+import { join as join23, resolve as resolve10 } from "node:path";
 var ANCHOR_FILE, AnchorStore;
 var init_anchor_store = __esm({
   "src/provenance/anchor-store.ts"() {
@@ -11225,7 +11334,7 @@ var init_anchor_store = __esm({
           throw new InvalidArgumentError(`${JSON.stringify(commit.slice(0, 80))} is not a full commit id`, {
             details: { commit: commit.slice(0, 200) }
           });
-        return join22(this.dir, `${commit}.json`);
+        return join23(this.dir, `${commit}.json`);
       }
       async save(anchor3) {
         const file = this.path(checkArgument(Anchor, anchor3, "anchor").commit);
@@ -11243,9 +11352,16 @@ var init_anchor_store = __esm({
           throw corruptFile(path2, "anchor", `it is the anchor of commit ${anchor3.commit}, not of ${commit}`);
         return anchor3;
       }
-      /** The commits that have a recorded anchor file, sorted. */
+      /**
+       * The commits that have a recorded anchor file, sorted. STORE_CORRUPT when the directory is there
+       * but cannot be read (a file in its place): `verify --all` and `export` must not take it for none.
+       */
       async commits() {
-        const names2 = await readdir7(this.dir).catch(() => []);
+        const names2 = await readdir7(this.dir).catch((cause) => {
+          const code2 = cause.code;
+          if (code2 === "ENOENT") return [];
+          throw corruptFile(this.dir, "store directory", `unreadable (${code2 ?? String(cause)})`, cause);
+        });
         return names2.flatMap((n) => ANCHOR_FILE.exec(n)?.[1] ?? []).sort();
       }
       /** Every recorded anchor file that does not load (`verify --all`), as the error `load` gives. */
@@ -11657,7 +11773,7 @@ var init_attest_predicate = __esm({
 
 // src/gates/attempt.ts
 import { readdir as readdir8 } from "node:fs/promises";
-import { dirname as dirname8 } from "node:path";
+import { dirname as dirname9 } from "node:path";
 function checkOptions(opts) {
   assertSafeId(opts.runId, "run id");
   assertSafeId(opts.name, "gate name");
@@ -11751,7 +11867,7 @@ function logPath(ctx, of, attempt) {
   return gateLogPath(ctx.snapshotter.options.artifactsDir, of.runId, of.iteration, of.name, attempt);
 }
 function loggedAttempts(ctx, of) {
-  return () => highestLoggedAttempt(dirname8(logPath(ctx, of, 1)), of.name);
+  return () => highestLoggedAttempt(dirname9(logPath(ctx, of, 1)), of.name);
 }
 async function highestLoggedAttempt(dir, name2) {
   const prefix = `gate-${name2}-`;
@@ -12030,7 +12146,7 @@ var init_attest_subjects = __esm({
 });
 
 // src/gates/attest.ts
-import { readFile as readFile5, stat as stat8 } from "node:fs/promises";
+import { readFile as readFile5, stat as stat9 } from "node:fs/promises";
 import { resolve as resolve12 } from "node:path";
 function attestSources(snapshotter) {
   return {
@@ -12137,7 +12253,7 @@ async function verifyStatement(src, file, cwd = process.cwd(), link3) {
   });
 }
 async function readStatement(path2) {
-  const size = await stat8(path2).then(
+  const size = await stat9(path2).then(
     (s) => s.isFile() ? s.size : -1,
     () => -1
   );
@@ -12572,14 +12688,19 @@ var init_trace_unnamed = __esm({
 });
 
 // src/provenance/trace.ts
-import { basename as basename5, dirname as dirname9, isAbsolute as isAbsolute8, join as join23, posix as posix2 } from "node:path";
+import { basename as basename5, dirname as dirname10, isAbsolute as isAbsolute8, join as join24, posix as posix2 } from "node:path";
 async function traceWithWip(src, repo, givenPath, opts = {}) {
   checkSources(src, repo, "records");
   checkArgument(TextArg, givenPath, "givenPath");
   checkArgument(TraceOptionsArg, opts, "opts");
+  if (givenPath.includes("\0"))
+    throw new PathNotFoundError(
+      `${JSON.stringify(givenPath)} holds a NUL byte, which no file name can; give a file's path from the repository's top level`,
+      { details: { path: givenPath } }
+    );
   const given = opts.rev ?? "HEAD";
   assertRevisionSyntax(given);
-  const named4 = isAbsolute8(givenPath) ? join23(await realPathOf(dirname9(givenPath)), basename5(givenPath)) : givenPath;
+  const named4 = isAbsolute8(givenPath) ? join24(await realPathOf(dirname10(givenPath)), basename5(givenPath)) : givenPath;
   const asGiven = treePath(repo.topLevel, named4) ?? notInRepository(givenPath, named4, repo.topLevel);
   const odd = readEscapedBytes(asGiven) !== null || asGiven.includes("\uFFFD");
   const early = OBJECT_ID_PATTERN.test(given) && !odd ? blameAndRuns(src, repo, given, asGiven, opts) : void 0;
@@ -12749,7 +12870,7 @@ function traceOrigin(o, gates) {
   };
 }
 function notInRepository(path2, named4, topLevel) {
-  if (treePath(topLevel, isAbsolute8(named4) ? join23(named4, "f") : posix2.join(named4, "f")) === "f")
+  if (treePath(topLevel, isAbsolute8(named4) ? join24(named4, "f") : posix2.join(named4, "f")) === "f")
     throw new PathNotFoundError(
       `${path2} is the repository's top level, a directory; give the path of a file in it`,
       { details: { path: path2, type: "tree" } }
@@ -13348,11 +13469,11 @@ var init_run_snapshots = __esm({
 
 // src/store/settled-read.ts
 import { lstat as lstat8, readdir as readdir9 } from "node:fs/promises";
-import { join as join24 } from "node:path";
+import { join as join25 } from "node:path";
 async function recordDirs(home) {
   const { runs: runs3, snapshots, gates } = layout(home);
   const perRun = await readdir9(gates).catch(() => []);
-  return [runs3, snapshots, gates, ...perRun.sort().map((name2) => join24(gates, name2))];
+  return [runs3, snapshots, gates, ...perRun.sort().map((name2) => join25(gates, name2))];
 }
 async function storeGeneration(home) {
   const stamps = await Promise.all(
@@ -13386,12 +13507,11 @@ var init_settled_read = __esm({
 });
 
 // src/git/apply-check.ts
-import { mkdtemp as mkdtemp5, rm as rm10 } from "node:fs/promises";
-import { tmpdir as tmpdir5 } from "node:os";
-import { join as join25 } from "node:path";
+import { rm as rm10 } from "node:fs/promises";
+import { join as join26 } from "node:path";
 async function treeAfterApplying(repo, base, patchFile) {
-  const dir = await mkdtemp5(join25(tmpdir5(), "agentgate-apply-"));
-  const scratch = { ...repo, indexFile: join25(dir, "index") };
+  const dir = await makeTempDir("agentgate-apply-");
+  const scratch = { ...repo, indexFile: join26(dir, "index") };
   try {
     await runGit(scratch, ["read-tree", `${base}^{tree}`]);
     await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
@@ -13404,6 +13524,7 @@ var init_apply_check = __esm({
   "src/git/apply-check.ts"() {
     "use strict";
     init_runner();
+    init_temp_dir();
   }
 });
 
@@ -13540,7 +13661,7 @@ var init_restart_check = __esm({
 });
 
 // src/snapshotter/verify.ts
-import { stat as stat9 } from "node:fs/promises";
+import { stat as stat10 } from "node:fs/promises";
 async function verifySnapshot(snapshot, run, git) {
   const checks = [];
   const add = (check, ok, detail) => checks.push({ check, ok, detail });
@@ -13596,7 +13717,7 @@ async function artifactCheck(snapshot, add) {
     add("patch-artifact", ok2, ok2 ? "no change, no artifact" : "changed snapshot has no patch artifact");
     return ok2;
   }
-  const exists5 = await stat9(snapshot.patchPath).then(
+  const exists5 = await stat10(snapshot.patchPath).then(
     (s) => s.isFile(),
     () => false
   );
@@ -13814,11 +13935,11 @@ var init_verify = __esm({
 });
 
 // src/snapshotter/received-artifact.ts
-import { stat as stat10 } from "node:fs/promises";
+import { stat as stat11 } from "node:fs/promises";
 async function buildReceivedArtifact(core, snapshot) {
   const path2 = snapshot.patchPath;
   if (path2 === null || snapshot.recordedWorkspace === void 0) return false;
-  if ((await stat10(path2).catch(() => null))?.isFile() === true) return true;
+  if ((await stat11(path2).catch(() => null))?.isFile() === true) return true;
   try {
     const repo = await openRepo(snapshot.workspace, core.gitOptions());
     await assertNoLinkInside(repo.topLevel, path2);
@@ -13932,8 +14053,8 @@ var init_verify_store = __esm({
 });
 
 // src/git/nested-repos.ts
-import { appendFile as appendFile2, lstat as lstat9, mkdir as mkdir5 } from "node:fs/promises";
-import { join as join26 } from "node:path";
+import { appendFile as appendFile2, lstat as lstat9 } from "node:fs/promises";
+import { join as join27 } from "node:path";
 async function excludeNestedRepositories(repo) {
   const listed = decodeBytes(
     (await runGitBuffer(repo, ["ls-files", "-z", "--others", "--exclude-standard"])).stdout
@@ -13941,30 +14062,30 @@ async function excludeNestedRepositories(repo) {
   const found = [];
   for (const dir of listed.split("\0").filter((p) => p.endsWith("/"))) {
     const path2 = dir.slice(0, -1);
-    if (await lstat9(fsPath(join26(repo.topLevel, path2, ".git"))).catch(() => null)) found.push(path2);
+    if (await lstat9(fsPath(join27(repo.topLevel, path2, ".git"))).catch(() => null)) found.push(path2);
   }
   const lines = found.filter((p) => !p.includes("\n")).map((p) => `${ignorePattern(p)}
 `);
   const unwritable = found.filter((p) => p.includes("\n")).map((p) => `${p}\0`);
-  if (lines.length > 0 || unwritable.length > 0) await mkdir5(join26(repo.gitDir, "info"), { recursive: true });
+  if (lines.length > 0 || unwritable.length > 0) await makeDirs(join27(repo.gitDir, "info"));
   if (lines.length > 0) {
     const heading = "\n# nested repositories, left out by agentgate-snapshot before --init\n";
-    await appendFile2(join26(repo.gitDir, "info", "exclude"), encodeBytes(heading + lines.join("")));
+    await appendFile2(join27(repo.gitDir, "info", "exclude"), encodeBytes(heading + lines.join("")));
   }
   if (unwritable.length > 0)
-    await appendFile2(join26(repo.gitDir, ...OWN_EXCLUDE), encodeBytes(unwritable.join("")));
+    await appendFile2(join27(repo.gitDir, ...OWN_EXCLUDE), encodeBytes(unwritable.join("")));
   return found;
 }
 function ignorePattern(path2) {
   return `/${path2.replace(/[*?[\\!#]/g, "\\$&")}/`;
 }
 async function nestedExcludes(repo) {
-  const file = join26(await commonDir(repo.gitDir), ...OWN_EXCLUDE);
+  const file = join27(await commonDir(repo.gitDir), ...OWN_EXCLUDE);
   const text2 = await readOwnList(file, repo.topLevel);
   if (text2 === null) return [];
   const names2 = decodeBytes(text2).split("\0").filter((p) => p !== "");
   const dirs = await Promise.all(
-    names2.map(async (p) => (await lstat9(fsPath(join26(repo.topLevel, p))).catch(() => null))?.isDirectory())
+    names2.map(async (p) => (await lstat9(fsPath(join27(repo.topLevel, p))).catch(() => null))?.isDirectory())
   );
   return names2.filter((_, i) => dirs[i] === true);
 }
@@ -13992,6 +14113,7 @@ var init_nested_repos = __esm({
     init_git_locks();
     init_path_bytes();
     init_runner();
+    init_make_dirs();
     OWN_EXCLUDE = ["info", "agentgate-exclude"];
   }
 });
@@ -14137,7 +14259,7 @@ var init_index_file = __esm({
 });
 
 // src/git/index-entries.ts
-import { join as join27 } from "node:path";
+import { join as join28 } from "node:path";
 async function readIndexEntries(repo, which = "all") {
   const filter = which === "marked" ? MARKED : void 0;
   const read = await readIndexFile(repo, filter);
@@ -14152,7 +14274,7 @@ async function readIndexStat(repo) {
 }
 async function readIndexFile(repo, filter) {
   const idBytes = repo.objectFormat === "sha1" ? 20 : repo.objectFormat === "sha256" ? 32 : null;
-  const path2 = repo.indexFile ?? (repo.gitDir === void 0 ? void 0 : join27(repo.gitDir, "index"));
+  const path2 = repo.indexFile ?? (repo.gitDir === void 0 ? void 0 : join28(repo.gitDir, "index"));
   if (idBytes === null || path2 === void 0) return null;
   const file = await readRegularFile(path2);
   return file === null || "special" in file ? null : parseIndexFile(file.bytes, idBytes, filter);
@@ -14295,7 +14417,7 @@ var init_status = __esm({
 
 // src/git/state.ts
 import { access, lstat as lstat10, readdir as readdir10, readFile as readFile6 } from "node:fs/promises";
-import { join as join28, sep as sep5 } from "node:path";
+import { join as join29, sep as sep5 } from "node:path";
 function operationInProgress(op) {
   return {
     what: `${op === "am" ? "an" : "a"} ${op} is in progress`,
@@ -14331,7 +14453,7 @@ async function partlyStaged(topLevel, entries2) {
   const under = deleted.filter((path2) => untracked.some((u) => u.endsWith("/") && path2.startsWith(u)));
   const found = await Promise.all(
     under.map(
-      (path2) => lstat10(fsPath(join28(topLevel, path2))).then(
+      (path2) => lstat10(fsPath(join29(topLevel, path2))).then(
         (st) => !st.isDirectory(),
         () => false
       )
@@ -14365,7 +14487,7 @@ async function listUncompared(repo, index) {
   const all = uncomparedOf(index ?? await readIndexEntries(repo, "marked"));
   const found = await Promise.all(
     all.map(
-      (e) => lstat10(fsPath(join28(repo.topLevel, e.path))).then(
+      (e) => lstat10(fsPath(join29(repo.topLevel, e.path))).then(
         (st) => st.isFile() ? "file" : st.isSymbolicLink() ? "symlink" : "other",
         () => "absent"
       )
@@ -14388,7 +14510,7 @@ async function submoduleChanges(repo, untracked = "normal", index) {
   return { changes: found.flatMap((f) => f.changes), uncompared: found.flatMap((f) => f.uncompared) };
 }
 async function submoduleCheckout(dir) {
-  if (await lstat10(fsPath(join28(dir, ".git"))).catch(() => null) !== null) return "checked-out";
+  if (await lstat10(fsPath(join29(dir, ".git"))).catch(() => null) !== null) return "checked-out";
   if ((await lstat10(fsPath(dir)).catch(() => null))?.isDirectory() !== true) return "empty";
   const entries2 = await readdir10(fsPath(dir)).catch(() => null);
   return entries2?.length === 0 ? "empty" : "filled";
@@ -14398,7 +14520,7 @@ async function movedGitlinks(repo, hidden) {
   const moved = await Promise.all(
     gitlinks.map(async (e) => {
       if (e.onDisk !== "other") return true;
-      const dir = join28(repo.topLevel, e.path);
+      const dir = join29(repo.topLevel, e.path);
       if (await submoduleCheckout(dir) !== "checked-out") return false;
       const opened = await openRepo(dir, { identity: repo.identity, timeoutMs: repo.timeoutMs }).catch(
         () => null
@@ -14410,7 +14532,7 @@ async function movedGitlinks(repo, hidden) {
   return gitlinks.filter((_, i) => moved[i]);
 }
 async function oneSubmodule(repo, path2, untracked) {
-  const dir = join28(repo.topLevel, path2);
+  const dir = join29(repo.topLevel, path2);
   const whole = (submodule) => ({
     changes: [{ kind: "ordinary", xy: ".M", submodule, path: path2 }],
     uncompared: []
@@ -14474,7 +14596,7 @@ async function detectOperation(gitDir) {
     "REVERT_HEAD",
     "BISECT_LOG"
   ];
-  const found = await Promise.all(names2.map((n) => exists2(join28(gitDir, n))));
+  const found = await Promise.all(names2.map((n) => exists2(join29(gitDir, n))));
   const has = (n) => found[names2.indexOf(n)] === true;
   if (has("rebase-apply/applying")) return "am";
   if (has("rebase-merge") || has("rebase-apply")) return "rebase";
@@ -14488,7 +14610,7 @@ async function detectOperation(gitDir) {
 async function sequencerOperation(gitDir) {
   let todo;
   try {
-    todo = await readFile6(join28(gitDir, "sequencer", "todo"), "utf8");
+    todo = await readFile6(join29(gitDir, "sequencer", "todo"), "utf8");
   } catch {
     return null;
   }
@@ -14521,7 +14643,7 @@ var init_state = __esm({
 
 // src/snapshotter/excludes.ts
 import { readdir as readdir11 } from "node:fs/promises";
-import { join as join29, relative as relative4, sep as sep6 } from "node:path";
+import { join as join30, relative as relative4, sep as sep6 } from "node:path";
 async function workspaceExcludes(repo, dirs) {
   const [inside, nested, gitDirs] = await Promise.all([
     ownDirsInside(repo.topLevel, dirs),
@@ -14604,7 +14726,7 @@ async function ownDirsInside(topLevel, dirs) {
 async function hasUserFiles(dir, dirs) {
   const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
   const entries2 = await readdir11(dir);
-  return entries2.some((name2) => !ours.some((own2) => isInside(join29(dir, name2), own2)));
+  return entries2.some((name2) => !ours.some((own2) => isInside(join30(dir, name2), own2)));
 }
 var init_excludes = __esm({
   "src/snapshotter/excludes.ts"() {
@@ -16740,7 +16862,7 @@ var init_junit = __esm({
 
 // src/gates/junit-files.ts
 import { constants as constants5 } from "node:fs";
-import { open as open7, stat as stat11 } from "node:fs/promises";
+import { open as open7, stat as stat12 } from "node:fs/promises";
 import { resolve as resolve14 } from "node:path";
 import { TextDecoder as TextDecoder2 } from "node:util";
 function versionOf(info) {
@@ -16750,7 +16872,7 @@ async function reportVersions(files, cwd) {
   const out = /* @__PURE__ */ new Map();
   for (const file of files) {
     const path2 = resolve14(cwd, file);
-    const info = await stat11(path2, { bigint: true }).catch(() => null);
+    const info = await stat12(path2, { bigint: true }).catch(() => null);
     if (info?.isFile() === true) out.set(path2, versionOf(info));
   }
   return out;
@@ -16828,14 +16950,14 @@ var init_junit_files = __esm({
 // src/gates/log.ts
 import { createHash as createHash5 } from "node:crypto";
 import { createReadStream, createWriteStream as createWriteStream2 } from "node:fs";
-import { lstat as lstat11, mkdir as mkdir6, open as open8, rename as rename4, rm as rm11, stat as stat12 } from "node:fs/promises";
-import { dirname as dirname10, join as join30 } from "node:path";
+import { lstat as lstat11, open as open8, rename as rename4, rm as rm11, stat as stat13 } from "node:fs/promises";
+import { dirname as dirname11, join as join31 } from "node:path";
 import { Transform as Transform2 } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
 async function openLogSink(dir, name2) {
-  await mkdir6(dir, { recursive: true });
+  await makeDirs(dir);
   await sweepTempFiles(dir);
-  const temp = join30(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
+  const temp = join31(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
   const hash2 = createHash5("sha256");
   let bytes = 0;
   const counter = new Transform2({
@@ -16863,7 +16985,7 @@ async function openLogSink(dir, name2) {
       await rm11(temp, { force: true });
     },
     async moveTo(path2) {
-      await mkdir6(dirname10(path2), { recursive: true });
+      await makeDirs(dirname11(path2));
       if (await lstat11(path2).then(
         () => true,
         () => false
@@ -16911,7 +17033,7 @@ async function logHere(result, artifactsDir) {
   const received = result.receivedAt !== void 0;
   const here = received ? receivedGateLogPath(artifactsDir, result) : gateLogPath(artifactsDir, result.runId, result.iteration, result.name, result.attempt);
   for (const path2 of /* @__PURE__ */ new Set([here, result.log.path])) {
-    if (await stat12(path2).then(
+    if (await stat13(path2).then(
       (s) => s.isFile(),
       () => false
     ))
@@ -16934,6 +17056,7 @@ var init_log = __esm({
     init_sweep();
     init_random();
     init_paths();
+    init_make_dirs();
   }
 });
 
@@ -17004,7 +17127,7 @@ var init_verdict = __esm({
 });
 
 // src/gates/record.ts
-import { stat as stat13 } from "node:fs/promises";
+import { stat as stat14 } from "node:fs/promises";
 async function recordGate(ctx, workspace, opts) {
   checkOptions(opts);
   const snapshot = await findIteration(ctx.snapshotter, opts.runId, opts.iteration);
@@ -17027,7 +17150,7 @@ async function recordGate(ctx, workspace, opts) {
   let sink = null;
   let log = null;
   if (opts.logFile !== void 0) {
-    const info = await stat13(opts.logFile).catch(() => null);
+    const info = await stat14(opts.logFile).catch(() => null);
     if (info === null || !info.isFile())
       throw new PathNotFoundError(`--log ${JSON.stringify(opts.logFile)} is not a file`, {
         details: { path: opts.logFile }
@@ -17073,9 +17196,8 @@ var init_record = __esm({
 // src/git/converted-files.ts
 import { createHash as createHash6 } from "node:crypto";
 import { constants as constants6 } from "node:fs";
-import { mkdir as mkdir7, mkdtemp as mkdtemp6, open as open9, rm as rm12 } from "node:fs/promises";
-import { tmpdir as tmpdir6 } from "node:os";
-import { join as join31 } from "node:path";
+import { mkdir as mkdir4, open as open9, rm as rm12 } from "node:fs/promises";
+import { join as join32 } from "node:path";
 async function convertedChanges(repo, tree, index) {
   const files = index.filter((e) => e.tag === "H" && (e.mode === "100644" || e.mode === "100755"));
   if (files.length === 0) return [];
@@ -17097,7 +17219,7 @@ async function convertedChanges(repo, tree, index) {
       sizeTells: converting.get(f.path) !== "reencoded"
     };
   });
-  const raw = await hashAll(candidates.map((f) => ({ ...f, path: join31(repo.topLevel, f.path) })));
+  const raw = await hashAll(candidates.map((f) => ({ ...f, path: join32(repo.topLevel, f.path) })));
   const notBlob = candidates.flatMap((f, i) => {
     const id2 = raw[i];
     return id2 === null || id2 === void 0 || id2 === f.oid ? [] : [{ ...f, raw: id2 }];
@@ -17107,16 +17229,16 @@ async function convertedChanges(repo, tree, index) {
   return notBlob.filter((f, i) => written[i] !== f.raw).map((f) => f.path);
 }
 async function checkedOut(repo, tree, files) {
-  const dir = await mkdtemp6(join31(tmpdir6(), "agentgate-checkout-"));
+  const dir = await makeTempDir("agentgate-checkout-");
   try {
-    const work = join31(dir, "tree");
-    await mkdir7(work);
-    const opts = { ...repo, cwd: work, workTree: work, indexFile: join31(dir, "index") };
+    const work = join32(dir, "tree");
+    await mkdir4(work);
+    const opts = { ...repo, cwd: work, workTree: work, indexFile: join32(dir, "index") };
     await runGit(opts, ["read-tree", tree]);
     await runGit(opts, ["checkout-index", "--force", "-z", "--stdin"], {
       input: Buffer.concat(files.map((f) => Buffer.concat([encodeBytes(f.path), Buffer.from([0])])))
     });
-    return await hashAll(files.map((f) => ({ path: join31(work, f.path), oid: f.oid })));
+    return await hashAll(files.map((f) => ({ path: join32(work, f.path), oid: f.oid })));
   } finally {
     await rm12(dir, { recursive: true, force: true });
   }
@@ -17177,6 +17299,7 @@ var init_converted_files = __esm({
     init_nul_records();
     init_record_objects();
     init_runner();
+    init_temp_dir();
     CONVERTING = ["text", "eol", "crlf", "ident", "working-tree-encoding"];
     HASH_CONCURRENCY = 16;
   }
@@ -17185,9 +17308,9 @@ var init_converted_files = __esm({
 // src/git/index-seal.ts
 import { createHash as createHash7 } from "node:crypto";
 import { lstat as lstat12, readdir as readdir12 } from "node:fs/promises";
-import { join as join32 } from "node:path";
+import { join as join33 } from "node:path";
 async function readIndexState(repo) {
-  const path2 = join32(repo.gitDir, "index");
+  const path2 = join33(repo.gitDir, "index");
   const info = await lstat12(path2, { bigint: true }).catch(() => null);
   const read = await readRegularFile(path2, false);
   const writtenAt = info === null ? 0 : Number(info.mtimeMs / 1000n);
@@ -17197,14 +17320,14 @@ async function readIndexState(repo) {
   const hash2 = createHash7("sha256").update(read.bytes);
   const shared = (await readdir12(repo.gitDir).catch(() => [])).filter((n) => n.startsWith("sharedindex."));
   for (const name2 of shared.sort()) {
-    const file = await readRegularFile(join32(repo.gitDir, name2), false);
+    const file = await readRegularFile(join33(repo.gitDir, name2), false);
     const bytes = file === null || "special" in file ? Buffer.alloc(0) : file.bytes;
     hash2.update(`\0${name2}\0${bytes.length}\0`).update(bytes);
   }
   return { digest: hash2.digest("hex"), writtenAt, stamp: shared.length === 0 ? stamp : "" };
 }
 async function indexStateAgain(repo, known2) {
-  const info = await lstat12(join32(repo.gitDir, "index"), { bigint: true }).catch(() => null);
+  const info = await lstat12(join33(repo.gitDir, "index"), { bigint: true }).catch(() => null);
   return known2.stamp !== "" && stampOf(info) === known2.stamp ? known2 : readIndexState(repo);
 }
 function sealOf(state, commit) {
@@ -17446,16 +17569,15 @@ var init_checkout_tree = __esm({
 
 // src/gates/isolated.ts
 import { rmSync } from "node:fs";
-import { mkdir as mkdir8 } from "node:fs/promises";
-import { dirname as dirname11, join as join33 } from "node:path";
+import { dirname as dirname12, join as join34 } from "node:path";
 async function withIsolatedCheckout(repo, tree, root, fn) {
   await sweepIsolatedCheckouts(root);
-  const base = join33(root, randomHex(8));
+  const base = join34(root, randomHex(8));
   return withLock(`${base}.lock`, { timeoutMs: 0, purpose: "isolated gate checkout" }, async () => {
     try {
-      const dir = join33(base, "tree");
-      await mkdir8(dir, { recursive: true });
-      await checkoutTreeInto(repo, tree, dir, join33(base, "index"));
+      const dir = join34(base, "tree");
+      await makeDirs(dir);
+      await checkoutTreeInto(repo, tree, dir, join34(base, "index"));
       return await fn(dir);
     } finally {
       removeTree(base);
@@ -17475,7 +17597,7 @@ function isolatedEnv(dir) {
   const env = { ...process.env };
   for (const name2 of REPOSITORY_VARIABLES) delete env[name2];
   const ceilings = env.GIT_CEILING_DIRECTORIES;
-  env.GIT_CEILING_DIRECTORIES = [dirname11(dir), ...ceilings ? [ceilings] : []].join(":");
+  env.GIT_CEILING_DIRECTORIES = [dirname12(dir), ...ceilings ? [ceilings] : []].join(":");
   return env;
 }
 var CHECKOUT_NAME, REPOSITORY_VARIABLES;
@@ -17486,6 +17608,7 @@ var init_isolated = __esm({
     init_sweep();
     init_checkout_tree();
     init_random();
+    init_make_dirs();
     CHECKOUT_NAME = /^[0-9a-f]{16}$/;
     REPOSITORY_VARIABLES = [
       "GIT_DIR",
@@ -17501,7 +17624,7 @@ var init_isolated = __esm({
 
 // src/gates/run.ts
 import { realpath as realpath4, rm as rm13 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname12, isAbsolute as isAbsolute9, join as join34, relative as relative5, resolve as resolve15, sep as sep7 } from "node:path";
+import { basename as basename6, dirname as dirname13, isAbsolute as isAbsolute9, join as join35, relative as relative5, resolve as resolve15, sep as sep7 } from "node:path";
 async function runGate(ctx, workspace, opts) {
   checkCommand(opts);
   const junit = opts.junit ?? [];
@@ -17718,9 +17841,9 @@ async function removeCommittedReports(dir, junit) {
   const root = await realpath4(dir);
   for (const file of junit) {
     const path2 = resolve15(root, file);
-    const parent = await realpath4(dirname12(path2)).catch(() => null);
+    const parent = await realpath4(dirname13(path2)).catch(() => null);
     if (parent !== null && isInside(root, parent))
-      await rm13(join34(parent, basename6(path2)), { force: true }).catch(() => void 0);
+      await rm13(join35(parent, basename6(path2)), { force: true }).catch(() => void 0);
   }
 }
 var MAX_PATHS_IN_MESSAGE, MAX_PATHS_IN_DETAILS;
@@ -17871,7 +17994,7 @@ var init_replay2 = __esm({
 
 // src/gates/verify.ts
 import { readdir as readdir13 } from "node:fs/promises";
-import { join as join35, resolve as resolve16 } from "node:path";
+import { join as join36, resolve as resolve16 } from "node:path";
 async function verifyGates(input) {
   const checks = input.problems.map((p) => ({
     snapshotId: null,
@@ -17972,7 +18095,7 @@ async function strayLogChecks(input) {
     const iteration = /^iteration-(0|[1-9][0-9]*)$/.exec(entry)?.[1];
     if (iteration === void 0 || input.iteration !== void 0 && Number(iteration) !== input.iteration)
       continue;
-    const dir = join35(runDir, entry);
+    const dir = join36(runDir, entry);
     for (const file of await readdir13(dir).catch(() => [])) {
       if (!/^gate-.+\.log$/.test(file) || named4.has(resolve16(dir, file))) continue;
       checks.push({
@@ -17980,7 +18103,7 @@ async function strayLogChecks(input) {
         runId: input.runId,
         check: "gate-attempts",
         ok: false,
-        detail: `${join35(dir, file)} is a gate log with no verdict beside it: its verdict file was removed (verdicts are append-only; restore it from a backup, or run the gate again and keep both)`
+        detail: `${join36(dir, file)} is a gate log with no verdict beside it: its verdict file was removed (verdicts are append-only; restore it from a backup, or run the gate again and keep both)`
       });
     }
   }
@@ -25544,7 +25667,7 @@ __export(config_parse_exports, {
   parseConfig: () => parseConfig
 });
 function parseConfig(file, text2) {
-  const doc = (0, import_yaml.parseDocument)(text2, { prettyErrors: true, uniqueKeys: true });
+  const doc = (0, import_yaml.parseDocument)(text2, { prettyErrors: true, uniqueKeys: true, logLevel: "error" });
   const yamlError = doc.errors[0];
   if (yamlError !== void 0)
     throw invalid(file, [{ key: null, problem: firstLine(yamlError.message) }], yamlError);
@@ -25559,6 +25682,8 @@ function parseConfig(file, text2) {
     );
   }
   if (raw === null || raw === void 0) return {};
+  const odd = notJsonAt(raw, []);
+  if (odd !== null) throw invalid(file, [odd]);
   if (typeof raw !== "object" || Array.isArray(raw))
     throw invalid(file, [{ key: null, problem: "expected a mapping of settings (key: value lines)" }]);
   const parsed = Config.safeParse(raw);
@@ -25568,6 +25693,22 @@ function parseConfig(file, text2) {
       parsed.error.issues.flatMap((issue2) => describeIssue(issue2, raw))
     );
   return parsed.data;
+}
+function notJsonAt(value, path2) {
+  if (value === null || typeof value !== "object") return null;
+  const proto = Object.getPrototypeOf(value);
+  if (Array.isArray(value) || proto === Object.prototype || proto === null) {
+    for (const [key, item] of Object.entries(value)) {
+      const found = notJsonAt(item, [...path2, key]);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  const tag = value instanceof Map ? "!!omap" : value instanceof Set ? "!!set" : value instanceof Date ? "!!timestamp" : "!!binary";
+  return {
+    key: path2.length > 0 ? path2.join(".") : null,
+    problem: `a value tagged ${tag} is not a setting: write a plain mapping, list or value`
+  };
 }
 function invalid(file, issues, cause) {
   const text2 = issues.map((i) => i.key === null ? i.problem : `${i.key}: ${i.problem}`).join("; ");
@@ -25625,9 +25766,9 @@ var init_config_parse = __esm({
 });
 
 // src/store/config-cache.ts
-import { join as join36 } from "node:path";
+import { join as join37 } from "node:path";
 function configCacheFile(home) {
-  return join36(layout(home).cache, "config.json");
+  return join37(layout(home).cache, "config.json");
 }
 async function parseConfigCached(home, file, text2) {
   const cached2 = await readRecord(home);
@@ -25667,7 +25808,7 @@ var init_config_cache2 = __esm({
 import { lstatSync, statSync as statSync2 } from "node:fs";
 import { readFile as readFile7 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { dirname as dirname13, join as join37, resolve as resolve17 } from "node:path";
+import { dirname as dirname14, join as join38, resolve as resolve17 } from "node:path";
 async function resolveSettings(opts) {
   checkArgument(SettingsOptionsArg, opts, "opts");
   return settingsFor(opts);
@@ -25768,19 +25909,19 @@ function inTheWay(path2) {
     if (code2 === "ELOOP") return "a loop of symbolic links stands in its path";
     if (code2 !== "ENOENT") return `its path cannot be resolved: ${errnoOf(cause)}`;
   }
-  for (let at = path2; ; at = dirname13(at)) {
+  for (let at = path2; ; at = dirname14(at)) {
     const found = lstatSync(at, { throwIfNoEntry: false });
     if (found !== void 0) {
       if (found.isSymbolicLink() && statSync2(at, { throwIfNoEntry: false }) === void 0)
         return "a symbolic link to nowhere stands in its path";
       return path2.slice(at.length).includes("\uFFFD") ? NOT_UTF8 : null;
     }
-    if (dirname13(at) === at) return null;
+    if (dirname14(at) === at) return null;
   }
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve17(opts.cwd ?? process.cwd(), opts.configFile) : join37(resolve17(opts.home), "config.yaml");
+  const file = explicit ? resolve17(opts.cwd ?? process.cwd(), opts.configFile) : join38(resolve17(opts.home), "config.yaml");
   let text2;
   try {
     text2 = explicit ? await readFile7(file, "utf8") : await readHomeConfig(file);
@@ -25795,7 +25936,7 @@ async function readConfig(opts) {
     });
   }
   const config2 = await parseConfigCached(resolve17(opts.home), file, text2);
-  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname13(file), config2.artifactsDir);
+  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname14(file), config2.artifactsDir);
   return { config: config2, file };
 }
 async function readHomeConfig(file) {
@@ -25809,7 +25950,7 @@ async function readHomeConfig(file) {
 }
 function expandPath(base, value) {
   if (value === "~") return homedir4();
-  if (value.startsWith("~/")) return join37(homedir4(), value.slice(2));
+  if (value.startsWith("~/")) return join38(homedir4(), value.slice(2));
   return resolve17(base, value);
 }
 var resolved, UNUSABLE, NOT_UTF8;
@@ -25832,10 +25973,10 @@ var init_config2 = __esm({
 });
 
 // src/store/local-paths.ts
-import { realpath as realpath5, stat as stat14 } from "node:fs/promises";
+import { realpath as realpath5, stat as stat15 } from "node:fs/promises";
 import { sep as sep8 } from "node:path";
 async function isA(path2, kind) {
-  return stat14(path2).then(
+  return stat15(path2).then(
     (s) => kind === "file" ? s.isFile() : s.isDirectory(),
     () => false
   );
@@ -25882,7 +26023,7 @@ var init_local_paths = __esm({
 
 // src/git/commit.ts
 import { lstat as lstat13, readlink as readlink3, realpath as realpath6 } from "node:fs/promises";
-import { join as join38, relative as relative6, resolve as resolve18, sep as sep9 } from "node:path";
+import { join as join39, relative as relative6, resolve as resolve18, sep as sep9 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
   const ref = head.ref ?? "HEAD";
@@ -25944,7 +26085,7 @@ async function hiddenChanges(repo, staging, read) {
 async function submoduleSkips(repo, index) {
   const gitlinks = index.filter((e) => e.mode === GITLINK_MODE);
   if (gitlinks.length === 0) return [];
-  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join38(repo.topLevel, e.path))));
+  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join39(repo.topLevel, e.path))));
   const checkedOut2 = gitlinks.filter((_, i) => found[i] === "checked-out");
   const inside = checkedOut2.length === 0 ? null : await submoduleChanges(repo, "normal", checkedOut2);
   const under = (sub) => (e) => e.path === sub || e.path.startsWith(`${sub}/`);
@@ -25970,7 +26111,7 @@ async function sameLinks(repo, present) {
   const links = present.filter((e) => e.onDisk === "symlink" && e.mode === LINK_MODE);
   const same = await Promise.all(
     links.map(async (e) => {
-      const target = await readlink3(fsPath(join38(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
+      const target = await readlink3(fsPath(join39(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
         () => null
       );
       const format = e.oid.length === 64 ? "sha256" : "sha1";
@@ -26019,7 +26160,7 @@ async function unstageableIn(repo, stderr) {
   for (const { head, tail, reason } of UNSTAGEABLE) {
     for (const named4 of messagePaths(stderr, `error: ${head}`, tail)) {
       const path2 = reason === "invalid-path" ? refusedPart(named4) : named4;
-      const at = join38(repo.topLevel, path2, reason === "nested-repository" ? ".git" : "");
+      const at = join39(repo.topLevel, path2, reason === "nested-repository" ? ".git" : "");
       const info = await lstat13(fsPath(at)).catch(() => null);
       const borne = reason !== "special-file" || info !== null && !info.isFile() && !info.isDirectory() && !info.isSymbolicLink();
       if (info !== null && borne && !found.some((f) => f.path === path2)) found.push({ path: path2, reason });
@@ -26095,11 +26236,11 @@ var init_commit = __esm({
 });
 
 // src/git/refused-filters.ts
-import { stat as stat15 } from "node:fs/promises";
-import { join as join39 } from "node:path";
+import { stat as stat16 } from "node:fs/promises";
+import { join as join40 } from "node:path";
 async function assertNoRefusedFilter(repo) {
-  const files = [join39(repo.topLevel, ".gitattributes")];
-  if (repo.gitDir !== void 0) files.push(join39(await commonDir(repo.gitDir), "info", "attributes"));
+  const files = [join40(repo.topLevel, ".gitattributes")];
+  if (repo.gitDir !== void 0) files.push(join40(await commonDir(repo.gitDir), "info", "attributes"));
   if (repo.attributesFile !== null) files.push(repo.attributesFile);
   for (const [i, file] of files.entries()) {
     const text2 = await attributesText(file, i > 0, repo.topLevel);
@@ -26122,7 +26263,7 @@ async function attributesText(file, follow, workspace) {
 }
 async function isDevNull(info) {
   if (!info.isCharacterDevice()) return false;
-  const devNull = await stat15("/dev/null").catch(() => null);
+  const devNull = await stat16("/dev/null").catch(() => null);
   return devNull !== null && devNull.rdev === info.rdev;
 }
 function notRegular2(file, kind, workspace) {
@@ -26243,10 +26384,10 @@ var init_before_retry = __esm({
 });
 
 // src/git/repo-lock.ts
-import { join as join40 } from "node:path";
+import { join as join41 } from "node:path";
 async function withRepoLock(repo, timeoutMs, fn) {
   return withLock(
-    join40(repo.gitDir, "agentgate.lock"),
+    join41(repo.gitDir, "agentgate.lock"),
     { timeoutMs, purpose: `snapshot ${repo.topLevel}` },
     async (lock) => {
       if (lock.recovered)
@@ -26260,7 +26401,7 @@ async function withRepoLock(repo, timeoutMs, fn) {
   );
 }
 async function recoverIndexLock(repo, timeoutMs) {
-  const path2 = join40(repo.gitDir, "index.lock");
+  const path2 = join41(repo.gitDir, "index.lock");
   const found = await removeAbandonedLock(path2, { workTree: repo.topLevel, gitDir: repo.gitDir }, timeoutMs);
   if (found !== "held") return;
   throw new IndexLockedError(
@@ -26348,6 +26489,7 @@ async function beforeIn(core, repo, opts) {
     assertNoRefusedFilter(repo)
   ]);
   assertNoOperation(state);
+  assertNoAgentWorkLeft(run, state);
   const { restart, wip, unusedAfter } = await startOfNext(core, repo, run, runId, state, opts.restartFrom);
   const dirty = state.isDirty;
   if (dirty && onDirty === "error") {
@@ -26540,6 +26682,16 @@ function assertNoOperation(state) {
     });
   }
 }
+function assertNoAgentWorkLeft(run, state) {
+  const ran = run?.agentRan;
+  const before2 = run?.before;
+  if (ran === void 0 || !before2 || run?.beforeUsedBy || ran.beforeCapturedAt !== before2.capturedAt) return;
+  if (!state.isDirty && state.sha === before2.sha) return;
+  throw new IterationInterruptedError(
+    `the after step of iteration ${ran.iteration} of run ${run?.runId} failed once its agent had run, and the agent's work is still in the workspace (uncommitted, or committed on top of ${before2.sha}): a new before would record it as yours. Fix what that after step refused, then record the iteration with "after --run ${run?.runId} --iteration ${ran.iteration}" (with the same --task and --gate); or discard the work (HEAD back at ${before2.sha}, no uncommitted changes) to run it again`,
+    { details: { runId: run?.runId, iteration: ran.iteration, before: before2.sha } }
+  );
+}
 var MAX_DETACHED_BRANCHES;
 var init_before = __esm({
   "src/snapshotter/before.ts"() {
@@ -26568,7 +26720,7 @@ var init_before = __esm({
 });
 
 // src/snapshotter/after.ts
-import { dirname as dirname14 } from "node:path";
+import { dirname as dirname15 } from "node:path";
 async function captureAfterState(core, workspace, before2, opts, agent) {
   const runId = assertSafeId(opts.runId, "run id");
   assertIteration(opts.iteration);
@@ -26588,7 +26740,7 @@ async function afterIn(core, repo, recovered, before2, opts, agent) {
   if (recovered) {
     await linkOrphans(core, repo.topLevel);
     await core.store.sweepTempFiles();
-    await sweepTempFiles(dirname14(patchPath(core.options.artifactsDir, runId, opts.iteration)));
+    await sweepTempFiles(dirname15(patchPath(core.options.artifactsDir, runId, opts.iteration)));
   }
   const [head, indexNow] = await Promise.all([getRepoHead(repo), readIndexState(repo)]);
   const start = await startOf(core, repo, runId, opts.iteration, before2, opts.beforeSha, head);
@@ -26618,6 +26770,7 @@ async function afterIn(core, repo, recovered, before2, opts, agent) {
   const artifactPath = patchPath(core.options.artifactsDir, runId, opts.iteration);
   await assertNoLinkInside(repo.topLevel, artifactPath);
   await assertNoRefusedFilter(repo);
+  await assertTempDirUsable();
   const ref = iterationRef(runId, opts.iteration);
   const messageOf = commitMessages(repo);
   const held = await heldIterationRef(
@@ -26823,6 +26976,7 @@ var init_after = __esm({
     init_repo_lock();
     init_excludes();
     init_inside();
+    init_temp_dir();
     init_before();
     init_core3();
     init_before_retry();
@@ -26888,8 +27042,20 @@ async function iterateAlone(core, workspace, runId, opts) {
     );
   }
   const agent = { exitCode: ran.exitCode, signal: ran.signal, durationMs: ran.durationMs };
-  const snapshot = await captureAfterState(core, workspace, before2, { ...opts, runId }, agent);
+  const snapshot = await captureAfterState(core, workspace, before2, { ...opts, runId }, agent).catch(
+    async (error2) => {
+      await markAgentRan(core, runId, opts.iteration, before2.capturedAt);
+      throw error2;
+    }
+  );
   return { ...snapshot, agent };
+}
+async function markAgentRan(core, runId, iteration, beforeCapturedAt) {
+  await core.store.updateRun(
+    runId,
+    null,
+    (run) => run.before?.capturedAt === beforeCapturedAt && !run.beforeUsedBy ? { ...run, agentRan: { iteration, beforeCapturedAt } } : null
+  ).catch(() => void 0);
 }
 var AGENT_SIGNALS;
 var init_iterate = __esm({
@@ -27002,7 +27168,7 @@ var init_read = __esm({
 
 // src/git/pick-collisions.ts
 import { lstat as lstat14 } from "node:fs/promises";
-import { join as join41 } from "node:path";
+import { join as join42 } from "node:path";
 async function previewPick(repo, source, head) {
   const base = source.parents[0];
   if (base === void 0) {
@@ -27029,7 +27195,7 @@ async function untrackedInTheWay(repo, writes, tracked) {
   const kindOf5 = (path2) => {
     let kind = kinds.get(path2);
     if (kind === void 0) {
-      kind = lstat14(fsPath(join41(repo.topLevel, path2))).then(
+      kind = lstat14(fsPath(join42(repo.topLevel, path2))).then(
         (st) => st.isDirectory() ? "dir" : "other",
         () => "absent"
       );
@@ -27082,11 +27248,11 @@ var init_pick_collisions = __esm({
 });
 
 // src/git/cherry-pick-worktree.ts
-import { mkdtemp as mkdtemp7, readdir as readdir14, readFile as readFile9, rm as rm15 } from "node:fs/promises";
-import { tmpdir as tmpdir7 } from "node:os";
-import { basename as basename7, dirname as dirname15, join as join42 } from "node:path";
+import { readdir as readdir14, readFile as readFile9, rm as rm15 } from "node:fs/promises";
+import { tmpdir as tmpdir2 } from "node:os";
+import { basename as basename7, dirname as dirname16, join as join43 } from "node:path";
 async function withPickWorktree(repo, sha, fn) {
-  const dir = await mkdtemp7(join42(tmpdir7(), PREFIX));
+  const dir = await makeTempDir(PREFIX);
   if (isInside(repo.topLevel, dir)) {
     await rm15(dir, { recursive: true, force: true });
     throw new InvalidArgumentError(
@@ -27096,7 +27262,7 @@ async function withPickWorktree(repo, sha, fn) {
       }
     );
   }
-  const path2 = join42(dir, basename7(dir));
+  const path2 = join43(dir, basename7(dir));
   return withLock(`${dir}.lock`, { timeoutMs: 0, purpose: "cherry-pick worktree" }, async () => {
     let failure3 = null;
     try {
@@ -27116,14 +27282,14 @@ async function sweepPickWorktrees(repo) {
   return removed;
 }
 async function sweepRegistered(repo) {
-  const admin = join42(await commonDir(repo.gitDir), "worktrees");
+  const admin = join43(await commonDir(repo.gitDir), "worktrees");
   const removed = [];
   for (const name2 of await readdir14(admin).catch(() => [])) {
     if (!PICK_NAME.test(name2)) continue;
-    const gitFile = (await readFile9(join42(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
-    const path2 = gitFile === "" ? join42(tmpdir7(), name2, name2) : dirname15(gitFile);
-    if (basename7(path2) !== name2 || basename7(dirname15(path2)) !== name2) continue;
-    const dir = dirname15(path2);
+    const gitFile = (await readFile9(join43(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
+    const path2 = gitFile === "" ? join43(tmpdir2(), name2, name2) : dirname16(gitFile);
+    if (basename7(path2) !== name2 || basename7(dirname16(path2)) !== name2) continue;
+    const dir = dirname16(path2);
     const owner = await readOwner(`${dir}.lock`);
     if (owner === null ? gitFile === "" : !isProvablyDead(owner)) continue;
     await removeWorktree(repo, dir, path2, true);
@@ -27134,14 +27300,14 @@ async function sweepRegistered(repo) {
 }
 async function sweepPickTemps() {
   await sweepOwnedDirs(
-    tmpdir7(),
+    tmpdir2(),
     (name2) => PICK_NAME.test(name2),
     (dir) => rm15(dir, { recursive: true, force: true }).catch(() => void 0)
   );
 }
 async function removeWorktree(repo, dir, path2, quiet) {
   try {
-    const admin = join42(await commonDir(repo.gitDir), "worktrees", basename7(path2));
+    const admin = join43(await commonDir(repo.gitDir), "worktrees", basename7(path2));
     await runGit(repo, ["worktree", "remove", "--force", "--force", path2]).catch(() => void 0);
     await rm15(dir, { recursive: true, force: true });
     await rm15(admin, { recursive: true, force: true });
@@ -27159,6 +27325,7 @@ var init_cherry_pick_worktree = __esm({
     init_sweep();
     init_repo();
     init_runner();
+    init_temp_dir();
     PREFIX = "agentgate-pick-";
     PICK_NAME = /^agentgate-pick-[A-Za-z0-9]{6}$/;
   }
@@ -27166,7 +27333,7 @@ var init_cherry_pick_worktree = __esm({
 
 // src/git/cherry-pick.ts
 import { readFile as readFile10, rm as rm16, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join43 } from "node:path";
+import { join as join44 } from "node:path";
 async function cherryPick3(repo, rev, opts = {}) {
   const onto = opts.onto?.replace(/^refs\/heads\//, "");
   const ontoRef = onto === void 0 ? null : await branchRef(repo, onto);
@@ -27199,7 +27366,7 @@ async function pickInWorkspace(repo, source, ignore) {
     );
   }
   await assertNothingInTheWay(repo, source, before2, state.branch ?? "HEAD");
-  const origHead = join43(repo.gitDir, "ORIG_HEAD");
+  const origHead = join44(repo.gitDir, "ORIG_HEAD");
   const savedOrigHead = await readFile10(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
@@ -27335,8 +27502,8 @@ var init_cherry_pick = __esm({
 });
 
 // src/snapshotter/maintenance.ts
-import { rm as rm17, rmdir } from "node:fs/promises";
-import { dirname as dirname16 } from "node:path";
+import { rm as rm17, rmdir as rmdir2 } from "node:fs/promises";
+import { dirname as dirname17 } from "node:path";
 async function deleteSnapshot(core, idOrSha) {
   const id2 = await core.getSnapshot(idOrSha, { exact: true }).then(
     (snapshot) => snapshot.id,
@@ -27376,7 +27543,7 @@ async function removeArtifact(core, snapshot) {
   if (local.patchPath === null || local.patchSha256 === null) return;
   if (await sha256File(local.patchPath).catch(() => null) !== local.patchSha256) return;
   await rm17(local.patchPath, { force: true });
-  await rmdir(dirname16(local.patchPath)).catch(() => void 0);
+  await rmdir2(dirname17(local.patchPath)).catch(() => void 0);
 }
 async function cherryPick4(core, workspace, idOrSha, opts = {}) {
   const snapshot = await core.getSnapshot(idOrSha);
@@ -27596,12 +27763,11 @@ var init_snapshotter = __esm({
 });
 
 // src/demo/demo.ts
-import { mkdtemp as mkdtemp8, rename as rename5, rm as rm18, writeFile as writeFile5, mkdir as mkdir9 } from "node:fs/promises";
-import { tmpdir as tmpdir8 } from "node:os";
-import { dirname as dirname17, join as join44 } from "node:path";
+import { rename as rename5, rm as rm18, writeFile as writeFile5 } from "node:fs/promises";
+import { dirname as dirname18, join as join45 } from "node:path";
 import { Writable } from "node:stream";
 async function runDemo(opts = {}) {
-  const root = await mkdtemp8(join44(tmpdir8(), "agentgate-demo-"));
+  const root = await makeTempDir("agentgate-demo-");
   try {
     return { ...await demoIn(root), kept: opts.keep === true };
   } finally {
@@ -27609,14 +27775,14 @@ async function runDemo(opts = {}) {
   }
 }
 async function demoIn(root) {
-  const workspace = join44(root, "workspace");
-  const home = join44(root, "home");
+  const workspace = join45(root, "workspace");
+  const home = join45(root, "home");
   await put(workspace, "README.md", "# demo\n\nA throwaway workspace.\n");
   await put(workspace, "package.json", '{ "name": "demo", "private": true, "type": "module" }\n');
   await put(workspace, "NOTES.txt", "uncommitted notes from before the run\n");
   const snapshotter = new Snapshotter({
     home,
-    artifactsDir: join44(home, "artifacts"),
+    artifactsDir: join45(home, "artifacts"),
     identity: DEFAULT_IDENTITY,
     gitTimeoutMs: 6e4,
     lockTimeoutMs: 1e4,
@@ -27671,8 +27837,8 @@ async function testGate(gates, workspace, runId, iteration) {
   return { name: result.name, verdict: result.verdict, reason: result.reason, tests: result.tests };
 }
 async function put(root, rel, content) {
-  const path2 = join44(root, rel);
-  await mkdir9(dirname17(path2), { recursive: true });
+  const path2 = join45(root, rel);
+  await makeDirs(dirname18(path2));
   await writeFile5(path2, content);
 }
 var greetTest, ITERATIONS, TEST_GATE;
@@ -27682,6 +27848,8 @@ var init_demo = __esm({
     init_config();
     init_gates2();
     init_snapshotter();
+    init_temp_dir();
+    init_make_dirs();
     greetTest = (module, expected) => [
       "import { test } from 'node:test';",
       "import assert from 'node:assert/strict';",
@@ -27707,7 +27875,7 @@ var init_demo = __esm({
       {
         task: "Rename the module, add a logo, and make the greeting friendlier",
         edit: async (ws) => {
-          await rename5(join44(ws, "src/greet.js"), join44(ws, "src/hello.js"));
+          await rename5(join45(ws, "src/greet.js"), join45(ws, "src/hello.js"));
           await put(
             ws,
             "src/hello.js",
@@ -27725,7 +27893,7 @@ var init_demo = __esm({
         task: "Update the test for the new greeting, remove the notes file and update the logo",
         edit: async (ws) => {
           await put(ws, "test/greet.test.js", greetTest("hello.js", "Hi there, Ada!"));
-          await rm18(join44(ws, "NOTES.txt"));
+          await rm18(join45(ws, "NOTES.txt"));
           await put(
             ws,
             "assets/logo.png",
@@ -27855,8 +28023,8 @@ var init_anchor_keeper = __esm({
 });
 
 // src/git/remote.ts
-import { isAbsolute as isAbsolute10, join as join45, resolve as resolve19 } from "node:path";
-import { lstat as lstat15, stat as stat16 } from "node:fs/promises";
+import { isAbsolute as isAbsolute10, join as join46, resolve as resolve19 } from "node:path";
+import { lstat as lstat15, stat as stat17 } from "node:fs/promises";
 function pathRemote(path2) {
   if (!isAbsolute10(path2))
     throw new InvalidArgumentError(`${path2} is not an absolute path; give the file's full path`, {
@@ -27967,7 +28135,7 @@ async function givenUrl(repo, url2, cwd) {
   if (!url2.includes("/")) {
     const common = await commonDir(repo.gitDir);
     for (const dir of ["remotes", "branches"]) {
-      const file = join45(common, dir, url2);
+      const file = join46(common, dir, url2);
       if (await lstat15(file).then(
         () => true,
         () => false
@@ -28018,7 +28186,7 @@ function rewrittenUrl(url2, rules, direction) {
   return (direction === "push" ? longest(".pushinsteadof") : null) ?? longest(".insteadof") ?? url2;
 }
 async function isDir(path2) {
-  return stat16(path2).then(
+  return stat17(path2).then(
     (s) => s.isDirectory(),
     () => false
   );
@@ -28241,8 +28409,8 @@ var init_transport = __esm({
 });
 
 // src/git/remote-locks.ts
-import { rm as rm19, stat as stat17 } from "node:fs/promises";
-import { join as join46 } from "node:path";
+import { rm as rm19, stat as stat18 } from "node:fs/promises";
+import { join as join47 } from "node:path";
 import { fileURLToPath } from "node:url";
 async function clearStaleRemoteRefLocks(url2, refs) {
   const kind = checkRemoteUrl(url2);
@@ -28252,12 +28420,12 @@ async function clearStaleRemoteRefLocks(url2, refs) {
   const locks = refs.filter((r) => /^refs\/agentgate\/[^\s]+$/.test(r) && !r.split("/").includes(".."));
   let removed = false;
   for (const ref of locks) {
-    const lock = join46(gitDir, `${ref}.lock`);
-    const first = await stat17(lock).catch(() => null);
+    const lock = join47(gitDir, `${ref}.lock`);
+    const first = await stat18(lock).catch(() => null);
     if (first === null || !first.isFile()) continue;
     const young = Math.min(STALE_REMOTE_LOCK_MS, STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs));
     if (young > 0) await new Promise((resolve32) => setTimeout(resolve32, young));
-    const again = await stat17(lock).catch(() => null);
+    const again = await stat18(lock).catch(() => null);
     if (again === null || !again.isFile() || again.mtimeMs !== first.mtimeMs) continue;
     await rm19(lock, { force: true });
     removed = true;
@@ -28265,9 +28433,9 @@ async function clearStaleRemoteRefLocks(url2, refs) {
   return removed;
 }
 async function localGitDir(path2) {
-  const isDir2 = async (p) => (await stat17(p).catch(() => null))?.isDirectory() === true;
-  if (await isDir2(join46(path2, "refs")) && await isDir2(join46(path2, "objects"))) return path2;
-  return await isDir2(join46(path2, ".git", "refs")) ? join46(path2, ".git") : null;
+  const isDir2 = async (p) => (await stat18(p).catch(() => null))?.isDirectory() === true;
+  if (await isDir2(join47(path2, "refs")) && await isDir2(join47(path2, "objects"))) return path2;
+  return await isDir2(join47(path2, ".git", "refs")) ? join47(path2, ".git") : null;
 }
 var STALE_REMOTE_LOCK_MS;
 var init_remote_locks = __esm({
@@ -28466,8 +28634,8 @@ var init_sharing = __esm({
 });
 
 // src/sharing/record-objects.ts
-import { mkdir as mkdir10, rm as rm20, writeFile as writeFile6 } from "node:fs/promises";
-import { join as join47 } from "node:path";
+import { rm as rm20, writeFile as writeFile6 } from "node:fs/promises";
+import { join as join48 } from "node:path";
 function recordCommit(format, spec) {
   const jsonId = objectId(format, "blob", spec.json);
   const treeBuf = treeContent([{ name: spec.file, blob: jsonId }, ...spec.also ?? []]);
@@ -28491,8 +28659,8 @@ function soleFileTree(name2, blob, also = []) {
   return objectId(blob.length === 64 ? "sha256" : "sha1", "tree", treeContent([{ name: name2, blob }, ...also]));
 }
 async function writeRecordObjects(repo, home, label, records) {
-  const dir = join47(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
-  await mkdir10(dir, { recursive: true });
+  const dir = join48(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
+  await makeDirs(dir).catch((cause) => scratchFailed(dir, cause));
   try {
     for (const [type, key] of [
       ["blob", "json"],
@@ -28501,8 +28669,9 @@ async function writeRecordObjects(repo, home, label, records) {
     ]) {
       const files = /* @__PURE__ */ new Map();
       for (const r of records) {
-        const path2 = join47(dir, `${type}-${r[key].id}`);
-        if (!files.has(r[key].id)) await writeFile6(path2, r[key].content);
+        const path2 = join48(dir, `${type}-${r[key].id}`);
+        if (!files.has(r[key].id))
+          await writeFile6(path2, r[key].content).catch((cause) => scratchFailed(path2, cause));
         files.set(r[key].id, path2);
       }
       await writeObjects(
@@ -28514,6 +28683,12 @@ async function writeRecordObjects(repo, home, label, records) {
   } finally {
     await rm20(dir, { recursive: true, force: true });
   }
+}
+function scratchFailed(path2, cause) {
+  throw new WriteFailedError(
+    `could not write ${path2} (${errnoOf(cause)}); check the home's permissions and free space, then retry`,
+    { cause, details: { path: path2 } }
+  );
 }
 function parseReceivedFile(content, schema, file, what2, refuse) {
   let json;
@@ -28535,6 +28710,9 @@ var init_record_objects2 = __esm({
     init_json_file();
     init_paths();
     init_random();
+    init_atomic();
+    init_errors();
+    init_make_dirs();
   }
 });
 
@@ -28821,8 +28999,8 @@ var init_gate_objects = __esm({
 });
 
 // src/sharing/gate-records.ts
-import { stat as stat18 } from "node:fs/promises";
-import { join as join48 } from "node:path";
+import { stat as stat19 } from "node:fs/promises";
+import { join as join49 } from "node:path";
 var GateRecords;
 var init_gate_records = __esm({
   "src/sharing/gate-records.ts"() {
@@ -28920,7 +29098,7 @@ var init_gate_records = __esm({
       /** The verdict's log file when it is here and still has the recorded digest; else null (the text stays home). */
       async intactLog(g) {
         if (g.log === null || g.log.path === null) return null;
-        const size = await stat18(g.log.path).then(
+        const size = await stat19(g.log.path).then(
           (s) => s.isFile() ? s.size : -1,
           () => -1
         );
@@ -28936,7 +29114,7 @@ var init_gate_records = __esm({
        */
       async receive(repo, source, bring) {
         if (source.length === 0) return { gates: 0, runs: [], refused: [] };
-        const lockPath = join48(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join49(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -29146,7 +29324,7 @@ var init_own_records = __esm({
 });
 
 // src/sharing/publish.ts
-import { stat as stat19 } from "node:fs/promises";
+import { stat as stat20 } from "node:fs/promises";
 async function selectRuns(core, repo, sel) {
   if (sel.runId !== void 0) {
     const run = await core.store.loadRun(assertSafeId(sel.runId, "run id"));
@@ -29178,7 +29356,7 @@ async function runsHere(core, repo, runs3) {
   const here = runs3.filter((r) => r.workspace === repo.topLevel);
   const gone = await Promise.all(
     runs3.map(
-      async (r) => r.workspace !== repo.topLevel && !await stat19(r.workspace).then(
+      async (r) => r.workspace !== repo.topLevel && !await stat20(r.workspace).then(
         (st) => st.isDirectory(),
         () => false
       )
@@ -29282,7 +29460,7 @@ var init_publish = __esm({
 });
 
 // src/sharing/rebuild.ts
-import { stat as stat20 } from "node:fs/promises";
+import { stat as stat21 } from "node:fs/promises";
 async function rebuildAccepted(core, repo, accepted, refuse, index) {
   if (accepted.length === 0) return { done: [], kept: [] };
   const iterationRefs = new Map((await listRefs(repo, RUNS_PREFIX)).map((r) => [r.ref, r.sha]));
@@ -29456,7 +29634,7 @@ async function checkPatch(core, repo, trees, patch4) {
   }
 }
 async function exists3(path2) {
-  return stat20(path2).then(
+  return stat21(path2).then(
     () => true,
     () => false
   );
@@ -29488,9 +29666,9 @@ var init_rebuild = __esm({
 });
 
 // src/sharing/receive.ts
-import { join as join49 } from "node:path";
+import { join as join50 } from "node:path";
 async function receive(core, repo, list5, bring) {
-  const lockPath = join49(layout(core.options.home).locks, "sharing.lock");
+  const lockPath = join50(layout(core.options.home).locks, "sharing.lock");
   return withLock(
     lockPath,
     { timeoutMs: core.options.lockTimeoutMs, purpose: "sharing" },
@@ -29545,7 +29723,7 @@ async function heldRecords(core, local, wanted, fetched) {
   return local.filter((r) => same(r) || lacking.has(runOf3(r.ref) ?? "")).map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
 }
 function indexPath(core) {
-  return join49(layout(core.options.home).home, "sharing", "rebuilt.json");
+  return join50(layout(core.options.home).home, "sharing", "rebuilt.json");
 }
 async function rebuild(core, repo, incoming, localRefs) {
   const refused2 = [];
@@ -29810,7 +29988,7 @@ var init_anchor_objects = __esm({
 });
 
 // src/sharing/anchor-records.ts
-import { join as join50 } from "node:path";
+import { join as join51 } from "node:path";
 var AnchorRecords;
 var init_anchor_records = __esm({
   "src/sharing/anchor-records.ts"() {
@@ -29893,7 +30071,7 @@ var init_anchor_records = __esm({
        */
       async receive(repo, source, bring, runIds) {
         if (source.length === 0) return { anchors: [], unchanged: 0, refused: [] };
-        const lockPath = join50(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join51(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -29998,7 +30176,7 @@ var init_anchor_records = __esm({
 });
 
 // src/sharing/sharing.ts
-import { stat as stat21 } from "node:fs/promises";
+import { stat as stat22 } from "node:fs/promises";
 import { resolve as resolve20 } from "node:path";
 async function pushWithLockRepair(repo, remote, specs) {
   const results = await pushRefs(repo, remote, specs);
@@ -30220,7 +30398,7 @@ var init_sharing2 = __esm({
       async import(workspace, file, cwd = process.cwd(), opts = {}) {
         const repo = await this.open(workspace);
         const path2 = resolve20(cwd, file);
-        const isFile = await stat21(path2).then(
+        const isFile = await stat22(path2).then(
           (s) => s.isFile(),
           () => false
         );
@@ -32235,7 +32413,7 @@ __export(serve_exports, {
   serve: () => serve
 });
 import { fstatSync as fstatSync3 } from "node:fs";
-import { stat as stat22 } from "node:fs/promises";
+import { stat as stat23 } from "node:fs/promises";
 import { isatty } from "node:tty";
 async function serve(input, output, opts) {
   try {
@@ -32264,7 +32442,7 @@ function streamIdentities(streams) {
 }
 async function namesOwnStream(value, own2) {
   if (own2.size === 0 || value === "" || value.includes("\0")) return false;
-  const s = await stat22(value).catch(() => null);
+  const s = await stat23(value).catch(() => null);
   return s !== null && own2.has(`${s.dev}:${s.ino}`);
 }
 async function refuseOwnStreams(options2, args, own2) {
@@ -32366,7 +32544,8 @@ async function execute(request, opts) {
     );
   }
   const argv = [];
-  const given = { ...request.options };
+  const given = wellFormed2(request.options);
+  const args = request.args.map((a) => a.toWellFormed());
   for (const name2 of INHERITED)
     if ((given[name2] ?? false) === false && typeof opts.defaults[name2] === "string")
       given[name2] = opts.defaults[name2];
@@ -32377,12 +32556,20 @@ async function execute(request, opts) {
     else if (value === true) argv.push(`--${name2}`);
     else if (value !== false) argv.push(`--${name2}=${String(value)}`);
   }
-  const files = command.positionals.required.includes("CMD") ? [] : request.args;
+  const files = command.positionals.required.includes("CMD") ? [] : args;
   await refuseOwnStreams(given, files, opts.own);
-  argv.push("--", ...request.args);
+  argv.push("--", ...args);
   const { values, positionals } = parseCommandLine(command, argv);
   const ctx = await Context.create({ ...values, json: true });
   return command.run(ctx, { ...values, json: true }, positionals);
+}
+function wellFormed2(options2) {
+  return Object.fromEntries(
+    Object.entries(options2).map(([name2, value]) => [
+      name2,
+      typeof value === "string" ? value.toWellFormed() : Array.isArray(value) ? value.map((v) => v.toWellFormed()) : value
+    ])
+  );
 }
 function repeated(command, name2, values) {
   const decl = Object.hasOwn(command.options, name2) ? command.options[name2] : void 0;
@@ -32529,8 +32716,8 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { lstat as lstat16, mkdir as mkdir11, readdir as readdir15, realpath as realpath7, rename as rename6, rm as rm21, stat as stat23, writeFile as writeFile7 } from "node:fs/promises";
-import { basename as basename8, dirname as dirname18, join as join51 } from "node:path";
+import { lstat as lstat16, mkdir as mkdir5, readdir as readdir15, realpath as realpath7, rename as rename6, rm as rm21, stat as stat24, writeFile as writeFile7 } from "node:fs/promises";
+import { basename as basename8, dirname as dirname19, join as join52 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -32544,12 +32731,12 @@ function checkpointRepo(p) {
   };
 }
 async function indexBytes(repo) {
-  const index = await stat23(repo.indexFile).catch(() => null);
+  const index = await stat24(repo.indexFile).catch(() => null);
   if (index === null) return null;
   const names2 = await readdir15(repo.gitDir).catch(() => []);
   const shared = await Promise.all(
     names2.filter((name2) => name2.startsWith("sharedindex.")).map(
-      (name2) => stat23(join51(repo.gitDir, name2)).then(
+      (name2) => stat24(join52(repo.gitDir, name2)).then(
         (st) => st.size,
         () => 0
       )
@@ -32559,21 +32746,21 @@ async function indexBytes(repo) {
 }
 async function initCheckpointRepo(repo) {
   if (await lstat16(repo.gitDir).catch(() => null) !== null) return configure(repo);
-  const parent = dirname18(repo.gitDir);
+  const parent = dirname19(repo.gitDir);
   const prefix = `${basename8(repo.gitDir)}.init-`;
-  await mkdir11(parent, { recursive: true });
+  await makeDirs(parent);
   for (const name2 of await readdir15(parent))
-    if (name2.startsWith(prefix)) await rm21(join51(parent, name2), { recursive: true, force: true });
-  const building = join51(parent, `${prefix}${randomHex(4)}`);
-  await mkdir11(building);
+    if (name2.startsWith(prefix)) await rm21(join52(parent, name2), { recursive: true, force: true });
+  const building = join52(parent, `${prefix}${randomHex(4)}`);
+  await mkdir5(building);
   await configure({ ...repo, gitDir: building });
   await rename6(building, repo.gitDir);
 }
 async function configure(repo) {
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir11(join51(repo.gitDir, "info"), { recursive: true });
-  await writeFile7(join51(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await makeDirs(join52(repo.gitDir, "info"));
+  await writeFile7(join52(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const { lines, inGitDir } = await revParseLines(
@@ -32615,14 +32802,14 @@ async function revParseLines(dir, opts, questions, flags = []) {
 }
 function probeInputs(dir, probe) {
   if (probe.isRepository) {
-    const gitDir = join51(dir, ".git");
-    if (probe.root !== dir || probe.excludesFile !== join51(gitDir, "info", "exclude")) return null;
-    return [dir, gitDir, join51(gitDir, "config"), join51(gitDir, "config.worktree"), join51(gitDir, "commondir")];
+    const gitDir = join52(dir, ".git");
+    if (probe.root !== dir || probe.excludesFile !== join52(gitDir, "info", "exclude")) return null;
+    return [dir, gitDir, join52(gitDir, "config"), join52(gitDir, "config.worktree"), join52(gitDir, "commondir")];
   }
   const inputs = [];
-  for (let p = dir; ; p = dirname18(p)) {
-    inputs.push(join51(p, ".git"), join51(p, "HEAD"));
-    if (dirname18(p) === p) return inputs;
+  for (let p = dir; ; p = dirname19(p)) {
+    inputs.push(join52(p, ".git"), join52(p, "HEAD"));
+    if (dirname19(p) === p) return inputs;
   }
 }
 async function rootCommit(root, opts = {}) {
@@ -32648,7 +32835,7 @@ async function countObjects(repo) {
   return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
 }
 async function looseObjectBytes(repo, oid) {
-  const st = await stat23(join51(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  const st = await stat24(join52(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
   return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 async function packLooseObjects(repo) {
@@ -32665,6 +32852,7 @@ var init_checkpoint_repo = __esm({
     init_path_bytes();
     init_repo();
     init_runner();
+    init_make_dirs();
     INDEX_CONFIG = ["core.splitIndex=true", "splitIndex.sharedIndexExpire=1.hour.ago"];
     REPO_CONFIG = [
       // Checkpoints are byte-exact: no line-ending conversion in either direction.
@@ -32682,13 +32870,13 @@ var init_checkpoint_repo = __esm({
 
 // src/fs/leading-dirs.ts
 import { lstat as lstat17 } from "node:fs/promises";
-import { join as join52 } from "node:path";
+import { join as join53 } from "node:path";
 async function leadingDirsAreReal(root, path2, real = /* @__PURE__ */ new Map()) {
   for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
     const dir = path2.slice(0, at);
     let ok = real.get(dir);
     if (ok === void 0) {
-      const st = await lstat17(fsPath(join52(root, dir))).catch(() => null);
+      const st = await lstat17(fsPath(join53(root, dir))).catch(() => null);
       ok = st === null || st.isDirectory();
       real.set(dir, ok);
     }
@@ -33170,21 +33358,21 @@ var init_checkpoint = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { access as access2, realpath as realpath8 } from "node:fs/promises";
-import { basename as basename9, dirname as dirname19, join as join53, relative as relative7, resolve as resolve24, sep as sep10 } from "node:path";
+import { basename as basename9, dirname as dirname20, join as join54, relative as relative7, resolve as resolve24, sep as sep10 } from "node:path";
 function toGitPath(root, abs) {
   return relative7(root, abs).split(sep10).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join53(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join54(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
   const tail = [basename9(abs)];
-  let head = dirname19(abs);
+  let head = dirname20(abs);
   for (; ; ) {
     try {
-      return join53(await realpath8(head), ...tail.reverse());
+      return join54(await realpath8(head), ...tail.reverse());
     } catch {
-      const up = dirname19(head);
+      const up = dirname20(head);
       if (up === head) return abs;
       tail.push(basename9(head));
       head = up;
@@ -33227,7 +33415,7 @@ function assertCheckpointRoot(root, home) {
 async function untouchable(root, home, excludePaths = [], gitDir) {
   if (gitDir !== void 0) await assertHomeOutsideGitDir(root, home, gitDir);
   const inner = gitDir === void 0 ? [] : await gitDirsInside(root, gitDir);
-  const gitDirs = inner.map((rel) => join53(root, rel));
+  const gitDirs = inner.map((rel) => join54(root, rel));
   const forbidden = [home, ...await Promise.all(excludePaths.map(physicalPath)), ...gitDirs];
   const inside = (paths) => paths.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
   return { forbidden, excluded: inside(forbidden), gitDirs: inside(gitDirs) };
@@ -33721,25 +33909,25 @@ var init_names = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash10 } from "node:crypto";
-import { readdir as readdir16, stat as stat24 } from "node:fs/promises";
-import { dirname as dirname20, join as join54 } from "node:path";
+import { readdir as readdir16, stat as stat25 } from "node:fs/promises";
+import { dirname as dirname21, join as join55 } from "node:path";
 function pathKey(realPath) {
   return createHash10("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join54(checkpointsDir, projectId, worktreeKey);
+  const dir = join55(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join54(dir, "git"),
-    indexFile: join54(dir, "index"),
-    metaFile: join54(dir, "store.json"),
-    upkeepFile: join54(dir, "upkeep.json"),
-    probeFile: join54(dir, "probe.json"),
-    promptsDir: join54(dir, "prompts"),
-    lockPath: join54(dir, "lock"),
-    tempDir: join54(dir, "tmp")
+    gitDir: join55(dir, "git"),
+    indexFile: join55(dir, "index"),
+    metaFile: join55(dir, "store.json"),
+    upkeepFile: join55(dir, "upkeep.json"),
+    probeFile: join55(dir, "probe.json"),
+    promptsDir: join55(dir, "prompts"),
+    lockPath: join55(dir, "lock"),
+    tempDir: join55(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -33758,7 +33946,7 @@ async function existingStore(checkpointsDir, root, projects) {
 }
 async function storeAbove(checkpointsDir, dir, home) {
   const projects = await listDir2(checkpointsDir);
-  for (let at = dirname20(dir); at !== dirname20(at) && at !== home; at = dirname20(at)) {
+  for (let at = dirname21(dir); at !== dirname21(at) && at !== home; at = dirname21(at)) {
     const location = await existingStore(checkpointsDir, at, projects);
     if (location !== null) return { root: at, location };
   }
@@ -33771,7 +33959,7 @@ async function storeOf(location, root) {
     if (typeof parsed?.workspace === "string") return parsed.workspace === root ? "intact" : "none";
   } catch {
   }
-  const head = await stat24(join54(location.gitDir, "HEAD")).catch(() => null);
+  const head = await stat25(join55(location.gitDir, "HEAD")).catch(() => null);
   return head?.isFile() === true ? "damaged" : "none";
 }
 async function listDir2(dir) {
@@ -33789,17 +33977,17 @@ var init_project_id = __esm({
 });
 
 // src/checkpoints/prompt-numbers.ts
-import { link as link2, mkdir as mkdir12, readdir as readdir17, rm as rm22, writeFile as writeFile8 } from "node:fs/promises";
-import { join as join55 } from "node:path";
+import { link as link2, readdir as readdir17, rm as rm22, writeFile as writeFile8 } from "node:fs/promises";
+import { join as join56 } from "node:path";
 function sessionDir(promptsDir, session) {
-  return join55(promptsDir, pathKey(session));
+  return join56(promptsDir, pathKey(session));
 }
 async function claimPromptNumber(promptsDir, session, delivery) {
   const dir = sessionDir(promptsDir, session);
   const claim2 = delivery === void 0 ? "" : `${JSON.stringify({ hook: hash(delivery.hook), text: hash(delivery.text) })}
 `;
   try {
-    await mkdir12(dir, { recursive: true });
+    await makeDirs(dir);
     for (; ; ) {
       const newest = Math.max(
         0,
@@ -33815,7 +34003,7 @@ async function claimPromptNumber(promptsDir, session, delivery) {
 }
 async function deliveredAgain(dir, n, delivery) {
   if (n === 0) return false;
-  const text2 = await readRegularText(join55(dir, String(n))) ?? "";
+  const text2 = await readRegularText(join56(dir, String(n))) ?? "";
   let claimed;
   try {
     claimed = JSON.parse(text2);
@@ -33824,26 +34012,26 @@ async function deliveredAgain(dir, n, delivery) {
   }
   const hook = hash(delivery.hook);
   if (claimed.text !== hash(delivery.text) || claimed.hook === hook) return false;
-  return create(join55(dir, `${n}-${hook}`), "");
+  return create(join56(dir, `${n}-${hook}`), "");
 }
 async function claimFile(dir, n, text2) {
-  if (text2 === "") return create(join55(dir, String(n)), "");
-  const temp = join55(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
+  if (text2 === "") return create(join56(dir, String(n)), "");
+  const temp = join56(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
   await writeFile8(temp, text2);
   try {
-    await link2(temp, join55(dir, String(n)));
+    await link2(temp, join56(dir, String(n)));
     return true;
   } catch (error2) {
     if (error2.code === "EEXIST") return false;
-    return create(join55(dir, String(n)), text2);
+    return create(join56(dir, String(n)), text2);
   } finally {
     await rm22(temp, { force: true });
   }
 }
 async function notePromptNumber(promptsDir, session, n) {
   const dir = sessionDir(promptsDir, session);
-  await mkdir12(dir, { recursive: true }).catch(() => void 0);
-  await create(join55(dir, String(n)), "").catch(() => void 0);
+  await makeDirs(dir).catch(() => void 0);
+  await create(join56(dir, String(n)), "").catch(() => void 0);
 }
 function promptNumber(records, session, claimed) {
   const numbers = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(entryOf).filter((e) => e.session === session).map((e) => e.prompt ?? 0);
@@ -33868,6 +34056,7 @@ var init_prompt_numbers = __esm({
     init_random();
     init_message2();
     init_project_id();
+    init_make_dirs();
   }
 });
 
@@ -34155,7 +34344,7 @@ var init_retention = __esm({
 
 // src/git/user-ignore.ts
 import { access as access3 } from "node:fs/promises";
-import { isAbsolute as isAbsolute11, join as join56 } from "node:path";
+import { isAbsolute as isAbsolute11, join as join57 } from "node:path";
 function userIgnoreConfigFiles(o) {
   const { system, global } = userConfigFiles({
     ...process.env,
@@ -34184,12 +34373,12 @@ async function userExcludesSetting(o) {
   return configured;
 }
 async function userExcludesPath(configured, o) {
-  const xdg = o.xdgConfigHome && isAbsolute11(o.xdgConfigHome) ? o.xdgConfigHome : join56(o.home, ".config");
-  const path2 = configured === null ? join56(xdg, "git", "ignore") : expandHome2(configured, o.home);
+  const xdg = o.xdgConfigHome && isAbsolute11(o.xdgConfigHome) ? o.xdgConfigHome : join57(o.home, ".config");
+  const path2 = configured === null ? join57(xdg, "git", "ignore") : expandHome2(configured, o.home);
   return isAbsolute11(path2) && await exists4(path2) ? path2 : null;
 }
 function expandHome2(path2, home) {
-  return path2 === "~" ? home : path2.startsWith("~/") ? join56(home, path2.slice(2)) : path2;
+  return path2 === "~" ? home : path2.startsWith("~/") ? join57(home, path2.slice(2)) : path2;
 }
 async function exists4(path2) {
   return access3(path2).then(
@@ -34206,34 +34395,34 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { mkdir as mkdir13, open as open11, rename as rename7, rm as rm23, stat as stat25, symlink } from "node:fs/promises";
-import { dirname as dirname21, join as join57, sep as sep11 } from "node:path";
+import { mkdir as mkdir6, open as open11, rename as rename7, rm as rm23, stat as stat26, symlink } from "node:fs/promises";
+import { dirname as dirname22, join as join58, sep as sep11 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
-  await mkdir13(preferred, { recursive: true });
-  const [a, b] = await Promise.all([stat25(root), stat25(preferred)]);
+  await makeDirs(preferred);
+  const [a, b] = await Promise.all([stat26(root), stat26(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
 async function placeFiles(root, stagingDir, items) {
   const dirs = /* @__PURE__ */ new Set();
   const declined = [];
   for (const item of items) {
-    const parent = dirname21(item.dest);
+    const parent = dirname22(item.dest);
     if (item.dirsReal !== void 0 && !await item.dirsReal()) {
       declined.push(item);
       continue;
     }
-    await mkdir13(fsPath(parent), { recursive: true });
-    if (!await placeOne(item, join57(stagingDir, tempName()))) {
+    await mkdir6(fsPath(parent), { recursive: true });
+    if (!await placeOne(item, join58(stagingDir, tempName()))) {
       declined.push(item);
       continue;
     }
-    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname21(d)) {
+    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname22(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
-      if (d === root || dirname21(d) === d) break;
+      if (d === root || dirname22(d) === d) break;
     }
   }
   for (const d of dirs) await fsyncDir(fsPath(d));
@@ -34246,7 +34435,7 @@ async function placeOne(item, temp) {
     await rm23(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
-  const beside = fsPath(`${dirname21(item.dest)}${sep11}${tempName()}`);
+  const beside = fsPath(`${dirname22(item.dest)}${sep11}${tempName()}`);
   try {
     return await swapIn(item, beside);
   } catch (error2) {
@@ -34285,6 +34474,7 @@ var init_place = __esm({
     init_atomic();
     init_path_bytes();
     init_random();
+    init_make_dirs();
     PLACE_TEMP_NAME = /^\.agentgate-(\d+)-[0-9a-f]{12}\.tmp$/;
   }
 });
@@ -34338,8 +34528,8 @@ var init_unchanged = __esm({
 });
 
 // src/checkpoints/apply.ts
-import { lstat as lstat20, rmdir as rmdir2, unlink } from "node:fs/promises";
-import { dirname as dirname22 } from "node:path";
+import { lstat as lstat20, rmdir as rmdir3, unlink } from "node:fs/promises";
+import { dirname as dirname23 } from "node:path";
 async function kindOf2(abs) {
   return (await statOf(abs)).kind;
 }
@@ -34453,7 +34643,7 @@ async function applyDeletes(ctx, paths, out) {
     if (slash > 0) emptied.add(path2.slice(0, slash));
   }
   await removeEmptyDirs(ctx.root, emptied);
-  for (const dir of new Set(out.deleted.map((path2) => dirname22(toAbsolute(ctx.root, path2)))))
+  for (const dir of new Set(out.deleted.map((path2) => dirname23(toAbsolute(ctx.root, path2)))))
     await fsyncDir(fsPath(dir));
 }
 async function writeEntries(ctx, entries2, sizes) {
@@ -34500,7 +34690,7 @@ async function removeEmptyDirs(root, dirs) {
   }
   const deepestFirst = [...all].sort((a, b) => b.split("/").length - a.split("/").length);
   for (const dir of deepestFirst) {
-    await rmdir2(fsPath(toAbsolute(root, dir))).catch(() => void 0);
+    await rmdir3(fsPath(toAbsolute(root, dir))).catch(() => void 0);
   }
 }
 var init_apply = __esm({
@@ -34522,7 +34712,7 @@ var init_apply = __esm({
 
 // src/checkpoints/upkeep.ts
 import { rm as rm24 } from "node:fs/promises";
-import { dirname as dirname23 } from "node:path";
+import { dirname as dirname24 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
   const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
@@ -34562,7 +34752,7 @@ async function thinCheckpoints(repo, keep) {
 }
 async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   const sweeps = () => [
-    sweepTempFiles(dirname23(location.metaFile)),
+    sweepTempFiles(dirname24(location.metaFile)),
     sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME }),
     sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME })
   ];
@@ -34686,7 +34876,7 @@ var init_upkeep = __esm({
 
 // src/checkpoints/budget-count.ts
 import { rm as rm25 } from "node:fs/promises";
-import { join as join58 } from "node:path";
+import { join as join59 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
 }
@@ -34698,7 +34888,7 @@ function commitBytes(meta2, identity) {
   return Buffer.byteLength(encodeMessage(meta2)) + 2 * person + 1024;
 }
 function budgetFile(location) {
-  return join58(location.dir, "budget.json");
+  return join59(location.dir, "budget.json");
 }
 async function readBudget(location) {
   try {
@@ -34751,16 +34941,16 @@ var init_budget_count = __esm({
 import { createHash as createHash12 } from "node:crypto";
 import { lstatSync as lstatSync3, readdirSync } from "node:fs";
 import { lstat as lstat21, readdir as readdir18, readFile as readFile11 } from "node:fs/promises";
-import { join as join59 } from "node:path";
+import { join as join60 } from "node:path";
 async function repoDamage(gitDir, refs, indexFile) {
   const [index, dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
     indexFile === void 0 ? null : indexDamage(indexFile),
     kindOf3(gitDir),
-    readText(join59(gitDir, "HEAD")),
-    readText(join59(gitDir, "packed-refs")),
-    kindOf3(join59(gitDir, "objects")),
-    kindOf3(join59(gitDir, "refs")),
-    ...refs.map((ref) => readText(join59(gitDir, ...ref.split("/"))))
+    readText(join60(gitDir, "HEAD")),
+    readText(join60(gitDir, "packed-refs")),
+    kindOf3(join60(gitDir, "objects")),
+    kindOf3(join60(gitDir, "refs")),
+    ...refs.map((ref) => readText(join60(gitDir, ...ref.split("/"))))
   ]);
   const unusable = dir !== "dir" ? `its git directory ${dir === "missing" ? "is missing" : "is not a directory"}` : head === null ? "its HEAD file is missing" : !HEAD_TEXT.test(head) ? "its HEAD file is damaged" : objects !== "dir" ? "its objects directory is missing" : refsDir !== "dir" ? "its refs directory is missing" : null;
   const brokenRefs2 = refs.filter((_, i) => {
@@ -34800,20 +34990,20 @@ function parsePackedRefs(text2) {
   return { refs, garbled };
 }
 async function refsWithoutObject(repo, gitDir, prefixes) {
-  const packed = await readText(join59(gitDir, "packed-refs"));
+  const packed = await readText(join60(gitDir, "packed-refs"));
   const ids = /* @__PURE__ */ new Map();
   if (packed !== null) {
     for (const [ref, id2] of parsePackedRefs(packed).refs)
       if (prefixes.some((p) => ref.startsWith(p))) ids.set(ref, id2);
   }
   for (const prefix of prefixes) {
-    const dir = join59(gitDir, ...prefix.split("/"));
+    const dir = join60(gitDir, ...prefix.split("/"));
     const names2 = await readdir18(dir, { recursive: true }).catch((error2) => {
       if (isAbsent(error2)) return [];
       throw error2;
     });
     for (const name2 of names2) {
-      const text2 = await readText(join59(dir, name2));
+      const text2 = await readText(join60(dir, name2));
       if (text2 !== null && REF_TEXT.test(text2))
         ids.set(`${prefix}${name2.split(/[\\/]/).join("/")}`, text2.trim());
     }
@@ -34831,13 +35021,13 @@ function objectsChangedSince(gitDir, since) {
   const reference = since.map((file) => lstatSync3(file, { bigint: true, throwIfNoEntry: false })).find(Boolean);
   if (reference === void 0) return false;
   try {
-    const objects = join59(gitDir, "objects");
-    const pack = join59(objects, "pack");
+    const objects = join60(gitDir, "objects");
+    const pack = join60(objects, "pack");
     const dirs = readdirSync(objects).filter((name2) => FAN_OUT.test(name2) || name2 === "pack");
     const paths = [
       objects,
-      ...dirs.map((name2) => join59(objects, name2)),
-      ...readdirSync(pack).map((name2) => join59(pack, name2))
+      ...dirs.map((name2) => join60(objects, name2)),
+      ...readdirSync(pack).map((name2) => join60(pack, name2))
     ];
     const at = (st) => st.ctimeNs > st.mtimeNs ? st.ctimeNs : st.mtimeNs;
     const since2 = at(reference);
@@ -34893,8 +35083,8 @@ var init_checkpoint_health = __esm({
 });
 
 // src/checkpoints/recovery.ts
-import { copyFile as copyFile2, lstat as lstat22, mkdir as mkdir14, rename as rename8, rm as rm26 } from "node:fs/promises";
-import { dirname as dirname24, join as join60, relative as relative8 } from "node:path";
+import { copyFile as copyFile2, lstat as lstat22, rename as rename8, rm as rm26 } from "node:fs/promises";
+import { dirname as dirname25, join as join61, relative as relative8 } from "node:path";
 async function findDamage(location, withIndex = false) {
   const damage = await repoDamage(location.gitDir, MARKERS2, withIndex ? location.indexFile : void 0);
   return isDamage(damage) ? damage : null;
@@ -34940,38 +35130,38 @@ function refName(ref) {
 function corruptError(location, damage) {
   const after2 = damage.unusable !== null ? "starts a new, empty store (the checkpoints in it can no longer be read)" : damage.index === null ? "goes on with its checkpoints" : "goes on with its checkpoints, its index made again from the latest one";
   return new StoreCorruptError(
-    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join60(location.dir, "damaged-<time>")} and ${after2}`,
+    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join61(location.dir, "damaged-<time>")} and ${after2}`,
     { details: { store: location.dir, damage: what(damage) } }
   );
 }
 async function setAside(location, damage) {
   const parts = damage.unusable === null ? [
-    ...damage.brokenRefs.map((ref) => join60(location.gitDir, ...ref.split("/"))),
+    ...damage.brokenRefs.map((ref) => join61(location.gitDir, ...ref.split("/"))),
     ...damage.index === null ? [] : [location.indexFile]
-  ] : [location.gitDir, location.indexFile, join60(location.dir, "budget.json"), location.upkeepFile];
+  ] : [location.gitDir, location.indexFile, join61(location.dir, "budget.json"), location.upkeepFile];
   const aside = asideDir(location.dir);
   if (damage.unusable === null) await dropPacked(location, damage, aside);
   for (const part of parts) {
     if (await lstat22(part).catch(() => null) === null) continue;
-    const to = join60(aside, relative8(location.dir, part));
-    await mkdir14(dirname24(to), { recursive: true });
+    const to = join61(aside, relative8(location.dir, part));
+    await makeDirs(dirname25(to));
     await rename8(part, to);
   }
   const next = damage.unusable !== null ? "a new store was started (the checkpoints of the old one could not be read)" : damage.index === null ? "its checkpoints are kept" : "its checkpoints are kept (the index, a cache of the latest one, is made again from it)";
   return `the checkpoint store ${location.dir} was damaged (${what(damage)}): the damaged part was moved to ${aside} and ${next}`;
 }
 function asideDir(storeDir) {
-  return join60(storeDir, `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`);
+  return join61(storeDir, `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`);
 }
 async function setAsideLooseObjects(storeDir, gitDir, ids) {
   let aside = null;
   let moved = 0;
   for (const id2 of ids) {
-    const file = join60(gitDir, "objects", id2.slice(0, 2), id2.slice(2));
+    const file = join61(gitDir, "objects", id2.slice(0, 2), id2.slice(2));
     if ((await lstat22(file).catch(() => null))?.isFile() !== true) continue;
     aside ??= asideDir(storeDir);
-    const to = join60(aside, "objects", id2.slice(0, 2), id2.slice(2));
-    await mkdir14(dirname24(to), { recursive: true });
+    const to = join61(aside, "objects", id2.slice(0, 2), id2.slice(2));
+    await makeDirs(dirname25(to));
     await rename8(file, to);
     moved += 1;
   }
@@ -34987,12 +35177,12 @@ function restagedText(location, paths) {
   return `the checkpoint store ${location.dir} had lost the objects of ${paths.length} files its index named (${some}): they were staged again from the workspace; an older checkpoint that holds a lost object of a file changed since cannot be restored whole`;
 }
 async function dropPacked(location, damage, aside) {
-  const file = join60(location.gitDir, "packed-refs");
+  const file = join61(location.gitDir, "packed-refs");
   const read = await readRegularFile(file).catch(() => null);
   if (read === null) return;
   if (!("bytes" in read)) {
-    const to2 = join60(aside, relative8(location.dir, file));
-    await mkdir14(dirname24(to2), { recursive: true });
+    const to2 = join61(aside, relative8(location.dir, file));
+    await makeDirs(dirname25(to2));
     await rename8(file, to2);
     return;
   }
@@ -35008,8 +35198,8 @@ async function dropPacked(location, damage, aside) {
     dropping = dropped.has(line);
     if (!dropping) kept.push(line);
   }
-  const to = join60(aside, relative8(location.dir, file));
-  await mkdir14(dirname24(to), { recursive: true });
+  const to = join61(aside, relative8(location.dir, file));
+  await makeDirs(dirname25(to));
   await copyFile2(file, to);
   await writeFileAtomic(file, kept.join("\n"));
 }
@@ -35025,6 +35215,7 @@ var init_recovery = __esm({
     init_checkpoint_index();
     init_refs();
     init_message2();
+    init_make_dirs();
     MARKERS2 = [LATEST_REF, BASELINE_REF, SAFETY_REF];
     REF_FAILURE = /missing object|does not point to a valid object|bad object|unexpected line in .*packed-refs|broken ref|unable to read|corrupt/i;
     INDEX_FAILURE = /index file (?:smaller than expected|corrupt|open failed: No such file or directory)|bad signature 0x|bad index version|broken index, expect|unknown index entry format/;
@@ -35033,7 +35224,7 @@ var init_recovery = __esm({
 
 // src/checkpoints/capture.ts
 import { lstat as lstat23, realpath as realpath9, rm as rm27 } from "node:fs/promises";
-import { dirname as dirname25, join as join61 } from "node:path";
+import { dirname as dirname26, join as join62 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
     listCaptureCandidates(ctx.repo, ctx.excluded),
@@ -35067,7 +35258,7 @@ async function captureWorkspace(ctx) {
 }
 async function captureWithoutLost(ctx) {
   const gitDir = ctx.repo.gitDir;
-  const since = [join61(gitDir, ...LATEST_REF.split("/")), join61(gitDir, "packed-refs")];
+  const since = [join62(gitDir, ...LATEST_REF.split("/")), join62(gitDir, "packed-refs")];
   const suspect = ctx.checkObjects === true || objectsChangedSince(gitDir, since);
   const first = await captureWorkspace(ctx).catch((error2) => {
     if (error2 instanceof GitFailedError) return error2;
@@ -35103,7 +35294,7 @@ function directoriesOf(paths) {
   return dirs.size;
 }
 async function unusualShapes(root, paths) {
-  const parents = [...new Set(paths.map((p) => dirname25(toAbsolute(root, p))))];
+  const parents = [...new Set(paths.map((p) => dirname26(toAbsolute(root, p))))];
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
@@ -35190,7 +35381,7 @@ var init_stamps = __esm({
 
 // src/checkpoints/probe-cache.ts
 import { readFileSync as readFileSync6 } from "node:fs";
-import { join as join62 } from "node:path";
+import { join as join63 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles2) {
   const record3 = await readRecord2(location);
   if (record3 === null || record3.workspace !== workspace) return {};
@@ -35200,7 +35391,7 @@ async function readCachedAnswers(location, workspace, configFiles2) {
   ]);
   const out = {};
   const p = record3.probe;
-  const expected = p?.isRepository ? join62(workspace, ".git", "info", "exclude") : null;
+  const expected = p?.isRepository ? join63(workspace, ".git", "info", "exclude") : null;
   if (p !== void 0 && p.root === workspace && p.excludesFile === expected && stampsHold(p.stamps, probeNow)) {
     out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
   }
@@ -35267,7 +35458,7 @@ var init_probe_cache = __esm({
 // src/checkpoints/store.ts
 import { lstat as lstat25, readFile as readFile12 } from "node:fs/promises";
 import { homedir as homedir5 } from "node:os";
-import { join as join63 } from "node:path";
+import { join as join64 } from "node:path";
 var CheckpointStore;
 var init_store = __esm({
   "src/checkpoints/store.ts"() {
@@ -35616,7 +35807,7 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const target = join63(this.location.gitDir, "info", "exclude");
+        const target = join64(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
           this.userExcludes === null ? "" : readFile12(this.userExcludes, "utf8").catch(() => ""),
           readFile12(target, "utf8").catch(() => null)
@@ -36194,9 +36385,8 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { mkdtemp as mkdtemp9, rm as rm28, writeFile as writeFile9 } from "node:fs/promises";
-import { tmpdir as tmpdir9 } from "node:os";
-import { join as join64, resolve as resolve25 } from "node:path";
+import { rm as rm28, writeFile as writeFile9 } from "node:fs/promises";
+import { join as join65, resolve as resolve25 } from "node:path";
 function open13(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -36236,6 +36426,7 @@ var init_checkpoint2 = __esm({
     init_checkpoint_text();
     init_output();
     init_spec();
+    init_temp_dir();
     HASH_FORMS = 'HASH is a checkpoint hash (full or abbreviated), a label given to "checkpoint track --label" (the newest checkpoint with it), or latest, baseline or safety.';
     track = defineCommand({
       name: "checkpoint track",
@@ -36300,8 +36491,8 @@ var init_checkpoint2 = __esm({
       async run(ctx, _values, [name2]) {
         const cp = await open13(ctx);
         if (ctx.json) return { json: { diff: await cp.diff(name2) }, human: () => "" };
-        const dir = await mkdtemp9(join64(tmpdir9(), "agentgate-cpdiff-"));
-        const file = join64(dir, "diff.patch");
+        const dir = await makeTempDir("agentgate-cpdiff-");
+        const file = join65(dir, "diff.patch");
         const cleanup = () => rm28(dir, { recursive: true, force: true });
         try {
           await writeFile9(file, await cp.diffBytes(name2));
@@ -36942,13 +37133,13 @@ var init_budget = __esm({
 
 // src/hooks/log.ts
 import { constants as constants9 } from "node:fs";
-import { appendFile as appendFile3, mkdir as mkdir15, rename as rename9, stat as stat26 } from "node:fs/promises";
-import { dirname as dirname26 } from "node:path";
+import { appendFile as appendFile3, rename as rename9, stat as stat27 } from "node:fs/promises";
+import { dirname as dirname27 } from "node:path";
 async function appendHookLog(file, line) {
   const text2 = firstChars(escapeHidden(line, { halves: true }), MAX_LINE).text;
   try {
-    await mkdir15(dirname26(file), { recursive: true });
-    const size = await stat26(file).then(
+    await makeDirs(dirname27(file));
+    const size = await stat27(file).then(
       (st) => st.size,
       () => 0
     );
@@ -36966,6 +37157,7 @@ var init_log2 = __esm({
     "use strict";
     init_atomic();
     init_text();
+    init_make_dirs();
     APPEND_FLAGS = constants9.O_WRONLY | constants9.O_APPEND | constants9.O_CREAT | constants9.O_NONBLOCK;
     HOOK_LOG_MAX_BYTES = 1024 * 1024;
     MAX_LINE = 2e3;
@@ -36973,7 +37165,7 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join65, resolve as resolve26 } from "node:path";
+import { join as join66, resolve as resolve26 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const refused2 = badArguments(() => checkArgument(AgentHookOptionsArg, opts, "opts"));
   if (refused2 !== null) return refused2;
@@ -37017,7 +37209,7 @@ function agentOf(event) {
   return typeof agent === "string" ? agent : "unknown";
 }
 function logFile(home) {
-  return join65(layout(home).logs, "hooks.log");
+  return join66(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const chosen = chooseHome(opts.home);
@@ -37628,14 +37820,14 @@ var init_lenient_json = __esm({
 });
 
 // src/hooks/workspace.ts
-import { realpath as realpath10, stat as stat27 } from "node:fs/promises";
-import { dirname as dirname27, join as join66, parse as parse2, resolve as resolve27 } from "node:path";
+import { realpath as realpath10, stat as stat28 } from "node:fs/promises";
+import { dirname as dirname28, join as join67, parse as parse2, resolve as resolve27 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
 }
 async function hookWorkspace(candidate, opts = {}) {
   const path2 = resolve27(nativePath(candidate));
-  const isDir2 = await stat27(path2).then(
+  const isDir2 = await stat28(path2).then(
     (st) => st.isDirectory(),
     () => false
   );
@@ -37655,8 +37847,8 @@ function homeOrNone() {
   }
 }
 async function nestedRepository(project, dir) {
-  for (let at = dir; at !== project && at !== dirname27(at) && isInside(project, at); at = dirname27(at)) {
-    if (isRepositoryEntry(join66(at, ".git"))) return at;
+  for (let at = dir; at !== project && at !== dirname28(at) && isInside(project, at); at = dirname28(at)) {
+    if (isRepositoryEntry(join67(at, ".git"))) return at;
   }
   return void 0;
 }
@@ -37670,7 +37862,7 @@ var init_workspace = __esm({
 });
 
 // src/hooks/event-hook.ts
-import { dirname as dirname28, isAbsolute as isAbsolute12, resolve as resolve28 } from "node:path";
+import { dirname as dirname29, isAbsolute as isAbsolute12, resolve as resolve28 } from "node:path";
 async function runEventHook(agent, input, opts = {}) {
   const noAgent = badArguments(() => checkArgument(HookAgentArg, agent, "agent"));
   if (noAgent !== null) return { ...noAgent, answer: "" };
@@ -37761,7 +37953,7 @@ async function checkpointOf(adapter, input, opts) {
 async function storeDirOf(adapter, e, here, opts) {
   const base = baseOf(adapter, e, here, opts);
   const file = e.touched?.length === 1 ? e.touched[0] : void 0;
-  const ofFile = file === void 0 ? void 0 : await nestedRepository(base, dirname28(file));
+  const ofFile = file === void 0 ? void 0 : await nestedRepository(base, dirname29(file));
   return ofFile ?? (e.cwd === void 0 ? void 0 : await nestedRepository(base, e.cwd)) ?? base;
 }
 function baseOf(adapter, e, here, opts) {
@@ -38052,7 +38244,7 @@ var init_hook = __esm({
 
 // src/git/git-dir-work-tree.ts
 import { readFile as readFile13, realpath as realpath11 } from "node:fs/promises";
-import { basename as basename10, dirname as dirname29, resolve as resolve29 } from "node:path";
+import { basename as basename10, dirname as dirname30, resolve as resolve29 } from "node:path";
 async function workTreeOfGitDir(dir, opts = {}) {
   const [bare2, gitDir] = (await revParseLines(dir, opts, ["--is-bare-repository", "--absolute-git-dir"])).lines;
   if (!gitDir) return void 0;
@@ -38063,8 +38255,8 @@ async function workTreeOfGitDir(dir, opts = {}) {
   const named4 = await readFile13(resolve29(own2, "gitdir"), "utf8").catch(() => "");
   const candidates = [
     configured,
-    named4.trim() === "" ? void 0 : dirname29(resolve29(own2, named4.trim())),
-    basename10(own2) === ".git" ? dirname29(own2) : void 0
+    named4.trim() === "" ? void 0 : dirname30(resolve29(own2, named4.trim())),
+    basename10(own2) === ".git" ? dirname30(own2) : void 0
   ];
   for (const candidate of candidates)
     if (candidate && await isWorkTreeOf(candidate, own2, opts)) return realpath11(candidate);
@@ -38813,10 +39005,10 @@ var init_hook_install = __esm({
 
 // src/hooks/install/install-record.ts
 import { createHash as createHash13 } from "node:crypto";
-import { lstat as lstat27, open as open14, readFile as readFile14, rm as rm29, rmdir as rmdir3 } from "node:fs/promises";
-import { dirname as dirname30, join as join67 } from "node:path";
+import { lstat as lstat27, open as open14, readFile as readFile14, rm as rm29, rmdir as rmdir4 } from "node:fs/promises";
+import { dirname as dirname31, join as join68 } from "node:path";
 function recordPath(home, file) {
-  return join67(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
+  return join68(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
 }
 function sha256(text2) {
   return createHash13("sha256").update(text2).digest("hex");
@@ -38876,17 +39068,17 @@ function nextRecord(file, old, found, written, step) {
 }
 async function missingDirs(dir) {
   const out = [];
-  for (let at = dir; ; at = dirname30(at)) {
+  for (let at = dir; ; at = dirname31(at)) {
     const exists5 = await lstat27(at).then(
       () => true,
       (error2) => error2.code !== "ENOENT"
     );
-    if (exists5 || dirname30(at) === at) return out;
+    if (exists5 || dirname31(at) === at) return out;
     out.push(at);
   }
 }
 async function removeEmptyDirs2(dirs) {
-  for (const dir of dirs) await rmdir3(dir).catch(() => void 0);
+  for (const dir of dirs) await rmdir4(dir).catch(() => void 0);
 }
 var init_install_record = __esm({
   "src/hooks/install/install-record.ts"() {
@@ -39046,14 +39238,14 @@ var require_main = __commonJS({
 });
 
 // src/hooks/install/targets.ts
-import { join as join68, resolve as resolve30 } from "node:path";
+import { join as join69, resolve as resolve30 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join68(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join69(base, place.scope === "project" ? project : user);
   const env = place.env ?? process.env;
   const under = (variable, project, dir, file) => {
     const home = env[variable];
-    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve30(home, file) : at(project, join68(dir, file));
+    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve30(home, file) : at(project, join69(dir, file));
   };
   switch (agent) {
     case "claude-code":
@@ -39482,8 +39674,8 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, lstat as lstat28, readFile as readFile15, rm as rm30, stat as stat28 } from "node:fs/promises";
-import { join as join69 } from "node:path";
+import { chmod, lstat as lstat28, readFile as readFile15, rm as rm30, stat as stat29 } from "node:fs/promises";
+import { join as join70 } from "node:path";
 function clineScript(command) {
   return `${HEAD}${command}${FALLBACK}
 `;
@@ -39496,7 +39688,7 @@ async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   await assertDirectory(target.file);
   for (const event of target.events) {
-    const file = join69(target.file, event);
+    const file = join70(target.file, event);
     const current = await readHook(file);
     if (current !== null && "theirs" in current) {
       if (command !== null || current.marked) plan.leftAlone.push(file);
@@ -39513,7 +39705,7 @@ async function planScripts(target, command) {
   return plan;
 }
 async function assertDirectory(dir) {
-  const stats4 = await stat28(dir).catch((error2) => {
+  const stats4 = await stat29(dir).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(dir, errnoOf(error2), error2);
   });
@@ -41198,7 +41390,7 @@ var init_undo = __esm({
 
 // src/hooks/install/install.ts
 import { lstat as lstat29, readFile as readFile16, realpath as realpath12, rm as rm31 } from "node:fs/promises";
-import { dirname as dirname31, parse as parse6, resolve as resolve31 } from "node:path";
+import { dirname as dirname32, parse as parse6, resolve as resolve31 } from "node:path";
 async function installHooks(agent, opts) {
   checkArgument(HookAgentArg, agent, "agent");
   checkArgument(HookInstallOptionsArg, opts, "opts");
@@ -41324,7 +41516,7 @@ async function recordAndWrite(home, target, found, text2) {
   const step = {
     undo: found === null ? [] : undoSplices(found, text2),
     foundHasOurs: found !== null && holdsOurs(target, found),
-    dirs: found === null ? await missingDirs(dirname31(target.file)) : [],
+    dirs: found === null ? await missingDirs(dirname32(target.file)) : [],
     made: await isCreatedFile(old, target.file, found)
   };
   const record3 = nextRecord(target.file, old, found, text2, step);

@@ -2340,7 +2340,13 @@ var RunRecord = deferred(
     /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
     recordedWorkspace: optional(string2().check(_minLength(1))),
     /** The git index as this run's last `before` or `after` left it (src/git/index-seal.ts). */
-    indexSeal: optional(IndexSeal)
+    indexSeal: optional(IndexSeal),
+    /**
+     * An `iterate` whose after step failed once its agent had run, on the before state captured at
+     * `beforeCapturedAt`: the agent's work is in the workspace, in no snapshot, and only `after` of
+     * `iteration` may take it (a new before would take it in as the user's).
+     */
+    agentRan: optional(object({ iteration: int().check(_nonnegative()), beforeCapturedAt: IsoDate }))
   })
 );
 
