@@ -115,7 +115,7 @@ export async function beforeIn(
     assertNoRefusedFilter(repo),
   ]);
   assertNoOperation(state);
-  assertNoAgentWorkLeft(run, state);
+  await assertNoAgentWorkLeft(repo, run, state);
   const { restart, wip, unusedAfter } = await startOfNext(core, repo, run, runId, state, opts.restartFrom);
   const dirty = state.isDirty;
   if (dirty && onDirty === 'error') {
@@ -397,13 +397,22 @@ export function assertNoOperation(state: Pick<RepoState, 'unmergedPaths' | 'oper
  * (RunRecord.agentRan): uncommitted, or committed on top of that iteration's start. A new before
  * would record it as the user's (a WIP commit, or its start) and no snapshot would hold it. Only
  * `after` of that iteration takes it; discarded (HEAD back at the start, nothing uncommitted), the
- * iteration can run again.
+ * iteration can run again. HEAD moved elsewhere (reset past the start) holds none of it: what the
+ * run's line allows there is decided as for any before.
  */
-function assertNoAgentWorkLeft(run: RunRecord | null, state: Pick<RepoState, 'sha' | 'isDirty'>): void {
+async function assertNoAgentWorkLeft(
+  repo: Repo,
+  run: RunRecord | null,
+  state: Pick<RepoState, 'sha' | 'isDirty'>,
+): Promise<void> {
   const ran = run?.agentRan;
   const before = run?.before;
   if (ran === undefined || !before || run?.beforeUsedBy || ran.beforeCapturedAt !== before.capturedAt) return;
-  if (!state.isDirty && state.sha === before.sha) return;
+  const committedOnTop =
+    state.sha !== null &&
+    state.sha !== before.sha &&
+    (await isAncestor(repo, before.sha, state.sha).catch(() => false));
+  if (!state.isDirty && !committedOnTop) return;
   throw new IterationInterruptedError(
     `the after step of iteration ${ran.iteration} of run ${run?.runId} failed once its agent had run, and the agent's work is still in the workspace (uncommitted, or committed on top of ${before.sha}): a new before would record it as yours. Fix what that after step refused, then record the iteration with "after --run ${run?.runId} --iteration ${ran.iteration}" (with the same --task and --gate); or discard the work (HEAD back at ${before.sha}, no uncommitted changes) to run it again`,
     { details: { runId: run?.runId, iteration: ran.iteration, before: before.sha } },
