@@ -26489,7 +26489,7 @@ async function beforeIn(core, repo, opts) {
     assertNoRefusedFilter(repo)
   ]);
   assertNoOperation(state);
-  assertNoAgentWorkLeft(run, state);
+  await assertNoAgentWorkLeft(repo, run, state);
   const { restart, wip, unusedAfter } = await startOfNext(core, repo, run, runId, state, opts.restartFrom);
   const dirty = state.isDirty;
   if (dirty && onDirty === "error") {
@@ -26682,11 +26682,12 @@ function assertNoOperation(state) {
     });
   }
 }
-function assertNoAgentWorkLeft(run, state) {
+async function assertNoAgentWorkLeft(repo, run, state) {
   const ran = run?.agentRan;
   const before2 = run?.before;
   if (ran === void 0 || !before2 || run?.beforeUsedBy || ran.beforeCapturedAt !== before2.capturedAt) return;
-  if (!state.isDirty && state.sha === before2.sha) return;
+  const committedOnTop = state.sha !== null && state.sha !== before2.sha && await isAncestor(repo, before2.sha, state.sha).catch(() => false);
+  if (!state.isDirty && !committedOnTop) return;
   throw new IterationInterruptedError(
     `the after step of iteration ${ran.iteration} of run ${run?.runId} failed once its agent had run, and the agent's work is still in the workspace (uncommitted, or committed on top of ${before2.sha}): a new before would record it as yours. Fix what that after step refused, then record the iteration with "after --run ${run?.runId} --iteration ${ran.iteration}" (with the same --task and --gate); or discard the work (HEAD back at ${before2.sha}, no uncommitted changes) to run it again`,
     { details: { runId: run?.runId, iteration: ran.iteration, before: before2.sha } }
