@@ -1,6 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { MAX_RECORDED_FAILURES, TestCounts } from '../../types/gate.js';
 import {
@@ -160,37 +158,6 @@ describe('parseJunit on odd and hostile input', () => {
     const c = big.end();
     expect(c.failed).toBe(1);
     expect(c.failures[0]?.message.length).toBeLessThanOrEqual(4_000);
-  });
-
-  it('a huge text, CDATA section, name, processing instruction target or entity reference is not held in memory (only its beginning is kept)', () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
-    const heap = () => {
-      gc();
-      return process.memoryUsage().heapUsed;
-    };
-    const head = '<testsuite><testcase name="a"><failure>assert</failure>';
-    for (const [open, close, valid] of [
-      ['<system-out>', '</system-out>', true],
-      ['<system-out><![CDATA[', ']]></system-out>', true],
-      ['<x', '/>', true],
-      // A processing instruction's target: saxes gathers it apart from the text.
-      ['<?', ' pi?>', true],
-      ['&', ';', false],
-    ] as const) {
-      const counter = new JunitCounter();
-      counter.write(head + open);
-      const before = heap();
-      // 64 MiB in distinct chunks, as a file is read: held whole, the heap grows by all of it.
-      for (let i = 0; i < 64; i++) counter.write(String.fromCharCode(97 + (i % 26)).repeat(1 << 20));
-      expect(heap() - before).toBeLessThan(16 << 20);
-      const rest = () => {
-        counter.write(`${close}</testcase></testsuite>`);
-        return counter.end();
-      };
-      if (valid) expect(rest().failures[0]?.message).toBe('assert');
-      else expect(rest).toThrow(JunitParseError);
-    }
   });
 
   it('an element with more attributes than any runner writes is a JunitParseError (each would cost memory)', () => {
