@@ -14260,23 +14260,23 @@ var init_index_file = __esm({
 
 // src/git/index-entries.ts
 import { join as join28 } from "node:path";
-async function readIndexEntries(repo, which = "all") {
+async function readIndexEntries(repo, which = "all", bytes) {
   const filter = which === "marked" ? MARKED : void 0;
-  const read = await readIndexFile(repo, filter);
+  const read = await readIndexFile(repo, filter, bytes);
   if (read !== null) return read;
   const listed = parseIndexEntries(
     decodeBytes((await runGitBuffer(repo, ["ls-files", "-z", "-v", "-s"])).stdout)
   );
   return filter === void 0 ? listed : listed.filter((e) => filter(e.tag, e.mode));
 }
-async function readIndexStat(repo) {
-  return await readIndexFile(repo) ?? parseIndexStat(decodeBytes((await runGitBuffer(repo, ["ls-files", "-z", "-v", "-s", "--debug"])).stdout));
+async function readIndexStat(repo, bytes) {
+  return await readIndexFile(repo, void 0, bytes) ?? parseIndexStat(decodeBytes((await runGitBuffer(repo, ["ls-files", "-z", "-v", "-s", "--debug"])).stdout));
 }
-async function readIndexFile(repo, filter) {
+async function readIndexFile(repo, filter, bytes) {
   const idBytes = repo.objectFormat === "sha1" ? 20 : repo.objectFormat === "sha256" ? 32 : null;
   const path2 = repo.indexFile ?? (repo.gitDir === void 0 ? void 0 : join28(repo.gitDir, "index"));
   if (idBytes === null || path2 === void 0) return null;
-  const file = await readRegularFile(path2);
+  const file = bytes === void 0 ? await readRegularFile(path2) : { bytes };
   return file === null || "special" in file ? null : parseIndexFile(file.bytes, idBytes, filter);
 }
 var MARKED;
@@ -17324,7 +17324,8 @@ async function readIndexState(repo) {
     const bytes = file === null || "special" in file ? Buffer.alloc(0) : file.bytes;
     hash2.update(`\0${name2}\0${bytes.length}\0`).update(bytes);
   }
-  return { digest: hash2.digest("hex"), writtenAt, stamp: shared.length === 0 ? stamp : "" };
+  const digest = hash2.digest("hex");
+  return shared.length === 0 ? { digest, writtenAt, stamp, bytes: read.bytes } : { digest, writtenAt, stamp: "" };
 }
 async function indexStateAgain(repo, known2) {
   const info = await lstat12(join33(repo.gitDir, "index"), { bigint: true }).catch(() => null);
@@ -17340,7 +17341,7 @@ async function trustIndex(repo, sealed, read) {
   const now = read ?? await readIndexState(repo);
   if (sealed !== void 0 && now.digest === sealed.digest) return now;
   const [entries2, moved] = await Promise.all([
-    readIndexStat(repo),
+    readIndexStat(repo, now.bytes),
     sealed === void 0 ? null : pathsNotAt(repo, sealed.commit)
   ]);
   assertSoundEntries(repo, entries2);
@@ -26485,7 +26486,7 @@ async function beforeIn(core, repo, opts) {
   const trusted = run?.indexSeal === void 0 ? indexNow : await trustIndex(repo, run.indexSeal, indexNow);
   const [state, index] = await Promise.all([
     getRepoState(repo, excludes),
-    readIndexEntries(repo, "marked"),
+    readIndexEntries(repo, "marked", trusted.bytes),
     assertNoRefusedFilter(repo)
   ]);
   assertNoOperation(state);

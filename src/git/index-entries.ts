@@ -17,13 +17,17 @@ type IndexOwner = GitOptions & { objectFormat?: string };
 
 const MARKED: EntryFilter = (tag, mode) => tag !== 'H' || mode === GITLINK_MODE;
 
-/** The index's entries with their marks and modes, as `ls-files -z -v -s` lists them. */
+/**
+ * The index's entries with their marks and modes, as `ls-files -z -v -s` lists them. `bytes`: the
+ * index file as the caller read it in this call (IndexState.bytes), not read again.
+ */
 export async function readIndexEntries(
   repo: IndexOwner,
   which: EntrySelection = 'all',
+  bytes?: Buffer,
 ): Promise<IndexEntry[]> {
   const filter = which === 'marked' ? MARKED : undefined;
-  const read = await readIndexFile(repo, filter);
+  const read = await readIndexFile(repo, filter, bytes);
   if (read !== null) return read;
   const listed = parseIndexEntries(
     decodeBytes((await runGitBuffer(repo, ['ls-files', '-z', '-v', '-s'])).stdout),
@@ -32,9 +36,9 @@ export async function readIndexEntries(
 }
 
 /** Every index entry with the seconds of its cached ctime and mtime (`ls-files --debug` when git must read it). */
-export async function readIndexStat(repo: IndexOwner): Promise<IndexFileEntry[]> {
+export async function readIndexStat(repo: IndexOwner, bytes?: Buffer): Promise<IndexFileEntry[]> {
   return (
-    (await readIndexFile(repo)) ??
+    (await readIndexFile(repo, undefined, bytes)) ??
     parseIndexStat(decodeBytes((await runGitBuffer(repo, ['ls-files', '-z', '-v', '-s', '--debug'])).stdout))
   );
 }
@@ -44,10 +48,14 @@ export async function readIndexStat(repo: IndexOwner): Promise<IndexFileEntry[]>
  * we cannot place or whose ids we cannot size, one that is not a regular file (openRepo refuses a
  * FIFO, socket or device there: assertIndexNotSpecial), and one the parser leaves to git.
  */
-async function readIndexFile(repo: IndexOwner, filter?: EntryFilter): Promise<IndexFileEntry[] | null> {
+async function readIndexFile(
+  repo: IndexOwner,
+  filter?: EntryFilter,
+  bytes?: Buffer,
+): Promise<IndexFileEntry[] | null> {
   const idBytes = repo.objectFormat === 'sha1' ? 20 : repo.objectFormat === 'sha256' ? 32 : null;
   const path = repo.indexFile ?? (repo.gitDir === undefined ? undefined : join(repo.gitDir, 'index'));
   if (idBytes === null || path === undefined) return null;
-  const file = await readRegularFile(path);
+  const file = bytes === undefined ? await readRegularFile(path) : { bytes };
   return file === null || 'special' in file ? null : parseIndexFile(file.bytes, idBytes, filter);
 }

@@ -25,9 +25,11 @@ import { runGit, runGitBuffer } from './runner.js';
 /**
  * The index as it is now: its digest and its mtime (whole seconds), and the file's stamp (inode,
  * size, mtime and ctime in nanoseconds, taken before it was read), which tells whether it was
- * written since without reading it again: git writes an index through a new file.
+ * written since without reading it again: git writes an index through a new file. `bytes`: the
+ * whole index as read, for reading its entries in the same call (readIndexEntries) without
+ * reading it again; none for a split index.
  */
-export type IndexState = Omit<IndexSeal, 'commit'> & { stamp: string };
+export type IndexState = Omit<IndexSeal, 'commit'> & { stamp: string; bytes?: Buffer };
 
 /** Reads the index's state (see IndexSeal.digest): never blocks on a special file put there. */
 export async function readIndexState(repo: Repo): Promise<IndexState> {
@@ -47,7 +49,10 @@ export async function readIndexState(repo: Repo): Promise<IndexState> {
     const bytes = file === null || 'special' in file ? Buffer.alloc(0) : file.bytes;
     hash.update(`\0${name}\0${bytes.length}\0`).update(bytes);
   }
-  return { digest: hash.digest('hex'), writtenAt, stamp: shared.length === 0 ? stamp : '' };
+  const digest = hash.digest('hex');
+  return shared.length === 0
+    ? { digest, writtenAt, stamp, bytes: read.bytes }
+    : { digest, writtenAt, stamp: '' };
 }
 
 /**
@@ -84,7 +89,7 @@ export async function trustIndex(
   const now = read ?? (await readIndexState(repo));
   if (sealed !== undefined && now.digest === sealed.digest) return now;
   const [entries, moved] = await Promise.all([
-    readIndexStat(repo),
+    readIndexStat(repo, now.bytes),
     sealed === undefined ? null : pathsNotAt(repo, sealed.commit),
   ]);
   assertSoundEntries(repo, entries);

@@ -111,7 +111,7 @@ export async function beforeIn(
   // does not compare, are named in `skipped` also when nothing is committed.
   const [state, index] = await Promise.all([
     getRepoState(repo, excludes),
-    readIndexEntries(repo, 'marked'),
+    readIndexEntries(repo, 'marked', trusted.bytes),
     assertNoRefusedFilter(repo),
   ]);
   assertNoOperation(state);

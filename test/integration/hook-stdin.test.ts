@@ -20,6 +20,19 @@ function list(ws: string, home: string): CheckpointEntry[] {
   }).json() as CheckpointEntry[];
 }
 
+/** The CLI's `args` with stdin a pipe the test writes and never closes: its stderr so far, and its exit status. */
+function openHook(args: string[], ws: string, home: string) {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: ws,
+    env: { ...process.env, AGENTGATE_HOME: home },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { child, closed, stderr: () => stderr };
+}
+
 function logOf(home: string): string {
   return readFileSync(join(home, 'logs', 'hooks.log'), 'utf8');
 }
@@ -66,19 +79,12 @@ process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(made)
     const ws = repoWithCommit();
     const home = tempDir('agentgate-hook-stdin-');
     writeFileSync(join(home, 'config.yaml'), 'hooks:\n  timeoutMs: 300\n');
-    const child = spawn(process.execPath, [CLI, 'hook', 'codex'], {
-      cwd: ws,
-      env: { ...process.env, AGENTGATE_HOME: home },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
-    child.stdin.write(agentEvent('codex', 'UserPromptSubmit', ws).slice(0, 20));
-    const status = await closed;
-    child.stdin.destroy();
+    const hook = openHook(['hook', 'codex'], ws, home);
+    hook.child.stdin.write(agentEvent('codex', 'UserPromptSubmit', ws).slice(0, 20));
+    const status = await hook.closed;
+    hook.child.stdin.destroy();
     expect(status).toBe(0);
-    expect(stderr).toMatch(/invalid: no complete event on stdin within hooks\.timeoutMs \(300 ms\)/);
+    expect(hook.stderr()).toMatch(/invalid: no complete event on stdin within hooks\.timeoutMs \(300 ms\)/);
     expect(logOf(home)).toMatch(/invalid: no complete event on stdin within hooks\.timeoutMs/);
     expect(list(ws, home)).toEqual([]);
   });
@@ -93,21 +99,14 @@ process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(made)
       [['hook', 'windsurf'], agentEvent('windsurf', 'pre_user_prompt', ws)],
     ];
     for (const [args, event] of cases) {
-      const child = spawn(process.execPath, [CLI, ...args], {
-        cwd: ws,
-        env: { ...process.env, AGENTGATE_HOME: home },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+      const hook = openHook(args, ws, home);
       // Written in two parts, the first not yet an event; stdin is never closed.
-      child.stdin.write(event.slice(0, 30));
+      hook.child.stdin.write(event.slice(0, 30));
       await new Promise((resolve) => setTimeout(resolve, 100));
-      child.stdin.write(event.slice(30));
-      const status = await closed;
-      child.stdin.destroy();
-      expect([status, stderr]).toEqual([0, '']);
+      hook.child.stdin.write(event.slice(30));
+      const status = await hook.closed;
+      hook.child.stdin.destroy();
+      expect([status, hook.stderr()]).toEqual([0, '']);
     }
     expect(logOf(home)).not.toMatch(/invalid/);
     expect(list(ws, home).map((c) => c.event)).toEqual(['pre_user_prompt', 'postToolUse']);

@@ -1,7 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliIn, okIn } from '../helpers/cli.js';
+import { cliIn, iterateShell, okIn } from '../helpers/cli.js';
 import { git, repoWithCommit, tempDir } from '../helpers/repo.js';
 
 /** An iterate whose agent writes f.txt and leaves a merge stopped: its after step is refused. */
@@ -55,15 +55,7 @@ describe('an iterate whose after step is refused once its agent ran', () => {
       '1',
     ]);
     expect(recorded).toMatchObject({ iteration: 1, filesChanged: 1, beforeSha: start });
-    const next = okIn<{ iteration: number }>(ws, home, [
-      'iterate',
-      '--run',
-      'r',
-      '--iteration',
-      '2',
-      '--',
-      'true',
-    ]);
+    const next = iterateShell<{ iteration: number }>(ws, home, 'true', { iteration: 2 });
     expect(next.iteration).toBe(2);
   });
 
@@ -74,17 +66,7 @@ describe('an iterate whose after step is refused once its agent ran', () => {
     rmSync(join(ws, '.git', 'MERGE_HEAD'));
     git(ws, ['checkout', '-q', '--', '.']);
     expect(existsSync(join(ws, 'f.txt'))).toBe(true);
-    const again = okIn<{ iteration: number; filesChanged: number }>(ws, home, [
-      'iterate',
-      '--run',
-      'r',
-      '--iteration',
-      '1',
-      '--',
-      'sh',
-      '-c',
-      'echo again > f.txt',
-    ]);
+    const again = iterateShell<{ iteration: number; filesChanged: number }>(ws, home, 'echo again > f.txt');
     expect(again).toMatchObject({ iteration: 1, filesChanged: 1 });
   });
 });
