@@ -29,7 +29,25 @@ export async function configEntries(
   file: string,
   text: Buffer,
   pattern: string,
-): Promise<Array<{ key: string; value: string }>> {
+): Promise<readonly ConfigEntry[]> {
+  // What git answers depends on the bytes and the pattern alone: a file read again unchanged (the
+  // after step of `iterate` opens the repository once more) costs no second git process.
+  const key = `${pattern}\0${text.toString('latin1')}`;
+  const known = parsed.get(key);
+  if (known !== undefined) return known;
+  const entries = await askGit(opts, file, text, pattern);
+  if (parsed.size >= MAX_PARSED) parsed.clear();
+  parsed.set(key, entries);
+  return entries;
+}
+
+type ConfigEntry = { key: string; value: string };
+
+/** Config texts already parsed in this process, by pattern and bytes (a few per repository opened). */
+const parsed = new Map<string, readonly ConfigEntry[]>();
+const MAX_PARSED = 64;
+
+async function askGit(opts: GitOptions, file: string, text: Buffer, pattern: string): Promise<ConfigEntry[]> {
   const args = ['config', '--no-includes', '--file', '-', '-z', '--get-regexp', pattern];
   try {
     const res = await runGitBuffer({ ...opts, cwd: '/' }, args, { okExitCodes: [1], input: text });

@@ -3,6 +3,7 @@ import { decodeBytes } from '../fs/path-bytes.js';
 import { readRegularFile } from '../fs/regular-file.js';
 import { parseIndexFile, type EntryFilter, type IndexFileEntry } from './parsers/index-file.js';
 import { parseIndexStat } from './parsers/ls-files-debug.js';
+import { parseUnmergedPaths } from './parsers/ls-files-unmerged.js';
 import { GITLINK_MODE, parseIndexEntries, type IndexEntry } from './parsers/ls-files-tagged.js';
 import { runGitBuffer, type GitOptions } from './runner.js';
 
@@ -41,6 +42,18 @@ export async function readIndexStat(repo: IndexOwner, bytes?: Buffer): Promise<I
     (await readIndexFile(repo, undefined, bytes)) ??
     parseIndexStat(decodeBytes((await runGitBuffer(repo, ['ls-files', '-z', '-v', '-s', '--debug'])).stdout))
   );
+}
+
+/**
+ * The distinct paths with conflict stages, in the index's order (`ls-files -u` when git must read
+ * it). `bytes`: the index file as the caller read it in this call.
+ */
+export async function readUnmergedPaths(repo: IndexOwner, bytes?: Buffer): Promise<string[]> {
+  const read = await readIndexFile(repo, (tag) => tag === 'M' || tag === 'm', bytes);
+  if (read === null) return parseUnmergedPaths((await runGitBuffer(repo, ['ls-files', '-u', '-z'])).stdout);
+  const paths: string[] = [];
+  for (const { path } of read) if (paths.at(-1) !== path) paths.push(path);
+  return paths;
 }
 
 /**

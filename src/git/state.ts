@@ -9,8 +9,7 @@ import {
   type UncomparedEntry,
 } from './parsers/ls-files-tagged.js';
 import { EXACT_TREE_CONFIG, exactly } from './hardening.js';
-import { readIndexEntries } from './index-entries.js';
-import { parseUnmergedPaths } from './parsers/ls-files-unmerged.js';
+import { readIndexEntries, readUnmergedPaths } from './index-entries.js';
 import { parseStatusV2, type StatusEntry, type StatusReport } from './parsers/status.js';
 import { readHead } from './refs.js';
 import { openRepo, type Repo } from './repo.js';
@@ -117,14 +116,15 @@ export interface RepoHead {
 }
 
 /**
- * Everything getRepoState tells except dirtiness, read from HEAD and the index alone: three small
- * processes and a few file checks instead of a status pass over every file, which on a large
- * work tree costs as much as staging it. For callers that stage everything next anyway.
+ * Everything getRepoState tells except dirtiness, read from HEAD and the index alone: two small
+ * processes and a few file reads instead of a status pass over every file, which on a large
+ * work tree costs as much as staging it. For callers that stage everything next anyway. `index`:
+ * the index file's bytes as the caller reads them (IndexState.bytes), for the conflicts.
  */
-export async function getRepoHead(repo: Repo): Promise<RepoHead> {
-  const [head, unmerged, operation] = await Promise.all([
+export async function getRepoHead(repo: Repo, index?: Promise<Buffer | undefined>): Promise<RepoHead> {
+  const [head, unmergedPaths, operation] = await Promise.all([
     readHead(repo),
-    runGitBuffer(repo, ['ls-files', '-u', '-z']),
+    (index ?? Promise.resolve(undefined)).then((bytes) => readUnmergedPaths(repo, bytes)),
     detectOperation(repo.gitDir),
   ]);
   // HEAD on a ref outside refs/heads/ (a remote-tracking ref, one of ours), or on a branch whose
@@ -139,7 +139,7 @@ export async function getRepoHead(repo: Repo): Promise<RepoHead> {
     ref: branchRef,
     branch,
     sha: head.sha,
-    unmergedPaths: parseUnmergedPaths(unmerged.stdout),
+    unmergedPaths,
     operation,
   };
 }

@@ -96,7 +96,14 @@ async function afterIn(
   // HEAD, conflicts and operations come from HEAD and the index: add -A below is the one pass
   // over the work tree (a status pass here would cost as much again on a large tree).
   // The index is read and hashed while git reads HEAD: only add -A below writes it.
-  const [head, indexNow] = await Promise.all([getRepoHead(repo), readIndexState(repo)]);
+  const reading = readIndexState(repo);
+  const [head, indexNow] = await Promise.all([
+    getRepoHead(
+      repo,
+      reading.then((s) => s.bytes),
+    ),
+    reading,
+  ]);
   const start = await startOf(core, repo, runId, opts.iteration, before, opts.beforeSha, head);
   // An index written since the run's last capture may carry stat data that hides an edit.
   const trusted = await trustIndex(repo, start.sealed, indexNow);

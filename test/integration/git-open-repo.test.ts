@@ -18,7 +18,11 @@ const NEUTRALISED = [
   ['filter.x=y.required', 'false'],
 ];
 
+let opened = 0;
+
+/** Each config is another text (`armed.n`): a text read before costs no git process (configEntries). */
 function armed(dir: string): string {
+  git(dir, ['config', 'armed.n', String(++opened)]);
   git(dir, ['config', 'filter.armed.clean', 'touch /never']);
   git(dir, ['config', 'filter.x=y.clean', 'touch /never']);
   return dir;
@@ -32,6 +36,18 @@ describe('openRepo', () => {
     expect(gitCallCount() - calls).toBe(2);
     expect(repo.topLevel).toBe(realpathSync(dir));
     expect(repo.config).toEqual(expect.arrayContaining(NEUTRALISED));
+  });
+
+  it('opened again unchanged: the config text is not read by git again; changed, it is', async () => {
+    const dir = armed(repoWithCommit());
+    await openRepo(dir);
+    let calls = gitCallCount();
+    expect((await openRepo(dir)).config).toEqual(expect.arrayContaining(NEUTRALISED));
+    expect(gitCallCount() - calls).toBe(1);
+    git(dir, ['config', 'filter.later.clean', 'touch /never']);
+    calls = gitCallCount();
+    expect((await openRepo(dir)).config).toEqual(expect.arrayContaining([['filter.later.clean', '']]));
+    expect(gitCallCount() - calls).toBe(2);
   });
 
   it('from a subdirectory: nothing is guessed, the drivers are still found', async () => {

@@ -1,4 +1,4 @@
-import { realpathSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../src/git/repo.js';
@@ -179,5 +179,32 @@ describe('getRepoHead (no work-tree scan)', () => {
         operation: full.operation,
       });
     }
+  });
+
+  it('reads conflicts from the index file as ls-files -u lists them, with git for a split index', async () => {
+    const names = { 'f.txt': 'base\n', 'é dir/g h.txt': 'base\n', 'z.txt': 'base\n' };
+    const ours = Object.fromEntries(Object.keys(names).map((n) => [n, 'main\n']));
+    const theirs = Object.fromEntries(Object.keys(names).map((n) => [n, 'feature\n']));
+    const { dir } = divergedRepo(names, theirs, ours, 'feature');
+    gitMayFail(dir, ['merge', '-q', '--no-edit', 'feature']);
+    const listed = git(dir, ['-c', 'core.quotePath=false', 'ls-files', '-u', '-z'], { encoding: 'utf8' });
+    const oracle = [
+      ...new Set(
+        listed
+          .split('\0')
+          .filter(Boolean)
+          .map((r) => r.slice(r.indexOf('\t') + 1)),
+      ),
+    ];
+    expect(oracle).toHaveLength(3);
+    const repo = await openRepo(dir);
+    const bytes = readFileSync(join(dir, '.git', 'index'));
+    const calls = gitCallCount();
+    const fromFile = await getRepoHead(repo, Promise.resolve(bytes));
+    // symbolic-ref and rev-parse for HEAD; the conflicts cost no process.
+    expect(gitCallCount() - calls).toBe(2);
+    expect(fromFile.unmergedPaths).toEqual(oracle);
+    git(dir, ['update-index', '--split-index']);
+    expect((await getRepoHead(await openRepo(dir))).unmergedPaths).toEqual(oracle);
   });
 });
