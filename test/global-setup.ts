@@ -1,5 +1,6 @@
 // Builds what the CLI tests run, once: dist/ with tsc (the library) and the bundled CLI in
-// dist/bin/ (what the package's `bin` points at, so tests run what users get).
+// dist/bin/ (what the package's `bin` points at, so tests run what users get), unless dist/ is
+// already the build of the sources as they are (`npm ci` has just built it in CI).
 // A type error does not stop the emit; `npm test` reports it in its typecheck step.
 //
 // It also gives the run one temporary root (TMPDIR for every worker and every child process).
@@ -22,7 +23,10 @@ function node(args: string[]): Promise<{ status: number | null; output: string }
   });
 }
 
-export default async function setup(): Promise<() => void> {
+/** Builds dist/ unless it is the build of the sources as they are (scripts/build-stamp.mjs). */
+async function build(): Promise<void> {
+  if ((await node(['scripts/build-stamp.mjs', 'check'])).status === 0) return;
+  await node(['scripts/build-stamp.mjs', 'clear']);
   // Independent (tsc writes dist/src and dist/types, the bundler dist/bin): both at once.
   const [tsc, bundle] = await Promise.all([
     node(['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json']),
@@ -31,6 +35,11 @@ export default async function setup(): Promise<() => void> {
   if (tsc.status !== 0)
     process.stderr.write(`global-setup: tsc reported problems (dist/ still emitted):\n${tsc.output}`);
   if (bundle.status !== 0) throw new Error(`global-setup: bundling the CLI failed:\n${bundle.output}`);
+  if (tsc.status === 0) await node(['scripts/build-stamp.mjs', 'write']);
+}
+
+export default async function setup(): Promise<() => void> {
+  await build();
 
   const root = mkdtempSync(join(tmpdir(), 'agentgate-tests-'));
   // Node's compile cache (the bin turns it on; Node keeps it in the temporary directory, which each
