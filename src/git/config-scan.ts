@@ -12,8 +12,11 @@ import type { GitOptions } from './runner.js';
  * neutralises what it finds): every file, every include, read as bytes.
  */
 
-/** Read with the driver keys (driverKeys): whether the repository sets core.attributesFile costs no git call. */
-const OPEN_PATTERN = `${DRIVER_AND_INCLUDE_PATTERN}|^core\\.attributesfile$`;
+/**
+ * Read with the driver keys (driverKeys): whether the repository sets core.attributesFile or
+ * core.autocrlf costs no git call.
+ */
+const OPEN_PATTERN = `${DRIVER_AND_INCLUDE_PATTERN}|^core\\.(attributesfile|autocrlf)$`;
 
 /** The config files of a repository: the shared one, and this work tree's own (read whether or not it is enabled). */
 export function configFiles(commonDir: string, gitDir: string): string[] {
@@ -31,7 +34,7 @@ const MAX_INCLUDE_DEPTH = 10;
 
 /**
  * The driver keys of every config file of the repository and of every file they include, whatever
- * the include's condition, and `core.attributesfile` if one of them sets it. Every include is
+ * the include's condition, and `core.attributesfile` and `core.autocrlf` if one of them sets them. Every include is
  * followed (a file once, a missing one costing nothing): UNSAFE_WORKSPACE past MAX_CONFIG_FILES.
  */
 export async function driverKeys(base: GitOptions, files: readonly string[]): Promise<string[]> {

@@ -54,11 +54,8 @@ export async function convertedChanges(
   // change) and the workspace is refused anyway; and no `ls-tree` of the whole tree is needed.
   const files = index.filter((e) => e.tag === 'H' && (e.mode === '100644' || e.mode === '100755'));
   if (files.length === 0) return [];
-  const [autocrlf, converting] = await Promise.all([
-    runGit(repo, ['config', '--get', 'core.autocrlf'], { okExitCodes: [1] }),
-    convertedPaths(repo, files),
-  ]);
-  const everyFile = autocrlf.exitCode === 0 && !/^(false|no|off|0|)$/i.test(autocrlf.stdout.trim());
+  const [autocrlf, converting] = await Promise.all([autocrlfOf(repo), convertedPaths(repo, files)]);
+  const everyFile = autocrlf !== null && !/^(false|no|off|0|)$/i.test(autocrlf.trim());
   const converted = files.filter((f) => everyFile || converting.has(f.path));
   // Sizes only for the files that convert (usually none): `ls-tree -l` would read every blob's.
   const sizes = await batchCheck(
@@ -81,6 +78,13 @@ export async function convertedChanges(
   if (notBlob.length === 0) return [];
   const written = await checkedOut(repo, tree, notBlob);
   return notBlob.filter((f, i) => written[i] !== f.raw).map((f) => f.path);
+}
+
+/** The core.autocrlf git applies (null: unset), asked of git only when the repository's config sets it (Repo.autocrlf). */
+async function autocrlfOf(repo: Repo): Promise<string | null> {
+  if (repo.autocrlf !== undefined) return repo.autocrlf;
+  const res = await runGit(repo, ['config', '--get', 'core.autocrlf'], { okExitCodes: [1] });
+  return res.exitCode === 0 ? res.stdout : null;
 }
 
 /** The ids of what checking `files` of `tree` out writes, as an isolated checkout does (in a temp dir). */

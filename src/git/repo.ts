@@ -30,6 +30,11 @@ export interface Repo extends GitOptions {
   objectFormat: string;
   /** The core.attributesFile our git applies (the repository's, else the user's, else git's default), absolute; null for none. */
   attributesFile: string | null;
+  /**
+   * The core.autocrlf our git applies when no config file of the repository (or one it includes)
+   * sets it: the user's, null for none. Absent when one does: git alone applies its includes' conditions.
+   */
+  autocrlf?: string | null;
 }
 
 export interface OpenOptions {
@@ -38,6 +43,7 @@ export interface OpenOptions {
 }
 
 const ATTRIBUTES_KEY = 'core.attributesfile';
+const AUTOCRLF_KEY = 'core.autocrlf';
 
 /**
  * Opens the repository that contains `dir`. Reads the driver names in the repository's config so
@@ -97,7 +103,14 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
   const ownAttributes = keys.includes(ATTRIBUTES_KEY) ? (await ownContent()).get(ATTRIBUTES_KEY) : undefined;
   const config = [...neutraliseDrivers(keys), ...content];
   const attributesFile = attributesFileOf(topLevel, ownAttributes, content);
-  return { ...base, cwd: topLevel, topLevel, gitDir, objectFormat, config, attributesFile };
+  const autocrlf = keys.includes(AUTOCRLF_KEY) ? {} : { autocrlf: userValue(content, AUTOCRLF_KEY) };
+  return { ...base, cwd: topLevel, topLevel, gitDir, objectFormat, config, attributesFile, ...autocrlf };
+}
+
+/** The value of `key` among the user's `key=value` pairs (userContentConfig), null when none sets it. */
+function userValue(pairs: readonly string[], key: string): string | null {
+  const pair = pairs.findLast((p) => p.startsWith(`${key}=`));
+  return pair === undefined ? null : pair.slice(key.length + 1);
 }
 
 /**

@@ -69,4 +69,22 @@ describe('a workspace gate and files git converts before comparing', () => {
     expect(result).toMatchObject({ verdict: 'error', workspaceChanged: true, exitCode: 0 });
     expect(result.reason).toMatch(/^GATE_TREE_MISMATCH: /);
   });
+
+  it("refuses carriage returns the repository's core.autocrlf=input drops, set in its config or an include that applies", async () => {
+    for (const where of ['config', 'include'] as const) {
+      const dir = repoWithCommit({ 'README.md': 'hello\n' });
+      if (where === 'config') git(dir, ['config', 'core.autocrlf', 'input']);
+      else {
+        writeFileSync(join(dir, '.git', 'crlf.inc'), '[core]\n\tautocrlf = input\n');
+        git(dir, ['config', `includeIf.gitdir:${dir}/.path`, 'crlf.inc']);
+      }
+      expect(git(dir, ['config', '--get', 'core.autocrlf'])).toBe('input');
+      const gates = await recorded(dir, { 'b.txt': 'b\n' });
+      expect((await gates.run(dir, gate(['true']))).verdict).toBe('pass');
+      writeFileSync(join(dir, 'b.txt'), 'b\r\n');
+      git(dir, ['add', 'b.txt']);
+      expect(git(dir, ['status', '--porcelain'])).toBe('');
+      expect(await mismatchPaths(gates.run(dir, gate(['true'])))).toEqual(['b.txt']);
+    }
+  });
 });

@@ -113,4 +113,23 @@ describe("the user's own content settings", () => {
     // The user's own git says modified here too: the repository turned the conversion off.
     expect(before(ws, { HOME })).toMatchObject({ isDirty: true });
   });
+
+  it("a gate refuses carriage returns the user's global core.autocrlf=input hides from status", () => {
+    const HOME = userHome('[core]\n\tautocrlf = input\n');
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const env = { HOME, AGENTGATE_HOME: join(tempDir(), 'home') };
+    expect(runCli(['before', '--run', 'r1', '-C', ws], { env }).status).toBe(0);
+    writeFiles(ws, { 'b.txt': 'b\n' });
+    expect(runCli(['after', '--run', 'r1', '--iteration', '1', '-C', ws], { env }).status).toBe(0);
+    const gate = ['gate', '--run', 'r1', '--name', 't', '-C', ws, '--json', '--', 'true'];
+    expect(runCli(gate, { env }).status).toBe(0);
+    writeFiles(ws, { 'b.txt': 'b\r\n' });
+    git(ws, ['-c', 'core.autocrlf=input', 'add', 'b.txt']);
+    expect(git(ws, ['-c', 'core.autocrlf=input', 'status', '--porcelain'])).toBe('');
+    const res = runCli(gate, { env });
+    expect(res.status).toBe(1);
+    expect(res.json()).toMatchObject({
+      error: { code: 'GATE_TREE_MISMATCH', details: { paths: ['b.txt'] } },
+    });
+  });
 });
