@@ -1,8 +1,11 @@
 import { escapeHidden } from '../text.js';
 import type { StoreCorruptError } from '../errors.js';
-/** Everything the CLI shows people: plain tables, colour only on a TTY and never with NO_COLOR. */
+/**
+ * Everything the CLI shows people: plain tables, colour only on a TTY and never with NO_COLOR set
+ * to a value (no-color.org: an empty NO_COLOR is as good as none).
+ */
 export function useColour(terminal: boolean): boolean {
-  return terminal && process.env.NO_COLOR === undefined && process.env.TERM !== 'dumb';
+  return terminal && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
 }
 
 const CODES = { red: 31, green: 32, yellow: 33, dim: 2, bold: 1 } as const;
