@@ -85,3 +85,40 @@ export async function bundleOrMissing(
     throw objectMissing(broken, {}, { cause: error });
   }
 }
+
+/**
+ * git's words when the source could not send the objects of what it was asked for: a damaged
+ * remote (a lost object, a failed gc) says so through its upload-pack, and one that sends less than
+ * the refs it names fails our connectivity check.
+ */
+const SOURCE_LACKS_OBJECTS =
+  /possible repository corruption on the remote side|did not send all necessary objects|pack-objects died|remote: fatal: (unable to read|bad object|bad tree|missing)/i;
+
+/**
+ * One fetch of `specs`; when the source cannot send the objects of some of them (its pack fails
+ * for the whole fetch), the refspecs are fetched again in halves, down to the ones that fail alone,
+ * which are left out: they do not land, and the caller lists them in `refused` with the others git
+ * did not bring (refuseUndelivered). A failing fetch lands nothing, so each ref is fetched once.
+ * Negative refspecs go with every part; a wildcard one cannot be split, and fails as it did.
+ */
+export async function fetchAroundMissing(
+  fetch: (specs: string[]) => Promise<void>,
+  specs: readonly string[],
+): Promise<void> {
+  try {
+    await fetch([...specs]);
+  } catch (error) {
+    const negative = specs.filter((s) => s.startsWith('^'));
+    const positive = specs.filter((s) => !s.startsWith('^'));
+    if (
+      !(error instanceof GitFailedError) ||
+      !SOURCE_LACKS_OBJECTS.test(String(error.details.stderr ?? '')) ||
+      positive.some((s) => s.includes('*'))
+    )
+      throw error;
+    if (positive.length <= 1) return;
+    const half = Math.ceil(positive.length / 2);
+    await fetchAroundMissing(fetch, [...positive.slice(0, half), ...negative]);
+    await fetchAroundMissing(fetch, [...positive.slice(half), ...negative]);
+  }
+}

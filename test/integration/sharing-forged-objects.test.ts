@@ -5,7 +5,7 @@ import { DEFAULT_IDENTITY } from '../../types/config.js';
 import type { ReceiveResult } from '../../types/sharing.js';
 import { Sharing } from '../../src/sharing/sharing.js';
 import { recordVerdict } from '../helpers/gates.js';
-import { commitAll, git, initRepo, writeFiles } from '../helpers/repo.js';
+import { commitAll, git, gitRaw, initRepo, writeFiles } from '../helpers/repo.js';
 import {
   failsWith,
   forge,
@@ -208,5 +208,33 @@ describe('a ref named like one of our namespaces', () => {
           'refs/agentgate/anchors/',
         );
       }
+  });
+});
+
+describe('a remote that lacks the objects of one record', () => {
+  // A damaged remote (a lost object, a failed gc) or one that names more than it can send: git's
+  // pack fails for the whole fetch, and every fetch from it failed with GIT_FAILED, the healthy
+  // runs included.
+  it('refuses that record alone, naming it; the other runs land', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'good', 2);
+    await runIterations(a, 'bad', 1);
+    await recordVerdict(a, 'good', 1, 'lint');
+    await a.share.push({ workspace: a.dir });
+    const ref = 'refs/agentgate/records/bad/iteration-0';
+    const blob = git(w.origin, ['rev-parse', `${ref}:record.json`]);
+    // Small pushes are kept as loose objects: remove the one blob.
+    rmSync(`${w.origin}/objects/${blob.slice(0, 2)}/${blob.slice(2)}`);
+    const b = w.machine('b');
+    const got = await b.share.fetch({ workspace: b.dir });
+    expect(got.runs).toEqual(['good']);
+    expect([got.snapshots, got.gates]).toEqual([2, 1]);
+    expect(got.refused.map((r) => r.ref)).toEqual([ref]);
+    expect(machineCli(b, ['verify', '--all', '--json']).status).toBe(0);
+    // Once the remote is mended, the next fetch takes it.
+    gitRaw(w.origin, ['hash-object', '-w', '--stdin'], gitRaw(a.dir, ['cat-file', 'blob', blob]));
+    const again = await b.share.fetch({ workspace: b.dir });
+    expect([again.snapshots, again.refused]).toEqual([1, []]);
   });
 });
