@@ -5,6 +5,7 @@ import { commonDir } from '../fs/git-locks.js';
 import { randomHex } from '../fs/random.js';
 import { parseConfigEntries, type ConfigPair } from './hardening.js';
 import { runGit, type GitOptions } from './runner.js';
+import { hideCredentials } from './url-credentials.js';
 
 /**
  * A remote as git is to reach it. git takes whatever names the remote on its command line for the
@@ -13,7 +14,7 @@ import { runGit, type GitOptions } from './runner.js';
  * the repository's config could have given settings to.
  */
 export interface RemoteTarget {
-  /** The remote as it was given (a remote's name, a URL or a path): for results and messages. */
+  /** The remote as it was given (a remote's name, a URL or a path; a URL's credentials hidden): for results and messages. */
   name: string;
   /** Where git goes: the URL after every rewrite git applies, checked; a local path absolute. */
   url: string;
@@ -49,10 +50,11 @@ export type RemoteKind = 'local' | 'file' | 'ssh' | 'git' | 'https';
  */
 export function checkRemoteUrl(url: string): RemoteKind {
   const refuse = (why: string): never => {
+    const shown = hideCredentials(url);
     throw new UnsafeRemoteError(
-      `remote ${JSON.stringify(url.slice(0, 200))} is refused: ${why}; use a file path or a file://, git://, ssh:// or https:// URL`,
+      `remote ${JSON.stringify(shown.slice(0, 200))} is refused: ${why}; use a file path or a file://, git://, ssh:// or https:// URL`,
       {
-        details: { url: url.slice(0, 500) },
+        details: { url: shown.slice(0, 500) },
       },
     );
   };
@@ -117,8 +119,8 @@ function httpPins(
     const variable = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
     if (HTTP_REFUSED.has(variable) && value !== '' && kind === 'https')
       throw new UnsafeRemoteError(
-        `the repository's config sets ${key}, which would make git present that client certificate to ${url}; remove it from the workspace's config`,
-        { details: { url, key } },
+        `the repository's config sets ${key}, which would make git present that client certificate to ${hideCredentials(url)}; remove it from the workspace's config`,
+        { details: { url: hideCredentials(url), key } },
       );
     const pinned = HTTP_PINS[variable];
     if (pinned !== undefined && key.indexOf('.') !== key.lastIndexOf('.')) out.push([key, pinned]);
@@ -148,14 +150,14 @@ export async function resolveRemote(
     throw new UnsafeRemoteError(
       own.vcs
         ? `remote ${JSON.stringify(nameOrUrl)} sets remote.<name>.vcs, which makes git run a remote helper; remove it`
-        : `the repository's config has settings for a remote named ${JSON.stringify(nameOrUrl)} but no url for it, which git would apply to this URL; remove them or give the remote a url`,
-      { details: { remote: nameOrUrl } },
+        : `the repository's config has settings for a remote named ${JSON.stringify(hideCredentials(nameOrUrl))} but no url for it, which git would apply to this URL; remove them or give the remote a url`,
+      { details: { remote: hideCredentials(nameOrUrl) } },
     );
   }
   if (own.url.length > 0) return checked(repo, config, configuredRemote(nameOrUrl, own, rules, direction));
   const arg = await givenUrl(repo, nameOrUrl, cwd);
   return checked(repo, config, {
-    name: nameOrUrl,
+    name: hideCredentials(nameOrUrl),
     url: rewrittenUrl(arg, rules, direction),
     arg,
     config: [],
@@ -206,8 +208,8 @@ function checked(
   );
   if (kind === 'git' && proxies.length > 0)
     throw new UnsafeRemoteError(
-      `the repository's config sets core.gitProxy, which git would run for ${remote.url}; remove it or use an ssh:// or https:// URL`,
-      { details: { url: remote.url } },
+      `the repository's config sets core.gitProxy, which git would run for ${hideCredentials(remote.url)}; remove it or use an ssh:// or https:// URL`,
+      { details: { url: hideCredentials(remote.url) } },
     );
   const url = kind === 'local' && !isAbsolute(remote.url) ? resolve(repo.topLevel, remote.url) : remote.url;
   return { ...remote, url, config: [...remote.config, ...httpPins(config, url, kind)] };

@@ -27,6 +27,7 @@ import {
   type ConfigPair,
 } from './hardening.js';
 import { decodeBytes } from '../fs/path-bytes.js';
+import { hideCredentials } from './url-credentials.js';
 
 /** How to reach one repository: where git runs, and optionally a private git dir, work tree and index. */
 export interface GitOptions {
@@ -189,7 +190,8 @@ async function spawnGit(
   // driver named `x=y` would be left running.
   const config = [...HARDENING_CONFIG, ...safeDirectories, ...(opts.config ?? [])];
   const fullArgs = [...locationArgs(opts), ...args];
-  const details = { args: [...locationArgs(opts), ...args], cwd: opts.cwd };
+  // A remote URL's credentials are kept out of every error (git/url-credentials.ts).
+  const details = { args: fullArgs.map(hideCredentials), cwd: opts.cwd };
   // Under a caller's time budget (an agent hook), git runs in a process group of its own, and the
   // whole group is stopped when the budget runs out: `repack` and `gc` start further git processes
   // that would outlive it, and would write the store beside the next call that takes its lock.
@@ -257,7 +259,7 @@ async function spawnGit(
   }
   if (consumeError !== null) throw consumeError;
   if (exitCode !== 0 && !(run.okExitCodes ?? []).includes(exitCode)) {
-    const stderr = decodeBytes(Buffer.concat(stderrChunks)).trim();
+    const stderr = hideCredentials(decodeBytes(Buffer.concat(stderrChunks)).trim());
     throw gitFailure(args, exitCode, stderr, { ...details, exitCode, stderr });
   }
   return exitCode;

@@ -2,6 +2,7 @@ import { BundleInvalidError, GitFailedError, InvalidArgumentError, RemoteNotFoun
 import { checkRemoteUrl, HTTP_PINS, type RemoteTarget } from './remote.js';
 import { objectFormat } from './record-objects.js';
 import { runGit, type GitOptions } from './runner.js';
+import { hideCredentials } from './url-credentials.js';
 
 /**
  * Only the file, git, ssh and https transports, whatever the repository's config says: a remote
@@ -119,8 +120,8 @@ export async function pushRefs(
     const res = await runGit(withTransport(repo, remote), args, { okExitCodes: [1] });
     const refs = parsePushPorcelain(res.stdout);
     if (res.exitCode !== 0 && !refs.some((r) => r.flag === '!')) {
-      throw new GitFailedError(`git push to ${remote.url} failed without naming a ref`, {
-        details: { url: remote.url, stdout: res.stdout.slice(0, 2000) },
+      throw new GitFailedError(`git push to ${hideCredentials(remote.url)} failed without naming a ref`, {
+        details: { url: hideCredentials(remote.url), stdout: hideCredentials(res.stdout.slice(0, 2000)) },
       });
     }
     return refs;
@@ -205,10 +206,11 @@ export function parseLsRemote(stdout: string): Array<{ sha: string; ref: string 
   return out;
 }
 
-function unreachable(cause: unknown, url: string): unknown {
+function unreachable(cause: unknown, remoteUrl: string): unknown {
+  const url = hideCredentials(remoteUrl);
   if (
     cause instanceof GitFailedError &&
-    /does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access|unable to connect to|unable to look up/i.test(
+    /does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access|unable to connect to|unable to look up|Authentication failed/i.test(
       String(cause.details.stderr),
     )
   ) {

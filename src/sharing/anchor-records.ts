@@ -8,6 +8,7 @@ import { deleteRefs, listRefs, updateRefs, type RefUpdate } from '../git/refs.js
 import type { Repo } from '../git/repo.js';
 import { writeRecordObjects } from './record-objects.js';
 import { incomingRefspecs, refuseUndelivered } from './core.js';
+import { INCOMING_PREFIX, refInTheWay, refInTheWayReason } from './records.js';
 import { withRepoLock } from '../git/repo-lock.js';
 import { layout } from '../store/paths.js';
 import {
@@ -125,7 +126,14 @@ export class AnchorRecords {
     const lockPath = join(layout(this.options.home).locks, 'sharing.lock');
     return withLock(lockPath, { timeoutMs: this.options.lockTimeoutMs, purpose: 'sharing' }, () =>
       withRepoLock(repo, this.options.lockTimeoutMs, async () => {
-        const leftover = await listRefs(repo, ANCHOR_INCOMING_PREFIX);
+        // Also a ref named `refs/agentgate/incoming` or `.../incoming/anchors` itself, which would keep
+        // git from making any incoming anchor ref (the records' sweep does not run with --anchors only).
+        const leftover = (await listRefs(repo, INCOMING_PREFIX.slice(0, -1))).filter(
+          (r) =>
+            r.ref === INCOMING_PREFIX.slice(0, -1) ||
+            r.ref === ANCHOR_INCOMING_PREFIX.slice(0, -1) ||
+            r.ref.startsWith(ANCHOR_INCOMING_PREFIX),
+        );
         await deleteRefs(
           repo,
           leftover.map((r) => ({ ref: r.ref, oldSha: r.sha })),
@@ -140,8 +148,15 @@ export class AnchorRecords {
           });
           return false;
         });
-        const local = new Map((await listRefsWithParents(repo, ANCHORS_PREFIX)).map((r) => [r.ref, r]));
-        const toFetch = named.filter((r) => local.get(r.ref)?.sha !== r.sha);
+        // Without the slash: a ref named `refs/agentgate/anchors` itself is in the way of every anchor.
+        const listed = await listRefsWithParents(repo, ANCHORS_PREFIX.slice(0, -1));
+        const local = new Map(listed.filter((r) => r.ref.startsWith(ANCHORS_PREFIX)).map((r) => [r.ref, r]));
+        const inTheWay = refInTheWay(listed.map((r) => r.ref));
+        const toFetch = named.filter((r) => {
+          const blocker = local.has(r.ref) ? null : inTheWay(r.ref);
+          if (blocker !== null) refused.push({ ref: r.ref, reason: refInTheWayReason(r.ref, blocker) });
+          return blocker === null && local.get(r.ref)?.sha !== r.sha;
+        });
         // Refs held already are checked again only when the home lacks their anchor (a new home).
         const { held, unchanged } = await this.alreadyHeld(named, local);
         if (toFetch.length > 0)

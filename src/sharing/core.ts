@@ -97,6 +97,6 @@ export function refuseUndelivered(
       refused.push({
         ref: r.ref,
         reason:
-          'the source did not send it (git rejected it: its history stops at the boundary of a shallow clone, say); fetch from a full clone',
+          'the source did not send it (git rejected it: its history stops at the boundary of a shallow clone, say, or the source lacks its objects); fetch from a full, sound clone',
       });
 }

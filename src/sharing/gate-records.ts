@@ -171,10 +171,12 @@ export class GateRecords {
     return withLock(lockPath, { timeoutMs: this.options.lockTimeoutMs, purpose: 'sharing' }, () =>
       withRepoLock(repo, this.options.lockTimeoutMs, async () => {
         const refused: RefusedRecord[] = [];
-        const local = new Map((await listRefsWithParents(repo, GATES_PREFIX)).map((r) => [r.ref, r]));
+        // Without the slash: a ref named `refs/agentgate/gates` itself is in the way of every verdict.
+        const listed = await listRefsWithParents(repo, GATES_PREFIX.slice(0, -1));
+        const local = new Map(listed.filter((r) => r.ref.startsWith(GATES_PREFIX)).map((r) => [r.ref, r]));
         const toFetch: Array<{ sha: string; ref: string }> = [];
         const held: CommitRef[] = [];
-        const inTheWay = refInTheWay(local.keys());
+        const inTheWay = refInTheWay(listed.map((r) => r.ref));
         for (const r of source) {
           const name = parseGateRef(r.ref, GATES_PREFIX);
           const mine = local.get(r.ref);

@@ -85,3 +85,52 @@ export async function bundleOrMissing(
     throw objectMissing(broken, {}, { cause: error });
   }
 }
+
+/**
+ * git's words when the source could not send the objects of what it was asked for: a damaged
+ * remote (a lost object, a failed gc) says so through its upload-pack, and one that sends less than
+ * the refs it names fails our connectivity check.
+ */
+const SOURCE_LACKS_OBJECTS =
+  /possible repository corruption on the remote side|did not send all necessary objects|pack-objects died|remote: fatal: (unable to read|bad object|bad tree|missing)/i;
+
+/** At most this many fetches again for one call: a source that fails whatever it is asked fails the call as it did. */
+const MAX_FETCHES_AROUND = 64;
+
+/**
+ * One fetch of `specs`; when the source cannot send the objects of some of them (its pack fails
+ * for the whole fetch), the refspecs are fetched again in halves, down to the ones that fail alone,
+ * which are left out: they do not land, and the caller lists them in `refused` with the others git
+ * did not bring (refuseUndelivered). A failing fetch lands nothing, so each ref is fetched once.
+ * Negative refspecs go with every part; a wildcard one cannot be split, and fails as it did. Past
+ * MAX_FETCHES_AROUND fetches, the first failure is thrown.
+ */
+export async function fetchAroundMissing(
+  fetch: (specs: string[]) => Promise<void>,
+  specs: readonly string[],
+): Promise<void> {
+  let budget = MAX_FETCHES_AROUND;
+  let first: unknown = null;
+  const attempt = async (part: readonly string[]): Promise<void> => {
+    try {
+      await fetch([...part]);
+    } catch (error) {
+      const negative = part.filter((s) => s.startsWith('^'));
+      const positive = part.filter((s) => !s.startsWith('^'));
+      first ??= error;
+      if (
+        !(error instanceof GitFailedError) ||
+        !SOURCE_LACKS_OBJECTS.test(String(error.details.stderr ?? '')) ||
+        positive.some((s) => s.includes('*'))
+      )
+        throw error;
+      if (positive.length <= 1) return;
+      budget -= 2;
+      if (budget < 0) throw first;
+      const half = Math.ceil(positive.length / 2);
+      await attempt([...positive.slice(0, half), ...negative]);
+      await attempt([...positive.slice(half), ...negative]);
+    }
+  };
+  await attempt(specs);
+}

@@ -35,8 +35,10 @@ export async function rebuildAccepted(
   index: RebuiltIndex,
 ): Promise<{ done: Accepted[]; kept: Accepted[] }> {
   if (accepted.length === 0) return { done: [], kept: [] };
-  const iterationRefs = new Map((await listRefs(repo, RUNS_PREFIX)).map((r) => [r.ref, r.sha]));
-  const records = await listRefs(repo, RECORDS_PREFIX);
+  // Listed without the trailing slash: a ref named `refs/agentgate/runs` (or `records`) itself is in
+  // the way of every ref below it.
+  const iterationRefs = new Map((await listRefs(repo, RUNS_PREFIX.slice(0, -1))).map((r) => [r.ref, r.sha]));
+  const records = await listRefs(repo, RECORDS_PREFIX.slice(0, -1));
   const inTheWay = refInTheWay([...iterationRefs.keys(), ...records.map((r) => r.ref)]);
   // The before SHA must name a commit itself: a tree or a tag there (`^{tree}` peels both) would be
   // taken in and make verify, report and provenance fail on it with GIT_FAILED.

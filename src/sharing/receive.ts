@@ -49,7 +49,9 @@ export async function receive(
   // The repository's lock too: a fetch killed inside git leaves ref locks that its takeover clears.
   return withLock(lockPath, { timeoutMs: core.options.lockTimeoutMs, purpose: 'sharing' }, () =>
     withRepoLock(repo, core.options.lockTimeoutMs, async () => {
-      await deleteRefs(repo, (await listRefs(repo, INCOMING_PREFIX)).map(toDelete));
+      // Without its slash, the pattern also names a ref called `refs/agentgate/incoming` itself, which
+      // would keep git from making any incoming ref (a plain `git fetch` of refs/agentgate/* brings it).
+      await deleteRefs(repo, (await listRefs(repo, INCOMING_PREFIX.slice(0, -1))).map(toDelete));
       const source = await list();
       const local = await listRefsWithParents(repo, RECORDS_PREFIX);
       const localSha = new Map(local.map((r) => [r.ref, r.sha]));

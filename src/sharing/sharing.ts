@@ -33,7 +33,13 @@ import { MAX_GATE_LOG_BYTES } from './core.js';
 import { materialise, rejectionMessage } from './publish.js';
 import { receive } from './receive.js';
 import { settleRejected } from './own-records.js';
-import { bundleOrMissing, dropBrokenRecords, objectMissing, pushAroundMissing } from './missing-objects.js';
+import {
+  bundleOrMissing,
+  dropBrokenRecords,
+  fetchAroundMissing,
+  objectMissing,
+  pushAroundMissing,
+} from './missing-objects.js';
 import { AnchorRecords } from './anchor-records.js';
 import { anchorRef, ANCHORS_PREFIX } from './anchor-objects.js';
 
@@ -147,7 +153,8 @@ export class Sharing implements SharingCore {
     const repo = await this.open(sel.workspace);
     const remote = await resolveRemote(repo, remoteName, cwd, 'fetch');
     const mode = this.anchorMode(sel);
-    const bring = (specs: string[]) => fetchRefs(repo, remote, specs);
+    // A remote that cannot send some records' objects costs those records alone (missing-objects.ts).
+    const bring = (specs: string[]) => fetchAroundMissing((part) => fetchRefs(repo, remote, part), specs);
     const prefix = sel.runId === undefined ? RECORDS_PREFIX : `${RECORDS_PREFIX}${sel.runId}/`;
     const received = await this.receiveAll(
       repo,

@@ -2,13 +2,15 @@
 import { closeSync, ftruncateSync, openSync, rmSync, writeSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_IDENTITY } from '../../types/config.js';
+import type { ReceiveResult } from '../../types/sharing.js';
 import { Sharing } from '../../src/sharing/sharing.js';
 import { recordVerdict } from '../helpers/gates.js';
-import { commitAll, git, initRepo, writeFiles } from '../helpers/repo.js';
+import { commitAll, git, gitRaw, initRepo, writeFiles } from '../helpers/repo.js';
 import {
   failsWith,
   forge,
   machineCli,
+  machineOk,
   recordOf,
   runIterations,
   world,
@@ -159,5 +161,80 @@ describe('a fetch from a shallow clone', () => {
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a ref named like one of our namespaces', () => {
+  // A plain `git fetch origin 'refs/agentgate/*:refs/agentgate/*'` of a hostile remote can bring a
+  // ref named `refs/agentgate/runs` (or records, gates, anchors, incoming): git then cannot make any
+  // ref below it. fetch and import failed with GIT_FAILED (after the home had stored the records).
+  it('refuses what it is in the way of, or is swept when it is our scratch name; the rest lands', () => {
+    w = world();
+    const a = w.machine('a');
+    machineOk(a, ['before', '--run', 'one']);
+    writeFiles(a.dir, { 'src/app.txt': 'changed\n' });
+    const { afterSha } = machineOk(a, ['after', '--run', 'one', '--iteration', '0']) as { afterSha: string };
+    machineOk(a, ['gate', 'record', '--run', 'one', '--name', 'lint', '--exit-code', '0']);
+    machineOk(a, ['anchor', afterSha]);
+    machineOk(a, ['push']);
+    const bundle = `${w.root}/all.bundle`;
+    git(w.origin, ['bundle', 'create', '-q', bundle, '--all']);
+    const cases: Array<[string, (got: ReceiveResult) => void]> = [
+      ['refs/agentgate/incoming', (got) => expect(got.refused).toEqual([])],
+      ['refs/agentgate/incoming/anchors', (got) => expect(got.refused).toEqual([])],
+      ['refs/agentgate/runs', (got) => expect(got.runs).toEqual([])],
+      ['refs/agentgate/records', (got) => expect(got.runs).toEqual([])],
+      ['refs/agentgate/gates', (got) => expect([got.runs, got.gates]).toEqual([['one'], 0])],
+      ['refs/agentgate/anchors', (got) => expect([got.runs, got.anchors]).toEqual([['one'], []])],
+    ];
+    for (const [blocker, expected] of cases)
+      for (const receive of [['fetch'], ['import', bundle]]) {
+        const m = w.machine(`m${cases.findIndex(([b]) => b === blocker)}-${receive[0]}`);
+        git(m.dir, ['update-ref', blocker, 'HEAD']);
+        const res = machineCli(m, [...receive, '--json']);
+        expect(res.status, `${blocker} ${receive[0]}: ${res.stdout}`).toBe(0);
+        const got = res.json() as ReceiveResult;
+        expected(got);
+        // What it is in the way of says so (a verdict or anchor of a refused record follows it).
+        if (got.refused.length > 0) expect(got.refused.map((r) => r.reason).join('\n')).toContain(blocker);
+        // The home holds exactly what was taken in.
+        if (got.runs.length > 0) expect(machineCli(m, ['verify', '--all', '--json']).status).toBe(0);
+        else expect(machineOk(m, ['runs'])).toEqual([]);
+        // Once the name is out of the way, the next call takes everything.
+        git(m.dir, ['update-ref', '-d', blocker]);
+        const again = machineOk(m, [...receive]) as ReceiveResult;
+        expect(again.refused).toEqual([]);
+        expect(git(m.dir, ['for-each-ref', '--format=%(refname)', 'refs/agentgate/'])).toContain(
+          'refs/agentgate/anchors/',
+        );
+      }
+  });
+});
+
+describe('a remote that lacks the objects of one record', () => {
+  // A damaged remote (a lost object, a failed gc) or one that names more than it can send: git's
+  // pack fails for the whole fetch, and every fetch from it failed with GIT_FAILED, the healthy
+  // runs included.
+  it('refuses that record alone, naming it; the other runs land', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'good', 2);
+    await runIterations(a, 'bad', 1);
+    await recordVerdict(a, 'good', 1, 'lint');
+    await a.share.push({ workspace: a.dir });
+    const ref = 'refs/agentgate/records/bad/iteration-0';
+    const blob = git(w.origin, ['rev-parse', `${ref}:record.json`]);
+    // Small pushes are kept as loose objects: remove the one blob.
+    rmSync(`${w.origin}/objects/${blob.slice(0, 2)}/${blob.slice(2)}`);
+    const b = w.machine('b');
+    const got = await b.share.fetch({ workspace: b.dir });
+    expect(got.runs).toEqual(['good']);
+    expect([got.snapshots, got.gates]).toEqual([2, 1]);
+    expect(got.refused.map((r) => r.ref)).toEqual([ref]);
+    expect(machineCli(b, ['verify', '--all', '--json']).status).toBe(0);
+    // Once the remote is mended, the next fetch takes it.
+    gitRaw(w.origin, ['hash-object', '-w', '--stdin'], gitRaw(a.dir, ['cat-file', 'blob', blob]));
+    const again = await b.share.fetch({ workspace: b.dir });
+    expect([again.snapshots, again.refused]).toEqual([1, []]);
   });
 });
