@@ -28,7 +28,10 @@ const MARKERS = [LATEST_REF, BASELINE_REF, SAFETY_REF];
 
 /** What is damaged in the store at `location`, its index too when `withIndex`; null when nothing is. */
 export async function findDamage(location: StoreLocation, withIndex = false): Promise<RepoDamage | null> {
-  const damage = await repoDamage(location.gitDir, MARKERS, withIndex ? location.indexFile : undefined);
+  const damage = await repoDamage(location.gitDir, MARKERS, withIndex ? location.indexFile : undefined, [
+    CHECKPOINT_REF_PREFIX,
+    META_REF_PREFIX,
+  ]);
   return isDamage(damage) ? damage : null;
 }
 

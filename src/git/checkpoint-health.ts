@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, type BigIntStats } from 'node:fs';
 import { lstat, readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { readRegularFile } from '../fs/regular-file.js';
 import { runGit, type GitOptions } from './runner.js';
 
@@ -26,16 +26,20 @@ const HEAD_TEXT = /^(ref: refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})\n?$/;
 const REF_TEXT = /^([0-9a-f]{40}|[0-9a-f]{64})\n?$/;
 
 /**
- * Checks the repository at `gitDir`, the loose files of `refs` (full ref names) in it, and the
- * index file `indexFile` when given.
+ * Checks the repository at `gitDir`, the loose files of `refs` (full ref names) in it, the index
+ * file `indexFile` when given, and that every loose ref under `refPrefixes` (such as
+ * `refs/checkpoints/`) is a regular file: git reads a FIFO there as a ref and waits on it for ever
+ * (every command, every agent hook, would hang), and a link may name one. One readdir per prefix.
  */
 export async function repoDamage(
   gitDir: string,
   refs: readonly string[],
   indexFile?: string,
+  refPrefixes: readonly string[] = [],
 ): Promise<RepoDamage> {
-  const [index, dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
+  const [index, odd, dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
     indexFile === undefined ? null : indexDamage(indexFile),
+    Promise.all(refPrefixes.map((prefix) => oddLooseRefs(gitDir, prefix))).then((lists) => lists.flat()),
     kindOf(gitDir),
     readText(join(gitDir, 'HEAD')),
     readText(join(gitDir, 'packed-refs')),
@@ -55,14 +59,31 @@ export async function repoDamage(
             : refsDir !== 'dir'
               ? 'its refs directory is missing'
               : null;
-  const brokenRefs = refs.filter((_, i) => {
-    const text = texts[i];
-    return text !== null && text !== undefined && !REF_TEXT.test(text);
-  });
+  const brokenRefs = [
+    ...new Set([
+      ...refs.filter((_, i) => {
+        const text = texts[i];
+        return text !== null && text !== undefined && !REF_TEXT.test(text);
+      }),
+      ...odd,
+    ]),
+  ];
   const garbledPacked = packed === null ? [] : parsePackedRefs(packed).garbled;
   return unusable === null
     ? { unusable, brokenRefs, garbledPacked, index }
     : { unusable, brokenRefs: [], garbledPacked: [], index: null };
+}
+
+/** The loose refs under `prefix` (`refs/checkpoints/`) that are neither a regular file nor a directory. */
+async function oddLooseRefs(gitDir: string, prefix: string): Promise<string[]> {
+  const dir = join(gitDir, ...prefix.split('/'));
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch((error: unknown) => {
+    if (isAbsent(error)) return [];
+    throw error;
+  });
+  return entries
+    .filter((e) => !e.isFile() && !e.isDirectory())
+    .map((e) => `${prefix}${relative(dir, join(e.parentPath, e.name)).split(sep).join('/')}`);
 }
 
 /** The index file's header: "DIRC", its version, its number of entries. */

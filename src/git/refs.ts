@@ -418,22 +418,24 @@ export async function deleteRefs(
   });
 }
 
+/** git's warnings (LC_ALL=C) for a loose ref it skips when listing: garbage or nothing in it, or a name it refuses. */
+const SKIPPED_REF = /^warning: ignoring (?:broken ref|ref with broken name) (refs\/.+)$/gm;
+
 /**
  * Every ref under the given prefixes with its commit, tree, date and message body, newest ref name
  * first. A ref naming an object that is no commit (a blob or a tree: for-each-ref gives it no tree
- * and no date) is STORE_CORRUPT, `details.notCommits` naming those refs, so that the checkpoint
- * store can set them aside (checkpoints/recovery.ts damageBehind) rather than read a date of nothing.
+ * and no date), or a loose one git skips with a warning (empty or garbled, as a power loss leaves
+ * it, or named as git refuses: listed as absent while `gc` fails on it for ever), is STORE_CORRUPT,
+ * `details.notCommits` naming those refs, so that the checkpoint store can set them aside
+ * (checkpoints/recovery.ts damageBehind) rather than read a date of nothing.
  */
 export async function listRefRecords(repo: GitOptions, prefixes: readonly string[]): Promise<RefRecord[]> {
   for (const p of prefixes) assertRefName(p);
-  const res = await runGit(repo, [
-    'for-each-ref',
-    '--sort=-refname',
-    `--format=${REF_RECORD_FORMAT}`,
-    ...prefixes,
-  ]);
-  const records = parseRefRecords(res.stdout);
-  const notCommits = records.filter((r) => r.tree === '').map((r) => r.ref);
+  let skipped: string[] = [];
+  const onStderr = (text: string) => (skipped = [...text.matchAll(SKIPPED_REF)].map((m) => m[1] as string));
+  const args = ['for-each-ref', '--sort=-refname', `--format=${REF_RECORD_FORMAT}`, ...prefixes];
+  const records = parseRefRecords((await runGit(repo, args, { onStderr })).stdout);
+  const notCommits = [...records.filter((r) => r.tree === '').map((r) => r.ref), ...new Set(skipped)];
   if (notCommits.length > 0)
     throw new StoreCorruptError(
       `${notCommits.join(', ')} name${notCommits.length > 1 ? '' : 's'} no commit`,

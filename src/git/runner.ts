@@ -60,6 +60,8 @@ export interface RunOptions {
   okExitCodes?: readonly number[];
   /** Internal: the call that reads the user's own settings runs without them. */
   withoutUserSettings?: boolean;
+  /** Given git's stderr (its first 64 KiB, decoded) when it succeeded: warnings that matter (refs.ts listRefRecords). */
+  onStderr?: (stderr: string) => void;
 }
 
 export interface GitResult<T> {
@@ -262,6 +264,8 @@ async function spawnGit(
     const stderr = hideCredentials(decodeBytes(Buffer.concat(stderrChunks)).trim());
     throw gitFailure(args, exitCode, stderr, { ...details, exitCode, stderr });
   }
+  if (run.onStderr !== undefined && stderrChunks.length > 0)
+    run.onStderr(decodeBytes(Buffer.concat(stderrChunks)));
   return exitCode;
 }
 
