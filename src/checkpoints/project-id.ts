@@ -9,7 +9,8 @@ import { dirname, join } from 'node:path';
  *     <home>/checkpoints/<projectId>/<worktreeKey>/
  *       git/         private git dir: objects, refs/checkpoints/*, config, info/attributes
  *       index        the persistent index (GIT_INDEX_FILE): repeated captures only re-stat files
- *       store.json   { workspace, projectId, createdAt }, written last when the store is created
+ *       store.json   { workspace, projectId, createdAt, workspaceId }, written last when the store is created
+ *                    (workspaceId: the directory's identity, which a move keeps: moved-store.ts)
  *       upkeep.json  what automatic packing and pruning did last (upkeep.ts)
  *       probe.json   what git said about the workspace, with the stamps that keep it true (probe-cache.ts)
  *       budget.json  the last object count of a track and its commit, while it holds (budget-count.ts)

@@ -43,7 +43,8 @@ import {
 import { linePosition, type LinePlace } from './sessions.js';
 import { assertCheckpointsOptions, type CheckpointsOptions } from './options.js';
 import type { Plan } from './plan.js';
-import { existingStore, locateStore, storeAbove, storeOf, type StoreLocation } from './project-id.js';
+import { existingStore, storeAbove, storeOf, type StoreLocation } from './project-id.js';
+import { locateOrAdopt, workspaceIdentity } from './moved-store.js';
 import { readCachedAnswers, saveAnswers } from './probe-cache.js';
 import { recordCheckpoint } from './record.js';
 import { corruptError, damageBehind, findDamage, rebuildIndex, restagedText, setAside } from './recovery.js';
@@ -133,7 +134,7 @@ export class CheckpointStore {
       above?.location ??
       (known !== null && root === real
         ? known
-        : await locateStore(checkpointsDir, root, () =>
+        : await locateOrAdopt(checkpointsDir, root, () =>
             probe.isRepository ? rootCommit(root, gitOpts) : Promise.resolve(null),
           ));
     const setting = await configured;
@@ -407,6 +408,7 @@ export class CheckpointStore {
         workspace: this.workspace,
         projectId: this.location.projectId,
         createdAt: new Date().toISOString(),
+        workspaceId: await workspaceIdentity(this.workspace),
       });
     await this.mirrorUserExcludes();
     // Not while store.json is still to be written again (by a track).
