@@ -79,8 +79,8 @@ export async function adoptMovedStore(
   if (found.length !== 1) return null;
   const { location, meta } = found[0] as { location: StoreLocation; meta: Meta };
   // Named first, moved second: a call that finds it half done (named, not moved) takes it the same way.
-  await writeJsonAtomic(location.metaFile, { ...meta, workspace: root, projectId: target.projectId });
   try {
+    await writeJsonAtomic(location.metaFile, { ...meta, workspace: root, projectId: target.projectId });
     await makeDirs(join(checkpointsDir, target.projectId));
     await rename(location.dir, target.dir);
   } catch {

@@ -59,6 +59,19 @@ describe('a workspace moved to another path', () => {
     expect(stores(home)).toHaveLength(1);
   });
 
+  it('two calls at the new path at once both find the checkpoints, in one store', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const home = tempDir('agentgate-cp-moved-race-');
+    await (await openCheckpoints(ws, { home })).track('A');
+    const moved = `${ws}-raced`;
+    renameSync(ws, moved);
+
+    const opened = await Promise.all([openCheckpoints(moved, { home }), openCheckpoints(moved, { home })]);
+    const lists = await Promise.all(opened.map(async (cp) => (await cp.list()).map((e) => e.label)));
+    expect(lists).toEqual([['A'], ['A']]);
+    expect(stores(home)).toHaveLength(1);
+  });
+
   it('through the CLI: checkpoint list -C the new path shows them', () => {
     const ws = repoWithCommit({ 'a.txt': 'one\n' });
     const home = tempDir('agentgate-cp-moved-cli-');
