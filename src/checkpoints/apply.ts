@@ -21,6 +21,8 @@ export interface ApplyContext {
   current: ReadonlyMap<string, TreeEntry>;
   /** Git paths never touched, nor anything below them (nested repositories, our home, skipped files). */
   blocked: readonly string[];
+  /** The safety checkpoint taken first: a write that fails names it, as the way back. */
+  safety?: string;
 }
 
 /** What happened, as git paths. */
@@ -75,6 +77,16 @@ function keptMode(perm: number, mode: string): number {
  * and directory that changed is fsynced before this returns (see fs/place.ts).
  */
 export async function applyPlan(ctx: ApplyContext, plan: Plan): Promise<Applied> {
+  return applyAll(ctx, plan).catch((error: unknown) => {
+    if (!(error instanceof WriteFailedError) || ctx.safety === undefined) throw error;
+    throw new WriteFailedError(
+      `${error.message}; what was already put back is undone by "checkpoint restore ${ctx.safety}"`,
+      { cause: error.cause, details: { ...error.details, safety: ctx.safety } },
+    );
+  });
+}
+
+async function applyAll(ctx: ApplyContext, plan: Plan): Promise<Applied> {
   // A blob the store lost would stop the writes after the deletes had run: read them all first.
   const sizes = await readableSizes(ctx.repo, new Map(plan.writes.map((w) => [w.oid, w.path])));
   const rules = (p: string) => p === '.gitignore' || p.endsWith('/.gitignore');
@@ -190,7 +202,7 @@ async function applyDeletes(ctx: ApplyContext, paths: readonly string[], out: Ap
       out.changed.push(path);
       continue;
     }
-    await unlink(fsPath(abs));
+    if (!(await removeFile(ctx.root, abs))) continue;
     out.deleted.push(path);
     const slash = path.lastIndexOf('/');
     if (slash > 0) emptied.add(path.slice(0, slash));
@@ -199,6 +211,26 @@ async function applyDeletes(ctx: ApplyContext, paths: readonly string[], out: Ap
   // A deletion is durable once its directory is: fsync each one that lost an entry (or still exists).
   for (const dir of new Set(out.deleted.map((path) => dirname(toAbsolute(ctx.root, path)))))
     await fsyncDir(fsPath(dir));
+}
+
+/**
+ * Unlinks the file at `abs`; false when it is gone already. A refusal (an immutable file or
+ * directory, a read-only mount, permissions) is WRITE_FAILED naming it, as a failed write is.
+ */
+async function removeFile(root: string, abs: string): Promise<boolean> {
+  try {
+    await unlink(fsPath(abs));
+    return true;
+  } catch (cause) {
+    if (errnoOf(cause) === 'ENOENT') return false;
+    throw new WriteFailedError(
+      `could not delete ${abs} (${errnoOf(cause)}); check its directory's permissions, then retry`,
+      {
+        cause,
+        details: { workspace: root, path: abs },
+      },
+    );
+  }
 }
 
 /** A tree entry to write; `perm`: the permission bits of the file it replaces (keptMode). */

@@ -30,7 +30,7 @@ export function restoreTo(store: CheckpointStore, hash: string): Promise<Restore
     const applied = await store.apply(
       planChanges(restoreDesired(wanted, current), current, skippedBy(refs, hash)),
       current,
-      safety.skips,
+      safety,
     );
     return {
       hash: target,
@@ -117,7 +117,7 @@ async function revertLocked(
   const { captured, current } = await captureForRestore(store, paths);
   const safety = await store.trackLocked('safety before revert', 'safety', false, {}, captured, refs);
   const plan = planChanges(desired(current), current, skippedThen);
-  const applied = await store.apply(plan, current, safety.skips);
+  const applied = await store.apply(plan, current, safety);
   return {
     reverted: store.absolute(applied.written),
     deleted: store.absolute(applied.deleted),

@@ -92,7 +92,7 @@ export function restoreSession(
       { event: SESSION_RESTORE_EVENT },
       captured,
     );
-    const applied = await store.apply(plan, current, safety.skips);
+    const applied = await store.apply(plan, current, safety);
     // What the restore wrote is the session's own change (a later restore of it is no conflict),
     // and only that: the capture also sees what it did not write (a person's file that the
     // `.gitignore` it put back no longer ignores, a write landing meanwhile), which is nobody's.

@@ -331,10 +331,11 @@ export class CheckpointStore {
   }
 
   /** Writes a plan into the workspace (apply.ts), never touching excluded or skipped paths. */
-  apply(plan: Plan, current: ReadonlyMap<string, TreeEntry>, skips: readonly Skip[]): Promise<Applied> {
-    const blocked = [...this.excluded, ...skips.map((s) => s.path)];
+  apply(plan: Plan, current: ReadonlyMap<string, TreeEntry>, safety: Tracked): Promise<Applied> {
+    const blocked = [...this.excluded, ...safety.skips.map((s) => s.path)];
+    const { workspace: root, repo } = this;
     return applyPlan(
-      { root: this.workspace, repo: this.repo, tempDir: this.location.tempDir, current, blocked },
+      { root, repo, tempDir: this.location.tempDir, current, blocked, safety: safety.hash },
       plan,
     );
   }
