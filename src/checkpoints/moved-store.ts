@@ -11,10 +11,11 @@ import { locateStore, storeLayout, storeOf, type StoreLocation } from './project
  * started an empty store beside the old one. Each store records in `store.json` the identity of
  * its workspace directory (`workspaceId`: device, inode and birth time, which a rename keeps and
  * a copy or a new clone does not). When a workspace has no store of its own, a store of its
- * project (outside git: of any directory outside git) whose recorded workspace is gone, or is now
- * another directory, and whose identity is this directory's, is taken along: its `store.json`
- * names the new path, then its directory is renamed to the new path's key. Stores made before the
- * identity was recorded cannot be told from another workspace's, and stay where they are.
+ * project (or one named by its path: outside git, or before a repository's first commit) whose
+ * recorded workspace is gone, or is now another directory, and whose identity is this
+ * directory's, is taken along: its `store.json` names the new path, then its directory is renamed
+ * to the new path's key. Stores made before the identity was recorded cannot be told from another
+ * workspace's, and stay where they are.
  */
 
 /**
@@ -59,12 +60,15 @@ export async function adoptMovedStore(
   root: string,
 ): Promise<StoreLocation | null> {
   const id = await workspaceIdentity(root);
-  // Outside git no project id narrows the search: an inode reused without a birth time is no proof.
-  if (id === null || (target.projectId.startsWith('path-') && id.endsWith(':0'))) return null;
-  // Outside git a store's project id is named by the path too: any such project may hold it.
-  const projects = target.projectId.startsWith('path-')
-    ? (await listDir(checkpointsDir)).filter((p) => p.startsWith('path-'))
-    : [target.projectId];
+  if (id === null) return null;
+  // A store named by its path (outside git, or made before a repository's first commit) may be in
+  // any `path-` project; one of a repository's own is in its project. An inode reused without a
+  // birth time is no proof where no project narrows the search.
+  const own = target.projectId.startsWith('path-') ? [] : [target.projectId];
+  const byPath = id.endsWith(':0')
+    ? []
+    : (await listDir(checkpointsDir)).filter((p) => p.startsWith('path-'));
+  const projects = [...own, ...byPath];
   const found: Array<{ location: StoreLocation; meta: Meta }> = [];
   for (const projectId of projects)
     for (const key of await listDir(join(checkpointsDir, projectId))) {

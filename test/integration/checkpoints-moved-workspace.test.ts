@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openCheckpoints } from '../helpers/checkpoints.js';
 import { runCli } from '../helpers/cli.js';
-import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+import { commitAll, initRepo, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
 /** Every `wt-*` store directory under the home, by project. */
 function stores(home: string): string[] {
@@ -69,6 +69,20 @@ describe('a workspace moved to another path', () => {
     const opened = await Promise.all([openCheckpoints(moved, { home }), openCheckpoints(moved, { home })]);
     const lists = await Promise.all(opened.map(async (cp) => (await cp.list()).map((e) => e.label)));
     expect(lists).toEqual([['A'], ['A']]);
+    expect(stores(home)).toHaveLength(1);
+  });
+
+  it('a repository whose store was made before its first commit', async () => {
+    const ws = initRepo();
+    writeFiles(ws, { 'a.txt': 'one\n' });
+    const home = tempDir('agentgate-cp-moved-unborn-');
+    const a = await (await openCheckpoints(ws, { home })).track('A');
+    commitAll(ws, 'first');
+    const moved = `${ws}-committed`;
+    renameSync(ws, moved);
+
+    const cp = await openCheckpoints(moved, { home });
+    expect((await cp.list()).map((e) => e.hash)).toEqual([a.hash]);
     expect(stores(home)).toHaveLength(1);
   });
 
