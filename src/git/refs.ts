@@ -372,7 +372,7 @@ export async function switchToBranch(repo: Repo, name: string, sha: string | nul
 }
 
 /** The ref at the end of `ref`'s chain when it is a symbolic ref (git follows every link), else null. */
-async function symbolicTarget(repo: GitOptions, ref: string): Promise<string | null> {
+export async function symbolicTarget(repo: GitOptions, ref: string): Promise<string | null> {
   const res = await runGitBuffer(repo, ['symbolic-ref', '-q', ref], { okExitCodes: [1] });
   return res.exitCode === 0 ? decodeBytes(res.stdout).trim() : null;
 }
