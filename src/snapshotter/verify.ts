@@ -5,7 +5,7 @@ import { getDiffStats } from '../git/diff-stats.js';
 import { openRepo, type OpenOptions, type Repo } from '../git/repo.js';
 import { treeAfterApplying } from '../git/apply-check.js';
 import { treeDiffSha256 } from '../git/unified-diff.js';
-import { getTree, isAncestor, readRef } from '../git/refs.js';
+import { getTree, isAncestor, readRef, symbolicTarget } from '../git/refs.js';
 import { setAsideBy, type RunRecord, type RunRestart } from '../../types/run.js';
 import { sha256File } from './patch-artifact.js';
 import { getCommitInfo, objectType } from '../git/commit-info.js';
@@ -194,13 +194,17 @@ async function refCheck(repo: Repo, snapshot: Snapshot, add: Add): Promise<void>
     );
     return;
   }
-  const target = await readRef(repo, snapshot.ref);
+  // A symbolic ref (to a branch) reaches after only while that branch does, and is no ref of ours.
+  const [target, link] = await Promise.all([readRef(repo, snapshot.ref), symbolicTarget(repo, snapshot.ref)]);
+  const ok = target === snapshot.afterSha && link === null;
   add(
     'ref',
-    target === snapshot.afterSha,
-    target === snapshot.afterSha
+    ok,
+    ok
       ? `${snapshot.ref} keeps after reachable`
-      : `${snapshot.ref} points at ${target ?? 'nothing'}`,
+      : link !== null
+        ? `${snapshot.ref} is a symbolic ref to ${link}`
+        : `${snapshot.ref} points at ${target ?? 'nothing'}`,
   );
 }
 

@@ -95,3 +95,21 @@ describe('verify of a run record whose links are out of iteration order', () => 
     expect(res.status, res.stdout).toBe(0);
   });
 });
+
+describe('verify of an iteration ref made a symbolic ref', () => {
+  it('fails ref while the ref only follows a branch to the after commit', () => {
+    const three = snapshots[2] as Snapshot;
+    const ref = `refs/agentgate/runs/r1/iteration-3`;
+    git(dir, ['symbolic-ref', ref, 'refs/heads/main']);
+    try {
+      const res = cliIn(dir, home, ['verify', three.id]);
+      expect(res.status, res.stdout).toBe(3);
+      const report = res.json() as VerifyReport;
+      expect(failed(report)).toEqual([`${three.id} ref`]);
+      expect(report.checks.find((c) => c.check === 'ref' && !c.ok)?.detail).toContain('refs/heads/main');
+    } finally {
+      git(dir, ['update-ref', '--no-deref', ref, three.afterSha]);
+    }
+    expect(cliIn(dir, home, ['verify', three.id]).status).toBe(0);
+  });
+});
