@@ -94,8 +94,9 @@ export class Context {
 
   /**
    * WORKSPACE_NOT_FOUND when -C names no directory. For the commands that read the home alone
-   * (`list`, `runs`, `gate list`, `report`): -C stands in for the recorded workspace in what they
-   * print, and a mistyped one must not pass unnoticed. git is loaded only when -C is given.
+   * (`list`, `runs`, `show`, `patch`, `stats`, `verify`, `delete`, `gate list`, `report`): -C stands
+   * in for the recorded workspace in what they print and check, and a mistyped one must not pass
+   * unnoticed. git is loaded only when -C is given.
    */
   async assertGivenWorkspace(): Promise<void> {
     if (!this.workspaceGiven) return;

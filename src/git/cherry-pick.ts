@@ -5,13 +5,22 @@ import {
   CherryPickConflictError,
   DirtyWorkspaceError,
   GitFailedError,
+  InvalidArgumentError,
   OperationInProgressError,
   RevisionNotFoundError,
 } from '../errors.js';
 import { getCommitInfo } from './commit-info.js';
+import { hasEscapedBytes } from '../fs/path-bytes.js';
 import { hiddenChanges } from './commit.js';
 import { previewPick, untrackedInTheWay } from './pick-collisions.js';
-import { assertNotCheckedOut, branchRef, readHead, resolveRevision, updateRef } from './refs.js';
+import {
+  assertNotCheckedOut,
+  branchRef,
+  readHead,
+  resolveRevision,
+  symbolicTarget,
+  updateRef,
+} from './refs.js';
 import { sweepPickWorktrees, withPickWorktree } from './cherry-pick-worktree.js';
 import type { Repo } from './repo.js';
 import { runGit, type GitOptions } from './runner.js';
@@ -40,7 +49,7 @@ export interface CherryPickOptions {
  */
 export async function cherryPick(repo: Repo, rev: string, opts: CherryPickOptions = {}): Promise<CommitInfo> {
   const onto = opts.onto?.replace(/^refs\/heads\//, '');
-  const ontoRef = onto === undefined ? null : await branchRef(repo, onto);
+  const ontoRef = onto === undefined ? null : await landingRef(repo, onto);
   const source = await getCommitInfo(repo, rev);
   const head = await readHead(repo);
   const ignore = opts.ignore ?? [];
@@ -49,6 +58,23 @@ export async function cherryPick(repo: Repo, rev: string, opts: CherryPickOption
   if (ontoRef === null) return pickInWorkspace(repo, source, ignore);
   if (ontoRef === head.ref) return pickInWorkspace(repo, source, ignore);
   return pickInWorktree(repo, source, ontoRef);
+}
+
+/**
+ * The branch a pick `--onto NAME` lands on: `refs/heads/NAME`, or for a symbolic ref (`alias` ->
+ * `main`) the branch at the end of its chain, so that a checked-out branch is never moved from a
+ * temporary worktree behind its work tree's back. INVALID_ARGUMENT for a symbolic ref to no branch.
+ */
+async function landingRef(repo: Repo, name: string): Promise<string> {
+  const ref = await branchRef(repo, name);
+  const target = await symbolicTarget(repo, ref);
+  if (target === null) return ref;
+  if (!target.startsWith('refs/heads/') || hasEscapedBytes(target))
+    throw new InvalidArgumentError(
+      `${name} is a symbolic ref to ${target}, which is no branch to commit on; give a branch name`,
+      { details: { branch: name, target } },
+    );
+  return target;
 }
 
 async function pickInWorkspace(

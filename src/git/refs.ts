@@ -244,17 +244,19 @@ export async function updateRefs(
   );
 }
 
-/** Deletes `ref`, only if it is still at `oldSha` when one is given. Throws CONCURRENT_UPDATE. */
+/** Deletes `ref` itself (a symbolic ref too, not its target), only if it is still at `oldSha` when one is given. Throws CONCURRENT_UPDATE. */
 export async function deleteRef(repo: GitOptions, ref: string, oldSha?: string): Promise<void> {
   assertRefName(ref);
   if (oldSha !== undefined && !isFullId(oldSha))
     throw new InvalidArgumentError(`${JSON.stringify(oldSha)} is not a full object id`, {
       details: { ref, id: oldSha },
     });
+  // --no-deref: a symbolic ref planted here (`refs/agentgate/...` -> `refs/heads/main`) goes, never the branch it names.
   const args = [
     'update-ref',
     '-m',
     'agentgate: delete ref',
+    '--no-deref',
     '-d',
     ref,
     ...(oldSha === undefined ? [] : [oldSha]),
@@ -372,7 +374,7 @@ export async function switchToBranch(repo: Repo, name: string, sha: string | nul
 }
 
 /** The ref at the end of `ref`'s chain when it is a symbolic ref (git follows every link), else null. */
-async function symbolicTarget(repo: GitOptions, ref: string): Promise<string | null> {
+export async function symbolicTarget(repo: GitOptions, ref: string): Promise<string | null> {
   const res = await runGitBuffer(repo, ['symbolic-ref', '-q', ref], { okExitCodes: [1] });
   return res.exitCode === 0 ? decodeBytes(res.stdout).trim() : null;
 }

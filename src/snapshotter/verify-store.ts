@@ -66,7 +66,10 @@ export async function verify(
   return { ok: checks.every((c) => c.ok), checks };
 }
 
-/** A run links each snapshot once, and one snapshot per iteration: a failed `run-links` check per extra one. */
+/**
+ * A run links each snapshot once, one snapshot per iteration, in iteration order: a failed
+ * `run-links` check per extra link and per link out of order.
+ */
 function runLinkChecks(run: RunRecord, linked: readonly Snapshot[]): VerifyCheck[] {
   const fail = (snapshotId: string, detail: string): VerifyCheck => ({
     snapshotId,
@@ -90,6 +93,21 @@ function runLinkChecks(run: RunRecord, linked: readonly Snapshot[]): VerifyCheck
       checks.push(
         fail(s.id, `snapshots ${other} and ${s.id} of run ${run.runId} both record iteration ${s.iteration}`),
       );
+  }
+  // CONTRACT.md: `snapshotIds` is ordered by iteration; `after` and `before` read the last link as the run's last iteration.
+  // A link failed above (a second link, a second snapshot of an iteration) is not failed twice.
+  const failed = new Set(checks.map((c) => c.snapshotId));
+  let highest = -1;
+  for (const s of new Set(run.snapshotIds.map((id) => byId.get(id)))) {
+    if (s === undefined || failed.has(s.id)) continue;
+    if (s.iteration < highest)
+      checks.push(
+        fail(
+          s.id,
+          `run ${run.runId} links iteration ${s.iteration} after iteration ${highest}: its links are out of iteration order (runs/${run.runId}.json was edited?)`,
+        ),
+      );
+    highest = Math.max(highest, s.iteration);
   }
   return checks;
 }

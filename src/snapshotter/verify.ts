@@ -5,10 +5,10 @@ import { getDiffStats } from '../git/diff-stats.js';
 import { openRepo, type OpenOptions, type Repo } from '../git/repo.js';
 import { treeAfterApplying } from '../git/apply-check.js';
 import { treeDiffSha256 } from '../git/unified-diff.js';
-import { getTree, isAncestor, objectExists, readRef } from '../git/refs.js';
+import { getTree, isAncestor, readRef, symbolicTarget } from '../git/refs.js';
 import { setAsideBy, type RunRecord, type RunRestart } from '../../types/run.js';
 import { sha256File } from './patch-artifact.js';
-import { getCommitInfo } from '../git/commit-info.js';
+import { getCommitInfo, objectType } from '../git/commit-info.js';
 import { gateLine, taskLine, trailer } from './message.js';
 import { GitFailedError, GitOutputUnparseableError, ObjectMissingError } from '../errors.js';
 import { iterationRef } from './core.js';
@@ -131,11 +131,18 @@ async function artifactCheck(snapshot: Snapshot, add: Add): Promise<boolean> {
 
 /** Both commits exist, before is an ancestor of after, the ref holds after, the stats still match. */
 async function gitChecks(repo: Repo, snapshot: Snapshot, line: RunLine, add: Add): Promise<boolean> {
-  const before = await objectExists(repo, snapshot.beforeSha);
-  const after = await objectExists(repo, snapshot.afterSha);
-  add('before-exists', before, snapshot.beforeSha);
-  add('after-exists', after, snapshot.afterSha);
-  if (!before || !after) return false;
+  // A record edited to name a tree or a blob fails here: every later check asks git about commits.
+  const [before, after] = await Promise.all([
+    objectType(repo, snapshot.beforeSha),
+    objectType(repo, snapshot.afterSha),
+  ]);
+  const commitCheck = (sha: string, type: string | null): [boolean, string] =>
+    type === 'commit' || type === null
+      ? [type === 'commit', sha]
+      : [false, `${sha} is a ${type}, not a commit`];
+  add('before-exists', ...commitCheck(snapshot.beforeSha, before));
+  add('after-exists', ...commitCheck(snapshot.afterSha, after));
+  if (before !== 'commit' || after !== 'commit') return false;
   const ancestor =
     snapshot.beforeSha === snapshot.afterSha ||
     (await isAncestor(repo, snapshot.beforeSha, snapshot.afterSha));
@@ -187,13 +194,17 @@ async function refCheck(repo: Repo, snapshot: Snapshot, add: Add): Promise<void>
     );
     return;
   }
-  const target = await readRef(repo, snapshot.ref);
+  // A symbolic ref (to a branch) reaches after only while that branch does, and is no ref of ours.
+  const [target, link] = await Promise.all([readRef(repo, snapshot.ref), symbolicTarget(repo, snapshot.ref)]);
+  const ok = target === snapshot.afterSha && link === null;
   add(
     'ref',
-    target === snapshot.afterSha,
-    target === snapshot.afterSha
+    ok,
+    ok
       ? `${snapshot.ref} keeps after reachable`
-      : `${snapshot.ref} points at ${target ?? 'nothing'}`,
+      : link !== null
+        ? `${snapshot.ref} is a symbolic ref to ${link}`
+        : `${snapshot.ref} points at ${target ?? 'nothing'}`,
   );
 }
 

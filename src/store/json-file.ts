@@ -5,6 +5,14 @@ import type * as z from '../../types/zod.js';
 import { InvalidIdError, StoreCorruptError } from '../errors.js';
 import { errnoOf } from '../fs/atomic.js';
 
+/**
+ * Ids, paths and ISO times compared as git compares ref names, by code unit: `localeCompare` would
+ * make one store's listing differ from one locale to another (Danish sorts "aa" after "z").
+ */
+export function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** A store file that cannot be used, named so that the user can find and fix it. */
 export function corruptFile(path: string, what: string, reason: string, cause?: unknown): StoreCorruptError {
   return new StoreCorruptError(
@@ -177,7 +185,7 @@ export async function loadAll<T>(
       problems.push(asStoreProblem(error, join(dir, `${name}.json`), what));
     }
   });
-  problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
+  problems.sort((a, b) => byCodeUnit(String(a.details.path), String(b.details.path)));
   return { items, problems };
 }
 

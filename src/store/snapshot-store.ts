@@ -16,6 +16,7 @@ import {
 import { errnoOf, writeJsonAtomic } from '../fs/atomic.js';
 import {
   asStoreProblem,
+  byCodeUnit,
   corruptFile,
   describeIssues,
   listJsonNames,
@@ -406,10 +407,10 @@ export class SnapshotStore {
 /** `list`'s order of snapshots. */
 export function byRunThenIteration(a: Snapshot, b: Snapshot): number {
   return (
-    a.runId.localeCompare(b.runId) ||
+    byCodeUnit(a.runId, b.runId) ||
     a.iteration - b.iteration ||
-    a.createdAt.localeCompare(b.createdAt) ||
-    a.id.localeCompare(b.id)
+    byCodeUnit(a.createdAt, b.createdAt) ||
+    byCodeUnit(a.id, b.id)
   );
 }
 

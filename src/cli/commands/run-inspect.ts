@@ -18,6 +18,7 @@ const show = defineCommand({
   positionals: { required: ['ID'] },
   examples: ['show 3f2a9c1e0b --json'],
   async run(ctx, _values, [id]) {
+    await ctx.assertGivenWorkspace();
     const snapshotter = await ctx.snapshotter();
     return snapshotResult(await snapshotter.getSnapshot(id));
   },
@@ -119,6 +120,7 @@ const patch = defineCommand({
   positionals: { required: ['ID'] },
   examples: ['patch 3f2a9c1e0b -o iteration-1.diff'],
   async run(ctx, values, [id]): Promise<CommandResult> {
+    await ctx.assertGivenWorkspace();
     const snapshotter = await ctx.snapshotter();
     const snapshot = await snapshotter.getSnapshot(id);
     if (values.output !== undefined) {
@@ -175,6 +177,7 @@ async function statsFor(ctx: Context, runId: string | undefined, positionals: st
   const [from, to] = positionals;
   if (runId !== undefined && positionals.length > 0)
     throw new UsageError('give FROM TO, SNAPSHOT or --run ID, not several');
+  await ctx.assertGivenWorkspace();
   const snapshotter = await ctx.snapshotter();
   if (from !== undefined && to !== undefined) return snapshotter.stats(ctx.workspace, from, to);
   let range: Snapshot[];
@@ -225,6 +228,7 @@ const del = defineCommand({
   positionals: { required: ['ID'] },
   examples: ['delete 3f2a9c1e0b'],
   async run(ctx, _values, [id]) {
+    await ctx.assertGivenWorkspace();
     const snapshotter = await ctx.snapshotter();
     const deleted = await snapshotter.delete(id);
     return { json: { deleted }, human: () => `Deleted ${deleted}.` };

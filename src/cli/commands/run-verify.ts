@@ -72,6 +72,8 @@ export const VERIFY_COMMAND = defineCommand({
       return (await import('./provenance.js')).verifyAnchorCommand(ctx, values.anchor, github);
     if (values.attestation !== undefined)
       return (await import('./attest.js')).verifyAttestation(ctx, values.attestation, github);
+    // A mistyped -C is no failed check (exit 3) of every snapshot: verify cannot run (exit 1).
+    await ctx.assertGivenWorkspace();
     const target =
       id !== undefined ? { id } : values.run !== undefined ? { runId: values.run } : { all: true as const };
     // Snapshot checks, plus every gate verdict of the runs covered (src/gates/verify.ts).
