@@ -13,14 +13,8 @@ import { getCommitInfo } from './commit-info.js';
 import { hasEscapedBytes } from '../fs/path-bytes.js';
 import { hiddenChanges } from './commit.js';
 import { previewPick, untrackedInTheWay } from './pick-collisions.js';
-import {
-  assertNotCheckedOut,
-  branchRef,
-  readHead,
-  resolveRevision,
-  symbolicTarget,
-  updateRef,
-} from './refs.js';
+import { assertNotCheckedOut, branchRef, symbolicTarget } from './branches.js';
+import { readHead, resolveRevision, updateRef } from './refs.js';
 import { sweepPickWorktrees, withPickWorktree } from './cherry-pick-worktree.js';
 import type { Repo } from './repo.js';
 import { runGit, type GitOptions } from './runner.js';

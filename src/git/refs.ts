@@ -1,18 +1,15 @@
 import {
   AmbiguousIdError,
-  BranchExistsError,
   ConcurrentUpdateError,
   GitFailedError,
   InvalidArgumentError,
   RevisionNotFoundError,
   StoreCorruptError,
 } from '../errors.js';
-import { assertBranchCanBeMade } from './branch-name.js';
 import { assertGitId, isFullId } from './ids.js';
-import type { Repo } from './repo.js';
 import { parseRefRecords, REF_RECORD_FORMAT, type RefRecord } from './parsers/for-each-ref.js';
 import { runGit, runGitBuffer, type GitOptions } from './runner.js';
-import { decodeBytes, encodeBytes, hasEscapedBytes } from '../fs/path-bytes.js';
+import { decodeBytes, encodeBytes } from '../fs/path-bytes.js';
 
 /** Rejects revision strings that could be read as options or break line-based git input. */
 export function assertRevisionSyntax(rev: string): void {
@@ -187,7 +184,7 @@ export async function updateRef(
     'update-ref',
     '-m',
     opts.message ?? 'agentgate: update ref',
-    ...(opts.noDeref ? ['--no-deref'] : []),
+    ...(opts.noDeref || isOwnRef(ref) ? ['--no-deref'] : []),
     ref,
     newSha,
     ...expected,
@@ -222,7 +219,7 @@ export async function updateRefs(
         });
     }
     const old = u.oldSha === undefined ? '' : (u.oldSha ?? zeroId(u.newSha));
-    records.push(`update ${u.ref}`, u.newSha, old);
+    records.push(...noDeref(u.ref), `update ${u.ref}`, u.newSha, old);
   }
   const args = [
     'update-ref',
@@ -242,6 +239,19 @@ export async function updateRefs(
     run,
     guarded === undefined,
   );
+}
+
+/**
+ * Our own refs are never symbolic: one planted there (`refs/agentgate/...` -> `refs/heads/main`) is
+ * written or deleted itself, never the branch it names.
+ */
+function isOwnRef(ref: string): boolean {
+  return ref.startsWith('refs/agentgate/');
+}
+
+/** `update-ref --stdin`'s option for the next command, for our own refs (isOwnRef). */
+function noDeref(ref: string): string[] {
+  return isOwnRef(ref) ? ['option no-deref'] : [];
 }
 
 /** Deletes `ref` itself (a symbolic ref too, not its target), only if it is still at `oldSha` when one is given. Throws CONCURRENT_UPDATE. */
@@ -307,99 +317,6 @@ export async function listRefs(repo: GitOptions, prefix: string): Promise<RefEnt
     });
 }
 
-/**
- * `refs/heads/NAME` for a branch name, checked with git's own rules: a revision expression
- * (`main~1`, `main@{1}`, `x^0`) or a malformed name is INVALID_ARGUMENT before anything is done.
- */
-export async function branchRef(repo: GitOptions, name: string): Promise<string> {
-  const ref = `refs/heads/${name}`;
-  const valid = /[\0\n\r]/.test(name)
-    ? null
-    : await runGit(repo, ['check-ref-format', ref], { okExitCodes: [1] });
-  if (valid?.exitCode !== 0 || name.startsWith('-') || name === 'HEAD')
-    throw new InvalidArgumentError(`${JSON.stringify(name)} is not a valid branch name`, {
-      details: { name },
-    });
-  return ref;
-}
-
-/**
- * Puts HEAD on `refs/heads/<name>` without a checkout, so files and index stay as they are: the
- * branch is created at HEAD's commit `sha` when it does not exist, and must already be at `sha`
- * when it does. On an unborn HEAD (`sha` null) the branch must not exist; the first commit makes it.
- * Returns the branch the commits will land on: `name`, or for a symbolic ref (`alias` -> `main`)
- * the branch at the end of its chain. HEAD is left as it is (not even rewritten) when it already
- * leads there, directly or through a chain. Throws INVALID_ARGUMENT (bad name, or a symbolic ref
- * to no branch), BRANCH_EXISTS (the branch is at another commit) or CONCURRENT_UPDATE (HEAD moved,
- * or the branch appeared, meanwhile).
- */
-export async function switchToBranch(repo: Repo, name: string, sha: string | null): Promise<string> {
-  const ref = await branchRef(repo, name);
-  const [head, existing, target] = await Promise.all([
-    readHead(repo),
-    readRef(repo, ref),
-    symbolicTarget(repo, ref),
-  ]);
-  if (head.sha !== sha)
-    throw new ConcurrentUpdateError(
-      `HEAD is at ${head.sha ?? '(none)'}, not ${sha ?? '(none)'}; it moved meanwhile`,
-      { details: { ref: 'HEAD', expected: sha, actual: head.sha } },
-    );
-  const lands = target ?? ref;
-  if (!lands.startsWith('refs/heads/') || hasEscapedBytes(lands))
-    throw new InvalidArgumentError(
-      `${name} is a symbolic ref to ${lands}, which is no branch to commit on; choose another branch name`,
-      { details: { branch: name, target: lands } },
-    );
-  if (head.ref === lands) return lands.slice('refs/heads/'.length);
-  await assertNotCheckedOut(repo, lands, 'run before in that worktree, or choose another branch name');
-  if (existing !== null && existing !== sha) {
-    throw new BranchExistsError(
-      `branch ${name} already exists at ${existing.slice(0, 12)}, but HEAD is at ${sha === null ? 'no commit yet' : sha.slice(0, 12)}; check it out first ("git switch ${name}") or choose another branch name`,
-      {
-        details: { branch: name, branchSha: existing, headSha: sha },
-      },
-    );
-  }
-  if (existing === null && target === null)
-    assertBranchCanBeMade(
-      name,
-      ref,
-      (await listRefs(repo, 'refs/heads/')).map((r) => r.ref),
-    );
-  if (existing === null && sha !== null)
-    await updateRef(repo, ref, sha, null, { message: 'agentgate: branch for the run' });
-  await runGit(repo, ['symbolic-ref', '-m', `agentgate: switch to ${name}`, 'HEAD', ref]);
-  return lands.slice('refs/heads/'.length);
-}
-
-/** The ref at the end of `ref`'s chain when it is a symbolic ref (git follows every link), else null. */
-export async function symbolicTarget(repo: GitOptions, ref: string): Promise<string | null> {
-  const res = await runGitBuffer(repo, ['symbolic-ref', '-q', ref], { okExitCodes: [1] });
-  return res.exitCode === 0 ? decodeBytes(res.stdout).trim() : null;
-}
-
-/**
- * Moving (or committing on) a branch that another worktree has checked out would make that
- * worktree see the change as reverted edits: INVALID_ARGUMENT, with what to do instead.
- */
-export async function assertNotCheckedOut(repo: Repo, ref: string, hint: string): Promise<void> {
-  const { stdout } = await runGit(repo, ['worktree', 'list', '--porcelain', '-z']);
-  const records = stdout.split('\0');
-  const at = records.indexOf(`branch ${ref}`);
-  if (at >= 0) {
-    const worktree = records
-      .slice(0, at)
-      .reverse()
-      .find((r) => r.startsWith('worktree '))
-      ?.slice('worktree '.length);
-    throw new InvalidArgumentError(
-      `${ref} is checked out in the worktree ${worktree ?? '(unknown)'}; ${hint}`,
-      { details: { ref, worktree } },
-    );
-  }
-}
-
 /** Deletes several refs in one transaction (`update-ref --stdin -z`), each only if it is still at the given id. */
 export async function deleteRefs(
   repo: GitOptions,
@@ -413,7 +330,7 @@ export async function deleteRefs(
       throw new InvalidArgumentError(`${JSON.stringify(r.oldSha)} is not a full object id`, {
         details: { ref: r.ref, id: r.oldSha },
       });
-    records.push(`delete ${r.ref}`, r.oldSha);
+    records.push(...noDeref(r.ref), `delete ${r.ref}`, r.oldSha);
   }
   await runGit(repo, ['update-ref', '-m', 'agentgate: delete refs', '--stdin', '-z'], {
     input: `${records.join('\0')}\0`,

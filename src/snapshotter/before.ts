@@ -5,7 +5,8 @@ import { commitIndex, createSnapshotCommit, hiddenChanges } from '../git/commit.
 import { assertNoRefusedFilter } from '../git/refused-filters.js';
 import { assertSafeWorkspace, initRepo, openRepo, type Repo, userAttributesFile } from '../git/repo.js';
 import { excludeNestedRepositories } from '../git/nested-repos.js';
-import { isAncestor, listRefs, switchToBranch, updateRefs } from '../git/refs.js';
+import { isAncestor, listRefs, updateRefs } from '../git/refs.js';
+import { switchToBranch } from '../git/branches.js';
 import { readIndexEntries } from '../git/index-entries.js';
 import { getRepoState, operationInProgress, type RepoState } from '../git/state.js';
 import { indexStateAgain, readIndexState, sealOf, trustIndex } from '../git/index-seal.js';

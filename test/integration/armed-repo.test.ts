@@ -14,7 +14,6 @@ import { createSnapshotCommit } from '../../src/git/commit.js';
 import { getDiffStats } from '../../src/git/diff-stats.js';
 import { openRepo, type Repo } from '../../src/git/repo.js';
 import {
-  switchToBranch,
   deleteRef,
   getTree,
   isAncestor,
@@ -24,6 +23,7 @@ import {
   resolveRevision,
   updateRef,
 } from '../../src/git/refs.js';
+import { switchToBranch } from '../../src/git/branches.js';
 import { getRepoState } from '../../src/git/state.js';
 import { generateUnifiedDiff } from '../../src/git/unified-diff.js';
 import { oracleEnv, tempDir } from '../helpers/repo.js';

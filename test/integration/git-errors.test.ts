@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cherryPick } from '../../src/git/cherry-pick.js';
 import { initRepo as initRepoUnderTest, openRepo } from '../../src/git/repo.js';
-import { switchToBranch, isAncestor, resolveRevision, updateRef } from '../../src/git/refs.js';
+import { isAncestor, resolveRevision, updateRef } from '../../src/git/refs.js';
+import { switchToBranch } from '../../src/git/branches.js';
 import { runGit } from '../../src/git/runner.js';
 import { getRepoState } from '../../src/git/state.js';
 import {

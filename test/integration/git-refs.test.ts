@@ -2,16 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { openRepo, type Repo } from '../../src/git/repo.js';
 import {
   deleteRef,
+  deleteRefs,
   getTree,
   isAncestor,
   listRefs,
   objectExists,
   readHead,
   resolveRevision,
-  switchToBranch,
   updateRef,
   updateRefs,
 } from '../../src/git/refs.js';
+import { switchToBranch } from '../../src/git/branches.js';
 import { commitAll, git, head, initRepo, repoWithCommit, writeFiles } from '../helpers/repo.js';
 
 /** A repository with two commits on main and an annotated tag on the first. */
@@ -157,5 +158,25 @@ describe('updateRefs', () => {
       git(dir, ['rev-parse', 'refs/agentgate/a']),
       git(dir, ['rev-parse', 'refs/agentgate/b']),
     ]).toEqual([first, first]);
+  });
+
+  it('writes and deletes a symbolic ref planted among our refs itself, never the branch it names', async () => {
+    const { dir, repo, first, second } = await twoCommits();
+    const plant = (name: string) => git(dir, ['symbolic-ref', `refs/agentgate/${name}`, 'refs/heads/main']);
+    const own = (name: string) => git(dir, ['rev-parse', '--verify', `refs/agentgate/${name}`]);
+    for (const name of ['many', 'one', 'cas', 'gone']) plant(name);
+    await updateRefs(repo, [{ ref: 'refs/agentgate/many', newSha: first }]);
+    await updateRef(repo, 'refs/agentgate/one', first, null, { force: true });
+    await updateRefs(repo, [{ ref: 'refs/agentgate/cas', newSha: first, oldSha: second }]);
+    await deleteRefs(repo, [{ ref: 'refs/agentgate/gone', oldSha: second }]);
+    expect(git(dir, ['rev-parse', 'main'])).toBe(second);
+    expect([own('many'), own('one'), own('cas')]).toEqual([first, first, first]);
+    // None of them symbolic now (an empty %(symref)), and the deleted one gone.
+    const listed = git(dir, ['for-each-ref', '--format=%(refname)|%(symref)', 'refs/agentgate/']);
+    expect(listed.split('\n')).toEqual([
+      'refs/agentgate/cas|',
+      'refs/agentgate/many|',
+      'refs/agentgate/one|',
+    ]);
   });
 });
