@@ -267,6 +267,50 @@ describe('hook install --user: the agents` home variables', () => {
     const run = runCli(['hook', 'install', 'codex', '--user', '--json', '-C', ws], { env });
     expect((run.json() as { file: string }).file).toBe(join(codexHome, 'config.toml'));
   });
+
+  it('Claude Code writes $CLAUDE_CONFIG_DIR/settings.json, Gemini $GEMINI_CLI_HOME/.gemini/settings.json, Qwen $QWEN_HOME/settings.json', async () => {
+    const ws = repoWithCommit();
+    const homeDir = tempDir();
+    const [claude, gemini, qwen] = [
+      tempDir('agentgate-claude-'),
+      tempDir('agentgate-gemini-'),
+      tempDir('agentgate-qwen-'),
+    ];
+    const env = { CLAUDE_CONFIG_DIR: claude, GEMINI_CLI_HOME: gemini, QWEN_HOME: qwen };
+    const opts = { scope: 'user' as const, workspace: ws, homeDir, runner: RUNNER, env };
+    expect((await installHooks('claude-code', opts)).file).toBe(join(claude, 'settings.json'));
+    expect(readFileSync(join(claude, 'settings.json'), 'utf8')).toContain('hook claude-code');
+    expect((await installHooks('gemini', opts)).file).toBe(join(gemini, '.gemini/settings.json'));
+    expect(readFileSync(join(gemini, '.gemini/settings.json'), 'utf8')).toContain('hook gemini');
+    expect((await installHooks('qwen', opts)).file).toBe(join(qwen, 'settings.json'));
+    expect(readFileSync(join(qwen, 'settings.json'), 'utf8')).toContain('hook qwen');
+    for (const dir of ['.claude', '.gemini', '.qwen']) expect(existsSync(join(homeDir, dir))).toBe(false);
+    // Qwen reads `~` and `~/x` against the home directory.
+    const tilde = { ...opts, env: { QWEN_HOME: '~/qwen-home' } };
+    expect(installTarget('qwen', tilde).file).toBe(join(homeDir, 'qwen-home/settings.json'));
+    // Unset or empty: the home directory's; a project install never reads them.
+    const plain = {
+      scope: 'user' as const,
+      workspace: ws,
+      homeDir,
+      env: { CLAUDE_CONFIG_DIR: '', QWEN_HOME: '' },
+    };
+    expect(installTarget('claude-code', plain).file).toBe(join(homeDir, '.claude/settings.json'));
+    expect(installTarget('gemini', plain).file).toBe(join(homeDir, '.gemini/settings.json'));
+    expect(installTarget('qwen', plain).file).toBe(join(homeDir, '.qwen/settings.json'));
+    for (const agent of ['claude-code', 'gemini', 'qwen'] as const)
+      expect(installTarget(agent, { ...opts, scope: 'project' }).file.startsWith(ws)).toBe(true);
+    await uninstallHooks('claude-code', opts);
+    expect(existsSync(join(claude, 'settings.json'))).toBe(false);
+  });
+
+  it('Claude Code through the CLI', () => {
+    const ws = repoWithCommit();
+    const claude = tempDir('agentgate-claude-');
+    const env = { HOME: tempDir(), CLAUDE_CONFIG_DIR: claude };
+    const run = runCli(['hook', 'install', 'claude-code', '--user', '--json', '-C', ws], { env });
+    expect((run.json() as { file: string }).file).toBe(join(claude, 'settings.json'));
+  });
 });
 
 describe('hook install cline: what stands where its hooks go', () => {
