@@ -204,6 +204,9 @@ describe('hook install: a file that turns hooks off is named in the notes, with 
     ['gemini', '{"hooksConfig": {"enabled": false}}\n', /"hooksConfig\.enabled": false/],
     ['gemini', '{"tools": {"enableHooks": false}}\n', /"tools\.enableHooks": false/],
     ['gemini', '{"hooksConfig": {"disabled": ["agentgate-checkpoints"]}}\n', /"hooksConfig\.disabled"/],
+    // The releases before hooksConfig kept the switches in `hooks`; Gemini CLI still moves them there.
+    ['gemini', '{"hooks": {"enabled": false}}\n', /"hooks\.enabled": false/],
+    ['gemini', '{"hooks": {"disabled": ["agentgate-checkpoints"]}}\n', /"hooks\.disabled"/],
     ['codex', '[features]\nhooks = false\n', /\[features\] hooks = false/],
   ];
   it.each(cases)('%s: %j', async (agent, text, note) => {
@@ -219,6 +222,15 @@ describe('hook install: a file that turns hooks off is named in the notes, with 
   it('and not when the switch is on', async () => {
     const { opts } = withConfig('qwen', '{"disableAllHooks": false}\n');
     expect((await installHooks('qwen', opts)).notes.join('\n')).not.toMatch(/disableAllHooks/);
+  });
+
+  it('Gemini: a hooksConfig switch wins over the older one in hooks, as Gemini CLI merges them', async () => {
+    const on = withConfig('gemini', '{"hooksConfig": {"enabled": true}, "hooks": {"enabled": false}}\n');
+    expect((await installHooks('gemini', on.opts)).notes.join('\n')).not.toMatch(/enabled": false/);
+    const off = withConfig('gemini', '{"hooksConfig": {"enabled": false}, "hooks": {"enabled": true}}\n');
+    expect((await installHooks('gemini', off.opts)).notes.join('\n')).toMatch(
+      /"hooksConfig\.enabled": false/,
+    );
   });
 
   it('the CLI prints it when nothing else changed', async () => {
