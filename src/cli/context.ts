@@ -153,15 +153,18 @@ function currentDirectory(values: ContextValues | null): string {
   }
 }
 
-/** Whether a path the command is given (its options, AGENTGATE_HOME, AGENTGATE_ARTIFACTS_DIR) is relative to the current directory. */
+/**
+ * Whether a path the command is given is relative to the current directory: -C and --config, or
+ * the home or artifacts directory (options or variables) unless it starts at `~`, which they expand.
+ */
 function relativeGiven(values: ContextValues): boolean {
-  const paths = [
-    values.workspace,
+  const relative = (p: string | undefined) => p !== undefined && p !== '' && !isAbsolute(p);
+  const tilde = (p: string | undefined) => p === '~' || p?.startsWith('~/') === true;
+  const dirs = [
     values.home,
-    values.config,
     values['artifacts-dir'],
     process.env.AGENTGATE_HOME,
     process.env.AGENTGATE_ARTIFACTS_DIR,
   ];
-  return paths.some((p) => p !== undefined && p !== '' && !isAbsolute(p) && p !== '~' && !p.startsWith('~/'));
+  return relative(values.workspace) || relative(values.config) || dirs.some((p) => relative(p) && !tilde(p));
 }
