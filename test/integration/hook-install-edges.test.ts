@@ -244,6 +244,29 @@ describe('hook install: a file that turns hooks off is named in the notes, with 
   });
 });
 
+describe('hook install run from npx`s cache (`npx agentgate-snapshotter ...` without the package installed)', () => {
+  it('says the command names a bin npm may delete, and how to keep the hooks working', async () => {
+    const npx = {
+      node: process.execPath,
+      bin: '/u/.npm/_npx/0a1b2c/node_modules/agentgate-snapshotter/dist/bin/agentgate-snapshot.js',
+    };
+    for (const agent of ['claude-code', 'cline', 'codex'] as const) {
+      const opts = {
+        scope: 'project' as const,
+        workspace: repoWithCommit(),
+        homeDir: tempDir(),
+        runner: npx,
+      };
+      const notes = (await installHooks(agent, opts)).notes.join('\n');
+      expect(notes).toMatch(/npx.s cache/);
+      expect(notes).toMatch(/install the package/);
+    }
+    // An installed bin: no such note.
+    const { opts } = withConfig('claude-code', '{}');
+    expect((await installHooks('claude-code', opts)).notes.join('\n')).not.toMatch(/npx/);
+  });
+});
+
 describe('hook install copilot: the cloud agent`s note', () => {
   it('is for the project`s file only: the cloud agent never reads ~/.copilot/hooks', () => {
     const place = { workspace: '/w', homeDir: '/h' };
