@@ -15,6 +15,9 @@ const sandbox = mkdtempSync(join(fileTmp, 'agentgate-test-home-'));
 process.env.HOME = sandbox;
 process.env.AGENTGATE_HOME = join(sandbox, '.agentgate');
 delete process.env.AGENTGATE_ARTIFACTS_DIR;
+// The agents' own home variables: a --user install must never reach a real agent's config.
+for (const key of ['CLAUDE_CONFIG_DIR', 'GEMINI_CLI_HOME', 'QWEN_HOME', 'CODEX_HOME', 'COPILOT_HOME'])
+  delete process.env[key];
 delete process.env.GITHUB_ACTIONS; // CI detection is tested explicitly; the suite must not write to a real runner's files.
 
 afterAll(() => {

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { WorkspaceNotFoundError } from '../errors.js';
 import type { SnapshotterOptions } from '../snapshotter/core.js';
 import { settingsFor, type Settings } from '../store/config.js';
@@ -52,17 +52,23 @@ export class Context {
     readonly homeGiven: boolean,
   ) {}
 
-  static async create(values: ContextValues): Promise<Context> {
-    assertCurrentDirectory();
+  /**
+   * `cwdMayBeGone`: an agent hook, whose event names its workspace by an absolute path, still runs
+   * when the directory it was started in has been deleted, as long as no path it is given is
+   * relative (nothing to resolve it against); its context's workspace is then `/`, which it never reads.
+   */
+  static async create(values: ContextValues, opts: { cwdMayBeGone?: boolean } = {}): Promise<Context> {
+    const cwd = currentDirectory(opts.cwdMayBeGone === true ? values : null);
     const { home, source } = chooseHome(values.home);
     const settings = await settingsFor({
       home,
       homeSource: source,
       configFile: values.config,
       artifactsDir: values['artifacts-dir'],
+      cwd,
     });
     return new Context(
-      resolve(values.workspace ?? '.'),
+      resolve(cwd, values.workspace ?? '.'),
       settings,
       values.json,
       values.workspace !== undefined,
@@ -131,16 +137,35 @@ export class Context {
 }
 
 /**
- * WORKSPACE_NOT_FOUND when the directory the command was started in has been deleted (the shell
- * still stands in it): every relative path, `.` included, would name nothing.
+ * The directory the command was started in; WORKSPACE_NOT_FOUND when it has been deleted (the shell
+ * still stands in it): every relative path, `.` included, would name nothing. With `values` (an
+ * agent hook), `/` stands for it then, unless one of those paths is relative.
  */
-function assertCurrentDirectory(): void {
+function currentDirectory(values: ContextValues | null): string {
   try {
-    process.cwd();
+    return process.cwd();
   } catch (error) {
-    throw new WorkspaceNotFoundError(
-      'the current directory no longer exists (it was deleted after the shell entered it); cd into a directory that exists and run the command again',
-      { cause: error },
-    );
+    if (values === null || relativeGiven(values))
+      throw new WorkspaceNotFoundError(
+        'the current directory no longer exists (it was deleted after the shell entered it); cd into a directory that exists and run the command again',
+        { cause: error },
+      );
+    return '/';
   }
+}
+
+/**
+ * Whether a path the command is given is relative to the current directory: -C and --config, or
+ * the home or artifacts directory (options or variables) unless it starts at `~`, which they expand.
+ */
+function relativeGiven(values: ContextValues): boolean {
+  const relative = (p: string | undefined) => p !== undefined && p !== '' && !isAbsolute(p);
+  const tilde = (p: string | undefined) => p === '~' || p?.startsWith('~/') === true;
+  const dirs = [
+    values.home,
+    values['artifacts-dir'],
+    process.env.AGENTGATE_HOME,
+    process.env.AGENTGATE_ARTIFACTS_DIR,
+  ];
+  return relative(values.workspace) || relative(values.config) || dirs.some((p) => relative(p) && !tilde(p));
 }

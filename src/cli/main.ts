@@ -46,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
     if (values.version === true) return printVersion(json);
     if (values.help === true) return printHelp(commandHelp(command), json);
     const { Context } = await import('./context.js');
-    const ctx = await Context.create(values as GlobalValues);
+    const ctx = await Context.create(values as GlobalValues, { cwdMayBeGone: agentHook });
     const result = await command.run(ctx, values, positionals);
     await emit(result, json);
     return 'exitCode' in result ? (result.exitCode ?? 0) : 0;

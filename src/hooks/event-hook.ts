@@ -8,6 +8,7 @@ import { firstChars } from '../text.js';
 import type { HookAdapter, Mapping } from './adapter.js';
 import { badArguments, hookHome, logOutcome, runAgentHook, type AgentHookOptions } from './agent-hook.js';
 import { ADAPTERS } from './agents/index.js';
+import { MAX_EVENT_DEPTH, nestedDeeperThan } from './json-depth.js';
 import { MAX_REPAIRED, parseLenientJson, STRING_KEEP } from './lenient-json.js';
 import { hookWorkspace, nativePath, nestedRepository } from './workspace.js';
 
@@ -78,6 +79,12 @@ async function checkpointOf(
   if (input.trim() === '') return refuse('ignored', 'no event on stdin (empty input)', opts.event);
   // A byte order mark (what a Windows shell or editor may put first) is no part of the JSON.
   const json = input.startsWith('\uFEFF') ? input.slice(1) : input;
+  if (nestedDeeperThan(json))
+    return refuse(
+      'invalid',
+      `stdin is not a JSON event: it nests more than ${MAX_EVENT_DEPTH} levels deep, which no agent's event does`,
+      opts.event,
+    );
   let raw: unknown;
   let cut = false;
   try {
@@ -108,7 +115,6 @@ async function checkpointOf(
         }
       : {}),
   };
-  const here = opts.cwd ?? process.cwd();
   // An event that names no workspace is not checkpointed in whatever directory the hook runs in,
   // unless its agent runs hooks in the workspace root (Windsurf).
   if (e.root === undefined && e.cwd === undefined && adapter.hooksRunInRoot !== true)
@@ -118,12 +124,26 @@ async function checkpointOf(
       e.event,
       e.session,
     );
+  // The directory the hook runs in may have been deleted under the agent: an absolute root or cwd still names the workspace.
+  const current = opts.cwd ?? currentDirectory();
+  if (current === undefined && e.root === undefined && e.cwd === undefined)
+    return refuse(
+      'ignored',
+      'no checkpoint: the event names no workspace, and the directory the hook runs in (its workspace root) no longer exists',
+      e.event,
+      e.session,
+    );
+  // Only absolute paths are resolved against it when it is gone (relative ones were dropped above).
+  const here = current ?? '/';
   const cwd = e.cwd === undefined ? undefined : resolve(here, nativePath(e.cwd));
   // Relative to the directory the event names (Cline's paths: its workspace root).
   const touched = e.touched?.map((p) => resolve(here, nativePath(e.cwd ?? e.root ?? here), nativePath(p)));
-  const where = await hookWorkspace(await storeDirOf(adapter, { root: e.root, cwd, touched }, here, opts), {
-    ...(opts.homeDir === undefined ? {} : { homeDir: opts.homeDir }),
-  });
+  const where = await hookWorkspace(
+    await storeDirOf(adapter, { root: e.root, cwd, touched }, current, opts),
+    {
+      ...(opts.homeDir === undefined ? {} : { homeDir: opts.homeDir }),
+    },
+  );
   if ('refused' in where) return refuse('ignored', `no checkpoint: ${where.refused}`, e.event, e.session);
   const outcome = await runAgentHook(
     {
@@ -159,7 +179,7 @@ interface EventPlaces {
 async function storeDirOf(
   adapter: HookAdapter,
   e: EventPlaces,
-  here: string,
+  here: string | undefined,
   opts: EventHookOptions,
 ): Promise<string> {
   const base = baseOf(adapter, e, here, opts);
@@ -174,12 +194,29 @@ async function storeDirOf(
  * outside git joins the project's store; else, for an agent that runs its hooks in the workspace
  * root (Windsurf), that root when the cwd is none or lies below it; else the cwd.
  */
-function baseOf(adapter: HookAdapter, e: EventPlaces, here: string, opts: EventHookOptions): string {
-  if (e.root !== undefined) return resolve(here, nativePath(e.root));
+function baseOf(
+  adapter: HookAdapter,
+  e: EventPlaces,
+  here: string | undefined,
+  opts: EventHookOptions,
+): string {
+  // `here` is undefined only when the hook's directory is gone and the root or the cwd is absolute.
+  const at = here ?? '/';
+  if (e.root !== undefined) return resolve(at, nativePath(e.root));
   const project = adapter.projectDirVariable && (opts.env ?? process.env)[adapter.projectDirVariable];
-  if (project && e.cwd !== undefined && isInside(resolve(project), e.cwd)) return resolve(project);
-  if (adapter.hooksRunInRoot === true && (e.cwd === undefined || isInside(here, e.cwd))) return here;
-  return e.cwd ?? here;
+  if (project && e.cwd !== undefined && isInside(resolve(at, project), e.cwd)) return resolve(at, project);
+  if (adapter.hooksRunInRoot === true && here !== undefined && (e.cwd === undefined || isInside(here, e.cwd)))
+    return here;
+  return e.cwd ?? at;
+}
+
+/** The directory the process runs in, or undefined when it has been deleted. */
+function currentDirectory(): string | undefined {
+  try {
+    return process.cwd();
+  } catch {
+    return undefined;
+  }
 }
 
 /** The fields that have a value. */

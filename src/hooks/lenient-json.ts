@@ -81,7 +81,7 @@ function nextControl(text: string, from: number): number {
 }
 
 /** The quote that ends a string whose text starts at `from` (one not escaped by an odd run of backslashes), or the text's end. */
-function closingQuote(text: string, from: number): number {
+export function closingQuote(text: string, from: number): number {
   for (let q = text.indexOf('"', from); q >= 0; q = text.indexOf('"', q + 1)) {
     let slashes = 0;
     while (q - 1 - slashes >= from && text.charCodeAt(q - 1 - slashes) === BACKSLASH) slashes += 1;

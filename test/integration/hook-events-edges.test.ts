@@ -214,3 +214,42 @@ describe('a tool event naming a file no stat can look at', () => {
     expect(logOf(home)).not.toContain('failed');
   });
 });
+
+describe('an event nested deeper than any agent`s (a hostile tool input)', () => {
+  const nested = (depth: number, agent: 'claude-code' | 'windsurf', ws: string) => {
+    const deep = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    return agent === 'windsurf'
+      ? `{"x":${deep},"agent_action_name":"pre_user_prompt","trajectory_id":"w","tool_info":{"user_prompt":"a\nb"}}`
+      : `{"x":${deep},"session_id":"s","cwd":${JSON.stringify(ws)},"hook_event_name":"UserPromptSubmit","prompt":"p"}`;
+  };
+
+  it('is not parsed (JSON.parse takes about a microsecond a level, with every timer stopped): invalid, logged, the same answer', async () => {
+    const ws = repoWithCommit();
+    const home = tempDir();
+    for (const agent of ['claude-code', 'windsurf'] as const) {
+      const o = await runEventHook(agent, nested(1_000_000, agent, ws), { home, cwd: ws });
+      expect([o.status, o.answer]).toEqual(['invalid', '']);
+      expect(o.message).toMatch(/nests more than 10000 levels/);
+    }
+    expect(logOf(home)).toMatch(/claude-code invalid: stdin is not a JSON event: .*nests more than/);
+    expect(existsSync(join(home, 'checkpoints'))).toBe(false);
+    // Brackets in strings do not count; a real event's nesting is read as ever.
+    const inStrings = `{"x":"${'['.repeat(20_000)}","session_id":"s","cwd":${JSON.stringify(ws)},"hook_event_name":"UserPromptSubmit"}`;
+    expect((await runEventHook('claude-code', inStrings, { home, cwd: ws })).status).toBe('recorded');
+    expect(
+      (await runEventHook('claude-code', nested(500, 'claude-code', ws), { home, cwd: ws })).status,
+    ).toBe('recorded');
+    expect((await runEventHook('windsurf', nested(500, 'windsurf', ws), { home, cwd: ws })).status).toBe(
+      'recorded',
+    );
+  });
+
+  it('through the CLI: exit 0, the agent`s answer, nothing recorded', () => {
+    const ws = repoWithCommit();
+    const home = tempDir();
+    const input = `{"x":${'['.repeat(1_000_000)}${']'.repeat(1_000_000)},"hook_event_name":"stop","conversation_id":"c","workspace_roots":[${JSON.stringify(ws)}]}`;
+    const res = runCli(['hook', 'cursor', '--home', home], { input, cwd: ws });
+    expect([res.status, res.stdout]).toEqual([0, '{"continue":true}\n']);
+    expect(res.stderr).toMatch(/nests more than/);
+  });
+});

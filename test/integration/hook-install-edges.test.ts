@@ -204,6 +204,9 @@ describe('hook install: a file that turns hooks off is named in the notes, with 
     ['gemini', '{"hooksConfig": {"enabled": false}}\n', /"hooksConfig\.enabled": false/],
     ['gemini', '{"tools": {"enableHooks": false}}\n', /"tools\.enableHooks": false/],
     ['gemini', '{"hooksConfig": {"disabled": ["agentgate-checkpoints"]}}\n', /"hooksConfig\.disabled"/],
+    // The releases before hooksConfig kept the switches in `hooks`; Gemini CLI still moves them there.
+    ['gemini', '{"hooks": {"enabled": false}}\n', /"hooks\.enabled": false/],
+    ['gemini', '{"hooks": {"disabled": ["agentgate-checkpoints"]}}\n', /"hooks\.disabled"/],
     ['codex', '[features]\nhooks = false\n', /\[features\] hooks = false/],
   ];
   it.each(cases)('%s: %j', async (agent, text, note) => {
@@ -221,6 +224,15 @@ describe('hook install: a file that turns hooks off is named in the notes, with 
     expect((await installHooks('qwen', opts)).notes.join('\n')).not.toMatch(/disableAllHooks/);
   });
 
+  it('Gemini: a hooksConfig switch wins over the older one in hooks, as Gemini CLI merges them', async () => {
+    const on = withConfig('gemini', '{"hooksConfig": {"enabled": true}, "hooks": {"enabled": false}}\n');
+    expect((await installHooks('gemini', on.opts)).notes.join('\n')).not.toMatch(/enabled": false/);
+    const off = withConfig('gemini', '{"hooksConfig": {"enabled": false}, "hooks": {"enabled": true}}\n');
+    expect((await installHooks('gemini', off.opts)).notes.join('\n')).toMatch(
+      /"hooksConfig\.enabled": false/,
+    );
+  });
+
   it('the CLI prints it when nothing else changed', async () => {
     const { ws, opts } = withConfig('qwen', '{"disableAllHooks": true}\n');
     // The CLI's command names the home $AGENTGATE_HOME gives it (the test's own).
@@ -229,6 +241,29 @@ describe('hook install: a file that turns hooks off is named in the notes, with 
     const again = runCli(['hook', 'install', 'qwen', '-C', ws]);
     expect(again.stdout).toMatch(/already installed/);
     expect(again.stdout).toMatch(/Next: .*disableAllHooks/);
+  });
+});
+
+describe('hook install run from npx`s cache (`npx agentgate-snapshotter ...` without the package installed)', () => {
+  it('says the command names a bin npm may delete, and how to keep the hooks working', async () => {
+    const npx = {
+      node: process.execPath,
+      bin: '/u/.npm/_npx/0a1b2c/node_modules/agentgate-snapshotter/dist/bin/agentgate-snapshot.js',
+    };
+    for (const agent of ['claude-code', 'cline', 'codex'] as const) {
+      const opts = {
+        scope: 'project' as const,
+        workspace: repoWithCommit(),
+        homeDir: tempDir(),
+        runner: npx,
+      };
+      const notes = (await installHooks(agent, opts)).notes.join('\n');
+      expect(notes).toMatch(/npx.s cache/);
+      expect(notes).toMatch(/install the package/);
+    }
+    // An installed bin: no such note.
+    const { opts } = withConfig('claude-code', '{}');
+    expect((await installHooks('claude-code', opts)).notes.join('\n')).not.toMatch(/npx/);
   });
 });
 
@@ -266,6 +301,50 @@ describe('hook install --user: the agents` home variables', () => {
     const env = { HOME: tempDir(), CODEX_HOME: codexHome };
     const run = runCli(['hook', 'install', 'codex', '--user', '--json', '-C', ws], { env });
     expect((run.json() as { file: string }).file).toBe(join(codexHome, 'config.toml'));
+  });
+
+  it('Claude Code writes $CLAUDE_CONFIG_DIR/settings.json, Gemini $GEMINI_CLI_HOME/.gemini/settings.json, Qwen $QWEN_HOME/settings.json', async () => {
+    const ws = repoWithCommit();
+    const homeDir = tempDir();
+    const [claude, gemini, qwen] = [
+      tempDir('agentgate-claude-'),
+      tempDir('agentgate-gemini-'),
+      tempDir('agentgate-qwen-'),
+    ];
+    const env = { CLAUDE_CONFIG_DIR: claude, GEMINI_CLI_HOME: gemini, QWEN_HOME: qwen };
+    const opts = { scope: 'user' as const, workspace: ws, homeDir, runner: RUNNER, env };
+    expect((await installHooks('claude-code', opts)).file).toBe(join(claude, 'settings.json'));
+    expect(readFileSync(join(claude, 'settings.json'), 'utf8')).toContain('hook claude-code');
+    expect((await installHooks('gemini', opts)).file).toBe(join(gemini, '.gemini/settings.json'));
+    expect(readFileSync(join(gemini, '.gemini/settings.json'), 'utf8')).toContain('hook gemini');
+    expect((await installHooks('qwen', opts)).file).toBe(join(qwen, 'settings.json'));
+    expect(readFileSync(join(qwen, 'settings.json'), 'utf8')).toContain('hook qwen');
+    for (const dir of ['.claude', '.gemini', '.qwen']) expect(existsSync(join(homeDir, dir))).toBe(false);
+    // Qwen reads `~` and `~/x` against the home directory.
+    const tilde = { ...opts, env: { QWEN_HOME: '~/qwen-home' } };
+    expect(installTarget('qwen', tilde).file).toBe(join(homeDir, 'qwen-home/settings.json'));
+    // Unset or empty: the home directory's; a project install never reads them.
+    const plain = {
+      scope: 'user' as const,
+      workspace: ws,
+      homeDir,
+      env: { CLAUDE_CONFIG_DIR: '', QWEN_HOME: '' },
+    };
+    expect(installTarget('claude-code', plain).file).toBe(join(homeDir, '.claude/settings.json'));
+    expect(installTarget('gemini', plain).file).toBe(join(homeDir, '.gemini/settings.json'));
+    expect(installTarget('qwen', plain).file).toBe(join(homeDir, '.qwen/settings.json'));
+    for (const agent of ['claude-code', 'gemini', 'qwen'] as const)
+      expect(installTarget(agent, { ...opts, scope: 'project' }).file.startsWith(ws)).toBe(true);
+    await uninstallHooks('claude-code', opts);
+    expect(existsSync(join(claude, 'settings.json'))).toBe(false);
+  });
+
+  it('Claude Code through the CLI', () => {
+    const ws = repoWithCommit();
+    const claude = tempDir('agentgate-claude-');
+    const env = { HOME: tempDir(), CLAUDE_CONFIG_DIR: claude };
+    const run = runCli(['hook', 'install', 'claude-code', '--user', '--json', '-C', ws], { env });
+    expect((run.json() as { file: string }).file).toBe(join(claude, 'settings.json'));
   });
 });
 

@@ -119,3 +119,38 @@ describe('hook install / uninstall: a "__proto__" key in a JSON config', () => {
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
 });
+
+describe('hook install: a settings file indented with tabs or four spaces', () => {
+  /** The blanks that begin each line of `text`. */
+  const indents = (text: string) => text.split('\n').map((line) => /^[ \t]*/.exec(line)?.[0] ?? '');
+
+  it.each([
+    ['tabs', '\t', (i: string) => /^\t*$/.test(i)],
+    ['four spaces', '    ', (i: string) => /^( {4})*$/.test(i)],
+  ])('keeps its %s on every line install adds, and comes back as it was', async (_name, unit, ok) => {
+    const text = [
+      '{',
+      `${unit}"model": "opus",`,
+      `${unit}"hooks": {`,
+      `${unit}${unit}"Stop": [`,
+      `${unit}${unit}${unit}{ "hooks": [ { "type": "command", "command": "./mine.sh" } ] }`,
+      `${unit}${unit}]`,
+      `${unit}}`,
+      '}',
+      '',
+    ].join('\n');
+    for (const agent of ['claude-code', 'gemini'] as const) {
+      const { opts, file } = withConfig(agent, text);
+      await installHooks(agent, opts);
+      const installed = readFileSync(file, 'utf8');
+      expect(installed).toContain(`hook ${agent}`);
+      expect(indents(installed).filter((i) => !ok(i))).toEqual([]);
+      await uninstallHooks(agent, opts);
+      expect(readFileSync(file, 'utf8')).toBe(text);
+    }
+    // A file install makes, and a file of two spaces, are laid out in two spaces as before.
+    const { opts, file } = withConfig('cursor', '{\n  "version": 1\n}\n');
+    await installHooks('cursor', opts);
+    expect(indents(readFileSync(file, 'utf8')).filter((i) => !/^( {2})*$/.test(i))).toEqual([]);
+  });
+});

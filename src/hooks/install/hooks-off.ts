@@ -7,7 +7,9 @@ import { GEMINI_HOOK_NAME, type InstallTarget } from './targets.js';
  * that says what to change: the switches each agent documents for turning hooks off.
  * - Claude Code, Qwen Code: `"disableAllHooks": true`;
  * - Gemini CLI: `"hooksConfig": {"enabled": false}`, or our hook's name or command in `hooksConfig.disabled`;
- *   `"tools": {"enableHooks": false}`, the switch of the releases before hooksConfig;
+ *   `"tools": {"enableHooks": false}`, the switch of the releases before hooksConfig; the same two
+ *   keys inside `hooks` (those releases' place for them, which Gemini CLI still moves to
+ *   hooksConfig where hooksConfig does not set them);
  * - Codex: `[features] hooks = false` (or its deprecated alias `codex_hooks`).
  */
 export function hooksOffNotes(target: InstallTarget, config: Record<string, unknown>): string[] {
@@ -20,18 +22,19 @@ export function hooksOffNotes(target: InstallTarget, config: Record<string, unkn
         ? [`${file} sets "disableAllHooks": true, ${why}: remove it (or set it to false)`]
         : [];
     case 'gemini': {
-      const settings = isRecord(config.hooksConfig) ? config.hooksConfig : {};
       const notes: string[] = [];
       if (isRecord(config.tools) && config.tools.enableHooks === false)
         notes.push(
           `${file} sets "tools.enableHooks": false, ${why} (in the releases that read it): remove it (or set it to true)`,
         );
-      if (settings.enabled === false)
-        notes.push(`${file} sets "hooksConfig.enabled": false, ${why}: remove it (or set it to true)`);
-      const disabled = Array.isArray(settings.disabled) ? settings.disabled : [];
-      if (disabled.some((d) => d === GEMINI_HOOK_NAME || isOurCommand(d, target.agent)))
+      const enabled = geminiSwitch(config, 'enabled');
+      if (enabled?.value === false)
+        notes.push(`${file} sets "${enabled.key}": false, ${why}: remove it (or set it to true)`);
+      const disabled = geminiSwitch(config, 'disabled');
+      const list = Array.isArray(disabled?.value) ? disabled.value : [];
+      if (list.some((d) => d === GEMINI_HOOK_NAME || isOurCommand(d, target.agent)))
         notes.push(
-          `${file} lists our hook in "hooksConfig.disabled", so Gemini CLI skips it: take it out of that list (or enable it in /hooks)`,
+          `${file} lists our hook in "${disabled?.key}", so Gemini CLI skips it: take it out of that list (or enable it in /hooks)`,
         );
       return notes;
     }
@@ -44,4 +47,21 @@ export function hooksOffNotes(target: InstallTarget, config: Record<string, unkn
     default:
       return [];
   }
+}
+
+/**
+ * A Gemini CLI switch as Gemini reads it: `hooksConfig.<name>`, else `hooks.<name>` (where the
+ * releases before hooksConfig kept it; Gemini still moves it over when hooksConfig has none), with
+ * the key that set it; undefined when neither does.
+ */
+function geminiSwitch(
+  config: Record<string, unknown>,
+  name: 'enabled' | 'disabled',
+): { key: string; value: unknown } | undefined {
+  for (const table of ['hooksConfig', 'hooks'] as const) {
+    const values = config[table];
+    if (isRecord(values) && Object.hasOwn(values, name))
+      return { key: `${table}.${name}`, value: values[name] };
+  }
+  return undefined;
 }

@@ -94,7 +94,9 @@ async function apply(
   opts: HookInstallOptions,
 ): Promise<HookInstallResult> {
   const place = opts.scope === 'project' ? { ...opts, workspace: await projectDir(opts) } : opts;
-  const target = installTarget(agent, place);
+  const found = installTarget(agent, place);
+  const target =
+    action === 'install' ? { ...found, notes: [...found.notes, ...runnerNotes(opts.runner)] } : found;
   const dryRun = opts.dryRun === true;
   const install = action === 'install';
   const home = opts.home ?? resolveHome();
@@ -125,6 +127,18 @@ async function apply(
   if (written && install) await recordAndWrite(home, target, read, plan.text as string);
   if (!dryRun && !install) written = await giveBack(home, target, read, plan);
   return { ...base, written, changes: plan.changes, leftAlone: [], notes: plan.notes };
+}
+
+/**
+ * What the user must know about the bin the hooks run: one in npx's cache (`npx agentgate-snapshotter`
+ * without the package installed) goes when npm clears or reuses that cache, and every hook with it.
+ */
+function runnerNotes(runner: HookRunner): string[] {
+  return /[\\/]_npx[\\/]/.test(runner.bin)
+    ? [
+        `The hooks run ${runner.bin}, in npx's cache, which npm may clear or replace at any time (then every hook fails): install the package (npm install --save-dev agentgate-snapshotter, or npm install --global agentgate-snapshotter) and run "hook install" again from it.`,
+      ]
+    : [];
 }
 
 /** The config file's text (null: none); one that is not UTF-8 is refused, since writing it back would replace its bytes. */

@@ -12,6 +12,7 @@ import {
   appendEntry,
   blankInside,
   indentOf,
+  indentUnit,
   intoCommented,
   nodeAt,
   pasteAfter,
@@ -32,7 +33,13 @@ export interface ConfigPlan {
   notes: string[];
 }
 
-const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
+/** jsonc-parser's edits laid out with the file's own indent (indentUnit). */
+function formatOf(text: string) {
+  const unit = indentUnit(text);
+  return {
+    formattingOptions: { insertSpaces: unit !== '\t', tabSize: unit === '\t' ? 1 : unit.length, eol: '\n' },
+  };
+}
 
 /**
  * Our entries merged into (or, with `commandOf` null, removed from) an agent's JSON config, edited
@@ -128,10 +135,11 @@ function editList(
     else if (edit.op === 'removeHook') out = removeChild(out, [...path, edit.i, 'hooks'], edit.j);
     else if (edit.op === 'setCommand') {
       const at = edit.j === undefined ? [edit.i] : [edit.i, 'hooks', edit.j];
-      out = applyEdits(out, modify(out, [...path, ...at, edit.key], edit.command, FORMAT));
+      out = applyEdits(out, modify(out, [...path, ...at, edit.key], edit.command, formatOf(out)));
     } else out = appendEntry(out, path, edit.entry);
   }
-  if (!listIs(target, out, event, list, strict)) out = applyEdits(text, modify(text, path, list, FORMAT));
+  if (!listIs(target, out, event, list, strict))
+    out = applyEdits(text, modify(text, path, list, formatOf(text)));
   return list.length === 0 && blankInside(out, path) ? cutOrEdit(target, out, ['hooks'], event) : out;
 }
 
@@ -148,7 +156,7 @@ function addProperty(
   key: string,
   value: unknown,
 ): string {
-  const edited = applyEdits(text, modify(text, [...path, key], value, FORMAT));
+  const edited = applyEdits(text, modify(text, [...path, key], value, formatOf(text)));
   const parent = nodeAt(text, path);
   const name = JSON.stringify(key);
   const last = parent?.type === 'object' ? parent.children?.at(-1) : undefined;
@@ -165,7 +173,7 @@ function addProperty(
     pasted = `${text.slice(0, end)}, ${name}: ${JSON.stringify(value)}${text.slice(end)}`;
   } else {
     const indent = indentOf(text, last.offset);
-    pasted = pasteAfter(text, end, `${indent}${name}: ${pretty(value, indent)}`);
+    pasted = pasteAfter(text, end, `${indent}${name}: ${pretty(value, indent, indentUnit(text))}`);
   }
   return sameValue(target, pasted, edited) ? pasted : edited;
 }
@@ -175,7 +183,7 @@ function addProperty(
  * reformatted); through jsonc-parser's edit when the cut would not parse to the same value.
  */
 function cutOrEdit(target: InstallTarget, text: string, path: string[], key: string): string {
-  const edited = applyEdits(text, modify(text, [...path, key], undefined, FORMAT));
+  const edited = applyEdits(text, modify(text, [...path, key], undefined, formatOf(text)));
   const parent = nodeAt(text, path);
   const i = parent?.children?.findIndex((p) => p.children?.[0]?.value === key) ?? -1;
   if (i < 0) return edited;

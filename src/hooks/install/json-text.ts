@@ -111,7 +111,7 @@ export function appendEntry(
   const last = list.children?.at(-1);
   if (last !== undefined) {
     const indent = indentOf(text, last.offset);
-    return pasteAfter(text, last.offset + last.length, `${indent}${pretty(entry, indent)}`);
+    return pasteAfter(text, last.offset + last.length, `${indent}${pretty(entry, indent, indentUnit(text))}`);
   }
   const [open, close] = [list.offset + 1, list.offset + list.length - 1];
   const indent = indentOf(text, list.offset);
@@ -120,8 +120,10 @@ export function appendEntry(
     const inside = text.slice(open, close).trim();
     return `${text.slice(0, open)}${inside === '' ? '' : `${inside} `}${JSON.stringify(entry)}${text.slice(close)}`;
   }
-  if (/^\s*$/.test(text.slice(open, close)))
-    return `${text.slice(0, open)}\n${indent}  ${pretty(entry, `${indent}  `)}\n${indent}${text.slice(close)}`;
+  if (/^\s*$/.test(text.slice(open, close))) {
+    const inner = `${indent}${indentUnit(text)}`;
+    return `${text.slice(0, open)}\n${inner}${pretty(entry, inner, indentUnit(text))}\n${indent}${text.slice(close)}`;
+  }
   return intoCommented(text, list, entry);
 }
 
@@ -152,10 +154,10 @@ export function pasteAfter(text: string, end: number, line: string): string {
 export function intoCommented(text: string, container: Node, value: unknown, name?: string): string {
   const close = container.offset + container.length - 1;
   const key = name === undefined ? '' : `${JSON.stringify(name)}: `;
-  const inner = `${indentOf(text, container.offset)}  `;
+  const inner = `${indentOf(text, container.offset)}${indentUnit(text)}`;
   const closeLine = text.lastIndexOf('\n', close - 1) + 1;
   if (/^[ \t]*$/.test(text.slice(closeLine, close)))
-    return `${text.slice(0, closeLine)}${inner}${key}${pretty(value, inner)}\n${text.slice(closeLine)}`;
+    return `${text.slice(0, closeLine)}${inner}${key}${pretty(value, inner, indentUnit(text))}\n${text.slice(closeLine)}`;
   const space = /\s/.test(text[close - 1] ?? '') ? '' : ' ';
   return `${text.slice(0, close)}${space}${key}${JSON.stringify(value)} ${text.slice(close)}`;
 }
@@ -166,9 +168,22 @@ export function indentOf(text: string, offset: number): string {
   return /^[ \t]*/.exec(text.slice(lineStart, offset))?.[0] ?? '';
 }
 
-/** A value as JSON on lines of two spaces, each line after the first indented by `indent`. */
-export function pretty(value: unknown, indent: string): string {
-  return JSON.stringify(value, null, 2).split('\n').join(`\n${indent}`);
+/** A value as JSON, nested by `unit` (default two spaces), each line after the first indented by `indent`. */
+export function pretty(value: unknown, indent: string, unit = '  '): string {
+  return JSON.stringify(value, null, unit).split('\n').join(`\n${indent}`);
+}
+
+/**
+ * The blanks one level of nesting takes in `text`: those that begin the line of the root object's
+ * first property (a tab, or up to eight spaces), when that property begins its line; else two spaces.
+ */
+export function indentUnit(text: string): string {
+  const first = nodeAt(text, [])?.children?.[0];
+  if (first === undefined) return '  ';
+  const lineStart = text.lastIndexOf('\n', first.offset - 1) + 1;
+  const blanks = text.slice(lineStart, first.offset);
+  if (blanks.startsWith('\t') && /^\t+$/.test(blanks)) return '\t';
+  return /^ {1,8}$/.test(blanks) ? blanks : '  ';
 }
 
 /**

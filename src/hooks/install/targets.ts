@@ -32,7 +32,10 @@ export interface TargetPlace {
   workspace: string;
   /** The user's home directory (--user). */
   homeDir: string;
-  /** Where CODEX_HOME and COPILOT_HOME are read (--user): default process.env. */
+  /**
+   * Where the agents' own home variables are read (--user: CLAUDE_CONFIG_DIR, GEMINI_CLI_HOME,
+   * QWEN_HOME, CODEX_HOME, COPILOT_HOME): default process.env.
+   */
   env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -40,24 +43,44 @@ export interface TargetPlace {
 export function installTarget(agent: HookAgent, place: TargetPlace): InstallTarget {
   const base = place.scope === 'project' ? place.workspace : place.homeDir;
   const at = (project: string, user: string) => join(base, place.scope === 'project' ? project : user);
-  // Codex and the Copilot CLI read the user's files under $CODEX_HOME and $COPILOT_HOME when set.
+  // Each agent reads the user's file under its own home variable when set: $CLAUDE_CONFIG_DIR,
+  // $QWEN_HOME, $CODEX_HOME and $COPILOT_HOME stand for the directory (~/.claude, ~/.qwen, ...),
+  // $GEMINI_CLI_HOME for the home directory that holds .gemini.
   const env = place.env ?? process.env;
   const under = (variable: string, project: string, dir: string, file: string) => {
     const home = env[variable];
     return place.scope === 'user' && home !== undefined && home.trim() !== ''
-      ? resolve(home, file)
+      ? resolve(variable === 'QWEN_HOME' ? expandTilde(home, place.homeDir) : home, file)
       : at(project, join(dir, file));
   };
   switch (agent) {
     case 'claude-code':
-      return grouped(agent, at('.claude/settings.json', '.claude/settings.json'), false, CLAUDE_EVENTS, []);
+      return grouped(
+        agent,
+        under('CLAUDE_CONFIG_DIR', '.claude/settings.json', '.claude', 'settings.json'),
+        false,
+        CLAUDE_EVENTS,
+        [],
+      );
     case 'qwen':
-      return grouped(agent, at('.qwen/settings.json', '.qwen/settings.json'), true, QWEN_EVENTS, []);
+      return grouped(
+        agent,
+        under('QWEN_HOME', '.qwen/settings.json', '.qwen', 'settings.json'),
+        true,
+        QWEN_EVENTS,
+        [],
+      );
     case 'gemini':
       return {
-        ...grouped(agent, at('.gemini/settings.json', '.gemini/settings.json'), true, GEMINI_EVENTS, [
-          'Gemini CLI runs hooks unless hooksConfig.enabled is false, and only in a folder it trusts; "/hooks" in Gemini CLI lists them.',
-        ]),
+        ...grouped(
+          agent,
+          under('GEMINI_CLI_HOME', '.gemini/settings.json', '.', '.gemini/settings.json'),
+          true,
+          GEMINI_EVENTS,
+          [
+            'Gemini CLI runs hooks unless hooksConfig.enabled is false, and only in a folder it trusts; "/hooks" in Gemini CLI lists them.',
+          ],
+        ),
         extra: { name: GEMINI_HOOK_NAME },
       };
     case 'codex':
@@ -130,6 +153,12 @@ export function installTarget(agent: HookAgent, place: TargetPlace): InstallTarg
         ],
       };
   }
+}
+
+/** `~` and `~/...` (as Qwen Code reads QWEN_HOME) against the home directory; any other path as it is. */
+function expandTilde(path: string, homeDir: string): string {
+  if (path === '~') return homeDir;
+  return /^~[\\/]/.test(path) ? join(homeDir, path.slice(2)) : path;
 }
 
 /** The name our Gemini hooks carry (`hooksConfig.disabled` may list it). */
