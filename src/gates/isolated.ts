@@ -6,7 +6,8 @@
  * chance to clean up) is swept by the next gate, isolated or not.
  */
 import { rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { delimiter, dirname, join } from 'node:path';
 import { withLock } from '../fs/lock.js';
 import { sweepOwnedDirs } from '../fs/sweep.js';
 import { checkoutTreeInto } from '../git/checkout-tree.js';
@@ -30,6 +31,7 @@ export async function withIsolatedCheckout<T>(
     try {
       const dir = join(base, 'tree');
       await makeDirs(dir);
+      await barrierIfUnnamable(dir);
       await checkoutTreeInto(repo, tree, dir, join(base, 'index'));
       return await fn(dir);
     } finally {
@@ -59,6 +61,21 @@ function removeTree(path: string): void {
   }
 }
 
+/** What a `.git` file beside the checkout names: a path that cannot exist (under a device). */
+const NO_REPOSITORY = 'gitdir: /dev/null/agentgate-isolated-checkout-has-no-repository\n';
+
+/**
+ * GIT_CEILING_DIRECTORIES is a list split at every `path.delimiter` (`:`), with no escape: a checkout
+ * whose parent's path holds one (a home named `.ag:ci`) cannot be named in it, and git run by the
+ * check would search up past the checkout, into the repository the home lies in (the workspace).
+ * There, a `.git` file in the parent that names no repository stops the search instead: git says
+ * "not a git repository" (even for what works outside one, such as `git diff --no-index`).
+ */
+async function barrierIfUnnamable(dir: string): Promise<void> {
+  if (dirname(dir).includes(delimiter))
+    await writeFile(join(dirname(dir), '.git'), NO_REPOSITORY, { flag: 'wx' });
+}
+
 /** What tells git which repository to use: never the caller's in an isolated checkout. */
 const REPOSITORY_VARIABLES = [
   'GIT_DIR',
@@ -80,6 +97,6 @@ export function isolatedEnv(dir: string): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of REPOSITORY_VARIABLES) delete env[name];
   const ceilings = env.GIT_CEILING_DIRECTORIES;
-  env.GIT_CEILING_DIRECTORIES = [dirname(dir), ...(ceilings ? [ceilings] : [])].join(':');
+  env.GIT_CEILING_DIRECTORIES = [dirname(dir), ...(ceilings ? [ceilings] : [])].join(delimiter);
   return env;
 }
