@@ -113,11 +113,14 @@ function xmlEncoding(head: Buffer): string {
   const declared = /^<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]*)["']/.exec(
     head.subarray(0, 1024).toString('latin1'),
   )?.[1];
-  // Declared UTF-16 in bytes that are not is a contradiction: they are read as UTF-8.
-  if (declared === undefined || /^utf-?16/i.test(declared)) return 'utf-8';
+  if (declared === undefined) return 'utf-8';
+  let encoding: string;
   try {
-    return new TextDecoder(declared).encoding;
+    encoding = new TextDecoder(declared).encoding;
   } catch {
     return 'utf-8';
   }
+  // Declared UTF-16 (by any of its labels: UCS-2, unicode, ISO-10646-UCS-2...) in bytes that are
+  // not is a contradiction: they are read as UTF-8.
+  return encoding.startsWith('utf-16') ? 'utf-8' : encoding;
 }
