@@ -6,12 +6,12 @@
  * chance to clean up) is swept by the next gate, isolated or not.
  */
 import { rmSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { delimiter, dirname, join } from 'node:path';
+import { realpath, rm, writeFile } from 'node:fs/promises';
+import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { withLock } from '../fs/lock.js';
 import { sweepOwnedDirs } from '../fs/sweep.js';
 import { checkoutTreeInto } from '../git/checkout-tree.js';
-import type { Repo } from '../git/repo.js';
+import { isInside, type Repo } from '../git/repo.js';
 import { randomHex } from '../fs/random.js';
 import { makeDirs } from '../fs/make-dirs.js';
 
@@ -99,4 +99,19 @@ export function isolatedEnv(dir: string): NodeJS.ProcessEnv {
   const ceilings = env.GIT_CEILING_DIRECTORIES;
   env.GIT_CEILING_DIRECTORIES = [dirname(dir), ...(ceilings ? [ceilings] : [])].join(delimiter);
   return env;
+}
+
+/**
+ * A report committed in the tree is no report of this run: only what the check writes counts, so
+ * the checkout's copies go first. Only inside the checkout, through real paths: a fetched
+ * verdict's paths are untrusted, and the tree may hold symbolic links pointing out of it.
+ */
+export async function removeCommittedReports(dir: string, junit: readonly string[]): Promise<void> {
+  const root = await realpath(dir);
+  for (const file of junit) {
+    const path = resolve(root, file);
+    const parent = await realpath(dirname(path)).catch(() => null);
+    if (parent !== null && isInside(root, parent))
+      await rm(join(parent, basename(path)), { force: true }).catch(() => undefined);
+  }
 }

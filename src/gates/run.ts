@@ -2,8 +2,8 @@
  * Running a check: refuse a workspace that is not the after tree (or use an isolated checkout), run
  * the command with its output teed into the log, read its JUnit reports and store the verdict.
  */
-import { realpath, rm } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { realpath } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { GateResult } from '../../types/gate.js';
 import type { Snapshot } from '../../types/snapshot.js';
@@ -15,7 +15,7 @@ import {
 } from '../errors.js';
 import { exactly } from '../git/hardening.js';
 import { getTree } from '../git/refs.js';
-import { isInside, openRepo, type Repo } from '../git/repo.js';
+import { openRepo, type Repo } from '../git/repo.js';
 import { readIndexEntries } from '../git/index-entries.js';
 import { beyondStatus, excludedBy, readStatus, submoduleChanges } from '../git/state.js';
 import { convertedChanges } from '../git/converted-files.js';
@@ -37,7 +37,12 @@ import {
   type GateContext,
   type Judged,
 } from './attempt.js';
-import { isolatedEnv, sweepIsolatedCheckouts, withIsolatedCheckout } from './isolated.js';
+import {
+  isolatedEnv,
+  removeCommittedReports,
+  sweepIsolatedCheckouts,
+  withIsolatedCheckout,
+} from './isolated.js';
 import { readJunitFiles, reportVersions } from './junit-files.js';
 import { openLogSink, type LogSink } from './log.js';
 import { decideVerdict, oneLine } from './verdict.js';
@@ -77,8 +82,11 @@ export async function runGate(
     findIteration(ctx.snapshotter, opts.runId, opts.iteration),
     openRepo(workspace, ctx.snapshotter.gitOptions()),
   ]);
-  const [treeId, , seal] = await Promise.all([
-    getTree(repo, snapshot.afterSha),
+  // A repository that lacks the after commit is a workspace not at it: without --isolated the
+  // comparison's GATE_TREE_MISMATCH says so first, not the tree's look-up (REVISION_NOT_FOUND).
+  const tree = getTree(repo, snapshot.afterSha).catch((error: unknown) => ({ error }));
+  const [found, , seal] = await Promise.all([
+    tree,
     assertOutsideGitDir(repo, ctx.snapshotter.options),
     opts.isolated === true ? null : assertAtAfter(ctx, repo, snapshot, junit),
     assertAttemptLeft(ctx, { runId: snapshot.runId, iteration: snapshot.iteration, name: opts.name }),
@@ -87,6 +95,8 @@ export async function runGate(
       ? null
       : sweepIsolatedCheckouts(layout(ctx.snapshotter.options.home).gateCheckouts),
   ]);
+  if (typeof found !== 'string') throw found.error;
+  const treeId = found;
   // Without --isolated the workspace is compared with the after tree again once the check has ended,
   // on the repository opened anew: the check may have written its config (a filter, core.worktree),
   // which the drivers switched off at the start know nothing of, or rewritten the index.
@@ -430,19 +440,4 @@ function named(paths: readonly string[]): string {
   return paths.length > MAX_PATHS_IN_MESSAGE
     ? `${shown} and ${paths.length - MAX_PATHS_IN_MESSAGE} more`
     : shown;
-}
-
-/**
- * A report committed in the tree is no report of this run: only what the check writes counts, so
- * the checkout's copies go first. Only inside the checkout, through real paths: a fetched
- * verdict's paths are untrusted, and the tree may hold symbolic links pointing out of it.
- */
-async function removeCommittedReports(dir: string, junit: readonly string[]): Promise<void> {
-  const root = await realpath(dir);
-  for (const file of junit) {
-    const path = resolve(root, file);
-    const parent = await realpath(dirname(path)).catch(() => null);
-    if (parent !== null && isInside(root, parent))
-      await rm(join(parent, basename(path)), { force: true }).catch(() => undefined);
-  }
 }
