@@ -165,7 +165,9 @@ async function runOnTree(
   replayOf: number | null,
   recheck: (() => Promise<TreeMismatch | null>) | null,
 ): Promise<GateResult> {
-  const sink = await openLogSink(await logDir(ctx.snapshotter, about), opts.name);
+  // The check may remove the log as it is written (git clean -fdx of artifacts in the workspace).
+  const remake = () => logDir(ctx.snapshotter, about);
+  const sink = await openLogSink(await remake(), opts.name, remake);
   try {
     return await observeAndStore(ctx, repo, about, sink, opts, replayOf, recheck);
   } catch (error) {
