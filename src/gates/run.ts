@@ -3,7 +3,6 @@
  * the command with its output teed into the log, read its JUnit reports and store the verdict.
  */
 import { realpath } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { GateResult } from '../../types/gate.js';
 import type { Snapshot } from '../../types/snapshot.js';
@@ -43,7 +42,7 @@ import {
   sweepIsolatedCheckouts,
   withIsolatedCheckout,
 } from './isolated.js';
-import { readJunitFiles, reportVersions } from './junit-files.js';
+import { readJunitFiles, reportPaths, reportVersions } from './junit-files.js';
 import { openLogSink, type LogSink } from './log.js';
 import { decideVerdict, oneLine } from './verdict.js';
 
@@ -330,7 +329,7 @@ async function treeMismatch(
 ): Promise<TreeMismatch | null> {
   // The check's own reports, left by an earlier attempt, do not make the workspace dirty: each is
   // named file by file (a report in a new directory would otherwise be that directory).
-  const reports = reportPaths(repo, junit);
+  const reports = await reportPaths(repo.topLevel, junit);
   const ours = await workspaceExcludes(repo, ctx.snapshotter.options);
   // Our own directories as prefixes; a report as exactly that file (a directory named by --junit
   // excuses nothing), and only untracked: a tracked file changed is a change of the tree, whatever names it.
@@ -370,16 +369,6 @@ async function treeMismatch(
   return { why, head: status.oid, paths: atAfter ? paths : [] };
 }
 
-/** Paths of JUnit reports inside the workspace, relative to its top level ('/'-separated, as git prints them). */
-function reportPaths(repo: Repo, junit: readonly string[]): string[] {
-  return junit.flatMap((f) => {
-    const path = relative(repo.topLevel, resolve(repo.topLevel, f));
-    return path === '' || path === '..' || path.startsWith(`..${sep}`) || isAbsolute(path)
-      ? []
-      : [path.split(sep).join('/')];
-  });
-}
-
 /**
  * The untracked files left once those that earlier gates of this iteration named as their JUnit
  * reports are set aside: verdicts observed here (not isolated, not received), on this very after
@@ -395,17 +384,19 @@ async function withoutEarlierReports(
   changed: StatusEntry[],
   listedAll: boolean,
 ): Promise<StatusEntry[]> {
+  const ran = (await ctx.store.list(snapshot.runId)).results.filter(
+    (r) =>
+      r.iteration === snapshot.iteration &&
+      r.afterSha === snapshot.afterSha &&
+      r.observed &&
+      !r.isolated &&
+      r.receivedAt === undefined,
+  );
   const earlier = new Set(
-    (await ctx.store.list(snapshot.runId)).results
-      .filter(
-        (r) =>
-          r.iteration === snapshot.iteration &&
-          r.afterSha === snapshot.afterSha &&
-          r.observed &&
-          !r.isolated &&
-          r.receivedAt === undefined,
-      )
-      .flatMap((r) => reportPaths(repo, r.junit ?? [])),
+    await reportPaths(
+      repo.topLevel,
+      ran.flatMap((r) => r.junit ?? []),
+    ),
   );
   if (earlier.size === 0 || !(await inRecordedWorkspace(ctx, repo, snapshot))) return changed;
   // A report in a directory of its own shows as that directory: list the files one by one.
