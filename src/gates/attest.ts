@@ -13,12 +13,7 @@ import {
 } from '../../types/attestation.js';
 import { setAsideBy } from '../../types/run.js';
 import type { Snapshot } from '../../types/snapshot.js';
-import {
-  InvalidArgumentError,
-  PathNotFoundError,
-  SnapshotNotFoundError,
-  StoreCorruptError,
-} from '../errors.js';
+import { PathNotFoundError, SnapshotNotFoundError, StoreCorruptError } from '../errors.js';
 import { writeOutputData } from '../fs/atomic.js';
 import { checkPredicate, newestOfEach, predicateOf } from './attest-predicate.js';
 import { pickIteration } from './attempt.js';
@@ -232,8 +227,9 @@ async function readStatement(
     throw new PathNotFoundError(`${path} is not a readable file; give the file "attest -o" wrote`, {
       details: { file: path },
     });
+  // Too large to be read is unreadable (exit 1), as docs/gates.md says, not a usage error.
   if (size > MAX_STATEMENT_BYTES)
-    throw new InvalidArgumentError(
+    throw new PathNotFoundError(
       `${path} is not a readable file of at most ${MAX_STATEMENT_BYTES} bytes; give the file "attest -o" wrote`,
       { details: { file: path } },
     );

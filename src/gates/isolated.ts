@@ -6,11 +6,12 @@
  * chance to clean up) is swept by the next gate, isolated or not.
  */
 import { rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { realpath, rm, writeFile } from 'node:fs/promises';
+import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { withLock } from '../fs/lock.js';
 import { sweepOwnedDirs } from '../fs/sweep.js';
 import { checkoutTreeInto } from '../git/checkout-tree.js';
-import type { Repo } from '../git/repo.js';
+import { isInside, type Repo } from '../git/repo.js';
 import { randomHex } from '../fs/random.js';
 import { makeDirs } from '../fs/make-dirs.js';
 
@@ -30,6 +31,7 @@ export async function withIsolatedCheckout<T>(
     try {
       const dir = join(base, 'tree');
       await makeDirs(dir);
+      await barrierIfUnnamable(dir);
       await checkoutTreeInto(repo, tree, dir, join(base, 'index'));
       return await fn(dir);
     } finally {
@@ -59,6 +61,21 @@ function removeTree(path: string): void {
   }
 }
 
+/** What a `.git` file beside the checkout names: a path that cannot exist (under a device). */
+const NO_REPOSITORY = 'gitdir: /dev/null/agentgate-isolated-checkout-has-no-repository\n';
+
+/**
+ * GIT_CEILING_DIRECTORIES is a list split at every `path.delimiter` (`:`), with no escape: a checkout
+ * whose parent's path holds one (a home named `.ag:ci`) cannot be named in it, and git run by the
+ * check would search up past the checkout, into the repository the home lies in (the workspace).
+ * There, a `.git` file in the parent that names no repository stops the search instead: git says
+ * "not a git repository" (even for what works outside one, such as `git diff --no-index`).
+ */
+async function barrierIfUnnamable(dir: string): Promise<void> {
+  if (dirname(dir).includes(delimiter))
+    await writeFile(join(dirname(dir), '.git'), NO_REPOSITORY, { flag: 'wx' });
+}
+
 /** What tells git which repository to use: never the caller's in an isolated checkout. */
 const REPOSITORY_VARIABLES = [
   'GIT_DIR',
@@ -80,6 +97,21 @@ export function isolatedEnv(dir: string): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of REPOSITORY_VARIABLES) delete env[name];
   const ceilings = env.GIT_CEILING_DIRECTORIES;
-  env.GIT_CEILING_DIRECTORIES = [dirname(dir), ...(ceilings ? [ceilings] : [])].join(':');
+  env.GIT_CEILING_DIRECTORIES = [dirname(dir), ...(ceilings ? [ceilings] : [])].join(delimiter);
   return env;
+}
+
+/**
+ * A report committed in the tree is no report of this run: only what the check writes counts, so
+ * the checkout's copies go first. Only inside the checkout, through real paths: a fetched
+ * verdict's paths are untrusted, and the tree may hold symbolic links pointing out of it.
+ */
+export async function removeCommittedReports(dir: string, junit: readonly string[]): Promise<void> {
+  const root = await realpath(dir);
+  for (const file of junit) {
+    const path = resolve(root, file);
+    const parent = await realpath(dirname(path)).catch(() => null);
+    if (parent !== null && isInside(root, parent))
+      await rm(join(parent, basename(path)), { force: true }).catch(() => undefined);
+  }
 }

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import type { BigIntStats } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { open, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { TextDecoder } from 'node:util';
 import type { TestCounts } from '../../types/gate.js';
 
@@ -14,6 +14,36 @@ const MTIME_SLACK_MS = 2_000;
 /** A file's version: device, inode, size and times to the nanosecond. Any write changes it. */
 function versionOf(info: BigIntStats): string {
   return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+}
+
+/**
+ * Paths of JUnit reports inside the workspace `topLevel`, relative to it ('/'-separated, as git
+ * prints them): `junit` as given (relative to the top level, or absolute), through the real paths
+ * of their directories, so that a report named through a symbolic link (a workspace reached by a
+ * link, as macOS's /tmp is; a linked directory inside it) is the file git status lists.
+ */
+export async function reportPaths(topLevel: string, junit: readonly string[]): Promise<string[]> {
+  const top = await realpath(topLevel).catch(() => topLevel);
+  const paths = await Promise.all(
+    junit.map(async (f) => {
+      const path = relative(top, await realDirectories(resolve(topLevel, f)));
+      return path === '' || path === '..' || path.startsWith(`..${sep}`) || isAbsolute(path)
+        ? []
+        : [path.split(sep).join('/')];
+    }),
+  );
+  return paths.flat();
+}
+
+/** `path` with its directories' symbolic links resolved, as far up as they exist (it itself may not yet). */
+async function realDirectories(path: string): Promise<string> {
+  const tail = [basename(path)];
+  for (let head = dirname(path); ; head = dirname(head)) {
+    const real = await realpath(head).catch(() => null);
+    if (real !== null) return join(real, ...tail);
+    if (dirname(head) === head) return path;
+    tail.unshift(basename(head));
+  }
 }
 
 /** The versions of the reports that exist before the check runs (by real path): what it must change. */
@@ -113,11 +143,14 @@ function xmlEncoding(head: Buffer): string {
   const declared = /^<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]*)["']/.exec(
     head.subarray(0, 1024).toString('latin1'),
   )?.[1];
-  // Declared UTF-16 in bytes that are not is a contradiction: they are read as UTF-8.
-  if (declared === undefined || /^utf-?16/i.test(declared)) return 'utf-8';
+  if (declared === undefined) return 'utf-8';
+  let encoding: string;
   try {
-    return new TextDecoder(declared).encoding;
+    encoding = new TextDecoder(declared).encoding;
   } catch {
     return 'utf-8';
   }
+  // Declared UTF-16 (by any of its labels: UCS-2, unicode, ISO-10646-UCS-2...) in bytes that are
+  // not is a contradiction: they are read as UTF-8.
+  return encoding.startsWith('utf-16') ? 'utf-8' : encoding;
 }

@@ -4,8 +4,8 @@
  * `gate-<name>-<attempt>.log` once the store has numbered the attempt.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { lstat, open, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { lstat, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -35,12 +35,18 @@ export interface LogSink {
 
 /**
  * Opens a temp log in `dir` named as atomic.ts names its temp files (`.<name>.<pid>.<hex>.tmp`),
- * so a killed gate's half-written log is swept by the next call.
+ * so a killed gate's half-written log is swept by the next call. `remakeDir` makes `dir` again (as
+ * the caller first made it) when the log was removed while it was written: see keptAt.
  */
-export async function openLogSink(dir: string, name: string): Promise<LogSink> {
+export async function openLogSink(
+  dir: string,
+  name: string,
+  remakeDir: () => Promise<unknown> = () => makeDirs(dir),
+): Promise<LogSink> {
   await makeDirs(dir);
   await sweepTempFiles(dir);
-  const temp = join(dir, `.gate-${name}.${process.pid}.${randomHex(6)}.tmp`);
+  const tempName = () => join(dir, `.gate-${name}.${process.pid}.${randomHex(6)}.tmp`);
+  let temp = tempName();
   const hash = createHash('sha256');
   let bytes = 0;
   const counter = new Transform({
@@ -50,21 +56,36 @@ export async function openLogSink(dir: string, name: string): Promise<LogSink> {
       done(null, chunk);
     },
   });
-  const written = pipeline(counter, createWriteStream(temp, { flags: 'wx', mode: 0o644 })).catch(
-    (cause: unknown) => cause,
-  );
+  const writer = await open(temp, 'wx', 0o644);
+  // A second descriptor, to read back what was written should the file be removed meanwhile (keptAt).
+  const reader = await open(temp, 'r').catch(async (cause: unknown) => {
+    await writer.close();
+    throw writeFailed(temp, cause);
+  });
+  let readerOpen = true;
+  const closeReader = async () => {
+    if (readerOpen) await reader.close();
+    readerOpen = false;
+  };
+  // The stream closes the writer when it ends.
+  const written = pipeline(counter, writer.createWriteStream()).catch((cause: unknown) => cause);
   return {
     stream: counter,
     async finish() {
       counter.end();
       const failure = await written;
-      if (failure !== undefined) throw writeFailed(temp, failure);
-      await syncFile(temp);
+      try {
+        if (failure !== undefined) throw writeFailed(temp, failure);
+        temp = await keptAt(reader, temp, tempName(), remakeDir);
+      } finally {
+        await closeReader();
+      }
       return { sha256: hash.digest('hex'), bytes };
     },
     async discard() {
       if (!counter.writableEnded) counter.end();
       await written;
+      await closeReader();
       await rm(temp, { force: true });
     },
     async moveTo(path) {
@@ -102,6 +123,48 @@ export async function digestFile(path: string): Promise<LogDigest> {
     bytes += (chunk as Buffer).length;
   }
   return { sha256: hash.digest('hex'), bytes };
+}
+
+/**
+ * Where the log is now, synced: `temp`, else (the check removed it, or put another file in its
+ * place: `git clean -fdx` of an artifacts directory inside the workspace) a new temp file `again` in
+ * the directory made anew, holding the bytes that `reader`, opened on the log at the start, reads.
+ */
+async function keptAt(
+  reader: FileHandle,
+  temp: string,
+  again: string,
+  remakeDir: () => Promise<unknown>,
+): Promise<string> {
+  const [mine, there] = await Promise.all([reader.stat(), lstat(temp).catch(() => null)]);
+  if (there !== null && there.dev === mine.dev && there.ino === mine.ino) {
+    await syncFile(temp);
+    return temp;
+  }
+  if (there !== null) await rm(temp, { force: true });
+  try {
+    await remakeDir();
+    await makeDirs(dirname(again));
+    const copy = await open(again, 'wx', 0o644);
+    try {
+      // Plain reads and writes: a FileHandle's stream would keep it from closing.
+      const buffer = Buffer.alloc(1 << 16);
+      for (let at = 0; ;) {
+        const { bytesRead } = await reader.read(buffer, 0, buffer.length, at);
+        if (bytesRead === 0) break;
+        for (let done = 0; done < bytesRead;)
+          done += (await copy.write(buffer, done, bytesRead - done)).bytesWritten;
+        at += bytesRead;
+      }
+      await copy.sync();
+    } finally {
+      await copy.close();
+    }
+  } catch (cause) {
+    await rm(again, { force: true }).catch(() => undefined);
+    throw writeFailed(again, cause);
+  }
+  return again;
 }
 
 async function syncFile(path: string): Promise<void> {

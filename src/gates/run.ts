@@ -2,8 +2,7 @@
  * Running a check: refuse a workspace that is not the after tree (or use an isolated checkout), run
  * the command with its output teed into the log, read its JUnit reports and store the verdict.
  */
-import { realpath, rm } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { realpath } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import type { GateResult } from '../../types/gate.js';
 import type { Snapshot } from '../../types/snapshot.js';
@@ -15,7 +14,7 @@ import {
 } from '../errors.js';
 import { exactly } from '../git/hardening.js';
 import { getTree } from '../git/refs.js';
-import { isInside, openRepo, type Repo } from '../git/repo.js';
+import { openRepo, type Repo } from '../git/repo.js';
 import { readIndexEntries } from '../git/index-entries.js';
 import { beyondStatus, excludedBy, readStatus, submoduleChanges } from '../git/state.js';
 import { convertedChanges } from '../git/converted-files.js';
@@ -37,8 +36,13 @@ import {
   type GateContext,
   type Judged,
 } from './attempt.js';
-import { isolatedEnv, sweepIsolatedCheckouts, withIsolatedCheckout } from './isolated.js';
-import { readJunitFiles, reportVersions } from './junit-files.js';
+import {
+  isolatedEnv,
+  removeCommittedReports,
+  sweepIsolatedCheckouts,
+  withIsolatedCheckout,
+} from './isolated.js';
+import { readJunitFiles, reportPaths, reportVersions } from './junit-files.js';
 import { openLogSink, type LogSink } from './log.js';
 import { decideVerdict, oneLine } from './verdict.js';
 
@@ -77,8 +81,11 @@ export async function runGate(
     findIteration(ctx.snapshotter, opts.runId, opts.iteration),
     openRepo(workspace, ctx.snapshotter.gitOptions()),
   ]);
-  const [treeId, , seal] = await Promise.all([
-    getTree(repo, snapshot.afterSha),
+  // A repository that lacks the after commit is a workspace not at it: without --isolated the
+  // comparison's GATE_TREE_MISMATCH says so first, not the tree's look-up (REVISION_NOT_FOUND).
+  const tree = getTree(repo, snapshot.afterSha).catch((error: unknown) => ({ error }));
+  const [found, , seal] = await Promise.all([
+    tree,
     assertOutsideGitDir(repo, ctx.snapshotter.options),
     opts.isolated === true ? null : assertAtAfter(ctx, repo, snapshot, junit),
     assertAttemptLeft(ctx, { runId: snapshot.runId, iteration: snapshot.iteration, name: opts.name }),
@@ -87,6 +94,8 @@ export async function runGate(
       ? null
       : sweepIsolatedCheckouts(layout(ctx.snapshotter.options.home).gateCheckouts),
   ]);
+  if (typeof found !== 'string') throw found.error;
+  const treeId = found;
   // Without --isolated the workspace is compared with the after tree again once the check has ended,
   // on the repository opened anew: the check may have written its config (a filter, core.worktree),
   // which the drivers switched off at the start know nothing of, or rewritten the index.
@@ -155,7 +164,9 @@ async function runOnTree(
   replayOf: number | null,
   recheck: (() => Promise<TreeMismatch | null>) | null,
 ): Promise<GateResult> {
-  const sink = await openLogSink(await logDir(ctx.snapshotter, about), opts.name);
+  // The check may remove the log as it is written (git clean -fdx of artifacts in the workspace).
+  const remake = () => logDir(ctx.snapshotter, about);
+  const sink = await openLogSink(await remake(), opts.name, remake);
   try {
     return await observeAndStore(ctx, repo, about, sink, opts, replayOf, recheck);
   } catch (error) {
@@ -318,7 +329,7 @@ async function treeMismatch(
 ): Promise<TreeMismatch | null> {
   // The check's own reports, left by an earlier attempt, do not make the workspace dirty: each is
   // named file by file (a report in a new directory would otherwise be that directory).
-  const reports = reportPaths(repo, junit);
+  const reports = await reportPaths(repo.topLevel, junit);
   const ours = await workspaceExcludes(repo, ctx.snapshotter.options);
   // Our own directories as prefixes; a report as exactly that file (a directory named by --junit
   // excuses nothing), and only untracked: a tracked file changed is a change of the tree, whatever names it.
@@ -358,16 +369,6 @@ async function treeMismatch(
   return { why, head: status.oid, paths: atAfter ? paths : [] };
 }
 
-/** Paths of JUnit reports inside the workspace, relative to its top level ('/'-separated, as git prints them). */
-function reportPaths(repo: Repo, junit: readonly string[]): string[] {
-  return junit.flatMap((f) => {
-    const path = relative(repo.topLevel, resolve(repo.topLevel, f));
-    return path === '' || path === '..' || path.startsWith(`..${sep}`) || isAbsolute(path)
-      ? []
-      : [path.split(sep).join('/')];
-  });
-}
-
 /**
  * The untracked files left once those that earlier gates of this iteration named as their JUnit
  * reports are set aside: verdicts observed here (not isolated, not received), on this very after
@@ -383,17 +384,19 @@ async function withoutEarlierReports(
   changed: StatusEntry[],
   listedAll: boolean,
 ): Promise<StatusEntry[]> {
+  const ran = (await ctx.store.list(snapshot.runId)).results.filter(
+    (r) =>
+      r.iteration === snapshot.iteration &&
+      r.afterSha === snapshot.afterSha &&
+      r.observed &&
+      !r.isolated &&
+      r.receivedAt === undefined,
+  );
   const earlier = new Set(
-    (await ctx.store.list(snapshot.runId)).results
-      .filter(
-        (r) =>
-          r.iteration === snapshot.iteration &&
-          r.afterSha === snapshot.afterSha &&
-          r.observed &&
-          !r.isolated &&
-          r.receivedAt === undefined,
-      )
-      .flatMap((r) => reportPaths(repo, r.junit ?? [])),
+    await reportPaths(
+      repo.topLevel,
+      ran.flatMap((r) => r.junit ?? []),
+    ),
   );
   if (earlier.size === 0 || !(await inRecordedWorkspace(ctx, repo, snapshot))) return changed;
   // A report in a directory of its own shows as that directory: list the files one by one.
@@ -430,19 +433,4 @@ function named(paths: readonly string[]): string {
   return paths.length > MAX_PATHS_IN_MESSAGE
     ? `${shown} and ${paths.length - MAX_PATHS_IN_MESSAGE} more`
     : shown;
-}
-
-/**
- * A report committed in the tree is no report of this run: only what the check writes counts, so
- * the checkout's copies go first. Only inside the checkout, through real paths: a fetched
- * verdict's paths are untrusted, and the tree may hold symbolic links pointing out of it.
- */
-async function removeCommittedReports(dir: string, junit: readonly string[]): Promise<void> {
-  const root = await realpath(dir);
-  for (const file of junit) {
-    const path = resolve(root, file);
-    const parent = await realpath(dirname(path)).catch(() => null);
-    if (parent !== null && isInside(root, parent))
-      await rm(join(parent, basename(path)), { force: true }).catch(() => undefined);
-  }
 }

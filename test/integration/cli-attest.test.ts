@@ -4,7 +4,7 @@
  * made the run and on another that fetched it.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Statement } from '../../types/attestation.js';
@@ -239,8 +239,12 @@ describe('verify --attestation', () => {
     );
     writeFileSync(join(w.root, 'garbage.json'), '{not json');
     expect(cli(b, ['verify', '--attestation', join(w.root, 'garbage.json')]).status).toBe(3);
-    // A file that cannot be read: exit 1 (docs/gates.md), for a missing file and a directory.
-    for (const unreadable of [join(w.root, 'missing.json'), w.root]) {
+    // A file that cannot be read: exit 1 (docs/gates.md), for a missing file, a directory and one
+    // larger than any statement is read (64 MiB; sparse, so nothing is written), never usage's 2.
+    const huge = join(w.root, 'huge.json');
+    writeFileSync(huge, '');
+    truncateSync(huge, 64 * 1024 * 1024 + 1);
+    for (const unreadable of [join(w.root, 'missing.json'), w.root, huge]) {
       const res = cli(b, ['verify', '--attestation', unreadable, '--json']);
       expect([res.status, res.json()]).toMatchObject([1, { error: { code: 'PATH_NOT_FOUND' } }]);
     }

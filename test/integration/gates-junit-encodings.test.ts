@@ -32,6 +32,10 @@ describe('gate reads a JUnit report in the encoding XML says', () => {
     ['UTF-16LE without one', Buffer.from(declared('UTF-16LE'), 'utf16le')],
     ['ISO-8859-1, as declared', Buffer.from(declared('ISO-8859-1'), 'latin1')],
     ['UTF-8 with a byte order mark', Buffer.from(`\ufeff${declared('UTF-8')}`, 'utf8')],
+    // Labels of UTF-16 by another name (WHATWG: UCS-2, unicode, ISO-10646-UCS-2...), declared in
+    // one-byte units, are the same contradiction as a declared UTF-16: read as UTF-8.
+    ['UCS-2 declared in one-byte units', Buffer.from(declared('UCS-2'), 'utf8')],
+    ['ISO-10646-UCS-2 declared in one-byte units', Buffer.from(declared('ISO-10646-UCS-2'), 'utf8')],
   ])('%s', async (_what, bytes) => {
     const { dir, gates } = await gatedRun([{ 't.test.mjs': nodeTests(1) }]);
     const result = await gates.run(dir, {

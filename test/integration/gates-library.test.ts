@@ -15,7 +15,7 @@ import { isProcessGone } from '../../src/fs/lock.js';
 import { layout } from '../../src/store/paths.js';
 import { expectCode } from '../helpers/codes.js';
 import { gatedRun, nodeTestCommand, nodeTests, quiet } from '../helpers/gates.js';
-import { commitAll, git, tempDir, writeFiles } from '../helpers/repo.js';
+import { commitAll, git, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 import { fingerprint } from '../helpers/snapshotter.js';
 
 const TEST_FILE = { 't.test.mjs': nodeTests(3) };
@@ -100,6 +100,8 @@ describe('gate: run a check on the after tree and record what it observed', () =
     await expectCode(gates.run(dir, opts), 'GATE_TREE_MISMATCH');
     commitAll(dir, 'moved on');
     await expectCode(gates.run(dir, opts), 'GATE_TREE_MISMATCH');
+    // A repository that lacks the after commit (a fresh runner's checkout) is not at it either.
+    await expectCode(gates.run(repoWithCommit({ 'other.txt': 'x\n' }), opts), 'GATE_TREE_MISMATCH');
     expect((await gates.list({ runId: 'r1' })).results).toEqual([]);
   });
 

@@ -3,7 +3,7 @@
  * gate of the iteration left untracked does not make the next gate's workspace dirty, anything
  * else still does, and GATE_TREE_MISMATCH names the paths.
  */
-import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GateTreeMismatchError } from '../../src/errors.js';
@@ -46,6 +46,28 @@ describe('gates of one iteration in the workspace, one after another', () => {
     expect((await run('e2e', writesReport('reports/e2e.xml'), ['reports/e2e.xml'])).verdict).toBe('pass');
     expect((await run('lint', ['true'])).verdict).toBe('pass');
     expect((await run('test', writesReport('junit.xml'), ['junit.xml'])).attempt).toBe(2);
+  });
+
+  // macOS's /tmp is /private/tmp: "$PWD/junit.xml" names the workspace through a link. The report
+  // is the same file, its own and an earlier gate's alike; so is one named through a link inside.
+  it('a report named through a symbolic link (an absolute path by a linked workspace, a linked directory) is its own', async () => {
+    const { dir, gates } = await oneIteration();
+    const link = join(tempDir('agentgate-gate-link-'), 'ws');
+    symlinkSync(dir, link);
+    symlinkSync('build', join(dir, 'out'));
+    mkdirSync(join(dir, 'build')); // empty: nothing git sees
+    git(dir, ['add', 'out']);
+    git(dir, ['-c', 'user.name=x', '-c', 'user.email=x@x', 'commit', '-qm', 'out is build']);
+    const snapshotter = gates.snapshotter;
+    await snapshotter.captureBeforeState(dir, { runId: 'r1' });
+    writeFiles(dir, { 'b.txt': 'b\n' });
+    await snapshotter.captureAfterState(dir, null, { runId: 'r1', iteration: 2 });
+    const run = (name: string, command: string[], junit: string[] = []) =>
+      gates.run(link, { runId: 'r1', name, command, junit, echo: quiet() });
+    const absolute = join(link, 'junit.xml');
+    expect((await run('test', writesReport(absolute), [absolute])).verdict).toBe('pass');
+    expect((await run('e2e', writesReport('out/e2e.xml'), ['out/e2e.xml'])).verdict).toBe('pass');
+    expect((await run('lint', ['true'])).verdict).toBe('pass');
   });
 
   it('anything else untracked, or a report path changed while tracked, is GATE_TREE_MISMATCH naming the paths', async () => {
