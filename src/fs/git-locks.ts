@@ -18,8 +18,11 @@ export interface OrphanedLocks {
   ownerSince: number;
 }
 
-/** Removes git's lock files that a dead holder of our lock left behind. Returns the removed paths. */
-export async function removeOrphanedGitLocks(o: OrphanedLocks): Promise<string[]> {
+/**
+ * git's lock files that a dead holder of our lock may have left behind: each created while it held
+ * our lock. A kill of node alone leaves its git children running, so one may still be in use.
+ */
+export async function orphanedGitLocks(o: OrphanedLocks): Promise<string[]> {
   if (!Number.isFinite(o.ownerSince)) return [];
   const common = await commonDir(o.gitDir);
   const refLocks = (await readdir(join(common, 'refs'), { recursive: true }).catch(() => []))
@@ -31,16 +34,23 @@ export async function removeOrphanedGitLocks(o: OrphanedLocks): Promise<string[]
     join(common, 'packed-refs.lock'),
     ...refLocks,
   ];
-  const removed: string[] = [];
+  const found: string[] = [];
   for (const path of candidates) {
     const info = await stat(path).catch(() => null);
     // One second of slack for filesystems with coarse timestamps.
-    if (info?.isFile() && info.mtimeMs >= o.ownerSince - 1000) {
-      await rm(path, { force: true });
-      removed.push(path);
-    }
+    if (info?.isFile() && info.mtimeMs >= o.ownerSince - 1000) found.push(path);
   }
-  return removed;
+  return found;
+}
+
+/**
+ * Removes git's lock files that a dead holder of our lock left behind, for a git dir that only our
+ * calls use (a checkpoint store's), whose git calls end with their caller. Returns the removed paths.
+ */
+export async function removeOrphanedGitLocks(o: OrphanedLocks): Promise<string[]> {
+  const found = await orphanedGitLocks(o);
+  for (const path of found) await rm(path, { force: true });
+  return found;
 }
 
 /**

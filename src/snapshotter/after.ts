@@ -59,6 +59,7 @@ export async function captureAfterState(
 ): Promise<Snapshot> {
   const runId = assertSafeId(opts.runId, 'run id');
   assertIteration(opts.iteration);
+  assertBeforeOfRun(before, runId);
   // Opened and checked here, on every call: `iterate` comes through here too once its agent has
   // returned, because the agent may have rewritten the config, the attributes or `.git` itself.
   const repo = await openRepo(workspace, core.gitOptions());
@@ -412,6 +413,18 @@ function commitMessages(repo: Repo): (sha: string) => Promise<string> {
 /** A commit we made for another snapshot or before state (it carries our run trailer), not this one. */
 function isOtherSnapshot(headMessage: string, message: string): boolean {
   return headMessage !== message.replace(/\n$/, '') && trailer(headMessage, 'Agentgate-Run') !== null;
+}
+
+/**
+ * A given before state must be this run's: another run's would start the iteration where that run
+ * was told to, and leave that run's own before state unused for its next iteration.
+ */
+function assertBeforeOfRun(before: BeforeState | null, runId: string): void {
+  if (before === null || before.runId === runId) return;
+  throw new InvalidArgumentError(
+    `the before state given is run ${before.runId}'s, not run ${runId}'s; pass the state captureBeforeState returned for run ${runId} (or null, for the run's recorded one)`,
+    { details: { argument: 'before.runId', runId, beforeRunId: before.runId } },
+  );
 }
 
 /** Checked before anything is committed: the iteration becomes a ref name and a stored field. */

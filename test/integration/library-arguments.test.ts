@@ -70,6 +70,7 @@ describe('library: wrong argument types are INVALID_ARGUMENT', () => {
     const { dir, s, snapshot } = await oneIteration();
     const before = fingerprint(dir);
     const run = JSON.stringify(await s.store.loadRun('r'));
+    const start = { ...(await s.store.loadRun('r'))!.before!, sha: snapshot.afterSha };
     const calls: Array<() => Promise<unknown>> = [
       () => s.captureBeforeState(42 as never, { runId: 'r' }),
       () => s.captureBeforeState(dir, undefined as never),
@@ -77,6 +78,8 @@ describe('library: wrong argument types are INVALID_ARGUMENT', () => {
       () => s.captureBeforeState(dir, { runId: 'r', branch: 7 as never }),
       () => s.captureAfterState(dir, null, undefined as never),
       () => s.captureAfterState(dir, null, { runId: 'r', iteration: 2, beforeSha: 12 as never }),
+      // Another run's before state: run r's iteration would start where run "other" was told to.
+      () => s.captureAfterState(dir, { ...start, runId: 'other' }, { runId: 'r', iteration: 2 }),
       () => s.iterate(dir, { runId: 'r', iteration: 2 } as never),
       () => s.iterate(dir, { runId: 'r', iteration: 2, agent: { argv: 'ls' as never } }),
       // No program (or an empty name), or a NUL byte no process argument can hold (Node's own TypeError, once recorded).

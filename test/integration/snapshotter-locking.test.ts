@@ -4,7 +4,7 @@
  * index.lock that owner's git left behind, but never an index.lock that predates it.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -125,6 +125,34 @@ describe('repository lock', () => {
     expectIntact(dir);
   });
 
+  it('leaves the index.lock of a git the dead owner left running (node killed alone) to that git', async () => {
+    const dir = repoWithCommit();
+    const s = newSnapshotter({ lockTimeoutMs: 1000 });
+    const before = await s.captureBeforeState(dir, { runId: 'orphan' });
+    writeFiles(dir, { 'x.txt': 'x\n' });
+    await plantStaleLock(dir, Date.now() - 60_000);
+    // The orphaned git: took index.lock during the dead owner's tenure and still holds it open.
+    const indexLock = join(dir, '.git', 'index.lock');
+    const orphan = spawn(process.execPath, ['-e', HOLD_UNTIL_STDIN_ENDS, indexLock], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const done = finished(orphan);
+    try {
+      await printed(orphan, 'held');
+      const held = statSync(indexLock).ino;
+      await expectCode(s.captureAfterState(dir, before, { runId: 'orphan', iteration: 1 }), 'INDEX_LOCKED');
+      // Its lock file is untouched: git would otherwise rename another's lock file over the index.
+      expect(statSync(indexLock).ino).toBe(held);
+    } finally {
+      orphan.stdin?.end();
+      await done;
+    }
+    expect(existsSync(indexLock)).toBe(false);
+    const snap = await s.captureAfterState(dir, before, { runId: 'orphan', iteration: 1 });
+    expect(snap.files.map((f) => f.path)).toEqual(['x.txt']);
+    expectIntact(dir);
+  });
+
   it('recovers an index.lock no process holds, even one older than the dead owner (a git that died on its own)', async () => {
     const dir = repoWithCommit();
     const s = newSnapshotter();
@@ -142,6 +170,16 @@ describe('repository lock', () => {
     expectIntact(dir);
   });
 });
+
+/** A child that creates the lock file named by its argument, holds it open, and removes it once its stdin ends. */
+const HOLD_UNTIL_STDIN_ENDS = `
+const fs = require('node:fs');
+const path = process.argv[1];
+const fd = fs.openSync(path, 'wx');
+process.stdout.write('held\\n');
+process.stdin.resume();
+process.stdin.on('end', () => { fs.closeSync(fd); fs.rmSync(path, { force: true }); });
+`;
 
 /** Writes agentgate.lock as a process that has since died would have left it, taken at `since`. */
 async function plantStaleLock(dir: string, since: number): Promise<void> {
