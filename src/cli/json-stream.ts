@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { Readable, Transform, type Writable } from 'node:stream';
+import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { decodeBytes } from '../fs/path-bytes.js';
 
@@ -55,12 +55,27 @@ function completeUpTo(bytes: Buffer): number {
   return bytes.length;
 }
 
-/** Writes the document to `out` without ending it (stdout stays open). */
+/**
+ * Writes the document to `out` without ending it (stdout stays open), waiting where `out` asks
+ * (backpressure) and for the last write, which settles with the stream's error if it had one.
+ * `pipeline(..., out, { end: false })` left four listeners on `out` per document, which a
+ * long-lived `serve` answering patch after patch piled up (MaxListenersExceededWarning after ten).
+ */
 export async function writeStreamedJson(doc: StreamedJson, out: Writable): Promise<void> {
-  async function* parts(): AsyncGenerator<string | Buffer> {
-    yield doc.prefix;
-    yield* createReadStream(doc.file).pipe(jsonStringBody()) as AsyncIterable<string>;
-    yield doc.suffix;
-  }
-  await pipeline(Readable.from(parts()), out, { end: false });
+  await writeTo(out, doc.prefix);
+  await pipeline(createReadStream(doc.file), jsonStringBody(), async (body: AsyncIterable<Buffer>) => {
+    for await (const part of body) await writeTo(out, part);
+  });
+  await writeTo(out, doc.suffix, true);
+}
+
+/**
+ * One write to `out`, adding no listener: settled at once while `out` takes more, else (or when
+ * `last`) when this write is done, with its error. A failed write fails the writes after it too.
+ */
+function writeTo(out: Writable, part: Buffer | string, last = false): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const more = out.write(part, (error) => (error ? reject(error) : resolve()));
+    if (more && !last) resolve();
+  });
 }

@@ -394,6 +394,26 @@ describe('serve (JSON lines over stdio)', () => {
     expect(served.responses.map(errorCode)).toEqual(['PATH_NOT_FOUND', 'PATH_NOT_FOUND']);
   });
 
+  it('answers many streamed results (patch, checkpoint diff) without piling listeners on its output: stderr stays empty', async () => {
+    const dir = repoWithCommit({ 'f.txt': 'base\n' });
+    const home = tempDir('agentgate-home-');
+    const cli = (args: string[]) => runCli(['-C', dir, '--json', ...args], { env: { AGENTGATE_HOME: home } });
+    expect(cli(['before', '--run', 'many']).status).toBe(0);
+    expect(cli(['checkpoint', 'track']).status).toBe(0);
+    writeFiles(dir, { 'f.txt': 'changed\n' });
+    const snap = Snapshot.parse(cli(['after', '--run', 'many', '--iteration', '1']).json());
+    const hash = (cli(['checkpoint', 'list']).json() as Array<{ hash: string }>)[0]?.hash as string;
+    const lines: string[] = [];
+    for (let i = 0; i < 15; i++)
+      lines.push(req(`p${i}`, 'patch', {}, [snap.id]), req(`d${i}`, 'checkpoint diff', {}, [hash]));
+    const served = await serveLines(lines, ['-C', dir], home);
+    expect(served.status).toBe(0);
+    expect(served.responses).toHaveLength(30);
+    expect(served.responses.every((r) => 'result' in r)).toBe(true);
+    // A long-lived serve must not leak: Node warns (MaxListenersExceededWarning) once 11 are piled up.
+    expect(served.stderr).toBe('');
+  });
+
   it('ends cleanly on an empty input', async () => {
     const served = await serveLines([], [], tempDir('agentgate-home-'));
     expect(served).toEqual({ status: 0, stderr: '', responses: [] });

@@ -62,4 +62,32 @@ describe('writeStreamedJson', () => {
   it('writes an empty string for an empty file', async () => {
     expect(await streamed(Buffer.alloc(0))).toBe('{\n  "id": "snap-1",\n  "diff": ""\n}\n');
   });
+
+  it('leaves no listener on its output, however many documents it writes there (serve answers patch after patch)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agentgate-json-stream-'));
+    dirs.push(dir);
+    const file = join(dir, 'patch.diff');
+    writeFileSync(file, 'diff --git a/x b/x\n'.repeat(10_000));
+    const sink = new Writable({ write: (_chunk, _enc, done) => done() });
+    const events = ['error', 'close', 'finish', 'end', 'drain', 'unpipe'];
+    const before = events.map((e) => sink.listenerCount(e));
+    for (let i = 0; i < 20; i++) await writeStreamedJson({ prefix: '"', file, suffix: '"\n' }, sink);
+    expect(events.map((e) => sink.listenerCount(e))).toEqual(before);
+  });
+
+  it('rejects when its output fails', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agentgate-json-stream-'));
+    dirs.push(dir);
+    const file = join(dir, 'patch.diff');
+    writeFileSync(file, 'x'.repeat(1024 * 1024));
+    let writes = 0;
+    const sink = new Writable({
+      write: (_chunk, _enc, done) =>
+        done(++writes > 2 ? Object.assign(new Error('gone'), { code: 'EPIPE' }) : null),
+    });
+    sink.on('error', () => undefined);
+    await expect(writeStreamedJson({ prefix: '"', file, suffix: '"\n' }, sink)).rejects.toMatchObject({
+      code: 'EPIPE',
+    });
+  });
 });
