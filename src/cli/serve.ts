@@ -169,6 +169,18 @@ async function respond(output: Writable, line: Buffer, opts: Serving): Promise<v
     const maybeId = ServeRequestId.safeParse((body as { id?: unknown } | null)?.id);
     if (maybeId.success) id = maybeId.data;
     const parsed = ServeRequest.safeParse(body);
+    // zod drops a record's `__proto__` key unseen: an option of that name would be ignored, not refused.
+    const options = (body as { options?: unknown } | null)?.options;
+    if (
+      parsed.success &&
+      typeof options === 'object' &&
+      options !== null &&
+      Object.hasOwn(options, '__proto__')
+    )
+      throw new InvalidRequestError(
+        'invalid request: options.__proto__: no option has that name; expected {"id", "command", "args", "options"}',
+        { details: { option: '__proto__' } },
+      );
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new InvalidRequestError(

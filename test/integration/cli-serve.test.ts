@@ -127,6 +127,8 @@ describe('serve (JSON lines over stdio)', () => {
         req(9, 'show', {}, ['../etc']),
         req(10, 'before', { help: true }),
         req(13, 'before', { version: true }),
+        // An own `__proto__` option (JSON.parse makes one): refused, not dropped unseen.
+        '{"id": 14, "command": "list", "options": {"__proto__": {"run": "x"}}}\n',
         Buffer.concat([huge, Buffer.from('\n')]),
         req(11, 'before', { run: 'ok' }),
         req(12, 'runs').trimEnd(), // the last line may lack its newline
@@ -149,6 +151,7 @@ describe('serve (JSON lines over stdio)', () => {
       [9, 'INVALID_ID'],
       [10, 'USAGE'],
       [13, 'USAGE'],
+      [14, 'INVALID_REQUEST'],
       [null, 'INVALID_REQUEST'],
       [11, 'ok'],
       [12, 'ok'],
