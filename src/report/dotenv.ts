@@ -54,10 +54,18 @@ export function renderDotenv(report: RunReport): string {
   return out;
 }
 
-/** One line that no shell or parser reads more into: control characters become spaces; quotes, backquotes, `$` and `\` become `_`. */
+/**
+ * One line that no shell or parser reads more into: control characters become spaces; quotes,
+ * backquotes, `$` and `\` become `_`, and so does the first `#` of a `##[` (a workflow command to
+ * GitHub's runner, wherever it stands in a line of a log).
+ */
 export function plainValue(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').replace(/["'`$\\]/g, '_');
+  return (
+    text
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ')
+      .replace(/["'`$\\]|#(?=#\[)/g, '_')
+  );
 }
 
 /** Free text: plain, its runs of white space folded to one, cut to 200 characters. */

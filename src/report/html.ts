@@ -14,6 +14,7 @@ import type { ReportAssets } from './assets.js';
 import { showBidi, showPath } from './visible.js';
 import { asidePhrase } from './model.js';
 import { GATE_STYLE, gateHtml } from './gates.js';
+import { noLegacyCommands } from '../text.js';
 import { restartPhrases } from './model.js';
 
 /** Iterations with at most this many files are listed (open) when the page loads. */
@@ -142,17 +143,24 @@ ${gateHtml(report.gates, esc)}
  * HTML text and attribute escaping; bidirectional-text controls are shown as escapes. Line breaks
  * are character references too (the same text to the browser), so that no line of the page starts
  * with text from the run: printed on stdout, a task line `::error::x` would be a workflow command,
- * which the CLI rewrites, and the page would differ from the one `-o` writes.
+ * which the CLI rewrites, and the page would differ from the one `-o` writes. So is the `#` that
+ * starts a `##[` (a legacy workflow command, obeyed anywhere in a line).
  */
 export function esc(text: string): string {
-  return showBidi(text).replace(/[&<>"'\r\n]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return noLegacyCommands(
+    showBidi(text).replace(/[&<>"'\r\n]/g, (c) => `&#${c.charCodeAt(0)};`),
+    '&#35;',
+  );
 }
 
-/** JSON inside a script element: no `<` at all, so neither `</script>` nor `<!--` can occur. */
+/**
+ * JSON inside a script element: no `<` at all, so neither `</script>` nor `<!--` can occur, and no
+ * `##[` (see esc).
+ */
 function jsonForScript(value: unknown): string {
   // One pass: a diff can be large, and each pass would copy it.
   return JSON.stringify(value).replace(
-    /[<\u2028\u2029]/g,
+    /[<\u2028\u2029]|#(?=#\[)/g,
     (c) => `\\u${(c.codePointAt(0) as number).toString(16).padStart(4, '0')}`,
   );
 }

@@ -90,4 +90,15 @@ describe('writeStreamedJson', () => {
       code: 'EPIPE',
     });
   });
+
+  it('writes no `##[` (a legacy workflow command to the runner of GitHub Actions), wherever the chunks cut it, and the string reads back the same', async () => {
+    // `#`, `##` and `##[` at every offset around the 64 KiB read chunk boundary.
+    const parts: Buffer[] = [];
+    for (let shift = 0; shift < 6; shift++)
+      parts.push(Buffer.from(`${'a'.repeat(64 * 1024 - 3 + shift)}###[error]x ##[add-mask]y #`));
+    const content = Buffer.concat(parts);
+    const out = await streamed(content);
+    expect(out).not.toContain('##[');
+    expect((JSON.parse(out) as { diff: string }).diff).toBe(content.toString('utf8'));
+  });
 });
