@@ -44,9 +44,10 @@ export function printable(text: string): string {
   return escapeHidden(text, { named: NAMED });
 }
 
-// A line CI reads as a workflow command: `::` after any blanks (GitHub's runner trims them first);
-// a line starts after \n or a lone \r (the runner reads lines as .NET does).
-const COMMAND_LINE = /^([^\S\r\n]*):(?=:)/gm;
+// A line CI reads as a workflow command: `::` after any blanks (GitHub's runner trims them first,
+// as .NET's TrimStart does: U+0085, NEL, too, which \s leaves out); a line starts after \n or a
+// lone \r (the runner reads lines as .NET does).
+const COMMAND_LINE = /^((?:[^\S\r\n]|\u0085)*):(?=:)/gm;
 
 /**
  * Text we print, made safe line by line: a line that would start with `::` (a GitHub workflow command

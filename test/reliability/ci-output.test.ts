@@ -27,7 +27,10 @@ function setup() {
 
 /** The lines a CI runner would read as workflow commands. */
 function commandLines(res: CliResult): string[] {
-  return [res.stdout, res.stderr].flatMap((text) => text.split(/\r\n|\r|\n/)).filter((l) => /^\s*::/.test(l));
+  // The runner trims what .NET calls white space first: U+0085 (NEL) too, which \s leaves out.
+  return [res.stdout, res.stderr]
+    .flatMap((text) => text.split(/\r\n|\r|\n/))
+    .filter((l) => /^[\s\u0085]*::/.test(l));
 }
 
 const HOSTILE = 'x\n::error::pwned\r::add-mask::y\n  ::warning::z';
@@ -72,6 +75,18 @@ describe('no untrusted text starts a workflow command line', () => {
       expect(res.status, `${args.join(' ')}: ${res.stderr}`).not.toBe(2);
       expect(commandLines(res), args.join(' ')).toEqual([]);
     }
+  });
+
+  it('checkpoint diff-full for people: a line of a file led by U+0085 (white space to the runner) is no command', () => {
+    const { dir, run } = setup();
+    const tracked = run(['checkpoint', 'track', '--json']);
+    expect(tracked.status, tracked.stderr).toBe(0);
+    const { hash } = tracked.json() as { hash: string };
+    writeFiles(dir, { 'a.txt': 'a\n\u0085::error::pwned\n\u0085 \u00a0::warning::w\n' });
+    const res = run(['checkpoint', 'diff-full', hash]);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toContain('pwned');
+    expect(commandLines(res)).toEqual([]);
   });
 
   it('errors and usage: a hostile command word, option value and git stderr under AGENTGATE_DEBUG', () => {
