@@ -173,6 +173,25 @@ describe('report renderers', () => {
     expect(vars.AGENTGATE_LAST_TASK).toBe('word '.repeat(40));
   });
 
+  it('dotenv: a variable too long for the 5 KB is left out, not every variable after it', () => {
+    const workspace = `/w/${'d'.repeat(240)}/`.repeat(20);
+    const r = report([snapshot(1, [file('a')])]);
+    const text = renderDotenv({
+      ...r,
+      run: { ...r.run, workspace },
+      gates: { iterations: [], summary: [] },
+    });
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(DOTENV_MAX_BYTES);
+    const names = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.slice(0, l.indexOf('=')));
+    expect(names).not.toContain('AGENTGATE_WORKSPACE');
+    expect(names).toEqual(
+      expect.arrayContaining(['AGENTGATE_GENERATED_AT', 'AGENTGATE_GATES', 'AGENTGATE_GATES_FAILED']),
+    );
+  });
+
   it('HTML escaping covers text and attributes', () => {
     expect(esc(`<a href="x" onclick='y'>&`)).toBe('&#60;a href=&#34;x&#34; onclick=&#39;y&#39;&#62;&#38;');
   });
