@@ -104,3 +104,21 @@ export function ellipsized(text: string, max: number): string {
   const kept = firstChars(text, max);
   return kept.cut ? `${kept.text}…` : text;
 }
+
+/**
+ * GitHub's runner obeys two forms of workflow command in a log line: `::name::data` at its start,
+ * and the legacy `##[name]data` wherever `##[` stands in the line (`##[error]`, `##[add-mask]`, and
+ * `##[stop-commands]`, which turns every later command of the step off). The first `#` of each `##[`
+ * in `text` is written as `escape`: `\x23` for people, `\u0023` inside JSON strings (the same
+ * string to a JSON reader), `&#35;` in HTML (the same text to a browser).
+ */
+export function noLegacyCommands(text: string, escape: string): string {
+  return text.includes('##[') ? text.replace(LEGACY_COMMAND, escape) : text;
+}
+
+const LEGACY_COMMAND = /#(?=#\[)/g;
+
+/** JSON text with no `##[` in it, and the same document to a JSON reader: `#` escaped where one would start. */
+export function jsonWithoutLegacyCommands(json: string): string {
+  return noLegacyCommands(json, '\\u0023');
+}

@@ -1,4 +1,4 @@
-import { escapeHidden } from '../text.js';
+import { escapeHidden, jsonWithoutLegacyCommands, noLegacyCommands } from '../text.js';
 import type { StoreCorruptError } from '../errors.js';
 /**
  * Everything the CLI shows people: plain tables, colour only on a TTY and never with NO_COLOR set
@@ -47,18 +47,21 @@ export function printable(text: string): string {
   return escapeHidden(text, { named: NAMED });
 }
 
-// A line CI reads as a workflow command: `::` after any blanks (GitHub's runner trims them first);
-// a line starts after \n or a lone \r (the runner reads lines as .NET does).
-const COMMAND_LINE = /^([^\S\r\n]*):(?=:)/gm;
+// A line CI reads as a workflow command: `::` after any blanks (GitHub's runner trims them first,
+// as .NET's TrimStart does: U+0085, NEL, too, which \s leaves out); a line starts after \n or a
+// lone \r (the runner reads lines as .NET does).
+const COMMAND_LINE = /^((?:[^\S\r\n]|\u0085)*):(?=:)/gm;
 
 /**
  * Text we print, made safe line by line: a line that would start with `::` (a GitHub workflow command
- * such as `::error::` or `::add-mask::`) gets its first colon shown escaped as `\x3a`. Every line the
- * CLI prints on stdout or stderr goes through here (src/cli/main.ts), except the workflow commands
- * we emit on purpose and the bytes of a diff printed by `patch` and `checkpoint diff`.
+ * such as `::error::` or `::add-mask::`) gets its first colon shown escaped as `\x3a`, and a legacy
+ * command's `##[`, which the runner obeys anywhere in a line, its first `#` as `\x23`. Every line the
+ * CLI prints on stdout or stderr goes through here (src/cli/main.ts), or as JSON through
+ * jsonWithoutLegacyCommands, except the workflow commands we emit on purpose and the bytes of a
+ * diff printed by `patch` and `checkpoint diff`.
  */
 export function noWorkflowCommands(text: string): string {
-  return text.replace(COMMAND_LINE, '$1\\x3a');
+  return noLegacyCommands(text.replace(COMMAND_LINE, '$1\\x3a'), '\\x23');
 }
 
 /**
@@ -77,7 +80,7 @@ export function asideLines(
 ): { stdout: string[]; stderr: string[] } {
   const stderr: string[] = [];
   if (json && result.warnings !== undefined && result.warnings.length > 0)
-    stderr.push(JSON.stringify({ warnings: result.warnings }));
+    stderr.push(jsonWithoutLegacyCommands(JSON.stringify({ warnings: result.warnings })));
   stderr.push(...(result.notices ?? []).map((n) => noWorkflowCommands(printable(n))));
   const commands = result.workflowCommands ?? [];
   if (json || result.documentOnStdout === true) return { stdout: [], stderr: [...stderr, ...commands] };

@@ -14,6 +14,7 @@ import { Context } from './context.js';
 import { writeStreamedJson } from './json-stream.js';
 import { asideLines, errorJson, isClosedPipe } from './output.js';
 import { parseCommandLine, type Command, type CommandResult, type GlobalValues } from './spec.js';
+import { jsonWithoutLegacyCommands } from '../text.js';
 
 /** Options `serve` itself was started with that every request inherits unless it gives its own. */
 const INHERITED = ['workspace', 'home', 'artifacts-dir', 'config'] as const;
@@ -169,6 +170,18 @@ async function respond(output: Writable, line: Buffer, opts: Serving): Promise<v
     const maybeId = ServeRequestId.safeParse((body as { id?: unknown } | null)?.id);
     if (maybeId.success) id = maybeId.data;
     const parsed = ServeRequest.safeParse(body);
+    // zod drops a record's `__proto__` key unseen: an option of that name would be ignored, not refused.
+    const options = (body as { options?: unknown } | null)?.options;
+    if (
+      parsed.success &&
+      typeof options === 'object' &&
+      options !== null &&
+      Object.hasOwn(options, '__proto__')
+    )
+      throw new InvalidRequestError(
+        'invalid request: options.__proto__: no option has that name; expected {"id", "command", "args", "options"}',
+        { details: { option: '__proto__' } },
+      );
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new InvalidRequestError(
@@ -255,12 +268,12 @@ async function writeResult(
   result: CommandResult,
   opts: ServeOptions,
 ): Promise<void> {
-  const head = `{"id":${JSON.stringify(id)},"result":`;
+  const head = `{"id":${jsonWithoutLegacyCommands(JSON.stringify(id))},"result":`;
   if ('json' in result) {
     const exit = result.exitCode ? `,"exitCode":${result.exitCode}` : '';
     const aside = asideLines(result, true).stderr;
     if (aside.length > 0) opts.aside.write(`${aside.join('\n')}\n`);
-    await write(output, `${head}${JSON.stringify(result.json ?? null)}${exit}}\n`);
+    await write(output, `${head}${jsonWithoutLegacyCommands(JSON.stringify(result.json ?? null))}${exit}}\n`);
     return;
   }
   if ('silent' in result) {
@@ -301,9 +314,9 @@ async function streamResult(
 function errorLine(id: RequestId | null, error: unknown): string {
   if (!isAgentgateError(error)) {
     const message = `unexpected failure: ${error instanceof Error ? error.message : String(error)}; please report it with the request you sent`;
-    return `${JSON.stringify({ id, error: { code: 'INTERNAL', message } })}\n`;
+    return `${jsonWithoutLegacyCommands(JSON.stringify({ id, error: { code: 'INTERNAL', message } }))}\n`;
   }
-  return `${JSON.stringify({ id, error: errorJson(error.code, error.message, error.details) })}\n`;
+  return `${jsonWithoutLegacyCommands(JSON.stringify({ id, error: errorJson(error.code, error.message, error.details) }))}\n`;
 }
 
 /** Our output's reader went away: told apart from a command's own failures, which get an error line. */

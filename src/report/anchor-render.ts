@@ -5,7 +5,7 @@
  * with their gates' newest verdicts, and the lines no run wrote.
  */
 import type { AnchorReport, AnchorReportFile, LineSpan } from '../../types/anchor-report.js';
-import { DOTENV_MAX_BYTES, plainValue } from './dotenv.js';
+import { plainValue, withinDotenvBytes } from './dotenv.js';
 import { esc } from './html.js';
 import { GITHUB_STEP_SUMMARY_LIMIT } from '../ci/github.js';
 import { cell } from './markdown.js';
@@ -140,13 +140,7 @@ export function renderAnchorDotenv(r: AnchorReport): string {
     ['AGENTGATE_ANCHOR_TREE_MATCH', r.treeMatch ? `${r.treeMatch.runId}#${r.treeMatch.iteration}` : ''],
     ['AGENTGATE_ANCHOR_RECORDED', r.recorded],
   ];
-  let out = '';
-  for (const [k, v] of vars) {
-    const line = `${k}=${plainValue(String(v))}\n`;
-    if (Buffer.byteLength(out + line, 'utf8') > DOTENV_MAX_BYTES) break;
-    out += line;
-  }
-  return out;
+  return withinDotenvBytes(vars.map(([k, v]) => [k, plainValue(String(v))] as const));
 }
 
 const STYLE = `

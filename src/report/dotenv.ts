@@ -45,19 +45,38 @@ export function dotenvVariables(report: RunReport): [string, string][] {
 }
 
 export function renderDotenv(report: RunReport): string {
+  return withinDotenvBytes(dotenvVariables(report));
+}
+
+/**
+ * `KEY=value` lines within GitLab's 5 KB: a line that does not fit is left out, and the shorter ones
+ * after it still go in (a long workspace must not take the gates' verdicts with it).
+ */
+export function withinDotenvBytes(vars: ReadonlyArray<readonly [string, string]>): string {
   let out = '';
-  for (const [k, v] of dotenvVariables(report)) {
+  let bytes = 0;
+  for (const [k, v] of vars) {
     const line = `${k}=${v}\n`;
-    if (Buffer.byteLength(out + line, 'utf8') > DOTENV_MAX_BYTES) break;
+    const size = Buffer.byteLength(line, 'utf8');
+    if (bytes + size > DOTENV_MAX_BYTES) continue;
     out += line;
+    bytes += size;
   }
   return out;
 }
 
-/** One line that no shell or parser reads more into: control characters become spaces; quotes, backquotes, `$` and `\` become `_`. */
+/**
+ * One line that no shell or parser reads more into: control characters become spaces; quotes,
+ * backquotes, `$` and `\` become `_`, and so does the first `#` of a `##[` (a workflow command to
+ * GitHub's runner, wherever it stands in a line of a log).
+ */
 export function plainValue(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').replace(/["'`$\\]/g, '_');
+  return (
+    text
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ')
+      .replace(/["'`$\\]|#(?=#\[)/g, '_')
+  );
 }
 
 /** Free text: plain, its runs of white space folded to one, cut to 200 characters. */

@@ -12,8 +12,9 @@ import type { ReportSnapshot, RunReport } from '../../types/report.js';
 import type { FileDiffText } from './patches.js';
 import type { ReportAssets } from './assets.js';
 import { showBidi, showPath } from './visible.js';
-import { asidePhrase } from './model.js';
+import { agentPhrase, asidePhrase } from './model.js';
 import { GATE_STYLE, gateHtml } from './gates.js';
+import { noLegacyCommands } from '../text.js';
 import { restartPhrases } from './model.js';
 
 /** Iterations with at most this many files are listed (open) when the page loads. */
@@ -52,7 +53,7 @@ export async function writeHtml(
   const rows = report.snapshots
     .map(
       (s) =>
-        `<tr data-iteration="${s.iteration}"${s.setAside ? ' class="set-aside"' : ''}><td class="num">${s.iteration}${asideMark(s)}</td><td class="num">${s.filesChanged}</td>` +
+        `<tr data-iteration="${s.iteration}"${s.setAside ? ' class="set-aside"' : ''}><td class="num">${s.iteration}${asideMark(s)}${agentMark(s)}</td><td class="num">${s.filesChanged}</td>` +
         `<td class="num add">+${s.insertions}</td><td class="num del">-${s.deletions}</td>` +
         `<td><code title="${esc(s.afterSha)}">${esc(s.afterSha.slice(0, 12))}</code></td>` +
         `<td class="text">${s.task === null ? '<span class="none">-</span>' : esc(s.task)}</td>` +
@@ -142,17 +143,24 @@ ${gateHtml(report.gates, esc)}
  * HTML text and attribute escaping; bidirectional-text controls are shown as escapes. Line breaks
  * are character references too (the same text to the browser), so that no line of the page starts
  * with text from the run: printed on stdout, a task line `::error::x` would be a workflow command,
- * which the CLI rewrites, and the page would differ from the one `-o` writes.
+ * which the CLI rewrites, and the page would differ from the one `-o` writes. So is the `#` that
+ * starts a `##[` (a legacy workflow command, obeyed anywhere in a line).
  */
 export function esc(text: string): string {
-  return showBidi(text).replace(/[&<>"'\r\n]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return noLegacyCommands(
+    showBidi(text).replace(/[&<>"'\r\n]/g, (c) => `&#${c.charCodeAt(0)};`),
+    '&#35;',
+  );
 }
 
-/** JSON inside a script element: no `<` at all, so neither `</script>` nor `<!--` can occur. */
+/**
+ * JSON inside a script element: no `<` at all, so neither `</script>` nor `<!--` can occur, and no
+ * `##[` (see esc).
+ */
 function jsonForScript(value: unknown): string {
   // One pass: a diff can be large, and each pass would copy it.
   return JSON.stringify(value).replace(
-    /[<\u2028\u2029]/g,
+    /[<\u2028\u2029]|#(?=#\[)/g,
     (c) => `\\u${(c.codePointAt(0) as number).toString(16).padStart(4, '0')}`,
   );
 }
@@ -163,7 +171,7 @@ h1{font-size:22px;margin:8px 0 12px}h2{font-size:17px;margin:24px 0 8px}
 code{font:12.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f6f8fa;padding:1px 4px;border-radius:4px;word-break:break-all}
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}.facts dt{color:#59636e}.facts dd{margin:0}
 .ok{color:#1a7f37;font-weight:600}.failed{color:#d1242f;font-weight:600}.add{color:#1a7f37}.del{color:#d1242f}.none{color:#8c959f}
-tr.set-aside td{color:#59636e;background:#f6f8fa}.aside{font-size:12px;border:1px solid #d1d9e0;border-radius:10px;padding:0 6px;white-space:nowrap}td.verdicts span{margin-right:8px;white-space:nowrap}
+tr.set-aside td{color:#59636e;background:#f6f8fa}.aside{font-size:12px;border:1px solid #d1d9e0;border-radius:10px;padding:0 6px;white-space:nowrap}.agent-failed{color:#d1242f;border-color:#ffcecb}td.verdicts span{margin-right:8px;white-space:nowrap}
 .failed-checks{border:1px solid #ffcecb;background:#fff6f5;border-radius:6px;padding:4px 16px;margin-top:12px}
 table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #d1d9e0;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#f6f8fa}.num{text-align:right;white-space:nowrap}td.text{white-space:pre-wrap;word-break:break-word}
@@ -284,6 +292,12 @@ const CLIENT = `(function () {
 function asideMark(s: ReportSnapshot): string {
   const phrase = asidePhrase(s);
   return phrase === null ? '' : ` <span class="aside" title="${esc(phrase)}">set aside</span>`;
+}
+
+/** The mark of an iteration whose agent failed or was killed (its work is recorded all the same). */
+function agentMark(s: ReportSnapshot): string {
+  const phrase = agentPhrase(s);
+  return phrase === null ? '' : ` <span class="aside agent-failed">${esc(phrase)}</span>`;
 }
 
 /** The newest verdict of each gate on the iteration, coloured as in the gates section. */

@@ -14,6 +14,7 @@ import {
   SnapshotterArg,
 } from '../../types/library.js';
 import { checkArgument } from '../arguments.js';
+import { jsonWithoutLegacyCommands } from '../text.js';
 import { isAgentgateError } from '../errors.js';
 import { writeOutputFile } from '../fs/atomic.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
@@ -111,7 +112,8 @@ async function render(
   const report = await buildRunReport(snapshotter, runId);
   switch (format) {
     case 'json':
-      await write(`${JSON.stringify(RunReport.parse(report), null, 2)}\n`);
+      // No `##[` a CI runner would obey when the document is printed in its log (the same JSON).
+      await write(`${jsonWithoutLegacyCommands(JSON.stringify(RunReport.parse(report), null, 2))}\n`);
       break;
     case 'md':
       await write(renderMarkdown(report));

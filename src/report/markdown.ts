@@ -6,7 +6,7 @@ import { GITHUB_STEP_SUMMARY_LIMIT } from '../ci/github.js';
 import type { RunReport } from '../../types/report.js';
 import { showBidi, showPath } from './visible.js';
 import { gateMarkdownBlocks } from './gates.js';
-import { asidePhrase, restartPhrases } from './model.js';
+import { agentPhrase, asidePhrase, restartPhrases } from './model.js';
 
 export function renderMarkdown(report: RunReport, limit = GITHUB_STEP_SUMMARY_LIMIT): string {
   const v = report.verification;
@@ -45,11 +45,12 @@ export function renderMarkdown(report: RunReport, limit = GITHUB_STEP_SUMMARY_LI
     ]);
     for (const s of report.snapshots) {
       const aside = asidePhrase(s);
+      const agent = agentPhrase(s);
       const verdicts = (s.verdicts ?? []).map(
         (v) => `${v.name}: ${v.verdict === 'pass' ? 'pass' : `**${v.verdict}**`}`,
       );
       row(
-        `| ${s.iteration}${aside === null ? '' : ` _(${aside})_`} | ${s.filesChanged} | +${s.insertions} | -${s.deletions} | \`${s.afterSha.slice(0, 12)}\` | ${s.task === null ? '-' : cell(s.task)} | ${s.gate === null ? '-' : cell(s.gate)} | ${verdicts.length === 0 ? '-' : verdicts.join(', ')} |`,
+        `| ${s.iteration}${aside === null ? '' : ` _(${aside})_`}${agent === null ? '' : ` _(${cell(agent)})_`} | ${s.filesChanged} | +${s.insertions} | -${s.deletions} | \`${s.afterSha.slice(0, 12)}\` | ${s.task === null ? '-' : cell(s.task)} | ${s.gate === null ? '-' : cell(s.gate)} | ${verdicts.length === 0 ? '-' : verdicts.join(', ')} |`,
       );
     }
     section(['']);

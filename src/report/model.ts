@@ -91,6 +91,17 @@ function newestVerdicts(gates: ReportGates, iteration: number): NonNullable<Repo
     .map((v) => ({ name: v.name, verdict: v.verdict, attempt: v.attempt }));
 }
 
+/**
+ * "agent exited 1" or "agent ended by SIGKILL" for an iteration whose agent (`iterate`'s CMD) failed,
+ * for md and html: its work was recorded all the same, so the row says how the agent ended. Null
+ * when it exited 0 or the iteration was not made by `iterate`.
+ */
+export function agentPhrase(s: ReportSnapshot): string | null {
+  const agent = s.agent;
+  if (agent === undefined || (agent.exitCode === 0 && agent.signal === null)) return null;
+  return agent.signal !== null ? `agent ended by ${agent.signal}` : `agent exited ${String(agent.exitCode)}`;
+}
+
 /** "iteration 2 (set aside by the restart from iteration 1)" and the like, for md and html. */
 export function asidePhrase(s: ReportSnapshot): string | null {
   if (!s.setAside) return null;

@@ -77,4 +77,27 @@ describe('report --format html: lines that read as diff structure', () => {
     }
     expect(consoleErrors).toEqual([]);
   });
+
+  it('shows a legacy workflow command `##[` in a task, a file name and a line as it is, though the page source holds none', async () => {
+    const legacy = 'x ##[error]pwned ##[add-mask]y';
+    const dir = repoWithCommit({ 'a.txt': 'keep\n' });
+    const snapshotter = newSnapshotter();
+    await snapshotter.captureBeforeState(dir, { runId: 'legacy' });
+    writeFiles(dir, { [`${legacy}.txt`]: `${legacy}\n` });
+    await snapshotter.captureAfterState(dir, null, { runId: 'legacy', iteration: 1, taskPrompt: legacy });
+    const { text } = await renderReport(snapshotter, 'html', 'legacy');
+    expect(text).not.toContain('##[');
+    const file = join(out, 'legacy.html');
+    writeFileSync(file, text);
+    const { page, consoleErrors } = await openFile(browser, pathToFileURL(file).href);
+    expect(await page.locator('#iterations td.text').first().textContent()).toBe(legacy);
+    await expect
+      .poll(async () => page.locator('details.file .path').first().textContent(), POLL)
+      .toBe(`${legacy}.txt`);
+    await page.locator('details.file > summary').first().click();
+    await expect
+      .poll(async () => page.locator('.d2h-diff-tbody').first().textContent(), POLL)
+      .toContain(legacy);
+    expect(consoleErrors).toEqual([]);
+  });
 });

@@ -60,6 +60,31 @@ describe('one CI step, one story', () => {
     expect(block?.[2]).toBe('Fix the parser\n\nand its tests');
   });
 
+  it('a task longer than the task output keeps is cut between characters, never inside one', () => {
+    w = world();
+    const a = w.machine('a');
+    const outputs = join(w.root, 'outputs');
+    writeFileSync(outputs, '');
+    const taskFile = join(w.root, 'task.md');
+    // 65,537 UTF-16 units: the 64 Ki-unit cut falls between the two halves of an emoji.
+    const task = `x${'\u{1F600}'.repeat(40_000)}`;
+    writeFileSync(taskFile, task);
+    expect(cli(a, ['before', '--run', 'r']).status).toBe(0);
+    writeFiles(a.dir, { 'x.txt': 'x\n' });
+    const res = cli(
+      a,
+      ['after', '--run', 'r', '--iteration', '1', '--task-file', taskFile, '--ci', 'github'],
+      {
+        GITHUB_OUTPUT: outputs,
+      },
+    );
+    expect(res.status, res.stderr).toBe(0);
+    const value = /task<<(\S+)\n([\s\S]*?)\n\1\n/.exec(readFileSync(outputs, 'utf8'))?.[2] ?? '';
+    expect(value).not.toContain('\uFFFD');
+    expect(value.length).toBe(64 * 1024 - 1);
+    expect(task.startsWith(value)).toBe(true);
+  });
+
   it('an output file that cannot be appended to is WRITE_FAILED before anything is recorded', () => {
     w = world();
     const a = w.machine('a');

@@ -127,6 +127,8 @@ describe('serve (JSON lines over stdio)', () => {
         req(9, 'show', {}, ['../etc']),
         req(10, 'before', { help: true }),
         req(13, 'before', { version: true }),
+        // An own `__proto__` option (JSON.parse makes one): refused, not dropped unseen.
+        '{"id": 14, "command": "list", "options": {"__proto__": {"run": "x"}}}\n',
         Buffer.concat([huge, Buffer.from('\n')]),
         req(11, 'before', { run: 'ok' }),
         req(12, 'runs').trimEnd(), // the last line may lack its newline
@@ -149,6 +151,7 @@ describe('serve (JSON lines over stdio)', () => {
       [9, 'INVALID_ID'],
       [10, 'USAGE'],
       [13, 'USAGE'],
+      [14, 'INVALID_REQUEST'],
       [null, 'INVALID_REQUEST'],
       [11, 'ok'],
       [12, 'ok'],
@@ -392,6 +395,26 @@ describe('serve (JSON lines over stdio)', () => {
       tempDir('agentgate-home-'),
     );
     expect(served.responses.map(errorCode)).toEqual(['PATH_NOT_FOUND', 'PATH_NOT_FOUND']);
+  });
+
+  it('answers many streamed results (patch, checkpoint diff) without piling listeners on its output: stderr stays empty', async () => {
+    const dir = repoWithCommit({ 'f.txt': 'base\n' });
+    const home = tempDir('agentgate-home-');
+    const cli = (args: string[]) => runCli(['-C', dir, '--json', ...args], { env: { AGENTGATE_HOME: home } });
+    expect(cli(['before', '--run', 'many']).status).toBe(0);
+    expect(cli(['checkpoint', 'track']).status).toBe(0);
+    writeFiles(dir, { 'f.txt': 'changed\n' });
+    const snap = Snapshot.parse(cli(['after', '--run', 'many', '--iteration', '1']).json());
+    const hash = (cli(['checkpoint', 'list']).json() as Array<{ hash: string }>)[0]?.hash as string;
+    const lines: string[] = [];
+    for (let i = 0; i < 6; i++)
+      lines.push(req(`p${i}`, 'patch', {}, [snap.id]), req(`d${i}`, 'checkpoint diff', {}, [hash]));
+    const served = await serveLines(lines, ['-C', dir], home);
+    expect(served.status).toBe(0);
+    expect(served.responses).toHaveLength(12);
+    expect(served.responses.every((r) => 'result' in r)).toBe(true);
+    // A long-lived serve must not leak: Node warns (MaxListenersExceededWarning) once 11 are piled up.
+    expect(served.stderr).toBe('');
   });
 
   it('ends cleanly on an empty input', async () => {

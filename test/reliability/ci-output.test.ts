@@ -2,9 +2,10 @@
  * Untrusted text (store file names, parse errors, task text, file names) never reaches a printed line
  * that CI reads as a workflow command: no line on stdout or stderr starts with `::` (after blanks,
  * which GitHub's runner trims; a lone CR also ends a line there), in any output mode, except the
- * `::error` annotations `verify` emits on purpose.
+ * `::error` annotations `verify` emits on purpose. Nor does any line hold `##[`: the runner also obeys
+ * its legacy commands (`##[error]`, `##[add-mask]`, `##[stop-commands]`) wherever they stand in a line.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
@@ -26,7 +27,10 @@ function setup() {
 
 /** The lines a CI runner would read as workflow commands. */
 function commandLines(res: CliResult): string[] {
-  return [res.stdout, res.stderr].flatMap((text) => text.split(/\r\n|\r|\n/)).filter((l) => /^\s*::/.test(l));
+  // The runner trims what .NET calls white space first: U+0085 (NEL) too, which \s leaves out.
+  return [res.stdout, res.stderr]
+    .flatMap((text) => text.split(/\r\n|\r|\n/))
+    .filter((l) => /^[\s\u0085]*::/.test(l));
 }
 
 const HOSTILE = 'x\n::error::pwned\r::add-mask::y\n  ::warning::z';
@@ -73,6 +77,18 @@ describe('no untrusted text starts a workflow command line', () => {
     }
   });
 
+  it('checkpoint diff-full for people: a line of a file led by U+0085 (white space to the runner) is no command', () => {
+    const { dir, run } = setup();
+    const tracked = run(['checkpoint', 'track', '--json']);
+    expect(tracked.status, tracked.stderr).toBe(0);
+    const { hash } = tracked.json() as { hash: string };
+    writeFiles(dir, { 'a.txt': 'a\n\u0085::error::pwned\n\u0085 \u00a0::warning::w\n' });
+    const res = run(['checkpoint', 'diff-full', hash]);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toContain('pwned');
+    expect(commandLines(res)).toEqual([]);
+  });
+
   it('errors and usage: a hostile command word, option value and git stderr under AGENTGATE_DEBUG', () => {
     const { run } = setup();
     for (const args of [
@@ -85,5 +101,63 @@ describe('no untrusted text starts a workflow command line', () => {
       expect(res.status).not.toBe(0);
       expect(commandLines(res), args.join(' ')).toEqual([]);
     }
+  });
+
+  it('no line holds a legacy `##[` command, in any mode, and every document still reads back as it was', () => {
+    const { dir, run } = setup();
+    const legacy = 'x ##[error]pwned ##[add-mask]y ##[stop-commands]tok';
+    expect(run(['before', '--run', 'r']).status).toBe(0);
+    writeFiles(dir, { [`${legacy}.txt`]: `${legacy}\n` });
+    const after = run([
+      'after',
+      '--run',
+      'r',
+      '--iteration',
+      '1',
+      '--task',
+      legacy,
+      '--gate',
+      legacy,
+      '--json',
+    ]);
+    expect(after.status, after.stderr).toBe(0);
+    const snapshot = after.json() as { id: string; task: string; files: Array<{ path: string }> };
+    expect(snapshot.task).toBe(legacy);
+    expect(snapshot.files[0]?.path).toBe(`${legacy}.txt`);
+    const legacyLines = (res: CliResult) =>
+      [res.stdout, res.stderr].flatMap((t) => t.split(/\r\n|\r|\n/)).filter((l) => l.includes('##['));
+    expect(legacyLines(after)).toEqual([]);
+    const runs: string[][] = [
+      ['show', snapshot.id],
+      ['show', snapshot.id, '--json'],
+      ['list'],
+      ['list', '--json'],
+      ['verify', '--run', 'r'],
+      ['patch', snapshot.id, '--json'],
+      ['show', legacy],
+      ['show', legacy, '--json'],
+      ...['md', 'json', 'dotenv', 'html'].flatMap((f) => [
+        ['report', '--format', f],
+        ['report', '--format', f, '--json'],
+      ]),
+    ];
+    for (const args of runs) {
+      const res = run(args);
+      expect(res.status, `${args.join(' ')}: ${res.stderr}`).not.toBe(2);
+      expect(legacyLines(res), args.join(' ')).toEqual([]);
+    }
+    // The documents say what the run holds, as JSON parsers read them.
+    const report = JSON.parse(run(['report', '--format', 'json']).stdout) as {
+      snapshots: Array<{ task: string }>;
+    };
+    expect(report.snapshots[0]?.task).toBe(legacy);
+    const patch = run(['patch', snapshot.id, '--json']).json() as { diff: string };
+    expect(patch.diff).toContain(`+${legacy}\n`);
+    // The page printed on stdout is the page -o writes.
+    const file = join(dir, '..', `${snapshot.id}-report.html`);
+    cleanup.push(file);
+    expect(run(['report', '--format', 'html', '-o', file]).status).toBe(0);
+    const undated = (page: string) => page.replace(/<dt>Generated<\/dt><dd>[^<]*<\/dd>/, '');
+    expect(undated(run(['report', '--format', 'html']).stdout)).toBe(undated(readFileSync(file, 'utf8')));
   });
 });

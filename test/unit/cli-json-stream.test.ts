@@ -62,4 +62,43 @@ describe('writeStreamedJson', () => {
   it('writes an empty string for an empty file', async () => {
     expect(await streamed(Buffer.alloc(0))).toBe('{\n  "id": "snap-1",\n  "diff": ""\n}\n');
   });
+
+  it('leaves no listener on its output, however many documents it writes there (serve answers patch after patch)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agentgate-json-stream-'));
+    dirs.push(dir);
+    const file = join(dir, 'patch.diff');
+    writeFileSync(file, 'diff --git a/x b/x\n'.repeat(10_000));
+    const sink = new Writable({ write: (_chunk, _enc, done) => done() });
+    const events = ['error', 'close', 'finish', 'end', 'drain', 'unpipe'];
+    const before = events.map((e) => sink.listenerCount(e));
+    for (let i = 0; i < 20; i++) await writeStreamedJson({ prefix: '"', file, suffix: '"\n' }, sink);
+    expect(events.map((e) => sink.listenerCount(e))).toEqual(before);
+  });
+
+  it('rejects when its output fails', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agentgate-json-stream-'));
+    dirs.push(dir);
+    const file = join(dir, 'patch.diff');
+    writeFileSync(file, 'x'.repeat(1024 * 1024));
+    let writes = 0;
+    const sink = new Writable({
+      write: (_chunk, _enc, done) =>
+        done(++writes > 2 ? Object.assign(new Error('gone'), { code: 'EPIPE' }) : null),
+    });
+    sink.on('error', () => undefined);
+    await expect(writeStreamedJson({ prefix: '"', file, suffix: '"\n' }, sink)).rejects.toMatchObject({
+      code: 'EPIPE',
+    });
+  });
+
+  it('writes no `##[` (a legacy workflow command to the runner of GitHub Actions), wherever the chunks cut it, and the string reads back the same', async () => {
+    // `#`, `##` and `##[` at every offset around the 64 KiB read chunk boundary.
+    const parts: Buffer[] = [];
+    for (let shift = 0; shift < 6; shift++)
+      parts.push(Buffer.from(`${'a'.repeat(64 * 1024 - 3 + shift)}###[error]x ##[add-mask]y #`));
+    const content = Buffer.concat(parts);
+    const out = await streamed(content);
+    expect(out).not.toContain('##[');
+    expect((JSON.parse(out) as { diff: string }).diff).toBe(content.toString('utf8'));
+  });
 });

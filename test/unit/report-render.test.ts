@@ -5,7 +5,7 @@ import {
   DOTENV_MAX_BYTES,
   DOTENV_MAX_VARIABLES,
 } from '../../src/report/dotenv.js';
-import { esc } from '../../src/report/html.js';
+import { esc, writeHtml } from '../../src/report/html.js';
 import { renderMarkdown, cell } from '../../src/report/markdown.js';
 import { withTaskAndGate } from '../../src/report/model.js';
 import { DiffBudget, fileDiffs } from '../../src/report/patches.js';
@@ -173,6 +173,25 @@ describe('report renderers', () => {
     expect(vars.AGENTGATE_LAST_TASK).toBe('word '.repeat(40));
   });
 
+  it('dotenv: a variable too long for the 5 KB is left out, not every variable after it', () => {
+    const workspace = `/w/${'d'.repeat(240)}/`.repeat(20);
+    const r = report([snapshot(1, [file('a')])]);
+    const text = renderDotenv({
+      ...r,
+      run: { ...r.run, workspace },
+      gates: { iterations: [], summary: [] },
+    });
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(DOTENV_MAX_BYTES);
+    const names = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.slice(0, l.indexOf('=')));
+    expect(names).not.toContain('AGENTGATE_WORKSPACE');
+    expect(names).toEqual(
+      expect.arrayContaining(['AGENTGATE_GENERATED_AT', 'AGENTGATE_GATES', 'AGENTGATE_GATES_FAILED']),
+    );
+  });
+
   it('HTML escaping covers text and attributes', () => {
     expect(esc(`<a href="x" onclick='y'>&`)).toBe('&#60;a href=&#34;x&#34; onclick=&#39;y&#39;&#62;&#38;');
   });
@@ -320,6 +339,40 @@ describe('report renderers: names with invisible characters', () => {
     for (const c of ['\u00ad', '\u200b', '\u200d', '\u2060', '\ufeff', '\u0085', '\u2028'])
       expect(md).not.toContain(c);
     expect(md).not.toContain('nl name.txt');
+  });
+
+  it("marks an iteration whose agent failed or was killed (iterate's agent outcome), in Markdown and HTML", async () => {
+    const r = report([
+      snapshot(1, [file('a.txt')], { agent: { exitCode: 0, signal: null, durationMs: 5 } }),
+      snapshot(2, [file('b.txt')], { agent: { exitCode: 1, signal: null, durationMs: 5 } }),
+      snapshot(3, [file('c.txt')], { agent: { exitCode: null, signal: 'SIGKILL', durationMs: 5 } }),
+      snapshot(4, [file('d.txt')]),
+    ]);
+    const rows = renderMarkdown(r)
+      .split('\n')
+      .filter((l) => /^\| \d/.test(l));
+    expect(rows.map((l) => l.split(' | ')[0])).toEqual([
+      '| 1',
+      '| 2 _(agent exited 1)_',
+      '| 3 _(agent ended by SIGKILL)_',
+      '| 4',
+    ]);
+    let html = '';
+    await writeHtml(
+      { report: r, diffs: async () => undefined, assets: { diff2htmlJs: '', diff2htmlCss: '' } },
+      async (part) => {
+        html += part;
+      },
+    );
+    const cells = [...html.matchAll(/<tr data-iteration="(\d+)"[^>]*><td class="num">(.*?)<\/td>/g)].map(
+      (m) => [m[1], m[2]?.replace(/<[^>]*>/g, '')],
+    );
+    expect(cells).toEqual([
+      ['1', '1'],
+      ['2', '2 agent exited 1'],
+      ['3', '3 agent ended by SIGKILL'],
+      ['4', '4'],
+    ]);
   });
 });
 

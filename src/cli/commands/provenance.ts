@@ -12,6 +12,7 @@ import type { Context } from '../context.js';
 import { paint, printable, short, table, VERIFY_FAILED_EXIT } from '../output.js';
 import { defineCommand, type CommandResult } from '../spec.js';
 import { packageVersion } from '../version.js';
+import { jsonWithoutLegacyCommands } from '../../text.js';
 
 async function open(ctx: Context) {
   // The repository is opened (two git processes) while the snapshotter's code loads.
@@ -141,10 +142,14 @@ const trace = defineCommand({
     });
     if (values.format === 'agent-trace') {
       const record = toAgentTrace(t, { version: packageVersion() }, undefined, (r) => wip.has(r));
-      return { json: record, human: () => JSON.stringify(record, null, 2) };
+      return { json: record, human: () => jsonWithoutLegacyCommands(JSON.stringify(record, null, 2)) };
     }
     // --format json asks for the document itself, with or without --json (as report --format json).
-    return { json: t, human: () => (values.format === 'json' ? JSON.stringify(t, null, 2) : traceText(t)) };
+    return {
+      json: t,
+      human: () =>
+        values.format === 'json' ? jsonWithoutLegacyCommands(JSON.stringify(t, null, 2)) : traceText(t),
+    };
   },
 });
 

@@ -238,7 +238,11 @@ function afterOutputs(s: Snapshot, task: string | undefined): Record<string, str
     iteration: s.iteration,
     // Step outputs share a 1 MiB budget per job: a long task file is cut. A task file's final line
     // break is no part of the task (it read as an extra blank line at the end of the output).
-    task: (task ?? '').slice(0, 64 * 1024).replace(/(\r?\n)+$/, ''),
+    // The cut is never inside a surrogate pair: its lone half would be written as U+FFFD.
+    task: (task ?? '')
+      .slice(0, 64 * 1024)
+      .replace(/[\ud800-\udbff]$/, '')
+      .replace(/(\r?\n)+$/, ''),
   };
 }
 
