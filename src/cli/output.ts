@@ -8,6 +8,11 @@ export function useColour(terminal: boolean): boolean {
   return terminal && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
 }
 
+/** `1 file`, `2 files`: a count and its noun, plural unless the count is one. */
+export function countOf(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 const CODES = { red: 31, green: 32, yellow: 33, dim: 2, bold: 1 } as const;
 export type Colour = keyof typeof CODES;
 

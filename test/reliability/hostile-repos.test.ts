@@ -446,7 +446,7 @@ describe('file names that look like options', () => {
       cwd: ws,
     });
     expect(human.status, human.stderr).toBe(0);
-    expect(human.stdout).toMatch(/^Reverted 1 files/);
+    expect(human.stdout).toMatch(/^Reverted 1 file,/);
     expect(readFileSync(join(ws, '--json'), 'utf8')).toBe('--json content\n');
     // Nothing was written where an option would have pointed.
     expect(existsSync(join(ws, 'x'))).toBe(false);

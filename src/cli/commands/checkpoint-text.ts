@@ -3,7 +3,7 @@ import type { FileDiff, SessionRestoreResult } from '../../../types/checkpoint.j
 import { RestoreConflictError } from '../../errors.js';
 import { readEscapedBytes } from '../../fs/path-bytes.js';
 import { escapeHidden } from '../../text.js';
-import { printable } from '../output.js';
+import { countOf, printable } from '../output.js';
 import { PROGRAM } from '../spec.js';
 
 /** What the checkpoint commands print for people (checkpoint.ts), and how they read a PATH. */
@@ -50,14 +50,14 @@ export function restorePrompt(r: SessionRestoreResult) {
   const unresolved = r.forced ? r.conflicts.filter((p) => blocked.has(p)) : r.conflicts;
   if (!r.dryRun && unresolved.length > 0)
     throw new RestoreConflictError(
-      `restored ${r.restored.length} files${named(r.restored)} and deleted ${r.deleted.length}${named(r.deleted)} of ${of}, but left alone ${unresolved.length} that another session or a person changed after it, or where something else now stands (a repository made since, a directory, a link): ${unresolved.map(pathText).join(', ')}; ${r.forced ? 'something stands where each would go: move it aside, then run again' : 'run again with --force to put back those changed by others'} (--dry-run shows the plan). ${undo.join('')}`,
+      `restored ${countOf(r.restored.length, 'file')}${named(r.restored)} and deleted ${r.deleted.length}${named(r.deleted)} of ${of}, but left alone ${unresolved.length} that another session or a person changed after it, or where something else now stands (a repository made since, a directory, a link): ${unresolved.map(pathText).join(', ')}; ${r.forced ? 'something stands where each would go: move it aside, then run again' : 'run again with --force to put back those changed by others'} (--dry-run shows the plan). ${undo.join('')}`,
       { details: r },
     );
   const listed = r.forced ? r.conflicts.filter((p) => !blocked.has(p)) : r.conflicts;
   const lines = [
     r.dryRun
-      ? `Would restore ${r.restored.length} files and delete ${r.deleted.length} (${of}); nothing changed.`
-      : `Restored ${r.restored.length} files, deleted ${r.deleted.length} (${of}).`,
+      ? `Would restore ${countOf(r.restored.length, 'file')} and delete ${r.deleted.length} (${of}); nothing changed.`
+      : `Restored ${countOf(r.restored.length, 'file')}, deleted ${r.deleted.length} (${of}).`,
     ...r.restored.map((p) => `  restore ${pathText(p)}`),
     ...r.deleted.map((p) => `  delete  ${pathText(p)}`),
     ...(listed.length === 0

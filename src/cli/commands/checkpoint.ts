@@ -13,7 +13,7 @@ import {
   restorePrompt,
   upkeepText,
 } from './checkpoint-text.js';
-import { printable, short, table } from '../output.js';
+import { countOf, printable, short, table } from '../output.js';
 import { defineCommand, PROGRAM, type Command } from '../spec.js';
 import { makeTempDir } from '../../fs/temp-dir.js';
 
@@ -90,7 +90,7 @@ const patch = defineCommand({
       human: () =>
         result.files.length
           ? [
-              `${result.files.length} files changed since checkpoint ${short(result.hash)}:`,
+              `${countOf(result.files.length, 'file')} changed since checkpoint ${short(result.hash)}:`,
               ...result.files.map(pathText),
             ].join('\n')
           : `Nothing changed since checkpoint ${short(result.hash)}.`,
@@ -234,7 +234,7 @@ const revert = defineCommand({
       json: result,
       human: () =>
         [
-          `Reverted ${result.reverted.length} files, deleted ${result.deleted.length}.`,
+          `Reverted ${countOf(result.reverted.length, 'file')}, deleted ${result.deleted.length}.`,
           ...result.reverted.map((p) => `  reverted ${pathText(p)}`),
           ...result.deleted.map((p) => `  deleted  ${pathText(p)}`),
           ...leftAloneLines(result.leftAlone),

@@ -9,7 +9,7 @@ import { provenanceSources, recordSources } from '../../provenance/sources.js';
 import { traceWithWip } from '../../provenance/trace.js';
 import { verifyAnchor } from '../../provenance/verify-anchor.js';
 import type { Context } from '../context.js';
-import { paint, printable, short, table, VERIFY_FAILED_EXIT } from '../output.js';
+import { countOf, paint, printable, short, table, VERIFY_FAILED_EXIT } from '../output.js';
 import { defineCommand, type CommandResult } from '../spec.js';
 import { packageVersion } from '../version.js';
 import { jsonWithoutLegacyCommands } from '../../text.js';
@@ -35,7 +35,7 @@ function anchorText(a: Anchor): string {
     printable(f.path),
   ]);
   const c = a.coverage;
-  return `${short(a.commit)}: ${c.filesFromRuns} of ${c.files} files and ${c.linesFromRuns} of ${c.linesAdded} added lines from runs (${match})\n${table(['METHOD', 'LINES', 'ORIGINS', 'PATH'], rows)}`;
+  return `${short(a.commit)}: ${c.filesFromRuns} of ${countOf(c.files, 'file')} and ${c.linesFromRuns} of ${countOf(c.linesAdded, 'added line')} from runs (${match})\n${table(['METHOD', 'LINES', 'ORIGINS', 'PATH'], rows)}`;
 }
 
 const anchor = defineCommand({

@@ -1,5 +1,5 @@
 import type { DiffStats, FileChange, Snapshot } from '../../../types/snapshot.js';
-import { printable, short, table } from '../output.js';
+import { countOf, printable, short, table } from '../output.js';
 
 export const RUN_ID = {
   type: 'string',
@@ -15,7 +15,7 @@ export function snapshotResult(s: Snapshot): { json: Snapshot; human: (colour: b
     human: () =>
       [
         `Snapshot ${s.id}: run ${s.runId} iteration ${s.iteration} on ${printable(s.branch)}`,
-        `  ${short(s.beforeSha)}..${short(s.afterSha)}  ${s.filesChanged} files, +${s.insertions} -${s.deletions}${s.beforeSha === s.afterSha ? ' (no change)' : ''}`,
+        `  ${short(s.beforeSha)}..${short(s.afterSha)}  ${countOf(s.filesChanged, 'file')}, +${s.insertions} -${s.deletions}${s.beforeSha === s.afterSha ? ' (no change)' : ''}`,
         `  patch: ${printable(s.patchPath ?? '-')}`,
         ...(s.files.length ? ['', filesTable(s.files)] : []),
       ].join('\n'),
@@ -23,7 +23,7 @@ export function snapshotResult(s: Snapshot): { json: Snapshot; human: (colour: b
 }
 
 export function statsText(s: DiffStats): string {
-  return `${s.filesChanged} distinct files changed, +${s.insertions} -${s.deletions}${s.files.length ? `\n\n${filesTable(s.files)}` : ''}`;
+  return `${countOf(s.filesChanged, 'distinct file')} changed, +${s.insertions} -${s.deletions}${s.files.length ? `\n\n${filesTable(s.files)}` : ''}`;
 }
 
 function filesTable(files: FileChange[]): string {

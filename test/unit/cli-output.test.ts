@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { useColour } from '../../src/cli/output.js';
+import { countOf, useColour } from '../../src/cli/output.js';
 
-describe('useColour', () => {
+describe('the CLI output for people', () => {
   afterEach(() => vi.unstubAllEnvs());
 
   it('colours a terminal unless NO_COLOR holds a value or TERM is dumb (no-color.org)', () => {
@@ -18,5 +18,9 @@ describe('useColour', () => {
     vi.stubEnv('NO_COLOR', undefined);
     vi.stubEnv('TERM', 'dumb');
     expect(useColour(true)).toBe(false);
+  });
+
+  it('counts in the singular for one: "1 file", "2 files", "0 files"', () => {
+    expect([0, 1, 2].map((n) => countOf(n, 'file'))).toEqual(['0 files', '1 file', '2 files']);
   });
 });
