@@ -3905,7 +3905,13 @@ function ellipsized(text2, max) {
   const kept = firstChars(text2, max);
   return kept.cut ? `${kept.text}\u2026` : text2;
 }
-var MARK, ZWJ, isRegionalIndicator, HIDDEN_CLASS, HIDDEN, HIDDEN_OR_HALF;
+function noLegacyCommands(text2, escape) {
+  return text2.includes("##[") ? text2.replace(LEGACY_COMMAND, escape) : text2;
+}
+function jsonWithoutLegacyCommands(json) {
+  return noLegacyCommands(json, "\\u0023");
+}
+var MARK, ZWJ, isRegionalIndicator, HIDDEN_CLASS, HIDDEN, HIDDEN_OR_HALF, LEGACY_COMMAND;
 var init_text = __esm({
   "src/text.ts"() {
     "use strict";
@@ -3918,12 +3924,16 @@ var init_text = __esm({
       `${HIDDEN_CLASS}|[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]`,
       "g"
     );
+    LEGACY_COMMAND = /#(?=#\[)/g;
   }
 });
 
 // src/cli/output.ts
 function useColour(terminal) {
-  return terminal && process.env.NO_COLOR === void 0 && process.env.TERM !== "dumb";
+  return terminal && !process.env.NO_COLOR && process.env.TERM !== "dumb";
+}
+function countOf(n, noun) {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 function paint(text2, colour, on) {
   return on ? `\x1B[${CODES[colour]}m${text2}\x1B[0m` : text2;
@@ -3938,12 +3948,12 @@ function printable(text2) {
   return escapeHidden(text2, { named: NAMED });
 }
 function noWorkflowCommands(text2) {
-  return text2.replace(COMMAND_LINE, "$1\\x3a");
+  return noLegacyCommands(text2.replace(COMMAND_LINE, "$1\\x3a"), "\\x23");
 }
 function asideLines(result, json) {
   const stderr = [];
   if (json && result.warnings !== void 0 && result.warnings.length > 0)
-    stderr.push(JSON.stringify({ warnings: result.warnings }));
+    stderr.push(jsonWithoutLegacyCommands(JSON.stringify({ warnings: result.warnings })));
   stderr.push(...(result.notices ?? []).map((n) => noWorkflowCommands(printable(n))));
   const commands = result.workflowCommands ?? [];
   if (json || result.documentOnStdout === true) return { stdout: [], stderr: [...stderr, ...commands] };
@@ -3994,7 +4004,7 @@ var init_output = __esm({
     };
     ANSI = /\u001b\[[0-9;]*m/g;
     NAMED = { "\n": "\\n", "\r": "\\r", "	": "\\t" };
-    COMMAND_LINE = /^([^\S\r\n]*):(?=:)/gm;
+    COMMAND_LINE = /^((?:[^\S\r\n]|\u0085)*):(?=:)/gm;
     VERIFY_FAILED_EXIT = 3;
   }
 });
@@ -4520,11 +4530,11 @@ function formatKeyValues(values, random = randomDelimiter) {
     if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name2))
       throw new InvalidArgumentError(`output name ${JSON.stringify(name2)} is not valid`);
     const value = raw === null ? "" : String(raw);
-    let delimiter = random();
-    while (value.includes(delimiter) || name2.includes(delimiter)) delimiter = random();
-    out += `${name2}<<${delimiter}
+    let delimiter2 = random();
+    while (value.includes(delimiter2) || name2.includes(delimiter2)) delimiter2 = random();
+    out += `${name2}<<${delimiter2}
 ${value}
-${delimiter}
+${delimiter2}
 `;
   }
   return out;
@@ -4606,14 +4616,14 @@ function snapshotResult(s) {
     json: s,
     human: () => [
       `Snapshot ${s.id}: run ${s.runId} iteration ${s.iteration} on ${printable(s.branch)}`,
-      `  ${short(s.beforeSha)}..${short(s.afterSha)}  ${s.filesChanged} files, +${s.insertions} -${s.deletions}${s.beforeSha === s.afterSha ? " (no change)" : ""}`,
+      `  ${short(s.beforeSha)}..${short(s.afterSha)}  ${countOf(s.filesChanged, "file")}, +${s.insertions} -${s.deletions}${s.beforeSha === s.afterSha ? " (no change)" : ""}`,
       `  patch: ${printable(s.patchPath ?? "-")}`,
       ...s.files.length ? ["", filesTable(s.files)] : []
     ].join("\n")
   };
 }
 function statsText(s) {
-  return `${s.filesChanged} distinct files changed, +${s.insertions} -${s.deletions}${s.files.length ? `
+  return `${countOf(s.filesChanged, "distinct file")} changed, +${s.insertions} -${s.deletions}${s.files.length ? `
 
 ${filesTable(s.files)}` : ""}`;
 }
@@ -4685,7 +4695,8 @@ function afterOutputs(s, task) {
     iteration: s.iteration,
     // Step outputs share a 1 MiB budget per job: a long task file is cut. A task file's final line
     // break is no part of the task (it read as an extra blank line at the end of the output).
-    task: (task ?? "").slice(0, 64 * 1024).replace(/(\r?\n)+$/, "")
+    // The cut is never inside a surrogate pair: its lone half would be written as U+FFFD.
+    task: (task ?? "").slice(0, 64 * 1024).replace(/[\ud800-\udbff]$/, "").replace(/(\r?\n)+$/, "")
   };
 }
 var BEFORE_OPTIONS, before, AFTER_OPTIONS, after, iterate, CAPTURE_COMMANDS;
@@ -5382,9 +5393,9 @@ var init_library = __esm({
 
 // src/arguments.ts
 function checkArgument(schema, value, name2) {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return value;
-  const issue2 = parsed.error.issues[0];
+  const parsed2 = schema.safeParse(value);
+  if (parsed2.success) return value;
+  const issue2 = parsed2.error.issues[0];
   throw refused([name2, ...(issue2?.path ?? []).map(String)].join("."), issue2?.message ?? "invalid");
 }
 function checkDirArgument(value, name2) {
@@ -5564,9 +5575,9 @@ function isOwnData(home, dir) {
 }
 function assertSafeId(value, what2) {
   if (typeof value !== "string") checkArgument(TextArg, value, what2);
-  const parsed = SafeId.safeParse(value);
-  if (!parsed.success) {
-    const reason = parsed.error.issues[0]?.message ?? "invalid";
+  const parsed2 = SafeId.safeParse(value);
+  if (!parsed2.success) {
+    const reason = parsed2.error.issues[0]?.message ?? "invalid";
     throw new InvalidIdError(`${what2} ${JSON.stringify(value.slice(0, 80))} is not allowed: ${reason}`, {
       details: { value: value.slice(0, 200), what: what2 }
     });
@@ -5617,6 +5628,7 @@ async function statsFor(ctx, runId, positionals) {
   const [from, to] = positionals;
   if (runId !== void 0 && positionals.length > 0)
     throw new UsageError("give FROM TO, SNAPSHOT or --run ID, not several");
+  await ctx.assertGivenWorkspace();
   const snapshotter = await ctx.snapshotter();
   if (from !== void 0 && to !== void 0) return snapshotter.stats(ctx.workspace, from, to);
   let range;
@@ -5673,6 +5685,7 @@ var init_run_inspect = __esm({
       positionals: { required: ["ID"] },
       examples: ["show 3f2a9c1e0b --json"],
       async run(ctx, _values, [id2]) {
+        await ctx.assertGivenWorkspace();
         const snapshotter = await ctx.snapshotter();
         return snapshotResult(await snapshotter.getSnapshot(id2));
       }
@@ -5766,6 +5779,7 @@ var init_run_inspect = __esm({
       positionals: { required: ["ID"] },
       examples: ["patch 3f2a9c1e0b -o iteration-1.diff"],
       async run(ctx, values, [id2]) {
+        await ctx.assertGivenWorkspace();
         const snapshotter = await ctx.snapshotter();
         const snapshot = await snapshotter.getSnapshot(id2);
         if (values.output !== void 0) {
@@ -5822,6 +5836,7 @@ var init_run_inspect = __esm({
       positionals: { required: ["ID"] },
       examples: ["delete 3f2a9c1e0b"],
       async run(ctx, _values, [id2]) {
+        await ctx.assertGivenWorkspace();
         const snapshotter = await ctx.snapshotter();
         const deleted = await snapshotter.delete(id2);
         return { json: { deleted }, human: () => `Deleted ${deleted}.` };
@@ -6125,6 +6140,23 @@ var init_hardening = __esm({
   }
 });
 
+// src/git/url-credentials.ts
+function hideCredentials(text2) {
+  if (!text2.includes("@")) return text2;
+  return text2.replace(USERINFO, (_all, scheme, info) => {
+    const colon = info.indexOf(":");
+    if (/ssh/i.test(scheme)) return `${scheme}://${colon < 0 ? info : `${info.slice(0, colon)}:***`}@`;
+    return `${scheme}://***@`;
+  });
+}
+var USERINFO;
+var init_url_credentials = __esm({
+  "src/git/url-credentials.ts"() {
+    "use strict";
+    USERINFO = /([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/\s?#]*)@/g;
+  }
+});
+
 // src/git/runner.ts
 import { spawn } from "node:child_process";
 import { createWriteStream, readFileSync } from "node:fs";
@@ -6186,7 +6218,7 @@ async function spawnGit(opts, args, run, consume) {
   const safeDirectories = run.withoutUserSettings ? [] : (await userSettings()).safeDirectories;
   const config2 = [...HARDENING_CONFIG, ...safeDirectories, ...opts.config ?? []];
   const fullArgs = [...locationArgs(opts), ...args];
-  const details = { args: [...locationArgs(opts), ...args], cwd: opts.cwd };
+  const details = { args: fullArgs.map(hideCredentials), cwd: opts.cwd };
   const budgeted = opts.signal !== void 0;
   const child = spawn(opts.binary ?? "git", fullArgs, {
     cwd: opts.cwd,
@@ -6247,9 +6279,11 @@ async function spawnGit(opts, args, run, consume) {
   }
   if (consumeError !== null) throw consumeError;
   if (exitCode !== 0 && !(run.okExitCodes ?? []).includes(exitCode)) {
-    const stderr = decodeBytes(Buffer.concat(stderrChunks)).trim();
+    const stderr = hideCredentials(decodeBytes(Buffer.concat(stderrChunks)).trim());
     throw gitFailure(args, exitCode, stderr, { ...details, exitCode, stderr });
   }
+  if (run.onStderr !== void 0 && stderrChunks.length > 0)
+    run.onStderr(decodeBytes(Buffer.concat(stderrChunks)));
   return exitCode;
 }
 function stopGroupOnAbort(child, signal) {
@@ -6381,6 +6415,7 @@ var init_runner = __esm({
     init_errors();
     init_hardening();
     init_path_bytes();
+    init_url_credentials();
     spawned = 0;
     USER_CONTENT_PATTERN = "^core\\.(autocrlf|eol|excludesfile|attributesfile)$";
   }
@@ -6393,6 +6428,15 @@ async function readConfigFile(file, workspace) {
   return read?.bytes ?? null;
 }
 async function configEntries(opts, file, text2, pattern) {
+  const key = `${pattern}\0${text2.toString("latin1")}`;
+  const known2 = parsed.get(key);
+  if (known2 !== void 0) return known2;
+  const entries2 = await askGit(opts, file, text2, pattern);
+  if (parsed.size >= MAX_PARSED) parsed.clear();
+  parsed.set(key, entries2);
+  return entries2;
+}
+async function askGit(opts, file, text2, pattern) {
   const args = ["config", "--no-includes", "--file", "-", "-z", "--get-regexp", pattern];
   try {
     const res = await runGitBuffer({ ...opts, cwd: "/" }, args, { okExitCodes: [1], input: text2 });
@@ -6417,6 +6461,7 @@ function notUtf8Driver(file, key, workspace) {
     { details: { workspace, configFile: file, key } }
   );
 }
+var parsed, MAX_PARSED;
 var init_config_file_read = __esm({
   "src/git/config-file-read.ts"() {
     "use strict";
@@ -6425,6 +6470,8 @@ var init_config_file_read = __esm({
     init_regular_file();
     init_hardening();
     init_runner();
+    parsed = /* @__PURE__ */ new Map();
+    MAX_PARSED = 64;
   }
 });
 
@@ -6502,7 +6549,7 @@ var init_config_scan = __esm({
     init_path_bytes();
     init_config_file_read();
     init_hardening();
-    OPEN_PATTERN = `${DRIVER_AND_INCLUDE_PATTERN}|^core\\.attributesfile$`;
+    OPEN_PATTERN = `${DRIVER_AND_INCLUDE_PATTERN}|^core\\.(attributesfile|autocrlf)$`;
     MAX_CONFIG_FILES = 256;
     MAX_INCLUDE_DEPTH = 10;
   }
@@ -6511,7 +6558,7 @@ var init_config_scan = __esm({
 // src/fs/git-locks.ts
 import { readdir, readFile as readFile2, readlink as readlink2, realpath as realpath2, rm as rm4, stat as stat5 } from "node:fs/promises";
 import { isAbsolute as isAbsolute6, join as join10, resolve as resolve4, sep as sep2 } from "node:path";
-async function removeOrphanedGitLocks(o) {
+async function orphanedGitLocks(o) {
   if (!Number.isFinite(o.ownerSince)) return [];
   const common = await commonDir(o.gitDir);
   const refLocks = (await readdir(join10(common, "refs"), { recursive: true }).catch(() => [])).filter((name2) => name2.endsWith(".lock")).map((name2) => join10(common, "refs", name2));
@@ -6521,15 +6568,17 @@ async function removeOrphanedGitLocks(o) {
     join10(common, "packed-refs.lock"),
     ...refLocks
   ];
-  const removed = [];
+  const found = [];
   for (const path2 of candidates) {
     const info = await stat5(path2).catch(() => null);
-    if (info?.isFile() && info.mtimeMs >= o.ownerSince - 1e3) {
-      await rm4(path2, { force: true });
-      removed.push(path2);
-    }
+    if (info?.isFile() && info.mtimeMs >= o.ownerSince - 1e3) found.push(path2);
   }
-  return removed;
+  return found;
+}
+async function removeOrphanedGitLocks(o) {
+  const found = await orphanedGitLocks(o);
+  for (const path2 of found) await rm4(path2, { force: true });
+  return found;
 }
 async function removeLockOlderThan(path2, olderThanMs) {
   const info = await stat5(path2).catch(() => null);
@@ -6866,7 +6915,12 @@ async function openRepo(dir, opts = {}) {
   const ownAttributes = keys.includes(ATTRIBUTES_KEY) ? (await ownContent()).get(ATTRIBUTES_KEY) : void 0;
   const config2 = [...neutraliseDrivers(keys), ...content];
   const attributesFile = attributesFileOf(topLevel, ownAttributes, content);
-  return { ...base, cwd: topLevel, topLevel, gitDir, objectFormat: objectFormat2, config: config2, attributesFile };
+  const autocrlf = keys.includes(AUTOCRLF_KEY) ? {} : { autocrlf: userValue(content, AUTOCRLF_KEY) };
+  return { ...base, cwd: topLevel, topLevel, gitDir, objectFormat: objectFormat2, config: config2, attributesFile, ...autocrlf };
+}
+function userValue(pairs, key) {
+  const pair = pairs.findLast((p) => p.startsWith(`${key}=`));
+  return pair === void 0 ? null : pair.slice(key.length + 1);
 }
 function attributesFileOf(topLevel, own2, content) {
   const prefix = `${ATTRIBUTES_KEY}=`;
@@ -7049,7 +7103,7 @@ function assertSafeWorkspace(dir) {
     );
   }
 }
-var ATTRIBUTES_KEY, NO_WORK_TREE, PATH_QUESTIONS;
+var ATTRIBUTES_KEY, AUTOCRLF_KEY, NO_WORK_TREE, PATH_QUESTIONS;
 var init_repo = __esm({
   "src/git/repo.ts"() {
     "use strict";
@@ -7063,6 +7117,7 @@ var init_repo = __esm({
     init_index_owner();
     init_runner();
     ATTRIBUTES_KEY = "core.attributesfile";
+    AUTOCRLF_KEY = "core.autocrlf";
     NO_WORK_TREE = /must be run in a work tree/i;
     PATH_QUESTIONS = ["--show-toplevel", "--git-dir", "--git-common-dir", "--show-object-format"];
   }
@@ -7828,34 +7883,6 @@ var init_record_objects = __esm({
   }
 });
 
-// src/git/branch-name.ts
-function assertBranchCanBeMade(name2, ref, branches) {
-  const beside = branches.find((b) => b.startsWith(`${ref}/`) || ref.startsWith(`${b}/`));
-  if (beside !== void 0)
-    throw new InvalidArgumentError(
-      `branch ${name2} cannot be made beside the existing branch ${beside.slice("refs/heads/".length)}; choose another branch name`,
-      { details: { branch: name2, existing: beside } }
-    );
-  if (name2.split("/").some((part) => Buffer.byteLength(part) > 250))
-    throw new InvalidArgumentError(
-      `the branch name ${name2} has a part longer than 250 bytes, which git cannot make`,
-      {
-        details: { branch: name2 }
-      }
-    );
-  if (name2.includes("\uFFFD") || !name2.isWellFormed())
-    throw new InvalidArgumentError(
-      `the branch name ${JSON.stringify(name2)} holds U+FFFD, what a name that is not UTF-8 becomes as Node.js reads it, or half a surrogate pair, which becomes U+FFFD, so another branch would be made: use a UTF-8 name`,
-      { details: { branch: name2 } }
-    );
-}
-var init_branch_name = __esm({
-  "src/git/branch-name.ts"() {
-    "use strict";
-    init_errors();
-  }
-});
-
 // src/git/parsers/for-each-ref.ts
 function parseRefRecords(text2) {
   const out = [];
@@ -7993,7 +8020,7 @@ async function updateRef(repo, ref, newSha, oldSha, opts = {}) {
     "update-ref",
     "-m",
     opts.message ?? "agentgate: update ref",
-    ...opts.noDeref ? ["--no-deref"] : [],
+    ...opts.noDeref || isOwnRef(ref) ? ["--no-deref"] : [],
     ref,
     newSha,
     ...expected
@@ -8012,7 +8039,7 @@ async function updateRefs(repo, updates, opts = {}) {
         });
     }
     const old = u.oldSha === void 0 ? "" : u.oldSha ?? zeroId(u.newSha);
-    records.push(`update ${u.ref}`, u.newSha, old);
+    records.push(...noDeref(u.ref), `update ${u.ref}`, u.newSha, old);
   }
   const args = [
     "update-ref",
@@ -8032,6 +8059,12 @@ async function updateRefs(repo, updates, opts = {}) {
     guarded === void 0
   );
 }
+function isOwnRef(ref) {
+  return ref.startsWith("refs/agentgate/");
+}
+function noDeref(ref) {
+  return isOwnRef(ref) ? ["option no-deref"] : [];
+}
 async function deleteRef(repo, ref, oldSha) {
   assertRefName(ref);
   if (oldSha !== void 0 && !isFullId(oldSha))
@@ -8042,6 +8075,7 @@ async function deleteRef(repo, ref, oldSha) {
     "update-ref",
     "-m",
     "agentgate: delete ref",
+    "--no-deref",
     "-d",
     ref,
     ...oldSha === void 0 ? [] : [oldSha]
@@ -8072,70 +8106,6 @@ async function listRefs(repo, prefix) {
     return { sha: assertGitId(line.slice(0, space), "for-each-ref"), ref: line.slice(space + 1) };
   });
 }
-async function branchRef(repo, name2) {
-  const ref = `refs/heads/${name2}`;
-  const valid = /[\0\n\r]/.test(name2) ? null : await runGit(repo, ["check-ref-format", ref], { okExitCodes: [1] });
-  if (valid?.exitCode !== 0 || name2.startsWith("-") || name2 === "HEAD")
-    throw new InvalidArgumentError(`${JSON.stringify(name2)} is not a valid branch name`, {
-      details: { name: name2 }
-    });
-  return ref;
-}
-async function switchToBranch(repo, name2, sha) {
-  const ref = await branchRef(repo, name2);
-  const [head, existing, target] = await Promise.all([
-    readHead(repo),
-    readRef(repo, ref),
-    symbolicTarget(repo, ref)
-  ]);
-  if (head.sha !== sha)
-    throw new ConcurrentUpdateError(
-      `HEAD is at ${head.sha ?? "(none)"}, not ${sha ?? "(none)"}; it moved meanwhile`,
-      { details: { ref: "HEAD", expected: sha, actual: head.sha } }
-    );
-  const lands = target ?? ref;
-  if (!lands.startsWith("refs/heads/") || hasEscapedBytes(lands))
-    throw new InvalidArgumentError(
-      `${name2} is a symbolic ref to ${lands}, which is no branch to commit on; choose another branch name`,
-      { details: { branch: name2, target: lands } }
-    );
-  if (head.ref === lands) return lands.slice("refs/heads/".length);
-  await assertNotCheckedOut(repo, lands, "run before in that worktree, or choose another branch name");
-  if (existing !== null && existing !== sha) {
-    throw new BranchExistsError(
-      `branch ${name2} already exists at ${existing.slice(0, 12)}, but HEAD is at ${sha === null ? "no commit yet" : sha.slice(0, 12)}; check it out first ("git switch ${name2}") or choose another branch name`,
-      {
-        details: { branch: name2, branchSha: existing, headSha: sha }
-      }
-    );
-  }
-  if (existing === null && target === null)
-    assertBranchCanBeMade(
-      name2,
-      ref,
-      (await listRefs(repo, "refs/heads/")).map((r) => r.ref)
-    );
-  if (existing === null && sha !== null)
-    await updateRef(repo, ref, sha, null, { message: "agentgate: branch for the run" });
-  await runGit(repo, ["symbolic-ref", "-m", `agentgate: switch to ${name2}`, "HEAD", ref]);
-  return lands.slice("refs/heads/".length);
-}
-async function symbolicTarget(repo, ref) {
-  const res = await runGitBuffer(repo, ["symbolic-ref", "-q", ref], { okExitCodes: [1] });
-  return res.exitCode === 0 ? decodeBytes(res.stdout).trim() : null;
-}
-async function assertNotCheckedOut(repo, ref, hint) {
-  const { stdout } = await runGit(repo, ["worktree", "list", "--porcelain", "-z"]);
-  const records = stdout.split("\0");
-  const at = records.indexOf(`branch ${ref}`);
-  if (at >= 0) {
-    const worktree = records.slice(0, at).reverse().find((r) => r.startsWith("worktree "))?.slice("worktree ".length);
-    throw new InvalidArgumentError(
-      `${ref} is checked out in the worktree ${worktree ?? "(unknown)"}; ${hint}`,
-      { details: { ref, worktree } }
-    );
-  }
-}
 async function deleteRefs(repo, refs) {
   if (refs.length === 0) return;
   const records = [];
@@ -8145,7 +8115,7 @@ async function deleteRefs(repo, refs) {
       throw new InvalidArgumentError(`${JSON.stringify(r.oldSha)} is not a full object id`, {
         details: { ref: r.ref, id: r.oldSha }
       });
-    records.push(`delete ${r.ref}`, r.oldSha);
+    records.push(...noDeref(r.ref), `delete ${r.ref}`, r.oldSha);
   }
   await runGit(repo, ["update-ref", "-m", "agentgate: delete refs", "--stdin", "-z"], {
     input: `${records.join("\0")}\0`
@@ -8153,14 +8123,11 @@ async function deleteRefs(repo, refs) {
 }
 async function listRefRecords(repo, prefixes) {
   for (const p of prefixes) assertRefName(p);
-  const res = await runGit(repo, [
-    "for-each-ref",
-    "--sort=-refname",
-    `--format=${REF_RECORD_FORMAT}`,
-    ...prefixes
-  ]);
-  const records = parseRefRecords(res.stdout);
-  const notCommits = records.filter((r) => r.tree === "").map((r) => r.ref);
+  let skipped = [];
+  const onStderr = (text2) => skipped = [...text2.matchAll(SKIPPED_REF)].map((m) => m[1]);
+  const args = ["for-each-ref", "--sort=-refname", `--format=${REF_RECORD_FORMAT}`, ...prefixes];
+  const records = parseRefRecords((await runGit(repo, args, { onStderr })).stdout);
+  const notCommits = [...records.filter((r) => r.tree === "").map((r) => r.ref), ...new Set(skipped)];
   if (notCommits.length > 0)
     throw new StoreCorruptError(
       `${notCommits.join(", ")} name${notCommits.length > 1 ? "" : "s"} no commit`,
@@ -8170,15 +8137,16 @@ async function listRefRecords(repo, prefixes) {
     );
   return records;
 }
+var SKIPPED_REF;
 var init_refs = __esm({
   "src/git/refs.ts"() {
     "use strict";
     init_errors();
-    init_branch_name();
     init_ids2();
     init_for_each_ref();
     init_runner();
     init_path_bytes();
+    SKIPPED_REF = /^warning: ignoring (?:broken ref|ref with broken name) (refs\/.+)$/gm;
   }
 });
 
@@ -9157,9 +9125,9 @@ async function takeOver(path2, stale, owner) {
 }
 async function readOwner(path2) {
   try {
-    const parsed = JSON.parse(await readRegularText(path2) ?? "");
-    if (typeof parsed.pid === "number" && typeof parsed.token === "string" && typeof parsed.hostname === "string") {
-      return { createdAt: "", purpose: "unknown", ...parsed };
+    const parsed2 = JSON.parse(await readRegularText(path2) ?? "");
+    if (typeof parsed2.pid === "number" && typeof parsed2.token === "string" && typeof parsed2.hostname === "string") {
+      return { createdAt: "", purpose: "unknown", ...parsed2 };
     }
   } catch {
   }
@@ -9315,6 +9283,9 @@ var init_sweep = __esm({
 import { closeSync as closeSync2, constants as constants3, fstatSync as fstatSync2, openSync as openSync2, readFileSync as readFileSync4 } from "node:fs";
 import { open as open4, readdir as readdir5 } from "node:fs/promises";
 import { join as join19 } from "node:path";
+function byCodeUnit(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
 function corruptFile(path2, what2, reason, cause) {
   return new StoreCorruptError(
     `${path2} is not a valid ${what2}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
@@ -9382,9 +9353,9 @@ function parseJsonText(path2, text2, schema, what2) {
       cause
     );
   }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw corruptFile(path2, what2, describeIssues(parsed.error.issues), parsed.error);
-  return parsed.data;
+  const parsed2 = schema.safeParse(raw);
+  if (!parsed2.success) throw corruptFile(path2, what2, describeIssues(parsed2.error.issues), parsed2.error);
+  return parsed2.data;
 }
 function describeIssues(issues) {
   return issues.slice(0, 5).map((issue2) => `${issue2.path.length > 0 ? issue2.path.join(".") : "(root)"}: ${issue2.message}`).join("; ");
@@ -9417,7 +9388,7 @@ async function loadAll(dir, what2, load) {
       problems.push(asStoreProblem(error2, join19(dir, `${name2}.json`), what2));
     }
   });
-  problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
+  problems.sort((a, b) => byCodeUnit(String(a.details.path), String(b.details.path)));
   return { items, problems };
 }
 function wholeOrThrow(items, problems) {
@@ -9632,7 +9603,7 @@ var init_run_records = __esm({
           "run record",
           (name2) => this.load(name2)
         );
-        runs3.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.runId.localeCompare(b.runId));
+        runs3.sort((a, b) => byCodeUnit(a.createdAt, b.createdAt) || byCodeUnit(a.runId, b.runId));
         return { runs: runs3, problems };
       }
       /** Ids of the runs whose records link `snapshotId` (a scan: used only to repair dangling links). */
@@ -9701,14 +9672,14 @@ var init_run_records = __esm({
        */
       async recordBefore(runId, workspace, before2, restart = null, unusedAfter = restart?.lastIteration ?? null, indexSeal) {
         assertSafeId(runId, "run id");
-        const parsed = BeforeState.safeParse(before2);
-        if (!parsed.success)
+        const parsed2 = BeforeState.safeParse(before2);
+        if (!parsed2.success)
           throw new InvalidArgumentError(
-            `before state for run ${runId} is invalid: ${describeIssues(parsed.error.issues)}`,
+            `before state for run ${runId} is invalid: ${describeIssues(parsed2.error.issues)}`,
             { details: { runId } }
           );
-        if (parsed.data.runId !== runId)
-          throw new InvalidArgumentError(`before state belongs to run ${parsed.data.runId}, not ${runId}`, {
+        if (parsed2.data.runId !== runId)
+          throw new InvalidArgumentError(`before state belongs to run ${parsed2.data.runId}, not ${runId}`, {
             details: { runId }
           });
         return await this.update(
@@ -9719,7 +9690,7 @@ var init_run_records = __esm({
             const restarts = restart === null ? kept : [...kept, restart];
             return {
               ...current,
-              before: parsed.data,
+              before: parsed2.data,
               beforeUsedBy: null,
               ...restarts.length > 0 ? { restarts } : {},
               ...indexSeal === void 0 ? {} : { indexSeal }
@@ -9785,7 +9756,7 @@ var init_run_records = __esm({
 import { rm as rm9, stat as stat8 } from "node:fs/promises";
 import { basename as basename4, join as join21, resolve as resolve8 } from "node:path";
 function byRunThenIteration(a, b) {
-  return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+  return byCodeUnit(a.runId, b.runId) || a.iteration - b.iteration || byCodeUnit(a.createdAt, b.createdAt) || byCodeUnit(a.id, b.id);
 }
 function danglingLink(runFile, id2, snapshotFile) {
   return new StoreCorruptError(
@@ -9849,16 +9820,16 @@ var init_snapshot_store = __esm({
         if (typeof id2 === "string") assertSafeId(id2, "snapshot id");
         const runId = snapshot?.runId;
         if (typeof runId === "string") assertSafeId(runId, "run id");
-        const parsed = Snapshot.safeParse(snapshot);
-        if (!parsed.success) {
+        const parsed2 = Snapshot.safeParse(snapshot);
+        if (!parsed2.success) {
           throw new InvalidArgumentError(
-            `snapshot ${typeof id2 === "string" ? id2 : "(no id)"} is not valid: ${describeIssues(parsed.error.issues)}`,
+            `snapshot ${typeof id2 === "string" ? id2 : "(no id)"} is not valid: ${describeIssues(parsed2.error.issues)}`,
             {
-              details: { issues: parsed.error.issues }
+              details: { issues: parsed2.error.issues }
             }
           );
         }
-        const valid = parsed.data;
+        const valid = parsed2.data;
         const path2 = this.snapshotPath(valid.id);
         await this.withSnapshotLock(valid.id, async () => {
           if (!options2.replace) {
@@ -11161,13 +11132,13 @@ var init_gate_rules = __esm({
 import { readdir as readdir6 } from "node:fs/promises";
 import { join as join22, resolve as resolve9 } from "node:path";
 function validate2(value) {
-  const parsed = GateResult.safeParse(value);
-  if (!parsed.success) {
-    throw new InvalidArgumentError(`gate verdict is not valid: ${describeIssues(parsed.error.issues)}`, {
-      details: { issues: parsed.error.issues }
+  const parsed2 = GateResult.safeParse(value);
+  if (!parsed2.success) {
+    throw new InvalidArgumentError(`gate verdict is not valid: ${describeIssues(parsed2.error.issues)}`, {
+      details: { issues: parsed2.error.issues }
     });
   }
-  return parsed.data;
+  return parsed2.data;
 }
 function sameVerdict(a, b) {
   const strip = ({ receivedAt: _, ...r }) => JSON.stringify({ ...r, log: r.log && { ...r.log, path: null } });
@@ -12262,7 +12233,7 @@ async function readStatement(path2) {
       details: { file: path2 }
     });
   if (size > MAX_STATEMENT_BYTES)
-    throw new InvalidArgumentError(
+    throw new PathNotFoundError(
       `${path2} is not a readable file of at most ${MAX_STATEMENT_BYTES} bytes; give the file "attest -o" wrote`,
       { details: { file: path2 } }
     );
@@ -12272,9 +12243,9 @@ async function readStatement(path2) {
   } catch {
     return { checks: [{ check: "statement", ok: false, detail: "not JSON" }] };
   }
-  const parsed = Statement.safeParse(json);
-  if (parsed.success) return { statement: withRawDigests(parsed.data, json) };
-  const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(top level)"}: ${i.message}`);
+  const parsed2 = Statement.safeParse(json);
+  if (parsed2.success) return { statement: withRawDigests(parsed2.data, json) };
+  const issues = parsed2.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(top level)"}: ${i.message}`);
   const detail = `not an in-toto Statement v1 with the Test Result predicate: ${issues.join("; ")}`;
   return { checks: [{ check: "statement", ok: false, detail }] };
 }
@@ -13074,7 +13045,7 @@ function anchorText(a) {
     printable(f.path)
   ]);
   const c = a.coverage;
-  return `${short(a.commit)}: ${c.filesFromRuns} of ${c.files} files and ${c.linesFromRuns} of ${c.linesAdded} added lines from runs (${match})
+  return `${short(a.commit)}: ${c.filesFromRuns} of ${countOf(c.files, "file")} and ${c.linesFromRuns} of ${countOf(c.linesAdded, "added line")} from runs (${match})
 ${table(["METHOD", "LINES", "ORIGINS", "PATH"], rows)}`;
 }
 function parseLines(text2) {
@@ -13136,6 +13107,7 @@ var init_provenance2 = __esm({
     init_output();
     init_spec();
     init_version();
+    init_text();
     anchor2 = defineCommand({
       name: "anchor",
       usage: "anchor (REV | --range A..B) [--run ID]...",
@@ -13204,9 +13176,12 @@ var init_provenance2 = __esm({
         });
         if (values.format === "agent-trace") {
           const record3 = toAgentTrace(t, { version: packageVersion() }, void 0, (r) => wip.has(r));
-          return { json: record3, human: () => JSON.stringify(record3, null, 2) };
+          return { json: record3, human: () => jsonWithoutLegacyCommands(JSON.stringify(record3, null, 2)) };
         }
-        return { json: t, human: () => values.format === "json" ? JSON.stringify(t, null, 2) : traceText(t) };
+        return {
+          json: t,
+          human: () => values.format === "json" ? jsonWithoutLegacyCommands(JSON.stringify(t, null, 2)) : traceText(t)
+        };
       }
     });
     PROVENANCE_COMMANDS = [anchor2, trace];
@@ -13407,6 +13382,7 @@ var init_run_verify = __esm({
           return (await Promise.resolve().then(() => (init_provenance2(), provenance_exports))).verifyAnchorCommand(ctx, values.anchor, github);
         if (values.attestation !== void 0)
           return (await Promise.resolve().then(() => (init_attest2(), attest_exports))).verifyAttestation(ctx, values.attestation, github);
+        await ctx.assertGivenWorkspace();
         const target = id2 !== void 0 ? { id: id2 } : values.run !== void 0 ? { runId: values.run } : { all: true };
         if (!("all" in target)) ctx.preferGivenWorkspace();
         const gates = await ctx.gates();
@@ -13528,6 +13504,110 @@ var init_apply_check = __esm({
   }
 });
 
+// src/git/branch-name.ts
+function assertBranchCanBeMade(name2, ref, branches) {
+  const beside = branches.find((b) => b.startsWith(`${ref}/`) || ref.startsWith(`${b}/`));
+  if (beside !== void 0)
+    throw new InvalidArgumentError(
+      `branch ${name2} cannot be made beside the existing branch ${beside.slice("refs/heads/".length)}; choose another branch name`,
+      { details: { branch: name2, existing: beside } }
+    );
+  if (name2.split("/").some((part) => Buffer.byteLength(part) > 250))
+    throw new InvalidArgumentError(
+      `the branch name ${name2} has a part longer than 250 bytes, which git cannot make`,
+      {
+        details: { branch: name2 }
+      }
+    );
+  if (name2.includes("\uFFFD") || !name2.isWellFormed())
+    throw new InvalidArgumentError(
+      `the branch name ${JSON.stringify(name2)} holds U+FFFD, what a name that is not UTF-8 becomes as Node.js reads it, or half a surrogate pair, which becomes U+FFFD, so another branch would be made: use a UTF-8 name`,
+      { details: { branch: name2 } }
+    );
+}
+var init_branch_name = __esm({
+  "src/git/branch-name.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
+// src/git/branches.ts
+async function branchRef(repo, name2) {
+  const ref = `refs/heads/${name2}`;
+  const valid = /[\0\n\r]/.test(name2) ? null : await runGit(repo, ["check-ref-format", ref], { okExitCodes: [1] });
+  if (valid?.exitCode !== 0 || name2.startsWith("-") || name2 === "HEAD")
+    throw new InvalidArgumentError(`${JSON.stringify(name2)} is not a valid branch name`, {
+      details: { name: name2 }
+    });
+  return ref;
+}
+async function switchToBranch(repo, name2, sha) {
+  const ref = await branchRef(repo, name2);
+  const [head, existing, target] = await Promise.all([
+    readHead(repo),
+    readRef(repo, ref),
+    symbolicTarget(repo, ref)
+  ]);
+  if (head.sha !== sha)
+    throw new ConcurrentUpdateError(
+      `HEAD is at ${head.sha ?? "(none)"}, not ${sha ?? "(none)"}; it moved meanwhile`,
+      { details: { ref: "HEAD", expected: sha, actual: head.sha } }
+    );
+  const lands = target ?? ref;
+  if (!lands.startsWith("refs/heads/") || hasEscapedBytes(lands))
+    throw new InvalidArgumentError(
+      `${name2} is a symbolic ref to ${lands}, which is no branch to commit on; choose another branch name`,
+      { details: { branch: name2, target: lands } }
+    );
+  if (head.ref === lands) return lands.slice("refs/heads/".length);
+  await assertNotCheckedOut(repo, lands, "run before in that worktree, or choose another branch name");
+  if (existing !== null && existing !== sha) {
+    throw new BranchExistsError(
+      `branch ${name2} already exists at ${existing.slice(0, 12)}, but HEAD is at ${sha === null ? "no commit yet" : sha.slice(0, 12)}; check it out first ("git switch ${name2}") or choose another branch name`,
+      {
+        details: { branch: name2, branchSha: existing, headSha: sha }
+      }
+    );
+  }
+  if (existing === null && target === null)
+    assertBranchCanBeMade(
+      name2,
+      ref,
+      (await listRefs(repo, "refs/heads/")).map((r) => r.ref)
+    );
+  if (existing === null && sha !== null)
+    await updateRef(repo, ref, sha, null, { message: "agentgate: branch for the run" });
+  await runGit(repo, ["symbolic-ref", "-m", `agentgate: switch to ${name2}`, "HEAD", ref]);
+  return lands.slice("refs/heads/".length);
+}
+async function symbolicTarget(repo, ref) {
+  const res = await runGitBuffer(repo, ["symbolic-ref", "-q", ref], { okExitCodes: [1] });
+  return res.exitCode === 0 ? decodeBytes(res.stdout).trim() : null;
+}
+async function assertNotCheckedOut(repo, ref, hint) {
+  const { stdout } = await runGit(repo, ["worktree", "list", "--porcelain", "-z"]);
+  const records = stdout.split("\0");
+  const at = records.indexOf(`branch ${ref}`);
+  if (at >= 0) {
+    const worktree = records.slice(0, at).reverse().find((r) => r.startsWith("worktree "))?.slice("worktree ".length);
+    throw new InvalidArgumentError(
+      `${ref} is checked out in the worktree ${worktree ?? "(unknown)"}; ${hint}`,
+      { details: { ref, worktree } }
+    );
+  }
+}
+var init_branches = __esm({
+  "src/git/branches.ts"() {
+    "use strict";
+    init_errors();
+    init_path_bytes();
+    init_branch_name();
+    init_refs();
+    init_runner();
+  }
+});
+
 // src/git/commit-info.ts
 async function getCommitInfo(repo, rev) {
   assertRevisionSyntax(rev);
@@ -13591,6 +13671,12 @@ function badCommit(sha, reason) {
   return new GitOutputUnparseableError(`commit ${sha} is malformed: ${reason}`, {
     details: { args: ["cat-file", "commit", sha], reason }
   });
+}
+async function objectType(repo, id2) {
+  if (!isFullId(id2))
+    throw new InvalidArgumentError(`${JSON.stringify(id2)} is not a full object id`, { details: { id: id2 } });
+  const { stdout, exitCode } = await runGit(repo, ["cat-file", "-t", id2], { okExitCodes: [128] });
+  return exitCode === 0 ? stdout.trim() : null;
 }
 var init_commit_info = __esm({
   "src/git/commit-info.ts"() {
@@ -13735,11 +13821,14 @@ async function artifactCheck(snapshot, add) {
   return ok;
 }
 async function gitChecks(repo, snapshot, line, add) {
-  const before2 = await objectExists(repo, snapshot.beforeSha);
-  const after2 = await objectExists(repo, snapshot.afterSha);
-  add("before-exists", before2, snapshot.beforeSha);
-  add("after-exists", after2, snapshot.afterSha);
-  if (!before2 || !after2) return false;
+  const [before2, after2] = await Promise.all([
+    objectType(repo, snapshot.beforeSha),
+    objectType(repo, snapshot.afterSha)
+  ]);
+  const commitCheck = (sha, type) => type === "commit" || type === null ? [type === "commit", sha] : [false, `${sha} is a ${type}, not a commit`];
+  add("before-exists", ...commitCheck(snapshot.beforeSha, before2));
+  add("after-exists", ...commitCheck(snapshot.afterSha, after2));
+  if (before2 !== "commit" || after2 !== "commit") return false;
   const ancestor = snapshot.beforeSha === snapshot.afterSha || await isAncestor(repo, snapshot.beforeSha, snapshot.afterSha);
   add(
     "before-is-ancestor",
@@ -13778,11 +13867,12 @@ async function refCheck(repo, snapshot, add) {
     );
     return;
   }
-  const target = await readRef(repo, snapshot.ref);
+  const [target, link3] = await Promise.all([readRef(repo, snapshot.ref), symbolicTarget(repo, snapshot.ref)]);
+  const ok = target === snapshot.afterSha && link3 === null;
   add(
     "ref",
-    target === snapshot.afterSha,
-    target === snapshot.afterSha ? `${snapshot.ref} keeps after reachable` : `${snapshot.ref} points at ${target ?? "nothing"}`
+    ok,
+    ok ? `${snapshot.ref} keeps after reachable` : link3 !== null ? `${snapshot.ref} is a symbolic ref to ${link3}` : `${snapshot.ref} points at ${target ?? "nothing"}`
   );
 }
 function isLastOf(run, snapshot) {
@@ -13924,6 +14014,7 @@ var init_verify = __esm({
     init_apply_check();
     init_unified_diff();
     init_refs();
+    init_branches();
     init_run();
     init_patch_artifact();
     init_commit_info();
@@ -14036,6 +14127,19 @@ function runLinkChecks(run, linked) {
       checks.push(
         fail2(s.id, `snapshots ${other} and ${s.id} of run ${run.runId} both record iteration ${s.iteration}`)
       );
+  }
+  const failed = new Set(checks.map((c) => c.snapshotId));
+  let highest = -1;
+  for (const s of new Set(run.snapshotIds.map((id2) => byId2.get(id2)))) {
+    if (s === void 0 || failed.has(s.id)) continue;
+    if (s.iteration < highest)
+      checks.push(
+        fail2(
+          s.id,
+          `run ${run.runId} links iteration ${s.iteration} after iteration ${highest}: its links are out of iteration order (runs/${run.runId}.json was edited?)`
+        )
+      );
+    highest = Math.max(highest, s.iteration);
   }
   return checks;
 }
@@ -14258,41 +14362,6 @@ var init_index_file = __esm({
   }
 });
 
-// src/git/index-entries.ts
-import { join as join28 } from "node:path";
-async function readIndexEntries(repo, which = "all", bytes) {
-  const filter = which === "marked" ? MARKED : void 0;
-  const read = await readIndexFile(repo, filter, bytes);
-  if (read !== null) return read;
-  const listed = parseIndexEntries(
-    decodeBytes((await runGitBuffer(repo, ["ls-files", "-z", "-v", "-s"])).stdout)
-  );
-  return filter === void 0 ? listed : listed.filter((e) => filter(e.tag, e.mode));
-}
-async function readIndexStat(repo, bytes) {
-  return await readIndexFile(repo, void 0, bytes) ?? parseIndexStat(decodeBytes((await runGitBuffer(repo, ["ls-files", "-z", "-v", "-s", "--debug"])).stdout));
-}
-async function readIndexFile(repo, filter, bytes) {
-  const idBytes = repo.objectFormat === "sha1" ? 20 : repo.objectFormat === "sha256" ? 32 : null;
-  const path2 = repo.indexFile ?? (repo.gitDir === void 0 ? void 0 : join28(repo.gitDir, "index"));
-  if (idBytes === null || path2 === void 0) return null;
-  const file = bytes === void 0 ? await readRegularFile(path2) : { bytes };
-  return file === null || "special" in file ? null : parseIndexFile(file.bytes, idBytes, filter);
-}
-var MARKED;
-var init_index_entries = __esm({
-  "src/git/index-entries.ts"() {
-    "use strict";
-    init_path_bytes();
-    init_regular_file();
-    init_index_file();
-    init_ls_files_debug();
-    init_ls_files_tagged();
-    init_runner();
-    MARKED = (tag, mode) => tag !== "H" || mode === GITLINK_MODE;
-  }
-});
-
 // src/git/parsers/ls-files-unmerged.ts
 function parseUnmergedPaths(output) {
   const text2 = typeof output === "string" ? output : output.toString("utf8");
@@ -14318,6 +14387,49 @@ var init_ls_files_unmerged = __esm({
     init_ids();
     init_errors();
     UNMERGED_HEAD = new RegExp(`^[0-7]{6} ${OBJECT_ID_SOURCE} [1-3]$`);
+  }
+});
+
+// src/git/index-entries.ts
+import { join as join28 } from "node:path";
+async function readIndexEntries(repo, which = "all", bytes) {
+  const filter = which === "marked" ? MARKED : void 0;
+  const read = await readIndexFile(repo, filter, bytes);
+  if (read !== null) return read;
+  const listed = parseIndexEntries(
+    decodeBytes((await runGitBuffer(repo, ["ls-files", "-z", "-v", "-s"])).stdout)
+  );
+  return filter === void 0 ? listed : listed.filter((e) => filter(e.tag, e.mode));
+}
+async function readIndexStat(repo, bytes) {
+  return await readIndexFile(repo, void 0, bytes) ?? parseIndexStat(decodeBytes((await runGitBuffer(repo, ["ls-files", "-z", "-v", "-s", "--debug"])).stdout));
+}
+async function readUnmergedPaths(repo, bytes) {
+  const read = await readIndexFile(repo, (tag) => tag === "M" || tag === "m", bytes);
+  if (read === null) return parseUnmergedPaths((await runGitBuffer(repo, ["ls-files", "-u", "-z"])).stdout);
+  const paths = [];
+  for (const { path: path2 } of read) if (paths.at(-1) !== path2) paths.push(path2);
+  return paths;
+}
+async function readIndexFile(repo, filter, bytes) {
+  const idBytes = repo.objectFormat === "sha1" ? 20 : repo.objectFormat === "sha256" ? 32 : null;
+  const path2 = repo.indexFile ?? (repo.gitDir === void 0 ? void 0 : join28(repo.gitDir, "index"));
+  if (idBytes === null || path2 === void 0) return null;
+  const file = bytes === void 0 ? await readRegularFile(path2) : { bytes };
+  return file === null || "special" in file ? null : parseIndexFile(file.bytes, idBytes, filter);
+}
+var MARKED;
+var init_index_entries = __esm({
+  "src/git/index-entries.ts"() {
+    "use strict";
+    init_path_bytes();
+    init_regular_file();
+    init_index_file();
+    init_ls_files_debug();
+    init_ls_files_unmerged();
+    init_ls_files_tagged();
+    init_runner();
+    MARKED = (tag, mode) => tag !== "H" || mode === GITLINK_MODE;
   }
 });
 
@@ -14461,10 +14573,10 @@ async function partlyStaged(topLevel, entries2) {
   );
   return found.includes(true);
 }
-async function getRepoHead(repo) {
-  const [head, unmerged, operation] = await Promise.all([
+async function getRepoHead(repo, index) {
+  const [head, unmergedPaths, operation] = await Promise.all([
     readHead(repo),
-    runGitBuffer(repo, ["ls-files", "-u", "-z"]),
+    (index ?? Promise.resolve(void 0)).then((bytes) => readUnmergedPaths(repo, bytes)),
     detectOperation(repo.gitDir)
   ]);
   const branchRef2 = head.ref?.startsWith("refs/heads/") === true && !hasEscapedBytes(head.ref) ? head.ref : null;
@@ -14475,7 +14587,7 @@ async function getRepoHead(repo) {
     ref: branchRef2,
     branch,
     sha: head.sha,
-    unmergedPaths: parseUnmergedPaths(unmerged.stdout),
+    unmergedPaths,
     operation
   };
 }
@@ -14633,7 +14745,6 @@ var init_state = __esm({
     init_ls_files_tagged();
     init_hardening();
     init_index_entries();
-    init_ls_files_unmerged();
     init_status();
     init_refs();
     init_repo();
@@ -15699,16 +15810,16 @@ var require_saxes = __commonJS({
                 const { entityReturnState } = this;
                 const entity = this.entity + chunk.slice(start, this.prevI);
                 this.state = entityReturnState;
-                let parsed;
+                let parsed2;
                 if (entity === "") {
                   this.fail("empty entity name.");
-                  parsed = "&;";
+                  parsed2 = "&;";
                 } else {
-                  parsed = this.parseEntity(entity);
+                  parsed2 = this.parseEntity(entity);
                   this.entity = "";
                 }
                 if (entityReturnState !== S_TEXT || this.textHandler !== void 0) {
-                  this.text += parsed;
+                  this.text += parsed2;
                 }
                 break loop;
               }
@@ -16862,11 +16973,30 @@ var init_junit = __esm({
 
 // src/gates/junit-files.ts
 import { constants as constants5 } from "node:fs";
-import { open as open7, stat as stat12 } from "node:fs/promises";
-import { resolve as resolve14 } from "node:path";
+import { open as open7, realpath as realpath4, stat as stat12 } from "node:fs/promises";
+import { basename as basename6, dirname as dirname11, isAbsolute as isAbsolute9, join as join31, relative as relative5, resolve as resolve14, sep as sep7 } from "node:path";
 import { TextDecoder as TextDecoder2 } from "node:util";
 function versionOf(info) {
   return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+}
+async function reportPaths(topLevel, junit) {
+  const top = await realpath4(topLevel).catch(() => topLevel);
+  const paths = await Promise.all(
+    junit.map(async (f) => {
+      const path2 = relative5(top, await realDirectories(resolve14(topLevel, f)));
+      return path2 === "" || path2 === ".." || path2.startsWith(`..${sep7}`) || isAbsolute9(path2) ? [] : [path2.split(sep7).join("/")];
+    })
+  );
+  return paths.flat();
+}
+async function realDirectories(path2) {
+  const tail = [basename6(path2)];
+  for (let head = dirname11(path2); ; head = dirname11(head)) {
+    const real = await realpath4(head).catch(() => null);
+    if (real !== null) return join31(real, ...tail);
+    if (dirname11(head) === head) return path2;
+    tail.unshift(basename6(head));
+  }
 }
 async function reportVersions(files, cwd) {
   const out = /* @__PURE__ */ new Map();
@@ -16931,12 +17061,14 @@ function xmlEncoding(head) {
   const declared = /^<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]*)["']/.exec(
     head.subarray(0, 1024).toString("latin1")
   )?.[1];
-  if (declared === void 0 || /^utf-?16/i.test(declared)) return "utf-8";
+  if (declared === void 0) return "utf-8";
+  let encoding;
   try {
-    return new TextDecoder2(declared).encoding;
+    encoding = new TextDecoder2(declared).encoding;
   } catch {
     return "utf-8";
   }
+  return encoding.startsWith("utf-16") ? "utf-8" : encoding;
 }
 var MAX_JUNIT_BYTES, MTIME_SLACK_MS;
 var init_junit_files = __esm({
@@ -16949,15 +17081,16 @@ var init_junit_files = __esm({
 
 // src/gates/log.ts
 import { createHash as createHash5 } from "node:crypto";
-import { createReadStream, createWriteStream as createWriteStream2 } from "node:fs";
+import { createReadStream } from "node:fs";
 import { lstat as lstat11, open as open8, rename as rename4, rm as rm11, stat as stat13 } from "node:fs/promises";
-import { dirname as dirname11, join as join31 } from "node:path";
+import { dirname as dirname12, join as join32 } from "node:path";
 import { Transform as Transform2 } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
-async function openLogSink(dir, name2) {
+async function openLogSink(dir, name2, remakeDir = () => makeDirs(dir)) {
   await makeDirs(dir);
   await sweepTempFiles(dir);
-  const temp = join31(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
+  const tempName2 = () => join32(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
+  let temp = tempName2();
   const hash2 = createHash5("sha256");
   let bytes = 0;
   const counter = new Transform2({
@@ -16967,25 +17100,38 @@ async function openLogSink(dir, name2) {
       done(null, chunk);
     }
   });
-  const written = pipeline2(counter, createWriteStream2(temp, { flags: "wx", mode: 420 })).catch(
-    (cause) => cause
-  );
+  const writer = await open8(temp, "wx", 420);
+  const reader = await open8(temp, "r").catch(async (cause) => {
+    await writer.close();
+    throw writeFailed(temp, cause);
+  });
+  let readerOpen = true;
+  const closeReader = async () => {
+    if (readerOpen) await reader.close();
+    readerOpen = false;
+  };
+  const written = pipeline2(counter, writer.createWriteStream()).catch((cause) => cause);
   return {
     stream: counter,
     async finish() {
       counter.end();
       const failure3 = await written;
-      if (failure3 !== void 0) throw writeFailed(temp, failure3);
-      await syncFile(temp);
+      try {
+        if (failure3 !== void 0) throw writeFailed(temp, failure3);
+        temp = await keptAt(reader, temp, tempName2(), remakeDir);
+      } finally {
+        await closeReader();
+      }
       return { sha256: hash2.digest("hex"), bytes };
     },
     async discard() {
       if (!counter.writableEnded) counter.end();
       await written;
+      await closeReader();
       await rm11(temp, { force: true });
     },
     async moveTo(path2) {
-      await makeDirs(dirname11(path2));
+      await makeDirs(dirname12(path2));
       if (await lstat11(path2).then(
         () => true,
         () => false
@@ -17012,6 +17158,36 @@ async function digestFile(path2) {
     bytes += chunk.length;
   }
   return { sha256: hash2.digest("hex"), bytes };
+}
+async function keptAt(reader, temp, again, remakeDir) {
+  const [mine, there] = await Promise.all([reader.stat(), lstat11(temp).catch(() => null)]);
+  if (there !== null && there.dev === mine.dev && there.ino === mine.ino) {
+    await syncFile(temp);
+    return temp;
+  }
+  if (there !== null) await rm11(temp, { force: true });
+  try {
+    await remakeDir();
+    await makeDirs(dirname12(again));
+    const copy = await open8(again, "wx", 420);
+    try {
+      const buffer = Buffer.alloc(1 << 16);
+      for (let at = 0; ; ) {
+        const { bytesRead } = await reader.read(buffer, 0, buffer.length, at);
+        if (bytesRead === 0) break;
+        for (let done = 0; done < bytesRead; )
+          done += (await copy.write(buffer, done, bytesRead - done)).bytesWritten;
+        at += bytesRead;
+      }
+      await copy.sync();
+    } finally {
+      await copy.close();
+    }
+  } catch (cause) {
+    await rm11(again, { force: true }).catch(() => void 0);
+    throw writeFailed(again, cause);
+  }
+  return again;
 }
 async function syncFile(path2) {
   const handle = await open8(path2, "r+");
@@ -17197,15 +17373,12 @@ var init_record = __esm({
 import { createHash as createHash6 } from "node:crypto";
 import { constants as constants6 } from "node:fs";
 import { mkdir as mkdir4, open as open9, rm as rm12 } from "node:fs/promises";
-import { join as join32 } from "node:path";
+import { join as join33 } from "node:path";
 async function convertedChanges(repo, tree, index) {
   const files = index.filter((e) => e.tag === "H" && (e.mode === "100644" || e.mode === "100755"));
   if (files.length === 0) return [];
-  const [autocrlf, converting] = await Promise.all([
-    runGit(repo, ["config", "--get", "core.autocrlf"], { okExitCodes: [1] }),
-    convertedPaths(repo, files)
-  ]);
-  const everyFile = autocrlf.exitCode === 0 && !/^(false|no|off|0|)$/i.test(autocrlf.stdout.trim());
+  const [autocrlf, converting] = await Promise.all([autocrlfOf(repo), convertedPaths(repo, files)]);
+  const everyFile = autocrlf !== null && !/^(false|no|off|0|)$/i.test(autocrlf.trim());
   const converted = files.filter((f) => everyFile || converting.has(f.path));
   const sizes = await batchCheck(
     repo,
@@ -17219,7 +17392,7 @@ async function convertedChanges(repo, tree, index) {
       sizeTells: converting.get(f.path) !== "reencoded"
     };
   });
-  const raw = await hashAll(candidates.map((f) => ({ ...f, path: join32(repo.topLevel, f.path) })));
+  const raw = await hashAll(candidates.map((f) => ({ ...f, path: join33(repo.topLevel, f.path) })));
   const notBlob = candidates.flatMap((f, i) => {
     const id2 = raw[i];
     return id2 === null || id2 === void 0 || id2 === f.oid ? [] : [{ ...f, raw: id2 }];
@@ -17228,17 +17401,22 @@ async function convertedChanges(repo, tree, index) {
   const written = await checkedOut(repo, tree, notBlob);
   return notBlob.filter((f, i) => written[i] !== f.raw).map((f) => f.path);
 }
+async function autocrlfOf(repo) {
+  if (repo.autocrlf !== void 0) return repo.autocrlf;
+  const res = await runGit(repo, ["config", "--get", "core.autocrlf"], { okExitCodes: [1] });
+  return res.exitCode === 0 ? res.stdout : null;
+}
 async function checkedOut(repo, tree, files) {
   const dir = await makeTempDir("agentgate-checkout-");
   try {
-    const work = join32(dir, "tree");
+    const work = join33(dir, "tree");
     await mkdir4(work);
-    const opts = { ...repo, cwd: work, workTree: work, indexFile: join32(dir, "index") };
+    const opts = { ...repo, cwd: work, workTree: work, indexFile: join33(dir, "index") };
     await runGit(opts, ["read-tree", tree]);
     await runGit(opts, ["checkout-index", "--force", "-z", "--stdin"], {
       input: Buffer.concat(files.map((f) => Buffer.concat([encodeBytes(f.path), Buffer.from([0])])))
     });
-    return await hashAll(files.map((f) => ({ path: join32(work, f.path), oid: f.oid })));
+    return await hashAll(files.map((f) => ({ path: join33(work, f.path), oid: f.oid })));
   } finally {
     await rm12(dir, { recursive: true, force: true });
   }
@@ -17308,9 +17486,9 @@ var init_converted_files = __esm({
 // src/git/index-seal.ts
 import { createHash as createHash7 } from "node:crypto";
 import { lstat as lstat12, readdir as readdir12 } from "node:fs/promises";
-import { join as join33 } from "node:path";
+import { join as join34 } from "node:path";
 async function readIndexState(repo) {
-  const path2 = join33(repo.gitDir, "index");
+  const path2 = join34(repo.gitDir, "index");
   const info = await lstat12(path2, { bigint: true }).catch(() => null);
   const read = await readRegularFile(path2, false);
   const writtenAt = info === null ? 0 : Number(info.mtimeMs / 1000n);
@@ -17320,7 +17498,7 @@ async function readIndexState(repo) {
   const hash2 = createHash7("sha256").update(read.bytes);
   const shared = (await readdir12(repo.gitDir).catch(() => [])).filter((n) => n.startsWith("sharedindex."));
   for (const name2 of shared.sort()) {
-    const file = await readRegularFile(join33(repo.gitDir, name2), false);
+    const file = await readRegularFile(join34(repo.gitDir, name2), false);
     const bytes = file === null || "special" in file ? Buffer.alloc(0) : file.bytes;
     hash2.update(`\0${name2}\0${bytes.length}\0`).update(bytes);
   }
@@ -17328,7 +17506,7 @@ async function readIndexState(repo) {
   return shared.length === 0 ? { digest, writtenAt, stamp, bytes: read.bytes } : { digest, writtenAt, stamp: "" };
 }
 async function indexStateAgain(repo, known2) {
-  const info = await lstat12(join33(repo.gitDir, "index"), { bigint: true }).catch(() => null);
+  const info = await lstat12(join34(repo.gitDir, "index"), { bigint: true }).catch(() => null);
   return known2.stamp !== "" && stampOf(info) === known2.stamp ? known2 : readIndexState(repo);
 }
 function sealOf(state, commit) {
@@ -17570,15 +17748,17 @@ var init_checkout_tree = __esm({
 
 // src/gates/isolated.ts
 import { rmSync } from "node:fs";
-import { dirname as dirname12, join as join34 } from "node:path";
+import { realpath as realpath5, rm as rm13, writeFile as writeFile4 } from "node:fs/promises";
+import { basename as basename7, delimiter, dirname as dirname13, join as join35, resolve as resolve15 } from "node:path";
 async function withIsolatedCheckout(repo, tree, root, fn) {
   await sweepIsolatedCheckouts(root);
-  const base = join34(root, randomHex(8));
+  const base = join35(root, randomHex(8));
   return withLock(`${base}.lock`, { timeoutMs: 0, purpose: "isolated gate checkout" }, async () => {
     try {
-      const dir = join34(base, "tree");
+      const dir = join35(base, "tree");
       await makeDirs(dir);
-      await checkoutTreeInto(repo, tree, dir, join34(base, "index"));
+      await barrierIfUnnamable(dir);
+      await checkoutTreeInto(repo, tree, dir, join35(base, "index"));
       return await fn(dir);
     } finally {
       removeTree(base);
@@ -17594,23 +17774,38 @@ function removeTree(path2) {
   } catch {
   }
 }
+async function barrierIfUnnamable(dir) {
+  if (dirname13(dir).includes(delimiter))
+    await writeFile4(join35(dirname13(dir), ".git"), NO_REPOSITORY, { flag: "wx" });
+}
 function isolatedEnv(dir) {
   const env = { ...process.env };
   for (const name2 of REPOSITORY_VARIABLES) delete env[name2];
   const ceilings = env.GIT_CEILING_DIRECTORIES;
-  env.GIT_CEILING_DIRECTORIES = [dirname12(dir), ...ceilings ? [ceilings] : []].join(":");
+  env.GIT_CEILING_DIRECTORIES = [dirname13(dir), ...ceilings ? [ceilings] : []].join(delimiter);
   return env;
 }
-var CHECKOUT_NAME, REPOSITORY_VARIABLES;
+async function removeCommittedReports(dir, junit) {
+  const root = await realpath5(dir);
+  for (const file of junit) {
+    const path2 = resolve15(root, file);
+    const parent = await realpath5(dirname13(path2)).catch(() => null);
+    if (parent !== null && isInside(root, parent))
+      await rm13(join35(parent, basename7(path2)), { force: true }).catch(() => void 0);
+  }
+}
+var CHECKOUT_NAME, NO_REPOSITORY, REPOSITORY_VARIABLES;
 var init_isolated = __esm({
   "src/gates/isolated.ts"() {
     "use strict";
     init_lock();
     init_sweep();
     init_checkout_tree();
+    init_repo();
     init_random();
     init_make_dirs();
     CHECKOUT_NAME = /^[0-9a-f]{16}$/;
+    NO_REPOSITORY = "gitdir: /dev/null/agentgate-isolated-checkout-has-no-repository\n";
     REPOSITORY_VARIABLES = [
       "GIT_DIR",
       "GIT_WORK_TREE",
@@ -17624,8 +17819,7 @@ var init_isolated = __esm({
 });
 
 // src/gates/run.ts
-import { realpath as realpath4, rm as rm13 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname13, isAbsolute as isAbsolute9, join as join35, relative as relative5, resolve as resolve15, sep as sep7 } from "node:path";
+import { realpath as realpath6 } from "node:fs/promises";
 async function runGate(ctx, workspace, opts) {
   checkCommand(opts);
   const junit = opts.junit ?? [];
@@ -17633,14 +17827,17 @@ async function runGate(ctx, workspace, opts) {
     findIteration(ctx.snapshotter, opts.runId, opts.iteration),
     openRepo(workspace, ctx.snapshotter.gitOptions())
   ]);
-  const [treeId, , seal] = await Promise.all([
-    getTree(repo, snapshot.afterSha),
+  const tree = getTree(repo, snapshot.afterSha).catch((error2) => ({ error: error2 }));
+  const [found, , seal] = await Promise.all([
+    tree,
     assertOutsideGitDir(repo, ctx.snapshotter.options),
     opts.isolated === true ? null : assertAtAfter(ctx, repo, snapshot, junit),
     assertAttemptLeft(ctx, { runId: snapshot.runId, iteration: snapshot.iteration, name: opts.name }),
     // Every gate sweeps what a killed isolated one left (an isolated gate does so as it starts).
     opts.isolated === true ? null : sweepIsolatedCheckouts(layout(ctx.snapshotter.options.home).gateCheckouts)
   ]);
+  if (typeof found !== "string") throw found.error;
+  const treeId = found;
   const recheck = opts.isolated === true ? null : async () => {
     const again = await openRepo(workspace, ctx.snapshotter.gitOptions());
     await trustIndex(again, seal === null ? void 0 : sealOf(seal, snapshot.afterSha));
@@ -17677,7 +17874,8 @@ async function recordedTree(repo, of) {
   );
 }
 async function runOnTree(ctx, repo, about, opts, replayOf, recheck) {
-  const sink = await openLogSink(await logDir(ctx.snapshotter, about), opts.name);
+  const remake = () => logDir(ctx.snapshotter, about);
+  const sink = await openLogSink(await remake(), opts.name, remake);
   try {
     return await observeAndStore(ctx, repo, about, sink, opts, replayOf, recheck);
   } catch (error2) {
@@ -17779,7 +17977,7 @@ function changedByCheck(decided, mismatch) {
   };
 }
 async function treeMismatch(ctx, repo, snapshot, junit) {
-  const reports = reportPaths(repo, junit);
+  const reports = await reportPaths(repo.topLevel, junit);
   const ours = await workspaceExcludes(repo, ctx.snapshotter.options);
   const inOurs = excludedBy(ours);
   const outside = (e) => e.kind !== "ignored" && !inOurs(e.path) && !(e.kind === "untracked" && reports.includes(e.path));
@@ -17804,17 +18002,15 @@ async function treeMismatch(ctx, repo, snapshot, junit) {
   const paths = listed.find((p) => p.length > 0) ?? [];
   return { why, head: status2.oid, paths: atAfter ? paths : [] };
 }
-function reportPaths(repo, junit) {
-  return junit.flatMap((f) => {
-    const path2 = relative5(repo.topLevel, resolve15(repo.topLevel, f));
-    return path2 === "" || path2 === ".." || path2.startsWith(`..${sep7}`) || isAbsolute9(path2) ? [] : [path2.split(sep7).join("/")];
-  });
-}
 async function withoutEarlierReports(ctx, repo, snapshot, outside, changed, listedAll) {
+  const ran = (await ctx.store.list(snapshot.runId)).results.filter(
+    (r) => r.iteration === snapshot.iteration && r.afterSha === snapshot.afterSha && r.observed && !r.isolated && r.receivedAt === void 0
+  );
   const earlier = new Set(
-    (await ctx.store.list(snapshot.runId)).results.filter(
-      (r) => r.iteration === snapshot.iteration && r.afterSha === snapshot.afterSha && r.observed && !r.isolated && r.receivedAt === void 0
-    ).flatMap((r) => reportPaths(repo, r.junit ?? []))
+    await reportPaths(
+      repo.topLevel,
+      ran.flatMap((r) => r.junit ?? [])
+    )
   );
   if (earlier.size === 0 || !await inRecordedWorkspace(ctx, repo, snapshot)) return changed;
   const entries2 = listedAll || !changed.some((e) => e.path.endsWith("/")) ? changed : [
@@ -17827,7 +18023,7 @@ async function inRecordedWorkspace(ctx, repo, snapshot) {
   const stored = await ctx.snapshotter.store.load(snapshot.id);
   if (stored === null) return false;
   const [recorded, here] = await Promise.all(
-    [stored.workspace, repo.topLevel].map((p) => realpath4(p).catch(() => null))
+    [stored.workspace, repo.topLevel].map((p) => realpath6(p).catch(() => null))
   );
   return recorded !== null && recorded === here;
 }
@@ -17837,15 +18033,6 @@ function describeEntry(e) {
 function named2(paths) {
   const shown = paths.slice(0, MAX_PATHS_IN_MESSAGE).join(", ");
   return paths.length > MAX_PATHS_IN_MESSAGE ? `${shown} and ${paths.length - MAX_PATHS_IN_MESSAGE} more` : shown;
-}
-async function removeCommittedReports(dir, junit) {
-  const root = await realpath4(dir);
-  for (const file of junit) {
-    const path2 = resolve15(root, file);
-    const parent = await realpath4(dirname13(path2)).catch(() => null);
-    if (parent !== null && isInside(root, parent))
-      await rm13(join35(parent, basename6(path2)), { force: true }).catch(() => void 0);
-  }
 }
 var MAX_PATHS_IN_MESSAGE, MAX_PATHS_IN_DETAILS;
 var init_run2 = __esm({
@@ -22295,10 +22482,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep12, value } = collItem;
+        const { start, key, sep: sep13, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep12?.[0],
+          next: key ?? sep13?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -22312,7 +22499,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep12) {
+          if (!keyProps.anchor && !keyProps.tag && !sep13) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -22336,7 +22523,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep12 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep13 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -22352,7 +22539,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep12, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep13, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -22443,7 +22630,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep12 = "";
+        let sep13 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -22457,13 +22644,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep12 + cb;
-              sep12 = "";
+                comment += sep13 + cb;
+              sep13 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep12 += source;
+                sep13 += source;
               hasSpace = true;
               break;
             default:
@@ -22506,18 +22693,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep12, value } = collItem;
+        const { start, key, sep: sep13, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep12?.[0],
+          next: key ?? sep13?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep12 && !value) {
+          if (!props.anchor && !props.tag && !sep13 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -22571,8 +22758,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap && !sep12 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep12, null, props, onError);
+        if (!isMap && !sep13 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep13, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -22584,7 +22771,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep12 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep13 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -22595,8 +22782,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap && !props.found && ctx.options.strict) {
-              if (sep12)
-                for (const st of sep12) {
+              if (sep13)
+                for (const st of sep13) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -22613,7 +22800,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep12, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep13, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -22793,7 +22980,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep12 = "";
+      let sep13 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -22810,24 +22997,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep12 + indent.slice(trimIndent) + content;
-          sep12 = "\n";
+          value += sep13 + indent.slice(trimIndent) + content;
+          sep13 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep12 === " ")
-            sep12 = "\n";
-          else if (!prevMoreIndented && sep12 === "\n")
-            sep12 = "\n\n";
-          value += sep12 + indent.slice(trimIndent) + content;
-          sep12 = "\n";
+          if (sep13 === " ")
+            sep13 = "\n";
+          else if (!prevMoreIndented && sep13 === "\n")
+            sep13 = "\n\n";
+          value += sep13 + indent.slice(trimIndent) + content;
+          sep13 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep12 === "\n")
+          if (sep13 === "\n")
             value += "\n";
           else
-            sep12 = "\n";
+            sep13 = "\n";
         } else {
-          value += sep12 + content;
-          sep12 = " ";
+          value += sep13 + content;
+          sep13 = " ";
           prevMoreIndented = false;
         }
       }
@@ -23010,25 +23197,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep12 = " ";
+      let sep13 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep12 === "\n")
-            res += sep12;
+          if (sep13 === "\n")
+            res += sep13;
           else
-            sep12 = "\n";
+            sep13 = "\n";
         } else {
-          res += sep12 + lm;
-          sep12 = " ";
+          res += sep13 + lm;
+          sep13 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep12 + (match?.[1] ?? "");
+      return res + sep13 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -23838,14 +24025,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep12, value }) {
+    function stringifyItem({ start, key, sep: sep13, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep12)
-        for (const st of sep12)
+      if (sep13)
+        for (const st of sep13)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -25012,18 +25199,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep12;
+          let sep13;
           if (scalar.end) {
-            sep12 = scalar.end;
-            sep12.push(this.sourceToken);
+            sep13 = scalar.end;
+            sep13.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep12 = [this.sourceToken];
+            sep13 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep12 }]
+            items: [{ start, key: scalar, sep: sep13 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -25176,15 +25363,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep12 = it.sep;
-                  sep12.push(this.sourceToken);
+                  const sep13 = it.sep;
+                  sep13.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep12 }]
+                    items: [{ start: start2, key, sep: sep13 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -25378,13 +25565,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep12 = fc.end.splice(1, fc.end.length);
-            sep12.push(this.sourceToken);
+            const sep13 = fc.end.splice(1, fc.end.length);
+            sep13.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep12 }]
+              items: [{ start, key: fc, sep: sep13 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -25687,13 +25874,13 @@ function parseConfig(file, text2) {
   if (odd !== null) throw invalid(file, [odd]);
   if (typeof raw !== "object" || Array.isArray(raw))
     throw invalid(file, [{ key: null, problem: "expected a mapping of settings (key: value lines)" }]);
-  const parsed = Config.safeParse(raw);
-  if (!parsed.success)
+  const parsed2 = Config.safeParse(raw);
+  if (!parsed2.success)
     throw invalid(
       file,
-      parsed.error.issues.flatMap((issue2) => describeIssue(issue2, raw))
+      parsed2.error.issues.flatMap((issue2) => describeIssue(issue2, raw))
     );
-  return parsed.data;
+  return parsed2.data;
 }
 function notJsonAt(value, path2) {
   if (value === null || typeof value !== "object") return null;
@@ -25787,8 +25974,8 @@ async function saveParsedConfig() {
 async function readRecord(home) {
   try {
     const text2 = await readJsonText(configCacheFile(home), "config cache");
-    const parsed = text2 === null ? null : ConfigCacheRecord.safeParse(JSON.parse(text2));
-    return parsed?.success === true ? parsed.data : null;
+    const parsed2 = text2 === null ? null : ConfigCacheRecord.safeParse(JSON.parse(text2));
+    return parsed2?.success === true ? parsed2.data : null;
   } catch {
     return null;
   }
@@ -25974,7 +26161,7 @@ var init_config2 = __esm({
 });
 
 // src/store/local-paths.ts
-import { realpath as realpath5, stat as stat15 } from "node:fs/promises";
+import { realpath as realpath7, stat as stat15 } from "node:fs/promises";
 import { sep as sep8 } from "node:path";
 async function isA(path2, kind) {
   return stat15(path2).then(
@@ -26013,7 +26200,7 @@ var init_local_paths = __esm({
         const local = this.localWorkspace;
         if (local === void 0 || local === recorded) return recorded;
         if (this.wins) {
-          const real = await realpath5(local).catch(() => local);
+          const real = await realpath7(local).catch(() => local);
           return real === recorded || real.startsWith(`${recorded}${sep8}`) ? recorded : local;
         }
         return await isA(recorded, "directory") ? recorded : local;
@@ -26023,7 +26210,7 @@ var init_local_paths = __esm({
 });
 
 // src/git/commit.ts
-import { lstat as lstat13, readlink as readlink3, realpath as realpath6 } from "node:fs/promises";
+import { lstat as lstat13, readlink as readlink3, realpath as realpath8 } from "node:fs/promises";
 import { join as join39, relative as relative6, resolve as resolve18, sep as sep9 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
@@ -26195,7 +26382,7 @@ async function excludePathspecs(topLevel, excludes) {
   const out = [];
   for (const path2 of excludes) {
     const abs = resolve18(topLevel, path2);
-    const real = await realpath6(abs).catch(() => abs);
+    const real = await realpath8(abs).catch(() => abs);
     const inside = [abs, real].find((p) => isInside(topLevel, p));
     if (inside === void 0) continue;
     const rel = relative6(topLevel, inside).split(sep9).join("/");
@@ -26391,22 +26578,23 @@ async function withRepoLock(repo, timeoutMs, fn) {
     join41(repo.gitDir, "agentgate.lock"),
     { timeoutMs, purpose: `snapshot ${repo.topLevel}` },
     async (lock) => {
-      if (lock.recovered)
-        await removeOrphanedGitLocks({
+      if (lock.recovered) {
+        const left = await orphanedGitLocks({
           gitDir: repo.gitDir,
           ownerSince: Date.parse(lock.recovered.createdAt)
         });
-      await recoverIndexLock(repo, timeoutMs);
+        for (const path2 of left) await recoverLock(repo, path2, timeoutMs);
+      }
+      await recoverLock(repo, join41(repo.gitDir, "index.lock"), timeoutMs);
       return fn(lock.recovered !== null);
     }
   );
 }
-async function recoverIndexLock(repo, timeoutMs) {
-  const path2 = join41(repo.gitDir, "index.lock");
+async function recoverLock(repo, path2, timeoutMs) {
   const found = await removeAbandonedLock(path2, { workTree: repo.topLevel, gitDir: repo.gitDir }, timeoutMs);
   if (found !== "held") return;
   throw new IndexLockedError(
-    `${path2} still exists after ${timeoutMs / 1e3} s and may belong to a running git in this repository (for example a "git commit" waiting for its editor), or its owner cannot be checked on this system; let that git finish, then retry (remove the file only once no git runs)`,
+    `${path2} still exists after ${timeoutMs / 1e3} s and may belong to a running git in this repository (for example a "git commit" waiting for its editor, or a git that a killed call of ours left running), or its owner cannot be checked on this system; let that git finish, then retry (remove the file only once no git runs)`,
     { details: { lock: path2 } }
   );
 }
@@ -26704,6 +26892,7 @@ var init_before = __esm({
     init_repo();
     init_nested_repos();
     init_refs();
+    init_branches();
     init_index_entries();
     init_state();
     init_index_seal();
@@ -26726,6 +26915,7 @@ import { dirname as dirname15 } from "node:path";
 async function captureAfterState(core, workspace, before2, opts, agent) {
   const runId = assertSafeId(opts.runId, "run id");
   assertIteration(opts.iteration);
+  assertBeforeOfRun(before2, runId);
   const repo = await openRepo(workspace, core.gitOptions());
   const texts = { taskPrompt: wellFormed(opts.taskPrompt), gatePlanSource: wellFormed(opts.gatePlanSource) };
   return withRepoLock(
@@ -26744,7 +26934,14 @@ async function afterIn(core, repo, recovered, before2, opts, agent) {
     await core.store.sweepTempFiles();
     await sweepTempFiles(dirname15(patchPath(core.options.artifactsDir, runId, opts.iteration)));
   }
-  const [head, indexNow] = await Promise.all([getRepoHead(repo), readIndexState(repo)]);
+  const reading = readIndexState(repo);
+  const [head, indexNow] = await Promise.all([
+    getRepoHead(
+      repo,
+      reading.then((s) => s.bytes)
+    ),
+    reading
+  ]);
   const start = await startOf(core, repo, runId, opts.iteration, before2, opts.beforeSha, head);
   const trusted = await trustIndex(repo, start.sealed, indexNow);
   assertNoOperation(head);
@@ -26945,6 +27142,13 @@ function commitMessages(repo) {
 }
 function isOtherSnapshot(headMessage, message) {
   return headMessage !== message.replace(/\n$/, "") && trailer(headMessage, "Agentgate-Run") !== null;
+}
+function assertBeforeOfRun(before2, runId) {
+  if (before2 === null || before2.runId === runId) return;
+  throw new InvalidArgumentError(
+    `the before state given is run ${before2.runId}'s, not run ${runId}'s; pass the state captureBeforeState returned for run ${runId} (or null, for the run's recorded one)`,
+    { details: { argument: "before.runId", runId, beforeRunId: before2.runId } }
+  );
 }
 function assertIteration(iteration) {
   if (!Number.isSafeInteger(iteration) || iteration < 0) {
@@ -27252,7 +27456,7 @@ var init_pick_collisions = __esm({
 // src/git/cherry-pick-worktree.ts
 import { readdir as readdir14, readFile as readFile9, rm as rm15 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { basename as basename7, dirname as dirname16, join as join43 } from "node:path";
+import { basename as basename8, dirname as dirname16, join as join43 } from "node:path";
 async function withPickWorktree(repo, sha, fn) {
   const dir = await makeTempDir(PREFIX);
   if (isInside(repo.topLevel, dir)) {
@@ -27264,7 +27468,7 @@ async function withPickWorktree(repo, sha, fn) {
       }
     );
   }
-  const path2 = join43(dir, basename7(dir));
+  const path2 = join43(dir, basename8(dir));
   return withLock(`${dir}.lock`, { timeoutMs: 0, purpose: "cherry-pick worktree" }, async () => {
     let failure3 = null;
     try {
@@ -27290,7 +27494,7 @@ async function sweepRegistered(repo) {
     if (!PICK_NAME.test(name2)) continue;
     const gitFile = (await readFile9(join43(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
     const path2 = gitFile === "" ? join43(tmpdir2(), name2, name2) : dirname16(gitFile);
-    if (basename7(path2) !== name2 || basename7(dirname16(path2)) !== name2) continue;
+    if (basename8(path2) !== name2 || basename8(dirname16(path2)) !== name2) continue;
     const dir = dirname16(path2);
     const owner = await readOwner(`${dir}.lock`);
     if (owner === null ? gitFile === "" : !isProvablyDead(owner)) continue;
@@ -27309,7 +27513,7 @@ async function sweepPickTemps() {
 }
 async function removeWorktree(repo, dir, path2, quiet) {
   try {
-    const admin = join43(await commonDir(repo.gitDir), "worktrees", basename7(path2));
+    const admin = join43(await commonDir(repo.gitDir), "worktrees", basename8(path2));
     await runGit(repo, ["worktree", "remove", "--force", "--force", path2]).catch(() => void 0);
     await rm15(dir, { recursive: true, force: true });
     await rm15(admin, { recursive: true, force: true });
@@ -27334,11 +27538,11 @@ var init_cherry_pick_worktree = __esm({
 });
 
 // src/git/cherry-pick.ts
-import { readFile as readFile10, rm as rm16, writeFile as writeFile4 } from "node:fs/promises";
+import { readFile as readFile10, rm as rm16, writeFile as writeFile5 } from "node:fs/promises";
 import { join as join44 } from "node:path";
 async function cherryPick3(repo, rev, opts = {}) {
   const onto = opts.onto?.replace(/^refs\/heads\//, "");
-  const ontoRef = onto === void 0 ? null : await branchRef(repo, onto);
+  const ontoRef = onto === void 0 ? null : await landingRef(repo, onto);
   const source = await getCommitInfo(repo, rev);
   const head = await readHead(repo);
   const ignore = opts.ignore ?? [];
@@ -27346,6 +27550,17 @@ async function cherryPick3(repo, rev, opts = {}) {
   if (ontoRef === null) return pickInWorkspace(repo, source, ignore);
   if (ontoRef === head.ref) return pickInWorkspace(repo, source, ignore);
   return pickInWorktree(repo, source, ontoRef);
+}
+async function landingRef(repo, name2) {
+  const ref = await branchRef(repo, name2);
+  const target = await symbolicTarget(repo, ref);
+  if (target === null) return ref;
+  if (!target.startsWith("refs/heads/") || hasEscapedBytes(target))
+    throw new InvalidArgumentError(
+      `${name2} is a symbolic ref to ${target}, which is no branch to commit on; give a branch name`,
+      { details: { branch: name2, target } }
+    );
+  return target;
 }
 async function pickInWorkspace(repo, source, ignore) {
   const state = await getRepoState(repo, ignore);
@@ -27372,7 +27587,7 @@ async function pickInWorkspace(repo, source, ignore) {
   const savedOrigHead = await readFile10(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
-    await (savedOrigHead === null ? rm16(origHead, { force: true }) : writeFile4(origHead, savedOrigHead));
+    await (savedOrigHead === null ? rm16(origHead, { force: true }) : writeFile5(origHead, savedOrigHead));
     await assertRestored(repo, before2);
   };
   let files;
@@ -27493,8 +27708,10 @@ var init_cherry_pick = __esm({
     "use strict";
     init_errors();
     init_commit_info();
+    init_path_bytes();
     init_commit();
     init_pick_collisions();
+    init_branches();
     init_refs();
     init_cherry_pick_worktree();
     init_runner();
@@ -27765,7 +27982,7 @@ var init_snapshotter = __esm({
 });
 
 // src/demo/demo.ts
-import { rename as rename5, rm as rm18, writeFile as writeFile5 } from "node:fs/promises";
+import { rename as rename5, rm as rm18, writeFile as writeFile6 } from "node:fs/promises";
 import { dirname as dirname18, join as join45 } from "node:path";
 import { Writable } from "node:stream";
 async function runDemo(opts = {}) {
@@ -27841,7 +28058,7 @@ async function testGate(gates, workspace, runId, iteration) {
 async function put(root, rel, content) {
   const path2 = join45(root, rel);
   await makeDirs(dirname18(path2));
-  await writeFile5(path2, content);
+  await writeFile6(path2, content);
 }
 var greetTest, ITERATIONS, TEST_GATE;
 var init_demo = __esm({
@@ -28037,10 +28254,11 @@ function pathRemote(path2) {
 }
 function checkRemoteUrl(url2) {
   const refuse = (why) => {
+    const shown = hideCredentials(url2);
     throw new UnsafeRemoteError(
-      `remote ${JSON.stringify(url2.slice(0, 200))} is refused: ${why}; use a file path or a file://, git://, ssh:// or https:// URL`,
+      `remote ${JSON.stringify(shown.slice(0, 200))} is refused: ${why}; use a file path or a file://, git://, ssh:// or https:// URL`,
       {
-        details: { url: url2.slice(0, 500) }
+        details: { url: shown.slice(0, 500) }
       }
     );
   };
@@ -28068,8 +28286,8 @@ function httpPins(config2, url2, kind) {
     const variable = key.slice(key.lastIndexOf(".") + 1).toLowerCase();
     if (HTTP_REFUSED.has(variable) && value !== "" && kind === "https")
       throw new UnsafeRemoteError(
-        `the repository's config sets ${key}, which would make git present that client certificate to ${url2}; remove it from the workspace's config`,
-        { details: { url: url2, key } }
+        `the repository's config sets ${key}, which would make git present that client certificate to ${hideCredentials(url2)}; remove it from the workspace's config`,
+        { details: { url: hideCredentials(url2), key } }
       );
     const pinned = HTTP_PINS[variable];
     if (pinned !== void 0 && key.indexOf(".") !== key.lastIndexOf(".")) out.push([key, pinned]);
@@ -28083,14 +28301,14 @@ async function resolveRemote(repo, nameOrUrl, cwd, direction) {
   const own2 = remoteSettings(config2, nameOrUrl);
   if (own2.vcs || own2.configured && own2.url.length === 0) {
     throw new UnsafeRemoteError(
-      own2.vcs ? `remote ${JSON.stringify(nameOrUrl)} sets remote.<name>.vcs, which makes git run a remote helper; remove it` : `the repository's config has settings for a remote named ${JSON.stringify(nameOrUrl)} but no url for it, which git would apply to this URL; remove them or give the remote a url`,
-      { details: { remote: nameOrUrl } }
+      own2.vcs ? `remote ${JSON.stringify(nameOrUrl)} sets remote.<name>.vcs, which makes git run a remote helper; remove it` : `the repository's config has settings for a remote named ${JSON.stringify(hideCredentials(nameOrUrl))} but no url for it, which git would apply to this URL; remove them or give the remote a url`,
+      { details: { remote: hideCredentials(nameOrUrl) } }
     );
   }
   if (own2.url.length > 0) return checked(repo, config2, configuredRemote(nameOrUrl, own2, rules, direction));
   const arg = await givenUrl(repo, nameOrUrl, cwd);
   return checked(repo, config2, {
-    name: nameOrUrl,
+    name: hideCredentials(nameOrUrl),
     url: rewrittenUrl(arg, rules, direction),
     arg,
     config: []
@@ -28119,8 +28337,8 @@ function checked(repo, config2, remote) {
   );
   if (kind === "git" && proxies.length > 0)
     throw new UnsafeRemoteError(
-      `the repository's config sets core.gitProxy, which git would run for ${remote.url}; remove it or use an ssh:// or https:// URL`,
-      { details: { url: remote.url } }
+      `the repository's config sets core.gitProxy, which git would run for ${hideCredentials(remote.url)}; remove it or use an ssh:// or https:// URL`,
+      { details: { url: hideCredentials(remote.url) } }
     );
   const url2 = kind === "local" && !isAbsolute10(remote.url) ? resolve19(repo.topLevel, remote.url) : remote.url;
   return { ...remote, url: url2, config: [...remote.config, ...httpPins(config2, url2, kind)] };
@@ -28202,6 +28420,7 @@ var init_remote = __esm({
     init_random();
     init_hardening();
     init_runner();
+    init_url_credentials();
     SCHEMES = /* @__PURE__ */ new Set(["https", "ssh", "git", "file", "git+ssh", "ssh+git"]);
     HTTP_PINS = {
       cookiefile: "",
@@ -28257,8 +28476,8 @@ async function pushRefs(repo, remote, refspecs) {
     const res = await runGit(withTransport(repo, remote), args, { okExitCodes: [1] });
     const refs = parsePushPorcelain(res.stdout);
     if (res.exitCode !== 0 && !refs.some((r) => r.flag === "!")) {
-      throw new GitFailedError(`git push to ${remote.url} failed without naming a ref`, {
-        details: { url: remote.url, stdout: res.stdout.slice(0, 2e3) }
+      throw new GitFailedError(`git push to ${hideCredentials(remote.url)} failed without naming a ref`, {
+        details: { url: hideCredentials(remote.url), stdout: hideCredentials(res.stdout.slice(0, 2e3)) }
       });
     }
     return refs;
@@ -28322,8 +28541,9 @@ function parseLsRemote(stdout) {
   }
   return out;
 }
-function unreachable(cause, url2) {
-  if (cause instanceof GitFailedError && /does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access|unable to connect to|unable to look up/i.test(
+function unreachable(cause, remoteUrl) {
+  const url2 = hideCredentials(remoteUrl);
+  if (cause instanceof GitFailedError && /does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access|unable to connect to|unable to look up|Authentication failed/i.test(
     String(cause.details.stderr)
   )) {
     return new RemoteNotFoundError(
@@ -28383,6 +28603,7 @@ var init_transport = __esm({
     init_remote();
     init_record_objects();
     init_runner();
+    init_url_credentials();
     TRANSPORT_CONFIG = [
       "protocol.allow=never",
       "protocol.file.allow=always",
@@ -28636,7 +28857,7 @@ var init_sharing = __esm({
 });
 
 // src/sharing/record-objects.ts
-import { rm as rm20, writeFile as writeFile6 } from "node:fs/promises";
+import { rm as rm20, writeFile as writeFile7 } from "node:fs/promises";
 import { join as join48 } from "node:path";
 function recordCommit(format, spec) {
   const jsonId = objectId(format, "blob", spec.json);
@@ -28673,7 +28894,7 @@ async function writeRecordObjects(repo, home, label, records) {
       for (const r of records) {
         const path2 = join48(dir, `${type}-${r[key].id}`);
         if (!files.has(r[key].id))
-          await writeFile6(path2, r[key].content).catch((cause) => scratchFailed(path2, cause));
+          await writeFile7(path2, r[key].content).catch((cause) => scratchFailed(path2, cause));
         files.set(r[key].id, path2);
       }
       await writeObjects(
@@ -28700,9 +28921,9 @@ function parseReceivedFile(content, schema, file, what2, refuse) {
     refuse(`${file} is not JSON`);
     return null;
   }
-  const parsed = schema.safeParse(json);
-  if (parsed.success) return parsed.data;
-  refuse(`${file} does not match the ${what2} schema: ${describeIssues(parsed.error.issues)}`);
+  const parsed2 = schema.safeParse(json);
+  if (parsed2.success) return parsed2.data;
+  refuse(`${file} does not match the ${what2} schema: ${describeIssues(parsed2.error.issues)}`);
   return null;
 }
 var init_record_objects2 = __esm({
@@ -28862,7 +29083,7 @@ function refuseUndelivered(prefix, incoming, toFetch, landed, refused2) {
     if (!named4.has(r.ref) && !got.has(`${incoming}${r.ref.slice(prefix.length)}`))
       refused2.push({
         ref: r.ref,
-        reason: "the source did not send it (git rejected it: its history stops at the boundary of a shallow clone, say); fetch from a full clone"
+        reason: "the source did not send it (git rejected it: its history stops at the boundary of a shallow clone, say, or the source lacks its objects); fetch from a full, sound clone"
       });
 }
 var MAX_PATCH_BYTES, MAX_GATE_LOG_BYTES, MAX_REFSPECS;
@@ -28954,15 +29175,15 @@ async function readGateCommits(repo, refs, refused2, snapshots) {
   const checked2 = [];
   for (const s of sized) {
     const name2 = parseGateRef(s.ref.ref, GATES_PREFIX);
-    const parsed = parseReceivedFile(
+    const parsed2 = parseReceivedFile(
       contents2.get(s.json),
       GateRecordFile,
       GATE_RECORD_FILE,
       "gate verdict",
       (why2) => refuse(s.ref.ref, why2)
     );
-    if (parsed === null) continue;
-    const g = parsed.gate;
+    if (parsed2 === null) continue;
+    const g = parsed2.gate;
     const afterOf = await iterationAfter(snapshots, runSnapshots, g.runId, g.iteration);
     const why = g.runId !== name2.runId || g.id !== name2.id ? `it describes verdict ${g.id} of run ${g.runId}` : s.ref.parents[0] !== g.afterSha ? "its parent is not the after commit it names" : s.tree !== g.treeId ? `its treeId ${g.treeId} is not the tree of its after commit ${g.afterSha}` : afterOf === void 0 ? `iteration ${g.iteration} of run ${g.runId} is not recorded here` : afterOf !== g.afterSha ? `iteration ${g.iteration} of run ${g.runId} here has after commit ${afterOf}, not ${g.afterSha}` : s.log !== null && (g.log === null || s.log.size !== g.log.bytes) ? `its ${GATE_LOG_FILE} is not the log the verdict describes` : implausibleAttempt(g) ?? verdictContradiction(g);
     if (why !== null) refuse(s.ref.ref, why);
@@ -29122,10 +29343,11 @@ var init_gate_records = __esm({
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
           () => withRepoLock(repo, this.options.lockTimeoutMs, async () => {
             const refused2 = [];
-            const local = new Map((await listRefsWithParents(repo, GATES_PREFIX)).map((r) => [r.ref, r]));
+            const listed = await listRefsWithParents(repo, GATES_PREFIX.slice(0, -1));
+            const local = new Map(listed.filter((r) => r.ref.startsWith(GATES_PREFIX)).map((r) => [r.ref, r]));
             const toFetch = [];
             const held = [];
-            const inTheWay3 = refInTheWay(local.keys());
+            const inTheWay3 = refInTheWay(listed.map((r) => r.ref));
             for (const r of source) {
               const name2 = parseGateRef(r.ref, GATES_PREFIX);
               const mine = local.get(r.ref);
@@ -29465,8 +29687,8 @@ var init_publish = __esm({
 import { stat as stat21 } from "node:fs/promises";
 async function rebuildAccepted(core, repo, accepted, refuse, index) {
   if (accepted.length === 0) return { done: [], kept: [] };
-  const iterationRefs = new Map((await listRefs(repo, RUNS_PREFIX)).map((r) => [r.ref, r.sha]));
-  const records = await listRefs(repo, RECORDS_PREFIX);
+  const iterationRefs = new Map((await listRefs(repo, RUNS_PREFIX.slice(0, -1))).map((r) => [r.ref, r.sha]));
+  const records = await listRefs(repo, RECORDS_PREFIX.slice(0, -1));
   const inTheWay3 = refInTheWay([...iterationRefs.keys(), ...records.map((r) => r.ref)]);
   const trees = await batchCheck(
     repo,
@@ -29675,7 +29897,7 @@ async function receive(core, repo, list5, bring) {
     lockPath,
     { timeoutMs: core.options.lockTimeoutMs, purpose: "sharing" },
     () => withRepoLock(repo, core.options.lockTimeoutMs, async () => {
-      await deleteRefs(repo, (await listRefs(repo, INCOMING_PREFIX)).map(toDelete));
+      await deleteRefs(repo, (await listRefs(repo, INCOMING_PREFIX.slice(0, -1))).map(toDelete));
       const source = await list5();
       const local = await listRefsWithParents(repo, RECORDS_PREFIX);
       const localSha = new Map(local.map((r) => [r.ref, r.sha]));
@@ -29869,6 +30091,29 @@ async function bundleOrMissing(repo, refs, make) {
     throw objectMissing(broken, {}, { cause: error2 });
   }
 }
+async function fetchAroundMissing(fetch2, specs) {
+  let budget = MAX_FETCHES_AROUND;
+  let first = null;
+  const attempt = async (part) => {
+    try {
+      await fetch2([...part]);
+    } catch (error2) {
+      const negative = part.filter((s) => s.startsWith("^"));
+      const positive = part.filter((s) => !s.startsWith("^"));
+      first ??= error2;
+      if (!(error2 instanceof GitFailedError) || !SOURCE_LACKS_OBJECTS.test(String(error2.details.stderr ?? "")) || positive.some((s) => s.includes("*")))
+        throw error2;
+      if (positive.length <= 1) return;
+      budget -= 2;
+      if (budget < 0) throw first;
+      const half = Math.ceil(positive.length / 2);
+      await attempt([...positive.slice(0, half), ...negative]);
+      await attempt([...positive.slice(half), ...negative]);
+    }
+  };
+  await attempt(specs);
+}
+var SOURCE_LACKS_OBJECTS, MAX_FETCHES_AROUND;
 var init_missing_objects = __esm({
   "src/sharing/missing-objects.ts"() {
     "use strict";
@@ -29876,6 +30121,8 @@ var init_missing_objects = __esm({
     init_refs();
     init_transport();
     init_records();
+    SOURCE_LACKS_OBJECTS = /possible repository corruption on the remote side|did not send all necessary objects|pack-objects died|remote: fatal: (unable to read|bad object|bad tree|missing)/i;
+    MAX_FETCHES_AROUND = 64;
   }
 });
 
@@ -29958,15 +30205,15 @@ async function readAnchorCommits(repo, format, refs, refused2) {
   });
   const contents2 = await readBlobs(repo, [...new Set(sized.map((s) => s.blob))]);
   return sized.flatMap((s) => {
-    const parsed = parseReceivedFile(
+    const parsed2 = parseReceivedFile(
       contents2.get(s.blob),
       AnchorRecordFile,
       ANCHOR_RECORD_FILE,
       "anchor",
       (why) => refuse(s.ref.ref, why)
     );
-    if (parsed === null) return [];
-    const anchor3 = parsed.anchor;
+    if (parsed2 === null) return [];
+    const anchor3 = parsed2.anchor;
     if (anchor3.commit !== s.commit) refuse(s.ref.ref, `it describes commit ${anchor3.commit}`);
     else if (anchorObjects(format, anchor3).commit.id !== s.ref.sha)
       refuse(s.ref.ref, "its commit is not the one this version writes for the anchor it holds");
@@ -30000,6 +30247,7 @@ var init_anchor_records = __esm({
     init_refs();
     init_record_objects2();
     init_core4();
+    init_records();
     init_repo_lock();
     init_paths();
     init_anchor_objects();
@@ -30078,7 +30326,9 @@ var init_anchor_records = __esm({
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
           () => withRepoLock(repo, this.options.lockTimeoutMs, async () => {
-            const leftover = await listRefs(repo, ANCHOR_INCOMING_PREFIX);
+            const leftover = (await listRefs(repo, INCOMING_PREFIX.slice(0, -1))).filter(
+              (r) => r.ref === INCOMING_PREFIX.slice(0, -1) || r.ref === ANCHOR_INCOMING_PREFIX.slice(0, -1) || r.ref.startsWith(ANCHOR_INCOMING_PREFIX)
+            );
             await deleteRefs(
               repo,
               leftover.map((r) => ({ ref: r.ref, oldSha: r.sha }))
@@ -30093,8 +30343,14 @@ var init_anchor_records = __esm({
               });
               return false;
             });
-            const local = new Map((await listRefsWithParents(repo, ANCHORS_PREFIX)).map((r) => [r.ref, r]));
-            const toFetch = named4.filter((r) => local.get(r.ref)?.sha !== r.sha);
+            const listed = await listRefsWithParents(repo, ANCHORS_PREFIX.slice(0, -1));
+            const local = new Map(listed.filter((r) => r.ref.startsWith(ANCHORS_PREFIX)).map((r) => [r.ref, r]));
+            const inTheWay3 = refInTheWay(listed.map((r) => r.ref));
+            const toFetch = named4.filter((r) => {
+              const blocker = local.has(r.ref) ? null : inTheWay3(r.ref);
+              if (blocker !== null) refused2.push({ ref: r.ref, reason: refInTheWayReason(r.ref, blocker) });
+              return blocker === null && local.get(r.ref)?.sha !== r.sha;
+            });
             const { held, unchanged } = await this.alreadyHeld(named4, local);
             if (toFetch.length > 0)
               await bring(incomingRefspecs(ANCHORS_PREFIX, ANCHOR_INCOMING_PREFIX, toFetch, refused2));
@@ -30332,7 +30588,7 @@ var init_sharing2 = __esm({
         const repo = await this.open(sel.workspace);
         const remote = await resolveRemote(repo, remoteName, cwd, "fetch");
         const mode = this.anchorMode(sel);
-        const bring = (specs) => fetchRefs(repo, remote, specs);
+        const bring = (specs) => fetchAroundMissing((part) => fetchRefs(repo, remote, part), specs);
         const prefix = sel.runId === void 0 ? RECORDS_PREFIX : `${RECORDS_PREFIX}${sel.runId}/`;
         const received = await this.receiveAll(
           repo,
@@ -31047,17 +31303,23 @@ function dotenvVariables(report4) {
   });
 }
 function renderDotenv(report4) {
+  return withinDotenvBytes(dotenvVariables(report4));
+}
+function withinDotenvBytes(vars) {
   let out = "";
-  for (const [k, v] of dotenvVariables(report4)) {
+  let bytes = 0;
+  for (const [k, v] of vars) {
     const line = `${k}=${v}
 `;
-    if (Buffer.byteLength(out + line, "utf8") > DOTENV_MAX_BYTES) break;
+    const size = Buffer.byteLength(line, "utf8");
+    if (bytes + size > DOTENV_MAX_BYTES) continue;
     out += line;
+    bytes += size;
   }
   return out;
 }
 function plainValue(text2) {
-  return text2.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ").replace(/["'`$\\]/g, "_");
+  return text2.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ").replace(/["'`$\\]|#(?=#\[)/g, "_");
 }
 function textValue(text2) {
   return [...plainValue(text2).replace(/\s+/g, " ").trim()].slice(0, TEXT_LIMIT).join("");
@@ -31161,6 +31423,11 @@ function newestVerdicts2(gates, iteration) {
     newest.set(v.name, v);
   return [...newest.values()].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0).map((v) => ({ name: v.name, verdict: v.verdict, attempt: v.attempt }));
 }
+function agentPhrase(s) {
+  const agent = s.agent;
+  if (agent === void 0 || agent.exitCode === 0 && agent.signal === null) return null;
+  return agent.signal !== null ? `agent ended by ${agent.signal}` : `agent exited ${String(agent.exitCode)}`;
+}
 function asidePhrase(s) {
   if (!s.setAside) return null;
   const from = s.setAside.restartFrom === 0 ? "the run's start" : `iteration ${s.setAside.restartFrom}`;
@@ -31236,7 +31503,7 @@ async function writeHtml({ report: report4, diffs, assets }, write2) {
     "form-action 'none'"
   ].join("; ");
   const rows = report4.snapshots.map(
-    (s) => `<tr data-iteration="${s.iteration}"${s.setAside ? ' class="set-aside"' : ""}><td class="num">${s.iteration}${asideMark(s)}</td><td class="num">${s.filesChanged}</td><td class="num add">+${s.insertions}</td><td class="num del">-${s.deletions}</td><td><code title="${esc2(s.afterSha)}">${esc2(s.afterSha.slice(0, 12))}</code></td><td class="text">${s.task === null ? '<span class="none">-</span>' : esc2(s.task)}</td><td class="text">${s.gate === null ? '<span class="none">-</span>' : esc2(s.gate)}</td><td class="verdicts">${verdictCells(s)}</td></tr>`
+    (s) => `<tr data-iteration="${s.iteration}"${s.setAside ? ' class="set-aside"' : ""}><td class="num">${s.iteration}${asideMark(s)}${agentMark(s)}</td><td class="num">${s.filesChanged}</td><td class="num add">+${s.insertions}</td><td class="num del">-${s.deletions}</td><td><code title="${esc2(s.afterSha)}">${esc2(s.afterSha.slice(0, 12))}</code></td><td class="text">${s.task === null ? '<span class="none">-</span>' : esc2(s.task)}</td><td class="text">${s.gate === null ? '<span class="none">-</span>' : esc2(s.gate)}</td><td class="verdicts">${verdictCells(s)}</td></tr>`
   ).join("\n");
   const checks = failed.map(
     (c) => `<li><b>${esc2(c.check)}</b> ${c.snapshotId ? `<code>${esc2(c.snapshotId)}</code> ` : ""}${esc2(c.detail)}</li>`
@@ -31310,17 +31577,24 @@ ${gateHtml(report4.gates, esc2)}
 `);
 }
 function esc2(text2) {
-  return showBidi(text2).replace(/[&<>"'\r\n]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return noLegacyCommands(
+    showBidi(text2).replace(/[&<>"'\r\n]/g, (c) => `&#${c.charCodeAt(0)};`),
+    "&#35;"
+  );
 }
 function jsonForScript(value) {
   return JSON.stringify(value).replace(
-    /[<\u2028\u2029]/g,
+    /[<\u2028\u2029]|#(?=#\[)/g,
     (c) => `\\u${c.codePointAt(0).toString(16).padStart(4, "0")}`
   );
 }
 function asideMark(s) {
   const phrase = asidePhrase(s);
   return phrase === null ? "" : ` <span class="aside" title="${esc2(phrase)}">set aside</span>`;
+}
+function agentMark(s) {
+  const phrase = agentPhrase(s);
+  return phrase === null ? "" : ` <span class="aside agent-failed">${esc2(phrase)}</span>`;
 }
 function verdictCells(s) {
   const verdicts = s.verdicts ?? [];
@@ -31336,6 +31610,7 @@ var init_html = __esm({
     init_visible();
     init_model();
     init_gates3();
+    init_text();
     init_model();
     EAGER_FILES = 200;
     FILES_PAGE = 200;
@@ -31345,7 +31620,7 @@ h1{font-size:22px;margin:8px 0 12px}h2{font-size:17px;margin:24px 0 8px}
 code{font:12.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f6f8fa;padding:1px 4px;border-radius:4px;word-break:break-all}
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}.facts dt{color:#59636e}.facts dd{margin:0}
 .ok{color:#1a7f37;font-weight:600}.failed{color:#d1242f;font-weight:600}.add{color:#1a7f37}.del{color:#d1242f}.none{color:#8c959f}
-tr.set-aside td{color:#59636e;background:#f6f8fa}.aside{font-size:12px;border:1px solid #d1d9e0;border-radius:10px;padding:0 6px;white-space:nowrap}td.verdicts span{margin-right:8px;white-space:nowrap}
+tr.set-aside td{color:#59636e;background:#f6f8fa}.aside{font-size:12px;border:1px solid #d1d9e0;border-radius:10px;padding:0 6px;white-space:nowrap}.agent-failed{color:#d1242f;border-color:#ffcecb}td.verdicts span{margin-right:8px;white-space:nowrap}
 .failed-checks{border:1px solid #ffcecb;background:#fff6f5;border-radius:6px;padding:4px 16px;margin-top:12px}
 table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #d1d9e0;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#f6f8fa}.num{text-align:right;white-space:nowrap}td.text{white-space:pre-wrap;word-break:break-word}
@@ -31499,11 +31774,12 @@ function renderMarkdown(report4, limit = GITHUB_STEP_SUMMARY_LIMIT) {
     ]);
     for (const s of report4.snapshots) {
       const aside = asidePhrase(s);
+      const agent = agentPhrase(s);
       const verdicts = (s.verdicts ?? []).map(
         (v2) => `${v2.name}: ${v2.verdict === "pass" ? "pass" : `**${v2.verdict}**`}`
       );
       row(
-        `| ${s.iteration}${aside === null ? "" : ` _(${aside})_`} | ${s.filesChanged} | +${s.insertions} | -${s.deletions} | \`${s.afterSha.slice(0, 12)}\` | ${s.task === null ? "-" : cell(s.task)} | ${s.gate === null ? "-" : cell(s.gate)} | ${verdicts.length === 0 ? "-" : verdicts.join(", ")} |`
+        `| ${s.iteration}${aside === null ? "" : ` _(${aside})_`}${agent === null ? "" : ` _(${cell(agent)})_`} | ${s.filesChanged} | +${s.insertions} | -${s.deletions} | \`${s.afterSha.slice(0, 12)}\` | ${s.task === null ? "-" : cell(s.task)} | ${s.gate === null ? "-" : cell(s.gate)} | ${verdicts.length === 0 ? "-" : verdicts.join(", ")} |`
       );
     }
     section([""]);
@@ -31673,14 +31949,7 @@ function renderAnchorDotenv(r) {
     ["AGENTGATE_ANCHOR_TREE_MATCH", r.treeMatch ? `${r.treeMatch.runId}#${r.treeMatch.iteration}` : ""],
     ["AGENTGATE_ANCHOR_RECORDED", r.recorded]
   ];
-  let out = "";
-  for (const [k, v] of vars) {
-    const line = `${k}=${plainValue(String(v))}
-`;
-    if (Buffer.byteLength(out + line, "utf8") > DOTENV_MAX_BYTES) break;
-    out += line;
-  }
-  return out;
+  return withinDotenvBytes(vars.map(([k, v]) => [k, plainValue(String(v))]));
 }
 var RECORDED, STYLE2;
 var init_anchor_render = __esm({
@@ -31728,7 +31997,7 @@ function render(report4, format) {
   if (format === "html") return renderAnchorHtml(report4);
   if (format === "md") return renderAnchorMarkdown(report4);
   if (format === "dotenv") return renderAnchorDotenv(report4);
-  return `${JSON.stringify(report4, null, 2)}
+  return `${jsonWithoutLegacyCommands(JSON.stringify(report4, null, 2))}
 `;
 }
 function summaryText(what2, appended) {
@@ -31781,6 +32050,7 @@ var init_report_anchor = __esm({
     init_anchor_model();
     init_anchor_render();
     init_markdown();
+    init_text();
   }
 });
 
@@ -32003,7 +32273,7 @@ async function render2(snapshotter, format, runId, options2, write2) {
   const report4 = await buildRunReport(snapshotter, runId);
   switch (format) {
     case "json":
-      await write2(`${JSON.stringify(RunReport.parse(report4), null, 2)}
+      await write2(`${jsonWithoutLegacyCommands(JSON.stringify(RunReport.parse(report4), null, 2))}
 `);
       break;
     case "md":
@@ -32046,6 +32316,7 @@ var init_report2 = __esm({
     init_report();
     init_library();
     init_arguments();
+    init_text();
     init_errors();
     init_atomic();
     init_assets();
@@ -32254,16 +32525,29 @@ var context_exports = {};
 __export(context_exports, {
   Context: () => Context
 });
-import { resolve as resolve23 } from "node:path";
-function assertCurrentDirectory() {
+import { isAbsolute as isAbsolute11, resolve as resolve23 } from "node:path";
+function currentDirectory(values) {
   try {
-    process.cwd();
+    return process.cwd();
   } catch (error2) {
-    throw new WorkspaceNotFoundError(
-      "the current directory no longer exists (it was deleted after the shell entered it); cd into a directory that exists and run the command again",
-      { cause: error2 }
-    );
+    if (values === null || relativeGiven(values))
+      throw new WorkspaceNotFoundError(
+        "the current directory no longer exists (it was deleted after the shell entered it); cd into a directory that exists and run the command again",
+        { cause: error2 }
+      );
+    return "/";
   }
+}
+function relativeGiven(values) {
+  const relative10 = (p) => p !== void 0 && p !== "" && !isAbsolute11(p);
+  const tilde = (p) => p === "~" || p?.startsWith("~/") === true;
+  const dirs = [
+    values.home,
+    values["artifacts-dir"],
+    process.env.AGENTGATE_HOME,
+    process.env.AGENTGATE_ARTIFACTS_DIR
+  ];
+  return relative10(values.workspace) || relative10(values.config) || dirs.some((p) => relative10(p) && !tilde(p));
 }
 var Context;
 var init_context = __esm({
@@ -32290,17 +32574,23 @@ var init_context = __esm({
       snapshotterInstance = null;
       gatesInstance = null;
       givenWorkspaceWins = false;
-      static async create(values) {
-        assertCurrentDirectory();
+      /**
+       * `cwdMayBeGone`: an agent hook, whose event names its workspace by an absolute path, still runs
+       * when the directory it was started in has been deleted, as long as no path it is given is
+       * relative (nothing to resolve it against); its context's workspace is then `/`, which it never reads.
+       */
+      static async create(values, opts = {}) {
+        const cwd = currentDirectory(opts.cwdMayBeGone === true ? values : null);
         const { home, source } = chooseHome(values.home);
         const settings = await settingsFor({
           home,
           homeSource: source,
           configFile: values.config,
-          artifactsDir: values["artifacts-dir"]
+          artifactsDir: values["artifacts-dir"],
+          cwd
         });
         return new _Context(
-          resolve23(values.workspace ?? "."),
+          resolve23(cwd, values.workspace ?? "."),
           settings,
           values.json,
           values.workspace !== void 0,
@@ -32329,8 +32619,9 @@ var init_context = __esm({
       }
       /**
        * WORKSPACE_NOT_FOUND when -C names no directory. For the commands that read the home alone
-       * (`list`, `runs`, `gate list`, `report`): -C stands in for the recorded workspace in what they
-       * print, and a mistyped one must not pass unnoticed. git is loaded only when -C is given.
+       * (`list`, `runs`, `show`, `patch`, `stats`, `verify`, `delete`, `gate list`, `report`): -C stands
+       * in for the recorded workspace in what they print and check, and a mistyped one must not pass
+       * unnoticed. git is loaded only when -C is given.
        */
       async assertGivenWorkspace() {
         if (!this.workspaceGiven) return;
@@ -32368,15 +32659,16 @@ __export(json_stream_exports, {
   writeStreamedJson: () => writeStreamedJson
 });
 import { createReadStream as createReadStream4 } from "node:fs";
-import { Readable as Readable2, Transform as Transform3 } from "node:stream";
+import { Transform as Transform3 } from "node:stream";
 import { pipeline as pipeline3 } from "node:stream/promises";
 function jsonStringBody() {
   let held = Buffer.alloc(0);
-  const escape = (bytes) => bytes.length === 0 ? "" : JSON.stringify(decodeBytes(bytes)).slice(1, -1);
+  const escape = (bytes) => bytes.length === 0 ? "" : jsonWithoutLegacyCommands(JSON.stringify(decodeBytes(bytes)).slice(1, -1));
   return new Transform3({
     transform(chunk, _encoding, done) {
       const bytes = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
-      const cut2 = completeUpTo(bytes);
+      let cut2 = completeUpTo(bytes);
+      for (let n = 0; n < 2 && cut2 === bytes.length - n && bytes[cut2 - 1] === HASH; n++) cut2 -= 1;
       held = Buffer.from(bytes.subarray(cut2));
       done(null, escape(bytes.subarray(0, cut2)));
     },
@@ -32395,17 +32687,25 @@ function completeUpTo(bytes) {
   return bytes.length;
 }
 async function writeStreamedJson(doc, out) {
-  async function* parts() {
-    yield doc.prefix;
-    yield* createReadStream4(doc.file).pipe(jsonStringBody());
-    yield doc.suffix;
-  }
-  await pipeline3(Readable2.from(parts()), out, { end: false });
+  await writeTo(out, jsonWithoutLegacyCommands(doc.prefix));
+  await pipeline3(createReadStream4(doc.file), jsonStringBody(), async (body) => {
+    for await (const part of body) await writeTo(out, part);
+  });
+  await writeTo(out, jsonWithoutLegacyCommands(doc.suffix), true);
 }
+function writeTo(out, part, last = false) {
+  return new Promise((resolve32, reject) => {
+    const more = out.write(part, (error2) => error2 ? reject(error2) : resolve32());
+    if (more && !last) resolve32();
+  });
+}
+var HASH;
 var init_json_stream = __esm({
   "src/cli/json-stream.ts"() {
     "use strict";
     init_path_bytes();
+    init_text();
+    HASH = 35;
   }
 });
 
@@ -32523,15 +32823,21 @@ async function respond(output, line, opts) {
     }
     const maybeId = ServeRequestId.safeParse(body?.id);
     if (maybeId.success) id2 = maybeId.data;
-    const parsed = ServeRequest.safeParse(body);
-    if (!parsed.success) {
-      const issue2 = parsed.error.issues[0];
+    const parsed2 = ServeRequest.safeParse(body);
+    const options2 = body?.options;
+    if (parsed2.success && typeof options2 === "object" && options2 !== null && Object.hasOwn(options2, "__proto__"))
+      throw new InvalidRequestError(
+        'invalid request: options.__proto__: no option has that name; expected {"id", "command", "args", "options"}',
+        { details: { option: "__proto__" } }
+      );
+    if (!parsed2.success) {
+      const issue2 = parsed2.error.issues[0];
       throw new InvalidRequestError(
         `invalid request: ${issue2 ? `${issue2.path.join(".") || "request"}: ${issue2.message}` : "wrong fields"}; expected {"id", "command", "args", "options"}`
       );
     }
-    const result = await execute(parsed.data, opts);
-    await writeResult(output, parsed.data.id, result, opts);
+    const result = await execute(parsed2.data, opts);
+    await writeResult(output, parsed2.data.id, result, opts);
   } catch (error2) {
     if (error2 instanceof OutputClosed) throw error2;
     await write(output, errorLine(id2, error2));
@@ -32585,13 +32891,13 @@ function repeated(command, name2, values) {
   return values.map((v) => `--${name2}=${v}`);
 }
 async function writeResult(output, id2, result, opts) {
-  const head = `{"id":${JSON.stringify(id2)},"result":`;
+  const head = `{"id":${jsonWithoutLegacyCommands(JSON.stringify(id2))},"result":`;
   if ("json" in result) {
     const exit = result.exitCode ? `,"exitCode":${result.exitCode}` : "";
     const aside = asideLines(result, true).stderr;
     if (aside.length > 0) opts.aside.write(`${aside.join("\n")}
 `);
-    await write(output, `${head}${JSON.stringify(result.json ?? null)}${exit}}
+    await write(output, `${head}${jsonWithoutLegacyCommands(JSON.stringify(result.json ?? null))}${exit}}
 `);
     return;
   }
@@ -32627,10 +32933,10 @@ async function streamResult(output, head, result) {
 function errorLine(id2, error2) {
   if (!isAgentgateError(error2)) {
     const message = `unexpected failure: ${error2 instanceof Error ? error2.message : String(error2)}; please report it with the request you sent`;
-    return `${JSON.stringify({ id: id2, error: { code: "INTERNAL", message } })}
+    return `${jsonWithoutLegacyCommands(JSON.stringify({ id: id2, error: { code: "INTERNAL", message } }))}
 `;
   }
-  return `${JSON.stringify({ id: id2, error: errorJson(error2.code, error2.message, error2.details) })}
+  return `${jsonWithoutLegacyCommands(JSON.stringify({ id: id2, error: errorJson(error2.code, error2.message, error2.details) }))}
 `;
 }
 function closedOr(error2) {
@@ -32652,6 +32958,7 @@ var init_serve2 = __esm({
     init_json_stream();
     init_output();
     init_spec();
+    init_text();
     INHERITED = ["workspace", "home", "artifacts-dir", "config"];
     OutputClosed = class extends Error {
     };
@@ -32718,8 +33025,8 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { lstat as lstat16, mkdir as mkdir5, readdir as readdir15, realpath as realpath7, rename as rename6, rm as rm21, stat as stat24, writeFile as writeFile7 } from "node:fs/promises";
-import { basename as basename8, dirname as dirname19, join as join52 } from "node:path";
+import { lstat as lstat16, mkdir as mkdir5, readdir as readdir15, realpath as realpath9, rename as rename6, rm as rm21, stat as stat24, writeFile as writeFile8 } from "node:fs/promises";
+import { basename as basename9, dirname as dirname19, join as join52 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -32749,7 +33056,7 @@ async function indexBytes(repo) {
 async function initCheckpointRepo(repo) {
   if (await lstat16(repo.gitDir).catch(() => null) !== null) return configure(repo);
   const parent = dirname19(repo.gitDir);
-  const prefix = `${basename8(repo.gitDir)}.init-`;
+  const prefix = `${basename9(repo.gitDir)}.init-`;
   await makeDirs(parent);
   for (const name2 of await readdir15(parent))
     if (name2.startsWith(prefix)) await rm21(join52(parent, name2), { recursive: true, force: true });
@@ -32762,7 +33069,7 @@ async function configure(repo) {
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
   await makeDirs(join52(repo.gitDir, "info"));
-  await writeFile7(join52(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await writeFile8(join52(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const { lines, inGitDir } = await revParseLines(
@@ -32775,12 +33082,12 @@ async function probeWorkspace(dir, opts = {}) {
   if (!top || !exclude || !gitDir)
     return { root: dir, isRepository: false, excludesFile: null, ...inGitDir ? { inGitDir: true } : {} };
   assertUtf8GitDir(dir, gitDir, exclude);
-  const root = await realpath7(top);
+  const root = await realpath9(top);
   if (isRootOrHome(root) || isRootOrHome(top)) {
-    const own2 = await realpath7(dir);
+    const own2 = await realpath9(dir);
     if (own2 !== root) return { root: own2, isRepository: false, excludesFile: null };
   }
-  await assertOwnWorkTree(await realpath7(dir), root, gitDir);
+  await assertOwnWorkTree(await realpath9(dir), root, gitDir);
   return { root, isRepository: true, excludesFile: exclude, gitDir };
 }
 async function revParseLines(dir, opts, questions, flags = []) {
@@ -33359,8 +33666,8 @@ var init_checkpoint = __esm({
 });
 
 // src/checkpoints/workspace-paths.ts
-import { access as access2, realpath as realpath8 } from "node:fs/promises";
-import { basename as basename9, dirname as dirname20, join as join54, relative as relative7, resolve as resolve24, sep as sep10 } from "node:path";
+import { access as access2, realpath as realpath10 } from "node:fs/promises";
+import { basename as basename10, dirname as dirname20, join as join54, relative as relative7, resolve as resolve24, sep as sep10 } from "node:path";
 function toGitPath(root, abs) {
   return relative7(root, abs).split(sep10).join("/");
 }
@@ -33368,15 +33675,15 @@ function toAbsolute(root, gitPath) {
   return gitPath === "" ? root : join54(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
-  const tail = [basename9(abs)];
+  const tail = [basename10(abs)];
   let head = dirname20(abs);
   for (; ; ) {
     try {
-      return join54(await realpath8(head), ...tail.reverse());
+      return join54(await realpath10(head), ...tail.reverse());
     } catch {
       const up = dirname20(head);
       if (up === head) return abs;
-      tail.push(basename9(head));
+      tail.push(basename10(head));
       head = up;
     }
   }
@@ -33438,7 +33745,7 @@ async function assertHomeOutsideGitDir(root, home, gitDir) {
 async function physicalPath(path2) {
   try {
     await access2(path2);
-    return await realpath8(path2);
+    return await realpath10(path2);
   } catch {
     return path2;
   }
@@ -33557,8 +33864,8 @@ function decodeMessage(body, commitDate) {
   for (const line of body.split("\n").reverse()) {
     if (!line.startsWith("{")) continue;
     try {
-      const parsed = CheckpointMeta.safeParse(JSON.parse(line));
-      if (parsed.success) return parsed.data;
+      const parsed2 = CheckpointMeta.safeParse(JSON.parse(line));
+      if (parsed2.success) return parsed2.data;
     } catch {
     }
   }
@@ -33957,8 +34264,8 @@ async function storeAbove(checkpointsDir, dir, home) {
 async function storeOf(location, root) {
   const text2 = await readRegularText(location.metaFile);
   try {
-    const parsed = text2 === null ? null : JSON.parse(text2);
-    if (typeof parsed?.workspace === "string") return parsed.workspace === root ? "intact" : "none";
+    const parsed2 = text2 === null ? null : JSON.parse(text2);
+    if (typeof parsed2?.workspace === "string") return parsed2.workspace === root ? "intact" : "none";
   } catch {
   }
   const head = await stat25(join55(location.gitDir, "HEAD")).catch(() => null);
@@ -33979,7 +34286,7 @@ var init_project_id = __esm({
 });
 
 // src/checkpoints/prompt-numbers.ts
-import { link as link2, readdir as readdir17, rm as rm22, writeFile as writeFile8 } from "node:fs/promises";
+import { link as link2, readdir as readdir17, rm as rm22, writeFile as writeFile9 } from "node:fs/promises";
 import { join as join56 } from "node:path";
 function sessionDir(promptsDir, session) {
   return join56(promptsDir, pathKey(session));
@@ -34019,7 +34326,7 @@ async function deliveredAgain(dir, n, delivery) {
 async function claimFile(dir, n, text2) {
   if (text2 === "") return create(join56(dir, String(n)), "");
   const temp = join56(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
-  await writeFile8(temp, text2);
+  await writeFile9(temp, text2);
   try {
     await link2(temp, join56(dir, String(n)));
     return true;
@@ -34044,7 +34351,7 @@ function hash(text2) {
 }
 async function create(path2, text2) {
   try {
-    await writeFile8(path2, text2, { flag: "wx" });
+    await writeFile9(path2, text2, { flag: "wx" });
     return true;
   } catch (error2) {
     if (error2.code === "EEXIST") return false;
@@ -34194,7 +34501,7 @@ function restoreTo(store, hash2) {
     const applied = await store.apply(
       planChanges(restoreDesired(wanted, current), current, skippedBy(refs, hash2)),
       current,
-      safety.skips
+      safety
     );
     return {
       hash: target,
@@ -34254,7 +34561,7 @@ async function revertLocked(store, refs, paths, desired, skippedThen, uncaptured
   const { captured, current } = await captureForRestore(store, paths);
   const safety = await store.trackLocked("safety before revert", "safety", false, {}, captured, refs);
   const plan = planChanges(desired(current), current, skippedThen);
-  const applied = await store.apply(plan, current, safety.skips);
+  const applied = await store.apply(plan, current, safety);
   return {
     reverted: store.absolute(applied.written),
     deleted: store.absolute(applied.deleted),
@@ -34346,7 +34653,7 @@ var init_retention = __esm({
 
 // src/git/user-ignore.ts
 import { access as access3 } from "node:fs/promises";
-import { isAbsolute as isAbsolute11, join as join57 } from "node:path";
+import { isAbsolute as isAbsolute12, join as join57 } from "node:path";
 function userIgnoreConfigFiles(o) {
   const { system, global } = userConfigFiles({
     ...process.env,
@@ -34375,9 +34682,9 @@ async function userExcludesSetting(o) {
   return configured;
 }
 async function userExcludesPath(configured, o) {
-  const xdg = o.xdgConfigHome && isAbsolute11(o.xdgConfigHome) ? o.xdgConfigHome : join57(o.home, ".config");
+  const xdg = o.xdgConfigHome && isAbsolute12(o.xdgConfigHome) ? o.xdgConfigHome : join57(o.home, ".config");
   const path2 = configured === null ? join57(xdg, "git", "ignore") : expandHome2(configured, o.home);
-  return isAbsolute11(path2) && await exists4(path2) ? path2 : null;
+  return isAbsolute12(path2) && await exists4(path2) ? path2 : null;
 }
 function expandHome2(path2, home) {
   return path2 === "~" ? home : path2.startsWith("~/") ? join57(home, path2.slice(2)) : path2;
@@ -34548,6 +34855,15 @@ function keptMode(perm, mode) {
   return mode === "100755" ? perm | (perm & 292) >> 2 : perm & ~73;
 }
 async function applyPlan(ctx, plan) {
+  return applyAll(ctx, plan).catch((error2) => {
+    if (!(error2 instanceof WriteFailedError) || ctx.safety === void 0) throw error2;
+    throw new WriteFailedError(
+      `${error2.message}; what was already put back is undone by "checkpoint restore ${ctx.safety}"`,
+      { cause: error2.cause, details: { ...error2.details, safety: ctx.safety } }
+    );
+  });
+}
+async function applyAll(ctx, plan) {
   const sizes = await readableSizes(ctx.repo, new Map(plan.writes.map((w) => [w.oid, w.path])));
   const rules = (p) => p === ".gitignore" || p.endsWith("/.gitignore");
   if (!plan.deletes.some(rules) && !plan.writes.some((w) => rules(w.path)))
@@ -34639,7 +34955,7 @@ async function applyDeletes(ctx, paths, out) {
       out.changed.push(path2);
       continue;
     }
-    await unlink(fsPath(abs));
+    if (!await removeFile2(ctx.root, abs)) continue;
     out.deleted.push(path2);
     const slash = path2.lastIndexOf("/");
     if (slash > 0) emptied.add(path2.slice(0, slash));
@@ -34647,6 +34963,21 @@ async function applyDeletes(ctx, paths, out) {
   await removeEmptyDirs(ctx.root, emptied);
   for (const dir of new Set(out.deleted.map((path2) => dirname23(toAbsolute(ctx.root, path2)))))
     await fsyncDir(fsPath(dir));
+}
+async function removeFile2(root, abs) {
+  try {
+    await unlink(fsPath(abs));
+    return true;
+  } catch (cause) {
+    if (errnoOf(cause) === "ENOENT") return false;
+    throw new WriteFailedError(
+      `could not delete ${abs} (${errnoOf(cause)}); check its directory's permissions, then retry`,
+      {
+        cause,
+        details: { workspace: root, path: abs }
+      }
+    );
+  }
 }
 async function writeEntries(ctx, entries2, sizes) {
   if (entries2.length === 0) return [];
@@ -34829,8 +35160,8 @@ async function pruningTiersOf(repo) {
 }
 async function readUpkeep(location) {
   try {
-    const parsed = UpkeepRecord.safeParse(JSON.parse(await readRegularText(location.upkeepFile) ?? ""));
-    if (parsed.success) return parsed.data;
+    const parsed2 = UpkeepRecord.safeParse(JSON.parse(await readRegularText(location.upkeepFile) ?? ""));
+    if (parsed2.success) return parsed2.data;
   } catch {
   }
   return { lastPackedAt: null, pruned: [] };
@@ -34894,8 +35225,8 @@ function budgetFile(location) {
 }
 async function readBudget(location) {
   try {
-    const parsed = BudgetRecord.safeParse(JSON.parse(await readRegularText(budgetFile(location)) ?? ""));
-    return parsed.success ? parsed.data : null;
+    const parsed2 = BudgetRecord.safeParse(JSON.parse(await readRegularText(budgetFile(location)) ?? ""));
+    return parsed2.success ? parsed2.data : null;
   } catch {
     return null;
   }
@@ -34943,10 +35274,11 @@ var init_budget_count = __esm({
 import { createHash as createHash12 } from "node:crypto";
 import { lstatSync as lstatSync3, readdirSync } from "node:fs";
 import { lstat as lstat21, readdir as readdir18, readFile as readFile11 } from "node:fs/promises";
-import { join as join60 } from "node:path";
-async function repoDamage(gitDir, refs, indexFile) {
-  const [index, dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
+import { join as join60, relative as relative8, sep as sep12 } from "node:path";
+async function repoDamage(gitDir, refs, indexFile, refPrefixes = []) {
+  const [index, odd, dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
     indexFile === void 0 ? null : indexDamage(indexFile),
+    Promise.all(refPrefixes.map((prefix) => oddLooseRefs(gitDir, prefix))).then((lists) => lists.flat()),
     kindOf3(gitDir),
     readText(join60(gitDir, "HEAD")),
     readText(join60(gitDir, "packed-refs")),
@@ -34955,12 +35287,25 @@ async function repoDamage(gitDir, refs, indexFile) {
     ...refs.map((ref) => readText(join60(gitDir, ...ref.split("/"))))
   ]);
   const unusable = dir !== "dir" ? `its git directory ${dir === "missing" ? "is missing" : "is not a directory"}` : head === null ? "its HEAD file is missing" : !HEAD_TEXT.test(head) ? "its HEAD file is damaged" : objects !== "dir" ? "its objects directory is missing" : refsDir !== "dir" ? "its refs directory is missing" : null;
-  const brokenRefs2 = refs.filter((_, i) => {
-    const text2 = texts[i];
-    return text2 !== null && text2 !== void 0 && !REF_TEXT.test(text2);
-  });
+  const brokenRefs2 = [
+    .../* @__PURE__ */ new Set([
+      ...refs.filter((_, i) => {
+        const text2 = texts[i];
+        return text2 !== null && text2 !== void 0 && !REF_TEXT.test(text2);
+      }),
+      ...odd
+    ])
+  ];
   const garbledPacked = packed === null ? [] : parsePackedRefs(packed).garbled;
   return unusable === null ? { unusable, brokenRefs: brokenRefs2, garbledPacked, index } : { unusable, brokenRefs: [], garbledPacked: [], index: null };
+}
+async function oddLooseRefs(gitDir, prefix) {
+  const dir = join60(gitDir, ...prefix.split("/"));
+  const entries2 = await readdir18(dir, { withFileTypes: true, recursive: true }).catch((error2) => {
+    if (isAbsent(error2)) return [];
+    throw error2;
+  });
+  return entries2.filter((e) => !e.isFile() && !e.isDirectory()).map((e) => `${prefix}${relative8(dir, join60(e.parentPath, e.name)).split(sep12).join("/")}`);
 }
 async function indexDamage(path2) {
   const info = await lstat21(path2).catch((error2) => {
@@ -35086,9 +35431,12 @@ var init_checkpoint_health = __esm({
 
 // src/checkpoints/recovery.ts
 import { copyFile as copyFile2, lstat as lstat22, rename as rename8, rm as rm26 } from "node:fs/promises";
-import { dirname as dirname25, join as join61, relative as relative8 } from "node:path";
+import { dirname as dirname25, join as join61, relative as relative9 } from "node:path";
 async function findDamage(location, withIndex = false) {
-  const damage = await repoDamage(location.gitDir, MARKERS2, withIndex ? location.indexFile : void 0);
+  const damage = await repoDamage(location.gitDir, MARKERS2, withIndex ? location.indexFile : void 0, [
+    CHECKPOINT_REF_PREFIX,
+    META_REF_PREFIX
+  ]);
   return isDamage(damage) ? damage : null;
 }
 function isDamage(damage) {
@@ -35145,7 +35493,7 @@ async function setAside(location, damage) {
   if (damage.unusable === null) await dropPacked(location, damage, aside);
   for (const part of parts) {
     if (await lstat22(part).catch(() => null) === null) continue;
-    const to = join61(aside, relative8(location.dir, part));
+    const to = join61(aside, relative9(location.dir, part));
     await makeDirs(dirname25(to));
     await rename8(part, to);
   }
@@ -35183,7 +35531,7 @@ async function dropPacked(location, damage, aside) {
   const read = await readRegularFile(file).catch(() => null);
   if (read === null) return;
   if (!("bytes" in read)) {
-    const to2 = join61(aside, relative8(location.dir, file));
+    const to2 = join61(aside, relative9(location.dir, file));
     await makeDirs(dirname25(to2));
     await rename8(file, to2);
     return;
@@ -35200,7 +35548,7 @@ async function dropPacked(location, damage, aside) {
     dropping = dropped.has(line);
     if (!dropping) kept.push(line);
   }
-  const to = join61(aside, relative8(location.dir, file));
+  const to = join61(aside, relative9(location.dir, file));
   await makeDirs(dirname25(to));
   await copyFile2(file, to);
   await writeFileAtomic(file, kept.join("\n"));
@@ -35225,7 +35573,7 @@ var init_recovery = __esm({
 });
 
 // src/checkpoints/capture.ts
-import { lstat as lstat23, realpath as realpath9, rm as rm27 } from "node:fs/promises";
+import { lstat as lstat23, realpath as realpath11, rm as rm27 } from "node:fs/promises";
 import { dirname as dirname26, join as join62 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
@@ -35308,7 +35656,7 @@ async function unusualShapes(root, paths) {
     ),
     Promise.all(
       parents.map(
-        (d) => realpath9(fsPath(d)).then(
+        (d) => realpath11(fsPath(d)).then(
           (real) => real.toString() !== d,
           () => false
         )
@@ -35347,11 +35695,73 @@ var init_options = __esm({
   }
 });
 
+// src/checkpoints/moved-store.ts
+import { lstat as lstat24, readdir as readdir19, rename as rename9, rmdir as rmdir4 } from "node:fs/promises";
+import { join as join63 } from "node:path";
+async function workspaceIdentity(path2) {
+  const st = await lstat24(path2, { bigint: true }).catch(() => null);
+  return st?.isDirectory() === true ? `${st.dev}:${st.ino}:${st.birthtimeNs}` : null;
+}
+async function readMeta(location) {
+  try {
+    const parsed2 = JSON.parse(await readRegularText(location.metaFile) ?? "null");
+    return typeof parsed2?.workspace === "string" && typeof parsed2.workspaceId === "string" ? parsed2 : null;
+  } catch {
+    return null;
+  }
+}
+async function listDir3(dir) {
+  return readdir19(dir).catch(() => []);
+}
+async function adoptMovedStore(checkpointsDir, target, root) {
+  const id2 = await workspaceIdentity(root);
+  if (id2 === null) return null;
+  const own2 = target.projectId.startsWith("path-") ? [] : [target.projectId];
+  const byPath = id2.endsWith(":0") ? [] : (await listDir3(checkpointsDir)).filter((p) => p.startsWith("path-"));
+  const projects = [...own2, ...byPath];
+  const found = [];
+  for (const projectId of projects)
+    for (const key of await listDir3(join63(checkpointsDir, projectId))) {
+      if (!key.startsWith("wt-") || projectId === target.projectId && key === target.worktreeKey) continue;
+      const location2 = storeLayout(checkpointsDir, projectId, key);
+      const meta3 = await readMeta(location2);
+      if (meta3 === null || meta3.workspaceId !== id2) continue;
+      if (meta3.workspace !== root && await workspaceIdentity(meta3.workspace) === id2) continue;
+      found.push({ location: location2, meta: meta3 });
+    }
+  if (found.length !== 1) return null;
+  const { location, meta: meta2 } = found[0];
+  try {
+    await writeJsonAtomic(location.metaFile, { ...meta2, workspace: root, projectId: target.projectId });
+    await makeDirs(join63(checkpointsDir, target.projectId));
+    await rename9(location.dir, target.dir);
+  } catch {
+    return await storeOf(target, root) === "none" ? null : target;
+  }
+  if (location.projectId !== target.projectId)
+    await rmdir4(join63(checkpointsDir, location.projectId)).catch(() => void 0);
+  return target;
+}
+async function locateOrAdopt(checkpointsDir, root, rootCommit2) {
+  const location = await locateStore(checkpointsDir, root, rootCommit2);
+  if (await storeOf(location, root) !== "none") return location;
+  return await adoptMovedStore(checkpointsDir, location, root) ?? location;
+}
+var init_moved_store = __esm({
+  "src/checkpoints/moved-store.ts"() {
+    "use strict";
+    init_atomic();
+    init_make_dirs();
+    init_regular_file();
+    init_project_id();
+  }
+});
+
 // src/fs/stamps.ts
-import { lstat as lstat24 } from "node:fs/promises";
+import { lstat as lstat25 } from "node:fs/promises";
 async function stampOf2(path2) {
   try {
-    const st = await lstat24(path2, { bigint: true });
+    const st = await lstat25(path2, { bigint: true });
     if (st.isDirectory()) return { path: path2, sig: `dir:${st.ino}:${st.uid}`, ctimeNs: 0n };
     const kind = st.isFile() ? "file" : "other";
     return {
@@ -35383,7 +35793,7 @@ var init_stamps = __esm({
 
 // src/checkpoints/probe-cache.ts
 import { readFileSync as readFileSync6 } from "node:fs";
-import { join as join63 } from "node:path";
+import { join as join64 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles2) {
   const record3 = await readRecord2(location);
   if (record3 === null || record3.workspace !== workspace) return {};
@@ -35393,7 +35803,7 @@ async function readCachedAnswers(location, workspace, configFiles2) {
   ]);
   const out = {};
   const p = record3.probe;
-  const expected = p?.isRepository ? join63(workspace, ".git", "info", "exclude") : null;
+  const expected = p?.isRepository ? join64(workspace, ".git", "info", "exclude") : null;
   if (p !== void 0 && p.root === workspace && p.excludesFile === expected && stampsHold(p.stamps, probeNow)) {
     out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
   }
@@ -35431,8 +35841,8 @@ function plain(s) {
 }
 async function readRecord2(location) {
   try {
-    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readRegularText(location.probeFile) ?? ""));
-    return parsed.success ? parsed.data : null;
+    const parsed2 = ProbeCacheRecord.safeParse(JSON.parse(await readRegularText(location.probeFile) ?? ""));
+    return parsed2.success ? parsed2.data : null;
   } catch {
     return null;
   }
@@ -35458,9 +35868,9 @@ var init_probe_cache = __esm({
 });
 
 // src/checkpoints/store.ts
-import { lstat as lstat25, readFile as readFile12 } from "node:fs/promises";
+import { lstat as lstat26, readFile as readFile12 } from "node:fs/promises";
 import { homedir as homedir5 } from "node:os";
-import { join as join64 } from "node:path";
+import { join as join65 } from "node:path";
 var CheckpointStore;
 var init_store = __esm({
   "src/checkpoints/store.ts"() {
@@ -35484,6 +35894,7 @@ var init_store = __esm({
     init_sessions();
     init_options();
     init_project_id();
+    init_moved_store();
     init_probe_cache();
     init_record2();
     init_recovery();
@@ -35553,7 +35964,7 @@ var init_store = __esm({
         const root = above?.root ?? probe.root;
         assertCheckpointRoot(root, home);
         const { forbidden, excluded, gitDirs } = await untouchable(root, home, opts.excludePaths, probe.gitDir);
-        const location = above?.location ?? (known2 !== null && root === real ? known2 : await locateStore(
+        const location = above?.location ?? (known2 !== null && root === real ? known2 : await locateOrAdopt(
           checkpointsDir,
           root,
           () => probe.isRepository ? rootCommit(root, gitOpts) : Promise.resolve(null)
@@ -35726,10 +36137,11 @@ var init_store = __esm({
         });
       }
       /** Writes a plan into the workspace (apply.ts), never touching excluded or skipped paths. */
-      apply(plan, current, skips) {
-        const blocked = [...this.excluded, ...skips.map((s) => s.path)];
+      apply(plan, current, safety) {
+        const blocked = [...this.excluded, ...safety.skips.map((s) => s.path)];
+        const { workspace: root, repo } = this;
         return applyPlan(
-          { root: this.workspace, repo: this.repo, tempDir: this.location.tempDir, current, blocked },
+          { root, repo, tempDir: this.location.tempDir, current, blocked, safety: safety.hash },
           plan
         );
       }
@@ -35778,7 +36190,7 @@ var init_store = __esm({
         this.storeReady = false;
         const state = await storeOf(this.location, this.workspace);
         if (state === "none" && !track2) throw this.noStore();
-        const leftover = state === "none" && await lstat25(this.location.indexFile).catch(() => null) !== null;
+        const leftover = state === "none" && await lstat26(this.location.indexFile).catch(() => null) !== null;
         const damage = state !== "none" || leftover ? await findDamage(this.location, true) : null;
         if (damage !== null && !track2) throw corruptError(this.location, damage);
         if (damage !== null) await this.recover(damage);
@@ -35788,7 +36200,8 @@ var init_store = __esm({
           await writeJsonAtomic(this.location.metaFile, {
             workspace: this.workspace,
             projectId: this.location.projectId,
-            createdAt: (/* @__PURE__ */ new Date()).toISOString()
+            createdAt: (/* @__PURE__ */ new Date()).toISOString(),
+            workspaceId: await workspaceIdentity(this.workspace)
           });
         await this.mirrorUserExcludes();
         this.storeReady = state === "intact" || track2;
@@ -35809,7 +36222,7 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const target = join64(this.location.gitDir, "info", "exclude");
+        const target = join65(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
           this.userExcludes === null ? "" : readFile12(this.userExcludes, "utf8").catch(() => ""),
           readFile12(target, "utf8").catch(() => null)
@@ -35873,7 +36286,7 @@ function restoreSession(store, from, opts = {}) {
       { event: SESSION_RESTORE_EVENT },
       captured
     );
-    const applied = await store.apply(plan, current, safety.skips);
+    const applied = await store.apply(plan, current, safety);
     const touched = cappedTouched([...applied.written, ...applied.deleted]);
     if (applied.written.length + applied.deleted.length > 0)
       await store.trackLocked(`restore of ${label}`, "track", false, {
@@ -36307,7 +36720,7 @@ var init_checkpoints2 = __esm({
 });
 
 // src/cli/commands/checkpoint-text.ts
-import { lstat as lstat26 } from "node:fs/promises";
+import { lstat as lstat27 } from "node:fs/promises";
 function pathText(path2) {
   return escapeHidden(printable(path2), { halves: true });
 }
@@ -36338,12 +36751,12 @@ function restorePrompt(r) {
   const unresolved = r.forced ? r.conflicts.filter((p) => blocked.has(p)) : r.conflicts;
   if (!r.dryRun && unresolved.length > 0)
     throw new RestoreConflictError(
-      `restored ${r.restored.length} files${named3(r.restored)} and deleted ${r.deleted.length}${named3(r.deleted)} of ${of}, but left alone ${unresolved.length} that another session or a person changed after it, or where something else now stands (a repository made since, a directory, a link): ${unresolved.map(pathText).join(", ")}; ${r.forced ? "something stands where each would go: move it aside, then run again" : "run again with --force to put back those changed by others"} (--dry-run shows the plan). ${undo.join("")}`,
+      `restored ${countOf(r.restored.length, "file")}${named3(r.restored)} and deleted ${r.deleted.length}${named3(r.deleted)} of ${of}, but left alone ${unresolved.length} that another session or a person changed after it, or where something else now stands (a repository made since, a directory, a link): ${unresolved.map(pathText).join(", ")}; ${r.forced ? "something stands where each would go: move it aside, then run again" : "run again with --force to put back those changed by others"} (--dry-run shows the plan). ${undo.join("")}`,
       { details: r }
     );
   const listed = r.forced ? r.conflicts.filter((p) => !blocked.has(p)) : r.conflicts;
   const lines = [
-    r.dryRun ? `Would restore ${r.restored.length} files and delete ${r.deleted.length} (${of}); nothing changed.` : `Restored ${r.restored.length} files, deleted ${r.deleted.length} (${of}).`,
+    r.dryRun ? `Would restore ${countOf(r.restored.length, "file")} and delete ${r.deleted.length} (${of}); nothing changed.` : `Restored ${countOf(r.restored.length, "file")}, deleted ${r.deleted.length} (${of}).`,
     ...r.restored.map((p) => `  restore ${pathText(p)}`),
     ...r.deleted.map((p) => `  delete  ${pathText(p)}`),
     ...listed.length === 0 ? [] : [
@@ -36365,7 +36778,7 @@ function named3(paths) {
 async function pathArgument(path2) {
   const decoded = readEscapedBytes(path2);
   if (decoded === null) return path2;
-  return await lstat26(path2).catch(() => null) !== null ? path2 : decoded;
+  return await lstat27(path2).catch(() => null) !== null ? path2 : decoded;
 }
 function upkeepText(error2) {
   const why = error2 instanceof Error ? error2.message : String(error2);
@@ -36387,8 +36800,8 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { rm as rm28, writeFile as writeFile9 } from "node:fs/promises";
-import { join as join65, resolve as resolve25 } from "node:path";
+import { rm as rm28, writeFile as writeFile10 } from "node:fs/promises";
+import { join as join66, resolve as resolve25 } from "node:path";
 function open13(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -36476,7 +36889,7 @@ var init_checkpoint2 = __esm({
         return {
           json: result,
           human: () => result.files.length ? [
-            `${result.files.length} files changed since checkpoint ${short(result.hash)}:`,
+            `${countOf(result.files.length, "file")} changed since checkpoint ${short(result.hash)}:`,
             ...result.files.map(pathText)
           ].join("\n") : `Nothing changed since checkpoint ${short(result.hash)}.`
         };
@@ -36494,10 +36907,10 @@ var init_checkpoint2 = __esm({
         const cp = await open13(ctx);
         if (ctx.json) return { json: { diff: await cp.diff(name2) }, human: () => "" };
         const dir = await makeTempDir("agentgate-cpdiff-");
-        const file = join65(dir, "diff.patch");
+        const file = join66(dir, "diff.patch");
         const cleanup = () => rm28(dir, { recursive: true, force: true });
         try {
-          await writeFile9(file, await cp.diffBytes(name2));
+          await writeFile10(file, await cp.diffBytes(name2));
         } catch (error2) {
           await cleanup();
           throw error2;
@@ -36607,7 +37020,7 @@ var init_checkpoint2 = __esm({
         return {
           json: result,
           human: () => [
-            `Reverted ${result.reverted.length} files, deleted ${result.deleted.length}.`,
+            `Reverted ${countOf(result.reverted.length, "file")}, deleted ${result.deleted.length}.`,
             ...result.reverted.map((p) => `  reverted ${pathText(p)}`),
             ...result.deleted.map((p) => `  deleted  ${pathText(p)}`),
             ...leftAloneLines(result.leftAlone),
@@ -37135,7 +37548,7 @@ var init_budget = __esm({
 
 // src/hooks/log.ts
 import { constants as constants9 } from "node:fs";
-import { appendFile as appendFile3, rename as rename9, stat as stat27 } from "node:fs/promises";
+import { appendFile as appendFile3, rename as rename10, stat as stat27 } from "node:fs/promises";
 import { dirname as dirname27 } from "node:path";
 async function appendHookLog(file, line) {
   const text2 = firstChars(escapeHidden(line, { halves: true }), MAX_LINE).text;
@@ -37145,7 +37558,7 @@ async function appendHookLog(file, line) {
       (st) => st.size,
       () => 0
     );
-    if (size >= HOOK_LOG_MAX_BYTES) await rename9(file, `${file}.1`).catch(() => void 0);
+    if (size >= HOOK_LOG_MAX_BYTES) await rename10(file, `${file}.1`).catch(() => void 0);
     await appendFile3(file, `${text2}
 `, { flag: APPEND_FLAGS });
     return null;
@@ -37167,7 +37580,7 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join66, resolve as resolve26 } from "node:path";
+import { join as join67, resolve as resolve26 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const refused2 = badArguments(() => checkArgument(AgentHookOptionsArg, opts, "opts"));
   if (refused2 !== null) return refused2;
@@ -37211,7 +37624,7 @@ function agentOf(event) {
   return typeof agent === "string" ? agent : "unknown";
 }
 function logFile(home) {
-  return join66(layout(home).logs, "hooks.log");
+  return join67(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const chosen = chooseHome(opts.home);
@@ -37325,9 +37738,9 @@ function kindOf4(kinds, event) {
   return Object.hasOwn(kinds, event) ? kinds[event] : void 0;
 }
 function parseEvent(schema, raw, what2) {
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return { data: parsed.data };
-  const issue2 = parsed.error.issues[0];
+  const parsed2 = schema.safeParse(raw);
+  if (parsed2.success) return { data: parsed2.data };
+  const issue2 = parsed2.error.issues[0];
   const where = issue2?.path.length ? issue2.path.join(".") : "the event";
   return { status: "invalid", message: `not a ${what2} hook event: ${where}: ${issue2?.message ?? "invalid"}` };
 }
@@ -37507,8 +37920,8 @@ var init_cline = __esm({
 function argsPath(args) {
   if (typeof args !== "string") return args?.path;
   try {
-    const parsed = JSON.parse(args);
-    const path2 = parsed?.path;
+    const parsed2 = JSON.parse(args);
+    const path2 = parsed2?.path;
     return typeof path2 === "string" && path2.length <= 4096 ? path2 : void 0;
   } catch {
     return void 0;
@@ -37821,9 +38234,45 @@ var init_lenient_json = __esm({
   }
 });
 
+// src/hooks/json-depth.ts
+function nestedDeeperThan(text2, max = MAX_EVENT_DEPTH) {
+  if (!moreOpenersThan(text2, max)) return false;
+  let depth = 0;
+  for (let i = 0; i < text2.length; i += 1) {
+    const c = text2.charCodeAt(i);
+    if (c === QUOTE) i = closingQuote(text2, i + 1);
+    else if (c === 91 || c === 123) {
+      depth += 1;
+      if (depth > max) return true;
+    } else if (c === 93 || c === 125) depth -= 1;
+  }
+  return false;
+}
+function moreOpenersThan(text2, max) {
+  let count = 0;
+  for (const opener of OPENERS) {
+    const ch = String.fromCharCode(opener);
+    for (let at = text2.indexOf(ch); at >= 0; at = text2.indexOf(ch, at + 1)) {
+      count += 1;
+      if (count > max) return true;
+    }
+  }
+  return false;
+}
+var MAX_EVENT_DEPTH, OPENERS, QUOTE;
+var init_json_depth = __esm({
+  "src/hooks/json-depth.ts"() {
+    "use strict";
+    init_lenient_json();
+    MAX_EVENT_DEPTH = 1e4;
+    OPENERS = [91, 123];
+    QUOTE = 34;
+  }
+});
+
 // src/hooks/workspace.ts
-import { realpath as realpath10, stat as stat28 } from "node:fs/promises";
-import { dirname as dirname28, join as join67, parse as parse2, resolve as resolve27 } from "node:path";
+import { realpath as realpath12, stat as stat28 } from "node:fs/promises";
+import { dirname as dirname28, join as join68, parse as parse2, resolve as resolve27 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
 }
@@ -37834,9 +38283,9 @@ async function hookWorkspace(candidate, opts = {}) {
     () => false
   );
   if (!isDir2) return { refused: `the workspace ${path2} is not a directory` };
-  const real = await realpath10(path2);
+  const real = await realpath12(path2);
   const given = opts.homeDir ?? homeOrNone();
-  const home = await realpath10(given).catch(() => given);
+  const home = await realpath12(given).catch(() => given);
   if (parse2(real).root === real) return { refused: `the workspace ${real} is the file system root` };
   if (real === home) return { refused: `the workspace ${real} is the home directory` };
   return { workspace: real };
@@ -37850,7 +38299,7 @@ function homeOrNone() {
 }
 async function nestedRepository(project, dir) {
   for (let at = dir; at !== project && at !== dirname28(at) && isInside(project, at); at = dirname28(at)) {
-    if (isRepositoryEntry(join67(at, ".git"))) return at;
+    if (isRepositoryEntry(join68(at, ".git"))) return at;
   }
   return void 0;
 }
@@ -37864,7 +38313,7 @@ var init_workspace = __esm({
 });
 
 // src/hooks/event-hook.ts
-import { dirname as dirname29, isAbsolute as isAbsolute12, resolve as resolve28 } from "node:path";
+import { dirname as dirname29, isAbsolute as isAbsolute13, resolve as resolve28 } from "node:path";
 async function runEventHook(agent, input, opts = {}) {
   const noAgent = badArguments(() => checkArgument(HookAgentArg, agent, "agent"));
   if (noAgent !== null) return { ...noAgent, answer: "" };
@@ -37895,6 +38344,12 @@ async function checkpointOf(adapter, input, opts) {
   if (typeof input !== "string") return refuse("invalid", input.unreadable, opts.event);
   if (input.trim() === "") return refuse("ignored", "no event on stdin (empty input)", opts.event);
   const json = input.startsWith("\uFEFF") ? input.slice(1) : input;
+  if (nestedDeeperThan(json))
+    return refuse(
+      "invalid",
+      `stdin is not a JSON event: it nests more than ${MAX_EVENT_DEPTH} levels deep, which no agent's event does`,
+      opts.event
+    );
   let raw;
   let cut2 = false;
   try {
@@ -37912,8 +38367,8 @@ async function checkpointOf(adapter, input, opts) {
   if (opts.seen !== void 0)
     Object.assign(opts.seen, definedOf({ event: known2.event, session: known2.session }));
   if (!("mapped" in mapping)) return refuse(mapping.status, mapping.message, mapping.event, mapping.session);
-  const relative9 = (path2) => path2 !== void 0 && !isAbsolute12(nativePath(path2));
-  const [relativeRoot, relativeCwd] = [relative9(mapping.mapped.root), relative9(mapping.mapped.cwd)];
+  const relative10 = (path2) => path2 !== void 0 && !isAbsolute13(nativePath(path2));
+  const [relativeRoot, relativeCwd] = [relative10(mapping.mapped.root), relative10(mapping.mapped.cwd)];
   const e = {
     ...mapping.mapped,
     ...relativeRoot ? { root: void 0 } : {},
@@ -37922,7 +38377,6 @@ async function checkpointOf(adapter, input, opts) {
       note: `a string of the event was cut (to ${STRING_KEEP} characters, or emptied past the first ${MAX_REPAIRED} that needed repair)`
     } : {}
   };
-  const here = opts.cwd ?? process.cwd();
   if (e.root === void 0 && e.cwd === void 0 && adapter.hooksRunInRoot !== true)
     return refuse(
       "ignored",
@@ -37930,11 +38384,23 @@ async function checkpointOf(adapter, input, opts) {
       e.event,
       e.session
     );
+  const current = opts.cwd ?? currentDirectory2();
+  if (current === void 0 && e.root === void 0 && e.cwd === void 0)
+    return refuse(
+      "ignored",
+      "no checkpoint: the event names no workspace, and the directory the hook runs in (its workspace root) no longer exists",
+      e.event,
+      e.session
+    );
+  const here = current ?? "/";
   const cwd = e.cwd === void 0 ? void 0 : resolve28(here, nativePath(e.cwd));
   const touched = e.touched?.map((p) => resolve28(here, nativePath(e.cwd ?? e.root ?? here), nativePath(p)));
-  const where = await hookWorkspace(await storeDirOf(adapter, { root: e.root, cwd, touched }, here, opts), {
-    ...opts.homeDir === void 0 ? {} : { homeDir: opts.homeDir }
-  });
+  const where = await hookWorkspace(
+    await storeDirOf(adapter, { root: e.root, cwd, touched }, current, opts),
+    {
+      ...opts.homeDir === void 0 ? {} : { homeDir: opts.homeDir }
+    }
+  );
   if ("refused" in where) return refuse("ignored", `no checkpoint: ${where.refused}`, e.event, e.session);
   const outcome = await runAgentHook(
     {
@@ -37959,11 +38425,20 @@ async function storeDirOf(adapter, e, here, opts) {
   return ofFile ?? (e.cwd === void 0 ? void 0 : await nestedRepository(base, e.cwd)) ?? base;
 }
 function baseOf(adapter, e, here, opts) {
-  if (e.root !== void 0) return resolve28(here, nativePath(e.root));
+  const at = here ?? "/";
+  if (e.root !== void 0) return resolve28(at, nativePath(e.root));
   const project = adapter.projectDirVariable && (opts.env ?? process.env)[adapter.projectDirVariable];
-  if (project && e.cwd !== void 0 && isInside(resolve28(project), e.cwd)) return resolve28(project);
-  if (adapter.hooksRunInRoot === true && (e.cwd === void 0 || isInside(here, e.cwd))) return here;
-  return e.cwd ?? here;
+  if (project && e.cwd !== void 0 && isInside(resolve28(at, project), e.cwd)) return resolve28(at, project);
+  if (adapter.hooksRunInRoot === true && here !== void 0 && (e.cwd === void 0 || isInside(here, e.cwd)))
+    return here;
+  return e.cwd ?? at;
+}
+function currentDirectory2() {
+  try {
+    return process.cwd();
+  } catch {
+    return void 0;
+  }
 }
 function definedOf(o) {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== void 0));
@@ -37977,6 +38452,7 @@ var init_event_hook = __esm({
     init_text();
     init_agent_hook();
     init_agents();
+    init_json_depth();
     init_lenient_json();
     init_workspace();
   }
@@ -38173,6 +38649,7 @@ function lastByte(chunks) {
 function isWholeEvent(agent, text2) {
   const json = text2.startsWith("\uFEFF") ? text2.slice(1) : text2;
   if (!json.trimEnd().endsWith("}")) return false;
+  if (nestedDeeperThan(json)) return true;
   try {
     if (ADAPTERS[agent].lenientJson === true) parseLenientJson(json);
     else JSON.parse(json);
@@ -38204,6 +38681,7 @@ var init_hook = __esm({
     init_agent_hooks();
     init_errors();
     init_hooks2();
+    init_json_depth();
     init_lenient_json();
     init_paths();
     init_output();
@@ -38245,30 +38723,30 @@ var init_hook = __esm({
 });
 
 // src/git/git-dir-work-tree.ts
-import { readFile as readFile13, realpath as realpath11 } from "node:fs/promises";
-import { basename as basename10, dirname as dirname30, resolve as resolve29 } from "node:path";
+import { readFile as readFile13, realpath as realpath13 } from "node:fs/promises";
+import { basename as basename11, dirname as dirname30, resolve as resolve29 } from "node:path";
 async function workTreeOfGitDir(dir, opts = {}) {
   const [bare2, gitDir] = (await revParseLines(dir, opts, ["--is-bare-repository", "--absolute-git-dir"])).lines;
   if (!gitDir) return void 0;
-  const own2 = await realpath11(gitDir);
-  if (!isInside(own2, await realpath11(dir))) return void 0;
+  const own2 = await realpath13(gitDir);
+  if (!isInside(own2, await realpath13(dir))) return void 0;
   if (bare2 === "true") return null;
   const [configured] = (await revParseLines(dir, opts, ["--show-toplevel"])).lines;
   const named4 = await readFile13(resolve29(own2, "gitdir"), "utf8").catch(() => "");
   const candidates = [
     configured,
     named4.trim() === "" ? void 0 : dirname30(resolve29(own2, named4.trim())),
-    basename10(own2) === ".git" ? dirname30(own2) : void 0
+    basename11(own2) === ".git" ? dirname30(own2) : void 0
   ];
   for (const candidate of candidates)
-    if (candidate && await isWorkTreeOf(candidate, own2, opts)) return realpath11(candidate);
+    if (candidate && await isWorkTreeOf(candidate, own2, opts)) return realpath13(candidate);
   return null;
 }
 async function isWorkTreeOf(top, gitDir, opts) {
-  const real = await realpath11(top).catch(() => null);
+  const real = await realpath13(top).catch(() => null);
   if (real === null) return false;
   const [shown, itsGitDir] = (await revParseLines(real, opts, ["--show-toplevel", "--absolute-git-dir"])).lines;
-  if (!shown || !itsGitDir || await realpath11(itsGitDir) !== gitDir) return false;
+  if (!shown || !itsGitDir || await realpath13(itsGitDir) !== gitDir) return false;
   const probe = await probeWorkspace(real, opts);
   return probe.isRepository && probe.root === real;
 }
@@ -39007,18 +39485,18 @@ var init_hook_install = __esm({
 
 // src/hooks/install/install-record.ts
 import { createHash as createHash13 } from "node:crypto";
-import { lstat as lstat27, open as open14, readFile as readFile14, rm as rm29, rmdir as rmdir4 } from "node:fs/promises";
-import { dirname as dirname31, join as join68 } from "node:path";
+import { lstat as lstat28, open as open14, readFile as readFile14, rm as rm29, rmdir as rmdir5 } from "node:fs/promises";
+import { dirname as dirname31, join as join69 } from "node:path";
 function recordPath(home, file) {
-  return join68(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
+  return join69(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
 }
 function sha256(text2) {
   return createHash13("sha256").update(text2).digest("hex");
 }
 async function readRecord3(home, file) {
   try {
-    const parsed = HookInstallRecord.safeParse(JSON.parse(await readFile14(recordPath(home, file), "utf8")));
-    return parsed.success && parsed.data.file === file ? parsed.data : null;
+    const parsed2 = HookInstallRecord.safeParse(JSON.parse(await readFile14(recordPath(home, file), "utf8")));
+    return parsed2.success && parsed2.data.file === file ? parsed2.data : null;
   } catch {
     return null;
   }
@@ -39071,7 +39549,7 @@ function nextRecord(file, old, found, written, step) {
 async function missingDirs(dir) {
   const out = [];
   for (let at = dir; ; at = dirname31(at)) {
-    const exists5 = await lstat27(at).then(
+    const exists5 = await lstat28(at).then(
       () => true,
       (error2) => error2.code !== "ENOENT"
     );
@@ -39080,7 +39558,7 @@ async function missingDirs(dir) {
   }
 }
 async function removeEmptyDirs2(dirs) {
-  for (const dir of dirs) await rmdir4(dir).catch(() => void 0);
+  for (const dir of dirs) await rmdir5(dir).catch(() => void 0);
 }
 var init_install_record = __esm({
   "src/hooks/install/install-record.ts"() {
@@ -39240,25 +39718,43 @@ var require_main = __commonJS({
 });
 
 // src/hooks/install/targets.ts
-import { join as join69, resolve as resolve30 } from "node:path";
+import { join as join70, resolve as resolve30 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join69(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join70(base, place.scope === "project" ? project : user);
   const env = place.env ?? process.env;
   const under = (variable, project, dir, file) => {
     const home = env[variable];
-    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve30(home, file) : at(project, join69(dir, file));
+    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve30(variable === "QWEN_HOME" ? expandTilde(home, place.homeDir) : home, file) : at(project, join70(dir, file));
   };
   switch (agent) {
     case "claude-code":
-      return grouped(agent, at(".claude/settings.json", ".claude/settings.json"), false, CLAUDE_EVENTS, []);
+      return grouped(
+        agent,
+        under("CLAUDE_CONFIG_DIR", ".claude/settings.json", ".claude", "settings.json"),
+        false,
+        CLAUDE_EVENTS,
+        []
+      );
     case "qwen":
-      return grouped(agent, at(".qwen/settings.json", ".qwen/settings.json"), true, QWEN_EVENTS, []);
+      return grouped(
+        agent,
+        under("QWEN_HOME", ".qwen/settings.json", ".qwen", "settings.json"),
+        true,
+        QWEN_EVENTS,
+        []
+      );
     case "gemini":
       return {
-        ...grouped(agent, at(".gemini/settings.json", ".gemini/settings.json"), true, GEMINI_EVENTS, [
-          'Gemini CLI runs hooks unless hooksConfig.enabled is false, and only in a folder it trusts; "/hooks" in Gemini CLI lists them.'
-        ]),
+        ...grouped(
+          agent,
+          under("GEMINI_CLI_HOME", ".gemini/settings.json", ".", ".gemini/settings.json"),
+          true,
+          GEMINI_EVENTS,
+          [
+            'Gemini CLI runs hooks unless hooksConfig.enabled is false, and only in a folder it trusts; "/hooks" in Gemini CLI lists them.'
+          ]
+        ),
         extra: { name: GEMINI_HOOK_NAME }
       };
     case "codex":
@@ -39327,6 +39823,10 @@ function installTarget(agent, place) {
       };
   }
 }
+function expandTilde(path2, homeDir) {
+  if (path2 === "~") return homeDir;
+  return /^~[\\/]/.test(path2) ? join70(homeDir, path2.slice(2)) : path2;
+}
 function grouped(agent, file, comments, events, notes) {
   return { agent, file, format: "json", shape: "grouped", comments, events, notes };
 }
@@ -39350,18 +39850,19 @@ function hooksOffNotes(target, config2) {
     case "qwen":
       return config2.disableAllHooks === true ? [`${file} sets "disableAllHooks": true, ${why}: remove it (or set it to false)`] : [];
     case "gemini": {
-      const settings = isRecord(config2.hooksConfig) ? config2.hooksConfig : {};
       const notes = [];
       if (isRecord(config2.tools) && config2.tools.enableHooks === false)
         notes.push(
           `${file} sets "tools.enableHooks": false, ${why} (in the releases that read it): remove it (or set it to true)`
         );
-      if (settings.enabled === false)
-        notes.push(`${file} sets "hooksConfig.enabled": false, ${why}: remove it (or set it to true)`);
-      const disabled = Array.isArray(settings.disabled) ? settings.disabled : [];
-      if (disabled.some((d) => d === GEMINI_HOOK_NAME || isOurCommand(d, target.agent)))
+      const enabled = geminiSwitch(config2, "enabled");
+      if (enabled?.value === false)
+        notes.push(`${file} sets "${enabled.key}": false, ${why}: remove it (or set it to true)`);
+      const disabled = geminiSwitch(config2, "disabled");
+      const list5 = Array.isArray(disabled?.value) ? disabled.value : [];
+      if (list5.some((d) => d === GEMINI_HOOK_NAME || isOurCommand(d, target.agent)))
         notes.push(
-          `${file} lists our hook in "hooksConfig.disabled", so Gemini CLI skips it: take it out of that list (or enable it in /hooks)`
+          `${file} lists our hook in "${disabled?.key}", so Gemini CLI skips it: take it out of that list (or enable it in /hooks)`
         );
       return notes;
     }
@@ -39372,6 +39873,14 @@ function hooksOffNotes(target, config2) {
     default:
       return [];
   }
+}
+function geminiSwitch(config2, name2) {
+  for (const table2 of ["hooksConfig", "hooks"]) {
+    const values = config2[table2];
+    if (isRecord(values) && Object.hasOwn(values, name2))
+      return { key: `${table2}.${name2}`, value: values[name2] };
+  }
+  return void 0;
 }
 var init_hooks_off = __esm({
   "src/hooks/install/hooks-off.ts"() {
@@ -39443,7 +39952,7 @@ function appendEntry(text2, path2, entry) {
   const last = list5.children?.at(-1);
   if (last !== void 0) {
     const indent2 = indentOf(text2, last.offset);
-    return pasteAfter(text2, last.offset + last.length, `${indent2}${pretty(entry, indent2)}`);
+    return pasteAfter(text2, last.offset + last.length, `${indent2}${pretty(entry, indent2, indentUnit(text2))}`);
   }
   const [open15, close] = [list5.offset + 1, list5.offset + list5.length - 1];
   const indent = indentOf(text2, list5.offset);
@@ -39452,10 +39961,12 @@ function appendEntry(text2, path2, entry) {
     const inside = text2.slice(open15, close).trim();
     return `${text2.slice(0, open15)}${inside === "" ? "" : `${inside} `}${JSON.stringify(entry)}${text2.slice(close)}`;
   }
-  if (/^\s*$/.test(text2.slice(open15, close)))
+  if (/^\s*$/.test(text2.slice(open15, close))) {
+    const inner = `${indent}${indentUnit(text2)}`;
     return `${text2.slice(0, open15)}
-${indent}  ${pretty(entry, `${indent}  `)}
+${inner}${pretty(entry, inner, indentUnit(text2))}
 ${indent}${text2.slice(close)}`;
+  }
   return intoCommented(text2, list5, entry);
 }
 function pasteAfter(text2, end, line) {
@@ -39468,17 +39979,17 @@ function pasteAfter(text2, end, line) {
     comma ||= token === COMMA;
     at = scanner.getTokenOffset() + scanner.getTokenLength();
   }
-  const sep12 = comma ? "" : ",";
-  return `${text2.slice(0, end)}${sep12}${text2.slice(end, at)}
+  const sep13 = comma ? "" : ",";
+  return `${text2.slice(0, end)}${sep13}${text2.slice(end, at)}
 ${line}${text2.slice(at)}`;
 }
 function intoCommented(text2, container, value, name2) {
   const close = container.offset + container.length - 1;
   const key = name2 === void 0 ? "" : `${JSON.stringify(name2)}: `;
-  const inner = `${indentOf(text2, container.offset)}  `;
+  const inner = `${indentOf(text2, container.offset)}${indentUnit(text2)}`;
   const closeLine = text2.lastIndexOf("\n", close - 1) + 1;
   if (/^[ \t]*$/.test(text2.slice(closeLine, close)))
-    return `${text2.slice(0, closeLine)}${inner}${key}${pretty(value, inner)}
+    return `${text2.slice(0, closeLine)}${inner}${key}${pretty(value, inner, indentUnit(text2))}
 ${text2.slice(closeLine)}`;
   const space = /\s/.test(text2[close - 1] ?? "") ? "" : " ";
   return `${text2.slice(0, close)}${space}${key}${JSON.stringify(value)} ${text2.slice(close)}`;
@@ -39487,9 +39998,17 @@ function indentOf(text2, offset) {
   const lineStart = text2.lastIndexOf("\n", offset - 1) + 1;
   return /^[ \t]*/.exec(text2.slice(lineStart, offset))?.[0] ?? "";
 }
-function pretty(value, indent) {
-  return JSON.stringify(value, null, 2).split("\n").join(`
+function pretty(value, indent, unit = "  ") {
+  return JSON.stringify(value, null, unit).split("\n").join(`
 ${indent}`);
+}
+function indentUnit(text2) {
+  const first = nodeAt(text2, [])?.children?.[0];
+  if (first === void 0) return "  ";
+  const lineStart = text2.lastIndexOf("\n", first.offset - 1) + 1;
+  const blanks = text2.slice(lineStart, first.offset);
+  if (blanks.startsWith("	") && /^\t+$/.test(blanks)) return "	";
+  return /^ {1,8}$/.test(blanks) ? blanks : "  ";
 }
 function withEndOf(before2, text2) {
   if (before2 !== null && before2.trim() !== "" && !before2.endsWith("\n")) return text2.replace(/\r?\n$/, "");
@@ -39515,6 +40034,12 @@ var init_json_text = __esm({
 });
 
 // src/hooks/install/json-config.ts
+function formatOf(text2) {
+  const unit = indentUnit(text2);
+  return {
+    formattingOptions: { insertSpaces: unit !== "	", tabSize: unit === "	" ? 1 : unit.length, eol: "\n" }
+  };
+}
 function planJsonConfig(target, before2, entryOf2) {
   const source = before2 ?? "{}";
   parseConfig2(target, source);
@@ -39571,14 +40096,15 @@ function editList(target, text2, event, next, strict) {
     else if (edit.op === "removeHook") out = removeChild(out, [...path2, edit.i, "hooks"], edit.j);
     else if (edit.op === "setCommand") {
       const at = edit.j === void 0 ? [edit.i] : [edit.i, "hooks", edit.j];
-      out = (0, import_jsonc_parser2.applyEdits)(out, (0, import_jsonc_parser2.modify)(out, [...path2, ...at, edit.key], edit.command, FORMAT));
+      out = (0, import_jsonc_parser2.applyEdits)(out, (0, import_jsonc_parser2.modify)(out, [...path2, ...at, edit.key], edit.command, formatOf(out)));
     } else out = appendEntry(out, path2, edit.entry);
   }
-  if (!listIs(target, out, event, list5, strict)) out = (0, import_jsonc_parser2.applyEdits)(text2, (0, import_jsonc_parser2.modify)(text2, path2, list5, FORMAT));
+  if (!listIs(target, out, event, list5, strict))
+    out = (0, import_jsonc_parser2.applyEdits)(text2, (0, import_jsonc_parser2.modify)(text2, path2, list5, formatOf(text2)));
   return list5.length === 0 && blankInside(out, path2) ? cutOrEdit(target, out, ["hooks"], event) : out;
 }
 function addProperty(target, text2, path2, key, value) {
-  const edited = (0, import_jsonc_parser2.applyEdits)(text2, (0, import_jsonc_parser2.modify)(text2, [...path2, key], value, FORMAT));
+  const edited = (0, import_jsonc_parser2.applyEdits)(text2, (0, import_jsonc_parser2.modify)(text2, [...path2, key], value, formatOf(text2)));
   const parent = nodeAt(text2, path2);
   const name2 = JSON.stringify(key);
   const last = parent?.type === "object" ? parent.children?.at(-1) : void 0;
@@ -39594,12 +40120,12 @@ function addProperty(target, text2, path2, key, value) {
     pasted = `${text2.slice(0, end)}, ${name2}: ${JSON.stringify(value)}${text2.slice(end)}`;
   } else {
     const indent = indentOf(text2, last.offset);
-    pasted = pasteAfter(text2, end, `${indent}${name2}: ${pretty(value, indent)}`);
+    pasted = pasteAfter(text2, end, `${indent}${name2}: ${pretty(value, indent, indentUnit(text2))}`);
   }
   return sameValue(target, pasted, edited) ? pasted : edited;
 }
 function cutOrEdit(target, text2, path2, key) {
-  const edited = (0, import_jsonc_parser2.applyEdits)(text2, (0, import_jsonc_parser2.modify)(text2, [...path2, key], void 0, FORMAT));
+  const edited = (0, import_jsonc_parser2.applyEdits)(text2, (0, import_jsonc_parser2.modify)(text2, [...path2, key], void 0, formatOf(text2)));
   const parent = nodeAt(text2, path2);
   const i = parent?.children?.findIndex((p) => p.children?.[0]?.value === key) ?? -1;
   if (i < 0) return edited;
@@ -39663,7 +40189,7 @@ function parseConfig2(target, text2, strict = false) {
   if (proto) throw configInvalid(target, 'it holds a "__proto__" key, which cannot be merged into safely');
   return value;
 }
-var import_jsonc_parser2, FORMAT;
+var import_jsonc_parser2;
 var init_json_config = __esm({
   "src/hooks/install/json-config.ts"() {
     "use strict";
@@ -39671,13 +40197,12 @@ var init_json_config = __esm({
     init_entries();
     init_hooks_off();
     init_json_text();
-    FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: "\n" } };
   }
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, lstat as lstat28, readFile as readFile15, rm as rm30, stat as stat29 } from "node:fs/promises";
-import { join as join70 } from "node:path";
+import { chmod, lstat as lstat29, readFile as readFile15, rm as rm30, stat as stat29 } from "node:fs/promises";
+import { join as join71 } from "node:path";
 function clineScript(command) {
   return `${HEAD}${command}${FALLBACK}
 `;
@@ -39690,7 +40215,7 @@ async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   await assertDirectory(target.file);
   for (const event of target.events) {
-    const file = join70(target.file, event);
+    const file = join71(target.file, event);
     const current = await readHook(file);
     if (current !== null && "theirs" in current) {
       if (command !== null || current.marked) plan.leftAlone.push(file);
@@ -39714,7 +40239,7 @@ async function assertDirectory(dir) {
   if (stats4 !== null && !stats4.isDirectory()) throw cannotUse(dir, "not a directory");
 }
 async function readHook(file) {
-  const stats4 = await lstat28(file).catch((error2) => {
+  const stats4 = await lstat29(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(file, errnoOf(error2), error2);
   });
@@ -39826,7 +40351,7 @@ function parseString(ctx) {
     else if (c === 13 && ctx.s.charCodeAt(ctx.p + 1) === 10)
       ctx.p += 2;
   }
-  let parsed = "";
+  let parsed2 = "";
   let sliceStart = ctx.p;
   let state = 0;
   for (; ctx.p < ctx.s.length; ctx.p++) {
@@ -39844,13 +40369,13 @@ function parseString(ctx) {
       }
       if (!state) {
         let s = ctx.s.slice(sliceStart, ctx.p);
-        parsed = parsed ? parsed + s : s;
+        parsed2 = parsed2 ? parsed2 + s : s;
       }
       ctx.p += isMultiline ? 3 : 1;
-      return parsed;
+      return parsed2;
     } else if (!state) {
       if (!isLiteral && c === 92) {
-        parsed += ctx.s.slice(sliceStart, sliceStart = ctx.p);
+        parsed2 += ctx.s.slice(sliceStart, sliceStart = ctx.p);
         state = 1;
       }
     } else if (state === 1) {
@@ -39877,28 +40402,28 @@ function parseString(ctx) {
         if (value < 0 || value > 1114111 || value >= 55296 && value <= 57343) {
           TomlError.x("invalid unicode escape", ctx, errPtr);
         }
-        parsed += String.fromCodePoint(value);
+        parsed2 += String.fromCodePoint(value);
         sliceStart = ctx.p--;
         state = 0;
       } else if (isMultiline && (c === 32 || c === 9)) {
         state = 2;
       } else {
         if (c === 98)
-          parsed += "\b";
+          parsed2 += "\b";
         else if (c === 116)
-          parsed += "	";
+          parsed2 += "	";
         else if (c === 110)
-          parsed += "\n";
+          parsed2 += "\n";
         else if (c === 102)
-          parsed += "\f";
+          parsed2 += "\f";
         else if (c === 114)
-          parsed += "\r";
+          parsed2 += "\r";
         else if (c === 101)
-          parsed += "\x1B";
+          parsed2 += "\x1B";
         else if (c === 34)
-          parsed += '"';
+          parsed2 += '"';
         else if (c === 92)
-          parsed += "\\";
+          parsed2 += "\\";
         else
           TomlError.x("unrecognised escape sequence", ctx);
         sliceStart = ctx.p + 1;
@@ -40291,7 +40816,7 @@ var init_util2 = __esm({
 function parseKey(ctx, end = 61) {
   let startPtr;
   let state = 0;
-  let parsed = [];
+  let parsed2 = [];
   let sliceStart;
   let c = ctx.s.charCodeAt(startPtr = ctx.p);
   do {
@@ -40299,23 +40824,23 @@ function parseKey(ctx, end = 61) {
       if (!state)
         TomlError.x("unexpected end of key", ctx);
       if (state === 1)
-        parsed.push(ctx.s.slice(sliceStart, ctx.p));
-      return ctx.p++, parsed;
+        parsed2.push(ctx.s.slice(sliceStart, ctx.p));
+      return ctx.p++, parsed2;
     } else if (c === 46) {
       if (!state)
         TomlError.x("illegal empty bare key", ctx);
       if (state === 1)
-        parsed.push(ctx.s.slice(sliceStart, ctx.p));
+        parsed2.push(ctx.s.slice(sliceStart, ctx.p));
       state = 0;
     } else if (!state && (c === 34 || c === 39)) {
       if (c === ctx.s.charCodeAt(ctx.p + 1) && c === ctx.s.charCodeAt(ctx.p + 2))
         TomlError.x("illegal quoted key: multiline strings are not allowed", ctx);
-      parsed.push(parseString(ctx));
+      parsed2.push(parseString(ctx));
       state = 2;
       ctx.p--;
     } else if (c === 32 || c === 9) {
       if (state === 1) {
-        parsed.push(ctx.s.slice(sliceStart, ctx.p));
+        parsed2.push(ctx.s.slice(sliceStart, ctx.p));
         state = 2;
       }
     } else if (state === 2 || c < 48 && c !== 45 || c > 57 && c < 65 || c > 90 && c < 97 && c !== 95 || c > 122) {
@@ -41391,7 +41916,7 @@ var init_undo = __esm({
 });
 
 // src/hooks/install/install.ts
-import { lstat as lstat29, readFile as readFile16, realpath as realpath12, rm as rm31 } from "node:fs/promises";
+import { lstat as lstat30, readFile as readFile16, realpath as realpath14, rm as rm31 } from "node:fs/promises";
 import { dirname as dirname32, parse as parse6, resolve as resolve31 } from "node:path";
 async function installHooks(agent, opts) {
   checkArgument(HookAgentArg, agent, "agent");
@@ -41412,7 +41937,7 @@ async function projectDir(opts) {
       { details: { workspace: dir } }
     );
   const root = top ?? (await probeWorkspace(dir)).root;
-  const home = await realpath12(opts.homeDir).catch(() => resolve31(opts.homeDir));
+  const home = await realpath14(opts.homeDir).catch(() => resolve31(opts.homeDir));
   if (root === home || parse6(root).root === root)
     throw new InvalidArgumentError(
       `refusing a project install in ${root}: it is ${root === home ? "the home directory, where the project file is the user-wide one" : "the file system root"}; run it in a project (-C DIR), or use --user for the user-wide file`,
@@ -41422,7 +41947,8 @@ async function projectDir(opts) {
 }
 async function apply(agent, action, opts) {
   const place = opts.scope === "project" ? { ...opts, workspace: await projectDir(opts) } : opts;
-  const target = installTarget(agent, place);
+  const found = installTarget(agent, place);
+  const target = action === "install" ? { ...found, notes: [...found.notes, ...runnerNotes(opts.runner)] } : found;
   const dryRun = opts.dryRun === true;
   const install = action === "install";
   const home = opts.home ?? resolveHome();
@@ -41453,6 +41979,11 @@ async function apply(agent, action, opts) {
   if (!dryRun && !install) written = await giveBack(home, target, read, plan);
   return { ...base, written, changes: plan.changes, leftAlone: [], notes: plan.notes };
 }
+function runnerNotes(runner) {
+  return /[\\/]_npx[\\/]/.test(runner.bin) ? [
+    `The hooks run ${runner.bin}, in npx's cache, which npm may clear or replace at any time (then every hook fails): install the package (npm install --save-dev agentgate-snapshotter, or npm install --global agentgate-snapshotter) and run "hook install" again from it.`
+  ] : [];
+}
 async function readConfig2(file) {
   const regular = await readRegularFile(file);
   if (regular !== null && "special" in regular)
@@ -41478,7 +42009,7 @@ async function readConfig2(file) {
   }
 }
 async function refuseDanglingLink(target) {
-  const link3 = await lstat29(target.file).then(
+  const link3 = await lstat30(target.file).then(
     (st) => st.isSymbolicLink(),
     () => false
   );
@@ -41528,7 +42059,7 @@ async function recordAndWrite(home, target, found, text2) {
 async function giveBack(home, target, found, plan) {
   const record3 = await readRecord3(home, target.file);
   let wrote = false;
-  const link3 = await lstat29(target.file).then(
+  const link3 = await lstat30(target.file).then(
     (st) => st.isSymbolicLink(),
     () => false
   );
@@ -41762,6 +42293,7 @@ init_spec();
 init_stdout();
 init_suggest();
 init_version();
+init_text();
 async function main(argv) {
   const options2 = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
   const json = options2.includes("--json");
@@ -41784,7 +42316,7 @@ async function main(argv) {
     if (values.version === true) return printVersion(json);
     if (values.help === true) return printHelp(commandHelp(command), json);
     const { Context: Context2 } = await Promise.resolve().then(() => (init_context(), context_exports));
-    const ctx = await Context2.create(values);
+    const ctx = await Context2.create(values, { cwdMayBeGone: agentHook });
     const result = await command.run(ctx, values, positionals);
     await emit(result, json);
     return "exitCode" in result ? result.exitCode ?? 0 : 0;
@@ -41858,9 +42390,11 @@ ${optionLines(GLOBAL_OPTIONS)}`,
   ].join("\n\n");
 }
 function printHelp(text2, json) {
-  writeStdout(json ? `${JSON.stringify({ help: text2 })}
+  writeStdout(
+    json ? `${jsonWithoutLegacyCommands(JSON.stringify({ help: text2 }))}
 ` : `${noWorkflowCommands(text2)}
-`);
+`
+  );
   return 0;
 }
 function printVersion(json) {
@@ -41884,7 +42418,7 @@ async function emit(result, json) {
     }
     return;
   }
-  const text2 = json ? JSON.stringify(result.json, null, 2) : noWorkflowCommands(result.human(useColour((await import("node:tty")).isatty(1))));
+  const text2 = json ? jsonWithoutLegacyCommands(JSON.stringify(result.json, null, 2)) : noWorkflowCommands(result.human(useColour((await import("node:tty")).isatty(1))));
   if (text2.length > 0) writeStdout(`${text2}
 `);
   const aside = asideLines(result, json);
@@ -41908,10 +42442,13 @@ function fail(error2, json) {
 }
 var WORKSPACE_CODES = ["WORKSPACE_NOT_FOUND", "NOT_A_REPOSITORY", "UNSAFE_WORKSPACE"];
 function report3(code2, message, json, status2, details = {}) {
-  if (json) writeStdout(`${JSON.stringify({ error: errorJson(code2, message, details) })}
-`);
+  if (json)
+    writeStdout(
+      `${jsonWithoutLegacyCommands(JSON.stringify({ error: errorJson(code2, message, details) }))}
+`
+    );
   else {
-    process.stderr.write(`${PROGRAM}: ${code2}: ${printable(message)}
+    process.stderr.write(`${PROGRAM}: ${code2}: ${noWorkflowCommands(printable(message))}
 `);
     if (process.env.AGENTGATE_DEBUG === "1" && typeof details.stderr === "string" && details.stderr !== "")
       process.stderr.write(`git said:
@@ -41925,7 +42462,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = status2;
   },
   (error2) => {
-    process.stderr.write(`${PROGRAM}: INTERNAL: ${printable(String(error2))}
+    process.stderr.write(`${PROGRAM}: INTERNAL: ${noWorkflowCommands(printable(String(error2)))}
 `);
     process.exitCode = 1;
   }
