@@ -212,7 +212,7 @@ describe('checkpoint restore --prompt through the CLI', () => {
       conflicts: [join(ws, 'shared.txt')],
     });
     expect(cli(['--dry-run']).stdout).toMatch(
-      /Would restore 1 files and delete 0 .*\n {2}restore .*mine\.txt\nIn conflict/,
+      /Would restore 1 file and delete 0 .*\n {2}restore .*mine\.txt\nIn conflict/,
     );
     expect(read(ws, 'mine.txt')).toBe('m1\n');
 
