@@ -1,5 +1,5 @@
 import { isAbsolute, posix, relative, sep } from 'node:path';
-import { PathNotFoundError } from '../errors.js';
+import { GitFailedError, PathNotFoundError } from '../errors.js';
 import { readEscapedBytes } from '../fs/path-bytes.js';
 import { filesReadAs, isFileAt } from '../git/provenance.js';
 import { batchCheck } from '../git/record-objects.js';
@@ -40,7 +40,12 @@ export async function fileAt(
   const [commit, ...files] = await batchCheck(repo, [
     `${given}^{commit}`,
     ...(plain ? names.map((n) => `${given}^{commit}:${n}`) : []),
-  ]);
+  ]).catch(async (error: unknown) => {
+    // batch-check dies on a name it cannot resolve at all (`@{u}` with no upstream, `HEAD@{99}`
+    // past the reflog): the resolver says REVISION_NOT_FOUND, as for every other command.
+    if (error instanceof GitFailedError) await resolveRevision(repo, given, 'commit');
+    throw error;
+  });
   const rev = commit?.found === true ? commit.id : await resolveRevision(repo, given, 'commit');
   for (const [i, name] of names.entries())
     if (plain ? files[i]?.found === true && files[i].type === 'blob' : await isFileAt(repo, rev, name))

@@ -150,6 +150,24 @@ describe('anchor and trace edges (CLI)', () => {
     const error = (outside.json() as { error: { code: string; details: { type?: string } } }).error;
     expect([error.code, error.details.type]).toEqual(['PATH_NOT_FOUND', undefined]);
   });
+
+  it('trace --rev of a revision git cannot resolve (no upstream, a reflog too short) is REVISION_NOT_FOUND, as for anchor', async () => {
+    s = await recordRun([{ 'a.txt': lines('a', 3) }]);
+    squash(s.dir, 'agent-run-a');
+    for (const rev of ['@{u}', 'main@{push}', 'nosuch@{u}', 'HEAD@{999}']) {
+      const codes = [
+        ['trace', 'a.txt', '--rev', rev],
+        ['anchor', rev],
+      ].map((args) => {
+        const res = cli([...args, '--json']);
+        return [res.status, (res.json() as { error: { code: string } }).error.code];
+      });
+      expect(codes, rev).toEqual([
+        [1, 'REVISION_NOT_FOUND'],
+        [1, 'REVISION_NOT_FOUND'],
+      ]);
+    }
+  });
 });
 
 describe('a commit whose parent this clone does not have', () => {
