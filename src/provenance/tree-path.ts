@@ -25,7 +25,7 @@ export function treePath(topLevel: string, path: string): string | null {
  * (readEscapedBytes: a name that is not UTF-8, as JSON output writes it), else, for a PATH that
  * came with U+FFFD (a command line cannot carry such a byte), the one file whose name reads so.
  * One process says what REV is and whether PATH is a file there (a name with a line break cannot
- * go on batch-check's stdin: ls-tree then); the resolver explains a missing REV. PATH_NOT_FOUND
+ * go on batch-check's stdin, nor one ending in `}` after `REV^{commit}:`: ls-tree then); the resolver explains a missing REV. PATH_NOT_FOUND
  * when it is no file at REV.
  */
 export async function fileAt(
@@ -35,8 +35,9 @@ export async function fileAt(
 ): Promise<{ rev: string; path: string }> {
   const spelt = readEscapedBytes(path);
   const names = spelt === null ? [path] : [path, spelt];
-  // `:/text` reads all that follows as its text: `:/text:path` would search for "text:path".
-  const plain = !/[\n\r]/.test(path) && !given.startsWith(':/');
+  // `:/text` reads all that follows as its text: `:/text:path` would search for "text:path"; and
+  // `REV^{commit}:NAME}` is read as a peel of REV (a name ending in `}`: `@{u}`, `{{name}}`).
+  const plain = !/[\n\r]/.test(path) && !given.startsWith(':/') && !names.some((n) => n.endsWith('}'));
   const [commit, ...files] = await batchCheck(repo, [
     `${given}^{commit}`,
     ...(plain ? names.map((n) => `${given}^{commit}:${n}`) : []),

@@ -151,6 +151,19 @@ describe('anchor and trace edges (CLI)', () => {
     expect([error.code, error.details.type]).toEqual(['PATH_NOT_FOUND', undefined]);
   });
 
+  it('trace of a file whose name ends in "}" (git would read REV^{commit}:NAME} as a peel of REV)', async () => {
+    const names = ['@{u}', 'tpl/{{name}}', 'x}'];
+    s = await recordRun([Object.fromEntries(names.map((n) => [n, lines('agent line', 2)]))]);
+    squash(s.dir, 'agent-run-a');
+    for (const name of names) {
+      const res = cli(['trace', '--json', '--', name]);
+      expect(res.status, `${name}: ${res.stderr}${res.stdout}`).toBe(0);
+      expect(Trace.parse(res.json()).ranges.map((r) => [r.start, r.end, r.origin?.iteration])).toEqual([
+        [1, 2, 1],
+      ]);
+    }
+  });
+
   it('trace --rev of a revision git cannot resolve (no upstream, a reflog too short) is REVISION_NOT_FOUND, as for anchor', async () => {
     s = await recordRun([{ 'a.txt': lines('a', 3) }]);
     squash(s.dir, 'agent-run-a');
