@@ -1,7 +1,7 @@
 import { isAbsolute, posix, relative, sep } from 'node:path';
 import { GitFailedError, PathNotFoundError } from '../errors.js';
 import { readEscapedBytes } from '../fs/path-bytes.js';
-import { filesReadAs, isFileAt } from '../git/provenance.js';
+import { filesReadAs, typeAt } from '../git/provenance.js';
 import { batchCheck } from '../git/record-objects.js';
 import { resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
@@ -48,12 +48,16 @@ export async function fileAt(
     throw error;
   });
   const rev = commit?.found === true ? commit.id : await resolveRevision(repo, given, 'commit');
-  for (const [i, name] of names.entries())
-    if (plain ? files[i]?.found === true && files[i].type === 'blob' : await isFileAt(repo, rev, name))
-      return { rev, path: name };
+  const types: Array<string | null> = [];
+  for (const [i, name] of names.entries()) {
+    const answer = files[i];
+    const type = plain ? (answer?.found === true ? answer.type : null) : await typeAt(repo, rev, name);
+    if (type === 'blob') return { rev, path: name };
+    types.push(type);
+  }
   const readAs = path.includes('\ufffd') ? await filesReadAs(repo, rev, path) : [];
   if (readAs.length === 1) return { rev, path: readAs[0] as string };
-  throw noFile(path, rev, plain && files[0]?.found === true && files[0].type === 'tree', readAs);
+  throw noFile(path, rev, types[0] === 'tree', readAs);
 }
 
 /** PATH_NOT_FOUND: PATH is a directory at REV, or no file, or reads as several (`readAs`). */

@@ -162,6 +162,14 @@ describe('anchor and trace edges (CLI)', () => {
         [1, 2, 1],
       ]);
     }
+    // A directory so named is one all the same.
+    const dir = cli(['trace', '--json', '--', 'tpl/{{name}}/..']);
+    expect((dir.json() as { error: { details: { type?: string } } }).error.details.type).toBe('tree');
+    writeFiles((s as RunSetup).dir, { '{{slug}}/a.txt': 'x\n' });
+    commitAll((s as RunSetup).dir, 'a directory whose name ends in }');
+    const res = cli(['trace', '--json', '--', '{{slug}}']);
+    const error = (res.json() as { error: { code: string; details: { type?: string } } }).error;
+    expect([res.status, error.code, error.details.type]).toEqual([1, 'PATH_NOT_FOUND', 'tree']);
   });
 
   it('trace --rev of a revision git cannot resolve (no upstream, a reflog too short) is REVISION_NOT_FOUND, as for anchor', async () => {
