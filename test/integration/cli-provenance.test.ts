@@ -165,11 +165,16 @@ describe('anchor and trace edges (CLI)', () => {
     // A directory so named is one all the same.
     const dir = cli(['trace', '--json', '--', 'tpl/{{name}}/..']);
     expect((dir.json() as { error: { details: { type?: string } } }).error.details.type).toBe('tree');
-    writeFiles((s as RunSetup).dir, { '{{slug}}/a.txt': 'x\n' });
+    writeFiles((s as RunSetup).dir, { '{{slug}}/a.txt': 'x\n', 'p}': 'a person line\n' });
     commitAll((s as RunSetup).dir, 'a directory whose name ends in }');
     const res = cli(['trace', '--json', '--', '{{slug}}']);
     const error = (res.json() as { error: { code: string; details: { type?: string } } }).error;
     expect([res.status, error.code, error.details.type]).toEqual([1, 'PATH_NOT_FOUND', 'tree']);
+    // report --anchor lists such a file's lines no run wrote (it traces them).
+    const report = cli(['report', '--anchor', 'HEAD', '--format', 'json']);
+    expect(report.status, report.stderr).toBe(0);
+    const files = (report.json() as { files: Array<{ path: string; notFromRuns: unknown }> }).files;
+    expect(files.find((f) => f.path === 'p}')?.notFromRuns).toEqual([{ start: 1, end: 1 }]);
   });
 
   it('trace --rev of a revision git cannot resolve (no upstream, a reflog too short) is REVISION_NOT_FOUND, as for anchor', async () => {
