@@ -346,15 +346,18 @@ export async function blame(
   return { lines: parser.end(), text, renames: parser.renames() };
 }
 
-/** True when `path` is a file (a blob) in `commit`'s tree; works for any name, newlines and bytes that are not UTF-8 included. */
-export async function isFileAt(repo: GitOptions, commit: string, path: string): Promise<boolean> {
+/**
+ * What `path` is in `commit`'s tree (`blob`, `tree`, `commit` for a gitlink), null when nothing;
+ * works for any name, newlines and bytes that are not UTF-8 included.
+ */
+export async function typeAt(repo: GitOptions, commit: string, path: string): Promise<string | null> {
   assertRevisionSyntax(commit);
   const res = await withByteArgs(
     ['--literal-pathspecs'],
     ['ls-tree', '-z', '--full-tree', commit, '--', path],
     (args) => runGitBuffer(repo, args),
   );
-  return parseLsTree(decodeBytes(res.stdout)).get(path)?.type === 'blob';
+  return parseLsTree(decodeBytes(res.stdout)).get(path)?.type ?? null;
 }
 
 /**

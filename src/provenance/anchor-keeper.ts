@@ -23,7 +23,9 @@ export function anchorKeeper(src: ProvenanceSources): AnchorKeeper {
 /**
  * Per anchor, null when it recomputes the same here (from the records and git on this machine,
  * narrowed to the runs it was), else the reason. One computation per set of runs, batched over
- * its commits; an error of that computation (an unknown run, say) is the reason for each of them.
+ * its commits; when that computation fails (a run here only in part that may explain one of the
+ * commits, say), each of them is computed alone, so the error is the reason of those it stops and
+ * the others are judged as ever. An error that stops every one (an unknown run) is then each one's.
  */
 export async function recheckAnchors(
   src: ProvenanceSources,
@@ -39,24 +41,44 @@ export async function recheckAnchors(
   for (const [key, indices] of groups) {
     const only = JSON.parse(key) as string[] | null;
     const given = indices.map((i) => anchors[i] as Anchor);
-    try {
-      const computed = await computeAnchors(
-        src,
-        repo,
-        given.map((a) => a.commit),
-        only === null ? {} : { runIds: only },
-      );
-      indices.forEach((at, j) => {
-        const differ = anchorDifferences(given[j] as Anchor, computed[j] as Anchor);
-        out[at] =
-          differ.length === 0
-            ? null
-            : `${differ.slice(0, 5).join(', ')} differ${differ.length > 5 ? ', ...' : ''}`;
-      });
-    } catch (error) {
-      if (!(error instanceof AgentgateError)) throw error;
-      for (const at of indices) out[at] = `${error.code}: ${error.message}`;
+    const together = await recheck(src, repo, given, only);
+    let reasons: Array<string | null> | string = together;
+    if (typeof together === 'string' && given.length > 1) {
+      reasons = [];
+      for (const a of given) {
+        const alone = await recheck(src, repo, [a], only);
+        reasons.push(typeof alone === 'string' ? alone : (alone[0] ?? null));
+      }
     }
+    indices.forEach((at, j) => {
+      out[at] = typeof reasons === 'string' ? reasons : (reasons[j] ?? null);
+    });
   }
   return out;
+}
+
+/** `anchors` (of one narrowing) computed together: each one's reason (null: the same), or the error that stopped them all. */
+async function recheck(
+  src: ProvenanceSources,
+  repo: Repo,
+  anchors: readonly Anchor[],
+  only: string[] | null,
+): Promise<Array<string | null> | string> {
+  try {
+    const computed = await computeAnchors(
+      src,
+      repo,
+      anchors.map((a) => a.commit),
+      only === null ? {} : { runIds: only },
+    );
+    return anchors.map((a, j) => {
+      const differ = anchorDifferences(a, computed[j] as Anchor);
+      return differ.length === 0
+        ? null
+        : `${differ.slice(0, 5).join(', ')} differ${differ.length > 5 ? ', ...' : ''}`;
+    });
+  } catch (error) {
+    if (!(error instanceof AgentgateError)) throw error;
+    return `${error.code}: ${error.message}`;
+  }
 }

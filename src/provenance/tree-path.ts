@@ -1,7 +1,7 @@
 import { isAbsolute, posix, relative, sep } from 'node:path';
-import { PathNotFoundError } from '../errors.js';
+import { GitFailedError, PathNotFoundError } from '../errors.js';
 import { readEscapedBytes } from '../fs/path-bytes.js';
-import { filesReadAs, isFileAt } from '../git/provenance.js';
+import { filesReadAs, typeAt } from '../git/provenance.js';
 import { batchCheck } from '../git/record-objects.js';
 import { resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
@@ -25,7 +25,7 @@ export function treePath(topLevel: string, path: string): string | null {
  * (readEscapedBytes: a name that is not UTF-8, as JSON output writes it), else, for a PATH that
  * came with U+FFFD (a command line cannot carry such a byte), the one file whose name reads so.
  * One process says what REV is and whether PATH is a file there (a name with a line break cannot
- * go on batch-check's stdin: ls-tree then); the resolver explains a missing REV. PATH_NOT_FOUND
+ * go on batch-check's stdin, nor one ending in `}` after `REV^{commit}:`: ls-tree then); the resolver explains a missing REV. PATH_NOT_FOUND
  * when it is no file at REV.
  */
 export async function fileAt(
@@ -35,19 +35,29 @@ export async function fileAt(
 ): Promise<{ rev: string; path: string }> {
   const spelt = readEscapedBytes(path);
   const names = spelt === null ? [path] : [path, spelt];
-  // `:/text` reads all that follows as its text: `:/text:path` would search for "text:path".
-  const plain = !/[\n\r]/.test(path) && !given.startsWith(':/');
+  // `:/text` reads all that follows as its text: `:/text:path` would search for "text:path"; and
+  // `REV^{commit}:NAME}` is read as a peel of REV (a name ending in `}`: `@{u}`, `{{name}}`).
+  const plain = !/[\n\r]/.test(path) && !given.startsWith(':/') && !names.some((n) => n.endsWith('}'));
   const [commit, ...files] = await batchCheck(repo, [
     `${given}^{commit}`,
     ...(plain ? names.map((n) => `${given}^{commit}:${n}`) : []),
-  ]);
+  ]).catch(async (error: unknown) => {
+    // batch-check dies on a name it cannot resolve at all (`@{u}` with no upstream, `HEAD@{99}`
+    // past the reflog): the resolver says REVISION_NOT_FOUND, as for every other command.
+    if (error instanceof GitFailedError) await resolveRevision(repo, given, 'commit');
+    throw error;
+  });
   const rev = commit?.found === true ? commit.id : await resolveRevision(repo, given, 'commit');
-  for (const [i, name] of names.entries())
-    if (plain ? files[i]?.found === true && files[i].type === 'blob' : await isFileAt(repo, rev, name))
-      return { rev, path: name };
+  const types: Array<string | null> = [];
+  for (const [i, name] of names.entries()) {
+    const answer = files[i];
+    const type = plain ? (answer?.found === true ? answer.type : null) : await typeAt(repo, rev, name);
+    if (type === 'blob') return { rev, path: name };
+    types.push(type);
+  }
   const readAs = path.includes('\ufffd') ? await filesReadAs(repo, rev, path) : [];
   if (readAs.length === 1) return { rev, path: readAs[0] as string };
-  throw noFile(path, rev, plain && files[0]?.found === true && files[0].type === 'tree', readAs);
+  throw noFile(path, rev, types[0] === 'tree', readAs);
 }
 
 /** PATH_NOT_FOUND: PATH is a directory at REV, or no file, or reads as several (`readAs`). */

@@ -1,5 +1,6 @@
 import type { Anchor, TraceGate } from '../../types/anchor.js';
 import type { AnchorReport, AnchorReportFile, LineSpan } from '../../types/anchor-report.js';
+import { RunNotFoundError } from '../errors.js';
 import { commitsBroughtIn } from '../git/provenance.js';
 import { resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
@@ -26,10 +27,7 @@ export async function buildAnchorReport(
 ): Promise<AnchorReport> {
   const commit = await resolveRevision(repo, rev, 'commit');
   const recorded = await src.anchors.load(commit);
-  const anchor = await computeAnchor(src, repo, commit, {
-    ...(recorded?.onlyRuns ? { runIds: recorded.onlyRuns } : {}),
-    now,
-  });
+  const anchor = await narrowedAnchor(src, repo, commit, recorded?.onlyRuns ?? null, now);
   const verdicts = new Map<string, Map<number, TraceGate[]>>();
   for (const r of anchor.runs) verdicts.set(r.runId, await newestVerdicts(src, r.runId));
   const brought = new Set(
@@ -69,6 +67,29 @@ export async function buildAnchorReport(
     files,
     unlisted: files.filter((f) => f.notFromRuns === null).length,
   };
+}
+
+/**
+ * REV's anchor narrowed to the runs `only` names that this home still holds: a run the recorded
+ * anchor was narrowed to that is gone leaves the others (the recorded anchor then `differs`, as
+ * `verify --anchor` fails it), never a report that cannot be made.
+ */
+async function narrowedAnchor(
+  src: ProvenanceSources,
+  repo: Repo,
+  commit: string,
+  only: readonly string[] | null,
+  now: Date,
+): Promise<Anchor> {
+  let runIds = only;
+  for (;;)
+    try {
+      return await computeAnchor(src, repo, commit, { ...(runIds === null ? {} : { runIds }), now });
+    } catch (error) {
+      const gone = error instanceof RunNotFoundError ? error.details.runId : undefined;
+      if (runIds === null || typeof gone !== 'string' || !runIds.includes(gone)) throw error;
+      runIds = runIds.filter((r) => r !== gone);
+    }
 }
 
 /** The line spans of `path` at `commit` that the commit's change brought (blamed on a commit it brought in) and no run wrote. */

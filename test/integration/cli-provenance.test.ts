@@ -150,6 +150,50 @@ describe('anchor and trace edges (CLI)', () => {
     const error = (outside.json() as { error: { code: string; details: { type?: string } } }).error;
     expect([error.code, error.details.type]).toEqual(['PATH_NOT_FOUND', undefined]);
   });
+
+  it('trace of a file whose name ends in "}" (git would read REV^{commit}:NAME} as a peel of REV)', async () => {
+    const names = ['@{u}', 'tpl/{{name}}', 'x}'];
+    s = await recordRun([Object.fromEntries(names.map((n) => [n, lines('agent line', 2)]))]);
+    squash(s.dir, 'agent-run-a');
+    for (const name of names) {
+      const res = cli(['trace', '--json', '--', name]);
+      expect(res.status, `${name}: ${res.stderr}${res.stdout}`).toBe(0);
+      expect(Trace.parse(res.json()).ranges.map((r) => [r.start, r.end, r.origin?.iteration])).toEqual([
+        [1, 2, 1],
+      ]);
+    }
+    // A directory so named is one all the same.
+    const dir = cli(['trace', '--json', '--', 'tpl/{{name}}/..']);
+    expect((dir.json() as { error: { details: { type?: string } } }).error.details.type).toBe('tree');
+    writeFiles((s as RunSetup).dir, { '{{slug}}/a.txt': 'x\n', 'p}': 'a person line\n' });
+    commitAll((s as RunSetup).dir, 'a directory whose name ends in }');
+    const res = cli(['trace', '--json', '--', '{{slug}}']);
+    const error = (res.json() as { error: { code: string; details: { type?: string } } }).error;
+    expect([res.status, error.code, error.details.type]).toEqual([1, 'PATH_NOT_FOUND', 'tree']);
+    // report --anchor lists such a file's lines no run wrote (it traces them).
+    const report = cli(['report', '--anchor', 'HEAD', '--format', 'json']);
+    expect(report.status, report.stderr).toBe(0);
+    const files = (report.json() as { files: Array<{ path: string; notFromRuns: unknown }> }).files;
+    expect(files.find((f) => f.path === 'p}')?.notFromRuns).toEqual([{ start: 1, end: 1 }]);
+  });
+
+  it('trace --rev of a revision git cannot resolve (no upstream, a reflog too short) is REVISION_NOT_FOUND, as for anchor', async () => {
+    s = await recordRun([{ 'a.txt': lines('a', 3) }]);
+    squash(s.dir, 'agent-run-a');
+    for (const rev of ['@{u}', 'main@{push}', 'nosuch@{u}', 'HEAD@{999}']) {
+      const codes = [
+        ['trace', 'a.txt', '--rev', rev],
+        ['anchor', rev],
+      ].map((args) => {
+        const res = cli([...args, '--json']);
+        return [res.status, (res.json() as { error: { code: string } }).error.code];
+      });
+      expect(codes, rev).toEqual([
+        [1, 'REVISION_NOT_FOUND'],
+        [1, 'REVISION_NOT_FOUND'],
+      ]);
+    }
+  });
 });
 
 describe('a commit whose parent this clone does not have', () => {

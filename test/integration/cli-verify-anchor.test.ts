@@ -68,6 +68,17 @@ describe('verify --anchor judges as report --anchor and fetch do', () => {
     const [check] = (res.json() as VerifyReport).checks;
     expect([check?.check, check?.ok]).toEqual(['anchor', false]);
     expect(check?.detail).toContain('RUN_NOT_FOUND');
+    // report --anchor still reports: the runs that are left, and a recorded anchor that differs.
+    const report = cli(['report', '--anchor', 'HEAD', '--format', 'json']);
+    expect(report.status, report.stderr).toBe(0);
+    expect(report.json()).toMatchObject({
+      recorded: 'differs',
+      runs: [],
+      coverage: { files: 2, filesFromRuns: 0, linesAdded: 5, linesFromRuns: 0 },
+    });
+    expect(cli(['report', '--anchor', 'HEAD', '--format', 'dotenv']).stdout).toContain(
+      'AGENTGATE_ANCHOR_RECORDED=differs',
+    );
   });
 });
 

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { computeAnchor } from '../../src/provenance/anchor.js';
+import { computeAnchor, computeAnchors } from '../../src/provenance/anchor.js';
+import { recheckAnchors } from '../../src/provenance/anchor-keeper.js';
 import { computeTrace } from '../../src/provenance/trace.js';
 import { expectCode } from '../helpers/codes.js';
 import {
@@ -83,5 +84,21 @@ describe('a run with an iteration’s commits gone', () => {
     writeFiles(s.dir, { 'a.txt': lines('agent line', 5) });
     commitAll(s.dir, 'person');
     expect((await computeAnchor(s.src, s.repo, 'HEAD')).files.map((f) => f.method)).toEqual(['none']);
+  });
+
+  it('stops the recheck of a received anchor it may explain, not of the others checked with it', async () => {
+    const s = await run([{ 'a.txt': lines('agent line', 2) }]);
+    await run([{ 'b.txt': lines('other line', 2) }, { 'b.txt': lines('other line', 4) }], {
+      setup: s,
+      runId: 'run-b',
+    });
+    const x = squash(s.dir, 'agent-run-a');
+    writeFiles(s.dir, { 'b.txt': lines('person line', 3) });
+    const y = commitAll(s.dir, 'person');
+    const anchors = await computeAnchors(s.src, s.repo, [x, y]);
+    prune(s, [2], 'run-b');
+    const why = await recheckAnchors(s.src, s.repo, anchors);
+    expect(why[0]).toBeNull();
+    expect(why[1]).toMatch(/^OBJECT_MISSING: /);
   });
 });
