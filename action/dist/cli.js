@@ -8898,14 +8898,14 @@ async function blame(repo, commit, path2, range, onCommit) {
   });
   return { lines: parser.end(), text: text2, renames: parser.renames() };
 }
-async function isFileAt(repo, commit, path2) {
+async function typeAt(repo, commit, path2) {
   assertRevisionSyntax(commit);
   const res = await withByteArgs(
     ["--literal-pathspecs"],
     ["ls-tree", "-z", "--full-tree", commit, "--", path2],
     (args) => runGitBuffer(repo, args)
   );
-  return parseLsTree(decodeBytes(res.stdout)).get(path2)?.type === "blob";
+  return parseLsTree(decodeBytes(res.stdout)).get(path2)?.type ?? null;
 }
 async function filesReadAs(repo, commit, text2) {
   assertRevisionSyntax(commit);
@@ -12453,18 +12453,25 @@ function treePath(topLevel, path2) {
 async function fileAt(repo, given, path2) {
   const spelt2 = readEscapedBytes(path2);
   const names2 = spelt2 === null ? [path2] : [path2, spelt2];
-  const plain2 = !/[\n\r]/.test(path2) && !given.startsWith(":/");
+  const plain2 = !/[\n\r]/.test(path2) && !given.startsWith(":/") && !names2.some((n) => n.endsWith("}"));
   const [commit, ...files] = await batchCheck(repo, [
     `${given}^{commit}`,
     ...plain2 ? names2.map((n) => `${given}^{commit}:${n}`) : []
-  ]);
+  ]).catch(async (error2) => {
+    if (error2 instanceof GitFailedError) await resolveRevision(repo, given, "commit");
+    throw error2;
+  });
   const rev = commit?.found === true ? commit.id : await resolveRevision(repo, given, "commit");
-  for (const [i, name2] of names2.entries())
-    if (plain2 ? files[i]?.found === true && files[i].type === "blob" : await isFileAt(repo, rev, name2))
-      return { rev, path: name2 };
+  const types = [];
+  for (const [i, name2] of names2.entries()) {
+    const answer2 = files[i];
+    const type = plain2 ? answer2?.found === true ? answer2.type : null : await typeAt(repo, rev, name2);
+    if (type === "blob") return { rev, path: name2 };
+    types.push(type);
+  }
   const readAs = path2.includes("\uFFFD") ? await filesReadAs(repo, rev, path2) : [];
   if (readAs.length === 1) return { rev, path: readAs[0] };
-  throw noFile(path2, rev, plain2 && files[0]?.found === true && files[0].type === "tree", readAs);
+  throw noFile(path2, rev, types[0] === "tree", readAs);
 }
 function noFile(path2, rev, directory, readAs) {
   const at = rev.slice(0, 12);
@@ -17838,12 +17845,12 @@ async function runGate(ctx, workspace, opts) {
   ]);
   if (typeof found !== "string") throw found.error;
   const treeId = found;
-  const recheck = opts.isolated === true ? null : async () => {
+  const recheck2 = opts.isolated === true ? null : async () => {
     const again = await openRepo(workspace, ctx.snapshotter.gitOptions());
     await trustIndex(again, seal === null ? void 0 : sealOf(seal, snapshot.afterSha));
     return treeMismatch(ctx, again, snapshot, junit);
   };
-  return runOnTree(ctx, repo, judged(snapshot, treeId, opts.name), opts, null, recheck);
+  return runOnTree(ctx, repo, judged(snapshot, treeId, opts.name), opts, null, recheck2);
 }
 async function replayRun2(ctx, workspace, opts, of) {
   checkCommand(opts);
@@ -17873,17 +17880,17 @@ async function recordedTree(repo, of) {
     { details: { id: of.id, afterSha: of.afterSha, treeId: of.treeId, tree } }
   );
 }
-async function runOnTree(ctx, repo, about, opts, replayOf, recheck) {
+async function runOnTree(ctx, repo, about, opts, replayOf, recheck2) {
   const remake = () => logDir(ctx.snapshotter, about);
   const sink = await openLogSink(await remake(), opts.name, remake);
   try {
-    return await observeAndStore(ctx, repo, about, sink, opts, replayOf, recheck);
+    return await observeAndStore(ctx, repo, about, sink, opts, replayOf, recheck2);
   } catch (error2) {
     await sink.discard().catch(() => void 0);
     throw error2;
   }
 }
-async function observeAndStore(ctx, repo, about, sink, opts, replayOf, recheck) {
+async function observeAndStore(ctx, repo, about, sink, opts, replayOf, recheck2) {
   const junit = opts.junit ?? [];
   const observe = async (cwd, env) => {
     const earlier = await reportVersions(junit, cwd);
@@ -17912,7 +17919,7 @@ async function observeAndStore(ctx, repo, about, sink, opts, replayOf, recheck) 
       return observe(dir, isolatedEnv(dir));
     }
   ) : await observe(repo.topLevel);
-  const [digest, changed] = await Promise.all([sink.finish(), recheck === null ? null : recheck()]);
+  const [digest, changed] = await Promise.all([sink.finish(), recheck2 === null ? null : recheck2()]);
   const decided = decideVerdict({
     exitCode: ran.exitCode,
     signal: ran.signal,
@@ -28214,23 +28221,37 @@ async function recheckAnchors(src, repo, anchors) {
   for (const [key, indices] of groups) {
     const only = JSON.parse(key);
     const given = indices.map((i) => anchors[i]);
-    try {
-      const computed = await computeAnchors(
-        src,
-        repo,
-        given.map((a) => a.commit),
-        only === null ? {} : { runIds: only }
-      );
-      indices.forEach((at, j) => {
-        const differ = anchorDifferences(given[j], computed[j]);
-        out[at] = differ.length === 0 ? null : `${differ.slice(0, 5).join(", ")} differ${differ.length > 5 ? ", ..." : ""}`;
-      });
-    } catch (error2) {
-      if (!(error2 instanceof AgentgateError)) throw error2;
-      for (const at of indices) out[at] = `${error2.code}: ${error2.message}`;
+    const together = await recheck(src, repo, given, only);
+    let reasons = together;
+    if (typeof together === "string" && given.length > 1) {
+      reasons = [];
+      for (const a of given) {
+        const alone = await recheck(src, repo, [a], only);
+        reasons.push(typeof alone === "string" ? alone : alone[0] ?? null);
+      }
     }
+    indices.forEach((at, j) => {
+      out[at] = typeof reasons === "string" ? reasons : reasons[j] ?? null;
+    });
   }
   return out;
+}
+async function recheck(src, repo, anchors, only) {
+  try {
+    const computed = await computeAnchors(
+      src,
+      repo,
+      anchors.map((a) => a.commit),
+      only === null ? {} : { runIds: only }
+    );
+    return anchors.map((a, j) => {
+      const differ = anchorDifferences(a, computed[j]);
+      return differ.length === 0 ? null : `${differ.slice(0, 5).join(", ")} differ${differ.length > 5 ? ", ..." : ""}`;
+    });
+  } catch (error2) {
+    if (!(error2 instanceof AgentgateError)) throw error2;
+    return `${error2.code}: ${error2.message}`;
+  }
 }
 var init_anchor_keeper = __esm({
   "src/provenance/anchor-keeper.ts"() {
@@ -31198,10 +31219,7 @@ var init_gates3 = __esm({
 async function buildAnchorReport(src, repo, rev, now = /* @__PURE__ */ new Date()) {
   const commit = await resolveRevision(repo, rev, "commit");
   const recorded = await src.anchors.load(commit);
-  const anchor3 = await computeAnchor(src, repo, commit, {
-    ...recorded?.onlyRuns ? { runIds: recorded.onlyRuns } : {},
-    now
-  });
+  const anchor3 = await narrowedAnchor(src, repo, commit, recorded?.onlyRuns ?? null, now);
   const verdicts = /* @__PURE__ */ new Map();
   for (const r of anchor3.runs) verdicts.set(r.runId, await newestVerdicts(src, r.runId));
   const brought = new Set(
@@ -31242,6 +31260,17 @@ async function buildAnchorReport(src, repo, rev, now = /* @__PURE__ */ new Date(
     unlisted: files.filter((f) => f.notFromRuns === null).length
   };
 }
+async function narrowedAnchor(src, repo, commit, only, now) {
+  let runIds = only;
+  for (; ; )
+    try {
+      return await computeAnchor(src, repo, commit, { ...runIds === null ? {} : { runIds }, now });
+    } catch (error2) {
+      const gone = error2 instanceof RunNotFoundError ? error2.details.runId : void 0;
+      if (runIds === null || typeof gone !== "string" || !runIds.includes(gone)) throw error2;
+      runIds = runIds.filter((r) => r !== gone);
+    }
+}
 async function notFromRuns(src, repo, commit, path2, brought, anchor3) {
   const { trace: trace2, wip } = await traceWithWip(src, repo, path2, {
     rev: commit,
@@ -31260,6 +31289,7 @@ var MAX_LISTED;
 var init_anchor_model = __esm({
   "src/report/anchor-model.ts"() {
     "use strict";
+    init_errors();
     init_provenance();
     init_refs();
     init_anchor2();
