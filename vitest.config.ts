@@ -56,9 +56,10 @@ export default defineConfig({
     // Integration tests spawn many git processes; two cores are the norm in CI.
     pool: 'forks',
     // vitest's default is one worker fewer than the cores: one on CI's two, which left a core idle
-    // for the whole run. The test files wait on git and CLI processes much of the time, so one
-    // worker per core (two at least) keeps both busy.
-    maxWorkers: Math.max(2, availableParallelism()),
+    // for the whole run. The test files wait on git and CLI processes much of the time: with one
+    // worker per core the two cores were 84 % busy; one worker more keeps them busier (the whole
+    // suite 547 s with two workers, 496 s with three: docs/performance.md).
+    maxWorkers: availableParallelism() + 1,
     sequence: { sequencer: LongestFirst },
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/setup.ts'],
