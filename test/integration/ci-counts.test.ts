@@ -18,6 +18,22 @@ function cli(m: Machine, args: string[], env: NodeJS.ProcessEnv = {}) {
   return machineCli(m, args, { GITHUB_ACTIONS: '', GITHUB_STEP_SUMMARY: '', GITHUB_OUTPUT: '', ...env });
 }
 
+/** The `task` step output of an iteration whose task file holds `task` (`after --ci github`). */
+function taskOutput(task: string): string {
+  w = world();
+  const a = w.machine('a');
+  const outputs = join(w.root, 'outputs');
+  writeFileSync(outputs, '');
+  const taskFile = join(w.root, 'task.md');
+  writeFileSync(taskFile, task);
+  expect(cli(a, ['before', '--run', 'r']).status).toBe(0);
+  writeFiles(a.dir, { 'x.txt': 'x\n' });
+  const after = ['after', '--run', 'r', '--iteration', '1', '--task-file', taskFile, '--ci', 'github'];
+  const res = cli(a, after, { GITHUB_OUTPUT: outputs });
+  expect(res.status, res.stderr).toBe(0);
+  return /task<<(\S+)\n([\s\S]*?)\n\1\n/.exec(readFileSync(outputs, 'utf8'))?.[2] ?? '';
+}
+
 describe('one CI step, one story', () => {
   it('the step summary counts the checks verify prints (gate verdicts included)', async () => {
     w = world();
@@ -39,47 +55,13 @@ describe('one CI step, one story', () => {
   });
 
   it('the task output ends with the task, not with a blank line', () => {
-    w = world();
-    const a = w.machine('a');
-    const outputs = join(w.root, 'outputs');
-    writeFileSync(outputs, '');
-    const taskFile = join(w.root, 'task.md');
-    writeFileSync(taskFile, 'Fix the parser\n\nand its tests\n');
-    expect(cli(a, ['before', '--run', 'r']).status).toBe(0);
-    writeFiles(a.dir, { 'x.txt': 'x\n' });
-    const res = cli(
-      a,
-      ['after', '--run', 'r', '--iteration', '1', '--task-file', taskFile, '--ci', 'github'],
-      {
-        GITHUB_OUTPUT: outputs,
-      },
-    );
-    expect(res.status, res.stderr).toBe(0);
-    const text = readFileSync(outputs, 'utf8');
-    const block = /task<<(\S+)\n([\s\S]*?)\n\1\n/.exec(text);
-    expect(block?.[2]).toBe('Fix the parser\n\nand its tests');
+    expect(taskOutput('Fix the parser\n\nand its tests\n')).toBe('Fix the parser\n\nand its tests');
   });
 
   it('a task longer than the task output keeps is cut between characters, never inside one', () => {
-    w = world();
-    const a = w.machine('a');
-    const outputs = join(w.root, 'outputs');
-    writeFileSync(outputs, '');
-    const taskFile = join(w.root, 'task.md');
     // 65,537 UTF-16 units: the 64 Ki-unit cut falls between the two halves of an emoji.
     const task = `x${'\u{1F600}'.repeat(40_000)}`;
-    writeFileSync(taskFile, task);
-    expect(cli(a, ['before', '--run', 'r']).status).toBe(0);
-    writeFiles(a.dir, { 'x.txt': 'x\n' });
-    const res = cli(
-      a,
-      ['after', '--run', 'r', '--iteration', '1', '--task-file', taskFile, '--ci', 'github'],
-      {
-        GITHUB_OUTPUT: outputs,
-      },
-    );
-    expect(res.status, res.stderr).toBe(0);
-    const value = /task<<(\S+)\n([\s\S]*?)\n\1\n/.exec(readFileSync(outputs, 'utf8'))?.[2] ?? '';
+    const value = taskOutput(task);
     expect(value).not.toContain('\uFFFD');
     expect(value.length).toBe(64 * 1024 - 1);
     expect(task.startsWith(value)).toBe(true);

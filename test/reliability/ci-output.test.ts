@@ -33,6 +33,25 @@ function commandLines(res: CliResult): string[] {
     .filter((l) => /^[\s\u0085]*::/.test(l));
 }
 
+/** `report` in every format, printed and as JSON. */
+const REPORTS = ['md', 'json', 'dotenv', 'html'].flatMap((f) => [
+  ['report', '--format', f],
+  ['report', '--format', f, '--json'],
+]);
+
+/** Runs each command: none is a usage error, and none prints a line `found` picks out. */
+function noneFound(
+  run: (args: string[]) => CliResult,
+  commands: string[][],
+  found: (res: CliResult) => string[],
+): void {
+  for (const args of commands) {
+    const res = run(args);
+    expect(res.status, `${args.join(' ')}: ${res.stderr}`).not.toBe(2);
+    expect(found(res), args.join(' ')).toEqual([]);
+  }
+}
+
 const HOSTILE = 'x\n::error::pwned\r::add-mask::y\n  ::warning::z';
 
 describe('no untrusted text starts a workflow command line', () => {
@@ -65,16 +84,9 @@ describe('no untrusted text starts a workflow command line', () => {
       ['list'],
       ['runs'],
       ['verify', '--run', 'r'],
-      ...['md', 'json', 'dotenv', 'html'].flatMap((f) => [
-        ['report', '--format', f],
-        ['report', '--format', f, '--json'],
-      ]),
+      ...REPORTS,
     ];
-    for (const args of runs) {
-      const res = run(args);
-      expect(res.status, `${args.join(' ')}: ${res.stderr}`).not.toBe(2);
-      expect(commandLines(res), args.join(' ')).toEqual([]);
-    }
+    noneFound(run, runs, commandLines);
   });
 
   it('checkpoint diff-full for people: a line of a file led by U+0085 (white space to the runner) is no command', () => {
@@ -136,16 +148,9 @@ describe('no untrusted text starts a workflow command line', () => {
       ['patch', snapshot.id, '--json'],
       ['show', legacy],
       ['show', legacy, '--json'],
-      ...['md', 'json', 'dotenv', 'html'].flatMap((f) => [
-        ['report', '--format', f],
-        ['report', '--format', f, '--json'],
-      ]),
+      ...REPORTS,
     ];
-    for (const args of runs) {
-      const res = run(args);
-      expect(res.status, `${args.join(' ')}: ${res.stderr}`).not.toBe(2);
-      expect(legacyLines(res), args.join(' ')).toEqual([]);
-    }
+    noneFound(run, runs, legacyLines);
     // The documents say what the run holds, as JSON parsers read them.
     const report = JSON.parse(run(['report', '--format', 'json']).stdout) as {
       snapshots: Array<{ task: string }>;
