@@ -142,6 +142,22 @@ export const UpkeepRecord = deferred(() =>
 );
 export type UpkeepRecord = z.infer<typeof UpkeepRecord>;
 
+/**
+ * A checkpoint store's `store.json`: the work tree it belongs to, and that directory's identity
+ * (`<device>:<inode>:<birth time in ns>`, null where it could not be read; absent in stores made
+ * before it was recorded), by which a moved workspace finds its store (src/checkpoints/moved-store.ts).
+ * Other keys are kept as they are.
+ */
+export const StoreMeta = deferred(() =>
+  z.looseObject({
+    workspace: z.string(),
+    projectId: z.optional(z.string()),
+    createdAt: z.optional(z.string()),
+    workspaceId: z.optional(z.nullable(z.string())),
+  }),
+);
+export type StoreMeta = z.infer<typeof StoreMeta>;
+
 /** `git count-objects -v` as src/git/parsers/count-objects.ts reads it; sizes in bytes. */
 const ObjectCountsRecord = deferred(() =>
   z.object({

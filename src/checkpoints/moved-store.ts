@@ -1,5 +1,6 @@
 import { lstat, readdir, rename, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { StoreMeta } from '../../types/checkpoint.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
 import { makeDirs } from '../fs/make-dirs.js';
 import { readRegularText } from '../fs/regular-file.js';
@@ -28,19 +29,14 @@ export async function workspaceIdentity(path: string): Promise<string | null> {
   return st?.isDirectory() === true ? `${st.dev}:${st.ino}:${st.birthtimeNs}` : null;
 }
 
-interface Meta {
-  workspace: string;
-  projectId?: unknown;
-  createdAt?: unknown;
-  workspaceId: string;
-}
+type Meta = StoreMeta & { workspaceId: string };
 
+/** The store's `store.json` when it reads and names its workspace's identity, else null. */
 async function readMeta(location: StoreLocation): Promise<Meta | null> {
   try {
-    const parsed = JSON.parse((await readRegularText(location.metaFile)) ?? 'null') as Partial<Meta> | null;
-    return typeof parsed?.workspace === 'string' && typeof parsed.workspaceId === 'string'
-      ? (parsed as Meta)
-      : null;
+    const read = StoreMeta.safeParse(JSON.parse((await readRegularText(location.metaFile)) ?? 'null'));
+    const id = read.success ? read.data.workspaceId : null;
+    return read.success && typeof id === 'string' ? { ...read.data, workspaceId: id } : null;
   } catch {
     return null;
   }

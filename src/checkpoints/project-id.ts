@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
+import { StoreMeta } from '../../types/checkpoint.js';
 import { readRegularText } from '../fs/regular-file.js';
 import { dirname, join } from 'node:path';
 
@@ -121,8 +122,8 @@ export async function storeAbove(
 export async function storeOf(location: StoreLocation, root: string): Promise<'intact' | 'damaged' | 'none'> {
   const text = await readRegularText(location.metaFile);
   try {
-    const parsed = (text === null ? null : JSON.parse(text)) as { workspace?: unknown } | null;
-    if (typeof parsed?.workspace === 'string') return parsed.workspace === root ? 'intact' : 'none';
+    const read = text === null ? null : StoreMeta.safeParse(JSON.parse(text));
+    if (read?.success === true) return read.data.workspace === root ? 'intact' : 'none';
   } catch {
     // Not JSON: damaged, as below.
   }

@@ -1,7 +1,7 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { SkippedFile, TrackResult } from '../../types/checkpoint.js';
+import type { SkippedFile, StoreMeta, TrackResult } from '../../types/checkpoint.js';
 import {
   DEFAULT_GIT_TIMEOUT_MS,
   DEFAULT_KEEP,
@@ -410,7 +410,7 @@ export class CheckpointStore {
         projectId: this.location.projectId,
         createdAt: new Date().toISOString(),
         workspaceId: await workspaceIdentity(this.workspace),
-      });
+      } satisfies StoreMeta);
     await this.mirrorUserExcludes();
     // Not while store.json is still to be written again (by a track).
     this.storeReady = state === 'intact' || track;

@@ -20,6 +20,12 @@ export interface LockOwner {
   purpose: string;
   /** The owner's start time (Linux: /proc/<pid>/stat field 22), so that a reused pid is not mistaken for the owner. */
   startTime?: string;
+  /**
+   * Since when the lock has been held with no release between: set when the lock was taken over
+   * from a dead owner (its own `heldSince`, else its `createdAt`), so that an owner killed in turn
+   * before it had mended what the first left passes the whole stretch on to the next.
+   */
+  heldSince?: string;
 }
 
 export interface LockHandle {
@@ -159,7 +165,8 @@ async function takeOver(path: string, stale: LockOwner, owner: LockOwner): Promi
   const temp = `${path}.${owner.token}.tmp`;
   try {
     if ((await readOwner(path))?.token !== stale.token) return false;
-    await writeFile(temp, JSON.stringify(owner), { flag: 'wx' });
+    const taken: LockOwner = { ...owner, heldSince: heldSince(stale) };
+    await writeFile(temp, JSON.stringify(taken), { flag: 'wx' });
     await rename(temp, path);
     return true;
   } catch (cause) {
@@ -171,6 +178,12 @@ async function takeOver(path: string, stale: LockOwner, owner: LockOwner): Promi
     await rm(temp, { force: true }).catch(() => undefined);
     await rm(breaker, { force: true }).catch(() => undefined);
   }
+}
+
+/** Since when `owner`'s lock has been held with no release between (LockOwner.heldSince). */
+export function heldSince(owner: LockOwner): string {
+  const since = owner.heldSince;
+  return typeof since === 'string' && Number.isFinite(Date.parse(since)) ? since : owner.createdAt;
 }
 
 /** The owner written in a lock file, or null when it is gone or unreadable. */

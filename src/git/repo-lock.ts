@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { IndexLockedError } from '../errors.js';
 import { orphanedGitLocks, removeAbandonedLock } from '../fs/git-locks.js';
 import type { Repo } from './repo.js';
-import { withLock } from '../fs/lock.js';
+import { heldSince, withLock } from '../fs/lock.js';
 
 /**
  * Serialises our calls on one repository across processes and homes: the lock lives in the
@@ -10,7 +10,8 @@ import { withLock } from '../fs/lock.js';
  *
  * If the previous holder died (SIGKILL, OOM), a git process of ours may have died with it and left
  * `index.lock` or a ref's `.lock` behind, wedging every later git call. Such a file is ours when it
- * was created while the dead owner held our lock; it is removed once no process can own it. A kill
+ * was created while the dead owner held our lock (or an owner before it, dead too, whose lock it
+ * took over: heldSince); it is removed once no process can own it. A kill
  * of node alone leaves its git children running (an orphaned `git add` still writing `index.lock`):
  * removing the lock of a live git would let it rename our own git's lock file over the index. Such
  * a lock is waited for up to the lock timeout, then INDEX_LOCKED, untouched. `fn` is told
@@ -29,7 +30,7 @@ export async function withRepoLock<T>(
       if (lock.recovered) {
         const left = await orphanedGitLocks({
           gitDir: repo.gitDir,
-          ownerSince: Date.parse(lock.recovered.createdAt),
+          ownerSince: Date.parse(heldSince(lock.recovered)),
         });
         for (const path of left) await recoverLock(repo, path, timeoutMs);
       }

@@ -125,6 +125,23 @@ describe('repository lock', () => {
     expectIntact(dir);
   });
 
+  it('recovers the ref locks of a chain of killed calls: one killed before it mended what the one before left', async () => {
+    const dir = repoWithCommit();
+    const s = newSnapshotter();
+    const before = await s.captureBeforeState(dir, { runId: 'chain' });
+    writeFiles(dir, { 'x.txt': 'x\n' });
+    // The first call left main.lock a minute ago; the second took its lock over now, and died too.
+    const refLock = join(dir, '.git', 'refs', 'heads', 'main.lock');
+    writeFileSync(refLock, '');
+    const minuteAgo = new Date(Date.now() - 60_000);
+    utimesSync(refLock, minuteAgo, minuteAgo);
+    await plantStaleLock(dir, Date.now(), Date.now() - 90_000);
+    const snap = await s.captureAfterState(dir, before, { runId: 'chain', iteration: 1 });
+    expect(existsSync(refLock)).toBe(false);
+    expect(head(dir)).toBe(snap.afterSha);
+    expectIntact(dir);
+  });
+
   it('leaves the index.lock of a git the dead owner left running (node killed alone) to that git', async () => {
     const dir = repoWithCommit();
     const s = newSnapshotter({ lockTimeoutMs: 1000 });
@@ -181,14 +198,18 @@ process.stdin.resume();
 process.stdin.on('end', () => { fs.closeSync(fd); fs.rmSync(path, { force: true }); });
 `;
 
-/** Writes agentgate.lock as a process that has since died would have left it, taken at `since`. */
-async function plantStaleLock(dir: string, since: number): Promise<void> {
+/**
+ * Writes agentgate.lock as a process that has since died would have left it, taken at `since`
+ * (from a dead owner that held it from `heldSince`, when given).
+ */
+async function plantStaleLock(dir: string, since: number, heldSince?: number): Promise<void> {
   const owner = {
     pid: await deadPid(),
     hostname: hostname(),
     createdAt: new Date(since).toISOString(),
     token: 'f'.repeat(24),
     purpose: 'snapshot (killed)',
+    ...(heldSince === undefined ? {} : { heldSince: new Date(heldSince).toISOString() }),
   };
   writeFileSync(join(dir, '.git', 'agentgate.lock'), JSON.stringify(owner));
 }

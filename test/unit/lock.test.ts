@@ -87,6 +87,22 @@ describe('stale locks', () => {
     expect(readdirSync(join(dir, 'locks'))).toEqual([]);
   });
 
+  it("writes since when the lock has been held unreleased: the dead owner's heldSince, else its createdAt", async () => {
+    const pid = await deadPid();
+    const chained = { heldSince: '2023-06-01T00:00:00.000Z' };
+    for (const [extra, since] of [
+      [{}, '2024-01-01T00:00:00.000Z'],
+      [chained, chained.heldSince],
+      [{ heldSince: 'not a date' }, '2024-01-01T00:00:00.000Z'],
+    ] as const) {
+      writeStale(staleOwner(pid, extra));
+      const written = await withLock(lockPath, { timeoutMs: 5_000 }, async () =>
+        JSON.parse(readFileSync(lockPath, 'utf8')),
+      );
+      expect(written).toMatchObject({ pid: process.pid, heldSince: since });
+    }
+  });
+
   it('takes over at once (timeout 0) when the dead owner was killed while holding the take-over lock', async () => {
     // A process killed inside its own take-over: it owns the lock, and its ".break" lock is left too.
     const pid = await deadPid();
