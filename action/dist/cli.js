@@ -9110,7 +9110,8 @@ async function takeOver(path2, stale, owner) {
   const temp = `${path2}.${owner.token}.tmp`;
   try {
     if ((await readOwner(path2))?.token !== stale.token) return false;
-    await writeFile3(temp, JSON.stringify(owner), { flag: "wx" });
+    const taken = { ...owner, heldSince: heldSince(stale) };
+    await writeFile3(temp, JSON.stringify(taken), { flag: "wx" });
     await rename3(temp, path2);
     return true;
   } catch (cause) {
@@ -9122,6 +9123,10 @@ async function takeOver(path2, stale, owner) {
     await rm7(temp, { force: true }).catch(() => void 0);
     await rm7(breaker2, { force: true }).catch(() => void 0);
   }
+}
+function heldSince(owner) {
+  const since = owner.heldSince;
+  return typeof since === "string" && Number.isFinite(Date.parse(since)) ? since : owner.createdAt;
 }
 async function readOwner(path2) {
   try {
@@ -26588,7 +26593,7 @@ async function withRepoLock(repo, timeoutMs, fn) {
       if (lock.recovered) {
         const left = await orphanedGitLocks({
           gitDir: repo.gitDir,
-          ownerSince: Date.parse(lock.recovered.createdAt)
+          ownerSince: Date.parse(heldSince(lock.recovered))
         });
         for (const path2 of left) await recoverLock(repo, path2, timeoutMs);
       }
@@ -33545,7 +33550,7 @@ var init_checkpoint_trees = __esm({
 });
 
 // types/checkpoint.ts
-var SkippedFile, TrackResult, Patch, FileDiff, CheckpointRole, CheckpointEntry, SessionRestoreResult, RestoreResult, RevertResult, GcResult, PruneEvent, UpkeepRecord, ObjectCountsRecord, BudgetRecord, StampRecord, ProbeCacheRecord, StoreStatus;
+var SkippedFile, TrackResult, Patch, FileDiff, CheckpointRole, CheckpointEntry, SessionRestoreResult, RestoreResult, RevertResult, GcResult, PruneEvent, UpkeepRecord, StoreMeta, ObjectCountsRecord, BudgetRecord, StampRecord, ProbeCacheRecord, StoreStatus;
 var init_checkpoint = __esm({
   "types/checkpoint.ts"() {
     "use strict";
@@ -33647,6 +33652,14 @@ var init_checkpoint = __esm({
       () => object({
         lastPackedAt: nullable(IsoDate),
         pruned: array(PruneEvent)
+      })
+    );
+    StoreMeta = deferred(
+      () => looseObject({
+        workspace: string2(),
+        projectId: optional(string2()),
+        createdAt: optional(string2()),
+        workspaceId: optional(nullable(string2()))
       })
     );
     ObjectCountsRecord = deferred(
@@ -34294,8 +34307,8 @@ async function storeAbove(checkpointsDir, dir, home) {
 async function storeOf(location, root) {
   const text2 = await readRegularText(location.metaFile);
   try {
-    const parsed2 = text2 === null ? null : JSON.parse(text2);
-    if (typeof parsed2?.workspace === "string") return parsed2.workspace === root ? "intact" : "none";
+    const read = text2 === null ? null : StoreMeta.safeParse(JSON.parse(text2));
+    if (read?.success === true) return read.data.workspace === root ? "intact" : "none";
   } catch {
   }
   const head = await stat25(join55(location.gitDir, "HEAD")).catch(() => null);
@@ -34311,6 +34324,7 @@ async function listDir2(dir) {
 var init_project_id = __esm({
   "src/checkpoints/project-id.ts"() {
     "use strict";
+    init_checkpoint();
     init_regular_file();
   }
 });
@@ -35734,8 +35748,9 @@ async function workspaceIdentity(path2) {
 }
 async function readMeta(location) {
   try {
-    const parsed2 = JSON.parse(await readRegularText(location.metaFile) ?? "null");
-    return typeof parsed2?.workspace === "string" && typeof parsed2.workspaceId === "string" ? parsed2 : null;
+    const read = StoreMeta.safeParse(JSON.parse(await readRegularText(location.metaFile) ?? "null"));
+    const id2 = read.success ? read.data.workspaceId : null;
+    return read.success && typeof id2 === "string" ? { ...read.data, workspaceId: id2 } : null;
   } catch {
     return null;
   }
@@ -35780,6 +35795,7 @@ async function locateOrAdopt(checkpointsDir, root, rootCommit2) {
 var init_moved_store = __esm({
   "src/checkpoints/moved-store.ts"() {
     "use strict";
+    init_checkpoint();
     init_atomic();
     init_make_dirs();
     init_regular_file();
