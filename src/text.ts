@@ -122,3 +122,8 @@ const LEGACY_COMMAND = /#(?=#\[)/g;
 export function jsonWithoutLegacyCommands(json: string): string {
   return noLegacyCommands(json, '\\u0023');
 }
+
+/** `JSON.stringify(value, null, indent)` as every document we print is written: with no `##[` (jsonWithoutLegacyCommands). */
+export function jsonText(value: unknown, indent?: number): string {
+  return jsonWithoutLegacyCommands(JSON.stringify(value, null, indent));
+}

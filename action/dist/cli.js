@@ -3911,6 +3911,9 @@ function noLegacyCommands(text2, escape) {
 function jsonWithoutLegacyCommands(json) {
   return noLegacyCommands(json, "\\u0023");
 }
+function jsonText(value, indent) {
+  return jsonWithoutLegacyCommands(JSON.stringify(value, null, indent));
+}
 var MARK, ZWJ, isRegionalIndicator, HIDDEN_CLASS, HIDDEN, HIDDEN_OR_HALF, LEGACY_COMMAND;
 var init_text = __esm({
   "src/text.ts"() {
@@ -3953,7 +3956,7 @@ function noWorkflowCommands(text2) {
 function asideLines(result, json) {
   const stderr = [];
   if (json && result.warnings !== void 0 && result.warnings.length > 0)
-    stderr.push(jsonWithoutLegacyCommands(JSON.stringify({ warnings: result.warnings })));
+    stderr.push(jsonText({ warnings: result.warnings }));
   stderr.push(...(result.notices ?? []).map((n) => noWorkflowCommands(printable(n))));
   const commands = result.workflowCommands ?? [];
   if (json || result.documentOnStdout === true) return { stdout: [], stderr: [...stderr, ...commands] };
@@ -13188,11 +13191,11 @@ var init_provenance2 = __esm({
         });
         if (values.format === "agent-trace") {
           const record3 = toAgentTrace(t, { version: packageVersion() }, void 0, (r) => wip.has(r));
-          return { json: record3, human: () => jsonWithoutLegacyCommands(JSON.stringify(record3, null, 2)) };
+          return { json: record3, human: () => jsonText(record3, 2) };
         }
         return {
           json: t,
-          human: () => values.format === "json" ? jsonWithoutLegacyCommands(JSON.stringify(t, null, 2)) : traceText(t)
+          human: () => values.format === "json" ? jsonText(t, 2) : traceText(t)
         };
       }
     });
@@ -13566,12 +13569,7 @@ async function switchToBranch(repo, name2, sha) {
       `HEAD is at ${head.sha ?? "(none)"}, not ${sha ?? "(none)"}; it moved meanwhile`,
       { details: { ref: "HEAD", expected: sha, actual: head.sha } }
     );
-  const lands = target ?? ref;
-  if (!lands.startsWith("refs/heads/") || hasEscapedBytes(lands))
-    throw new InvalidArgumentError(
-      `${name2} is a symbolic ref to ${lands}, which is no branch to commit on; choose another branch name`,
-      { details: { branch: name2, target: lands } }
-    );
+  const lands = landsOn(name2, ref, target, "choose another branch name");
   if (head.ref === lands) return lands.slice("refs/heads/".length);
   await assertNotCheckedOut(repo, lands, "run before in that worktree, or choose another branch name");
   if (existing !== null && existing !== sha) {
@@ -13592,6 +13590,17 @@ async function switchToBranch(repo, name2, sha) {
     await updateRef(repo, ref, sha, null, { message: "agentgate: branch for the run" });
   await runGit(repo, ["symbolic-ref", "-m", `agentgate: switch to ${name2}`, "HEAD", ref]);
   return lands.slice("refs/heads/".length);
+}
+function landsOn(name2, ref, target, hint) {
+  const lands = target ?? ref;
+  if (!lands.startsWith("refs/heads/") || hasEscapedBytes(lands))
+    throw new InvalidArgumentError(
+      `${name2} is a symbolic ref to ${lands}, which is no branch to commit on; ${hint}`,
+      {
+        details: { branch: name2, target: lands }
+      }
+    );
+  return lands;
 }
 async function symbolicTarget(repo, ref) {
   const res = await runGitBuffer(repo, ["symbolic-ref", "-q", ref], { okExitCodes: [1] });
@@ -13683,12 +13692,6 @@ function badCommit(sha, reason) {
   return new GitOutputUnparseableError(`commit ${sha} is malformed: ${reason}`, {
     details: { args: ["cat-file", "commit", sha], reason }
   });
-}
-async function objectType(repo, id2) {
-  if (!isFullId(id2))
-    throw new InvalidArgumentError(`${JSON.stringify(id2)} is not a full object id`, { details: { id: id2 } });
-  const { stdout, exitCode } = await runGit(repo, ["cat-file", "-t", id2], { okExitCodes: [128] });
-  return exitCode === 0 ? stdout.trim() : null;
 }
 var init_commit_info = __esm({
   "src/git/commit-info.ts"() {
@@ -13833,10 +13836,9 @@ async function artifactCheck(snapshot, add) {
   return ok;
 }
 async function gitChecks(repo, snapshot, line, add) {
-  const [before2, after2] = await Promise.all([
-    objectType(repo, snapshot.beforeSha),
-    objectType(repo, snapshot.afterSha)
-  ]);
+  const [before2 = null, after2 = null] = (await batchCheck(repo, [snapshot.beforeSha, snapshot.afterSha])).map(
+    (a) => a.found ? a.type : null
+  );
   const commitCheck = (sha, type) => type === "commit" || type === null ? [type === "commit", sha] : [false, `${sha} is a ${type}, not a commit`];
   add("before-exists", ...commitCheck(snapshot.beforeSha, before2));
   add("after-exists", ...commitCheck(snapshot.afterSha, after2));
@@ -14030,6 +14032,7 @@ var init_verify = __esm({
     init_run();
     init_patch_artifact();
     init_commit_info();
+    init_record_objects();
     init_message();
     init_errors();
     init_core3();
@@ -27565,14 +27568,7 @@ async function cherryPick3(repo, rev, opts = {}) {
 }
 async function landingRef(repo, name2) {
   const ref = await branchRef(repo, name2);
-  const target = await symbolicTarget(repo, ref);
-  if (target === null) return ref;
-  if (!target.startsWith("refs/heads/") || hasEscapedBytes(target))
-    throw new InvalidArgumentError(
-      `${name2} is a symbolic ref to ${target}, which is no branch to commit on; give a branch name`,
-      { details: { branch: name2, target } }
-    );
-  return target;
+  return landsOn(name2, ref, await symbolicTarget(repo, ref), "give a branch name");
 }
 async function pickInWorkspace(repo, source, ignore) {
   const state = await getRepoState(repo, ignore);
@@ -27720,7 +27716,6 @@ var init_cherry_pick = __esm({
     "use strict";
     init_errors();
     init_commit_info();
-    init_path_bytes();
     init_commit();
     init_pick_collisions();
     init_branches();
@@ -29047,6 +29042,13 @@ function refInTheWay(existing) {
     return null;
   };
 }
+async function heldUnder(repo, prefix) {
+  const listed = await listRefsWithParents(repo, prefix.slice(0, -1));
+  return {
+    local: new Map(listed.filter((r) => r.ref.startsWith(prefix)).map((r) => [r.ref, r])),
+    inTheWay: refInTheWay(listed.map((r) => r.ref))
+  };
+}
 function refInTheWayReason(ref, blocker) {
   return `this repository's ref ${blocker} is in the way of ${ref} (git cannot hold both); remove it with "git update-ref -d ${blocker}" and receive again`;
 }
@@ -29057,6 +29059,7 @@ var init_records = __esm({
     init_core3();
     init_sharing();
     init_snapshot();
+    init_record_objects();
     init_record_objects2();
     init_unified_diff();
     RECORDS_PREFIX = "refs/agentgate/records/";
@@ -29369,11 +29372,9 @@ var init_gate_records = __esm({
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
           () => withRepoLock(repo, this.options.lockTimeoutMs, async () => {
             const refused2 = [];
-            const listed = await listRefsWithParents(repo, GATES_PREFIX.slice(0, -1));
-            const local = new Map(listed.filter((r) => r.ref.startsWith(GATES_PREFIX)).map((r) => [r.ref, r]));
+            const { local, inTheWay: inTheWay3 } = await heldUnder(repo, GATES_PREFIX);
             const toFetch = [];
             const held = [];
-            const inTheWay3 = refInTheWay(listed.map((r) => r.ref));
             for (const r of source) {
               const name2 = parseGateRef(r.ref, GATES_PREFIX);
               const mine = local.get(r.ref);
@@ -30369,9 +30370,7 @@ var init_anchor_records = __esm({
               });
               return false;
             });
-            const listed = await listRefsWithParents(repo, ANCHORS_PREFIX.slice(0, -1));
-            const local = new Map(listed.filter((r) => r.ref.startsWith(ANCHORS_PREFIX)).map((r) => [r.ref, r]));
-            const inTheWay3 = refInTheWay(listed.map((r) => r.ref));
+            const { local, inTheWay: inTheWay3 } = await heldUnder(repo, ANCHORS_PREFIX);
             const toFetch = named4.filter((r) => {
               const blocker = local.has(r.ref) ? null : inTheWay3(r.ref);
               if (blocker !== null) refused2.push({ ref: r.ref, reason: refInTheWayReason(r.ref, blocker) });
@@ -32032,7 +32031,7 @@ function render(report4, format) {
   if (format === "html") return renderAnchorHtml(report4);
   if (format === "md") return renderAnchorMarkdown(report4);
   if (format === "dotenv") return renderAnchorDotenv(report4);
-  return `${jsonWithoutLegacyCommands(JSON.stringify(report4, null, 2))}
+  return `${jsonText(report4, 2)}
 `;
 }
 function summaryText(what2, appended) {
@@ -32308,7 +32307,7 @@ async function render2(snapshotter, format, runId, options2, write2) {
   const report4 = await buildRunReport(snapshotter, runId);
   switch (format) {
     case "json":
-      await write2(`${jsonWithoutLegacyCommands(JSON.stringify(RunReport.parse(report4), null, 2))}
+      await write2(`${jsonText(RunReport.parse(report4), 2)}
 `);
       break;
     case "md":
@@ -32555,23 +32554,34 @@ var init_serve = __esm({
   }
 });
 
+// src/fs/current-dir.ts
+function currentDirectory() {
+  try {
+    return process.cwd();
+  } catch {
+    return void 0;
+  }
+}
+var init_current_dir = __esm({
+  "src/fs/current-dir.ts"() {
+    "use strict";
+  }
+});
+
 // src/cli/context.ts
 var context_exports = {};
 __export(context_exports, {
   Context: () => Context
 });
 import { isAbsolute as isAbsolute11, resolve as resolve23 } from "node:path";
-function currentDirectory(values) {
-  try {
-    return process.cwd();
-  } catch (error2) {
-    if (values === null || relativeGiven(values))
-      throw new WorkspaceNotFoundError(
-        "the current directory no longer exists (it was deleted after the shell entered it); cd into a directory that exists and run the command again",
-        { cause: error2 }
-      );
-    return "/";
-  }
+function startDirectory(values) {
+  const cwd = currentDirectory();
+  if (cwd !== void 0) return cwd;
+  if (values === null || relativeGiven(values))
+    throw new WorkspaceNotFoundError(
+      "the current directory no longer exists (it was deleted after the shell entered it); cd into a directory that exists and run the command again"
+    );
+  return "/";
 }
 function relativeGiven(values) {
   const relative10 = (p) => p !== void 0 && p !== "" && !isAbsolute11(p);
@@ -32589,6 +32599,7 @@ var init_context = __esm({
   "src/cli/context.ts"() {
     "use strict";
     init_errors();
+    init_current_dir();
     init_config2();
     init_paths();
     init_local_paths();
@@ -32615,7 +32626,7 @@ var init_context = __esm({
        * relative (nothing to resolve it against); its context's workspace is then `/`, which it never reads.
        */
       static async create(values, opts = {}) {
-        const cwd = currentDirectory(opts.cwdMayBeGone === true ? values : null);
+        const cwd = startDirectory(opts.cwdMayBeGone === true ? values : null);
         const { home, source } = chooseHome(values.home);
         const settings = await settingsFor({
           home,
@@ -32926,13 +32937,13 @@ function repeated(command, name2, values) {
   return values.map((v) => `--${name2}=${v}`);
 }
 async function writeResult(output, id2, result, opts) {
-  const head = `{"id":${jsonWithoutLegacyCommands(JSON.stringify(id2))},"result":`;
+  const head = `{"id":${jsonText(id2)},"result":`;
   if ("json" in result) {
     const exit = result.exitCode ? `,"exitCode":${result.exitCode}` : "";
     const aside = asideLines(result, true).stderr;
     if (aside.length > 0) opts.aside.write(`${aside.join("\n")}
 `);
-    await write(output, `${head}${jsonWithoutLegacyCommands(JSON.stringify(result.json ?? null))}${exit}}
+    await write(output, `${head}${jsonText(result.json ?? null)}${exit}}
 `);
     return;
   }
@@ -32968,10 +32979,10 @@ async function streamResult(output, head, result) {
 function errorLine(id2, error2) {
   if (!isAgentgateError(error2)) {
     const message = `unexpected failure: ${error2 instanceof Error ? error2.message : String(error2)}; please report it with the request you sent`;
-    return `${jsonWithoutLegacyCommands(JSON.stringify({ id: id2, error: { code: "INTERNAL", message } }))}
+    return `${jsonText({ id: id2, error: { code: "INTERNAL", message } })}
 `;
   }
-  return `${jsonWithoutLegacyCommands(JSON.stringify({ id: id2, error: errorJson(error2.code, error2.message, error2.details) }))}
+  return `${jsonText({ id: id2, error: errorJson(error2.code, error2.message, error2.details) })}
 `;
 }
 function closedOr(error2) {
@@ -35740,7 +35751,7 @@ var init_options = __esm({
 });
 
 // src/checkpoints/moved-store.ts
-import { lstat as lstat24, readdir as readdir19, rename as rename9, rmdir as rmdir4 } from "node:fs/promises";
+import { lstat as lstat24, rename as rename9, rmdir as rmdir4 } from "node:fs/promises";
 import { join as join63 } from "node:path";
 async function workspaceIdentity(path2) {
   const st = await lstat24(path2, { bigint: true }).catch(() => null);
@@ -35755,18 +35766,15 @@ async function readMeta(location) {
     return null;
   }
 }
-async function listDir3(dir) {
-  return readdir19(dir).catch(() => []);
-}
 async function adoptMovedStore(checkpointsDir, target, root) {
   const id2 = await workspaceIdentity(root);
   if (id2 === null) return null;
   const own2 = target.projectId.startsWith("path-") ? [] : [target.projectId];
-  const byPath = id2.endsWith(":0") ? [] : (await listDir3(checkpointsDir)).filter((p) => p.startsWith("path-"));
+  const byPath = id2.endsWith(":0") ? [] : (await listDir2(checkpointsDir)).filter((p) => p.startsWith("path-"));
   const projects = [...own2, ...byPath];
   const found = [];
   for (const projectId of projects)
-    for (const key of await listDir3(join63(checkpointsDir, projectId))) {
+    for (const key of await listDir2(join63(checkpointsDir, projectId))) {
       if (!key.startsWith("wt-") || projectId === target.projectId && key === target.worktreeKey) continue;
       const location2 = storeLayout(checkpointsDir, projectId, key);
       const meta3 = await readMeta(location2);
@@ -38430,7 +38438,7 @@ async function checkpointOf(adapter, input, opts) {
       e.event,
       e.session
     );
-  const current = opts.cwd ?? currentDirectory2();
+  const current = opts.cwd ?? currentDirectory();
   if (current === void 0 && e.root === void 0 && e.cwd === void 0)
     return refuse(
       "ignored",
@@ -38479,13 +38487,6 @@ function baseOf(adapter, e, here, opts) {
     return here;
   return e.cwd ?? at;
 }
-function currentDirectory2() {
-  try {
-    return process.cwd();
-  } catch {
-    return void 0;
-  }
-}
 function definedOf(o) {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== void 0));
 }
@@ -38499,6 +38500,7 @@ var init_event_hook = __esm({
     init_agent_hook();
     init_agents();
     init_json_depth();
+    init_current_dir();
     init_lenient_json();
     init_workspace();
   }
@@ -42436,11 +42438,9 @@ ${optionLines(GLOBAL_OPTIONS)}`,
   ].join("\n\n");
 }
 function printHelp(text2, json) {
-  writeStdout(
-    json ? `${jsonWithoutLegacyCommands(JSON.stringify({ help: text2 }))}
+  writeStdout(json ? `${jsonText({ help: text2 })}
 ` : `${noWorkflowCommands(text2)}
-`
-  );
+`);
   return 0;
 }
 function printVersion(json) {
@@ -42464,7 +42464,7 @@ async function emit(result, json) {
     }
     return;
   }
-  const text2 = json ? jsonWithoutLegacyCommands(JSON.stringify(result.json, null, 2)) : noWorkflowCommands(result.human(useColour((await import("node:tty")).isatty(1))));
+  const text2 = json ? jsonText(result.json, 2) : noWorkflowCommands(result.human(useColour((await import("node:tty")).isatty(1))));
   if (text2.length > 0) writeStdout(`${text2}
 `);
   const aside = asideLines(result, json);
@@ -42488,11 +42488,8 @@ function fail(error2, json) {
 }
 var WORKSPACE_CODES = ["WORKSPACE_NOT_FOUND", "NOT_A_REPOSITORY", "UNSAFE_WORKSPACE"];
 function report3(code2, message, json, status2, details = {}) {
-  if (json)
-    writeStdout(
-      `${jsonWithoutLegacyCommands(JSON.stringify({ error: errorJson(code2, message, details) }))}
-`
-    );
+  if (json) writeStdout(`${jsonText({ error: errorJson(code2, message, details) })}
+`);
   else {
     process.stderr.write(`${PROGRAM}: ${code2}: ${noWorkflowCommands(printable(message))}
 `);

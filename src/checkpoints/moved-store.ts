@@ -1,10 +1,10 @@
-import { lstat, readdir, rename, rmdir } from 'node:fs/promises';
+import { lstat, rename, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StoreMeta } from '../../types/checkpoint.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
 import { makeDirs } from '../fs/make-dirs.js';
 import { readRegularText } from '../fs/regular-file.js';
-import { locateStore, storeLayout, storeOf, type StoreLocation } from './project-id.js';
+import { listDir, locateStore, storeLayout, storeOf, type StoreLocation } from './project-id.js';
 
 /**
  * A workspace moved or renamed (`mv`, `git worktree move`) keeps its checkpoints. A store is found
@@ -40,10 +40,6 @@ async function readMeta(location: StoreLocation): Promise<Meta | null> {
   } catch {
     return null;
   }
-}
-
-async function listDir(dir: string): Promise<string[]> {
-  return readdir(dir).catch(() => []);
 }
 
 /**

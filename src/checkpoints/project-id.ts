@@ -131,7 +131,8 @@ export async function storeOf(location: StoreLocation, root: string): Promise<'i
   return head?.isFile() === true ? 'damaged' : 'none';
 }
 
-async function listDir(dir: string): Promise<string[]> {
+/** The names in `dir`, sorted; none when it cannot be read. */
+export async function listDir(dir: string): Promise<string[]> {
   try {
     return (await readdir(dir)).sort();
   } catch {

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { WorkspaceNotFoundError } from '../errors.js';
+import { currentDirectory } from '../fs/current-dir.js';
 import type { SnapshotterOptions } from '../snapshotter/core.js';
 import { settingsFor, type Settings } from '../store/config.js';
 import { chooseHome } from '../store/paths.js';
@@ -58,7 +59,7 @@ export class Context {
    * relative (nothing to resolve it against); its context's workspace is then `/`, which it never reads.
    */
   static async create(values: ContextValues, opts: { cwdMayBeGone?: boolean } = {}): Promise<Context> {
-    const cwd = currentDirectory(opts.cwdMayBeGone === true ? values : null);
+    const cwd = startDirectory(opts.cwdMayBeGone === true ? values : null);
     const { home, source } = chooseHome(values.home);
     const settings = await settingsFor({
       home,
@@ -141,17 +142,14 @@ export class Context {
  * still stands in it): every relative path, `.` included, would name nothing. With `values` (an
  * agent hook), `/` stands for it then, unless one of those paths is relative.
  */
-function currentDirectory(values: ContextValues | null): string {
-  try {
-    return process.cwd();
-  } catch (error) {
-    if (values === null || relativeGiven(values))
-      throw new WorkspaceNotFoundError(
-        'the current directory no longer exists (it was deleted after the shell entered it); cd into a directory that exists and run the command again',
-        { cause: error },
-      );
-    return '/';
-  }
+function startDirectory(values: ContextValues | null): string {
+  const cwd = currentDirectory();
+  if (cwd !== undefined) return cwd;
+  if (values === null || relativeGiven(values))
+    throw new WorkspaceNotFoundError(
+      'the current directory no longer exists (it was deleted after the shell entered it); cd into a directory that exists and run the command again',
+    );
+  return '/';
 }
 
 /**

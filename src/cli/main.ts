@@ -21,7 +21,7 @@ import {
 import { listenWhenStdoutIsMade, writeStdout } from './stdout.js';
 import { nearestName } from './suggest.js';
 import { packageVersion } from './version.js';
-import { jsonWithoutLegacyCommands } from '../text.js';
+import { jsonText } from '../text.js';
 
 async function main(argv: string[]): Promise<number> {
   // Only an option before `--`: after it, `--json` is a path (checkpoint revert HASH -- --json).
@@ -140,9 +140,7 @@ async function programHelp(group: string): Promise<string> {
 
 /** With --json, stdout is one JSON document here too: `{ "help": TEXT }`. */
 function printHelp(text: string, json: boolean): number {
-  writeStdout(
-    json ? `${jsonWithoutLegacyCommands(JSON.stringify({ help: text }))}\n` : `${noWorkflowCommands(text)}\n`,
-  );
+  writeStdout(json ? `${jsonText({ help: text })}\n` : `${noWorkflowCommands(text)}\n`);
   return 0;
 }
 
@@ -171,7 +169,7 @@ async function emit(result: CommandResult, json: boolean): Promise<void> {
   // JSON escapes every line break, so only the text for people can hold a line CI would obey.
   // node:tty is loaded for people only: it brings node:net and the streams (stdout.ts).
   const text = json
-    ? jsonWithoutLegacyCommands(JSON.stringify(result.json, null, 2))
+    ? jsonText(result.json, 2)
     : noWorkflowCommands(result.human(useColour((await import('node:tty')).isatty(1))));
   if (text.length > 0) writeStdout(`${text}\n`);
   const aside = asideLines(result, json);
@@ -207,10 +205,7 @@ function report(
   status: number,
   details: Record<string, unknown> = {},
 ): number {
-  if (json)
-    writeStdout(
-      `${jsonWithoutLegacyCommands(JSON.stringify({ error: errorJson(code, message, details) }))}\n`,
-    );
+  if (json) writeStdout(`${jsonText({ error: errorJson(code, message, details) })}\n`);
   else {
     process.stderr.write(`${PROGRAM}: ${code}: ${noWorkflowCommands(printable(message))}\n`);
     if (process.env.AGENTGATE_DEBUG === '1' && typeof details.stderr === 'string' && details.stderr !== '')

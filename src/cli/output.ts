@@ -1,4 +1,4 @@
-import { escapeHidden, jsonWithoutLegacyCommands, noLegacyCommands } from '../text.js';
+import { escapeHidden, jsonText, noLegacyCommands } from '../text.js';
 import type { StoreCorruptError } from '../errors.js';
 /**
  * Everything the CLI shows people: plain tables, colour only on a TTY and never with NO_COLOR set
@@ -62,7 +62,7 @@ const COMMAND_LINE = /^((?:[^\S\r\n]|\u0085)*):(?=:)/gm;
  * such as `::error::` or `::add-mask::`) gets its first colon shown escaped as `\x3a`, and a legacy
  * command's `##[`, which the runner obeys anywhere in a line, its first `#` as `\x23`. Every line the
  * CLI prints on stdout or stderr goes through here (src/cli/main.ts), or as JSON through
- * jsonWithoutLegacyCommands, except the workflow commands we emit on purpose and the bytes of a
+ * jsonText, except the workflow commands we emit on purpose and the bytes of a
  * diff printed by `patch` and `checkpoint diff`.
  */
 export function noWorkflowCommands(text: string): string {
@@ -85,7 +85,7 @@ export function asideLines(
 ): { stdout: string[]; stderr: string[] } {
   const stderr: string[] = [];
   if (json && result.warnings !== undefined && result.warnings.length > 0)
-    stderr.push(jsonWithoutLegacyCommands(JSON.stringify({ warnings: result.warnings })));
+    stderr.push(jsonText({ warnings: result.warnings }));
   stderr.push(...(result.notices ?? []).map((n) => noWorkflowCommands(printable(n))));
   const commands = result.workflowCommands ?? [];
   if (json || result.documentOnStdout === true) return { stdout: [], stderr: [...stderr, ...commands] };

@@ -14,7 +14,7 @@ import { Context } from './context.js';
 import { writeStreamedJson } from './json-stream.js';
 import { asideLines, errorJson, isClosedPipe } from './output.js';
 import { parseCommandLine, type Command, type CommandResult, type GlobalValues } from './spec.js';
-import { jsonWithoutLegacyCommands } from '../text.js';
+import { jsonText } from '../text.js';
 
 /** Options `serve` itself was started with that every request inherits unless it gives its own. */
 const INHERITED = ['workspace', 'home', 'artifacts-dir', 'config'] as const;
@@ -268,12 +268,12 @@ async function writeResult(
   result: CommandResult,
   opts: ServeOptions,
 ): Promise<void> {
-  const head = `{"id":${jsonWithoutLegacyCommands(JSON.stringify(id))},"result":`;
+  const head = `{"id":${jsonText(id)},"result":`;
   if ('json' in result) {
     const exit = result.exitCode ? `,"exitCode":${result.exitCode}` : '';
     const aside = asideLines(result, true).stderr;
     if (aside.length > 0) opts.aside.write(`${aside.join('\n')}\n`);
-    await write(output, `${head}${jsonWithoutLegacyCommands(JSON.stringify(result.json ?? null))}${exit}}\n`);
+    await write(output, `${head}${jsonText(result.json ?? null)}${exit}}\n`);
     return;
   }
   if ('silent' in result) {
@@ -314,9 +314,9 @@ async function streamResult(
 function errorLine(id: RequestId | null, error: unknown): string {
   if (!isAgentgateError(error)) {
     const message = `unexpected failure: ${error instanceof Error ? error.message : String(error)}; please report it with the request you sent`;
-    return `${jsonWithoutLegacyCommands(JSON.stringify({ id, error: { code: 'INTERNAL', message } }))}\n`;
+    return `${jsonText({ id, error: { code: 'INTERNAL', message } })}\n`;
   }
-  return `${jsonWithoutLegacyCommands(JSON.stringify({ id, error: errorJson(error.code, error.message, error.details) }))}\n`;
+  return `${jsonText({ id, error: errorJson(error.code, error.message, error.details) })}\n`;
 }
 
 /** Our output's reader went away: told apart from a command's own failures, which get an error line. */

@@ -48,12 +48,7 @@ export async function switchToBranch(repo: Repo, name: string, sha: string | nul
       `HEAD is at ${head.sha ?? '(none)'}, not ${sha ?? '(none)'}; it moved meanwhile`,
       { details: { ref: 'HEAD', expected: sha, actual: head.sha } },
     );
-  const lands = target ?? ref;
-  if (!lands.startsWith('refs/heads/') || hasEscapedBytes(lands))
-    throw new InvalidArgumentError(
-      `${name} is a symbolic ref to ${lands}, which is no branch to commit on; choose another branch name`,
-      { details: { branch: name, target: lands } },
-    );
+  const lands = landsOn(name, ref, target, 'choose another branch name');
   if (head.ref === lands) return lands.slice('refs/heads/'.length);
   await assertNotCheckedOut(repo, lands, 'run before in that worktree, or choose another branch name');
   if (existing !== null && existing !== sha) {
@@ -74,6 +69,23 @@ export async function switchToBranch(repo: Repo, name: string, sha: string | nul
     await updateRef(repo, ref, sha, null, { message: 'agentgate: branch for the run' });
   await runGit(repo, ['symbolic-ref', '-m', `agentgate: switch to ${name}`, 'HEAD', ref]);
   return lands.slice('refs/heads/'.length);
+}
+
+/**
+ * The branch commits on `name` (its `ref`) land on: `ref` itself, or for a symbolic ref (`alias` ->
+ * `main`) the branch at the end of its chain, `target`. INVALID_ARGUMENT (`hint`: what to do) when
+ * that chain ends at no branch.
+ */
+export function landsOn(name: string, ref: string, target: string | null, hint: string): string {
+  const lands = target ?? ref;
+  if (!lands.startsWith('refs/heads/') || hasEscapedBytes(lands))
+    throw new InvalidArgumentError(
+      `${name} is a symbolic ref to ${lands}, which is no branch to commit on; ${hint}`,
+      {
+        details: { branch: name, target: lands },
+      },
+    );
+  return lands;
 }
 
 /** The ref at the end of `ref`'s chain when it is a symbolic ref (git follows every link), else null. */

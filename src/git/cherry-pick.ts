@@ -5,15 +5,13 @@ import {
   CherryPickConflictError,
   DirtyWorkspaceError,
   GitFailedError,
-  InvalidArgumentError,
   OperationInProgressError,
   RevisionNotFoundError,
 } from '../errors.js';
 import { getCommitInfo } from './commit-info.js';
-import { hasEscapedBytes } from '../fs/path-bytes.js';
 import { hiddenChanges } from './commit.js';
 import { previewPick, untrackedInTheWay } from './pick-collisions.js';
-import { assertNotCheckedOut, branchRef, symbolicTarget } from './branches.js';
+import { assertNotCheckedOut, branchRef, landsOn, symbolicTarget } from './branches.js';
 import { readHead, resolveRevision, updateRef } from './refs.js';
 import { sweepPickWorktrees, withPickWorktree } from './cherry-pick-worktree.js';
 import type { Repo } from './repo.js';
@@ -55,20 +53,12 @@ export async function cherryPick(repo: Repo, rev: string, opts: CherryPickOption
 }
 
 /**
- * The branch a pick `--onto NAME` lands on: `refs/heads/NAME`, or for a symbolic ref (`alias` ->
- * `main`) the branch at the end of its chain, so that a checked-out branch is never moved from a
- * temporary worktree behind its work tree's back. INVALID_ARGUMENT for a symbolic ref to no branch.
+ * The branch a pick `--onto NAME` lands on: for a symbolic ref, the branch at the end of its chain,
+ * so that a checked-out branch is never moved from a temporary worktree behind its work tree's back.
  */
 async function landingRef(repo: Repo, name: string): Promise<string> {
   const ref = await branchRef(repo, name);
-  const target = await symbolicTarget(repo, ref);
-  if (target === null) return ref;
-  if (!target.startsWith('refs/heads/') || hasEscapedBytes(target))
-    throw new InvalidArgumentError(
-      `${name} is a symbolic ref to ${target}, which is no branch to commit on; give a branch name`,
-      { details: { branch: name, target } },
-    );
-  return target;
+  return landsOn(name, ref, await symbolicTarget(repo, ref), 'give a branch name');
 }
 
 async function pickInWorkspace(

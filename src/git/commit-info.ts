@@ -1,8 +1,8 @@
 import type { CommitInfo } from '../../types/snapshot.js';
-import { GitOutputUnparseableError, InvalidArgumentError, RevisionNotFoundError } from '../errors.js';
-import { assertGitId, isFullId } from './ids.js';
+import { GitOutputUnparseableError, RevisionNotFoundError } from '../errors.js';
+import { assertGitId } from './ids.js';
 import { assertRevisionSyntax, resolveRevision } from './refs.js';
-import { runGit, runGitBuffer, type GitOptions } from './runner.js';
+import { runGitBuffer, type GitOptions } from './runner.js';
 
 /**
  * Reads one commit: full id, message, author, author date and every parent. `rev` may be any
@@ -84,15 +84,4 @@ function badCommit(sha: string, reason: string): GitOutputUnparseableError {
   return new GitOutputUnparseableError(`commit ${sha} is malformed: ${reason}`, {
     details: { args: ['cat-file', 'commit', sha], reason },
   });
-}
-
-/**
- * The type git gives the object with this full id (`commit`, `tree`, `blob`, `tag`), or null when
- * the repository does not hold it.
- */
-export async function objectType(repo: GitOptions, id: string): Promise<string | null> {
-  if (!isFullId(id))
-    throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
-  const { stdout, exitCode } = await runGit(repo, ['cat-file', '-t', id], { okExitCodes: [128] });
-  return exitCode === 0 ? stdout.trim() : null;
 }

@@ -9,6 +9,7 @@ import type { HookAdapter, Mapping } from './adapter.js';
 import { badArguments, hookHome, logOutcome, runAgentHook, type AgentHookOptions } from './agent-hook.js';
 import { ADAPTERS } from './agents/index.js';
 import { MAX_EVENT_DEPTH, nestedDeeperThan } from './json-depth.js';
+import { currentDirectory } from '../fs/current-dir.js';
 import { MAX_REPAIRED, parseLenientJson, STRING_KEEP } from './lenient-json.js';
 import { hookWorkspace, nativePath, nestedRepository } from './workspace.js';
 
@@ -208,15 +209,6 @@ function baseOf(
   if (adapter.hooksRunInRoot === true && here !== undefined && (e.cwd === undefined || isInside(here, e.cwd)))
     return here;
   return e.cwd ?? at;
-}
-
-/** The directory the process runs in, or undefined when it has been deleted. */
-function currentDirectory(): string | undefined {
-  try {
-    return process.cwd();
-  } catch {
-    return undefined;
-  }
 }
 
 /** The fields that have a value. */

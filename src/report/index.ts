@@ -14,7 +14,7 @@ import {
   SnapshotterArg,
 } from '../../types/library.js';
 import { checkArgument } from '../arguments.js';
-import { jsonWithoutLegacyCommands } from '../text.js';
+import { jsonText } from '../text.js';
 import { isAgentgateError } from '../errors.js';
 import { writeOutputFile } from '../fs/atomic.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
@@ -113,7 +113,7 @@ async function render(
   switch (format) {
     case 'json':
       // No `##[` a CI runner would obey when the document is printed in its log (the same JSON).
-      await write(`${jsonWithoutLegacyCommands(JSON.stringify(RunReport.parse(report), null, 2))}\n`);
+      await write(`${jsonText(RunReport.parse(report), 2)}\n`);
       break;
     case 'md':
       await write(renderMarkdown(report));

@@ -8,7 +8,7 @@ import { deleteRefs, listRefs, updateRefs, type RefUpdate } from '../git/refs.js
 import type { Repo } from '../git/repo.js';
 import { writeRecordObjects } from './record-objects.js';
 import { incomingRefspecs, refuseUndelivered } from './core.js';
-import { INCOMING_PREFIX, refInTheWay, refInTheWayReason } from './records.js';
+import { heldUnder, INCOMING_PREFIX, refInTheWayReason } from './records.js';
 import { withRepoLock } from '../git/repo-lock.js';
 import { layout } from '../store/paths.js';
 import {
@@ -148,10 +148,7 @@ export class AnchorRecords {
           });
           return false;
         });
-        // Without the slash: a ref named `refs/agentgate/anchors` itself is in the way of every anchor.
-        const listed = await listRefsWithParents(repo, ANCHORS_PREFIX.slice(0, -1));
-        const local = new Map(listed.filter((r) => r.ref.startsWith(ANCHORS_PREFIX)).map((r) => [r.ref, r]));
-        const inTheWay = refInTheWay(listed.map((r) => r.ref));
+        const { local, inTheWay } = await heldUnder(repo, ANCHORS_PREFIX);
         const toFetch = named.filter((r) => {
           const blocker = local.has(r.ref) ? null : inTheWay(r.ref);
           if (blocker !== null) refused.push({ ref: r.ref, reason: refInTheWayReason(r.ref, blocker) });

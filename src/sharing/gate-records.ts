@@ -19,7 +19,7 @@ import { deleteRefs, listRefs, updateRefs, type RefUpdate } from '../git/refs.js
 import type { Repo } from '../git/repo.js';
 import { writeRecordObjects, type RecordObjects } from './record-objects.js';
 import { incomingRefspecs, refuseUndelivered } from './core.js';
-import { refInTheWay, refInTheWayReason } from './records.js';
+import { heldUnder, refInTheWayReason } from './records.js';
 import { withRepoLock } from '../git/repo-lock.js';
 import { assertNoLinkInside } from '../fs/inside.js';
 import { sha256File } from '../snapshotter/patch-artifact.js';
@@ -171,12 +171,9 @@ export class GateRecords {
     return withLock(lockPath, { timeoutMs: this.options.lockTimeoutMs, purpose: 'sharing' }, () =>
       withRepoLock(repo, this.options.lockTimeoutMs, async () => {
         const refused: RefusedRecord[] = [];
-        // Without the slash: a ref named `refs/agentgate/gates` itself is in the way of every verdict.
-        const listed = await listRefsWithParents(repo, GATES_PREFIX.slice(0, -1));
-        const local = new Map(listed.filter((r) => r.ref.startsWith(GATES_PREFIX)).map((r) => [r.ref, r]));
+        const { local, inTheWay } = await heldUnder(repo, GATES_PREFIX);
         const toFetch: Array<{ sha: string; ref: string }> = [];
         const held: CommitRef[] = [];
-        const inTheWay = refInTheWay(listed.map((r) => r.ref));
         for (const r of source) {
           const name = parseGateRef(r.ref, GATES_PREFIX);
           const mine = local.get(r.ref);

@@ -8,7 +8,8 @@ import {
 } from '../../types/sharing.js';
 import type { BeforeState as BeforeStateType, Snapshot } from '../../types/snapshot.js';
 import { SafeId } from '../../types/snapshot.js';
-import type { ObjectFormat } from '../git/record-objects.js';
+import { listRefsWithParents, type CommitRef, type ObjectFormat } from '../git/record-objects.js';
+import type { GitOptions } from '../git/runner.js';
 import { recordCommit, type RecordObjects } from './record-objects.js';
 import { PATCH_ARGS } from '../git/unified-diff.js';
 
@@ -148,6 +149,22 @@ export function refInTheWay(existing: Iterable<string>): (ref: string) => string
     for (let i = ref.indexOf('/'); i !== -1; i = ref.indexOf('/', i + 1))
       if (names.has(ref.slice(0, i))) return ref.slice(0, i);
     return null;
+  };
+}
+
+/**
+ * The refs held under `prefix` (`refs/agentgate/gates/`) by name, and what would keep a new one from
+ * being made (refInTheWay). Listed without the prefix's slash: a ref named like the directory itself
+ * (which a plain `git fetch` of a remote's refs/agentgate/* can bring) is in the way of every one.
+ */
+export async function heldUnder(
+  repo: GitOptions,
+  prefix: string,
+): Promise<{ local: Map<string, CommitRef>; inTheWay: (ref: string) => string | null }> {
+  const listed = await listRefsWithParents(repo, prefix.slice(0, -1));
+  return {
+    local: new Map(listed.filter((r) => r.ref.startsWith(prefix)).map((r) => [r.ref, r])),
+    inTheWay: refInTheWay(listed.map((r) => r.ref)),
   };
 }
 

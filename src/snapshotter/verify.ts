@@ -9,7 +9,8 @@ import { getTree, isAncestor, readRef } from '../git/refs.js';
 import { symbolicTarget } from '../git/branches.js';
 import { setAsideBy, type RunRecord, type RunRestart } from '../../types/run.js';
 import { sha256File } from './patch-artifact.js';
-import { getCommitInfo, objectType } from '../git/commit-info.js';
+import { getCommitInfo } from '../git/commit-info.js';
+import { batchCheck } from '../git/record-objects.js';
 import { gateLine, taskLine, trailer } from './message.js';
 import { GitFailedError, GitOutputUnparseableError, ObjectMissingError } from '../errors.js';
 import { iterationRef } from './core.js';
@@ -133,10 +134,9 @@ async function artifactCheck(snapshot: Snapshot, add: Add): Promise<boolean> {
 /** Both commits exist, before is an ancestor of after, the ref holds after, the stats still match. */
 async function gitChecks(repo: Repo, snapshot: Snapshot, line: RunLine, add: Add): Promise<boolean> {
   // A record edited to name a tree or a blob fails here: every later check asks git about commits.
-  const [before, after] = await Promise.all([
-    objectType(repo, snapshot.beforeSha),
-    objectType(repo, snapshot.afterSha),
-  ]);
+  const [before = null, after = null] = (await batchCheck(repo, [snapshot.beforeSha, snapshot.afterSha])).map(
+    (a) => (a.found ? a.type : null),
+  );
   const commitCheck = (sha: string, type: string | null): [boolean, string] =>
     type === 'commit' || type === null
       ? [type === 'commit', sha]

@@ -12,7 +12,7 @@ import type { Context } from '../context.js';
 import { countOf, paint, printable, short, table, VERIFY_FAILED_EXIT } from '../output.js';
 import { defineCommand, type CommandResult } from '../spec.js';
 import { packageVersion } from '../version.js';
-import { jsonWithoutLegacyCommands } from '../../text.js';
+import { jsonText } from '../../text.js';
 
 async function open(ctx: Context) {
   // The repository is opened (two git processes) while the snapshotter's code loads.
@@ -142,13 +142,12 @@ const trace = defineCommand({
     });
     if (values.format === 'agent-trace') {
       const record = toAgentTrace(t, { version: packageVersion() }, undefined, (r) => wip.has(r));
-      return { json: record, human: () => jsonWithoutLegacyCommands(JSON.stringify(record, null, 2)) };
+      return { json: record, human: () => jsonText(record, 2) };
     }
     // --format json asks for the document itself, with or without --json (as report --format json).
     return {
       json: t,
-      human: () =>
-        values.format === 'json' ? jsonWithoutLegacyCommands(JSON.stringify(t, null, 2)) : traceText(t),
+      human: () => (values.format === 'json' ? jsonText(t, 2) : traceText(t)),
     };
   },
 });

@@ -10,13 +10,13 @@ import { renderAnchorDotenv, renderAnchorHtml, renderAnchorMarkdown } from '../.
 import { leftOutNote } from '../../report/markdown.js';
 import type { Context } from '../context.js';
 import type { CommandResult } from '../spec.js';
-import { jsonWithoutLegacyCommands } from '../../text.js';
+import { jsonText } from '../../text.js';
 
 function render(report: AnchorReport, format: ReportFormat): string {
   if (format === 'html') return renderAnchorHtml(report);
   if (format === 'md') return renderAnchorMarkdown(report);
   if (format === 'dotenv') return renderAnchorDotenv(report);
-  return `${jsonWithoutLegacyCommands(JSON.stringify(report, null, 2))}\n`;
+  return `${jsonText(report, 2)}\n`;
 }
 
 /** What `report` says it put into the step summary: all of `what`, a cut, a note, or nothing. */
