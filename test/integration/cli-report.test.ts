@@ -216,6 +216,30 @@ describe('CLI report and GitHub Actions', () => {
     expect(RunReport.parse(latest.json()).run.runId).toBe('theirs');
   });
 
+  it('report without -C reports the most recent run of the current directory (or one holding it), as -C . does', () => {
+    const { dir, home, run } = setup();
+    const other = repoWithCommit({ 'x.txt': 'x\n' });
+    cleanup.push(other);
+    run(['before', '--run', 'mine']);
+    writeFiles(dir, { 'b.txt': 'b\n', 'sub/c.txt': 'c\n' });
+    run(['after', '--run', 'mine', '--iteration', '1']);
+    const elsewhere = (args: string[]) => runCli(['-C', other, ...args], { env: { AGENTGATE_HOME: home } });
+    elsewhere(['before', '--run', 'theirs']);
+    writeFiles(other, { 'y.txt': 'y\n' });
+    expect(elsewhere(['after', '--run', 'theirs', '--iteration', '1']).status).toBe(0);
+
+    const here = (cwd: string) => {
+      const res = runCli(['report', '--format', 'json'], { cwd, env: { AGENTGATE_HOME: home } });
+      expect(res.status, res.stderr).toBe(0);
+      return RunReport.parse(res.json()).run.runId;
+    };
+    expect([here(dir), here(join(dir, 'sub')), here(other)]).toEqual(['mine', 'mine', 'theirs']);
+    // A directory where no run was recorded still takes the most recent of all.
+    const fresh = repoWithCommit({ 'z.txt': 'z\n' });
+    cleanup.push(fresh);
+    expect(here(fresh)).toBe('theirs');
+  });
+
   it('verify: failed checks become ::error annotations, on stdout, or on stderr with --json', () => {
     const { dir, run } = setup();
     for (let i = 1; i <= 12; i++) {
