@@ -10,6 +10,8 @@ import { errnoOf } from '../fs/atomic.js';
 import { randomHex } from '../fs/random.js';
 
 export type CiMode = 'github' | 'none';
+
+const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT;
 export const CI_MODES: readonly CiMode[] = ['github', 'none'];
 
 /** `--ci github|none` wins; else GitHub Actions is on when `GITHUB_ACTIONS=true`. `forced` tells which. */
@@ -62,8 +64,7 @@ export async function appendableGithubFileFor(
 ): Promise<string | null> {
   const file = githubFileFor(flag, variable);
   if (file === null) return null;
-  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
-  const handle = await open(file, flags, 0o666).catch((cause: unknown) => {
+  const handle = await open(file, APPEND_FLAGS | constants.O_NONBLOCK, 0o666).catch((cause: unknown) => {
     throw appendFailed(file, cause);
   });
   await handle.close();
@@ -158,11 +159,26 @@ export async function appendPath(file: string, dir: string): Promise<void> {
   await appendTo(file, `${dir}\n`);
 }
 
-/** One append to a file the runner named; a file that cannot take it (no such directory, a directory) is WRITE_FAILED. */
+/**
+ * One append to a file the runner named; a file that cannot take it (no such directory, a directory,
+ * a FIFO with no reader) is WRITE_FAILED. Opened without blocking first, so that a FIFO nobody reads
+ * fails at once (ENXIO) instead of holding the CI job until it is killed; anything but a regular file
+ * (a FIFO with its reader, a terminal) is then written as a shell redirection would, blocking.
+ */
 async function appendTo(file: string, text: string): Promise<void> {
-  await appendFile(file, text, 'utf8').catch((cause: unknown) => {
+  const failed = (cause: unknown): never => {
     throw appendFailed(file, cause);
-  });
+  };
+  const handle = await open(file, APPEND_FLAGS | constants.O_NONBLOCK, 0o666).catch(failed);
+  try {
+    if (!(await handle.stat()).isFile()) {
+      await appendFile(file, text, 'utf8').catch(failed);
+      return;
+    }
+    await handle.appendFile(text, 'utf8').catch(failed);
+  } finally {
+    await handle.close();
+  }
 }
 
 function appendFailed(file: string, cause: unknown): WriteFailedError {
