@@ -135,7 +135,8 @@ export async function appendStepSummary(
     (s) => s.size,
     () => 0,
   );
-  const room = limit - used;
+  // The line break appendTo puts first when the file's last line is unended takes room too.
+  const room = limit - used - ((await lineLeftOpen(file, used)) ? 1 : 0);
   const section = typeof markdown === 'string' ? { text: markdown } : markdown;
   const tries: Array<[SummaryAppended, () => string]> = [['whole', () => section.text]];
   if ('cutTo' in section) tries.push(['cut', () => section.cutTo(room)], ['note', () => section.note]);
@@ -171,11 +172,31 @@ async function appendTo(file: string, text: string): Promise<void> {
   };
   const handle = await open(file, APPEND_FLAGS | constants.O_NONBLOCK, 0o666).catch(failed);
   try {
-    if (!(await handle.stat()).isFile()) {
+    const stats = await handle.stat();
+    if (!stats.isFile()) {
       await appendFile(file, text, 'utf8').catch(failed);
       return;
     }
-    await handle.appendFile(text, 'utf8').catch(failed);
+    // `printf 'x=1' >> "$GITHUB_OUTPUT"` leaves a line unended: joined to our first line, both would
+    // be misread (the runner fails the step on the value lines that follow).
+    const lead = (await lineLeftOpen(file, stats.size)) ? '\n' : '';
+    await handle.appendFile(lead + text, 'utf8').catch(failed);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Whether the regular file `file` of `size` bytes ends in the middle of a line (unreadable: no). */
+async function lineLeftOpen(file: string, size: number): Promise<boolean> {
+  if (size === 0) return false;
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => null);
+  if (handle === null) return false;
+  try {
+    if (!(await handle.stat()).isFile()) return false;
+    const { bytesRead, buffer } = await handle.read(Buffer.alloc(1), 0, 1, size - 1);
+    return bytesRead === 1 && buffer[0] !== 0x0a;
+  } catch {
+    return false;
   } finally {
     await handle.close();
   }
