@@ -118,9 +118,21 @@ export function noLegacyCommands(text: string, escape: string): string {
 
 const LEGACY_COMMAND = /#(?=#\[)/g;
 
-/** JSON text with no `##[` in it, and the same document to a JSON reader: `#` escaped where one would start. */
+/**
+ * JSON text with no `##[` in it, and the same document to a JSON reader: `#` escaped where one would
+ * start. U+0085, U+2028 and U+2029 are escaped too (JSON leaves them raw in strings): a reader that
+ * splits lines as Python's `splitlines()` or a runner's log does would cut a JSON line (a `serve`
+ * answer, a task of `after --json`) in two there.
+ */
 export function jsonWithoutLegacyCommands(json: string): string {
-  return noLegacyCommands(json, '\\u0023');
+  return json.includes('##[') || LINE_BREAKS.test(json) ? json.replace(JSON_ESCAPED, unicodeEscape) : json;
+}
+
+const LINE_BREAKS = /[\u0085\u2028\u2029]/;
+const JSON_ESCAPED = /#(?=#\[)|[\u0085\u2028\u2029]/g;
+
+function unicodeEscape(c: string): string {
+  return `\\u${(c.codePointAt(0) as number).toString(16).padStart(4, '0')}`;
 }
 
 /** `JSON.stringify(value, null, indent)` as every document we print is written: with no `##[` (jsonWithoutLegacyCommands). */

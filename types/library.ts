@@ -380,6 +380,7 @@ export const ReportOptionsArg = deferred(() =>
           maxTotalDiffBytes: z.optional(z.int().check(z.nonnegative())),
         }),
       ),
+      workspace: optionalText(),
     }),
   ),
 );

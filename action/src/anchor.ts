@@ -4,8 +4,9 @@
  * merge commit), publish the anchors (`push --anchors only`), and write the step summary and
  * outputs. The commits come from the `range` or `commit` input, else from the event.
  */
-import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { appendStepSummary } from '../../src/ci/github.js';
 
 export interface ActionIo {
   input(name: string, fallback?: string): string;
@@ -27,19 +28,6 @@ interface AnchorDoc {
 const ZERO = /^0+$/;
 /** At most this many anchors get a section in the step summary (each is one `report --anchor`). */
 const SUMMARY_ANCHORS = 20;
-/** GitHub shows no step summary file larger than 1 MiB. */
-const STEP_SUMMARY_LIMIT = 1024 * 1024;
-
-/** Appends `text` to the step summary when the file has room for it, else nothing. */
-function appendWithinLimit(file: string, text: string): void {
-  let used = 0;
-  try {
-    used = statSync(file).size;
-  } catch {
-    // No file yet: the append makes it.
-  }
-  if (used + Buffer.byteLength(text, 'utf8') <= STEP_SUMMARY_LIMIT) appendFileSync(file, text);
-}
 
 /**
  * What to anchor: `--range A..B` or one commit, from the inputs or the event GitHub describes; null
@@ -160,7 +148,7 @@ export async function anchor(io: ActionIo, env: NodeJS.ProcessEnv): Promise<void
       total.linesAdded === 0 ? '' : String(Math.floor((total.linesFromRuns * 100) / total.linesAdded)),
     'report-path': report,
   });
-  summarize(io, anchors, want);
+  await summarize(io, anchors, want);
   if (want.publish && anchors.length > 0) io.cliJson(['push', '--anchors', 'only', ...want.remote], 'push');
   const wanted = want.minCoverage;
   if (wanted !== null) {
@@ -199,10 +187,11 @@ function writeReport(io: ActionIo, anchors: readonly AnchorDoc[]): string {
  * A step summary section per anchor. Nothing anchored: one line saying why (a pull request that was
  * not merged, or a push that brought no new first-parent commit).
  */
-function summarize(io: ActionIo, anchors: readonly AnchorDoc[], want: AnchorInputs): void {
+async function summarize(io: ActionIo, anchors: readonly AnchorDoc[], want: AnchorInputs): Promise<void> {
   if (io.stepSummary === null || !want.summary) return;
+  // As the CLI appends: within the 1 MiB left, on a line of its own, a FIFO nobody reads refused at once.
   if (anchors.length === 0)
-    appendWithinLimit(
+    await appendStepSummary(
       io.stepSummary,
       want.target === null
         ? '## agentgate anchor\n\nThe pull request was not merged: nothing to anchor.\n'

@@ -10,6 +10,8 @@ import { errnoOf } from '../fs/atomic.js';
 import { randomHex } from '../fs/random.js';
 
 export type CiMode = 'github' | 'none';
+
+const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT;
 export const CI_MODES: readonly CiMode[] = ['github', 'none'];
 
 /** `--ci github|none` wins; else GitHub Actions is on when `GITHUB_ACTIONS=true`. `forced` tells which. */
@@ -62,8 +64,7 @@ export async function appendableGithubFileFor(
 ): Promise<string | null> {
   const file = githubFileFor(flag, variable);
   if (file === null) return null;
-  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
-  const handle = await open(file, flags, 0o666).catch((cause: unknown) => {
+  const handle = await open(file, APPEND_FLAGS | constants.O_NONBLOCK, 0o666).catch((cause: unknown) => {
     throw appendFailed(file, cause);
   });
   await handle.close();
@@ -134,7 +135,8 @@ export async function appendStepSummary(
     (s) => s.size,
     () => 0,
   );
-  const room = limit - used;
+  // The line break appendTo puts first when the file's last line is unended takes room too.
+  const room = limit - used - ((await lineLeftOpen(file, used)) ? 1 : 0);
   const section = typeof markdown === 'string' ? { text: markdown } : markdown;
   const tries: Array<[SummaryAppended, () => string]> = [['whole', () => section.text]];
   if ('cutTo' in section) tries.push(['cut', () => section.cutTo(room)], ['note', () => section.note]);
@@ -158,11 +160,46 @@ export async function appendPath(file: string, dir: string): Promise<void> {
   await appendTo(file, `${dir}\n`);
 }
 
-/** One append to a file the runner named; a file that cannot take it (no such directory, a directory) is WRITE_FAILED. */
+/**
+ * One append to a file the runner named; a file that cannot take it (no such directory, a directory,
+ * a FIFO with no reader) is WRITE_FAILED. Opened without blocking first, so that a FIFO nobody reads
+ * fails at once (ENXIO) instead of holding the CI job until it is killed; anything but a regular file
+ * (a FIFO with its reader, a terminal) is then written as a shell redirection would, blocking.
+ */
 async function appendTo(file: string, text: string): Promise<void> {
-  await appendFile(file, text, 'utf8').catch((cause: unknown) => {
+  const failed = (cause: unknown): never => {
     throw appendFailed(file, cause);
-  });
+  };
+  const handle = await open(file, APPEND_FLAGS | constants.O_NONBLOCK, 0o666).catch(failed);
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) {
+      await appendFile(file, text, 'utf8').catch(failed);
+      return;
+    }
+    // `printf 'x=1' >> "$GITHUB_OUTPUT"` leaves a line unended: joined to our first line, both would
+    // be misread (the runner fails the step on the value lines that follow).
+    const lead = (await lineLeftOpen(file, stats.size)) ? '\n' : '';
+    await handle.appendFile(lead + text, 'utf8').catch(failed);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Whether the regular file `file` of `size` bytes ends in the middle of a line (unreadable: no). */
+async function lineLeftOpen(file: string, size: number): Promise<boolean> {
+  if (size === 0) return false;
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => null);
+  if (handle === null) return false;
+  try {
+    if (!(await handle.stat()).isFile()) return false;
+    const { bytesRead, buffer } = await handle.read(Buffer.alloc(1), 0, 1, size - 1);
+    return bytesRead === 1 && buffer[0] !== 0x0a;
+  } catch {
+    return false;
+  } finally {
+    await handle.close();
+  }
 }
 
 function appendFailed(file: string, cause: unknown): WriteFailedError {

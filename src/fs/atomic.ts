@@ -4,6 +4,7 @@ import { AgentgateError, InvalidArgumentError, WriteFailedError } from '../error
 import { randomHex } from './random.js';
 import { makeTempDir } from './temp-dir.js';
 import { makeDirs } from './make-dirs.js';
+import { removedOnSignal } from './signal-cleanup.js';
 
 /**
  * The one fsync policy of the project, for every file we create or replace:
@@ -32,16 +33,23 @@ function tempPathBeside(path: string): string {
  * was and the temp file is removed; a filesystem error becomes WRITE_FAILED, an AgentgateError from
  * `fill` passes through.
  */
-export async function replaceFileAtomic<T>(path: string, fill: (temp: string) => Promise<T>): Promise<T> {
+export async function replaceFileAtomic<T>(
+  path: string,
+  fill: (temp: string) => Promise<T>,
+  opts: { removedOnSignal?: boolean } = {},
+): Promise<T> {
   const dir = dirname(path);
   const temp = tempPathBeside(path);
-  try {
+  const write = async () => {
     await makeDirs(dir);
     const result = await fill(temp);
     await fsyncFile(temp);
     await rename(temp, path);
     await fsyncDir(dir);
     return result;
+  };
+  try {
+    return opts.removedOnSignal === true ? await removedOnSignal(temp, write) : await write();
   } catch (cause) {
     await rm(temp, { force: true }).catch(() => undefined);
     if (cause instanceof AgentgateError) throw cause;
@@ -75,12 +83,27 @@ export async function writeOutputFile<T>(path: string, fill: (temp: string) => P
       `the output path ${JSON.stringify(path)} holds U+FFFD, what a name that is not UTF-8 becomes as Node.js reads it, or half a surrogate pair, which becomes U+FFFD, so another file would be written: use a UTF-8 path`,
       { details: { path } },
     );
-  if (st === null || st.isFile() || st.isDirectory()) return replaceFileAtomic(path, fill);
+  // A user's file: a signal in the middle of the write leaves no temp file beside it.
+  if (st === null || st.isFile() || st.isDirectory())
+    return replaceFileAtomic(path, fill, { removedOnSignal: true });
   const end = st.isSymbolicLink() ? await linkTarget(path, (at) => DESCRIPTOR.test(at)) : path;
   const fd = DESCRIPTOR.exec(end)?.[1];
   const own = await makeTempDir('agentgate-out-');
   try {
-    const temp = join(own, 'out');
+    return await removedOnSignal(own, () => writeThrough(path, fd, join(own, 'out'), fill));
+  } finally {
+    await rm(own, { recursive: true, force: true });
+  }
+}
+
+/** writeOutputFile into what is not a regular file: `fill` writes `temp`, which is then copied into `path` (or descriptor `fd`). */
+async function writeThrough<T>(
+  path: string,
+  fd: string | undefined,
+  temp: string,
+  fill: (temp: string) => Promise<T>,
+): Promise<T> {
+  try {
     const result = await fill(temp);
     // Loaded here: the streams are some twenty of Node's modules that every other command's start
     // would load for nothing (naming fs's stream functions in an import loads them too).
@@ -97,8 +120,6 @@ export async function writeOutputFile<T>(path: string, fill: (temp: string) => P
       cause,
       details: { path },
     });
-  } finally {
-    await rm(own, { recursive: true, force: true });
   }
 }
 

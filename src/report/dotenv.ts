@@ -49,8 +49,10 @@ export function renderDotenv(report: RunReport): string {
 }
 
 /**
- * `KEY=value` lines within GitLab's 5 KB: a line that does not fit is left out, and the shorter ones
- * after it still go in (a long workspace must not take the gates' verdicts with it).
+ * `KEY=value` lines within GitLab's 5 KB, which it takes only for a file smaller than that (`size <
+ * dotenv_size`: one of 5,120 bytes is refused whole, no variable set): a line that does not fit is
+ * left out, and the shorter ones after it still go in (a long workspace must not take the gates'
+ * verdicts with it).
  */
 export function withinDotenvBytes(vars: ReadonlyArray<readonly [string, string]>): string {
   let out = '';
@@ -58,7 +60,7 @@ export function withinDotenvBytes(vars: ReadonlyArray<readonly [string, string]>
   for (const [k, v] of vars) {
     const line = `${k}=${v}\n`;
     const size = Buffer.byteLength(line, 'utf8');
-    if (bytes + size > DOTENV_MAX_BYTES) continue;
+    if (bytes + size >= DOTENV_MAX_BYTES) continue;
     out += line;
     bytes += size;
   }

@@ -237,6 +237,8 @@ const CLIENT = `(function () {
     // diff2html names a file from git's header, quoted when the name has a backslash, a quote or a
     // control character, and turns each backslash into '/': the header gets the file's own name.
     box.querySelectorAll('.d2h-file-name').forEach(function (e) { e.textContent = pathOf(f); });
+    // diff2html tags every file with two names RENAMED: a copy's source is still there.
+    if (f.s === 'copied') box.querySelectorAll('.d2h-moved-tag').forEach(function (e) { e.textContent = 'COPIED'; });
   }
 
   function pathOf(f) {

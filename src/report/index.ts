@@ -31,6 +31,11 @@ export type { DiffLimits } from './patches.js';
 export interface ReportOptions {
   /** How much diff the HTML report embeds (default: the config defaults, 512 KiB per file, 20 MiB in all). */
   limits?: Partial<DiffLimits>;
+  /**
+   * Without a run id: the directory whose most recent run is reported (a run recorded there or in a
+   * directory holding it; default: the snapshotter's local workspace, -C), else the most recent of all.
+   */
+  workspace?: string;
 }
 
 /** Renders one run's report in the given format. */
@@ -109,7 +114,12 @@ async function render(
   options: ReportOptions,
   write: (part: string) => Promise<void>,
 ): Promise<RunReport> {
-  const report = await buildRunReport(snapshotter, runId);
+  const report = await buildRunReport(
+    snapshotter,
+    runId,
+    new Date(),
+    options.workspace === undefined ? {} : { workspace: options.workspace },
+  );
   switch (format) {
     case 'json':
       // No `##[` a CI runner would obey when the document is printed in its log (the same JSON).

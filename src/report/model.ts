@@ -1,4 +1,6 @@
 /** Gathers one run into the report document every format renders. */
+import { realpath } from 'node:fs/promises';
+import { resolve, sep } from 'node:path';
 import { setAsideBy, type RunRecord } from '../../types/run.js';
 import type { ReportGates, ReportVerdict } from '../../types/report-gates.js';
 import type { ReportSnapshot, RunReport } from '../../types/report.js';
@@ -18,11 +20,13 @@ export async function buildRunReport(
   snapshotter: Snapshotter,
   runId?: string,
   now: Date = new Date(),
+  options: { workspace?: string } = {},
 ): Promise<RunReport> {
   checkArgument(SnapshotterArg, snapshotter, 'snapshotter');
   checkArgument(OptionalTextArg, runId, 'runId');
   checkArgument(DateArg, now, 'now');
-  const run = await pickRun(snapshotter, runId);
+  checkArgument(OptionalTextArg, options.workspace, 'options.workspace');
+  const run = await pickRun(snapshotter, runId, options.workspace);
   const recorded = await snapshotter.listByRun(run.runId);
   const gates = await buildGateReport(
     new GateStore(snapshotter.options.home, { lockTimeoutMs: snapshotter.options.lockTimeoutMs }),
@@ -117,7 +121,15 @@ export function restartPhrases(run: RunRecord): string[] {
   );
 }
 
-async function pickRun(snapshotter: Snapshotter, runId: string | undefined): Promise<RunRecord> {
+/**
+ * The run asked for, else the most recent run recorded in `workspace` (default: -C), a directory
+ * holding it included, else the most recent of all.
+ */
+async function pickRun(
+  snapshotter: Snapshotter,
+  runId: string | undefined,
+  workspace: string | undefined,
+): Promise<RunRecord> {
   if (runId !== undefined) {
     const run = await snapshotter.store.loadRun(assertSafeId(runId, 'run id'));
     if (!run)
@@ -135,15 +147,17 @@ async function pickRun(snapshotter: Snapshotter, runId: string | undefined): Pro
     throw new RunNotFoundError(
       'no run recorded in this home yet; call "before" and "after" first, or pass --home',
     );
-  // One home serves many projects: with -C, the most recent run recorded in that workspace, not
-  // another project's run verified against it; a -C where no run was recorded (a clone beside
-  // the original) takes the most recent of all, as without -C.
-  // Newest first, so the usual case (the newest run is this workspace's) looks up one path.
-  for (const run of recent) {
-    const local = await snapshotter.withLocalWorkspace(run);
-    if (local.workspace === run.workspace) return local;
-  }
-  return snapshotter.withLocalWorkspace(recent[0] as RunRecord);
+  // One home serves many projects: the most recent run recorded in this workspace (-C, else the
+  // current directory), not another project's run verified against it; a directory where no run was
+  // recorded (a clone beside the original) takes the most recent of all.
+  const here = workspace ?? snapshotter.options.localWorkspace;
+  const real = here === undefined ? undefined : await realpath(here).catch(() => resolve(here));
+  const mine = real === undefined ? undefined : recent.find((run) => isWithin(real, run.workspace));
+  return snapshotter.withLocalWorkspace(mine ?? (recent[0] as RunRecord));
+}
+
+function isWithin(dir: string, workspace: string): boolean {
+  return dir === workspace || dir.startsWith(workspace.endsWith(sep) ? workspace : `${workspace}${sep}`);
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderReport } from '../../src/report/index.js';
 import { launchBrowser, openFile } from '../helpers/browser.js';
-import { repoWithCommit, writeFiles } from '../helpers/repo.js';
+import { git, repoWithCommit, writeFiles } from '../helpers/repo.js';
 import { newSnapshotter } from '../helpers/snapshotter.js';
 
 /** Rendering happens on a toggle event: wait for it generously (a loaded CI machine is slow). */
@@ -60,6 +60,46 @@ describe('report --format html: names git quotes', () => {
     await page.check('input[name="view"][value="side-by-side"]');
     await expect.poll(async () => page.locator('.d2h-file-side-diff').count(), POLL).toBeGreaterThan(0);
     for (const [listed, header] of await headers()) expect(header).toBe(listed);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('a copied file is tagged as a copy, not as a rename (its source is still there), in both views', async () => {
+    const lines = Array.from({ length: 40 }, (_, i) => `line ${i}\n`).join('');
+    const dir = repoWithCommit({ 'src.txt': lines, 'moved.txt': lines.replace(/line/g, 'other') });
+    const snapshotter = newSnapshotter();
+    await snapshotter.captureBeforeState(dir, { runId: 'copies' });
+    // git looks for a copy's source among the files the change touches: src.txt is changed too.
+    writeFiles(dir, { 'src.txt': `${lines}changed\n`, 'copy.txt': `${lines}one more\n` });
+    git(dir, ['mv', 'moved.txt', 'renamed.txt']);
+    const snapshot = await snapshotter.captureAfterState(dir, null, { runId: 'copies', iteration: 1 });
+    expect(snapshot.files.map((f) => [f.status, f.path]).sort()).toEqual([
+      ['copied', 'copy.txt'],
+      ['modified', 'src.txt'],
+      ['renamed', 'renamed.txt'],
+    ]);
+    const { text } = await renderReport(snapshotter, 'html', 'copies');
+    const file = join(out, 'copies.html');
+    writeFileSync(file, text);
+    const { page, consoleErrors } = await openFile(browser, pathToFileURL(file).href);
+    const tags = async () => {
+      for (const summary of await page.$$('details.file:not([open]) > summary')) await summary.click();
+      await expect.poll(async () => page.locator('.d2h-file-wrapper').count(), POLL).toBe(3);
+      return page.$$eval('details.file', (files) =>
+        files.map((f) => [
+          f.querySelector('summary .path')?.textContent,
+          f.querySelector('.d2h-tag')?.textContent,
+        ]),
+      );
+    };
+    const expected = [
+      ['src.txt \u2192 copy.txt', 'COPIED'],
+      ['moved.txt \u2192 renamed.txt', 'RENAMED'],
+      ['src.txt', 'CHANGED'],
+    ];
+    expect(await tags()).toEqual(expected);
+    await page.check('input[name="view"][value="side-by-side"]');
+    await expect.poll(async () => page.locator('.d2h-file-side-diff').count(), POLL).toBeGreaterThan(0);
+    expect(await tags()).toEqual(expected);
     expect(consoleErrors).toEqual([]);
   });
 });

@@ -2,12 +2,22 @@
  * The built CLI: `report` in every format, `after` step outputs and `verify` annotations under
  * GitHub Actions (detected or forced with --ci), and the step summary.
  */
-import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  closeSync,
+  constants,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunReport } from '../../types/report.js';
 import { Snapshot } from '../../types/snapshot.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, runCliAsync } from '../helpers/cli.js';
 import { parseGithubFile } from '../helpers/github-files.js';
 import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
@@ -214,6 +224,55 @@ describe('CLI report and GitHub Actions', () => {
     cleanup.push(fresh);
     const latest = runCli(['-C', fresh, 'report', '--format', 'json'], { env: { AGENTGATE_HOME: home } });
     expect(RunReport.parse(latest.json()).run.runId).toBe('theirs');
+  });
+
+  it('report without -C reports the most recent run of the current directory (or one holding it), as -C . does', () => {
+    const { dir, home, run } = setup();
+    const other = repoWithCommit({ 'x.txt': 'x\n' });
+    cleanup.push(other);
+    run(['before', '--run', 'mine']);
+    writeFiles(dir, { 'b.txt': 'b\n', 'sub/c.txt': 'c\n' });
+    run(['after', '--run', 'mine', '--iteration', '1']);
+    const elsewhere = (args: string[]) => runCli(['-C', other, ...args], { env: { AGENTGATE_HOME: home } });
+    elsewhere(['before', '--run', 'theirs']);
+    writeFiles(other, { 'y.txt': 'y\n' });
+    expect(elsewhere(['after', '--run', 'theirs', '--iteration', '1']).status).toBe(0);
+
+    const here = (cwd: string) => {
+      const res = runCli(['report', '--format', 'json'], { cwd, env: { AGENTGATE_HOME: home } });
+      expect(res.status, res.stderr).toBe(0);
+      return RunReport.parse(res.json()).run.runId;
+    };
+    expect([here(dir), here(join(dir, 'sub')), here(other)]).toEqual(['mine', 'mine', 'theirs']);
+    // A directory where no run was recorded still takes the most recent of all.
+    const fresh = repoWithCommit({ 'z.txt': 'z\n' });
+    cleanup.push(fresh);
+    expect(here(fresh)).toBe('theirs');
+  });
+
+  it('md to a step summary that is a FIFO: WRITE_FAILED at once with no reader, appended with one', async () => {
+    const { dir, home, run } = setup();
+    run(['before', '--run', 'pipe']);
+    writeFiles(dir, { 'b.txt': 'b\n' });
+    expect(run(['after', '--run', 'pipe', '--iteration', '1']).status).toBe(0);
+    const fifo = join(home, 'summary.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const args = ['-C', dir, 'report', '--format', 'md', '--ci', 'github', '--json'];
+    const env = { AGENTGATE_HOME: home, GITHUB_STEP_SUMMARY: fifo };
+    // No reader: a blocking open would wait for one for ever, and the CI job with it.
+    const alone = await runCliAsync(args, { env });
+    expect([alone.status, alone.json()]).toMatchObject([1, { error: { code: 'WRITE_FAILED' } }]);
+    // With a reader, the summary is appended as to a file (the pipe's buffer holds it until read).
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const piped = await runCliAsync(args, { env });
+      expect([piped.status, piped.json()]).toMatchObject([0, { appended: 'whole', runId: 'pipe' }]);
+      const buffer = Buffer.alloc(64 * 1024);
+      const read = buffer.toString('utf8', 0, readSync(reader, buffer));
+      expect(read).toContain('## agentgate run `pipe`');
+    } finally {
+      closeSync(reader);
+    }
   });
 
   it('verify: failed checks become ::error annotations, on stdout, or on stderr with --json', () => {

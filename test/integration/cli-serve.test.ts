@@ -417,6 +417,35 @@ describe('serve (JSON lines over stdio)', () => {
     expect(served.stderr).toBe('');
   });
 
+  it('writes U+0085, U+2028 and U+2029 of a task, an id or a patch escaped: a reader splitting lines as Python does gets one answer per line', () => {
+    const dir = repoWithCommit({ 'f.txt': 'base\n' });
+    const home = tempDir('agentgate-home-');
+    const odd = 'a\u2028b\u2029c\u0085d';
+    runCli(['-C', dir, 'before', '--run', 'seps'], { env: { AGENTGATE_HOME: home } });
+    writeFiles(dir, { 'f.txt': `${odd}\n` });
+    const after = runCli(['-C', dir, 'after', '--run', 'seps', '--iteration', '1', '--task', odd, '--json'], {
+      env: { AGENTGATE_HOME: home },
+    });
+    const snap = Snapshot.parse(after.json());
+    const input = [req(odd, 'show', {}, [snap.id]), req(2, 'patch', {}, [snap.id]), req(3, 'list', {})].join(
+      '',
+    );
+    const res = spawnSync(process.execPath, [CLI, 'serve', '-C', dir], {
+      input,
+      env: { ...process.env, AGENTGATE_HOME: home },
+      encoding: 'utf8',
+    });
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).not.toMatch(/[\u0085\u2028\u2029]/);
+    // str.splitlines() in Python breaks at these too, besides \n, \r, \v, \f and \x1c-\x1e.
+    // eslint-disable-next-line no-control-regex -- the separators splitlines() breaks at
+    const lines = res.stdout.split(/\r\n|[\n\r\v\f\x1c-\x1e\u0085\u2028\u2029]/).filter(Boolean);
+    const answers = lines.map((l) => ServeResponse.parse(JSON.parse(l)));
+    expect(answers.map((a) => a.id)).toEqual([odd, 2, 3]);
+    expect(result(answers[0])).toMatchObject({ id: snap.id, task: odd });
+    expect(result(answers[1])).toMatchObject({ diff: expect.stringContaining(`+${odd}\n`) });
+  });
+
   it('ends cleanly on an empty input', async () => {
     const served = await serveLines([], [], tempDir('agentgate-home-'));
     expect(served).toEqual({ status: 0, stderr: '', responses: [] });

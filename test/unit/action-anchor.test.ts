@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 /** The Action's mode anchor: which commits it anchors, from its inputs or the event GitHub describes. */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,6 +103,22 @@ describe('mode anchor: a push that brought no new first-parent commit', () => {
       'report-path': '',
     });
     expect(readFileSync(summary, 'utf8')).toMatch(/No new first-parent commit to anchor/);
+  });
+});
+
+describe("mode anchor: the summary line of a push that anchored nothing, in another step's step summary", () => {
+  it('starts a line of its own after an unended one, and a FIFO nobody reads fails the step at once', async () => {
+    const summary = join(dir, 'summary-unended.md');
+    writeFileSync(summary, '# an earlier step'); // no final line break
+    const none = (args: string[]) => (args[0] === 'anchor' ? [] : {});
+    await anchor(stubIo({ range: `${A}..${A}` }, summary, none).io, {});
+    expect(readFileSync(summary, 'utf8')).toMatch(/^# an earlier step\n## agentgate anchor\n/);
+    const fifo = join(dir, 'summary.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const stub = stubIo({ range: `${A}..${A}` }, fifo, none);
+    await expect(anchor(stub.io, {})).rejects.toMatchObject({ code: 'WRITE_FAILED' });
+    // The outputs were set before the summary: an upload step still finds them.
+    expect(stub.outputs).toMatchObject({ commits: '', 'report-path': '' });
   });
 });
 

@@ -96,18 +96,42 @@ describe('GitHub Actions files', () => {
     };
     writeFileSync(file, 'x'.repeat(30));
     expect(await appendStepSummary(file, section, limit)).toBe('whole');
-    expect(statSync(file).size).toBe(91);
+    // The last line the file holds is ended first (1 byte), so that ours starts a line of its own.
+    expect(statSync(file).size).toBe(92);
     writeFileSync(file, 'x'.repeat(60));
     expect(await appendStepSummary(file, section, limit)).toBe('cut');
     expect(readFileSync(file, 'utf8')).toMatch(/c\(cut\)\n$/);
     expect(statSync(file).size).toBe(limit);
     writeFileSync(file, 'x'.repeat(85));
     expect(await appendStepSummary(file, { ...section, cutTo: () => section.text }, limit)).toBe('note');
-    expect(readFileSync(file, 'utf8')).toBe(`${'x'.repeat(85)}_left out_\n`);
+    expect(readFileSync(file, 'utf8')).toBe(`${'x'.repeat(85)}\n_left out_\n`);
     writeFileSync(file, 'x'.repeat(95));
     expect(await appendStepSummary(file, section, limit)).toBe('nothing');
     expect(await appendStepSummary(file, 'plain text', limit)).toBe('nothing');
     expect(statSync(file).size).toBe(95);
+  });
+
+  it('a file whose last line another tool left unended gets a line break first: no line of it is joined to ours', async () => {
+    const dir = tmp();
+    const out = join(dir, 'out');
+    writeFileSync(out, 'earlier=kept'); // printf 'earlier=kept' >> "$GITHUB_OUTPUT"
+    await appendKeyValues(out, { 'snapshot-id': 's1', task: 'a\nb' });
+    expect(parseGithubFile(readFileSync(out, 'utf8'))).toEqual({
+      earlier: 'kept',
+      'snapshot-id': 's1',
+      task: 'a\nb',
+    });
+    const summary = join(dir, 'summary');
+    writeFileSync(summary, '# theirs');
+    expect(await appendStepSummary(summary, '## ours\n')).toBe('whole');
+    expect(readFileSync(summary, 'utf8')).toBe('# theirs\n## ours\n');
+    writeFileSync(summary, 'x'.repeat(92));
+    expect(await appendStepSummary(summary, '1234567\n', 100)).toBe('nothing');
+    expect(readFileSync(summary, 'utf8')).toBe('x'.repeat(92));
+    const path = join(dir, 'path');
+    writeFileSync(path, '/their/bin');
+    await appendPath(path, '/opt/bin');
+    expect(readFileSync(path, 'utf8')).toBe('/their/bin\n/opt/bin\n');
   });
 
   it('appends to the step summary and the path file', async () => {

@@ -4,6 +4,7 @@ import {
   dotenvVariables,
   DOTENV_MAX_BYTES,
   DOTENV_MAX_VARIABLES,
+  withinDotenvBytes,
 } from '../../src/report/dotenv.js';
 import { esc, writeHtml } from '../../src/report/html.js';
 import { renderMarkdown, cell } from '../../src/report/markdown.js';
@@ -190,6 +191,16 @@ describe('report renderers', () => {
     expect(names).toEqual(
       expect.arrayContaining(['AGENTGATE_GENERATED_AT', 'AGENTGATE_GATES', 'AGENTGATE_GATES_FAILED']),
     );
+  });
+
+  it("dotenv stays under GitLab's 5 KB, which refuses a file of 5,120 bytes or more (size < dotenv_size)", () => {
+    // GitLab's ParseDotenvArtifactService: `unless artifact.file.size < dotenv_size_limit`, 5.kilobytes.
+    const line = (n: number): [string, string] => ['AGENTGATE_X', 'x'.repeat(n - 'AGENTGATE_X=\n'.length)];
+    expect(Buffer.byteLength(withinDotenvBytes([line(DOTENV_MAX_BYTES)]))).toBe(0);
+    expect(Buffer.byteLength(withinDotenvBytes([line(DOTENV_MAX_BYTES - 1)]))).toBe(DOTENV_MAX_BYTES - 1);
+    const two = withinDotenvBytes([line(DOTENV_MAX_BYTES - 10), ['AGENTGATE_Y', '12345678']]);
+    expect(Buffer.byteLength(two)).toBeLessThan(DOTENV_MAX_BYTES);
+    expect(two).not.toContain('AGENTGATE_Y');
   });
 
   it('HTML escaping covers text and attributes', () => {

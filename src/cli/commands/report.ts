@@ -26,7 +26,8 @@ export const REPORT_COMMAND = defineCommand({
       type: 'string',
       valueName: 'ID',
       description: 'the run to report',
-      defaultText: 'the run updated most recently',
+      defaultText:
+        'the run updated most recently in the workspace (-C, else the current directory), else of all',
     },
     anchor: {
       type: 'string',
@@ -80,6 +81,8 @@ export const REPORT_COMMAND = defineCommand({
     if (values.anchor !== undefined && runId !== undefined)
       throw new UsageError('give --run ID or --anchor REV, not both');
     const options = {
+      // -C, else the current directory (the contract's default): its own newest run, not another project's.
+      workspace: ctx.workspace,
       limits: {
         maxFileDiffBytes: values['max-file-diff-bytes'] ?? ctx.settings.report.maxFileDiffBytes,
         maxTotalDiffBytes: values['max-total-diff-bytes'] ?? ctx.settings.report.maxTotalDiffBytes,
