@@ -107,3 +107,19 @@ describe('a session id that no argument can hold', () => {
     expect((await cp.beforePrompt(1, 'ab\uFFFD')).hash).toBe(entry?.hash);
   });
 });
+
+describe('a workspace of more folders than are read', () => {
+  it.each<[HookAgent, string]>([
+    ['cursor', 'afterShellExecution'],
+    ['cline', 'PostToolUse-write_to_file'],
+  ])('%s %s with 150 roots: checkpointed in the first', async (agent, name) => {
+    const key = agent === 'cursor' ? 'workspace_roots' : 'workspaceRoots';
+    const { ws, home, outcome } = fire(agent, name, (e) => {
+      const [root] = e[key] as unknown as string[];
+      e[key] = [root, ...Array.from({ length: 149 }, (_, i) => `${root}-other-${i}`)] as never;
+    });
+    const o = await outcome;
+    expect(o.status, o.message).toBe('recorded');
+    expect(await (await Checkpoints.open(ws, { home })).list()).toHaveLength(1);
+  });
+});
