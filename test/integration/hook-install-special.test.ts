@@ -4,7 +4,7 @@
  * waits for a writer for ever, or never ends).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HookAgent } from '../../types/hook-agents.js';
@@ -74,6 +74,33 @@ describe('hook install: a config file that is no regular file is AGENT_CONFIG_IN
       expect(cliWithin(ws, home, ['hook', 'uninstall', agent])).toEqual({ status: 0, code: null });
       expect(existsSync(dirname(dirname(elsewhere)))).toBe(false);
       expect(lstatSync(file).isSymbolicLink()).toBe(true);
+    },
+  );
+});
+
+describe('a file where a directory of the config path goes (a project`s .clinerules rules file)', () => {
+  const agents: HookAgent[] = ['cline', 'claude-code', 'codex', 'cursor'];
+
+  it.each(agents)(
+    '%s: install refused (AGENT_CONFIG_INVALID); uninstall has nothing to do; the file kept',
+    (agent) => {
+      const ws = repoWithCommit();
+      const home = tempDir('hook-special-home-');
+      const target = installTarget(agent, { scope: 'project', workspace: ws, homeDir: tempDir() }).file;
+      // .clinerules/hooks, .claude/settings.json...: the agent's directory in the project is a file.
+      const blocking = dirname(target);
+      writeFileSync(blocking, 'Always write tests.\n');
+      for (const args of [
+        ['install', agent],
+        ['install', agent, '--dry-run'],
+      ])
+        expect(cliWithin(ws, home, ['hook', ...args])).toEqual({ status: 1, code: 'AGENT_CONFIG_INVALID' });
+      expect(cliWithin(ws, home, ['hook', 'uninstall', agent])).toEqual({ status: 0, code: null });
+      expect(cliWithin(ws, home, ['hook', 'uninstall', agent, '--dry-run'])).toEqual({
+        status: 0,
+        code: null,
+      });
+      expect(readFileSync(blocking, 'utf8')).toBe('Always write tests.\n');
     },
   );
 });

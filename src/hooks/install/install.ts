@@ -119,7 +119,7 @@ async function apply(
     if (!dryRun && !install) await removeCreatedDirs(home, target.file);
     return { ...base, written, changes: plan.changes, leftAlone: plan.leftAlone };
   }
-  const read = await readConfig(target.file);
+  const read = await readConfig(target.file, install);
   if (install && read === null) await refuseDanglingLink(target);
   const entryOf = install ? (event: string) => ourEntry(target, commandOf(event)) : null;
   const plan = planOf(target, read, entryOf, dryRun);
@@ -141,8 +141,12 @@ function runnerNotes(runner: HookRunner): string[] {
     : [];
 }
 
-/** The config file's text (null: none); one that is not UTF-8 is refused, since writing it back would replace its bytes. */
-async function readConfig(file: string): Promise<string | null> {
+/**
+ * The config file's text (null: none); one that is not UTF-8 is refused, since writing it back would
+ * replace its bytes. A file where one of its directories goes (ENOTDIR) holds no file to uninstall
+ * from; install refuses it.
+ */
+async function readConfig(file: string, install: boolean): Promise<string | null> {
   // Never a plain read first: a FIFO planted where the file goes would wait for a writer for ever,
   // a link to /dev/zero would never end.
   const regular = await readRegularFile(file);
@@ -155,7 +159,7 @@ async function readConfig(file: string): Promise<string | null> {
   const bytes =
     regular?.bytes ??
     (await readFile(file).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return null;
+      if (error.code === 'ENOENT' || (error.code === 'ENOTDIR' && !install)) return null;
       // A directory where the file goes, a file where a directory of its path goes: nothing to merge into.
       throw new AgentConfigInvalidError(
         `cannot read ${file} (${errnoOf(error)}); move what stands there aside and run the command again`,
