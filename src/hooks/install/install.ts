@@ -1,4 +1,4 @@
-import { lstat, readFile, realpath, rm } from 'node:fs/promises';
+import { lstat, readFile, realpath, rm, stat } from 'node:fs/promises';
 import { dirname, parse, resolve } from 'node:path';
 import type { HookAgent } from '../../../types/hook-agents.js';
 import type { HookInstallResult } from '../../../types/hook-install.js';
@@ -123,10 +123,30 @@ async function apply(
   if (install && read === null) await refuseDanglingLink(target);
   const entryOf = install ? (event: string) => ourEntry(target, commandOf(event)) : null;
   const plan = planOf(target, read, entryOf, dryRun);
+  // Asked before the write, which leaves the file one link.
+  const links = read !== null && plan.changes.length > 0 ? await hardLinkNotes(target.file, dryRun) : [];
   let written = !dryRun && plan.changes.length > 0;
   if (written && install) await recordAndWrite(home, target, read, plan.text as string);
   if (!dryRun && !install) written = await giveBack(home, target, read, plan);
-  return { ...base, written, changes: plan.changes, leftAlone: [], notes: plan.notes };
+  return { ...base, written, changes: plan.changes, leftAlone: [], notes: [...plan.notes, ...links] };
+}
+
+/**
+ * What the user must know when the config file (the one its symbolic links name) has other hard
+ * links (a dotfiles folder): it is replaced whole, atomically, and so leaves them. Written in place
+ * instead, a crash half-way would leave a truncated config under every name; so the names part,
+ * and are said to.
+ */
+async function hardLinkNotes(file: string, dryRun: boolean): Promise<string[]> {
+  const links = await stat(file).then(
+    (st) => st.nlink,
+    () => 1,
+  );
+  if (links < 2) return [];
+  const others = links === 2 ? 'its other hard link keeps' : `its ${links - 1} other hard links keep`;
+  return [
+    `${file} ${dryRun ? 'would be' : 'was'} replaced whole (atomically), so ${others} the text it had: make the other names symbolic links to it to keep them in step`,
+  ];
 }
 
 /**
