@@ -20,15 +20,6 @@ const SEPARATORS = [0x2c, 0x3a]; // , :
 const QUOTE = 0x22;
 
 /**
- * Whether a JSON text nests arrays and objects more than `max` levels deep (brackets inside strings
- * do not count). A text with at most `max` opening brackets is answered by indexOf alone; any other
- * is read up to the level past `max`.
- */
-export function nestedDeeperThan(text: string, max: number = MAX_EVENT_DEPTH): boolean {
-  return tooCostly(text, max, Number.POSITIVE_INFINITY) === 'deep';
-}
-
-/**
  * Why JSON.parse of `text` would take too long to stay within a hook's budget (it cannot be stopped
  * once started): nested more than MAX_EVENT_DEPTH levels, or more than MAX_EVENT_VALUES values and
  * keys; null when neither. Counted with indexOf while the counts stay small, else read up to the
