@@ -14,11 +14,23 @@ const id = deferred(() => z.string().check(z.minLength(1), z.maxLength(256)));
 const name = deferred(() => z.string().check(z.minLength(1), z.maxLength(100)));
 const path = deferred(() => z.string().check(z.minLength(1), z.maxLength(4096)));
 const word = deferred(() => z.string().check(z.maxLength(200)));
-/** A workspace's folders (Cursor's `workspace_roots`, Cline's `workspaceRoots`): an entry that is no path is skipped. */
+/** Of a workspace's folders, only the first this many are read (the first that is a path is the workspace). */
+const ROOTS_READ = 100;
+/**
+ * A workspace's folders (Cursor's `workspace_roots`, Cline's `workspaceRoots`): an entry that is no
+ * path is skipped. A workspace of more folders keeps its first: the list as a whole was refused,
+ * and with it every checkpoint of such a workspace.
+ */
 const roots = deferred(() =>
   z.pipe(
-    z.array(z.catch(z.nullable(path), null)).check(z.maxLength(100)),
-    z.transform((list) => list.filter((root): root is string => root !== null)),
+    z.pipe(
+      z.array(z.unknown()),
+      z.transform((list) => list.slice(0, ROOTS_READ)),
+    ),
+    z.pipe(
+      z.array(z.catch(z.nullable(path), null)),
+      z.transform((list) => list.filter((root): root is string => root !== null)),
+    ),
   ),
 );
 /** An optional essential field (a session id, Copilot's event name): null is absent, another shape refused. */

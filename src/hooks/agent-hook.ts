@@ -67,9 +67,10 @@ export async function runAgentHook(event: AgentEvent, opts: AgentHookOptions = {
   if (typeof home !== 'string') return home;
   const badEvent = badArguments(() => checkArgument(AgentEventArg, event, 'event'));
   if (badEvent !== null) return logOutcome(home, { agent: agentOf(event) }, badEvent);
-  const outcome = await checkpointFor(event, opts).catch(failure);
+  const named = nameable(event);
+  const outcome = await checkpointFor(named, opts).catch(failure);
   if (event.note !== undefined) outcome.message = `${outcome.message}; ${event.note}`;
-  await logOutcome(home, event, outcome);
+  await logOutcome(home, named, outcome);
   return outcome;
 }
 
@@ -115,6 +116,23 @@ export function badArguments(check: () => unknown): HookOutcome | null {
   } catch (error) {
     return { ...failure(error), status: 'invalid', message: `hook not run: ${errorText(error)}` };
   }
+}
+
+/**
+ * The event with a session id that `--session ID` can name, and texts that any JSON reader takes:
+ * a lone surrogate (no argument can hold one; jq refuses its escape) becomes U+FFFD, as does a NUL
+ * (no argument can hold one either). Without this, `restore --prompt N --session ID` could never
+ * reach such a session.
+ */
+function nameable(event: AgentEvent): AgentEvent {
+  const text = (t: string) => t.toWellFormed().replaceAll('\0', '\uFFFD');
+  return {
+    ...event,
+    session: text(event.session),
+    event: text(event.event),
+    ...(event.detail === undefined ? {} : { detail: text(event.detail) }),
+    ...(event.promptText === undefined ? {} : { promptText: event.promptText.toWellFormed() }),
+  };
 }
 
 /** Who sent an event that does not type-check, for the log line. */

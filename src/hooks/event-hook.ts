@@ -8,7 +8,7 @@ import { firstChars } from '../text.js';
 import type { HookAdapter, Mapping } from './adapter.js';
 import { badArguments, hookHome, logOutcome, runAgentHook, type AgentHookOptions } from './agent-hook.js';
 import { ADAPTERS } from './agents/index.js';
-import { MAX_EVENT_DEPTH, nestedDeeperThan } from './json-depth.js';
+import { parseCostProblem } from './json-depth.js';
 import { currentDirectory } from '../fs/current-dir.js';
 import { MAX_REPAIRED, parseLenientJson, STRING_KEEP } from './lenient-json.js';
 import { hookWorkspace, nativePath, nestedRepository } from './workspace.js';
@@ -80,12 +80,9 @@ async function checkpointOf(
   if (input.trim() === '') return refuse('ignored', 'no event on stdin (empty input)', opts.event);
   // A byte order mark (what a Windows shell or editor may put first) is no part of the JSON.
   const json = input.startsWith('\uFEFF') ? input.slice(1) : input;
-  if (nestedDeeperThan(json))
-    return refuse(
-      'invalid',
-      `stdin is not a JSON event: it nests more than ${MAX_EVENT_DEPTH} levels deep, which no agent's event does`,
-      opts.event,
-    );
+  const costly = parseCostProblem(json);
+  if (costly !== null)
+    return refuse('invalid', `stdin is not a JSON event: ${costly}, which no agent's event does`, opts.event);
   let raw: unknown;
   let cut = false;
   try {

@@ -14,7 +14,8 @@ export function nativePath(path: string, platform: NodeJS.Platform = process.pla
 
 /**
  * The workspace an event names, or why it is not one to checkpoint: not a directory, the file
- * system root or the home directory (an agent started there would checkpoint everything below).
+ * system root, the home directory or a directory that holds it (an agent started there would
+ * checkpoint everything below, the user's dotfiles and keys too).
  */
 export async function hookWorkspace(
   candidate: string,
@@ -31,6 +32,10 @@ export async function hookWorkspace(
   const home = await realpath(given).catch(() => given);
   if (parse(real).root === real) return { refused: `the workspace ${real} is the file system root` };
   if (real === home) return { refused: `the workspace ${real} is the home directory` };
+  // A directory that holds the home directory (`/home`, `/Users`) would checkpoint all of it; a
+  // repository's top level may (a build that keeps HOME in the project), its ignore rules apply.
+  if (home !== '' && isInside(real, home) && !isRepositoryEntry(join(real, '.git')))
+    return { refused: `the workspace ${real} holds the home directory ${home}` };
   return { workspace: real };
 }
 

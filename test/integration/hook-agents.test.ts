@@ -4,7 +4,7 @@
  * and each prompt of the session restored by prompt and session.
  */
 import { execSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HookAgent } from '../../types/hook-agents.js';
@@ -166,16 +166,20 @@ describe.each(SCRIPTS)('hook $agent ($start)', (s) => {
     expect(log).toMatch(new RegExp(`^\\S+ ${s.agent} \\S+ session=${s.session} recorded: `, 'm'));
   });
 
-  it('bad input, an event it does not checkpoint and a workspace that is /, the home directory or gone: no checkpoint, a log line, the same answer', async () => {
+  it('bad input, an event it does not checkpoint and a workspace that is /, the home directory, holds it or is gone: no checkpoint, a log line, the same answer', async () => {
     const home = tempDir('agentgate-agents-home-');
-    const homeDir = tempDir('agentgate-agents-user-');
+    // A directory that holds the home directory (`/home`) would checkpoint it all, dotfiles and keys.
+    const holder = tempDir('agentgate-agents-users-');
+    const homeDir = join(holder, 'me');
+    mkdirSync(homeDir);
+    writeFileSync(join(homeDir, '.netrc'), 'machine example.com password secret\n');
     const gone = tempDir('agentgate-agents-gone-');
     rmSync(gone, { recursive: true });
     const bad = await runEventHook(s.agent, '{"nope": ', { home });
     // An event that cannot be read may be a prompt: Cursor lets it through.
     expect([bad.status, bad.answer]).toEqual(['invalid', answerOf(s, s.prompt)]);
     expect((await runEventHook(s.agent, '{"hello": 1}', { home, event: 'x' })).status).toBe('invalid');
-    for (const where of ['/', homeDir, gone]) {
+    for (const where of ['/', homeDir, holder, gone]) {
       const o = await runEventHook(s.agent, agentEvent(s.agent, s.prompt, where), {
         home,
         cwd: where,
@@ -187,7 +191,19 @@ describe.each(SCRIPTS)('hook $agent ($start)', (s) => {
     const log = readFileSync(join(home, 'logs/hooks.log'), 'utf8');
     expect(log).toMatch(/is the file system root/);
     expect(log).toMatch(/is the home directory/);
+    expect(log).toMatch(/holds the home directory/);
     expect(log).toMatch(/is not a directory/);
+    expect(existsSync(join(home, 'checkpoints'))).toBe(false);
+    // A repository that keeps HOME inside it (a hermetic build) is still a project.
+    const repo = repoWithCommit();
+    mkdirSync(join(repo, '.home'));
+    const inRepo = await runEventHook(s.agent, agentEvent(s.agent, s.prompt, repo), {
+      home,
+      cwd: repo,
+      homeDir: join(repo, '.home'),
+      ...(s.agent === 'copilot' ? { event: eventOfFixture(s.prompt) } : {}),
+    });
+    expect(inRepo.status, inRepo.message).toBe('recorded');
   });
 });
 

@@ -90,3 +90,36 @@ describe('fields the adapter does not need', () => {
     expect(await (await Checkpoints.open(ws, { home })).list()).toEqual([]);
   });
 });
+
+describe('a session id that no argument can hold', () => {
+  it.each([
+    ['a lone surrogate', 'ab\ud800'],
+    ['a NUL', 'ab\u0000'],
+  ])('with %s: recorded as U+FFFD, so that restore --prompt N --session ID reaches it', async (_what, id) => {
+    const ws = repoWithCommit();
+    const home = tempDir('agentgate-fields-home-');
+    const event = { session_id: id, hook_event_name: 'UserPromptSubmit', cwd: ws, prompt: 'p\ud800' };
+    const o = await runEventHook('claude-code', JSON.stringify(event), { home, cwd: ws });
+    expect(o.status, o.message).toBe('recorded');
+    const cp = await Checkpoints.open(ws, { home });
+    const [entry] = await cp.list();
+    expect([entry?.session, entry?.label?.isWellFormed()]).toEqual(['ab\uFFFD', true]);
+    expect((await cp.beforePrompt(1, 'ab\uFFFD')).hash).toBe(entry?.hash);
+  });
+});
+
+describe('a workspace of more folders than are read', () => {
+  it.each<[HookAgent, string]>([
+    ['cursor', 'afterShellExecution'],
+    ['cline', 'PostToolUse-write_to_file'],
+  ])('%s %s with 150 roots: checkpointed in the first', async (agent, name) => {
+    const key = agent === 'cursor' ? 'workspace_roots' : 'workspaceRoots';
+    const { ws, home, outcome } = fire(agent, name, (e) => {
+      const [root] = e[key] as unknown as string[];
+      e[key] = [root, ...Array.from({ length: 149 }, (_, i) => `${root}-other-${i}`)] as never;
+    });
+    const o = await outcome;
+    expect(o.status, o.message).toBe('recorded');
+    expect(await (await Checkpoints.open(ws, { home })).list()).toHaveLength(1);
+  });
+});

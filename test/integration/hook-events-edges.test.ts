@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckpointEntry } from '../../types/checkpoint.js';
 import { runEventHook } from '../../src/hooks/index.js';
+import { MAX_EVENT_VALUES } from '../../src/hooks/json-depth.js';
 import { MAX_REPAIRED, STRING_KEEP, parseLenientJson } from '../../src/hooks/lenient-json.js';
 import { CLI, runCli } from '../helpers/cli.js';
 import { repoWithCommit, tempDir } from '../helpers/repo.js';
@@ -251,5 +252,41 @@ describe('an event nested deeper than any agent`s (a hostile tool input)', () =>
     const res = runCli(['hook', 'cursor', '--home', home], { input, cwd: ws });
     expect([res.status, res.stdout]).toEqual([0, '{"continue":true}\n']);
     expect(res.stderr).toMatch(/nests more than/);
+  });
+});
+
+describe('an event holding millions of values (a hostile tool input within the size limit)', () => {
+  const withJunk = (junk: string, ws: string) =>
+    `{"x":${junk},"session_id":"s","cwd":${JSON.stringify(ws)},"hook_event_name":"UserPromptSubmit","prompt":"p"}`;
+
+  it('is not parsed (JSON.parse builds each value with every timer stopped: 64 MB of them took 20 to 40 s): invalid, logged', async () => {
+    const ws = repoWithCommit();
+    const home = tempDir();
+    for (const junk of [
+      `[${'{},'.repeat(MAX_EVENT_VALUES)}{}]`,
+      `{${'"k":0,'.repeat(MAX_EVENT_VALUES / 2)}"z":0}`,
+    ]) {
+      const o = await runEventHook('claude-code', withJunk(junk, ws), { home, cwd: ws });
+      expect([o.status, o.answer]).toEqual(['invalid', '']);
+      expect(o.message).toMatch(/more than 500000 values and keys/);
+    }
+    expect(existsSync(join(home, 'checkpoints'))).toBe(false);
+    // Separators inside strings do not count (a pasted CSV); a real event's values are read as ever.
+    const csv = JSON.stringify('a,b:c,'.repeat(MAX_EVENT_VALUES));
+    expect((await runEventHook('claude-code', withJunk(csv, ws), { home, cwd: ws })).status).toBe('recorded');
+    const many = `[${'0,'.repeat(10_000)}0]`;
+    expect((await runEventHook('claude-code', withJunk(many, ws), { home, cwd: ws })).status).toBe(
+      'recorded',
+    );
+  });
+
+  it('through the CLI: exit 0, the agent`s answer, nothing recorded', () => {
+    const ws = repoWithCommit();
+    const home = tempDir();
+    const input = `{"x":[${'0,'.repeat(MAX_EVENT_VALUES)}0],"hook_event_name":"AfterAgent","session_id":"g","cwd":${JSON.stringify(ws)}}`;
+    const res = runCli(['hook', 'gemini', '--home', home], { input, cwd: ws });
+    expect([res.status, res.stdout]).toEqual([0, '{}\n']);
+    expect(res.stderr).toMatch(/invalid: .*more than 500000 values and keys/);
+    expect(existsSync(join(home, 'checkpoints'))).toBe(false);
   });
 });

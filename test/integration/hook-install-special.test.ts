@@ -4,7 +4,15 @@
  * waits for a writer for ever, or never ends).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HookAgent } from '../../types/hook-agents.js';
@@ -76,4 +84,59 @@ describe('hook install: a config file that is no regular file is AGENT_CONFIG_IN
       expect(lstatSync(file).isSymbolicLink()).toBe(true);
     },
   );
+});
+
+describe('a file where a directory of the config path goes (a project`s .clinerules rules file)', () => {
+  const agents: HookAgent[] = ['cline', 'claude-code', 'codex', 'cursor'];
+
+  it.each(agents)(
+    '%s: install refused (AGENT_CONFIG_INVALID); uninstall has nothing to do; the file kept',
+    (agent) => {
+      const ws = repoWithCommit();
+      const home = tempDir('hook-special-home-');
+      const target = installTarget(agent, { scope: 'project', workspace: ws, homeDir: tempDir() }).file;
+      // .clinerules/hooks, .claude/settings.json...: the agent's directory in the project is a file.
+      const blocking = dirname(target);
+      writeFileSync(blocking, 'Always write tests.\n');
+      for (const args of [
+        ['install', agent],
+        ['install', agent, '--dry-run'],
+      ])
+        expect(cliWithin(ws, home, ['hook', ...args])).toEqual({ status: 1, code: 'AGENT_CONFIG_INVALID' });
+      expect(cliWithin(ws, home, ['hook', 'uninstall', agent])).toEqual({ status: 0, code: null });
+      expect(cliWithin(ws, home, ['hook', 'uninstall', agent, '--dry-run'])).toEqual({
+        status: 0,
+        code: null,
+      });
+      expect(readFileSync(blocking, 'utf8')).toBe('Always write tests.\n');
+    },
+  );
+});
+
+describe('a config file with other hard links (a dotfiles folder)', () => {
+  it('install replaces it whole and says its other link keeps the old text (dry run: would)', () => {
+    const ws = repoWithCommit();
+    const home = tempDir('hook-special-home-');
+    const file = configFileOf('claude-code', ws);
+    const other = join(tempDir('hook-special-dotfiles-'), 'settings.json');
+    writeFileSync(other, '{"model": "x"}\n');
+    linkSync(other, file);
+    const run = (args: string[]) => {
+      const res = spawnSync(process.execPath, [CLI, '-C', ws, '--home', home, '--json', 'hook', ...args], {
+        cwd: ws,
+        encoding: 'utf8',
+      });
+      return { status: res.status, notes: (JSON.parse(res.stdout) as { notes: string[] }).notes };
+    };
+    const dry = run(['install', 'claude-code', '--dry-run']);
+    expect([dry.status, dry.notes.filter((n) => n.includes('other hard link keeps')).length]).toEqual([0, 1]);
+    const done = run(['install', 'claude-code']);
+    expect([done.status, done.notes.filter((n) => n.includes('other hard link keeps')).length]).toEqual([
+      0, 1,
+    ]);
+    expect(readFileSync(other, 'utf8')).toBe('{"model": "x"}\n');
+    expect(readFileSync(file, 'utf8')).toContain('hook claude-code');
+    // Its own file now: nothing more to say.
+    expect(run(['uninstall', 'claude-code']).notes).toEqual([]);
+  });
 });

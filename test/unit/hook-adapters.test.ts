@@ -1,5 +1,5 @@
 /** The small pure parts of the agent hooks: lenient JSON, Windows paths, our command and how it is recognised. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { hookCommand, isOurCommand, shellWord } from '../../src/hooks/install/command.js';
 import { escapeControlCharsInStrings } from '../../src/hooks/lenient-json.js';
 import { nativePath } from '../../src/hooks/workspace.js';
@@ -166,6 +166,22 @@ describe('the files a tool event names (touched)', () => {
     expect(copilot('create', '{"path":"/ws/b"}')).toEqual(['/ws/b']);
     expect(copilot('create', '{"path":')).toBeUndefined();
     expect(copilot('create', '{"path":7}')).toBeUndefined();
+  });
+
+  it('Copilot: toolArgs text is parsed only for a file-writing tool, and not when it would cost seconds', () => {
+    const copilot = (toolName: string, toolArgs: unknown) =>
+      touchedOf('copilot', { sessionId: 's', cwd: '/ws', toolName, toolArgs }, 'postToolUse');
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      // A shell's arguments name no file: never read (they may be megabytes).
+      expect(copilot('bash', '{"command":"ls","path":"/ws/x"}')).toBeUndefined();
+      // Nested millions deep (JSON.parse: about a microsecond a level, every timer stopped).
+      const deep = `{"path":"/ws/c","x":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+      expect(copilot('edit', deep)).toBeUndefined();
+      expect(parse).not.toHaveBeenCalled();
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it("Codex's apply_patch: every file its envelope adds, updates, deletes or moves to", () => {

@@ -2,7 +2,7 @@ import { HOOK_AGENTS, type HookAgent } from '../../../types/agent-hooks.js';
 import type { HookOutcome } from '../../../types/hooks.js';
 import { isAgentgateError } from '../../errors.js';
 import { ADAPTERS, logOutcome, runEventHook, timerDelay } from '../../hooks/index.js';
-import { nestedDeeperThan } from '../../hooks/json-depth.js';
+import { parseCostProblem } from '../../hooks/json-depth.js';
 import { parseLenientJson } from '../../hooks/lenient-json.js';
 import { resolveHome } from '../../store/paths.js';
 import { printable } from '../output.js';
@@ -196,8 +196,8 @@ function lastByte(chunks: readonly Buffer[]): number {
 function isWholeEvent(agent: HookAgent, text: string): boolean {
   const json = text.startsWith('\uFEFF') ? text.slice(1) : text;
   if (!json.trimEnd().endsWith('}')) return false;
-  // Too deep to parse in time: whatever follows, the hook refuses it (runEventHook says why).
-  if (nestedDeeperThan(json)) return true;
+  // Too deep or too large to parse in time: whatever follows, the hook refuses it (runEventHook says why).
+  if (parseCostProblem(json) !== null) return true;
   try {
     if (ADAPTERS[agent].lenientJson === true) parseLenientJson(json);
     else JSON.parse(json);

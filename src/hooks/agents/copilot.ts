@@ -1,6 +1,7 @@
 import { CopilotEvent } from '../../../types/agent-hooks.js';
 import type { AgentCheckpointKind } from '../agent-hook.js';
 import { kindOf, noCheckpoint, parseEvent, writtenBy, type HookAdapter } from '../adapter.js';
+import { parseCostProblem } from '../json-depth.js';
 
 /** Both of Copilot's dialects: camelCase (as `hook install copilot` writes it) and PascalCase. */
 const KINDS: Readonly<Record<string, AgentCheckpointKind>> = {
@@ -19,9 +20,14 @@ const KINDS: Readonly<Record<string, AgentCheckpointKind>> = {
 /** Copilot's tools that name the one file they wrote in `toolArgs.path` (camelCase dialect). */
 const FILE_WRITERS: ReadonlySet<string> = new Set(['create', 'edit']);
 
-/** `toolArgs` as an object, or parsed from its JSON text; its `path` when that is a string. */
+/**
+ * `toolArgs` as an object, or parsed from its JSON text; its `path` when that is a string. A text
+ * JSON.parse could not read within the budget (nested too deeply, too many values: up to 10 MB of
+ * `[` took seconds, with every timer stopped) names none.
+ */
 function argsPath(args: string | { path?: string | undefined } | undefined): string | undefined {
   if (typeof args !== 'string') return args?.path;
+  if (parseCostProblem(args) !== null) return undefined;
   try {
     const parsed: unknown = JSON.parse(args);
     const path = (parsed as { path?: unknown } | null)?.path;
@@ -71,7 +77,11 @@ export const copilot: HookAdapter = {
         cwd: e.cwd,
         detail: e.toolName ?? e.tool_name ?? (kind === 'baseline' ? e.source : undefined),
         promptText: kind === 'before-prompt' ? e.prompt : undefined,
-        touched: writtenBy(FILE_WRITERS, e.toolName, argsPath(e.toolArgs)),
+        // Only a file-writing tool's arguments are read: any other tool's may be large, and name no file.
+        touched:
+          e.toolName !== undefined && FILE_WRITERS.has(e.toolName)
+            ? writtenBy(FILE_WRITERS, e.toolName, argsPath(e.toolArgs))
+            : undefined,
         note,
       },
     };

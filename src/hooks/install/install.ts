@@ -1,4 +1,4 @@
-import { lstat, readFile, realpath, rm } from 'node:fs/promises';
+import { lstat, readFile, realpath, rm, stat } from 'node:fs/promises';
 import { dirname, parse, resolve } from 'node:path';
 import type { HookAgent } from '../../../types/hook-agents.js';
 import type { HookInstallResult } from '../../../types/hook-install.js';
@@ -119,14 +119,34 @@ async function apply(
     if (!dryRun && !install) await removeCreatedDirs(home, target.file);
     return { ...base, written, changes: plan.changes, leftAlone: plan.leftAlone };
   }
-  const read = await readConfig(target.file);
+  const read = await readConfig(target.file, install);
   if (install && read === null) await refuseDanglingLink(target);
   const entryOf = install ? (event: string) => ourEntry(target, commandOf(event)) : null;
   const plan = planOf(target, read, entryOf, dryRun);
+  // Asked before the write, which leaves the file one link.
+  const links = read !== null && plan.changes.length > 0 ? await hardLinkNotes(target.file, dryRun) : [];
   let written = !dryRun && plan.changes.length > 0;
   if (written && install) await recordAndWrite(home, target, read, plan.text as string);
   if (!dryRun && !install) written = await giveBack(home, target, read, plan);
-  return { ...base, written, changes: plan.changes, leftAlone: [], notes: plan.notes };
+  return { ...base, written, changes: plan.changes, leftAlone: [], notes: [...plan.notes, ...links] };
+}
+
+/**
+ * What the user must know when the config file (the one its symbolic links name) has other hard
+ * links (a dotfiles folder): it is replaced whole, atomically, and so leaves them. Written in place
+ * instead, a crash half-way would leave a truncated config under every name; so the names part,
+ * and are said to.
+ */
+async function hardLinkNotes(file: string, dryRun: boolean): Promise<string[]> {
+  const links = await stat(file).then(
+    (st) => st.nlink,
+    () => 1,
+  );
+  if (links < 2) return [];
+  const others = links === 2 ? 'its other hard link keeps' : `its ${links - 1} other hard links keep`;
+  return [
+    `${file} ${dryRun ? 'would be' : 'was'} replaced whole (atomically), so ${others} the text it had: make the other names symbolic links to it to keep them in step`,
+  ];
 }
 
 /**
@@ -141,8 +161,12 @@ function runnerNotes(runner: HookRunner): string[] {
     : [];
 }
 
-/** The config file's text (null: none); one that is not UTF-8 is refused, since writing it back would replace its bytes. */
-async function readConfig(file: string): Promise<string | null> {
+/**
+ * The config file's text (null: none); one that is not UTF-8 is refused, since writing it back would
+ * replace its bytes. A file where one of its directories goes (ENOTDIR) holds no file to uninstall
+ * from; install refuses it.
+ */
+async function readConfig(file: string, install: boolean): Promise<string | null> {
   // Never a plain read first: a FIFO planted where the file goes would wait for a writer for ever,
   // a link to /dev/zero would never end.
   const regular = await readRegularFile(file);
@@ -155,7 +179,7 @@ async function readConfig(file: string): Promise<string | null> {
   const bytes =
     regular?.bytes ??
     (await readFile(file).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return null;
+      if (error.code === 'ENOENT' || (error.code === 'ENOTDIR' && !install)) return null;
       // A directory where the file goes, a file where a directory of its path goes: nothing to merge into.
       throw new AgentConfigInvalidError(
         `cannot read ${file} (${errnoOf(error)}); move what stands there aside and run the command again`,

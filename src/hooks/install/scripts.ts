@@ -1,5 +1,5 @@
 import { chmod, lstat, readFile, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { AgentConfigInvalidError } from '../../errors.js';
 import { errnoOf, writeFileAtomic } from '../../fs/atomic.js';
 import { CLINE_CARRY_ON } from '../agents/cline.js';
@@ -45,7 +45,8 @@ export interface ScriptsPlan {
  */
 export async function planScripts(target: InstallTarget, command: string | null): Promise<ScriptsPlan> {
   const plan: ScriptsPlan = { writes: [], changes: [], leftAlone: [] };
-  await assertDirectory(target.file);
+  // Under a file there is no hook of ours to remove: uninstall has nothing to do.
+  if ((await hooksDirState(target.file, command !== null)) === 'under-file') return plan;
   for (const event of target.events) {
     const file = join(target.file, event);
     const current = await readHook(file);
@@ -64,13 +65,45 @@ export async function planScripts(target: InstallTarget, command: string | null)
   return plan;
 }
 
-/** The hooks directory, or nothing yet: anything else where it goes is not ours to replace. */
-async function assertDirectory(dir: string): Promise<void> {
-  const stats = await stat(dir).catch((error: NodeJS.ErrnoException) => {
+/**
+ * The hooks directory, or nothing yet (`ok`); `under-file` (uninstall only) when a file stands where
+ * one of its parent directories goes: anything else is not ours to replace, and install refuses it.
+ */
+async function hooksDirState(dir: string, install: boolean): Promise<'ok' | 'under-file'> {
+  const stats = await stat(dir).catch(async (error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
-    throw cannotUse(dir, errnoOf(error), error);
+    const file = error.code === 'ENOTDIR' ? await fileAbove(dir) : null;
+    if (file === null) throw cannotUse(dir, errnoOf(error), error);
+    if (!install) return 'under-file' as const;
+    throw underFile(dir, file, error);
   });
+  if (stats === 'under-file') return stats;
   if (stats !== null && !stats.isDirectory()) throw cannotUse(dir, 'not a directory');
+  return 'ok';
+}
+
+/** The nearest of `dir`'s parent directories that is a file (or anything but a directory), or null. */
+async function fileAbove(dir: string): Promise<string | null> {
+  for (let at = dirname(dir); at !== dirname(at); at = dirname(at)) {
+    const st = await stat(at).catch(() => null);
+    if (st !== null) return st.isDirectory() ? null : at;
+  }
+  return null;
+}
+
+/**
+ * A file where a directory of the hooks' path goes: most often `.clinerules` itself, the single
+ * rules file of Cline's older releases, which a project keeps beside its hooks only as a directory.
+ */
+function underFile(dir: string, file: string, cause: unknown): AgentConfigInvalidError {
+  const rules =
+    basename(file) === '.clinerules'
+      ? ` (Cline's rules as a single file): make it a directory that holds them, such as ${join(file, 'rules.md')} (Cline reads the rules of every file there), and run the command again, or use --user`
+      : '; move it aside and run the command again, or use --user';
+  return new AgentConfigInvalidError(`cannot make ${dir} for Cline's hooks: ${file} is a file${rules}`, {
+    cause,
+    details: { file: dir, blockedBy: file },
+  });
 }
 
 /**
