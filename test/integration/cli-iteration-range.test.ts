@@ -49,6 +49,38 @@ describe('iteration numbers past 999999999', () => {
     expect(okIn(ws, home, ['verify', '--run', 'r'])).toMatchObject({ ok: true });
   });
 
+  it('travels: export, import into a clone, attest and verify --attestation of iteration 2^53 - 1', () => {
+    const ws = repoWithCommit({ 'f.txt': 'base\n' });
+    const home = tempDir('agentgate-home-');
+    const last = z.parse(
+      Snapshot,
+      okIn(ws, home, [
+        'iterate',
+        '--run',
+        'r',
+        '--iteration',
+        String(LAST),
+        '--',
+        'sh',
+        '-c',
+        'echo 1 > f.txt',
+      ]),
+    );
+    const bundle = `${tempDir('agentgate-bundle-')}/r.bundle`;
+    expect(okIn(ws, home, ['export', '--all', '-o', bundle])).toMatchObject({ refs: expect.any(Number) });
+    const clone = `${tempDir('agentgate-clone-')}/w`;
+    git(tempDir(), ['clone', '-q', ws, clone]);
+    const there = tempDir('agentgate-home-');
+    expect(okIn(clone, there, ['import', bundle])).toMatchObject({ runs: ['r'], snapshots: 1 });
+    const [got] = z.parse(z.array(Snapshot), okIn(clone, there, ['list']));
+    expect(got).toMatchObject({ iteration: LAST, afterSha: last.afterSha, patchSha256: last.patchSha256 });
+    const statement = `${tempDir('agentgate-attest-')}/s.json`;
+    expect(okIn(clone, there, ['attest', '--run', 'r', '-o', statement])).toMatchObject({ subjects: 2 });
+    expect(okIn(clone, there, ['verify', '--attestation', statement])).toMatchObject({
+      ok: true,
+    });
+  });
+
   it('a number past 2^53 - 1, which JSON cannot hold exactly, is INVALID_ARGUMENT (exit 2)', () => {
     const ws = repoWithCommit({ 'f.txt': 'base\n' });
     const home = tempDir('agentgate-home-');
