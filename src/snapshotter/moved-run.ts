@@ -44,16 +44,18 @@ async function movedHere(core: SnapshotterCore, repo: Repo, run: RunRecord): Pro
 }
 
 /**
- * Points the run's snapshots, then its record, at `workspace`. A call killed half-way leaves the
- * record at the old path, so the next one takes the rest along.
+ * Points the run's snapshots, then its record, at `workspace`, under the run's lock: of two
+ * workspaces taking one run at once, the one that gets the lock first takes it. A call killed
+ * half-way leaves the record at the old path, so the next one takes the rest along.
  */
 async function takeRun(core: SnapshotterCore, run: RunRecord, workspace: string): Promise<RunRecord> {
-  const { snapshots } = await core.store.inspectRun(run.runId);
-  for (const s of snapshots.filter((s) => s.workspace === run.workspace))
-    await core.store.save({ ...s, workspace }, { replace: true });
-  const taken = await core.store.updateRun(run.runId, null, (current) =>
-    current.workspace === run.workspace ? { ...current, workspace } : null,
-  );
+  const taken = await core.store.updateRun(run.runId, null, async (current) => {
+    if (current.workspace !== run.workspace) return null;
+    const { snapshots } = await core.store.inspectRun(run.runId);
+    for (const s of snapshots.filter((s) => s.workspace === run.workspace))
+      await core.store.save({ ...s, workspace }, { replace: true });
+    return { ...current, workspace };
+  });
   // Another call took it first, elsewhere: the usual check says so.
   assertRunWorkspace(taken, run.runId, workspace);
   return taken as RunRecord;
