@@ -4,6 +4,7 @@ import { batchCheck } from '../git/record-objects.js';
 import type { Repo } from '../git/repo.js';
 import { assertRunWorkspace } from '../store/run-records.js';
 import type { SnapshotterCore } from './core.js';
+import { assertRecordsNotLinked } from './excludes.js';
 
 /**
  * The run's record, checked to belong to this workspace (RUN_WORKSPACE_MISMATCH otherwise). A run
@@ -12,13 +13,15 @@ import type { SnapshotterCore } from './core.js';
  * worktree move`): it is taken along, its snapshots and then its record naming this workspace, so
  * that it goes on here as `show`, `verify -C` and `push` already follow it. A copy leaves the
  * recorded workspace in place, and a repository without the run's commits is another one: neither
- * takes the run. Call under the repository lock.
+ * takes the run. Call under the repository lock, before the run's records are read: a home inside
+ * the workspace whose record directories the agent linked elsewhere is refused first.
  */
 export async function runOfWorkspace(
   core: SnapshotterCore,
   repo: Repo,
   runId: string,
 ): Promise<RunRecord | null> {
+  await assertRecordsNotLinked(repo, core.store.home);
   const run = await core.store.loadRun(runId);
   if (run !== null && run.workspace !== repo.topLevel && (await movedHere(core, repo, run)))
     return takeRun(core, run, repo.topLevel);
