@@ -16,7 +16,7 @@ export const RECORD_FILE = 'record.json';
 export const PatchRecipe = deferred(() =>
   z.strictObject({
     /** Relative to the artifacts directory: `<runId>/iteration-<n>/patch.diff`. */
-    file: z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\/iteration-\d{1,15}\/patch\.diff$/)),
+    file: z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\/iteration-\d{1,16}\/patch\.diff$/)),
     args: z.array(z.string().check(z.regex(/^-/), z.maxLength(200))).check(z.maxLength(64)),
   }),
 );

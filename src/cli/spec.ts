@@ -28,7 +28,7 @@
  *   });
  *
  * Types: 'string' (a `choices` list narrows it to those words), 'integer' (a whole number from `min`
- * to `max`, by default 0 to 999999999) and 'boolean'. A value is `T | undefined` unless the option
+ * to `max`, by default 0 to 999999999; an iteration number takes MAX_ITERATION) and 'boolean'. A value is `T | undefined` unless the option
  * is `required: true` or has a `default`. The parser reports an unknown option, a missing value or a
  * missing required option as USAGE (exit 2), and a value of the wrong form (not a whole number in
  * its range, not one of the choices, an empty required value, an empty FILE or DIR) as
@@ -82,6 +82,12 @@ export interface BooleanOption extends OptionBase {
   type: 'boolean';
 }
 export type OptionDecl = StringOption | IntegerOption | BooleanOption;
+
+/**
+ * The largest iteration number an option takes: the records, the library and a fetched run take
+ * any whole number JSON holds exactly, so an iteration they hold can always be named here too.
+ */
+export const MAX_ITERATION = Number.MAX_SAFE_INTEGER;
 export type OptionDecls = Readonly<Record<string, OptionDecl>>;
 
 type Always<D> = D extends { required: true } ? true : D extends { default: string | number } ? true : false;
@@ -354,7 +360,8 @@ function convert(
     throw new InvalidArgumentError(`--${name} must not be empty`, { details: { option: `--${name}` } });
   if (decl.type === 'integer') {
     const [min, max] = [decl.min ?? 0, decl.max ?? 999_999_999];
-    if (!/^\d{1,15}$/.test(value) || Number(value) < min || Number(value) > max)
+    // 16 digits reach MAX_ITERATION; a longer or larger one rounds past it and is refused.
+    if (!/^\d{1,16}$/.test(value) || Number(value) < min || Number(value) > max)
       throw new InvalidArgumentError(
         `--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value.slice(0, 40))}`,
         { details: { option: `--${name}`, min, max } },

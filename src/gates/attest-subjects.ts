@@ -8,7 +8,7 @@ import { sha256File } from '../snapshotter/patch-artifact.js';
  */
 
 /** `<runId>/iteration-<n>` (an after commit) and `<runId>/iteration-<n>/patch.diff` (its patch). */
-export const SUBJECT_NAME = /^([^/]+)\/iteration-(0|[1-9]\d{0,14})(\/patch\.diff)?$/;
+export const SUBJECT_NAME = /^([^/]+)\/iteration-(0|[1-9]\d{0,15})(\/patch\.diff)?$/;
 
 /**
  * The digest of `alg` when it is the subject's whole digest set, as attest writes it, else why not.

@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UnsafeWorkspaceError } from '../errors.js';
 import { decodeBytes, fsPath } from '../fs/path-bytes.js';
@@ -74,9 +74,29 @@ export async function assertIndexNotSpecial(workspace: string, gitDir: string): 
 }
 
 async function topLevelLink(dir: string): Promise<string | null> {
-  for (const entry of await entries(dir))
-    if (entry.isSymbolicLink() && !READ_ONLY_ENTRIES.has(entry.name)) return join(dir, entry.name);
+  for (const entry of await entries(dir)) {
+    if (!entry.isSymbolicLink() || READ_ONLY_ENTRIES.has(entry.name)) continue;
+    if (entry.name === 'HEAD' && (await isSymlinkSymref(join(dir, entry.name)))) continue;
+    return join(dir, entry.name);
+  }
   return null;
+}
+
+/**
+ * git's older form of a symbolic HEAD (`core.preferSymlinkRefs`): a link to `refs/heads/<branch>`,
+ * relative and with no `..`, which git reads as `ref: refs/heads/<branch>` and writes that branch
+ * through, inside this git dir, whose `refs/heads` is checked for links like the rest.
+ */
+async function isSymlinkSymref(path: string): Promise<boolean> {
+  const target = await readlink(fsPath(path), { encoding: 'buffer' }).catch(() => null);
+  if (target === null) return false;
+  const parts = decodeBytes(target).split('/');
+  return (
+    parts.length > 2 &&
+    parts[0] === 'refs' &&
+    parts[1] === 'heads' &&
+    !parts.some((p) => p === '..' || p === '.' || p === '')
+  );
 }
 
 /** The first symbolic link among `dir`'s entries (with `deep`, at any depth below it), or null. */

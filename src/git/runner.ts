@@ -7,18 +7,17 @@ import { pipeline } from 'node:stream/promises';
 import { DEFAULT_GIT_TIMEOUT_MS, DEFAULT_IDENTITY, type Identity } from '../../types/config.js';
 import { timeoutProblem } from '../../types/duration.js';
 import {
-  DiskFullError,
   GitFailedError,
   GitNotFoundError,
   GitTimeoutError,
-  IndexLockedError,
   InvalidArgumentError,
-  ObjectMissingError,
   OutputTooLargeError,
-  UnsafeRepositoryOwnerError,
   WriteFailedError,
-  type AgentgateError,
 } from '../errors.js';
+import { gitFailure } from './failures.js';
+
+// The classifier of git's failures lives in failures.ts; callers and tests still find it here.
+export { gitFailure };
 import {
   buildEnv,
   HARDENING_CONFIG,
@@ -392,51 +391,6 @@ function locationArgs(opts: GitOptions): string[] {
   if (opts.gitDir !== undefined) out.push(`--git-dir=${opts.gitDir}`);
   if (opts.workTree !== undefined) out.push(`--work-tree=${opts.workTree}`);
   return out;
-}
-
-/**
- * The error for a failed git call. Failures the user can act on get codes of their own and a next
- * step; every one keeps git's whole stderr (up to 64 KiB) in `details.stderr`.
- */
-export function gitFailure(
-  args: readonly string[],
-  exitCode: number,
-  stderr: string,
-  details: Record<string, unknown>,
-): AgentgateError {
-  const what = `git ${args.slice(0, 3).join(' ')}`;
-  // git's pack writer (bundle create, pack-objects) says "Out of diskspace".
-  if (/No space left on device|ENOSPC|Disk quota exceeded|Out of diskspace/i.test(stderr)) {
-    return new DiskFullError(
-      `${what} ran out of disk space; free space (or raise the quota) where the repository and the agentgate home live, then retry: nothing was recorded`,
-      { details },
-    );
-  }
-  const dubious = /detected dubious ownership in repository at '([^']*)'/.exec(stderr);
-  if (dubious) {
-    const dir = dubious[1] ?? String(details.cwd ?? '');
-    return new UnsafeRepositoryOwnerError(
-      `the repository at ${dir} is owned by another user, and git refuses to work in it; if you trust it, allow it with: git config --global --add safe.directory ${dir}`,
-      { details: { ...details, repository: dir } },
-    );
-  }
-  const lock = /Unable to create '([^']*\.lock)': File exists/.exec(stderr);
-  if (lock) {
-    return new IndexLockedError(
-      `${lock[1]} exists: another git process is working in this repository, or one crashed; wait for it, or remove that file once no git process runs there, then retry`,
-      {
-        details: { ...details, lock: lock[1] },
-      },
-    );
-  }
-  if (/lazy fetching disabled|promisor remote|could not fetch .* from promisor/i.test(stderr)) {
-    return new ObjectMissingError(
-      `${what} needs objects this partial clone does not have, and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry`,
-      { details },
-    );
-  }
-  const reason = stderr.split('\n').slice(-3).join(' ') || 'no message';
-  return new GitFailedError(`${what} failed (exit ${exitCode}): ${reason}`, { details });
 }
 
 function errnoText(cause: unknown): string {

@@ -29,7 +29,7 @@ export function recordRef(runId: string, iteration: number, prefix = RECORDS_PRE
 /** `<prefix><runId>/iteration-<n>` back to its parts; null for any other name (untrusted input). */
 export function parseRecordRef(ref: string, prefix: string): { runId: string; iteration: number } | null {
   if (!ref.startsWith(prefix)) return null;
-  const m = /^([^/]+)\/iteration-(0|[1-9][0-9]{0,14})$/.exec(ref.slice(prefix.length));
+  const m = /^([^/]+)\/iteration-(0|[1-9][0-9]{0,15})$/.exec(ref.slice(prefix.length));
   if (!m || !SafeId.safeParse(m[1]).success) return null;
   const iteration = Number(m[2]);
   return Number.isSafeInteger(iteration) ? { runId: m[1] as string, iteration } : null;

@@ -22,7 +22,6 @@ import {
   StoreCorruptError,
 } from '../errors.js';
 import { assertSafeId, makeRunArtifactsDir, patchPath } from '../store/paths.js';
-import { assertRunWorkspace } from '../store/run-records.js';
 import { iterationMessage, trailer } from './message.js';
 import { writePatchArtifact } from './patch-artifact.js';
 import { withRepoLock } from '../git/repo-lock.js';
@@ -33,6 +32,7 @@ import { assertBuildsOnRun, assertNoOperation, nameDetachedHead } from './before
 import { DEFAULT_BRANCH, iterationRef, type SnapshotterCore } from './core.js';
 import { wipRescue } from './before-retry.js';
 import { linkOrphans, linkSaved } from './orphans.js';
+import { runOfWorkspace } from './moved-run.js';
 
 export interface AfterOptions {
   runId: string;
@@ -222,8 +222,7 @@ async function startOf(
   beforeRev: string | undefined,
   state: { branch: string | null },
 ): Promise<Start & { sealed: IndexSeal | undefined }> {
-  const run = await core.store.loadRun(runId);
-  assertRunWorkspace(run, runId, repo.topLevel);
+  const run = await runOfWorkspace(core, repo, runId);
   const start = await givenStart(repo, { runId, run, iteration }, given, beforeRev, state);
   // As `before` checks HEAD: a start that skips the run's last iteration would break its continuity.
   const what = beforeRev === undefined ? 'the before state' : 'the start given with --before';

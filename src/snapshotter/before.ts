@@ -20,7 +20,6 @@ import {
   UnmergedPathsError,
 } from '../errors.js';
 import { assertSafeId } from '../store/paths.js';
-import { assertRunWorkspace } from '../store/run-records.js';
 import { wipMessage, wipStagedMessage } from './message.js';
 import { restartPoint } from './restart-check.js';
 import {
@@ -35,6 +34,7 @@ import { withRepoLock } from '../git/repo-lock.js';
 import { captureExcludes, hasUserFiles } from './excludes.js';
 import { DEFAULT_BRANCH, wipRef, type SnapshotterCore } from './core.js';
 import { linkOrphans } from './orphans.js';
+import { runOfWorkspace } from './moved-run.js';
 
 export interface BeforeOptions {
   runId: string;
@@ -77,7 +77,7 @@ export async function captureBeforeState(
   const { repo, nested } = await openOrInit(core, workspace, onDirty, opts.init === true);
   return withRepoLock(repo, core.options.lockTimeoutMs, async (recovered) => {
     if (recovered) await linkOrphans(core, repo.topLevel);
-    assertRunWorkspace(await core.store.loadRun(runId), runId, repo.topLevel);
+    await runOfWorkspace(core, repo, runId);
     const excludes = await captureExcludes(repo, core.options);
     return beforeIn(core, repo, {
       runId,

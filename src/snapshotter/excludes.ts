@@ -6,8 +6,9 @@ import { commonDir } from '../fs/git-locks.js';
 import { gitDirsInside } from '../git/dot-git.js';
 import { nestedExcludes } from '../git/nested-repos.js';
 import { firstTrackedIn } from '../git/state.js';
-import { realPathOf } from '../fs/inside.js';
+import { assertNoLinkInside, realPathOf } from '../fs/inside.js';
 import { makeOwnDir } from '../fs/own-dir.js';
+import { layout } from '../store/paths.js';
 
 /** Our own directories, as configured. */
 export interface OwnDirs {
@@ -46,6 +47,17 @@ export async function captureExcludes(repo: Repo, dirs: OwnDirs): Promise<string
     gitDirsInside(repo.topLevel, repo.gitDir),
   ]);
   return [...inside.map((d) => d.rel), ...nested, ...gitDirs];
+}
+
+/**
+ * A home inside the workspace is within the agent's reach: a record directory it replaced by a
+ * symbolic link (`.agentgate/runs -> /elsewhere`) would have our records read from, and written,
+ * outside the home. Refused as a patch artifact path through a link is (UNSAFE_WORKSPACE), before
+ * the run's records are read. For a home outside the workspace, a realpath per directory.
+ */
+export async function assertRecordsNotLinked(repo: Repo, home: string): Promise<void> {
+  const { snapshots, runs, locks } = layout(home);
+  for (const dir of [snapshots, runs, locks]) await assertNoLinkInside(repo.topLevel, join(dir, 'x'));
 }
 
 /**

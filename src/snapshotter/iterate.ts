@@ -5,7 +5,6 @@ import { runUserCommand } from '../process/user-command.js';
 import { AgentNotStartedError, IterationInterruptedError } from '../errors.js';
 import type { LockOwner } from '../fs/lock.js';
 import { assertSafeId } from '../store/paths.js';
-import { assertRunWorkspace } from '../store/run-records.js';
 import { withRepoLock } from '../git/repo-lock.js';
 import { captureExcludes, makeHomeInside } from './excludes.js';
 import { beforeIn, openOrInit } from './before.js';
@@ -18,6 +17,7 @@ import {
 } from './after.js';
 import type { SnapshotterCore } from './core.js';
 import { linkOrphans } from './orphans.js';
+import { runOfWorkspace } from './moved-run.js';
 
 export interface IterateOptions extends AfterOptions {
   onDirty?: OnDirty;
@@ -95,8 +95,7 @@ async function iterateAlone(
   const excludes = await captureExcludes(repo, core.options);
   const before = await withRepoLock(repo, core.options.lockTimeoutMs, async (recovered) => {
     if (recovered) await linkOrphans(core, repo.topLevel);
-    const run = await core.store.loadRun(runId);
-    assertRunWorkspace(run, runId, repo.topLevel);
+    const run = await runOfWorkspace(core, repo, runId);
     if (run !== null) await assertIterationFree(core, runId, opts.iteration, null);
     await assertIterationRefFree(repo, runId, opts.iteration);
     return beforeIn(core, repo, {

@@ -303,12 +303,13 @@ export class SnapshotStore {
   /**
    * Read-modify-write of a run record under its lock (created with `workspace` if missing); `change`
    * returns the next record or null to leave it; with no workspace, a missing record stays missing.
-   * Used by src/sharing to note where a fetched run was recorded, and by `iterate`.
+   * Used by src/sharing to note where a fetched run was recorded, by `iterate`, and to take a run
+   * along to its moved workspace (with its snapshots, under the run's lock).
    */
   async updateRun(
     runId: string,
     workspace: string | null,
-    change: (current: RunRecord) => RunRecord | null,
+    change: (current: RunRecord) => Promise<RunRecord | null> | RunRecord | null,
   ): Promise<RunRecord | null> {
     return this.runs.update(assertSafeId(runId, 'run id'), workspace, change);
   }

@@ -9,7 +9,7 @@ import { errorAnnotations } from '../../ci/github.js';
 import { UsageError } from '../../errors.js';
 import type { Context } from '../context.js';
 import { paint, paintCell, printable, table } from '../output.js';
-import { defineCommand, type CommandResult } from '../spec.js';
+import { defineCommand, MAX_ITERATION, type CommandResult } from '../spec.js';
 
 /** `attest`: an in-toto Statement of a run's iterations and their gate verdicts. */
 export const ATTEST_COMMAND = defineCommand({
@@ -34,6 +34,7 @@ export const ATTEST_COMMAND = defineCommand({
     iteration: {
       type: 'integer',
       valueName: 'N',
+      max: MAX_ITERATION,
       description: 'only this iteration (default: every iteration of the run)',
     },
     output: {

@@ -11,7 +11,7 @@ import {
   VERIFY_FAILED_EXIT,
   type Colour,
 } from '../output.js';
-import { defineCommand, type Command, type CommandResult } from '../spec.js';
+import { defineCommand, MAX_ITERATION, type Command, type CommandResult } from '../spec.js';
 
 /** `gate`'s exit status per verdict (CONTRACT.md): 0 pass, 3 fail, 1 error (2 is usage). */
 const EXIT: Record<GateResult['verdict'], number> = { pass: 0, fail: VERIFY_FAILED_EXIT, error: 1 };
@@ -27,6 +27,7 @@ const RUN = { type: 'string', valueName: 'ID', description: 'the run' } as const
 const ITERATION = {
   type: 'integer',
   valueName: 'N',
+  max: MAX_ITERATION,
   description: 'the iteration judged',
   defaultText: "the run's last",
 } as const;
@@ -148,7 +149,7 @@ const list = defineCommand({
     'List recorded gate verdicts, oldest first (by startedAt; a fetched one no later than when it was received).',
   options: {
     run: { ...RUN, description: 'only this run' },
-    iteration: { type: 'integer', valueName: 'N', description: 'only this iteration' },
+    iteration: { type: 'integer', valueName: 'N', max: MAX_ITERATION, description: 'only this iteration' },
   },
   positionals: { required: [] },
   examples: ['gate list --run "$RUN" --json'],
@@ -220,7 +221,12 @@ const replay = defineCommand({
   ].join('\n'),
   options: {
     run: { ...RUN, required: true },
-    iteration: { type: 'integer', valueName: 'N', description: 'the iteration (needed without --id)' },
+    iteration: {
+      type: 'integer',
+      valueName: 'N',
+      max: MAX_ITERATION,
+      description: 'the iteration (needed without --id)',
+    },
     name: { ...NAME, required: false, description: `${NAME.description} (needed without --id)` },
     attempt: {
       type: 'integer',

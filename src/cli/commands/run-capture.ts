@@ -4,7 +4,7 @@ import { ON_DIRTY } from '../../../types/config.js';
 import type { AgentOutcome, Snapshot } from '../../../types/snapshot.js';
 import { InvalidArgumentError } from '../../errors.js';
 import { printable, short } from '../output.js';
-import { atMostOne, CI_OPTION, defineCommand } from '../spec.js';
+import { atMostOne, CI_OPTION, defineCommand, MAX_ITERATION } from '../spec.js';
 import { appendableGithubFileFor, appendKeyValues } from '../../ci/github.js';
 import { RUN_ID, snapshotResult } from './run-output.js';
 
@@ -32,6 +32,7 @@ const BEFORE_OPTIONS = {
   'restart-from': {
     type: 'integer',
     valueName: 'N',
+    max: MAX_ITERATION,
     description:
       "retry from a known point: the next iteration starts from iteration N's after commit (0: the run's start), where HEAD must be; recorded, so verify accepts it. Without it, a HEAD that does not build on the run's last iteration is RUN_DIVERGED",
   },
@@ -78,6 +79,7 @@ const AFTER_OPTIONS = {
   iteration: {
     type: 'integer',
     valueName: 'N',
+    max: MAX_ITERATION,
     description: 'the iteration number, 0 or more; each number once per run',
     required: true,
   },
