@@ -13,6 +13,7 @@ import {
   writeTree,
 } from '../git/checkpoint-index.js';
 import type { CheckpointRepo } from '../git/checkpoint-repo.js';
+import type { CandidateListing } from '../git/parsers/ls-files-tagged.js';
 import { fsPath } from '../fs/path-bytes.js';
 import { LATEST_REF } from './message.js';
 import { setAsideLooseObjects } from './recovery.js';
@@ -44,6 +45,11 @@ export interface CaptureContext {
    * lists none of their files (a directory the index holds, become a repository with nothing changed).
    */
   nested?: readonly string[];
+  /**
+   * The files the workspace's repository tracks although the rules ignore them, given the store
+   * index's ignored entries (tracked-ignored.ts): captured as git keeps them, never left out.
+   */
+  trackedIgnored?: (storeIgnored: readonly string[]) => Promise<ReadonlySet<string>>;
 }
 
 export interface Capture {
@@ -74,10 +80,13 @@ const LINK_BYTES = 4096;
  * the capture (it is neither kept nor listed as changed).
  */
 export async function captureWorkspace(ctx: CaptureContext): Promise<Capture> {
-  const [listing, ignoredTracked] = await Promise.all([
+  const [found, storeIgnored] = await Promise.all([
     listCaptureCandidates(ctx.repo, ctx.excluded),
     listIgnoredTracked(ctx.repo),
   ]);
+  const tracked = (await ctx.trackedIgnored?.(storeIgnored)) ?? new Set<string>();
+  const ignoredTracked = storeIgnored.filter((p) => !tracked.has(p));
+  const listing = withTracked(found, tracked, ctx.excluded);
   const sizes = new Map<string, number>();
   const skipped = withNested(await findSkipped(ctx.root, listing, ctx.maxFileSizeBytes, sizes), ctx.nested);
   const unstaged = [
@@ -104,6 +113,11 @@ export async function captureWorkspace(ctx: CaptureContext): Promise<Capture> {
     return { treeId: await writeTree(ctx.repo), skipped, staged };
   }
   await stageWorkspace(ctx.repo, [...ctx.excluded, ...skipped.map((s) => s.path)]);
+  // add's pass leaves out what the rules ignore, tracked or not: those are staged by name.
+  await stagePaths(
+    ctx.repo,
+    changed.filter((p) => tracked.has(p)),
+  );
   return { treeId: await writeTree(ctx.repo), skipped };
 }
 
@@ -144,6 +158,22 @@ export async function captureWithoutLost(
   if (missing.length * 2 > entries) await rm(ctx.repo.indexFile, { force: true });
   else await dropIndexEntries(ctx.repo, missing);
   return { capture: await captureWorkspace(ctx), restaged: missing };
+}
+
+/**
+ * `listing` with the workspace's tracked and ignored files it lacks (git lists no ignored file) as
+ * changed ones: a file unchanged since the store's index took it costs update-index one stat. Our
+ * home and the git dirs stay out, tracked or not.
+ */
+function withTracked(
+  listing: CandidateListing,
+  tracked: ReadonlySet<string>,
+  excluded: readonly string[],
+): CandidateListing {
+  if (tracked.size === 0) return listing;
+  const listed = new Set([...listing.untracked, ...listing.modified]);
+  const more = [...tracked].filter((p) => !listed.has(p) && !excluded.some((e) => isUnder(p, e)));
+  return { ...listing, modified: [...listing.modified, ...more] };
 }
 
 /** `skipped` with each of `dirs` as a nested repository (held by the index), in place of what lies below it. */

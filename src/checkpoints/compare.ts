@@ -27,7 +27,7 @@ export function diffBytesSince(store: CheckpointStore, hash: string): Promise<Bu
     const from = trees[0] as string;
     const { treeId, skipped } = await store.capture();
     const changed = await changedPaths(store.repo, from, treeId);
-    const ignored = await ignoredPaths(store.repo, changed);
+    const ignored = await ignoredPaths(store.repo, changed, store.trackedIgnored.current);
     const onlySkipped = changed.filter(
       skippedAtEnds(
         skippedPathsOf(refs, hash),

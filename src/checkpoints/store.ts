@@ -49,6 +49,7 @@ import { readCachedAnswers, saveAnswers } from './probe-cache.js';
 import { recordCheckpoint } from './record.js';
 import { corruptError, damageBehind, findDamage, rebuildIndex, restagedText, setAside } from './recovery.js';
 import { skipRecord, type Skip } from './skip-rules.js';
+import { TrackedIgnored, workspaceIndex } from './tracked-ignored.js';
 import { repairOnAcquire } from './upkeep.js';
 import { assertCheckpointRoot, physicalPath, toAbsolute, untouchable } from './workspace-paths.js';
 
@@ -89,6 +90,7 @@ export class CheckpointStore {
     private readonly userExcludes: string | null,
     readonly maxStoreBytes: number,
     readonly keep: number,
+    readonly trackedIgnored: TrackedIgnored,
   ) {}
 
   /** An index.lock older than this cannot belong to a live git call of ours (they time out sooner). */
@@ -158,6 +160,7 @@ export class CheckpointStore {
       await userExcludesPath(setting, ignoreOpts),
       opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES,
       opts.keep ?? DEFAULT_KEEP,
+      new TrackedIgnored(root, above === null ? workspaceIndex(probe) : null, location.dir, gitOpts),
     );
     if (known !== null && (cached.probe === undefined || cached.configured === undefined))
       store.unsavedProbe = () => saveAnswers(known, real, configFiles, { probe, configured: setting });
@@ -278,6 +281,7 @@ export class CheckpointStore {
       gitDirs: this.gitDirs,
       maxFileSizeBytes: this.maxFileSizeBytes,
       storeDir: this.location.dir,
+      trackedIgnored: (storeIgnored) => this.trackedIgnored.load(storeIgnored, opts.forTrack === true),
       ...(opts.checkObjects === true ? { checkObjects: true } : {}),
       ...(opts.nested === undefined ? {} : { nested: opts.nested }),
     });
@@ -333,11 +337,9 @@ export class CheckpointStore {
   /** Writes a plan into the workspace (apply.ts), never touching excluded or skipped paths. */
   apply(plan: Plan, current: ReadonlyMap<string, TreeEntry>, safety: Tracked): Promise<Applied> {
     const blocked = [...this.excluded, ...safety.skips.map((s) => s.path)];
-    const { workspace: root, repo } = this;
-    return applyPlan(
-      { root, repo, tempDir: this.location.tempDir, current, blocked, safety: safety.hash },
-      plan,
-    );
+    const tracked = this.trackedIgnored.current;
+    const ctx = { root: this.workspace, repo: this.repo, tempDir: this.location.tempDir, current, blocked };
+    return applyPlan({ ...ctx, safety: safety.hash, tracked }, plan);
   }
 
   skippedFile(s: Skip): SkippedFile {
@@ -380,7 +382,7 @@ export class CheckpointStore {
    * report an ignored file, and restore and revert never touch it.
    */
   async withoutNowIgnored(paths: readonly string[]): Promise<string[]> {
-    const ignored = await ignoredPaths(this.repo, paths);
+    const ignored = await ignoredPaths(this.repo, paths, this.trackedIgnored.current);
     return ignored.size === 0 ? [...paths] : paths.filter((p) => !ignored.has(p));
   }
 
