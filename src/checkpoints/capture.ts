@@ -13,6 +13,7 @@ import {
   writeTree,
 } from '../git/checkpoint-index.js';
 import type { CheckpointRepo } from '../git/checkpoint-repo.js';
+import { indexOrphanPacks } from '../git/pack-index.js';
 import type { CandidateListing } from '../git/parsers/ls-files-tagged.js';
 import { fsPath } from '../fs/path-bytes.js';
 import { LATEST_REF } from './message.js';
@@ -146,9 +147,16 @@ export async function captureWithoutLost(
   const failed = first instanceof GitFailedError;
   if (!suspect && !failed) return { capture: first, restaged: [] };
   // An index git cannot read fails this listing too: the capture's own failure says it (recovery.ts).
-  const { missing, ids, entries } = await entriesWithoutObject(ctx.repo).catch((error: unknown) => {
-    throw failed ? first : error;
-  });
+  const lost = () =>
+    entriesWithoutObject(ctx.repo).catch((error: unknown) => {
+      throw failed ? first : error;
+    });
+  let { missing, ids, entries } = await lost();
+  // A pack that lost its index holds its objects still: indexed again, they are not lost.
+  if (missing.length > 0 && (await indexOrphanPacks(ctx.repo, gitDir)) > 0) {
+    ({ missing, ids, entries } = await lost());
+    if (missing.length === 0) return { capture: failed ? await captureWorkspace(ctx) : first, restaged: [] };
+  }
   if (missing.length === 0) {
     if (failed) throw first;
     return { capture: first, restaged: [] };

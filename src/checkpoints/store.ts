@@ -13,7 +13,6 @@ import { writeFileAtomic, writeJsonAtomic } from '../fs/atomic.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, withLock } from '../fs/lock.js';
 import { makeOwnDir } from '../fs/own-dir.js';
 import type { RepoDamage } from '../git/checkpoint-health.js';
-import { ignoredPaths } from '../git/checkpoint-index.js';
 import {
   checkpointRepo,
   initCheckpointRepo,
@@ -47,7 +46,14 @@ import { existingStore, storeAbove, storeOf, type StoreLocation } from './projec
 import { locateOrAdopt, workspaceIdentity } from './moved-store.js';
 import { readCachedAnswers, saveAnswers } from './probe-cache.js';
 import { recordCheckpoint } from './record.js';
-import { corruptError, damageBehind, findDamage, rebuildIndex, restagedText, setAside } from './recovery.js';
+import {
+  corruptError,
+  damageBehind,
+  findDamage,
+  recoverStore,
+  reindexedPacks,
+  restagedText,
+} from './recovery.js';
 import { skipRecord, type Skip } from './skip-rules.js';
 import { TrackedIgnored, workspaceIndex } from './tracked-ignored.js';
 import { repairOnAcquire } from './upkeep.js';
@@ -195,6 +201,7 @@ export class CheckpointStore {
         ]);
         await this.ensureStore(track);
         return fn().catch(async (error: unknown) => {
+          if (await reindexedPacks(this.repo, this.location, error)) return fn();
           // A ref naming an object that is gone, or a shared index that is, shows only when git reads it (recovery.ts).
           const damage = await damageBehind(this.repo, this.location, error, true);
           if (damage === null) throw error;
@@ -233,6 +240,7 @@ export class CheckpointStore {
     try {
       return await fn();
     } catch (error) {
+      if (await reindexedPacks(this.repo, this.location, error)) return this.reading(fn);
       const damage = await damageBehind(this.repo, this.location, error);
       throw damage === null ? error : corruptError(this.location, damage);
     }
@@ -376,16 +384,6 @@ export class CheckpointStore {
     return listing;
   }
 
-  /**
-   * Drops paths that the ignore rules match now. A file captured at an earlier checkpoint and
-   * ignored since leaves later captures; it is not reported as changed (deleted), as git does not
-   * report an ignored file, and restore and revert never touch it.
-   */
-  async withoutNowIgnored(paths: readonly string[]): Promise<string[]> {
-    const ignored = await ignoredPaths(this.repo, paths, this.trackedIgnored.current);
-    return ignored.size === 0 ? [...paths] : paths.filter((p) => !ignored.has(p));
-  }
-
   private async hasBaseline(): Promise<boolean> {
     if (!this.baselineKnown) this.baselineKnown = (await readRef(this.repo, BASELINE_REF)) !== null;
     return this.baselineKnown;
@@ -420,9 +418,8 @@ export class CheckpointStore {
 
   /** Sets the damaged part aside (track only), saying so in `recovered`; a damaged index is made again. */
   private async recover(damage: RepoDamage): Promise<void> {
-    this.noteRecovered(await setAside(this.location, damage));
     this.baselineKnown = false;
-    if (damage.unusable === null && damage.index !== null) await rebuildIndex(this.repo);
+    this.noteRecovered(await recoverStore(this.repo, this.location, damage));
   }
 
   /** Adds `done` to what `recovered` says of this call's recoveries. */
