@@ -195,7 +195,7 @@ export class CheckpointStore {
       withLock(this.location.lockPath, { timeoutMs: this.lockTimeoutMs, purpose }, async (lock) => {
         const recovered = lock.recovered !== null;
         await Promise.all([
-          repairOnAcquire(this.repo, this.location, recovered, this.staleIndexLockMs),
+          repairOnAcquire(this.repo, this.location, recovered, this.staleIndexLockMs, this.lockTimeoutMs),
           // A dead holder may have written anything: the budget's count no longer holds (budget-count.ts).
           recovered ? dropBudget(this.location) : undefined,
         ]);
