@@ -87,7 +87,7 @@ export async function captureWorkspace(ctx: CaptureContext): Promise<Capture> {
   ]);
   const tracked = (await ctx.trackedIgnored?.(storeIgnored)) ?? new Set<string>();
   const ignoredTracked = storeIgnored.filter((p) => !tracked.has(p));
-  const listing = withTracked(found, tracked, ctx.excluded);
+  const listing = await withTracked(ctx.root, found, tracked, storeIgnored, ctx.excluded);
   const sizes = new Map<string, number>();
   const skipped = withNested(await findSkipped(ctx.root, listing, ctx.maxFileSizeBytes, sizes), ctx.nested);
   const unstaged = [
@@ -169,19 +169,31 @@ export async function captureWithoutLost(
 }
 
 /**
- * `listing` with the workspace's tracked and ignored files it lacks (git lists no ignored file) as
- * changed ones: a file unchanged since the store's index took it costs update-index one stat. Our
- * home and the git dirs stay out, tracked or not.
+ * `listing` with the workspace's tracked and ignored files that the store's index lacks (git lists
+ * no ignored file there) as changed ones. Those it holds are among `storeIgnored`, and the listing
+ * names them when they changed, so a capture stages only what is new (one lstat each). Our home and
+ * the git dirs stay out, tracked or not.
  */
-function withTracked(
+async function withTracked(
+  root: string,
   listing: CandidateListing,
   tracked: ReadonlySet<string>,
+  storeIgnored: readonly string[],
   excluded: readonly string[],
-): CandidateListing {
+): Promise<CandidateListing> {
   if (tracked.size === 0) return listing;
-  const listed = new Set([...listing.untracked, ...listing.modified]);
+  const listed = new Set([...listing.untracked, ...listing.modified, ...storeIgnored]);
   const more = [...tracked].filter((p) => !listed.has(p) && !excluded.some((e) => isUnder(p, e)));
-  return { ...listing, modified: [...listing.modified, ...more] };
+  // One the repository still tracks but that is gone from the disk: nothing to stage.
+  const there = await Promise.all(
+    more.map((p) =>
+      lstat(fsPath(toAbsolute(root, p))).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  return { ...listing, modified: [...listing.modified, ...more.filter((_, i) => there[i])] };
 }
 
 /** `skipped` with each of `dirs` as a nested repository (held by the index), in place of what lies below it. */

@@ -109,4 +109,30 @@ describe('a tracked file that the ignore rules match', () => {
     expect(await cost()).toBe(kept + 1);
     expect(storeTreePaths(cp, (await cp.track()).hash)).toContain('build/more.js');
   });
+
+  it('costs a track no more git processes than a repository without them, once captured (1,100 of them)', async () => {
+    const forced = Object.fromEntries(Array.from({ length: 1100 }, (_, i) => [`build/f${i}.js`, `${i}\n`]));
+    const cost = async (ws: string) => {
+      const home = tempDir('agentgate-cp-home-');
+      // The first track packs the loose objects of the first: the second checks them, once.
+      await (await openCheckpoints(ws, { home })).track();
+      writeFiles(ws, { 'a.txt': 'once\n' });
+      await (await openCheckpoints(ws, { home })).track();
+      const cp = await openCheckpoints(ws, { home });
+      writeFiles(ws, { 'a.txt': 'changed\n' });
+      const start = gitCallCount();
+      const t = await cp.track();
+      return { processes: gitCallCount() - start, paths: storeTreePaths(cp, t.hash).length };
+    };
+    const withForced = initRepo();
+    writeFiles(withForced, { '.gitignore': 'build/\n', 'a.txt': 'a\n', ...forced });
+    git(withForced, ['add', '-f', 'build']);
+    commitAll(withForced, 'initial');
+    const plain = initRepo();
+    writeFiles(plain, { '.gitignore': 'build/\n', 'a.txt': 'a\n' });
+    commitAll(plain, 'initial');
+    const [a, b] = [await cost(withForced), await cost(plain)];
+    expect(a.paths).toBe(1102);
+    expect(a.processes).toBe(b.processes);
+  });
 });
