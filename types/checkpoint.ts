@@ -205,6 +205,16 @@ export const ProbeCacheRecord = deferred(() =>
 );
 export type ProbeCacheRecord = z.infer<typeof ProbeCacheRecord>;
 
+/**
+ * `<store>/tracked-ignored.json`: the files the workspace's repository tracks although its ignore
+ * rules match them, with the checksum that ends its index (hex), which changes with what it tracks
+ * (tracked-ignored.ts).
+ */
+export const TrackedIgnoredRecord = deferred(() =>
+  z.object({ workspace: z.string(), index: z.string(), paths: z.array(z.string()) }),
+);
+export type TrackedIgnoredRecord = z.infer<typeof TrackedIgnoredRecord>;
+
 /** `checkpoint status`: the store's size against its budget, and what automatic upkeep did. */
 export const StoreStatus = deferred(() =>
   z.object({

@@ -23,6 +23,8 @@ export interface ApplyContext {
   blocked: readonly string[];
   /** The safety checkpoint taken first: a write that fails names it, as the way back. */
   safety?: string;
+  /** Files the workspace's repository tracks although the rules ignore them: not ignored (tracked-ignored.ts). */
+  tracked?: ReadonlySet<string>;
 }
 
 /** What happened, as git paths. */
@@ -105,7 +107,7 @@ async function applyAll(ctx: ApplyContext, plan: Plan): Promise<Applied> {
   const withRules = (p: string) => rules(p) || ruleWrites.some((r) => r !== p && isUnder(r, p));
   const first = await applyPart(ctx, part(withRules), sizes);
   const rest = part((p) => !withRules(p));
-  const hidden = await ignoredPaths(ctx.repo, rest.deletes);
+  const hidden = await ignoredPaths(ctx.repo, rest.deletes, ctx.tracked);
   const second = await applyPart(
     ctx,
     { ...rest, deletes: rest.deletes.filter((p) => !hidden.has(p)) },
@@ -160,6 +162,7 @@ async function applyPart(
   const ignored = await ignoredPaths(
     ctx.repo,
     fresh.map((e) => e.path),
+    ctx.tracked,
   );
   for (const entry of fresh) {
     if (ignored.has(entry.path)) out.leftAlone.push(entry.path);

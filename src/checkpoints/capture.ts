@@ -13,6 +13,8 @@ import {
   writeTree,
 } from '../git/checkpoint-index.js';
 import type { CheckpointRepo } from '../git/checkpoint-repo.js';
+import { indexOrphanPacks } from '../git/pack-index.js';
+import type { CandidateListing } from '../git/parsers/ls-files-tagged.js';
 import { fsPath } from '../fs/path-bytes.js';
 import { LATEST_REF } from './message.js';
 import { setAsideLooseObjects } from './recovery.js';
@@ -44,6 +46,11 @@ export interface CaptureContext {
    * lists none of their files (a directory the index holds, become a repository with nothing changed).
    */
   nested?: readonly string[];
+  /**
+   * The files the workspace's repository tracks although the rules ignore them, given the store
+   * index's ignored entries (tracked-ignored.ts): captured as git keeps them, never left out.
+   */
+  trackedIgnored?: (storeIgnored: readonly string[]) => Promise<ReadonlySet<string>>;
 }
 
 export interface Capture {
@@ -74,10 +81,13 @@ const LINK_BYTES = 4096;
  * the capture (it is neither kept nor listed as changed).
  */
 export async function captureWorkspace(ctx: CaptureContext): Promise<Capture> {
-  const [listing, ignoredTracked] = await Promise.all([
+  const [found, storeIgnored] = await Promise.all([
     listCaptureCandidates(ctx.repo, ctx.excluded),
     listIgnoredTracked(ctx.repo),
   ]);
+  const tracked = (await ctx.trackedIgnored?.(storeIgnored)) ?? new Set<string>();
+  const ignoredTracked = storeIgnored.filter((p) => !tracked.has(p));
+  const listing = await withTracked(ctx.root, found, tracked, storeIgnored, ctx.excluded);
   const sizes = new Map<string, number>();
   const skipped = withNested(await findSkipped(ctx.root, listing, ctx.maxFileSizeBytes, sizes), ctx.nested);
   const unstaged = [
@@ -104,6 +114,11 @@ export async function captureWorkspace(ctx: CaptureContext): Promise<Capture> {
     return { treeId: await writeTree(ctx.repo), skipped, staged };
   }
   await stageWorkspace(ctx.repo, [...ctx.excluded, ...skipped.map((s) => s.path)]);
+  // add's pass leaves out what the rules ignore, tracked or not: those are staged by name.
+  await stagePaths(
+    ctx.repo,
+    changed.filter((p) => tracked.has(p)),
+  );
   return { treeId: await writeTree(ctx.repo), skipped };
 }
 
@@ -132,9 +147,16 @@ export async function captureWithoutLost(
   const failed = first instanceof GitFailedError;
   if (!suspect && !failed) return { capture: first, restaged: [] };
   // An index git cannot read fails this listing too: the capture's own failure says it (recovery.ts).
-  const { missing, ids, entries } = await entriesWithoutObject(ctx.repo).catch((error: unknown) => {
-    throw failed ? first : error;
-  });
+  const lost = () =>
+    entriesWithoutObject(ctx.repo).catch((error: unknown) => {
+      throw failed ? first : error;
+    });
+  let { missing, ids, entries } = await lost();
+  // A pack that lost its index holds its objects still: indexed again, they are not lost.
+  if (missing.length > 0 && (await indexOrphanPacks(ctx.repo, gitDir)) > 0) {
+    ({ missing, ids, entries } = await lost());
+    if (missing.length === 0) return { capture: failed ? await captureWorkspace(ctx) : first, restaged: [] };
+  }
   if (missing.length === 0) {
     if (failed) throw first;
     return { capture: first, restaged: [] };
@@ -144,6 +166,34 @@ export async function captureWithoutLost(
   if (missing.length * 2 > entries) await rm(ctx.repo.indexFile, { force: true });
   else await dropIndexEntries(ctx.repo, missing);
   return { capture: await captureWorkspace(ctx), restaged: missing };
+}
+
+/**
+ * `listing` with the workspace's tracked and ignored files that the store's index lacks (git lists
+ * no ignored file there) as changed ones. Those it holds are among `storeIgnored`, and the listing
+ * names them when they changed, so a capture stages only what is new (one lstat each). Our home and
+ * the git dirs stay out, tracked or not.
+ */
+async function withTracked(
+  root: string,
+  listing: CandidateListing,
+  tracked: ReadonlySet<string>,
+  storeIgnored: readonly string[],
+  excluded: readonly string[],
+): Promise<CandidateListing> {
+  if (tracked.size === 0) return listing;
+  const listed = new Set([...listing.untracked, ...listing.modified, ...storeIgnored]);
+  const more = [...tracked].filter((p) => !listed.has(p) && !excluded.some((e) => isUnder(p, e)));
+  // One the repository still tracks but that is gone from the disk: nothing to stage.
+  const there = await Promise.all(
+    more.map((p) =>
+      lstat(fsPath(toAbsolute(root, p))).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  return { ...listing, modified: [...listing.modified, ...more.filter((_, i) => there[i])] };
 }
 
 /** `skipped` with each of `dirs` as a nested repository (held by the index), in place of what lies below it. */

@@ -15,7 +15,7 @@ export function patchSince(store: CheckpointStore, hash: string): Promise<Patch>
   return store.locked('checkpoint patch', 'existing', async () => {
     const from = await store.requireCheckpoint(hash);
     const { treeId } = await store.capture();
-    const files = await store.withoutNowIgnored(await changedPaths(store.repo, from, treeId));
+    const files = await withoutNowIgnored(store, await changedPaths(store.repo, from, treeId));
     return { hash: from, files: files.map((f) => toAbsolute(store.workspace, f)) };
   });
 }
@@ -27,7 +27,7 @@ export function diffBytesSince(store: CheckpointStore, hash: string): Promise<Bu
     const from = trees[0] as string;
     const { treeId, skipped } = await store.capture();
     const changed = await changedPaths(store.repo, from, treeId);
-    const ignored = await ignoredPaths(store.repo, changed);
+    const ignored = await ignoredPaths(store.repo, changed, store.trackedIgnored.current);
     const onlySkipped = changed.filter(
       skippedAtEnds(
         skippedPathsOf(refs, hash),
@@ -64,7 +64,12 @@ export function diffFullBetween(store: CheckpointStore, from: string, to?: strin
       now === null ? skippedPathsOf(refs, to as string) : now.skipped.map((s) => s.path),
     );
     const all = (await diffTrees(store.repo, fromTree, toTree)).filter((r) => !onlySkipped(r.path));
-    const kept = new Set(await store.withoutNowIgnored(all.map((r) => r.path)));
+    const kept = new Set(
+      await withoutNowIgnored(
+        store,
+        all.map((r) => r.path),
+      ),
+    );
     const records = all.filter((r) => kept.has(r.path));
     const wanted = records
       .filter((r) => !r.binary)
@@ -87,4 +92,14 @@ export function diffFullBetween(store: CheckpointStore, from: string, to?: strin
       binary: r.binary,
     }));
   });
+}
+
+/**
+ * Drops paths that the ignore rules match now. A file captured at an earlier checkpoint and
+ * ignored since (and not tracked by the repository) leaves later captures; it is not reported as
+ * changed (deleted), as git does not report an ignored file, and restore and revert never touch it.
+ */
+export async function withoutNowIgnored(store: CheckpointStore, paths: readonly string[]): Promise<string[]> {
+  const ignored = await ignoredPaths(store.repo, paths, store.trackedIgnored.current);
+  return ignored.size === 0 ? [...paths] : paths.filter((p) => !ignored.has(p));
 }

@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
  *       upkeep.json  what automatic packing and pruning did last (upkeep.ts)
  *       probe.json   what git said about the workspace, with the stamps that keep it true (probe-cache.ts)
  *       budget.json  the last object count of a track and its commit, while it holds (budget-count.ts)
+ *       tracked-ignored.json  the workspace's tracked files that its ignore rules match (tracked-ignored.ts)
  *       lock         cross-process lock serialising every operation that writes the store
  *       tmp/         temporary indexes used while writing files back
  *

@@ -6,6 +6,7 @@ import { writeFileAtomic } from '../fs/atomic.js';
 import { randomHex } from '../fs/random.js';
 import { parsePackedRefs, refsWithoutObject, repoDamage, type RepoDamage } from '../git/checkpoint-health.js';
 import { indexFromTree } from '../git/checkpoint-index.js';
+import { indexOrphanPacks } from '../git/pack-index.js';
 import type { CheckpointRepo } from '../git/checkpoint-repo.js';
 import { readRef } from '../git/refs.js';
 import type { GitOptions } from '../git/runner.js';
@@ -92,6 +93,21 @@ export async function damageBehind(
   return missing.length === 0
     ? null
     : { unusable: null, brokenRefs: missing, garbledPacked: [], index: null };
+}
+
+/**
+ * After a git failure that a lost object explains: whether packs that had lost their index were
+ * indexed again (pack-index.ts), so that the call can run again and find every checkpoint. Their
+ * objects were never gone, and setting the refs that name them aside would lose them.
+ */
+export async function reindexedPacks(
+  repo: GitOptions,
+  location: StoreLocation,
+  error: unknown,
+): Promise<boolean> {
+  if (!(error instanceof AgentgateError) || error.code !== 'GIT_FAILED') return false;
+  if (!REF_FAILURE.test(`${error.message}\n${String(error.details.stderr ?? '')}`)) return false;
+  return (await indexOrphanPacks(repo, location.gitDir)) > 0;
 }
 
 function what(damage: RepoDamage): string {
@@ -181,6 +197,17 @@ export async function setAsideLooseObjects(
     moved += 1;
   }
   return moved;
+}
+
+/** setAside, then a damaged index made again (rebuildIndex); returns what was done, in words. */
+export async function recoverStore(
+  repo: CheckpointRepo,
+  location: StoreLocation,
+  damage: RepoDamage,
+): Promise<string> {
+  const done = await setAside(location, damage);
+  if (damage.unusable === null && damage.index !== null) await rebuildIndex(repo);
+  return done;
 }
 
 /**

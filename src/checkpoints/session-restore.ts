@@ -2,6 +2,7 @@ import type { CheckpointEntry, SessionRestoreResult } from '../../types/checkpoi
 import { changedPathsOfPairs, type TreeEntry } from '../git/checkpoint-trees.js';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { listRefRecords } from '../git/refs.js';
+import { withoutNowIgnored } from './compare.js';
 import { CHECKPOINT_REF_PREFIX, lineEntryOf } from './message.js';
 import { inTheWay, planChanges, type Plan } from './plan.js';
 import {
@@ -48,7 +49,7 @@ export function restoreSession(
       from.session,
       await stepsAfter(store, records, from, captured.treeId),
     );
-    const mine = await store.withoutNowIgnored(changed);
+    const mine = await withoutNowIgnored(store, changed);
     // The session's files that the ignore rules match now are left alone, and said to be.
     const kept = new Set(mine);
     const ignored = changed.filter((p) => !kept.has(p));

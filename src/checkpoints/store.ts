@@ -13,7 +13,6 @@ import { writeFileAtomic, writeJsonAtomic } from '../fs/atomic.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, withLock } from '../fs/lock.js';
 import { makeOwnDir } from '../fs/own-dir.js';
 import type { RepoDamage } from '../git/checkpoint-health.js';
-import { ignoredPaths } from '../git/checkpoint-index.js';
 import {
   checkpointRepo,
   initCheckpointRepo,
@@ -47,8 +46,16 @@ import { existingStore, storeAbove, storeOf, type StoreLocation } from './projec
 import { locateOrAdopt, workspaceIdentity } from './moved-store.js';
 import { readCachedAnswers, saveAnswers } from './probe-cache.js';
 import { recordCheckpoint } from './record.js';
-import { corruptError, damageBehind, findDamage, rebuildIndex, restagedText, setAside } from './recovery.js';
+import {
+  corruptError,
+  damageBehind,
+  findDamage,
+  recoverStore,
+  reindexedPacks,
+  restagedText,
+} from './recovery.js';
 import { skipRecord, type Skip } from './skip-rules.js';
+import { TrackedIgnored, workspaceIndex } from './tracked-ignored.js';
 import { repairOnAcquire } from './upkeep.js';
 import { assertCheckpointRoot, physicalPath, toAbsolute, untouchable } from './workspace-paths.js';
 
@@ -89,6 +96,7 @@ export class CheckpointStore {
     private readonly userExcludes: string | null,
     readonly maxStoreBytes: number,
     readonly keep: number,
+    readonly trackedIgnored: TrackedIgnored,
   ) {}
 
   /** An index.lock older than this cannot belong to a live git call of ours (they time out sooner). */
@@ -158,6 +166,7 @@ export class CheckpointStore {
       await userExcludesPath(setting, ignoreOpts),
       opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES,
       opts.keep ?? DEFAULT_KEEP,
+      new TrackedIgnored(root, above === null ? workspaceIndex(probe) : null, location.dir, gitOpts),
     );
     if (known !== null && (cached.probe === undefined || cached.configured === undefined))
       store.unsavedProbe = () => saveAnswers(known, real, configFiles, { probe, configured: setting });
@@ -186,12 +195,13 @@ export class CheckpointStore {
       withLock(this.location.lockPath, { timeoutMs: this.lockTimeoutMs, purpose }, async (lock) => {
         const recovered = lock.recovered !== null;
         await Promise.all([
-          repairOnAcquire(this.repo, this.location, recovered, this.staleIndexLockMs),
+          repairOnAcquire(this.repo, this.location, recovered, this.staleIndexLockMs, this.lockTimeoutMs),
           // A dead holder may have written anything: the budget's count no longer holds (budget-count.ts).
           recovered ? dropBudget(this.location) : undefined,
         ]);
         await this.ensureStore(track);
         return fn().catch(async (error: unknown) => {
+          if (await reindexedPacks(this.repo, this.location, error)) return fn();
           // A ref naming an object that is gone, or a shared index that is, shows only when git reads it (recovery.ts).
           const damage = await damageBehind(this.repo, this.location, error, true);
           if (damage === null) throw error;
@@ -230,6 +240,7 @@ export class CheckpointStore {
     try {
       return await fn();
     } catch (error) {
+      if (await reindexedPacks(this.repo, this.location, error)) return this.reading(fn);
       const damage = await damageBehind(this.repo, this.location, error);
       throw damage === null ? error : corruptError(this.location, damage);
     }
@@ -278,6 +289,7 @@ export class CheckpointStore {
       gitDirs: this.gitDirs,
       maxFileSizeBytes: this.maxFileSizeBytes,
       storeDir: this.location.dir,
+      trackedIgnored: (storeIgnored) => this.trackedIgnored.load(storeIgnored, opts.forTrack === true),
       ...(opts.checkObjects === true ? { checkObjects: true } : {}),
       ...(opts.nested === undefined ? {} : { nested: opts.nested }),
     });
@@ -333,11 +345,9 @@ export class CheckpointStore {
   /** Writes a plan into the workspace (apply.ts), never touching excluded or skipped paths. */
   apply(plan: Plan, current: ReadonlyMap<string, TreeEntry>, safety: Tracked): Promise<Applied> {
     const blocked = [...this.excluded, ...safety.skips.map((s) => s.path)];
-    const { workspace: root, repo } = this;
-    return applyPlan(
-      { root, repo, tempDir: this.location.tempDir, current, blocked, safety: safety.hash },
-      plan,
-    );
+    const tracked = this.trackedIgnored.current;
+    const ctx = { root: this.workspace, repo: this.repo, tempDir: this.location.tempDir, current, blocked };
+    return applyPlan({ ...ctx, safety: safety.hash, tracked }, plan);
   }
 
   skippedFile(s: Skip): SkippedFile {
@@ -374,16 +384,6 @@ export class CheckpointStore {
     return listing;
   }
 
-  /**
-   * Drops paths that the ignore rules match now. A file captured at an earlier checkpoint and
-   * ignored since leaves later captures; it is not reported as changed (deleted), as git does not
-   * report an ignored file, and restore and revert never touch it.
-   */
-  async withoutNowIgnored(paths: readonly string[]): Promise<string[]> {
-    const ignored = await ignoredPaths(this.repo, paths);
-    return ignored.size === 0 ? [...paths] : paths.filter((p) => !ignored.has(p));
-  }
-
   private async hasBaseline(): Promise<boolean> {
     if (!this.baselineKnown) this.baselineKnown = (await readRef(this.repo, BASELINE_REF)) !== null;
     return this.baselineKnown;
@@ -418,9 +418,8 @@ export class CheckpointStore {
 
   /** Sets the damaged part aside (track only), saying so in `recovered`; a damaged index is made again. */
   private async recover(damage: RepoDamage): Promise<void> {
-    this.noteRecovered(await setAside(this.location, damage));
     this.baselineKnown = false;
-    if (damage.unusable === null && damage.index !== null) await rebuildIndex(this.repo);
+    this.noteRecovered(await recoverStore(this.repo, this.location, damage));
   }
 
   /** Adds `done` to what `recovered` says of this call's recoveries. */

@@ -8,7 +8,8 @@ import {
   type PruneEvent,
 } from '../../types/checkpoint.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
-import { removeLockOlderThan, removeOrphanedGitLocks } from '../fs/git-locks.js';
+import { gitsEnded, removeLockOlderThan, removeOrphanedGitLocks } from '../fs/git-locks.js';
+import { IndexLockedError } from '../errors.js';
 import { PLACE_TEMP_NAME } from '../fs/place.js';
 import { sweepGitTemporaries, sweepTempFiles } from '../fs/sweep.js';
 import {
@@ -85,8 +86,9 @@ export async function thinCheckpoints(repo: CheckpointRepo, keep: number): Promi
 
 /**
  * Run on every lock acquisition. A previous holder that died (`recovered`) left provably stale
- * files: every git lock in our private repository (only we write it), the staging directory and
- * git's temporary packs. Otherwise an index.lock older than any git call of ours is removed. In
+ * files, once the git processes it left running have ended (waited for up to the lock timeout,
+ * then INDEX_LOCKED): every git lock in our private repository (only we write it), the staging
+ * directory and git's temporary packs. Otherwise an index.lock older than any git call of ours is removed. In
  * both cases our own temp files whose owner is dead or that are older than TEMP_SWEEP_AGE_MS are
  * swept: atomic-write temps beside store.json, and file-placement temps in the staging directory
  * and the workspace root (see fs/place.ts).
@@ -96,6 +98,7 @@ export async function repairOnAcquire(
   location: StoreLocation,
   recovered: boolean,
   staleIndexLockMs: number,
+  lockTimeoutMs: number,
 ): Promise<void> {
   const sweeps = () => [
     sweepTempFiles(dirname(location.metaFile)),
@@ -103,6 +106,8 @@ export async function repairOnAcquire(
     sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME }),
   ];
   if (recovered) {
+    // Its git children may outlive it, still writing: their locks and temporary packs go once they end.
+    if (!(await gitsEnded(location.gitDir, lockTimeoutMs))) throw orphanedGitRunning(repo, lockTimeoutMs);
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
     await rm(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
@@ -111,6 +116,14 @@ export async function repairOnAcquire(
     // Different files and directories each: run together, as every agent hook pays for them.
     await Promise.all([removeLockOlderThan(`${repo.indexFile}.lock`, staleIndexLockMs), ...sweeps()]);
   }
+}
+
+/** A git left running by a killed call still works in the store after the wait: nothing of it is touched. */
+function orphanedGitRunning(repo: CheckpointRepo, waitedMs: number): IndexLockedError {
+  return new IndexLockedError(
+    `a git process that a killed checkpoint call left running still works in the checkpoint store ${repo.gitDir} after ${waitedMs / 1000} s; let it finish, then retry`,
+    { details: { lock: `${repo.indexFile}.lock` } },
+  );
 }
 
 /**

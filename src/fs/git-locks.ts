@@ -111,6 +111,44 @@ export async function removeAbandonedLock(
   }
 }
 
+/**
+ * Waits up to `waitMs` while a live git names `gitDir` (absolute) with `--git-dir`, as every git
+ * of a checkpoint store, a repository only our calls use, is run: the git children of a killed
+ * holder of our lock keep running after it (a kill of node alone), its lock files and temporary
+ * packs still theirs. True once none does (or nobody can tell: no /proc, as before this wait);
+ * false when one still does at the deadline. Read from each process's command line (or, for a git
+ * that git started, its GIT_DIR): another user's git cannot make us wait (its environment is not
+ * ours to read), nor a person's git in the workspace, which names another git dir or none.
+ */
+export async function gitsEnded(gitDir: string, waitMs: number): Promise<boolean> {
+  const real = await realOrSelf(gitDir);
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const pids = await readdir('/proc').catch(() => null);
+    if (pids === null) return true;
+    let busy = false;
+    for (const pid of pids)
+      if (/^\d+$/.test(pid) && Number(pid) !== process.pid && (await namesGitDir(pid, real))) busy = true;
+    if (!busy) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, LOCK_SETTLE_MS));
+  }
+}
+
+/** Whether process `pid` is a live git run with `--git-dir=<gitDir>` (a real path). */
+async function namesGitDir(pid: string, gitDir: string): Promise<boolean> {
+  const status = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  const name = /\((.*)\) (\S)/s.exec(status);
+  if (name === null || !name[1]?.startsWith('git') || 'ZX'.includes(name[2] ?? 'X')) return false;
+  const args = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
+  // A git that git starts (repack's pack-objects) is told its repository in GIT_DIR.
+  const env = async () => (await readFile(`/proc/${pid}/environ`, 'utf8').catch(() => '')).split('\0');
+  const named =
+    args.find((a) => a.startsWith('--git-dir='))?.slice('--git-dir='.length) ??
+    (await env()).find((e) => e.startsWith('GIT_DIR='))?.slice('GIT_DIR='.length);
+  return named !== undefined && isAbsolute(named) && (await realOrSelf(named)) === gitDir;
+}
+
 /** Whether a live process may own the lock (Linux: /proc); true when that cannot be known. */
 async function mayBeOwned(path: string, repo: LockRepository): Promise<boolean> {
   const pids = await readdir('/proc').catch(() => null);

@@ -69,3 +69,27 @@ export function readSmallFileSync(path: string, max: number): string | null {
     closeSync(fd);
   }
 }
+
+/**
+ * The last `count` bytes of the regular file at `path` (all of it when shorter), read without
+ * blocking as readSmallFileSync reads; `missing` when nothing is there, null when what is there is
+ * no regular file or cannot be read.
+ */
+export async function readFileTail(path: string, count: number): Promise<Buffer | 'missing' | null> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY).catch(
+    (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? ('missing' as const) : null),
+  );
+  if (handle === null || handle === 'missing') return handle;
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) return null;
+    const length = Math.min(count, st.size);
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, st.size - length);
+    return buffer.subarray(0, bytesRead);
+  } catch {
+    return null;
+  } finally {
+    await handle.close();
+  }
+}

@@ -150,12 +150,18 @@ export async function writeTree(repo: CheckpointRepo): Promise<string> {
 /**
  * The subset of `paths` that the workspace's ignore rules match, whether or not the index tracks
  * them (one process). A path below a symbolic link or a file (a directory the agent replaced) is
- * none: ignore rules do not reach there, and git would refuse the whole question.
+ * none: ignore rules do not reach there, and git would refuse the whole question. Nor is one of
+ * `tracked`: the workspace's repository tracks it, and git ignores no tracked file.
  */
-export async function ignoredPaths(repo: CheckpointRepo, paths: readonly string[]): Promise<Set<string>> {
+export async function ignoredPaths(
+  repo: CheckpointRepo,
+  paths: readonly string[],
+  tracked: ReadonlySet<string> = new Set(),
+): Promise<Set<string>> {
   const real = new Map<string, boolean>();
   const askable: string[] = [];
-  for (const path of paths) if (await leadingDirsAreReal(repo.workTree, path, real)) askable.push(path);
+  for (const path of paths)
+    if (!tracked.has(path) && (await leadingDirsAreReal(repo.workTree, path, real))) askable.push(path);
   if (askable.length === 0) return new Set();
   const res = await runGitBuffer(repo, ['check-ignore', '-z', '--stdin', '--no-index'], {
     input: nulInput(askable),

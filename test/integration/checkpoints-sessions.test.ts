@@ -279,7 +279,9 @@ describe('a directory the agent replaced by a symbolic link', () => {
   });
 
   it("the session's files that are ignored now are left alone and listed, in the plan and in the restore", async () => {
-    const ws = repoWithCommit({ 'f.txt': 'f0\n', 'g.txt': 'g0\n' });
+    // g.txt is untracked: a file the repository tracks is never ignored (git's rule), and is restored.
+    const ws = repoWithCommit({ 'f.txt': 'f0\n' });
+    writeFiles(ws, { 'g.txt': 'g0\n' });
     const cp = await openCheckpoints(ws);
     const s = session(cp, 's');
     await s.start();
