@@ -49,6 +49,10 @@ export const HARDENING_CONFIG: readonly string[] = [
   // Our messages are UTF-8: another value here would be written into each commit's `encoding`
   // header, and the message read back (verify, anyone's git log) decoded as that charset.
   'i18n.commitEncoding=UTF-8',
+  // git takes a commit's parents and tree from objects/info/commit-graph, unchecked, when one is
+  // there: a planted one rewrites history as grafts do (blame then gave a person's line to a run
+  // whose commit it named as a parent). Every commit is read from its object instead.
+  'core.commitGraph=false',
 ];
 
 /**

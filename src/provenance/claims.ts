@@ -238,13 +238,17 @@ export async function patchIdClaims(
 /**
  * What is left: the lines of the run's newest version of the file carried onto the commit's version
  * by git's diff between the two; lines the diff keeps keep their iteration, the rest have none, and
- * so have kept lines in a block too small to say where it came from (enoughBlocks).
+ * so have kept lines in a block too small to say where it came from (enoughBlocks). A version whose
+ * commit the commit brought in (a merge whose conflict a person resolved, or that a person edited)
+ * is taken first: its lines came through history (`ancestry`, as blame gives them to `trace`), so
+ * no block is too small.
  */
 export async function lineClaims(
   repo: Repo,
   links: CommitLinks[],
   replays: RunReplay[],
   paths: readonly string[],
+  brought: ReadonlyMap<string, ReadonlySet<string>>,
   aliases: Aliases = new Map(),
 ): Promise<void> {
   type Open = {
@@ -264,8 +268,10 @@ export async function lineClaims(
       for (const r of replays) {
         if (f.claims.some((c) => c.runId === r.chain.runId)) continue;
         const names = [...own, ...(aliases.get(r.chain.runId)?.get(f.file.entry.path) ?? [])];
+        const had = brought.get(l.node.commit);
         for (const name of names) {
-          const v = versions(r, name).find((x) => x.state.blob !== null);
+          const all = versions(r, name).filter((x) => x.state.blob !== null);
+          const v = all.find((x) => had?.has(x.commit.commit) === true) ?? all[0];
           if (v === undefined) continue;
           if (v.state.origins.some((o) => o !== null)) open.push({ l, f, r, v, name });
           break;
@@ -290,14 +296,13 @@ export async function lineClaims(
     if (change === undefined && name !== path) continue;
     const lines = v.state.origins;
     const carried = change === undefined ? lines : applyHunks(lines, change.hunks, null);
-    const origins = enoughBlocks(
-      f,
-      f.added.map((n) => carried[n - 1] ?? null),
-    );
+    const history = brought.get(l.node.commit)?.has(v.commit.commit) === true;
+    const kept = f.added.map((n) => carried[n - 1] ?? null);
+    const origins = history ? kept : enoughBlocks(f, kept);
     if (origins.some((o) => o !== null))
       f.claims.push({
         runId: r.chain.runId,
-        method: 'lines',
+        method: history ? 'ancestry' : 'lines',
         iteration: v.it,
         origins,
         writer: v.state.writer,

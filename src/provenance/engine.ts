@@ -94,7 +94,7 @@ export async function linkCommits(
         if (claim !== null) f.claims.push(claim);
       }
   await patchIdClaims(repo, links, replays, paths, brought);
-  await lineClaims(repo, links, replays, paths, moved);
+  await lineClaims(repo, links, replays, paths, brought, moved);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
   await dropPredating(repo, links, byRun);
   for (const link of links) {

@@ -57,25 +57,33 @@ export async function fileAt(
   }
   const readAs = path.includes('\ufffd') ? await filesReadAs(repo, rev, path) : [];
   if (readAs.length === 1) return { rev, path: readAs[0] as string };
-  throw noFile(path, rev, types[0] === 'tree', readAs);
+  throw noFile(path, rev, types[0] ?? null, readAs);
 }
 
-/** PATH_NOT_FOUND: PATH is a directory at REV, or no file, or reads as several (`readAs`). */
-function noFile(path: string, rev: string, directory: boolean, readAs: readonly string[]): PathNotFoundError {
+/** PATH_NOT_FOUND: PATH is a directory (`type` tree) or a submodule (commit) at REV, or no file, or reads as several (`readAs`). */
+function noFile(
+  path: string,
+  rev: string,
+  type: string | null,
+  readAs: readonly string[],
+): PathNotFoundError {
+  const directory = type === 'tree';
   const at = rev.slice(0, 12);
   const bytes = path.includes('\ufffd')
     ? '; a byte of a name that is not UTF-8 is given as \\udcNN, as JSON output writes it'
     : '';
   const message = directory
     ? `${path} is a directory at ${at}; give the path of a file in it`
-    : readAs.length > 1
-      ? `${readAs.length} files at ${at} read as ${path}: give one as JSON output writes it (${readAs.map((p) => escapeHidden(p, { halves: true })).join(', ')})`
-      : `${path} is not a file at ${at}; give its path from the repository's top level${bytes}`;
+    : type === 'commit'
+      ? `${path} is a submodule at ${at} (a commit of another repository): it has no lines to trace`
+      : readAs.length > 1
+        ? `${readAs.length} files at ${at} read as ${path}: give one as JSON output writes it (${readAs.map((p) => escapeHidden(p, { halves: true })).join(', ')})`
+        : `${path} is not a file at ${at}; give its path from the repository's top level${bytes}`;
   return new PathNotFoundError(message, {
     details: {
       path,
       rev,
-      ...(directory ? { type: 'tree' } : {}),
+      ...(type === 'tree' || type === 'commit' ? { type } : {}),
       ...(readAs.length > 1 ? { candidates: readAs } : {}),
     },
   });

@@ -1,6 +1,6 @@
 import type { Anchor, TraceGate } from '../../types/anchor.js';
 import type { AnchorReport, AnchorReportFile, LineSpan } from '../../types/anchor-report.js';
-import { RunNotFoundError } from '../errors.js';
+import { PathNotFoundError, RunNotFoundError } from '../errors.js';
 import { commitsBroughtIn } from '../git/provenance.js';
 import { resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
@@ -101,10 +101,17 @@ async function notFromRuns(
   brought: ReadonlySet<string>,
   anchor: Anchor,
 ): Promise<LineSpan[]> {
-  const { trace, wip } = await traceWithWip(src, repo, path, {
+  const traced = await traceWithWip(src, repo, path, {
     rev: commit,
     ...(anchor.onlyRuns ? { runIds: anchor.onlyRuns } : {}),
+  }).catch((error: unknown) => {
+    // A submodule has nothing to blame: its one line (`Subproject commit`, as git's diff counts
+    // it) is what REV's change brought, and no run wrote it (else this file would not be asked).
+    if (error instanceof PathNotFoundError && error.details.type === 'commit') return null;
+    throw error;
   });
+  if (traced === null) return [{ start: 1, end: 1 }];
+  const { trace, wip } = traced;
   const spans: LineSpan[] = [];
   for (const r of trace.ranges) {
     // A line of the WIP before commit (iteration 0) was there before the run: not the agent's either.
