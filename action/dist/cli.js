@@ -3909,12 +3909,15 @@ function noLegacyCommands(text2, escape) {
   return text2.includes("##[") ? text2.replace(LEGACY_COMMAND, escape) : text2;
 }
 function jsonWithoutLegacyCommands(json) {
-  return noLegacyCommands(json, "\\u0023");
+  return json.includes("##[") || LINE_BREAKS.test(json) ? json.replace(JSON_ESCAPED, unicodeEscape) : json;
+}
+function unicodeEscape(c) {
+  return `\\u${c.codePointAt(0).toString(16).padStart(4, "0")}`;
 }
 function jsonText(value, indent) {
   return jsonWithoutLegacyCommands(JSON.stringify(value, null, indent));
 }
-var MARK, ZWJ, isRegionalIndicator, HIDDEN_CLASS, HIDDEN, HIDDEN_OR_HALF, LEGACY_COMMAND;
+var MARK, ZWJ, isRegionalIndicator, HIDDEN_CLASS, HIDDEN, HIDDEN_OR_HALF, LEGACY_COMMAND, LINE_BREAKS, JSON_ESCAPED;
 var init_text = __esm({
   "src/text.ts"() {
     "use strict";
@@ -3928,6 +3931,8 @@ var init_text = __esm({
       "g"
     );
     LEGACY_COMMAND = /#(?=#\[)/g;
+    LINE_BREAKS = /[\u0085\u2028\u2029]/;
+    JSON_ESCAPED = /#(?=#\[)|[\u0085\u2028\u2029]/g;
   }
 });
 
@@ -4176,7 +4181,7 @@ function convert(name2, decl, value, help) {
     throw new InvalidArgumentError(`--${name2} must not be empty`, { details: { option: `--${name2}` } });
   if (decl.type === "integer") {
     const [min, max] = [decl.min ?? 0, decl.max ?? 999999999];
-    if (!/^\d{1,15}$/.test(value) || Number(value) < min || Number(value) > max)
+    if (!/^\d{1,16}$/.test(value) || Number(value) < min || Number(value) > max)
       throw new InvalidArgumentError(
         `--${name2} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value.slice(0, 40))}`,
         { details: { option: `--${name2}`, min, max } }
@@ -4232,7 +4237,7 @@ function describeOption(d) {
   if (dflt !== void 0) notes.push(`default: ${dflt}`);
   return notes.length > 0 ? `${d.description} (${notes.join("; ")})` : d.description;
 }
-var PATHS, PROGRAM, CI_OPTION, GLOBAL_OPTIONS;
+var PATHS, PROGRAM, CI_OPTION, MAX_ITERATION, GLOBAL_OPTIONS;
 var init_spec = __esm({
   "src/cli/spec.ts"() {
     "use strict";
@@ -4246,6 +4251,7 @@ var init_spec = __esm({
       valueName: "MODE",
       defaultText: "github when GITHUB_ACTIONS=true, else none"
     };
+    MAX_ITERATION = Number.MAX_SAFE_INTEGER;
     GLOBAL_OPTIONS = {
       workspace: {
         type: "string",
@@ -4344,22 +4350,60 @@ var init_make_dirs = __esm({
   }
 });
 
+// src/fs/signal-cleanup.ts
+import { rmSync } from "node:fs";
+async function removedOnSignal(path2, work) {
+  if (pending.size === 0) for (const signal of SIGNALS) process.on(signal, onSignal);
+  pending.add(path2);
+  try {
+    return await work();
+  } finally {
+    pending.delete(path2);
+    if (pending.size === 0) stopListening();
+  }
+}
+function onSignal(signal) {
+  for (const path2 of pending) {
+    try {
+      rmSync(path2, { recursive: true, force: true });
+    } catch {
+    }
+  }
+  pending.clear();
+  stopListening();
+  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+}
+function stopListening() {
+  for (const signal of SIGNALS) process.removeListener(signal, onSignal);
+}
+var SIGNALS, pending;
+var init_signal_cleanup = __esm({
+  "src/fs/signal-cleanup.ts"() {
+    "use strict";
+    SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"];
+    pending = /* @__PURE__ */ new Set();
+  }
+});
+
 // src/fs/atomic.ts
 import { lstat, open, readlink, rename, rm, stat as stat2 } from "node:fs/promises";
 import { basename, dirname as dirname2, join as join2, resolve } from "node:path";
 function tempPathBeside(path2) {
   return join2(dirname2(path2), `.${basename(path2)}.${process.pid}.${randomHex(6)}.tmp`);
 }
-async function replaceFileAtomic(path2, fill) {
+async function replaceFileAtomic(path2, fill, opts = {}) {
   const dir = dirname2(path2);
   const temp = tempPathBeside(path2);
-  try {
+  const write2 = async () => {
     await makeDirs(dir);
     const result = await fill(temp);
     await fsyncFile(temp);
     await rename(temp, path2);
     await fsyncDir(dir);
     return result;
+  };
+  try {
+    return opts.removedOnSignal === true ? await removedOnSignal(temp, write2) : await write2();
   } catch (cause) {
     await rm(temp, { force: true }).catch(() => void 0);
     if (cause instanceof AgentgateError) throw cause;
@@ -4383,12 +4427,19 @@ async function writeOutputFile(path2, fill) {
       `the output path ${JSON.stringify(path2)} holds U+FFFD, what a name that is not UTF-8 becomes as Node.js reads it, or half a surrogate pair, which becomes U+FFFD, so another file would be written: use a UTF-8 path`,
       { details: { path: path2 } }
     );
-  if (st === null || st.isFile() || st.isDirectory()) return replaceFileAtomic(path2, fill);
+  if (st === null || st.isFile() || st.isDirectory())
+    return replaceFileAtomic(path2, fill, { removedOnSignal: true });
   const end = st.isSymbolicLink() ? await linkTarget(path2, (at) => DESCRIPTOR.test(at)) : path2;
   const fd = DESCRIPTOR.exec(end)?.[1];
   const own2 = await makeTempDir("agentgate-out-");
   try {
-    const temp = join2(own2, "out");
+    return await removedOnSignal(own2, () => writeThrough(path2, fd, join2(own2, "out"), fill));
+  } finally {
+    await rm(own2, { recursive: true, force: true });
+  }
+}
+async function writeThrough(path2, fd, temp, fill) {
+  try {
     const result = await fill(temp);
     const [fs, { pipeline: pipeline4 }] = await Promise.all([import("node:fs"), import("node:stream/promises")]);
     const into = fd === void 0 ? fs.createWriteStream(path2) : fs.createWriteStream("", { fd: Number(fd), autoClose: false });
@@ -4400,8 +4451,6 @@ async function writeOutputFile(path2, fill) {
       cause,
       details: { path: path2 }
     });
-  } finally {
-    await rm(own2, { recursive: true, force: true });
   }
 }
 function contents(data) {
@@ -4487,6 +4536,7 @@ var init_atomic = __esm({
     init_random();
     init_temp_dir();
     init_make_dirs();
+    init_signal_cleanup();
     TEMP_NAME = /^\..*\.(\d+)\.[0-9a-f]{12}\.tmp$/;
     DESCRIPTOR = /^\/(?:proc\/self|dev)\/fd\/(\d+)$/;
   }
@@ -4520,8 +4570,7 @@ function githubFileFor(flag, variable) {
 async function appendableGithubFileFor(flag, variable) {
   const file = githubFileFor(flag, variable);
   if (file === null) return null;
-  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
-  const handle = await open2(file, flags, 438).catch((cause) => {
+  const handle = await open2(file, APPEND_FLAGS | constants.O_NONBLOCK, 438).catch((cause) => {
     throw appendFailed(file, cause);
   });
   await handle.close();
@@ -4553,7 +4602,7 @@ async function appendStepSummary(file, markdown, limit = GITHUB_STEP_SUMMARY_LIM
     (s) => s.size,
     () => 0
   );
-  const room = limit - used;
+  const room = limit - used - (await lineLeftOpen(file, used) ? 1 : 0);
   const section = typeof markdown === "string" ? { text: markdown } : markdown;
   const tries = [["whole", () => section.text]];
   if ("cutTo" in section) tries.push(["cut", () => section.cutTo(room)], ["note", () => section.note]);
@@ -4570,9 +4619,35 @@ function withNewline(text2) {
 `;
 }
 async function appendTo(file, text2) {
-  await appendFile(file, text2, "utf8").catch((cause) => {
+  const failed = (cause) => {
     throw appendFailed(file, cause);
-  });
+  };
+  const handle = await open2(file, APPEND_FLAGS | constants.O_NONBLOCK, 438).catch(failed);
+  try {
+    const stats4 = await handle.stat();
+    if (!stats4.isFile()) {
+      await appendFile(file, text2, "utf8").catch(failed);
+      return;
+    }
+    const lead = await lineLeftOpen(file, stats4.size) ? "\n" : "";
+    await handle.appendFile(lead + text2, "utf8").catch(failed);
+  } finally {
+    await handle.close();
+  }
+}
+async function lineLeftOpen(file, size) {
+  if (size === 0) return false;
+  const handle = await open2(file, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => null);
+  if (handle === null) return false;
+  try {
+    if (!(await handle.stat()).isFile()) return false;
+    const { bytesRead, buffer } = await handle.read(Buffer.alloc(1), 0, 1, size - 1);
+    return bytesRead === 1 && buffer[0] !== 10;
+  } catch {
+    return false;
+  } finally {
+    await handle.close();
+  }
 }
 function appendFailed(file, cause) {
   return new WriteFailedError(
@@ -4600,13 +4675,14 @@ function escapeData(text2) {
 function escapeProperty(text2) {
   return escapeData(text2).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
-var CI_MODES, GITHUB_STEP_SUMMARY_LIMIT, MAX_ANNOTATIONS;
+var APPEND_FLAGS, CI_MODES, GITHUB_STEP_SUMMARY_LIMIT, MAX_ANNOTATIONS;
 var init_github = __esm({
   "src/ci/github.ts"() {
     "use strict";
     init_errors();
     init_atomic();
     init_random();
+    APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT;
     CI_MODES = ["github", "none"];
     GITHUB_STEP_SUMMARY_LIMIT = 1024 * 1024;
     MAX_ANNOTATIONS = 10;
@@ -4732,6 +4808,7 @@ var init_run_capture = __esm({
       "restart-from": {
         type: "integer",
         valueName: "N",
+        max: MAX_ITERATION,
         description: "retry from a known point: the next iteration starts from iteration N's after commit (0: the run's start), where HEAD must be; recorded, so verify accepts it. Without it, a HEAD that does not build on the run's last iteration is RUN_DIVERGED"
       }
     };
@@ -4770,6 +4847,7 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
       iteration: {
         type: "integer",
         valueName: "N",
+        max: MAX_ITERATION,
         description: "the iteration number, 0 or more; each number once per run",
         required: true
       },
@@ -5348,7 +5426,8 @@ var init_library = __esm({
               maxFileDiffBytes: optional(int().check(_nonnegative())),
               maxTotalDiffBytes: optional(int().check(_nonnegative()))
             })
-          )
+          ),
+          workspace: optionalText()
         })
       )
     );
@@ -6002,6 +6081,24 @@ function readSmallFileSync(path2, max) {
     closeSync(fd);
   }
 }
+async function readFileTail(path2, count) {
+  const handle = await open3(path2, constants2.O_RDONLY | constants2.O_NONBLOCK | constants2.O_NOCTTY).catch(
+    (error2) => error2.code === "ENOENT" ? "missing" : null
+  );
+  if (handle === null || handle === "missing") return handle;
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) return null;
+    const length = Math.min(count, st.size);
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, st.size - length);
+    return buffer.subarray(0, bytesRead);
+  } catch {
+    return null;
+  } finally {
+    await handle.close();
+  }
+}
 var init_regular_file = __esm({
   "src/fs/regular-file.ts"() {
     "use strict";
@@ -6128,7 +6225,11 @@ var init_hardening = __esm({
       "core.alternateRefsCommand=",
       // Our messages are UTF-8: another value here would be written into each commit's `encoding`
       // header, and the message read back (verify, anyone's git log) decoded as that charset.
-      "i18n.commitEncoding=UTF-8"
+      "i18n.commitEncoding=UTF-8",
+      // git takes a commit's parents and tree from objects/info/commit-graph, unchecked, when one is
+      // there: a planted one rewrites history as grafts do (blame then gave a person's line to a run
+      // whose commit it named as a parent). Every commit is read from its object instead.
+      "core.commitGraph=false"
     ];
     EXACT_TREE_CONFIG = ["core.fileMode=true", "core.symlinks=true"];
     STAGING_CONFIG = ["-c", "core.bigFileThreshold=16m"];
@@ -6140,6 +6241,61 @@ var init_hardening = __esm({
     DRIVER_AND_INCLUDE_PATTERN = "^(filter|diff|merge)\\..*\\.|^include(if\\..*)?\\.path$";
     NO_GRAFT_FILE = "/dev/null/agentgate-no-grafts";
     PASS_THROUGH = ["PATH", "HOME", "TMPDIR", "TEMP", "TMP", "SYSTEMROOT", "TZ"];
+  }
+});
+
+// src/git/failures.ts
+function gitFailure(args, exitCode, stderr, details) {
+  const what2 = `git ${args.slice(0, 3).join(" ")}`;
+  if (/No space left on device|ENOSPC|Disk quota exceeded|Out of diskspace/i.test(stderr)) {
+    return new DiskFullError(
+      `${what2} ran out of disk space; free space (or raise the quota) where the repository and the agentgate home live, then retry: nothing was recorded`,
+      { details }
+    );
+  }
+  const dubious = /detected dubious ownership in repository at '([^']*)'/.exec(stderr);
+  if (dubious) {
+    const dir = dubious[1] ?? String(details.cwd ?? "");
+    return new UnsafeRepositoryOwnerError(
+      `the repository at ${dir} is owned by another user, and git refuses to work in it; if you trust it, allow it with: git config --global --add safe.directory ${dir}`,
+      { details: { ...details, repository: dir } }
+    );
+  }
+  const lock = /Unable to create '([^']*\.lock)': File exists/.exec(stderr);
+  if (lock) {
+    return new IndexLockedError(
+      `${lock[1]} exists: another git process is working in this repository, or one crashed; wait for it, or remove that file once no git process runs there, then retry`,
+      {
+        details: { ...details, lock: lock[1] }
+      }
+    );
+  }
+  const blocked = refInTheWay(stderr);
+  if (blocked) {
+    return new UnsafeWorkspaceError(
+      `${blocked.blocker} stands where the ref ${blocked.ref} must be made (git keeps refs as files in directories, so it cannot hold both; a plain fetch of another repository's refs/agentgate/* can leave such a ref); remove it once you know what it is ("git update-ref -d ${blocked.blocker}"), then retry: no ref was moved`,
+      { details: { ...details, ...blocked } }
+    );
+  }
+  if (/lazy fetching disabled|promisor remote|could not fetch .* from promisor/i.test(stderr)) {
+    return new ObjectMissingError(
+      `${what2} needs objects this partial clone does not have, and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry`,
+      { details }
+    );
+  }
+  const reason = stderr.split("\n").slice(-3).join(" ") || "no message";
+  return new GitFailedError(`${what2} failed (exit ${exitCode}): ${reason}`, { details });
+}
+function refInTheWay(stderr) {
+  const exists5 = /'([^']+)' exists; cannot create '([^']+)'/.exec(stderr);
+  if (exists5) return { ref: exists5[2], blocker: exists5[1] };
+  const dir = /there is a non-empty directory '([^']+)' blocking reference '([^']+)'/.exec(stderr);
+  return dir ? { ref: dir[2], blocker: dir[1] } : null;
+}
+var init_failures = __esm({
+  "src/git/failures.ts"() {
+    "use strict";
+    init_errors();
   }
 });
 
@@ -6243,9 +6399,9 @@ async function spawnGit(opts, args, run, consume) {
     if (typeof run.input === "string" || Buffer.isBuffer(run.input)) child.stdin.end(run.input);
     else if (run.input !== void 0) void feed(child.stdin, run.input);
   }
-  const exited = new Promise((resolve32, reject) => {
+  const exited = new Promise((resolve33, reject) => {
     child.once("error", reject);
-    child.once("close", (code2) => resolve32(code2 ?? -1));
+    child.once("close", (code2) => resolve33(code2 ?? -1));
   });
   let consumeError = null;
   const consumed = consume(child.stdout).catch((error2) => {
@@ -6371,40 +6527,6 @@ function locationArgs(opts) {
   if (opts.workTree !== void 0) out.push(`--work-tree=${opts.workTree}`);
   return out;
 }
-function gitFailure(args, exitCode, stderr, details) {
-  const what2 = `git ${args.slice(0, 3).join(" ")}`;
-  if (/No space left on device|ENOSPC|Disk quota exceeded|Out of diskspace/i.test(stderr)) {
-    return new DiskFullError(
-      `${what2} ran out of disk space; free space (or raise the quota) where the repository and the agentgate home live, then retry: nothing was recorded`,
-      { details }
-    );
-  }
-  const dubious = /detected dubious ownership in repository at '([^']*)'/.exec(stderr);
-  if (dubious) {
-    const dir = dubious[1] ?? String(details.cwd ?? "");
-    return new UnsafeRepositoryOwnerError(
-      `the repository at ${dir} is owned by another user, and git refuses to work in it; if you trust it, allow it with: git config --global --add safe.directory ${dir}`,
-      { details: { ...details, repository: dir } }
-    );
-  }
-  const lock = /Unable to create '([^']*\.lock)': File exists/.exec(stderr);
-  if (lock) {
-    return new IndexLockedError(
-      `${lock[1]} exists: another git process is working in this repository, or one crashed; wait for it, or remove that file once no git process runs there, then retry`,
-      {
-        details: { ...details, lock: lock[1] }
-      }
-    );
-  }
-  if (/lazy fetching disabled|promisor remote|could not fetch .* from promisor/i.test(stderr)) {
-    return new ObjectMissingError(
-      `${what2} needs objects this partial clone does not have, and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry`,
-      { details }
-    );
-  }
-  const reason = stderr.split("\n").slice(-3).join(" ") || "no message";
-  return new GitFailedError(`${what2} failed (exit ${exitCode}): ${reason}`, { details });
-}
 function errnoText(cause) {
   const code2 = cause.code;
   return typeof code2 === "string" ? code2 : String(cause);
@@ -6416,6 +6538,7 @@ var init_runner = __esm({
     init_config();
     init_duration();
     init_errors();
+    init_failures();
     init_hardening();
     init_path_bytes();
     init_url_credentials();
@@ -6609,8 +6732,31 @@ async function removeAbandonedLock(path2, repository, waitMs) {
       return "removed";
     }
     if (Date.now() >= deadline) return "held";
-    await new Promise((resolve32) => setTimeout(resolve32, LOCK_SETTLE_MS));
+    await new Promise((resolve33) => setTimeout(resolve33, LOCK_SETTLE_MS));
   }
+}
+async function gitsEnded(gitDir, waitMs) {
+  const real = await realOrSelf(gitDir);
+  const deadline = Date.now() + waitMs;
+  for (; ; ) {
+    const pids = await readdir("/proc").catch(() => null);
+    if (pids === null) return true;
+    let busy = false;
+    for (const pid of pids)
+      if (/^\d+$/.test(pid) && Number(pid) !== process.pid && await namesGitDir(pid, real)) busy = true;
+    if (!busy) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve33) => setTimeout(resolve33, LOCK_SETTLE_MS));
+  }
+}
+async function namesGitDir(pid, gitDir) {
+  const status2 = await readFile2(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  const name2 = /\((.*)\) (\S)/s.exec(status2);
+  if (name2 === null || !name2[1]?.startsWith("git") || "ZX".includes(name2[2] ?? "X")) return false;
+  const args = (await readFile2(`/proc/${pid}/cmdline`, "utf8").catch(() => "")).split("\0");
+  const env = async () => (await readFile2(`/proc/${pid}/environ`, "utf8").catch(() => "")).split("\0");
+  const named4 = args.find((a) => a.startsWith("--git-dir="))?.slice("--git-dir=".length) ?? (await env()).find((e) => e.startsWith("GIT_DIR="))?.slice("GIT_DIR=".length);
+  return named4 !== void 0 && isAbsolute6(named4) && await realOrSelf(named4) === gitDir;
 }
 async function mayBeOwned(path2, repo) {
   const pids = await readdir("/proc").catch(() => null);
@@ -6704,7 +6850,7 @@ var init_dot_git = __esm({
 });
 
 // src/git/git-dir-links.ts
-import { readdir as readdir2 } from "node:fs/promises";
+import { readdir as readdir2, readlink as readlink3 } from "node:fs/promises";
 import { join as join12 } from "node:path";
 async function assertNoLinksWhereWeWrite(workspace, gitDir, commonDir2) {
   let link3 = null;
@@ -6733,9 +6879,18 @@ async function assertIndexNotSpecial(workspace, gitDir) {
   );
 }
 async function topLevelLink(dir) {
-  for (const entry of await entries(dir))
-    if (entry.isSymbolicLink() && !READ_ONLY_ENTRIES.has(entry.name)) return join12(dir, entry.name);
+  for (const entry of await entries(dir)) {
+    if (!entry.isSymbolicLink() || READ_ONLY_ENTRIES.has(entry.name)) continue;
+    if (entry.name === "HEAD" && await isSymlinkSymref(join12(dir, entry.name))) continue;
+    return join12(dir, entry.name);
+  }
   return null;
+}
+async function isSymlinkSymref(path2) {
+  const target = await readlink3(fsPath(path2), { encoding: "buffer" }).catch(() => null);
+  if (target === null) return false;
+  const parts = decodeBytes(target).split("/");
+  return parts.length > 2 && parts[0] === "refs" && parts[1] === "heads" && !parts.some((p) => p === ".." || p === "." || p === "");
 }
 async function firstLinkIn(dir, deep) {
   for (const entry of await entries(dir)) {
@@ -9163,8 +9318,8 @@ function processStartTime(pid) {
 }
 function processStat(pid) {
   try {
-    const stat30 = readFileSync3(`/proc/${pid}/stat`, "utf8");
-    const fields = stat30.slice(stat30.lastIndexOf(")") + 2).split(" ");
+    const stat32 = readFileSync3(`/proc/${pid}/stat`, "utf8");
+    const fields = stat32.slice(stat32.lastIndexOf(")") + 2).split(" ");
     const [state, startTime] = [fields[0], fields[19]];
     return state === void 0 || startTime === void 0 ? null : { state, startTime };
   } catch {
@@ -9196,7 +9351,7 @@ async function release(handle) {
   }
 }
 function sleep(ms) {
-  return new Promise((resolve32) => setTimeout(resolve32, ms));
+  return new Promise((resolve33) => setTimeout(resolve33, ms));
 }
 var DEFAULT_LOCK_TIMEOUT_MS, HELD;
 var init_lock = __esm({
@@ -9678,7 +9833,7 @@ var init_run_records = __esm({
        * built on them) are dropped first, void: a new restart replaces them, and so does a plain before
        * on the last iteration's work (else they would set aside iterations the line still holds).
        */
-      async recordBefore(runId, workspace, before2, restart = null, unusedAfter = restart?.lastIteration ?? null, indexSeal) {
+      async recordBefore(runId, workspace, before2, restart = null, unusedAfter = restart?.lastIteration ?? null, indexSeal2) {
         assertSafeId(runId, "run id");
         const parsed2 = BeforeState.safeParse(before2);
         if (!parsed2.success)
@@ -9701,7 +9856,7 @@ var init_run_records = __esm({
               before: parsed2.data,
               beforeUsedBy: null,
               ...restarts.length > 0 ? { restarts } : {},
-              ...indexSeal === void 0 ? {} : { indexSeal }
+              ...indexSeal2 === void 0 ? {} : { indexSeal: indexSeal2 }
             };
           }
         );
@@ -9713,7 +9868,7 @@ var init_run_records = __esm({
        * are found from the end, so the usual append reads one snapshot file; ids whose files cannot be
        * read keep their place.
        */
-      async link(runId, workspace, snapshotId, iteration, iterationOf, usesBefore = false, indexSeal) {
+      async link(runId, workspace, snapshotId, iteration, iterationOf, usesBefore = false, indexSeal2) {
         assertSafeId(runId, "run id");
         assertSafeId(snapshotId, "snapshot id");
         if (!Number.isInteger(iteration) || iteration < 0)
@@ -9732,7 +9887,7 @@ var init_run_records = __esm({
             at -= 1;
           }
           ids.splice(at, 0, snapshotId);
-          return { ...current, snapshotIds: ids, ...used, ...indexSeal === void 0 ? {} : { indexSeal } };
+          return { ...current, snapshotIds: ids, ...used, ...indexSeal2 === void 0 ? {} : { indexSeal: indexSeal2 } };
         });
       }
       /**
@@ -9883,7 +10038,7 @@ var init_snapshot_store = __esm({
         const dir = layout(this.home).snapshots;
         const ids = await listJsonNames(dir);
         for (let i = 0; i < ids.length; i += SCAN_SLICE) {
-          if (i > 0) await new Promise((resolve32) => setImmediate(resolve32));
+          if (i > 0) await new Promise((resolve33) => setImmediate(resolve33));
           for (const id2 of ids.slice(i, i + SCAN_SLICE)) {
             try {
               const text2 = readJsonTextSync(this.snapshotPath(id2), "snapshot");
@@ -10017,7 +10172,8 @@ var init_snapshot_store = __esm({
       /**
        * Read-modify-write of a run record under its lock (created with `workspace` if missing); `change`
        * returns the next record or null to leave it; with no workspace, a missing record stays missing.
-       * Used by src/sharing to note where a fetched run was recorded, and by `iterate`.
+       * Used by src/sharing to note where a fetched run was recorded, by `iterate`, and to take a run
+       * along to its moved workspace (with its snapshots, under the run's lock).
        */
       async updateRun(runId, workspace, change) {
         return this.runs.update(assertSafeId(runId, "run id"), workspace, change);
@@ -10026,8 +10182,8 @@ var init_snapshot_store = __esm({
        * Creates the run's record if needed (with `workspace`) and sets its latest before state (and a
        * declared restart). See RunRecords.recordBefore for `unusedAfter`; `indexSeal`: RunRecord's.
        */
-      async recordBefore(runId, workspace, before2, restart = null, unusedAfter = restart?.lastIteration ?? null, indexSeal) {
-        return this.runs.recordBefore(runId, workspace, before2, restart, unusedAfter, indexSeal);
+      async recordBefore(runId, workspace, before2, restart = null, unusedAfter = restart?.lastIteration ?? null, indexSeal2) {
+        return this.runs.recordBefore(runId, workspace, before2, restart, unusedAfter, indexSeal2);
       }
       /**
        * Links a stored snapshot into its run (creating the record with `workspace` if needed), ordered
@@ -10035,7 +10191,7 @@ var init_snapshot_store = __esm({
        * The store never creates a dangling link: SNAPSHOT_NOT_FOUND unless the snapshot is saved first,
        * INVALID_ARGUMENT when it names another run or iteration. `indexSeal`: RunRecord's, kept with it.
        */
-      async linkSnapshot(runId, workspace, snapshotId, iteration, usesBefore = false, indexSeal) {
+      async linkSnapshot(runId, workspace, snapshotId, iteration, usesBefore = false, indexSeal2) {
         assertSafeId(runId, "run id");
         const snapshot = await this.load(snapshotId);
         if (snapshot === null)
@@ -10057,7 +10213,7 @@ var init_snapshot_store = __esm({
             return null;
           }
         };
-        return this.runs.link(runId, workspace, snapshotId, iteration, iterationOf, usesBefore, indexSeal);
+        return this.runs.link(runId, workspace, snapshotId, iteration, iterationOf, usesBefore, indexSeal2);
       }
       /**
        * Removes the temp files a killed writer left in the store (its atomic writes' `.<name>.<pid>.<hex>.tmp`):
@@ -10496,7 +10652,7 @@ async function patchIdClaims(repo, links, replays, paths, brought) {
     if (explains(claim2)) f.claims.push(claim2);
   }
 }
-async function lineClaims(repo, links, replays, paths, aliases = /* @__PURE__ */ new Map()) {
+async function lineClaims(repo, links, replays, paths, brought, aliases = /* @__PURE__ */ new Map()) {
   const open15 = [];
   for (const l of links)
     for (const f of l.files) {
@@ -10505,8 +10661,10 @@ async function lineClaims(repo, links, replays, paths, aliases = /* @__PURE__ */
       for (const r of replays) {
         if (f.claims.some((c) => c.runId === r.chain.runId)) continue;
         const names2 = [...own2, ...aliases.get(r.chain.runId)?.get(f.file.entry.path) ?? []];
+        const had = brought.get(l.node.commit);
         for (const name2 of names2) {
-          const v = versions(r, name2).find((x) => x.state.blob !== null);
+          const all = versions(r, name2).filter((x) => x.state.blob !== null);
+          const v = all.find((x) => had?.has(x.commit.commit) === true) ?? all[0];
           if (v === void 0) continue;
           if (v.state.origins.some((o) => o !== null)) open15.push({ l, f, r, v, name: name2 });
           break;
@@ -10529,14 +10687,13 @@ async function lineClaims(repo, links, replays, paths, aliases = /* @__PURE__ */
     if (change === void 0 && name2 !== path2) continue;
     const lines = v.state.origins;
     const carried = change === void 0 ? lines : applyHunks(lines, change.hunks, null);
-    const origins = enoughBlocks(
-      f,
-      f.added.map((n) => carried[n - 1] ?? null)
-    );
+    const history = brought.get(l.node.commit)?.has(v.commit.commit) === true;
+    const kept = f.added.map((n) => carried[n - 1] ?? null);
+    const origins = history ? kept : enoughBlocks(f, kept);
     if (origins.some((o) => o !== null))
       f.claims.push({
         runId: r.chain.runId,
-        method: "lines",
+        method: history ? "ancestry" : "lines",
         iteration: v.it,
         origins,
         writer: v.state.writer
@@ -10866,7 +11023,7 @@ async function linkCommits(repo, nodes, chains, only, known2 = /* @__PURE__ */ n
         if (claim2 !== null) f.claims.push(claim2);
       }
   await patchIdClaims(repo, links, replays, paths, brought);
-  await lineClaims(repo, links, replays, paths, moved);
+  await lineClaims(repo, links, replays, paths, brought, moved);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
   await dropPredating(repo, links, byRun);
   for (const link3 of links) {
@@ -10884,16 +11041,16 @@ async function linkCommits(repo, nodes, chains, only, known2 = /* @__PURE__ */ n
   return links;
 }
 async function backFromWhole(repo, links, chains, keep, known2) {
-  const pending = links.filter((l) => l.files.some((f) => f.claims.some((c) => isWeak(c, f))));
-  if (pending.length === 0) return;
+  const pending2 = links.filter((l) => l.files.some((f) => f.claims.some((c) => isWeak(c, f))));
+  if (pending2.length === 0) return;
   const whole = await linkCommits(
     repo,
-    pending.map((l) => l.node),
+    pending2.map((l) => l.node),
     chains,
     void 0,
     known2
   );
-  pending.forEach((l, i) => {
+  pending2.forEach((l, i) => {
     l.files = (whole[i]?.files ?? []).filter((f) => keep(l.node.commit, f.file.entry.path));
   });
 }
@@ -12120,7 +12277,7 @@ var init_attest_subjects = __esm({
   "src/gates/attest-subjects.ts"() {
     "use strict";
     init_patch_artifact();
-    SUBJECT_NAME = /^([^/]+)\/iteration-(0|[1-9]\d{0,14})(\/patch\.diff)?$/;
+    SUBJECT_NAME = /^([^/]+)\/iteration-(0|[1-9]\d{0,15})(\/patch\.diff)?$/;
   }
 });
 
@@ -12479,17 +12636,18 @@ async function fileAt(repo, given, path2) {
   }
   const readAs = path2.includes("\uFFFD") ? await filesReadAs(repo, rev, path2) : [];
   if (readAs.length === 1) return { rev, path: readAs[0] };
-  throw noFile(path2, rev, types[0] === "tree", readAs);
+  throw noFile(path2, rev, types[0] ?? null, readAs);
 }
-function noFile(path2, rev, directory, readAs) {
+function noFile(path2, rev, type, readAs) {
+  const directory = type === "tree";
   const at = rev.slice(0, 12);
   const bytes = path2.includes("\uFFFD") ? "; a byte of a name that is not UTF-8 is given as \\udcNN, as JSON output writes it" : "";
-  const message = directory ? `${path2} is a directory at ${at}; give the path of a file in it` : readAs.length > 1 ? `${readAs.length} files at ${at} read as ${path2}: give one as JSON output writes it (${readAs.map((p) => escapeHidden(p, { halves: true })).join(", ")})` : `${path2} is not a file at ${at}; give its path from the repository's top level${bytes}`;
+  const message = directory ? `${path2} is a directory at ${at}; give the path of a file in it` : type === "commit" ? `${path2} is a submodule at ${at} (a commit of another repository): it has no lines to trace` : readAs.length > 1 ? `${readAs.length} files at ${at} read as ${path2}: give one as JSON output writes it (${readAs.map((p) => escapeHidden(p, { halves: true })).join(", ")})` : `${path2} is not a file at ${at}; give its path from the repository's top level${bytes}`;
   return new PathNotFoundError(message, {
     details: {
       path: path2,
       rev,
-      ...directory ? { type: "tree" } : {},
+      ...type === "tree" || type === "commit" ? { type } : {},
       ...readAs.length > 1 ? { candidates: readAs } : {}
     }
   });
@@ -12810,7 +12968,7 @@ function batches() {
             buffer = [];
             yield out;
           } else if (ended) return;
-          else await new Promise((resolve32) => wake = resolve32);
+          else await new Promise((resolve33) => wake = resolve33);
         }
       }
     }
@@ -13277,6 +13435,7 @@ var init_attest2 = __esm({
         iteration: {
           type: "integer",
           valueName: "N",
+          max: MAX_ITERATION,
           description: "only this iteration (default: every iteration of the run)"
         },
         output: {
@@ -14788,6 +14947,10 @@ async function captureExcludes(repo, dirs) {
   ]);
   return [...inside.map((d) => d.rel), ...nested, ...gitDirs];
 }
+async function assertRecordsNotLinked(repo, home) {
+  const { snapshots, runs: runs3, locks } = layout(home);
+  for (const dir of [snapshots, runs3, locks]) await assertNoLinkInside(repo.topLevel, join30(dir, "x"));
+}
 async function checkedExcludes(repo, dirs) {
   return (await checkedOwnDirs(repo, dirs)).map((d) => d.rel);
 }
@@ -14865,6 +15028,7 @@ var init_excludes = __esm({
     init_state();
     init_inside();
     init_own_dir();
+    init_paths();
   }
 });
 
@@ -17609,7 +17773,7 @@ function runUserCommand(options2) {
     return Promise.resolve(notStarted(error2, started));
   }
   const stdio = options2.stdio === "inherit" ? ["inherit", options2.stdoutToStderr ? process.stderr : "inherit", "inherit"] : ["ignore", "pipe", "pipe"];
-  return new Promise((resolve32) => {
+  return new Promise((resolve33) => {
     const child = spawn2(file, args, {
       cwd: options2.cwd,
       env: options2.env ?? process.env,
@@ -17665,8 +17829,8 @@ function runUserCommand(options2) {
       for (const timer of timers) clearTimeout(timer);
       for (const s of options2.forwardSignals ?? []) process.off(s, forward);
       endGroup();
-      if (spawnError !== null) return resolve32(notStarted(spawnError, started));
-      resolve32({
+      if (spawnError !== null) return resolve33(notStarted(spawnError, started));
+      resolve33({
         exitCode: code2,
         signal,
         // The command's own time: until it exited, not until a process it left behind let go of the pipes.
@@ -17762,7 +17926,7 @@ var init_checkout_tree = __esm({
 });
 
 // src/gates/isolated.ts
-import { rmSync } from "node:fs";
+import { rmSync as rmSync2 } from "node:fs";
 import { realpath as realpath5, rm as rm13, writeFile as writeFile4 } from "node:fs/promises";
 import { basename as basename7, delimiter, dirname as dirname13, join as join35, resolve as resolve15 } from "node:path";
 async function withIsolatedCheckout(repo, tree, root, fn) {
@@ -17785,7 +17949,7 @@ function sweepIsolatedCheckouts(root) {
 }
 function removeTree(path2) {
   try {
-    rmSync(path2, { recursive: true, force: true, maxRetries: 2 });
+    rmSync2(path2, { recursive: true, force: true, maxRetries: 2 });
   } catch {
   }
 }
@@ -22497,10 +22661,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep13, value } = collItem;
+        const { start, key, sep: sep14, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep13?.[0],
+          next: key ?? sep14?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -22514,7 +22678,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep13) {
+          if (!keyProps.anchor && !keyProps.tag && !sep14) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -22538,7 +22702,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep13 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep14 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -22554,7 +22718,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep13, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep14, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -22645,7 +22809,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep13 = "";
+        let sep14 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -22659,13 +22823,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep13 + cb;
-              sep13 = "";
+                comment += sep14 + cb;
+              sep14 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep13 += source;
+                sep14 += source;
               hasSpace = true;
               break;
             default:
@@ -22708,18 +22872,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep13, value } = collItem;
+        const { start, key, sep: sep14, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep13?.[0],
+          next: key ?? sep14?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep13 && !value) {
+          if (!props.anchor && !props.tag && !sep14 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -22773,8 +22937,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap && !sep13 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep13, null, props, onError);
+        if (!isMap && !sep14 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep14, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -22786,7 +22950,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep13 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep14 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -22797,8 +22961,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap && !props.found && ctx.options.strict) {
-              if (sep13)
-                for (const st of sep13) {
+              if (sep14)
+                for (const st of sep14) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -22815,7 +22979,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep13, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep14, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -22995,7 +23159,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep13 = "";
+      let sep14 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -23012,24 +23176,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep13 + indent.slice(trimIndent) + content;
-          sep13 = "\n";
+          value += sep14 + indent.slice(trimIndent) + content;
+          sep14 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep13 === " ")
-            sep13 = "\n";
-          else if (!prevMoreIndented && sep13 === "\n")
-            sep13 = "\n\n";
-          value += sep13 + indent.slice(trimIndent) + content;
-          sep13 = "\n";
+          if (sep14 === " ")
+            sep14 = "\n";
+          else if (!prevMoreIndented && sep14 === "\n")
+            sep14 = "\n\n";
+          value += sep14 + indent.slice(trimIndent) + content;
+          sep14 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep13 === "\n")
+          if (sep14 === "\n")
             value += "\n";
           else
-            sep13 = "\n";
+            sep14 = "\n";
         } else {
-          value += sep13 + content;
-          sep13 = " ";
+          value += sep14 + content;
+          sep14 = " ";
           prevMoreIndented = false;
         }
       }
@@ -23212,25 +23376,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep13 = " ";
+      let sep14 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep13 === "\n")
-            res += sep13;
+          if (sep14 === "\n")
+            res += sep14;
           else
-            sep13 = "\n";
+            sep14 = "\n";
         } else {
-          res += sep13 + lm;
-          sep13 = " ";
+          res += sep14 + lm;
+          sep14 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep13 + (match?.[1] ?? "");
+      return res + sep14 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -24040,14 +24204,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep13, value }) {
+    function stringifyItem({ start, key, sep: sep14, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep13)
-        for (const st of sep13)
+      if (sep14)
+        for (const st of sep14)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -25214,18 +25378,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep13;
+          let sep14;
           if (scalar.end) {
-            sep13 = scalar.end;
-            sep13.push(this.sourceToken);
+            sep14 = scalar.end;
+            sep14.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep13 = [this.sourceToken];
+            sep14 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep13 }]
+            items: [{ start, key: scalar, sep: sep14 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -25378,15 +25542,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep13 = it.sep;
-                  sep13.push(this.sourceToken);
+                  const sep14 = it.sep;
+                  sep14.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep13 }]
+                    items: [{ start: start2, key, sep: sep14 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -25580,13 +25744,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep13 = fc.end.splice(1, fc.end.length);
-            sep13.push(this.sourceToken);
+            const sep14 = fc.end.splice(1, fc.end.length);
+            sep14.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep13 }]
+              items: [{ start, key: fc, sep: sep14 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -26225,7 +26389,7 @@ var init_local_paths = __esm({
 });
 
 // src/git/commit.ts
-import { lstat as lstat13, readlink as readlink3, realpath as realpath8 } from "node:fs/promises";
+import { lstat as lstat13, readlink as readlink4, realpath as realpath8 } from "node:fs/promises";
 import { join as join39, relative as relative6, resolve as resolve18, sep as sep9 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
@@ -26314,7 +26478,7 @@ async function sameLinks(repo, present) {
   const links = present.filter((e) => e.onDisk === "symlink" && e.mode === LINK_MODE);
   const same = await Promise.all(
     links.map(async (e) => {
-      const target = await readlink3(fsPath(join39(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
+      const target = await readlink4(fsPath(join39(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
         () => null
       );
       const format = e.oid.length === 64 ? "sha256" : "sha1";
@@ -26624,7 +26788,7 @@ var init_repo_lock = __esm({
 
 // src/snapshotter/orphans.ts
 import { rm as rm14 } from "node:fs/promises";
-async function linkSaved(core, workspace, snapshot, usesBefore, indexSeal) {
+async function linkSaved(core, workspace, snapshot, usesBefore, indexSeal2) {
   try {
     await core.store.linkSnapshot(
       snapshot.runId,
@@ -26632,7 +26796,7 @@ async function linkSaved(core, workspace, snapshot, usesBefore, indexSeal) {
       snapshot.id,
       snapshot.iteration,
       usesBefore,
-      indexSeal
+      indexSeal2
     );
   } catch (error2) {
     const run = await core.store.loadRun(snapshot.runId).catch(() => void 0);
@@ -26664,6 +26828,51 @@ var init_orphans = __esm({
   }
 });
 
+// src/snapshotter/moved-run.ts
+import { stat as stat17 } from "node:fs/promises";
+async function runOfWorkspace(core, repo, runId) {
+  await assertRecordsNotLinked(repo, core.store.home);
+  const run = await core.store.loadRun(runId);
+  if (run !== null && run.workspace !== repo.topLevel && await movedHere(core, repo, run))
+    return takeRun(core, run, repo.topLevel);
+  assertRunWorkspace(run, runId, repo.topLevel);
+  return run;
+}
+async function movedHere(core, repo, run) {
+  const there = await stat17(run.workspace).then(
+    (s) => s.isDirectory(),
+    () => false
+  );
+  if (there) return false;
+  const { snapshots } = await core.store.inspectRun(run.runId);
+  const shas = [...run.before ? [run.before.sha] : [], ...snapshots.map((s) => s.afterSha)];
+  if (shas.length === 0) return false;
+  const found = await batchCheck(
+    repo,
+    shas.map((sha) => `${sha}^{commit}`)
+  );
+  return found.every((f) => f.found);
+}
+async function takeRun(core, run, workspace) {
+  const taken = await core.store.updateRun(run.runId, null, async (current) => {
+    if (current.workspace !== run.workspace) return null;
+    const { snapshots } = await core.store.inspectRun(run.runId);
+    for (const s of snapshots.filter((s2) => s2.workspace === run.workspace))
+      await core.store.save({ ...s, workspace }, { replace: true });
+    return { ...current, workspace };
+  });
+  assertRunWorkspace(taken, run.runId, workspace);
+  return taken;
+}
+var init_moved_run = __esm({
+  "src/snapshotter/moved-run.ts"() {
+    "use strict";
+    init_record_objects();
+    init_run_records();
+    init_excludes();
+  }
+});
+
 // src/snapshotter/before.ts
 async function captureBeforeState(core, workspace, opts) {
   const runId = assertSafeId(opts.runId, "run id");
@@ -26671,7 +26880,7 @@ async function captureBeforeState(core, workspace, opts) {
   const { repo, nested } = await openOrInit(core, workspace, onDirty, opts.init === true);
   return withRepoLock(repo, core.options.lockTimeoutMs, async (recovered) => {
     if (recovered) await linkOrphans(core, repo.topLevel);
-    assertRunWorkspace(await core.store.loadRun(runId), runId, repo.topLevel);
+    await runOfWorkspace(core, repo, runId);
     const excludes = await captureExcludes(repo, core.options);
     return beforeIn(core, repo, {
       runId,
@@ -26913,7 +27122,6 @@ var init_before = __esm({
     init_index_seal();
     init_errors();
     init_paths();
-    init_run_records();
     init_message();
     init_restart_check();
     init_before_retry();
@@ -26921,6 +27129,7 @@ var init_before = __esm({
     init_excludes();
     init_core3();
     init_orphans();
+    init_moved_run();
     MAX_DETACHED_BRANCHES = 100;
   }
 });
@@ -27040,8 +27249,7 @@ async function afterIn(core, repo, recovered, before2, opts, agent) {
   return snapshot;
 }
 async function startOf(core, repo, runId, iteration, given, beforeRev, state) {
-  const run = await core.store.loadRun(runId);
-  assertRunWorkspace(run, runId, repo.topLevel);
+  const run = await runOfWorkspace(core, repo, runId);
   const start = await givenStart(repo, { runId, run, iteration }, given, beforeRev, state);
   const what2 = beforeRev === void 0 ? "the before state" : "the start given with --before";
   await assertBuildsOnRun(core, repo, run, start.sha, what2, iteration);
@@ -27191,7 +27399,6 @@ var init_after = __esm({
     init_index_seal();
     init_errors();
     init_paths();
-    init_run_records();
     init_message();
     init_patch_artifact();
     init_repo_lock();
@@ -27202,6 +27409,7 @@ var init_after = __esm({
     init_core3();
     init_before_retry();
     init_orphans();
+    init_moved_run();
     newSnapshotId = idGenerator(16);
   }
 });
@@ -27235,8 +27443,7 @@ async function iterateAlone(core, workspace, runId, opts) {
   const excludes = await captureExcludes(repo, core.options);
   const before2 = await withRepoLock(repo, core.options.lockTimeoutMs, async (recovered) => {
     if (recovered) await linkOrphans(core, repo.topLevel);
-    const run = await core.store.loadRun(runId);
-    assertRunWorkspace(run, runId, repo.topLevel);
+    const run = await runOfWorkspace(core, repo, runId);
     if (run !== null) await assertIterationFree(core, runId, opts.iteration, null);
     await assertIterationRefFree(repo, runId, opts.iteration);
     return beforeIn(core, repo, {
@@ -27286,12 +27493,12 @@ var init_iterate = __esm({
     init_user_command();
     init_errors();
     init_paths();
-    init_run_records();
     init_repo_lock();
     init_excludes();
     init_before();
     init_after();
     init_orphans();
+    init_moved_run();
     AGENT_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"];
   }
 });
@@ -28264,7 +28471,7 @@ var init_anchor_keeper = __esm({
 
 // src/git/remote.ts
 import { isAbsolute as isAbsolute10, join as join46, resolve as resolve19 } from "node:path";
-import { lstat as lstat15, stat as stat17 } from "node:fs/promises";
+import { lstat as lstat15, stat as stat18 } from "node:fs/promises";
 function pathRemote(path2) {
   if (!isAbsolute10(path2))
     throw new InvalidArgumentError(`${path2} is not an absolute path; give the file's full path`, {
@@ -28427,7 +28634,7 @@ function rewrittenUrl(url2, rules, direction) {
   return (direction === "push" ? longest(".pushinsteadof") : null) ?? longest(".insteadof") ?? url2;
 }
 async function isDir(path2) {
-  return stat17(path2).then(
+  return stat18(path2).then(
     (s) => s.isDirectory(),
     () => false
   );
@@ -28653,7 +28860,7 @@ var init_transport = __esm({
 });
 
 // src/git/remote-locks.ts
-import { rm as rm19, stat as stat18 } from "node:fs/promises";
+import { rm as rm19, stat as stat19 } from "node:fs/promises";
 import { join as join47 } from "node:path";
 import { fileURLToPath } from "node:url";
 async function clearStaleRemoteRefLocks(url2, refs) {
@@ -28665,11 +28872,11 @@ async function clearStaleRemoteRefLocks(url2, refs) {
   let removed = false;
   for (const ref of locks) {
     const lock = join47(gitDir, `${ref}.lock`);
-    const first = await stat18(lock).catch(() => null);
+    const first = await stat19(lock).catch(() => null);
     if (first === null || !first.isFile()) continue;
     const young = Math.min(STALE_REMOTE_LOCK_MS, STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs));
-    if (young > 0) await new Promise((resolve32) => setTimeout(resolve32, young));
-    const again = await stat18(lock).catch(() => null);
+    if (young > 0) await new Promise((resolve33) => setTimeout(resolve33, young));
+    const again = await stat19(lock).catch(() => null);
     if (again === null || !again.isFile() || again.mtimeMs !== first.mtimeMs) continue;
     await rm19(lock, { force: true });
     removed = true;
@@ -28677,7 +28884,7 @@ async function clearStaleRemoteRefLocks(url2, refs) {
   return removed;
 }
 async function localGitDir(path2) {
-  const isDir2 = async (p) => (await stat18(p).catch(() => null))?.isDirectory() === true;
+  const isDir2 = async (p) => (await stat19(p).catch(() => null))?.isDirectory() === true;
   if (await isDir2(join47(path2, "refs")) && await isDir2(join47(path2, "objects"))) return path2;
   return await isDir2(join47(path2, ".git", "refs")) ? join47(path2, ".git") : null;
 }
@@ -28777,7 +28984,7 @@ var init_sharing = __esm({
     PatchRecipe = deferred(
       () => strictObject({
         /** Relative to the artifacts directory: `<runId>/iteration-<n>/patch.diff`. */
-        file: string2().check(_regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\/iteration-\d{1,15}\/patch\.diff$/)),
+        file: string2().check(_regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\/iteration-\d{1,16}\/patch\.diff$/)),
         args: array(string2().check(_regex(/^-/), _maxLength(200))).check(_maxLength(64))
       })
     );
@@ -28966,7 +29173,7 @@ function recordRef(runId, iteration, prefix = RECORDS_PREFIX) {
 }
 function parseRecordRef(ref, prefix) {
   if (!ref.startsWith(prefix)) return null;
-  const m = /^([^/]+)\/iteration-(0|[1-9][0-9]{0,14})$/.exec(ref.slice(prefix.length));
+  const m = /^([^/]+)\/iteration-(0|[1-9][0-9]{0,15})$/.exec(ref.slice(prefix.length));
   if (!m || !SafeId.safeParse(m[1]).success) return null;
   const iteration = Number(m[2]);
   return Number.isSafeInteger(iteration) ? { runId: m[1], iteration } : null;
@@ -29028,7 +29235,7 @@ function isRecordOf(commit, received, snapshot, run) {
 function couldBeBeforeOf(before2, snapshot) {
   return before2.runId === snapshot.runId && before2.sha === snapshot.beforeSha && (before2.wipSha === null || before2.wipSha === before2.sha) && before2.isDirty === (before2.wipSha !== null);
 }
-function refInTheWay(existing) {
+function refInTheWay2(existing) {
   const names2 = new Set(existing);
   const dirs = /* @__PURE__ */ new Map();
   for (const name2 of names2)
@@ -29046,7 +29253,7 @@ async function heldUnder(repo, prefix) {
   const listed = await listRefsWithParents(repo, prefix.slice(0, -1));
   return {
     local: new Map(listed.filter((r) => r.ref.startsWith(prefix)).map((r) => [r.ref, r])),
-    inTheWay: refInTheWay(listed.map((r) => r.ref))
+    inTheWay: refInTheWay2(listed.map((r) => r.ref))
   };
 }
 function refInTheWayReason(ref, blocker) {
@@ -29251,7 +29458,7 @@ var init_gate_objects = __esm({
 });
 
 // src/sharing/gate-records.ts
-import { stat as stat19 } from "node:fs/promises";
+import { stat as stat20 } from "node:fs/promises";
 import { join as join49 } from "node:path";
 var GateRecords;
 var init_gate_records = __esm({
@@ -29300,14 +29507,14 @@ var init_gate_records = __esm({
           for (const runId of runIds) whole.push(...await this.publishable(runId));
           for (const runId of ownOn)
             own2.push(...(await this.publishable(runId)).filter((g) => g.receivedAt === void 0));
-          const pending = [...whole, ...own2].filter((g) => !existing.has(gateRef(g.runId, g.id)));
+          const pending2 = [...whole, ...own2].filter((g) => !existing.has(gateRef(g.runId, g.id)));
           const ownRefs = own2.map((g) => gateRef(g.runId, g.id));
-          if (pending.length === 0) return ownRefs;
+          if (pending2.length === 0) return ownRefs;
           const trees = await batchCheck(
             repo,
-            pending.map((g) => `${g.afterSha}^{tree}`)
+            pending2.map((g) => `${g.afterSha}^{tree}`)
           );
-          pending.forEach((g, i) => {
+          pending2.forEach((g, i) => {
             const t = trees[i];
             const why = !t?.found || t.id !== g.treeId ? `names tree ${g.treeId}, which is not the tree of its after commit ${g.afterSha} here` : verdictContradiction(g);
             if (why !== null)
@@ -29316,7 +29523,7 @@ var init_gate_records = __esm({
                 { details: { runId: g.runId, id: g.id } }
               );
           });
-          await this.writeCommits(repo, pending);
+          await this.writeCommits(repo, pending2);
           return ownRefs;
         });
       }
@@ -29331,16 +29538,16 @@ var init_gate_records = __esm({
         const { snapshots } = await this.snapshots.inspectRun(runId);
         return verdicts.filter((g) => supersededBy(g, snapshots, deleted) === void 0);
       }
-      async writeCommits(repo, pending) {
+      async writeCommits(repo, pending2) {
         const format = await objectFormat(repo);
-        const logs = this.options.includeGateLogs ? await Promise.all(pending.map((g) => this.intactLog(g))) : pending.map(() => null);
+        const logs = this.options.includeGateLogs ? await Promise.all(pending2.map((g) => this.intactLog(g))) : pending2.map(() => null);
         const logPaths = logs.filter((p) => p !== null);
         const logIds = new Map((await writeBlobFiles(repo, logPaths)).map((id2, i) => [logPaths[i], id2]));
-        const objects = pending.map(
+        const objects = pending2.map(
           (g, i) => gateObjects(format, travellingGate(g), logIds.get(logs[i] ?? "") ?? null)
         );
         await writeRecordObjects(repo, this.options.home, "gates", objects);
-        const updates = pending.map((g, i) => ({
+        const updates = pending2.map((g, i) => ({
           ref: gateRef(g.runId, g.id),
           newSha: objects[i].commit.id,
           oldSha: null
@@ -29350,7 +29557,7 @@ var init_gate_records = __esm({
       /** The verdict's log file when it is here and still has the recorded digest; else null (the text stays home). */
       async intactLog(g) {
         if (g.log === null || g.log.path === null) return null;
-        const size = await stat19(g.log.path).then(
+        const size = await stat20(g.log.path).then(
           (s) => s.isFile() ? s.size : -1,
           () => -1
         );
@@ -29575,7 +29782,7 @@ var init_own_records = __esm({
 });
 
 // src/sharing/publish.ts
-import { stat as stat20 } from "node:fs/promises";
+import { stat as stat21 } from "node:fs/promises";
 async function selectRuns(core, repo, sel) {
   if (sel.runId !== void 0) {
     const run = await core.store.loadRun(assertSafeId(sel.runId, "run id"));
@@ -29607,7 +29814,7 @@ async function runsHere(core, repo, runs3) {
   const here = runs3.filter((r) => r.workspace === repo.topLevel);
   const gone = await Promise.all(
     runs3.map(
-      async (r) => r.workspace !== repo.topLevel && !await stat20(r.workspace).then(
+      async (r) => r.workspace !== repo.topLevel && !await stat21(r.workspace).then(
         (st) => st.isDirectory(),
         () => false
       )
@@ -29635,7 +29842,7 @@ async function materialiseLocked(core, repo, sel) {
   const { runs: runs3, fetched } = await selectRuns(core, repo, sel);
   const existing = new Map((await listRefsWithParents(repo, RECORDS_PREFIX)).map((r) => [r.ref, r]));
   const format = await objectFormat(repo);
-  const pending = [];
+  const pending2 = [];
   const others = [];
   const refs = [];
   for (const run of runs3) {
@@ -29650,13 +29857,13 @@ async function materialiseLocked(core, repo, sel) {
       if (have?.sha === objects.commit.id) continue;
       if (have?.type === "commit" && have.parents.length === 1 && have.parents[0] === snapshot.afterSha)
         others.push({ ref: have, snapshot, run, objects });
-      else pending.push({ ref, objects, old: have?.sha ?? null });
+      else pending2.push({ ref, objects, old: have?.sha ?? null });
     }
   }
   const ours = await ownRecords(repo, others);
   const replaced = others.filter((o) => !ours.has(o.ref.ref));
-  pending.push(...replaced.map((o) => ({ ref: o.ref.ref, objects: o.objects, old: o.ref.sha })));
-  if (pending.length > 0) await publishRecords(core, repo, pending);
+  pending2.push(...replaced.map((o) => ({ ref: o.ref.ref, objects: o.objects, old: o.ref.sha })));
+  if (pending2.length > 0) await publishRecords(core, repo, pending2);
   return {
     runs: runs3.map((r) => r.runId),
     refs,
@@ -29664,14 +29871,14 @@ async function materialiseLocked(core, repo, sel) {
     replaced: replaced.map((o) => o.ref.ref).sort()
   };
 }
-async function publishRecords(core, repo, pending) {
+async function publishRecords(core, repo, pending2) {
   await writeRecordObjects(
     repo,
     core.options.home,
     "sharing",
-    pending.map((p) => p.objects)
+    pending2.map((p) => p.objects)
   );
-  const updates = pending.map((p) => ({
+  const updates = pending2.map((p) => ({
     ref: p.ref,
     newSha: p.objects.commit.id,
     oldSha: p.old
@@ -29711,12 +29918,12 @@ var init_publish = __esm({
 });
 
 // src/sharing/rebuild.ts
-import { stat as stat21 } from "node:fs/promises";
+import { stat as stat22 } from "node:fs/promises";
 async function rebuildAccepted(core, repo, accepted, refuse, index) {
   if (accepted.length === 0) return { done: [], kept: [] };
   const iterationRefs = new Map((await listRefs(repo, RUNS_PREFIX.slice(0, -1))).map((r) => [r.ref, r.sha]));
   const records = await listRefs(repo, RECORDS_PREFIX.slice(0, -1));
-  const inTheWay3 = refInTheWay([...iterationRefs.keys(), ...records.map((r) => r.ref)]);
+  const inTheWay3 = refInTheWay2([...iterationRefs.keys(), ...records.map((r) => r.ref)]);
   const trees = await batchCheck(
     repo,
     accepted.flatMap((a) => [
@@ -29885,7 +30092,7 @@ async function checkPatch(core, repo, trees, patch4) {
   }
 }
 async function exists3(path2) {
-  return stat21(path2).then(
+  return stat22(path2).then(
     () => true,
     () => false
   );
@@ -30312,26 +30519,26 @@ var init_anchor_records = __esm({
           const held = new Map(
             (await readAnchorCommits(repo, format, other, [])).map((h) => [h.commit, h.anchor])
           );
-          const pending = [];
+          const pending2 = [];
           for (const { anchor: anchor3, objects } of made) {
             const old = byRef.get(anchorRef(anchor3.commit))?.sha ?? null;
             if (old === objects.commit.id) continue;
             const theirs = held.get(anchor3.commit);
             if (theirs !== void 0 && this.keeper.same(theirs, anchor3)) continue;
-            pending.push({ anchor: anchor3, objects, old });
+            pending2.push({ anchor: anchor3, objects, old });
           }
-          if (pending.length > 0) await this.write(repo, pending);
+          if (pending2.length > 0) await this.write(repo, pending2);
           return here.map((a) => a.commit).sort();
         });
       }
-      async write(repo, pending) {
+      async write(repo, pending2) {
         await writeRecordObjects(
           repo,
           this.options.home,
           "anchors",
-          pending.map((p) => p.objects)
+          pending2.map((p) => p.objects)
         );
-        const updates = pending.map((p) => ({
+        const updates = pending2.map((p) => ({
           ref: anchorRef(p.anchor.commit),
           newSha: p.objects.commit.id,
           oldSha: p.old
@@ -30459,7 +30666,7 @@ var init_anchor_records = __esm({
 });
 
 // src/sharing/sharing.ts
-import { stat as stat22 } from "node:fs/promises";
+import { stat as stat23 } from "node:fs/promises";
 import { resolve as resolve20 } from "node:path";
 async function pushWithLockRepair(repo, remote, specs) {
   const results = await pushRefs(repo, remote, specs);
@@ -30681,7 +30888,7 @@ var init_sharing2 = __esm({
       async import(workspace, file, cwd = process.cwd(), opts = {}) {
         const repo = await this.open(workspace);
         const path2 = resolve20(cwd, file);
-        const isFile = await stat22(path2).then(
+        const isFile = await stat23(path2).then(
           (s) => s.isFile(),
           () => false
         );
@@ -31276,10 +31483,15 @@ async function narrowedAnchor(src, repo, commit, only, now) {
     }
 }
 async function notFromRuns(src, repo, commit, path2, brought, anchor3) {
-  const { trace: trace2, wip } = await traceWithWip(src, repo, path2, {
+  const traced = await traceWithWip(src, repo, path2, {
     rev: commit,
     ...anchor3.onlyRuns ? { runIds: anchor3.onlyRuns } : {}
+  }).catch((error2) => {
+    if (error2 instanceof PathNotFoundError && error2.details.type === "commit") return null;
+    throw error2;
   });
+  if (traced === null) return [{ start: 1, end: 1 }];
+  const { trace: trace2, wip } = traced;
   const spans3 = [];
   for (const r of trace2.ranges) {
     if (r.origin !== null && !wip.has(r) || !brought.has(r.commit)) continue;
@@ -31346,7 +31558,7 @@ function withinDotenvBytes(vars) {
     const line = `${k}=${v}
 `;
     const size = Buffer.byteLength(line, "utf8");
-    if (bytes + size > DOTENV_MAX_BYTES) continue;
+    if (bytes + size >= DOTENV_MAX_BYTES) continue;
     out += line;
     bytes += size;
   }
@@ -31393,11 +31605,14 @@ var init_visible = __esm({
 });
 
 // src/report/model.ts
-async function buildRunReport(snapshotter, runId, now = /* @__PURE__ */ new Date()) {
+import { realpath as realpath9 } from "node:fs/promises";
+import { resolve as resolve21, sep as sep10 } from "node:path";
+async function buildRunReport(snapshotter, runId, now = /* @__PURE__ */ new Date(), options2 = {}) {
   checkArgument(SnapshotterArg, snapshotter, "snapshotter");
   checkArgument(OptionalTextArg, runId, "runId");
   checkArgument(DateArg, now, "now");
-  const run = await pickRun(snapshotter, runId);
+  checkArgument(OptionalTextArg, options2.workspace, "options.workspace");
+  const run = await pickRun(snapshotter, runId, options2.workspace);
   const recorded = await snapshotter.listByRun(run.runId);
   const gates = await buildGateReport(
     new GateStore(snapshotter.options.home, { lockTimeoutMs: snapshotter.options.lockTimeoutMs }),
@@ -31472,7 +31687,7 @@ function restartPhrases(run) {
     (r) => `after iteration ${r.lastIteration}, restarted from ${r.from === 0 ? "the run's start" : `iteration ${r.from}`} (${r.sha.slice(0, 10)}) at ${r.at}`
   );
 }
-async function pickRun(snapshotter, runId) {
+async function pickRun(snapshotter, runId, workspace) {
   if (runId !== void 0) {
     const run = await snapshotter.store.loadRun(assertSafeId(runId, "run id"));
     if (!run)
@@ -31489,11 +31704,13 @@ async function pickRun(snapshotter, runId) {
     throw new RunNotFoundError(
       'no run recorded in this home yet; call "before" and "after" first, or pass --home'
     );
-  for (const run of recent) {
-    const local = await snapshotter.withLocalWorkspace(run);
-    if (local.workspace === run.workspace) return local;
-  }
-  return snapshotter.withLocalWorkspace(recent[0]);
+  const here = workspace ?? snapshotter.options.localWorkspace;
+  const real = here === void 0 ? void 0 : await realpath9(here).catch(() => resolve21(here));
+  const mine = real === void 0 ? void 0 : recent.find((run) => isWithin(real, run.workspace));
+  return snapshotter.withLocalWorkspace(mine ?? recent[0]);
+}
+function isWithin(dir, workspace) {
+  return dir === workspace || dir.startsWith(workspace.endsWith(sep10) ? workspace : `${workspace}${sep10}`);
 }
 function withTaskAndGate(snapshot) {
   const task = snapshot.task !== void 0 ? snapshot.task : messageLine(snapshot.commitMessage, "Task");
@@ -31718,6 +31935,8 @@ details.file{border-top:1px solid #eaeef2}details.file>summary{cursor:pointer;pa
     // diff2html names a file from git's header, quoted when the name has a backslash, a quote or a
     // control character, and turns each backslash into '/': the header gets the file's own name.
     box.querySelectorAll('.d2h-file-name').forEach(function (e) { e.textContent = pathOf(f); });
+    // diff2html tags every file with two names RENAMED: a copy's source is still there.
+    if (f.s === 'copied') box.querySelectorAll('.d2h-moved-tag').forEach(function (e) { e.textContent = 'COPIED'; });
   }
 
   function pathOf(f) {
@@ -32026,7 +32245,7 @@ tr.method-none td.method{color:#cf222e;font-weight:600}
 });
 
 // src/cli/commands/report-anchor.ts
-import { resolve as resolve21 } from "node:path";
+import { resolve as resolve22 } from "node:path";
 function render(report4, format) {
   if (format === "html") return renderAnchorHtml(report4);
   if (format === "md") return renderAnchorMarkdown(report4);
@@ -32048,7 +32267,7 @@ async function reportAnchor(ctx, rev, format, output, summaryFile) {
   const text2 = render(report4, format);
   const commit = report4.commit;
   if (output !== void 0) {
-    const file = resolve21(output);
+    const file = resolve22(output);
     await writeOutputData(file, text2);
     const bytes = Buffer.byteLength(text2, "utf8");
     return {
@@ -32255,7 +32474,7 @@ var init_patches = __esm({
 
 // src/report/index.ts
 import { open as open10 } from "node:fs/promises";
-import { resolve as resolve22 } from "node:path";
+import { resolve as resolve23 } from "node:path";
 async function renderReport(snapshotter, format, runId, options2 = {}) {
   checkReportArguments(snapshotter, format, runId, options2);
   const parts = [];
@@ -32266,17 +32485,17 @@ async function renderReport(snapshotter, format, runId, options2 = {}) {
 }
 async function writeReport(snapshotter, format, file, runId, options2 = {}) {
   checkReportArguments(snapshotter, format, runId, options2);
-  const path2 = resolve22(checkArgument(FileArg, file, "file"));
+  const path2 = resolve23(checkArgument(FileArg, file, "file"));
   let bytes = 0;
   const report4 = await writeOutputFile(path2, async (temp) => {
     const handle = await open10(temp, "wx", 420);
     try {
-      let pending = [];
+      let pending2 = [];
       let pendingLength = 0;
       const flush = async () => {
-        if (pending.length === 0) return;
-        bytes += (await handle.write(pending.join(""))).bytesWritten;
-        pending = [];
+        if (pending2.length === 0) return;
+        bytes += (await handle.write(pending2.join(""))).bytesWritten;
+        pending2 = [];
         pendingLength = 0;
       };
       const written = await render2(snapshotter, format, runId, options2, async (part) => {
@@ -32285,7 +32504,7 @@ async function writeReport(snapshotter, format, file, runId, options2 = {}) {
           bytes += (await handle.write(part)).bytesWritten;
           return;
         }
-        pending.push(part);
+        pending2.push(part);
         pendingLength += part.length;
         if (pendingLength >= WRITE_SIZE) await flush();
       });
@@ -32304,7 +32523,12 @@ function checkReportArguments(snapshotter, format, runId, options2) {
   checkArgument(ReportOptionsArg, options2, "options");
 }
 async function render2(snapshotter, format, runId, options2, write2) {
-  const report4 = await buildRunReport(snapshotter, runId);
+  const report4 = await buildRunReport(
+    snapshotter,
+    runId,
+    /* @__PURE__ */ new Date(),
+    options2.workspace === void 0 ? {} : { workspace: options2.workspace }
+  );
   switch (format) {
     case "json":
       await write2(`${jsonText(RunReport.parse(report4), 2)}
@@ -32403,7 +32627,7 @@ var init_report3 = __esm({
           type: "string",
           valueName: "ID",
           description: "the run to report",
-          defaultText: "the run updated most recently"
+          defaultText: "the run updated most recently in the workspace (-C, else the current directory), else of all"
         },
         anchor: {
           type: "string",
@@ -32453,6 +32677,8 @@ var init_report3 = __esm({
         if (values.anchor !== void 0 && runId !== void 0)
           throw new UsageError("give --run ID or --anchor REV, not both");
         const options2 = {
+          // -C, else the current directory (the contract's default): its own newest run, not another project's.
+          workspace: ctx.workspace,
           limits: {
             maxFileDiffBytes: values["max-file-diff-bytes"] ?? ctx.settings.report.maxFileDiffBytes,
             maxTotalDiffBytes: values["max-total-diff-bytes"] ?? ctx.settings.report.maxTotalDiffBytes
@@ -32573,7 +32799,7 @@ var context_exports = {};
 __export(context_exports, {
   Context: () => Context
 });
-import { isAbsolute as isAbsolute11, resolve as resolve23 } from "node:path";
+import { isAbsolute as isAbsolute11, resolve as resolve24 } from "node:path";
 function startDirectory(values) {
   const cwd = currentDirectory();
   if (cwd !== void 0) return cwd;
@@ -32636,7 +32862,7 @@ var init_context = __esm({
           cwd
         });
         return new _Context(
-          resolve23(cwd, values.workspace ?? "."),
+          resolve24(cwd, values.workspace ?? "."),
           settings,
           values.json,
           values.workspace !== void 0,
@@ -32740,9 +32966,9 @@ async function writeStreamedJson(doc, out) {
   await writeTo(out, jsonWithoutLegacyCommands(doc.suffix), true);
 }
 function writeTo(out, part, last = false) {
-  return new Promise((resolve32, reject) => {
-    const more = out.write(part, (error2) => error2 ? reject(error2) : resolve32());
-    if (more && !last) resolve32();
+  return new Promise((resolve33, reject) => {
+    const more = out.write(part, (error2) => error2 ? reject(error2) : resolve33());
+    if (more && !last) resolve33();
   });
 }
 var HASH;
@@ -32761,7 +32987,7 @@ __export(serve_exports, {
   serve: () => serve
 });
 import { fstatSync as fstatSync3 } from "node:fs";
-import { stat as stat23 } from "node:fs/promises";
+import { stat as stat24 } from "node:fs/promises";
 import { isatty } from "node:tty";
 async function serve(input, output, opts) {
   try {
@@ -32790,7 +33016,7 @@ function streamIdentities(streams) {
 }
 async function namesOwnStream(value, own2) {
   if (own2.size === 0 || value === "" || value.includes("\0")) return false;
-  const s = await stat23(value).catch(() => null);
+  const s = await stat24(value).catch(() => null);
   return s !== null && own2.has(`${s.dev}:${s.ino}`);
 }
 async function refuseOwnStreams(options2, args, own2) {
@@ -32811,7 +33037,7 @@ async function refuseOwnStreams(options2, args, own2) {
 async function answerAll(input, output, opts) {
   const max = SERVE_MAX_LINE_BYTES;
   let parts = [];
-  let pending = 0;
+  let pending2 = 0;
   let skipping = false;
   const handle = async (line) => {
     if (line.length === 0 || line.length === 1 && line[0] === 13) return;
@@ -32824,28 +33050,28 @@ async function answerAll(input, output, opts) {
       start = nl + 1;
       if (skipping) {
         skipping = false;
-      } else if (pending + piece.length > max) {
+      } else if (pending2 + piece.length > max) {
         await tooLong(output, max);
       } else {
         await handle(Buffer.concat([...parts, piece]));
         if (receivedSignal() !== null) return;
       }
       parts = [];
-      pending = 0;
+      pending2 = 0;
     }
     const rest = chunk.subarray(start);
     if (skipping || rest.length === 0) continue;
-    if (pending + rest.length > max) {
+    if (pending2 + rest.length > max) {
       await tooLong(output, max);
       skipping = true;
       parts = [];
-      pending = 0;
+      pending2 = 0;
     } else {
       parts.push(Buffer.from(rest));
-      pending += rest.length;
+      pending2 += rest.length;
     }
   }
-  if (!skipping && pending > 0) await handle(Buffer.concat(parts));
+  if (!skipping && pending2 > 0) await handle(Buffer.concat(parts));
 }
 async function tooLong(output, max) {
   await write(
@@ -32989,8 +33215,8 @@ function closedOr(error2) {
   return isClosedPipe(error2) ? new OutputClosed("output closed", { cause: error2 }) : error2;
 }
 function write(output, text2) {
-  return new Promise((resolve32, reject) => {
-    output.write(text2, (error2) => error2 ? reject(closedOr(error2)) : resolve32());
+  return new Promise((resolve33, reject) => {
+    output.write(text2, (error2) => error2 ? reject(closedOr(error2)) : resolve33());
   });
 }
 var INHERITED, OutputClosed;
@@ -33071,7 +33297,7 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { lstat as lstat16, mkdir as mkdir5, readdir as readdir15, realpath as realpath9, rename as rename6, rm as rm21, stat as stat24, writeFile as writeFile8 } from "node:fs/promises";
+import { lstat as lstat16, mkdir as mkdir5, readdir as readdir15, realpath as realpath10, rename as rename6, rm as rm21, stat as stat25, writeFile as writeFile8 } from "node:fs/promises";
 import { basename as basename9, dirname as dirname19, join as join52 } from "node:path";
 function checkpointRepo(p) {
   return {
@@ -33086,12 +33312,12 @@ function checkpointRepo(p) {
   };
 }
 async function indexBytes(repo) {
-  const index = await stat24(repo.indexFile).catch(() => null);
+  const index = await stat25(repo.indexFile).catch(() => null);
   if (index === null) return null;
   const names2 = await readdir15(repo.gitDir).catch(() => []);
   const shared = await Promise.all(
     names2.filter((name2) => name2.startsWith("sharedindex.")).map(
-      (name2) => stat24(join52(repo.gitDir, name2)).then(
+      (name2) => stat25(join52(repo.gitDir, name2)).then(
         (st) => st.size,
         () => 0
       )
@@ -33128,12 +33354,12 @@ async function probeWorkspace(dir, opts = {}) {
   if (!top || !exclude || !gitDir)
     return { root: dir, isRepository: false, excludesFile: null, ...inGitDir ? { inGitDir: true } : {} };
   assertUtf8GitDir(dir, gitDir, exclude);
-  const root = await realpath9(top);
+  const root = await realpath10(top);
   if (isRootOrHome(root) || isRootOrHome(top)) {
-    const own2 = await realpath9(dir);
+    const own2 = await realpath10(dir);
     if (own2 !== root) return { root: own2, isRepository: false, excludesFile: null };
   }
-  await assertOwnWorkTree(await realpath9(dir), root, gitDir);
+  await assertOwnWorkTree(await realpath10(dir), root, gitDir);
   return { root, isRepository: true, excludesFile: exclude, gitDir };
 }
 async function revParseLines(dir, opts, questions, flags = []) {
@@ -33190,7 +33416,7 @@ async function countObjects(repo) {
   return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
 }
 async function looseObjectBytes(repo, oid) {
-  const st = await stat24(join52(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  const st = await stat25(join52(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
   return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 async function packLooseObjects(repo) {
@@ -33324,10 +33550,11 @@ async function writeTree(repo) {
   const res = await runGit(repo, ["write-tree"]);
   return assertGitId(res.stdout.trim(), "write-tree");
 }
-async function ignoredPaths(repo, paths) {
+async function ignoredPaths(repo, paths, tracked = /* @__PURE__ */ new Set()) {
   const real = /* @__PURE__ */ new Map();
   const askable = [];
-  for (const path2 of paths) if (await leadingDirsAreReal(repo.workTree, path2, real)) askable.push(path2);
+  for (const path2 of paths)
+    if (!tracked.has(path2) && await leadingDirsAreReal(repo.workTree, path2, real)) askable.push(path2);
   if (askable.length === 0) return /* @__PURE__ */ new Set();
   const res = await runGitBuffer(repo, ["check-ignore", "-z", "--stdin", "--no-index"], {
     input: nulInput(askable),
@@ -33561,7 +33788,7 @@ var init_checkpoint_trees = __esm({
 });
 
 // types/checkpoint.ts
-var SkippedFile, TrackResult, Patch, FileDiff, CheckpointRole, CheckpointEntry, SessionRestoreResult, RestoreResult, RevertResult, GcResult, PruneEvent, UpkeepRecord, StoreMeta, ObjectCountsRecord, BudgetRecord, StampRecord, ProbeCacheRecord, StoreStatus;
+var SkippedFile, TrackResult, Patch, FileDiff, CheckpointRole, CheckpointEntry, SessionRestoreResult, RestoreResult, RevertResult, GcResult, PruneEvent, UpkeepRecord, StoreMeta, ObjectCountsRecord, BudgetRecord, StampRecord, ProbeCacheRecord, TrackedIgnoredRecord, StoreStatus;
 var init_checkpoint = __esm({
   "types/checkpoint.ts"() {
     "use strict";
@@ -33703,6 +33930,9 @@ var init_checkpoint = __esm({
         userExcludes: optional(object({ configured: nullable(string2()), stamps: array(StampRecord) }))
       })
     );
+    TrackedIgnoredRecord = deferred(
+      () => object({ workspace: string2(), index: string2(), paths: array(string2()) })
+    );
     StoreStatus = deferred(
       () => object({
         workspace: string2(),
@@ -33720,10 +33950,10 @@ var init_checkpoint = __esm({
 });
 
 // src/checkpoints/workspace-paths.ts
-import { access as access2, realpath as realpath10 } from "node:fs/promises";
-import { basename as basename10, dirname as dirname20, join as join54, relative as relative7, resolve as resolve24, sep as sep10 } from "node:path";
+import { access as access2, realpath as realpath11 } from "node:fs/promises";
+import { basename as basename10, dirname as dirname20, join as join54, relative as relative7, resolve as resolve25, sep as sep11 } from "node:path";
 function toGitPath(root, abs) {
-  return relative7(root, abs).split(sep10).join("/");
+  return relative7(root, abs).split(sep11).join("/");
 }
 function toAbsolute(root, gitPath) {
   return gitPath === "" ? root : join54(root, ...gitPath.split("/"));
@@ -33733,7 +33963,7 @@ async function physical(abs) {
   let head = dirname20(abs);
   for (; ; ) {
     try {
-      return join54(await realpath10(head), ...tail.reverse());
+      return join54(await realpath11(head), ...tail.reverse());
     } catch {
       const up = dirname20(head);
       if (up === head) return abs;
@@ -33754,7 +33984,7 @@ async function toWorkspaceGitPath(root, input, forbidden) {
       { details: { path: input } }
     );
   if (input.includes("\0")) refuse("is not a usable path");
-  const abs = resolve24(root, input);
+  const abs = resolve25(root, input);
   const real = abs === root ? root : await physical(abs);
   if (!isInside(root, real)) refuse("is outside the workspace");
   const gitPath = toGitPath(root, real);
@@ -33769,7 +33999,7 @@ function isUnder(path2, prefix) {
 }
 function assertCheckpointRoot(root, home) {
   assertSafeWorkspace(root);
-  if (root.split(sep10).includes(".git") || isOwnData(home, root))
+  if (root.split(sep11).includes(".git") || isOwnData(home, root))
     throw new UnsafeWorkspaceError(
       `refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`,
       { details: { workspace: root } }
@@ -33799,7 +34029,7 @@ async function assertHomeOutsideGitDir(root, home, gitDir) {
 async function physicalPath(path2) {
   try {
     await access2(path2);
-    return await realpath10(path2);
+    return await realpath11(path2);
   } catch {
     return path2;
   }
@@ -34084,7 +34314,7 @@ async function findSkipped(root, listing, maxBytes, sizes) {
   ];
   const repoDirs = /* @__PURE__ */ new Map();
   for (let i = 0; i < candidates.length; i += STAT_SLICE) {
-    if (i > 0) await new Promise((resolve32) => setImmediate(resolve32));
+    if (i > 0) await new Promise((resolve33) => setImmediate(resolve33));
     for (const c of candidates.slice(i, i + STAT_SLICE)) {
       const nested = nestedRepositoryAbove(root, c.path, repoDirs);
       if (nested !== null) {
@@ -34165,7 +34395,7 @@ function patchSince(store, hash2) {
   return store.locked("checkpoint patch", "existing", async () => {
     const from = await store.requireCheckpoint(hash2);
     const { treeId } = await store.capture();
-    const files = await store.withoutNowIgnored(await changedPaths(store.repo, from, treeId));
+    const files = await withoutNowIgnored(store, await changedPaths(store.repo, from, treeId));
     return { hash: from, files: files.map((f) => toAbsolute(store.workspace, f)) };
   });
 }
@@ -34175,7 +34405,7 @@ function diffBytesSince(store, hash2) {
     const from = trees[0];
     const { treeId, skipped } = await store.capture();
     const changed = await changedPaths(store.repo, from, treeId);
-    const ignored = await ignoredPaths(store.repo, changed);
+    const ignored = await ignoredPaths(store.repo, changed, store.trackedIgnored.current);
     const onlySkipped = changed.filter(
       skippedAtEnds(
         skippedPathsOf(refs, hash2),
@@ -34199,7 +34429,12 @@ function diffFullBetween(store, from, to) {
       now === null ? skippedPathsOf(refs, to) : now.skipped.map((s) => s.path)
     );
     const all = (await diffTrees(store.repo, fromTree, toTree)).filter((r) => !onlySkipped(r.path));
-    const kept = new Set(await store.withoutNowIgnored(all.map((r) => r.path)));
+    const kept = new Set(
+      await withoutNowIgnored(
+        store,
+        all.map((r) => r.path)
+      )
+    );
     const records = all.filter((r) => kept.has(r.path));
     const wanted = records.filter((r) => !r.binary).flatMap((r) => [r.srcId, r.dstId]).filter((o) => !isNullId(o));
     const paths = new Map(records.flatMap((r) => [[r.srcId, r.path], [r.dstId, r.path]]));
@@ -34218,6 +34453,10 @@ function diffFullBetween(store, from, to) {
       binary: r.binary
     }));
   });
+}
+async function withoutNowIgnored(store, paths) {
+  const ignored = await ignoredPaths(store.repo, paths, store.trackedIgnored.current);
+  return ignored.size === 0 ? [...paths] : paths.filter((p) => !ignored.has(p));
 }
 var init_compare2 = __esm({
   "src/checkpoints/compare.ts"() {
@@ -34272,7 +34511,7 @@ var init_names = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash10 } from "node:crypto";
-import { readdir as readdir16, stat as stat25 } from "node:fs/promises";
+import { readdir as readdir16, stat as stat26 } from "node:fs/promises";
 import { dirname as dirname21, join as join55 } from "node:path";
 function pathKey(realPath) {
   return createHash10("sha256").update(realPath).digest("hex").slice(0, 16);
@@ -34322,7 +34561,7 @@ async function storeOf(location, root) {
     if (read?.success === true) return read.data.workspace === root ? "intact" : "none";
   } catch {
   }
-  const head = await stat25(join55(location.gitDir, "HEAD")).catch(() => null);
+  const head = await stat26(join55(location.gitDir, "HEAD")).catch(() => null);
   return head?.isFile() === true ? "damaged" : "none";
 }
 async function listDir2(dir) {
@@ -34482,14 +34721,14 @@ function inTheWay2(plan, current, blocked) {
   const deleted = new Set(plan.deletes.filter((p) => !under(p)));
   const kept = new Set([...current.keys()].filter((p) => !deleted.has(p)));
   const known2 = knownPaths(kept);
-  const fileAbove = (p) => {
+  const fileAbove2 = (p) => {
     for (let i = p.lastIndexOf("/"); i > 0; i = p.lastIndexOf("/", i - 1))
       if (kept.has(p.slice(0, i))) return true;
     return false;
   };
   const dirAt = (p) => known2.has(p) && !kept.has(p);
   const stands = [
-    ...plan.writes.map((w) => w.path).filter((p) => under(p) || fileAbove(p) || dirAt(p)),
+    ...plan.writes.map((w) => w.path).filter((p) => under(p) || fileAbove2(p) || dirAt(p)),
     ...plan.deletes.filter(under),
     // Under a skipped path (a nested repository) the capture cannot tell: what was skipped stood there.
     ...plan.uncovered.filter((p) => known2.has(p) || under(p))
@@ -34759,14 +34998,14 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { mkdir as mkdir6, open as open11, rename as rename7, rm as rm23, stat as stat26, symlink } from "node:fs/promises";
-import { dirname as dirname22, join as join58, sep as sep11 } from "node:path";
+import { mkdir as mkdir6, open as open11, rename as rename7, rm as rm23, stat as stat27, symlink } from "node:fs/promises";
+import { dirname as dirname22, join as join58, sep as sep12 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
   await makeDirs(preferred);
-  const [a, b] = await Promise.all([stat26(root), stat26(preferred)]);
+  const [a, b] = await Promise.all([stat27(root), stat27(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
 async function placeFiles(root, stagingDir, items) {
@@ -34799,7 +35038,7 @@ async function placeOne(item, temp) {
     await rm23(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
-  const beside = fsPath(`${dirname22(item.dest)}${sep11}${tempName()}`);
+  const beside = fsPath(`${dirname22(item.dest)}${sep12}${tempName()}`);
   try {
     return await swapIn(item, beside);
   } catch (error2) {
@@ -34846,14 +35085,14 @@ var init_place = __esm({
 // src/checkpoints/unchanged.ts
 import { createHash as createHash11 } from "node:crypto";
 import { constants as constants8 } from "node:fs";
-import { lstat as lstat19, open as open12, readlink as readlink4 } from "node:fs/promises";
+import { lstat as lstat19, open as open12, readlink as readlink5 } from "node:fs/promises";
 async function stillCaptured(abs, entry) {
   const path2 = fsPath(abs);
   const st = await lstat19(path2).catch(() => null);
   if (entry === void 0 || st === null) return entry === void 0 && st === null;
   const format = entry.oid.length === 64 ? "sha256" : "sha1";
   if (st.isSymbolicLink())
-    return entry.mode === "120000" && objectId(format, "blob", await readlink4(path2, "buffer")) === entry.oid;
+    return entry.mode === "120000" && objectId(format, "blob", await readlink5(path2, "buffer")) === entry.oid;
   const executable = (st.mode & 64) !== 0;
   if (!st.isFile() || entry.mode !== (executable ? "100755" : "100644")) return false;
   return await fileBlobId(path2, format, st.ino) === entry.oid;
@@ -34932,7 +35171,7 @@ async function applyAll(ctx, plan) {
   const withRules = (p) => rules(p) || ruleWrites.some((r) => r !== p && isUnder(r, p));
   const first = await applyPart(ctx, part(withRules), sizes);
   const rest = part((p) => !withRules(p));
-  const hidden = await ignoredPaths(ctx.repo, rest.deletes);
+  const hidden = await ignoredPaths(ctx.repo, rest.deletes, ctx.tracked);
   const second = await applyPart(
     ctx,
     { ...rest, deletes: rest.deletes.filter((p) => !hidden.has(p)) },
@@ -34971,7 +35210,8 @@ async function applyPart(ctx, plan, sizes) {
   }
   const ignored = await ignoredPaths(
     ctx.repo,
-    fresh.map((e) => e.path)
+    fresh.map((e) => e.path),
+    ctx.tracked
   );
   for (const entry of fresh) {
     if (ignored.has(entry.path)) out.leftAlone.push(entry.path);
@@ -35138,13 +35378,14 @@ async function thinCheckpoints(repo, keep) {
     );
   return drop.map(plainEntry);
 }
-async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
+async function repairOnAcquire(repo, location, recovered, staleIndexLockMs, lockTimeoutMs) {
   const sweeps = () => [
     sweepTempFiles(dirname24(location.metaFile)),
     sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME }),
     sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME })
   ];
   if (recovered) {
+    if (!await gitsEnded(location.gitDir, lockTimeoutMs)) throw orphanedGitRunning(repo, lockTimeoutMs);
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
     await rm24(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
@@ -35152,6 +35393,12 @@ async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   } else {
     await Promise.all([removeLockOlderThan(`${repo.indexFile}.lock`, staleIndexLockMs), ...sweeps()]);
   }
+}
+function orphanedGitRunning(repo, waitedMs) {
+  return new IndexLockedError(
+    `a git process that a killed checkpoint call left running still works in the checkpoint store ${repo.gitDir} after ${waitedMs / 1e3} s; let it finish, then retry`,
+    { details: { lock: `${repo.indexFile}.lock` } }
+  );
 }
 async function storeBytes(repo, counts) {
   const index = await indexBytes(repo) ?? 0;
@@ -35248,6 +35495,7 @@ var init_upkeep = __esm({
     init_checkpoint();
     init_atomic();
     init_git_locks();
+    init_errors();
     init_place();
     init_sweep();
     init_checkpoint_repo();
@@ -35329,7 +35577,7 @@ var init_budget_count = __esm({
 import { createHash as createHash12 } from "node:crypto";
 import { lstatSync as lstatSync3, readdirSync } from "node:fs";
 import { lstat as lstat21, readdir as readdir18, readFile as readFile11 } from "node:fs/promises";
-import { join as join60, relative as relative8, sep as sep12 } from "node:path";
+import { join as join60, relative as relative8, sep as sep13 } from "node:path";
 async function repoDamage(gitDir, refs, indexFile, refPrefixes = []) {
   const [index, odd, dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
     indexFile === void 0 ? null : indexDamage(indexFile),
@@ -35360,7 +35608,7 @@ async function oddLooseRefs(gitDir, prefix) {
     if (isAbsent(error2)) return [];
     throw error2;
   });
-  return entries2.filter((e) => !e.isFile() && !e.isDirectory()).map((e) => `${prefix}${relative8(dir, join60(e.parentPath, e.name)).split(sep12).join("/")}`);
+  return entries2.filter((e) => !e.isFile() && !e.isDirectory()).map((e) => `${prefix}${relative8(dir, join60(e.parentPath, e.name)).split(sep13).join("/")}`);
 }
 async function indexDamage(path2) {
   const info = await lstat21(path2).catch((error2) => {
@@ -35484,9 +35732,42 @@ var init_checkpoint_health = __esm({
   }
 });
 
+// src/git/pack-index.ts
+import { readdir as readdir19 } from "node:fs/promises";
+import { join as join61 } from "node:path";
+async function indexOrphanPacks(repo, gitDir) {
+  const dir = join61(gitDir, "objects", "pack");
+  const entries2 = await readdir19(dir, { withFileTypes: true }).catch(() => []);
+  const names2 = new Set(entries2.map((e) => e.name));
+  const orphans = entries2.filter(
+    (e) => e.isFile() && PACK_NAME.test(e.name) && !names2.has(e.name.replace(/\.pack$/, ".idx"))
+  );
+  let indexed = 0;
+  for (const pack of orphans) {
+    const done = await runGit(repo, ["index-pack", join61(dir, pack.name)]).then(
+      () => true,
+      (error2) => {
+        if (error2 instanceof GitFailedError) return false;
+        throw error2;
+      }
+    );
+    if (done) indexed += 1;
+  }
+  return indexed;
+}
+var PACK_NAME;
+var init_pack_index = __esm({
+  "src/git/pack-index.ts"() {
+    "use strict";
+    init_errors();
+    init_runner();
+    PACK_NAME = /^pack-(?:[0-9a-f]{40}|[0-9a-f]{64})\.pack$/;
+  }
+});
+
 // src/checkpoints/recovery.ts
 import { copyFile as copyFile2, lstat as lstat22, rename as rename8, rm as rm26 } from "node:fs/promises";
-import { dirname as dirname25, join as join61, relative as relative9 } from "node:path";
+import { dirname as dirname25, join as join62, relative as relative9 } from "node:path";
 async function findDamage(location, withIndex = false) {
   const damage = await repoDamage(location.gitDir, MARKERS2, withIndex ? location.indexFile : void 0, [
     CHECKPOINT_REF_PREFIX,
@@ -35521,6 +35802,12 @@ ${String(error2.details.stderr ?? "")}`;
   const missing = await refsWithoutObject(repo, location.gitDir, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
   return missing.length === 0 ? null : { unusable: null, brokenRefs: missing, garbledPacked: [], index: null };
 }
+async function reindexedPacks(repo, location, error2) {
+  if (!(error2 instanceof AgentgateError) || error2.code !== "GIT_FAILED") return false;
+  if (!REF_FAILURE.test(`${error2.message}
+${String(error2.details.stderr ?? "")}`)) return false;
+  return await indexOrphanPacks(repo, location.gitDir) > 0;
+}
 function what(damage) {
   if (damage.unusable !== null) return damage.unusable;
   const parts = damage.index === null ? [] : [damage.index];
@@ -35535,20 +35822,20 @@ function refName(ref) {
 function corruptError(location, damage) {
   const after2 = damage.unusable !== null ? "starts a new, empty store (the checkpoints in it can no longer be read)" : damage.index === null ? "goes on with its checkpoints" : "goes on with its checkpoints, its index made again from the latest one";
   return new StoreCorruptError(
-    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join61(location.dir, "damaged-<time>")} and ${after2}`,
+    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join62(location.dir, "damaged-<time>")} and ${after2}`,
     { details: { store: location.dir, damage: what(damage) } }
   );
 }
 async function setAside(location, damage) {
   const parts = damage.unusable === null ? [
-    ...damage.brokenRefs.map((ref) => join61(location.gitDir, ...ref.split("/"))),
+    ...damage.brokenRefs.map((ref) => join62(location.gitDir, ...ref.split("/"))),
     ...damage.index === null ? [] : [location.indexFile]
-  ] : [location.gitDir, location.indexFile, join61(location.dir, "budget.json"), location.upkeepFile];
+  ] : [location.gitDir, location.indexFile, join62(location.dir, "budget.json"), location.upkeepFile];
   const aside = asideDir(location.dir);
   if (damage.unusable === null) await dropPacked(location, damage, aside);
   for (const part of parts) {
     if (await lstat22(part).catch(() => null) === null) continue;
-    const to = join61(aside, relative9(location.dir, part));
+    const to = join62(aside, relative9(location.dir, part));
     await makeDirs(dirname25(to));
     await rename8(part, to);
   }
@@ -35556,21 +35843,26 @@ async function setAside(location, damage) {
   return `the checkpoint store ${location.dir} was damaged (${what(damage)}): the damaged part was moved to ${aside} and ${next}`;
 }
 function asideDir(storeDir) {
-  return join61(storeDir, `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`);
+  return join62(storeDir, `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`);
 }
 async function setAsideLooseObjects(storeDir, gitDir, ids) {
   let aside = null;
   let moved = 0;
   for (const id2 of ids) {
-    const file = join61(gitDir, "objects", id2.slice(0, 2), id2.slice(2));
+    const file = join62(gitDir, "objects", id2.slice(0, 2), id2.slice(2));
     if ((await lstat22(file).catch(() => null))?.isFile() !== true) continue;
     aside ??= asideDir(storeDir);
-    const to = join61(aside, "objects", id2.slice(0, 2), id2.slice(2));
+    const to = join62(aside, "objects", id2.slice(0, 2), id2.slice(2));
     await makeDirs(dirname25(to));
     await rename8(file, to);
     moved += 1;
   }
   return moved;
+}
+async function recoverStore(repo, location, damage) {
+  const done = await setAside(location, damage);
+  if (damage.unusable === null && damage.index !== null) await rebuildIndex(repo);
+  return done;
 }
 async function rebuildIndex(repo) {
   const latest = await readRef(repo, LATEST_REF).catch(() => null);
@@ -35582,11 +35874,11 @@ function restagedText(location, paths) {
   return `the checkpoint store ${location.dir} had lost the objects of ${paths.length} files its index named (${some}): they were staged again from the workspace; an older checkpoint that holds a lost object of a file changed since cannot be restored whole`;
 }
 async function dropPacked(location, damage, aside) {
-  const file = join61(location.gitDir, "packed-refs");
+  const file = join62(location.gitDir, "packed-refs");
   const read = await readRegularFile(file).catch(() => null);
   if (read === null) return;
   if (!("bytes" in read)) {
-    const to2 = join61(aside, relative9(location.dir, file));
+    const to2 = join62(aside, relative9(location.dir, file));
     await makeDirs(dirname25(to2));
     await rename8(file, to2);
     return;
@@ -35603,7 +35895,7 @@ async function dropPacked(location, damage, aside) {
     dropping = dropped.has(line);
     if (!dropping) kept.push(line);
   }
-  const to = join61(aside, relative9(location.dir, file));
+  const to = join62(aside, relative9(location.dir, file));
   await makeDirs(dirname25(to));
   await copyFile2(file, to);
   await writeFileAtomic(file, kept.join("\n"));
@@ -35618,6 +35910,7 @@ var init_recovery = __esm({
     init_random();
     init_checkpoint_health();
     init_checkpoint_index();
+    init_pack_index();
     init_refs();
     init_message2();
     init_make_dirs();
@@ -35628,13 +35921,16 @@ var init_recovery = __esm({
 });
 
 // src/checkpoints/capture.ts
-import { lstat as lstat23, realpath as realpath11, rm as rm27 } from "node:fs/promises";
-import { dirname as dirname26, join as join62 } from "node:path";
+import { lstat as lstat23, realpath as realpath12, rm as rm27 } from "node:fs/promises";
+import { dirname as dirname26, join as join63 } from "node:path";
 async function captureWorkspace(ctx) {
-  const [listing, ignoredTracked] = await Promise.all([
+  const [found, storeIgnored] = await Promise.all([
     listCaptureCandidates(ctx.repo, ctx.excluded),
     listIgnoredTracked(ctx.repo)
   ]);
+  const tracked = await ctx.trackedIgnored?.(storeIgnored) ?? /* @__PURE__ */ new Set();
+  const ignoredTracked = storeIgnored.filter((p) => !tracked.has(p));
+  const listing = await withTracked(ctx.root, found, tracked, storeIgnored, ctx.excluded);
   const sizes = /* @__PURE__ */ new Map();
   const skipped = withNested(await findSkipped(ctx.root, listing, ctx.maxFileSizeBytes, sizes), ctx.nested);
   const unstaged = [
@@ -35659,11 +35955,15 @@ async function captureWorkspace(ctx) {
     return { treeId: await writeTree(ctx.repo), skipped, staged };
   }
   await stageWorkspace(ctx.repo, [...ctx.excluded, ...skipped.map((s) => s.path)]);
+  await stagePaths(
+    ctx.repo,
+    changed.filter((p) => tracked.has(p))
+  );
   return { treeId: await writeTree(ctx.repo), skipped };
 }
 async function captureWithoutLost(ctx) {
   const gitDir = ctx.repo.gitDir;
-  const since = [join62(gitDir, ...LATEST_REF.split("/")), join62(gitDir, "packed-refs")];
+  const since = [join63(gitDir, ...LATEST_REF.split("/")), join63(gitDir, "packed-refs")];
   const suspect = ctx.checkObjects === true || objectsChangedSince(gitDir, since);
   const first = await captureWorkspace(ctx).catch((error2) => {
     if (error2 instanceof GitFailedError) return error2;
@@ -35671,9 +35971,14 @@ async function captureWithoutLost(ctx) {
   });
   const failed = first instanceof GitFailedError;
   if (!suspect && !failed) return { capture: first, restaged: [] };
-  const { missing, ids, entries: entries2 } = await entriesWithoutObject(ctx.repo).catch((error2) => {
+  const lost = () => entriesWithoutObject(ctx.repo).catch((error2) => {
     throw failed ? first : error2;
   });
+  let { missing, ids, entries: entries2 } = await lost();
+  if (missing.length > 0 && await indexOrphanPacks(ctx.repo, gitDir) > 0) {
+    ({ missing, ids, entries: entries2 } = await lost());
+    if (missing.length === 0) return { capture: failed ? await captureWorkspace(ctx) : first, restaged: [] };
+  }
   if (missing.length === 0) {
     if (failed) throw first;
     return { capture: first, restaged: [] };
@@ -35682,6 +35987,20 @@ async function captureWithoutLost(ctx) {
   if (missing.length * 2 > entries2) await rm27(ctx.repo.indexFile, { force: true });
   else await dropIndexEntries(ctx.repo, missing);
   return { capture: await captureWorkspace(ctx), restaged: missing };
+}
+async function withTracked(root, listing, tracked, storeIgnored, excluded) {
+  if (tracked.size === 0) return listing;
+  const listed = /* @__PURE__ */ new Set([...listing.untracked, ...listing.modified, ...storeIgnored]);
+  const more = [...tracked].filter((p) => !listed.has(p) && !excluded.some((e) => isUnder(p, e)));
+  const there = await Promise.all(
+    more.map(
+      (p) => lstat23(fsPath(toAbsolute(root, p))).then(
+        () => true,
+        () => false
+      )
+    )
+  );
+  return { ...listing, modified: [...listing.modified, ...more.filter((_, i) => there[i])] };
 }
 function withNested(skipped, dirs = []) {
   if (dirs.length === 0) return skipped;
@@ -35711,7 +36030,7 @@ async function unusualShapes(root, paths) {
     ),
     Promise.all(
       parents.map(
-        (d) => realpath11(fsPath(d)).then(
+        (d) => realpath12(fsPath(d)).then(
           (real) => real.toString() !== d,
           () => false
         )
@@ -35727,6 +36046,7 @@ var init_capture = __esm({
     init_errors();
     init_checkpoint_health();
     init_checkpoint_index();
+    init_pack_index();
     init_path_bytes();
     init_message2();
     init_recovery();
@@ -35752,7 +36072,7 @@ var init_options = __esm({
 
 // src/checkpoints/moved-store.ts
 import { lstat as lstat24, rename as rename9, rmdir as rmdir4 } from "node:fs/promises";
-import { join as join63 } from "node:path";
+import { join as join64 } from "node:path";
 async function workspaceIdentity(path2) {
   const st = await lstat24(path2, { bigint: true }).catch(() => null);
   return st?.isDirectory() === true ? `${st.dev}:${st.ino}:${st.birthtimeNs}` : null;
@@ -35774,7 +36094,7 @@ async function adoptMovedStore(checkpointsDir, target, root) {
   const projects = [...own2, ...byPath];
   const found = [];
   for (const projectId of projects)
-    for (const key of await listDir2(join63(checkpointsDir, projectId))) {
+    for (const key of await listDir2(join64(checkpointsDir, projectId))) {
       if (!key.startsWith("wt-") || projectId === target.projectId && key === target.worktreeKey) continue;
       const location2 = storeLayout(checkpointsDir, projectId, key);
       const meta3 = await readMeta(location2);
@@ -35786,13 +36106,13 @@ async function adoptMovedStore(checkpointsDir, target, root) {
   const { location, meta: meta2 } = found[0];
   try {
     await writeJsonAtomic(location.metaFile, { ...meta2, workspace: root, projectId: target.projectId });
-    await makeDirs(join63(checkpointsDir, target.projectId));
+    await makeDirs(join64(checkpointsDir, target.projectId));
     await rename9(location.dir, target.dir);
   } catch {
     return await storeOf(target, root) === "none" ? null : target;
   }
   if (location.projectId !== target.projectId)
-    await rmdir4(join63(checkpointsDir, location.projectId)).catch(() => void 0);
+    await rmdir4(join64(checkpointsDir, location.projectId)).catch(() => void 0);
   return target;
 }
 async function locateOrAdopt(checkpointsDir, root, rootCommit2) {
@@ -35847,7 +36167,7 @@ var init_stamps = __esm({
 
 // src/checkpoints/probe-cache.ts
 import { readFileSync as readFileSync6 } from "node:fs";
-import { join as join64 } from "node:path";
+import { join as join65 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles2) {
   const record3 = await readRecord2(location);
   if (record3 === null || record3.workspace !== workspace) return {};
@@ -35857,7 +36177,7 @@ async function readCachedAnswers(location, workspace, configFiles2) {
   ]);
   const out = {};
   const p = record3.probe;
-  const expected = p?.isRepository ? join64(workspace, ".git", "info", "exclude") : null;
+  const expected = p?.isRepository ? join65(workspace, ".git", "info", "exclude") : null;
   if (p !== void 0 && p.root === workspace && p.excludesFile === expected && stampsHold(p.stamps, probeNow)) {
     out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
   }
@@ -35921,10 +36241,108 @@ var init_probe_cache = __esm({
   }
 });
 
+// src/git/workspace-ignored.ts
+async function listWorkspaceIgnoredTracked(root, opts = {}) {
+  const res = await runGitBuffer({ cwd: root, ...opts }, [
+    "ls-files",
+    "-z",
+    "-s",
+    "--cached",
+    "--ignored",
+    "--exclude-standard"
+  ]);
+  const paths = /* @__PURE__ */ new Set();
+  for (const record3 of splitNul(decodeBytes(res.stdout))) {
+    const tab = record3.indexOf("	");
+    if (tab > 0 && !record3.startsWith(GITLINK_MODE)) paths.add(record3.slice(tab + 1));
+  }
+  return [...paths];
+}
+var init_workspace_ignored = __esm({
+  "src/git/workspace-ignored.ts"() {
+    "use strict";
+    init_path_bytes();
+    init_ls_files_tagged();
+    init_nul_records();
+    init_runner();
+  }
+});
+
+// src/checkpoints/tracked-ignored.ts
+import { join as join66 } from "node:path";
+function workspaceIndex(probe) {
+  return probe.isRepository ? join66(probe.gitDir ?? join66(probe.root, ".git"), "index") : null;
+}
+async function indexSeal(path2) {
+  const tail = await readFileTail(path2, SEAL_BYTES);
+  return tail === "missing" || tail === null ? tail : tail.toString("hex");
+}
+async function readRecord3(file) {
+  try {
+    const parsed2 = TrackedIgnoredRecord.safeParse(JSON.parse(await readRegularText(file) ?? ""));
+    return parsed2.success ? parsed2.data : null;
+  } catch {
+    return null;
+  }
+}
+var SEAL_BYTES, TrackedIgnored;
+var init_tracked_ignored = __esm({
+  "src/checkpoints/tracked-ignored.ts"() {
+    "use strict";
+    init_checkpoint();
+    init_errors();
+    init_atomic();
+    init_regular_file();
+    init_workspace_ignored();
+    SEAL_BYTES = 32;
+    TrackedIgnored = class {
+      constructor(root, index, storeDir, gitOpts) {
+        this.root = root;
+        this.index = index;
+        this.storeDir = storeDir;
+        this.gitOpts = gitOpts;
+      }
+      root;
+      index;
+      storeDir;
+      gitOpts;
+      /** What the latest capture took as tracked and ignored (git paths). */
+      current = /* @__PURE__ */ new Set();
+      /**
+       * The tracked and ignored files now. `storeIgnored`: the store index's entries that the rules
+       * match. `keep`: write the answer for the next process (a track; a read leaves the home as it was).
+       */
+      async load(storeIgnored, keep) {
+        if (this.index === null) return this.current;
+        const seal = await indexSeal(this.index);
+        if (seal === "missing" || seal === null) return this.current = /* @__PURE__ */ new Set();
+        const file = join66(this.storeDir, "tracked-ignored.json");
+        const kept = await readRecord3(file);
+        if (kept !== null && kept.workspace === this.root && kept.index === seal) {
+          const paths2 = new Set(kept.paths);
+          if (storeIgnored.every((p) => paths2.has(p))) return this.current = paths2;
+        }
+        const paths = await this.ask();
+        if (paths === null) return this.current = /* @__PURE__ */ new Set();
+        const record3 = { workspace: this.root, index: seal, paths };
+        if (keep && !/^0+$/.test(seal)) await writeJsonAtomic(file, record3).catch(() => void 0);
+        return this.current = new Set(paths);
+      }
+      /** git's answer; null when git cannot read the repository's index (checkpoints never needed it). */
+      async ask() {
+        return listWorkspaceIgnoredTracked(this.root, this.gitOpts).catch((error2) => {
+          if (error2 instanceof GitFailedError) return null;
+          throw error2;
+        });
+      }
+    };
+  }
+});
+
 // src/checkpoints/store.ts
 import { lstat as lstat26, readFile as readFile12 } from "node:fs/promises";
 import { homedir as homedir5 } from "node:os";
-import { join as join65 } from "node:path";
+import { join as join67 } from "node:path";
 var CheckpointStore;
 var init_store = __esm({
   "src/checkpoints/store.ts"() {
@@ -35934,7 +36352,6 @@ var init_store = __esm({
     init_atomic();
     init_lock();
     init_own_dir();
-    init_checkpoint_index();
     init_checkpoint_repo();
     init_checkpoint_trees();
     init_refs();
@@ -35953,10 +36370,11 @@ var init_store = __esm({
     init_record2();
     init_recovery();
     init_skip_rules();
+    init_tracked_ignored();
     init_upkeep();
     init_workspace_paths();
     CheckpointStore = class _CheckpointStore {
-      constructor(workspace, location, repo, excluded, gitDirs, forbidden, maxFileSizeBytes, lockTimeoutMs, userExcludes, maxStoreBytes, keep) {
+      constructor(workspace, location, repo, excluded, gitDirs, forbidden, maxFileSizeBytes, lockTimeoutMs, userExcludes, maxStoreBytes, keep, trackedIgnored) {
         this.workspace = workspace;
         this.location = location;
         this.repo = repo;
@@ -35968,6 +36386,7 @@ var init_store = __esm({
         this.userExcludes = userExcludes;
         this.maxStoreBytes = maxStoreBytes;
         this.keep = keep;
+        this.trackedIgnored = trackedIgnored;
       }
       workspace;
       location;
@@ -35980,6 +36399,7 @@ var init_store = __esm({
       userExcludes;
       maxStoreBytes;
       keep;
+      trackedIgnored;
       /** Whether the baseline marker is known to exist (track learns it from its ref read). */
       baselineKnown = false;
       /** What track did about a damaged store (recovery.ts), in words; null when it found none. */
@@ -36043,7 +36463,8 @@ var init_store = __esm({
           opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
           await userExcludesPath(setting, ignoreOpts),
           opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES,
-          opts.keep ?? DEFAULT_KEEP
+          opts.keep ?? DEFAULT_KEEP,
+          new TrackedIgnored(root, above === null ? workspaceIndex(probe) : null, location.dir, gitOpts)
         );
         if (known2 !== null && (cached2.probe === void 0 || cached2.configured === void 0))
           store.unsavedProbe = () => saveAnswers(known2, real, configFiles2, { probe, configured: setting });
@@ -36069,12 +36490,13 @@ var init_store = __esm({
         const run = () => withLock(this.location.lockPath, { timeoutMs: this.lockTimeoutMs, purpose }, async (lock) => {
           const recovered = lock.recovered !== null;
           await Promise.all([
-            repairOnAcquire(this.repo, this.location, recovered, this.staleIndexLockMs),
+            repairOnAcquire(this.repo, this.location, recovered, this.staleIndexLockMs, this.lockTimeoutMs),
             // A dead holder may have written anything: the budget's count no longer holds (budget-count.ts).
             recovered ? dropBudget(this.location) : void 0
           ]);
           await this.ensureStore(track2);
           return fn().catch(async (error2) => {
+            if (await reindexedPacks(this.repo, this.location, error2)) return fn();
             const damage = await damageBehind(this.repo, this.location, error2, true);
             if (damage === null) throw error2;
             if (!track2) throw corruptError(this.location, damage);
@@ -36108,6 +36530,7 @@ var init_store = __esm({
         try {
           return await fn();
         } catch (error2) {
+          if (await reindexedPacks(this.repo, this.location, error2)) return this.reading(fn);
           const damage = await damageBehind(this.repo, this.location, error2);
           throw damage === null ? error2 : corruptError(this.location, damage);
         }
@@ -36151,6 +36574,7 @@ var init_store = __esm({
           gitDirs: this.gitDirs,
           maxFileSizeBytes: this.maxFileSizeBytes,
           storeDir: this.location.dir,
+          trackedIgnored: (storeIgnored) => this.trackedIgnored.load(storeIgnored, opts.forTrack === true),
           ...opts.checkObjects === true ? { checkObjects: true } : {},
           ...opts.nested === void 0 ? {} : { nested: opts.nested }
         });
@@ -36193,11 +36617,9 @@ var init_store = __esm({
       /** Writes a plan into the workspace (apply.ts), never touching excluded or skipped paths. */
       apply(plan, current, safety) {
         const blocked = [...this.excluded, ...safety.skips.map((s) => s.path)];
-        const { workspace: root, repo } = this;
-        return applyPlan(
-          { root, repo, tempDir: this.location.tempDir, current, blocked, safety: safety.hash },
-          plan
-        );
+        const tracked = this.trackedIgnored.current;
+        const ctx = { root: this.workspace, repo: this.repo, tempDir: this.location.tempDir, current, blocked };
+        return applyPlan({ ...ctx, safety: safety.hash, tracked }, plan);
       }
       skippedFile(s) {
         return { path: toAbsolute(this.workspace, s.path), reason: s.reason, size: s.size };
@@ -36224,15 +36646,6 @@ var init_store = __esm({
         const listing = await listTree(this.repo, hash2);
         if (listing === null) throw this.notFound(hash2);
         return listing;
-      }
-      /**
-       * Drops paths that the ignore rules match now. A file captured at an earlier checkpoint and
-       * ignored since leaves later captures; it is not reported as changed (deleted), as git does not
-       * report an ignored file, and restore and revert never touch it.
-       */
-      async withoutNowIgnored(paths) {
-        const ignored = await ignoredPaths(this.repo, paths);
-        return ignored.size === 0 ? [...paths] : paths.filter((p) => !ignored.has(p));
       }
       async hasBaseline() {
         if (!this.baselineKnown) this.baselineKnown = await readRef(this.repo, BASELINE_REF) !== null;
@@ -36262,9 +36675,8 @@ var init_store = __esm({
       }
       /** Sets the damaged part aside (track only), saying so in `recovered`; a damaged index is made again. */
       async recover(damage) {
-        this.noteRecovered(await setAside(this.location, damage));
         this.baselineKnown = false;
-        if (damage.unusable === null && damage.index !== null) await rebuildIndex(this.repo);
+        this.noteRecovered(await recoverStore(this.repo, this.location, damage));
       }
       /** Adds `done` to what `recovered` says of this call's recoveries. */
       noteRecovered(done) {
@@ -36276,7 +36688,7 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const target = join65(this.location.gitDir, "info", "exclude");
+        const target = join67(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
           this.userExcludes === null ? "" : readFile12(this.userExcludes, "utf8").catch(() => ""),
           readFile12(target, "utf8").catch(() => null)
@@ -36299,7 +36711,7 @@ function restoreSession(store, from, opts = {}) {
       from.session,
       await stepsAfter(store, records, from, captured.treeId)
     );
-    const mine = await store.withoutNowIgnored(changed);
+    const mine = await withoutNowIgnored(store, changed);
     const kept = new Set(mine);
     const ignored = changed.filter((p) => !kept.has(p));
     const inConflict = new Set(conflicts.filter((p) => !sameEntry(target.get(p), current.get(p))));
@@ -36403,6 +36815,7 @@ var init_session_restore = __esm({
     "use strict";
     init_checkpoint_trees();
     init_refs();
+    init_compare2();
     init_message2();
     init_plan();
     init_sessions();
@@ -36606,7 +37019,7 @@ var init_checkpoints = __esm({
         tracking.catch(() => void 0);
         let counting = null;
         if (uncounted === null) {
-          await new Promise((resolve32) => setImmediate(resolve32));
+          await new Promise((resolve33) => setImmediate(resolve33));
           counting = countObjects(store.repo);
           counting.catch(() => void 0);
         }
@@ -36855,7 +37268,7 @@ __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
 import { rm as rm28, writeFile as writeFile10 } from "node:fs/promises";
-import { join as join66, resolve as resolve25 } from "node:path";
+import { join as join68, resolve as resolve26 } from "node:path";
 function open13(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -36961,7 +37374,7 @@ var init_checkpoint2 = __esm({
         const cp = await open13(ctx);
         if (ctx.json) return { json: { diff: await cp.diff(name2) }, human: () => "" };
         const dir = await makeTempDir("agentgate-cpdiff-");
-        const file = join66(dir, "diff.patch");
+        const file = join68(dir, "diff.patch");
         const cleanup = () => rm28(dir, { recursive: true, force: true });
         try {
           await writeFile10(file, await cp.diffBytes(name2));
@@ -37069,7 +37482,7 @@ var init_checkpoint2 = __esm({
         const result = paths.length ? await revertPaths(
           cp,
           name2,
-          paths.map((p) => resolve25(ctx.workspace, p))
+          paths.map((p) => resolve26(ctx.workspace, p))
         ) : await cp.revert(name2);
         return {
           json: result,
@@ -37214,6 +37627,7 @@ var init_gate2 = __esm({
     ITERATION = {
       type: "integer",
       valueName: "N",
+      max: MAX_ITERATION,
       description: "the iteration judged",
       defaultText: "the run's last"
     };
@@ -37328,7 +37742,7 @@ var init_gate2 = __esm({
       summary: "List recorded gate verdicts, oldest first (by startedAt; a fetched one no later than when it was received).",
       options: {
         run: { ...RUN, description: "only this run" },
-        iteration: { type: "integer", valueName: "N", description: "only this iteration" }
+        iteration: { type: "integer", valueName: "N", max: MAX_ITERATION, description: "only this iteration" }
       },
       positionals: { required: [] },
       examples: ['gate list --run "$RUN" --json'],
@@ -37393,7 +37807,12 @@ var init_gate2 = __esm({
       ].join("\n"),
       options: {
         run: { ...RUN, required: true },
-        iteration: { type: "integer", valueName: "N", description: "the iteration (needed without --id)" },
+        iteration: {
+          type: "integer",
+          valueName: "N",
+          max: MAX_ITERATION,
+          description: "the iteration (needed without --id)"
+        },
         name: { ...NAME, required: false, description: `${NAME.description} (needed without --id)` },
         attempt: {
           type: "integer",
@@ -37456,7 +37875,7 @@ function orNull(schema) {
 function loose(schema) {
   return _catch(optional(schema), void 0);
 }
-var id, name, path, word, roots, text, ClaudeStyleEvent, GeminiEvent, CursorEvent, CopilotEvent, ClineEvent, WindsurfEvent;
+var id, name, path, word, ROOTS_READ, roots, text, ClaudeStyleEvent, GeminiEvent, CursorEvent, CopilotEvent, ClineEvent, WindsurfEvent;
 var init_agent_hooks = __esm({
   "types/agent-hooks.ts"() {
     "use strict";
@@ -37467,10 +37886,17 @@ var init_agent_hooks = __esm({
     name = deferred(() => string2().check(_minLength(1), _maxLength(100)));
     path = deferred(() => string2().check(_minLength(1), _maxLength(4096)));
     word = deferred(() => string2().check(_maxLength(200)));
+    ROOTS_READ = 100;
     roots = deferred(
       () => pipe(
-        array(_catch(nullable(path), null)).check(_maxLength(100)),
-        transform((list5) => list5.filter((root) => root !== null))
+        pipe(
+          array(unknown()),
+          transform((list5) => list5.slice(0, ROOTS_READ))
+        ),
+        pipe(
+          array(_catch(nullable(path), null)),
+          transform((list5) => list5.filter((root) => root !== null))
+        )
       )
     );
     text = deferred(() => string2().check(_maxLength(1e7)));
@@ -37577,8 +38003,8 @@ async function withinBudget(ms, fn) {
   const wrapped = work.then((value) => ({ value }));
   wrapped.catch(() => void 0);
   let timer;
-  const stop = new Promise((resolve32) => {
-    timer = setTimeout(() => resolve32("late"), stopAt);
+  const stop = new Promise((resolve33) => {
+    timer = setTimeout(() => resolve33("late"), stopAt);
   });
   const first = await Promise.race([wrapped, stop]).finally(() => clearTimeout(timer));
   if (first !== "late") return { done: true, value: first.value };
@@ -37587,7 +38013,7 @@ async function withinBudget(ms, fn) {
     (v) => v,
     () => null
   );
-  const windDown = new Promise((resolve32) => setTimeout(() => resolve32(null), total - stopAt).unref());
+  const windDown = new Promise((resolve33) => setTimeout(() => resolve33(null), total - stopAt).unref());
   const last = await Promise.race([settled, windDown]);
   return last === null ? { done: false } : { done: true, value: last.value };
 }
@@ -37602,39 +38028,39 @@ var init_budget = __esm({
 
 // src/hooks/log.ts
 import { constants as constants9 } from "node:fs";
-import { appendFile as appendFile3, rename as rename10, stat as stat27 } from "node:fs/promises";
+import { appendFile as appendFile3, rename as rename10, stat as stat28 } from "node:fs/promises";
 import { dirname as dirname27 } from "node:path";
 async function appendHookLog(file, line) {
   const text2 = firstChars(escapeHidden(line, { halves: true }), MAX_LINE).text;
   try {
     await makeDirs(dirname27(file));
-    const size = await stat27(file).then(
+    const size = await stat28(file).then(
       (st) => st.size,
       () => 0
     );
     if (size >= HOOK_LOG_MAX_BYTES) await rename10(file, `${file}.1`).catch(() => void 0);
     await appendFile3(file, `${text2}
-`, { flag: APPEND_FLAGS });
+`, { flag: APPEND_FLAGS2 });
     return null;
   } catch (error2) {
     return `could not write the hook log ${file} (${errnoOf(error2)})`;
   }
 }
-var APPEND_FLAGS, HOOK_LOG_MAX_BYTES, MAX_LINE;
+var APPEND_FLAGS2, HOOK_LOG_MAX_BYTES, MAX_LINE;
 var init_log2 = __esm({
   "src/hooks/log.ts"() {
     "use strict";
     init_atomic();
     init_text();
     init_make_dirs();
-    APPEND_FLAGS = constants9.O_WRONLY | constants9.O_APPEND | constants9.O_CREAT | constants9.O_NONBLOCK;
+    APPEND_FLAGS2 = constants9.O_WRONLY | constants9.O_APPEND | constants9.O_CREAT | constants9.O_NONBLOCK;
     HOOK_LOG_MAX_BYTES = 1024 * 1024;
     MAX_LINE = 2e3;
   }
 });
 
 // src/hooks/agent-hook.ts
-import { join as join67, resolve as resolve26 } from "node:path";
+import { join as join69, resolve as resolve27 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const refused2 = badArguments(() => checkArgument(AgentHookOptionsArg, opts, "opts"));
   if (refused2 !== null) return refused2;
@@ -37642,9 +38068,10 @@ async function runAgentHook(event, opts = {}) {
   if (typeof home !== "string") return home;
   const badEvent = badArguments(() => checkArgument(AgentEventArg, event, "event"));
   if (badEvent !== null) return logOutcome(home, { agent: agentOf(event) }, badEvent);
-  const outcome = await checkpointFor(event, opts).catch(failure2);
+  const named4 = nameable(event);
+  const outcome = await checkpointFor(named4, opts).catch(failure2);
   if (event.note !== void 0) outcome.message = `${outcome.message}; ${event.note}`;
-  await logOutcome(home, event, outcome);
+  await logOutcome(home, named4, outcome);
   return outcome;
 }
 async function logOutcome(home, event, outcome) {
@@ -37673,12 +38100,22 @@ function badArguments(check) {
     return { ...failure2(error2), status: "invalid", message: `hook not run: ${errorText(error2)}` };
   }
 }
+function nameable(event) {
+  const text2 = (t) => t.toWellFormed().replaceAll("\0", "\uFFFD");
+  return {
+    ...event,
+    session: text2(event.session),
+    event: text2(event.event),
+    ...event.detail === void 0 ? {} : { detail: text2(event.detail) },
+    ...event.promptText === void 0 ? {} : { promptText: event.promptText.toWellFormed() }
+  };
+}
 function agentOf(event) {
   const agent = event?.agent;
   return typeof agent === "string" ? agent : "unknown";
 }
 function logFile(home) {
-  return join67(layout(home).logs, "hooks.log");
+  return join69(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const chosen = chooseHome(opts.home);
@@ -37709,7 +38146,7 @@ async function checkpointFor(event, opts) {
       session: event.session,
       event: event.event,
       unlessUnchanged: event.kind === "latest",
-      ...event.touched === void 0 || event.kind !== "latest" ? {} : { touched: event.touched.map((p) => resolve26(event.workspace, p)) }
+      ...event.touched === void 0 || event.kind !== "latest" ? {} : { touched: event.touched.map((p) => resolve27(event.workspace, p)) }
     });
   });
   if (!run.done)
@@ -37970,9 +38407,164 @@ var init_cline = __esm({
   }
 });
 
+// src/hooks/lenient-json.ts
+function parseLenientJson(text2) {
+  try {
+    return { value: JSON.parse(text2), cut: false };
+  } catch (error2) {
+    if (!CONTROL2.test(text2)) throw error2;
+    const fixed = repaired(text2, STRING_KEEP);
+    return { value: JSON.parse(fixed.text), cut: fixed.cut };
+  }
+}
+function repaired(text2, keep) {
+  const parts = [];
+  let copied = 0;
+  let cut2 = false;
+  let repairs = 0;
+  let control = -1;
+  for (let open15 = text2.indexOf('"'); open15 >= 0; ) {
+    const start = open15 + 1;
+    const close = closingQuote(text2, start);
+    if (control < start) control = nextControl(text2, start);
+    const long = close - start > keep;
+    if (long || control < close) {
+      const body = repairs < MAX_REPAIRED ? text2.slice(start, long ? cutAt(text2, start, start + keep) : close) : "";
+      parts.push(text2.slice(copied, start), escapeControls(body));
+      copied = close;
+      cut2 ||= long || repairs >= MAX_REPAIRED;
+      repairs += 1;
+    }
+    if (close >= text2.length) break;
+    open15 = text2.indexOf('"', close + 1);
+  }
+  parts.push(text2.slice(copied));
+  return { text: parts.join(""), cut: cut2 };
+}
+function nextControl(text2, from) {
+  CONTROL_AT.lastIndex = from;
+  return CONTROL_AT.exec(text2)?.index ?? text2.length;
+}
+function closingQuote(text2, from) {
+  for (let q = text2.indexOf('"', from); q >= 0; q = text2.indexOf('"', q + 1)) {
+    let slashes = 0;
+    while (q - 1 - slashes >= from && text2.charCodeAt(q - 1 - slashes) === BACKSLASH) slashes += 1;
+    if (slashes % 2 === 0) return q;
+  }
+  return text2.length;
+}
+function cutAt(text2, from, at) {
+  for (let b = at - 1; b >= Math.max(from, at - 5); b -= 1) {
+    if (text2.charCodeAt(b) !== BACKSLASH) continue;
+    let before2 = 0;
+    while (b - 1 - before2 >= from && text2.charCodeAt(b - 1 - before2) === BACKSLASH) before2 += 1;
+    if (before2 % 2 === 1) continue;
+    if (b + (text2[b + 1] === "u" ? 6 : 2) > at) return b;
+    break;
+  }
+  const last = text2.charCodeAt(at - 1);
+  return last >= 55296 && last <= 56319 ? at - 1 : at;
+}
+function escapeOf(c) {
+  const short2 = SHORT[c];
+  return short2 === void 0 ? `\\u00${HEX[c >> 4]}${HEX[c & 15]}` : `\\${String.fromCharCode(short2)}`;
+}
+function escapeControls(body) {
+  if (body.length <= 64) {
+    let out2 = "";
+    for (let i = 0; i < body.length; i += 1) {
+      const c = body.charCodeAt(i);
+      out2 += c >= 32 ? body[i] : escapeOf(c);
+    }
+    return out2;
+  }
+  let extra = 0;
+  for (let i = 0; i < body.length; i += 1) {
+    const c = body.charCodeAt(i);
+    if (c < 32) extra += SHORT[c] === void 0 ? 5 : 1;
+  }
+  const out = new Uint16Array(body.length + extra);
+  let o = 0;
+  for (let i = 0; i < body.length; i += 1) {
+    const c = body.charCodeAt(i);
+    if (c >= 32) out[o++] = c;
+    else {
+      out[o++] = BACKSLASH;
+      const short2 = SHORT[c];
+      if (short2 !== void 0) out[o++] = short2;
+      else for (const ch of `u00${HEX[c >> 4]}${HEX[c & 15]}`) out[o++] = ch.charCodeAt(0);
+    }
+  }
+  return Buffer.from(out.buffer, out.byteOffset, out.byteLength).toString("utf16le");
+}
+var STRING_KEEP, CONTROL2, BACKSLASH, MAX_REPAIRED, CONTROL_AT, SHORT, HEX;
+var init_lenient_json = __esm({
+  "src/hooks/lenient-json.ts"() {
+    "use strict";
+    STRING_KEEP = 256 * 1024;
+    CONTROL2 = /[\u0000-\u001f]/;
+    BACKSLASH = 92;
+    MAX_REPAIRED = 1e4;
+    CONTROL_AT = /[\u0000-\u001f]/g;
+    SHORT = { 8: 98, 9: 116, 10: 110, 12: 102, 13: 114 };
+    HEX = "0123456789abcdef";
+  }
+});
+
+// src/hooks/json-depth.ts
+function parseCostProblem(text2) {
+  const problem = tooCostly(text2, MAX_EVENT_DEPTH, MAX_EVENT_VALUES);
+  if (problem === "deep") return `it nests more than ${MAX_EVENT_DEPTH} levels deep`;
+  if (problem === "values") return `it holds more than ${MAX_EVENT_VALUES} values and keys`;
+  return null;
+}
+function tooCostly(text2, maxDepth, maxValues) {
+  const openers = countOf2(text2, OPENERS, maxDepth);
+  if (openers <= maxDepth && openers + countOf2(text2, SEPARATORS, maxValues - openers) <= maxValues)
+    return null;
+  let depth = 0;
+  let values = 0;
+  for (let i = 0; i < text2.length; i += 1) {
+    const c = text2.charCodeAt(i);
+    if (c === QUOTE) i = closingQuote(text2, i + 1);
+    else if (c === 91 || c === 123) {
+      depth += 1;
+      values += 1;
+      if (depth > maxDepth) return "deep";
+    } else if (c === 93 || c === 125) depth -= 1;
+    else if (c === 44 || c === 58) values += 1;
+    if (values > maxValues) return "values";
+  }
+  return null;
+}
+function countOf2(text2, codes, max) {
+  let count = 0;
+  for (const code2 of codes) {
+    const ch = String.fromCharCode(code2);
+    for (let at = text2.indexOf(ch); at >= 0; at = text2.indexOf(ch, at + 1)) {
+      count += 1;
+      if (count > max) return count;
+    }
+  }
+  return count;
+}
+var MAX_EVENT_DEPTH, MAX_EVENT_VALUES, OPENERS, SEPARATORS, QUOTE;
+var init_json_depth = __esm({
+  "src/hooks/json-depth.ts"() {
+    "use strict";
+    init_lenient_json();
+    MAX_EVENT_DEPTH = 1e4;
+    MAX_EVENT_VALUES = 5e5;
+    OPENERS = [91, 123];
+    SEPARATORS = [44, 58];
+    QUOTE = 34;
+  }
+});
+
 // src/hooks/agents/copilot.ts
 function argsPath(args) {
   if (typeof args !== "string") return args?.path;
+  if (parseCostProblem(args) !== null) return void 0;
   try {
     const parsed2 = JSON.parse(args);
     const path2 = parsed2?.path;
@@ -37987,6 +38579,7 @@ var init_copilot = __esm({
     "use strict";
     init_agent_hooks();
     init_adapter();
+    init_json_depth();
     KINDS2 = {
       sessionStart: "baseline",
       userPromptSubmitted: "before-prompt",
@@ -38027,7 +38620,8 @@ var init_copilot = __esm({
             cwd: e.cwd,
             detail: e.toolName ?? e.tool_name ?? (kind === "baseline" ? e.source : void 0),
             promptText: kind === "before-prompt" ? e.prompt : void 0,
-            touched: writtenBy(FILE_WRITERS3, e.toolName, argsPath(e.toolArgs)),
+            // Only a file-writing tool's arguments are read: any other tool's may be large, and name no file.
+            touched: e.toolName !== void 0 && FILE_WRITERS3.has(e.toolName) ? writtenBy(FILE_WRITERS3, e.toolName, argsPath(e.toolArgs)) : void 0,
             note
           }
         };
@@ -38184,164 +38778,26 @@ var init_agents = __esm({
   }
 });
 
-// src/hooks/lenient-json.ts
-function parseLenientJson(text2) {
-  try {
-    return { value: JSON.parse(text2), cut: false };
-  } catch (error2) {
-    if (!CONTROL2.test(text2)) throw error2;
-    const fixed = repaired(text2, STRING_KEEP);
-    return { value: JSON.parse(fixed.text), cut: fixed.cut };
-  }
-}
-function repaired(text2, keep) {
-  const parts = [];
-  let copied = 0;
-  let cut2 = false;
-  let repairs = 0;
-  let control = -1;
-  for (let open15 = text2.indexOf('"'); open15 >= 0; ) {
-    const start = open15 + 1;
-    const close = closingQuote(text2, start);
-    if (control < start) control = nextControl(text2, start);
-    const long = close - start > keep;
-    if (long || control < close) {
-      const body = repairs < MAX_REPAIRED ? text2.slice(start, long ? cutAt(text2, start, start + keep) : close) : "";
-      parts.push(text2.slice(copied, start), escapeControls(body));
-      copied = close;
-      cut2 ||= long || repairs >= MAX_REPAIRED;
-      repairs += 1;
-    }
-    if (close >= text2.length) break;
-    open15 = text2.indexOf('"', close + 1);
-  }
-  parts.push(text2.slice(copied));
-  return { text: parts.join(""), cut: cut2 };
-}
-function nextControl(text2, from) {
-  CONTROL_AT.lastIndex = from;
-  return CONTROL_AT.exec(text2)?.index ?? text2.length;
-}
-function closingQuote(text2, from) {
-  for (let q = text2.indexOf('"', from); q >= 0; q = text2.indexOf('"', q + 1)) {
-    let slashes = 0;
-    while (q - 1 - slashes >= from && text2.charCodeAt(q - 1 - slashes) === BACKSLASH) slashes += 1;
-    if (slashes % 2 === 0) return q;
-  }
-  return text2.length;
-}
-function cutAt(text2, from, at) {
-  for (let b = at - 1; b >= Math.max(from, at - 5); b -= 1) {
-    if (text2.charCodeAt(b) !== BACKSLASH) continue;
-    let before2 = 0;
-    while (b - 1 - before2 >= from && text2.charCodeAt(b - 1 - before2) === BACKSLASH) before2 += 1;
-    if (before2 % 2 === 1) continue;
-    if (b + (text2[b + 1] === "u" ? 6 : 2) > at) return b;
-    break;
-  }
-  const last = text2.charCodeAt(at - 1);
-  return last >= 55296 && last <= 56319 ? at - 1 : at;
-}
-function escapeOf(c) {
-  const short2 = SHORT[c];
-  return short2 === void 0 ? `\\u00${HEX[c >> 4]}${HEX[c & 15]}` : `\\${String.fromCharCode(short2)}`;
-}
-function escapeControls(body) {
-  if (body.length <= 64) {
-    let out2 = "";
-    for (let i = 0; i < body.length; i += 1) {
-      const c = body.charCodeAt(i);
-      out2 += c >= 32 ? body[i] : escapeOf(c);
-    }
-    return out2;
-  }
-  let extra = 0;
-  for (let i = 0; i < body.length; i += 1) {
-    const c = body.charCodeAt(i);
-    if (c < 32) extra += SHORT[c] === void 0 ? 5 : 1;
-  }
-  const out = new Uint16Array(body.length + extra);
-  let o = 0;
-  for (let i = 0; i < body.length; i += 1) {
-    const c = body.charCodeAt(i);
-    if (c >= 32) out[o++] = c;
-    else {
-      out[o++] = BACKSLASH;
-      const short2 = SHORT[c];
-      if (short2 !== void 0) out[o++] = short2;
-      else for (const ch of `u00${HEX[c >> 4]}${HEX[c & 15]}`) out[o++] = ch.charCodeAt(0);
-    }
-  }
-  return Buffer.from(out.buffer, out.byteOffset, out.byteLength).toString("utf16le");
-}
-var STRING_KEEP, CONTROL2, BACKSLASH, MAX_REPAIRED, CONTROL_AT, SHORT, HEX;
-var init_lenient_json = __esm({
-  "src/hooks/lenient-json.ts"() {
-    "use strict";
-    STRING_KEEP = 256 * 1024;
-    CONTROL2 = /[\u0000-\u001f]/;
-    BACKSLASH = 92;
-    MAX_REPAIRED = 1e4;
-    CONTROL_AT = /[\u0000-\u001f]/g;
-    SHORT = { 8: 98, 9: 116, 10: 110, 12: 102, 13: 114 };
-    HEX = "0123456789abcdef";
-  }
-});
-
-// src/hooks/json-depth.ts
-function nestedDeeperThan(text2, max = MAX_EVENT_DEPTH) {
-  if (!moreOpenersThan(text2, max)) return false;
-  let depth = 0;
-  for (let i = 0; i < text2.length; i += 1) {
-    const c = text2.charCodeAt(i);
-    if (c === QUOTE) i = closingQuote(text2, i + 1);
-    else if (c === 91 || c === 123) {
-      depth += 1;
-      if (depth > max) return true;
-    } else if (c === 93 || c === 125) depth -= 1;
-  }
-  return false;
-}
-function moreOpenersThan(text2, max) {
-  let count = 0;
-  for (const opener of OPENERS) {
-    const ch = String.fromCharCode(opener);
-    for (let at = text2.indexOf(ch); at >= 0; at = text2.indexOf(ch, at + 1)) {
-      count += 1;
-      if (count > max) return true;
-    }
-  }
-  return false;
-}
-var MAX_EVENT_DEPTH, OPENERS, QUOTE;
-var init_json_depth = __esm({
-  "src/hooks/json-depth.ts"() {
-    "use strict";
-    init_lenient_json();
-    MAX_EVENT_DEPTH = 1e4;
-    OPENERS = [91, 123];
-    QUOTE = 34;
-  }
-});
-
 // src/hooks/workspace.ts
-import { realpath as realpath12, stat as stat28 } from "node:fs/promises";
-import { dirname as dirname28, join as join68, parse as parse2, resolve as resolve27 } from "node:path";
+import { realpath as realpath13, stat as stat29 } from "node:fs/promises";
+import { dirname as dirname28, join as join70, parse as parse2, resolve as resolve28 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
 }
 async function hookWorkspace(candidate, opts = {}) {
-  const path2 = resolve27(nativePath(candidate));
-  const isDir2 = await stat28(path2).then(
+  const path2 = resolve28(nativePath(candidate));
+  const isDir2 = await stat29(path2).then(
     (st) => st.isDirectory(),
     () => false
   );
   if (!isDir2) return { refused: `the workspace ${path2} is not a directory` };
-  const real = await realpath12(path2);
+  const real = await realpath13(path2);
   const given = opts.homeDir ?? homeOrNone();
-  const home = await realpath12(given).catch(() => given);
+  const home = await realpath13(given).catch(() => given);
   if (parse2(real).root === real) return { refused: `the workspace ${real} is the file system root` };
   if (real === home) return { refused: `the workspace ${real} is the home directory` };
+  if (home !== "" && isInside(real, home) && !isRepositoryEntry(join70(real, ".git")))
+    return { refused: `the workspace ${real} holds the home directory ${home}` };
   return { workspace: real };
 }
 function homeOrNone() {
@@ -38353,7 +38809,7 @@ function homeOrNone() {
 }
 async function nestedRepository(project, dir) {
   for (let at = dir; at !== project && at !== dirname28(at) && isInside(project, at); at = dirname28(at)) {
-    if (isRepositoryEntry(join68(at, ".git"))) return at;
+    if (isRepositoryEntry(join70(at, ".git"))) return at;
   }
   return void 0;
 }
@@ -38367,7 +38823,7 @@ var init_workspace = __esm({
 });
 
 // src/hooks/event-hook.ts
-import { dirname as dirname29, isAbsolute as isAbsolute13, resolve as resolve28 } from "node:path";
+import { dirname as dirname29, isAbsolute as isAbsolute13, resolve as resolve29 } from "node:path";
 async function runEventHook(agent, input, opts = {}) {
   const noAgent = badArguments(() => checkArgument(HookAgentArg, agent, "agent"));
   if (noAgent !== null) return { ...noAgent, answer: "" };
@@ -38398,12 +38854,9 @@ async function checkpointOf(adapter, input, opts) {
   if (typeof input !== "string") return refuse("invalid", input.unreadable, opts.event);
   if (input.trim() === "") return refuse("ignored", "no event on stdin (empty input)", opts.event);
   const json = input.startsWith("\uFEFF") ? input.slice(1) : input;
-  if (nestedDeeperThan(json))
-    return refuse(
-      "invalid",
-      `stdin is not a JSON event: it nests more than ${MAX_EVENT_DEPTH} levels deep, which no agent's event does`,
-      opts.event
-    );
+  const costly = parseCostProblem(json);
+  if (costly !== null)
+    return refuse("invalid", `stdin is not a JSON event: ${costly}, which no agent's event does`, opts.event);
   let raw;
   let cut2 = false;
   try {
@@ -38447,8 +38900,8 @@ async function checkpointOf(adapter, input, opts) {
       e.session
     );
   const here = current ?? "/";
-  const cwd = e.cwd === void 0 ? void 0 : resolve28(here, nativePath(e.cwd));
-  const touched = e.touched?.map((p) => resolve28(here, nativePath(e.cwd ?? e.root ?? here), nativePath(p)));
+  const cwd = e.cwd === void 0 ? void 0 : resolve29(here, nativePath(e.cwd));
+  const touched = e.touched?.map((p) => resolve29(here, nativePath(e.cwd ?? e.root ?? here), nativePath(p)));
   const where = await hookWorkspace(
     await storeDirOf(adapter, { root: e.root, cwd, touched }, current, opts),
     {
@@ -38480,9 +38933,9 @@ async function storeDirOf(adapter, e, here, opts) {
 }
 function baseOf(adapter, e, here, opts) {
   const at = here ?? "/";
-  if (e.root !== void 0) return resolve28(at, nativePath(e.root));
+  if (e.root !== void 0) return resolve29(at, nativePath(e.root));
   const project = adapter.projectDirVariable && (opts.env ?? process.env)[adapter.projectDirVariable];
-  if (project && e.cwd !== void 0 && isInside(resolve28(at, project), e.cwd)) return resolve28(at, project);
+  if (project && e.cwd !== void 0 && isInside(resolve29(at, project), e.cwd)) return resolve29(at, project);
   if (adapter.hooksRunInRoot === true && here !== void 0 && (e.cwd === void 0 || isInside(here, e.cwd)))
     return here;
   return e.cwd ?? at;
@@ -38651,7 +39104,7 @@ async function readEvent(timeoutMs, whole) {
   if (stdin.isTTY) return { unreadable: "stdin is a terminal; a hook reads its event from a pipe" };
   const chunks = [];
   let size = 0;
-  const result = await new Promise((resolve32) => {
+  const result = await new Promise((resolve33) => {
     let pause;
     const timer = setTimeout(
       () => done({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
@@ -38660,7 +39113,7 @@ async function readEvent(timeoutMs, whole) {
     const done = (value) => {
       clearTimeout(timer);
       clearTimeout(pause);
-      resolve32(value);
+      resolve33(value);
     };
     const tryWhole = () => {
       if (lastByte(chunks) !== CLOSING_BRACE) return;
@@ -38697,7 +39150,7 @@ function lastByte(chunks) {
 function isWholeEvent(agent, text2) {
   const json = text2.startsWith("\uFEFF") ? text2.slice(1) : text2;
   if (!json.trimEnd().endsWith("}")) return false;
-  if (nestedDeeperThan(json)) return true;
+  if (parseCostProblem(json) !== null) return true;
   try {
     if (ADAPTERS[agent].lenientJson === true) parseLenientJson(json);
     else JSON.parse(json);
@@ -38771,30 +39224,30 @@ var init_hook = __esm({
 });
 
 // src/git/git-dir-work-tree.ts
-import { readFile as readFile13, realpath as realpath13 } from "node:fs/promises";
-import { basename as basename11, dirname as dirname30, resolve as resolve29 } from "node:path";
+import { readFile as readFile13, realpath as realpath14 } from "node:fs/promises";
+import { basename as basename11, dirname as dirname30, resolve as resolve30 } from "node:path";
 async function workTreeOfGitDir(dir, opts = {}) {
   const [bare2, gitDir] = (await revParseLines(dir, opts, ["--is-bare-repository", "--absolute-git-dir"])).lines;
   if (!gitDir) return void 0;
-  const own2 = await realpath13(gitDir);
-  if (!isInside(own2, await realpath13(dir))) return void 0;
+  const own2 = await realpath14(gitDir);
+  if (!isInside(own2, await realpath14(dir))) return void 0;
   if (bare2 === "true") return null;
   const [configured] = (await revParseLines(dir, opts, ["--show-toplevel"])).lines;
-  const named4 = await readFile13(resolve29(own2, "gitdir"), "utf8").catch(() => "");
+  const named4 = await readFile13(resolve30(own2, "gitdir"), "utf8").catch(() => "");
   const candidates = [
     configured,
-    named4.trim() === "" ? void 0 : dirname30(resolve29(own2, named4.trim())),
+    named4.trim() === "" ? void 0 : dirname30(resolve30(own2, named4.trim())),
     basename11(own2) === ".git" ? dirname30(own2) : void 0
   ];
   for (const candidate of candidates)
-    if (candidate && await isWorkTreeOf(candidate, own2, opts)) return realpath13(candidate);
+    if (candidate && await isWorkTreeOf(candidate, own2, opts)) return realpath14(candidate);
   return null;
 }
 async function isWorkTreeOf(top, gitDir, opts) {
-  const real = await realpath13(top).catch(() => null);
+  const real = await realpath14(top).catch(() => null);
   if (real === null) return false;
   const [shown, itsGitDir] = (await revParseLines(real, opts, ["--show-toplevel", "--absolute-git-dir"])).lines;
-  if (!shown || !itsGitDir || await realpath13(itsGitDir) !== gitDir) return false;
+  if (!shown || !itsGitDir || await realpath14(itsGitDir) !== gitDir) return false;
   const probe = await probeWorkspace(real, opts);
   return probe.isRepository && probe.root === real;
 }
@@ -39534,14 +39987,14 @@ var init_hook_install = __esm({
 // src/hooks/install/install-record.ts
 import { createHash as createHash13 } from "node:crypto";
 import { lstat as lstat28, open as open14, readFile as readFile14, rm as rm29, rmdir as rmdir5 } from "node:fs/promises";
-import { dirname as dirname31, join as join69 } from "node:path";
+import { dirname as dirname31, join as join71 } from "node:path";
 function recordPath(home, file) {
-  return join69(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
+  return join71(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
 }
 function sha256(text2) {
   return createHash13("sha256").update(text2).digest("hex");
 }
-async function readRecord3(home, file) {
+async function readRecord4(home, file) {
   try {
     const parsed2 = HookInstallRecord.safeParse(JSON.parse(await readFile14(recordPath(home, file), "utf8")));
     return parsed2.success && parsed2.data.file === file ? parsed2.data : null;
@@ -39766,14 +40219,14 @@ var require_main = __commonJS({
 });
 
 // src/hooks/install/targets.ts
-import { join as join70, resolve as resolve30 } from "node:path";
+import { join as join72, resolve as resolve31 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join70(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join72(base, place.scope === "project" ? project : user);
   const env = place.env ?? process.env;
   const under = (variable, project, dir, file) => {
     const home = env[variable];
-    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve30(variable === "QWEN_HOME" ? expandTilde(home, place.homeDir) : home, file) : at(project, join70(dir, file));
+    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve31(variable === "QWEN_HOME" ? expandTilde(home, place.homeDir) : home, file) : at(project, join72(dir, file));
   };
   switch (agent) {
     case "claude-code":
@@ -39873,7 +40326,7 @@ function installTarget(agent, place) {
 }
 function expandTilde(path2, homeDir) {
   if (path2 === "~") return homeDir;
-  return /^~[\\/]/.test(path2) ? join70(homeDir, path2.slice(2)) : path2;
+  return /^~[\\/]/.test(path2) ? join72(homeDir, path2.slice(2)) : path2;
 }
 function grouped(agent, file, comments, events, notes) {
   return { agent, file, format: "json", shape: "grouped", comments, events, notes };
@@ -40027,8 +40480,8 @@ function pasteAfter(text2, end, line) {
     comma ||= token === COMMA;
     at = scanner.getTokenOffset() + scanner.getTokenLength();
   }
-  const sep13 = comma ? "" : ",";
-  return `${text2.slice(0, end)}${sep13}${text2.slice(end, at)}
+  const sep14 = comma ? "" : ",";
+  return `${text2.slice(0, end)}${sep14}${text2.slice(end, at)}
 ${line}${text2.slice(at)}`;
 }
 function intoCommented(text2, container, value, name2) {
@@ -40249,8 +40702,8 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, lstat as lstat29, readFile as readFile15, rm as rm30, stat as stat29 } from "node:fs/promises";
-import { join as join71 } from "node:path";
+import { chmod, lstat as lstat29, readFile as readFile15, rm as rm30, stat as stat30 } from "node:fs/promises";
+import { basename as basename12, dirname as dirname32, join as join73 } from "node:path";
 function clineScript(command) {
   return `${HEAD}${command}${FALLBACK}
 `;
@@ -40261,9 +40714,9 @@ function execScript(command) {
 }
 async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
-  await assertDirectory(target.file);
+  if (await hooksDirState(target.file, command !== null) === "under-file") return plan;
   for (const event of target.events) {
-    const file = join71(target.file, event);
+    const file = join73(target.file, event);
     const current = await readHook(file);
     if (current !== null && "theirs" in current) {
       if (command !== null || current.marked) plan.leftAlone.push(file);
@@ -40279,12 +40732,31 @@ async function planScripts(target, command) {
   }
   return plan;
 }
-async function assertDirectory(dir) {
-  const stats4 = await stat29(dir).catch((error2) => {
+async function hooksDirState(dir, install) {
+  const stats4 = await stat30(dir).catch(async (error2) => {
     if (error2.code === "ENOENT") return null;
-    throw cannotUse(dir, errnoOf(error2), error2);
+    const file = error2.code === "ENOTDIR" ? await fileAbove(dir) : null;
+    if (file === null) throw cannotUse(dir, errnoOf(error2), error2);
+    if (!install) return "under-file";
+    throw underFile(dir, file, error2);
   });
+  if (stats4 === "under-file") return stats4;
   if (stats4 !== null && !stats4.isDirectory()) throw cannotUse(dir, "not a directory");
+  return "ok";
+}
+async function fileAbove(dir) {
+  for (let at = dirname32(dir); at !== dirname32(at); at = dirname32(at)) {
+    const st = await stat30(at).catch(() => null);
+    if (st !== null) return st.isDirectory() ? null : at;
+  }
+  return null;
+}
+function underFile(dir, file, cause) {
+  const rules = basename12(file) === ".clinerules" ? ` (Cline's rules as a single file): make it a directory that holds them, such as ${join73(file, "rules.md")} (Cline reads the rules of every file there), and run the command again, or use --user` : "; move it aside and run the command again, or use --user";
+  return new AgentConfigInvalidError(`cannot make ${dir} for Cline's hooks: ${file} is a file${rules}`, {
+    cause,
+    details: { file: dir, blockedBy: file }
+  });
 }
 async function readHook(file) {
   const stats4 = await lstat29(file).catch((error2) => {
@@ -41964,8 +42436,8 @@ var init_undo = __esm({
 });
 
 // src/hooks/install/install.ts
-import { lstat as lstat30, readFile as readFile16, realpath as realpath14, rm as rm31 } from "node:fs/promises";
-import { dirname as dirname32, parse as parse6, resolve as resolve31 } from "node:path";
+import { lstat as lstat30, readFile as readFile16, realpath as realpath15, rm as rm31, stat as stat31 } from "node:fs/promises";
+import { dirname as dirname33, parse as parse6, resolve as resolve32 } from "node:path";
 async function installHooks(agent, opts) {
   checkArgument(HookAgentArg, agent, "agent");
   checkArgument(HookInstallOptionsArg, opts, "opts");
@@ -41985,7 +42457,7 @@ async function projectDir(opts) {
       { details: { workspace: dir } }
     );
   const root = top ?? (await probeWorkspace(dir)).root;
-  const home = await realpath14(opts.homeDir).catch(() => resolve31(opts.homeDir));
+  const home = await realpath15(opts.homeDir).catch(() => resolve32(opts.homeDir));
   if (root === home || parse6(root).root === root)
     throw new InvalidArgumentError(
       `refusing a project install in ${root}: it is ${root === home ? "the home directory, where the project file is the user-wide one" : "the file system root"}; run it in a project (-C DIR), or use --user for the user-wide file`,
@@ -42018,21 +42490,33 @@ async function apply(agent, action, opts) {
     if (!dryRun && !install) await removeCreatedDirs(home, target.file);
     return { ...base, written: written2, changes: plan2.changes, leftAlone: plan2.leftAlone };
   }
-  const read = await readConfig2(target.file);
+  const read = await readConfig2(target.file, install);
   if (install && read === null) await refuseDanglingLink(target);
   const entryOf2 = install ? (event) => ourEntry(target, commandOf2(event)) : null;
   const plan = planOf(target, read, entryOf2, dryRun);
+  const links = read !== null && plan.changes.length > 0 ? await hardLinkNotes(target.file, dryRun) : [];
   let written = !dryRun && plan.changes.length > 0;
   if (written && install) await recordAndWrite(home, target, read, plan.text);
   if (!dryRun && !install) written = await giveBack(home, target, read, plan);
-  return { ...base, written, changes: plan.changes, leftAlone: [], notes: plan.notes };
+  return { ...base, written, changes: plan.changes, leftAlone: [], notes: [...plan.notes, ...links] };
+}
+async function hardLinkNotes(file, dryRun) {
+  const links = await stat31(file).then(
+    (st) => st.nlink,
+    () => 1
+  );
+  if (links < 2) return [];
+  const others = links === 2 ? "its other hard link keeps" : `its ${links - 1} other hard links keep`;
+  return [
+    `${file} ${dryRun ? "would be" : "was"} replaced whole (atomically), so ${others} the text it had: make the other names symbolic links to it to keep them in step`
+  ];
 }
 function runnerNotes(runner) {
   return /[\\/]_npx[\\/]/.test(runner.bin) ? [
     `The hooks run ${runner.bin}, in npx's cache, which npm may clear or replace at any time (then every hook fails): install the package (npm install --save-dev agentgate-snapshotter, or npm install --global agentgate-snapshotter) and run "hook install" again from it.`
   ] : [];
 }
-async function readConfig2(file) {
+async function readConfig2(file, install) {
   const regular = await readRegularFile(file);
   if (regular !== null && "special" in regular)
     throw new AgentConfigInvalidError(
@@ -42040,7 +42524,7 @@ async function readConfig2(file) {
       { details: { file } }
     );
   const bytes = regular?.bytes ?? await readFile16(file).catch((error2) => {
-    if (error2.code === "ENOENT") return null;
+    if (error2.code === "ENOENT" || error2.code === "ENOTDIR" && !install) return null;
     throw new AgentConfigInvalidError(
       `cannot read ${file} (${errnoOf(error2)}); move what stands there aside and run the command again`,
       { cause: error2, details: { file } }
@@ -42093,11 +42577,11 @@ function holdsOurs(target, text2) {
   }
 }
 async function recordAndWrite(home, target, found, text2) {
-  const old = await readRecord3(home, target.file);
+  const old = await readRecord4(home, target.file);
   const step = {
     undo: found === null ? [] : undoSplices(found, text2),
     foundHasOurs: found !== null && holdsOurs(target, found),
-    dirs: found === null ? await missingDirs(dirname32(target.file)) : [],
+    dirs: found === null ? await missingDirs(dirname33(target.file)) : [],
     made: await isCreatedFile(old, target.file, found)
   };
   const record3 = nextRecord(target.file, old, found, text2, step);
@@ -42105,7 +42589,7 @@ async function recordAndWrite(home, target, found, text2) {
   if (record3.created) await writeRecord(home, await stamped(record3));
 }
 async function giveBack(home, target, found, plan) {
-  const record3 = await readRecord3(home, target.file);
+  const record3 = await readRecord4(home, target.file);
   let wrote = false;
   const link3 = await lstat30(target.file).then(
     (st) => st.isSymbolicLink(),
@@ -42126,7 +42610,7 @@ async function giveBack(home, target, found, plan) {
   return wrote;
 }
 async function recordDirsThen(home, dir, write2) {
-  const old = await readRecord3(home, dir);
+  const old = await readRecord4(home, dir);
   const dirs = await missingDirs(dir);
   if (dirs.length === 0) return write2();
   const record3 = {
@@ -42138,7 +42622,7 @@ async function recordDirsThen(home, dir, write2) {
   await recordThen(home, old, record3, dirs, write2);
 }
 async function removeCreatedDirs(home, dir) {
-  const record3 = await readRecord3(home, dir);
+  const record3 = await readRecord4(home, dir);
   if (record3 === null) return;
   await removeEmptyDirs2(record3.dirs);
   await dropRecord(home, dir);

@@ -14,6 +14,7 @@ import { dirname, join as join2, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 // src/ci/github.ts
+import { constants } from "node:fs";
 import { appendFile, open, stat } from "node:fs/promises";
 
 // src/errors.ts
@@ -57,6 +58,7 @@ function errnoOf(cause) {
 }
 
 // src/ci/github.ts
+var APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT;
 function formatKeyValues(values, random = randomDelimiter) {
   let out = "";
   for (const [name, raw] of Object.entries(values)) {
@@ -79,6 +81,27 @@ async function appendKeyValues(file, values) {
   await appendTo(file, formatKeyValues(values));
 }
 var GITHUB_STEP_SUMMARY_LIMIT = 1024 * 1024;
+async function appendStepSummary(file, markdown, limit = GITHUB_STEP_SUMMARY_LIMIT) {
+  const used = await stat(file).then(
+    (s) => s.size,
+    () => 0
+  );
+  const room = limit - used - (await lineLeftOpen(file, used) ? 1 : 0);
+  const section = typeof markdown === "string" ? { text: markdown } : markdown;
+  const tries = [["whole", () => section.text]];
+  if ("cutTo" in section) tries.push(["cut", () => section.cutTo(room)], ["note", () => section.note]);
+  for (const [appended, make] of tries) {
+    const text = withNewline(make());
+    if (Buffer.byteLength(text, "utf8") > room) continue;
+    await appendTo(file, text);
+    return appended;
+  }
+  return "nothing";
+}
+function withNewline(text) {
+  return text.endsWith("\n") ? text : `${text}
+`;
+}
 async function appendPath(file, dir) {
   if (/[\r\n]/.test(dir))
     throw new InvalidArgumentError("a directory with a line break cannot go on $GITHUB_PATH");
@@ -86,9 +109,35 @@ async function appendPath(file, dir) {
 `);
 }
 async function appendTo(file, text) {
-  await appendFile(file, text, "utf8").catch((cause) => {
+  const failed = (cause) => {
     throw appendFailed(file, cause);
-  });
+  };
+  const handle = await open(file, APPEND_FLAGS | constants.O_NONBLOCK, 438).catch(failed);
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) {
+      await appendFile(file, text, "utf8").catch(failed);
+      return;
+    }
+    const lead = await lineLeftOpen(file, stats.size) ? "\n" : "";
+    await handle.appendFile(lead + text, "utf8").catch(failed);
+  } finally {
+    await handle.close();
+  }
+}
+async function lineLeftOpen(file, size) {
+  if (size === 0) return false;
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => null);
+  if (handle === null) return false;
+  try {
+    if (!(await handle.stat()).isFile()) return false;
+    const { bytesRead, buffer } = await handle.read(Buffer.alloc(1), 0, 1, size - 1);
+    return bytesRead === 1 && buffer[0] !== 10;
+  } catch {
+    return false;
+  } finally {
+    await handle.close();
+  }
 }
 function appendFailed(file, cause) {
   return new WriteFailedError(
@@ -2367,19 +2416,10 @@ function gateAnnotations(gates) {
 }
 
 // action/src/anchor.ts
-import { appendFileSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 var ZERO = /^0+$/;
 var SUMMARY_ANCHORS = 20;
-var STEP_SUMMARY_LIMIT = 1024 * 1024;
-function appendWithinLimit(file, text) {
-  let used = 0;
-  try {
-    used = statSync(file).size;
-  } catch {
-  }
-  if (used + Buffer.byteLength(text, "utf8") <= STEP_SUMMARY_LIMIT) appendFileSync(file, text);
-}
 function anchorTarget(io, env) {
   const range = io.input("range");
   if (range) return ["--range", revisionInput(io, "range", range, /\.\./)];
@@ -2463,7 +2503,7 @@ async function anchor2(io, env) {
     coverage: total.linesAdded === 0 ? "" : String(Math.floor(total.linesFromRuns * 100 / total.linesAdded)),
     "report-path": report
   });
-  summarize(io, anchors, want);
+  await summarize(io, anchors, want);
   if (want.publish && anchors.length > 0) io.cliJson(["push", "--anchors", "only", ...want.remote], "push");
   const wanted = want.minCoverage;
   if (wanted !== null) {
@@ -2494,10 +2534,10 @@ function writeReport(io, anchors) {
   io.cliJson(["report", "--anchor", last.commit, "--format", "html", "-o", report, "--ci", "none"], "report");
   return report;
 }
-function summarize(io, anchors, want) {
+async function summarize(io, anchors, want) {
   if (io.stepSummary === null || !want.summary) return;
   if (anchors.length === 0)
-    appendWithinLimit(
+    await appendStepSummary(
       io.stepSummary,
       want.target === null ? "## agentgate anchor\n\nThe pull request was not merged: nothing to anchor.\n" : "## agentgate anchor\n\nNo new first-parent commit to anchor.\n"
     );
