@@ -5,7 +5,7 @@ import { cherryPick as cherryPickCommit } from '../git/cherry-pick.js';
 import { commitTree } from '../git/commit.js';
 import { openRepo, type Repo } from '../git/repo.js';
 import { batchCheck } from '../git/record-objects.js';
-import { deleteRef } from '../git/refs.js';
+import { deleteRef, readRef } from '../git/refs.js';
 import { iterationRef, RUNS_PREFIX, type SnapshotterCore } from './core.js';
 import {
   CherryPickConflictError,
@@ -37,7 +37,12 @@ export async function deleteSnapshot(core: SnapshotterCore, idOrSha: string): Pr
     },
   );
   const stored = await core.store.load(id).catch(() => null);
-  await core.store.delete(id);
+  try {
+    await core.store.delete(id);
+  } catch (error) {
+    if (error instanceof SnapshotNotFoundError && (await finishDeleted(core, id))) return id;
+    throw error;
+  }
   // Metadata first: a crash after it leaves an orphan file, never a record without its patch.
   if (stored !== null) await removeArtifact(core, stored);
   if (stored !== null) await removeIterationRef(core, stored);
@@ -74,6 +79,32 @@ async function removeIterationRef(core: SnapshotterCore, snapshot: Snapshot): Pr
       if (!(error instanceof ConcurrentUpdateError)) throw error;
     },
   );
+}
+
+/**
+ * A delete that removed the record but not the iteration ref (the workspace could not be opened, or
+ * the call was killed in between) left that iteration unable to be captured again (`after` found
+ * the ref at a commit this home no longer records: RUN_ID_TAKEN). Repeated, it finishes from the
+ * run's `deletedSnapshots`: the ref goes when it still holds the deleted capture's after commit and
+ * no snapshot the run links has that iteration. True when a ref was removed.
+ */
+async function finishDeleted(core: SnapshotterCore, id: string): Promise<boolean> {
+  const { runs } = await core.store.listRuns();
+  for (const run of runs) {
+    const deleted = run.deletedSnapshots?.find((d) => d.snapshotId === id);
+    if (deleted === undefined) continue;
+    const contents = await core.store.inspectRun(run.runId);
+    // A link that does not load could be a capture of that iteration made since: leave the ref.
+    if (contents.problems.length > 0) continue;
+    if (contents.snapshots.some((s) => s.iteration === deleted.iteration)) continue;
+    const { workspace } = await core.withLocalWorkspace(run);
+    const repo = await openRepo(workspace, core.gitOptions()).catch(() => null);
+    const ref = iterationRef(run.runId, deleted.iteration);
+    if (repo === null || (await readRef(repo, ref)) !== deleted.afterSha) continue;
+    await deleteRef(repo, ref, deleted.afterSha);
+    return true;
+  }
+  return false;
 }
 
 /** The snapshot's own patch artifact (the recorded one, checked by its sha256), and its iteration directory if that is left empty. */
