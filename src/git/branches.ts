@@ -1,4 +1,4 @@
-import { BranchExistsError, ConcurrentUpdateError, InvalidArgumentError } from '../errors.js';
+import { BranchExistsError, ConcurrentUpdateError, GitFailedError, InvalidArgumentError } from '../errors.js';
 import { decodeBytes, hasEscapedBytes } from '../fs/path-bytes.js';
 import { assertBranchCanBeMade } from './branch-name.js';
 import { listRefs, readHead, readRef, updateRef } from './refs.js';
@@ -88,10 +88,20 @@ export function landsOn(name: string, ref: string, target: string | null, hint: 
   return lands;
 }
 
-/** The ref at the end of `ref`'s chain when it is a symbolic ref (git follows every link), else null. */
+/**
+ * The ref at the end of `ref`'s chain when it is a symbolic ref (git follows every link), else null.
+ * A loose ref git cannot read (left empty or garbled by a power loss or a hand edit) is no link
+ * either: git says "No such ref" (exit 128), and the caller finds it pointing at nothing.
+ */
 export async function symbolicTarget(repo: GitOptions, ref: string): Promise<string | null> {
-  const res = await runGitBuffer(repo, ['symbolic-ref', '-q', ref], { okExitCodes: [1] });
-  return res.exitCode === 0 ? decodeBytes(res.stdout).trim() : null;
+  const res = await runGitBuffer(repo, ['symbolic-ref', '-q', ref], { okExitCodes: [1] }).catch(
+    (error: unknown) => {
+      if (error instanceof GitFailedError && /^fatal: No such ref/m.test(String(error.details.stderr ?? '')))
+        return null;
+      throw error;
+    },
+  );
+  return res?.exitCode === 0 ? decodeBytes(res.stdout).trim() : null;
 }
 
 /**

@@ -205,7 +205,7 @@ async function refCheck(repo: Repo, snapshot: Snapshot, add: Add): Promise<void>
       ? `${snapshot.ref} keeps after reachable`
       : link !== null
         ? `${snapshot.ref} is a symbolic ref to ${link}`
-        : `${snapshot.ref} points at ${target ?? 'nothing'}`,
+        : `${snapshot.ref} points at ${target ?? 'nothing (it is missing, or a file git cannot read)'}`,
   );
 }
 
