@@ -7,7 +7,7 @@ import { treeAfterApplying } from '../git/apply-check.js';
 import { treeDiffSha256 } from '../git/unified-diff.js';
 import { getTree, isAncestor, readRef } from '../git/refs.js';
 import { symbolicTarget } from '../git/branches.js';
-import { setAsideBy, type RunRecord, type RunRestart } from '../../types/run.js';
+import { setAsideBy, type DeletedSnapshot, type RunRecord, type RunRestart } from '../../types/run.js';
 import { sha256File } from './patch-artifact.js';
 import { getCommitInfo } from '../git/commit-info.js';
 import { batchCheck } from '../git/record-objects.js';
@@ -342,6 +342,7 @@ export async function continuityChecks(
   snapshots: readonly Snapshot[],
   git: OpenOptions,
   restarts: readonly RunRestart[] = [],
+  deleted: readonly DeletedSnapshot[] = [],
 ): Promise<VerifyCheck[]> {
   const checks: VerifyCheck[] = [];
   // Once each: a run that links a snapshot twice fails its own check (runLinkChecks).
@@ -373,7 +374,7 @@ export async function continuityChecks(
     // A restart declared after `prev` counts when its commit is what its iteration really ended at.
     for (const r of restarts.filter((r) => r.lastIteration === prev.iteration && r.from < next.iteration)) {
       if (ok) break;
-      if (restartPoint(ordered, r.from) !== r.sha || !(await buildsOn(next, r.sha))) continue;
+      if (restartPoint(ordered, r.from, deleted) !== r.sha || !(await buildsOn(next, r.sha))) continue;
       ok = true;
       detail = `iteration ${next.iteration} restarts from ${r.from === 0 ? "the run's start" : `iteration ${r.from}`} (declared at ${r.at})`;
     }
@@ -384,7 +385,7 @@ export async function continuityChecks(
   // A recorded restart sets iterations aside: the commits must show that the run left them there.
   for (const r of restarts) {
     const first = ordered.find((s) => s.iteration > r.lastIteration);
-    const wrong = first && (await restartContradiction(r, ordered, await repoOf(first.workspace)));
+    const wrong = first && (await restartContradiction(r, ordered, await repoOf(first.workspace), deleted));
     if (wrong)
       checks.push({
         snapshotId: wrong.next.id,
