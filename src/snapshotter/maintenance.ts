@@ -18,6 +18,7 @@ import {
 import { sha256File } from './patch-artifact.js';
 import { withRepoLock } from '../git/repo-lock.js';
 import { workspaceExcludes } from './excludes.js';
+import { patchPath } from '../store/paths.js';
 
 /**
  * Removes the snapshot's metadata and its link from the run. The commit stays in git; its iteration
@@ -107,10 +108,17 @@ async function finishDeleted(core: SnapshotterCore, id: string): Promise<boolean
   return false;
 }
 
-/** The snapshot's own patch artifact (the recorded one, checked by its sha256), and its iteration directory if that is left empty. */
+/**
+ * The snapshot's own patch artifact (the recorded one, checked by its sha256), and its iteration
+ * directory if that is left empty. Only a file where an artifact of this run and iteration lies, in
+ * whatever artifacts directory it was written: a record edited to name any other file (with that
+ * file's sha256) must not make `delete` remove a file of the user's outside the store.
+ */
 async function removeArtifact(core: SnapshotterCore, snapshot: Snapshot): Promise<void> {
   const local = await core.withLocalPaths(snapshot);
   if (local.patchPath === null || local.patchSha256 === null) return;
+  const artifactsDir = dirname(dirname(dirname(local.patchPath)));
+  if (local.patchPath !== patchPath(artifactsDir, local.runId, local.iteration)) return;
   if ((await sha256File(local.patchPath).catch(() => null)) !== local.patchSha256) return;
   await rm(local.patchPath, { force: true });
   await rmdir(dirname(local.patchPath)).catch(() => undefined);
