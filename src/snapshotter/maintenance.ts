@@ -45,9 +45,20 @@ export async function deleteSnapshot(core: SnapshotterCore, idOrSha: string): Pr
     throw error;
   }
   // Metadata first: a crash after it leaves an orphan file, never a record without its patch.
-  if (stored !== null) await removeArtifact(core, stored);
-  if (stored !== null) await removeIterationRef(core, stored);
+  if (stored === null || (await linksAnotherCapture(core, stored))) return id;
+  await removeArtifact(core, stored);
+  await removeIterationRef(core, stored);
   return id;
+}
+
+/**
+ * Whether the run links another snapshot of the deleted one's iteration: the deleted one was a stray
+ * capture (one `verify --all` fails as unlinked), and the artifact path and the iteration ref, the
+ * same for both, may well hold the linked capture's very patch and commit: they stay.
+ */
+async function linksAnotherCapture(core: SnapshotterCore, deleted: Snapshot): Promise<boolean> {
+  const contents = await core.store.inspectRun(deleted.runId).catch(() => null);
+  return contents?.snapshots.some((s) => s.id !== deleted.id && s.iteration === deleted.iteration) ?? false;
 }
 
 /**

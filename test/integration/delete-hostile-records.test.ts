@@ -3,6 +3,8 @@
  * as its patch artifact, with that file's sha256: `delete` removed that file, wherever it was (a file
  * of the user's outside the home), and its directory when that was left empty. Only a file where
  * an artifact of that run and iteration lies (`<dir>/<runId>/iteration-<n>/patch.diff`) is removed.
+ * And `delete` of a second, unlinked snapshot of an iteration (a stray capture `verify --all` fails)
+ * removed the artifact and the iteration ref of the capture its run links, when they were the same.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,6 +51,29 @@ describe('delete of a record that names a foreign file as its artifact', () => {
       const res = cli('--artifacts-dir', other, 'delete', id, '--json');
       expect(res.status, res.stdout + res.stderr).toBe(0);
       expect(existsSync(patchPath)).toBe(false);
+    } finally {
+      remove(dir);
+      remove(home);
+    }
+  });
+
+  it('of a stray capture leaves the artifact and the ref of the capture the run links', () => {
+    const { dir, home, cli } = recordedCliRun({ 'a.txt': 'one\n' });
+    try {
+      const id = (JSON.parse(cli('list', '--json').stdout) as Array<{ id: string }>)[0]?.id as string;
+      const record = JSON.parse(readFileSync(join(home, 'snapshots', `${id}.json`), 'utf8')) as {
+        id: string;
+        patchPath: string;
+      };
+      const stray = 'snap-stray0000000001';
+      writeFileSync(join(home, 'snapshots', `${stray}.json`), JSON.stringify({ ...record, id: stray }));
+      expect(cli('verify', '--all', '--json').status).toBe(3);
+
+      const res = cli('delete', stray, '--json');
+      expect(res.status, res.stdout + res.stderr).toBe(0);
+      expect(existsSync(record.patchPath)).toBe(true);
+      const verify = cli('verify', '--all', '--json');
+      expect(verify.status, verify.stdout).toBe(0);
     } finally {
       remove(dir);
       remove(home);
