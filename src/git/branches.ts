@@ -1,4 +1,7 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { BranchExistsError, ConcurrentUpdateError, GitFailedError, InvalidArgumentError } from '../errors.js';
+import { commonDir } from '../fs/git-locks.js';
 import { decodeBytes, hasEscapedBytes } from '../fs/path-bytes.js';
 import { assertBranchCanBeMade } from './branch-name.js';
 import { listRefs, readHead, readRef, updateRef } from './refs.js';
@@ -86,6 +89,17 @@ export function landsOn(name: string, ref: string, target: string | null, hint: 
       },
     );
   return lands;
+}
+
+/**
+ * The kind of special file (a FIFO, a socket, a device) standing where `ref`'s loose file lies, or
+ * null. git opens a loose ref to read it, and a FIFO there holds every git call that reads the ref
+ * until gitTimeoutMs: a check looks here first and never asks git about such a ref.
+ */
+export async function specialRefFile(repo: Repo, ref: string): Promise<string | null> {
+  const info = await stat(join(await commonDir(repo.gitDir), ref)).catch(() => null);
+  if (info === null || info.isFile() || info.isDirectory()) return null;
+  return info.isFIFO() ? 'FIFO' : info.isSocket() ? 'socket' : 'device';
 }
 
 /**

@@ -6,7 +6,7 @@ import { openRepo, type OpenOptions, type Repo } from '../git/repo.js';
 import { treeAfterApplying } from '../git/apply-check.js';
 import { treeDiffSha256 } from '../git/unified-diff.js';
 import { getTree, isAncestor, readRef } from '../git/refs.js';
-import { symbolicTarget } from '../git/branches.js';
+import { specialRefFile, symbolicTarget } from '../git/branches.js';
 import { setAsideBy, type DeletedSnapshot, type RunRecord, type RunRestart } from '../../types/run.js';
 import { sha256File } from './patch-artifact.js';
 import { getCommitInfo } from '../git/commit-info.js';
@@ -193,6 +193,12 @@ async function refCheck(repo: Repo, snapshot: Snapshot, add: Add): Promise<void>
         ? `no ref recorded; ${expected} should keep after reachable`
         : `recorded ref ${snapshot.ref} is not ${expected}`,
     );
+    return;
+  }
+  // A FIFO where the ref's file lies would hold git (and verify with it) until gitTimeoutMs.
+  const special = await specialRefFile(repo, snapshot.ref);
+  if (special !== null) {
+    add('ref', false, `${snapshot.ref} is a ${special}, not a ref git can read`);
     return;
   }
   // A symbolic ref (to a branch) reaches after only while that branch does, and is no ref of ours.

@@ -6,7 +6,8 @@
  * iteration for another machine's (RUN_ID_TAKEN). An iteration ref left empty or garbled made `verify` and
  * `report` stop with GIT_FAILED instead of failing that snapshot's `ref` check.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../types/snapshot.js';
@@ -141,4 +142,27 @@ describe('verify of an iteration ref left broken', () => {
       expect(cliIn(dir, home, ['verify', three.id]).status).toBe(0);
     });
   }
+});
+
+describe('verify of an iteration ref that is a FIFO', () => {
+  // git opens a loose ref to read it: a FIFO there held verify (and report) until gitTimeoutMs
+  // (two minutes by default), then GIT_TIMEOUT with nothing verified.
+  it('fails ref (exit 3) without waiting on it', () => {
+    const three = snapshots[2] as Snapshot;
+    const file = join(dir, '.git', 'refs', 'agentgate', 'runs', 'r1', 'iteration-3');
+    const original = readFileSync(file);
+    rmSync(file);
+    execFileSync('mkfifo', [file]);
+    try {
+      for (const target of [[three.id], ['--run', 'r1']]) {
+        const res = cliIn(dir, home, ['verify', ...target]);
+        expect(res.status, res.stdout).toBe(3);
+        expect(failed(res.json() as VerifyReport)).toEqual([`${three.id} ref`]);
+      }
+    } finally {
+      rmSync(file);
+      writeFileSync(file, original);
+    }
+    expect(cliIn(dir, home, ['verify', three.id]).status).toBe(0);
+  });
 });
