@@ -7,7 +7,8 @@
  * removed the artifact and the iteration ref of the capture its run links, when they were the same.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { recordedCliRun } from '../helpers/cli.js';
@@ -74,6 +75,27 @@ describe('delete of a record that names a foreign file as its artifact', () => {
       expect(existsSync(record.patchPath)).toBe(true);
       const verify = cli('verify', '--all', '--json');
       expect(verify.status, verify.stdout).toBe(0);
+    } finally {
+      remove(dir);
+      remove(home);
+    }
+  });
+
+  it('of a snapshot whose iteration ref is a FIFO deletes it at once, the FIFO left alone', () => {
+    const { dir, home, cli } = recordedCliRun({ 'a.txt': 'one\n' });
+    try {
+      const id = (JSON.parse(cli('list', '--json').stdout) as Array<{ id: string }>)[0]?.id as string;
+      const ref = join(dir, '.git', 'refs', 'agentgate', 'runs', 'r1', 'iteration-1');
+      rmSync(ref);
+      execFileSync('mkfifo', [ref]);
+      const res = cli('delete', id, '--json');
+      expect(res.status, res.stdout + res.stderr).toBe(0);
+      expect(lstatSync(ref).isFIFO()).toBe(true);
+      const again = cli('delete', id, '--json');
+      expect([again.status, (again.json() as { error: { code: string } }).error.code]).toEqual([
+        1,
+        'SNAPSHOT_NOT_FOUND',
+      ]);
     } finally {
       remove(dir);
       remove(home);
