@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { lstat, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BranchExistsError, ConcurrentUpdateError, GitFailedError, InvalidArgumentError } from '../errors.js';
 import { commonDir } from '../fs/git-locks.js';
@@ -100,6 +100,23 @@ export async function specialRefFile(repo: Repo, ref: string): Promise<string | 
   const info = await stat(join(await commonDir(repo.gitDir), ref)).catch(() => null);
   if (info === null || info.isFile() || info.isDirectory()) return null;
   return info.isFIFO() ? 'FIFO' : info.isSocket() ? 'socket' : 'device';
+}
+
+/**
+ * Removes `ref`'s loose file when git cannot read it as a ref: a FIFO, socket or device standing
+ * there, or a file left empty or garbled, which git neither resolves nor takes for a symbolic ref,
+ * and refuses to delete ("reference broken"). For a ref of ours whose capture is being deleted: what
+ * stands there is nobody's, and left, it would refuse that iteration's next capture. True when a
+ * file was removed.
+ */
+export async function removeUnreadableRef(repo: Repo, ref: string): Promise<boolean> {
+  const file = join(await commonDir(repo.gitDir), ref);
+  const info = await lstat(file).catch(() => null);
+  if (info === null || info.isDirectory() || info.isSymbolicLink()) return false;
+  if (info.isFile() && ((await readRef(repo, ref)) !== null || (await symbolicTarget(repo, ref)) !== null))
+    return false;
+  await rm(file, { force: true });
+  return true;
 }
 
 /**

@@ -6,7 +6,7 @@ import { commitTree } from '../git/commit.js';
 import { openRepo, type Repo } from '../git/repo.js';
 import { batchCheck } from '../git/record-objects.js';
 import { deleteRef, readRef } from '../git/refs.js';
-import { specialRefFile } from '../git/branches.js';
+import { removeUnreadableRef } from '../git/branches.js';
 import { iterationRef, RUNS_PREFIX, type SnapshotterCore } from './core.js';
 import {
   CherryPickConflictError,
@@ -86,8 +86,8 @@ async function removeIterationRef(core: SnapshotterCore, snapshot: Snapshot): Pr
   const local = await core.withLocalPaths(snapshot);
   const repo = await openRepo(local.workspace, core.gitOptions()).catch(() => null);
   if (repo === null) return;
-  // A FIFO standing there is no ref (git would wait on it until gitTimeoutMs): left as it is.
-  if ((await specialRefFile(repo, iterationRef(snapshot.runId, snapshot.iteration))) !== null) return;
+  // A FIFO or a garbled file standing there is no ref: git would wait on the one and cannot delete the other.
+  await removeUnreadableRef(repo, iterationRef(snapshot.runId, snapshot.iteration));
   // Compare-and-swap: a ref that is gone or names another commit is not this snapshot's to remove.
   await deleteRef(repo, iterationRef(snapshot.runId, snapshot.iteration), snapshot.afterSha).catch(
     (error: unknown) => {
@@ -115,7 +115,8 @@ async function finishDeleted(core: SnapshotterCore, id: string): Promise<boolean
     const { workspace } = await core.withLocalWorkspace(run);
     const repo = await openRepo(workspace, core.gitOptions()).catch(() => null);
     const ref = iterationRef(run.runId, deleted.iteration);
-    if (repo === null || (await specialRefFile(repo, ref)) !== null) continue;
+    if (repo === null) continue;
+    if (await removeUnreadableRef(repo, ref)) return true;
     if ((await readRef(repo, ref)) !== deleted.afterSha) continue;
     await deleteRef(repo, ref, deleted.afterSha);
     return true;

@@ -8,11 +8,11 @@
  */
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { recordedCliRun } from '../helpers/cli.js';
-import { remove, tempDir } from '../helpers/repo.js';
+import { git, remove, tempDir, writeFiles } from '../helpers/repo.js';
 
 describe('delete of a record that names a foreign file as its artifact', () => {
   it('leaves that file, and still deletes the snapshot', () => {
@@ -81,7 +81,7 @@ describe('delete of a record that names a foreign file as its artifact', () => {
     }
   });
 
-  it('of a snapshot whose iteration ref is a FIFO deletes it at once, the FIFO left alone', () => {
+  it('of a snapshot whose iteration ref is a FIFO deletes it at once, the FIFO with it', () => {
     const { dir, home, cli } = recordedCliRun({ 'a.txt': 'one\n' });
     try {
       const id = (JSON.parse(cli('list', '--json').stdout) as Array<{ id: string }>)[0]?.id as string;
@@ -90,12 +90,31 @@ describe('delete of a record that names a foreign file as its artifact', () => {
       execFileSync('mkfifo', [ref]);
       const res = cli('delete', id, '--json');
       expect(res.status, res.stdout + res.stderr).toBe(0);
-      expect(lstatSync(ref).isFIFO()).toBe(true);
+      expect(existsSync(ref)).toBe(false);
       const again = cli('delete', id, '--json');
       expect([again.status, (again.json() as { error: { code: string } }).error.code]).toEqual([
         1,
         'SNAPSHOT_NOT_FOUND',
       ]);
+    } finally {
+      remove(dir);
+      remove(home);
+    }
+  });
+
+  it('of a snapshot whose iteration ref is garbled removes it, so the iteration is captured again', () => {
+    const { dir, home, cli } = recordedCliRun({ 'a.txt': 'one\n' });
+    try {
+      const id = (JSON.parse(cli('list', '--json').stdout) as Array<{ id: string }>)[0]?.id as string;
+      const ref = join(dir, '.git', 'refs', 'agentgate', 'runs', 'r1', 'iteration-1');
+      writeFileSync(ref, 'garbage\n');
+      expect(cli('delete', id, '--json').status).toBe(0);
+      expect(existsSync(ref)).toBe(false);
+      git(dir, ['reset', '-q', '--hard', 'HEAD~1']);
+      expect(cli('before', '--run', 'r1', '--json').status).toBe(0);
+      writeFiles(dir, { 'a.txt': 'two\n' });
+      const after = cli('after', '--run', 'r1', '--iteration', '1', '--json');
+      expect(after.status, after.stdout + after.stderr).toBe(0);
     } finally {
       remove(dir);
       remove(home);
