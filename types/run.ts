@@ -25,6 +25,8 @@ export const DeletedSnapshot = deferred(() =>
   z.strictObject({
     snapshotId: SafeId,
     iteration: z.int().check(z.nonnegative()),
+    /** Where the capture started: the run's start when it was the run's first iteration (absent in records written before it was kept). */
+    beforeSha: z.optional(Sha),
     afterSha: Sha,
     at: IsoDate,
   }),

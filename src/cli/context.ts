@@ -111,6 +111,18 @@ export class Context {
     await resolveWorkspaceDir(this.workspace);
   }
 
+  /**
+   * For a command that checks every snapshot in the workspace -C names (`verify ID`, `verify --run`):
+   * a -C that is a directory but no work tree of a repository (a plain directory, a bare repository)
+   * is NOT_A_REPOSITORY or UNSAFE_WORKSPACE (exit 1): the checks cannot run there, which is no
+   * failed `workspace` check of every snapshot (exit 3, a tampered run to a gate).
+   */
+  async assertGivenRepository(): Promise<void> {
+    if (!this.workspaceGiven) return;
+    const { openRepo } = await import('../git/repo.js');
+    await openRepo(this.workspace, { timeoutMs: this.settings.gitTimeoutMs });
+  }
+
   /** The store, for commands that only read it. */
   get store(): SnapshotStore {
     return new SnapshotStore(this.settings.home, { lockTimeoutMs: this.settings.lockTimeoutMs });

@@ -1,4 +1,7 @@
-import { BranchExistsError, ConcurrentUpdateError, InvalidArgumentError } from '../errors.js';
+import { lstat, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { BranchExistsError, ConcurrentUpdateError, GitFailedError, InvalidArgumentError } from '../errors.js';
+import { commonDir } from '../fs/git-locks.js';
 import { decodeBytes, hasEscapedBytes } from '../fs/path-bytes.js';
 import { assertBranchCanBeMade } from './branch-name.js';
 import { listRefs, readHead, readRef, updateRef } from './refs.js';
@@ -88,10 +91,48 @@ export function landsOn(name: string, ref: string, target: string | null, hint: 
   return lands;
 }
 
-/** The ref at the end of `ref`'s chain when it is a symbolic ref (git follows every link), else null. */
+/**
+ * The kind of special file (a FIFO, a socket, a device) standing where `ref`'s loose file lies, or
+ * null. git opens a loose ref to read it, and a FIFO there holds every git call that reads the ref
+ * until gitTimeoutMs: a check looks here first and never asks git about such a ref.
+ */
+export async function specialRefFile(repo: Repo, ref: string): Promise<string | null> {
+  const info = await stat(join(await commonDir(repo.gitDir), ref)).catch(() => null);
+  if (info === null || info.isFile() || info.isDirectory()) return null;
+  return info.isFIFO() ? 'FIFO' : info.isSocket() ? 'socket' : 'device';
+}
+
+/**
+ * Removes `ref`'s loose file when git cannot read it as a ref: a FIFO, socket or device standing
+ * there, or a file left empty or garbled, which git neither resolves nor takes for a symbolic ref,
+ * and refuses to delete ("reference broken"). For a ref of ours whose capture is being deleted: what
+ * stands there is nobody's, and left, it would refuse that iteration's next capture. True when a
+ * file was removed.
+ */
+export async function removeUnreadableRef(repo: Repo, ref: string): Promise<boolean> {
+  const file = join(await commonDir(repo.gitDir), ref);
+  const info = await lstat(file).catch(() => null);
+  if (info === null || info.isDirectory() || info.isSymbolicLink()) return false;
+  if (info.isFile() && ((await readRef(repo, ref)) !== null || (await symbolicTarget(repo, ref)) !== null))
+    return false;
+  await rm(file, { force: true });
+  return true;
+}
+
+/**
+ * The ref at the end of `ref`'s chain when it is a symbolic ref (git follows every link), else null.
+ * A loose ref git cannot read (left empty or garbled by a power loss or a hand edit) is no link
+ * either: git says "No such ref" (exit 128), and the caller finds it pointing at nothing.
+ */
 export async function symbolicTarget(repo: GitOptions, ref: string): Promise<string | null> {
-  const res = await runGitBuffer(repo, ['symbolic-ref', '-q', ref], { okExitCodes: [1] });
-  return res.exitCode === 0 ? decodeBytes(res.stdout).trim() : null;
+  const res = await runGitBuffer(repo, ['symbolic-ref', '-q', ref], { okExitCodes: [1] }).catch(
+    (error: unknown) => {
+      if (error instanceof GitFailedError && /^fatal: No such ref/m.test(String(error.details.stderr ?? '')))
+        return null;
+      throw error;
+    },
+  );
+  return res?.exitCode === 0 ? decodeBytes(res.stdout).trim() : null;
 }
 
 /**

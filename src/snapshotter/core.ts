@@ -1,4 +1,5 @@
 import type { Identity, OnDirty } from '../../types/config.js';
+import type { RunRecord } from '../../types/run.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 
@@ -27,6 +28,7 @@ export interface SnapshotterCore {
   readonly store: SnapshotStore;
   gitOptions(): { identity: Identity; timeoutMs: number };
   withLocalPaths(snapshot: Snapshot): Promise<Snapshot>;
+  withLocalWorkspace(run: RunRecord): Promise<RunRecord>;
   getSnapshot(idOrSha: string, opts?: { exact?: boolean }): Promise<Snapshot>;
 }
 

@@ -5,7 +5,8 @@ import { cherryPick as cherryPickCommit } from '../git/cherry-pick.js';
 import { commitTree } from '../git/commit.js';
 import { openRepo, type Repo } from '../git/repo.js';
 import { batchCheck } from '../git/record-objects.js';
-import { deleteRef } from '../git/refs.js';
+import { deleteRef, readRef } from '../git/refs.js';
+import { removeUnreadableRef } from '../git/branches.js';
 import { iterationRef, RUNS_PREFIX, type SnapshotterCore } from './core.js';
 import {
   CherryPickConflictError,
@@ -18,6 +19,7 @@ import {
 import { sha256File } from './patch-artifact.js';
 import { withRepoLock } from '../git/repo-lock.js';
 import { workspaceExcludes } from './excludes.js';
+import { patchPath } from '../store/paths.js';
 
 /**
  * Removes the snapshot's metadata and its link from the run. The commit stays in git; its iteration
@@ -37,11 +39,27 @@ export async function deleteSnapshot(core: SnapshotterCore, idOrSha: string): Pr
     },
   );
   const stored = await core.store.load(id).catch(() => null);
-  await core.store.delete(id);
+  try {
+    await core.store.delete(id);
+  } catch (error) {
+    if (error instanceof SnapshotNotFoundError && (await finishDeleted(core, id))) return id;
+    throw error;
+  }
   // Metadata first: a crash after it leaves an orphan file, never a record without its patch.
-  if (stored !== null) await removeArtifact(core, stored);
-  if (stored !== null) await removeIterationRef(core, stored);
+  if (stored === null || (await linksAnotherCapture(core, stored))) return id;
+  await removeArtifact(core, stored);
+  await removeIterationRef(core, stored);
   return id;
+}
+
+/**
+ * Whether the run links another snapshot of the deleted one's iteration: the deleted one was a stray
+ * capture (one `verify --all` fails as unlinked), and the artifact path and the iteration ref, the
+ * same for both, may well hold the linked capture's very patch and commit: they stay.
+ */
+async function linksAnotherCapture(core: SnapshotterCore, deleted: Snapshot): Promise<boolean> {
+  const contents = await core.store.inspectRun(deleted.runId).catch(() => null);
+  return contents?.snapshots.some((s) => s.id !== deleted.id && s.iteration === deleted.iteration) ?? false;
 }
 
 /**
@@ -68,6 +86,8 @@ async function removeIterationRef(core: SnapshotterCore, snapshot: Snapshot): Pr
   const local = await core.withLocalPaths(snapshot);
   const repo = await openRepo(local.workspace, core.gitOptions()).catch(() => null);
   if (repo === null) return;
+  // A FIFO or a garbled file standing there is no ref: git would wait on the one and cannot delete the other.
+  await removeUnreadableRef(repo, iterationRef(snapshot.runId, snapshot.iteration));
   // Compare-and-swap: a ref that is gone or names another commit is not this snapshot's to remove.
   await deleteRef(repo, iterationRef(snapshot.runId, snapshot.iteration), snapshot.afterSha).catch(
     (error: unknown) => {
@@ -76,10 +96,45 @@ async function removeIterationRef(core: SnapshotterCore, snapshot: Snapshot): Pr
   );
 }
 
-/** The snapshot's own patch artifact (the recorded one, checked by its sha256), and its iteration directory if that is left empty. */
+/**
+ * A delete that removed the record but not the iteration ref (the workspace could not be opened, or
+ * the call was killed in between) left that iteration unable to be captured again (`after` found
+ * the ref at a commit this home no longer records: RUN_ID_TAKEN). Repeated, it finishes from the
+ * run's `deletedSnapshots`: the ref goes when it still holds the deleted capture's after commit and
+ * no snapshot the run links has that iteration. True when a ref was removed.
+ */
+async function finishDeleted(core: SnapshotterCore, id: string): Promise<boolean> {
+  const { runs } = await core.store.listRuns();
+  for (const run of runs) {
+    const deleted = run.deletedSnapshots?.find((d) => d.snapshotId === id);
+    if (deleted === undefined) continue;
+    const contents = await core.store.inspectRun(run.runId);
+    // A link that does not load could be a capture of that iteration made since: leave the ref.
+    if (contents.problems.length > 0) continue;
+    if (contents.snapshots.some((s) => s.iteration === deleted.iteration)) continue;
+    const { workspace } = await core.withLocalWorkspace(run);
+    const repo = await openRepo(workspace, core.gitOptions()).catch(() => null);
+    const ref = iterationRef(run.runId, deleted.iteration);
+    if (repo === null) continue;
+    if (await removeUnreadableRef(repo, ref)) return true;
+    if ((await readRef(repo, ref)) !== deleted.afterSha) continue;
+    await deleteRef(repo, ref, deleted.afterSha);
+    return true;
+  }
+  return false;
+}
+
+/**
+ * The snapshot's own patch artifact (the recorded one, checked by its sha256), and its iteration
+ * directory if that is left empty. Only a file where an artifact of this run and iteration lies, in
+ * whatever artifacts directory it was written: a record edited to name any other file (with that
+ * file's sha256) must not make `delete` remove a file of the user's outside the store.
+ */
 async function removeArtifact(core: SnapshotterCore, snapshot: Snapshot): Promise<void> {
   const local = await core.withLocalPaths(snapshot);
   if (local.patchPath === null || local.patchSha256 === null) return;
+  const artifactsDir = dirname(dirname(dirname(local.patchPath)));
+  if (local.patchPath !== patchPath(artifactsDir, local.runId, local.iteration)) return;
   if ((await sha256File(local.patchPath).catch(() => null)) !== local.patchSha256) return;
   await rm(local.patchPath, { force: true });
   await rmdir(dirname(local.patchPath)).catch(() => undefined);

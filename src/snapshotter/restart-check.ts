@@ -1,4 +1,4 @@
-import type { RunRestart } from '../../types/run.js';
+import type { DeletedSnapshot, RunRestart } from '../../types/run.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import { isAncestor } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
@@ -19,11 +19,12 @@ export async function restartContradiction(
   r: RunRestart,
   iterations: readonly RunIteration[],
   repo: Repo | null,
+  deleted: readonly DeletedSnapshot[] = [],
 ): Promise<{ next: RunIteration; why: string } | null> {
   const ordered = [...iterations].sort((a, b) => a.iteration - b.iteration);
   const next = ordered.find((s) => s.iteration > r.lastIteration);
   if (next === undefined) return null;
-  const point = restartPoint(ordered, r.from);
+  const point = restartPoint(ordered, r.from, deleted);
   const on = async (base: string, commit: string) =>
     base === commit || (repo !== null && (await isAncestor(repo, base, commit).catch(() => false)));
   if (r.from > r.lastIteration || point !== r.sha)
@@ -55,9 +56,25 @@ export function restartName(r: RunRestart): string {
 /**
  * The commit a restart from iteration `from` starts at: that iteration's after commit (its latest
  * snapshot), or for 0 the run's start (its first iteration's before SHA); null when there is none.
+ * With the run's `deleted` captures, an iteration `delete` removed still names its point: a person
+ * who cleans up the tries a restart left behind must not make the restart disagree with the run.
  */
-export function restartPoint(snapshots: readonly RunIteration[], from: number): string | null {
+export function restartPoint(
+  snapshots: readonly RunIteration[],
+  from: number,
+  deleted: readonly DeletedSnapshot[] = [],
+): string | null {
   const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
-  if (from === 0) return ordered[0]?.beforeSha ?? null;
-  return ordered.filter((s) => s.iteration === from).at(-1)?.afterSha ?? null;
+  const gone = [...deleted].sort((a, b) => a.iteration - b.iteration);
+  if (from === 0) {
+    const first = ordered[0]?.iteration ?? Infinity;
+    // A deleted capture that came before every snapshot left started the run (when it kept where).
+    const earlier = gone.find((d) => d.iteration < first);
+    return earlier !== undefined ? (earlier.beforeSha ?? null) : (ordered[0]?.beforeSha ?? null);
+  }
+  return (
+    ordered.filter((s) => s.iteration === from).at(-1)?.afterSha ??
+    gone.filter((d) => d.iteration === from).at(-1)?.afterSha ??
+    null
+  );
 }

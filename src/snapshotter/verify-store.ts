@@ -60,7 +60,14 @@ export async function verify(
     for (const [runId, run] of runs) {
       const linked = local.filter((s) => s.runId === runId && (run?.snapshotIds.includes(s.id) ?? false));
       if (run) checks.push(...runLinkChecks(run, linked));
-      checks.push(...(await continuityChecks(linked, core.gitOptions(), run?.restarts ?? [])));
+      checks.push(
+        ...(await continuityChecks(
+          linked,
+          core.gitOptions(),
+          run?.restarts ?? [],
+          run?.deletedSnapshots ?? [],
+        )),
+      );
     }
   }
   return { ok: checks.every((c) => c.ok), checks };

@@ -6,8 +6,8 @@ import { openRepo, type OpenOptions, type Repo } from '../git/repo.js';
 import { treeAfterApplying } from '../git/apply-check.js';
 import { treeDiffSha256 } from '../git/unified-diff.js';
 import { getTree, isAncestor, readRef } from '../git/refs.js';
-import { symbolicTarget } from '../git/branches.js';
-import { setAsideBy, type RunRecord, type RunRestart } from '../../types/run.js';
+import { specialRefFile, symbolicTarget } from '../git/branches.js';
+import { setAsideBy, type DeletedSnapshot, type RunRecord, type RunRestart } from '../../types/run.js';
 import { sha256File } from './patch-artifact.js';
 import { getCommitInfo } from '../git/commit-info.js';
 import { batchCheck } from '../git/record-objects.js';
@@ -195,6 +195,12 @@ async function refCheck(repo: Repo, snapshot: Snapshot, add: Add): Promise<void>
     );
     return;
   }
+  // A FIFO where the ref's file lies would hold git (and verify with it) until gitTimeoutMs.
+  const special = await specialRefFile(repo, snapshot.ref);
+  if (special !== null) {
+    add('ref', false, `${snapshot.ref} is a ${special}, not a ref git can read`);
+    return;
+  }
   // A symbolic ref (to a branch) reaches after only while that branch does, and is no ref of ours.
   const [target, link] = await Promise.all([readRef(repo, snapshot.ref), symbolicTarget(repo, snapshot.ref)]);
   const ok = target === snapshot.afterSha && link === null;
@@ -205,7 +211,7 @@ async function refCheck(repo: Repo, snapshot: Snapshot, add: Add): Promise<void>
       ? `${snapshot.ref} keeps after reachable`
       : link !== null
         ? `${snapshot.ref} is a symbolic ref to ${link}`
-        : `${snapshot.ref} points at ${target ?? 'nothing'}`,
+        : `${snapshot.ref} points at ${target ?? 'nothing (it is missing, or a file git cannot read)'}`,
   );
 }
 
@@ -342,6 +348,7 @@ export async function continuityChecks(
   snapshots: readonly Snapshot[],
   git: OpenOptions,
   restarts: readonly RunRestart[] = [],
+  deleted: readonly DeletedSnapshot[] = [],
 ): Promise<VerifyCheck[]> {
   const checks: VerifyCheck[] = [];
   // Once each: a run that links a snapshot twice fails its own check (runLinkChecks).
@@ -373,7 +380,7 @@ export async function continuityChecks(
     // A restart declared after `prev` counts when its commit is what its iteration really ended at.
     for (const r of restarts.filter((r) => r.lastIteration === prev.iteration && r.from < next.iteration)) {
       if (ok) break;
-      if (restartPoint(ordered, r.from) !== r.sha || !(await buildsOn(next, r.sha))) continue;
+      if (restartPoint(ordered, r.from, deleted) !== r.sha || !(await buildsOn(next, r.sha))) continue;
       ok = true;
       detail = `iteration ${next.iteration} restarts from ${r.from === 0 ? "the run's start" : `iteration ${r.from}`} (declared at ${r.at})`;
     }
@@ -384,7 +391,7 @@ export async function continuityChecks(
   // A recorded restart sets iterations aside: the commits must show that the run left them there.
   for (const r of restarts) {
     const first = ordered.find((s) => s.iteration > r.lastIteration);
-    const wrong = first && (await restartContradiction(r, ordered, await repoOf(first.workspace)));
+    const wrong = first && (await restartContradiction(r, ordered, await repoOf(first.workspace), deleted));
     if (wrong)
       checks.push({
         snapshotId: wrong.next.id,

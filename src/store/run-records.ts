@@ -209,13 +209,13 @@ export class RunRecords {
   async unlink(
     runId: string,
     snapshotId: string,
-    deleted: Pick<Snapshot, 'iteration' | 'afterSha'> | null = null,
+    deleted: Pick<Snapshot, 'iteration' | 'beforeSha' | 'afterSha'> | null = null,
   ): Promise<boolean> {
     let removed = false;
     await this.update(runId, null, (current) => {
       if (!current.snapshotIds.includes(snapshotId)) return null;
       removed = true;
-      const { iteration, afterSha } = deleted ?? {};
+      const { iteration, beforeSha, afterSha } = deleted ?? {};
       const at = new Date().toISOString();
       const capture =
         iteration === undefined || afterSha === undefined
@@ -223,7 +223,7 @@ export class RunRecords {
           : {
               deletedSnapshots: [
                 ...(current.deletedSnapshots ?? []),
-                { snapshotId, iteration, afterSha, at },
+                { snapshotId, iteration, ...(beforeSha === undefined ? {} : { beforeSha }), afterSha, at },
               ],
             };
       return { ...current, snapshotIds: current.snapshotIds.filter((id) => id !== snapshotId), ...capture };

@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordedCliRun, type CliResult } from '../helpers/cli.js';
-import { remove, tempDir } from '../helpers/repo.js';
+import { git, remove, tempDir } from '../helpers/repo.js';
 
 let run: { dir: string; home: string; cli: (...args: string[]) => CliResult };
 let id: string;
@@ -56,4 +56,34 @@ describe('a -C that names no directory', () => {
       expect(run.cli('-C', elsewhere, 'list', '--json').status).toBe(0);
     });
   }
+});
+
+describe('a -C that names a directory but no work tree', () => {
+  // `verify ID` and `verify --run` check every snapshot in the workspace -C names: there they cannot
+  // run at all (exit 1), which is no failed `workspace` check of every snapshot (exit 3, a tampered
+  // run to a gate). The whole store (`--all`) uses -C only for workspaces that are not here.
+  it('is NOT_A_REPOSITORY (exit 1) for verify ID and verify --run', () => {
+    for (const args of [
+      ['verify', id],
+      ['verify', '--run', 'r1'],
+    ]) {
+      const res = run.cli('-C', elsewhere, ...args, '--json');
+      expect(res.status, `${args.join(' ')}: ${res.stdout}`).toBe(1);
+      expect((res.json() as { error: { code: string } }).error.code).toBe('NOT_A_REPOSITORY');
+    }
+    expect(run.cli('-C', elsewhere, 'verify', '--all', '--json').status).toBe(0);
+  });
+
+  it('is UNSAFE_WORKSPACE (exit 1) for a bare repository holding the run', () => {
+    const bare = join(elsewhere, 'bare.git');
+    git(run.dir, ['clone', '-q', '--bare', run.dir, bare]);
+    for (const args of [
+      ['verify', id],
+      ['verify', '--run', 'r1'],
+    ]) {
+      const res = run.cli('-C', bare, ...args, '--json');
+      expect(res.status, `${args.join(' ')}: ${res.stdout}`).toBe(1);
+      expect((res.json() as { error: { code: string } }).error.code).toBe('UNSAFE_WORKSPACE');
+    }
+  });
 });

@@ -3,9 +3,11 @@
  * that names a tree or a blob made `verify` stop with GIT_FAILED (exit 1, nothing verified) instead
  * of failing that snapshot's check (exit 3); a run record whose `snapshotIds` are out of iteration
  * order (CONTRACT.md: ordered by iteration) passed, while `after` then took a re-captured
- * iteration for another machine's (RUN_ID_TAKEN).
+ * iteration for another machine's (RUN_ID_TAKEN). An iteration ref left empty or garbled made `verify` and
+ * `report` stop with GIT_FAILED instead of failing that snapshot's `ref` check.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../types/snapshot.js';
@@ -109,6 +111,57 @@ describe('verify of an iteration ref made a symbolic ref', () => {
       expect(report.checks.find((c) => c.check === 'ref' && !c.ok)?.detail).toContain('refs/heads/main');
     } finally {
       git(dir, ['update-ref', '--no-deref', ref, three.afterSha]);
+    }
+    expect(cliIn(dir, home, ['verify', three.id]).status).toBe(0);
+  });
+});
+
+describe('verify of an iteration ref left broken', () => {
+  // A power loss while git wrote the ref, or a hand edit: a loose ref file git cannot read.
+  for (const [what, content] of [
+    ['empty', ''],
+    ['garbled', 'garbage\n'],
+    ['a garbled symbolic ref', 'ref: not a ref name\n'],
+  ] as const) {
+    it(`fails ref (exit 3), not GIT_FAILED, when it is ${what}; report still renders`, () => {
+      const three = snapshots[2] as Snapshot;
+      const file = join(dir, '.git', 'refs', 'agentgate', 'runs', 'r1', 'iteration-3');
+      const original = readFileSync(file);
+      writeFileSync(file, content);
+      try {
+        for (const target of [[three.id], ['--run', 'r1'], ['--all']]) {
+          const res = cliIn(dir, home, ['verify', ...target]);
+          expect(res.status, res.stdout).toBe(3);
+          expect(failed(res.json() as VerifyReport)).toEqual([`${three.id} ref`]);
+        }
+        const report = cliIn(dir, home, ['report', '--run', 'r1', '--format', 'json']);
+        expect(report.status, report.stdout).toBe(0);
+      } finally {
+        writeFileSync(file, original);
+      }
+      expect(cliIn(dir, home, ['verify', three.id]).status).toBe(0);
+    });
+  }
+});
+
+describe('verify of an iteration ref that is a FIFO', () => {
+  // git opens a loose ref to read it: a FIFO there held verify (and report) until gitTimeoutMs
+  // (two minutes by default), then GIT_TIMEOUT with nothing verified.
+  it('fails ref (exit 3) without waiting on it', () => {
+    const three = snapshots[2] as Snapshot;
+    const file = join(dir, '.git', 'refs', 'agentgate', 'runs', 'r1', 'iteration-3');
+    const original = readFileSync(file);
+    rmSync(file);
+    execFileSync('mkfifo', [file]);
+    try {
+      for (const target of [[three.id], ['--run', 'r1']]) {
+        const res = cliIn(dir, home, ['verify', ...target]);
+        expect(res.status, res.stdout).toBe(3);
+        expect(failed(res.json() as VerifyReport)).toEqual([`${three.id} ref`]);
+      }
+    } finally {
+      rmSync(file);
+      writeFileSync(file, original);
     }
     expect(cliIn(dir, home, ['verify', three.id]).status).toBe(0);
   });

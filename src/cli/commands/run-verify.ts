@@ -77,7 +77,10 @@ export const VERIFY_COMMAND = defineCommand({
     const target =
       id !== undefined ? { id } : values.run !== undefined ? { runId: values.run } : { all: true as const };
     // Snapshot checks, plus every gate verdict of the runs covered (src/gates/verify.ts).
-    if (!('all' in target)) ctx.preferGivenWorkspace();
+    if (!('all' in target)) {
+      ctx.preferGivenWorkspace();
+      await ctx.assertGivenRepository();
+    }
     const gates = await ctx.gates();
     const verifying = () =>
       gates.verify(target, {
