@@ -126,7 +126,7 @@ export async function pushRefs(
     }
     return refs;
   } catch (cause) {
-    throw unreachable(cause, remote.url);
+    throw await unreachable(repo, cause, remote.url);
   }
 }
 
@@ -168,7 +168,7 @@ export async function fetchRefs(
   try {
     await runGit(withTransport(repo, remote), args, { input: refspecs.map((r) => `${r}\n`).join('') });
   } catch (cause) {
-    throw unreachable(cause, remote.url);
+    throw await unreachable(repo, cause, remote.url);
   }
 }
 
@@ -192,7 +192,7 @@ export async function listRemoteRefs(
     ]);
     return parseLsRemote(stdout).filter((r) => r.ref.startsWith(prefix));
   } catch (cause) {
-    throw unreachable(cause, remote.url);
+    throw await unreachable(repo, cause, remote.url);
   }
 }
 
@@ -206,12 +206,33 @@ export function parseLsRemote(stdout: string): Array<{ sha: string; ref: string 
   return out;
 }
 
-function unreachable(cause: unknown, remoteUrl: string): unknown {
+/** git's words for a remote whose object format is not this repository's (push, then fetch). */
+const OTHER_OBJECT_FORMAT =
+  /the receiving end does not support this repository's hash algorithm|mismatched algorithms: client \S+; server \S+/;
+
+/**
+ * The error for a transport call that failed: REMOTE_NOT_FOUND when git found no repository it
+ * could use there (none at all, no access, or one of the other object format: git moves no
+ * objects between sha1 and sha256 repositories), else the failure as it was.
+ */
+async function unreachable(repo: GitOptions, cause: unknown, remoteUrl: string): Promise<unknown> {
   const url = hideCredentials(remoteUrl);
+  if (!(cause instanceof GitFailedError)) return cause;
+  const stderr = String(cause.details.stderr);
+  if (OTHER_OBJECT_FORMAT.test(stderr)) {
+    const ours = await objectFormat(repo);
+    const theirs = ours === 'sha1' ? 'sha256' : 'sha1';
+    return new RemoteNotFoundError(
+      `${url} is a ${theirs} repository and this one uses ${ours}: git cannot move objects between them; use a remote of the same object format (git init --bare --object-format=${ours})`,
+      {
+        cause,
+        details: { url, objectFormat: ours, remoteObjectFormat: theirs, stderr: cause.details.stderr },
+      },
+    );
+  }
   if (
-    cause instanceof GitFailedError &&
     /does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access|unable to connect to|unable to look up|Authentication failed/i.test(
-      String(cause.details.stderr),
+      stderr,
     )
   ) {
     return new RemoteNotFoundError(
