@@ -243,9 +243,21 @@ async function unreachable(repo: GitOptions, cause: unknown, remoteUrl: string):
   return cause;
 }
 
-/** Writes `refs` (full names) and everything they reach into one bundle file at `file`. */
-export async function createBundle(repo: GitOptions, file: string, refs: readonly string[]): Promise<void> {
-  await runGit(repo, ['bundle', 'create', '--quiet', file, '--stdin'], { input: `${refs.join('\n')}\n` });
+/**
+ * Writes `refs` (full names) and everything they reach into one bundle file at `file`, but for the
+ * commits `boundary` names and their history: those the bundle reaches are written as its
+ * prerequisites, which a receiver must hold. A shallow clone's boundary commits go there: without
+ * their parents here, git would write them whole and name no prerequisite, and a receiver lacking
+ * those parents would fail in the middle of its fetch instead of being told what to fetch.
+ */
+export async function createBundle(
+  repo: GitOptions,
+  file: string,
+  refs: readonly string[],
+  boundary: readonly string[] = [],
+): Promise<void> {
+  const input = [...refs, ...boundary.map((c) => `^${c}`)].map((line) => `${line}\n`).join('');
+  await runGit(repo, ['bundle', 'create', '--quiet', file, '--stdin'], { input });
 }
 
 /**
@@ -284,22 +296,47 @@ export async function verifyBundle(
       });
   } catch (cause) {
     if (cause instanceof BundleInvalidError) throw cause;
-    if (cause instanceof GitFailedError) throw invalid(await bundleRefusal(repo, file, cause), cause);
+    if (cause instanceof GitFailedError) {
+      const said = await bundleRefusal(repo, file, cause);
+      const lacking = lackedPrerequisites(said);
+      if (lacking.length === 0)
+        throw invalid(
+          said
+            .replace(/\s*\n\s*/g, ' ')
+            .trim()
+            .slice(0, 300),
+          cause,
+        );
+      throw new BundleInvalidError(
+        `${file} is built on commits this repository lacks (${lacking.slice(0, 3).join(', ')}${lacking.length > 3 ? ', ...' : ''}); fetch them first (the history of the repository it was exported from; in a shallow clone, "git fetch --unshallow"), then import it again`,
+        { cause, details: { file, prerequisites: lacking } },
+      );
+    }
     throw cause;
   }
 }
 
+/** The commits git says a bundle needs and this repository lacks (`error: <id>` lines after its heading). */
+function lackedPrerequisites(stderr: string): string[] {
+  const at = stderr.indexOf('lacks these prerequisite commits');
+  if (at === -1) return [];
+  return [...stderr.slice(at).matchAll(/^error: ([0-9a-f]{40}(?:[0-9a-f]{24})?)\b/gm)].map(
+    (m) => m[1] as string,
+  );
+}
+
 /**
- * Why git refused a bundle. `verify --quiet` says nothing when the bundle's prerequisite commits are
- * missing here, so git is asked once more without it (its message lists them).
+ * Why git refused a bundle, in git's words (the last two lines). `verify --quiet` says nothing when
+ * the bundle's prerequisite commits are missing here, so git is asked once more without it (its
+ * message lists them, each on a line of its own).
  */
 async function bundleRefusal(repo: GitOptions, file: string, cause: GitFailedError): Promise<string> {
-  const said = (e: GitFailedError) => String(e.details.stderr ?? e.message).split('\n');
-  const last = said(cause).slice(-2).join(' ').trim();
+  const said = (e: GitFailedError) => String(e.details.stderr ?? e.message);
+  const last = said(cause).split('\n').slice(-2).join('\n').trim();
   if (last !== '') return last;
   const again = await runGit(withTransport(repo), ['bundle', 'verify', file]).then(
     () => '',
-    (e: unknown) => (e instanceof GitFailedError ? said(e).join(' ').trim().slice(0, 300) : ''),
+    (e: unknown) => (e instanceof GitFailedError ? said(e).trim() : ''),
   );
   return again || 'git refused it without a reason (are its prerequisite commits in this repository?)';
 }

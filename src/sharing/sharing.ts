@@ -10,6 +10,7 @@ import {
   RunNotFoundError,
 } from '../errors.js';
 import { openRepo, type Repo } from '../git/repo.js';
+import { shallowCommits } from '../git/provenance.js';
 import { listRefs } from '../git/refs.js';
 import {
   createBundle,
@@ -213,7 +214,10 @@ export class Sharing implements SharingCore {
       );
     const path = resolve(cwd, file);
     const refs = [...chosen, ...gates].map((r) => r.ref).concat(anchorRefs);
-    await writeOutputFile(path, (temp) => bundleOrMissing(repo, refs, () => createBundle(repo, temp, refs)));
+    const boundary = [...(await shallowCommits(repo))];
+    await writeOutputFile(path, (temp) =>
+      bundleOrMissing(repo, refs, () => createBundle(repo, temp, refs, boundary)),
+    );
     return {
       file: path,
       runs: runsOf(chosen.map((r) => r.ref)),

@@ -2,10 +2,11 @@
  * Sources and targets that are unusual but real: a remote of the other object format (sha256
  * against sha1), a bundle exported from a shallow clone, a forged bundle header naming a ref twice.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { git } from '../helpers/repo.js';
-import { machineCli, runIterations, world, type Machine, type World } from '../helpers/sharing.js';
+import { commitAll, git, writeFiles } from '../helpers/repo.js';
+import { machineCli, machineOk, runIterations, world, type Machine, type World } from '../helpers/sharing.js';
 
 let w: World;
 let a: Machine;
@@ -39,5 +40,42 @@ describe('a remote of the other object format', () => {
     const fetched = failure(b, ['fetch', '--remote', w.origin]);
     expect(fetched.code).toBe('REMOTE_NOT_FOUND');
     expect(fetched.details).toMatchObject({ objectFormat: 'sha256', remoteObjectFormat: 'sha1' });
+  });
+});
+
+describe('an export from a shallow clone', () => {
+  it('names the boundary commit as its prerequisite, and import says to fetch it where it is missing', () => {
+    const up = { ...a, dir: join(w.root, 'up'), home: join(w.root, 'up-home') };
+    git(w.root, ['clone', '-q', w.origin, up.dir]);
+    for (const n of [1, 2]) {
+      writeFiles(up.dir, { 'history.txt': `${n}\n` });
+      commitAll(up.dir, `history ${n}`);
+    }
+    git(up.dir, ['push', '-q', 'origin', 'main']);
+    const s = { ...a, dir: join(w.root, 'shallow'), home: join(w.root, 'shallow-home') };
+    git(w.root, ['clone', '-q', '--depth', '1', `file://${w.origin}`, s.dir]);
+    const boundary = git(s.dir, ['rev-parse', 'HEAD']);
+    machineOk(s, ['before', '--run', 'shallow']);
+    writeFiles(s.dir, { 'work.txt': 'shallow work\n' });
+    machineOk(s, ['after', '--run', 'shallow', '--iteration', '0']);
+    const bundle = join(w.root, 'shallow.bundle');
+    machineOk(s, ['export', '-o', bundle]);
+    const header = readFileSync(bundle).toString('latin1').split('\n\n')[0] as string;
+    expect(header.split('\n')).toContain(`-${boundary} history 2`);
+
+    const fresh = { ...a, dir: join(w.root, 'fresh'), home: join(w.root, 'fresh-home') };
+    git(w.root, ['init', '-q', '-b', 'main', fresh.dir]);
+    git(fresh.dir, ['commit', '-q', '--allow-empty', '-m', 'unrelated']);
+    const res = machineCli(fresh, ['--json', 'import', bundle]);
+    expect(res.status, res.stdout + res.stderr).toBe(1);
+    const { error } = res.json() as { error: { code: string; details: Record<string, unknown> } };
+    expect(error.code).toBe('BUNDLE_INVALID');
+    expect(error.details.prerequisites).toEqual([boundary]);
+
+    // A full clone holds the boundary's history: the import lands and the run verifies there.
+    const full = { ...a, home: join(w.root, 'full-home') };
+    git(a.dir, ['fetch', '-q', 'origin']);
+    expect(machineOk(full, ['import', bundle])).toMatchObject({ runs: ['shallow'], snapshots: 1 });
+    expect(machineCli(full, ['verify', '--run', 'shallow']).status).toBe(0);
   });
 });
