@@ -30,7 +30,7 @@ import { parseRecordRef, RECORDS_PREFIX } from './records.js';
 import { GateRecords, type GatesReceived } from './gate-records.js';
 import { gateRefspecs, GATES_PREFIX } from './gate-objects.js';
 import type { Selection, SharingCore, SharingOptions } from './core.js';
-import { MAX_GATE_LOG_BYTES } from './core.js';
+import { MAX_GATE_LOG_BYTES, repeatedRefs } from './core.js';
 import { materialise, rejectionMessage } from './publish.js';
 import { receive } from './receive.js';
 import { settleRejected } from './own-records.js';
@@ -256,7 +256,7 @@ export class Sharing implements SharingCore {
           details: { file: path },
         },
       );
-    const heads = await verifyBundle(repo, path);
+    const { unique: heads, refused: repeated } = repeatedRefs(await verifyBundle(repo, path));
     if (!(await bundlePackIntact(path)))
       throw new BundleInvalidError(
         `${path} is truncated or damaged (its pack does not match its checksum); use a whole file written by "export"`,
@@ -266,7 +266,7 @@ export class Sharing implements SharingCore {
     const gateHeads = heads.filter((h) => h.ref.startsWith(GATES_PREFIX));
     const anchorHeads = heads.filter((h) => h.ref.startsWith(ANCHORS_PREFIX));
     // A bundle of verdicts alone is what "export" writes from a fetched run this machine gated.
-    if (records.length === 0 && gateHeads.length === 0 && anchorHeads.length === 0) {
+    if (records.length + gateHeads.length + anchorHeads.length + repeated.length === 0) {
       throw new BundleInvalidError(
         `${path} holds no agentgate records (no ${RECORDS_PREFIX}, ${GATES_PREFIX} or ${ANCHORS_PREFIX} refs); use a file written by "export"`,
         { details: { file: path } },
@@ -295,7 +295,7 @@ export class Sharing implements SharingCore {
       },
       bring,
     );
-    return { file: path, ...received };
+    return { file: path, ...received, refused: [...repeated, ...received.refused] };
   }
 
   /**

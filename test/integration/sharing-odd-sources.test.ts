@@ -2,7 +2,7 @@
  * Sources and targets that are unusual but real: a remote of the other object format (sha256
  * against sha1), a bundle exported from a shallow clone, a forged bundle header naming a ref twice.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitAll, git, writeFiles } from '../helpers/repo.js';
@@ -77,5 +77,30 @@ describe('an export from a shallow clone', () => {
     git(a.dir, ['fetch', '-q', 'origin']);
     expect(machineOk(full, ['import', bundle])).toMatchObject({ runs: ['shallow'], snapshots: 1 });
     expect(machineCli(full, ['verify', '--run', 'shallow']).status).toBe(0);
+  });
+});
+
+describe('a forged bundle header that names a ref twice', () => {
+  it.each([
+    ['the true commit first', false],
+    ['the forged commit first', true],
+  ])('refuses that ref, listing it, and takes the rest (%s)', (_, forgedFirst) => {
+    const file = join(w.root, `twice-${String(forgedFirst)}.bundle`);
+    machineOk(a, ['export', '-o', file]);
+    const bytes = readFileSync(file);
+    const end = bytes.indexOf('\n\n');
+    const [signature, ...heads] = bytes.subarray(0, end).toString('latin1').split('\n');
+    const ref = 'refs/agentgate/records/odd/iteration-0';
+    const other = (heads.find((h) => h.endsWith('/odd/iteration-1')) as string).split(' ')[0] as string;
+    const forged = `${other} ${ref}`;
+    const lines = forgedFirst ? [forged, ...heads] : [...heads, forged];
+    writeFileSync(file, Buffer.concat([Buffer.from([signature, ...lines].join('\n')), bytes.subarray(end)]));
+    const b = w.machine(`twice-${String(forgedFirst)}`);
+    const res = machineOk(b, ['import', file]) as { snapshots: number; refused: Array<{ ref: string }> };
+    expect(res.refused.map((r) => r.ref)).toEqual([ref]);
+    expect(res.snapshots).toBe(1);
+    expect(git(b.dir, ['for-each-ref', '--format=%(refname)', 'refs/agentgate/records/'])).toBe(
+      'refs/agentgate/records/odd/iteration-1',
+    );
   });
 });
