@@ -1,5 +1,5 @@
 import { isAbsolute, join, resolve } from 'node:path';
-import { lstat, stat } from 'node:fs/promises';
+import { lstat, open, stat } from 'node:fs/promises';
 import { InvalidArgumentError, RemoteNotFoundError, UnsafeRemoteError } from '../errors.js';
 import { commonDir } from '../fs/git-locks.js';
 import { randomHex } from '../fs/random.js';
@@ -154,9 +154,10 @@ export async function resolveRemote(
       { details: { remote: hideCredentials(nameOrUrl) } },
     );
   }
-  if (own.url.length > 0) return checked(repo, config, configuredRemote(nameOrUrl, own, rules, direction));
+  if (own.url.length > 0)
+    return await checked(repo, config, configuredRemote(nameOrUrl, own, rules, direction));
   const arg = await givenUrl(repo, nameOrUrl, cwd);
-  return checked(repo, config, {
+  return await checked(repo, config, {
     name: hideCredentials(nameOrUrl),
     url: rewrittenUrl(arg, rules, direction),
     arg,
@@ -192,14 +193,15 @@ function configuredRemote(
 }
 
 /**
- * The remote with its URL checked (a relative one taken from the top level, where git runs),
- * core.gitProxy refused for git://, and the repository's `http.<url>.*` keys pinned (httpPins).
+ * The remote with its URL checked (a relative one taken from the top level, where git runs, and
+ * naming no file: assertNoFile), core.gitProxy refused for git://, and the repository's
+ * `http.<url>.*` keys pinned (httpPins).
  */
-function checked(
+async function checked(
   repo: { topLevel: string },
   config: readonly ConfigEntry[],
   remote: RemoteTarget,
-): RemoteTarget {
+): Promise<RemoteTarget> {
   const kind = checkRemoteUrl(remote.url);
   // git:// runs `core.gitProxy` when the repository's config names one, and the first value wins
   // over anything we could pass: refuse rather than run it.
@@ -212,6 +214,7 @@ function checked(
       { details: { url: hideCredentials(remote.url) } },
     );
   const url = kind === 'local' && !isAbsolute(remote.url) ? resolve(repo.topLevel, remote.url) : remote.url;
+  if (kind === 'local') await assertNoFile(url);
   return { ...remote, url, config: [...remote.config, ...httpPins(config, url, kind)] };
 }
 
@@ -315,6 +318,37 @@ export function rewrittenUrl(
     return best === null ? null : best.base + url.slice(best.prefix.length);
   };
   return (direction === 'push' ? longest('.pushinsteadof') : null) ?? longest('.insteadof') ?? url;
+}
+
+/**
+ * A local remote (a configured remote's url, or a rewrite's result) must not name a file: git
+ * fetches from a bundle file as from a remote of its own kind, reading none of what `import` checks
+ * first (a header line of a GiB kept git busy until its timeout), and takes anything else but a
+ * gitfile (`gitdir: ...`, a linked worktree's `.git`) for no repository. REMOTE_NOT_FOUND.
+ */
+async function assertNoFile(path: string): Promise<void> {
+  const found = await stat(path).catch(() => null);
+  if (found === null || found.isDirectory()) return;
+  const start = found.isFile() ? await fileStart(path, 16) : '';
+  if (start.startsWith('gitdir: ')) return;
+  const bundle = /^# v[23] git bundle\n/.test(start);
+  throw new RemoteNotFoundError(
+    bundle
+      ? `remote ${path} is a bundle file, not a repository; "import ${path}" takes a bundle in`
+      : `remote ${path} is a file, not a repository; give a repository`,
+    { details: { remote: path } },
+  );
+}
+
+/** The first `bytes` bytes of a regular file, as latin1 text. */
+async function fileStart(path: string, bytes: number): Promise<string> {
+  const handle = await open(path, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(bytes), 0, bytes, 0);
+    return buffer.subarray(0, bytesRead).toString('latin1');
+  } finally {
+    await handle.close();
+  }
 }
 
 async function isDir(path: string): Promise<boolean> {

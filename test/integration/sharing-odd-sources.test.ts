@@ -104,3 +104,20 @@ describe('a forged bundle header that names a ref twice', () => {
     );
   });
 });
+
+describe('a remote that is a bundle file', () => {
+  it('is REMOTE_NOT_FOUND, however it is named: import is the way a bundle comes in', () => {
+    const file = join(w.root, 'as-remote.bundle');
+    machineOk(a, ['export', '-o', file]);
+    const b = w.machine('bundle-remote');
+    git(b.dir, ['config', 'remote.audit.url', file]);
+    git(b.dir, ['config', `url.${file}.insteadOf`, 'audit:']);
+    for (const remote of ['audit', 'audit:']) {
+      const res = machineCli(b, ['--json', 'fetch', '--remote', remote]);
+      expect(res.status, res.stdout + res.stderr).toBe(1);
+      expect((res.json() as { error: { code: string } }).error.code).toBe('REMOTE_NOT_FOUND');
+    }
+    expect(git(b.dir, ['for-each-ref', 'refs/agentgate/'])).toBe('');
+    expect(machineOk(b, ['import', file])).toMatchObject({ runs: ['odd'], snapshots: 2 });
+  });
+});
