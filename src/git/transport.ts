@@ -212,8 +212,9 @@ const OTHER_OBJECT_FORMAT =
 
 /**
  * The error for a transport call that failed: REMOTE_NOT_FOUND when git found no repository it
- * could use there (none at all, no access, or one of the other object format: git moves no
- * objects between sha1 and sha256 repositories), else the failure as it was.
+ * could use there (none at all; no access: credentials refused, or asked for and none given, as
+ * no prompt or credential helper runs; or one of the other object format: git moves no objects
+ * between sha1 and sha256 repositories), else the failure as it was.
  */
 async function unreachable(repo: GitOptions, cause: unknown, remoteUrl: string): Promise<unknown> {
   const url = hideCredentials(remoteUrl);
@@ -231,7 +232,7 @@ async function unreachable(repo: GitOptions, cause: unknown, remoteUrl: string):
     );
   }
   if (
-    /does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access|unable to connect to|unable to look up|Authentication failed/i.test(
+    /does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access|unable to connect to|unable to look up|Authentication failed|could not read (Username|Password) for/i.test(
       stderr,
     )
   ) {

@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpsServer } from '../helpers/https-server.js';
 import { commitAll, git, writeFiles } from '../helpers/repo.js';
 import { machineCli, machineOk, runIterations, world, type Machine, type World } from '../helpers/sharing.js';
 
@@ -119,5 +120,26 @@ describe('a remote that is a bundle file', () => {
     }
     expect(git(b.dir, ['for-each-ref', 'refs/agentgate/'])).toBe('');
     expect(machineOk(b, ['import', file])).toMatchObject({ runs: ['odd'], snapshots: 2 });
+  });
+});
+
+describe('an https server that asks for credentials none gave', () => {
+  it('is REMOTE_NOT_FOUND for push and fetch, with or without a user name in the URL', async () => {
+    const server = await startHttpsServer(w.root);
+    try {
+      git(a.dir, ['config', 'http.sslCAInfo', server.cert]);
+      for (const url of [
+        `https://127.0.0.1:${server.port}/private.git`,
+        `https://ci@127.0.0.1:${server.port}/x.git`,
+      ])
+        for (const command of ['push', 'fetch']) {
+          const res = machineCli(a, ['--json', command, '--remote', url]);
+          expect(res.status, res.stdout + res.stderr).toBe(1);
+          expect((res.json() as { error: { code: string } }).error.code).toBe('REMOTE_NOT_FOUND');
+        }
+    } finally {
+      server.stop();
+      git(a.dir, ['config', '--unset', 'http.sslCAInfo']);
+    }
   });
 });
