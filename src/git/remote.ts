@@ -125,7 +125,22 @@ function httpPins(
     const pinned = HTTP_PINS[variable];
     if (pinned !== undefined && key.indexOf('.') !== key.lastIndexOf('.')) out.push([key, pinned]);
   }
-  return out;
+  return [...out, ...urlHeaders(config)];
+}
+
+/**
+ * The extra headers the repository's config sends to a URL (`http.<url>.extraHeader`), given again
+ * after their pins. That is how CI hands a job its credentials (`actions/checkout` writes
+ * `http.https://github.com/.extraheader`), and git sends it to that URL alone. git clears the whole
+ * list of headers at an empty value of the best-matching key, so the pin of that key drops every
+ * header the config set (the plain `http.extraHeader`, sent to any server, and those of less
+ * specific URLs) and only its own values come back.
+ */
+function urlHeaders(config: readonly ConfigEntry[]): Array<readonly [string, string]> {
+  const values = new Map<string, string[]>();
+  for (const { key, value } of config)
+    if (/^http\..+\.extraheader$/i.test(key)) values.set(key, [...(values.get(key) ?? []), value]);
+  return [...values].flatMap(([key, list]) => list.map((value) => [key, value] as const));
 }
 
 /**

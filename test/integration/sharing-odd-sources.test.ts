@@ -143,3 +143,33 @@ describe('an https server that asks for credentials none gave', () => {
     }
   });
 });
+
+describe("CI's credentials for the remote's URL (http.<url>.extraHeader, as actions/checkout writes)", () => {
+  it('are sent to that URL, while the plain http.extraHeader (any server) stays off', async () => {
+    const server = await startHttpsServer(w.root);
+    const url = `https://127.0.0.1:${server.port}/private.git`;
+    const settings = [
+      ['http.sslCAInfo', server.cert],
+      ['http.extraHeader', 'X-Planted: everywhere'],
+      [`http.https://127.0.0.1:${server.port}/.extraHeader`, 'AUTHORIZATION: basic Y2k6dG9rZW4='],
+      ['http.https://elsewhere.invalid/.extraHeader', 'X-Elsewhere: 1'],
+    ];
+    try {
+      for (const [key, value] of settings) git(a.dir, ['config', '--add', key as string, value as string]);
+      for (const command of ['fetch', 'push']) {
+        const before = server.headers().length;
+        machineCli(a, ['--json', command, '--remote', url]);
+        const sent = server.headers().slice(before);
+        expect(sent.length).toBeGreaterThan(0);
+        for (const headers of sent) {
+          expect(headers.authorization).toBe('basic Y2k6dG9rZW4=');
+          expect(headers['x-planted']).toBeUndefined();
+          expect(headers['x-elsewhere']).toBeUndefined();
+        }
+      }
+    } finally {
+      server.stop();
+      for (const [key] of settings) git(a.dir, ['config', '--unset-all', key as string]);
+    }
+  });
+});
