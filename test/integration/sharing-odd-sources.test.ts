@@ -2,7 +2,7 @@
  * Sources and targets that are unusual but real: a remote of the other object format (sha256
  * against sha1), a bundle exported from a shallow clone, a forged bundle header naming a ref twice.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpsServer } from '../helpers/https-server.js';
@@ -170,6 +170,24 @@ describe("CI's credentials for the remote's URL (http.<url>.extraHeader, as acti
     } finally {
       server.stop();
       for (const [key] of settings) git(a.dir, ['config', '--unset-all', key as string]);
+    }
+  });
+});
+
+describe('an ssh remote', () => {
+  it("reaches the caller's ssh agent (SSH_AUTH_SOCK), where keys with a passphrase and CI's keys are", () => {
+    const bin = join(w.root, 'fake-ssh-bin');
+    const seen = join(w.root, 'ssh-saw.txt');
+    mkdirSync(bin, { recursive: true });
+    // The `ssh` git runs (core.sshCommand=ssh, found on PATH): it notes the agent it was given.
+    writeFileSync(join(bin, 'ssh'), `#!/bin/sh\nprintf '%s' "$SSH_AUTH_SOCK" > '${seen}'\nexit 255\n`);
+    chmodSync(join(bin, 'ssh'), 0o755);
+    const env = { PATH: `${bin}:${process.env.PATH ?? ''}`, SSH_AUTH_SOCK: join(w.root, 'agent.sock') };
+    for (const command of ['fetch', 'push']) {
+      writeFileSync(seen, 'not run');
+      const res = machineCli(a, ['--json', command, '--remote', 'ssh://git@example.invalid/repo.git'], env);
+      expect(res.status, res.stdout + res.stderr).toBe(1);
+      expect(readFileSync(seen, 'utf8')).toBe(env.SSH_AUTH_SOCK);
     }
   });
 });
