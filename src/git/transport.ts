@@ -1,5 +1,8 @@
 import { BundleInvalidError, GitFailedError, InvalidArgumentError, RemoteNotFoundError } from '../errors.js';
-import { checkRemoteUrl, HTTP_PINS, type RemoteTarget } from './remote.js';
+import { rm, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { makeTempDir } from '../fs/temp-dir.js';
+import { checkRemoteUrl, HTTP_PINS, pathRemote, type RemoteTarget } from './remote.js';
 import { objectFormat } from './record-objects.js';
 import { runGit, type GitOptions } from './runner.js';
 import { hideCredentials } from './url-credentials.js';
@@ -169,6 +172,28 @@ export async function fetchRefs(
     await runGit(withTransport(repo, remote), args, { input: refspecs.map((r) => `${r}\n`).join('') });
   } catch (cause) {
     throw await unreachable(repo, cause, remote.url);
+  }
+}
+
+/**
+ * One fetch of `refspecs` from the bundle file at `file` (an absolute path). A name that holds a
+ * control character (a line break is a legal file name) is no remote git may be given
+ * (checkRemoteUrl), so git reads the file through a link of ours with a plain name.
+ */
+export async function fetchFromBundle(
+  repo: GitOptions,
+  file: string,
+  refspecs: readonly string[],
+): Promise<void> {
+  // eslint-disable-next-line no-control-regex
+  if (!/[\u0000-\u001f\u007f]/.test(file)) return fetchRefs(repo, pathRemote(file), refspecs);
+  const dir = await makeTempDir('agentgate-bundle-');
+  try {
+    const link = join(dir, 'bundle');
+    await symlink(file, link);
+    await fetchRefs(repo, pathRemote(link), refspecs);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }
 

@@ -14,13 +14,14 @@ import { shallowCommits } from '../git/provenance.js';
 import { listRefs } from '../git/refs.js';
 import {
   createBundle,
+  fetchFromBundle,
   fetchRefs,
   listRemoteRefs,
   pushRefs,
   verifyBundle,
   type PushedRef,
 } from '../git/transport.js';
-import { pathRemote, resolveRemote, type RemoteTarget } from '../git/remote.js';
+import { resolveRemote, type RemoteTarget } from '../git/remote.js';
 import { clearStaleRemoteRefLocks } from '../git/remote-locks.js';
 import { writeOutputFile } from '../fs/atomic.js';
 import { bundleHeaderProblem, bundlePackIntact } from '../git/bundle-pack.js';
@@ -274,7 +275,7 @@ export class Sharing implements SharingCore {
     }
     const bring = async (specs: string[]) => {
       try {
-        await fetchRefs(repo, pathRemote(path), specs);
+        await fetchFromBundle(repo, path, specs);
       } catch (cause) {
         if (cause instanceof GitFailedError)
           throw new BundleInvalidError(

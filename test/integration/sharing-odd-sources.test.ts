@@ -191,3 +191,12 @@ describe('an ssh remote', () => {
     }
   });
 });
+
+describe('a bundle file whose name holds a line break', () => {
+  it('is imported like any other', () => {
+    const file = join(w.root, 'line\nbreak.bundle');
+    machineOk(a, ['export', '-o', file]);
+    const b = w.machine('line-break');
+    expect(machineOk(b, ['import', file])).toMatchObject({ file, runs: ['odd'], snapshots: 2 });
+  });
+});
