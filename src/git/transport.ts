@@ -3,7 +3,7 @@ import { rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempDir } from '../fs/temp-dir.js';
 import { checkRemoteUrl, HTTP_PINS, pathRemote, type RemoteTarget } from './remote.js';
-import { objectFormat } from './record-objects.js';
+import { batchCheck, objectFormat } from './record-objects.js';
 import { runGit, type GitOptions } from './runner.js';
 import { hideCredentials } from './url-credentials.js';
 
@@ -282,7 +282,14 @@ export async function createBundle(
   refs: readonly string[],
   boundary: readonly string[] = [],
 ): Promise<void> {
-  const input = [...refs, ...boundary.map((c) => `^${c}`)].map((line) => `${line}\n`).join('');
+  // A boundary commit the repository does not hold (a stale line in `shallow`) would be "bad object".
+  const held = (
+    await batchCheck(
+      repo,
+      boundary.map((c) => `${c}^{commit}`),
+    )
+  ).filter((answer) => answer.found);
+  const input = [...refs, ...held.map((c) => `^${c.id}`)].map((line) => `${line}\n`).join('');
   await runGit(repo, ['bundle', 'create', '--quiet', file, '--stdin'], { input });
 }
 

@@ -2,7 +2,7 @@
  * Sources and targets that are unusual but real: a remote of the other object format (sha256
  * against sha1), a bundle exported from a shallow clone, a forged bundle header naming a ref twice.
  */
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpsServer } from '../helpers/https-server.js';
@@ -59,6 +59,8 @@ describe('an export from a shallow clone', () => {
     machineOk(s, ['before', '--run', 'shallow']);
     writeFiles(s.dir, { 'work.txt': 'shallow work\n' });
     machineOk(s, ['after', '--run', 'shallow', '--iteration', '0']);
+    // A stale line for a commit the clone does not hold is no prerequisite (git itself ignores it).
+    appendFileSync(join(s.dir, '.git', 'shallow'), `${'1'.repeat(40)}\n`);
     const bundle = join(w.root, 'shallow.bundle');
     machineOk(s, ['export', '-o', bundle]);
     const header = readFileSync(bundle).toString('latin1').split('\n\n')[0] as string;
