@@ -70,13 +70,22 @@ export function checkRemoteUrl(url: string): RemoteKind {
     if (!SCHEMES.has(name)) return refuse(`the ${name}:// transport is not allowed`);
     if (name === 'file') return 'file';
     if (name === 'https' || name === 'git') return name;
-    return 'ssh';
+    const rest = url.slice(scheme[0].length);
+    return sshOptionLike(rest.split('/')[0] as string, '') ? refuse(SSH_OPTION) : 'ssh';
   }
   // git's url_is_local_not_ssh: a colon with no slash before it is scp-like ssh.
   const colon = url.indexOf(':');
   const slash = url.indexOf('/');
-  if (colon >= 0 && (slash < 0 || colon < slash)) return 'ssh';
+  if (colon >= 0 && (slash < 0 || colon < slash))
+    return sshOptionLike(url.slice(0, colon), url.slice(colon + 1)) ? refuse(SSH_OPTION) : 'ssh';
   return 'local';
+}
+
+const SSH_OPTION = 'its ssh host or path starts with "-", which ssh would take for an option (git blocks it)';
+
+/** Whether an ssh URL's host (with its user) or path would reach ssh as an option (git's "strange hostname"). */
+function sshOptionLike(host: string, path: string): boolean {
+  return host.startsWith('-') || path.startsWith('-');
 }
 
 type ConfigEntry = { key: string; value: string };
