@@ -155,8 +155,12 @@ function configEnv(pairs: readonly ConfigPair[]): Record<string, string> {
 /** GIT_GRAFT_FILE for every call: no file can be there. */
 const NO_GRAFT_FILE = '/dev/null/agentgate-no-grafts';
 
-/** Variables we pass through from the caller: everything else, GIT_* above all, is dropped. */
-const PASS_THROUGH = ['PATH', 'HOME', 'TMPDIR', 'TEMP', 'TMP', 'SYSTEMROOT', 'TZ'] as const;
+/**
+ * Variables we pass through from the caller: everything else, GIT_* above all, is dropped.
+ * `SSH_AUTH_SOCK` is the caller's ssh agent, for an ssh remote: a key with a passphrase (and in CI,
+ * the key an ssh-agent step loaded) is reachable only through it. The workspace cannot set it.
+ */
+const PASS_THROUGH = ['PATH', 'HOME', 'TMPDIR', 'TEMP', 'TMP', 'SYSTEMROOT', 'TZ', 'SSH_AUTH_SOCK'] as const;
 
 /**
  * Builds the child's whole environment. No inherited GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, ...;

@@ -283,7 +283,7 @@ async function assertWalkedWhole(repo: Repo, walked: readonly string[], notFrom:
 }
 
 /** The boundary commits of a shallow clone (its `shallow` file; read without blocking): empty when not shallow. */
-async function shallowCommits(repo: Repo): Promise<Set<string>> {
+export async function shallowCommits(repo: Repo): Promise<Set<string>> {
   const read = await readRegularFile(join(await commonDir(repo.gitDir), 'shallow')).catch(() => null);
   const text = read !== null && 'bytes' in read ? read.bytes.toString('latin1') : '';
   return new Set(text.split('\n').filter((l) => OBJECT_ID_PATTERN.test(l)));

@@ -1,5 +1,5 @@
 import { isAbsolute, join, resolve } from 'node:path';
-import { lstat, stat } from 'node:fs/promises';
+import { lstat, open, stat } from 'node:fs/promises';
 import { InvalidArgumentError, RemoteNotFoundError, UnsafeRemoteError } from '../errors.js';
 import { commonDir } from '../fs/git-locks.js';
 import { randomHex } from '../fs/random.js';
@@ -70,13 +70,22 @@ export function checkRemoteUrl(url: string): RemoteKind {
     if (!SCHEMES.has(name)) return refuse(`the ${name}:// transport is not allowed`);
     if (name === 'file') return 'file';
     if (name === 'https' || name === 'git') return name;
-    return 'ssh';
+    const rest = url.slice(scheme[0].length);
+    return sshOptionLike(rest.split('/')[0] as string, '') ? refuse(SSH_OPTION) : 'ssh';
   }
   // git's url_is_local_not_ssh: a colon with no slash before it is scp-like ssh.
   const colon = url.indexOf(':');
   const slash = url.indexOf('/');
-  if (colon >= 0 && (slash < 0 || colon < slash)) return 'ssh';
+  if (colon >= 0 && (slash < 0 || colon < slash))
+    return sshOptionLike(url.slice(0, colon), url.slice(colon + 1)) ? refuse(SSH_OPTION) : 'ssh';
   return 'local';
+}
+
+const SSH_OPTION = 'its ssh host or path starts with "-", which ssh would take for an option (git blocks it)';
+
+/** Whether an ssh URL's host (with its user) or path would reach ssh as an option (git's "strange hostname"). */
+function sshOptionLike(host: string, path: string): boolean {
+  return host.startsWith('-') || path.startsWith('-');
 }
 
 type ConfigEntry = { key: string; value: string };
@@ -125,7 +134,22 @@ function httpPins(
     const pinned = HTTP_PINS[variable];
     if (pinned !== undefined && key.indexOf('.') !== key.lastIndexOf('.')) out.push([key, pinned]);
   }
-  return out;
+  return [...out, ...urlHeaders(config)];
+}
+
+/**
+ * The extra headers the repository's config sends to a URL (`http.<url>.extraHeader`), given again
+ * after their pins. That is how CI hands a job its credentials (`actions/checkout` writes
+ * `http.https://github.com/.extraheader`), and git sends it to that URL alone. git clears the whole
+ * list of headers at an empty value of the best-matching key, so the pin of that key drops every
+ * header the config set (the plain `http.extraHeader`, sent to any server, and those of less
+ * specific URLs) and only its own values come back.
+ */
+function urlHeaders(config: readonly ConfigEntry[]): Array<readonly [string, string]> {
+  const values = new Map<string, string[]>();
+  for (const { key, value } of config)
+    if (/^http\..+\.extraheader$/i.test(key)) values.set(key, [...(values.get(key) ?? []), value]);
+  return [...values].flatMap(([key, list]) => list.map((value) => [key, value] as const));
 }
 
 /**
@@ -154,9 +178,10 @@ export async function resolveRemote(
       { details: { remote: hideCredentials(nameOrUrl) } },
     );
   }
-  if (own.url.length > 0) return checked(repo, config, configuredRemote(nameOrUrl, own, rules, direction));
+  if (own.url.length > 0)
+    return await checked(repo, config, configuredRemote(nameOrUrl, own, rules, direction));
   const arg = await givenUrl(repo, nameOrUrl, cwd);
-  return checked(repo, config, {
+  return await checked(repo, config, {
     name: hideCredentials(nameOrUrl),
     url: rewrittenUrl(arg, rules, direction),
     arg,
@@ -192,14 +217,15 @@ function configuredRemote(
 }
 
 /**
- * The remote with its URL checked (a relative one taken from the top level, where git runs),
- * core.gitProxy refused for git://, and the repository's `http.<url>.*` keys pinned (httpPins).
+ * The remote with its URL checked (a relative one taken from the top level, where git runs, and
+ * naming no file: assertNoFile), core.gitProxy refused for git://, and the repository's
+ * `http.<url>.*` keys pinned (httpPins).
  */
-function checked(
+async function checked(
   repo: { topLevel: string },
   config: readonly ConfigEntry[],
   remote: RemoteTarget,
-): RemoteTarget {
+): Promise<RemoteTarget> {
   const kind = checkRemoteUrl(remote.url);
   // git:// runs `core.gitProxy` when the repository's config names one, and the first value wins
   // over anything we could pass: refuse rather than run it.
@@ -212,6 +238,7 @@ function checked(
       { details: { url: hideCredentials(remote.url) } },
     );
   const url = kind === 'local' && !isAbsolute(remote.url) ? resolve(repo.topLevel, remote.url) : remote.url;
+  if (kind === 'local') await assertNoFile(url);
   return { ...remote, url, config: [...remote.config, ...httpPins(config, url, kind)] };
 }
 
@@ -315,6 +342,37 @@ export function rewrittenUrl(
     return best === null ? null : best.base + url.slice(best.prefix.length);
   };
   return (direction === 'push' ? longest('.pushinsteadof') : null) ?? longest('.insteadof') ?? url;
+}
+
+/**
+ * A local remote (a configured remote's url, or a rewrite's result) must not name a file: git
+ * fetches from a bundle file as from a remote of its own kind, reading none of what `import` checks
+ * first (a header line of a GiB kept git busy until its timeout), and takes anything else but a
+ * gitfile (`gitdir: ...`, a linked worktree's `.git`) for no repository. REMOTE_NOT_FOUND.
+ */
+async function assertNoFile(path: string): Promise<void> {
+  const found = await stat(path).catch(() => null);
+  if (found === null || found.isDirectory()) return;
+  const start = found.isFile() ? await fileStart(path, 16) : '';
+  if (start.startsWith('gitdir: ')) return;
+  const bundle = /^# v[23] git bundle\n/.test(start);
+  throw new RemoteNotFoundError(
+    bundle
+      ? `remote ${path} is a bundle file, not a repository; "import ${path}" takes a bundle in`
+      : `remote ${path} is a file, not a repository; give a repository`,
+    { details: { remote: path } },
+  );
+}
+
+/** The first `bytes` bytes of a regular file, as latin1 text. */
+async function fileStart(path: string, bytes: number): Promise<string> {
+  const handle = await open(path, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(bytes), 0, bytes, 0);
+    return buffer.subarray(0, bytesRead).toString('latin1');
+  } finally {
+    await handle.close();
+  }
 }
 
 async function isDir(path: string): Promise<boolean> {

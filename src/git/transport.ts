@@ -1,6 +1,9 @@
 import { BundleInvalidError, GitFailedError, InvalidArgumentError, RemoteNotFoundError } from '../errors.js';
-import { checkRemoteUrl, HTTP_PINS, type RemoteTarget } from './remote.js';
-import { objectFormat } from './record-objects.js';
+import { rm, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { makeTempDir } from '../fs/temp-dir.js';
+import { checkRemoteUrl, HTTP_PINS, pathRemote, type RemoteTarget } from './remote.js';
+import { batchCheck, objectFormat } from './record-objects.js';
 import { runGit, type GitOptions } from './runner.js';
 import { hideCredentials } from './url-credentials.js';
 
@@ -126,7 +129,7 @@ export async function pushRefs(
     }
     return refs;
   } catch (cause) {
-    throw unreachable(cause, remote.url);
+    throw await unreachable(repo, cause, remote.url);
   }
 }
 
@@ -168,7 +171,29 @@ export async function fetchRefs(
   try {
     await runGit(withTransport(repo, remote), args, { input: refspecs.map((r) => `${r}\n`).join('') });
   } catch (cause) {
-    throw unreachable(cause, remote.url);
+    throw await unreachable(repo, cause, remote.url);
+  }
+}
+
+/**
+ * One fetch of `refspecs` from the bundle file at `file` (an absolute path). A name that holds a
+ * control character (a line break is a legal file name) is no remote git may be given
+ * (checkRemoteUrl), so git reads the file through a link of ours with a plain name.
+ */
+export async function fetchFromBundle(
+  repo: GitOptions,
+  file: string,
+  refspecs: readonly string[],
+): Promise<void> {
+  // eslint-disable-next-line no-control-regex
+  if (!/[\u0000-\u001f\u007f]/.test(file)) return fetchRefs(repo, pathRemote(file), refspecs);
+  const dir = await makeTempDir('agentgate-bundle-');
+  try {
+    const link = join(dir, 'bundle');
+    await symlink(file, link);
+    await fetchRefs(repo, pathRemote(link), refspecs);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
@@ -192,7 +217,7 @@ export async function listRemoteRefs(
     ]);
     return parseLsRemote(stdout).filter((r) => r.ref.startsWith(prefix));
   } catch (cause) {
-    throw unreachable(cause, remote.url);
+    throw await unreachable(repo, cause, remote.url);
   }
 }
 
@@ -206,12 +231,34 @@ export function parseLsRemote(stdout: string): Array<{ sha: string; ref: string 
   return out;
 }
 
-function unreachable(cause: unknown, remoteUrl: string): unknown {
+/** git's words for a remote whose object format is not this repository's (push, then fetch). */
+const OTHER_OBJECT_FORMAT =
+  /the receiving end does not support this repository's hash algorithm|mismatched algorithms: client \S+; server \S+/;
+
+/**
+ * The error for a transport call that failed: REMOTE_NOT_FOUND when git found no repository it
+ * could use there (none at all; no access: credentials refused, or asked for and none given, as
+ * no prompt or credential helper runs; or one of the other object format: git moves no objects
+ * between sha1 and sha256 repositories), else the failure as it was.
+ */
+async function unreachable(repo: GitOptions, cause: unknown, remoteUrl: string): Promise<unknown> {
   const url = hideCredentials(remoteUrl);
+  if (!(cause instanceof GitFailedError)) return cause;
+  const stderr = String(cause.details.stderr);
+  if (OTHER_OBJECT_FORMAT.test(stderr)) {
+    const ours = await objectFormat(repo);
+    const theirs = ours === 'sha1' ? 'sha256' : 'sha1';
+    return new RemoteNotFoundError(
+      `${url} is a ${theirs} repository and this one uses ${ours}: git cannot move objects between them; use a remote of the same object format (git init --bare --object-format=${ours})`,
+      {
+        cause,
+        details: { url, objectFormat: ours, remoteObjectFormat: theirs, stderr: cause.details.stderr },
+      },
+    );
+  }
   if (
-    cause instanceof GitFailedError &&
-    /does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access|unable to connect to|unable to look up|Authentication failed/i.test(
-      String(cause.details.stderr),
+    /does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access|unable to connect to|unable to look up|Authentication failed|could not read (Username|Password) for/i.test(
+      stderr,
     )
   ) {
     return new RemoteNotFoundError(
@@ -222,9 +269,28 @@ function unreachable(cause: unknown, remoteUrl: string): unknown {
   return cause;
 }
 
-/** Writes `refs` (full names) and everything they reach into one bundle file at `file`. */
-export async function createBundle(repo: GitOptions, file: string, refs: readonly string[]): Promise<void> {
-  await runGit(repo, ['bundle', 'create', '--quiet', file, '--stdin'], { input: `${refs.join('\n')}\n` });
+/**
+ * Writes `refs` (full names) and everything they reach into one bundle file at `file`, but for the
+ * commits `boundary` names and their history: those the bundle reaches are written as its
+ * prerequisites, which a receiver must hold. A shallow clone's boundary commits go there: without
+ * their parents here, git would write them whole and name no prerequisite, and a receiver lacking
+ * those parents would fail in the middle of its fetch instead of being told what to fetch.
+ */
+export async function createBundle(
+  repo: GitOptions,
+  file: string,
+  refs: readonly string[],
+  boundary: readonly string[] = [],
+): Promise<void> {
+  // A boundary commit the repository does not hold (a stale line in `shallow`) would be "bad object".
+  const held = (
+    await batchCheck(
+      repo,
+      boundary.map((c) => `${c}^{commit}`),
+    )
+  ).filter((answer) => answer.found);
+  const input = [...refs, ...held.map((c) => `^${c.id}`)].map((line) => `${line}\n`).join('');
+  await runGit(repo, ['bundle', 'create', '--quiet', file, '--stdin'], { input });
 }
 
 /**
@@ -263,22 +329,47 @@ export async function verifyBundle(
       });
   } catch (cause) {
     if (cause instanceof BundleInvalidError) throw cause;
-    if (cause instanceof GitFailedError) throw invalid(await bundleRefusal(repo, file, cause), cause);
+    if (cause instanceof GitFailedError) {
+      const said = await bundleRefusal(repo, file, cause);
+      const lacking = lackedPrerequisites(said);
+      if (lacking.length === 0)
+        throw invalid(
+          said
+            .replace(/\s*\n\s*/g, ' ')
+            .trim()
+            .slice(0, 300),
+          cause,
+        );
+      throw new BundleInvalidError(
+        `${file} is built on commits this repository lacks (${lacking.slice(0, 3).join(', ')}${lacking.length > 3 ? ', ...' : ''}); fetch them first (the history of the repository it was exported from; in a shallow clone, "git fetch --unshallow"), then import it again`,
+        { cause, details: { file, prerequisites: lacking } },
+      );
+    }
     throw cause;
   }
 }
 
+/** The commits git says a bundle needs and this repository lacks (`error: <id>` lines after its heading). */
+function lackedPrerequisites(stderr: string): string[] {
+  const at = stderr.indexOf('lacks these prerequisite commits');
+  if (at === -1) return [];
+  return [...stderr.slice(at).matchAll(/^error: ([0-9a-f]{40}(?:[0-9a-f]{24})?)\b/gm)].map(
+    (m) => m[1] as string,
+  );
+}
+
 /**
- * Why git refused a bundle. `verify --quiet` says nothing when the bundle's prerequisite commits are
- * missing here, so git is asked once more without it (its message lists them).
+ * Why git refused a bundle, in git's words (the last two lines). `verify --quiet` says nothing when
+ * the bundle's prerequisite commits are missing here, so git is asked once more without it (its
+ * message lists them, each on a line of its own).
  */
 async function bundleRefusal(repo: GitOptions, file: string, cause: GitFailedError): Promise<string> {
-  const said = (e: GitFailedError) => String(e.details.stderr ?? e.message).split('\n');
-  const last = said(cause).slice(-2).join(' ').trim();
+  const said = (e: GitFailedError) => String(e.details.stderr ?? e.message);
+  const last = said(cause).split('\n').slice(-2).join('\n').trim();
   if (last !== '') return last;
   const again = await runGit(withTransport(repo), ['bundle', 'verify', file]).then(
     () => '',
-    (e: unknown) => (e instanceof GitFailedError ? said(e).join(' ').trim().slice(0, 300) : ''),
+    (e: unknown) => (e instanceof GitFailedError ? said(e).trim() : ''),
   );
   return again || 'git refused it without a reason (are its prerequisite commits in this repository?)';
 }

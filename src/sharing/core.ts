@@ -100,3 +100,25 @@ export function refuseUndelivered(
           'the source did not send it (git rejected it: its history stops at the boundary of a shallow clone, say, or the source lacks its objects); fetch from a full, sound clone',
       });
 }
+
+/**
+ * A source's refs, each once, and those it names more than once with different commits (a forged
+ * bundle header: git takes one of them, and the other would go without a word), refused whole.
+ */
+export function repeatedRefs(heads: ReadonlyArray<{ sha: string; ref: string }>): {
+  unique: Array<{ sha: string; ref: string }>;
+  refused: RefusedRecord[];
+} {
+  const shas = new Map<string, Set<string>>();
+  for (const h of heads) shas.set(h.ref, (shas.get(h.ref) ?? new Set()).add(h.sha));
+  const unique = [...shas]
+    .filter(([, s]) => s.size === 1)
+    .map(([ref, s]) => ({ ref, sha: [...s][0] as string }));
+  const refused = [...shas]
+    .filter(([, s]) => s.size > 1)
+    .map(([ref, s]) => ({
+      ref,
+      reason: `the source names it ${s.size} times, with different commits (${[...s].join(', ')}): none of them is taken`,
+    }));
+  return { unique, refused };
+}

@@ -10,16 +10,18 @@ import {
   RunNotFoundError,
 } from '../errors.js';
 import { openRepo, type Repo } from '../git/repo.js';
+import { shallowCommits } from '../git/provenance.js';
 import { listRefs } from '../git/refs.js';
 import {
   createBundle,
+  fetchFromBundle,
   fetchRefs,
   listRemoteRefs,
   pushRefs,
   verifyBundle,
   type PushedRef,
 } from '../git/transport.js';
-import { pathRemote, resolveRemote, type RemoteTarget } from '../git/remote.js';
+import { resolveRemote, type RemoteTarget } from '../git/remote.js';
 import { clearStaleRemoteRefLocks } from '../git/remote-locks.js';
 import { writeOutputFile } from '../fs/atomic.js';
 import { bundleHeaderProblem, bundlePackIntact } from '../git/bundle-pack.js';
@@ -29,7 +31,7 @@ import { parseRecordRef, RECORDS_PREFIX } from './records.js';
 import { GateRecords, type GatesReceived } from './gate-records.js';
 import { gateRefspecs, GATES_PREFIX } from './gate-objects.js';
 import type { Selection, SharingCore, SharingOptions } from './core.js';
-import { MAX_GATE_LOG_BYTES } from './core.js';
+import { MAX_GATE_LOG_BYTES, repeatedRefs } from './core.js';
 import { materialise, rejectionMessage } from './publish.js';
 import { receive } from './receive.js';
 import { settleRejected } from './own-records.js';
@@ -213,7 +215,10 @@ export class Sharing implements SharingCore {
       );
     const path = resolve(cwd, file);
     const refs = [...chosen, ...gates].map((r) => r.ref).concat(anchorRefs);
-    await writeOutputFile(path, (temp) => bundleOrMissing(repo, refs, () => createBundle(repo, temp, refs)));
+    const boundary = [...(await shallowCommits(repo))];
+    await writeOutputFile(path, (temp) =>
+      bundleOrMissing(repo, refs, () => createBundle(repo, temp, refs, boundary)),
+    );
     return {
       file: path,
       runs: runsOf(chosen.map((r) => r.ref)),
@@ -252,7 +257,7 @@ export class Sharing implements SharingCore {
           details: { file: path },
         },
       );
-    const heads = await verifyBundle(repo, path);
+    const { unique: heads, refused: repeated } = repeatedRefs(await verifyBundle(repo, path));
     if (!(await bundlePackIntact(path)))
       throw new BundleInvalidError(
         `${path} is truncated or damaged (its pack does not match its checksum); use a whole file written by "export"`,
@@ -262,7 +267,7 @@ export class Sharing implements SharingCore {
     const gateHeads = heads.filter((h) => h.ref.startsWith(GATES_PREFIX));
     const anchorHeads = heads.filter((h) => h.ref.startsWith(ANCHORS_PREFIX));
     // A bundle of verdicts alone is what "export" writes from a fetched run this machine gated.
-    if (records.length === 0 && gateHeads.length === 0 && anchorHeads.length === 0) {
+    if (records.length + gateHeads.length + anchorHeads.length + repeated.length === 0) {
       throw new BundleInvalidError(
         `${path} holds no agentgate records (no ${RECORDS_PREFIX}, ${GATES_PREFIX} or ${ANCHORS_PREFIX} refs); use a file written by "export"`,
         { details: { file: path } },
@@ -270,7 +275,7 @@ export class Sharing implements SharingCore {
     }
     const bring = async (specs: string[]) => {
       try {
-        await fetchRefs(repo, pathRemote(path), specs);
+        await fetchFromBundle(repo, path, specs);
       } catch (cause) {
         if (cause instanceof GitFailedError)
           throw new BundleInvalidError(
@@ -291,7 +296,7 @@ export class Sharing implements SharingCore {
       },
       bring,
     );
-    return { file: path, ...received };
+    return { file: path, ...received, refused: [...repeated, ...received.refused] };
   }
 
   /**

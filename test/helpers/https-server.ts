@@ -9,6 +9,8 @@ export interface HttpsServer {
   cert: string;
   /** How many requests reached it so far (each is logged before it is answered). */
   requests(): number;
+  /** The headers of every request so far, in order. */
+  headers(): Array<Record<string, string>>;
   stop(): void;
 }
 
@@ -21,6 +23,7 @@ export async function startHttpsServer(dir: string): Promise<HttpsServer> {
   const key = join(dir, 'https-key.pem');
   const cert = join(dir, 'https-cert.pem');
   const log = join(dir, 'https-requests.log');
+  const headerLog = join(dir, 'https-headers.log');
   spawnSync('openssl', [
     'req',
     '-x509',
@@ -42,6 +45,7 @@ export async function startHttpsServer(dir: string): Promise<HttpsServer> {
     const https = require('node:https'); const fs = require('node:fs');
     const s = https.createServer({ key: fs.readFileSync(${JSON.stringify(key)}), cert: fs.readFileSync(${JSON.stringify(cert)}) },
       (req, res) => {
+        fs.appendFileSync(${JSON.stringify(headerLog)}, JSON.stringify(req.headers) + '\\n');
         fs.appendFileSync(${JSON.stringify(log)}, req.url + '\\n');
         const cookie = { 'Set-Cookie': 'planted=1; Path=/; Max-Age=86400' };
         const service = /^\\/empty\\.git\\/info\\/refs\\?service=(git-[a-z-]+)$/.exec(req.url);
@@ -63,6 +67,13 @@ export async function startHttpsServer(dir: string): Promise<HttpsServer> {
     port,
     cert,
     requests: () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').length - 1 : 0),
+    headers: () =>
+      existsSync(headerLog)
+        ? readFileSync(headerLog, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as Record<string, string>)
+        : [],
     stop: () => server.kill(),
   };
 }

@@ -70,6 +70,10 @@ describe('checkRemoteUrl', () => {
     '-upload-pack=x',
     '',
     'file:///a\nb',
+    // An ssh host or path that ssh would take for an option (git blocks it: "strange hostname").
+    'ssh://-oProxyCommand=touch${IFS}x/r.git',
+    'git+ssh://-x/r.git',
+    'host:-r.git',
   ])('refuses %j with REMOTE_UNSAFE', (url) => {
     expect(() => checkRemoteUrl(url)).toThrow(expect.objectContaining({ code: 'REMOTE_UNSAFE' }));
   });
