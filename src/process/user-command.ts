@@ -1,7 +1,8 @@
 /**
  * The one place that starts the user's own commands: a gate's check and the agent under `iterate`.
- * (git is started only by src/git/runner.ts.) The command gets the caller's environment and a
- * working directory; we never interpret its argv through a shell.
+ * (git is started only by src/git/runner.ts.) The command gets the caller's environment (less the
+ * variables that tell git which repository to use: see `commandEnv`) and a working directory; we
+ * never interpret its argv through a shell.
  */
 import { spawn, type StdioOptions } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
@@ -75,6 +76,31 @@ export function signalExitStatus(signal: NodeJS.Signals): number {
   return 128 + (osConstants.signals[signal] ?? 0);
 }
 
+/**
+ * What tells git which repository, work tree, index or object store to use. We judge (and capture)
+ * the repository of the directory the command runs in, found as git finds it there; one of these
+ * inherited from the caller (an orchestrator that exported GIT_DIR, a git hook's GIT_INDEX_FILE)
+ * would send the command's `git status`, `git stash -u` or `git add -A` to another repository.
+ */
+export const REPOSITORY_VARIABLES = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_COMMON_DIR',
+  'GIT_NAMESPACE',
+  'GIT_PREFIX',
+  'GIT_QUARANTINE_PATH',
+] as const;
+
+/** The environment a user's command gets: `env` without REPOSITORY_VARIABLES. */
+export function commandEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const copy = { ...env };
+  for (const name of REPOSITORY_VARIABLES) delete copy[name];
+  return copy;
+}
+
 /** Runs the command to its end; never throws for anything the command itself does. */
 export function runUserCommand(options: UserCommandOptions): Promise<UserCommandResult> {
   const started = performance.now();
@@ -90,7 +116,7 @@ export function runUserCommand(options: UserCommandOptions): Promise<UserCommand
   return new Promise((resolve) => {
     const child = spawn(file, args, {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      env: commandEnv(options.env ?? process.env),
       stdio,
       detached: options.group === true,
       windowsHide: true,
