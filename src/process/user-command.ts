@@ -7,6 +7,7 @@
 import { spawn, type StdioOptions } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import type { Writable } from 'node:stream';
+import { groupReaper } from './group-reaper.js';
 
 export interface UserCommandOptions {
   argv: readonly string[];
@@ -114,6 +115,8 @@ export function runUserCommand(options: UserCommandOptions): Promise<UserCommand
       ? ['inherit', options.stdoutToStderr ? process.stderr : 'inherit', 'inherit']
       : ['ignore', 'pipe', 'pipe'];
   return new Promise((resolve) => {
+    // Killed with SIGKILL, we could not end the group ourselves: a watcher does (see group-reaper.ts).
+    const reaper = options.group === true ? groupReaper() : null;
     const child = spawn(file, args, {
       cwd: options.cwd,
       env: commandEnv(options.env ?? process.env),
@@ -121,6 +124,7 @@ export function runUserCommand(options: UserCommandOptions): Promise<UserCommand
       detached: options.group === true,
       windowsHide: true,
     });
+    if (child.pid !== undefined) reaper?.watch(child.pid);
     let timedOut = false;
     let exited: { code: number | null; signal: NodeJS.Signals | null; at: number } | null = null;
     let outlived = false;
@@ -175,6 +179,7 @@ export function runUserCommand(options: UserCommandOptions): Promise<UserCommand
       for (const timer of timers) clearTimeout(timer);
       for (const s of options.forwardSignals ?? []) process.off(s, forward);
       endGroup();
+      reaper?.release();
       if (spawnError !== null) return resolve(notStarted(spawnError, started));
       resolve({
         exitCode: code,
