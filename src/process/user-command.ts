@@ -4,7 +4,7 @@
  * variables that tell git which repository to use: see `commandEnv`) and a working directory; we
  * never interpret its argv through a shell.
  */
-import { spawn, type StdioOptions } from 'node:child_process';
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import type { Writable } from 'node:stream';
 import { groupReaper } from './group-reaper.js';
@@ -115,25 +115,10 @@ export function runUserCommand(options: UserCommandOptions): Promise<UserCommand
       ? ['inherit', options.stdoutToStderr ? process.stderr : 'inherit', 'inherit']
       : ['ignore', 'pipe', 'pipe'];
   return new Promise((resolve) => {
-    // Killed with SIGKILL, we could not end the group ourselves: a watcher does (see group-reaper.ts).
-    const reaper = options.group === true ? groupReaper() : null;
-    const child = spawn(file, args, {
-      cwd: options.cwd,
-      env: commandEnv(options.env ?? process.env),
-      stdio,
-      detached: options.group === true,
-      windowsHide: true,
-    });
-    if (child.pid !== undefined) reaper?.watch(child.pid);
-    let timedOut = false;
-    let exited: { code: number | null; signal: NodeJS.Signals | null; at: number } | null = null;
-    let outlived = false;
-    let settled = false;
+    let child: ChildProcess | null = null;
     let forwarded: NodeJS.Signals | null = null;
-    let spawnError: NodeJS.ErrnoException | null = null;
-    const timers: NodeJS.Timeout[] = [];
     const kill = (signal: NodeJS.Signals) => {
-      if (child.pid === undefined) return;
+      if (child?.pid === undefined) return;
       try {
         if (options.group) process.kill(-child.pid, signal);
         else child.kill(signal);
@@ -146,7 +131,33 @@ export function runUserCommand(options: UserCommandOptions): Promise<UserCommand
       firstForwarded ??= signal;
       kill(signal);
     };
+    // Listening before the command starts: a signal sent the moment it runs (by the command itself,
+    // `kill $PPID`, or a CI cancel) would otherwise end us by default, unrecorded. Node runs the
+    // listener once this synchronous start is over, when the command is there to receive it.
     for (const signal of options.forwardSignals ?? []) process.on(signal, forward);
+    // Killed with SIGKILL, we could not end the group ourselves: a watcher does (see group-reaper.ts).
+    const reaper = options.group === true ? groupReaper() : null;
+    try {
+      child = spawn(file, args, {
+        cwd: options.cwd,
+        env: commandEnv(options.env ?? process.env),
+        stdio,
+        detached: options.group === true,
+        windowsHide: true,
+      });
+    } catch (error) {
+      // An argument Node refuses: nothing started, so nothing listens for it.
+      for (const s of options.forwardSignals ?? []) process.off(s, forward);
+      reaper?.release();
+      throw error;
+    }
+    if (child.pid !== undefined) reaper?.watch(child.pid);
+    let timedOut = false;
+    let exited: { code: number | null; signal: NodeJS.Signals | null; at: number } | null = null;
+    let outlived = false;
+    let settled = false;
+    let spawnError: NodeJS.ErrnoException | null = null;
+    const timers: NodeJS.Timeout[] = [];
     if (options.timeoutMs !== undefined) {
       timers.push(
         setTimeout(() => {
