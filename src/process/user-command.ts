@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import type { Writable } from 'node:stream';
+import { endMarked, MARK_VARIABLE, newMark } from './escapees.js';
 import { groupReaper } from './group-reaper.js';
 
 export interface UserCommandOptions {
@@ -135,12 +136,17 @@ export function runUserCommand(options: UserCommandOptions): Promise<UserCommand
     // `kill $PPID`, or a CI cancel) would otherwise end us by default, unrecorded. Node runs the
     // listener once this synchronous start is over, when the command is there to receive it.
     for (const signal of options.forwardSignals ?? []) process.on(signal, forward);
+    // A check's processes carry a mark, so that those that leave its group are found at its end.
+    const mark = options.group === true ? newMark() : null;
     // Killed with SIGKILL, we could not end the group ourselves: a watcher does (see group-reaper.ts).
-    const reaper = options.group === true ? groupReaper() : null;
+    const reaper = mark === null ? null : groupReaper(mark);
     try {
       child = spawn(file, args, {
         cwd: options.cwd,
-        env: commandEnv(options.env ?? process.env),
+        env: {
+          ...commandEnv(options.env ?? process.env),
+          ...(mark === null ? {} : { [MARK_VARIABLE]: mark }),
+        },
         stdio,
         detached: options.group === true,
         windowsHide: true,
@@ -191,17 +197,26 @@ export function runUserCommand(options: UserCommandOptions): Promise<UserCommand
       for (const s of options.forwardSignals ?? []) process.off(s, forward);
       endGroup();
       reaper?.release();
-      if (spawnError !== null) return resolve(notStarted(spawnError, started));
-      resolve({
-        exitCode: code,
-        signal,
-        // The command's own time: until it exited, not until a process it left behind let go of the pipes.
-        durationMs: Math.round((exited?.at ?? performance.now()) - started),
-        timedOut,
-        spawnError: null,
-        forwarded,
-        outlived,
-      });
+      const result: UserCommandResult =
+        spawnError !== null
+          ? notStarted(spawnError, started)
+          : {
+              exitCode: code,
+              signal,
+              // The command's own time: until it exited, not until a process it left behind let go of the pipes.
+              durationMs: Math.round((exited?.at ?? performance.now()) - started),
+              timedOut,
+              spawnError: null,
+              forwarded,
+              outlived,
+            };
+      // What left the group goes too, before the caller looks at what the command did (escapees.ts).
+      if (mark === null) resolve(result);
+      else
+        void endMarked(mark).then(
+          () => resolve(result),
+          () => resolve(result),
+        );
     };
     child.on('exit', (code, signal) => {
       exited = { code, signal, at: performance.now() };

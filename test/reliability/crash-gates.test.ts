@@ -9,17 +9,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, recordedCliRun } from '../helpers/cli.js';
 import { finished } from '../helpers/node-child.js';
+import { isRunning } from '../helpers/gates.js';
 import { tempDir, writeFiles } from '../helpers/repo.js';
 import { fingerprint } from '../helpers/snapshotter.js';
-
-/** Whether `pid` is a live process (a zombie waiting for its new parent to reap it is not). */
-function running(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 /** A run r1 whose `gate --isolated` was killed with SIGKILL while its check ran, in a workspace left as `files` say. */
 async function killedIsolatedGate(files: Record<string, string>) {
@@ -61,7 +53,7 @@ async function killedIsolatedGate(files: Record<string, string>) {
   expect((await done).signal).toBe('SIGKILL');
   // The check, in a process group of its own, is no child of the killed call any more: it is ended.
   const check = Number(readFileSync(pidFile, 'utf8'));
-  await expect.poll(() => running(check), { timeout: 30_000 }).toBe(false);
+  await expect.poll(() => isRunning(check), { timeout: 30_000 }).toBe(false);
 
   expect(readdirSync(checkouts).length).toBeGreaterThan(0);
   expect(readdirSync(iterationDir).some((n) => n.endsWith('.tmp'))).toBe(true);
