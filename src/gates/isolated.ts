@@ -14,6 +14,7 @@ import { checkoutTreeInto } from '../git/checkout-tree.js';
 import { isInside, type Repo } from '../git/repo.js';
 import { randomHex } from '../fs/random.js';
 import { makeDirs } from '../fs/make-dirs.js';
+import { commandEnv } from '../process/user-command.js';
 
 const CHECKOUT_NAME = /^[0-9a-f]{16}$/;
 
@@ -76,26 +77,14 @@ async function barrierIfUnnamable(dir: string): Promise<void> {
     await writeFile(join(dirname(dir), '.git'), NO_REPOSITORY, { flag: 'wx' });
 }
 
-/** What tells git which repository to use: never the caller's in an isolated checkout. */
-const REPOSITORY_VARIABLES = [
-  'GIT_DIR',
-  'GIT_WORK_TREE',
-  'GIT_INDEX_FILE',
-  'GIT_OBJECT_DIRECTORY',
-  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
-  'GIT_COMMON_DIR',
-  'GIT_NAMESPACE',
-];
-
 /**
  * The check's environment in the isolated checkout `dir`: the caller's, except that git finds no
- * repository around it. The checkout is no repository, and the home holding it may lie inside one
+ * repository around it (runUserCommand drops the caller's GIT_DIR and the like, as for every command). The checkout is no repository, and the home holding it may lie inside one
  * (a home in the workspace, or a home directory kept in git): a check's `git stash -u`, `git add -A`
  * or `git reset --hard` would reach that repository, and `git ls-files` would answer for it.
  */
 export function isolatedEnv(dir: string): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of REPOSITORY_VARIABLES) delete env[name];
+  const env = commandEnv(process.env);
   const ceilings = env.GIT_CEILING_DIRECTORIES;
   env.GIT_CEILING_DIRECTORIES = [dirname(dir), ...(ceilings ? [ceilings] : [])].join(delimiter);
   return env;

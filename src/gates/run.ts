@@ -7,6 +7,7 @@ import type { Writable } from 'node:stream';
 import type { GateResult } from '../../types/gate.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import {
+  AgentgateError,
   GateNotReplayableError,
   GateTreeMismatchError,
   InvalidArgumentError,
@@ -98,14 +99,24 @@ export async function runGate(
   const treeId = found;
   // Without --isolated the workspace is compared with the after tree again once the check has ended,
   // on the repository opened anew: the check may have written its config (a filter, core.worktree),
-  // which the drivers switched off at the start know nothing of, or rewritten the index.
+  // which the drivers switched off at the start know nothing of, or rewritten the index. A check
+  // that left no repository we can open there (`.git` moved, HEAD garbled, core.bare) changed it too.
   const recheck =
     opts.isolated === true
       ? null
       : async () => {
-          const again = await openRepo(workspace, ctx.snapshotter.gitOptions());
-          await trustIndex(again, seal === null ? undefined : sealOf(seal, snapshot.afterSha));
-          return treeMismatch(ctx, again, snapshot, junit);
+          try {
+            const again = await openRepo(workspace, ctx.snapshotter.gitOptions());
+            await trustIndex(again, seal === null ? undefined : sealOf(seal, snapshot.afterSha));
+            return await treeMismatch(ctx, again, snapshot, junit);
+          } catch (error) {
+            if (!(error instanceof AgentgateError)) throw error;
+            return {
+              why: `the repository cannot be opened (${error.code}: ${error.message})`,
+              head: null,
+              paths: [],
+            };
+          }
         };
   return runOnTree(ctx, repo, judged(snapshot, treeId, opts.name), opts, null, recheck);
 }

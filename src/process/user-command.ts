@@ -1,11 +1,14 @@
 /**
  * The one place that starts the user's own commands: a gate's check and the agent under `iterate`.
- * (git is started only by src/git/runner.ts.) The command gets the caller's environment and a
- * working directory; we never interpret its argv through a shell.
+ * (git is started only by src/git/runner.ts.) The command gets the caller's environment (less the
+ * variables that tell git which repository to use: see `commandEnv`) and a working directory; we
+ * never interpret its argv through a shell.
  */
-import { spawn, type StdioOptions } from 'node:child_process';
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import type { Writable } from 'node:stream';
+import { endMarked, MARK_VARIABLE, newMark } from './escapees.js';
+import { groupReaper } from './group-reaper.js';
 
 export interface UserCommandOptions {
   argv: readonly string[];
@@ -75,6 +78,31 @@ export function signalExitStatus(signal: NodeJS.Signals): number {
   return 128 + (osConstants.signals[signal] ?? 0);
 }
 
+/**
+ * What tells git which repository, work tree, index or object store to use. We judge (and capture)
+ * the repository of the directory the command runs in, found as git finds it there; one of these
+ * inherited from the caller (an orchestrator that exported GIT_DIR, a git hook's GIT_INDEX_FILE)
+ * would send the command's `git status`, `git stash -u` or `git add -A` to another repository.
+ */
+export const REPOSITORY_VARIABLES = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_COMMON_DIR',
+  'GIT_NAMESPACE',
+  'GIT_PREFIX',
+  'GIT_QUARANTINE_PATH',
+] as const;
+
+/** The environment a user's command gets: `env` without REPOSITORY_VARIABLES. */
+export function commandEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const copy = { ...env };
+  for (const name of REPOSITORY_VARIABLES) delete copy[name];
+  return copy;
+}
+
 /** Runs the command to its end; never throws for anything the command itself does. */
 export function runUserCommand(options: UserCommandOptions): Promise<UserCommandResult> {
   const started = performance.now();
@@ -88,22 +116,10 @@ export function runUserCommand(options: UserCommandOptions): Promise<UserCommand
       ? ['inherit', options.stdoutToStderr ? process.stderr : 'inherit', 'inherit']
       : ['ignore', 'pipe', 'pipe'];
   return new Promise((resolve) => {
-    const child = spawn(file, args, {
-      cwd: options.cwd,
-      env: options.env ?? process.env,
-      stdio,
-      detached: options.group === true,
-      windowsHide: true,
-    });
-    let timedOut = false;
-    let exited: { code: number | null; signal: NodeJS.Signals | null; at: number } | null = null;
-    let outlived = false;
-    let settled = false;
+    let child: ChildProcess | null = null;
     let forwarded: NodeJS.Signals | null = null;
-    let spawnError: NodeJS.ErrnoException | null = null;
-    const timers: NodeJS.Timeout[] = [];
     const kill = (signal: NodeJS.Signals) => {
-      if (child.pid === undefined) return;
+      if (child?.pid === undefined) return;
       try {
         if (options.group) process.kill(-child.pid, signal);
         else child.kill(signal);
@@ -116,7 +132,38 @@ export function runUserCommand(options: UserCommandOptions): Promise<UserCommand
       firstForwarded ??= signal;
       kill(signal);
     };
+    // Listening before the command starts: a signal sent the moment it runs (by the command itself,
+    // `kill $PPID`, or a CI cancel) would otherwise end us by default, unrecorded. Node runs the
+    // listener once this synchronous start is over, when the command is there to receive it.
     for (const signal of options.forwardSignals ?? []) process.on(signal, forward);
+    // A check's processes carry a mark, so that those that leave its group are found at its end.
+    const mark = options.group === true ? newMark() : null;
+    // Killed with SIGKILL, we could not end the group ourselves: a watcher does (see group-reaper.ts).
+    const reaper = mark === null ? null : groupReaper(mark);
+    try {
+      child = spawn(file, args, {
+        cwd: options.cwd,
+        env: {
+          ...commandEnv(options.env ?? process.env),
+          ...(mark === null ? {} : { [MARK_VARIABLE]: mark }),
+        },
+        stdio,
+        detached: options.group === true,
+        windowsHide: true,
+      });
+    } catch (error) {
+      // An argument Node refuses: nothing started, so nothing listens for it.
+      for (const s of options.forwardSignals ?? []) process.off(s, forward);
+      reaper?.release();
+      throw error;
+    }
+    if (child.pid !== undefined) reaper?.watch(child.pid);
+    let timedOut = false;
+    let exited: { code: number | null; signal: NodeJS.Signals | null; at: number } | null = null;
+    let outlived = false;
+    let settled = false;
+    let spawnError: NodeJS.ErrnoException | null = null;
+    const timers: NodeJS.Timeout[] = [];
     if (options.timeoutMs !== undefined) {
       timers.push(
         setTimeout(() => {
@@ -149,17 +196,27 @@ export function runUserCommand(options: UserCommandOptions): Promise<UserCommand
       for (const timer of timers) clearTimeout(timer);
       for (const s of options.forwardSignals ?? []) process.off(s, forward);
       endGroup();
-      if (spawnError !== null) return resolve(notStarted(spawnError, started));
-      resolve({
-        exitCode: code,
-        signal,
-        // The command's own time: until it exited, not until a process it left behind let go of the pipes.
-        durationMs: Math.round((exited?.at ?? performance.now()) - started),
-        timedOut,
-        spawnError: null,
-        forwarded,
-        outlived,
-      });
+      reaper?.release();
+      const result: UserCommandResult =
+        spawnError !== null
+          ? notStarted(spawnError, started)
+          : {
+              exitCode: code,
+              signal,
+              // The command's own time: until it exited, not until a process it left behind let go of the pipes.
+              durationMs: Math.round((exited?.at ?? performance.now()) - started),
+              timedOut,
+              spawnError: null,
+              forwarded,
+              outlived,
+            };
+      // What left the group goes too, before the caller looks at what the command did (escapees.ts).
+      if (mark === null) resolve(result);
+      else
+        void endMarked(mark).then(
+          () => resolve(result),
+          () => resolve(result),
+        );
     };
     child.on('exit', (code, signal) => {
       exited = { code, signal, at: performance.now() };

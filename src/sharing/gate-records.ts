@@ -24,7 +24,7 @@ import { withRepoLock } from '../git/repo-lock.js';
 import { assertNoLinkInside } from '../fs/inside.js';
 import { sha256File } from '../snapshotter/patch-artifact.js';
 import { GateStore } from '../store/gate-store.js';
-import { layout, makeRunArtifactsDir, receivedGateLogPath } from '../store/paths.js';
+import { assertReceivableGateId, layout, makeRunArtifactsDir, receivedGateLogPath } from '../store/paths.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import {
   GATE_INCOMING_PREFIX,
@@ -240,6 +240,8 @@ export class GateRecords {
     for (const c of checked) {
       const g = c.gate;
       try {
+        // Before anything is written under the name its id gives the log.
+        assertReceivableGateId(g.id);
         let path: string | null = null;
         if (
           c.logBlob !== null &&

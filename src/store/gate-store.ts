@@ -15,10 +15,18 @@ import {
   readJsonFile,
   wholeOrThrow,
 } from './json-file.js';
-import { assertSafeId, layout } from './paths.js';
+import { assertReceivableGateId, assertSafeId, layout } from './paths.js';
 
 /** Random, file- and ref-name safe, unique across machines (a CI matrix records verdicts at once). */
-const newGateId = idGenerator(20);
+const randomGateId = idGenerator(20);
+
+/** Never digits alone, which no receiver takes (assertReceivableGateId); 1 in 10^11 draws is. */
+function newGateId(): string {
+  for (;;) {
+    const id = randomGateId();
+    if (/[a-z]/.test(id)) return id;
+  }
+}
 
 /** A verdict as the caller builds it: the store numbers the attempt and gives the id. */
 export type NewGateResult = Omit<GateResult, 'id' | 'attempt'>;
@@ -98,6 +106,7 @@ export class GateStore {
    */
   async receive(result: GateResult, now: Date = new Date()): Promise<boolean> {
     const valid = validate({ ...result, receivedAt: now.toISOString() });
+    assertReceivableGateId(valid.id);
     return this.withRunLock(valid.runId, async () => {
       const existing = await this.load(valid.runId, valid.id);
       if (existing !== null) {

@@ -120,6 +120,24 @@ export function gateLogPath(
 }
 
 /**
+ * A verdict id received from elsewhere must keep its log's name (receivedGateLogPath) its own:
+ * one of digits alone would name this machine's log of another attempt (gate `test` attempt 1 id
+ * `2`: `gate-test-1-2.log`, gate `test-1`'s attempt 2), one holding a `-` another received
+ * verdict's (`test`, 1, `1-x` and `test-1`, 1, `x`). Ids we make are neither (newGateId); a
+ * publisher that forged one is refused (INVALID_ID). With these two rules the name is read back
+ * one way only: the id after the last `-`, the attempt after the one before.
+ */
+export function assertReceivableGateId(id: string): string {
+  assertSafeId(id, 'gate id');
+  if (id.includes('-') || /^[0-9]+$/.test(id))
+    throw new InvalidIdError(
+      `gate id ${JSON.stringify(id.slice(0, 80))} is not allowed for a verdict received from elsewhere: it holds a "-" or only digits, so its log's name could be another verdict's`,
+      { details: { value: id.slice(0, 200), what: 'gate id' } },
+    );
+  return id;
+}
+
+/**
  * `<artifacts>/<runId>/iteration-<n>/gate-<name>-<attempt>-<id>.log`: a received verdict's log.
  * Its id is in the name, as two machines of a matrix may both record attempt 1: never the name of
  * this machine's own attempt's log (gateLogPath).

@@ -1,6 +1,6 @@
 /** Gate helpers for tests: verdicts written through the store as `gate` and `gate record` would, runs with recorded iterations, quiet echo targets, JUnit tests for Node's runner. */
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GateResult, TestCounts } from '../../types/gate.js';
 import { GateStore } from '../../src/store/gate-store.js';
@@ -77,6 +77,15 @@ export function portable({ receivedAt: _, ...g }: GateResult): Omit<GateResult, 
 } {
   return { ...g, log: g.log && { sha256: g.log.sha256, bytes: g.log.bytes } };
 }
+/** Whether `pid` is a live process: a zombie waiting for its new parent to reap it is not (Linux `/proc`). */
+export function isRunning(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 /** A Node test file: `pass` tests that pass and `fail` that fail. */
 export function nodeTests(pass: number, fail = 0): string {
   const lines = ["import { test } from 'node:test';"];

@@ -50,7 +50,7 @@ describe('gate attempt numbers', () => {
     for (const attempt of [MAX_GATE_ATTEMPT + 1, Number.MAX_SAFE_INTEGER, 1e11])
       expect(GateResult.safeParse({ ...first, attempt }).success).toBe(false);
     // A received verdict at a high (but accepted) number; a log left by a failed call far past it.
-    await gates.store.receive({ ...first, id: 'received-verdict-1', attempt: 1_000_000 });
+    await gates.store.receive({ ...first, id: 'receivedverdict1', attempt: 1_000_000 });
     const logs = dirname(first.log?.path as string);
     writeFileSync(join(logs, 'gate-test-9007199254740992.log'), 'orphan\n');
     const next = await gates.run(dir, {

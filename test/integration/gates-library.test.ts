@@ -14,7 +14,7 @@ import { GateResult } from '../../types/gate.js';
 import { isProcessGone } from '../../src/fs/lock.js';
 import { layout } from '../../src/store/paths.js';
 import { expectCode } from '../helpers/codes.js';
-import { gatedRun, nodeTestCommand, nodeTests, quiet } from '../helpers/gates.js';
+import { gatedRun, isRunning, nodeTestCommand, nodeTests, quiet } from '../helpers/gates.js';
 import { commitAll, git, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 import { fingerprint } from '../helpers/snapshotter.js';
 
@@ -181,8 +181,11 @@ describe('gate: run a check on the after tree and record what it observed', () =
       expect(result.reason).toContain('outlived the check');
       expect(readFileSync(result.log?.path as string, 'utf8')).toContain('started');
     } finally {
+      // Ended with the check (it carried the check's mark); killed here should that have failed.
       const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : 0;
-      if (pid > 0) process.kill(pid, 'SIGKILL');
+      const running = pid > 0 && isRunning(pid);
+      if (running) process.kill(pid, 'SIGKILL');
+      expect(running).toBe(false);
     }
   });
 

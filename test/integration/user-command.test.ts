@@ -5,6 +5,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { isProcessGone } from '../../src/fs/lock.js';
 import { OUTLIVED_GRACE_MS, runUserCommand } from '../../src/process/user-command.js';
+import { isRunning } from '../helpers/gates.js';
 import { tempDir } from '../helpers/repo.js';
 
 /** A Writable that keeps what it is given. */
@@ -138,7 +139,11 @@ describe('runUserCommand', () => {
       // (2 ms of slack: a timer may fire a millisecond early, and both sides are rounded).
       expect(result.durationMs).toBeLessThanOrEqual(elapsed - OUTLIVED_GRACE_MS + 2);
     } finally {
-      if (existsSync(pidFile)) process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
+      // A process of the group's command is ended with it, wherever it went (escapees.ts).
+      const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : 0;
+      const running = pid > 0 && isRunning(pid);
+      if (running) process.kill(pid, 'SIGKILL');
+      expect(running).toBe(false);
     }
   });
 

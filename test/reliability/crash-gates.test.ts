@@ -1,7 +1,7 @@
 /**
- * `gate --isolated` killed with SIGKILL (no chance to clean up): its temporary checkout and its
- * half-written log are left behind; the next gate, isolated or not, sweeps both, and the workspace
- * never changed.
+ * `gate --isolated` killed with SIGKILL (no chance to clean up): its check is ended all the same
+ * (it would go on editing what the next call sweeps); its temporary checkout and its half-written
+ * log are left behind; the next gate, isolated or not, sweeps both, and the workspace never changed.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, recordedCliRun } from '../helpers/cli.js';
 import { finished } from '../helpers/node-child.js';
+import { isRunning } from '../helpers/gates.js';
 import { tempDir, writeFiles } from '../helpers/repo.js';
 import { fingerprint } from '../helpers/snapshotter.js';
 
@@ -50,8 +51,9 @@ async function killedIsolatedGate(files: Record<string, string>) {
   expect(readdirSync(checkouts).length).toBeGreaterThan(0);
   child.kill('SIGKILL');
   expect((await done).signal).toBe('SIGKILL');
-  // The orphaned check is no part of what is being tested: end it.
-  process.kill(-Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
+  // The check, in a process group of its own, is no child of the killed call any more: it is ended.
+  const check = Number(readFileSync(pidFile, 'utf8'));
+  await expect.poll(() => isRunning(check), { timeout: 30_000 }).toBe(false);
 
   expect(readdirSync(checkouts).length).toBeGreaterThan(0);
   expect(readdirSync(iterationDir).some((n) => n.endsWith('.tmp'))).toBe(true);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { SaxesParser } from 'saxes';
 import { MAX_RECORDED_FAILURES, TestCounts } from '../../types/gate.js';
 import {
   addCounts,
@@ -255,5 +256,22 @@ describe('parseJunit: GoogleTest', () => {
       '<testsuites><testsuite name="D"><testcase name="DISABLED_a" status="notrun" result="suppressed"/></testsuite></testsuites>',
     );
     expect(numbers(disabled)).toEqual({ total: 1, passed: 0, failed: 0, skipped: 1, errors: 0 });
+  });
+});
+
+describe('characters XML forbids, by the million', () => {
+  it('cost no error each: a <system-out> of NULs and escapes is read through, its test counted', () => {
+    const made = vi.spyOn(SaxesParser.prototype, 'makeError');
+    try {
+      const counter = new JunitCounter();
+      counter.write('<testsuite><testcase name="t"><system-out>');
+      for (let i = 0; i < 10; i++) counter.write('\u0000\u001b[31m&#x1b;'.repeat(10_000));
+      counter.write('</system-out></testcase></testsuite>');
+      expect(numbers(counter.end())).toMatchObject({ total: 1, passed: 1 });
+      // saxes would make an Error, with its stack, for each of the 200,000 (minutes on 200 MB).
+      expect(made).not.toHaveBeenCalled();
+    } finally {
+      made.mockRestore();
+    }
   });
 });
