@@ -5684,6 +5684,15 @@ function gateLogPath(artifactsDir, runId, iteration, name2, attempt) {
     `gate-${assertSafeId(name2, "gate name")}-${attempt}.log`
   );
 }
+function assertReceivableGateId(id2) {
+  assertSafeId(id2, "gate id");
+  if (id2.includes("-") || /^[0-9]+$/.test(id2))
+    throw new InvalidIdError(
+      `gate id ${JSON.stringify(id2.slice(0, 80))} is not allowed for a verdict received from elsewhere: it holds a "-" or only digits, so its log's name could be another verdict's`,
+      { details: { value: id2.slice(0, 200), what: "gate id" } }
+    );
+  return id2;
+}
 function receivedGateLogPath(artifactsDir, gate2) {
   return join5(
     iterationArtifactsDir(artifactsDir, gate2.runId, gate2.iteration),
@@ -6240,7 +6249,7 @@ var init_hardening = __esm({
     };
     DRIVER_AND_INCLUDE_PATTERN = "^(filter|diff|merge)\\..*\\.|^include(if\\..*)?\\.path$";
     NO_GRAFT_FILE = "/dev/null/agentgate-no-grafts";
-    PASS_THROUGH = ["PATH", "HOME", "TMPDIR", "TEMP", "TMP", "SYSTEMROOT", "TZ"];
+    PASS_THROUGH = ["PATH", "HOME", "TMPDIR", "TEMP", "TMP", "SYSTEMROOT", "TZ", "SSH_AUTH_SOCK"];
   }
 });
 
@@ -9318,8 +9327,8 @@ function processStartTime(pid) {
 }
 function processStat(pid) {
   try {
-    const stat32 = readFileSync3(`/proc/${pid}/stat`, "utf8");
-    const fields = stat32.slice(stat32.lastIndexOf(")") + 2).split(" ");
+    const stat33 = readFileSync3(`/proc/${pid}/stat`, "utf8");
+    const fields = stat33.slice(stat33.lastIndexOf(")") + 2).split(" ");
     const [state, startTime] = [fields[0], fields[19]];
     return state === void 0 || startTime === void 0 ? null : { state, startTime };
   } catch {
@@ -9669,6 +9678,8 @@ var init_run = __esm({
       () => strictObject({
         snapshotId: SafeId,
         iteration: int().check(_nonnegative()),
+        /** Where the capture started: the run's start when it was the run's first iteration (absent in records written before it was kept). */
+        beforeSha: optional(Sha),
         afterSha: Sha,
         at: IsoDate
       })
@@ -9899,12 +9910,12 @@ var init_run_records = __esm({
         await this.update(runId, null, (current) => {
           if (!current.snapshotIds.includes(snapshotId)) return null;
           removed = true;
-          const { iteration, afterSha } = deleted ?? {};
+          const { iteration, beforeSha, afterSha } = deleted ?? {};
           const at = (/* @__PURE__ */ new Date()).toISOString();
           const capture = iteration === void 0 || afterSha === void 0 ? {} : {
             deletedSnapshots: [
               ...current.deletedSnapshots ?? [],
-              { snapshotId, iteration, afterSha, at }
+              { snapshotId, iteration, ...beforeSha === void 0 ? {} : { beforeSha }, afterSha, at }
             ]
           };
           return { ...current, snapshotIds: current.snapshotIds.filter((id2) => id2 !== snapshotId), ...capture };
@@ -10611,14 +10622,14 @@ function blobClaim(node, f, r, brought, names2 = [f.file.entry.path]) {
   return best;
 }
 async function patchIdClaims(repo, links, replays, paths, brought) {
-  const open15 = links.flatMap(
+  const open16 = links.flatMap(
     (l) => l.files.flatMap(
       (f) => replays.filter((r) => !f.claims.some((c) => c.runId === r.chain.runId)).map((r) => ({ l, f, r }))
     )
   );
-  if (open15.length === 0) return;
+  if (open16.length === 0) return;
   const pairs = /* @__PURE__ */ new Map();
-  for (const { r } of open15) {
+  for (const { r } of open16) {
     const first = r.chain.iterations[0];
     const starts = [first.wip?.base.tree ?? first.before.tree, ...first.wip ? [first.wip.commit.tree] : []];
     for (const it of r.chain.iterations)
@@ -10630,7 +10641,7 @@ async function patchIdClaims(repo, links, replays, paths, brought) {
   const runIds = diffs.flatMap(
     (d, i) => d.files.map((file) => ({ it: list5[i].it, file, id: changeId(file) }))
   );
-  for (const { l, f, r } of open15) {
+  for (const { l, f, r } of open16) {
     const id2 = changeId(f.file);
     if (id2 === null) continue;
     const match = runIds.filter(
@@ -10653,7 +10664,7 @@ async function patchIdClaims(repo, links, replays, paths, brought) {
   }
 }
 async function lineClaims(repo, links, replays, paths, brought, aliases = /* @__PURE__ */ new Map()) {
-  const open15 = [];
+  const open16 = [];
   for (const l of links)
     for (const f of l.files) {
       if (f.added.length === 0) continue;
@@ -10666,20 +10677,20 @@ async function lineClaims(repo, links, replays, paths, brought, aliases = /* @__
           const all = versions(r, name2).filter((x) => x.state.blob !== null);
           const v = all.find((x) => had?.has(x.commit.commit) === true) ?? all[0];
           if (v === void 0) continue;
-          if (v.state.origins.some((o) => o !== null)) open15.push({ l, f, r, v, name: name2 });
+          if (v.state.origins.some((o) => o !== null)) open16.push({ l, f, r, v, name: name2 });
           break;
         }
       }
     }
-  if (open15.length === 0) return;
+  if (open16.length === 0) return;
   const pairs = /* @__PURE__ */ new Map();
-  for (const o of open15)
+  for (const o of open16)
     pairs.set(`${o.v.commit.tree} ${o.l.node.tree}`, { from: o.v.commit.tree, to: o.l.node.tree });
-  const asked = open15.flatMap((o) => [o.f.file.entry.path, o.name]);
+  const asked = open16.flatMap((o) => [o.f.file.entry.path, o.name]);
   const openPaths = [...new Set(asked)].filter((p) => paths.includes(p));
   const diffs = await diffTreePairs(repo, [...pairs.values()], openPaths);
   const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
-  for (const { l, f, r, v, name: name2 } of open15) {
+  for (const { l, f, r, v, name: name2 } of open16) {
     const path2 = f.file.entry.path;
     const change = (byPair.get(`${v.commit.tree} ${l.node.tree}`) ?? []).find(
       (x) => x.entry.path === path2 && (x.entry.oldPath ?? path2) === name2
@@ -11296,6 +11307,12 @@ var init_gate_rules = __esm({
 // src/store/gate-store.ts
 import { readdir as readdir6 } from "node:fs/promises";
 import { join as join22, resolve as resolve9 } from "node:path";
+function newGateId() {
+  for (; ; ) {
+    const id2 = randomGateId();
+    if (/[a-z]/.test(id2)) return id2;
+  }
+}
 function validate2(value) {
   const parsed2 = GateResult.safeParse(value);
   if (!parsed2.success) {
@@ -11309,7 +11326,7 @@ function sameVerdict(a, b) {
   const strip = ({ receivedAt: _, ...r }) => JSON.stringify({ ...r, log: r.log && { ...r.log, path: null } });
   return strip(a) === strip(b);
 }
-var newGateId, GateStore;
+var randomGateId, GateStore;
 var init_gate_store = __esm({
   "src/store/gate-store.ts"() {
     "use strict";
@@ -11322,7 +11339,7 @@ var init_gate_store = __esm({
     init_lock();
     init_json_file();
     init_paths();
-    newGateId = idGenerator(20);
+    randomGateId = idGenerator(20);
     GateStore = class {
       home;
       lockTimeoutMs;
@@ -11378,6 +11395,7 @@ var init_gate_store = __esm({
        */
       async receive(result, now = /* @__PURE__ */ new Date()) {
         const valid = validate2({ ...result, receivedAt: now.toISOString() });
+        assertReceivableGateId(valid.id);
         return this.withRunLock(valid.runId, async () => {
           const existing = await this.load(valid.runId, valid.id);
           if (existing !== null) {
@@ -12707,12 +12725,12 @@ async function unnamedFile(src, repo, lines, rest, hidden, nodes, runIds) {
     nodes,
     async () => (await load()).chains
   );
-  const open15 = new Set(rest.filter((c) => !cut2.has(c)));
-  if (open15.size === 0) return { chains: [], commits: [] };
+  const open16 = new Set(rest.filter((c) => !cut2.has(c)));
+  if (open16.size === 0) return { chains: [], commits: [] };
   const { chains, nodes: theirs } = await load();
   for (const [commit, node] of theirs) if (!nodes.has(commit)) nodes.set(commit, node);
   const versions2 = new Map(
-    lines.filter((l) => open15.has(l.commit)).map((l) => [`${l.commit}\0${l.filename}`, { commit: l.commit, path: l.filename }])
+    lines.filter((l) => open16.has(l.commit)).map((l) => [`${l.commit}\0${l.filename}`, { commit: l.commit, path: l.filename }])
   );
   return aliasedBlamed(repo, [...versions2.values()], chains);
 }
@@ -13558,7 +13576,10 @@ var init_run_verify = __esm({
           return (await Promise.resolve().then(() => (init_attest2(), attest_exports))).verifyAttestation(ctx, values.attestation, github);
         await ctx.assertGivenWorkspace();
         const target = id2 !== void 0 ? { id: id2 } : values.run !== void 0 ? { runId: values.run } : { all: true };
-        if (!("all" in target)) ctx.preferGivenWorkspace();
+        if (!("all" in target)) {
+          ctx.preferGivenWorkspace();
+          await ctx.assertGivenRepository();
+        }
         const gates = await ctx.gates();
         const verifying = () => gates.verify(target, {
           requireGates: values["require-gate"],
@@ -13707,6 +13728,8 @@ var init_branch_name = __esm({
 });
 
 // src/git/branches.ts
+import { lstat as lstat9, rm as rm11, stat as stat10 } from "node:fs/promises";
+import { join as join27 } from "node:path";
 async function branchRef(repo, name2) {
   const ref = `refs/heads/${name2}`;
   const valid = /[\0\n\r]/.test(name2) ? null : await runGit(repo, ["check-ref-format", ref], { okExitCodes: [1] });
@@ -13761,9 +13784,29 @@ function landsOn(name2, ref, target, hint) {
     );
   return lands;
 }
+async function specialRefFile(repo, ref) {
+  const info = await stat10(join27(await commonDir(repo.gitDir), ref)).catch(() => null);
+  if (info === null || info.isFile() || info.isDirectory()) return null;
+  return info.isFIFO() ? "FIFO" : info.isSocket() ? "socket" : "device";
+}
+async function removeUnreadableRef(repo, ref) {
+  const file = join27(await commonDir(repo.gitDir), ref);
+  const info = await lstat9(file).catch(() => null);
+  if (info === null || info.isDirectory() || info.isSymbolicLink()) return false;
+  if (info.isFile() && (await readRef(repo, ref) !== null || await symbolicTarget(repo, ref) !== null))
+    return false;
+  await rm11(file, { force: true });
+  return true;
+}
 async function symbolicTarget(repo, ref) {
-  const res = await runGitBuffer(repo, ["symbolic-ref", "-q", ref], { okExitCodes: [1] });
-  return res.exitCode === 0 ? decodeBytes(res.stdout).trim() : null;
+  const res = await runGitBuffer(repo, ["symbolic-ref", "-q", ref], { okExitCodes: [1] }).catch(
+    (error2) => {
+      if (error2 instanceof GitFailedError && /^fatal: No such ref/m.test(String(error2.details.stderr ?? "")))
+        return null;
+      throw error2;
+    }
+  );
+  return res?.exitCode === 0 ? decodeBytes(res.stdout).trim() : null;
 }
 async function assertNotCheckedOut(repo, ref, hint) {
   const { stdout } = await runGit(repo, ["worktree", "list", "--porcelain", "-z"]);
@@ -13781,6 +13824,7 @@ var init_branches = __esm({
   "src/git/branches.ts"() {
     "use strict";
     init_errors();
+    init_git_locks();
     init_path_bytes();
     init_branch_name();
     init_refs();
@@ -13879,11 +13923,11 @@ var init_core3 = __esm({
 });
 
 // src/snapshotter/restart-check.ts
-async function restartContradiction(r, iterations, repo) {
+async function restartContradiction(r, iterations, repo, deleted = []) {
   const ordered = [...iterations].sort((a, b) => a.iteration - b.iteration);
   const next = ordered.find((s) => s.iteration > r.lastIteration);
   if (next === void 0) return null;
-  const point = restartPoint(ordered, r.from);
+  const point = restartPoint(ordered, r.from, deleted);
   const on = async (base, commit) => base === commit || repo !== null && await isAncestor(repo, base, commit).catch(() => false);
   if (r.from > r.lastIteration || point !== r.sha)
     return {
@@ -13908,10 +13952,15 @@ async function restartContradiction(r, iterations, repo) {
 function restartName(r) {
   return `the restart from ${r.from === 0 ? "the run's start" : `iteration ${r.from}`} after iteration ${r.lastIteration} (declared at ${r.at})`;
 }
-function restartPoint(snapshots, from) {
+function restartPoint(snapshots, from, deleted = []) {
   const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
-  if (from === 0) return ordered[0]?.beforeSha ?? null;
-  return ordered.filter((s) => s.iteration === from).at(-1)?.afterSha ?? null;
+  const gone = [...deleted].sort((a, b) => a.iteration - b.iteration);
+  if (from === 0) {
+    const first = ordered[0]?.iteration ?? Infinity;
+    const earlier = gone.find((d) => d.iteration < first);
+    return earlier !== void 0 ? earlier.beforeSha ?? null : ordered[0]?.beforeSha ?? null;
+  }
+  return ordered.filter((s) => s.iteration === from).at(-1)?.afterSha ?? gone.filter((d) => d.iteration === from).at(-1)?.afterSha ?? null;
 }
 var init_restart_check = __esm({
   "src/snapshotter/restart-check.ts"() {
@@ -13921,7 +13970,7 @@ var init_restart_check = __esm({
 });
 
 // src/snapshotter/verify.ts
-import { stat as stat10 } from "node:fs/promises";
+import { stat as stat11 } from "node:fs/promises";
 async function verifySnapshot(snapshot, run, git) {
   const checks = [];
   const add = (check, ok, detail) => checks.push({ check, ok, detail });
@@ -13977,7 +14026,7 @@ async function artifactCheck(snapshot, add) {
     add("patch-artifact", ok2, ok2 ? "no change, no artifact" : "changed snapshot has no patch artifact");
     return ok2;
   }
-  const exists5 = await stat10(snapshot.patchPath).then(
+  const exists5 = await stat11(snapshot.patchPath).then(
     (s) => s.isFile(),
     () => false
   );
@@ -14040,12 +14089,17 @@ async function refCheck(repo, snapshot, add) {
     );
     return;
   }
+  const special2 = await specialRefFile(repo, snapshot.ref);
+  if (special2 !== null) {
+    add("ref", false, `${snapshot.ref} is a ${special2}, not a ref git can read`);
+    return;
+  }
   const [target, link3] = await Promise.all([readRef(repo, snapshot.ref), symbolicTarget(repo, snapshot.ref)]);
   const ok = target === snapshot.afterSha && link3 === null;
   add(
     "ref",
     ok,
-    ok ? `${snapshot.ref} keeps after reachable` : link3 !== null ? `${snapshot.ref} is a symbolic ref to ${link3}` : `${snapshot.ref} points at ${target ?? "nothing"}`
+    ok ? `${snapshot.ref} keeps after reachable` : link3 !== null ? `${snapshot.ref} is a symbolic ref to ${link3}` : `${snapshot.ref} points at ${target ?? "nothing (it is missing, or a file git cannot read)"}`
   );
 }
 function isLastOf(run, snapshot) {
@@ -14130,7 +14184,7 @@ async function messageChecks(repo, snapshot, add) {
     taskOk && gateOk ? "task and gate match the commit's Task and Gate lines" : `the stored ${taskOk ? "gate" : "task"} does not match the commit's ${taskOk ? "Gate" : "Task"} line`
   );
 }
-async function continuityChecks(snapshots, git, restarts = []) {
+async function continuityChecks(snapshots, git, restarts = [], deleted = []) {
   const checks = [];
   const ordered = [...new Map(snapshots.map((s) => [s.id, s])).values()].sort(
     (a, b) => a.iteration - b.iteration
@@ -14157,7 +14211,7 @@ async function continuityChecks(snapshots, git, restarts = []) {
     let ok = await buildsOn(next, prev.afterSha);
     for (const r of restarts.filter((r2) => r2.lastIteration === prev.iteration && r2.from < next.iteration)) {
       if (ok) break;
-      if (restartPoint(ordered, r.from) !== r.sha || !await buildsOn(next, r.sha)) continue;
+      if (restartPoint(ordered, r.from, deleted) !== r.sha || !await buildsOn(next, r.sha)) continue;
       ok = true;
       detail = `iteration ${next.iteration} restarts from ${r.from === 0 ? "the run's start" : `iteration ${r.from}`} (declared at ${r.at})`;
     }
@@ -14167,7 +14221,7 @@ async function continuityChecks(snapshots, git, restarts = []) {
   }
   for (const r of restarts) {
     const first = ordered.find((s) => s.iteration > r.lastIteration);
-    const wrong = first && await restartContradiction(r, ordered, await repoOf(first.workspace));
+    const wrong = first && await restartContradiction(r, ordered, await repoOf(first.workspace), deleted);
     if (wrong)
       checks.push({
         snapshotId: wrong.next.id,
@@ -14200,11 +14254,11 @@ var init_verify = __esm({
 });
 
 // src/snapshotter/received-artifact.ts
-import { stat as stat11 } from "node:fs/promises";
+import { stat as stat12 } from "node:fs/promises";
 async function buildReceivedArtifact(core, snapshot) {
   const path2 = snapshot.patchPath;
   if (path2 === null || snapshot.recordedWorkspace === void 0) return false;
-  if ((await stat11(path2).catch(() => null))?.isFile() === true) return true;
+  if ((await stat12(path2).catch(() => null))?.isFile() === true) return true;
   try {
     const repo = await openRepo(snapshot.workspace, core.gitOptions());
     await assertNoLinkInside(repo.topLevel, path2);
@@ -14274,7 +14328,14 @@ async function verify(core, target) {
     for (const [runId, run] of runs3) {
       const linked = local.filter((s) => s.runId === runId && (run?.snapshotIds.includes(s.id) ?? false));
       if (run) checks.push(...runLinkChecks(run, linked));
-      checks.push(...await continuityChecks(linked, core.gitOptions(), run?.restarts ?? []));
+      checks.push(
+        ...await continuityChecks(
+          linked,
+          core.gitOptions(),
+          run?.restarts ?? [],
+          run?.deletedSnapshots ?? []
+        )
+      );
     }
   }
   return { ok: checks.every((c) => c.ok), checks };
@@ -14331,8 +14392,8 @@ var init_verify_store = __esm({
 });
 
 // src/git/nested-repos.ts
-import { appendFile as appendFile2, lstat as lstat9 } from "node:fs/promises";
-import { join as join27 } from "node:path";
+import { appendFile as appendFile2, lstat as lstat10 } from "node:fs/promises";
+import { join as join28 } from "node:path";
 async function excludeNestedRepositories(repo) {
   const listed = decodeBytes(
     (await runGitBuffer(repo, ["ls-files", "-z", "--others", "--exclude-standard"])).stdout
@@ -14340,30 +14401,30 @@ async function excludeNestedRepositories(repo) {
   const found = [];
   for (const dir of listed.split("\0").filter((p) => p.endsWith("/"))) {
     const path2 = dir.slice(0, -1);
-    if (await lstat9(fsPath(join27(repo.topLevel, path2, ".git"))).catch(() => null)) found.push(path2);
+    if (await lstat10(fsPath(join28(repo.topLevel, path2, ".git"))).catch(() => null)) found.push(path2);
   }
   const lines = found.filter((p) => !p.includes("\n")).map((p) => `${ignorePattern(p)}
 `);
   const unwritable = found.filter((p) => p.includes("\n")).map((p) => `${p}\0`);
-  if (lines.length > 0 || unwritable.length > 0) await makeDirs(join27(repo.gitDir, "info"));
+  if (lines.length > 0 || unwritable.length > 0) await makeDirs(join28(repo.gitDir, "info"));
   if (lines.length > 0) {
     const heading = "\n# nested repositories, left out by agentgate-snapshot before --init\n";
-    await appendFile2(join27(repo.gitDir, "info", "exclude"), encodeBytes(heading + lines.join("")));
+    await appendFile2(join28(repo.gitDir, "info", "exclude"), encodeBytes(heading + lines.join("")));
   }
   if (unwritable.length > 0)
-    await appendFile2(join27(repo.gitDir, ...OWN_EXCLUDE), encodeBytes(unwritable.join("")));
+    await appendFile2(join28(repo.gitDir, ...OWN_EXCLUDE), encodeBytes(unwritable.join("")));
   return found;
 }
 function ignorePattern(path2) {
   return `/${path2.replace(/[*?[\\!#]/g, "\\$&")}/`;
 }
 async function nestedExcludes(repo) {
-  const file = join27(await commonDir(repo.gitDir), ...OWN_EXCLUDE);
+  const file = join28(await commonDir(repo.gitDir), ...OWN_EXCLUDE);
   const text2 = await readOwnList(file, repo.topLevel);
   if (text2 === null) return [];
   const names2 = decodeBytes(text2).split("\0").filter((p) => p !== "");
   const dirs = await Promise.all(
-    names2.map(async (p) => (await lstat9(fsPath(join27(repo.topLevel, p))).catch(() => null))?.isDirectory())
+    names2.map(async (p) => (await lstat10(fsPath(join28(repo.topLevel, p))).catch(() => null))?.isDirectory())
   );
   return names2.filter((_, i) => dirs[i] === true);
 }
@@ -14565,7 +14626,7 @@ var init_ls_files_unmerged = __esm({
 });
 
 // src/git/index-entries.ts
-import { join as join28 } from "node:path";
+import { join as join29 } from "node:path";
 async function readIndexEntries(repo, which = "all", bytes) {
   const filter = which === "marked" ? MARKED : void 0;
   const read = await readIndexFile(repo, filter, bytes);
@@ -14587,7 +14648,7 @@ async function readUnmergedPaths(repo, bytes) {
 }
 async function readIndexFile(repo, filter, bytes) {
   const idBytes = repo.objectFormat === "sha1" ? 20 : repo.objectFormat === "sha256" ? 32 : null;
-  const path2 = repo.indexFile ?? (repo.gitDir === void 0 ? void 0 : join28(repo.gitDir, "index"));
+  const path2 = repo.indexFile ?? (repo.gitDir === void 0 ? void 0 : join29(repo.gitDir, "index"));
   if (idBytes === null || path2 === void 0) return null;
   const file = bytes === void 0 ? await readRegularFile(path2) : { bytes };
   return file === null || "special" in file ? null : parseIndexFile(file.bytes, idBytes, filter);
@@ -14702,8 +14763,8 @@ var init_status = __esm({
 });
 
 // src/git/state.ts
-import { access, lstat as lstat10, readdir as readdir10, readFile as readFile6 } from "node:fs/promises";
-import { join as join29, sep as sep5 } from "node:path";
+import { access, lstat as lstat11, readdir as readdir10, readFile as readFile6 } from "node:fs/promises";
+import { join as join30, sep as sep5 } from "node:path";
 function operationInProgress(op) {
   return {
     what: `${op === "am" ? "an" : "a"} ${op} is in progress`,
@@ -14739,7 +14800,7 @@ async function partlyStaged(topLevel, entries2) {
   const under = deleted.filter((path2) => untracked.some((u) => u.endsWith("/") && path2.startsWith(u)));
   const found = await Promise.all(
     under.map(
-      (path2) => lstat10(fsPath(join29(topLevel, path2))).then(
+      (path2) => lstat11(fsPath(join30(topLevel, path2))).then(
         (st) => !st.isDirectory(),
         () => false
       )
@@ -14773,7 +14834,7 @@ async function listUncompared(repo, index) {
   const all = uncomparedOf(index ?? await readIndexEntries(repo, "marked"));
   const found = await Promise.all(
     all.map(
-      (e) => lstat10(fsPath(join29(repo.topLevel, e.path))).then(
+      (e) => lstat11(fsPath(join30(repo.topLevel, e.path))).then(
         (st) => st.isFile() ? "file" : st.isSymbolicLink() ? "symlink" : "other",
         () => "absent"
       )
@@ -14796,8 +14857,8 @@ async function submoduleChanges(repo, untracked = "normal", index) {
   return { changes: found.flatMap((f) => f.changes), uncompared: found.flatMap((f) => f.uncompared) };
 }
 async function submoduleCheckout(dir) {
-  if (await lstat10(fsPath(join29(dir, ".git"))).catch(() => null) !== null) return "checked-out";
-  if ((await lstat10(fsPath(dir)).catch(() => null))?.isDirectory() !== true) return "empty";
+  if (await lstat11(fsPath(join30(dir, ".git"))).catch(() => null) !== null) return "checked-out";
+  if ((await lstat11(fsPath(dir)).catch(() => null))?.isDirectory() !== true) return "empty";
   const entries2 = await readdir10(fsPath(dir)).catch(() => null);
   return entries2?.length === 0 ? "empty" : "filled";
 }
@@ -14806,7 +14867,7 @@ async function movedGitlinks(repo, hidden) {
   const moved = await Promise.all(
     gitlinks.map(async (e) => {
       if (e.onDisk !== "other") return true;
-      const dir = join29(repo.topLevel, e.path);
+      const dir = join30(repo.topLevel, e.path);
       if (await submoduleCheckout(dir) !== "checked-out") return false;
       const opened = await openRepo(dir, { identity: repo.identity, timeoutMs: repo.timeoutMs }).catch(
         () => null
@@ -14818,7 +14879,7 @@ async function movedGitlinks(repo, hidden) {
   return gitlinks.filter((_, i) => moved[i]);
 }
 async function oneSubmodule(repo, path2, untracked) {
-  const dir = join29(repo.topLevel, path2);
+  const dir = join30(repo.topLevel, path2);
   const whole = (submodule) => ({
     changes: [{ kind: "ordinary", xy: ".M", submodule, path: path2 }],
     uncompared: []
@@ -14882,7 +14943,7 @@ async function detectOperation(gitDir) {
     "REVERT_HEAD",
     "BISECT_LOG"
   ];
-  const found = await Promise.all(names2.map((n) => exists2(join29(gitDir, n))));
+  const found = await Promise.all(names2.map((n) => exists2(join30(gitDir, n))));
   const has = (n) => found[names2.indexOf(n)] === true;
   if (has("rebase-apply/applying")) return "am";
   if (has("rebase-merge") || has("rebase-apply")) return "rebase";
@@ -14896,7 +14957,7 @@ async function detectOperation(gitDir) {
 async function sequencerOperation(gitDir) {
   let todo;
   try {
-    todo = await readFile6(join29(gitDir, "sequencer", "todo"), "utf8");
+    todo = await readFile6(join30(gitDir, "sequencer", "todo"), "utf8");
   } catch {
     return null;
   }
@@ -14928,7 +14989,7 @@ var init_state = __esm({
 
 // src/snapshotter/excludes.ts
 import { readdir as readdir11 } from "node:fs/promises";
-import { join as join30, relative as relative4, sep as sep6 } from "node:path";
+import { join as join31, relative as relative4, sep as sep6 } from "node:path";
 async function workspaceExcludes(repo, dirs) {
   const [inside, nested, gitDirs] = await Promise.all([
     ownDirsInside(repo.topLevel, dirs),
@@ -14949,7 +15010,7 @@ async function captureExcludes(repo, dirs) {
 }
 async function assertRecordsNotLinked(repo, home) {
   const { snapshots, runs: runs3, locks } = layout(home);
-  for (const dir of [snapshots, runs3, locks]) await assertNoLinkInside(repo.topLevel, join30(dir, "x"));
+  for (const dir of [snapshots, runs3, locks]) await assertNoLinkInside(repo.topLevel, join31(dir, "x"));
 }
 async function checkedExcludes(repo, dirs) {
   return (await checkedOwnDirs(repo, dirs)).map((d) => d.rel);
@@ -15015,7 +15076,7 @@ async function ownDirsInside(topLevel, dirs) {
 async function hasUserFiles(dir, dirs) {
   const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
   const entries2 = await readdir11(dir);
-  return entries2.some((name2) => !ours.some((own2) => isInside(join30(dir, name2), own2)));
+  return entries2.some((name2) => !ours.some((own2) => isInside(join31(dir, name2), own2)));
 }
 var init_excludes = __esm({
   "src/snapshotter/excludes.ts"() {
@@ -16987,7 +17048,7 @@ function failureOf(c) {
 function cut(text2, max) {
   return text2.length <= max ? text2 : ellipsized(text2, max - 1);
 }
-var import_saxes, MAX_NAME, MAX_MESSAGE, MAX_DEPTH, MAX_ATTRIBUTES, JunitCounter, MAX_PENDING, BUFFERS;
+var import_saxes, MAX_NAME, MAX_MESSAGE, MAX_DEPTH, MAX_ATTRIBUTES, TOLERATED, JunitCounter, MAX_PENDING, BUFFERS;
 var init_junit = __esm({
   "src/gates/junit.ts"() {
     "use strict";
@@ -17001,6 +17062,7 @@ var init_junit = __esm({
     MAX_MESSAGE = 4e3;
     MAX_DEPTH = 100;
     MAX_ATTRIBUTES = 1e3;
+    TOLERATED = /* @__PURE__ */ new Set(["disallowed character.", "malformed character entity."]);
     JunitCounter = class {
       parser = new import_saxes.SaxesParser({
         xmlns: false,
@@ -17017,6 +17079,8 @@ var init_junit = __esm({
       failure = null;
       constructor() {
         const p = this.parser;
+        const fail2 = p.fail.bind(p);
+        p.fail = (message) => TOLERATED.has(message) ? p : fail2(message);
         p.on("error", (e) => {
           if (/(disallowed character|malformed character entity)\.$/.test(e.message)) return;
           this.fail(`not well-formed XML (${e.message})`);
@@ -17152,8 +17216,8 @@ var init_junit = __esm({
 
 // src/gates/junit-files.ts
 import { constants as constants5 } from "node:fs";
-import { open as open7, realpath as realpath4, stat as stat12 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname11, isAbsolute as isAbsolute9, join as join31, relative as relative5, resolve as resolve14, sep as sep7 } from "node:path";
+import { open as open7, realpath as realpath4, stat as stat13 } from "node:fs/promises";
+import { basename as basename6, dirname as dirname11, isAbsolute as isAbsolute9, join as join32, relative as relative5, resolve as resolve14, sep as sep7 } from "node:path";
 import { TextDecoder as TextDecoder2 } from "node:util";
 function versionOf(info) {
   return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
@@ -17172,7 +17236,7 @@ async function realDirectories(path2) {
   const tail = [basename6(path2)];
   for (let head = dirname11(path2); ; head = dirname11(head)) {
     const real = await realpath4(head).catch(() => null);
-    if (real !== null) return join31(real, ...tail);
+    if (real !== null) return join32(real, ...tail);
     if (dirname11(head) === head) return path2;
     tail.unshift(basename6(head));
   }
@@ -17181,7 +17245,7 @@ async function reportVersions(files, cwd) {
   const out = /* @__PURE__ */ new Map();
   for (const file of files) {
     const path2 = resolve14(cwd, file);
-    const info = await stat12(path2, { bigint: true }).catch(() => null);
+    const info = await stat13(path2, { bigint: true }).catch(() => null);
     if (info?.isFile() === true) out.set(path2, versionOf(info));
   }
   return out;
@@ -17261,14 +17325,14 @@ var init_junit_files = __esm({
 // src/gates/log.ts
 import { createHash as createHash5 } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { lstat as lstat11, open as open8, rename as rename4, rm as rm11, stat as stat13 } from "node:fs/promises";
-import { dirname as dirname12, join as join32 } from "node:path";
+import { lstat as lstat12, open as open8, rename as rename4, rm as rm12, stat as stat14 } from "node:fs/promises";
+import { dirname as dirname12, join as join33 } from "node:path";
 import { Transform as Transform2 } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
 async function openLogSink(dir, name2, remakeDir = () => makeDirs(dir)) {
   await makeDirs(dir);
   await sweepTempFiles(dir);
-  const tempName2 = () => join32(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
+  const tempName2 = () => join33(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
   let temp = tempName2();
   const hash2 = createHash5("sha256");
   let bytes = 0;
@@ -17307,11 +17371,11 @@ async function openLogSink(dir, name2, remakeDir = () => makeDirs(dir)) {
       if (!counter.writableEnded) counter.end();
       await written;
       await closeReader();
-      await rm11(temp, { force: true });
+      await rm12(temp, { force: true });
     },
     async moveTo(path2) {
       await makeDirs(dirname12(path2));
-      if (await lstat11(path2).then(
+      if (await lstat12(path2).then(
         () => true,
         () => false
       ))
@@ -17339,12 +17403,12 @@ async function digestFile(path2) {
   return { sha256: hash2.digest("hex"), bytes };
 }
 async function keptAt(reader, temp, again, remakeDir) {
-  const [mine, there] = await Promise.all([reader.stat(), lstat11(temp).catch(() => null)]);
+  const [mine, there] = await Promise.all([reader.stat(), lstat12(temp).catch(() => null)]);
   if (there !== null && there.dev === mine.dev && there.ino === mine.ino) {
     await syncFile(temp);
     return temp;
   }
-  if (there !== null) await rm11(temp, { force: true });
+  if (there !== null) await rm12(temp, { force: true });
   try {
     await remakeDir();
     await makeDirs(dirname12(again));
@@ -17363,7 +17427,7 @@ async function keptAt(reader, temp, again, remakeDir) {
       await copy.close();
     }
   } catch (cause) {
-    await rm11(again, { force: true }).catch(() => void 0);
+    await rm12(again, { force: true }).catch(() => void 0);
     throw writeFailed(again, cause);
   }
   return again;
@@ -17388,7 +17452,7 @@ async function logHere(result, artifactsDir) {
   const received = result.receivedAt !== void 0;
   const here = received ? receivedGateLogPath(artifactsDir, result) : gateLogPath(artifactsDir, result.runId, result.iteration, result.name, result.attempt);
   for (const path2 of /* @__PURE__ */ new Set([here, result.log.path])) {
-    if (await stat13(path2).then(
+    if (await stat14(path2).then(
       (s) => s.isFile(),
       () => false
     ))
@@ -17482,7 +17546,7 @@ var init_verdict = __esm({
 });
 
 // src/gates/record.ts
-import { stat as stat14 } from "node:fs/promises";
+import { stat as stat15 } from "node:fs/promises";
 async function recordGate(ctx, workspace, opts) {
   checkOptions(opts);
   const snapshot = await findIteration(ctx.snapshotter, opts.runId, opts.iteration);
@@ -17505,7 +17569,7 @@ async function recordGate(ctx, workspace, opts) {
   let sink = null;
   let log = null;
   if (opts.logFile !== void 0) {
-    const info = await stat14(opts.logFile).catch(() => null);
+    const info = await stat15(opts.logFile).catch(() => null);
     if (info === null || !info.isFile())
       throw new PathNotFoundError(`--log ${JSON.stringify(opts.logFile)} is not a file`, {
         details: { path: opts.logFile }
@@ -17551,8 +17615,8 @@ var init_record = __esm({
 // src/git/converted-files.ts
 import { createHash as createHash6 } from "node:crypto";
 import { constants as constants6 } from "node:fs";
-import { mkdir as mkdir4, open as open9, rm as rm12 } from "node:fs/promises";
-import { join as join33 } from "node:path";
+import { mkdir as mkdir4, open as open9, rm as rm13 } from "node:fs/promises";
+import { join as join34 } from "node:path";
 async function convertedChanges(repo, tree, index) {
   const files = index.filter((e) => e.tag === "H" && (e.mode === "100644" || e.mode === "100755"));
   if (files.length === 0) return [];
@@ -17571,7 +17635,7 @@ async function convertedChanges(repo, tree, index) {
       sizeTells: converting.get(f.path) !== "reencoded"
     };
   });
-  const raw = await hashAll(candidates.map((f) => ({ ...f, path: join33(repo.topLevel, f.path) })));
+  const raw = await hashAll(candidates.map((f) => ({ ...f, path: join34(repo.topLevel, f.path) })));
   const notBlob = candidates.flatMap((f, i) => {
     const id2 = raw[i];
     return id2 === null || id2 === void 0 || id2 === f.oid ? [] : [{ ...f, raw: id2 }];
@@ -17588,16 +17652,16 @@ async function autocrlfOf(repo) {
 async function checkedOut(repo, tree, files) {
   const dir = await makeTempDir("agentgate-checkout-");
   try {
-    const work = join33(dir, "tree");
+    const work = join34(dir, "tree");
     await mkdir4(work);
-    const opts = { ...repo, cwd: work, workTree: work, indexFile: join33(dir, "index") };
+    const opts = { ...repo, cwd: work, workTree: work, indexFile: join34(dir, "index") };
     await runGit(opts, ["read-tree", tree]);
     await runGit(opts, ["checkout-index", "--force", "-z", "--stdin"], {
       input: Buffer.concat(files.map((f) => Buffer.concat([encodeBytes(f.path), Buffer.from([0])])))
     });
-    return await hashAll(files.map((f) => ({ path: join33(work, f.path), oid: f.oid })));
+    return await hashAll(files.map((f) => ({ path: join34(work, f.path), oid: f.oid })));
   } finally {
-    await rm12(dir, { recursive: true, force: true });
+    await rm13(dir, { recursive: true, force: true });
   }
 }
 async function hashAll(files) {
@@ -17664,11 +17728,11 @@ var init_converted_files = __esm({
 
 // src/git/index-seal.ts
 import { createHash as createHash7 } from "node:crypto";
-import { lstat as lstat12, readdir as readdir12 } from "node:fs/promises";
-import { join as join34 } from "node:path";
+import { lstat as lstat13, readdir as readdir12 } from "node:fs/promises";
+import { join as join35 } from "node:path";
 async function readIndexState(repo) {
-  const path2 = join34(repo.gitDir, "index");
-  const info = await lstat12(path2, { bigint: true }).catch(() => null);
+  const path2 = join35(repo.gitDir, "index");
+  const info = await lstat13(path2, { bigint: true }).catch(() => null);
   const read = await readRegularFile(path2, false);
   const writtenAt = info === null ? 0 : Number(info.mtimeMs / 1000n);
   const stamp = stampOf(info);
@@ -17677,7 +17741,7 @@ async function readIndexState(repo) {
   const hash2 = createHash7("sha256").update(read.bytes);
   const shared = (await readdir12(repo.gitDir).catch(() => [])).filter((n) => n.startsWith("sharedindex."));
   for (const name2 of shared.sort()) {
-    const file = await readRegularFile(join34(repo.gitDir, name2), false);
+    const file = await readRegularFile(join35(repo.gitDir, name2), false);
     const bytes = file === null || "special" in file ? Buffer.alloc(0) : file.bytes;
     hash2.update(`\0${name2}\0${bytes.length}\0`).update(bytes);
   }
@@ -17685,7 +17749,7 @@ async function readIndexState(repo) {
   return shared.length === 0 ? { digest, writtenAt, stamp, bytes: read.bytes } : { digest, writtenAt, stamp: "" };
 }
 async function indexStateAgain(repo, known2) {
-  const info = await lstat12(join34(repo.gitDir, "index"), { bigint: true }).catch(() => null);
+  const info = await lstat13(join35(repo.gitDir, "index"), { bigint: true }).catch(() => null);
   return known2.stamp !== "" && stampOf(info) === known2.stamp ? known2 : readIndexState(repo);
 }
 function sealOf(state, commit) {
@@ -17756,14 +17820,124 @@ var init_index_seal = __esm({
   }
 });
 
-// src/process/user-command.ts
+// src/process/escapees.ts
+import { readdir as readdir13, readFile as readFile7 } from "node:fs/promises";
+import { randomBytes as randomBytes2 } from "node:crypto";
+function newMark() {
+  return randomBytes2(8).toString("hex");
+}
+async function endMarked(mark) {
+  let ended = 0;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const marked = await markedProcesses(mark);
+    if (marked.length === 0) break;
+    for (const pid of marked) {
+      try {
+        process.kill(pid, "SIGKILL");
+        ended++;
+      } catch {
+      }
+    }
+  }
+  return ended;
+}
+async function markedProcesses(mark) {
+  const entries2 = await readdir13("/proc").catch(() => []);
+  const pids = entries2.filter((e) => /^[0-9]+$/.test(e) && Number(e) !== process.pid);
+  const needle = Buffer.from(`\0${MARK_VARIABLE}=${mark}\0`);
+  const found = [];
+  for (let i = 0; i < pids.length; i += BATCH) {
+    const batch = await Promise.all(pids.slice(i, i + BATCH).map((pid) => carries(pid, needle)));
+    found.push(...batch.filter((pid) => pid !== null));
+  }
+  return found;
+}
+async function carries(pid, needle) {
+  const environ = await readFile7(`/proc/${pid}/environ`).catch(() => null);
+  if (environ === null) return null;
+  return Buffer.concat([NUL, environ, NUL]).includes(needle) ? Number(pid) : null;
+}
+var MARK_VARIABLE, MAX_ROUNDS, BATCH, NUL;
+var init_escapees = __esm({
+  "src/process/escapees.ts"() {
+    "use strict";
+    MARK_VARIABLE = "AGENTGATE_CHECK_MARK";
+    MAX_ROUNDS = 10;
+    BATCH = 64;
+    NUL = Buffer.from([0]);
+  }
+});
+
+// src/process/group-reaper.ts
 import { spawn as spawn2 } from "node:child_process";
+function groupReaper(mark) {
+  if (process.platform === "win32") return NONE;
+  try {
+    const watcher = spawn2("/bin/sh", ["-c", WATCHER, "agentgate-reaper", `${MARK_VARIABLE}=${mark}`], {
+      stdio: ["pipe", "ignore", "ignore"],
+      // A session of its own: neither a terminal's Ctrl-C nor its hang-up ends it before us.
+      detached: true,
+      windowsHide: true
+    });
+    const pipe2 = watcher.stdin;
+    watcher.on("error", () => void 0);
+    pipe2?.on("error", () => void 0);
+    watcher.unref();
+    pipe2?.unref?.();
+    let watched = false;
+    return {
+      watch: (pgid) => {
+        watched = true;
+        pipe2?.write(`${pgid}
+`);
+      },
+      // Unwatched (the command never started), the group line is left empty.
+      release: () => pipe2?.end(watched ? "done\n" : "\ndone\n")
+    };
+  } catch {
+    return NONE;
+  }
+}
+var GRACE_SECONDS, WATCHER, NONE;
+var init_group_reaper = __esm({
+  "src/process/group-reaper.ts"() {
+    "use strict";
+    init_escapees();
+    GRACE_SECONDS = 2;
+    WATCHER = `m=$1
+read g
+read s
+[ "$s" = done ] && exit 0
+case $g in ''|0|*[!0-9]*) g= ;; esac
+end() {
+  [ -n "$g" ] && kill -s "$1" -- "-$g" 2>/dev/null
+  for e in /proc/[0-9]*/environ; do
+    tr '\\0' '\\n' < "$e" 2>/dev/null | grep -qxF -e "$m" || continue
+    p=\${e#/proc/}
+    kill -s "$1" "\${p%/environ}" 2>/dev/null
+  done
+}
+end TERM
+sleep ${GRACE_SECONDS}
+end KILL
+exit 0`;
+    NONE = { watch: () => void 0, release: () => void 0 };
+  }
+});
+
+// src/process/user-command.ts
+import { spawn as spawn3 } from "node:child_process";
 import { constants as osConstants2 } from "node:os";
 function receivedSignal() {
   return firstForwarded;
 }
 function signalExitStatus(signal) {
   return 128 + (osConstants2.signals[signal] ?? 0);
+}
+function commandEnv(env) {
+  const copy = { ...env };
+  for (const name2 of REPOSITORY_VARIABLES) delete copy[name2];
+  return copy;
 }
 function runUserCommand(options2) {
   const started = performance.now();
@@ -17774,22 +17948,10 @@ function runUserCommand(options2) {
   }
   const stdio = options2.stdio === "inherit" ? ["inherit", options2.stdoutToStderr ? process.stderr : "inherit", "inherit"] : ["ignore", "pipe", "pipe"];
   return new Promise((resolve33) => {
-    const child = spawn2(file, args, {
-      cwd: options2.cwd,
-      env: options2.env ?? process.env,
-      stdio,
-      detached: options2.group === true,
-      windowsHide: true
-    });
-    let timedOut = false;
-    let exited = null;
-    let outlived = false;
-    let settled = false;
+    let child = null;
     let forwarded = null;
-    let spawnError = null;
-    const timers = [];
     const kill = (signal) => {
-      if (child.pid === void 0) return;
+      if (child?.pid === void 0) return;
       try {
         if (options2.group) process.kill(-child.pid, signal);
         else child.kill(signal);
@@ -17802,6 +17964,31 @@ function runUserCommand(options2) {
       kill(signal);
     };
     for (const signal of options2.forwardSignals ?? []) process.on(signal, forward);
+    const mark = options2.group === true ? newMark() : null;
+    const reaper = mark === null ? null : groupReaper(mark);
+    try {
+      child = spawn3(file, args, {
+        cwd: options2.cwd,
+        env: {
+          ...commandEnv(options2.env ?? process.env),
+          ...mark === null ? {} : { [MARK_VARIABLE]: mark }
+        },
+        stdio,
+        detached: options2.group === true,
+        windowsHide: true
+      });
+    } catch (error2) {
+      for (const s of options2.forwardSignals ?? []) process.off(s, forward);
+      reaper?.release();
+      throw error2;
+    }
+    if (child.pid !== void 0) reaper?.watch(child.pid);
+    let timedOut = false;
+    let exited = null;
+    let outlived = false;
+    let settled = false;
+    let spawnError = null;
+    const timers = [];
     if (options2.timeoutMs !== void 0) {
       timers.push(
         setTimeout(() => {
@@ -17829,8 +18016,8 @@ function runUserCommand(options2) {
       for (const timer of timers) clearTimeout(timer);
       for (const s of options2.forwardSignals ?? []) process.off(s, forward);
       endGroup();
-      if (spawnError !== null) return resolve33(notStarted(spawnError, started));
-      resolve33({
+      reaper?.release();
+      const result = spawnError !== null ? notStarted(spawnError, started) : {
         exitCode: code2,
         signal,
         // The command's own time: until it exited, not until a process it left behind let go of the pipes.
@@ -17839,7 +18026,13 @@ function runUserCommand(options2) {
         spawnError: null,
         forwarded,
         outlived
-      });
+      };
+      if (mark === null) resolve33(result);
+      else
+        void endMarked(mark).then(
+          () => resolve33(result),
+          () => resolve33(result)
+        );
     };
     child.on("exit", (code2, signal) => {
       exited = { code: code2, signal, at: performance.now() };
@@ -17896,13 +18089,26 @@ function notStarted(error2, started) {
     outlived: false
   };
 }
-var KILL_GRACE_MS, OUTLIVED_GRACE_MS, firstForwarded, survived;
+var KILL_GRACE_MS, OUTLIVED_GRACE_MS, firstForwarded, REPOSITORY_VARIABLES, survived;
 var init_user_command = __esm({
   "src/process/user-command.ts"() {
     "use strict";
+    init_escapees();
+    init_group_reaper();
     KILL_GRACE_MS = 2e3;
     OUTLIVED_GRACE_MS = 2e3;
     firstForwarded = null;
+    REPOSITORY_VARIABLES = [
+      "GIT_DIR",
+      "GIT_WORK_TREE",
+      "GIT_INDEX_FILE",
+      "GIT_OBJECT_DIRECTORY",
+      "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+      "GIT_COMMON_DIR",
+      "GIT_NAMESPACE",
+      "GIT_PREFIX",
+      "GIT_QUARANTINE_PATH"
+    ];
     survived = /* @__PURE__ */ new WeakSet();
   }
 });
@@ -17927,17 +18133,17 @@ var init_checkout_tree = __esm({
 
 // src/gates/isolated.ts
 import { rmSync as rmSync2 } from "node:fs";
-import { realpath as realpath5, rm as rm13, writeFile as writeFile4 } from "node:fs/promises";
-import { basename as basename7, delimiter, dirname as dirname13, join as join35, resolve as resolve15 } from "node:path";
+import { realpath as realpath5, rm as rm14, writeFile as writeFile4 } from "node:fs/promises";
+import { basename as basename7, delimiter, dirname as dirname13, join as join36, resolve as resolve15 } from "node:path";
 async function withIsolatedCheckout(repo, tree, root, fn) {
   await sweepIsolatedCheckouts(root);
-  const base = join35(root, randomHex(8));
+  const base = join36(root, randomHex(8));
   return withLock(`${base}.lock`, { timeoutMs: 0, purpose: "isolated gate checkout" }, async () => {
     try {
-      const dir = join35(base, "tree");
+      const dir = join36(base, "tree");
       await makeDirs(dir);
       await barrierIfUnnamable(dir);
-      await checkoutTreeInto(repo, tree, dir, join35(base, "index"));
+      await checkoutTreeInto(repo, tree, dir, join36(base, "index"));
       return await fn(dir);
     } finally {
       removeTree(base);
@@ -17955,11 +18161,10 @@ function removeTree(path2) {
 }
 async function barrierIfUnnamable(dir) {
   if (dirname13(dir).includes(delimiter))
-    await writeFile4(join35(dirname13(dir), ".git"), NO_REPOSITORY, { flag: "wx" });
+    await writeFile4(join36(dirname13(dir), ".git"), NO_REPOSITORY, { flag: "wx" });
 }
 function isolatedEnv(dir) {
-  const env = { ...process.env };
-  for (const name2 of REPOSITORY_VARIABLES) delete env[name2];
+  const env = commandEnv(process.env);
   const ceilings = env.GIT_CEILING_DIRECTORIES;
   env.GIT_CEILING_DIRECTORIES = [dirname13(dir), ...ceilings ? [ceilings] : []].join(delimiter);
   return env;
@@ -17970,10 +18175,10 @@ async function removeCommittedReports(dir, junit) {
     const path2 = resolve15(root, file);
     const parent = await realpath5(dirname13(path2)).catch(() => null);
     if (parent !== null && isInside(root, parent))
-      await rm13(join35(parent, basename7(path2)), { force: true }).catch(() => void 0);
+      await rm14(join36(parent, basename7(path2)), { force: true }).catch(() => void 0);
   }
 }
-var CHECKOUT_NAME, NO_REPOSITORY, REPOSITORY_VARIABLES;
+var CHECKOUT_NAME, NO_REPOSITORY;
 var init_isolated = __esm({
   "src/gates/isolated.ts"() {
     "use strict";
@@ -17983,17 +18188,9 @@ var init_isolated = __esm({
     init_repo();
     init_random();
     init_make_dirs();
+    init_user_command();
     CHECKOUT_NAME = /^[0-9a-f]{16}$/;
     NO_REPOSITORY = "gitdir: /dev/null/agentgate-isolated-checkout-has-no-repository\n";
-    REPOSITORY_VARIABLES = [
-      "GIT_DIR",
-      "GIT_WORK_TREE",
-      "GIT_INDEX_FILE",
-      "GIT_OBJECT_DIRECTORY",
-      "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-      "GIT_COMMON_DIR",
-      "GIT_NAMESPACE"
-    ];
   }
 });
 
@@ -18018,9 +18215,18 @@ async function runGate(ctx, workspace, opts) {
   if (typeof found !== "string") throw found.error;
   const treeId = found;
   const recheck2 = opts.isolated === true ? null : async () => {
-    const again = await openRepo(workspace, ctx.snapshotter.gitOptions());
-    await trustIndex(again, seal === null ? void 0 : sealOf(seal, snapshot.afterSha));
-    return treeMismatch(ctx, again, snapshot, junit);
+    try {
+      const again = await openRepo(workspace, ctx.snapshotter.gitOptions());
+      await trustIndex(again, seal === null ? void 0 : sealOf(seal, snapshot.afterSha));
+      return await treeMismatch(ctx, again, snapshot, junit);
+    } catch (error2) {
+      if (!(error2 instanceof AgentgateError)) throw error2;
+      return {
+        why: `the repository cannot be opened (${error2.code}: ${error2.message})`,
+        head: null,
+        paths: []
+      };
+    }
   };
   return runOnTree(ctx, repo, judged(snapshot, treeId, opts.name), opts, null, recheck2);
 }
@@ -18360,8 +18566,8 @@ var init_replay2 = __esm({
 });
 
 // src/gates/verify.ts
-import { readdir as readdir13 } from "node:fs/promises";
-import { join as join36, resolve as resolve16 } from "node:path";
+import { readdir as readdir14 } from "node:fs/promises";
+import { join as join37, resolve as resolve16 } from "node:path";
 async function verifyGates(input) {
   const checks = input.problems.map((p) => ({
     snapshotId: null,
@@ -18458,19 +18664,19 @@ async function strayLogChecks(input) {
   );
   const runDir = runArtifactsDir(input.artifactsDir, input.runId);
   const checks = [];
-  for (const entry of await readdir13(runDir).catch(() => [])) {
+  for (const entry of await readdir14(runDir).catch(() => [])) {
     const iteration = /^iteration-(0|[1-9][0-9]*)$/.exec(entry)?.[1];
     if (iteration === void 0 || input.iteration !== void 0 && Number(iteration) !== input.iteration)
       continue;
-    const dir = join36(runDir, entry);
-    for (const file of await readdir13(dir).catch(() => [])) {
+    const dir = join37(runDir, entry);
+    for (const file of await readdir14(dir).catch(() => [])) {
       if (!/^gate-.+\.log$/.test(file) || named4.has(resolve16(dir, file))) continue;
       checks.push({
         snapshotId: input.snapshots.find((s) => s.iteration === Number(iteration))?.id ?? null,
         runId: input.runId,
         check: "gate-attempts",
         ok: false,
-        detail: `${join36(dir, file)} is a gate log with no verdict beside it: its verdict file was removed (verdicts are append-only; restore it from a backup, or run the gate again and keep both)`
+        detail: `${join37(dir, file)} is a gate log with no verdict beside it: its verdict file was removed (verdicts are append-only; restore it from a backup, or run the gate again and keep both)`
       });
     }
   }
@@ -26133,9 +26339,9 @@ var init_config_parse = __esm({
 });
 
 // src/store/config-cache.ts
-import { join as join37 } from "node:path";
+import { join as join38 } from "node:path";
 function configCacheFile(home) {
-  return join37(layout(home).cache, "config.json");
+  return join38(layout(home).cache, "config.json");
 }
 async function parseConfigCached(home, file, text2) {
   const cached2 = await readRecord(home);
@@ -26173,9 +26379,9 @@ var init_config_cache2 = __esm({
 
 // src/store/config.ts
 import { lstatSync, statSync as statSync2 } from "node:fs";
-import { readFile as readFile7 } from "node:fs/promises";
+import { readFile as readFile8 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { dirname as dirname14, join as join38, resolve as resolve17 } from "node:path";
+import { dirname as dirname14, join as join39, resolve as resolve17 } from "node:path";
 async function resolveSettings(opts) {
   checkArgument(SettingsOptionsArg, opts, "opts");
   return settingsFor(opts);
@@ -26288,10 +26494,10 @@ function inTheWay(path2) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve17(opts.cwd ?? process.cwd(), opts.configFile) : join38(resolve17(opts.home), "config.yaml");
+  const file = explicit ? resolve17(opts.cwd ?? process.cwd(), opts.configFile) : join39(resolve17(opts.home), "config.yaml");
   let text2;
   try {
-    text2 = explicit ? await readFile7(file, "utf8") : await readHomeConfig(file);
+    text2 = explicit ? await readFile8(file, "utf8") : await readHomeConfig(file);
   } catch (cause) {
     if (cause instanceof ConfigInvalidError) throw cause;
     const code2 = cause.code;
@@ -26308,7 +26514,7 @@ async function readConfig(opts) {
 }
 async function readHomeConfig(file) {
   const read = await readRegularFile(file);
-  if (read === null) return readFile7(file, "utf8");
+  if (read === null) return readFile8(file, "utf8");
   if ("bytes" in read) return read.bytes.toString("utf8");
   const problem = `a ${read.special}, not a regular file (it is not read: reading it would wait)`;
   throw new ConfigInvalidError(`${file}: ${problem}`, {
@@ -26317,7 +26523,7 @@ async function readHomeConfig(file) {
 }
 function expandPath(base, value) {
   if (value === "~") return homedir4();
-  if (value.startsWith("~/")) return join38(homedir4(), value.slice(2));
+  if (value.startsWith("~/")) return join39(homedir4(), value.slice(2));
   return resolve17(base, value);
 }
 var resolved, UNUSABLE, NOT_UTF8;
@@ -26340,10 +26546,10 @@ var init_config2 = __esm({
 });
 
 // src/store/local-paths.ts
-import { realpath as realpath7, stat as stat15 } from "node:fs/promises";
+import { realpath as realpath7, stat as stat16 } from "node:fs/promises";
 import { sep as sep8 } from "node:path";
 async function isA(path2, kind) {
-  return stat15(path2).then(
+  return stat16(path2).then(
     (s) => kind === "file" ? s.isFile() : s.isDirectory(),
     () => false
   );
@@ -26389,8 +26595,8 @@ var init_local_paths = __esm({
 });
 
 // src/git/commit.ts
-import { lstat as lstat13, readlink as readlink4, realpath as realpath8 } from "node:fs/promises";
-import { join as join39, relative as relative6, resolve as resolve18, sep as sep9 } from "node:path";
+import { lstat as lstat14, readlink as readlink4, realpath as realpath8 } from "node:fs/promises";
+import { join as join40, relative as relative6, resolve as resolve18, sep as sep9 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
   const ref = head.ref ?? "HEAD";
@@ -26452,7 +26658,7 @@ async function hiddenChanges(repo, staging, read) {
 async function submoduleSkips(repo, index) {
   const gitlinks = index.filter((e) => e.mode === GITLINK_MODE);
   if (gitlinks.length === 0) return [];
-  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join39(repo.topLevel, e.path))));
+  const found = await Promise.all(gitlinks.map((e) => submoduleCheckout(join40(repo.topLevel, e.path))));
   const checkedOut2 = gitlinks.filter((_, i) => found[i] === "checked-out");
   const inside = checkedOut2.length === 0 ? null : await submoduleChanges(repo, "normal", checkedOut2);
   const under = (sub) => (e) => e.path === sub || e.path.startsWith(`${sub}/`);
@@ -26478,7 +26684,7 @@ async function sameLinks(repo, present) {
   const links = present.filter((e) => e.onDisk === "symlink" && e.mode === LINK_MODE);
   const same = await Promise.all(
     links.map(async (e) => {
-      const target = await readlink4(fsPath(join39(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
+      const target = await readlink4(fsPath(join40(repo.topLevel, e.path)), { encoding: "buffer" }).catch(
         () => null
       );
       const format = e.oid.length === 64 ? "sha256" : "sha1";
@@ -26527,8 +26733,8 @@ async function unstageableIn(repo, stderr) {
   for (const { head, tail, reason } of UNSTAGEABLE) {
     for (const named4 of messagePaths(stderr, `error: ${head}`, tail)) {
       const path2 = reason === "invalid-path" ? refusedPart(named4) : named4;
-      const at = join39(repo.topLevel, path2, reason === "nested-repository" ? ".git" : "");
-      const info = await lstat13(fsPath(at)).catch(() => null);
+      const at = join40(repo.topLevel, path2, reason === "nested-repository" ? ".git" : "");
+      const info = await lstat14(fsPath(at)).catch(() => null);
       const borne = reason !== "special-file" || info !== null && !info.isFile() && !info.isDirectory() && !info.isSymbolicLink();
       if (info !== null && borne && !found.some((f) => f.path === path2)) found.push({ path: path2, reason });
     }
@@ -26603,11 +26809,11 @@ var init_commit = __esm({
 });
 
 // src/git/refused-filters.ts
-import { stat as stat16 } from "node:fs/promises";
-import { join as join40 } from "node:path";
+import { stat as stat17 } from "node:fs/promises";
+import { join as join41 } from "node:path";
 async function assertNoRefusedFilter(repo) {
-  const files = [join40(repo.topLevel, ".gitattributes")];
-  if (repo.gitDir !== void 0) files.push(join40(await commonDir(repo.gitDir), "info", "attributes"));
+  const files = [join41(repo.topLevel, ".gitattributes")];
+  if (repo.gitDir !== void 0) files.push(join41(await commonDir(repo.gitDir), "info", "attributes"));
   if (repo.attributesFile !== null) files.push(repo.attributesFile);
   for (const [i, file] of files.entries()) {
     const text2 = await attributesText(file, i > 0, repo.topLevel);
@@ -26630,7 +26836,7 @@ async function attributesText(file, follow, workspace) {
 }
 async function isDevNull(info) {
   if (!info.isCharacterDevice()) return false;
-  const devNull = await stat16("/dev/null").catch(() => null);
+  const devNull = await stat17("/dev/null").catch(() => null);
   return devNull !== null && devNull.rdev === info.rdev;
 }
 function notRegular2(file, kind, workspace) {
@@ -26751,10 +26957,10 @@ var init_before_retry = __esm({
 });
 
 // src/git/repo-lock.ts
-import { join as join41 } from "node:path";
+import { join as join42 } from "node:path";
 async function withRepoLock(repo, timeoutMs, fn) {
   return withLock(
-    join41(repo.gitDir, "agentgate.lock"),
+    join42(repo.gitDir, "agentgate.lock"),
     { timeoutMs, purpose: `snapshot ${repo.topLevel}` },
     async (lock) => {
       if (lock.recovered) {
@@ -26764,7 +26970,7 @@ async function withRepoLock(repo, timeoutMs, fn) {
         });
         for (const path2 of left) await recoverLock(repo, path2, timeoutMs);
       }
-      await recoverLock(repo, join41(repo.gitDir, "index.lock"), timeoutMs);
+      await recoverLock(repo, join42(repo.gitDir, "index.lock"), timeoutMs);
       return fn(lock.recovered !== null);
     }
   );
@@ -26787,7 +26993,7 @@ var init_repo_lock = __esm({
 });
 
 // src/snapshotter/orphans.ts
-import { rm as rm14 } from "node:fs/promises";
+import { rm as rm15 } from "node:fs/promises";
 async function linkSaved(core, workspace, snapshot, usesBefore, indexSeal2) {
   try {
     await core.store.linkSnapshot(
@@ -26801,7 +27007,7 @@ async function linkSaved(core, workspace, snapshot, usesBefore, indexSeal2) {
   } catch (error2) {
     const run = await core.store.loadRun(snapshot.runId).catch(() => void 0);
     if (run !== void 0 && run?.snapshotIds.includes(snapshot.id) !== true)
-      await rm14(core.store.snapshotPath(snapshot.id), { force: true }).catch(() => void 0);
+      await rm15(core.store.snapshotPath(snapshot.id), { force: true }).catch(() => void 0);
     throw error2;
   }
 }
@@ -26829,7 +27035,7 @@ var init_orphans = __esm({
 });
 
 // src/snapshotter/moved-run.ts
-import { stat as stat17 } from "node:fs/promises";
+import { stat as stat18 } from "node:fs/promises";
 async function runOfWorkspace(core, repo, runId) {
   await assertRecordsNotLinked(repo, core.store.home);
   const run = await core.store.loadRun(runId);
@@ -26839,7 +27045,7 @@ async function runOfWorkspace(core, repo, runId) {
   return run;
 }
 async function movedHere(core, repo, run) {
-  const there = await stat17(run.workspace).then(
+  const there = await stat18(run.workspace).then(
     (s) => s.isDirectory(),
     () => false
   );
@@ -27505,7 +27711,7 @@ var init_iterate = __esm({
 
 // src/snapshotter/read.ts
 import { createReadStream as createReadStream2 } from "node:fs";
-import { copyFile, readFile as readFile8 } from "node:fs/promises";
+import { copyFile, readFile as readFile9 } from "node:fs/promises";
 import { Readable } from "node:stream";
 async function getSnapshot(core, idOrSha, opts = {}) {
   assertSafeId(idOrSha, "snapshot id");
@@ -27549,7 +27755,7 @@ async function generatePatch(core, snapshot, outputFile) {
   const artifact = await intactArtifact(snapshot);
   if (artifact !== null) {
     if (outputFile) await writeOutputFile(outputFile, (temp) => copyFile(artifact, temp));
-    return outputFile ? "" : readFile8(artifact, "utf8");
+    return outputFile ? "" : readFile9(artifact, "utf8");
   }
   const repo = await openRepo(snapshot.workspace, core.gitOptions());
   if (outputFile) {
@@ -27595,8 +27801,8 @@ var init_read = __esm({
 });
 
 // src/git/pick-collisions.ts
-import { lstat as lstat14 } from "node:fs/promises";
-import { join as join42 } from "node:path";
+import { lstat as lstat15 } from "node:fs/promises";
+import { join as join43 } from "node:path";
 async function previewPick(repo, source, head) {
   const base = source.parents[0];
   if (base === void 0) {
@@ -27623,7 +27829,7 @@ async function untrackedInTheWay(repo, writes, tracked) {
   const kindOf5 = (path2) => {
     let kind = kinds.get(path2);
     if (kind === void 0) {
-      kind = lstat14(fsPath(join42(repo.topLevel, path2))).then(
+      kind = lstat15(fsPath(join43(repo.topLevel, path2))).then(
         (st) => st.isDirectory() ? "dir" : "other",
         () => "absent"
       );
@@ -27676,13 +27882,13 @@ var init_pick_collisions = __esm({
 });
 
 // src/git/cherry-pick-worktree.ts
-import { readdir as readdir14, readFile as readFile9, rm as rm15 } from "node:fs/promises";
+import { readdir as readdir15, readFile as readFile10, rm as rm16 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { basename as basename8, dirname as dirname16, join as join43 } from "node:path";
+import { basename as basename8, dirname as dirname16, join as join44 } from "node:path";
 async function withPickWorktree(repo, sha, fn) {
   const dir = await makeTempDir(PREFIX);
   if (isInside(repo.topLevel, dir)) {
-    await rm15(dir, { recursive: true, force: true });
+    await rm16(dir, { recursive: true, force: true });
     throw new InvalidArgumentError(
       `the temp directory ${dir} is inside the workspace; set TMPDIR elsewhere`,
       {
@@ -27690,7 +27896,7 @@ async function withPickWorktree(repo, sha, fn) {
       }
     );
   }
-  const path2 = join43(dir, basename8(dir));
+  const path2 = join44(dir, basename8(dir));
   return withLock(`${dir}.lock`, { timeoutMs: 0, purpose: "cherry-pick worktree" }, async () => {
     let failure3 = null;
     try {
@@ -27710,18 +27916,18 @@ async function sweepPickWorktrees(repo) {
   return removed;
 }
 async function sweepRegistered(repo) {
-  const admin = join43(await commonDir(repo.gitDir), "worktrees");
+  const admin = join44(await commonDir(repo.gitDir), "worktrees");
   const removed = [];
-  for (const name2 of await readdir14(admin).catch(() => [])) {
+  for (const name2 of await readdir15(admin).catch(() => [])) {
     if (!PICK_NAME.test(name2)) continue;
-    const gitFile = (await readFile9(join43(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
-    const path2 = gitFile === "" ? join43(tmpdir2(), name2, name2) : dirname16(gitFile);
+    const gitFile = (await readFile10(join44(admin, name2, "gitdir"), "utf8").catch(() => "")).trim();
+    const path2 = gitFile === "" ? join44(tmpdir2(), name2, name2) : dirname16(gitFile);
     if (basename8(path2) !== name2 || basename8(dirname16(path2)) !== name2) continue;
     const dir = dirname16(path2);
     const owner = await readOwner(`${dir}.lock`);
     if (owner === null ? gitFile === "" : !isProvablyDead(owner)) continue;
     await removeWorktree(repo, dir, path2, true);
-    await rm15(`${dir}.lock`, { force: true }).catch(() => void 0);
+    await rm16(`${dir}.lock`, { force: true }).catch(() => void 0);
     removed.push(path2);
   }
   return removed;
@@ -27730,15 +27936,15 @@ async function sweepPickTemps() {
   await sweepOwnedDirs(
     tmpdir2(),
     (name2) => PICK_NAME.test(name2),
-    (dir) => rm15(dir, { recursive: true, force: true }).catch(() => void 0)
+    (dir) => rm16(dir, { recursive: true, force: true }).catch(() => void 0)
   );
 }
 async function removeWorktree(repo, dir, path2, quiet) {
   try {
-    const admin = join43(await commonDir(repo.gitDir), "worktrees", basename8(path2));
+    const admin = join44(await commonDir(repo.gitDir), "worktrees", basename8(path2));
     await runGit(repo, ["worktree", "remove", "--force", "--force", path2]).catch(() => void 0);
-    await rm15(dir, { recursive: true, force: true });
-    await rm15(admin, { recursive: true, force: true });
+    await rm16(dir, { recursive: true, force: true });
+    await rm16(admin, { recursive: true, force: true });
   } catch (error2) {
     if (!quiet) throw error2;
   }
@@ -27760,8 +27966,8 @@ var init_cherry_pick_worktree = __esm({
 });
 
 // src/git/cherry-pick.ts
-import { readFile as readFile10, rm as rm16, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join44 } from "node:path";
+import { readFile as readFile11, rm as rm17, writeFile as writeFile5 } from "node:fs/promises";
+import { join as join45 } from "node:path";
 async function cherryPick3(repo, rev, opts = {}) {
   const onto = opts.onto?.replace(/^refs\/heads\//, "");
   const ontoRef = onto === void 0 ? null : await landingRef(repo, onto);
@@ -27798,11 +28004,11 @@ async function pickInWorkspace(repo, source, ignore) {
     );
   }
   await assertNothingInTheWay(repo, source, before2, state.branch ?? "HEAD");
-  const origHead = join44(repo.gitDir, "ORIG_HEAD");
-  const savedOrigHead = await readFile10(origHead).catch(() => null);
+  const origHead = join45(repo.gitDir, "ORIG_HEAD");
+  const savedOrigHead = await readFile11(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
-    await (savedOrigHead === null ? rm16(origHead, { force: true }) : writeFile5(origHead, savedOrigHead));
+    await (savedOrigHead === null ? rm17(origHead, { force: true }) : writeFile5(origHead, savedOrigHead));
     await assertRestored(repo, before2);
   };
   let files;
@@ -27935,7 +28141,7 @@ var init_cherry_pick = __esm({
 });
 
 // src/snapshotter/maintenance.ts
-import { rm as rm17, rmdir as rmdir2 } from "node:fs/promises";
+import { rm as rm18, rmdir as rmdir2 } from "node:fs/promises";
 import { dirname as dirname17 } from "node:path";
 async function deleteSnapshot(core, idOrSha) {
   const id2 = await core.getSnapshot(idOrSha, { exact: true }).then(
@@ -27947,10 +28153,20 @@ async function deleteSnapshot(core, idOrSha) {
     }
   );
   const stored = await core.store.load(id2).catch(() => null);
-  await core.store.delete(id2);
-  if (stored !== null) await removeArtifact(core, stored);
-  if (stored !== null) await removeIterationRef(core, stored);
+  try {
+    await core.store.delete(id2);
+  } catch (error2) {
+    if (error2 instanceof SnapshotNotFoundError && await finishDeleted(core, id2)) return id2;
+    throw error2;
+  }
+  if (stored === null || await linksAnotherCapture(core, stored)) return id2;
+  await removeArtifact(core, stored);
+  await removeIterationRef(core, stored);
   return id2;
+}
+async function linksAnotherCapture(core, deleted) {
+  const contents2 = await core.store.inspectRun(deleted.runId).catch(() => null);
+  return contents2?.snapshots.some((s) => s.id !== deleted.id && s.iteration === deleted.iteration) ?? false;
 }
 async function unreadableSnapshot(core, id2, error2) {
   const { runs: runs3 } = await core.store.listRuns();
@@ -27965,17 +28181,39 @@ async function removeIterationRef(core, snapshot) {
   const local = await core.withLocalPaths(snapshot);
   const repo = await openRepo(local.workspace, core.gitOptions()).catch(() => null);
   if (repo === null) return;
+  await removeUnreadableRef(repo, iterationRef(snapshot.runId, snapshot.iteration));
   await deleteRef(repo, iterationRef(snapshot.runId, snapshot.iteration), snapshot.afterSha).catch(
     (error2) => {
       if (!(error2 instanceof ConcurrentUpdateError)) throw error2;
     }
   );
 }
+async function finishDeleted(core, id2) {
+  const { runs: runs3 } = await core.store.listRuns();
+  for (const run of runs3) {
+    const deleted = run.deletedSnapshots?.find((d) => d.snapshotId === id2);
+    if (deleted === void 0) continue;
+    const contents2 = await core.store.inspectRun(run.runId);
+    if (contents2.problems.length > 0) continue;
+    if (contents2.snapshots.some((s) => s.iteration === deleted.iteration)) continue;
+    const { workspace } = await core.withLocalWorkspace(run);
+    const repo = await openRepo(workspace, core.gitOptions()).catch(() => null);
+    const ref = iterationRef(run.runId, deleted.iteration);
+    if (repo === null) continue;
+    if (await removeUnreadableRef(repo, ref)) return true;
+    if (await readRef(repo, ref) !== deleted.afterSha) continue;
+    await deleteRef(repo, ref, deleted.afterSha);
+    return true;
+  }
+  return false;
+}
 async function removeArtifact(core, snapshot) {
   const local = await core.withLocalPaths(snapshot);
   if (local.patchPath === null || local.patchSha256 === null) return;
+  const artifactsDir = dirname17(dirname17(dirname17(local.patchPath)));
+  if (local.patchPath !== patchPath(artifactsDir, local.runId, local.iteration)) return;
   if (await sha256File(local.patchPath).catch(() => null) !== local.patchSha256) return;
-  await rm17(local.patchPath, { force: true });
+  await rm18(local.patchPath, { force: true });
   await rmdir2(dirname17(local.patchPath)).catch(() => void 0);
 }
 async function cherryPick4(core, workspace, idOrSha, opts = {}) {
@@ -28033,11 +28271,13 @@ var init_maintenance = __esm({
     init_repo();
     init_record_objects();
     init_refs();
+    init_branches();
     init_core3();
     init_errors();
     init_patch_artifact();
     init_repo_lock();
     init_excludes();
+    init_paths();
   }
 });
 
@@ -28196,26 +28436,26 @@ var init_snapshotter = __esm({
 });
 
 // src/demo/demo.ts
-import { rename as rename5, rm as rm18, writeFile as writeFile6 } from "node:fs/promises";
-import { dirname as dirname18, join as join45 } from "node:path";
+import { rename as rename5, rm as rm19, writeFile as writeFile6 } from "node:fs/promises";
+import { dirname as dirname18, join as join46 } from "node:path";
 import { Writable } from "node:stream";
 async function runDemo(opts = {}) {
   const root = await makeTempDir("agentgate-demo-");
   try {
     return { ...await demoIn(root), kept: opts.keep === true };
   } finally {
-    if (opts.keep !== true) await rm18(root, { recursive: true, force: true });
+    if (opts.keep !== true) await rm19(root, { recursive: true, force: true });
   }
 }
 async function demoIn(root) {
-  const workspace = join45(root, "workspace");
-  const home = join45(root, "home");
+  const workspace = join46(root, "workspace");
+  const home = join46(root, "home");
   await put(workspace, "README.md", "# demo\n\nA throwaway workspace.\n");
   await put(workspace, "package.json", '{ "name": "demo", "private": true, "type": "module" }\n');
   await put(workspace, "NOTES.txt", "uncommitted notes from before the run\n");
   const snapshotter = new Snapshotter({
     home,
-    artifactsDir: join45(home, "artifacts"),
+    artifactsDir: join46(home, "artifacts"),
     identity: DEFAULT_IDENTITY,
     gitTimeoutMs: 6e4,
     lockTimeoutMs: 1e4,
@@ -28270,7 +28510,7 @@ async function testGate(gates, workspace, runId, iteration) {
   return { name: result.name, verdict: result.verdict, reason: result.reason, tests: result.tests };
 }
 async function put(root, rel, content) {
-  const path2 = join45(root, rel);
+  const path2 = join46(root, rel);
   await makeDirs(dirname18(path2));
   await writeFile6(path2, content);
 }
@@ -28308,7 +28548,7 @@ var init_demo = __esm({
       {
         task: "Rename the module, add a logo, and make the greeting friendlier",
         edit: async (ws) => {
-          await rename5(join45(ws, "src/greet.js"), join45(ws, "src/hello.js"));
+          await rename5(join46(ws, "src/greet.js"), join46(ws, "src/hello.js"));
           await put(
             ws,
             "src/hello.js",
@@ -28326,7 +28566,7 @@ var init_demo = __esm({
         task: "Update the test for the new greeting, remove the notes file and update the logo",
         edit: async (ws) => {
           await put(ws, "test/greet.test.js", greetTest("hello.js", "Hi there, Ada!"));
-          await rm18(join45(ws, "NOTES.txt"));
+          await rm19(join46(ws, "NOTES.txt"));
           await put(
             ws,
             "assets/logo.png",
@@ -28470,8 +28710,8 @@ var init_anchor_keeper = __esm({
 });
 
 // src/git/remote.ts
-import { isAbsolute as isAbsolute10, join as join46, resolve as resolve19 } from "node:path";
-import { lstat as lstat15, stat as stat18 } from "node:fs/promises";
+import { isAbsolute as isAbsolute10, join as join47, resolve as resolve19 } from "node:path";
+import { lstat as lstat16, open as open10, stat as stat19 } from "node:fs/promises";
 function pathRemote(path2) {
   if (!isAbsolute10(path2))
     throw new InvalidArgumentError(`${path2} is not an absolute path; give the file's full path`, {
@@ -28500,12 +28740,17 @@ function checkRemoteUrl(url2) {
     if (!SCHEMES.has(name2)) return refuse(`the ${name2}:// transport is not allowed`);
     if (name2 === "file") return "file";
     if (name2 === "https" || name2 === "git") return name2;
-    return "ssh";
+    const rest = url2.slice(scheme[0].length);
+    return sshOptionLike(rest.split("/")[0], "") ? refuse(SSH_OPTION) : "ssh";
   }
   const colon = url2.indexOf(":");
   const slash = url2.indexOf("/");
-  if (colon >= 0 && (slash < 0 || colon < slash)) return "ssh";
+  if (colon >= 0 && (slash < 0 || colon < slash))
+    return sshOptionLike(url2.slice(0, colon), url2.slice(colon + 1)) ? refuse(SSH_OPTION) : "ssh";
   return "local";
+}
+function sshOptionLike(host, path2) {
+  return host.startsWith("-") || path2.startsWith("-");
 }
 function httpPins(config2, url2, kind) {
   const out = [];
@@ -28520,7 +28765,13 @@ function httpPins(config2, url2, kind) {
     const pinned = HTTP_PINS[variable];
     if (pinned !== void 0 && key.indexOf(".") !== key.lastIndexOf(".")) out.push([key, pinned]);
   }
-  return out;
+  return [...out, ...urlHeaders(config2)];
+}
+function urlHeaders(config2) {
+  const values = /* @__PURE__ */ new Map();
+  for (const { key, value } of config2)
+    if (/^http\..+\.extraheader$/i.test(key)) values.set(key, [...values.get(key) ?? [], value]);
+  return [...values].flatMap(([key, list5]) => list5.map((value) => [key, value]));
 }
 async function resolveRemote(repo, nameOrUrl, cwd, direction) {
   checkRemoteUrl(nameOrUrl);
@@ -28533,9 +28784,10 @@ async function resolveRemote(repo, nameOrUrl, cwd, direction) {
       { details: { remote: hideCredentials(nameOrUrl) } }
     );
   }
-  if (own2.url.length > 0) return checked(repo, config2, configuredRemote(nameOrUrl, own2, rules, direction));
+  if (own2.url.length > 0)
+    return await checked(repo, config2, configuredRemote(nameOrUrl, own2, rules, direction));
   const arg = await givenUrl(repo, nameOrUrl, cwd);
-  return checked(repo, config2, {
+  return await checked(repo, config2, {
     name: hideCredentials(nameOrUrl),
     url: rewrittenUrl(arg, rules, direction),
     arg,
@@ -28558,7 +28810,7 @@ function configuredRemote(name2, own2, rules, direction) {
     ]
   };
 }
-function checked(repo, config2, remote) {
+async function checked(repo, config2, remote) {
   const kind = checkRemoteUrl(remote.url);
   const proxies = config2.filter(
     (e) => e.key.toLowerCase() === "core.gitproxy" && e.value !== "" && !/^none(\s|$)/.test(e.value)
@@ -28569,6 +28821,7 @@ function checked(repo, config2, remote) {
       { details: { url: hideCredentials(remote.url) } }
     );
   const url2 = kind === "local" && !isAbsolute10(remote.url) ? resolve19(repo.topLevel, remote.url) : remote.url;
+  if (kind === "local") await assertNoFile(url2);
   return { ...remote, url: url2, config: [...remote.config, ...httpPins(config2, url2, kind)] };
 }
 async function givenUrl(repo, url2, cwd) {
@@ -28583,8 +28836,8 @@ async function givenUrl(repo, url2, cwd) {
   if (!url2.includes("/")) {
     const common = await commonDir(repo.gitDir);
     for (const dir of ["remotes", "branches"]) {
-      const file = join46(common, dir, url2);
-      if (await lstat15(file).then(
+      const file = join47(common, dir, url2);
+      if (await lstat16(file).then(
         () => true,
         () => false
       ))
@@ -28633,13 +28886,33 @@ function rewrittenUrl(url2, rules, direction) {
   };
   return (direction === "push" ? longest(".pushinsteadof") : null) ?? longest(".insteadof") ?? url2;
 }
+async function assertNoFile(path2) {
+  const found = await stat19(path2).catch(() => null);
+  if (found === null || found.isDirectory()) return;
+  const start = found.isFile() ? await fileStart(path2, 16) : "";
+  if (start.startsWith("gitdir: ")) return;
+  const bundle = /^# v[23] git bundle\n/.test(start);
+  throw new RemoteNotFoundError(
+    bundle ? `remote ${path2} is a bundle file, not a repository; "import ${path2}" takes a bundle in` : `remote ${path2} is a file, not a repository; give a repository`,
+    { details: { remote: path2 } }
+  );
+}
+async function fileStart(path2, bytes) {
+  const handle = await open10(path2, "r");
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(bytes), 0, bytes, 0);
+    return buffer.subarray(0, bytesRead).toString("latin1");
+  } finally {
+    await handle.close();
+  }
+}
 async function isDir(path2) {
-  return stat18(path2).then(
+  return stat19(path2).then(
     (s) => s.isDirectory(),
     () => false
   );
 }
-var SCHEMES, HTTP_PINS, HTTP_REFUSED;
+var SCHEMES, SSH_OPTION, HTTP_PINS, HTTP_REFUSED;
 var init_remote = __esm({
   "src/git/remote.ts"() {
     "use strict";
@@ -28650,6 +28923,7 @@ var init_remote = __esm({
     init_runner();
     init_url_credentials();
     SCHEMES = /* @__PURE__ */ new Set(["https", "ssh", "git", "file", "git+ssh", "ssh+git"]);
+    SSH_OPTION = 'its ssh host or path starts with "-", which ssh would take for an option (git blocks it)';
     HTTP_PINS = {
       cookiefile: "",
       savecookies: "false",
@@ -28665,6 +28939,8 @@ var init_remote = __esm({
 });
 
 // src/git/transport.ts
+import { rm as rm20, symlink } from "node:fs/promises";
+import { join as join48 } from "node:path";
 function serverProgram(remote, name2) {
   const kind = checkRemoteUrl(remote.url);
   return kind === "local" || kind === "file" ? `git ${SERVER_CONFIG.map((c) => `-c ${c}`).join(" ")} ${name2}` : `git-${name2}`;
@@ -28710,7 +28986,7 @@ async function pushRefs(repo, remote, refspecs) {
     }
     return refs;
   } catch (cause) {
-    throw unreachable(cause, remote.url);
+    throw await unreachable(repo, cause, remote.url);
   }
 }
 async function fetchRefs(repo, remote, refspecs) {
@@ -28740,7 +29016,18 @@ async function fetchRefs(repo, remote, refspecs) {
     await runGit(withTransport(repo, remote), args, { input: refspecs.map((r) => `${r}
 `).join("") });
   } catch (cause) {
-    throw unreachable(cause, remote.url);
+    throw await unreachable(repo, cause, remote.url);
+  }
+}
+async function fetchFromBundle(repo, file, refspecs) {
+  if (!/[\u0000-\u001f\u007f]/.test(file)) return fetchRefs(repo, pathRemote(file), refspecs);
+  const dir = await makeTempDir("agentgate-bundle-");
+  try {
+    const link3 = join48(dir, "bundle");
+    await symlink(file, link3);
+    await fetchRefs(repo, pathRemote(link3), refspecs);
+  } finally {
+    await rm20(dir, { recursive: true, force: true });
   }
 }
 async function listRemoteRefs(repo, remote, prefix) {
@@ -28758,7 +29045,7 @@ async function listRemoteRefs(repo, remote, prefix) {
     ]);
     return parseLsRemote(stdout).filter((r) => r.ref.startsWith(prefix));
   } catch (cause) {
-    throw unreachable(cause, remote.url);
+    throw await unreachable(repo, cause, remote.url);
   }
 }
 function parseLsRemote(stdout) {
@@ -28769,10 +29056,23 @@ function parseLsRemote(stdout) {
   }
   return out;
 }
-function unreachable(cause, remoteUrl) {
+async function unreachable(repo, cause, remoteUrl) {
   const url2 = hideCredentials(remoteUrl);
-  if (cause instanceof GitFailedError && /does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access|unable to connect to|unable to look up|Authentication failed/i.test(
-    String(cause.details.stderr)
+  if (!(cause instanceof GitFailedError)) return cause;
+  const stderr = String(cause.details.stderr);
+  if (OTHER_OBJECT_FORMAT.test(stderr)) {
+    const ours = await objectFormat(repo);
+    const theirs = ours === "sha1" ? "sha256" : "sha1";
+    return new RemoteNotFoundError(
+      `${url2} is a ${theirs} repository and this one uses ${ours}: git cannot move objects between them; use a remote of the same object format (git init --bare --object-format=${ours})`,
+      {
+        cause,
+        details: { url: url2, objectFormat: ours, remoteObjectFormat: theirs, stderr: cause.details.stderr }
+      }
+    );
+  }
+  if (/does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access|unable to connect to|unable to look up|Authentication failed|could not read (Username|Password) for/i.test(
+    stderr
   )) {
     return new RemoteNotFoundError(
       `cannot reach a git repository at ${url2}; check the remote's URL and your access`,
@@ -28781,9 +29081,14 @@ function unreachable(cause, remoteUrl) {
   }
   return cause;
 }
-async function createBundle(repo, file, refs) {
-  await runGit(repo, ["bundle", "create", "--quiet", file, "--stdin"], { input: `${refs.join("\n")}
-` });
+async function createBundle(repo, file, refs, boundary = []) {
+  const held = (await batchCheck(
+    repo,
+    boundary.map((c) => `${c}^{commit}`)
+  )).filter((answer2) => answer2.found);
+  const input = [...refs, ...held.map((c) => `^${c.id}`)].map((line) => `${line}
+`).join("");
+  await runGit(repo, ["bundle", "create", "--quiet", file, "--stdin"], { input });
 }
 async function verifyBundle(repo, file) {
   const invalid2 = (why, cause) => new BundleInvalidError(
@@ -28809,25 +29114,45 @@ async function verifyBundle(repo, file) {
     });
   } catch (cause) {
     if (cause instanceof BundleInvalidError) throw cause;
-    if (cause instanceof GitFailedError) throw invalid2(await bundleRefusal(repo, file, cause), cause);
+    if (cause instanceof GitFailedError) {
+      const said = await bundleRefusal(repo, file, cause);
+      const lacking = lackedPrerequisites(said);
+      if (lacking.length === 0)
+        throw invalid2(
+          said.replace(/\s*\n\s*/g, " ").trim().slice(0, 300),
+          cause
+        );
+      throw new BundleInvalidError(
+        `${file} is built on commits this repository lacks (${lacking.slice(0, 3).join(", ")}${lacking.length > 3 ? ", ..." : ""}); fetch them first (the history of the repository it was exported from; in a shallow clone, "git fetch --unshallow"), then import it again`,
+        { cause, details: { file, prerequisites: lacking } }
+      );
+    }
     throw cause;
   }
 }
+function lackedPrerequisites(stderr) {
+  const at = stderr.indexOf("lacks these prerequisite commits");
+  if (at === -1) return [];
+  return [...stderr.slice(at).matchAll(/^error: ([0-9a-f]{40}(?:[0-9a-f]{24})?)\b/gm)].map(
+    (m) => m[1]
+  );
+}
 async function bundleRefusal(repo, file, cause) {
-  const said = (e) => String(e.details.stderr ?? e.message).split("\n");
-  const last = said(cause).slice(-2).join(" ").trim();
+  const said = (e) => String(e.details.stderr ?? e.message);
+  const last = said(cause).split("\n").slice(-2).join("\n").trim();
   if (last !== "") return last;
   const again = await runGit(withTransport(repo), ["bundle", "verify", file]).then(
     () => "",
-    (e) => e instanceof GitFailedError ? said(e).join(" ").trim().slice(0, 300) : ""
+    (e) => e instanceof GitFailedError ? said(e).trim() : ""
   );
   return again || "git refused it without a reason (are its prerequisite commits in this repository?)";
 }
-var TRANSPORT_CONFIG, SERVER_CONFIG;
+var TRANSPORT_CONFIG, SERVER_CONFIG, OTHER_OBJECT_FORMAT;
 var init_transport = __esm({
   "src/git/transport.ts"() {
     "use strict";
     init_errors();
+    init_temp_dir();
     init_remote();
     init_record_objects();
     init_runner();
@@ -28856,12 +29181,13 @@ var init_transport = __esm({
       "receive.autogc=false",
       "receive.denyCurrentBranch=refuse"
     ];
+    OTHER_OBJECT_FORMAT = /the receiving end does not support this repository's hash algorithm|mismatched algorithms: client \S+; server \S+/;
   }
 });
 
 // src/git/remote-locks.ts
-import { rm as rm19, stat as stat19 } from "node:fs/promises";
-import { join as join47 } from "node:path";
+import { rm as rm21, stat as stat20 } from "node:fs/promises";
+import { join as join49 } from "node:path";
 import { fileURLToPath } from "node:url";
 async function clearStaleRemoteRefLocks(url2, refs) {
   const kind = checkRemoteUrl(url2);
@@ -28871,22 +29197,22 @@ async function clearStaleRemoteRefLocks(url2, refs) {
   const locks = refs.filter((r) => /^refs\/agentgate\/[^\s]+$/.test(r) && !r.split("/").includes(".."));
   let removed = false;
   for (const ref of locks) {
-    const lock = join47(gitDir, `${ref}.lock`);
-    const first = await stat19(lock).catch(() => null);
+    const lock = join49(gitDir, `${ref}.lock`);
+    const first = await stat20(lock).catch(() => null);
     if (first === null || !first.isFile()) continue;
     const young = Math.min(STALE_REMOTE_LOCK_MS, STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs));
     if (young > 0) await new Promise((resolve33) => setTimeout(resolve33, young));
-    const again = await stat19(lock).catch(() => null);
+    const again = await stat20(lock).catch(() => null);
     if (again === null || !again.isFile() || again.mtimeMs !== first.mtimeMs) continue;
-    await rm19(lock, { force: true });
+    await rm21(lock, { force: true });
     removed = true;
   }
   return removed;
 }
 async function localGitDir(path2) {
-  const isDir2 = async (p) => (await stat19(p).catch(() => null))?.isDirectory() === true;
-  if (await isDir2(join47(path2, "refs")) && await isDir2(join47(path2, "objects"))) return path2;
-  return await isDir2(join47(path2, ".git", "refs")) ? join47(path2, ".git") : null;
+  const isDir2 = async (p) => (await stat20(p).catch(() => null))?.isDirectory() === true;
+  if (await isDir2(join49(path2, "refs")) && await isDir2(join49(path2, "objects"))) return path2;
+  return await isDir2(join49(path2, ".git", "refs")) ? join49(path2, ".git") : null;
 }
 var STALE_REMOTE_LOCK_MS;
 var init_remote_locks = __esm({
@@ -29085,8 +29411,8 @@ var init_sharing = __esm({
 });
 
 // src/sharing/record-objects.ts
-import { rm as rm20, writeFile as writeFile7 } from "node:fs/promises";
-import { join as join48 } from "node:path";
+import { rm as rm22, writeFile as writeFile7 } from "node:fs/promises";
+import { join as join50 } from "node:path";
 function recordCommit(format, spec) {
   const jsonId = objectId(format, "blob", spec.json);
   const treeBuf = treeContent([{ name: spec.file, blob: jsonId }, ...spec.also ?? []]);
@@ -29110,7 +29436,7 @@ function soleFileTree(name2, blob, also = []) {
   return objectId(blob.length === 64 ? "sha256" : "sha1", "tree", treeContent([{ name: name2, blob }, ...also]));
 }
 async function writeRecordObjects(repo, home, label, records) {
-  const dir = join48(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
+  const dir = join50(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
   await makeDirs(dir).catch((cause) => scratchFailed(dir, cause));
   try {
     for (const [type, key] of [
@@ -29120,7 +29446,7 @@ async function writeRecordObjects(repo, home, label, records) {
     ]) {
       const files = /* @__PURE__ */ new Map();
       for (const r of records) {
-        const path2 = join48(dir, `${type}-${r[key].id}`);
+        const path2 = join50(dir, `${type}-${r[key].id}`);
         if (!files.has(r[key].id))
           await writeFile7(path2, r[key].content).catch((cause) => scratchFailed(path2, cause));
         files.set(r[key].id, path2);
@@ -29132,7 +29458,7 @@ async function writeRecordObjects(repo, home, label, records) {
       );
     }
   } finally {
-    await rm20(dir, { recursive: true, force: true });
+    await rm22(dir, { recursive: true, force: true });
   }
 }
 function scratchFailed(path2, cause) {
@@ -29322,6 +29648,16 @@ function refuseUndelivered(prefix, incoming, toFetch, landed, refused2) {
         reason: "the source did not send it (git rejected it: its history stops at the boundary of a shallow clone, say, or the source lacks its objects); fetch from a full, sound clone"
       });
 }
+function repeatedRefs(heads) {
+  const shas = /* @__PURE__ */ new Map();
+  for (const h of heads) shas.set(h.ref, (shas.get(h.ref) ?? /* @__PURE__ */ new Set()).add(h.sha));
+  const unique = [...shas].filter(([, s]) => s.size === 1).map(([ref, s]) => ({ ref, sha: [...s][0] }));
+  const refused2 = [...shas].filter(([, s]) => s.size > 1).map(([ref, s]) => ({
+    ref,
+    reason: `the source names it ${s.size} times, with different commits (${[...s].join(", ")}): none of them is taken`
+  }));
+  return { unique, refused: refused2 };
+}
 var MAX_PATCH_BYTES, MAX_GATE_LOG_BYTES, MAX_REFSPECS;
 var init_core4 = __esm({
   "src/sharing/core.ts"() {
@@ -29458,8 +29794,8 @@ var init_gate_objects = __esm({
 });
 
 // src/sharing/gate-records.ts
-import { stat as stat20 } from "node:fs/promises";
-import { join as join49 } from "node:path";
+import { stat as stat21 } from "node:fs/promises";
+import { join as join51 } from "node:path";
 var GateRecords;
 var init_gate_records = __esm({
   "src/sharing/gate-records.ts"() {
@@ -29557,7 +29893,7 @@ var init_gate_records = __esm({
       /** The verdict's log file when it is here and still has the recorded digest; else null (the text stays home). */
       async intactLog(g) {
         if (g.log === null || g.log.path === null) return null;
-        const size = await stat20(g.log.path).then(
+        const size = await stat21(g.log.path).then(
           (s) => s.isFile() ? s.size : -1,
           () => -1
         );
@@ -29573,7 +29909,7 @@ var init_gate_records = __esm({
        */
       async receive(repo, source, bring) {
         if (source.length === 0) return { gates: 0, runs: [], refused: [] };
-        const lockPath = join49(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join51(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -29639,6 +29975,7 @@ var init_gate_records = __esm({
         for (const c of checked2) {
           const g = c.gate;
           try {
+            assertReceivableGateId(g.id);
             let path2 = null;
             if (c.logBlob !== null && g.log !== null && g.log.bytes <= room && await this.gates.load(g.runId, g.id) === null) {
               room -= g.log.bytes;
@@ -29782,7 +30119,7 @@ var init_own_records = __esm({
 });
 
 // src/sharing/publish.ts
-import { stat as stat21 } from "node:fs/promises";
+import { stat as stat22 } from "node:fs/promises";
 async function selectRuns(core, repo, sel) {
   if (sel.runId !== void 0) {
     const run = await core.store.loadRun(assertSafeId(sel.runId, "run id"));
@@ -29814,7 +30151,7 @@ async function runsHere(core, repo, runs3) {
   const here = runs3.filter((r) => r.workspace === repo.topLevel);
   const gone = await Promise.all(
     runs3.map(
-      async (r) => r.workspace !== repo.topLevel && !await stat21(r.workspace).then(
+      async (r) => r.workspace !== repo.topLevel && !await stat22(r.workspace).then(
         (st) => st.isDirectory(),
         () => false
       )
@@ -29918,7 +30255,7 @@ var init_publish = __esm({
 });
 
 // src/sharing/rebuild.ts
-import { stat as stat22 } from "node:fs/promises";
+import { stat as stat23 } from "node:fs/promises";
 async function rebuildAccepted(core, repo, accepted, refuse, index) {
   if (accepted.length === 0) return { done: [], kept: [] };
   const iterationRefs = new Map((await listRefs(repo, RUNS_PREFIX.slice(0, -1))).map((r) => [r.ref, r.sha]));
@@ -30092,7 +30429,7 @@ async function checkPatch(core, repo, trees, patch4) {
   }
 }
 async function exists3(path2) {
-  return stat22(path2).then(
+  return stat23(path2).then(
     () => true,
     () => false
   );
@@ -30124,9 +30461,9 @@ var init_rebuild = __esm({
 });
 
 // src/sharing/receive.ts
-import { join as join50 } from "node:path";
+import { join as join52 } from "node:path";
 async function receive(core, repo, list5, bring) {
-  const lockPath = join50(layout(core.options.home).locks, "sharing.lock");
+  const lockPath = join52(layout(core.options.home).locks, "sharing.lock");
   return withLock(
     lockPath,
     { timeoutMs: core.options.lockTimeoutMs, purpose: "sharing" },
@@ -30181,7 +30518,7 @@ async function heldRecords(core, local, wanted, fetched) {
   return local.filter((r) => same(r) || lacking.has(runOf3(r.ref) ?? "")).map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
 }
 function indexPath(core) {
-  return join50(layout(core.options.home).home, "sharing", "rebuilt.json");
+  return join52(layout(core.options.home).home, "sharing", "rebuilt.json");
 }
 async function rebuild(core, repo, incoming, localRefs) {
   const refused2 = [];
@@ -30471,7 +30808,7 @@ var init_anchor_objects = __esm({
 });
 
 // src/sharing/anchor-records.ts
-import { join as join51 } from "node:path";
+import { join as join53 } from "node:path";
 var AnchorRecords;
 var init_anchor_records = __esm({
   "src/sharing/anchor-records.ts"() {
@@ -30555,7 +30892,7 @@ var init_anchor_records = __esm({
        */
       async receive(repo, source, bring, runIds) {
         if (source.length === 0) return { anchors: [], unchanged: 0, refused: [] };
-        const lockPath = join51(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join53(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -30666,7 +31003,7 @@ var init_anchor_records = __esm({
 });
 
 // src/sharing/sharing.ts
-import { stat as stat23 } from "node:fs/promises";
+import { stat as stat24 } from "node:fs/promises";
 import { resolve as resolve20 } from "node:path";
 async function pushWithLockRepair(repo, remote, specs) {
   const results = await pushRefs(repo, remote, specs);
@@ -30714,6 +31051,7 @@ var init_sharing2 = __esm({
     "use strict";
     init_errors();
     init_repo();
+    init_provenance();
     init_refs();
     init_transport();
     init_remote();
@@ -30871,7 +31209,11 @@ var init_sharing2 = __esm({
           );
         const path2 = resolve20(cwd, file);
         const refs = [...chosen, ...gates].map((r) => r.ref).concat(anchorRefs);
-        await writeOutputFile(path2, (temp) => bundleOrMissing(repo, refs, () => createBundle(repo, temp, refs)));
+        const boundary = [...await shallowCommits(repo)];
+        await writeOutputFile(
+          path2,
+          (temp) => bundleOrMissing(repo, refs, () => createBundle(repo, temp, refs, boundary))
+        );
         return {
           file: path2,
           runs: runsOf2(chosen.map((r) => r.ref)),
@@ -30888,7 +31230,7 @@ var init_sharing2 = __esm({
       async import(workspace, file, cwd = process.cwd(), opts = {}) {
         const repo = await this.open(workspace);
         const path2 = resolve20(cwd, file);
-        const isFile = await stat23(path2).then(
+        const isFile = await stat24(path2).then(
           (s) => s.isFile(),
           () => false
         );
@@ -30904,7 +31246,7 @@ var init_sharing2 = __esm({
               details: { file: path2 }
             }
           );
-        const heads = await verifyBundle(repo, path2);
+        const { unique: heads, refused: repeated2 } = repeatedRefs(await verifyBundle(repo, path2));
         if (!await bundlePackIntact(path2))
           throw new BundleInvalidError(
             `${path2} is truncated or damaged (its pack does not match its checksum); use a whole file written by "export"`,
@@ -30913,7 +31255,7 @@ var init_sharing2 = __esm({
         const records = heads.filter((h) => h.ref.startsWith(RECORDS_PREFIX));
         const gateHeads = heads.filter((h) => h.ref.startsWith(GATES_PREFIX));
         const anchorHeads = heads.filter((h) => h.ref.startsWith(ANCHORS_PREFIX));
-        if (records.length === 0 && gateHeads.length === 0 && anchorHeads.length === 0) {
+        if (records.length + gateHeads.length + anchorHeads.length + repeated2.length === 0) {
           throw new BundleInvalidError(
             `${path2} holds no agentgate records (no ${RECORDS_PREFIX}, ${GATES_PREFIX} or ${ANCHORS_PREFIX} refs); use a file written by "export"`,
             { details: { file: path2 } }
@@ -30921,7 +31263,7 @@ var init_sharing2 = __esm({
         }
         const bring = async (specs) => {
           try {
-            await fetchRefs(repo, pathRemote(path2), specs);
+            await fetchFromBundle(repo, path2, specs);
           } catch (cause) {
             if (cause instanceof GitFailedError)
               throw new BundleInvalidError(
@@ -30942,7 +31284,7 @@ var init_sharing2 = __esm({
           },
           bring
         );
-        return { file: path2, ...received };
+        return { file: path2, ...received, refused: [...repeated2, ...received.refused] };
       }
       /**
        * The selected runs' records and verdicts, made into refs; `ownGates`: the refs of this machine's
@@ -32473,7 +32815,7 @@ var init_patches = __esm({
 });
 
 // src/report/index.ts
-import { open as open10 } from "node:fs/promises";
+import { open as open11 } from "node:fs/promises";
 import { resolve as resolve23 } from "node:path";
 async function renderReport(snapshotter, format, runId, options2 = {}) {
   checkReportArguments(snapshotter, format, runId, options2);
@@ -32488,7 +32830,7 @@ async function writeReport(snapshotter, format, file, runId, options2 = {}) {
   const path2 = resolve23(checkArgument(FileArg, file, "file"));
   let bytes = 0;
   const report4 = await writeOutputFile(path2, async (temp) => {
-    const handle = await open10(temp, "wx", 420);
+    const handle = await open11(temp, "wx", 420);
     try {
       let pending2 = [];
       let pendingLength = 0;
@@ -32900,6 +33242,17 @@ var init_context = __esm({
         const { resolveWorkspaceDir: resolveWorkspaceDir2 } = await Promise.resolve().then(() => (init_repo(), repo_exports));
         await resolveWorkspaceDir2(this.workspace);
       }
+      /**
+       * For a command that checks every snapshot in the workspace -C names (`verify ID`, `verify --run`):
+       * a -C that is a directory but no work tree of a repository (a plain directory, a bare repository)
+       * is NOT_A_REPOSITORY or UNSAFE_WORKSPACE (exit 1): the checks cannot run there, which is no
+       * failed `workspace` check of every snapshot (exit 3, a tampered run to a gate).
+       */
+      async assertGivenRepository() {
+        if (!this.workspaceGiven) return;
+        const { openRepo: openRepo2 } = await Promise.resolve().then(() => (init_repo(), repo_exports));
+        await openRepo2(this.workspace, { timeoutMs: this.settings.gitTimeoutMs });
+      }
       /** The store, for commands that only read it. */
       get store() {
         return new SnapshotStore(this.settings.home, { lockTimeoutMs: this.settings.lockTimeoutMs });
@@ -32987,7 +33340,7 @@ __export(serve_exports, {
   serve: () => serve
 });
 import { fstatSync as fstatSync3 } from "node:fs";
-import { stat as stat24 } from "node:fs/promises";
+import { stat as stat25 } from "node:fs/promises";
 import { isatty } from "node:tty";
 async function serve(input, output, opts) {
   try {
@@ -33016,7 +33369,7 @@ function streamIdentities(streams) {
 }
 async function namesOwnStream(value, own2) {
   if (own2.size === 0 || value === "" || value.includes("\0")) return false;
-  const s = await stat24(value).catch(() => null);
+  const s = await stat25(value).catch(() => null);
   return s !== null && own2.has(`${s.dev}:${s.ino}`);
 }
 async function refuseOwnStreams(options2, args, own2) {
@@ -33297,8 +33650,8 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { lstat as lstat16, mkdir as mkdir5, readdir as readdir15, realpath as realpath10, rename as rename6, rm as rm21, stat as stat25, writeFile as writeFile8 } from "node:fs/promises";
-import { basename as basename9, dirname as dirname19, join as join52 } from "node:path";
+import { lstat as lstat17, mkdir as mkdir5, readdir as readdir16, realpath as realpath10, rename as rename6, rm as rm23, stat as stat26, writeFile as writeFile8 } from "node:fs/promises";
+import { basename as basename9, dirname as dirname19, join as join54 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -33312,12 +33665,12 @@ function checkpointRepo(p) {
   };
 }
 async function indexBytes(repo) {
-  const index = await stat25(repo.indexFile).catch(() => null);
+  const index = await stat26(repo.indexFile).catch(() => null);
   if (index === null) return null;
-  const names2 = await readdir15(repo.gitDir).catch(() => []);
+  const names2 = await readdir16(repo.gitDir).catch(() => []);
   const shared = await Promise.all(
     names2.filter((name2) => name2.startsWith("sharedindex.")).map(
-      (name2) => stat25(join52(repo.gitDir, name2)).then(
+      (name2) => stat26(join54(repo.gitDir, name2)).then(
         (st) => st.size,
         () => 0
       )
@@ -33326,13 +33679,13 @@ async function indexBytes(repo) {
   return shared.reduce((sum2, size) => sum2 + size, index.size);
 }
 async function initCheckpointRepo(repo) {
-  if (await lstat16(repo.gitDir).catch(() => null) !== null) return configure(repo);
+  if (await lstat17(repo.gitDir).catch(() => null) !== null) return configure(repo);
   const parent = dirname19(repo.gitDir);
   const prefix = `${basename9(repo.gitDir)}.init-`;
   await makeDirs(parent);
-  for (const name2 of await readdir15(parent))
-    if (name2.startsWith(prefix)) await rm21(join52(parent, name2), { recursive: true, force: true });
-  const building = join52(parent, `${prefix}${randomHex(4)}`);
+  for (const name2 of await readdir16(parent))
+    if (name2.startsWith(prefix)) await rm23(join54(parent, name2), { recursive: true, force: true });
+  const building = join54(parent, `${prefix}${randomHex(4)}`);
   await mkdir5(building);
   await configure({ ...repo, gitDir: building });
   await rename6(building, repo.gitDir);
@@ -33340,8 +33693,8 @@ async function initCheckpointRepo(repo) {
 async function configure(repo) {
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await makeDirs(join52(repo.gitDir, "info"));
-  await writeFile8(join52(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await makeDirs(join54(repo.gitDir, "info"));
+  await writeFile8(join54(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const { lines, inGitDir } = await revParseLines(
@@ -33383,13 +33736,13 @@ async function revParseLines(dir, opts, questions, flags = []) {
 }
 function probeInputs(dir, probe) {
   if (probe.isRepository) {
-    const gitDir = join52(dir, ".git");
-    if (probe.root !== dir || probe.excludesFile !== join52(gitDir, "info", "exclude")) return null;
-    return [dir, gitDir, join52(gitDir, "config"), join52(gitDir, "config.worktree"), join52(gitDir, "commondir")];
+    const gitDir = join54(dir, ".git");
+    if (probe.root !== dir || probe.excludesFile !== join54(gitDir, "info", "exclude")) return null;
+    return [dir, gitDir, join54(gitDir, "config"), join54(gitDir, "config.worktree"), join54(gitDir, "commondir")];
   }
   const inputs = [];
   for (let p = dir; ; p = dirname19(p)) {
-    inputs.push(join52(p, ".git"), join52(p, "HEAD"));
+    inputs.push(join54(p, ".git"), join54(p, "HEAD"));
     if (dirname19(p) === p) return inputs;
   }
 }
@@ -33416,7 +33769,7 @@ async function countObjects(repo) {
   return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
 }
 async function looseObjectBytes(repo, oid) {
-  const st = await stat25(join52(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  const st = await stat26(join54(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
   return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 async function packLooseObjects(repo) {
@@ -33450,14 +33803,14 @@ var init_checkpoint_repo = __esm({
 });
 
 // src/fs/leading-dirs.ts
-import { lstat as lstat17 } from "node:fs/promises";
-import { join as join53 } from "node:path";
+import { lstat as lstat18 } from "node:fs/promises";
+import { join as join55 } from "node:path";
 async function leadingDirsAreReal(root, path2, real = /* @__PURE__ */ new Map()) {
   for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
     const dir = path2.slice(0, at);
     let ok = real.get(dir);
     if (ok === void 0) {
-      const st = await lstat17(fsPath(join53(root, dir))).catch(() => null);
+      const st = await lstat18(fsPath(join55(root, dir))).catch(() => null);
       ok = st === null || st.isDirectory();
       real.set(dir, ok);
     }
@@ -33951,19 +34304,19 @@ var init_checkpoint = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { access as access2, realpath as realpath11 } from "node:fs/promises";
-import { basename as basename10, dirname as dirname20, join as join54, relative as relative7, resolve as resolve25, sep as sep11 } from "node:path";
+import { basename as basename10, dirname as dirname20, join as join56, relative as relative7, resolve as resolve25, sep as sep11 } from "node:path";
 function toGitPath(root, abs) {
   return relative7(root, abs).split(sep11).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join54(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join56(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
   const tail = [basename10(abs)];
   let head = dirname20(abs);
   for (; ; ) {
     try {
-      return join54(await realpath11(head), ...tail.reverse());
+      return join56(await realpath11(head), ...tail.reverse());
     } catch {
       const up = dirname20(head);
       if (up === head) return abs;
@@ -34008,7 +34361,7 @@ function assertCheckpointRoot(root, home) {
 async function untouchable(root, home, excludePaths = [], gitDir) {
   if (gitDir !== void 0) await assertHomeOutsideGitDir(root, home, gitDir);
   const inner = gitDir === void 0 ? [] : await gitDirsInside(root, gitDir);
-  const gitDirs = inner.map((rel) => join54(root, rel));
+  const gitDirs = inner.map((rel) => join56(root, rel));
   const forbidden = [home, ...await Promise.all(excludePaths.map(physicalPath)), ...gitDirs];
   const inside = (paths) => paths.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
   return { forbidden, excluded: inside(forbidden), gitDirs: inside(gitDirs) };
@@ -34511,25 +34864,25 @@ var init_names = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash10 } from "node:crypto";
-import { readdir as readdir16, stat as stat26 } from "node:fs/promises";
-import { dirname as dirname21, join as join55 } from "node:path";
+import { readdir as readdir17, stat as stat27 } from "node:fs/promises";
+import { dirname as dirname21, join as join57 } from "node:path";
 function pathKey(realPath) {
   return createHash10("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join55(checkpointsDir, projectId, worktreeKey);
+  const dir = join57(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join55(dir, "git"),
-    indexFile: join55(dir, "index"),
-    metaFile: join55(dir, "store.json"),
-    upkeepFile: join55(dir, "upkeep.json"),
-    probeFile: join55(dir, "probe.json"),
-    promptsDir: join55(dir, "prompts"),
-    lockPath: join55(dir, "lock"),
-    tempDir: join55(dir, "tmp")
+    gitDir: join57(dir, "git"),
+    indexFile: join57(dir, "index"),
+    metaFile: join57(dir, "store.json"),
+    upkeepFile: join57(dir, "upkeep.json"),
+    probeFile: join57(dir, "probe.json"),
+    promptsDir: join57(dir, "prompts"),
+    lockPath: join57(dir, "lock"),
+    tempDir: join57(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -34561,12 +34914,12 @@ async function storeOf(location, root) {
     if (read?.success === true) return read.data.workspace === root ? "intact" : "none";
   } catch {
   }
-  const head = await stat26(join55(location.gitDir, "HEAD")).catch(() => null);
+  const head = await stat27(join57(location.gitDir, "HEAD")).catch(() => null);
   return head?.isFile() === true ? "damaged" : "none";
 }
 async function listDir2(dir) {
   try {
-    return (await readdir16(dir)).sort();
+    return (await readdir17(dir)).sort();
   } catch {
     return [];
   }
@@ -34580,10 +34933,10 @@ var init_project_id = __esm({
 });
 
 // src/checkpoints/prompt-numbers.ts
-import { link as link2, readdir as readdir17, rm as rm22, writeFile as writeFile9 } from "node:fs/promises";
-import { join as join56 } from "node:path";
+import { link as link2, readdir as readdir18, rm as rm24, writeFile as writeFile9 } from "node:fs/promises";
+import { join as join58 } from "node:path";
 function sessionDir(promptsDir, session) {
-  return join56(promptsDir, pathKey(session));
+  return join58(promptsDir, pathKey(session));
 }
 async function claimPromptNumber(promptsDir, session, delivery) {
   const dir = sessionDir(promptsDir, session);
@@ -34594,7 +34947,7 @@ async function claimPromptNumber(promptsDir, session, delivery) {
     for (; ; ) {
       const newest = Math.max(
         0,
-        ...(await readdir17(dir)).map((name2) => /^\d+$/.test(name2) ? Number(name2) : 0)
+        ...(await readdir18(dir)).map((name2) => /^\d+$/.test(name2) ? Number(name2) : 0)
       );
       if (delivery !== void 0 && await deliveredAgain(dir, newest, delivery))
         return { n: newest, duplicate: true };
@@ -34606,7 +34959,7 @@ async function claimPromptNumber(promptsDir, session, delivery) {
 }
 async function deliveredAgain(dir, n, delivery) {
   if (n === 0) return false;
-  const text2 = await readRegularText(join56(dir, String(n))) ?? "";
+  const text2 = await readRegularText(join58(dir, String(n))) ?? "";
   let claimed;
   try {
     claimed = JSON.parse(text2);
@@ -34615,26 +34968,26 @@ async function deliveredAgain(dir, n, delivery) {
   }
   const hook = hash(delivery.hook);
   if (claimed.text !== hash(delivery.text) || claimed.hook === hook) return false;
-  return create(join56(dir, `${n}-${hook}`), "");
+  return create(join58(dir, `${n}-${hook}`), "");
 }
 async function claimFile(dir, n, text2) {
-  if (text2 === "") return create(join56(dir, String(n)), "");
-  const temp = join56(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
+  if (text2 === "") return create(join58(dir, String(n)), "");
+  const temp = join58(dir, `.claim.${process.pid}.${randomHex(6)}.tmp`);
   await writeFile9(temp, text2);
   try {
-    await link2(temp, join56(dir, String(n)));
+    await link2(temp, join58(dir, String(n)));
     return true;
   } catch (error2) {
     if (error2.code === "EEXIST") return false;
-    return create(join56(dir, String(n)), text2);
+    return create(join58(dir, String(n)), text2);
   } finally {
-    await rm22(temp, { force: true });
+    await rm24(temp, { force: true });
   }
 }
 async function notePromptNumber(promptsDir, session, n) {
   const dir = sessionDir(promptsDir, session);
   await makeDirs(dir).catch(() => void 0);
-  await create(join56(dir, String(n)), "").catch(() => void 0);
+  await create(join58(dir, String(n)), "").catch(() => void 0);
 }
 function promptNumber(records, session, claimed) {
   const numbers = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map(entryOf).filter((e) => e.session === session).map((e) => e.prompt ?? 0);
@@ -34783,7 +35136,7 @@ var init_plan = __esm({
 });
 
 // src/checkpoints/restore.ts
-import { lstat as lstat18 } from "node:fs/promises";
+import { lstat as lstat19 } from "node:fs/promises";
 function restoreTo(store, hash2) {
   return store.locked("checkpoint restore", "existing", async () => {
     const { trees, refs } = await store.resolveCheckpoints([hash2]);
@@ -34881,7 +35234,7 @@ async function assertKnownPaths(store, selection2, wanted) {
   const uncaptured = unknown2.filter((sel) => !inWorkspace.has(sel));
   const onDisk = await Promise.all(
     uncaptured.map(
-      (p) => lstat18(fsPath(toAbsolute(store.workspace, p))).then(
+      (p) => lstat19(fsPath(toAbsolute(store.workspace, p))).then(
         () => true,
         () => false
       )
@@ -34947,7 +35300,7 @@ var init_retention = __esm({
 
 // src/git/user-ignore.ts
 import { access as access3 } from "node:fs/promises";
-import { isAbsolute as isAbsolute12, join as join57 } from "node:path";
+import { isAbsolute as isAbsolute12, join as join59 } from "node:path";
 function userIgnoreConfigFiles(o) {
   const { system, global } = userConfigFiles({
     ...process.env,
@@ -34976,12 +35329,12 @@ async function userExcludesSetting(o) {
   return configured;
 }
 async function userExcludesPath(configured, o) {
-  const xdg = o.xdgConfigHome && isAbsolute12(o.xdgConfigHome) ? o.xdgConfigHome : join57(o.home, ".config");
-  const path2 = configured === null ? join57(xdg, "git", "ignore") : expandHome2(configured, o.home);
+  const xdg = o.xdgConfigHome && isAbsolute12(o.xdgConfigHome) ? o.xdgConfigHome : join59(o.home, ".config");
+  const path2 = configured === null ? join59(xdg, "git", "ignore") : expandHome2(configured, o.home);
   return isAbsolute12(path2) && await exists4(path2) ? path2 : null;
 }
 function expandHome2(path2, home) {
-  return path2 === "~" ? home : path2.startsWith("~/") ? join57(home, path2.slice(2)) : path2;
+  return path2 === "~" ? home : path2.startsWith("~/") ? join59(home, path2.slice(2)) : path2;
 }
 async function exists4(path2) {
   return access3(path2).then(
@@ -34998,14 +35351,14 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { mkdir as mkdir6, open as open11, rename as rename7, rm as rm23, stat as stat27, symlink } from "node:fs/promises";
-import { dirname as dirname22, join as join58, sep as sep12 } from "node:path";
+import { mkdir as mkdir6, open as open12, rename as rename7, rm as rm25, stat as stat28, symlink as symlink2 } from "node:fs/promises";
+import { dirname as dirname22, join as join60, sep as sep12 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
   await makeDirs(preferred);
-  const [a, b] = await Promise.all([stat27(root), stat27(preferred)]);
+  const [a, b] = await Promise.all([stat28(root), stat28(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
 async function placeFiles(root, stagingDir, items) {
@@ -35018,7 +35371,7 @@ async function placeFiles(root, stagingDir, items) {
       continue;
     }
     await mkdir6(fsPath(parent), { recursive: true });
-    if (!await placeOne(item, join58(stagingDir, tempName()))) {
+    if (!await placeOne(item, join60(stagingDir, tempName()))) {
       declined.push(item);
       continue;
     }
@@ -35035,14 +35388,14 @@ async function placeOne(item, temp) {
   try {
     return await swapIn(item, temp);
   } catch (error2) {
-    await rm23(temp, { force: true });
+    await rm25(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
   const beside = fsPath(`${dirname22(item.dest)}${sep12}${tempName()}`);
   try {
     return await swapIn(item, beside);
   } catch (error2) {
-    await rm23(beside, { force: true });
+    await rm25(beside, { force: true });
     throw error2;
   }
 }
@@ -35050,7 +35403,7 @@ async function swapIn(item, temp) {
   await writeTemp(item, temp);
   const wanted = (item.dirsReal === void 0 || await item.dirsReal()) && (item.stillWanted === void 0 || await item.stillWanted());
   if (!wanted) {
-    await rm23(temp, { force: true });
+    await rm25(temp, { force: true });
     return false;
   }
   await rename7(temp, fsPath(item.dest));
@@ -35058,10 +35411,10 @@ async function swapIn(item, temp) {
 }
 async function writeTemp(item, temp) {
   if (item.kind === "symlink") {
-    await symlink(item.content, temp);
+    await symlink2(item.content, temp);
     return;
   }
-  const handle = await open11(temp, "wx", item.mode ?? (item.kind === "executable" ? 511 : 438));
+  const handle = await open12(temp, "wx", item.mode ?? (item.kind === "executable" ? 511 : 438));
   try {
     if (item.mode !== void 0) await handle.chmod(item.mode);
     await handle.writeFile(item.content);
@@ -35085,10 +35438,10 @@ var init_place = __esm({
 // src/checkpoints/unchanged.ts
 import { createHash as createHash11 } from "node:crypto";
 import { constants as constants8 } from "node:fs";
-import { lstat as lstat19, open as open12, readlink as readlink5 } from "node:fs/promises";
+import { lstat as lstat20, open as open13, readlink as readlink5 } from "node:fs/promises";
 async function stillCaptured(abs, entry) {
   const path2 = fsPath(abs);
-  const st = await lstat19(path2).catch(() => null);
+  const st = await lstat20(path2).catch(() => null);
   if (entry === void 0 || st === null) return entry === void 0 && st === null;
   const format = entry.oid.length === 64 ? "sha256" : "sha1";
   if (st.isSymbolicLink())
@@ -35098,7 +35451,7 @@ async function stillCaptured(abs, entry) {
   return await fileBlobId(path2, format, st.ino) === entry.oid;
 }
 async function fileBlobId(path2, format, ino) {
-  const handle = await open12(path2, constants8.O_RDONLY | constants8.O_NOFOLLOW | constants8.O_NONBLOCK).catch(
+  const handle = await open13(path2, constants8.O_RDONLY | constants8.O_NOFOLLOW | constants8.O_NONBLOCK).catch(
     () => null
   );
   if (handle === null) return null;
@@ -35131,14 +35484,14 @@ var init_unchanged = __esm({
 });
 
 // src/checkpoints/apply.ts
-import { lstat as lstat20, rmdir as rmdir3, unlink } from "node:fs/promises";
+import { lstat as lstat21, rmdir as rmdir3, unlink } from "node:fs/promises";
 import { dirname as dirname23 } from "node:path";
 async function kindOf2(abs) {
   return (await statOf(abs)).kind;
 }
 async function statOf(abs) {
   try {
-    const st = await lstat20(fsPath(abs));
+    const st = await lstat21(fsPath(abs));
     const kind = st.isDirectory() ? "dir" : st.isSymbolicLink() ? "link" : st.isFile() ? "file" : "other";
     return { kind, perm: kind === "file" ? st.mode & 511 : null };
   } catch {
@@ -35339,7 +35692,7 @@ var init_apply = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { rm as rm24 } from "node:fs/promises";
+import { rm as rm26 } from "node:fs/promises";
 import { dirname as dirname24 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
@@ -35387,7 +35740,7 @@ async function repairOnAcquire(repo, location, recovered, staleIndexLockMs, lock
   if (recovered) {
     if (!await gitsEnded(location.gitDir, lockTimeoutMs)) throw orphanedGitRunning(repo, lockTimeoutMs);
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
-    await rm24(location.tempDir, { recursive: true, force: true });
+    await rm26(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
     await Promise.all(sweeps());
   } else {
@@ -35511,8 +35864,8 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/budget-count.ts
-import { rm as rm25 } from "node:fs/promises";
-import { join as join59 } from "node:path";
+import { rm as rm27 } from "node:fs/promises";
+import { join as join61 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
 }
@@ -35524,7 +35877,7 @@ function commitBytes(meta2, identity) {
   return Buffer.byteLength(encodeMessage(meta2)) + 2 * person + 1024;
 }
 function budgetFile(location) {
-  return join59(location.dir, "budget.json");
+  return join61(location.dir, "budget.json");
 }
 async function readBudget(location) {
   try {
@@ -35538,7 +35891,7 @@ async function saveBudget(location, commit, counts) {
   await writeJsonAtomic(budgetFile(location), { countedAt: commit, counts });
 }
 async function dropBudget(location) {
-  await rm25(budgetFile(location), { force: true });
+  await rm27(budgetFile(location), { force: true });
 }
 async function uncountedBound(opts) {
   const { budget, latest, staged } = opts;
@@ -35576,18 +35929,18 @@ var init_budget_count = __esm({
 // src/git/checkpoint-health.ts
 import { createHash as createHash12 } from "node:crypto";
 import { lstatSync as lstatSync3, readdirSync } from "node:fs";
-import { lstat as lstat21, readdir as readdir18, readFile as readFile11 } from "node:fs/promises";
-import { join as join60, relative as relative8, sep as sep13 } from "node:path";
+import { lstat as lstat22, readdir as readdir19, readFile as readFile12 } from "node:fs/promises";
+import { join as join62, relative as relative8, sep as sep13 } from "node:path";
 async function repoDamage(gitDir, refs, indexFile, refPrefixes = []) {
   const [index, odd, dir, head, packed, objects, refsDir, ...texts] = await Promise.all([
     indexFile === void 0 ? null : indexDamage(indexFile),
     Promise.all(refPrefixes.map((prefix) => oddLooseRefs(gitDir, prefix))).then((lists) => lists.flat()),
     kindOf3(gitDir),
-    readText(join60(gitDir, "HEAD")),
-    readText(join60(gitDir, "packed-refs")),
-    kindOf3(join60(gitDir, "objects")),
-    kindOf3(join60(gitDir, "refs")),
-    ...refs.map((ref) => readText(join60(gitDir, ...ref.split("/"))))
+    readText(join62(gitDir, "HEAD")),
+    readText(join62(gitDir, "packed-refs")),
+    kindOf3(join62(gitDir, "objects")),
+    kindOf3(join62(gitDir, "refs")),
+    ...refs.map((ref) => readText(join62(gitDir, ...ref.split("/"))))
   ]);
   const unusable = dir !== "dir" ? `its git directory ${dir === "missing" ? "is missing" : "is not a directory"}` : head === null ? "its HEAD file is missing" : !HEAD_TEXT.test(head) ? "its HEAD file is damaged" : objects !== "dir" ? "its objects directory is missing" : refsDir !== "dir" ? "its refs directory is missing" : null;
   const brokenRefs2 = [
@@ -35603,21 +35956,21 @@ async function repoDamage(gitDir, refs, indexFile, refPrefixes = []) {
   return unusable === null ? { unusable, brokenRefs: brokenRefs2, garbledPacked, index } : { unusable, brokenRefs: [], garbledPacked: [], index: null };
 }
 async function oddLooseRefs(gitDir, prefix) {
-  const dir = join60(gitDir, ...prefix.split("/"));
-  const entries2 = await readdir18(dir, { withFileTypes: true, recursive: true }).catch((error2) => {
+  const dir = join62(gitDir, ...prefix.split("/"));
+  const entries2 = await readdir19(dir, { withFileTypes: true, recursive: true }).catch((error2) => {
     if (isAbsent(error2)) return [];
     throw error2;
   });
-  return entries2.filter((e) => !e.isFile() && !e.isDirectory()).map((e) => `${prefix}${relative8(dir, join60(e.parentPath, e.name)).split(sep13).join("/")}`);
+  return entries2.filter((e) => !e.isFile() && !e.isDirectory()).map((e) => `${prefix}${relative8(dir, join62(e.parentPath, e.name)).split(sep13).join("/")}`);
 }
 async function indexDamage(path2) {
-  const info = await lstat21(path2).catch((error2) => {
+  const info = await lstat22(path2).catch((error2) => {
     if (isAbsent(error2)) return null;
     throw error2;
   });
   if (info === null) return null;
   if (!info.isFile()) return "its index is not a plain file";
-  const bytes = await readFile11(path2);
+  const bytes = await readFile12(path2);
   if (bytes.length === 0) return "its index file is empty";
   if (bytes.length < INDEX_HEADER + 20) return "its index file is cut short";
   if (bytes.toString("latin1", 0, 4) !== "DIRC" || !INDEX_VERSIONS.includes(bytes.readUInt32BE(4)))
@@ -35640,20 +35993,20 @@ function parsePackedRefs(text2) {
   return { refs, garbled };
 }
 async function refsWithoutObject(repo, gitDir, prefixes) {
-  const packed = await readText(join60(gitDir, "packed-refs"));
+  const packed = await readText(join62(gitDir, "packed-refs"));
   const ids = /* @__PURE__ */ new Map();
   if (packed !== null) {
     for (const [ref, id2] of parsePackedRefs(packed).refs)
       if (prefixes.some((p) => ref.startsWith(p))) ids.set(ref, id2);
   }
   for (const prefix of prefixes) {
-    const dir = join60(gitDir, ...prefix.split("/"));
-    const names2 = await readdir18(dir, { recursive: true }).catch((error2) => {
+    const dir = join62(gitDir, ...prefix.split("/"));
+    const names2 = await readdir19(dir, { recursive: true }).catch((error2) => {
       if (isAbsent(error2)) return [];
       throw error2;
     });
     for (const name2 of names2) {
-      const text2 = await readText(join60(dir, name2));
+      const text2 = await readText(join62(dir, name2));
       if (text2 !== null && REF_TEXT.test(text2))
         ids.set(`${prefix}${name2.split(/[\\/]/).join("/")}`, text2.trim());
     }
@@ -35671,13 +36024,13 @@ function objectsChangedSince(gitDir, since) {
   const reference = since.map((file) => lstatSync3(file, { bigint: true, throwIfNoEntry: false })).find(Boolean);
   if (reference === void 0) return false;
   try {
-    const objects = join60(gitDir, "objects");
-    const pack = join60(objects, "pack");
+    const objects = join62(gitDir, "objects");
+    const pack = join62(objects, "pack");
     const dirs = readdirSync(objects).filter((name2) => FAN_OUT.test(name2) || name2 === "pack");
     const paths = [
       objects,
-      ...dirs.map((name2) => join60(objects, name2)),
-      ...readdirSync(pack).map((name2) => join60(pack, name2))
+      ...dirs.map((name2) => join62(objects, name2)),
+      ...readdirSync(pack).map((name2) => join62(pack, name2))
     ];
     const at = (st) => st.ctimeNs > st.mtimeNs ? st.ctimeNs : st.mtimeNs;
     const since2 = at(reference);
@@ -35692,7 +36045,7 @@ function objectsChangedSince(gitDir, since) {
 }
 async function kindOf3(path2) {
   try {
-    return (await lstat21(path2)).isDirectory() ? "dir" : "other";
+    return (await lstat22(path2)).isDirectory() ? "dir" : "other";
   } catch (error2) {
     if (isAbsent(error2)) return "missing";
     throw error2;
@@ -35733,18 +36086,18 @@ var init_checkpoint_health = __esm({
 });
 
 // src/git/pack-index.ts
-import { readdir as readdir19 } from "node:fs/promises";
-import { join as join61 } from "node:path";
+import { readdir as readdir20 } from "node:fs/promises";
+import { join as join63 } from "node:path";
 async function indexOrphanPacks(repo, gitDir) {
-  const dir = join61(gitDir, "objects", "pack");
-  const entries2 = await readdir19(dir, { withFileTypes: true }).catch(() => []);
+  const dir = join63(gitDir, "objects", "pack");
+  const entries2 = await readdir20(dir, { withFileTypes: true }).catch(() => []);
   const names2 = new Set(entries2.map((e) => e.name));
   const orphans = entries2.filter(
     (e) => e.isFile() && PACK_NAME.test(e.name) && !names2.has(e.name.replace(/\.pack$/, ".idx"))
   );
   let indexed = 0;
   for (const pack of orphans) {
-    const done = await runGit(repo, ["index-pack", join61(dir, pack.name)]).then(
+    const done = await runGit(repo, ["index-pack", join63(dir, pack.name)]).then(
       () => true,
       (error2) => {
         if (error2 instanceof GitFailedError) return false;
@@ -35766,8 +36119,8 @@ var init_pack_index = __esm({
 });
 
 // src/checkpoints/recovery.ts
-import { copyFile as copyFile2, lstat as lstat22, rename as rename8, rm as rm26 } from "node:fs/promises";
-import { dirname as dirname25, join as join62, relative as relative9 } from "node:path";
+import { copyFile as copyFile2, lstat as lstat23, rename as rename8, rm as rm28 } from "node:fs/promises";
+import { dirname as dirname25, join as join64, relative as relative9 } from "node:path";
 async function findDamage(location, withIndex = false) {
   const damage = await repoDamage(location.gitDir, MARKERS2, withIndex ? location.indexFile : void 0, [
     CHECKPOINT_REF_PREFIX,
@@ -35822,20 +36175,20 @@ function refName(ref) {
 function corruptError(location, damage) {
   const after2 = damage.unusable !== null ? "starts a new, empty store (the checkpoints in it can no longer be read)" : damage.index === null ? "goes on with its checkpoints" : "goes on with its checkpoints, its index made again from the latest one";
   return new StoreCorruptError(
-    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join62(location.dir, "damaged-<time>")} and ${after2}`,
+    `the checkpoint store ${location.dir} is damaged: ${what(damage)}; "checkpoint track" (as the next agent hook does) moves the damaged part aside into ${join64(location.dir, "damaged-<time>")} and ${after2}`,
     { details: { store: location.dir, damage: what(damage) } }
   );
 }
 async function setAside(location, damage) {
   const parts = damage.unusable === null ? [
-    ...damage.brokenRefs.map((ref) => join62(location.gitDir, ...ref.split("/"))),
+    ...damage.brokenRefs.map((ref) => join64(location.gitDir, ...ref.split("/"))),
     ...damage.index === null ? [] : [location.indexFile]
-  ] : [location.gitDir, location.indexFile, join62(location.dir, "budget.json"), location.upkeepFile];
+  ] : [location.gitDir, location.indexFile, join64(location.dir, "budget.json"), location.upkeepFile];
   const aside = asideDir(location.dir);
   if (damage.unusable === null) await dropPacked(location, damage, aside);
   for (const part of parts) {
-    if (await lstat22(part).catch(() => null) === null) continue;
-    const to = join62(aside, relative9(location.dir, part));
+    if (await lstat23(part).catch(() => null) === null) continue;
+    const to = join64(aside, relative9(location.dir, part));
     await makeDirs(dirname25(to));
     await rename8(part, to);
   }
@@ -35843,16 +36196,16 @@ async function setAside(location, damage) {
   return `the checkpoint store ${location.dir} was damaged (${what(damage)}): the damaged part was moved to ${aside} and ${next}`;
 }
 function asideDir(storeDir) {
-  return join62(storeDir, `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`);
+  return join64(storeDir, `damaged-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:.]/g, "")}-${randomHex(3)}`);
 }
 async function setAsideLooseObjects(storeDir, gitDir, ids) {
   let aside = null;
   let moved = 0;
   for (const id2 of ids) {
-    const file = join62(gitDir, "objects", id2.slice(0, 2), id2.slice(2));
-    if ((await lstat22(file).catch(() => null))?.isFile() !== true) continue;
+    const file = join64(gitDir, "objects", id2.slice(0, 2), id2.slice(2));
+    if ((await lstat23(file).catch(() => null))?.isFile() !== true) continue;
     aside ??= asideDir(storeDir);
-    const to = join62(aside, "objects", id2.slice(0, 2), id2.slice(2));
+    const to = join64(aside, "objects", id2.slice(0, 2), id2.slice(2));
     await makeDirs(dirname25(to));
     await rename8(file, to);
     moved += 1;
@@ -35867,18 +36220,18 @@ async function recoverStore(repo, location, damage) {
 async function rebuildIndex(repo) {
   const latest = await readRef(repo, LATEST_REF).catch(() => null);
   if (latest === null) return;
-  await indexFromTree(repo, latest).catch(() => rm26(repo.indexFile, { force: true }));
+  await indexFromTree(repo, latest).catch(() => rm28(repo.indexFile, { force: true }));
 }
 function restagedText(location, paths) {
   const some = paths.slice(0, 3).join(", ") + (paths.length > 3 ? ", ..." : "");
   return `the checkpoint store ${location.dir} had lost the objects of ${paths.length} files its index named (${some}): they were staged again from the workspace; an older checkpoint that holds a lost object of a file changed since cannot be restored whole`;
 }
 async function dropPacked(location, damage, aside) {
-  const file = join62(location.gitDir, "packed-refs");
+  const file = join64(location.gitDir, "packed-refs");
   const read = await readRegularFile(file).catch(() => null);
   if (read === null) return;
   if (!("bytes" in read)) {
-    const to2 = join62(aside, relative9(location.dir, file));
+    const to2 = join64(aside, relative9(location.dir, file));
     await makeDirs(dirname25(to2));
     await rename8(file, to2);
     return;
@@ -35895,7 +36248,7 @@ async function dropPacked(location, damage, aside) {
     dropping = dropped.has(line);
     if (!dropping) kept.push(line);
   }
-  const to = join62(aside, relative9(location.dir, file));
+  const to = join64(aside, relative9(location.dir, file));
   await makeDirs(dirname25(to));
   await copyFile2(file, to);
   await writeFileAtomic(file, kept.join("\n"));
@@ -35921,8 +36274,8 @@ var init_recovery = __esm({
 });
 
 // src/checkpoints/capture.ts
-import { lstat as lstat23, realpath as realpath12, rm as rm27 } from "node:fs/promises";
-import { dirname as dirname26, join as join63 } from "node:path";
+import { lstat as lstat24, realpath as realpath12, rm as rm29 } from "node:fs/promises";
+import { dirname as dirname26, join as join65 } from "node:path";
 async function captureWorkspace(ctx) {
   const [found, storeIgnored] = await Promise.all([
     listCaptureCandidates(ctx.repo, ctx.excluded),
@@ -35963,7 +36316,7 @@ async function captureWorkspace(ctx) {
 }
 async function captureWithoutLost(ctx) {
   const gitDir = ctx.repo.gitDir;
-  const since = [join63(gitDir, ...LATEST_REF.split("/")), join63(gitDir, "packed-refs")];
+  const since = [join65(gitDir, ...LATEST_REF.split("/")), join65(gitDir, "packed-refs")];
   const suspect = ctx.checkObjects === true || objectsChangedSince(gitDir, since);
   const first = await captureWorkspace(ctx).catch((error2) => {
     if (error2 instanceof GitFailedError) return error2;
@@ -35984,7 +36337,7 @@ async function captureWithoutLost(ctx) {
     return { capture: first, restaged: [] };
   }
   await setAsideLooseObjects(ctx.storeDir, gitDir, ids);
-  if (missing.length * 2 > entries2) await rm27(ctx.repo.indexFile, { force: true });
+  if (missing.length * 2 > entries2) await rm29(ctx.repo.indexFile, { force: true });
   else await dropIndexEntries(ctx.repo, missing);
   return { capture: await captureWorkspace(ctx), restaged: missing };
 }
@@ -35994,7 +36347,7 @@ async function withTracked(root, listing, tracked, storeIgnored, excluded) {
   const more = [...tracked].filter((p) => !listed.has(p) && !excluded.some((e) => isUnder(p, e)));
   const there = await Promise.all(
     more.map(
-      (p) => lstat23(fsPath(toAbsolute(root, p))).then(
+      (p) => lstat24(fsPath(toAbsolute(root, p))).then(
         () => true,
         () => false
       )
@@ -36022,7 +36375,7 @@ async function unusualShapes(root, paths) {
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
-        (p) => lstat23(fsPath(toAbsolute(root, p))).then(
+        (p) => lstat24(fsPath(toAbsolute(root, p))).then(
           (st) => st.isDirectory(),
           () => false
         )
@@ -36071,10 +36424,10 @@ var init_options = __esm({
 });
 
 // src/checkpoints/moved-store.ts
-import { lstat as lstat24, rename as rename9, rmdir as rmdir4 } from "node:fs/promises";
-import { join as join64 } from "node:path";
+import { lstat as lstat25, rename as rename9, rmdir as rmdir4 } from "node:fs/promises";
+import { join as join66 } from "node:path";
 async function workspaceIdentity(path2) {
-  const st = await lstat24(path2, { bigint: true }).catch(() => null);
+  const st = await lstat25(path2, { bigint: true }).catch(() => null);
   return st?.isDirectory() === true ? `${st.dev}:${st.ino}:${st.birthtimeNs}` : null;
 }
 async function readMeta(location) {
@@ -36094,7 +36447,7 @@ async function adoptMovedStore(checkpointsDir, target, root) {
   const projects = [...own2, ...byPath];
   const found = [];
   for (const projectId of projects)
-    for (const key of await listDir2(join64(checkpointsDir, projectId))) {
+    for (const key of await listDir2(join66(checkpointsDir, projectId))) {
       if (!key.startsWith("wt-") || projectId === target.projectId && key === target.worktreeKey) continue;
       const location2 = storeLayout(checkpointsDir, projectId, key);
       const meta3 = await readMeta(location2);
@@ -36106,13 +36459,13 @@ async function adoptMovedStore(checkpointsDir, target, root) {
   const { location, meta: meta2 } = found[0];
   try {
     await writeJsonAtomic(location.metaFile, { ...meta2, workspace: root, projectId: target.projectId });
-    await makeDirs(join64(checkpointsDir, target.projectId));
+    await makeDirs(join66(checkpointsDir, target.projectId));
     await rename9(location.dir, target.dir);
   } catch {
     return await storeOf(target, root) === "none" ? null : target;
   }
   if (location.projectId !== target.projectId)
-    await rmdir4(join64(checkpointsDir, location.projectId)).catch(() => void 0);
+    await rmdir4(join66(checkpointsDir, location.projectId)).catch(() => void 0);
   return target;
 }
 async function locateOrAdopt(checkpointsDir, root, rootCommit2) {
@@ -36132,10 +36485,10 @@ var init_moved_store = __esm({
 });
 
 // src/fs/stamps.ts
-import { lstat as lstat25 } from "node:fs/promises";
+import { lstat as lstat26 } from "node:fs/promises";
 async function stampOf2(path2) {
   try {
-    const st = await lstat25(path2, { bigint: true });
+    const st = await lstat26(path2, { bigint: true });
     if (st.isDirectory()) return { path: path2, sig: `dir:${st.ino}:${st.uid}`, ctimeNs: 0n };
     const kind = st.isFile() ? "file" : "other";
     return {
@@ -36167,7 +36520,7 @@ var init_stamps = __esm({
 
 // src/checkpoints/probe-cache.ts
 import { readFileSync as readFileSync6 } from "node:fs";
-import { join as join65 } from "node:path";
+import { join as join67 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles2) {
   const record3 = await readRecord2(location);
   if (record3 === null || record3.workspace !== workspace) return {};
@@ -36177,7 +36530,7 @@ async function readCachedAnswers(location, workspace, configFiles2) {
   ]);
   const out = {};
   const p = record3.probe;
-  const expected = p?.isRepository ? join65(workspace, ".git", "info", "exclude") : null;
+  const expected = p?.isRepository ? join67(workspace, ".git", "info", "exclude") : null;
   if (p !== void 0 && p.root === workspace && p.excludesFile === expected && stampsHold(p.stamps, probeNow)) {
     out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
   }
@@ -36269,9 +36622,9 @@ var init_workspace_ignored = __esm({
 });
 
 // src/checkpoints/tracked-ignored.ts
-import { join as join66 } from "node:path";
+import { join as join68 } from "node:path";
 function workspaceIndex(probe) {
-  return probe.isRepository ? join66(probe.gitDir ?? join66(probe.root, ".git"), "index") : null;
+  return probe.isRepository ? join68(probe.gitDir ?? join68(probe.root, ".git"), "index") : null;
 }
 async function indexSeal(path2) {
   const tail = await readFileTail(path2, SEAL_BYTES);
@@ -36316,7 +36669,7 @@ var init_tracked_ignored = __esm({
         if (this.index === null) return this.current;
         const seal = await indexSeal(this.index);
         if (seal === "missing" || seal === null) return this.current = /* @__PURE__ */ new Set();
-        const file = join66(this.storeDir, "tracked-ignored.json");
+        const file = join68(this.storeDir, "tracked-ignored.json");
         const kept = await readRecord3(file);
         if (kept !== null && kept.workspace === this.root && kept.index === seal) {
           const paths2 = new Set(kept.paths);
@@ -36340,9 +36693,9 @@ var init_tracked_ignored = __esm({
 });
 
 // src/checkpoints/store.ts
-import { lstat as lstat26, readFile as readFile12 } from "node:fs/promises";
+import { lstat as lstat27, readFile as readFile13 } from "node:fs/promises";
 import { homedir as homedir5 } from "node:os";
-import { join as join67 } from "node:path";
+import { join as join69 } from "node:path";
 var CheckpointStore;
 var init_store = __esm({
   "src/checkpoints/store.ts"() {
@@ -36657,7 +37010,7 @@ var init_store = __esm({
         this.storeReady = false;
         const state = await storeOf(this.location, this.workspace);
         if (state === "none" && !track2) throw this.noStore();
-        const leftover = state === "none" && await lstat26(this.location.indexFile).catch(() => null) !== null;
+        const leftover = state === "none" && await lstat27(this.location.indexFile).catch(() => null) !== null;
         const damage = state !== "none" || leftover ? await findDamage(this.location, true) : null;
         if (damage !== null && !track2) throw corruptError(this.location, damage);
         if (damage !== null) await this.recover(damage);
@@ -36688,10 +37041,10 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const target = join67(this.location.gitDir, "info", "exclude");
+        const target = join69(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
-          this.userExcludes === null ? "" : readFile12(this.userExcludes, "utf8").catch(() => ""),
-          readFile12(target, "utf8").catch(() => null)
+          this.userExcludes === null ? "" : readFile13(this.userExcludes, "utf8").catch(() => ""),
+          readFile13(target, "utf8").catch(() => null)
         ]);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
@@ -37187,7 +37540,7 @@ var init_checkpoints2 = __esm({
 });
 
 // src/cli/commands/checkpoint-text.ts
-import { lstat as lstat27 } from "node:fs/promises";
+import { lstat as lstat28 } from "node:fs/promises";
 function pathText(path2) {
   return escapeHidden(printable(path2), { halves: true });
 }
@@ -37245,7 +37598,7 @@ function named3(paths) {
 async function pathArgument(path2) {
   const decoded = readEscapedBytes(path2);
   if (decoded === null) return path2;
-  return await lstat27(path2).catch(() => null) !== null ? path2 : decoded;
+  return await lstat28(path2).catch(() => null) !== null ? path2 : decoded;
 }
 function upkeepText(error2) {
   const why = error2 instanceof Error ? error2.message : String(error2);
@@ -37267,9 +37620,9 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { rm as rm28, writeFile as writeFile10 } from "node:fs/promises";
-import { join as join68, resolve as resolve26 } from "node:path";
-function open13(ctx) {
+import { rm as rm30, writeFile as writeFile10 } from "node:fs/promises";
+import { join as join70, resolve as resolve26 } from "node:path";
+function open14(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
     home: s.home,
@@ -37324,7 +37677,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ['checkpoint track --label "before tool call" --json'],
       async run(ctx, values) {
-        const { upkeepError, recovered, ...result } = await (await open13(ctx)).track(values.label, { checkObjects: true });
+        const { upkeepError, recovered, ...result } = await (await open14(ctx)).track(values.label, { checkObjects: true });
         const warnings = [
           ...recovered === void 0 ? [] : [{ code: "STORE_RECOVERED", message: recovered, file: null }],
           ...upkeepError === void 0 ? [] : [{ code: "UPKEEP_FAILED", message: upkeepText(upkeepError), file: null }]
@@ -37351,7 +37704,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint patch latest"],
       async run(ctx, _values, [name2]) {
-        const cp = await open13(ctx);
+        const cp = await open14(ctx);
         const result = await cp.patch(name2);
         return {
           json: result,
@@ -37371,11 +37724,11 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint diff latest > since-latest.diff"],
       async run(ctx, _values, [name2]) {
-        const cp = await open13(ctx);
+        const cp = await open14(ctx);
         if (ctx.json) return { json: { diff: await cp.diff(name2) }, human: () => "" };
         const dir = await makeTempDir("agentgate-cpdiff-");
-        const file = join68(dir, "diff.patch");
-        const cleanup = () => rm28(dir, { recursive: true, force: true });
+        const file = join70(dir, "diff.patch");
+        const cleanup = () => rm30(dir, { recursive: true, force: true });
         try {
           await writeFile10(file, await cp.diffBytes(name2));
         } catch (error2) {
@@ -37394,7 +37747,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["FROM"], optional: ["TO"] },
       examples: ["checkpoint diff-full baseline latest --json"],
       async run(ctx, _values, [from, to]) {
-        const cp = await open13(ctx);
+        const cp = await open14(ctx);
         const diffs = await cp.diffFull(from, to);
         return { json: diffs, human: () => diffs.length ? diffs.map(fullText).join("\n") : "No differences." };
       }
@@ -37446,7 +37799,7 @@ var init_checkpoint2 = __esm({
           throw new InvalidArgumentError('--session must not be empty; "checkpoint list" shows the sessions', {
             details: { option: "--session" }
           });
-        const cp = await open13(ctx);
+        const cp = await open14(ctx);
         if (values.prompt !== void 0)
           return restorePrompt(
             await cp.restorePrompt(values.prompt, values.session, {
@@ -37478,7 +37831,7 @@ var init_checkpoint2 = __esm({
           throw new UsageError(
             "an empty PATH names nothing; give files or directories inside the workspace, or no PATH to mean every changed file"
           );
-        const cp = await open13(ctx);
+        const cp = await open14(ctx);
         const result = paths.length ? await revertPaths(
           cp,
           name2,
@@ -37504,7 +37857,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ["checkpoint list --json"],
       async run(ctx) {
-        const entries2 = await (await open13(ctx)).list();
+        const entries2 = await (await open14(ctx)).list();
         return {
           json: entries2,
           human: () => entries2.length ? table(
@@ -37545,7 +37898,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ["checkpoint gc --keep 20 --prune 1.day.ago"],
       async run(ctx, values) {
-        const result = await (await open13(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
+        const result = await (await open14(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
         return {
           json: result,
           human: () => `Kept ${result.kept} checkpoints, removed ${result.removed}; store ${result.storeBytesBefore} -> ${result.storeBytesAfter} bytes (pruned objects older than ${printable(result.pruneAge)}).`
@@ -37561,7 +37914,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ["checkpoint status --json"],
       async run(ctx) {
-        const st = await (await open13(ctx)).status();
+        const st = await (await open14(ctx)).status();
         const removed = st.pruned.reduce((n, p) => n + p.removed.length, 0);
         return {
           json: st,
@@ -38028,13 +38381,13 @@ var init_budget = __esm({
 
 // src/hooks/log.ts
 import { constants as constants9 } from "node:fs";
-import { appendFile as appendFile3, rename as rename10, stat as stat28 } from "node:fs/promises";
+import { appendFile as appendFile3, rename as rename10, stat as stat29 } from "node:fs/promises";
 import { dirname as dirname27 } from "node:path";
 async function appendHookLog(file, line) {
   const text2 = firstChars(escapeHidden(line, { halves: true }), MAX_LINE).text;
   try {
     await makeDirs(dirname27(file));
-    const size = await stat28(file).then(
+    const size = await stat29(file).then(
       (st) => st.size,
       () => 0
     );
@@ -38060,7 +38413,7 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join69, resolve as resolve27 } from "node:path";
+import { join as join71, resolve as resolve27 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const refused2 = badArguments(() => checkArgument(AgentHookOptionsArg, opts, "opts"));
   if (refused2 !== null) return refused2;
@@ -38115,7 +38468,7 @@ function agentOf(event) {
   return typeof agent === "string" ? agent : "unknown";
 }
 function logFile(home) {
-  return join69(layout(home).logs, "hooks.log");
+  return join71(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const chosen = chooseHome(opts.home);
@@ -38423,8 +38776,8 @@ function repaired(text2, keep) {
   let cut2 = false;
   let repairs = 0;
   let control = -1;
-  for (let open15 = text2.indexOf('"'); open15 >= 0; ) {
-    const start = open15 + 1;
+  for (let open16 = text2.indexOf('"'); open16 >= 0; ) {
+    const start = open16 + 1;
     const close = closingQuote(text2, start);
     if (control < start) control = nextControl(text2, start);
     const long = close - start > keep;
@@ -38436,7 +38789,7 @@ function repaired(text2, keep) {
       repairs += 1;
     }
     if (close >= text2.length) break;
-    open15 = text2.indexOf('"', close + 1);
+    open16 = text2.indexOf('"', close + 1);
   }
   parts.push(text2.slice(copied));
   return { text: parts.join(""), cut: cut2 };
@@ -38779,14 +39132,14 @@ var init_agents = __esm({
 });
 
 // src/hooks/workspace.ts
-import { realpath as realpath13, stat as stat29 } from "node:fs/promises";
-import { dirname as dirname28, join as join70, parse as parse2, resolve as resolve28 } from "node:path";
+import { realpath as realpath13, stat as stat30 } from "node:fs/promises";
+import { dirname as dirname28, join as join72, parse as parse2, resolve as resolve28 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
 }
 async function hookWorkspace(candidate, opts = {}) {
   const path2 = resolve28(nativePath(candidate));
-  const isDir2 = await stat29(path2).then(
+  const isDir2 = await stat30(path2).then(
     (st) => st.isDirectory(),
     () => false
   );
@@ -38796,7 +39149,7 @@ async function hookWorkspace(candidate, opts = {}) {
   const home = await realpath13(given).catch(() => given);
   if (parse2(real).root === real) return { refused: `the workspace ${real} is the file system root` };
   if (real === home) return { refused: `the workspace ${real} is the home directory` };
-  if (home !== "" && isInside(real, home) && !isRepositoryEntry(join70(real, ".git")))
+  if (home !== "" && isInside(real, home) && !isRepositoryEntry(join72(real, ".git")))
     return { refused: `the workspace ${real} holds the home directory ${home}` };
   return { workspace: real };
 }
@@ -38809,7 +39162,7 @@ function homeOrNone() {
 }
 async function nestedRepository(project, dir) {
   for (let at = dir; at !== project && at !== dirname28(at) && isInside(project, at); at = dirname28(at)) {
-    if (isRepositoryEntry(join70(at, ".git"))) return at;
+    if (isRepositoryEntry(join72(at, ".git"))) return at;
   }
   return void 0;
 }
@@ -39224,7 +39577,7 @@ var init_hook = __esm({
 });
 
 // src/git/git-dir-work-tree.ts
-import { readFile as readFile13, realpath as realpath14 } from "node:fs/promises";
+import { readFile as readFile14, realpath as realpath14 } from "node:fs/promises";
 import { basename as basename11, dirname as dirname30, resolve as resolve30 } from "node:path";
 async function workTreeOfGitDir(dir, opts = {}) {
   const [bare2, gitDir] = (await revParseLines(dir, opts, ["--is-bare-repository", "--absolute-git-dir"])).lines;
@@ -39233,7 +39586,7 @@ async function workTreeOfGitDir(dir, opts = {}) {
   if (!isInside(own2, await realpath14(dir))) return void 0;
   if (bare2 === "true") return null;
   const [configured] = (await revParseLines(dir, opts, ["--show-toplevel"])).lines;
-  const named4 = await readFile13(resolve30(own2, "gitdir"), "utf8").catch(() => "");
+  const named4 = await readFile14(resolve30(own2, "gitdir"), "utf8").catch(() => "");
   const candidates = [
     configured,
     named4.trim() === "" ? void 0 : dirname30(resolve30(own2, named4.trim())),
@@ -39986,17 +40339,17 @@ var init_hook_install = __esm({
 
 // src/hooks/install/install-record.ts
 import { createHash as createHash13 } from "node:crypto";
-import { lstat as lstat28, open as open14, readFile as readFile14, rm as rm29, rmdir as rmdir5 } from "node:fs/promises";
-import { dirname as dirname31, join as join71 } from "node:path";
+import { lstat as lstat29, open as open15, readFile as readFile15, rm as rm31, rmdir as rmdir5 } from "node:fs/promises";
+import { dirname as dirname31, join as join73 } from "node:path";
 function recordPath(home, file) {
-  return join71(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
+  return join73(home, "hooks", "installs", `${sha256(file).slice(0, 32)}.json`);
 }
 function sha256(text2) {
   return createHash13("sha256").update(text2).digest("hex");
 }
 async function readRecord4(home, file) {
   try {
-    const parsed2 = HookInstallRecord.safeParse(JSON.parse(await readFile14(recordPath(home, file), "utf8")));
+    const parsed2 = HookInstallRecord.safeParse(JSON.parse(await readFile15(recordPath(home, file), "utf8")));
     return parsed2.success && parsed2.data.file === file ? parsed2.data : null;
   } catch {
     return null;
@@ -40004,7 +40357,7 @@ async function readRecord4(home, file) {
 }
 async function writeRecord(home, record3) {
   await replaceFileAtomic(recordPath(home, record3.file), async (temp) => {
-    const handle = await open14(temp, "wx", 384);
+    const handle = await open15(temp, "wx", 384);
     try {
       await handle.writeFile(`${JSON.stringify(record3, null, 2)}
 `);
@@ -40014,7 +40367,7 @@ async function writeRecord(home, record3) {
   });
 }
 async function dropRecord(home, file) {
-  await rm29(recordPath(home, file), { force: true });
+  await rm31(recordPath(home, file), { force: true });
 }
 async function recordThen(home, old, record3, dirs, write2) {
   await writeRecord(home, record3);
@@ -40050,7 +40403,7 @@ function nextRecord(file, old, found, written, step) {
 async function missingDirs(dir) {
   const out = [];
   for (let at = dir; ; at = dirname31(at)) {
-    const exists5 = await lstat28(at).then(
+    const exists5 = await lstat29(at).then(
       () => true,
       (error2) => error2.code !== "ENOENT"
     );
@@ -40219,14 +40572,14 @@ var require_main = __commonJS({
 });
 
 // src/hooks/install/targets.ts
-import { join as join72, resolve as resolve31 } from "node:path";
+import { join as join74, resolve as resolve31 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join72(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join74(base, place.scope === "project" ? project : user);
   const env = place.env ?? process.env;
   const under = (variable, project, dir, file) => {
     const home = env[variable];
-    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve31(variable === "QWEN_HOME" ? expandTilde(home, place.homeDir) : home, file) : at(project, join72(dir, file));
+    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve31(variable === "QWEN_HOME" ? expandTilde(home, place.homeDir) : home, file) : at(project, join74(dir, file));
   };
   switch (agent) {
     case "claude-code":
@@ -40326,7 +40679,7 @@ function installTarget(agent, place) {
 }
 function expandTilde(path2, homeDir) {
   if (path2 === "~") return homeDir;
-  return /^~[\\/]/.test(path2) ? join72(homeDir, path2.slice(2)) : path2;
+  return /^~[\\/]/.test(path2) ? join74(homeDir, path2.slice(2)) : path2;
 }
 function grouped(agent, file, comments, events, notes) {
   return { agent, file, format: "json", shape: "grouped", comments, events, notes };
@@ -40405,10 +40758,10 @@ function removeChild(text2, path2, i) {
   const items = parent.children ?? [];
   const node = items[i];
   const end = node.offset + node.length;
-  const [open15, close] = [parent.offset + 1, parent.offset + parent.length - 1];
+  const [open16, close] = [parent.offset + 1, parent.offset + parent.length - 1];
   const prev = items[i - 1];
   if (prev === void 0 && items.length === 1)
-    return /^\s*$/.test(text2.slice(open15, node.offset) + text2.slice(end, close)) ? text2.slice(0, open15) + text2.slice(close) : cutSpan(text2, node.offset, end);
+    return /^\s*$/.test(text2.slice(open16, node.offset) + text2.slice(end, close)) ? text2.slice(0, open16) + text2.slice(close) : cutSpan(text2, node.offset, end);
   if (prev === void 0) return cutWithComma(text2, node.offset, end);
   const prevEnd = prev.offset + prev.length;
   const comma = tokenAfter(text2, prevEnd, COMMA);
@@ -40455,16 +40808,16 @@ function appendEntry(text2, path2, entry) {
     const indent2 = indentOf(text2, last.offset);
     return pasteAfter(text2, last.offset + last.length, `${indent2}${pretty(entry, indent2, indentUnit(text2))}`);
   }
-  const [open15, close] = [list5.offset + 1, list5.offset + list5.length - 1];
+  const [open16, close] = [list5.offset + 1, list5.offset + list5.length - 1];
   const indent = indentOf(text2, list5.offset);
   const parent = nodeAt(text2, path2.slice(0, -1));
   if (!text2.slice(parent.offset, parent.offset + parent.length).includes("\n")) {
-    const inside = text2.slice(open15, close).trim();
-    return `${text2.slice(0, open15)}${inside === "" ? "" : `${inside} `}${JSON.stringify(entry)}${text2.slice(close)}`;
+    const inside = text2.slice(open16, close).trim();
+    return `${text2.slice(0, open16)}${inside === "" ? "" : `${inside} `}${JSON.stringify(entry)}${text2.slice(close)}`;
   }
-  if (/^\s*$/.test(text2.slice(open15, close))) {
+  if (/^\s*$/.test(text2.slice(open16, close))) {
     const inner = `${indent}${indentUnit(text2)}`;
-    return `${text2.slice(0, open15)}
+    return `${text2.slice(0, open16)}
 ${inner}${pretty(entry, inner, indentUnit(text2))}
 ${indent}${text2.slice(close)}`;
   }
@@ -40702,8 +41055,8 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, lstat as lstat29, readFile as readFile15, rm as rm30, stat as stat30 } from "node:fs/promises";
-import { basename as basename12, dirname as dirname32, join as join73 } from "node:path";
+import { chmod, lstat as lstat30, readFile as readFile16, rm as rm32, stat as stat31 } from "node:fs/promises";
+import { basename as basename12, dirname as dirname32, join as join75 } from "node:path";
 function clineScript(command) {
   return `${HEAD}${command}${FALLBACK}
 `;
@@ -40716,7 +41069,7 @@ async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   if (await hooksDirState(target.file, command !== null) === "under-file") return plan;
   for (const event of target.events) {
-    const file = join73(target.file, event);
+    const file = join75(target.file, event);
     const current = await readHook(file);
     if (current !== null && "theirs" in current) {
       if (command !== null || current.marked) plan.leftAlone.push(file);
@@ -40733,7 +41086,7 @@ async function planScripts(target, command) {
   return plan;
 }
 async function hooksDirState(dir, install) {
-  const stats4 = await stat30(dir).catch(async (error2) => {
+  const stats4 = await stat31(dir).catch(async (error2) => {
     if (error2.code === "ENOENT") return null;
     const file = error2.code === "ENOTDIR" ? await fileAbove(dir) : null;
     if (file === null) throw cannotUse(dir, errnoOf(error2), error2);
@@ -40746,26 +41099,26 @@ async function hooksDirState(dir, install) {
 }
 async function fileAbove(dir) {
   for (let at = dirname32(dir); at !== dirname32(at); at = dirname32(at)) {
-    const st = await stat30(at).catch(() => null);
+    const st = await stat31(at).catch(() => null);
     if (st !== null) return st.isDirectory() ? null : at;
   }
   return null;
 }
 function underFile(dir, file, cause) {
-  const rules = basename12(file) === ".clinerules" ? ` (Cline's rules as a single file): make it a directory that holds them, such as ${join73(file, "rules.md")} (Cline reads the rules of every file there), and run the command again, or use --user` : "; move it aside and run the command again, or use --user";
+  const rules = basename12(file) === ".clinerules" ? ` (Cline's rules as a single file): make it a directory that holds them, such as ${join75(file, "rules.md")} (Cline reads the rules of every file there), and run the command again, or use --user` : "; move it aside and run the command again, or use --user";
   return new AgentConfigInvalidError(`cannot make ${dir} for Cline's hooks: ${file} is a file${rules}`, {
     cause,
     details: { file: dir, blockedBy: file }
   });
 }
 async function readHook(file) {
-  const stats4 = await lstat29(file).catch((error2) => {
+  const stats4 = await lstat30(file).catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw cannotUse(file, errnoOf(error2), error2);
   });
   if (stats4 === null) return null;
   if (!stats4.isFile()) return { theirs: true, marked: false };
-  const text2 = await readFile15(file, "utf8").catch((error2) => {
+  const text2 = await readFile16(file, "utf8").catch((error2) => {
     throw cannotUse(file, errnoOf(error2), error2);
   });
   if (!isOurScript(text2))
@@ -40786,7 +41139,7 @@ function cannotUse(path2, why, cause) {
 }
 async function applyScripts(plan) {
   for (const { file, text: text2 } of plan.writes) {
-    if (text2 === null) await rm30(file, { force: true });
+    if (text2 === null) await rm32(file, { force: true });
     else {
       await writeFileAtomic(file, text2);
       await chmod(file, 493);
@@ -42411,19 +42764,19 @@ function changedRuns(a, b) {
   if (changes === void 0) return [{ a0: 0, a1: a.length, b0: 0, b1: b.length }];
   const runs3 = [];
   let [i, j] = [0, 0];
-  let open15 = null;
+  let open16 = null;
   for (const change of changes) {
     if (!change.added && !change.removed) {
-      if (open15 !== null) runs3.push(open15);
-      open15 = null;
+      if (open16 !== null) runs3.push(open16);
+      open16 = null;
       [i, j] = [i + change.count, j + change.count];
       continue;
     }
-    open15 ??= { a0: i, a1: i, b0: j, b1: j };
-    if (change.removed) open15.a1 = i += change.count;
-    else open15.b1 = j += change.count;
+    open16 ??= { a0: i, a1: i, b0: j, b1: j };
+    if (change.removed) open16.a1 = i += change.count;
+    else open16.b1 = j += change.count;
   }
-  if (open15 !== null) runs3.push(open15);
+  if (open16 !== null) runs3.push(open16);
   return runs3;
 }
 var MAX_EDITS;
@@ -42436,7 +42789,7 @@ var init_undo = __esm({
 });
 
 // src/hooks/install/install.ts
-import { lstat as lstat30, readFile as readFile16, realpath as realpath15, rm as rm31, stat as stat31 } from "node:fs/promises";
+import { lstat as lstat31, readFile as readFile17, realpath as realpath15, rm as rm33, stat as stat32 } from "node:fs/promises";
 import { dirname as dirname33, parse as parse6, resolve as resolve32 } from "node:path";
 async function installHooks(agent, opts) {
   checkArgument(HookAgentArg, agent, "agent");
@@ -42501,7 +42854,7 @@ async function apply(agent, action, opts) {
   return { ...base, written, changes: plan.changes, leftAlone: [], notes: [...plan.notes, ...links] };
 }
 async function hardLinkNotes(file, dryRun) {
-  const links = await stat31(file).then(
+  const links = await stat32(file).then(
     (st) => st.nlink,
     () => 1
   );
@@ -42523,7 +42876,7 @@ async function readConfig2(file, install) {
       `cannot read ${file}: a ${regular.special} stands there, not a file; move it aside and run the command again`,
       { details: { file } }
     );
-  const bytes = regular?.bytes ?? await readFile16(file).catch((error2) => {
+  const bytes = regular?.bytes ?? await readFile17(file).catch((error2) => {
     if (error2.code === "ENOENT" || error2.code === "ENOTDIR" && !install) return null;
     throw new AgentConfigInvalidError(
       `cannot read ${file} (${errnoOf(error2)}); move what stands there aside and run the command again`,
@@ -42541,7 +42894,7 @@ async function readConfig2(file, install) {
   }
 }
 async function refuseDanglingLink(target) {
-  const link3 = await lstat30(target.file).then(
+  const link3 = await lstat31(target.file).then(
     (st) => st.isSymbolicLink(),
     () => false
   );
@@ -42591,12 +42944,12 @@ async function recordAndWrite(home, target, found, text2) {
 async function giveBack(home, target, found, plan) {
   const record3 = await readRecord4(home, target.file);
   let wrote = false;
-  const link3 = await lstat30(target.file).then(
+  const link3 = await lstat31(target.file).then(
     (st) => st.isSymbolicLink(),
     () => false
   );
   if (record3 !== null && plan.removable === true && !link3 && await isCreatedFile(record3, target.file, found)) {
-    await rm31(target.file, { force: true });
+    await rm33(target.file, { force: true });
     await removeEmptyDirs2(record3.dirs);
     wrote = true;
   } else if (found !== null && plan.changes.length > 0) {

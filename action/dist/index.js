@@ -2356,6 +2356,8 @@ var DeletedSnapshot = deferred(
   () => strictObject({
     snapshotId: SafeId,
     iteration: int().check(_nonnegative()),
+    /** Where the capture started: the run's start when it was the run's first iteration (absent in records written before it was kept). */
+    beforeSha: optional(Sha),
     afterSha: Sha,
     at: IsoDate
   })
