@@ -15,6 +15,7 @@ import {
 import type { CheckpointRepo } from '../git/checkpoint-repo.js';
 import { indexOrphanPacks } from '../git/pack-index.js';
 import type { CandidateListing } from '../git/parsers/ls-files-tagged.js';
+import { leadingDirsAreReal } from '../fs/leading-dirs.js';
 import { fsPath } from '../fs/path-bytes.js';
 import { LATEST_REF } from './message.js';
 import { setAsideLooseObjects } from './recovery.js';
@@ -117,7 +118,10 @@ export async function captureWorkspace(ctx: CaptureContext): Promise<Capture> {
   // add's pass leaves out what the rules ignore, tracked or not: those are staged by name.
   await stagePaths(
     ctx.repo,
-    changed.filter((p) => tracked.has(p)),
+    await reachable(
+      ctx.root,
+      changed.filter((p) => tracked.has(p)),
+    ),
   );
   return { treeId: await writeTree(ctx.repo), skipped };
 }
@@ -183,7 +187,10 @@ async function withTracked(
 ): Promise<CandidateListing> {
   if (tracked.size === 0) return listing;
   const listed = new Set([...listing.untracked, ...listing.modified, ...storeIgnored]);
-  const more = [...tracked].filter((p) => !listed.has(p) && !excluded.some((e) => isUnder(p, e)));
+  const more = await reachable(
+    root,
+    [...tracked].filter((p) => !listed.has(p) && !excluded.some((e) => isUnder(p, e))),
+  );
   // One the repository still tracks but that is gone from the disk: nothing to stage.
   const there = await Promise.all(
     more.map((p) =>
@@ -194,6 +201,16 @@ async function withTracked(
     ),
   );
   return { ...listing, modified: [...listing.modified, ...more.filter((_, i) => there[i])] };
+}
+
+/**
+ * `paths` less those beyond a directory replaced by a symbolic link or a file: no file of the
+ * workspace's (add's pass takes one the store holds as gone), and one git refuses to stage by name.
+ */
+async function reachable(root: string, paths: readonly string[]): Promise<string[]> {
+  const real = new Map<string, boolean>();
+  const ok = await Promise.all(paths.map((p) => leadingDirsAreReal(root, p, real)));
+  return paths.filter((_, i) => ok[i]);
 }
 
 /** `skipped` with each of `dirs` as a nested repository (held by the index), in place of what lies below it. */

@@ -2,7 +2,7 @@
  * A file the workspace's repository tracks although its .gitignore matches it (`git add -f`) is a
  * tracked file: git does not ignore it, and neither may a checkpoint (tracked-ignored.ts).
  */
-import { existsSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitCallCount } from '../../src/git/runner.js';
@@ -134,5 +134,18 @@ describe('a tracked file that the ignore rules match', () => {
     const [a, b] = [await cost(withForced), await cost(plain)];
     expect(a.paths).toBe(1102);
     expect(a.processes).toBe(b.processes);
+  });
+  it('beyond a directory replaced by a symbolic link, is no file of the workspace: track leaves it out, never GIT_FAILED', async () => {
+    const ws = forcedRepo();
+    const cp = await openCheckpoints(ws);
+    await cp.track('start');
+    const outside = tempDir('agentgate-outside-');
+    mkdirSync(join(outside, 'build'));
+    writeFiles(outside, { 'build/out.js': 'outside\n' });
+    rmSync(join(ws, 'build'), { recursive: true });
+    symlinkSync(join(outside, 'build'), join(ws, 'build'));
+    const t = await cp.track('linked');
+    expect(storeTreePaths(cp, t.hash)).not.toContain('build/out.js');
+    expect(readFileSync(join(outside, 'build/out.js'), 'utf8')).toBe('outside\n');
   });
 });
