@@ -36310,7 +36310,10 @@ async function captureWorkspace(ctx) {
   await stageWorkspace(ctx.repo, [...ctx.excluded, ...skipped.map((s) => s.path)]);
   await stagePaths(
     ctx.repo,
-    changed.filter((p) => tracked.has(p))
+    await reachable(
+      ctx.root,
+      changed.filter((p) => tracked.has(p))
+    )
   );
   return { treeId: await writeTree(ctx.repo), skipped };
 }
@@ -36344,7 +36347,10 @@ async function captureWithoutLost(ctx) {
 async function withTracked(root, listing, tracked, storeIgnored, excluded) {
   if (tracked.size === 0) return listing;
   const listed = /* @__PURE__ */ new Set([...listing.untracked, ...listing.modified, ...storeIgnored]);
-  const more = [...tracked].filter((p) => !listed.has(p) && !excluded.some((e) => isUnder(p, e)));
+  const more = await reachable(
+    root,
+    [...tracked].filter((p) => !listed.has(p) && !excluded.some((e) => isUnder(p, e)))
+  );
   const there = await Promise.all(
     more.map(
       (p) => lstat24(fsPath(toAbsolute(root, p))).then(
@@ -36354,6 +36360,11 @@ async function withTracked(root, listing, tracked, storeIgnored, excluded) {
     )
   );
   return { ...listing, modified: [...listing.modified, ...more.filter((_, i) => there[i])] };
+}
+async function reachable(root, paths) {
+  const real = /* @__PURE__ */ new Map();
+  const ok = await Promise.all(paths.map((p) => leadingDirsAreReal(root, p, real)));
+  return paths.filter((_, i) => ok[i]);
 }
 function withNested(skipped, dirs = []) {
   if (dirs.length === 0) return skipped;
@@ -36400,6 +36411,7 @@ var init_capture = __esm({
     init_checkpoint_health();
     init_checkpoint_index();
     init_pack_index();
+    init_leading_dirs();
     init_path_bytes();
     init_message2();
     init_recovery();
