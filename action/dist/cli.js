@@ -13789,6 +13789,23 @@ async function specialRefFile(repo, ref) {
   if (info === null || info.isFile() || info.isDirectory()) return null;
   return info.isFIFO() ? "FIFO" : info.isSocket() ? "socket" : "device";
 }
+async function readableRef(repo, ref) {
+  const file = join27(await commonDir(repo.gitDir), ref);
+  const special2 = await specialRefFile(repo, ref);
+  if (special2 !== null) throw unreadableRef(repo, ref, file, `a ${special2}`);
+  const sha = await readRef(repo, ref);
+  if (sha !== null) return sha;
+  const info = await lstat9(file).catch(() => null);
+  if (info?.isFile() === true && await symbolicTarget(repo, ref) === null)
+    throw unreadableRef(repo, ref, file, "a file git cannot read as a ref (empty or garbled)");
+  return null;
+}
+function unreadableRef(repo, ref, file, what2) {
+  return new UnsafeWorkspaceError(
+    `${ref} is ${what2}, so no capture can make that ref: nothing was committed. Remove it once you know what it is ("rm ${file}"), then retry`,
+    { details: { ref, file, workspace: repo.topLevel } }
+  );
+}
 async function removeUnreadableRef(repo, ref) {
   const file = join27(await commonDir(repo.gitDir), ref);
   const info = await lstat9(file).catch(() => null);
@@ -27521,7 +27538,7 @@ async function assertIterationFree(core, runId, iteration, now) {
 }
 async function heldIterationRef(repo, want, messageOf) {
   const ref = iterationRef(want.runId, want.iteration);
-  const sha = await readRef(repo, ref);
+  const sha = await readableRef(repo, ref);
   const taken = () => runIdTaken(repo, ref, want.runId, want.iteration, sha);
   if (sha === null) return { sha, mayMove: true, taken };
   const found = await messageOf(sha);
@@ -27532,7 +27549,7 @@ async function heldIterationRef(repo, want, messageOf) {
 }
 async function assertIterationRefFree(repo, runId, iteration) {
   const ref = iterationRef(runId, iteration);
-  const sha = await readRef(repo, ref);
+  const sha = await readableRef(repo, ref);
   if (sha !== null) throw runIdTaken(repo, ref, runId, iteration, sha);
 }
 function runIdTaken(repo, ref, runId, iteration, sha) {
@@ -27601,6 +27618,7 @@ var init_after = __esm({
     init_refused_filters();
     init_repo();
     init_refs();
+    init_branches();
     init_state();
     init_index_seal();
     init_errors();

@@ -1,6 +1,12 @@
 import { lstat, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BranchExistsError, ConcurrentUpdateError, GitFailedError, InvalidArgumentError } from '../errors.js';
+import {
+  BranchExistsError,
+  ConcurrentUpdateError,
+  GitFailedError,
+  InvalidArgumentError,
+  UnsafeWorkspaceError,
+} from '../errors.js';
 import { commonDir } from '../fs/git-locks.js';
 import { decodeBytes, hasEscapedBytes } from '../fs/path-bytes.js';
 import { assertBranchCanBeMade } from './branch-name.js';
@@ -100,6 +106,31 @@ export async function specialRefFile(repo: Repo, ref: string): Promise<string | 
   const info = await stat(join(await commonDir(repo.gitDir), ref)).catch(() => null);
   if (info === null || info.isFile() || info.isDirectory()) return null;
   return info.isFIFO() ? 'FIFO' : info.isSocket() ? 'socket' : 'device';
+}
+
+/**
+ * `ref`'s commit, or null when there is none; UNSAFE_WORKSPACE, before git is asked anything that
+ * would hang or fail half-way, when a loose file stands there that git cannot read as a ref: a FIFO,
+ * socket or device (git would wait on it until gitTimeoutMs), or a file left empty or garbled, which
+ * git neither resolves nor replaces ("reference broken"). For a ref a capture is about to make.
+ */
+export async function readableRef(repo: Repo, ref: string): Promise<string | null> {
+  const file = join(await commonDir(repo.gitDir), ref);
+  const special = await specialRefFile(repo, ref);
+  if (special !== null) throw unreadableRef(repo, ref, file, `a ${special}`);
+  const sha = await readRef(repo, ref);
+  if (sha !== null) return sha;
+  const info = await lstat(file).catch(() => null);
+  if (info?.isFile() === true && (await symbolicTarget(repo, ref)) === null)
+    throw unreadableRef(repo, ref, file, 'a file git cannot read as a ref (empty or garbled)');
+  return null;
+}
+
+function unreadableRef(repo: Repo, ref: string, file: string, what: string): UnsafeWorkspaceError {
+  return new UnsafeWorkspaceError(
+    `${ref} is ${what}, so no capture can make that ref: nothing was committed. Remove it once you know what it is ("rm ${file}"), then retry`,
+    { details: { ref, file, workspace: repo.topLevel } },
+  );
 }
 
 /**

@@ -8,7 +8,8 @@ import { getCommitInfo } from '../git/commit-info.js';
 import { treeDiffStats } from '../git/diff-stats.js';
 import { assertNoRefusedFilter } from '../git/refused-filters.js';
 import { openRepo, type Repo } from '../git/repo.js';
-import { getTree, isAncestor, objectExists, readRef, resolveRevision } from '../git/refs.js';
+import { getTree, isAncestor, objectExists, resolveRevision } from '../git/refs.js';
+import { readableRef } from '../git/branches.js';
 import { getRepoHead, getRepoState, type RepoState } from '../git/state.js';
 import { indexStateAgain, readIndexState, sealOf, trustIndex } from '../git/index-seal.js';
 import {
@@ -342,7 +343,7 @@ async function heldIterationRef(
   messageOf: (sha: string) => Promise<string>,
 ): Promise<{ sha: string | null; mayMove: boolean; taken: () => RunIdTakenError }> {
   const ref = iterationRef(want.runId, want.iteration);
-  const sha = await readRef(repo, ref);
+  const sha = await readableRef(repo, ref);
   const taken = () => runIdTaken(repo, ref, want.runId, want.iteration, sha as string);
   if (sha === null) return { sha, mayMove: true, taken };
   const found = await messageOf(sha);
@@ -357,7 +358,7 @@ async function heldIterationRef(
 /** `iterate`, before its agent runs: the iteration's ref must not exist yet (see heldIterationRef). */
 export async function assertIterationRefFree(repo: Repo, runId: string, iteration: number): Promise<void> {
   const ref = iterationRef(runId, iteration);
-  const sha = await readRef(repo, ref);
+  const sha = await readableRef(repo, ref);
   if (sha !== null) throw runIdTaken(repo, ref, runId, iteration, sha);
 }
 
