@@ -9458,6 +9458,9 @@ import { join as join19 } from "node:path";
 function byCodeUnit(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+function byInstant(a, b) {
+  return Date.parse(a) - Date.parse(b) || byCodeUnit(a, b);
+}
 function corruptFile(path2, what2, reason, cause) {
   return new StoreCorruptError(
     `${path2} is not a valid ${what2}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
@@ -9777,7 +9780,7 @@ var init_run_records = __esm({
           "run record",
           (name2) => this.load(name2)
         );
-        runs3.sort((a, b) => byCodeUnit(a.createdAt, b.createdAt) || byCodeUnit(a.runId, b.runId));
+        runs3.sort((a, b) => byInstant(a.createdAt, b.createdAt) || byCodeUnit(a.runId, b.runId));
         return { runs: runs3, problems };
       }
       /** Ids of the runs whose records link `snapshotId` (a scan: used only to repair dangling links). */
@@ -9930,7 +9933,7 @@ var init_run_records = __esm({
 import { rm as rm9, stat as stat8 } from "node:fs/promises";
 import { basename as basename4, join as join21, resolve as resolve8 } from "node:path";
 function byRunThenIteration(a, b) {
-  return byCodeUnit(a.runId, b.runId) || a.iteration - b.iteration || byCodeUnit(a.createdAt, b.createdAt) || byCodeUnit(a.id, b.id);
+  return byCodeUnit(a.runId, b.runId) || a.iteration - b.iteration || byInstant(a.createdAt, b.createdAt) || byCodeUnit(a.id, b.id);
 }
 function danglingLink(runFile, id2, snapshotFile) {
   return new StoreCorruptError(
@@ -30461,7 +30464,7 @@ function withRestart(run, restart) {
   const known2 = run.restarts ?? [];
   const same = (r) => restart !== void 0 && r.at === restart.at && r.sha === restart.sha && r.from === restart.from;
   if (restart === void 0 || known2.some(same)) return {};
-  return { restarts: [...known2, restart].sort((x, y) => x.at.localeCompare(y.at)) };
+  return { restarts: [...known2, restart].sort((x, y) => byInstant(x.at, y.at)) };
 }
 var init_rebuild = __esm({
   "src/sharing/rebuild.ts"() {
@@ -30472,6 +30475,7 @@ var init_rebuild = __esm({
     init_unified_diff();
     init_inside();
     init_paths();
+    init_json_file();
     init_records();
     init_core4();
     init_restart_check();
@@ -32058,7 +32062,7 @@ async function pickRun(snapshotter, runId, workspace) {
   }
   const runs3 = await snapshotter.store.listRunsStrict();
   const recent = [...runs3].sort(
-    (a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt)
+    (a, b) => byInstant(b.updatedAt, a.updatedAt) || byInstant(b.createdAt, a.createdAt)
   );
   if (recent.length === 0)
     throw new RunNotFoundError(
@@ -32093,6 +32097,7 @@ var init_model = __esm({
     init_arguments();
     init_errors();
     init_paths();
+    init_json_file();
     init_gate_store();
     init_gates2();
     init_gates3();

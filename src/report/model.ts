@@ -10,6 +10,7 @@ import { DateArg, OptionalTextArg, SnapshotterArg } from '../../types/library.js
 import { checkArgument } from '../arguments.js';
 import { RunNotFoundError } from '../errors.js';
 import { assertSafeId, runArtifactsDir } from '../store/paths.js';
+import { byInstant } from '../store/json-file.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
 import { GateStore } from '../store/gate-store.js';
 import { Gates } from '../gates/gates.js';
@@ -141,7 +142,7 @@ async function pickRun(
   // Strict: with a damaged record, which run is the most recent cannot be known.
   const runs = await snapshotter.store.listRunsStrict();
   const recent = [...runs].sort(
-    (a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt),
+    (a, b) => byInstant(b.updatedAt, a.updatedAt) || byInstant(b.createdAt, a.createdAt),
   );
   if (recent.length === 0)
     throw new RunNotFoundError(

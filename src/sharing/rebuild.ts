@@ -9,6 +9,7 @@ import { listRefs, updateRefs, type RefUpdate } from '../git/refs.js';
 import { treeDiffSize } from '../git/unified-diff.js';
 import { assertNoLinkInside } from '../fs/inside.js';
 import { patchPath } from '../store/paths.js';
+import { byInstant } from '../store/json-file.js';
 import {
   isRecordOf,
   iterationRef,
@@ -269,5 +270,5 @@ function withRestart(run: RunRecord, restart: RunRestart | undefined): Pick<RunR
   const same = (r: RunRestart) =>
     restart !== undefined && r.at === restart.at && r.sha === restart.sha && r.from === restart.from;
   if (restart === undefined || known.some(same)) return {};
-  return { restarts: [...known, restart].sort((x, y) => x.at.localeCompare(y.at)) };
+  return { restarts: [...known, restart].sort((x, y) => byInstant(x.at, y.at)) };
 }

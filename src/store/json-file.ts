@@ -13,6 +13,15 @@ export function byCodeUnit(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * ISO times by the instants they name: a record may carry an offset (`2026-11-28T23:00:00+10:00` is
+ * 13:00Z), so its text does not sort as its time does. Equal instants fall back to the text, so an
+ * order never depends on which came first.
+ */
+export function byInstant(a: string, b: string): number {
+  return Date.parse(a) - Date.parse(b) || byCodeUnit(a, b);
+}
+
 /** A store file that cannot be used, named so that the user can find and fix it. */
 export function corruptFile(path: string, what: string, reason: string, cause?: unknown): StoreCorruptError {
   return new StoreCorruptError(

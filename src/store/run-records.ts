@@ -8,7 +8,7 @@ import {
   RunWorkspaceMismatchError,
 } from '../errors.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
-import { byCodeUnit, corruptFile, describeIssues, loadAll, readJsonFile } from './json-file.js';
+import { byCodeUnit, byInstant, corruptFile, describeIssues, loadAll, readJsonFile } from './json-file.js';
 import { isProvablyDead, readOwner, withLock, type LockOwner } from '../fs/lock.js';
 import { assertSafeId, layout } from './paths.js';
 
@@ -44,7 +44,7 @@ export class RunRecords {
     const { items: runs, problems } = await loadAll(layout(this.home).runs, 'run record', (name) =>
       this.load(name),
     );
-    runs.sort((a, b) => byCodeUnit(a.createdAt, b.createdAt) || byCodeUnit(a.runId, b.runId));
+    runs.sort((a, b) => byInstant(a.createdAt, b.createdAt) || byCodeUnit(a.runId, b.runId));
     return { runs, problems };
   }
 

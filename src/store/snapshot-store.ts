@@ -17,6 +17,7 @@ import { errnoOf, writeJsonAtomic } from '../fs/atomic.js';
 import {
   asStoreProblem,
   byCodeUnit,
+  byInstant,
   corruptFile,
   describeIssues,
   listJsonNames,
@@ -410,7 +411,7 @@ export function byRunThenIteration(a: Snapshot, b: Snapshot): number {
   return (
     byCodeUnit(a.runId, b.runId) ||
     a.iteration - b.iteration ||
-    byCodeUnit(a.createdAt, b.createdAt) ||
+    byInstant(a.createdAt, b.createdAt) ||
     byCodeUnit(a.id, b.id)
   );
 }
