@@ -29,6 +29,12 @@ const LONGEST = [
   'test/browser/report-scale.test.ts',
   'test/reliability/write-failures-cli.test.ts',
   'test/integration/package-install.test.ts',
+  'test/integration/sharing-forged-objects.test.ts',
+  'test/unit/gates-junit-memory.test.ts',
+  'test/integration/cli-report.test.ts',
+  'test/integration/action.test.ts',
+  'test/integration/cli-provenance.test.ts',
+  'test/integration/hook-agents.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {
