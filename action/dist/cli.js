@@ -13788,20 +13788,24 @@ function landsOn(name2, ref, target, hint) {
   return lands;
 }
 async function specialRefFile(repo, ref) {
-  const info = await stat10(join27(await commonDir(repo.gitDir), ref)).catch(() => null);
+  const info = await stat10(await looseRefFile(repo, ref)).catch(() => null);
   if (info === null || info.isFile() || info.isDirectory()) return null;
   return info.isFIFO() ? "FIFO" : info.isSocket() ? "socket" : "device";
 }
 async function readableRef(repo, ref) {
-  const file = join27(await commonDir(repo.gitDir), ref);
+  const file = await looseRefFile(repo, ref);
   const special2 = await specialRefFile(repo, ref);
   if (special2 !== null) throw unreadableRef(repo, ref, file, `a ${special2}`);
   const sha = await readRef(repo, ref);
-  if (sha !== null) return sha;
-  const info = await lstat9(file).catch(() => null);
-  if (info?.isFile() === true && await symbolicTarget(repo, ref) === null)
+  if (sha === null && (await lstat9(file).catch(() => null))?.isFile() === true && await garbled(repo, ref, sha))
     throw unreadableRef(repo, ref, file, "a file git cannot read as a ref (empty or garbled)");
-  return null;
+  return sha;
+}
+async function looseRefFile(repo, ref) {
+  return join27(await commonDir(repo.gitDir), ref);
+}
+async function garbled(repo, ref, sha) {
+  return sha === null && await symbolicTarget(repo, ref) === null;
 }
 function unreadableRef(repo, ref, file, what2) {
   return new UnsafeWorkspaceError(
@@ -13810,11 +13814,10 @@ function unreadableRef(repo, ref, file, what2) {
   );
 }
 async function removeUnreadableRef(repo, ref) {
-  const file = join27(await commonDir(repo.gitDir), ref);
+  const file = await looseRefFile(repo, ref);
   const info = await lstat9(file).catch(() => null);
   if (info === null || info.isDirectory() || info.isSymbolicLink()) return false;
-  if (info.isFile() && (await readRef(repo, ref) !== null || await symbolicTarget(repo, ref) !== null))
-    return false;
+  if (info.isFile() && !await garbled(repo, ref, await readRef(repo, ref))) return false;
   await rm11(file, { force: true });
   return true;
 }
@@ -36006,14 +36009,14 @@ async function indexDamage(path2) {
 }
 function parsePackedRefs(text2) {
   const refs = /* @__PURE__ */ new Map();
-  const garbled = [];
+  const garbled2 = [];
   for (const line of text2.split("\n")) {
     if (line === "" || line.startsWith("# ") || PACKED_PEEL.test(line)) continue;
     const m = PACKED_REF.exec(line);
-    if (m === null) garbled.push(line);
+    if (m === null) garbled2.push(line);
     else refs.set(m[2], m[1]);
   }
-  return { refs, garbled };
+  return { refs, garbled: garbled2 };
 }
 async function refsWithoutObject(repo, gitDir, prefixes) {
   const packed = await readText(join62(gitDir, "packed-refs"));
@@ -36260,10 +36263,10 @@ async function dropPacked(location, damage, aside) {
     return;
   }
   const text2 = read.bytes.toString("utf8");
-  const { refs, garbled } = parsePackedRefs(text2);
+  const { refs, garbled: garbled2 } = parsePackedRefs(text2);
   const broken = damage.brokenRefs.filter((ref) => refs.has(ref));
-  if (garbled.length === 0 && broken.length === 0) return;
-  const dropped = /* @__PURE__ */ new Set([...garbled, ...broken.map((ref) => `${refs.get(ref)} ${ref}`)]);
+  if (garbled2.length === 0 && broken.length === 0) return;
+  const dropped = /* @__PURE__ */ new Set([...garbled2, ...broken.map((ref) => `${refs.get(ref)} ${ref}`)]);
   const kept = [];
   let dropping = false;
   for (const line of text2.split("\n")) {

@@ -103,7 +103,7 @@ export function landsOn(name: string, ref: string, target: string | null, hint: 
  * until gitTimeoutMs: a check looks here first and never asks git about such a ref.
  */
 export async function specialRefFile(repo: Repo, ref: string): Promise<string | null> {
-  const info = await stat(join(await commonDir(repo.gitDir), ref)).catch(() => null);
+  const info = await stat(await looseRefFile(repo, ref)).catch(() => null);
   if (info === null || info.isFile() || info.isDirectory()) return null;
   return info.isFIFO() ? 'FIFO' : info.isSocket() ? 'socket' : 'device';
 }
@@ -115,15 +115,30 @@ export async function specialRefFile(repo: Repo, ref: string): Promise<string | 
  * git neither resolves nor replaces ("reference broken"). For a ref a capture is about to make.
  */
 export async function readableRef(repo: Repo, ref: string): Promise<string | null> {
-  const file = join(await commonDir(repo.gitDir), ref);
+  const file = await looseRefFile(repo, ref);
   const special = await specialRefFile(repo, ref);
   if (special !== null) throw unreadableRef(repo, ref, file, `a ${special}`);
   const sha = await readRef(repo, ref);
-  if (sha !== null) return sha;
-  const info = await lstat(file).catch(() => null);
-  if (info?.isFile() === true && (await symbolicTarget(repo, ref)) === null)
+  if (
+    sha === null &&
+    (await lstat(file).catch(() => null))?.isFile() === true &&
+    (await garbled(repo, ref, sha))
+  )
     throw unreadableRef(repo, ref, file, 'a file git cannot read as a ref (empty or garbled)');
-  return null;
+  return sha;
+}
+
+/** Where `ref`'s loose file lies: refs live in the common dir, a linked worktree's too. */
+async function looseRefFile(repo: Repo, ref: string): Promise<string> {
+  return join(await commonDir(repo.gitDir), ref);
+}
+
+/**
+ * Whether `ref`, whose loose file is a regular one and which resolves to `sha` (readRef's answer),
+ * is neither a ref git resolves nor a symbolic ref: a file left empty or garbled.
+ */
+async function garbled(repo: Repo, ref: string, sha: string | null): Promise<boolean> {
+  return sha === null && (await symbolicTarget(repo, ref)) === null;
 }
 
 function unreadableRef(repo: Repo, ref: string, file: string, what: string): UnsafeWorkspaceError {
@@ -141,11 +156,10 @@ function unreadableRef(repo: Repo, ref: string, file: string, what: string): Uns
  * file was removed.
  */
 export async function removeUnreadableRef(repo: Repo, ref: string): Promise<boolean> {
-  const file = join(await commonDir(repo.gitDir), ref);
+  const file = await looseRefFile(repo, ref);
   const info = await lstat(file).catch(() => null);
   if (info === null || info.isDirectory() || info.isSymbolicLink()) return false;
-  if (info.isFile() && ((await readRef(repo, ref)) !== null || (await symbolicTarget(repo, ref)) !== null))
-    return false;
+  if (info.isFile() && !(await garbled(repo, ref, await readRef(repo, ref)))) return false;
   await rm(file, { force: true });
   return true;
 }
